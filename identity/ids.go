@@ -1,0 +1,154 @@
+package identity
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Limits of Canton's identifier kinds (semantics.md §A).
+const (
+	MaxPartyLength        = 255
+	MaxLedgerStringLength = 255
+	MaxUserIDLength       = 128
+	MaxUIDIdentifierLen   = 185
+	MaxFingerprintLength  = 68
+)
+
+// HashPurpose is the 4-byte purpose Canton mixes into every hash.
+type HashPurpose int32
+
+// Hash purposes used by ledgernode.
+const (
+	PurposeTopologyTransactionSignature HashPurpose = 11
+	PurposePublicKeyFingerprint         HashPurpose = 12
+	PurposeMultiTopologyTransaction     HashPurpose = 55
+)
+
+// CantonHash returns Canton's multihash of data for a purpose:
+// 0x12 0x20 ‖ SHA-256(int32_be(purpose) ‖ data) (34 bytes).
+func CantonHash(purpose HashPurpose, data []byte) []byte {
+	h := sha256.New()
+	var p [4]byte
+	binary.BigEndian.PutUint32(p[:], uint32(purpose))
+	h.Write(p[:])
+	h.Write(data)
+	return h.Sum([]byte{0x12, 0x20})
+}
+
+// Fingerprint returns the hex fingerprint ("1220" + 64 hex) of a public key,
+// given the bytes Canton hashes for it: the raw 32 bytes of an Ed25519 key,
+// or the DER SubjectPublicKeyInfo of an EC key.
+func Fingerprint(keyBytes []byte) string {
+	return hex.EncodeToString(CantonHash(PurposePublicKeyFingerprint, keyBytes))
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func checkChars(kind, s string, max int, extra string) error {
+	if s == "" {
+		return fmt.Errorf("%s is empty", kind)
+	}
+	if len(s) > max {
+		return fmt.Errorf("%s is longer than %d characters", kind, max)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && !strings.ContainsRune(extra, rune(c)) {
+			return fmt.Errorf("non expected character 0x%x in Daml-LF %s %q", c, kind, s)
+		}
+	}
+	return nil
+}
+
+// ValidatePartyString checks a Daml-LF Party string: non-empty, at most 255
+// US-ASCII characters from letters, digits, ':', '-', '_' and space.
+func ValidatePartyString(s string) error { return checkChars("Party", s, MaxPartyLength, ":-_ ") }
+
+// ValidateLedgerString checks a Daml-LF LedgerString (command, submission,
+// workflow, update, participant and identity-provider ids).
+func ValidateLedgerString(s string) error {
+	return checkChars("LedgerString", s, MaxLedgerStringLength, "._:-#/ ")
+}
+
+var userIDPattern = regexp.MustCompile(`^[a-zA-Z0-9@^$.!` + "`" + `\-#+'~_|:()]{1,128}$`)
+
+// ValidateUserID checks a participant user id: 1 to 128 characters from
+// letters, digits and @^$.!`-#+'~_|:().
+func ValidateUserID(s string) error {
+	if !userIDPattern.MatchString(s) {
+		return fmt.Errorf("user id %q does not match [a-zA-Z0-9@^$.!`\\-#+'~_|:()]{1,128}", s)
+	}
+	return nil
+}
+
+// ValidateIdentityProviderID checks an identity-provider id: empty (the
+// default provider) or a LedgerString.
+func ValidateIdentityProviderID(s string) error {
+	if s == "" {
+		return nil
+	}
+	return ValidateLedgerString(s)
+}
+
+// UID is a Canton unique identifier, identifier::namespace.
+type UID struct {
+	Identifier string
+	Namespace  string
+}
+
+// String returns identifier::namespace.
+func (u UID) String() string { return u.Identifier + "::" + u.Namespace }
+
+// ParseUID splits a Canton UID at its first "::" and validates both parts:
+// the identifier is a Party string of at most 185 characters without "::",
+// the namespace a Party string of at most 68 characters.
+func ParseUID(s string) (UID, error) {
+	id, ns, ok := strings.Cut(s, "::")
+	if !ok {
+		return UID{}, fmt.Errorf("%q is not a unique identifier: missing '::' delimiter", s)
+	}
+	if err := ValidateUIDIdentifier(id); err != nil {
+		return UID{}, err
+	}
+	if ns == "" {
+		return UID{}, fmt.Errorf("%q has an empty namespace", s)
+	}
+	if len(ns) > MaxFingerprintLength {
+		return UID{}, fmt.Errorf("namespace of %q is longer than %d characters", s, MaxFingerprintLength)
+	}
+	if err := ValidatePartyString(ns); err != nil {
+		return UID{}, err
+	}
+	return UID{Identifier: id, Namespace: ns}, nil
+}
+
+// ValidateUIDIdentifier checks the identifier part of a UID (a party hint or
+// a participant name): a Party string of at most 185 characters without "::".
+func ValidateUIDIdentifier(id string) error {
+	if id == "" {
+		return fmt.Errorf("identifier is empty")
+	}
+	if len(id) > MaxUIDIdentifierLen {
+		return fmt.Errorf("identifier %q is longer than %d characters", id, MaxUIDIdentifierLen)
+	}
+	if strings.Contains(id, "::") {
+		return fmt.Errorf("identifier %q contains the delimiter '::'", id)
+	}
+	return ValidatePartyString(id)
+}
+
+// ValidatePartyID checks a party id: a Party string that is a well-formed
+// UID (hint::namespace).
+func ValidatePartyID(s string) error {
+	if err := ValidatePartyString(s); err != nil {
+		return err
+	}
+	_, err := ParseUID(s)
+	return err
+}

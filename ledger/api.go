@@ -1,0 +1,148 @@
+package ledger
+
+import (
+	"github.com/ledgernode/ledgernode/identity"
+)
+
+// LedgerEnd is the answer of GET /v2/state/ledger-end: the offset of the
+// last committed update (0 on an empty ledger).
+type LedgerEnd struct {
+	Offset int64 `json:"offset"`
+}
+
+// ParticipantIDResponse is the answer of GET /v2/parties/participant-id.
+type ParticipantIDResponse struct {
+	ParticipantID string `json:"participantId"`
+}
+
+// PartyDetails describes one party as the JSON API shows it. IsLocal and
+// IdentityProviderID follow Canton's visibility rule: they are true/shown
+// only when the party is hosted here and belongs to the requesting identity
+// provider.
+type PartyDetails struct {
+	Party              string              `json:"party"`
+	IsLocal            bool                `json:"isLocal"`
+	LocalMetadata      identity.ObjectMeta `json:"localMetadata"`
+	IdentityProviderID string              `json:"identityProviderId"`
+}
+
+// AllocatePartyRequest asks the node to allocate a party (POST /v2/parties).
+// Every field is optional.
+type AllocatePartyRequest struct {
+	// PartyIDHint becomes the identifier part of the party id
+	// (hint::namespace). A hint is generated when it is empty.
+	PartyIDHint string `json:"partyIdHint"`
+	// LocalMetadata is stored with the party; its resourceVersion must be
+	// empty.
+	LocalMetadata *identity.ObjectMeta `json:"localMetadata"`
+	// IdentityProviderID is the provider the party belongs to ("" default).
+	IdentityProviderID string `json:"identityProviderId"`
+	// SynchronizerID is where the party is allocated; empty means the
+	// node's default synchronizer.
+	SynchronizerID string `json:"synchronizerId"`
+	// UserID, when set, names a user that is granted CanActAs on the new
+	// party in the same commit.
+	UserID string `json:"userId"`
+}
+
+// AllocatePartyResponse is the answer of POST /v2/parties.
+type AllocatePartyResponse struct {
+	PartyDetails PartyDetails `json:"partyDetails"`
+}
+
+// ListPartiesRequest selects a page of known parties (GET /v2/parties).
+type ListPartiesRequest struct {
+	// IdentityProviderID scopes the visibility of isLocal and
+	// identityProviderId ("" is the default provider).
+	IdentityProviderID string
+	// FilterParty keeps only parties whose id starts with it.
+	FilterParty string
+	// PageSize is the page length; 0 means the node's maximum, and a larger
+	// value than the maximum is an INVALID_ARGUMENT error.
+	PageSize int32
+	// PageToken continues after the previous page ("" starts at the first).
+	PageToken string
+}
+
+// ListPartiesResponse is one page of parties, ordered by party id.
+// NextPageToken is "" on the last page.
+type ListPartiesResponse struct {
+	PartyDetails  []PartyDetails `json:"partyDetails"`
+	NextPageToken string         `json:"nextPageToken"`
+}
+
+// GetPartiesRequest names parties to look up (GET /v2/parties/{party}).
+type GetPartiesRequest struct {
+	// Parties are the ids to look up; unknown ones are left out of the
+	// answer.
+	Parties []string
+	// IdentityProviderID scopes the visibility of isLocal and
+	// identityProviderId.
+	IdentityProviderID string
+}
+
+// GetPartiesResponse holds the known parties among the requested ones.
+type GetPartiesResponse struct {
+	PartyDetails []PartyDetails `json:"partyDetails"`
+}
+
+// VersionResponse is the answer of GET /v2/version.
+type VersionResponse struct {
+	Version  string   `json:"version"`
+	Features Features `json:"features"`
+}
+
+// Features is the feature descriptor of GET /v2/version.
+type Features struct {
+	Experimental     ExperimentalFeatures    `json:"experimental"`
+	UserManagement   UserManagementFeature   `json:"userManagement"`
+	PartyManagement  PartyManagementFeature  `json:"partyManagement"`
+	OffsetCheckpoint OffsetCheckpointFeature `json:"offsetCheckpoint"`
+	PackageFeature   PackageFeature          `json:"packageFeature"`
+}
+
+// ExperimentalFeatures lists experimental features.
+type ExperimentalFeatures struct {
+	StaticTime               Supported `json:"staticTime"`
+	CommandInspectionService Supported `json:"commandInspectionService"`
+}
+
+// Supported is a feature flag.
+type Supported struct {
+	Supported bool `json:"supported"`
+}
+
+// UserManagementFeature describes user management limits.
+type UserManagementFeature struct {
+	Supported        bool  `json:"supported"`
+	MaxRightsPerUser int32 `json:"maxRightsPerUser"`
+	MaxUsersPageSize int32 `json:"maxUsersPageSize"`
+}
+
+// PartyManagementFeature describes party management limits.
+type PartyManagementFeature struct {
+	MaxPartiesPageSize int32 `json:"maxPartiesPageSize"`
+}
+
+// OffsetCheckpointFeature describes offset checkpoint emission.
+type OffsetCheckpointFeature struct {
+	MaxOffsetCheckpointEmissionDelay Duration `json:"maxOffsetCheckpointEmissionDelay"`
+}
+
+// PackageFeature describes package listing limits.
+type PackageFeature struct {
+	MaxVettedPackagesPageSize int32 `json:"maxVettedPackagesPageSize"`
+}
+
+// Duration is a protobuf Duration in its JSON API object form.
+type Duration struct {
+	Seconds       int64         `json:"seconds"`
+	Nanos         int32         `json:"nanos"`
+	UnknownFields UnknownFields `json:"unknownFields"`
+}
+
+// UnknownFields is the empty unknown-field set Canton echoes in Duration,
+// FieldMask and ProtoAny.
+type UnknownFields struct {
+	Fields map[string]any `json:"fields"`
+}

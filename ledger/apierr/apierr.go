@@ -1,0 +1,288 @@
+// Package apierr is the error model shared by every ledgernode package.
+//
+// Every error the library returns is, or wraps, an *Error that carries
+// Canton's error code (for example USER_NOT_FOUND), its error category, the
+// human-readable cause, context and resources. The category fixes the gRPC
+// status code and, through it, the HTTP status, exactly as Canton's JSON
+// Ledger API 3.5 maps them.
+//
+// Each code is a Code value declared once in this package. A Code is itself
+// an error, so callers test for a failure with errors.Is:
+//
+//	if errors.Is(err, apierr.UserNotFound) { … }
+//
+// and reach the details with errors.As:
+//
+//	var e *apierr.Error
+//	if errors.As(err, &e) { log.Print(e.Code, e.Cause) }
+package apierr
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Category is Canton's error category (ErrorCategory.scala). The numbers are
+// the ones Canton prints in errorCategory.
+type Category int
+
+// The Canton error categories. CategoryRedacted (-1) is what a client sees in
+// place of a security-sensitive category.
+const (
+	CategoryRedacted                                Category = -1
+	TransientServerFailure                          Category = 1
+	ContentionOnSharedResources                     Category = 2
+	DeadlineExceededRequestStateUnknown             Category = 3
+	SystemInternalAssumptionViolated                Category = 4
+	SecurityAlert                                   Category = 5
+	AuthInterceptorInvalidAuthenticationCredentials Category = 6
+	InsufficientPermission                          Category = 7
+	InvalidIndependentOfSystemState                 Category = 8
+	InvalidGivenCurrentSystemStateOther             Category = 9
+	InvalidGivenCurrentSystemStateResourceExists    Category = 10
+	InvalidGivenCurrentSystemStateResourceMissing   Category = 11
+	InvalidGivenCurrentSystemStateSeekAfterEnd      Category = 12
+	BackgroundProcessDegradationWarning             Category = 13
+	InternalUnsupportedOperation                    Category = 14
+)
+
+// GRPCCode is a gRPC status code value (0 OK … 16 UNAUTHENTICATED).
+type GRPCCode int
+
+// The gRPC status codes used by the categories.
+const (
+	GRPCOK                 GRPCCode = 0
+	GRPCCancelled          GRPCCode = 1
+	GRPCUnknown            GRPCCode = 2
+	GRPCInvalidArgument    GRPCCode = 3
+	GRPCDeadlineExceeded   GRPCCode = 4
+	GRPCNotFound           GRPCCode = 5
+	GRPCAlreadyExists      GRPCCode = 6
+	GRPCPermissionDenied   GRPCCode = 7
+	GRPCResourceExhausted  GRPCCode = 8
+	GRPCFailedPrecondition GRPCCode = 9
+	GRPCAborted            GRPCCode = 10
+	GRPCOutOfRange         GRPCCode = 11
+	GRPCUnimplemented      GRPCCode = 12
+	GRPCInternal           GRPCCode = 13
+	GRPCUnavailable        GRPCCode = 14
+	GRPCDataLoss           GRPCCode = 15
+	GRPCUnauthenticated    GRPCCode = 16
+)
+
+type categoryInfo struct {
+	name     string
+	grpc     GRPCCode
+	retry    time.Duration
+	redacted bool
+}
+
+var categories = map[Category]categoryInfo{
+	TransientServerFailure:                          {"TransientServerFailure", GRPCUnavailable, time.Second, false},
+	ContentionOnSharedResources:                     {"ContentionOnSharedResources", GRPCAborted, time.Second, false},
+	DeadlineExceededRequestStateUnknown:             {"DeadlineExceededRequestStateUnknown", GRPCDeadlineExceeded, time.Second, false},
+	SystemInternalAssumptionViolated:                {"SystemInternalAssumptionViolated", GRPCInternal, 0, true},
+	SecurityAlert:                                   {"SecurityAlert", GRPCInvalidArgument, 0, true},
+	AuthInterceptorInvalidAuthenticationCredentials: {"AuthInterceptorInvalidAuthenticationCredentials", GRPCUnauthenticated, 0, true},
+	InsufficientPermission:                          {"InsufficientPermission", GRPCPermissionDenied, 0, true},
+	InvalidIndependentOfSystemState:                 {"InvalidIndependentOfSystemState", GRPCInvalidArgument, 0, false},
+	InvalidGivenCurrentSystemStateOther:             {"InvalidGivenCurrentSystemStateOther", GRPCFailedPrecondition, 0, false},
+	InvalidGivenCurrentSystemStateResourceExists:    {"InvalidGivenCurrentSystemStateResourceExists", GRPCAlreadyExists, 0, false},
+	InvalidGivenCurrentSystemStateResourceMissing:   {"InvalidGivenCurrentSystemStateResourceMissing", GRPCNotFound, 0, false},
+	InvalidGivenCurrentSystemStateSeekAfterEnd:      {"InvalidGivenCurrentSystemStateSeekAfterEnd", GRPCOutOfRange, time.Second, false},
+	BackgroundProcessDegradationWarning:             {"BackgroundProcessDegradationWarning", GRPCInternal, 0, false},
+	InternalUnsupportedOperation:                    {"InternalUnsupportedOperation", GRPCUnimplemented, 0, true},
+}
+
+// String returns the category's Canton name.
+func (c Category) String() string {
+	if i, ok := categories[c]; ok {
+		return i.name
+	}
+	return fmt.Sprintf("Category(%d)", int(c))
+}
+
+// GRPC returns the gRPC status code Canton uses for the category
+// (UNKNOWN for an unknown category).
+func (c Category) GRPC() GRPCCode {
+	if i, ok := categories[c]; ok {
+		return i.grpc
+	}
+	return GRPCUnknown
+}
+
+// Retry returns the retry delay Canton advertises for the category, or 0
+// when errors of the category are not retryable.
+func (c Category) Retry() time.Duration { return categories[c].retry }
+
+// Redacted reports whether Canton hides the details of errors of this
+// category from clients (security-sensitive categories 4, 5, 6, 7 and 14).
+func (c Category) Redacted() bool { return categories[c].redacted }
+
+// HTTPStatus maps a gRPC status code to the HTTP status Canton's JSON API
+// answers with (GrpcHttpErrorCodes).
+func (g GRPCCode) HTTPStatus() int {
+	switch g {
+	case GRPCOK:
+		return 200
+	case GRPCCancelled:
+		return 499
+	case GRPCInvalidArgument, GRPCFailedPrecondition, GRPCOutOfRange:
+		return 400
+	case GRPCDeadlineExceeded:
+		return 504
+	case GRPCNotFound:
+		return 404
+	case GRPCAlreadyExists, GRPCAborted:
+		return 409
+	case GRPCPermissionDenied:
+		return 403
+	case GRPCResourceExhausted:
+		return 429
+	case GRPCUnimplemented:
+		return 501
+	case GRPCUnavailable:
+		return 503
+	case GRPCUnauthenticated:
+		return 401
+	default: // UNKNOWN, INTERNAL, DATA_LOSS and anything else
+		return 500
+	}
+}
+
+// Code is one Canton error code with its category. Codes are declared once,
+// in this package; a Code is an error so that errors.Is(err, apierr.X)
+// tells whether err carries code X.
+type Code struct {
+	// Name is the code as Canton prints it, e.g. "USER_NOT_FOUND".
+	Name string
+	// Category is the code's error category.
+	Category Category
+	// prefix is the fixed text Canton puts before the detail in the cause.
+	prefix string
+	// status overrides the category's HTTP status where Canton forces one.
+	status int
+}
+
+// Error returns the code's name, so a Code can serve as a sentinel error.
+func (c Code) Error() string { return c.Name }
+
+// New returns an error of this code whose cause is the code's fixed prefix
+// followed by the formatted detail.
+func (c Code) New(format string, args ...any) *Error {
+	detail := format
+	if len(args) > 0 {
+		detail = fmt.Sprintf(format, args...)
+	}
+	return &Error{Code: c, Cause: c.prefix + detail}
+}
+
+// Wrap is New with an underlying error kept as Err (reachable by errors.Is
+// and errors.As).
+func (c Code) Wrap(err error, format string, args ...any) *Error {
+	e := c.New(format, args...)
+	e.Err = err
+	return e
+}
+
+// Error is the one error type of ledgernode. Its zero value is not useful;
+// build one with a Code's New or Wrap and add resources and context with
+// the With* methods.
+type Error struct {
+	// Code is Canton's error code with its category.
+	Code Code
+	// Cause is the human-readable explanation sent to clients (unless the
+	// category is redacted).
+	Cause string
+	// Context holds Canton's context keys (string to string).
+	Context map[string]string
+	// Resources are (resource type, name) pairs such as ("USER", "bob"),
+	// in order.
+	Resources [][2]string
+	// CorrelationID is the request's correlation id when known (the
+	// submission id for commands).
+	CorrelationID string
+	// DefiniteAnswer is set for errors whose definite-answer flag Canton
+	// prints (nil prints null).
+	DefiniteAnswer *bool
+	// Err is the underlying error, if any.
+	Err error
+}
+
+// Error returns "CODE(category): cause", Canton's log form of an error.
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s(%d): %s", e.Code.Name, int(e.Code.Category), e.Cause)
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is e's Code (or an *Error with the same code).
+func (e *Error) Is(target error) bool {
+	switch t := target.(type) {
+	case Code:
+		return t.Name == e.Code.Name
+	case *Error:
+		return t.Code.Name == e.Code.Name
+	}
+	return false
+}
+
+// Category returns the error's category.
+func (e *Error) Category() Category { return e.Code.Category }
+
+// GRPCCode returns the gRPC status code of the error's category.
+func (e *Error) GRPCCode() GRPCCode { return e.Code.Category.GRPC() }
+
+// HTTPStatus returns the HTTP status Canton's JSON API answers with.
+func (e *Error) HTTPStatus() int {
+	if e.Code.status != 0 {
+		return e.Code.status
+	}
+	return e.GRPCCode().HTTPStatus()
+}
+
+// WithResource appends a (type, name) resource and returns e.
+func (e *Error) WithResource(kind, name string) *Error {
+	e.Resources = append(e.Resources, [2]string{kind, name})
+	return e
+}
+
+// WithContext sets a context key and returns e.
+func (e *Error) WithContext(key, value string) *Error {
+	if e.Context == nil {
+		e.Context = map[string]string{}
+	}
+	e.Context[key] = value
+	return e
+}
+
+// WithDefiniteAnswer sets the definite-answer flag and returns e.
+func (e *Error) WithDefiniteAnswer(v bool) *Error {
+	e.DefiniteAnswer = &v
+	return e
+}
+
+// ContextKeys returns the context keys in sorted order (for stable output).
+func (e *Error) ContextKeys() []string { return slices.Sorted(maps.Keys(e.Context)) }
+
+// From returns err as an *Error: itself when it is (or wraps) one, and
+// otherwise a LEDGER_API_INTERNAL_ERROR wrapping it. From(nil) is nil.
+func From(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var c Code
+	if errors.As(err, &c) {
+		return c.New("%s", strings.TrimSpace(err.Error()))
+	}
+	return InternalError.Wrap(err, "%v", err)
+}

@@ -1,0 +1,100 @@
+package apierr
+
+import "net/http"
+
+// The Canton error codes ledgernode returns, with the category Canton gives
+// each (wire.md §3.5). Use them with New/Wrap to build an error and with
+// errors.Is to test for one.
+var (
+	// InvalidArgument: a request argument is invalid (400).
+	InvalidArgument = Code{Name: "INVALID_ARGUMENT", Category: InvalidIndependentOfSystemState, prefix: "The submitted request has invalid arguments: "}
+	// MissingField: a mandatory field is absent (400).
+	MissingField = Code{Name: "MISSING_FIELD", Category: InvalidIndependentOfSystemState, prefix: "The submitted command is missing a mandatory field: "}
+	// InvalidField: a field holds an invalid value (400).
+	InvalidField = Code{Name: "INVALID_FIELD", Category: InvalidIndependentOfSystemState, prefix: "The submitted command has a field with invalid value: "}
+	// InvalidToken: the token's claims are malformed (400).
+	InvalidToken = Code{Name: "INVALID_TOKEN", Category: InvalidIndependentOfSystemState}
+
+	// Unauthenticated: no valid credentials (401, redacted).
+	Unauthenticated = Code{Name: "UNAUTHENTICATED", Category: AuthInterceptorInvalidAuthenticationCredentials}
+	// PermissionDenied: the caller lacks a right (403, redacted).
+	PermissionDenied = Code{Name: "PERMISSION_DENIED", Category: InsufficientPermission}
+	// InternalAuthorizationError: authorization failed internally (500, redacted).
+	InternalAuthorizationError = Code{Name: "INTERNAL_AUTHORIZATION_ERROR", Category: SystemInternalAssumptionViolated}
+	// InternalError: an unexpected failure inside the node (500).
+	InternalError = Code{Name: "LEDGER_API_INTERNAL_ERROR", Category: SystemInternalAssumptionViolated}
+	// ServiceNotRunning: the node is closed or shutting down (503).
+	ServiceNotRunning = Code{Name: "SERVICE_NOT_RUNNING", Category: TransientServerFailure}
+	// RequestTimeOut: the request did not finish in time (504).
+	RequestTimeOut = Code{Name: "REQUEST_TIME_OUT", Category: DeadlineExceededRequestStateUnknown}
+	// Unimplemented: the operation is not supported by ledgernode (501, redacted).
+	Unimplemented = Code{Name: "UNSUPPORTED_OPERATION", Category: InternalUnsupportedOperation}
+	// RequestTooLarge: the HTTP request body exceeds the configured limit
+	// (413). ledgernode's own code: Canton's HTTP server answers such
+	// bodies itself.
+	RequestTooLarge = Code{Name: "REQUEST_ENTITY_TOO_LARGE", Category: InvalidIndependentOfSystemState, status: http.StatusRequestEntityTooLarge}
+	// MaximumListElementsReached: a list endpoint matched more elements than
+	// the node's list limit; Canton forces HTTP 413 for it.
+	MaximumListElementsReached = Code{Name: "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED", Category: ContentionOnSharedResources, status: http.StatusRequestEntityTooLarge}
+
+	// Parties.
+
+	// PartyNotFound: an update names an unknown party (404).
+	PartyNotFound = Code{Name: "PARTY_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// PartyAlreadyExists: a party with that id is already allocated (409).
+	// Canton 3.5 reports a second allocation of a hint as INVALID_ARGUMENT
+	// from the topology manager; ledgernode uses this clearer code with the
+	// same HTTP status class as other "exists" conflicts.
+	PartyAlreadyExists = Code{Name: "PARTY_ALREADY_EXISTS", Category: InvalidGivenCurrentSystemStateResourceExists}
+	// ConcurrentPartyDetailsUpdate: a stale resourceVersion (409).
+	ConcurrentPartyDetailsUpdate = Code{Name: "CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED", Category: ContentionOnSharedResources}
+	// InvalidPartyDetailsUpdate: a bad party update request (400).
+	InvalidPartyDetailsUpdate = Code{Name: "INVALID_PARTY_DETAILS_UPDATE_REQUEST", Category: InvalidIndependentOfSystemState}
+	// MaxPartyAnnotationsSizeExceeded: party annotations over 256 KiB (400).
+	MaxPartyAnnotationsSizeExceeded = Code{Name: "MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED", Category: InvalidGivenCurrentSystemStateOther}
+
+	// Users.
+
+	// UserNotFound: no such user (404).
+	UserNotFound = Code{Name: "USER_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// UserAlreadyExists: a user with that id exists (409).
+	UserAlreadyExists = Code{Name: "USER_ALREADY_EXISTS", Category: InvalidGivenCurrentSystemStateResourceExists}
+	// TooManyUserRights: more rights than the per-user maximum (400).
+	TooManyUserRights = Code{Name: "TOO_MANY_USER_RIGHTS", Category: InvalidGivenCurrentSystemStateOther}
+	// InvalidUserUpdate: a bad user update request or mask (400).
+	InvalidUserUpdate = Code{Name: "INVALID_USER_UPDATE_REQUEST", Category: InvalidIndependentOfSystemState}
+	// ConcurrentUserUpdate: a stale resourceVersion (409).
+	ConcurrentUserUpdate = Code{Name: "CONCURRENT_USER_UPDATE_DETECTED", Category: ContentionOnSharedResources}
+	// UserDeletedWhileUpdating: the user vanished during an update (409).
+	UserDeletedWhileUpdating = Code{Name: "USER_DELETED_WHILE_UPDATING", Category: ContentionOnSharedResources}
+	// MaxUserAnnotationsSizeExceeded: user annotations over 256 KiB (400).
+	MaxUserAnnotationsSizeExceeded = Code{Name: "MAX_USER_ANNOTATIONS_SIZE_EXCEEDED", Category: InvalidGivenCurrentSystemStateOther}
+
+	// Identity providers.
+
+	// IDPConfigNotFound: no such identity provider (404).
+	IDPConfigNotFound = Code{Name: "IDP_CONFIG_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// IDPConfigAlreadyExists: the provider id is taken (409).
+	IDPConfigAlreadyExists = Code{Name: "IDP_CONFIG_ALREADY_EXISTS", Category: InvalidGivenCurrentSystemStateResourceExists}
+	// IDPConfigIssuerAlreadyExists: another provider has that issuer (409).
+	IDPConfigIssuerAlreadyExists = Code{Name: "IDP_CONFIG_ISSUER_ALREADY_EXISTS", Category: InvalidGivenCurrentSystemStateResourceExists}
+	// IDPConfigByIssuerNotFound: no provider has that issuer (404).
+	IDPConfigByIssuerNotFound = Code{Name: "IDP_CONFIG_BY_ISSUER_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// InvalidIdentityProviderUpdate: a bad provider update request (400).
+	InvalidIdentityProviderUpdate = Code{Name: "INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST", Category: InvalidIndependentOfSystemState}
+	// TooManyIdentityProviderConfigs: more than 16 providers (400).
+	TooManyIdentityProviderConfigs = Code{Name: "TOO_MANY_IDENTITY_PROVIDER_CONFIGS", Category: InvalidGivenCurrentSystemStateOther}
+
+	// Offsets and updates.
+
+	// OffsetAfterLedgerEnd: an offset beyond the ledger end (400).
+	OffsetAfterLedgerEnd = Code{Name: "OFFSET_AFTER_LEDGER_END", Category: InvalidGivenCurrentSystemStateSeekAfterEnd}
+	// OffsetOutOfRange: an offset outside the allowed range (400).
+	OffsetOutOfRange = Code{Name: "OFFSET_OUT_OF_RANGE", Category: InvalidGivenCurrentSystemStateOther}
+	// NegativeOffset: an offset below zero (400).
+	NegativeOffset = Code{Name: "NEGATIVE_OFFSET", Category: InvalidIndependentOfSystemState}
+	// NonPositiveOffset: an offset that must be positive is not (400).
+	NonPositiveOffset = Code{Name: "NON_POSITIVE_OFFSET", Category: InvalidIndependentOfSystemState}
+	// UpdateNotFound: no visible update with that id or offset (404).
+	UpdateNotFound = Code{Name: "UPDATE_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+)
