@@ -41,11 +41,6 @@ var (
 
 	// PartyNotFound: an update names an unknown party (404).
 	PartyNotFound = Code{Name: "PARTY_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
-	// PartyAlreadyExists: a party with that id is already allocated (409).
-	// Canton 3.5 reports a second allocation of a hint as INVALID_ARGUMENT
-	// from the topology manager; ledgernode uses this clearer code with the
-	// same HTTP status class as other "exists" conflicts.
-	PartyAlreadyExists = Code{Name: "PARTY_ALREADY_EXISTS", Category: InvalidGivenCurrentSystemStateResourceExists}
 	// ConcurrentPartyDetailsUpdate: a stale resourceVersion (409).
 	ConcurrentPartyDetailsUpdate = Code{Name: "CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED", Category: ContentionOnSharedResources}
 	// InvalidPartyDetailsUpdate: a bad party update request (400).

@@ -1,0 +1,45 @@
+package ledger
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// TopologyOffsetsForTest returns the offsets of all stored updates, in order.
+func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
+	t.Helper()
+	var out []int64
+	err := n.st.View(func(r *store.Reader) error {
+		return r.Scan([]byte(store.PrefixUpdate), nil, func(_, v []byte) (bool, error) {
+			var u Update
+			if err := json.Unmarshal(v, &u); err != nil {
+				return false, err
+			}
+			out = append(out, u.Offset())
+			return true, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// UpdateAtForTest returns the stored update at an offset.
+func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
+	t.Helper()
+	var u Update
+	err := n.st.View(func(r *store.Reader) error {
+		raw, err := r.Get(store.UpdateKey(off))
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(raw, &u)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

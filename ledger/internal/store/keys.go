@@ -1,0 +1,69 @@
+// Package store holds ledgernode's Badger key layout and the committer: the
+// single goroutine that assigns offsets and group-commits every write.
+//
+// Keys are prefixed by kind; offsets are big-endian so that range scans are
+// ordered:
+//
+//	m/<name>                  node metadata (ledger end, participant identity)
+//	u/<offset>                an update, encoded once in the form readers need
+//	i/<update id>             update id -> offset
+//	x/<party>/<offset>        per-party update index
+//	p/<party>                 a party record
+//	s/<user id>               a user record with its rights
+//	d/<idp id>                an identity-provider configuration
+package store
+
+import "encoding/binary"
+
+// Key prefixes.
+const (
+	PrefixMeta        = "m/"
+	PrefixUpdate      = "u/"
+	PrefixUpdateID    = "i/"
+	PrefixPartyUpdate = "x/"
+	PrefixParty       = "p/"
+	PrefixUser        = "s/"
+	PrefixIDP         = "d/"
+)
+
+// MetaKey returns the key of a metadata entry.
+func MetaKey(name string) []byte { return []byte(PrefixMeta + name) }
+
+// KeyLedgerEnd holds the ledger end as 8 big-endian bytes.
+var KeyLedgerEnd = MetaKey("ledger-end")
+
+// OffsetBytes encodes an offset big-endian.
+func OffsetBytes(off int64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(off))
+	return b[:]
+}
+
+// DecodeOffset decodes 8 big-endian bytes (0 when b is shorter).
+func DecodeOffset(b []byte) int64 {
+	if len(b) < 8 {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(b))
+}
+
+// UpdateKey is the key of the update at an offset.
+func UpdateKey(off int64) []byte { return append([]byte(PrefixUpdate), OffsetBytes(off)...) }
+
+// UpdateIDKey is the key of the update-id index entry.
+func UpdateIDKey(updateID string) []byte { return []byte(PrefixUpdateID + updateID) }
+
+// PartyUpdateKey is the key of a per-party index entry.
+func PartyUpdateKey(party string, off int64) []byte {
+	k := append([]byte(PrefixPartyUpdate+party), '/')
+	return append(k, OffsetBytes(off)...)
+}
+
+// PartyKey is the key of a party record.
+func PartyKey(party string) []byte { return []byte(PrefixParty + party) }
+
+// UserKey is the key of a user record.
+func UserKey(userID string) []byte { return []byte(PrefixUser + userID) }
+
+// IDPKey is the key of an identity-provider configuration.
+func IDPKey(id string) []byte { return []byte(PrefixIDP + id) }

@@ -1,0 +1,455 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// ErrClosed is returned by every call on a closed Store.
+var ErrClosed = errors.New("store: closed")
+
+// ErrNotFound is returned by Get for an absent key.
+var ErrNotFound = errors.New("store: key not found")
+
+// ErrTooLarge is returned when one operation's writes exceed what a single
+// Badger transaction can hold.
+var ErrTooLarge = errors.New("store: the operation's writes exceed one transaction")
+
+// Options configures a Store.
+type Options struct {
+	// Badger is the Badger configuration, used as given.
+	Badger badger.Options
+	// Logger receives the committer's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// MaxBatch bounds how many waiting operations one group commit takes
+	// (default 256).
+	MaxBatch int
+}
+
+// Op is one operation run by the committer. It reads the current state
+// through tx (which sees the writes of the operations committed before it,
+// including earlier ones of the same group), and stages its writes on tx.
+// When it returns an error, nothing it staged is written and the offsets it
+// took are given back. An Op must not keep tx after returning and must not
+// block.
+type Op func(tx *Tx) (any, error)
+
+type result struct {
+	v   any
+	err error
+}
+
+type request struct {
+	op  Op
+	res chan result
+}
+
+// Store is the Badger database with its committer goroutine.
+type Store struct {
+	db       *badger.DB
+	log      *slog.Logger
+	maxBatch int
+
+	reqs chan *request
+	quit chan struct{}
+	done chan struct{}
+	once sync.Once
+
+	end    atomic.Int64
+	mu     sync.Mutex
+	notify chan struct{}
+}
+
+// Open opens the database, reads the ledger end and starts the committer.
+func Open(opts Options) (*Store, error) {
+	db, err := badger.Open(opts.Badger)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{
+		db:       db,
+		log:      opts.Logger,
+		maxBatch: opts.MaxBatch,
+		reqs:     make(chan *request),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+		notify:   make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.maxBatch <= 0 {
+		s.maxBatch = 256
+	}
+	err = db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(KeyLedgerEnd)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error { s.end.Store(DecodeOffset(v)); return nil })
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	go s.loop()
+	return s, nil
+}
+
+// Close stops the committer (operations already taken are finished and
+// answered; later ones get ErrClosed) and closes the database.
+func (s *Store) Close() error {
+	var err error
+	s.once.Do(func() {
+		close(s.quit)
+		<-s.done
+		err = s.db.Close()
+	})
+	return err
+}
+
+// Closed reports whether Close has been called.
+func (s *Store) Closed() bool {
+	select {
+	case <-s.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+// LedgerEnd returns the last published offset (0 on an empty ledger).
+func (s *Store) LedgerEnd() int64 { return s.end.Load() }
+
+// Changed returns a channel that is closed at the next publication of a new
+// ledger end. Take it before reading state to wait without missing a change.
+func (s *Store) Changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notify
+}
+
+// Submit hands op to the committer and waits until its writes are committed
+// (or it failed). It returns what op returned.
+func (s *Store) Submit(op Op) (any, error) {
+	r := &request{op: op, res: make(chan result, 1)}
+	select {
+	case s.reqs <- r:
+	case <-s.quit:
+		return nil, ErrClosed
+	}
+	res := <-r.res
+	return res.v, res.err
+}
+
+// View runs fn on a read-only snapshot of the store.
+func (s *Store) View(fn func(r *Reader) error) error {
+	if s.Closed() {
+		return ErrClosed
+	}
+	err := s.db.View(func(txn *badger.Txn) error { return fn(&Reader{txn: txn}) })
+	if errors.Is(err, badger.ErrDBClosed) {
+		return ErrClosed
+	}
+	return err
+}
+
+// DB returns the underlying database (for tests and benchmarks that compare
+// with raw Badger writes).
+func (s *Store) DB() *badger.DB { return s.db }
+
+func (s *Store) loop() {
+	defer close(s.done)
+	for {
+		var first *request
+		select {
+		case first = <-s.reqs:
+		case <-s.quit:
+			return
+		}
+		batch := []*request{first}
+	drain:
+		for len(batch) < s.maxBatch {
+			select {
+			case r := <-s.reqs:
+				batch = append(batch, r)
+			default:
+				break drain
+			}
+		}
+		s.commitBatch(batch)
+	}
+}
+
+type applied struct {
+	r      *request
+	v      any
+	writes []write
+	end    int64
+}
+
+// commitBatch runs the operations of one group in order inside one Badger
+// transaction (splitting it only when Badger says it is too big), commits,
+// publishes the new ledger end and answers every caller.
+func (s *Store) commitBatch(batch []*request) {
+	end := s.end.Load()
+	txn := s.db.NewTransaction(true)
+	var pending []applied
+	for _, r := range batch {
+		tx := &Tx{Reader: Reader{txn: txn}, base: end}
+		v, err := runOp(r.op, tx)
+		if err != nil {
+			r.res <- result{err: err}
+			continue
+		}
+		newEnd := end + tx.next
+		if tx.next > 0 {
+			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+		}
+		if err := applyWrites(txn, tx.writes); err != nil {
+			txn.Discard()
+			if len(pending) > 0 {
+				// Commit what fitted, then try this operation alone.
+				txn = s.db.NewTransaction(true)
+				for _, p := range pending {
+					if err := applyWrites(txn, p.writes); err != nil {
+						s.log.Error("re-applying writes that fitted before failed", "err", err)
+					}
+				}
+				end = s.finish(txn, pending)
+				pending = nil
+				newEnd = end + tx.next
+				if tx.next > 0 {
+					tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+				}
+			}
+			txn = s.db.NewTransaction(true)
+			if err := applyWrites(txn, tx.writes); err != nil {
+				txn.Discard()
+				txn = s.db.NewTransaction(true)
+				if errors.Is(err, badger.ErrTxnTooBig) {
+					err = ErrTooLarge
+				}
+				r.res <- result{err: err}
+				continue
+			}
+		}
+		pending = append(pending, applied{r: r, v: v, writes: tx.writes, end: newEnd})
+		end = newEnd
+	}
+	s.finish(txn, pending)
+}
+
+// finish commits txn, publishes the ledger end of the last applied operation
+// and answers the callers. It returns the ledger end in force afterwards.
+func (s *Store) finish(txn *badger.Txn, pending []applied) int64 {
+	if len(pending) == 0 {
+		txn.Discard()
+		return s.end.Load()
+	}
+	if err := txn.Commit(); err != nil {
+		s.log.Error("commit failed", "err", err, "operations", len(pending))
+		for _, p := range pending {
+			p.r.res <- result{err: fmt.Errorf("store: commit failed: %w", err)}
+		}
+		return s.end.Load()
+	}
+	newEnd := pending[len(pending)-1].end
+	if newEnd != s.end.Load() {
+		s.end.Store(newEnd)
+	}
+	s.mu.Lock()
+	close(s.notify)
+	s.notify = make(chan struct{})
+	s.mu.Unlock()
+	for _, p := range pending {
+		p.r.res <- result{v: p.v}
+	}
+	return newEnd
+}
+
+func runOp(op Op, tx *Tx) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("store: operation panicked: %v", p)
+		}
+	}()
+	return op(tx)
+}
+
+func applyWrites(txn *badger.Txn, writes []write) error {
+	for _, w := range writes {
+		var err error
+		if w.del {
+			err = txn.Delete(w.key)
+		} else {
+			err = txn.Set(w.key, w.val)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reader reads one consistent snapshot.
+type Reader struct {
+	txn *badger.Txn
+}
+
+// Get returns a copy of the value at key, or ErrNotFound.
+func (r *Reader) Get(key []byte) ([]byte, error) {
+	item, err := r.txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return item.ValueCopy(nil)
+}
+
+// Scan calls fn for every key with the prefix at or after start (nil: from
+// the first), in key order, until fn returns false or an error.
+func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
+	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+	defer it.Close()
+	seek := prefix
+	if start != nil {
+		seek = start
+	}
+	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
+		item := it.Item()
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return err
+		}
+		more, err := fn(item.KeyCopy(nil), v)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+type write struct {
+	key, val []byte
+	del      bool
+}
+
+// Tx is an operation's view of the store inside a group commit: reads see
+// the committed state, the writes of earlier operations of the group and
+// this operation's own staged writes.
+type Tx struct {
+	Reader
+	writes []write
+	index  map[string]int
+	base   int64
+	next   int64
+}
+
+// Get returns the value at key as this operation sees it.
+func (t *Tx) Get(key []byte) ([]byte, error) {
+	if i, ok := t.index[string(key)]; ok {
+		if t.writes[i].del {
+			return nil, ErrNotFound
+		}
+		return slices.Clone(t.writes[i].val), nil
+	}
+	return t.Reader.Get(key)
+}
+
+// Has reports whether key is present.
+func (t *Tx) Has(key []byte) (bool, error) {
+	_, err := t.Get(key)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Set stages a write of val at key.
+func (t *Tx) Set(key, val []byte) { t.stage(write{key: slices.Clone(key), val: val}) }
+
+// Delete stages the removal of key.
+func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: true}) }
+
+func (t *Tx) stage(w write) {
+	if t.index == nil {
+		t.index = map[string]int{}
+	}
+	if i, ok := t.index[string(w.key)]; ok {
+		t.writes[i] = w
+		return
+	}
+	t.index[string(w.key)] = len(t.writes)
+	t.writes = append(t.writes, w)
+}
+
+// NextOffset takes the next offset for an update of this operation. Offsets
+// are contiguous across the ledger; if the operation fails they are given
+// back.
+func (t *Tx) NextOffset() int64 {
+	t.next++
+	return t.base + t.next
+}
+
+// LedgerEnd returns the ledger end as this operation sees it (including the
+// offsets it took).
+func (t *Tx) LedgerEnd() int64 { return t.base + t.next }
+
+// Scan is Reader.Scan over the state this operation sees, its own staged
+// writes included.
+func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
+	var own []write
+	for _, w := range t.writes {
+		if bytes.HasPrefix(w.key, prefix) && (start == nil || bytes.Compare(w.key, start) >= 0) {
+			own = append(own, w)
+		}
+	}
+	if len(own) == 0 {
+		return t.Reader.Scan(prefix, start, fn)
+	}
+	slices.SortFunc(own, func(a, b write) int { return bytes.Compare(a.key, b.key) })
+	stop := false
+	emitOwn := func(upTo []byte) error { // emits own writes with key < upTo (all when nil)
+		for len(own) > 0 && !stop && (upTo == nil || bytes.Compare(own[0].key, upTo) < 0) {
+			w := own[0]
+			own = own[1:]
+			if w.del {
+				continue
+			}
+			more, err := fn(slices.Clone(w.key), slices.Clone(w.val))
+			if err != nil {
+				return err
+			}
+			stop = !more
+		}
+		return nil
+	}
+	err := t.Reader.Scan(prefix, start, func(k, v []byte) (bool, error) {
+		if err := emitOwn(k); err != nil || stop {
+			return false, err
+		}
+		if len(own) > 0 && bytes.Equal(own[0].key, k) {
+			return true, nil // shadowed by this operation's write, emitted below
+		}
+		more, err := fn(k, v)
+		stop = !more
+		return more, err
+	})
+	if err != nil || stop {
+		return err
+	}
+	return emitOwn(nil)
+}

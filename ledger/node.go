@@ -1,0 +1,255 @@
+// Package ledger is ledgernode's participant node: the only package that
+// owns the Badger store. Every Ledger API operation is a method on *Node
+// that takes a context first and returns typed results and an error that is
+// (or wraps) an *apierr.Error.
+//
+// Every write goes through one committer goroutine that assigns offsets
+// (int64, strictly increasing, gapless; ledger begin is 0), group-commits
+// the waiting operations in one Badger transaction, and then publishes the
+// new ledger end. A method returns after its commit.
+//
+// Authorization lives here, not in the HTTP adapter: attach the caller's
+// identity.Principal to the context with WithPrincipal; a context without a
+// Principal is a trusted in-process caller and may do everything.
+//
+// ledgernode does not evaluate Daml expressions; see the README for what it
+// decides in their place.
+package ledger
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// APIVersion is the Ledger API version the node reports.
+const APIVersion = "3.5.10"
+
+// Node is a Canton participant node. It is safe for concurrent use.
+type Node struct {
+	opts  Options
+	log   *slog.Logger
+	clock func() time.Time
+	st    *store.Store
+
+	participantID string
+	namespace     string
+	syncs         []string
+}
+
+// participantRecord is the node's persisted identity.
+type participantRecord struct {
+	ParticipantID string   `json:"participantId"`
+	Namespace     string   `json:"namespace"`
+	NamespaceKey  []byte   `json:"namespaceKey"` // Ed25519 seed
+	Synchronizers []string `json:"synchronizers"`
+	CreatedAt     string   `json:"createdAt"`
+}
+
+var keyParticipant = store.MetaKey("participant")
+
+// Open opens (or creates) a node. A new store gets the participant's
+// identity (an Ed25519 namespace key whose fingerprint is the participant's
+// namespace) and the participant_admin user with the ParticipantAdmin
+// right. An existing directory resumes where it stopped: nothing is
+// replayed at start-up.
+func Open(opts Options) (*Node, error) {
+	opts = opts.withDefaults()
+	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Logger: opts.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("ledger: opening the store: %w", err)
+	}
+	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, st: st}
+	if err := n.bootstrap(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return n, nil
+}
+
+// Close stops the committer and closes the store. Operations already
+// handed to the committer finish; later calls fail with SERVICE_NOT_RUNNING.
+func (n *Node) Close() error { return n.st.Close() }
+
+// Ready returns nil while the node serves, and a SERVICE_NOT_RUNNING error
+// once it is closed.
+func (n *Node) Ready() error {
+	if n.st.Closed() {
+		return apierr.ServiceNotRunning.New("the ledger store is closed")
+	}
+	return nil
+}
+
+// ParticipantIDString returns the participant id (name::namespace).
+func (n *Node) ParticipantIDString() string { return n.participantID }
+
+// Synchronizers returns the connected synchronizer ids; the first is the
+// default.
+func (n *Node) Synchronizers() []string { return append([]string(nil), n.syncs...) }
+
+func (n *Node) now() time.Time { return n.clock().UTC() }
+
+// bootstrap loads or creates the participant's identity in one commit.
+func (n *Node) bootstrap() error {
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		raw, err := tx.Get(keyParticipant)
+		var rec participantRecord
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			rec, err = n.newParticipant()
+			if err != nil {
+				return nil, err
+			}
+			admin := userRecord{User: identity.User{ID: identity.DefaultParticipantAdmin,
+				Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}},
+				Rights: []identity.Right{{Kind: identity.RightParticipantAdmin}}}
+			tx.Set(store.UserKey(admin.User.ID), mustJSON(admin))
+		case err != nil:
+			return nil, err
+		default:
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				return nil, fmt.Errorf("ledger: corrupt participant record: %w", err)
+			}
+			if err := n.checkReopen(&rec); err != nil {
+				return nil, err
+			}
+		}
+		tx.Set(keyParticipant, mustJSON(rec))
+		n.participantID, n.namespace, n.syncs = rec.ParticipantID, rec.Namespace, rec.Synchronizers
+		return nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return nil
+}
+
+func (n *Node) newParticipant() (participantRecord, error) {
+	seed := make([]byte, ed25519.SeedSize)
+	if _, err := rand.Read(seed); err != nil {
+		return participantRecord{}, err
+	}
+	pub := ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
+	fp := identity.Fingerprint(pub)
+	rec := participantRecord{NamespaceKey: seed, CreatedAt: n.now().Format(time.RFC3339Nano)}
+	id := n.opts.ParticipantID
+	switch {
+	case id == "":
+		rec.ParticipantID, rec.Namespace = "participant1::"+fp, fp
+	case strings.Contains(id, "::"):
+		uid, err := identity.ParseUID(id)
+		if err != nil {
+			return participantRecord{}, fmt.Errorf("invalid participant id %q: %w", id, err)
+		}
+		rec.ParticipantID, rec.Namespace = id, uid.Namespace
+	default:
+		if err := identity.ValidateUIDIdentifier(id); err != nil {
+			return participantRecord{}, fmt.Errorf("invalid participant name %q: %w", id, err)
+		}
+		rec.ParticipantID, rec.Namespace = id+"::"+fp, fp
+	}
+	syncs, err := n.synchronizerList(nil, fp)
+	if err != nil {
+		return participantRecord{}, err
+	}
+	rec.Synchronizers = syncs
+	return rec, nil
+}
+
+// checkReopen verifies that the options agree with a stored identity and
+// applies a changed synchronizer list.
+func (n *Node) checkReopen(rec *participantRecord) error {
+	if id := n.opts.ParticipantID; id != "" {
+		same := id == rec.ParticipantID ||
+			(!strings.Contains(id, "::") && id+"::"+rec.Namespace == rec.ParticipantID)
+		if !same {
+			return fmt.Errorf("the store belongs to participant %q, not %q", rec.ParticipantID, id)
+		}
+	}
+	syncs, err := n.synchronizerList(rec.Synchronizers, "")
+	if err != nil {
+		return err
+	}
+	rec.Synchronizers = syncs
+	return nil
+}
+
+// synchronizerList returns the configured synchronizers, validated, or the
+// stored ones, or (on a new store) one generated id.
+func (n *Node) synchronizerList(stored []string, fp string) ([]string, error) {
+	if len(n.opts.Synchronizers) == 0 {
+		if len(stored) > 0 {
+			return stored, nil
+		}
+		seed := make([]byte, 32)
+		if _, err := rand.Read(seed); err != nil {
+			return nil, err
+		}
+		return []string{"synchronizer::" + identity.Fingerprint(seed)}, nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range n.opts.Synchronizers {
+		if _, err := identity.ParseUID(s); err != nil {
+			return nil, fmt.Errorf("invalid synchronizer id %q: %w", s, err)
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// synchronizer resolves a requested synchronizer id ("" = the default).
+func (n *Node) synchronizer(id string) (string, error) {
+	if id == "" {
+		return n.syncs[0], nil
+	}
+	for _, s := range n.syncs {
+		if s == id {
+			return s, nil
+		}
+	}
+	return "", apierr.InvalidArgument.New("the participant is not connected to synchronizer %s", id).
+		WithResource("SYNCHRONIZER_ID", id)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("ledger: encoding %T: %v", v, err))
+	}
+	return b
+}
+
+// storeErr converts store failures to API errors.
+func storeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	if errors.Is(err, store.ErrClosed) {
+		return apierr.ServiceNotRunning.New("the ledger store is closed")
+	}
+	return apierr.InternalError.Wrap(err, "%v", err)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,121 @@
+package ledger
+
+import (
+	"log/slog"
+	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// Default limits, as Canton 3.5 configures them.
+const (
+	DefaultMaxPartiesPageSize = 10000
+	DefaultMaxUsersPageSize   = 1000
+	DefaultMaxRightsPerUser   = 1000
+	DefaultListLimit          = 200
+)
+
+// Options configures a Node. The zero value is usable: with neither Dir nor
+// InMemory set, Open opens an in-memory node with Canton's default limits.
+type Options struct {
+	// Dir is the Badger directory of a durable node. Reopening a directory
+	// resumes where the node stopped.
+	Dir string
+	// InMemory keeps everything in memory (no files at all). It is implied
+	// when Dir is empty.
+	InMemory bool
+
+	// ParticipantID is a bare name (the namespace is then the node's own key
+	// fingerprint) or a full "name::1220…" id used verbatim, also as the
+	// namespace of the parties it allocates. Empty: "participant1" on a new
+	// store, the stored id on a reopened one. A reopened store refuses a
+	// different id.
+	ParticipantID string
+	// Synchronizers are the connected synchronizer ids (Canton UIDs); the
+	// first is the default. Empty: the stored list, or one generated id on a
+	// new store.
+	Synchronizers []string
+
+	// Clock returns the current time; nil means time.Now.
+	Clock func() time.Time
+	// Logger receives the node's logs; nil means slog.Default().
+	Logger *slog.Logger
+
+	// SyncWrites makes every commit wait for fsync (durable nodes only).
+	SyncWrites bool
+	// Badger, when set, adjusts the Badger options ledgernode chose before
+	// the store opens (cache sizes, table sizes, compaction).
+	Badger func(badger.Options) badger.Options
+
+	// MaxPartiesPageSize caps GET /v2/parties pages (default 10000).
+	MaxPartiesPageSize int
+	// MaxUsersPageSize caps user pages (default 1000).
+	MaxUsersPageSize int
+	// MaxRightsPerUser caps a user's rights (default 1000).
+	MaxRightsPerUser int
+	// ListLimit is http-list-max-elements-limit for the list endpoints
+	// (default 200).
+	ListLimit int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Dir == "" {
+		o.InMemory = true
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.MaxPartiesPageSize <= 0 {
+		o.MaxPartiesPageSize = DefaultMaxPartiesPageSize
+	}
+	if o.MaxUsersPageSize <= 0 {
+		o.MaxUsersPageSize = DefaultMaxUsersPageSize
+	}
+	if o.MaxRightsPerUser <= 0 {
+		o.MaxRightsPerUser = DefaultMaxRightsPerUser
+	}
+	if o.ListLimit <= 0 {
+		o.ListLimit = DefaultListLimit
+	}
+	return o
+}
+
+// badgerOptions sizes Badger for the node: an in-memory node for a unit test
+// must open in milliseconds and cost a few MB, so it gets small tables and
+// no caches; a durable node keeps moderate tables instead of Badger's
+// server-sized defaults.
+func (o Options) badgerOptions() badger.Options {
+	var b badger.Options
+	if o.InMemory {
+		b = badger.DefaultOptions("").WithInMemory(true).
+			WithMemTableSize(8 << 20).
+			WithNumMemtables(2).
+			WithNumLevelZeroTables(2).
+			WithNumLevelZeroTablesStall(8).
+			WithCompression(options.None).
+			WithBlockCacheSize(0).
+			WithIndexCacheSize(0).
+			WithNumCompactors(2).
+			WithBaseTableSize(2 << 20).
+			WithValueThreshold(1 << 20)
+	} else {
+		b = badger.DefaultOptions(o.Dir).
+			WithMemTableSize(16 << 20).
+			WithNumMemtables(3).
+			WithBlockCacheSize(32 << 20).
+			WithIndexCacheSize(16 << 20).
+			WithBaseTableSize(4 << 20).
+			WithValueLogFileSize(64 << 20).
+			WithNumCompactors(2).
+			WithSyncWrites(o.SyncWrites)
+	}
+	b = b.WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
+	if o.Badger != nil {
+		b = o.Badger(b)
+	}
+	return b
+}

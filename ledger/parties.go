@@ -1,0 +1,289 @@
+package ledger
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"maps"
+	"strconv"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// partyRecord is a stored party hosted on this participant.
+type partyRecord struct {
+	Party              string              `json:"party"`
+	IdentityProviderID string              `json:"identityProviderId"`
+	Metadata           identity.ObjectMeta `json:"metadata"`
+	SynchronizerID     string              `json:"synchronizerId"`
+	Offset             int64               `json:"offset"`
+}
+
+// details applies Canton's visibility rule: isLocal, identityProviderId and
+// the local metadata are shown only to requests scoped to the party's own
+// identity provider.
+func (p partyRecord) details(idp string) PartyDetails {
+	if p.IdentityProviderID != idp {
+		return PartyDetails{Party: p.Party, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}
+	}
+	meta := p.Metadata
+	if meta.Annotations == nil {
+		meta.Annotations = map[string]string{}
+	}
+	return PartyDetails{Party: p.Party, IsLocal: true, LocalMetadata: meta, IdentityProviderID: p.IdentityProviderID}
+}
+
+// ParticipantID returns the participant's id (any authenticated caller).
+func (n *Node) ParticipantID(ctx context.Context) (ParticipantIDResponse, error) {
+	if err := requireAuthenticated(ctx); err != nil {
+		return ParticipantIDResponse{}, err
+	}
+	return ParticipantIDResponse{ParticipantID: n.participantID}, nil
+}
+
+// LedgerEnd returns the offset of the last committed update (any
+// authenticated caller).
+func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
+	if err := n.Ready(); err != nil {
+		return LedgerEnd{}, err
+	}
+	if err := requireAuthenticated(ctx); err != nil {
+		return LedgerEnd{}, err
+	}
+	return LedgerEnd{Offset: n.st.LedgerEnd()}, nil
+}
+
+// AllocateParty allocates a party hint::namespace on this participant and
+// appends a topology transaction with a ParticipantAuthorizationAdded event
+// at a new offset. A participant admin may allocate in any identity
+// provider, an identity-provider admin only in its own. Allocating an
+// existing party fails with INVALID_ARGUMENT and changes nothing.
+func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (AllocatePartyResponse, error) {
+	if err := identity.ValidateIdentityProviderID(req.IdentityProviderID); err != nil {
+		return AllocatePartyResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+	}
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return AllocatePartyResponse{}, err
+	}
+	hint := req.PartyIDHint
+	if hint == "" {
+		hint = "party-" + randomHex(16)
+	} else if err := identity.ValidateUIDIdentifier(hint); err != nil {
+		return AllocatePartyResponse{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
+	}
+	meta := identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}
+	if m := req.LocalMetadata; m != nil {
+		if m.ResourceVersion != "" {
+			return AllocatePartyResponse{}, apierr.InvalidField.New("local_metadata.resource_version: must be empty when allocating a party")
+		}
+		if err := identity.ValidateAnnotations(m.Annotations, false); err != nil {
+			if errors.Is(err, identity.ErrAnnotationsTooLarge) {
+				return AllocatePartyResponse{}, apierr.MaxPartyAnnotationsSizeExceeded.New("%v", err)
+			}
+			return AllocatePartyResponse{}, apierr.InvalidField.New("local_metadata.annotations: %v", err)
+		}
+		maps.Copy(meta.Annotations, m.Annotations)
+	}
+	syncID, err := n.synchronizer(req.SynchronizerID)
+	if err != nil {
+		return AllocatePartyResponse{}, err
+	}
+	if req.UserID != "" {
+		if err := identity.ValidateUserID(req.UserID); err != nil {
+			return AllocatePartyResponse{}, apierr.InvalidField.New("user_id: %v", err)
+		}
+	}
+	party := hint + "::" + n.namespace
+	if err := identity.ValidatePartyString(party); err != nil {
+		return AllocatePartyResponse{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
+	}
+
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		if idp != "" {
+			ok, err := tx.Has(store.IDPKey(idp))
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, apierr.IDPConfigNotFound.New("identity provider config %s not found", idp).
+					WithResource("IDENTITY_PROVIDER_CONFIG", idp)
+			}
+		}
+		exists, err := tx.Has(store.PartyKey(party))
+		if err != nil {
+			return nil, err
+		}
+		if exists {
+			return nil, apierr.InvalidArgument.New("Party already exists: party %s is already allocated on this node", party).
+				WithResource("PARTY", party)
+		}
+		if req.UserID != "" {
+			if err := n.grantActAs(tx, req.UserID, idp, party); err != nil {
+				return nil, err
+			}
+		}
+		off := tx.NextOffset()
+		now := formatTime(n.now())
+		rec := partyRecord{Party: party, IdentityProviderID: idp, Metadata: meta, SynchronizerID: syncID, Offset: off}
+		updateID := newUpdateID("party", party, n.participantID, strconv.FormatInt(off, 10), now)
+		upd := Update{TopologyTransaction: &TopologyTransaction{
+			UpdateID: updateID, Offset: off, SynchronizerID: syncID, RecordTime: now,
+			Events: []TopologyEvent{{Added: &ParticipantAuthorization{
+				PartyID: party, ParticipantID: n.participantID, ParticipantPermission: PermissionSubmission}}},
+		}}
+		tx.Set(store.PartyKey(party), mustJSON(rec))
+		tx.Set(store.UpdateKey(off), mustJSON(upd))
+		tx.Set(store.UpdateIDKey(updateID), store.OffsetBytes(off))
+		tx.Set(store.PartyUpdateKey(party, off), nil)
+		return rec, nil
+	})
+	if err != nil {
+		return AllocatePartyResponse{}, storeErr(err)
+	}
+	return AllocatePartyResponse{PartyDetails: v.(partyRecord).details(idp)}, nil
+}
+
+// grantActAs gives a user CanActAs on a new party inside an allocation.
+func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
+	raw, err := tx.Get(store.UserKey(userID))
+	notFound := apierr.UserNotFound.New("user %s not found", userID).WithResource("USER", userID)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound
+	}
+	if err != nil {
+		return err
+	}
+	var u userRecord
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return err
+	}
+	if u.User.IdentityProviderID != idp {
+		return notFound
+	}
+	right := identity.Right{Kind: identity.RightCanActAs, Party: party}
+	for _, r := range u.Rights {
+		if r == right {
+			return nil
+		}
+	}
+	if len(u.Rights)+1 > n.opts.MaxRightsPerUser {
+		return apierr.TooManyUserRights.New("user %s would have more than %d rights", userID, n.opts.MaxRightsPerUser).
+			WithResource("USER", userID)
+	}
+	u.Rights = append(u.Rights, right)
+	tx.Set(store.UserKey(userID), mustJSON(u))
+	return nil
+}
+
+// ListParties returns a page of the parties known to the participant,
+// ordered by party id. It needs ParticipantAdmin, or IdentityProviderAdmin
+// for the request's identity provider.
+func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPartiesResponse, error) {
+	if err := identity.ValidateIdentityProviderID(req.IdentityProviderID); err != nil {
+		return ListPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+	}
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return ListPartiesResponse{}, err
+	}
+	limit := int(req.PageSize)
+	switch {
+	case limit < 0:
+		return ListPartiesResponse{}, apierr.InvalidArgument.New("Page size must be non-negative")
+	case limit == 0:
+		limit = n.opts.MaxPartiesPageSize
+	case limit > n.opts.MaxPartiesPageSize:
+		return ListPartiesResponse{}, apierr.InvalidArgument.New("Page size must not exceed the server's maximum of %d", n.opts.MaxPartiesPageSize)
+	}
+	var after string
+	if req.PageToken != "" {
+		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
+		if err != nil || len(b) == 0 {
+			return ListPartiesResponse{}, apierr.InvalidArgument.New("Invalid page token")
+		}
+		after = string(b)
+	}
+	prefix := []byte(store.PrefixParty + req.FilterParty)
+	var start []byte
+	if after != "" {
+		start = append(store.PartyKey(after), 0) // strictly after the last party
+	}
+	resp := ListPartiesResponse{PartyDetails: []PartyDetails{}}
+	var last string
+	more := false
+	err = n.st.View(func(r *store.Reader) error {
+		return r.Scan(prefix, start, func(_, v []byte) (bool, error) {
+			if len(resp.PartyDetails) == limit {
+				more = true
+				return false, nil
+			}
+			var rec partyRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return false, err
+			}
+			resp.PartyDetails = append(resp.PartyDetails, rec.details(idp))
+			last = rec.Party
+			return true, nil
+		})
+	})
+	if err != nil {
+		return ListPartiesResponse{}, storeErr(err)
+	}
+	if more {
+		resp.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
+	}
+	return resp, nil
+}
+
+// GetParties returns the details of the requested parties that are known;
+// unknown parties are left out (the answer is not an error). It needs
+// ParticipantAdmin, or IdentityProviderAdmin for the request's identity
+// provider.
+func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartiesResponse, error) {
+	if err := identity.ValidateIdentityProviderID(req.IdentityProviderID); err != nil {
+		return GetPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+	}
+	if len(req.Parties) == 0 {
+		return GetPartiesResponse{}, apierr.MissingField.New("parties")
+	}
+	for _, p := range req.Parties {
+		if err := identity.ValidatePartyString(p); err != nil {
+			return GetPartiesResponse{}, apierr.InvalidField.New("parties: %v", err)
+		}
+	}
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return GetPartiesResponse{}, err
+	}
+	resp := GetPartiesResponse{PartyDetails: []PartyDetails{}}
+	seen := map[string]bool{}
+	err = n.st.View(func(r *store.Reader) error {
+		for _, p := range req.Parties {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			raw, err := r.Get(store.PartyKey(p))
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			var rec partyRecord
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				return err
+			}
+			resp.PartyDetails = append(resp.PartyDetails, rec.details(idp))
+		}
+		return nil
+	})
+	if err != nil {
+		return GetPartiesResponse{}, storeErr(err)
+	}
+	return resp, nil
+}

@@ -1,0 +1,21 @@
+package ledger
+
+import "context"
+
+// Version returns the Ledger API version and the node's feature descriptor
+// (any authenticated caller).
+func (n *Node) Version(ctx context.Context) (VersionResponse, error) {
+	if err := requireAuthenticated(ctx); err != nil {
+		return VersionResponse{}, err
+	}
+	return VersionResponse{
+		Version: APIVersion,
+		Features: Features{
+			UserManagement: UserManagementFeature{Supported: true,
+				MaxRightsPerUser: int32(n.opts.MaxRightsPerUser), MaxUsersPageSize: int32(n.opts.MaxUsersPageSize)},
+			PartyManagement:  PartyManagementFeature{MaxPartiesPageSize: int32(n.opts.MaxPartiesPageSize)},
+			OffsetCheckpoint: OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: Duration{Seconds: 1, UnknownFields: UnknownFields{Fields: map[string]any{}}}},
+			PackageFeature:   PackageFeature{MaxVettedPackagesPageSize: 100},
+		},
+	}, nil
+}
