@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"encoding/json"
+
+	badger "github.com/dgraph-io/badger/v4"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -42,4 +44,13 @@ func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// BadgerOptionsForBench returns the Badger options a node would use.
+func BadgerOptionsForBench(inMemory bool, dir string) badger.Options {
+	o := Options{InMemory: inMemory}
+	if !inMemory {
+		o.Dir = dir
+	}
+	return o.withDefaults().badgerOptions()
 }

@@ -407,7 +407,7 @@ func TestClock(t *testing.T) {
 	n := openNode(t, ledger.Options{Clock: func() time.Time { return at }})
 	allocate(t, context.Background(), n, "alice")
 	upd := ledger.UpdateAtForTest(t, n, 1)
-	if got := upd.TopologyTransaction.RecordTime; got != "2026-01-02T03:04:05.600Z" {
+	if got := upd.TopologyTransaction.Value.RecordTime; got != "2026-01-02T03:04:05.600Z" {
 		t.Errorf("record time = %q", got)
 	}
 }

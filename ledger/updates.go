@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -37,56 +36,23 @@ type ParticipantAuthorization struct {
 	ParticipantPermission ParticipantPermission `json:"participantPermission,omitempty"`
 }
 
-// TopologyEvent is one event of a topology transaction; exactly one field
-// is set. On the wire it is {"event": {"<Variant>": {"value": {…}}}}.
+// Value is the "value" layer Canton puts around the payload of a protobuf
+// one-of variant: {"Variant": {"value": …}}.
+type Value[T any] struct {
+	Value T `json:"value"`
+}
+
+// TopologyEvent is one event of a topology transaction:
+// {"event": {"<Variant>": {"value": {…}}}}. Exactly one variant is set.
 type TopologyEvent struct {
-	Added   *ParticipantAuthorization
-	Changed *ParticipantAuthorization
-	Revoked *ParticipantAuthorization
+	Event TopologyEventKind `json:"event"`
 }
 
-// MarshalJSON writes the one-of shape.
-func (e TopologyEvent) MarshalJSON() ([]byte, error) {
-	var name string
-	var v *ParticipantAuthorization
-	switch {
-	case e.Added != nil:
-		name, v = "ParticipantAuthorizationAdded", e.Added
-	case e.Changed != nil:
-		name, v = "ParticipantAuthorizationChanged", e.Changed
-	case e.Revoked != nil:
-		name, v = "ParticipantAuthorizationRevoked", e.Revoked
-	default:
-		return []byte(`{"event":{"Empty":{}}}`), nil
-	}
-	return json.Marshal(map[string]any{"event": map[string]any{name: map[string]any{"value": v}}})
-}
-
-// UnmarshalJSON reads the one-of shape.
-func (e *TopologyEvent) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Event map[string]struct {
-			Value *ParticipantAuthorization `json:"value"`
-		} `json:"event"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*e = TopologyEvent{}
-	for name, v := range w.Event {
-		switch name {
-		case "ParticipantAuthorizationAdded":
-			e.Added = v.Value
-		case "ParticipantAuthorizationChanged":
-			e.Changed = v.Value
-		case "ParticipantAuthorizationRevoked":
-			e.Revoked = v.Value
-		case "Empty":
-		default:
-			return fmt.Errorf("unknown topology event %q", name)
-		}
-	}
-	return nil
+// TopologyEventKind holds the variant of a TopologyEvent.
+type TopologyEventKind struct {
+	ParticipantAuthorizationAdded   *Value[ParticipantAuthorization] `json:"ParticipantAuthorizationAdded,omitempty"`
+	ParticipantAuthorizationChanged *Value[ParticipantAuthorization] `json:"ParticipantAuthorizationChanged,omitempty"`
+	ParticipantAuthorizationRevoked *Value[ParticipantAuthorization] `json:"ParticipantAuthorizationRevoked,omitempty"`
 }
 
 // TopologyTransaction is a topology update (JsTopologyTransaction).
@@ -99,43 +65,18 @@ type TopologyTransaction struct {
 	TraceContext   *TraceContext   `json:"traceContext"`
 }
 
-// Update is one entry of the ledger's update log; exactly one field is set.
-// On the wire it is {"<Variant>": {"value": {…}}}.
+// Update is one entry of the ledger's update log: {"<Variant>": {"value":
+// {…}}}. Exactly one variant is set.
 type Update struct {
-	TopologyTransaction *TopologyTransaction
+	TopologyTransaction *Value[TopologyTransaction] `json:"TopologyTransaction,omitempty"`
 }
 
 // Offset returns the update's offset.
 func (u Update) Offset() int64 {
 	if u.TopologyTransaction != nil {
-		return u.TopologyTransaction.Offset
+		return u.TopologyTransaction.Value.Offset
 	}
 	return 0
-}
-
-// MarshalJSON writes the one-of shape.
-func (u Update) MarshalJSON() ([]byte, error) {
-	if u.TopologyTransaction != nil {
-		return json.Marshal(map[string]any{"TopologyTransaction": map[string]any{"value": u.TopologyTransaction}})
-	}
-	return []byte(`{"Empty":{}}`), nil
-}
-
-// UnmarshalJSON reads the one-of shape.
-func (u *Update) UnmarshalJSON(b []byte) error {
-	var w struct {
-		TopologyTransaction *struct {
-			Value *TopologyTransaction `json:"value"`
-		}
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*u = Update{}
-	if w.TopologyTransaction != nil {
-		u.TopologyTransaction = w.TopologyTransaction.Value
-	}
-	return nil
 }
 
 // formatTime prints a timestamp as Java's Instant.toString does: UTC, with
