@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+)
+
+// start runs ledgerd with args on a free loopback port and returns its base
+// URL and what it printed; the server stops at the end of the test.
+func start(t *testing.T, args ...string) (string, *bytes.Buffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	go func() {
+		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), &out, logger, func(a string) { addrc <- a })
+	}()
+	var addr string
+	select {
+	case addr = <-addrc:
+	case err := <-done:
+		cancel()
+		t.Fatalf("ledgerd exited: %v", err)
+	case <-time.After(10 * time.Second):
+		cancel()
+		t.Fatal("ledgerd did not start")
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ledgerd: %v", err)
+		}
+	})
+	return "http://" + addr, &out
+}
+
+func call(t *testing.T, method, u, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(method, u, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("%s %s: body %q is not a JSON object: %v", method, u, raw, err)
+	}
+	return resp.StatusCode, m
+}
+
+func TestServesWithHS256(t *testing.T) {
+	base, _ := start(t, "-in-memory", "-auth", "hs256:S")
+	tok, err := identity.MintHS256([]byte("S"), identity.DefaultParticipantAdmin, time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := call(t, "GET", base+"/livez", "", ""); code != 200 {
+		t.Fatalf("livez = %d", code)
+	}
+	if code, _ := call(t, "GET", base+"/v2/state/ledger-end", "", ""); code != 401 {
+		t.Fatalf("ledger-end without a token = %d, want 401", code)
+	}
+	wrong, _ := identity.MintHS256([]byte("other"), identity.DefaultParticipantAdmin, time.Hour, nil)
+	if code, _ := call(t, "GET", base+"/v2/state/ledger-end", wrong, ""); code != 401 {
+		t.Fatalf("ledger-end with a token of another secret = %d, want 401", code)
+	}
+	code, body := call(t, "POST", base+"/v2/parties", tok, `{"partyIdHint":"alice"}`)
+	if code != 200 {
+		t.Fatalf("allocate = %d %v", code, body)
+	}
+	party := body["partyDetails"].(map[string]any)["party"].(string)
+	code, body = call(t, "GET", base+"/v2/parties/"+url.PathEscape(party), tok, "")
+	if code != 200 || len(body["partyDetails"].([]any)) != 1 {
+		t.Fatalf("get party = %d %v", code, body)
+	}
+	if code, body = call(t, "GET", base+"/v2/state/ledger-end", tok, ""); code != 200 || body["offset"] != 1.0 {
+		t.Fatalf("ledger end = %d %v, want offset 1", code, body)
+	}
+}
+
+func TestGeneratedSecretPrintsToken(t *testing.T) {
+	base, out := start(t, "-in-memory")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	tok := lines[len(lines)-1]
+	if code, body := call(t, "GET", base+"/v2/parties/participant-id", tok, ""); code != 200 || body["participantId"] == "" {
+		t.Fatalf("participant-id with the printed token = %d %v", code, body)
+	}
+}
+
+func TestRestartServesSameParticipant(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-data", dir, "-auth", "none", "-participant-id", "node1", "-synchronizers", "sync1::1220aa,sync2::1220bb"}
+	read := func() (string, float64) {
+		ctx, cancel := context.WithCancel(context.Background())
+		addrc := make(chan string, 1)
+		done := make(chan error, 1)
+		go func() {
+			done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), io.Discard,
+				slog.New(slog.NewTextHandler(io.Discard, nil)), func(a string) { addrc <- a })
+		}()
+		base := "http://" + <-addrc
+		_, id := call(t, "GET", base+"/v2/parties/participant-id", "", "")
+		call(t, "POST", base+"/v2/parties", "", `{}`)
+		_, end := call(t, "GET", base+"/v2/state/ledger-end", "", "")
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		return id["participantId"].(string), end["offset"].(float64)
+	}
+	id1, end1 := read()
+	id2, end2 := read()
+	if id1 != id2 || !strings.HasPrefix(id1, "node1::1220") {
+		t.Errorf("participant ids %q then %q", id1, id2)
+	}
+	if end1 != 1 || end2 != 2 {
+		t.Errorf("ledger ends %v then %v, want 1 then 2", end1, end2)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-in-memory", "-auth", "md5:x"},
+		{"-in-memory", "-participant-id", "bad::"},
+		{"-in-memory", "-synchronizers", "nope"},
+		{"-in-memory", "stray"},
+	} {
+		err := run(context.Background(), args, io.Discard, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+		if err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}
