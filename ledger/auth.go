@@ -78,8 +78,13 @@ func denied(format string, args ...any) error {
 	return apierr.PermissionDenied.New(format, args...)
 }
 
-// requireAuthenticated admits any authenticated caller (public operations).
-func requireAuthenticated(ctx context.Context) error { return ctx.Err() }
+// public admits any authenticated caller of a serving node.
+func (n *Node) public(ctx context.Context) error {
+	if err := n.Ready(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
 
 // requireIDPAdmin admits a participant admin, or an identity-provider admin
 // acting inside its own provider. It returns the provider the request is

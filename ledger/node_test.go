@@ -256,6 +256,7 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 		{"annotations too large", ctx, ledger.AllocatePartyRequest{PartyIDHint: "x",
 			LocalMetadata: &identity.ObjectMeta{Annotations: map[string]string{"k": strings.Repeat("v", 256*1024)}}}, apierr.MaxPartyAnnotationsSizeExceeded},
 		{"no admin right", user, ledger.AllocatePartyRequest{PartyIDHint: "x"}, apierr.PermissionDenied},
+		{"no admin right beats bad input", user, ledger.AllocatePartyRequest{PartyIDHint: "al!ce", IdentityProviderID: "bad idp!"}, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := snapshot(t, n)
@@ -399,6 +400,12 @@ func TestClosedNode(t *testing.T) {
 	}
 	if _, err := n.LedgerEnd(context.Background()); !errors.Is(err, apierr.ServiceNotRunning) {
 		t.Errorf("LedgerEnd after Close = %v", err)
+	}
+	if _, err := n.Version(context.Background()); !errors.Is(err, apierr.ServiceNotRunning) {
+		t.Errorf("Version after Close = %v", err)
+	}
+	if _, err := n.ParticipantID(context.Background()); !errors.Is(err, apierr.ServiceNotRunning) {
+		t.Errorf("ParticipantID after Close = %v", err)
 	}
 }
 

@@ -38,7 +38,7 @@ func (p partyRecord) details(idp string) PartyDetails {
 
 // ParticipantID returns the participant's id (any authenticated caller).
 func (n *Node) ParticipantID(ctx context.Context) (ParticipantIDResponse, error) {
-	if err := requireAuthenticated(ctx); err != nil {
+	if err := n.public(ctx); err != nil {
 		return ParticipantIDResponse{}, err
 	}
 	return ParticipantIDResponse{ParticipantID: n.participantID}, nil
@@ -47,10 +47,7 @@ func (n *Node) ParticipantID(ctx context.Context) (ParticipantIDResponse, error)
 // LedgerEnd returns the offset of the last committed update (any
 // authenticated caller).
 func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
-	if err := n.Ready(); err != nil {
-		return LedgerEnd{}, err
-	}
-	if err := requireAuthenticated(ctx); err != nil {
+	if err := n.public(ctx); err != nil {
 		return LedgerEnd{}, err
 	}
 	return LedgerEnd{Offset: n.st.LedgerEnd()}, nil
@@ -62,12 +59,12 @@ func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
 // provider, an identity-provider admin only in its own. Allocating an
 // existing party fails with INVALID_ARGUMENT and changes nothing.
 func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (AllocatePartyResponse, error) {
-	if err := identity.ValidateIdentityProviderID(req.IdentityProviderID); err != nil {
-		return AllocatePartyResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
-	}
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
 		return AllocatePartyResponse{}, err
+	}
+	if err := identity.ValidateIdentityProviderID(idp); err != nil {
+		return AllocatePartyResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	hint := req.PartyIDHint
 	if hint == "" {
@@ -183,12 +180,12 @@ func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 // ordered by party id. It needs ParticipantAdmin, or IdentityProviderAdmin
 // for the request's identity provider.
 func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPartiesResponse, error) {
-	if err := identity.ValidateIdentityProviderID(req.IdentityProviderID); err != nil {
-		return ListPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
-	}
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
 		return ListPartiesResponse{}, err
+	}
+	if err := identity.ValidateIdentityProviderID(idp); err != nil {
+		return ListPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	limit := int(req.PageSize)
 	switch {
@@ -244,7 +241,11 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPar
 // ParticipantAdmin, or IdentityProviderAdmin for the request's identity
 // provider.
 func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartiesResponse, error) {
-	if err := identity.ValidateIdentityProviderID(req.IdentityProviderID); err != nil {
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return GetPartiesResponse{}, err
+	}
+	if err := identity.ValidateIdentityProviderID(idp); err != nil {
 		return GetPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	if len(req.Parties) == 0 {
@@ -254,10 +255,6 @@ func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartie
 		if err := identity.ValidatePartyString(p); err != nil {
 			return GetPartiesResponse{}, apierr.InvalidField.New("parties: %v", err)
 		}
-	}
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
-	if err != nil {
-		return GetPartiesResponse{}, err
 	}
 	resp := GetPartiesResponse{PartyDetails: []PartyDetails{}}
 	seen := map[string]bool{}

@@ -5,7 +5,7 @@ import "context"
 // Version returns the Ledger API version and the node's feature descriptor
 // (any authenticated caller).
 func (n *Node) Version(ctx context.Context) (VersionResponse, error) {
-	if err := requireAuthenticated(ctx); err != nil {
+	if err := n.public(ctx); err != nil {
 		return VersionResponse{}, err
 	}
 	return VersionResponse{

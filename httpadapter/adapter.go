@@ -1,0 +1,233 @@
+package httpadapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// DefaultMaxBodyBytes is the request body limit used when
+// Options.MaxBodyBytes is zero: 8 MiB, the max-content-length default of
+// the pekko-http server behind Canton's JSON API.
+const DefaultMaxBodyBytes int64 = 8 << 20
+
+// Options configures the adapter. The zero value is usable: no
+// authentication, an 8 MiB body limit and slog.Default().
+type Options struct {
+	// Verifier checks access tokens. When nil the adapter runs in auth mode
+	// "none": every request acts as a participant admin
+	// (identity.Principal{Wildcard: true}), and New logs a warning.
+	Verifier identity.Verifier
+	// MaxBodyBytes limits request bodies; larger bodies are rejected with a
+	// 413 JsCantonError. Zero or negative means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Logger receives the adapter's logs, among them the full details of
+	// every redacted error. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// adapter holds what every handler needs.
+type adapter struct {
+	node     *ledger.Node
+	verifier identity.Verifier
+	maxBody  int64
+	log      *slog.Logger
+}
+
+// handler is the http.Handler returned by New.
+type handler struct {
+	a      *adapter
+	router *httprouter.Router
+}
+
+// New returns an http.Handler serving node as Canton's JSON Ledger API v2.
+// It answers at the root ("/v2/…", "/livez", "/readyz"); mount it under a
+// prefix with http.StripPrefix.
+func New(node *ledger.Node, opts Options) http.Handler {
+	a := &adapter{
+		node:     node,
+		verifier: opts.Verifier,
+		maxBody:  opts.MaxBodyBytes,
+		log:      opts.Logger,
+	}
+	if a.maxBody <= 0 {
+		a.maxBody = DefaultMaxBodyBytes
+	}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	if a.verifier == nil {
+		a.log.Warn("httpadapter: no token verifier configured (auth mode none): every request acts as a participant admin")
+	}
+	return &handler{a: a, router: a.router(routes)}
+}
+
+// router builds the httprouter for a route table.
+func (a *adapter) router(table []route) *httprouter.Router {
+	r := httprouter.New()
+	// Canton answers a path that differs by a trailing slash or by case
+	// with a 404; httprouter's redirects would also lose a StripPrefix
+	// prefix.
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	// OPTIONS is not part of the API: no automatic (empty-bodied) answers.
+	r.HandleOPTIONS = false
+	r.HandleMethodNotAllowed = true
+	r.NotFound = http.HandlerFunc(a.notFound)
+	r.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
+	r.PanicHandler = a.panicked
+	register(r, table, a.handle)
+	return r
+}
+
+// ServeHTTP routes on the escaped path, so that a percent-encoded "/"
+// inside a path parameter does not split it; the handlers unescape the
+// parameters themselves (request.pathParam).
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if p != r.URL.Path || r.URL.RawPath != "" {
+		u := *r.URL
+		u.Path, u.RawPath = p, ""
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.URL = &u
+		r = r2
+	}
+	h.router.ServeHTTP(w, r)
+}
+
+// handle turns a route into an httprouter.Handle: authenticate, run the
+// route's handler, write its result or its error.
+func (a *adapter) handle(rt route) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		ctx, err := a.authenticate(r, rt.auth)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		rq := &request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
+		resp, err := rt.handler(a, rq)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		a.respond(w, r, resp)
+	}
+}
+
+// plainText is a handler result written as text/plain with its status.
+type plainText struct {
+	status int
+	body   string
+}
+
+// respond writes a handler's result: text for plainText, else JSON with
+// status 200. A nil result or one that encodes as null becomes "{}":
+// TypeScript clients reject a 2xx without a JSON body.
+func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
+	if t, ok := resp.(plainText); ok {
+		writeText(w, t.status, t.body)
+		return
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if resp == nil {
+		resp = struct{}{}
+	}
+	if err := enc.Encode(resp); err != nil {
+		a.fail(w, r, apierr.InternalError.Wrap(err, "encoding the response: %v", err))
+		return
+	}
+	body := buf.Bytes()
+	if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		body = []byte("{}\n")
+	}
+	writeJSONBytes(w, http.StatusOK, body)
+}
+
+// writeJSON encodes v as the JSON body of a response with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only the adapter's own error shapes come here; they always encode.
+		panic(fmt.Sprintf("httpadapter: encoding %T: %v", v, err))
+	}
+	writeJSONBytes(w, status, buf.Bytes())
+}
+
+func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// writeText writes a text/plain response, as Canton does for /readyz and
+// decode failures.
+func writeText(w http.ResponseWriter, status int, body string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=UTF-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(body))
+}
+
+// legacyNotFound is the v1-shaped body Canton's JSON API answers for an
+// unknown path (EndpointsCompanion.notFound).
+type legacyNotFound struct {
+	Errors         []string `json:"errors"`
+	Status         int      `json:"status"`
+	LedgerAPIError any      `json:"ledgerApiError"`
+}
+
+// notFound answers an unknown path: 404 with
+// {"errors": ["GET, uri: http://host/path"], "status": 404, "ledgerApiError": null}.
+func (a *adapter) notFound(w http.ResponseWriter, r *http.Request) {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	uri := r.RequestURI // the original request target, prefix included
+	if uri == "" {
+		uri = r.URL.RequestURI()
+	}
+	writeJSON(w, http.StatusNotFound, legacyNotFound{
+		Errors: []string{fmt.Sprintf("%s, uri: %s://%s%s", r.Method, scheme, r.Host, uri)},
+		Status: http.StatusNotFound,
+	})
+}
+
+// methodNotAllowed answers a known path with a method it does not serve,
+// as tapir's default reject handler does. httprouter always lists OPTIONS
+// in the Allow header; the adapter does not serve it, so it is dropped.
+func methodNotAllowed(w http.ResponseWriter, _ *http.Request) {
+	if allow := w.Header().Get("Allow"); allow != "" {
+		var kept []string
+		for _, m := range strings.Split(allow, ",") {
+			if m = strings.TrimSpace(m); m != http.MethodOptions {
+				kept = append(kept, m)
+			}
+		}
+		w.Header().Set("Allow", strings.Join(kept, ", "))
+	}
+	writeText(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+}
+
+// panicked turns a handler panic into a (redacted, logged) internal error.
+func (a *adapter) panicked(w http.ResponseWriter, r *http.Request, v any) {
+	a.fail(w, r, apierr.InternalError.New("panic in %s %s: %v", r.Method, r.URL.Path, v))
+}

@@ -1,0 +1,36 @@
+// Package httpadapter serves a *ledger.Node over HTTP as Canton's JSON
+// Ledger API v2 (release line 3.5), so that unmodified Canton clients
+// (the TypeScript @canton-network packages, curl, generated OpenAPI
+// clients) talk to it as to a real participant.
+//
+// The adapter is thin on purpose. Each route decodes its path, query and
+// body, calls one *ledger.Node method and encodes the result; every
+// business rule, authorization included, lives in package ledger. The
+// adapter only authenticates: it reads the access token, verifies it with
+// Options.Verifier and resolves it to an identity.Principal with
+// (*ledger.Node).Authenticate, which it attaches to the request context
+// with ledger.WithPrincipal.
+//
+// Wire behaviour follows Canton's JSON API:
+//
+//   - 2xx answers are application/json, always with a body ("{}" where
+//     Canton's would be empty), except GET /readyz (text/plain);
+//   - errors from the node are JsCantonError bodies with the HTTP status of
+//     their category; security-sensitive categories are redacted to code
+//     "NA" and logged server-side under a correlation id;
+//   - decode failures of a body, path or query parameter are 400 text/plain
+//     "Invalid value for: …";
+//   - an unknown path is a 404 in the legacy v1 shape
+//     {"errors": […], "status": 404, "ledgerApiError": null}, a known path
+//     with another method a 405 text/plain;
+//   - request bodies need no Content-Type, and path parameters may be
+//     percent-encoded.
+//
+// Authentication runs before the body is read: a request that is both
+// unauthenticated and malformed gets the 401 (Canton's tapir layer would
+// report the 400 first), and no body is buffered for a caller without a
+// valid token.
+//
+// Mount the handler at the root of a server or under a prefix with
+// http.StripPrefix.
+package httpadapter

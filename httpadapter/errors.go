@@ -1,0 +1,196 @@
+package httpadapter
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// jsCantonError is Canton's JsCantonError body. All ten keys are always
+// printed, absent optional values as null, like Canton's printer.
+type jsCantonError struct {
+	Code           string            `json:"code"`
+	Cause          string            `json:"cause"`
+	CorrelationID  *string           `json:"correlationId"`
+	TraceID        *string           `json:"traceId"`
+	Context        map[string]string `json:"context"`
+	Resources      [][2]string       `json:"resources"`
+	ErrorCategory  int               `json:"errorCategory"`
+	GRPCCodeValue  *int              `json:"grpcCodeValue"`
+	RetryInfo      *string           `json:"retryInfo"`
+	DefiniteAnswer *bool             `json:"definiteAnswer"`
+}
+
+// The redacted form of security-sensitive errors (Canton's JSON layer
+// prints these for the gRPC layer's "An error occurred. Please contact the
+// operator…" statuses).
+const (
+	redactedCode  = "NA"
+	redactedCause = "A security-sensitive error has been received"
+)
+
+// tokenResolutionError marks an error of (*ledger.Node).Authenticate. When
+// it is PERMISSION_DENIED, Canton's JSON layer (which resolves the token's
+// user itself) adds the context {"ledger_api_error": "invalid token"} to
+// the otherwise redacted body.
+type tokenResolutionError struct{ err error }
+
+func (e *tokenResolutionError) Error() string { return e.err.Error() }
+func (e *tokenResolutionError) Unwrap() error { return e.err }
+
+// fail writes err: a decodeError as 400 text/plain, anything else as a
+// JsCantonError with the status of its category.
+func (a *adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var de *decodeError
+	if errors.As(err, &de) {
+		writeText(w, http.StatusBadRequest, de.Error())
+		return
+	}
+	e := apierr.From(err)
+	body := a.cantonError(r, e)
+	var tre *tokenResolutionError
+	if errors.As(err, &tre) && errors.Is(err, apierr.PermissionDenied) {
+		body.Context = map[string]string{"ledger_api_error": "invalid token"}
+	}
+	writeJSON(w, e.HTTPStatus(), body)
+}
+
+// cantonError builds the JsCantonError body of e, redacted when its
+// category is security-sensitive (the details are then logged under the
+// body's correlation id).
+func (a *adapter) cantonError(r *http.Request, e *apierr.Error) jsCantonError {
+	grpc := int(e.GRPCCode())
+	traceID := traceIDFrom(r)
+	cat := e.Category()
+	if cat.Redacted() {
+		corr := newCorrelationID()
+		a.log.Warn("httpadapter: security-sensitive error redacted for the client",
+			"correlationId", corr,
+			"errorCorrelationId", e.CorrelationID,
+			"traceId", deref(traceID),
+			"method", r.Method,
+			"path", r.URL.Path,
+			"code", e.Code.Name,
+			"category", int(cat),
+			"cause", e.Cause,
+			"context", e.Context,
+			"resources", e.Resources,
+		)
+		return jsCantonError{
+			Code:          redactedCode,
+			Cause:         redactedCause,
+			CorrelationID: &corr,
+			TraceID:       traceID,
+			Context:       map[string]string{},
+			Resources:     [][2]string{},
+			ErrorCategory: int(apierr.CategoryRedacted),
+			GRPCCodeValue: &grpc,
+		}
+	}
+	ctx := make(map[string]string, len(e.Context)+2)
+	maps.Copy(ctx, e.Context)
+	ctx["category"] = strconv.Itoa(int(cat))
+	if e.DefiniteAnswer != nil {
+		ctx["definite_answer"] = strconv.FormatBool(*e.DefiniteAnswer)
+	}
+	res := e.Resources
+	if res == nil {
+		res = [][2]string{}
+	}
+	body := jsCantonError{
+		Code:           e.Code.Name,
+		Cause:          e.Cause,
+		TraceID:        traceID,
+		Context:        ctx,
+		Resources:      res,
+		ErrorCategory:  int(cat),
+		GRPCCodeValue:  &grpc,
+		DefiniteAnswer: e.DefiniteAnswer,
+	}
+	if e.CorrelationID != "" {
+		c := e.CorrelationID
+		body.CorrelationID = &c
+	}
+	if d := cat.Retry(); d > 0 {
+		s := scalaDuration(d)
+		body.RetryInfo = &s
+	}
+	return body
+}
+
+// scalaDuration formats d as Scala's FiniteDuration prints itself, in the
+// largest unit that holds it exactly: "1 second", "30 seconds",
+// "500 milliseconds".
+func scalaDuration(d time.Duration) string {
+	units := []struct {
+		size time.Duration
+		name string
+	}{
+		{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"},
+		{time.Second, "second"}, {time.Millisecond, "millisecond"},
+		{time.Microsecond, "microsecond"}, {time.Nanosecond, "nanosecond"},
+	}
+	for _, u := range units {
+		if d%u.size == 0 {
+			n := int64(d / u.size)
+			if n == 1 {
+				return "1 " + u.name
+			}
+			return fmt.Sprintf("%d %ss", n, u.name)
+		}
+	}
+	return d.String() // unreachable: every duration is whole nanoseconds
+}
+
+// traceIDFrom returns the trace id of a valid W3C traceparent header
+// ("00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>"), or nil.
+func traceIDFrom(r *http.Request) *string {
+	tp := strings.TrimSpace(r.Header.Get("traceparent"))
+	parts := strings.Split(tp, "-")
+	if len(parts) < 4 || len(parts[0]) != 2 || parts[0] == "ff" || (parts[0] == "00" && len(parts) != 4) {
+		return nil
+	}
+	id, parent, flags := parts[1], parts[2], parts[3]
+	if len(id) != 32 || len(parent) != 16 || len(flags) != 2 ||
+		!isLowerHex(parts[0]) || !isLowerHex(id) || !isLowerHex(parent) || !isLowerHex(flags) ||
+		id == strings.Repeat("0", 32) || parent == strings.Repeat("0", 16) {
+		return nil
+	}
+	return &id
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// newCorrelationID returns a fresh random id (a UUID v4) for a redacted
+// error, under which the full error is logged.
+func newCorrelationID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

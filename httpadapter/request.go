@@ -1,0 +1,233 @@
+package httpadapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// request is what a handler decodes from.
+type request struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	ctx     context.Context // the request context with the Principal attached
+	params  httprouter.Params
+	maxBody int64
+	q       url.Values // parsed query, lazily
+}
+
+// decodeError is a failure to decode a body, path, query or header value.
+// It is answered as Canton's tapir layer does: 400 text/plain
+// "Invalid value for: <what> (<detail>)".
+type decodeError struct {
+	what   string // "body", "path parameter party", "query parameter pageSize", …
+	detail string
+}
+
+func (e *decodeError) Error() string {
+	return fmt.Sprintf("Invalid value for: %s (%s)", e.what, e.detail)
+}
+
+func invalidBody(detail string) error { return &decodeError{"body", detail} }
+
+func invalidPath(name, detail string) error {
+	return &decodeError{"path parameter " + name, detail}
+}
+
+func invalidQuery(name, detail string) error {
+	return &decodeError{"query parameter " + name, detail}
+}
+
+func invalidHeader(name, detail string) error {
+	return &decodeError{"header " + name, detail}
+}
+
+// pathParam returns the named path parameter, percent-decoded (the router
+// matches on the escaped path).
+func (rq *request) pathParam(name string) (string, error) {
+	v, err := url.PathUnescape(rq.params.ByName(name))
+	if err != nil {
+		return "", invalidPath(name, err.Error())
+	}
+	return v, nil
+}
+
+func (rq *request) values() url.Values {
+	if rq.q == nil {
+		// Malformed pairs are dropped, as net/http's Query does.
+		rq.q, _ = url.ParseQuery(rq.r.URL.RawQuery)
+	}
+	return rq.q
+}
+
+// query returns the first value of a query parameter ("" when absent).
+func (rq *request) query(name string) string { return rq.values().Get(name) }
+
+// queryAll returns every value of a repeated query parameter (?p=a&p=b).
+func (rq *request) queryAll(name string) []string { return rq.values()[name] }
+
+// queryInt32 parses an optional int32 query parameter (0 when absent).
+func (rq *request) queryInt32(name string) (int32, error) {
+	v, err := rq.queryInt(name, 32)
+	return int32(v), err
+}
+
+// queryInt64 parses an optional int64 query parameter (0 when absent).
+func (rq *request) queryInt64(name string) (int64, error) { return rq.queryInt(name, 64) }
+
+func (rq *request) queryInt(name string, bits int) (int64, error) {
+	s, ok := rq.values()[name]
+	if !ok || len(s) == 0 {
+		return 0, nil
+	}
+	v, err := strconv.ParseInt(s[0], 10, bits)
+	if err != nil {
+		// The message of Java's NumberFormatException, which Canton prints.
+		return 0, invalidQuery(name, fmt.Sprintf("For input string: %q", s[0]))
+	}
+	return v, nil
+}
+
+// queryBool parses an optional boolean query parameter ("true"/"false"),
+// returning def when it is absent.
+func (rq *request) queryBool(name string, def bool) (bool, error) {
+	s, ok := rq.values()[name]
+	if !ok || len(s) == 0 {
+		return def, nil
+	}
+	switch s[0] {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, invalidQuery(name, fmt.Sprintf("For input string: %q", s[0]))
+}
+
+// readBody reads the request body up to the adapter's limit. A larger body
+// is a REQUEST_ENTITY_TOO_LARGE error (413).
+func (rq *request) readBody() ([]byte, error) {
+	tooLarge := func() error {
+		return apierr.RequestTooLarge.New("The request body exceeds the limit of %d bytes", rq.maxBody)
+	}
+	if rq.r.ContentLength > rq.maxBody {
+		return nil, tooLarge()
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(rq.w, rq.r.Body, rq.maxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, tooLarge()
+		}
+		return nil, invalidBody(err.Error())
+	}
+	return data, nil
+}
+
+// decodeBody reads and decodes the JSON request body into a Req. Any
+// Content-Type (or none) is accepted; unknown fields are ignored.
+func decodeBody[Req any](rq *request) (Req, error) {
+	data, err := rq.readBody()
+	if err != nil {
+		var zero Req
+		return zero, err
+	}
+	return decodeJSON[Req](data)
+}
+
+// decodeJSON decodes one JSON value into a T. Failures are decodeErrors
+// for the body ("Invalid value for: body (…)"). A struct target needs a
+// JSON object, as Canton's decoders do (null and other values are
+// rejected); unknown fields are ignored.
+func decodeJSON[T any](data []byte) (T, error) {
+	var v T
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return v, invalidBody("the body is empty, expected a JSON value")
+	}
+	if reflect.TypeFor[T]().Kind() == reflect.Struct && trimmed[0] != '{' {
+		if err := json.Unmarshal(trimmed, new(any)); err != nil {
+			return v, invalidBody(describeJSONError(err))
+		}
+		return v, invalidBody(fmt.Sprintf("expected a JSON object, got %s", jsonKind(trimmed[0])))
+	}
+	if err := json.Unmarshal(trimmed, &v); err != nil {
+		var zero T
+		return zero, invalidBody(describeJSONError(err))
+	}
+	return v, nil
+}
+
+// describeJSONError turns an encoding/json error into a detail naming the
+// JSON path, like Canton's "<problem> at '<path>'".
+func describeJSONError(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("malformed JSON: %s at offset %d", strings.TrimPrefix(se.Error(), "json: "), se.Offset)
+	case errors.As(err, &te):
+		at := te.Field
+		if at == "" {
+			at = "."
+		}
+		return fmt.Sprintf("expected %s, got %s at '%s'", jsonTypeName(te.Type), te.Value, at)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: unexpected end of input"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonTypeName names the JSON type a Go type decodes from.
+func jsonTypeName(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer (" + t.Kind().String() + ")"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer (" + t.Kind().String() + ")"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a value"
+}
+
+// jsonKind names the JSON value starting with byte c.
+func jsonKind(c byte) string {
+	switch {
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	}
+	return "a number"
+}

@@ -1,0 +1,198 @@
+package httpadapter
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// handlerFunc decodes a request, calls one Node method and returns what to
+// encode: a value written as JSON, a plainText, or an error (a decodeError
+// for a 400 text/plain, anything else rendered as a JsCantonError).
+type handlerFunc func(a *adapter, rq *request) (any, error)
+
+// route is one row of the route table.
+type route struct {
+	method string
+	// path is the OpenAPI path in httprouter syntax ({party} is :party).
+	path    string
+	auth    authMode
+	handler handlerFunc
+}
+
+// routes is the route table, in the OpenAPI document's terms. New paths
+// are added here; the helpers below (call, callBody, callWith) keep each
+// row a one-liner.
+var routes = []route{
+	{http.MethodGet, "/livez", authOptional, livez},
+	{http.MethodGet, "/readyz", authOptional, readyz},
+
+	{http.MethodGet, "/v2/version", authRequired, call((*ledger.Node).Version)},
+
+	{http.MethodGet, "/v2/parties", authRequired, callWith(decodeListParties, (*ledger.Node).ListParties)},
+	{http.MethodPost, "/v2/parties", authRequired, callBody((*ledger.Node).AllocateParty)},
+	{http.MethodGet, "/v2/parties/participant-id", authRequired, call((*ledger.Node).ParticipantID)},
+	{http.MethodGet, "/v2/parties/:party", authRequired, callWith(decodeGetParties, (*ledger.Node).GetParties)},
+
+	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
+}
+
+// call adapts a Node method without input.
+func call[Resp any](m func(*ledger.Node, context.Context) (Resp, error)) handlerFunc {
+	return func(a *adapter, rq *request) (any, error) {
+		return m(a.node, rq.ctx)
+	}
+}
+
+// callBody adapts a Node method whose input is the JSON request body.
+func callBody[Req, Resp any](m func(*ledger.Node, context.Context, Req) (Resp, error)) handlerFunc {
+	return callWith(decodeBody[Req], m)
+}
+
+// callWith adapts a Node method whose input decode builds from the request
+// (path, query and/or body).
+func callWith[Req, Resp any](decode func(*request) (Req, error), m func(*ledger.Node, context.Context, Req) (Resp, error)) handlerFunc {
+	return func(a *adapter, rq *request) (any, error) {
+		req, err := decode(rq)
+		if err != nil {
+			return nil, err
+		}
+		return m(a.node, rq.ctx, req)
+	}
+}
+
+// livez answers 200 with "{}" (Canton's body is empty, but clients reject
+// an empty 2xx).
+func livez(*adapter, *request) (any, error) { return struct{}{}, nil }
+
+// readyz reports the node's readiness as text, like Canton's gRPC health
+// check: 200 while it serves, 503 once it is closed.
+func readyz(a *adapter, _ *request) (any, error) {
+	if err := a.node.Ready(); err != nil {
+		return plainText{http.StatusServiceUnavailable, fmt.Sprintf("[-] ledger failed (%v)\nreadyz check failed\n", err)}, nil
+	}
+	return plainText{http.StatusOK, "[+] ledger ok (SERVING)\nreadyz check passed\n"}, nil
+}
+
+// decodeListParties reads GET /v2/parties' query parameters.
+func decodeListParties(rq *request) (ledger.ListPartiesRequest, error) {
+	size, err := rq.queryInt32("pageSize")
+	if err != nil {
+		return ledger.ListPartiesRequest{}, err
+	}
+	return ledger.ListPartiesRequest{
+		IdentityProviderID: rq.query("identity-provider-id"),
+		FilterParty:        rq.query("filter-party"),
+		PageSize:           size,
+		PageToken:          rq.query("pageToken"),
+	}, nil
+}
+
+// decodeGetParties reads GET /v2/parties/{party}: the path party followed
+// by the repeated "parties" query values, and identity-provider-id. The
+// party strings and the provider id are format-checked here (a decode
+// failure, 400 text/plain).
+func decodeGetParties(rq *request) (ledger.GetPartiesRequest, error) {
+	party, err := rq.pathParam("party")
+	if err != nil {
+		return ledger.GetPartiesRequest{}, err
+	}
+	if err := identity.ValidatePartyString(party); err != nil {
+		return ledger.GetPartiesRequest{}, invalidPath("party", err.Error())
+	}
+	parties := []string{party}
+	for _, p := range rq.queryAll("parties") {
+		if err := identity.ValidatePartyString(p); err != nil {
+			return ledger.GetPartiesRequest{}, invalidQuery("parties", err.Error())
+		}
+		parties = append(parties, p)
+	}
+	idp := rq.query("identity-provider-id")
+	if err := identity.ValidateIdentityProviderID(idp); err != nil {
+		return ledger.GetPartiesRequest{}, invalidQuery("identity-provider-id", err.Error())
+	}
+	return ledger.GetPartiesRequest{Parties: parties, IdentityProviderID: idp}, nil
+}
+
+// register adds the routes to the router.
+//
+// httprouter v1.3.0 (the latest release) panics when a static segment and
+// a parameter share a position in one method's tree, as GET
+// /v2/parties/participant-id and GET /v2/parties/:party do. Such a static
+// route is therefore not registered itself: the parameterised route of the
+// same method and length that also matches it serves it, trying its static
+// siblings first on the exact (unescaped) path. That is Canton's order too
+// (participant-id is matched before {party}), and 405 answers stay right
+// because the parameterised route stands for both paths in the tree.
+func register(r *httprouter.Router, rs []route, handle func(route) httprouter.Handle) {
+	statics := map[int][]int{} // index of a parameterised route -> its static siblings
+	shadowed := map[int]bool{}
+	for i, s := range rs {
+		if !isStatic(s.path) {
+			continue
+		}
+		for j, p := range rs {
+			if p.method == s.method && !isStatic(p.path) && matchesPattern(p.path, s.path) {
+				statics[j] = append(statics[j], i)
+				shadowed[i] = true
+				break
+			}
+		}
+	}
+	for j, rt := range rs {
+		if shadowed[j] {
+			continue
+		}
+		h := handle(rt)
+		if sib := statics[j]; len(sib) > 0 {
+			paths := make([]string, len(sib))
+			handles := make([]httprouter.Handle, len(sib))
+			for k, i := range sib {
+				paths[k], handles[k] = rs[i].path, handle(rs[i])
+			}
+			param := h
+			h = func(w http.ResponseWriter, req *http.Request, ps httprouter.Params) {
+				// Compare unescaped: participant%2Did is participant-id.
+				path, err := url.PathUnescape(req.URL.Path)
+				for k, p := range paths {
+					if err == nil && path == p {
+						handles[k](w, req, nil)
+						return
+					}
+				}
+				param(w, req, ps)
+			}
+		}
+		r.Handle(rt.method, rt.path, h)
+	}
+}
+
+// isStatic reports whether an httprouter path has no parameter.
+func isStatic(path string) bool { return !strings.ContainsAny(path, ":*") }
+
+// matchesPattern reports whether the static path matches the httprouter
+// pattern with named parameters (same number of segments, equal static
+// segments, non-empty parameter segments).
+func matchesPattern(pattern, path string) bool {
+	ps, ss := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(ss) {
+		return false
+	}
+	for i := range ps {
+		if strings.HasPrefix(ps[i], ":") {
+			if ss[i] == "" {
+				return false
+			}
+		} else if ps[i] != ss[i] {
+			return false
+		}
+	}
+	return true
+}
