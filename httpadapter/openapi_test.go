@@ -32,11 +32,19 @@ var (
 	specErr    error
 )
 
-// loadSpec loads and routes the OpenAPI document once per test binary.
+// specMissing logs once per test binary that ../shared is absent.
+var specMissing sync.Once
+
+// loadSpec loads and routes the OpenAPI document once per test binary. It
+// returns nil when ../shared is absent (a fresh clone): the adapter's tests
+// still run, without the schema check.
 func loadSpec(t testing.TB) routers.Router {
 	t.Helper()
 	if _, err := os.Stat(openAPIPath); err != nil {
-		t.Skipf("../shared not found: skipping OpenAPI validation (%v)", err)
+		specMissing.Do(func() {
+			fmt.Fprintf(os.Stderr, "../shared not found: responses are not validated against the OpenAPI document (%v)\n", err)
+		})
+		return nil
 	}
 	specOnce.Do(func() {
 		loader := openapi3.NewLoader()
@@ -54,6 +62,17 @@ func loadSpec(t testing.TB) routers.Router {
 		t.Fatalf("loading %s: %v", openAPIPath, specErr)
 	}
 	return specRouter
+}
+
+// requireSpec skips a test that is about the OpenAPI document itself when
+// ../shared is absent.
+func requireSpec(t testing.TB) routers.Router {
+	t.Helper()
+	r := loadSpec(t)
+	if r == nil {
+		t.Skip("../shared not found: skipping a test of the OpenAPI validation itself")
+	}
+	return r
 }
 
 // checkResponse validates a response of the adapter against the official
@@ -90,6 +109,9 @@ func checkResponse(t testing.TB, req *http.Request, rec *httptest.ResponseRecord
 	}
 
 	router := loadSpec(t)
+	if router == nil {
+		return
+	}
 	vreq := req.Clone(context.Background())
 	vreq.Body = http.NoBody
 	route, pathParams, err := router.FindRoute(vreq)
@@ -208,7 +230,7 @@ func (r *recordingTB) Errorf(format string, args ...any) {
 // table is an operation of the official document, and that the checker
 // finds each route (so that validation is not silently skipped).
 func TestRoutesAreInTheOpenAPIDocument(t *testing.T) {
-	router := loadSpec(t)
+	router := requireSpec(t)
 	for _, rt := range routes {
 		var segs []string
 		for _, seg := range strings.Split(rt.path, "/") {
@@ -233,6 +255,7 @@ func TestRoutesAreInTheOpenAPIDocument(t *testing.T) {
 // TestCheckResponseRejects makes sure the checker does fail on responses
 // that break the document.
 func TestCheckResponseRejects(t *testing.T) {
+	requireSpec(t)
 	tests := []struct {
 		name, method, target string
 		status               int
