@@ -23,7 +23,9 @@ const DefaultMaxBodyBytes int64 = 8 << 20
 // Options configures the adapter. The zero value is usable: no
 // authentication, an 8 MiB body limit and slog.Default().
 type Options struct {
-	// Verifier checks access tokens. When nil the adapter runs in auth mode
+	// Verifier checks access tokens that do not come from one of the node's
+	// identity providers (those are verified with the provider's JWKS, see
+	// ledger.Node.TokenVerifier). When nil the adapter runs in auth mode
 	// "none": every request acts as a participant admin
 	// (identity.Principal{Wildcard: true}), and New logs a warning.
 	Verifier identity.Verifier
@@ -65,7 +67,11 @@ func New(node *ledger.Node, opts Options) http.Handler {
 	if a.log == nil {
 		a.log = slog.Default()
 	}
-	if a.verifier == nil {
+	if a.verifier != nil {
+		// Tokens whose issuer is one of the node's identity providers are
+		// verified with that provider's keys; the rest with opts.Verifier.
+		a.verifier = node.TokenVerifier(a.verifier)
+	} else {
 		a.log.Warn("httpadapter: no token verifier configured (auth mode none): every request acts as a participant admin")
 	}
 	return &handler{a: a, router: a.router(routes)}

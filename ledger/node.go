@@ -45,6 +45,8 @@ type Node struct {
 	participantID string
 	namespace     string
 	syncs         []string
+
+	idpv idpVerifiers
 }
 
 // participantRecord is the node's persisted identity.
@@ -114,6 +116,7 @@ func (n *Node) bootstrap() error {
 				Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}},
 				Rights: []identity.Right{{Kind: identity.RightParticipantAdmin}}}
 			tx.Set(store.UserKey(admin.User.ID), mustJSON(admin))
+			tx.Set(store.IDPMemberKey("", "u", admin.User.ID), nil)
 		case err != nil:
 			return nil, err
 		default:

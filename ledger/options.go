@@ -6,6 +6,7 @@ import (
 
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+	"github.com/ledgernode/ledgernode/identity"
 )
 
 // Default limits, as Canton 3.5 configures them.
@@ -54,6 +55,10 @@ type Options struct {
 	MaxUsersPageSize int
 	// MaxRightsPerUser caps a user's rights (default 1000).
 	MaxRightsPerUser int
+	// JWKS configures the fetching of identity providers' key sets
+	// (timeouts, HTTP client); the zero value uses identity's defaults.
+	JWKS identity.JWKSOptions
+
 	// ListLimit is http-list-max-elements-limit for the list endpoints
 	// (default 200).
 	ListLimit int

@@ -133,6 +133,7 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (All
 				Value: ParticipantAuthorization{PartyID: party, ParticipantID: n.participantID, ParticipantPermission: PermissionSubmission}}}}},
 		}}}
 		tx.Set(store.PartyKey(party), mustJSON(rec))
+		tx.Set(store.IDPMemberKey(idp, "p", party), nil)
 		tx.Set(store.UpdateKey(off), mustJSON(upd))
 		tx.Set(store.UpdateIDKey(updateID), store.OffsetBytes(off))
 		tx.Set(store.PartyUpdateKey(party, off), nil)

@@ -93,3 +93,9 @@ var (
 	// UpdateNotFound: no visible update with that id or offset (404).
 	UpdateNotFound = Code{Name: "UPDATE_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
 )
+
+// IDPConfigInUse: deleting an identity provider that users or parties
+// still belong to. Canton's store refuses such a delete through a foreign
+// key and has no dedicated code; ledgernode reports it as this
+// FAILED_PRECONDITION-class error (400) and deletes nothing.
+var IDPConfigInUse = Code{Name: "IDP_CONFIG_IN_USE", Category: InvalidGivenCurrentSystemStateOther}

@@ -67,3 +67,18 @@ func UserKey(userID string) []byte { return []byte(PrefixUser + userID) }
 
 // IDPKey is the key of an identity-provider configuration.
 func IDPKey(id string) []byte { return []byte(PrefixIDP + id) }
+
+// PrefixIDPMember indexes the users and parties of each identity provider:
+// g/<idp>/<kind>/<id> (kind "u" for users, "p" for parties; the default
+// provider's idp is empty).
+const PrefixIDPMember = "g/"
+
+// IDPMemberPrefix is the prefix of one provider's members of one kind.
+func IDPMemberPrefix(idp, kind string) []byte {
+	return []byte(PrefixIDPMember + idp + "/" + kind + "/")
+}
+
+// IDPMemberKey is the index entry of one member of a provider.
+func IDPMemberKey(idp, kind, id string) []byte {
+	return append(IDPMemberPrefix(idp, kind), id...)
+}

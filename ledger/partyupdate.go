@@ -1,0 +1,111 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// UpdatePartyDetailsRequest updates a party's participant-local details
+// (PATCH /v2/parties/{party}). The mask paths are local_metadata,
+// local_metadata.annotations, local_metadata.resource_version, is_local and
+// identity_provider_id; is_local and identity_provider_id cannot change
+// (moving a party between providers is not part of the JSON API).
+type UpdatePartyDetailsRequest struct {
+	PartyDetails PartyDetails `json:"partyDetails"`
+	UpdateMask   FieldMask    `json:"updateMask"`
+}
+
+// UpdatePartyDetailsResponse carries the updated details.
+type UpdatePartyDetailsResponse struct {
+	PartyDetails PartyDetails `json:"partyDetails"`
+}
+
+var partyMaskPaths = []string{"local_metadata", "local_metadata.annotations",
+	"local_metadata.resource_version", "is_local", "identity_provider_id"}
+
+func partyNotFound(p string) *apierr.Error {
+	return apierr.PartyNotFound.New("Party not found: %s", p).WithResource("PARTY", p)
+}
+
+// UpdatePartyDetails applies the fields named by the mask. It needs
+// ParticipantAdmin or IdentityProviderAdmin of the party's provider; the
+// party must belong to PartyDetails.IdentityProviderID (PARTY_NOT_FOUND
+// otherwise). A stale resourceVersion fails with
+// CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED and changes nothing.
+func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsRequest) (UpdatePartyDetailsResponse, error) {
+	d := req.PartyDetails
+	idp, err := requireIDPAdminExact(ctx, d.IdentityProviderID)
+	if err != nil {
+		return UpdatePartyDetailsResponse{}, err
+	}
+	if err := validIDP("party_details.identity_provider_id", idp); err != nil {
+		return UpdatePartyDetailsResponse{}, err
+	}
+	if d.Party == "" {
+		return UpdatePartyDetailsResponse{}, apierr.MissingField.New("party_details.party")
+	}
+	if err := validPartyField("party_details.party", d.Party); err != nil {
+		return UpdatePartyDetailsResponse{}, err
+	}
+	invalid := func(format string, args ...any) error {
+		return apierr.InvalidPartyDetailsUpdate.New("Update operation for party '%s' failed due to: "+format, append([]any{d.Party}, args...)...)
+	}
+	if len(req.UpdateMask.Paths) == 0 {
+		return UpdatePartyDetailsResponse{}, invalid("The update mask contains no entries")
+	}
+	set := map[string]bool{}
+	for _, p := range req.UpdateMask.Paths {
+		if !slices.Contains(partyMaskPaths, p) {
+			return UpdatePartyDetailsResponse{}, invalid("The update path: '%s' is invalid", p)
+		}
+		set[p] = true
+	}
+	if set["is_local"] && !d.IsLocal {
+		return UpdatePartyDetailsResponse{}, invalid("Update path is_local cannot be changed")
+	}
+	annotations := set["local_metadata"] || set["local_metadata.annotations"]
+	if annotations {
+		if err := annotationsErr(d.LocalMetadata.Annotations, true, apierr.MaxPartyAnnotationsSizeExceeded, "party_details.local_metadata.annotations"); err != nil {
+			return UpdatePartyDetailsResponse{}, err
+		}
+	}
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		raw, err := tx.Get(store.PartyKey(d.Party))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, partyNotFound(d.Party)
+		}
+		if err != nil {
+			return nil, err
+		}
+		var rec partyRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, err
+		}
+		if rec.IdentityProviderID != idp {
+			return nil, partyNotFound(d.Party)
+		}
+		if rv := d.LocalMetadata.ResourceVersion; rv != "" && rv != rec.Metadata.ResourceVersion {
+			return nil, apierr.ConcurrentPartyDetailsUpdate.New("Update operation for party '%s' failed due to a concurrent update to the same party", d.Party).
+				WithResource("PARTY", d.Party)
+		}
+		if annotations {
+			merged, err := mergeAnnotations(rec.Metadata.Annotations, d.LocalMetadata.Annotations, apierr.MaxPartyAnnotationsSizeExceeded)
+			if err != nil {
+				return nil, err
+			}
+			rec.Metadata.Annotations = merged
+		}
+		rec.Metadata.ResourceVersion = nextVersion(rec.Metadata.ResourceVersion)
+		tx.Set(store.PartyKey(d.Party), mustJSON(rec))
+		return rec, nil
+	})
+	if err != nil {
+		return UpdatePartyDetailsResponse{}, storeErr(err)
+	}
+	return UpdatePartyDetailsResponse{PartyDetails: v.(partyRecord).details(idp)}, nil
+}

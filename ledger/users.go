@@ -1,0 +1,606 @@
+package ledger
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Empty is the answer of operations Canton answers with an empty message
+// ({} on the wire).
+type Empty struct{}
+
+// FieldMask names the fields an update changes, with proto snake_case paths
+// such as "primary_party" or "metadata.annotations".
+type FieldMask struct {
+	Paths []string `json:"paths"`
+}
+
+// CreateUserRequest creates a user with initial rights (POST /v2/users).
+type CreateUserRequest struct {
+	User   identity.User    `json:"user"`
+	Rights []identity.Right `json:"rights"`
+}
+
+// UserResponse carries one user.
+type UserResponse struct {
+	User identity.User `json:"user"`
+}
+
+// GetUserRequest names a user inside an identity provider. An empty UserID
+// means the authenticated caller's own user.
+type GetUserRequest struct {
+	UserID             string
+	IdentityProviderID string
+}
+
+// ListUsersRequest selects a page of users of one identity provider.
+type ListUsersRequest struct {
+	// PageSize 0 means the maximum (1000); larger values are capped.
+	PageSize  int32
+	PageToken string
+	// IdentityProviderID selects the provider whose users are listed.
+	IdentityProviderID string
+}
+
+// ListUsersResponse is a page of users ordered by id; NextPageToken is ""
+// on the last page.
+type ListUsersResponse struct {
+	Users         []identity.User `json:"users"`
+	NextPageToken string          `json:"nextPageToken"`
+}
+
+// UpdateUserRequest updates the fields of User named by UpdateMask
+// (primary_party, is_deactivated, metadata.annotations,
+// metadata.resource_version, identity_provider_id,
+// primary_party_authentication). A non-empty metadata.resourceVersion must
+// equal the stored one.
+type UpdateUserRequest struct {
+	User       identity.User `json:"user"`
+	UpdateMask FieldMask     `json:"updateMask"`
+}
+
+// UserRightsRequest grants or revokes rights of a user.
+type UserRightsRequest struct {
+	UserID             string           `json:"userId"`
+	Rights             []identity.Right `json:"rights"`
+	IdentityProviderID string           `json:"identityProviderId"`
+}
+
+// ListUserRightsResponse lists a user's rights.
+type ListUserRightsResponse struct {
+	Rights []identity.Right `json:"rights"`
+}
+
+// GrantUserRightsResponse lists the rights the user did not have before.
+type GrantUserRightsResponse struct {
+	NewlyGrantedRights []identity.Right `json:"newlyGrantedRights"`
+}
+
+// RevokeUserRightsResponse lists the rights the user had and lost.
+type RevokeUserRightsResponse struct {
+	NewlyRevokedRights []identity.Right `json:"newlyRevokedRights"`
+}
+
+// UpdateUserIdentityProviderRequest moves a user from one identity provider
+// to another ("" is the default provider).
+type UpdateUserIdentityProviderRequest struct {
+	UserID                   string `json:"userId"`
+	SourceIdentityProviderID string `json:"sourceIdentityProviderId"`
+	TargetIdentityProviderID string `json:"targetIdentityProviderId"`
+}
+
+func userNotFound(id string) *apierr.Error {
+	return apierr.UserNotFound.New("getting user failed for unknown user \"%s\"", id).WithResource("USER", id)
+}
+
+func validUserID(field, id string) error {
+	if err := identity.ValidateUserID(id); err != nil {
+		return apierr.InvalidField.New("%s: %v", field, err)
+	}
+	return nil
+}
+
+func validIDP(field, id string) error {
+	if err := identity.ValidateIdentityProviderID(id); err != nil {
+		return apierr.InvalidField.New("%s: %v", field, err)
+	}
+	return nil
+}
+
+// validateRights checks rights and, for a caller that is not a participant
+// admin, that none of them is ParticipantAdmin.
+func validateRights(ctx context.Context, rights []identity.Right) error {
+	p := caller(ctx)
+	for _, r := range rights {
+		if err := r.Validate(); err != nil {
+			return apierr.InvalidArgument.New("invalid right: %v", err)
+		}
+		if r.Kind == identity.RightParticipantAdmin && !p.IsParticipantAdmin() {
+			return denied("an identity provider admin cannot grant ParticipantAdmin")
+		}
+	}
+	return nil
+}
+
+// loadUser reads a user inside an identity provider (USER_NOT_FOUND when it
+// is absent or belongs to another provider).
+func loadUser(r interface{ Get([]byte) ([]byte, error) }, id, idp string) (userRecord, error) {
+	raw, err := r.Get(store.UserKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return userRecord{}, userNotFound(id)
+	}
+	if err != nil {
+		return userRecord{}, err
+	}
+	var u userRecord
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return userRecord{}, err
+	}
+	if u.User.IdentityProviderID != idp {
+		return userRecord{}, userNotFound(id)
+	}
+	return u, nil
+}
+
+func (u userRecord) view() identity.User {
+	out := u.User
+	if out.Metadata.Annotations == nil {
+		out.Metadata.Annotations = map[string]string{}
+	}
+	return out
+}
+
+func nextVersion(v string) string {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return strconv.FormatInt(n+1, 10)
+}
+
+// CreateUser creates a user with its rights. It needs ParticipantAdmin, or
+// IdentityProviderAdmin of the user's provider (which cannot grant
+// ParticipantAdmin).
+func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserResponse, error) {
+	u := req.User
+	if err := validUserID("user.id", u.ID); err != nil {
+		return UserResponse{}, err
+	}
+	if err := validIDP("user.identity_provider_id", u.IdentityProviderID); err != nil {
+		return UserResponse{}, err
+	}
+	if _, err := requireIDPAdminExact(ctx, u.IdentityProviderID); err != nil {
+		return UserResponse{}, err
+	}
+	if u.PrimaryParty != "" {
+		if err := identity.ValidatePartyString(u.PrimaryParty); err != nil {
+			return UserResponse{}, apierr.InvalidField.New("user.primary_party: %v", err)
+		}
+	}
+	if u.Metadata.ResourceVersion != "" {
+		return UserResponse{}, apierr.InvalidField.New("user.metadata.resource_version: must be empty when creating a user")
+	}
+	if err := annotationsErr(u.Metadata.Annotations, false, apierr.MaxUserAnnotationsSizeExceeded, "user.metadata.annotations"); err != nil {
+		return UserResponse{}, err
+	}
+	if err := validateRights(ctx, req.Rights); err != nil {
+		return UserResponse{}, err
+	}
+	rights := dedupRights(req.Rights)
+	if len(rights) > n.opts.MaxRightsPerUser {
+		return UserResponse{}, apierr.TooManyUserRights.New("%d rights exceed the maximum of %d", len(rights), n.opts.MaxRightsPerUser).
+			WithResource("USER", u.ID)
+	}
+	u.Metadata = identity.ObjectMeta{ResourceVersion: "0", Annotations: maps.Clone(u.Metadata.Annotations)}
+	rec := userRecord{User: u, Rights: rights}
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		if err := requireIDPExists(tx, u.IdentityProviderID); err != nil {
+			return nil, err
+		}
+		exists, err := tx.Has(store.UserKey(u.ID))
+		if err != nil {
+			return nil, err
+		}
+		if exists {
+			return nil, apierr.UserAlreadyExists.New("creating user failed, as user \"%s\" already exists", u.ID).WithResource("USER", u.ID)
+		}
+		tx.Set(store.UserKey(u.ID), mustJSON(rec))
+		tx.Set(store.IDPMemberKey(u.IdentityProviderID, "u", u.ID), nil)
+		return nil, nil
+	})
+	if err != nil {
+		return UserResponse{}, storeErr(err)
+	}
+	return UserResponse{User: rec.view()}, nil
+}
+
+func annotationsErr(a map[string]string, forUpdate bool, tooLarge apierr.Code, field string) error {
+	if err := identity.ValidateAnnotations(a, forUpdate); err != nil {
+		if errors.Is(err, identity.ErrAnnotationsTooLarge) {
+			return tooLarge.New("%v", err)
+		}
+		return apierr.InvalidField.New("%s: %v", field, err)
+	}
+	return nil
+}
+
+func dedupRights(rs []identity.Right) []identity.Right {
+	out := make([]identity.Right, 0, len(rs))
+	for _, r := range rs {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// requireSelfOrIDPAdmin admits the user itself (same id and provider), a
+// participant admin, or an admin of the provider.
+func requireSelfOrIDPAdmin(ctx context.Context, userID, idp string) (string, error) {
+	p := caller(ctx)
+	if !p.Wildcard && userID == p.UserID && idp == p.IdentityProviderID {
+		return idp, nil
+	}
+	return requireIDPAdmin(ctx, idp)
+}
+
+// requireIDPAdminExact admits a participant admin, or an admin of exactly
+// the given provider (an empty id is the default provider, not "mine").
+func requireIDPAdminExact(ctx context.Context, idp string) (string, error) {
+	p := caller(ctx)
+	if p.IsParticipantAdmin() {
+		return idp, nil
+	}
+	if p.Has(identity.Right{Kind: identity.RightIdentityProviderAdmin}) && idp == p.IdentityProviderID {
+		return idp, nil
+	}
+	return "", denied("the caller is not an administrator of identity provider %q", idp)
+}
+
+// GetUser returns a user. An empty UserID means the caller's own user (GET
+// /v2/authenticated-user). A user may read itself; otherwise it needs
+// ParticipantAdmin or IdentityProviderAdmin of the provider.
+func (n *Node) GetUser(ctx context.Context, req GetUserRequest) (UserResponse, error) {
+	id, idp := req.UserID, req.IdentityProviderID
+	if err := validIDP("identity_provider_id", idp); err != nil {
+		return UserResponse{}, err
+	}
+	if id == "" {
+		p := caller(ctx)
+		if p.Wildcard && p.UserID == "" {
+			return UserResponse{}, apierr.InvalidArgument.New("the caller is not an authenticated user")
+		}
+		id, idp = p.UserID, p.IdentityProviderID
+	}
+	if err := validUserID("user_id", id); err != nil {
+		return UserResponse{}, err
+	}
+	if _, err := requireSelfOrIDPAdmin(ctx, id, idp); err != nil {
+		return UserResponse{}, err
+	}
+	var u userRecord
+	err := n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, id, idp); return err })
+	if err != nil {
+		return UserResponse{}, storeErr(err)
+	}
+	return UserResponse{User: u.view()}, nil
+}
+
+// ListUsers returns a page of the users of one identity provider, ordered by
+// id. It needs ParticipantAdmin or IdentityProviderAdmin of the provider.
+func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersResponse, error) {
+	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
+		return ListUsersResponse{}, err
+	}
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return ListUsersResponse{}, err
+	}
+	limit := int(req.PageSize)
+	if limit < 0 {
+		return ListUsersResponse{}, apierr.InvalidArgument.New("Page size must be non-negative")
+	}
+	if limit == 0 || limit > n.opts.MaxUsersPageSize {
+		limit = n.opts.MaxUsersPageSize
+	}
+	prefix := store.IDPMemberPrefix(idp, "u")
+	var start []byte
+	if req.PageToken != "" {
+		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
+		if err != nil || len(b) == 0 {
+			return ListUsersResponse{}, apierr.InvalidArgument.New("Invalid page token")
+		}
+		start = append(append(slices.Clone(prefix), b...), 0)
+	}
+	resp := ListUsersResponse{Users: []identity.User{}}
+	var last string
+	more := false
+	err = n.st.View(func(r *store.Reader) error {
+		return r.Scan(prefix, start, func(k, _ []byte) (bool, error) {
+			if len(resp.Users) == limit {
+				more = true
+				return false, nil
+			}
+			id := string(k[len(prefix):])
+			u, err := loadUser(r, id, idp)
+			if err != nil {
+				return false, err
+			}
+			resp.Users = append(resp.Users, u.view())
+			last = id
+			return true, nil
+		})
+	})
+	if err != nil {
+		return ListUsersResponse{}, storeErr(err)
+	}
+	if more {
+		resp.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
+	}
+	return resp, nil
+}
+
+// DeleteUser deletes a user of a provider. It needs ParticipantAdmin or
+// IdentityProviderAdmin of the provider.
+func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error) {
+	if err := validUserID("user_id", req.UserID); err != nil {
+		return Empty{}, err
+	}
+	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
+		return Empty{}, err
+	}
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return Empty{}, err
+	}
+	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
+		if _, err := loadUser(tx, req.UserID, idp); err != nil {
+			return nil, err
+		}
+		tx.Delete(store.UserKey(req.UserID))
+		tx.Delete(store.IDPMemberKey(idp, "u", req.UserID))
+		return nil, nil
+	})
+	return Empty{}, storeErr(err)
+}
+
+var userMaskPaths = []string{"primary_party", "is_deactivated", "metadata", "metadata.annotations",
+	"metadata.resource_version", "identity_provider_id", "primary_party_authentication"}
+
+// UpdateUser applies the fields named by the update mask. It needs
+// ParticipantAdmin or IdentityProviderAdmin of the user's provider; a user
+// cannot deactivate itself. A stale resourceVersion fails with
+// CONCURRENT_USER_UPDATE_DETECTED and changes nothing.
+func (n *Node) UpdateUser(ctx context.Context, req UpdateUserRequest) (UserResponse, error) {
+	u := req.User
+	if err := validUserID("user.id", u.ID); err != nil {
+		return UserResponse{}, err
+	}
+	if err := validIDP("user.identity_provider_id", u.IdentityProviderID); err != nil {
+		return UserResponse{}, err
+	}
+	idp, err := requireIDPAdminExact(ctx, u.IdentityProviderID)
+	if err != nil {
+		return UserResponse{}, err
+	}
+	if len(req.UpdateMask.Paths) == 0 {
+		return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update mask contains no entries", u.ID)
+	}
+	set := map[string]bool{}
+	for _, p := range req.UpdateMask.Paths {
+		if !slices.Contains(userMaskPaths, p) {
+			return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update path: '%s' is invalid", u.ID, p)
+		}
+		set[p] = true
+	}
+	if set["primary_party"] && u.PrimaryParty != "" {
+		if err := identity.ValidatePartyString(u.PrimaryParty); err != nil {
+			return UserResponse{}, apierr.InvalidField.New("user.primary_party: %v", err)
+		}
+	}
+	if set["is_deactivated"] && u.IsDeactivated {
+		if p := caller(ctx); !p.Wildcard && p.UserID == u.ID {
+			return UserResponse{}, apierr.InvalidArgument.New("Requesting user cannot self-deactivate")
+		}
+	}
+	annotations := set["metadata"] || set["metadata.annotations"]
+	if annotations {
+		if err := annotationsErr(u.Metadata.Annotations, true, apierr.MaxUserAnnotationsSizeExceeded, "user.metadata.annotations"); err != nil {
+			return UserResponse{}, err
+		}
+	}
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		cur, err := loadUser(tx, u.ID, idp)
+		if err != nil {
+			return nil, err
+		}
+		if rv := u.Metadata.ResourceVersion; rv != "" && rv != cur.User.Metadata.ResourceVersion {
+			return nil, apierr.ConcurrentUserUpdate.New("Update operation for user '%s' failed due a concurrent update to the same user", u.ID).
+				WithResource("USER", u.ID)
+		}
+		next := cur
+		if set["primary_party"] {
+			next.User.PrimaryParty = u.PrimaryParty
+		}
+		if set["is_deactivated"] {
+			next.User.IsDeactivated = u.IsDeactivated
+		}
+		if set["primary_party_authentication"] {
+			next.User.PrimaryPartyAuthentication = u.PrimaryPartyAuthentication
+		}
+		if annotations {
+			merged, err := mergeAnnotations(cur.User.Metadata.Annotations, u.Metadata.Annotations, apierr.MaxUserAnnotationsSizeExceeded)
+			if err != nil {
+				return nil, err
+			}
+			next.User.Metadata.Annotations = merged
+		}
+		next.User.Metadata.ResourceVersion = nextVersion(cur.User.Metadata.ResourceVersion)
+		tx.Set(store.UserKey(u.ID), mustJSON(next))
+		return next, nil
+	})
+	if err != nil {
+		return UserResponse{}, storeErr(err)
+	}
+	return UserResponse{User: v.(userRecord).view()}, nil
+}
+
+// mergeAnnotations applies an update's annotations (an empty value deletes
+// the key) and checks the size of the result.
+func mergeAnnotations(cur, upd map[string]string, tooLarge apierr.Code) (map[string]string, error) {
+	out := maps.Clone(cur)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for k, v := range upd {
+		if v == "" {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+	}
+	if err := identity.ValidateAnnotations(out, false); err != nil {
+		if errors.Is(err, identity.ErrAnnotationsTooLarge) {
+			return nil, tooLarge.New("%v", err)
+		}
+		return nil, apierr.InvalidField.New("metadata.annotations: %v", err)
+	}
+	return out, nil
+}
+
+// ListUserRights returns a user's rights. A user may read its own; otherwise
+// it needs ParticipantAdmin or IdentityProviderAdmin of the provider.
+func (n *Node) ListUserRights(ctx context.Context, req GetUserRequest) (ListUserRightsResponse, error) {
+	if err := validUserID("user_id", req.UserID); err != nil {
+		return ListUserRightsResponse{}, err
+	}
+	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
+		return ListUserRightsResponse{}, err
+	}
+	idp, err := requireSelfOrIDPAdmin(ctx, req.UserID, req.IdentityProviderID)
+	if err != nil {
+		return ListUserRightsResponse{}, err
+	}
+	var u userRecord
+	err = n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, req.UserID, idp); return err })
+	if err != nil {
+		return ListUserRightsResponse{}, storeErr(err)
+	}
+	return ListUserRightsResponse{Rights: append([]identity.Right{}, u.Rights...)}, nil
+}
+
+// GrantUserRights adds rights to a user and returns those it did not have.
+// It needs ParticipantAdmin or IdentityProviderAdmin of the provider (which
+// cannot grant ParticipantAdmin). A user has at most MaxRightsPerUser rights.
+func (n *Node) GrantUserRights(ctx context.Context, req UserRightsRequest) (GrantUserRightsResponse, error) {
+	added, err := n.changeRights(ctx, req, true)
+	return GrantUserRightsResponse{NewlyGrantedRights: added}, err
+}
+
+// RevokeUserRights removes rights from a user and returns those it had.
+func (n *Node) RevokeUserRights(ctx context.Context, req UserRightsRequest) (RevokeUserRightsResponse, error) {
+	removed, err := n.changeRights(ctx, req, false)
+	return RevokeUserRightsResponse{NewlyRevokedRights: removed}, err
+}
+
+func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bool) ([]identity.Right, error) {
+	if err := validUserID("user_id", req.UserID); err != nil {
+		return nil, err
+	}
+	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
+		return nil, err
+	}
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateRights(ctx, req.Rights); err != nil {
+		return nil, err
+	}
+	rights := dedupRights(req.Rights)
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		u, err := loadUser(tx, req.UserID, idp)
+		if err != nil {
+			return nil, err
+		}
+		changed := []identity.Right{}
+		for _, r := range rights {
+			has := slices.Contains(u.Rights, r)
+			switch {
+			case grant && !has:
+				u.Rights = append(u.Rights, r)
+				changed = append(changed, r)
+			case !grant && has:
+				u.Rights = slices.DeleteFunc(u.Rights, func(x identity.Right) bool { return x == r })
+				changed = append(changed, r)
+			}
+		}
+		if len(u.Rights) > n.opts.MaxRightsPerUser {
+			return nil, apierr.TooManyUserRights.New("granting %d rights would exceed the maximum of %d", len(changed), n.opts.MaxRightsPerUser).
+				WithResource("USER", req.UserID)
+		}
+		if len(changed) > 0 {
+			tx.Set(store.UserKey(req.UserID), mustJSON(u))
+		}
+		return changed, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return v.([]identity.Right), nil
+}
+
+// UpdateUserIdentityProvider moves a user from its source provider to the
+// target one. Only a participant admin may. Both providers must exist and
+// the user must belong to the source (USER_NOT_FOUND otherwise). Tokens of
+// the old provider stop working for the user; tokens of the new one work.
+func (n *Node) UpdateUserIdentityProvider(ctx context.Context, req UpdateUserIdentityProviderRequest) (Empty, error) {
+	if err := validUserID("user_id", req.UserID); err != nil {
+		return Empty{}, err
+	}
+	if err := validIDP("source_identity_provider_id", req.SourceIdentityProviderID); err != nil {
+		return Empty{}, err
+	}
+	if err := validIDP("target_identity_provider_id", req.TargetIdentityProviderID); err != nil {
+		return Empty{}, err
+	}
+	if !caller(ctx).IsParticipantAdmin() {
+		return Empty{}, denied("moving a user between identity providers needs ParticipantAdmin")
+	}
+	src, dst := req.SourceIdentityProviderID, req.TargetIdentityProviderID
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		if err := requireIDPExists(tx, src); err != nil {
+			return nil, err
+		}
+		if err := requireIDPExists(tx, dst); err != nil {
+			return nil, err
+		}
+		u, err := loadUser(tx, req.UserID, src)
+		if err != nil {
+			return nil, err
+		}
+		if src == dst {
+			return nil, nil
+		}
+		u.User.IdentityProviderID = dst
+		u.User.Metadata.ResourceVersion = nextVersion(u.User.Metadata.ResourceVersion)
+		tx.Set(store.UserKey(req.UserID), mustJSON(u))
+		tx.Delete(store.IDPMemberKey(src, "u", req.UserID))
+		tx.Set(store.IDPMemberKey(dst, "u", req.UserID), nil)
+		return nil, nil
+	})
+	return Empty{}, storeErr(err)
+}
+
+func validPartyField(field, p string) error {
+	if err := identity.ValidatePartyString(p); err != nil {
+		return apierr.InvalidField.New("%s: %v", field, err)
+	}
+	return nil
+}
