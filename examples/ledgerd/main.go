@@ -29,6 +29,7 @@ import (
 	"github.com/ledgernode/ledgernode/httpadapter"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/registry"
 )
 
 func main() {
@@ -52,6 +53,7 @@ type config struct {
 	auth          string
 	synchronizers string
 	participantID string
+	instruments   string
 	listLimit     int
 }
 
@@ -65,6 +67,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.auth, "auth", "", "none, hs256:SECRET, rs256:PEMFILE, es256:PEMFILE or jwks:URL (default: a generated HS256 secret)")
 	fs.StringVar(&c.synchronizers, "synchronizers", "", "comma-separated synchronizer ids; the first is the default (default: one generated id)")
 	fs.StringVar(&c.participantID, "participant-id", "", "a bare name (namespace = the node's key) or a full name::1220… id used verbatim (default: generated)")
+	fs.StringVar(&c.instruments, "instruments", "", `JSON file of registry instruments ({"adminId": …, "supportedApis": {…}, "instruments": […]})`)
 	fs.IntVar(&c.listLimit, "list-limit", ledger.DefaultListLimit, "http-list-max-elements-limit for the list endpoints")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -91,6 +94,18 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	if c.synchronizers != "" {
 		opts.Synchronizers = strings.Split(c.synchronizers, ",")
 	}
+	var instruments *registry.File
+	if c.instruments != "" {
+		data, err := os.ReadFile(c.instruments)
+		if err != nil {
+			return fmt.Errorf("-instruments: %w", err)
+		}
+		f, err := registry.ParseFile(data)
+		if err != nil {
+			return fmt.Errorf("-instruments %s: %w", c.instruments, err)
+		}
+		instruments = &f
+	}
 	node, err := ledger.Open(opts)
 	if err != nil {
 		return err
@@ -101,6 +116,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		}
 	}()
 
+	if instruments != nil {
+		if err := node.PutInstruments(ctx, *instruments); err != nil {
+			return fmt.Errorf("-instruments: %w", err)
+		}
+		logger.Info("registry instruments loaded", "file", c.instruments, "instruments", len(instruments.Instruments))
+	}
 	verifier, token, err := authenticator(c.auth, node.ParticipantIDString())
 	if err != nil {
 		return err

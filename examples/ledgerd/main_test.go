@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,20 @@ func TestBadFlags(t *testing.T) {
 		if err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+func TestInstrumentsFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.json"
+	os.WriteFile(bad, []byte(`{"adminId":"a","instruments":[{"id":"GOLD","name":"Gold","symbol":"AU","decimals":12}]}`), 0o600)
+	err := run(context.Background(), []string{"-in-memory", "-addr", "127.0.0.1:0", "-instruments", bad}, io.Discard,
+		slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil || !strings.Contains(err.Error(), "instrument GOLD: field decimals") {
+		t.Fatalf("invalid instruments file: err = %v, want it to name instrument GOLD and field decimals", err)
+	}
+	if err := run(context.Background(), []string{"-in-memory", "-instruments", dir + "/missing.json"}, io.Discard,
+		slog.New(slog.NewTextHandler(io.Discard, nil)), nil); err == nil {
+		t.Fatal("a missing instruments file was accepted")
 	}
 }

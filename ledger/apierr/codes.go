@@ -99,3 +99,9 @@ var (
 // key and has no dedicated code; ledgernode reports it as this
 // FAILED_PRECONDITION-class error (400) and deletes nothing.
 var IDPConfigInUse = Code{Name: "IDP_CONFIG_IN_USE", Category: InvalidGivenCurrentSystemStateOther}
+
+// InstrumentNotFound: the registry has no instrument with that id (404).
+var InstrumentNotFound = Code{Name: "INSTRUMENT_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+
+// RegistryInfoNotSet: the registry's info (admin id) has not been set (404).
+var RegistryInfoNotSet = Code{Name: "REGISTRY_INFO_NOT_SET", Category: InvalidGivenCurrentSystemStateResourceMissing}

@@ -82,3 +82,12 @@ func IDPMemberPrefix(idp, kind string) []byte {
 func IDPMemberKey(idp, kind, id string) []byte {
 	return append(IDPMemberPrefix(idp, kind), id...)
 }
+
+// PrefixInstrument holds registry instruments: r/<instrument id>.
+const PrefixInstrument = "r/"
+
+// InstrumentKey is the key of an instrument.
+func InstrumentKey(id string) []byte { return []byte(PrefixInstrument + id) }
+
+// KeyRegistryInfo holds the registry's info.
+var KeyRegistryInfo = MetaKey("registry-info")
