@@ -263,7 +263,15 @@ func TestUnknownPathAndWrongMethod(t *testing.T) {
 		{"DELETE", "/v2/version", "GET"},
 		{"POST", "/livez", "GET"},
 		{"PUT", "/v2/parties", "GET, POST"},
-		{"POST", "/v2/parties/participant-id", "GET"},
+		// PATCH /v2/parties/{party} matches the path too.
+		{"POST", "/v2/parties/participant-id", "GET, PATCH"},
+		{"PUT", "/v2/users", "GET, POST"},
+		{"PUT", "/v2/users/alice", "DELETE, GET, PATCH"},
+		{"DELETE", "/v2/users/alice/rights", "GET, PATCH, POST"},
+		{"GET", "/v2/users/alice/identity-provider-id", "PATCH"},
+		{"POST", "/v2/authenticated-user", "GET"},
+		{"DELETE", "/v2/idps", "GET, POST"},
+		{"POST", "/v2/idps/idp1", "DELETE, GET, PATCH"},
 		{"OPTIONS", "/v2/parties", "GET, POST"},
 	}
 	for _, tt := range wrongMethod {
@@ -387,13 +395,35 @@ func TestEvery2xxHasAJSONBody(t *testing.T) {
 		{method: "GET", target: "/v2/parties", header: auth},
 		{method: "GET", target: "/v2/parties/" + encodeURIComponent(p.Party), header: auth},
 		{method: "GET", target: "/v2/state/ledger-end", header: auth},
+		{method: "PATCH", target: "/v2/parties/" + encodeURIComponent(p.Party), header: auth,
+			body: `{"partyDetails":{"party":"` + p.Party + `","localMetadata":{"annotations":{"k":"v"}}},"updateMask":{"paths":["local_metadata.annotations"]}}`},
+
+		{method: "POST", target: "/v2/idps", header: auth,
+			body: `{"identityProviderConfig":{"identityProviderId":"idp1","issuer":"https://idp1.example","jwksUrl":"https://idp1.example/jwks"}}`},
+		{method: "GET", target: "/v2/idps", header: auth},
+		{method: "GET", target: "/v2/idps/idp1", header: auth},
+		{method: "PATCH", target: "/v2/idps/idp1", header: auth,
+			body: `{"identityProviderConfig":{"identityProviderId":"idp1","issuer":"","jwksUrl":"","audience":"a"},"updateMask":{"paths":["audience"]}}`},
+
+		{method: "POST", target: "/v2/users", body: `{"user":{"id":"u1"},"rights":[{"kind":{"CanActAs":{"value":{"party":"` + p.Party + `"}}}}]}`, header: auth},
+		{method: "GET", target: "/v2/users", header: auth},
+		{method: "GET", target: "/v2/users/u1", header: auth},
+		{method: "PATCH", target: "/v2/users/u1", body: `{"user":{"id":"u1","primaryParty":"` + p.Party + `"},"updateMask":{"paths":["primary_party"]}}`, header: auth},
+		{method: "GET", target: "/v2/users/u1/rights", header: auth},
+		{method: "POST", target: "/v2/users/u1/rights", body: `{"userId":"u1","rights":[{"kind":{"ParticipantAdmin":{"value":{}}}}]}`, header: auth},
+		{method: "PATCH", target: "/v2/users/u1/rights", body: `{"userId":"u1","rights":[{"kind":{"ParticipantAdmin":{"value":{}}}}]}`, header: auth},
+		{method: "PATCH", target: "/v2/users/u1/identity-provider-id", body: `{"userId":"u1","sourceIdentityProviderId":"","targetIdentityProviderId":"idp1"}`, header: auth},
+		{method: "PATCH", target: "/v2/users/u1/identity-provider-id", body: `{"userId":"u1","sourceIdentityProviderId":"idp1"}`, header: auth},
+		{method: "GET", target: "/v2/authenticated-user", header: auth},
+		{method: "DELETE", target: "/v2/users/u1", header: auth},
+		{method: "DELETE", target: "/v2/idps/idp1", header: auth},
 	} {
 		if rec := h.do(c); rec.Code != http.StatusOK {
 			t.Errorf("%s %s: %d %s", c.method, c.target, rec.Code, rec.Body)
 		}
 	}
 	// Every route in the table is exercised above (plus /readyz, text).
-	if len(routes) != 8 {
+	if len(routes) != 24 {
 		t.Errorf("the route table has %d routes; extend this test", len(routes))
 	}
 }

@@ -24,7 +24,14 @@
 //     {"errors": […], "status": 404, "ledgerApiError": null}, a known path
 //     with another method a 405 text/plain;
 //   - request bodies need no Content-Type, and path parameters may be
-//     percent-encoded.
+//     percent-encoded;
+//   - as in Canton's JSON layer, an update whose path id differs from the
+//     body's (PATCH /v2/users/{user-id}, its rights and
+//     identity-provider-id, PATCH /v2/idps/{idp-id}, PATCH
+//     /v2/parties/{party}) and a malformed {user-id} on GET/DELETE
+//     /v2/users/{user-id} and GET …/rights are 400 INVALID_ARGUMENT
+//     JsCantonErrors with definiteAnswer false, answered before the node
+//     is called.
 //
 // Authentication runs before the body is read: a request that is both
 // unauthenticated and malformed gets the 401 (Canton's tapir layer would

@@ -65,7 +65,18 @@ type harness struct {
 // adapter's logs go to h.logs.
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
-	node, err := ledger.Open(ledger.Options{InMemory: true, Logger: slog.New(slog.DiscardHandler)})
+	return newHarnessWith(t, ledger.Options{}, opts)
+}
+
+// newHarnessWith is newHarness over a node opened with lopts, always in
+// memory and, unless lopts sets one, with a discarding Logger.
+func newHarnessWith(t *testing.T, lopts ledger.Options, opts Options) *harness {
+	t.Helper()
+	lopts.InMemory = true
+	if lopts.Logger == nil {
+		lopts.Logger = slog.New(slog.DiscardHandler)
+	}
+	node, err := ledger.Open(lopts)
 	if err != nil {
 		t.Fatalf("ledger.Open: %v", err)
 	}

@@ -40,6 +40,24 @@ var routes = []route{
 	{http.MethodPost, "/v2/parties", authRequired, callBody((*ledger.Node).AllocateParty)},
 	{http.MethodGet, "/v2/parties/participant-id", authRequired, call((*ledger.Node).ParticipantID)},
 	{http.MethodGet, "/v2/parties/:party", authRequired, callWith(decodeGetParties, (*ledger.Node).GetParties)},
+	{http.MethodPatch, "/v2/parties/:party", authRequired, callWith(decodeUpdatePartyDetails, (*ledger.Node).UpdatePartyDetails)},
+
+	{http.MethodPost, "/v2/users", authRequired, callBody((*ledger.Node).CreateUser)},
+	{http.MethodGet, "/v2/users", authRequired, callWith(decodeListUsers, (*ledger.Node).ListUsers)},
+	{http.MethodGet, "/v2/users/:user-id", authRequired, callWith(decodeGetUser, (*ledger.Node).GetUser)},
+	{http.MethodDelete, "/v2/users/:user-id", authRequired, callWith(decodeUserPath, (*ledger.Node).DeleteUser)},
+	{http.MethodPatch, "/v2/users/:user-id", authRequired, callWith(decodeUpdateUser, (*ledger.Node).UpdateUser)},
+	{http.MethodGet, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserPath, (*ledger.Node).ListUserRights)},
+	{http.MethodPost, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserRights, (*ledger.Node).GrantUserRights)},
+	{http.MethodPatch, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserRights, (*ledger.Node).RevokeUserRights)},
+	{http.MethodPatch, "/v2/users/:user-id/identity-provider-id", authRequired, callWith(decodeUpdateUserIdentityProvider, (*ledger.Node).UpdateUserIdentityProvider)},
+	{http.MethodGet, "/v2/authenticated-user", authRequired, callWith(decodeAuthenticatedUser, (*ledger.Node).GetUser)},
+
+	{http.MethodPost, "/v2/idps", authRequired, callBody((*ledger.Node).CreateIdentityProviderConfig)},
+	{http.MethodGet, "/v2/idps", authRequired, call((*ledger.Node).ListIdentityProviderConfigs)},
+	{http.MethodGet, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).GetIdentityProviderConfig)},
+	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*ledger.Node).UpdateIdentityProviderConfig)},
+	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).DeleteIdentityProviderConfig)},
 
 	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
 }

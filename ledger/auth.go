@@ -86,21 +86,38 @@ func (n *Node) public(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// requireIDPAdmin admits a participant admin, or an identity-provider admin
-// acting inside its own provider. It returns the provider the request is
-// scoped to (the caller's own when an IDP admin leaves it empty).
+// scope resolves the identity provider a request is about, as Canton's
+// authorizer does: an empty id means the caller's own provider.
+func scope(p identity.Principal, idp string) string {
+	if idp == "" {
+		return p.IdentityProviderID
+	}
+	return idp
+}
+
+// requireIDPAdmin admits a participant admin or an identity-provider admin.
+// A caller whose claims belong to a specific (non-default) provider may only
+// act inside that provider, whatever its rights. It returns the provider the
+// request is scoped to (see scope).
 func requireIDPAdmin(ctx context.Context, idp string) (string, error) {
 	p := caller(ctx)
-	if p.IsParticipantAdmin() {
-		return idp, nil
+	idp = scope(p, idp)
+	if !p.IsIdentityProviderAdmin() {
+		return "", denied("the caller is neither a participant admin nor an identity provider admin")
 	}
-	if p.Has(identity.Right{Kind: identity.RightIdentityProviderAdmin}) {
-		if idp == "" {
-			idp = p.IdentityProviderID
-		}
-		if idp == p.IdentityProviderID {
-			return idp, nil
-		}
+	if p.IdentityProviderID != "" && idp != p.IdentityProviderID {
+		return "", denied("the caller's identity provider %q does not match the request's %q", p.IdentityProviderID, idp)
 	}
-	return "", denied("the caller is not an administrator of identity provider %q", idp)
+	return idp, nil
+}
+
+// requireSelfOrIDPAdmin admits the user itself (same id, inside its own
+// provider), a participant admin, or an admin of the provider. It returns
+// the provider the request is scoped to.
+func requireSelfOrIDPAdmin(ctx context.Context, userID, idp string) (string, error) {
+	p := caller(ctx)
+	if !p.Wildcard && userID == p.UserID && scope(p, idp) == p.IdentityProviderID {
+		return p.IdentityProviderID, nil
+	}
+	return requireIDPAdmin(ctx, idp)
 }

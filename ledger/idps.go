@@ -96,12 +96,12 @@ func requireParticipantAdmin(ctx context.Context, what string) error {
 // CreateIdentityProviderConfig adds an identity provider (ParticipantAdmin).
 // The id and the issuer must be unique; at most 16 providers exist.
 func (n *Node) CreateIdentityProviderConfig(ctx context.Context, req IdentityProviderConfigRequest) (IdentityProviderConfigResponse, error) {
+	if err := requireParticipantAdmin(ctx, "creating an identity provider"); err != nil {
+		return IdentityProviderConfigResponse{}, err
+	}
 	c := req.IdentityProviderConfig
 	if err := c.Validate(); err != nil {
 		return IdentityProviderConfigResponse{}, idpFieldErr(err)
-	}
-	if err := requireParticipantAdmin(ctx, "creating an identity provider"); err != nil {
-		return IdentityProviderConfigResponse{}, err
 	}
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		all, err := scanIDPs(tx)
@@ -133,13 +133,13 @@ func (n *Node) CreateIdentityProviderConfig(ctx context.Context, req IdentityPro
 
 // GetIdentityProviderConfig returns one provider (ParticipantAdmin).
 func (n *Node) GetIdentityProviderConfig(ctx context.Context, id string) (IdentityProviderConfigResponse, error) {
+	if err := requireParticipantAdmin(ctx, "reading an identity provider"); err != nil {
+		return IdentityProviderConfigResponse{}, err
+	}
 	if id == "" {
 		return IdentityProviderConfigResponse{}, apierr.MissingField.New("identity_provider_id")
 	}
 	if err := validIDP("identity_provider_id", id); err != nil {
-		return IdentityProviderConfigResponse{}, err
-	}
-	if err := requireParticipantAdmin(ctx, "reading an identity provider"); err != nil {
 		return IdentityProviderConfigResponse{}, err
 	}
 	var c identity.IdentityProviderConfig
@@ -172,14 +172,14 @@ var idpMaskPaths = []string{"is_deactivated", "jwks_url", "issuer", "audience"}
 // UpdateIdentityProviderConfig changes the fields named by the mask
 // (ParticipantAdmin). The issuer stays unique.
 func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdentityProviderConfigRequest) (IdentityProviderConfigResponse, error) {
+	if err := requireParticipantAdmin(ctx, "updating an identity provider"); err != nil {
+		return IdentityProviderConfigResponse{}, err
+	}
 	c := req.IdentityProviderConfig
 	if c.IdentityProviderID == "" {
 		return IdentityProviderConfigResponse{}, apierr.MissingField.New("identity_provider_id")
 	}
 	if err := validIDP("identity_provider_id", c.IdentityProviderID); err != nil {
-		return IdentityProviderConfigResponse{}, err
-	}
-	if err := requireParticipantAdmin(ctx, "updating an identity provider"); err != nil {
 		return IdentityProviderConfigResponse{}, err
 	}
 	if len(req.UpdateMask.Paths) == 0 {
@@ -241,13 +241,13 @@ func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdent
 // provider that users or parties still belong to is not deleted:
 // IDP_CONFIG_IN_USE.
 func (n *Node) DeleteIdentityProviderConfig(ctx context.Context, id string) (Empty, error) {
+	if err := requireParticipantAdmin(ctx, "deleting an identity provider"); err != nil {
+		return Empty{}, err
+	}
 	if id == "" {
 		return Empty{}, apierr.MissingField.New("identity_provider_id")
 	}
 	if err := validIDP("identity_provider_id", id); err != nil {
-		return Empty{}, err
-	}
-	if err := requireParticipantAdmin(ctx, "deleting an identity provider"); err != nil {
 		return Empty{}, err
 	}
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {

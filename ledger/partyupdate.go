@@ -39,7 +39,7 @@ func partyNotFound(p string) *apierr.Error {
 // CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED and changes nothing.
 func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsRequest) (UpdatePartyDetailsResponse, error) {
 	d := req.PartyDetails
-	idp, err := requireIDPAdminExact(ctx, d.IdentityProviderID)
+	idp, err := requireIDPAdmin(ctx, d.IdentityProviderID)
 	if err != nil {
 		return UpdatePartyDetailsResponse{}, err
 	}

@@ -169,13 +169,15 @@ func nextVersion(v string) string {
 // ParticipantAdmin).
 func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserResponse, error) {
 	u := req.User
+	idp, err := requireIDPAdmin(ctx, u.IdentityProviderID)
+	if err != nil {
+		return UserResponse{}, err
+	}
+	u.IdentityProviderID = idp
 	if err := validUserID("user.id", u.ID); err != nil {
 		return UserResponse{}, err
 	}
-	if err := validIDP("user.identity_provider_id", u.IdentityProviderID); err != nil {
-		return UserResponse{}, err
-	}
-	if _, err := requireIDPAdminExact(ctx, u.IdentityProviderID); err != nil {
+	if err := validIDP("user.identity_provider_id", idp); err != nil {
 		return UserResponse{}, err
 	}
 	if u.PrimaryParty != "" {
@@ -199,7 +201,7 @@ func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserRespo
 	}
 	u.Metadata = identity.ObjectMeta{ResourceVersion: "0", Annotations: maps.Clone(u.Metadata.Annotations)}
 	rec := userRecord{User: u, Rights: rights}
-	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
 		if err := requireIDPExists(tx, u.IdentityProviderID); err != nil {
 			return nil, err
 		}
@@ -240,37 +242,11 @@ func dedupRights(rs []identity.Right) []identity.Right {
 	return out
 }
 
-// requireSelfOrIDPAdmin admits the user itself (same id and provider), a
-// participant admin, or an admin of the provider.
-func requireSelfOrIDPAdmin(ctx context.Context, userID, idp string) (string, error) {
-	p := caller(ctx)
-	if !p.Wildcard && userID == p.UserID && idp == p.IdentityProviderID {
-		return idp, nil
-	}
-	return requireIDPAdmin(ctx, idp)
-}
-
-// requireIDPAdminExact admits a participant admin, or an admin of exactly
-// the given provider (an empty id is the default provider, not "mine").
-func requireIDPAdminExact(ctx context.Context, idp string) (string, error) {
-	p := caller(ctx)
-	if p.IsParticipantAdmin() {
-		return idp, nil
-	}
-	if p.Has(identity.Right{Kind: identity.RightIdentityProviderAdmin}) && idp == p.IdentityProviderID {
-		return idp, nil
-	}
-	return "", denied("the caller is not an administrator of identity provider %q", idp)
-}
-
 // GetUser returns a user. An empty UserID means the caller's own user (GET
 // /v2/authenticated-user). A user may read itself; otherwise it needs
 // ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) GetUser(ctx context.Context, req GetUserRequest) (UserResponse, error) {
 	id, idp := req.UserID, req.IdentityProviderID
-	if err := validIDP("identity_provider_id", idp); err != nil {
-		return UserResponse{}, err
-	}
 	if id == "" {
 		p := caller(ctx)
 		if p.Wildcard && p.UserID == "" {
@@ -278,14 +254,18 @@ func (n *Node) GetUser(ctx context.Context, req GetUserRequest) (UserResponse, e
 		}
 		id, idp = p.UserID, p.IdentityProviderID
 	}
+	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
+	if err != nil {
+		return UserResponse{}, err
+	}
+	if err := validIDP("identity_provider_id", idp); err != nil {
+		return UserResponse{}, err
+	}
 	if err := validUserID("user_id", id); err != nil {
 		return UserResponse{}, err
 	}
-	if _, err := requireSelfOrIDPAdmin(ctx, id, idp); err != nil {
-		return UserResponse{}, err
-	}
 	var u userRecord
-	err := n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, id, idp); return err })
+	err = n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, id, idp); return err })
 	if err != nil {
 		return UserResponse{}, storeErr(err)
 	}
@@ -295,11 +275,11 @@ func (n *Node) GetUser(ctx context.Context, req GetUserRequest) (UserResponse, e
 // ListUsers returns a page of the users of one identity provider, ordered by
 // id. It needs ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersResponse, error) {
-	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
-		return ListUsersResponse{}, err
-	}
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
+		return ListUsersResponse{}, err
+	}
+	if err := validIDP("identity_provider_id", idp); err != nil {
 		return ListUsersResponse{}, err
 	}
 	limit := int(req.PageSize)
@@ -349,14 +329,14 @@ func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersRe
 // DeleteUser deletes a user of a provider. It needs ParticipantAdmin or
 // IdentityProviderAdmin of the provider.
 func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error) {
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return Empty{}, err
+	}
 	if err := validUserID("user_id", req.UserID); err != nil {
 		return Empty{}, err
 	}
-	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
-		return Empty{}, err
-	}
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
-	if err != nil {
+	if err := validIDP("identity_provider_id", idp); err != nil {
 		return Empty{}, err
 	}
 	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -379,14 +359,14 @@ var userMaskPaths = []string{"primary_party", "is_deactivated", "metadata", "met
 // CONCURRENT_USER_UPDATE_DETECTED and changes nothing.
 func (n *Node) UpdateUser(ctx context.Context, req UpdateUserRequest) (UserResponse, error) {
 	u := req.User
+	idp, err := requireIDPAdmin(ctx, u.IdentityProviderID)
+	if err != nil {
+		return UserResponse{}, err
+	}
 	if err := validUserID("user.id", u.ID); err != nil {
 		return UserResponse{}, err
 	}
-	if err := validIDP("user.identity_provider_id", u.IdentityProviderID); err != nil {
-		return UserResponse{}, err
-	}
-	idp, err := requireIDPAdminExact(ctx, u.IdentityProviderID)
-	if err != nil {
+	if err := validIDP("user.identity_provider_id", idp); err != nil {
 		return UserResponse{}, err
 	}
 	if len(req.UpdateMask.Paths) == 0 {
@@ -477,14 +457,14 @@ func mergeAnnotations(cur, upd map[string]string, tooLarge apierr.Code) (map[str
 // ListUserRights returns a user's rights. A user may read its own; otherwise
 // it needs ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) ListUserRights(ctx context.Context, req GetUserRequest) (ListUserRightsResponse, error) {
+	idp, err := requireSelfOrIDPAdmin(ctx, req.UserID, req.IdentityProviderID)
+	if err != nil {
+		return ListUserRightsResponse{}, err
+	}
 	if err := validUserID("user_id", req.UserID); err != nil {
 		return ListUserRightsResponse{}, err
 	}
-	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
-		return ListUserRightsResponse{}, err
-	}
-	idp, err := requireSelfOrIDPAdmin(ctx, req.UserID, req.IdentityProviderID)
-	if err != nil {
+	if err := validIDP("identity_provider_id", idp); err != nil {
 		return ListUserRightsResponse{}, err
 	}
 	var u userRecord
@@ -510,14 +490,14 @@ func (n *Node) RevokeUserRights(ctx context.Context, req UserRightsRequest) (Rev
 }
 
 func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bool) ([]identity.Right, error) {
+	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+	if err != nil {
+		return nil, err
+	}
 	if err := validUserID("user_id", req.UserID); err != nil {
 		return nil, err
 	}
-	if err := validIDP("identity_provider_id", req.IdentityProviderID); err != nil {
-		return nil, err
-	}
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
-	if err != nil {
+	if err := validIDP("identity_provider_id", idp); err != nil {
 		return nil, err
 	}
 	if err := validateRights(ctx, req.Rights); err != nil {
@@ -561,6 +541,9 @@ func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bo
 // the user must belong to the source (USER_NOT_FOUND otherwise). Tokens of
 // the old provider stop working for the user; tokens of the new one work.
 func (n *Node) UpdateUserIdentityProvider(ctx context.Context, req UpdateUserIdentityProviderRequest) (Empty, error) {
+	if err := requireParticipantAdmin(ctx, "moving a user between identity providers"); err != nil {
+		return Empty{}, err
+	}
 	if err := validUserID("user_id", req.UserID); err != nil {
 		return Empty{}, err
 	}
@@ -569,9 +552,6 @@ func (n *Node) UpdateUserIdentityProvider(ctx context.Context, req UpdateUserIde
 	}
 	if err := validIDP("target_identity_provider_id", req.TargetIdentityProviderID); err != nil {
 		return Empty{}, err
-	}
-	if !caller(ctx).IsParticipantAdmin() {
-		return Empty{}, denied("moving a user between identity providers needs ParticipantAdmin")
 	}
 	src, dst := req.SourceIdentityProviderID, req.TargetIdentityProviderID
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {

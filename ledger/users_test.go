@@ -191,8 +191,16 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 			_, err := n.CreateUser(plain, ledger.CreateUserRequest{User: identity.User{ID: "x"}})
 			return err
 		}, apierr.PermissionDenied},
-		{"idp admin creates in default idp", func() error {
-			_, err := n.CreateUser(idpAdmin, ledger.CreateUserRequest{User: identity.User{ID: "x"}})
+		{"idp admin creates in another idp", func() error {
+			_, err := n.CreateUser(idpAdmin, ledger.CreateUserRequest{User: identity.User{ID: "x", IdentityProviderID: "idp2"}})
+			return err
+		}, apierr.PermissionDenied},
+		{"idp admin reads a default-provider user", func() error {
+			_, err := n.GetUser(idpAdmin, ledger.GetUserRequest{UserID: "bob"})
+			return err
+		}, apierr.UserNotFound},
+		{"no right beats bad input", func() error {
+			_, err := n.CreateUser(plain, ledger.CreateUserRequest{User: identity.User{ID: "b a d"}})
 			return err
 		}, apierr.PermissionDenied},
 		{"idp admin grants ParticipantAdmin", func() error {
@@ -546,5 +554,57 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 	l, _ := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: "idp1"})
 	if len(l.Users) != 1 || l.Users[0].ID != "frank" {
 		t.Errorf("idp1 users = %+v", l.Users)
+	}
+}
+
+func TestNonDefaultProviderUserReadsItself(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "gina", IdentityProviderID: "idp1"}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := n.Authenticate(ctx, identity.Claims{UserID: "gina", IdentityProviderID: "idp1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := ledger.WithPrincipal(ctx, p)
+	if u, err := n.GetUser(self, ledger.GetUserRequest{UserID: "gina"}); err != nil || u.User.IdentityProviderID != "idp1" {
+		t.Errorf("GetUser(own id, no provider) = %+v, %v", u, err)
+	}
+	if _, err := n.ListUserRights(self, ledger.GetUserRequest{UserID: "gina"}); err != nil {
+		t.Errorf("ListUserRights(own id, no provider) = %v", err)
+	}
+}
+
+// An empty identity_provider_id means the caller's own provider, and a
+// caller of a specific provider cannot act in another one, whatever its
+// rights (Canton's implyIdentityProviderIdFromClaims and
+// validateRequestIdentityProviderId).
+func TestProviderScopeFromClaims(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	for _, id := range []string{"idp1", "idp2"} {
+		if _, err := n.CreateIdentityProviderConfig(ctx, newIDP(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idpAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "adm", IdentityProviderID: "idp1",
+		Rights: []identity.Right{right(identity.RightIdentityProviderAdmin, "")}})
+	u, err := n.CreateUser(idpAdmin, ledger.CreateUserRequest{User: identity.User{ID: "hank"}})
+	if err != nil || u.User.IdentityProviderID != "idp1" {
+		t.Fatalf("IDP admin creating without a provider: %+v, %v; want a user of idp1", u, err)
+	}
+	idp1Admin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root1", IdentityProviderID: "idp1",
+		Rights: []identity.Right{right(identity.RightParticipantAdmin, "")}})
+	if _, err := n.ListUsers(idp1Admin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
+		t.Errorf("participant admin of idp1 listing idp2: %v, want PERMISSION_DENIED", err)
+	}
+	defaultIDPAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root0",
+		Rights: []identity.Right{right(identity.RightIdentityProviderAdmin, "")}})
+	if _, err := n.ListUsers(defaultIDPAdmin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); err != nil {
+		t.Errorf("IDP admin of the default provider listing idp2: %v", err)
 	}
 }
