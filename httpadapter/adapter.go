@@ -35,6 +35,14 @@ type Options struct {
 	// Logger receives the adapter's logs, among them the full details of
 	// every redacted error. Nil means slog.Default().
 	Logger *slog.Logger
+
+	// RegistryRequireAuth makes the registry metadata routes
+	// (/registry/metadata/v1/…) require a ledger-API token like the rest;
+	// by default they are public, as registries in the wild are.
+	RegistryRequireAuth bool
+	// CORSAllowedOrigins lists the origins browser wallets may call the
+	// registry routes from ("*" allows any). Empty: no CORS headers.
+	CORSAllowedOrigins []string
 }
 
 // adapter holds what every handler needs.
@@ -43,6 +51,9 @@ type adapter struct {
 	verifier identity.Verifier
 	maxBody  int64
 	log      *slog.Logger
+
+	registryAuth authMode
+	cors         []string
 }
 
 // handler is the http.Handler returned by New.
@@ -60,6 +71,11 @@ func New(node *ledger.Node, opts Options) http.Handler {
 		verifier: opts.Verifier,
 		maxBody:  opts.MaxBodyBytes,
 		log:      opts.Logger,
+		cors:     opts.CORSAllowedOrigins,
+	}
+	a.registryAuth = authOptional
+	if opts.RegistryRequireAuth {
+		a.registryAuth = authRequired
 	}
 	if a.maxBody <= 0 {
 		a.maxBody = DefaultMaxBodyBytes
@@ -92,6 +108,10 @@ func (a *adapter) router(table []route) *httprouter.Router {
 	r.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	r.PanicHandler = a.panicked
 	register(r, table, a.handle)
+	register(r, registryRoutes, a.handleRegistry)
+	for _, rt := range registryRoutes {
+		r.Handle(http.MethodOptions, rt.path, a.registryPreflight)
+	}
 	return r
 }
 

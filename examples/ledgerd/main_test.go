@@ -164,3 +164,21 @@ func TestInstrumentsFile(t *testing.T) {
 		t.Fatal("a missing instruments file was accepted")
 	}
 }
+
+func TestServesInstrumentsFile(t *testing.T) {
+	file := t.TempDir() + "/instruments.json"
+	os.WriteFile(file, []byte(`{"adminId": "registry::1220ab", "supportedApis": {"splice-api-token-metadata-v1": 1},
+		"instruments": [{"id": "USDX", "name": "US Dollar X", "symbol": "USDX", "decimals": 2, "supportedApis": {}}]}`), 0o600)
+	base, _ := start(t, "-in-memory", "-auth", "hs256:S", "-instruments", file)
+	code, body := call(t, "GET", base+"/registry/metadata/v1/instruments/USDX", "", "")
+	if code != 200 || body["symbol"] != "USDX" || body["decimals"] != 2.0 {
+		t.Fatalf("instrument = %d %v", code, body)
+	}
+	code, body = call(t, "GET", base+"/registry/metadata/v1/info", "", "")
+	if code != 200 || body["adminId"] != "registry::1220ab" {
+		t.Fatalf("info = %d %v", code, body)
+	}
+	if code, body = call(t, "GET", base+"/registry/metadata/v1/instruments/NOPE", "", ""); code != 404 || body["error"] == nil {
+		t.Fatalf("unknown instrument = %d %v", code, body)
+	}
+}
