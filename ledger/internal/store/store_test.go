@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -181,5 +182,42 @@ func TestClosed(t *testing.T) {
 	}
 	if err := s.View(func(*Reader) error { return nil }); !errors.Is(err, ErrClosed) {
 		t.Fatalf("View after Close: %v", err)
+	}
+}
+
+func TestBlob(t *testing.T) {
+	o := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
+		WithCompression(options.None).WithBlockCacheSize(0).WithMemTableSize(8 << 20)
+	s, err := Open(Options{Badger: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	data := make([]byte, 3*BlobChunk+17)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	p := BlobPrefix("pkg", "abc")
+	if err := s.PutBlob(p, data); err != nil {
+		t.Fatal(err)
+	}
+	s.PutBlob(BlobPrefix("pkg", "abcd"), []byte("other"))
+	var got []byte
+	if err := s.View(func(r *Reader) (err error) { got, err = r.GetBlob(p); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Fatalf("blob read back differs (%d bytes, want %d)", len(got), len(data))
+	}
+	if err := s.DeleteBlob(p); err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(func(r *Reader) error { _, err := r.GetBlob(p); return err })
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleted blob: %v", err)
+	}
+	s.View(func(r *Reader) (err error) { got, err = r.GetBlob(BlobPrefix("pkg", "abcd")); return err })
+	if string(got) != "other" {
+		t.Fatalf("neighbouring blob = %q", got)
 	}
 }

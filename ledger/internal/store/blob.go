@@ -1,0 +1,87 @@
+package store
+
+import (
+	"encoding/binary"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// BlobChunk is the size of one stored piece of a blob: below Badger's value
+// limit of an in-memory store, so that large values (package archives) fit.
+const BlobChunk = 256 << 10
+
+// blobKey is the key of chunk i of the blob at prefix.
+func blobKey(prefix []byte, i int) []byte {
+	k := append([]byte(nil), prefix...)
+	return binary.BigEndian.AppendUint32(k, uint32(i))
+}
+
+// PutBlob writes a large, content-addressed value in chunks, outside the
+// committer and across as many Badger transactions as it needs. A blob is
+// not part of the ledger's state until a committed operation refers to it;
+// callers write blobs first and commit the reference afterwards, and delete
+// the blobs again (DeleteBlob) if that commit is refused. Writing the same
+// blob twice is harmless.
+func (s *Store) PutBlob(prefix, data []byte) error {
+	if s.Closed() {
+		return ErrClosed
+	}
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
+		end := min((i+1)*BlobChunk, len(data))
+		if err := wb.Set(blobKey(prefix, i), data[i*BlobChunk:end]); err != nil {
+			return err
+		}
+	}
+	return wb.Flush()
+}
+
+// DeleteBlob removes every chunk of the blob at prefix.
+func (s *Store) DeleteBlob(prefix []byte) error {
+	if s.Closed() {
+		return ErrClosed
+	}
+	var keys [][]byte
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			keys = append(keys, it.Item().KeyCopy(nil))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range keys {
+		if err := wb.Delete(k); err != nil {
+			return err
+		}
+	}
+	return wb.Flush()
+}
+
+// GetBlob reads the blob at prefix (ErrNotFound when it has no chunk).
+func (r *Reader) GetBlob(prefix []byte) ([]byte, error) {
+	var out []byte
+	found := false
+	err := r.Scan(prefix, nil, func(_, v []byte) (bool, error) {
+		found = true
+		out = append(out, v...)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, ErrNotFound
+	}
+	return out, nil
+}
+
+// BlobPrefix returns the prefix of a blob named by kind and id
+// ("b/<kind>/<id>/"), which no other blob's prefix extends.
+func BlobPrefix(kind, id string) []byte { return []byte("b/" + kind + "/" + id + "/") }
