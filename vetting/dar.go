@@ -1,0 +1,348 @@
+package vetting
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"errors"
+	"hash/crc32"
+	"io"
+	"strings"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// The default size limits of ReadDAR, as in Canton.
+const (
+	// DefaultMaxEntrySize is the largest uncompressed zip entry accepted:
+	// 1 GiB.
+	DefaultMaxEntrySize int64 = 1 << 30
+	// DefaultMaxTotalSize is the largest total uncompressed size of a DAR
+	// accepted: 2 GiB.
+	DefaultMaxTotalSize int64 = 2 << 30
+)
+
+// ManifestPath is the path of the DAR manifest inside the zip.
+const ManifestPath = "META-INF/MANIFEST.MF"
+
+// ReadOptions tunes ReadDAR and DecodeArchive. The zero value is Canton's
+// default configuration.
+type ReadOptions struct {
+	// MaxEntrySize bounds the uncompressed size of any zip entry (0 means
+	// DefaultMaxEntrySize). Larger entries give ZIP_BOMB.
+	MaxEntrySize int64
+	// MaxTotalSize bounds the total uncompressed size of the DAR's entries
+	// (0 means DefaultMaxTotalSize). Beyond it: ZIP_BOMB.
+	MaxTotalSize int64
+	// AllowDevLF accepts packages of Daml-LF 2.dev (Canton's
+	// alpha-version-support). LF 1.x is never accepted.
+	AllowDevLF bool
+}
+
+func (o ReadOptions) limits() (entry, total int64) {
+	entry, total = o.MaxEntrySize, o.MaxTotalSize
+	if entry <= 0 {
+		entry = DefaultMaxEntrySize
+	}
+	if total <= 0 {
+		total = DefaultMaxTotalSize
+	}
+	return entry, total
+}
+
+// Manifest is the content of a DAR's META-INF/MANIFEST.MF.
+type Manifest struct {
+	// MainDalf is the path of the main package's dalf.
+	MainDalf string
+	// Dalfs are the paths of the other dalfs, in manifest order (the main
+	// dalf removed).
+	Dalfs []string
+	// Format is the Format attribute; always "daml-lf" in a DAR ReadDAR
+	// accepts.
+	Format string
+	// Name is the Name attribute (e.g. "canton-builtin-admin-workflow-ping-3.4.0"),
+	// or "".
+	Name string
+	// SdkVersion is the Sdk-Version attribute, or "".
+	SdkVersion string
+	// Attributes are all main-section attributes by name as written, with
+	// continuation lines joined.
+	Attributes map[string]string
+}
+
+// DAR is a decoded DAR: its manifest and its packages.
+type DAR struct {
+	// Manifest is the DAR's manifest.
+	Manifest Manifest
+	// Main is the main package.
+	Main *Package
+	// Packages are all distinct packages of the DAR: the main package first,
+	// then the others in manifest order.
+	Packages []*Package
+	// DalfPaths maps each package id to the dalf path it was read from.
+	DalfPaths map[string]string
+
+	byID map[string]*Package
+}
+
+// Package returns the DAR's package with the given id, or nil.
+func (d *DAR) Package(id string) *Package { return d.byID[id] }
+
+// PackageIDs returns the ids of the DAR's packages, main first.
+func (d *DAR) PackageIDs() []string {
+	ids := make([]string, len(d.Packages))
+	for i, p := range d.Packages {
+		ids[i] = p.ID
+	}
+	return ids
+}
+
+// ReadDAR reads and decodes a DAR: the zip, its manifest and every dalf the
+// manifest lists, then applies the LF version policy. It does not check
+// dependencies (see CheckDependencies) or types.
+//
+// Errors are *apierr.Error values: INVALID_DAR (not a zip, missing or
+// invalid manifest, unsupported format), INVALID_ZIP_ENTRY (path tricks,
+// duplicate or corrupt entries, a listed dalf missing), ZIP_BOMB (size
+// limits, by header or by actual content), DAR_PARSE_ERROR (a malformed
+// dalf) and ALLOWED_LANGUAGE_VERSIONS.
+func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return nil, apierr.InvalidDar.Wrap(err, "The DAR is not a valid zip archive: %v", err)
+	}
+	maxEntry, maxTotal := opts.limits()
+	entries := make(map[string]*zip.File, len(zr.File))
+	var declared uint64
+	for _, f := range zr.File {
+		if msg := badPath(f.Name); msg != "" {
+			return nil, apierr.InvalidZipEntry.New("Invalid zip entry %q: %s", f.Name, msg).WithContext("entry", f.Name)
+		}
+		if entries[f.Name] != nil {
+			return nil, apierr.InvalidZipEntry.New("Duplicate zip entry %q", f.Name).WithContext("entry", f.Name)
+		}
+		entries[f.Name] = f
+		if f.UncompressedSize64 > uint64(maxEntry) {
+			return nil, apierr.ZipBomb.New("Zip entry %q is %d bytes uncompressed, above the limit of %d bytes",
+				f.Name, f.UncompressedSize64, maxEntry).WithContext("entry", f.Name)
+		}
+		declared += f.UncompressedSize64
+		if declared > uint64(maxTotal) {
+			return nil, apierr.ZipBomb.New("The DAR is more than %d bytes uncompressed", maxTotal)
+		}
+	}
+
+	budget := maxTotal
+	read := func(f *zip.File) ([]byte, error) {
+		b, err := readEntry(f, min(maxEntry, budget))
+		budget -= int64(len(b))
+		return b, err
+	}
+
+	mf := entries[ManifestPath]
+	if mf == nil {
+		return nil, apierr.InvalidDar.New("The DAR has no %s", ManifestPath)
+	}
+	raw, err := read(mf)
+	if err != nil {
+		return nil, err
+	}
+	man, err := parseManifest(raw)
+	if err != nil {
+		return nil, err
+	}
+
+	dar := &DAR{Manifest: man, DalfPaths: map[string]string{}, byID: map[string]*Package{}}
+	paths := append([]string{man.MainDalf}, man.Dalfs...)
+	for i, path := range paths {
+		f := entries[path]
+		if f == nil {
+			return nil, apierr.InvalidZipEntry.New("The dalf %q listed in the manifest is not in the DAR", path).WithContext("entry", path)
+		}
+		b, err := read(f)
+		if err != nil {
+			return nil, err
+		}
+		p, err := decodeArchive(b)
+		if err != nil {
+			return nil, parseErr(err, path)
+		}
+		if i == 0 {
+			dar.Main = p
+		}
+		if dar.byID[p.ID] != nil {
+			continue // the same archive twice
+		}
+		dar.byID[p.ID] = p
+		dar.DalfPaths[p.ID] = path
+		dar.Packages = append(dar.Packages, p)
+	}
+	for _, p := range dar.Packages {
+		if err := checkLanguageVersion(p, opts); err != nil {
+			return nil, err
+		}
+	}
+	return dar, nil
+}
+
+// badPath returns why a zip entry name is unsafe, or "".
+func badPath(name string) string {
+	switch {
+	case name == "":
+		return "empty name"
+	case strings.ContainsRune(name, 0):
+		return "NUL in name"
+	case strings.Contains(name, `\`):
+		return "backslash in path"
+	case strings.HasPrefix(name, "/"):
+		return "absolute path"
+	case len(name) >= 2 && name[1] == ':':
+		return "absolute path"
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == ".." {
+			return `".." in path`
+		}
+	}
+	return ""
+}
+
+// readEntry inflates a zip entry, never holding more than limit bytes nor
+// more than the size its header declares: content beyond either is a
+// ZIP_BOMB, whatever the header says.
+func readEntry(f *zip.File, limit int64) ([]byte, error) {
+	declared := f.UncompressedSize64
+	if declared > uint64(limit) {
+		return nil, apierr.ZipBomb.New("Zip entry %q is %d bytes uncompressed, above the remaining limit of %d bytes",
+			f.Name, declared, limit).WithContext("entry", f.Name)
+	}
+	raw, err := f.OpenRaw()
+	if err != nil {
+		return nil, apierr.InvalidZipEntry.Wrap(err, "Cannot open zip entry %q: %v", f.Name, err).WithContext("entry", f.Name)
+	}
+	var r io.Reader
+	switch f.Method {
+	case zip.Store:
+		r = raw
+	case zip.Deflate:
+		fr := flate.NewReader(raw)
+		defer fr.Close()
+		r = fr
+	default:
+		return nil, apierr.InvalidZipEntry.New("Zip entry %q uses unsupported compression method %d", f.Name, f.Method).WithContext("entry", f.Name)
+	}
+	// Start small: the header may lie upwards too.
+	buf := bytes.NewBuffer(make([]byte, 0, min(declared, 1<<20)))
+	n, err := io.Copy(buf, io.LimitReader(r, int64(declared)+1))
+	if err != nil {
+		return nil, apierr.InvalidZipEntry.Wrap(err, "Corrupt zip entry %q: %v", f.Name, err).WithContext("entry", f.Name)
+	}
+	if uint64(n) > declared {
+		return nil, apierr.ZipBomb.New("Zip entry %q inflates beyond the %d bytes its header declares", f.Name, declared).WithContext("entry", f.Name)
+	}
+	if uint64(n) < declared {
+		return nil, apierr.InvalidZipEntry.New("Zip entry %q is truncated: %d of %d bytes", f.Name, n, declared).WithContext("entry", f.Name)
+	}
+	b := buf.Bytes()
+	if f.CRC32 != 0 && crc32.ChecksumIEEE(b) != f.CRC32 {
+		return nil, apierr.InvalidZipEntry.New("Zip entry %q fails its checksum", f.Name).WithContext("entry", f.Name)
+	}
+	return b, nil
+}
+
+// parseManifest reads a Java manifest's main section and the DAR
+// attributes (DarManifestReader).
+func parseManifest(b []byte) (Manifest, error) {
+	invalid := func(format string, args ...any) error {
+		return apierr.InvalidDar.New("Invalid manifest: "+format, args...)
+	}
+	text := strings.TrimPrefix(string(b), "\ufeff")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	m := Manifest{Attributes: map[string]string{}}
+	lower := map[string]string{}
+	var name string
+	var value strings.Builder
+	flush := func() {
+		if name != "" {
+			m.Attributes[name] = value.String()
+			lower[strings.ToLower(name)] = name
+		}
+		name = ""
+		value.Reset()
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" {
+			break // end of the main section
+		}
+		if line[0] == ' ' {
+			if name == "" {
+				return Manifest{}, invalid("continuation line without an attribute")
+			}
+			value.WriteString(line[1:])
+			continue
+		}
+		flush()
+		n, v, ok := strings.Cut(line, ": ")
+		if !ok {
+			n, ok = strings.CutSuffix(line, ":")
+			v = ""
+		}
+		if !ok || !validAttributeName(n) {
+			return Manifest{}, invalid("bad line %q", line)
+		}
+		name = n
+		value.WriteString(v)
+	}
+	flush()
+	get := func(key string) (string, bool) {
+		name, ok := lower[strings.ToLower(key)]
+		if !ok {
+			return "", false
+		}
+		return strings.TrimSpace(m.Attributes[name]), true
+	}
+	var ok bool
+	if m.MainDalf, ok = get("Main-Dalf"); !ok {
+		return Manifest{}, invalid("Cannot find attribute: Main-Dalf")
+	}
+	all, ok := get("Dalfs")
+	if !ok {
+		return Manifest{}, invalid("Cannot find attribute: Dalfs")
+	}
+	if m.Format, ok = get("Format"); !ok {
+		return Manifest{}, invalid("Cannot find attribute: Format")
+	}
+	if m.Format != "daml-lf" {
+		return Manifest{}, apierr.InvalidDar.New("Unsupported format: %s", m.Format)
+	}
+	if m.MainDalf == "" {
+		return Manifest{}, invalid("empty Main-Dalf")
+	}
+	m.Name, _ = get("Name")
+	m.SdkVersion, _ = get("Sdk-Version")
+	seen := map[string]bool{m.MainDalf: true}
+	for _, d := range strings.Split(all, ",") {
+		d = strings.TrimSpace(d)
+		if d == "" || seen[d] {
+			continue
+		}
+		seen[d] = true
+		m.Dalfs = append(m.Dalfs, d)
+	}
+	return m, nil
+}
+
+// validAttributeName: a Java manifest header name, [A-Za-z0-9_-]{1,70}.
+func validAttributeName(s string) bool {
+	if s == "" || len(s) > 70 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

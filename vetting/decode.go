@@ -1,0 +1,1426 @@
+package vetting
+
+import (
+	"bytes"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// maxTypeDepth bounds the nesting of one type or kind message. Compilers
+// intern types, so real entries are shallow; the bound keeps a hostile
+// archive from recursing without end.
+const maxTypeDepth = 1000
+
+// maxTypeSize bounds the size of a type or kind as a tree (interned
+// entries shared by reference are counted each time they occur). Interning
+// lets a small archive describe a type of exponential size, which every
+// walk over types (upgrade checks, value checks, printing) would pay for.
+// The largest type of the real DARs has a few hundred nodes.
+const maxTypeSize = 1 << 16
+
+// decoder decodes one LF 2 Package message (daml-lf.md §1).
+type decoder struct {
+	id      string
+	lf      LFVersion
+	strs    []string
+	dnames  []string
+	imports []string
+	// importsDeclared is true when package_imports (9) was given.
+	importsDeclared bool
+	kinds           []*Kind
+	types           []Type
+	// sizes memoizes the tree sizes of interned types and kinds.
+	sizes     map[Type]int
+	kindSizes map[*Kind]int
+	// refs collects the package ids referenced through
+	// SelfOrImportedPackageId (self excluded).
+	refs map[string]bool
+}
+
+func (d *decoder) flat() bool { return d.lf.atLeast(LF22) }
+
+// decodePackage decodes the daml_lf_2 bytes of the package id.
+func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
+	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, sizes: map[Type]int{}, kindSizes: map[*Kind]int{}}
+	var (
+		modules, dnames, types, kinds [][]byte
+		exprs                         int
+		metadata                      [][]byte
+		importsCase                   protowire.Number
+		importsRaw                    []byte
+	)
+	err := eachField(b, func(f field) error {
+		var err error
+		var m []byte
+		switch f.num {
+		case 1:
+			m, err = f.message("Package.modules")
+			modules = append(modules, m)
+		case 2:
+			var s string
+			s, err = f.str("Package.interned_strings")
+			d.strs = append(d.strs, s)
+		case 3:
+			m, err = f.message("Package.interned_dotted_names")
+			dnames = append(dnames, m)
+		case 4:
+			m, err = f.message("Package.metadata")
+			metadata = append(metadata, m) // repeated occurrences merge
+		case 5:
+			m, err = f.message("Package.interned_types")
+			types = append(types, m)
+		case 6:
+			m, err = f.message("Package.interned_kinds")
+			kinds = append(kinds, m)
+		case 7:
+			_, err = f.message("Package.interned_exprs") // only scanned for references
+			exprs++
+		case 8:
+			_, err = f.str("Package.no_imported_packages_reason")
+			importsCase, importsRaw = 8, nil
+		case 9:
+			importsRaw, err = f.message("Package.package_imports")
+			importsCase = 9
+		default:
+			return unknownField("Package", f)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	for i, dn := range dnames {
+		var segs []int
+		if err := eachField(dn, func(f field) error {
+			if f.num != 1 {
+				return unknownField("InternedDottedName", f)
+			}
+			var err error
+			segs, err = f.appendIndices(segs, "InternedDottedName.segments_interned_str")
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		if len(segs) == 0 {
+			return nil, errorf("interned dotted name %d has no segments", i)
+		}
+		parts := make([]string, len(segs))
+		for j, s := range segs {
+			if parts[j], err = d.name(s); err != nil {
+				return nil, err
+			}
+		}
+		d.dnames = append(d.dnames, strings.Join(parts, "."))
+	}
+
+	if len(metadata) == 0 {
+		return nil, errorf("Package.metadata is required in Daml-LF %s", lf)
+	}
+	p := &Package{ID: id, LanguageVersion: lf, modules: map[string]*Module{}}
+	if err := d.metadata(bytes.Join(metadata, nil), p); err != nil {
+		return nil, err
+	}
+
+	if importsCase != 0 && !d.flat() {
+		return nil, errorf("package imports are not supported by Daml-LF %s", lf)
+	}
+	if importsCase == 9 {
+		d.importsDeclared = true
+		d.imports = []string{}
+		if err := eachField(importsRaw, func(f field) error {
+			if f.num != 1 {
+				return unknownField("PackageImports", f)
+			}
+			s, err := f.str("PackageImports.imported_packages")
+			if err != nil {
+				return err
+			}
+			if !validPackageID(s) {
+				return errorf("invalid imported package id %q", s)
+			}
+			d.imports = append(d.imports, s)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+
+	if len(kinds) > 0 && !d.flat() {
+		return nil, errorf("interned kinds are not supported by Daml-LF %s", lf)
+	}
+	for i, k := range kinds {
+		c, ok, err := lastCase(k, "Kind", kindCase)
+		if err != nil {
+			return nil, err
+		}
+		if ok && c.num == 4 {
+			return nil, errorf("Immediate InternedKind in interning table (entry %d)", i)
+		}
+		kd, err := d.kind(k, 0)
+		if err != nil {
+			return nil, err
+		}
+		if d.kindSize(kd) > maxTypeSize {
+			return nil, errorf("interned kind %d is too large", i)
+		}
+		d.kinds = append(d.kinds, kd)
+	}
+	for i, t := range types {
+		c, ok, err := lastCase(t, "Type", typeCase)
+		if err != nil {
+			return nil, err
+		}
+		if ok && c.num == 8 {
+			return nil, errorf("Immediate Interned type in interning table (entry %d)", i)
+		}
+		ty, err := d.typ(t, 0)
+		if err != nil {
+			return nil, err
+		}
+		if d.typeSize(ty) > maxTypeSize {
+			return nil, errorf("interned type %d is too large (more than %d nodes)", i, maxTypeSize)
+		}
+		d.types = append(d.types, ty)
+	}
+	if exprs > 0 && !d.flat() {
+		return nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
+	}
+
+	for _, mb := range modules {
+		m, err := d.module(mb)
+		if err != nil {
+			return nil, err
+		}
+		if p.modules[m.Name] != nil {
+			return nil, errorf("duplicate module %s", m.Name)
+		}
+		p.modules[m.Name] = m
+		p.Modules = append(p.Modules, m)
+	}
+
+	// Every package reference anywhere (expressions included) gives the
+	// dependencies Canton computes when imports are not declared.
+	if err := d.collectRefs(b); err != nil {
+		return nil, err
+	}
+	p.ImportsDeclared = d.importsDeclared
+	p.Imports = d.imports
+	deps := map[string]bool{}
+	for _, id := range d.imports {
+		deps[id] = true
+	}
+	for id := range d.refs {
+		deps[id] = true
+	}
+	delete(deps, id)
+	p.DirectDeps = sortedKeys(deps)
+	return p, nil
+}
+
+// typeSize returns the tree size of t, memoized on shared nodes; it
+// saturates above maxTypeSize.
+func (d *decoder) typeSize(t Type) int {
+	if n, ok := d.sizes[t]; ok {
+		return n
+	}
+	n := 1
+	switch t := t.(type) {
+	case *TApp:
+		n += d.typeSize(t.Fun) + d.typeSize(t.Arg)
+	case *TForall:
+		n += d.kindSize(t.Param.Kind) + d.typeSize(t.Body)
+	case *TStruct:
+		for _, f := range t.Fields {
+			n += d.typeSize(f.Type)
+		}
+	case *TSyn:
+		for _, a := range t.Args {
+			n += d.typeSize(a)
+		}
+	}
+	n = min(n, maxTypeSize+1)
+	d.sizes[t] = n
+	return n
+}
+
+// kindSize is typeSize for kinds.
+func (d *decoder) kindSize(k *Kind) int {
+	if k == nil {
+		return 0
+	}
+	if n, ok := d.kindSizes[k]; ok {
+		return n
+	}
+	n := min(1+d.kindSize(k.Param)+d.kindSize(k.Result), maxTypeSize+1)
+	d.kindSizes[k] = n
+	return n
+}
+
+func (d *decoder) metadata(b []byte, p *Package) error {
+	var name, version, upgraded int
+	hasUpgraded := false
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case 1:
+			name, err = f.index("PackageMetadata.name_interned_str")
+		case 2:
+			version, err = f.index("PackageMetadata.version_interned_str")
+		case 3:
+			var m []byte
+			if m, err = f.message("PackageMetadata.upgraded_package_id"); err != nil {
+				return err
+			}
+			hasUpgraded = true
+			upgraded = 0
+			return eachField(m, func(f field) error {
+				if f.num != 1 {
+					return unknownField("UpgradedPackageId", f)
+				}
+				var err error
+				upgraded, err = f.index("UpgradedPackageId.upgraded_package_id_interned_str")
+				return err
+			})
+		default:
+			return unknownField("PackageMetadata", f)
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	var err error
+	if p.Name, err = d.str(name); err != nil {
+		return err
+	}
+	if !validPackageName(p.Name) {
+		return errorf("invalid package name %q", p.Name)
+	}
+	if p.Version, err = d.str(version); err != nil {
+		return err
+	}
+	if _, ok := parseVersion(p.Version); !ok {
+		return errorf("invalid package version %q", p.Version)
+	}
+	if hasUpgraded {
+		if p.UpgradedPackageID, err = d.str(upgraded); err != nil {
+			return err
+		}
+		if !validPackageID(p.UpgradedPackageID) {
+			return errorf("invalid upgraded package id %q", p.UpgradedPackageID)
+		}
+	}
+	return nil
+}
+
+// str returns interned string i.
+func (d *decoder) str(i int) (string, error) {
+	if i >= len(d.strs) {
+		return "", errorf("invalid internedString table index %d", i)
+	}
+	return d.strs[i], nil
+}
+
+// name returns interned string i, which must be a Daml-LF Name.
+func (d *decoder) name(i int) (string, error) {
+	s, err := d.str(i)
+	if err != nil {
+		return "", err
+	}
+	if !validName(s) {
+		return "", errorf("invalid name %q", s)
+	}
+	return s, nil
+}
+
+// dname returns interned dotted name i.
+func (d *decoder) dname(i int) (string, error) {
+	if i >= len(d.dnames) {
+		return "", errorf("invalid dotted name table index %d", i)
+	}
+	return d.dnames[i], nil
+}
+
+// lastCase returns the oneof member of message b that is set: the last of
+// the fields for which isCase is true. Other fields are unknown.
+func lastCase(b []byte, msg string, isCase func(protowire.Number) bool) (field, bool, error) {
+	var last field
+	found := false
+	err := eachField(b, func(f field) error {
+		if !isCase(f.num) {
+			return unknownField(msg, f)
+		}
+		last, found = f, true
+		return nil
+	})
+	return last, found, err
+}
+
+func kindCase(n protowire.Number) bool { return n >= 1 && n <= 4 }
+func typeCase(n protowire.Number) bool { return n >= 1 && n <= 9 }
+
+// unit checks that b is an empty Unit message.
+func unit(f field, msg string) error {
+	b, err := f.message(msg)
+	if err != nil {
+		return err
+	}
+	return eachField(b, func(f field) error { return unknownField("Unit", f) })
+}
+
+func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
+	if depth > maxTypeDepth {
+		return nil, errorf("Kind nested too deeply")
+	}
+	f, ok, err := lastCase(b, "Kind", kindCase)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("Kind.SUM_NOT_SET")
+	}
+	switch f.num {
+	case 1:
+		return &Kind{Sort: KindStar}, unit(f, "Kind.star")
+	case 3:
+		return &Kind{Sort: KindNat}, unit(f, "Kind.nat")
+	case 4:
+		if !d.flat() {
+			return nil, errorf("interned kinds are not supported by Daml-LF %s", d.lf)
+		}
+		i, err := f.index("Kind.interned_kind")
+		if err != nil {
+			return nil, err
+		}
+		if i >= len(d.kinds) {
+			return nil, errorf("invalid internedKinds table index %d", i)
+		}
+		return d.kinds[i], nil
+	}
+	m, err := f.message("Kind.arrow")
+	if err != nil {
+		return nil, err
+	}
+	var params [][]byte
+	var result []byte
+	if err := eachField(m, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case 1:
+			x, err = f.message("Kind.Arrow.params")
+			params = append(params, x)
+		case 2:
+			result, err = f.message("Kind.Arrow.result")
+		default:
+			return unknownField("Kind.Arrow", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
+		return nil, errorf("Unexpected empty Kind.Arrow.params")
+	}
+	if d.flat() && len(params) != 1 {
+		return nil, errorf("Kind.Arrow.params must have exactly one element in Daml-LF %s", d.lf)
+	}
+	k, err := d.kind(result, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(params) - 1; i >= 0; i-- {
+		pk, err := d.kind(params[i], depth+1)
+		if err != nil {
+			return nil, err
+		}
+		k = &Kind{Sort: KindArrow, Param: pk, Result: k}
+	}
+	return k, nil
+}
+
+var typeCaseNames = map[protowire.Number]string{
+	1: "VAR", 2: "CON", 3: "BUILTIN", 4: "FORALL", 5: "STRUCT", 6: "NAT", 7: "SYN", 8: "INTERNED_TYPE", 9: "TAPP",
+}
+
+// typeRef decodes a Type outside the interning table, where only the
+// interned_type case is allowed.
+func (d *decoder) typeRef(b []byte) (Type, error) {
+	f, ok, err := lastCase(b, "Type", typeCase)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("SUM_NOT_SET is not supported outside type interning table")
+	}
+	if f.num != 8 {
+		return nil, errorf("%s is not supported outside type interning table", typeCaseNames[f.num])
+	}
+	i, err := f.index("Type.interned_type")
+	if err != nil {
+		return nil, err
+	}
+	if i >= len(d.types) {
+		return nil, errorf("invalid internedTypes table index %d", i)
+	}
+	return d.types[i], nil
+}
+
+// typ decodes a Type inside the interning table (any case).
+func (d *decoder) typ(b []byte, depth int) (Type, error) {
+	if depth > maxTypeDepth {
+		return nil, errorf("Type nested too deeply")
+	}
+	f, ok, err := lastCase(b, "Type", typeCase)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("Type.SUM_NOT_SET")
+	}
+	if f.num == 6 {
+		n, err := f.sint64Of("Type.nat")
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || n > 37 {
+			return nil, errorf("TNat must be between 0 and 37, found %d", n)
+		}
+		return &TNat{N: int(n)}, nil
+	}
+	if f.num == 8 {
+		i, err := f.index("Type.interned_type")
+		if err != nil {
+			return nil, err
+		}
+		if i >= len(d.types) {
+			return nil, errorf("invalid internedTypes table index %d", i)
+		}
+		return d.types[i], nil
+	}
+	m, err := f.message("Type")
+	if err != nil {
+		return nil, err
+	}
+	switch f.num {
+	case 1, 2, 3, 7: // var, con, builtin, syn: a head and an argument list
+		return d.headWithArgs(f.num, m, depth)
+	case 4:
+		var vars [][]byte
+		var body []byte
+		if err := eachField(m, func(f field) error {
+			var err error
+			var x []byte
+			switch f.num {
+			case 1:
+				x, err = f.message("Type.Forall.vars")
+				vars = append(vars, x)
+			case 2:
+				body, err = f.message("Type.Forall.body")
+			default:
+				return unknownField("Type.Forall", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		if len(vars) == 0 {
+			return nil, errorf("Unexpected empty Type.Forall.vars")
+		}
+		if d.flat() && len(vars) != 1 {
+			return nil, errorf("Type.Forall.vars must have exactly one element in Daml-LF %s", d.lf)
+		}
+		t, err := d.typ(body, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(vars) - 1; i >= 0; i-- {
+			tp, err := d.typeVarWithKind(vars[i], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t = &TForall{Param: tp, Body: t}
+		}
+		return t, nil
+	case 5:
+		st := &TStruct{}
+		seen := map[string]bool{}
+		if err := eachField(m, func(f field) error {
+			if f.num != 1 {
+				return unknownField("Type.Struct", f)
+			}
+			x, err := f.message("Type.Struct.fields")
+			if err != nil {
+				return err
+			}
+			fl, err := d.fieldWithType(x, func(b []byte) (Type, error) { return d.typ(b, depth+1) })
+			if err != nil {
+				return err
+			}
+			if seen[fl.Name] {
+				return errorf("TStruct: duplicate field %s", fl.Name)
+			}
+			seen[fl.Name] = true
+			st.Fields = append(st.Fields, fl)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+		if len(st.Fields) == 0 {
+			return nil, errorf("Unexpected empty Type.Struct.fields")
+		}
+		return st, nil
+	default: // 9: tapp
+		if !d.flat() {
+			return nil, errorf("TApp not supported by Daml-LF %s (local flattening)", d.lf)
+		}
+		var lhs, rhs []byte
+		if err := eachField(m, func(f field) error {
+			var err error
+			switch f.num {
+			case 1:
+				lhs, err = f.message("Type.TApp.lhs")
+			case 2:
+				rhs, err = f.message("Type.TApp.rhs")
+			default:
+				return unknownField("Type.TApp", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		fun, err := d.typ(lhs, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		arg, err := d.typ(rhs, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return &TApp{Fun: fun, Arg: arg}, nil
+	}
+}
+
+var builtinMinVersion = map[BuiltinType]LFVersion{
+	BuiltinUnit: LF21, BuiltinBool: LF21, BuiltinInt64: LF21, BuiltinDate: LF21,
+	BuiltinTimestamp: LF21, BuiltinNumeric: LF21, BuiltinParty: LF21, BuiltinText: LF21,
+	BuiltinContractID: LF21, BuiltinOptional: LF21, BuiltinList: LF21, BuiltinGenMap: LF21,
+	BuiltinAny: LF21, BuiltinAnyException: LF21, BuiltinTypeRep: LF21, BuiltinArrow: LF21,
+	BuiltinUpdate: LF21, BuiltinFailureCategory: LF21, BuiltinTextMap: LF21,
+	BuiltinBigNumeric: LF2Dev, BuiltinRoundingMode: LF2Dev,
+}
+
+// headWithArgs decodes Type.Var, Type.Con, Type.Builtin and Type.Syn: a
+// head and an argument list (which must be empty from LF 2.2, except for
+// synonyms).
+func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, error) {
+	msg := map[protowire.Number]string{1: "Type.Var", 2: "Type.Con", 3: "Type.Builtin", 7: "Type.Syn"}[c]
+	var head []byte
+	var headIdx int
+	var hasHead bool
+	var args [][]byte
+	if err := eachField(m, func(f field) error {
+		var err error
+		var x []byte
+		switch {
+		case f.num == 2:
+			x, err = f.message(msg + ".args")
+			args = append(args, x)
+		case c == 1 && f.num == 3:
+			headIdx, err = f.index("Type.Var.var_interned_str")
+		case c == 3 && f.num == 1:
+			var v int32
+			v, err = f.int32Of("Type.Builtin.builtin")
+			headIdx = int(v)
+		case (c == 2 || c == 7) && f.num == 1:
+			head, err = f.message(msg + ".tycon")
+			hasHead = true
+		default:
+			return unknownField(msg, f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var t Type
+	switch c {
+	case 1:
+		name, err := d.name(headIdx)
+		if err != nil {
+			return nil, err
+		}
+		t = &TVar{Name: name}
+	case 3:
+		b := BuiltinType(headIdx)
+		minV, ok := builtinMinVersion[b]
+		if !ok {
+			return nil, errorf("BuiltinType.UNRECOGNIZED (%d)", headIdx)
+		}
+		if !d.lf.atLeast(minV) {
+			return nil, errorf("%s is not supported by Daml-LF %s", b, d.lf)
+		}
+		t = &TBuiltin{Builtin: b}
+	default:
+		if !hasHead {
+			return nil, errorf("PackageId.SUM_NOT_SET")
+		}
+		id, err := d.typeConID(head)
+		if err != nil {
+			return nil, err
+		}
+		if c == 7 {
+			syn := &TSyn{ID: id}
+			for _, a := range args {
+				at, err := d.typ(a, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				syn.Args = append(syn.Args, at)
+			}
+			return syn, nil
+		}
+		t = &TCon{ID: id}
+	}
+	if d.flat() && len(args) > 0 {
+		return nil, errorf("%s.args must be empty in Daml-LF %s", msg, d.lf)
+	}
+	for _, a := range args {
+		at, err := d.typ(a, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		t = &TApp{Fun: t, Arg: at}
+	}
+	return t, nil
+}
+
+func (d *decoder) typeVarWithKind(b []byte, depth int) (TypeParam, error) {
+	var nameIdx int
+	var kind []byte
+	hasKind := false
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case 3:
+			nameIdx, err = f.index("TypeVarWithKind.var_interned_str")
+		case 2:
+			kind, err = f.message("TypeVarWithKind.kind")
+			hasKind = true
+		default:
+			return unknownField("TypeVarWithKind", f)
+		}
+		return err
+	}); err != nil {
+		return TypeParam{}, err
+	}
+	name, err := d.name(nameIdx)
+	if err != nil {
+		return TypeParam{}, err
+	}
+	if !hasKind {
+		return TypeParam{}, errorf("Kind.SUM_NOT_SET")
+	}
+	k, err := d.kind(kind, depth+1)
+	if err != nil {
+		return TypeParam{}, err
+	}
+	return TypeParam{Name: name, Kind: k}, nil
+}
+
+// fieldWithType decodes a FieldWithType with decodeType for its type.
+func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error)) (Field, error) {
+	var nameIdx int
+	var typ []byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case 3:
+			nameIdx, err = f.index("FieldWithType.field_interned_str")
+		case 2:
+			typ, err = f.message("FieldWithType.type")
+		default:
+			return unknownField("FieldWithType", f)
+		}
+		return err
+	}); err != nil {
+		return Field{}, err
+	}
+	name, err := d.name(nameIdx)
+	if err != nil {
+		return Field{}, err
+	}
+	t, err := decodeType(typ)
+	if err != nil {
+		return Field{}, err
+	}
+	return Field{Name: name, Type: t}, nil
+}
+
+// typeConID decodes a TypeConId (also TypeSynId and ValueId, which have
+// the same shape).
+func (d *decoder) typeConID(b []byte) (TypeConID, error) {
+	var mod []byte
+	var nameIdx int
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case 1:
+			mod, err = f.message("TypeConId.module")
+		case 2:
+			nameIdx, err = f.index("TypeConId.name_interned_dname")
+		default:
+			return unknownField("TypeConId", f)
+		}
+		return err
+	}); err != nil {
+		return TypeConID{}, err
+	}
+	pkg, module, err := d.moduleID(mod)
+	if err != nil {
+		return TypeConID{}, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return TypeConID{}, err
+	}
+	return TypeConID{PackageID: pkg, Module: module, Name: name}, nil
+}
+
+func (d *decoder) moduleID(b []byte) (pkg, module string, err error) {
+	var ref []byte
+	var nameIdx int
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case 1:
+			ref, err = f.message("ModuleId.package_id")
+		case 2:
+			nameIdx, err = f.index("ModuleId.module_name_interned_dname")
+		default:
+			return unknownField("ModuleId", f)
+		}
+		return err
+	}); err != nil {
+		return "", "", err
+	}
+	if pkg, err = d.pkgRef(ref); err != nil {
+		return "", "", err
+	}
+	module, err = d.dname(nameIdx)
+	return pkg, module, err
+}
+
+// pkgRef resolves a SelfOrImportedPackageId (daml-lf.md §1.1).
+func (d *decoder) pkgRef(b []byte) (string, error) {
+	f, ok, err := lastCase(b, "SelfOrImportedPackageId", func(n protowire.Number) bool { return n == 1 || n == 3 || n == 4 })
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", errorf("PackageId.SUM_NOT_SET")
+	}
+	switch f.num {
+	case 1:
+		return d.id, unit(f, "SelfOrImportedPackageId.self_package_id")
+	case 3:
+		i, err := f.index("SelfOrImportedPackageId.imported_package_id_interned_str")
+		if err != nil {
+			return "", err
+		}
+		id, err := d.str(i)
+		if err != nil {
+			return "", err
+		}
+		if !validPackageID(id) {
+			return "", errorf("invalid package id %q", id)
+		}
+		// With a declared imports table, other packages are named through it;
+		// only stable packages may still be named directly.
+		if d.importsDeclared && !IsStablePackage(id) {
+			return "", errorf("Got explicit non-stable package id %s", id)
+		}
+		return id, nil
+	default:
+		if !d.flat() {
+			return "", errorf("package_import_id is not supported by Daml-LF %s", d.lf)
+		}
+		i, err := f.index("SelfOrImportedPackageId.package_import_id")
+		if err != nil {
+			return "", err
+		}
+		if !d.importsDeclared {
+			return "", errorf("package_import_id %d used but the package declares no imports table", i)
+		}
+		if i >= len(d.imports) {
+			return "", errorf("invalid package imports table index %d", i)
+		}
+		return d.imports[i], nil
+	}
+}
+
+func (d *decoder) module(b []byte) (*Module, error) {
+	var nameIdx int
+	var flags, syns, dts, tpls, excs, ifaces [][]byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case 1:
+			nameIdx, err = f.index("Module.name_interned_dname")
+		case 2:
+			x, err = f.message("Module.flags")
+			flags = append(flags, x) // repeated occurrences merge
+		case 3:
+			x, err = f.message("Module.synonyms")
+			syns = append(syns, x)
+		case 4:
+			x, err = f.message("Module.data_types")
+			dts = append(dts, x)
+		case 5:
+			_, err = f.message("Module.values") // expressions are not decoded
+		case 6:
+			x, err = f.message("Module.templates")
+			tpls = append(tpls, x)
+		case 7:
+			x, err = f.message("Module.exceptions")
+			excs = append(excs, x)
+		case 8:
+			x, err = f.message("Module.interfaces")
+			ifaces = append(ifaces, x)
+		default:
+			return unknownField("Module", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	m := &Module{
+		Name:       name,
+		dataTypes:  map[string]*DataType{},
+		synonyms:   map[string]*TypeSynonym{},
+		templates:  map[string]*Template{},
+		interfaces: map[string]*Interface{},
+		exceptions: map[string]bool{},
+	}
+	if err := d.featureFlags(bytes.Join(flags, nil)); err != nil {
+		return nil, err
+	}
+	wrap := func(err error) error {
+		if pe, ok := err.(*parseError); ok {
+			return errorf("module %s: %s", name, pe.msg)
+		}
+		return err
+	}
+	for _, x := range syns {
+		s, err := d.synonym(x)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.synonyms[s.Name] != nil || m.dataTypes[s.Name] != nil {
+			return nil, errorf("module %s: duplicate definition %s", name, s.Name)
+		}
+		m.synonyms[s.Name] = s
+		m.Synonyms = append(m.Synonyms, s)
+	}
+	for _, x := range dts {
+		dt, err := d.dataType(x)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.synonyms[dt.Name] != nil || m.dataTypes[dt.Name] != nil {
+			return nil, errorf("module %s: duplicate definition %s", name, dt.Name)
+		}
+		m.dataTypes[dt.Name] = dt
+		m.DataTypes = append(m.DataTypes, dt)
+	}
+	for _, x := range tpls {
+		t, err := d.template(x)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.templates[t.Name] != nil {
+			return nil, errorf("module %s: duplicate template %s", name, t.Name)
+		}
+		m.templates[t.Name] = t
+		m.Templates = append(m.Templates, t)
+	}
+	for _, x := range excs {
+		var nIdx int
+		if err := eachField(x, func(f field) error {
+			var err error
+			switch f.num {
+			case 1:
+				nIdx, err = f.index("DefException.name_interned_dname")
+			case 2:
+				_, err = f.message("DefException.location")
+			case 3:
+				_, err = f.message("DefException.message")
+			default:
+				return unknownField("DefException", f)
+			}
+			return err
+		}); err != nil {
+			return nil, wrap(err)
+		}
+		en, err := d.dname(nIdx)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.exceptions[en] {
+			return nil, errorf("module %s: duplicate exception %s", name, en)
+		}
+		m.exceptions[en] = true
+		m.Exceptions = append(m.Exceptions, en)
+	}
+	for _, x := range ifaces {
+		i, err := d.iface(x)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.interfaces[i.Name] != nil {
+			return nil, errorf("module %s: duplicate interface %s", name, i.Name)
+		}
+		m.interfaces[i.Name] = i
+		m.Interfaces = append(m.Interfaces, i)
+	}
+	return m, nil
+}
+
+func (d *decoder) featureFlags(b []byte) error {
+	var set [4]bool
+	if err := eachField(b, func(f field) error {
+		if f.num < 1 || f.num > 3 {
+			return unknownField("FeatureFlags", f)
+		}
+		v, err := f.boolOf("FeatureFlags")
+		set[f.num] = v
+		return err
+	}); err != nil {
+		return err
+	}
+	if !set[1] || !set[2] || !set[3] {
+		return errorf("Deprecated feature flag settings detected, refusing to parse package")
+	}
+	return nil
+}
+
+func (d *decoder) synonym(b []byte) (*TypeSynonym, error) {
+	var nameIdx int
+	var params [][]byte
+	var typ []byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case 1:
+			_, err = f.message("DefTypeSyn.location")
+		case 2:
+			nameIdx, err = f.index("DefTypeSyn.name_interned_dname")
+		case 3:
+			x, err = f.message("DefTypeSyn.params")
+			params = append(params, x)
+		case 4:
+			typ, err = f.message("DefTypeSyn.type")
+		default:
+			return unknownField("DefTypeSyn", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	s := &TypeSynonym{Name: name}
+	if s.Params, err = d.params(params); err != nil {
+		return nil, err
+	}
+	if s.Type, err = d.typeRef(typ); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (d *decoder) params(raw [][]byte) ([]TypeParam, error) {
+	var ps []TypeParam
+	for _, x := range raw {
+		p, err := d.typeVarWithKind(x, 0)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+func (d *decoder) dataType(b []byte) (*DataType, error) {
+	var nameIdx int
+	var params [][]byte
+	var serializable bool
+	var cons field
+	hasCons := false
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case 1:
+			_, err = f.message("DefDataType.location")
+		case 2:
+			nameIdx, err = f.index("DefDataType.name_interned_dname")
+		case 3:
+			x, err = f.message("DefDataType.params")
+			params = append(params, x)
+		case 4:
+			serializable, err = f.boolOf("DefDataType.serializable")
+		case 5, 6, 7, 8:
+			_, err = f.message("DefDataType")
+			cons, hasCons = f, true
+		default:
+			return unknownField("DefDataType", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	dt := &DataType{Name: name, Serializable: serializable}
+	if dt.Params, err = d.params(params); err != nil {
+		return nil, err
+	}
+	if !hasCons {
+		return nil, errorf("DefDataType.DATACONS_NOT_SET")
+	}
+	switch cons.num {
+	case 5, 6:
+		dt.Variety = RecordVariety
+		msg := "DefDataType.record"
+		if cons.num == 6 {
+			dt.Variety = VariantVariety
+			msg = "DefDataType.variant"
+		}
+		seen := map[string]bool{}
+		if err := eachField(cons.b, func(f field) error {
+			if f.num != 1 {
+				return unknownField(msg, f)
+			}
+			x, err := f.message(msg + ".fields")
+			if err != nil {
+				return err
+			}
+			fl, err := d.fieldWithType(x, d.typeRef)
+			if err != nil {
+				return err
+			}
+			if seen[fl.Name] {
+				return errorf("%s: duplicate field %s", name, fl.Name)
+			}
+			seen[fl.Name] = true
+			dt.Fields = append(dt.Fields, fl)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	case 7:
+		dt.Variety = EnumVariety
+		if len(dt.Params) > 0 {
+			return nil, errorf("%s: an enum cannot have type parameters", name)
+		}
+		var idx []int
+		if err := eachField(cons.b, func(f field) error {
+			if f.num != 2 {
+				return unknownField("DefDataType.EnumConstructors", f)
+			}
+			var err error
+			idx, err = f.appendIndices(idx, "EnumConstructors.constructors_interned_str")
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, i := range idx {
+			c, err := d.name(i)
+			if err != nil {
+				return nil, err
+			}
+			if seen[c] {
+				return nil, errorf("%s: duplicate enum constructor %s", name, c)
+			}
+			seen[c] = true
+			dt.Constructors = append(dt.Constructors, c)
+		}
+	default:
+		dt.Variety = InterfaceVariety
+		if err := unit(cons, "DefDataType.interface"); err != nil {
+			return nil, err
+		}
+	}
+	return dt, nil
+}
+
+func (d *decoder) template(b []byte) (*Template, error) {
+	var nameIdx, paramIdx int
+	var choices [][]byte
+	var key, impls [][]byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case 1:
+			nameIdx, err = f.index("DefTemplate.tycon_interned_dname")
+		case 2:
+			paramIdx, err = f.index("DefTemplate.param_interned_str")
+		case 3, 4, 7:
+			_, err = f.message("DefTemplate") // precond, signatories, observers
+		case 6:
+			x, err = f.message("DefTemplate.choices")
+			choices = append(choices, x)
+		case 8:
+			_, err = f.message("DefTemplate.location")
+		case 9:
+			x, err = f.message("DefTemplate.key")
+			key = append(key, x)
+		case 10:
+			x, err = f.message("DefTemplate.implements")
+			impls = append(impls, x)
+		default:
+			return unknownField("DefTemplate", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	t := &Template{Name: name}
+	if t.Param, err = d.name(paramIdx); err != nil {
+		return nil, err
+	}
+	if t.Choices, err = d.choices(choices); err != nil {
+		return nil, errorf("template %s: %v", name, err)
+	}
+	if len(key) > 0 {
+		if !d.lf.atLeast(LF23) {
+			return nil, errorf("template %s: Contract Keys is not supported by Daml-LF %s", name, d.lf)
+		}
+		var typ []byte
+		if err := eachField(key[len(key)-1], func(f field) error {
+			var err error
+			switch f.num {
+			case 1:
+				typ, err = f.message("DefTemplate.DefKey.type")
+			case 3, 4:
+				_, err = f.message("DefTemplate.DefKey")
+			default:
+				return unknownField("DefTemplate.DefKey", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		kt, err := d.typeRef(typ)
+		if err != nil {
+			return nil, errorf("template %s key: %v", name, err)
+		}
+		t.Key = &TemplateKey{Type: kt}
+	}
+	for _, x := range impls {
+		var iface []byte
+		if err := eachField(x, func(f field) error {
+			var err error
+			switch f.num {
+			case 1:
+				iface, err = f.message("DefTemplate.Implements.interface")
+			case 2, 3:
+				_, err = f.message("DefTemplate.Implements")
+			default:
+				return unknownField("DefTemplate.Implements", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		id, err := d.typeConID(iface)
+		if err != nil {
+			return nil, err
+		}
+		t.Implements = append(t.Implements, id)
+	}
+	return t, nil
+}
+
+func (d *decoder) choices(raw [][]byte) ([]*Choice, error) {
+	var cs []*Choice
+	seen := map[string]bool{}
+	for _, x := range raw {
+		c, err := d.choice(x)
+		if err != nil {
+			return nil, err
+		}
+		if seen[c.Name] {
+			return nil, errorf("duplicate choice %s", c.Name)
+		}
+		seen[c.Name] = true
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+func (d *decoder) choice(b []byte) (*Choice, error) {
+	var nameIdx, selfIdx int
+	var consuming bool
+	var arg, ret []byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case 1:
+			_, err = f.message("TemplateChoice.location")
+		case 2:
+			nameIdx, err = f.index("TemplateChoice.name_interned_str")
+		case 3:
+			consuming, err = f.boolOf("TemplateChoice.consuming")
+		case 4, 5, 9, 1001:
+			_, err = f.message("TemplateChoice") // controllers, observers, update, authorizers
+		case 6:
+			arg, err = f.message("TemplateChoice.arg_binder")
+		case 8:
+			ret, err = f.message("TemplateChoice.ret_type")
+		case 10:
+			selfIdx, err = f.index("TemplateChoice.self_binder_interned_str")
+		default:
+			return unknownField("TemplateChoice", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.name(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	c := &Choice{Name: name, Consuming: consuming}
+	if c.SelfBinder, err = d.name(selfIdx); err != nil {
+		return nil, err
+	}
+	var argVar int
+	var argType []byte
+	if err := eachField(arg, func(f field) error {
+		var err error
+		switch f.num {
+		case 3:
+			argVar, err = f.index("VarWithType.var_interned_str")
+		case 2:
+			argType, err = f.message("VarWithType.type")
+		default:
+			return unknownField("VarWithType", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if c.ArgBinder, err = d.name(argVar); err != nil {
+		return nil, err
+	}
+	if c.ArgType, err = d.typeRef(argType); err != nil {
+		return nil, errorf("choice %s argument: %v", name, err)
+	}
+	if c.ReturnType, err = d.typeRef(ret); err != nil {
+		return nil, errorf("choice %s return type: %v", name, err)
+	}
+	return c, nil
+}
+
+func (d *decoder) iface(b []byte) (*Interface, error) {
+	var nameIdx, paramIdx int
+	var methods, choices, requires [][]byte
+	var view []byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case 1:
+			_, err = f.message("DefInterface.location")
+		case 2:
+			nameIdx, err = f.index("DefInterface.tycon_interned_dname")
+		case 3:
+			x, err = f.message("DefInterface.methods")
+			methods = append(methods, x)
+		case 4:
+			paramIdx, err = f.index("DefInterface.param_interned_str")
+		case 5:
+			x, err = f.message("DefInterface.choices")
+			choices = append(choices, x)
+		case 6:
+			view, err = f.message("DefInterface.view")
+		case 7:
+			x, err = f.message("DefInterface.requires")
+			requires = append(requires, x)
+		default:
+			return unknownField("DefInterface", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	i := &Interface{Name: name}
+	if i.Param, err = d.name(paramIdx); err != nil {
+		return nil, err
+	}
+	for _, x := range methods {
+		var mIdx int
+		var typ []byte
+		if err := eachField(x, func(f field) error {
+			var err error
+			switch f.num {
+			case 1:
+				_, err = f.message("InterfaceMethod.location")
+			case 2:
+				mIdx, err = f.index("InterfaceMethod.method_interned_name")
+			case 3:
+				typ, err = f.message("InterfaceMethod.type")
+			default:
+				return unknownField("InterfaceMethod", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		mn, err := d.name(mIdx)
+		if err != nil {
+			return nil, err
+		}
+		mt, err := d.typeRef(typ)
+		if err != nil {
+			return nil, errorf("interface %s method %s: %v", name, mn, err)
+		}
+		i.Methods = append(i.Methods, InterfaceMethod{Name: mn, Type: mt})
+	}
+	if i.Choices, err = d.choices(choices); err != nil {
+		return nil, errorf("interface %s: %v", name, err)
+	}
+	if i.View, err = d.typeRef(view); err != nil {
+		return nil, errorf("interface %s view: %v", name, err)
+	}
+	for _, x := range requires {
+		id, err := d.typeConID(x)
+		if err != nil {
+			return nil, err
+		}
+		i.Requires = append(i.Requires, id)
+	}
+	return i, nil
+}

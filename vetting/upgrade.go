@@ -1,0 +1,552 @@
+package vetting
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// UpgradeError is the first upgrade rule a package breaks. It is the Err of
+// the NOT_VALID_UPGRADE_PACKAGE errors of CheckUpgrade and CheckLineage.
+type UpgradeError struct {
+	// Rule is the name of the broken rule as in Canton's upgrade checker,
+	// e.g. "RecordFieldsNewNonOptional", "MissingChoice".
+	Rule string
+	// Message is the explanation, in Canton's words.
+	Message string
+}
+
+// Error returns "Rule: Message".
+func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
+
+// CheckUpgrade checks that newPkg is a valid upgrade of oldPkg under the
+// upgrade type-checking rules of Canton (semantics.md §D): LF version and
+// dependency versions not decreasing; every module, template, choice,
+// serializable data type and interface instance kept, and no interface
+// instance added to an existing template; template keys and choice return
+// types unchanged; records only gaining Optional fields at their end;
+// variants and enums only gaining constructors at their end; type
+// parameters, serializability, variety and record origin unchanged;
+// interfaces and exceptions not carried over. A choice may change its
+// consuming flag: Canton does not check it.
+//
+// Types are compared structurally, as Canton's checker does: type variables
+// by their position among the data type's parameters; a reference to a data
+// type matches another when module and entity names are equal and either
+// both ids are the same or both packages are known (oldPkg, newPkg, or
+// through lookup) with the same package name and the old reference's
+// version ≤ the new one's. So Mod:T of the old package matches Mod:T of the
+// new one, and a dependency may move to a newer version of itself. lookup
+// may be nil; unknown packages only match themselves.
+//
+// A package is always a valid upgrade of itself (same id).
+//
+// The error is NOT_VALID_UPGRADE_PACKAGE whose cause names the first
+// violation ("... Reason: RecordFieldsNewNonOptional: ...") and whose Err is
+// an *UpgradeError.
+func CheckUpgrade(oldPkg, newPkg *Package, lookup func(id string) *Package) error {
+	if oldPkg.ID == newPkg.ID {
+		return nil
+	}
+	c := &upgradeChecker{old: oldPkg, new: newPkg, lookup: lookup}
+	if ue := c.check(); ue != nil {
+		return apierr.NotValidUpgradePackage.Wrap(ue,
+			"Upgrade checks indicate that %s cannot be an upgrade of %s. Reason: %s", newPkg, oldPkg, ue).
+			WithContext("oldPackage", oldPkg.ID).
+			WithContext("newPackage", newPkg.ID).
+			WithContext("rule", ue.Rule)
+	}
+	return nil
+}
+
+// CheckLineage checks a set of packages meant to be vetted together (the
+// resulting vetted set), as Canton's PackageUpgradeValidator does: the
+// packages are grouped by name, each group sorted by (version, id); every
+// direct dependency must be known (in pkgs or through lookup), else
+// TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES; packages named daml-prim or
+// daml-stdlib must be utility packages (DAML_PRIM_NOT_UTILITY_PACKAGE);
+// then, keeping only upgradable packages (LF 2, not a utility package),
+// each consecutive pair must have different versions (KNOWN_PACKAGE_VERSION)
+// and pass CheckUpgrade (NOT_VALID_UPGRADE_PACKAGE). Names are checked in
+// sorted order and the first error is returned.
+func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
+	byID := map[string]*Package{}
+	byName := map[string][]*Package{}
+	for _, p := range pkgs {
+		if byID[p.ID] != nil {
+			continue
+		}
+		byID[p.ID] = p
+		byName[p.Name] = append(byName[p.Name], p)
+	}
+	resolve := func(id string) *Package {
+		if p := byID[id]; p != nil {
+			return p
+		}
+		if lookup != nil {
+			return lookup(id)
+		}
+		return nil
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		lineage := byName[name]
+		slices.SortFunc(lineage, func(a, b *Package) int {
+			if c := CompareVersions(a.Version, b.Version); c != 0 {
+				return c
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
+		for _, p := range lineage {
+			var missing []string
+			for _, dep := range p.DirectDeps {
+				if resolve(dep) == nil {
+					missing = append(missing, dep)
+				}
+			}
+			if len(missing) > 0 {
+				return apierr.TopologyCannotVetDueToMissingPackages.New(
+					"Package vetting failed due to packages not existing on the local node: %s (dependencies of %s)",
+					strings.Join(missing, ", "), p).
+					WithContext("packages", strings.Join(missing, ","))
+			}
+			if (name == "daml-prim" || name == "daml-stdlib") && !p.IsUtility() {
+				return apierr.DamlPrimNotUtilityPackage.New(
+					"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p).
+					WithContext("packageId", p.ID)
+			}
+		}
+		var up []*Package
+		for _, p := range lineage {
+			if p.LanguageVersion.Major >= 2 && !p.IsUtility() {
+				up = append(up, p)
+			}
+		}
+		for i := 0; i+1 < len(up); i++ {
+			a, b := up[i], up[i+1]
+			if CompareVersions(a.Version, b.Version) == 0 {
+				return apierr.KnownPackageVersion.New(
+					"Tried to vet two packages with the same name and version: %s and %s.", a, b).
+					WithContext("firstPackage", a.ID).
+					WithContext("secondPackage", b.ID)
+			}
+			if err := CheckUpgrade(a, b, resolve); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type upgradeChecker struct {
+	old, new *Package
+	lookup   func(string) *Package
+}
+
+func (c *upgradeChecker) pkg(id string) *Package {
+	switch {
+	case id == c.old.ID:
+		return c.old
+	case id == c.new.ID:
+		return c.new
+	case c.lookup != nil:
+		return c.lookup(id)
+	}
+	return nil
+}
+
+func fail(rule, format string, args ...any) *UpgradeError {
+	return &UpgradeError{Rule: rule, Message: fmt.Sprintf(format, args...)}
+}
+
+func (c *upgradeChecker) check() *UpgradeError {
+	if c.old.LanguageVersion.Compare(c.new.LanguageVersion) > 0 {
+		return fail("DecreasingLfVersion", "The upgraded package uses an older LF version (%s < %s)",
+			c.new.LanguageVersion, c.old.LanguageVersion)
+	}
+	if ue := c.checkDependencies(); ue != nil {
+		return ue
+	}
+	for _, om := range c.old.Modules {
+		nm := c.new.Module(om.Name)
+		if nm == nil {
+			return fail("MissingModule", "Module %s appears in package that is being upgraded, but does not appear in the upgrading package.", om.Name)
+		}
+		if ue := c.checkModule(om, nm); ue != nil {
+			return ue
+		}
+	}
+	return nil
+}
+
+// checkDependencies: for every package name among the (non-utility) direct
+// dependencies of both packages, the new package's dependency version must
+// not be lower than the old one's.
+func (c *upgradeChecker) checkDependencies() *UpgradeError {
+	versions := func(p *Package) (map[string]string, []string) {
+		m := map[string]string{}
+		var names []string
+		for _, id := range p.DirectDeps {
+			d := c.pkg(id)
+			if d == nil || d.IsUtility() {
+				continue
+			}
+			if v, ok := m[d.Name]; !ok || CompareVersions(d.Version, v) > 0 {
+				if !ok {
+					names = append(names, d.Name)
+				}
+				m[d.Name] = d.Version
+			}
+		}
+		slices.Sort(names)
+		return m, names
+	}
+	past, names := versions(c.old)
+	present, _ := versions(c.new)
+	for _, name := range names {
+		pv, ok := present[name]
+		if ok && CompareVersions(pv, past[name]) < 0 {
+			return fail("DependencyHasLowerVersionDespiteUpgrade",
+				"Dependency %s has version %s on the upgrading package, which is older than version %s on the upgraded package. Dependency versions of upgrading packages must always be greater or equal to the dependency versions on upgraded packages.",
+				name, pv, past[name])
+		}
+	}
+	return nil
+}
+
+func (c *upgradeChecker) checkModule(om, nm *Module) *UpgradeError {
+	for _, ot := range om.Templates {
+		nt := nm.Template(ot.Name)
+		if nt == nil {
+			return fail("MissingTemplate", "Template %s appears in package that is being upgraded, but does not appear in the upgrading package.", ot.Name)
+		}
+		if ue := c.checkTemplate(ot, nt); ue != nil {
+			return ue
+		}
+	}
+	for _, oi := range om.Interfaces {
+		if nm.Interface(oi.Name) != nil {
+			return fail("TriedToUpgradeIface", "Tried to upgrade interface %s, but interfaces cannot be upgraded. They should be removed in any upgrading package.", oi.Name)
+		}
+	}
+	for _, oe := range om.Exceptions {
+		if nm.HasException(oe) {
+			return fail("TriedToUpgradeException", "Tried to upgrade exception %s, but exceptions cannot be upgraded. They should be removed in any upgrading package.", oe)
+		}
+	}
+	// Interface instances, matched by template and interface (the
+	// interface's package may move to a later version).
+	for _, ot := range om.Templates {
+		nt := nm.Template(ot.Name)
+		if ue := c.matchInstances(ot.Implements, nt.Implements, func(id TypeConID) *UpgradeError {
+			return fail("MissingImplementation", "Implementation of interface %s by template %s appears in package that is being upgraded, but does not appear in this package.", id, ot.Name)
+		}, false); ue != nil {
+			return ue
+		}
+		if ue := c.matchInstances(nt.Implements, ot.Implements, func(id TypeConID) *UpgradeError {
+			return fail("ForbiddenNewInstance", "Implementation of interface %s by template %s appears in this package, but does not appear in package that is being upgraded.", id, ot.Name)
+		}, true); ue != nil {
+			return ue
+		}
+	}
+	oorig, norig := origins(om), origins(nm)
+	for _, od := range om.DataTypes {
+		if om.Interface(od.Name) != nil || om.HasException(od.Name) {
+			continue // owned by an interface or exception, checked above
+		}
+		nd := nm.DataType(od.Name)
+		if nd == nil || nm.Interface(od.Name) != nil || nm.HasException(od.Name) {
+			if od.Serializable {
+				return fail("MissingDataCon", "Data type %s appears in package that is being upgraded, but does not appear in the upgrading package.", od.Name)
+			}
+			continue
+		}
+		if ue := c.checkDataType(oorig, norig, od, nd); ue != nil {
+			return ue
+		}
+	}
+	return nil
+}
+
+// matchInstances returns missing(id) for the first interface of from that
+// has no counterpart in to (from is the old side unless reversed).
+func (c *upgradeChecker) matchInstances(from, to []TypeConID, missing func(TypeConID) *UpgradeError, reversed bool) *UpgradeError {
+	byName := map[[2]string][]TypeConID{}
+	for _, id := range to {
+		k := [2]string{id.Module, id.Name}
+		byName[k] = append(byName[k], id)
+	}
+	for _, id := range from {
+		found := false
+		for _, other := range byName[[2]string{id.Module, id.Name}] {
+			a, b := id, other
+			if reversed {
+				a, b = other, id
+			}
+			if c.sameTypeCon(a, b) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return missing(id)
+		}
+	}
+	return nil
+}
+
+func (c *upgradeChecker) checkTemplate(ot, nt *Template) *UpgradeError {
+	for _, och := range ot.Choices {
+		if nt.Choice(och.Name) == nil {
+			return fail("MissingChoice", "Choice %s appears in package that is being upgraded, but does not appear in the upgrading package.", och.Name)
+		}
+	}
+	for _, och := range ot.Choices {
+		nch := nt.Choice(och.Name)
+		if !c.sameType(nil, nil, och.ReturnType, nch.ReturnType) {
+			return fail("ChoiceChangedReturnType", "The upgraded choice %s cannot change its return type.", och.Name)
+		}
+	}
+	switch {
+	case ot.Key == nil && nt.Key == nil:
+	case ot.Key != nil && nt.Key != nil:
+		if !c.sameType(nil, nil, ot.Key.Type, nt.Key.Type) {
+			return fail("TemplateChangedKeyType", "The upgraded template %s cannot change its key type.", ot.Name)
+		}
+	case ot.Key != nil:
+		return fail("TemplateRemovedKey", "The upgraded template %s cannot remove its key.", ot.Name)
+	default:
+		return fail("TemplateAddedKey", "The upgraded template %s cannot add a key.", ot.Name)
+	}
+	return nil
+}
+
+// origin says where a serializable data type comes from (Canton's
+// UpgradedRecordOrigin); it may not change across versions.
+type origin struct {
+	kind string // "template", "choice", "variant", "top"
+	a, b string // template / choice; data type / constructor tycon
+}
+
+func (o origin) String() string {
+	switch o.kind {
+	case "template":
+		return "template " + o.a
+	case "choice":
+		return "input type of choice " + o.b + " on template " + o.a
+	case "variant":
+		name := o.b
+		if i := strings.LastIndexByte(name, ':'); i >= 0 {
+			name = name[i+1:]
+		}
+		return "variant constructor " + name + " from variant " + o.a
+	}
+	return "data type " + o.a
+}
+
+// origins computes the origin of every data type name of the module that
+// is not a top-level data type.
+func origins(m *Module) map[string]origin {
+	o := map[string]origin{}
+	for _, dt := range m.DataTypes {
+		if dt.Variety != VariantVariety {
+			continue
+		}
+		for _, f := range dt.Fields {
+			head, _ := SplitApp(f.Type)
+			if tc, ok := head.(*TCon); ok {
+				// Package ids are unified away: only the qualified name counts.
+				n := dt.Name + "." + f.Name
+				if _, dup := o[n]; !dup {
+					o[n] = origin{kind: "variant", a: dt.Name, b: tc.ID.Module + ":" + tc.ID.Name}
+				}
+			}
+		}
+	}
+	for _, t := range m.Templates {
+		prefix := ""
+		if i := strings.LastIndexByte(t.Name, '.'); i >= 0 {
+			prefix = t.Name[:i+1]
+		}
+		for _, ch := range t.Choices {
+			o[prefix+ch.Name] = origin{kind: "choice", a: t.Name, b: ch.Name}
+		}
+	}
+	for _, t := range m.Templates {
+		o[t.Name] = origin{kind: "template", a: t.Name}
+	}
+	return o
+}
+
+func originOf(o map[string]origin, name string) origin {
+	if x, ok := o[name]; ok {
+		return x
+	}
+	return origin{kind: "top", a: name}
+}
+
+func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *DataType) *UpgradeError {
+	oo, no := originOf(oorig, od.Name), originOf(norig, nd.Name)
+	switch {
+	case od.Serializable && !nd.Serializable:
+		return fail("DatatypeBecameUnserializable", "The upgraded %s was serializable and is now unserializable. Datatypes cannot change their serializability via upgrades.", no)
+	case !od.Serializable:
+		return nil
+	}
+	if oo != no {
+		return fail("RecordChangedOrigin", "The record %s has changed origin from %s to %s", od.Name, oo, no)
+	}
+	if len(od.Params) != len(nd.Params) {
+		return fail("DifferentParamsCount", "The upgraded %s has changed the number of type variables it has.", no)
+	}
+	for i := range od.Params {
+		if !od.Params[i].Kind.Equal(nd.Params[i].Kind) {
+			return fail("DifferentParamsKinds", "The upgraded %s has changed the kind of one of its type variables.", no)
+		}
+	}
+	oenv, nenv := paramIndex(od.Params), paramIndex(nd.Params)
+	switch {
+	case od.Variety == RecordVariety && nd.Variety == RecordVariety:
+		return c.checkFields(no, oenv, nenv, od.Fields, nd.Fields)
+	case od.Variety == VariantVariety && nd.Variety == VariantVariety:
+		for _, of := range od.Fields {
+			if _, ok := nd.Field(of.Name); !ok {
+				return fail("VariantRemovedVariant", "The upgraded %s has removed an existing variant.", no)
+			}
+		}
+		for _, of := range od.Fields {
+			nf, _ := nd.Field(of.Name)
+			if !c.sameType(oenv, nenv, of.Type, nf.Type) {
+				return fail("VariantChangedVariantType", "The upgraded %s has changed the type of a variant.", no)
+			}
+		}
+		for i := range min(len(od.Fields), len(nd.Fields)) {
+			if od.Fields[i].Name != nd.Fields[i].Name {
+				return fail("VariantVariantsOrderChanged", "The upgraded %s has changed the order of its variants - any new variant must be added at the end of the variant.", no)
+			}
+		}
+		return nil
+	case od.Variety == EnumVariety && nd.Variety == EnumVariety:
+		have := map[string]bool{}
+		for _, con := range nd.Constructors {
+			have[con] = true
+		}
+		for _, con := range od.Constructors {
+			if !have[con] {
+				return fail("EnumRemovedVariant", "The upgraded %s has removed an existing variant.", no)
+			}
+		}
+		for i := range min(len(od.Constructors), len(nd.Constructors)) {
+			if od.Constructors[i] != nd.Constructors[i] {
+				return fail("EnumVariantsOrderChanged", "The upgraded %s has changed the order of its variants - any new variant must be added at the end of the enum.", no)
+			}
+		}
+		return nil
+	case od.Variety == InterfaceVariety && nd.Variety == InterfaceVariety:
+		return nil
+	}
+	return fail("MismatchDataConsVariety", "The upgraded data type %s has changed from a %s to a %s. Datatypes cannot change variety via upgrades.", od.Name, od.Variety, nd.Variety)
+}
+
+func (c *upgradeChecker) checkFields(o origin, oenv, nenv map[string]int, of, nf []Field) *UpgradeError {
+	newByName := map[string]Field{}
+	for _, f := range nf {
+		newByName[f.Name] = f
+	}
+	oldNames := map[string]bool{}
+	for _, f := range of {
+		oldNames[f.Name] = true
+		if _, ok := newByName[f.Name]; !ok {
+			return fail("RecordFieldsMissing", "The upgraded %s is missing some of its original fields.", o)
+		}
+	}
+	for _, f := range of {
+		if !c.sameType(oenv, nenv, f.Type, newByName[f.Name].Type) {
+			return fail("RecordFieldsExistingChanged", "The upgraded %s has changed the types of some of its original fields.", o)
+		}
+	}
+	for _, f := range nf {
+		if oldNames[f.Name] || isOptional(f.Type) {
+			continue
+		}
+		if o.kind == "variant" {
+			return fail("VariantAddedVariantField", "The upgraded %s has added a field.", o)
+		}
+		return fail("RecordFieldsNewNonOptional", "The upgraded %s has added new fields, but those fields are not Optional.", o)
+	}
+	for i := range min(len(of), len(nf)) {
+		if of[i].Name != nf[i].Name {
+			return fail("RecordFieldsOrderChanged", "The upgraded %s has changed the order of its fields - any new fields must be added at the end of the record.", o)
+		}
+	}
+	return nil
+}
+
+// isOptional reports whether t is syntactically Optional x.
+func isOptional(t Type) bool {
+	a, ok := t.(*TApp)
+	if !ok {
+		return false
+	}
+	b, ok := a.Fun.(*TBuiltin)
+	return ok && b.Builtin == BuiltinOptional
+}
+
+func paramIndex(ps []TypeParam) map[string]int {
+	m := make(map[string]int, len(ps))
+	for i, p := range ps {
+		m[p.Name] = i
+	}
+	return m
+}
+
+// sameType compares an old and a new type (see CheckUpgrade): variables by
+// binder position, data type references with sameTypeCon, builtins,
+// naturals and applications structurally; anything else does not match.
+func (c *upgradeChecker) sameType(oenv, nenv map[string]int, a, b Type) bool {
+	switch a := a.(type) {
+	case *TVar:
+		b, ok := b.(*TVar)
+		if !ok {
+			return false
+		}
+		i, oki := oenv[a.Name]
+		j, okj := nenv[b.Name]
+		return oki && okj && i == j
+	case *TNat:
+		b, ok := b.(*TNat)
+		return ok && a.N == b.N
+	case *TBuiltin:
+		b, ok := b.(*TBuiltin)
+		return ok && a.Builtin == b.Builtin
+	case *TCon:
+		b, ok := b.(*TCon)
+		return ok && c.sameTypeCon(a.ID, b.ID)
+	case *TApp:
+		b, ok := b.(*TApp)
+		return ok && c.sameType(oenv, nenv, a.Fun, b.Fun) && c.sameType(oenv, nenv, a.Arg, b.Arg)
+	}
+	return false
+}
+
+// sameTypeCon: same module and entity, and either the same package id or
+// two known packages of the same name with old version ≤ new version.
+func (c *upgradeChecker) sameTypeCon(a, b TypeConID) bool {
+	if a.Module != b.Module || a.Name != b.Name {
+		return false
+	}
+	if a.PackageID == b.PackageID {
+		return true
+	}
+	pa, pb := c.pkg(a.PackageID), c.pkg(b.PackageID)
+	if pa == nil || pb == nil || pa.LanguageVersion.Major < 2 || pb.LanguageVersion.Major < 2 {
+		return false
+	}
+	return pa.Name == pb.Name && CompareVersions(pa.Version, pb.Version) <= 0
+}

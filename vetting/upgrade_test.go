@@ -1,0 +1,353 @@
+package vetting
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	e "github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+)
+
+// upgradeBase is version 1.0.0 of the package "app" the upgrade cases
+// start from.
+func upgradeBase() e.Package {
+	self := func(n string) e.Type { return e.Con(e.Self(), "M", n) }
+	return e.Package{Name: "app", Version: "1.0.0", Imports: []string{}, Modules: []e.Module{{
+		Name: "M",
+		DataTypes: []e.DataType{
+			{Name: "T", Serializable: true, Fields: []e.Field{
+				{"owner", e.B(e.Party)}, {"n", e.B(e.Int64)}, {"next", e.Opt(e.CID(self("T")))}}},
+			{Name: "C", Serializable: true, Fields: []e.Field{{"x", e.B(e.Int64)}}},
+			{Name: "V", Kind: "variant", Serializable: true, Fields: []e.Field{{"A", e.B(e.Int64)}, {"B", e.B(e.Text)}}},
+			{Name: "E", Kind: "enum", Serializable: true, Enum: []string{"X", "Y"}},
+			{Name: "R", Serializable: true, Params: []e.Param{{Name: "a"}}, Fields: []e.Field{{"f", e.Var("a")}}},
+			{Name: "Extra", Serializable: true, Fields: []e.Field{{"x", e.B(e.Int64)}}},
+			{Name: "Helper", Fields: []e.Field{{"u", e.B(e.Unit)}}},
+		},
+		Templates: []e.Template{{Name: "T", Choices: []e.Choice{
+			{Name: "C", Consuming: true, Arg: self("C"), Ret: e.CID(self("T"))}}}},
+	}, {
+		Name:      "Aux",
+		DataTypes: []e.DataType{{Name: "A", Serializable: true, Fields: []e.Field{{"x", e.B(e.Int64)}}}},
+	}}}
+}
+
+func dtOf(p *e.Package, name string) *e.DataType {
+	for i := range p.Modules[0].DataTypes {
+		if p.Modules[0].DataTypes[i].Name == name {
+			return &p.Modules[0].DataTypes[i]
+		}
+	}
+	panic("no data type " + name)
+}
+
+func removeDT(p *e.Package, name string) {
+	p.Modules[0].DataTypes = slices.DeleteFunc(p.Modules[0].DataTypes, func(d e.DataType) bool { return d.Name == name })
+}
+
+func tplOf(p *e.Package) *e.Template { return &p.Modules[0].Templates[0] }
+
+// upgradeWorld holds dependency packages the cases refer to.
+type upgradeWorld struct {
+	dep1, dep2, other, lib string
+	pkgs                   map[string]*Package
+}
+
+func newUpgradeWorld(t *testing.T) *upgradeWorld {
+	w := &upgradeWorld{pkgs: map[string]*Package{}}
+	add := func(p e.Package) string {
+		d := decode(t, p)
+		w.pkgs[d.ID] = d
+		return d.ID
+	}
+	depPkg := func(name, version string) e.Package {
+		return e.Package{Name: name, Version: version, Imports: []string{}, Modules: []e.Module{{Name: "D",
+			DataTypes: []e.DataType{{Name: "D", Serializable: true, Fields: []e.Field{{"x", e.B(e.Int64)}}}}}}}
+	}
+	w.dep1 = add(depPkg("dep", "1.0.0"))
+	w.dep2 = add(depPkg("dep", "2.0.0"))
+	w.other = add(depPkg("other", "3.0.0"))
+	w.lib = add(e.Package{Name: "lib", Version: "1.0.0", Imports: []string{}, Modules: []e.Module{{Name: "L",
+		DataTypes:  []e.DataType{{Name: "I", Kind: "interface"}, {Name: "IView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}}},
+		Interfaces: []e.Interface{{Name: "I", View: e.Con(e.Self(), "L", "IView")}},
+	}}})
+	return w
+}
+
+func (w *upgradeWorld) lookup(id string) *Package { return w.pkgs[id] }
+
+// useDep makes T depend on D of the package id.
+func useDep(id string) func(p *e.Package) {
+	return func(p *e.Package) {
+		p.Imports = []string{id}
+		dtOf(p, "T").Fields = append(dtOf(p, "T").Fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+	}
+}
+
+func TestCheckUpgrade(t *testing.T) {
+	w := newUpgradeWorld(t)
+	withInterface := func(p *e.Package) {
+		p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "J", Kind: "interface"},
+			e.DataType{Name: "JView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}})
+		p.Modules[0].Interfaces = []e.Interface{{Name: "J", View: e.Con(e.Self(), "M", "JView")}}
+	}
+	withException := func(p *e.Package) {
+		p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "Boom", Serializable: true, Fields: []e.Field{{"message", e.B(e.Text)}}})
+		p.Modules[0].Exceptions = []string{"Boom"}
+	}
+	implementsLib := func(p *e.Package) {
+		p.Imports = []string{w.lib}
+		tplOf(p).Implements = []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}
+	}
+	minor := func(m string) func(p *e.Package) { return func(p *e.Package) { p.Minor = m } }
+	key := func(t e.Type) func(p *e.Package) {
+		return func(p *e.Package) { p.Minor = "3"; tplOf(p).Key = t }
+	}
+	both := func(fs ...func(*e.Package)) func(*e.Package) {
+		return func(p *e.Package) {
+			for _, f := range fs {
+				f(p)
+			}
+		}
+	}
+
+	tests := []struct {
+		name   string
+		v1, v2 func(p *e.Package) // changes to upgradeBase for 1.0.0 and 2.0.0
+		rule   string             // "" when the upgrade is valid
+		msg    string             // substring of the message
+	}{
+		{name: "unchanged (self references across versions match)"},
+		{name: "new module, template, choice and data types", v2: func(p *e.Package) {
+			p.Modules = append(p.Modules, e.Module{Name: "New", DataTypes: []e.DataType{{Name: "N", Serializable: true}}})
+			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "U", Serializable: true}, e.DataType{Name: "D2", Serializable: true})
+			p.Modules[0].Templates = append(p.Modules[0].Templates, e.Template{Name: "U"})
+			tplOf(p).Choices = append(tplOf(p).Choices, e.Choice{Name: "D2", Arg: e.Con(e.Self(), "M", "D2"), Ret: e.B(e.Unit)})
+		}},
+
+		// Records.
+		{name: "optional field appended", v2: func(p *e.Package) {
+			dtOf(p, "T").Fields = append(dtOf(p, "T").Fields, e.Field{"memo", e.Opt(e.B(e.Text))})
+		}},
+		{name: "non-optional field appended", v2: func(p *e.Package) { dtOf(p, "T").Fields = append(dtOf(p, "T").Fields, e.Field{"memo", e.B(e.Text)}) },
+			rule: "RecordFieldsNewNonOptional", msg: "The upgraded template T has added new fields, but those fields are not Optional."},
+		{name: "choice argument gains a non-optional field", v2: func(p *e.Package) { dtOf(p, "C").Fields = append(dtOf(p, "C").Fields, e.Field{"y", e.B(e.Int64)}) },
+			rule: "RecordFieldsNewNonOptional", msg: "input type of choice C on template T"},
+		{name: "top-level record gains a non-optional field", v2: func(p *e.Package) {
+			dtOf(p, "Extra").Fields = append(dtOf(p, "Extra").Fields, e.Field{"y", e.B(e.Int64)})
+		},
+			rule: "RecordFieldsNewNonOptional", msg: "data type Extra"},
+		{name: "field removed", v2: func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:2] }, rule: "RecordFieldsMissing"},
+		{name: "field type changed", v2: func(p *e.Package) { dtOf(p, "T").Fields[1].Type = e.B(e.Text) }, rule: "RecordFieldsExistingChanged"},
+		{name: "Numeric scale changed", v1: func(p *e.Package) { dtOf(p, "C").Fields[0].Type = e.Num(10) },
+			v2: func(p *e.Package) { dtOf(p, "C").Fields[0].Type = e.Num(2) }, rule: "RecordFieldsExistingChanged"},
+		{name: "optional field inserted in the middle", v2: func(p *e.Package) {
+			f := dtOf(p, "T").Fields
+			dtOf(p, "T").Fields = []e.Field{f[0], {"memo", e.Opt(e.B(e.Text))}, f[1], f[2]}
+		}, rule: "RecordFieldsOrderChanged"},
+		{name: "fields swapped", v2: func(p *e.Package) {
+			f := dtOf(p, "T").Fields
+			f[0], f[1] = f[1], f[0]
+		}, rule: "RecordFieldsOrderChanged"},
+
+		// Variants and enums.
+		{name: "variant constructor appended", v2: func(p *e.Package) { dtOf(p, "V").Fields = append(dtOf(p, "V").Fields, e.Field{"Z", e.B(e.Unit)}) }},
+		{name: "variant constructor inserted", v2: func(p *e.Package) {
+			f := dtOf(p, "V").Fields
+			dtOf(p, "V").Fields = []e.Field{{"Z", e.B(e.Unit)}, f[0], f[1]}
+		}, rule: "VariantVariantsOrderChanged"},
+		{name: "variant constructor removed", v2: func(p *e.Package) { dtOf(p, "V").Fields = dtOf(p, "V").Fields[:1] }, rule: "VariantRemovedVariant"},
+		{name: "variant argument type changed", v2: func(p *e.Package) { dtOf(p, "V").Fields[1].Type = e.B(e.Party) }, rule: "VariantChangedVariantType"},
+		{name: "enum constructor appended", v2: func(p *e.Package) { dtOf(p, "E").Enum = []string{"X", "Y", "Z"} }},
+		{name: "enum constructor removed", v2: func(p *e.Package) { dtOf(p, "E").Enum = []string{"X"} }, rule: "EnumRemovedVariant"},
+		{name: "enum constructors reordered", v2: func(p *e.Package) { dtOf(p, "E").Enum = []string{"Y", "X"} }, rule: "EnumVariantsOrderChanged"},
+
+		// Data types.
+		{name: "serializable data type removed", v2: func(p *e.Package) { removeDT(p, "Extra") }, rule: "MissingDataCon", msg: "Data type Extra"},
+		{name: "non-serializable data type removed", v2: func(p *e.Package) { removeDT(p, "Helper") }},
+		{name: "record became a variant", v2: func(p *e.Package) { dtOf(p, "Extra").Kind = "variant" }, rule: "MismatchDataConsVariety",
+			msg: "has changed from a record to a variant"},
+		{name: "type parameter added", v2: func(p *e.Package) { dtOf(p, "R").Params = append(dtOf(p, "R").Params, e.Param{Name: "b"}) }, rule: "DifferentParamsCount"},
+		{name: "type parameter kind changed", v2: func(p *e.Package) { dtOf(p, "R").Params[0].Kind = "nat" }, rule: "DifferentParamsKinds"},
+		{name: "type parameter renamed", v2: func(p *e.Package) {
+			dtOf(p, "R").Params[0].Name = "b"
+			dtOf(p, "R").Fields[0].Type = e.Var("b")
+		}},
+		{name: "became unserializable", v2: func(p *e.Package) { dtOf(p, "Extra").Serializable = false }, rule: "DatatypeBecameUnserializable"},
+		{name: "became serializable", v2: func(p *e.Package) { dtOf(p, "Helper").Serializable = true }},
+		{name: "record origin changed", v2: func(p *e.Package) {
+			tplOf(p).Choices = append(tplOf(p).Choices, e.Choice{Name: "Extra", Arg: e.Con(e.Self(), "M", "Extra"), Ret: e.B(e.Unit)})
+		}, rule: "RecordChangedOrigin", msg: "from data type Extra to input type of choice Extra on template T"},
+
+		// Modules, templates, choices.
+		{name: "module removed", v2: func(p *e.Package) { p.Modules = p.Modules[:1] }, rule: "MissingModule", msg: "Module Aux"},
+		{name: "template removed", v2: func(p *e.Package) { p.Modules[0].Templates = nil }, rule: "MissingTemplate", msg: "Template T"},
+		{name: "choice removed", v2: func(p *e.Package) { tplOf(p).Choices = nil }, rule: "MissingChoice", msg: "Choice C"},
+		{name: "choice return type changed", v2: func(p *e.Package) { tplOf(p).Choices[0].Ret = e.B(e.Unit) }, rule: "ChoiceChangedReturnType"},
+		{name: "choice made non-consuming (not checked by Canton)", v2: func(p *e.Package) { tplOf(p).Choices[0].Consuming = false }},
+
+		// Keys (LF 2.3).
+		{name: "key unchanged", v1: key(e.B(e.Party)), v2: key(e.B(e.Party))},
+		{name: "key added", v1: minor("3"), v2: key(e.B(e.Party)), rule: "TemplateAddedKey"},
+		{name: "key removed", v1: key(e.B(e.Party)), v2: minor("3"), rule: "TemplateRemovedKey"},
+		{name: "key type changed", v1: key(e.B(e.Party)), v2: key(e.ListOf(e.B(e.Party))), rule: "TemplateChangedKeyType"},
+
+		// LF versions.
+		{name: "LF version raised", v1: minor("2"), v2: minor("3")},
+		{name: "LF version lowered", v1: minor("3"), v2: minor("2"), rule: "DecreasingLfVersion", msg: "(2.2 < 2.3)"},
+
+		// Interfaces, exceptions, instances.
+		{name: "interface carried over", v1: withInterface, v2: withInterface, rule: "TriedToUpgradeIface", msg: "interface J"},
+		{name: "interface removed", v1: withInterface, v2: func(p *e.Package) {
+			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "JView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}})
+		}},
+		{name: "exception carried over", v1: withException, v2: withException, rule: "TriedToUpgradeException"},
+		{name: "exception removed", v1: withException},
+		{name: "interface instance kept", v1: implementsLib, v2: implementsLib},
+		{name: "interface instance removed", v1: implementsLib, v2: func(p *e.Package) { p.Imports = []string{w.lib} }, rule: "MissingImplementation"},
+		{name: "interface instance added to an existing template", v2: implementsLib, rule: "ForbiddenNewInstance"},
+		{name: "interface instance on a new template", v2: both(func(p *e.Package) { p.Imports = []string{w.lib} }, func(p *e.Package) {
+			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "U", Serializable: true})
+			p.Modules[0].Templates = append(p.Modules[0].Templates, e.Template{Name: "U", Implements: []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}})
+		})},
+
+		// Dependencies: a type of a dependency matches the same type of a
+		// later version of that dependency; never an earlier one, nor one of
+		// another package.
+		{name: "same dependency", v1: useDep(w.dep1), v2: useDep(w.dep1)},
+		{name: "dependency upgraded", v1: useDep(w.dep1), v2: useDep(w.dep2)},
+		{name: "dependency downgraded", v1: useDep(w.dep2), v2: useDep(w.dep1), rule: "DependencyHasLowerVersionDespiteUpgrade",
+			msg: "Dependency dep has version 1.0.0 on the upgrading package, which is older than version 2.0.0"},
+		{name: "dependency replaced by another package", v1: useDep(w.dep1), v2: useDep(w.other), rule: "RecordFieldsExistingChanged"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v1, v2 := upgradeBase(), upgradeBase()
+			v2.Version = "2.0.0"
+			if tt.v1 != nil {
+				tt.v1(&v1)
+			}
+			if tt.v2 != nil {
+				tt.v2(&v2)
+			}
+			p1, p2 := decode(t, v1), decode(t, v2)
+			err := CheckUpgrade(p1, p2, w.lookup)
+			if tt.rule == "" {
+				if err != nil {
+					t.Fatalf("CheckUpgrade: %v", err)
+				}
+				return
+			}
+			if code(err) != "NOT_VALID_UPGRADE_PACKAGE" {
+				t.Fatalf("CheckUpgrade: %v, want NOT_VALID_UPGRADE_PACKAGE", err)
+			}
+			var ue *UpgradeError
+			if !errors.As(err, &ue) || ue.Rule != tt.rule {
+				t.Fatalf("rule %v (%v), want %s", ue, err, tt.rule)
+			}
+			if !strings.Contains(ue.Message, tt.msg) {
+				t.Errorf("message %q does not contain %q", ue.Message, tt.msg)
+			}
+			wantCause := "Upgrade checks indicate that " + p2.String() + " cannot be an upgrade of " + p1.String() + ". Reason: " + tt.rule + ": "
+			if !strings.HasPrefix(cause(err), wantCause) {
+				t.Errorf("cause %q, want prefix %q", cause(err), wantCause)
+			}
+			var ae *apierr.Error
+			if errors.As(err, &ae); ae.Context["rule"] != tt.rule || ae.HTTPStatus() != 400 {
+				t.Errorf("context %v status %d", ae.Context, ae.HTTPStatus())
+			}
+		})
+	}
+}
+
+func TestCheckLineage(t *testing.T) {
+	w := newUpgradeWorld(t)
+	base := func(version string, f ...func(*e.Package)) *Package {
+		p := upgradeBase()
+		p.Version = version
+		for _, g := range f {
+			g(&p)
+		}
+		return decode(t, p)
+	}
+	v1 := base("1.0.0")
+	v2 := base("2.0.0", func(p *e.Package) {
+		dtOf(p, "T").Fields = append(dtOf(p, "T").Fields, e.Field{"memo", e.Opt(e.B(e.Text))})
+	})
+	v3bad := base("3.0.0", func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:1] })
+	v1twin := base("1.0.0", func(p *e.Package) { p.Modules[0].DataTypes[0].Fields[0].Name = "holder" })
+	util := func(name, version, field string) *Package {
+		return decode(t, e.Package{Name: name, Version: version, Imports: []string{}, Modules: []e.Module{{Name: "U",
+			DataTypes: []e.DataType{{Name: "H", Fields: []e.Field{{field, e.B(e.Int64)}}}}}}})
+	}
+	primNotUtility := decode(t, e.Package{Name: "daml-prim", Version: "0.0.0", Imports: []string{}, Modules: []e.Module{{Name: "P",
+		DataTypes: []e.DataType{{Name: "S", Serializable: true}}}}})
+	needsDep := base("4.0.0", useDep(w.dep1))
+	depsOf := func(ps ...*Package) []*Package {
+		return append(ps, w.pkgs[w.dep1], w.pkgs[w.dep2], w.pkgs[w.other], w.pkgs[w.lib])
+	}
+
+	tests := []struct {
+		name   string
+		pkgs   []*Package
+		lookup func(string) *Package
+		code   string
+		msg    string
+	}{
+		{name: "one version", pkgs: []*Package{v1}},
+		{name: "valid upgrade", pkgs: []*Package{v1, v2}},
+		{name: "order does not matter", pkgs: []*Package{v2, v1, v2}},
+		{name: "third version breaks the second", pkgs: []*Package{v3bad, v1, v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
+			msg: "cannot be an upgrade of " + v2.String() + ". Reason: RecordFieldsMissing"},
+		{name: "same name and version twice", pkgs: []*Package{v1, v1twin}, code: "KNOWN_PACKAGE_VERSION",
+			msg: "Tried to vet two packages with the same name and version"},
+		{name: "utility packages with one name and version are skipped", pkgs: []*Package{util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b")}},
+		{name: "utility packages are not upgrade-checked", pkgs: []*Package{util("helpers", "1.0.0", "a"), util("helpers", "2.0.0", "b")}},
+		{name: "daml-prim must be a utility package", pkgs: []*Package{primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
+		{name: "dependency in the set", pkgs: depsOf(needsDep)},
+		{name: "dependency through lookup", pkgs: []*Package{needsDep}, lookup: w.lookup},
+		{name: "dependency unknown", pkgs: []*Package{needsDep}, code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
+		{name: "two lineages, the second broken", pkgs: depsOf(v1, v3bad), code: "NOT_VALID_UPGRADE_PACKAGE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckLineage(tt.pkgs, tt.lookup)
+			if code(err) != tt.code {
+				t.Fatalf("CheckLineage: %v, want %q", err, tt.code)
+			}
+			if !strings.Contains(cause(err), tt.msg) {
+				t.Errorf("cause %q does not contain %q", cause(err), tt.msg)
+			}
+		})
+	}
+}
+
+func TestCheckLineageRealDARs(t *testing.T) {
+	var all []*Package
+	for _, f := range []string{"canton-builtin-admin-workflow-ping.dar", "canton-builtin-admin-workflow-party-replication-alpha.dar"} {
+		dar, err := ReadDAR(realDAR(t, f), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, dar.Packages...)
+	}
+	// Two daml-stdlib versions (utility packages) and the 27 stable
+	// packages shared by both DARs: a valid vetted set.
+	if err := CheckLineage(all, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A later version with the same content is a valid upgrade (this runs
+	// every rule over the real templates and data types).
+	for _, p := range all {
+		if p.IsStable() || p.IsUtility() {
+			continue
+		}
+		next := *p
+		next.ID, next.Version = strings.Repeat("f", 64), "9.9.9"
+		if err := CheckUpgrade(p, &next, nil); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
