@@ -54,3 +54,20 @@ func BadgerOptionsForBench(inMemory bool, dir string) badger.Options {
 	}
 	return o.withDefaults().badgerOptions()
 }
+
+// StoreDumpForTest returns every key and value of the store, for tests
+// that check that a request left no trace.
+func StoreDumpForTest(t testing.TB, n *Node) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := n.st.View(func(r *store.Reader) error {
+		return r.Scan(nil, nil, func(k, v []byte) (bool, error) {
+			out[string(k)] = string(v)
+			return true, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -46,7 +46,8 @@ type Node struct {
 	namespace     string
 	syncs         []string
 
-	idpv idpVerifiers
+	idpv     idpVerifiers
+	pkgCache packageCache
 }
 
 // participantRecord is the node's persisted identity.

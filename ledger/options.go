@@ -55,6 +55,10 @@ type Options struct {
 	MaxUsersPageSize int
 	// MaxRightsPerUser caps a user's rights (default 1000).
 	MaxRightsPerUser int
+	// AllowDevLF accepts Daml-LF 2.dev packages (Canton's alpha version
+	// support); by default only LF 2.1, 2.2 and 2.3 are accepted.
+	AllowDevLF bool
+
 	// JWKS configures the fetching of identity providers' key sets
 	// (timeouts, HTTP client); the zero value uses identity's defaults.
 	JWKS identity.JWKSOptions

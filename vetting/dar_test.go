@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	e "github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 func simplePkg(name, version string) e.Package {

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	e "github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 // samplePackage exercises every type-level construct the decoder keeps.

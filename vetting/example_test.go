@@ -6,7 +6,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/vetting"
-	"github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+	"github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 // exampleDAR stands for os.ReadFile("model.dar"): a small DAR with one

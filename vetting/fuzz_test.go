@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
-	e "github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 // FuzzReadDAR: ReadDAR never panics, returns either a DAR or an

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
-	"github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+	"github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 // darDir holds the real DARs of ../shared (relative to this package).

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
-	e "github.com/ledgernode/ledgernode/vetting/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 // upgradeBase is version 1.0.0 of the package "app" the upgrade cases

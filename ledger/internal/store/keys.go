@@ -91,3 +91,16 @@ func InstrumentKey(id string) []byte { return []byte(PrefixInstrument + id) }
 
 // KeyRegistryInfo holds the registry's info.
 var KeyRegistryInfo = MetaKey("registry-info")
+
+// PrefixPackage holds package records: k/<package id>. Their archive
+// payloads are blobs of kind "pkg".
+const PrefixPackage = "k/"
+
+// PackageKey is the key of a package record.
+func PackageKey(id string) []byte { return []byte(PrefixPackage + id) }
+
+// PrefixVetting holds the vetting state per synchronizer: v/<synchronizer>.
+const PrefixVetting = "v/"
+
+// VettingKey is the key of a synchronizer's vetting state.
+func VettingKey(sync string) []byte { return []byte(PrefixVetting + sync) }

@@ -453,3 +453,7 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 	}
 	return emitOwn(nil)
 }
+
+// ReadOnlyTx wraps a read snapshot as a Tx, so that an Op can run as a dry
+// run: its staged writes are simply dropped.
+func ReadOnlyTx(r *Reader) *Tx { return &Tx{Reader: *r} }

@@ -1,0 +1,780 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/vetting"
+)
+
+// Package statuses of GET /v2/packages/{id}/status.
+const (
+	PackageStatusUnspecified = "PACKAGE_STATUS_UNSPECIFIED"
+	PackageStatusRegistered  = "PACKAGE_STATUS_REGISTERED"
+)
+
+// Vetting force flags.
+const (
+	ForceFlagAllowVetIncompatibleUpgrades = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_VET_INCOMPATIBLE_UPGRADES"
+	ForceFlagAllowUnvettedDependencies    = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES"
+	forceFlagUnspecified                  = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_UNSPECIFIED"
+)
+
+// ValidateDARRequest validates a DAR without storing or vetting anything.
+type ValidateDARRequest struct {
+	// DAR is the DAR file's bytes.
+	DAR []byte
+	// SynchronizerID is where the upgrade checks look at the vetted
+	// packages; empty means the node's default synchronizer (validation has
+	// no side effects, so a default is safe even with several).
+	SynchronizerID string
+}
+
+// UploadDARRequest stores a DAR's packages and, by default, vets them.
+type UploadDARRequest struct {
+	// DAR is the DAR file's bytes.
+	DAR []byte
+	// DontVet stores the packages without vetting them (the JSON API's
+	// vetAllPackages=false; vetting is the default).
+	DontVet bool
+	// SynchronizerID is where the packages are vetted; empty means the only
+	// connected synchronizer (with several it must be given).
+	SynchronizerID string
+}
+
+// ListPackagesResponse lists the stored package ids.
+type ListPackagesResponse struct {
+	PackageIDs []string `json:"packageIds"`
+}
+
+// PackageArchive is a stored package: the Daml-LF ArchivePayload bytes and
+// their hash (the package id).
+type PackageArchive struct {
+	Payload      []byte
+	Hash         string
+	HashFunction string
+}
+
+// PackageStatusResponse is the answer of GET /v2/packages/{id}/status.
+type PackageStatusResponse struct {
+	PackageStatus string `json:"packageStatus"`
+}
+
+// VettedPackage is one vetted package with its bounds, name and version.
+type VettedPackage struct {
+	PackageID           string  `json:"packageId"`
+	ValidFromInclusive  *string `json:"validFromInclusive"`
+	ValidUntilExclusive *string `json:"validUntilExclusive"`
+	PackageName         string  `json:"packageName"`
+	PackageVersion      string  `json:"packageVersion"`
+}
+
+// VettedPackages is a participant's vetting state on one synchronizer.
+type VettedPackages struct {
+	Packages       []VettedPackage `json:"packages"`
+	ParticipantID  string          `json:"participantId"`
+	SynchronizerID string          `json:"synchronizerId"`
+	TopologySerial int32           `json:"topologySerial"`
+}
+
+// VettedPackagesRef names packages; empty fields are wildcards.
+type VettedPackagesRef struct {
+	PackageID      string `json:"packageId"`
+	PackageName    string `json:"packageName"`
+	PackageVersion string `json:"packageVersion"`
+}
+
+// VetOperation vets packages with new bounds.
+type VetOperation struct {
+	Packages               []VettedPackagesRef `json:"packages"`
+	NewValidFromInclusive  *string             `json:"newValidFromInclusive"`
+	NewValidUntilExclusive *string             `json:"newValidUntilExclusive"`
+}
+
+// UnvetOperation unvets packages.
+type UnvetOperation struct {
+	Packages []VettedPackagesRef `json:"packages"`
+}
+
+// VettedPackagesChange is one change: {"operation": {"Vet"|"Unvet": {"value": …}}}.
+type VettedPackagesChange struct {
+	Operation VettingOperation `json:"operation"`
+}
+
+// VettingOperation holds the variant of a change; Empty is {"Empty": {}}.
+type VettingOperation struct {
+	Vet   *Value[VetOperation]   `json:"Vet,omitempty"`
+	Unvet *Value[UnvetOperation] `json:"Unvet,omitempty"`
+	Empty *struct{}              `json:"Empty,omitempty"`
+}
+
+// PriorTopologySerial is the serial a change set expects: {"serial":
+// {"Prior": {"value": n}}}, {"serial": {"NoPrior": {}}} or {"serial":
+// {"Empty": {}}} (no check).
+type PriorTopologySerial struct {
+	Serial SerialKind `json:"serial"`
+}
+
+// SerialKind holds the variant of a PriorTopologySerial.
+type SerialKind struct {
+	Prior   *Value[int32] `json:"Prior,omitempty"`
+	NoPrior *struct{}     `json:"NoPrior,omitempty"`
+	Empty   *struct{}     `json:"Empty,omitempty"`
+}
+
+// UpdateVettedPackagesRequest changes the vetting state of a synchronizer.
+type UpdateVettedPackagesRequest struct {
+	Changes                        []VettedPackagesChange `json:"changes"`
+	DryRun                         bool                   `json:"dryRun"`
+	SynchronizerID                 string                 `json:"synchronizerId"`
+	ExpectedTopologySerial         *PriorTopologySerial   `json:"expectedTopologySerial"`
+	UpdateVettedPackagesForceFlags []string               `json:"updateVettedPackagesForceFlags"`
+}
+
+// UpdateVettedPackagesResponse holds the state before (nil when there was
+// none) and after the change.
+type UpdateVettedPackagesResponse struct {
+	PastVettedPackages *VettedPackages `json:"pastVettedPackages"`
+	NewVettedPackages  VettedPackages  `json:"newVettedPackages"`
+}
+
+// PackageMetadataFilter keeps packages whose id is listed or whose name
+// starts with a listed prefix (no entries: all).
+type PackageMetadataFilter struct {
+	PackageIDs          []string `json:"packageIds"`
+	PackageNamePrefixes []string `json:"packageNamePrefixes"`
+}
+
+// TopologyStateFilter keeps the listed participants and synchronizers (no
+// entries: all).
+type TopologyStateFilter struct {
+	ParticipantIDs  []string `json:"participantIds"`
+	SynchronizerIDs []string `json:"synchronizerIds"`
+}
+
+// ListVettedPackagesRequest selects vetting states, one per synchronizer.
+type ListVettedPackagesRequest struct {
+	PackageMetadataFilter *PackageMetadataFilter `json:"packageMetadataFilter"`
+	TopologyStateFilter   *TopologyStateFilter   `json:"topologyStateFilter"`
+	PageToken             string                 `json:"pageToken"`
+	// PageSize bounds the number of states (0: 100; at most 100).
+	PageSize int32 `json:"pageSize"`
+}
+
+// ListVettedPackagesResponse is a page of vetting states.
+type ListVettedPackagesResponse struct {
+	VettedPackages []VettedPackages `json:"vettedPackages"`
+	NextPageToken  string           `json:"nextPageToken"`
+}
+
+// MaxVettedPackagesPageSize is the largest ListVettedPackages page.
+const MaxVettedPackagesPageSize = 100
+
+// packageRecord is a stored package; its payload is a blob.
+type packageRecord struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Version    string `json:"version"`
+	LFVersion  string `json:"lfVersion"`
+	Size       int    `json:"size"`
+	KnownSince string `json:"knownSince"`
+}
+
+// vettingRecord is the stored vetting state of a synchronizer.
+type vettingRecord struct {
+	Serial   int32                 `json:"serial"`
+	Packages []vettedPackageRecord `json:"packages"`
+}
+
+type vettedPackageRecord struct {
+	ID         string     `json:"id"`
+	ValidFrom  *time.Time `json:"validFrom,omitempty"`
+	ValidUntil *time.Time `json:"validUntil,omitempty"`
+}
+
+// packageCache holds decoded packages by id; packages are immutable, so
+// entries never go stale.
+type packageCache struct {
+	mu   sync.Mutex
+	pkgs map[string]*vetting.Package
+}
+
+func (n *Node) readOptions() vetting.ReadOptions {
+	return vetting.ReadOptions{AllowDevLF: n.opts.AllowDevLF}
+}
+
+// knownPackages returns every stored package, decoded (from the cache when
+// possible), read from one snapshot.
+func (n *Node) knownPackages(r *store.Reader) ([]*vetting.Package, error) {
+	var ids []string
+	err := r.Scan([]byte(store.PrefixPackage), nil, func(k, _ []byte) (bool, error) {
+		ids = append(ids, string(k[len(store.PrefixPackage):]))
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*vetting.Package, 0, len(ids))
+	for _, id := range ids {
+		p, err := n.decodedPackage(r, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// decodedPackage returns a stored package, decoding its payload once.
+func (n *Node) decodedPackage(r *store.Reader, id string) (*vetting.Package, error) {
+	c := &n.pkgCache
+	c.mu.Lock()
+	p := c.pkgs[id]
+	c.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	payload, err := r.GetBlob(store.BlobPrefix("pkg", id))
+	if err != nil {
+		return nil, err
+	}
+	p, err = vetting.DecodePayload(payload, vetting.ReadOptions{AllowDevLF: true})
+	if err != nil {
+		return nil, apierr.InternalError.Wrap(err, "decoding stored package %s: %v", id, err)
+	}
+	c.mu.Lock()
+	if c.pkgs == nil {
+		c.pkgs = map[string]*vetting.Package{}
+	}
+	c.pkgs[id] = p
+	c.mu.Unlock()
+	return p, nil
+}
+
+// vettingSynchronizer resolves the synchronizer of a vetting change: the
+// given one (which must be connected), or the only connected one.
+func (n *Node) vettingSynchronizer(id string) (string, error) {
+	if id == "" {
+		if len(n.syncs) != 1 {
+			return "", apierr.PackageServiceCannotAutodetectSynchronizer.New("the participant is connected to %d synchronizers; specify the synchronizer id", len(n.syncs))
+		}
+		return n.syncs[0], nil
+	}
+	if !slices.Contains(n.syncs, id) {
+		return "", apierr.PackageServiceNotConnectedToSynchronizer.New("the participant is not connected to synchronizer %s", id).
+			WithResource("SYNCHRONIZER_ID", id)
+	}
+	return id, nil
+}
+
+func loadVetting(r interface{ Get([]byte) ([]byte, error) }, sync string) (vetting.State, error) {
+	raw, err := r.Get(store.VettingKey(sync))
+	if errors.Is(err, store.ErrNotFound) {
+		return vetting.State{}, nil
+	}
+	if err != nil {
+		return vetting.State{}, err
+	}
+	var rec vettingRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return vetting.State{}, err
+	}
+	st := vetting.State{Serial: rec.Serial}
+	for _, p := range rec.Packages {
+		st.Packages = append(st.Packages, vetting.VettedPackage{PackageID: p.ID, ValidFrom: p.ValidFrom, ValidUntil: p.ValidUntil})
+	}
+	return st, nil
+}
+
+func vettingJSON(st vetting.State) []byte {
+	rec := vettingRecord{Serial: st.Serial, Packages: []vettedPackageRecord{}}
+	for _, p := range st.Packages {
+		rec.Packages = append(rec.Packages, vettedPackageRecord{ID: p.PackageID, ValidFrom: p.ValidFrom, ValidUntil: p.ValidUntil})
+	}
+	return mustJSON(rec)
+}
+
+// wireVetting renders a state for a synchronizer.
+func (n *Node) wireVetting(sync string, st vetting.State, lookup func(string) *vetting.Package) VettedPackages {
+	out := VettedPackages{Packages: []VettedPackage{}, ParticipantID: n.participantID, SynchronizerID: sync, TopologySerial: st.Serial}
+	for _, v := range st.Packages {
+		w := VettedPackage{PackageID: v.PackageID}
+		if p := lookup(v.PackageID); p != nil {
+			w.PackageName, w.PackageVersion = p.Name, p.Version
+		}
+		if v.ValidFrom != nil {
+			s := formatTime(*v.ValidFrom)
+			w.ValidFromInclusive = &s
+		}
+		if v.ValidUntil != nil {
+			s := formatTime(*v.ValidUntil)
+			w.ValidUntilExclusive = &s
+		}
+		out.Packages = append(out.Packages, w)
+	}
+	return out
+}
+
+func lookupIn(pkgs []*vetting.Package) func(string) *vetting.Package {
+	m := make(map[string]*vetting.Package, len(pkgs))
+	for _, p := range pkgs {
+		m[p.ID] = p
+	}
+	return func(id string) *vetting.Package { return m[id] }
+}
+
+// readDAR decodes a DAR and checks its LF versions and dependencies.
+func (n *Node) readDAR(data []byte) (*vetting.DAR, error) {
+	dar, err := vetting.ReadDAR(data, n.readOptions())
+	if err != nil {
+		return nil, err
+	}
+	if err := dar.CheckDependencies(); err != nil {
+		return nil, err
+	}
+	return dar, nil
+}
+
+// vetAll is the change set that vets every package of a DAR.
+func vetAll(dar *vetting.DAR) []vetting.Change {
+	c := vetting.Change{Vet: true}
+	for _, p := range dar.Packages {
+		c.Refs = append(c.Refs, vetting.Ref{PackageID: p.ID})
+	}
+	return []vetting.Change{c}
+}
+
+// withDAR adds a DAR's packages to the known ones (without duplicates).
+func withDAR(known []*vetting.Package, dar *vetting.DAR) []*vetting.Package {
+	out := slices.Clone(known)
+	have := map[string]bool{}
+	for _, p := range known {
+		have[p.ID] = true
+	}
+	for _, p := range dar.Packages {
+		if !have[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ValidateDAR runs every check an upload with vetting runs — decoding,
+// LF versions, DAR self-consistency, and the dependency and upgrade checks
+// of vetting all its packages on the synchronizer — and stores nothing
+// (ParticipantAdmin).
+func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, error) {
+	if err := requireParticipantAdmin(ctx, "validating a DAR"); err != nil {
+		return Empty{}, err
+	}
+	sync := req.SynchronizerID
+	if sync == "" {
+		sync = n.syncs[0]
+	}
+	sync, err := n.vettingSynchronizer(sync)
+	if err != nil {
+		return Empty{}, err
+	}
+	dar, err := n.readDAR(req.DAR)
+	if err != nil {
+		return Empty{}, err
+	}
+	err = n.st.View(func(r *store.Reader) error {
+		known, err := n.knownPackages(r)
+		if err != nil {
+			return err
+		}
+		st, err := loadVetting(r, sync)
+		if err != nil {
+			return err
+		}
+		_, err = vetting.Apply(st, vetAll(dar), withDAR(known, dar), vetting.Flags{})
+		return err
+	})
+	return Empty{}, storeErr(err)
+}
+
+// UploadDAR stores a DAR's packages (idempotently: uploading the same DAR
+// again changes nothing) and, unless DontVet, vets all of them on the
+// synchronizer. Every check of ValidateDAR runs first; a refused upload
+// stores nothing (ParticipantAdmin).
+func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, error) {
+	if err := requireParticipantAdmin(ctx, "uploading a DAR"); err != nil {
+		return Empty{}, err
+	}
+	sync := ""
+	if !req.DontVet {
+		var err error
+		if sync, err = n.vettingSynchronizer(req.SynchronizerID); err != nil {
+			return Empty{}, err
+		}
+	}
+	dar, err := n.readDAR(req.DAR)
+	if err != nil {
+		return Empty{}, err
+	}
+	// Write the payloads of packages the store lacks, then commit the
+	// records that make them visible; undo the payloads if the commit is
+	// refused.
+	var written []string
+	err = n.st.View(func(r *store.Reader) error {
+		for _, p := range dar.Packages {
+			ok, err := hasKey(r, store.PackageKey(p.ID))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				written = append(written, p.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Empty{}, storeErr(err)
+	}
+	for _, id := range written {
+		if err := n.st.PutBlob(store.BlobPrefix("pkg", id), dar.Package(id).Payload); err != nil {
+			n.dropBlobs(written)
+			return Empty{}, storeErr(err)
+		}
+	}
+	n.cachePackages(dar.Packages)
+	now := formatTime(n.now())
+	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
+		for _, p := range dar.Packages {
+			ok, err := tx.Has(store.PackageKey(p.ID))
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				tx.Set(store.PackageKey(p.ID), mustJSON(packageRecord{ID: p.ID, Name: p.Name, Version: p.Version,
+					LFVersion: p.LanguageVersion.String(), Size: len(p.Payload), KnownSince: now}))
+			}
+		}
+		if req.DontVet {
+			return nil, nil
+		}
+		known, err := n.knownPackages(&tx.Reader)
+		if err != nil {
+			return nil, err
+		}
+		st, err := loadVetting(tx, sync)
+		if err != nil {
+			return nil, err
+		}
+		next, err := vetting.Apply(st, vetAll(dar), withDAR(known, dar), vetting.Flags{})
+		if err != nil {
+			return nil, err
+		}
+		if next.Serial != st.Serial {
+			tx.Set(store.VettingKey(sync), vettingJSON(next))
+		}
+		return nil, nil
+	})
+	if err != nil {
+		n.dropBlobs(written)
+		return Empty{}, storeErr(err)
+	}
+	return Empty{}, nil
+}
+
+func (n *Node) cachePackages(pkgs []*vetting.Package) {
+	c := &n.pkgCache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pkgs == nil {
+		c.pkgs = map[string]*vetting.Package{}
+	}
+	for _, p := range pkgs {
+		if c.pkgs[p.ID] == nil {
+			c.pkgs[p.ID] = p
+		}
+	}
+}
+
+// dropBlobs removes payloads written for an upload that was refused.
+func (n *Node) dropBlobs(ids []string) {
+	for _, id := range ids {
+		if err := n.st.DeleteBlob(store.BlobPrefix("pkg", id)); err != nil {
+			n.log.Warn("ledger: removing the payload of a refused upload", "package", id, "err", err)
+		}
+	}
+}
+
+func hasKey(r *store.Reader, key []byte) (bool, error) {
+	_, err := r.Get(key)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ListPackages returns the ids of every stored package (any authenticated
+// caller).
+func (n *Node) ListPackages(ctx context.Context) (ListPackagesResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return ListPackagesResponse{}, err
+	}
+	resp := ListPackagesResponse{PackageIDs: []string{}}
+	err := n.st.View(func(r *store.Reader) error {
+		return r.Scan([]byte(store.PrefixPackage), nil, func(k, _ []byte) (bool, error) {
+			resp.PackageIDs = append(resp.PackageIDs, string(k[len(store.PrefixPackage):]))
+			return true, nil
+		})
+	})
+	return resp, storeErr(err)
+}
+
+func packageNotFound(id string) error {
+	return apierr.PackageNotFound.New("Could not find package %s", id).WithResource("PACKAGE", id)
+}
+
+// GetPackage returns a stored package's archive payload (any authenticated
+// caller); PACKAGE_NOT_FOUND when it is not stored.
+func (n *Node) GetPackage(ctx context.Context, id string) (PackageArchive, error) {
+	if err := n.public(ctx); err != nil {
+		return PackageArchive{}, err
+	}
+	var out PackageArchive
+	err := n.st.View(func(r *store.Reader) error {
+		if ok, err := hasKey(r, store.PackageKey(id)); err != nil || !ok {
+			if err == nil {
+				err = packageNotFound(id)
+			}
+			return err
+		}
+		payload, err := r.GetBlob(store.BlobPrefix("pkg", id))
+		out = PackageArchive{Payload: payload, Hash: id, HashFunction: "SHA256"}
+		return err
+	})
+	return out, storeErr(err)
+}
+
+// PackageStatus reports whether a package is stored (any authenticated
+// caller): PACKAGE_STATUS_REGISTERED or PACKAGE_STATUS_UNSPECIFIED.
+func (n *Node) PackageStatus(ctx context.Context, id string) (PackageStatusResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return PackageStatusResponse{}, err
+	}
+	var ok bool
+	err := n.st.View(func(r *store.Reader) (err error) { ok, err = hasKey(r, store.PackageKey(id)); return err })
+	if err != nil {
+		return PackageStatusResponse{}, storeErr(err)
+	}
+	if ok {
+		return PackageStatusResponse{PackageStatus: PackageStatusRegistered}, nil
+	}
+	return PackageStatusResponse{PackageStatus: PackageStatusUnspecified}, nil
+}
+
+func parseBound(field string, s *string) (*time.Time, error) {
+	if s == nil || *s == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		return nil, apierr.InvalidField.New("%s: %q is not a timestamp", field, *s)
+	}
+	return &t, nil
+}
+
+// changes converts the wire change set.
+func vettingChanges(req UpdateVettedPackagesRequest) ([]vetting.Change, vetting.Flags, error) {
+	var flags vetting.Flags
+	for _, f := range req.UpdateVettedPackagesForceFlags {
+		switch f {
+		case ForceFlagAllowVetIncompatibleUpgrades:
+			flags.AllowVetIncompatibleUpgrades = true
+		case ForceFlagAllowUnvettedDependencies:
+			flags.AllowUnvettedDependencies = true
+		case forceFlagUnspecified:
+		default:
+			return nil, flags, apierr.InvalidField.New("update_vetted_packages_force_flags: unknown flag %q", f)
+		}
+	}
+	if len(req.Changes) == 0 {
+		return nil, flags, apierr.MissingField.New("changes")
+	}
+	refs := func(rs []VettedPackagesRef) []vetting.Ref {
+		out := make([]vetting.Ref, len(rs))
+		for i, r := range rs {
+			out[i] = vetting.Ref{PackageID: r.PackageID, PackageName: r.PackageName, PackageVersion: r.PackageVersion}
+		}
+		return out
+	}
+	var out []vetting.Change
+	for i, c := range req.Changes {
+		switch op := c.Operation; {
+		case op.Vet != nil:
+			from, err := parseBound("new_valid_from_inclusive", op.Vet.Value.NewValidFromInclusive)
+			if err != nil {
+				return nil, flags, err
+			}
+			until, err := parseBound("new_valid_until_exclusive", op.Vet.Value.NewValidUntilExclusive)
+			if err != nil {
+				return nil, flags, err
+			}
+			out = append(out, vetting.Change{Vet: true, Refs: refs(op.Vet.Value.Packages), ValidFrom: from, ValidUntil: until})
+		case op.Unvet != nil:
+			out = append(out, vetting.Change{Refs: refs(op.Unvet.Value.Packages)})
+		default:
+			return nil, flags, apierr.MissingField.New("changes[%d].operation", i)
+		}
+	}
+	return out, flags, nil
+}
+
+// UpdateVettedPackages applies a change set to the vetting state of a
+// synchronizer (ParticipantAdmin): changes in order, with the dependency
+// and upgrade checks of the resulting state; an expected serial that
+// differs fails with TOPOLOGY_SERIAL_MISMATCH. A dry run answers what the
+// state would become and changes nothing; it fails exactly when the real
+// call would.
+func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackagesRequest) (UpdateVettedPackagesResponse, error) {
+	if err := requireParticipantAdmin(ctx, "changing the vetted packages"); err != nil {
+		return UpdateVettedPackagesResponse{}, err
+	}
+	sync, err := n.vettingSynchronizer(req.SynchronizerID)
+	if err != nil {
+		return UpdateVettedPackagesResponse{}, err
+	}
+	changes, flags, err := vettingChanges(req)
+	if err != nil {
+		return UpdateVettedPackagesResponse{}, err
+	}
+	run := func(tx *store.Tx) (any, error) {
+		st, err := loadVetting(tx, sync)
+		if err != nil {
+			return nil, err
+		}
+		if exp := req.ExpectedTopologySerial; exp != nil {
+			switch s := exp.Serial; {
+			case s.Prior != nil && s.Prior.Value != st.Serial:
+				return nil, serialMismatch(sync, s.Prior.Value, st.Serial)
+			case s.NoPrior != nil && st.Serial != 0:
+				return nil, apierr.TopologySerialMismatch.New("expected no prior vetting state on %s, found serial %d", sync, st.Serial)
+			}
+		}
+		known, err := n.knownPackages(&tx.Reader)
+		if err != nil {
+			return nil, err
+		}
+		next, err := vetting.Apply(st, changes, known, flags)
+		if err != nil {
+			return nil, err
+		}
+		lookup := lookupIn(known)
+		resp := UpdateVettedPackagesResponse{NewVettedPackages: n.wireVetting(sync, next, lookup)}
+		if st.Serial > 0 {
+			past := n.wireVetting(sync, st, lookup)
+			resp.PastVettedPackages = &past
+		}
+		if !req.DryRun && next.Serial != st.Serial {
+			tx.Set(store.VettingKey(sync), vettingJSON(next))
+		}
+		return resp, nil
+	}
+	var v any
+	if req.DryRun {
+		// The same checks on a snapshot: nothing to commit.
+		err = n.st.View(func(r *store.Reader) error {
+			var err error
+			v, err = run(store.ReadOnlyTx(r))
+			return err
+		})
+	} else {
+		v, err = n.st.Submit(run)
+	}
+	if err != nil {
+		return UpdateVettedPackagesResponse{}, storeErr(err)
+	}
+	return v.(UpdateVettedPackagesResponse), nil
+}
+
+func serialMismatch(sync string, want, got int32) error {
+	return apierr.TopologySerialMismatch.New("the expected topology serial %d does not match the current serial %d of the vetted packages on %s", want, got, sync)
+}
+
+// ListVettedPackages returns the vetting states that match the filters,
+// one per synchronizer, with the packages that match the package filter
+// (any authenticated caller).
+func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesRequest) (ListVettedPackagesResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return ListVettedPackagesResponse{}, err
+	}
+	size := int(req.PageSize)
+	switch {
+	case size < 0 || size > MaxVettedPackagesPageSize:
+		return ListVettedPackagesResponse{}, apierr.InvalidArgument.New("page size must be between 0 and %d", MaxVettedPackagesPageSize)
+	case size == 0:
+		size = MaxVettedPackagesPageSize
+	}
+	syncs := slices.Clone(n.syncs)
+	slices.Sort(syncs)
+	if f := req.TopologyStateFilter; f != nil {
+		if len(f.ParticipantIDs) > 0 && !slices.Contains(f.ParticipantIDs, n.participantID) {
+			syncs = nil
+		}
+		if len(f.SynchronizerIDs) > 0 {
+			syncs = slices.DeleteFunc(syncs, func(s string) bool { return !slices.Contains(f.SynchronizerIDs, s) })
+		}
+	}
+	if req.PageToken != "" {
+		if !slices.Contains(n.syncs, req.PageToken) {
+			return ListVettedPackagesResponse{}, apierr.InvalidArgument.New("invalid page token %q", req.PageToken)
+		}
+		i, _ := slices.BinarySearch(syncs, req.PageToken)
+		syncs = syncs[i:]
+	}
+	resp := ListVettedPackagesResponse{VettedPackages: []VettedPackages{}}
+	err := n.st.View(func(r *store.Reader) error {
+		known, err := n.knownPackages(r)
+		if err != nil {
+			return err
+		}
+		lookup := lookupIn(known)
+		for k, sync := range syncs {
+			if k == size {
+				resp.NextPageToken = sync
+				break
+			}
+			st, err := loadVetting(r, sync)
+			if err != nil {
+				return err
+			}
+			if st.Serial == 0 {
+				continue
+			}
+			st.Packages = slices.DeleteFunc(st.Packages, func(v vetting.VettedPackage) bool {
+				return !metadataMatches(req.PackageMetadataFilter, v.PackageID, lookup)
+			})
+			resp.VettedPackages = append(resp.VettedPackages, n.wireVetting(sync, st, lookup))
+		}
+		return nil
+	})
+	return resp, storeErr(err)
+}
+
+func metadataMatches(f *PackageMetadataFilter, id string, lookup func(string) *vetting.Package) bool {
+	if f == nil || len(f.PackageIDs) == 0 && len(f.PackageNamePrefixes) == 0 {
+		return true
+	}
+	if slices.Contains(f.PackageIDs, id) {
+		return true
+	}
+	if p := lookup(id); p != nil {
+		for _, pre := range f.PackageNamePrefixes {
+			if strings.HasPrefix(p.Name, pre) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,371 @@
+package ledger_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+const darDir = "../../shared/testdata/dars"
+
+func realDAR(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(darDir, name))
+	if err != nil {
+		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
+	}
+	return b
+}
+
+// appPkg is a package "name" with a template Main:T whose fields are given.
+func appPkg(name, version string, imports []string, fields ...lfenc.Field) lfenc.Package {
+	if imports == nil {
+		imports = []string{}
+	}
+	return lfenc.Package{Name: name, Version: version, Imports: imports, Modules: []lfenc.Module{{Name: "Main",
+		DataTypes: []lfenc.DataType{{Name: "T", Serializable: true, Fields: fields}},
+		Templates: []lfenc.Template{{Name: "T", Choices: []lfenc.Choice{{Name: "Go", Consuming: true,
+			Arg: lfenc.B(lfenc.Unit), Ret: lfenc.B(lfenc.Unit)}}}},
+	}}}
+}
+
+var owner = lfenc.Field{Name: "owner", Type: lfenc.B(lfenc.Party)}
+
+func dar(t *testing.T, main lfenc.Package, deps ...lfenc.Package) ([]byte, []string) {
+	t.Helper()
+	return lfenc.DAR(main, deps...)
+}
+
+func vet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
+	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Value[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
+}
+
+func unvet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
+	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Value[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
+}
+
+func byID(id string) ledger.VettedPackagesRef { return ledger.VettedPackagesRef{PackageID: id} }
+
+func vettedIDs(v ledger.VettedPackages) []string {
+	var ids []string
+	for _, p := range v.Packages {
+		ids = append(ids, p.PackageID)
+	}
+	return ids
+}
+
+func listVetted(t *testing.T, n *ledger.Node) ledger.ListVettedPackagesResponse {
+	t.Helper()
+	l, err := n.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestRealDARs(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		file string
+		code *apierr.Code
+	}{
+		{"canton-builtin-admin-workflow-ping.dar", nil},
+		{"canton-builtin-admin-workflow-party-replication-alpha.dar", nil},
+		{"DamlDefinitionsServiceMain.dar", &apierr.AllowedLanguageVersions},
+		{"dummy-1.15.dar", &apierr.AllowedLanguageVersions},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data := realDAR(t, tc.file)
+			before := ledger.StoreDumpForTest(t, n)
+			_, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: data})
+			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+				t.Fatalf("validation changed the store:\n%s", diff)
+			}
+			_, uerr := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data})
+			if tc.code != nil {
+				if !errors.Is(err, *tc.code) || !errors.Is(uerr, *tc.code) {
+					t.Fatalf("validate: %v; upload: %v; want %s", err, uerr, tc.code.Name)
+				}
+				if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+					t.Fatalf("refused upload changed the store:\n%s", diff)
+				}
+				return
+			}
+			if err != nil || uerr != nil {
+				t.Fatalf("validate: %v; upload: %v", err, uerr)
+			}
+		})
+	}
+	ping := "de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54"
+	st, err := n.PackageStatus(ctx, ping)
+	if err != nil || st.PackageStatus != ledger.PackageStatusRegistered {
+		t.Errorf("ping status = %+v, %v", st, err)
+	}
+	arch, err := n.GetPackage(ctx, ping)
+	if err != nil || arch.Hash != ping || len(arch.Payload) == 0 {
+		t.Errorf("GetPackage(ping) = %d bytes, hash %q, %v", len(arch.Payload), arch.Hash, err)
+	}
+	l := listVetted(t, n)
+	if len(l.VettedPackages) != 1 || l.VettedPackages[0].TopologySerial != 2 {
+		t.Fatalf("vetting state after two uploads: %+v", l)
+	}
+	// Uploading the same DAR again is idempotent.
+	before := ledger.StoreDumpForTest(t, n)
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "canton-builtin-admin-workflow-ping.dar")}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+		t.Errorf("second upload of the same DAR changed the store:\n%s", diff)
+	}
+	// DamlDefinitionsServiceMain is accepted with dev LF allowed.
+	dev := openNode(t, ledger.Options{AllowDevLF: true})
+	if _, err := dev.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "DamlDefinitionsServiceMain.dar")}); err != nil {
+		t.Errorf("2.dev DAR with AllowDevLF: %v", err)
+	}
+}
+
+func TestPackageReopen(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	n, err := ledger.Open(ledger.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ids := dar(t, appPkg("app", "1.0.0", nil, owner))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	want := listVetted(t, n)
+	n.Close()
+	n, err = ledger.Open(ledger.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	if diff := cmp.Diff(want, listVetted(t, n)); diff != "" {
+		t.Errorf("vetting after reopen (-want +got):\n%s", diff)
+	}
+	v2, _ := dar(t, appPkg("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+	if _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: v2}); err != nil {
+		t.Errorf("a valid upgrade after reopen: %v", err)
+	}
+	if st, _ := n.PackageStatus(ctx, ids[0]); st.PackageStatus != ledger.PackageStatusRegistered {
+		t.Errorf("package lost after reopen")
+	}
+}
+
+func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	v1, _ := dar(t, appPkg("app", "1.0.0", nil, owner))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: v1}); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := dar(t, appPkg("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+	bad, badIDs := dar(t, appPkg("app", "3.0.0", nil, owner, lfenc.Field{Name: "amount", Type: lfenc.B(lfenc.Int64)}))
+	sameVersion, _ := dar(t, appPkg("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Int64))}))
+	for _, tc := range []struct {
+		name string
+		dar  []byte
+		code *apierr.Code
+	}{
+		{"non-optional field added", bad, &apierr.NotValidUpgradePackage},
+		{"same name and version", sameVersion, &apierr.KnownPackageVersion},
+		{"garbage", []byte("not a zip"), &apierr.InvalidDar},
+		{"valid upgrade", good, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := ledger.StoreDumpForTest(t, n)
+			_, verr := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tc.dar})
+			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+				t.Fatalf("validation changed the store:\n%s", diff)
+			}
+			_, uerr := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: tc.dar})
+			if tc.code == nil {
+				if verr != nil || uerr != nil {
+					t.Fatalf("validate %v, upload %v", verr, uerr)
+				}
+				return
+			}
+			if !errors.Is(verr, *tc.code) || !errors.Is(uerr, *tc.code) {
+				t.Fatalf("validate %v, upload %v; want %s", verr, uerr, tc.code.Name)
+			}
+			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+				t.Fatalf("refused upload changed the store:\n%s", diff)
+			}
+		})
+	}
+	// Without vetting the incompatible package is stored; vetting it fails
+	// unless forced.
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: bad, DontVet: true}); err != nil {
+		t.Fatal(err)
+	}
+	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(badIDs[0]))}}
+	if _, err := n.UpdateVettedPackages(ctx, req); !errors.Is(err, apierr.NotValidUpgradePackage) {
+		t.Fatalf("vetting an incompatible upgrade: %v", err)
+	}
+	req.UpdateVettedPackagesForceFlags = []string{ledger.ForceFlagAllowVetIncompatibleUpgrades}
+	if _, err := n.UpdateVettedPackages(ctx, req); err != nil {
+		t.Fatalf("forced: %v", err)
+	}
+}
+
+func TestVettingChanges(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	lib := appPkg("lib", "1.0.0", nil, owner)
+	libID, _ := lfenc.Dalf(lib)
+	app := appPkg("app", "1.0.0", []string{libID}, owner)
+	d, ids := dar(t, app, lib)
+	appID := ids[0]
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
+		t.Fatal(err)
+	}
+	other, otherIDs := dar(t, appPkg("other", "1.0.0", nil, owner))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: other, DontVet: true}); err != nil {
+		t.Fatal(err)
+	}
+	twin, _ := dar(t, appPkg("other", "2.0.0", nil, owner))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
+		t.Fatal(err)
+	}
+	prior := func(v int32) *ledger.PriorTopologySerial {
+		return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Value[int32]{Value: v}}}
+	}
+	noPrior := &ledger.PriorTopologySerial{Serial: ledger.SerialKind{NoPrior: &struct{}{}}}
+	for _, tc := range []struct {
+		name string
+		req  ledger.UpdateVettedPackagesRequest
+		code apierr.Code
+	}{
+		{"dependency not vetted", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(appID))}}, apierr.TopologyDependenciesNotVetted},
+		{"unknown package id", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID("00ff"))}}, apierr.TopologyCannotVetDueToMissingPackages},
+		{"unknown name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(ledger.VettedPackagesRef{PackageName: "nope"})}}, apierr.UnresolvedVettingReference},
+		{"ambiguous name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(ledger.VettedPackagesRef{PackageName: "other"})}}, apierr.AmbiguousVettingReference},
+		{"empty ref", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(ledger.VettedPackagesRef{PackageVersion: "1.0.0"})}}, apierr.InvalidArgument},
+		{"no changes", ledger.UpdateVettedPackagesRequest{}, apierr.MissingField},
+		{"empty operation", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{{}}}, apierr.MissingField},
+		{"wrong prior serial", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(libID))}, ExpectedTopologySerial: prior(3)}, apierr.TopologySerialMismatch},
+		{"unknown synchronizer", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(libID))}, SynchronizerID: "x::1220ab"}, apierr.PackageServiceNotConnectedToSynchronizer},
+		{"not admin", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(libID))}}, apierr.PermissionDenied},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ctx
+			if tc.code == apierr.PermissionDenied {
+				c = ledger.WithPrincipal(ctx, identity.Principal{UserID: "u"})
+			}
+			before := ledger.StoreDumpForTest(t, n)
+			for _, dry := range []bool{true, false} {
+				r := tc.req
+				r.DryRun = dry
+				if _, err := n.UpdateVettedPackages(c, r); !errors.Is(err, tc.code) {
+					t.Fatalf("dryRun=%v: err = %v, want %s", dry, err, tc.code.Name)
+				}
+			}
+			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+				t.Fatalf("state changed:\n%s", diff)
+			}
+		})
+	}
+
+	// A dry run answers what the real run does, and changes nothing.
+	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(appID), byID(libID))}, ExpectedTopologySerial: noPrior, DryRun: true}
+	before := ledger.StoreDumpForTest(t, n)
+	dry, err := n.UpdateVettedPackages(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+		t.Fatalf("dry run changed the store:\n%s", diff)
+	}
+	req.DryRun = false
+	real, err := n.UpdateVettedPackages(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(dry, real); diff != "" {
+		t.Errorf("dry run and real run differ (-dry +real):\n%s", diff)
+	}
+	if real.PastVettedPackages != nil || real.NewVettedPackages.TopologySerial != 1 {
+		t.Errorf("first change set: past %+v, serial %d", real.PastVettedPackages, real.NewVettedPackages.TopologySerial)
+	}
+	if diff := cmp.Diff([]string{appID, libID}, vettedIDs(real.NewVettedPackages)); diff != "" {
+		t.Errorf("vetted, sorted by name (-want +got):\n%s", diff)
+	}
+	if p := real.NewVettedPackages.Packages[0]; p.PackageName != "app" || p.PackageVersion != "1.0.0" {
+		t.Errorf("vetted package %+v lacks name and version", p)
+	}
+
+	// Bounds overwrite; unvet keeps the others; serial moves by one.
+	from := "2026-01-01T00:00:00Z"
+	withBounds := vet(byID(otherIDs[0]))
+	withBounds.Operation.Vet.Value.NewValidFromInclusive = &from
+	resp, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{
+		Changes: []ledger.VettedPackagesChange{withBounds, unvet(byID(appID))}, ExpectedTopologySerial: prior(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.NewVettedPackages.TopologySerial != 2 || resp.PastVettedPackages == nil || resp.PastVettedPackages.TopologySerial != 1 {
+		t.Errorf("second change set serials: %+v", resp)
+	}
+	if diff := cmp.Diff([]string{libID, otherIDs[0]}, vettedIDs(resp.NewVettedPackages)); diff != "" {
+		t.Errorf("after unvet (-want +got):\n%s", diff)
+	}
+	if got := resp.NewVettedPackages.Packages[1].ValidFromInclusive; got == nil || *got != from {
+		t.Errorf("bounds = %v", got)
+	}
+	// Unvetting a dependency of a vetted package is refused.
+	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{
+		vet(byID(appID)), unvet(byID(libID))}}); !errors.Is(err, apierr.TopologyDependenciesNotVetted) {
+		t.Errorf("unvetting a dependency: %v", err)
+	}
+	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{
+		vet(byID(appID)), unvet(byID(libID))}, UpdateVettedPackagesForceFlags: []string{ledger.ForceFlagAllowUnvettedDependencies}}); err != nil {
+		t.Errorf("unvetting a dependency, forced: %v", err)
+	}
+}
+
+func TestVettingSynchronizerAutodetect(t *testing.T) {
+	n := openNode(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
+	ctx := context.Background()
+	d, ids := dar(t, appPkg("app", "1.0.0", nil, owner))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
+		t.Fatalf("upload with two synchronizers: %v", err)
+	}
+	if _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); err != nil {
+		t.Fatalf("validate uses the default synchronizer: %v", err)
+	}
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: "b::1220bb"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{unvet(byID(ids[0]))}}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
+		t.Fatalf("vetting with two synchronizers: %v", err)
+	}
+	l := listVetted(t, n)
+	if len(l.VettedPackages) != 1 || l.VettedPackages[0].SynchronizerID != "b::1220bb" {
+		t.Fatalf("vetting states: %+v", l)
+	}
+	f, _ := n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{TopologyStateFilter: &ledger.TopologyStateFilter{SynchronizerIDs: []string{"a::1220aa"}}})
+	if len(f.VettedPackages) != 0 {
+		t.Errorf("filtered by synchronizer a: %+v", f)
+	}
+	f, _ = n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{PackageMetadataFilter: &ledger.PackageMetadataFilter{PackageNamePrefixes: []string{"zz"}}})
+	if len(f.VettedPackages) != 1 || len(f.VettedPackages[0].Packages) != 0 {
+		t.Errorf("filtered by name prefix zz: %+v", f)
+	}
+	if st, _ := n.PackageStatus(ctx, "00ff"); st.PackageStatus != ledger.PackageStatusUnspecified {
+		t.Errorf("unknown package status %+v", st)
+	}
+	if _, err := n.GetPackage(ctx, "00ff"); !errors.Is(err, apierr.PackageNotFound) {
+		t.Errorf("unknown package: %v", err)
+	}
+}

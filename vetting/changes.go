@@ -1,0 +1,228 @@
+package vetting
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// VettedPackage is one package of a vetting state with its validity bounds
+// (nil: unbounded).
+type VettedPackage struct {
+	PackageID  string
+	ValidFrom  *time.Time
+	ValidUntil *time.Time
+}
+
+// State is a participant's vetted packages on one synchronizer. Serial is
+// the topology serial of the last applied change set: 0 when there is no
+// state yet, then 1, 2, … (each applied change set adds one).
+type State struct {
+	Serial   int32
+	Packages []VettedPackage
+}
+
+// Ref names one or more packages: an empty field is a wildcard, and at
+// least PackageID or PackageName must be set.
+type Ref struct {
+	PackageID      string
+	PackageName    string
+	PackageVersion string
+}
+
+func (r Ref) String() string {
+	var parts []string
+	for _, kv := range [][2]string{{"package-id", r.PackageID}, {"package-name", r.PackageName}, {"package-version", r.PackageVersion}} {
+		if kv[1] != "" {
+			parts = append(parts, kv[0]+"="+kv[1])
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func (r Ref) matches(p *Package) bool {
+	return (r.PackageID == "" || r.PackageID == p.ID) &&
+		(r.PackageName == "" || r.PackageName == p.Name) &&
+		(r.PackageVersion == "" || r.PackageVersion == p.Version)
+}
+
+// Change is one operation of a change set: vet the packages of Refs with
+// the new bounds (each ref must match exactly one known package; existing
+// bounds are overwritten), or unvet every package the refs match.
+type Change struct {
+	Vet        bool
+	Refs       []Ref
+	ValidFrom  *time.Time
+	ValidUntil *time.Time
+}
+
+// Flags relax the checks of Apply.
+type Flags struct {
+	// AllowVetIncompatibleUpgrades skips NOT_VALID_UPGRADE_PACKAGE.
+	AllowVetIncompatibleUpgrades bool
+	// AllowUnvettedDependencies skips TOPOLOGY_DEPENDENCIES_NOT_VETTED.
+	AllowUnvettedDependencies bool
+}
+
+// Apply applies the changes, in order, to a state and checks the result.
+// known lists every package the participant has (its store, plus a DAR
+// being uploaded). The result keeps the packages no change mentions, and
+// its Serial is the old one plus one when the package set or bounds
+// changed (unchanged otherwise). Errors:
+//   - a ref with neither id nor name: INVALID_ARGUMENT;
+//   - a Vet ref by id of a package that is not known:
+//     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES; any other ref matching
+//     nothing: UNRESOLVED_VETTING_REFERENCE; a Vet ref matching several:
+//     AMBIGUOUS_VETTING_REFERENCE;
+//   - a vetted package whose transitive dependency is unknown:
+//     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES, or known but not vetted:
+//     TOPOLOGY_DEPENDENCIES_NOT_VETTED (unless the flag allows it);
+//   - the lineage of every package name that the change set vets: see
+//     CheckLineage (NOT_VALID_UPGRADE_PACKAGE is skipped with the flag).
+func Apply(state State, changes []Change, known []*Package, flags Flags) (State, error) {
+	byID := make(map[string]*Package, len(known))
+	for _, p := range known {
+		byID[p.ID] = p
+	}
+	lookup := func(id string) *Package { return byID[id] }
+	vetted := map[string]VettedPackage{}
+	for _, v := range state.Packages {
+		vetted[v.PackageID] = v
+	}
+	newlyVetted := map[string]bool{}
+	for _, c := range changes {
+		for _, r := range c.Refs {
+			if r.PackageID == "" && r.PackageName == "" {
+				return State{}, apierr.InvalidArgument.New("a package reference needs a package id or a package name: %s", r)
+			}
+			var matches []*Package
+			for _, p := range known {
+				if r.matches(p) {
+					matches = append(matches, p)
+				}
+			}
+			if !c.Vet {
+				found := false
+				for id := range vetted {
+					if p := byID[id]; (p != nil && r.matches(p)) || (p == nil && r.PackageID == id) {
+						delete(vetted, id)
+						found = true
+					}
+				}
+				if !found && len(matches) == 0 {
+					return State{}, unresolved(r)
+				}
+				continue
+			}
+			switch {
+			case len(matches) == 0 && r.PackageID != "" && byID[r.PackageID] == nil:
+				return State{}, apierr.TopologyCannotVetDueToMissingPackages.New("Package %s cannot be vetted because it is not in the participant's package store", r.PackageID).
+					WithResource("PACKAGE", r.PackageID)
+			case len(matches) == 0:
+				return State{}, unresolved(r)
+			case len(matches) > 1:
+				ids := make([]string, len(matches))
+				for i, m := range matches {
+					ids[i] = m.ID
+				}
+				return State{}, apierr.AmbiguousVettingReference.New("The reference %s matches several packages: %s", r, strings.Join(ids, ", "))
+			}
+			id := matches[0].ID
+			vetted[id] = VettedPackage{PackageID: id, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil}
+			newlyVetted[id] = true
+		}
+	}
+
+	// Dependencies of everything vetted.
+	var unvettedDeps []string
+	for id := range vetted {
+		if byID[id] == nil {
+			continue // vetted earlier, no longer in the store: nothing to resolve
+		}
+		deps, missing := TransitiveDeps(id, lookup)
+		if len(missing) > 0 {
+			slices.Sort(missing)
+			return State{}, apierr.TopologyCannotVetDueToMissingPackages.New("Package %s cannot be vetted because its dependencies %s are not in the participant's package store", id, strings.Join(missing, ", ")).
+				WithResource("PACKAGE", id)
+		}
+		for _, d := range deps {
+			if _, ok := vetted[d]; !ok && !slices.Contains(unvettedDeps, d) {
+				unvettedDeps = append(unvettedDeps, d)
+			}
+		}
+	}
+	if len(unvettedDeps) > 0 && !flags.AllowUnvettedDependencies {
+		slices.Sort(unvettedDeps)
+		return State{}, apierr.TopologyDependenciesNotVetted.New("Package vetting failed due to dependencies not being vetted: %s", strings.Join(unvettedDeps, ", "))
+	}
+
+	// The lineages of the names this change set vets.
+	names := map[string]bool{}
+	for id := range newlyVetted {
+		names[byID[id].Name] = true
+	}
+	var lineage []*Package
+	for id := range vetted {
+		if p := byID[id]; p != nil && names[p.Name] {
+			lineage = append(lineage, p)
+		}
+	}
+	if err := CheckLineage(lineage, lookup); err != nil {
+		if !(flags.AllowVetIncompatibleUpgrades && errors.Is(err, apierr.NotValidUpgradePackage)) {
+			return State{}, err
+		}
+	}
+
+	next := State{Serial: state.Serial, Packages: make([]VettedPackage, 0, len(vetted))}
+	for _, v := range vetted {
+		next.Packages = append(next.Packages, v)
+	}
+	SortVetted(next.Packages, lookup)
+	cur := slices.Clone(state.Packages)
+	SortVetted(cur, lookup)
+	if !slices.EqualFunc(cur, next.Packages, sameVetting) {
+		next.Serial++
+	}
+	return next, nil
+}
+
+func unresolved(r Ref) error {
+	return apierr.UnresolvedVettingReference.New("The reference %s does not match any package", r)
+}
+
+func sameVetting(a, b VettedPackage) bool {
+	eq := func(x, y *time.Time) bool { return x == nil && y == nil || x != nil && y != nil && x.Equal(*y) }
+	return a.PackageID == b.PackageID && eq(a.ValidFrom, b.ValidFrom) && eq(a.ValidUntil, b.ValidUntil)
+}
+
+// SortVetted orders vetted packages by name, version and then id, as
+// Canton lists them (packages lookup does not know sort last, by id).
+func SortVetted(vs []VettedPackage, lookup func(id string) *Package) {
+	key := func(v VettedPackage) (string, string, bool) {
+		if p := lookup(v.PackageID); p != nil {
+			return p.Name, p.Version, true
+		}
+		return "", "", false
+	}
+	slices.SortFunc(vs, func(a, b VettedPackage) int {
+		an, av, aok := key(a)
+		bn, bv, bok := key(b)
+		if aok != bok {
+			if aok {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(an, bn); c != 0 {
+			return c
+		}
+		if c := CompareVersions(av, bv); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.PackageID, b.PackageID)
+	})
+}
