@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ledgernode/ledgernode/internal/lfenc"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/vetting"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
 )
 
 // exampleDAR stands for os.ReadFile("model.dar"): a small DAR with one

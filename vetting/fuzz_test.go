@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // FuzzReadDAR: ReadDAR never panics, returns either a DAR or an

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // darDir holds the real DARs of ../shared (relative to this package).

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // upgradeBase is version 1.0.0 of the package "app" the upgrade cases
