@@ -15,11 +15,11 @@ func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
 	var out []int64
 	err := n.st.View(func(r *store.Reader) error {
 		return r.Scan([]byte(store.PrefixUpdate), nil, func(_, v []byte) (bool, error) {
-			var u Update
-			if err := json.Unmarshal(v, &u); err != nil {
+			var e logEntry
+			if err := json.Unmarshal(v, &e); err != nil {
 				return false, err
 			}
-			out = append(out, u.Offset())
+			out = append(out, e.Offset)
 			return true, nil
 		})
 	})
@@ -32,17 +32,19 @@ func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
 // UpdateAtForTest returns the stored update at an offset.
 func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
 	t.Helper()
-	var u Update
+	var e logEntry
 	err := n.st.View(func(r *store.Reader) error {
 		raw, err := r.Get(store.UpdateKey(off))
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(raw, &u)
+		return json.Unmarshal(raw, &e)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	all := &TopologyFormat{IncludeParticipantAuthorizationEvents: &ParticipantAuthorizationTopologyFormat{}}
+	u, _ := newRenderer(UpdateFormat{IncludeTopologyEvents: all}, nil).update(&e)
 	return u
 }
 

@@ -127,16 +127,11 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (All
 		now := formatTime(n.now())
 		rec := partyRecord{Party: party, IdentityProviderID: idp, Metadata: meta, SynchronizerID: syncID, Offset: off}
 		updateID := newUpdateID("party", party, n.participantID, strconv.FormatInt(off, 10), now)
-		upd := Update{TopologyTransaction: &Value[TopologyTransaction]{Value: TopologyTransaction{
-			UpdateID: updateID, Offset: off, SynchronizerID: syncID, RecordTime: now,
-			Events: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Value[ParticipantAuthorization]{
-				Value: ParticipantAuthorization{PartyID: party, ParticipantID: n.participantID, ParticipantPermission: PermissionSubmission}}}}},
-		}}}
 		tx.Set(store.PartyKey(party), mustJSON(rec))
 		tx.Set(store.IDPMemberKey(idp, "p", party), nil)
-		tx.Set(store.UpdateKey(off), mustJSON(upd))
-		tx.Set(store.UpdateIDKey(updateID), store.OffsetBytes(off))
-		tx.Set(store.PartyUpdateKey(party, off), nil)
+		appendEntry(tx, &logEntry{Kind: kindTopology, Offset: off, UpdateID: updateID, RecordTime: now, SynchronizerID: syncID,
+			Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Value[ParticipantAuthorization]{
+				Value: ParticipantAuthorization{PartyID: party, ParticipantID: n.participantID, ParticipantPermission: PermissionSubmission}}}}}})
 		return rec, nil
 	})
 	if err != nil {

@@ -65,16 +65,47 @@ type TopologyTransaction struct {
 	TraceContext   *TraceContext   `json:"traceContext"`
 }
 
-// Update is one entry of the ledger's update log: {"<Variant>": {"value":
-// {…}}}. Exactly one variant is set.
+// Update is one entry of the ledger's update log as a reader sees it:
+// {"<Variant>": {"value": {…}}}. Exactly one variant is set.
 type Update struct {
+	Transaction         *Value[Transaction]         `json:"Transaction,omitempty"`
+	Reassignment        *Value[Reassignment]        `json:"Reassignment,omitempty"`
 	TopologyTransaction *Value[TopologyTransaction] `json:"TopologyTransaction,omitempty"`
+	OffsetCheckpoint    *Value[OffsetCheckpoint]    `json:"OffsetCheckpoint,omitempty"`
 }
 
 // Offset returns the update's offset.
 func (u Update) Offset() int64 {
-	if u.TopologyTransaction != nil {
+	switch {
+	case u.Transaction != nil:
+		return u.Transaction.Value.Offset
+	case u.Reassignment != nil:
+		return u.Reassignment.Value.Offset
+	case u.TopologyTransaction != nil:
 		return u.TopologyTransaction.Value.Offset
+	case u.OffsetCheckpoint != nil:
+		return u.OffsetCheckpoint.Value.Offset
+	}
+	return 0
+}
+
+// TreeUpdate is an update of the deprecated trees stream: a transaction
+// tree, a reassignment or an offset checkpoint.
+type TreeUpdate struct {
+	TransactionTree  *Value[TransactionTree]  `json:"TransactionTree,omitempty"`
+	Reassignment     *Value[Reassignment]     `json:"Reassignment,omitempty"`
+	OffsetCheckpoint *Value[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
+}
+
+// Offset returns the update's offset.
+func (u TreeUpdate) Offset() int64 {
+	switch {
+	case u.TransactionTree != nil:
+		return u.TransactionTree.Value.Offset
+	case u.Reassignment != nil:
+		return u.Reassignment.Value.Offset
+	case u.OffsetCheckpoint != nil:
+		return u.OffsetCheckpoint.Value.Offset
 	}
 	return 0
 }

@@ -1,0 +1,439 @@
+package ledger
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Entry kinds of the update log.
+const (
+	kindTransaction  = "tx"
+	kindReassignment = "ra"
+	kindTopology     = "tp"
+)
+
+// logEntry is the stored form of one update: everything any reader needs,
+// encoded once by the writer. Readers render it for their format (the
+// witness parties of an event depend on who asks).
+type logEntry struct {
+	Kind           string `json:"k"`
+	Offset         int64  `json:"o"`
+	UpdateID       string `json:"u"`
+	CommandID      string `json:"c,omitempty"`
+	WorkflowID     string `json:"w,omitempty"`
+	EffectiveAt    string `json:"e,omitempty"`
+	RecordTime     string `json:"r"`
+	SynchronizerID string `json:"s"`
+	// Nodes are a transaction's actions, in node-id order.
+	Nodes []txNode `json:"n,omitempty"`
+	// Reassign is a reassignment's event.
+	Reassign *reassignNode `json:"a,omitempty"`
+	// Topology are a topology transaction's events.
+	Topology []TopologyEvent `json:"t,omitempty"`
+	// Submission data, for deduplication and completions.
+	UserID       string   `json:"user,omitempty"`
+	ActAs        []string `json:"actAs,omitempty"`
+	SubmissionID string   `json:"sub,omitempty"`
+}
+
+// txNode is a create or an exercise node.
+type txNode struct {
+	ID          int32           `json:"id"`
+	Exercise    bool            `json:"x,omitempty"`
+	ContractID  string          `json:"cid"`
+	TemplateID  string          `json:"tid"`
+	PackageName string          `json:"pn"`
+	Argument    json.RawMessage `json:"arg"`
+	// Create: signatories and observers; the stakeholders are both.
+	Signatories []string `json:"sig,omitempty"`
+	Observers   []string `json:"obs,omitempty"`
+	CreatedAt   string   `json:"at,omitempty"`
+	// Exercise: the contract's stakeholders, the choice and its actors.
+	Stakeholders []string `json:"stk,omitempty"`
+	Choice       string   `json:"ch,omitempty"`
+	Consuming    bool     `json:"cons,omitempty"`
+	Acting       []string `json:"act,omitempty"`
+	// Transient marks a create whose contract the same transaction archives.
+	Transient bool `json:"tr,omitempty"`
+}
+
+// stakeholders of the node's contract.
+func (n *txNode) stakeholders() []string {
+	if n.Exercise {
+		return n.Stakeholders
+	}
+	return union(n.Signatories, n.Observers)
+}
+
+// reassignNode is the event of a reassignment update.
+type reassignNode struct {
+	Unassign       bool   `json:"un,omitempty"`
+	ReassignmentID string `json:"rid"`
+	Source         string `json:"src"`
+	Target         string `json:"dst"`
+	Submitter      string `json:"by"`
+	Counter        int64  `json:"cnt"`
+	// Contract is the reassigned contract's create node.
+	Contract txNode `json:"contract"`
+}
+
+// parties returns every party that sees the entry (for the per-party index).
+func (e *logEntry) parties() []string {
+	var out []string
+	for i := range e.Nodes {
+		out = union(out, e.Nodes[i].stakeholders(), e.Nodes[i].Acting)
+	}
+	if e.Reassign != nil {
+		out = union(out, e.Reassign.Contract.stakeholders())
+	}
+	for _, t := range e.Topology {
+		for _, v := range []*Value[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
+			if v != nil {
+				out = union(out, []string{v.Value.PartyID})
+			}
+		}
+	}
+	return out
+}
+
+// appendEntry writes an entry at its offset with its indexes.
+func appendEntry(tx *store.Tx, e *logEntry) {
+	tx.Set(store.UpdateKey(e.Offset), mustJSON(e))
+	tx.Set(store.UpdateIDKey(e.UpdateID), store.OffsetBytes(e.Offset))
+	for _, p := range e.parties() {
+		tx.Set(store.PartyUpdateKey(p, e.Offset), nil)
+	}
+}
+
+// union returns the sorted union of party lists, without duplicates.
+func union(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// eventFilter is an EventFormat prepared for matching.
+type eventFilter struct {
+	byParty  map[string][]CumulativeFilter
+	anyParty *Filters
+	// pkgName resolves a package id to its name (for package-id template
+	// filters, which match every version of the package).
+	pkgName func(id string) string
+}
+
+func newEventFilter(f *EventFormat, pkgName func(string) string) *eventFilter {
+	if f == nil {
+		return nil
+	}
+	ef := &eventFilter{byParty: map[string][]CumulativeFilter{}, anyParty: f.FiltersForAnyParty, pkgName: pkgName}
+	for p, fs := range f.FiltersByParty {
+		ef.byParty[p] = fs.Cumulative
+	}
+	return ef
+}
+
+// matches reports whether a party's filters select a template, and whether
+// they ask for the created-event blob.
+func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string) (ok, blob bool) {
+	if len(fs) == 0 {
+		return true, false
+	}
+	for _, c := range fs {
+		f := c.IdentifierFilter
+		switch {
+		case f.WildcardFilter != nil:
+			ok, blob = true, blob || f.WildcardFilter.Value.IncludeCreatedEventBlob
+		case f.TemplateFilter != nil:
+			if ef.templateMatches(f.TemplateFilter.Value.TemplateID, templateID, pkgName) {
+				ok, blob = true, blob || f.TemplateFilter.Value.IncludeCreatedEventBlob
+			}
+		case f.Empty != nil:
+			ok = true
+		}
+	}
+	return ok, blob
+}
+
+// templateMatches compares a filter's template id ("pkg:M:E" or
+// "#name:M:E") with an event's: the qualified names must be equal and the
+// package must be the same package name.
+func (ef *eventFilter) templateMatches(filter, templateID, pkgName string) bool {
+	fp, fq, _ := strings.Cut(filter, ":")
+	_, tq, _ := strings.Cut(templateID, ":")
+	if fq != tq {
+		return false
+	}
+	if name, ok := strings.CutPrefix(fp, "#"); ok {
+		return name == pkgName
+	}
+	return fp == strings.SplitN(templateID, ":", 2)[0] || (ef.pkgName != nil && ef.pkgName(fp) == pkgName)
+}
+
+// witnesses returns the parties among candidates whose filters select the
+// template, and whether any of them asked for the blob.
+func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, bool) {
+	var out []string
+	blob := false
+	for _, p := range candidates {
+		fs, listed := ef.byParty[p]
+		ok, b := false, false
+		if listed {
+			ok, b = ef.matches(fs, templateID, pkgName)
+		}
+		if !ok && ef.anyParty != nil {
+			ok, b = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
+		}
+		if ok {
+			out = append(out, p)
+			blob = blob || b
+		}
+	}
+	return out, blob
+}
+
+// createdEvent renders a create node for witnesses.
+func createdEvent(e *logEntry, n *txNode, witnesses []string, blob, acsDelta bool) *CreatedEvent {
+	ev := &CreatedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
+		ContractKey: json.RawMessage("null"), CreateArgument: n.Argument, InterfaceViews: []any{},
+		WitnessParties: witnesses, Signatories: nonNil(n.Signatories), Observers: nonNil(n.Observers),
+		CreatedAt: n.CreatedAt, PackageName: n.PackageName, RepresentativePackageID: packageOf(n.TemplateID), ACSDelta: acsDelta}
+	if blob {
+		ev.CreatedEventBlob = base64.StdEncoding.EncodeToString(mustJSON(n))
+	}
+	return ev
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func packageOf(templateID string) string { return strings.SplitN(templateID, ":", 2)[0] }
+
+func exercisedEvent(e *logEntry, n *txNode, witnesses []string) *ExercisedEvent {
+	return &ExercisedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
+		Choice: n.Choice, ChoiceArgument: n.Argument, ActingParties: nonNil(n.Acting), Consuming: n.Consuming,
+		WitnessParties: witnesses, LastDescendantNodeID: n.ID, ExerciseResult: json.RawMessage("null"),
+		PackageName: n.PackageName, ImplementedInterfaces: []string{}, ACSDelta: n.Consuming}
+}
+
+// renderTransaction renders a transaction entry in a shape; nil when no
+// event is visible.
+func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Transaction {
+	effects := f.TransactionShape == ShapeLedgerEffects
+	var events []Event
+	for i := range e.Nodes {
+		n := &e.Nodes[i]
+		switch {
+		case !n.Exercise:
+			if !effects && n.Transient {
+				continue
+			}
+			w, blob := ef.witnesses(n.stakeholders(), n.TemplateID, n.PackageName)
+			if len(w) > 0 {
+				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, blob, !n.Transient)})
+			}
+		case effects:
+			w, _ := ef.witnesses(union(n.Stakeholders, n.Acting), n.TemplateID, n.PackageName)
+			if len(w) > 0 {
+				events = append(events, Event{ExercisedEvent: exercisedEvent(e, n, w)})
+			}
+		case n.Consuming && !transientContract(e, n.ContractID):
+			w, _ := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
+			if len(w) > 0 {
+				events = append(events, Event{ArchivedEvent: &ArchivedEvent{Offset: e.Offset, NodeID: n.ID,
+					ContractID: n.ContractID, TemplateID: n.TemplateID, WitnessParties: w, PackageName: n.PackageName,
+					ImplementedInterfaces: []string{}}})
+			}
+		}
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	return &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+		Events: events, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+}
+
+func transientContract(e *logEntry, cid string) bool {
+	for i := range e.Nodes {
+		if !e.Nodes[i].Exercise && e.Nodes[i].ContractID == cid {
+			return e.Nodes[i].Transient
+		}
+	}
+	return false
+}
+
+// renderTree renders a transaction entry as a tree (ledger effects).
+func renderTree(e *logEntry, ef *eventFilter) *TransactionTree {
+	tx := renderTransaction(e, &TransactionFormat{TransactionShape: ShapeLedgerEffects}, ef)
+	if tx == nil {
+		return nil
+	}
+	t := &TransactionTree{UpdateID: tx.UpdateID, CommandID: tx.CommandID, WorkflowID: tx.WorkflowID, EffectiveAt: tx.EffectiveAt,
+		Offset: tx.Offset, EventsByID: map[string]TreeEvent{}, SynchronizerID: tx.SynchronizerID, RecordTime: tx.RecordTime}
+	for _, ev := range tx.Events {
+		switch {
+		case ev.CreatedEvent != nil:
+			t.EventsByID[strconv.Itoa(int(ev.CreatedEvent.NodeID))] = TreeEvent{CreatedTreeEvent: &Value[CreatedEvent]{Value: *ev.CreatedEvent}}
+		case ev.ExercisedEvent != nil:
+			t.EventsByID[strconv.Itoa(int(ev.ExercisedEvent.NodeID))] = TreeEvent{ExercisedTreeEvent: &Value[ExercisedEvent]{Value: *ev.ExercisedEvent}}
+		}
+	}
+	return t
+}
+
+// renderReassignment renders a reassignment entry; with a nil filter the
+// reassignment has no events (submit-and-wait without an event format).
+func renderReassignment(e *logEntry, ef *eventFilter, always bool) *Reassignment {
+	r := e.Reassign
+	out := &Reassignment{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, Offset: e.Offset,
+		Events: []ReassignmentEvent{}, RecordTime: e.RecordTime, SynchronizerID: e.SynchronizerID}
+	if ef != nil {
+		c := &r.Contract
+		w, blob := ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
+		if len(w) > 0 {
+			if r.Unassign {
+				out.Events = append(out.Events, ReassignmentEvent{JsUnassignedEvent: &Value[UnassignedEvent]{Value: UnassignedEvent{
+					ReassignmentID: r.ReassignmentID, ContractID: c.ContractID, TemplateID: c.TemplateID, Source: r.Source,
+					Target: r.Target, Submitter: r.Submitter, ReassignmentCounter: r.Counter, WitnessParties: w,
+					PackageName: c.PackageName, Offset: e.Offset, NodeID: 0}}})
+			} else {
+				out.Events = append(out.Events, ReassignmentEvent{JsAssignmentEvent: &AssignmentEvent{Source: r.Source,
+					Target: r.Target, ReassignmentID: r.ReassignmentID, Submitter: r.Submitter, ReassignmentCounter: r.Counter,
+					CreatedEvent: *createdEvent(e, c, w, blob, true)}})
+			}
+		}
+	}
+	if len(out.Events) == 0 && !always {
+		return nil
+	}
+	return out
+}
+
+// renderTopology renders a topology entry for the requested parties (none:
+// all).
+func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
+	if f == nil || f.IncludeParticipantAuthorizationEvents == nil {
+		return nil
+	}
+	want := f.IncludeParticipantAuthorizationEvents.Parties
+	var events []TopologyEvent
+	for _, t := range e.Topology {
+		for _, v := range []*Value[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
+			if v != nil && (len(want) == 0 || slices.Contains(want, v.Value.PartyID)) {
+				events = append(events, t)
+			}
+		}
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	return &TopologyTransaction{UpdateID: e.UpdateID, Offset: e.Offset, SynchronizerID: e.SynchronizerID,
+		RecordTime: e.RecordTime, Events: events}
+}
+
+// renderer turns log entries into updates for one format.
+type renderer struct {
+	format UpdateFormat
+	tx     *eventFilter
+	ra     *eventFilter
+}
+
+func newRenderer(f UpdateFormat, pkgName func(string) string) *renderer {
+	r := &renderer{format: f, ra: newEventFilter(f.IncludeReassignments, pkgName)}
+	if f.IncludeTransactions != nil {
+		r.tx = newEventFilter(&f.IncludeTransactions.EventFormat, pkgName)
+	}
+	return r
+}
+
+// update renders an entry, or returns false when nothing of it is visible.
+func (r *renderer) update(e *logEntry) (Update, bool) {
+	switch e.Kind {
+	case kindTransaction:
+		if r.tx != nil {
+			if t := renderTransaction(e, r.format.IncludeTransactions, r.tx); t != nil {
+				return Update{Transaction: &Value[Transaction]{Value: *t}}, true
+			}
+		}
+	case kindReassignment:
+		if r.ra != nil {
+			if ra := renderReassignment(e, r.ra, false); ra != nil {
+				return Update{Reassignment: &Value[Reassignment]{Value: *ra}}, true
+			}
+		}
+	case kindTopology:
+		if t := renderTopology(e, r.format.IncludeTopologyEvents); t != nil {
+			return Update{TopologyTransaction: &Value[TopologyTransaction]{Value: *t}}, true
+		}
+	}
+	return Update{}, false
+}
+
+// tree renders an entry for the trees stream.
+func (r *renderer) tree(e *logEntry) (TreeUpdate, bool) {
+	switch e.Kind {
+	case kindTransaction:
+		if r.tx != nil {
+			if t := renderTree(e, r.tx); t != nil {
+				return TreeUpdate{TransactionTree: &Value[TransactionTree]{Value: *t}}, true
+			}
+		}
+	case kindReassignment:
+		if r.ra != nil {
+			if ra := renderReassignment(e, r.ra, false); ra != nil {
+				return TreeUpdate{Reassignment: &Value[Reassignment]{Value: *ra}}, true
+			}
+		}
+	}
+	return TreeUpdate{}, false
+}
+
+// readingParties are the parties a format reads as (nil with any-party
+// filters: every party).
+func (f UpdateFormat) readingParties() (parties []string, anyParty bool) {
+	add := func(ef *EventFormat) {
+		if ef == nil {
+			return
+		}
+		if ef.FiltersForAnyParty != nil {
+			anyParty = true
+		}
+		for p := range ef.FiltersByParty {
+			parties = append(parties, p)
+		}
+	}
+	if f.IncludeTransactions != nil {
+		add(&f.IncludeTransactions.EventFormat)
+	}
+	add(f.IncludeReassignments)
+	if t := f.IncludeTopologyEvents; t != nil && t.IncludeParticipantAuthorizationEvents != nil {
+		if len(t.IncludeParticipantAuthorizationEvents.Parties) == 0 {
+			anyParty = true
+		}
+		parties = append(parties, t.IncludeParticipantAuthorizationEvents.Parties...)
+	}
+	return union(parties), anyParty
+}
