@@ -105,3 +105,35 @@ var InstrumentNotFound = Code{Name: "INSTRUMENT_NOT_FOUND", Category: InvalidGiv
 
 // RegistryInfoNotSet: the registry's info (admin id) has not been set (404).
 var RegistryInfoNotSet = Code{Name: "REGISTRY_INFO_NOT_SET", Category: InvalidGivenCurrentSystemStateResourceMissing}
+
+// Update reading and command submission.
+var (
+	// InvalidUpdatesPageToken: a page token that is malformed or belongs to
+	// another request (400).
+	InvalidUpdatesPageToken = Code{Name: "INVALID_UPDATES_PAGE_TOKEN", Category: InvalidIndependentOfSystemState}
+	// DescendingOrderMissingEnd: descending order without an end offset (400).
+	DescendingOrderMissingEnd = Code{Name: "DESCENDING_ORDER_MISSING_END", Category: InvalidIndependentOfSystemState}
+	// ContractNotFound: the contract is unknown or archived (404).
+	ContractNotFound = Code{Name: "CONTRACT_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// ContractNotActive: the contract is not active where it is used, e.g.
+	// in transit between synchronizers (404).
+	ContractNotActive = Code{Name: "CONTRACT_NOT_ACTIVE", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// DuplicateCommand: a command with the same change id was already
+	// accepted within the deduplication period (409).
+	DuplicateCommand = Code{Name: "DUPLICATE_COMMAND", Category: InvalidGivenCurrentSystemStateResourceExists}
+	// DamlAuthorizationError: the submitters may not perform an action,
+	// e.g. exercise a choice on a contract they are no stakeholder of (400).
+	DamlAuthorizationError = Code{Name: "DAML_AUTHORIZATION_ERROR", Category: InvalidIndependentOfSystemState}
+	// TemplatesOrInterfacesNotFound: a command names a template that no
+	// vetted package has (404).
+	TemplatesOrInterfacesNotFound = Code{Name: "TEMPLATES_OR_INTERFACES_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// PackageNamesNotFound: a #package-name reference names no vetted
+	// package (404).
+	PackageNamesNotFound = Code{Name: "PACKAGE_NAMES_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// ReassignmentNotFound: an assignment names no open unassignment (404).
+	// Canton's code for this case was not determined; this is ledgernode's.
+	ReassignmentNotFound = Code{Name: "REASSIGNMENT_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+	// ReassignmentMismatch: an assignment's synchronizers differ from its
+	// unassignment's, or the reassignment is already completed (400).
+	ReassignmentMismatch = Code{Name: "INVALID_REASSIGNMENT", Category: InvalidGivenCurrentSystemStateOther}
+)

@@ -457,3 +457,27 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 // ReadOnlyTx wraps a read snapshot as a Tx, so that an Op can run as a dry
 // run: its staged writes are simply dropped.
 func ReadOnlyTx(r *Reader) *Tx { return &Tx{Reader: *r} }
+
+// ScanReverse calls fn for every key with the prefix at or before start
+// (nil: from the last), in descending key order, until fn returns false or
+// an error.
+func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
+	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, Reverse: true})
+	defer it.Close()
+	seek := start
+	if seek == nil {
+		seek = append(slices.Clone(prefix), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	}
+	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
+		item := it.Item()
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return err
+		}
+		more, err := fn(item.KeyCopy(nil), v)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}

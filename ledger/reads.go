@@ -1,0 +1,623 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"iter"
+	"slices"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Update page sizes (UpdateServiceConfig).
+const (
+	DefaultUpdatesPageSize = 100
+	MaxUpdatesPageSize     = 2000
+	// DefaultListIdleTimeout is how long a blocking list waits for a new
+	// element before it returns what it has (http-list-wait-time).
+	DefaultListIdleTimeout = 500 * time.Millisecond
+)
+
+// GetUpdatesPageRequest asks for one page of updates.
+type GetUpdatesPageRequest struct {
+	// BeginOffsetExclusive starts the range (0: the ledger's beginning).
+	BeginOffsetExclusive int64 `json:"beginOffsetExclusive"`
+	// EndOffsetInclusive ends the range; nil means the ledger end at the
+	// time of the request, and an ascending page then always carries a next
+	// page token (for tailing).
+	EndOffsetInclusive *int64 `json:"endOffsetInclusive"`
+	// MaxPageSize is 1 to 2000; nil means 100.
+	MaxPageSize *int32 `json:"maxPageSize"`
+	// UpdateFormat selects what is read.
+	UpdateFormat UpdateFormat `json:"updateFormat"`
+	// DescendingOrder reads from the end down.
+	DescendingOrder bool `json:"descendingOrder"`
+	// PageToken continues a previous page of the same request (base64).
+	PageToken string `json:"pageToken"`
+}
+
+// GetUpdateResponse carries one update.
+type GetUpdateResponse struct {
+	Update Update `json:"update"`
+}
+
+// GetUpdatesPageResponse is one page of updates: the updates in
+// (LowestPageOffsetExclusive, HighestPageOffsetInclusive] that the format
+// selects, in the requested order.
+type GetUpdatesPageResponse struct {
+	Updates                    []GetUpdateResponse `json:"updates"`
+	LowestPageOffsetExclusive  int64               `json:"lowestPageOffsetExclusive"`
+	HighestPageOffsetInclusive int64               `json:"highestPageOffsetInclusive"`
+	NextPageToken              *string             `json:"nextPageToken"`
+}
+
+// pageToken is the decoded form of a page token: where the next page
+// starts, bound to the request it continues.
+type pageToken struct {
+	Cursor  int64  `json:"c"`
+	Request string `json:"r"`
+}
+
+func (req GetUpdatesPageRequest) fingerprint() string {
+	r := req
+	r.PageToken = ""
+	h := sha256.Sum256(mustJSON(r))
+	return hex.EncodeToString(h[:12])
+}
+
+// validateFormat checks an update format and authorizes reading it: every
+// filtered party needs CanReadAs (or CanActAs), any-party filters
+// CanReadAsAnyParty.
+func validateFormat(ctx context.Context, f UpdateFormat) error {
+	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
+		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
+	}
+	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
+		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", t.TransactionShape, ShapeACSDelta, ShapeLedgerEffects)
+	}
+	parties, anyParty := f.readingParties()
+	return authorizeRead(ctx, parties, anyParty)
+}
+
+func authorizeRead(ctx context.Context, parties []string, anyParty bool) error {
+	p := caller(ctx)
+	for _, party := range parties {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return apierr.InvalidField.New("filters_by_party: %v", err)
+		}
+	}
+	if anyParty && !p.Has(identity.Right{Kind: identity.RightCanReadAsAnyParty}) && !p.IsParticipantAdmin() {
+		return denied("reading as any party needs CanReadAsAnyParty")
+	}
+	for _, party := range parties {
+		if !p.CanReadAs(party) && !p.IsParticipantAdmin() {
+			return denied("the caller may not read as %s", party)
+		}
+	}
+	return nil
+}
+
+// pkgNameOf resolves a package id to its name from the decoded-package
+// cache (packages referenced by template filters are normally loaded).
+func (n *Node) pkgNameOf(id string) string {
+	n.pkgCache.mu.Lock()
+	defer n.pkgCache.mu.Unlock()
+	if p := n.pkgCache.pkgs[id]; p != nil {
+		return p.Name
+	}
+	return ""
+}
+
+// scanEntries visits the log entries with offsets in (lo, hi], ascending or
+// descending, until fn returns false. With exactly one reading party and
+// no any-party filter it walks that party's index instead of the whole log.
+func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func(e *logEntry) (bool, error)) error {
+	if hi <= lo {
+		return nil
+	}
+	load := func(off int64) (*logEntry, error) {
+		raw, err := r.Get(store.UpdateKey(off))
+		if err != nil {
+			return nil, err
+		}
+		var e logEntry
+		return &e, json.Unmarshal(raw, &e)
+	}
+	if party != "" {
+		prefix := append([]byte(store.PrefixPartyUpdate+party), '/')
+		visit := func(k, _ []byte) (bool, error) {
+			off := store.DecodeOffset(k[len(prefix):])
+			if off <= lo || off > hi {
+				return false, nil // the scan starts inside the range: out of it is past its end
+			}
+			e, err := load(off)
+			if err != nil {
+				return false, err
+			}
+			return fn(e)
+		}
+		if desc {
+			return r.ScanReverse(prefix, append(slices.Clone(prefix), store.OffsetBytes(hi)...), visit)
+		}
+		return r.Scan(prefix, append(slices.Clone(prefix), store.OffsetBytes(lo+1)...), visit)
+	}
+	visit := func(_, v []byte) (bool, error) {
+		var e logEntry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return false, err
+		}
+		if e.Offset <= lo || e.Offset > hi {
+			return false, nil
+		}
+		return fn(&e)
+	}
+	if desc {
+		return r.ScanReverse([]byte(store.PrefixUpdate), store.UpdateKey(hi), visit)
+	}
+	return r.Scan([]byte(store.PrefixUpdate), store.UpdateKey(lo+1), visit)
+}
+
+// indexParty returns the single party whose index can serve a format, or "".
+func indexParty(f UpdateFormat) string {
+	parties, anyParty := f.readingParties()
+	if anyParty || len(parties) != 1 {
+		return ""
+	}
+	return parties[0]
+}
+
+func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
+	if begin < 0 {
+		return apierr.NegativeOffset.New("Offset %d in begin_exclusive is a negative integer", begin)
+	}
+	if begin > ledgerEnd {
+		return apierr.OffsetAfterLedgerEnd.New("Begin offset (%d) is after ledger end (%d)", begin, ledgerEnd)
+	}
+	if end != nil {
+		if *end < 0 {
+			return apierr.NegativeOffset.New("Offset %d in end_inclusive is a negative integer", *end)
+		}
+		if *end > ledgerEnd {
+			return apierr.OffsetAfterLedgerEnd.New("End offset (%d) is after ledger end (%d)", *end, ledgerEnd)
+		}
+		if *end < begin {
+			return apierr.InvalidArgument.New("end_inclusive (%d) is before begin_exclusive (%d)", *end, begin)
+		}
+	}
+	return nil
+}
+
+// UpdatesPage returns one page of updates read from one consistent
+// snapshot. Page tokens are bound to the request: a token used with other
+// parameters fails with INVALID_UPDATES_PAGE_TOKEN.
+func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetUpdatesPageResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetUpdatesPageResponse{}, err
+	}
+	if err := validateFormat(ctx, req.UpdateFormat); err != nil {
+		return GetUpdatesPageResponse{}, err
+	}
+	size := DefaultUpdatesPageSize
+	if req.MaxPageSize != nil {
+		switch s := int(*req.MaxPageSize); {
+		case s <= 0:
+			return GetUpdatesPageResponse{}, apierr.InvalidArgument.New("Requested page size must be positive")
+		case s > MaxUpdatesPageSize:
+			return GetUpdatesPageResponse{}, apierr.InvalidArgument.New("Requested page size must not exceed %d", MaxUpdatesPageSize)
+		default:
+			size = s
+		}
+	}
+	if req.DescendingOrder && req.EndOffsetInclusive == nil {
+		return GetUpdatesPageResponse{}, apierr.DescendingOrderMissingEnd.New("descending order needs end_offset_inclusive")
+	}
+	var resp GetUpdatesPageResponse
+	err := n.st.View(func(r *store.Reader) error {
+		ledgerEnd := n.st.LedgerEnd()
+		if err := checkOffsets(req.BeginOffsetExclusive, req.EndOffsetInclusive, ledgerEnd); err != nil {
+			return err
+		}
+		end := ledgerEnd
+		if req.EndOffsetInclusive != nil {
+			end = *req.EndOffsetInclusive
+		}
+		lo, hi := req.BeginOffsetExclusive, end
+		if req.PageToken != "" {
+			var tok pageToken
+			raw, err := base64.StdEncoding.DecodeString(req.PageToken)
+			if err == nil {
+				err = json.Unmarshal(raw, &tok)
+			}
+			if err != nil || tok.Request != req.fingerprint() || tok.Cursor < lo || tok.Cursor > hi {
+				return apierr.InvalidUpdatesPageToken.New("the page token does not belong to this request")
+			}
+			if req.DescendingOrder {
+				hi = tok.Cursor
+			} else {
+				lo = tok.Cursor
+			}
+		}
+		rd := newRenderer(req.UpdateFormat, n.pkgNameOf)
+		resp.Updates = []GetUpdateResponse{}
+		last := int64(-1)
+		err := scanEntries(r, lo, hi, req.DescendingOrder, indexParty(req.UpdateFormat), func(e *logEntry) (bool, error) {
+			if u, ok := rd.update(e); ok {
+				resp.Updates = append(resp.Updates, GetUpdateResponse{Update: u})
+				if len(resp.Updates) == size {
+					last = e.Offset
+					return false, nil
+				}
+			}
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		token := func(cursor int64) *string {
+			s := base64.StdEncoding.EncodeToString(mustJSON(pageToken{Cursor: cursor, Request: req.fingerprint()}))
+			return &s
+		}
+		switch {
+		case !req.DescendingOrder && last >= 0:
+			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = lo, last
+			resp.NextPageToken = token(last)
+		case !req.DescendingOrder:
+			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = lo, hi
+			if req.EndOffsetInclusive == nil {
+				resp.NextPageToken = token(hi) // tailing: ask again later
+			}
+		case last >= 0:
+			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = last-1, hi
+			if last-1 > lo {
+				resp.NextPageToken = token(last - 1)
+			}
+		default:
+			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = lo, hi
+		}
+		return nil
+	})
+	if err != nil {
+		return GetUpdatesPageResponse{}, storeErr(err)
+	}
+	return resp, nil
+}
+
+// Updates walks every update of the request page by page. Without an end
+// offset in ascending order it tails the ledger: when it has caught up it
+// waits (woken by the committer) for new updates until ctx ends. Stopping
+// the loop releases everything.
+func (n *Node) Updates(ctx context.Context, req GetUpdatesPageRequest) iter.Seq2[Update, error] {
+	return func(yield func(Update, error) bool) {
+		for {
+			changed := n.st.Changed()
+			page, err := n.UpdatesPage(ctx, req)
+			if err != nil {
+				yield(Update{}, err)
+				return
+			}
+			for _, u := range page.Updates {
+				if !yield(u.Update, nil) {
+					return
+				}
+			}
+			if page.NextPageToken == nil {
+				return
+			}
+			if len(page.Updates) == 0 {
+				select {
+				case <-changed:
+				case <-ctx.Done():
+					yield(Update{}, ctx.Err())
+					return
+				}
+			}
+			req.PageToken = *page.NextPageToken
+		}
+	}
+}
+
+// GetUpdatesRequest is the body of the list endpoints (/v2/updates,
+// /v2/updates/flats, /v2/updates/trees): exactly one of UpdateFormat or the
+// legacy Filter (+Verbose) is given.
+type GetUpdatesRequest struct {
+	BeginExclusive  int64         `json:"beginExclusive"`
+	EndInclusive    *int64        `json:"endInclusive"`
+	Filter          *EventFormat  `json:"filter"`
+	Verbose         bool          `json:"verbose"`
+	UpdateFormat    *UpdateFormat `json:"updateFormat"`
+	DescendingOrder bool          `json:"descendingOrder"`
+}
+
+// ListOptions bound a blocking list: Limit caps the number of elements (nil:
+// the node's list limit), IdleTimeout is how long it waits for a new
+// element (nil: 500 ms, and only when the request is open-ended).
+type ListOptions struct {
+	Limit       *int64
+	IdleTimeout *time.Duration
+}
+
+// GetUpdatesResponse is one element of an updates list.
+type GetUpdatesResponse struct {
+	Update Update `json:"update"`
+}
+
+// GetUpdateTreesResponse is one element of the trees list.
+type GetUpdateTreesResponse struct {
+	Update TreeUpdate `json:"update"`
+}
+
+// listShape is how a list endpoint reads a legacy filter.
+type listShape int
+
+const (
+	listUpdates listShape = iota
+	listFlats
+	listTrees
+)
+
+// format resolves the request's format: exactly one of updateFormat and
+// filter; a legacy filter reads transactions (ACS delta, or ledger effects
+// for trees) and reassignments.
+func (req GetUpdatesRequest) format(shape listShape) (UpdateFormat, error) {
+	switch {
+	case req.UpdateFormat != nil && req.Filter != nil:
+		return UpdateFormat{}, apierr.InvalidArgument.New("Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.")
+	case req.UpdateFormat != nil:
+		f := *req.UpdateFormat
+		if shape == listFlats && f.IncludeTransactions != nil {
+			t := *f.IncludeTransactions
+			t.TransactionShape = ShapeACSDelta
+			f.IncludeTransactions = &t
+		}
+		return f, nil
+	case req.Filter != nil:
+		ef := *req.Filter
+		ef.Verbose = req.Verbose
+		s := ShapeACSDelta
+		if shape == listTrees {
+			s = ShapeLedgerEffects
+		}
+		return UpdateFormat{IncludeTransactions: &TransactionFormat{EventFormat: ef, TransactionShape: s}, IncludeReassignments: &ef}, nil
+	}
+	return UpdateFormat{}, apierr.InvalidArgument.New("Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.")
+}
+
+// UpdatesList returns the updates of the request as one list (POST
+// /v2/updates). It takes at most min(limit, L+1) elements, where L is the
+// node's list limit, and fails with JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED
+// (413) when more than L match. An open-ended request (no end) blocks for
+// new updates — woken by the committer — and returns once no new element
+// arrived for the idle timeout, the limit is reached, or ctx ends.
+func (n *Node) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts ListOptions) ([]GetUpdatesResponse, error) {
+	return listUpdatesOf(n, ctx, req, opts, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
+		u, ok := rd.update(e)
+		return GetUpdatesResponse{Update: u}, ok
+	})
+}
+
+// FlatsList is UpdatesList for the deprecated /v2/updates/flats: every
+// transaction is read in the ACS-delta shape.
+func (n *Node) FlatsList(ctx context.Context, req GetUpdatesRequest, opts ListOptions) ([]GetUpdatesResponse, error) {
+	return listUpdatesOf(n, ctx, req, opts, listFlats, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
+		u, ok := rd.update(e)
+		return GetUpdatesResponse{Update: u}, ok
+	})
+}
+
+// TreeList is UpdatesList for the deprecated /v2/updates/trees: transactions
+// as trees (ledger effects); topology transactions are not part of it.
+func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOptions) ([]GetUpdateTreesResponse, error) {
+	return listUpdatesOf(n, ctx, req, opts, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
+		u, ok := rd.tree(e)
+		return GetUpdateTreesResponse{Update: u}, ok
+	})
+}
+
+func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, opts ListOptions, shape listShape,
+	render func(*renderer, *logEntry) (T, bool)) ([]T, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	f, err := req.format(shape)
+	if err != nil {
+		return nil, err
+	}
+	if shape == listTrees {
+		f.IncludeTopologyEvents = nil
+	}
+	if err := validateFormat(ctx, f); err != nil {
+		return nil, err
+	}
+	if req.DescendingOrder && req.EndInclusive == nil {
+		return nil, apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
+	}
+	limitL := int64(n.opts.ListLimit)
+	take := limitL + 1
+	if opts.Limit != nil && *opts.Limit >= 0 && *opts.Limit < take {
+		take = *opts.Limit
+	}
+	idle := DefaultListIdleTimeout
+	if opts.IdleTimeout != nil {
+		idle = *opts.IdleTimeout
+	}
+	waits := req.EndInclusive == nil || opts.IdleTimeout != nil
+	if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
+		return nil, err
+	}
+	rd := newRenderer(f, n.pkgNameOf)
+	party := indexParty(f)
+	out := []T{}
+	cursor := req.BeginExclusive
+	var timer *time.Timer
+	for {
+		changed := n.st.Changed()
+		hi := n.st.LedgerEnd()
+		if req.EndInclusive != nil {
+			hi = *req.EndInclusive
+		}
+		before := len(out)
+		err := n.st.View(func(r *store.Reader) error {
+			lo := cursor
+			if req.DescendingOrder {
+				lo = req.BeginExclusive
+			}
+			return scanEntries(r, lo, hi, req.DescendingOrder, party, func(e *logEntry) (bool, error) {
+				if v, ok := render(rd, e); ok {
+					out = append(out, v)
+				}
+				return int64(len(out)) < take, nil
+			})
+		})
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		cursor = hi
+		if int64(len(out)) > limitL {
+			return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", len(out), limitL).
+				WithDefiniteAnswer(false)
+		}
+		if int64(len(out)) >= take || !waits || req.EndInclusive != nil && cursor >= *req.EndInclusive {
+			return out, nil
+		}
+		if timer == nil || len(out) > before {
+			if timer != nil {
+				timer.Stop()
+			}
+			timer = time.NewTimer(idle)
+			defer timer.Stop()
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return out, nil
+		case <-ctx.Done():
+			return out, nil
+		}
+	}
+}
+
+// GetUpdateByIDRequest looks an update up by id.
+type GetUpdateByIDRequest struct {
+	UpdateID     string       `json:"updateId"`
+	UpdateFormat UpdateFormat `json:"updateFormat"`
+}
+
+// GetUpdateByOffsetRequest looks an update up by offset.
+type GetUpdateByOffsetRequest struct {
+	Offset       int64        `json:"offset"`
+	UpdateFormat UpdateFormat `json:"updateFormat"`
+}
+
+// TransactionTreeResponse carries a transaction tree.
+type TransactionTreeResponse struct {
+	Transaction TransactionTree `json:"transaction"`
+}
+
+func updateNotFound(what string) error {
+	return apierr.UpdateNotFound.New("Update not found, or not visible: %s", what)
+}
+
+// entryAt loads the entry at an offset, or by update id when id is set.
+func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
+	var e logEntry
+	err := n.st.View(func(r *store.Reader) error {
+		if id != "" {
+			raw, err := r.Get(store.UpdateIDKey(id))
+			if err != nil {
+				return err
+			}
+			off = store.DecodeOffset(raw)
+		}
+		raw, err := r.Get(store.UpdateKey(off))
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(raw, &e)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		if id != "" {
+			return nil, updateNotFound("update id "+id).(*apierr.Error).WithResource("UPDATE_ID", id)
+		}
+		return nil, updateNotFound("offset")
+	}
+	return &e, storeErr(err)
+}
+
+// UpdateByID returns the update with that id as the format shows it;
+// UPDATE_NOT_FOUND when it does not exist or nothing of it is visible.
+func (n *Node) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (GetUpdateResponse, error) {
+	return n.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
+}
+
+// UpdateByOffset returns the update at an offset (see UpdateByID).
+func (n *Node) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) (GetUpdateResponse, error) {
+	if req.Offset <= 0 {
+		return GetUpdateResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
+	}
+	return n.updateBy(ctx, "", req.Offset, req.UpdateFormat)
+}
+
+func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateFormat) (GetUpdateResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetUpdateResponse{}, err
+	}
+	if err := validateFormat(ctx, f); err != nil {
+		return GetUpdateResponse{}, err
+	}
+	e, err := n.entryAt(id, off)
+	if err != nil {
+		return GetUpdateResponse{}, err
+	}
+	u, ok := newRenderer(f, n.pkgNameOf).update(e)
+	if !ok {
+		return GetUpdateResponse{}, updateNotFound(e.UpdateID)
+	}
+	return GetUpdateResponse{Update: u}, nil
+}
+
+// TransactionTreeByID returns a transaction as a tree (ledger effects),
+// seen by the parties; UPDATE_NOT_FOUND when absent or invisible to them.
+func (n *Node) TransactionTreeByID(ctx context.Context, updateID string, parties []string) (TransactionTreeResponse, error) {
+	return n.treeBy(ctx, updateID, 0, parties)
+}
+
+// TransactionTreeByOffset is TransactionTreeByID by offset.
+func (n *Node) TransactionTreeByOffset(ctx context.Context, offset int64, parties []string) (TransactionTreeResponse, error) {
+	if offset <= 0 {
+		return TransactionTreeResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
+	}
+	return n.treeBy(ctx, "", offset, parties)
+}
+
+func (n *Node) treeBy(ctx context.Context, id string, off int64, parties []string) (TransactionTreeResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return TransactionTreeResponse{}, err
+	}
+	if len(parties) == 0 {
+		return TransactionTreeResponse{}, apierr.MissingField.New("requesting_parties")
+	}
+	if err := authorizeRead(ctx, parties, false); err != nil {
+		return TransactionTreeResponse{}, err
+	}
+	e, err := n.entryAt(id, off)
+	if err != nil {
+		return TransactionTreeResponse{}, err
+	}
+	ef := &EventFormat{FiltersByParty: map[string]Filters{}}
+	for _, p := range parties {
+		ef.FiltersByParty[p] = Filters{}
+	}
+	if e.Kind == kindTransaction {
+		if t := renderTree(e, newEventFilter(ef, n.pkgNameOf)); t != nil {
+			return TransactionTreeResponse{Transaction: *t}, nil
+		}
+	}
+	return TransactionTreeResponse{}, updateNotFound(e.UpdateID)
+}
