@@ -55,6 +55,10 @@ type Options struct {
 	MaxUsersPageSize int
 	// MaxRightsPerUser caps a user's rights (default 1000).
 	MaxRightsPerUser int
+	// MaxDeduplicationDuration is the deduplication period of commands that
+	// name none (default 7 days).
+	MaxDeduplicationDuration time.Duration
+
 	// AllowDevLF accepts Daml-LF 2.dev packages (Canton's alpha version
 	// support); by default only LF 2.1, 2.2 and 2.3 are accepted.
 	AllowDevLF bool
@@ -86,6 +90,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRightsPerUser <= 0 {
 		o.MaxRightsPerUser = DefaultMaxRightsPerUser
+	}
+	if o.MaxDeduplicationDuration <= 0 {
+		o.MaxDeduplicationDuration = DefaultMaxDeduplicationDuration
 	}
 	if o.ListLimit <= 0 {
 		o.ListLimit = DefaultListLimit

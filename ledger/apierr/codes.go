@@ -137,3 +137,7 @@ var (
 	// unassignment's, or the reassignment is already completed (400).
 	ReassignmentMismatch = Code{Name: "INVALID_REASSIGNMENT", Category: InvalidGivenCurrentSystemStateOther}
 )
+
+// CommandPreprocessingFailed: a command's arguments do not fit the
+// package's types (missing fields, precision loss, …) (400).
+var CommandPreprocessingFailed = Code{Name: "COMMAND_PREPROCESSING_FAILED", Category: InvalidIndependentOfSystemState}

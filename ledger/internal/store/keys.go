@@ -104,3 +104,21 @@ const PrefixVetting = "v/"
 
 // VettingKey is the key of a synchronizer's vetting state.
 func VettingKey(sync string) []byte { return []byte(PrefixVetting + sync) }
+
+// PrefixContract holds contracts: c/<contract id>.
+const PrefixContract = "c/"
+
+// ContractKey is the key of a contract record.
+func ContractKey(cid string) []byte { return []byte(PrefixContract + cid) }
+
+// PrefixDedup holds command deduplication entries: q/<change id hash>.
+const PrefixDedup = "q/"
+
+// DedupKey is the key of a deduplication entry.
+func DedupKey(changeID string) []byte { return []byte(PrefixDedup + changeID) }
+
+// PrefixReassignment holds open and completed unassignments: t/<id>.
+const PrefixReassignment = "t/"
+
+// ReassignmentKey is the key of a reassignment record.
+func ReassignmentKey(id string) []byte { return []byte(PrefixReassignment + id) }

@@ -1,0 +1,594 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/vetting"
+)
+
+// DefaultMaxDeduplicationDuration is the deduplication period of a
+// command that names none (Canton's max-deduplication-duration).
+const DefaultMaxDeduplicationDuration = 7 * 24 * time.Hour
+
+// CreateCommand creates a contract of a template ("pkg:Module:Entity" or
+// "#package-name:Module:Entity").
+type CreateCommand struct {
+	TemplateID      string          `json:"templateId"`
+	CreateArguments json.RawMessage `json:"createArguments"`
+}
+
+// ExerciseCommand exercises a choice on a contract.
+type ExerciseCommand struct {
+	TemplateID     string          `json:"templateId"`
+	ContractID     string          `json:"contractId"`
+	Choice         string          `json:"choice"`
+	ChoiceArgument json.RawMessage `json:"choiceArgument"`
+}
+
+// CreateAndExerciseCommand creates a contract and exercises a choice on it.
+type CreateAndExerciseCommand struct {
+	TemplateID      string          `json:"templateId"`
+	CreateArguments json.RawMessage `json:"createArguments"`
+	Choice          string          `json:"choice"`
+	ChoiceArgument  json.RawMessage `json:"choiceArgument"`
+}
+
+// ExerciseByKeyCommand exercises a choice on the contract with a key.
+// ledgernode has no contract keys yet: it is refused as unsupported.
+type ExerciseByKeyCommand struct {
+	TemplateID     string          `json:"templateId"`
+	ContractKey    json.RawMessage `json:"contractKey"`
+	Choice         string          `json:"choice"`
+	ChoiceArgument json.RawMessage `json:"choiceArgument"`
+}
+
+// Command is one command: {"CreateCommand": {…}} and so on (no value layer).
+type Command struct {
+	CreateCommand            *CreateCommand            `json:"CreateCommand,omitempty"`
+	ExerciseCommand          *ExerciseCommand          `json:"ExerciseCommand,omitempty"`
+	CreateAndExerciseCommand *CreateAndExerciseCommand `json:"CreateAndExerciseCommand,omitempty"`
+	ExerciseByKeyCommand     *ExerciseByKeyCommand     `json:"ExerciseByKeyCommand,omitempty"`
+}
+
+// DeduplicationPeriod is {"DeduplicationDuration": {"value": Duration}},
+// {"DeduplicationOffset": {"value": n}} or {"Empty": {}}.
+type DeduplicationPeriod struct {
+	DeduplicationDuration *Value[Duration] `json:"DeduplicationDuration,omitempty"`
+	DeduplicationOffset   *Value[int64]    `json:"DeduplicationOffset,omitempty"`
+	Empty                 *struct{}        `json:"Empty,omitempty"`
+}
+
+// JsCommands is a submission: commands acting as the actAs parties.
+type JsCommands struct {
+	Commands                     []Command            `json:"commands"`
+	CommandID                    string               `json:"commandId"`
+	ActAs                        []string             `json:"actAs"`
+	UserID                       string               `json:"userId"`
+	ReadAs                       []string             `json:"readAs"`
+	WorkflowID                   string               `json:"workflowId"`
+	DeduplicationPeriod          *DeduplicationPeriod `json:"deduplicationPeriod"`
+	MinLedgerTimeAbs             *string              `json:"minLedgerTimeAbs"`
+	MinLedgerTimeRel             *Duration            `json:"minLedgerTimeRel"`
+	SubmissionID                 string               `json:"submissionId"`
+	DisclosedContracts           []json.RawMessage    `json:"disclosedContracts"`
+	SynchronizerID               string               `json:"synchronizerId"`
+	PackageIDSelectionPreference []string             `json:"packageIdSelectionPreference"`
+}
+
+// SubmitAndWaitResponse tells where a submission was committed.
+type SubmitAndWaitResponse struct {
+	UpdateID         string `json:"updateId"`
+	CompletionOffset int64  `json:"completionOffset"`
+}
+
+// SubmitAndWaitForTransactionRequest submits and asks for the transaction
+// in a format (nil: ACS delta as the actAs parties see it).
+type SubmitAndWaitForTransactionRequest struct {
+	Commands          JsCommands         `json:"commands"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
+}
+
+// SubmitAndWaitForTransactionResponse carries the committed transaction.
+type SubmitAndWaitForTransactionResponse struct {
+	Transaction Transaction `json:"transaction"`
+}
+
+// SubmitAndWaitForTransactionTreeResponse carries the committed transaction
+// as a tree.
+type SubmitAndWaitForTransactionTreeResponse struct {
+	TransactionTree TransactionTree `json:"transactionTree"`
+}
+
+// contractRecord is a contract's current state.
+type contractRecord struct {
+	Create         txNode `json:"create"`
+	SynchronizerID string `json:"sync"`
+	// State is "active", "archived" or "unassigned" (in transit).
+	State          string `json:"state"`
+	Counter        int64  `json:"counter"`
+	ReassignmentID string `json:"rid,omitempty"`
+}
+
+const (
+	contractActive     = "active"
+	contractArchived   = "archived"
+	contractUnassigned = "unassigned"
+)
+
+// dedupRecord remembers an accepted command.
+type dedupRecord struct {
+	Offset   int64  `json:"o"`
+	UpdateID string `json:"u"`
+	At       string `json:"at"`
+}
+
+// committed is the outcome of a submission.
+type committed struct {
+	entry *logEntry
+}
+
+func pathErr(code apierr.Code, path, format string, args ...any) error {
+	return code.New("%s at '%s'", fmt.Sprintf(format, args...), path)
+}
+
+// prepareSubmission validates what can be validated before the commit and
+// authorizes the submission: CanActAs for every actAs party, CanReadAs (or
+// CanActAs) for every readAs party. It fills in the user id from the
+// caller when omitted.
+func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, error) {
+	if err := n.public(ctx); err != nil {
+		return "", err
+	}
+	p := caller(ctx)
+	if c.UserID == "" {
+		c.UserID = p.UserID
+	}
+	if len(c.ActAs) == 0 {
+		return "", apierr.MissingField.New("act_as")
+	}
+	for _, party := range append(slices.Clone(c.ActAs), c.ReadAs...) {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return "", apierr.InvalidField.New("act_as/read_as: %v", err)
+		}
+	}
+	for _, party := range c.ActAs {
+		if !p.CanActAs(party) && !p.Wildcard {
+			return "", denied("the caller may not act as %s", party)
+		}
+	}
+	for _, party := range c.ReadAs {
+		if !p.CanReadAs(party) && !p.Wildcard {
+			return "", denied("the caller may not read as %s", party)
+		}
+	}
+	if c.UserID == "" {
+		return "", apierr.MissingField.New("user_id")
+	}
+	if err := identity.ValidateUserID(c.UserID); err != nil {
+		return "", apierr.InvalidField.New("user_id: %v", err)
+	}
+	if c.CommandID == "" {
+		return "", apierr.MissingField.New("command_id")
+	}
+	if err := identity.ValidateLedgerString(c.CommandID); err != nil {
+		return "", apierr.InvalidField.New("command_id: %v", err)
+	}
+	if c.WorkflowID != "" {
+		if err := identity.ValidateLedgerString(c.WorkflowID); err != nil {
+			return "", apierr.InvalidField.New("workflow_id: %v", err)
+		}
+	}
+	if len(c.Commands) == 0 {
+		return "", apierr.MissingField.New("commands")
+	}
+	if d := c.DeduplicationPeriod; d != nil && d.DeduplicationDuration != nil {
+		if v := d.DeduplicationDuration.Value; v.Seconds < 0 || v.Nanos < 0 {
+			return "", apierr.InvalidField.New("deduplication_period: the duration must not be negative")
+		}
+	}
+	return n.synchronizer(c.SynchronizerID)
+}
+
+// changeID identifies a command for deduplication: user, actAs, command id.
+func changeID(c *JsCommands) string {
+	acts := slices.Clone(c.ActAs)
+	slices.Sort(acts)
+	h := sha256.Sum256(mustJSON([]any{c.UserID, acts, c.CommandID}))
+	return hex.EncodeToString(h[:])
+}
+
+// checkDuplicate fails with DUPLICATE_COMMAND when the command was accepted
+// within its deduplication period.
+func (n *Node) checkDuplicate(tx *store.Tx, c *JsCommands, now time.Time) error {
+	raw, err := tx.Get(store.DedupKey(changeID(c)))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var d dedupRecord
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return err
+	}
+	dup := false
+	switch p := c.DeduplicationPeriod; {
+	case p != nil && p.DeduplicationOffset != nil:
+		dup = d.Offset > p.DeduplicationOffset.Value
+	default:
+		period := n.opts.MaxDeduplicationDuration
+		if p != nil && p.DeduplicationDuration != nil {
+			period = time.Duration(p.DeduplicationDuration.Value.Seconds)*time.Second + time.Duration(p.DeduplicationDuration.Value.Nanos)
+		}
+		at, _ := time.Parse(time.RFC3339Nano, d.At)
+		dup = now.Sub(at) < period
+	}
+	if dup {
+		return apierr.DuplicateCommand.New("A command with the given command id has already been successfully processed").
+			WithResource("COMMAND_ID", c.CommandID).WithContext("existing_submission_id", "").
+			WithContext("completion_offset", strconv.FormatInt(d.Offset, 10))
+	}
+	return nil
+}
+
+// pkgView is what command interpretation reads: the known packages and the
+// vetting state of the synchronizer.
+type pkgView struct {
+	byID   map[string]*vetting.Package
+	vetted map[string]bool
+}
+
+func (v *pkgView) lookup(id string) *vetting.Package { return v.byID[id] }
+
+func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
+	known, err := n.knownPackages(&tx.Reader)
+	if err != nil {
+		return nil, err
+	}
+	st, err := loadVetting(tx, sync)
+	if err != nil {
+		return nil, err
+	}
+	v := &pkgView{byID: map[string]*vetting.Package{}, vetted: map[string]bool{}}
+	for _, p := range known {
+		v.byID[p.ID] = p
+	}
+	for _, p := range st.Packages {
+		v.vetted[p.PackageID] = true
+	}
+	return v, nil
+}
+
+// resolveTemplate resolves a template reference to a vetted package and
+// its template: a package id must be vetted on the synchronizer; a
+// #package-name resolves to the newest vetted version of that name.
+func (v *pkgView) resolveTemplate(ref, path string) (*vetting.Package, *vetting.Template, string, error) {
+	parts := strings.Split(ref, ":")
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		return nil, nil, "", pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", ref)
+	}
+	pkgRef, module, entity := parts[0], parts[1], parts[2]
+	var pkg *vetting.Package
+	if name, ok := strings.CutPrefix(pkgRef, "#"); ok {
+		for id := range v.vetted {
+			p := v.byID[id]
+			if p != nil && p.Name == name && (pkg == nil || vetting.CompareVersions(p.Version, pkg.Version) > 0) {
+				pkg = p
+			}
+		}
+		if pkg == nil {
+			return nil, nil, "", apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", name).
+				WithResource("PACKAGE_NAME", name)
+		}
+	} else {
+		pkg = v.byID[pkgRef]
+		if pkg == nil || !v.vetted[pkgRef] {
+			return nil, nil, "", apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", pkgRef).WithResource("PACKAGE", pkgRef)
+		}
+	}
+	t := pkg.Template(module, entity)
+	if t == nil {
+		id := pkg.ID + ":" + module + ":" + entity
+		return nil, nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", id).
+			WithResource("TEMPLATE_ID", id)
+	}
+	return pkg, t, pkg.ID + ":" + module + ":" + entity, nil
+}
+
+// interpretation is the state of one transaction being built.
+type interpretation struct {
+	n       *Node
+	tx      *store.Tx
+	pkgs    *pkgView
+	cmds    *JsCommands
+	sync    string
+	entry   *logEntry
+	now     string
+	touched map[string]*contractRecord // contracts read or written by this transaction
+}
+
+func (in *interpretation) nextNodeID() int32 { return int32(len(in.entry.Nodes)) }
+
+// contract returns a contract as this transaction sees it.
+func (in *interpretation) contract(cid, path string) (*contractRecord, error) {
+	if c := in.touched[cid]; c != nil {
+		return c, nil
+	}
+	if !isContractID(cid) {
+		return nil, pathErr(apierr.InvalidArgument, path, "invalid contract id %q", cid)
+	}
+	raw, err := in.tx.Get(store.ContractKey(cid))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c contractRecord
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, err
+	}
+	in.touched[cid] = &c
+	return &c, nil
+}
+
+// isContractID accepts V1 ("00" + 64 hex + suffix) and V2 ("01" …) hex ids.
+func isContractID(s string) bool {
+	if len(s) < 66 || len(s)%2 != 0 || !(strings.HasPrefix(s, "00") || strings.HasPrefix(s, "01")) {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+// checkArg validates a Daml value against an LF type and returns its
+// canonical JSON.
+func (in *interpretation) checkArg(raw json.RawMessage, t vetting.Type, path string) (json.RawMessage, error) {
+	return checkValue(raw, t, path, in.pkgs.lookup)
+}
+
+// create adds a create node.
+func (in *interpretation) create(templateRef string, args json.RawMessage, path string) (*txNode, error) {
+	pkg, tmpl, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
+	if err != nil {
+		return nil, err
+	}
+	_, module, entity, _ := splitTemplateID(tid)
+	arg, err := in.checkArg(args, &vetting.TCon{ID: vetting.TypeConID{PackageID: pkg.ID, Module: module, Name: entity}}, path+".createArguments")
+	if err != nil {
+		return nil, err
+	}
+	_ = tmpl
+	id := in.nextNodeID()
+	// Signatories are the acting parties and there are no other observers:
+	// ledgernode does not evaluate the template's signatory expression.
+	node := txNode{ID: id, ContractID: in.contractID(id), TemplateID: tid, PackageName: pkg.Name, Argument: arg,
+		Signatories: union(in.cmds.ActAs), Observers: []string{}, CreatedAt: in.now}
+	in.entry.Nodes = append(in.entry.Nodes, node)
+	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive}
+	return &in.entry.Nodes[len(in.entry.Nodes)-1], nil
+}
+
+// contractID derives a V1 contract id from the transaction's content and
+// the node: "00" + discriminator + "ca12" + unicum.
+func (in *interpretation) contractID(node int32) string {
+	seed := mustJSON([]any{in.entry.Offset, in.entry.UpdateID, node})
+	d := sha256.Sum256(append([]byte("discriminator:"), seed...))
+	u := sha256.Sum256(append([]byte("unicum:"), seed...))
+	return "00" + hex.EncodeToString(d[:]) + "ca12" + hex.EncodeToString(u[:])
+}
+
+func splitTemplateID(tid string) (pkg, module, entity string, ok bool) {
+	parts := strings.Split(tid, ":")
+	if len(parts) != 3 {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
+}
+
+// exercise adds an exercise node on a contract.
+func (in *interpretation) exercise(templateRef, cid, choice string, arg json.RawMessage, path string) error {
+	pkg, tmpl, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
+	if err != nil {
+		return err
+	}
+	c, err := in.contract(cid, path+".contractId")
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.State == contractArchived:
+		return apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
+		return apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", cid, in.sync).WithResource("CONTRACT_ID", cid)
+	}
+	_, m, e, _ := splitTemplateID(tid)
+	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
+	if m != cm || e != ce {
+		return pathErr(apierr.CommandPreprocessingFailed, path+".templateId", "mismatching template: contract %s is of template %s, not %s", cid, c.Create.TemplateID, tid)
+	}
+	stakeholders := c.Create.stakeholders()
+	for _, p := range in.cmds.ActAs {
+		if !slices.Contains(stakeholders, p) {
+			return apierr.DamlAuthorizationError.New("%s is not a stakeholder of contract %s and cannot exercise %s on it", p, cid, choice)
+		}
+	}
+	consuming := true
+	var canon json.RawMessage
+	if choice == "Archive" && tmpl.Choice("Archive") == nil {
+		canon = json.RawMessage("{}")
+	} else {
+		ch := tmpl.Choice(choice)
+		if ch == nil {
+			return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", choice, tid)
+		}
+		consuming = ch.Consuming
+		if canon, err = in.checkArg(nullToEmpty(arg), ch.ArgType, path+".choiceArgument"); err != nil {
+			return err
+		}
+	}
+	id := in.nextNodeID()
+	in.entry.Nodes = append(in.entry.Nodes, txNode{ID: id, Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
+		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: choice, Consuming: consuming, Acting: union(in.cmds.ActAs)})
+	if consuming {
+		c.State = contractArchived
+		for i := range in.entry.Nodes {
+			if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == cid {
+				in.entry.Nodes[i].Transient = true
+			}
+		}
+	}
+	return nil
+}
+
+func nullToEmpty(v json.RawMessage) json.RawMessage {
+	if len(strings.TrimSpace(string(v))) == 0 || strings.TrimSpace(string(v)) == "null" {
+		return json.RawMessage("{}")
+	}
+	return v
+}
+
+// submit interprets and commits a submission; it returns the committed
+// entry.
+func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
+	sync, err := n.prepareSubmission(ctx, &c)
+	if err != nil {
+		return nil, err
+	}
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		now := n.now()
+		if err := n.checkDuplicate(tx, &c, now); err != nil {
+			return nil, err
+		}
+		pkgs, err := n.loadPkgView(tx, sync)
+		if err != nil {
+			return nil, err
+		}
+		off := tx.NextOffset()
+		at := formatTime(now)
+		e := &logEntry{Kind: kindTransaction, Offset: off, CommandID: c.CommandID, WorkflowID: c.WorkflowID,
+			EffectiveAt: at, RecordTime: at, SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID}
+		e.UpdateID = newUpdateID("tx", strconv.FormatInt(off, 10), c.UserID, c.CommandID, at, string(mustJSON(c.Commands)))
+		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
+		for i, cmd := range c.Commands {
+			path := fmt.Sprintf("commands[%d]", i)
+			var err error
+			switch {
+			case cmd.CreateCommand != nil:
+				_, err = in.create(cmd.CreateCommand.TemplateID, cmd.CreateCommand.CreateArguments, path+".CreateCommand")
+			case cmd.ExerciseCommand != nil:
+				x := cmd.ExerciseCommand
+				err = in.exercise(x.TemplateID, x.ContractID, x.Choice, x.ChoiceArgument, path+".ExerciseCommand")
+			case cmd.CreateAndExerciseCommand != nil:
+				x := cmd.CreateAndExerciseCommand
+				var node *txNode
+				if node, err = in.create(x.TemplateID, x.CreateArguments, path+".CreateAndExerciseCommand"); err == nil {
+					err = in.exercise(x.TemplateID, node.ContractID, x.Choice, x.ChoiceArgument, path+".CreateAndExerciseCommand")
+				}
+			case cmd.ExerciseByKeyCommand != nil:
+				err = apierr.Unimplemented.New("ExerciseByKeyCommand is not supported: ledgernode has no contract keys yet")
+			default:
+				err = pathErr(apierr.InvalidArgument, path, "the command is empty")
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		for cid, rec := range in.touched {
+			tx.Set(store.ContractKey(cid), mustJSON(rec))
+		}
+		appendEntry(tx, e)
+		tx.Set(store.DedupKey(changeID(&c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: at}))
+		return e, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return v.(*logEntry), nil
+}
+
+// Submit submits commands without waiting for the result to be read back
+// (POST /v2/commands/async/submit): everything is validated and committed
+// before it returns, so a rejection is reported directly.
+func (n *Node) Submit(ctx context.Context, c JsCommands) (Empty, error) {
+	_, err := n.submit(ctx, c)
+	return Empty{}, err
+}
+
+// SubmitAndWait submits commands and returns the update id and offset of
+// the committed transaction.
+//
+// ledgernode does not evaluate Daml expressions: a created contract's
+// signatories are the actAs parties and it has no other observers; an
+// exercised choice's controllers are the actAs parties, who must be
+// stakeholders of the contract; its result is null; a consuming choice (as
+// the package declares it) archives the contract; Archive is always
+// available. Arguments are checked against the package's types.
+func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitResponse, error) {
+	e, err := n.submit(ctx, c)
+	if err != nil {
+		return SubmitAndWaitResponse{}, err
+	}
+	return SubmitAndWaitResponse{UpdateID: e.UpdateID, CompletionOffset: e.Offset}, nil
+}
+
+// actAsFormat is the default transaction format of a submission: ACS delta
+// as the actAs parties see it.
+func actAsFormat(c JsCommands, shape string) *TransactionFormat {
+	f := &TransactionFormat{EventFormat: EventFormat{FiltersByParty: map[string]Filters{}}, TransactionShape: shape}
+	for _, p := range c.ActAs {
+		f.EventFormat.FiltersByParty[p] = Filters{}
+	}
+	return f
+}
+
+// SubmitAndWaitForTransaction submits commands and returns the committed
+// transaction in the requested format (default: ACS delta for the actAs
+// parties). A transaction with no visible event comes back without events.
+func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
+	f := req.TransactionFormat
+	if f == nil {
+		f = actAsFormat(req.Commands, ShapeACSDelta)
+	}
+	if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
+		return SubmitAndWaitForTransactionResponse{}, err
+	}
+	e, err := n.submit(ctx, req.Commands)
+	if err != nil {
+		return SubmitAndWaitForTransactionResponse{}, err
+	}
+	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n.pkgNameOf))
+	if t == nil {
+		t = &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+			Events: []Event{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+	}
+	return SubmitAndWaitForTransactionResponse{Transaction: *t}, nil
+}
+
+// SubmitAndWaitForTransactionTree submits commands and returns the
+// transaction as a tree as the actAs parties see it (deprecated endpoint).
+func (n *Node) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (SubmitAndWaitForTransactionTreeResponse, error) {
+	e, err := n.submit(ctx, c)
+	if err != nil {
+		return SubmitAndWaitForTransactionTreeResponse{}, err
+	}
+	f := actAsFormat(c, ShapeLedgerEffects)
+	t := renderTree(e, newEventFilter(&f.EventFormat, n.pkgNameOf))
+	if t == nil {
+		t = &TransactionTree{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+			Offset: e.Offset, EventsByID: map[string]TreeEvent{}, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+	}
+	return SubmitAndWaitForTransactionTreeResponse{TransactionTree: *t}, nil
+}

@@ -1,0 +1,356 @@
+package ledger_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// iouPkg has template Main:Iou {owner: Party, amount: Int64} with a
+// consuming Transfer and a non-consuming Peek choice.
+func iouPkg(version string) lfenc.Package {
+	return lfenc.Package{Name: "iou", Version: version, Imports: []string{}, Modules: []lfenc.Module{{Name: "Main",
+		DataTypes: []lfenc.DataType{
+			{Name: "Iou", Serializable: true, Fields: []lfenc.Field{{Name: "owner", Type: lfenc.B(lfenc.Party)}, {Name: "amount", Type: lfenc.B(lfenc.Int64)}}},
+			{Name: "Transfer", Serializable: true, Fields: []lfenc.Field{{Name: "newOwner", Type: lfenc.B(lfenc.Party)}}},
+		},
+		Templates: []lfenc.Template{{Name: "Iou", Choices: []lfenc.Choice{
+			{Name: "Transfer", Consuming: true, Arg: lfenc.Con(lfenc.Self(), "Main", "Transfer"), Ret: lfenc.B(lfenc.Unit)},
+			{Name: "Peek", Consuming: false, Arg: lfenc.B(lfenc.Unit), Ret: lfenc.B(lfenc.Unit)},
+		}}},
+	}}}
+}
+
+type fixture struct {
+	n     *ledger.Node
+	ctx   context.Context
+	alice string
+	bob   string
+	pkg   string
+}
+
+func newFixture(t *testing.T, opts ledger.Options) *fixture {
+	t.Helper()
+	n := openNode(t, opts)
+	ctx := context.Background()
+	d, ids := lfenc.DAR(iouPkg("1.0.0"))
+	for _, s := range append([]string{""}, opts.Synchronizers...) {
+		if len(opts.Synchronizers) > 1 && s == "" {
+			continue
+		}
+		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &fixture{n: n, ctx: ctx, alice: allocate(t, ctx, n, "alice").Party, bob: allocate(t, ctx, n, "bob").Party, pkg: ids[0]}
+}
+
+func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, amount))
+}
+
+func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.CreatedEvent {
+	t.Helper()
+	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(actAs, 10)}}},
+	}})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if len(resp.Transaction.Events) != 1 || resp.Transaction.Events[0].CreatedEvent == nil {
+		t.Fatalf("create transaction events: %+v", resp.Transaction.Events)
+	}
+	return *resp.Transaction.Events[0].CreatedEvent
+}
+
+func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (ledger.SubmitAndWaitResponse, error) {
+	return f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: cid,
+			Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
+}
+
+var cidPattern = regexp.MustCompile(`^00[0-9a-f]{64}ca12[0-9a-f]{64}$`)
+
+func TestCreateAndExercise(t *testing.T) {
+	f := newFixture(t, ledger.Options{})
+	ev := f.create(t, "c1", f.alice)
+	if !cidPattern.MatchString(ev.ContractID) {
+		t.Errorf("contract id %q is not 00<64 hex>ca12<64 hex>", ev.ContractID)
+	}
+	if ev.TemplateID != f.pkg+":Main:Iou" || ev.PackageName != "iou" || ev.RepresentativePackageID != f.pkg || !ev.ACSDelta {
+		t.Errorf("created event: %+v", ev)
+	}
+	if diff := cmp.Diff([]string{f.alice}, ev.Signatories); diff != "" {
+		t.Errorf("signatories (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{f.alice}, ev.WitnessParties); diff != "" {
+		t.Errorf("witnesses (-want +got):\n%s", diff)
+	}
+	if len(ev.Observers) != 0 || ev.Offset != 3 || ev.NodeID != 0 || ev.CreatedAt == "" {
+		t.Errorf("created event: %+v", ev)
+	}
+
+	// The package-name form resolves to the newest vetted version.
+	if _, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{f.alice}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#iou:Main:Iou", CreateArguments: f.iouArgs(f.alice, 1)}}}}); err != nil {
+		t.Fatalf("#iou create: %v", err)
+	}
+
+	// Non-consuming, then consuming, then gone.
+	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Peek", `{}`); err != nil {
+		t.Fatalf("Peek: %v", err)
+	}
+	before, _ := f.n.LedgerEnd(f.ctx)
+	if _, err := f.exercise("x2", f.bob, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.bob)); !errors.Is(err, apierr.DamlAuthorizationError) {
+		t.Fatalf("a non-stakeholder exercises: %v", err)
+	}
+	resp, err := f.exercise("x3", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.bob))
+	if err != nil {
+		t.Fatalf("Transfer: %v", err)
+	}
+	if resp.CompletionOffset != before.Offset+1 {
+		t.Errorf("completion offset %d after end %d", resp.CompletionOffset, before.Offset)
+	}
+	end, _ := f.n.LedgerEnd(f.ctx)
+	if _, err := f.exercise("x4", f.alice, ev.ContractID, "Peek", `{}`); !errors.Is(err, apierr.ContractNotFound) {
+		t.Fatalf("exercise on an archived contract: %v", err)
+	}
+	if after, _ := f.n.LedgerEnd(f.ctx); after != end {
+		t.Errorf("a rejected command moved the ledger end from %d to %d", end.Offset, after.Offset)
+	}
+
+	// The tree of the transfer and its ACS-delta form.
+	tree, err := f.n.TransactionTreeByID(f.ctx, resp.UpdateID, []string{f.alice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := tree.Transaction.EventsByID["0"].ExercisedTreeEvent
+	if ex == nil || ex.Value.Choice != "Transfer" || !ex.Value.Consuming || string(ex.Value.ExerciseResult) != "null" {
+		t.Fatalf("tree: %+v", tree.Transaction.EventsByID)
+	}
+	if _, err := f.n.TransactionTreeByID(f.ctx, resp.UpdateID, []string{f.bob}); !errors.Is(err, apierr.UpdateNotFound) {
+		t.Errorf("tree for a party that sees nothing: %v", err)
+	}
+	flat, err := f.n.UpdateByID(f.ctx, ledger.GetUpdateByIDRequest{UpdateID: resp.UpdateID, UpdateFormat: ledger.UpdateFormat{
+		IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+			EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}}}})
+	if err != nil || len(flat.Update.Transaction.Value.Events) != 1 || flat.Update.Transaction.Value.Events[0].ArchivedEvent == nil {
+		t.Fatalf("ACS delta of the transfer: %+v, %v", flat, err)
+	}
+	// Archive is always available.
+	ev2 := f.create(t, "c3", f.alice)
+	if _, err := f.exercise("x5", f.alice, ev2.ContractID, "Archive", `{}`); err != nil {
+		t.Errorf("Archive: %v", err)
+	}
+}
+
+func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
+	f := newFixture(t, ledger.Options{})
+	ev := f.create(t, "c1", f.alice)
+	cmd := func(c ledger.Command) ledger.JsCommands {
+		return ledger.JsCommands{CommandID: "r", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{c}}
+	}
+	create := func(tid string) ledger.Command {
+		return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: f.iouArgs(f.alice, 1)}}
+	}
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		c    ledger.JsCommands
+		code apierr.Code
+	}{
+		{"unknown package", f.ctx, cmd(create("00ff:Main:Iou")), apierr.PackageNotFound},
+		{"unknown template", f.ctx, cmd(create(f.pkg + ":Main:Nope")), apierr.TemplatesOrInterfacesNotFound},
+		{"unknown package name", f.ctx, cmd(create("#nope:Main:Iou")), apierr.PackageNamesNotFound},
+		{"malformed template id", f.ctx, cmd(create("Main:Iou")), apierr.InvalidArgument},
+		{"unknown contract", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+			ContractID: "00" + ev.ContractID[2:66] + "ca12" + ev.ContractID[:64], Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.ContractNotFound},
+		{"unknown choice", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+			ContractID: ev.ContractID, Choice: "Nope", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.CommandPreprocessingFailed},
+		{"by key", f.ctx, cmd(ledger.Command{ExerciseByKeyCommand: &ledger.ExerciseByKeyCommand{TemplateID: f.pkg + ":Main:Iou"}}), apierr.Unimplemented},
+		{"no act as", f.ctx, ledger.JsCommands{CommandID: "r", UserID: "u1", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
+		{"no command id", f.ctx, ledger.JsCommands{ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
+		{"no right to act", ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u1",
+			Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}}), cmd(create(f.pkg + ":Main:Iou")), apierr.PermissionDenied},
+		{"duplicate", f.ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}, apierr.DuplicateCommand},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := ledger.StoreDumpForTest(t, f.n)
+			if _, err := f.n.SubmitAndWait(tc.ctx, tc.c); !errors.Is(err, tc.code) {
+				t.Fatalf("err = %v, want %s", err, tc.code.Name)
+			}
+			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
+				t.Fatalf("state changed:\n%s", diff)
+			}
+		})
+	}
+	// Deduplication is per (user, actAs, command id), and a duration of 0
+	// lets the same command through again.
+	other := ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u2", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}
+	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
+		t.Errorf("same command id, another user: %v", err)
+	}
+	other.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationDuration: &ledger.Value[ledger.Duration]{}}
+	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
+		t.Errorf("zero deduplication duration: %v", err)
+	}
+	// The user id comes from the caller when omitted.
+	user := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u3", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
+	if _, err := f.n.SubmitAndWait(user, ledger.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}); err != nil {
+		t.Errorf("user id from the token: %v", err)
+	}
+}
+
+func TestReassignments(t *testing.T) {
+	syncs := []string{"s1::1220aa", "s2::1220bb"}
+	f := newFixture(t, ledger.Options{Synchronizers: syncs})
+	ev := f.create(t, "c1", f.alice)
+	unassign := func(cid, src, dst, by string) (ledger.SubmitAndWaitForReassignmentResponse, error) {
+		return f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{
+			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "u-" + cid[:8] + by[:3], Submitter: by, Commands: []ledger.ReassignmentCommand{
+				{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: cid, Source: src, Target: dst}}}}}},
+			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
+	}
+	assign := func(rid, src, dst string) (ledger.SubmitAndWaitForReassignmentResponse, error) {
+		return f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{
+			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "a-" + rid[:8], Submitter: f.alice, Commands: []ledger.ReassignmentCommand{
+				{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Value[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: rid, Source: src, Target: dst}}}}}},
+			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
+	}
+	for _, tc := range []struct {
+		name          string
+		cid, src, dst string
+		by            string
+		code          apierr.Code
+	}{
+		{"same synchronizer", ev.ContractID, syncs[0], syncs[0], f.alice, apierr.InvalidArgument},
+		{"wrong source", ev.ContractID, syncs[1], syncs[0], f.alice, apierr.ContractNotActive},
+		{"not a stakeholder", ev.ContractID, syncs[0], syncs[1], f.bob, apierr.DamlAuthorizationError},
+		{"unknown synchronizer", ev.ContractID, syncs[0], "s3::1220cc", f.alice, apierr.InvalidField},
+	} {
+		before := ledger.StoreDumpForTest(t, f.n)
+		if _, err := unassign(tc.cid, tc.src, tc.dst, tc.by); !errors.Is(err, tc.code) {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code.Name)
+		}
+		if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
+			t.Errorf("%s changed the state:\n%s", tc.name, diff)
+		}
+	}
+	un, err := unassign(ev.ContractID, syncs[0], syncs[1], f.alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ue := un.Reassignment.Events[0].JsUnassignedEvent
+	if ue == nil || ue.Value.ReassignmentCounter != 1 || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(ue.Value.ReassignmentID) {
+		t.Fatalf("unassigned event: %+v", un.Reassignment)
+	}
+	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Peek", `{}`); !errors.Is(err, apierr.ContractNotActive) {
+		t.Errorf("exercise in transit: %v", err)
+	}
+	rid := ue.Value.ReassignmentID
+	if _, err := assign(rid, syncs[1], syncs[0]); !errors.Is(err, apierr.ReassignmentMismatch) {
+		t.Errorf("assign with swapped synchronizers: %v", err)
+	}
+	if _, err := assign("00"+rid[2:10]+rid[10:], syncs[0], syncs[1]); err != nil {
+		// the same id: fine; now try an unknown one
+	}
+	if _, err := assign("001220"+fmt.Sprintf("%064d", 1), syncs[0], syncs[1]); !errors.Is(err, apierr.ReassignmentNotFound) {
+		t.Errorf("unknown reassignment id: %v", err)
+	}
+	if _, err := assign(rid, syncs[0], syncs[1]); !errors.Is(err, apierr.ReassignmentMismatch) {
+		t.Errorf("assigning twice: %v", err)
+	}
+	// The contract is active on the target now.
+	_, err = f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: syncs[1],
+		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
+			Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}}})
+	if err != nil {
+		t.Errorf("exercise on the target after assignment: %v", err)
+	}
+	// Without an event format, the reassignment has no events.
+	ev2 := f.create(t, "c2", f.alice)
+	r, err := f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
+		CommandID: "u2", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
+			UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: ev2.ContractID, Source: syncs[0], Target: syncs[1]}}}}}}})
+	if err != nil || len(r.Reassignment.Events) != 0 {
+		t.Errorf("reassignment without event format: %+v, %v", r, err)
+	}
+}
+
+func TestConcurrentSubmittersAndReaders(t *testing.T) {
+	f := newFixture(t, ledger.Options{})
+	start, _ := f.n.LedgerEnd(f.ctx)
+	const writers, each = 16, 8
+	var wg sync.WaitGroup
+	acked := make(chan int64, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				resp, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: fmt.Sprintf("w%d-%d", w, i), ActAs: []string{f.alice}, UserID: "u1",
+					Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(f.alice, i)}}}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				acked <- resp.CompletionOffset
+			}
+		}()
+	}
+	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}}}
+	var rg sync.WaitGroup
+	for range 4 {
+		rg.Add(1)
+		go func() {
+			defer rg.Done()
+			for range 5 {
+				end, _ := f.n.LedgerEnd(f.ctx)
+				var prev int64 = start.Offset
+				req := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: start.Offset, EndOffsetInclusive: &end.Offset, UpdateFormat: format, MaxPageSize: i32(7)}
+				for u, err := range f.n.Updates(f.ctx, req) {
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if u.Offset() != prev+1 {
+						t.Errorf("reader saw offset %d after %d", u.Offset(), prev)
+						return
+					}
+					prev = u.Offset()
+				}
+				if prev != end.Offset {
+					t.Errorf("reader stopped at %d, end %d", prev, end.Offset)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rg.Wait()
+	close(acked)
+	seen := map[int64]bool{}
+	for off := range acked {
+		if seen[off] {
+			t.Errorf("offset %d acknowledged twice", off)
+		}
+		seen[off] = true
+		if _, err := f.n.UpdateByOffset(f.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: format}); err != nil {
+			t.Errorf("acknowledged offset %d not readable: %v", off, err)
+		}
+	}
+	if end, _ := f.n.LedgerEnd(f.ctx); end.Offset != start.Offset+writers*each || len(seen) != writers*each {
+		t.Errorf("end %d, %d acknowledged", end.Offset, len(seen))
+	}
+}
