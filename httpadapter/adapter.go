@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
@@ -159,12 +160,26 @@ type plainText struct {
 	body   string
 }
 
-// respond writes a handler's result: text for plainText, else JSON with
-// status 200. A nil result or one that encodes as null becomes "{}":
-// TypeScript clients reject a 2xx without a JSON body.
+// binary is a handler result written as raw bytes with status 200, its
+// Content-Type and extra response headers (GET /v2/packages/{package-id}
+// answers application/octet-stream with Canton-Package-Hash). It is never
+// wrapped as JSON.
+type binary struct {
+	contentType string
+	header      http.Header
+	body        []byte
+}
+
+// respond writes a handler's result: text for plainText, bytes for binary,
+// else JSON with status 200. A nil result or one that encodes as null
+// becomes "{}": TypeScript clients reject a 2xx without a JSON body.
 func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
-	if t, ok := resp.(plainText); ok {
+	switch t := resp.(type) {
+	case plainText:
 		writeText(w, t.status, t.body)
+		return
+	case binary:
+		writeBinary(w, t)
 		return
 	}
 	var buf bytes.Buffer
@@ -200,6 +215,19 @@ func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// writeBinary writes a binary result with status 200.
+func writeBinary(w http.ResponseWriter, b binary) {
+	h := w.Header()
+	for k, vs := range b.header {
+		h[http.CanonicalHeaderKey(k)] = vs
+	}
+	h.Set("Content-Type", b.contentType)
+	h.Set("Content-Length", strconv.Itoa(len(b.body)))
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b.body)
 }
 
 // writeText writes a text/plain response, as Canton does for /readyz and

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/ledgernode/ledgernode/internal/lfenc"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -381,12 +382,15 @@ func TestRejectedRequestsLeaveNoTrace(t *testing.T) {
 	}
 }
 
-// TestEvery2xxHasAJSONBody calls every route of this round successfully;
-// checkResponse asserts the non-empty JSON body of each.
+// TestEvery2xxHasAJSONBody calls every route successfully; checkResponse
+// asserts the non-empty JSON body of each (for GET
+// /v2/packages/{package-id}: the octet-stream payload and its hash header).
 func TestEvery2xxHasAJSONBody(t *testing.T) {
 	h := newHarness(t, Options{Verifier: testVerifier})
 	auth := bearer("admin-token")
 	p := h.allocate("someone", auth)
+	dar, ids := lfenc.DAR(appPkg("app", "1.0.0", nil, owner))
+	vet := `{"changes":[{"operation":{"Vet":{"value":{"packages":[{"packageId":"` + ids[0] + `"}]}}}}]}`
 	for _, c := range []httpCall{
 		{method: "GET", target: "/livez"},
 		{method: "GET", target: "/v2/version", header: auth},
@@ -417,13 +421,24 @@ func TestEvery2xxHasAJSONBody(t *testing.T) {
 		{method: "GET", target: "/v2/authenticated-user", header: auth},
 		{method: "DELETE", target: "/v2/users/u1", header: auth},
 		{method: "DELETE", target: "/v2/idps/idp1", header: auth},
+
+		{method: "POST", target: "/v2/dars/validate", body: string(dar), header: auth},
+		{method: "POST", target: "/v2/dars?vetAllPackages=false", body: string(dar), header: auth},
+		{method: "POST", target: "/v2/packages", body: string(dar), header: auth},
+		{method: "GET", target: "/v2/packages", header: auth},
+		{method: "GET", target: "/v2/packages/" + ids[0], header: auth},
+		{method: "GET", target: "/v2/packages/" + ids[0] + "/status", header: auth},
+		{method: "POST", target: "/v2/package-vetting", body: vet, header: auth},
+		{method: "POST", target: "/v2/package-vetting/update", body: vet, header: auth},
+		{method: "POST", target: "/v2/package-vetting/list", body: `{}`, header: auth},
+		{method: "GET", target: "/v2/package-vetting", body: `{}`, header: auth},
 	} {
 		if rec := h.do(c); rec.Code != http.StatusOK {
 			t.Errorf("%s %s: %d %s", c.method, c.target, rec.Code, rec.Body)
 		}
 	}
 	// Every route in the table is exercised above (plus /readyz, text).
-	if len(routes) != 24 {
+	if len(routes) != 34 {
 		t.Errorf("the route table has %d routes; extend this test", len(routes))
 	}
 }

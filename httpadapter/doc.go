@@ -14,7 +14,10 @@
 // Wire behaviour follows Canton's JSON API:
 //
 //   - 2xx answers are application/json, always with a body ("{}" where
-//     Canton's would be empty), except GET /readyz (text/plain);
+//     Canton's would be empty, e.g. POST /v2/dars/validate), except GET
+//     /readyz (text/plain) and GET /v2/packages/{package-id} (the archive
+//     payload as application/octet-stream, with the Canton-Package-Hash
+//     header);
 //   - errors from the node are JsCantonError bodies with the HTTP status of
 //     their category; security-sensitive categories are redacted to code
 //     "NA" and logged server-side under a correlation id;
@@ -23,8 +26,14 @@
 //   - an unknown path is a 404 in the legacy v1 shape
 //     {"errors": […], "status": 404, "ledgerApiError": null}, a known path
 //     with another method a 405 text/plain;
-//   - request bodies need no Content-Type, and path parameters may be
-//     percent-encoded;
+//   - request bodies need no Content-Type (DAR uploads are raw bytes, JSON
+//     bodies are JSON whatever the header says), and path parameters may
+//     be percent-encoded; Options.MaxBodyBytes applies to DARs too;
+//   - what Canton's codecs reject while decoding a vetting change (an
+//     unknown force-flag name, a Vet bound that is not a timestamp, a
+//     one-of with two variants) is a 400 text/plain decode failure; the
+//     deprecated GET /v2/package-vetting takes its JSON body, and an
+//     absent one means the empty request;
 //   - as in Canton's JSON layer, an update whose path id differs from the
 //     body's (PATCH /v2/users/{user-id}, its rights and
 //     identity-provider-id, PATCH /v2/idps/{idp-id}, PATCH

@@ -79,7 +79,10 @@ func requireSpec(t testing.TB) routers.Router {
 // OpenAPI document, and checks the adapter's own wire rules:
 //
 //   - every 2xx has Content-Type application/json and a non-empty JSON body
-//     (except GET /readyz, which is text/plain);
+//     (except GET /readyz, which is text/plain, and GET
+//     /v2/packages/{package-id}, application/octet-stream bytes with a
+//     Canton-Package-Hash header; the document's schema and required
+//     header are checked for it too);
 //   - JSON bodies (2xx and JsCantonError) validate against the operation's
 //     response for the status, else its `default` (JsCantonError);
 //   - 400 text/plain decode failures validate against the 400 response.
@@ -99,7 +102,17 @@ func checkResponse(t testing.TB, req *http.Request, rec *httptest.ResponseRecord
 	ct := rec.Header().Get("Content-Type")
 	isJSON := strings.HasPrefix(ct, "application/json")
 
-	if status >= 200 && status < 300 && req.URL.Path != "/readyz" {
+	switch {
+	case status < 200 || status >= 300 || req.URL.Path == "/readyz":
+	case isBinaryRoute(req):
+		if ct != "application/octet-stream" {
+			t.Errorf("%s %s: 2xx with Content-Type %q, want application/octet-stream", req.Method, req.URL, ct)
+		}
+		if len(body) == 0 || rec.Header().Get("Canton-Package-Hash") == "" {
+			t.Errorf("%s %s: 2xx with %d bytes and Canton-Package-Hash %q, want a payload and its hash",
+				req.Method, req.URL, len(body), rec.Header().Get("Canton-Package-Hash"))
+		}
+	default:
 		if !isJSON {
 			t.Errorf("%s %s: 2xx with Content-Type %q, want application/json", req.Method, req.URL, ct)
 		}
@@ -156,6 +169,12 @@ func checkResponse(t testing.TB, req *http.Request, rec *httptest.ResponseRecord
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		t.Errorf("%s %s: response %d %s does not match the OpenAPI document: %v", req.Method, req.URL, status, rec.Body.Bytes(), err)
 	}
+}
+
+// isBinaryRoute reports whether req is GET /v2/packages/{package-id},
+// whose 2xx answer is the package's bytes (application/octet-stream).
+func isBinaryRoute(req *http.Request) bool {
+	return req.Method == http.MethodGet && matchesPattern("/v2/packages/:package-id", req.URL.EscapedPath())
 }
 
 // stripNulls removes null-valued object keys, recursively (see
@@ -245,7 +264,7 @@ func TestRoutesAreInTheOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s %s is not an operation of the OpenAPI document", rt.method, path)
 			continue
 		}
-		target := strings.NewReplacer("{party}", "alice%3A%3A1220ab", "{user-id}", "alice", "{idp-id}", "idp1").Replace(path)
+		target := strings.NewReplacer("{party}", "alice%3A%3A1220ab", "{user-id}", "alice", "{idp-id}", "idp1", "{package-id}", "00ff").Replace(path)
 		if _, _, err := router.FindRoute(httptest.NewRequest(rt.method, target, nil)); err != nil {
 			t.Errorf("%s %s: the checker does not find the route: %v", rt.method, target, err)
 		}
@@ -268,6 +287,9 @@ func TestCheckResponseRejects(t *testing.T) {
 		{"error lacks code", "GET", "/v2/version", 404, "application/json", `{"cause":"x","context":{},"errorCategory":11}`},
 		{"resources are not pairs", "GET", "/v2/version", 404, "application/json", `{"code":"X","cause":"x","context":{},"errorCategory":11,"resources":[["a"]]}`},
 		{"context values are not strings", "GET", "/v2/version", 404, "application/json", `{"code":"X","cause":"x","context":{"category":11},"errorCategory":11}`},
+		{"package without its hash header", "GET", "/v2/packages/00ff", 200, "application/octet-stream", "payload"},
+		{"package as JSON", "GET", "/v2/packages/00ff", 200, "application/json", `{"payload":"x"}`},
+		{"upload answer is not an object", "POST", "/v2/dars", 200, "application/json", `[]`},
 	}
 	for _, tt := range tests {
 		rec := httptest.NewRecorder()

@@ -14,7 +14,7 @@ import (
 )
 
 // handlerFunc decodes a request, calls one Node method and returns what to
-// encode: a value written as JSON, a plainText, or an error (a decodeError
+// encode: a value written as JSON, a plainText, a binary, or an error (a decodeError
 // for a 400 text/plain, anything else rendered as a JsCantonError).
 type handlerFunc func(a *adapter, rq *request) (any, error)
 
@@ -60,6 +60,17 @@ var routes = []route{
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).DeleteIdentityProviderConfig)},
 
 	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
+
+	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*ledger.Node).ValidateDAR)},
+	{http.MethodPost, "/v2/dars", authRequired, callWith(decodeUploadDAR, (*ledger.Node).UploadDAR)},
+	{http.MethodGet, "/v2/packages", authRequired, call((*ledger.Node).ListPackages)},
+	{http.MethodPost, "/v2/packages", authRequired, callWith(decodeUploadDAR, (*ledger.Node).UploadDAR)},
+	{http.MethodGet, "/v2/packages/:package-id", authRequired, getPackage},
+	{http.MethodGet, "/v2/packages/:package-id/status", authRequired, callWith(decodePackageID, (*ledger.Node).PackageStatus)},
+	{http.MethodGet, "/v2/package-vetting", authRequired, callWith(decodeListVettedPackagesGet, (*ledger.Node).ListVettedPackages)},
+	{http.MethodPost, "/v2/package-vetting", authRequired, callWith(decodeUpdateVettedPackages, (*ledger.Node).UpdateVettedPackages)},
+	{http.MethodPost, "/v2/package-vetting/list", authRequired, callBody((*ledger.Node).ListVettedPackages)},
+	{http.MethodPost, "/v2/package-vetting/update", authRequired, callWith(decodeUpdateVettedPackages, (*ledger.Node).UpdateVettedPackages)},
 }
 
 // call adapts a Node method without input.

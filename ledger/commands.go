@@ -119,6 +119,14 @@ type contractRecord struct {
 	State          string `json:"state"`
 	Counter        int64  `json:"counter"`
 	ReassignmentID string `json:"rid,omitempty"`
+	// CreatedOffset and ArchivedOffset (0 while active) place the contract
+	// in the history, for reads of the active contracts at an offset.
+	CreatedOffset  int64  `json:"co"`
+	ArchivedOffset int64  `json:"ao,omitempty"`
+	WorkflowID     string `json:"wf,omitempty"`
+	// Target and UnassignedOffset describe an open unassignment.
+	Target           string `json:"dst,omitempty"`
+	UnassignedOffset int64  `json:"uo,omitempty"`
 }
 
 const (
@@ -377,7 +385,8 @@ func (in *interpretation) create(templateRef string, args json.RawMessage, path 
 	node := txNode{ID: id, ContractID: in.contractID(id), TemplateID: tid, PackageName: pkg.Name, Argument: arg,
 		Signatories: union(in.cmds.ActAs), Observers: []string{}, CreatedAt: in.now}
 	in.entry.Nodes = append(in.entry.Nodes, node)
-	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive}
+	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive,
+		CreatedOffset: in.entry.Offset, WorkflowID: in.entry.WorkflowID}
 	return &in.entry.Nodes[len(in.entry.Nodes)-1], nil
 }
 
@@ -443,7 +452,7 @@ func (in *interpretation) exercise(templateRef, cid, choice string, arg json.Raw
 	in.entry.Nodes = append(in.entry.Nodes, txNode{ID: id, Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
 		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: choice, Consuming: consuming, Acting: union(in.cmds.ActAs)})
 	if consuming {
-		c.State = contractArchived
+		c.State, c.ArchivedOffset = contractArchived, in.entry.Offset
 		for i := range in.entry.Nodes {
 			if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == cid {
 				in.entry.Nodes[i].Transient = true

@@ -342,11 +342,18 @@ func (n *Node) readDAR(data []byte) (*vetting.DAR, error) {
 	return dar, nil
 }
 
-// vetAll is the change set that vets every package of a DAR.
-func vetAll(dar *vetting.DAR) []vetting.Change {
+// vetAll is the change set that vets every package of a DAR that is not
+// vetted yet (vetted ones keep their bounds, so a re-upload changes
+// nothing).
+func vetAll(dar *vetting.DAR, st vetting.State) []vetting.Change {
 	c := vetting.Change{Vet: true}
 	for _, p := range dar.Packages {
-		c.Refs = append(c.Refs, vetting.Ref{PackageID: p.ID})
+		if !slices.ContainsFunc(st.Packages, func(v vetting.VettedPackage) bool { return v.PackageID == p.ID }) {
+			c.Refs = append(c.Refs, vetting.Ref{PackageID: p.ID})
+		}
+	}
+	if len(c.Refs) == 0 {
+		return nil
 	}
 	return []vetting.Change{c}
 }
@@ -386,7 +393,13 @@ func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, 
 	if err != nil {
 		return Empty{}, err
 	}
-	err = n.st.View(func(r *store.Reader) error {
+	return Empty{}, n.checkVetAll(dar, sync)
+}
+
+// checkVetAll runs the checks of vetting all of a DAR's packages on a
+// synchronizer, on a snapshot, changing nothing.
+func (n *Node) checkVetAll(dar *vetting.DAR, sync string) error {
+	err := n.st.View(func(r *store.Reader) error {
 		known, err := n.knownPackages(r)
 		if err != nil {
 			return err
@@ -395,10 +408,10 @@ func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, 
 		if err != nil {
 			return err
 		}
-		_, err = vetting.Apply(st, vetAll(dar), withDAR(known, dar), vetting.Flags{})
+		_, err = vetting.Apply(st, vetAll(dar, st), withDAR(known, dar), vetting.Flags{})
 		return err
 	})
-	return Empty{}, storeErr(err)
+	return storeErr(err)
 }
 
 // UploadDAR stores a DAR's packages (idempotently: uploading the same DAR
@@ -410,55 +423,100 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 		return Empty{}, err
 	}
 	sync := ""
-	if !req.DontVet {
-		var err error
-		if sync, err = n.vettingSynchronizer(req.SynchronizerID); err != nil {
-			return Empty{}, err
-		}
+	var err error
+	switch {
+	case !req.DontVet:
+		sync, err = n.vettingSynchronizer(req.SynchronizerID)
+	case req.SynchronizerID != "":
+		sync, err = n.vettingSynchronizer(req.SynchronizerID)
+	}
+	if err != nil {
+		return Empty{}, err
 	}
 	dar, err := n.readDAR(req.DAR)
 	if err != nil {
 		return Empty{}, err
 	}
-	// Write the payloads of packages the store lacks, then commit the
-	// records that make them visible; undo the payloads if the commit is
-	// refused.
-	var written []string
-	err = n.st.View(func(r *store.Reader) error {
+	if !req.DontVet {
+		// Refuse what vetting would refuse before writing any payload.
+		if err := n.checkVetAll(dar, sync); err != nil {
+			return Empty{}, err
+		}
+	}
+	n.cachePackages(dar.Packages)
+	// The payloads are written first, outside the committer; the commit
+	// that records the packages checks they are there (a concurrent refused
+	// upload of the same package may have removed them) and the upload is
+	// tried again if not.
+	for attempt := 0; ; attempt++ {
+		written, err := n.writeMissingPayloads(dar)
+		if err != nil {
+			return Empty{}, err
+		}
+		err = n.commitUpload(dar, req.DontVet, sync)
+		if errors.Is(err, errPayloadGone) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			n.dropPayloads(written)
+			return Empty{}, storeErr(err)
+		}
+		return Empty{}, nil
+	}
+}
+
+var errPayloadGone = errors.New("ledger: a package payload was removed concurrently")
+
+// writeMissingPayloads writes the payloads of the DAR's packages that the
+// store has no record of, and returns their ids.
+func (n *Node) writeMissingPayloads(dar *vetting.DAR) ([]string, error) {
+	var missing []string
+	err := n.st.View(func(r *store.Reader) error {
 		for _, p := range dar.Packages {
 			ok, err := hasKey(r, store.PackageKey(p.ID))
 			if err != nil {
 				return err
 			}
 			if !ok {
-				written = append(written, p.ID)
+				missing = append(missing, p.ID)
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return Empty{}, storeErr(err)
+		return nil, storeErr(err)
 	}
-	for _, id := range written {
+	for _, id := range missing {
 		if err := n.st.PutBlob(store.BlobPrefix("pkg", id), dar.Package(id).Payload); err != nil {
-			n.dropBlobs(written)
-			return Empty{}, storeErr(err)
+			n.dropPayloads(missing)
+			return nil, storeErr(err)
 		}
 	}
-	n.cachePackages(dar.Packages)
+	return missing, nil
+}
+
+// commitUpload records the DAR's packages and vets them.
+func (n *Node) commitUpload(dar *vetting.DAR, dontVet bool, sync string) error {
 	now := formatTime(n.now())
-	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		for _, p := range dar.Packages {
 			ok, err := tx.Has(store.PackageKey(p.ID))
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
-				tx.Set(store.PackageKey(p.ID), mustJSON(packageRecord{ID: p.ID, Name: p.Name, Version: p.Version,
-					LFVersion: p.LanguageVersion.String(), Size: len(p.Payload), KnownSince: now}))
+			if ok {
+				continue
 			}
+			if ok, err := tx.HasBlob(store.BlobPrefix("pkg", p.ID)); err != nil || !ok {
+				if err == nil {
+					err = errPayloadGone
+				}
+				return nil, err
+			}
+			tx.Set(store.PackageKey(p.ID), mustJSON(packageRecord{ID: p.ID, Name: p.Name, Version: p.Version,
+				LFVersion: p.LanguageVersion.String(), Size: len(p.Payload), KnownSince: now}))
 		}
-		if req.DontVet {
+		if dontVet {
 			return nil, nil
 		}
 		known, err := n.knownPackages(&tx.Reader)
@@ -469,7 +527,11 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 		if err != nil {
 			return nil, err
 		}
-		next, err := vetting.Apply(st, vetAll(dar), withDAR(known, dar), vetting.Flags{})
+		changes := vetAll(dar, st)
+		if changes == nil {
+			return nil, nil
+		}
+		next, err := vetting.Apply(st, changes, withDAR(known, dar), vetting.Flags{})
 		if err != nil {
 			return nil, err
 		}
@@ -478,11 +540,33 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 		}
 		return nil, nil
 	})
-	if err != nil {
-		n.dropBlobs(written)
-		return Empty{}, storeErr(err)
+	return err
+}
+
+// dropPayloads removes the payloads written for a refused upload, in the
+// committer so that it is ordered with the commits recording packages: a
+// payload that a package record refers to by then is kept.
+func (n *Node) dropPayloads(ids []string) {
+	if len(ids) == 0 {
+		return
 	}
-	return Empty{}, nil
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		for _, id := range ids {
+			ok, err := tx.Has(store.PackageKey(id))
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				if err := tx.DeleteBlobInTx(store.BlobPrefix("pkg", id)); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return nil, nil
+	})
+	if err != nil {
+		n.log.Warn("ledger: removing the payloads of a refused upload", "packages", ids, "err", err)
+	}
 }
 
 func (n *Node) cachePackages(pkgs []*vetting.Package) {
@@ -495,15 +579,6 @@ func (n *Node) cachePackages(pkgs []*vetting.Package) {
 	for _, p := range pkgs {
 		if c.pkgs[p.ID] == nil {
 			c.pkgs[p.ID] = p
-		}
-	}
-}
-
-// dropBlobs removes payloads written for an upload that was refused.
-func (n *Node) dropBlobs(ids []string) {
-	for _, id := range ids {
-		if err := n.st.DeleteBlob(store.BlobPrefix("pkg", id)); err != nil {
-			n.log.Warn("ledger: removing the payload of a refused upload", "package", id, "err", err)
 		}
 	}
 }
@@ -656,7 +731,7 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 		}
 		if exp := req.ExpectedTopologySerial; exp != nil {
 			switch s := exp.Serial; {
-			case s.Prior != nil && s.Prior.Value != st.Serial:
+			case s.Prior != nil && (s.Prior.Value != st.Serial || st.Serial == 0):
 				return nil, serialMismatch(sync, s.Prior.Value, st.Serial)
 			case s.NoPrior != nil && st.Serial != 0:
 				return nil, apierr.TopologySerialMismatch.New("expected no prior vetting state on %s, found serial %d", sync, st.Serial)
@@ -755,6 +830,9 @@ func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesReq
 			st.Packages = slices.DeleteFunc(st.Packages, func(v vetting.VettedPackage) bool {
 				return !metadataMatches(req.PackageMetadataFilter, v.PackageID, lookup)
 			})
+			if len(st.Packages) == 0 {
+				continue
+			}
 			resp.VettedPackages = append(resp.VettedPackages, n.wireVetting(sync, st, lookup))
 		}
 		return nil

@@ -359,7 +359,7 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 		t.Errorf("filtered by synchronizer a: %+v", f)
 	}
 	f, _ = n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{PackageMetadataFilter: &ledger.PackageMetadataFilter{PackageNamePrefixes: []string{"zz"}}})
-	if len(f.VettedPackages) != 1 || len(f.VettedPackages[0].Packages) != 0 {
+	if len(f.VettedPackages) != 0 {
 		t.Errorf("filtered by name prefix zz: %+v", f)
 	}
 	if st, _ := n.PackageStatus(ctx, "00ff"); st.PackageStatus != ledger.PackageStatusUnspecified {
@@ -367,5 +367,51 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 	}
 	if _, err := n.GetPackage(ctx, "00ff"); !errors.Is(err, apierr.PackageNotFound) {
 		t.Errorf("unknown package: %v", err)
+	}
+}
+
+// A refused upload must not remove the payload of a package that a
+// concurrent upload of the same DAR records (helper-found race).
+func TestConcurrentUploadsKeepPayloads(t *testing.T) {
+	for round := range 20 {
+		n := openNode(t, ledger.Options{})
+		ctx := context.Background()
+		y, _ := dar(t, appPkg("app", "1.0.0", nil, owner))
+		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: y}); err != nil {
+			t.Fatal(err)
+		}
+		x, ids := dar(t, appPkg("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+		done := make(chan error, 2)
+		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x, DontVet: true}); done <- err }()
+		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x}); done <- err }()
+		<-done
+		<-done
+		if st, _ := n.PackageStatus(ctx, ids[0]); st.PackageStatus == ledger.PackageStatusRegistered {
+			if _, err := n.GetPackage(ctx, ids[0]); err != nil {
+				t.Fatalf("round %d: registered package without payload: %v", round, err)
+			}
+		}
+	}
+}
+
+func TestReuploadKeepsBounds(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	d, ids := dar(t, appPkg("app", "1.0.0", nil, owner))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	from := "2026-01-01T00:00:00Z"
+	c := vet(byID(ids[0]))
+	c.Operation.Vet.Value.NewValidFromInclusive = &from
+	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{c}}); err != nil {
+		t.Fatal(err)
+	}
+	before := ledger.StoreDumpForTest(t, n)
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+		t.Errorf("re-upload changed the store:\n%s", diff)
 	}
 }

@@ -215,7 +215,7 @@ func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *lo
 	counter := c.Counter + 1
 	rid := "00" + hex.EncodeToString(identity.CantonHash(purposeReassignmentID,
 		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, u.ContractID, counter})))
-	c.State, c.Counter, c.ReassignmentID = contractUnassigned, counter, rid
+	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset = contractUnassigned, counter, rid, u.Target, e.Offset
 	tx.Set(store.ContractKey(u.ContractID), mustJSON(c))
 	tx.Set(store.ReassignmentKey(rid), mustJSON(reassignmentRecord{ContractID: u.ContractID, Source: u.Source, Target: u.Target, Counter: counter}))
 	return &reassignNode{Unassign: true, ReassignmentID: rid, Source: u.Source, Target: u.Target, Submitter: submitter,
@@ -249,7 +249,7 @@ func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassig
 		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, r.ContractID)
 	}
 	r.Completed = true
-	c.State, c.SynchronizerID, c.ReassignmentID = contractActive, r.Target, ""
+	c.State, c.SynchronizerID, c.ReassignmentID, c.Target, c.UnassignedOffset = contractActive, r.Target, "", "", 0
 	tx.Set(store.ReassignmentKey(a.ReassignmentID), mustJSON(r))
 	tx.Set(store.ContractKey(r.ContractID), mustJSON(c))
 	return &reassignNode{ReassignmentID: a.ReassignmentID, Source: r.Source, Target: r.Target, Submitter: submitter,

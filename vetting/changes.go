@@ -78,7 +78,8 @@ type Flags struct {
 //     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES; any other ref matching
 //     nothing: UNRESOLVED_VETTING_REFERENCE; a Vet ref matching several:
 //     AMBIGUOUS_VETTING_REFERENCE;
-//   - a vetted package whose transitive dependency is unknown:
+//   - a package the change set vets, or one depending on a package it
+//     unvets, whose transitive dependency is unknown:
 //     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES, or known but not vetted:
 //     TOPOLOGY_DEPENDENCIES_NOT_VETTED (unless the flag allows it);
 //   - the lineage of every package name that the change set vets: see
@@ -137,13 +138,23 @@ func Apply(state State, changes []Change, known []*Package, flags Flags) (State,
 		}
 	}
 
-	// Dependencies of everything vetted.
+	// Dependencies of what this change set vets, and of what depends on a
+	// package it unvets (a state that was forced before stays as it is).
+	unvettedNow := map[string]bool{}
+	for _, v := range state.Packages {
+		if _, ok := vetted[v.PackageID]; !ok {
+			unvettedNow[v.PackageID] = true
+		}
+	}
 	var unvettedDeps []string
 	for id := range vetted {
 		if byID[id] == nil {
 			continue // vetted earlier, no longer in the store: nothing to resolve
 		}
 		deps, missing := TransitiveDeps(id, lookup)
+		if !newlyVetted[id] && !slices.ContainsFunc(deps, func(d string) bool { return unvettedNow[d] }) {
+			continue
+		}
 		if len(missing) > 0 {
 			slices.Sort(missing)
 			return State{}, apierr.TopologyCannotVetDueToMissingPackages.New("Package %s cannot be vetted because its dependencies %s are not in the participant's package store", id, strings.Join(missing, ", ")).

@@ -138,6 +138,5 @@ var (
 	ReassignmentMismatch = Code{Name: "INVALID_REASSIGNMENT", Category: InvalidGivenCurrentSystemStateOther}
 )
 
-// CommandPreprocessingFailed: a command's arguments do not fit the
-// package's types (missing fields, precision loss, …) (400).
-var CommandPreprocessingFailed = Code{Name: "COMMAND_PREPROCESSING_FAILED", Category: InvalidIndependentOfSystemState}
+// ContractEventsNotFound: no visible events for that contract id (404).
+var ContractEventsNotFound = Code{Name: "CONTRACT_EVENTS_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}

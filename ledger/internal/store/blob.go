@@ -85,3 +85,16 @@ func (r *Reader) GetBlob(prefix []byte) ([]byte, error) {
 // BlobPrefix returns the prefix of a blob named by kind and id
 // ("b/<kind>/<id>/"), which no other blob's prefix extends.
 func BlobPrefix(kind, id string) []byte { return []byte("b/" + kind + "/" + id + "/") }
+
+// HasBlob reports whether the blob at prefix has its first chunk.
+func (t *Tx) HasBlob(prefix []byte) (bool, error) { return t.Has(blobKey(prefix, 0)) }
+
+// DeleteBlobInTx stages the removal of every chunk of the blob at prefix
+// inside an operation, so that it is ordered with the commits that refer
+// to blobs.
+func (t *Tx) DeleteBlobInTx(prefix []byte) error {
+	return t.Scan(prefix, nil, func(k, _ []byte) (bool, error) {
+		t.Delete(k)
+		return true, nil
+	})
+}

@@ -1,0 +1,359 @@
+package ledger
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Active-contracts page sizes.
+const (
+	DefaultACSPageSize = 2000
+	MaxACSPageSize     = 10000
+)
+
+// GetActiveContractsRequest reads the active contracts at an offset:
+// exactly one of EventFormat and the legacy Filter (+Verbose).
+type GetActiveContractsRequest struct {
+	ActiveAtOffset          int64        `json:"activeAtOffset"`
+	EventFormat             *EventFormat `json:"eventFormat"`
+	Filter                  *EventFormat `json:"filter"`
+	Verbose                 bool         `json:"verbose"`
+	StreamContinuationToken string       `json:"streamContinuationToken"`
+}
+
+// ActiveContract is an active contract with where it lives.
+type ActiveContract struct {
+	CreatedEvent        CreatedEvent `json:"createdEvent"`
+	SynchronizerID      string       `json:"synchronizerId"`
+	ReassignmentCounter int64        `json:"reassignmentCounter"`
+}
+
+// IncompleteUnassigned is a contract in transit, unassigned but not yet
+// assigned.
+type IncompleteUnassigned struct {
+	CreatedEvent    CreatedEvent    `json:"createdEvent"`
+	UnassignedEvent UnassignedEvent `json:"unassignedEvent"`
+}
+
+// ContractEntry is {"JsActiveContract": {…}} or {"JsIncompleteUnassigned":
+// {…}} (no value layer).
+type ContractEntry struct {
+	JsActiveContract       *ActiveContract       `json:"JsActiveContract,omitempty"`
+	JsIncompleteUnassigned *IncompleteUnassigned `json:"JsIncompleteUnassigned,omitempty"`
+}
+
+// GetActiveContractsResponse is one element of the active contracts.
+type GetActiveContractsResponse struct {
+	WorkflowID              string        `json:"workflowId"`
+	ContractEntry           ContractEntry `json:"contractEntry"`
+	StreamContinuationToken string        `json:"streamContinuationToken"`
+}
+
+// GetActiveContractsPageRequest asks for one page of active contracts.
+type GetActiveContractsPageRequest struct {
+	// ActiveAtOffset is the offset the contracts are active at; nil means
+	// the ledger end.
+	ActiveAtOffset *int64      `json:"activeAtOffset"`
+	EventFormat    EventFormat `json:"eventFormat"`
+	// MaxPageSize is 1 to 10000; nil means 2000.
+	MaxPageSize *int32 `json:"maxPageSize"`
+	PageToken   string `json:"pageToken"`
+}
+
+// GetActiveContractsPageResponse is a page of active contracts.
+type GetActiveContractsPageResponse struct {
+	ActiveContracts []GetActiveContractsResponse `json:"activeContracts"`
+	ActiveAtOffset  int64                        `json:"activeAtOffset"`
+	NextPageToken   *string                      `json:"nextPageToken"`
+}
+
+func eventFormatAuth(ctx context.Context, f *EventFormat) error {
+	parties, anyParty := UpdateFormat{IncludeReassignments: f}.readingParties()
+	return authorizeRead(ctx, parties, anyParty)
+}
+
+// acsAt visits the contracts active (or in transit) at an offset that the
+// filter shows, in contract-id order, starting after the contract id
+// `after`. Contracts archived after the offset count as active; the
+// synchronizer and reassignment state are the current ones.
+func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
+	var start []byte
+	if after != "" {
+		start = append(store.ContractKey(after), 0)
+	}
+	return r.Scan([]byte(store.PrefixContract), start, func(_, v []byte) (bool, error) {
+		var c contractRecord
+		if err := json.Unmarshal(v, &c); err != nil {
+			return false, err
+		}
+		if c.CreatedOffset > at || (c.ArchivedOffset != 0 && c.ArchivedOffset <= at) {
+			return true, nil
+		}
+		w, blob := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
+		if len(w) == 0 {
+			return true, nil
+		}
+		e := &logEntry{Offset: c.CreatedOffset}
+		ev := *createdEvent(e, &c.Create, w, blob, true)
+		resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
+		if c.State == contractUnassigned {
+			resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: UnassignedEvent{
+				ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
+				Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
+				PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
+		} else {
+			resp.ContractEntry.JsActiveContract = &ActiveContract{CreatedEvent: ev, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
+		}
+		return fn(resp), nil
+	})
+}
+
+// ActiveContracts returns the active contracts at an offset as one list
+// (POST /v2/state/active-contracts): at most min(limit, L+1) elements,
+// JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED (413) when more than the
+// node's list limit L match. An offset beyond the ledger end fails with
+// OFFSET_AFTER_LEDGER_END.
+func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsRequest, opts ListOptions) ([]GetActiveContractsResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	var f *EventFormat
+	switch {
+	case req.EventFormat != nil && req.Filter != nil:
+		return nil, apierr.InvalidArgument.New("Both event_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.")
+	case req.EventFormat != nil:
+		f = req.EventFormat
+	case req.Filter != nil:
+		f = req.Filter
+	default:
+		return nil, apierr.InvalidArgument.New("Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.")
+	}
+	if err := eventFormatAuth(ctx, f); err != nil {
+		return nil, err
+	}
+	if err := n.checkActiveAt(req.ActiveAtOffset); err != nil {
+		return nil, err
+	}
+	limitL := int64(n.opts.ListLimit)
+	take := limitL + 1
+	if opts.Limit != nil && *opts.Limit >= 0 && *opts.Limit < take {
+		take = *opts.Limit
+	}
+	out := []GetActiveContractsResponse{}
+	err := n.st.View(func(r *store.Reader) error {
+		return n.acsAt(r, req.ActiveAtOffset, newEventFilter(f, n.pkgNameOf), "", func(c GetActiveContractsResponse) bool {
+			out = append(out, c)
+			return int64(len(out)) < take
+		})
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if int64(len(out)) > limitL {
+		return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", len(out), limitL).
+			WithDefiniteAnswer(false)
+	}
+	return out, nil
+}
+
+func (n *Node) checkActiveAt(at int64) error {
+	if at < 0 {
+		return apierr.NegativeOffset.New("Offset %d in active_at_offset is a negative integer", at)
+	}
+	if end := n.st.LedgerEnd(); at > end {
+		return apierr.OffsetAfterLedgerEnd.New("Active-at offset (%d) is after ledger end (%d)", at, end)
+	}
+	return nil
+}
+
+type acsPageToken struct {
+	At    int64  `json:"at"`
+	After string `json:"after"`
+}
+
+// ActiveContractsPage returns one page of the active contracts at an
+// offset (nil: the ledger end), ordered by contract id; the next page
+// token keeps the offset.
+func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (GetActiveContractsPageResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	size := DefaultACSPageSize
+	if req.MaxPageSize != nil {
+		if s := int(*req.MaxPageSize); s <= 0 || s > MaxACSPageSize {
+			return GetActiveContractsPageResponse{}, apierr.InvalidArgument.New("Requested page size must be between 1 and %d", MaxACSPageSize)
+		} else {
+			size = s
+		}
+	}
+	at := n.st.LedgerEnd()
+	if req.ActiveAtOffset != nil {
+		at = *req.ActiveAtOffset
+	}
+	after := ""
+	if req.PageToken != "" {
+		var tok acsPageToken
+		raw, err := base64.StdEncoding.DecodeString(req.PageToken)
+		if err == nil {
+			err = json.Unmarshal(raw, &tok)
+		}
+		if err != nil || (req.ActiveAtOffset != nil && tok.At != at) {
+			return GetActiveContractsPageResponse{}, apierr.InvalidArgument.New("invalid page token")
+		}
+		at, after = tok.At, tok.After
+	}
+	if err := n.checkActiveAt(at); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	resp := GetActiveContractsPageResponse{ActiveContracts: []GetActiveContractsResponse{}, ActiveAtOffset: at}
+	more := false
+	err := n.st.View(func(r *store.Reader) error {
+		return n.acsAt(r, at, newEventFilter(&req.EventFormat, n.pkgNameOf), after, func(c GetActiveContractsResponse) bool {
+			if len(resp.ActiveContracts) == size {
+				more = true
+				return false
+			}
+			resp.ActiveContracts = append(resp.ActiveContracts, c)
+			return true
+		})
+	})
+	if err != nil {
+		return GetActiveContractsPageResponse{}, storeErr(err)
+	}
+	if more {
+		last := resp.ActiveContracts[len(resp.ActiveContracts)-1].ContractEntry
+		cid := ""
+		if last.JsActiveContract != nil {
+			cid = last.JsActiveContract.CreatedEvent.ContractID
+		} else {
+			cid = last.JsIncompleteUnassigned.CreatedEvent.ContractID
+		}
+		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: cid}))
+		resp.NextPageToken = &s
+	}
+	return resp, nil
+}
+
+// ConnectedSynchronizer is a synchronizer the participant is connected to.
+type ConnectedSynchronizer struct {
+	SynchronizerAlias string `json:"synchronizerAlias"`
+	SynchronizerID    string `json:"synchronizerId"`
+	Permission        string `json:"permission"`
+}
+
+// ConnectedSynchronizersRequest optionally names a party whose hosting
+// permission is reported.
+type ConnectedSynchronizersRequest struct {
+	Party              string
+	ParticipantID      string
+	IdentityProviderID string
+}
+
+// ConnectedSynchronizersResponse lists the connected synchronizers.
+type ConnectedSynchronizersResponse struct {
+	ConnectedSynchronizers []ConnectedSynchronizer `json:"connectedSynchronizers"`
+}
+
+// ConnectedSynchronizers lists the synchronizers (any authenticated
+// caller). With a party, only those where the party is hosted, with its
+// permission (every local party is hosted with submission permission).
+func (n *Node) ConnectedSynchronizers(ctx context.Context, req ConnectedSynchronizersRequest) (ConnectedSynchronizersResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return ConnectedSynchronizersResponse{}, err
+	}
+	resp := ConnectedSynchronizersResponse{ConnectedSynchronizers: []ConnectedSynchronizer{}}
+	if req.ParticipantID != "" && req.ParticipantID != n.participantID {
+		return resp, nil
+	}
+	if req.Party != "" {
+		var known bool
+		err := n.st.View(func(r *store.Reader) (err error) { known, err = hasKey(r, store.PartyKey(req.Party)); return err })
+		if err != nil {
+			return ConnectedSynchronizersResponse{}, storeErr(err)
+		}
+		if !known {
+			return resp, nil
+		}
+	}
+	for _, s := range n.syncs {
+		alias, _, _ := strings.Cut(s, "::")
+		resp.ConnectedSynchronizers = append(resp.ConnectedSynchronizers, ConnectedSynchronizer{
+			SynchronizerAlias: alias, SynchronizerID: s, Permission: string(PermissionSubmission)})
+	}
+	return resp, nil
+}
+
+// GetEventsByContractIDRequest asks for a contract's create and archive
+// events as the format shows them.
+type GetEventsByContractIDRequest struct {
+	ContractID  string      `json:"contractId"`
+	EventFormat EventFormat `json:"eventFormat"`
+}
+
+// CreatedWithSynchronizer is a create event with its synchronizer.
+type CreatedWithSynchronizer struct {
+	CreatedEvent   CreatedEvent `json:"createdEvent"`
+	SynchronizerID string       `json:"synchronizerId"`
+}
+
+// ArchivedWithSynchronizer is an archive event with its synchronizer.
+type ArchivedWithSynchronizer struct {
+	ArchivedEvent  ArchivedEvent `json:"archivedEvent"`
+	SynchronizerID string        `json:"synchronizerId"`
+}
+
+// GetEventsByContractIDResponse holds the events (archived is nil while
+// the contract is active).
+type GetEventsByContractIDResponse struct {
+	Created  *CreatedWithSynchronizer  `json:"created"`
+	Archived *ArchivedWithSynchronizer `json:"archived"`
+}
+
+// EventsByContractID returns a contract's create (and archive) events;
+// CONTRACT_EVENTS_NOT_FOUND when the contract is unknown or invisible to
+// the format.
+func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetEventsByContractIDResponse{}, err
+	}
+	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {
+		return GetEventsByContractIDResponse{}, err
+	}
+	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", req.ContractID)
+	var c contractRecord
+	err := n.st.View(func(r *store.Reader) error {
+		raw, err := r.Get(store.ContractKey(req.ContractID))
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound
+		}
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(raw, &c)
+	})
+	if err != nil {
+		return GetEventsByContractIDResponse{}, storeErr(err)
+	}
+	ef := newEventFilter(&req.EventFormat, n.pkgNameOf)
+	w, blob := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
+	if len(w) == 0 {
+		return GetEventsByContractIDResponse{}, notFound
+	}
+	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
+		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset}, &c.Create, w, blob, true), SynchronizerID: c.SynchronizerID}}
+	if c.ArchivedOffset != 0 {
+		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: ArchivedEvent{
+			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,
+			PackageName: c.Create.PackageName, ImplementedInterfaces: []string{}}}
+	}
+	return resp, nil
+}
