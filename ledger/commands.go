@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
@@ -260,7 +261,54 @@ type pkgView struct {
 
 func (v *pkgView) lookup(id string) *vetting.Package { return v.byID[id] }
 
+// viewCache keeps the package view of each synchronizer between commits.
+// Operations that change packages or vetting bump gen inside the committer
+// (see packagesChanged), so that a later operation — even one of the same
+// group commit — reloads the view through its transaction.
+type viewCache struct {
+	mu    sync.Mutex
+	gen   uint64
+	views map[string]cachedView
+}
+
+type cachedView struct {
+	gen  uint64
+	view *pkgView
+}
+
+// packagesChanged invalidates the cached package views. It must be called
+// from inside a committer operation that writes package or vetting records.
+func (n *Node) packagesChanged() {
+	n.views.mu.Lock()
+	n.views.gen++
+	n.views.mu.Unlock()
+}
+
 func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
+	c := &n.views
+	c.mu.Lock()
+	cv, ok := c.views[sync]
+	gen := c.gen
+	c.mu.Unlock()
+	if ok && cv.gen == gen {
+		return cv.view, nil
+	}
+	v, err := n.readPkgView(tx, sync)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.views == nil {
+		c.views = map[string]cachedView{}
+	}
+	if c.gen == gen {
+		c.views[sync] = cachedView{gen: gen, view: v}
+	}
+	c.mu.Unlock()
+	return v, nil
+}
+
+func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	known, err := n.knownPackages(&tx.Reader)
 	if err != nil {
 		return nil, err
@@ -489,7 +537,7 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 		at := formatTime(now)
 		e := &logEntry{Kind: kindTransaction, Offset: off, CommandID: c.CommandID, WorkflowID: c.WorkflowID,
 			EffectiveAt: at, RecordTime: at, SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID}
-		e.UpdateID = newUpdateID("tx", strconv.FormatInt(off, 10), c.UserID, c.CommandID, at, string(mustJSON(c.Commands)))
+		e.UpdateID = newUpdateID("tx", n.participantID, strconv.FormatInt(off, 10), c.UserID, c.CommandID, at)
 		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
 		for i, cmd := range c.Commands {
 			path := fmt.Sprintf("commands[%d]", i)

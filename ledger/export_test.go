@@ -73,3 +73,9 @@ func StoreDumpForTest(t testing.TB, n *Node) map[string]string {
 	}
 	return out
 }
+
+// DBForBench returns the node's Badger database.
+func DBForBench(n *Node) *badger.DB { return n.st.DB() }
+
+// UpdateKeyForBench is the store key of the update at an offset.
+func UpdateKeyForBench(off int64) []byte { return store.UpdateKey(off) }

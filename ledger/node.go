@@ -48,6 +48,7 @@ type Node struct {
 
 	idpv     idpVerifiers
 	pkgCache packageCache
+	views    viewCache
 }
 
 // participantRecord is the node's persisted identity.
@@ -68,11 +69,12 @@ var keyParticipant = store.MetaKey("participant")
 // replayed at start-up.
 func Open(opts Options) (*Node, error) {
 	opts = opts.withDefaults()
-	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Logger: opts.Logger})
+	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock}
+	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}
-	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, st: st}
+	n.st = st
 	if err := n.bootstrap(); err != nil {
 		st.Close()
 		return nil, err

@@ -515,6 +515,7 @@ func (n *Node) commitUpload(dar *vetting.DAR, dontVet bool, sync string) error {
 			}
 			tx.Set(store.PackageKey(p.ID), mustJSON(packageRecord{ID: p.ID, Name: p.Name, Version: p.Version,
 				LFVersion: p.LanguageVersion.String(), Size: len(p.Payload), KnownSince: now}))
+			n.packagesChanged()
 		}
 		if dontVet {
 			return nil, nil
@@ -537,6 +538,7 @@ func (n *Node) commitUpload(dar *vetting.DAR, dontVet bool, sync string) error {
 		}
 		if next.Serial != st.Serial {
 			tx.Set(store.VettingKey(sync), vettingJSON(next))
+			n.packagesChanged()
 		}
 		return nil, nil
 	})
@@ -753,6 +755,7 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 		}
 		if !req.DryRun && next.Serial != st.Serial {
 			tx.Set(store.VettingKey(sync), vettingJSON(next))
+			n.packagesChanged()
 		}
 		return resp, nil
 	}

@@ -151,7 +151,7 @@ func (n *Node) submitReassignment(ctx context.Context, rc ReassignmentCommands) 
 		}
 		e := &logEntry{Kind: kindReassignment, Offset: off, CommandID: rc.CommandID, WorkflowID: rc.WorkflowID,
 			RecordTime: at, SynchronizerID: sync, UserID: rc.UserID, ActAs: []string{rc.Submitter}, SubmissionID: rc.SubmissionID}
-		e.UpdateID = newUpdateID("reassignment", strconv.FormatInt(off, 10), rc.CommandID, at, string(mustJSON(rc.Commands)))
+		e.UpdateID = newUpdateID("reassignment", n.participantID, strconv.FormatInt(off, 10), rc.UserID, rc.CommandID, at)
 		for i, c := range rc.Commands {
 			var node *reassignNode
 			var err error

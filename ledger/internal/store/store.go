@@ -31,6 +31,10 @@ type Options struct {
 	// MaxBatch bounds how many waiting operations one group commit takes
 	// (default 256).
 	MaxBatch int
+	// OnCommitFailed, when set, is called (in the committer) after a group
+	// commit failed, so that caches filled from its staged writes can be
+	// dropped.
+	OnCommitFailed func()
 }
 
 // Op is one operation run by the committer. It reads the current state
@@ -56,6 +60,7 @@ type Store struct {
 	db       *badger.DB
 	log      *slog.Logger
 	maxBatch int
+	onFail   func()
 
 	reqs chan *request
 	quit chan struct{}
@@ -77,6 +82,7 @@ func Open(opts Options) (*Store, error) {
 		db:       db,
 		log:      opts.Logger,
 		maxBatch: opts.MaxBatch,
+		onFail:   opts.OnCommitFailed,
 		reqs:     make(chan *request),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
@@ -259,6 +265,9 @@ func (s *Store) finish(txn *badger.Txn, pending []applied) int64 {
 	}
 	if err := txn.Commit(); err != nil {
 		s.log.Error("commit failed", "err", err, "operations", len(pending))
+		if s.onFail != nil {
+			s.onFail()
+		}
 		for _, p := range pending {
 			p.r.res <- result{err: fmt.Errorf("store: commit failed: %w", err)}
 		}

@@ -1,0 +1,235 @@
+package ledger_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// benchFixture is a node with the iou package and two parties.
+func benchFixture(b *testing.B, opts ledger.Options) *fixture {
+	b.Helper()
+	n, err := ledger.Open(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { n.Close() })
+	ctx := context.Background()
+	d, ids := lfenc.DAR(iouPkg("1.0.0"))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		b.Fatal(err)
+	}
+	alice, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bob, _ := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "bob"})
+	return &fixture{n: n, ctx: ctx, alice: alice.PartyDetails.Party, bob: bob.PartyDetails.Party, pkg: ids[0]}
+}
+
+func (f *fixture) createCmd(id, party string, i int) ledger.JsCommands {
+	return ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "bench",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(party, i)}}}}
+}
+
+// BenchmarkCommit submits creates from 64 goroutines (submit-and-wait),
+// in memory and on disk, beside raw Badger transactions writing the same
+// keys and bytes a create commit writes, from as many goroutines.
+func BenchmarkCommit(b *testing.B) {
+	for _, mode := range []string{"mem", "disk"} {
+		opts := func(b *testing.B) ledger.Options {
+			if mode == "mem" {
+				return ledger.Options{InMemory: true}
+			}
+			return ledger.Options{Dir: b.TempDir()}
+		}
+		b.Run(mode+"/node", func(b *testing.B) {
+			f := benchFixture(b, opts(b))
+			var seq atomic.Int64
+			b.SetParallelism(32) // 64 goroutines on 2 cores
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := seq.Add(1)
+					if _, err := f.n.SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("c", i), f.alice, int(i))); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "commits/s")
+		})
+		b.Run(mode+"/raw-badger", func(b *testing.B) {
+			dir := ""
+			if mode == "disk" {
+				dir = b.TempDir()
+			}
+			db, err := badger.Open(ledger.BadgerOptionsForBench(mode == "mem", dir))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			entry := make([]byte, 900)    // a create's log entry
+			contract := make([]byte, 600) // its contract record
+			var seq atomic.Int64
+			b.SetParallelism(32)
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := seq.Add(1)
+					err := db.Update(func(txn *badger.Txn) error {
+						for _, kv := range [][2][]byte{
+							{fmt.Appendf(nil, "u/%08d", i), entry},
+							{fmt.Appendf(nil, "i/1220%064d", i), []byte("12345678")},
+							{fmt.Appendf(nil, "x/alice::1220aaaa/%08d", i), nil},
+							{fmt.Appendf(nil, "c/00%064dca12%064d", i, i), contract},
+							{fmt.Appendf(nil, "q/%064d", i), []byte(`{"o":1,"u":"1220…","at":"2026-11-22T00:00:00Z"}`)},
+							{[]byte("m/ledger-end"), []byte("12345678")},
+						} {
+							if err := txn.Set(kv[0], kv[1]); err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+					if err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "commits/s")
+		})
+	}
+}
+
+// fill commits n creates of party (and every k-th of other) concurrently.
+func fill(b *testing.B, f *fixture, n int, party string) {
+	b.Helper()
+	sem := make(chan struct{}, 64)
+	var failed atomic.Bool
+	for i := range n {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			if _, err := f.n.SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("f", party[:3], i), party, i)); err != nil {
+				failed.Store(true)
+			}
+		}()
+	}
+	for range cap(sem) {
+		sem <- struct{}{}
+	}
+	if failed.Load() {
+		b.Fatal("filling the ledger failed")
+	}
+}
+
+// BenchmarkUpdatesPage reads a page of 1000 transactions (ACS delta, any
+// party), beside a raw Badger iteration over the same 1000 stored values.
+func BenchmarkUpdatesPage(b *testing.B) {
+	f := benchFixture(b, ledger.Options{InMemory: true})
+	fill(b, f, 3000, f.alice)
+	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+		EventFormat: ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}}}
+	b.Run("node", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			page, err := f.n.UpdatesPage(f.ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, UpdateFormat: format, MaxPageSize: i32(1000)})
+			if err != nil || len(page.Updates) != 1000 {
+				b.Fatalf("%d updates, %v", len(page.Updates), err)
+			}
+		}
+		b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+	})
+	b.Run("raw-badger", func(b *testing.B) {
+		db := ledger.DBForBench(f.n)
+		b.ReportAllocs()
+		for b.Loop() {
+			count := 0
+			db.View(func(txn *badger.Txn) error {
+				it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("u/")})
+				defer it.Close()
+				for it.Seek(ledger.UpdateKeyForBench(1001)); it.ValidForPrefix([]byte("u/")) && count < 1000; it.Next() {
+					v, _ := it.Item().ValueCopy(nil)
+					var m map[string]json.RawMessage // decode, as any reader must
+					json.Unmarshal(v, &m)
+					count++
+				}
+				return nil
+			})
+			if count != 1000 {
+				b.Fatalf("iterated %d", count)
+			}
+		}
+		b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+	})
+}
+
+// BenchmarkPartyFilteredPage reads the page of a party with 100 updates on
+// ledgers of 10 000 and 100 000 updates: the per-party index makes the cost
+// the party's updates, not the ledger's.
+func BenchmarkPartyFilteredPage(b *testing.B) {
+	for _, size := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			f := benchFixture(b, ledger.Options{InMemory: true})
+			fill(b, f, size-100, f.alice)
+			fill(b, f, 100, f.bob)
+			format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+				EventFormat: partyFormat(f.bob)}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				page, err := f.n.UpdatesPage(f.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: format, MaxPageSize: i32(1000)})
+				if err != nil || len(page.Updates) != 100 {
+					b.Fatalf("%d updates, %v", len(page.Updates), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTailWakeup measures how long after a commit is acknowledged a
+// tailing reader (the Go iterator, woken by the committer) holds it.
+func BenchmarkTailWakeup(b *testing.B) {
+	f := benchFixture(b, ledger.Options{InMemory: true})
+	ctx, cancel := context.WithCancel(f.ctx)
+	defer cancel()
+	end, _ := f.n.LedgerEnd(ctx)
+	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+		EventFormat: partyFormat(f.alice)}}
+	got := make(chan time.Time, 1)
+	go func() {
+		for _, err := range f.n.Updates(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: end.Offset, UpdateFormat: format}) {
+			if err != nil {
+				return
+			}
+			got <- time.Now()
+		}
+	}()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := f.n.SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("w", i), f.alice, i)); err != nil {
+			b.Fatal(err)
+		}
+		acked := time.Now()
+		lat = append(lat, (<-got).Sub(acked))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
