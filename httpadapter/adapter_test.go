@@ -2,6 +2,7 @@ package httpadapter
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/internal/lfenc"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
@@ -437,8 +439,10 @@ func TestEvery2xxHasAJSONBody(t *testing.T) {
 			t.Errorf("%s %s: %d %s", c.method, c.target, rec.Code, rec.Body)
 		}
 	}
-	// Every route in the table is exercised above (plus /readyz, text).
-	if len(routes) != 34 {
+	exerciseLedgerRoutes(t, auth)
+	// Every route in the table is exercised above and in
+	// exerciseLedgerRoutes (plus /readyz, text).
+	if len(routes) != 53 {
 		t.Errorf("the route table has %d routes; extend this test", len(routes))
 	}
 }
@@ -755,5 +759,67 @@ func TestMountedUnderPrefix(t *testing.T) {
 	want := `{"errors":["GET, uri: http://example.com/ledger/v2/nope?a=b"],"status":404,"ledgerApiError":null}`
 	if diff := cmp.Diff(want, strings.TrimSpace(rec.Body.String())); diff != "" || rec.Code != 404 {
 		t.Errorf("%d (-want +got):\n%s", rec.Code, diff)
+	}
+}
+
+// exerciseLedgerRoutes calls each command, update and state route once with
+// a 2xx answer, on a node with two synchronizers, as the participant admin
+// granted CanActAs on a party at its allocation.
+func exerciseLedgerRoutes(t *testing.T, auth map[string]string) {
+	t.Helper()
+	const a, b = "a::1220aa", "b::1220bb"
+	h := newHarnessWith(t, ledger.Options{Synchronizers: []string{a, b}}, Options{Verifier: testVerifier})
+	dar, ids := lfenc.DAR(appPkg("app", "1.0.0", nil, owner))
+	for _, s := range []string{a, b} {
+		wantEmptyObject(t, h.do(darCall("/v2/dars?synchronizerId="+url.QueryEscape(s), dar, auth)))
+	}
+	p := decodeAs[ledger.AllocatePartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties", header: auth,
+		body: `{"partyIdHint":"actor","userId":"` + identity.DefaultParticipantAdmin + `"}`})).PartyDetails.Party
+	create := func(id string) string {
+		return `{"commandId":"` + id + `","actAs":["` + p + `"],"commands":[{"CreateCommand":{"templateId":"` + ids[0] +
+			`:Main:T","createArguments":{"owner":"` + p + `"}}}]}`
+	}
+	ok := func(c httpCall) *httptest.ResponseRecorder {
+		t.Helper()
+		c.header = auth
+		rec := h.do(c)
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s %s: %d %s", c.method, c.target, rec.Code, rec.Body)
+		}
+		return rec
+	}
+	party := `{"filtersByParty":{"` + p + `":{}}}`
+	ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait", body: create("k1")})
+	ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction-tree", body: create("k2")})
+	ok(httpCall{method: "POST", target: "/v2/commands/async/submit", body: create("k3")})
+	tx := decodeAs[ledger.SubmitAndWaitForTransactionResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction",
+		body: `{"commands":` + create("k4") + `}`})).Transaction
+	cid := tx.Events[0].CreatedEvent.ContractID
+	un := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment",
+		body: `{"reassignmentCommands":{"commandId":"u","submitter":"` + p + `","commands":[{"command":{"UnassignCommand":{"value":{"contractId":"` +
+			cid + `","source":"` + a + `","target":"` + b + `"}}}}]},"eventFormat":` + party + `}`})).Reassignment
+	rid := un.Events[0].JsUnassignedEvent.Value.ReassignmentID
+	ok(httpCall{method: "POST", target: "/v2/commands/async/submit-reassignment",
+		body: `{"reassignmentCommands":{"commandId":"a","submitter":"` + p + `","commands":[{"command":{"AssignCommand":{"value":{"reassignmentId":"` +
+			rid + `","source":"` + a + `","target":"` + b + `"}}}}]}}`})
+
+	format := `{"includeTransactions":{"eventFormat":` + party + `,"transactionShape":"TRANSACTION_SHAPE_LEDGER_EFFECTS"},"includeReassignments":` + party + `}`
+	end := fmt.Sprint(tx.Offset + 2)
+	for _, c := range []httpCall{
+		{method: "POST", target: "/v2/updates", body: `{"beginExclusive":0,"endInclusive":` + end + `,"updateFormat":` + format + `}`},
+		{method: "POST", target: "/v2/updates/flats", body: `{"beginExclusive":0,"endInclusive":` + end + `,"filter":` + party + `}`},
+		{method: "POST", target: "/v2/updates/trees?limit=10", body: `{"beginExclusive":0,"endInclusive":` + end + `,"filter":` + party + `}`},
+		{method: "POST", target: "/v2/updates/get-updates-page", body: `{"updateFormat":` + format + `}`},
+		{method: "POST", target: "/v2/updates/update-by-id", body: `{"updateId":"` + tx.UpdateID + `","updateFormat":` + format + `}`},
+		{method: "POST", target: "/v2/updates/update-by-offset", body: `{"offset":` + end + `,"updateFormat":` + format + `}`},
+		{method: "GET", target: "/v2/updates/transaction-tree-by-id/" + tx.UpdateID + "?parties=" + encodeURIComponent(p)},
+		{method: "GET", target: fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", tx.Offset, encodeURIComponent(p))},
+		{method: "POST", target: "/v2/state/active-contracts", body: `{"activeAtOffset":` + end + `,"eventFormat":` + party + `}`},
+		{method: "POST", target: "/v2/state/active-contracts-page", body: `{"eventFormat":` + party + `}`},
+		{method: "GET", target: "/v2/state/active-contracts-page", body: `{"eventFormat":` + party + `}`},
+		{method: "GET", target: "/v2/state/connected-synchronizers?party=" + encodeURIComponent(p)},
+		{method: "POST", target: "/v2/events/events-by-contract-id", body: `{"contractId":"` + cid + `","eventFormat":` + party + `}`},
+	} {
+		ok(c)
 	}
 }

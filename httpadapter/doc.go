@@ -34,6 +34,18 @@
 //     one-of with two variants) is a 400 text/plain decode failure; the
 //     deprecated GET /v2/package-vetting takes its JSON body, and an
 //     absent one means the empty request;
+//   - the same holds for the command, update and state bodies: a
+//     template or interface id that does not split into
+//     <package>:<module>:<entity>, a Command that is not exactly one of
+//     its variants, a proto one-of with two variants, an unknown
+//     transactionShape, a minLedgerTimeAbs that is not a timestamp, and a
+//     page or continuation token that is not base64 are 400 text/plain
+//     decode failures (tokens are passed on in padded base64);
+//   - the list ("asList") routes (/v2/updates, /flats, /trees,
+//     /v2/state/active-contracts) answer a JSON array; their limit and
+//     stream_idle_timeout_ms query parameters become ledger.ListOptions,
+//     and the blocking call ends when the client goes away (the request
+//     context is the call's context);
 //   - as in Canton's JSON layer, an update whose path id differs from the
 //     body's (PATCH /v2/users/{user-id}, its rights and
 //     identity-provider-id, PATCH /v2/idps/{idp-id}, PATCH

@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -39,6 +40,59 @@ func FuzzDecodeAllocateParty(f *testing.F) {
 		}
 		rec := httptest.NewRecorder()
 		a.fail(rec, httptest.NewRequest("POST", "/v2/parties", nil), err)
+		if rec.Code != http.StatusBadRequest ||
+			rec.Header().Get("Content-Type") != "text/plain; charset=UTF-8" ||
+			!strings.HasPrefix(rec.Body.String(), "Invalid value for: body (") {
+			t.Fatalf("decoding %q: answered %d %q %q", data, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+		}
+	})
+}
+
+// FuzzDecodeJsCommands feeds arbitrary bodies to the JsCommands decoder of
+// the command routes: it never panics; a decoded body was valid JSON whose
+// commands each hold one variant with a three-part template id; anything
+// else is a 400 text/plain "Invalid value for: body (…)".
+func FuzzDecodeJsCommands(f *testing.F) {
+	for _, seed := range []string{
+		``, `{}`, `null`, `[]`, `"x"`, `{"commands":null}`, `{"commands":[null]}`, `{"commands":[{}]}`,
+		`{"commandId":"c","actAs":["alice::1220ab"],"commands":[{"CreateCommand":{"templateId":"p:M:T","createArguments":{"owner":"alice::1220ab"}}}]}`,
+		`{"commands":[{"ExerciseCommand":{"templateId":"#pkg:M:T","contractId":"00ab","choice":"Go","choiceArgument":{}}}]}`,
+		`{"commands":[{"CreateAndExerciseCommand":{"templateId":"a:b:c:d"}}]}`,
+		`{"commands":[{"ExerciseByKeyCommand":{"templateId":"M:T"}}]}`,
+		`{"commands":[{"CreateCommand":{"templateId":"a:b:c"},"ExerciseCommand":{}}]}`,
+		`{"commands":[{"CreateCommand":{"templateId":"a:b:"}}]}`,
+		`{"deduplicationPeriod":{"DeduplicationDuration":{"value":{"seconds":30,"nanos":0}}}}`,
+		`{"deduplicationPeriod":{"DeduplicationOffset":{"value":"1"}}}`,
+		`{"deduplicationPeriod":{"DeduplicationOffset":{"value":1},"Empty":{}}}`,
+		`{"minLedgerTimeAbs":"2025-01-28T14:49:33.525551Z"}`, `{"minLedgerTimeAbs":"now"}`,
+		`{"minLedgerTimeRel":{"seconds":1,"nanos":-1,"unknownFields":{"fields":{}}}}`,
+		`{"disclosedContracts":[{"createdEventBlob":"AA=="}],"readAs":["x"],"packageIdSelectionPreference":[]}`,
+		`{"actAs":"alice"}`, `{"commandId":1}`, `{"commands":[{"CreateCommand":5}]}`, `{"a":1} {}`,
+		"{\"commandId\":\"\xff\"}", ` { "workflowId" : "w" } `,
+	} {
+		f.Add([]byte(seed))
+	}
+	a := New(nil, Options{Logger: discardLogger()}).(*handler).a
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := httptest.NewRequest("POST", "/v2/commands/submit-and-wait", bytes.NewReader(data))
+		rec := httptest.NewRecorder()
+		c, err := decodeJsCommands(&request{w: rec, r: r, ctx: r.Context(), maxBody: DefaultMaxBodyBytes})
+		if err == nil {
+			if !json.Valid(data) {
+				t.Fatalf("decoded invalid JSON %q", data)
+			}
+			for i, cmd := range c.Commands {
+				if n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil, cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); n != 1 {
+					t.Fatalf("decoded %q: command %d holds %d variants", data, i, n)
+				}
+			}
+			return
+		}
+		var de *decodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("decoding %q: %T %v, want a decodeError", data, err, err)
+		}
+		a.fail(rec, r, err)
 		if rec.Code != http.StatusBadRequest ||
 			rec.Header().Get("Content-Type") != "text/plain; charset=UTF-8" ||
 			!strings.HasPrefix(rec.Body.String(), "Invalid value for: body (") {

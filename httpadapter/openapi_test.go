@@ -264,7 +264,7 @@ func TestRoutesAreInTheOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s %s is not an operation of the OpenAPI document", rt.method, path)
 			continue
 		}
-		target := strings.NewReplacer("{party}", "alice%3A%3A1220ab", "{user-id}", "alice", "{idp-id}", "idp1", "{package-id}", "00ff").Replace(path)
+		target := strings.NewReplacer("{party}", "alice%3A%3A1220ab", "{user-id}", "alice", "{idp-id}", "idp1", "{package-id}", "00ff", "{update-id}", "1220ab", "{offset}", "3").Replace(path)
 		if _, _, err := router.FindRoute(httptest.NewRequest(rt.method, target, nil)); err != nil {
 			t.Errorf("%s %s: the checker does not find the route: %v", rt.method, target, err)
 		}

@@ -78,6 +78,9 @@ func (rq *request) query(name string) string { return rq.values().Get(name) }
 // queryAll returns every value of a repeated query parameter (?p=a&p=b).
 func (rq *request) queryAll(name string) []string { return rq.values()[name] }
 
+// has reports whether the query names a parameter (with any value).
+func (rq *request) has(name string) bool { return len(rq.values()[name]) > 0 }
+
 // queryInt32 parses an optional int32 query parameter (0 when absent).
 func (rq *request) queryInt32(name string) (int32, error) {
 	v, err := rq.queryInt(name, 32)

@@ -59,7 +59,28 @@ var routes = []route{
 	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*ledger.Node).UpdateIdentityProviderConfig)},
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).DeleteIdentityProviderConfig)},
 
+	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callWith(decodeJsCommands, (*ledger.Node).SubmitAndWait)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callWith(decodeSubmitAndWaitForTransaction, (*ledger.Node).SubmitAndWaitForTransaction)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callWith(decodeJsCommands, (*ledger.Node).SubmitAndWaitForTransactionTree)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callWith(decodeSubmitAndWaitForReassignment, (*ledger.Node).SubmitAndWaitForReassignment)},
+	{http.MethodPost, "/v2/commands/async/submit", authRequired, callWith(decodeJsCommands, (*ledger.Node).Submit)},
+	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callWith(decodeSubmitReassignment, (*ledger.Node).SubmitReassignment)},
+
+	{http.MethodPost, "/v2/updates", authRequired, callList(decodeGetUpdates, (*ledger.Node).UpdatesList)},
+	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeGetUpdates, (*ledger.Node).FlatsList)},
+	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeGetUpdates, (*ledger.Node).TreeList)},
+	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*ledger.Node).UpdatesPage)},
+	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callWith(decodeUpdateByID, (*ledger.Node).UpdateByID)},
+	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callWith(decodeUpdateByOffset, (*ledger.Node).UpdateByOffset)},
+	{http.MethodGet, "/v2/updates/transaction-tree-by-id/:update-id", authRequired, callWith(decodeTreeByID, treeByID)},
+	{http.MethodGet, "/v2/updates/transaction-tree-by-offset/:offset", authRequired, callWith(decodeTreeByOffset, treeByOffset)},
+
 	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
+	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*ledger.Node).ActiveContracts)},
+	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
+	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
+	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},
+	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callWith(decodeEventsByContractID, (*ledger.Node).EventsByContractID)},
 
 	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*ledger.Node).ValidateDAR)},
 	{http.MethodPost, "/v2/dars", authRequired, callWith(decodeUploadDAR, (*ledger.Node).UploadDAR)},

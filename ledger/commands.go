@@ -412,7 +412,7 @@ func isContractID(s string) bool {
 // checkArg validates a Daml value against an LF type and returns its
 // canonical JSON.
 func (in *interpretation) checkArg(raw json.RawMessage, t vetting.Type, path string) (json.RawMessage, error) {
-	return checkValue(raw, t, path, in.pkgs.lookup)
+	return vetting.CheckValue(raw, t, path, in.pkgs.lookup)
 }
 
 // create adds a create node.
@@ -422,7 +422,7 @@ func (in *interpretation) create(templateRef string, args json.RawMessage, path 
 		return nil, err
 	}
 	_, module, entity, _ := splitTemplateID(tid)
-	arg, err := in.checkArg(args, &vetting.TCon{ID: vetting.TypeConID{PackageID: pkg.ID, Module: module, Name: entity}}, path+".createArguments")
+	arg, err := in.checkArg(args, vetting.TypeOf(pkg.ID, module, entity), path+".createArguments")
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,195 @@
+package httpadapter
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// Decoders of the update routes (JsUpdateService), the state routes
+// (JsStateService) and events-by-contract-id (JsEventService).
+
+// callList adapts a blocking list ("asList") Node method: the list options
+// come from the query parameters limit and stream_idle_timeout_ms (decoded
+// first, as tapir does), the request from decode. The method runs under
+// the request context: a client that goes away ends the wait.
+func callList[Req, Resp any](decode func(*request) (Req, error), m func(*ledger.Node, context.Context, Req, ledger.ListOptions) (Resp, error)) handlerFunc {
+	return func(a *adapter, rq *request) (any, error) {
+		opts, err := decodeListOptions(rq)
+		if err != nil {
+			return nil, err
+		}
+		req, err := decode(rq)
+		if err != nil {
+			return nil, err
+		}
+		return m(a.node, rq.ctx, req, opts)
+	}
+}
+
+// decodeListOptions reads the query parameters of the list endpoints
+// (wire.md §4): limit (int64) and stream_idle_timeout_ms (int64
+// milliseconds). An absent parameter is nil, so that the Node applies its
+// defaults; an idle timeout too large for a time.Duration is the largest
+// one.
+func decodeListOptions(rq *request) (ledger.ListOptions, error) {
+	var opts ledger.ListOptions
+	if rq.has("limit") {
+		v, err := rq.queryInt64("limit")
+		if err != nil {
+			return opts, err
+		}
+		opts.Limit = &v
+	}
+	if rq.has("stream_idle_timeout_ms") {
+		ms, err := rq.queryInt64("stream_idle_timeout_ms")
+		if err != nil {
+			return opts, err
+		}
+		d := time.Duration(math.MaxInt64)
+		if ms < int64(math.MaxInt64/time.Millisecond) {
+			d = time.Duration(ms) * time.Millisecond
+		}
+		opts.IdleTimeout = &d
+	}
+	return opts, nil
+}
+
+// decodeGetUpdates reads a GetUpdatesRequest body (/v2/updates, /flats,
+// /trees).
+func decodeGetUpdates(rq *request) (ledger.GetUpdatesRequest, error) {
+	req, err := decodeBody[ledger.GetUpdatesRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	if err := checkEventFormat(req.Filter, "filter."); err != nil {
+		return req, err
+	}
+	return req, checkUpdateFormat(req.UpdateFormat, "updateFormat.")
+}
+
+// decodeUpdatesPage reads a GetUpdatesPageRequest body.
+func decodeUpdatesPage(rq *request) (ledger.GetUpdatesPageRequest, error) {
+	req, err := decodeBody[ledger.GetUpdatesPageRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	if err := checkUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+		return req, err
+	}
+	req.PageToken, err = canonicalBase64(req.PageToken, "pageToken")
+	return req, err
+}
+
+// decodeUpdateByID reads a GetUpdateByIdRequest body.
+func decodeUpdateByID(rq *request) (ledger.GetUpdateByIDRequest, error) {
+	req, err := decodeBody[ledger.GetUpdateByIDRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	return req, checkUpdateFormat(&req.UpdateFormat, "updateFormat.")
+}
+
+// decodeUpdateByOffset reads a GetUpdateByOffsetRequest body.
+func decodeUpdateByOffset(rq *request) (ledger.GetUpdateByOffsetRequest, error) {
+	req, err := decodeBody[ledger.GetUpdateByOffsetRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	return req, checkUpdateFormat(&req.UpdateFormat, "updateFormat.")
+}
+
+// treeRequest is a transaction-tree lookup: by update id, or by offset when
+// the id is "".
+type treeRequest struct {
+	updateID string
+	offset   int64
+	parties  []string
+}
+
+// decodeTreeByID reads GET /v2/updates/transaction-tree-by-id/{update-id}
+// with the repeated parties query parameter.
+func decodeTreeByID(rq *request) (treeRequest, error) {
+	id, err := rq.pathParam("update-id")
+	if err != nil {
+		return treeRequest{}, err
+	}
+	return treeRequest{updateID: id, parties: rq.queryAll("parties")}, nil
+}
+
+// decodeTreeByOffset reads GET
+// /v2/updates/transaction-tree-by-offset/{offset} (an int64) with the
+// repeated parties query parameter.
+func decodeTreeByOffset(rq *request) (treeRequest, error) {
+	s, err := rq.pathParam("offset")
+	if err != nil {
+		return treeRequest{}, err
+	}
+	off, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return treeRequest{}, invalidPath("offset", fmt.Sprintf("For input string: %q", s))
+	}
+	return treeRequest{offset: off, parties: rq.queryAll("parties")}, nil
+}
+
+func treeByID(n *ledger.Node, ctx context.Context, r treeRequest) (ledger.TransactionTreeResponse, error) {
+	return n.TransactionTreeByID(ctx, r.updateID, r.parties)
+}
+
+func treeByOffset(n *ledger.Node, ctx context.Context, r treeRequest) (ledger.TransactionTreeResponse, error) {
+	return n.TransactionTreeByOffset(ctx, r.offset, r.parties)
+}
+
+// decodeActiveContracts reads a GetActiveContractsRequest body.
+func decodeActiveContracts(rq *request) (ledger.GetActiveContractsRequest, error) {
+	req, err := decodeBody[ledger.GetActiveContractsRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	if err := checkEventFormat(req.EventFormat, "eventFormat."); err != nil {
+		return req, err
+	}
+	if err := checkEventFormat(req.Filter, "filter."); err != nil {
+		return req, err
+	}
+	req.StreamContinuationToken, err = canonicalBase64(req.StreamContinuationToken, "streamContinuationToken")
+	return req, err
+}
+
+// decodeActiveContractsPage reads a GetActiveContractsPageRequest body,
+// for POST /v2/state/active-contracts-page and the deprecated GET with a
+// body.
+func decodeActiveContractsPage(rq *request) (ledger.GetActiveContractsPageRequest, error) {
+	req, err := decodeBody[ledger.GetActiveContractsPageRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	if err := checkEventFormat(&req.EventFormat, "eventFormat."); err != nil {
+		return req, err
+	}
+	req.PageToken, err = canonicalBase64(req.PageToken, "pageToken")
+	return req, err
+}
+
+// decodeConnectedSynchronizers reads GET
+// /v2/state/connected-synchronizers' query parameters (camelCase names).
+func decodeConnectedSynchronizers(rq *request) (ledger.ConnectedSynchronizersRequest, error) {
+	return ledger.ConnectedSynchronizersRequest{
+		Party:              rq.query("party"),
+		ParticipantID:      rq.query("participantId"),
+		IdentityProviderID: rq.query("identityProviderId"),
+	}, nil
+}
+
+// decodeEventsByContractID reads a GetEventsByContractIdRequest body.
+func decodeEventsByContractID(rq *request) (ledger.GetEventsByContractIDRequest, error) {
+	req, err := decodeBody[ledger.GetEventsByContractIDRequest](rq)
+	if err != nil {
+		return req, err
+	}
+	return req, checkEventFormat(&req.EventFormat, "eventFormat.")
+}

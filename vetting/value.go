@@ -1,0 +1,2193 @@
+package vetting
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// Limits that CheckValue applies to hostile input.
+const (
+	// maxValueDepth is the deepest JSON nesting accepted (arrays and
+	// objects).
+	maxValueDepth = 1000
+	// maxValueBytes is the largest JSON value accepted, in bytes.
+	maxValueBytes = 32 << 20
+	// maxCanonicalBytes is the largest canonical output produced, in bytes
+	// (a Numeric 37 written as the JSON number 0 grows twentyfold).
+	maxCanonicalBytes = 64 << 20
+	// maxCheckDepth bounds the recursion of the checker, which may visit
+	// one JSON value several times (Optional wrappers, type variables).
+	maxCheckDepth = 10 * maxValueDepth
+	// maxTypeSteps bounds the expansion of type variables and synonyms at
+	// the head of one type (a cyclic synonym would loop forever).
+	maxTypeSteps = 10000
+)
+
+// TypeOf returns the type of the data type module:name of package pkgID
+// applied to args, one per type parameter of the data type (none for the
+// payload record of a template, which has no parameters):
+//
+//	vetting.TypeOf(pkgID, "Main", "Iou")
+//	vetting.TypeOf(pkgID, "DA.Types", "Tuple2", intType, textType)
+//
+// The result is what CheckValue expects for a create argument. Choice
+// arguments and results, keys and interface views already have a Type in
+// the decoded package (Choice.ArgType, Choice.ReturnType,
+// TemplateKey.Type, Interface.View).
+func TypeOf(pkgID, module, name string, args ...Type) Type {
+	var t Type = &TCon{ID: TypeConID{PackageID: pkgID, Module: module, Name: name}}
+	for _, a := range args {
+		t = &TApp{Fun: t, Arg: a}
+	}
+	return t
+}
+
+// PackageLookup returns a lookup function over pkgs, by package id, for
+// CheckValue. Later packages win over earlier ones with the same id; nil
+// packages are skipped.
+func PackageLookup(pkgs ...*Package) func(pkgID string) *Package {
+	m := make(map[string]*Package, len(pkgs))
+	for _, p := range pkgs {
+		if p != nil {
+			m[p.ID] = p
+		}
+	}
+	return func(id string) *Package { return m[id] }
+}
+
+// CheckValue validates the JSON value v against the Daml-LF type t the way
+// Canton 3.5's JSON Ledger API, Ledger API value validation and Daml
+// engine preprocessing together do for a command argument (daml-lf.md
+// §3), and returns the value's canonical encoding: what Canton prints back
+// for it. Data types named by t are resolved through lookup (package id to
+// decoded package; see PackageLookup), type variables are bound from the
+// arguments of each data type, and type synonyms are expanded.
+//
+// The canonical encoding is compact JSON with:
+//   - Unit as {} (any JSON is accepted for Unit and ignored);
+//   - Int64 as a decimal string ("42");
+//   - Numeric n as a string with exactly n decimals, and a trailing "."
+//     for n = 0 ("1.5000000000", "42.");
+//   - Timestamp in UTC with a Z, seconds always shown, and a fraction of
+//     at most 6 digits with trailing zeros removed (input may carry an
+//     offset or [zone] and up to 9 fraction digits; sub-microsecond digits
+//     are truncated);
+//   - Date as YYYY-MM-DD; Text, Party and ContractId as strings;
+//   - Optional as null or the plain value, except where t writes an
+//     Optional literally inside an Optional: then each level is a 0- or
+//     1-element array ([] None, [[]] Some None, [[x]] Some (Some x)). The
+//     nesting is decided on the types as written, before type variables
+//     are substituted, so Optional a with a = Optional Int64 uses the null
+//     rule at both levels (Some None prints as null);
+//   - List as an array; TextMap as an object with sorted keys; GenMap as
+//     an array of [key, value] pairs sorted by Daml-LF value order, the
+//     last of duplicated keys winning;
+//   - records as objects in declaration order, with the trailing fields
+//     whose value prints as null omitted (other Nones print as null);
+//     variants as {"tag":"Con","value":…}; enums as the constructor name.
+//
+// Record input follows the upgrade rules: a missing Optional field is
+// None, an unknown field whose value is null is ignored, an unknown field
+// with another value is rejected. As in Canton's codec, a field whose type
+// is a nested Optional as written must be present (as an array), and it
+// is never omitted from the output.
+//
+// Every error is an *apierr.Error whose cause ends with the JSON path of
+// the fault, " at '<path>'". path is the prefix naming v (for example
+// "createArguments"; "" stands for "$"); below it fields are ".name", list
+// and array elements "[3]", TextMap entries ".key" or ["key"], and a
+// variant's value ".tag(Con)". The codes are Canton's:
+//   - INVALID_ARGUMENT: an unknown non-null record field ("Unexpected
+//     fields: …"), a variant that is not {"tag","value"} or has an unknown
+//     tag, an Int64 string that is not a 64-bit integer, a malformed
+//     Numeric string ("Could not read Numeric string …"), an invalid party
+//     or contract id, a date or timestamp out of range, a duplicated
+//     TextMap key;
+//   - COMMAND_PREPROCESSING_FAILED: a missing non-optional record field, a
+//     Numeric with more decimals than its scale or out of its bounds, a
+//     local or relative contract id.
+//
+// Where Canton's JSON codec fails with a generic exception and answers
+// 500 LEDGER_API_INTERNAL_ERROR, CheckValue deliberately returns
+// INVALID_ARGUMENT (400) with a message saying what was expected: a JSON
+// value of the wrong kind (a number for Int64 or Text, a non-object
+// record, a non-array list), null for a non-optional type, an unknown enum
+// constructor, a malformed date or timestamp string, a GenMap entry that
+// is not a [key, value] array. It also rejects, with INVALID_ARGUMENT,
+// input that Canton's parser would read in a parser-dependent way:
+// malformed JSON, invalid UTF-8, unpaired surrogate escapes, and duplicate
+// keys in a record or TextMap object or duplicate "tag"/"value" keys in a
+// variant. Int64 and Numeric digits must be ASCII. Zone names in
+// timestamps ("[Europe/Paris]") are checked for syntax only; the offset
+// before them fixes the instant.
+//
+// Hostile input is bounded: v may be at most 32 MiB and nest at most 1000
+// levels, the canonical output at most 64 MiB, and the work spent on
+// sorting GenMap keys is proportional to the input size; beyond these
+// limits the error is INVALID_ARGUMENT. A type that has no JSON encoding
+// (a function, Any, an unknown package or data type, an unbound type
+// variable) is a fault of the caller, not of the value: the error is
+// LEDGER_API_INTERNAL_ERROR.
+func CheckValue(v json.RawMessage, t Type, path string, lookup func(pkgID string) *Package) (json.RawMessage, error) {
+	if path == "" {
+		path = "$"
+	}
+	root := &vpath{name: path}
+	if len(v) > maxValueBytes {
+		return nil, apierr.InvalidArgument.New("the JSON value has %d bytes, more than the limit of %d at '%s'", len(v), maxValueBytes, root)
+	}
+	tp, serr := tokenize(v)
+	if serr != nil {
+		return nil, apierr.InvalidArgument.New("malformed JSON: %s (byte %d) at '%s'", serr.msg, serr.off, root)
+	}
+	if t == nil {
+		return nil, apierr.InternalError.New("no type to check the value against at '%s'", root)
+	}
+	c := &checker{
+		tp:     tp,
+		lookup: lookup,
+		out:    make([]byte, 0, len(v)+len(v)/4+16),
+		budget: 1<<20 + 64*len(v),
+	}
+	if err := c.check(0, t, nil, root, 0); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(c.out), nil
+}
+
+// ---------------------------------------------------------------------
+// JSON tape: a strict RFC 8259 tokenizer producing a flat token array in
+// which every value knows where the next one starts, so that values can be
+// visited in any order and skipped in O(1).
+
+type tokKind uint8
+
+const (
+	tkNull tokKind = iota + 1
+	tkFalse
+	tkTrue
+	tkNumber
+	tkString
+	tkArray
+	tkObject
+)
+
+// tok is one JSON value (or object key) of a tape.
+type tok struct {
+	kind tokKind
+	// esc marks a string containing escapes.
+	esc bool
+	// start and end delimit the value's text (quotes and brackets
+	// included).
+	start, end uint32
+	// next is the index of the token after the value and all its
+	// children. The children of a container are the tokens from its index
+	// plus one to next; an object's are key, value, key, value, ...
+	next uint32
+}
+
+// tape is a tokenized JSON text.
+type tape struct {
+	src  []byte
+	toks []tok
+}
+
+type syntaxError struct {
+	off int
+	msg string
+}
+
+type tokenizer struct {
+	src  []byte
+	pos  int
+	toks []tok
+	err  *syntaxError
+}
+
+// tokenize checks src as one JSON value (surrounding whitespace allowed)
+// and returns its tape.
+func tokenize(src []byte) (*tape, *syntaxError) {
+	z := &tokenizer{src: src, toks: make([]tok, 0, min(len(src)/8+4, 1<<16))}
+	if !z.value(0) {
+		return nil, z.err
+	}
+	z.ws()
+	if z.pos != len(src) {
+		return nil, &syntaxError{z.pos, "unexpected data after the value"}
+	}
+	return &tape{src: src, toks: z.toks}, nil
+}
+
+func (z *tokenizer) fail(msg string) bool {
+	if z.err == nil {
+		z.err = &syntaxError{z.pos, msg}
+	}
+	return false
+}
+
+func (z *tokenizer) ws() {
+	for z.pos < len(z.src) {
+		switch z.src[z.pos] {
+		case ' ', '\t', '\n', '\r':
+			z.pos++
+		default:
+			return
+		}
+	}
+}
+
+// push appends a token for the value starting at the current position.
+func (z *tokenizer) push(kind tokKind) int {
+	z.toks = append(z.toks, tok{kind: kind, start: uint32(z.pos)})
+	return len(z.toks) - 1
+}
+
+// done closes token idx at the current position.
+func (z *tokenizer) done(idx int) {
+	z.toks[idx].end = uint32(z.pos)
+	z.toks[idx].next = uint32(len(z.toks))
+}
+
+func (z *tokenizer) value(depth int) bool {
+	z.ws()
+	if z.pos >= len(z.src) {
+		return z.fail("unexpected end of input")
+	}
+	var idx int
+	switch c := z.src[z.pos]; {
+	case c == '{':
+		idx = z.push(tkObject)
+		if !z.object(depth + 1) {
+			return false
+		}
+	case c == '[':
+		idx = z.push(tkArray)
+		if !z.array(depth + 1) {
+			return false
+		}
+	case c == '"':
+		idx = z.push(tkString)
+		esc, ok := z.str()
+		if !ok {
+			return false
+		}
+		z.toks[idx].esc = esc
+	case c == 't':
+		idx = z.push(tkTrue)
+		if !z.literal("true") {
+			return false
+		}
+	case c == 'f':
+		idx = z.push(tkFalse)
+		if !z.literal("false") {
+			return false
+		}
+	case c == 'n':
+		idx = z.push(tkNull)
+		if !z.literal("null") {
+			return false
+		}
+	case c == '-' || isDigit(c):
+		idx = z.push(tkNumber)
+		if !z.number() {
+			return false
+		}
+	default:
+		return z.fail(fmt.Sprintf("invalid character %q looking for a value", rune(c)))
+	}
+	z.done(idx)
+	return true
+}
+
+func (z *tokenizer) literal(lit string) bool {
+	if !bytes.HasPrefix(z.src[z.pos:], []byte(lit)) {
+		return z.fail("invalid literal")
+	}
+	z.pos += len(lit)
+	return true
+}
+
+func (z *tokenizer) object(depth int) bool {
+	if depth > maxValueDepth {
+		return z.fail(fmt.Sprintf("nested more than %d levels deep", maxValueDepth))
+	}
+	z.pos++ // {
+	z.ws()
+	if z.pos < len(z.src) && z.src[z.pos] == '}' {
+		z.pos++
+		return true
+	}
+	for {
+		z.ws()
+		if z.pos >= len(z.src) || z.src[z.pos] != '"' {
+			return z.fail("expected a string object key")
+		}
+		idx := z.push(tkString)
+		esc, ok := z.str()
+		if !ok {
+			return false
+		}
+		z.toks[idx].esc = esc
+		z.done(idx)
+		z.ws()
+		if z.pos >= len(z.src) || z.src[z.pos] != ':' {
+			return z.fail("expected ':' after an object key")
+		}
+		z.pos++
+		if !z.value(depth) {
+			return false
+		}
+		z.ws()
+		if z.pos >= len(z.src) {
+			return z.fail("unexpected end of input in an object")
+		}
+		switch z.src[z.pos] {
+		case ',':
+			z.pos++
+		case '}':
+			z.pos++
+			return true
+		default:
+			return z.fail("expected ',' or '}' in an object")
+		}
+	}
+}
+
+func (z *tokenizer) array(depth int) bool {
+	if depth > maxValueDepth {
+		return z.fail(fmt.Sprintf("nested more than %d levels deep", maxValueDepth))
+	}
+	z.pos++ // [
+	z.ws()
+	if z.pos < len(z.src) && z.src[z.pos] == ']' {
+		z.pos++
+		return true
+	}
+	for {
+		if !z.value(depth) {
+			return false
+		}
+		z.ws()
+		if z.pos >= len(z.src) {
+			return z.fail("unexpected end of input in an array")
+		}
+		switch z.src[z.pos] {
+		case ',':
+			z.pos++
+		case ']':
+			z.pos++
+			return true
+		default:
+			return z.fail("expected ',' or ']' in an array")
+		}
+	}
+}
+
+// str scans a string starting at its opening quote; it reports whether
+// the string has escapes.
+func (z *tokenizer) str() (esc, ok bool) {
+	z.pos++ // "
+	for {
+		if z.pos >= len(z.src) {
+			return esc, z.fail("unterminated string")
+		}
+		c := z.src[z.pos]
+		switch {
+		case c == '"':
+			z.pos++
+			return esc, true
+		case c == '\\':
+			esc = true
+			if z.pos+1 >= len(z.src) {
+				return esc, z.fail("unterminated string")
+			}
+			switch z.src[z.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				z.pos += 2
+			case 'u':
+				r, ok := hex4(z.src, z.pos+2)
+				if !ok {
+					return esc, z.fail(`invalid \u escape`)
+				}
+				if utf16.IsSurrogate(r) {
+					if r >= 0xdc00 {
+						return esc, z.fail("unpaired surrogate escape")
+					}
+					lo, ok := rune(0), false
+					if z.pos+7 < len(z.src) && z.src[z.pos+6] == '\\' && z.src[z.pos+7] == 'u' {
+						lo, ok = hex4(z.src, z.pos+8)
+					}
+					if !ok || lo < 0xdc00 || lo > 0xdfff {
+						return esc, z.fail("unpaired surrogate escape")
+					}
+					z.pos += 6
+				}
+				z.pos += 6
+			default:
+				return esc, z.fail("invalid escape in string")
+			}
+		case c < 0x20:
+			return esc, z.fail("control character in string")
+		case c < utf8.RuneSelf:
+			z.pos++
+		default:
+			r, size := utf8.DecodeRune(z.src[z.pos:])
+			if r == utf8.RuneError && size <= 1 {
+				return esc, z.fail("invalid UTF-8 in string")
+			}
+			z.pos += size
+		}
+	}
+}
+
+func hex4(b []byte, at int) (rune, bool) {
+	if at+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[at : at+4] {
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(d)
+	}
+	return r, true
+}
+
+func (z *tokenizer) number() bool {
+	if z.src[z.pos] == '-' {
+		z.pos++
+	}
+	digits := func() int {
+		n := 0
+		for z.pos < len(z.src) && isDigit(z.src[z.pos]) {
+			z.pos++
+			n++
+		}
+		return n
+	}
+	switch {
+	case z.pos < len(z.src) && z.src[z.pos] == '0':
+		z.pos++
+	case z.pos < len(z.src) && isDigit(z.src[z.pos]):
+		digits()
+	default:
+		return z.fail("invalid number")
+	}
+	if z.pos < len(z.src) && z.src[z.pos] == '.' {
+		z.pos++
+		if digits() == 0 {
+			return z.fail("invalid number")
+		}
+	}
+	if z.pos < len(z.src) && (z.src[z.pos] == 'e' || z.src[z.pos] == 'E') {
+		z.pos++
+		if z.pos < len(z.src) && (z.src[z.pos] == '+' || z.src[z.pos] == '-') {
+			z.pos++
+		}
+		if digits() == 0 {
+			return z.fail("invalid number")
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// kind returns the kind of token i; 0 for i < 0 (an absent field).
+func (tp *tape) kind(i int) tokKind {
+	if i < 0 {
+		return 0
+	}
+	return tp.toks[i].kind
+}
+
+// next returns the index after value i.
+func (tp *tape) next(i int) int { return int(tp.toks[i].next) }
+
+// raw returns the text of token i.
+func (tp *tape) raw(i int) []byte { return tp.src[tp.toks[i].start:tp.toks[i].end] }
+
+// str returns the contents of string token i, unescaped.
+func (tp *tape) str(i int) string {
+	t := tp.toks[i]
+	body := tp.src[t.start+1 : t.end-1]
+	if !t.esc {
+		return string(body)
+	}
+	return unescape(body)
+}
+
+// unescape decodes the escapes of a string body checked by the tokenizer.
+func unescape(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch b[i] {
+		case 'b':
+			sb.WriteByte('\b')
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'u':
+			r, _ := hex4(b, i+1)
+			i += 4
+			if utf16.IsSurrogate(r) {
+				lo, _ := hex4(b, i+3)
+				r = utf16.DecodeRune(r, lo)
+				i += 6
+			}
+			sb.WriteRune(r)
+		default: // " \ /
+			sb.WriteByte(b[i])
+		}
+	}
+	return sb.String()
+}
+
+// plainStr returns the contents of string token i when it has no
+// escapes (without allocating), or ok = false.
+func (tp *tape) plainStr(i int) (body []byte, ok bool) {
+	t := tp.toks[i]
+	if t.esc {
+		return nil, false
+	}
+	return tp.src[t.start+1 : t.end-1], true
+}
+
+// keyIs reports whether string token i equals s.
+func (tp *tape) keyIs(i int, s string) bool {
+	if body, ok := tp.plainStr(i); ok {
+		return string(body) == s
+	}
+	return tp.str(i) == s
+}
+
+// kindName describes the JSON kind of token i for messages.
+func (tp *tape) kindName(i int) string {
+	switch tp.kind(i) {
+	case tkNull:
+		return "null"
+	case tkFalse, tkTrue:
+		return "a boolean"
+	case tkNumber:
+		return "a number"
+	case tkString:
+		return "a string"
+	case tkArray:
+		return "an array"
+	case tkObject:
+		return "an object"
+	}
+	return "nothing (the field is missing)"
+}
+
+// appendJSONString appends s as a JSON string, escaping only '"', '\' and
+// control characters (as Canton's JSON writer does).
+func appendJSONString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// ---------------------------------------------------------------------
+// Paths.
+
+// vpath is a JSON path, built lazily: it is rendered only for errors.
+type vpath struct {
+	parent *vpath
+	// kind: 0 the root (name), 'f' a field (.name), 'i' an element
+	// ([index]), 'k' a TextMap key (.key or ["key"]), 't' a variant value
+	// (.tag(name)).
+	kind  byte
+	name  string
+	index int
+}
+
+func (p *vpath) String() string {
+	if p == nil {
+		return ""
+	}
+	var segs []*vpath
+	for q := p; q != nil; q = q.parent {
+		segs = append(segs, q)
+	}
+	var sb strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		s := segs[i]
+		switch s.kind {
+		case 0:
+			sb.WriteString(s.name)
+		case 'f':
+			sb.WriteByte('.')
+			sb.WriteString(s.name)
+		case 'i':
+			sb.WriteByte('[')
+			sb.WriteString(strconv.Itoa(s.index))
+			sb.WriteByte(']')
+		case 'k':
+			if isIdentifier(s.name) {
+				sb.WriteByte('.')
+				sb.WriteString(s.name)
+			} else {
+				sb.WriteByte('[')
+				sb.WriteString(quoteShort(s.name))
+				sb.WriteByte(']')
+			}
+		case 't':
+			sb.WriteString(".tag(")
+			sb.WriteString(s.name)
+			sb.WriteByte(')')
+		}
+	}
+	return sb.String()
+}
+
+// isIdentifier reports whether s is a Daml-LF name ([A-Za-z_$][A-Za-z0-9_$]*).
+func isIdentifier(s string) bool {
+	if s == "" || len(s) > 1000 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_', c == '$':
+		case isDigit(c) && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// quoteShort quotes s for a message, cutting it after 64 bytes.
+func quoteShort(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
+// nameList joins user-supplied names for a message: at most 10, quoted
+// when they are not identifiers.
+func nameList(names []string) string {
+	var parts []string
+	for i, n := range names {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(names)-10))
+			break
+		}
+		if isIdentifier(n) {
+			parts = append(parts, n)
+		} else {
+			parts = append(parts, quoteShort(n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ---------------------------------------------------------------------
+// Type environments.
+
+// tclosure is a type with the environment its variables are bound in.
+type tclosure struct {
+	t   Type
+	env *tenv
+}
+
+// tenv binds the type parameters of one data type or synonym.
+type tenv struct {
+	names []string
+	vals  []tclosure
+}
+
+func (e *tenv) lookup(name string) (tclosure, bool) {
+	if e == nil {
+		return tclosure{}, false
+	}
+	for i, n := range e.names {
+		if n == name {
+			return e.vals[i], true
+		}
+	}
+	return tclosure{}, false
+}
+
+// bind binds params to args read in env. An argument that is itself a
+// variable is bound to that variable's closure, so that chains of
+// variables never grow.
+func bind(params []TypeParam, args []Type, env *tenv) *tenv {
+	if len(params) == 0 {
+		return nil
+	}
+	ne := &tenv{names: make([]string, len(params)), vals: make([]tclosure, len(params))}
+	for k, p := range params {
+		ne.names[k] = p.Name
+		cl := tclosure{args[k], env}
+		if v, ok := args[k].(*TVar); ok {
+			if r, ok := env.lookup(v.Name); ok {
+				cl = r
+			}
+		}
+		ne.vals[k] = cl
+	}
+	return ne
+}
+
+// ---------------------------------------------------------------------
+// The checker.
+
+type checker struct {
+	tp     *tape
+	lookup func(string) *Package
+	out    []byte
+	// budget is the work left for GenMap key sorting and copying.
+	budget int
+	dts    map[TypeConID]*DataType
+	fidx   map[*DataType]map[string]int
+}
+
+func (c *checker) invalid(p *vpath, format string, args ...any) error {
+	return apierr.InvalidArgument.New("%s at '%s'", fmt.Sprintf(format, args...), p)
+}
+
+func (c *checker) preprocessing(p *vpath, format string, args ...any) error {
+	return apierr.CommandPreprocessingFailed.New("%s at '%s'", fmt.Sprintf(format, args...), p)
+}
+
+func (c *checker) internal(p *vpath, format string, args ...any) error {
+	return apierr.InternalError.New("%s at '%s'", fmt.Sprintf(format, args...), p)
+}
+
+// wrongKind reports a JSON value of the wrong kind (Canton: 500).
+func (c *checker) wrongKind(i int, p *vpath, want, typ string) error {
+	return c.invalid(p, "expected %s for %s, got %s", want, typ, c.tp.kindName(i))
+}
+
+func (c *checker) spend(n int, p *vpath) error {
+	c.budget -= n
+	if c.budget < 0 {
+		return c.invalid(p, "the value is too complex to check")
+	}
+	return nil
+}
+
+// dataType resolves a data type through lookup, with a cache.
+func (c *checker) dataType(id TypeConID, p *vpath) (*DataType, error) {
+	if dt, ok := c.dts[id]; ok {
+		return dt, nil
+	}
+	var pkg *Package
+	if c.lookup != nil {
+		pkg = c.lookup(id.PackageID)
+	}
+	if pkg == nil {
+		return nil, c.internal(p, "package %s of data type %s:%s is not known", id.PackageID, id.Module, id.Name)
+	}
+	dt := pkg.DataType(id.Module, id.Name)
+	if dt == nil {
+		return nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
+	}
+	if c.dts == nil {
+		c.dts = map[TypeConID]*DataType{}
+	}
+	c.dts[id] = dt
+	return dt, nil
+}
+
+// synonym resolves a type synonym through lookup.
+func (c *checker) synonym(id TypeConID) *TypeSynonym {
+	if c.lookup == nil {
+		return nil
+	}
+	pkg := c.lookup(id.PackageID)
+	if pkg == nil {
+		return nil
+	}
+	m := pkg.Module(id.Module)
+	if m == nil {
+		return nil
+	}
+	return m.Synonym(id.Name)
+}
+
+// fieldIndex returns the index of the record field (or variant
+// constructor) name, or -1.
+func (c *checker) fieldIndex(dt *DataType, name string) int {
+	if len(dt.Fields) <= 8 {
+		for i, f := range dt.Fields {
+			if f.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	if i, ok := c.fieldMap(dt)[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// fieldIndexBytes is fieldIndex without allocating a string.
+func (c *checker) fieldIndexBytes(dt *DataType, name []byte) int {
+	if len(dt.Fields) <= 8 {
+		for i, f := range dt.Fields {
+			if f.Name == string(name) {
+				return i
+			}
+		}
+		return -1
+	}
+	if i, ok := c.fieldMap(dt)[string(name)]; ok {
+		return i
+	}
+	return -1
+}
+
+// fieldMap returns the field index of a data type with many fields.
+func (c *checker) fieldMap(dt *DataType) map[string]int {
+	m, ok := c.fidx[dt]
+	if !ok {
+		m = make(map[string]int, len(dt.Fields))
+		for i, f := range dt.Fields {
+			if _, dup := m[f.Name]; !dup {
+				m[f.Name] = i
+			}
+		}
+		if c.fidx == nil {
+			c.fidx = map[*DataType]map[string]int{}
+		}
+		c.fidx[dt] = m
+	}
+	return m
+}
+
+// targs are the arguments of a type application, held without
+// allocating for up to two.
+type targs struct {
+	n    int
+	a    [2]Type
+	more []Type // all arguments when there are more than two
+}
+
+// at returns argument k.
+func (x targs) at(k int) Type {
+	if x.more != nil {
+		return x.more[k]
+	}
+	return x.a[k]
+}
+
+// list returns the arguments as a new slice.
+func (x targs) list() []Type {
+	if x.more != nil {
+		return x.more
+	}
+	return append([]Type(nil), x.a[:x.n]...)
+}
+
+// splitArgs is SplitApp without allocating for up to two arguments.
+func splitArgs(t Type) (Type, targs) {
+	n := 0
+	for u := t; ; n++ {
+		a, ok := u.(*TApp)
+		if !ok {
+			break
+		}
+		u = a.Fun
+	}
+	var x targs
+	x.n = n
+	if n > 2 {
+		h, args := SplitApp(t)
+		x.more = args
+		return h, x
+	}
+	head := t
+	for k := n - 1; k >= 0; k-- {
+		a := head.(*TApp)
+		x.a[k] = a.Arg
+		head = a.Fun
+	}
+	return head, x
+}
+
+// whnf resolves the type variables and synonyms at the head of t: it
+// returns the head (a *TBuiltin, *TCon or *TNat) with its arguments and
+// the environment the arguments are read in.
+func (c *checker) whnf(t Type, env *tenv, p *vpath) (Type, targs, *tenv, error) {
+	var none targs
+	for range maxTypeSteps {
+		head, args := splitArgs(t)
+		switch h := head.(type) {
+		case *TBuiltin, *TCon, *TNat:
+			return head, args, env, nil
+		case *TVar:
+			if args.n > 0 {
+				return nil, none, nil, c.internal(p, "type %s applies a type variable and has no JSON encoding", t)
+			}
+			cl, ok := env.lookup(h.Name)
+			if !ok {
+				return nil, none, nil, c.internal(p, "type variable %s is not bound", h.Name)
+			}
+			t, env = cl.t, cl.env
+		case *TSyn:
+			syn := c.synonym(h.ID)
+			if syn == nil {
+				return nil, none, nil, c.internal(p, "type synonym %s:%s is not defined in package %s", h.ID.Module, h.ID.Name, h.ID.PackageID)
+			}
+			if args.n > 0 || len(syn.Params) != len(h.Args) {
+				return nil, none, nil, c.internal(p, "type synonym %s is not applied to %d arguments", h.ID, len(syn.Params))
+			}
+			env = bind(syn.Params, h.Args, env)
+			t = syn.Type
+		case nil:
+			return nil, none, nil, c.internal(p, "missing type")
+		default:
+			return nil, none, nil, c.internal(p, "type %s has no JSON encoding", t)
+		}
+	}
+	return nil, none, nil, c.internal(p, "type %s does not resolve (cyclic type synonym?)", t)
+}
+
+// asOptional reports whether t, as written (synonyms expanded, type
+// variables not substituted), is Optional elem.
+func (c *checker) asOptional(t Type, env *tenv) (Type, *tenv, bool) {
+	for range maxTypeSteps {
+		head, args := splitArgs(t)
+		switch h := head.(type) {
+		case *TBuiltin:
+			if h.Builtin == BuiltinOptional && args.n == 1 {
+				return args.at(0), env, true
+			}
+			return nil, nil, false
+		case *TSyn:
+			syn := c.synonym(h.ID)
+			if syn == nil || args.n > 0 || len(syn.Params) != len(h.Args) {
+				return nil, nil, false
+			}
+			env = bind(syn.Params, h.Args, env)
+			t = syn.Type
+		default:
+			return nil, nil, false
+		}
+	}
+	return nil, nil, false
+}
+
+// isOptional reports whether t resolves to an Optional type (a record
+// field of such a type may be missing).
+func (c *checker) isOptional(t Type, env *tenv, p *vpath) (bool, error) {
+	head, args, _, err := c.whnf(t, env, p)
+	if err != nil {
+		return false, err
+	}
+	b, ok := head.(*TBuiltin)
+	return ok && b.Builtin == BuiltinOptional && args.n == 1, nil
+}
+
+// builtinArity returns the number of arguments a serializable builtin
+// takes, or -1 for a builtin that has no JSON encoding.
+func builtinArity(b BuiltinType) int {
+	switch b {
+	case BuiltinUnit, BuiltinBool, BuiltinInt64, BuiltinDate, BuiltinTimestamp, BuiltinParty, BuiltinText:
+		return 0
+	case BuiltinNumeric, BuiltinContractID, BuiltinOptional, BuiltinList, BuiltinTextMap:
+		return 1
+	case BuiltinGenMap:
+		return 2
+	}
+	return -1
+}
+
+// check validates value i (-1: an absent record field) against t read in
+// env and appends its canonical encoding to c.out.
+func (c *checker) check(i int, t Type, env *tenv, p *vpath, depth int) error {
+	if depth > maxCheckDepth {
+		return c.invalid(p, "the value is nested too deeply")
+	}
+	if len(c.out) > maxCanonicalBytes {
+		return c.invalid(p, "the canonical value exceeds %d bytes", maxCanonicalBytes)
+	}
+	head, args, aenv, err := c.whnf(t, env, p)
+	if err != nil {
+		return err
+	}
+	switch h := head.(type) {
+	case *TBuiltin:
+		if n := builtinArity(h.Builtin); n < 0 {
+			return c.internal(p, "type %s is not serializable", h.Builtin)
+		} else if n != args.n {
+			return c.internal(p, "type %s is applied to %d arguments instead of %d", h.Builtin, args.n, n)
+		}
+		return c.checkBuiltin(i, h.Builtin, args, aenv, p, depth)
+	case *TCon:
+		dt, err := c.dataType(h.ID, p)
+		if err != nil {
+			return err
+		}
+		if args.n != len(dt.Params) {
+			return c.internal(p, "data type %s:%s has %d parameters but is applied to %d arguments", h.ID.Module, h.ID.Name, len(dt.Params), args.n)
+		}
+		var denv *tenv
+		if args.n > 0 {
+			denv = bind(dt.Params, args.list(), aenv)
+		}
+		switch dt.Variety {
+		case RecordVariety:
+			return c.checkRecord(i, h.ID, dt, denv, p, depth)
+		case VariantVariety:
+			return c.checkVariant(i, dt, denv, p, depth)
+		case EnumVariety:
+			return c.checkEnum(i, h.ID, dt, p)
+		}
+		return c.internal(p, "%s:%s is an interface, not a serializable data type", h.ID.Module, h.ID.Name)
+	}
+	return c.internal(p, "type %s is not a type of values", head)
+}
+
+func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *vpath, depth int) error {
+	tp := c.tp
+	switch b {
+	case BuiltinUnit:
+		if i < 0 {
+			return c.wrongKind(i, p, "a JSON value", "Unit")
+		}
+		c.out = append(c.out, '{', '}')
+		return nil
+
+	case BuiltinBool:
+		switch tp.kind(i) {
+		case tkTrue:
+			c.out = append(c.out, "true"...)
+		case tkFalse:
+			c.out = append(c.out, "false"...)
+		default:
+			return c.wrongKind(i, p, "a JSON boolean", "Bool")
+		}
+		return nil
+
+	case BuiltinInt64:
+		if tp.kind(i) != tkString {
+			return c.wrongKind(i, p, "a JSON string (e.g. \"42\")", "Int64")
+		}
+		s := tp.str(i)
+		n, ok := parseInt64(s)
+		if !ok {
+			return c.invalid(p, "could not read Int64 string %s: not a 64-bit integer", quoteShort(s))
+		}
+		c.out = append(c.out, '"')
+		c.out = strconv.AppendInt(c.out, n, 10)
+		c.out = append(c.out, '"')
+		return nil
+
+	case BuiltinNumeric:
+		scale, err := c.scale(args.at(0), env, p)
+		if err != nil {
+			return err
+		}
+		var s string
+		switch tp.kind(i) {
+		case tkString:
+			s = tp.str(i)
+		case tkNumber:
+			s = javaDoubleString(string(tp.raw(i)))
+		default:
+			return c.wrongKind(i, p, "a JSON string (e.g. \"1.5\")", "Numeric "+strconv.Itoa(scale))
+		}
+		out, kind, msg := canonicalNumeric(s, scale)
+		switch kind {
+		case numMalformed:
+			return c.invalid(p, "%s", msg)
+		case numPreprocessing:
+			return c.preprocessing(p, "%s", msg)
+		}
+		c.out = append(c.out, '"')
+		c.out = append(c.out, out...)
+		c.out = append(c.out, '"')
+		return nil
+
+	case BuiltinText:
+		if tp.kind(i) != tkString {
+			return c.wrongKind(i, p, "a JSON string", "Text")
+		}
+		if _, plain := tp.plainStr(i); plain {
+			// Without escapes the text is already canonical.
+			c.out = append(c.out, tp.raw(i)...)
+		} else {
+			c.out = appendJSONString(c.out, tp.str(i))
+		}
+		return nil
+
+	case BuiltinParty:
+		if tp.kind(i) != tkString {
+			return c.wrongKind(i, p, "a JSON string", "Party")
+		}
+		s := tp.str(i)
+		if msg := checkParty(s); msg != "" {
+			return c.invalid(p, "%s", msg)
+		}
+		c.out = appendJSONString(c.out, s)
+		return nil
+
+	case BuiltinContractID:
+		if tp.kind(i) != tkString {
+			return c.wrongKind(i, p, "a JSON string", "ContractId")
+		}
+		s := tp.str(i)
+		if msg, pre := checkContractID(s); msg != "" {
+			if pre {
+				return c.preprocessing(p, "%s", msg)
+			}
+			return c.invalid(p, "%s", msg)
+		}
+		c.out = appendJSONString(c.out, s)
+		return nil
+
+	case BuiltinDate:
+		if tp.kind(i) != tkString {
+			return c.wrongKind(i, p, "a JSON string (YYYY-MM-DD)", "Date")
+		}
+		s := tp.str(i)
+		y, m, d, rest, ok := parseISODate(s)
+		if !ok || rest != "" {
+			return c.invalid(p, "malformed Date %s: expected an ISO-8601 local date YYYY-MM-DD", quoteShort(s))
+		}
+		if y < 1 || y > 9999 {
+			return c.invalid(p, "out of bound Date %s: the range is 0001-01-01 to 9999-12-31", quoteShort(s))
+		}
+		c.out = fmt.Appendf(c.out, `"%04d-%02d-%02d"`, y, m, d)
+		return nil
+
+	case BuiltinTimestamp:
+		if tp.kind(i) != tkString {
+			return c.wrongKind(i, p, "a JSON string (ISO-8601 with an offset)", "Timestamp")
+		}
+		s := tp.str(i)
+		micros, inRange, ok := parseTimestamp(s)
+		if !ok {
+			return c.invalid(p, "malformed Timestamp %s: expected an ISO-8601 date-time with an offset, e.g. 2023-04-06T04:30:23.123456Z", quoteShort(s))
+		}
+		if !inRange {
+			return c.invalid(p, "out of bound Timestamp %s: the range is 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z", quoteShort(s))
+		}
+		c.out = append(c.out, '"')
+		c.out = appendTimestamp(c.out, micros)
+		c.out = append(c.out, '"')
+		return nil
+
+	case BuiltinOptional:
+		elem := args.at(0)
+		_, _, nested := c.asOptional(elem, env)
+		return c.checkOptional(i, elem, env, p, depth, nested)
+
+	case BuiltinList:
+		if tp.kind(i) != tkArray {
+			return c.wrongKind(i, p, "a JSON array", "List")
+		}
+		c.out = append(c.out, '[')
+		ep := &vpath{parent: p, kind: 'i'}
+		for e, n := i+1, 0; e < tp.next(i); e, n = tp.next(e), n+1 {
+			if n > 0 {
+				c.out = append(c.out, ',')
+			}
+			ep.index = n
+			if err := c.check(e, args.at(0), env, ep, depth+1); err != nil {
+				return err
+			}
+		}
+		c.out = append(c.out, ']')
+		return nil
+
+	case BuiltinTextMap:
+		return c.checkTextMap(i, args.at(0), env, p, depth)
+
+	case BuiltinGenMap:
+		return c.checkGenMap(i, args.at(0), args.at(1), env, p, depth)
+	}
+	return c.internal(p, "type %s is not serializable", b)
+}
+
+// scale resolves the scale argument of Numeric.
+func (c *checker) scale(t Type, env *tenv, p *vpath) (int, error) {
+	head, _, _, err := c.whnf(t, env, p)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := head.(*TNat)
+	if !ok || n.N < 0 || n.N > 37 {
+		return 0, c.internal(p, "Numeric is applied to %s instead of a scale 0..37", head)
+	}
+	return n.N, nil
+}
+
+// checkOptional checks an Optional elem. In nested mode (the Optional
+// written inside another one, or itself containing one as written) each
+// level is a 0- or 1-element array; otherwise null is None.
+func (c *checker) checkOptional(i int, elem Type, env *tenv, p *vpath, depth int, nested bool) error {
+	tp := c.tp
+	if !nested {
+		if i < 0 || tp.kind(i) == tkNull {
+			c.out = append(c.out, "null"...)
+			return nil
+		}
+		return c.check(i, elem, env, p, depth+1)
+	}
+	if tp.kind(i) != tkArray {
+		return c.wrongKind(i, p, "a JSON array ([] for None, [x] for Some x)", "a nested Optional")
+	}
+	first := i + 1
+	if first >= tp.next(i) {
+		c.out = append(c.out, '[', ']')
+		return nil
+	}
+	c.out = append(c.out, '[')
+	ip := &vpath{parent: p, kind: 'i'}
+	var err error
+	if inner, ienv, ok := c.asOptional(elem, env); ok {
+		err = c.checkOptional(first, inner, ienv, ip, depth+1, true)
+	} else {
+		err = c.check(first, elem, env, ip, depth+1)
+	}
+	if err != nil {
+		return err
+	}
+	c.out = append(c.out, ']')
+	return nil
+}
+
+func (c *checker) checkRecord(i int, id TypeConID, dt *DataType, env *tenv, p *vpath, depth int) error {
+	tp := c.tp
+	if tp.kind(i) != tkObject {
+		return c.wrongKind(i, p, "a JSON object", "record "+id.Module+":"+id.Name)
+	}
+	vals := make([]int, len(dt.Fields))
+	for k := range vals {
+		vals[k] = -1
+	}
+	var unexpected []string
+	var unknown map[string]bool
+	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
+		v := k + 1
+		var key string
+		fi := -1
+		if body, ok := tp.plainStr(k); ok {
+			fi = c.fieldIndexBytes(dt, body)
+		} else {
+			key = tp.str(k)
+			fi = c.fieldIndex(dt, key)
+		}
+		if fi >= 0 {
+			if vals[fi] >= 0 {
+				return c.invalid(p, "duplicate field %s", nameList([]string{dt.Fields[fi].Name}))
+			}
+			vals[fi] = v
+			continue
+		}
+		if key == "" {
+			key = tp.str(k)
+		}
+		if unknown[key] {
+			return c.invalid(p, "duplicate field %s", nameList([]string{key}))
+		}
+		if unknown == nil {
+			unknown = map[string]bool{}
+		}
+		unknown[key] = true
+		if tp.kind(v) != tkNull {
+			unexpected = append(unexpected, key)
+		}
+	}
+	var missing []string
+	for fi, f := range dt.Fields {
+		if vals[fi] >= 0 {
+			continue
+		}
+		opt, err := c.isOptional(f.Type, env, p)
+		if err != nil {
+			return err
+		}
+		if !opt {
+			missing = append(missing, f.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return c.preprocessing(p, "Missing non-optional fields: %s", strings.Join(missing, ", "))
+	}
+	if len(unexpected) > 0 {
+		return c.invalid(p, "Unexpected fields: %s", nameList(unexpected))
+	}
+	c.out = append(c.out, '{')
+	keep := len(c.out)
+	fp := &vpath{parent: p, kind: 'f'}
+	for fi, f := range dt.Fields {
+		if fi > 0 {
+			c.out = append(c.out, ',')
+		}
+		c.out = appendJSONString(c.out, f.Name)
+		c.out = append(c.out, ':')
+		vs := len(c.out)
+		fp.name = f.Name
+		if err := c.check(vals[fi], f.Type, env, fp, depth+1); err != nil {
+			return err
+		}
+		if string(c.out[vs:]) != "null" {
+			keep = len(c.out)
+		}
+	}
+	c.out = append(c.out[:keep], '}')
+	return nil
+}
+
+func (c *checker) checkVariant(i int, dt *DataType, env *tenv, p *vpath, depth int) error {
+	tp := c.tp
+	const shape = "Variant type json must have 'tag' and 'value' fields"
+	if tp.kind(i) != tkObject {
+		return c.invalid(p, "%s, got %s", shape, tp.kindName(i))
+	}
+	tagI, valI := -1, -1
+	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
+		switch {
+		case tp.keyIs(k, "tag"):
+			if tagI >= 0 {
+				return c.invalid(p, "duplicate variant key \"tag\"")
+			}
+			tagI = k + 1
+		case tp.keyIs(k, "value"):
+			if valI >= 0 {
+				return c.invalid(p, "duplicate variant key \"value\"")
+			}
+			valI = k + 1
+		}
+	}
+	if tagI < 0 || valI < 0 {
+		return c.invalid(p, "%s", shape)
+	}
+	tagPath := &vpath{parent: p, kind: 'f', name: "tag"}
+	if tp.kind(tagI) != tkString {
+		return c.wrongKind(tagI, tagPath, "a JSON string", "a variant tag")
+	}
+	tag := tp.str(tagI)
+	fi := c.fieldIndex(dt, tag)
+	if fi < 0 {
+		return c.invalid(tagPath, "Unexpected variant tag: %s", nameList([]string{tag}))
+	}
+	c.out = append(c.out, `{"tag":`...)
+	c.out = appendJSONString(c.out, tag)
+	c.out = append(c.out, `,"value":`...)
+	if err := c.check(valI, dt.Fields[fi].Type, env, &vpath{parent: p, kind: 't', name: tag}, depth+1); err != nil {
+		return err
+	}
+	c.out = append(c.out, '}')
+	return nil
+}
+
+func (c *checker) checkEnum(i int, id TypeConID, dt *DataType, p *vpath) error {
+	tp := c.tp
+	if tp.kind(i) != tkString {
+		return c.wrongKind(i, p, "a JSON string naming a constructor", "enum "+id.Module+":"+id.Name)
+	}
+	s := tp.str(i)
+	if !slices.Contains(dt.Constructors, s) {
+		return c.invalid(p, "Unexpected enum constructor %s of %s:%s: expected one of %s", quoteShort(s), id.Module, id.Name, nameList(dt.Constructors))
+	}
+	c.out = appendJSONString(c.out, s)
+	return nil
+}
+
+func (c *checker) checkTextMap(i int, elem Type, env *tenv, p *vpath, depth int) error {
+	tp := c.tp
+	if tp.kind(i) != tkObject {
+		return c.wrongKind(i, p, "a JSON object", "TextMap")
+	}
+	type entry struct {
+		key string
+		val int
+	}
+	var entries []entry
+	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
+		entries = append(entries, entry{tp.str(k), k + 1})
+	}
+	// Sorting first lets the values be written in their final order.
+	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	for k := 1; k < len(entries); k++ {
+		if entries[k].key == entries[k-1].key {
+			return c.invalid(p, "duplicate TextMap key %s", quoteShort(entries[k].key))
+		}
+	}
+	c.out = append(c.out, '{')
+	kp := &vpath{parent: p, kind: 'k'}
+	for n, e := range entries {
+		if n > 0 {
+			c.out = append(c.out, ',')
+		}
+		c.out = appendJSONString(c.out, e.key)
+		c.out = append(c.out, ':')
+		kp.name = e.key
+		if err := c.check(e.val, elem, env, kp, depth+1); err != nil {
+			return err
+		}
+	}
+	c.out = append(c.out, '}')
+	return nil
+}
+
+func (c *checker) checkGenMap(i int, kt, vt Type, env *tenv, p *vpath, depth int) error {
+	tp := c.tp
+	if tp.kind(i) != tkArray {
+		return c.wrongKind(i, p, "a JSON array of [key, value] arrays", "GenMap")
+	}
+	type entry struct{ ks, ke, ve int }
+	var entries []entry
+	start := len(c.out)
+	ep := &vpath{parent: p, kind: 'i'}
+	for e, n := i+1, 0; e < tp.next(i); e, n = tp.next(e), n+1 {
+		ep.index = n
+		if tp.kind(e) != tkArray {
+			return c.wrongKind(e, ep, "a [key, value] array", "a GenMap entry")
+		}
+		k := e + 1
+		if k >= tp.next(e) || tp.next(k) >= tp.next(e) {
+			return c.invalid(ep, "expected a [key, value] array for a GenMap entry, got an array of fewer than 2 elements")
+		}
+		ks := len(c.out)
+		if err := c.check(k, kt, env, &vpath{parent: ep, kind: 'i', index: 0}, depth+1); err != nil {
+			return err
+		}
+		ke := len(c.out)
+		if err := c.check(tp.next(k), vt, env, &vpath{parent: ep, kind: 'i', index: 1}, depth+1); err != nil {
+			return err
+		}
+		entries = append(entries, entry{ks, ke, len(c.out)})
+	}
+	if len(entries) == 0 {
+		c.out = append(c.out, '[', ']')
+		return nil
+	}
+	mid := len(c.out)
+	if err := c.spend(3*(mid-start), p); err != nil {
+		return err
+	}
+	// The last of equal keys wins; equal values have equal encodings.
+	type sorted struct {
+		e   entry
+		key *tape
+	}
+	index := make(map[string]int, len(entries))
+	var uniq []sorted
+	for _, e := range entries {
+		k := string(c.out[e.ks:e.ke])
+		if j, ok := index[k]; ok {
+			uniq[j].e = e
+			continue
+		}
+		ktp, serr := tokenize(c.out[e.ks:e.ke])
+		if serr != nil {
+			return c.internal(p, "canonical GenMap key does not parse: %s", serr.msg)
+		}
+		index[k] = len(uniq)
+		uniq = append(uniq, sorted{e, ktp})
+	}
+	var cmpErr error
+	slices.SortStableFunc(uniq, func(a, b sorted) int {
+		if cmpErr != nil {
+			return 0
+		}
+		r, err := c.compare(a.key, 0, b.key, 0, kt, env, p, 0)
+		if err != nil {
+			cmpErr = err
+		}
+		return r
+	})
+	if cmpErr != nil {
+		return cmpErr
+	}
+	c.out = append(c.out, '[')
+	for n, u := range uniq {
+		if n > 0 {
+			c.out = append(c.out, ',')
+		}
+		c.out = append(c.out, '[')
+		c.out = append(c.out, c.out[u.e.ks:u.e.ke]...)
+		c.out = append(c.out, ',')
+		c.out = append(c.out, c.out[u.e.ke:u.e.ve]...)
+		c.out = append(c.out, ']')
+	}
+	c.out = append(c.out, ']')
+	n := copy(c.out[start:], c.out[mid:])
+	c.out = c.out[:start+n]
+	return nil
+}
+
+// ---------------------------------------------------------------------
+// Daml-LF value order on canonical encodings (for GenMap keys).
+
+// compare orders canonical values a[ai] and b[bi] of type t (-1 stands for
+// an absent record field, that is None).
+func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p *vpath, depth int) (int, error) {
+	if err := c.spend(1, p); err != nil {
+		return 0, err
+	}
+	if depth > maxCheckDepth {
+		return 0, c.invalid(p, "the value is nested too deeply")
+	}
+	head, args, aenv, err := c.whnf(t, env, p)
+	if err != nil {
+		return 0, err
+	}
+	switch h := head.(type) {
+	case *TBuiltin:
+		switch h.Builtin {
+		case BuiltinUnit:
+			return 0, nil
+		case BuiltinBool:
+			return cmpBool(a.kind(ai) == tkTrue, b.kind(bi) == tkTrue), nil
+		case BuiltinInt64:
+			x, _ := strconv.ParseInt(a.str(ai), 10, 64)
+			y, _ := strconv.ParseInt(b.str(bi), 10, 64)
+			return cmp.Compare(x, y), nil
+		case BuiltinNumeric:
+			return cmpDecimal(a.str(ai), b.str(bi)), nil
+		case BuiltinText, BuiltinParty, BuiltinContractID, BuiltinDate:
+			return strings.Compare(a.str(ai), b.str(bi)), nil
+		case BuiltinTimestamp:
+			x, _, _ := parseTimestamp(a.str(ai))
+			y, _, _ := parseTimestamp(b.str(bi))
+			return cmp.Compare(x, y), nil
+		case BuiltinOptional:
+			_, _, nested := c.asOptional(args.at(0), aenv)
+			return c.compareOptional(a, ai, b, bi, args.at(0), aenv, nested, p, depth)
+		case BuiltinList:
+			return c.compareSeq(a, ai, b, bi, false, func(x, y int) (int, error) {
+				return c.compare(a, x, b, y, args.at(0), aenv, p, depth+1)
+			})
+		case BuiltinTextMap:
+			return c.compareSeq(a, ai, b, bi, true, func(x, y int) (int, error) {
+				// x and y are keys; the values follow them.
+				if r := strings.Compare(a.str(x), b.str(y)); r != 0 {
+					return r, nil
+				}
+				return c.compare(a, x+1, b, y+1, args.at(0), aenv, p, depth+1)
+			})
+		case BuiltinGenMap:
+			return c.compareSeq(a, ai, b, bi, false, func(x, y int) (int, error) {
+				// x and y are [key, value] pairs.
+				if r, err := c.compare(a, x+1, b, y+1, args.at(0), aenv, p, depth+1); r != 0 || err != nil {
+					return r, err
+				}
+				return c.compare(a, a.next(x+1), b, b.next(y+1), args.at(1), aenv, p, depth+1)
+			})
+		}
+	case *TCon:
+		dt, err := c.dataType(h.ID, p)
+		if err != nil {
+			return 0, err
+		}
+		if args.n != len(dt.Params) {
+			return 0, c.internal(p, "data type %s:%s is applied to %d arguments", h.ID.Module, h.ID.Name, args.n)
+		}
+		var denv *tenv
+		if args.n > 0 {
+			denv = bind(dt.Params, args.list(), aenv)
+		}
+		switch dt.Variety {
+		case RecordVariety:
+			for _, f := range dt.Fields {
+				r, err := c.compare(a, member(a, ai, f.Name), b, member(b, bi, f.Name), f.Type, denv, p, depth+1)
+				if r != 0 || err != nil {
+					return r, err
+				}
+			}
+			return 0, nil
+		case VariantVariety:
+			at, bt := member(a, ai, "tag"), member(b, bi, "tag")
+			if at < 0 || bt < 0 {
+				return 0, c.internal(p, "canonical variant without a tag")
+			}
+			x, y := c.fieldIndex(dt, a.str(at)), c.fieldIndex(dt, b.str(bt))
+			if x < 0 || y < 0 {
+				return 0, c.internal(p, "canonical variant with an unknown tag")
+			}
+			if x != y {
+				return cmp.Compare(x, y), nil
+			}
+			return c.compare(a, member(a, ai, "value"), b, member(b, bi, "value"), dt.Fields[x].Type, denv, p, depth+1)
+		case EnumVariety:
+			return cmp.Compare(slices.Index(dt.Constructors, a.str(ai)), slices.Index(dt.Constructors, b.str(bi))), nil
+		}
+	}
+	return 0, c.internal(p, "type %s has no order", t)
+}
+
+func (c *checker) compareOptional(a *tape, ai int, b *tape, bi int, elem Type, env *tenv, nested bool, p *vpath, depth int) (int, error) {
+	if !nested {
+		an, bn := ai < 0 || a.kind(ai) == tkNull, bi < 0 || b.kind(bi) == tkNull
+		if an || bn {
+			return cmpBool(!an, !bn), nil
+		}
+		return c.compare(a, ai, b, bi, elem, env, p, depth+1)
+	}
+	an, bn := ai < 0 || a.next(ai) == ai+1, bi < 0 || b.next(bi) == bi+1
+	if an || bn {
+		return cmpBool(!an, !bn), nil
+	}
+	if inner, ienv, ok := c.asOptional(elem, env); ok {
+		return c.compareOptional(a, ai+1, b, bi+1, inner, ienv, true, p, depth+1)
+	}
+	return c.compare(a, ai+1, b, bi+1, elem, env, p, depth+1)
+}
+
+// compareSeq orders two containers lexicographically by their children;
+// for objects the children are the keys, and f reads the values after
+// them.
+func (c *checker) compareSeq(a *tape, ai int, b *tape, bi int, object bool, f func(x, y int) (int, error)) (int, error) {
+	if ai < 0 || bi < 0 {
+		return cmpBool(ai >= 0, bi >= 0), nil
+	}
+	step := func(tp *tape, i int) int {
+		if object {
+			return tp.next(i + 1)
+		}
+		return tp.next(i)
+	}
+	x, y := ai+1, bi+1
+	for x < a.next(ai) && y < b.next(bi) {
+		r, err := f(x, y)
+		if r != 0 || err != nil {
+			return r, err
+		}
+		x, y = step(a, x), step(b, y)
+	}
+	return cmpBool(x < a.next(ai), y < b.next(bi)), nil
+}
+
+// member returns the value of key in object i, or -1.
+func member(tp *tape, i int, key string) int {
+	if i < 0 || tp.kind(i) != tkObject {
+		return -1
+	}
+	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
+		if tp.keyIs(k, key) {
+			return k + 1
+		}
+	}
+	return -1
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// cmpDecimal orders two canonical Numeric strings of the same scale.
+func cmpDecimal(a, b string) int {
+	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	if na != nb {
+		if na {
+			return -1
+		}
+		return 1
+	}
+	a, b = strings.TrimPrefix(a, "-"), strings.TrimPrefix(b, "-")
+	r := cmp.Compare(strings.IndexByte(a, '.'), strings.IndexByte(b, '.'))
+	if r == 0 {
+		r = strings.Compare(a, b)
+	}
+	if na {
+		return -r
+	}
+	return r
+}
+
+// ---------------------------------------------------------------------
+// Scalars.
+
+// parseInt64 parses a Java Long.parseLong string with ASCII digits.
+func parseInt64(s string) (int64, bool) {
+	i := 0
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		i = 1
+	}
+	if i == len(s) {
+		return 0, false
+	}
+	for k := i; k < len(s); k++ {
+		if !isDigit(s[k]) {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// javaDoubleString renders a JSON number the way Canton's codec does: as
+// Java's Double.toString of its double value (plain notation in
+// [1e-3, 1e7), computerized scientific notation such as "1.0E7" outside).
+func javaDoubleString(lit string) string {
+	f, _ := strconv.ParseFloat(lit, 64)
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(exp, "+-")
+	exp = strings.TrimLeft(exp, "0")
+	if exp == "" {
+		exp = "0"
+	}
+	if neg {
+		exp = "-" + exp
+	}
+	return mant + "E" + exp
+}
+
+// Outcomes of canonicalNumeric.
+const (
+	numOK = iota
+	numMalformed
+	numPreprocessing
+)
+
+// canonicalNumeric checks s as a Numeric of the given scale: the Ledger
+// API's syntax and 38-digit precision (malformed otherwise), then the
+// engine's scale and bounds (preprocessing errors). It returns the
+// canonical form: exactly scale decimals, "42." for scale 0.
+func canonicalNumeric(s string, scale int) (string, int, string) {
+	bad := func() (string, int, string) {
+		return "", numMalformed, "Could not read Numeric string " + quoteShort(s)
+	}
+	i := 0
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		i = 1
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	intPart, frac := s[i:j], ""
+	if len(intPart) < 1 || len(intPart) > 38 {
+		return bad()
+	}
+	if j < len(s) {
+		if s[j] != '.' {
+			return bad()
+		}
+		k := j + 1
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		if k != len(s) || k-(j+1) > 37 {
+			return bad()
+		}
+		frac = s[j+1:]
+	}
+	intSig := strings.TrimLeft(intPart, "0")
+	fracSig := strings.TrimRight(frac, "0")
+	if len(intSig)+len(fracSig) > 38 {
+		return bad()
+	}
+	if len(fracSig) > scale {
+		return "", numPreprocessing, fmt.Sprintf("Cannot represent %s as (Numeric %d) without loss of precision", quoteShort(s), scale)
+	}
+	if len(intSig) > 38-scale {
+		return "", numPreprocessing, fmt.Sprintf("Out-of-bounds (Numeric %d) %s", scale, quoteShort(s))
+	}
+	var b strings.Builder
+	b.Grow(len(intSig) + scale + 3)
+	if neg && (intSig != "" || fracSig != "") {
+		b.WriteByte('-')
+	}
+	if intSig == "" {
+		b.WriteByte('0')
+	} else {
+		b.WriteString(intSig)
+	}
+	b.WriteByte('.')
+	b.WriteString(fracSig)
+	for n := len(fracSig); n < scale; n++ {
+		b.WriteByte('0')
+	}
+	return b.String(), numOK, ""
+}
+
+// checkParty checks a Daml-LF party string (semantics.md §A); it returns
+// the problem, or "".
+func checkParty(s string) string {
+	if s == "" {
+		return "Daml-LF Party is empty"
+	}
+	if len(s) > 255 {
+		return fmt.Sprintf("Daml-LF Party %s is too long (max: 255)", quoteShort(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', isDigit(c), c == ':', c == '-', c == '_', c == ' ':
+		default:
+			return fmt.Sprintf("non expected character 0x%x in Daml-LF Party %s", c, quoteShort(s))
+		}
+	}
+	return ""
+}
+
+// checkContractID checks a V1 or V2 contract id (lowercase hex). It
+// returns the problem, or "", and whether the problem is the engine's (a
+// local or relative id) rather than a syntax error.
+func checkContractID(s string) (string, bool) {
+	bad := fmt.Sprintf("cannot parse ContractId %s", quoteShort(s))
+	if len(s) < 2 || len(s)%2 != 0 {
+		return bad, false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isDigit(c) && (c < 'a' || c > 'f') {
+			return bad, false
+		}
+	}
+	n := len(s) / 2
+	switch s[:2] {
+	case "00": // V1: 00 · 32-byte discriminator · suffix ≤ 94 bytes
+		if n < 33 {
+			return bad, false
+		}
+		if suffix := n - 33; suffix > 94 {
+			return fmt.Sprintf("%s: the suffix is too long, expected at most 94 bytes, but got %d", bad, suffix), false
+		} else if suffix == 0 {
+			return fmt.Sprintf("Illegal Contract ID %s: non-suffixed V1 contract ids are forbidden", quoteShort(s)), true
+		}
+	case "01": // V2: 01 · 12-byte local part · suffix ≤ 33 bytes
+		if n < 13 {
+			return bad, false
+		}
+		if suffix := n - 13; suffix > 33 {
+			return fmt.Sprintf("%s: the suffix is too long, expected at most 33 bytes, but got %d", bad, suffix), false
+		} else if suffix == 0 {
+			return fmt.Sprintf("Illegal Contract ID %s: local contract ids are forbidden", quoteShort(s)), true
+		}
+		if s[26] < '8' { // first suffix byte < 0x80: relative
+			return fmt.Sprintf("Illegal Contract ID %s: relative contract ids are forbidden", quoteShort(s)), true
+		}
+	default:
+		return bad, false
+	}
+	return "", false
+}
+
+// parseISODate parses Java's ISO_LOCAL_DATE (strict) at the start of s:
+// a year of 4 digits, or a sign and 4 to 10 digits ("+" only with more
+// than 4), then -MM-DD, validated in the proleptic Gregorian calendar.
+func parseISODate(s string) (y int64, m, d int, rest string, ok bool) {
+	i := 0
+	signed, neg := false, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		signed, neg = true, s[i] == '-'
+		i++
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) && j-i < 10 {
+		j++
+	}
+	nd := j - i
+	if nd < 4 || (!signed && nd > 4) || (signed && !neg && nd <= 4) {
+		return 0, 0, 0, "", false
+	}
+	y, _ = strconv.ParseInt(s[i:j], 10, 64)
+	if neg {
+		if y == 0 {
+			return 0, 0, 0, "", false
+		}
+		y = -y
+	}
+	if y > 999_999_999 || y < -999_999_999 {
+		return 0, 0, 0, "", false
+	}
+	s = s[j:]
+	if len(s) < 6 || s[0] != '-' || s[3] != '-' {
+		return 0, 0, 0, "", false
+	}
+	m, ok1 := twoDigits(s[1:3])
+	d, ok2 := twoDigits(s[4:6])
+	if !ok1 || !ok2 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return 0, 0, 0, "", false
+	}
+	return y, m, d, s[6:], true
+}
+
+func twoDigits(s string) (int, bool) {
+	if len(s) != 2 || !isDigit(s[0]) || !isDigit(s[1]) {
+		return 0, false
+	}
+	return int(s[0]-'0')*10 + int(s[1]-'0'), true
+}
+
+func daysIn(y int64, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// daysFromCivil returns the days since 1970-01-01 of a proleptic
+// Gregorian date.
+func daysFromCivil(y int64, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := floorDiv(y, 400)
+	yoe := y - era*400
+	mp := int64((m + 9) % 12)
+	doy := (153*mp+2)/5 + int64(d) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// civilFromDays is the inverse of daysFromCivil.
+func civilFromDays(z int64) (y int64, m, d int) {
+	z += 719468
+	era := floorDiv(z, 146097)
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = int(doy - (153*mp+2)/5 + 1)
+	if mp < 10 {
+		m = int(mp + 3)
+	} else {
+		m = int(mp - 9)
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+// The Timestamp range, in seconds since the epoch.
+var (
+	minTimestampSec = daysFromCivil(1, 1, 1) * 86400
+	maxTimestampSec = daysFromCivil(9999, 12, 31)*86400 + 86399
+)
+
+// parseTimestamp parses Java's ISO_DATE_TIME into a ZonedDateTime: a
+// local date-time (seconds and fraction optional, up to 9 fraction
+// digits), a mandatory offset (Z or ±HH:MM[:SS]) and an optional [zone].
+// It returns the microseconds since the epoch (sub-microseconds
+// truncated), whether they are in the Daml-LF range, and whether s
+// parsed.
+func parseTimestamp(s string) (micros int64, inRange, ok bool) {
+	y, mo, d, s, ok := parseISODate(s)
+	if !ok || len(s) < 6 || (s[0] != 'T' && s[0] != 't') || s[3] != ':' {
+		return 0, false, false
+	}
+	hh, ok1 := twoDigits(s[1:3])
+	mm, ok2 := twoDigits(s[4:6])
+	if !ok1 || !ok2 || hh > 23 || mm > 59 {
+		return 0, false, false
+	}
+	s = s[6:]
+	ss, nanos := 0, int64(0)
+	if len(s) > 0 && s[0] == ':' {
+		var ok bool
+		if len(s) < 3 {
+			return 0, false, false
+		}
+		if ss, ok = twoDigits(s[1:3]); !ok || ss > 59 {
+			return 0, false, false
+		}
+		s = s[3:]
+		if len(s) > 0 && s[0] == '.' {
+			k := 1
+			for k < len(s) && isDigit(s[k]) && k <= 9 {
+				nanos = nanos*10 + int64(s[k]-'0')
+				k++
+			}
+			for n := k - 1; n < 9; n++ {
+				nanos *= 10
+			}
+			s = s[k:]
+		}
+	}
+	if s == "" {
+		return 0, false, false // a local date-time has no instant
+	}
+	off := int64(0)
+	switch s[0] {
+	case 'Z':
+		s = s[1:]
+	case '+', '-':
+		if len(s) < 6 || s[3] != ':' {
+			return 0, false, false
+		}
+		oh, ok1 := twoDigits(s[1:3])
+		om, ok2 := twoDigits(s[4:6])
+		if !ok1 || !ok2 || oh > 18 || om > 59 {
+			return 0, false, false
+		}
+		off = int64(oh*3600 + om*60)
+		rest := s[6:]
+		if len(rest) >= 3 && rest[0] == ':' {
+			os, ok := twoDigits(rest[1:3])
+			if !ok || os > 59 {
+				return 0, false, false
+			}
+			off += int64(os)
+			rest = rest[3:]
+		}
+		if off > 18*3600 {
+			return 0, false, false
+		}
+		if s[0] == '-' {
+			off = -off
+		}
+		s = rest
+	default:
+		return 0, false, false
+	}
+	if s != "" {
+		if len(s) < 3 || s[0] != '[' || s[len(s)-1] != ']' || !validZoneRegion(s[1:len(s)-1]) {
+			return 0, false, false
+		}
+	}
+	sec := daysFromCivil(y, mo, d)*86400 + int64(hh*3600+mm*60+ss) - off
+	if sec < minTimestampSec || sec > maxTimestampSec {
+		return 0, false, true
+	}
+	return sec*1_000_000 + nanos/1000, true, true
+}
+
+// validZoneRegion checks the syntax of a zone region id such as
+// Europe/Paris or UTC (Java's ZoneId: [A-Za-z][A-Za-z0-9~/._+-]+, and
+// prefixed offsets like UTC+01:00).
+func validZoneRegion(z string) bool {
+	if len(z) < 1 || len(z) > 100 {
+		return false
+	}
+	for i := 0; i < len(z); i++ {
+		c := z[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && (isDigit(c) || strings.IndexByte("~/._+-:", c) >= 0):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// appendTimestamp appends micros since the epoch as ISO-8601 UTC: seconds
+// always, a fraction of up to 6 digits without trailing zeros, then Z.
+func appendTimestamp(b []byte, micros int64) []byte {
+	sec := floorDiv(micros, 1_000_000)
+	frac := micros - sec*1_000_000
+	days := floorDiv(sec, 86400)
+	sod := sec - days*86400
+	y, m, d := civilFromDays(days)
+	b = fmt.Appendf(b, "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, sod/3600, sod/60%60, sod%60)
+	if frac > 0 {
+		f := fmt.Sprintf("%06d", frac)
+		b = append(b, '.')
+		b = append(b, strings.TrimRight(f, "0")...)
+	}
+	return append(b, 'Z')
+}
