@@ -173,8 +173,15 @@ func (n *Node) checkActiveAt(at int64) error {
 }
 
 type acsPageToken struct {
-	At    int64  `json:"at"`
-	After string `json:"after"`
+	At      int64  `json:"at"`
+	After   string `json:"after"`
+	Request string `json:"r"`
+}
+
+func (req GetActiveContractsPageRequest) fingerprint() string {
+	r := req
+	r.PageToken, r.ActiveAtOffset = "", nil
+	return GetUpdatesPageRequest{UpdateFormat: UpdateFormat{IncludeReassignments: &r.EventFormat}, MaxPageSize: r.MaxPageSize}.fingerprint()
 }
 
 // ActiveContractsPage returns one page of the active contracts at an
@@ -206,8 +213,8 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 		if err == nil {
 			err = json.Unmarshal(raw, &tok)
 		}
-		if err != nil || (req.ActiveAtOffset != nil && tok.At != at) {
-			return GetActiveContractsPageResponse{}, apierr.InvalidArgument.New("invalid page token")
+		if err != nil || tok.Request != req.fingerprint() || (req.ActiveAtOffset != nil && tok.At != at) {
+			return GetActiveContractsPageResponse{}, apierr.InvalidACSPageToken.New("the page token does not belong to this request")
 		}
 		at, after = tok.At, tok.After
 	}
@@ -237,7 +244,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 		} else {
 			cid = last.JsIncompleteUnassigned.CreatedEvent.ContractID
 		}
-		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: cid}))
+		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: cid, Request: req.fingerprint()}))
 		resp.NextPageToken = &s
 	}
 	return resp, nil

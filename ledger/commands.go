@@ -164,6 +164,11 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	if c.UserID == "" {
 		c.UserID = p.UserID
 	}
+	if c.UserID == "" && p.Wildcard {
+		// A trusted in-process caller that names no user submits as the
+		// participant's admin user.
+		c.UserID = identity.DefaultParticipantAdmin
+	}
 	if len(c.ActAs) == 0 {
 		return "", apierr.MissingField.New("act_as")
 	}
@@ -601,11 +606,11 @@ func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitRe
 	return SubmitAndWaitResponse{UpdateID: e.UpdateID, CompletionOffset: e.Offset}, nil
 }
 
-// actAsFormat is the default transaction format of a submission: ACS delta
-// as the actAs parties see it.
+// actAsFormat is the default transaction format of a submission: the
+// shape as the actAs and readAs parties see it, verbose.
 func actAsFormat(c JsCommands, shape string) *TransactionFormat {
-	f := &TransactionFormat{EventFormat: EventFormat{FiltersByParty: map[string]Filters{}}, TransactionShape: shape}
-	for _, p := range c.ActAs {
+	f := &TransactionFormat{EventFormat: EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}, TransactionShape: shape}
+	for _, p := range append(slices.Clone(c.ActAs), c.ReadAs...) {
 		f.EventFormat.FiltersByParty[p] = Filters{}
 	}
 	return f

@@ -93,11 +93,13 @@ func authorizeRead(ctx context.Context, parties []string, anyParty bool) error {
 			return apierr.InvalidField.New("filters_by_party: %v", err)
 		}
 	}
-	if anyParty && !p.Has(identity.Right{Kind: identity.RightCanReadAsAnyParty}) && !p.IsParticipantAdmin() {
+	// As in Canton, ParticipantAdmin grants no read rights: reading needs
+	// CanReadAs/CanActAs per party, CanReadAsAnyParty for any party.
+	if anyParty && !p.Has(identity.Right{Kind: identity.RightCanReadAsAnyParty}) {
 		return denied("reading as any party needs CanReadAsAnyParty")
 	}
 	for _, party := range parties {
-		if !p.CanReadAs(party) && !p.IsParticipantAdmin() {
+		if !p.CanReadAs(party) {
 			return denied("the caller may not read as %s", party)
 		}
 	}

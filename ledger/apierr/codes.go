@@ -140,3 +140,7 @@ var (
 
 // ContractEventsNotFound: no visible events for that contract id (404).
 var ContractEventsNotFound = Code{Name: "CONTRACT_EVENTS_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
+
+// InvalidACSPageToken: an active-contracts page token that is malformed or
+// belongs to another request (400).
+var InvalidACSPageToken = Code{Name: "INVALID_ACS_PAGE_TOKEN", Category: InvalidIndependentOfSystemState}
