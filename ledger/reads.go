@@ -392,7 +392,9 @@ func (req GetUpdatesRequest) format(shape listShape) (UpdateFormat, error) {
 }
 
 // UpdatesList returns the updates of the request as one list (POST
-// /v2/updates). It takes at most min(limit, L+1) elements, where L is the
+// /v2/updates). An open-ended ascending list that ends while the ledger end
+// is past the last update the reader could see closes with an
+// OffsetCheckpoint at that ledger end. It takes at most min(limit, L+1) elements, where L is the
 // node's list limit, and fails with JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED
 // (413) when more than L match. An open-ended request (no end) blocks for
 // new updates — woken by the committer — and returns once no new element
@@ -401,7 +403,11 @@ func (n *Node) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts List
 	return listUpdatesOf(n, ctx, req, opts, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
 		u, ok := rd.update(e)
 		return GetUpdatesResponse{Update: u}, ok
-	})
+	}, updateCheckpoint)
+}
+
+func updateCheckpoint(c OffsetCheckpoint) GetUpdatesResponse {
+	return GetUpdatesResponse{Update: Update{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
 }
 
 // FlatsList is UpdatesList for the deprecated /v2/updates/flats: every
@@ -410,7 +416,7 @@ func (n *Node) FlatsList(ctx context.Context, req GetUpdatesRequest, opts ListOp
 	return listUpdatesOf(n, ctx, req, opts, listFlats, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
 		u, ok := rd.update(e)
 		return GetUpdatesResponse{Update: u}, ok
-	})
+	}, updateCheckpoint)
 }
 
 // TreeList is UpdatesList for the deprecated /v2/updates/trees: transactions
@@ -419,11 +425,13 @@ func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOpt
 	return listUpdatesOf(n, ctx, req, opts, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
 		u, ok := rd.tree(e)
 		return GetUpdateTreesResponse{Update: u}, ok
+	}, func(c OffsetCheckpoint) GetUpdateTreesResponse {
+		return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
 	})
 }
 
 func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, opts ListOptions, shape listShape,
-	render func(*renderer, *logEntry) (T, bool)) ([]T, error) {
+	render func(*renderer, *logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) ([]T, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -457,6 +465,21 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	party := indexParty(f)
 	out := []T{}
 	cursor := req.BeginExclusive
+	lastSeen := req.BeginExclusive // the last update the reader could see
+	// finish ends an open-ended list: when the ledger end moved past the
+	// last visible update, an OffsetCheckpoint at the ledger end tells the
+	// reader it may resume from there (if the list has room for it).
+	finish := func() []T {
+		if req.EndInclusive == nil && !req.DescendingOrder && cursor > lastSeen && int64(len(out)) < min(take, limitL) {
+			now := formatTime(n.now())
+			c := OffsetCheckpoint{Offset: cursor, SynchronizerTimes: []SynchronizerTime{}}
+			for _, s := range n.syncs {
+				c.SynchronizerTimes = append(c.SynchronizerTimes, SynchronizerTime{SynchronizerID: s, RecordTime: now})
+			}
+			out = append(out, checkpoint(c))
+		}
+		return out
+	}
 	var timer *time.Timer
 	for {
 		changed := n.st.Changed()
@@ -473,6 +496,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 			return scanEntries(r, lo, hi, req.DescendingOrder, party, func(e *logEntry) (bool, error) {
 				if v, ok := render(rd, e); ok {
 					out = append(out, v)
+					lastSeen = max(lastSeen, e.Offset)
 				}
 				return int64(len(out)) < take, nil
 			})
@@ -486,7 +510,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 				WithDefiniteAnswer(false)
 		}
 		if int64(len(out)) >= take || !waits || req.EndInclusive != nil && cursor >= *req.EndInclusive {
-			return out, nil
+			return finish(), nil
 		}
 		if timer == nil || len(out) > before {
 			if timer != nil {
@@ -498,9 +522,9 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 		select {
 		case <-changed:
 		case <-timer.C:
-			return out, nil
+			return finish(), nil
 		case <-ctx.Done():
-			return out, nil
+			return finish(), nil
 		}
 	}
 }

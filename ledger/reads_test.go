@@ -208,3 +208,27 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 		t.Errorf("invisible update: %v", err)
 	}
 }
+
+func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	a := allocate(t, ctx, n, "a").Party
+	allocate(t, ctx, n, "b")
+	allocate(t, ctx, n, "c")
+	f := topologyFormat(a)
+	idle := 20 * time.Millisecond
+	got, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("list = %+v, %v", got, err)
+	}
+	cp := got[1].Update.OffsetCheckpoint
+	if got[0].Update.Offset() != 1 || cp == nil || cp.Value.Offset != 3 || len(cp.Value.SynchronizerTimes) != 1 {
+		t.Errorf("want the update at 1, then a checkpoint at 3: %+v", got)
+	}
+	// Nothing past the last visible update: no checkpoint.
+	all := topologyFormat()
+	got, _ = n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
+	if len(got) != 3 || got[2].Update.OffsetCheckpoint != nil {
+		t.Errorf("all visible: %d elements, last %+v", len(got), got[len(got)-1])
+	}
+}
