@@ -1,0 +1,389 @@
+package interactive
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// PreparedTransaction is com.daml.ledger.api.v2.interactive.PreparedTransaction
+// {transaction=1, metadata=2} (interactive.md §1).
+type PreparedTransaction struct {
+	// Transaction is the Daml transaction.
+	Transaction Transaction
+	// Metadata is the submission metadata.
+	Metadata Metadata
+}
+
+// Transaction is DamlTransaction{version=1, roots=2, nodes=3, node_seeds=4}.
+type Transaction struct {
+	// Version is the transaction serialization version ("2.1", "2", "dev").
+	Version string
+	// Roots are the root node ids in order.
+	Roots []string
+	// Nodes are the nodes (their order is not hashed).
+	Nodes []Node
+	// NodeSeeds are the seeds of create and exercise nodes.
+	NodeSeeds []NodeSeed
+}
+
+// NodeSeed is DamlTransaction.NodeSeed{node_id=1 int32, seed=2 bytes}.
+type NodeSeed struct {
+	// NodeID is the node id, matched to Node.NodeID as its decimal string.
+	NodeID int32
+	// Seed is the 32-byte seed.
+	Seed []byte
+}
+
+// Node is DamlTransaction.Node{node_id=1, v1=1000 transaction.v1.Node}.
+// Exactly one of the node kinds is set.
+type Node struct {
+	// NodeID is the node id, a decimal integer ("0", "1", …).
+	NodeID string
+	// Create is node_type field 1.
+	Create *Create
+	// Fetch is node_type field 2.
+	Fetch *Fetch
+	// Exercise is node_type field 3.
+	Exercise *Exercise
+	// Rollback is node_type field 4.
+	Rollback *Rollback
+	// QueryByKey is node_type field 5 (LF "2", hashing scheme V3 only).
+	QueryByKey *QueryByKey
+}
+
+// Create is transaction.v1.Create.
+type Create struct {
+	// LFVersion is the node's LF serialization version ("2.1" or "2").
+	LFVersion string
+	// ContractID is the new contract's id (hex).
+	ContractID string
+	// PackageName is the template's package name.
+	PackageName string
+	// TemplateID is the template.
+	TemplateID Identifier
+	// Argument is the create argument.
+	Argument Value
+	// Signatories are the signatories (hashed as a sorted set).
+	Signatories []string
+	// Stakeholders are the stakeholders (hashed as a sorted set).
+	Stakeholders []string
+	// Key is the contract key (nil: none; hashed by V3 only).
+	Key *KeyWithMaintainers
+}
+
+// Exercise is transaction.v1.Exercise.
+type Exercise struct {
+	// LFVersion is the node's LF serialization version.
+	LFVersion string
+	// ContractID is the exercised contract.
+	ContractID string
+	// PackageName is the template's package name.
+	PackageName string
+	// TemplateID is the template.
+	TemplateID Identifier
+	// Signatories are the contract's signatories.
+	Signatories []string
+	// Stakeholders are the contract's stakeholders.
+	Stakeholders []string
+	// ActingParties are the controllers.
+	ActingParties []string
+	// InterfaceID is the interface of an interface choice (nil: none).
+	InterfaceID *Identifier
+	// ChoiceID is the choice name.
+	ChoiceID string
+	// ChosenValue is the choice argument.
+	ChosenValue Value
+	// Consuming tells whether the choice archives the contract.
+	Consuming bool
+	// Children are the child node ids in order.
+	Children []string
+	// ExerciseResult is the choice result (nil: absent).
+	ExerciseResult Value
+	// ChoiceObservers are the choice observers.
+	ChoiceObservers []string
+	// Key is the contract key (V3 only).
+	Key *KeyWithMaintainers
+	// ByKey marks an exercise by key (V3 only).
+	ByKey bool
+}
+
+// Fetch is transaction.v1.Fetch.
+type Fetch struct {
+	// LFVersion is the node's LF serialization version.
+	LFVersion string
+	// ContractID is the fetched contract.
+	ContractID string
+	// PackageName is the template's package name.
+	PackageName string
+	// TemplateID is the template.
+	TemplateID Identifier
+	// Signatories are the contract's signatories.
+	Signatories []string
+	// Stakeholders are the contract's stakeholders.
+	Stakeholders []string
+	// ActingParties are the fetching parties.
+	ActingParties []string
+	// InterfaceID is the interface of an interface fetch (nil: none).
+	InterfaceID *Identifier
+	// Key is the contract key (V3 only).
+	Key *KeyWithMaintainers
+	// ByKey marks a fetch by key (V3 only).
+	ByKey bool
+}
+
+// Rollback is transaction.v1.Rollback{children=1}.
+type Rollback struct {
+	// Children are the child node ids in order.
+	Children []string
+}
+
+// QueryByKey is transaction.v1.QueryByKey (V3 only).
+type QueryByKey struct {
+	// LFVersion is the node's LF serialization version.
+	LFVersion string
+	// PackageName is the template's package name.
+	PackageName string
+	// TemplateID is the template.
+	TemplateID Identifier
+	// Exhaustive tells whether Result lists every match.
+	Exhaustive bool
+	// Key is the queried key.
+	Key KeyWithMaintainers
+	// Result are the contract ids found, in order.
+	Result []string
+}
+
+// KeyWithMaintainers is GlobalKeyWithMaintainers{key=1, maintainers=2}.
+type KeyWithMaintainers struct {
+	// Key is the global key.
+	Key GlobalKey
+	// Maintainers are the key maintainers (hashed as a sorted set).
+	Maintainers []string
+}
+
+// GlobalKey is GlobalKey{template_id=1, package_name=2, key=3, hash=4}.
+type GlobalKey struct {
+	// TemplateID is the template.
+	TemplateID Identifier
+	// PackageName is the package name.
+	PackageName string
+	// Key is the key value.
+	Key Value
+	// Hash is the 32-byte key hash.
+	Hash []byte
+}
+
+// Metadata is interactive.Metadata (field 1 is reserved).
+type Metadata struct {
+	// SubmitterInfo is field 2.
+	SubmitterInfo SubmitterInfo
+	// SynchronizerID is field 3; on PV ≥ 35 the physical id
+	// ("<id>::<namespace>::<pv>-<serial>"), see PhysicalSynchronizerID.
+	SynchronizerID string
+	// MediatorGroup is field 4.
+	MediatorGroup uint32
+	// TransactionUUID is field 5, a lowercase canonical UUID.
+	TransactionUUID string
+	// PreparationTime is field 6, µs since the epoch.
+	PreparationTime uint64
+	// InputContracts is field 7: the contracts the transaction uses.
+	InputContracts []InputContract
+	// GlobalKeyMapping is field 8 (deprecated, not hashed).
+	GlobalKeyMapping []GlobalKeyMappingEntry
+	// MinLedgerEffectiveTime is field 9 (optional, µs).
+	MinLedgerEffectiveTime *uint64
+	// MaxLedgerEffectiveTime is field 10 (optional, µs).
+	MaxLedgerEffectiveTime *uint64
+	// MaxRecordTime is field 11 (optional, µs; hashed by V3 only).
+	MaxRecordTime *uint64
+}
+
+// SubmitterInfo is Metadata.SubmitterInfo{act_as=1, command_id=2}.
+type SubmitterInfo struct {
+	// ActAs are the submitting parties (hashed as a sorted set).
+	ActAs []string
+	// CommandID is the command id.
+	CommandID string
+}
+
+// InputContract is Metadata.InputContract{v1=1 Create, created_at=1000,
+// event_blob=1002}.
+type InputContract struct {
+	// Contract is the contract as a create node (oneof contract, v1).
+	Contract Create
+	// CreatedAt is the creation time, µs since the epoch.
+	CreatedAt uint64
+	// EventBlob is the created-event blob (required, not hashed).
+	EventBlob []byte
+}
+
+// GlobalKeyMappingEntry is Metadata.GlobalKeyMappingEntry{key=1, value=2}.
+type GlobalKeyMappingEntry struct {
+	// Key is the global key.
+	Key GlobalKey
+	// Value is the optional value (nil: absent).
+	Value Value
+}
+
+// Kind returns the node kind name ("create", "fetch", "exercise",
+// "rollback", "query_by_key"), or "" when no kind or several are set.
+func (n Node) Kind() string {
+	kind, count := "", 0
+	for _, k := range []struct {
+		set  bool
+		name string
+	}{{n.Create != nil, "create"}, {n.Fetch != nil, "fetch"}, {n.Exercise != nil, "exercise"}, {n.Rollback != nil, "rollback"}, {n.QueryByKey != nil, "query_by_key"}} {
+		if k.set {
+			kind, count = k.name, count+1
+		}
+	}
+	if count != 1 {
+		return ""
+	}
+	return kind
+}
+
+// EncodePreparedTransaction serializes pt as the PreparedTransaction proto:
+// fields in field-number order, proto3 defaults omitted, message fields
+// and optional fields written when set, oneof members always written. The
+// result for Canton-shaped input equals what Canton (ScalaPB) emits, e.g.
+// the 781-byte vector of interactive.md §2.5.
+func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
+	var e pbEnc
+	var nodeErr error
+	e.msg(1, func(e *pbEnc) {
+		t := pt.Transaction
+		e.str(1, t.Version)
+		e.strs(2, t.Roots)
+		for _, n := range t.Nodes {
+			if n.Kind() == "" && nodeErr == nil {
+				nodeErr = fmt.Errorf("node %q must have exactly one node type", n.NodeID)
+			}
+			e.msg(3, func(e *pbEnc) {
+				e.str(1, n.NodeID)
+				e.msg(1000, func(e *pbEnc) { encodeNode(e, n) })
+			})
+		}
+		for _, s := range t.NodeSeeds {
+			e.msg(4, func(e *pbEnc) {
+				e.int32(1, s.NodeID)
+				e.bytes(2, s.Seed)
+			})
+		}
+	})
+	e.msg(2, func(e *pbEnc) {
+		m := pt.Metadata
+		e.msg(2, func(e *pbEnc) {
+			e.strs(1, m.SubmitterInfo.ActAs)
+			e.str(2, m.SubmitterInfo.CommandID)
+		})
+		e.str(3, m.SynchronizerID)
+		e.varint(4, uint64(m.MediatorGroup))
+		e.str(5, m.TransactionUUID)
+		e.varint(6, m.PreparationTime)
+		for _, ic := range m.InputContracts {
+			e.msg(7, func(e *pbEnc) {
+				e.msg(1, func(e *pbEnc) { encodeCreate(e, &ic.Contract) })
+				e.varint(1000, ic.CreatedAt)
+				e.bytes(1002, ic.EventBlob)
+			})
+		}
+		for _, g := range m.GlobalKeyMapping {
+			e.msg(8, func(e *pbEnc) {
+				e.msg(1, func(e *pbEnc) { encodeGlobalKey(e, g.Key) })
+				encodeValueField(e, 2, g.Value)
+			})
+		}
+		e.optVarint(9, m.MinLedgerEffectiveTime)
+		e.optVarint(10, m.MaxLedgerEffectiveTime)
+		e.optVarint(11, m.MaxRecordTime)
+	})
+	if nodeErr != nil {
+		return nil, nodeErr
+	}
+	return e.b, e.err
+}
+
+func encodeNode(e *pbEnc, n Node) {
+	switch {
+	case n.Create != nil:
+		e.msg(1, func(e *pbEnc) { encodeCreate(e, n.Create) })
+	case n.Fetch != nil:
+		f := n.Fetch
+		e.msg(2, func(e *pbEnc) {
+			e.str(1, f.LFVersion)
+			e.str(2, f.ContractID)
+			e.str(3, f.PackageName)
+			e.msg(4, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
+			e.strs(5, f.Signatories)
+			e.strs(6, f.Stakeholders)
+			e.strs(7, f.ActingParties)
+			encodeOptIdentifier(e, 8, f.InterfaceID)
+			encodeOptKey(e, 9, f.Key)
+			e.boolean(10, f.ByKey)
+		})
+	case n.Exercise != nil:
+		x := n.Exercise
+		e.msg(3, func(e *pbEnc) {
+			e.str(1, x.LFVersion)
+			e.str(2, x.ContractID)
+			e.str(3, x.PackageName)
+			e.msg(4, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
+			e.strs(5, x.Signatories)
+			e.strs(6, x.Stakeholders)
+			e.strs(7, x.ActingParties)
+			encodeOptIdentifier(e, 8, x.InterfaceID)
+			e.str(9, x.ChoiceID)
+			encodeValueField(e, 10, x.ChosenValue)
+			e.boolean(11, x.Consuming)
+			e.strs(12, x.Children)
+			encodeValueField(e, 13, x.ExerciseResult)
+			e.strs(14, x.ChoiceObservers)
+			encodeOptKey(e, 15, x.Key)
+			e.boolean(16, x.ByKey)
+		})
+	case n.Rollback != nil:
+		r := n.Rollback
+		e.msg(4, func(e *pbEnc) { e.strs(1, r.Children) })
+	case n.QueryByKey != nil:
+		q := n.QueryByKey
+		e.msg(5, func(e *pbEnc) {
+			e.str(1, q.LFVersion)
+			e.str(2, q.PackageName)
+			e.msg(3, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
+			e.boolean(4, q.Exhaustive)
+			e.msg(5, func(e *pbEnc) { encodeKey(e, q.Key) })
+			e.strs(6, q.Result)
+		})
+	}
+}
+
+func encodeCreate(e *pbEnc, c *Create) {
+	e.str(1, c.LFVersion)
+	e.str(2, c.ContractID)
+	e.str(3, c.PackageName)
+	e.msg(4, func(e *pbEnc) { encodeIdentifier(e, c.TemplateID) })
+	encodeValueField(e, 5, c.Argument)
+	e.strs(6, c.Signatories)
+	e.strs(7, c.Stakeholders)
+	encodeOptKey(e, 8, c.Key)
+}
+
+func encodeOptKey(e *pbEnc, num protowire.Number, k *KeyWithMaintainers) {
+	if k != nil {
+		e.msg(num, func(e *pbEnc) { encodeKey(e, *k) })
+	}
+}
+
+func encodeKey(e *pbEnc, k KeyWithMaintainers) {
+	e.msg(1, func(e *pbEnc) { encodeGlobalKey(e, k.Key) })
+	e.strs(2, k.Maintainers)
+}
+
+func encodeGlobalKey(e *pbEnc, k GlobalKey) {
+	e.msg(1, func(e *pbEnc) { encodeIdentifier(e, k.TemplateID) })
+	e.str(2, k.PackageName)
+	encodeValueField(e, 3, k.Key)
+	e.bytes(4, k.Hash)
+}

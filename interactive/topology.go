@@ -1,0 +1,488 @@
+package interactive
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// TopologyProtoVersion is the UntypedVersionedMessage version of a v30
+// topology transaction.
+const TopologyProtoVersion = 30
+
+// TopologyTransaction is a v30 TopologyTransaction{operation=1, serial=2,
+// mapping=3}.
+type TopologyTransaction struct {
+	// Operation is ADD_REPLACE or REMOVE.
+	Operation TopologyOperation
+	// Serial is the mapping's serial (1 for a new mapping).
+	Serial uint32
+	// Mapping is the topology mapping.
+	Mapping TopologyMapping
+}
+
+// TopologyMapping is the TopologyMapping oneof. Exactly one of the pointer
+// fields is set for the mappings this package models; Code is the oneof
+// field number (9 for PartyToParticipant, …) and Raw the mapping's bytes
+// for any other mapping (decoding only).
+type TopologyMapping struct {
+	// NamespaceDelegation is mapping field 1.
+	NamespaceDelegation *NamespaceDelegation
+	// PartyToParticipant is mapping field 9.
+	PartyToParticipant *PartyToParticipant
+	// PartyToKeyMapping is mapping field 16 (deprecated).
+	PartyToKeyMapping *PartyToKeyMapping
+	// Code is the oneof field number of the mapping (0 when none is set).
+	Code int
+	// Raw holds the encoded mapping of a kind this package does not model.
+	Raw []byte
+}
+
+// Topology mapping oneof field numbers (TopologyMapping in topology.proto).
+const (
+	MappingCodeNamespaceDelegation              = 1
+	MappingCodeDecentralizedNamespaceDefinition = 3
+	MappingCodePartyToParticipant               = 9
+	MappingCodePartyToKeyMapping                = 16
+)
+
+// PartyToParticipant is the v30 mapping {party=1, threshold=2,
+// participants=3, party_signing_keys=6}.
+type PartyToParticipant struct {
+	// Party is the party id (hint::namespace).
+	Party string
+	// Threshold is the confirmation threshold.
+	Threshold uint32
+	// Participants are the hosting participants in order.
+	Participants []HostingParticipant
+	// PartySigningKeys are the external party's protocol keys (nil: none).
+	PartySigningKeys *SigningKeysWithThreshold
+}
+
+// HostingParticipant is PartyToParticipant.HostingParticipant
+// {participant_uid=1, permission=2, onboarding=3 (empty message flag)}.
+type HostingParticipant struct {
+	// ParticipantUID is the participant's uid (name::namespace).
+	ParticipantUID string
+	// Permission is SUBMISSION, CONFIRMATION or OBSERVATION.
+	Permission ParticipantPermission
+	// Onboarding marks a participant that is still being onboarded.
+	Onboarding bool
+}
+
+// SigningKeysWithThreshold is {keys=1, threshold=2}.
+type SigningKeysWithThreshold struct {
+	// Keys are the signing keys.
+	Keys []SigningKey
+	// Threshold is the number of distinct keys that must sign.
+	Threshold uint32
+}
+
+// NamespaceDelegation is the v30 mapping {namespace=1, target_key=2,
+// is_root_delegation=3 (deprecated), restriction oneof 4/5/6}.
+type NamespaceDelegation struct {
+	// Namespace is the delegating namespace (a fingerprint).
+	Namespace string
+	// TargetKey is the delegated key.
+	TargetKey SigningKey
+	// IsRootDelegation is the deprecated root flag.
+	IsRootDelegation bool
+	// Restriction is the restriction oneof field number: 4 can sign all
+	// mappings, 5 all but namespace delegations, 6 specific mappings (0:
+	// not set).
+	Restriction int
+	// Mappings are the mapping codes of restriction 6.
+	Mappings []int32
+}
+
+// PartyToKeyMapping is the deprecated v30 mapping {party=1, threshold=3,
+// signing_keys=4}.
+type PartyToKeyMapping struct {
+	// Party is the party id.
+	Party string
+	// Threshold is the signing threshold.
+	Threshold uint32
+	// SigningKeys are the party's keys.
+	SigningKeys []SigningKey
+}
+
+func encodeSigningKey(e *pbEnc, k SigningKey) {
+	e.varint(2, uint64(k.Format.V30Proto()))
+	e.bytes(3, k.PublicKey)
+	// scheme=4 is deprecated and always 0, hence omitted.
+	us := make([]int32, len(k.Usage))
+	for i, u := range k.Usage {
+		us[i] = int32(u)
+	}
+	e.packedEnums(5, us)
+	e.varint(6, uint64(k.KeySpec))
+}
+
+// EncodeTopologyTransaction serializes tx as Canton sends it: an
+// UntypedVersionedMessage{data=1: TopologyTransaction bytes, version=2: 30},
+// fields in field-number order, proto3 defaults omitted.
+func EncodeTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
+	inner, err := EncodeBareTopologyTransaction(tx)
+	if err != nil {
+		return nil, err
+	}
+	var e pbEnc
+	e.bytesAlways(1, inner)
+	e.varint(2, TopologyProtoVersion)
+	return e.b, nil
+}
+
+// EncodeBareTopologyTransaction serializes the TopologyTransaction message
+// without the versioned wrapper (what the npm decodeTopologyTransaction
+// reads).
+func EncodeBareTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
+	var e pbEnc
+	e.varint(1, uint64(tx.Operation))
+	e.varint(2, uint64(tx.Serial))
+	m := tx.Mapping
+	set := 0
+	for _, p := range []bool{m.NamespaceDelegation != nil, m.PartyToParticipant != nil, m.PartyToKeyMapping != nil} {
+		if p {
+			set++
+		}
+	}
+	if set > 1 {
+		return nil, errors.New("topology mapping has more than one mapping set")
+	}
+	e.msg(3, func(e *pbEnc) {
+		switch {
+		case m.NamespaceDelegation != nil:
+			d := m.NamespaceDelegation
+			e.msg(MappingCodeNamespaceDelegation, func(e *pbEnc) {
+				e.str(1, d.Namespace)
+				e.msg(2, func(e *pbEnc) { encodeSigningKey(e, d.TargetKey) })
+				e.boolean(3, d.IsRootDelegation)
+				switch d.Restriction {
+				case 4, 5:
+					e.msg(protowire.Number(d.Restriction), func(*pbEnc) {})
+				case 6:
+					e.msg(6, func(e *pbEnc) { e.packedEnums(1, d.Mappings) })
+				}
+			})
+		case m.PartyToParticipant != nil:
+			p := m.PartyToParticipant
+			e.msg(MappingCodePartyToParticipant, func(e *pbEnc) {
+				e.str(1, p.Party)
+				e.varint(2, uint64(p.Threshold))
+				for _, h := range p.Participants {
+					e.msg(3, func(e *pbEnc) {
+						e.str(1, h.ParticipantUID)
+						e.varint(2, uint64(h.Permission))
+						if h.Onboarding {
+							e.msg(3, func(*pbEnc) {})
+						}
+					})
+				}
+				if k := p.PartySigningKeys; k != nil {
+					e.msg(6, func(e *pbEnc) {
+						for _, key := range k.Keys {
+							e.msg(1, func(e *pbEnc) { encodeSigningKey(e, key) })
+						}
+						e.varint(2, uint64(k.Threshold))
+					})
+				}
+			})
+		case m.PartyToKeyMapping != nil:
+			p := m.PartyToKeyMapping
+			e.msg(MappingCodePartyToKeyMapping, func(e *pbEnc) {
+				e.str(1, p.Party)
+				e.varint(3, uint64(p.Threshold))
+				for _, key := range p.SigningKeys {
+					e.msg(4, func(e *pbEnc) { encodeSigningKey(e, key) })
+				}
+			})
+		case m.Code != 0:
+			e.bytesAlways(protowire.Number(m.Code), m.Raw)
+		}
+	})
+	return e.b, e.err
+}
+
+// DecodeTopologyTransaction parses an UntypedVersionedMessage holding a v30
+// TopologyTransaction (version must be 30). Unknown fields are skipped;
+// mappings other than NamespaceDelegation, PartyToParticipant and
+// PartyToKeyMapping come back with only Code and Raw set.
+func DecodeTopologyTransaction(b []byte) (*TopologyTransaction, error) {
+	var data msgAcc
+	var version int32
+	err := pbFields(b, func(f pbField) error {
+		switch {
+		case f.num == 1 && f.isBytes():
+			// A bytes field: the last occurrence wins.
+			data = msgAcc{set: true, b: f.b}
+		case f.num == 2 && f.isVarint():
+			version = int32(f.u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("invalid versioned topology transaction: %w", err)
+	}
+	if !data.set {
+		return nil, errors.New("invalid versioned topology transaction: field data is not set")
+	}
+	if version != TopologyProtoVersion {
+		return nil, fmt.Errorf("unsupported topology transaction proto version %d (expected %d)", version, TopologyProtoVersion)
+	}
+	return DecodeBareTopologyTransaction(data.b)
+}
+
+// DecodeBareTopologyTransaction parses a TopologyTransaction message
+// without the versioned wrapper.
+func DecodeBareTopologyTransaction(b []byte) (*TopologyTransaction, error) {
+	tx := &TopologyTransaction{}
+	var mapping msgAcc
+	err := pbFields(b, func(f pbField) error {
+		switch {
+		case f.num == 1 && f.isVarint():
+			tx.Operation = TopologyOperation(int32(f.u))
+		case f.num == 2 && f.isVarint():
+			tx.Serial = uint32(f.u)
+		case f.num == 3 && f.isBytes():
+			mapping.add(f.b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("invalid topology transaction: %w", err)
+	}
+	if !mapping.set {
+		return nil, errors.New("invalid topology transaction: field mapping is not set")
+	}
+	if err := decodeMapping(mapping.b, &tx.Mapping); err != nil {
+		return nil, fmt.Errorf("invalid topology transaction: %w", err)
+	}
+	return tx, nil
+}
+
+func decodeMapping(b []byte, m *TopologyMapping) error {
+	var acc msgAcc
+	err := pbFields(b, func(f pbField) error {
+		if !f.isBytes() {
+			return nil
+		}
+		if int(f.num) != m.Code {
+			acc = msgAcc{}
+		}
+		m.Code = int(f.num)
+		acc.add(f.b)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch m.Code {
+	case 0:
+		return errors.New("field mapping is empty")
+	case MappingCodePartyToParticipant:
+		m.PartyToParticipant, err = decodeP2P(acc.b)
+	case MappingCodeNamespaceDelegation:
+		m.NamespaceDelegation, err = decodeNSD(acc.b)
+	case MappingCodePartyToKeyMapping:
+		m.PartyToKeyMapping, err = decodeP2K(acc.b)
+	default:
+		m.Raw = acc.b
+	}
+	return err
+}
+
+func decodeP2P(b []byte) (*PartyToParticipant, error) {
+	p := &PartyToParticipant{}
+	var keys msgAcc
+	err := pbFields(b, func(f pbField) error {
+		var err error
+		switch {
+		case f.num == 1 && f.isBytes():
+			p.Party, err = f.str("party")
+		case f.num == 2 && f.isVarint():
+			p.Threshold = uint32(f.u)
+		case f.num == 3 && f.isBytes():
+			var h HostingParticipant
+			h, err = decodeHosting(f.b)
+			p.Participants = append(p.Participants, h)
+		case f.num == 6 && f.isBytes():
+			keys.add(f.b)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("PartyToParticipant: %w", err)
+	}
+	if keys.set {
+		k := &SigningKeysWithThreshold{}
+		err := pbFields(keys.b, func(f pbField) error {
+			switch {
+			case f.num == 1 && f.isBytes():
+				key, err := decodeSigningKey(f.b)
+				if err != nil {
+					return err
+				}
+				k.Keys = append(k.Keys, key)
+			case f.num == 2 && f.isVarint():
+				k.Threshold = uint32(f.u)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("PartyToParticipant.party_signing_keys: %w", err)
+		}
+		p.PartySigningKeys = k
+	}
+	return p, nil
+}
+
+func decodeHosting(b []byte) (HostingParticipant, error) {
+	var h HostingParticipant
+	err := pbFields(b, func(f pbField) error {
+		var err error
+		switch {
+		case f.num == 1 && f.isBytes():
+			h.ParticipantUID, err = f.str("participant_uid")
+		case f.num == 2 && f.isVarint():
+			h.Permission = ParticipantPermission(int32(f.u))
+		case f.num == 3 && f.isBytes():
+			h.Onboarding = true
+		}
+		return err
+	})
+	return h, err
+}
+
+func decodeSigningKey(b []byte) (SigningKey, error) {
+	var k SigningKey
+	var format int32
+	err := pbFields(b, func(f pbField) error {
+		switch {
+		case f.num == 2 && f.isVarint():
+			format = int32(f.u)
+		case f.num == 3 && f.isBytes():
+			k.PublicKey = bytes.Clone(f.b)
+		case f.num == 5 && (f.isVarint() || f.isBytes()):
+			vs, err := f.enums()
+			if err != nil {
+				return err
+			}
+			for _, v := range vs {
+				k.Usage = append(k.Usage, SigningKeyUsage(v))
+			}
+		case f.num == 6 && f.isVarint():
+			k.KeySpec = SigningKeySpec(int32(f.u))
+		}
+		return nil
+	})
+	if err != nil {
+		return k, fmt.Errorf("SigningPublicKey: %w", err)
+	}
+	k.Format, err = KeyFormatFromV30Proto(format)
+	if err != nil {
+		return k, fmt.Errorf("SigningPublicKey: %w", err)
+	}
+	return k, nil
+}
+
+func decodeNSD(b []byte) (*NamespaceDelegation, error) {
+	d := &NamespaceDelegation{}
+	var target, restr msgAcc
+	err := pbFields(b, func(f pbField) error {
+		var err error
+		switch {
+		case f.num == 1 && f.isBytes():
+			d.Namespace, err = f.str("namespace")
+		case f.num == 2 && f.isBytes():
+			target.add(f.b)
+		case f.num == 3 && f.isVarint():
+			d.IsRootDelegation = f.u != 0
+		case f.num >= 4 && f.num <= 6 && f.isBytes():
+			if int(f.num) != d.Restriction {
+				restr = msgAcc{}
+			}
+			d.Restriction = int(f.num)
+			restr.add(f.b)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("NamespaceDelegation: %w", err)
+	}
+	if !target.set {
+		return nil, errors.New("NamespaceDelegation: field target_key is not set")
+	}
+	if d.TargetKey, err = decodeSigningKey(target.b); err != nil {
+		return nil, fmt.Errorf("NamespaceDelegation: %w", err)
+	}
+	if d.Restriction == 6 {
+		err = pbFields(restr.b, func(f pbField) error {
+			if f.num == 1 && (f.isVarint() || f.isBytes()) {
+				vs, err := f.enums()
+				d.Mappings = append(d.Mappings, vs...)
+				return err
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("NamespaceDelegation: %w", err)
+		}
+	}
+	return d, nil
+}
+
+func decodeP2K(b []byte) (*PartyToKeyMapping, error) {
+	p := &PartyToKeyMapping{}
+	err := pbFields(b, func(f pbField) error {
+		var err error
+		switch {
+		case f.num == 1 && f.isBytes():
+			p.Party, err = f.str("party")
+		case f.num == 3 && f.isVarint():
+			p.Threshold = uint32(f.u)
+		case f.num == 4 && f.isBytes():
+			var k SigningKey
+			k, err = decodeSigningKey(f.b)
+			p.SigningKeys = append(p.SigningKeys, k)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("PartyToKeyMapping: %w", err)
+	}
+	return p, nil
+}
+
+// TopologyTransactionHash returns the hash Canton signs for a topology
+// transaction: the 34-byte purpose-11 Canton hash of the
+// UntypedVersionedMessage bytes exactly as sent (never re-serialized).
+func TopologyTransactionHash(versionedTx []byte) []byte {
+	return identity.CantonHash(identity.PurposeTopologyTransactionSignature, versionedTx)
+}
+
+// MultiHashPreimage returns the pre-image of the multi-hash (what the npm
+// computeMultiHashForTopology returns): the 34-byte transaction hashes as a
+// set, sorted ascending, as int32(n) ‖ Σ (int32(len) ‖ hash).
+func MultiHashPreimage(txHashes [][]byte) []byte {
+	hs := slices.Clone(txHashes)
+	slices.SortFunc(hs, bytes.Compare)
+	hs = slices.CompactFunc(hs, bytes.Equal)
+	out := binary.BigEndian.AppendUint32(nil, uint32(len(hs)))
+	for _, h := range hs {
+		out = binary.BigEndian.AppendUint32(out, uint32(len(h)))
+		out = append(out, h...)
+	}
+	return out
+}
+
+// MultiHash returns the 34-byte multi-hash over topology transaction
+// hashes (MultiTransactionSignature.computeCombinedHash): the purpose-55
+// Canton hash of MultiHashPreimage (interactive.md §3.4, C6).
+func MultiHash(txHashes [][]byte) []byte {
+	return identity.CantonHash(identity.PurposeMultiTopologyTransaction, MultiHashPreimage(txHashes))
+}
