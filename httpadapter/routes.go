@@ -92,6 +92,14 @@ var routes = []route{
 	{http.MethodPost, "/v2/package-vetting", authRequired, callWith(decodeUpdateVettedPackages, (*ledger.Node).UpdateVettedPackages)},
 	{http.MethodPost, "/v2/package-vetting/list", authRequired, callBody((*ledger.Node).ListVettedPackages)},
 	{http.MethodPost, "/v2/package-vetting/update", authRequired, callWith(decodeUpdateVettedPackages, (*ledger.Node).UpdateVettedPackages)},
+
+	{http.MethodPost, "/v2/parties/external/generate-topology", authRequired, callBody((*ledger.Node).GenerateExternalPartyTopology)},
+	{http.MethodPost, "/v2/parties/external/allocate", authRequired, callBody((*ledger.Node).AllocateExternalParty)},
+
+	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callWith(decodePrepareSubmission, (*ledger.Node).PrepareSubmission)},
+	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*ledger.Node).ExecuteSubmission)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWait)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callWith(decodeExecuteAndWaitForTransaction, (*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
 }
 
 // call adapts a Node method without input.

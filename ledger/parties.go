@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
@@ -20,6 +21,10 @@ type partyRecord struct {
 	Metadata           identity.ObjectMeta `json:"metadata"`
 	SynchronizerID     string              `json:"synchronizerId"`
 	Offset             int64               `json:"offset"`
+	// SigningKeys and SigningThreshold are an external party's protocol
+	// keys (empty for a local party).
+	SigningKeys      []interactive.SigningKey `json:"signingKeys,omitempty"`
+	SigningThreshold int                      `json:"signingThreshold,omitempty"`
 }
 
 // details applies Canton's visibility rule: isLocal, identityProviderId and

@@ -1,0 +1,194 @@
+package httpadapter
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"net/http"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// testSigner signs as an external party's key.
+type testSigner struct {
+	publicKey map[string]any
+	fp        string
+	sign      func(msg []byte) map[string]any
+}
+
+func newEd25519Signer(t testing.TB) *testSigner {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &testSigner{publicKey: map[string]any{"format": "CRYPTO_KEY_FORMAT_RAW", "keyData": base64.StdEncoding.EncodeToString(pub),
+		"keySpec": "SIGNING_KEY_SPEC_EC_CURVE25519"}}
+	s.sign = func(msg []byte) map[string]any {
+		return map[string]any{"format": "SIGNATURE_FORMAT_CONCAT", "signature": base64.StdEncoding.EncodeToString(ed25519.Sign(priv, msg)),
+			"signedBy": s.fp, "signingAlgorithmSpec": "SIGNING_ALGORITHM_SPEC_ED25519"}
+	}
+	return s
+}
+
+func newP256Signer(t testing.TB) *testSigner {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKIXPublicKey(&priv.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &testSigner{publicKey: map[string]any{"format": "CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO",
+		"keyData": base64.StdEncoding.EncodeToString(der), "keySpec": "SIGNING_KEY_SPEC_EC_P256"}}
+	s.sign = func(msg []byte) map[string]any {
+		d := sha256.Sum256(msg)
+		sig, err := ecdsa.SignASN1(rand.Reader, priv, d[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return map[string]any{"format": "SIGNATURE_FORMAT_DER", "signature": base64.StdEncoding.EncodeToString(sig),
+			"signedBy": s.fp, "signingAlgorithmSpec": "SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256"}
+	}
+	return s
+}
+
+// onboardExternal onboards hint over HTTP with s and returns the party.
+func (h *harness) onboardExternal(t *testing.T, hint string, s *testSigner, auth map[string]string) string {
+	t.Helper()
+	sync := h.node.Synchronizers()[0]
+	g := decodeAs[ledger.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+		body: js(t, map[string]any{"synchronizer": sync, "partyHint": hint, "publicKey": s.publicKey}), header: auth}))
+	s.fp = g.PublicKeyFingerprint
+	txs := []map[string]any{}
+	for _, tx := range g.TopologyTransactions {
+		txs = append(txs, map[string]any{"transaction": base64.StdEncoding.EncodeToString(tx), "signatures": []any{}})
+	}
+	body := map[string]any{"synchronizer": sync, "onboardingTransactions": txs, "multiHashSignatures": []any{s.sign(g.MultiHash)},
+		"userId": "participant_admin"}
+	resp := decodeAs[ledger.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
+		body: js(t, body), header: auth}))
+	if resp.PartyID != g.PartyID {
+		t.Fatalf("allocated %s, generated %s", resp.PartyID, g.PartyID)
+	}
+	return resp.PartyID
+}
+
+func TestExternalPartyOverHTTP(t *testing.T) {
+	for name, newSigner := range map[string]func(testing.TB) *testSigner{"ed25519": newEd25519Signer, "p256": newP256Signer} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, Options{Verifier: testVerifier})
+			auth := bearer("admin-token")
+			s := newSigner(t)
+			sync := h.node.Synchronizers()[0]
+			g := decodeAs[ledger.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+				body: js(t, map[string]any{"synchronizer": sync, "partyHint": "ext", "publicKey": s.publicKey}), header: auth}))
+			s.fp = g.PublicKeyFingerprint
+			tx := base64.StdEncoding.EncodeToString(g.TopologyTransactions[0])
+			before := h.state()
+
+			// A signature over something else is refused.
+			body := map[string]any{"synchronizer": sync, "onboardingTransactions": []any{map[string]any{"transaction": tx}},
+				"multiHashSignatures": []any{s.sign([]byte("not the multi-hash"))}}
+			rec := h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate", body: js(t, body), header: auth})
+			if rec.Code != http.StatusBadRequest {
+				t.Fatalf("bad signature: %d %s", rec.Code, rec.Body)
+			}
+			decodeCantonError(t, rec)
+			if after := h.state(); after.End != before.End || len(after.Parties.PartyDetails) != len(before.Parties.PartyDetails) {
+				t.Fatalf("state changed after a rejection")
+			}
+
+			body["multiHashSignatures"] = []any{s.sign(g.MultiHash)}
+			resp := decodeAs[ledger.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
+				body: js(t, body), header: auth}))
+			if resp.PartyID != g.PartyID {
+				t.Fatalf("party %s, want %s", resp.PartyID, g.PartyID)
+			}
+			rec = h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate", body: js(t, body), header: auth})
+			if e := decodeCantonError(t, rec); rec.Code != http.StatusConflict || e.Code != "EXTERNAL_PARTY_ALREADY_EXISTS" {
+				t.Fatalf("duplicate: %d %s", rec.Code, rec.Body)
+			}
+			// Without a token.
+			rec = h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+				body: js(t, map[string]any{"synchronizer": sync, "partyHint": "ext2", "publicKey": s.publicKey})})
+			if rec.Code != http.StatusUnauthorized {
+				t.Fatalf("no token: %d", rec.Code)
+			}
+		})
+	}
+}
+
+func TestInteractiveSubmissionOverHTTP(t *testing.T) {
+	auth := bearer("admin-token")
+	f := newLedgerFixture(t, ledger.Options{}, Options{Verifier: testVerifier}, auth)
+	s := newEd25519Signer(t)
+	ext := f.onboardExternal(t, "ext", s, auth)
+
+	prepare := func(cmdID string, extra map[string]any, cmds ...ledger.Command) ledger.JsPrepareSubmissionResponse {
+		t.Helper()
+		body := map[string]any{"commandId": cmdID, "actAs": []string{ext}, "commands": cmds}
+		for k, v := range extra {
+			body[k] = v
+		}
+		return decodeAs[ledger.JsPrepareSubmissionResponse](t, f.post("/v2/interactive-submission/prepare", body))
+	}
+	execBody := func(p ledger.JsPrepareSubmissionResponse, submission string) map[string]any {
+		return map[string]any{
+			"preparedTransaction":  base64.StdEncoding.EncodeToString(p.PreparedTransaction),
+			"partySignatures":      map[string]any{"signatures": []any{map[string]any{"party": ext, "signatures": []any{s.sign(p.PreparedTransactionHash)}}}},
+			"submissionId":         submission,
+			"hashingSchemeVersion": p.HashingSchemeVersion,
+			"deduplicationPeriod":  map[string]any{"Empty": map[string]any{}},
+		}
+	}
+
+	// Create, V2 with the verbose trace.
+	p := prepare("create-1", map[string]any{"verboseHashing": true}, createIou(f.iou(), ext, 10))
+	if p.HashingSchemeVersion != "HASHING_SCHEME_VERSION_V2" || p.HashingDetails == nil {
+		t.Fatalf("prepare: %+v", p)
+	}
+	before := f.end()
+	// A bad signature (over another hash) is FAILED_TO_EXECUTE_TRANSACTION.
+	bad := execBody(p, "s0")
+	bad["partySignatures"] = map[string]any{"signatures": []any{map[string]any{"party": ext, "signatures": []any{s.sign(make([]byte, 32))}}}}
+	rec := f.post("/v2/interactive-submission/executeAndWait", bad)
+	if e := decodeCantonError(t, rec); rec.Code != http.StatusBadRequest || e.Code != "FAILED_TO_EXECUTE_TRANSACTION" {
+		t.Fatalf("bad signature: %d %s", rec.Code, rec.Body)
+	}
+	if f.end() != before {
+		t.Fatal("a rejected execute moved the ledger end")
+	}
+	r := decodeAs[ledger.ExecuteSubmissionAndWaitResponse](t, f.post("/v2/interactive-submission/executeAndWait", execBody(p, "s1")))
+	if r.CompletionOffset != before+1 {
+		t.Fatalf("offset %d, want %d", r.CompletionOffset, before+1)
+	}
+	u := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-id", ledger.GetUpdateByIDRequest{UpdateID: r.UpdateID,
+		UpdateFormat: ledger.UpdateFormat{IncludeTransactions: txFormat(ext, ledger.ShapeACSDelta)}}))
+	if u.Update.Transaction == nil || len(u.Update.Transaction.Value.Events) != 1 || u.Update.Transaction.Value.Events[0].CreatedEvent == nil {
+		t.Fatalf("update: %+v", u)
+	}
+	cid := u.Update.Transaction.Value.Events[0].CreatedEvent.ContractID
+
+	// Transfer to bob, V3, executeAndWaitForTransaction.
+	p2 := prepare("transfer-1", map[string]any{"hashingSchemeVersion": "HASHING_SCHEME_VERSION_V3"},
+		exerciseIou(f.iou(), cid, "Transfer", transferTo(f.bob)))
+	body := execBody(p2, "s2")
+	body["transactionFormat"] = txFormat(ext, ledger.ShapeLedgerEffects)
+	tx := decodeAs[ledger.ExecuteSubmissionAndWaitForTransactionResponse](t, f.post("/v2/interactive-submission/executeAndWaitForTransaction", body))
+	if evs := tx.Transaction.Events; len(evs) != 1 || evs[0].ExercisedEvent == nil || evs[0].ExercisedEvent.ContractID != cid {
+		t.Fatalf("transfer: %+v", tx.Transaction)
+	}
+
+	// execute answers {}.
+	p3 := prepare("create-2", nil, createIou(f.iou(), ext, 3))
+	wantEmptyObject(t, f.post("/v2/interactive-submission/execute", execBody(p3, "s3")))
+	if f.end() != before+3 {
+		t.Fatalf("ledger end %d, want %d", f.end(), before+3)
+	}
+}

@@ -1,0 +1,176 @@
+package ledger_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"errors"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// extKey is an external party's key in a test.
+type extKey struct {
+	pub  ledger.SigningPublicKey
+	sign func(msg []byte) ledger.Signature
+	fp   string
+}
+
+func ed25519Key(t testing.TB) *extKey {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &extKey{pub: ledger.SigningPublicKey{Format: "CRYPTO_KEY_FORMAT_RAW", KeyData: pub, KeySpec: "SIGNING_KEY_SPEC_EC_CURVE25519"}}
+	k.sign = func(msg []byte) ledger.Signature {
+		return ledger.Signature{Format: "SIGNATURE_FORMAT_CONCAT", Signature: ed25519.Sign(priv, msg), SignedBy: k.fp,
+			SigningAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519"}
+	}
+	return k
+}
+
+func p256Key(t testing.TB) *extKey {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKIXPublicKey(&priv.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &extKey{pub: ledger.SigningPublicKey{Format: "CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO", KeyData: der, KeySpec: "SIGNING_KEY_SPEC_EC_P256"}}
+	k.sign = func(msg []byte) ledger.Signature {
+		d := sha256.Sum256(msg)
+		sig, err := ecdsa.SignASN1(rand.Reader, priv, d[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ledger.Signature{Format: "SIGNATURE_FORMAT_DER", Signature: sig, SignedBy: k.fp,
+			SigningAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256"}
+	}
+	return k
+}
+
+// onboard generates and signs the onboarding transactions of hint with k.
+func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *extKey) (ledger.GenerateExternalPartyTopologyResponse, ledger.AllocateExternalPartyRequest) {
+	t.Helper()
+	g, err := n.GenerateExternalPartyTopology(ctx, ledger.GenerateExternalPartyTopologyRequest{
+		Synchronizer: n.Synchronizers()[0], PartyHint: hint, PublicKey: &k.pub})
+	if err != nil {
+		t.Fatalf("GenerateExternalPartyTopology: %v", err)
+	}
+	k.fp = g.PublicKeyFingerprint
+	req := ledger.AllocateExternalPartyRequest{Synchronizer: n.Synchronizers()[0],
+		MultiHashSignatures: []ledger.Signature{k.sign(g.MultiHash)}}
+	for _, tx := range g.TopologyTransactions {
+		req.OnboardingTransactions = append(req.OnboardingTransactions, ledger.SignedTransaction{Transaction: tx})
+	}
+	return g, req
+}
+
+func TestExternalPartyOnboarding(t *testing.T) {
+	for name, newKey := range map[string]func(testing.TB) *extKey{"ed25519": ed25519Key, "p256": p256Key} {
+		t.Run(name, func(t *testing.T) {
+			n := openNode(t, ledger.Options{})
+			ctx := context.Background()
+			if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "ext-user"}}); err != nil {
+				t.Fatal(err)
+			}
+			k := newKey(t)
+			g, req := onboard(t, ctx, n, "ext", k)
+			if g.PartyID != "ext::"+g.PublicKeyFingerprint || len(g.TopologyTransactions) != 1 || len(g.MultiHash) != 34 {
+				t.Fatalf("generate: %+v", g)
+			}
+			before, _ := n.LedgerEnd(ctx)
+
+			// A bad signature is refused and changes nothing.
+			bad := req
+			sig := k.sign(g.MultiHash)
+			sig.Signature = append([]byte(nil), sig.Signature...)
+			sig.Signature[len(sig.Signature)-1] ^= 1
+			bad.MultiHashSignatures = []ledger.Signature{sig}
+			if name == "p256" {
+				other := p256Key(t)
+				other.fp = k.fp
+				bad.MultiHashSignatures = []ledger.Signature{other.sign(g.MultiHash)}
+			}
+			if _, err := n.AllocateExternalParty(ctx, bad); !errors.Is(err, apierr.TopologyInvalidTxSignature) {
+				t.Fatalf("bad signature: %v", err)
+			}
+			// No signature at all.
+			unsigned := req
+			unsigned.MultiHashSignatures = nil
+			if _, err := n.AllocateExternalParty(ctx, unsigned); err == nil {
+				t.Fatal("unsigned onboarding accepted")
+			}
+			if end, _ := n.LedgerEnd(ctx); end != before {
+				t.Fatalf("ledger end moved after rejections: %v -> %v", before, end)
+			}
+			if got, _ := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}}); len(got.PartyDetails) != 0 {
+				t.Fatalf("party registered after rejections: %+v", got)
+			}
+
+			req.UserID = "ext-user"
+			resp, err := n.AllocateExternalParty(ctx, req)
+			if err != nil {
+				t.Fatalf("AllocateExternalParty: %v", err)
+			}
+			if resp.PartyID != g.PartyID {
+				t.Fatalf("party %s, want %s", resp.PartyID, g.PartyID)
+			}
+			end, _ := n.LedgerEnd(ctx)
+			if end.Offset != before.Offset+1 {
+				t.Fatalf("ledger end %d, want %d", end.Offset, before.Offset+1)
+			}
+			got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}})
+			if err != nil || len(got.PartyDetails) != 1 || !got.PartyDetails[0].IsLocal {
+				t.Fatalf("GetParties: %+v %v", got, err)
+			}
+			rights, err := n.ListUserRights(ctx, ledger.GetUserRequest{UserID: "ext-user"})
+			if err != nil || len(rights.Rights) != 1 {
+				t.Fatalf("rights: %+v %v", rights, err)
+			}
+			u := ledger.UpdateAtForTest(t, n, end.Offset)
+			if u.TopologyTransaction == nil || len(u.TopologyTransaction.Value.Events) != 1 ||
+				u.TopologyTransaction.Value.Events[0].Event.ParticipantAuthorizationAdded.Value.ParticipantPermission != ledger.PermissionConfirmation {
+				t.Fatalf("topology update: %+v", u)
+			}
+
+			// Again: the party exists.
+			if _, err := n.AllocateExternalParty(ctx, req); !errors.Is(err, apierr.ExternalPartyAlreadyExists) {
+				t.Fatalf("second allocation: %v", err)
+			}
+			if end2, _ := n.LedgerEnd(ctx); end2 != end {
+				t.Fatalf("ledger end moved after the duplicate")
+			}
+		})
+	}
+}
+
+func TestExternalPartyAuthorization(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := ledger.WithPrincipal(context.Background(), identity.Principal{UserID: "u"})
+	k := ed25519Key(t)
+	_, err := n.GenerateExternalPartyTopology(ctx, ledger.GenerateExternalPartyTopologyRequest{
+		Synchronizer: n.Synchronizers()[0], PartyHint: "x", PublicKey: &k.pub})
+	if !errors.Is(err, apierr.PermissionDenied) {
+		t.Fatalf("generate as a plain user: %v", err)
+	}
+	_, req := onboard(t, context.Background(), n, "x", k)
+	if _, err := n.AllocateExternalParty(ctx, req); !errors.Is(err, apierr.PermissionDenied) {
+		t.Fatalf("allocate as a plain user: %v", err)
+	}
+	req.Synchronizer = "other::1220" + "00"
+	if _, err := n.AllocateExternalParty(context.Background(), req); err == nil {
+		t.Fatal("unknown synchronizer accepted")
+	}
+}

@@ -1,0 +1,549 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/vetting"
+)
+
+// Interactive submission, the prepare side: the commands are interpreted
+// as by the command service (nothing is written), and the resulting
+// transaction is returned as an interactive.PreparedTransaction with the
+// hash the external parties sign. The node keeps nothing: execute works
+// from the bytes the client sends back.
+
+// JsPrepareSubmissionRequest is the body of
+// POST /v2/interactive-submission/prepare.
+type JsPrepareSubmissionRequest struct {
+	UserID                       string            `json:"userId"`
+	CommandID                    string            `json:"commandId"`
+	Commands                     []Command         `json:"commands"`
+	MinLedgerTime                json.RawMessage   `json:"minLedgerTime,omitempty"`
+	ActAs                        []string          `json:"actAs"`
+	ReadAs                       []string          `json:"readAs"`
+	DisclosedContracts           []json.RawMessage `json:"disclosedContracts"`
+	SynchronizerID               string            `json:"synchronizerId"`
+	PackageIDSelectionPreference []string          `json:"packageIdSelectionPreference"`
+	VerboseHashing               bool              `json:"verboseHashing"`
+	PrefetchContractKeys         []json.RawMessage `json:"prefetchContractKeys"`
+	MaxRecordTime                *string           `json:"maxRecordTime"`
+	EstimateTrafficCost          json.RawMessage   `json:"estimateTrafficCost,omitempty"`
+	TapsMaxPasses                *int32            `json:"tapsMaxPasses"`
+	HashingSchemeVersion         string            `json:"hashingSchemeVersion"`
+}
+
+// JsPrepareSubmissionResponse is the prepared transaction and its hash.
+type JsPrepareSubmissionResponse struct {
+	PreparedTransaction     []byte          `json:"preparedTransaction"`
+	PreparedTransactionHash []byte          `json:"preparedTransactionHash"`
+	HashingSchemeVersion    string          `json:"hashingSchemeVersion"`
+	HashingDetails          *string         `json:"hashingDetails"`
+	CostEstimation          json.RawMessage `json:"costEstimation"`
+}
+
+func failedToPrepare(format string, args ...any) error {
+	return apierr.FailedToPrepareTransaction.New(format, args...)
+}
+
+// PrepareSubmission interprets commands for external signing. The caller
+// needs CanReadAs, CanActAs or CanExecuteAs (or CanExecuteAsAnyParty) for
+// every actAs party and CanReadAs for every readAs party. The hashing
+// scheme is V2 unless V3 is requested.
+func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionRequest) (JsPrepareSubmissionResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	p := caller(ctx)
+	c := JsCommands{Commands: req.Commands, CommandID: req.CommandID, ActAs: req.ActAs, UserID: req.UserID, ReadAs: req.ReadAs,
+		SynchronizerID: req.SynchronizerID}
+	if c.UserID == "" {
+		c.UserID = p.UserID
+	}
+	if c.UserID == "" && p.Wildcard {
+		c.UserID = identity.DefaultParticipantAdmin
+	}
+	if len(c.ActAs) == 0 {
+		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("act_as")
+	}
+	for _, party := range append(slices.Clone(c.ActAs), c.ReadAs...) {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("act_as/read_as: %v", err)
+		}
+	}
+	for _, party := range c.ActAs {
+		if !p.CanReadAs(party) && !canExecuteAs(p, party) {
+			return JsPrepareSubmissionResponse{}, denied("the caller may not prepare as %s", party)
+		}
+	}
+	for _, party := range c.ReadAs {
+		if !p.CanReadAs(party) && !p.Wildcard {
+			return JsPrepareSubmissionResponse{}, denied("the caller may not read as %s", party)
+		}
+	}
+	if c.UserID == "" {
+		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("user_id")
+	}
+	if err := identity.ValidateUserID(c.UserID); err != nil {
+		return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("user_id: %v", err)
+	}
+	if c.CommandID == "" {
+		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("command_id")
+	}
+	if err := identity.ValidateLedgerString(c.CommandID); err != nil {
+		return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("command_id: %v", err)
+	}
+	if len(c.Commands) == 0 {
+		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("commands")
+	}
+	scheme := interactive.HashingSchemeVersionV2
+	if req.HashingSchemeVersion != "" {
+		s, err := interactive.ParseHashingSchemeVersion(req.HashingSchemeVersion)
+		if err != nil {
+			return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("hashing_scheme_version: %v", err)
+		}
+		if s != interactive.HashingSchemeVersionUnspecified {
+			scheme = s
+		}
+	}
+	if !slices.Contains(interactive.SupportedHashingSchemes(protocolVersion), scheme) {
+		return JsPrepareSubmissionResponse{}, failedToPrepare("hashing scheme %s is not supported", scheme)
+	}
+	var maxRecordTime *uint64
+	if req.MaxRecordTime != nil {
+		t, err := time.Parse(time.RFC3339Nano, *req.MaxRecordTime)
+		if err != nil || t.UnixMicro() < 0 {
+			return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("max_record_time: invalid timestamp %q", *req.MaxRecordTime)
+		}
+		us := uint64(t.UnixMicro())
+		maxRecordTime = &us
+	}
+	sync, err := n.synchronizer(c.SynchronizerID)
+	if err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	uuid := newUUID()
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		pkgs, err := n.loadPkgView(tx, sync)
+		if err != nil {
+			return nil, err
+		}
+		now := n.now()
+		at := formatTime(now)
+		e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, EffectiveAt: at, RecordTime: at, SynchronizerID: sync,
+			UserID: c.UserID, ActAs: union(c.ActAs), UpdateID: "prepare:" + uuid}
+		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
+		for i, cmd := range c.Commands {
+			path := fmt.Sprintf("commands[%d]", i)
+			var err error
+			switch {
+			case cmd.CreateCommand != nil:
+				_, err = in.create(cmd.CreateCommand.TemplateID, cmd.CreateCommand.CreateArguments, path+".CreateCommand")
+			case cmd.ExerciseCommand != nil:
+				x := cmd.ExerciseCommand
+				err = in.exercise(x.TemplateID, x.ContractID, x.Choice, x.ChoiceArgument, path+".ExerciseCommand")
+			case cmd.CreateAndExerciseCommand != nil:
+				x := cmd.CreateAndExerciseCommand
+				var node *txNode
+				if node, err = in.create(x.TemplateID, x.CreateArguments, path+".CreateAndExerciseCommand"); err == nil {
+					err = in.exercise(x.TemplateID, node.ContractID, x.Choice, x.ChoiceArgument, path+".CreateAndExerciseCommand")
+				}
+			case cmd.ExerciseByKeyCommand != nil:
+				err = apierr.Unimplemented.New("ExerciseByKeyCommand is not supported: ledgernode has no contract keys yet")
+			default:
+				err = pathErr(apierr.InvalidArgument, path, "the command is empty")
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return in.prepared(now, uuid, maxRecordTime)
+	})
+	if err != nil {
+		return JsPrepareSubmissionResponse{}, storeErr(err)
+	}
+	pt := v.(*interactive.PreparedTransaction)
+	b, err := interactive.EncodePreparedTransaction(pt)
+	if err != nil {
+		return JsPrepareSubmissionResponse{}, failedToPrepare("%v", err)
+	}
+	h, err := interactive.HashDetailed(pt, scheme, req.VerboseHashing)
+	if err != nil {
+		return JsPrepareSubmissionResponse{}, failedToPrepare("%v", err)
+	}
+	resp := JsPrepareSubmissionResponse{PreparedTransaction: b, PreparedTransactionHash: h.Hash,
+		HashingSchemeVersion: scheme.String(), CostEstimation: json.RawMessage("null")}
+	if req.VerboseHashing {
+		resp.HashingDetails = &h.Details
+	}
+	return resp, nil
+}
+
+// newUUID returns a random lowercase canonical version-4 UUID.
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func seed32() []byte {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return b
+}
+
+func identifierOf(tid string) interactive.Identifier {
+	pkg, m, e, _ := splitTemplateID(tid)
+	return interactive.Identifier{PackageID: pkg, ModuleName: m, EntityName: e}
+}
+
+// prepared builds the prepared transaction of an interpreted entry: its
+// nodes (all roots, in order), a seed per node, and the metadata with the
+// input contracts (contracts used but not created here), sorted by id.
+func (in *interpretation) prepared(now time.Time, uuid string, maxRecordTime *uint64) (*interactive.PreparedTransaction, error) {
+	pt := &interactive.PreparedTransaction{Transaction: interactive.Transaction{Version: "2.1"}}
+	created := map[string]bool{}
+	inputs := map[string]bool{}
+	for i := range in.entry.Nodes {
+		node := &in.entry.Nodes[i]
+		id := strconv.Itoa(int(node.ID))
+		pn := interactive.Node{NodeID: id}
+		if !node.Exercise {
+			cr, err := in.createNode(node)
+			if err != nil {
+				return nil, err
+			}
+			pn.Create = cr
+			created[node.ContractID] = true
+		} else {
+			c := in.touched[node.ContractID]
+			if c == nil {
+				return nil, failedToPrepare("contract %s is unknown", node.ContractID)
+			}
+			if !created[node.ContractID] {
+				inputs[node.ContractID] = true
+			}
+			arg, err := in.choiceValue(node)
+			if err != nil {
+				return nil, err
+			}
+			pn.Exercise = &interactive.Exercise{LFVersion: "2.1", ContractID: node.ContractID, PackageName: node.PackageName,
+				TemplateID: identifierOf(node.TemplateID), Signatories: union(c.Create.Signatories), Stakeholders: node.Stakeholders,
+				ActingParties: node.Acting, ChoiceID: node.Choice, ChosenValue: arg, Consuming: node.Consuming,
+				Children: []string{}, ExerciseResult: interactive.Unit{}, ChoiceObservers: []string{}}
+		}
+		pt.Transaction.Roots = append(pt.Transaction.Roots, id)
+		pt.Transaction.Nodes = append(pt.Transaction.Nodes, pn)
+		pt.Transaction.NodeSeeds = append(pt.Transaction.NodeSeeds, interactive.NodeSeed{NodeID: node.ID, Seed: seed32()})
+	}
+	cids := make([]string, 0, len(inputs))
+	for cid := range inputs {
+		cids = append(cids, cid)
+	}
+	sort.Strings(cids)
+	md := interactive.Metadata{
+		SubmitterInfo:   interactive.SubmitterInfo{ActAs: union(in.cmds.ActAs), CommandID: in.cmds.CommandID},
+		SynchronizerID:  physicalSynchronizer(in.sync),
+		TransactionUUID: uuid,
+		PreparationTime: uint64(now.UnixMicro()),
+		MaxRecordTime:   maxRecordTime,
+	}
+	for _, cid := range cids {
+		c := in.touched[cid]
+		cr, err := in.createNode(&c.Create)
+		if err != nil {
+			return nil, err
+		}
+		at, err := time.Parse(time.RFC3339Nano, c.Create.CreatedAt)
+		if err != nil {
+			return nil, failedToPrepare("contract %s: invalid creation time %q", cid, c.Create.CreatedAt)
+		}
+		md.InputContracts = append(md.InputContracts, interactive.InputContract{Contract: *cr, CreatedAt: uint64(at.UnixMicro()),
+			EventBlob: mustJSON(c.Create)})
+	}
+	pt.Metadata = md
+	return pt, nil
+}
+
+// createNode converts a create txNode.
+func (in *interpretation) createNode(node *txNode) (*interactive.Create, error) {
+	pkg, m, e, _ := splitTemplateID(node.TemplateID)
+	arg, err := in.typedValue(node.Argument, vetting.TypeOf(pkg, m, e))
+	if err != nil {
+		return nil, failedToPrepare("create argument of %s: %v", node.TemplateID, err)
+	}
+	return &interactive.Create{LFVersion: "2.1", ContractID: node.ContractID, PackageName: node.PackageName,
+		TemplateID: identifierOf(node.TemplateID), Argument: arg, Signatories: union(node.Signatories),
+		Stakeholders: node.stakeholders()}, nil
+}
+
+// choiceValue converts an exercise's argument with the choice's type.
+func (in *interpretation) choiceValue(node *txNode) (interactive.Value, error) {
+	pkgID, m, e, _ := splitTemplateID(node.TemplateID)
+	pkg := in.pkgs.lookup(pkgID)
+	var ch *vetting.Choice
+	if pkg != nil {
+		if t := pkg.Template(m, e); t != nil {
+			ch = t.Choice(node.Choice)
+		}
+	}
+	if ch == nil {
+		if node.Choice == "Archive" {
+			return interactive.Record{Fields: []interactive.RecordField{}}, nil
+		}
+		return nil, failedToPrepare("choice %s of %s not found", node.Choice, node.TemplateID)
+	}
+	v, err := in.typedValue(node.Argument, ch.ArgType)
+	if err != nil {
+		return nil, failedToPrepare("argument of choice %s: %v", node.Choice, err)
+	}
+	return v, nil
+}
+
+// typedValue converts canonical Daml-LF JSON (as vetting.CheckValue
+// returns it) to a typed value, guided by the LF type.
+func (in *interpretation) typedValue(raw json.RawMessage, t vetting.Type) (interactive.Value, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return in.toValue(v, t, map[string]vetting.Type{}, 0)
+}
+
+// subst replaces type variables bound in env.
+func subst(t vetting.Type, env map[string]vetting.Type) vetting.Type {
+	switch x := t.(type) {
+	case *vetting.TVar:
+		if r, ok := env[x.Name]; ok {
+			return r
+		}
+	case *vetting.TApp:
+		return &vetting.TApp{Fun: subst(x.Fun, env), Arg: subst(x.Arg, env)}
+	}
+	return t
+}
+
+func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.Type, depth int) (interactive.Value, error) {
+	if depth > 100 {
+		return nil, fmt.Errorf("value nested too deeply")
+	}
+	t = subst(t, env)
+	head, args := vetting.SplitApp(t)
+	str := func() (string, error) {
+		s, ok := v.(string)
+		if !ok {
+			return "", fmt.Errorf("expected a string, got %T", v)
+		}
+		return s, nil
+	}
+	switch h := head.(type) {
+	case *vetting.TBuiltin:
+		switch h.Builtin {
+		case vetting.BuiltinUnit:
+			return interactive.Unit{}, nil
+		case vetting.BuiltinBool:
+			b, ok := v.(bool)
+			if !ok {
+				return nil, fmt.Errorf("expected a bool, got %T", v)
+			}
+			return interactive.Bool(b), nil
+		case vetting.BuiltinInt64:
+			s, err := str()
+			if err != nil {
+				return nil, err
+			}
+			i, err := strconv.ParseInt(s, 10, 64)
+			return interactive.Int64(i), err
+		case vetting.BuiltinNumeric:
+			s, err := str()
+			return interactive.Numeric(s), err
+		case vetting.BuiltinText:
+			s, err := str()
+			return interactive.Text(s), err
+		case vetting.BuiltinParty:
+			s, err := str()
+			return interactive.Party(s), err
+		case vetting.BuiltinContractID:
+			s, err := str()
+			return interactive.ContractID(s), err
+		case vetting.BuiltinDate:
+			s, err := str()
+			if err != nil {
+				return nil, err
+			}
+			d, err := time.Parse("2006-01-02", s)
+			if err != nil {
+				return nil, err
+			}
+			return interactive.Date(int32(d.Unix() / 86400)), nil
+		case vetting.BuiltinTimestamp:
+			s, err := str()
+			if err != nil {
+				return nil, err
+			}
+			ts, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				return nil, err
+			}
+			return interactive.Timestamp(ts.UnixMicro()), nil
+		case vetting.BuiltinOptional:
+			if len(args) != 1 {
+				break
+			}
+			return in.optional(v, args[0], env, depth)
+		case vetting.BuiltinList:
+			l, ok := v.([]any)
+			if len(args) != 1 || !ok {
+				break
+			}
+			out := interactive.List{}
+			for _, e := range l {
+				x, err := in.toValue(e, args[0], env, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, x)
+			}
+			return out, nil
+		case vetting.BuiltinTextMap:
+			m, ok := v.(map[string]any)
+			if len(args) != 1 || !ok {
+				break
+			}
+			out := interactive.TextMap{}
+			for _, k := range sortedKeys(m) {
+				x, err := in.toValue(m[k], args[0], env, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, interactive.TextMapEntry{Key: k, Value: x})
+			}
+			return out, nil
+		case vetting.BuiltinGenMap:
+			l, ok := v.([]any)
+			if len(args) != 2 || !ok {
+				break
+			}
+			out := interactive.GenMap{}
+			for _, e := range l {
+				kv, ok := e.([]any)
+				if !ok || len(kv) != 2 {
+					return nil, fmt.Errorf("a map entry is not a pair")
+				}
+				k, err := in.toValue(kv[0], args[0], env, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				x, err := in.toValue(kv[1], args[1], env, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, interactive.GenMapEntry{Key: k, Value: x})
+			}
+			return out, nil
+		}
+		return nil, fmt.Errorf("unsupported type %v for %T", t, v)
+	case *vetting.TCon:
+		pkg := in.pkgs.lookup(h.ID.PackageID)
+		if pkg == nil {
+			return nil, fmt.Errorf("unknown package %s", h.ID.PackageID)
+		}
+		dt := pkg.DataType(h.ID.Module, h.ID.Name)
+		if dt == nil || len(dt.Params) != len(args) {
+			return nil, fmt.Errorf("unknown data type %v", h.ID)
+		}
+		inner := map[string]vetting.Type{}
+		for i, p := range dt.Params {
+			inner[p.Name] = args[i]
+		}
+		id := &interactive.Identifier{PackageID: h.ID.PackageID, ModuleName: h.ID.Module, EntityName: h.ID.Name}
+		switch dt.Variety {
+		case vetting.RecordVariety:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("expected a record object for %v", h.ID)
+			}
+			out := interactive.Record{RecordID: id, Fields: []interactive.RecordField{}}
+			for _, f := range dt.Fields {
+				x, err := in.toValue(m[f.Name], f.Type, inner, depth+1)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", f.Name, err)
+				}
+				out.Fields = append(out.Fields, interactive.RecordField{Label: f.Name, Value: x})
+			}
+			return out, nil
+		case vetting.VariantVariety:
+			m, ok := v.(map[string]any)
+			tag, _ := m["tag"].(string)
+			if !ok {
+				return nil, fmt.Errorf("expected a variant object for %v", h.ID)
+			}
+			f, found := dt.Field(tag)
+			if !found {
+				return nil, fmt.Errorf("unknown constructor %q of %v", tag, h.ID)
+			}
+			x, err := in.toValue(m["value"], f.Type, inner, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			return interactive.Variant{VariantID: id, Constructor: tag, Value: x}, nil
+		case vetting.EnumVariety:
+			s, err := str()
+			return interactive.Enum{EnumID: id, Constructor: s}, err
+		}
+	}
+	return nil, fmt.Errorf("unsupported type %v", t)
+}
+
+// optional converts the LF JSON of an optional: null is None, and for a
+// nested optional Some(None) is [] and Some(Some x) is [x].
+func (in *interpretation) optional(v any, elem vetting.Type, env map[string]vetting.Type, depth int) (interactive.Value, error) {
+	if v == nil {
+		return interactive.Optional{}, nil
+	}
+	elemT := subst(elem, env)
+	eh, eargs := vetting.SplitApp(elemT)
+	if b, ok := eh.(*vetting.TBuiltin); ok && b.Builtin == vetting.BuiltinOptional && len(eargs) == 1 {
+		l, ok := v.([]any)
+		if !ok || len(l) > 1 {
+			return nil, fmt.Errorf("expected a nested optional as [] or [x]")
+		}
+		if len(l) == 0 {
+			return interactive.Optional{Value: interactive.Optional{}}, nil
+		}
+		x, err := in.optional(l[0], eargs[0], env, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return interactive.Optional{Value: x}, nil
+	}
+	x, err := in.toValue(v, elemT, env, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	return interactive.Optional{Value: x}, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

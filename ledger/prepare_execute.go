@@ -1,0 +1,590 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/vetting"
+)
+
+// Interactive submission, the execute side (interactive.md §1, §2, §4):
+// the node keeps nothing between prepare and execute; execute decodes the
+// prepared transaction the client sends back, recomputes its hash,
+// verifies the external parties' signatures against their stored keys and
+// commits the transaction through the same store path as ordinary
+// commands.
+
+// SinglePartySignatures are one party's signatures over the prepared
+// transaction hash.
+type SinglePartySignatures struct {
+	Party      string      `json:"party"`
+	Signatures []Signature `json:"signatures"`
+}
+
+// PartySignatures are the signatures of an execute request.
+type PartySignatures struct {
+	Signatures []SinglePartySignatures `json:"signatures"`
+}
+
+// ExecuteSubmissionRequest is JsExecuteSubmissionRequest (the bodies of
+// execute and executeAndWait).
+type ExecuteSubmissionRequest struct {
+	PreparedTransaction  []byte               `json:"preparedTransaction"`
+	PartySignatures      *PartySignatures     `json:"partySignatures"`
+	DeduplicationPeriod  *DeduplicationPeriod `json:"deduplicationPeriod"`
+	SubmissionID         string               `json:"submissionId"`
+	UserID               string               `json:"userId"`
+	HashingSchemeVersion string               `json:"hashingSchemeVersion"`
+	// MinLedgerTime is accepted and ignored (ledgernode's time is the
+	// commit time).
+	MinLedgerTime json.RawMessage `json:"minLedgerTime,omitempty"`
+}
+
+// ExecuteSubmissionAndWaitForTransactionRequest is execute with the
+// format of the transaction to return (nil: ACS delta for the actAs
+// parties).
+type ExecuteSubmissionAndWaitForTransactionRequest struct {
+	ExecuteSubmissionRequest
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
+}
+
+// ExecuteSubmissionAndWaitResponse tells where the transaction was
+// committed.
+type ExecuteSubmissionAndWaitResponse struct {
+	UpdateID         string `json:"updateId"`
+	CompletionOffset int64  `json:"completionOffset"`
+}
+
+// ExecuteSubmissionAndWaitForTransactionResponse carries the committed
+// transaction.
+type ExecuteSubmissionAndWaitForTransactionResponse struct {
+	Transaction Transaction `json:"transaction"`
+}
+
+func failedToExecute(format string, args ...any) error {
+	return apierr.FailedToExecuteTransaction.New(format, args...)
+}
+
+// ExecuteSubmission executes an externally signed prepared transaction
+// (POST /v2/interactive-submission/execute); it returns after the commit.
+func (n *Node) ExecuteSubmission(ctx context.Context, req ExecuteSubmissionRequest) (Empty, error) {
+	_, err := n.execute(ctx, req)
+	return Empty{}, err
+}
+
+// ExecuteSubmissionAndWait executes an externally signed prepared
+// transaction and returns its update id and offset.
+func (n *Node) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissionRequest) (ExecuteSubmissionAndWaitResponse, error) {
+	e, err := n.execute(ctx, req)
+	if err != nil {
+		return ExecuteSubmissionAndWaitResponse{}, err
+	}
+	return ExecuteSubmissionAndWaitResponse{UpdateID: e.UpdateID, CompletionOffset: e.Offset}, nil
+}
+
+// ExecuteSubmissionAndWaitForTransaction executes an externally signed
+// prepared transaction and returns it in the requested format.
+func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (ExecuteSubmissionAndWaitForTransactionResponse, error) {
+	if f := req.TransactionFormat; f != nil {
+		if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
+			return ExecuteSubmissionAndWaitForTransactionResponse{}, err
+		}
+	}
+	e, err := n.execute(ctx, req.ExecuteSubmissionRequest)
+	if err != nil {
+		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
+	}
+	f := req.TransactionFormat
+	if f == nil {
+		f = actAsFormat(JsCommands{ActAs: e.ActAs}, ShapeACSDelta)
+	}
+	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n.pkgNameOf))
+	if t == nil {
+		t = &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+			Events: []Event{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+	}
+	return ExecuteSubmissionAndWaitForTransactionResponse{Transaction: *t}, nil
+}
+
+// canExecuteAs reports whether p may execute as party: CanActAs,
+// CanExecuteAs or CanExecuteAsAnyParty.
+func canExecuteAs(p identity.Principal, party string) bool {
+	return p.Wildcard || p.CanActAs(party) || p.Has(identity.Right{Kind: identity.RightCanExecuteAs, Party: party}) ||
+		p.Has(identity.Right{Kind: identity.RightCanExecuteAsAnyParty})
+}
+
+// partyKeys reads the signing keys of the parties that have them.
+func (n *Node) partyKeys(parties []string) (map[string]interactive.PartyKeys, error) {
+	out := map[string]interactive.PartyKeys{}
+	err := n.st.View(func(r *store.Reader) error {
+		for _, p := range parties {
+			raw, err := r.Get(store.PartyKey(p))
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			var rec partyRecord
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				return err
+			}
+			if len(rec.SigningKeys) > 0 {
+				out[p] = interactive.PartyKeys{Keys: rec.SigningKeys, Threshold: rec.SigningThreshold}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// execute validates, verifies and commits an execute request.
+func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logEntry, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	p := caller(ctx)
+	userID := req.UserID
+	if userID == "" {
+		userID = p.UserID
+	}
+	if userID == "" && p.Wildcard {
+		userID = identity.DefaultParticipantAdmin
+	}
+	if userID == "" {
+		return nil, apierr.MissingField.New("user_id")
+	}
+	if err := identity.ValidateUserID(userID); err != nil {
+		return nil, apierr.InvalidField.New("user_id: %v", err)
+	}
+	if len(req.PreparedTransaction) == 0 {
+		return nil, apierr.MissingField.New("prepared_transaction")
+	}
+	if req.PartySignatures == nil {
+		return nil, apierr.MissingField.New("party_signatures")
+	}
+	if req.SubmissionID != "" {
+		if err := identity.ValidateLedgerString(req.SubmissionID); err != nil {
+			return nil, apierr.InvalidField.New("submission_id: %v", err)
+		}
+	}
+	if d := req.DeduplicationPeriod; d != nil && d.DeduplicationDuration != nil {
+		if v := d.DeduplicationDuration.Value; v.Seconds < 0 || v.Nanos < 0 {
+			return nil, apierr.InvalidField.New("deduplication_period: the duration must not be negative")
+		}
+	}
+	scheme, err := interactive.ParseHashingSchemeVersion(req.HashingSchemeVersion)
+	if err != nil || scheme == interactive.HashingSchemeVersionUnspecified {
+		return nil, apierr.InvalidField.New("hashing_scheme_version: unsupported value %q", req.HashingSchemeVersion)
+	}
+	pt, err := interactive.DecodePreparedTransaction(req.PreparedTransaction)
+	if err != nil {
+		return nil, apierr.InvalidField.New("prepared_transaction: %v", err)
+	}
+	md := pt.Metadata
+	actAs := union(md.SubmitterInfo.ActAs)
+	if len(actAs) == 0 {
+		return nil, failedToExecute("the prepared transaction has no act_as party")
+	}
+	for _, party := range actAs {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return nil, failedToExecute("invalid act_as party: %v", err)
+		}
+	}
+	if err := identity.ValidateLedgerString(md.SubmitterInfo.CommandID); err != nil {
+		return nil, failedToExecute("invalid command id: %v", err)
+	}
+	logical, _, _, err := interactive.ParsePhysicalSynchronizerID(md.SynchronizerID)
+	if err != nil {
+		logical = md.SynchronizerID
+	}
+	sync, err := n.synchronizer(logical)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := n.partyKeys(actAs)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	sigs := make([]interactive.PartySignatures, 0, len(req.PartySignatures.Signatures))
+	for i, s := range req.PartySignatures.Signatures {
+		is, err := toSignatures(s.Signatures, fmt.Sprintf("party_signatures.signatures[%d].signatures", i))
+		if err != nil {
+			return nil, err
+		}
+		sigs = append(sigs, interactive.PartySignatures{Party: s.Party, Signatures: is})
+	}
+	if _, err := interactive.VerifyExecute(interactive.ExecuteRequest{Prepared: pt, HashingScheme: scheme,
+		ProtocolVersion: protocolVersion, Synchronizer: sync, Signatures: sigs,
+		PartyKeys: func(party string) (interactive.PartyKeys, bool) { k, ok := keys[party]; return k, ok }}); err != nil {
+		return nil, err
+	}
+	for _, party := range actAs {
+		if !canExecuteAs(p, party) {
+			return nil, denied("the caller may not execute as %s", party)
+		}
+	}
+	c := JsCommands{UserID: userID, ActAs: actAs, CommandID: md.SubmitterInfo.CommandID,
+		DeduplicationPeriod: req.DeduplicationPeriod, SubmissionID: req.SubmissionID}
+	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		now := n.now()
+		if err := n.checkDuplicate(tx, &c, now); err != nil {
+			return nil, err
+		}
+		pkgs, err := n.loadPkgView(tx, sync)
+		if err != nil {
+			return nil, err
+		}
+		off := tx.NextOffset()
+		at := formatTime(now)
+		e := &logEntry{Kind: kindTransaction, Offset: off, CommandID: c.CommandID, EffectiveAt: at, RecordTime: at,
+			SynchronizerID: sync, UserID: userID, ActAs: actAs, SubmissionID: c.SubmissionID}
+		e.UpdateID = newUpdateID("tx", n.participantID, strconv.FormatInt(off, 10), userID, c.CommandID, at)
+		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
+		if err := in.replay(pt); err != nil {
+			return nil, err
+		}
+		for cid, rec := range in.touched {
+			tx.Set(store.ContractKey(cid), mustJSON(rec))
+		}
+		appendEntry(tx, e)
+		tx.Set(store.DedupKey(changeID(&c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: at}))
+		return e, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return v.(*logEntry), nil
+}
+
+// replay turns the prepared transaction's nodes, in pre-order from the
+// roots, into the entry's create and exercise nodes, checking them
+// against the packages, the contracts and the submitters as command
+// interpretation does. Fetch nodes leave no event; rollback and
+// query-by-key nodes are not supported.
+func (in *interpretation) replay(pt *interactive.PreparedTransaction) error {
+	byID := map[string]*interactive.Node{}
+	for i := range pt.Transaction.Nodes {
+		byID[pt.Transaction.Nodes[i].NodeID] = &pt.Transaction.Nodes[i]
+	}
+	visited := map[string]bool{}
+	var walk func(id string) error
+	walk = func(id string) error {
+		node := byID[id]
+		if node == nil || visited[id] {
+			return failedToExecute("node %s is missing or referenced twice", id)
+		}
+		visited[id] = true
+		switch {
+		case node.Create != nil:
+			return in.replayCreate(node.Create)
+		case node.Exercise != nil:
+			if err := in.replayExercise(node.Exercise); err != nil {
+				return err
+			}
+			for _, ch := range node.Exercise.Children {
+				if err := walk(ch); err != nil {
+					return err
+				}
+			}
+			return nil
+		case node.Fetch != nil:
+			return nil
+		default:
+			return failedToExecute("node %s: %s nodes are not supported by ledgernode", id, node.Kind())
+		}
+	}
+	for _, r := range pt.Transaction.Roots {
+		if err := walk(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolveIdentifier finds a template's package, which must be known and
+// vetted on the synchronizer.
+func (in *interpretation) resolveIdentifier(id interactive.Identifier) (*vetting.Package, *vetting.Template, string, error) {
+	tid := id.PackageID + ":" + id.ModuleName + ":" + id.EntityName
+	pkg := in.pkgs.byID[id.PackageID]
+	if pkg == nil || !in.pkgs.vetted[id.PackageID] {
+		return nil, nil, "", apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", id.PackageID).
+			WithResource("PACKAGE", id.PackageID)
+	}
+	t := pkg.Template(id.ModuleName, id.EntityName)
+	if t == nil {
+		return nil, nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", tid).
+			WithResource("TEMPLATE_ID", tid)
+	}
+	return pkg, t, tid, nil
+}
+
+func (in *interpretation) replayCreate(c *interactive.Create) error {
+	pkg, _, tid, err := in.resolveIdentifier(c.TemplateID)
+	if err != nil {
+		return err
+	}
+	if c.PackageName != pkg.Name {
+		return failedToExecute("create of %s: package name %q does not match the package's %q", tid, c.PackageName, pkg.Name)
+	}
+	if !isContractID(c.ContractID) {
+		return failedToExecute("invalid contract id %q", c.ContractID)
+	}
+	if in.touched[c.ContractID] != nil {
+		return failedToExecute("contract id %s is created twice", c.ContractID)
+	}
+	if ok, err := in.tx.Has(store.ContractKey(c.ContractID)); err != nil {
+		return err
+	} else if ok {
+		return failedToExecute("contract id %s is already in use", c.ContractID)
+	}
+	raw, err := valueJSON(c.Argument)
+	if err != nil {
+		return failedToExecute("create of %s: %v", tid, err)
+	}
+	arg, err := in.checkArg(raw, vetting.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName), "createArguments")
+	if err != nil {
+		return err
+	}
+	signatories := union(c.Signatories)
+	if len(signatories) == 0 {
+		return failedToExecute("create of %s has no signatory", tid)
+	}
+	for _, s := range signatories {
+		if !slices.Contains(in.cmds.ActAs, s) {
+			return apierr.DamlAuthorizationError.New("create of %s: signatory %s is not among the submitting parties", tid, s)
+		}
+	}
+	var observers []string
+	for _, s := range union(c.Stakeholders) {
+		if !slices.Contains(signatories, s) {
+			observers = append(observers, s)
+		}
+	}
+	if observers == nil {
+		observers = []string{}
+	}
+	id := in.nextNodeID()
+	node := txNode{ID: id, ContractID: c.ContractID, TemplateID: tid, PackageName: pkg.Name, Argument: arg,
+		Signatories: signatories, Observers: observers, CreatedAt: in.now}
+	in.entry.Nodes = append(in.entry.Nodes, node)
+	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive, CreatedOffset: in.entry.Offset}
+	return nil
+}
+
+func (in *interpretation) replayExercise(x *interactive.Exercise) error {
+	pkg, tmpl, tid, err := in.resolveIdentifier(x.TemplateID)
+	if err != nil {
+		return err
+	}
+	if x.InterfaceID != nil {
+		return failedToExecute("interface choices are not supported by ledgernode")
+	}
+	cid := x.ContractID
+	c, err := in.contract(cid, "contractId")
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.State == contractArchived:
+		return apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
+		return apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", cid, in.sync).WithResource("CONTRACT_ID", cid)
+	}
+	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
+	if x.TemplateID.ModuleName != cm || x.TemplateID.EntityName != ce {
+		return failedToExecute("mismatching template: contract %s is of template %s, not %s", cid, c.Create.TemplateID, tid)
+	}
+	stakeholders := c.Create.stakeholders()
+	acting := union(x.ActingParties)
+	if len(acting) == 0 {
+		return failedToExecute("exercise of %s on %s has no acting party", x.ChoiceID, cid)
+	}
+	for _, p := range acting {
+		if !slices.Contains(in.cmds.ActAs, p) || !slices.Contains(stakeholders, p) {
+			return apierr.DamlAuthorizationError.New("%s cannot exercise %s on contract %s", p, x.ChoiceID, cid)
+		}
+	}
+	raw, err := valueJSON(x.ChosenValue)
+	if err != nil {
+		return failedToExecute("exercise of %s: %v", x.ChoiceID, err)
+	}
+	consuming := true
+	var canon json.RawMessage
+	if x.ChoiceID == "Archive" && tmpl.Choice("Archive") == nil {
+		canon = json.RawMessage("{}")
+	} else {
+		ch := tmpl.Choice(x.ChoiceID)
+		if ch == nil {
+			return failedToExecute("Couldn't find requested choice %s for template %s", x.ChoiceID, tid)
+		}
+		consuming = ch.Consuming
+		if canon, err = in.checkArg(raw, ch.ArgType, "choiceArgument"); err != nil {
+			return err
+		}
+	}
+	if consuming != x.Consuming {
+		return failedToExecute("choice %s of %s: consuming is %v, the package says %v", x.ChoiceID, tid, x.Consuming, consuming)
+	}
+	id := in.nextNodeID()
+	in.entry.Nodes = append(in.entry.Nodes, txNode{ID: id, Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
+		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: x.ChoiceID, Consuming: consuming, Acting: acting})
+	if consuming {
+		c.State, c.ArchivedOffset = contractArchived, in.entry.Offset
+		for i := range in.entry.Nodes {
+			if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == cid {
+				in.entry.Nodes[i].Transient = true
+			}
+		}
+	}
+	return nil
+}
+
+// valueJSON renders a typed value in the Daml-LF JSON encoding (the input
+// of vetting.CheckValue, which canonicalizes it against the LF type).
+func valueJSON(v interactive.Value) (json.RawMessage, error) {
+	var b strings.Builder
+	if err := writeValueJSON(&b, v, 0); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(b.String()), nil
+}
+
+func writeValueJSON(b *strings.Builder, v interactive.Value, depth int) error {
+	if depth > 100 {
+		return errors.New("value nested too deeply")
+	}
+	str := func(s string) { b.Write(mustJSON(s)) }
+	switch x := v.(type) {
+	case nil:
+		return errors.New("missing value")
+	case interactive.Unit:
+		b.WriteString("{}")
+	case interactive.Bool:
+		b.WriteString(strconv.FormatBool(bool(x)))
+	case interactive.Int64:
+		str(strconv.FormatInt(int64(x), 10))
+	case interactive.Numeric:
+		str(string(x))
+	case interactive.Timestamp:
+		str(time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.999999Z"))
+	case interactive.Date:
+		str(time.Unix(int64(x)*86400, 0).UTC().Format("2006-01-02"))
+	case interactive.Party:
+		str(string(x))
+	case interactive.Text:
+		str(string(x))
+	case interactive.ContractID:
+		str(string(x))
+	case interactive.Optional:
+		return writeOptionalJSON(b, x, depth)
+	case interactive.List:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeValueJSON(b, e, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case interactive.TextMap:
+		b.WriteByte('{')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			str(e.Key)
+			b.WriteByte(':')
+			if err := writeValueJSON(b, e.Value, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case interactive.GenMap:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('[')
+			if err := writeValueJSON(b, e.Key, depth+1); err != nil {
+				return err
+			}
+			b.WriteByte(',')
+			if err := writeValueJSON(b, e.Value, depth+1); err != nil {
+				return err
+			}
+			b.WriteByte(']')
+		}
+		b.WriteByte(']')
+	case interactive.Record:
+		labelled := true
+		for _, f := range x.Fields {
+			labelled = labelled && f.Label != ""
+		}
+		open, closing := byte('{'), byte('}')
+		if !labelled {
+			open, closing = '[', ']'
+		}
+		b.WriteByte(open)
+		for i, f := range x.Fields {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if labelled {
+				str(f.Label)
+				b.WriteByte(':')
+			}
+			if err := writeValueJSON(b, f.Value, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(closing)
+	case interactive.Variant:
+		b.WriteString(`{"tag":`)
+		str(x.Constructor)
+		b.WriteString(`,"value":`)
+		if err := writeValueJSON(b, x.Value, depth+1); err != nil {
+			return err
+		}
+		b.WriteByte('}')
+	case interactive.Enum:
+		str(x.Constructor)
+	default:
+		return fmt.Errorf("unsupported value %T", v)
+	}
+	return nil
+}
+
+// writeOptionalJSON writes an optional: None is null, Some(x) is x unless
+// x is itself optional, where Some(None) is [] and Some(Some(y)) is [y…].
+func writeOptionalJSON(b *strings.Builder, o interactive.Optional, depth int) error {
+	if o.Value == nil {
+		b.WriteString("null")
+		return nil
+	}
+	inner, nested := o.Value.(interactive.Optional)
+	if !nested {
+		return writeValueJSON(b, o.Value, depth+1)
+	}
+	b.WriteByte('[')
+	if inner.Value != nil {
+		if err := writeOptionalJSON(b, inner, depth+1); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	return nil
+}

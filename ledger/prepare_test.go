@@ -1,0 +1,185 @@
+package ledger_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// externalFixture is a node with the iou package, an external party ext
+// (Ed25519) and a local party bob.
+type externalFixture struct {
+	n   *ledger.Node
+	ctx context.Context
+	key *extKey
+	ext string
+	bob string
+	pkg string
+}
+
+func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *externalFixture {
+	t.Helper()
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	d, ids := lfenc.DAR(iouPkg("1.0.0"))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	k := newKey(t)
+	_, req := onboard(t, ctx, n, "ext", k)
+	resp, err := n.AllocateExternalParty(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: allocate(t, ctx, n, "bob").Party, pkg: ids[0]}
+}
+
+func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.Command) ledger.JsPrepareSubmissionResponse {
+	t.Helper()
+	p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
+		Commands: cmds, HashingSchemeVersion: scheme, VerboseHashing: true})
+	if err != nil {
+		t.Fatalf("PrepareSubmission: %v", err)
+	}
+	return p
+}
+
+func (f *externalFixture) execReq(p ledger.JsPrepareSubmissionResponse) ledger.ExecuteSubmissionRequest {
+	return ledger.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
+		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &ledger.PartySignatures{Signatures: []ledger.SinglePartySignatures{
+			{Party: f.ext, Signatures: []ledger.Signature{f.key.sign(p.PreparedTransactionHash)}}}}}
+}
+
+func TestPrepareSignExecute(t *testing.T) {
+	for _, scheme := range []string{"", "HASHING_SCHEME_VERSION_V3"} {
+		t.Run("scheme"+scheme, func(t *testing.T) {
+			f := newExternalFixture(t, ed25519Key)
+			tid := f.pkg + ":Main:Iou"
+			args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
+			p := f.prepare(t, "create-1", scheme, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+			if len(p.PreparedTransactionHash) != 32 || p.HashingDetails == nil || *p.HashingDetails == "" {
+				t.Fatalf("prepare: %+v", p)
+			}
+			want := "HASHING_SCHEME_VERSION_V2"
+			if scheme != "" {
+				want = scheme
+			}
+			if p.HashingSchemeVersion != want {
+				t.Fatalf("scheme %s, want %s", p.HashingSchemeVersion, want)
+			}
+			// Prepare writes nothing.
+			before, _ := f.n.LedgerEnd(f.ctx)
+
+			// Signed by nobody, tampered, or with a wrong scheme: refused.
+			unsigned := f.execReq(p)
+			unsigned.PartySignatures.Signatures = nil
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, unsigned); !errors.Is(err, apierr.FailedToExecuteTransaction) {
+				t.Fatalf("unsigned: %v", err)
+			}
+			pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt.Metadata.SubmitterInfo.CommandID = "other"
+			tampered := f.execReq(p)
+			if tampered.PreparedTransaction, err = interactive.EncodePreparedTransaction(pt); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, tampered); !errors.Is(err, apierr.FailedToExecuteTransaction) {
+				t.Fatalf("tampered: %v", err)
+			}
+			garbage := f.execReq(p)
+			garbage.PreparedTransaction = []byte{0xff, 0xff, 0xff}
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, garbage); err == nil {
+				t.Fatal("undecodable transaction accepted")
+			}
+			// A user without rights on ext.
+			plain := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u"})
+			if _, err := f.n.ExecuteSubmissionAndWait(plain, f.execReq(p)); !errors.Is(err, apierr.PermissionDenied) {
+				t.Fatalf("no rights: %v", err)
+			}
+			if end, _ := f.n.LedgerEnd(f.ctx); end != before {
+				t.Fatal("rejections moved the ledger end")
+			}
+
+			// A user with CanExecuteAs only executes.
+			exec := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u",
+				Rights: []identity.Right{{Kind: identity.RightCanExecuteAs, Party: f.ext}}})
+			resp, err := f.n.ExecuteSubmissionAndWait(exec, f.execReq(p))
+			if err != nil {
+				t.Fatalf("execute: %v", err)
+			}
+			if resp.CompletionOffset != before.Offset+1 {
+				t.Fatalf("offset %d, want %d", resp.CompletionOffset, before.Offset+1)
+			}
+			got, err := f.n.UpdateByID(f.ctx, ledger.GetUpdateByIDRequest{UpdateID: resp.UpdateID, UpdateFormat: ledger.UpdateFormat{
+				IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+					EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.ext: {}}}}}})
+			if err != nil || got.Update.Transaction == nil || len(got.Update.Transaction.Value.Events) != 1 {
+				t.Fatalf("UpdateByID: %+v %v", got, err)
+			}
+			ev := got.Update.Transaction.Value.Events[0].CreatedEvent
+			if ev == nil || ev.ContractID != pt.Transaction.Nodes[0].Create.ContractID || ev.TemplateID != tid ||
+				got.Update.Transaction.Value.CommandID != "create-1" {
+				t.Fatalf("created event: %+v", got.Update.Transaction.Value)
+			}
+			// The same command again is a duplicate.
+			if _, err := f.n.ExecuteSubmissionAndWait(exec, f.execReq(p)); !errors.Is(err, apierr.DuplicateCommand) {
+				t.Fatalf("duplicate: %v", err)
+			}
+
+			// Exercise: transfer to bob; the contract is an input contract.
+			p2 := f.prepare(t, "transfer-1", scheme, ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid,
+				ContractID: ev.ContractID, Choice: "Transfer", ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
+			pt2, err := interactive.DecodePreparedTransaction(p2.PreparedTransaction)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pt2.Metadata.InputContracts) != 1 || pt2.Metadata.InputContracts[0].Contract.ContractID != ev.ContractID {
+				t.Fatalf("input contracts: %+v", pt2.Metadata.InputContracts)
+			}
+			tx, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+				ExecuteSubmissionRequest: f.execReq(p2)})
+			if err != nil {
+				t.Fatalf("execute transfer: %v", err)
+			}
+			if evs := tx.Transaction.Events; len(evs) != 1 || evs[0].ArchivedEvent == nil || evs[0].ArchivedEvent.ContractID != ev.ContractID {
+				t.Fatalf("transfer events: %+v", tx.Transaction.Events)
+			}
+			// Under another user the same prepared create is no duplicate,
+			// but its contract id is taken.
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p)); !errors.Is(err, apierr.FailedToExecuteTransaction) {
+				t.Fatalf("replayed contract id: %v", err)
+			}
+		})
+	}
+}
+
+func TestExecuteStaleInputContract(t *testing.T) {
+	f := newExternalFixture(t, p256Key)
+	tid := f.pkg + ":Main:Iou"
+	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
+	p := f.prepare(t, "c", "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+	if _, err := f.n.ExecuteSubmission(f.ctx, f.execReq(p)); err != nil {
+		t.Fatalf("execute with a P-256 key: %v", err)
+	}
+	pt, _ := interactive.DecodePreparedTransaction(p.PreparedTransaction)
+	cid := pt.Transaction.Nodes[0].Create.ContractID
+	archive := func(cmd string) ledger.JsPrepareSubmissionResponse {
+		return f.prepare(t, cmd, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Archive"}})
+	}
+	a1, a2 := archive("a1"), archive("a2")
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(a1)); err != nil {
+		t.Fatalf("archive: %v", err)
+	}
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(a2)); !errors.Is(err, apierr.ContractNotFound) {
+		t.Fatalf("second archive: %v", err)
+	}
+}
