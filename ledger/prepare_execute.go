@@ -45,9 +45,63 @@ type ExecuteSubmissionRequest struct {
 	SubmissionID         string               `json:"submissionId"`
 	UserID               string               `json:"userId"`
 	HashingSchemeVersion string               `json:"hashingSchemeVersion"`
-	// MinLedgerTime is accepted and ignored (ledgernode's time is the
-	// commit time).
-	MinLedgerTime json.RawMessage `json:"minLedgerTime,omitempty"`
+	// MinLedgerTime is the earliest ledger time the submitter accepts; it
+	// must lie within the prepared transaction's ledger-time bounds.
+	MinLedgerTime *MinLedgerTime `json:"minLedgerTime,omitempty"`
+}
+
+// MinLedgerTime is {"time": {"MinLedgerTimeAbs": {"value": ts}}},
+// {"time": {"MinLedgerTimeRel": {"value": Duration}}} or {"time": {"Empty": {}}}.
+type MinLedgerTime struct {
+	Time MinLedgerTimeKind `json:"time"`
+}
+
+// MinLedgerTimeKind holds the variant of a MinLedgerTime.
+type MinLedgerTimeKind struct {
+	MinLedgerTimeAbs *Value[string]   `json:"MinLedgerTimeAbs,omitempty"`
+	MinLedgerTimeRel *Value[Duration] `json:"MinLedgerTimeRel,omitempty"`
+	Empty            *struct{}        `json:"Empty,omitempty"`
+}
+
+// checkTimeBounds checks the execution time against the prepared
+// transaction's bounds: the requested minimum ledger time may not exceed
+// the prepared maximum ledger time, the ledger time (now) must lie within
+// the prepared bounds, and the prepared maximum record time must not have
+// passed.
+func checkTimeBounds(req *ExecuteSubmissionRequest, md interactive.Metadata, now time.Time) error {
+	micros := func(t time.Time) uint64 { return uint64(t.UnixMicro()) }
+	if m := req.MinLedgerTime; m != nil {
+		var min time.Time
+		switch k := m.Time; {
+		case k.MinLedgerTimeAbs != nil:
+			t, err := time.Parse(time.RFC3339Nano, k.MinLedgerTimeAbs.Value)
+			if err != nil {
+				return apierr.InvalidField.New("min_ledger_time: %q is not a timestamp", k.MinLedgerTimeAbs.Value)
+			}
+			min = t
+		case k.MinLedgerTimeRel != nil:
+			d := k.MinLedgerTimeRel.Value
+			min = now.Add(time.Duration(d.Seconds)*time.Second + time.Duration(d.Nanos))
+		}
+		if !min.IsZero() {
+			if md.MaxLedgerEffectiveTime != nil && micros(min) > *md.MaxLedgerEffectiveTime {
+				return failedToExecute("the minimum ledger time %s is after the prepared maximum ledger time", formatTime(min))
+			}
+			if min.After(now) {
+				return failedToExecute("the minimum ledger time %s is in the future", formatTime(min))
+			}
+		}
+	}
+	if md.MinLedgerEffectiveTime != nil && micros(now) < *md.MinLedgerEffectiveTime {
+		return failedToExecute("the ledger time is before the prepared minimum ledger time")
+	}
+	if md.MaxLedgerEffectiveTime != nil && micros(now) > *md.MaxLedgerEffectiveTime {
+		return failedToExecute("the ledger time is after the prepared maximum ledger time")
+	}
+	if md.MaxRecordTime != nil && micros(now) > *md.MaxRecordTime {
+		return failedToExecute("the prepared maximum record time has passed")
+	}
+	return nil
 }
 
 // ExecuteSubmissionAndWaitForTransactionRequest is execute with the
@@ -173,10 +227,11 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 	if req.PartySignatures == nil {
 		return nil, apierr.MissingField.New("party_signatures")
 	}
-	if req.SubmissionID != "" {
-		if err := identity.ValidateLedgerString(req.SubmissionID); err != nil {
-			return nil, apierr.InvalidField.New("submission_id: %v", err)
-		}
+	if req.SubmissionID == "" {
+		return nil, apierr.MissingField.New("submission_id")
+	}
+	if err := identity.ValidateLedgerString(req.SubmissionID); err != nil {
+		return nil, apierr.InvalidField.New("submission_id: %v", err)
 	}
 	if d := req.DeduplicationPeriod; d != nil && d.DeduplicationDuration != nil {
 		if v := d.DeduplicationDuration.Value; v.Seconds < 0 || v.Nanos < 0 {
@@ -192,6 +247,9 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 		return nil, apierr.InvalidField.New("prepared_transaction: %v", err)
 	}
 	md := pt.Metadata
+	if err := checkTimeBounds(&req, md, n.now()); err != nil {
+		return nil, err
+	}
 	actAs := union(md.SubmitterInfo.ActAs)
 	if len(actAs) == 0 {
 		return nil, failedToExecute("the prepared transaction has no act_as party")

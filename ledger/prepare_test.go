@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/internal/lfenc"
@@ -181,5 +183,44 @@ func TestExecuteStaleInputContract(t *testing.T) {
 	}
 	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(a2)); !errors.Is(err, apierr.ContractNotFound) {
 		t.Fatalf("second archive: %v", err)
+	}
+}
+
+func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
+	f := newExternalFixture(t, ed25519Key)
+	tid := f.pkg + ":Main:Iou"
+	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "1"}`)
+	p := f.prepare(t, "tb-1", "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339Nano)
+	for _, tc := range []struct {
+		name   string
+		mutate func(*ledger.ExecuteSubmissionRequest)
+		code   apierr.Code
+	}{
+		{"no submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "" }, apierr.MissingField},
+		{"bad submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "bad!id" }, apierr.InvalidField},
+		{"min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
+			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Value[string]{Value: future}}}
+		}, apierr.FailedToExecuteTransaction},
+		{"relative min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
+			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeRel: &ledger.Value[ledger.Duration]{Value: ledger.Duration{Seconds: 60}}}}
+		}, apierr.FailedToExecuteTransaction},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := ledger.StoreDumpForTest(t, f.n)
+			r := f.execReq(p)
+			tc.mutate(&r)
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); !errors.Is(err, tc.code) {
+				t.Fatalf("err = %v, want %s", err, tc.code.Name)
+			}
+			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
+				t.Fatalf("state changed:\n%s", diff)
+			}
+		})
+	}
+	r := f.execReq(p)
+	r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{Empty: &struct{}{}}}
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); err != nil {
+		t.Fatalf("empty min ledger time: %v", err)
 	}
 }
