@@ -291,7 +291,7 @@ func TestReassignments(t *testing.T) {
 func TestConcurrentSubmittersAndReaders(t *testing.T) {
 	f := newFixture(t, ledger.Options{})
 	start, _ := f.n.LedgerEnd(f.ctx)
-	const writers, each = 16, 8
+	const writers, each = 64, 3
 	var wg sync.WaitGroup
 	acked := make(chan int64, writers*each)
 	for w := range writers {
@@ -312,7 +312,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
 		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}}}
 	var rg sync.WaitGroup
-	for range 4 {
+	for range 8 {
 		rg.Add(1)
 		go func() {
 			defer rg.Done()
