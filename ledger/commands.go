@@ -420,6 +420,35 @@ func (in *interpretation) checkArg(raw json.RawMessage, t vetting.Type, path str
 	return vetting.CheckValue(raw, t, path, in.pkgs.lookup)
 }
 
+// run interprets the commands in order.
+func (in *interpretation) run(cmds []Command) error {
+	for i, cmd := range cmds {
+		path := fmt.Sprintf("commands[%d]", i)
+		var err error
+		switch {
+		case cmd.CreateCommand != nil:
+			_, err = in.create(cmd.CreateCommand.TemplateID, cmd.CreateCommand.CreateArguments, path+".CreateCommand")
+		case cmd.ExerciseCommand != nil:
+			x := cmd.ExerciseCommand
+			err = in.exercise(x.TemplateID, x.ContractID, x.Choice, x.ChoiceArgument, path+".ExerciseCommand")
+		case cmd.CreateAndExerciseCommand != nil:
+			x := cmd.CreateAndExerciseCommand
+			var node *txNode
+			if node, err = in.create(x.TemplateID, x.CreateArguments, path+".CreateAndExerciseCommand"); err == nil {
+				err = in.exercise(x.TemplateID, node.ContractID, x.Choice, x.ChoiceArgument, path+".CreateAndExerciseCommand")
+			}
+		case cmd.ExerciseByKeyCommand != nil:
+			err = apierr.Unimplemented.New("ExerciseByKeyCommand is not supported: ledgernode has no contract keys yet")
+		default:
+			err = pathErr(apierr.InvalidArgument, path, "the command is empty")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // create adds a create node.
 func (in *interpretation) create(templateRef string, args json.RawMessage, path string) (*txNode, error) {
 	pkg, tmpl, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
@@ -544,29 +573,8 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 			EffectiveAt: at, RecordTime: at, SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID}
 		e.UpdateID = newUpdateID("tx", n.participantID, strconv.FormatInt(off, 10), c.UserID, c.CommandID, at)
 		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
-		for i, cmd := range c.Commands {
-			path := fmt.Sprintf("commands[%d]", i)
-			var err error
-			switch {
-			case cmd.CreateCommand != nil:
-				_, err = in.create(cmd.CreateCommand.TemplateID, cmd.CreateCommand.CreateArguments, path+".CreateCommand")
-			case cmd.ExerciseCommand != nil:
-				x := cmd.ExerciseCommand
-				err = in.exercise(x.TemplateID, x.ContractID, x.Choice, x.ChoiceArgument, path+".ExerciseCommand")
-			case cmd.CreateAndExerciseCommand != nil:
-				x := cmd.CreateAndExerciseCommand
-				var node *txNode
-				if node, err = in.create(x.TemplateID, x.CreateArguments, path+".CreateAndExerciseCommand"); err == nil {
-					err = in.exercise(x.TemplateID, node.ContractID, x.Choice, x.ChoiceArgument, path+".CreateAndExerciseCommand")
-				}
-			case cmd.ExerciseByKeyCommand != nil:
-				err = apierr.Unimplemented.New("ExerciseByKeyCommand is not supported: ledgernode has no contract keys yet")
-			default:
-				err = pathErr(apierr.InvalidArgument, path, "the command is empty")
-			}
-			if err != nil {
-				return nil, err
-			}
+		if err := in.run(c.Commands); err != nil {
+			return nil, err
 		}
 		for cid, rec := range in.touched {
 			tx.Set(store.ContractKey(cid), mustJSON(rec))

@@ -219,41 +219,13 @@ func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPa
 		}
 	}
 	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
-		if idp != "" {
-			ok, err := tx.Has(store.IDPKey(idp))
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, apierr.IDPConfigNotFound.New("identity provider config %s not found", idp).
-					WithResource("IDENTITY_PROVIDER_CONFIG", idp)
-			}
-		}
-		exists, err := tx.Has(store.PartyKey(party))
-		if err != nil {
-			return nil, err
-		}
-		if exists {
-			return nil, apierr.ExternalPartyAlreadyExists.New("Party %s already exists on synchronizer %s", party, physicalSynchronizer(syncID)).
-				WithResource("PARTY", party)
-		}
-		if req.UserID != "" {
-			if err := n.grantActAs(tx, req.UserID, idp, party); err != nil {
-				return nil, err
-			}
-		}
-		off := tx.NextOffset()
-		now := formatTime(n.now())
-		rec := partyRecord{Party: party, IdentityProviderID: idp, SynchronizerID: syncID, Offset: off,
+		rec := partyRecord{Party: party, IdentityProviderID: idp, SynchronizerID: syncID,
 			Metadata:    identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}},
 			SigningKeys: p.SigningKeys, SigningThreshold: p.SigningThreshold}
-		updateID := newUpdateID("party", party, n.participantID, strconv.FormatInt(off, 10), now)
-		tx.Set(store.PartyKey(party), mustJSON(rec))
-		tx.Set(store.IDPMemberKey(idp, "p", party), nil)
-		appendEntry(tx, &logEntry{Kind: kindTopology, Offset: off, UpdateID: updateID, RecordTime: now, SynchronizerID: syncID,
-			Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Value[ParticipantAuthorization]{
-				Value: ParticipantAuthorization{PartyID: party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
-		return nil, nil
+		return n.registerParty(tx, rec, req.UserID, permission, func() error {
+			return apierr.ExternalPartyAlreadyExists.New("Party %s already exists on synchronizer %s", party, physicalSynchronizer(syncID)).
+				WithResource("PARTY", party)
+		})
 	})
 	if err != nil {
 		return AllocateExternalPartyResponse{}, storeErr(err)

@@ -105,44 +105,47 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (All
 	}
 
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		if idp != "" {
-			ok, err := tx.Has(store.IDPKey(idp))
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, apierr.IDPConfigNotFound.New("identity provider config %s not found", idp).
-					WithResource("IDENTITY_PROVIDER_CONFIG", idp)
-			}
-		}
-		exists, err := tx.Has(store.PartyKey(party))
-		if err != nil {
-			return nil, err
-		}
-		if exists {
-			return nil, apierr.InvalidArgument.New("Party already exists: party %s is already allocated on this node", party).
+		rec := partyRecord{Party: party, IdentityProviderID: idp, Metadata: meta, SynchronizerID: syncID}
+		return n.registerParty(tx, rec, req.UserID, PermissionSubmission, func() error {
+			return apierr.InvalidArgument.New("Party already exists: party %s is already allocated on this node", party).
 				WithResource("PARTY", party)
-		}
-		if req.UserID != "" {
-			if err := n.grantActAs(tx, req.UserID, idp, party); err != nil {
-				return nil, err
-			}
-		}
-		off := tx.NextOffset()
-		now := formatTime(n.now())
-		rec := partyRecord{Party: party, IdentityProviderID: idp, Metadata: meta, SynchronizerID: syncID, Offset: off}
-		updateID := newUpdateID("party", party, n.participantID, strconv.FormatInt(off, 10), now)
-		tx.Set(store.PartyKey(party), mustJSON(rec))
-		tx.Set(store.IDPMemberKey(idp, "p", party), nil)
-		appendEntry(tx, &logEntry{Kind: kindTopology, Offset: off, UpdateID: updateID, RecordTime: now, SynchronizerID: syncID,
-			Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Value[ParticipantAuthorization]{
-				Value: ParticipantAuthorization{PartyID: party, ParticipantID: n.participantID, ParticipantPermission: PermissionSubmission}}}}}})
-		return rec, nil
+		})
 	})
 	if err != nil {
 		return AllocatePartyResponse{}, storeErr(err)
 	}
 	return AllocatePartyResponse{PartyDetails: v.(partyRecord).details(idp)}, nil
+}
+
+// registerParty records a party hosted here, inside an allocation: its
+// identity provider must exist and the party must not (exists builds that
+// error); the user, when named, gets CanActAs on it; a topology transaction
+// with a ParticipantAuthorizationAdded event is appended at a new offset.
+func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permission ParticipantPermission, exists func() error) (partyRecord, error) {
+	if err := requireIDPExists(tx, rec.IdentityProviderID); err != nil {
+		return rec, err
+	}
+	taken, err := tx.Has(store.PartyKey(rec.Party))
+	if err != nil {
+		return rec, err
+	}
+	if taken {
+		return rec, exists()
+	}
+	if userID != "" {
+		if err := n.grantActAs(tx, userID, rec.IdentityProviderID, rec.Party); err != nil {
+			return rec, err
+		}
+	}
+	rec.Offset = tx.NextOffset()
+	now := formatTime(n.now())
+	updateID := newUpdateID("party", rec.Party, n.participantID, strconv.FormatInt(rec.Offset, 10), now)
+	tx.Set(store.PartyKey(rec.Party), mustJSON(rec))
+	tx.Set(store.IDPMemberKey(rec.IdentityProviderID, "p", rec.Party), nil)
+	appendEntry(tx, &logEntry{Kind: kindTopology, Offset: rec.Offset, UpdateID: updateID, RecordTime: now, SynchronizerID: rec.SynchronizerID,
+		Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Value[ParticipantAuthorization]{
+			Value: ParticipantAuthorization{PartyID: rec.Party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
+	return rec, nil
 }
 
 // grantActAs gives a user CanActAs on a new party inside an allocation.

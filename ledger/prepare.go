@@ -144,29 +144,8 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 		e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, EffectiveAt: at, RecordTime: at, SynchronizerID: sync,
 			UserID: c.UserID, ActAs: union(c.ActAs), UpdateID: "prepare:" + uuid}
 		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
-		for i, cmd := range c.Commands {
-			path := fmt.Sprintf("commands[%d]", i)
-			var err error
-			switch {
-			case cmd.CreateCommand != nil:
-				_, err = in.create(cmd.CreateCommand.TemplateID, cmd.CreateCommand.CreateArguments, path+".CreateCommand")
-			case cmd.ExerciseCommand != nil:
-				x := cmd.ExerciseCommand
-				err = in.exercise(x.TemplateID, x.ContractID, x.Choice, x.ChoiceArgument, path+".ExerciseCommand")
-			case cmd.CreateAndExerciseCommand != nil:
-				x := cmd.CreateAndExerciseCommand
-				var node *txNode
-				if node, err = in.create(x.TemplateID, x.CreateArguments, path+".CreateAndExerciseCommand"); err == nil {
-					err = in.exercise(x.TemplateID, node.ContractID, x.Choice, x.ChoiceArgument, path+".CreateAndExerciseCommand")
-				}
-			case cmd.ExerciseByKeyCommand != nil:
-				err = apierr.Unimplemented.New("ExerciseByKeyCommand is not supported: ledgernode has no contract keys yet")
-			default:
-				err = pathErr(apierr.InvalidArgument, path, "the command is empty")
-			}
-			if err != nil {
-				return nil, err
-			}
+		if err := in.run(c.Commands); err != nil {
+			return nil, err
 		}
 		return in.prepared(now, uuid, maxRecordTime)
 	})
