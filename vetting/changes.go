@@ -34,6 +34,8 @@ type Ref struct {
 	PackageVersion string
 }
 
+// String prints the set fields of the reference, e.g.
+// "{package-name=app, package-version=1.0.0}".
 func (r Ref) String() string {
 	var parts []string
 	for _, kv := range [][2]string{{"package-id", r.PackageID}, {"package-name", r.PackageName}, {"package-version", r.PackageVersion}} {
