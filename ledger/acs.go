@@ -74,6 +74,9 @@ type GetActiveContractsPageResponse struct {
 }
 
 func eventFormatAuth(ctx context.Context, f *EventFormat) error {
+	if err := checkEventFormat(f, "event_format"); err != nil {
+		return err
+	}
 	parties, anyParty := UpdateFormat{IncludeReassignments: f}.readingParties()
 	return authorizeRead(ctx, parties, anyParty)
 }
@@ -142,10 +145,13 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 	}
 	limitL := int64(n.opts.ListLimit)
 	take := limitL + 1
-	if opts.Limit != nil && *opts.Limit >= 0 && *opts.Limit < take {
-		take = *opts.Limit
+	if opts.Limit != nil && *opts.Limit < take {
+		take = max(*opts.Limit, 0)
 	}
 	out := []GetActiveContractsResponse{}
+	if take == 0 {
+		return out, nil
+	}
 	err := n.st.View(func(r *store.Reader) error {
 		return n.acsAt(r, req.ActiveAtOffset, newEventFilter(f, n.pkgNameOf), "", func(c GetActiveContractsResponse) bool {
 			out = append(out, c)

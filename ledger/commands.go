@@ -629,11 +629,14 @@ func actAsFormat(c JsCommands, shape string) *TransactionFormat {
 // parties). A transaction with no visible event comes back without events.
 func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
 	f := req.TransactionFormat
-	if f == nil {
+	if f != nil {
+		if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
+			return SubmitAndWaitForTransactionResponse{}, err
+		}
+	} else {
+		// Reading as the actAs and readAs parties is authorized by the
+		// submission's own checks.
 		f = actAsFormat(req.Commands, ShapeACSDelta)
-	}
-	if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
-		return SubmitAndWaitForTransactionResponse{}, err
 	}
 	e, err := n.submit(ctx, req.Commands)
 	if err != nil {

@@ -82,8 +82,25 @@ func validateFormat(ctx context.Context, f UpdateFormat) error {
 	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
 		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", t.TransactionShape, ShapeACSDelta, ShapeLedgerEffects)
 	}
+	if t := f.IncludeTransactions; t != nil {
+		if err := checkEventFormat(&t.EventFormat, "include_transactions.event_format"); err != nil {
+			return err
+		}
+	}
+	if err := checkEventFormat(f.IncludeReassignments, "include_reassignments"); err != nil {
+		return err
+	}
 	parties, anyParty := f.readingParties()
 	return authorizeRead(ctx, parties, anyParty)
+}
+
+// checkEventFormat refuses an event format that selects no party: it needs
+// filters by party or filters for any party.
+func checkEventFormat(f *EventFormat, field string) error {
+	if f != nil && len(f.FiltersByParty) == 0 && f.FiltersForAnyParty == nil {
+		return apierr.InvalidArgument.New("%s: filters_by_party and filters_for_any_party cannot both be empty", field)
+	}
+	return nil
 }
 
 func authorizeRead(ctx context.Context, parties []string, anyParty bool) error {
@@ -450,8 +467,11 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	}
 	limitL := int64(n.opts.ListLimit)
 	take := limitL + 1
-	if opts.Limit != nil && *opts.Limit >= 0 && *opts.Limit < take {
-		take = *opts.Limit
+	if opts.Limit != nil && *opts.Limit < take {
+		take = max(*opts.Limit, 0) // a negative limit takes nothing, as pekko's take does
+	}
+	if take == 0 {
+		return []T{}, nil
 	}
 	idle := DefaultListIdleTimeout
 	if opts.IdleTimeout != nil {

@@ -232,3 +232,21 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 		t.Errorf("all visible: %d elements, last %+v", len(got), got[len(got)-1])
 	}
 }
+
+func TestEmptyEventFormatAndNegativeLimit(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	allocate(t, ctx, n, "a")
+	empty := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta}}
+	if _, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: empty}); !errors.Is(err, apierr.InvalidArgument) {
+		t.Errorf("event format without parties: %v", err)
+	}
+	if _, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+		t.Errorf("ACS without parties: %v", err)
+	}
+	f := topologyFormat()
+	got, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
+	if err != nil || len(got) != 0 {
+		t.Errorf("negative limit: %d elements, %v", len(got), err)
+	}
+}
