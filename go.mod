@@ -3,6 +3,7 @@ module github.com/ledgernode/ledgernode
 go 1.26.8
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/golang-jwt/jwt/v5 v5.3.1

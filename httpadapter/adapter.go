@@ -110,6 +110,9 @@ func (a *adapter) router(table []route) *httprouter.Router {
 	r.PanicHandler = a.panicked
 	register(r, table, a.handle)
 	register(r, registryRoutes, a.handleRegistry)
+	for _, rt := range wsRoutes {
+		r.Handle(http.MethodGet, rt.path, a.websocket(rt))
+	}
 	for _, rt := range registryRoutes {
 		r.Handle(http.MethodOptions, rt.path, a.registryPreflight)
 	}

@@ -54,13 +54,19 @@ func (a *adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeText(w, http.StatusBadRequest, de.Error())
 		return
 	}
+	body, status := a.errorBody(r, err)
+	writeJSON(w, status, body)
+}
+
+// errorBody builds the JsCantonError body of err and its HTTP status.
+func (a *adapter) errorBody(r *http.Request, err error) (jsCantonError, int) {
 	e := apierr.From(err)
 	body := a.cantonError(r, e)
 	var tre *tokenResolutionError
 	if errors.As(err, &tre) && errors.Is(err, apierr.PermissionDenied) {
 		body.Context = map[string]string{"ledger_api_error": "invalid token"}
 	}
-	writeJSON(w, e.HTTPStatus(), body)
+	return body, e.HTTPStatus()
 }
 
 // cantonError builds the JsCantonError body of e, redacted when its

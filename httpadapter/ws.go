@@ -1,0 +1,110 @@
+package httpadapter
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"net/http"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// wsSubprotocol is the subprotocol Canton's JSON API answers WebSocket
+// upgrades with.
+const wsSubprotocol = "daml.ws.auth"
+
+// streamFunc decodes a stream request (the first frame) and yields its
+// elements.
+type streamFunc func(a *adapter, ctx context.Context, frame []byte) iter.Seq2[any, error]
+
+// wsRoute is a WebSocket channel of the asyncapi document: a GET upgrade on
+// the path of its POST list twin.
+type wsRoute struct {
+	path   string
+	stream streamFunc
+}
+
+// wsRoutes are the streams ledgernode serves over WebSockets.
+var wsRoutes = []wsRoute{
+	{"/v2/updates", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamUpdates)},
+	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamFlats)},
+	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamTrees)},
+	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*ledger.Node).StreamActiveContracts)},
+}
+
+// streamWith adapts a Node stream method whose request is the first frame.
+func streamWith[Req, Resp any](decode func([]byte) (Req, error), m func(*ledger.Node, context.Context, Req) iter.Seq2[Resp, error]) streamFunc {
+	return func(a *adapter, ctx context.Context, frame []byte) iter.Seq2[any, error] {
+		return func(yield func(any, error) bool) {
+			req, err := decode(frame)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for v, err := range m(a.node, ctx, req) {
+				if !yield(v, err) || err != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+// websocket serves a stream: the token comes from the bearer header or the
+// Sec-WebSocket-Protocol entry "jwt.token.<JWT>"; the client sends one JSON
+// text frame with the request; the server sends one text frame per element
+// and closes normally at the end of a bounded stream. A failure —
+// authentication included — is a single JsCantonError frame, then a normal
+// close (Canton cannot use close codes for errors either). Origins are not
+// checked: the token, not a cookie, authenticates the stream.
+func (a *adapter) websocket(rt wsRoute) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+		ctx, authErr := a.authenticate(r, authRequired)
+		conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wsSubprotocol}, InsecureSkipVerify: true})
+		if err != nil {
+			return // Accept has answered the failed handshake
+		}
+		defer conn.CloseNow()
+		conn.SetReadLimit(a.maxBody)
+		if authErr != nil {
+			a.wsFail(r, conn, authErr)
+			return
+		}
+		_, frame, err := conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		ctx = conn.CloseRead(ctx) // ends when the client goes away
+		for v, err := range rt.stream(a, ctx, frame) {
+			if err != nil {
+				a.wsFail(r, conn, err)
+				return
+			}
+			if err := wsjson.Write(ctx, conn, v); err != nil {
+				return
+			}
+		}
+		if ctx.Err() == nil {
+			conn.Close(websocket.StatusNormalClosure, "")
+		}
+	}
+}
+
+// wsFail sends err as a JsCantonError frame and closes normally. A decode
+// failure of the request frame becomes INVALID_ARGUMENT.
+func (a *adapter) wsFail(r *http.Request, conn *websocket.Conn, err error) {
+	var de *decodeError
+	if errors.As(err, &de) {
+		err = apierr.InvalidArgument.New("%s", de.Error())
+	}
+	body, _ := a.errorBody(r, err)
+	ctx := context.Background()
+	if wsjson.Write(ctx, conn, body) == nil {
+		conn.Close(websocket.StatusNormalClosure, "")
+	}
+}

@@ -1,0 +1,114 @@
+package httpadapter
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// dialStream opens a stream with the token in Sec-WebSocket-Protocol, as
+// Canton's clients do, and sends the request frame.
+func dialStream(t *testing.T, url, token, request string) *websocket.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http"), &websocket.DialOptions{
+		Subprotocols: []string{"jwt.token." + token, wsSubprotocol}})
+	if err != nil {
+		t.Fatalf("dial %s: %v", url, err)
+	}
+	if got := resp.Header.Get("Sec-WebSocket-Protocol"); got != wsSubprotocol {
+		t.Errorf("subprotocol %q, want %q", got, wsSubprotocol)
+	}
+	if err := conn.Write(ctx, websocket.MessageText, []byte(request)); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// frames reads frames until the server closes the stream or n arrived.
+func frames(t *testing.T, conn *websocket.Conn, n int) []map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var out []map[string]any
+	for n < 0 || len(out) < n {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) == websocket.StatusNormalClosure {
+				return out
+			}
+			t.Fatalf("read: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("frame %q: %v", data, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestWebSocketStreams(t *testing.T) {
+	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
+	srv := httptest.NewServer(h.h)
+	defer srv.Close()
+	ctx := context.Background()
+	for _, hint := range []string{"a", "b", "c"} {
+		if _, err := h.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// participant_admin needs read rights for any party.
+	if _, err := h.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
+		t.Fatal(err)
+	}
+	all := `"updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {}}}`
+
+	// A bounded stream sends its elements and closes normally.
+	conn := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, "endInclusive": 3, `+all+`}`)
+	got := frames(t, conn, -1)
+	if len(got) != 3 || got[0]["update"].(map[string]any)["TopologyTransaction"] == nil {
+		t.Fatalf("bounded stream: %v", got)
+	}
+
+	// An open-ended stream follows new commits.
+	conn = dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 3, `+all+`}`)
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		h.node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "late"})
+	}()
+	if got := frames(t, conn, 1); len(got) != 1 {
+		t.Fatalf("open-ended stream: %v", got)
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
+
+	// Failures are one JsCantonError frame, then a normal close.
+	for name, tc := range map[string]struct{ token, request, code string }{
+		"bad token":   {"nope", `{"beginExclusive": 0, ` + all + `}`, "NA"},
+		"bad request": {"admin", `{"beginExclusive": "x"}`, "INVALID_ARGUMENT"},
+		"no format":   {"admin", `{"beginExclusive": 0}`, "INVALID_ARGUMENT"},
+		"past end":    {"admin", `{"beginExclusive": 0, "endInclusive": 99, ` + all + `}`, "OFFSET_AFTER_LEDGER_END"},
+	} {
+		conn := dialStream(t, srv.URL+"/v2/updates/flats", tc.token, tc.request)
+		got := frames(t, conn, -1)
+		if len(got) != 1 || got[0]["code"] != tc.code {
+			t.Errorf("%s: frames %v, want one %s error", name, got, tc.code)
+		}
+	}
+
+	// The active contracts stream ends by itself.
+	conn = dialStream(t, srv.URL+"/v2/state/active-contracts", "admin", `{"activeAtOffset": 0, "eventFormat": {"filtersForAnyParty": {}}}`)
+	if got := frames(t, conn, -1); len(got) != 0 {
+		t.Errorf("empty ACS stream: %v", got)
+	}
+}

@@ -1,0 +1,183 @@
+package ledger
+
+import (
+	"context"
+	"iter"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// streamPage is how many log entries a stream reads from one snapshot.
+const streamPage = 500
+
+// StreamUpdates yields the updates of a list request one by one, as the
+// WebSocket form of /v2/updates does: it ends after the end offset, or,
+// open-ended, follows the ledger (woken by the committer) until ctx ends.
+// Stopping the loop releases everything.
+func (n *Node) StreamUpdates(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdatesResponse, error] {
+	return streamOf(n, ctx, req, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
+		u, ok := rd.update(e)
+		return GetUpdatesResponse{Update: u}, ok
+	})
+}
+
+// StreamFlats is StreamUpdates for /v2/updates/flats (ACS-delta shape).
+func (n *Node) StreamFlats(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdatesResponse, error] {
+	return streamOf(n, ctx, req, listFlats, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
+		u, ok := rd.update(e)
+		return GetUpdatesResponse{Update: u}, ok
+	})
+}
+
+// StreamTrees is StreamUpdates for /v2/updates/trees (transaction trees).
+func (n *Node) StreamTrees(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdateTreesResponse, error] {
+	return streamOf(n, ctx, req, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
+		u, ok := rd.tree(e)
+		return GetUpdateTreesResponse{Update: u}, ok
+	})
+}
+
+func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape listShape,
+	render func(*renderer, *logEntry) (T, bool)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		fail := func(err error) { yield(zero, err) }
+		if err := n.public(ctx); err != nil {
+			fail(err)
+			return
+		}
+		f, err := req.format(shape)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if shape == listTrees {
+			f.IncludeTopologyEvents = nil
+		}
+		if err := validateFormat(ctx, f); err != nil {
+			fail(err)
+			return
+		}
+		if req.DescendingOrder && req.EndInclusive == nil {
+			fail(apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive"))
+			return
+		}
+		if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
+			fail(err)
+			return
+		}
+		rd := newRenderer(f, n.pkgNameOf)
+		party := indexParty(f)
+		if req.DescendingOrder {
+			// A bounded range, read from one snapshot, newest first.
+			var out []T
+			err := n.st.View(func(r *store.Reader) error {
+				return scanEntries(r, req.BeginExclusive, *req.EndInclusive, true, party, func(e *logEntry) (bool, error) {
+					if v, ok := render(rd, e); ok {
+						out = append(out, v)
+					}
+					return true, nil
+				})
+			})
+			if err != nil {
+				fail(storeErr(err))
+				return
+			}
+			for _, v := range out {
+				if !yield(v, nil) {
+					return
+				}
+			}
+			return
+		}
+		cursor := req.BeginExclusive
+		for {
+			changed := n.st.Changed()
+			hi := n.st.LedgerEnd()
+			if req.EndInclusive != nil {
+				hi = min(hi, *req.EndInclusive)
+			}
+			for cursor < hi {
+				var batch []T
+				last := cursor
+				err := n.st.View(func(r *store.Reader) error {
+					count := 0
+					return scanEntries(r, cursor, hi, false, party, func(e *logEntry) (bool, error) {
+						if v, ok := render(rd, e); ok {
+							batch = append(batch, v)
+						}
+						last = e.Offset
+						count++
+						return count < streamPage, nil
+					})
+				})
+				if err != nil {
+					fail(storeErr(err))
+					return
+				}
+				if len(batch) == 0 && last == cursor {
+					last = hi // nothing of the range is indexed for the party
+				}
+				cursor = last
+				for _, v := range batch {
+					if !yield(v, nil) {
+						return
+					}
+				}
+			}
+			if req.EndInclusive != nil && cursor >= *req.EndInclusive {
+				return
+			}
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// StreamActiveContracts yields the active contracts at an offset one by
+// one (the WebSocket form of /v2/state/active-contracts); the stream ends
+// by itself.
+func (n *Node) StreamActiveContracts(ctx context.Context, req GetActiveContractsRequest) iter.Seq2[GetActiveContractsResponse, error] {
+	return func(yield func(GetActiveContractsResponse, error) bool) {
+		// The list form with the list limit lifted; a page of contracts at a
+		// time keeps the snapshot short.
+		if err := n.public(ctx); err != nil {
+			yield(GetActiveContractsResponse{}, err)
+			return
+		}
+		f := req.EventFormat
+		if f == nil {
+			f = req.Filter
+		}
+		after := ""
+		at := req.ActiveAtOffset
+		size := int32(streamPage)
+		for {
+			page, err := n.ActiveContractsPage(ctx, GetActiveContractsPageRequest{ActiveAtOffset: &at, EventFormat: derefFormat(f), MaxPageSize: &size, PageToken: after})
+			if err != nil {
+				yield(GetActiveContractsResponse{}, err)
+				return
+			}
+			for _, c := range page.ActiveContracts {
+				if !yield(c, nil) {
+					return
+				}
+			}
+			if page.NextPageToken == nil {
+				return
+			}
+			after = *page.NextPageToken
+		}
+	}
+}
+
+func derefFormat(f *EventFormat) EventFormat {
+	if f == nil {
+		return EventFormat{}
+	}
+	return *f
+}
