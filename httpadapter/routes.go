@@ -66,6 +66,8 @@ var routes = []route{
 	{http.MethodPost, "/v2/commands/async/submit", authRequired, callWith(decodeJsCommands, (*ledger.Node).Submit)},
 	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callWith(decodeSubmitReassignment, (*ledger.Node).SubmitReassignment)},
 
+	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[ledger.CompletionStreamRequest], (*ledger.Node).CompletionsList)},
+	{http.MethodPost, "/v2/commands/command-completions", authRequired, callList(decodeGetCompletions, (*ledger.Node).CompletionsList)},
 	{http.MethodPost, "/v2/updates", authRequired, callList(decodeGetUpdates, (*ledger.Node).UpdatesList)},
 	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeGetUpdates, (*ledger.Node).FlatsList)},
 	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeGetUpdates, (*ledger.Node).TreeList)},

@@ -35,6 +35,26 @@ var wsRoutes = []wsRoute{
 	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamFlats)},
 	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamTrees)},
 	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*ledger.Node).StreamActiveContracts)},
+	{"/v2/commands/completions", streamWith(decodeJSON[ledger.CompletionStreamRequest], (*ledger.Node).StreamCompletions)},
+	{"/v2/commands/command-completions", streamWith(getCompletionsFrame, (*ledger.Node).StreamCompletions)},
+}
+
+// getCompletionsRequest is GetCompletionsRequest: the user is the caller.
+type getCompletionsRequest struct {
+	Parties        []string `json:"parties"`
+	BeginExclusive int64    `json:"beginExclusive"`
+}
+
+func getCompletionsFrame(frame []byte) (ledger.CompletionStreamRequest, error) {
+	g, err := decodeJSON[getCompletionsRequest](frame)
+	return ledger.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
+}
+
+// decodeGetCompletions reads a GetCompletionsRequest body (the user is the
+// caller, so the user id stays empty).
+func decodeGetCompletions(rq *request) (ledger.CompletionStreamRequest, error) {
+	g, err := decodeBody[getCompletionsRequest](rq)
+	return ledger.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
 }
 
 // streamWith adapts a Node stream method whose request is the first frame.

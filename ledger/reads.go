@@ -465,6 +465,23 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if req.DescendingOrder && req.EndInclusive == nil {
 		return nil, apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
 	}
+	if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
+		return nil, err
+	}
+	rd := newRenderer(f, n.pkgNameOf)
+	waits := req.EndInclusive == nil || opts.IdleTimeout != nil
+	return collect(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f), opts, waits,
+		func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint)
+}
+
+// collect gathers the rendered log entries of (begin, end] as one list
+// under the list limit (413 beyond it). When waits, it blocks for new
+// entries — woken by the committer — until none arrived for the idle
+// timeout, the limit is reached, or ctx ends; an open-ended ascending list
+// then closes with an OffsetCheckpoint when the ledger end moved past the
+// last entry it could see.
+func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string, opts ListOptions, waits bool,
+	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) ([]T, error) {
 	limitL := int64(n.opts.ListLimit)
 	take := limitL + 1
 	if opts.Limit != nil && *opts.Limit < take {
@@ -477,20 +494,14 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if opts.IdleTimeout != nil {
 		idle = *opts.IdleTimeout
 	}
-	waits := req.EndInclusive == nil || opts.IdleTimeout != nil
-	if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
-		return nil, err
-	}
-	rd := newRenderer(f, n.pkgNameOf)
-	party := indexParty(f)
 	out := []T{}
-	cursor := req.BeginExclusive
-	lastSeen := req.BeginExclusive // the last update the reader could see
+	cursor := begin
+	lastSeen := begin // the last update the reader could see
 	// finish ends an open-ended list: when the ledger end moved past the
 	// last visible update, an OffsetCheckpoint at the ledger end tells the
 	// reader it may resume from there (if the list has room for it).
 	finish := func() []T {
-		if req.EndInclusive == nil && !req.DescendingOrder && cursor > lastSeen && int64(len(out)) < min(take, limitL) {
+		if end == nil && !desc && cursor > lastSeen && int64(len(out)) < min(take, limitL) {
 			now := formatTime(n.now())
 			c := OffsetCheckpoint{Offset: cursor, SynchronizerTimes: []SynchronizerTime{}}
 			for _, s := range n.syncs {
@@ -504,17 +515,17 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	for {
 		changed := n.st.Changed()
 		hi := n.st.LedgerEnd()
-		if req.EndInclusive != nil {
-			hi = *req.EndInclusive
+		if end != nil {
+			hi = *end
 		}
 		before := len(out)
 		err := n.st.View(func(r *store.Reader) error {
 			lo := cursor
-			if req.DescendingOrder {
-				lo = req.BeginExclusive
+			if desc {
+				lo = begin
 			}
-			return scanEntries(r, lo, hi, req.DescendingOrder, party, func(e *logEntry) (bool, error) {
-				if v, ok := render(rd, e); ok {
+			return scanEntries(r, lo, hi, desc, party, func(e *logEntry) (bool, error) {
+				if v, ok := render(e); ok {
 					out = append(out, v)
 					lastSeen = max(lastSeen, e.Offset)
 				}
@@ -529,7 +540,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 			return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", len(out), limitL).
 				WithDefiniteAnswer(false)
 		}
-		if int64(len(out)) >= take || !waits || req.EndInclusive != nil && cursor >= *req.EndInclusive {
+		if int64(len(out)) >= take || !waits || end != nil && cursor >= *end {
 			return finish(), nil
 		}
 		if timer == nil || len(out) > before {

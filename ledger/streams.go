@@ -68,13 +68,30 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			return
 		}
 		rd := newRenderer(f, n.pkgNameOf)
-		party := indexParty(f)
-		if req.DescendingOrder {
+		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
+			func(e *logEntry) (T, bool) { return render(rd, e) }) {
+			if !yield(v, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// follow yields the rendered log entries of (begin, end]: newest first from
+// one snapshot when desc; otherwise in order, a page per snapshot, and —
+// without an end — following the ledger, woken by the committer, until ctx
+// ends.
+func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
+	render func(*logEntry) (T, bool)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		fail := func(err error) { yield(zero, err) }
+		if desc {
 			// A bounded range, read from one snapshot, newest first.
 			var out []T
 			err := n.st.View(func(r *store.Reader) error {
-				return scanEntries(r, req.BeginExclusive, *req.EndInclusive, true, party, func(e *logEntry) (bool, error) {
-					if v, ok := render(rd, e); ok {
+				return scanEntries(r, begin, *end, true, party, func(e *logEntry) (bool, error) {
+					if v, ok := render(e); ok {
 						out = append(out, v)
 					}
 					return true, nil
@@ -91,12 +108,12 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			}
 			return
 		}
-		cursor := req.BeginExclusive
+		cursor := begin
 		for {
 			changed := n.st.Changed()
 			hi := n.st.LedgerEnd()
-			if req.EndInclusive != nil {
-				hi = min(hi, *req.EndInclusive)
+			if end != nil {
+				hi = min(hi, *end)
 			}
 			for cursor < hi {
 				var batch []T
@@ -104,7 +121,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 				err := n.st.View(func(r *store.Reader) error {
 					count := 0
 					return scanEntries(r, cursor, hi, false, party, func(e *logEntry) (bool, error) {
-						if v, ok := render(rd, e); ok {
+						if v, ok := render(e); ok {
 							batch = append(batch, v)
 						}
 						last = e.Offset
@@ -126,7 +143,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 					}
 				}
 			}
-			if req.EndInclusive != nil && cursor >= *req.EndInclusive {
+			if end != nil && cursor >= *end {
 				return
 			}
 			select {
