@@ -289,6 +289,9 @@ func (n *Node) packagesChanged() {
 	n.views.mu.Unlock()
 }
 
+// loadPkgView returns the package view of a synchronizer, from the cache
+// when it is current. It must run inside the committer: the generation is
+// bumped there, before the commit that changes packages or vetting lands.
 func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	c := &n.views
 	c.mu.Lock()

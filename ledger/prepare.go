@@ -134,10 +134,16 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 		return JsPrepareSubmissionResponse{}, err
 	}
 	uuid := newUUID()
-	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		pkgs, err := n.loadPkgView(tx, sync)
+	// Preparing reads a snapshot and writes nothing: it does not take a turn
+	// of the committer.
+	var v any
+	err = n.st.View(func(r *store.Reader) error {
+		tx := store.ReadOnlyTx(r)
+		// Not loadPkgView: the view cache may only be filled inside the
+		// committer, where it is ordered with the commits that change it.
+		pkgs, err := n.readPkgView(tx, sync)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		now := n.now()
 		at := formatTime(now)
@@ -145,9 +151,10 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 			UserID: c.UserID, ActAs: union(c.ActAs), UpdateID: "prepare:" + uuid}
 		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
 		if err := in.run(c.Commands); err != nil {
-			return nil, err
+			return err
 		}
-		return in.prepared(now, uuid, maxRecordTime)
+		v, err = in.prepared(now, uuid, maxRecordTime)
+		return err
 	})
 	if err != nil {
 		return JsPrepareSubmissionResponse{}, storeErr(err)
