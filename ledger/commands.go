@@ -143,11 +143,6 @@ type dedupRecord struct {
 	At       string `json:"at"`
 }
 
-// committed is the outcome of a submission.
-type committed struct {
-	entry *logEntry
-}
-
 func pathErr(code apierr.Code, path, format string, args ...any) error {
 	return code.New("%s at '%s'", fmt.Sprintf(format, args...), path)
 }
@@ -381,6 +376,7 @@ type interpretation struct {
 	entry   *logEntry
 	now     string
 	touched map[string]*contractRecord // contracts read or written by this transaction
+	changed map[string]bool            // the touched contracts this transaction changes
 }
 
 func (in *interpretation) nextNodeID() int32 { return int32(len(in.entry.Nodes)) }
@@ -454,7 +450,7 @@ func (in *interpretation) run(cmds []Command) error {
 
 // create adds a create node.
 func (in *interpretation) create(templateRef string, args json.RawMessage, path string) (*txNode, error) {
-	pkg, tmpl, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
+	pkg, _, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
 	if err != nil {
 		return nil, err
 	}
@@ -463,16 +459,69 @@ func (in *interpretation) create(templateRef string, args json.RawMessage, path 
 	if err != nil {
 		return nil, err
 	}
-	_ = tmpl
 	id := in.nextNodeID()
 	// Signatories are the acting parties and there are no other observers:
 	// ledgernode does not evaluate the template's signatory expression.
-	node := txNode{ID: id, ContractID: in.contractID(id), TemplateID: tid, PackageName: pkg.Name, Argument: arg,
-		Signatories: union(in.cmds.ActAs), Observers: []string{}, CreatedAt: in.now}
+	return in.addCreate(txNode{ID: id, ContractID: in.contractID(id), TemplateID: tid, PackageName: pkg.Name, Argument: arg,
+		Signatories: union(in.cmds.ActAs), Observers: []string{}, CreatedAt: in.now}), nil
+}
+
+// addCreate appends a create node and records its new, active contract.
+func (in *interpretation) addCreate(node txNode) *txNode {
 	in.entry.Nodes = append(in.entry.Nodes, node)
 	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive,
 		CreatedOffset: in.entry.Offset, WorkflowID: in.entry.WorkflowID}
-	return &in.entry.Nodes[len(in.entry.Nodes)-1], nil
+	in.changed[node.ContractID] = true
+	return &in.entry.Nodes[len(in.entry.Nodes)-1]
+}
+
+// active returns a contract that is active on the transaction's
+// synchronizer: CONTRACT_NOT_FOUND when it is unknown or archived,
+// CONTRACT_NOT_ACTIVE when it is in transit or elsewhere.
+func (in *interpretation) active(cid, path string) (*contractRecord, error) {
+	c, err := in.contract(cid, path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case c.State == contractArchived:
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
+		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", cid, in.sync).WithResource("CONTRACT_ID", cid)
+	}
+	return c, nil
+}
+
+// choiceArgument checks a choice's argument against the package and returns
+// it canonical, with whether the choice consumes the contract. Archive is
+// always available (consuming, any argument). found is false for a choice
+// the template does not have.
+func (in *interpretation) choiceArgument(tmpl *vetting.Template, choice string, arg json.RawMessage, path string) (canon json.RawMessage, consuming, found bool, err error) {
+	ch := tmpl.Choice(choice)
+	if ch == nil {
+		if choice == "Archive" {
+			return json.RawMessage("{}"), true, true, nil
+		}
+		return nil, false, false, nil
+	}
+	canon, err = in.checkArg(arg, ch.ArgType, path)
+	return canon, ch.Consuming, true, err
+}
+
+// addExercise appends an exercise node; a consuming one archives the
+// contract (and makes its create transient when this transaction made it).
+func (in *interpretation) addExercise(node txNode, c *contractRecord) {
+	in.entry.Nodes = append(in.entry.Nodes, node)
+	if !node.Consuming {
+		return
+	}
+	c.State, c.ArchivedOffset = contractArchived, in.entry.Offset
+	in.changed[node.ContractID] = true
+	for i := range in.entry.Nodes {
+		if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == node.ContractID {
+			in.entry.Nodes[i].Transient = true
+		}
+	}
 }
 
 // contractID derives a V1 contract id from the transaction's content and
@@ -498,15 +547,9 @@ func (in *interpretation) exercise(templateRef, cid, choice string, arg json.Raw
 	if err != nil {
 		return err
 	}
-	c, err := in.contract(cid, path+".contractId")
+	c, err := in.active(cid, path+".contractId")
 	if err != nil {
 		return err
-	}
-	switch {
-	case c.State == contractArchived:
-		return apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
-	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
-		return apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", cid, in.sync).WithResource("CONTRACT_ID", cid)
 	}
 	_, m, e, _ := splitTemplateID(tid)
 	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
@@ -519,31 +562,15 @@ func (in *interpretation) exercise(templateRef, cid, choice string, arg json.Raw
 			return apierr.DamlAuthorizationError.New("%s is not a stakeholder of contract %s and cannot exercise %s on it", p, cid, choice)
 		}
 	}
-	consuming := true
-	var canon json.RawMessage
-	if choice == "Archive" && tmpl.Choice("Archive") == nil {
-		canon = json.RawMessage("{}")
-	} else {
-		ch := tmpl.Choice(choice)
-		if ch == nil {
-			return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", choice, tid)
-		}
-		consuming = ch.Consuming
-		if canon, err = in.checkArg(nullToEmpty(arg), ch.ArgType, path+".choiceArgument"); err != nil {
-			return err
-		}
+	canon, consuming, found, err := in.choiceArgument(tmpl, choice, nullToEmpty(arg), path+".choiceArgument")
+	if !found {
+		return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", choice, tid)
 	}
-	id := in.nextNodeID()
-	in.entry.Nodes = append(in.entry.Nodes, txNode{ID: id, Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
-		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: choice, Consuming: consuming, Acting: union(in.cmds.ActAs)})
-	if consuming {
-		c.State, c.ArchivedOffset = contractArchived, in.entry.Offset
-		for i := range in.entry.Nodes {
-			if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == cid {
-				in.entry.Nodes[i].Transient = true
-			}
-		}
+	if err != nil {
+		return err
 	}
+	in.addExercise(txNode{ID: in.nextNodeID(), Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
+		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: choice, Consuming: consuming, Acting: union(in.cmds.ActAs)}, c)
 	return nil
 }
 
@@ -561,9 +588,18 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return n.commitTransaction(&c, sync, func(in *interpretation) error { return in.run(c.Commands) })
+}
+
+// commitTransaction commits one transaction of a submission: the
+// deduplication check, the nodes that build adds (interpreting commands or
+// replaying a prepared transaction) checked against the current state, the
+// contracts it changes, the log entry at a new offset and the
+// deduplication entry.
+func (n *Node) commitTransaction(c *JsCommands, sync string, build func(*interpretation) error) (*logEntry, error) {
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		now := n.now()
-		if err := n.checkDuplicate(tx, &c, now); err != nil {
+		if err := n.checkDuplicate(tx, c, now); err != nil {
 			return nil, err
 		}
 		pkgs, err := n.loadPkgView(tx, sync)
@@ -575,21 +611,27 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 		e := &logEntry{Kind: kindTransaction, Offset: off, CommandID: c.CommandID, WorkflowID: c.WorkflowID,
 			EffectiveAt: at, RecordTime: at, SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID}
 		e.UpdateID = newUpdateID("tx", n.participantID, strconv.FormatInt(off, 10), c.UserID, c.CommandID, at)
-		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
-		if err := in.run(c.Commands); err != nil {
+		in := newInterpretation(n, tx, pkgs, c, sync, e)
+		if err := build(in); err != nil {
 			return nil, err
 		}
-		for cid, rec := range in.touched {
-			tx.Set(store.ContractKey(cid), mustJSON(rec))
+		for cid := range in.changed {
+			tx.Set(store.ContractKey(cid), mustJSON(in.touched[cid]))
 		}
 		appendEntry(tx, e)
-		tx.Set(store.DedupKey(changeID(&c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: at}))
+		tx.Set(store.DedupKey(changeID(c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: at}))
 		return e, nil
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	return v.(*logEntry), nil
+}
+
+// newInterpretation starts building a transaction's nodes.
+func newInterpretation(n *Node, tx *store.Tx, pkgs *pkgView, c *JsCommands, sync string, e *logEntry) *interpretation {
+	return &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: c, sync: sync, entry: e, now: e.EffectiveAt,
+		touched: map[string]*contractRecord{}, changed: map[string]bool{}}
 }
 
 // Submit submits commands without waiting for the result to be read back

@@ -107,9 +107,15 @@ func TestCreateAndExercise(t *testing.T) {
 		t.Fatalf("#iou create: %v", err)
 	}
 
-	// Non-consuming, then consuming, then gone.
+	// Non-consuming (the contract record stays as it is), then consuming,
+	// then gone.
+	contractKey := "c/" + ev.ContractID
+	record := ledger.StoreDumpForTest(t, f.n)[contractKey]
 	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Peek", `{}`); err != nil {
 		t.Fatalf("Peek: %v", err)
+	}
+	if after := ledger.StoreDumpForTest(t, f.n)[contractKey]; after != record || record == "" {
+		t.Errorf("a non-consuming exercise changed the contract record:\n%s\n%s", record, after)
 	}
 	before, _ := f.n.LedgerEnd(f.ctx)
 	if _, err := f.exercise("x2", f.bob, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.bob)); !errors.Is(err, apierr.DamlAuthorizationError) {
@@ -262,11 +268,17 @@ func TestReassignments(t *testing.T) {
 	if _, err := assign(rid, syncs[1], syncs[0]); !errors.Is(err, apierr.ReassignmentMismatch) {
 		t.Errorf("assign with swapped synchronizers: %v", err)
 	}
-	if _, err := assign("00"+rid[2:10]+rid[10:], syncs[0], syncs[1]); err != nil {
-		// the same id: fine; now try an unknown one
-	}
 	if _, err := assign("001220"+fmt.Sprintf("%064d", 1), syncs[0], syncs[1]); !errors.Is(err, apierr.ReassignmentNotFound) {
 		t.Errorf("unknown reassignment id: %v", err)
+	}
+	as, err := assign(rid, syncs[0], syncs[1])
+	if err != nil {
+		t.Fatalf("assign: %v", err)
+	}
+	ae := as.Reassignment.Events[0].JsAssignmentEvent
+	if ae == nil || ae.ReassignmentID != rid || ae.ReassignmentCounter != 1 || ae.Target != syncs[1] ||
+		ae.CreatedEvent.ContractID != ev.ContractID || as.Reassignment.SynchronizerID != syncs[1] {
+		t.Fatalf("assignment: %+v", as.Reassignment)
 	}
 	if _, err := assign(rid, syncs[0], syncs[1]); !errors.Is(err, apierr.ReassignmentMismatch) {
 		t.Errorf("assigning twice: %v", err)

@@ -121,16 +121,6 @@ func union(lists ...[]string) []string {
 	return slices.Compact(out)
 }
 
-func intersect(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // eventFilter is an EventFormat prepared for matching.
 type eventFilter struct {
 	byParty  map[string][]CumulativeFilter

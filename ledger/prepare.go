@@ -149,7 +149,7 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 		at := formatTime(now)
 		e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, EffectiveAt: at, RecordTime: at, SynchronizerID: sync,
 			UserID: c.UserID, ActAs: union(c.ActAs), UpdateID: "prepare:" + uuid}
-		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
+		in := newInterpretation(n, tx, pkgs, &c, sync, e)
 		if err := in.run(c.Commands); err != nil {
 			return err
 		}

@@ -294,35 +294,7 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 	}
 	c := JsCommands{UserID: userID, ActAs: actAs, CommandID: md.SubmitterInfo.CommandID,
 		DeduplicationPeriod: req.DeduplicationPeriod, SubmissionID: req.SubmissionID}
-	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		now := n.now()
-		if err := n.checkDuplicate(tx, &c, now); err != nil {
-			return nil, err
-		}
-		pkgs, err := n.loadPkgView(tx, sync)
-		if err != nil {
-			return nil, err
-		}
-		off := tx.NextOffset()
-		at := formatTime(now)
-		e := &logEntry{Kind: kindTransaction, Offset: off, CommandID: c.CommandID, EffectiveAt: at, RecordTime: at,
-			SynchronizerID: sync, UserID: userID, ActAs: actAs, SubmissionID: c.SubmissionID}
-		e.UpdateID = newUpdateID("tx", n.participantID, strconv.FormatInt(off, 10), userID, c.CommandID, at)
-		in := &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: &c, sync: sync, entry: e, now: at, touched: map[string]*contractRecord{}}
-		if err := in.replay(pt); err != nil {
-			return nil, err
-		}
-		for cid, rec := range in.touched {
-			tx.Set(store.ContractKey(cid), mustJSON(rec))
-		}
-		appendEntry(tx, e)
-		tx.Set(store.DedupKey(changeID(&c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: at}))
-		return e, nil
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return v.(*logEntry), nil
+	return n.commitTransaction(&c, sync, func(in *interpretation) error { return in.replay(pt) })
 }
 
 // replay turns the prepared transaction's nodes, in pre-order from the
@@ -432,11 +404,8 @@ func (in *interpretation) replayCreate(c *interactive.Create) error {
 	if observers == nil {
 		observers = []string{}
 	}
-	id := in.nextNodeID()
-	node := txNode{ID: id, ContractID: c.ContractID, TemplateID: tid, PackageName: pkg.Name, Argument: arg,
-		Signatories: signatories, Observers: observers, CreatedAt: in.now}
-	in.entry.Nodes = append(in.entry.Nodes, node)
-	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive, CreatedOffset: in.entry.Offset}
+	in.addCreate(txNode{ID: in.nextNodeID(), ContractID: c.ContractID, TemplateID: tid, PackageName: pkg.Name, Argument: arg,
+		Signatories: signatories, Observers: observers, CreatedAt: in.now})
 	return nil
 }
 
@@ -449,15 +418,9 @@ func (in *interpretation) replayExercise(x *interactive.Exercise) error {
 		return failedToExecute("interface choices are not supported by ledgernode")
 	}
 	cid := x.ContractID
-	c, err := in.contract(cid, "contractId")
+	c, err := in.active(cid, "contractId")
 	if err != nil {
 		return err
-	}
-	switch {
-	case c.State == contractArchived:
-		return apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
-	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
-		return apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", cid, in.sync).WithResource("CONTRACT_ID", cid)
 	}
 	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
 	if x.TemplateID.ModuleName != cm || x.TemplateID.EntityName != ce {
@@ -477,34 +440,18 @@ func (in *interpretation) replayExercise(x *interactive.Exercise) error {
 	if err != nil {
 		return failedToExecute("exercise of %s: %v", x.ChoiceID, err)
 	}
-	consuming := true
-	var canon json.RawMessage
-	if x.ChoiceID == "Archive" && tmpl.Choice("Archive") == nil {
-		canon = json.RawMessage("{}")
-	} else {
-		ch := tmpl.Choice(x.ChoiceID)
-		if ch == nil {
-			return failedToExecute("Couldn't find requested choice %s for template %s", x.ChoiceID, tid)
-		}
-		consuming = ch.Consuming
-		if canon, err = in.checkArg(raw, ch.ArgType, "choiceArgument"); err != nil {
-			return err
-		}
+	canon, consuming, found, err := in.choiceArgument(tmpl, x.ChoiceID, raw, "choiceArgument")
+	if !found {
+		return failedToExecute("Couldn't find requested choice %s for template %s", x.ChoiceID, tid)
+	}
+	if err != nil {
+		return err
 	}
 	if consuming != x.Consuming {
 		return failedToExecute("choice %s of %s: consuming is %v, the package says %v", x.ChoiceID, tid, x.Consuming, consuming)
 	}
-	id := in.nextNodeID()
-	in.entry.Nodes = append(in.entry.Nodes, txNode{ID: id, Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
-		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: x.ChoiceID, Consuming: consuming, Acting: acting})
-	if consuming {
-		c.State, c.ArchivedOffset = contractArchived, in.entry.Offset
-		for i := range in.entry.Nodes {
-			if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == cid {
-				in.entry.Nodes[i].Transient = true
-			}
-		}
-	}
+	in.addExercise(txNode{ID: in.nextNodeID(), Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
+		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: x.ChoiceID, Consuming: consuming, Acting: acting}, c)
 	return nil
 }
 
