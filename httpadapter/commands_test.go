@@ -22,22 +22,6 @@ import (
 // Tests of the command routes, and the fixture the update and state tests
 // share.
 
-// iouPkg has the template Main:Iou {owner: Party, amount: Int64} with a
-// consuming Transfer {newOwner: Party} and a non-consuming Peek (Unit)
-// choice, as in the ledger's command tests.
-func iouPkg() lfenc.Package {
-	return lfenc.Package{Name: "iou", Version: "1.0.0", Imports: []string{}, Modules: []lfenc.Module{{Name: "Main",
-		DataTypes: []lfenc.DataType{
-			{Name: "Iou", Serializable: true, Fields: []lfenc.Field{{Name: "owner", Type: lfenc.B(lfenc.Party)}, {Name: "amount", Type: lfenc.B(lfenc.Int64)}}},
-			{Name: "Transfer", Serializable: true, Fields: []lfenc.Field{{Name: "newOwner", Type: lfenc.B(lfenc.Party)}}},
-		},
-		Templates: []lfenc.Template{{Name: "Iou", Choices: []lfenc.Choice{
-			{Name: "Transfer", Consuming: true, Arg: lfenc.Con(lfenc.Self(), "Main", "Transfer"), Ret: lfenc.B(lfenc.Unit)},
-			{Name: "Peek", Consuming: false, Arg: lfenc.B(lfenc.Unit), Ret: lfenc.B(lfenc.Unit)},
-		}}},
-	}}}
-}
-
 // ledgerFixture is a harness with the iou package uploaded over HTTP (to
 // every synchronizer) and the parties alice and bob.
 type ledgerFixture struct {
@@ -51,7 +35,7 @@ type ledgerFixture struct {
 func newLedgerFixture(t *testing.T, lopts ledger.Options, opts Options, auth map[string]string) *ledgerFixture {
 	t.Helper()
 	h := newHarnessWith(t, lopts, opts)
-	d, ids := lfenc.DAR(iouPkg())
+	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
 	targets := []string{"/v2/dars"}
 	if len(lopts.Synchronizers) > 1 {
 		targets = nil

@@ -25,7 +25,7 @@ func benchFixture(b *testing.B, opts ledger.Options) *fixture {
 	}
 	b.Cleanup(func() { n.Close() })
 	ctx := context.Background()
-	d, ids := lfenc.DAR(iouPkg("1.0.0"))
+	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		b.Fatal(err)
 	}

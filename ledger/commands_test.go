@@ -16,21 +16,6 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
-// iouPkg has template Main:Iou {owner: Party, amount: Int64} with a
-// consuming Transfer and a non-consuming Peek choice.
-func iouPkg(version string) lfenc.Package {
-	return lfenc.Package{Name: "iou", Version: version, Imports: []string{}, Modules: []lfenc.Module{{Name: "Main",
-		DataTypes: []lfenc.DataType{
-			{Name: "Iou", Serializable: true, Fields: []lfenc.Field{{Name: "owner", Type: lfenc.B(lfenc.Party)}, {Name: "amount", Type: lfenc.B(lfenc.Int64)}}},
-			{Name: "Transfer", Serializable: true, Fields: []lfenc.Field{{Name: "newOwner", Type: lfenc.B(lfenc.Party)}}},
-		},
-		Templates: []lfenc.Template{{Name: "Iou", Choices: []lfenc.Choice{
-			{Name: "Transfer", Consuming: true, Arg: lfenc.Con(lfenc.Self(), "Main", "Transfer"), Ret: lfenc.B(lfenc.Unit)},
-			{Name: "Peek", Consuming: false, Arg: lfenc.B(lfenc.Unit), Ret: lfenc.B(lfenc.Unit)},
-		}}},
-	}}}
-}
-
 type fixture struct {
 	n     *ledger.Node
 	ctx   context.Context
@@ -43,7 +28,7 @@ func newFixture(t *testing.T, opts ledger.Options) *fixture {
 	t.Helper()
 	n := openNode(t, opts)
 	ctx := context.Background()
-	d, ids := lfenc.DAR(iouPkg("1.0.0"))
+	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
 	for _, s := range append([]string{""}, opts.Synchronizers...) {
 		if len(opts.Synchronizers) > 1 && s == "" {
 			continue

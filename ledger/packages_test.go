@@ -25,18 +25,6 @@ func realDAR(t *testing.T, name string) []byte {
 	return b
 }
 
-// appPkg is a package "name" with a template Main:T whose fields are given.
-func appPkg(name, version string, imports []string, fields ...lfenc.Field) lfenc.Package {
-	if imports == nil {
-		imports = []string{}
-	}
-	return lfenc.Package{Name: name, Version: version, Imports: imports, Modules: []lfenc.Module{{Name: "Main",
-		DataTypes: []lfenc.DataType{{Name: "T", Serializable: true, Fields: fields}},
-		Templates: []lfenc.Template{{Name: "T", Choices: []lfenc.Choice{{Name: "Go", Consuming: true,
-			Arg: lfenc.B(lfenc.Unit), Ret: lfenc.B(lfenc.Unit)}}}},
-	}}}
-}
-
 var owner = lfenc.Field{Name: "owner", Type: lfenc.B(lfenc.Party)}
 
 func dar(t *testing.T, main lfenc.Package, deps ...lfenc.Package) ([]byte, []string) {
@@ -143,7 +131,7 @@ func TestPackageReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ids := dar(t, appPkg("app", "1.0.0", nil, owner))
+	d, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +145,7 @@ func TestPackageReopen(t *testing.T) {
 	if diff := cmp.Diff(want, listVetted(t, n)); diff != "" {
 		t.Errorf("vetting after reopen (-want +got):\n%s", diff)
 	}
-	v2, _ := dar(t, appPkg("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+	v2, _ := dar(t, lfenc.TemplatePackage("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
 	if _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: v2}); err != nil {
 		t.Errorf("a valid upgrade after reopen: %v", err)
 	}
@@ -169,13 +157,13 @@ func TestPackageReopen(t *testing.T) {
 func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	v1, _ := dar(t, appPkg("app", "1.0.0", nil, owner))
+	v1, _ := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: v1}); err != nil {
 		t.Fatal(err)
 	}
-	good, _ := dar(t, appPkg("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
-	bad, badIDs := dar(t, appPkg("app", "3.0.0", nil, owner, lfenc.Field{Name: "amount", Type: lfenc.B(lfenc.Int64)}))
-	sameVersion, _ := dar(t, appPkg("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Int64))}))
+	good, _ := dar(t, lfenc.TemplatePackage("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+	bad, badIDs := dar(t, lfenc.TemplatePackage("app", "3.0.0", nil, owner, lfenc.Field{Name: "amount", Type: lfenc.B(lfenc.Int64)}))
+	sameVersion, _ := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Int64))}))
 	for _, tc := range []struct {
 		name string
 		dar  []byte
@@ -225,19 +213,19 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 func TestVettingChanges(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	lib := appPkg("lib", "1.0.0", nil, owner)
+	lib := lfenc.TemplatePackage("lib", "1.0.0", nil, owner)
 	libID, _ := lfenc.Dalf(lib)
-	app := appPkg("app", "1.0.0", []string{libID}, owner)
+	app := lfenc.TemplatePackage("app", "1.0.0", []string{libID}, owner)
 	d, ids := dar(t, app, lib)
 	appID := ids[0]
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	other, otherIDs := dar(t, appPkg("other", "1.0.0", nil, owner))
+	other, otherIDs := dar(t, lfenc.TemplatePackage("other", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: other, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	twin, _ := dar(t, appPkg("other", "2.0.0", nil, owner))
+	twin, _ := dar(t, lfenc.TemplatePackage("other", "2.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +328,7 @@ func TestVettingChanges(t *testing.T) {
 func TestVettingSynchronizerAutodetect(t *testing.T) {
 	n := openNode(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	ctx := context.Background()
-	d, ids := dar(t, appPkg("app", "1.0.0", nil, owner))
+	d, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
 		t.Fatalf("upload with two synchronizers: %v", err)
 	}
@@ -379,11 +367,11 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 	for round := range 20 {
 		n := openNode(t, ledger.Options{})
 		ctx := context.Background()
-		y, _ := dar(t, appPkg("app", "1.0.0", nil, owner))
+		y, _ := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
 		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: y}); err != nil {
 			t.Fatal(err)
 		}
-		x, ids := dar(t, appPkg("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+		x, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
 		done := make(chan error, 2)
 		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x, DontVet: true}); done <- err }()
 		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x}); done <- err }()
@@ -400,7 +388,7 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 func TestReuploadKeepsBounds(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	d, ids := dar(t, appPkg("app", "1.0.0", nil, owner))
+	d, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *external
 	t.Helper()
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	d, ids := lfenc.DAR(iouPkg("1.0.0"))
+	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		t.Fatal(err)
 	}

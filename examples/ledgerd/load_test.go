@@ -30,11 +30,7 @@ func loadTarget(b *testing.B) (base, pkg, party string, client *http.Client) {
 	base = "http://" + <-addrc
 	b.Cleanup(func() { cancel(); <-done })
 	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
-	iou := lfenc.Package{Name: "iou", Version: "1.0.0", Imports: []string{}, Modules: []lfenc.Module{{Name: "Main",
-		DataTypes: []lfenc.DataType{{Name: "Iou", Serializable: true, Fields: []lfenc.Field{
-			{Name: "owner", Type: lfenc.B(lfenc.Party)}, {Name: "amount", Type: lfenc.B(lfenc.Int64)}}}},
-		Templates: []lfenc.Template{{Name: "Iou"}}}}}
-	dar, ids := lfenc.DAR(iou)
+	dar, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
 	post(b, client, base+"/v2/dars", dar)
 	var alloc struct {
 		PartyDetails struct{ Party string } `json:"partyDetails"`
