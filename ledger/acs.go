@@ -187,7 +187,7 @@ type acsPageToken struct {
 func (req GetActiveContractsPageRequest) fingerprint() string {
 	r := req
 	r.PageToken, r.ActiveAtOffset = "", nil
-	return GetUpdatesPageRequest{UpdateFormat: UpdateFormat{IncludeReassignments: &r.EventFormat}, MaxPageSize: r.MaxPageSize}.fingerprint()
+	return fingerprint(r)
 }
 
 // ActiveContractsPage returns one page of the active contracts at an
@@ -212,6 +212,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 	if req.ActiveAtOffset != nil {
 		at = *req.ActiveAtOffset
 	}
+	fp := req.fingerprint()
 	after := ""
 	if req.PageToken != "" {
 		var tok acsPageToken
@@ -219,7 +220,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 		if err == nil {
 			err = json.Unmarshal(raw, &tok)
 		}
-		if err != nil || tok.Request != req.fingerprint() || (req.ActiveAtOffset != nil && tok.At != at) {
+		if err != nil || tok.Request != fp || (req.ActiveAtOffset != nil && tok.At != at) {
 			return GetActiveContractsPageResponse{}, apierr.InvalidACSPageToken.New("the page token does not belong to this request")
 		}
 		at, after = tok.At, tok.After
@@ -250,7 +251,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 		} else {
 			cid = last.JsIncompleteUnassigned.CreatedEvent.ContractID
 		}
-		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: cid, Request: req.fingerprint()}))
+		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: cid, Request: fp}))
 		resp.NextPageToken = &s
 	}
 	return resp, nil

@@ -68,7 +68,12 @@ type pageToken struct {
 func (req GetUpdatesPageRequest) fingerprint() string {
 	r := req
 	r.PageToken = ""
-	h := sha256.Sum256(mustJSON(r))
+	return fingerprint(r)
+}
+
+// fingerprint identifies the parameters a page token is bound to.
+func fingerprint(params any) string {
+	h := sha256.Sum256(mustJSON(params))
 	return hex.EncodeToString(h[:12])
 }
 
@@ -237,6 +242,7 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 	if req.DescendingOrder && req.EndOffsetInclusive == nil {
 		return GetUpdatesPageResponse{}, apierr.DescendingOrderMissingEnd.New("descending order needs end_offset_inclusive")
 	}
+	fp := req.fingerprint()
 	var resp GetUpdatesPageResponse
 	err := n.st.View(func(r *store.Reader) error {
 		ledgerEnd := n.st.LedgerEnd()
@@ -254,7 +260,7 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 			if err == nil {
 				err = json.Unmarshal(raw, &tok)
 			}
-			if err != nil || tok.Request != req.fingerprint() || tok.Cursor < lo || tok.Cursor > hi {
+			if err != nil || tok.Request != fp || tok.Cursor < lo || tok.Cursor > hi {
 				return apierr.InvalidUpdatesPageToken.New("the page token does not belong to this request")
 			}
 			if req.DescendingOrder {
@@ -280,7 +286,7 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 			return err
 		}
 		token := func(cursor int64) *string {
-			s := base64.StdEncoding.EncodeToString(mustJSON(pageToken{Cursor: cursor, Request: req.fingerprint()}))
+			s := base64.StdEncoding.EncodeToString(mustJSON(pageToken{Cursor: cursor, Request: fp}))
 			return &s
 		}
 		switch {
