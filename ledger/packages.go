@@ -443,7 +443,6 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 			return Empty{}, err
 		}
 	}
-	n.cachePackages(dar.Packages)
 	// The payloads are written first, outside the committer; the commit
 	// that records the packages checks they are there (a concurrent refused
 	// upload of the same package may have removed them) and the upload is
@@ -461,6 +460,8 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 			n.dropPayloads(written)
 			return Empty{}, storeErr(err)
 		}
+		// Only an accepted DAR's packages enter the decoded-package cache.
+		n.cachePackages(dar.Packages)
 		return Empty{}, nil
 	}
 }

@@ -94,16 +94,16 @@ var (
 	UpdateNotFound = Code{Name: "UPDATE_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
 )
 
-// IDPConfigInUse: deleting an identity provider that users or parties
+// IDPConfigInUse reports deleting an identity provider that users or parties
 // still belong to. Canton's store refuses such a delete through a foreign
 // key and has no dedicated code; ledgernode reports it as this
 // FAILED_PRECONDITION-class error (400) and deletes nothing.
 var IDPConfigInUse = Code{Name: "IDP_CONFIG_IN_USE", Category: InvalidGivenCurrentSystemStateOther}
 
-// InstrumentNotFound: the registry has no instrument with that id (404).
+// InstrumentNotFound reports that the registry has no instrument with that id (404).
 var InstrumentNotFound = Code{Name: "INSTRUMENT_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
 
-// RegistryInfoNotSet: the registry's info (admin id) has not been set (404).
+// RegistryInfoNotSet reports that the registry's info (admin id) has not been set (404).
 var RegistryInfoNotSet = Code{Name: "REGISTRY_INFO_NOT_SET", Category: InvalidGivenCurrentSystemStateResourceMissing}
 
 // Update reading and command submission.
@@ -138,9 +138,9 @@ var (
 	ReassignmentMismatch = Code{Name: "INVALID_REASSIGNMENT", Category: InvalidGivenCurrentSystemStateOther}
 )
 
-// ContractEventsNotFound: no visible events for that contract id (404).
+// ContractEventsNotFound reports no visible events for that contract id (404).
 var ContractEventsNotFound = Code{Name: "CONTRACT_EVENTS_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
 
-// InvalidACSPageToken: an active-contracts page token that is malformed or
+// InvalidACSPageToken reports an active-contracts page token that is malformed or
 // belongs to another request (400).
 var InvalidACSPageToken = Code{Name: "INVALID_ACS_PAGE_TOKEN", Category: InvalidIndependentOfSystemState}
