@@ -329,7 +329,8 @@ func (r *Reader) Get(key []byte) ([]byte, error) {
 }
 
 // Scan calls fn for every key with the prefix at or after start (nil: from
-// the first), in key order, until fn returns false or an error.
+// the first), in key order, until fn returns false or an error. key and val
+// are only valid during the call: fn copies what it keeps.
 func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
 	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
 	defer it.Close()
@@ -338,13 +339,7 @@ func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, erro
 		seek = start
 	}
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
-		item := it.Item()
-		v, err := item.ValueCopy(nil)
-		if err != nil {
-			return err
-		}
-		more, err := fn(item.KeyCopy(nil), v)
-		if err != nil || !more {
+		if more, err := visit(it.Item(), fn); err != nil || !more {
 			return err
 		}
 	}
@@ -469,7 +464,7 @@ func ReadOnlyTx(r *Reader) *Tx { return &Tx{Reader: *r} }
 
 // ScanReverse calls fn for every key with the prefix at or before start
 // (nil: from the last), in descending key order, until fn returns false or
-// an error.
+// an error. As with Scan, key and val are only valid during the call.
 func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
 	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, Reverse: true})
 	defer it.Close()
@@ -478,15 +473,19 @@ func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (boo
 		seek = append(slices.Clone(prefix), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 	}
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
-		item := it.Item()
-		v, err := item.ValueCopy(nil)
-		if err != nil {
-			return err
-		}
-		more, err := fn(item.KeyCopy(nil), v)
-		if err != nil || !more {
+		if more, err := visit(it.Item(), fn); err != nil || !more {
 			return err
 		}
 	}
 	return nil
+}
+
+// visit calls fn with an item's key and value without copying them.
+func visit(item *badger.Item, fn func(key, val []byte) (bool, error)) (more bool, err error) {
+	err = item.Value(func(v []byte) error {
+		var ferr error
+		more, ferr = fn(item.Key(), v)
+		return ferr
+	})
+	return more, err
 }
