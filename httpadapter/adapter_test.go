@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -391,7 +391,7 @@ func TestEvery2xxHasAJSONBody(t *testing.T) {
 	h := newHarness(t, Options{Verifier: testVerifier})
 	auth := bearer("admin-token")
 	p := h.allocate("someone", auth)
-	dar, ids := lfenc.DAR(lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	dar, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	vet := `{"changes":[{"operation":{"Vet":{"value":{"packages":[{"packageId":"` + ids[0] + `"}]}}}}]}`
 	for _, c := range []httpCall{
 		{method: "GET", target: "/livez"},
@@ -772,7 +772,7 @@ func exerciseLedgerRoutes(t *testing.T, auth map[string]string) {
 	t.Helper()
 	const a, b = "a::1220aa", "b::1220bb"
 	h := newHarnessWith(t, ledger.Options{Synchronizers: []string{a, b}}, Options{Verifier: testVerifier})
-	dar, ids := lfenc.DAR(lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	dar, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	for _, s := range []string{a, b} {
 		wantEmptyObject(t, h.do(darCall("/v2/dars?synchronizerId="+url.QueryEscape(s), dar, auth)))
 	}

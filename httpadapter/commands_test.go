@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -35,7 +35,7 @@ type ledgerFixture struct {
 func newLedgerFixture(t *testing.T, lopts ledger.Options, opts Options, auth map[string]string) *ledgerFixture {
 	t.Helper()
 	h := newHarnessWith(t, lopts, opts)
-	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	targets := []string{"/v2/dars"}
 	if len(lopts.Synchronizers) > 1 {
 		targets = nil

@@ -17,7 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -38,7 +38,7 @@ func realDAR(t *testing.T, name string) []byte {
 	return b
 }
 
-var owner = lfenc.Field{Name: "owner", Type: lfenc.B(lfenc.Party)}
+var owner = lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)}
 
 // darCall is a request with a raw DAR body and no Content-Type.
 func darCall(target string, dar []byte, header map[string]string) httpCall {
@@ -189,19 +189,19 @@ func newVettingFixture(t *testing.T, lopts ledger.Options) *vettingFixture {
 	t.Helper()
 	h := newHarnessWith(t, lopts, Options{})
 	f := &vettingFixture{harness: h}
-	lib := lfenc.TemplatePackage("lib", "1.0.0", nil, owner)
-	f.lib, _ = lfenc.Dalf(lib)
-	upload := func(main lfenc.Package, deps ...lfenc.Package) []string {
-		d, ids := lfenc.DAR(main, deps...)
+	lib := lftest.TemplatePackage("lib", "1.0.0", nil, owner)
+	f.lib, _ = lftest.Dalf(lib)
+	upload := func(main lftest.Package, deps ...lftest.Package) []string {
+		d, ids := lftest.DAR(main, deps...)
 		wantEmptyObject(t, h.do(darCall("/v2/dars?vetAllPackages=false", d, nil)))
 		return ids
 	}
-	f.app = upload(lfenc.TemplatePackage("app", "1.0.0", []string{f.lib}, owner), lib)[0]
-	f.other1 = upload(lfenc.TemplatePackage("other", "1.0.0", nil, owner))[0]
-	upload(lfenc.TemplatePackage("other", "2.0.0", nil, owner))
-	f.up1 = upload(lfenc.TemplatePackage("up", "1.0.0", nil, owner))[0]
-	f.upBad = upload(lfenc.TemplatePackage("up", "2.0.0", nil, owner, lfenc.Field{Name: "amount", Type: lfenc.B(lfenc.Int64)}))[0]
-	f.upSame = upload(lfenc.TemplatePackage("up", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Int64))}))[0]
+	f.app = upload(lftest.TemplatePackage("app", "1.0.0", []string{f.lib}, owner), lib)[0]
+	f.other1 = upload(lftest.TemplatePackage("other", "1.0.0", nil, owner))[0]
+	upload(lftest.TemplatePackage("other", "2.0.0", nil, owner))
+	f.up1 = upload(lftest.TemplatePackage("up", "1.0.0", nil, owner))[0]
+	f.upBad = upload(lftest.TemplatePackage("up", "2.0.0", nil, owner, lftest.Field{Name: "amount", Type: lftest.B(lftest.Int64)}))[0]
+	f.upSame = upload(lftest.TemplatePackage("up", "1.0.0", nil, owner, lftest.Field{Name: "x", Type: lftest.Opt(lftest.B(lftest.Int64))}))[0]
 	if st := h.pkgState(nil); len(st.Packages) != 7 || len(st.Vetting.VettedPackages) != 0 {
 		t.Fatalf("fixture state: %+v", st)
 	}
@@ -485,7 +485,7 @@ func TestVettingRules(t *testing.T) {
 func TestVettingSynchronizers(t *testing.T) {
 	const a, b = "a::1220aa", "b::1220bb"
 	h := newHarnessWith(t, ledger.Options{Synchronizers: []string{a, b}}, Options{})
-	d, ids := lfenc.DAR(lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	d, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	before := h.pkgState(nil)
 	for _, route := range []string{"/v2/dars", "/v2/packages", "/v2/dars?vetAllPackages=true"} {
 		wantCantonError(t, h.do(darCall(route, d, nil)), 400, "PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER")
@@ -544,7 +544,7 @@ func TestVettingSynchronizers(t *testing.T) {
 // TestDARBodies covers the raw DAR body: Content-Types, chunking, the body
 // limit, the vetAllPackages query and bodies that are not DARs.
 func TestDARBodies(t *testing.T) {
-	d, ids := lfenc.DAR(lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	d, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	t.Run("content types", func(t *testing.T) {
 		for _, ct := range []string{"", "application/octet-stream", "application/json", "text/plain", "multipart/form-data"} {
 			h := newHarness(t, Options{})
@@ -631,8 +631,8 @@ func TestPackageAuthorization(t *testing.T) {
 		t.Fatal(err)
 	}
 	admin, alice := bearer("admin-token"), bearer("alice-token")
-	d, ids := lfenc.DAR(lfenc.TemplatePackage("app", "1.0.0", nil, owner))
-	d2, ids2 := lfenc.DAR(lfenc.TemplatePackage("app2", "1.0.0", nil, owner))
+	d, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
+	d2, ids2 := lftest.DAR(lftest.TemplatePackage("app2", "1.0.0", nil, owner))
 	wantEmptyObject(t, h.do(darCall("/v2/dars", d, admin)))
 	wantEmptyObject(t, h.do(darCall("/v2/dars?vetAllPackages=false", d2, admin)))
 	before := h.pkgState(admin)

@@ -12,7 +12,7 @@ import (
 
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -25,7 +25,7 @@ func benchFixture(b *testing.B, opts ledger.Options) *fixture {
 	}
 	b.Cleanup(func() { n.Close() })
 	ctx := context.Background()
-	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		b.Fatal(err)
 	}

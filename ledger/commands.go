@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +18,6 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
-	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // DefaultMaxDeduplicationDuration is the deduplication period of a
@@ -255,11 +256,11 @@ func (n *Node) checkDuplicate(tx *store.Tx, c *JsCommands, now time.Time) error 
 // pkgView is what command interpretation reads: the known packages and the
 // vetting state of the synchronizer.
 type pkgView struct {
-	byID   map[string]*vetting.Package
+	byID   map[string]*lf.Package
 	vetted map[string]bool
 }
 
-func (v *pkgView) lookup(id string) *vetting.Package { return v.byID[id] }
+func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }
 
 // viewCache keeps the package view of each synchronizer between commits.
 // Operations that change packages or vetting bump gen inside the committer
@@ -320,7 +321,7 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &pkgView{byID: map[string]*vetting.Package{}, vetted: map[string]bool{}}
+	v := &pkgView{byID: map[string]*lf.Package{}, vetted: map[string]bool{}}
 	for _, p := range known {
 		v.byID[p.ID] = p
 	}
@@ -333,17 +334,17 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 // resolveTemplate resolves a template reference to a vetted package and
 // its template: a package id must be vetted on the synchronizer; a
 // #package-name resolves to the newest vetted version of that name.
-func (v *pkgView) resolveTemplate(ref, path string) (*vetting.Package, *vetting.Template, string, error) {
+func (v *pkgView) resolveTemplate(ref, path string) (*lf.Package, *lf.Template, string, error) {
 	parts := strings.Split(ref, ":")
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
 		return nil, nil, "", pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", ref)
 	}
 	pkgRef, module, entity := parts[0], parts[1], parts[2]
-	var pkg *vetting.Package
+	var pkg *lf.Package
 	if name, ok := strings.CutPrefix(pkgRef, "#"); ok {
 		for id := range v.vetted {
 			p := v.byID[id]
-			if p != nil && p.Name == name && (pkg == nil || vetting.CompareVersions(p.Version, pkg.Version) > 0) {
+			if p != nil && p.Name == name && (pkg == nil || lf.CompareVersions(p.Version, pkg.Version) > 0) {
 				pkg = p
 			}
 		}
@@ -415,8 +416,8 @@ func isContractID(s string) bool {
 
 // checkArg validates a Daml value against an LF type and returns its
 // canonical JSON.
-func (in *interpretation) checkArg(raw json.RawMessage, t vetting.Type, path string) (json.RawMessage, error) {
-	return vetting.CheckValue(raw, t, path, in.pkgs.lookup)
+func (in *interpretation) checkArg(raw json.RawMessage, t lf.Type, path string) (json.RawMessage, error) {
+	return value.CheckValue(raw, t, path, in.pkgs.lookup)
 }
 
 // run interprets the commands in order.
@@ -455,7 +456,7 @@ func (in *interpretation) create(templateRef string, args json.RawMessage, path 
 		return nil, err
 	}
 	_, module, entity, _ := splitTemplateID(tid)
-	arg, err := in.checkArg(args, vetting.TypeOf(pkg.ID, module, entity), path+".createArguments")
+	arg, err := in.checkArg(args, value.TypeOf(pkg.ID, module, entity), path+".createArguments")
 	if err != nil {
 		return nil, err
 	}
@@ -496,7 +497,7 @@ func (in *interpretation) active(cid, path string) (*contractRecord, error) {
 // it canonical, with whether the choice consumes the contract. Archive is
 // always available (consuming, any argument). found is false for a choice
 // the template does not have.
-func (in *interpretation) choiceArgument(tmpl *vetting.Template, choice string, arg json.RawMessage, path string) (canon json.RawMessage, consuming, found bool, err error) {
+func (in *interpretation) choiceArgument(tmpl *lf.Template, choice string, arg json.RawMessage, path string) (canon json.RawMessage, consuming, found bool, err error) {
 	ch := tmpl.Choice(choice)
 	if ch == nil {
 		if choice == "Archive" {

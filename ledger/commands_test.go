@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -28,7 +28,7 @@ func newFixture(t *testing.T, opts ledger.Options) *fixture {
 	t.Helper()
 	n := openNode(t, opts)
 	ctx := context.Background()
-	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	for _, s := range append([]string{""}, opts.Synchronizers...) {
 		if len(opts.Synchronizers) > 1 && s == "" {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"slices"
 	"strings"
 	"sync"
@@ -203,16 +204,16 @@ type vettedPackageRecord struct {
 // entries never go stale.
 type packageCache struct {
 	mu   sync.Mutex
-	pkgs map[string]*vetting.Package
+	pkgs map[string]*lf.Package
 }
 
-func (n *Node) readOptions() vetting.ReadOptions {
-	return vetting.ReadOptions{AllowDevLF: n.opts.AllowDevLF}
+func (n *Node) readOptions() lf.ReadOptions {
+	return lf.ReadOptions{AllowDevLF: n.opts.AllowDevLF}
 }
 
 // knownPackages returns every stored package, decoded (from the cache when
 // possible), read from one snapshot.
-func (n *Node) knownPackages(r *store.Reader) ([]*vetting.Package, error) {
+func (n *Node) knownPackages(r *store.Reader) ([]*lf.Package, error) {
 	var ids []string
 	err := r.Scan([]byte(store.PrefixPackage), nil, func(k, _ []byte) (bool, error) {
 		ids = append(ids, string(k[len(store.PrefixPackage):]))
@@ -221,7 +222,7 @@ func (n *Node) knownPackages(r *store.Reader) ([]*vetting.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*vetting.Package, 0, len(ids))
+	out := make([]*lf.Package, 0, len(ids))
 	for _, id := range ids {
 		p, err := n.decodedPackage(r, id)
 		if err != nil {
@@ -233,7 +234,7 @@ func (n *Node) knownPackages(r *store.Reader) ([]*vetting.Package, error) {
 }
 
 // decodedPackage returns a stored package, decoding its payload once.
-func (n *Node) decodedPackage(r *store.Reader, id string) (*vetting.Package, error) {
+func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	c := &n.pkgCache
 	c.mu.Lock()
 	p := c.pkgs[id]
@@ -245,13 +246,13 @@ func (n *Node) decodedPackage(r *store.Reader, id string) (*vetting.Package, err
 	if err != nil {
 		return nil, err
 	}
-	p, err = vetting.DecodePayload(payload, vetting.ReadOptions{AllowDevLF: true})
+	p, err = lf.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "decoding stored package %s: %v", id, err)
 	}
 	c.mu.Lock()
 	if c.pkgs == nil {
-		c.pkgs = map[string]*vetting.Package{}
+		c.pkgs = map[string]*lf.Package{}
 	}
 	c.pkgs[id] = p
 	c.mu.Unlock()
@@ -302,7 +303,7 @@ func vettingJSON(st vetting.State) []byte {
 }
 
 // wireVetting renders a state for a synchronizer.
-func (n *Node) wireVetting(sync string, st vetting.State, lookup func(string) *vetting.Package) VettedPackages {
+func (n *Node) wireVetting(sync string, st vetting.State, lookup func(string) *lf.Package) VettedPackages {
 	out := VettedPackages{Packages: []VettedPackage{}, ParticipantID: n.participantID, SynchronizerID: sync, TopologySerial: st.Serial}
 	for _, v := range st.Packages {
 		w := VettedPackage{PackageID: v.PackageID}
@@ -322,17 +323,17 @@ func (n *Node) wireVetting(sync string, st vetting.State, lookup func(string) *v
 	return out
 }
 
-func lookupIn(pkgs []*vetting.Package) func(string) *vetting.Package {
-	m := make(map[string]*vetting.Package, len(pkgs))
+func lookupIn(pkgs []*lf.Package) func(string) *lf.Package {
+	m := make(map[string]*lf.Package, len(pkgs))
 	for _, p := range pkgs {
 		m[p.ID] = p
 	}
-	return func(id string) *vetting.Package { return m[id] }
+	return func(id string) *lf.Package { return m[id] }
 }
 
 // readDAR decodes a DAR and checks its LF versions and dependencies.
-func (n *Node) readDAR(data []byte) (*vetting.DAR, error) {
-	dar, err := vetting.ReadDAR(data, n.readOptions())
+func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
+	dar, err := lf.ReadDAR(data, n.readOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +346,7 @@ func (n *Node) readDAR(data []byte) (*vetting.DAR, error) {
 // vetAll is the change set that vets every package of a DAR that is not
 // vetted yet (vetted ones keep their bounds, so a re-upload changes
 // nothing).
-func vetAll(dar *vetting.DAR, st vetting.State) []vetting.Change {
+func vetAll(dar *lf.DAR, st vetting.State) []vetting.Change {
 	c := vetting.Change{Vet: true}
 	for _, p := range dar.Packages {
 		if !slices.ContainsFunc(st.Packages, func(v vetting.VettedPackage) bool { return v.PackageID == p.ID }) {
@@ -359,7 +360,7 @@ func vetAll(dar *vetting.DAR, st vetting.State) []vetting.Change {
 }
 
 // withDAR adds a DAR's packages to the known ones (without duplicates).
-func withDAR(known []*vetting.Package, dar *vetting.DAR) []*vetting.Package {
+func withDAR(known []*lf.Package, dar *lf.DAR) []*lf.Package {
 	out := slices.Clone(known)
 	have := map[string]bool{}
 	for _, p := range known {
@@ -398,7 +399,7 @@ func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, 
 
 // checkVetAll runs the checks of vetting all of a DAR's packages on a
 // synchronizer, on a snapshot, changing nothing.
-func (n *Node) checkVetAll(dar *vetting.DAR, sync string) error {
+func (n *Node) checkVetAll(dar *lf.DAR, sync string) error {
 	err := n.st.View(func(r *store.Reader) error {
 		known, err := n.knownPackages(r)
 		if err != nil {
@@ -470,7 +471,7 @@ var errPayloadGone = errors.New("ledger: a package payload was removed concurren
 
 // writeMissingPayloads writes the payloads of the DAR's packages that the
 // store has no record of, and returns their ids.
-func (n *Node) writeMissingPayloads(dar *vetting.DAR) ([]string, error) {
+func (n *Node) writeMissingPayloads(dar *lf.DAR) ([]string, error) {
 	var missing []string
 	err := n.st.View(func(r *store.Reader) error {
 		for _, p := range dar.Packages {
@@ -497,7 +498,7 @@ func (n *Node) writeMissingPayloads(dar *vetting.DAR) ([]string, error) {
 }
 
 // commitUpload records the DAR's packages and vets them.
-func (n *Node) commitUpload(dar *vetting.DAR, dontVet bool, sync string) error {
+func (n *Node) commitUpload(dar *lf.DAR, dontVet bool, sync string) error {
 	now := formatTime(n.now())
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		for _, p := range dar.Packages {
@@ -572,12 +573,12 @@ func (n *Node) dropPayloads(ids []string) {
 	}
 }
 
-func (n *Node) cachePackages(pkgs []*vetting.Package) {
+func (n *Node) cachePackages(pkgs []*lf.Package) {
 	c := &n.pkgCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pkgs == nil {
-		c.pkgs = map[string]*vetting.Package{}
+		c.pkgs = map[string]*lf.Package{}
 	}
 	for _, p := range pkgs {
 		if c.pkgs[p.ID] == nil {
@@ -844,7 +845,7 @@ func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesReq
 	return resp, storeErr(err)
 }
 
-func metadataMatches(f *PackageMetadataFilter, id string, lookup func(string) *vetting.Package) bool {
+func metadataMatches(f *PackageMetadataFilter, id string, lookup func(string) *lf.Package) bool {
 	if f == nil || len(f.PackageIDs) == 0 && len(f.PackageNamePrefixes) == 0 {
 		return true
 	}

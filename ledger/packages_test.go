@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -25,11 +25,11 @@ func realDAR(t *testing.T, name string) []byte {
 	return b
 }
 
-var owner = lfenc.Field{Name: "owner", Type: lfenc.B(lfenc.Party)}
+var owner = lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)}
 
-func dar(t *testing.T, main lfenc.Package, deps ...lfenc.Package) ([]byte, []string) {
+func dar(t *testing.T, main lftest.Package, deps ...lftest.Package) ([]byte, []string) {
 	t.Helper()
-	return lfenc.DAR(main, deps...)
+	return lftest.DAR(main, deps...)
 }
 
 func vet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
@@ -131,7 +131,7 @@ func TestPackageReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestPackageReopen(t *testing.T) {
 	if diff := cmp.Diff(want, listVetted(t, n)); diff != "" {
 		t.Errorf("vetting after reopen (-want +got):\n%s", diff)
 	}
-	v2, _ := dar(t, lfenc.TemplatePackage("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+	v2, _ := dar(t, lftest.TemplatePackage("app", "2.0.0", nil, owner, lftest.Field{Name: "note", Type: lftest.Opt(lftest.B(lftest.Text))}))
 	if _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: v2}); err != nil {
 		t.Errorf("a valid upgrade after reopen: %v", err)
 	}
@@ -157,13 +157,13 @@ func TestPackageReopen(t *testing.T) {
 func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	v1, _ := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	v1, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: v1}); err != nil {
 		t.Fatal(err)
 	}
-	good, _ := dar(t, lfenc.TemplatePackage("app", "2.0.0", nil, owner, lfenc.Field{Name: "note", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
-	bad, badIDs := dar(t, lfenc.TemplatePackage("app", "3.0.0", nil, owner, lfenc.Field{Name: "amount", Type: lfenc.B(lfenc.Int64)}))
-	sameVersion, _ := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Int64))}))
+	good, _ := dar(t, lftest.TemplatePackage("app", "2.0.0", nil, owner, lftest.Field{Name: "note", Type: lftest.Opt(lftest.B(lftest.Text))}))
+	bad, badIDs := dar(t, lftest.TemplatePackage("app", "3.0.0", nil, owner, lftest.Field{Name: "amount", Type: lftest.B(lftest.Int64)}))
+	sameVersion, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner, lftest.Field{Name: "x", Type: lftest.Opt(lftest.B(lftest.Int64))}))
 	for _, tc := range []struct {
 		name string
 		dar  []byte
@@ -213,19 +213,19 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 func TestVettingChanges(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	lib := lfenc.TemplatePackage("lib", "1.0.0", nil, owner)
-	libID, _ := lfenc.Dalf(lib)
-	app := lfenc.TemplatePackage("app", "1.0.0", []string{libID}, owner)
+	lib := lftest.TemplatePackage("lib", "1.0.0", nil, owner)
+	libID, _ := lftest.Dalf(lib)
+	app := lftest.TemplatePackage("app", "1.0.0", []string{libID}, owner)
 	d, ids := dar(t, app, lib)
 	appID := ids[0]
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	other, otherIDs := dar(t, lfenc.TemplatePackage("other", "1.0.0", nil, owner))
+	other, otherIDs := dar(t, lftest.TemplatePackage("other", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: other, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	twin, _ := dar(t, lfenc.TemplatePackage("other", "2.0.0", nil, owner))
+	twin, _ := dar(t, lftest.TemplatePackage("other", "2.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestVettingChanges(t *testing.T) {
 func TestVettingSynchronizerAutodetect(t *testing.T) {
 	n := openNode(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	ctx := context.Background()
-	d, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
 		t.Fatalf("upload with two synchronizers: %v", err)
 	}
@@ -367,11 +367,11 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 	for round := range 20 {
 		n := openNode(t, ledger.Options{})
 		ctx := context.Background()
-		y, _ := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+		y, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: y}); err != nil {
 			t.Fatal(err)
 		}
-		x, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner, lfenc.Field{Name: "x", Type: lfenc.Opt(lfenc.B(lfenc.Text))}))
+		x, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner, lftest.Field{Name: "x", Type: lftest.Opt(lftest.B(lftest.Text))}))
 		done := make(chan error, 2)
 		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x, DontVet: true}); done <- err }()
 		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x}); done <- err }()
@@ -388,7 +388,7 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 func TestReuploadKeepsBounds(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	d, ids := dar(t, lfenc.TemplatePackage("app", "1.0.0", nil, owner))
+	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		t.Fatal(err)
 	}

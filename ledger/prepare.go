@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,7 +17,6 @@ import (
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
-	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // Interactive submission, the prepare side: the commands are interpreted
@@ -267,7 +268,7 @@ func (in *interpretation) prepared(now time.Time, uuid string, maxRecordTime *ui
 // createNode converts a create txNode.
 func (in *interpretation) createNode(node *txNode) (*interactive.Create, error) {
 	pkg, m, e, _ := splitTemplateID(node.TemplateID)
-	arg, err := in.typedValue(node.Argument, vetting.TypeOf(pkg, m, e))
+	arg, err := in.typedValue(node.Argument, value.TypeOf(pkg, m, e))
 	if err != nil {
 		return nil, failedToPrepare("create argument of %s: %v", node.TemplateID, err)
 	}
@@ -280,7 +281,7 @@ func (in *interpretation) createNode(node *txNode) (*interactive.Create, error) 
 func (in *interpretation) choiceValue(node *txNode) (interactive.Value, error) {
 	pkgID, m, e, _ := splitTemplateID(node.TemplateID)
 	pkg := in.pkgs.lookup(pkgID)
-	var ch *vetting.Choice
+	var ch *lf.Choice
 	if pkg != nil {
 		if t := pkg.Template(m, e); t != nil {
 			ch = t.Choice(node.Choice)
@@ -299,37 +300,37 @@ func (in *interpretation) choiceValue(node *txNode) (interactive.Value, error) {
 	return v, nil
 }
 
-// typedValue converts canonical Daml-LF JSON (as vetting.CheckValue
+// typedValue converts canonical Daml-LF JSON (as value.CheckValue
 // returns it) to a typed value, guided by the LF type.
-func (in *interpretation) typedValue(raw json.RawMessage, t vetting.Type) (interactive.Value, error) {
+func (in *interpretation) typedValue(raw json.RawMessage, t lf.Type) (interactive.Value, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return in.toValue(v, t, map[string]vetting.Type{}, 0)
+	return in.toValue(v, t, map[string]lf.Type{}, 0)
 }
 
 // subst replaces type variables bound in env.
-func subst(t vetting.Type, env map[string]vetting.Type) vetting.Type {
+func subst(t lf.Type, env map[string]lf.Type) lf.Type {
 	switch x := t.(type) {
-	case *vetting.TVar:
+	case *lf.TVar:
 		if r, ok := env[x.Name]; ok {
 			return r
 		}
-	case *vetting.TApp:
-		return &vetting.TApp{Fun: subst(x.Fun, env), Arg: subst(x.Arg, env)}
+	case *lf.TApp:
+		return &lf.TApp{Fun: subst(x.Fun, env), Arg: subst(x.Arg, env)}
 	}
 	return t
 }
 
-func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.Type, depth int) (interactive.Value, error) {
+func (in *interpretation) toValue(v any, t lf.Type, env map[string]lf.Type, depth int) (interactive.Value, error) {
 	if depth > 100 {
 		return nil, fmt.Errorf("value nested too deeply")
 	}
 	t = subst(t, env)
-	head, args := vetting.SplitApp(t)
+	head, args := lf.SplitApp(t)
 	str := func() (string, error) {
 		s, ok := v.(string)
 		if !ok {
@@ -338,36 +339,36 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 		return s, nil
 	}
 	switch h := head.(type) {
-	case *vetting.TBuiltin:
+	case *lf.TBuiltin:
 		switch h.Builtin {
-		case vetting.BuiltinUnit:
+		case lf.BuiltinUnit:
 			return interactive.Unit{}, nil
-		case vetting.BuiltinBool:
+		case lf.BuiltinBool:
 			b, ok := v.(bool)
 			if !ok {
 				return nil, fmt.Errorf("expected a bool, got %T", v)
 			}
 			return interactive.Bool(b), nil
-		case vetting.BuiltinInt64:
+		case lf.BuiltinInt64:
 			s, err := str()
 			if err != nil {
 				return nil, err
 			}
 			i, err := strconv.ParseInt(s, 10, 64)
 			return interactive.Int64(i), err
-		case vetting.BuiltinNumeric:
+		case lf.BuiltinNumeric:
 			s, err := str()
 			return interactive.Numeric(s), err
-		case vetting.BuiltinText:
+		case lf.BuiltinText:
 			s, err := str()
 			return interactive.Text(s), err
-		case vetting.BuiltinParty:
+		case lf.BuiltinParty:
 			s, err := str()
 			return interactive.Party(s), err
-		case vetting.BuiltinContractID:
+		case lf.BuiltinContractID:
 			s, err := str()
 			return interactive.ContractID(s), err
-		case vetting.BuiltinDate:
+		case lf.BuiltinDate:
 			s, err := str()
 			if err != nil {
 				return nil, err
@@ -377,7 +378,7 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 				return nil, err
 			}
 			return interactive.Date(int32(d.Unix() / 86400)), nil
-		case vetting.BuiltinTimestamp:
+		case lf.BuiltinTimestamp:
 			s, err := str()
 			if err != nil {
 				return nil, err
@@ -387,12 +388,12 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 				return nil, err
 			}
 			return interactive.Timestamp(ts.UnixMicro()), nil
-		case vetting.BuiltinOptional:
+		case lf.BuiltinOptional:
 			if len(args) != 1 {
 				break
 			}
 			return in.optional(v, args[0], env, depth)
-		case vetting.BuiltinList:
+		case lf.BuiltinList:
 			l, ok := v.([]any)
 			if len(args) != 1 || !ok {
 				break
@@ -406,7 +407,7 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 				out = append(out, x)
 			}
 			return out, nil
-		case vetting.BuiltinTextMap:
+		case lf.BuiltinTextMap:
 			m, ok := v.(map[string]any)
 			if len(args) != 1 || !ok {
 				break
@@ -420,7 +421,7 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 				out = append(out, interactive.TextMapEntry{Key: k, Value: x})
 			}
 			return out, nil
-		case vetting.BuiltinGenMap:
+		case lf.BuiltinGenMap:
 			l, ok := v.([]any)
 			if len(args) != 2 || !ok {
 				break
@@ -444,7 +445,7 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 			return out, nil
 		}
 		return nil, fmt.Errorf("unsupported type %v for %T", t, v)
-	case *vetting.TCon:
+	case *lf.TCon:
 		pkg := in.pkgs.lookup(h.ID.PackageID)
 		if pkg == nil {
 			return nil, fmt.Errorf("unknown package %s", h.ID.PackageID)
@@ -453,13 +454,13 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 		if dt == nil || len(dt.Params) != len(args) {
 			return nil, fmt.Errorf("unknown data type %v", h.ID)
 		}
-		inner := map[string]vetting.Type{}
+		inner := map[string]lf.Type{}
 		for i, p := range dt.Params {
 			inner[p.Name] = args[i]
 		}
 		id := &interactive.Identifier{PackageID: h.ID.PackageID, ModuleName: h.ID.Module, EntityName: h.ID.Name}
 		switch dt.Variety {
-		case vetting.RecordVariety:
+		case lf.RecordVariety:
 			m, ok := v.(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("expected a record object for %v", h.ID)
@@ -473,7 +474,7 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 				out.Fields = append(out.Fields, interactive.RecordField{Label: f.Name, Value: x})
 			}
 			return out, nil
-		case vetting.VariantVariety:
+		case lf.VariantVariety:
 			m, ok := v.(map[string]any)
 			tag, _ := m["tag"].(string)
 			if !ok {
@@ -488,7 +489,7 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 				return nil, err
 			}
 			return interactive.Variant{VariantID: id, Constructor: tag, Value: x}, nil
-		case vetting.EnumVariety:
+		case lf.EnumVariety:
 			s, err := str()
 			return interactive.Enum{EnumID: id, Constructor: s}, err
 		}
@@ -498,13 +499,13 @@ func (in *interpretation) toValue(v any, t vetting.Type, env map[string]vetting.
 
 // optional converts the LF JSON of an optional: null is None, and for a
 // nested optional Some(None) is [] and Some(Some x) is [x].
-func (in *interpretation) optional(v any, elem vetting.Type, env map[string]vetting.Type, depth int) (interactive.Value, error) {
+func (in *interpretation) optional(v any, elem lf.Type, env map[string]lf.Type, depth int) (interactive.Value, error) {
 	if v == nil {
 		return interactive.Optional{}, nil
 	}
 	elemT := subst(elem, env)
-	eh, eargs := vetting.SplitApp(elemT)
-	if b, ok := eh.(*vetting.TBuiltin); ok && b.Builtin == vetting.BuiltinOptional && len(eargs) == 1 {
+	eh, eargs := lf.SplitApp(elemT)
+	if b, ok := eh.(*lf.TBuiltin); ok && b.Builtin == lf.BuiltinOptional && len(eargs) == 1 {
 		l, ok := v.([]any)
 		if !ok || len(l) > 1 {
 			return nil, fmt.Errorf("expected a nested optional as [] or [x]")

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +16,6 @@ import (
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
-	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // Interactive submission, the execute side (interactive.md §1, §2, §4):
@@ -344,7 +345,7 @@ func (in *interpretation) replay(pt *interactive.PreparedTransaction) error {
 
 // resolveIdentifier finds a template's package, which must be known and
 // vetted on the synchronizer.
-func (in *interpretation) resolveIdentifier(id interactive.Identifier) (*vetting.Package, *vetting.Template, string, error) {
+func (in *interpretation) resolveIdentifier(id interactive.Identifier) (*lf.Package, *lf.Template, string, error) {
 	tid := id.PackageID + ":" + id.ModuleName + ":" + id.EntityName
 	pkg := in.pkgs.byID[id.PackageID]
 	if pkg == nil || !in.pkgs.vetted[id.PackageID] {
@@ -382,7 +383,7 @@ func (in *interpretation) replayCreate(c *interactive.Create) error {
 	if err != nil {
 		return failedToExecute("create of %s: %v", tid, err)
 	}
-	arg, err := in.checkArg(raw, vetting.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName), "createArguments")
+	arg, err := in.checkArg(raw, value.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName), "createArguments")
 	if err != nil {
 		return err
 	}
@@ -456,7 +457,7 @@ func (in *interpretation) replayExercise(x *interactive.Exercise) error {
 }
 
 // valueJSON renders a typed value in the Daml-LF JSON encoding (the input
-// of vetting.CheckValue, which canonicalizes it against the LF type).
+// of value.CheckValue, which canonicalizes it against the LF type).
 func valueJSON(v interactive.Value) (json.RawMessage, error) {
 	var b strings.Builder
 	if err := writeValueJSON(&b, v, 0); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -30,7 +30,7 @@ func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *external
 	t.Helper()
 	n := openNode(t, ledger.Options{})
 	ctx := context.Background()
-	d, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 		t.Fatal(err)
 	}

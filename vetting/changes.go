@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -46,7 +47,7 @@ func (r Ref) String() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-func (r Ref) matches(p *Package) bool {
+func (r Ref) matches(p *lf.Package) bool {
 	return (r.PackageID == "" || r.PackageID == p.ID) &&
 		(r.PackageName == "" || r.PackageName == p.Name) &&
 		(r.PackageVersion == "" || r.PackageVersion == p.Version)
@@ -86,12 +87,12 @@ type Flags struct {
 //     TOPOLOGY_DEPENDENCIES_NOT_VETTED (unless the flag allows it);
 //   - the lineage of every package name that the change set vets: see
 //     CheckLineage (NOT_VALID_UPGRADE_PACKAGE is skipped with the flag).
-func Apply(state State, changes []Change, known []*Package, flags Flags) (State, error) {
-	byID := make(map[string]*Package, len(known))
+func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (State, error) {
+	byID := make(map[string]*lf.Package, len(known))
 	for _, p := range known {
 		byID[p.ID] = p
 	}
-	lookup := func(id string) *Package { return byID[id] }
+	lookup := func(id string) *lf.Package { return byID[id] }
 	vetted := map[string]VettedPackage{}
 	for _, v := range state.Packages {
 		vetted[v.PackageID] = v
@@ -102,7 +103,7 @@ func Apply(state State, changes []Change, known []*Package, flags Flags) (State,
 			if r.PackageID == "" && r.PackageName == "" {
 				return State{}, apierr.InvalidArgument.New("a package reference needs a package id or a package name: %s", r)
 			}
-			var matches []*Package
+			var matches []*lf.Package
 			for _, p := range known {
 				if r.matches(p) {
 					matches = append(matches, p)
@@ -153,7 +154,7 @@ func Apply(state State, changes []Change, known []*Package, flags Flags) (State,
 		if byID[id] == nil {
 			continue // vetted earlier, no longer in the store: nothing to resolve
 		}
-		deps, missing := TransitiveDeps(id, lookup)
+		deps, missing := lf.TransitiveDeps(id, lookup)
 		if !newlyVetted[id] && !slices.ContainsFunc(deps, func(d string) bool { return unvettedNow[d] }) {
 			continue
 		}
@@ -178,7 +179,7 @@ func Apply(state State, changes []Change, known []*Package, flags Flags) (State,
 	for id := range newlyVetted {
 		names[byID[id].Name] = true
 	}
-	var lineage []*Package
+	var lineage []*lf.Package
 	for id := range vetted {
 		if p := byID[id]; p != nil && names[p.Name] {
 			lineage = append(lineage, p)
@@ -214,7 +215,7 @@ func sameVetting(a, b VettedPackage) bool {
 
 // SortVetted orders vetted packages by name, version and then id, as
 // Canton lists them (packages lookup does not know sort last, by id).
-func SortVetted(vs []VettedPackage, lookup func(id string) *Package) {
+func SortVetted(vs []VettedPackage, lookup func(id string) *lf.Package) {
 	key := func(v VettedPackage) (string, string, bool) {
 		if p := lookup(v.PackageID); p != nil {
 			return p.Name, p.Version, true
@@ -233,7 +234,7 @@ func SortVetted(vs []VettedPackage, lookup func(id string) *Package) {
 		if c := cmp.Compare(an, bn); c != 0 {
 			return c
 		}
-		if c := CompareVersions(av, bv); c != 0 {
+		if c := lf.CompareVersions(av, bv); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.PackageID, b.PackageID)

@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -53,10 +54,10 @@ func cause(err error) string {
 }
 
 // decode encodes p with lfenc and decodes it back (any LF 2 version).
-func decode(tb testing.TB, p lfenc.Package) *Package {
+func decode(tb testing.TB, p lftest.Package) *lf.Package {
 	tb.Helper()
-	_, dalf := lfenc.Dalf(p)
-	pkg, err := DecodeArchive(dalf, ReadOptions{AllowDevLF: true})
+	_, dalf := lftest.Dalf(p)
+	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{AllowDevLF: true})
 	if err != nil {
 		tb.Fatalf("decode %s %s: %v", p.Name, p.Version, err)
 	}
@@ -64,17 +65,17 @@ func decode(tb testing.TB, p lfenc.Package) *Package {
 }
 
 // Type constructors for expectations.
-func tcon(pkg, mod, name string) Type {
-	return &TCon{ID: TypeConID{PackageID: pkg, Module: mod, Name: name}}
+func tcon(pkg, mod, name string) lf.Type {
+	return &lf.TCon{ID: lf.TypeConID{PackageID: pkg, Module: mod, Name: name}}
 }
-func tb(b BuiltinType) Type { return &TBuiltin{Builtin: b} }
-func tvar(n string) Type    { return &TVar{Name: n} }
-func tnat(n int) Type       { return &TNat{N: n} }
-func tapp(f Type, args ...Type) Type {
+func tb(b lf.BuiltinType) lf.Type { return &lf.TBuiltin{Builtin: b} }
+func tvar(n string) lf.Type       { return &lf.TVar{Name: n} }
+func tnat(n int) lf.Type          { return &lf.TNat{N: n} }
+func tapp(f lf.Type, args ...lf.Type) lf.Type {
 	for _, a := range args {
-		f = &TApp{Fun: f, Arg: a}
+		f = &lf.TApp{Fun: f, Arg: a}
 	}
 	return f
 }
 
-var star = &Kind{Sort: KindStar}
+var star = &lf.Kind{Sort: lf.KindStar}

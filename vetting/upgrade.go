@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -46,7 +47,7 @@ func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 // The error is NOT_VALID_UPGRADE_PACKAGE whose cause names the first
 // violation ("... Reason: RecordFieldsNewNonOptional: ...") and whose Err is
 // an *UpgradeError.
-func CheckUpgrade(oldPkg, newPkg *Package, lookup func(id string) *Package) error {
+func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package) error {
 	if oldPkg.ID == newPkg.ID {
 		return nil
 	}
@@ -71,9 +72,9 @@ func CheckUpgrade(oldPkg, newPkg *Package, lookup func(id string) *Package) erro
 // each consecutive pair must have different versions (KNOWN_PACKAGE_VERSION)
 // and pass CheckUpgrade (NOT_VALID_UPGRADE_PACKAGE). Names are checked in
 // sorted order and the first error is returned.
-func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
-	byID := map[string]*Package{}
-	byName := map[string][]*Package{}
+func CheckLineage(pkgs []*lf.Package, lookup func(id string) *lf.Package) error {
+	byID := map[string]*lf.Package{}
+	byName := map[string][]*lf.Package{}
 	for _, p := range pkgs {
 		if byID[p.ID] != nil {
 			continue
@@ -81,7 +82,7 @@ func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
 		byID[p.ID] = p
 		byName[p.Name] = append(byName[p.Name], p)
 	}
-	resolve := func(id string) *Package {
+	resolve := func(id string) *lf.Package {
 		if p := byID[id]; p != nil {
 			return p
 		}
@@ -97,8 +98,8 @@ func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
 	slices.Sort(names)
 	for _, name := range names {
 		lineage := byName[name]
-		slices.SortFunc(lineage, func(a, b *Package) int {
-			if c := CompareVersions(a.Version, b.Version); c != 0 {
+		slices.SortFunc(lineage, func(a, b *lf.Package) int {
+			if c := lf.CompareVersions(a.Version, b.Version); c != 0 {
 				return c
 			}
 			return strings.Compare(a.ID, b.ID)
@@ -122,7 +123,7 @@ func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
 					WithContext("packageId", p.ID)
 			}
 		}
-		var up []*Package
+		var up []*lf.Package
 		for _, p := range lineage {
 			if p.LanguageVersion.Major >= 2 && !p.IsUtility() {
 				up = append(up, p)
@@ -130,7 +131,7 @@ func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
 		}
 		for i := 0; i+1 < len(up); i++ {
 			a, b := up[i], up[i+1]
-			if CompareVersions(a.Version, b.Version) == 0 {
+			if lf.CompareVersions(a.Version, b.Version) == 0 {
 				return apierr.KnownPackageVersion.New(
 					"Tried to vet two packages with the same name and version: %s and %s.", a, b).
 					WithContext("firstPackage", a.ID).
@@ -145,11 +146,11 @@ func CheckLineage(pkgs []*Package, lookup func(id string) *Package) error {
 }
 
 type upgradeChecker struct {
-	old, new *Package
-	lookup   func(string) *Package
+	old, new *lf.Package
+	lookup   func(string) *lf.Package
 }
 
-func (c *upgradeChecker) pkg(id string) *Package {
+func (c *upgradeChecker) pkg(id string) *lf.Package {
 	switch {
 	case id == c.old.ID:
 		return c.old
@@ -189,7 +190,7 @@ func (c *upgradeChecker) check() *UpgradeError {
 // dependencies of both packages, the new package's dependency version must
 // not be lower than the old one's.
 func (c *upgradeChecker) checkDependencies() *UpgradeError {
-	versions := func(p *Package) (map[string]string, []string) {
+	versions := func(p *lf.Package) (map[string]string, []string) {
 		m := map[string]string{}
 		var names []string
 		for _, id := range p.DirectDeps {
@@ -197,7 +198,7 @@ func (c *upgradeChecker) checkDependencies() *UpgradeError {
 			if d == nil || d.IsUtility() {
 				continue
 			}
-			if v, ok := m[d.Name]; !ok || CompareVersions(d.Version, v) > 0 {
+			if v, ok := m[d.Name]; !ok || lf.CompareVersions(d.Version, v) > 0 {
 				if !ok {
 					names = append(names, d.Name)
 				}
@@ -211,7 +212,7 @@ func (c *upgradeChecker) checkDependencies() *UpgradeError {
 	present, _ := versions(c.new)
 	for _, name := range names {
 		pv, ok := present[name]
-		if ok && CompareVersions(pv, past[name]) < 0 {
+		if ok && lf.CompareVersions(pv, past[name]) < 0 {
 			return fail("DependencyHasLowerVersionDespiteUpgrade",
 				"Dependency %s has version %s on the upgrading package, which is older than version %s on the upgraded package. Dependency versions of upgrading packages must always be greater or equal to the dependency versions on upgraded packages.",
 				name, pv, past[name])
@@ -220,7 +221,7 @@ func (c *upgradeChecker) checkDependencies() *UpgradeError {
 	return nil
 }
 
-func (c *upgradeChecker) checkModule(om, nm *Module) *UpgradeError {
+func (c *upgradeChecker) checkModule(om, nm *lf.Module) *UpgradeError {
 	for _, ot := range om.Templates {
 		nt := nm.Template(ot.Name)
 		if nt == nil {
@@ -244,12 +245,12 @@ func (c *upgradeChecker) checkModule(om, nm *Module) *UpgradeError {
 	// interface's package may move to a later version).
 	for _, ot := range om.Templates {
 		nt := nm.Template(ot.Name)
-		if ue := c.matchInstances(ot.Implements, nt.Implements, func(id TypeConID) *UpgradeError {
+		if ue := c.matchInstances(ot.Implements, nt.Implements, func(id lf.TypeConID) *UpgradeError {
 			return fail("MissingImplementation", "Implementation of interface %s by template %s appears in package that is being upgraded, but does not appear in this package.", id, ot.Name)
 		}, false); ue != nil {
 			return ue
 		}
-		if ue := c.matchInstances(nt.Implements, ot.Implements, func(id TypeConID) *UpgradeError {
+		if ue := c.matchInstances(nt.Implements, ot.Implements, func(id lf.TypeConID) *UpgradeError {
 			return fail("ForbiddenNewInstance", "Implementation of interface %s by template %s appears in this package, but does not appear in package that is being upgraded.", id, ot.Name)
 		}, true); ue != nil {
 			return ue
@@ -276,8 +277,8 @@ func (c *upgradeChecker) checkModule(om, nm *Module) *UpgradeError {
 
 // matchInstances returns missing(id) for the first interface of from that
 // has no counterpart in to (from is the old side unless reversed).
-func (c *upgradeChecker) matchInstances(from, to []TypeConID, missing func(TypeConID) *UpgradeError, reversed bool) *UpgradeError {
-	byName := map[[2]string][]TypeConID{}
+func (c *upgradeChecker) matchInstances(from, to []lf.TypeConID, missing func(lf.TypeConID) *UpgradeError, reversed bool) *UpgradeError {
+	byName := map[[2]string][]lf.TypeConID{}
 	for _, id := range to {
 		k := [2]string{id.Module, id.Name}
 		byName[k] = append(byName[k], id)
@@ -301,7 +302,7 @@ func (c *upgradeChecker) matchInstances(from, to []TypeConID, missing func(TypeC
 	return nil
 }
 
-func (c *upgradeChecker) checkTemplate(ot, nt *Template) *UpgradeError {
+func (c *upgradeChecker) checkTemplate(ot, nt *lf.Template) *UpgradeError {
 	for _, och := range ot.Choices {
 		if nt.Choice(och.Name) == nil {
 			return fail("MissingChoice", "Choice %s appears in package that is being upgraded, but does not appear in the upgrading package.", och.Name)
@@ -352,15 +353,15 @@ func (o origin) String() string {
 
 // origins computes the origin of every data type name of the module that
 // is not a top-level data type.
-func origins(m *Module) map[string]origin {
+func origins(m *lf.Module) map[string]origin {
 	o := map[string]origin{}
 	for _, dt := range m.DataTypes {
-		if dt.Variety != VariantVariety {
+		if dt.Variety != lf.VariantVariety {
 			continue
 		}
 		for _, f := range dt.Fields {
-			head, _ := SplitApp(f.Type)
-			if tc, ok := head.(*TCon); ok {
+			head, _ := lf.SplitApp(f.Type)
+			if tc, ok := head.(*lf.TCon); ok {
 				// Package ids are unified away: only the qualified name counts.
 				n := dt.Name + "." + f.Name
 				if _, dup := o[n]; !dup {
@@ -391,7 +392,7 @@ func originOf(o map[string]origin, name string) origin {
 	return origin{kind: "top", a: name}
 }
 
-func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *DataType) *UpgradeError {
+func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *lf.DataType) *UpgradeError {
 	oo, no := originOf(oorig, od.Name), originOf(norig, nd.Name)
 	switch {
 	case od.Serializable && !nd.Serializable:
@@ -412,9 +413,9 @@ func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *D
 	}
 	oenv, nenv := paramIndex(od.Params), paramIndex(nd.Params)
 	switch {
-	case od.Variety == RecordVariety && nd.Variety == RecordVariety:
+	case od.Variety == lf.RecordVariety && nd.Variety == lf.RecordVariety:
 		return c.checkFields(no, oenv, nenv, od.Fields, nd.Fields)
-	case od.Variety == VariantVariety && nd.Variety == VariantVariety:
+	case od.Variety == lf.VariantVariety && nd.Variety == lf.VariantVariety:
 		for _, of := range od.Fields {
 			if _, ok := nd.Field(of.Name); !ok {
 				return fail("VariantRemovedVariant", "The upgraded %s has removed an existing variant.", no)
@@ -432,7 +433,7 @@ func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *D
 			}
 		}
 		return nil
-	case od.Variety == EnumVariety && nd.Variety == EnumVariety:
+	case od.Variety == lf.EnumVariety && nd.Variety == lf.EnumVariety:
 		have := map[string]bool{}
 		for _, con := range nd.Constructors {
 			have[con] = true
@@ -448,14 +449,14 @@ func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *D
 			}
 		}
 		return nil
-	case od.Variety == InterfaceVariety && nd.Variety == InterfaceVariety:
+	case od.Variety == lf.InterfaceVariety && nd.Variety == lf.InterfaceVariety:
 		return nil
 	}
 	return fail("MismatchDataConsVariety", "The upgraded data type %s has changed from a %s to a %s. Datatypes cannot change variety via upgrades.", od.Name, od.Variety, nd.Variety)
 }
 
-func (c *upgradeChecker) checkFields(o origin, oenv, nenv map[string]int, of, nf []Field) *UpgradeError {
-	newByName := map[string]Field{}
+func (c *upgradeChecker) checkFields(o origin, oenv, nenv map[string]int, of, nf []lf.Field) *UpgradeError {
+	newByName := map[string]lf.Field{}
 	for _, f := range nf {
 		newByName[f.Name] = f
 	}
@@ -489,16 +490,16 @@ func (c *upgradeChecker) checkFields(o origin, oenv, nenv map[string]int, of, nf
 }
 
 // isOptional reports whether t is syntactically Optional x.
-func isOptional(t Type) bool {
-	a, ok := t.(*TApp)
+func isOptional(t lf.Type) bool {
+	a, ok := t.(*lf.TApp)
 	if !ok {
 		return false
 	}
-	b, ok := a.Fun.(*TBuiltin)
-	return ok && b.Builtin == BuiltinOptional
+	b, ok := a.Fun.(*lf.TBuiltin)
+	return ok && b.Builtin == lf.BuiltinOptional
 }
 
-func paramIndex(ps []TypeParam) map[string]int {
+func paramIndex(ps []lf.TypeParam) map[string]int {
 	m := make(map[string]int, len(ps))
 	for i, p := range ps {
 		m[p.Name] = i
@@ -509,27 +510,27 @@ func paramIndex(ps []TypeParam) map[string]int {
 // sameType compares an old and a new type (see CheckUpgrade): variables by
 // binder position, data type references with sameTypeCon, builtins,
 // naturals and applications structurally; anything else does not match.
-func (c *upgradeChecker) sameType(oenv, nenv map[string]int, a, b Type) bool {
+func (c *upgradeChecker) sameType(oenv, nenv map[string]int, a, b lf.Type) bool {
 	switch a := a.(type) {
-	case *TVar:
-		b, ok := b.(*TVar)
+	case *lf.TVar:
+		b, ok := b.(*lf.TVar)
 		if !ok {
 			return false
 		}
 		i, oki := oenv[a.Name]
 		j, okj := nenv[b.Name]
 		return oki && okj && i == j
-	case *TNat:
-		b, ok := b.(*TNat)
+	case *lf.TNat:
+		b, ok := b.(*lf.TNat)
 		return ok && a.N == b.N
-	case *TBuiltin:
-		b, ok := b.(*TBuiltin)
+	case *lf.TBuiltin:
+		b, ok := b.(*lf.TBuiltin)
 		return ok && a.Builtin == b.Builtin
-	case *TCon:
-		b, ok := b.(*TCon)
+	case *lf.TCon:
+		b, ok := b.(*lf.TCon)
 		return ok && c.sameTypeCon(a.ID, b.ID)
-	case *TApp:
-		b, ok := b.(*TApp)
+	case *lf.TApp:
+		b, ok := b.(*lf.TApp)
 		return ok && c.sameType(oenv, nenv, a.Fun, b.Fun) && c.sameType(oenv, nenv, a.Arg, b.Arg)
 	}
 	return false
@@ -537,7 +538,7 @@ func (c *upgradeChecker) sameType(oenv, nenv map[string]int, a, b Type) bool {
 
 // sameTypeCon: same module and entity, and either the same package id or
 // two known packages of the same name with old version ≤ new version.
-func (c *upgradeChecker) sameTypeCon(a, b TypeConID) bool {
+func (c *upgradeChecker) sameTypeCon(a, b lf.TypeConID) bool {
 	if a.Module != b.Module || a.Name != b.Name {
 		return false
 	}
@@ -548,5 +549,5 @@ func (c *upgradeChecker) sameTypeCon(a, b TypeConID) bool {
 	if pa == nil || pb == nil || pa.LanguageVersion.Major < 2 || pb.LanguageVersion.Major < 2 {
 		return false
 	}
-	return pa.Name == pb.Name && CompareVersions(pa.Version, pb.Version) <= 0
+	return pa.Name == pb.Name && lf.CompareVersions(pa.Version, pb.Version) <= 0
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -52,11 +53,11 @@ func tplOf(p *e.Package) *e.Template { return &p.Modules[0].Templates[0] }
 // upgradeWorld holds dependency packages the cases refer to.
 type upgradeWorld struct {
 	dep1, dep2, other, lib string
-	pkgs                   map[string]*Package
+	pkgs                   map[string]*lf.Package
 }
 
 func newUpgradeWorld(t *testing.T) *upgradeWorld {
-	w := &upgradeWorld{pkgs: map[string]*Package{}}
+	w := &upgradeWorld{pkgs: map[string]*lf.Package{}}
 	add := func(p e.Package) string {
 		d := decode(t, p)
 		w.pkgs[d.ID] = d
@@ -76,7 +77,7 @@ func newUpgradeWorld(t *testing.T) *upgradeWorld {
 	return w
 }
 
-func (w *upgradeWorld) lookup(id string) *Package { return w.pkgs[id] }
+func (w *upgradeWorld) lookup(id string) *lf.Package { return w.pkgs[id] }
 
 // useDep makes T depend on D of the package id.
 func useDep(id string) func(p *e.Package) {
@@ -264,7 +265,7 @@ func TestCheckUpgrade(t *testing.T) {
 
 func TestCheckLineage(t *testing.T) {
 	w := newUpgradeWorld(t)
-	base := func(version string, f ...func(*e.Package)) *Package {
+	base := func(version string, f ...func(*e.Package)) *lf.Package {
 		p := upgradeBase()
 		p.Version = version
 		for _, g := range f {
@@ -278,37 +279,37 @@ func TestCheckLineage(t *testing.T) {
 	})
 	v3bad := base("3.0.0", func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:1] })
 	v1twin := base("1.0.0", func(p *e.Package) { p.Modules[0].DataTypes[0].Fields[0].Name = "holder" })
-	util := func(name, version, field string) *Package {
+	util := func(name, version, field string) *lf.Package {
 		return decode(t, e.Package{Name: name, Version: version, Imports: []string{}, Modules: []e.Module{{Name: "U",
 			DataTypes: []e.DataType{{Name: "H", Fields: []e.Field{{field, e.B(e.Int64)}}}}}}})
 	}
 	primNotUtility := decode(t, e.Package{Name: "daml-prim", Version: "0.0.0", Imports: []string{}, Modules: []e.Module{{Name: "P",
 		DataTypes: []e.DataType{{Name: "S", Serializable: true}}}}})
 	needsDep := base("4.0.0", useDep(w.dep1))
-	depsOf := func(ps ...*Package) []*Package {
+	depsOf := func(ps ...*lf.Package) []*lf.Package {
 		return append(ps, w.pkgs[w.dep1], w.pkgs[w.dep2], w.pkgs[w.other], w.pkgs[w.lib])
 	}
 
 	tests := []struct {
 		name   string
-		pkgs   []*Package
-		lookup func(string) *Package
+		pkgs   []*lf.Package
+		lookup func(string) *lf.Package
 		code   string
 		msg    string
 	}{
-		{name: "one version", pkgs: []*Package{v1}},
-		{name: "valid upgrade", pkgs: []*Package{v1, v2}},
-		{name: "order does not matter", pkgs: []*Package{v2, v1, v2}},
-		{name: "third version breaks the second", pkgs: []*Package{v3bad, v1, v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
+		{name: "one version", pkgs: []*lf.Package{v1}},
+		{name: "valid upgrade", pkgs: []*lf.Package{v1, v2}},
+		{name: "order does not matter", pkgs: []*lf.Package{v2, v1, v2}},
+		{name: "third version breaks the second", pkgs: []*lf.Package{v3bad, v1, v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
 			msg: "cannot be an upgrade of " + v2.String() + ". Reason: RecordFieldsMissing"},
-		{name: "same name and version twice", pkgs: []*Package{v1, v1twin}, code: "KNOWN_PACKAGE_VERSION",
+		{name: "same name and version twice", pkgs: []*lf.Package{v1, v1twin}, code: "KNOWN_PACKAGE_VERSION",
 			msg: "Tried to vet two packages with the same name and version"},
-		{name: "utility packages with one name and version are skipped", pkgs: []*Package{util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b")}},
-		{name: "utility packages are not upgrade-checked", pkgs: []*Package{util("helpers", "1.0.0", "a"), util("helpers", "2.0.0", "b")}},
-		{name: "daml-prim must be a utility package", pkgs: []*Package{primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
+		{name: "utility packages with one name and version are skipped", pkgs: []*lf.Package{util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b")}},
+		{name: "utility packages are not upgrade-checked", pkgs: []*lf.Package{util("helpers", "1.0.0", "a"), util("helpers", "2.0.0", "b")}},
+		{name: "daml-prim must be a utility package", pkgs: []*lf.Package{primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
 		{name: "dependency in the set", pkgs: depsOf(needsDep)},
-		{name: "dependency through lookup", pkgs: []*Package{needsDep}, lookup: w.lookup},
-		{name: "dependency unknown", pkgs: []*Package{needsDep}, code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
+		{name: "dependency through lookup", pkgs: []*lf.Package{needsDep}, lookup: w.lookup},
+		{name: "dependency unknown", pkgs: []*lf.Package{needsDep}, code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
 		{name: "two lineages, the second broken", pkgs: depsOf(v1, v3bad), code: "NOT_VALID_UPGRADE_PACKAGE"},
 	}
 	for _, tt := range tests {
@@ -325,9 +326,9 @@ func TestCheckLineage(t *testing.T) {
 }
 
 func TestCheckLineageRealDARs(t *testing.T) {
-	var all []*Package
+	var all []*lf.Package
 	for _, f := range []string{"canton-builtin-admin-workflow-ping.dar", "canton-builtin-admin-workflow-party-replication-alpha.dar"} {
-		dar, err := ReadDAR(realDAR(t, f), ReadOptions{})
+		dar, err := lf.ReadDAR(realDAR(t, f), lf.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -36,10 +36,10 @@ func run(ctx context.Context) error {
 
 	// A real application uploads the DAR its Daml compiler built; this
 	// example builds a one-template package in memory instead.
-	dar, ids := lfenc.DAR(lfenc.Package{Name: "demo", Version: "1.0.0", Imports: []string{}, Modules: []lfenc.Module{{Name: "Main",
-		DataTypes: []lfenc.DataType{{Name: "Note", Serializable: true, Fields: []lfenc.Field{
-			{Name: "owner", Type: lfenc.B(lfenc.Party)}, {Name: "text", Type: lfenc.B(lfenc.Text)}}}},
-		Templates: []lfenc.Template{{Name: "Note"}}}}})
+	dar, ids := lftest.DAR(lftest.Package{Name: "demo", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{{Name: "Note", Serializable: true, Fields: []lftest.Field{
+			{Name: "owner", Type: lftest.B(lftest.Party)}, {Name: "text", Type: lftest.B(lftest.Text)}}}},
+		Templates: []lftest.Template{{Name: "Note"}}}}})
 	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
 
 // loadTarget starts ledgerd in memory (auth none) with the iou package and
@@ -30,7 +30,7 @@ func loadTarget(b *testing.B) (base, pkg, party string, client *http.Client) {
 	base = "http://" + <-addrc
 	b.Cleanup(func() { cancel(); <-done })
 	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
-	dar, ids := lfenc.DAR(lfenc.IouPackage("1.0.0"))
+	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	post(b, client, base+"/v2/dars", dar)
 	var alloc struct {
 		PartyDetails struct{ Party string } `json:"partyDetails"`

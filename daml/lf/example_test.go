@@ -1,30 +1,30 @@
-package vetting_test
+package lf_test
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
-	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // exampleDAR stands for os.ReadFile("model.dar"): a small DAR with one
 // template, built by the tests' encoder.
 func exampleDAR() []byte {
-	self := func(n string) lfenc.Type { return lfenc.Con(lfenc.Self(), "Iou", n) }
-	dar, _ := lfenc.DAR(lfenc.Package{Name: "iou", Version: "1.0.0", Imports: []string{}, Modules: []lfenc.Module{{
+	self := func(n string) lftest.Type { return lftest.Con(lftest.Self(), "Iou", n) }
+	dar, _ := lftest.DAR(lftest.Package{Name: "iou", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{
 		Name: "Iou",
-		DataTypes: []lfenc.DataType{
-			{Name: "Iou", Serializable: true, Fields: []lfenc.Field{
-				{Name: "issuer", Type: lfenc.B(lfenc.Party)},
-				{Name: "owner", Type: lfenc.B(lfenc.Party)},
-				{Name: "amount", Type: lfenc.Num(10)},
+		DataTypes: []lftest.DataType{
+			{Name: "Iou", Serializable: true, Fields: []lftest.Field{
+				{Name: "issuer", Type: lftest.B(lftest.Party)},
+				{Name: "owner", Type: lftest.B(lftest.Party)},
+				{Name: "amount", Type: lftest.Num(10)},
 			}},
-			{Name: "Transfer", Serializable: true, Fields: []lfenc.Field{{Name: "newOwner", Type: lfenc.B(lfenc.Party)}}},
+			{Name: "Transfer", Serializable: true, Fields: []lftest.Field{{Name: "newOwner", Type: lftest.B(lftest.Party)}}},
 		},
-		Templates: []lfenc.Template{{Name: "Iou", Choices: []lfenc.Choice{
-			{Name: "Transfer", Consuming: true, Arg: self("Transfer"), Ret: lfenc.CID(self("Iou"))},
+		Templates: []lftest.Template{{Name: "Iou", Choices: []lftest.Choice{
+			{Name: "Transfer", Consuming: true, Arg: self("Transfer"), Ret: lftest.CID(self("Iou"))},
 		}}},
 	}}})
 	return dar
@@ -33,7 +33,7 @@ func exampleDAR() []byte {
 func Example() {
 	data := exampleDAR() // os.ReadFile("model.dar")
 
-	dar, err := vetting.ReadDAR(data, vetting.ReadOptions{})
+	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
 	if err != nil {
 		var e *apierr.Error
 		if errors.As(err, &e) {

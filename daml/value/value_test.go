@@ -1,4 +1,4 @@
-package vetting
+package value
 
 import (
 	"encoding/json"
@@ -8,107 +8,108 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/internal/lfenc"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // valuePkg is a synthetic package with the data types the value tests
 // check against, all in module Main.
-func valuePkg() lfenc.Package {
-	self := lfenc.Self()
-	con := func(name string, args ...lfenc.Type) lfenc.Type {
-		return lfenc.App(lfenc.Con(self, "Main", name), args...)
+func valuePkg() lftest.Package {
+	self := lftest.Self()
+	con := func(name string, args ...lftest.Type) lftest.Type {
+		return lftest.App(lftest.Con(self, "Main", name), args...)
 	}
-	b := lfenc.B
-	text, i64, unit := b(lfenc.Text), b(lfenc.Int64), b(lfenc.Unit)
-	rec := func(name string, fields ...lfenc.Field) lfenc.DataType {
-		return lfenc.DataType{Name: name, Serializable: true, Fields: fields}
+	b := lftest.B
+	text, i64, unit := b(lftest.Text), b(lftest.Int64), b(lftest.Unit)
+	rec := func(name string, fields ...lftest.Field) lftest.DataType {
+		return lftest.DataType{Name: name, Serializable: true, Fields: fields}
 	}
-	gen := func(name string, params []string, fields ...lfenc.Field) lfenc.DataType {
+	gen := func(name string, params []string, fields ...lftest.Field) lftest.DataType {
 		d := rec(name, fields...)
 		for _, p := range params {
 			kind := "*"
 			if p == "n" {
 				kind = "nat"
 			}
-			d.Params = append(d.Params, lfenc.Param{Name: p, Kind: kind})
+			d.Params = append(d.Params, lftest.Param{Name: p, Kind: kind})
 		}
 		return d
 	}
-	variant := func(name string, ctors ...lfenc.Field) lfenc.DataType {
-		return lfenc.DataType{Name: name, Kind: "variant", Serializable: true, Fields: ctors}
+	variant := func(name string, ctors ...lftest.Field) lftest.DataType {
+		return lftest.DataType{Name: name, Kind: "variant", Serializable: true, Fields: ctors}
 	}
-	a := lfenc.Var("a")
-	return lfenc.Package{Name: "values", Version: "1.0.0", Imports: []string{}, Modules: []lfenc.Module{{
+	a := lftest.Var("a")
+	return lftest.Package{Name: "values", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{
 		Name: "Main",
-		DataTypes: []lfenc.DataType{
+		DataTypes: []lftest.DataType{
 			rec("R",
-				lfenc.Field{Name: "a", Type: i64},
-				lfenc.Field{Name: "b", Type: lfenc.Opt(text)},
-				lfenc.Field{Name: "c", Type: text},
-				lfenc.Field{Name: "d", Type: lfenc.Opt(i64)},
-				lfenc.Field{Name: "e", Type: lfenc.Opt(i64)}),
+				lftest.Field{Name: "a", Type: i64},
+				lftest.Field{Name: "b", Type: lftest.Opt(text)},
+				lftest.Field{Name: "c", Type: text},
+				lftest.Field{Name: "d", Type: lftest.Opt(i64)},
+				lftest.Field{Name: "e", Type: lftest.Opt(i64)}),
 			gen("Pair", []string{"a", "b"},
-				lfenc.Field{Name: "fst", Type: a},
-				lfenc.Field{Name: "snd", Type: lfenc.Var("b")}),
-			gen("Box", []string{"a"}, lfenc.Field{Name: "x", Type: lfenc.Opt(a)}),
-			gen("BoxNested", []string{"a"}, lfenc.Field{Name: "y", Type: lfenc.Opt(lfenc.Opt(a))}),
-			gen("Scaled", []string{"n"}, lfenc.Field{Name: "v", Type: lfenc.App(b(lfenc.Numeric), lfenc.Var("n"))}),
+				lftest.Field{Name: "fst", Type: a},
+				lftest.Field{Name: "snd", Type: lftest.Var("b")}),
+			gen("Box", []string{"a"}, lftest.Field{Name: "x", Type: lftest.Opt(a)}),
+			gen("BoxNested", []string{"a"}, lftest.Field{Name: "y", Type: lftest.Opt(lftest.Opt(a))}),
+			gen("Scaled", []string{"n"}, lftest.Field{Name: "v", Type: lftest.App(b(lftest.Numeric), lftest.Var("n"))}),
 			// Wrap passes its parameter on to Box: variables bound to variables.
-			gen("Wrap", []string{"a"}, lfenc.Field{Name: "box", Type: con("Box", a)}),
+			gen("Wrap", []string{"a"}, lftest.Field{Name: "box", Type: con("Box", a)}),
 			rec("NestedOpt",
-				lfenc.Field{Name: "oo", Type: lfenc.Opt(lfenc.Opt(i64))},
-				lfenc.Field{Name: "ooo", Type: lfenc.Opt(lfenc.Opt(lfenc.Opt(text)))},
-				lfenc.Field{Name: "z", Type: lfenc.Opt(i64)}),
+				lftest.Field{Name: "oo", Type: lftest.Opt(lftest.Opt(i64))},
+				lftest.Field{Name: "ooo", Type: lftest.Opt(lftest.Opt(lftest.Opt(text)))},
+				lftest.Field{Name: "z", Type: lftest.Opt(i64)}),
 			variant("Shape",
-				lfenc.Field{Name: "Circle", Type: lfenc.Num(10)},
-				lfenc.Field{Name: "Rect", Type: con("Shape.Rect")},
-				lfenc.Field{Name: "Empty", Type: unit},
-				lfenc.Field{Name: "Maybe", Type: lfenc.Opt(i64)}),
-			rec("Shape.Rect", lfenc.Field{Name: "w", Type: i64}, lfenc.Field{Name: "h", Type: i64}),
+				lftest.Field{Name: "Circle", Type: lftest.Num(10)},
+				lftest.Field{Name: "Rect", Type: con("Shape.Rect")},
+				lftest.Field{Name: "Empty", Type: unit},
+				lftest.Field{Name: "Maybe", Type: lftest.Opt(i64)}),
+			rec("Shape.Rect", lftest.Field{Name: "w", Type: i64}, lftest.Field{Name: "h", Type: i64}),
 			{Name: "Color", Kind: "enum", Serializable: true, Enum: []string{"Red", "Green", "Blue"}},
 			variant("Tree",
-				lfenc.Field{Name: "Leaf", Type: unit},
-				lfenc.Field{Name: "Node", Type: con("Tree.Node")}),
+				lftest.Field{Name: "Leaf", Type: unit},
+				lftest.Field{Name: "Node", Type: con("Tree.Node")}),
 			rec("Tree.Node",
-				lfenc.Field{Name: "l", Type: con("Tree")},
-				lfenc.Field{Name: "v", Type: i64},
-				lfenc.Field{Name: "r", Type: con("Tree")}),
+				lftest.Field{Name: "l", Type: con("Tree")},
+				lftest.Field{Name: "v", Type: i64},
+				lftest.Field{Name: "r", Type: con("Tree")}),
 			rec("Empty"),
 			// Fz is the record the fuzz target checks against.
 			rec("Fz",
-				lfenc.Field{Name: "i", Type: i64},
-				lfenc.Field{Name: "n", Type: lfenc.Num(10)},
-				lfenc.Field{Name: "t", Type: lfenc.Opt(text)},
-				lfenc.Field{Name: "p", Type: lfenc.Opt(b(lfenc.Party))},
-				lfenc.Field{Name: "d", Type: lfenc.Opt(b(lfenc.Date))},
-				lfenc.Field{Name: "ts", Type: lfenc.Opt(b(lfenc.Timestamp))},
-				lfenc.Field{Name: "oo", Type: lfenc.Opt(lfenc.Opt(i64))},
-				lfenc.Field{Name: "l", Type: lfenc.Opt(lfenc.ListOf(con("Shape")))},
-				lfenc.Field{Name: "tm", Type: lfenc.Opt(lfenc.App(b(lfenc.TextMap), con("Color")))},
-				lfenc.Field{Name: "gm", Type: lfenc.Opt(lfenc.App(b(lfenc.GenMap), con("Shape"), b(lfenc.Timestamp)))},
-				lfenc.Field{Name: "bx", Type: lfenc.Opt(con("Box", lfenc.Opt(i64)))},
-				lfenc.Field{Name: "sc", Type: lfenc.Opt(con("Scaled", lfenc.Nat(0)))},
-				lfenc.Field{Name: "u", Type: lfenc.Opt(unit)},
-				lfenc.Field{Name: "bo", Type: lfenc.Opt(b(lfenc.Bool))},
-				lfenc.Field{Name: "c", Type: lfenc.Opt(lfenc.CID(con("R")))},
-				lfenc.Field{Name: "tr", Type: lfenc.Opt(con("Tree"))},
-				lfenc.Field{Name: "gk", Type: lfenc.Opt(lfenc.App(b(lfenc.GenMap), con("Pair", lfenc.Opt(i64), lfenc.Num(2)), unit))}),
+				lftest.Field{Name: "i", Type: i64},
+				lftest.Field{Name: "n", Type: lftest.Num(10)},
+				lftest.Field{Name: "t", Type: lftest.Opt(text)},
+				lftest.Field{Name: "p", Type: lftest.Opt(b(lftest.Party))},
+				lftest.Field{Name: "d", Type: lftest.Opt(b(lftest.Date))},
+				lftest.Field{Name: "ts", Type: lftest.Opt(b(lftest.Timestamp))},
+				lftest.Field{Name: "oo", Type: lftest.Opt(lftest.Opt(i64))},
+				lftest.Field{Name: "l", Type: lftest.Opt(lftest.ListOf(con("Shape")))},
+				lftest.Field{Name: "tm", Type: lftest.Opt(lftest.App(b(lftest.TextMap), con("Color")))},
+				lftest.Field{Name: "gm", Type: lftest.Opt(lftest.App(b(lftest.GenMap), con("Shape"), b(lftest.Timestamp)))},
+				lftest.Field{Name: "bx", Type: lftest.Opt(con("Box", lftest.Opt(i64)))},
+				lftest.Field{Name: "sc", Type: lftest.Opt(con("Scaled", lftest.Nat(0)))},
+				lftest.Field{Name: "u", Type: lftest.Opt(unit)},
+				lftest.Field{Name: "bo", Type: lftest.Opt(b(lftest.Bool))},
+				lftest.Field{Name: "c", Type: lftest.Opt(lftest.CID(con("R")))},
+				lftest.Field{Name: "tr", Type: lftest.Opt(con("Tree"))},
+				lftest.Field{Name: "gk", Type: lftest.Opt(lftest.App(b(lftest.GenMap), con("Pair", lftest.Opt(i64), lftest.Num(2)), unit))}),
 		},
-		Templates: []lfenc.Template{{Name: "R", Choices: []lfenc.Choice{{Name: "Go", Consuming: true, Arg: unit, Ret: unit}}}},
+		Templates: []lftest.Template{{Name: "R", Choices: []lftest.Choice{{Name: "Go", Consuming: true, Arg: unit, Ret: unit}}}},
 	}}}
 }
 
 var (
 	valuePkgOnce sync.Once
-	valuePkgDec  *Package
+	valuePkgDec  *lf.Package
 )
 
 // valuesPackage returns valuePkg encoded and decoded (once).
-func valuesPackage(t testing.TB) *Package {
+func valuesPackage(t testing.TB) *lf.Package {
 	valuePkgOnce.Do(func() {
-		_, dalf := lfenc.Dalf(valuePkg())
-		p, err := DecodeArchive(dalf, ReadOptions{})
+		_, dalf := lftest.Dalf(valuePkg())
+		p, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
 		if err != nil {
 			t.Fatalf("decode the value test package: %v", err)
 		}
@@ -122,44 +123,46 @@ func valuesPackage(t testing.TB) *Package {
 
 // synPkg is a hand-built package with type synonyms (lfenc cannot encode
 // them): Opt a = Optional a, I = Int64, Loop = Loop.
-func synPkg() *Package {
+func synPkg() *lf.Package {
 	id := "5e5e"
-	m := &Module{Name: "M", synonyms: map[string]*TypeSynonym{
-		"Opt":  {Name: "Opt", Params: []TypeParam{{Name: "x", Kind: star}}, Type: tapp(tb(BuiltinOptional), tvar("x"))},
-		"I":    {Name: "I", Type: tb(BuiltinInt64)},
-		"Loop": {Name: "Loop", Type: &TSyn{ID: TypeConID{id, "M", "Loop"}}},
-	}, dataTypes: map[string]*DataType{}}
-	return &Package{ID: id, modules: map[string]*Module{"M": m}}
+	m := &lf.Module{Name: "M", Synonyms: []*lf.TypeSynonym{
+		{Name: "Opt", Params: []lf.TypeParam{{Name: "x", Kind: star}}, Type: tapp(tb(lf.BuiltinOptional), tvar("x"))},
+		{Name: "I", Type: tb(lf.BuiltinInt64)},
+		{Name: "Loop", Type: &lf.TSyn{ID: lf.TypeConID{PackageID: id, Module: "M", Name: "Loop"}}},
+	}}
+	p := &lf.Package{ID: id, Modules: []*lf.Module{m}}
+	p.Index()
+	return p
 }
 
-func syn(name string, args ...Type) Type {
-	return &TSyn{ID: TypeConID{PackageID: "5e5e", Module: "M", Name: name}, Args: args}
+func syn(name string, args ...lf.Type) lf.Type {
+	return &lf.TSyn{ID: lf.TypeConID{PackageID: "5e5e", Module: "M", Name: name}, Args: args}
 }
 
 // Builtin types.
 var (
-	tUnit      = tb(BuiltinUnit)
-	tBool      = tb(BuiltinBool)
-	tInt64     = tb(BuiltinInt64)
-	tText      = tb(BuiltinText)
-	tParty     = tb(BuiltinParty)
-	tDate      = tb(BuiltinDate)
-	tTimestamp = tb(BuiltinTimestamp)
+	tUnit      = tb(lf.BuiltinUnit)
+	tBool      = tb(lf.BuiltinBool)
+	tInt64     = tb(lf.BuiltinInt64)
+	tText      = tb(lf.BuiltinText)
+	tParty     = tb(lf.BuiltinParty)
+	tDate      = tb(lf.BuiltinDate)
+	tTimestamp = tb(lf.BuiltinTimestamp)
 )
 
-func tNum(n int) Type        { return tapp(tb(BuiltinNumeric), tnat(n)) }
-func tOpt(t Type) Type       { return tapp(tb(BuiltinOptional), t) }
-func tList(t Type) Type      { return tapp(tb(BuiltinList), t) }
-func tTextMap(t Type) Type   { return tapp(tb(BuiltinTextMap), t) }
-func tGenMap(k, v Type) Type { return tapp(tb(BuiltinGenMap), k, v) }
-func tCid(t Type) Type       { return tapp(tb(BuiltinContractID), t) }
+func tNum(n int) lf.Type           { return tapp(tb(lf.BuiltinNumeric), tnat(n)) }
+func tOpt(t lf.Type) lf.Type       { return tapp(tb(lf.BuiltinOptional), t) }
+func tList(t lf.Type) lf.Type      { return tapp(tb(lf.BuiltinList), t) }
+func tTextMap(t lf.Type) lf.Type   { return tapp(tb(lf.BuiltinTextMap), t) }
+func tGenMap(k, v lf.Type) lf.Type { return tapp(tb(lf.BuiltinGenMap), k, v) }
+func tCid(t lf.Type) lf.Type       { return tapp(tb(lf.BuiltinContractID), t) }
 
 // vcase is one CheckValue case: the input checked at path "arg" against
 // typ gives want, or fails with code, a cause containing msg and ending
 // with " at '<path>'".
 type vcase struct {
 	name string
-	typ  Type
+	typ  lf.Type
 	in   string
 	want string
 	code string
@@ -173,7 +176,7 @@ const (
 	internal   = "LEDGER_API_INTERNAL_ERROR"
 )
 
-func runValueCases(t *testing.T, lookup func(string) *Package, cases []vcase) {
+func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,11 +214,11 @@ func runValueCases(t *testing.T, lookup func(string) *Package, cases []vcase) {
 	}
 }
 
-func ok(name string, typ Type, in, want string) vcase {
+func ok(name string, typ lf.Type, in, want string) vcase {
 	return vcase{name: name, typ: typ, in: in, want: want}
 }
 
-func bad(name string, typ Type, in, code, msg, path string) vcase {
+func bad(name string, typ lf.Type, in, code, msg, path string) vcase {
 	return vcase{name: name, typ: typ, in: in, code: code, msg: msg, path: path}
 }
 
@@ -450,7 +453,7 @@ func TestCheckValueRecordsVariantsEnums(t *testing.T) {
 	r := TypeOf(id, "Main", "R")
 	shape := TypeOf(id, "Main", "Shape")
 	color := TypeOf(id, "Main", "Color")
-	pair := func(a, b Type) Type { return TypeOf(id, "Main", "Pair", a, b) }
+	pair := func(a, b lf.Type) lf.Type { return TypeOf(id, "Main", "Pair", a, b) }
 	cases := []vcase{
 		// Records: declaration order, trailing Nones omitted, upgrades.
 		ok("record", r, `{"c": "x", "a": "1"}`, `{"a":"1","b":null,"c":"x"}`),
@@ -610,11 +613,11 @@ func TestCheckValueTypeErrors(t *testing.T) {
 		bad("unknown data type", TypeOf(pkg.ID, "Main", "Nope"), `{}`, internal, "data type Main:Nope is not defined", "arg"),
 		bad("wrong arity", TypeOf(pkg.ID, "Main", "Pair", tInt64), `{}`, internal, "has 2 parameters but is applied to 1", "arg"),
 		bad("unbound variable", tvar("a"), `1`, internal, "type variable a is not bound", "arg"),
-		bad("function", tapp(tb(BuiltinArrow), tInt64, tInt64), `1`, internal, "not serializable", "arg"),
-		bad("any", tb(BuiltinAny), `1`, internal, "not serializable", "arg"),
-		bad("bare optional", tb(BuiltinOptional), `null`, internal, "applied to 0 arguments instead of 1", "arg"),
+		bad("function", tapp(tb(lf.BuiltinArrow), tInt64, tInt64), `1`, internal, "not serializable", "arg"),
+		bad("any", tb(lf.BuiltinAny), `1`, internal, "not serializable", "arg"),
+		bad("bare optional", tb(lf.BuiltinOptional), `null`, internal, "applied to 0 arguments instead of 1", "arg"),
 		bad("numeric scale 38", tNum(38), `"1"`, internal, "scale 0..37", "arg"),
-		bad("struct", &TStruct{}, `{}`, internal, "no JSON encoding", "arg"),
+		bad("struct", &lf.TStruct{}, `{}`, internal, "no JSON encoding", "arg"),
 		bad("error inside list", tList(TypeOf("feed", "M", "T")), `[{}]`, internal, "is not known", "arg[0]"),
 	})
 	if _, err := CheckValue(json.RawMessage(`1`), nil, "arg", lookup); code(err) != internal {
@@ -759,7 +762,7 @@ func TestTypeOfAndPackageLookup(t *testing.T) {
 	if got, want := ty.String(), "p:M:T Int64 Text"; got != want {
 		t.Errorf("TypeOf = %s, want %s", got, want)
 	}
-	a, b := &Package{ID: "a"}, &Package{ID: "b"}
+	a, b := &lf.Package{ID: "a"}, &lf.Package{ID: "b"}
 	l := PackageLookup(a, nil, b)
 	if l("a") != a || l("b") != b || l("c") != nil {
 		t.Errorf("PackageLookup")

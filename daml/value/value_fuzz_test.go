@@ -1,4 +1,4 @@
-package vetting
+package value
 
 import (
 	"encoding/json"

@@ -1,9 +1,9 @@
-// Package lfenc is a small Daml-LF 2 encoder for the tests of package
-// vetting: it builds Package, ArchivePayload and Archive bytes with
+// Package lftest is a small Daml-LF 2 encoder for tests and examples: it
+// builds Package, ArchivePayload and Archive bytes with
 // protowire (no generated code) and zips them into DARs. It covers the
 // type-level part of LF (data types, templates, choices, interfaces) and
 // emits trivial expressions; it is not a compiler.
-package lfenc
+package lftest
 
 import (
 	"archive/zip"

@@ -1,4 +1,4 @@
-package vetting
+package lf
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
 
 // samplePackage exercises every type-level construct the decoder keeps.

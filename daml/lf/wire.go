@@ -1,4 +1,4 @@
-package vetting
+package lf
 
 import (
 	"fmt"

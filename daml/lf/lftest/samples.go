@@ -1,4 +1,4 @@
-package lfenc
+package lftest
 
 // Sample packages shared by the tests, benchmarks and examples of several
 // packages.

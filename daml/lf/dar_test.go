@@ -1,4 +1,4 @@
-package vetting
+package lf
 
 import (
 	"archive/zip"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
 
 func simplePkg(name, version string) e.Package {
@@ -190,7 +190,7 @@ func TestParseManifest(t *testing.T) {
 	}
 }
 
-// TestReadDARSynthetic reads DARs of several packages built by lfenc.
+// TestReadDARSynthetic reads DARs of several packages built by lftest.
 func TestReadDARSynthetic(t *testing.T) {
 	lib := simplePkg("lib", "1.0.0")
 	_, libDalf := e.Dalf(lib)

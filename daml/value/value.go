@@ -1,4 +1,4 @@
-package vetting
+package value
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -44,10 +45,10 @@ const (
 // arguments and results, keys and interface views already have a Type in
 // the decoded package (Choice.ArgType, Choice.ReturnType,
 // TemplateKey.Type, Interface.View).
-func TypeOf(pkgID, module, name string, args ...Type) Type {
-	var t Type = &TCon{ID: TypeConID{PackageID: pkgID, Module: module, Name: name}}
+func TypeOf(pkgID, module, name string, args ...lf.Type) lf.Type {
+	var t lf.Type = &lf.TCon{ID: lf.TypeConID{PackageID: pkgID, Module: module, Name: name}}
 	for _, a := range args {
-		t = &TApp{Fun: t, Arg: a}
+		t = &lf.TApp{Fun: t, Arg: a}
 	}
 	return t
 }
@@ -55,14 +56,14 @@ func TypeOf(pkgID, module, name string, args ...Type) Type {
 // PackageLookup returns a lookup function over pkgs, by package id, for
 // CheckValue. Later packages win over earlier ones with the same id; nil
 // packages are skipped.
-func PackageLookup(pkgs ...*Package) func(pkgID string) *Package {
-	m := make(map[string]*Package, len(pkgs))
+func PackageLookup(pkgs ...*lf.Package) func(pkgID string) *lf.Package {
+	m := make(map[string]*lf.Package, len(pkgs))
 	for _, p := range pkgs {
 		if p != nil {
 			m[p.ID] = p
 		}
 	}
-	return func(id string) *Package { return m[id] }
+	return func(id string) *lf.Package { return m[id] }
 }
 
 // CheckValue validates the JSON value v against the Daml-LF type t the way
@@ -138,7 +139,7 @@ func PackageLookup(pkgs ...*Package) func(pkgID string) *Package {
 // (a function, Any, an unknown package or data type, an unbound type
 // variable) is a fault of the caller, not of the value: the error is
 // LEDGER_API_INTERNAL_ERROR.
-func CheckValue(v json.RawMessage, t Type, path string, lookup func(pkgID string) *Package) (json.RawMessage, error) {
+func CheckValue(v json.RawMessage, t lf.Type, path string, lookup func(pkgID string) *lf.Package) (json.RawMessage, error) {
 	if path == "" {
 		path = "$"
 	}
@@ -753,7 +754,7 @@ func nameList(names []string) string {
 
 // tclosure is a type with the environment its variables are bound in.
 type tclosure struct {
-	t   Type
+	t   lf.Type
 	env *tenv
 }
 
@@ -778,7 +779,7 @@ func (e *tenv) lookup(name string) (tclosure, bool) {
 // bind binds params to args read in env. An argument that is itself a
 // variable is bound to that variable's closure, so that chains of
 // variables never grow.
-func bind(params []TypeParam, args []Type, env *tenv) *tenv {
+func bind(params []lf.TypeParam, args []lf.Type, env *tenv) *tenv {
 	if len(params) == 0 {
 		return nil
 	}
@@ -786,7 +787,7 @@ func bind(params []TypeParam, args []Type, env *tenv) *tenv {
 	for k, p := range params {
 		ne.names[k] = p.Name
 		cl := tclosure{args[k], env}
-		if v, ok := args[k].(*TVar); ok {
+		if v, ok := args[k].(*lf.TVar); ok {
 			if r, ok := env.lookup(v.Name); ok {
 				cl = r
 			}
@@ -801,12 +802,12 @@ func bind(params []TypeParam, args []Type, env *tenv) *tenv {
 
 type checker struct {
 	tp     *tape
-	lookup func(string) *Package
+	lookup func(string) *lf.Package
 	out    []byte
 	// budget is the work left for GenMap key sorting and copying.
 	budget int
-	dts    map[TypeConID]*DataType
-	fidx   map[*DataType]map[string]int
+	dts    map[lf.TypeConID]*lf.DataType
+	fidx   map[*lf.DataType]map[string]int
 }
 
 func (c *checker) invalid(p *vpath, format string, args ...any) error {
@@ -835,11 +836,11 @@ func (c *checker) spend(n int, p *vpath) error {
 }
 
 // dataType resolves a data type through lookup, with a cache.
-func (c *checker) dataType(id TypeConID, p *vpath) (*DataType, error) {
+func (c *checker) dataType(id lf.TypeConID, p *vpath) (*lf.DataType, error) {
 	if dt, ok := c.dts[id]; ok {
 		return dt, nil
 	}
-	var pkg *Package
+	var pkg *lf.Package
 	if c.lookup != nil {
 		pkg = c.lookup(id.PackageID)
 	}
@@ -851,14 +852,14 @@ func (c *checker) dataType(id TypeConID, p *vpath) (*DataType, error) {
 		return nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
 	if c.dts == nil {
-		c.dts = map[TypeConID]*DataType{}
+		c.dts = map[lf.TypeConID]*lf.DataType{}
 	}
 	c.dts[id] = dt
 	return dt, nil
 }
 
 // synonym resolves a type synonym through lookup.
-func (c *checker) synonym(id TypeConID) *TypeSynonym {
+func (c *checker) synonym(id lf.TypeConID) *lf.TypeSynonym {
 	if c.lookup == nil {
 		return nil
 	}
@@ -875,7 +876,7 @@ func (c *checker) synonym(id TypeConID) *TypeSynonym {
 
 // fieldIndex returns the index of the record field (or variant
 // constructor) name, or -1.
-func (c *checker) fieldIndex(dt *DataType, name string) int {
+func (c *checker) fieldIndex(dt *lf.DataType, name string) int {
 	if len(dt.Fields) <= 8 {
 		for i, f := range dt.Fields {
 			if f.Name == name {
@@ -891,7 +892,7 @@ func (c *checker) fieldIndex(dt *DataType, name string) int {
 }
 
 // fieldIndexBytes is fieldIndex without allocating a string.
-func (c *checker) fieldIndexBytes(dt *DataType, name []byte) int {
+func (c *checker) fieldIndexBytes(dt *lf.DataType, name []byte) int {
 	if len(dt.Fields) <= 8 {
 		for i, f := range dt.Fields {
 			if f.Name == string(name) {
@@ -907,7 +908,7 @@ func (c *checker) fieldIndexBytes(dt *DataType, name []byte) int {
 }
 
 // fieldMap returns the field index of a data type with many fields.
-func (c *checker) fieldMap(dt *DataType) map[string]int {
+func (c *checker) fieldMap(dt *lf.DataType) map[string]int {
 	m, ok := c.fidx[dt]
 	if !ok {
 		m = make(map[string]int, len(dt.Fields))
@@ -917,7 +918,7 @@ func (c *checker) fieldMap(dt *DataType) map[string]int {
 			}
 		}
 		if c.fidx == nil {
-			c.fidx = map[*DataType]map[string]int{}
+			c.fidx = map[*lf.DataType]map[string]int{}
 		}
 		c.fidx[dt] = m
 	}
@@ -928,12 +929,12 @@ func (c *checker) fieldMap(dt *DataType) map[string]int {
 // allocating for up to two.
 type targs struct {
 	n    int
-	a    [2]Type
-	more []Type // all arguments when there are more than two
+	a    [2]lf.Type
+	more []lf.Type // all arguments when there are more than two
 }
 
 // at returns argument k.
-func (x targs) at(k int) Type {
+func (x targs) at(k int) lf.Type {
 	if x.more != nil {
 		return x.more[k]
 	}
@@ -941,18 +942,18 @@ func (x targs) at(k int) Type {
 }
 
 // list returns the arguments as a new slice.
-func (x targs) list() []Type {
+func (x targs) list() []lf.Type {
 	if x.more != nil {
 		return x.more
 	}
-	return append([]Type(nil), x.a[:x.n]...)
+	return append([]lf.Type(nil), x.a[:x.n]...)
 }
 
 // splitArgs is SplitApp without allocating for up to two arguments.
-func splitArgs(t Type) (Type, targs) {
+func splitArgs(t lf.Type) (lf.Type, targs) {
 	n := 0
 	for u := t; ; n++ {
-		a, ok := u.(*TApp)
+		a, ok := u.(*lf.TApp)
 		if !ok {
 			break
 		}
@@ -961,13 +962,13 @@ func splitArgs(t Type) (Type, targs) {
 	var x targs
 	x.n = n
 	if n > 2 {
-		h, args := SplitApp(t)
+		h, args := lf.SplitApp(t)
 		x.more = args
 		return h, x
 	}
 	head := t
 	for k := n - 1; k >= 0; k-- {
-		a := head.(*TApp)
+		a := head.(*lf.TApp)
 		x.a[k] = a.Arg
 		head = a.Fun
 	}
@@ -977,14 +978,14 @@ func splitArgs(t Type) (Type, targs) {
 // whnf resolves the type variables and synonyms at the head of t: it
 // returns the head (a *TBuiltin, *TCon or *TNat) with its arguments and
 // the environment the arguments are read in.
-func (c *checker) whnf(t Type, env *tenv, p *vpath) (Type, targs, *tenv, error) {
+func (c *checker) whnf(t lf.Type, env *tenv, p *vpath) (lf.Type, targs, *tenv, error) {
 	var none targs
 	for range maxTypeSteps {
 		head, args := splitArgs(t)
 		switch h := head.(type) {
-		case *TBuiltin, *TCon, *TNat:
+		case *lf.TBuiltin, *lf.TCon, *lf.TNat:
 			return head, args, env, nil
-		case *TVar:
+		case *lf.TVar:
 			if args.n > 0 {
 				return nil, none, nil, c.internal(p, "type %s applies a type variable and has no JSON encoding", t)
 			}
@@ -993,7 +994,7 @@ func (c *checker) whnf(t Type, env *tenv, p *vpath) (Type, targs, *tenv, error) 
 				return nil, none, nil, c.internal(p, "type variable %s is not bound", h.Name)
 			}
 			t, env = cl.t, cl.env
-		case *TSyn:
+		case *lf.TSyn:
 			syn := c.synonym(h.ID)
 			if syn == nil {
 				return nil, none, nil, c.internal(p, "type synonym %s:%s is not defined in package %s", h.ID.Module, h.ID.Name, h.ID.PackageID)
@@ -1014,16 +1015,16 @@ func (c *checker) whnf(t Type, env *tenv, p *vpath) (Type, targs, *tenv, error) 
 
 // asOptional reports whether t, as written (synonyms expanded, type
 // variables not substituted), is Optional elem.
-func (c *checker) asOptional(t Type, env *tenv) (Type, *tenv, bool) {
+func (c *checker) asOptional(t lf.Type, env *tenv) (lf.Type, *tenv, bool) {
 	for range maxTypeSteps {
 		head, args := splitArgs(t)
 		switch h := head.(type) {
-		case *TBuiltin:
-			if h.Builtin == BuiltinOptional && args.n == 1 {
+		case *lf.TBuiltin:
+			if h.Builtin == lf.BuiltinOptional && args.n == 1 {
 				return args.at(0), env, true
 			}
 			return nil, nil, false
-		case *TSyn:
+		case *lf.TSyn:
 			syn := c.synonym(h.ID)
 			if syn == nil || args.n > 0 || len(syn.Params) != len(h.Args) {
 				return nil, nil, false
@@ -1039,24 +1040,24 @@ func (c *checker) asOptional(t Type, env *tenv) (Type, *tenv, bool) {
 
 // isOptional reports whether t resolves to an Optional type (a record
 // field of such a type may be missing).
-func (c *checker) isOptional(t Type, env *tenv, p *vpath) (bool, error) {
+func (c *checker) isOptional(t lf.Type, env *tenv, p *vpath) (bool, error) {
 	head, args, _, err := c.whnf(t, env, p)
 	if err != nil {
 		return false, err
 	}
-	b, ok := head.(*TBuiltin)
-	return ok && b.Builtin == BuiltinOptional && args.n == 1, nil
+	b, ok := head.(*lf.TBuiltin)
+	return ok && b.Builtin == lf.BuiltinOptional && args.n == 1, nil
 }
 
 // builtinArity returns the number of arguments a serializable builtin
 // takes, or -1 for a builtin that has no JSON encoding.
-func builtinArity(b BuiltinType) int {
+func builtinArity(b lf.BuiltinType) int {
 	switch b {
-	case BuiltinUnit, BuiltinBool, BuiltinInt64, BuiltinDate, BuiltinTimestamp, BuiltinParty, BuiltinText:
+	case lf.BuiltinUnit, lf.BuiltinBool, lf.BuiltinInt64, lf.BuiltinDate, lf.BuiltinTimestamp, lf.BuiltinParty, lf.BuiltinText:
 		return 0
-	case BuiltinNumeric, BuiltinContractID, BuiltinOptional, BuiltinList, BuiltinTextMap:
+	case lf.BuiltinNumeric, lf.BuiltinContractID, lf.BuiltinOptional, lf.BuiltinList, lf.BuiltinTextMap:
 		return 1
-	case BuiltinGenMap:
+	case lf.BuiltinGenMap:
 		return 2
 	}
 	return -1
@@ -1064,7 +1065,7 @@ func builtinArity(b BuiltinType) int {
 
 // check validates value i (-1: an absent record field) against t read in
 // env and appends its canonical encoding to c.out.
-func (c *checker) check(i int, t Type, env *tenv, p *vpath, depth int) error {
+func (c *checker) check(i int, t lf.Type, env *tenv, p *vpath, depth int) error {
 	if depth > maxCheckDepth {
 		return c.invalid(p, "the value is nested too deeply")
 	}
@@ -1076,14 +1077,14 @@ func (c *checker) check(i int, t Type, env *tenv, p *vpath, depth int) error {
 		return err
 	}
 	switch h := head.(type) {
-	case *TBuiltin:
+	case *lf.TBuiltin:
 		if n := builtinArity(h.Builtin); n < 0 {
 			return c.internal(p, "type %s is not serializable", h.Builtin)
 		} else if n != args.n {
 			return c.internal(p, "type %s is applied to %d arguments instead of %d", h.Builtin, args.n, n)
 		}
 		return c.checkBuiltin(i, h.Builtin, args, aenv, p, depth)
-	case *TCon:
+	case *lf.TCon:
 		dt, err := c.dataType(h.ID, p)
 		if err != nil {
 			return err
@@ -1096,11 +1097,11 @@ func (c *checker) check(i int, t Type, env *tenv, p *vpath, depth int) error {
 			denv = bind(dt.Params, args.list(), aenv)
 		}
 		switch dt.Variety {
-		case RecordVariety:
+		case lf.RecordVariety:
 			return c.checkRecord(i, h.ID, dt, denv, p, depth)
-		case VariantVariety:
+		case lf.VariantVariety:
 			return c.checkVariant(i, dt, denv, p, depth)
-		case EnumVariety:
+		case lf.EnumVariety:
 			return c.checkEnum(i, h.ID, dt, p)
 		}
 		return c.internal(p, "%s:%s is an interface, not a serializable data type", h.ID.Module, h.ID.Name)
@@ -1108,17 +1109,17 @@ func (c *checker) check(i int, t Type, env *tenv, p *vpath, depth int) error {
 	return c.internal(p, "type %s is not a type of values", head)
 }
 
-func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p *vpath, depth int) error {
 	tp := c.tp
 	switch b {
-	case BuiltinUnit:
+	case lf.BuiltinUnit:
 		if i < 0 {
 			return c.wrongKind(i, p, "a JSON value", "Unit")
 		}
 		c.out = append(c.out, '{', '}')
 		return nil
 
-	case BuiltinBool:
+	case lf.BuiltinBool:
 		switch tp.kind(i) {
 		case tkTrue:
 			c.out = append(c.out, "true"...)
@@ -1129,7 +1130,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		}
 		return nil
 
-	case BuiltinInt64:
+	case lf.BuiltinInt64:
 		if tp.kind(i) != tkString {
 			return c.wrongKind(i, p, "a JSON string (e.g. \"42\")", "Int64")
 		}
@@ -1143,7 +1144,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = append(c.out, '"')
 		return nil
 
-	case BuiltinNumeric:
+	case lf.BuiltinNumeric:
 		scale, err := c.scale(args.at(0), env, p)
 		if err != nil {
 			return err
@@ -1169,7 +1170,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = append(c.out, '"')
 		return nil
 
-	case BuiltinText:
+	case lf.BuiltinText:
 		if tp.kind(i) != tkString {
 			return c.wrongKind(i, p, "a JSON string", "Text")
 		}
@@ -1181,7 +1182,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		}
 		return nil
 
-	case BuiltinParty:
+	case lf.BuiltinParty:
 		if tp.kind(i) != tkString {
 			return c.wrongKind(i, p, "a JSON string", "Party")
 		}
@@ -1192,7 +1193,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = appendJSONString(c.out, s)
 		return nil
 
-	case BuiltinContractID:
+	case lf.BuiltinContractID:
 		if tp.kind(i) != tkString {
 			return c.wrongKind(i, p, "a JSON string", "ContractId")
 		}
@@ -1206,7 +1207,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = appendJSONString(c.out, s)
 		return nil
 
-	case BuiltinDate:
+	case lf.BuiltinDate:
 		if tp.kind(i) != tkString {
 			return c.wrongKind(i, p, "a JSON string (YYYY-MM-DD)", "Date")
 		}
@@ -1221,7 +1222,7 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = fmt.Appendf(c.out, `"%04d-%02d-%02d"`, y, m, d)
 		return nil
 
-	case BuiltinTimestamp:
+	case lf.BuiltinTimestamp:
 		if tp.kind(i) != tkString {
 			return c.wrongKind(i, p, "a JSON string (ISO-8601 with an offset)", "Timestamp")
 		}
@@ -1238,12 +1239,12 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = append(c.out, '"')
 		return nil
 
-	case BuiltinOptional:
+	case lf.BuiltinOptional:
 		elem := args.at(0)
 		_, _, nested := c.asOptional(elem, env)
 		return c.checkOptional(i, elem, env, p, depth, nested)
 
-	case BuiltinList:
+	case lf.BuiltinList:
 		if tp.kind(i) != tkArray {
 			return c.wrongKind(i, p, "a JSON array", "List")
 		}
@@ -1261,22 +1262,22 @@ func (c *checker) checkBuiltin(i int, b BuiltinType, args targs, env *tenv, p *v
 		c.out = append(c.out, ']')
 		return nil
 
-	case BuiltinTextMap:
+	case lf.BuiltinTextMap:
 		return c.checkTextMap(i, args.at(0), env, p, depth)
 
-	case BuiltinGenMap:
+	case lf.BuiltinGenMap:
 		return c.checkGenMap(i, args.at(0), args.at(1), env, p, depth)
 	}
 	return c.internal(p, "type %s is not serializable", b)
 }
 
 // scale resolves the scale argument of Numeric.
-func (c *checker) scale(t Type, env *tenv, p *vpath) (int, error) {
+func (c *checker) scale(t lf.Type, env *tenv, p *vpath) (int, error) {
 	head, _, _, err := c.whnf(t, env, p)
 	if err != nil {
 		return 0, err
 	}
-	n, ok := head.(*TNat)
+	n, ok := head.(*lf.TNat)
 	if !ok || n.N < 0 || n.N > 37 {
 		return 0, c.internal(p, "Numeric is applied to %s instead of a scale 0..37", head)
 	}
@@ -1286,7 +1287,7 @@ func (c *checker) scale(t Type, env *tenv, p *vpath) (int, error) {
 // checkOptional checks an Optional elem. In nested mode (the Optional
 // written inside another one, or itself containing one as written) each
 // level is a 0- or 1-element array; otherwise null is None.
-func (c *checker) checkOptional(i int, elem Type, env *tenv, p *vpath, depth int, nested bool) error {
+func (c *checker) checkOptional(i int, elem lf.Type, env *tenv, p *vpath, depth int, nested bool) error {
 	tp := c.tp
 	if !nested {
 		if i < 0 || tp.kind(i) == tkNull {
@@ -1318,7 +1319,7 @@ func (c *checker) checkOptional(i int, elem Type, env *tenv, p *vpath, depth int
 	return nil
 }
 
-func (c *checker) checkRecord(i int, id TypeConID, dt *DataType, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkRecord(i int, id lf.TypeConID, dt *lf.DataType, env *tenv, p *vpath, depth int) error {
 	tp := c.tp
 	if tp.kind(i) != tkObject {
 		return c.wrongKind(i, p, "a JSON object", "record "+id.Module+":"+id.Name)
@@ -1401,7 +1402,7 @@ func (c *checker) checkRecord(i int, id TypeConID, dt *DataType, env *tenv, p *v
 	return nil
 }
 
-func (c *checker) checkVariant(i int, dt *DataType, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkVariant(i int, dt *lf.DataType, env *tenv, p *vpath, depth int) error {
 	tp := c.tp
 	const shape = "Variant type json must have 'tag' and 'value' fields"
 	if tp.kind(i) != tkObject {
@@ -1444,7 +1445,7 @@ func (c *checker) checkVariant(i int, dt *DataType, env *tenv, p *vpath, depth i
 	return nil
 }
 
-func (c *checker) checkEnum(i int, id TypeConID, dt *DataType, p *vpath) error {
+func (c *checker) checkEnum(i int, id lf.TypeConID, dt *lf.DataType, p *vpath) error {
 	tp := c.tp
 	if tp.kind(i) != tkString {
 		return c.wrongKind(i, p, "a JSON string naming a constructor", "enum "+id.Module+":"+id.Name)
@@ -1457,7 +1458,7 @@ func (c *checker) checkEnum(i int, id TypeConID, dt *DataType, p *vpath) error {
 	return nil
 }
 
-func (c *checker) checkTextMap(i int, elem Type, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth int) error {
 	tp := c.tp
 	if tp.kind(i) != tkObject {
 		return c.wrongKind(i, p, "a JSON object", "TextMap")
@@ -1494,7 +1495,7 @@ func (c *checker) checkTextMap(i int, elem Type, env *tenv, p *vpath, depth int)
 	return nil
 }
 
-func (c *checker) checkGenMap(i int, kt, vt Type, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth int) error {
 	tp := c.tp
 	if tp.kind(i) != tkArray {
 		return c.wrongKind(i, p, "a JSON array of [key, value] arrays", "GenMap")
@@ -1586,7 +1587,7 @@ func (c *checker) checkGenMap(i int, kt, vt Type, env *tenv, p *vpath, depth int
 
 // compare orders canonical values a[ai] and b[bi] of type t (-1 stands for
 // an absent record field, that is None).
-func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p *vpath, depth int) (int, error) {
+func (c *checker) compare(a *tape, ai int, b *tape, bi int, t lf.Type, env *tenv, p *vpath, depth int) (int, error) {
 	if err := c.spend(1, p); err != nil {
 		return 0, err
 	}
@@ -1598,32 +1599,32 @@ func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p
 		return 0, err
 	}
 	switch h := head.(type) {
-	case *TBuiltin:
+	case *lf.TBuiltin:
 		switch h.Builtin {
-		case BuiltinUnit:
+		case lf.BuiltinUnit:
 			return 0, nil
-		case BuiltinBool:
+		case lf.BuiltinBool:
 			return cmpBool(a.kind(ai) == tkTrue, b.kind(bi) == tkTrue), nil
-		case BuiltinInt64:
+		case lf.BuiltinInt64:
 			x, _ := strconv.ParseInt(a.str(ai), 10, 64)
 			y, _ := strconv.ParseInt(b.str(bi), 10, 64)
 			return cmp.Compare(x, y), nil
-		case BuiltinNumeric:
+		case lf.BuiltinNumeric:
 			return cmpDecimal(a.str(ai), b.str(bi)), nil
-		case BuiltinText, BuiltinParty, BuiltinContractID, BuiltinDate:
+		case lf.BuiltinText, lf.BuiltinParty, lf.BuiltinContractID, lf.BuiltinDate:
 			return strings.Compare(a.str(ai), b.str(bi)), nil
-		case BuiltinTimestamp:
+		case lf.BuiltinTimestamp:
 			x, _, _ := parseTimestamp(a.str(ai))
 			y, _, _ := parseTimestamp(b.str(bi))
 			return cmp.Compare(x, y), nil
-		case BuiltinOptional:
+		case lf.BuiltinOptional:
 			_, _, nested := c.asOptional(args.at(0), aenv)
 			return c.compareOptional(a, ai, b, bi, args.at(0), aenv, nested, p, depth)
-		case BuiltinList:
+		case lf.BuiltinList:
 			return c.compareSeq(a, ai, b, bi, false, func(x, y int) (int, error) {
 				return c.compare(a, x, b, y, args.at(0), aenv, p, depth+1)
 			})
-		case BuiltinTextMap:
+		case lf.BuiltinTextMap:
 			return c.compareSeq(a, ai, b, bi, true, func(x, y int) (int, error) {
 				// x and y are keys; the values follow them.
 				if r := strings.Compare(a.str(x), b.str(y)); r != 0 {
@@ -1631,7 +1632,7 @@ func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p
 				}
 				return c.compare(a, x+1, b, y+1, args.at(0), aenv, p, depth+1)
 			})
-		case BuiltinGenMap:
+		case lf.BuiltinGenMap:
 			return c.compareSeq(a, ai, b, bi, false, func(x, y int) (int, error) {
 				// x and y are [key, value] pairs.
 				if r, err := c.compare(a, x+1, b, y+1, args.at(0), aenv, p, depth+1); r != 0 || err != nil {
@@ -1640,7 +1641,7 @@ func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p
 				return c.compare(a, a.next(x+1), b, b.next(y+1), args.at(1), aenv, p, depth+1)
 			})
 		}
-	case *TCon:
+	case *lf.TCon:
 		dt, err := c.dataType(h.ID, p)
 		if err != nil {
 			return 0, err
@@ -1653,7 +1654,7 @@ func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p
 			denv = bind(dt.Params, args.list(), aenv)
 		}
 		switch dt.Variety {
-		case RecordVariety:
+		case lf.RecordVariety:
 			for _, f := range dt.Fields {
 				r, err := c.compare(a, member(a, ai, f.Name), b, member(b, bi, f.Name), f.Type, denv, p, depth+1)
 				if r != 0 || err != nil {
@@ -1661,7 +1662,7 @@ func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p
 				}
 			}
 			return 0, nil
-		case VariantVariety:
+		case lf.VariantVariety:
 			at, bt := member(a, ai, "tag"), member(b, bi, "tag")
 			if at < 0 || bt < 0 {
 				return 0, c.internal(p, "canonical variant without a tag")
@@ -1674,14 +1675,14 @@ func (c *checker) compare(a *tape, ai int, b *tape, bi int, t Type, env *tenv, p
 				return cmp.Compare(x, y), nil
 			}
 			return c.compare(a, member(a, ai, "value"), b, member(b, bi, "value"), dt.Fields[x].Type, denv, p, depth+1)
-		case EnumVariety:
+		case lf.EnumVariety:
 			return cmp.Compare(slices.Index(dt.Constructors, a.str(ai)), slices.Index(dt.Constructors, b.str(bi))), nil
 		}
 	}
 	return 0, c.internal(p, "type %s has no order", t)
 }
 
-func (c *checker) compareOptional(a *tape, ai int, b *tape, bi int, elem Type, env *tenv, nested bool, p *vpath, depth int) (int, error) {
+func (c *checker) compareOptional(a *tape, ai int, b *tape, bi int, elem lf.Type, env *tenv, nested bool, p *vpath, depth int) (int, error) {
 	if !nested {
 		an, bn := ai < 0 || a.kind(ai) == tkNull, bi < 0 || b.kind(bi) == tkNull
 		if an || bn {

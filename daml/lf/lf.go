@@ -1,4 +1,4 @@
-package vetting
+package lf
 
 import (
 	"fmt"
@@ -664,4 +664,49 @@ func SplitApp(t Type) (head Type, args []Type) {
 		args[i], args[j] = args[j], args[i]
 	}
 	return t, args
+}
+
+// Index builds the lookup tables behind Package.Module, Module.DataType and
+// the other finders from the exported slices. Decoded packages are indexed
+// already; a package built by hand (in a test) calls Index once before use.
+// Later duplicates of a name do not replace the first.
+func (p *Package) Index() {
+	p.modules = make(map[string]*Module, len(p.Modules))
+	for _, m := range p.Modules {
+		if p.modules[m.Name] == nil {
+			p.modules[m.Name] = m
+		}
+		m.index()
+	}
+}
+
+func (m *Module) index() {
+	m.dataTypes = map[string]*DataType{}
+	m.synonyms = map[string]*TypeSynonym{}
+	m.templates = map[string]*Template{}
+	m.interfaces = map[string]*Interface{}
+	m.exceptions = map[string]bool{}
+	for _, s := range m.Synonyms {
+		if m.synonyms[s.Name] == nil {
+			m.synonyms[s.Name] = s
+		}
+	}
+	for _, d := range m.DataTypes {
+		if m.dataTypes[d.Name] == nil {
+			m.dataTypes[d.Name] = d
+		}
+	}
+	for _, t := range m.Templates {
+		if m.templates[t.Name] == nil {
+			m.templates[t.Name] = t
+		}
+	}
+	for _, i := range m.Interfaces {
+		if m.interfaces[i.Name] == nil {
+			m.interfaces[i.Name] = i
+		}
+	}
+	for _, e := range m.Exceptions {
+		m.exceptions[e] = true
+	}
 }

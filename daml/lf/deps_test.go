@@ -1,4 +1,4 @@
-package vetting
+package lf
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
 
 // graphPkg is a package named name whose imports are the given ids (a data

@@ -1,4 +1,4 @@
-package vetting
+package lf
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	e "github.com/ledgernode/ledgernode/internal/lfenc"
+	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -52,7 +52,6 @@ func FuzzReadDAR(f *testing.F) {
 		_ = d.CheckDependencies()
 		for _, p := range d.Packages {
 			TransitiveDeps(p.ID, d.Package)
-			_ = CheckUpgrade(d.Main, p, d.Package)
 			for _, m := range p.Modules {
 				for _, dt := range m.DataTypes {
 					for _, fl := range dt.Fields {
@@ -61,6 +60,5 @@ func FuzzReadDAR(f *testing.F) {
 				}
 			}
 		}
-		_ = CheckLineage(d.Packages, nil)
 	})
 }
