@@ -16,8 +16,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 

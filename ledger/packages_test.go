@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )

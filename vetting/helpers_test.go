@@ -63,19 +63,3 @@ func decode(tb testing.TB, p lftest.Package) *lf.Package {
 	}
 	return pkg
 }
-
-// Type constructors for expectations.
-func tcon(pkg, mod, name string) lf.Type {
-	return &lf.TCon{ID: lf.TypeConID{PackageID: pkg, Module: mod, Name: name}}
-}
-func tb(b lf.BuiltinType) lf.Type { return &lf.TBuiltin{Builtin: b} }
-func tvar(n string) lf.Type       { return &lf.TVar{Name: n} }
-func tnat(n int) lf.Type          { return &lf.TNat{N: n} }
-func tapp(f lf.Type, args ...lf.Type) lf.Type {
-	for _, a := range args {
-		f = &lf.TApp{Fun: f, Arg: a}
-	}
-	return f
-}
-
-var star = &lf.Kind{Sort: lf.KindStar}

@@ -2,31 +2,10 @@ package value
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
-	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
-
-// darDir holds the real DARs of ../shared (relative to this package).
-const darDir = "../../../shared/testdata/dars"
-
-// realDAR returns the bytes of a real DAR, skipping the test when the shared
-// test data is not there.
-func realDAR(tb testing.TB, name string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(darDir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		tb.Skipf("real DAR %s not found in %s (the shared test data is not checked out next to this repository)", name, darDir)
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
 
 // code returns the apierr code name of err ("" for nil, "?" for a foreign
 // error).
@@ -53,21 +32,7 @@ func cause(err error) string {
 	return ""
 }
 
-// decode encodes p with lfenc and decodes it back (any LF 2 version).
-func decode(tb testing.TB, p lftest.Package) *lf.Package {
-	tb.Helper()
-	_, dalf := lftest.Dalf(p)
-	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{AllowDevLF: true})
-	if err != nil {
-		tb.Fatalf("decode %s %s: %v", p.Name, p.Version, err)
-	}
-	return pkg
-}
-
 // Type constructors for expectations.
-func tcon(pkg, mod, name string) lf.Type {
-	return &lf.TCon{ID: lf.TypeConID{PackageID: pkg, Module: mod, Name: name}}
-}
 func tb(b lf.BuiltinType) lf.Type { return &lf.TBuiltin{Builtin: b} }
 func tvar(n string) lf.Type       { return &lf.TVar{Name: n} }
 func tnat(n int) lf.Type          { return &lf.TNat{N: n} }
