@@ -248,6 +248,7 @@ func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	}
 	p, err = lf.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
 	if err != nil {
+		err = damlError(err)
 		return nil, apierr.InternalError.Wrap(err, "decoding stored package %s: %v", id, err)
 	}
 	c.mu.Lock()
@@ -335,10 +336,10 @@ func lookupIn(pkgs []*lf.Package) func(string) *lf.Package {
 func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
 	dar, err := lf.ReadDAR(data, n.readOptions())
 	if err != nil {
-		return nil, err
+		return nil, damlError(err)
 	}
 	if err := dar.CheckDependencies(); err != nil {
-		return nil, err
+		return nil, damlError(err)
 	}
 	return dar, nil
 }

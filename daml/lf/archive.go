@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // The LF minors the decoder recognises (DamlLfVersion.scala). LF 1 minors
@@ -19,8 +17,8 @@ var (
 
 // DecodeArchive decodes one dalf (a serialized Daml-LF Archive): it checks
 // the hash, reads the LF version and decodes the LF 2 package, then applies
-// the LF version policy of opts. Errors are *apierr.Error values:
-// DAR_PARSE_ERROR or ALLOWED_LANGUAGE_VERSIONS.
+// the LF version policy of opts. Errors are *Error values of kind
+// KindParse or KindLanguageVersion.
 func DecodeArchive(dalf []byte, opts ReadOptions) (*Package, error) {
 	p, err := decodeArchive(dalf)
 	if err != nil {
@@ -163,23 +161,23 @@ func checkLanguageVersion(p *Package, opts ReadOptions) error {
 	if v.Major == 2 && lf2Minors[v.Minor] && (!v.IsDev() || opts.AllowDevLF) {
 		return nil
 	}
-	return apierr.AllowedLanguageVersions.New(
+	e := newError(KindLanguageVersion,
 		"Disallowed language version in package %s: Expected version between %s and %s but got %s",
-		p.ID, lo, hi, v).
-		WithContext("packageId", p.ID).
-		WithContext("languageVersion", v.String())
+		p.ID, lo, hi, v)
+	e.PackageID, e.LanguageVersion = p.ID, v.String()
+	return e
 }
 
-// parseErr turns a decoding failure into DAR_PARSE_ERROR.
+// parseErr turns a decoding failure of the dalf at path dalf ("" outside
+// a DAR) into a KindParse *Error.
 func parseErr(err error, dalf string) error {
 	var pe *parseError
 	if !errors.As(err, &pe) {
 		return err
 	}
-	e := apierr.DarParseError.New("%s", pe.msg)
+	e := &Error{Kind: KindParse, Message: pe.msg, Dalf: dalf, Err: err}
 	if dalf != "" {
-		e.Cause = "Failed to parse " + dalf + ": " + pe.msg
-		e.WithContext("dalf", dalf)
+		e.Message = "Failed to parse " + dalf + ": " + pe.msg
 	}
 	return e
 }

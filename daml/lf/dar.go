@@ -8,8 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"strings"
-
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // The default size limits of ReadDAR, as in Canton.
@@ -29,10 +27,10 @@ const ManifestPath = "META-INF/MANIFEST.MF"
 // default configuration.
 type ReadOptions struct {
 	// MaxEntrySize bounds the uncompressed size of any zip entry (0 means
-	// DefaultMaxEntrySize). Larger entries give ZIP_BOMB.
+	// DefaultMaxEntrySize). Larger entries give KindZipBomb.
 	MaxEntrySize int64
 	// MaxTotalSize bounds the total uncompressed size of the DAR's entries
-	// (0 means DefaultMaxTotalSize). Beyond it: ZIP_BOMB.
+	// (0 means DefaultMaxTotalSize). Beyond it: KindZipBomb.
 	MaxTotalSize int64
 	// AllowDevLF accepts packages of Daml-LF 2.dev (Canton's
 	// alpha-version-support). LF 1.x is never accepted.
@@ -101,34 +99,34 @@ func (d *DAR) PackageIDs() []string {
 // manifest lists, then applies the LF version policy. It does not check
 // dependencies (see CheckDependencies) or types.
 //
-// Errors are *apierr.Error values: INVALID_DAR (not a zip, missing or
-// invalid manifest, unsupported format), INVALID_ZIP_ENTRY (path tricks,
-// duplicate or corrupt entries, a listed dalf missing), ZIP_BOMB (size
-// limits, by header or by actual content), DAR_PARSE_ERROR (a malformed
-// dalf) and ALLOWED_LANGUAGE_VERSIONS.
+// Errors are *Error values of kind KindInvalidDAR (not a zip, missing or
+// invalid manifest, unsupported format), KindInvalidZipEntry (path tricks,
+// duplicate or corrupt entries, a listed dalf missing), KindZipBomb (size
+// limits, by header or by actual content), KindParse (a malformed dalf)
+// and KindLanguageVersion.
 func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, apierr.InvalidDar.Wrap(err, "The DAR is not a valid zip archive: %v", err)
+		return nil, wrapError(KindInvalidDAR, err, "The DAR is not a valid zip archive: %v", err)
 	}
 	maxEntry, maxTotal := opts.limits()
 	entries := make(map[string]*zip.File, len(zr.File))
 	var declared uint64
 	for _, f := range zr.File {
 		if msg := badPath(f.Name); msg != "" {
-			return nil, apierr.InvalidZipEntry.New("Invalid zip entry %q: %s", f.Name, msg).WithContext("entry", f.Name)
+			return nil, entryError(KindInvalidZipEntry, f.Name, "Invalid zip entry %q: %s", f.Name, msg)
 		}
 		if entries[f.Name] != nil {
-			return nil, apierr.InvalidZipEntry.New("Duplicate zip entry %q", f.Name).WithContext("entry", f.Name)
+			return nil, entryError(KindInvalidZipEntry, f.Name, "Duplicate zip entry %q", f.Name)
 		}
 		entries[f.Name] = f
 		if f.UncompressedSize64 > uint64(maxEntry) {
-			return nil, apierr.ZipBomb.New("Zip entry %q is %d bytes uncompressed, above the limit of %d bytes",
-				f.Name, f.UncompressedSize64, maxEntry).WithContext("entry", f.Name)
+			return nil, entryError(KindZipBomb, f.Name, "Zip entry %q is %d bytes uncompressed, above the limit of %d bytes",
+				f.Name, f.UncompressedSize64, maxEntry)
 		}
 		declared += f.UncompressedSize64
 		if declared > uint64(maxTotal) {
-			return nil, apierr.ZipBomb.New("The DAR is more than %d bytes uncompressed", maxTotal)
+			return nil, newError(KindZipBomb, "The DAR is more than %d bytes uncompressed", maxTotal)
 		}
 	}
 
@@ -141,7 +139,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 
 	mf := entries[ManifestPath]
 	if mf == nil {
-		return nil, apierr.InvalidDar.New("The DAR has no %s", ManifestPath)
+		return nil, newError(KindInvalidDAR, "The DAR has no %s", ManifestPath)
 	}
 	raw, err := read(mf)
 	if err != nil {
@@ -157,7 +155,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	for i, path := range paths {
 		f := entries[path]
 		if f == nil {
-			return nil, apierr.InvalidZipEntry.New("The dalf %q listed in the manifest is not in the DAR", path).WithContext("entry", path)
+			return nil, entryError(KindInvalidZipEntry, path, "The dalf %q listed in the manifest is not in the DAR", path)
 		}
 		b, err := read(f)
 		if err != nil {
@@ -209,16 +207,16 @@ func badPath(name string) string {
 
 // readEntry inflates a zip entry, never holding more than limit bytes nor
 // more than the size its header declares: content beyond either is a
-// ZIP_BOMB, whatever the header says.
+// KindZipBomb, whatever the header says.
 func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	declared := f.UncompressedSize64
 	if declared > uint64(limit) {
-		return nil, apierr.ZipBomb.New("Zip entry %q is %d bytes uncompressed, above the remaining limit of %d bytes",
-			f.Name, declared, limit).WithContext("entry", f.Name)
+		return nil, entryError(KindZipBomb, f.Name, "Zip entry %q is %d bytes uncompressed, above the remaining limit of %d bytes",
+			f.Name, declared, limit)
 	}
 	raw, err := f.OpenRaw()
 	if err != nil {
-		return nil, apierr.InvalidZipEntry.Wrap(err, "Cannot open zip entry %q: %v", f.Name, err).WithContext("entry", f.Name)
+		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Cannot open zip entry %q: %v", f.Name, err), err)
 	}
 	var r io.Reader
 	switch f.Method {
@@ -229,23 +227,23 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 		defer fr.Close()
 		r = fr
 	default:
-		return nil, apierr.InvalidZipEntry.New("Zip entry %q uses unsupported compression method %d", f.Name, f.Method).WithContext("entry", f.Name)
+		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q uses unsupported compression method %d", f.Name, f.Method)
 	}
 	// Start small: the header may lie upwards too.
 	buf := bytes.NewBuffer(make([]byte, 0, min(declared, 1<<20)))
 	n, err := io.Copy(buf, io.LimitReader(r, int64(declared)+1))
 	if err != nil {
-		return nil, apierr.InvalidZipEntry.Wrap(err, "Corrupt zip entry %q: %v", f.Name, err).WithContext("entry", f.Name)
+		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Corrupt zip entry %q: %v", f.Name, err), err)
 	}
 	if uint64(n) > declared {
-		return nil, apierr.ZipBomb.New("Zip entry %q inflates beyond the %d bytes its header declares", f.Name, declared).WithContext("entry", f.Name)
+		return nil, entryError(KindZipBomb, f.Name, "Zip entry %q inflates beyond the %d bytes its header declares", f.Name, declared)
 	}
 	if uint64(n) < declared {
-		return nil, apierr.InvalidZipEntry.New("Zip entry %q is truncated: %d of %d bytes", f.Name, n, declared).WithContext("entry", f.Name)
+		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q is truncated: %d of %d bytes", f.Name, n, declared)
 	}
 	b := buf.Bytes()
 	if f.CRC32 != 0 && crc32.ChecksumIEEE(b) != f.CRC32 {
-		return nil, apierr.InvalidZipEntry.New("Zip entry %q fails its checksum", f.Name).WithContext("entry", f.Name)
+		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q fails its checksum", f.Name)
 	}
 	return b, nil
 }
@@ -254,7 +252,7 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 // attributes (DarManifestReader).
 func parseManifest(b []byte) (Manifest, error) {
 	invalid := func(format string, args ...any) error {
-		return apierr.InvalidDar.New("Invalid manifest: "+format, args...)
+		return newError(KindInvalidDAR, "Invalid manifest: "+format, args...)
 	}
 	text := strings.TrimPrefix(string(b), "\ufeff")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -314,7 +312,7 @@ func parseManifest(b []byte) (Manifest, error) {
 		return Manifest{}, invalid("Cannot find attribute: Format")
 	}
 	if m.Format != "daml-lf" {
-		return Manifest{}, apierr.InvalidDar.New("Unsupported format: %s", m.Format)
+		return Manifest{}, newError(KindInvalidDAR, "Unsupported format: %s", m.Format)
 	}
 	if m.MainDalf == "" {
 		return Manifest{}, invalid("empty Main-Dalf")

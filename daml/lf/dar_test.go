@@ -80,59 +80,59 @@ func TestReadDARErrors(t *testing.T) {
 		name     string
 		dar      []byte
 		opts     ReadOptions
-		wantCode string
+		wantKind ErrorKind
 		want     string
 	}{
-		{"ok", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "", ""},
-		{"not a zip", []byte("PK definitely not a zip"), ReadOptions{}, "INVALID_DAR", "not a valid zip"},
-		{"empty", nil, ReadOptions{}, "INVALID_DAR", "not a valid zip"},
-		{"no manifest", e.Zip(e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "no META-INF/MANIFEST.MF"},
-		{"manifest bad line", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf a.dalf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "bad line"},
-		{"manifest dangling continuation", e.Zip(e.File{Name: ManifestPath, Data: []byte(" a.dalf\n")}), ReadOptions{}, "INVALID_DAR", "continuation"},
-		{"no Main-Dalf", e.Zip(e.File{Name: ManifestPath, Data: []byte("Dalfs: a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "Cannot find attribute: Main-Dalf"},
-		{"no Dalfs", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "Cannot find attribute: Dalfs"},
-		{"no Format", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "Cannot find attribute: Format"},
-		{"unsupported format", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\nFormat: daml-lf-legacy\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "Unsupported format: daml-lf-legacy"},
-		{"attributes after a blank line are another section", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\n\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_DAR", "Cannot find attribute: Format"},
-		{"missing main dalf", e.Zip(manifestFile("a.dalf")), ReadOptions{}, "INVALID_ZIP_ENTRY", `"a.dalf" listed in the manifest is not in the DAR`},
-		{"missing dependency dalf", e.Zip(manifestFile("a.dalf", "b.dalf"), e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_ZIP_ENTRY", `"b.dalf" listed`},
-		{"dot-dot path", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "x/../../evil", Data: []byte("x")}), ReadOptions{}, "INVALID_ZIP_ENTRY", `".." in path`},
-		{"absolute path", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "/etc/passwd", Data: []byte("x")}), ReadOptions{}, "INVALID_ZIP_ENTRY", "absolute path"},
-		{"drive letter", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "C:/x", Data: []byte("x")}), ReadOptions{}, "INVALID_ZIP_ENTRY", "absolute path"},
-		{"backslash", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: `dir\a.dalf`, Data: []byte("x")}), ReadOptions{}, "INVALID_ZIP_ENTRY", "backslash"},
-		{"duplicate entry", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "INVALID_ZIP_ENTRY", "Duplicate zip entry"},
-		{"entry above the limit", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "big.hi", Data: big}), small, "ZIP_BOMB", `"big.hi" is 4000 bytes uncompressed, above the limit of 3000`},
+		{"ok", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, 0, ""},
+		{"not a zip", []byte("PK definitely not a zip"), ReadOptions{}, KindInvalidDAR, "not a valid zip"},
+		{"empty", nil, ReadOptions{}, KindInvalidDAR, "not a valid zip"},
+		{"no manifest", e.Zip(e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "no META-INF/MANIFEST.MF"},
+		{"manifest bad line", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf a.dalf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "bad line"},
+		{"manifest dangling continuation", e.Zip(e.File{Name: ManifestPath, Data: []byte(" a.dalf\n")}), ReadOptions{}, KindInvalidDAR, "continuation"},
+		{"no Main-Dalf", e.Zip(e.File{Name: ManifestPath, Data: []byte("Dalfs: a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "Cannot find attribute: Main-Dalf"},
+		{"no Dalfs", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "Cannot find attribute: Dalfs"},
+		{"no Format", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "Cannot find attribute: Format"},
+		{"unsupported format", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\nFormat: daml-lf-legacy\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "Unsupported format: daml-lf-legacy"},
+		{"attributes after a blank line are another section", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\n\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidDAR, "Cannot find attribute: Format"},
+		{"missing main dalf", e.Zip(manifestFile("a.dalf")), ReadOptions{}, KindInvalidZipEntry, `"a.dalf" listed in the manifest is not in the DAR`},
+		{"missing dependency dalf", e.Zip(manifestFile("a.dalf", "b.dalf"), e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidZipEntry, `"b.dalf" listed`},
+		{"dot-dot path", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "x/../../evil", Data: []byte("x")}), ReadOptions{}, KindInvalidZipEntry, `".." in path`},
+		{"absolute path", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "/etc/passwd", Data: []byte("x")}), ReadOptions{}, KindInvalidZipEntry, "absolute path"},
+		{"drive letter", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "C:/x", Data: []byte("x")}), ReadOptions{}, KindInvalidZipEntry, "absolute path"},
+		{"backslash", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: `dir\a.dalf`, Data: []byte("x")}), ReadOptions{}, KindInvalidZipEntry, "backslash"},
+		{"duplicate entry", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, KindInvalidZipEntry, "Duplicate zip entry"},
+		{"entry above the limit", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "big.hi", Data: big}), small, KindZipBomb, `"big.hi" is 4000 bytes uncompressed, above the limit of 3000`},
 		{"total above the limit", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf},
-			e.File{Name: "1.hi", Data: big[:2500]}, e.File{Name: "2.hi", Data: big[:2500]}, e.File{Name: "3.hi", Data: big[:2500]}), small, "ZIP_BOMB", "more than 6000 bytes uncompressed"},
+			e.File{Name: "1.hi", Data: big[:2500]}, e.File{Name: "2.hi", Data: big[:2500]}, e.File{Name: "3.hi", Data: big[:2500]}), small, KindZipBomb, "more than 6000 bytes uncompressed"},
 		{"lying header (deflate)", rawZip(t, rawEntry{name: ManifestPath, data: []byte(e.ManifestText("a.dalf", nil)), method: zip.Deflate},
-			rawEntry{name: "a.dalf", data: append(dalf, make([]byte, 1<<20)...), declaredSize: uint64(len(dalf)), method: zip.Deflate}), ReadOptions{}, "ZIP_BOMB", "inflates beyond"},
+			rawEntry{name: "a.dalf", data: append(dalf, make([]byte, 1<<20)...), declaredSize: uint64(len(dalf)), method: zip.Deflate}), ReadOptions{}, KindZipBomb, "inflates beyond"},
 		{"lying header (stored)", rawZip(t, rawEntry{name: ManifestPath, data: []byte(e.ManifestText("a.dalf", nil))},
-			rawEntry{name: "a.dalf", data: append(dalf, 0, 0, 0), declaredSize: uint64(len(dalf))}), ReadOptions{}, "ZIP_BOMB", "inflates beyond"},
+			rawEntry{name: "a.dalf", data: append(dalf, 0, 0, 0), declaredSize: uint64(len(dalf))}), ReadOptions{}, KindZipBomb, "inflates beyond"},
 		{"lying header, limit reached first", rawZip(t, rawEntry{name: ManifestPath, data: []byte(e.ManifestText("a.dalf", nil)), method: zip.Deflate},
-			rawEntry{name: "a.dalf", data: make([]byte, 1<<20), declaredSize: 2900, method: zip.Deflate}), small, "ZIP_BOMB", "inflates beyond the 2900 bytes"},
+			rawEntry{name: "a.dalf", data: make([]byte, 1<<20), declaredSize: 2900, method: zip.Deflate}), small, KindZipBomb, "inflates beyond the 2900 bytes"},
 		{"truncated entry", rawZip(t, rawEntry{name: ManifestPath, data: []byte(e.ManifestText("a.dalf", nil))},
-			rawEntry{name: "a.dalf", data: dalf, declaredSize: uint64(len(dalf)) + 10}), ReadOptions{}, "INVALID_ZIP_ENTRY", "truncated"},
+			rawEntry{name: "a.dalf", data: dalf, declaredSize: uint64(len(dalf)) + 10}), ReadOptions{}, KindInvalidZipEntry, "truncated"},
 		{"bad checksum", rawZip(t, rawEntry{name: ManifestPath, data: []byte(e.ManifestText("a.dalf", nil))},
-			rawEntry{name: "a.dalf", data: dalf, badCRC: true}), ReadOptions{}, "INVALID_ZIP_ENTRY", "checksum"},
+			rawEntry{name: "a.dalf", data: dalf, badCRC: true}), ReadOptions{}, KindInvalidZipEntry, "checksum"},
 		{"unsupported compression", rawZip(t, rawEntry{name: ManifestPath, data: []byte(e.ManifestText("a.dalf", nil))},
-			rawEntry{name: "a.dalf", data: dalf, method: 12}), ReadOptions{}, "INVALID_ZIP_ENTRY", "compression method 12"},
-		{"hash mismatch", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: badHash}), ReadOptions{}, "DAR_PARSE_ERROR", "Failed to parse a.dalf: Mismatching hashes!"},
-		{"garbage dalf", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: []byte("this is not protobuf")}), ReadOptions{}, "DAR_PARSE_ERROR", "Failed to parse a.dalf"},
-		{"garbage dependency", e.Zip(manifestFile("a.dalf", "b.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "b.dalf", Data: []byte{0x0a, 0x05, 0x01}}), ReadOptions{}, "DAR_PARSE_ERROR", "Failed to parse b.dalf"},
-		{"LF 1.15 dependency", e.Zip(manifestFile("a.dalf", "b.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "b.dalf", Data: lf1}), ReadOptions{AllowDevLF: true}, "ALLOWED_LANGUAGE_VERSIONS", "got 1.15"},
-		{"LF 2.dev", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: devDalf}), ReadOptions{}, "ALLOWED_LANGUAGE_VERSIONS", "got 2.dev"},
-		{"LF 2.dev allowed", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: devDalf}), ReadOptions{AllowDevLF: true}, "", ""},
+			rawEntry{name: "a.dalf", data: dalf, method: 12}), ReadOptions{}, KindInvalidZipEntry, "compression method 12"},
+		{"hash mismatch", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: badHash}), ReadOptions{}, KindParse, "Failed to parse a.dalf: Mismatching hashes!"},
+		{"garbage dalf", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: []byte("this is not protobuf")}), ReadOptions{}, KindParse, "Failed to parse a.dalf"},
+		{"garbage dependency", e.Zip(manifestFile("a.dalf", "b.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "b.dalf", Data: []byte{0x0a, 0x05, 0x01}}), ReadOptions{}, KindParse, "Failed to parse b.dalf"},
+		{"LF 1.15 dependency", e.Zip(manifestFile("a.dalf", "b.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "b.dalf", Data: lf1}), ReadOptions{AllowDevLF: true}, KindLanguageVersion, "got 1.15"},
+		{"LF 2.dev", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: devDalf}), ReadOptions{}, KindLanguageVersion, "got 2.dev"},
+		{"LF 2.dev allowed", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: devDalf}), ReadOptions{AllowDevLF: true}, 0, ""},
 		{"other files are ignored", e.Zip(manifestFile("a.dalf"), e.File{Name: "a.dalf", Data: dalf}, e.File{Name: "x/Main.daml", Data: []byte("module Main where")},
-			e.File{Name: "x/data/app.conf", Data: []byte("garbage")}, e.File{Name: "x/", Data: nil}), ReadOptions{}, "", ""},
+			e.File{Name: "x/data/app.conf", Data: []byte("garbage")}, e.File{Name: "x/", Data: nil}), ReadOptions{}, 0, ""},
 		{"many continuation lines", e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf" + strings.Repeat("\n ,", 1<<18) + "\nFormat: daml-lf\n")},
-			e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, "", ""},
-		{"stored entries", e.Zip(e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil)), Store: true}, e.File{Name: "a.dalf", Data: dalf, Store: true}), ReadOptions{}, "", ""},
+			e.File{Name: "a.dalf", Data: dalf}), ReadOptions{}, 0, ""},
+		{"stored entries", e.Zip(e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil)), Store: true}, e.File{Name: "a.dalf", Data: dalf, Store: true}), ReadOptions{}, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := ReadDAR(tt.dar, tt.opts)
-			if got := code(err); got != tt.wantCode {
-				t.Fatalf("code %q (%v), want %q", got, err, tt.wantCode)
+			if got := kindOf(err); got != tt.wantKind {
+				t.Fatalf("kind %v (%v), want %v", got, err, tt.wantKind)
 			}
 			if !strings.Contains(cause(err), tt.want) {
 				t.Errorf("cause %q does not contain %q", cause(err), tt.want)

@@ -3,8 +3,6 @@ package lf
 import (
 	"slices"
 	"strings"
-
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // DependencyMismatch compares the DAR's packages with the transitive
@@ -43,8 +41,8 @@ func (d *DAR) DependencyMismatch() (missing, extra []string) {
 
 // CheckDependencies checks that the DAR is self-consistent: its packages
 // (stable packages aside) are exactly the main package and its transitive
-// dependencies. Otherwise it returns DAR_DEPENDENCIES_NOT_VALID naming the
-// missing and extra package ids.
+// dependencies. Otherwise it returns an *Error of kind KindDependencies
+// naming the missing and extra package ids.
 //
 // Canton makes extra packages fatal only with strict DAR validation (and
 // only warns otherwise); callers that mirror the lenient mode can use
@@ -54,12 +52,11 @@ func (d *DAR) CheckDependencies() error {
 	if len(missing) == 0 && len(extra) == 0 {
 		return nil
 	}
-	return apierr.DarDependenciesNotValid.New(
+	e := newError(KindDependencies,
 		"The set of packages in the DAR is not self-consistent for main package %s: missing dependencies [%s], extra dependencies [%s]",
-		d.Main.ID, strings.Join(missing, ", "), strings.Join(extra, ", ")).
-		WithContext("mainPackageId", d.Main.ID).
-		WithContext("missingDependencies", strings.Join(missing, ",")).
-		WithContext("extraDependencies", strings.Join(extra, ","))
+		d.Main.ID, strings.Join(missing, ", "), strings.Join(extra, ", "))
+	e.MainPackageID, e.Missing, e.Extra = d.Main.ID, missing, extra
+	return e
 }
 
 // TransitiveDeps returns the transitive dependencies of the package pkgID,

@@ -1,6 +1,7 @@
 package lf
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -106,8 +107,18 @@ func TestCheckDependencies(t *testing.T) {
 				}
 				return
 			}
-			if code(err) != "DAR_DEPENDENCIES_NOT_VALID" {
+			var le *Error
+			if !errors.As(err, &le) || le.Kind != KindDependencies {
 				t.Fatalf("CheckDependencies: %v", err)
+			}
+			if le.MainPackageID != d.Main.ID {
+				t.Errorf("MainPackageID %q, want %q", le.MainPackageID, d.Main.ID)
+			}
+			if diff := cmp.Diff(missing, le.Missing); diff != "" {
+				t.Errorf("Missing (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(extra, le.Extra); diff != "" {
+				t.Errorf("Extra (-want +got):\n%s", diff)
 			}
 			for _, id := range append(tt.missing, tt.extra...) {
 				if !strings.Contains(cause(err), id) {

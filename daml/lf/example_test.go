@@ -6,7 +6,6 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // exampleDAR stands for os.ReadFile("model.dar"): a small DAR with one
@@ -35,9 +34,9 @@ func Example() {
 
 	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
 	if err != nil {
-		var e *apierr.Error
+		var e *lf.Error
 		if errors.As(err, &e) {
-			fmt.Println(e.Code.Name, e.Cause) // e.g. ZIP_BOMB, DAR_PARSE_ERROR
+			fmt.Println(e.Kind, e.Message) // e.g. ZipBomb, Parse
 		}
 		return
 	}

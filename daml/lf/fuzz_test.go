@@ -7,11 +7,9 @@ import (
 	"testing"
 
 	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
-// FuzzReadDAR: ReadDAR never panics, returns either a DAR or an
-// *apierr.Error, and respects its size limits; the checks that run on a
+// FuzzReadDAR: ReadDAR never panics, returns either a DAR or an *Error, and respects its size limits; the checks that run on a
 // decoded DAR do not panic either.
 func FuzzReadDAR(f *testing.F) {
 	if paths, _ := filepath.Glob(filepath.Join(darDir, "*.dar")); len(paths) > 0 {
@@ -36,9 +34,9 @@ func FuzzReadDAR(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := ReadDAR(data, opts)
 		if err != nil {
-			var ae *apierr.Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("error is not an *apierr.Error: %T %v", err, err)
+			var le *Error
+			if !errors.As(err, &le) {
+				t.Fatalf("error is not an *Error: %T %v", err, err)
 			}
 			return
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // darDir holds the real DARs of ../shared (relative to this package).
@@ -27,25 +26,41 @@ func realDAR(tb testing.TB, name string) []byte {
 	return data
 }
 
-// code returns the apierr code name of err ("" for nil, "?" for a foreign
-// error).
+// kindOf returns the kind of err (0 for nil, -1 for an error that is not
+// an *Error).
+func kindOf(err error) ErrorKind {
+	if err == nil {
+		return 0
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return -1
+}
+
+// cantonNames are the Canton codes the ledger maps the decoding kinds to
+// (ledger's damlError; its tests check the same pairs). decode_test.go's
+// table is written with these names.
+var cantonNames = map[ErrorKind]string{
+	KindParse:           "DAR_PARSE_ERROR",
+	KindLanguageVersion: "ALLOWED_LANGUAGE_VERSIONS",
+}
+
+// code returns the Canton code name of err's kind as cantonNames lists it
+// ("" for nil, "?" for an error that is not an *Error or of another kind).
 func code(err error) string {
 	if err == nil {
 		return ""
 	}
-	var e *apierr.Error
-	if errors.As(err, &e) {
-		return e.Code.Name
+	if n, ok := cantonNames[kindOf(err)]; ok {
+		return n
 	}
 	return "?"
 }
 
-// cause returns the apierr cause of err.
+// cause returns the message of err ("" for nil).
 func cause(err error) string {
-	var e *apierr.Error
-	if errors.As(err, &e) {
-		return e.Cause
-	}
 	if err != nil {
 		return err.Error()
 	}

@@ -32,7 +32,7 @@ func TestRealDARs(t *testing.T) {
 	tests := []struct {
 		file     string
 		opts     ReadOptions
-		wantCode string
+		wantKind ErrorKind
 		main     pkgSummary
 		// also: packages that must be in the DAR, with their metadata
 		others  []pkgSummary
@@ -63,7 +63,7 @@ func TestRealDARs(t *testing.T) {
 			},
 			count: 30,
 		},
-		{file: "DamlDefinitionsServiceMain.dar", wantCode: "ALLOWED_LANGUAGE_VERSIONS"},
+		{file: "DamlDefinitionsServiceMain.dar", wantKind: KindLanguageVersion},
 		{
 			file: "DamlDefinitionsServiceMain.dar",
 			opts: ReadOptions{AllowDevLF: true},
@@ -73,8 +73,8 @@ func TestRealDARs(t *testing.T) {
 			},
 			count: 31,
 		},
-		{file: "dummy-1.15.dar", wantCode: "ALLOWED_LANGUAGE_VERSIONS"},
-		{file: "dummy-1.15.dar", opts: ReadOptions{AllowDevLF: true}, wantCode: "ALLOWED_LANGUAGE_VERSIONS"},
+		{file: "dummy-1.15.dar", wantKind: KindLanguageVersion},
+		{file: "dummy-1.15.dar", opts: ReadOptions{AllowDevLF: true}, wantKind: KindLanguageVersion},
 		{
 			// Decodes; only a type checker rejects it (DAR_VALIDATION_ERROR).
 			file:    "illformed.dar",
@@ -86,8 +86,8 @@ func TestRealDARs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file+map[bool]string{true: "/dev", false: ""}[tt.opts.AllowDevLF], func(t *testing.T) {
 			dar, err := ReadDAR(realDAR(t, tt.file), tt.opts)
-			if got := code(err); got != tt.wantCode {
-				t.Fatalf("ReadDAR: code %q (%v), want %q", got, err, tt.wantCode)
+			if got := kindOf(err); got != tt.wantKind {
+				t.Fatalf("ReadDAR: kind %v (%v), want %v", got, err, tt.wantKind)
 			}
 			if err != nil {
 				return
