@@ -30,7 +30,8 @@ const (
 	// say how.
 	KindDependencies
 	// KindIdentifier: a string is not a valid identifier
-	// (<package>:<module>:<entity>); see ParseIdentifier.
+	// (<package>:<module>:<entity>); Field says which part is bad. See
+	// SplitIdentifier and Identifier.Validate.
 	KindIdentifier
 )
 
@@ -78,6 +79,10 @@ type Error struct {
 	MainPackageID string
 	Missing       []string
 	Extra         []string
+	// Field is the part of an identifier that is invalid
+	// (KindIdentifier): "module_name", "entity_name" or "package
+	// reference"; "" when the identifier does not have three parts.
+	Field string
 
 	// Err is the underlying error, if any (e.g. the zip reader's).
 	Err error
