@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -129,16 +130,12 @@ func checkReassignmentCommands(rc *ledger.ReassignmentCommands, prefix string) e
 }
 
 // checkIdentifier checks the format of a template or interface identifier
-// as Canton's codec does: Java's String.split(":") (trailing empty parts
-// dropped) must give exactly three parts. Package names ("#name") pass;
-// whether the parts name anything is for the Node.
+// as Canton's codec does (lf.SplitIdentifier: exactly three parts).
+// Package names ("#name") pass; whether the parts are valid and name
+// anything is for the Node.
 func checkIdentifier(id, at string) error {
-	parts := strings.Split(id, ":")
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	if len(parts) != 3 {
-		return invalidBody(fmt.Sprintf("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", id, at))
+	if _, err := lf.SplitIdentifier(id); err != nil {
+		return invalidBody(fmt.Sprintf("%v at '%s'", err, at))
 	}
 	return nil
 }

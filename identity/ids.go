@@ -4,16 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Limits of Canton's identifier kinds (semantics.md §A).
+// Limits of Canton's identifier kinds (semantics.md §A); the Daml-LF ones
+// are daml/lf's.
 const (
-	MaxPartyLength        = 255
-	MaxLedgerStringLength = 255
-	MaxUserIDLength       = 128
+	MaxPartyLength        = lf.MaxPartyLength
+	MaxLedgerStringLength = lf.MaxLedgerStringLength
+	MaxUserIDLength       = lf.MaxUserIDLength
 	MaxUIDIdentifierLen   = 185
 	MaxFingerprintLength  = 68
 )
@@ -46,42 +49,40 @@ func Fingerprint(keyBytes []byte) string {
 	return hex.EncodeToString(CantonHash(PurposePublicKeyFingerprint, keyBytes))
 }
 
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-func checkChars(kind, s string, max int, extra string) error {
-	if s == "" {
+// syntaxErr rewords a daml/lf syntax error of the string kind kind in this
+// package's words.
+func syntaxErr(kind string, err error) error {
+	var se *lf.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Problem {
+	case lf.SyntaxEmpty:
 		return fmt.Errorf("%s is empty", kind)
+	case lf.SyntaxTooLong:
+		return fmt.Errorf("%s is longer than %d characters", kind, se.Max)
+	case lf.SyntaxBadChar:
+		return fmt.Errorf("non expected character 0x%x in Daml-LF %s %q", se.Char, kind, se.Input)
 	}
-	if len(s) > max {
-		return fmt.Errorf("%s is longer than %d characters", kind, max)
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isAlnum(c) && !strings.ContainsRune(extra, rune(c)) {
-			return fmt.Errorf("non expected character 0x%x in Daml-LF %s %q", c, kind, s)
-		}
-	}
-	return nil
+	return err
 }
 
-// ValidatePartyString checks a Daml-LF Party string: non-empty, at most 255
-// US-ASCII characters from letters, digits, ':', '-', '_' and space.
-func ValidatePartyString(s string) error { return checkChars("Party", s, MaxPartyLength, ":-_ ") }
+// ValidatePartyString checks a Daml-LF Party string (lf.CheckParty):
+// non-empty, at most 255 US-ASCII characters from letters, digits, ':',
+// '-', '_' and space.
+func ValidatePartyString(s string) error { return syntaxErr("Party", lf.CheckParty(s)) }
 
 // ValidateLedgerString checks a Daml-LF LedgerString (command, submission,
-// workflow, update, participant and identity-provider ids).
+// workflow, update, participant and identity-provider ids;
+// lf.CheckLedgerString).
 func ValidateLedgerString(s string) error {
-	return checkChars("LedgerString", s, MaxLedgerStringLength, "._:-#/ ")
+	return syntaxErr("LedgerString", lf.CheckLedgerString(s))
 }
 
-var userIDPattern = regexp.MustCompile(`^[a-zA-Z0-9@^$.!` + "`" + `\-#+'~_|:()]{1,128}$`)
-
-// ValidateUserID checks a participant user id: 1 to 128 characters from
-// letters, digits and @^$.!`-#+'~_|:().
+// ValidateUserID checks a participant user id (lf.CheckUserID): 1 to 128
+// characters from letters, digits and @^$.!`-#+'~_|:().
 func ValidateUserID(s string) error {
-	if !userIDPattern.MatchString(s) {
+	if !lf.IsUserID(s) {
 		return fmt.Errorf("user id %q does not match [a-zA-Z0-9@^$.!`\\-#+'~_|:()]{1,128}", s)
 	}
 	return nil

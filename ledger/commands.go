@@ -335,15 +335,19 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 // its template: a package id must be vetted on the synchronizer; a
 // #package-name resolves to the newest vetted version of that name.
 func (v *pkgView) resolveTemplate(ref, path string) (*lf.Package, *lf.Template, string, error) {
-	parts := strings.Split(ref, ":")
-	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+	id, err := lf.SplitIdentifier(ref)
+	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
 		return nil, nil, "", pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", ref)
 	}
-	pkgRef, module, entity := parts[0], parts[1], parts[2]
+	if err := id.Validate(); err != nil {
+		return nil, nil, "", pathErr(apierr.InvalidField, path, "%v", err)
+	}
+	pkgRef, module, entity := id.PackageID, id.Module, id.Entity
 	var pkg *lf.Package
-	if name, ok := strings.CutPrefix(pkgRef, "#"); ok {
-		for id := range v.vetted {
-			p := v.byID[id]
+	if id.ByName() {
+		name := id.PackageName
+		for pid := range v.vetted {
+			p := v.byID[pid]
 			if p != nil && p.Name == name && (pkg == nil || lf.CompareVersions(p.Version, pkg.Version) > 0) {
 				pkg = p
 			}
@@ -405,14 +409,9 @@ func (in *interpretation) contract(cid, path string) (*contractRecord, error) {
 	return &c, nil
 }
 
-// isContractID accepts V1 ("00" + 64 hex + suffix) and V2 ("01" …) hex ids.
-func isContractID(s string) bool {
-	if len(s) < 66 || len(s)%2 != 0 || !(strings.HasPrefix(s, "00") || strings.HasPrefix(s, "01")) {
-		return false
-	}
-	_, err := hex.DecodeString(s)
-	return err == nil
-}
+// isContractID reports whether s has the syntax of a V1 or V2 contract id
+// (lf.IsContractID).
+func isContractID(s string) bool { return lf.IsContractID(s) }
 
 // checkArg validates a Daml value against an LF type and returns its
 // canonical JSON.
@@ -534,12 +533,13 @@ func (in *interpretation) contractID(node int32) string {
 	return "00" + hex.EncodeToString(d[:]) + "ca12" + hex.EncodeToString(u[:])
 }
 
+// splitTemplateID splits a stored template id ("<package id>:M:E").
 func splitTemplateID(tid string) (pkg, module, entity string, ok bool) {
-	parts := strings.Split(tid, ":")
-	if len(parts) != 3 {
+	id, err := lf.SplitIdentifier(tid)
+	if err != nil {
 		return "", "", "", false
 	}
-	return parts[0], parts[1], parts[2], true
+	return id.PackageRef(), id.Module, id.Entity, true
 }
 
 // exercise adds an exercise node on a contract.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -165,6 +166,12 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 		{"unknown template", f.ctx, cmd(create(f.pkg + ":Main:Nope")), apierr.TemplatesOrInterfacesNotFound},
 		{"unknown package name", f.ctx, cmd(create("#nope:Main:Iou")), apierr.PackageNamesNotFound},
 		{"malformed template id", f.ctx, cmd(create("Main:Iou")), apierr.InvalidArgument},
+		{"template id with an empty module", f.ctx, cmd(create(f.pkg + "::Iou")), apierr.InvalidArgument},
+		{"template id with a bad module name", f.ctx, cmd(create(f.pkg + ":Bad Module:Iou")), apierr.InvalidField},
+		{"template id with a bad package id", f.ctx, cmd(create(strings.Repeat("a", 65) + ":Main:Iou")), apierr.InvalidField},
+		{"template id with a bad package name", f.ctx, cmd(create("#a.b:Main:Iou")), apierr.InvalidField},
+		{"uppercase contract id", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+			ContractID: strings.ToUpper(ev.ContractID), Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.InvalidArgument},
 		{"unknown contract", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: "00" + ev.ContractID[2:66] + "ca12" + ev.ContractID[:64], Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.ContractNotFound},
 		{"unknown choice", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -167,15 +167,18 @@ func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string
 // "#name:M:E") with an event's: the qualified names must be equal and the
 // package must be the same package name.
 func (ef *eventFilter) templateMatches(filter, templateID, pkgName string) bool {
-	fp, fq, _ := strings.Cut(filter, ":")
-	_, tq, _ := strings.Cut(templateID, ":")
-	if fq != tq {
+	f, err := lf.SplitIdentifier(filter)
+	if err != nil {
 		return false
 	}
-	if name, ok := strings.CutPrefix(fp, "#"); ok {
-		return name == pkgName
+	t, err := lf.SplitIdentifier(templateID)
+	if err != nil || f.QualifiedName() != t.QualifiedName() {
+		return false
 	}
-	return fp == strings.SplitN(templateID, ":", 2)[0] || (ef.pkgName != nil && ef.pkgName(fp) == pkgName)
+	if f.ByName() {
+		return f.PackageName == pkgName
+	}
+	return f.PackageID == t.PackageID || (ef.pkgName != nil && ef.pkgName(f.PackageID) == pkgName)
 }
 
 // witnesses returns the parties among candidates whose filters select the
@@ -219,7 +222,11 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func packageOf(templateID string) string { return strings.SplitN(templateID, ":", 2)[0] }
+// packageOf returns the package id of a stored template id.
+func packageOf(templateID string) string {
+	id, _ := lf.SplitIdentifier(templateID)
+	return id.PackageID
+}
 
 func exercisedEvent(e *logEntry, n *txNode, witnesses []string) *ExercisedEvent {
 	return &ExercisedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
