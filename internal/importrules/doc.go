@@ -1,0 +1,14 @@
+// Package importrules holds the test that enforces the module's
+// dependency rules (DESIGN.md, "Packages"):
+//
+//   - nothing under daml/ imports, directly or through other packages of
+//     the module, ledger (and ledger/...), identity, vetting, registry,
+//     interactive or httpadapter — tests included;
+//   - only ledger (its tests and ledger/internal/...) imports
+//     ledger/internal/store;
+//   - only examples/... and ledger/ledgertest (and httpadapter's own tests)
+//     import httpadapter.
+//
+// It reads the import graph with "go list -json", so it needs the go
+// command; .ci/run runs it as its own step.
+package importrules

@@ -1,0 +1,232 @@
+package importrules
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// module is the module path.
+const module = "github.com/ledgernode/ledgernode"
+
+// forbiddenForDaml are the module packages (with their subpackages) that
+// nothing under daml/ may depend on.
+var forbiddenForDaml = []string{"ledger", "identity", "vetting", "registry", "interactive", "httpadapter"}
+
+// allowed are known violations, as import edges "from -> to" (module-relative
+// paths), that the rules let pass until they are fixed.
+var allowed = map[[2]string]bool{
+	// removed when daml/value has typed errors
+	{"daml/value", "ledger/apierr"}: true,
+}
+
+// pkg is what the test needs of "go list -json".
+type pkg struct {
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+// rel returns p relative to the module ("" for the module root), and
+// whether p is in the module.
+func rel(p string) (string, bool) {
+	if p == module {
+		return "", true
+	}
+	r, ok := strings.CutPrefix(p, module+"/")
+	return r, ok
+}
+
+// under reports whether the module-relative path p is dir or inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+var (
+	listOnce sync.Once
+	listed   map[string]*pkg
+	listErr  error
+)
+
+// listPackages runs go list over the whole module (once per test run),
+// and returns its packages by module-relative path.
+func listPackages(t *testing.T) map[string]*pkg {
+	t.Helper()
+	listOnce.Do(func() { listed, listErr = goList() })
+	if errors.Is(listErr, exec.ErrNotFound) {
+		t.Skip("the go command is not on PATH")
+	}
+	if listErr != nil {
+		t.Fatal(listErr)
+	}
+	return listed
+}
+
+// goList runs go list -json over the module.
+func goList() (map[string]*pkg, error) {
+	if _, err := exec.LookPath("go"); err != nil {
+		return nil, err
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		return nil, err
+	}
+	if err := touchSources(root); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", "list", "-e", "-json", "./...")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
+	}
+	pkgs := map[string]*pkg{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("decoding go list output: %v", err)
+		}
+		if r, ok := rel(p.ImportPath); ok {
+			pkgs[r] = &p
+		}
+	}
+	if pkgs["daml/lf"] == nil || pkgs["ledger"] == nil {
+		return nil, fmt.Errorf("go list in %s did not list the module's packages", root)
+	}
+	return pkgs, nil
+}
+
+// touchSources lists every directory and stats every Go file of the
+// module, so that go test's result cache, which only sees the files a test
+// itself opens, is invalidated when an import changes.
+func touchSources(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+}
+
+// moduleImports returns the module-relative paths of the module packages
+// in imports.
+func moduleImports(imports ...[]string) []string {
+	var out []string
+	for _, list := range imports {
+		for _, imp := range list {
+			if r, ok := rel(imp); ok && !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestDamlImportsNothingAbove: no package under daml/ (nor its tests)
+// reaches a forbidden package through the module's import graph.
+func TestDamlImportsNothingAbove(t *testing.T) {
+	pkgs := listPackages(t)
+	forbidden := func(p string) bool {
+		return slices.ContainsFunc(forbiddenForDaml, func(dir string) bool { return under(p, dir) })
+	}
+	for name, p := range pkgs {
+		if !under(name, "daml") {
+			continue
+		}
+		// Breadth-first over module imports; path records how each
+		// package was reached.
+		from := map[string]string{}
+		var queue []string
+		visit := func(src, dst string) {
+			if allowed[[2]string{src, dst}] {
+				return
+			}
+			if _, seen := from[dst]; seen || dst == name {
+				return
+			}
+			from[dst] = src
+			queue = append(queue, dst)
+		}
+		for _, imp := range moduleImports(p.Imports, p.TestImports, p.XTestImports) {
+			visit(name, imp)
+		}
+		for len(queue) > 0 {
+			cur := queue[0]
+			queue = queue[1:]
+			if forbidden(cur) {
+				chain := []string{cur}
+				for at := cur; at != name; {
+					at = from[at]
+					chain = append([]string{at}, chain...)
+				}
+				t.Errorf("%s depends on %s: %s", name, cur, strings.Join(chain, " -> "))
+				continue
+			}
+			if q := pkgs[cur]; q != nil {
+				for _, imp := range moduleImports(q.Imports) {
+					visit(cur, imp)
+				}
+			}
+		}
+	}
+}
+
+// TestOnlyLedgerImportsStore: ledger/internal/store is imported by ledger,
+// ledger's tests and ledger/internal/... only.
+func TestOnlyLedgerImportsStore(t *testing.T) {
+	const store = "ledger/internal/store"
+	for name, p := range listPackages(t) {
+		if name == "ledger" || under(name, "ledger/internal") {
+			continue
+		}
+		if slices.Contains(moduleImports(p.Imports, p.TestImports, p.XTestImports), store) {
+			t.Errorf("%s imports %s; only ledger may", name, store)
+		}
+	}
+}
+
+// TestOnlyExamplesImportHTTPAdapter: httpadapter is imported by
+// examples/..., ledger/ledgertest and httpadapter's own tests only.
+func TestOnlyExamplesImportHTTPAdapter(t *testing.T) {
+	for name, p := range listPackages(t) {
+		if under(name, "examples") || name == "ledger/ledgertest" || name == "httpadapter" {
+			continue
+		}
+		if slices.ContainsFunc(moduleImports(p.Imports, p.TestImports, p.XTestImports), func(imp string) bool { return under(imp, "httpadapter") }) {
+			t.Errorf("%s imports httpadapter; only examples and ledger/ledgertest may", name)
+		}
+	}
+}
+
+// TestAllowListIsUsed: every allowed edge still exists, so a fixed
+// violation must leave the list.
+func TestAllowListIsUsed(t *testing.T) {
+	pkgs := listPackages(t)
+	for edge := range allowed {
+		p := pkgs[edge[0]]
+		if p == nil || !slices.Contains(moduleImports(p.Imports, p.TestImports, p.XTestImports), edge[1]) {
+			t.Errorf("allowed edge %s -> %s no longer exists: remove it from the allow-list", edge[0], edge[1])
+		}
+	}
+}
