@@ -64,8 +64,8 @@ func (d *DAR) CheckDependencies() error {
 // itself excluded, unless a dependency cycle leads back to it) whose
 // package lookup found, missing those it did not find (pkgID included when
 // lookup does not know it). Both are sorted. The vetting rule is that every
-// id of deps must be vetted with pkgID (TOPOLOGY_DEPENDENCIES_NOT_VETTED),
-// and vetting with missing ids is TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES.
+// id of deps must be vetted with pkgID, and that a package with missing ids
+// cannot be vetted.
 func TransitiveDeps(pkgID string, lookup func(id string) *Package) (deps, missing []string) {
 	seen := map[string]bool{}
 	root := lookup(pkgID)
