@@ -414,9 +414,11 @@ func (in *interpretation) contract(cid, path string) (*contractRecord, error) {
 func isContractID(s string) bool { return lf.IsContractID(s) }
 
 // checkArg validates a Daml value against an LF type and returns its
-// canonical JSON.
+// canonical JSON; a typed error of daml/value becomes a Canton error in
+// damlError.
 func (in *interpretation) checkArg(raw json.RawMessage, t lf.Type, path string) (json.RawMessage, error) {
-	return value.CheckValue(raw, t, path, in.pkgs.lookup)
+	out, err := value.CheckValue(raw, t, path, in.pkgs.lookup)
+	return out, damlError(err)
 }
 
 // run interprets the commands in order.
