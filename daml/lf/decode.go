@@ -30,22 +30,27 @@ type decoder struct {
 	importsDeclared bool
 	kinds           []*Kind
 	types           []Type
-	// sizes memoizes the tree sizes of interned types and kinds.
-	sizes     map[Type]int
-	kindSizes map[*Kind]int
+	// typeSizes and kindSizes are the tree sizes of the interned types
+	// and kinds (saturated above maxTypeSize); nodes counts the tree
+	// nodes of the type or kind being decoded.
+	typeSizes, kindSizes []int
+	nodes                int
+	// tyCons memoizes decoded TypeConId messages by their bytes.
+	tyCons map[string]TypeConID
 	// refs collects the package ids referenced through
 	// SelfOrImportedPackageId (self excluded).
 	refs map[string]bool
+	exprState
 }
 
 func (d *decoder) flat() bool { return d.lf.atLeast(LF22) }
 
 // decodePackage decodes the daml_lf_2 bytes of the package id.
 func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
-	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, sizes: map[Type]int{}, kindSizes: map[*Kind]int{}}
+	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
 	var (
 		modules, dnames, types, kinds [][]byte
-		exprs                         int
+		exprs                         [][]byte
 		metadata                      [][]byte
 		importsCase                   protowire.Number
 		importsRaw                    []byte
@@ -54,34 +59,34 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 		var err error
 		var m []byte
 		switch f.num {
-		case 1:
+		case fPackageModules:
 			m, err = f.message("Package.modules")
 			modules = append(modules, m)
-		case 2:
+		case fPackageInternedStrings:
 			var s string
 			s, err = f.str("Package.interned_strings")
 			d.strs = append(d.strs, s)
-		case 3:
+		case fPackageInternedDottedNames:
 			m, err = f.message("Package.interned_dotted_names")
 			dnames = append(dnames, m)
-		case 4:
+		case fPackageMetadata:
 			m, err = f.message("Package.metadata")
 			metadata = append(metadata, m) // repeated occurrences merge
-		case 5:
+		case fPackageInternedTypes:
 			m, err = f.message("Package.interned_types")
 			types = append(types, m)
-		case 6:
+		case fPackageInternedKinds:
 			m, err = f.message("Package.interned_kinds")
 			kinds = append(kinds, m)
-		case 7:
-			_, err = f.message("Package.interned_exprs") // only scanned for references
-			exprs++
-		case 8:
+		case fPackageInternedExprs:
+			m, err = f.message("Package.interned_exprs")
+			exprs = append(exprs, m)
+		case fPackageNoImportedPackageReason:
 			_, err = f.str("Package.no_imported_packages_reason")
-			importsCase, importsRaw = 8, nil
-		case 9:
+			importsCase, importsRaw = fPackageNoImportedPackageReason, nil
+		case fPackagePackageImports:
 			importsRaw, err = f.message("Package.package_imports")
-			importsCase = 9
+			importsCase = fPackagePackageImports
 		default:
 			return unknownField("Package", f)
 		}
@@ -94,7 +99,7 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	for i, dn := range dnames {
 		var segs []int
 		if err := eachField(dn, func(f field) error {
-			if f.num != 1 {
+			if f.num != fDottedNameSegments {
 				return unknownField("InternedDottedName", f)
 			}
 			var err error
@@ -126,11 +131,11 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	if importsCase != 0 && !d.flat() {
 		return nil, errorf("package imports are not supported by Daml-LF %s", lf)
 	}
-	if importsCase == 9 {
+	if importsCase == fPackagePackageImports {
 		d.importsDeclared = true
 		d.imports = []string{}
 		if err := eachField(importsRaw, func(f field) error {
-			if f.num != 1 {
+			if f.num != fPackageImportsImportedPackage {
 				return unknownField("PackageImports", f)
 			}
 			s, err := f.str("PackageImports.imported_packages")
@@ -155,37 +160,44 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ok && c.num == 4 {
+		if ok && c.num == fKindInterned {
 			return nil, errorf("Immediate InternedKind in interning table (entry %d)", i)
 		}
+		d.nodes = 0
 		kd, err := d.kind(k, 0)
 		if err != nil {
 			return nil, err
 		}
-		if d.kindSize(kd) > maxTypeSize {
+		if d.nodes > maxTypeSize {
 			return nil, errorf("interned kind %d is too large", i)
 		}
 		d.kinds = append(d.kinds, kd)
+		d.kindSizes = append(d.kindSizes, d.nodes)
 	}
 	for i, t := range types {
 		c, ok, err := lastCase(t, "Type", typeCase)
 		if err != nil {
 			return nil, err
 		}
-		if ok && c.num == 8 {
+		if ok && c.num == fTypeInterned {
 			return nil, errorf("Immediate Interned type in interning table (entry %d)", i)
 		}
+		d.nodes = 0
 		ty, err := d.typ(t, 0)
 		if err != nil {
 			return nil, err
 		}
-		if d.typeSize(ty) > maxTypeSize {
+		if d.nodes > maxTypeSize {
 			return nil, errorf("interned type %d is too large (more than %d nodes)", i, maxTypeSize)
 		}
 		d.types = append(d.types, ty)
+		d.typeSizes = append(d.typeSizes, d.nodes)
 	}
-	if exprs > 0 && !d.flat() {
+	if len(exprs) > 0 && !d.flat() {
 		return nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
+	}
+	if err := d.internExprs(exprs); err != nil {
+		return nil, err
 	}
 
 	for _, mb := range modules {
@@ -200,11 +212,9 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 		p.Modules = append(p.Modules, m)
 	}
 
-	// Every package reference anywhere (expressions included) gives the
-	// dependencies Canton computes when imports are not declared.
-	if err := d.collectRefs(b); err != nil {
-		return nil, err
-	}
+	// Every package reference anywhere (expressions included; pkgRef
+	// records them) gives the dependencies Canton computes when imports
+	// are not declared.
 	p.ImportsDeclared = d.importsDeclared
 	p.Imports = d.imports
 	deps := map[string]bool{}
@@ -219,56 +229,17 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	return p, nil
 }
 
-// typeSize returns the tree size of t, memoized on shared nodes; it
-// saturates above maxTypeSize.
-func (d *decoder) typeSize(t Type) int {
-	if n, ok := d.sizes[t]; ok {
-		return n
-	}
-	n := 1
-	switch t := t.(type) {
-	case *TApp:
-		n += d.typeSize(t.Fun) + d.typeSize(t.Arg)
-	case *TForall:
-		n += d.kindSize(t.Param.Kind) + d.typeSize(t.Body)
-	case *TStruct:
-		for _, f := range t.Fields {
-			n += d.typeSize(f.Type)
-		}
-	case *TSyn:
-		for _, a := range t.Args {
-			n += d.typeSize(a)
-		}
-	}
-	n = min(n, maxTypeSize+1)
-	d.sizes[t] = n
-	return n
-}
-
-// kindSize is typeSize for kinds.
-func (d *decoder) kindSize(k *Kind) int {
-	if k == nil {
-		return 0
-	}
-	if n, ok := d.kindSizes[k]; ok {
-		return n
-	}
-	n := min(1+d.kindSize(k.Param)+d.kindSize(k.Result), maxTypeSize+1)
-	d.kindSizes[k] = n
-	return n
-}
-
 func (d *decoder) metadata(b []byte, p *Package) error {
 	var name, version, upgraded int
 	hasUpgraded := false
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fMetadataName:
 			name, err = f.index("PackageMetadata.name_interned_str")
-		case 2:
+		case fMetadataVersion:
 			version, err = f.index("PackageMetadata.version_interned_str")
-		case 3:
+		case fMetadataUpgradedPackageID:
 			var m []byte
 			if m, err = f.message("PackageMetadata.upgraded_package_id"); err != nil {
 				return err
@@ -276,7 +247,7 @@ func (d *decoder) metadata(b []byte, p *Package) error {
 			hasUpgraded = true
 			upgraded = 0
 			return eachField(m, func(f field) error {
-				if f.num != 1 {
+				if f.num != fUpgradedPackageIDInternedStr {
 					return unknownField("UpgradedPackageId", f)
 				}
 				var err error
@@ -357,8 +328,8 @@ func lastCase(b []byte, msg string, isCase func(protowire.Number) bool) (field, 
 	return last, found, err
 }
 
-func kindCase(n protowire.Number) bool { return n >= 1 && n <= 4 }
-func typeCase(n protowire.Number) bool { return n >= 1 && n <= 9 }
+func kindCase(n protowire.Number) bool { return n >= fKindStar && n <= fKindInterned }
+func typeCase(n protowire.Number) bool { return n >= fTypeVar && n <= fTypeTApp }
 
 // unit checks that b is an empty Unit message.
 func unit(f field, msg string) error {
@@ -373,6 +344,7 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 	if depth > maxTypeDepth {
 		return nil, errorf("Kind nested too deeply")
 	}
+	d.nodes++
 	f, ok, err := lastCase(b, "Kind", kindCase)
 	if err != nil {
 		return nil, err
@@ -381,11 +353,11 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		return nil, errorf("Kind.SUM_NOT_SET")
 	}
 	switch f.num {
-	case 1:
+	case fKindStar:
 		return &Kind{Sort: KindStar}, unit(f, "Kind.star")
-	case 3:
+	case fKindNat:
 		return &Kind{Sort: KindNat}, unit(f, "Kind.nat")
-	case 4:
+	case fKindInterned:
 		if !d.flat() {
 			return nil, errorf("interned kinds are not supported by Daml-LF %s", d.lf)
 		}
@@ -396,6 +368,7 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		if i >= len(d.kinds) {
 			return nil, errorf("invalid internedKinds table index %d", i)
 		}
+		d.nodes += d.kindSizes[i] - 1
 		return d.kinds[i], nil
 	}
 	m, err := f.message("Kind.arrow")
@@ -408,10 +381,10 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fKindArrowParams:
 			x, err = f.message("Kind.Arrow.params")
 			params = append(params, x)
-		case 2:
+		case fKindArrowResult:
 			result, err = f.message("Kind.Arrow.result")
 		default:
 			return unknownField("Kind.Arrow", f)
@@ -435,18 +408,28 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		if err != nil {
 			return nil, err
 		}
+		if i > 0 {
+			d.nodes++
+		}
 		k = &Kind{Sort: KindArrow, Param: pk, Result: k}
 	}
 	return k, nil
 }
 
 var typeCaseNames = map[protowire.Number]string{
-	1: "VAR", 2: "CON", 3: "BUILTIN", 4: "FORALL", 5: "STRUCT", 6: "NAT", 7: "SYN", 8: "INTERNED_TYPE", 9: "TAPP",
+	fTypeVar: "VAR", fTypeCon: "CON", fTypeBuiltin: "BUILTIN", fTypeForall: "FORALL", fTypeStruct: "STRUCT",
+	fTypeNat: "NAT", fTypeSyn: "SYN", fTypeInterned: "INTERNED_TYPE", fTypeTApp: "TAPP",
 }
 
 // typeRef decodes a Type outside the interning table, where only the
 // interned_type case is allowed.
 func (d *decoder) typeRef(b []byte) (Type, error) {
+	// Fast path: the message is exactly one interned_type field.
+	if len(b) == 2 && b[0] == byte(fTypeInterned<<3) && b[1] < 0x80 {
+		if i := int(b[1]); i < len(d.types) {
+			return d.types[i], nil
+		}
+	}
 	f, ok, err := lastCase(b, "Type", typeCase)
 	if err != nil {
 		return nil, err
@@ -454,7 +437,7 @@ func (d *decoder) typeRef(b []byte) (Type, error) {
 	if !ok {
 		return nil, errorf("SUM_NOT_SET is not supported outside type interning table")
 	}
-	if f.num != 8 {
+	if f.num != fTypeInterned {
 		return nil, errorf("%s is not supported outside type interning table", typeCaseNames[f.num])
 	}
 	i, err := f.index("Type.interned_type")
@@ -472,6 +455,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 	if depth > maxTypeDepth {
 		return nil, errorf("Type nested too deeply")
 	}
+	d.nodes++
 	f, ok, err := lastCase(b, "Type", typeCase)
 	if err != nil {
 		return nil, err
@@ -479,7 +463,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 	if !ok {
 		return nil, errorf("Type.SUM_NOT_SET")
 	}
-	if f.num == 6 {
+	if f.num == fTypeNat {
 		n, err := f.sint64Of("Type.nat")
 		if err != nil {
 			return nil, err
@@ -489,7 +473,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		}
 		return &TNat{N: int(n)}, nil
 	}
-	if f.num == 8 {
+	if f.num == fTypeInterned {
 		i, err := f.index("Type.interned_type")
 		if err != nil {
 			return nil, err
@@ -497,6 +481,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		if i >= len(d.types) {
 			return nil, errorf("invalid internedTypes table index %d", i)
 		}
+		d.nodes += d.typeSizes[i] - 1
 		return d.types[i], nil
 	}
 	m, err := f.message("Type")
@@ -504,19 +489,19 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		return nil, err
 	}
 	switch f.num {
-	case 1, 2, 3, 7: // var, con, builtin, syn: a head and an argument list
+	case fTypeVar, fTypeCon, fTypeBuiltin, fTypeSyn: // a head and an argument list
 		return d.headWithArgs(f.num, m, depth)
-	case 4:
+	case fTypeForall:
 		var vars [][]byte
 		var body []byte
 		if err := eachField(m, func(f field) error {
 			var err error
 			var x []byte
 			switch f.num {
-			case 1:
+			case fTypeForallVars:
 				x, err = f.message("Type.Forall.vars")
 				vars = append(vars, x)
-			case 2:
+			case fTypeForallBody:
 				body, err = f.message("Type.Forall.body")
 			default:
 				return unknownField("Type.Forall", f)
@@ -540,14 +525,17 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 			if err != nil {
 				return nil, err
 			}
+			if i > 0 {
+				d.nodes++
+			}
 			t = &TForall{Param: tp, Body: t}
 		}
 		return t, nil
-	case 5:
+	case fTypeStruct:
 		st := &TStruct{}
 		seen := map[string]bool{}
 		if err := eachField(m, func(f field) error {
-			if f.num != 1 {
+			if f.num != fTypeStructFields {
 				return unknownField("Type.Struct", f)
 			}
 			x, err := f.message("Type.Struct.fields")
@@ -579,9 +567,9 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		if err := eachField(m, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fTypeTAppLhs:
 				lhs, err = f.message("Type.TApp.lhs")
-			case 2:
+			case fTypeTAppRhs:
 				rhs, err = f.message("Type.TApp.rhs")
 			default:
 				return unknownField("Type.TApp", f)
@@ -615,7 +603,7 @@ var builtinMinVersion = map[BuiltinType]LFVersion{
 // head and an argument list (which must be empty from LF 2.2, except for
 // synonyms).
 func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, error) {
-	msg := map[protowire.Number]string{1: "Type.Var", 2: "Type.Con", 3: "Type.Builtin", 7: "Type.Syn"}[c]
+	msg := map[protowire.Number]string{fTypeVar: "Type.Var", fTypeCon: "Type.Con", fTypeBuiltin: "Type.Builtin", fTypeSyn: "Type.Syn"}[c]
 	var head []byte
 	var headIdx int
 	var hasHead bool
@@ -624,16 +612,16 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		var err error
 		var x []byte
 		switch {
-		case f.num == 2:
+		case f.num == fTypeArgs:
 			x, err = f.message(msg + ".args")
 			args = append(args, x)
-		case c == 1 && f.num == 3:
+		case c == fTypeVar && f.num == fTypeVarName:
 			headIdx, err = f.index("Type.Var.var_interned_str")
-		case c == 3 && f.num == 1:
+		case c == fTypeBuiltin && f.num == fTypeBuiltinType:
 			var v int32
 			v, err = f.int32Of("Type.Builtin.builtin")
 			headIdx = int(v)
-		case (c == 2 || c == 7) && f.num == 1:
+		case (c == fTypeCon || c == fTypeSyn) && f.num == fTypeConTycon:
 			head, err = f.message(msg + ".tycon")
 			hasHead = true
 		default:
@@ -645,13 +633,13 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 	}
 	var t Type
 	switch c {
-	case 1:
+	case fTypeVar:
 		name, err := d.name(headIdx)
 		if err != nil {
 			return nil, err
 		}
 		t = &TVar{Name: name}
-	case 3:
+	case fTypeBuiltin:
 		b := BuiltinType(headIdx)
 		minV, ok := builtinMinVersion[b]
 		if !ok {
@@ -669,7 +657,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if err != nil {
 			return nil, err
 		}
-		if c == 7 {
+		if c == fTypeSyn {
 			syn := &TSyn{ID: id}
 			for _, a := range args {
 				at, err := d.typ(a, depth+1)
@@ -690,6 +678,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if err != nil {
 			return nil, err
 		}
+		d.nodes++
 		t = &TApp{Fun: t, Arg: at}
 	}
 	return t, nil
@@ -702,9 +691,9 @@ func (d *decoder) typeVarWithKind(b []byte, depth int) (TypeParam, error) {
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 3:
+		case fTypeVarWithKindName:
 			nameIdx, err = f.index("TypeVarWithKind.var_interned_str")
-		case 2:
+		case fTypeVarWithKindKind:
 			kind, err = f.message("TypeVarWithKind.kind")
 			hasKind = true
 		default:
@@ -735,9 +724,9 @@ func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error))
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 3:
+		case fFieldWithTypeName:
 			nameIdx, err = f.index("FieldWithType.field_interned_str")
-		case 2:
+		case fFieldWithTypeType:
 			typ, err = f.message("FieldWithType.type")
 		default:
 			return unknownField("FieldWithType", f)
@@ -760,14 +749,25 @@ func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error))
 // typeConID decodes a TypeConId (also TypeSynId and ValueId, which have
 // the same shape).
 func (d *decoder) typeConID(b []byte) (TypeConID, error) {
+	if id, ok := d.tyCons[string(b)]; ok {
+		return id, nil
+	}
+	id, err := d.decodeTypeConID(b)
+	if err == nil {
+		d.tyCons[string(b)] = id
+	}
+	return id, err
+}
+
+func (d *decoder) decodeTypeConID(b []byte) (TypeConID, error) {
 	var mod []byte
 	var nameIdx int
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fTypeConIDModule:
 			mod, err = f.message("TypeConId.module")
-		case 2:
+		case fTypeConIDName:
 			nameIdx, err = f.index("TypeConId.name_interned_dname")
 		default:
 			return unknownField("TypeConId", f)
@@ -793,9 +793,9 @@ func (d *decoder) moduleID(b []byte) (pkg, module string, err error) {
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fModuleIDPackage:
 			ref, err = f.message("ModuleId.package_id")
-		case 2:
+		case fModuleIDName:
 			nameIdx, err = f.index("ModuleId.module_name_interned_dname")
 		default:
 			return unknownField("ModuleId", f)
@@ -813,7 +813,9 @@ func (d *decoder) moduleID(b []byte) (pkg, module string, err error) {
 
 // pkgRef resolves a SelfOrImportedPackageId (daml-lf.md §1.1).
 func (d *decoder) pkgRef(b []byte) (string, error) {
-	f, ok, err := lastCase(b, "SelfOrImportedPackageId", func(n protowire.Number) bool { return n == 1 || n == 3 || n == 4 })
+	f, ok, err := lastCase(b, "SelfOrImportedPackageId", func(n protowire.Number) bool {
+		return n == fPkgRefSelf || n == fPkgRefImportedInterned || n == fPkgRefImportID
+	})
 	if err != nil {
 		return "", err
 	}
@@ -821,9 +823,9 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 		return "", errorf("PackageId.SUM_NOT_SET")
 	}
 	switch f.num {
-	case 1:
+	case fPkgRefSelf:
 		return d.id, unit(f, "SelfOrImportedPackageId.self_package_id")
-	case 3:
+	case fPkgRefImportedInterned:
 		i, err := f.index("SelfOrImportedPackageId.imported_package_id_interned_str")
 		if err != nil {
 			return "", err
@@ -840,6 +842,9 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 		if d.importsDeclared && !IsStablePackage(id) {
 			return "", errorf("Got explicit non-stable package id %s", id)
 		}
+		if id != d.id {
+			d.refs[id] = true
+		}
 		return id, nil
 	default:
 		if !d.flat() {
@@ -855,37 +860,41 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 		if i >= len(d.imports) {
 			return "", errorf("invalid package imports table index %d", i)
 		}
+		if id := d.imports[i]; id != d.id {
+			d.refs[id] = true
+		}
 		return d.imports[i], nil
 	}
 }
 
 func (d *decoder) module(b []byte) (*Module, error) {
 	var nameIdx int
-	var flags, syns, dts, tpls, excs, ifaces [][]byte
+	var flags, syns, dts, vals, tpls, excs, ifaces [][]byte
 	if err := eachField(b, func(f field) error {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fModuleName:
 			nameIdx, err = f.index("Module.name_interned_dname")
-		case 2:
+		case fModuleFlags:
 			x, err = f.message("Module.flags")
 			flags = append(flags, x) // repeated occurrences merge
-		case 3:
+		case fModuleSynonyms:
 			x, err = f.message("Module.synonyms")
 			syns = append(syns, x)
-		case 4:
+		case fModuleDataTypes:
 			x, err = f.message("Module.data_types")
 			dts = append(dts, x)
-		case 5:
-			_, err = f.message("Module.values") // expressions are not decoded
-		case 6:
+		case fModuleValues:
+			x, err = f.message("Module.values")
+			vals = append(vals, x)
+		case fModuleTemplates:
 			x, err = f.message("Module.templates")
 			tpls = append(tpls, x)
-		case 7:
+		case fModuleExceptions:
 			x, err = f.message("Module.exceptions")
 			excs = append(excs, x)
-		case 8:
+		case fModuleInterfaces:
 			x, err = f.message("Module.interfaces")
 			ifaces = append(ifaces, x)
 		default:
@@ -906,6 +915,9 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		templates:  map[string]*Template{},
 		interfaces: map[string]*Interface{},
 		exceptions: map[string]bool{},
+
+		values:        map[string]*DefValue{},
+		exceptionDefs: map[string]*DefException{},
 	}
 	if err := d.featureFlags(bytes.Join(flags, nil)); err != nil {
 		return nil, err
@@ -938,6 +950,17 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		m.dataTypes[dt.Name] = dt
 		m.DataTypes = append(m.DataTypes, dt)
 	}
+	for _, x := range vals {
+		v, err := d.value(x)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.values[v.Name] != nil {
+			return nil, errorf("module %s: duplicate value %s", name, v.Name)
+		}
+		m.values[v.Name] = v
+		m.Values = append(m.Values, v)
+	}
 	for _, x := range tpls {
 		t, err := d.template(x)
 		if err != nil {
@@ -951,15 +974,16 @@ func (d *decoder) module(b []byte) (*Module, error) {
 	}
 	for _, x := range excs {
 		var nIdx int
+		var message []byte
 		if err := eachField(x, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fDefExceptionName:
 				nIdx, err = f.index("DefException.name_interned_dname")
-			case 2:
+			case fDefExceptionLocation:
 				_, err = f.message("DefException.location")
-			case 3:
-				_, err = f.message("DefException.message")
+			case fDefExceptionMessage:
+				message, err = f.message("DefException.message")
 			default:
 				return unknownField("DefException", f)
 			}
@@ -974,8 +998,15 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		if m.exceptions[en] {
 			return nil, errorf("module %s: duplicate exception %s", name, en)
 		}
+		msgExpr, err := d.expr(message, 0)
+		if err != nil {
+			return nil, errorf("module %s: exception %s: message: %v", name, en, err)
+		}
+		ed := &DefException{Name: en, Message: msgExpr}
 		m.exceptions[en] = true
 		m.Exceptions = append(m.Exceptions, en)
+		m.exceptionDefs[en] = ed
+		m.ExceptionDefs = append(m.ExceptionDefs, ed)
 	}
 	for _, x := range ifaces {
 		i, err := d.iface(x)
@@ -1017,14 +1048,14 @@ func (d *decoder) synonym(b []byte) (*TypeSynonym, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefTypeSynLocation:
 			_, err = f.message("DefTypeSyn.location")
-		case 2:
+		case fDefTypeSynName:
 			nameIdx, err = f.index("DefTypeSyn.name_interned_dname")
-		case 3:
+		case fDefTypeSynParams:
 			x, err = f.message("DefTypeSyn.params")
 			params = append(params, x)
-		case 4:
+		case fDefTypeSynType:
 			typ, err = f.message("DefTypeSyn.type")
 		default:
 			return unknownField("DefTypeSyn", f)
@@ -1069,16 +1100,16 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefDataTypeLocation:
 			_, err = f.message("DefDataType.location")
-		case 2:
+		case fDefDataTypeName:
 			nameIdx, err = f.index("DefDataType.name_interned_dname")
-		case 3:
+		case fDefDataTypeParams:
 			x, err = f.message("DefDataType.params")
 			params = append(params, x)
-		case 4:
+		case fDefDataTypeSerial:
 			serializable, err = f.boolOf("DefDataType.serializable")
-		case 5, 6, 7, 8:
+		case fDefDataTypeRecord, fDefDataTypeVariant, fDefDataTypeEnum, fDefDataTypeInterface:
 			_, err = f.message("DefDataType")
 			cons, hasCons = f, true
 		default:
@@ -1100,16 +1131,16 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		return nil, errorf("DefDataType.DATACONS_NOT_SET")
 	}
 	switch cons.num {
-	case 5, 6:
+	case fDefDataTypeRecord, fDefDataTypeVariant:
 		dt.Variety = RecordVariety
 		msg := "DefDataType.record"
-		if cons.num == 6 {
+		if cons.num == fDefDataTypeVariant {
 			dt.Variety = VariantVariety
 			msg = "DefDataType.variant"
 		}
 		seen := map[string]bool{}
 		if err := eachField(cons.b, func(f field) error {
-			if f.num != 1 {
+			if f.num != fDataFieldsFields {
 				return unknownField(msg, f)
 			}
 			x, err := f.message(msg + ".fields")
@@ -1129,14 +1160,14 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		}); err != nil {
 			return nil, err
 		}
-	case 7:
+	case fDefDataTypeEnum:
 		dt.Variety = EnumVariety
 		if len(dt.Params) > 0 {
 			return nil, errorf("%s: an enum cannot have type parameters", name)
 		}
 		var idx []int
 		if err := eachField(cons.b, func(f field) error {
-			if f.num != 2 {
+			if f.num != fEnumConstructors {
 				return unknownField("DefDataType.EnumConstructors", f)
 			}
 			var err error
@@ -1166,29 +1197,85 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 	return dt, nil
 }
 
+// value decodes a DefValue.
+func (d *decoder) value(b []byte) (*DefValue, error) {
+	var nwt, body []byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case fDefValueLocation:
+			_, err = f.message("DefValue.location")
+		case fDefValueNameWithType:
+			nwt, err = f.message("DefValue.name_with_type")
+		case fDefValueExpr:
+			body, err = f.message("DefValue.expr")
+		default:
+			return unknownField("DefValue", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var nameIdx int
+	var typ []byte
+	if err := eachField(nwt, func(f field) error {
+		var err error
+		switch f.num {
+		case fNameWithTypeName:
+			nameIdx, err = f.index("DefValue.NameWithType.name_interned_dname")
+		case fNameWithTypeType:
+			typ, err = f.message("DefValue.NameWithType.type")
+		default:
+			return unknownField("DefValue.NameWithType", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	v := &DefValue{Name: name}
+	if v.Type, err = d.typeRef(typ); err != nil {
+		return nil, errorf("value %s: type: %v", name, err)
+	}
+	if v.Expr, err = d.expr(body, 0); err != nil {
+		return nil, errorf("value %s: %v", name, err)
+	}
+	return v, nil
+}
+
 func (d *decoder) template(b []byte) (*Template, error) {
 	var nameIdx, paramIdx int
 	var choices [][]byte
 	var key, impls [][]byte
+	var precond, signatories, observers []byte
+	hasPrecond := false
 	if err := eachField(b, func(f field) error {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefTemplateTycon:
 			nameIdx, err = f.index("DefTemplate.tycon_interned_dname")
-		case 2:
+		case fDefTemplateParam:
 			paramIdx, err = f.index("DefTemplate.param_interned_str")
-		case 3, 4, 7:
-			_, err = f.message("DefTemplate") // precond, signatories, observers
-		case 6:
+		case fDefTemplatePrecond:
+			precond, err = f.message("DefTemplate.precond")
+			hasPrecond = true
+		case fDefTemplateSignatories:
+			signatories, err = f.message("DefTemplate.signatories")
+		case fDefTemplateObservers:
+			observers, err = f.message("DefTemplate.observers")
+		case fDefTemplateChoices:
 			x, err = f.message("DefTemplate.choices")
 			choices = append(choices, x)
-		case 8:
+		case fDefTemplateLocation:
 			_, err = f.message("DefTemplate.location")
-		case 9:
+		case fDefTemplateKey:
 			x, err = f.message("DefTemplate.key")
 			key = append(key, x)
-		case 10:
+		case fDefTemplateImplements:
 			x, err = f.message("DefTemplate.implements")
 			impls = append(impls, x)
 		default:
@@ -1209,18 +1296,31 @@ func (d *decoder) template(b []byte) (*Template, error) {
 	if t.Choices, err = d.choices(choices); err != nil {
 		return nil, errorf("template %s: %v", name, err)
 	}
+	if hasPrecond {
+		if t.Precond, err = d.expr(precond, 0); err != nil {
+			return nil, errorf("template %s: precondition: %v", name, err)
+		}
+	}
+	if t.Signatories, err = d.expr(signatories, 0); err != nil {
+		return nil, errorf("template %s: signatories: %v", name, err)
+	}
+	if t.Observers, err = d.expr(observers, 0); err != nil {
+		return nil, errorf("template %s: observers: %v", name, err)
+	}
 	if len(key) > 0 {
 		if !d.lf.atLeast(LF23) {
 			return nil, errorf("template %s: Contract Keys is not supported by Daml-LF %s", name, d.lf)
 		}
-		var typ []byte
+		var typ, maintainers, body []byte
 		if err := eachField(key[len(key)-1], func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fDefKeyType:
 				typ, err = f.message("DefTemplate.DefKey.type")
-			case 3, 4:
-				_, err = f.message("DefTemplate.DefKey")
+			case fDefKeyMaintainers:
+				maintainers, err = f.message("DefTemplate.DefKey.maintainers")
+			case fDefKeyExpr:
+				body, err = f.message("DefTemplate.DefKey.key_expr")
 			default:
 				return unknownField("DefTemplate.DefKey", f)
 			}
@@ -1233,16 +1333,24 @@ func (d *decoder) template(b []byte) (*Template, error) {
 			return nil, errorf("template %s key: %v", name, err)
 		}
 		t.Key = &TemplateKey{Type: kt}
+		if t.Key.Body, err = d.expr(body, 0); err != nil {
+			return nil, errorf("template %s key: %v", name, err)
+		}
+		if t.Key.Maintainers, err = d.expr(maintainers, 0); err != nil {
+			return nil, errorf("template %s key maintainers: %v", name, err)
+		}
 	}
 	for _, x := range impls {
-		var iface []byte
+		var iface, body []byte
 		if err := eachField(x, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fImplementsInterface:
 				iface, err = f.message("DefTemplate.Implements.interface")
-			case 2, 3:
-				_, err = f.message("DefTemplate.Implements")
+			case fImplementsBody:
+				body, err = f.message("DefTemplate.Implements.body")
+			case fImplementsLocation:
+				_, err = f.message("DefTemplate.Implements.location")
 			default:
 				return unknownField("DefTemplate.Implements", f)
 			}
@@ -1255,8 +1363,68 @@ func (d *decoder) template(b []byte) (*Template, error) {
 			return nil, err
 		}
 		t.Implements = append(t.Implements, id)
+		in, err := d.instanceBody(id, body)
+		if err != nil {
+			return nil, errorf("template %s: implements %s: %v", name, id, err)
+		}
+		t.Instances = append(t.Instances, in)
 	}
 	return t, nil
+}
+
+// instanceBody decodes an InterfaceInstanceBody.
+func (d *decoder) instanceBody(id TypeConID, b []byte) (*InterfaceInstance, error) {
+	in := &InterfaceInstance{Interface: id}
+	var view []byte
+	var methods [][]byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case fInstanceBodyMethods:
+			x, err = f.message("InterfaceInstanceBody.methods")
+			methods = append(methods, x)
+		case fInstanceBodyView:
+			view, err = f.message("InterfaceInstanceBody.view")
+		default:
+			return unknownField("InterfaceInstanceBody", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	for _, x := range methods {
+		var nameIdx int
+		var value []byte
+		if err := eachField(x, func(f field) error {
+			var err error
+			switch f.num {
+			case fInstanceMethodName:
+				nameIdx, err = f.index("InterfaceInstanceMethod.method_interned_name")
+			case fInstanceMethodValue:
+				value, err = f.message("InterfaceInstanceMethod.value")
+			default:
+				return unknownField("InterfaceInstanceMethod", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		mn, err := d.name(nameIdx)
+		if err != nil {
+			return nil, err
+		}
+		e, err := d.expr(value, 0)
+		if err != nil {
+			return nil, errorf("method %s: %v", mn, err)
+		}
+		in.Methods = append(in.Methods, MethodBody{Name: mn, Expr: e})
+	}
+	var err error
+	if in.View, err = d.expr(view, 0); err != nil {
+		return nil, errorf("view: %v", err)
+	}
+	return in, nil
 }
 
 func (d *decoder) choices(raw [][]byte) ([]*Choice, error) {
@@ -1280,22 +1448,31 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	var nameIdx, selfIdx int
 	var consuming bool
 	var arg, ret []byte
+	var controllers, observers, authorizers, update []byte
+	hasAuthorizers := false
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fChoiceLocation:
 			_, err = f.message("TemplateChoice.location")
-		case 2:
+		case fChoiceName:
 			nameIdx, err = f.index("TemplateChoice.name_interned_str")
-		case 3:
+		case fChoiceConsuming:
 			consuming, err = f.boolOf("TemplateChoice.consuming")
-		case 4, 5, 9, 1001:
-			_, err = f.message("TemplateChoice") // controllers, observers, update, authorizers
-		case 6:
+		case fChoiceControllers:
+			controllers, err = f.message("TemplateChoice.controllers")
+		case fChoiceObservers:
+			observers, err = f.message("TemplateChoice.observers")
+		case fChoiceUpdate:
+			update, err = f.message("TemplateChoice.update")
+		case fChoiceAuthorizers:
+			authorizers, err = f.message("TemplateChoice.authorizers")
+			hasAuthorizers = true
+		case fChoiceArgBinder:
 			arg, err = f.message("TemplateChoice.arg_binder")
-		case 8:
+		case fChoiceRetType:
 			ret, err = f.message("TemplateChoice.ret_type")
-		case 10:
+		case fChoiceSelfBinder:
 			selfIdx, err = f.index("TemplateChoice.self_binder_interned_str")
 		default:
 			return unknownField("TemplateChoice", f)
@@ -1317,9 +1494,9 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	if err := eachField(arg, func(f field) error {
 		var err error
 		switch f.num {
-		case 3:
+		case fVarWithTypeName:
 			argVar, err = f.index("VarWithType.var_interned_str")
-		case 2:
+		case fVarWithTypeType:
 			argType, err = f.message("VarWithType.type")
 		default:
 			return unknownField("VarWithType", f)
@@ -1337,6 +1514,20 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	if c.ReturnType, err = d.typeRef(ret); err != nil {
 		return nil, errorf("choice %s return type: %v", name, err)
 	}
+	if c.Controllers, err = d.expr(controllers, 0); err != nil {
+		return nil, errorf("choice %s controllers: %v", name, err)
+	}
+	if c.Observers, err = d.expr(observers, 0); err != nil {
+		return nil, errorf("choice %s observers: %v", name, err)
+	}
+	if hasAuthorizers {
+		if c.Authorizers, err = d.expr(authorizers, 0); err != nil {
+			return nil, errorf("choice %s authorizers: %v", name, err)
+		}
+	}
+	if c.Update, err = d.expr(update, 0); err != nil {
+		return nil, errorf("choice %s update: %v", name, err)
+	}
 	return c, nil
 }
 
@@ -1348,21 +1539,21 @@ func (d *decoder) iface(b []byte) (*Interface, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefInterfaceLocation:
 			_, err = f.message("DefInterface.location")
-		case 2:
+		case fDefInterfaceTycon:
 			nameIdx, err = f.index("DefInterface.tycon_interned_dname")
-		case 3:
+		case fDefInterfaceMethods:
 			x, err = f.message("DefInterface.methods")
 			methods = append(methods, x)
-		case 4:
+		case fDefInterfaceParam:
 			paramIdx, err = f.index("DefInterface.param_interned_str")
-		case 5:
+		case fDefInterfaceChoices:
 			x, err = f.message("DefInterface.choices")
 			choices = append(choices, x)
-		case 6:
+		case fDefInterfaceView:
 			view, err = f.message("DefInterface.view")
-		case 7:
+		case fDefInterfaceRequires:
 			x, err = f.message("DefInterface.requires")
 			requires = append(requires, x)
 		default:
@@ -1386,11 +1577,11 @@ func (d *decoder) iface(b []byte) (*Interface, error) {
 		if err := eachField(x, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fInterfaceMethodLoc:
 				_, err = f.message("InterfaceMethod.location")
-			case 2:
+			case fInterfaceMethodName:
 				mIdx, err = f.index("InterfaceMethod.method_interned_name")
-			case 3:
+			case fInterfaceMethodType:
 				typ, err = f.message("InterfaceMethod.type")
 			default:
 				return unknownField("InterfaceMethod", f)

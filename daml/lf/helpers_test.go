@@ -9,8 +9,17 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
 
-// darDir holds the real DARs of ../shared (relative to this package).
-const darDir = "../../../shared/testdata/dars"
+// darDir holds the real DARs of ../shared, relative to this package: next
+// to the repository's checkout, or next to the folder of a git worktree
+// (a checkout one level deeper).
+var darDir = func() string {
+	for _, d := range []string{"../../../shared/testdata/dars", "../../../../shared/testdata/dars"} {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+	}
+	return "../../../shared/testdata/dars"
+}()
 
 // realDAR returns the bytes of a real DAR, skipping the test when the shared
 // test data is not there.

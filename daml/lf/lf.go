@@ -69,8 +69,8 @@ func (v LFVersion) Compare(w LFVersion) int {
 func (v LFVersion) atLeast(w LFVersion) bool { return v.Major == w.Major && v.Compare(w) >= 0 }
 
 // Package is a decoded Daml-LF 2 package: its metadata, dependencies and
-// the type-level part of its modules (data types, templates, choices,
-// interfaces). Expressions are not decoded.
+// its modules: data types, top-level values, templates, choices,
+// interfaces and exceptions, with every expression decoded (see Expr).
 type Package struct {
 	// ID is the package id: the lowercase hex SHA-256 of Payload.
 	ID string
@@ -183,12 +183,19 @@ type Module struct {
 	// Exceptions are the names of the exceptions (their payload is the
 	// record data type of the same name).
 	Exceptions []string
+	// ExceptionDefs are the exceptions with their message functions, in
+	// the order of Exceptions.
+	ExceptionDefs []*DefException
+	// Values are the top-level values.
+	Values []*DefValue
 
-	dataTypes  map[string]*DataType
-	synonyms   map[string]*TypeSynonym
-	templates  map[string]*Template
-	interfaces map[string]*Interface
-	exceptions map[string]bool
+	values        map[string]*DefValue
+	exceptionDefs map[string]*DefException
+	dataTypes     map[string]*DataType
+	synonyms      map[string]*TypeSynonym
+	templates     map[string]*Template
+	interfaces    map[string]*Interface
+	exceptions    map[string]bool
 }
 
 // DataType returns the data type with the given dotted name, or nil.
@@ -202,6 +209,31 @@ func (m *Module) Template(name string) *Template { return m.templates[name] }
 
 // Interface returns the interface with the given dotted name, or nil.
 func (m *Module) Interface(name string) *Interface { return m.interfaces[name] }
+
+// Value returns the top-level value with the given dotted name, or nil.
+func (m *Module) Value(name string) *DefValue { return m.values[name] }
+
+// Exception returns the exception with the given dotted name, or nil.
+func (m *Module) Exception(name string) *DefException { return m.exceptionDefs[name] }
+
+// DefValue is a top-level value definition.
+type DefValue struct {
+	// Name is the value's dotted name within its module.
+	Name string
+	// Type is the value's type.
+	Type Type
+	// Expr is the value's body (evaluated lazily, at most once).
+	Expr Expr
+}
+
+// DefException is an exception definition: its payload is the record data
+// type of the same name.
+type DefException struct {
+	// Name is the exception's dotted name within its module.
+	Name string
+	// Message is a function from the exception record to its Text message.
+	Message Expr
+}
 
 // HasException reports whether the module declares the exception name.
 func (m *Module) HasException(name string) bool { return m.exceptions[name] }
@@ -304,6 +336,56 @@ type Template struct {
 	Key *TemplateKey
 	// Implements are the interfaces the template implements.
 	Implements []TypeConID
+	// Instances are the interface instances, in the order of Implements:
+	// the method bodies and view of each implemented interface.
+	Instances []*InterfaceInstance
+	// Precond is the precondition (Bool, with Param free), or nil for
+	// True.
+	Precond Expr
+	// Signatories is the signatories expression ([Party], Param free).
+	Signatories Expr
+	// Observers is the observers expression ([Party], Param free).
+	Observers Expr
+}
+
+// Instance returns the template's instance of the interface id, or nil.
+func (t *Template) Instance(id TypeConID) *InterfaceInstance {
+	for _, in := range t.Instances {
+		if in.Interface == id {
+			return in
+		}
+	}
+	return nil
+}
+
+// InterfaceInstance is a template's implementation of an interface
+// (DefTemplate.Implements). In the method bodies and the view, the
+// template's Param is bound to the contract payload.
+type InterfaceInstance struct {
+	// Interface identifies the implemented interface.
+	Interface TypeConID
+	// Methods are the method bodies in archive order.
+	Methods []MethodBody
+	// View is the view expression.
+	View Expr
+}
+
+// Method returns the body of the named method, or nil.
+func (in *InterfaceInstance) Method(name string) Expr {
+	for _, m := range in.Methods {
+		if m.Name == name {
+			return m.Expr
+		}
+	}
+	return nil
+}
+
+// MethodBody is an interface method's implementation.
+type MethodBody struct {
+	// Name is the method name.
+	Name string
+	// Expr is the method's body.
+	Expr Expr
 }
 
 // Choice returns the template's choice with the given name, or nil.
@@ -313,6 +395,10 @@ func (t *Template) Choice(name string) *Choice { return findChoice(t.Choices, na
 type TemplateKey struct {
 	// Type is the key's type.
 	Type Type
+	// Body computes the key from the payload (Param free).
+	Body Expr
+	// Maintainers is a function from the key to [Party].
+	Maintainers Expr
 }
 
 // Choice is a template or interface choice (TemplateChoice).
@@ -330,6 +416,17 @@ type Choice struct {
 	ReturnType Type
 	// SelfBinder is the variable bound to the contract id.
 	SelfBinder string
+	// Controllers is the controllers expression ([Party]); the template
+	// parameter and ArgBinder are free in it.
+	Controllers Expr
+	// Observers is the choice observers expression ([Party]), like
+	// Controllers; nil when absent.
+	Observers Expr
+	// Authorizers is the authorizers expression (LF 2.dev), or nil.
+	Authorizers Expr
+	// Update is the body, an expression of type Update ReturnType with
+	// the template parameter, SelfBinder and ArgBinder free.
+	Update Expr
 }
 
 // Interface is an interface definition (DefInterface).
@@ -686,6 +783,18 @@ func (m *Module) index() {
 	m.templates = map[string]*Template{}
 	m.interfaces = map[string]*Interface{}
 	m.exceptions = map[string]bool{}
+	m.values = map[string]*DefValue{}
+	m.exceptionDefs = map[string]*DefException{}
+	for _, v := range m.Values {
+		if m.values[v.Name] == nil {
+			m.values[v.Name] = v
+		}
+	}
+	for _, e := range m.ExceptionDefs {
+		if m.exceptionDefs[e.Name] == nil {
+			m.exceptionDefs[e.Name] = e
+		}
+	}
 	for _, s := range m.Synonyms {
 		if m.synonyms[s.Name] == nil {
 			m.synonyms[s.Name] = s

@@ -1,9 +1,11 @@
 package lf
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -17,7 +19,17 @@ func errorf(format string, args ...any) error {
 	return &parseError{msg: fmt.Sprintf(format, args...)}
 }
 
-// field is one protobuf field as read from the wire.
+// wireError turns a pbwire error into a parseError.
+func wireError(err error) error {
+	var we *pbwire.Error
+	if errors.As(err, &we) {
+		return &parseError{msg: we.Error()}
+	}
+	return err
+}
+
+// field is one protobuf field as read from the wire (see pbwire.Field),
+// with accessors that name the message field in their errors.
 type field struct {
 	num protowire.Number
 	typ protowire.Type
@@ -25,39 +37,21 @@ type field struct {
 	b   []byte // bytes value (length-delimited)
 }
 
+func fieldOf(f pbwire.Field) field { return field{num: f.Num, typ: f.Type, u: f.Uint, b: f.Bytes} }
+
 // eachField calls fn for every field of the message b, in wire order.
 // Groups are rejected: Daml-LF has none.
 func eachField(b []byte, fn func(f field) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return errorf("malformed protobuf: %v", protowire.ParseError(n))
+	r := pbwire.NewReader(b)
+	for {
+		f, ok := r.Next()
+		if !ok {
+			return wireError(r.Err())
 		}
-		b = b[n:]
-		f := field{num: num, typ: typ}
-		switch typ {
-		case protowire.VarintType:
-			f.u, n = protowire.ConsumeVarint(b)
-		case protowire.Fixed32Type:
-			var v uint32
-			v, n = protowire.ConsumeFixed32(b)
-			f.u = uint64(v)
-		case protowire.Fixed64Type:
-			f.u, n = protowire.ConsumeFixed64(b)
-		case protowire.BytesType:
-			f.b, n = protowire.ConsumeBytes(b)
-		default:
-			return errorf("malformed protobuf: unexpected wire type %d for field %d", typ, num)
-		}
-		if n < 0 {
-			return errorf("malformed protobuf: field %d: %v", num, protowire.ParseError(n))
-		}
-		b = b[n:]
-		if err := fn(f); err != nil {
+		if err := fn(fieldOf(f)); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 func (f field) wrongType(msg string) error {
@@ -81,14 +75,13 @@ func (f field) message(msg string) ([]byte, error) { return f.bytesOf(msg) }
 
 // str returns the value of a string field, which must be UTF-8.
 func (f field) str(msg string) (string, error) {
-	b, err := f.bytesOf(msg)
-	if err != nil {
-		return "", err
+	if f.typ != protowire.BytesType {
+		return "", f.wrongType(msg)
 	}
-	if !utf8.Valid(b) {
+	if !utf8.Valid(f.b) {
 		return "", errorf("malformed protobuf: %s field %d is not valid UTF-8", msg, f.num)
 	}
-	return string(b), nil
+	return string(f.b), nil
 }
 
 // int32Of returns the value of an int32 (or enum) field.
@@ -115,6 +108,14 @@ func (f field) sint64Of(msg string) (int64, error) {
 	return protowire.DecodeZigZag(f.u), nil
 }
 
+// sfixed64Of returns the value of an sfixed64 field.
+func (f field) sfixed64Of(msg string) (int64, error) {
+	if f.typ != protowire.Fixed64Type {
+		return 0, f.wrongType(msg)
+	}
+	return int64(f.u), nil
+}
+
 // index returns an int32 field used as a table index; negative values are
 // malformed.
 func (f field) index(msg string) (int, error) {
@@ -131,27 +132,19 @@ func (f field) index(msg string) (int, error) {
 // appendIndices appends the values of a repeated int32 field, accepting the
 // packed form (the usual one) and the unpacked form.
 func (f field) appendIndices(dst []int, msg string) ([]int, error) {
-	switch f.typ {
-	case protowire.VarintType:
-		if int32(f.u) < 0 {
-			return nil, errorf("%s: negative index %d", msg, int32(f.u))
-		}
-		return append(dst, int(int32(f.u))), nil
-	case protowire.BytesType:
-		b := f.b
-		for len(b) > 0 {
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return nil, errorf("malformed protobuf: %s: %v", msg, protowire.ParseError(n))
-			}
-			if int32(v) < 0 {
-				return nil, errorf("%s: negative index %d", msg, int32(v))
-			}
-			dst = append(dst, int(int32(v)))
-			b = b[n:]
-		}
-		return dst, nil
-	default:
+	if f.typ != protowire.VarintType && f.typ != protowire.BytesType {
 		return nil, f.wrongType(msg)
 	}
+	var buf [16]int32
+	vs, err := pbwire.Field{Num: f.num, Type: f.typ, Uint: f.u, Bytes: f.b}.AppendInt32s(buf[:0])
+	if err != nil {
+		return nil, errorf("malformed protobuf: %s: %v", msg, err)
+	}
+	for _, v := range vs {
+		if v < 0 {
+			return nil, errorf("%s: negative index %d", msg, v)
+		}
+		dst = append(dst, int(v))
+	}
+	return dst, nil
 }
