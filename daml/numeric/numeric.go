@@ -271,7 +271,6 @@ func (x Numeric) Div(y Numeric, scale int) (Numeric, error) {
 	return mk(m, neg, scale), nil
 }
 
-
 func (x Numeric) divSlow(y Numeric, scale, e int, neg bool) (Numeric, error) {
 	num := u128ToBig(x.mag)
 	den := u128ToBig(y.mag)
