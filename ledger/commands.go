@@ -415,9 +415,13 @@ func isContractID(s string) bool {
 }
 
 // checkArg validates a Daml value against an LF type and returns its
-// canonical JSON.
+// canonical JSON; errors are Canton's (see valueErr).
 func (in *interpretation) checkArg(raw json.RawMessage, t lf.Type, path string) (json.RawMessage, error) {
-	return value.CheckValue(raw, t, path, in.pkgs.lookup)
+	out, err := value.CheckValue(raw, t, path, in.pkgs.lookup)
+	if err != nil {
+		return nil, valueErr(err)
+	}
+	return out, nil
 }
 
 // run interprets the commands in order.

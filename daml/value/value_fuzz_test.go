@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
-
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // FuzzCheckValue: CheckValue never panics on any JSON against the record
@@ -37,11 +35,11 @@ func FuzzCheckValue(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, err := CheckValue(data, fz, "arg", lookup)
 		if err != nil {
-			var ae *apierr.Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("error %v is not an *apierr.Error", err)
+			var ve *Error
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not an *Error", err)
 			}
-			if ae.Code.Name != apierr.InvalidArgument.Name && ae.Code.Name != apierr.CommandPreprocessingFailed.Name {
+			if ve.Kind != KindInvalid && ve.Kind != KindPreprocessing {
 				t.Fatalf("unexpected code for %q: %v", data, err)
 			}
 			return

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // valuePkg is a synthetic package with the data types the value tests
@@ -197,18 +196,18 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 			if err == nil {
 				t.Fatalf("CheckValue(%s) = %s, want %s", tc.in, got, tc.code)
 			}
-			var ae *apierr.Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("error %v is not an *apierr.Error", err)
+			var ve *Error
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not an *Error", err)
 			}
-			if ae.Code.Name != tc.code {
-				t.Errorf("code %s, want %s (%v)", ae.Code.Name, tc.code, err)
+			if got := code(err); got != tc.code {
+				t.Errorf("code %s, want %s (%v)", got, tc.code, err)
 			}
-			if !strings.Contains(ae.Cause, tc.msg) {
-				t.Errorf("cause %q does not contain %q", ae.Cause, tc.msg)
+			if !strings.Contains(ve.Message, tc.msg) {
+				t.Errorf("message %q does not contain %q", ve.Message, tc.msg)
 			}
-			if tc.path != "" && !strings.HasSuffix(ae.Cause, " at '"+tc.path+"'") {
-				t.Errorf("cause %q does not end with the path 'at %s'", ae.Cause, tc.path)
+			if tc.path != "" && (ve.Path != tc.path || !strings.HasSuffix(ve.Error(), " at '"+tc.path+"'")) {
+				t.Errorf("error %q (path %q) does not end with the path 'at %s'", ve.Error(), ve.Path, tc.path)
 			}
 		})
 	}
@@ -462,7 +461,7 @@ func TestCheckValueRecordsVariantsEnums(t *testing.T) {
 		ok("record explicit nulls", r, `{"a": "1", "b": null, "c": "x", "d": null, "e": null}`, `{"a":"1","b":null,"c":"x"}`),
 		ok("record unknown null ignored", r, `{"a": "1", "c": "x", "more": null}`, `{"a":"1","b":null,"c":"x"}`),
 		bad("record unknown non-null", r, `{"a": "1", "c": "x", "more": "don't ignore meee!!"}`, wantIA,
-			"The submitted request has invalid arguments: Unexpected fields: more", "arg"),
+			"Unexpected fields: more", "arg"),
 		bad("record unknown fields listed", r, `{"a": "1", "c": "x", "z": 1, "y": [], "w": null}`, wantIA, "Unexpected fields: z, y", "arg"),
 		bad("record many unknown fields", r, `{"a": "1", "c": "x", "f1": 1, "f2": 1, "f3": 1, "f4": 1, "f5": 1, "f6": 1, "f7": 1, "f8": 1, "f9": 1, "f10": 1, "f11": 1, "a b": 1}`, wantIA,
 			`Unexpected fields: f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, … (2 more)`, "arg"),
@@ -670,13 +669,13 @@ func TestCheckValuePathPrefix(t *testing.T) {
 	if !strings.HasSuffix(cause(err), " at 'createArguments.items[0].k.c'") {
 		t.Errorf("nested path: %v", err)
 	}
-	var ae *apierr.Error
-	if !errors.As(err, &ae) || ae.HTTPStatus() != 400 {
-		t.Errorf("status: %v", err)
+	var ve *Error
+	if !errors.As(err, &ve) || ve.Kind != KindInvalid || ve.Path != "createArguments.items[0].k.c" {
+		t.Errorf("kind and path: %#v", err)
 	}
 	_, err = CheckValue(json.RawMessage(`{"a": "1"}`), r, "p", PackageLookup(pkg))
-	if !errors.Is(err, apierr.CommandPreprocessingFailed) || apierr.From(err).HTTPStatus() != 400 || apierr.From(err).Category() != apierr.InvalidIndependentOfSystemState {
-		t.Errorf("missing field: %v", err)
+	if !errors.As(err, &ve) || ve.Kind != KindPreprocessing || ve.Error() != "Missing non-optional fields: c at 'p'" {
+		t.Errorf("missing field: %#v", err)
 	}
 }
 
