@@ -152,7 +152,6 @@ func pbFields(b []byte, fn func(f pbField) error) error {
 // another wire type is treated as an unknown field and skipped.
 func (f pbField) isBytes() bool   { return f.typ == protowire.BytesType }
 func (f pbField) isVarint() bool  { return f.typ == protowire.VarintType }
-func (f pbField) isFixed64() bool { return f.typ == protowire.Fixed64Type }
 
 // str returns the field as a proto3 string (valid UTF-8 required).
 func (f pbField) str(what string) (string, error) {

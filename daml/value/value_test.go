@@ -191,7 +191,17 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 				if err != nil || string(again) != string(got) {
 					t.Fatalf("canonical output %s is not a fixed point: %s, %v", got, again, err)
 				}
+				v, err := FromJSONAt([]byte(tc.in), tc.typ, "arg", lookup)
+				if err != nil {
+					t.Fatalf("FromJSON(%s) failed: %v", tc.in, err)
+				}
+				if js := AppendJSON(nil, v); string(js) != tc.want {
+					t.Fatalf("AppendJSON(FromJSON(%s))\n got %s\nwant %s", tc.in, js, tc.want)
+				}
 				return
+			}
+			if _, ferr := FromJSONAt([]byte(tc.in), tc.typ, "arg", lookup); cause(ferr) != cause(err) || code(ferr) != code(err) {
+				t.Errorf("FromJSON error %v, CheckValue error %v", ferr, err)
 			}
 			if err == nil {
 				t.Fatalf("CheckValue(%s) = %s, want %s", tc.in, got, tc.code)
