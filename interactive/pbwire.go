@@ -147,7 +147,7 @@ func pbFields(b []byte, fn func(f pbField) error) error {
 	return nil
 }
 
-// isBytes, isVarint and isFixed64 tell whether a known field arrived with
+// isBytes and isVarint tell whether a known field arrived with
 // the wire type its declaration needs. Like protobuf-java, a field with
 // another wire type is treated as an unknown field and skipped.
 func (f pbField) isBytes() bool   { return f.typ == protowire.BytesType }
