@@ -150,8 +150,8 @@ func pbFields(b []byte, fn func(f pbField) error) error {
 // isBytes and isVarint tell whether a known field arrived with
 // the wire type its declaration needs. Like protobuf-java, a field with
 // another wire type is treated as an unknown field and skipped.
-func (f pbField) isBytes() bool   { return f.typ == protowire.BytesType }
-func (f pbField) isVarint() bool  { return f.typ == protowire.VarintType }
+func (f pbField) isBytes() bool  { return f.typ == protowire.BytesType }
+func (f pbField) isVarint() bool { return f.typ == protowire.VarintType }
 
 // str returns the field as a proto3 string (valid UTF-8 required).
 func (f pbField) str(what string) (string, error) {
