@@ -1186,7 +1186,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return c.wrongKind(i, p, "a JSON string", "Party")
 		}
 		s := tp.str(i)
-		if msg := checkParty(s); msg != "" {
+		if msg := validParty(s); msg != "" {
 			return c.invalid(p, "%s", msg)
 		}
 		c.out = appendJSONString(c.out, s)
@@ -1197,7 +1197,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return c.wrongKind(i, p, "a JSON string", "ContractId")
 		}
 		s := tp.str(i)
-		if msg, pre := checkContractID(s); msg != "" {
+		if msg, pre := validContractID(s); msg != "" {
 			if pre {
 				return c.preprocessing(p, "%s", msg)
 			}
@@ -1898,9 +1898,11 @@ func canonicalNumeric(s string, scale int) (string, int, string) {
 	return b.String(), numOK, ""
 }
 
-// checkParty checks a Daml-LF party string (semantics.md §A); it returns
-// the problem, or "".
-func checkParty(s string) string {
+// validParty checks a Daml-LF party string (semantics.md §A: 1 to 255
+// characters of [a-zA-Z0-9:_ -]); it returns the problem, or "". It is
+// daml/value's one definition of the party syntax: to be pointed at
+// daml/lf's party syntax once that exists, keeping these messages.
+func validParty(s string) string {
 	if s == "" {
 		return "Daml-LF Party is empty"
 	}
@@ -1918,10 +1920,12 @@ func checkParty(s string) string {
 	return ""
 }
 
-// checkContractID checks a V1 or V2 contract id (lowercase hex). It
+// validContractID checks a V1 or V2 contract id (lowercase hex). It
 // returns the problem, or "", and whether the problem is the engine's (a
-// local or relative id) rather than a syntax error.
-func checkContractID(s string) (string, bool) {
+// local or relative id) rather than a syntax error. It is daml/value's
+// one definition of the contract-id syntax: to be pointed at daml/lf's
+// contract-id syntax once that exists, keeping these messages.
+func validContractID(s string) (string, bool) {
 	bad := fmt.Sprintf("cannot parse ContractId %s", quoteShort(s))
 	if len(s) < 2 || len(s)%2 != 0 {
 		return bad, false

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
@@ -198,6 +200,7 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 				if js := AppendJSON(nil, v); string(js) != tc.want {
 					t.Fatalf("AppendJSON(FromJSON(%s))\n got %s\nwant %s", tc.in, js, tc.want)
 				}
+				checkTypedValue(t, v, tc.typ, lookup)
 				return
 			}
 			if _, ferr := FromJSONAt([]byte(tc.in), tc.typ, "arg", lookup); cause(ferr) != cause(err) || code(ferr) != code(err) {
@@ -220,6 +223,85 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 				t.Errorf("error %q (path %q) does not end with the path 'at %s'", ve.Error(), ve.Path, tc.path)
 			}
 		})
+	}
+}
+
+// checkTypedValue checks the properties of a value FromJSON returned:
+// JSON and protobuf round trips, and map entries in strictly ascending
+// order by Compare (the order the checker sorted GenMap keys by).
+func checkTypedValue(t *testing.T, v Value, typ lf.Type, lookup func(string) *lf.Package) {
+	t.Helper()
+	back, err := FromJSON(AppendJSON(nil, v), typ, lookup)
+	if err != nil {
+		t.Fatalf("FromJSON(AppendJSON(v)) failed: %v", err)
+	}
+	if d := cmp.Diff(v, back); d != "" {
+		t.Fatalf("JSON round trip (-want +got):\n%s", d)
+	}
+	b, err := EncodeProto(v)
+	if err != nil {
+		t.Fatalf("EncodeProto: %v", err)
+	}
+	dec, err := DecodeProto(b)
+	if err != nil {
+		t.Fatalf("DecodeProto: %v", err)
+	}
+	if d := cmp.Diff(v, dec, protoLosses); d != "" {
+		t.Fatalf("protobuf round trip (-want +got):\n%s", d)
+	}
+	walkValues(v, func(x Value) {
+		switch m := x.(type) {
+		case GenMap:
+			for i := 1; i < len(m); i++ {
+				if Compare(m[i-1].Key, m[i].Key) >= 0 {
+					t.Fatalf("GenMap keys not strictly ascending: %#v, %#v", m[i-1].Key, m[i].Key)
+				}
+			}
+		case TextMap:
+			for i := 1; i < len(m); i++ {
+				if m[i-1].Key >= m[i].Key {
+					t.Fatalf("TextMap keys not strictly ascending: %q, %q", m[i-1].Key, m[i].Key)
+				}
+			}
+		}
+	})
+}
+
+// protoLosses ignores what value.proto does not carry.
+var protoLosses = cmp.Options{
+	cmpopts.EquateEmpty(),
+	cmpopts.IgnoreFields(Variant{}, "Rank"),
+	cmpopts.IgnoreFields(Enum{}, "Rank"),
+	cmpopts.IgnoreFields(Optional{}, "Nested"),
+}
+
+// walkValues calls f on v and every value inside it.
+func walkValues(v Value, f func(Value)) {
+	f(v)
+	switch x := v.(type) {
+	case Optional:
+		if x.Value != nil {
+			walkValues(x.Value, f)
+		}
+	case List:
+		for _, e := range x {
+			walkValues(e, f)
+		}
+	case TextMap:
+		for _, e := range x {
+			walkValues(e.Value, f)
+		}
+	case GenMap:
+		for _, e := range x {
+			walkValues(e.Key, f)
+			walkValues(e.Value, f)
+		}
+	case Record:
+		for _, e := range x.Fields {
+			walkValues(e.Value, f)
+		}
+	case Variant:
+		walkValues(x.Value, f)
 	}
 }
 
