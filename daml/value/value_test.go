@@ -885,6 +885,49 @@ func TestCivilDays(t *testing.T) {
 	}
 }
 
+// benchRecords is a list of 1000 records of Main:R and its type.
+func benchRecords(b *testing.B) (json.RawMessage, lf.Type, func(string) *lf.Package) {
+	pkg := valuesPackage(b)
+	typ := tList(TypeOf(pkg.ID, "Main", "R"))
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := range 1000 {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`{"a": "` + itoa(i) + `", "b": "text", "c": "more text", "e": "7"}`)
+	}
+	sb.WriteString("]")
+	return json.RawMessage(sb.String()), typ, PackageLookup(pkg)
+}
+
+// BenchmarkFromJSON decodes a list of 1000 records of Main:R to a typed
+// value.
+func BenchmarkFromJSON(b *testing.B) {
+	in, typ, lookup := benchRecords(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FromJSON(in, typ, lookup); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAppendJSON prints a list of 1000 records of Main:R.
+func BenchmarkAppendJSON(b *testing.B) {
+	in, typ, lookup := benchRecords(b)
+	v, err := FromJSON(in, typ, lookup)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = AppendJSON(buf[:0], v)
+	}
+}
+
 // BenchmarkCheckValue checks a list of 1000 records of Main:R.
 func BenchmarkCheckValue(b *testing.B) {
 	pkg := valuesPackage(b)
