@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 )
 
@@ -239,6 +241,16 @@ func (w *builder) identifier(id Identifier) {
 	}
 }
 
+// optTypeConID hashes the optional type id of a record, variant or enum
+// value as optIdentifier does.
+func (w *builder) optTypeConID(id *lf.TypeConID) {
+	if id == nil {
+		w.optIdentifier(nil)
+		return
+	}
+	w.optIdentifier(&Identifier{PackageID: id.PackageID, ModuleName: id.Module, EntityName: id.Name})
+}
+
 func (w *builder) optIdentifier(id *Identifier) {
 	if id == nil {
 		w.none()
@@ -311,66 +323,66 @@ func canonicalNumeric(s string) (string, error) {
 	return s, nil
 }
 
-func (w *builder) value(v Value) error {
+func (w *builder) value(v value.Value) error {
 	switch v := v.(type) {
-	case Unit:
-		w.byte1(0x00, "Unit Type Tag")
-	case Bool:
-		w.byte1(0x01, "Bool Type Tag")
+	case value.Unit:
+		w.byte1(0x00, "value.Unit Type Tag")
+	case value.Bool:
+		w.byte1(0x01, "value.Bool Type Tag")
 		w.boolean(bool(v))
-	case Int64:
-		w.byte1(0x02, "Int64 Type Tag")
+	case value.Int64:
+		w.byte1(0x02, "value.Int64 Type Tag")
 		w.int64(int64(v))
-	case Numeric:
+	case value.Numeric:
 		n, err := canonicalNumeric(string(v))
 		if err != nil {
 			return err
 		}
-		w.byte1(0x03, "Numeric Type Tag")
+		w.byte1(0x03, "value.Numeric Type Tag")
 		w.bytesLP([]byte(n), n+" (numeric)")
-	case Timestamp:
-		w.byte1(0x04, "Timestamp Type Tag")
+	case value.Timestamp:
+		w.byte1(0x04, "value.Timestamp Type Tag")
 		w.int64(int64(v))
-	case Date:
-		w.byte1(0x05, "Date Type Tag")
+	case value.Date:
+		w.byte1(0x05, "value.Date Type Tag")
 		w.int32(int32(v))
-	case Party:
+	case value.Party:
 		if err := identity.ValidatePartyString(string(v)); err != nil {
 			return err
 		}
-		w.byte1(0x06, "Party Type Tag")
+		w.byte1(0x06, "value.Party Type Tag")
 		w.str(string(v))
-	case Text:
-		w.byte1(0x07, "Text Type Tag")
+	case value.Text:
+		w.byte1(0x07, "value.Text Type Tag")
 		w.str(string(v))
-	case ContractID:
+	case value.ContractID:
 		w.byte1(0x08, "ContractId Type Tag")
 		return w.cid(string(v))
-	case Optional:
-		w.byte1(0x09, "Optional Type Tag")
+	case value.Optional:
+		w.byte1(0x09, "value.Optional Type Tag")
 		if v.Value == nil {
 			w.none()
 			return nil
 		}
 		w.some()
 		return w.value(v.Value)
-	case List:
-		w.byte1(0x0a, "List Type Tag")
+	case value.List:
+		w.byte1(0x0a, "value.List Type Tag")
 		w.int32(int32(len(v)))
 		for _, x := range v {
 			if err := w.value(x); err != nil {
 				return err
 			}
 		}
-	case TextMap:
+	case value.TextMap:
 		entries := slices.Clone(v)
-		slices.SortStableFunc(entries, func(a, b TextMapEntry) int { return strings.Compare(a.Key, b.Key) })
+		slices.SortStableFunc(entries, func(a, b value.TextMapEntry) int { return strings.Compare(a.Key, b.Key) })
 		for i := 1; i < len(entries); i++ {
 			if entries[i].Key == entries[i-1].Key {
 				return fmt.Errorf("text map has duplicate key %q", entries[i].Key)
 			}
 		}
-		w.byte1(0x0b, "TextMap Type Tag")
+		w.byte1(0x0b, "value.TextMap Type Tag")
 		w.int32(int32(len(entries)))
 		for _, e := range entries {
 			w.str(e.Key)
@@ -378,9 +390,9 @@ func (w *builder) value(v Value) error {
 				return err
 			}
 		}
-	case Record:
-		w.byte1(0x0c, "Record Type Tag")
-		w.optIdentifier(v.RecordID)
+	case value.Record:
+		w.byte1(0x0c, "value.Record Type Tag")
+		w.optTypeConID(v.RecordID)
 		w.int32(int32(len(v.Fields)))
 		for _, f := range v.Fields {
 			if f.Label == "" {
@@ -393,17 +405,17 @@ func (w *builder) value(v Value) error {
 				return err
 			}
 		}
-	case Variant:
-		w.byte1(0x0d, "Variant Type Tag")
-		w.optIdentifier(v.VariantID)
+	case value.Variant:
+		w.byte1(0x0d, "value.Variant Type Tag")
+		w.optTypeConID(v.VariantID)
 		w.str(v.Constructor)
 		return w.value(v.Value)
-	case Enum:
-		w.byte1(0x0e, "Enum Type Tag")
-		w.optIdentifier(v.EnumID)
+	case value.Enum:
+		w.byte1(0x0e, "value.Enum Type Tag")
+		w.optTypeConID(v.EnumID)
 		w.str(v.Constructor)
-	case GenMap:
-		w.byte1(0x0f, "GenMap Type Tag")
+	case value.GenMap:
+		w.byte1(0x0f, "value.GenMap Type Tag")
 		w.int32(int32(len(v)))
 		for _, e := range v {
 			if err := w.value(e.Key); err != nil {

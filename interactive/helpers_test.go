@@ -3,6 +3,9 @@ package interactive
 import (
 	"bytes"
 	"slices"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 )
 
 const (
@@ -21,34 +24,39 @@ func seed(b byte) []byte { return bytes.Repeat([]byte{b}, 32) }
 
 func u64(v uint64) *uint64 { return &v }
 
+// tcon converts an Identifier to the type id of a value.
+func tcon(id Identifier) *lf.TypeConID {
+	return &lf.TypeConID{PackageID: id.PackageID, Module: id.ModuleName, Name: id.EntityName}
+}
+
 // allValues is a record with every value kind.
-func allValues() Value {
-	tmpl := &Identifier{PackageID: tPkg, ModuleName: "Main.Sub", EntityName: "Everything"}
-	color := &Identifier{PackageID: tPkg, ModuleName: "Main", EntityName: "Color"}
-	shape := &Identifier{PackageID: tPkg, ModuleName: "Main", EntityName: "Shape.Inner"}
-	return Record{RecordID: tmpl, Fields: []RecordField{
-		{Label: "unit", Value: Unit{}},
-		{Label: "yes", Value: Bool(true)},
-		{Label: "no", Value: Bool(false)},
-		{Label: "int", Value: Int64(-9007199254740991)},
-		{Label: "zero", Value: Int64(0)},
-		{Label: "amount", Value: Numeric("12.5000000000")},
-		{Label: "when", Value: Timestamp(1767225600123456)},
-		{Label: "day", Value: Date(20454)},
-		{Label: "who", Value: Party(tBob)},
-		{Label: "text", Value: Text("héllo ✓")},
-		{Label: "empty", Value: Text("")},
-		{Label: "ref", Value: ContractID(cid(7))},
-		{Label: "some", Value: Optional{Value: Int64(42)}},
-		{Label: "none", Value: Optional{}},
-		{Label: "nested", Value: Optional{Value: Optional{Value: Unit{}}}},
-		{Label: "list", Value: List{Text("a"), Text("b")}},
-		{Label: "emptyList", Value: List{}},
-		{Label: "map", Value: TextMap{{Key: "a", Value: Int64(1)}, {Key: "b", Value: Int64(2)}}},
-		{Label: "gmap", Value: GenMap{{Key: Int64(2), Value: Text("two")}, {Key: Int64(1), Value: Text("one")}}},
-		{Label: "variant", Value: Variant{VariantID: shape, Constructor: "Circle", Value: Numeric("1.")}},
-		{Label: "enum", Value: Enum{EnumID: color, Constructor: "Red"}},
-		{Label: "record", Value: Record{Fields: []RecordField{{Label: "x", Value: Int64(1)}}}},
+func allValues() value.Value {
+	tmpl := tcon(Identifier{PackageID: tPkg, ModuleName: "Main.Sub", EntityName: "Everything"})
+	color := tcon(Identifier{PackageID: tPkg, ModuleName: "Main", EntityName: "Color"})
+	shape := tcon(Identifier{PackageID: tPkg, ModuleName: "Main", EntityName: "Shape.Inner"})
+	return value.Record{RecordID: tmpl, Fields: []value.RecordField{
+		{Label: "unit", Value: value.Unit{}},
+		{Label: "yes", Value: value.Bool(true)},
+		{Label: "no", Value: value.Bool(false)},
+		{Label: "int", Value: value.Int64(-9007199254740991)},
+		{Label: "zero", Value: value.Int64(0)},
+		{Label: "amount", Value: value.Numeric("12.5000000000")},
+		{Label: "when", Value: value.Timestamp(1767225600123456)},
+		{Label: "day", Value: value.Date(20454)},
+		{Label: "who", Value: value.Party(tBob)},
+		{Label: "text", Value: value.Text("héllo ✓")},
+		{Label: "empty", Value: value.Text("")},
+		{Label: "ref", Value: value.ContractID(cid(7))},
+		{Label: "some", Value: value.Optional{Value: value.Int64(42)}},
+		{Label: "none", Value: value.Optional{}},
+		{Label: "nested", Value: value.Optional{Value: value.Optional{Value: value.Unit{}}}},
+		{Label: "list", Value: value.List{value.Text("a"), value.Text("b")}},
+		{Label: "emptyList", Value: value.List{}},
+		{Label: "map", Value: value.TextMap{{Key: "a", Value: value.Int64(1)}, {Key: "b", Value: value.Int64(2)}}},
+		{Label: "gmap", Value: value.GenMap{{Key: value.Int64(2), Value: value.Text("two")}, {Key: value.Int64(1), Value: value.Text("one")}}},
+		{Label: "variant", Value: value.Variant{VariantID: shape, Constructor: "Circle", Value: value.Numeric("1.")}},
+		{Label: "enum", Value: value.Enum{EnumID: color, Constructor: "Red"}},
+		{Label: "record", Value: value.Record{Fields: []value.RecordField{{Label: "x", Value: value.Int64(1)}}}},
 	}}
 }
 
@@ -72,8 +80,8 @@ func richPrepared(sorted, keys bool) *PreparedTransaction {
 	}
 	create := func(c string, owner string) *Create {
 		return &Create{LFVersion: lf, ContractID: c, PackageName: "demo", TemplateID: tmpl,
-			Argument: Record{RecordID: &tmpl, Fields: []RecordField{
-				{Label: "owner", Value: Party(owner)}, {Label: "name", Value: Text("gold")}}},
+			Argument: value.Record{RecordID: tcon(tmpl), Fields: []value.RecordField{
+				{Label: "owner", Value: value.Party(owner)}, {Label: "name", Value: value.Text("gold")}}},
 			Signatories: ps(owner), Stakeholders: ps(tCarol, owner)}
 	}
 	pt := &PreparedTransaction{
@@ -88,7 +96,7 @@ func richPrepared(sorted, keys bool) *PreparedTransaction {
 					InterfaceID: &Identifier{PackageID: tIface, ModuleName: "Iface", EntityName: "Transferable"},
 					ChoiceID:    "Transfer", ChosenValue: allValues(), Consuming: true,
 					Children:        []string{"1", "2", "3"},
-					ExerciseResult:  ContractID(cid(2)),
+					ExerciseResult:  value.ContractID(cid(2)),
 					ChoiceObservers: ps(tCarol),
 				}},
 				{NodeID: "1", Create: create(cid(2), tAlice)},
@@ -120,7 +128,7 @@ func richPrepared(sorted, keys bool) *PreparedTransaction {
 		})
 	}
 	if keys {
-		key := &KeyWithMaintainers{Key: GlobalKey{TemplateID: tmpl, PackageName: "demo", Key: Party(tAlice), Hash: seed(0x77)}, Maintainers: ps(tBob, tAlice)}
+		key := &KeyWithMaintainers{Key: GlobalKey{TemplateID: tmpl, PackageName: "demo", Key: value.Party(tAlice), Hash: seed(0x77)}, Maintainers: ps(tBob, tAlice)}
 		n := pt.Transaction.Nodes
 		n[1].Exercise.Key, n[1].Exercise.ByKey = key, true
 		n[2].Create.Key = key
@@ -129,7 +137,7 @@ func richPrepared(sorted, keys bool) *PreparedTransaction {
 			Exhaustive: true, Key: *key, Result: []string{cid(3)}}})
 		n[1].Exercise.Children = append(n[1].Exercise.Children, "5")
 		pt.Transaction.Nodes = n
-		pt.Metadata.GlobalKeyMapping = []GlobalKeyMappingEntry{{Key: key.Key, Value: ContractID(cid(3))}}
+		pt.Metadata.GlobalKeyMapping = []GlobalKeyMappingEntry{{Key: key.Key, Value: value.ContractID(cid(3))}}
 	}
 	return pt
 }

@@ -147,12 +147,11 @@ func pbFields(b []byte, fn func(f pbField) error) error {
 	return nil
 }
 
-// isBytes, isVarint and isFixed64 tell whether a known field arrived with
+// isBytes and isVarint tell whether a known field arrived with
 // the wire type its declaration needs. Like protobuf-java, a field with
 // another wire type is treated as an unknown field and skipped.
-func (f pbField) isBytes() bool   { return f.typ == protowire.BytesType }
-func (f pbField) isVarint() bool  { return f.typ == protowire.VarintType }
-func (f pbField) isFixed64() bool { return f.typ == protowire.Fixed64Type }
+func (f pbField) isBytes() bool  { return f.typ == protowire.BytesType }
+func (f pbField) isVarint() bool { return f.typ == protowire.VarintType }
 
 // str returns the field as a proto3 string (valid UTF-8 required).
 func (f pbField) str(what string) (string, error) {

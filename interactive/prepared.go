@@ -3,6 +3,7 @@ package interactive
 import (
 	"fmt"
 
+	"github.com/ledgernode/ledgernode/daml/value"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -63,7 +64,7 @@ type Create struct {
 	// TemplateID is the template.
 	TemplateID Identifier
 	// Argument is the create argument.
-	Argument Value
+	Argument value.Value
 	// Signatories are the signatories (hashed as a sorted set).
 	Signatories []string
 	// Stakeholders are the stakeholders (hashed as a sorted set).
@@ -93,13 +94,13 @@ type Exercise struct {
 	// ChoiceID is the choice name.
 	ChoiceID string
 	// ChosenValue is the choice argument.
-	ChosenValue Value
+	ChosenValue value.Value
 	// Consuming tells whether the choice archives the contract.
 	Consuming bool
 	// Children are the child node ids in order.
 	Children []string
 	// ExerciseResult is the choice result (nil: absent).
-	ExerciseResult Value
+	ExerciseResult value.Value
 	// ChoiceObservers are the choice observers.
 	ChoiceObservers []string
 	// Key is the contract key (V3 only).
@@ -169,7 +170,7 @@ type GlobalKey struct {
 	// PackageName is the package name.
 	PackageName string
 	// Key is the key value.
-	Key Value
+	Key value.Value
 	// Hash is the 32-byte key hash.
 	Hash []byte
 }
@@ -223,7 +224,7 @@ type GlobalKeyMappingEntry struct {
 	// Key is the global key.
 	Key GlobalKey
 	// Value is the optional value (nil: absent).
-	Value Value
+	Value value.Value
 }
 
 // Kind returns the node kind name ("create", "fetch", "exercise",

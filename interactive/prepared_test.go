@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -74,7 +75,7 @@ func TestHashCanonicalization(t *testing.T) {
 				pt.Metadata.InputContracts = append(pt.Metadata.InputContracts, pt.Metadata.InputContracts[0])
 			},
 			"text map order": func(pt *PreparedTransaction) {
-				m := pt.Transaction.Nodes[1].Exercise.ChosenValue.(Record).Fields[17].Value.(TextMap)
+				m := pt.Transaction.Nodes[1].Exercise.ChosenValue.(value.Record).Fields[17].Value.(value.TextMap)
 				slices.Reverse(m)
 			},
 		}
@@ -93,10 +94,12 @@ func TestNotHashed(t *testing.T) {
 	for _, v := range []HashingSchemeVersion{HashingSchemeVersionV2, HashingSchemeVersionV3} {
 		want := mustHash(t, richPrepared(true, false), v)
 		for name, mutate := range map[string]func(pt *PreparedTransaction){
-			"event blob":         func(pt *PreparedTransaction) { pt.Metadata.InputContracts[0].EventBlob = []byte("other") },
-			"global key mapping": func(pt *PreparedTransaction) { pt.Metadata.GlobalKeyMapping = []GlobalKeyMappingEntry{{Value: Unit{}}} },
-			"unreachable node":   func(pt *PreparedTransaction) { pt.Transaction.Nodes[5].Create.PackageName = "x" },
-			"fetch seed":         func(pt *PreparedTransaction) { pt.Transaction.NodeSeeds[3].Seed = seed(0x99) },
+			"event blob": func(pt *PreparedTransaction) { pt.Metadata.InputContracts[0].EventBlob = []byte("other") },
+			"global key mapping": func(pt *PreparedTransaction) {
+				pt.Metadata.GlobalKeyMapping = []GlobalKeyMappingEntry{{Value: value.Unit{}}}
+			},
+			"unreachable node": func(pt *PreparedTransaction) { pt.Transaction.Nodes[5].Create.PackageName = "x" },
+			"fetch seed":       func(pt *PreparedTransaction) { pt.Transaction.NodeSeeds[3].Seed = seed(0x99) },
 			"renumbered node": func(pt *PreparedTransaction) {
 				pt.Transaction.Nodes[0].NodeID = "7"
 				pt.Transaction.Nodes[1].Exercise.Children[2] = "7"
@@ -123,7 +126,7 @@ func TestNotHashed(t *testing.T) {
 // TestHashTamperModel: every hashed field changes the hash.
 func TestHashTamperModel(t *testing.T) {
 	ex := func(pt *PreparedTransaction) *Exercise { return pt.Transaction.Nodes[1].Exercise }
-	rec := func(pt *PreparedTransaction) []RecordField { return ex(pt).ChosenValue.(Record).Fields }
+	rec := func(pt *PreparedTransaction) []value.RecordField { return ex(pt).ChosenValue.(value.Record).Fields }
 	mutations := map[string]func(pt *PreparedTransaction){
 		"tx version":      func(pt *PreparedTransaction) { pt.Transaction.Version = "2.x" },
 		"exercise seed":   func(pt *PreparedTransaction) { pt.Transaction.NodeSeeds[1].Seed = seed(0x12) },
@@ -136,23 +139,23 @@ func TestHashTamperModel(t *testing.T) {
 		"acting party":    func(pt *PreparedTransaction) { ex(pt).ActingParties = []string{tBob} },
 		"interface":       func(pt *PreparedTransaction) { ex(pt).InterfaceID = nil },
 		"choice":          func(pt *PreparedTransaction) { ex(pt).ChoiceID = "Transfer2" },
-		"int64":           func(pt *PreparedTransaction) { rec(pt)[3].Value = Int64(-9007199254740990) },
-		"numeric scale":   func(pt *PreparedTransaction) { rec(pt)[5].Value = Numeric("12.500000000") },
+		"int64":           func(pt *PreparedTransaction) { rec(pt)[3].Value = value.Int64(-9007199254740990) },
+		"numeric scale":   func(pt *PreparedTransaction) { rec(pt)[5].Value = value.Numeric("12.500000000") },
 		"label":           func(pt *PreparedTransaction) { rec(pt)[0].Label = "unit2" },
 		"empty label":     func(pt *PreparedTransaction) { rec(pt)[0].Label = "" },
 		"record id": func(pt *PreparedTransaction) {
-			r := ex(pt).ChosenValue.(Record)
+			r := ex(pt).ChosenValue.(value.Record)
 			r.RecordID = nil
 			ex(pt).ChosenValue = r
 		},
-		"gen map order":    func(pt *PreparedTransaction) { slices.Reverse(rec(pt)[18].Value.(GenMap)) },
+		"gen map order":    func(pt *PreparedTransaction) { slices.Reverse(rec(pt)[18].Value.(value.GenMap)) },
 		"consuming":        func(pt *PreparedTransaction) { ex(pt).Consuming = false },
 		"result":           func(pt *PreparedTransaction) { ex(pt).ExerciseResult = nil },
 		"choice observers": func(pt *PreparedTransaction) { ex(pt).ChoiceObservers = nil },
 		"children order":   func(pt *PreparedTransaction) { slices.Reverse(ex(pt).Children) },
 		"fetch acting":     func(pt *PreparedTransaction) { pt.Transaction.Nodes[3].Fetch.ActingParties = []string{tAlice} },
 		"fetch interface":  func(pt *PreparedTransaction) { pt.Transaction.Nodes[3].Fetch.InterfaceID = &Identifier{} },
-		"rollback create":  func(pt *PreparedTransaction) { pt.Transaction.Nodes[4].Create.Argument = Unit{} },
+		"rollback create":  func(pt *PreparedTransaction) { pt.Transaction.Nodes[4].Create.Argument = value.Unit{} },
 		"act as":           func(pt *PreparedTransaction) { pt.Metadata.SubmitterInfo.ActAs = []string{tAlice} },
 		"command id":       func(pt *PreparedTransaction) { pt.Metadata.SubmitterInfo.CommandID = "cmd" },
 		"synchronizer":     func(pt *PreparedTransaction) { pt.Metadata.SynchronizerID += "1" },
@@ -171,18 +174,22 @@ func TestHashTamperModel(t *testing.T) {
 		"create key":       func(pt *PreparedTransaction) { pt.Transaction.Nodes[2].Create.Key = nil },
 		"query exhaustive": func(pt *PreparedTransaction) { pt.Transaction.Nodes[6].QueryByKey.Exhaustive = false },
 		"query result":     func(pt *PreparedTransaction) { pt.Transaction.Nodes[6].QueryByKey.Result = nil },
-		"unicode text":     func(pt *PreparedTransaction) { rec(pt)[9].Value = Text("hèllo ✓") },
-		"optional nesting": func(pt *PreparedTransaction) { rec(pt)[14].Value = Optional{Value: Unit{}} },
+		"unicode text":     func(pt *PreparedTransaction) { rec(pt)[9].Value = value.Text("hèllo ✓") },
+		"optional nesting": func(pt *PreparedTransaction) { rec(pt)[14].Value = value.Optional{Value: value.Unit{}} },
 		"variant ctor": func(pt *PreparedTransaction) {
-			v := rec(pt)[19].Value.(Variant)
+			v := rec(pt)[19].Value.(value.Variant)
 			v.Constructor = "Square"
 			rec(pt)[19].Value = v
 		},
-		"enum id":           func(pt *PreparedTransaction) { e := rec(pt)[20].Value.(Enum); e.EnumID = nil; rec(pt)[20].Value = e },
-		"date":              func(pt *PreparedTransaction) { rec(pt)[7].Value = Date(20455) },
-		"timestamp":         func(pt *PreparedTransaction) { rec(pt)[6].Value = Timestamp(1) },
-		"party value":       func(pt *PreparedTransaction) { rec(pt)[8].Value = Party(tCarol) },
-		"contract id value": func(pt *PreparedTransaction) { rec(pt)[11].Value = ContractID(cid(8)) },
+		"enum id": func(pt *PreparedTransaction) {
+			e := rec(pt)[20].Value.(value.Enum)
+			e.EnumID = nil
+			rec(pt)[20].Value = e
+		},
+		"date":              func(pt *PreparedTransaction) { rec(pt)[7].Value = value.Date(20455) },
+		"timestamp":         func(pt *PreparedTransaction) { rec(pt)[6].Value = value.Timestamp(1) },
+		"party value":       func(pt *PreparedTransaction) { rec(pt)[8].Value = value.Party(tCarol) },
+		"contract id value": func(pt *PreparedTransaction) { rec(pt)[11].Value = value.ContractID(cid(8)) },
 	}
 	want := mustHash(t, richPrepared(true, true), HashingSchemeVersionV3)
 	for name, mutate := range mutations {
@@ -269,7 +276,7 @@ func TestHashErrors(t *testing.T) {
 		{"lf 2 under V2", 2, func(pt *PreparedTransaction) { ex(pt).LFVersion = "2" }, `LF serialization version "2" using hashing scheme HASHING_SCHEME_VERSION_V2`},
 		{"lf dev", 3, func(pt *PreparedTransaction) { ex(pt).LFVersion = "dev" }, `LF serialization version "dev"`},
 		{"key under V2", 2, func(pt *PreparedTransaction) {
-			ex(pt).Key = &KeyWithMaintainers{Key: GlobalKey{Key: Unit{}, Hash: seed(1)}}
+			ex(pt).Key = &KeyWithMaintainers{Key: GlobalKey{Key: value.Unit{}, Hash: seed(1)}}
 		}, "does the transaction use contract keys"},
 		{"key with lf 2.1 under V3", 3, func(pt *PreparedTransaction) { ex(pt).ByKey = true }, "not supported in nodes with LF serialization version 2.1"},
 		{"query by key under V2", 2, func(pt *PreparedTransaction) {
@@ -287,7 +294,7 @@ func TestHashErrors(t *testing.T) {
 			pt.Metadata.InputContracts = append(pt.Metadata.InputContracts, ic)
 		}, "given twice with different content"},
 		{"missing argument", 2, func(pt *PreparedTransaction) { pt.Transaction.Nodes[2].Create.Argument = nil }, "required value is missing"},
-		{"bad numeric", 2, func(pt *PreparedTransaction) { ex(pt).ChosenValue = Numeric("1") }, "Daml-LF form"},
+		{"bad numeric", 2, func(pt *PreparedTransaction) { ex(pt).ChosenValue = value.Numeric("1") }, "Daml-LF form"},
 		{"short key hash", 3, func(pt *PreparedTransaction) {}, "global key hash must be 32 bytes"},
 	}
 	for _, tc := range tests {
@@ -309,7 +316,7 @@ func TestHashErrors(t *testing.T) {
 func TestDecodeErrors(t *testing.T) {
 	good := mustEncode(t, richPrepared(true, false))
 	var deep []byte
-	deep = mustValueBytes(t, Unit{})
+	deep = mustValueBytes(t, value.Unit{})
 	for range 120 {
 		var e pbEnc
 		e.bytesAlways(10, protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), deep))
@@ -354,8 +361,8 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-func mustValueBytes(t testing.TB, v Value) []byte {
-	b, err := EncodeValue(v)
+func mustValueBytes(t testing.TB, v value.Value) []byte {
+	b, err := value.EncodeProto(v)
 	if err != nil {
 		t.Fatal(err)
 	}

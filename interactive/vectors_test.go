@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/ledgernode/ledgernode/daml/value"
 
 	"github.com/ledgernode/ledgernode/identity"
 )
@@ -58,9 +59,9 @@ func vecPrepared() *PreparedTransaction {
 				ContractID:  vecCID,
 				PackageName: "demo",
 				TemplateID:  tmpl,
-				Argument: Record{RecordID: &tmpl, Fields: []RecordField{
-					{Label: "owner", Value: Party(vecAlice)},
-					{Label: "name", Value: Text("gold")},
+				Argument: value.Record{RecordID: tcon(tmpl), Fields: []value.RecordField{
+					{Label: "owner", Value: value.Party(vecAlice)},
+					{Label: "name", Value: value.Text("gold")},
 				}},
 				Signatories:  []string{vecAlice},
 				Stakeholders: []string{vecAlice},
@@ -183,29 +184,29 @@ func TestPreparedTransactionVectorHashV3(t *testing.T) {
 func TestValueVectors(t *testing.T) {
 	tests := []struct {
 		name string
-		v    Value
+		v    value.Value
 		want string
 	}{
-		{"unit", Unit{}, "00"},
-		{"bool true", Bool(true), "0101"},
-		{"int64 -2", Int64(-2), "02fffffffffffffffe"},
-		{"numeric 1.5", Numeric("1.5"), "0300000003312e35"},
-		{"timestamp", Timestamp(vecPrepTime), "040006474846204000"},
-		{"date 20454", Date(20454), "0500004fe6"},
-		{"party", Party("p"), "060000000170"},
-		{"text", Text("t"), "070000000174"},
-		{"contract id 00ab", ContractID("00ab"), "080000000200ab"},
-		{"optional none", Optional{}, "0900"},
-		{"optional some unit", Optional{Value: Unit{}}, "090100"},
-		{"list", List{Text("a"), Bool(false)}, "0a0000000207000000016101" + "00"},
-		{"text map", TextMap{{Key: "k", Value: Unit{}}}, "0b00000001000000016b00"},
-		{"gen map", GenMap{{Key: Int64(1), Value: Unit{}}}, "0f0000000102000000000000000100"},
-		{"variant", Variant{Constructor: "Some", Value: Unit{}}, "0d0000000004536f6d6500"},
-		{"enum", Enum{Constructor: "Red"}, "0e0000000003526564"},
-		{"record no id, one labelled field", Record{Fields: []RecordField{{Label: "a", Value: Unit{}}}}, "0c00" + "00000001" + "01" + "0000000161" + "00"},
-		{"record empty label is None", Record{Fields: []RecordField{{Value: Unit{}}}}, "0c00000000010000"},
-		{"negative zero numeric", Numeric("-0.00"), "0300000004302e3030"},
-		{"text map sorted", TextMap{{Key: "b", Value: Unit{}}, {Key: "a", Value: Unit{}}}, "0b00000002" + "0000000161" + "00" + "0000000162" + "00"},
+		{"unit", value.Unit{}, "00"},
+		{"bool true", value.Bool(true), "0101"},
+		{"int64 -2", value.Int64(-2), "02fffffffffffffffe"},
+		{"numeric 1.5", value.Numeric("1.5"), "0300000003312e35"},
+		{"timestamp", value.Timestamp(vecPrepTime), "040006474846204000"},
+		{"date 20454", value.Date(20454), "0500004fe6"},
+		{"party", value.Party("p"), "060000000170"},
+		{"text", value.Text("t"), "070000000174"},
+		{"contract id 00ab", value.ContractID("00ab"), "080000000200ab"},
+		{"optional none", value.Optional{}, "0900"},
+		{"optional some unit", value.Optional{Value: value.Unit{}}, "090100"},
+		{"list", value.List{value.Text("a"), value.Bool(false)}, "0a0000000207000000016101" + "00"},
+		{"text map", value.TextMap{{Key: "k", Value: value.Unit{}}}, "0b00000001000000016b00"},
+		{"gen map", value.GenMap{{Key: value.Int64(1), Value: value.Unit{}}}, "0f0000000102000000000000000100"},
+		{"variant", value.Variant{Constructor: "Some", Value: value.Unit{}}, "0d0000000004536f6d6500"},
+		{"enum", value.Enum{Constructor: "Red"}, "0e0000000003526564"},
+		{"record no id, one labelled field", value.Record{Fields: []value.RecordField{{Label: "a", Value: value.Unit{}}}}, "0c00" + "00000001" + "01" + "0000000161" + "00"},
+		{"record empty label is None", value.Record{Fields: []value.RecordField{{Value: value.Unit{}}}}, "0c00000000010000"},
+		{"negative zero numeric", value.Numeric("-0.00"), "0300000004302e3030"},
+		{"text map sorted", value.TextMap{{Key: "b", Value: value.Unit{}}, {Key: "a", Value: value.Unit{}}}, "0b00000002" + "0000000161" + "00" + "0000000162" + "00"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,11 +222,11 @@ func TestValueVectors(t *testing.T) {
 }
 
 func TestValueHashRejects(t *testing.T) {
-	for _, v := range []Value{
-		Numeric("1"), Numeric("01.5"), Numeric("1.5e3"), Numeric("+1.5"), Numeric("1." + strings.Repeat("0", 38)),
-		ContractID(""), ContractID("0g"), ContractID("abc"), Party("bad party!"),
-		TextMap{{Key: "a", Value: Unit{}}, {Key: "a", Value: Unit{}}},
-		List{nil}, Record{Fields: []RecordField{{Label: "x"}}},
+	for _, v := range []value.Value{
+		value.Numeric("1"), value.Numeric("01.5"), value.Numeric("1.5e3"), value.Numeric("+1.5"), value.Numeric("1." + strings.Repeat("0", 38)),
+		value.ContractID(""), value.ContractID("0g"), value.ContractID("abc"), value.Party("bad party!"),
+		value.TextMap{{Key: "a", Value: value.Unit{}}, {Key: "a", Value: value.Unit{}}},
+		value.List{nil}, value.Record{Fields: []value.RecordField{{Label: "x"}}},
 	} {
 		if err := newBuilder(nil).value(v); err == nil {
 			t.Errorf("value %#v hashed without error", v)

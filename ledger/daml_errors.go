@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -26,13 +27,30 @@ var lfCodes = map[lf.ErrorKind]apierr.Code{
 // and its structured fields as Canton's context keys; the daml error stays
 // reachable through Unwrap. Any other error, nil included, is returned
 // unchanged. Add a case here for each new typed error of daml/ (for
-// example *value.Error).
+// example engine errors).
 func damlError(err error) error {
 	var le *lf.Error
 	if errors.As(err, &le) {
 		return fromLF(le)
 	}
+	var ve *value.Error
+	if errors.As(err, &ve) {
+		return fromValue(ve)
+	}
 	return err
+}
+
+// fromValue maps a *value.Error: each value.ErrorKind has one code, and
+// the cause is the error's text ("<message> at '<path>'").
+func fromValue(ve *value.Error) *apierr.Error {
+	code := apierr.InternalError
+	switch ve.Kind {
+	case value.KindInvalid:
+		code = apierr.InvalidArgument
+	case value.KindPreprocessing:
+		code = apierr.CommandPreprocessingFailed
+	}
+	return code.New("%s", ve.Error())
 }
 
 // fromLF maps an *lf.Error.

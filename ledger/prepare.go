@@ -1,18 +1,17 @@
 package ledger
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
@@ -230,7 +229,7 @@ func (in *interpretation) prepared(now time.Time, uuid string, maxRecordTime *ui
 			pn.Exercise = &interactive.Exercise{LFVersion: "2.1", ContractID: node.ContractID, PackageName: node.PackageName,
 				TemplateID: identifierOf(node.TemplateID), Signatories: union(c.Create.Signatories), Stakeholders: node.Stakeholders,
 				ActingParties: node.Acting, ChoiceID: node.Choice, ChosenValue: arg, Consuming: node.Consuming,
-				Children: []string{}, ExerciseResult: interactive.Unit{}, ChoiceObservers: []string{}}
+				Children: []string{}, ExerciseResult: value.Unit{}, ChoiceObservers: []string{}}
 		}
 		pt.Transaction.Roots = append(pt.Transaction.Roots, id)
 		pt.Transaction.Nodes = append(pt.Transaction.Nodes, pn)
@@ -278,7 +277,7 @@ func (in *interpretation) createNode(node *txNode) (*interactive.Create, error) 
 }
 
 // choiceValue converts an exercise's argument with the choice's type.
-func (in *interpretation) choiceValue(node *txNode) (interactive.Value, error) {
+func (in *interpretation) choiceValue(node *txNode) (value.Value, error) {
 	pkgID, m, e, _ := splitTemplateID(node.TemplateID)
 	pkg := in.pkgs.lookup(pkgID)
 	var ch *lf.Choice
@@ -289,7 +288,7 @@ func (in *interpretation) choiceValue(node *txNode) (interactive.Value, error) {
 	}
 	if ch == nil {
 		if node.Choice == "Archive" {
-			return interactive.Record{Fields: []interactive.RecordField{}}, nil
+			return value.Record{Fields: []value.RecordField{}}, nil
 		}
 		return nil, failedToPrepare("choice %s of %s not found", node.Choice, node.TemplateID)
 	}
@@ -301,236 +300,7 @@ func (in *interpretation) choiceValue(node *txNode) (interactive.Value, error) {
 }
 
 // typedValue converts canonical Daml-LF JSON (as value.CheckValue
-// returns it) to a typed value, guided by the LF type.
-func (in *interpretation) typedValue(raw json.RawMessage, t lf.Type) (interactive.Value, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return in.toValue(v, t, map[string]lf.Type{}, 0)
-}
-
-// subst replaces type variables bound in env.
-func subst(t lf.Type, env map[string]lf.Type) lf.Type {
-	switch x := t.(type) {
-	case *lf.TVar:
-		if r, ok := env[x.Name]; ok {
-			return r
-		}
-	case *lf.TApp:
-		return &lf.TApp{Fun: subst(x.Fun, env), Arg: subst(x.Arg, env)}
-	}
-	return t
-}
-
-func (in *interpretation) toValue(v any, t lf.Type, env map[string]lf.Type, depth int) (interactive.Value, error) {
-	if depth > 100 {
-		return nil, fmt.Errorf("value nested too deeply")
-	}
-	t = subst(t, env)
-	head, args := lf.SplitApp(t)
-	str := func() (string, error) {
-		s, ok := v.(string)
-		if !ok {
-			return "", fmt.Errorf("expected a string, got %T", v)
-		}
-		return s, nil
-	}
-	switch h := head.(type) {
-	case *lf.TBuiltin:
-		switch h.Builtin {
-		case lf.BuiltinUnit:
-			return interactive.Unit{}, nil
-		case lf.BuiltinBool:
-			b, ok := v.(bool)
-			if !ok {
-				return nil, fmt.Errorf("expected a bool, got %T", v)
-			}
-			return interactive.Bool(b), nil
-		case lf.BuiltinInt64:
-			s, err := str()
-			if err != nil {
-				return nil, err
-			}
-			i, err := strconv.ParseInt(s, 10, 64)
-			return interactive.Int64(i), err
-		case lf.BuiltinNumeric:
-			s, err := str()
-			return interactive.Numeric(s), err
-		case lf.BuiltinText:
-			s, err := str()
-			return interactive.Text(s), err
-		case lf.BuiltinParty:
-			s, err := str()
-			return interactive.Party(s), err
-		case lf.BuiltinContractID:
-			s, err := str()
-			return interactive.ContractID(s), err
-		case lf.BuiltinDate:
-			s, err := str()
-			if err != nil {
-				return nil, err
-			}
-			d, err := time.Parse("2006-01-02", s)
-			if err != nil {
-				return nil, err
-			}
-			return interactive.Date(int32(d.Unix() / 86400)), nil
-		case lf.BuiltinTimestamp:
-			s, err := str()
-			if err != nil {
-				return nil, err
-			}
-			ts, err := time.Parse(time.RFC3339Nano, s)
-			if err != nil {
-				return nil, err
-			}
-			return interactive.Timestamp(ts.UnixMicro()), nil
-		case lf.BuiltinOptional:
-			if len(args) != 1 {
-				break
-			}
-			return in.optional(v, args[0], env, depth)
-		case lf.BuiltinList:
-			l, ok := v.([]any)
-			if len(args) != 1 || !ok {
-				break
-			}
-			out := interactive.List{}
-			for _, e := range l {
-				x, err := in.toValue(e, args[0], env, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, x)
-			}
-			return out, nil
-		case lf.BuiltinTextMap:
-			m, ok := v.(map[string]any)
-			if len(args) != 1 || !ok {
-				break
-			}
-			out := interactive.TextMap{}
-			for _, k := range sortedKeys(m) {
-				x, err := in.toValue(m[k], args[0], env, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, interactive.TextMapEntry{Key: k, Value: x})
-			}
-			return out, nil
-		case lf.BuiltinGenMap:
-			l, ok := v.([]any)
-			if len(args) != 2 || !ok {
-				break
-			}
-			out := interactive.GenMap{}
-			for _, e := range l {
-				kv, ok := e.([]any)
-				if !ok || len(kv) != 2 {
-					return nil, fmt.Errorf("a map entry is not a pair")
-				}
-				k, err := in.toValue(kv[0], args[0], env, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				x, err := in.toValue(kv[1], args[1], env, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, interactive.GenMapEntry{Key: k, Value: x})
-			}
-			return out, nil
-		}
-		return nil, fmt.Errorf("unsupported type %v for %T", t, v)
-	case *lf.TCon:
-		pkg := in.pkgs.lookup(h.ID.PackageID)
-		if pkg == nil {
-			return nil, fmt.Errorf("unknown package %s", h.ID.PackageID)
-		}
-		dt := pkg.DataType(h.ID.Module, h.ID.Name)
-		if dt == nil || len(dt.Params) != len(args) {
-			return nil, fmt.Errorf("unknown data type %v", h.ID)
-		}
-		inner := map[string]lf.Type{}
-		for i, p := range dt.Params {
-			inner[p.Name] = args[i]
-		}
-		id := &interactive.Identifier{PackageID: h.ID.PackageID, ModuleName: h.ID.Module, EntityName: h.ID.Name}
-		switch dt.Variety {
-		case lf.RecordVariety:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("expected a record object for %v", h.ID)
-			}
-			out := interactive.Record{RecordID: id, Fields: []interactive.RecordField{}}
-			for _, f := range dt.Fields {
-				x, err := in.toValue(m[f.Name], f.Type, inner, depth+1)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", f.Name, err)
-				}
-				out.Fields = append(out.Fields, interactive.RecordField{Label: f.Name, Value: x})
-			}
-			return out, nil
-		case lf.VariantVariety:
-			m, ok := v.(map[string]any)
-			tag, _ := m["tag"].(string)
-			if !ok {
-				return nil, fmt.Errorf("expected a variant object for %v", h.ID)
-			}
-			f, found := dt.Field(tag)
-			if !found {
-				return nil, fmt.Errorf("unknown constructor %q of %v", tag, h.ID)
-			}
-			x, err := in.toValue(m["value"], f.Type, inner, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			return interactive.Variant{VariantID: id, Constructor: tag, Value: x}, nil
-		case lf.EnumVariety:
-			s, err := str()
-			return interactive.Enum{EnumID: id, Constructor: s}, err
-		}
-	}
-	return nil, fmt.Errorf("unsupported type %v", t)
-}
-
-// optional converts the LF JSON of an optional: null is None, and for a
-// nested optional Some(None) is [] and Some(Some x) is [x].
-func (in *interpretation) optional(v any, elem lf.Type, env map[string]lf.Type, depth int) (interactive.Value, error) {
-	if v == nil {
-		return interactive.Optional{}, nil
-	}
-	elemT := subst(elem, env)
-	eh, eargs := lf.SplitApp(elemT)
-	if b, ok := eh.(*lf.TBuiltin); ok && b.Builtin == lf.BuiltinOptional && len(eargs) == 1 {
-		l, ok := v.([]any)
-		if !ok || len(l) > 1 {
-			return nil, fmt.Errorf("expected a nested optional as [] or [x]")
-		}
-		if len(l) == 0 {
-			return interactive.Optional{Value: interactive.Optional{}}, nil
-		}
-		x, err := in.optional(l[0], eargs[0], env, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		return interactive.Optional{Value: x}, nil
-	}
-	x, err := in.toValue(v, elemT, env, depth+1)
-	if err != nil {
-		return nil, err
-	}
-	return interactive.Optional{Value: x}, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+// returns it) to a typed value of LF type t.
+func (in *interpretation) typedValue(raw json.RawMessage, t lf.Type) (value.Value, error) {
+	return value.FromJSON(raw, t, in.pkgs.lookup)
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
@@ -379,11 +377,7 @@ func (in *interpretation) replayCreate(c *interactive.Create) error {
 	} else if ok {
 		return failedToExecute("contract id %s is already in use", c.ContractID)
 	}
-	raw, err := valueJSON(c.Argument)
-	if err != nil {
-		return failedToExecute("create of %s: %v", tid, err)
-	}
-	arg, err := in.checkArg(raw, value.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName), "createArguments")
+	arg, err := in.checkArg(value.AppendJSON(nil, c.Argument), value.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName), "createArguments")
 	if err != nil {
 		return err
 	}
@@ -437,11 +431,7 @@ func (in *interpretation) replayExercise(x *interactive.Exercise) error {
 			return apierr.DamlAuthorizationError.New("%s cannot exercise %s on contract %s", p, x.ChoiceID, cid)
 		}
 	}
-	raw, err := valueJSON(x.ChosenValue)
-	if err != nil {
-		return failedToExecute("exercise of %s: %v", x.ChoiceID, err)
-	}
-	canon, consuming, found, err := in.choiceArgument(tmpl, x.ChoiceID, raw, "choiceArgument")
+	canon, consuming, found, err := in.choiceArgument(tmpl, x.ChoiceID, value.AppendJSON(nil, x.ChosenValue), "choiceArgument")
 	if !found {
 		return failedToExecute("Couldn't find requested choice %s for template %s", x.ChoiceID, tid)
 	}
@@ -453,144 +443,5 @@ func (in *interpretation) replayExercise(x *interactive.Exercise) error {
 	}
 	in.addExercise(txNode{ID: in.nextNodeID(), Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
 		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: x.ChoiceID, Consuming: consuming, Acting: acting}, c)
-	return nil
-}
-
-// valueJSON renders a typed value in the Daml-LF JSON encoding (the input
-// of value.CheckValue, which canonicalizes it against the LF type).
-func valueJSON(v interactive.Value) (json.RawMessage, error) {
-	var b strings.Builder
-	if err := writeValueJSON(&b, v, 0); err != nil {
-		return nil, err
-	}
-	return json.RawMessage(b.String()), nil
-}
-
-func writeValueJSON(b *strings.Builder, v interactive.Value, depth int) error {
-	if depth > 100 {
-		return errors.New("value nested too deeply")
-	}
-	str := func(s string) { b.Write(mustJSON(s)) }
-	switch x := v.(type) {
-	case nil:
-		return errors.New("missing value")
-	case interactive.Unit:
-		b.WriteString("{}")
-	case interactive.Bool:
-		b.WriteString(strconv.FormatBool(bool(x)))
-	case interactive.Int64:
-		str(strconv.FormatInt(int64(x), 10))
-	case interactive.Numeric:
-		str(string(x))
-	case interactive.Timestamp:
-		str(time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.999999Z"))
-	case interactive.Date:
-		str(time.Unix(int64(x)*86400, 0).UTC().Format("2006-01-02"))
-	case interactive.Party:
-		str(string(x))
-	case interactive.Text:
-		str(string(x))
-	case interactive.ContractID:
-		str(string(x))
-	case interactive.Optional:
-		return writeOptionalJSON(b, x, depth)
-	case interactive.List:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeValueJSON(b, e, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case interactive.TextMap:
-		b.WriteByte('{')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			str(e.Key)
-			b.WriteByte(':')
-			if err := writeValueJSON(b, e.Value, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case interactive.GenMap:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('[')
-			if err := writeValueJSON(b, e.Key, depth+1); err != nil {
-				return err
-			}
-			b.WriteByte(',')
-			if err := writeValueJSON(b, e.Value, depth+1); err != nil {
-				return err
-			}
-			b.WriteByte(']')
-		}
-		b.WriteByte(']')
-	case interactive.Record:
-		labelled := true
-		for _, f := range x.Fields {
-			labelled = labelled && f.Label != ""
-		}
-		open, closing := byte('{'), byte('}')
-		if !labelled {
-			open, closing = '[', ']'
-		}
-		b.WriteByte(open)
-		for i, f := range x.Fields {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if labelled {
-				str(f.Label)
-				b.WriteByte(':')
-			}
-			if err := writeValueJSON(b, f.Value, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(closing)
-	case interactive.Variant:
-		b.WriteString(`{"tag":`)
-		str(x.Constructor)
-		b.WriteString(`,"value":`)
-		if err := writeValueJSON(b, x.Value, depth+1); err != nil {
-			return err
-		}
-		b.WriteByte('}')
-	case interactive.Enum:
-		str(x.Constructor)
-	default:
-		return fmt.Errorf("unsupported value %T", v)
-	}
-	return nil
-}
-
-// writeOptionalJSON writes an optional: None is null, Some(x) is x unless
-// x is itself optional, where Some(None) is [] and Some(Some(y)) is [y…].
-func writeOptionalJSON(b *strings.Builder, o interactive.Optional, depth int) error {
-	if o.Value == nil {
-		b.WriteString("null")
-		return nil
-	}
-	inner, nested := o.Value.(interactive.Optional)
-	if !nested {
-		return writeValueJSON(b, o.Value, depth+1)
-	}
-	b.WriteByte('[')
-	if inner.Value != nil {
-		if err := writeOptionalJSON(b, inner, depth+1); err != nil {
-			return err
-		}
-	}
-	b.WriteByte(']')
 	return nil
 }

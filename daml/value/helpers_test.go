@@ -4,28 +4,33 @@ import (
 	"errors"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
-// code returns the apierr code name of err ("" for nil, "?" for a foreign
-// error).
+// cantonCode names the Canton code each kind stands for (the ledger's
+// mapping, restated so that the tables below read as Canton's answers).
+var cantonCode = map[ErrorKind]string{
+	KindInvalid:       "INVALID_ARGUMENT",
+	KindPreprocessing: "COMMAND_PREPROCESSING_FAILED",
+	KindType:          "LEDGER_API_INTERNAL_ERROR",
+}
+
+// code returns the Canton code name of err's kind ("" for nil, "?" for a
+// foreign error).
 func code(err error) string {
 	if err == nil {
 		return ""
 	}
-	var e *apierr.Error
+	var e *Error
 	if errors.As(err, &e) {
-		return e.Code.Name
+		if c, ok := cantonCode[e.Kind]; ok {
+			return c
+		}
 	}
 	return "?"
 }
 
-// cause returns the apierr cause of err.
+// cause returns the text of err, which is the cause of Canton's error.
 func cause(err error) string {
-	var e *apierr.Error
-	if errors.As(err, &e) {
-		return e.Cause
-	}
 	if err != nil {
 		return err.Error()
 	}

@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Limits that CheckValue applies to hostile input.
@@ -103,56 +102,56 @@ func PackageLookup(pkgs ...*lf.Package) func(pkgID string) *lf.Package {
 // is a nested Optional as written must be present (as an array), and it
 // is never omitted from the output.
 //
-// Every error is an *apierr.Error whose cause ends with the JSON path of
+// Every error is an *Error whose Error() text ends with the JSON path of
 // the fault, " at '<path>'". path is the prefix naming v (for example
 // "createArguments"; "" stands for "$"); below it fields are ".name", list
 // and array elements "[3]", TextMap entries ".key" or ["key"], and a
-// variant's value ".tag(Con)". The codes are Canton's:
-//   - INVALID_ARGUMENT: an unknown non-null record field ("Unexpected
-//     fields: …"), a variant that is not {"tag","value"} or has an unknown
-//     tag, an Int64 string that is not a 64-bit integer, a malformed
-//     Numeric string ("Could not read Numeric string …"), an invalid party
-//     or contract id, a date or timestamp out of range, a duplicated
-//     TextMap key;
-//   - COMMAND_PREPROCESSING_FAILED: a missing non-optional record field, a
-//     Numeric with more decimals than its scale or out of its bounds, a
-//     local or relative contract id.
+// variant's value ".tag(Con)". The kinds follow Canton's codes:
+//   - KindInvalid (INVALID_ARGUMENT): an unknown non-null record field
+//     ("Unexpected fields: …"), a variant that is not {"tag","value"} or
+//     has an unknown tag, an Int64 string that is not a 64-bit integer, a
+//     malformed Numeric string ("Could not read Numeric string …"), an
+//     invalid party or contract id, a date or timestamp out of range, a
+//     duplicated TextMap key;
+//   - KindPreprocessing (COMMAND_PREPROCESSING_FAILED): a missing
+//     non-optional record field, a Numeric with more decimals than its
+//     scale or out of its bounds, a local or relative contract id.
 //
 // Where Canton's JSON codec fails with a generic exception and answers
 // 500 LEDGER_API_INTERNAL_ERROR, CheckValue deliberately returns
-// INVALID_ARGUMENT (400) with a message saying what was expected: a JSON
-// value of the wrong kind (a number for Int64 or Text, a non-object
-// record, a non-array list), null for a non-optional type, an unknown enum
+// KindInvalid (400) with a message saying what was expected: a JSON value
+// of the wrong kind (a number for Int64 or Text, a non-object record, a
+// non-array list), null for a non-optional type, an unknown enum
 // constructor, a malformed date or timestamp string, a GenMap entry that
-// is not a [key, value] array. It also rejects, with INVALID_ARGUMENT,
-// input that Canton's parser would read in a parser-dependent way:
-// malformed JSON, invalid UTF-8, unpaired surrogate escapes, and duplicate
-// keys in a record or TextMap object or duplicate "tag"/"value" keys in a
-// variant. Int64 and Numeric digits must be ASCII. Zone names in
-// timestamps ("[Europe/Paris]") are checked for syntax only; the offset
-// before them fixes the instant.
+// is not a [key, value] array. It also rejects, with KindInvalid, input
+// that Canton's parser would read in a parser-dependent way: malformed
+// JSON, invalid UTF-8, unpaired surrogate escapes, and duplicate keys in a
+// record or TextMap object or duplicate "tag"/"value" keys in a variant.
+// Int64 and Numeric digits must be ASCII. Zone names in timestamps
+// ("[Europe/Paris]") are checked for syntax only; the offset before them
+// fixes the instant.
 //
 // Hostile input is bounded: v may be at most 32 MiB and nest at most 1000
 // levels, the canonical output at most 64 MiB, and the work spent on
 // sorting GenMap keys is proportional to the input size; beyond these
-// limits the error is INVALID_ARGUMENT. A type that has no JSON encoding
-// (a function, Any, an unknown package or data type, an unbound type
+// limits the error is KindInvalid. A type that has no JSON encoding (a
+// function, Any, an unknown package or data type, an unbound type
 // variable) is a fault of the caller, not of the value: the error is
-// LEDGER_API_INTERNAL_ERROR.
+// KindType (LEDGER_API_INTERNAL_ERROR).
 func CheckValue(v json.RawMessage, t lf.Type, path string, lookup func(pkgID string) *lf.Package) (json.RawMessage, error) {
 	if path == "" {
 		path = "$"
 	}
 	root := &vpath{name: path}
 	if len(v) > maxValueBytes {
-		return nil, apierr.InvalidArgument.New("the JSON value has %d bytes, more than the limit of %d at '%s'", len(v), maxValueBytes, root)
+		return nil, newError(KindInvalid, root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
 	}
 	tp, serr := tokenize(v)
 	if serr != nil {
-		return nil, apierr.InvalidArgument.New("malformed JSON: %s (byte %d) at '%s'", serr.msg, serr.off, root)
+		return nil, newError(KindInvalid, root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
 	}
 	if t == nil {
-		return nil, apierr.InternalError.New("no type to check the value against at '%s'", root)
+		return nil, newError(KindType, root, "no type to check the value against")
 	}
 	c := &checker{
 		tp:     tp,
@@ -811,15 +810,15 @@ type checker struct {
 }
 
 func (c *checker) invalid(p *vpath, format string, args ...any) error {
-	return apierr.InvalidArgument.New("%s at '%s'", fmt.Sprintf(format, args...), p)
+	return newError(KindInvalid, p, format, args...)
 }
 
 func (c *checker) preprocessing(p *vpath, format string, args ...any) error {
-	return apierr.CommandPreprocessingFailed.New("%s at '%s'", fmt.Sprintf(format, args...), p)
+	return newError(KindPreprocessing, p, format, args...)
 }
 
 func (c *checker) internal(p *vpath, format string, args ...any) error {
-	return apierr.InternalError.New("%s at '%s'", fmt.Sprintf(format, args...), p)
+	return newError(KindType, p, format, args...)
 }
 
 // wrongKind reports a JSON value of the wrong kind (Canton: 500).
@@ -1187,7 +1186,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return c.wrongKind(i, p, "a JSON string", "Party")
 		}
 		s := tp.str(i)
-		if msg := checkParty(s); msg != "" {
+		if msg := validParty(s); msg != "" {
 			return c.invalid(p, "%s", msg)
 		}
 		c.out = appendJSONString(c.out, s)
@@ -1198,7 +1197,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return c.wrongKind(i, p, "a JSON string", "ContractId")
 		}
 		s := tp.str(i)
-		if msg, pre := checkContractID(s); msg != "" {
+		if msg, pre := validContractID(s); msg != "" {
 			if pre {
 				return c.preprocessing(p, "%s", msg)
 			}
@@ -1899,9 +1898,11 @@ func canonicalNumeric(s string, scale int) (string, int, string) {
 	return b.String(), numOK, ""
 }
 
-// checkParty checks a Daml-LF party string (semantics.md §A); it returns
-// the problem, or "".
-func checkParty(s string) string {
+// validParty checks a Daml-LF party string (semantics.md §A: 1 to 255
+// characters of [a-zA-Z0-9:_ -]); it returns the problem, or "". It is
+// daml/value's one definition of the party syntax: to be pointed at
+// daml/lf's party syntax once that exists, keeping these messages.
+func validParty(s string) string {
 	if s == "" {
 		return "Daml-LF Party is empty"
 	}
@@ -1919,10 +1920,12 @@ func checkParty(s string) string {
 	return ""
 }
 
-// checkContractID checks a V1 or V2 contract id (lowercase hex). It
+// validContractID checks a V1 or V2 contract id (lowercase hex). It
 // returns the problem, or "", and whether the problem is the engine's (a
-// local or relative id) rather than a syntax error.
-func checkContractID(s string) (string, bool) {
+// local or relative id) rather than a syntax error. It is daml/value's
+// one definition of the contract-id syntax: to be pointed at daml/lf's
+// contract-id syntax once that exists, keeping these messages.
+func validContractID(s string) (string, bool) {
 	bad := fmt.Sprintf("cannot parse ContractId %s", quoteShort(s))
 	if len(s) < 2 || len(s)%2 != 0 {
 		return bad, false

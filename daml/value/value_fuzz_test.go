@@ -4,16 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
-
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
-// FuzzCheckValue: CheckValue never panics on any JSON against the record
-// Main:Fz (every builtin, nested Optional, generic records, variants,
-// enums, TextMap, GenMap with variant and record keys, recursion); it
-// fails only with INVALID_ARGUMENT or COMMAND_PREPROCESSING_FAILED; and an
-// accepted value's canonical output is valid JSON that checks to itself.
-func FuzzCheckValue(f *testing.F) {
+// FuzzFromJSON: CheckValue and FromJSON never panic on any JSON against
+// the record Main:Fz (every builtin, nested Optional, generic records,
+// variants, enums, TextMap, GenMap with variant and record keys,
+// recursion); they fail only with KindInvalid or KindPreprocessing, and
+// with the same error; an accepted value's canonical output is valid JSON
+// that checks to itself; AppendJSON of FromJSON's value prints exactly
+// that output; and the typed value survives the JSON and protobuf round
+// trips with its maps sorted by Compare.
+func FuzzFromJSON(f *testing.F) {
 	pkg := valuesPackage(f)
 	fz := TypeOf(pkg.ID, "Main", "Fz")
 	lookup := PackageLookup(pkg)
@@ -36,12 +37,16 @@ func FuzzCheckValue(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, err := CheckValue(data, fz, "arg", lookup)
+		v, ferr := FromJSONAt(data, fz, "arg", lookup)
+		if cause(ferr) != cause(err) || code(ferr) != code(err) {
+			t.Fatalf("FromJSON error %v, CheckValue error %v", ferr, err)
+		}
 		if err != nil {
-			var ae *apierr.Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("error %v is not an *apierr.Error", err)
+			var ve *Error
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not an *Error", err)
 			}
-			if ae.Code.Name != apierr.InvalidArgument.Name && ae.Code.Name != apierr.CommandPreprocessingFailed.Name {
+			if ve.Kind != KindInvalid && ve.Kind != KindPreprocessing {
 				t.Fatalf("unexpected code for %q: %v", data, err)
 			}
 			return
@@ -56,5 +61,9 @@ func FuzzCheckValue(f *testing.F) {
 		if string(again) != string(out) {
 			t.Fatalf("canonical output is not a fixed point:\n in  %q\n out %s\n out2 %s", data, out, again)
 		}
+		if js := AppendJSON(nil, v); string(js) != string(out) {
+			t.Fatalf("AppendJSON(FromJSON(%q))\n got %s\nwant %s", data, js, out)
+		}
+		checkTypedValue(t, v, fz, lookup)
 	})
 }

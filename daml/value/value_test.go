@@ -8,9 +8,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // valuePkg is a synthetic package with the data types the value tests
@@ -192,25 +193,115 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 				if err != nil || string(again) != string(got) {
 					t.Fatalf("canonical output %s is not a fixed point: %s, %v", got, again, err)
 				}
+				v, err := FromJSONAt([]byte(tc.in), tc.typ, "arg", lookup)
+				if err != nil {
+					t.Fatalf("FromJSON(%s) failed: %v", tc.in, err)
+				}
+				if js := AppendJSON(nil, v); string(js) != tc.want {
+					t.Fatalf("AppendJSON(FromJSON(%s))\n got %s\nwant %s", tc.in, js, tc.want)
+				}
+				checkTypedValue(t, v, tc.typ, lookup)
 				return
+			}
+			if _, ferr := FromJSONAt([]byte(tc.in), tc.typ, "arg", lookup); cause(ferr) != cause(err) || code(ferr) != code(err) {
+				t.Errorf("FromJSON error %v, CheckValue error %v", ferr, err)
 			}
 			if err == nil {
 				t.Fatalf("CheckValue(%s) = %s, want %s", tc.in, got, tc.code)
 			}
-			var ae *apierr.Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("error %v is not an *apierr.Error", err)
+			var ve *Error
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not an *Error", err)
 			}
-			if ae.Code.Name != tc.code {
-				t.Errorf("code %s, want %s (%v)", ae.Code.Name, tc.code, err)
+			if got := code(err); got != tc.code {
+				t.Errorf("code %s, want %s (%v)", got, tc.code, err)
 			}
-			if !strings.Contains(ae.Cause, tc.msg) {
-				t.Errorf("cause %q does not contain %q", ae.Cause, tc.msg)
+			if !strings.Contains(ve.Message, tc.msg) {
+				t.Errorf("message %q does not contain %q", ve.Message, tc.msg)
 			}
-			if tc.path != "" && !strings.HasSuffix(ae.Cause, " at '"+tc.path+"'") {
-				t.Errorf("cause %q does not end with the path 'at %s'", ae.Cause, tc.path)
+			if tc.path != "" && (ve.Path != tc.path || !strings.HasSuffix(ve.Error(), " at '"+tc.path+"'")) {
+				t.Errorf("error %q (path %q) does not end with the path 'at %s'", ve.Error(), ve.Path, tc.path)
 			}
 		})
+	}
+}
+
+// checkTypedValue checks the properties of a value FromJSON returned:
+// JSON and protobuf round trips, and map entries in strictly ascending
+// order by Compare (the order the checker sorted GenMap keys by).
+func checkTypedValue(t *testing.T, v Value, typ lf.Type, lookup func(string) *lf.Package) {
+	t.Helper()
+	back, err := FromJSON(AppendJSON(nil, v), typ, lookup)
+	if err != nil {
+		t.Fatalf("FromJSON(AppendJSON(v)) failed: %v", err)
+	}
+	if d := cmp.Diff(v, back); d != "" {
+		t.Fatalf("JSON round trip (-want +got):\n%s", d)
+	}
+	b, err := EncodeProto(v)
+	if err != nil {
+		t.Fatalf("EncodeProto: %v", err)
+	}
+	dec, err := DecodeProto(b)
+	if err != nil {
+		t.Fatalf("DecodeProto: %v", err)
+	}
+	if d := cmp.Diff(v, dec, protoLosses); d != "" {
+		t.Fatalf("protobuf round trip (-want +got):\n%s", d)
+	}
+	walkValues(v, func(x Value) {
+		switch m := x.(type) {
+		case GenMap:
+			for i := 1; i < len(m); i++ {
+				if Compare(m[i-1].Key, m[i].Key) >= 0 {
+					t.Fatalf("GenMap keys not strictly ascending: %#v, %#v", m[i-1].Key, m[i].Key)
+				}
+			}
+		case TextMap:
+			for i := 1; i < len(m); i++ {
+				if m[i-1].Key >= m[i].Key {
+					t.Fatalf("TextMap keys not strictly ascending: %q, %q", m[i-1].Key, m[i].Key)
+				}
+			}
+		}
+	})
+}
+
+// protoLosses ignores what value.proto does not carry.
+var protoLosses = cmp.Options{
+	cmpopts.EquateEmpty(),
+	cmpopts.IgnoreFields(Variant{}, "Rank"),
+	cmpopts.IgnoreFields(Enum{}, "Rank"),
+	cmpopts.IgnoreFields(Optional{}, "Nested"),
+}
+
+// walkValues calls f on v and every value inside it.
+func walkValues(v Value, f func(Value)) {
+	f(v)
+	switch x := v.(type) {
+	case Optional:
+		if x.Value != nil {
+			walkValues(x.Value, f)
+		}
+	case List:
+		for _, e := range x {
+			walkValues(e, f)
+		}
+	case TextMap:
+		for _, e := range x {
+			walkValues(e.Value, f)
+		}
+	case GenMap:
+		for _, e := range x {
+			walkValues(e.Key, f)
+			walkValues(e.Value, f)
+		}
+	case Record:
+		for _, e := range x.Fields {
+			walkValues(e.Value, f)
+		}
+	case Variant:
+		walkValues(x.Value, f)
 	}
 }
 
@@ -462,7 +553,7 @@ func TestCheckValueRecordsVariantsEnums(t *testing.T) {
 		ok("record explicit nulls", r, `{"a": "1", "b": null, "c": "x", "d": null, "e": null}`, `{"a":"1","b":null,"c":"x"}`),
 		ok("record unknown null ignored", r, `{"a": "1", "c": "x", "more": null}`, `{"a":"1","b":null,"c":"x"}`),
 		bad("record unknown non-null", r, `{"a": "1", "c": "x", "more": "don't ignore meee!!"}`, wantIA,
-			"The submitted request has invalid arguments: Unexpected fields: more", "arg"),
+			"Unexpected fields: more", "arg"),
 		bad("record unknown fields listed", r, `{"a": "1", "c": "x", "z": 1, "y": [], "w": null}`, wantIA, "Unexpected fields: z, y", "arg"),
 		bad("record many unknown fields", r, `{"a": "1", "c": "x", "f1": 1, "f2": 1, "f3": 1, "f4": 1, "f5": 1, "f6": 1, "f7": 1, "f8": 1, "f9": 1, "f10": 1, "f11": 1, "a b": 1}`, wantIA,
 			`Unexpected fields: f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, … (2 more)`, "arg"),
@@ -670,13 +761,13 @@ func TestCheckValuePathPrefix(t *testing.T) {
 	if !strings.HasSuffix(cause(err), " at 'createArguments.items[0].k.c'") {
 		t.Errorf("nested path: %v", err)
 	}
-	var ae *apierr.Error
-	if !errors.As(err, &ae) || ae.HTTPStatus() != 400 {
-		t.Errorf("status: %v", err)
+	var ve *Error
+	if !errors.As(err, &ve) || ve.Kind != KindInvalid || ve.Path != "createArguments.items[0].k.c" {
+		t.Errorf("kind and path: %#v", err)
 	}
 	_, err = CheckValue(json.RawMessage(`{"a": "1"}`), r, "p", PackageLookup(pkg))
-	if !errors.Is(err, apierr.CommandPreprocessingFailed) || apierr.From(err).HTTPStatus() != 400 || apierr.From(err).Category() != apierr.InvalidIndependentOfSystemState {
-		t.Errorf("missing field: %v", err)
+	if !errors.As(err, &ve) || ve.Kind != KindPreprocessing || ve.Error() != "Missing non-optional fields: c at 'p'" {
+		t.Errorf("missing field: %#v", err)
 	}
 }
 
@@ -791,6 +882,49 @@ func TestCivilDays(t *testing.T) {
 	}
 	if daysFromCivil(1970, 1, 1) != 0 || daysFromCivil(2000, 3, 1) != 11017 {
 		t.Error("daysFromCivil")
+	}
+}
+
+// benchRecords is a list of 1000 records of Main:R and its type.
+func benchRecords(b *testing.B) (json.RawMessage, lf.Type, func(string) *lf.Package) {
+	pkg := valuesPackage(b)
+	typ := tList(TypeOf(pkg.ID, "Main", "R"))
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := range 1000 {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`{"a": "` + itoa(i) + `", "b": "text", "c": "more text", "e": "7"}`)
+	}
+	sb.WriteString("]")
+	return json.RawMessage(sb.String()), typ, PackageLookup(pkg)
+}
+
+// BenchmarkFromJSON decodes a list of 1000 records of Main:R to a typed
+// value.
+func BenchmarkFromJSON(b *testing.B) {
+	in, typ, lookup := benchRecords(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FromJSON(in, typ, lookup); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAppendJSON prints a list of 1000 records of Main:R.
+func BenchmarkAppendJSON(b *testing.B) {
+	in, typ, lookup := benchRecords(b)
+	v, err := FromJSON(in, typ, lookup)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = AppendJSON(buf[:0], v)
 	}
 }
 

@@ -26,8 +26,6 @@ var forbiddenForDaml = []string{"ledger", "identity", "vetting", "registry", "in
 // allowed are known violations, as import edges "from -> to" (module-relative
 // paths), that the rules let pass until they are fixed.
 var allowed = map[[2]string]bool{
-	// removed when daml/value has typed errors
-	{"daml/value", "ledger/apierr"}: true,
 }
 
 // pkg is what the test needs of "go list -json".
