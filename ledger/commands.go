@@ -67,9 +67,9 @@ type Command struct {
 // DeduplicationPeriod is {"DeduplicationDuration": {"value": Duration}},
 // {"DeduplicationOffset": {"value": n}} or {"Empty": {}}.
 type DeduplicationPeriod struct {
-	DeduplicationDuration *Value[Duration] `json:"DeduplicationDuration,omitempty"`
-	DeduplicationOffset   *Value[int64]    `json:"DeduplicationOffset,omitempty"`
-	Empty                 *struct{}        `json:"Empty,omitempty"`
+	DeduplicationDuration *Wrapped[Duration] `json:"DeduplicationDuration,omitempty"`
+	DeduplicationOffset   *Wrapped[int64]    `json:"DeduplicationOffset,omitempty"`
+	Empty                 *struct{}          `json:"Empty,omitempty"`
 }
 
 // JsCommands is a submission: commands acting as the actAs parties.

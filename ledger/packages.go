@@ -111,9 +111,9 @@ type VettedPackagesChange struct {
 
 // VettingOperation holds the variant of a change; Empty is {"Empty": {}}.
 type VettingOperation struct {
-	Vet   *Value[VetOperation]   `json:"Vet,omitempty"`
-	Unvet *Value[UnvetOperation] `json:"Unvet,omitempty"`
-	Empty *struct{}              `json:"Empty,omitempty"`
+	Vet   *Wrapped[VetOperation]   `json:"Vet,omitempty"`
+	Unvet *Wrapped[UnvetOperation] `json:"Unvet,omitempty"`
+	Empty *struct{}                `json:"Empty,omitempty"`
 }
 
 // PriorTopologySerial is the serial a change set expects: {"serial":
@@ -125,9 +125,9 @@ type PriorTopologySerial struct {
 
 // SerialKind holds the variant of a PriorTopologySerial.
 type SerialKind struct {
-	Prior   *Value[int32] `json:"Prior,omitempty"`
-	NoPrior *struct{}     `json:"NoPrior,omitempty"`
-	Empty   *struct{}     `json:"Empty,omitempty"`
+	Prior   *Wrapped[int32] `json:"Prior,omitempty"`
+	NoPrior *struct{}       `json:"NoPrior,omitempty"`
+	Empty   *struct{}       `json:"Empty,omitempty"`
 }
 
 // UpdateVettedPackagesRequest changes the vetting state of a synchronizer.

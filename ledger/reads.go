@@ -430,7 +430,7 @@ func (n *Node) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts List
 }
 
 func updateCheckpoint(c OffsetCheckpoint) GetUpdatesResponse {
-	return GetUpdatesResponse{Update: Update{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
+	return GetUpdatesResponse{Update: Update{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
 }
 
 // FlatsList is UpdatesList for the deprecated /v2/updates/flats: every
@@ -449,7 +449,7 @@ func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOpt
 		u, ok := rd.tree(e)
 		return GetUpdateTreesResponse{Update: u}, ok
 	}, func(c OffsetCheckpoint) GetUpdateTreesResponse {
-		return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
+		return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
 	})
 }
 

@@ -34,9 +34,9 @@ type AssignCommand struct {
 // ReassignmentCommandKind is {"UnassignCommand": {"value": …}},
 // {"AssignCommand": {"value": …}} or {"Empty": {}}.
 type ReassignmentCommandKind struct {
-	AssignCommand   *Value[AssignCommand]   `json:"AssignCommand,omitempty"`
-	UnassignCommand *Value[UnassignCommand] `json:"UnassignCommand,omitempty"`
-	Empty           *struct{}               `json:"Empty,omitempty"`
+	AssignCommand   *Wrapped[AssignCommand]   `json:"AssignCommand,omitempty"`
+	UnassignCommand *Wrapped[UnassignCommand] `json:"UnassignCommand,omitempty"`
+	Empty           *struct{}                 `json:"Empty,omitempty"`
 }
 
 // ReassignmentCommand is one reassignment command.
