@@ -110,7 +110,8 @@ func (n *Node) CompletionsList(ctx context.Context, req CompletionStreamRequest,
 }
 
 // StreamCompletions yields the completions after an offset and follows
-// the ledger until ctx ends (the WebSocket form).
+// the ledger until ctx ends, then yields ctx.Err() (the WebSocket form;
+// the package's cancellation contract, see streams.go).
 func (n *Node) StreamCompletions(ctx context.Context, req CompletionStreamRequest) iter.Seq2[CompletionStreamResponse, error] {
 	return func(yield func(CompletionStreamResponse, error) bool) {
 		render, err := n.completionsOf(ctx, &req)

@@ -316,11 +316,16 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 
 // Updates walks every update of the request page by page. Without an end
 // offset in ascending order it tails the ledger: when it has caught up it
-// waits (woken by the committer) for new updates until ctx ends. Stopping
-// the loop releases everything.
+// waits (woken by the committer) for new updates until ctx ends, then
+// yields ctx.Err() as its last element (the package's cancellation
+// contract, see streams.go). Stopping the loop releases everything.
 func (n *Node) Updates(ctx context.Context, req GetUpdatesPageRequest) iter.Seq2[Update, error] {
 	return func(yield func(Update, error) bool) {
 		for {
+			if err := ctx.Err(); err != nil {
+				yield(Update{}, err)
+				return
+			}
 			changed := n.st.Changed()
 			page, err := n.UpdatesPage(ctx, req)
 			if err != nil {
