@@ -85,7 +85,7 @@ func validateFormat(ctx context.Context, f UpdateFormat) error {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
 	}
 	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
-		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", t.TransactionShape, ShapeACSDelta, ShapeLedgerEffects)
+		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.TransactionShape), ShapeACSDelta, ShapeLedgerEffects)
 	}
 	if t := f.IncludeTransactions; t != nil {
 		if err := checkEventFormat(&t.EventFormat, "include_transactions.event_format"); err != nil {
@@ -611,7 +611,7 @@ func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		if id != "" {
-			return nil, updateNotFound("update id "+id).(*apierr.Error).WithResource("UPDATE_ID", id)
+			return nil, updateNotFound("update id "+apierr.Quote(id)).(*apierr.Error).WithResource("UPDATE_ID", id)
 		}
 		return nil, updateNotFound("offset")
 	}
