@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Decoders of the package, DAR and vetting routes (JsPackageService).
@@ -125,7 +126,7 @@ func decodeUpdateVettedPackages(rq *request) (ledger.UpdateVettedPackagesRequest
 	for i, f := range req.UpdateVettedPackagesForceFlags {
 		if !slices.Contains(vettingForceFlags, f) {
 			return req, invalidBody(fmt.Sprintf("unknown enum value %q, expected one of %s at 'updateVettedPackagesForceFlags[%d]'",
-				f, strings.Join(vettingForceFlags[:3], ", "), i))
+				apierr.Quote(f), strings.Join(vettingForceFlags[:3], ", "), i))
 		}
 	}
 	return req, nil

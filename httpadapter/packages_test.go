@@ -209,17 +209,17 @@ func newVettingFixture(t *testing.T, lopts ledger.Options) *vettingFixture {
 }
 
 func vetChange(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Value[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
+	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
 }
 
 func unvetChange(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Value[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
+	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
 }
 
 func ref(id string) ledger.VettedPackagesRef { return ledger.VettedPackagesRef{PackageID: id} }
 
 func prior(v int32) *ledger.PriorTopologySerial {
-	return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Value[int32]{Value: v}}}
+	return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Wrapped[int32]{Value: v}}}
 }
 
 var (

@@ -98,7 +98,7 @@ func (rq *request) queryInt(name string, bits int) (int64, error) {
 	v, err := strconv.ParseInt(s[0], 10, bits)
 	if err != nil {
 		// The message of Java's NumberFormatException, which Canton prints.
-		return 0, invalidQuery(name, fmt.Sprintf("For input string: %q", s[0]))
+		return 0, invalidQuery(name, fmt.Sprintf("For input string: %q", apierr.Quote(s[0])))
 	}
 	return v, nil
 }
@@ -116,7 +116,7 @@ func (rq *request) queryBool(name string, def bool) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, invalidQuery(name, fmt.Sprintf("For input string: %q", s[0]))
+	return false, invalidQuery(name, fmt.Sprintf("For input string: %q", apierr.Quote(s[0])))
 }
 
 // readBody reads the request body up to the adapter's limit. A larger body
@@ -186,7 +186,7 @@ func describeJSONError(err error) string {
 		if at == "" {
 			at = "."
 		}
-		return fmt.Sprintf("expected %s, got %s at '%s'", jsonTypeName(te.Type), te.Value, at)
+		return fmt.Sprintf("expected %s, got %s at '%s'", jsonTypeName(te.Type), apierr.Quote(te.Value), apierr.Quote(at))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "malformed JSON: unexpected end of input"
 	}

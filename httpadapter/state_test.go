@@ -213,7 +213,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	alice := partyFormat(f.alice)
 	unassign := func(id string) ledger.ReassignmentCommands {
 		return ledger.ReassignmentCommands{CommandID: id, Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: a, Target: b}}}}}}
+			UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: a, Target: b}}}}}}
 	}
 
 	// Refusals first: nothing moves.
@@ -226,12 +226,12 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	}{
 		{"same source and target", js(t, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
 			CommandID: "r", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-				UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: a, Target: a}}}}}}}), 400, "INVALID_ARGUMENT"},
+				UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: a, Target: a}}}}}}}), 400, "INVALID_ARGUMENT"},
 		{"not a stakeholder", js(t, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
 			CommandID: "r", Submitter: f.bob, Commands: unassign("r").Commands}}), 400, "DAML_AUTHORIZATION_ERROR"},
 		{"unknown reassignment", js(t, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
 			CommandID: "r", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-				AssignCommand: &ledger.Value[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: "00ab", Source: a, Target: b}}}}}}}), 404, "REASSIGNMENT_NOT_FOUND"},
+				AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: "00ab", Source: a, Target: b}}}}}}}), 404, "REASSIGNMENT_NOT_FOUND"},
 		{"no submitter", `{"reassignmentCommands":{"commandId":"r","commands":[]}}`, 400, "MISSING_FIELD"},
 		{"two variants", `{"reassignmentCommands":{"commandId":"r","submitter":"` + f.alice + `","commands":[{"command":{"Empty":{},"AssignCommand":{"value":{}}}}]}}`, 400, ""},
 	} {
@@ -275,7 +275,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	// no "value" layer.
 	assign := ledger.SubmitReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "a1", Submitter: f.alice,
 		Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			AssignCommand: &ledger.Value[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: ue.ReassignmentID, Source: a, Target: b}}}}}}}
+			AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: ue.ReassignmentID, Source: a, Target: b}}}}}}}
 	wantEmptyObject(t, f.post("/v2/commands/async/submit-reassignment", assign))
 	rec = f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: f.end(), UpdateFormat: ledger.UpdateFormat{IncludeReassignments: &alice}})
 	wantKeys(t, rec, []string{"value"}, "update", "Reassignment")
@@ -304,7 +304,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	// contract goes back to a.
 	rec = f.post("/v2/commands/submit-and-wait-for-reassignment", ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
 		CommandID: "u2", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: b, Target: a}}}}}}})
+			UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: b, Target: a}}}}}}})
 	if r := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, rec).Reassignment; len(r.Events) != 0 || r.SynchronizerID != b {
 		t.Errorf("reassignment without a format: %s", rec.Body)
 	}

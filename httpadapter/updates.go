@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Decoders of the update routes (JsUpdateService), the state routes
@@ -131,7 +132,7 @@ func decodeTreeByOffset(rq *request) (treeRequest, error) {
 	}
 	off, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return treeRequest{}, invalidPath("offset", fmt.Sprintf("For input string: %q", s))
+		return treeRequest{}, invalidPath("offset", fmt.Sprintf("For input string: %q", apierr.Quote(s)))
 	}
 	return treeRequest{offset: off, parties: rq.queryAll("parties")}, nil
 }

@@ -27,7 +27,7 @@ import (
 // Some(<id>) for an id inside an optional message, the bare id for a
 // top-level string field.
 func pathMismatch(path, what, body string) error {
-	return apierr.InvalidArgument.New("%s does not match %s in body: %s", path, what, body).WithDefiniteAnswer(false)
+	return apierr.InvalidArgument.New("%s does not match %s in body: %s", apierr.Quote(path), what, apierr.Quote(body)).WithDefiniteAnswer(false)
 }
 
 // userPathParam returns the {user-id} path parameter, percent-decoded.

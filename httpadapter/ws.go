@@ -101,6 +101,9 @@ func (a *adapter) websocket(rt wsRoute) httprouter.Handle {
 		}
 		ctx = conn.CloseRead(ctx) // ends when the client goes away
 		for v, err := range rt.stream(a, ctx, frame) {
+			if err != nil && ctx.Err() != nil {
+				return // the client went away: nobody reads an error frame
+			}
 			if err != nil {
 				a.wsFail(r, conn, err)
 				return

@@ -3,6 +3,8 @@ package identity
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // MaxIdentityProviders is how many identity-provider configurations a
@@ -52,7 +54,7 @@ func (c IdentityProviderConfig) Validate() error {
 func ValidateJWKSURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return &FieldError{Field: "jwks_url", Reason: fmt.Sprintf("Malformed URL: %q", s)}
+		return &FieldError{Field: "jwks_url", Reason: fmt.Sprintf("Malformed URL: %q", apierr.Quote(s))}
 	}
 	return nil
 }

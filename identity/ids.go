@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Limits of Canton's identifier kinds (semantics.md §A); the Daml-LF ones
@@ -62,7 +63,7 @@ func syntaxErr(kind string, err error) error {
 	case lf.SyntaxTooLong:
 		return fmt.Errorf("%s is longer than %d characters", kind, se.Max)
 	case lf.SyntaxBadChar:
-		return fmt.Errorf("non expected character 0x%x in Daml-LF %s %q", se.Char, kind, se.Input)
+		return fmt.Errorf("non expected character 0x%x in Daml-LF %s %q", se.Char, kind, apierr.Quote(se.Input))
 	}
 	return err
 }
@@ -83,7 +84,7 @@ func ValidateLedgerString(s string) error {
 // characters from letters, digits and @^$.!`-#+'~_|:().
 func ValidateUserID(s string) error {
 	if !lf.IsUserID(s) {
-		return fmt.Errorf("user id %q does not match [a-zA-Z0-9@^$.!`\\-#+'~_|:()]{1,128}", s)
+		return fmt.Errorf("user id %q does not match [a-zA-Z0-9@^$.!`\\-#+'~_|:()]{1,128}", apierr.Quote(s))
 	}
 	return nil
 }
@@ -112,16 +113,16 @@ func (u UID) String() string { return u.Identifier + "::" + u.Namespace }
 func ParseUID(s string) (UID, error) {
 	id, ns, ok := strings.Cut(s, "::")
 	if !ok {
-		return UID{}, fmt.Errorf("%q is not a unique identifier: missing '::' delimiter", s)
+		return UID{}, fmt.Errorf("%q is not a unique identifier: missing '::' delimiter", apierr.Quote(s))
 	}
 	if err := ValidateUIDIdentifier(id); err != nil {
 		return UID{}, err
 	}
 	if ns == "" {
-		return UID{}, fmt.Errorf("%q has an empty namespace", s)
+		return UID{}, fmt.Errorf("%q has an empty namespace", apierr.Quote(s))
 	}
 	if len(ns) > MaxFingerprintLength {
-		return UID{}, fmt.Errorf("namespace of %q is longer than %d characters", s, MaxFingerprintLength)
+		return UID{}, fmt.Errorf("namespace of %q is longer than %d characters", apierr.Quote(s), MaxFingerprintLength)
 	}
 	if err := ValidatePartyString(ns); err != nil {
 		return UID{}, err
@@ -136,10 +137,10 @@ func ValidateUIDIdentifier(id string) error {
 		return fmt.Errorf("identifier is empty")
 	}
 	if len(id) > MaxUIDIdentifierLen {
-		return fmt.Errorf("identifier %q is longer than %d characters", id, MaxUIDIdentifierLen)
+		return fmt.Errorf("identifier %q is longer than %d characters", apierr.Quote(id), MaxUIDIdentifierLen)
 	}
 	if strings.Contains(id, "::") {
-		return fmt.Errorf("identifier %q contains the delimiter '::'", id)
+		return fmt.Errorf("identifier %q contains the delimiter '::'", apierr.Quote(id))
 	}
 	return ValidatePartyString(id)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // MaxAnnotationsSize is the largest total size, in UTF-8 bytes of keys and
@@ -29,15 +31,15 @@ func ValidateAnnotationKey(key string) error {
 		name, prefix = key, ""
 	}
 	if len(name) > 63 || !annotationName.MatchString(name) {
-		return fmt.Errorf("invalid annotation key %q: the name segment must be 1 to 63 characters [a-zA-Z0-9._-] starting and ending alphanumeric", key)
+		return fmt.Errorf("invalid annotation key %q: the name segment must be 1 to 63 characters [a-zA-Z0-9._-] starting and ending alphanumeric", apierr.Quote(key))
 	}
 	if hasPrefix {
 		if len(prefix) > 253 || prefix == "" {
-			return fmt.Errorf("invalid annotation key %q: the prefix must be a DNS subdomain of 1 to 253 characters", key)
+			return fmt.Errorf("invalid annotation key %q: the prefix must be a DNS subdomain of 1 to 253 characters", apierr.Quote(key))
 		}
 		for _, label := range strings.Split(prefix, ".") {
 			if !dnsLabelPattern.MatchString(label) {
-				return fmt.Errorf("invalid annotation key %q: the prefix must be a DNS subdomain", key)
+				return fmt.Errorf("invalid annotation key %q: the prefix must be a DNS subdomain", apierr.Quote(key))
 			}
 		}
 	}
@@ -55,7 +57,7 @@ func ValidateAnnotations(annotations map[string]string, forUpdate bool) error {
 		}
 		if v == "" {
 			if !forUpdate {
-				return fmt.Errorf("the value of annotation %q is empty", k)
+				return fmt.Errorf("the value of annotation %q is empty", apierr.Quote(k))
 			}
 			continue
 		}

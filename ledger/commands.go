@@ -67,9 +67,9 @@ type Command struct {
 // DeduplicationPeriod is {"DeduplicationDuration": {"value": Duration}},
 // {"DeduplicationOffset": {"value": n}} or {"Empty": {}}.
 type DeduplicationPeriod struct {
-	DeduplicationDuration *Value[Duration] `json:"DeduplicationDuration,omitempty"`
-	DeduplicationOffset   *Value[int64]    `json:"DeduplicationOffset,omitempty"`
-	Empty                 *struct{}        `json:"Empty,omitempty"`
+	DeduplicationDuration *Wrapped[Duration] `json:"DeduplicationDuration,omitempty"`
+	DeduplicationOffset   *Wrapped[int64]    `json:"DeduplicationOffset,omitempty"`
+	Empty                 *struct{}          `json:"Empty,omitempty"`
 }
 
 // JsCommands is a submission: commands acting as the actAs parties.
@@ -337,7 +337,7 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 func (v *pkgView) resolveTemplate(ref, path string) (*lf.Package, *lf.Template, string, error) {
 	id, err := lf.SplitIdentifier(ref)
 	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
-		return nil, nil, "", pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", ref)
+		return nil, nil, "", pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(ref))
 	}
 	if err := id.Validate(); err != nil {
 		return nil, nil, "", pathErr(apierr.InvalidField, path, "%v", err)
@@ -353,19 +353,19 @@ func (v *pkgView) resolveTemplate(ref, path string) (*lf.Package, *lf.Template, 
 			}
 		}
 		if pkg == nil {
-			return nil, nil, "", apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", name).
+			return nil, nil, "", apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(name)).
 				WithResource("PACKAGE_NAME", name)
 		}
 	} else {
 		pkg = v.byID[pkgRef]
 		if pkg == nil || !v.vetted[pkgRef] {
-			return nil, nil, "", apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", pkgRef).WithResource("PACKAGE", pkgRef)
+			return nil, nil, "", apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(pkgRef)).WithResource("PACKAGE", pkgRef)
 		}
 	}
 	t := pkg.Template(module, entity)
 	if t == nil {
 		id := pkg.ID + ":" + module + ":" + entity
-		return nil, nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", id).
+		return nil, nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(id)).
 			WithResource("TEMPLATE_ID", id)
 	}
 	return pkg, t, pkg.ID + ":" + module + ":" + entity, nil
@@ -392,11 +392,11 @@ func (in *interpretation) contract(cid, path string) (*contractRecord, error) {
 		return c, nil
 	}
 	if !isContractID(cid) {
-		return nil, pathErr(apierr.InvalidArgument, path, "invalid contract id %q", cid)
+		return nil, pathErr(apierr.InvalidArgument, path, "invalid contract id %q", apierr.Quote(cid))
 	}
 	raw, err := in.tx.Get(store.ContractKey(cid))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(cid)).WithResource("CONTRACT_ID", cid)
 	}
 	if err != nil {
 		return nil, err
@@ -487,9 +487,9 @@ func (in *interpretation) active(cid, path string) (*contractRecord, error) {
 	}
 	switch {
 	case c.State == contractArchived:
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(cid)).WithResource("CONTRACT_ID", cid)
 	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
-		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", cid, in.sync).WithResource("CONTRACT_ID", cid)
+		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), in.sync).WithResource("CONTRACT_ID", cid)
 	}
 	return c, nil
 }
@@ -557,17 +557,17 @@ func (in *interpretation) exercise(templateRef, cid, choice string, arg json.Raw
 	_, m, e, _ := splitTemplateID(tid)
 	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
 	if m != cm || e != ce {
-		return pathErr(apierr.CommandPreprocessingFailed, path+".templateId", "mismatching template: contract %s is of template %s, not %s", cid, c.Create.TemplateID, tid)
+		return pathErr(apierr.CommandPreprocessingFailed, path+".templateId", "mismatching template: contract %s is of template %s, not %s", apierr.Quote(cid), c.Create.TemplateID, tid)
 	}
 	stakeholders := c.Create.stakeholders()
 	for _, p := range in.cmds.ActAs {
 		if !slices.Contains(stakeholders, p) {
-			return apierr.DamlAuthorizationError.New("%s is not a stakeholder of contract %s and cannot exercise %s on it", p, cid, choice)
+			return apierr.DamlAuthorizationError.New("%s is not a stakeholder of contract %s and cannot exercise %s on it", p, apierr.Quote(cid), apierr.Quote(choice))
 		}
 	}
 	canon, consuming, found, err := in.choiceArgument(tmpl, choice, nullToEmpty(arg), path+".choiceArgument")
 	if !found {
-		return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", choice, tid)
+		return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), tid)
 	}
 	if err != nil {
 		return err

@@ -199,7 +199,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("same command id, another user: %v", err)
 	}
-	other.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationDuration: &ledger.Value[ledger.Duration]{}}
+	other.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationDuration: &ledger.Wrapped[ledger.Duration]{}}
 	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("zero deduplication duration: %v", err)
 	}
@@ -217,13 +217,13 @@ func TestReassignments(t *testing.T) {
 	unassign := func(cid, src, dst, by string) (ledger.SubmitAndWaitForReassignmentResponse, error) {
 		return f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{
 			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "u-" + cid[:8] + by[:3], Submitter: by, Commands: []ledger.ReassignmentCommand{
-				{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: cid, Source: src, Target: dst}}}}}},
+				{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: cid, Source: src, Target: dst}}}}}},
 			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
 	}
 	assign := func(rid, src, dst string) (ledger.SubmitAndWaitForReassignmentResponse, error) {
 		return f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{
 			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "a-" + rid[:8], Submitter: f.alice, Commands: []ledger.ReassignmentCommand{
-				{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Value[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: rid, Source: src, Target: dst}}}}}},
+				{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: rid, Source: src, Target: dst}}}}}},
 			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
 	}
 	for _, tc := range []struct {
@@ -286,7 +286,7 @@ func TestReassignments(t *testing.T) {
 	ev2 := f.create(t, "c2", f.alice)
 	r, err := f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
 		CommandID: "u2", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			UnassignCommand: &ledger.Value[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: ev2.ContractID, Source: syncs[0], Target: syncs[1]}}}}}}})
+			UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: ev2.ContractID, Source: syncs[0], Target: syncs[1]}}}}}}})
 	if err != nil || len(r.Reassignment.Events) != 0 {
 		t.Errorf("reassignment without event format: %+v, %v", r, err)
 	}

@@ -46,8 +46,8 @@ type Completion struct {
 // CompletionResponse is {"Completion": {"value": …}} or
 // {"OffsetCheckpoint": {"value": …}}.
 type CompletionResponse struct {
-	Completion       *Value[Completion]       `json:"Completion,omitempty"`
-	OffsetCheckpoint *Value[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
+	Completion       *Wrapped[Completion]       `json:"Completion,omitempty"`
+	OffsetCheckpoint *Wrapped[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
 }
 
 // CompletionStreamResponse is one element of a completions list or stream.
@@ -86,7 +86,7 @@ func (n *Node) completionsOf(ctx context.Context, req *CompletionStreamRequest) 
 		if e.Kind == kindTopology || e.UserID != user || !slices.ContainsFunc(e.ActAs, func(a string) bool { return slices.Contains(parties, a) }) {
 			return CompletionStreamResponse{}, false
 		}
-		return CompletionStreamResponse{CompletionResponse: CompletionResponse{Completion: &Value[Completion]{Value: Completion{
+		return CompletionStreamResponse{CompletionResponse: CompletionResponse{Completion: &Wrapped[Completion]{Value: Completion{
 			CommandID: e.CommandID, Status: Status{Details: []any{}}, UpdateID: e.UpdateID, UserID: e.UserID, ActAs: nonNil(e.ActAs),
 			SubmissionID: e.SubmissionID, DeduplicationPeriod: DeduplicationPeriod{Empty: &struct{}{}}, Offset: e.Offset,
 			SynchronizerTime: SynchronizerTime{SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}}}}}, true
@@ -94,7 +94,7 @@ func (n *Node) completionsOf(ctx context.Context, req *CompletionStreamRequest) 
 }
 
 func completionCheckpoint(c OffsetCheckpoint) CompletionStreamResponse {
-	return CompletionStreamResponse{CompletionResponse: CompletionResponse{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
+	return CompletionStreamResponse{CompletionResponse: CompletionResponse{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
 }
 
 // CompletionsList returns the completions after an offset as one list
@@ -110,7 +110,8 @@ func (n *Node) CompletionsList(ctx context.Context, req CompletionStreamRequest,
 }
 
 // StreamCompletions yields the completions after an offset and follows
-// the ledger until ctx ends (the WebSocket form).
+// the ledger until ctx ends, then yields ctx.Err() (the WebSocket form;
+// the package's cancellation contract, see streams.go).
 func (n *Node) StreamCompletions(ctx context.Context, req CompletionStreamRequest) iter.Seq2[CompletionStreamResponse, error] {
 	return func(yield func(CompletionStreamResponse, error) bool) {
 		render, err := n.completionsOf(ctx, &req)

@@ -79,8 +79,8 @@ type Transaction struct {
 // TreeEvent is an event of a transaction tree:
 // {"CreatedTreeEvent": {"value": …}} or {"ExercisedTreeEvent": {"value": …}}.
 type TreeEvent struct {
-	CreatedTreeEvent   *Value[CreatedEvent]   `json:"CreatedTreeEvent,omitempty"`
-	ExercisedTreeEvent *Value[ExercisedEvent] `json:"ExercisedTreeEvent,omitempty"`
+	CreatedTreeEvent   *Wrapped[CreatedEvent]   `json:"CreatedTreeEvent,omitempty"`
+	ExercisedTreeEvent *Wrapped[ExercisedEvent] `json:"ExercisedTreeEvent,omitempty"`
 }
 
 // TransactionTree is the deprecated tree form of a transaction
@@ -126,8 +126,8 @@ type AssignmentEvent struct {
 // ReassignmentEvent is {"JsAssignmentEvent": {…}} (no value layer) or
 // {"JsUnassignedEvent": {"value": {…}}}.
 type ReassignmentEvent struct {
-	JsAssignmentEvent *AssignmentEvent        `json:"JsAssignmentEvent,omitempty"`
-	JsUnassignedEvent *Value[UnassignedEvent] `json:"JsUnassignedEvent,omitempty"`
+	JsAssignmentEvent *AssignmentEvent          `json:"JsAssignmentEvent,omitempty"`
+	JsUnassignedEvent *Wrapped[UnassignedEvent] `json:"JsUnassignedEvent,omitempty"`
 }
 
 // Reassignment is a reassignment update (JsReassignment).
@@ -178,10 +178,10 @@ type InterfaceFilterValue struct {
 
 // IdentifierFilter is the one-of of a cumulative filter.
 type IdentifierFilter struct {
-	WildcardFilter  *Value[WildcardFilterValue]  `json:"WildcardFilter,omitempty"`
-	TemplateFilter  *Value[TemplateFilterValue]  `json:"TemplateFilter,omitempty"`
-	InterfaceFilter *Value[InterfaceFilterValue] `json:"InterfaceFilter,omitempty"`
-	Empty           *struct{}                    `json:"Empty,omitempty"`
+	WildcardFilter  *Wrapped[WildcardFilterValue]  `json:"WildcardFilter,omitempty"`
+	TemplateFilter  *Wrapped[TemplateFilterValue]  `json:"TemplateFilter,omitempty"`
+	InterfaceFilter *Wrapped[InterfaceFilterValue] `json:"InterfaceFilter,omitempty"`
+	Empty           *struct{}                      `json:"Empty,omitempty"`
 }
 
 // CumulativeFilter is one alternative of a party's filter.

@@ -88,7 +88,7 @@ func (n *Node) connectedSynchronizer(id, field string) (string, error) {
 	}
 	if logical, pv, serial, err := interactive.ParsePhysicalSynchronizerID(id); err == nil {
 		if pv != protocolVersion || serial != synchronizerSerial {
-			return "", apierr.InvalidArgument.New("the participant is not connected to synchronizer %s", id).
+			return "", apierr.InvalidArgument.New("the participant is not connected to synchronizer %s", apierr.Quote(id)).
 				WithResource("SYNCHRONIZER_ID", id)
 		}
 		id = logical

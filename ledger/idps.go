@@ -34,7 +34,7 @@ type ListIdentityProviderConfigsResponse struct {
 }
 
 func idpNotFound(id string) *apierr.Error {
-	return apierr.IDPConfigNotFound.New("identity provider config %s not found", id).
+	return apierr.IDPConfigNotFound.New("identity provider config %s not found", apierr.Quote(id)).
 		WithResource("IDENTITY_PROVIDER_CONFIG", id)
 }
 
@@ -110,11 +110,11 @@ func (n *Node) CreateIdentityProviderConfig(ctx context.Context, req IdentityPro
 		}
 		for _, o := range all {
 			if o.IdentityProviderID == c.IdentityProviderID {
-				return nil, apierr.IDPConfigAlreadyExists.New("identity provider config %s already exists", c.IdentityProviderID).
+				return nil, apierr.IDPConfigAlreadyExists.New("identity provider config %s already exists", apierr.Quote(c.IdentityProviderID)).
 					WithResource("IDENTITY_PROVIDER_CONFIG", c.IdentityProviderID)
 			}
 			if o.Issuer == c.Issuer {
-				return nil, apierr.IDPConfigIssuerAlreadyExists.New("identity provider config with issuer %s already exists", c.Issuer).
+				return nil, apierr.IDPConfigIssuerAlreadyExists.New("identity provider config with issuer %s already exists", apierr.Quote(c.Issuer)).
 					WithResource("IDENTITY_PROVIDER_CONFIG", o.IdentityProviderID)
 			}
 		}
@@ -183,12 +183,12 @@ func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdent
 		return IdentityProviderConfigResponse{}, err
 	}
 	if len(req.UpdateMask.Paths) == 0 {
-		return IdentityProviderConfigResponse{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update mask contains no entries", c.IdentityProviderID)
+		return IdentityProviderConfigResponse{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update mask contains no entries", apierr.Quote(c.IdentityProviderID))
 	}
 	set := map[string]bool{}
 	for _, p := range req.UpdateMask.Paths {
 		if !slices.Contains(idpMaskPaths, p) {
-			return IdentityProviderConfigResponse{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update path: '%s' is invalid", c.IdentityProviderID, p)
+			return IdentityProviderConfigResponse{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update path: '%s' is invalid", apierr.Quote(c.IdentityProviderID), apierr.Quote(p))
 		}
 		set[p] = true
 	}
@@ -212,7 +212,7 @@ func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdent
 			}
 			for _, o := range all {
 				if o.Issuer == c.Issuer {
-					return nil, apierr.IDPConfigIssuerAlreadyExists.New("identity provider config with issuer %s already exists", c.Issuer).
+					return nil, apierr.IDPConfigIssuerAlreadyExists.New("identity provider config with issuer %s already exists", apierr.Quote(c.Issuer)).
 						WithResource("IDENTITY_PROVIDER_CONFIG", o.IdentityProviderID)
 				}
 			}
@@ -265,7 +265,7 @@ func (n *Node) DeleteIdentityProviderConfig(ctx context.Context, id string) (Emp
 			}
 			if used {
 				what := map[string]string{"u": "users", "p": "parties"}[kind]
-				return nil, apierr.IDPConfigInUse.New("identity provider config %s still has %s; move or delete them first", id, what).
+				return nil, apierr.IDPConfigInUse.New("identity provider config %s still has %s; move or delete them first", apierr.Quote(id), what).
 					WithResource("IDENTITY_PROVIDER_CONFIG", id)
 			}
 		}

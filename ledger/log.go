@@ -92,7 +92,7 @@ func (e *logEntry) parties() []string {
 		out = union(out, e.Reassign.Contract.stakeholders())
 	}
 	for _, t := range e.Topology {
-		for _, v := range []*Value[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
 			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
 			if v != nil {
 				out = union(out, []string{v.Value.PartyID})
@@ -292,9 +292,9 @@ func renderTree(e *logEntry, ef *eventFilter) *TransactionTree {
 	for _, ev := range tx.Events {
 		switch {
 		case ev.CreatedEvent != nil:
-			t.EventsByID[strconv.Itoa(int(ev.CreatedEvent.NodeID))] = TreeEvent{CreatedTreeEvent: &Value[CreatedEvent]{Value: *ev.CreatedEvent}}
+			t.EventsByID[strconv.Itoa(int(ev.CreatedEvent.NodeID))] = TreeEvent{CreatedTreeEvent: &Wrapped[CreatedEvent]{Value: *ev.CreatedEvent}}
 		case ev.ExercisedEvent != nil:
-			t.EventsByID[strconv.Itoa(int(ev.ExercisedEvent.NodeID))] = TreeEvent{ExercisedTreeEvent: &Value[ExercisedEvent]{Value: *ev.ExercisedEvent}}
+			t.EventsByID[strconv.Itoa(int(ev.ExercisedEvent.NodeID))] = TreeEvent{ExercisedTreeEvent: &Wrapped[ExercisedEvent]{Value: *ev.ExercisedEvent}}
 		}
 	}
 	return t
@@ -311,7 +311,7 @@ func renderReassignment(e *logEntry, ef *eventFilter, always bool) *Reassignment
 		w, blob := ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
 		if len(w) > 0 {
 			if r.Unassign {
-				out.Events = append(out.Events, ReassignmentEvent{JsUnassignedEvent: &Value[UnassignedEvent]{Value: UnassignedEvent{
+				out.Events = append(out.Events, ReassignmentEvent{JsUnassignedEvent: &Wrapped[UnassignedEvent]{Value: UnassignedEvent{
 					ReassignmentID: r.ReassignmentID, ContractID: c.ContractID, TemplateID: c.TemplateID, Source: r.Source,
 					Target: r.Target, Submitter: r.Submitter, ReassignmentCounter: r.Counter, WitnessParties: w,
 					PackageName: c.PackageName, Offset: e.Offset, NodeID: 0}}})
@@ -337,7 +337,7 @@ func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
 	want := f.IncludeParticipantAuthorizationEvents.Parties
 	var events []TopologyEvent
 	for _, t := range e.Topology {
-		for _, v := range []*Value[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
 			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
 			if v != nil && (len(want) == 0 || slices.Contains(want, v.Value.PartyID)) {
 				events = append(events, t)
@@ -372,18 +372,18 @@ func (r *renderer) update(e *logEntry) (Update, bool) {
 	case kindTransaction:
 		if r.tx != nil {
 			if t := renderTransaction(e, r.format.IncludeTransactions, r.tx); t != nil {
-				return Update{Transaction: &Value[Transaction]{Value: *t}}, true
+				return Update{Transaction: &Wrapped[Transaction]{Value: *t}}, true
 			}
 		}
 	case kindReassignment:
 		if r.ra != nil {
 			if ra := renderReassignment(e, r.ra, false); ra != nil {
-				return Update{Reassignment: &Value[Reassignment]{Value: *ra}}, true
+				return Update{Reassignment: &Wrapped[Reassignment]{Value: *ra}}, true
 			}
 		}
 	case kindTopology:
 		if t := renderTopology(e, r.format.IncludeTopologyEvents); t != nil {
-			return Update{TopologyTransaction: &Value[TopologyTransaction]{Value: *t}}, true
+			return Update{TopologyTransaction: &Wrapped[TopologyTransaction]{Value: *t}}, true
 		}
 	}
 	return Update{}, false
@@ -395,13 +395,13 @@ func (r *renderer) tree(e *logEntry) (TreeUpdate, bool) {
 	case kindTransaction:
 		if r.tx != nil {
 			if t := renderTree(e, r.tx); t != nil {
-				return TreeUpdate{TransactionTree: &Value[TransactionTree]{Value: *t}}, true
+				return TreeUpdate{TransactionTree: &Wrapped[TransactionTree]{Value: *t}}, true
 			}
 		}
 	case kindReassignment:
 		if r.ra != nil {
 			if ra := renderReassignment(e, r.ra, false); ra != nil {
-				return TreeUpdate{Reassignment: &Value[Reassignment]{Value: *ra}}, true
+				return TreeUpdate{Reassignment: &Wrapped[Reassignment]{Value: *ra}}, true
 			}
 		}
 	}

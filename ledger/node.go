@@ -227,7 +227,7 @@ func (n *Node) synchronizer(id string) (string, error) {
 			return s, nil
 		}
 	}
-	return "", apierr.InvalidArgument.New("the participant is not connected to synchronizer %s", id).
+	return "", apierr.InvalidArgument.New("the participant is not connected to synchronizer %s", apierr.Quote(id)).
 		WithResource("SYNCHRONIZER_ID", id)
 }
 

@@ -36,6 +36,19 @@ func allocate(t testing.TB, ctx context.Context, n *ledger.Node, hint string) le
 	return resp.PartyDetails
 }
 
+// allocateLater allocates a party from another goroutine after delay. The
+// goroutine cannot fail the test (t.Fatal must run on the test's
+// goroutine): the caller reads the allocation's error from the channel.
+func allocateLater(n *ledger.Node, hint string, delay time.Duration) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		time.Sleep(delay)
+		_, err := n.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
+		done <- err
+	}()
+	return done
+}
+
 func TestOpenCreatesIdentity(t *testing.T) {
 	n := openNode(t, ledger.Options{})
 	id := n.ParticipantIDString()

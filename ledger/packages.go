@@ -111,9 +111,9 @@ type VettedPackagesChange struct {
 
 // VettingOperation holds the variant of a change; Empty is {"Empty": {}}.
 type VettingOperation struct {
-	Vet   *Value[VetOperation]   `json:"Vet,omitempty"`
-	Unvet *Value[UnvetOperation] `json:"Unvet,omitempty"`
-	Empty *struct{}              `json:"Empty,omitempty"`
+	Vet   *Wrapped[VetOperation]   `json:"Vet,omitempty"`
+	Unvet *Wrapped[UnvetOperation] `json:"Unvet,omitempty"`
+	Empty *struct{}                `json:"Empty,omitempty"`
 }
 
 // PriorTopologySerial is the serial a change set expects: {"serial":
@@ -125,9 +125,9 @@ type PriorTopologySerial struct {
 
 // SerialKind holds the variant of a PriorTopologySerial.
 type SerialKind struct {
-	Prior   *Value[int32] `json:"Prior,omitempty"`
-	NoPrior *struct{}     `json:"NoPrior,omitempty"`
-	Empty   *struct{}     `json:"Empty,omitempty"`
+	Prior   *Wrapped[int32] `json:"Prior,omitempty"`
+	NoPrior *struct{}       `json:"NoPrior,omitempty"`
+	Empty   *struct{}       `json:"Empty,omitempty"`
 }
 
 // UpdateVettedPackagesRequest changes the vetting state of a synchronizer.
@@ -270,7 +270,7 @@ func (n *Node) vettingSynchronizer(id string) (string, error) {
 		return n.syncs[0], nil
 	}
 	if !slices.Contains(n.syncs, id) {
-		return "", apierr.PackageServiceNotConnectedToSynchronizer.New("the participant is not connected to synchronizer %s", id).
+		return "", apierr.PackageServiceNotConnectedToSynchronizer.New("the participant is not connected to synchronizer %s", apierr.Quote(id)).
 			WithResource("SYNCHRONIZER_ID", id)
 	}
 	return id, nil
@@ -613,13 +613,17 @@ func (n *Node) ListPackages(ctx context.Context) (ListPackagesResponse, error) {
 }
 
 func packageNotFound(id string) error {
-	return apierr.PackageNotFound.New("Could not find package %s", id).WithResource("PACKAGE", id)
+	return apierr.PackageNotFound.New("Could not find package %s", apierr.Quote(id)).WithResource("PACKAGE", id)
 }
 
 // GetPackage returns a stored package's archive payload (any authenticated
-// caller); PACKAGE_NOT_FOUND when it is not stored.
+// caller); PACKAGE_NOT_FOUND when it is not stored, INVALID_ARGUMENT when
+// id is not a Daml-LF package id.
 func (n *Node) GetPackage(ctx context.Context, id string) (PackageArchive, error) {
 	if err := n.public(ctx); err != nil {
+		return PackageArchive{}, err
+	}
+	if err := validPackageID(id); err != nil {
 		return PackageArchive{}, err
 	}
 	var out PackageArchive
@@ -638,9 +642,13 @@ func (n *Node) GetPackage(ctx context.Context, id string) (PackageArchive, error
 }
 
 // PackageStatus reports whether a package is stored (any authenticated
-// caller): PACKAGE_STATUS_REGISTERED or PACKAGE_STATUS_UNSPECIFIED.
+// caller): PACKAGE_STATUS_REGISTERED or PACKAGE_STATUS_UNSPECIFIED, and
+// INVALID_ARGUMENT when id is not a Daml-LF package id.
 func (n *Node) PackageStatus(ctx context.Context, id string) (PackageStatusResponse, error) {
 	if err := n.public(ctx); err != nil {
+		return PackageStatusResponse{}, err
+	}
+	if err := validPackageID(id); err != nil {
 		return PackageStatusResponse{}, err
 	}
 	var ok bool
@@ -660,7 +668,7 @@ func parseBound(field string, s *string) (*time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, *s)
 	if err != nil {
-		return nil, apierr.InvalidField.New("%s: %q is not a timestamp", field, *s)
+		return nil, apierr.InvalidField.New("%s: %q is not a timestamp", field, apierr.Quote(*s))
 	}
 	return &t, nil
 }
@@ -676,7 +684,7 @@ func vettingChanges(req UpdateVettedPackagesRequest) ([]vetting.Change, vetting.
 			flags.AllowUnvettedDependencies = true
 		case forceFlagUnspecified:
 		default:
-			return nil, flags, apierr.InvalidField.New("update_vetted_packages_force_flags: unknown flag %q", f)
+			return nil, flags, apierr.InvalidField.New("update_vetted_packages_force_flags: unknown flag %q", apierr.Quote(f))
 		}
 	}
 	if len(req.Changes) == 0 {
@@ -809,7 +817,7 @@ func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesReq
 	}
 	if req.PageToken != "" {
 		if !slices.Contains(n.syncs, req.PageToken) {
-			return ListVettedPackagesResponse{}, apierr.InvalidArgument.New("invalid page token %q", req.PageToken)
+			return ListVettedPackagesResponse{}, apierr.InvalidArgument.New("invalid page token %q", apierr.Quote(req.PageToken))
 		}
 		i, _ := slices.BinarySearch(syncs, req.PageToken)
 		syncs = syncs[i:]

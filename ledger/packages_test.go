@@ -33,11 +33,11 @@ func dar(t *testing.T, main lftest.Package, deps ...lftest.Package) ([]byte, []s
 }
 
 func vet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Value[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
+	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
 }
 
 func unvet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Value[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
+	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
 }
 
 func byID(id string) ledger.VettedPackagesRef { return ledger.VettedPackagesRef{PackageID: id} }
@@ -230,7 +230,7 @@ func TestVettingChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	prior := func(v int32) *ledger.PriorTopologySerial {
-		return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Value[int32]{Value: v}}}
+		return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Wrapped[int32]{Value: v}}}
 	}
 	noPrior := &ledger.PriorTopologySerial{Serial: ledger.SerialKind{NoPrior: &struct{}{}}}
 	for _, tc := range []struct {

@@ -107,7 +107,7 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (All
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		rec := partyRecord{Party: party, IdentityProviderID: idp, Metadata: meta, SynchronizerID: syncID}
 		return n.registerParty(tx, rec, req.UserID, PermissionSubmission, func() error {
-			return apierr.InvalidArgument.New("Party already exists: party %s is already allocated on this node", party).
+			return apierr.InvalidArgument.New("Party already exists: party %s is already allocated on this node", apierr.Quote(party)).
 				WithResource("PARTY", party)
 		})
 	})
@@ -143,7 +143,7 @@ func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permi
 	tx.Set(store.PartyKey(rec.Party), mustJSON(rec))
 	tx.Set(store.IDPMemberKey(rec.IdentityProviderID, "p", rec.Party), nil)
 	appendEntry(tx, &logEntry{Kind: kindTopology, Offset: rec.Offset, UpdateID: updateID, RecordTime: now, SynchronizerID: rec.SynchronizerID,
-		Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Value[ParticipantAuthorization]{
+		Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Wrapped[ParticipantAuthorization]{
 			Value: ParticipantAuthorization{PartyID: rec.Party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
 	return rec, nil
 }
@@ -151,7 +151,7 @@ func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permi
 // grantActAs gives a user CanActAs on a new party inside an allocation.
 func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 	raw, err := tx.Get(store.UserKey(userID))
-	notFound := apierr.UserNotFound.New("user %s not found", userID).WithResource("USER", userID)
+	notFound := apierr.UserNotFound.New("user %s not found", apierr.Quote(userID)).WithResource("USER", userID)
 	if errors.Is(err, store.ErrNotFound) {
 		return notFound
 	}
@@ -172,7 +172,7 @@ func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 		}
 	}
 	if len(u.Rights)+1 > n.opts.MaxRightsPerUser {
-		return apierr.TooManyUserRights.New("user %s would have more than %d rights", userID, n.opts.MaxRightsPerUser).
+		return apierr.TooManyUserRights.New("user %s would have more than %d rights", apierr.Quote(userID), n.opts.MaxRightsPerUser).
 			WithResource("USER", userID)
 	}
 	u.Rights = append(u.Rights, right)
@@ -203,7 +203,7 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPar
 	var after string
 	if req.PageToken != "" {
 		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
-		if err != nil || len(b) == 0 {
+		if err != nil || identity.ValidatePartyString(string(b)) != nil {
 			return ListPartiesResponse{}, apierr.InvalidArgument.New("Invalid page token")
 		}
 		after = string(b)

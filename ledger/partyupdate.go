@@ -29,7 +29,7 @@ var partyMaskPaths = []string{"local_metadata", "local_metadata.annotations",
 	"local_metadata.resource_version", "is_local", "identity_provider_id"}
 
 func partyNotFound(p string) *apierr.Error {
-	return apierr.PartyNotFound.New("Party not found: %s", p).WithResource("PARTY", p)
+	return apierr.PartyNotFound.New("Party not found: %s", apierr.Quote(p)).WithResource("PARTY", p)
 }
 
 // UpdatePartyDetails applies the fields named by the mask. It needs
@@ -53,7 +53,7 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsReq
 		return UpdatePartyDetailsResponse{}, err
 	}
 	invalid := func(format string, args ...any) error {
-		return apierr.InvalidPartyDetailsUpdate.New("Update operation for party '%s' failed due to: "+format, append([]any{d.Party}, args...)...)
+		return apierr.InvalidPartyDetailsUpdate.New("Update operation for party '%s' failed due to: "+format, append([]any{apierr.Quote(d.Party)}, args...)...)
 	}
 	if len(req.UpdateMask.Paths) == 0 {
 		return UpdatePartyDetailsResponse{}, invalid("The update mask contains no entries")
@@ -61,7 +61,7 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsReq
 	set := map[string]bool{}
 	for _, p := range req.UpdateMask.Paths {
 		if !slices.Contains(partyMaskPaths, p) {
-			return UpdatePartyDetailsResponse{}, invalid("The update path: '%s' is invalid", p)
+			return UpdatePartyDetailsResponse{}, invalid("The update path: '%s' is invalid", apierr.Quote(p))
 		}
 		set[p] = true
 	}
@@ -90,7 +90,7 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsReq
 			return nil, partyNotFound(d.Party)
 		}
 		if rv := d.LocalMetadata.ResourceVersion; rv != "" && rv != rec.Metadata.ResourceVersion {
-			return nil, apierr.ConcurrentPartyDetailsUpdate.New("Update operation for party '%s' failed due to a concurrent update to the same party", d.Party).
+			return nil, apierr.ConcurrentPartyDetailsUpdate.New("Update operation for party '%s' failed due to a concurrent update to the same party", apierr.Quote(d.Party)).
 				WithResource("PARTY", d.Party)
 		}
 		if annotations {

@@ -57,9 +57,9 @@ type MinLedgerTime struct {
 
 // MinLedgerTimeKind holds the variant of a MinLedgerTime.
 type MinLedgerTimeKind struct {
-	MinLedgerTimeAbs *Value[string]   `json:"MinLedgerTimeAbs,omitempty"`
-	MinLedgerTimeRel *Value[Duration] `json:"MinLedgerTimeRel,omitempty"`
-	Empty            *struct{}        `json:"Empty,omitempty"`
+	MinLedgerTimeAbs *Wrapped[string]   `json:"MinLedgerTimeAbs,omitempty"`
+	MinLedgerTimeRel *Wrapped[Duration] `json:"MinLedgerTimeRel,omitempty"`
+	Empty            *struct{}          `json:"Empty,omitempty"`
 }
 
 // checkTimeBounds checks the execution time against the prepared

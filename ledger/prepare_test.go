@@ -200,10 +200,10 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 		{"no submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "" }, apierr.MissingField},
 		{"bad submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "bad!id" }, apierr.InvalidField},
 		{"min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
-			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Value[string]{Value: future}}}
+			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Wrapped[string]{Value: future}}}
 		}, apierr.FailedToExecuteTransaction},
 		{"relative min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
-			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeRel: &ledger.Value[ledger.Duration]{Value: ledger.Duration{Seconds: 60}}}}
+			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeRel: &ledger.Wrapped[ledger.Duration]{Value: ledger.Duration{Seconds: 60}}}}
 		}, apierr.FailedToExecuteTransaction},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -85,7 +85,7 @@ func validateFormat(ctx context.Context, f UpdateFormat) error {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
 	}
 	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
-		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", t.TransactionShape, ShapeACSDelta, ShapeLedgerEffects)
+		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.TransactionShape), ShapeACSDelta, ShapeLedgerEffects)
 	}
 	if t := f.IncludeTransactions; t != nil {
 		if err := checkEventFormat(&t.EventFormat, "include_transactions.event_format"); err != nil {
@@ -316,11 +316,16 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 
 // Updates walks every update of the request page by page. Without an end
 // offset in ascending order it tails the ledger: when it has caught up it
-// waits (woken by the committer) for new updates until ctx ends. Stopping
-// the loop releases everything.
+// waits (woken by the committer) for new updates until ctx ends, then
+// yields ctx.Err() as its last element (the package's cancellation
+// contract, see streams.go). Stopping the loop releases everything.
 func (n *Node) Updates(ctx context.Context, req GetUpdatesPageRequest) iter.Seq2[Update, error] {
 	return func(yield func(Update, error) bool) {
 		for {
+			if err := ctx.Err(); err != nil {
+				yield(Update{}, err)
+				return
+			}
 			changed := n.st.Changed()
 			page, err := n.UpdatesPage(ctx, req)
 			if err != nil {
@@ -430,7 +435,7 @@ func (n *Node) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts List
 }
 
 func updateCheckpoint(c OffsetCheckpoint) GetUpdatesResponse {
-	return GetUpdatesResponse{Update: Update{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
+	return GetUpdatesResponse{Update: Update{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
 }
 
 // FlatsList is UpdatesList for the deprecated /v2/updates/flats: every
@@ -449,7 +454,7 @@ func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOpt
 		u, ok := rd.tree(e)
 		return GetUpdateTreesResponse{Update: u}, ok
 	}, func(c OffsetCheckpoint) GetUpdateTreesResponse {
-		return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Value[OffsetCheckpoint]{Value: c}}}
+		return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
 	})
 }
 
@@ -606,7 +611,7 @@ func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		if id != "" {
-			return nil, updateNotFound("update id "+id).(*apierr.Error).WithResource("UPDATE_ID", id)
+			return nil, updateNotFound("update id "+apierr.Quote(id)).(*apierr.Error).WithResource("UPDATE_ID", id)
 		}
 		return nil, updateNotFound("offset")
 	}

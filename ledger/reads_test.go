@@ -122,10 +122,7 @@ func TestUpdatesIteratorTails(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	allocate(t, ctx, n, "a")
-	go func() {
-		time.Sleep(20 * time.Millisecond)
-		allocate(t, context.Background(), n, "b")
-	}()
+	later := allocateLater(n, "b", 20*time.Millisecond)
 	var got []int64
 	for u, err := range n.Updates(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat()}) {
 		if err != nil {
@@ -134,6 +131,9 @@ func TestUpdatesIteratorTails(t *testing.T) {
 		if got = append(got, u.Offset()); len(got) == 2 {
 			break
 		}
+	}
+	if err := <-later; err != nil {
+		t.Fatalf("allocating while tailing: %v", err)
 	}
 	if diff := cmp.Diff([]int64{1, 2}, got); diff != "" {
 		t.Errorf("tailed offsets (-want +got):\n%s", diff)
@@ -167,13 +167,13 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	// idle timeout.
 	open := ledger.GetUpdatesRequest{UpdateFormat: &f, BeginExclusive: 6}
 	idle := 200 * time.Millisecond
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		allocate(t, context.Background(), n, "late")
-	}()
+	later := allocateLater(n, "late", 50*time.Millisecond)
 	start := time.Now()
 	got, err = n.UpdatesList(ctx, open, ledger.ListOptions{IdleTimeout: &idle})
 	elapsed := time.Since(start)
+	if err := <-later; err != nil {
+		t.Fatalf("allocating while blocked: %v", err)
+	}
 	if err != nil || len(got) != 1 || got[0].Update.Offset() != 7 {
 		t.Fatalf("blocking list = %+v, %v", got, err)
 	}

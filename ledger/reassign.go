@@ -34,9 +34,9 @@ type AssignCommand struct {
 // ReassignmentCommandKind is {"UnassignCommand": {"value": …}},
 // {"AssignCommand": {"value": …}} or {"Empty": {}}.
 type ReassignmentCommandKind struct {
-	AssignCommand   *Value[AssignCommand]   `json:"AssignCommand,omitempty"`
-	UnassignCommand *Value[UnassignCommand] `json:"UnassignCommand,omitempty"`
-	Empty           *struct{}               `json:"Empty,omitempty"`
+	AssignCommand   *Wrapped[AssignCommand]   `json:"AssignCommand,omitempty"`
+	UnassignCommand *Wrapped[UnassignCommand] `json:"UnassignCommand,omitempty"`
+	Empty           *struct{}                 `json:"Empty,omitempty"`
 }
 
 // ReassignmentCommand is one reassignment command.
@@ -83,7 +83,7 @@ type reassignmentRecord struct {
 
 func (n *Node) connected(id, field string) error {
 	if !slices.Contains(n.syncs, id) {
-		return apierr.InvalidField.New("%s: the participant is not connected to synchronizer %q", field, id)
+		return apierr.InvalidField.New("%s: the participant is not connected to synchronizer %q", field, apierr.Quote(id))
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func (n *Node) submitReassignment(ctx context.Context, rc ReassignmentCommands) 
 		return nil, err
 	}
 	if src == dst {
-		return nil, apierr.InvalidArgument.New("source and target synchronizer are the same: %s", src)
+		return nil, apierr.InvalidArgument.New("source and target synchronizer are the same: %s", apierr.Quote(src))
 	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		off := tx.NextOffset()
@@ -181,7 +181,7 @@ func (n *Node) submitReassignment(ctx context.Context, rc ReassignmentCommands) 
 func loadContract(tx *store.Tx, cid string) (*contractRecord, error) {
 	raw, err := tx.Get(store.ContractKey(cid))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", cid).WithResource("CONTRACT_ID", cid)
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(cid)).WithResource("CONTRACT_ID", cid)
 	}
 	if err != nil {
 		return nil, err
@@ -196,13 +196,13 @@ func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *lo
 		return nil, err
 	}
 	if c.State == contractArchived {
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", u.ContractID).WithResource("CONTRACT_ID", u.ContractID)
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(u.ContractID)).WithResource("CONTRACT_ID", u.ContractID)
 	}
 	if c.State != contractActive || c.SynchronizerID != u.Source {
-		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", u.ContractID, u.Source).WithResource("CONTRACT_ID", u.ContractID)
+		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(u.ContractID), apierr.Quote(u.Source)).WithResource("CONTRACT_ID", u.ContractID)
 	}
 	if !slices.Contains(c.Create.stakeholders(), submitter) {
-		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, u.ContractID)
+		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, apierr.Quote(u.ContractID))
 	}
 	st, err := loadVetting(tx, u.Target)
 	if err != nil {
@@ -210,7 +210,7 @@ func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *lo
 	}
 	pkgID := packageOf(c.Create.TemplateID)
 	if !slices.ContainsFunc(st.Packages, func(v vetting.VettedPackage) bool { return v.PackageID == pkgID }) {
-		return nil, apierr.ReassignmentMismatch.New("the package %s of contract %s is not vetted on the target synchronizer %s", pkgID, u.ContractID, u.Target)
+		return nil, apierr.ReassignmentMismatch.New("the package %s of contract %s is not vetted on the target synchronizer %s", pkgID, apierr.Quote(u.ContractID), apierr.Quote(u.Target))
 	}
 	counter := c.Counter + 1
 	rid := "00" + hex.EncodeToString(identity.CantonHash(purposeReassignmentID,
@@ -225,7 +225,7 @@ func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *lo
 func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassignNode, error) {
 	raw, err := tx.Get(store.ReassignmentKey(a.ReassignmentID))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, apierr.ReassignmentNotFound.New("no unassignment with reassignment id %s", a.ReassignmentID).
+		return nil, apierr.ReassignmentNotFound.New("no unassignment with reassignment id %s", apierr.Quote(a.ReassignmentID)).
 			WithResource("REASSIGNMENT_ID", a.ReassignmentID)
 	}
 	if err != nil {
@@ -237,16 +237,16 @@ func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassig
 	}
 	switch {
 	case r.Completed:
-		return nil, apierr.ReassignmentMismatch.New("the reassignment %s is already completed", a.ReassignmentID)
+		return nil, apierr.ReassignmentMismatch.New("the reassignment %s is already completed", apierr.Quote(a.ReassignmentID))
 	case r.Source != a.Source || r.Target != a.Target:
-		return nil, apierr.ReassignmentMismatch.New("the reassignment %s goes from %s to %s, not from %s to %s", a.ReassignmentID, r.Source, r.Target, a.Source, a.Target)
+		return nil, apierr.ReassignmentMismatch.New("the reassignment %s goes from %s to %s, not from %s to %s", apierr.Quote(a.ReassignmentID), r.Source, r.Target, apierr.Quote(a.Source), apierr.Quote(a.Target))
 	}
 	c, err := loadContract(tx, r.ContractID)
 	if err != nil {
 		return nil, err
 	}
 	if !slices.Contains(c.Create.stakeholders(), submitter) {
-		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, r.ContractID)
+		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, apierr.Quote(r.ContractID))
 	}
 	r.Completed = true
 	c.State, c.SynchronizerID, c.ReassignmentID, c.Target, c.UnassignedOffset = contractActive, r.Target, "", "", 0

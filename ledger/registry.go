@@ -105,7 +105,7 @@ func (n *Node) DeleteInstrument(ctx context.Context, id string) error {
 }
 
 func instrumentNotFound(id string) error {
-	return apierr.InstrumentNotFound.New("instrument %q not found", id).WithResource("INSTRUMENT", id)
+	return apierr.InstrumentNotFound.New("instrument %q not found", apierr.Quote(id)).WithResource("INSTRUMENT", id)
 }
 
 // GetInstrument returns one instrument (any caller).
@@ -143,7 +143,7 @@ func (n *Node) ListInstruments(ctx context.Context, req ListInstrumentsRequest) 
 	if req.PageToken != "" {
 		last, err := base64.RawURLEncoding.DecodeString(req.PageToken)
 		if err != nil || len(last) == 0 {
-			return InstrumentsPage{}, apierr.InvalidArgument.New("invalid pageToken %q", req.PageToken)
+			return InstrumentsPage{}, apierr.InvalidArgument.New("invalid pageToken %q", apierr.Quote(req.PageToken))
 		}
 		start = append(store.InstrumentKey(string(last)), 0)
 	}

@@ -11,10 +11,18 @@ import (
 // streamPage is how many log entries a stream reads from one snapshot.
 const streamPage = 500
 
+// Cancellation contract of every iterator of the package (Updates and the
+// Stream* methods): when ctx ends before the iterator does, its last
+// element is the error ctx.Err() (errors.Is(err, context.Canceled) or
+// context.DeadlineExceeded), yielded once; a caller that stops the loop
+// itself gets nothing more. An iterator that reaches its natural end (the
+// end offset, the last active contract) just stops, with no error.
+
 // StreamUpdates yields the updates of a list request one by one, as the
 // WebSocket form of /v2/updates does: it ends after the end offset, or,
-// open-ended, follows the ledger (woken by the committer) until ctx ends.
-// Stopping the loop releases everything.
+// open-ended, follows the ledger (woken by the committer) until ctx ends,
+// then yields ctx.Err() (see the cancellation contract above). Stopping the
+// loop releases everything.
 func (n *Node) StreamUpdates(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdatesResponse, error] {
 	return streamOf(n, ctx, req, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
 		u, ok := rd.update(e)
@@ -80,7 +88,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 // follow yields the rendered log entries of (begin, end]: newest first from
 // one snapshot when desc; otherwise in order, a page per snapshot, and —
 // without an end — following the ledger, woken by the committer, until ctx
-// ends.
+// ends, when it yields ctx.Err().
 func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
 	render func(*logEntry) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
@@ -116,6 +124,10 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 				hi = min(hi, *end)
 			}
 			for cursor < hi {
+				if err := ctx.Err(); err != nil {
+					fail(err)
+					return
+				}
 				var batch []T
 				last := cursor
 				err := n.st.View(func(r *store.Reader) error {
@@ -149,6 +161,7 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 			select {
 			case <-changed:
 			case <-ctx.Done():
+				fail(ctx.Err())
 				return
 			}
 		}
@@ -157,7 +170,8 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 
 // StreamActiveContracts yields the active contracts at an offset one by
 // one (the WebSocket form of /v2/state/active-contracts); the stream ends
-// by itself.
+// by itself after the last contract, or yields ctx.Err() when ctx ends
+// first.
 func (n *Node) StreamActiveContracts(ctx context.Context, req GetActiveContractsRequest) iter.Seq2[GetActiveContractsResponse, error] {
 	return func(yield func(GetActiveContractsResponse, error) bool) {
 		// The list form with the list limit lifted; a page of contracts at a
@@ -174,6 +188,10 @@ func (n *Node) StreamActiveContracts(ctx context.Context, req GetActiveContracts
 		at := req.ActiveAtOffset
 		size := int32(streamPage)
 		for {
+			if err := ctx.Err(); err != nil {
+				yield(GetActiveContractsResponse{}, err)
+				return
+			}
 			page, err := n.ActiveContractsPage(ctx, GetActiveContractsPageRequest{ActiveAtOffset: &at, EventFormat: derefFormat(f), MaxPageSize: &size, PageToken: after})
 			if err != nil {
 				yield(GetActiveContractsResponse{}, err)

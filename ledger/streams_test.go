@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -45,10 +46,7 @@ func TestStreams(t *testing.T) {
 	one := topologyFormat(first)
 	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	go func() {
-		time.Sleep(20 * time.Millisecond)
-		allocate(t, context.Background(), n, "later")
-	}()
+	later := allocateLater(n, "later", 20*time.Millisecond)
 	all := topologyFormat()
 	got = nil
 	for u, err := range n.StreamUpdates(tctx, ledger.GetUpdatesRequest{UpdateFormat: &all, BeginExclusive: 4}) {
@@ -58,6 +56,9 @@ func TestStreams(t *testing.T) {
 		if got = append(got, u.Update.Offset()); len(got) == 1 {
 			break
 		}
+	}
+	if err := <-later; err != nil {
+		t.Fatalf("allocating while tailing: %v", err)
 	}
 	if diff := cmp.Diff([]int64{5}, got); diff != "" {
 		t.Errorf("tailing stream (-want +got):\n%s", diff)
@@ -77,5 +78,68 @@ func TestStreams(t *testing.T) {
 			t.Error("an end after the ledger end streamed")
 		}
 		break
+	}
+}
+
+// TestIteratorsReportCancellation checks the cancellation contract: every
+// open-ended iterator whose ctx ends yields ctx.Err() as its last element,
+// and one whose ctx ended before it started does so at once.
+func TestIteratorsReportCancellation(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	p := allocate(t, context.Background(), n, "c").Party
+	f := topologyFormat()
+	ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{p: {}}}
+	drain := func(seq func(func(any, error) bool)) error {
+		var last error
+		for _, err := range seq {
+			last = err
+		}
+		return last
+	}
+	iters := []struct {
+		name string
+		seq  func(ctx context.Context) func(func(any, error) bool)
+	}{
+		{"Updates", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.Updates(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: f}))
+		}},
+		{"StreamUpdates", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
+		}},
+		{"StreamCompletions", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.StreamCompletions(ctx, ledger.CompletionStreamRequest{UserID: "participant_admin", Parties: []string{p}}))
+		}},
+		{"StreamActiveContracts", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.StreamActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &ef, ActiveAtOffset: 1}))
+		}},
+	}
+	for _, it := range iters {
+		t.Run(it.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if err := drain(it.seq(ctx)); !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled before the start: last error %v, want context.Canceled", err)
+			}
+		})
+	}
+	for _, it := range iters[:3] {
+		t.Run(it.name+"/tailing", func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			if err := drain(it.seq(ctx)); !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("deadline while tailing: last error %v, want context.DeadlineExceeded", err)
+			}
+		})
+	}
+}
+
+// anySeq erases the element type of an iterator.
+func anySeq[T any](seq func(func(T, error) bool)) func(func(any, error) bool) {
+	return func(yield func(any, error) bool) {
+		for v, err := range seq {
+			if !yield(v, err) {
+				return
+			}
+		}
 	}
 }

@@ -86,7 +86,7 @@ func (v *nodeVerifier) Verify(ctx context.Context, token string) (identity.Claim
 		}
 		if ok {
 			if e.cfg.IsDeactivated {
-				return identity.Claims{}, apierr.Unauthenticated.New("identity provider %s of issuer %s is deactivated", e.cfg.IdentityProviderID, iss)
+				return identity.Claims{}, apierr.Unauthenticated.New("identity provider %s of issuer %s is deactivated", e.cfg.IdentityProviderID, apierr.Quote(iss))
 			}
 			c, err := e.verifier.Verify(ctx, token)
 			if err != nil {

@@ -36,9 +36,9 @@ type ParticipantAuthorization struct {
 	ParticipantPermission ParticipantPermission `json:"participantPermission,omitempty"`
 }
 
-// Value is the "value" layer Canton puts around the payload of a protobuf
+// Wrapped is the "value" layer Canton puts around the payload of a protobuf
 // one-of variant: {"Variant": {"value": …}}.
-type Value[T any] struct {
+type Wrapped[T any] struct {
 	Value T `json:"value"`
 }
 
@@ -50,9 +50,9 @@ type TopologyEvent struct {
 
 // TopologyEventKind holds the variant of a TopologyEvent.
 type TopologyEventKind struct {
-	ParticipantAuthorizationAdded   *Value[ParticipantAuthorization] `json:"ParticipantAuthorizationAdded,omitempty"`
-	ParticipantAuthorizationChanged *Value[ParticipantAuthorization] `json:"ParticipantAuthorizationChanged,omitempty"`
-	ParticipantAuthorizationRevoked *Value[ParticipantAuthorization] `json:"ParticipantAuthorizationRevoked,omitempty"`
+	ParticipantAuthorizationAdded   *Wrapped[ParticipantAuthorization] `json:"ParticipantAuthorizationAdded,omitempty"`
+	ParticipantAuthorizationChanged *Wrapped[ParticipantAuthorization] `json:"ParticipantAuthorizationChanged,omitempty"`
+	ParticipantAuthorizationRevoked *Wrapped[ParticipantAuthorization] `json:"ParticipantAuthorizationRevoked,omitempty"`
 }
 
 // TopologyTransaction is a topology update (JsTopologyTransaction).
@@ -68,10 +68,10 @@ type TopologyTransaction struct {
 // Update is one entry of the ledger's update log as a reader sees it:
 // {"<Variant>": {"value": {…}}}. Exactly one variant is set.
 type Update struct {
-	Transaction         *Value[Transaction]         `json:"Transaction,omitempty"`
-	Reassignment        *Value[Reassignment]        `json:"Reassignment,omitempty"`
-	TopologyTransaction *Value[TopologyTransaction] `json:"TopologyTransaction,omitempty"`
-	OffsetCheckpoint    *Value[OffsetCheckpoint]    `json:"OffsetCheckpoint,omitempty"`
+	Transaction         *Wrapped[Transaction]         `json:"Transaction,omitempty"`
+	Reassignment        *Wrapped[Reassignment]        `json:"Reassignment,omitempty"`
+	TopologyTransaction *Wrapped[TopologyTransaction] `json:"TopologyTransaction,omitempty"`
+	OffsetCheckpoint    *Wrapped[OffsetCheckpoint]    `json:"OffsetCheckpoint,omitempty"`
 }
 
 // Offset returns the update's offset.
@@ -92,9 +92,9 @@ func (u Update) Offset() int64 {
 // TreeUpdate is an update of the deprecated trees stream: a transaction
 // tree, a reassignment or an offset checkpoint.
 type TreeUpdate struct {
-	TransactionTree  *Value[TransactionTree]  `json:"TransactionTree,omitempty"`
-	Reassignment     *Value[Reassignment]     `json:"Reassignment,omitempty"`
-	OffsetCheckpoint *Value[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
+	TransactionTree  *Wrapped[TransactionTree]  `json:"TransactionTree,omitempty"`
+	Reassignment     *Wrapped[Reassignment]     `json:"Reassignment,omitempty"`
+	OffsetCheckpoint *Wrapped[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
 }
 
 // Offset returns the update's offset.

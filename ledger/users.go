@@ -99,7 +99,7 @@ type UpdateUserIdentityProviderRequest struct {
 }
 
 func userNotFound(id string) *apierr.Error {
-	return apierr.UserNotFound.New("getting user failed for unknown user \"%s\"", id).WithResource("USER", id)
+	return apierr.UserNotFound.New("getting user failed for unknown user \"%s\"", apierr.Quote(id)).WithResource("USER", id)
 }
 
 func validUserID(field, id string) error {
@@ -210,7 +210,7 @@ func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserRespo
 			return nil, err
 		}
 		if exists {
-			return nil, apierr.UserAlreadyExists.New("creating user failed, as user \"%s\" already exists", u.ID).WithResource("USER", u.ID)
+			return nil, apierr.UserAlreadyExists.New("creating user failed, as user \"%s\" already exists", apierr.Quote(u.ID)).WithResource("USER", u.ID)
 		}
 		tx.Set(store.UserKey(u.ID), mustJSON(rec))
 		tx.Set(store.IDPMemberKey(u.IdentityProviderID, "u", u.ID), nil)
@@ -293,7 +293,7 @@ func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersRe
 	var start []byte
 	if req.PageToken != "" {
 		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
-		if err != nil || len(b) == 0 {
+		if err != nil || identity.ValidateUserID(string(b)) != nil {
 			return ListUsersResponse{}, apierr.InvalidArgument.New("Invalid page token")
 		}
 		start = append(append(slices.Clone(prefix), b...), 0)
@@ -370,12 +370,12 @@ func (n *Node) UpdateUser(ctx context.Context, req UpdateUserRequest) (UserRespo
 		return UserResponse{}, err
 	}
 	if len(req.UpdateMask.Paths) == 0 {
-		return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update mask contains no entries", u.ID)
+		return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update mask contains no entries", apierr.Quote(u.ID))
 	}
 	set := map[string]bool{}
 	for _, p := range req.UpdateMask.Paths {
 		if !slices.Contains(userMaskPaths, p) {
-			return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update path: '%s' is invalid", u.ID, p)
+			return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update path: '%s' is invalid", apierr.Quote(u.ID), apierr.Quote(p))
 		}
 		set[p] = true
 	}
@@ -401,7 +401,7 @@ func (n *Node) UpdateUser(ctx context.Context, req UpdateUserRequest) (UserRespo
 			return nil, err
 		}
 		if rv := u.Metadata.ResourceVersion; rv != "" && rv != cur.User.Metadata.ResourceVersion {
-			return nil, apierr.ConcurrentUserUpdate.New("Update operation for user '%s' failed due a concurrent update to the same user", u.ID).
+			return nil, apierr.ConcurrentUserUpdate.New("Update operation for user '%s' failed due a concurrent update to the same user", apierr.Quote(u.ID)).
 				WithResource("USER", u.ID)
 		}
 		next := cur

@@ -22,8 +22,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Category is Canton's error category (ErrorCategory.scala). The numbers are
@@ -246,18 +248,20 @@ func (e *Error) HTTPStatus() int {
 	return e.GRPCCode().HTTPStatus()
 }
 
-// WithResource appends a (type, name) resource and returns e.
+// WithResource appends a (type, name) resource and returns e. The name is
+// bounded with Quote.
 func (e *Error) WithResource(kind, name string) *Error {
-	e.Resources = append(e.Resources, [2]string{kind, name})
+	e.Resources = append(e.Resources, [2]string{kind, Quote(name)})
 	return e
 }
 
-// WithContext sets a context key and returns e.
+// WithContext sets a context key and returns e. The value is bounded with
+// Quote.
 func (e *Error) WithContext(key, value string) *Error {
 	if e.Context == nil {
 		e.Context = map[string]string{}
 	}
-	e.Context[key] = value
+	e.Context[key] = Quote(value)
 	return e
 }
 
@@ -285,4 +289,31 @@ func From(err error) *Error {
 		return c.New("%s", strings.TrimSpace(err.Error()))
 	}
 	return InternalError.Wrap(err, "%v", err)
+}
+
+// Bounds of Quote.
+const (
+	// QuoteLimit is the length in bytes of the longest string Quote keeps
+	// whole. Every valid identifier of the Ledger API (party, user,
+	// contract, update, command and synchronizer ids) fits.
+	QuoteLimit = 256
+	// quoteHead is how many bytes of a longer string Quote keeps.
+	quoteHead = 100
+)
+
+// Quote returns outside input (an id, a token, a path, a URL, …) in the
+// form an error may quote it: s itself when it is at most QuoteLimit bytes
+// long, and otherwise its first 100 bytes (cut at a UTF-8 boundary)
+// followed by "…(<n> bytes)", so that an error never grows with its input.
+// Every cause, resource and context value that quotes a request goes
+// through Quote; WithResource and WithContext apply it themselves.
+func Quote(s string) string {
+	if len(s) <= QuoteLimit {
+		return s
+	}
+	cut := quoteHead
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }

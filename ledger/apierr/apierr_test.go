@@ -3,6 +3,7 @@ package apierr_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +89,31 @@ func TestErrorsIsAndAs(t *testing.T) {
 	}
 	if got := apierr.MaximumListElementsReached.New("too many").HTTPStatus(); got != 413 {
 		t.Errorf("list limit status = %d, want 413", got)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("a", 3<<19)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", ""},
+		{"short", "alice::1220ab", "alice::1220ab"},
+		{"at the limit", strings.Repeat("b", apierr.QuoteLimit), strings.Repeat("b", apierr.QuoteLimit)},
+		{"one over", strings.Repeat("c", apierr.QuoteLimit+1), strings.Repeat("c", 100) + "…(257 bytes)"},
+		{"huge", long, strings.Repeat("a", 100) + "…(1572864 bytes)"},
+		// A two-byte rune straddles byte 100: the cut backs off before it.
+		{"utf-8 boundary", strings.Repeat("d", 99) + strings.Repeat("é", 200), strings.Repeat("d", 99) + "…(499 bytes)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := apierr.Quote(tc.in); got != tc.want {
+				t.Errorf("Quote = %.200q (%d bytes), want %.200q", got, len(got), tc.want)
+			}
+		})
+	}
+	e := apierr.InvalidArgument.New("x").WithResource("CONTRACT_ID", long).WithContext("k", long)
+	if len(e.Resources[0][1]) > 200 || len(e.Context["k"]) > 200 {
+		t.Errorf("WithResource/WithContext keep %d/%d bytes of a 1.5 MiB value", len(e.Resources[0][1]), len(e.Context["k"]))
 	}
 }
