@@ -17,6 +17,14 @@ const (
 	DefaultListLimit          = 200
 )
 
+// DefaultMaxDARUncompressedSize bounds what one DAR upload or validation
+// may inflate: 128 MiB in total, of which at most 1 MiB of manifest (real
+// DARs inflate 4 to 5 times, so this is far above any DAR an 8 MiB request
+// body can carry). Canton's limits are 1 GiB per entry and 2 GiB in total;
+// ledgernode's are lower so that a small zip bomb cannot make an embedded
+// node allocate gigabytes.
+const DefaultMaxDARUncompressedSize int64 = 128 << 20
+
 // Options configures a Node. The zero value is usable: with neither Dir nor
 // InMemory set, Open opens an in-memory node with Canton's default limits.
 type Options struct {
@@ -59,6 +67,14 @@ type Options struct {
 	// name none (default 7 days).
 	MaxDeduplicationDuration time.Duration
 
+	// MaxDARUncompressedSize bounds the total uncompressed size of a DAR's
+	// entries (and so of each entry); beyond it ValidateDAR and UploadDAR
+	// answer ZIP_BOMB. Zero means DefaultMaxDARUncompressedSize. With the
+	// request body limit it bounds the memory one DAR request can make the
+	// node allocate: about the body, plus twice this size (inflate buffers
+	// grow by doubling), plus the decoded packages.
+	MaxDARUncompressedSize int64
+
 	// AllowDevLF accepts Daml-LF 2.dev packages (Canton's alpha version
 	// support); by default only LF 2.1, 2.2 and 2.3 are accepted.
 	AllowDevLF bool
@@ -93,6 +109,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxDeduplicationDuration <= 0 {
 		o.MaxDeduplicationDuration = DefaultMaxDeduplicationDuration
+	}
+	if o.MaxDARUncompressedSize <= 0 {
+		o.MaxDARUncompressedSize = DefaultMaxDARUncompressedSize
 	}
 	if o.ListLimit <= 0 {
 		o.ListLimit = DefaultListLimit
