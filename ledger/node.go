@@ -70,7 +70,7 @@ var keyParticipant = store.MetaKey("participant")
 func Open(opts Options) (*Node, error) {
 	opts = opts.withDefaults()
 	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock}
-	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})
+	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}
@@ -250,6 +250,9 @@ func storeErr(err error) error {
 	}
 	if errors.Is(err, store.ErrClosed) {
 		return apierr.ServiceNotRunning.New("the ledger store is closed")
+	}
+	if errors.Is(err, store.ErrTooLarge) {
+		return apierr.RequestTooLarge.New("The request's writes exceed what one ledger transaction can hold; split it into smaller requests")
 	}
 	return apierr.InternalError.Wrap(err, "%v", err)
 }

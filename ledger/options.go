@@ -7,6 +7,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
 // Default limits, as Canton 3.5 configures them.
@@ -117,6 +118,20 @@ func (o Options) withDefaults() Options {
 		o.ListLimit = DefaultListLimit
 	}
 	return o
+}
+
+// spill keeps large values out of an in-memory store's transactions (its
+// memtable holds every value: none above 1 MiB, no transaction above 15% of
+// the 8 MiB memtable), so that every value a client may send is storable
+// without a large, eagerly allocated memtable. A durable store keeps values
+// of 1 MiB and more in its value log, but smaller ones count against its
+// transaction limit (15% of the 16 MiB memtable): an operation's values
+// beyond 1 MiB in total are spilled there too.
+func (o Options) spill() store.Spill {
+	if !o.InMemory {
+		return store.Spill{Inline: 1 << 20}
+	}
+	return store.Spill{Above: 64 << 10, Inline: 512 << 10}
 }
 
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test
