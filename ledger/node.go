@@ -67,7 +67,13 @@ var keyParticipant = store.MetaKey("participant")
 // namespace) and the participant_admin user with the ParticipantAdmin
 // right. An existing directory resumes where it stopped: nothing is
 // replayed at start-up.
+//
+// Options with both Dir and InMemory set are an error (as Badger treats
+// them), not a silent in-memory node.
 func Open(opts Options) (*Node, error) {
+	if opts.Dir != "" && opts.InMemory {
+		return nil, fmt.Errorf("ledger: Options.Dir (%q) and Options.InMemory are exclusive: set one", opts.Dir)
+	}
 	opts = opts.withDefaults()
 	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock}
 	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})

@@ -33,7 +33,7 @@ type Options struct {
 	// resumes where the node stopped.
 	Dir string
 	// InMemory keeps everything in memory (no files at all). It is implied
-	// when Dir is empty.
+	// when Dir is empty; setting it with Dir is an error.
 	InMemory bool
 
 	// ParticipantID is a bare name (the namespace is then the node's own key
