@@ -67,10 +67,16 @@ var keyParticipant = store.MetaKey("participant")
 // namespace) and the participant_admin user with the ParticipantAdmin
 // right. An existing directory resumes where it stopped: nothing is
 // replayed at start-up.
+//
+// Options with both Dir and InMemory set are an error (as Badger treats
+// them), not a silent in-memory node.
 func Open(opts Options) (*Node, error) {
+	if opts.Dir != "" && opts.InMemory {
+		return nil, fmt.Errorf("ledger: Options.Dir (%q) and Options.InMemory are exclusive: set one", opts.Dir)
+	}
 	opts = opts.withDefaults()
 	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock}
-	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})
+	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}
@@ -250,6 +256,9 @@ func storeErr(err error) error {
 	}
 	if errors.Is(err, store.ErrClosed) {
 		return apierr.ServiceNotRunning.New("the ledger store is closed")
+	}
+	if errors.Is(err, store.ErrTooLarge) {
+		return apierr.RequestTooLarge.New("The request's writes exceed what one ledger transaction can hold; split it into smaller requests")
 	}
 	return apierr.InternalError.Wrap(err, "%v", err)
 }

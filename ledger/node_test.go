@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -429,5 +431,22 @@ func TestClock(t *testing.T) {
 	upd := ledger.UpdateAtForTest(t, n, 1)
 	if got := upd.TopologyTransaction.Value.RecordTime; got != "2026-01-02T03:04:05.600Z" {
 		t.Errorf("record time = %q", got)
+	}
+}
+
+// TestDirAndInMemory: Options naming a directory and InMemory is an error
+// that creates nothing, not a silent in-memory node.
+func TestDirAndInMemory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	n, err := ledger.Open(ledger.Options{Dir: dir, InMemory: true})
+	if err == nil {
+		n.Close()
+		t.Fatal("Open accepted Dir with InMemory")
+	}
+	if !strings.Contains(err.Error(), "exclusive") {
+		t.Errorf("error %q does not say the options are exclusive", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the directory was created: %v", err)
 	}
 }

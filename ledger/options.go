@@ -7,6 +7,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
 // Default limits, as Canton 3.5 configures them.
@@ -17,6 +18,14 @@ const (
 	DefaultListLimit          = 200
 )
 
+// DefaultMaxDARUncompressedSize bounds what one DAR upload or validation
+// may inflate: 128 MiB in total, of which at most 1 MiB of manifest (real
+// DARs inflate 4 to 5 times, so this is far above any DAR an 8 MiB request
+// body can carry). Canton's limits are 1 GiB per entry and 2 GiB in total;
+// ledgernode's are lower so that a small zip bomb cannot make an embedded
+// node allocate gigabytes.
+const DefaultMaxDARUncompressedSize int64 = 128 << 20
+
 // Options configures a Node. The zero value is usable: with neither Dir nor
 // InMemory set, Open opens an in-memory node with Canton's default limits.
 type Options struct {
@@ -24,7 +33,7 @@ type Options struct {
 	// resumes where the node stopped.
 	Dir string
 	// InMemory keeps everything in memory (no files at all). It is implied
-	// when Dir is empty.
+	// when Dir is empty; setting it with Dir is an error.
 	InMemory bool
 
 	// ParticipantID is a bare name (the namespace is then the node's own key
@@ -58,6 +67,14 @@ type Options struct {
 	// MaxDeduplicationDuration is the deduplication period of commands that
 	// name none (default 7 days).
 	MaxDeduplicationDuration time.Duration
+
+	// MaxDARUncompressedSize bounds the total uncompressed size of a DAR's
+	// entries (and so of each entry); beyond it ValidateDAR and UploadDAR
+	// answer ZIP_BOMB. Zero means DefaultMaxDARUncompressedSize. With the
+	// request body limit it bounds the memory one DAR request can make the
+	// node allocate: about the body, plus twice this size (inflate buffers
+	// grow by doubling), plus the decoded packages.
+	MaxDARUncompressedSize int64
 
 	// AllowDevLF accepts Daml-LF 2.dev packages (Canton's alpha version
 	// support); by default only LF 2.1, 2.2 and 2.3 are accepted.
@@ -94,10 +111,27 @@ func (o Options) withDefaults() Options {
 	if o.MaxDeduplicationDuration <= 0 {
 		o.MaxDeduplicationDuration = DefaultMaxDeduplicationDuration
 	}
+	if o.MaxDARUncompressedSize <= 0 {
+		o.MaxDARUncompressedSize = DefaultMaxDARUncompressedSize
+	}
 	if o.ListLimit <= 0 {
 		o.ListLimit = DefaultListLimit
 	}
 	return o
+}
+
+// spill keeps large values out of an in-memory store's transactions (its
+// memtable holds every value: none above 1 MiB, no transaction above 15% of
+// the 8 MiB memtable), so that every value a client may send is storable
+// without a large, eagerly allocated memtable. A durable store keeps values
+// of 1 MiB and more in its value log, but smaller ones count against its
+// transaction limit (15% of the 16 MiB memtable): an operation's values
+// beyond 1 MiB in total are spilled there too.
+func (o Options) spill() store.Spill {
+	if !o.InMemory {
+		return store.Spill{Inline: 1 << 20}
+	}
+	return store.Spill{Above: 64 << 10, Inline: 512 << 10}
 }
 
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test

@@ -208,7 +208,8 @@ type packageCache struct {
 }
 
 func (n *Node) readOptions() lf.ReadOptions {
-	return lf.ReadOptions{AllowDevLF: n.opts.AllowDevLF}
+	return lf.ReadOptions{AllowDevLF: n.opts.AllowDevLF,
+		MaxEntrySize: n.opts.MaxDARUncompressedSize, MaxTotalSize: n.opts.MaxDARUncompressedSize}
 }
 
 // knownPackages returns every stored package, decoded (from the cache when

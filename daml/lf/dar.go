@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +24,12 @@ const (
 
 // ManifestPath is the path of the DAR manifest inside the zip.
 const ManifestPath = "META-INF/MANIFEST.MF"
+
+// MaxManifestSize is the largest manifest ReadDAR reads: 1 MiB (a real one
+// is under a few KB). A larger one is INVALID_DAR, refused before it is
+// inflated; one whose header lies about its size is a ZIP_BOMB as soon as
+// it inflates beyond what it declared.
+const MaxManifestSize = 1 << 20
 
 // ReadOptions tunes ReadDAR and DecodeArchive. The zero value is Canton's
 // default configuration.
@@ -99,11 +107,16 @@ func (d *DAR) PackageIDs() []string {
 // manifest lists, then applies the LF version policy. It does not check
 // dependencies (see CheckDependencies) or types.
 //
-// Errors are *Error values of kind KindInvalidDAR (not a zip, missing or
-// invalid manifest, unsupported format), KindInvalidZipEntry (path tricks,
-// duplicate or corrupt entries, a listed dalf missing), KindZipBomb (size
-// limits, by header or by actual content), KindParse (a malformed dalf)
-// and KindLanguageVersion.
+// Memory: ReadDAR holds data, at most MaxManifestSize bytes of manifest and
+// the inflated dalfs the manifest lists, which the size limits bound
+// (entries are inflated into buffers of exactly their declared size, and
+// content beyond it is refused); other entries are never inflated.
+//
+// Errors are *Error values of kind KindInvalidDAR (not a zip, missing,
+// oversized or invalid manifest, unsupported format), KindInvalidZipEntry
+// (path tricks, duplicate or corrupt entries, a listed dalf missing),
+// KindZipBomb (size limits, by header or by actual content), KindParse (a
+// malformed dalf) and KindLanguageVersion.
 func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
@@ -141,6 +154,10 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	if mf == nil {
 		return nil, newError(KindInvalidDAR, "The DAR has no %s", ManifestPath)
 	}
+	if mf.UncompressedSize64 > MaxManifestSize {
+		return nil, newError(KindInvalidDAR, "Invalid manifest: %s is %d bytes uncompressed, above the limit of %d bytes",
+			ManifestPath, mf.UncompressedSize64, MaxManifestSize)
+	}
 	raw, err := read(mf)
 	if err != nil {
 		return nil, err
@@ -155,7 +172,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	for i, path := range paths {
 		f := entries[path]
 		if f == nil {
-			return nil, entryError(KindInvalidZipEntry, path, "The dalf %q listed in the manifest is not in the DAR", path)
+			return nil, entryError(KindInvalidZipEntry, truncateInput(path), "The dalf %s listed in the manifest is not in the DAR", quoteInput(path))
 		}
 		b, err := read(f)
 		if err != nil {
@@ -229,34 +246,79 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	default:
 		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q uses unsupported compression method %d", f.Name, f.Method)
 	}
-	// Start small: the header may lie upwards too.
-	buf := bytes.NewBuffer(make([]byte, 0, min(declared, 1<<20)))
-	n, err := io.Copy(buf, io.LimitReader(r, int64(declared)+1))
+	// One buffer of the declared size (within limit), grown as content
+	// arrives: a header that lies upwards costs only what really inflates,
+	// and content beyond the declared size is never held.
+	b, err := readUpTo(r, int64(declared))
 	if err != nil {
 		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Corrupt zip entry %q: %v", f.Name, err), err)
 	}
-	if uint64(n) > declared {
-		return nil, entryError(KindZipBomb, f.Name, "Zip entry %q inflates beyond the %d bytes its header declares", f.Name, declared)
+	var one [1]byte
+	if uint64(len(b)) == declared {
+		if k, _ := io.ReadFull(r, one[:]); k > 0 {
+			return nil, entryError(KindZipBomb, f.Name, "Zip entry %q inflates beyond the %d bytes its header declares", f.Name, declared)
+		}
 	}
-	if uint64(n) < declared {
+	if n := len(b); uint64(n) < declared {
 		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q is truncated: %d of %d bytes", f.Name, n, declared)
 	}
-	b := buf.Bytes()
 	if f.CRC32 != 0 && crc32.ChecksumIEEE(b) != f.CRC32 {
 		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q fails its checksum", f.Name)
 	}
 	return b, nil
 }
 
+// readUpTo reads r until EOF or n bytes, into a buffer that starts at 64
+// KiB (at most n) and doubles up to n: never more than n bytes of capacity.
+func readUpTo(r io.Reader, n int64) ([]byte, error) {
+	b := make([]byte, 0, min(n, 64<<10))
+	for int64(len(b)) < n {
+		if len(b) == cap(b) {
+			nb := make([]byte, len(b), min(n, 2*int64(cap(b))))
+			copy(nb, b)
+			b = nb
+		}
+		k, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// maxQuoted is how many bytes of outside input an error cause quotes.
+const maxQuoted = 100
+
+// quoteInput quotes outside input for an error cause: in full up to
+// maxQuoted bytes, beyond that its first maxQuoted bytes and its length.
+func quoteInput[T string | []byte](s T) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(string(s))
+	}
+	return fmt.Sprintf("%q… (%d bytes)", s[:maxQuoted], len(s))
+}
+
+// truncateInput cuts outside input to maxQuoted bytes for an error context.
+func truncateInput(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	return s[:maxQuoted] + "…"
+}
+
 // parseManifest reads a Java manifest's main section and the DAR
-// attributes (DarManifestReader).
+// attributes (DarManifestReader). It walks the lines of b in place (CRLF,
+// CR and LF end a line) and copies only attribute names and values; a bad
+// line is quoted truncated.
 func parseManifest(b []byte) (Manifest, error) {
 	invalid := func(format string, args ...any) error {
 		return newError(KindInvalidDAR, "Invalid manifest: "+format, args...)
 	}
-	text := strings.TrimPrefix(string(b), "\ufeff")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	m := Manifest{Attributes: map[string]string{}}
 	lower := map[string]string{}
 	var name string
@@ -269,28 +331,38 @@ func parseManifest(b []byte) (Manifest, error) {
 		name = ""
 		value.Reset()
 	}
-	for _, line := range strings.Split(text, "\n") {
-		if line == "" {
+	for len(b) > 0 {
+		var line []byte
+		end := bytes.IndexAny(b, "\r\n")
+		switch {
+		case end < 0:
+			line, b = b, nil
+		case b[end] == '\r' && end+1 < len(b) && b[end+1] == '\n':
+			line, b = b[:end], b[end+2:]
+		default:
+			line, b = b[:end], b[end+1:]
+		}
+		if len(line) == 0 {
 			break // end of the main section
 		}
 		if line[0] == ' ' {
 			if name == "" {
 				return Manifest{}, invalid("continuation line without an attribute")
 			}
-			value.WriteString(line[1:])
+			value.Write(line[1:])
 			continue
 		}
 		flush()
-		n, v, ok := strings.Cut(line, ": ")
+		n, v, ok := bytes.Cut(line, []byte(": "))
 		if !ok {
-			n, ok = strings.CutSuffix(line, ":")
-			v = ""
+			n, ok = bytes.CutSuffix(line, []byte(":"))
+			v = nil
 		}
 		if !ok || !validAttributeName(n) {
-			return Manifest{}, invalid("bad line %q", line)
+			return Manifest{}, invalid("bad line %s", quoteInput(line))
 		}
-		name = n
-		value.WriteString(v)
+		name = string(n)
+		value.Write(v)
 	}
 	flush()
 	get := func(key string) (string, bool) {
@@ -312,7 +384,7 @@ func parseManifest(b []byte) (Manifest, error) {
 		return Manifest{}, invalid("Cannot find attribute: Format")
 	}
 	if m.Format != "daml-lf" {
-		return Manifest{}, newError(KindInvalidDAR, "Unsupported format: %s", m.Format)
+		return Manifest{}, newError(KindInvalidDAR, "Unsupported format: %s", truncateInput(m.Format))
 	}
 	if m.MainDalf == "" {
 		return Manifest{}, invalid("empty Main-Dalf")
@@ -332,8 +404,8 @@ func parseManifest(b []byte) (Manifest, error) {
 }
 
 // validAttributeName: a Java manifest header name, [A-Za-z0-9_-]{1,70}.
-func validAttributeName(s string) bool {
-	if s == "" || len(s) > 70 {
+func validAttributeName(s []byte) bool {
+	if len(s) == 0 || len(s) > 70 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -29,6 +29,14 @@ func FuzzReadDAR(f *testing.F) {
 	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil)), Store: true}, e.File{Name: "a.dalf", Data: dalf, Store: true}))
 	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: []byte{0x0a, 0x02, 0x08, 0x01}}))
 	f.Add([]byte("PK\x03\x04"))
+	// Deflated entries, so that mutations reach the inflater: a deflated
+	// manifest with a bad line, bombs whose header is honest or lies, and a
+	// deflated dalf.
+	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}))
+	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil, "Name: app"))}, e.File{Name: "a.dalf", Data: dalf}))
+	f.Add(e.ZeroBomb(ManifestPath, 64<<10, 64<<10, e.File{Name: "a.dalf", Data: dalf}))
+	f.Add(e.ZeroBomb(ManifestPath, 64<<10, 100, e.File{Name: "a.dalf", Data: dalf}))
+	f.Add(e.ZeroBomb("a.dalf", 64<<10, 64<<10, e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil))}))
 
 	opts := ReadOptions{MaxEntrySize: 2 << 20, MaxTotalSize: 4 << 20, AllowDevLF: true}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -50,10 +50,13 @@ func kindOf(err error) ErrorKind {
 
 // cantonNames are the Canton codes the ledger maps the decoding kinds to
 // (ledger's damlError; its tests check the same pairs). decode_test.go's
-// table is written with these names.
+// and bomb_test.go's tables are written with these names.
 var cantonNames = map[ErrorKind]string{
 	KindParse:           "DAR_PARSE_ERROR",
 	KindLanguageVersion: "ALLOWED_LANGUAGE_VERSIONS",
+	KindInvalidDAR:      "INVALID_DAR",
+	KindInvalidZipEntry: "INVALID_ZIP_ENTRY",
+	KindZipBomb:         "ZIP_BOMB",
 }
 
 // code returns the Canton code name of err's kind as cantonNames lists it

@@ -11,6 +11,7 @@
 //	p/<party>                 a party record
 //	s/<user id>               a user record with its rights
 //	d/<idp id>                an identity-provider configuration
+//	~/<spill id><chunk>       a chunk of a spilled large value (spill.go)
 package store
 
 import "encoding/binary"

@@ -31,6 +31,10 @@ type Options struct {
 	// MaxBatch bounds how many waiting operations one group commit takes
 	// (default 256).
 	MaxBatch int
+	// Spill, when enabled, keeps large values out of the committing Badger
+	// transaction (see Spill); an in-memory store needs it to hold values
+	// above 1 MiB or operations above 15% of its memtable.
+	Spill Spill
 	// OnCommitFailed, when set, is called (in the committer) after a group
 	// commit failed, so that caches filled from its staged writes can be
 	// dropped.
@@ -61,6 +65,9 @@ type Store struct {
 	log      *slog.Logger
 	maxBatch int
 	onFail   func()
+	spill    Spill
+
+	spilledAny atomic.Bool // some value was ever spilled
 
 	reqs chan *request
 	quit chan struct{}
@@ -83,6 +90,7 @@ func Open(opts Options) (*Store, error) {
 		log:      opts.Logger,
 		maxBatch: opts.MaxBatch,
 		onFail:   opts.OnCommitFailed,
+		spill:    opts.Spill,
 		reqs:     make(chan *request),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
@@ -202,6 +210,7 @@ type applied struct {
 	v      any
 	writes []write
 	end    int64
+	spills [][]byte // pointers to the values it spilled
 }
 
 // commitBatch runs the operations of one group in order inside one Badger
@@ -218,11 +227,30 @@ func (s *Store) commitBatch(batch []*request) {
 			r.res <- result{err: err}
 			continue
 		}
+		var spills [][]byte
+		if idx := s.spill.toSpill(tx.writes); len(idx) > 0 {
+			// The chunks are written outside txn: commit the group so far,
+			// write them, and go on in a transaction that sees them.
+			end = s.finish(txn, pending)
+			pending = nil
+			tx.writes, spills, err = s.spillValues(tx.writes, idx)
+			txn = s.db.NewTransaction(true)
+			if err != nil {
+				r.res <- result{err: err}
+				continue
+			}
+		}
 		newEnd := end + tx.next
 		if tx.next > 0 {
 			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
 		}
-		if err := applyWrites(txn, tx.writes); err != nil {
+		writes, err := s.releaseOld(txn, tx.writes)
+		if err != nil {
+			s.dropSpills(spills)
+			r.res <- result{err: err}
+			continue
+		}
+		if err := applyWrites(txn, writes); err != nil {
 			txn.Discard()
 			if len(pending) > 0 {
 				// Commit what fitted, then try this operation alone.
@@ -240,17 +268,22 @@ func (s *Store) commitBatch(batch []*request) {
 				}
 			}
 			txn = s.db.NewTransaction(true)
-			if err := applyWrites(txn, tx.writes); err != nil {
+			writes, err = s.releaseOld(txn, tx.writes)
+			if err == nil {
+				err = applyWrites(txn, writes)
+			}
+			if err != nil {
 				txn.Discard()
 				txn = s.db.NewTransaction(true)
 				if errors.Is(err, badger.ErrTxnTooBig) {
 					err = ErrTooLarge
 				}
+				s.dropSpills(spills)
 				r.res <- result{err: err}
 				continue
 			}
 		}
-		pending = append(pending, applied{r: r, v: v, writes: tx.writes, end: newEnd})
+		pending = append(pending, applied{r: r, v: v, writes: writes, end: newEnd, spills: spills})
 		end = newEnd
 	}
 	s.finish(txn, pending)
@@ -269,6 +302,7 @@ func (s *Store) finish(txn *badger.Txn, pending []applied) int64 {
 			s.onFail()
 		}
 		for _, p := range pending {
+			s.dropSpills(p.spills)
 			p.r.res <- result{err: fmt.Errorf("store: commit failed: %w", err)}
 		}
 		return s.end.Load()
@@ -299,9 +333,12 @@ func runOp(op Op, tx *Tx) (v any, err error) {
 func applyWrites(txn *badger.Txn, writes []write) error {
 	for _, w := range writes {
 		var err error
-		if w.del {
+		switch {
+		case w.del:
 			err = txn.Delete(w.key)
-		} else {
+		case w.meta != 0:
+			err = txn.SetEntry(badger.NewEntry(w.key, w.val).WithMeta(w.meta))
+		default:
 			err = txn.Set(w.key, w.val)
 		}
 		if err != nil {
@@ -325,7 +362,12 @@ func (r *Reader) Get(key []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return item.ValueCopy(nil)
+	if item.UserMeta()&metaSpilled == 0 {
+		return item.ValueCopy(nil)
+	}
+	var out []byte
+	err = r.value(item, func(v []byte) error { out = v; return nil })
+	return out, err
 }
 
 // Scan calls fn for every key with the prefix at or after start (nil: from
@@ -339,7 +381,7 @@ func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, erro
 		seek = start
 	}
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
-		if more, err := visit(it.Item(), fn); err != nil || !more {
+		if more, err := r.visit(it.Item(), fn); err != nil || !more {
 			return err
 		}
 	}
@@ -349,6 +391,8 @@ func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, erro
 type write struct {
 	key, val []byte
 	del      bool
+	meta     byte // metaSpilled: val is a pointer to a spilled value
+	chunk    bool // the deletion of a spilled value's chunk
 }
 
 // Tx is an operation's view of the store inside a group commit: reads see
@@ -473,7 +517,7 @@ func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (boo
 		seek = append(slices.Clone(prefix), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 	}
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
-		if more, err := visit(it.Item(), fn); err != nil || !more {
+		if more, err := r.visit(it.Item(), fn); err != nil || !more {
 			return err
 		}
 	}
@@ -481,8 +525,8 @@ func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (boo
 }
 
 // visit calls fn with an item's key and value without copying them.
-func visit(item *badger.Item, fn func(key, val []byte) (bool, error)) (more bool, err error) {
-	err = item.Value(func(v []byte) error {
+func (r *Reader) visit(item *badger.Item, fn func(key, val []byte) (bool, error)) (more bool, err error) {
+	err = r.value(item, func(v []byte) error {
 		var ferr error
 		more, ferr = fn(item.Key(), v)
 		return ferr

@@ -1,0 +1,63 @@
+package ledger_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// TestLargeValues: every value a client may legally send is storable in
+// memory as on disk: a create whose Text argument is 1 MiB or 7 MiB
+// (Canton accepts an 8 MiB JSON body), or a command of eight creates of 900
+// KiB each, commits and reads back equal.
+func TestLargeValues(t *testing.T) {
+	for _, disk := range []bool{false, true} {
+		opts := ledger.Options{}
+		name := "in memory"
+		if disk {
+			opts.Dir, name = t.TempDir(), "on disk"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			n := openNode(t, opts)
+			d, ids := lftest.DAR(lftest.TemplatePackage("note", "1.0.0", nil, owner, lftest.Field{Name: "text", Type: lftest.B(lftest.Text)}))
+			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+				t.Fatal(err)
+			}
+			alice := allocate(t, ctx, n, "alice").Party
+			for _, tc := range []struct {
+				size, creates int
+			}{{1 << 20, 1}, {7 << 20, 1}, {900 << 10, 8}} {
+				var cmds []ledger.Command
+				var texts []string
+				for i := range tc.creates {
+					text := strings.Repeat(fmt.Sprint(i), tc.size)
+					args, _ := json.Marshal(map[string]string{"owner": alice, "text": text})
+					texts = append(texts, text)
+					cmds = append(cmds, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}})
+				}
+				resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+					CommandID: fmt.Sprint("big", tc.size, tc.creates), ActAs: []string{alice}, UserID: "u1", Commands: cmds}})
+				if err != nil {
+					t.Fatalf("%d creates of a %d-byte Text: %.300v", tc.creates, tc.size, err)
+				}
+				for i, e := range resp.Transaction.Events {
+					ev, err := n.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: e.CreatedEvent.ContractID,
+						EventFormat: ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}})
+					if err != nil {
+						t.Fatalf("reading back: %v", err)
+					}
+					var got struct{ Text string }
+					if err := json.Unmarshal(ev.Created.CreatedEvent.CreateArgument, &got); err != nil || got.Text != texts[i] {
+						t.Fatalf("read back a %d-byte text (%v), want the %d bytes sent", len(got.Text), err, tc.size)
+					}
+				}
+			}
+		})
+	}
+}
