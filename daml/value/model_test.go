@@ -128,6 +128,8 @@ func TestNumericScaleAndUnscaled(t *testing.T) {
 		{"42.", 0, "42", true},
 		{"1.5000000000", 10, "15000000000", true},
 		{"-0.05", 2, "-5", true},
+		{"-12.30", 2, "-1230", true},
+		{"0.", 0, "0", true},
 		{"0." + "0000000000000000000000000000000000001", 37, "1", true},
 		{"x.1", 1, "", false},
 	} {
@@ -137,6 +139,11 @@ func TestNumericScaleAndUnscaled(t *testing.T) {
 		u, s, ok := tc.n.Unscaled()
 		if ok != tc.ok || (ok && (u.Cmp(mustBig(t, tc.unscaled)) != 0 || s != tc.scale)) {
 			t.Errorf("Unscaled(%s) = %v, %d, %v", tc.n, u, s, ok)
+		}
+		if ok {
+			if back := NumericOf(u, s); back != tc.n {
+				t.Errorf("NumericOf(%v, %d) = %s, want %s", u, s, back, tc.n)
+			}
 		}
 	}
 }
