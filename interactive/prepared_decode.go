@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 )
 
 // DecodePreparedTransaction parses PreparedTransaction bytes (proto3
@@ -15,62 +16,62 @@ import (
 // (ids, versions, seeds): Hash does that.
 func DecodePreparedTransaction(b []byte) (*PreparedTransaction, error) {
 	pt := &PreparedTransaction{}
-	var tx, md msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tx, md pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
-			tx.add(f.b)
-		case f.num == 2 && f.isBytes():
-			md.add(f.b)
+		case f.Num == 1 && f.IsBytes():
+			tx.Add(f.Bytes)
+		case f.Num == 2 && f.IsBytes():
+			md.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("invalid prepared transaction: %w", err)
 	}
-	if !tx.set {
+	if !tx.Set {
 		return nil, errors.New("invalid prepared transaction: field transaction is not set")
 	}
-	if !md.set {
+	if !md.Set {
 		return nil, errors.New("invalid prepared transaction: field metadata is not set")
 	}
-	if err := decodeTransaction(tx.b, &pt.Transaction); err != nil {
+	if err := decodeTransaction(tx.B, &pt.Transaction); err != nil {
 		return nil, fmt.Errorf("invalid prepared transaction: transaction: %w", err)
 	}
-	if err := decodeMetadata(md.b, &pt.Metadata); err != nil {
+	if err := decodeMetadata(md.B, &pt.Metadata); err != nil {
 		return nil, fmt.Errorf("invalid prepared transaction: metadata: %w", err)
 	}
 	return pt, nil
 }
 
 func decodeTransaction(b []byte, t *Transaction) error {
-	return pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	return pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
+		switch f.Num {
 		case 1:
 			var err error
-			t.Version, err = f.str("version")
+			t.Version, err = f.NamedText("version")
 			return err
 		case 2:
-			s, err := f.str("root")
+			s, err := f.NamedText("root")
 			t.Roots = append(t.Roots, s)
 			return err
 		case 3:
-			n, err := decodeTxNode(f.b)
+			n, err := decodeTxNode(f.Bytes)
 			if err != nil {
 				return fmt.Errorf("node %d: %w", len(t.Nodes), err)
 			}
 			t.Nodes = append(t.Nodes, n)
 		case 4:
 			var s NodeSeed
-			err := pbFields(f.b, func(g pbField) error {
+			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				switch {
-				case g.num == 1 && g.isVarint():
-					s.NodeID = int32(g.u)
-				case g.num == 2 && g.isBytes():
-					s.Seed = bytes.Clone(g.b)
+				case g.Num == 1 && g.IsVarint():
+					s.NodeID = int32(g.Uint)
+				case g.Num == 2 && g.IsBytes():
+					s.Seed = bytes.Clone(g.Bytes)
 				}
 				return nil
 			})
@@ -86,39 +87,39 @@ func decodeTransaction(b []byte, t *Transaction) error {
 // decodeTxNode decodes DamlTransaction.Node (depth 3).
 func decodeTxNode(b []byte) (Node, error) {
 	var n Node
-	var v1 msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var v1 pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.num == 1 && f.isBytes():
-			n.NodeID, err = f.str("node_id")
-		case f.num == 1000 && f.isBytes():
-			v1.add(f.b)
+		case f.Num == 1 && f.IsBytes():
+			n.NodeID, err = f.NamedText("node_id")
+		case f.Num == 1000 && f.IsBytes():
+			v1.Add(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return n, err
 	}
-	if !v1.set {
+	if !v1.Set {
 		return n, fmt.Errorf("node %q has no versioned node", n.NodeID)
 	}
-	err = decodeV1Node(v1.b, &n, 4)
+	err = decodeV1Node(v1.B, &n, 4)
 	return n, err
 }
 
 func decodeV1Node(b []byte, n *Node, depth int) error {
 	var kind int
-	var acc msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if f.num < 1 || f.num > 5 || !f.isBytes() {
+	var acc pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if f.Num < 1 || f.Num > 5 || !f.IsBytes() {
 			return nil
 		}
-		if int(f.num) != kind {
-			acc = msgAcc{}
+		if int(f.Num) != kind {
+			acc = pbwire.Acc{}
 		}
-		kind = int(f.num)
-		acc.add(f.b)
+		kind = int(f.Num)
+		acc.Add(f.Bytes)
 		return nil
 	})
 	if err != nil {
@@ -128,18 +129,18 @@ func decodeV1Node(b []byte, n *Node, depth int) error {
 	switch kind {
 	case 1:
 		n.Create = &Create{}
-		err = decodeCreate(acc.b, n.Create, d)
+		err = decodeCreate(acc.B, n.Create, d)
 	case 2:
 		n.Fetch = &Fetch{}
-		err = decodeFetch(acc.b, n.Fetch, d)
+		err = decodeFetch(acc.B, n.Fetch, d)
 	case 3:
 		n.Exercise = &Exercise{}
-		err = decodeExercise(acc.b, n.Exercise, d)
+		err = decodeExercise(acc.B, n.Exercise, d)
 	case 4:
 		n.Rollback = &Rollback{}
-		err = pbFields(acc.b, func(f pbField) error {
-			if f.num == 1 && f.isBytes() {
-				s, err := f.str("child")
+		err = pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
+			if f.Num == 1 && f.IsBytes() {
+				s, err := f.NamedText("child")
 				n.Rollback.Children = append(n.Rollback.Children, s)
 				return err
 			}
@@ -147,7 +148,7 @@ func decodeV1Node(b []byte, n *Node, depth int) error {
 		})
 	case 5:
 		n.QueryByKey = &QueryByKey{}
-		err = decodeQueryByKey(acc.b, n.QueryByKey, d)
+		err = decodeQueryByKey(acc.B, n.QueryByKey, d)
 	default:
 		return fmt.Errorf("node %q has no node type", n.NodeID)
 	}
@@ -159,60 +160,60 @@ func decodeV1Node(b []byte, n *Node, depth int) error {
 
 // common node fields: lf_version=1, contract_id=2, package_name=3,
 // template_id=4 in Create, Exercise and Fetch.
-func decodeNodeHead(f pbField, lf, cid, pkg *string, tmpl *msgAcc) (bool, error) {
-	if !f.isBytes() {
+func decodeNodeHead(f pbwire.Field, lf, cid, pkg *string, tmpl *pbwire.Acc) (bool, error) {
+	if !f.IsBytes() {
 		return false, nil
 	}
 	var err error
-	switch f.num {
+	switch f.Num {
 	case 1:
-		*lf, err = f.str("lf_version")
+		*lf, err = f.NamedText("lf_version")
 	case 2:
-		*cid, err = f.str("contract_id")
+		*cid, err = f.NamedText("contract_id")
 	case 3:
-		*pkg, err = f.str("package_name")
+		*pkg, err = f.NamedText("package_name")
 	case 4:
-		tmpl.add(f.b)
+		tmpl.Add(f.Bytes)
 	default:
 		return false, nil
 	}
 	return true, err
 }
 
-func appendStr(f pbField, dst *[]string, what string) error {
-	s, err := f.str(what)
+func appendStr(f pbwire.Field, dst *[]string, what string) error {
+	s, err := f.NamedText(what)
 	*dst = append(*dst, s)
 	return err
 }
 
 func decodeCreate(b []byte, c *Create, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, arg, key msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tmpl, arg, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if ok, err := decodeNodeHead(f, &c.LFVersion, &c.ContractID, &c.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
+		switch f.Num {
 		case 5:
-			arg.add(f.b)
+			arg.Add(f.Bytes)
 		case 6:
 			return appendStr(f, &c.Signatories, "signatory")
 		case 7:
 			return appendStr(f, &c.Stakeholders, "stakeholder")
 		case 8:
-			key.add(f.b)
+			key.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if c.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if c.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
 	if c.Argument, err = decodeRequiredValue(arg, depth+1, "create argument"); err != nil {
@@ -223,28 +224,28 @@ func decodeCreate(b []byte, c *Create, depth int) error {
 }
 
 func decodeExercise(b []byte, x *Exercise, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, iface, chosen, result, key msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tmpl, iface, chosen, result, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if ok, err := decodeNodeHead(f, &x.LFVersion, &x.ContractID, &x.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if f.isVarint() {
-			switch f.num {
+		if f.IsVarint() {
+			switch f.Num {
 			case 11:
-				x.Consuming = f.u != 0
+				x.Consuming = f.Uint != 0
 			case 16:
-				x.ByKey = f.u != 0
+				x.ByKey = f.Uint != 0
 			}
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
+		switch f.Num {
 		case 5:
 			return appendStr(f, &x.Signatories, "signatory")
 		case 6:
@@ -252,26 +253,26 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 		case 7:
 			return appendStr(f, &x.ActingParties, "acting party")
 		case 8:
-			iface.add(f.b)
+			iface.Add(f.Bytes)
 		case 9:
-			x.ChoiceID, err = f.str("choice_id")
+			x.ChoiceID, err = f.NamedText("choice_id")
 		case 10:
-			chosen.add(f.b)
+			chosen.Add(f.Bytes)
 		case 12:
 			return appendStr(f, &x.Children, "child")
 		case 13:
-			result.add(f.b)
+			result.Add(f.Bytes)
 		case 14:
 			return appendStr(f, &x.ChoiceObservers, "choice observer")
 		case 15:
-			key.add(f.b)
+			key.Add(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if x.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if x.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
 	if x.InterfaceID, err = decodeOptIdentifier(iface, depth+1); err != nil {
@@ -280,8 +281,8 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 	if x.ChosenValue, err = decodeRequiredValue(chosen, depth+1, "chosen value"); err != nil {
 		return err
 	}
-	if result.set {
-		if x.ExerciseResult, err = decodeValue(result.b, depth+1); err != nil {
+	if result.Set {
+		if x.ExerciseResult, err = decodeValue(result.B, depth+1); err != nil {
 			return err
 		}
 	}
@@ -290,22 +291,22 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 }
 
 func decodeFetch(b []byte, x *Fetch, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, iface, key msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tmpl, iface, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if ok, err := decodeNodeHead(f, &x.LFVersion, &x.ContractID, &x.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if f.num == 10 && f.isVarint() {
-			x.ByKey = f.u != 0
+		if f.Num == 10 && f.IsVarint() {
+			x.ByKey = f.Uint != 0
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
+		switch f.Num {
 		case 5:
 			return appendStr(f, &x.Signatories, "signatory")
 		case 6:
@@ -313,16 +314,16 @@ func decodeFetch(b []byte, x *Fetch, depth int) error {
 		case 7:
 			return appendStr(f, &x.ActingParties, "acting party")
 		case 8:
-			iface.add(f.b)
+			iface.Add(f.Bytes)
 		case 9:
-			key.add(f.b)
+			key.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if x.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if x.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
 	if x.InterfaceID, err = decodeOptIdentifier(iface, depth+1); err != nil {
@@ -333,28 +334,28 @@ func decodeFetch(b []byte, x *Fetch, depth int) error {
 }
 
 func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, key msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if f.num == 4 && f.isVarint() {
-			q.Exhaustive = f.u != 0
+	var tmpl, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if f.Num == 4 && f.IsVarint() {
+			q.Exhaustive = f.Uint != 0
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
+		switch f.Num {
 		case 1:
-			q.LFVersion, err = f.str("lf_version")
+			q.LFVersion, err = f.NamedText("lf_version")
 		case 2:
-			q.PackageName, err = f.str("package_name")
+			q.PackageName, err = f.NamedText("package_name")
 		case 3:
-			tmpl.add(f.b)
+			tmpl.Add(f.Bytes)
 		case 5:
-			key.add(f.b)
+			key.Add(f.Bytes)
 		case 6:
 			return appendStr(f, &q.Result, "result")
 		}
@@ -363,10 +364,10 @@ func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
 	if err != nil {
 		return err
 	}
-	if q.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if q.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
-	if !key.set {
+	if !key.Set {
 		return errors.New("query by key has no key")
 	}
 	k, err := decodeOptKey(key, depth+1)
@@ -376,20 +377,20 @@ func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
 	return err
 }
 
-func decodeOptKey(acc msgAcc, depth int) (*KeyWithMaintainers, error) {
-	if !acc.set {
+func decodeOptKey(acc pbwire.Acc, depth int) (*KeyWithMaintainers, error) {
+	if !acc.Set {
 		return nil, nil
 	}
-	if depth > maxProtoDepth {
-		return nil, errTooDeep
+	if depth > pbwire.MaxDepth {
+		return nil, pbwire.ErrTooDeep
 	}
 	k := &KeyWithMaintainers{}
-	var gk msgAcc
-	err := pbFields(acc.b, func(f pbField) error {
+	var gk pbwire.Acc
+	err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
-			gk.add(f.b)
-		case f.num == 2 && f.isBytes():
+		case f.Num == 1 && f.IsBytes():
+			gk.Add(f.Bytes)
+		case f.Num == 2 && f.IsBytes():
 			return appendStr(f, &k.Maintainers, "maintainer")
 		}
 		return nil
@@ -397,37 +398,37 @@ func decodeOptKey(acc msgAcc, depth int) (*KeyWithMaintainers, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.Key, err = decodeGlobalKey(gk.b, depth+1)
+	k.Key, err = decodeGlobalKey(gk.B, depth+1)
 	return k, err
 }
 
 func decodeGlobalKey(b []byte, depth int) (GlobalKey, error) {
 	var k GlobalKey
-	if depth > maxProtoDepth {
-		return k, errTooDeep
+	if depth > pbwire.MaxDepth {
+		return k, pbwire.ErrTooDeep
 	}
-	var tmpl, val msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	var tmpl, val pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
+		switch f.Num {
 		case 1:
-			tmpl.add(f.b)
+			tmpl.Add(f.Bytes)
 		case 2:
-			k.PackageName, err = f.str("package_name")
+			k.PackageName, err = f.NamedText("package_name")
 		case 3:
-			val.add(f.b)
+			val.Add(f.Bytes)
 		case 4:
-			k.Hash = bytes.Clone(f.b)
+			k.Hash = bytes.Clone(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return k, err
 	}
-	if k.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if k.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return k, err
 	}
 	k.Key, err = decodeRequiredValue(val, depth+1, "key value")
@@ -435,61 +436,61 @@ func decodeGlobalKey(b []byte, depth int) (GlobalKey, error) {
 }
 
 func decodeMetadata(b []byte, m *Metadata) error {
-	var sub msgAcc
+	var sub pbwire.Acc
 	u64 := func(v uint64) *uint64 { return &v }
-	err := pbFields(b, func(f pbField) error {
-		if f.isVarint() {
-			switch f.num {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if f.IsVarint() {
+			switch f.Num {
 			case 4:
-				m.MediatorGroup = uint32(f.u)
+				m.MediatorGroup = uint32(f.Uint)
 			case 6:
-				m.PreparationTime = f.u
+				m.PreparationTime = f.Uint
 			case 9:
-				m.MinLedgerEffectiveTime = u64(f.u)
+				m.MinLedgerEffectiveTime = u64(f.Uint)
 			case 10:
-				m.MaxLedgerEffectiveTime = u64(f.u)
+				m.MaxLedgerEffectiveTime = u64(f.Uint)
 			case 11:
-				m.MaxRecordTime = u64(f.u)
+				m.MaxRecordTime = u64(f.Uint)
 			}
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
+		switch f.Num {
 		case 2:
-			sub.add(f.b)
+			sub.Add(f.Bytes)
 		case 3:
-			m.SynchronizerID, err = f.str("synchronizer_id")
+			m.SynchronizerID, err = f.NamedText("synchronizer_id")
 		case 5:
-			m.TransactionUUID, err = f.str("transaction_uuid")
+			m.TransactionUUID, err = f.NamedText("transaction_uuid")
 		case 7:
 			var ic InputContract
-			if err = decodeInputContract(f.b, &ic); err != nil {
+			if err = decodeInputContract(f.Bytes, &ic); err != nil {
 				return fmt.Errorf("input contract %d: %w", len(m.InputContracts), err)
 			}
 			m.InputContracts = append(m.InputContracts, ic)
 		case 8:
 			var g GlobalKeyMappingEntry
-			var key, val msgAcc
-			err = pbFields(f.b, func(h pbField) error {
+			var key, val pbwire.Acc
+			err = pbwire.WalkSkippingGroups(f.Bytes, func(h pbwire.Field) error {
 				switch {
-				case h.num == 1 && h.isBytes():
-					key.add(h.b)
-				case h.num == 2 && h.isBytes():
-					val.add(h.b)
+				case h.Num == 1 && h.IsBytes():
+					key.Add(h.Bytes)
+				case h.Num == 2 && h.IsBytes():
+					val.Add(h.Bytes)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			if g.Key, err = decodeGlobalKey(key.b, 4); err != nil {
+			if g.Key, err = decodeGlobalKey(key.B, 4); err != nil {
 				return err
 			}
-			if val.set {
-				if g.Value, err = decodeValue(val.b, 4); err != nil {
+			if val.Set {
+				if g.Value, err = decodeValue(val.B, 4); err != nil {
 					return err
 				}
 			}
@@ -500,16 +501,16 @@ func decodeMetadata(b []byte, m *Metadata) error {
 	if err != nil {
 		return err
 	}
-	return pbFields(sub.b, func(f pbField) error {
-		if !f.isBytes() {
+	return pbwire.WalkSkippingGroups(sub.B, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
+		switch f.Num {
 		case 1:
 			return appendStr(f, &m.SubmitterInfo.ActAs, "act_as")
 		case 2:
 			var err error
-			m.SubmitterInfo.CommandID, err = f.str("command_id")
+			m.SubmitterInfo.CommandID, err = f.NamedText("command_id")
 			return err
 		}
 		return nil
@@ -517,23 +518,23 @@ func decodeMetadata(b []byte, m *Metadata) error {
 }
 
 func decodeInputContract(b []byte, ic *InputContract) error {
-	var v1 msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var v1 pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
-			v1.add(f.b)
-		case f.num == 1000 && f.isVarint():
-			ic.CreatedAt = f.u
-		case f.num == 1002 && f.isBytes():
-			ic.EventBlob = bytes.Clone(f.b)
+		case f.Num == 1 && f.IsBytes():
+			v1.Add(f.Bytes)
+		case f.Num == 1000 && f.IsVarint():
+			ic.CreatedAt = f.Uint
+		case f.Num == 1002 && f.IsBytes():
+			ic.EventBlob = bytes.Clone(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if !v1.set {
+	if !v1.Set {
 		return errors.New("field contract is not set")
 	}
-	return decodeCreate(v1.b, &ic.Contract, 4)
+	return decodeCreate(v1.B, &ic.Contract, 4)
 }
