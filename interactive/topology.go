@@ -113,15 +113,15 @@ type PartyToKeyMapping struct {
 }
 
 func encodeSigningKey(e *pbEnc, k SigningKey) {
-	e.Varint(2, uint64(k.Format.V30Proto()))
-	e.Bytes(3, k.PublicKey)
-	// scheme=4 is deprecated and always 0, hence omitted.
+	e.Varint(fSigningKeyFormat, uint64(k.Format.V30Proto()))
+	e.Bytes(fSigningKeyPublicKey, k.PublicKey)
+	// scheme (fSigningKeyScheme) is deprecated and always 0, hence omitted.
 	us := make([]int32, len(k.Usage))
 	for i, u := range k.Usage {
 		us[i] = int32(u)
 	}
-	e.PackedInt32s(5, us)
-	e.Varint(6, uint64(k.KeySpec))
+	e.PackedInt32s(fSigningKeyUsage, us)
+	e.Varint(fSigningKeyKeySpec, uint64(k.KeySpec))
 }
 
 // EncodeTopologyTransaction serializes tx as Canton sends it: an
@@ -133,8 +133,8 @@ func EncodeTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 		return nil, err
 	}
 	var e pbEnc
-	e.BytesAlways(1, inner)
-	e.Varint(2, TopologyProtoVersion)
+	e.BytesAlways(fVersionedData, inner)
+	e.Varint(fVersionedVersion, TopologyProtoVersion)
 	return e.B, nil
 }
 
@@ -143,8 +143,8 @@ func EncodeTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 // reads).
 func EncodeBareTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 	var e pbEnc
-	e.Varint(1, uint64(tx.Operation))
-	e.Varint(2, uint64(tx.Serial))
+	e.Varint(fTopologyTxOperation, uint64(tx.Operation))
+	e.Varint(fTopologyTxSerial, uint64(tx.Serial))
 	m := tx.Mapping
 	set := 0
 	for _, p := range []bool{m.NamespaceDelegation != nil, m.PartyToParticipant != nil, m.PartyToKeyMapping != nil} {
@@ -155,51 +155,51 @@ func EncodeBareTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 	if set > 1 {
 		return nil, errors.New("topology mapping has more than one mapping set")
 	}
-	e.Message(3, func(e *pbEnc) {
+	e.Message(fTopologyTxMapping, func(e *pbEnc) {
 		switch {
 		case m.NamespaceDelegation != nil:
 			d := m.NamespaceDelegation
 			e.Message(MappingCodeNamespaceDelegation, func(e *pbEnc) {
-				e.String(1, d.Namespace)
-				e.Message(2, func(e *pbEnc) { encodeSigningKey(e, d.TargetKey) })
-				e.Bool(3, d.IsRootDelegation)
+				e.String(fNSDNamespace, d.Namespace)
+				e.Message(fNSDTargetKey, func(e *pbEnc) { encodeSigningKey(e, d.TargetKey) })
+				e.Bool(fNSDIsRootDelegation, d.IsRootDelegation)
 				switch d.Restriction {
-				case 4, 5:
+				case int(fNSDCanSignAllMappings), int(fNSDCanSignAllButNSDelegations):
 					e.Message(protowire.Number(d.Restriction), func(*pbEnc) {})
-				case 6:
-					e.Message(6, func(e *pbEnc) { e.PackedInt32s(1, d.Mappings) })
+				case int(fNSDCanSignSpecificMappings):
+					e.Message(fNSDCanSignSpecificMappings, func(e *pbEnc) { e.PackedInt32s(fSpecificMappingsMappings, d.Mappings) })
 				}
 			})
 		case m.PartyToParticipant != nil:
 			p := m.PartyToParticipant
 			e.Message(MappingCodePartyToParticipant, func(e *pbEnc) {
-				e.String(1, p.Party)
-				e.Varint(2, uint64(p.Threshold))
+				e.String(fP2PParty, p.Party)
+				e.Varint(fP2PThreshold, uint64(p.Threshold))
 				for _, h := range p.Participants {
-					e.Message(3, func(e *pbEnc) {
-						e.String(1, h.ParticipantUID)
-						e.Varint(2, uint64(h.Permission))
+					e.Message(fP2PParticipants, func(e *pbEnc) {
+						e.String(fHostingParticipantUID, h.ParticipantUID)
+						e.Varint(fHostingPermission, uint64(h.Permission))
 						if h.Onboarding {
-							e.Message(3, func(*pbEnc) {})
+							e.Message(fHostingOnboarding, func(*pbEnc) {})
 						}
 					})
 				}
 				if k := p.PartySigningKeys; k != nil {
-					e.Message(6, func(e *pbEnc) {
+					e.Message(fP2PPartySigningKeys, func(e *pbEnc) {
 						for _, key := range k.Keys {
-							e.Message(1, func(e *pbEnc) { encodeSigningKey(e, key) })
+							e.Message(fKeysWithThresholdKeys, func(e *pbEnc) { encodeSigningKey(e, key) })
 						}
-						e.Varint(2, uint64(k.Threshold))
+						e.Varint(fKeysWithThresholdThreshold, uint64(k.Threshold))
 					})
 				}
 			})
 		case m.PartyToKeyMapping != nil:
 			p := m.PartyToKeyMapping
 			e.Message(MappingCodePartyToKeyMapping, func(e *pbEnc) {
-				e.String(1, p.Party)
-				e.Varint(3, uint64(p.Threshold))
+				e.String(fP2KParty, p.Party)
+				e.Varint(fP2KThreshold, uint64(p.Threshold))
 				for _, key := range p.SigningKeys {
-					e.Message(4, func(e *pbEnc) { encodeSigningKey(e, key) })
+					e.Message(fP2KSigningKeys, func(e *pbEnc) { encodeSigningKey(e, key) })
 				}
 			})
 		case m.Code != 0:
@@ -218,10 +218,10 @@ func DecodeTopologyTransaction(b []byte) (*TopologyTransaction, error) {
 	var version int32
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fVersionedData && f.IsBytes():
 			// A bytes field: the last occurrence wins.
 			data = pbwire.Acc{Set: true, B: f.Bytes}
-		case f.Num == 2 && f.IsVarint():
+		case f.Num == fVersionedVersion && f.IsVarint():
 			version = int32(f.Uint)
 		}
 		return nil
@@ -245,11 +245,11 @@ func DecodeBareTopologyTransaction(b []byte) (*TopologyTransaction, error) {
 	var mapping pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.Num == 1 && f.IsVarint():
+		case f.Num == fTopologyTxOperation && f.IsVarint():
 			tx.Operation = TopologyOperation(int32(f.Uint))
-		case f.Num == 2 && f.IsVarint():
+		case f.Num == fTopologyTxSerial && f.IsVarint():
 			tx.Serial = uint32(f.Uint)
-		case f.Num == 3 && f.IsBytes():
+		case f.Num == fTopologyTxMapping && f.IsBytes():
 			mapping.Add(f.Bytes)
 		}
 		return nil
@@ -303,15 +303,15 @@ func decodeP2P(b []byte) (*PartyToParticipant, error) {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fP2PParty && f.IsBytes():
 			p.Party, err = f.NamedText("party")
-		case f.Num == 2 && f.IsVarint():
+		case f.Num == fP2PThreshold && f.IsVarint():
 			p.Threshold = uint32(f.Uint)
-		case f.Num == 3 && f.IsBytes():
+		case f.Num == fP2PParticipants && f.IsBytes():
 			var h HostingParticipant
 			h, err = decodeHosting(f.Bytes)
 			p.Participants = append(p.Participants, h)
-		case f.Num == 6 && f.IsBytes():
+		case f.Num == fP2PPartySigningKeys && f.IsBytes():
 			keys.Add(f.Bytes)
 		}
 		return err
@@ -323,13 +323,13 @@ func decodeP2P(b []byte) (*PartyToParticipant, error) {
 		k := &SigningKeysWithThreshold{}
 		err := pbwire.WalkSkippingGroups(keys.B, func(f pbwire.Field) error {
 			switch {
-			case f.Num == 1 && f.IsBytes():
+			case f.Num == fKeysWithThresholdKeys && f.IsBytes():
 				key, err := decodeSigningKey(f.Bytes)
 				if err != nil {
 					return err
 				}
 				k.Keys = append(k.Keys, key)
-			case f.Num == 2 && f.IsVarint():
+			case f.Num == fKeysWithThresholdThreshold && f.IsVarint():
 				k.Threshold = uint32(f.Uint)
 			}
 			return nil
@@ -347,11 +347,11 @@ func decodeHosting(b []byte) (HostingParticipant, error) {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fHostingParticipantUID && f.IsBytes():
 			h.ParticipantUID, err = f.NamedText("participant_uid")
-		case f.Num == 2 && f.IsVarint():
+		case f.Num == fHostingPermission && f.IsVarint():
 			h.Permission = ParticipantPermission(int32(f.Uint))
-		case f.Num == 3 && f.IsBytes():
+		case f.Num == fHostingOnboarding && f.IsBytes():
 			h.Onboarding = true
 		}
 		return err
@@ -364,11 +364,11 @@ func decodeSigningKey(b []byte) (SigningKey, error) {
 	var format int32
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.Num == 2 && f.IsVarint():
+		case f.Num == fSigningKeyFormat && f.IsVarint():
 			format = int32(f.Uint)
-		case f.Num == 3 && f.IsBytes():
+		case f.Num == fSigningKeyPublicKey && f.IsBytes():
 			k.PublicKey = bytes.Clone(f.Bytes)
-		case f.Num == 5 && (f.IsVarint() || f.IsBytes()):
+		case f.Num == fSigningKeyUsage && (f.IsVarint() || f.IsBytes()):
 			vs, err := f.Int32s()
 			if err != nil {
 				return err
@@ -376,7 +376,7 @@ func decodeSigningKey(b []byte) (SigningKey, error) {
 			for _, v := range vs {
 				k.Usage = append(k.Usage, SigningKeyUsage(v))
 			}
-		case f.Num == 6 && f.IsVarint():
+		case f.Num == fSigningKeyKeySpec && f.IsVarint():
 			k.KeySpec = SigningKeySpec(int32(f.Uint))
 		}
 		return nil
@@ -397,13 +397,13 @@ func decodeNSD(b []byte) (*NamespaceDelegation, error) {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fNSDNamespace && f.IsBytes():
 			d.Namespace, err = f.NamedText("namespace")
-		case f.Num == 2 && f.IsBytes():
+		case f.Num == fNSDTargetKey && f.IsBytes():
 			target.Add(f.Bytes)
-		case f.Num == 3 && f.IsVarint():
+		case f.Num == fNSDIsRootDelegation && f.IsVarint():
 			d.IsRootDelegation = f.Uint != 0
-		case f.Num >= 4 && f.Num <= 6 && f.IsBytes():
+		case f.Num >= fNSDCanSignAllMappings && f.Num <= fNSDCanSignSpecificMappings && f.IsBytes():
 			if int(f.Num) != d.Restriction {
 				restr = pbwire.Acc{}
 			}
@@ -421,9 +421,9 @@ func decodeNSD(b []byte) (*NamespaceDelegation, error) {
 	if d.TargetKey, err = decodeSigningKey(target.B); err != nil {
 		return nil, fmt.Errorf("NamespaceDelegation: %w", err)
 	}
-	if d.Restriction == 6 {
+	if d.Restriction == int(fNSDCanSignSpecificMappings) {
 		err = pbwire.WalkSkippingGroups(restr.B, func(f pbwire.Field) error {
-			if f.Num == 1 && (f.IsVarint() || f.IsBytes()) {
+			if f.Num == fSpecificMappingsMappings && (f.IsVarint() || f.IsBytes()) {
 				vs, err := f.Int32s()
 				d.Mappings = append(d.Mappings, vs...)
 				return err
@@ -442,11 +442,11 @@ func decodeP2K(b []byte) (*PartyToKeyMapping, error) {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fP2KParty && f.IsBytes():
 			p.Party, err = f.NamedText("party")
-		case f.Num == 3 && f.IsVarint():
+		case f.Num == fP2KThreshold && f.IsVarint():
 			p.Threshold = uint32(f.Uint)
-		case f.Num == 4 && f.IsBytes():
+		case f.Num == fP2KSigningKeys && f.IsBytes():
 			var k SigningKey
 			k, err = decodeSigningKey(f.Bytes)
 			p.SigningKeys = append(p.SigningKeys, k)
