@@ -253,52 +253,52 @@ func (n Node) Kind() string {
 func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
 	var e pbEnc
 	var nodeErr error
-	e.Message(1, func(e *pbEnc) {
+	e.Message(fPreparedTransaction, func(e *pbEnc) {
 		t := pt.Transaction
-		e.String(1, t.Version)
-		e.Strings(2, t.Roots)
+		e.String(fTransactionVersion, t.Version)
+		e.Strings(fTransactionRoots, t.Roots)
 		for _, n := range t.Nodes {
 			if n.Kind() == "" && nodeErr == nil {
 				nodeErr = fmt.Errorf("node %q must have exactly one node type", n.NodeID)
 			}
-			e.Message(3, func(e *pbEnc) {
-				e.String(1, n.NodeID)
-				e.Message(1000, func(e *pbEnc) { encodeNode(e, n) })
+			e.Message(fTransactionNodes, func(e *pbEnc) {
+				e.String(fTxNodeNodeID, n.NodeID)
+				e.Message(fTxNodeV1, func(e *pbEnc) { encodeNode(e, n) })
 			})
 		}
 		for _, s := range t.NodeSeeds {
-			e.Message(4, func(e *pbEnc) {
-				e.Int32(1, s.NodeID)
-				e.Bytes(2, s.Seed)
+			e.Message(fTransactionNodeSeeds, func(e *pbEnc) {
+				e.Int32(fNodeSeedNodeID, s.NodeID)
+				e.Bytes(fNodeSeedSeed, s.Seed)
 			})
 		}
 	})
-	e.Message(2, func(e *pbEnc) {
+	e.Message(fPreparedMetadata, func(e *pbEnc) {
 		m := pt.Metadata
-		e.Message(2, func(e *pbEnc) {
-			e.Strings(1, m.SubmitterInfo.ActAs)
-			e.String(2, m.SubmitterInfo.CommandID)
+		e.Message(fMetadataSubmitterInfo, func(e *pbEnc) {
+			e.Strings(fSubmitterInfoActAs, m.SubmitterInfo.ActAs)
+			e.String(fSubmitterInfoCommandID, m.SubmitterInfo.CommandID)
 		})
-		e.String(3, m.SynchronizerID)
-		e.Varint(4, uint64(m.MediatorGroup))
-		e.String(5, m.TransactionUUID)
-		e.Varint(6, m.PreparationTime)
+		e.String(fMetadataSynchronizerID, m.SynchronizerID)
+		e.Varint(fMetadataMediatorGroup, uint64(m.MediatorGroup))
+		e.String(fMetadataTransactionUUID, m.TransactionUUID)
+		e.Varint(fMetadataPreparationTime, m.PreparationTime)
 		for _, ic := range m.InputContracts {
-			e.Message(7, func(e *pbEnc) {
-				e.Message(1, func(e *pbEnc) { encodeCreate(e, &ic.Contract) })
-				e.Varint(1000, ic.CreatedAt)
-				e.Bytes(1002, ic.EventBlob)
+			e.Message(fMetadataInputContracts, func(e *pbEnc) {
+				e.Message(fInputContractV1, func(e *pbEnc) { encodeCreate(e, &ic.Contract) })
+				e.Varint(fInputContractCreatedAt, ic.CreatedAt)
+				e.Bytes(fInputContractEventBlob, ic.EventBlob)
 			})
 		}
 		for _, g := range m.GlobalKeyMapping {
-			e.Message(8, func(e *pbEnc) {
-				e.Message(1, func(e *pbEnc) { encodeGlobalKey(e, g.Key) })
-				encodeValueField(e, 2, g.Value)
+			e.Message(fMetadataGlobalKeyMapping, func(e *pbEnc) {
+				e.Message(fKeyMappingKey, func(e *pbEnc) { encodeGlobalKey(e, g.Key) })
+				encodeValueField(e, fKeyMappingValue, g.Value)
 			})
 		}
-		e.OptVarint(9, m.MinLedgerEffectiveTime)
-		e.OptVarint(10, m.MaxLedgerEffectiveTime)
-		e.OptVarint(11, m.MaxRecordTime)
+		e.OptVarint(fMetadataMinLedgerEffectiveTime, m.MinLedgerEffectiveTime)
+		e.OptVarint(fMetadataMaxLedgerEffectiveTime, m.MaxLedgerEffectiveTime)
+		e.OptVarint(fMetadataMaxRecordTime, m.MaxRecordTime)
 	})
 	if nodeErr != nil {
 		return nil, nodeErr
@@ -309,66 +309,66 @@ func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
 func encodeNode(e *pbEnc, n Node) {
 	switch {
 	case n.Create != nil:
-		e.Message(1, func(e *pbEnc) { encodeCreate(e, n.Create) })
+		e.Message(fNodeCreate, func(e *pbEnc) { encodeCreate(e, n.Create) })
 	case n.Fetch != nil:
 		f := n.Fetch
-		e.Message(2, func(e *pbEnc) {
-			e.String(1, f.LFVersion)
-			e.String(2, f.ContractID)
-			e.String(3, f.PackageName)
-			e.Message(4, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
-			e.Strings(5, f.Signatories)
-			e.Strings(6, f.Stakeholders)
-			e.Strings(7, f.ActingParties)
-			encodeOptIdentifier(e, 8, f.InterfaceID)
-			encodeOptKey(e, 9, f.Key)
-			e.Bool(10, f.ByKey)
+		e.Message(fNodeFetch, func(e *pbEnc) {
+			e.String(fNodeLFVersion, f.LFVersion)
+			e.String(fNodeContractID, f.ContractID)
+			e.String(fNodePackageName, f.PackageName)
+			e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
+			e.Strings(fFetchSignatories, f.Signatories)
+			e.Strings(fFetchStakeholders, f.Stakeholders)
+			e.Strings(fFetchActingParties, f.ActingParties)
+			encodeOptIdentifier(e, fFetchInterfaceID, f.InterfaceID)
+			encodeOptKey(e, fFetchKey, f.Key)
+			e.Bool(fFetchByKey, f.ByKey)
 		})
 	case n.Exercise != nil:
 		x := n.Exercise
-		e.Message(3, func(e *pbEnc) {
-			e.String(1, x.LFVersion)
-			e.String(2, x.ContractID)
-			e.String(3, x.PackageName)
-			e.Message(4, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
-			e.Strings(5, x.Signatories)
-			e.Strings(6, x.Stakeholders)
-			e.Strings(7, x.ActingParties)
-			encodeOptIdentifier(e, 8, x.InterfaceID)
-			e.String(9, x.ChoiceID)
-			encodeValueField(e, 10, x.ChosenValue)
-			e.Bool(11, x.Consuming)
-			e.Strings(12, x.Children)
-			encodeValueField(e, 13, x.ExerciseResult)
-			e.Strings(14, x.ChoiceObservers)
-			encodeOptKey(e, 15, x.Key)
-			e.Bool(16, x.ByKey)
+		e.Message(fNodeExercise, func(e *pbEnc) {
+			e.String(fNodeLFVersion, x.LFVersion)
+			e.String(fNodeContractID, x.ContractID)
+			e.String(fNodePackageName, x.PackageName)
+			e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
+			e.Strings(fExerciseSignatories, x.Signatories)
+			e.Strings(fExerciseStakeholders, x.Stakeholders)
+			e.Strings(fExerciseActingParties, x.ActingParties)
+			encodeOptIdentifier(e, fExerciseInterfaceID, x.InterfaceID)
+			e.String(fExerciseChoiceID, x.ChoiceID)
+			encodeValueField(e, fExerciseChosenValue, x.ChosenValue)
+			e.Bool(fExerciseConsuming, x.Consuming)
+			e.Strings(fExerciseChildren, x.Children)
+			encodeValueField(e, fExerciseExerciseResult, x.ExerciseResult)
+			e.Strings(fExerciseChoiceObservers, x.ChoiceObservers)
+			encodeOptKey(e, fExerciseKey, x.Key)
+			e.Bool(fExerciseByKey, x.ByKey)
 		})
 	case n.Rollback != nil:
 		r := n.Rollback
-		e.Message(4, func(e *pbEnc) { e.Strings(1, r.Children) })
+		e.Message(fNodeRollback, func(e *pbEnc) { e.Strings(fRollbackChildren, r.Children) })
 	case n.QueryByKey != nil:
 		q := n.QueryByKey
-		e.Message(5, func(e *pbEnc) {
-			e.String(1, q.LFVersion)
-			e.String(2, q.PackageName)
-			e.Message(3, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
-			e.Bool(4, q.Exhaustive)
-			e.Message(5, func(e *pbEnc) { encodeKey(e, q.Key) })
-			e.Strings(6, q.Result)
+		e.Message(fNodeQueryByKey, func(e *pbEnc) {
+			e.String(fQueryByKeyLFVersion, q.LFVersion)
+			e.String(fQueryByKeyPackageName, q.PackageName)
+			e.Message(fQueryByKeyTemplateID, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
+			e.Bool(fQueryByKeyExhaustive, q.Exhaustive)
+			e.Message(fQueryByKeyKey, func(e *pbEnc) { encodeKey(e, q.Key) })
+			e.Strings(fQueryByKeyResult, q.Result)
 		})
 	}
 }
 
 func encodeCreate(e *pbEnc, c *Create) {
-	e.String(1, c.LFVersion)
-	e.String(2, c.ContractID)
-	e.String(3, c.PackageName)
-	e.Message(4, func(e *pbEnc) { encodeIdentifier(e, c.TemplateID) })
-	encodeValueField(e, 5, c.Argument)
-	e.Strings(6, c.Signatories)
-	e.Strings(7, c.Stakeholders)
-	encodeOptKey(e, 8, c.Key)
+	e.String(fNodeLFVersion, c.LFVersion)
+	e.String(fNodeContractID, c.ContractID)
+	e.String(fNodePackageName, c.PackageName)
+	e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, c.TemplateID) })
+	encodeValueField(e, fCreateArgument, c.Argument)
+	e.Strings(fCreateSignatories, c.Signatories)
+	e.Strings(fCreateStakeholders, c.Stakeholders)
+	encodeOptKey(e, fCreateKey, c.Key)
 }
 
 func encodeOptKey(e *pbEnc, num protowire.Number, k *KeyWithMaintainers) {
@@ -378,13 +378,13 @@ func encodeOptKey(e *pbEnc, num protowire.Number, k *KeyWithMaintainers) {
 }
 
 func encodeKey(e *pbEnc, k KeyWithMaintainers) {
-	e.Message(1, func(e *pbEnc) { encodeGlobalKey(e, k.Key) })
-	e.Strings(2, k.Maintainers)
+	e.Message(fKeyWithMaintainersKey, func(e *pbEnc) { encodeGlobalKey(e, k.Key) })
+	e.Strings(fKeyWithMaintainersMaintainers, k.Maintainers)
 }
 
 func encodeGlobalKey(e *pbEnc, k GlobalKey) {
-	e.Message(1, func(e *pbEnc) { encodeIdentifier(e, k.TemplateID) })
-	e.String(2, k.PackageName)
-	encodeValueField(e, 3, k.Key)
-	e.Bytes(4, k.Hash)
+	e.Message(fGlobalKeyTemplateID, func(e *pbEnc) { encodeIdentifier(e, k.TemplateID) })
+	e.String(fGlobalKeyPackageName, k.PackageName)
+	encodeValueField(e, fGlobalKeyKey, k.Key)
+	e.Bytes(fGlobalKeyHash, k.Hash)
 }

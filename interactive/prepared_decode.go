@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ledgernode/ledgernode/internal/pbwire"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // DecodePreparedTransaction parses PreparedTransaction bytes (proto3
@@ -19,9 +20,9 @@ func DecodePreparedTransaction(b []byte) (*PreparedTransaction, error) {
 	var tx, md pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fPreparedTransaction && f.IsBytes():
 			tx.Add(f.Bytes)
-		case f.Num == 2 && f.IsBytes():
+		case f.Num == fPreparedMetadata && f.IsBytes():
 			md.Add(f.Bytes)
 		}
 		return nil
@@ -50,27 +51,27 @@ func decodeTransaction(b []byte, t *Transaction) error {
 			return nil
 		}
 		switch f.Num {
-		case 1:
+		case fTransactionVersion:
 			var err error
 			t.Version, err = f.NamedText("version")
 			return err
-		case 2:
+		case fTransactionRoots:
 			s, err := f.NamedText("root")
 			t.Roots = append(t.Roots, s)
 			return err
-		case 3:
+		case fTransactionNodes:
 			n, err := decodeTxNode(f.Bytes)
 			if err != nil {
 				return fmt.Errorf("node %d: %w", len(t.Nodes), err)
 			}
 			t.Nodes = append(t.Nodes, n)
-		case 4:
+		case fTransactionNodeSeeds:
 			var s NodeSeed
 			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				switch {
-				case g.Num == 1 && g.IsVarint():
+				case g.Num == fNodeSeedNodeID && g.IsVarint():
 					s.NodeID = int32(g.Uint)
-				case g.Num == 2 && g.IsBytes():
+				case g.Num == fNodeSeedSeed && g.IsBytes():
 					s.Seed = bytes.Clone(g.Bytes)
 				}
 				return nil
@@ -91,9 +92,9 @@ func decodeTxNode(b []byte) (Node, error) {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fTxNodeNodeID && f.IsBytes():
 			n.NodeID, err = f.NamedText("node_id")
-		case f.Num == 1000 && f.IsBytes():
+		case f.Num == fTxNodeV1 && f.IsBytes():
 			v1.Add(f.Bytes)
 		}
 		return err
@@ -109,16 +110,16 @@ func decodeTxNode(b []byte) (Node, error) {
 }
 
 func decodeV1Node(b []byte, n *Node, depth int) error {
-	var kind int
+	var kind protowire.Number
 	var acc pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
-		if f.Num < 1 || f.Num > 5 || !f.IsBytes() {
+		if f.Num < fNodeCreate || f.Num > fNodeQueryByKey || !f.IsBytes() {
 			return nil
 		}
-		if int(f.Num) != kind {
+		if f.Num != kind {
 			acc = pbwire.Acc{}
 		}
-		kind = int(f.Num)
+		kind = f.Num
 		acc.Add(f.Bytes)
 		return nil
 	})
@@ -127,26 +128,26 @@ func decodeV1Node(b []byte, n *Node, depth int) error {
 	}
 	d := depth + 1
 	switch kind {
-	case 1:
+	case fNodeCreate:
 		n.Create = &Create{}
 		err = decodeCreate(acc.B, n.Create, d)
-	case 2:
+	case fNodeFetch:
 		n.Fetch = &Fetch{}
 		err = decodeFetch(acc.B, n.Fetch, d)
-	case 3:
+	case fNodeExercise:
 		n.Exercise = &Exercise{}
 		err = decodeExercise(acc.B, n.Exercise, d)
-	case 4:
+	case fNodeRollback:
 		n.Rollback = &Rollback{}
 		err = pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
-			if f.Num == 1 && f.IsBytes() {
+			if f.Num == fRollbackChildren && f.IsBytes() {
 				s, err := f.NamedText("child")
 				n.Rollback.Children = append(n.Rollback.Children, s)
 				return err
 			}
 			return nil
 		})
-	case 5:
+	case fNodeQueryByKey:
 		n.QueryByKey = &QueryByKey{}
 		err = decodeQueryByKey(acc.B, n.QueryByKey, d)
 	default:
@@ -166,13 +167,13 @@ func decodeNodeHead(f pbwire.Field, lf, cid, pkg *string, tmpl *pbwire.Acc) (boo
 	}
 	var err error
 	switch f.Num {
-	case 1:
+	case fNodeLFVersion:
 		*lf, err = f.NamedText("lf_version")
-	case 2:
+	case fNodeContractID:
 		*cid, err = f.NamedText("contract_id")
-	case 3:
+	case fNodePackageName:
 		*pkg, err = f.NamedText("package_name")
-	case 4:
+	case fNodeTemplateID:
 		tmpl.Add(f.Bytes)
 	default:
 		return false, nil
@@ -199,13 +200,13 @@ func decodeCreate(b []byte, c *Create, depth int) error {
 			return nil
 		}
 		switch f.Num {
-		case 5:
+		case fCreateArgument:
 			arg.Add(f.Bytes)
-		case 6:
+		case fCreateSignatories:
 			return appendStr(f, &c.Signatories, "signatory")
-		case 7:
+		case fCreateStakeholders:
 			return appendStr(f, &c.Stakeholders, "stakeholder")
-		case 8:
+		case fCreateKey:
 			key.Add(f.Bytes)
 		}
 		return nil
@@ -234,9 +235,9 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 		}
 		if f.IsVarint() {
 			switch f.Num {
-			case 11:
+			case fExerciseConsuming:
 				x.Consuming = f.Uint != 0
-			case 16:
+			case fExerciseByKey:
 				x.ByKey = f.Uint != 0
 			}
 			return nil
@@ -246,25 +247,25 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 		}
 		var err error
 		switch f.Num {
-		case 5:
+		case fExerciseSignatories:
 			return appendStr(f, &x.Signatories, "signatory")
-		case 6:
+		case fExerciseStakeholders:
 			return appendStr(f, &x.Stakeholders, "stakeholder")
-		case 7:
+		case fExerciseActingParties:
 			return appendStr(f, &x.ActingParties, "acting party")
-		case 8:
+		case fExerciseInterfaceID:
 			iface.Add(f.Bytes)
-		case 9:
+		case fExerciseChoiceID:
 			x.ChoiceID, err = f.NamedText("choice_id")
-		case 10:
+		case fExerciseChosenValue:
 			chosen.Add(f.Bytes)
-		case 12:
+		case fExerciseChildren:
 			return appendStr(f, &x.Children, "child")
-		case 13:
+		case fExerciseExerciseResult:
 			result.Add(f.Bytes)
-		case 14:
+		case fExerciseChoiceObservers:
 			return appendStr(f, &x.ChoiceObservers, "choice observer")
-		case 15:
+		case fExerciseKey:
 			key.Add(f.Bytes)
 		}
 		return err
@@ -299,7 +300,7 @@ func decodeFetch(b []byte, x *Fetch, depth int) error {
 		if ok, err := decodeNodeHead(f, &x.LFVersion, &x.ContractID, &x.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if f.Num == 10 && f.IsVarint() {
+		if f.Num == fFetchByKey && f.IsVarint() {
 			x.ByKey = f.Uint != 0
 			return nil
 		}
@@ -307,15 +308,15 @@ func decodeFetch(b []byte, x *Fetch, depth int) error {
 			return nil
 		}
 		switch f.Num {
-		case 5:
+		case fFetchSignatories:
 			return appendStr(f, &x.Signatories, "signatory")
-		case 6:
+		case fFetchStakeholders:
 			return appendStr(f, &x.Stakeholders, "stakeholder")
-		case 7:
+		case fFetchActingParties:
 			return appendStr(f, &x.ActingParties, "acting party")
-		case 8:
+		case fFetchInterfaceID:
 			iface.Add(f.Bytes)
-		case 9:
+		case fFetchKey:
 			key.Add(f.Bytes)
 		}
 		return nil
@@ -339,7 +340,7 @@ func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
 	}
 	var tmpl, key pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
-		if f.Num == 4 && f.IsVarint() {
+		if f.Num == fQueryByKeyExhaustive && f.IsVarint() {
 			q.Exhaustive = f.Uint != 0
 			return nil
 		}
@@ -348,15 +349,15 @@ func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
 		}
 		var err error
 		switch f.Num {
-		case 1:
+		case fQueryByKeyLFVersion:
 			q.LFVersion, err = f.NamedText("lf_version")
-		case 2:
+		case fQueryByKeyPackageName:
 			q.PackageName, err = f.NamedText("package_name")
-		case 3:
+		case fQueryByKeyTemplateID:
 			tmpl.Add(f.Bytes)
-		case 5:
+		case fQueryByKeyKey:
 			key.Add(f.Bytes)
-		case 6:
+		case fQueryByKeyResult:
 			return appendStr(f, &q.Result, "result")
 		}
 		return err
@@ -388,9 +389,9 @@ func decodeOptKey(acc pbwire.Acc, depth int) (*KeyWithMaintainers, error) {
 	var gk pbwire.Acc
 	err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fKeyWithMaintainersKey && f.IsBytes():
 			gk.Add(f.Bytes)
-		case f.Num == 2 && f.IsBytes():
+		case f.Num == fKeyWithMaintainersMaintainers && f.IsBytes():
 			return appendStr(f, &k.Maintainers, "maintainer")
 		}
 		return nil
@@ -414,13 +415,13 @@ func decodeGlobalKey(b []byte, depth int) (GlobalKey, error) {
 		}
 		var err error
 		switch f.Num {
-		case 1:
+		case fGlobalKeyTemplateID:
 			tmpl.Add(f.Bytes)
-		case 2:
+		case fGlobalKeyPackageName:
 			k.PackageName, err = f.NamedText("package_name")
-		case 3:
+		case fGlobalKeyKey:
 			val.Add(f.Bytes)
-		case 4:
+		case fGlobalKeyHash:
 			k.Hash = bytes.Clone(f.Bytes)
 		}
 		return err
@@ -441,15 +442,15 @@ func decodeMetadata(b []byte, m *Metadata) error {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if f.IsVarint() {
 			switch f.Num {
-			case 4:
+			case fMetadataMediatorGroup:
 				m.MediatorGroup = uint32(f.Uint)
-			case 6:
+			case fMetadataPreparationTime:
 				m.PreparationTime = f.Uint
-			case 9:
+			case fMetadataMinLedgerEffectiveTime:
 				m.MinLedgerEffectiveTime = u64(f.Uint)
-			case 10:
+			case fMetadataMaxLedgerEffectiveTime:
 				m.MaxLedgerEffectiveTime = u64(f.Uint)
-			case 11:
+			case fMetadataMaxRecordTime:
 				m.MaxRecordTime = u64(f.Uint)
 			}
 			return nil
@@ -459,26 +460,26 @@ func decodeMetadata(b []byte, m *Metadata) error {
 		}
 		var err error
 		switch f.Num {
-		case 2:
+		case fMetadataSubmitterInfo:
 			sub.Add(f.Bytes)
-		case 3:
+		case fMetadataSynchronizerID:
 			m.SynchronizerID, err = f.NamedText("synchronizer_id")
-		case 5:
+		case fMetadataTransactionUUID:
 			m.TransactionUUID, err = f.NamedText("transaction_uuid")
-		case 7:
+		case fMetadataInputContracts:
 			var ic InputContract
 			if err = decodeInputContract(f.Bytes, &ic); err != nil {
 				return fmt.Errorf("input contract %d: %w", len(m.InputContracts), err)
 			}
 			m.InputContracts = append(m.InputContracts, ic)
-		case 8:
+		case fMetadataGlobalKeyMapping:
 			var g GlobalKeyMappingEntry
 			var key, val pbwire.Acc
 			err = pbwire.WalkSkippingGroups(f.Bytes, func(h pbwire.Field) error {
 				switch {
-				case h.Num == 1 && h.IsBytes():
+				case h.Num == fKeyMappingKey && h.IsBytes():
 					key.Add(h.Bytes)
-				case h.Num == 2 && h.IsBytes():
+				case h.Num == fKeyMappingValue && h.IsBytes():
 					val.Add(h.Bytes)
 				}
 				return nil
@@ -506,9 +507,9 @@ func decodeMetadata(b []byte, m *Metadata) error {
 			return nil
 		}
 		switch f.Num {
-		case 1:
+		case fSubmitterInfoActAs:
 			return appendStr(f, &m.SubmitterInfo.ActAs, "act_as")
-		case 2:
+		case fSubmitterInfoCommandID:
 			var err error
 			m.SubmitterInfo.CommandID, err = f.NamedText("command_id")
 			return err
@@ -521,11 +522,11 @@ func decodeInputContract(b []byte, ic *InputContract) error {
 	var v1 pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.Num == 1 && f.IsBytes():
+		case f.Num == fInputContractV1 && f.IsBytes():
 			v1.Add(f.Bytes)
-		case f.Num == 1000 && f.IsVarint():
+		case f.Num == fInputContractCreatedAt && f.IsVarint():
 			ic.CreatedAt = f.Uint
-		case f.Num == 1002 && f.IsBytes():
+		case f.Num == fInputContractEventBlob && f.IsBytes():
 			ic.EventBlob = bytes.Clone(f.Bytes)
 		}
 		return nil

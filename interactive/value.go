@@ -24,9 +24,9 @@ type Identifier struct {
 }
 
 func encodeIdentifier(e *pbEnc, id Identifier) {
-	e.String(1, id.PackageID)
-	e.String(2, id.ModuleName)
-	e.String(3, id.EntityName)
+	e.String(fIdentifierPackageID, id.PackageID)
+	e.String(fIdentifierModuleName, id.ModuleName)
+	e.String(fIdentifierEntityName, id.EntityName)
 }
 
 func encodeOptIdentifier(e *pbEnc, num protowire.Number, id *Identifier) {
@@ -58,11 +58,11 @@ func decodeIdentifier(b []byte, depth int) (Identifier, error) {
 		}
 		var err error
 		switch f.Num {
-		case 1:
+		case fIdentifierPackageID:
 			id.PackageID, err = f.NamedText("package_id")
-		case 2:
+		case fIdentifierModuleName:
 			id.ModuleName, err = f.NamedText("module_name")
-		case 3:
+		case fIdentifierEntityName:
 			id.EntityName, err = f.NamedText("entity_name")
 		}
 		return err
