@@ -5,10 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"slices"
 
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 

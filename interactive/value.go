@@ -2,9 +2,9 @@ package interactive
 
 import (
 	"fmt"
-	"github.com/ledgernode/ledgernode/internal/pbwire"
 
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 

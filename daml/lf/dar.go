@@ -5,11 +5,11 @@ import (
 	"bytes"
 	"compress/flate"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/ledgernode/ledgernode/internal/quote"
 )
 
 // The default size limits of ReadDAR, as in Canton.
@@ -290,25 +290,13 @@ func readUpTo(r io.Reader, n int64) ([]byte, error) {
 	return b, nil
 }
 
-// maxQuoted is how many bytes of outside input an error cause quotes.
-const maxQuoted = 100
-
 // quoteInput quotes outside input for an error cause: in full up to
-// maxQuoted bytes, beyond that its first maxQuoted bytes and its length.
-func quoteInput[T string | []byte](s T) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(string(s))
-	}
-	return fmt.Sprintf("%q… (%d bytes)", s[:maxQuoted], len(s))
-}
+// 100 bytes, beyond that its first 100 bytes and its length (internal/quote's
+// Go form, the one implementation shared with the ledger's errors).
+func quoteInput[T string | []byte](s T) string { return quote.Go(s) }
 
-// truncateInput cuts outside input to maxQuoted bytes for an error context.
-func truncateInput(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	return s[:maxQuoted] + "…"
-}
+// truncateInput cuts outside input to 100 bytes for an error context.
+func truncateInput(s string) string { return quote.Truncate(s) }
 
 // parseManifest reads a Java manifest's main section and the DAR
 // attributes (DarManifestReader). It walks the lines of b in place (CRLF,
