@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // hashPurposePreparedSubmission is HashPurpose.PreparedSubmission (48).
@@ -289,6 +291,10 @@ func (w *builder) cid(c string) error {
 	return nil
 }
 
+// contractIDBytes returns the bytes Canton hashes for a contract id: the
+// hex-decoded id. The hash takes any lowercase hex (the reference vectors
+// hash ids such as "00ab" that are not V1 or V2 ids), so this is not
+// daml/lf's contract-id syntax, which callers check where ids enter.
 func contractIDBytes(c string) ([]byte, error) {
 	if c == "" {
 		return nil, fmt.Errorf("contract id is empty")
@@ -300,27 +306,16 @@ func contractIDBytes(c string) ([]byte, error) {
 	return b, nil
 }
 
-var numericPattern = regexp.MustCompile(`^(-?)(0|[1-9][0-9]*)\.([0-9]*)$`)
-
-// canonicalNumeric validates a Numeric as Daml-LF parses it and returns
-// the string Canton hashes (LF Numeric.toString of the parsed value).
+// canonicalNumeric validates a Numeric as Daml-LF parses it (daml/numeric's
+// Parse: -?(0|[1-9][0-9]*)\.[0-9]*, at most 38 digits, 37 decimals) and
+// returns the string Canton hashes (LF Numeric.toString of the parsed
+// value: the input itself, but "-0.…" loses its sign).
 func canonicalNumeric(s string) (string, error) {
-	m := numericPattern.FindStringSubmatch(s)
-	if m == nil {
-		return "", fmt.Errorf("numeric %q is not in Daml-LF form -?(0|[1-9][0-9]*)\\.[0-9]*", s)
+	n, err := numeric.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("numeric %q is not in Daml-LF form -?(0|[1-9][0-9]*)\\.[0-9]* with at most 38 digits and 37 decimals", apierr.Quote(s))
 	}
-	intDigits := len(m[2])
-	if m[2] == "0" {
-		intDigits = 0
-	}
-	scale := len(m[3])
-	if scale > 37 || intDigits+scale > 38 {
-		return "", fmt.Errorf("numeric %q is out of bounds (at most 38 digits, 37 decimals)", s)
-	}
-	if m[1] == "-" && strings.Trim(m[2]+m[3], "0") == "" {
-		return s[1:], nil // BigDecimal has no negative zero
-	}
-	return s, nil
+	return n.ScaledString(), nil
 }
 
 func (w *builder) value(v value.Value) error {
