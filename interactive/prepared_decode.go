@@ -189,8 +189,8 @@ func appendStr(f pbwire.Field, dst *[]string, what string) error {
 }
 
 func decodeCreate(b []byte, c *Create, depth int) error {
-	if depth > pbwire.MaxDepth {
-		return pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return err
 	}
 	var tmpl, arg, key pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
@@ -226,8 +226,8 @@ func decodeCreate(b []byte, c *Create, depth int) error {
 }
 
 func decodeExercise(b []byte, x *Exercise, depth int) error {
-	if depth > pbwire.MaxDepth {
-		return pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return err
 	}
 	var tmpl, iface, chosen, result, key pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
@@ -293,8 +293,8 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 }
 
 func decodeFetch(b []byte, x *Fetch, depth int) error {
-	if depth > pbwire.MaxDepth {
-		return pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return err
 	}
 	var tmpl, iface, key pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
@@ -336,8 +336,8 @@ func decodeFetch(b []byte, x *Fetch, depth int) error {
 }
 
 func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
-	if depth > pbwire.MaxDepth {
-		return pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return err
 	}
 	var tmpl, key pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
@@ -383,8 +383,8 @@ func decodeOptKey(acc pbwire.Acc, depth int) (*KeyWithMaintainers, error) {
 	if !acc.Set {
 		return nil, nil
 	}
-	if depth > pbwire.MaxDepth {
-		return nil, pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return nil, err
 	}
 	k := &KeyWithMaintainers{}
 	var gk pbwire.Acc
@@ -406,8 +406,8 @@ func decodeOptKey(acc pbwire.Acc, depth int) (*KeyWithMaintainers, error) {
 
 func decodeGlobalKey(b []byte, depth int) (GlobalKey, error) {
 	var k GlobalKey
-	if depth > pbwire.MaxDepth {
-		return k, pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return k, err
 	}
 	var tmpl, val pbwire.Acc
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {

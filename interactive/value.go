@@ -49,8 +49,8 @@ func encodeValueField(e *pbEnc, num protowire.Number, v value.Value) {
 
 func decodeIdentifier(b []byte, depth int) (Identifier, error) {
 	var id Identifier
-	if depth > pbwire.MaxDepth {
-		return id, pbwire.ErrTooDeep
+	if err := pbwire.CheckDepth(depth); err != nil {
+		return id, err
 	}
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if !f.IsBytes() {

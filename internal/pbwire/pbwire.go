@@ -1,11 +1,17 @@
-// Package pbwire is the one protobuf field walker of ledgernode: it reads
-// the fields of a serialized protobuf message in wire order, without
-// generated code, for the hand-written decoders of Daml-LF archives and
-// of the interactive-submission messages.
+// Package pbwire is the one protobuf wire layer of ledgernode: it reads
+// the fields of a serialized protobuf message in wire order and writes
+// them, without generated code, for the hand-written codecs of Daml-LF
+// archives (daml/lf), Ledger API values (daml/value) and the
+// interactive-submission and topology messages (interactive). Callers
+// name field numbers with constants of their own, per message.
 //
 // A Reader yields one Field at a time and never allocates; Walk is the
-// callback form. Field values alias the input buffer. Accessors check the
-// wire type the declaration expects and return an *Error otherwise.
+// callback form, WalkSkippingGroups its protobuf-java-lenient variant.
+// Field values alias the input buffer. Accessors check the wire type the
+// declaration expects and return an *Error otherwise. Acc merges the
+// occurrences of a singular message field, and MaxDepth/CheckDepth bound
+// nesting as protobuf-java does. Encoder writes fields in the caller's
+// order (field-number order, as deterministic protobuf marshalling does).
 package pbwire
 
 import (
