@@ -27,6 +27,14 @@ type GetActiveContractsRequest struct {
 	StreamContinuationToken string       `json:"streamContinuationToken"`
 }
 
+// wellFormed checks the shape of the request's event format and filter.
+func (req *GetActiveContractsRequest) wellFormed() error {
+	if err := wellFormedEventFormat(req.EventFormat, "eventFormat."); err != nil {
+		return err
+	}
+	return wellFormedEventFormat(req.Filter, "filter.")
+}
+
 // ActiveContract is an active contract with where it lives.
 type ActiveContract struct {
 	CreatedEvent        CreatedEvent `json:"createdEvent"`
@@ -126,6 +134,9 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
+	if err := req.wellFormed(); err != nil {
+		return nil, err
+	}
 	var f *EventFormat
 	switch {
 	case req.EventFormat != nil && req.Filter != nil:
@@ -195,6 +206,9 @@ func (req GetActiveContractsPageRequest) fingerprint() string {
 // token keeps the offset.
 func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (GetActiveContractsPageResponse, error) {
 	if err := n.public(ctx); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
 	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {
@@ -337,6 +351,9 @@ type GetEventsByContractIDResponse struct {
 // the format.
 func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
 	if err := n.public(ctx); err != nil {
+		return GetEventsByContractIDResponse{}, err
+	}
+	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
 	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {

@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"encoding/json"
+
 	"github.com/ledgernode/ledgernode/identity"
 )
 
@@ -145,4 +147,32 @@ type Duration struct {
 // FieldMask and ProtoAny.
 type UnknownFields struct {
 	Fields map[string]any `json:"fields"`
+}
+
+// DisclosedContract is a contract a submission brings along for the
+// interpretation (DisclosedContract). ledgernode does not support
+// disclosed contracts yet: a submission that has some is refused.
+type DisclosedContract struct {
+	TemplateID string `json:"templateId"`
+	ContractID string `json:"contractId"`
+	// CreatedEventBlob is the contract's created-event blob, base64.
+	CreatedEventBlob string `json:"createdEventBlob"`
+	SynchronizerID   string `json:"synchronizerId"`
+}
+
+// PrefetchContractKey asks the interpretation to load the contracts of a
+// key ahead. ledgernode has no contract keys: a submission that has some
+// is refused.
+type PrefetchContractKey struct {
+	TemplateID  string          `json:"templateId"`
+	ContractKey json.RawMessage `json:"contractKey"`
+	Limit       *int32          `json:"limit"`
+}
+
+// CostEstimationHints tune the traffic-cost estimate of a prepared
+// transaction. ledgernode makes no estimate (costEstimation is null), so
+// the hints change nothing.
+type CostEstimationHints struct {
+	Disabled           bool     `json:"disabled"`
+	ExpectedSignatures []string `json:"expectedSignatures"`
 }
