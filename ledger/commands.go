@@ -214,6 +214,11 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 			return "", apierr.InvalidField.New("workflow_id: %v", err)
 		}
 	}
+	if c.SubmissionID != "" {
+		if err := identity.ValidateLedgerString(c.SubmissionID); err != nil {
+			return "", apierr.InvalidField.New("submission_id: %v", err)
+		}
+	}
 	if len(c.Commands) == 0 {
 		return "", apierr.MissingField.New("commands")
 	}

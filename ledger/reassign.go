@@ -110,6 +110,21 @@ func (n *Node) submitReassignment(ctx context.Context, rc ReassignmentCommands) 
 	if rc.CommandID == "" {
 		return nil, apierr.MissingField.New("command_id")
 	}
+	for _, id := range []struct{ field, value string }{
+		{"command_id", rc.CommandID}, {"workflow_id", rc.WorkflowID}, {"submission_id", rc.SubmissionID},
+	} {
+		if id.value == "" {
+			continue
+		}
+		if err := identity.ValidateLedgerString(id.value); err != nil {
+			return nil, apierr.InvalidField.New("%s: %v", id.field, err)
+		}
+	}
+	if rc.UserID != "" {
+		if err := identity.ValidateUserID(rc.UserID); err != nil {
+			return nil, apierr.InvalidField.New("user_id: %v", err)
+		}
+	}
 	if len(rc.Commands) == 0 {
 		return nil, apierr.MissingField.New("commands")
 	}
