@@ -62,6 +62,8 @@ func TestBadFieldsAreRefused(t *testing.T) {
 		{"minLedgerTime a number", "POST", "/v2/interactive-submission/prepare", prepare("minLedgerTime", 5), text},
 		{"disclosedContracts of prepare", "POST", "/v2/interactive-submission/prepare",
 			prepare("disclosedContracts", []any{map[string]any{"createdEventBlob": "AA=="}}), "INVALID_ARGUMENT"},
+		{"streamContinuationToken", "POST", "/v2/state/active-contracts",
+			js(t, map[string]any{"eventFormat": partyFormat(f.alice), "streamContinuationToken": "AAAA"}), "INVALID_ARGUMENT"},
 		{"updateMask.unknownFields.fields an array", "PATCH", "/v2/users/participant_admin", mask(`[]`), text},
 		{"updateMask.unknownFields.fields of strings", "PATCH", "/v2/users/participant_admin", mask(`{"1": "x"}`), text},
 		{"package status id traversal", "GET", "/v2/packages/" + url.PathEscape("../../etc/passwd") + "/status", "", "INVALID_ARGUMENT"},

@@ -19,6 +19,8 @@ const (
 
 // GetActiveContractsRequest reads the active contracts at an offset:
 // exactly one of EventFormat and the legacy Filter (+Verbose).
+// StreamContinuationToken is not supported yet: a request that sets it is
+// refused with INVALID_ARGUMENT.
 type GetActiveContractsRequest struct {
 	ActiveAtOffset          int64        `json:"activeAtOffset"`
 	EventFormat             *EventFormat `json:"eventFormat"`
@@ -27,12 +29,20 @@ type GetActiveContractsRequest struct {
 	StreamContinuationToken string       `json:"streamContinuationToken"`
 }
 
-// wellFormed checks the shape of the request's event format and filter.
+// wellFormed checks the shape of the request's event format and filter,
+// and refuses a stream continuation token, which ledgernode does not
+// honour yet.
 func (req *GetActiveContractsRequest) wellFormed() error {
 	if err := wellFormedEventFormat(req.EventFormat, "eventFormat."); err != nil {
 		return err
 	}
-	return wellFormedEventFormat(req.Filter, "filter.")
+	if err := wellFormedEventFormat(req.Filter, "filter."); err != nil {
+		return err
+	}
+	if req.StreamContinuationToken != "" {
+		return notSupported("streamContinuationToken")
+	}
+	return nil
 }
 
 // ActiveContract is an active contract with where it lives.
