@@ -56,7 +56,9 @@ type ExerciseByKeyCommand struct {
 	ChoiceArgument json.RawMessage `json:"choiceArgument"`
 }
 
-// Command is one command: {"CreateCommand": {…}} and so on (no value layer).
+// Command is one command: {"CreateCommand": {…}} and so on (no value
+// layer). Exactly one variant must be set: a submission whose command has
+// none or several is refused (apierr.Malformed) before anything else.
 type Command struct {
 	CreateCommand            *CreateCommand            `json:"CreateCommand,omitempty"`
 	ExerciseCommand          *ExerciseCommand          `json:"ExerciseCommand,omitempty"`
