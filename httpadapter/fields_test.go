@@ -59,6 +59,8 @@ func TestBadFieldsAreRefused(t *testing.T) {
 		{"tapsMaxPasses a string", "POST", "/v2/commands/submit-and-wait", submit("tapsMaxPasses", "12abc"), text},
 		{"prefetchContractKeys a string", "POST", "/v2/commands/submit-and-wait", submit("prefetchContractKeys", "x"), text},
 		{"estimateTrafficCost an array", "POST", "/v2/interactive-submission/prepare", prepare("estimateTrafficCost", []any{}), text},
+		{"estimateTrafficCost an unknown signature", "POST", "/v2/interactive-submission/prepare",
+			prepare("estimateTrafficCost", map[string]any{"expectedSignatures": []string{"RSA"}}), text},
 		{"minLedgerTime a number", "POST", "/v2/interactive-submission/prepare", prepare("minLedgerTime", 5), text},
 		{"disclosedContracts of prepare", "POST", "/v2/interactive-submission/prepare",
 			prepare("disclosedContracts", []any{map[string]any{"createdEventBlob": "AA=="}}), "INVALID_ARGUMENT"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
@@ -306,6 +307,13 @@ func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
 			}
 		}
 		minTime = k.MinLedgerTimeAbs != nil || k.MinLedgerTimeRel != nil
+	}
+	if h := req.EstimateTrafficCost; h != nil {
+		for i, s := range h.ExpectedSignatures {
+			if _, err := interactive.ParseSigningAlgorithmSpec(s); err != nil {
+				return apierr.Malformed("unknown enum value %q at 'estimateTrafficCost.expectedSignatures[%d]'", apierr.Quote(s), i)
+			}
+		}
 	}
 	unsupported := []struct {
 		field string
