@@ -14,7 +14,7 @@ const testPkgID = "1111111111111111111111111111111111111111111111111111111111111
 // testDecoder returns a decoder of LF version lf with small tables:
 // strings x, y, M, T, 1.50, hello, C, "bad name"; dotted names M, T; the
 // interned type 0 = Int64; and the given interned expressions.
-func testDecoder(t *testing.T, lf LFVersion, exprs ...[]byte) *decoder {
+func testDecoder(t testing.TB, lf LFVersion, exprs ...[]byte) *decoder {
 	t.Helper()
 	d := &decoder{id: testPkgID, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
 	d.strs = []string{"x", "y", "M", "T", "1.50", "hello", "C", "bad name", "1x"}
