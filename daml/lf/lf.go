@@ -436,7 +436,7 @@ type Choice struct {
 	// parameter and ArgBinder are free in it.
 	Controllers Expr
 	// Observers is the choice observers expression ([Party]), like
-	// Controllers; nil when absent.
+	// Controllers (the archive must have one; Nil when there are none).
 	Observers Expr
 	// Authorizers is the authorizers expression (LF 2.dev), or nil.
 	Authorizers Expr
