@@ -24,6 +24,7 @@ func callList[Req, Resp any](decode func(*request) (Req, error), m func(*ledger.
 		if err != nil {
 			return nil, err
 		}
+		a.timeouts.capIdle(&opts)
 		req, err := decode(rq)
 		if err != nil {
 			return nil, err

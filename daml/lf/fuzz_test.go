@@ -2,6 +2,7 @@ package lf
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,15 +10,14 @@ import (
 	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 )
 
-// FuzzReadDAR: ReadDAR never panics, returns either a DAR or an *Error, and respects its size limits; the checks that run on a
-// decoded DAR do not panic either.
+// FuzzReadDAR: ReadDAR never panics, returns either a DAR or an *Error,
+// and respects its size limits; the checks that run on a decoded DAR do
+// not panic either.
 func FuzzReadDAR(f *testing.F) {
-	if paths, _ := filepath.Glob(filepath.Join(darDir, "*.dar")); len(paths) > 0 {
-		for _, p := range paths {
-			if data, err := os.ReadFile(p); err == nil {
-				f.Add(data)
-			}
-		}
+	// The real DARs (up to 1 MB each) are seeds of the seed-corpus run
+	// only: while fuzzing they would slow it to a few executions a second.
+	if fz := flag.Lookup("test.fuzz"); fz == nil || fz.Value.String() == "" {
+		addRealDARs(f)
 	}
 	sample := samplePackage("3")
 	dar, _ := e.DAR(sample, simplePkg("lib", "1.0.0"))
@@ -29,9 +29,10 @@ func FuzzReadDAR(f *testing.F) {
 	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil)), Store: true}, e.File{Name: "a.dalf", Data: dalf, Store: true}))
 	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs: a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: []byte{0x0a, 0x02, 0x08, 0x01}}))
 	f.Add([]byte("PK\x03\x04"))
-	// Deflated entries, so that mutations reach the inflater: a deflated
-	// manifest with a bad line, bombs whose header is honest or lies, and a
-	// deflated dalf.
+	// Deflated entries (e.Zip deflates by default), so that mutations reach
+	// the inflater and the manifest parser: a deflated manifest with a bad
+	// line, one with extra attributes, and small bombs whose header is
+	// honest or lies.
 	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte("Main-Dalf: a.dalf\nDalfs a.dalf\nFormat: daml-lf\n")}, e.File{Name: "a.dalf", Data: dalf}))
 	f.Add(e.Zip(e.File{Name: ManifestPath, Data: []byte(e.ManifestText("a.dalf", nil, "Name: app"))}, e.File{Name: "a.dalf", Data: dalf}))
 	f.Add(e.ZeroBomb(ManifestPath, 64<<10, 64<<10, e.File{Name: "a.dalf", Data: dalf}))
@@ -160,5 +161,41 @@ func FuzzDecodeExpr(f *testing.F) {
 		}
 		_ = FormatExpr(x, 50)
 		Inspect(x, func(any) bool { return true })
+	})
+}
+
+// addRealDARs adds the DARs of the shared test data to the seed corpus.
+func addRealDARs(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join(darDir, "*.dar"))
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+}
+
+// FuzzParseManifest: the manifest parser never panics, accepts only
+// manifests with the three DAR attributes, and quotes a bad line in a
+// short cause whatever its length.
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte(e.ManifestText("a.dalf", []string{"b.dalf"}, "Name: app")))
+	f.Add([]byte("Main-Dalf: a.dalf\r\nDalfs: a.dalf,\r\n b.dalf\r\nFormat: daml-lf\r\n\r\nName: x\r\n"))
+	f.Add([]byte("\ufeffMain-Dalf: a.dalf\rDalfs: a.dalf\rFormat: daml-lf"))
+	f.Add([]byte("Main-Dalf a.dalf\n"))
+	f.Add(make([]byte, 300))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := parseManifest(data)
+		if err != nil {
+			if kindOf(err) != KindInvalidDAR {
+				t.Fatalf("error %v, want an invalid-DAR error", err)
+			}
+			if len(err.Error()) > 4*maxQuoted+200 {
+				t.Fatalf("cause of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if m.MainDalf == "" || m.Format != "daml-lf" {
+			t.Fatalf("accepted manifest %+v", m)
+		}
 	})
 }
