@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+const testPkg = "testpkg"
+
+func tid(name string) lf.TypeConID { return lf.TypeConID{PackageID: testPkg, Module: "M", Name: name} }
+
+// AST shorthands.
+func v(n string) lf.Expr                     { return &lf.EVar{Name: n} }
+func i64(i int64) lf.Expr                    { return &lf.EInt64{Value: i} }
+func txt(s string) lf.Expr                   { return &lf.EText{Value: s} }
+func bi(f lf.BuiltinFunction) lf.Expr        { return &lf.EBuiltinFun{Fun: f} }
+func app(f lf.Expr, args ...lf.Expr) lf.Expr { return &lf.EApp{Fun: f, Args: args} }
+func val(n string) lf.Expr                   { return &lf.EVal{Ref: tid(n)} }
+func lam(body lf.Expr, ps ...string) lf.Expr {
+	vs := make([]lf.VarWithType, len(ps))
+	for i, p := range ps {
+		vs[i] = lf.VarWithType{Name: p}
+	}
+	return &lf.EAbs{Params: vs, Body: body}
+}
+func let(x string, bound, body lf.Expr) lf.Expr {
+	return &lf.ELet{Bindings: []lf.Binding{{Var: lf.VarWithType{Name: x}, Bound: bound}}, Body: body}
+}
+func tru() lf.Expr  { return &lf.EBuiltinCon{Con: lf.ConTrue} }
+func fls() lf.Expr  { return &lf.EBuiltinCon{Con: lf.ConFalse} }
+func unit() lf.Expr { return &lf.EBuiltinCon{Con: lf.ConUnit} }
+func nilE() lf.Expr { return &lf.ENil{} }
+func cons(tail lf.Expr, front ...lf.Expr) lf.Expr {
+	return &lf.ECons{Front: front, Tail: tail}
+}
+func caseE(s lf.Expr, alts ...lf.CaseAlt) lf.Expr { return &lf.ECase{Scrut: s, Alts: alts} }
+func alt(p lf.Pattern, body lf.Expr) lf.CaseAlt   { return lf.CaseAlt{Pattern: p, Body: body} }
+func add(a, b lf.Expr) lf.Expr                    { return app(bi(lf.BuiltinAddInt64), a, b) }
+func upd(u lf.Update) lf.Expr                     { return &lf.EUpdate{Update: u} }
+
+// testPackage is a package with the data types the tests use, the
+// exception E (message: "E: " <> msg) and the given values.
+func testPackage(values map[string]lf.Expr) *lf.Package {
+	mod := &lf.Module{
+		Name: "M",
+		DataTypes: []*lf.DataType{
+			{Name: "R", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "a"}, {Name: "b"}}},
+			{Name: "V", Variety: lf.VariantVariety, Constructors: []string{"L", "Rt"}},
+			{Name: "C", Variety: lf.EnumVariety, Constructors: []string{"Red", "Green", "Blue"}},
+			{Name: "E", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "msg"}}},
+		},
+		Exceptions: []string{"E"},
+		ExceptionDefs: []*lf.DefException{{Name: "E", Message: lam(
+			app(bi(lf.BuiltinAppendText), txt("E: "), &lf.ERecProj{Type: lf.TypeConApp{ID: tid("E")}, Field: "msg", Record: v("e")}), "e")}},
+	}
+	for n, x := range values {
+		mod.Values = append(mod.Values, &lf.DefValue{Name: n, Expr: x})
+	}
+	p := &lf.Package{ID: testPkg, Modules: []*lf.Module{mod}}
+	p.Index()
+	return p
+}
+
+func newTestEngine(values map[string]lf.Expr, opts Options) *Engine {
+	return New(PackageMap{testPkg: testPackage(values)}, opts)
+}
+
+func errKind(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+func mustEval(t *testing.T, e *Engine, x lf.Expr) Value {
+	t.Helper()
+	got, err := e.Eval(context.Background(), x)
+	if err != nil {
+		t.Fatalf("Eval: %v", err)
+	}
+	return got
+}
+
+func bigInt(i int64) *big.Int { return big.NewInt(i) }
