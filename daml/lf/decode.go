@@ -36,6 +36,7 @@ type decoder struct {
 	// refs collects the package ids referenced through
 	// SelfOrImportedPackageId (self excluded).
 	refs map[string]bool
+	exprState
 }
 
 func (d *decoder) flat() bool { return d.lf.atLeast(LF22) }
@@ -45,7 +46,7 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, sizes: map[Type]int{}, kindSizes: map[*Kind]int{}}
 	var (
 		modules, dnames, types, kinds [][]byte
-		exprs                         int
+		exprs                         [][]byte
 		metadata                      [][]byte
 		importsCase                   protowire.Number
 		importsRaw                    []byte
@@ -74,8 +75,8 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 			m, err = f.message("Package.interned_kinds")
 			kinds = append(kinds, m)
 		case 7:
-			_, err = f.message("Package.interned_exprs") // only scanned for references
-			exprs++
+			m, err = f.message("Package.interned_exprs")
+			exprs = append(exprs, m)
 		case 8:
 			_, err = f.str("Package.no_imported_packages_reason")
 			importsCase, importsRaw = 8, nil
@@ -184,8 +185,11 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 		}
 		d.types = append(d.types, ty)
 	}
-	if exprs > 0 && !d.flat() {
+	if len(exprs) > 0 && !d.flat() {
 		return nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
+	}
+	if err := d.internExprs(exprs); err != nil {
+		return nil, err
 	}
 
 	for _, mb := range modules {
@@ -861,7 +865,7 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 
 func (d *decoder) module(b []byte) (*Module, error) {
 	var nameIdx int
-	var flags, syns, dts, tpls, excs, ifaces [][]byte
+	var flags, syns, dts, vals, tpls, excs, ifaces [][]byte
 	if err := eachField(b, func(f field) error {
 		var err error
 		var x []byte
@@ -878,7 +882,8 @@ func (d *decoder) module(b []byte) (*Module, error) {
 			x, err = f.message("Module.data_types")
 			dts = append(dts, x)
 		case 5:
-			_, err = f.message("Module.values") // expressions are not decoded
+			x, err = f.message("Module.values")
+			vals = append(vals, x)
 		case 6:
 			x, err = f.message("Module.templates")
 			tpls = append(tpls, x)
@@ -906,6 +911,9 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		templates:  map[string]*Template{},
 		interfaces: map[string]*Interface{},
 		exceptions: map[string]bool{},
+
+		values:        map[string]*DefValue{},
+		exceptionDefs: map[string]*DefException{},
 	}
 	if err := d.featureFlags(bytes.Join(flags, nil)); err != nil {
 		return nil, err
@@ -938,6 +946,17 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		m.dataTypes[dt.Name] = dt
 		m.DataTypes = append(m.DataTypes, dt)
 	}
+	for _, x := range vals {
+		v, err := d.value(x)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if m.values[v.Name] != nil {
+			return nil, errorf("module %s: duplicate value %s", name, v.Name)
+		}
+		m.values[v.Name] = v
+		m.Values = append(m.Values, v)
+	}
 	for _, x := range tpls {
 		t, err := d.template(x)
 		if err != nil {
@@ -951,15 +970,16 @@ func (d *decoder) module(b []byte) (*Module, error) {
 	}
 	for _, x := range excs {
 		var nIdx int
+		var message []byte
 		if err := eachField(x, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fDefExceptionName:
 				nIdx, err = f.index("DefException.name_interned_dname")
-			case 2:
+			case fDefExceptionLocation:
 				_, err = f.message("DefException.location")
-			case 3:
-				_, err = f.message("DefException.message")
+			case fDefExceptionMessage:
+				message, err = f.message("DefException.message")
 			default:
 				return unknownField("DefException", f)
 			}
@@ -974,8 +994,15 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		if m.exceptions[en] {
 			return nil, errorf("module %s: duplicate exception %s", name, en)
 		}
+		msgExpr, err := d.expr(message, 0)
+		if err != nil {
+			return nil, errorf("module %s: exception %s: message: %v", name, en, err)
+		}
+		ed := &DefException{Name: en, Message: msgExpr}
 		m.exceptions[en] = true
 		m.Exceptions = append(m.Exceptions, en)
+		m.exceptionDefs[en] = ed
+		m.ExceptionDefs = append(m.ExceptionDefs, ed)
 	}
 	for _, x := range ifaces {
 		i, err := d.iface(x)
@@ -1166,10 +1193,61 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 	return dt, nil
 }
 
+// value decodes a DefValue.
+func (d *decoder) value(b []byte) (*DefValue, error) {
+	var nwt, body []byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		switch f.num {
+		case fDefValueLocation:
+			_, err = f.message("DefValue.location")
+		case fDefValueNameWithType:
+			nwt, err = f.message("DefValue.name_with_type")
+		case fDefValueExpr:
+			body, err = f.message("DefValue.expr")
+		default:
+			return unknownField("DefValue", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var nameIdx int
+	var typ []byte
+	if err := eachField(nwt, func(f field) error {
+		var err error
+		switch f.num {
+		case fNameWithTypeName:
+			nameIdx, err = f.index("DefValue.NameWithType.name_interned_dname")
+		case fNameWithTypeType:
+			typ, err = f.message("DefValue.NameWithType.type")
+		default:
+			return unknownField("DefValue.NameWithType", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	name, err := d.dname(nameIdx)
+	if err != nil {
+		return nil, err
+	}
+	v := &DefValue{Name: name}
+	if v.Type, err = d.typeRef(typ); err != nil {
+		return nil, errorf("value %s: type: %v", name, err)
+	}
+	if v.Expr, err = d.expr(body, 0); err != nil {
+		return nil, errorf("value %s: %v", name, err)
+	}
+	return v, nil
+}
+
 func (d *decoder) template(b []byte) (*Template, error) {
 	var nameIdx, paramIdx int
 	var choices [][]byte
 	var key, impls [][]byte
+	var precond, signatories, observers []byte
+	hasPrecond := false
 	if err := eachField(b, func(f field) error {
 		var err error
 		var x []byte
@@ -1178,8 +1256,13 @@ func (d *decoder) template(b []byte) (*Template, error) {
 			nameIdx, err = f.index("DefTemplate.tycon_interned_dname")
 		case 2:
 			paramIdx, err = f.index("DefTemplate.param_interned_str")
-		case 3, 4, 7:
-			_, err = f.message("DefTemplate") // precond, signatories, observers
+		case fDefTemplatePrecond:
+			precond, err = f.message("DefTemplate.precond")
+			hasPrecond = true
+		case fDefTemplateSignatories:
+			signatories, err = f.message("DefTemplate.signatories")
+		case fDefTemplateObservers:
+			observers, err = f.message("DefTemplate.observers")
 		case 6:
 			x, err = f.message("DefTemplate.choices")
 			choices = append(choices, x)
@@ -1209,18 +1292,31 @@ func (d *decoder) template(b []byte) (*Template, error) {
 	if t.Choices, err = d.choices(choices); err != nil {
 		return nil, errorf("template %s: %v", name, err)
 	}
+	if hasPrecond {
+		if t.Precond, err = d.expr(precond, 0); err != nil {
+			return nil, errorf("template %s: precondition: %v", name, err)
+		}
+	}
+	if t.Signatories, err = d.expr(signatories, 0); err != nil {
+		return nil, errorf("template %s: signatories: %v", name, err)
+	}
+	if t.Observers, err = d.expr(observers, 0); err != nil {
+		return nil, errorf("template %s: observers: %v", name, err)
+	}
 	if len(key) > 0 {
 		if !d.lf.atLeast(LF23) {
 			return nil, errorf("template %s: Contract Keys is not supported by Daml-LF %s", name, d.lf)
 		}
-		var typ []byte
+		var typ, maintainers, body []byte
 		if err := eachField(key[len(key)-1], func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fDefKeyType:
 				typ, err = f.message("DefTemplate.DefKey.type")
-			case 3, 4:
-				_, err = f.message("DefTemplate.DefKey")
+			case fDefKeyMaintainers:
+				maintainers, err = f.message("DefTemplate.DefKey.maintainers")
+			case fDefKeyExpr:
+				body, err = f.message("DefTemplate.DefKey.key_expr")
 			default:
 				return unknownField("DefTemplate.DefKey", f)
 			}
@@ -1233,16 +1329,24 @@ func (d *decoder) template(b []byte) (*Template, error) {
 			return nil, errorf("template %s key: %v", name, err)
 		}
 		t.Key = &TemplateKey{Type: kt}
+		if t.Key.Body, err = d.expr(body, 0); err != nil {
+			return nil, errorf("template %s key: %v", name, err)
+		}
+		if t.Key.Maintainers, err = d.expr(maintainers, 0); err != nil {
+			return nil, errorf("template %s key maintainers: %v", name, err)
+		}
 	}
 	for _, x := range impls {
-		var iface []byte
+		var iface, body []byte
 		if err := eachField(x, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fImplementsInterface:
 				iface, err = f.message("DefTemplate.Implements.interface")
-			case 2, 3:
-				_, err = f.message("DefTemplate.Implements")
+			case fImplementsBody:
+				body, err = f.message("DefTemplate.Implements.body")
+			case fImplementsLocation:
+				_, err = f.message("DefTemplate.Implements.location")
 			default:
 				return unknownField("DefTemplate.Implements", f)
 			}
@@ -1255,8 +1359,68 @@ func (d *decoder) template(b []byte) (*Template, error) {
 			return nil, err
 		}
 		t.Implements = append(t.Implements, id)
+		in, err := d.instanceBody(id, body)
+		if err != nil {
+			return nil, errorf("template %s: implements %s: %v", name, id, err)
+		}
+		t.Instances = append(t.Instances, in)
 	}
 	return t, nil
+}
+
+// instanceBody decodes an InterfaceInstanceBody.
+func (d *decoder) instanceBody(id TypeConID, b []byte) (*InterfaceInstance, error) {
+	in := &InterfaceInstance{Interface: id}
+	var view []byte
+	var methods [][]byte
+	if err := eachField(b, func(f field) error {
+		var err error
+		var x []byte
+		switch f.num {
+		case fInstanceBodyMethods:
+			x, err = f.message("InterfaceInstanceBody.methods")
+			methods = append(methods, x)
+		case fInstanceBodyView:
+			view, err = f.message("InterfaceInstanceBody.view")
+		default:
+			return unknownField("InterfaceInstanceBody", f)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	for _, x := range methods {
+		var nameIdx int
+		var value []byte
+		if err := eachField(x, func(f field) error {
+			var err error
+			switch f.num {
+			case fInstanceMethodName:
+				nameIdx, err = f.index("InterfaceInstanceMethod.method_interned_name")
+			case fInstanceMethodValue:
+				value, err = f.message("InterfaceInstanceMethod.value")
+			default:
+				return unknownField("InterfaceInstanceMethod", f)
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		mn, err := d.name(nameIdx)
+		if err != nil {
+			return nil, err
+		}
+		e, err := d.expr(value, 0)
+		if err != nil {
+			return nil, errorf("method %s: %v", mn, err)
+		}
+		in.Methods = append(in.Methods, MethodBody{Name: mn, Expr: e})
+	}
+	var err error
+	if in.View, err = d.expr(view, 0); err != nil {
+		return nil, errorf("view: %v", err)
+	}
+	return in, nil
 }
 
 func (d *decoder) choices(raw [][]byte) ([]*Choice, error) {
@@ -1280,6 +1444,8 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	var nameIdx, selfIdx int
 	var consuming bool
 	var arg, ret []byte
+	var controllers, observers, authorizers, update []byte
+	hasAuthorizers := false
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
@@ -1289,8 +1455,15 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 			nameIdx, err = f.index("TemplateChoice.name_interned_str")
 		case 3:
 			consuming, err = f.boolOf("TemplateChoice.consuming")
-		case 4, 5, 9, 1001:
-			_, err = f.message("TemplateChoice") // controllers, observers, update, authorizers
+		case fChoiceControllers:
+			controllers, err = f.message("TemplateChoice.controllers")
+		case fChoiceObservers:
+			observers, err = f.message("TemplateChoice.observers")
+		case fChoiceUpdate:
+			update, err = f.message("TemplateChoice.update")
+		case fChoiceAuthorizers:
+			authorizers, err = f.message("TemplateChoice.authorizers")
+			hasAuthorizers = true
 		case 6:
 			arg, err = f.message("TemplateChoice.arg_binder")
 		case 8:
@@ -1336,6 +1509,20 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	}
 	if c.ReturnType, err = d.typeRef(ret); err != nil {
 		return nil, errorf("choice %s return type: %v", name, err)
+	}
+	if c.Controllers, err = d.expr(controllers, 0); err != nil {
+		return nil, errorf("choice %s controllers: %v", name, err)
+	}
+	if c.Observers, err = d.expr(observers, 0); err != nil {
+		return nil, errorf("choice %s observers: %v", name, err)
+	}
+	if hasAuthorizers {
+		if c.Authorizers, err = d.expr(authorizers, 0); err != nil {
+			return nil, errorf("choice %s authorizers: %v", name, err)
+		}
+	}
+	if c.Update, err = d.expr(update, 0); err != nil {
+		return nil, errorf("choice %s update: %v", name, err)
 	}
 	return c, nil
 }

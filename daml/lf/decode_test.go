@@ -59,6 +59,7 @@ func TestDecodeSample(t *testing.T) {
 		t.Run("2."+minor, func(t *testing.T) {
 			p := decode(t, samplePackage(minor))
 			self := func(n string) Type { return tcon(p.ID, "Main", n) }
+			unit := &EBuiltinCon{Con: ConUnit} // lftest's expressions are all ()
 			want := &Module{
 				Name: "Main",
 				DataTypes: []*DataType{
@@ -88,18 +89,23 @@ func TestDecodeSample(t *testing.T) {
 					Name:  "T",
 					Param: "this",
 					Choices: []*Choice{{Name: "Transfer", Consuming: true, ArgBinder: "arg", ArgType: self("Transfer"),
-						ReturnType: tapp(tb(BuiltinContractID), self("T")), SelfBinder: "self"}},
-					Implements: []TypeConID{{p.ID, "Main", "I"}},
+						ReturnType: tapp(tb(BuiltinContractID), self("T")), SelfBinder: "self",
+						Controllers: unit, Observers: unit, Update: unit}},
+					Implements:  []TypeConID{{p.ID, "Main", "I"}},
+					Instances:   []*InterfaceInstance{{Interface: TypeConID{p.ID, "Main", "I"}, View: unit}},
+					Signatories: unit,
+					Observers:   unit,
 				}},
 				Interfaces: []*Interface{{
-					Name:    "I",
-					Param:   "this",
-					View:    self("IView"),
-					Choices: []*Choice{{Name: "Poke", ArgBinder: "arg", ArgType: tb(BuiltinUnit), ReturnType: tb(BuiltinUnit), SelfBinder: "self"}},
+					Name:  "I",
+					Param: "this",
+					View:  self("IView"),
+					Choices: []*Choice{{Name: "Poke", ArgBinder: "arg", ArgType: tb(BuiltinUnit), ReturnType: tb(BuiltinUnit), SelfBinder: "self",
+						Controllers: unit, Observers: unit, Update: unit}},
 				}},
 			}
 			if minor == "3" || minor == "dev" {
-				want.Templates[0].Key = &TemplateKey{Type: tb(BuiltinParty)}
+				want.Templates[0].Key = &TemplateKey{Type: tb(BuiltinParty), Body: unit, Maintainers: unit}
 			}
 			if diff := cmp.Diff(want, p.Module("Main"), ignoreIndexes, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("module Main (-want +got):\n%s", diff)

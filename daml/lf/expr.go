@@ -153,7 +153,9 @@ type EVal struct {
 }
 
 // EBuiltinFun is a builtin function (a function value of the builtin's
-// arity; TEXTMAP_EMPTY and GENMAP_EMPTY are values).
+// arity; TEXTMAP_EMPTY and GENMAP_EMPTY are values). In an LF 2.dev
+// package Fun may be a development builtin unknown to this version
+// (Fun.Known() is false).
 type EBuiltinFun struct {
 	// Fun is the builtin.
 	Fun BuiltinFunction

@@ -1,0 +1,1435 @@
+package lf
+
+import (
+	"strings"
+
+	"github.com/ledgernode/ledgernode/internal/pbwire"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// maxExprDepth bounds the nesting of expressions (Expr, Update and their
+// case messages) within one expression message. Canton parses archives
+// with a protobuf recursion limit of 1000 messages, and every expression
+// level is at least one message, so no archive Canton accepts nests
+// deeper; the bound keeps the recursive decoder off a hostile stack.
+const maxExprDepth = 1000
+
+// fields holds the singular fields 1..7 of a small message, the last
+// occurrence of each.
+type fields struct {
+	f   [8]pbwire.Field
+	has uint8
+}
+
+// readFields reads the message b, whose fields must all be among allowed
+// (a bit mask of field numbers 1..7), into fs.
+func readFields(b []byte, msg string, allowed uint8, fs *fields) error {
+	r := pbwire.NewReader(b)
+	for {
+		f, ok := r.Next()
+		if !ok {
+			return wireError(r.Err())
+		}
+		if f.Num >= 8 || allowed&(1<<f.Num) == 0 {
+			return errorf("Message %s has unknown field %d", msg, f.Num)
+		}
+		fs.f[f.Num] = f
+		fs.has |= 1 << f.Num
+	}
+}
+
+func bits(nums ...protowire.Number) uint8 {
+	var m uint8
+	for _, n := range nums {
+		m |= 1 << n
+	}
+	return m
+}
+
+func (fs *fields) present(n protowire.Number) bool { return fs.has&(1<<n) != 0 }
+
+// msgBytes returns field n as an embedded message (nil when absent).
+func (fs *fields) msgBytes(n protowire.Number, msg string) ([]byte, error) {
+	if !fs.present(n) {
+		return nil, nil
+	}
+	return fieldOf(fs.f[n]).message(msg)
+}
+
+// idx returns field n as a table index (0 when absent, the proto3
+// default).
+func (fs *fields) idx(n protowire.Number, msg string) (int, error) {
+	if !fs.present(n) {
+		return 0, nil
+	}
+	return fieldOf(fs.f[n]).index(msg)
+}
+
+// exprState is the part of the package decoder used by expressions.
+type exprState struct {
+	// exprs are the decoded interned expressions (LF ≥ 2.2).
+	exprs []Expr
+	// nameOK memoizes validName of interned strings: 0 unknown, 1 valid,
+	// 2 invalid.
+	nameOK []uint8
+}
+
+// vname returns interned string i, which must be a Name, memoized.
+func (d *decoder) vname(i int) (string, error) {
+	if i >= len(d.strs) {
+		return "", errorf("invalid internedString table index %d", i)
+	}
+	if d.nameOK == nil {
+		d.nameOK = make([]uint8, len(d.strs))
+	}
+	switch d.nameOK[i] {
+	case 1:
+		return d.strs[i], nil
+	case 2:
+		return "", errorf("invalid name %q", d.strs[i])
+	}
+	if validName(d.strs[i]) {
+		d.nameOK[i] = 1
+		return d.strs[i], nil
+	}
+	d.nameOK[i] = 2
+	return "", errorf("invalid name %q", d.strs[i])
+}
+
+func (d *decoder) nameField(fs *fields, n protowire.Number, msg string) (string, error) {
+	i, err := fs.idx(n, msg)
+	if err != nil {
+		return "", err
+	}
+	return d.vname(i)
+}
+
+func (d *decoder) exprField(fs *fields, n protowire.Number, msg string, depth int) (Expr, error) {
+	b, err := fs.msgBytes(n, msg)
+	if err != nil {
+		return nil, err
+	}
+	return d.expr(b, depth)
+}
+
+func (d *decoder) typeField(fs *fields, n protowire.Number, msg string) (Type, error) {
+	b, err := fs.msgBytes(n, msg)
+	if err != nil {
+		return nil, err
+	}
+	return d.typeRef(b)
+}
+
+func (d *decoder) tyConField(fs *fields, n protowire.Number, msg string) (TypeConID, error) {
+	b, err := fs.msgBytes(n, msg)
+	if err != nil {
+		return TypeConID{}, err
+	}
+	return d.typeConID(b)
+}
+
+// internExprs decodes the interned_exprs table in order; entry i may refer
+// only to entries before it.
+func (d *decoder) internExprs(raw [][]byte) error {
+	d.exprs = make([]Expr, 0, len(raw))
+	for i, b := range raw {
+		c, ok, err := lastCase(b, "Expr", exprCase)
+		if err != nil {
+			return errorf("interned expression %d: %v", i, err)
+		}
+		if ok && c.num == fExprInterned {
+			return errorf("Immediate InternedExpr in interning table (entry %d)", i)
+		}
+		e, err := d.expr(b, 0)
+		if err != nil {
+			return errorf("interned expression %d: %v", i, err)
+		}
+		d.exprs = append(d.exprs, e)
+	}
+	return nil
+}
+
+func exprCase(n protowire.Number) bool {
+	return (n >= fExprVar && n <= fExprInterned && n != 24) || n == fExprChoiceController ||
+		n == fExprChoiceObserver || n == fExprExperimental || n == fExprLocation
+}
+
+var exprCaseNames = map[protowire.Number]string{
+	fExprVar: "var", fExprVal: "val", fExprBuiltin: "builtin", fExprBuiltinCon: "builtin_con",
+	fExprBuiltinLit: "builtin_lit", fExprRecCon: "rec_con", fExprRecProj: "rec_proj",
+	fExprRecUpd: "rec_upd", fExprVariantCon: "variant_con", fExprEnumCon: "enum_con",
+	fExprStructCon: "struct_con", fExprStructProj: "struct_proj", fExprStructUpd: "struct_upd",
+	fExprApp: "app", fExprTyApp: "ty_app", fExprAbs: "abs", fExprTyAbs: "ty_abs", fExprCase: "case",
+	fExprLet: "let", fExprNil: "nil", fExprCons: "cons", fExprUpdate: "update",
+	fExprOptionalNone: "optional_none", fExprOptionalSome: "optional_some", fExprToAny: "to_any",
+	fExprFromAny: "from_any", fExprTypeRep: "type_rep", fExprToAnyException: "to_any_exception",
+	fExprFromAnyException: "from_any_exception", fExprThrow: "throw",
+	fExprToInterface: "to_interface", fExprFromInterface: "from_interface",
+	fExprCallInterface: "call_interface", fExprSignatoryInterface: "signatory_interface",
+	fExprObserverInterface: "observer_interface", fExprViewInterface: "view_interface",
+	fExprUnsafeFromInterface: "unsafe_from_interface", fExprInterfaceTemplateTypeRep: "interface_template_type_rep",
+	fExprToRequiredInterface: "to_required_interface", fExprFromRequiredInterface: "from_required_interface",
+	fExprUnsafeFromRequiredInterface: "unsafe_from_required_interface", fExprInterned: "interned_expr",
+	fExprChoiceController: "choice_controller", fExprChoiceObserver: "choice_observer",
+	fExprExperimental: "experimental",
+}
+
+// expr decodes an Expr message. A nil or empty b is Expr.SUM_NOT_SET.
+func (d *decoder) expr(b []byte, depth int) (Expr, error) {
+	if depth > maxExprDepth {
+		return nil, errorf("expression nested too deeply (more than %d levels)", maxExprDepth)
+	}
+	var c pbwire.Field
+	found := false
+	r := pbwire.NewReader(b)
+	for {
+		f, ok := r.Next()
+		if !ok {
+			break
+		}
+		if f.Num == fExprLocation {
+			if f.Type != protowire.BytesType {
+				return nil, fieldOf(f).wrongType("Expr.location")
+			}
+			continue
+		}
+		if !exprCase(f.Num) {
+			return nil, errorf("Message Expr has unknown field %d", f.Num)
+		}
+		c, found = f, true
+	}
+	if err := r.Err(); err != nil {
+		return nil, wireError(err)
+	}
+	if !found {
+		return nil, errorf("Expr.SUM_NOT_SET")
+	}
+	cf := fieldOf(c)
+	depth++
+	switch c.Num {
+	case fExprVar:
+		i, err := cf.index("Expr.var_interned_str")
+		if err != nil {
+			return nil, err
+		}
+		name, err := d.vname(i)
+		if err != nil {
+			return nil, err
+		}
+		return &EVar{Name: name}, nil
+	case fExprBuiltin:
+		v, err := cf.int32Of("Expr.builtin")
+		if err != nil {
+			return nil, err
+		}
+		fn := BuiltinFunction(v)
+		info, ok := builtinFunctions[fn]
+		if !ok {
+			// Development builtins come and go between SDK releases: a
+			// 2.dev package (accepted only on request) keeps an unknown
+			// one, which an evaluator refuses if it is ever called.
+			if d.lf.IsDev() && v >= 1000 {
+				return &EBuiltinFun{Fun: fn}, nil
+			}
+			return nil, errorf("BuiltinFunction.UNRECOGNIZED (%d)", v)
+		}
+		if !d.lf.atLeast(info.min) {
+			return nil, errorf("builtin %s is not supported by Daml-LF %s", info.name, d.lf)
+		}
+		return &EBuiltinFun{Fun: fn}, nil
+	case fExprBuiltinCon:
+		v, err := cf.int32Of("Expr.builtin_con")
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 || v > 2 {
+			return nil, errorf("BuiltinCon.UNRECOGNIZED (%d)", v)
+		}
+		return builtinCons[v], nil
+	case fExprInterned:
+		if !d.flat() {
+			return nil, errorf("interned expressions are not supported by Daml-LF %s", d.lf)
+		}
+		i, err := cf.index("Expr.interned_expr")
+		if err != nil {
+			return nil, err
+		}
+		if i >= len(d.exprs) {
+			return nil, errorf("invalid internedExprs table index %d (Interned expression indexes not monotonic)", i)
+		}
+		return d.exprs[i], nil
+	}
+	m, err := cf.message("Expr." + exprCaseNames[c.Num])
+	if err != nil {
+		return nil, err
+	}
+	var fs fields
+	switch c.Num {
+	case fExprVal:
+		id, err := d.typeConID(m)
+		if err != nil {
+			return nil, err
+		}
+		return &EVal{Ref: id}, nil
+	case fExprBuiltinLit:
+		return d.builtinLit(m)
+	case fExprRecCon:
+		e := &ERecCon{}
+		var tycon []byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			switch f.Num {
+			case fRecConTycon:
+				if tycon, err = fieldOf(f).message("Expr.RecCon.tycon"); err != nil {
+					return nil, err
+				}
+			case fRecConFields:
+				x, err := fieldOf(f).message("Expr.RecCon.fields")
+				if err != nil {
+					return nil, err
+				}
+				fe, err := d.fieldWithExpr(x, depth)
+				if err != nil {
+					return nil, err
+				}
+				e.Fields = append(e.Fields, fe)
+			default:
+				return nil, errorf("Message Expr.RecCon has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if e.Type, err = d.typeConApp(tycon); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprRecProj:
+		const msg = "Expr.RecProj"
+		if err := readFields(m, msg, bits(fRecConTycon, fRecProjRecord, fRecProjField), &fs); err != nil {
+			return nil, err
+		}
+		e := &ERecProj{}
+		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
+			return nil, err
+		}
+		if e.Field, err = d.nameField(&fs, fRecProjField, msg+".field"); err != nil {
+			return nil, err
+		}
+		if e.Record, err = d.exprField(&fs, fRecProjRecord, msg+".record", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprRecUpd:
+		const msg = "Expr.RecUpd"
+		if err := readFields(m, msg, bits(fRecConTycon, fRecUpdField, fRecUpdRecord, fRecUpdUpdate), &fs); err != nil {
+			return nil, err
+		}
+		e := &ERecUpd{}
+		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
+			return nil, err
+		}
+		if e.Field, err = d.nameField(&fs, fRecUpdField, msg+".field"); err != nil {
+			return nil, err
+		}
+		if e.Record, err = d.exprField(&fs, fRecUpdRecord, msg+".record", depth); err != nil {
+			return nil, err
+		}
+		if e.Update, err = d.exprField(&fs, fRecUpdUpdate, msg+".update", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprVariantCon:
+		const msg = "Expr.VariantCon"
+		if err := readFields(m, msg, bits(fRecConTycon, fVariantConCon, fVariantConArg), &fs); err != nil {
+			return nil, err
+		}
+		e := &EVariantCon{}
+		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
+			return nil, err
+		}
+		if e.Con, err = d.nameField(&fs, fVariantConCon, msg+".variant_con"); err != nil {
+			return nil, err
+		}
+		if e.Arg, err = d.exprField(&fs, fVariantConArg, msg+".variant_arg", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprEnumCon:
+		const msg = "Expr.EnumCon"
+		if err := readFields(m, msg, bits(fEnumConTycon, fEnumConCon), &fs); err != nil {
+			return nil, err
+		}
+		e := &EEnumCon{}
+		if e.ID, err = d.tyConField(&fs, fEnumConTycon, msg+".tycon"); err != nil {
+			return nil, err
+		}
+		if e.Con, err = d.nameField(&fs, fEnumConCon, msg+".enum_con"); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprStructCon:
+		e := &EStructCon{}
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			if f.Num != fStructConFields {
+				return nil, errorf("Message Expr.StructCon has unknown field %d", f.Num)
+			}
+			x, err := fieldOf(f).message("Expr.StructCon.fields")
+			if err != nil {
+				return nil, err
+			}
+			fe, err := d.fieldWithExpr(x, depth)
+			if err != nil {
+				return nil, err
+			}
+			e.Fields = append(e.Fields, fe)
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		return e, nil
+	case fExprStructProj:
+		const msg = "Expr.StructProj"
+		if err := readFields(m, msg, bits(fStructProjField, fStructProjStruct), &fs); err != nil {
+			return nil, err
+		}
+		e := &EStructProj{}
+		if e.Field, err = d.nameField(&fs, fStructProjField, msg+".field"); err != nil {
+			return nil, err
+		}
+		if e.Struct, err = d.exprField(&fs, fStructProjStruct, msg+".struct", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprStructUpd:
+		const msg = "Expr.StructUpd"
+		if err := readFields(m, msg, bits(fStructUpdField, fStructUpdStruct, fStructUpdUpdate), &fs); err != nil {
+			return nil, err
+		}
+		e := &EStructUpd{}
+		if e.Field, err = d.nameField(&fs, fStructUpdField, msg+".field"); err != nil {
+			return nil, err
+		}
+		if e.Struct, err = d.exprField(&fs, fStructUpdStruct, msg+".struct", depth); err != nil {
+			return nil, err
+		}
+		if e.Update, err = d.exprField(&fs, fStructUpdUpdate, msg+".update", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprApp:
+		var fun []byte
+		var args [][]byte
+		var argBuf [4][]byte
+		args = argBuf[:0]
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			var x []byte
+			switch f.Num {
+			case fAppFun:
+				fun, err = fieldOf(f).message("Expr.App.fun")
+			case fAppArgs:
+				x, err = fieldOf(f).message("Expr.App.args")
+				args = append(args, x)
+			default:
+				return nil, errorf("Message Expr.App has unknown field %d", f.Num)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if len(args) == 0 {
+			return nil, errorf("Unexpected empty Expr.App.args")
+		}
+		e := &EApp{Args: make([]Expr, len(args))}
+		if e.Fun, err = d.expr(fun, depth); err != nil {
+			return nil, err
+		}
+		for i, a := range args {
+			if e.Args[i], err = d.expr(a, depth); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	case fExprTyApp:
+		e := &ETyApp{}
+		var body []byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			x, err := fieldOf(f).message("Expr.TyApp")
+			if err != nil {
+				return nil, err
+			}
+			switch f.Num {
+			case fTyAppExpr:
+				body = x
+			case fTyAppTypes:
+				t, err := d.typeRef(x)
+				if err != nil {
+					return nil, err
+				}
+				e.Types = append(e.Types, t)
+			default:
+				return nil, errorf("Message Expr.TyApp has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if len(e.Types) == 0 {
+			return nil, errorf("Unexpected empty Expr.TyApp.types")
+		}
+		if d.flat() && len(e.Types) != 1 {
+			return nil, errorf("Expr.TyApp.types must have exactly one element in Daml-LF %s", d.lf)
+		}
+		if e.Expr, err = d.expr(body, depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprAbs:
+		e := &EAbs{}
+		var body []byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			x, err := fieldOf(f).message("Expr.Abs")
+			if err != nil {
+				return nil, err
+			}
+			switch f.Num {
+			case fAbsParams:
+				v, err := d.varWithType(x)
+				if err != nil {
+					return nil, err
+				}
+				e.Params = append(e.Params, v)
+			case fAbsBody:
+				body = x
+			default:
+				return nil, errorf("Message Expr.Abs has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if len(e.Params) == 0 {
+			return nil, errorf("Unexpected empty Expr.Abs.param")
+		}
+		if d.flat() && len(e.Params) != 1 {
+			return nil, errorf("Expr.Abs.param must have exactly one element in Daml-LF %s", d.lf)
+		}
+		if e.Body, err = d.expr(body, depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprTyAbs:
+		e := &ETyAbs{}
+		var body []byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			x, err := fieldOf(f).message("Expr.TyAbs")
+			if err != nil {
+				return nil, err
+			}
+			switch f.Num {
+			case fAbsParams:
+				p, err := d.typeVarWithKind(x, 0)
+				if err != nil {
+					return nil, err
+				}
+				e.Params = append(e.Params, p)
+			case fAbsBody:
+				body = x
+			default:
+				return nil, errorf("Message Expr.TyAbs has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if len(e.Params) == 0 {
+			return nil, errorf("Unexpected empty Expr.TyAbs.param")
+		}
+		if d.flat() && len(e.Params) != 1 {
+			return nil, errorf("Expr.TyAbs.param must have exactly one element in Daml-LF %s", d.lf)
+		}
+		if e.Body, err = d.expr(body, depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprCase:
+		e := &ECase{}
+		var scrut []byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			x, err := fieldOf(f).message("Expr.Case")
+			if err != nil {
+				return nil, err
+			}
+			switch f.Num {
+			case fCaseScrut:
+				scrut = x
+			case fCaseAlts:
+				alt, err := d.caseAlt(x, depth)
+				if err != nil {
+					return nil, err
+				}
+				e.Alts = append(e.Alts, alt)
+			default:
+				return nil, errorf("Message Expr.Case has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if e.Scrut, err = d.expr(scrut, depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprLet:
+		bs, body, err := d.block(m, "Expr.Block", depth)
+		if err != nil {
+			return nil, err
+		}
+		return &ELet{Bindings: bs, Body: body}, nil
+	case fExprNil:
+		if err := readFields(m, "Expr.Nil", bits(fNilType), &fs); err != nil {
+			return nil, err
+		}
+		t, err := d.typeField(&fs, fNilType, "Expr.Nil.type")
+		if err != nil {
+			return nil, err
+		}
+		return &ENil{Type: t}, nil
+	case fExprCons:
+		e := &ECons{}
+		var typ, tail []byte
+		var front [][]byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			x, err := fieldOf(f).message("Expr.Cons")
+			if err != nil {
+				return nil, err
+			}
+			switch f.Num {
+			case fConsType:
+				typ = x
+			case fConsFront:
+				front = append(front, x)
+			case fConsTail:
+				tail = x
+			default:
+				return nil, errorf("Message Expr.Cons has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if len(front) == 0 {
+			return nil, errorf("Unexpected empty Expr.Cons.front")
+		}
+		if e.Type, err = d.typeRef(typ); err != nil {
+			return nil, err
+		}
+		e.Front = make([]Expr, len(front))
+		for i, x := range front {
+			if e.Front[i], err = d.expr(x, depth); err != nil {
+				return nil, err
+			}
+		}
+		if e.Tail, err = d.expr(tail, depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprUpdate:
+		u, err := d.update(m, depth)
+		if err != nil {
+			return nil, err
+		}
+		return &EUpdate{Update: u}, nil
+	case fExprOptionalNone:
+		if err := readFields(m, "Expr.OptionalNone", bits(fNilType), &fs); err != nil {
+			return nil, err
+		}
+		t, err := d.typeField(&fs, fNilType, "Expr.OptionalNone.type")
+		if err != nil {
+			return nil, err
+		}
+		return &EOptionalNone{Type: t}, nil
+	case fExprOptionalSome, fExprToAny, fExprFromAny, fExprToAnyException, fExprFromAnyException:
+		msg := "Expr." + exprCaseNames[c.Num]
+		if err := readFields(m, msg, bits(fTypeExprType, fTypeExprExpr), &fs); err != nil {
+			return nil, err
+		}
+		t, err := d.typeField(&fs, fTypeExprType, msg+".type")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fTypeExprExpr, msg+".expr", depth)
+		if err != nil {
+			return nil, err
+		}
+		switch c.Num {
+		case fExprOptionalSome:
+			return &EOptionalSome{Type: t, Value: x}, nil
+		case fExprToAny:
+			return &EToAny{Type: t, Expr: x}, nil
+		case fExprFromAny:
+			return &EFromAny{Type: t, Expr: x}, nil
+		case fExprToAnyException:
+			return &EToAnyException{Type: t, Expr: x}, nil
+		default:
+			return &EFromAnyException{Type: t, Expr: x}, nil
+		}
+	case fExprTypeRep:
+		t, err := d.typeRef(m)
+		if err != nil {
+			return nil, err
+		}
+		return &ETypeRep{Type: t}, nil
+	case fExprThrow:
+		const msg = "Expr.Throw"
+		if err := readFields(m, msg, bits(fThrowReturnType, fThrowExceptionType, fThrowExceptionExpr), &fs); err != nil {
+			return nil, err
+		}
+		e := &EThrow{}
+		if e.ReturnType, err = d.typeField(&fs, fThrowReturnType, msg+".return_type"); err != nil {
+			return nil, err
+		}
+		if e.ExceptionType, err = d.typeField(&fs, fThrowExceptionType, msg+".exception_type"); err != nil {
+			return nil, err
+		}
+		if e.Exception, err = d.exprField(&fs, fThrowExceptionExpr, msg+".exception_expr", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprToInterface, fExprFromInterface:
+		msg := "Expr." + exprCaseNames[c.Num]
+		if err := readFields(m, msg, bits(fIfaceConvInterface, fIfaceConvTemplate, fIfaceConvExpr), &fs); err != nil {
+			return nil, err
+		}
+		iface, err := d.tyConField(&fs, fIfaceConvInterface, msg+".interface_type")
+		if err != nil {
+			return nil, err
+		}
+		tpl, err := d.tyConField(&fs, fIfaceConvTemplate, msg+".template_type")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fIfaceConvExpr, msg+".expr", depth)
+		if err != nil {
+			return nil, err
+		}
+		if c.Num == fExprToInterface {
+			return &EToInterface{Interface: iface, Template: tpl, Expr: x}, nil
+		}
+		return &EFromInterface{Interface: iface, Template: tpl, Expr: x}, nil
+	case fExprUnsafeFromInterface:
+		const msg = "Expr.UnsafeFromInterface"
+		// Canton's range for this feature is "until 2.1"; damlc still
+		// emits it in 2.dev packages, which are accepted only on request.
+		if d.flat() && !d.lf.IsDev() {
+			return nil, errorf("unsafe_from_interface is not supported by Daml-LF %s", d.lf)
+		}
+		if err := readFields(m, msg, bits(fIfaceConvInterface, fIfaceConvTemplate, fUnsafeFromIfaceCid, fUnsafeFromIfaceExpr), &fs); err != nil {
+			return nil, err
+		}
+		e := &EUnsafeFromInterface{}
+		if e.Interface, err = d.tyConField(&fs, fIfaceConvInterface, msg+".interface_type"); err != nil {
+			return nil, err
+		}
+		if e.Template, err = d.tyConField(&fs, fIfaceConvTemplate, msg+".template_type"); err != nil {
+			return nil, err
+		}
+		if e.ContractID, err = d.exprField(&fs, fUnsafeFromIfaceCid, msg+".contract_id_expr", depth); err != nil {
+			return nil, err
+		}
+		if e.Expr, err = d.exprField(&fs, fUnsafeFromIfaceExpr, msg+".interface_expr", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprCallInterface:
+		const msg = "Expr.CallInterface"
+		if err := readFields(m, msg, bits(fCallIfaceInterface, fCallIfaceMethod, fCallIfaceExpr), &fs); err != nil {
+			return nil, err
+		}
+		e := &ECallInterface{}
+		if e.Interface, err = d.tyConField(&fs, fCallIfaceInterface, msg+".interface_type"); err != nil {
+			return nil, err
+		}
+		if e.Method, err = d.nameField(&fs, fCallIfaceMethod, msg+".method"); err != nil {
+			return nil, err
+		}
+		if e.Expr, err = d.exprField(&fs, fCallIfaceExpr, msg+".interface_expr", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprSignatoryInterface, fExprObserverInterface, fExprViewInterface, fExprInterfaceTemplateTypeRep:
+		msg := "Expr." + exprCaseNames[c.Num]
+		if err := readFields(m, msg, bits(fIfaceExprInterface, fIfaceExprExpr), &fs); err != nil {
+			return nil, err
+		}
+		iface, err := d.tyConField(&fs, fIfaceExprInterface, msg+".interface")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fIfaceExprExpr, msg+".expr", depth)
+		if err != nil {
+			return nil, err
+		}
+		switch c.Num {
+		case fExprSignatoryInterface:
+			return &ESignatoryInterface{Interface: iface, Expr: x}, nil
+		case fExprObserverInterface:
+			return &EObserverInterface{Interface: iface, Expr: x}, nil
+		case fExprViewInterface:
+			return &EViewInterface{Interface: iface, Expr: x}, nil
+		default:
+			return &EInterfaceTemplateTypeRep{Interface: iface, Expr: x}, nil
+		}
+	case fExprToRequiredInterface, fExprFromRequiredInterface:
+		msg := "Expr." + exprCaseNames[c.Num]
+		if err := readFields(m, msg, bits(fRequiredRequired, fRequiredRequiring, fRequiredExpr), &fs); err != nil {
+			return nil, err
+		}
+		req, err := d.tyConField(&fs, fRequiredRequired, msg+".required_interface")
+		if err != nil {
+			return nil, err
+		}
+		ring, err := d.tyConField(&fs, fRequiredRequiring, msg+".requiring_interface")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fRequiredExpr, msg+".expr", depth)
+		if err != nil {
+			return nil, err
+		}
+		if c.Num == fExprToRequiredInterface {
+			return &EToRequiredInterface{Required: req, Requiring: ring, Expr: x}, nil
+		}
+		return &EFromRequiredInterface{Required: req, Requiring: ring, Expr: x}, nil
+	case fExprUnsafeFromRequiredInterface:
+		const msg = "Expr.UnsafeFromRequiredInterface"
+		if err := readFields(m, msg, bits(fRequiredRequired, fRequiredRequiring, fUnsafeRequiredCid, fUnsafeRequiredExpr), &fs); err != nil {
+			return nil, err
+		}
+		e := &EUnsafeFromRequiredInterface{}
+		if e.Required, err = d.tyConField(&fs, fRequiredRequired, msg+".required_interface"); err != nil {
+			return nil, err
+		}
+		if e.Requiring, err = d.tyConField(&fs, fRequiredRequiring, msg+".requiring_interface"); err != nil {
+			return nil, err
+		}
+		if e.ContractID, err = d.exprField(&fs, fUnsafeRequiredCid, msg+".contract_id_expr", depth); err != nil {
+			return nil, err
+		}
+		if e.Expr, err = d.exprField(&fs, fUnsafeRequiredExpr, msg+".interface_expr", depth); err != nil {
+			return nil, err
+		}
+		return e, nil
+	case fExprChoiceController, fExprChoiceObserver:
+		return nil, errorf("%s is not supported by Daml-LF %s", exprCaseNames[c.Num], d.lf)
+	default: // fExprExperimental
+		if !d.lf.IsDev() {
+			return nil, errorf("experimental is not supported by Daml-LF %s", d.lf)
+		}
+		e := &EExperimental{}
+		var typ []byte
+		r := pbwire.NewReader(m)
+		for f, ok := r.Next(); ok; f, ok = r.Next() {
+			switch f.Num {
+			case fExperimentalName:
+				if e.Name, err = fieldOf(f).str("Expr.Experimental.name"); err != nil {
+					return nil, err
+				}
+			case fExperimentalType:
+				if typ, err = fieldOf(f).message("Expr.Experimental.type"); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, errorf("Message Expr.Experimental has unknown field %d", f.Num)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return nil, wireError(err)
+		}
+		if e.Type, err = d.typeRef(typ); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+}
+
+// builtinCons are the shared nodes of the three builtin constructors.
+var builtinCons = [3]*EBuiltinCon{{Con: ConUnit}, {Con: ConFalse}, {Con: ConTrue}}
+
+// Timestamp and date ranges: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999Z.
+const (
+	minTimestamp = -62135596800000000
+	maxTimestamp = 253402300799999999
+	minDate      = -719162
+	maxDate      = 2932896
+)
+
+func (d *decoder) builtinLit(b []byte) (Expr, error) {
+	f, ok, err := lastCase(b, "BuiltinLit", func(n protowire.Number) bool {
+		return (n >= fLitInt64 && n <= fLitFailureCategory) || n == fLitRoundingMode
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("BuiltinLit.SUM_NOT_SET")
+	}
+	switch f.num {
+	case fLitInt64:
+		v, err := f.sint64Of("BuiltinLit.int64")
+		if err != nil {
+			return nil, err
+		}
+		return &EInt64{Value: v}, nil
+	case fLitTimestamp:
+		v, err := f.sfixed64Of("BuiltinLit.timestamp")
+		if err != nil {
+			return nil, err
+		}
+		if v < minTimestamp || v > maxTimestamp {
+			return nil, errorf("timestamp literal %d out of range", v)
+		}
+		return &ETimestamp{Micros: v}, nil
+	case fLitNumeric:
+		i, err := f.index("BuiltinLit.numeric_interned_str")
+		if err != nil {
+			return nil, err
+		}
+		s, err := d.str(i)
+		if err != nil {
+			return nil, err
+		}
+		scale, ok := numericLitScale(s)
+		if !ok {
+			return nil, errorf("invalid numeric literal %q", s)
+		}
+		return &ENumeric{Text: s, Scale: scale}, nil
+	case fLitText:
+		i, err := f.index("BuiltinLit.text_interned_str")
+		if err != nil {
+			return nil, err
+		}
+		s, err := d.str(i)
+		if err != nil {
+			return nil, err
+		}
+		return &EText{Value: s}, nil
+	case fLitDate:
+		v, err := f.int32Of("BuiltinLit.date")
+		if err != nil {
+			return nil, err
+		}
+		if v < minDate || v > maxDate {
+			return nil, errorf("date literal %d out of range", v)
+		}
+		return &EDate{Days: v}, nil
+	case fLitFailureCategory:
+		v, err := f.int32Of("BuiltinLit.failure_category")
+		if err != nil {
+			return nil, err
+		}
+		if v != 0 && v != 1 {
+			return nil, errorf("FailureCategory.UNRECOGNIZED (%d)", v)
+		}
+		return &EFailureCategory{Category: FailureCategory(v)}, nil
+	default:
+		if !d.lf.IsDev() {
+			return nil, errorf("rounding_mode literals are not supported by Daml-LF %s", d.lf)
+		}
+		v, err := f.int32Of("BuiltinLit.rounding_mode")
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 || v > int32(RoundingUnnecessary) {
+			return nil, errorf("RoundingMode.UNRECOGNIZED (%d)", v)
+		}
+		return &ERoundingMode{Mode: RoundingMode(v)}, nil
+	}
+}
+
+// numericLitScale checks a numeric literal, -?digits.digits* with at most
+// 38 significant digits and a scale of at most 37 (the number of
+// decimals; "1." has scale 0), and returns its scale.
+func numericLitScale(s string) (int, bool) {
+	t := strings.TrimPrefix(s, "-")
+	dot := strings.IndexByte(t, '.')
+	if dot <= 0 {
+		return 0, false
+	}
+	digits := 0
+	lead := true
+	for i := 0; i < len(t); i++ {
+		if i == dot {
+			continue
+		}
+		ch := t[i]
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		if lead && ch == '0' && i < dot {
+			continue
+		}
+		lead = false
+		digits++
+	}
+	scale := len(t) - dot - 1
+	if scale > 37 || digits > 38 {
+		return 0, false
+	}
+	return scale, true
+}
+
+// typeConApp decodes a Type.Con used by record and variant expressions:
+// the tycon and its type arguments.
+func (d *decoder) typeConApp(b []byte) (TypeConApp, error) {
+	var app TypeConApp
+	var tycon []byte
+	hasTycon := false
+	r := pbwire.NewReader(b)
+	for f, ok := r.Next(); ok; f, ok = r.Next() {
+		x, err := fieldOf(f).message("Type.Con")
+		if err != nil {
+			return app, err
+		}
+		switch f.Num {
+		case fTypeConTycon:
+			tycon, hasTycon = x, true
+		case fTypeArgs:
+			t, err := d.typeRef(x)
+			if err != nil {
+				return app, err
+			}
+			app.Args = append(app.Args, t)
+		default:
+			return app, errorf("Message Type.Con has unknown field %d", f.Num)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return app, wireError(err)
+	}
+	if !hasTycon {
+		return app, errorf("PackageId.SUM_NOT_SET")
+	}
+	var err error
+	app.ID, err = d.typeConID(tycon)
+	return app, err
+}
+
+func (d *decoder) typeConAppField(fs *fields, n protowire.Number, msg string) (TypeConApp, error) {
+	b, err := fs.msgBytes(n, msg+".tycon")
+	if err != nil {
+		return TypeConApp{}, err
+	}
+	return d.typeConApp(b)
+}
+
+func (d *decoder) fieldWithExpr(b []byte, depth int) (FieldExpr, error) {
+	var fs fields
+	if err := readFields(b, "FieldWithExpr", bits(fFieldWithExprName, fFieldWithExprExpr), &fs); err != nil {
+		return FieldExpr{}, err
+	}
+	name, err := d.nameField(&fs, fFieldWithExprName, "FieldWithExpr.field")
+	if err != nil {
+		return FieldExpr{}, err
+	}
+	e, err := d.exprField(&fs, fFieldWithExprExpr, "FieldWithExpr.expr", depth)
+	if err != nil {
+		return FieldExpr{}, err
+	}
+	return FieldExpr{Name: name, Expr: e}, nil
+}
+
+func (d *decoder) varWithType(b []byte) (VarWithType, error) {
+	var fs fields
+	if err := readFields(b, "VarWithType", bits(fVarWithTypeName, fVarWithTypeType), &fs); err != nil {
+		return VarWithType{}, err
+	}
+	name, err := d.nameField(&fs, fVarWithTypeName, "VarWithType.var")
+	if err != nil {
+		return VarWithType{}, err
+	}
+	t, err := d.typeField(&fs, fVarWithTypeType, "VarWithType.type")
+	if err != nil {
+		return VarWithType{}, err
+	}
+	return VarWithType{Name: name, Type: t}, nil
+}
+
+// block decodes a Block (let and update blocks): bindings and body.
+func (d *decoder) block(b []byte, msg string, depth int) ([]Binding, Expr, error) {
+	var bs []Binding
+	var body []byte
+	r := pbwire.NewReader(b)
+	for f, ok := r.Next(); ok; f, ok = r.Next() {
+		x, err := fieldOf(f).message(msg)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch f.Num {
+		case fBlockBindings:
+			var fs fields
+			if err := readFields(x, "Binding", bits(fBindingBinder, fBindingBound), &fs); err != nil {
+				return nil, nil, err
+			}
+			vb, err := fs.msgBytes(fBindingBinder, "Binding.binder")
+			if err != nil {
+				return nil, nil, err
+			}
+			v, err := d.varWithType(vb)
+			if err != nil {
+				return nil, nil, err
+			}
+			e, err := d.exprField(&fs, fBindingBound, "Binding.bound", depth)
+			if err != nil {
+				return nil, nil, err
+			}
+			bs = append(bs, Binding{Var: v, Bound: e})
+		case fBlockBody:
+			body = x
+		default:
+			return nil, nil, errorf("Message %s has unknown field %d", msg, f.Num)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, nil, wireError(err)
+	}
+	if len(bs) == 0 {
+		return nil, nil, errorf("Unexpected empty %s.bindings", msg)
+	}
+	e, err := d.expr(body, depth)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bs, e, nil
+}
+
+var (
+	pDefault      = &PDefault{}
+	pNil          = &PNil{}
+	pOptionalNone = &POptionalNone{}
+	pBuiltinCons  = [3]*PBuiltinCon{{Con: ConUnit}, {Con: ConFalse}, {Con: ConTrue}}
+)
+
+func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
+	var alt CaseAlt
+	var body []byte
+	var pat pbwire.Field
+	hasPat := false
+	r := pbwire.NewReader(b)
+	for f, ok := r.Next(); ok; f, ok = r.Next() {
+		switch {
+		case f.Num == fAltBody:
+			x, err := fieldOf(f).message("CaseAlt.body")
+			if err != nil {
+				return alt, err
+			}
+			body = x
+		case f.Num >= fAltDefault && f.Num <= fAltEnum:
+			pat, hasPat = f, true
+		default:
+			return alt, errorf("Message CaseAlt has unknown field %d", f.Num)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return alt, wireError(err)
+	}
+	if !hasPat {
+		return alt, errorf("CaseAlt.SUM_NOT_SET")
+	}
+	pf := fieldOf(pat)
+	var err error
+	if pat.Num == fAltBuiltinCon {
+		v, err := pf.int32Of("CaseAlt.builtin_con")
+		if err != nil {
+			return alt, err
+		}
+		if v < 0 || v > 2 {
+			return alt, errorf("BuiltinCon.UNRECOGNIZED (%d)", v)
+		}
+		alt.Pattern = pBuiltinCons[v]
+	} else {
+		var fs fields
+		m, err := pf.message("CaseAlt")
+		if err != nil {
+			return alt, err
+		}
+		switch pat.Num {
+		case fAltDefault, fAltNil, fAltOptionalNone:
+			if err := readFields(m, "Unit", 0, &fs); err != nil {
+				return alt, err
+			}
+			alt.Pattern = map[protowire.Number]Pattern{fAltDefault: pDefault, fAltNil: pNil, fAltOptionalNone: pOptionalNone}[pat.Num]
+		case fAltVariant:
+			const msg = "CaseAlt.Variant"
+			if err := readFields(m, msg, bits(fAltVariantCon, fAltVariantVariant, fAltVariantBinder), &fs); err != nil {
+				return alt, err
+			}
+			p := &PVariant{}
+			if p.ID, err = d.tyConField(&fs, fAltVariantCon, msg+".con"); err != nil {
+				return alt, err
+			}
+			if p.Con, err = d.nameField(&fs, fAltVariantVariant, msg+".variant"); err != nil {
+				return alt, err
+			}
+			if p.Binder, err = d.nameField(&fs, fAltVariantBinder, msg+".binder"); err != nil {
+				return alt, err
+			}
+			alt.Pattern = p
+		case fAltCons:
+			const msg = "CaseAlt.Cons"
+			if err := readFields(m, msg, bits(fAltConsHead, fAltConsTail), &fs); err != nil {
+				return alt, err
+			}
+			p := &PCons{}
+			if p.Head, err = d.nameField(&fs, fAltConsHead, msg+".var_head"); err != nil {
+				return alt, err
+			}
+			if p.Tail, err = d.nameField(&fs, fAltConsTail, msg+".var_tail"); err != nil {
+				return alt, err
+			}
+			alt.Pattern = p
+		case fAltOptionalSome:
+			const msg = "CaseAlt.OptionalSome"
+			if err := readFields(m, msg, bits(fAltOptionalSomeBody), &fs); err != nil {
+				return alt, err
+			}
+			p := &POptionalSome{}
+			if p.Binder, err = d.nameField(&fs, fAltOptionalSomeBody, msg+".var_body"); err != nil {
+				return alt, err
+			}
+			alt.Pattern = p
+		default: // fAltEnum
+			const msg = "CaseAlt.Enum"
+			if err := readFields(m, msg, bits(fAltEnumCon, fAltEnumConstructor), &fs); err != nil {
+				return alt, err
+			}
+			p := &PEnum{}
+			if p.ID, err = d.tyConField(&fs, fAltEnumCon, msg+".con"); err != nil {
+				return alt, err
+			}
+			if p.Con, err = d.nameField(&fs, fAltEnumConstructor, msg+".constructor"); err != nil {
+				return alt, err
+			}
+			alt.Pattern = p
+		}
+	}
+	alt.Body, err = d.expr(body, depth)
+	return alt, err
+}
+
+func updateCase(n protowire.Number) bool { return n >= fUpdatePure && n <= fUpdateQueryNByKey }
+
+var updateCaseNames = map[protowire.Number]string{
+	fUpdatePure: "pure", fUpdateBlock: "block", fUpdateCreate: "create", fUpdateExercise: "exercise",
+	fUpdateFetch: "fetch", fUpdateGetTime: "get_time", fUpdateEmbedExpr: "embed_expr",
+	fUpdateLookupByKey: "lookup_by_key", fUpdateFetchByKey: "fetch_by_key",
+	fUpdateExerciseByKey: "exercise_by_key", fUpdateTryCatch: "try_catch",
+	fUpdateCreateInterface: "create_interface", fUpdateExerciseInterface: "exercise_interface",
+	fUpdateFetchInterface: "fetch_interface", fUpdateLedgerTimeLT: "ledger_time_lt",
+	fUpdateQueryNByKey: "query_n_by_key",
+}
+
+func (d *decoder) update(b []byte, depth int) (Update, error) {
+	if depth > maxExprDepth {
+		return nil, errorf("expression nested too deeply (more than %d levels)", maxExprDepth)
+	}
+	c, ok, err := lastCase(b, "Update", updateCase)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("Update.SUM_NOT_SET")
+	}
+	depth++
+	msg := "Update." + updateCaseNames[c.num]
+	m, err := c.message(msg)
+	if err != nil {
+		return nil, err
+	}
+	var fs fields
+	switch c.num {
+	case fUpdatePure, fUpdateEmbedExpr:
+		if err := readFields(m, msg, bits(fTypeExprType, fTypeExprExpr), &fs); err != nil {
+			return nil, err
+		}
+		t, err := d.typeField(&fs, fTypeExprType, msg+".type")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fTypeExprExpr, msg+".expr", depth)
+		if err != nil {
+			return nil, err
+		}
+		if c.num == fUpdatePure {
+			return &UPure{Type: t, Expr: x}, nil
+		}
+		return &UEmbedExpr{Type: t, Expr: x}, nil
+	case fUpdateBlock:
+		bs, body, err := d.block(m, "Update.Block", depth)
+		if err != nil {
+			return nil, err
+		}
+		return &UBlock{Bindings: bs, Body: body}, nil
+	case fUpdateCreate, fUpdateCreateInterface:
+		if err := readFields(m, msg, bits(fCreateTemplate, fCreateExpr), &fs); err != nil {
+			return nil, err
+		}
+		id, err := d.tyConField(&fs, fCreateTemplate, msg+".template")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fCreateExpr, msg+".expr", depth)
+		if err != nil {
+			return nil, err
+		}
+		if c.num == fUpdateCreate {
+			return &UCreate{Template: id, Expr: x}, nil
+		}
+		return &UCreateInterface{Interface: id, Expr: x}, nil
+	case fUpdateExercise:
+		if err := readFields(m, msg, bits(fExerciseTemplate, fExerciseChoice, fExerciseCid, fExerciseArg), &fs); err != nil {
+			return nil, err
+		}
+		u := &UExercise{}
+		if u.Template, err = d.tyConField(&fs, fExerciseTemplate, msg+".template"); err != nil {
+			return nil, err
+		}
+		if u.Choice, err = d.nameField(&fs, fExerciseChoice, msg+".choice"); err != nil {
+			return nil, err
+		}
+		if u.ContractID, err = d.exprField(&fs, fExerciseCid, msg+".cid", depth); err != nil {
+			return nil, err
+		}
+		if u.Arg, err = d.exprField(&fs, fExerciseArg, msg+".arg", depth); err != nil {
+			return nil, err
+		}
+		return u, nil
+	case fUpdateExerciseInterface:
+		if err := readFields(m, msg, bits(fExerciseIfaceInterface, fExerciseIfaceChoice, fExerciseIfaceCid, fExerciseIfaceArg, fExerciseIfaceGuard), &fs); err != nil {
+			return nil, err
+		}
+		u := &UExerciseInterface{}
+		if u.Interface, err = d.tyConField(&fs, fExerciseIfaceInterface, msg+".interface"); err != nil {
+			return nil, err
+		}
+		if u.Choice, err = d.nameField(&fs, fExerciseIfaceChoice, msg+".choice"); err != nil {
+			return nil, err
+		}
+		if u.ContractID, err = d.exprField(&fs, fExerciseIfaceCid, msg+".cid", depth); err != nil {
+			return nil, err
+		}
+		if u.Arg, err = d.exprField(&fs, fExerciseIfaceArg, msg+".arg", depth); err != nil {
+			return nil, err
+		}
+		if fs.present(fExerciseIfaceGuard) {
+			if !d.lf.IsDev() {
+				return nil, errorf("exercise_interface guards are not supported by Daml-LF %s", d.lf)
+			}
+			if u.Guard, err = d.exprField(&fs, fExerciseIfaceGuard, msg+".guard", depth); err != nil {
+				return nil, err
+			}
+		}
+		return u, nil
+	case fUpdateExerciseByKey:
+		if !d.lf.atLeast(LF23) {
+			return nil, errorf("exercise_by_key is not supported by Daml-LF %s", d.lf)
+		}
+		if err := readFields(m, msg, bits(fExerciseByKeyTemplate, fExerciseByKeyChoice, fExerciseByKeyKey, fExerciseByKeyArg), &fs); err != nil {
+			return nil, err
+		}
+		u := &UExerciseByKey{}
+		if u.Template, err = d.tyConField(&fs, fExerciseByKeyTemplate, msg+".template"); err != nil {
+			return nil, err
+		}
+		if u.Choice, err = d.nameField(&fs, fExerciseByKeyChoice, msg+".choice"); err != nil {
+			return nil, err
+		}
+		if u.Key, err = d.exprField(&fs, fExerciseByKeyKey, msg+".key", depth); err != nil {
+			return nil, err
+		}
+		if u.Arg, err = d.exprField(&fs, fExerciseByKeyArg, msg+".arg", depth); err != nil {
+			return nil, err
+		}
+		return u, nil
+	case fUpdateFetch, fUpdateFetchInterface:
+		if err := readFields(m, msg, bits(fFetchTemplate, fFetchCid), &fs); err != nil {
+			return nil, err
+		}
+		id, err := d.tyConField(&fs, fFetchTemplate, msg+".template")
+		if err != nil {
+			return nil, err
+		}
+		x, err := d.exprField(&fs, fFetchCid, msg+".cid", depth)
+		if err != nil {
+			return nil, err
+		}
+		if c.num == fUpdateFetch {
+			return &UFetch{Template: id, ContractID: x}, nil
+		}
+		return &UFetchInterface{Interface: id, ContractID: x}, nil
+	case fUpdateGetTime:
+		if err := readFields(m, "Unit", 0, &fs); err != nil {
+			return nil, err
+		}
+		return uGetTime, nil
+	case fUpdateLedgerTimeLT:
+		x, err := d.expr(m, depth)
+		if err != nil {
+			return nil, err
+		}
+		return &ULedgerTimeLT{Expr: x}, nil
+	case fUpdateLookupByKey, fUpdateFetchByKey, fUpdateQueryNByKey:
+		min := LF23
+		if c.num == fUpdateLookupByKey {
+			min = LF2Dev
+		}
+		if !d.lf.atLeast(min) {
+			return nil, errorf("%s is not supported by Daml-LF %s", updateCaseNames[c.num], d.lf)
+		}
+		if err := readFields(m, msg, bits(fRetrieveByKeyTemplate), &fs); err != nil {
+			return nil, err
+		}
+		id, err := d.tyConField(&fs, fRetrieveByKeyTemplate, msg+".template")
+		if err != nil {
+			return nil, err
+		}
+		switch c.num {
+		case fUpdateLookupByKey:
+			return &ULookupByKey{Template: id}, nil
+		case fUpdateFetchByKey:
+			return &UFetchByKey{Template: id}, nil
+		default:
+			return &UQueryNByKey{Template: id}, nil
+		}
+	default: // fUpdateTryCatch
+		if err := readFields(m, msg, bits(fTryCatchReturnType, fTryCatchTryExpr, fTryCatchVar, fTryCatchCatchExpr), &fs); err != nil {
+			return nil, err
+		}
+		u := &UTryCatch{}
+		if u.ReturnType, err = d.typeField(&fs, fTryCatchReturnType, msg+".return_type"); err != nil {
+			return nil, err
+		}
+		if u.Try, err = d.exprField(&fs, fTryCatchTryExpr, msg+".try_expr", depth); err != nil {
+			return nil, err
+		}
+		if u.Var, err = d.nameField(&fs, fTryCatchVar, msg+".var"); err != nil {
+			return nil, err
+		}
+		if u.Catch, err = d.exprField(&fs, fTryCatchCatchExpr, msg+".catch_expr", depth); err != nil {
+			return nil, err
+		}
+		return u, nil
+	}
+}
+
+var uGetTime = &UGetTime{}
