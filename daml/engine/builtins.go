@@ -290,6 +290,7 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 		k.resume(m, Bool(true))
 	})
 	registerMaps(reg)
+	registerNumeric(reg)
 	reg(lf.BuiltinAnyExceptionMessage, func(m *Machine, a []Value) { m.exceptionMessage(a[0].(*Any)) })
 	reg(lf.BuiltinFailWithStatus, func(m *Machine, a []Value) {
 		meta := map[string]string{}

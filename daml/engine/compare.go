@@ -45,7 +45,7 @@ func compare(a, b Value) (int, *Error) {
 	case Int64:
 		return cmp.Compare(x, b.(Int64)), nil
 	case Numeric:
-		return x.Unscaled.Cmp(b.(Numeric).Unscaled), nil
+		return x.Cmp(b.(Numeric).Numeric), nil
 	case Text:
 		return strings.Compare(string(x), string(b.(Text))), nil
 	case Timestamp:

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
 )
 
 // scope maps variable names to environment slots while one lambda (or a
@@ -122,12 +123,14 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 	case *lf.EInt64:
 		return &nConst{v: Int64(x.Value)}
 	case *lf.ENumeric:
-		n, ok := NumericFromString(x.Text)
-		if !ok {
-			return c.fail(errorf(ErrPackage, "bad numeric literal %q", x.Text))
+		n, err := numeric.Parse(x.Text)
+		if err != nil || n.Scale() != x.Scale {
+			var ok bool
+			if n, ok = numeric.ParseText(x.Scale, x.Text); !ok {
+				return c.fail(errorf(ErrPackage, "bad numeric literal %q", x.Text))
+			}
 		}
-		n.Scale = x.Scale
-		return &nConst{v: n}
+		return &nConst{v: Numeric{n}}
 	case *lf.EText:
 		return &nConst{v: Text(x.Value)}
 	case *lf.ETimestamp:

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"math/big"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -85,5 +84,3 @@ func mustEval(t *testing.T, e *Engine, x lf.Expr) Value {
 	}
 	return got
 }
-
-func bigInt(i int64) *big.Int { return big.NewInt(i) }

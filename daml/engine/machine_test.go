@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
 )
 
 func rec(a, b lf.Expr) lf.Expr {
@@ -32,7 +33,7 @@ func TestExpressions(t *testing.T) {
 		{"text", txt("hé"), Text("hé")},
 		{"bool", tru(), Bool(true)},
 		{"unit", unit(), Unit{}},
-		{"numeric literal", &lf.ENumeric{Text: "1.50", Scale: 2}, Numeric{Unscaled: bigInt(150), Scale: 2}},
+		{"numeric literal", &lf.ENumeric{Text: "1.50", Scale: 2}, Numeric{numeric.MustParse("1.50")}},
 		{"app", add(i64(1), i64(2)), Int64(3)},
 		{"lambda", app(lam(add(v("x"), v("y")), "x", "y"), i64(40), i64(2)), Int64(42)},
 		{"closure captures", app(let("k", i64(10), lam(add(v("x"), v("k")), "x")), i64(5)), Int64(15)},

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"math/big"
-	"strings"
-
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
 )
 
 // Value is a runtime value of the machine: one of Unit, Bool, Int64,
@@ -24,13 +22,10 @@ type Bool bool
 // Int64 is an Int64 value.
 type Int64 int64
 
-// Numeric is a Numeric value: Unscaled × 10^-Scale. Unscaled must not be
-// mutated.
+// Numeric is a Numeric value (a daml/numeric.Numeric: 38 digits, scale
+// 0..37).
 type Numeric struct {
-	// Unscaled is the unscaled integer.
-	Unscaled *big.Int
-	// Scale is the number of decimals (0..37).
-	Scale int
+	numeric.Numeric
 }
 
 // Text is a Text value (UTF-8).
@@ -217,43 +212,4 @@ func (r *Record) Field(name string) Value {
 		}
 	}
 	return nil
-}
-
-// NumericFromString parses "-?digits(.digits)?" into a Numeric whose scale
-// is the number of decimals; ok is false on bad syntax.
-func NumericFromString(s string) (Numeric, bool) {
-	neg := strings.HasPrefix(s, "-")
-	if neg || strings.HasPrefix(s, "+") {
-		s = s[1:]
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	if intPart == "" {
-		return Numeric{}, false
-	}
-	u, ok := new(big.Int).SetString(intPart+frac, 10)
-	if !ok || strings.ContainsAny(intPart+frac, "+-_") {
-		return Numeric{}, false
-	}
-	if neg {
-		u.Neg(u)
-	}
-	return Numeric{Unscaled: u, Scale: len(frac)}, true
-}
-
-// String returns n in the NUMERIC_TO_TEXT format: trailing zeros
-// stripped, at least one decimal.
-func (n Numeric) String() string {
-	s := new(big.Int).Abs(n.Unscaled).String()
-	if len(s) <= n.Scale {
-		s = strings.Repeat("0", n.Scale-len(s)+1) + s
-	}
-	ip, fp := s[:len(s)-n.Scale], s[len(s)-n.Scale:]
-	fp = strings.TrimRight(fp, "0")
-	if fp == "" {
-		fp = "0"
-	}
-	if n.Unscaled.Sign() < 0 {
-		ip = "-" + ip
-	}
-	return ip + "." + fp
 }

@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
+)
+
+// darDir holds the real DARs of ../shared, relative to this package.
+func darDir() string {
+	for _, d := range []string{"../../../shared/testdata/dars", "../../../../shared/testdata/dars"} {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+	}
+	return "../../../shared/testdata/dars"
+}
+
+var (
+	pingOnce sync.Once
+	pingDAR  *lf.DAR
+	pingErr  error
+)
+
+// realPing decodes canton-builtin-admin-workflow-ping.dar (it carries
+// daml-prim and daml-stdlib 2.2), skipping without ../shared.
+func realPing(tb testing.TB) *lf.DAR {
+	tb.Helper()
+	path := filepath.Join(darDir(), "canton-builtin-admin-workflow-ping.dar")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Skipf("real DAR not found (%v): the shared test data is not checked out next to this repository", err)
+	}
+	pingOnce.Do(func() { pingDAR, pingErr = lf.ReadDAR(data, lf.ReadOptions{}) })
+	if pingErr != nil {
+		tb.Fatal(pingErr)
+	}
+	return pingDAR
+}
+
+// ref finds the value Module:name in the package named pkgName.
+func ref(tb testing.TB, d *lf.DAR, pkgName, module, name string) lf.TypeConID {
+	tb.Helper()
+	for _, p := range d.Packages {
+		if p.Name != pkgName {
+			continue
+		}
+		if m := p.Module(module); m != nil && m.Value(name) != nil {
+			return lf.TypeConID{PackageID: p.ID, Module: module, Name: name}
+		}
+	}
+	tb.Fatalf("no value %s:%s in %s", module, name, pkgName)
+	return lf.TypeConID{}
+}
+
+func TestRealStdlib(t *testing.T) {
+	d := realPing(t)
+	e := New(d, Options{})
+	ctx := context.Background()
+	get := func(pkg, mod, name string) Value {
+		t.Helper()
+		v, err := e.EvalValue(ctx, ref(t, d, pkg, mod, name))
+		if err != nil {
+			t.Fatalf("%s:%s: %v", mod, name, err)
+		}
+		return v
+	}
+	call := func(fn Value, args ...Value) Value {
+		t.Helper()
+		v, err := e.Apply(ctx, fn, args...)
+		if err != nil {
+			t.Fatalf("apply: %v", err)
+		}
+		return v
+	}
+	const n = 100_000
+	foldr := get("daml-prim", "GHC.Base", "foldr")
+	if got := call(foldr, builtinPAPs[lf.BuiltinAddInt64], Int64(0), intList(n)); got != Int64(n*(n+1)/2) {
+		t.Errorf("GHC.Base:foldr (+) 0 [1..%d] = %v", n, got)
+	}
+	addInt := get("daml-prim", "GHC.Num", "$$fAdditiveInt")
+	sum := get("daml-stdlib", "DA.Internal.Prelude", "sum")
+	if got := call(sum, addInt, intList(n)); got != Int64(n*(n+1)/2) {
+		t.Errorf("sum [1..%d] = %v", n, got)
+	}
+	length := get("daml-stdlib", "DA.Internal.Prelude", "length")
+	if got := call(length, intList(n)); got != Int64(n) {
+		t.Errorf("length = %v", got)
+	}
+	reverse := get("daml-stdlib", "DA.Internal.Prelude", "reverse")
+	if got := call(reverse, intList(3)); !valueEq(got, ListOf(Int64(3), Int64(2), Int64(1))) {
+		t.Errorf("reverse = %s", show(got))
+	}
+	showF := get("daml-prim", "GHC.Show", "show")
+	showInt := get("daml-prim", "GHC.Show", "$$fShowInt")
+	for _, tc := range []struct {
+		in   int64
+		want string
+	}{{42, "42"}, {-7, "-7"}} {
+		if got := call(showF, showInt, Int64(tc.in)); got != Text(tc.want) {
+			t.Errorf("show %d = %v, want %q", tc.in, got, tc.want)
+		}
+	}
+	intercalate := get("daml-stdlib", "DA.Text", "intercalate")
+	if got := call(intercalate, Text(", "), ListOf(Text("a"), Text("b"), Text("c"))); got != Text("a, b, c") {
+		t.Errorf("intercalate = %v", got)
+	}
+	tlen := get("daml-stdlib", "DA.Text", "length")
+	if got := call(tlen, Text("héllo")); got != Int64(5) {
+		t.Errorf("DA.Text.length = %v", got)
+	}
+	sort := get("daml-stdlib", "DA.List", "sort")
+	ordInt := get("daml-prim", "GHC.Classes", "$$fOrdInt")
+	if got := call(sort, ordInt, ListOf(Int64(3), Int64(1), Int64(2))); !valueEq(got, ListOf(Int64(1), Int64(2), Int64(3))) {
+		t.Errorf("sort = %s", show(got))
+	}
+	// show of a Numeric through the real Show instance.
+	found := false
+	for _, p := range d.Packages {
+		if p.Name != "daml-prim" {
+			continue
+		}
+		if m := p.Module("GHC.Show"); m != nil {
+			for _, v := range m.Values {
+				if strings.HasPrefix(v.Name, "$$fShowNumeric") {
+					found = true
+					showNum, err := e.EvalValue(ctx, lf.TypeConID{PackageID: p.ID, Module: "GHC.Show", Name: v.Name})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := call(showF, showNum, Numeric{numeric.MustParse("1.5000000000")}); got != Text("1.5") {
+						t.Errorf("show 1.5 = %v", got)
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no Show Numeric instance in daml-prim")
+	}
+}
+
+func valueEq(a, b Value) bool {
+	eq, err := Equal(a, b)
+	return err == nil && eq
+}
