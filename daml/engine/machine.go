@@ -198,7 +198,8 @@ type finisher interface {
 }
 
 // evalSeq evaluates nodes[i], nodes[i-1], … nodes[0] (right to left) into
-// vals, then calls f.finish.
+// vals, then calls f.finish. Atomic nodes are read directly; one frame,
+// reused for every compound node, waits for the others.
 func evalSeq(m *Machine, nodes []node, vals []Value, i int, f finisher) {
 	for ; i >= 0; i-- {
 		if v, ok := atomicVal(m, nodes[i]); ok {
@@ -224,7 +225,16 @@ type kSeq struct {
 func (k *kSeq) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.vals[k.i] = v
-	evalSeq(m, k.nodes, k.vals, k.i-1, k.f)
+	for k.i--; k.i >= 0; k.i-- {
+		if v, ok := atomicVal(m, k.nodes[k.i]); ok {
+			k.vals[k.i] = v
+			continue
+		}
+		m.push(k)
+		m.ctrl = k.nodes[k.i]
+		return
+	}
+	k.f.finish(m, k.vals)
 }
 
 // nApp is an application: the arguments right to left, then the function
