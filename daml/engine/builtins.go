@@ -1,14 +1,11 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ledgernode/ledgernode/daml/engine/prim"
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
@@ -116,10 +113,10 @@ func cmpBuiltin(test func(int) bool) bf {
 	}
 }
 
-func int64Op(name string, f func(x, y int64) (int64, bool)) bf {
+func int64Op(name string, f func(x, y int64) (int64, error)) bf {
 	return func(m *Machine, a []Value) {
-		r, ok := f(int64(a[0].(Int64)), int64(a[1].(Int64)))
-		if !ok {
+		r, err := f(int64(a[0].(Int64)), int64(a[1].(Int64)))
+		if err != nil {
 			m.arithmeticError(name, a)
 			return
 		}
@@ -127,7 +124,7 @@ func int64Op(name string, f func(x, y int64) (int64, bool)) bf {
 	}
 }
 
-func int64Text(i int64) string { return strconv.FormatInt(i, 10) }
+func int64Text(i int64) string { return prim.Int64ToText(i) }
 
 func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	reg(lf.BuiltinTrace, func(m *Machine, a []Value) {
@@ -145,66 +142,23 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	reg(lf.BuiltinGreater, cmpBuiltin(func(c int) bool { return c > 0 }))
 	reg(lf.BuiltinGreaterEq, cmpBuiltin(func(c int) bool { return c >= 0 }))
 
-	reg(lf.BuiltinAddInt64, int64Op("ADD_INT64", func(x, y int64) (int64, bool) {
-		r := x + y
-		return r, (x^r)&(y^r) >= 0
-	}))
-	reg(lf.BuiltinSubInt64, int64Op("SUB_INT64", func(x, y int64) (int64, bool) {
-		r := x - y
-		return r, (x^y)&(x^r) >= 0
-	}))
-	reg(lf.BuiltinMulInt64, int64Op("MUL_INT64", mulInt64))
-	reg(lf.BuiltinDivInt64, int64Op("DIV_INT64", func(x, y int64) (int64, bool) {
-		if y == 0 || (x == math.MinInt64 && y == -1) {
-			return 0, false
-		}
-		return x / y, true
-	}))
-	reg(lf.BuiltinModInt64, int64Op("MOD_INT64", func(x, y int64) (int64, bool) {
-		if y == 0 {
-			return 0, false
-		}
-		if y == -1 {
-			return 0, true
-		}
-		return x % y, true
-	}))
-	reg(lf.BuiltinExpInt64, int64Op("EXP_INT64", func(x, y int64) (int64, bool) {
-		if y < 0 {
-			return 0, false
-		}
-		r := int64(1)
-		ok := true
-		for b := x; y > 0; y >>= 1 {
-			if y&1 == 1 {
-				var ok1 bool
-				if r, ok1 = mulInt64(r, b); !ok1 {
-					ok = false
-					break
-				}
-			}
-			if y > 1 {
-				var ok2 bool
-				if b, ok2 = mulInt64(b, b); !ok2 {
-					ok = false
-					break
-				}
-			}
-		}
-		return r, ok
-	}))
+	reg(lf.BuiltinAddInt64, int64Op("ADD_INT64", prim.AddInt64))
+	reg(lf.BuiltinSubInt64, int64Op("SUB_INT64", prim.SubInt64))
+	reg(lf.BuiltinMulInt64, int64Op("MUL_INT64", prim.MulInt64))
+	reg(lf.BuiltinDivInt64, int64Op("DIV_INT64", prim.DivInt64))
+	reg(lf.BuiltinModInt64, int64Op("MOD_INT64", prim.ModInt64))
+	reg(lf.BuiltinExpInt64, int64Op("EXP_INT64", prim.ExpInt64))
 	reg(lf.BuiltinInt64ToText, func(m *Machine, a []Value) { m.ret(Text(int64Text(int64(a[0].(Int64))))) })
 	reg(lf.BuiltinPartyToText, func(m *Machine, a []Value) { m.ret(Text(a[0].(Party))) })
 	reg(lf.BuiltinTextToParty, func(m *Machine, a []Value) {
-		s := string(a[0].(Text))
-		if validParty(s) {
-			m.ret(Some(Party(s)))
+		if p, ok := prim.TextToParty(string(a[0].(Text))); ok {
+			m.ret(Some(Party(p)))
 			return
 		}
 		m.ret(None)
 	})
 	reg(lf.BuiltinTextToInt64, func(m *Machine, a []Value) {
-		if i, ok := parseInt64(string(a[0].(Text))); ok {
+		if i, ok := prim.TextToInt64(string(a[0].(Text))); ok {
 			m.ret(Some(Int64(i)))
 			return
 		}
@@ -218,10 +172,9 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 		m.ret(None)
 	})
 	reg(lf.BuiltinSHA256Text, func(m *Machine, a []Value) {
-		h := sha256.Sum256([]byte(a[0].(Text)))
-		m.ret(Text(hex.EncodeToString(h[:])))
+		m.ret(Text(prim.SHA256Text(string(a[0].(Text)))))
 	})
-	reg(lf.BuiltinTextToHex, func(m *Machine, a []Value) { m.ret(Text(hex.EncodeToString([]byte(a[0].(Text))))) })
+	reg(lf.BuiltinTextToHex, func(m *Machine, a []Value) { m.ret(Text(prim.TextToHex(string(a[0].(Text))))) })
 	reg(lf.BuiltinAppendText, func(m *Machine, a []Value) { m.ret(a[0].(Text) + a[1].(Text)) })
 	reg(lf.BuiltinExplodeText, func(m *Machine, a []Value) {
 		s := string(a[0].(Text))
@@ -249,21 +202,21 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 		m.ret(ListOf(out...))
 	})
 	reg(lf.BuiltinCodePointsToText, func(m *Machine, a []Value) {
-		var b strings.Builder
+		var cps []int64
 		for l := a[0].(*List); l != nil; l = l.Tail {
-			cp := int64(l.Head.(Int64))
-			if cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) {
-				m.fail(crash("invalid code point %d", cp))
-				return
-			}
-			b.WriteRune(rune(cp))
+			cps = append(cps, int64(l.Head.(Int64)))
 		}
-		m.ret(Text(b.String()))
+		s, err := prim.CodePointsToText(cps)
+		if err != nil {
+			m.fail(crash("%v", err))
+			return
+		}
+		m.ret(Text(s))
 	})
 	reg(lf.BuiltinDateToUnixDays, func(m *Machine, a []Value) { m.ret(Int64(a[0].(Date))) })
 	reg(lf.BuiltinUnixDaysToDate, func(m *Machine, a []Value) {
-		d := int64(a[0].(Int64))
-		if d < minDate || d > maxDate {
+		d, err := prim.UnixDaysToDate(int64(a[0].(Int64)))
+		if err != nil {
 			m.arithmeticError("UNIX_DAYS_TO_DATE", a)
 			return
 		}
@@ -271,8 +224,8 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	})
 	reg(lf.BuiltinTimestampToUnixMicroseconds, func(m *Machine, a []Value) { m.ret(Int64(a[0].(Timestamp))) })
 	reg(lf.BuiltinUnixMicrosecondsToTimestamp, func(m *Machine, a []Value) {
-		t := int64(a[0].(Int64))
-		if t < minTimestamp || t > maxTimestamp {
+		t, err := prim.UnixMicrosecondsToTimestamp(int64(a[0].(Int64)))
+		if err != nil {
 			m.arithmeticError("UNIX_MICROSECONDS_TO_TIMESTAMP", a)
 			return
 		}
@@ -291,6 +244,7 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	})
 	registerMaps(reg)
 	registerNumeric(reg)
+	registerCrypto(reg)
 	reg(lf.BuiltinAnyExceptionMessage, func(m *Machine, a []Value) { m.exceptionMessage(a[0].(*Any)) })
 	reg(lf.BuiltinFailWithStatus, func(m *Machine, a []Value) {
 		meta := map[string]string{}
@@ -301,44 +255,6 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 		m.fail(&Error{Kind: ErrFailureStatus, ErrorID: string(a[0].(Text)), Category: int64(a[1].(Int64)),
 			Message: string(a[2].(Text)), Metadata: meta})
 	})
-}
-
-func mulInt64(x, y int64) (int64, bool) {
-	if x == 0 || y == 0 {
-		return 0, true
-	}
-	r := x * y
-	if r/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64) {
-		return 0, false
-	}
-	return r, true
-}
-
-func validParty(s string) bool {
-	if len(s) == 0 || len(s) > 255 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ':' || c == '-' || c == '_' || c == ' ') {
-			return false
-		}
-	}
-	return true
-}
-
-func parseInt64(s string) (int64, bool) {
-	d := strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
-	if len(s)-len(d) > 1 || d == "" {
-		return 0, false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return 0, false
-		}
-	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	return i, err == nil
 }
 
 // foldl runs FOLDL with a heap frame per element.

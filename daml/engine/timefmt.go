@@ -1,39 +1,15 @@
 package engine
 
-import (
-	"fmt"
-	"time"
-)
+import "github.com/ledgernode/ledgernode/daml/engine/prim"
 
 // The Timestamp and Date ranges: 0001-01-01 … 9999-12-31.
 const (
-	minDate      = -719162
-	maxDate      = 2932896
-	minTimestamp = -62135596800000000
-	maxTimestamp = 253402300799999999
+	minDate      = int64(prim.MinDate)
+	maxDate      = int64(prim.MaxDate)
+	minTimestamp = int64(prim.MinTimestamp)
+	maxTimestamp = int64(prim.MaxTimestamp)
 )
 
-// timestampText formats µs since the epoch like Java's ISO_INSTANT: the
-// fraction is omitted when zero, else printed in groups of 3 or 6 digits.
-func timestampText(us int64) string {
-	sec, frac := us/1e6, us%1e6
-	if frac < 0 {
-		sec, frac = sec-1, frac+1e6
-	}
-	t := time.Unix(sec, 0).UTC()
-	s := t.Format("2006-01-02T15:04:05")
-	switch {
-	case frac == 0:
-	case frac%1000 == 0:
-		s += fmt.Sprintf(".%03d", frac/1000)
-	default:
-		s += fmt.Sprintf(".%06d", frac)
-	}
-	return s + "Z"
-}
+func timestampText(us int64) string { return prim.TimestampToText(prim.Timestamp(us)) }
 
-// dateText formats days since the epoch as YYYY-MM-DD.
-func dateText(days int32) string {
-	t := time.Unix(int64(days)*86400, 0).UTC()
-	return t.Format("2006-01-02")
-}
+func dateText(days int32) string { return prim.DateToText(prim.Date(days)) }
