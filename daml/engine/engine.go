@@ -76,6 +76,7 @@ const (
 	defMethod       // iface, a = method
 	defView         // iface
 	defClosed       // an expression given to Eval (not cached by key)
+	defChoicePart   // a = choice + "\x00" + part
 )
 
 type defKey struct {
@@ -249,4 +250,17 @@ func (m *Machine) result() (v Value, err error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// NewRecord builds a record of the record type id with the fields in
+// declaration order.
+func (e *Engine) NewRecord(id lf.TypeConID, fields ...Value) (*Record, error) {
+	rt, err := e.recordType(id)
+	if err != nil {
+		return nil, err
+	}
+	if len(fields) != len(rt.Fields) {
+		return nil, errorf(ErrPackage, "record %s has %d fields, got %d", id, len(rt.Fields), len(fields))
+	}
+	return &Record{Type: rt, Fields: fields}, nil
 }

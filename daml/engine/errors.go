@@ -50,6 +50,18 @@ const (
 	ErrCanceled
 	// ErrUnsupported is a feature this engine does not implement yet.
 	ErrUnsupported
+	// ErrContractNotFound is a contract id that is neither created in
+	// this transaction nor returned by the ContractStore (or rolled back).
+	ErrContractNotFound
+	// ErrContractNotActive is a contract consumed earlier in this
+	// transaction.
+	ErrContractNotActive
+	// ErrFailedAuthorization is a node whose required authorizers are
+	// missing (§5.4).
+	ErrFailedAuthorization
+	// ErrTemplatePreconditionViolated is a precondition that returned
+	// False.
+	ErrTemplatePreconditionViolated
 )
 
 var kindNames = map[ErrorKind]string{
@@ -62,7 +74,8 @@ var kindNames = map[ErrorKind]string{
 	ErrCryptoMalformedKey:                         "Crypto.MalformedKey",
 	ErrCryptoMalformedSignature:                   "Crypto.MalformedSignature",
 	ErrPackage:                                    "Package", ErrStepLimit: "StepLimit", ErrCanceled: "Canceled",
-	ErrUnsupported: "Unsupported",
+	ErrUnsupported: "Unsupported", ErrContractNotFound: "ContractNotFound", ErrContractNotActive: "ContractNotActive",
+	ErrFailedAuthorization: "FailedAuthorization", ErrTemplatePreconditionViolated: "TemplatePreconditionViolated",
 }
 
 // String returns the kind's name, e.g. "UserError".

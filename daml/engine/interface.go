@@ -109,6 +109,13 @@ func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 		return op([]node{c.expr(s, x.Expr)}, func(m *Machine, v []Value) {
 			id, r, ok := interfaceValue(m, v[0])
 			if ok {
+				m.then(func(m *Machine, v Value) {
+					if err := CheckSerializable(v); err != nil {
+						m.fail(err)
+						return
+					}
+					m.ret(v)
+				})
 				m.callDef(m.e.templateFn(defKey{kind: defView, id: id, iface: iface}), r)
 			}
 		})

@@ -135,21 +135,3 @@ func (c *compiler) closeLambda(inner *scope, body node, arity int) node {
 	}
 	return &nClosure{code: code, caps: caps}
 }
-
-// txBuilder is the transaction under construction; see tx.go.
-type txBuilder struct{}
-
-func (t *txBuilder) beginTry() int          { return 0 }
-func (t *txBuilder) endTry(int)             {}
-func (t *txBuilder) rollbackTry(int) *Error { return nil }
-func (m *Machine) noLedger(what string) *Error {
-	return errorf(ErrUnsupported, "%s needs a ledger", what)
-}
-
-func (m *Machine) ledgerTime()                { m.fail(m.noLedger("get_time")) }
-func (m *Machine) ledgerTimeLT(Value)         { m.fail(m.noLedger("ledger_time_lt")) }
-func (m *Machine) create(lf.TypeConID, Value) { m.fail(m.noLedger("create")) }
-func (m *Machine) exercise(lf.TypeConID, string, Value, Value) {
-	m.fail(m.noLedger("exercise"))
-}
-func (m *Machine) fetch(lf.TypeConID, Value) { m.fail(m.noLedger("fetch")) }

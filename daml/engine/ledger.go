@@ -1,0 +1,665 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+)
+
+// Contract is a ledger contract as the engine sees it.
+type Contract struct {
+	// ID is the contract id.
+	ID ContractID
+	// TemplateID is the template the contract was created with.
+	TemplateID lf.TypeConID
+	// Arg is the contract argument (a *Record of TemplateID).
+	Arg Value
+	// Signatories and Stakeholders are the stored metadata.
+	Signatories, Stakeholders []string
+}
+
+// ContractStore gives the engine the ledger contracts a submission may
+// use. Contract returns nil, nil when the contract is unknown, inactive
+// or not visible to the submission; it must be safe for concurrent use
+// if the store is shared.
+type ContractStore interface {
+	Contract(ctx context.Context, id ContractID) (*Contract, error)
+}
+
+// Submission is the context of one interpretation of commands.
+type Submission struct {
+	// ActAs are the submitting parties: the authorizers of the roots.
+	ActAs []string
+	// LedgerTime is the ledger effective time (get_time).
+	LedgerTime Timestamp
+	// Contracts gives the ledger contracts; nil means none.
+	Contracts ContractStore
+	// NewContractID returns the id of the n-th contract created (from 0);
+	// nil derives "00" + 64 hex digits from a SHA-256 of n, the ledger
+	// time and the submitters (not Canton's derivation, §6).
+	NewContractID func(n int) ContractID
+}
+
+// CreateCommand returns the update of a create command.
+func CreateCommand(t lf.TypeConID, arg Value) Value {
+	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0]) }, arg)
+}
+
+// ExerciseCommand returns the update of an exercise command.
+func ExerciseCommand(t lf.TypeConID, choice string, cid ContractID, arg Value) Value {
+	return updatePAP("exercise", 3, func(m *Machine, a []Value) { m.exercise(t, choice, a[0], a[1]) }, cid, arg)
+}
+
+// Result is the outcome of a submission.
+type Result struct {
+	// Transaction is the normalized transaction (§5.2).
+	Transaction *tx.Transaction
+	// Results are the results of the commands, in order.
+	Results []Value
+}
+
+// Submit runs the commands (update values, e.g. from CreateCommand or
+// ExerciseCommand) in order, as the roots of one transaction, and returns
+// the transaction. Nothing is committed: the caller decides. Errors are
+// *Error values.
+func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
+	m := e.newMachine(ctx)
+	b := &txBuilder{sub: &sub, contracts: map[ContractID]*contractState{}}
+	b.ctxs = []*txCtx{{authorizers: sortedSet(sub.ActAs)}}
+	m.tx = b
+	res := &Result{}
+	m.ctrl = &nCommands{cmds: cmds, res: res}
+	if _, err := m.result(); err != nil {
+		return nil, err
+	}
+	res.Transaction = (&tx.Transaction{Nodes: b.nodes, Roots: b.ctxs[0].children}).Normalize()
+	return res, nil
+}
+
+type nCommands struct {
+	cmds []Value
+	res  *Result
+}
+
+func (n *nCommands) eval(m *Machine) { (&kCommands{n: n}).resume(m, nil) }
+
+type kCommands struct {
+	n    *nCommands
+	next int
+}
+
+func (k *kCommands) resume(m *Machine, v Value) {
+	if k.next > 0 {
+		k.n.res.Results = append(k.n.res.Results, v)
+	}
+	if k.next == len(k.n.cmds) {
+		m.ret(Unit{})
+		return
+	}
+	cmd := k.n.cmds[k.next]
+	k.next++
+	m.push(k)
+	m.apply(cmd, []Value{Token{}})
+}
+
+// --- the partial transaction ---
+
+type txCtx struct {
+	children    []tx.NodeID
+	authorizers []string
+	exercise    tx.NodeID // the open exercise, for exercise contexts
+	isExercise  bool
+	journal     int // journal length at the start of a try
+}
+
+type contractState struct {
+	c          *Contract
+	local      bool
+	consumed   bool
+	consumedBy tx.NodeID
+	checked    map[string]bool // package ids under which the metadata was recomputed
+}
+
+type journalEntry struct {
+	cid  ContractID
+	prev *contractState // nil: the entry did not exist
+}
+
+type txBuilder struct {
+	sub       *Submission
+	nodes     []tx.Node
+	ctxs      []*txCtx
+	contracts map[ContractID]*contractState
+	journal   []journalEntry
+	created   int
+}
+
+func (b *txBuilder) top() *txCtx { return b.ctxs[len(b.ctxs)-1] }
+
+func (b *txBuilder) add(n tx.Node) tx.NodeID {
+	b.nodes = append(b.nodes, n)
+	return tx.NodeID(len(b.nodes) - 1)
+}
+
+func (b *txBuilder) set(cid ContractID, st *contractState) {
+	prev := b.contracts[cid]
+	var cp *contractState
+	if prev != nil {
+		c := *prev
+		cp = &c
+	}
+	b.journal = append(b.journal, journalEntry{cid: cid, prev: cp})
+	b.contracts[cid] = st
+}
+
+func (b *txBuilder) beginTry() int {
+	b.ctxs = append(b.ctxs, &txCtx{authorizers: b.top().authorizers, journal: len(b.journal)})
+	return len(b.ctxs) - 1
+}
+
+func (b *txBuilder) endTry(mark int) {
+	c := b.ctxs[mark]
+	b.ctxs = b.ctxs[:mark]
+	b.top().children = append(b.top().children, c.children...)
+}
+
+// rollbackTry undoes the contract-state changes of the try and wraps its
+// nodes into a Rollback node (NoKey mode: rolling back effects is
+// allowed).
+func (b *txBuilder) rollbackTry(mark int) *Error {
+	if mark >= len(b.ctxs) {
+		return crash("rollback of a closed try")
+	}
+	c := b.ctxs[mark]
+	b.ctxs = b.ctxs[:mark]
+	for i := len(b.journal) - 1; i >= c.journal; i-- {
+		j := b.journal[i]
+		if j.prev == nil {
+			delete(b.contracts, j.cid)
+		} else {
+			b.contracts[j.cid] = j.prev
+		}
+	}
+	b.journal = b.journal[:c.journal]
+	id := b.add(&tx.Rollback{Children: c.children})
+	b.top().children = append(b.top().children, id)
+	return nil
+}
+
+func (b *txBuilder) newContractID() ContractID {
+	n := b.created
+	b.created++
+	if b.sub.NewContractID != nil {
+		return b.sub.NewContractID(n)
+	}
+	h := sha256.Sum256([]byte(strconv.Itoa(n) + "|" + strconv.FormatInt(int64(b.sub.LedgerTime), 10) + "|" + strings.Join(b.sub.ActAs, ",")))
+	return ContractID("00" + hex.EncodeToString(h[:]))
+}
+
+// --- helpers ---
+
+// then pushes a continuation that calls f with the next value, in the
+// current environment.
+func (m *Machine) then(f func(m *Machine, v Value)) {
+	m.push(&kThen{f: f, env: m.env, caps: m.caps})
+}
+
+type kThen struct {
+	f    func(m *Machine, v Value)
+	env  []Value
+	caps []Value
+}
+
+func (k *kThen) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	k.f(m, v)
+}
+
+func sortedSet(ps []string) []string {
+	out := slices.Clone(ps)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// partySet turns a [Party] (or a single Party) into a sorted set.
+func partySet(v Value) ([]string, *Error) {
+	var out []string
+	switch x := v.(type) {
+	case Party:
+		out = []string{string(x)}
+	case *List:
+		for ; x != nil; x = x.Tail {
+			p, ok := x.Head.(Party)
+			if !ok {
+				return nil, crash("party list holds %T", x.Head)
+			}
+			out = append(out, string(p))
+		}
+	default:
+		return nil, crash("party list expected, got %T", v)
+	}
+	return sortedSet(out), nil
+}
+
+func union(a, b []string) []string { return sortedSet(append(slices.Clone(a), b...)) }
+
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func authError(nid tx.NodeID, t lf.TypeConID, format string, args ...any) *Error {
+	return errorf(ErrFailedAuthorization, "node NodeId(%d) (%s) %s", nid, t, fmt.Sprintf(format, args...))
+}
+
+// choiceFn is the definition λ(this, arg[, self]). <part of choice>.
+func (e *Engine) choiceFn(t lf.TypeConID, choice, part string) *topDef {
+	return e.def(defKey{kind: defChoicePart, id: t, a: choice + "\x00" + part}, func(e *Engine) (lf.Expr, *Error) {
+		tpl, err := e.template(t)
+		if err != nil {
+			return nil, err
+		}
+		ch := tpl.Choice(choice)
+		if ch == nil {
+			return nil, errorf(ErrPackage, "template %s has no choice %s", t, choice)
+		}
+		params := []lf.VarWithType{{Name: tpl.Param}, {Name: ch.ArgBinder}}
+		var body lf.Expr
+		switch part {
+		case "controllers":
+			body = ch.Controllers
+		case "observers":
+			body = ch.Observers
+			if body == nil {
+				body = &lf.ENil{}
+			}
+		case "update":
+			body = ch.Update
+			params = append(params, lf.VarWithType{Name: ch.SelfBinder})
+		}
+		if body == nil {
+			return nil, errorf(ErrPackage, "choice %s of %s has no %s", choice, t, part)
+		}
+		return &lf.EAbs{Params: params, Body: body}, nil
+	})
+}
+
+func (e *Engine) packageName(t lf.TypeConID) string {
+	if p := e.src.Package(t.PackageID); p != nil {
+		return p.Name
+	}
+	return ""
+}
+
+// --- the update builtins ---
+
+func (m *Machine) noLedger(what string) *Error {
+	return errorf(ErrUnsupported, "%s needs a ledger", what)
+}
+
+func (m *Machine) ledgerTime() {
+	if m.tx == nil {
+		m.fail(m.noLedger("get_time"))
+		return
+	}
+	m.ret(m.tx.sub.LedgerTime)
+}
+
+func (m *Machine) ledgerTimeLT(t Value) {
+	if m.tx == nil {
+		m.fail(m.noLedger("ledger_time_lt"))
+		return
+	}
+	m.ret(Bool(m.tx.sub.LedgerTime < t.(Timestamp)))
+}
+
+// create runs §4.1: precondition, signatories, observers (all
+// catchable), then the Create node with its authorization.
+func (m *Machine) create(t lf.TypeConID, arg Value) {
+	if m.tx == nil {
+		m.fail(m.noLedger("create"))
+		return
+	}
+	e := m.e
+	m.then(func(m *Machine, pre Value) {
+		if ok, _ := pre.(Bool); !ok {
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", t))
+			return
+		}
+		m.then(func(m *Machine, sigsV Value) {
+			m.then(func(m *Machine, obsV Value) {
+				sigs, err := partySet(sigsV)
+				if err == nil {
+					var obs []string
+					obs, err = partySet(obsV)
+					if err == nil {
+						err = m.finishCreate(t, arg, sigs, union(sigs, obs))
+					}
+				}
+				if err != nil {
+					m.fail(err)
+				}
+			})
+			m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "observers"}), arg)
+		})
+		m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "signatories"}), arg)
+	})
+	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+}
+
+func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, stakeholders []string) *Error {
+	b := m.tx
+	if err := CheckSerializable(arg); err != nil {
+		return err
+	}
+	nid := tx.NodeID(len(b.nodes))
+	if len(sigs) == 0 {
+		return authError(nid, t, "has no signatories")
+	}
+	if auth := b.top().authorizers; !subset(sigs, auth) {
+		return authError(nid, t, "requires authorizers %s, but only %s were given", strings.Join(sigs, ","), strings.Join(auth, ","))
+	}
+	cid := b.newContractID()
+	b.add(&tx.Create{ContractID: string(cid), PackageName: m.e.packageName(t), TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders})
+	b.top().children = append(b.top().children, nid)
+	b.set(cid, &contractState{local: true, c: &Contract{ID: cid, TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders}})
+	m.ret(cid)
+	return nil
+}
+
+// fetchContract finds an active contract for template t and calls k with
+// it; a ledger contract's metadata is recomputed under t (not catchable)
+// the first time it is used under t's package.
+func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, st *contractState)) {
+	b := m.tx
+	cid, ok := cidV.(ContractID)
+	if !ok {
+		m.fail(crash("contract id expected, got %T", cidV))
+		return
+	}
+	st := b.contracts[cid]
+	if st == nil {
+		var c *Contract
+		if b.sub.Contracts != nil {
+			var err error
+			if c, err = b.sub.Contracts.Contract(m.ctx, cid); err != nil {
+				m.fail(&Error{Kind: ErrContractNotFound, Message: "Contract could not be found with id " + string(cid), Cause: err})
+				return
+			}
+		}
+		if c == nil {
+			m.fail(errorf(ErrContractNotFound, "Contract could not be found with id %s", cid))
+			return
+		}
+		st = &contractState{c: c}
+		b.contracts[cid] = st
+	}
+	if st.consumed {
+		m.fail(errorf(ErrContractNotActive, "Update failed due to fetch of an inactive contract %s (%s).\nThe contract had been consumed in sub-transaction #NodeId(%d):", cid, st.c.TemplateID, st.consumedBy))
+		return
+	}
+	ct := st.c.TemplateID
+	if ct.Module != t.Module || ct.Name != t.Name {
+		m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cid, t, ct))
+		return
+	}
+	if ct.PackageID != t.PackageID {
+		m.fail(errorf(ErrUnsupported, "contract %s of %s used as %s: upgrade translation is not implemented", cid, ct, t))
+		return
+	}
+	if st.local || st.checked[t.PackageID] {
+		k(m, st)
+		return
+	}
+	e := m.e
+	arg := st.c.Arg
+	check := func(m *Machine, v Value, want []string, what string, next func(m *Machine)) {
+		got, err := partySet(v)
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		if !slices.Equal(got, sortedSet(want)) {
+			m.fail(errorf(ErrPackage, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
+			return
+		}
+		next(m)
+	}
+	m.then(func(m *Machine, pre Value) {
+		if ok, _ := pre.(Bool); !ok {
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when fetching %s", cid))
+			return
+		}
+		m.then(func(m *Machine, sigs Value) {
+			check(m, sigs, st.c.Signatories, "signatories", func(m *Machine) {
+				m.then(func(m *Machine, obs Value) {
+					sigSet, _ := partySet(sigs)
+					obsSet, err := partySet(obs)
+					if err != nil {
+						m.fail(err)
+						return
+					}
+					check(m, ListOfStrings(union(sigSet, obsSet)), st.c.Stakeholders, "stakeholders", func(m *Machine) {
+						if st.checked == nil {
+							st.checked = map[string]bool{}
+						}
+						st.checked[t.PackageID] = true
+						k(m, st)
+					})
+				})
+				m.push(kPreventCatch{})
+				m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "observers"}), arg)
+			})
+		})
+		m.push(kPreventCatch{})
+		m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "signatories"}), arg)
+	})
+	m.push(kPreventCatch{})
+	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+}
+
+// ListOfStrings returns a [Party] of the given parties.
+func ListOfStrings(ps []string) *List {
+	vs := make([]Value, len(ps))
+	for i, p := range ps {
+		vs[i] = Party(p)
+	}
+	return ListOf(vs...)
+}
+
+// fetch runs §4.5 for a template fetch.
+func (m *Machine) fetch(t lf.TypeConID, cid Value) {
+	if m.tx == nil {
+		m.fail(m.noLedger("fetch"))
+		return
+	}
+	m.fetchContract(t, cid, func(m *Machine, st *contractState) {
+		b := m.tx
+		nid := tx.NodeID(len(b.nodes))
+		auth := b.top().authorizers
+		acting := intersect(st.c.Stakeholders, auth)
+		if len(acting) == 0 {
+			m.fail(authError(nid, t, "requires one of the stakeholders %v of the fetched contract to be an authorizer, but authorizers were %v", st.c.Stakeholders, auth))
+			return
+		}
+		b.add(&tx.Fetch{ContractID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, ActingParties: acting,
+			Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders})
+		b.top().children = append(b.top().children, nid)
+		m.ret(st.c.Arg)
+	})
+}
+
+// exercise runs §4.2 for a template choice.
+func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
+	if m.tx == nil {
+		m.fail(m.noLedger("exercise"))
+		return
+	}
+	tpl, err := m.e.template(t)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	ch := tpl.Choice(choice)
+	if ch == nil {
+		m.fail(errorf(ErrPackage, "template %s has no choice %s", t, choice))
+		return
+	}
+	e := m.e
+	m.fetchContract(t, cidV, func(m *Machine, st *contractState) {
+		rec := st.c.Arg
+		m.then(func(m *Machine, ctrlV Value) {
+			m.then(func(m *Machine, obsV Value) {
+				ctrls, err := partySet(ctrlV)
+				if err != nil {
+					m.fail(err)
+					return
+				}
+				obs, err := partySet(obsV)
+				if err != nil {
+					m.fail(err)
+					return
+				}
+				m.beginExercise(t, ch, st, arg, ctrls, obs)
+			})
+			m.push(kPreventCatch{})
+			m.callDef(e.choiceFn(t, choice, "observers"), rec, arg)
+		})
+		m.push(kPreventCatch{})
+		m.callDef(e.choiceFn(t, choice, "controllers"), rec, arg)
+	})
+}
+
+func (m *Machine) beginExercise(t lf.TypeConID, ch *lf.Choice, st *contractState, arg Value, ctrls, obs []string) {
+	b := m.tx
+	if err := CheckSerializable(arg); err != nil {
+		m.fail(err)
+		return
+	}
+	nid := tx.NodeID(len(b.nodes))
+	if len(ctrls) == 0 {
+		m.fail(authError(nid, t, "has no controllers"))
+		return
+	}
+	if auth := b.top().authorizers; !subset(ctrls, auth) {
+		m.fail(authError(nid, t, "requires authorizers %s, but only %s were given", strings.Join(ctrls, ","), strings.Join(auth, ",")))
+		return
+	}
+	node := &tx.Exercise{TargetID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, Choice: ch.Name,
+		Consuming: ch.Consuming, ActingParties: ctrls, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders,
+		ChoiceObservers: obs, ChosenValue: arg}
+	b.add(node)
+	if ch.Consuming {
+		ns := *st
+		ns.consumed, ns.consumedBy = true, nid
+		b.set(st.c.ID, &ns)
+	}
+	b.ctxs = append(b.ctxs, &txCtx{authorizers: union(ctrls, st.c.Signatories), exercise: nid, isExercise: true})
+	m.push(&kExercise{node: node})
+	m.callDef(m.e.choiceFn(t, ch.Name, "update"), st.c.Arg, arg, st.c.ID, Token{})
+}
+
+// kExercise ends an exercise: with its result, or, when an exception
+// unwinds through it, without one.
+type kExercise struct{ node *tx.Exercise }
+
+func (k *kExercise) end(m *Machine) {
+	b := m.tx
+	c := b.top()
+	b.ctxs = b.ctxs[:len(b.ctxs)-1]
+	k.node.Children = c.children
+	b.top().children = append(b.top().children, c.exercise)
+}
+
+func (k *kExercise) resume(m *Machine, v Value) {
+	if err := CheckSerializable(v); err != nil {
+		m.fail(err)
+		return
+	}
+	k.node.Result = v
+	k.end(m)
+	m.ret(v)
+}
+
+func (k *kExercise) unwind(m *Machine) { k.end(m) }
+
+// MaxNesting is the maximal nesting of a serializable value (§10).
+const MaxNesting = 100
+
+// CheckSerializable checks what normalizing a value checks (§1.7): the
+// nesting is at most MaxNesting (every record, variant, list, optional or
+// map level adds one) and every text is well-formed (no NUL, valid
+// UTF-8). Functions, structs, Any and TypeRep are not serializable.
+func CheckSerializable(v Value) *Error { return checkSer(v, 0) }
+
+func checkSer(v Value, depth int) *Error {
+	if depth > MaxNesting {
+		return errorf(ErrValueNesting, "Value exceeds maximum nesting value of %d", MaxNesting)
+	}
+	switch x := v.(type) {
+	case Text:
+		return checkText(string(x))
+	case *Record:
+		for _, f := range x.Fields {
+			if err := checkSer(f, depth+1); err != nil {
+				return err
+			}
+		}
+	case *Variant:
+		return checkSer(x.Value, depth+1)
+	case *List:
+		for ; x != nil; x = x.Tail {
+			if err := checkSer(x.Head, depth+1); err != nil {
+				return err
+			}
+		}
+	case Optional:
+		if x.Value != nil {
+			return checkSer(x.Value, depth+1)
+		}
+	case *Map:
+		for i := range x.Keys {
+			if err := checkSer(x.Keys[i], depth+1); err != nil {
+				return err
+			}
+			if err := checkSer(x.Values[i], depth+1); err != nil {
+				return err
+			}
+		}
+	case *PAP, *Struct, *Any, TypeRep, Token:
+		return crash("value of type %T is not serializable", v)
+	}
+	return nil
+}
+
+func checkText(s string) *Error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return errorf(ErrMalformedText, "Text is malformed: Text contains null character")
+	}
+	if !utf8.ValidString(s) {
+		return errorf(ErrMalformedText, "Text is malformed: invalid UTF-8")
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+)
+
+// memStore is an in-memory ContractStore.
+type memStore map[ContractID]*Contract
+
+func (s memStore) Contract(_ context.Context, id ContractID) (*Contract, error) { return s[id], nil }
+
+// commit adds the creates of a transaction to the store and removes the
+// contracts its consuming exercises archive.
+func (s memStore) commit(t *tx.Transaction) {
+	for _, n := range t.Nodes {
+		switch n := n.(type) {
+		case *tx.Create:
+			s[ContractID(n.ContractID)] = &Contract{ID: ContractID(n.ContractID), TemplateID: n.TemplateID, Arg: n.Arg.(Value),
+				Signatories: n.Signatories, Stakeholders: n.Stakeholders}
+		case *tx.Exercise:
+			if n.Consuming {
+				delete(s, ContractID(n.TargetID))
+			}
+		}
+	}
+}
+
+func TestPingRespond(t *testing.T) {
+	d := realPing(t)
+	e := New(d, Options{})
+	ctx := context.Background()
+	ping := lf.TypeConID{PackageID: d.Main.ID, Module: "Canton.Internal.Ping", Name: "Ping"}
+	respond := lf.TypeConID{PackageID: d.Main.ID, Module: "Canton.Internal.Ping", Name: "Respond"}
+	arg, err := e.NewRecord(ping, Text("ping-1"), Party("alice"), Party("bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := memStore{}
+
+	// bob cannot create a Ping signed by alice.
+	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, CreateCommand(ping, arg))
+	if errKind(err) != ErrFailedAuthorization {
+		t.Fatalf("create as bob: got %v, want FailedAuthorization", err)
+	}
+
+	res, err := e.Submit(ctx, Submission{ActAs: []string{"alice"}, Contracts: store}, CreateCommand(ping, arg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Transaction.Roots) != 1 {
+		t.Fatalf("roots %v", res.Transaction.Roots)
+	}
+	c, ok := res.Transaction.Nodes[0].(*tx.Create)
+	if !ok {
+		t.Fatalf("node 0 is %T", res.Transaction.Nodes[0])
+	}
+	if diff := cmp.Diff([]string{"alice"}, c.Signatories); diff != "" {
+		t.Errorf("signatories: %s", diff)
+	}
+	if diff := cmp.Diff([]string{"alice", "bob"}, c.Stakeholders); diff != "" {
+		t.Errorf("stakeholders: %s", diff)
+	}
+	if res.Results[0] != ContractID(c.ContractID) || len(c.ContractID) != 66 {
+		t.Errorf("result %v, create %s", res.Results[0], c.ContractID)
+	}
+	store.commit(res.Transaction)
+	cid := ContractID(c.ContractID)
+
+	rarg, err := e.NewRecord(respond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// alice is not the controller.
+	_, err = e.Submit(ctx, Submission{ActAs: []string{"alice"}, Contracts: store}, ExerciseCommand(ping, "Respond", cid, rarg))
+	if errKind(err) != ErrFailedAuthorization {
+		t.Fatalf("Respond as alice: got %v, want FailedAuthorization", err)
+	}
+	// An unknown contract.
+	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(ping, "Respond", "00ff", rarg))
+	if errKind(err) != ErrContractNotFound {
+		t.Fatalf("unknown contract: got %v", err)
+	}
+	res, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(ping, "Respond", cid, rarg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, ok := res.Transaction.Nodes[0].(*tx.Exercise)
+	if !ok {
+		t.Fatalf("node 0 is %T", res.Transaction.Nodes[0])
+	}
+	if ex.Choice != "Respond" || !ex.Consuming || ex.TargetID != string(cid) || ex.Result == nil {
+		t.Errorf("exercise node %+v", ex)
+	}
+	if diff := cmp.Diff([]string{"bob"}, ex.ActingParties); diff != "" {
+		t.Errorf("acting parties: %s", diff)
+	}
+	t.Logf("Respond: %d nodes, children %v, result %s", len(res.Transaction.Nodes), ex.Children, show(ex.Result.(Value)))
+
+	// Exercising twice in one transaction: the second is not active.
+	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store},
+		ExerciseCommand(ping, "Respond", cid, rarg), ExerciseCommand(ping, "Respond", cid, rarg))
+	if errKind(err) != ErrContractNotActive {
+		t.Fatalf("double Respond: got %v", err)
+	}
+}
+
+func BenchmarkPing(b *testing.B) {
+	d := realPing(b)
+	e := New(d, Options{})
+	ctx := context.Background()
+	ping := lf.TypeConID{PackageID: d.Main.ID, Module: "Canton.Internal.Ping", Name: "Ping"}
+	respond := lf.TypeConID{PackageID: d.Main.ID, Module: "Canton.Internal.Ping", Name: "Respond"}
+	arg, _ := e.NewRecord(ping, Text("ping-1"), Party("alice"), Party("bob"))
+	rarg, _ := e.NewRecord(respond)
+	res, err := e.Submit(ctx, Submission{ActAs: []string{"alice"}}, CreateCommand(ping, arg))
+	if err != nil {
+		b.Fatal(err)
+	}
+	store := memStore{}
+	store.commit(res.Transaction)
+	cid := res.Results[0].(ContractID)
+	b.Run("create", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := e.Submit(ctx, Submission{ActAs: []string{"alice"}}, CreateCommand(ping, arg)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("respond", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(ping, "Respond", cid, rarg)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
