@@ -51,7 +51,10 @@ func testPackage(values map[string]lf.Expr) *lf.Package {
 			{Name: "V", Variety: lf.VariantVariety, Constructors: []string{"L", "Rt"}},
 			{Name: "C", Variety: lf.EnumVariety, Constructors: []string{"Red", "Green", "Blue"}},
 			{Name: "E", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "msg"}}},
+			{Name: "T", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "owner"}, {Name: "n"}}},
+			{Name: "Arg", Variety: lf.RecordVariety},
 		},
+		Templates:  []*lf.Template{testTemplate()},
 		Exceptions: []string{"E"},
 		ExceptionDefs: []*lf.DefException{{Name: "E", Message: lam(
 			app(bi(lf.BuiltinAppendText), txt("E: "), &lf.ERecProj{Type: lf.TypeConApp{ID: tid("E")}, Field: "msg", Record: v("e")}), "e")}},
@@ -83,4 +86,34 @@ func mustEval(t *testing.T, e *Engine, x lf.Expr) Value {
 		t.Fatalf("Eval: %v", err)
 	}
 	return got
+}
+
+func tproj(f string) lf.Expr {
+	return &lf.ERecProj{Type: lf.TypeConApp{ID: tid("T")}, Field: f, Record: v("this")}
+}
+
+// testTemplate is template T with owner: Party, n: Int64: signatory
+// owner, ensure n >= 0; choices Bump (consuming: creates T with n+1),
+// Boom (consuming: creates T with n+1, then throws), TryBump
+// (non-consuming: exercises Boom on self inside a try whose handler
+// returns 0) and Peek (non-consuming: fetches self).
+func testTemplate() *lf.Template {
+	owner := cons(nilE(), tproj("owner"))
+	choice := func(name string, consuming bool, update lf.Expr) *lf.Choice {
+		return &lf.Choice{Name: name, Consuming: consuming, ArgBinder: "arg", SelfBinder: "self",
+			Controllers: owner, Update: update}
+	}
+	bump := upd(&lf.UCreate{Template: tid("T"), Expr: &lf.ERecUpd{Type: lf.TypeConApp{ID: tid("T")}, Field: "n",
+		Record: v("this"), Update: add(tproj("n"), i64(1))}})
+	boom := upd(&lf.UBlock{Bindings: []lf.Binding{{Var: lf.VarWithType{Name: "x"}, Bound: bump}}, Body: throwE("boom")})
+	tryBump := upd(&lf.UTryCatch{Try: upd(&lf.UExercise{Template: tid("T"), Choice: "Boom", ContractID: v("self"), Arg: v("arg")}),
+		Var: "e", Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: i64(0)})}})
+	peek := upd(&lf.UFetch{Template: tid("T"), ContractID: v("self")})
+	return &lf.Template{
+		Name: "T", Param: "this",
+		Precond:     app(bi(lf.BuiltinGreaterEq), tproj("n"), i64(0)),
+		Signatories: owner,
+		Observers:   nilE(),
+		Choices:     []*lf.Choice{choice("Bump", true, bump), choice("TryBump", false, tryBump), choice("Peek", false, peek), choice("Boom", true, boom)},
+	}
 }

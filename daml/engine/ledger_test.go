@@ -139,3 +139,84 @@ func BenchmarkPing(b *testing.B) {
 		}
 	})
 }
+
+func txShape(t *tx.Transaction) string {
+	var walk func(ids []tx.NodeID) string
+	walk = func(ids []tx.NodeID) string {
+		s := ""
+		for i, id := range ids {
+			if i > 0 {
+				s += " "
+			}
+			switch n := t.Nodes[id].(type) {
+			case *tx.Create:
+				s += "Create"
+			case *tx.Fetch:
+				s += "Fetch"
+			case *tx.Exercise:
+				s += n.Choice
+				if n.Result == nil {
+					s += "!"
+				}
+				s += "(" + walk(n.Children) + ")"
+			case *tx.Rollback:
+				s += "Rollback(" + walk(n.Children) + ")"
+			}
+		}
+		return s
+	}
+	return walk(t.Roots)
+}
+
+func TestTransactions(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	ctx := context.Background()
+	store := memStore{}
+	alice := Submission{ActAs: []string{"alice"}, Contracts: store}
+	tArg := func(n int64) Value {
+		r, err := e.NewRecord(tid("T"), Party("alice"), Int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	arg, err := e.NewRecord(tid("Arg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Submit(ctx, alice, CreateCommand(tid("T"), tArg(-1)))
+	if errKind(err) != ErrTemplatePreconditionViolated {
+		t.Fatalf("precondition: got %v", err)
+	}
+	res, err := e.Submit(ctx, alice, CreateCommand(tid("T"), tArg(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.commit(res.Transaction)
+	cid := res.Results[0].(ContractID)
+
+	res, err = e.Submit(ctx, alice,
+		ExerciseCommand(tid("T"), "Peek", cid, arg),
+		ExerciseCommand(tid("T"), "TryBump", cid, arg),
+		ExerciseCommand(tid("T"), "Bump", cid, arg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Peek(Fetch) TryBump(Rollback(Boom!(Create))) Bump(Create)"
+	if got := txShape(res.Transaction); got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if diff := cmp.Diff([]Value{tArg(0), Int64(0)}, res.Results[:2], cmp.Comparer(valueEq)); diff != "" {
+		t.Errorf("results: %s", diff)
+	}
+	// The Bump's new contract is the third contract id drawn (the first
+	// one was rolled back).
+	if c := res.Transaction.Nodes[len(res.Transaction.Nodes)-1].(*tx.Create); c.Arg.(*Record).Fields[1] != Int64(1) {
+		t.Errorf("bumped %v", c.Arg)
+	}
+	// bob cannot fetch alice's contract.
+	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(tid("T"), "Peek", cid, arg))
+	if errKind(err) != ErrFailedAuthorization {
+		t.Errorf("bob Peek: got %v", err)
+	}
+}
