@@ -62,6 +62,10 @@ const (
 	// ErrTemplatePreconditionViolated is a precondition that returned
 	// False.
 	ErrTemplatePreconditionViolated
+	// ErrContractDoesNotImplementInterface is an interface fetch or
+	// exercise on a contract whose template does not implement the
+	// interface.
+	ErrContractDoesNotImplementInterface
 )
 
 var kindNames = map[ErrorKind]string{
@@ -76,6 +80,7 @@ var kindNames = map[ErrorKind]string{
 	ErrPackage:                                    "Package", ErrStepLimit: "StepLimit", ErrCanceled: "Canceled",
 	ErrUnsupported: "Unsupported", ErrContractNotFound: "ContractNotFound", ErrContractNotActive: "ContractNotActive",
 	ErrFailedAuthorization: "FailedAuthorization", ErrTemplatePreconditionViolated: "TemplatePreconditionViolated",
+	ErrContractDoesNotImplementInterface: "ContractDoesNotImplementInterface",
 }
 
 // String returns the kind's name, e.g. "UserError".

@@ -54,7 +54,12 @@ func testPackage(values map[string]lf.Expr) *lf.Package {
 			{Name: "T", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "owner"}, {Name: "n"}}},
 			{Name: "Arg", Variety: lf.RecordVariety},
 		},
-		Templates:  []*lf.Template{testTemplate()},
+		Templates: []*lf.Template{testTemplate()},
+		Interfaces: []*lf.Interface{{Name: "I", Param: "me",
+			Methods: []lf.InterfaceMethod{{Name: "getN"}},
+			Choices: []*lf.Choice{{Name: "Get", ArgBinder: "arg", SelfBinder: "self",
+				Controllers: &lf.ESignatoryInterface{Interface: tid("I"), Expr: v("me")},
+				Update:      upd(&lf.UPure{Expr: &lf.ECallInterface{Interface: tid("I"), Method: "getN", Expr: v("me")}})}}}},
 		Exceptions: []string{"E"},
 		ExceptionDefs: []*lf.DefException{{Name: "E", Message: lam(
 			app(bi(lf.BuiltinAppendText), txt("E: "), &lf.ERecProj{Type: lf.TypeConApp{ID: tid("E")}, Field: "msg", Record: v("e")}), "e")}},
@@ -111,6 +116,10 @@ func testTemplate() *lf.Template {
 	peek := upd(&lf.UFetch{Template: tid("T"), ContractID: v("self")})
 	return &lf.Template{
 		Name: "T", Param: "this",
+		Implements: []lf.TypeConID{tid("I")},
+		Instances: []*lf.InterfaceInstance{{Interface: tid("I"),
+			Methods: []lf.MethodBody{{Name: "getN", Expr: tproj("n")}},
+			View:    add(tproj("n"), i64(100))}},
 		Precond:     app(bi(lf.BuiltinGreaterEq), tproj("n"), i64(0)),
 		Signatories: owner,
 		Observers:   nilE(),

@@ -58,6 +58,12 @@ func ExerciseCommand(t lf.TypeConID, choice string, cid ContractID, arg Value) V
 	return updatePAP("exercise", 3, func(m *Machine, a []Value) { m.exercise(t, choice, a[0], a[1]) }, cid, arg)
 }
 
+// ExerciseInterfaceCommand returns the update of an exercise-by-interface
+// command.
+func ExerciseInterfaceCommand(iface lf.TypeConID, choice string, cid ContractID, arg Value) Value {
+	return updatePAP("exercise_interface", 3, func(m *Machine, a []Value) { m.exerciseInterface(iface, choice, a[0], a[1]) }, cid, arg)
+}
+
 // Result is the outcome of a submission.
 type Result struct {
 	// Transaction is the normalized transaction (§5.2).
@@ -274,18 +280,25 @@ func authError(nid tx.NodeID, t lf.TypeConID, format string, args ...any) *Error
 	return errorf(ErrFailedAuthorization, "node NodeId(%d) (%s) %s", nid, t, fmt.Sprintf(format, args...))
 }
 
-// choiceFn is the definition λ(this, arg[, self]). <part of choice>.
+// choiceFn is the definition λ(this, arg[, self]). <part of choice> of a
+// template or interface choice.
 func (e *Engine) choiceFn(t lf.TypeConID, choice, part string) *topDef {
 	return e.def(defKey{kind: defChoicePart, id: t, a: choice + "\x00" + part}, func(e *Engine) (lf.Expr, *Error) {
-		tpl, err := e.template(t)
+		mod, err := e.module(t)
 		if err != nil {
 			return nil, err
 		}
-		ch := tpl.Choice(choice)
-		if ch == nil {
-			return nil, errorf(ErrPackage, "template %s has no choice %s", t, choice)
+		var ch *lf.Choice
+		var param string
+		if tpl := mod.Template(t.Name); tpl != nil {
+			ch, param = tpl.Choice(choice), tpl.Param
+		} else if iface := mod.Interface(t.Name); iface != nil {
+			ch, param = iface.Choice(choice), iface.Param
 		}
-		params := []lf.VarWithType{{Name: tpl.Param}, {Name: ch.ArgBinder}}
+		if ch == nil {
+			return nil, errorf(ErrPackage, "%s has no choice %s", t, choice)
+		}
+		params := []lf.VarWithType{{Name: param}, {Name: ch.ArgBinder}}
 		var body lf.Expr
 		switch part {
 		case "controllers":
@@ -393,6 +406,29 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, stakeholders []s
 // it; a ledger contract's metadata is recomputed under t (not catchable)
 // the first time it is used under t's package.
 func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, st *contractState)) {
+	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
+		if ct.Module != t.Module || ct.Name != t.Name {
+			return t, errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, t, ct)
+		}
+		return t, nil
+	}, func(m *Machine, st *contractState, _ lf.TypeConID) { k(m, st) })
+}
+
+// fetchInterfaceContract finds an active contract whose template
+// implements iface; the contract is used under its own template (there
+// is no package preference here).
+func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k func(m *Machine, st *contractState, t lf.TypeConID)) {
+	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
+		if !m.e.implements(ct, iface) {
+			return ct, errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, iface, ct)
+		}
+		return ct, nil
+	}, k)
+}
+
+// fetchContractAs finds an active contract, maps its template to the
+// template to use (target), and calls k.
+func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.TypeConID, *Error), k func(m *Machine, st *contractState, t lf.TypeConID)) {
 	b := m.tx
 	cid, ok := cidV.(ContractID)
 	if !ok {
@@ -421,8 +457,9 @@ func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, s
 		return
 	}
 	ct := st.c.TemplateID
-	if ct.Module != t.Module || ct.Name != t.Name {
-		m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cid, t, ct))
+	t, terr := target(ct)
+	if terr != nil {
+		m.fail(terr)
 		return
 	}
 	if ct.PackageID != t.PackageID {
@@ -430,7 +467,7 @@ func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, s
 		return
 	}
 	if st.local || st.checked[t.PackageID] {
-		k(m, st)
+		k(m, st, t)
 		return
 	}
 	e := m.e
@@ -466,7 +503,7 @@ func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, s
 							st.checked = map[string]bool{}
 						}
 						st.checked[t.PackageID] = true
-						k(m, st)
+						k(m, st, t)
 					})
 				})
 				m.push(kPreventCatch{})
@@ -542,7 +579,7 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 					m.fail(err)
 					return
 				}
-				m.beginExercise(t, ch, st, arg, ctrls, obs)
+				m.beginExercise(t, nil, ch, rec, st, arg, ctrls, obs)
 			})
 			m.push(kPreventCatch{})
 			m.callDef(e.choiceFn(t, choice, "observers"), rec, arg)
@@ -552,7 +589,7 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 	})
 }
 
-func (m *Machine) beginExercise(t lf.TypeConID, ch *lf.Choice, st *contractState, arg Value, ctrls, obs []string) {
+func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choice, this Value, st *contractState, arg Value, ctrls, obs []string) {
 	b := m.tx
 	if err := CheckSerializable(arg); err != nil {
 		m.fail(err)
@@ -567,7 +604,7 @@ func (m *Machine) beginExercise(t lf.TypeConID, ch *lf.Choice, st *contractState
 		m.fail(authError(nid, t, "requires authorizers %s, but only %s were given", strings.Join(ctrls, ","), strings.Join(auth, ",")))
 		return
 	}
-	node := &tx.Exercise{TargetID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, Choice: ch.Name,
+	node := &tx.Exercise{TargetID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: iface, Choice: ch.Name,
 		Consuming: ch.Consuming, ActingParties: ctrls, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders,
 		ChoiceObservers: obs, ChosenValue: arg}
 	b.add(node)
@@ -578,7 +615,11 @@ func (m *Machine) beginExercise(t lf.TypeConID, ch *lf.Choice, st *contractState
 	}
 	b.ctxs = append(b.ctxs, &txCtx{authorizers: union(ctrls, st.c.Signatories), exercise: nid, isExercise: true})
 	m.push(&kExercise{node: node})
-	m.callDef(m.e.choiceFn(t, ch.Name, "update"), st.c.Arg, arg, st.c.ID, Token{})
+	owner := t
+	if iface != nil {
+		owner = *iface
+	}
+	m.callDef(m.e.choiceFn(owner, ch.Name, "update"), this, arg, st.c.ID, Token{})
 }
 
 // kExercise ends an exercise: with its result, or, when an exception
@@ -662,4 +703,73 @@ func checkText(s string) *Error {
 		return errorf(ErrMalformedText, "Text is malformed: invalid UTF-8")
 	}
 	return nil
+}
+
+// exerciseInterface runs §4.4 (without a guard: LF 2.dev only).
+func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg Value) {
+	if m.tx == nil {
+		m.fail(m.noLedger("exercise_interface"))
+		return
+	}
+	mod, err := m.e.module(iface)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	idef := mod.Interface(iface.Name)
+	var ch *lf.Choice
+	if idef != nil {
+		ch = idef.Choice(choice)
+	}
+	if ch == nil {
+		m.fail(errorf(ErrPackage, "interface %s has no choice %s", iface, choice))
+		return
+	}
+	e := m.e
+	m.fetchInterfaceContract(iface, cidV, func(m *Machine, st *contractState, t lf.TypeConID) {
+		this := &Any{Type: &lf.TCon{ID: t}, Value: st.c.Arg}
+		m.then(func(m *Machine, ctrlV Value) {
+			m.then(func(m *Machine, obsV Value) {
+				ctrls, err := partySet(ctrlV)
+				if err != nil {
+					m.fail(err)
+					return
+				}
+				obs, err := partySet(obsV)
+				if err != nil {
+					m.fail(err)
+					return
+				}
+				m.beginExercise(t, &iface, ch, this, st, arg, ctrls, obs)
+			})
+			m.push(kPreventCatch{})
+			m.callDef(e.choiceFn(iface, choice, "observers"), this, arg)
+		})
+		m.push(kPreventCatch{})
+		m.callDef(e.choiceFn(iface, choice, "controllers"), this, arg)
+	})
+}
+
+// fetchInterface runs §4.5 for fetch_interface: a Fetch node with the
+// interface id; the result is the interface value.
+func (m *Machine) fetchInterface(iface lf.TypeConID, cid Value) {
+	if m.tx == nil {
+		m.fail(m.noLedger("fetch_interface"))
+		return
+	}
+	m.fetchInterfaceContract(iface, cid, func(m *Machine, st *contractState, t lf.TypeConID) {
+		b := m.tx
+		nid := tx.NodeID(len(b.nodes))
+		auth := b.top().authorizers
+		acting := intersect(st.c.Stakeholders, auth)
+		if len(acting) == 0 {
+			m.fail(authError(nid, t, "requires one of the stakeholders %v of the fetched contract to be an authorizer, but authorizers were %v", st.c.Stakeholders, auth))
+			return
+		}
+		ic := iface
+		b.add(&tx.Fetch{ContractID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: &ic,
+			ActingParties: acting, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders})
+		b.top().children = append(b.top().children, nid)
+		m.ret(&Any{Type: &lf.TCon{ID: t}, Value: st.c.Arg})
+	})
 }

@@ -220,3 +220,63 @@ func TestTransactions(t *testing.T) {
 		t.Errorf("bob Peek: got %v", err)
 	}
 }
+
+func TestInterfaces(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	ctx := context.Background()
+	tcon := func(n string) lf.Type { return &lf.TCon{ID: tid(n)} }
+	rec := &lf.ERecCon{Type: lf.TypeConApp{ID: tid("T")}, Fields: []lf.FieldExpr{{Name: "owner", Expr: &lf.EText{Value: "x"}}, {Name: "n", Expr: i64(7)}}}
+	toI := &lf.EToInterface{Interface: tid("I"), Template: tid("T"), Expr: rec}
+	tests := []struct {
+		name string
+		x    lf.Expr
+		want Value
+	}{
+		{"call_interface", &lf.ECallInterface{Interface: tid("I"), Method: "getN", Expr: toI}, Int64(7)},
+		{"view_interface", &lf.EViewInterface{Interface: tid("I"), Expr: toI}, Int64(107)},
+		{"interface_template_type_rep", &lf.EInterfaceTemplateTypeRep{Interface: tid("I"), Expr: toI}, TypeRep{Type: tcon("T")}},
+		{"from_interface", &lf.EFromInterface{Interface: tid("I"), Template: tid("T"), Expr: toI}, Some(recV2(Text("x"), Int64(7)))},
+		{"from_interface other", &lf.EFromInterface{Interface: tid("I"), Template: tid("R"), Expr: toI}, None},
+		{"to_required_interface", &lf.EFromRequiredInterface{Required: tid("I"), Requiring: tid("I"), Expr: &lf.EToRequiredInterface{Required: tid("I"), Requiring: tid("I"), Expr: toI}},
+			Some(&Any{Type: tcon("T"), Value: recV2(Text("x"), Int64(7))})},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mustEval(t, e, tc.x)
+			if !valueEq(got, tc.want) {
+				t.Errorf("got %s, want %s", show(got), show(tc.want))
+			}
+		})
+	}
+	_, err := e.Eval(ctx, &lf.EUnsafeFromInterface{Interface: tid("I"), Template: tid("R"), ContractID: &lf.EText{Value: "cid"}, Expr: toI})
+	if errKind(err) != ErrWronglyTypedContract {
+		t.Errorf("unsafe_from_interface: got %v", err)
+	}
+
+	store := memStore{}
+	alice := Submission{ActAs: []string{"alice"}, Contracts: store}
+	targ, _ := e.NewRecord(tid("T"), Party("alice"), Int64(5))
+	arg, _ := e.NewRecord(tid("Arg"))
+	res, err := e.Submit(ctx, alice, CreateCommand(tid("T"), targ))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.commit(res.Transaction)
+	cid := res.Results[0].(ContractID)
+	res, err = e.Submit(ctx, alice, ExerciseInterfaceCommand(tid("I"), "Get", cid, arg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := res.Transaction.Nodes[0].(*tx.Exercise)
+	if ex.InterfaceID == nil || *ex.InterfaceID != tid("I") || ex.TemplateID != tid("T") || ex.Result != Int64(5) || ex.Consuming {
+		t.Errorf("interface exercise node %+v", ex)
+	}
+	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseInterfaceCommand(tid("I"), "Get", cid, arg))
+	if errKind(err) != ErrFailedAuthorization {
+		t.Errorf("bob: got %v", err)
+	}
+}
+
+func recV2(a, b Value) Value {
+	return &Record{Type: &RecordType{ID: tid("T"), Fields: []string{"owner", "n"}}, Fields: []Value{a, b}}
+}

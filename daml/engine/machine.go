@@ -66,7 +66,7 @@ type Machine struct {
 }
 
 func (e *Engine) newMachine(ctx context.Context) *Machine {
-	return &Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: make([]kont, 0, 64)}
+	return &Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: make([]kont, 0, 16)}
 }
 
 func (m *Machine) push(k kont) { m.konts = append(m.konts, k) }

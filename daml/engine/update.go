@@ -62,6 +62,19 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 		return op([]node{c.expr(s, u.ContractID), c.expr(s, u.Arg)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("exercise", 3, func(m *Machine, a []Value) { m.exercise(t, ch, a[0], a[1]) }, v[0], v[1]))
 		})
+	case *lf.UExerciseInterface:
+		if u.Guard != nil {
+			break
+		}
+		i, ch := u.Interface, u.Choice
+		return op([]node{c.expr(s, u.ContractID), c.expr(s, u.Arg)}, func(m *Machine, v []Value) {
+			m.ret(updatePAP("exercise_interface", 3, func(m *Machine, a []Value) { m.exerciseInterface(i, ch, a[0], a[1]) }, v[0], v[1]))
+		})
+	case *lf.UFetchInterface:
+		i := u.Interface
+		return op([]node{c.expr(s, u.ContractID)}, func(m *Machine, v []Value) {
+			m.ret(updatePAP("fetch_interface", 2, func(m *Machine, a []Value) { m.fetchInterface(i, a[0]) }, v[0]))
+		})
 	case *lf.UFetch:
 		t := u.Template
 		return op([]node{c.expr(s, u.ContractID)}, func(m *Machine, v []Value) {
@@ -77,9 +90,7 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 func updateName(u lf.Update) string {
 	switch u.(type) {
 	case *lf.UExerciseInterface:
-		return "exercise_interface"
-	case *lf.UFetchInterface:
-		return "fetch_interface"
+		return "exercise_interface with a guard"
 	case *lf.UExerciseByKey:
 		return "exercise_by_key"
 	case *lf.UFetchByKey:
