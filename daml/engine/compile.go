@@ -367,7 +367,12 @@ func (c *compiler) rank(id lf.TypeConID, con string, want lf.Variety) (int, *Err
 	if err != nil {
 		return 0, err
 	}
-	i := slices.Index(dt.Constructors, con)
+	i := -1
+	if want == lf.VariantVariety {
+		i = slices.IndexFunc(dt.Fields, func(f lf.Field) bool { return f.Name == con })
+	} else {
+		i = slices.Index(dt.Constructors, con)
+	}
 	if i < 0 || dt.Variety != want {
 		return 0, errorf(ErrPackage, "no %s constructor %s in %s", want, con, id)
 	}

@@ -48,7 +48,7 @@ func testPackage(values map[string]lf.Expr) *lf.Package {
 		Name: "M",
 		DataTypes: []*lf.DataType{
 			{Name: "R", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "a"}, {Name: "b"}}},
-			{Name: "V", Variety: lf.VariantVariety, Constructors: []string{"L", "Rt"}},
+			{Name: "V", Variety: lf.VariantVariety, Fields: []lf.Field{{Name: "L"}, {Name: "Rt"}}},
 			{Name: "C", Variety: lf.EnumVariety, Constructors: []string{"Red", "Green", "Blue"}},
 			{Name: "E", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "msg"}}},
 			{Name: "T", Variety: lf.RecordVariety, Fields: []lf.Field{{Name: "owner"}, {Name: "n"}}},

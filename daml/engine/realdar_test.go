@@ -150,3 +150,66 @@ func valueEq(a, b Value) bool {
 	eq, err := Equal(a, b)
 	return err == nil && eq
 }
+
+// TestCompileAll compiles every top-level value, template part, choice
+// and interface instance of every package of the real DARs.
+func TestCompileAll(t *testing.T) {
+	for _, name := range []string{"canton-builtin-admin-workflow-ping.dar", "splice-amulet-0.1.8.dar", "splice-wallet-0.1.8.dar"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(darDir(), name))
+			if err != nil {
+				t.Skipf("real DAR not found (%v): the shared test data is not checked out next to this repository", err)
+			}
+			d, err := lf.ReadDAR(data, lf.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := New(d, Options{})
+			n := 0
+			check := func(def *topDef) {
+				t.Helper()
+				n++
+				if _, _, err := def.compiled(e); err != nil {
+					t.Errorf("%v: %v", def.key, err)
+				}
+			}
+			for _, p := range d.Packages {
+				for _, m := range p.Modules {
+					for _, v := range m.Values {
+						check(e.valueDef(lf.TypeConID{PackageID: p.ID, Module: m.Name, Name: v.Name}))
+					}
+					for _, x := range m.ExceptionDefs {
+						id := lf.TypeConID{PackageID: p.ID, Module: m.Name, Name: x.Name}
+						check(e.def(defKey{kind: defExceptionMessage, id: id}, func(*Engine) (lf.Expr, *Error) { return x.Message, nil }))
+					}
+					for _, tp := range m.Templates {
+						id := lf.TypeConID{PackageID: p.ID, Module: m.Name, Name: tp.Name}
+						for _, part := range []string{"precond", "signatories", "observers"} {
+							check(e.templateFn(defKey{kind: defTemplatePart, id: id, a: part}))
+						}
+						for _, ch := range tp.Choices {
+							for _, part := range []string{"controllers", "observers", "update"} {
+								check(e.choiceFn(id, ch.Name, part))
+							}
+						}
+						for _, in := range tp.Instances {
+							check(e.templateFn(defKey{kind: defView, id: id, iface: in.Interface}))
+							for _, meth := range in.Methods {
+								check(e.templateFn(defKey{kind: defMethod, id: id, iface: in.Interface, a: meth.Name}))
+							}
+						}
+					}
+					for _, i := range m.Interfaces {
+						id := lf.TypeConID{PackageID: p.ID, Module: m.Name, Name: i.Name}
+						for _, ch := range i.Choices {
+							for _, part := range []string{"controllers", "observers", "update"} {
+								check(e.choiceFn(id, ch.Name, part))
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%d definitions compiled", n)
+		})
+	}
+}
