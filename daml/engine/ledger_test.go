@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -279,4 +280,34 @@ func TestInterfaces(t *testing.T) {
 
 func recV2(a, b Value) Value {
 	return &Record{Type: &RecordType{ID: tid("T"), Fields: []string{"owner", "n"}}, Fields: []Value{a, b}}
+}
+
+// TestConcurrentSubmits runs submissions on one shared engine from many
+// goroutines (run with -race).
+func TestConcurrentSubmits(t *testing.T) {
+	e := newTestEngine(map[string]lf.Expr{"sumR": sumR}, Options{})
+	ctx := context.Background()
+	targ, _ := e.NewRecord(tid("T"), Party("alice"), Int64(5))
+	done := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for range 20 {
+				if _, err := e.Submit(ctx, Submission{ActAs: []string{"alice"}}, CreateCommand(tid("T"), targ)); err != nil {
+					done <- err
+					return
+				}
+				v, err := e.Eval(ctx, app(val("sumR"), cons(nilE(), i64(int64(g)), i64(1))))
+				if err != nil || v != Int64(int64(g)+1) {
+					done <- fmt.Errorf("sumR: %v %v", v, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
 }
