@@ -30,9 +30,13 @@ type decoder struct {
 	importsDeclared bool
 	kinds           []*Kind
 	types           []Type
-	// sizes memoizes the tree sizes of interned types and kinds.
-	sizes     map[Type]int
-	kindSizes map[*Kind]int
+	// typeSizes and kindSizes are the tree sizes of the interned types
+	// and kinds (saturated above maxTypeSize); nodes counts the tree
+	// nodes of the type or kind being decoded.
+	typeSizes, kindSizes []int
+	nodes                int
+	// tyCons memoizes decoded TypeConId messages by their bytes.
+	tyCons map[string]TypeConID
 	// refs collects the package ids referenced through
 	// SelfOrImportedPackageId (self excluded).
 	refs map[string]bool
@@ -43,7 +47,14 @@ func (d *decoder) flat() bool { return d.lf.atLeast(LF22) }
 
 // decodePackage decodes the daml_lf_2 bytes of the package id.
 func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
-	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, sizes: map[Type]int{}, kindSizes: map[*Kind]int{}}
+	p, _, err := decodePackageWith(id, lf, b)
+	return p, err
+}
+
+// decodePackageWith is decodePackage that also returns its decoder, whose
+// tables tests reuse.
+func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, error) {
+	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
 	var (
 		modules, dnames, types, kinds [][]byte
 		exprs                         [][]byte
@@ -55,83 +66,83 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 		var err error
 		var m []byte
 		switch f.num {
-		case 1:
+		case fPackageModules:
 			m, err = f.message("Package.modules")
 			modules = append(modules, m)
-		case 2:
+		case fPackageInternedStrings:
 			var s string
 			s, err = f.str("Package.interned_strings")
 			d.strs = append(d.strs, s)
-		case 3:
+		case fPackageInternedDottedNames:
 			m, err = f.message("Package.interned_dotted_names")
 			dnames = append(dnames, m)
-		case 4:
+		case fPackageMetadata:
 			m, err = f.message("Package.metadata")
 			metadata = append(metadata, m) // repeated occurrences merge
-		case 5:
+		case fPackageInternedTypes:
 			m, err = f.message("Package.interned_types")
 			types = append(types, m)
-		case 6:
+		case fPackageInternedKinds:
 			m, err = f.message("Package.interned_kinds")
 			kinds = append(kinds, m)
-		case 7:
+		case fPackageInternedExprs:
 			m, err = f.message("Package.interned_exprs")
 			exprs = append(exprs, m)
-		case 8:
+		case fPackageNoImportedPackageReason:
 			_, err = f.str("Package.no_imported_packages_reason")
-			importsCase, importsRaw = 8, nil
-		case 9:
+			importsCase, importsRaw = fPackageNoImportedPackageReason, nil
+		case fPackagePackageImports:
 			importsRaw, err = f.message("Package.package_imports")
-			importsCase = 9
+			importsCase = fPackagePackageImports
 		default:
 			return unknownField("Package", f)
 		}
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	for i, dn := range dnames {
 		var segs []int
 		if err := eachField(dn, func(f field) error {
-			if f.num != 1 {
+			if f.num != fDottedNameSegments {
 				return unknownField("InternedDottedName", f)
 			}
 			var err error
 			segs, err = f.appendIndices(segs, "InternedDottedName.segments_interned_str")
 			return err
 		}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(segs) == 0 {
-			return nil, errorf("interned dotted name %d has no segments", i)
+			return nil, nil, errorf("interned dotted name %d has no segments", i)
 		}
 		parts := make([]string, len(segs))
 		for j, s := range segs {
 			if parts[j], err = d.name(s); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		d.dnames = append(d.dnames, strings.Join(parts, "."))
 	}
 
 	if len(metadata) == 0 {
-		return nil, errorf("Package.metadata is required in Daml-LF %s", lf)
+		return nil, nil, errorf("Package.metadata is required in Daml-LF %s", lf)
 	}
 	p := &Package{ID: id, LanguageVersion: lf, modules: map[string]*Module{}}
 	if err := d.metadata(bytes.Join(metadata, nil), p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	if importsCase != 0 && !d.flat() {
-		return nil, errorf("package imports are not supported by Daml-LF %s", lf)
+		return nil, nil, errorf("package imports are not supported by Daml-LF %s", lf)
 	}
-	if importsCase == 9 {
+	if importsCase == fPackagePackageImports {
 		d.importsDeclared = true
 		d.imports = []string{}
 		if err := eachField(importsRaw, func(f field) error {
-			if f.num != 1 {
+			if f.num != fPackageImportsImportedPackage {
 				return unknownField("PackageImports", f)
 			}
 			s, err := f.str("PackageImports.imported_packages")
@@ -144,71 +155,73 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 			d.imports = append(d.imports, s)
 			return nil
 		}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
 	if len(kinds) > 0 && !d.flat() {
-		return nil, errorf("interned kinds are not supported by Daml-LF %s", lf)
+		return nil, nil, errorf("interned kinds are not supported by Daml-LF %s", lf)
 	}
 	for i, k := range kinds {
 		c, ok, err := lastCase(k, "Kind", kindCase)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if ok && c.num == 4 {
-			return nil, errorf("Immediate InternedKind in interning table (entry %d)", i)
+		if ok && c.num == fKindInterned {
+			return nil, nil, errorf("Immediate InternedKind in interning table (entry %d)", i)
 		}
+		d.nodes = 0
 		kd, err := d.kind(k, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if d.kindSize(kd) > maxTypeSize {
-			return nil, errorf("interned kind %d is too large", i)
+		if d.nodes > maxTypeSize {
+			return nil, nil, errorf("interned kind %d is too large", i)
 		}
 		d.kinds = append(d.kinds, kd)
+		d.kindSizes = append(d.kindSizes, d.nodes)
 	}
 	for i, t := range types {
 		c, ok, err := lastCase(t, "Type", typeCase)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if ok && c.num == 8 {
-			return nil, errorf("Immediate Interned type in interning table (entry %d)", i)
+		if ok && c.num == fTypeInterned {
+			return nil, nil, errorf("Immediate Interned type in interning table (entry %d)", i)
 		}
+		d.nodes = 0
 		ty, err := d.typ(t, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if d.typeSize(ty) > maxTypeSize {
-			return nil, errorf("interned type %d is too large (more than %d nodes)", i, maxTypeSize)
+		if d.nodes > maxTypeSize {
+			return nil, nil, errorf("interned type %d is too large (more than %d nodes)", i, maxTypeSize)
 		}
 		d.types = append(d.types, ty)
+		d.typeSizes = append(d.typeSizes, d.nodes)
 	}
 	if len(exprs) > 0 && !d.flat() {
-		return nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
+		return nil, nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
 	}
 	if err := d.internExprs(exprs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	for _, mb := range modules {
 		m, err := d.module(mb)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if p.modules[m.Name] != nil {
-			return nil, errorf("duplicate module %s", m.Name)
+			return nil, nil, errorf("duplicate module %s", m.Name)
 		}
 		p.modules[m.Name] = m
 		p.Modules = append(p.Modules, m)
 	}
 
-	// Every package reference anywhere (expressions included) gives the
-	// dependencies Canton computes when imports are not declared.
-	if err := d.collectRefs(b); err != nil {
-		return nil, err
-	}
+	// Every package reference anywhere (expressions included; pkgRef
+	// records them) gives the dependencies Canton computes when imports
+	// are not declared.
 	p.ImportsDeclared = d.importsDeclared
 	p.Imports = d.imports
 	deps := map[string]bool{}
@@ -220,46 +233,7 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	}
 	delete(deps, id)
 	p.DirectDeps = sortedKeys(deps)
-	return p, nil
-}
-
-// typeSize returns the tree size of t, memoized on shared nodes; it
-// saturates above maxTypeSize.
-func (d *decoder) typeSize(t Type) int {
-	if n, ok := d.sizes[t]; ok {
-		return n
-	}
-	n := 1
-	switch t := t.(type) {
-	case *TApp:
-		n += d.typeSize(t.Fun) + d.typeSize(t.Arg)
-	case *TForall:
-		n += d.kindSize(t.Param.Kind) + d.typeSize(t.Body)
-	case *TStruct:
-		for _, f := range t.Fields {
-			n += d.typeSize(f.Type)
-		}
-	case *TSyn:
-		for _, a := range t.Args {
-			n += d.typeSize(a)
-		}
-	}
-	n = min(n, maxTypeSize+1)
-	d.sizes[t] = n
-	return n
-}
-
-// kindSize is typeSize for kinds.
-func (d *decoder) kindSize(k *Kind) int {
-	if k == nil {
-		return 0
-	}
-	if n, ok := d.kindSizes[k]; ok {
-		return n
-	}
-	n := min(1+d.kindSize(k.Param)+d.kindSize(k.Result), maxTypeSize+1)
-	d.kindSizes[k] = n
-	return n
+	return p, d, nil
 }
 
 func (d *decoder) metadata(b []byte, p *Package) error {
@@ -268,11 +242,11 @@ func (d *decoder) metadata(b []byte, p *Package) error {
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fMetadataName:
 			name, err = f.index("PackageMetadata.name_interned_str")
-		case 2:
+		case fMetadataVersion:
 			version, err = f.index("PackageMetadata.version_interned_str")
-		case 3:
+		case fMetadataUpgradedPackageID:
 			var m []byte
 			if m, err = f.message("PackageMetadata.upgraded_package_id"); err != nil {
 				return err
@@ -280,7 +254,7 @@ func (d *decoder) metadata(b []byte, p *Package) error {
 			hasUpgraded = true
 			upgraded = 0
 			return eachField(m, func(f field) error {
-				if f.num != 1 {
+				if f.num != fUpgradedPackageIDInternedStr {
 					return unknownField("UpgradedPackageId", f)
 				}
 				var err error
@@ -361,8 +335,8 @@ func lastCase(b []byte, msg string, isCase func(protowire.Number) bool) (field, 
 	return last, found, err
 }
 
-func kindCase(n protowire.Number) bool { return n >= 1 && n <= 4 }
-func typeCase(n protowire.Number) bool { return n >= 1 && n <= 9 }
+func kindCase(n protowire.Number) bool { return n >= fKindStar && n <= fKindInterned }
+func typeCase(n protowire.Number) bool { return n >= fTypeVar && n <= fTypeTApp }
 
 // unit checks that b is an empty Unit message.
 func unit(f field, msg string) error {
@@ -377,6 +351,7 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 	if depth > maxTypeDepth {
 		return nil, errorf("Kind nested too deeply")
 	}
+	d.nodes++
 	f, ok, err := lastCase(b, "Kind", kindCase)
 	if err != nil {
 		return nil, err
@@ -385,11 +360,11 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		return nil, errorf("Kind.SUM_NOT_SET")
 	}
 	switch f.num {
-	case 1:
+	case fKindStar:
 		return &Kind{Sort: KindStar}, unit(f, "Kind.star")
-	case 3:
+	case fKindNat:
 		return &Kind{Sort: KindNat}, unit(f, "Kind.nat")
-	case 4:
+	case fKindInterned:
 		if !d.flat() {
 			return nil, errorf("interned kinds are not supported by Daml-LF %s", d.lf)
 		}
@@ -400,6 +375,7 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		if i >= len(d.kinds) {
 			return nil, errorf("invalid internedKinds table index %d", i)
 		}
+		d.nodes += d.kindSizes[i] - 1
 		return d.kinds[i], nil
 	}
 	m, err := f.message("Kind.arrow")
@@ -412,10 +388,10 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fKindArrowParams:
 			x, err = f.message("Kind.Arrow.params")
 			params = append(params, x)
-		case 2:
+		case fKindArrowResult:
 			result, err = f.message("Kind.Arrow.result")
 		default:
 			return unknownField("Kind.Arrow", f)
@@ -439,18 +415,28 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		if err != nil {
 			return nil, err
 		}
+		if i > 0 {
+			d.nodes++
+		}
 		k = &Kind{Sort: KindArrow, Param: pk, Result: k}
 	}
 	return k, nil
 }
 
 var typeCaseNames = map[protowire.Number]string{
-	1: "VAR", 2: "CON", 3: "BUILTIN", 4: "FORALL", 5: "STRUCT", 6: "NAT", 7: "SYN", 8: "INTERNED_TYPE", 9: "TAPP",
+	fTypeVar: "VAR", fTypeCon: "CON", fTypeBuiltin: "BUILTIN", fTypeForall: "FORALL", fTypeStruct: "STRUCT",
+	fTypeNat: "NAT", fTypeSyn: "SYN", fTypeInterned: "INTERNED_TYPE", fTypeTApp: "TAPP",
 }
 
 // typeRef decodes a Type outside the interning table, where only the
 // interned_type case is allowed.
 func (d *decoder) typeRef(b []byte) (Type, error) {
+	// Fast path: the message is exactly one interned_type field.
+	if len(b) == 2 && b[0] == byte(fTypeInterned<<3) && b[1] < 0x80 {
+		if i := int(b[1]); i < len(d.types) {
+			return d.types[i], nil
+		}
+	}
 	f, ok, err := lastCase(b, "Type", typeCase)
 	if err != nil {
 		return nil, err
@@ -458,7 +444,7 @@ func (d *decoder) typeRef(b []byte) (Type, error) {
 	if !ok {
 		return nil, errorf("SUM_NOT_SET is not supported outside type interning table")
 	}
-	if f.num != 8 {
+	if f.num != fTypeInterned {
 		return nil, errorf("%s is not supported outside type interning table", typeCaseNames[f.num])
 	}
 	i, err := f.index("Type.interned_type")
@@ -476,6 +462,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 	if depth > maxTypeDepth {
 		return nil, errorf("Type nested too deeply")
 	}
+	d.nodes++
 	f, ok, err := lastCase(b, "Type", typeCase)
 	if err != nil {
 		return nil, err
@@ -483,7 +470,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 	if !ok {
 		return nil, errorf("Type.SUM_NOT_SET")
 	}
-	if f.num == 6 {
+	if f.num == fTypeNat {
 		n, err := f.sint64Of("Type.nat")
 		if err != nil {
 			return nil, err
@@ -493,7 +480,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		}
 		return &TNat{N: int(n)}, nil
 	}
-	if f.num == 8 {
+	if f.num == fTypeInterned {
 		i, err := f.index("Type.interned_type")
 		if err != nil {
 			return nil, err
@@ -501,6 +488,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		if i >= len(d.types) {
 			return nil, errorf("invalid internedTypes table index %d", i)
 		}
+		d.nodes += d.typeSizes[i] - 1
 		return d.types[i], nil
 	}
 	m, err := f.message("Type")
@@ -508,19 +496,19 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		return nil, err
 	}
 	switch f.num {
-	case 1, 2, 3, 7: // var, con, builtin, syn: a head and an argument list
+	case fTypeVar, fTypeCon, fTypeBuiltin, fTypeSyn: // a head and an argument list
 		return d.headWithArgs(f.num, m, depth)
-	case 4:
+	case fTypeForall:
 		var vars [][]byte
 		var body []byte
 		if err := eachField(m, func(f field) error {
 			var err error
 			var x []byte
 			switch f.num {
-			case 1:
+			case fTypeForallVars:
 				x, err = f.message("Type.Forall.vars")
 				vars = append(vars, x)
-			case 2:
+			case fTypeForallBody:
 				body, err = f.message("Type.Forall.body")
 			default:
 				return unknownField("Type.Forall", f)
@@ -544,14 +532,17 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 			if err != nil {
 				return nil, err
 			}
+			if i > 0 {
+				d.nodes++
+			}
 			t = &TForall{Param: tp, Body: t}
 		}
 		return t, nil
-	case 5:
+	case fTypeStruct:
 		st := &TStruct{}
 		seen := map[string]bool{}
 		if err := eachField(m, func(f field) error {
-			if f.num != 1 {
+			if f.num != fTypeStructFields {
 				return unknownField("Type.Struct", f)
 			}
 			x, err := f.message("Type.Struct.fields")
@@ -583,9 +574,9 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		if err := eachField(m, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fTypeTAppLhs:
 				lhs, err = f.message("Type.TApp.lhs")
-			case 2:
+			case fTypeTAppRhs:
 				rhs, err = f.message("Type.TApp.rhs")
 			default:
 				return unknownField("Type.TApp", f)
@@ -619,7 +610,7 @@ var builtinMinVersion = map[BuiltinType]LFVersion{
 // head and an argument list (which must be empty from LF 2.2, except for
 // synonyms).
 func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, error) {
-	msg := map[protowire.Number]string{1: "Type.Var", 2: "Type.Con", 3: "Type.Builtin", 7: "Type.Syn"}[c]
+	msg := map[protowire.Number]string{fTypeVar: "Type.Var", fTypeCon: "Type.Con", fTypeBuiltin: "Type.Builtin", fTypeSyn: "Type.Syn"}[c]
 	var head []byte
 	var headIdx int
 	var hasHead bool
@@ -628,16 +619,16 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		var err error
 		var x []byte
 		switch {
-		case f.num == 2:
+		case f.num == fTypeArgs:
 			x, err = f.message(msg + ".args")
 			args = append(args, x)
-		case c == 1 && f.num == 3:
+		case c == fTypeVar && f.num == fTypeVarName:
 			headIdx, err = f.index("Type.Var.var_interned_str")
-		case c == 3 && f.num == 1:
+		case c == fTypeBuiltin && f.num == fTypeBuiltinType:
 			var v int32
 			v, err = f.int32Of("Type.Builtin.builtin")
 			headIdx = int(v)
-		case (c == 2 || c == 7) && f.num == 1:
+		case (c == fTypeCon || c == fTypeSyn) && f.num == fTypeConTycon:
 			head, err = f.message(msg + ".tycon")
 			hasHead = true
 		default:
@@ -649,13 +640,13 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 	}
 	var t Type
 	switch c {
-	case 1:
+	case fTypeVar:
 		name, err := d.name(headIdx)
 		if err != nil {
 			return nil, err
 		}
 		t = &TVar{Name: name}
-	case 3:
+	case fTypeBuiltin:
 		b := BuiltinType(headIdx)
 		minV, ok := builtinMinVersion[b]
 		if !ok {
@@ -673,7 +664,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if err != nil {
 			return nil, err
 		}
-		if c == 7 {
+		if c == fTypeSyn {
 			syn := &TSyn{ID: id}
 			for _, a := range args {
 				at, err := d.typ(a, depth+1)
@@ -694,6 +685,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if err != nil {
 			return nil, err
 		}
+		d.nodes++
 		t = &TApp{Fun: t, Arg: at}
 	}
 	return t, nil
@@ -706,9 +698,9 @@ func (d *decoder) typeVarWithKind(b []byte, depth int) (TypeParam, error) {
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 3:
+		case fTypeVarWithKindName:
 			nameIdx, err = f.index("TypeVarWithKind.var_interned_str")
-		case 2:
+		case fTypeVarWithKindKind:
 			kind, err = f.message("TypeVarWithKind.kind")
 			hasKind = true
 		default:
@@ -739,9 +731,9 @@ func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error))
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 3:
+		case fFieldWithTypeName:
 			nameIdx, err = f.index("FieldWithType.field_interned_str")
-		case 2:
+		case fFieldWithTypeType:
 			typ, err = f.message("FieldWithType.type")
 		default:
 			return unknownField("FieldWithType", f)
@@ -764,14 +756,25 @@ func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error))
 // typeConID decodes a TypeConId (also TypeSynId and ValueId, which have
 // the same shape).
 func (d *decoder) typeConID(b []byte) (TypeConID, error) {
+	if id, ok := d.tyCons[string(b)]; ok {
+		return id, nil
+	}
+	id, err := d.decodeTypeConID(b)
+	if err == nil {
+		d.tyCons[string(b)] = id
+	}
+	return id, err
+}
+
+func (d *decoder) decodeTypeConID(b []byte) (TypeConID, error) {
 	var mod []byte
 	var nameIdx int
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fTypeConIDModule:
 			mod, err = f.message("TypeConId.module")
-		case 2:
+		case fTypeConIDName:
 			nameIdx, err = f.index("TypeConId.name_interned_dname")
 		default:
 			return unknownField("TypeConId", f)
@@ -797,9 +800,9 @@ func (d *decoder) moduleID(b []byte) (pkg, module string, err error) {
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fModuleIDPackage:
 			ref, err = f.message("ModuleId.package_id")
-		case 2:
+		case fModuleIDName:
 			nameIdx, err = f.index("ModuleId.module_name_interned_dname")
 		default:
 			return unknownField("ModuleId", f)
@@ -817,7 +820,9 @@ func (d *decoder) moduleID(b []byte) (pkg, module string, err error) {
 
 // pkgRef resolves a SelfOrImportedPackageId (daml-lf.md §1.1).
 func (d *decoder) pkgRef(b []byte) (string, error) {
-	f, ok, err := lastCase(b, "SelfOrImportedPackageId", func(n protowire.Number) bool { return n == 1 || n == 3 || n == 4 })
+	f, ok, err := lastCase(b, "SelfOrImportedPackageId", func(n protowire.Number) bool {
+		return n == fPkgRefSelf || n == fPkgRefImportedInterned || n == fPkgRefImportID
+	})
 	if err != nil {
 		return "", err
 	}
@@ -825,9 +830,9 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 		return "", errorf("PackageId.SUM_NOT_SET")
 	}
 	switch f.num {
-	case 1:
+	case fPkgRefSelf:
 		return d.id, unit(f, "SelfOrImportedPackageId.self_package_id")
-	case 3:
+	case fPkgRefImportedInterned:
 		i, err := f.index("SelfOrImportedPackageId.imported_package_id_interned_str")
 		if err != nil {
 			return "", err
@@ -844,6 +849,9 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 		if d.importsDeclared && !IsStablePackage(id) {
 			return "", errorf("Got explicit non-stable package id %s", id)
 		}
+		if id != d.id {
+			d.refs[id] = true
+		}
 		return id, nil
 	default:
 		if !d.flat() {
@@ -859,6 +867,9 @@ func (d *decoder) pkgRef(b []byte) (string, error) {
 		if i >= len(d.imports) {
 			return "", errorf("invalid package imports table index %d", i)
 		}
+		if id := d.imports[i]; id != d.id {
+			d.refs[id] = true
+		}
 		return d.imports[i], nil
 	}
 }
@@ -870,27 +881,27 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fModuleName:
 			nameIdx, err = f.index("Module.name_interned_dname")
-		case 2:
+		case fModuleFlags:
 			x, err = f.message("Module.flags")
 			flags = append(flags, x) // repeated occurrences merge
-		case 3:
+		case fModuleSynonyms:
 			x, err = f.message("Module.synonyms")
 			syns = append(syns, x)
-		case 4:
+		case fModuleDataTypes:
 			x, err = f.message("Module.data_types")
 			dts = append(dts, x)
-		case 5:
+		case fModuleValues:
 			x, err = f.message("Module.values")
 			vals = append(vals, x)
-		case 6:
+		case fModuleTemplates:
 			x, err = f.message("Module.templates")
 			tpls = append(tpls, x)
-		case 7:
+		case fModuleExceptions:
 			x, err = f.message("Module.exceptions")
 			excs = append(excs, x)
-		case 8:
+		case fModuleInterfaces:
 			x, err = f.message("Module.interfaces")
 			ifaces = append(ifaces, x)
 		default:
@@ -1044,14 +1055,14 @@ func (d *decoder) synonym(b []byte) (*TypeSynonym, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefTypeSynLocation:
 			_, err = f.message("DefTypeSyn.location")
-		case 2:
+		case fDefTypeSynName:
 			nameIdx, err = f.index("DefTypeSyn.name_interned_dname")
-		case 3:
+		case fDefTypeSynParams:
 			x, err = f.message("DefTypeSyn.params")
 			params = append(params, x)
-		case 4:
+		case fDefTypeSynType:
 			typ, err = f.message("DefTypeSyn.type")
 		default:
 			return unknownField("DefTypeSyn", f)
@@ -1096,16 +1107,16 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefDataTypeLocation:
 			_, err = f.message("DefDataType.location")
-		case 2:
+		case fDefDataTypeName:
 			nameIdx, err = f.index("DefDataType.name_interned_dname")
-		case 3:
+		case fDefDataTypeParams:
 			x, err = f.message("DefDataType.params")
 			params = append(params, x)
-		case 4:
+		case fDefDataTypeSerial:
 			serializable, err = f.boolOf("DefDataType.serializable")
-		case 5, 6, 7, 8:
+		case fDefDataTypeRecord, fDefDataTypeVariant, fDefDataTypeEnum, fDefDataTypeInterface:
 			_, err = f.message("DefDataType")
 			cons, hasCons = f, true
 		default:
@@ -1127,16 +1138,16 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		return nil, errorf("DefDataType.DATACONS_NOT_SET")
 	}
 	switch cons.num {
-	case 5, 6:
+	case fDefDataTypeRecord, fDefDataTypeVariant:
 		dt.Variety = RecordVariety
 		msg := "DefDataType.record"
-		if cons.num == 6 {
+		if cons.num == fDefDataTypeVariant {
 			dt.Variety = VariantVariety
 			msg = "DefDataType.variant"
 		}
 		seen := map[string]bool{}
 		if err := eachField(cons.b, func(f field) error {
-			if f.num != 1 {
+			if f.num != fDataFieldsFields {
 				return unknownField(msg, f)
 			}
 			x, err := f.message(msg + ".fields")
@@ -1156,14 +1167,14 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		}); err != nil {
 			return nil, err
 		}
-	case 7:
+	case fDefDataTypeEnum:
 		dt.Variety = EnumVariety
 		if len(dt.Params) > 0 {
 			return nil, errorf("%s: an enum cannot have type parameters", name)
 		}
 		var idx []int
 		if err := eachField(cons.b, func(f field) error {
-			if f.num != 2 {
+			if f.num != fEnumConstructors {
 				return unknownField("DefDataType.EnumConstructors", f)
 			}
 			var err error
@@ -1252,9 +1263,9 @@ func (d *decoder) template(b []byte) (*Template, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefTemplateTycon:
 			nameIdx, err = f.index("DefTemplate.tycon_interned_dname")
-		case 2:
+		case fDefTemplateParam:
 			paramIdx, err = f.index("DefTemplate.param_interned_str")
 		case fDefTemplatePrecond:
 			precond, err = f.message("DefTemplate.precond")
@@ -1263,15 +1274,15 @@ func (d *decoder) template(b []byte) (*Template, error) {
 			signatories, err = f.message("DefTemplate.signatories")
 		case fDefTemplateObservers:
 			observers, err = f.message("DefTemplate.observers")
-		case 6:
+		case fDefTemplateChoices:
 			x, err = f.message("DefTemplate.choices")
 			choices = append(choices, x)
-		case 8:
+		case fDefTemplateLocation:
 			_, err = f.message("DefTemplate.location")
-		case 9:
+		case fDefTemplateKey:
 			x, err = f.message("DefTemplate.key")
 			key = append(key, x)
-		case 10:
+		case fDefTemplateImplements:
 			x, err = f.message("DefTemplate.implements")
 			impls = append(impls, x)
 		default:
@@ -1449,11 +1460,11 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	if err := eachField(b, func(f field) error {
 		var err error
 		switch f.num {
-		case 1:
+		case fChoiceLocation:
 			_, err = f.message("TemplateChoice.location")
-		case 2:
+		case fChoiceName:
 			nameIdx, err = f.index("TemplateChoice.name_interned_str")
-		case 3:
+		case fChoiceConsuming:
 			consuming, err = f.boolOf("TemplateChoice.consuming")
 		case fChoiceControllers:
 			controllers, err = f.message("TemplateChoice.controllers")
@@ -1464,11 +1475,11 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 		case fChoiceAuthorizers:
 			authorizers, err = f.message("TemplateChoice.authorizers")
 			hasAuthorizers = true
-		case 6:
+		case fChoiceArgBinder:
 			arg, err = f.message("TemplateChoice.arg_binder")
-		case 8:
+		case fChoiceRetType:
 			ret, err = f.message("TemplateChoice.ret_type")
-		case 10:
+		case fChoiceSelfBinder:
 			selfIdx, err = f.index("TemplateChoice.self_binder_interned_str")
 		default:
 			return unknownField("TemplateChoice", f)
@@ -1490,9 +1501,9 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	if err := eachField(arg, func(f field) error {
 		var err error
 		switch f.num {
-		case 3:
+		case fVarWithTypeName:
 			argVar, err = f.index("VarWithType.var_interned_str")
-		case 2:
+		case fVarWithTypeType:
 			argType, err = f.message("VarWithType.type")
 		default:
 			return unknownField("VarWithType", f)
@@ -1535,21 +1546,21 @@ func (d *decoder) iface(b []byte) (*Interface, error) {
 		var err error
 		var x []byte
 		switch f.num {
-		case 1:
+		case fDefInterfaceLocation:
 			_, err = f.message("DefInterface.location")
-		case 2:
+		case fDefInterfaceTycon:
 			nameIdx, err = f.index("DefInterface.tycon_interned_dname")
-		case 3:
+		case fDefInterfaceMethods:
 			x, err = f.message("DefInterface.methods")
 			methods = append(methods, x)
-		case 4:
+		case fDefInterfaceParam:
 			paramIdx, err = f.index("DefInterface.param_interned_str")
-		case 5:
+		case fDefInterfaceChoices:
 			x, err = f.message("DefInterface.choices")
 			choices = append(choices, x)
-		case 6:
+		case fDefInterfaceView:
 			view, err = f.message("DefInterface.view")
-		case 7:
+		case fDefInterfaceRequires:
 			x, err = f.message("DefInterface.requires")
 			requires = append(requires, x)
 		default:
@@ -1573,11 +1584,11 @@ func (d *decoder) iface(b []byte) (*Interface, error) {
 		if err := eachField(x, func(f field) error {
 			var err error
 			switch f.num {
-			case 1:
+			case fInterfaceMethodLoc:
 				_, err = f.message("InterfaceMethod.location")
-			case 2:
+			case fInterfaceMethodName:
 				mIdx, err = f.index("InterfaceMethod.method_interned_name")
-			case 3:
+			case fInterfaceMethodType:
 				typ, err = f.message("InterfaceMethod.type")
 			default:
 				return unknownField("InterfaceMethod", f)

@@ -191,6 +191,9 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			if f.Type != protowire.BytesType {
 				return nil, fieldOf(f).wrongType("Expr.location")
 			}
+			if err := d.exprLocation(f.Bytes); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if !exprCase(f.Num) {
@@ -861,6 +864,28 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	}
+}
+
+// exprLocation checks an expression's Location. Locations are dropped,
+// but, as in Canton's decoder, the module of a location with a range is
+// resolved and counts as a package reference.
+func (d *decoder) exprLocation(b []byte) error {
+	var fs fields
+	if err := readFields(b, "Location", bits(fLocationModule, fLocationRange), &fs); err != nil {
+		return err
+	}
+	if !fs.present(fLocationRange) || !fs.present(fLocationModule) {
+		return nil
+	}
+	if _, err := fs.msgBytes(fLocationRange, "Location.range"); err != nil {
+		return err
+	}
+	m, err := fs.msgBytes(fLocationModule, "Location.module")
+	if err != nil {
+		return err
+	}
+	_, _, err = d.moduleID(m)
+	return err
 }
 
 // builtinCons are the shared nodes of the three builtin constructors.

@@ -89,6 +89,12 @@ const (
 	fNameWithTypeType    protowire.Number = 2
 )
 
+// Location.
+const (
+	fLocationModule protowire.Number = 1
+	fLocationRange  protowire.Number = 2
+)
+
 // Module and FeatureFlags.
 const (
 	fModuleName       protowire.Number = 1
