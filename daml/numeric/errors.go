@@ -59,6 +59,16 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Kind == e.Kind
 }
 
+// The Daml type of the exception value an ArithmeticError stands for: the
+// record DA.Exception.ArithmeticError:ArithmeticError { message : Text } of
+// the stable package daml-prim-DA-Exception-ArithmeticError.
+const (
+	ArithmeticErrorPackageID = "ee33fb70918e7aaa3d3fc44d64a399fb2bf5bcefc54201b1690ecd448551ba88"
+	ArithmeticErrorModule    = "DA.Exception.ArithmeticError"
+	ArithmeticErrorName      = "ArithmeticError"
+	ArithmeticErrorField     = "message"
+)
+
 // ArithmeticError is the catchable Daml exception
 // DA.Exception.ArithmeticError:ArithmeticError that Speedy throws when an
 // arithmetic builtin fails (ADD/SUB/MUL/DIV/MOD/EXP_INT64,

@@ -235,20 +235,40 @@ func (x Numeric) Div(y Numeric, scale int) (Numeric, error) {
 	neg := x.neg != y.neg
 	// q = |x|·10^(scale-sx) / (|y|·10^-sy) = |x|·10^e / |y|
 	e := scale - int(x.scale) + int(y.scale)
-	if e >= 0 && e <= 38 && y.mag.hi == 0 {
-		n, _ := x.mag.wide().mulPow10(e) // < 10^76: no overflow
-		q, r := n.divmod64(y.mag.lo)
-		d := y.mag.lo
-		if r > d-r || r == d-r && q[0]&1 == 1 {
-			q = q.inc()
+	var num u256
+	var den u128
+	if e >= 0 {
+		if e > 38 { // |x|·10^e might not fit in 256 bits
+			return x.divSlow(y, scale, e, neg)
 		}
-		m, ok := q.narrow()
-		if !ok || overflow(m) {
-			return Numeric{}, errorf(KindOverflow, "Out-of-bounds (Numeric %d) %s", scale, u256ScaledString(q, neg, scale))
+		num, _ = x.mag.wide().mulPow10(e) // < 10^76: no overflow
+		den = y.mag
+	} else {
+		d, ovf := y.mag.wide().mulPow10(-e)
+		var fits bool
+		den, fits = d.narrow()
+		if ovf || !fits {
+			return x.divSlow(y, scale, e, neg)
 		}
-		return mk(m, neg, scale), nil
+		num = x.mag.wide()
 	}
-	return x.divSlow(y, scale, e, neg)
+	var q u256
+	var r u128
+	if den.hi == 0 {
+		var r64 uint64
+		q, r64 = num.divmod64(den.lo)
+		r = u128{lo: r64}
+	} else {
+		q, r = num.divmod128(den)
+	}
+	if c := r.cmp(den.sub(r)); c > 0 || c == 0 && q[0]&1 == 1 {
+		q = q.inc()
+	}
+	m, ok := q.narrow()
+	if !ok || overflow(m) {
+		return Numeric{}, errorf(KindOverflow, "Out-of-bounds (Numeric %d) %s", scale, u256ScaledString(q, neg, scale))
+	}
+	return mk(m, neg, scale), nil
 }
 
 func (x Numeric) divSlow(y Numeric, scale, e int, neg bool) (Numeric, error) {

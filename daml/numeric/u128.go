@@ -107,7 +107,15 @@ func (a u256) narrow() (u128, bool) {
 func (a u256) divmod64(d uint64) (u256, uint64) {
 	var q u256
 	var r uint64
-	for i := 3; i >= 0; i-- {
+	i := 3
+	for i > 0 && a[i] == 0 { // skip zero leading limbs
+		i--
+	}
+	if i > 0 && a[i] < d { // the top quotient limb is zero
+		r = a[i]
+		i--
+	}
+	for ; i >= 0; i-- {
 		q[i], r = bits.Div64(r, a[i], d)
 	}
 	return q, r
@@ -215,4 +223,71 @@ func (a u128) appendDecimal(dst []byte) []byte {
 		a = q
 	}
 	return append(dst, buf[i:]...)
+}
+
+// divmod128 returns a/v and a%v for a divisor with v.hi != 0 (Knuth's
+// algorithm D on 64-bit limbs, as in Hacker's Delight's divmnu64).
+func (a u256) divmod128(v u128) (u256, u128) {
+	s := uint(bits.LeadingZeros64(v.hi))
+	vn1, vn0 := v.hi, v.lo
+	if s != 0 {
+		vn1 = v.hi<<s | v.lo>>(64-s)
+		vn0 = v.lo << s
+	}
+	var un [5]uint64
+	if s == 0 {
+		copy(un[:4], a[:])
+	} else {
+		un[4] = a[3] >> (64 - s)
+		for i := 3; i > 0; i-- {
+			un[i] = a[i]<<s | a[i-1]>>(64-s)
+		}
+		un[0] = a[0] << s
+	}
+	var q u256
+	for j := 2; j >= 0; j-- {
+		var qhat, rhat uint64
+		rhatOverflow := false
+		if un[j+2] >= vn1 {
+			qhat = ^uint64(0)
+			var c uint64
+			rhat, c = bits.Add64(un[j+1], vn1, 0)
+			rhatOverflow = c != 0
+		} else {
+			qhat, rhat = bits.Div64(un[j+2], un[j+1], vn1)
+		}
+		for !rhatOverflow {
+			ph, pl := bits.Mul64(qhat, vn0)
+			if ph < rhat || ph == rhat && pl <= un[j] {
+				break
+			}
+			qhat--
+			var c uint64
+			rhat, c = bits.Add64(rhat, vn1, 0)
+			rhatOverflow = c != 0
+		}
+		// un[j..j+2] -= qhat × (vn1, vn0)
+		p0h, p0l := bits.Mul64(qhat, vn0)
+		p1h, p1l := bits.Mul64(qhat, vn1)
+		t1, c := bits.Add64(p0h, p1l, 0)
+		t2 := p1h + c
+		var b uint64
+		un[j], b = bits.Sub64(un[j], p0l, 0)
+		un[j+1], b = bits.Sub64(un[j+1], t1, b)
+		un[j+2], b = bits.Sub64(un[j+2], t2, b)
+		if b != 0 { // qhat was one too large: add the divisor back
+			qhat--
+			un[j], c = bits.Add64(un[j], vn0, 0)
+			un[j+1], c = bits.Add64(un[j+1], vn1, c)
+			un[j+2] += c
+		}
+		q[j] = qhat
+	}
+	var r u128
+	if s == 0 {
+		r = u128{un[1], un[0]}
+	} else {
+		r = u128{un[1] >> s, un[0]>>s | un[1]<<(64-s)}
+	}
+	return q, r
 }
