@@ -348,6 +348,11 @@ func (c *compiler) app(s *scope, x *lf.EApp) node {
 			nodes = append(nodes, c.expr(s, a))
 		}
 	}
+	if bf, ok := fun.(*lf.EBuiltinFun); ok {
+		if b, ok := builtins[bf.Fun]; ok && b.arity == len(nodes)-1 && len(nodes)-1 <= len(scratch{}) && allAtomic(nodes[1:]) {
+			return &nPrimCall{fn: b.fn, args: nodes[1:], direct: !controlBuiltins[bf.Fun]}
+		}
+	}
 	return &nApp{nodes: nodes}
 }
 

@@ -46,6 +46,7 @@ func argText(v Value) string {
 // stack, makes it unhandled: its message is computed and the evaluation
 // fails with FailureStatus UNHANDLED_EXCEPTION/<Module>:<Name>.
 func (m *Machine) throw(exc *Any) {
+	m.throws++
 	for len(m.konts) > 0 {
 		k := m.konts[len(m.konts)-1]
 		m.konts[len(m.konts)-1] = nil

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
 // node is a compiled expression. eval either sets m.val (and leaves
@@ -63,6 +65,62 @@ type Machine struct {
 	// tx is the transaction being built by updates, or nil for pure
 	// evaluation.
 	tx *txBuilder
+
+	// throws counts the exceptions thrown, so that a direct call can tell
+	// whether control left it.
+	throws int
+	// scratch holds the arguments of a direct builtin call.
+	scratch scratch
+}
+
+type scratch [4]Value
+
+// controlBuiltins are the builtins that transfer control (call functions)
+// instead of returning a value directly.
+var controlBuiltins = map[lf.BuiltinFunction]bool{
+	lf.BuiltinFoldL: true, lf.BuiltinFoldR: true, lf.BuiltinEqualList: true, lf.BuiltinAnyExceptionMessage: true,
+}
+
+func allAtomic(ns []node) bool {
+	for _, n := range ns {
+		switch n.(type) {
+		case *nLoc, *nCap, *nConst:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// nPrimCall is a saturated call of a builtin on atomic arguments: the
+// arguments go through the machine's scratch array (builtins never keep
+// their argument slice).
+type nPrimCall struct {
+	fn     func(m *Machine, a []Value)
+	args   []node
+	direct bool // the builtin returns a value (or throws/fails) without calling functions
+}
+
+func (n *nPrimCall) eval(m *Machine) {
+	a := m.scratch[:len(n.args)]
+	for i, x := range n.args {
+		a[i], _ = atomicVal(m, x)
+	}
+	n.fn(m, a)
+	clear(a)
+}
+
+// evalDirect runs n inline if it is a direct builtin call; ok reports
+// that m.val holds its value (false also when it failed or threw, and
+// the machine has moved on).
+func evalDirect(m *Machine, n node) (handled, ok bool) {
+	p, isPrim := n.(*nPrimCall)
+	if !isPrim || !p.direct {
+		return false, false
+	}
+	t := m.throws
+	p.eval(m)
+	return true, m.err == nil && m.throws == t
 }
 
 func (e *Engine) newMachine(ctx context.Context) *Machine {
@@ -270,6 +328,13 @@ func (n *nLet) eval(m *Machine) {
 	if v, ok := atomicVal(m, n.bound); ok {
 		m.env[n.slot] = v
 		m.ctrl = n.body
+		return
+	}
+	if handled, ok := evalDirect(m, n.bound); handled {
+		if ok {
+			m.env[n.slot] = m.val
+			m.ctrl = n.body
+		}
 		return
 	}
 	m.push(&kLet{n: n, env: m.env, caps: m.caps})

@@ -34,6 +34,12 @@ func (n *nCase) eval(m *Machine) {
 		n.match(m, v)
 		return
 	}
+	if handled, ok := evalDirect(m, n.scrut); handled {
+		if ok {
+			n.match(m, m.val)
+		}
+		return
+	}
 	m.push(&kMatch{n: n, env: m.env, caps: m.caps})
 	m.ctrl = n.scrut
 }
