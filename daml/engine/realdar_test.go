@@ -213,3 +213,67 @@ func TestCompileAll(t *testing.T) {
 		})
 	}
 }
+
+func TestRealStdlibMore(t *testing.T) {
+	d := realPing(t)
+	e := New(d, Options{})
+	ctx := context.Background()
+	get := func(pkg, mod, name string) Value {
+		t.Helper()
+		v, err := e.EvalValue(ctx, ref(t, d, pkg, mod, name))
+		if err != nil {
+			t.Fatalf("%s:%s: %v", mod, name, err)
+		}
+		return v
+	}
+	call := func(fn Value, args ...Value) Value {
+		t.Helper()
+		v, err := e.Apply(ctx, fn, args...)
+		if err != nil {
+			t.Fatalf("apply: %v", err)
+		}
+		return v
+	}
+	texts := func(ss ...string) *List {
+		vs := make([]Value, len(ss))
+		for i, s := range ss {
+			vs[i] = Text(s)
+		}
+		return ListOf(vs...)
+	}
+	check := func(name string, got, want Value) {
+		t.Helper()
+		if !valueEq(got, want) {
+			t.Errorf("%s = %s, want %s", name, show(got), show(want))
+		}
+	}
+	check("splitOn", call(get("daml-stdlib", "DA.Text", "splitOn"), Text(","), Text("a,b,,c")), texts("a", "b", "", "c"))
+	check("words", call(get("daml-stdlib", "DA.Text", "words"), Text("hello  world")), texts("hello", "world"))
+	ordInt := get("daml-prim", "GHC.Classes", "$$fOrdInt")
+	check("dedup", call(get("daml-stdlib", "DA.List", "dedup"), ordInt, ListOf(Int64(3), Int64(1), Int64(3), Int64(2))), ListOf(Int64(3), Int64(1), Int64(2)))
+	showOpt := call(get("daml-stdlib", "DA.Internal.Prelude", "$$fShowOptional"), get("daml-prim", "GHC.Show", "$$fShowInt"))
+	check("show (Some 5)", call(get("daml-prim", "GHC.Show", "show"), showOpt, Some(Int64(5))), Text("Some 5"))
+
+	var tuple lf.TypeConID
+	for _, p := range d.Packages {
+		if p.Name == "daml-prim-DA-Types" {
+			tuple = lf.TypeConID{PackageID: p.ID, Module: "DA.Types", Name: "Tuple2"}
+		}
+	}
+	pair := func(k string, v int64) Value {
+		r, err := e.NewRecord(tuple, Text(k), Int64(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	ordText := get("daml-prim", "GHC.Classes", "$$fOrdText")
+	m := call(get("daml-stdlib", "DA.Map", "fromList"), ordText, ListOf(pair("b", 1), pair("a", 2), pair("b", 3)))
+	check("DA.Map round trip", call(get("daml-stdlib", "DA.Map", "toList"), m), ListOf(pair("a", 2), pair("b", 3)))
+
+	_, err := e.Apply(ctx, get("daml-prim", "GHC.Err", "error"), Text("boom"))
+	ee, ok := err.(*Error)
+	if !ok || ee.Kind != ErrFailureStatus || ee.ErrorID != "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError" || ee.Message != "boom" || ee.Category != 9 {
+		t.Errorf("error \"boom\": got %v", err)
+	}
+}
