@@ -2,11 +2,12 @@ package engine
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -42,10 +43,59 @@ type Submission struct {
 	LedgerTime Timestamp
 	// Contracts gives the ledger contracts; nil means none.
 	Contracts ContractStore
-	// NewContractID returns the id of the n-th contract created (from 0);
-	// nil derives "00" + 64 hex digits from a SHA-256 of n, the ledger
-	// time and the submitters (not Canton's derivation, §6).
+	// SubmissionSeed, ParticipantID and PreparationTime drive the
+	// derivation of node seeds and contract ids (§6.2). A zero
+	// PreparationTime means LedgerTime.
+	SubmissionSeed  [32]byte
+	ParticipantID   string
+	PreparationTime Timestamp
+	// NewContractID, if set, replaces the derivation: it returns the id of
+	// the n-th contract created (from 0).
 	NewContractID func(n int) ContractID
+}
+
+func (s *Submission) prepTime() Timestamp {
+	if s.PreparationTime != 0 {
+		return s.PreparationTime
+	}
+	return s.LedgerTime
+}
+
+func hmac256(key []byte, data ...[]byte) []byte {
+	h := hmac.New(sha256.New, key)
+	for _, d := range data {
+		h.Write(d)
+	}
+	return h.Sum(nil)
+}
+
+func be32(i int32) []byte  { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
+func be64(i int64) []byte  { return binary.BigEndian.AppendUint64(nil, uint64(i)) }
+func lstr(s string) []byte { return append(be32(int32(len(s))), s...) }
+
+// seedCtx numbers the action nodes of one context (the root or an
+// exercise); try blocks share their parent's.
+type seedCtx struct {
+	seed []byte
+	next int32
+}
+
+// nextSeed returns the seed of the next action node of the current
+// context.
+func (b *txBuilder) nextSeed() []byte {
+	sc := b.top().seeds
+	s := hmac256(sc.seed, be32(sc.next))
+	sc.next++
+	return s
+}
+
+// discriminator derives a contract discriminator from a node seed.
+func (b *txBuilder) discriminator(nodeSeed []byte, stakeholders []string) []byte {
+	data := [][]byte{be64(int64(b.sub.prepTime())), be32(int32(len(stakeholders)))}
+	for _, p := range stakeholders {
+		data = append(data, lstr(p))
+	}
+	return hmac256(nodeSeed, data...)
 }
 
 // CreateCommand returns the update of a create command.
@@ -79,7 +129,8 @@ type Result struct {
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
 	m := e.newMachine(ctx)
 	b := &txBuilder{sub: &sub, contracts: map[ContractID]*contractState{}}
-	b.ctxs = []*txCtx{{authorizers: sortedSet(sub.ActAs)}}
+	txSeed := hmac256(sub.SubmissionSeed[:], lstr(sub.ParticipantID), be64(int64(sub.prepTime())))
+	b.ctxs = []*txCtx{{authorizers: sortedSet(sub.ActAs), seeds: &seedCtx{seed: txSeed}}}
 	m.tx = b
 	res := &Result{}
 	m.ctrl = &nCommands{cmds: cmds, res: res}
@@ -124,6 +175,7 @@ type txCtx struct {
 	exercise    tx.NodeID // the open exercise, for exercise contexts
 	isExercise  bool
 	journal     int // journal length at the start of a try
+	seeds       *seedCtx
 }
 
 type contractState struct {
@@ -167,7 +219,7 @@ func (b *txBuilder) set(cid ContractID, st *contractState) {
 }
 
 func (b *txBuilder) beginTry() int {
-	b.ctxs = append(b.ctxs, &txCtx{authorizers: b.top().authorizers, journal: len(b.journal)})
+	b.ctxs = append(b.ctxs, &txCtx{authorizers: b.top().authorizers, journal: len(b.journal), seeds: b.top().seeds})
 	return len(b.ctxs) - 1
 }
 
@@ -200,14 +252,13 @@ func (b *txBuilder) rollbackTry(mark int) *Error {
 	return nil
 }
 
-func (b *txBuilder) newContractID() ContractID {
+func (b *txBuilder) newContractID(seed []byte, stakeholders []string) ContractID {
 	n := b.created
 	b.created++
 	if b.sub.NewContractID != nil {
 		return b.sub.NewContractID(n)
 	}
-	h := sha256.Sum256([]byte(strconv.Itoa(n) + "|" + strconv.FormatInt(int64(b.sub.LedgerTime), 10) + "|" + strings.Join(b.sub.ActAs, ",")))
-	return ContractID("00" + hex.EncodeToString(h[:]))
+	return ContractID("00" + hex.EncodeToString(b.discriminator(seed, stakeholders)))
 }
 
 // --- helpers ---
@@ -394,8 +445,12 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, stakeholders []s
 	if auth := b.top().authorizers; !subset(sigs, auth) {
 		return authError(nid, t, "requires authorizers %s, but only %s were given", strings.Join(sigs, ","), strings.Join(auth, ","))
 	}
-	cid := b.newContractID()
-	b.add(&tx.Create{ContractID: string(cid), PackageName: m.e.packageName(t), TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders})
+	seed := b.nextSeed()
+	cid := b.newContractID(seed, stakeholders)
+	if _, dup := b.contracts[cid]; dup {
+		return crash("duplicate contract id %s", cid)
+	}
+	b.add(&tx.Create{ContractID: string(cid), PackageName: m.e.packageName(t), TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders, Seed: seed})
 	b.top().children = append(b.top().children, nid)
 	b.set(cid, &contractState{local: true, c: &Contract{ID: cid, TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders}})
 	m.ret(cid)
@@ -541,6 +596,7 @@ func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 			m.fail(authError(nid, t, "requires one of the stakeholders %v of the fetched contract to be an authorizer, but authorizers were %v", st.c.Stakeholders, auth))
 			return
 		}
+		b.nextSeed()
 		b.add(&tx.Fetch{ContractID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, ActingParties: acting,
 			Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders})
 		b.top().children = append(b.top().children, nid)
@@ -606,14 +662,14 @@ func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choi
 	}
 	node := &tx.Exercise{TargetID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: iface, Choice: ch.Name,
 		Consuming: ch.Consuming, ActingParties: ctrls, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders,
-		ChoiceObservers: obs, ChosenValue: arg}
+		ChoiceObservers: obs, ChosenValue: arg, Seed: b.nextSeed()}
 	b.add(node)
 	if ch.Consuming {
 		ns := *st
 		ns.consumed, ns.consumedBy = true, nid
 		b.set(st.c.ID, &ns)
 	}
-	b.ctxs = append(b.ctxs, &txCtx{authorizers: union(ctrls, st.c.Signatories), exercise: nid, isExercise: true})
+	b.ctxs = append(b.ctxs, &txCtx{authorizers: union(ctrls, st.c.Signatories), exercise: nid, isExercise: true, seeds: &seedCtx{seed: node.Seed}})
 	m.push(&kExercise{node: node})
 	owner := t
 	if iface != nil {
@@ -767,6 +823,7 @@ func (m *Machine) fetchInterface(iface lf.TypeConID, cid Value) {
 			return
 		}
 		ic := iface
+		b.nextSeed()
 		b.add(&tx.Fetch{ContractID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: &ic,
 			ActingParties: acting, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders})
 		b.top().children = append(b.top().children, nid)

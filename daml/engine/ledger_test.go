@@ -1,7 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"testing"
 
@@ -308,6 +313,39 @@ func TestConcurrentSubmits(t *testing.T) {
 	for range 8 {
 		if err := <-done; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestContractIDDerivation recomputes §6.2 by hand for two root creates.
+func TestContractIDDerivation(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	mac := func(key []byte, data ...[]byte) []byte {
+		h := hmac.New(sha256.New, key)
+		for _, d := range data {
+			h.Write(d)
+		}
+		return h.Sum(nil)
+	}
+	u32 := func(i uint32) []byte { return binary.BigEndian.AppendUint32(nil, i) }
+	u64 := func(i uint64) []byte { return binary.BigEndian.AppendUint64(nil, i) }
+	str := func(s string) []byte { return append(u32(uint32(len(s))), s...) }
+	var seed [32]byte
+	seed[0] = 7
+	const let = 1_700_000_000_000_000
+	sub := Submission{ActAs: []string{"alice"}, LedgerTime: let, SubmissionSeed: seed, ParticipantID: "participant1"}
+	targ, _ := e.NewRecord(tid("T"), Party("alice"), Int64(1))
+	res, err := e.Submit(context.Background(), sub, CreateCommand(tid("T"), targ), CreateCommand(tid("T"), targ))
+	if err != nil {
+		t.Fatal(err)
+	}
+	txSeed := mac(seed[:], str("participant1"), u64(let))
+	for i := range 2 {
+		nodeSeed := mac(txSeed, u32(uint32(i)))
+		want := "00" + hex.EncodeToString(mac(nodeSeed, u64(let), u32(1), str("alice")))
+		c := res.Transaction.Nodes[i].(*tx.Create)
+		if c.ContractID != want || !bytes.Equal(c.Seed, nodeSeed) {
+			t.Errorf("create %d: id %s, want %s", i, c.ContractID, want)
 		}
 	}
 }

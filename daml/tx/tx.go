@@ -32,6 +32,8 @@ type Create struct {
 	// Signatories and Stakeholders (signatories ∪ observers) are sorted
 	// and unique.
 	Signatories, Stakeholders []string
+	// Seed is the node seed (§6.2), or nil when the ids were not derived.
+	Seed []byte
 }
 
 // Fetch is the fetch of a contract.
@@ -75,6 +77,8 @@ type Exercise struct {
 	Result any
 	// Children are the nodes of the choice body, in execution order.
 	Children []NodeID
+	// Seed is the node seed (§6.2), or nil when the ids were not derived.
+	Seed []byte
 }
 
 // Rollback holds the nodes of a try block that an exception rolled back.
