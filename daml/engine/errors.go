@@ -66,6 +66,9 @@ const (
 	// exercise on a contract whose template does not implement the
 	// interface.
 	ErrContractDoesNotImplementInterface
+	// ErrEffectfulRollback is a rollback of a create or a consuming
+	// exercise when Submission.ForbidEffectfulRollback is set (NUCK mode).
+	ErrEffectfulRollback
 )
 
 var kindNames = map[ErrorKind]string{
@@ -81,6 +84,7 @@ var kindNames = map[ErrorKind]string{
 	ErrUnsupported: "Unsupported", ErrContractNotFound: "ContractNotFound", ErrContractNotActive: "ContractNotActive",
 	ErrFailedAuthorization: "FailedAuthorization", ErrTemplatePreconditionViolated: "TemplatePreconditionViolated",
 	ErrContractDoesNotImplementInterface: "ContractDoesNotImplementInterface",
+	ErrEffectfulRollback:                 "EffectfulRollback",
 }
 
 // String returns the kind's name, e.g. "UserError".

@@ -49,6 +49,10 @@ type Submission struct {
 	SubmissionSeed  [32]byte
 	ParticipantID   string
 	PreparationTime Timestamp
+	// ForbidEffectfulRollback selects Canton's NUCK contract-state mode
+	// (protocol version 35): a try may not roll back a create or a
+	// consuming exercise (§5.8). False is the NoKey mode (PV 34).
+	ForbidEffectfulRollback bool
 	// NewContractID, if set, replaces the derivation: it returns the id of
 	// the n-th contract created (from 0).
 	NewContractID func(n int) ContractID
@@ -238,6 +242,11 @@ func (b *txBuilder) rollbackTry(mark int) *Error {
 	}
 	c := b.ctxs[mark]
 	b.ctxs = b.ctxs[:mark]
+	if b.sub.ForbidEffectfulRollback {
+		if effects := b.effects(c.children, nil); len(effects) > 0 {
+			return errorf(ErrEffectfulRollback, "Tried to rollback side-effectful node(s): %s", strings.Join(effects, ", "))
+		}
+	}
 	for i := len(b.journal) - 1; i >= c.journal; i-- {
 		j := b.journal[i]
 		if j.prev == nil {
@@ -250,6 +259,24 @@ func (b *txBuilder) rollbackTry(mark int) *Error {
 	id := b.add(&tx.Rollback{Children: c.children})
 	b.top().children = append(b.top().children, id)
 	return nil
+}
+
+// effects lists the creates and consuming exercises under ids.
+func (b *txBuilder) effects(ids []tx.NodeID, out []string) []string {
+	for _, id := range ids {
+		switch n := b.nodes[id].(type) {
+		case *tx.Create:
+			out = append(out, fmt.Sprintf("Create of %s(%s)", n.TemplateID, n.ContractID))
+		case *tx.Exercise:
+			if n.Consuming {
+				out = append(out, fmt.Sprintf("Consuming exercise of %s on %s(%s)", n.Choice, n.TemplateID, n.TargetID))
+			}
+			out = b.effects(n.Children, out)
+		case *tx.Rollback:
+			out = b.effects(n.Children, out)
+		}
+	}
+	return out
 }
 
 func (b *txBuilder) newContractID(seed []byte, stakeholders []string) ContractID {

@@ -220,6 +220,13 @@ func TestTransactions(t *testing.T) {
 	if c := res.Transaction.Nodes[len(res.Transaction.Nodes)-1].(*tx.Create); c.Arg.(*Record).Fields[1] != Int64(1) {
 		t.Errorf("bumped %v", c.Arg)
 	}
+	// NUCK mode: the rollback of Boom's create and consumption fails.
+	nuck := alice
+	nuck.ForbidEffectfulRollback = true
+	_, err = e.Submit(ctx, nuck, ExerciseCommand(tid("T"), "TryBump", cid, arg))
+	if errKind(err) != ErrEffectfulRollback {
+		t.Errorf("NUCK rollback: got %v", err)
+	}
 	// bob cannot fetch alice's contract.
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(tid("T"), "Peek", cid, arg))
 	if errKind(err) != ErrFailedAuthorization {
