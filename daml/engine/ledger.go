@@ -124,6 +124,10 @@ type Result struct {
 	Transaction *tx.Transaction
 	// Results are the results of the commands, in order.
 	Results []Value
+	// TimeBounds are the ledger-time bounds the interpretation relied on
+	// (§7): get_time pins both to the ledger time; ledger_time_lt narrows
+	// them. Nil bounds are unconstrained.
+	MinLedgerTime, MaxLedgerTime *Timestamp
 }
 
 // Submit runs the commands (update values, e.g. from CreateCommand or
@@ -142,6 +146,7 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		return nil, err
 	}
 	res.Transaction = (&tx.Transaction{Nodes: b.nodes, Roots: b.ctxs[0].children}).Normalize()
+	res.MinLedgerTime, res.MaxLedgerTime = b.minTime, b.maxTime
 	return res, nil
 }
 
@@ -202,6 +207,17 @@ type txBuilder struct {
 	contracts map[ContractID]*contractState
 	journal   []journalEntry
 	created   int
+
+	minTime, maxTime *Timestamp
+}
+
+func (b *txBuilder) narrow(lo, hi *Timestamp) {
+	if lo != nil && (b.minTime == nil || *lo > *b.minTime) {
+		b.minTime = lo
+	}
+	if hi != nil && (b.maxTime == nil || *hi < *b.maxTime) {
+		b.maxTime = hi
+	}
 }
 
 func (b *txBuilder) top() *txCtx { return b.ctxs[len(b.ctxs)-1] }
@@ -415,7 +431,9 @@ func (m *Machine) ledgerTime() {
 		m.fail(m.noLedger("get_time"))
 		return
 	}
-	m.ret(m.tx.sub.LedgerTime)
+	t := m.tx.sub.LedgerTime
+	m.tx.narrow(&t, &t)
+	m.ret(t)
 }
 
 func (m *Machine) ledgerTimeLT(t Value) {
@@ -423,7 +441,15 @@ func (m *Machine) ledgerTimeLT(t Value) {
 		m.fail(m.noLedger("ledger_time_lt"))
 		return
 	}
-	m.ret(Bool(m.tx.sub.LedgerTime < t.(Timestamp)))
+	bound := t.(Timestamp)
+	if m.tx.sub.LedgerTime < bound {
+		hi := bound - 1
+		m.tx.narrow(nil, &hi)
+		m.ret(Bool(true))
+		return
+	}
+	m.tx.narrow(&bound, nil)
+	m.ret(Bool(false))
 }
 
 // create runs §4.1: precondition, signatories, observers (all

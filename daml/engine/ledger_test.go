@@ -356,3 +356,40 @@ func TestContractIDDerivation(t *testing.T) {
 		}
 	}
 }
+
+func TestLedgerTime(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	ctx := context.Background()
+	ts := func(x Timestamp) *Timestamp { return &x }
+	tests := []struct {
+		name   string
+		u      lf.Expr
+		want   Value
+		lo, hi *Timestamp
+	}{
+		{"get_time", upd(&lf.UGetTime{}), Timestamp(100), ts(100), ts(100)},
+		{"lt true", upd(&lf.ULedgerTimeLT{Expr: &lf.ETimestamp{Micros: 150}}), Bool(true), nil, ts(149)},
+		{"lt false", upd(&lf.ULedgerTimeLT{Expr: &lf.ETimestamp{Micros: 50}}), Bool(false), ts(50), nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			u, err := e.Eval(ctx, tc.u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := e.Submit(ctx, Submission{LedgerTime: 100}, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Results[0] != tc.want {
+				t.Errorf("got %v", res.Results[0])
+			}
+			if diff := cmp.Diff(tc.lo, res.MinLedgerTime); diff != "" {
+				t.Errorf("min: %s", diff)
+			}
+			if diff := cmp.Diff(tc.hi, res.MaxLedgerTime); diff != "" {
+				t.Errorf("max: %s", diff)
+			}
+		})
+	}
+}
