@@ -55,7 +55,7 @@ func (m *Machine) throw(exc *Any) {
 		case *kTry:
 			h.catch(m, exc)
 			return
-		case *kPreventCatch:
+		case kPreventCatch:
 			m.unhandled(exc)
 			return
 		case *kUnhandledMsg:

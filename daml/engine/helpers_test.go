@@ -114,6 +114,10 @@ func testTemplate() *lf.Template {
 	tryBump := upd(&lf.UTryCatch{Try: upd(&lf.UExercise{Template: tid("T"), Choice: "Boom", ContractID: v("self"), Arg: v("arg")}),
 		Var: "e", Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: i64(0)})}})
 	peek := upd(&lf.UFetch{Template: tid("T"), ContractID: v("self")})
+	badCtrl := choice("BadCtrl", false, upd(&lf.UPure{Expr: unit()}))
+	badCtrl.Controllers = throwE("controllers")
+	tryBad := upd(&lf.UTryCatch{Try: upd(&lf.UExercise{Template: tid("T"), Choice: "BadCtrl", ContractID: v("self"), Arg: v("arg")}),
+		Var: "e", Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: unit()})}})
 	return &lf.Template{
 		Name: "T", Param: "this",
 		Implements: []lf.TypeConID{tid("I")},
@@ -123,6 +127,7 @@ func testTemplate() *lf.Template {
 		Precond:     app(bi(lf.BuiltinGreaterEq), tproj("n"), i64(0)),
 		Signatories: owner,
 		Observers:   nilE(),
-		Choices:     []*lf.Choice{choice("Bump", true, bump), choice("TryBump", false, tryBump), choice("Peek", false, peek), choice("Boom", true, boom)},
+		Choices: []*lf.Choice{choice("Bump", true, bump), choice("TryBump", false, tryBump), choice("Peek", false, peek), choice("Boom", true, boom),
+			badCtrl, choice("TryBadCtrl", false, tryBad)},
 	}
 }

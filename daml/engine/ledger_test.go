@@ -227,6 +227,11 @@ func TestTransactions(t *testing.T) {
 	if errKind(err) != ErrEffectfulRollback {
 		t.Errorf("NUCK rollback: got %v", err)
 	}
+	// An exception in a choice's controllers is not catchable.
+	_, err = e.Submit(ctx, alice, ExerciseCommand(tid("T"), "TryBadCtrl", cid, arg))
+	if ee, ok := err.(*Error); !ok || ee.Kind != ErrFailureStatus || ee.Message != "E: controllers" {
+		t.Errorf("throw in controllers inside try: got %v", err)
+	}
 	// bob cannot fetch alice's contract.
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(tid("T"), "Peek", cid, arg))
 	if errKind(err) != ErrFailedAuthorization {
@@ -389,6 +394,40 @@ func TestLedgerTime(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.hi, res.MaxLedgerTime); diff != "" {
 				t.Errorf("max: %s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckSerializable(t *testing.T) {
+	nest := func(n int) Value {
+		var v Value = Int64(0)
+		for range n {
+			v = Some(v)
+		}
+		return v
+	}
+	tests := []struct {
+		name string
+		v    Value
+		kind ErrorKind
+	}{
+		{"nesting 100", nest(100), 0},
+		{"nesting 101", nest(101), ErrValueNesting},
+		{"list level", ListOf(nest(99)), 0},
+		{"list too deep", ListOf(nest(100)), ErrValueNesting},
+		{"NUL", Text("a\x00"), ErrMalformedText},
+		{"function", Identity(), ErrInternal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckSerializable(tc.v)
+			var k ErrorKind
+			if err != nil {
+				k = err.Kind
+			}
+			if k != tc.kind {
+				t.Errorf("got %v, want %v", err, tc.kind)
 			}
 		})
 	}
