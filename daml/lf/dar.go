@@ -37,6 +37,9 @@ type ReadOptions struct {
 	// AllowDevLF accepts packages of Daml-LF 2.dev (Canton's
 	// alpha-version-support). LF 1.x is never accepted.
 	AllowDevLF bool
+	// Cache, when set, serves packages already decoded (by package id)
+	// and keeps the ones decoded now (see Cache).
+	Cache *Cache
 }
 
 func (o ReadOptions) limits() (entry, total int64) {
@@ -163,7 +166,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := decodeArchive(b)
+		p, err := opts.Cache.decodeArchive(b)
 		if err != nil {
 			return nil, parseErr(err, path)
 		}

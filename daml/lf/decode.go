@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -606,22 +607,27 @@ var builtinMinVersion = map[BuiltinType]LFVersion{
 	BuiltinBigNumeric: LF2Dev, BuiltinRoundingMode: LF2Dev,
 }
 
+var headMsgNames = map[protowire.Number]string{fTypeVar: "Type.Var", fTypeCon: "Type.Con", fTypeBuiltin: "Type.Builtin", fTypeSyn: "Type.Syn"}
+
 // headWithArgs decodes Type.Var, Type.Con, Type.Builtin and Type.Syn: a
 // head and an argument list (which must be empty from LF 2.2, except for
 // synonyms).
 func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, error) {
-	msg := map[protowire.Number]string{fTypeVar: "Type.Var", fTypeCon: "Type.Con", fTypeBuiltin: "Type.Builtin", fTypeSyn: "Type.Syn"}[c]
+	msg := headMsgNames[c]
 	var head []byte
 	var headIdx int
 	var hasHead bool
 	var args [][]byte
-	if err := eachField(m, func(f field) error {
+	r := pbwire.NewReader(m)
+	for pf, ok := r.Next(); ok; pf, ok = r.Next() {
+		f := fieldOf(pf)
 		var err error
-		var x []byte
 		switch {
 		case f.num == fTypeArgs:
-			x, err = f.message(msg + ".args")
-			args = append(args, x)
+			if f.typ != protowire.BytesType {
+				return nil, f.wrongType(msg + ".args")
+			}
+			args = append(args, f.b)
 		case c == fTypeVar && f.num == fTypeVarName:
 			headIdx, err = f.index("Type.Var.var_interned_str")
 		case c == fTypeBuiltin && f.num == fTypeBuiltinType:
@@ -629,14 +635,19 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 			v, err = f.int32Of("Type.Builtin.builtin")
 			headIdx = int(v)
 		case (c == fTypeCon || c == fTypeSyn) && f.num == fTypeConTycon:
-			head, err = f.message(msg + ".tycon")
-			hasHead = true
+			if f.typ != protowire.BytesType {
+				return nil, f.wrongType(msg + ".tycon")
+			}
+			head, hasHead = f.b, true
 		default:
-			return unknownField(msg, f)
+			return nil, unknownField(msg, f)
 		}
-		return err
-	}); err != nil {
-		return nil, err
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, wireError(err)
 	}
 	var t Type
 	switch c {

@@ -14,7 +14,7 @@ const testPkgID = "1111111111111111111111111111111111111111111111111111111111111
 // testDecoder returns a decoder of LF version lf with small tables:
 // strings x, y, M, T, 1.50, hello, C, "bad name"; dotted names M, T; the
 // interned type 0 = Int64; and the given interned expressions.
-func testDecoder(t *testing.T, lf LFVersion, exprs ...[]byte) *decoder {
+func testDecoder(t testing.TB, lf LFVersion, exprs ...[]byte) *decoder {
 	t.Helper()
 	d := &decoder{id: testPkgID, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
 	d.strs = []string{"x", "y", "M", "T", "1.50", "hello", "C", "bad name", "1x"}
@@ -250,12 +250,28 @@ func TestInternedExprTable(t *testing.T) {
 		{"forward reference", [][]byte{e.Msg(26, e.Msg(1, int64T, 2, e.Msg(44, 1))), xVar}, "interned expression 0: invalid internedExprs table index 1"},
 		{"self reference", [][]byte{e.Msg(26, e.Msg(1, int64T, 2, e.Msg(44, 0)))}, "invalid internedExprs table index 0"},
 		{"immediate", [][]byte{xVar, e.Msg(44, 0)}, "Immediate InternedExpr in interning table (entry 1)"},
+		{"deep chain", chain(maxExprTreeDepth/10 + 5), "nested too deeply through interned expressions"},
 	} {
 		err := d.internExprs(tt.table)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
 	}
+}
+
+// chain returns an interned-expression table whose entry i is
+// Some(Some(...(Some entry i-1))), ten levels deep: each entry is shallow,
+// the chain is not.
+func chain(n int) [][]byte {
+	table := [][]byte{xVar}
+	for i := 1; i < n; i++ {
+		x := e.Msg(44, i-1)
+		for range 10 {
+			x = e.Msg(26, e.Msg(1, int64T, 2, x))
+		}
+		table = append(table, x)
+	}
+	return table
 }
 
 // An interned expression shared by reference is decoded once.
@@ -268,5 +284,26 @@ func TestInternedExprShared(t *testing.T) {
 	app := got.(*EApp)
 	if app.Fun != app.Args[0] || app.Fun != d.exprs[0] {
 		t.Error("interned expression decoded twice")
+	}
+}
+
+// Decoding errors in module-level expressions name the definition.
+func TestDecodeExprErrorPath(t *testing.T) {
+	p := simplePkg("app", "1.0.0")
+	p.Modules[0].Values = []e.Value{{Name: "v", Type: e.B(e.Int64), RawBody: e.Msg(15, e.Msg(1, e.Msg(5, 0)))}}
+	_, dalf := e.Dalf(p)
+	_, err := DecodeArchive(dalf, ReadOptions{})
+	if code(err) != "DAR_PARSE_ERROR" || !strings.Contains(err.Error(), "module Main: value v: Unexpected empty Expr.App.args") {
+		t.Errorf("got %v, want DAR_PARSE_ERROR naming module Main, value v", err)
+	}
+	p.Modules[0].Values[0].RawBody = e.Msg(5, 1)
+	_, dalf = e.Dalf(p)
+	pkg, err := DecodeArchive(dalf, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := pkg.Module("Main").Value("v")
+	if v == nil || FormatExpr(v.Expr, 3) != "False" || v.Type.String() != "Int64" {
+		t.Errorf("value v = %+v", v)
 	}
 }
