@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -65,12 +64,39 @@ func (s *Submission) prepTime() Timestamp {
 	return s.LedgerTime
 }
 
+// hmac256 is HMAC-SHA256(key, data…), computed with two SHA-256 sums
+// over stack buffers (crypto/hmac allocates a hasher per call).
 func hmac256(key []byte, data ...[]byte) []byte {
-	h := hmac.New(sha256.New, key)
-	for _, d := range data {
-		h.Write(d)
+	var k [64]byte
+	if len(key) > len(k) {
+		h := sha256.Sum256(key)
+		copy(k[:], h[:])
+	} else {
+		copy(k[:], key)
 	}
-	return h.Sum(nil)
+	n := len(k)
+	for _, d := range data {
+		n += len(d)
+	}
+	var small [256]byte
+	buf := small[:0]
+	if n > len(small) {
+		buf = make([]byte, 0, n)
+	}
+	for _, c := range k {
+		buf = append(buf, c^0x36)
+	}
+	for _, d := range data {
+		buf = append(buf, d...)
+	}
+	inner := sha256.Sum256(buf)
+	var outer [64 + sha256.Size]byte
+	for i, c := range k {
+		outer[i] = c ^ 0x5c
+	}
+	copy(outer[64:], inner[:])
+	sum := sha256.Sum256(outer[:])
+	return sum[:]
 }
 
 func be32(i int32) []byte  { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
