@@ -69,6 +69,12 @@ const (
 	// ErrEffectfulRollback is a rollback of a create or a consuming
 	// exercise when Submission.ForbidEffectfulRollback is set (NUCK mode).
 	ErrEffectfulRollback
+	// ErrUpgradeTranslationFailed is a contract that cannot be translated
+	// to the template version a command or a choice uses (§8.2).
+	ErrUpgradeTranslationFailed
+	// ErrUpgradeValidationFailed is a contract whose metadata recomputed
+	// under another template version differs from the stored one (§8.3).
+	ErrUpgradeValidationFailed
 )
 
 var kindNames = map[ErrorKind]string{
@@ -85,6 +91,8 @@ var kindNames = map[ErrorKind]string{
 	ErrFailedAuthorization: "FailedAuthorization", ErrTemplatePreconditionViolated: "TemplatePreconditionViolated",
 	ErrContractDoesNotImplementInterface: "ContractDoesNotImplementInterface",
 	ErrEffectfulRollback:                 "EffectfulRollback",
+	ErrUpgradeTranslationFailed:          "Upgrade.TranslationFailed",
+	ErrUpgradeValidationFailed:           "Upgrade.ValidationFailed",
 }
 
 // String returns the kind's name, e.g. "UserError".

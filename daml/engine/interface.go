@@ -81,6 +81,15 @@ func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 				m.ret(Some(r))
 				return
 			}
+			if id.Module == t.Module && id.Name == t.Name && m.e.packageName(id) == m.e.packageName(t) && m.e.packageName(t) != "" {
+				tr, err := m.e.translate(r, id.PackageID, t.PackageID)
+				if err != nil {
+					m.fail(err)
+					return
+				}
+				m.ret(Some(tr))
+				return
+			}
 			m.ret(None)
 		})
 	case *lf.EUnsafeFromInterface:

@@ -597,10 +597,25 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 		return
 	}
 	if ct.PackageID != t.PackageID {
-		m.fail(errorf(ErrUnsupported, "contract %s of %s used as %s: upgrade translation is not implemented", cid, ct, t))
-		return
-	}
-	if st.local || st.checked[t.PackageID] {
+		// Use a translated view of the contract; its contract state
+		// (consumption) stays in b.contracts under the original.
+		arg, err := m.e.translate(st.c.Arg, ct.PackageID, t.PackageID)
+		if err != nil {
+			err.Message = fmt.Sprintf("Translation of contract %s to a value of type %s fails.\nReason: %s", cid, t, err.Message)
+			m.fail(err)
+			return
+		}
+		if st.checked == nil {
+			st.checked = map[string]bool{}
+		}
+		c := *st.c
+		c.Arg = arg
+		st = &contractState{c: &c, checked: st.checked}
+		if st.checked[t.PackageID] {
+			k(m, st, t)
+			return
+		}
+	} else if st.local || st.checked[t.PackageID] {
 		k(m, st, t)
 		return
 	}
@@ -613,7 +628,7 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 			return
 		}
 		if !slices.Equal(got, sortedSet(want)) {
-			m.fail(errorf(ErrPackage, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
+			m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
 			return
 		}
 		next(m)
@@ -744,7 +759,7 @@ func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choi
 		ChoiceObservers: obs, ChosenValue: arg, Seed: b.nextSeed()}
 	b.add(node)
 	if ch.Consuming {
-		ns := *st
+		ns := *b.contracts[st.c.ID]
 		ns.consumed, ns.consumedBy = true, nid
 		b.set(st.c.ID, &ns)
 	}
