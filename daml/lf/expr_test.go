@@ -169,7 +169,7 @@ func TestRealPingExpressions(t *testing.T) {
 		}
 	}
 	// The body of Respond: \self this arg -> pure ().
-	body := dar.Main.Module(mod).Value("$$$$sc_Ping_4")
+	body := dar.Main.Value(mod, "$$$$sc_Ping_4")
 	if body == nil {
 		t.Fatal("no value $$$$sc_Ping_4")
 	}
@@ -197,5 +197,31 @@ func TestRealPingExpressions(t *testing.T) {
 		if counts[k] == 0 {
 			t.Errorf("ping: no %s node (%v)", k, counts)
 		}
+	}
+}
+
+// The exception definitions of daml-prim carry their message functions.
+func TestRealExceptionMessage(t *testing.T) {
+	dar, err := ReadDAR(realDAR(t, "canton-builtin-admin-workflow-ping.dar"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, p := range dar.Packages {
+		ex := p.Exception("DA.Exception.GeneralError", "GeneralError")
+		if ex == nil {
+			continue
+		}
+		found = true
+		// \x. x.message
+		if got, want := FormatExpr(ex.Message, 10), `(\ x (rec_proj DA.Exception.GeneralError:GeneralError message (var x)))`; ex.Name != "GeneralError" || got != want {
+			t.Errorf("%s: exception %s message %s, want %s", p, ex.Name, got, want)
+		}
+		if len(p.Module("DA.Exception.GeneralError").Exceptions) != 1 {
+			t.Errorf("%s: exceptions %v", p, p.Module("DA.Exception.GeneralError").Exceptions)
+		}
+	}
+	if !found {
+		t.Error("no package defines DA.Exception.GeneralError:GeneralError")
 	}
 }
