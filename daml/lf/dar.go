@@ -110,9 +110,10 @@ func (d *DAR) PackageIDs() []string {
 // dependencies (see CheckDependencies) or types.
 //
 // Memory: ReadDAR holds data, at most MaxManifestSize bytes of manifest and
-// the inflated dalfs the manifest lists, which the size limits bound
-// (entries are inflated into buffers of exactly their declared size, and
-// content beyond it is refused); other entries are never inflated.
+// the inflated dalfs the manifest lists, which the size limits bound: an
+// entry is inflated into a buffer that grows (by doubling) up to its
+// declared size and no further, content beyond it being refused. Other
+// entries are never inflated.
 //
 // Errors are *apierr.Error values: INVALID_DAR (not a zip, missing,
 // oversized or invalid manifest, unsupported format), INVALID_ZIP_ENTRY (path tricks,
@@ -248,9 +249,9 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	default:
 		return nil, apierr.InvalidZipEntry.New("Zip entry %q uses unsupported compression method %d", f.Name, f.Method).WithContext("entry", f.Name)
 	}
-	// One buffer of the declared size (within limit), grown as content
-	// arrives: a header that lies upwards costs only what really inflates,
-	// and content beyond the declared size is never held.
+	// The buffer grows as content arrives: a header that lies upwards costs
+	// only what really inflates, and content beyond the declared size (which
+	// is within limit) is never held.
 	b, err := readUpTo(r, int64(declared))
 	if err != nil {
 		return nil, apierr.InvalidZipEntry.Wrap(err, "Corrupt zip entry %q: %v", f.Name, err).WithContext("entry", f.Name)
