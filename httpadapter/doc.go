@@ -57,4 +57,13 @@
 //
 // Mount the handler at the root of a server or under a prefix with
 // http.StripPrefix.
+//
+// Timeouts follow Canton's defaults: every request but a WebSocket stream
+// must be read and answered within Options.RequestTimeout (20 s), else the
+// client gets pekko-http's 503 text/plain answer and the connection is
+// closed; stream_idle_timeout_ms is capped (Options.MaxStreamIdleTimeout,
+// 15 s); a WebSocket stream is closed after Options.MaxWebSocketDuration
+// (1 h). ServerTimeouts sets an http.Server's header and keep-alive
+// timeouts (10 s, 60 s); leave its ReadTimeout and WriteTimeout unset, as
+// they would cut WebSocket streams.
 package httpadapter

@@ -253,138 +253,138 @@ func (n Node) Kind() string {
 func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
 	var e pbEnc
 	var nodeErr error
-	e.msg(1, func(e *pbEnc) {
+	e.Message(fPreparedTransaction, func(e *pbEnc) {
 		t := pt.Transaction
-		e.str(1, t.Version)
-		e.strs(2, t.Roots)
+		e.String(fTransactionVersion, t.Version)
+		e.Strings(fTransactionRoots, t.Roots)
 		for _, n := range t.Nodes {
 			if n.Kind() == "" && nodeErr == nil {
 				nodeErr = fmt.Errorf("node %q must have exactly one node type", n.NodeID)
 			}
-			e.msg(3, func(e *pbEnc) {
-				e.str(1, n.NodeID)
-				e.msg(1000, func(e *pbEnc) { encodeNode(e, n) })
+			e.Message(fTransactionNodes, func(e *pbEnc) {
+				e.String(fTxNodeNodeID, n.NodeID)
+				e.Message(fTxNodeV1, func(e *pbEnc) { encodeNode(e, n) })
 			})
 		}
 		for _, s := range t.NodeSeeds {
-			e.msg(4, func(e *pbEnc) {
-				e.int32(1, s.NodeID)
-				e.bytes(2, s.Seed)
+			e.Message(fTransactionNodeSeeds, func(e *pbEnc) {
+				e.Int32(fNodeSeedNodeID, s.NodeID)
+				e.Bytes(fNodeSeedSeed, s.Seed)
 			})
 		}
 	})
-	e.msg(2, func(e *pbEnc) {
+	e.Message(fPreparedMetadata, func(e *pbEnc) {
 		m := pt.Metadata
-		e.msg(2, func(e *pbEnc) {
-			e.strs(1, m.SubmitterInfo.ActAs)
-			e.str(2, m.SubmitterInfo.CommandID)
+		e.Message(fMetadataSubmitterInfo, func(e *pbEnc) {
+			e.Strings(fSubmitterInfoActAs, m.SubmitterInfo.ActAs)
+			e.String(fSubmitterInfoCommandID, m.SubmitterInfo.CommandID)
 		})
-		e.str(3, m.SynchronizerID)
-		e.varint(4, uint64(m.MediatorGroup))
-		e.str(5, m.TransactionUUID)
-		e.varint(6, m.PreparationTime)
+		e.String(fMetadataSynchronizerID, m.SynchronizerID)
+		e.Varint(fMetadataMediatorGroup, uint64(m.MediatorGroup))
+		e.String(fMetadataTransactionUUID, m.TransactionUUID)
+		e.Varint(fMetadataPreparationTime, m.PreparationTime)
 		for _, ic := range m.InputContracts {
-			e.msg(7, func(e *pbEnc) {
-				e.msg(1, func(e *pbEnc) { encodeCreate(e, &ic.Contract) })
-				e.varint(1000, ic.CreatedAt)
-				e.bytes(1002, ic.EventBlob)
+			e.Message(fMetadataInputContracts, func(e *pbEnc) {
+				e.Message(fInputContractV1, func(e *pbEnc) { encodeCreate(e, &ic.Contract) })
+				e.Varint(fInputContractCreatedAt, ic.CreatedAt)
+				e.Bytes(fInputContractEventBlob, ic.EventBlob)
 			})
 		}
 		for _, g := range m.GlobalKeyMapping {
-			e.msg(8, func(e *pbEnc) {
-				e.msg(1, func(e *pbEnc) { encodeGlobalKey(e, g.Key) })
-				encodeValueField(e, 2, g.Value)
+			e.Message(fMetadataGlobalKeyMapping, func(e *pbEnc) {
+				e.Message(fKeyMappingKey, func(e *pbEnc) { encodeGlobalKey(e, g.Key) })
+				encodeValueField(e, fKeyMappingValue, g.Value)
 			})
 		}
-		e.optVarint(9, m.MinLedgerEffectiveTime)
-		e.optVarint(10, m.MaxLedgerEffectiveTime)
-		e.optVarint(11, m.MaxRecordTime)
+		e.OptVarint(fMetadataMinLedgerEffectiveTime, m.MinLedgerEffectiveTime)
+		e.OptVarint(fMetadataMaxLedgerEffectiveTime, m.MaxLedgerEffectiveTime)
+		e.OptVarint(fMetadataMaxRecordTime, m.MaxRecordTime)
 	})
 	if nodeErr != nil {
 		return nil, nodeErr
 	}
-	return e.b, e.err
+	return e.B, e.Err
 }
 
 func encodeNode(e *pbEnc, n Node) {
 	switch {
 	case n.Create != nil:
-		e.msg(1, func(e *pbEnc) { encodeCreate(e, n.Create) })
+		e.Message(fNodeCreate, func(e *pbEnc) { encodeCreate(e, n.Create) })
 	case n.Fetch != nil:
 		f := n.Fetch
-		e.msg(2, func(e *pbEnc) {
-			e.str(1, f.LFVersion)
-			e.str(2, f.ContractID)
-			e.str(3, f.PackageName)
-			e.msg(4, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
-			e.strs(5, f.Signatories)
-			e.strs(6, f.Stakeholders)
-			e.strs(7, f.ActingParties)
-			encodeOptIdentifier(e, 8, f.InterfaceID)
-			encodeOptKey(e, 9, f.Key)
-			e.boolean(10, f.ByKey)
+		e.Message(fNodeFetch, func(e *pbEnc) {
+			e.String(fNodeLFVersion, f.LFVersion)
+			e.String(fNodeContractID, f.ContractID)
+			e.String(fNodePackageName, f.PackageName)
+			e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
+			e.Strings(fFetchSignatories, f.Signatories)
+			e.Strings(fFetchStakeholders, f.Stakeholders)
+			e.Strings(fFetchActingParties, f.ActingParties)
+			encodeOptIdentifier(e, fFetchInterfaceID, f.InterfaceID)
+			encodeOptKey(e, fFetchKey, f.Key)
+			e.Bool(fFetchByKey, f.ByKey)
 		})
 	case n.Exercise != nil:
 		x := n.Exercise
-		e.msg(3, func(e *pbEnc) {
-			e.str(1, x.LFVersion)
-			e.str(2, x.ContractID)
-			e.str(3, x.PackageName)
-			e.msg(4, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
-			e.strs(5, x.Signatories)
-			e.strs(6, x.Stakeholders)
-			e.strs(7, x.ActingParties)
-			encodeOptIdentifier(e, 8, x.InterfaceID)
-			e.str(9, x.ChoiceID)
-			encodeValueField(e, 10, x.ChosenValue)
-			e.boolean(11, x.Consuming)
-			e.strs(12, x.Children)
-			encodeValueField(e, 13, x.ExerciseResult)
-			e.strs(14, x.ChoiceObservers)
-			encodeOptKey(e, 15, x.Key)
-			e.boolean(16, x.ByKey)
+		e.Message(fNodeExercise, func(e *pbEnc) {
+			e.String(fNodeLFVersion, x.LFVersion)
+			e.String(fNodeContractID, x.ContractID)
+			e.String(fNodePackageName, x.PackageName)
+			e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
+			e.Strings(fExerciseSignatories, x.Signatories)
+			e.Strings(fExerciseStakeholders, x.Stakeholders)
+			e.Strings(fExerciseActingParties, x.ActingParties)
+			encodeOptIdentifier(e, fExerciseInterfaceID, x.InterfaceID)
+			e.String(fExerciseChoiceID, x.ChoiceID)
+			encodeValueField(e, fExerciseChosenValue, x.ChosenValue)
+			e.Bool(fExerciseConsuming, x.Consuming)
+			e.Strings(fExerciseChildren, x.Children)
+			encodeValueField(e, fExerciseExerciseResult, x.ExerciseResult)
+			e.Strings(fExerciseChoiceObservers, x.ChoiceObservers)
+			encodeOptKey(e, fExerciseKey, x.Key)
+			e.Bool(fExerciseByKey, x.ByKey)
 		})
 	case n.Rollback != nil:
 		r := n.Rollback
-		e.msg(4, func(e *pbEnc) { e.strs(1, r.Children) })
+		e.Message(fNodeRollback, func(e *pbEnc) { e.Strings(fRollbackChildren, r.Children) })
 	case n.QueryByKey != nil:
 		q := n.QueryByKey
-		e.msg(5, func(e *pbEnc) {
-			e.str(1, q.LFVersion)
-			e.str(2, q.PackageName)
-			e.msg(3, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
-			e.boolean(4, q.Exhaustive)
-			e.msg(5, func(e *pbEnc) { encodeKey(e, q.Key) })
-			e.strs(6, q.Result)
+		e.Message(fNodeQueryByKey, func(e *pbEnc) {
+			e.String(fQueryByKeyLFVersion, q.LFVersion)
+			e.String(fQueryByKeyPackageName, q.PackageName)
+			e.Message(fQueryByKeyTemplateID, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
+			e.Bool(fQueryByKeyExhaustive, q.Exhaustive)
+			e.Message(fQueryByKeyKey, func(e *pbEnc) { encodeKey(e, q.Key) })
+			e.Strings(fQueryByKeyResult, q.Result)
 		})
 	}
 }
 
 func encodeCreate(e *pbEnc, c *Create) {
-	e.str(1, c.LFVersion)
-	e.str(2, c.ContractID)
-	e.str(3, c.PackageName)
-	e.msg(4, func(e *pbEnc) { encodeIdentifier(e, c.TemplateID) })
-	encodeValueField(e, 5, c.Argument)
-	e.strs(6, c.Signatories)
-	e.strs(7, c.Stakeholders)
-	encodeOptKey(e, 8, c.Key)
+	e.String(fNodeLFVersion, c.LFVersion)
+	e.String(fNodeContractID, c.ContractID)
+	e.String(fNodePackageName, c.PackageName)
+	e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, c.TemplateID) })
+	encodeValueField(e, fCreateArgument, c.Argument)
+	e.Strings(fCreateSignatories, c.Signatories)
+	e.Strings(fCreateStakeholders, c.Stakeholders)
+	encodeOptKey(e, fCreateKey, c.Key)
 }
 
 func encodeOptKey(e *pbEnc, num protowire.Number, k *KeyWithMaintainers) {
 	if k != nil {
-		e.msg(num, func(e *pbEnc) { encodeKey(e, *k) })
+		e.Message(num, func(e *pbEnc) { encodeKey(e, *k) })
 	}
 }
 
 func encodeKey(e *pbEnc, k KeyWithMaintainers) {
-	e.msg(1, func(e *pbEnc) { encodeGlobalKey(e, k.Key) })
-	e.strs(2, k.Maintainers)
+	e.Message(fKeyWithMaintainersKey, func(e *pbEnc) { encodeGlobalKey(e, k.Key) })
+	e.Strings(fKeyWithMaintainersMaintainers, k.Maintainers)
 }
 
 func encodeGlobalKey(e *pbEnc, k GlobalKey) {
-	e.msg(1, func(e *pbEnc) { encodeIdentifier(e, k.TemplateID) })
-	e.str(2, k.PackageName)
-	encodeValueField(e, 3, k.Key)
-	e.bytes(4, k.Hash)
+	e.Message(fGlobalKeyTemplateID, func(e *pbEnc) { encodeIdentifier(e, k.TemplateID) })
+	e.String(fGlobalKeyPackageName, k.PackageName)
+	encodeValueField(e, fGlobalKeyKey, k.Key)
+	e.Bytes(fGlobalKeyHash, k.Hash)
 }

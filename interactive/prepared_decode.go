@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/ledgernode/ledgernode/internal/pbwire"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // DecodePreparedTransaction parses PreparedTransaction bytes (proto3
@@ -15,62 +18,62 @@ import (
 // (ids, versions, seeds): Hash does that.
 func DecodePreparedTransaction(b []byte) (*PreparedTransaction, error) {
 	pt := &PreparedTransaction{}
-	var tx, md msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tx, md pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
-			tx.add(f.b)
-		case f.num == 2 && f.isBytes():
-			md.add(f.b)
+		case f.Num == fPreparedTransaction && f.IsBytes():
+			tx.Add(f.Bytes)
+		case f.Num == fPreparedMetadata && f.IsBytes():
+			md.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("invalid prepared transaction: %w", err)
 	}
-	if !tx.set {
+	if !tx.Set {
 		return nil, errors.New("invalid prepared transaction: field transaction is not set")
 	}
-	if !md.set {
+	if !md.Set {
 		return nil, errors.New("invalid prepared transaction: field metadata is not set")
 	}
-	if err := decodeTransaction(tx.b, &pt.Transaction); err != nil {
+	if err := decodeTransaction(tx.B, &pt.Transaction); err != nil {
 		return nil, fmt.Errorf("invalid prepared transaction: transaction: %w", err)
 	}
-	if err := decodeMetadata(md.b, &pt.Metadata); err != nil {
+	if err := decodeMetadata(md.B, &pt.Metadata); err != nil {
 		return nil, fmt.Errorf("invalid prepared transaction: metadata: %w", err)
 	}
 	return pt, nil
 }
 
 func decodeTransaction(b []byte, t *Transaction) error {
-	return pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	return pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
-		case 1:
+		switch f.Num {
+		case fTransactionVersion:
 			var err error
-			t.Version, err = f.str("version")
+			t.Version, err = f.NamedText("version")
 			return err
-		case 2:
-			s, err := f.str("root")
+		case fTransactionRoots:
+			s, err := f.NamedText("root")
 			t.Roots = append(t.Roots, s)
 			return err
-		case 3:
-			n, err := decodeTxNode(f.b)
+		case fTransactionNodes:
+			n, err := decodeTxNode(f.Bytes)
 			if err != nil {
 				return fmt.Errorf("node %d: %w", len(t.Nodes), err)
 			}
 			t.Nodes = append(t.Nodes, n)
-		case 4:
+		case fTransactionNodeSeeds:
 			var s NodeSeed
-			err := pbFields(f.b, func(g pbField) error {
+			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				switch {
-				case g.num == 1 && g.isVarint():
-					s.NodeID = int32(g.u)
-				case g.num == 2 && g.isBytes():
-					s.Seed = bytes.Clone(g.b)
+				case g.Num == fNodeSeedNodeID && g.IsVarint():
+					s.NodeID = int32(g.Uint)
+				case g.Num == fNodeSeedSeed && g.IsBytes():
+					s.Seed = bytes.Clone(g.Bytes)
 				}
 				return nil
 			})
@@ -86,39 +89,39 @@ func decodeTransaction(b []byte, t *Transaction) error {
 // decodeTxNode decodes DamlTransaction.Node (depth 3).
 func decodeTxNode(b []byte) (Node, error) {
 	var n Node
-	var v1 msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var v1 pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.num == 1 && f.isBytes():
-			n.NodeID, err = f.str("node_id")
-		case f.num == 1000 && f.isBytes():
-			v1.add(f.b)
+		case f.Num == fTxNodeNodeID && f.IsBytes():
+			n.NodeID, err = f.NamedText("node_id")
+		case f.Num == fTxNodeV1 && f.IsBytes():
+			v1.Add(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return n, err
 	}
-	if !v1.set {
+	if !v1.Set {
 		return n, fmt.Errorf("node %q has no versioned node", n.NodeID)
 	}
-	err = decodeV1Node(v1.b, &n, 4)
+	err = decodeV1Node(v1.B, &n, 4)
 	return n, err
 }
 
 func decodeV1Node(b []byte, n *Node, depth int) error {
-	var kind int
-	var acc msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if f.num < 1 || f.num > 5 || !f.isBytes() {
+	var kind protowire.Number
+	var acc pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if f.Num < fNodeCreate || f.Num > fNodeQueryByKey || !f.IsBytes() {
 			return nil
 		}
-		if int(f.num) != kind {
-			acc = msgAcc{}
+		if f.Num != kind {
+			acc = pbwire.Acc{}
 		}
-		kind = int(f.num)
-		acc.add(f.b)
+		kind = f.Num
+		acc.Add(f.Bytes)
 		return nil
 	})
 	if err != nil {
@@ -126,28 +129,28 @@ func decodeV1Node(b []byte, n *Node, depth int) error {
 	}
 	d := depth + 1
 	switch kind {
-	case 1:
+	case fNodeCreate:
 		n.Create = &Create{}
-		err = decodeCreate(acc.b, n.Create, d)
-	case 2:
+		err = decodeCreate(acc.B, n.Create, d)
+	case fNodeFetch:
 		n.Fetch = &Fetch{}
-		err = decodeFetch(acc.b, n.Fetch, d)
-	case 3:
+		err = decodeFetch(acc.B, n.Fetch, d)
+	case fNodeExercise:
 		n.Exercise = &Exercise{}
-		err = decodeExercise(acc.b, n.Exercise, d)
-	case 4:
+		err = decodeExercise(acc.B, n.Exercise, d)
+	case fNodeRollback:
 		n.Rollback = &Rollback{}
-		err = pbFields(acc.b, func(f pbField) error {
-			if f.num == 1 && f.isBytes() {
-				s, err := f.str("child")
+		err = pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
+			if f.Num == fRollbackChildren && f.IsBytes() {
+				s, err := f.NamedText("child")
 				n.Rollback.Children = append(n.Rollback.Children, s)
 				return err
 			}
 			return nil
 		})
-	case 5:
+	case fNodeQueryByKey:
 		n.QueryByKey = &QueryByKey{}
-		err = decodeQueryByKey(acc.b, n.QueryByKey, d)
+		err = decodeQueryByKey(acc.B, n.QueryByKey, d)
 	default:
 		return fmt.Errorf("node %q has no node type", n.NodeID)
 	}
@@ -159,60 +162,60 @@ func decodeV1Node(b []byte, n *Node, depth int) error {
 
 // common node fields: lf_version=1, contract_id=2, package_name=3,
 // template_id=4 in Create, Exercise and Fetch.
-func decodeNodeHead(f pbField, lf, cid, pkg *string, tmpl *msgAcc) (bool, error) {
-	if !f.isBytes() {
+func decodeNodeHead(f pbwire.Field, lf, cid, pkg *string, tmpl *pbwire.Acc) (bool, error) {
+	if !f.IsBytes() {
 		return false, nil
 	}
 	var err error
-	switch f.num {
-	case 1:
-		*lf, err = f.str("lf_version")
-	case 2:
-		*cid, err = f.str("contract_id")
-	case 3:
-		*pkg, err = f.str("package_name")
-	case 4:
-		tmpl.add(f.b)
+	switch f.Num {
+	case fNodeLFVersion:
+		*lf, err = f.NamedText("lf_version")
+	case fNodeContractID:
+		*cid, err = f.NamedText("contract_id")
+	case fNodePackageName:
+		*pkg, err = f.NamedText("package_name")
+	case fNodeTemplateID:
+		tmpl.Add(f.Bytes)
 	default:
 		return false, nil
 	}
 	return true, err
 }
 
-func appendStr(f pbField, dst *[]string, what string) error {
-	s, err := f.str(what)
+func appendStr(f pbwire.Field, dst *[]string, what string) error {
+	s, err := f.NamedText(what)
 	*dst = append(*dst, s)
 	return err
 }
 
 func decodeCreate(b []byte, c *Create, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, arg, key msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tmpl, arg, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if ok, err := decodeNodeHead(f, &c.LFVersion, &c.ContractID, &c.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
-		case 5:
-			arg.add(f.b)
-		case 6:
+		switch f.Num {
+		case fCreateArgument:
+			arg.Add(f.Bytes)
+		case fCreateSignatories:
 			return appendStr(f, &c.Signatories, "signatory")
-		case 7:
+		case fCreateStakeholders:
 			return appendStr(f, &c.Stakeholders, "stakeholder")
-		case 8:
-			key.add(f.b)
+		case fCreateKey:
+			key.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if c.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if c.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
 	if c.Argument, err = decodeRequiredValue(arg, depth+1, "create argument"); err != nil {
@@ -223,55 +226,55 @@ func decodeCreate(b []byte, c *Create, depth int) error {
 }
 
 func decodeExercise(b []byte, x *Exercise, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, iface, chosen, result, key msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tmpl, iface, chosen, result, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if ok, err := decodeNodeHead(f, &x.LFVersion, &x.ContractID, &x.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if f.isVarint() {
-			switch f.num {
-			case 11:
-				x.Consuming = f.u != 0
-			case 16:
-				x.ByKey = f.u != 0
+		if f.IsVarint() {
+			switch f.Num {
+			case fExerciseConsuming:
+				x.Consuming = f.Uint != 0
+			case fExerciseByKey:
+				x.ByKey = f.Uint != 0
 			}
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
-		case 5:
+		switch f.Num {
+		case fExerciseSignatories:
 			return appendStr(f, &x.Signatories, "signatory")
-		case 6:
+		case fExerciseStakeholders:
 			return appendStr(f, &x.Stakeholders, "stakeholder")
-		case 7:
+		case fExerciseActingParties:
 			return appendStr(f, &x.ActingParties, "acting party")
-		case 8:
-			iface.add(f.b)
-		case 9:
-			x.ChoiceID, err = f.str("choice_id")
-		case 10:
-			chosen.add(f.b)
-		case 12:
+		case fExerciseInterfaceID:
+			iface.Add(f.Bytes)
+		case fExerciseChoiceID:
+			x.ChoiceID, err = f.NamedText("choice_id")
+		case fExerciseChosenValue:
+			chosen.Add(f.Bytes)
+		case fExerciseChildren:
 			return appendStr(f, &x.Children, "child")
-		case 13:
-			result.add(f.b)
-		case 14:
+		case fExerciseExerciseResult:
+			result.Add(f.Bytes)
+		case fExerciseChoiceObservers:
 			return appendStr(f, &x.ChoiceObservers, "choice observer")
-		case 15:
-			key.add(f.b)
+		case fExerciseKey:
+			key.Add(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if x.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if x.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
 	if x.InterfaceID, err = decodeOptIdentifier(iface, depth+1); err != nil {
@@ -280,8 +283,8 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 	if x.ChosenValue, err = decodeRequiredValue(chosen, depth+1, "chosen value"); err != nil {
 		return err
 	}
-	if result.set {
-		if x.ExerciseResult, err = decodeValue(result.b, depth+1); err != nil {
+	if result.Set {
+		if x.ExerciseResult, err = decodeValue(result.B, depth+1); err != nil {
 			return err
 		}
 	}
@@ -290,39 +293,39 @@ func decodeExercise(b []byte, x *Exercise, depth int) error {
 }
 
 func decodeFetch(b []byte, x *Fetch, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, iface, key msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var tmpl, iface, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		if ok, err := decodeNodeHead(f, &x.LFVersion, &x.ContractID, &x.PackageName, &tmpl); ok || err != nil {
 			return err
 		}
-		if f.num == 10 && f.isVarint() {
-			x.ByKey = f.u != 0
+		if f.Num == fFetchByKey && f.IsVarint() {
+			x.ByKey = f.Uint != 0
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
-		case 5:
+		switch f.Num {
+		case fFetchSignatories:
 			return appendStr(f, &x.Signatories, "signatory")
-		case 6:
+		case fFetchStakeholders:
 			return appendStr(f, &x.Stakeholders, "stakeholder")
-		case 7:
+		case fFetchActingParties:
 			return appendStr(f, &x.ActingParties, "acting party")
-		case 8:
-			iface.add(f.b)
-		case 9:
-			key.add(f.b)
+		case fFetchInterfaceID:
+			iface.Add(f.Bytes)
+		case fFetchKey:
+			key.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if x.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if x.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
 	if x.InterfaceID, err = decodeOptIdentifier(iface, depth+1); err != nil {
@@ -333,29 +336,29 @@ func decodeFetch(b []byte, x *Fetch, depth int) error {
 }
 
 func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
-	if depth > maxProtoDepth {
-		return errTooDeep
+	if depth > pbwire.MaxDepth {
+		return pbwire.ErrTooDeep
 	}
-	var tmpl, key msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if f.num == 4 && f.isVarint() {
-			q.Exhaustive = f.u != 0
+	var tmpl, key pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if f.Num == fQueryByKeyExhaustive && f.IsVarint() {
+			q.Exhaustive = f.Uint != 0
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
-		case 1:
-			q.LFVersion, err = f.str("lf_version")
-		case 2:
-			q.PackageName, err = f.str("package_name")
-		case 3:
-			tmpl.add(f.b)
-		case 5:
-			key.add(f.b)
-		case 6:
+		switch f.Num {
+		case fQueryByKeyLFVersion:
+			q.LFVersion, err = f.NamedText("lf_version")
+		case fQueryByKeyPackageName:
+			q.PackageName, err = f.NamedText("package_name")
+		case fQueryByKeyTemplateID:
+			tmpl.Add(f.Bytes)
+		case fQueryByKeyKey:
+			key.Add(f.Bytes)
+		case fQueryByKeyResult:
 			return appendStr(f, &q.Result, "result")
 		}
 		return err
@@ -363,10 +366,10 @@ func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
 	if err != nil {
 		return err
 	}
-	if q.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if q.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return err
 	}
-	if !key.set {
+	if !key.Set {
 		return errors.New("query by key has no key")
 	}
 	k, err := decodeOptKey(key, depth+1)
@@ -376,20 +379,20 @@ func decodeQueryByKey(b []byte, q *QueryByKey, depth int) error {
 	return err
 }
 
-func decodeOptKey(acc msgAcc, depth int) (*KeyWithMaintainers, error) {
-	if !acc.set {
+func decodeOptKey(acc pbwire.Acc, depth int) (*KeyWithMaintainers, error) {
+	if !acc.Set {
 		return nil, nil
 	}
-	if depth > maxProtoDepth {
-		return nil, errTooDeep
+	if depth > pbwire.MaxDepth {
+		return nil, pbwire.ErrTooDeep
 	}
 	k := &KeyWithMaintainers{}
-	var gk msgAcc
-	err := pbFields(acc.b, func(f pbField) error {
+	var gk pbwire.Acc
+	err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
-			gk.add(f.b)
-		case f.num == 2 && f.isBytes():
+		case f.Num == fKeyWithMaintainersKey && f.IsBytes():
+			gk.Add(f.Bytes)
+		case f.Num == fKeyWithMaintainersMaintainers && f.IsBytes():
 			return appendStr(f, &k.Maintainers, "maintainer")
 		}
 		return nil
@@ -397,37 +400,37 @@ func decodeOptKey(acc msgAcc, depth int) (*KeyWithMaintainers, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.Key, err = decodeGlobalKey(gk.b, depth+1)
+	k.Key, err = decodeGlobalKey(gk.B, depth+1)
 	return k, err
 }
 
 func decodeGlobalKey(b []byte, depth int) (GlobalKey, error) {
 	var k GlobalKey
-	if depth > maxProtoDepth {
-		return k, errTooDeep
+	if depth > pbwire.MaxDepth {
+		return k, pbwire.ErrTooDeep
 	}
-	var tmpl, val msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	var tmpl, val pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
-		case 1:
-			tmpl.add(f.b)
-		case 2:
-			k.PackageName, err = f.str("package_name")
-		case 3:
-			val.add(f.b)
-		case 4:
-			k.Hash = bytes.Clone(f.b)
+		switch f.Num {
+		case fGlobalKeyTemplateID:
+			tmpl.Add(f.Bytes)
+		case fGlobalKeyPackageName:
+			k.PackageName, err = f.NamedText("package_name")
+		case fGlobalKeyKey:
+			val.Add(f.Bytes)
+		case fGlobalKeyHash:
+			k.Hash = bytes.Clone(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return k, err
 	}
-	if k.TemplateID, err = decodeIdentifier(tmpl.b, depth+1); err != nil {
+	if k.TemplateID, err = decodeIdentifier(tmpl.B, depth+1); err != nil {
 		return k, err
 	}
 	k.Key, err = decodeRequiredValue(val, depth+1, "key value")
@@ -435,61 +438,61 @@ func decodeGlobalKey(b []byte, depth int) (GlobalKey, error) {
 }
 
 func decodeMetadata(b []byte, m *Metadata) error {
-	var sub msgAcc
+	var sub pbwire.Acc
 	u64 := func(v uint64) *uint64 { return &v }
-	err := pbFields(b, func(f pbField) error {
-		if f.isVarint() {
-			switch f.num {
-			case 4:
-				m.MediatorGroup = uint32(f.u)
-			case 6:
-				m.PreparationTime = f.u
-			case 9:
-				m.MinLedgerEffectiveTime = u64(f.u)
-			case 10:
-				m.MaxLedgerEffectiveTime = u64(f.u)
-			case 11:
-				m.MaxRecordTime = u64(f.u)
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if f.IsVarint() {
+			switch f.Num {
+			case fMetadataMediatorGroup:
+				m.MediatorGroup = uint32(f.Uint)
+			case fMetadataPreparationTime:
+				m.PreparationTime = f.Uint
+			case fMetadataMinLedgerEffectiveTime:
+				m.MinLedgerEffectiveTime = u64(f.Uint)
+			case fMetadataMaxLedgerEffectiveTime:
+				m.MaxLedgerEffectiveTime = u64(f.Uint)
+			case fMetadataMaxRecordTime:
+				m.MaxRecordTime = u64(f.Uint)
 			}
 			return nil
 		}
-		if !f.isBytes() {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
-		case 2:
-			sub.add(f.b)
-		case 3:
-			m.SynchronizerID, err = f.str("synchronizer_id")
-		case 5:
-			m.TransactionUUID, err = f.str("transaction_uuid")
-		case 7:
+		switch f.Num {
+		case fMetadataSubmitterInfo:
+			sub.Add(f.Bytes)
+		case fMetadataSynchronizerID:
+			m.SynchronizerID, err = f.NamedText("synchronizer_id")
+		case fMetadataTransactionUUID:
+			m.TransactionUUID, err = f.NamedText("transaction_uuid")
+		case fMetadataInputContracts:
 			var ic InputContract
-			if err = decodeInputContract(f.b, &ic); err != nil {
+			if err = decodeInputContract(f.Bytes, &ic); err != nil {
 				return fmt.Errorf("input contract %d: %w", len(m.InputContracts), err)
 			}
 			m.InputContracts = append(m.InputContracts, ic)
-		case 8:
+		case fMetadataGlobalKeyMapping:
 			var g GlobalKeyMappingEntry
-			var key, val msgAcc
-			err = pbFields(f.b, func(h pbField) error {
+			var key, val pbwire.Acc
+			err = pbwire.WalkSkippingGroups(f.Bytes, func(h pbwire.Field) error {
 				switch {
-				case h.num == 1 && h.isBytes():
-					key.add(h.b)
-				case h.num == 2 && h.isBytes():
-					val.add(h.b)
+				case h.Num == fKeyMappingKey && h.IsBytes():
+					key.Add(h.Bytes)
+				case h.Num == fKeyMappingValue && h.IsBytes():
+					val.Add(h.Bytes)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			if g.Key, err = decodeGlobalKey(key.b, 4); err != nil {
+			if g.Key, err = decodeGlobalKey(key.B, 4); err != nil {
 				return err
 			}
-			if val.set {
-				if g.Value, err = decodeValue(val.b, 4); err != nil {
+			if val.Set {
+				if g.Value, err = decodeValue(val.B, 4); err != nil {
 					return err
 				}
 			}
@@ -500,16 +503,16 @@ func decodeMetadata(b []byte, m *Metadata) error {
 	if err != nil {
 		return err
 	}
-	return pbFields(sub.b, func(f pbField) error {
-		if !f.isBytes() {
+	return pbwire.WalkSkippingGroups(sub.B, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
-		switch f.num {
-		case 1:
+		switch f.Num {
+		case fSubmitterInfoActAs:
 			return appendStr(f, &m.SubmitterInfo.ActAs, "act_as")
-		case 2:
+		case fSubmitterInfoCommandID:
 			var err error
-			m.SubmitterInfo.CommandID, err = f.str("command_id")
+			m.SubmitterInfo.CommandID, err = f.NamedText("command_id")
 			return err
 		}
 		return nil
@@ -517,23 +520,23 @@ func decodeMetadata(b []byte, m *Metadata) error {
 }
 
 func decodeInputContract(b []byte, ic *InputContract) error {
-	var v1 msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var v1 pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
-			v1.add(f.b)
-		case f.num == 1000 && f.isVarint():
-			ic.CreatedAt = f.u
-		case f.num == 1002 && f.isBytes():
-			ic.EventBlob = bytes.Clone(f.b)
+		case f.Num == fInputContractV1 && f.IsBytes():
+			v1.Add(f.Bytes)
+		case f.Num == fInputContractCreatedAt && f.IsVarint():
+			ic.CreatedAt = f.Uint
+		case f.Num == fInputContractEventBlob && f.IsBytes():
+			ic.EventBlob = bytes.Clone(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if !v1.set {
+	if !v1.Set {
 		return errors.New("field contract is not set")
 	}
-	return decodeCreate(v1.b, &ic.Contract, 4)
+	return decodeCreate(v1.B, &ic.Contract, 4)
 }

@@ -319,8 +319,8 @@ func TestDecodeErrors(t *testing.T) {
 	deep = mustValueBytes(t, value.Unit{})
 	for range 120 {
 		var e pbEnc
-		e.bytesAlways(10, protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), deep))
-		deep = e.b
+		e.BytesAlways(10, protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), deep))
+		deep = e.B
 	}
 	tests := []struct {
 		name    string
@@ -331,23 +331,23 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated", good[:len(good)-3], "malformed"},
 		{"no metadata", protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), nil), "field metadata is not set"},
 		{"node without type", ptWith(t, func(e *pbEnc) {
-			e.msg(3, func(e *pbEnc) { e.str(1, "0"); e.msg(1000, func(*pbEnc) {}) })
+			e.Message(3, func(e *pbEnc) { e.String(1, "0"); e.Message(1000, func(*pbEnc) {}) })
 		}), "has no node type"},
-		{"node without v1", ptWith(t, func(e *pbEnc) { e.msg(3, func(e *pbEnc) { e.str(1, "0") }) }), "no versioned node"},
+		{"node without v1", ptWith(t, func(e *pbEnc) { e.Message(3, func(e *pbEnc) { e.String(1, "0") }) }), "no versioned node"},
 		{"value without sum", ptWith(t, func(e *pbEnc) {
-			e.msg(3, func(e *pbEnc) {
-				e.str(1, "0")
-				e.msg(1000, func(e *pbEnc) { e.msg(1, func(e *pbEnc) { e.msg(5, func(*pbEnc) {}) }) })
+			e.Message(3, func(e *pbEnc) {
+				e.String(1, "0")
+				e.Message(1000, func(e *pbEnc) { e.Message(1, func(e *pbEnc) { e.Message(5, func(*pbEnc) {}) }) })
 			})
 		}), "no sum"},
 		{"missing create argument", ptWith(t, func(e *pbEnc) {
-			e.msg(3, func(e *pbEnc) { e.str(1, "0"); e.msg(1000, func(e *pbEnc) { e.msg(1, func(*pbEnc) {}) }) })
+			e.Message(3, func(e *pbEnc) { e.String(1, "0"); e.Message(1000, func(e *pbEnc) { e.Message(1, func(*pbEnc) {}) }) })
 		}), "create argument is missing"},
-		{"invalid utf-8", ptWith(t, func(e *pbEnc) { e.bytesAlways(1, []byte{0xff}) }), "UTF-8"},
+		{"invalid utf-8", ptWith(t, func(e *pbEnc) { e.BytesAlways(1, []byte{0xff}) }), "UTF-8"},
 		{"too deep", ptWith(t, func(e *pbEnc) {
-			e.msg(3, func(e *pbEnc) {
-				e.str(1, "0")
-				e.msg(1000, func(e *pbEnc) { e.msg(1, func(e *pbEnc) { e.bytesAlways(5, deep) }) })
+			e.Message(3, func(e *pbEnc) {
+				e.String(1, "0")
+				e.Message(1000, func(e *pbEnc) { e.Message(1, func(e *pbEnc) { e.BytesAlways(5, deep) }) })
 			})
 		}), "nesting exceeds 100"},
 	}
@@ -373,9 +373,9 @@ func mustValueBytes(t testing.TB, v value.Value) []byte {
 // fields and an empty metadata.
 func ptWith(t testing.TB, tx func(e *pbEnc)) []byte {
 	var e pbEnc
-	e.msg(1, tx)
-	e.msg(2, func(*pbEnc) {})
-	return e.b
+	e.Message(1, tx)
+	e.Message(2, func(*pbEnc) {})
+	return e.B
 }
 
 // TestDecodeProtoSemantics: split singular messages merge, unknown fields
@@ -386,23 +386,23 @@ func TestDecodeProtoSemantics(t *testing.T) {
 	// Split: transaction field, then metadata in two halves (submitter info
 	// and synchronizer in one, the rest in another), plus unknown fields.
 	var e pbEnc
-	e.varint(99, 7)                                         // unknown varint
-	e.bytesAlways(98, []byte("junk"))                       // unknown bytes
-	e.b = protowire.AppendTag(e.b, 1, protowire.VarintType) // wrong wire type for transaction
-	e.b = protowire.AppendVarint(e.b, 5)
+	e.Varint(99, 7)                                         // unknown varint
+	e.BytesAlways(98, []byte("junk"))                       // unknown bytes
+	e.B = protowire.AppendTag(e.B, 1, protowire.VarintType) // wrong wire type for transaction
+	e.B = protowire.AppendVarint(e.B, 5)
 	full, err := DecodePreparedTransaction(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := pt.Metadata
-	e.msg(2, func(e *pbEnc) {
-		e.msg(2, func(e *pbEnc) { e.strs(1, m.SubmitterInfo.ActAs) })
-		e.str(3, m.SynchronizerID)
+	e.Message(2, func(e *pbEnc) {
+		e.Message(2, func(e *pbEnc) { e.Strings(1, m.SubmitterInfo.ActAs) })
+		e.String(3, m.SynchronizerID)
 	})
 	rest := b[:]
-	e.b = append(e.b, rest...) // transaction (field 1) and the full metadata again
-	e.msg(2, func(e *pbEnc) { e.msg(2, func(e *pbEnc) { e.str(2, "cmd-1") }) })
-	got, err := DecodePreparedTransaction(e.b)
+	e.B = append(e.B, rest...) // transaction (field 1) and the full metadata again
+	e.Message(2, func(e *pbEnc) { e.Message(2, func(e *pbEnc) { e.String(2, "cmd-1") }) })
+	got, err := DecodePreparedTransaction(e.B)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -112,15 +113,15 @@ type PartyToKeyMapping struct {
 }
 
 func encodeSigningKey(e *pbEnc, k SigningKey) {
-	e.varint(2, uint64(k.Format.V30Proto()))
-	e.bytes(3, k.PublicKey)
-	// scheme=4 is deprecated and always 0, hence omitted.
+	e.Varint(fSigningKeyFormat, uint64(k.Format.V30Proto()))
+	e.Bytes(fSigningKeyPublicKey, k.PublicKey)
+	// scheme (fSigningKeyScheme) is deprecated and always 0, hence omitted.
 	us := make([]int32, len(k.Usage))
 	for i, u := range k.Usage {
 		us[i] = int32(u)
 	}
-	e.packedEnums(5, us)
-	e.varint(6, uint64(k.KeySpec))
+	e.PackedInt32s(fSigningKeyUsage, us)
+	e.Varint(fSigningKeyKeySpec, uint64(k.KeySpec))
 }
 
 // EncodeTopologyTransaction serializes tx as Canton sends it: an
@@ -132,9 +133,9 @@ func EncodeTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 		return nil, err
 	}
 	var e pbEnc
-	e.bytesAlways(1, inner)
-	e.varint(2, TopologyProtoVersion)
-	return e.b, nil
+	e.BytesAlways(fVersionedData, inner)
+	e.Varint(fVersionedVersion, TopologyProtoVersion)
+	return e.B, nil
 }
 
 // EncodeBareTopologyTransaction serializes the TopologyTransaction message
@@ -142,8 +143,8 @@ func EncodeTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 // reads).
 func EncodeBareTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 	var e pbEnc
-	e.varint(1, uint64(tx.Operation))
-	e.varint(2, uint64(tx.Serial))
+	e.Varint(fTopologyTxOperation, uint64(tx.Operation))
+	e.Varint(fTopologyTxSerial, uint64(tx.Serial))
 	m := tx.Mapping
 	set := 0
 	for _, p := range []bool{m.NamespaceDelegation != nil, m.PartyToParticipant != nil, m.PartyToKeyMapping != nil} {
@@ -154,58 +155,58 @@ func EncodeBareTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 	if set > 1 {
 		return nil, errors.New("topology mapping has more than one mapping set")
 	}
-	e.msg(3, func(e *pbEnc) {
+	e.Message(fTopologyTxMapping, func(e *pbEnc) {
 		switch {
 		case m.NamespaceDelegation != nil:
 			d := m.NamespaceDelegation
-			e.msg(MappingCodeNamespaceDelegation, func(e *pbEnc) {
-				e.str(1, d.Namespace)
-				e.msg(2, func(e *pbEnc) { encodeSigningKey(e, d.TargetKey) })
-				e.boolean(3, d.IsRootDelegation)
+			e.Message(MappingCodeNamespaceDelegation, func(e *pbEnc) {
+				e.String(fNSDNamespace, d.Namespace)
+				e.Message(fNSDTargetKey, func(e *pbEnc) { encodeSigningKey(e, d.TargetKey) })
+				e.Bool(fNSDIsRootDelegation, d.IsRootDelegation)
 				switch d.Restriction {
-				case 4, 5:
-					e.msg(protowire.Number(d.Restriction), func(*pbEnc) {})
-				case 6:
-					e.msg(6, func(e *pbEnc) { e.packedEnums(1, d.Mappings) })
+				case int(fNSDCanSignAllMappings), int(fNSDCanSignAllButNSDelegations):
+					e.Message(protowire.Number(d.Restriction), func(*pbEnc) {})
+				case int(fNSDCanSignSpecificMappings):
+					e.Message(fNSDCanSignSpecificMappings, func(e *pbEnc) { e.PackedInt32s(fSpecificMappingsMappings, d.Mappings) })
 				}
 			})
 		case m.PartyToParticipant != nil:
 			p := m.PartyToParticipant
-			e.msg(MappingCodePartyToParticipant, func(e *pbEnc) {
-				e.str(1, p.Party)
-				e.varint(2, uint64(p.Threshold))
+			e.Message(MappingCodePartyToParticipant, func(e *pbEnc) {
+				e.String(fP2PParty, p.Party)
+				e.Varint(fP2PThreshold, uint64(p.Threshold))
 				for _, h := range p.Participants {
-					e.msg(3, func(e *pbEnc) {
-						e.str(1, h.ParticipantUID)
-						e.varint(2, uint64(h.Permission))
+					e.Message(fP2PParticipants, func(e *pbEnc) {
+						e.String(fHostingParticipantUID, h.ParticipantUID)
+						e.Varint(fHostingPermission, uint64(h.Permission))
 						if h.Onboarding {
-							e.msg(3, func(*pbEnc) {})
+							e.Message(fHostingOnboarding, func(*pbEnc) {})
 						}
 					})
 				}
 				if k := p.PartySigningKeys; k != nil {
-					e.msg(6, func(e *pbEnc) {
+					e.Message(fP2PPartySigningKeys, func(e *pbEnc) {
 						for _, key := range k.Keys {
-							e.msg(1, func(e *pbEnc) { encodeSigningKey(e, key) })
+							e.Message(fKeysWithThresholdKeys, func(e *pbEnc) { encodeSigningKey(e, key) })
 						}
-						e.varint(2, uint64(k.Threshold))
+						e.Varint(fKeysWithThresholdThreshold, uint64(k.Threshold))
 					})
 				}
 			})
 		case m.PartyToKeyMapping != nil:
 			p := m.PartyToKeyMapping
-			e.msg(MappingCodePartyToKeyMapping, func(e *pbEnc) {
-				e.str(1, p.Party)
-				e.varint(3, uint64(p.Threshold))
+			e.Message(MappingCodePartyToKeyMapping, func(e *pbEnc) {
+				e.String(fP2KParty, p.Party)
+				e.Varint(fP2KThreshold, uint64(p.Threshold))
 				for _, key := range p.SigningKeys {
-					e.msg(4, func(e *pbEnc) { encodeSigningKey(e, key) })
+					e.Message(fP2KSigningKeys, func(e *pbEnc) { encodeSigningKey(e, key) })
 				}
 			})
 		case m.Code != 0:
-			e.bytesAlways(protowire.Number(m.Code), m.Raw)
+			e.BytesAlways(protowire.Number(m.Code), m.Raw)
 		}
 	})
-	return e.b, e.err
+	return e.B, e.Err
 }
 
 // DecodeTopologyTransaction parses an UntypedVersionedMessage holding a v30
@@ -213,69 +214,69 @@ func EncodeBareTopologyTransaction(tx *TopologyTransaction) ([]byte, error) {
 // mappings other than NamespaceDelegation, PartyToParticipant and
 // PartyToKeyMapping come back with only Code and Raw set.
 func DecodeTopologyTransaction(b []byte) (*TopologyTransaction, error) {
-	var data msgAcc
+	var data pbwire.Acc
 	var version int32
-	err := pbFields(b, func(f pbField) error {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isBytes():
+		case f.Num == fVersionedData && f.IsBytes():
 			// A bytes field: the last occurrence wins.
-			data = msgAcc{set: true, b: f.b}
-		case f.num == 2 && f.isVarint():
-			version = int32(f.u)
+			data = pbwire.Acc{Set: true, B: f.Bytes}
+		case f.Num == fVersionedVersion && f.IsVarint():
+			version = int32(f.Uint)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("invalid versioned topology transaction: %w", err)
 	}
-	if !data.set {
+	if !data.Set {
 		return nil, errors.New("invalid versioned topology transaction: field data is not set")
 	}
 	if version != TopologyProtoVersion {
 		return nil, fmt.Errorf("unsupported topology transaction proto version %d (expected %d)", version, TopologyProtoVersion)
 	}
-	return DecodeBareTopologyTransaction(data.b)
+	return DecodeBareTopologyTransaction(data.B)
 }
 
 // DecodeBareTopologyTransaction parses a TopologyTransaction message
 // without the versioned wrapper.
 func DecodeBareTopologyTransaction(b []byte) (*TopologyTransaction, error) {
 	tx := &TopologyTransaction{}
-	var mapping msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var mapping pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 1 && f.isVarint():
-			tx.Operation = TopologyOperation(int32(f.u))
-		case f.num == 2 && f.isVarint():
-			tx.Serial = uint32(f.u)
-		case f.num == 3 && f.isBytes():
-			mapping.add(f.b)
+		case f.Num == fTopologyTxOperation && f.IsVarint():
+			tx.Operation = TopologyOperation(int32(f.Uint))
+		case f.Num == fTopologyTxSerial && f.IsVarint():
+			tx.Serial = uint32(f.Uint)
+		case f.Num == fTopologyTxMapping && f.IsBytes():
+			mapping.Add(f.Bytes)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("invalid topology transaction: %w", err)
 	}
-	if !mapping.set {
+	if !mapping.Set {
 		return nil, errors.New("invalid topology transaction: field mapping is not set")
 	}
-	if err := decodeMapping(mapping.b, &tx.Mapping); err != nil {
+	if err := decodeMapping(mapping.B, &tx.Mapping); err != nil {
 		return nil, fmt.Errorf("invalid topology transaction: %w", err)
 	}
 	return tx, nil
 }
 
 func decodeMapping(b []byte, m *TopologyMapping) error {
-	var acc msgAcc
-	err := pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	var acc pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
-		if int(f.num) != m.Code {
-			acc = msgAcc{}
+		if int(f.Num) != m.Code {
+			acc = pbwire.Acc{}
 		}
-		m.Code = int(f.num)
-		acc.add(f.b)
+		m.Code = int(f.Num)
+		acc.Add(f.Bytes)
 		return nil
 	})
 	if err != nil {
@@ -285,51 +286,51 @@ func decodeMapping(b []byte, m *TopologyMapping) error {
 	case 0:
 		return errors.New("field mapping is empty")
 	case MappingCodePartyToParticipant:
-		m.PartyToParticipant, err = decodeP2P(acc.b)
+		m.PartyToParticipant, err = decodeP2P(acc.B)
 	case MappingCodeNamespaceDelegation:
-		m.NamespaceDelegation, err = decodeNSD(acc.b)
+		m.NamespaceDelegation, err = decodeNSD(acc.B)
 	case MappingCodePartyToKeyMapping:
-		m.PartyToKeyMapping, err = decodeP2K(acc.b)
+		m.PartyToKeyMapping, err = decodeP2K(acc.B)
 	default:
-		m.Raw = acc.b
+		m.Raw = acc.B
 	}
 	return err
 }
 
 func decodeP2P(b []byte) (*PartyToParticipant, error) {
 	p := &PartyToParticipant{}
-	var keys msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var keys pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.num == 1 && f.isBytes():
-			p.Party, err = f.str("party")
-		case f.num == 2 && f.isVarint():
-			p.Threshold = uint32(f.u)
-		case f.num == 3 && f.isBytes():
+		case f.Num == fP2PParty && f.IsBytes():
+			p.Party, err = f.NamedText("party")
+		case f.Num == fP2PThreshold && f.IsVarint():
+			p.Threshold = uint32(f.Uint)
+		case f.Num == fP2PParticipants && f.IsBytes():
 			var h HostingParticipant
-			h, err = decodeHosting(f.b)
+			h, err = decodeHosting(f.Bytes)
 			p.Participants = append(p.Participants, h)
-		case f.num == 6 && f.isBytes():
-			keys.add(f.b)
+		case f.Num == fP2PPartySigningKeys && f.IsBytes():
+			keys.Add(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("PartyToParticipant: %w", err)
 	}
-	if keys.set {
+	if keys.Set {
 		k := &SigningKeysWithThreshold{}
-		err := pbFields(keys.b, func(f pbField) error {
+		err := pbwire.WalkSkippingGroups(keys.B, func(f pbwire.Field) error {
 			switch {
-			case f.num == 1 && f.isBytes():
-				key, err := decodeSigningKey(f.b)
+			case f.Num == fKeysWithThresholdKeys && f.IsBytes():
+				key, err := decodeSigningKey(f.Bytes)
 				if err != nil {
 					return err
 				}
 				k.Keys = append(k.Keys, key)
-			case f.num == 2 && f.isVarint():
-				k.Threshold = uint32(f.u)
+			case f.Num == fKeysWithThresholdThreshold && f.IsVarint():
+				k.Threshold = uint32(f.Uint)
 			}
 			return nil
 		})
@@ -343,14 +344,14 @@ func decodeP2P(b []byte) (*PartyToParticipant, error) {
 
 func decodeHosting(b []byte) (HostingParticipant, error) {
 	var h HostingParticipant
-	err := pbFields(b, func(f pbField) error {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.num == 1 && f.isBytes():
-			h.ParticipantUID, err = f.str("participant_uid")
-		case f.num == 2 && f.isVarint():
-			h.Permission = ParticipantPermission(int32(f.u))
-		case f.num == 3 && f.isBytes():
+		case f.Num == fHostingParticipantUID && f.IsBytes():
+			h.ParticipantUID, err = f.NamedText("participant_uid")
+		case f.Num == fHostingPermission && f.IsVarint():
+			h.Permission = ParticipantPermission(int32(f.Uint))
+		case f.Num == fHostingOnboarding && f.IsBytes():
 			h.Onboarding = true
 		}
 		return err
@@ -361,22 +362,22 @@ func decodeHosting(b []byte) (HostingParticipant, error) {
 func decodeSigningKey(b []byte) (SigningKey, error) {
 	var k SigningKey
 	var format int32
-	err := pbFields(b, func(f pbField) error {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		switch {
-		case f.num == 2 && f.isVarint():
-			format = int32(f.u)
-		case f.num == 3 && f.isBytes():
-			k.PublicKey = bytes.Clone(f.b)
-		case f.num == 5 && (f.isVarint() || f.isBytes()):
-			vs, err := f.enums()
+		case f.Num == fSigningKeyFormat && f.IsVarint():
+			format = int32(f.Uint)
+		case f.Num == fSigningKeyPublicKey && f.IsBytes():
+			k.PublicKey = bytes.Clone(f.Bytes)
+		case f.Num == fSigningKeyUsage && (f.IsVarint() || f.IsBytes()):
+			vs, err := f.Int32s()
 			if err != nil {
 				return err
 			}
 			for _, v := range vs {
 				k.Usage = append(k.Usage, SigningKeyUsage(v))
 			}
-		case f.num == 6 && f.isVarint():
-			k.KeySpec = SigningKeySpec(int32(f.u))
+		case f.Num == fSigningKeyKeySpec && f.IsVarint():
+			k.KeySpec = SigningKeySpec(int32(f.Uint))
 		}
 		return nil
 	})
@@ -392,38 +393,38 @@ func decodeSigningKey(b []byte) (SigningKey, error) {
 
 func decodeNSD(b []byte) (*NamespaceDelegation, error) {
 	d := &NamespaceDelegation{}
-	var target, restr msgAcc
-	err := pbFields(b, func(f pbField) error {
+	var target, restr pbwire.Acc
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.num == 1 && f.isBytes():
-			d.Namespace, err = f.str("namespace")
-		case f.num == 2 && f.isBytes():
-			target.add(f.b)
-		case f.num == 3 && f.isVarint():
-			d.IsRootDelegation = f.u != 0
-		case f.num >= 4 && f.num <= 6 && f.isBytes():
-			if int(f.num) != d.Restriction {
-				restr = msgAcc{}
+		case f.Num == fNSDNamespace && f.IsBytes():
+			d.Namespace, err = f.NamedText("namespace")
+		case f.Num == fNSDTargetKey && f.IsBytes():
+			target.Add(f.Bytes)
+		case f.Num == fNSDIsRootDelegation && f.IsVarint():
+			d.IsRootDelegation = f.Uint != 0
+		case f.Num >= fNSDCanSignAllMappings && f.Num <= fNSDCanSignSpecificMappings && f.IsBytes():
+			if int(f.Num) != d.Restriction {
+				restr = pbwire.Acc{}
 			}
-			d.Restriction = int(f.num)
-			restr.add(f.b)
+			d.Restriction = int(f.Num)
+			restr.Add(f.Bytes)
 		}
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("NamespaceDelegation: %w", err)
 	}
-	if !target.set {
+	if !target.Set {
 		return nil, errors.New("NamespaceDelegation: field target_key is not set")
 	}
-	if d.TargetKey, err = decodeSigningKey(target.b); err != nil {
+	if d.TargetKey, err = decodeSigningKey(target.B); err != nil {
 		return nil, fmt.Errorf("NamespaceDelegation: %w", err)
 	}
-	if d.Restriction == 6 {
-		err = pbFields(restr.b, func(f pbField) error {
-			if f.num == 1 && (f.isVarint() || f.isBytes()) {
-				vs, err := f.enums()
+	if d.Restriction == int(fNSDCanSignSpecificMappings) {
+		err = pbwire.WalkSkippingGroups(restr.B, func(f pbwire.Field) error {
+			if f.Num == fSpecificMappingsMappings && (f.IsVarint() || f.IsBytes()) {
+				vs, err := f.Int32s()
 				d.Mappings = append(d.Mappings, vs...)
 				return err
 			}
@@ -438,16 +439,16 @@ func decodeNSD(b []byte) (*NamespaceDelegation, error) {
 
 func decodeP2K(b []byte) (*PartyToKeyMapping, error) {
 	p := &PartyToKeyMapping{}
-	err := pbFields(b, func(f pbField) error {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		var err error
 		switch {
-		case f.num == 1 && f.isBytes():
-			p.Party, err = f.str("party")
-		case f.num == 3 && f.isVarint():
-			p.Threshold = uint32(f.u)
-		case f.num == 4 && f.isBytes():
+		case f.Num == fP2KParty && f.IsBytes():
+			p.Party, err = f.NamedText("party")
+		case f.Num == fP2KThreshold && f.IsVarint():
+			p.Threshold = uint32(f.Uint)
+		case f.Num == fP2KSigningKeys && f.IsBytes():
 			var k SigningKey
-			k, err = decodeSigningKey(f.b)
+			k, err = decodeSigningKey(f.Bytes)
 			p.SigningKeys = append(p.SigningKeys, k)
 		}
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -23,14 +24,14 @@ type Identifier struct {
 }
 
 func encodeIdentifier(e *pbEnc, id Identifier) {
-	e.str(1, id.PackageID)
-	e.str(2, id.ModuleName)
-	e.str(3, id.EntityName)
+	e.String(fIdentifierPackageID, id.PackageID)
+	e.String(fIdentifierModuleName, id.ModuleName)
+	e.String(fIdentifierEntityName, id.EntityName)
 }
 
 func encodeOptIdentifier(e *pbEnc, num protowire.Number, id *Identifier) {
 	if id != nil {
-		e.msg(num, func(e *pbEnc) { encodeIdentifier(e, *id) })
+		e.Message(num, func(e *pbEnc) { encodeIdentifier(e, *id) })
 	}
 }
 
@@ -40,40 +41,40 @@ func encodeValueField(e *pbEnc, num protowire.Number, v value.Value) {
 		return
 	}
 	b, err := value.EncodeProto(v)
-	if e.err == nil {
-		e.err = err
+	if e.Err == nil {
+		e.Err = err
 	}
-	e.bytesAlways(num, b)
+	e.BytesAlways(num, b)
 }
 
 func decodeIdentifier(b []byte, depth int) (Identifier, error) {
 	var id Identifier
-	if depth > maxProtoDepth {
-		return id, errTooDeep
+	if depth > pbwire.MaxDepth {
+		return id, pbwire.ErrTooDeep
 	}
-	err := pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
-		case 1:
-			id.PackageID, err = f.str("package_id")
-		case 2:
-			id.ModuleName, err = f.str("module_name")
-		case 3:
-			id.EntityName, err = f.str("entity_name")
+		switch f.Num {
+		case fIdentifierPackageID:
+			id.PackageID, err = f.NamedText("package_id")
+		case fIdentifierModuleName:
+			id.ModuleName, err = f.NamedText("module_name")
+		case fIdentifierEntityName:
+			id.EntityName, err = f.NamedText("entity_name")
 		}
 		return err
 	})
 	return id, err
 }
 
-func decodeOptIdentifier(acc msgAcc, depth int) (*Identifier, error) {
-	if !acc.set {
+func decodeOptIdentifier(acc pbwire.Acc, depth int) (*Identifier, error) {
+	if !acc.Set {
 		return nil, nil
 	}
-	id, err := decodeIdentifier(acc.b, depth)
+	id, err := decodeIdentifier(acc.B, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -86,9 +87,9 @@ func decodeValue(b []byte, depth int) (value.Value, error) {
 }
 
 // decodeRequiredValue decodes a Value message field that must be present.
-func decodeRequiredValue(acc msgAcc, depth int, what string) (value.Value, error) {
-	if !acc.set {
+func decodeRequiredValue(acc pbwire.Acc, depth int, what string) (value.Value, error) {
+	if !acc.Set {
 		return nil, fmt.Errorf("%s is missing", what)
 	}
-	return decodeValue(acc.b, depth)
+	return decodeValue(acc.B, depth)
 }

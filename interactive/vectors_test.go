@@ -265,7 +265,7 @@ func TestOnboardingVector(t *testing.T) {
 			}
 			var e pbEnc
 			encodeSigningKey(&e, res.Transaction.Mapping.PartyToParticipant.PartySigningKeys.Keys[0])
-			if got := hex.EncodeToString(e.b); got != "10041a2c"+vecSPKI+"2a030105043001" {
+			if got := hex.EncodeToString(e.B); got != "10041a2c"+vecSPKI+"2a030105043001" {
 				t.Errorf("v30 SigningPublicKey = %s", got)
 			}
 			txHash := TopologyTransactionHash(uvm)

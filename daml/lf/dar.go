@@ -5,11 +5,11 @@ import (
 	"bytes"
 	"compress/flate"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/ledgernode/ledgernode/internal/quote"
 )
 
 // The default size limits of ReadDAR, as in Canton.
@@ -111,9 +111,10 @@ func (d *DAR) PackageIDs() []string {
 // dependencies (see CheckDependencies) or types.
 //
 // Memory: ReadDAR holds data, at most MaxManifestSize bytes of manifest and
-// the inflated dalfs the manifest lists, which the size limits bound
-// (entries are inflated into buffers of exactly their declared size, and
-// content beyond it is refused); other entries are never inflated.
+// the inflated dalfs the manifest lists, which the size limits bound: an
+// entry is inflated into a buffer that grows (by doubling) up to its
+// declared size and no further, content beyond it being refused. Other
+// entries are never inflated.
 //
 // Errors are *Error values of kind KindInvalidDAR (not a zip, missing,
 // oversized or invalid manifest, unsupported format), KindInvalidZipEntry
@@ -249,9 +250,9 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	default:
 		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q uses unsupported compression method %d", f.Name, f.Method)
 	}
-	// One buffer of the declared size (within limit), grown as content
-	// arrives: a header that lies upwards costs only what really inflates,
-	// and content beyond the declared size is never held.
+	// The buffer grows as content arrives: a header that lies upwards costs
+	// only what really inflates, and content beyond the declared size (which
+	// is within limit) is never held.
 	b, err := readUpTo(r, int64(declared))
 	if err != nil {
 		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Corrupt zip entry %q: %v", f.Name, err), err)
@@ -293,25 +294,13 @@ func readUpTo(r io.Reader, n int64) ([]byte, error) {
 	return b, nil
 }
 
-// maxQuoted is how many bytes of outside input an error cause quotes.
-const maxQuoted = 100
-
 // quoteInput quotes outside input for an error cause: in full up to
-// maxQuoted bytes, beyond that its first maxQuoted bytes and its length.
-func quoteInput[T string | []byte](s T) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(string(s))
-	}
-	return fmt.Sprintf("%q… (%d bytes)", s[:maxQuoted], len(s))
-}
+// 100 bytes, beyond that its first 100 bytes and its length (internal/quote's
+// Go form, the one implementation shared with the ledger's errors).
+func quoteInput[T string | []byte](s T) string { return quote.Go(s) }
 
-// truncateInput cuts outside input to maxQuoted bytes for an error context.
-func truncateInput(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	return s[:maxQuoted] + "…"
-}
+// truncateInput cuts outside input to 100 bytes for an error context.
+func truncateInput(s string) string { return quote.Truncate(s) }
 
 // parseManifest reads a Java manifest's main section and the DAR
 // attributes (DarManifestReader). It walks the lines of b in place (CRLF,

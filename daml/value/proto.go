@@ -11,11 +11,11 @@ import (
 
 // MaxProtoDepth bounds message nesting when decoding, like protobuf-java's
 // default recursion limit (100), which is what Canton parses with.
-const MaxProtoDepth = 100
+const MaxProtoDepth = pbwire.MaxDepth
 
 // ErrProtoTooDeep is the error of DecodeProto for a message nested more
 // than MaxProtoDepth levels deep.
-var ErrProtoTooDeep = errors.New("protobuf message nesting exceeds 100 levels")
+var ErrProtoTooDeep = pbwire.ErrTooDeep
 
 type pbEnc = pbwire.Encoder
 
@@ -145,29 +145,29 @@ func decodeIdentifier(b []byte, depth int) (lf.TypeConID, error) {
 	if depth > MaxProtoDepth {
 		return id, ErrProtoTooDeep
 	}
-	err := pbFields(b, func(f pbField) error {
-		if !f.isBytes() {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
+		if !f.IsBytes() {
 			return nil
 		}
 		var err error
-		switch f.num {
+		switch f.Num {
 		case 1:
-			id.PackageID, err = f.str("package_id")
+			id.PackageID, err = f.NamedText("package_id")
 		case 2:
-			id.Module, err = f.str("module_name")
+			id.Module, err = f.NamedText("module_name")
 		case 3:
-			id.Name, err = f.str("entity_name")
+			id.Name, err = f.NamedText("entity_name")
 		}
 		return err
 	})
 	return id, err
 }
 
-func decodeOptIdentifier(acc msgAcc, depth int) (*lf.TypeConID, error) {
-	if !acc.set {
+func decodeOptIdentifier(acc pbwire.Acc, depth int) (*lf.TypeConID, error) {
+	if !acc.Set {
 		return nil, nil
 	}
-	id, err := decodeIdentifier(acc.b, depth)
+	id, err := decodeIdentifier(acc.B, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -175,11 +175,11 @@ func decodeOptIdentifier(acc msgAcc, depth int) (*lf.TypeConID, error) {
 }
 
 // decodeRequiredValue decodes a Value message field that must be present.
-func decodeRequiredValue(acc msgAcc, depth int, what string) (Value, error) {
-	if !acc.set {
+func decodeRequiredValue(acc pbwire.Acc, depth int, what string) (Value, error) {
+	if !acc.Set {
 		return nil, fmt.Errorf("%s is missing", what)
 	}
-	return decodeValue(acc.b, depth)
+	return decodeValue(acc.B, depth)
 }
 
 var errNoSum = errors.New("value has no sum set")
@@ -190,36 +190,36 @@ func decodeValue(b []byte, depth int) (Value, error) {
 	}
 	var (
 		num protowire.Number
-		acc msgAcc
+		acc pbwire.Acc
 		u   uint64
 		s   string
 	)
-	err := pbFields(b, func(f pbField) error {
+	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		ok := false
-		switch f.num {
+		switch f.Num {
 		case 2, 3, 4:
-			ok = f.isVarint()
+			ok = f.IsVarint()
 		case 5:
-			ok = f.isFixed64()
+			ok = f.IsFixed64()
 		case 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
-			ok = f.isBytes()
+			ok = f.IsBytes()
 		}
 		if !ok {
 			return nil
 		}
-		if f.num != num {
-			acc = msgAcc{}
+		if f.Num != num {
+			acc = pbwire.Acc{}
 		}
-		num = f.num
-		switch f.num {
+		num = f.Num
+		switch f.Num {
 		case 2, 3, 4, 5:
-			u = f.u
+			u = f.Uint
 		case 6, 7, 8, 9:
 			var err error
-			s, err = f.str("value string")
+			s, err = f.NamedText("value string")
 			return err
 		default:
-			acc.add(f.b)
+			acc.Add(f.Bytes)
 		}
 		return nil
 	})
@@ -249,26 +249,26 @@ func decodeValue(b []byte, depth int) (Value, error) {
 	case 9:
 		return ContractID(s), nil
 	case 10:
-		var inner msgAcc
-		err := pbFields(acc.b, func(f pbField) error {
-			if f.num == 1 && f.isBytes() {
-				inner.add(f.b)
+		var inner pbwire.Acc
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
+			if f.Num == 1 && f.IsBytes() {
+				inner.Add(f.Bytes)
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		if !inner.set {
+		if !inner.Set {
 			return Optional{}, nil
 		}
-		v, err := decodeValue(inner.b, d+1)
+		v, err := decodeValue(inner.B, d+1)
 		return Optional{Value: v}, err
 	case 11:
 		var out List
-		err := pbFields(acc.b, func(f pbField) error {
-			if f.num == 1 && f.isBytes() {
-				v, err := decodeValue(f.b, d+1)
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
+			if f.Num == 1 && f.IsBytes() {
+				v, err := decodeValue(f.Bytes, d+1)
 				out = append(out, v)
 				return err
 			}
@@ -280,19 +280,19 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		return out, err
 	case 12:
 		out := TextMap{}
-		err := pbFields(acc.b, func(f pbField) error {
-			if f.num != 1 || !f.isBytes() {
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
+			if f.Num != 1 || !f.IsBytes() {
 				return nil
 			}
 			var ent TextMapEntry
-			var val msgAcc
-			err := pbFields(f.b, func(g pbField) error {
+			var val pbwire.Acc
+			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				var err error
 				switch {
-				case g.num == 1 && g.isBytes():
-					ent.Key, err = g.str("text map key")
-				case g.num == 2 && g.isBytes():
-					val.add(g.b)
+				case g.Num == 1 && g.IsBytes():
+					ent.Key, err = g.NamedText("text map key")
+				case g.Num == 2 && g.IsBytes():
+					val.Add(g.Bytes)
 				}
 				return err
 			})
@@ -306,17 +306,17 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		return out, err
 	case 13:
 		out := GenMap{}
-		err := pbFields(acc.b, func(f pbField) error {
-			if f.num != 1 || !f.isBytes() {
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
+			if f.Num != 1 || !f.IsBytes() {
 				return nil
 			}
-			var k, v msgAcc
-			err := pbFields(f.b, func(g pbField) error {
+			var k, v pbwire.Acc
+			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				switch {
-				case g.num == 1 && g.isBytes():
-					k.add(g.b)
-				case g.num == 2 && g.isBytes():
-					v.add(g.b)
+				case g.Num == 1 && g.IsBytes():
+					k.Add(g.Bytes)
+				case g.Num == 2 && g.IsBytes():
+					v.Add(g.Bytes)
 				}
 				return nil
 			})
@@ -334,21 +334,21 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		return out, err
 	case 14:
 		var rec Record
-		var rid msgAcc
-		err := pbFields(acc.b, func(f pbField) error {
+		var rid pbwire.Acc
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 			switch {
-			case f.num == 1 && f.isBytes():
-				rid.add(f.b)
-			case f.num == 2 && f.isBytes():
+			case f.Num == 1 && f.IsBytes():
+				rid.Add(f.Bytes)
+			case f.Num == 2 && f.IsBytes():
 				var fld RecordField
-				var val msgAcc
-				err := pbFields(f.b, func(g pbField) error {
+				var val pbwire.Acc
+				err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 					var err error
 					switch {
-					case g.num == 1 && g.isBytes():
-						fld.Label, err = g.str("record field label")
-					case g.num == 2 && g.isBytes():
-						val.add(g.b)
+					case g.Num == 1 && g.IsBytes():
+						fld.Label, err = g.NamedText("record field label")
+					case g.Num == 2 && g.IsBytes():
+						val.Add(g.Bytes)
 					}
 					return err
 				})
@@ -368,16 +368,16 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		return rec, err
 	case 15:
 		var vr Variant
-		var vid, val msgAcc
-		err := pbFields(acc.b, func(f pbField) error {
+		var vid, val pbwire.Acc
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 			var err error
 			switch {
-			case f.num == 1 && f.isBytes():
-				vid.add(f.b)
-			case f.num == 2 && f.isBytes():
-				vr.Constructor, err = f.str("variant constructor")
-			case f.num == 3 && f.isBytes():
-				val.add(f.b)
+			case f.Num == 1 && f.IsBytes():
+				vid.Add(f.Bytes)
+			case f.Num == 2 && f.IsBytes():
+				vr.Constructor, err = f.NamedText("variant constructor")
+			case f.Num == 3 && f.IsBytes():
+				val.Add(f.Bytes)
 			}
 			return err
 		})
@@ -391,14 +391,14 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		return vr, err
 	case 16:
 		var en Enum
-		var eid msgAcc
-		err := pbFields(acc.b, func(f pbField) error {
+		var eid pbwire.Acc
+		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 			var err error
 			switch {
-			case f.num == 1 && f.isBytes():
-				eid.add(f.b)
-			case f.num == 2 && f.isBytes():
-				en.Constructor, err = f.str("enum constructor")
+			case f.Num == 1 && f.IsBytes():
+				eid.Add(f.Bytes)
+			case f.Num == 2 && f.IsBytes():
+				en.Constructor, err = f.NamedText("enum constructor")
 			}
 			return err
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -1898,68 +1899,45 @@ func canonicalNumeric(s string, scale int) (string, int, string) {
 	return b.String(), numOK, ""
 }
 
-// validParty checks a Daml-LF party string (semantics.md §A: 1 to 255
-// characters of [a-zA-Z0-9:_ -]); it returns the problem, or "". It is
-// daml/value's one definition of the party syntax: to be pointed at
-// daml/lf's party syntax once that exists, keeping these messages.
+// validParty checks a Daml-LF party string with daml/lf's party syntax
+// (lf.CheckParty: 1 to 255 characters of [a-zA-Z0-9:_ -]); it returns the
+// problem in daml/value's words (the input quoted short), or "".
 func validParty(s string) string {
-	if s == "" {
+	var se *lf.SyntaxError
+	if !errors.As(lf.CheckParty(s), &se) {
+		return ""
+	}
+	switch se.Problem {
+	case lf.SyntaxEmpty:
 		return "Daml-LF Party is empty"
+	case lf.SyntaxTooLong:
+		return fmt.Sprintf("Daml-LF Party %s is too long (max: %d)", quoteShort(s), se.Max)
+	default:
+		return fmt.Sprintf("non expected character 0x%x in Daml-LF Party %s", se.Char, quoteShort(s))
 	}
-	if len(s) > 255 {
-		return fmt.Sprintf("Daml-LF Party %s is too long (max: 255)", quoteShort(s))
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', isDigit(c), c == ':', c == '-', c == '_', c == ' ':
-		default:
-			return fmt.Sprintf("non expected character 0x%x in Daml-LF Party %s", c, quoteShort(s))
-		}
-	}
-	return ""
 }
 
-// validContractID checks a V1 or V2 contract id (lowercase hex). It
-// returns the problem, or "", and whether the problem is the engine's (a
-// local or relative id) rather than a syntax error. It is daml/value's
-// one definition of the contract-id syntax: to be pointed at daml/lf's
-// contract-id syntax once that exists, keeping these messages.
+// validContractID checks a V1 or V2 contract id (lowercase hex) with
+// daml/lf's contract-id syntax. It returns the problem, or "", and whether
+// the problem is the engine's (a local or relative id) rather than a
+// syntax error.
 func validContractID(s string) (string, bool) {
-	bad := fmt.Sprintf("cannot parse ContractId %s", quoteShort(s))
-	if len(s) < 2 || len(s)%2 != 0 {
-		return bad, false
+	c, err := lf.ParseContractID(s)
+	if err != nil {
+		msg := "cannot parse ContractId " + quoteShort(s)
+		var se *lf.SyntaxError
+		if errors.As(err, &se) && se.Detail != "" {
+			msg += ": " + se.Detail
+		}
+		return msg, false
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isDigit(c) && (c < 'a' || c > 'f') {
-			return bad, false
-		}
-	}
-	n := len(s) / 2
-	switch s[:2] {
-	case "00": // V1: 00 · 32-byte discriminator · suffix ≤ 94 bytes
-		if n < 33 {
-			return bad, false
-		}
-		if suffix := n - 33; suffix > 94 {
-			return fmt.Sprintf("%s: the suffix is too long, expected at most 94 bytes, but got %d", bad, suffix), false
-		} else if suffix == 0 {
-			return fmt.Sprintf("Illegal Contract ID %s: non-suffixed V1 contract ids are forbidden", quoteShort(s)), true
-		}
-	case "01": // V2: 01 · 12-byte local part · suffix ≤ 33 bytes
-		if n < 13 {
-			return bad, false
-		}
-		if suffix := n - 13; suffix > 33 {
-			return fmt.Sprintf("%s: the suffix is too long, expected at most 33 bytes, but got %d", bad, suffix), false
-		} else if suffix == 0 {
-			return fmt.Sprintf("Illegal Contract ID %s: local contract ids are forbidden", quoteShort(s)), true
-		}
-		if s[26] < '8' { // first suffix byte < 0x80: relative
-			return fmt.Sprintf("Illegal Contract ID %s: relative contract ids are forbidden", quoteShort(s)), true
-		}
-	default:
-		return bad, false
+	switch {
+	case c.IsLocal() && c.Version == lf.ContractIDV1:
+		return fmt.Sprintf("Illegal Contract ID %s: non-suffixed V1 contract ids are forbidden", quoteShort(s)), true
+	case c.IsLocal():
+		return fmt.Sprintf("Illegal Contract ID %s: local contract ids are forbidden", quoteShort(s)), true
+	case c.IsRelative():
+		return fmt.Sprintf("Illegal Contract ID %s: relative contract ids are forbidden", quoteShort(s)), true
 	}
 	return "", false
 }

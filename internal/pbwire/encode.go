@@ -64,3 +64,58 @@ func (e *Encoder) Message(num protowire.Number, f func(*Encoder)) {
 	}
 	e.BytesAlways(num, inner.B)
 }
+
+// Strings writes a repeated string field: one field per element, empty
+// strings included.
+func (e *Encoder) Strings(num protowire.Number, ss []string) {
+	for _, s := range ss {
+		e.StringAlways(num, s)
+	}
+}
+
+// Bytes writes a bytes field unless p is empty.
+func (e *Encoder) Bytes(num protowire.Number, p []byte) {
+	if len(p) > 0 {
+		e.BytesAlways(num, p)
+	}
+}
+
+// Varint writes a varint field (uint64, uint32, int64, enum) unless v is 0.
+func (e *Encoder) Varint(num protowire.Number, v uint64) {
+	if v != 0 {
+		e.VarintAlways(num, v)
+	}
+}
+
+// OptVarint writes a varint field when v is not nil, even when *v is 0
+// (a proto3 optional field).
+func (e *Encoder) OptVarint(num protowire.Number, v *uint64) {
+	if v != nil {
+		e.VarintAlways(num, *v)
+	}
+}
+
+// Bool writes a bool field when v is true.
+func (e *Encoder) Bool(num protowire.Number, v bool) {
+	if v {
+		e.VarintAlways(num, 1)
+	}
+}
+
+// Int32 writes an int32 (or enum) field unless v is 0; negative values
+// are written as the sign-extended 64-bit varint, as protobuf does.
+func (e *Encoder) Int32(num protowire.Number, v int32) { e.Varint(num, uint64(int64(v))) }
+
+// PackedInt32s writes a repeated int32 (or enum) field in the packed form
+// (one length-delimited field of varints, sign-extended as Int32 does),
+// nothing when vs is empty.
+func (e *Encoder) PackedInt32s(num protowire.Number, vs []int32) {
+	if len(vs) == 0 {
+		return
+	}
+	var p []byte
+	for _, v := range vs {
+		p = protowire.AppendVarint(p, uint64(int64(v)))
+	}
+	e.BytesAlways(num, p)
+}

@@ -26,3 +26,36 @@ func TestEncoder(t *testing.T) {
 		t.Errorf("first error kept: %v", bad.Err)
 	}
 }
+
+func TestEncoderDefaultsAndRepeated(t *testing.T) {
+	zero, seven := uint64(0), uint64(7)
+	tests := []struct {
+		name  string
+		write func(e *Encoder)
+		want  string
+	}{
+		{"empty bytes skipped", func(e *Encoder) { e.Bytes(1, nil) }, ""},
+		{"bytes", func(e *Encoder) { e.Bytes(1, []byte{9}) }, "0a0109"},
+		{"zero varint skipped", func(e *Encoder) { e.Varint(1, 0) }, ""},
+		{"varint", func(e *Encoder) { e.Varint(1, 300) }, "08ac02"},
+		{"nil optional skipped", func(e *Encoder) { e.OptVarint(1, nil) }, ""},
+		{"optional zero written", func(e *Encoder) { e.OptVarint(1, &zero) }, "0800"},
+		{"optional", func(e *Encoder) { e.OptVarint(1, &seven) }, "0807"},
+		{"false skipped", func(e *Encoder) { e.Bool(1, false) }, ""},
+		{"true", func(e *Encoder) { e.Bool(1, true) }, "0801"},
+		{"zero int32 skipped", func(e *Encoder) { e.Int32(1, 0) }, ""},
+		{"negative int32 sign-extended", func(e *Encoder) { e.Int32(1, -1) }, "08ffffffffffffffffff01"},
+		{"strings keep empties", func(e *Encoder) { e.Strings(2, []string{"a", ""}) }, "120161" + "1200"},
+		{"no packed values", func(e *Encoder) { e.PackedInt32s(3, nil) }, ""},
+		{"packed", func(e *Encoder) { e.PackedInt32s(3, []int32{1, 300, -1}) }, "1a0d" + "01" + "ac02" + "ffffffffffffffffff01"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var e Encoder
+			tc.write(&e)
+			if got := hex.EncodeToString(e.B); got != tc.want || e.Err != nil {
+				t.Errorf("got %s (%v), want %s", got, e.Err, tc.want)
+			}
+		})
+	}
+}

@@ -22,10 +22,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/internal/quote"
 )
 
 // Category is Canton's error category (ErrorCategory.scala). The numbers are
@@ -291,15 +291,10 @@ func From(err error) *Error {
 	return InternalError.Wrap(err, "%v", err)
 }
 
-// Bounds of Quote.
-const (
-	// QuoteLimit is the length in bytes of the longest string Quote keeps
-	// whole. Every valid identifier of the Ledger API (party, user,
-	// contract, update, command and synchronizer ids) fits.
-	QuoteLimit = 256
-	// quoteHead is how many bytes of a longer string Quote keeps.
-	quoteHead = 100
-)
+// QuoteLimit is the length in bytes of the longest string Quote keeps
+// whole. Every valid identifier of the Ledger API (party, user, contract,
+// update, command and synchronizer ids) fits.
+const QuoteLimit = quote.Limit
 
 // Quote returns outside input (an id, a token, a path, a URL, …) in the
 // form an error may quote it: s itself when it is at most QuoteLimit bytes
@@ -307,16 +302,8 @@ const (
 // followed by "…(<n> bytes)", so that an error never grows with its input.
 // Every cause, resource and context value that quotes a request goes
 // through Quote; WithResource and WithContext apply it themselves.
-func Quote(s string) string {
-	if len(s) <= QuoteLimit {
-		return s
-	}
-	cut := quoteHead
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
-}
+// It is internal/quote's Bare, the one implementation shared with daml/.
+func Quote(s string) string { return quote.Bare(s) }
 
 // DecodeFailure is the underlying error (Err) of an error built by
 // Malformed: the request does not have the shape of its type. Detail

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
 // AppendText implements APPEND_TEXT: a followed by b.
@@ -113,33 +115,13 @@ func (e *MalformedTextError) Error() string { return e.Msg }
 func PartyToText(p string) string { return p }
 
 // TextToParty implements TEXT_TO_PARTY: ok iff s is a syntactically valid
-// party, 1 to 255 characters from [a-zA-Z0-9:-_ ] (no check that the party
-// exists).
+// party by daml/lf's party syntax (lf.IsParty: 1 to 255 characters from
+// [a-zA-Z0-9:-_ ]), with no check that the party exists.
 func TextToParty(s string) (string, bool) {
-	if !isPartyText(s) {
+	if !lf.IsParty(s) {
 		return "", false
 	}
 	return s, true
-}
-
-// isPartyText is Daml-LF's party syntax (IdString.Party): 1 to 255 ASCII
-// characters from letters, digits, ':', '-', '_' and space. daml/lf is
-// meant to centralize this rule; this private copy keeps prim free of the
-// dependency until then.
-func isPartyText(s string) bool {
-	if len(s) == 0 || len(s) > 255 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
-			c == ':', c == '-', c == '_', c == ' ':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // ContractIDToText implements CONTRACT_ID_TO_TEXT: on-ledger (in a
