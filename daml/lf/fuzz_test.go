@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/internal/quote"
 )
 
 // FuzzReadDAR: ReadDAR never panics, returns either a DAR or an *Error,
@@ -189,7 +190,7 @@ func FuzzParseManifest(f *testing.F) {
 			if kindOf(err) != KindInvalidDAR {
 				t.Fatalf("error %v, want an invalid-DAR error", err)
 			}
-			if len(err.Error()) > 4*maxQuoted+200 {
+			if len(err.Error()) > 4*quote.Limit+200 {
 				t.Fatalf("cause of %d bytes", len(err.Error()))
 			}
 			return
