@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -44,6 +45,22 @@ type Options struct {
 	// CORSAllowedOrigins lists the origins browser wallets may call the
 	// registry routes from ("*" allows any). Empty: no CORS headers.
 	CORSAllowedOrigins []string
+
+	// RequestTimeout bounds every request but the WebSocket streams, the
+	// reading of its body included: past it the client gets pekko-http's
+	// 503 text/plain answer and the connection is closed. Zero means
+	// DefaultRequestTimeout (Canton's request-timeout, 20 s); negative,
+	// none.
+	RequestTimeout time.Duration
+	// MaxStreamIdleTimeout caps the stream_idle_timeout_ms query parameter
+	// of the list routes. Zero means DefaultMaxStreamIdleTimeout (15 s);
+	// negative, no cap.
+	MaxStreamIdleTimeout time.Duration
+	// MaxWebSocketDuration is how long a WebSocket stream may stay open
+	// before its connection is closed; WebSockets are exempt from
+	// RequestTimeout. Zero means DefaultMaxWebSocketDuration (1 h);
+	// negative, no limit.
+	MaxWebSocketDuration time.Duration
 }
 
 // adapter holds what every handler needs.
@@ -55,6 +72,7 @@ type adapter struct {
 
 	registryAuth authMode
 	cors         []string
+	timeouts     timeouts
 }
 
 // handler is the http.Handler returned by New.
@@ -73,6 +91,7 @@ func New(node *ledger.Node, opts Options) http.Handler {
 		maxBody:  opts.MaxBodyBytes,
 		log:      opts.Logger,
 		cors:     opts.CORSAllowedOrigins,
+		timeouts: newTimeouts(opts),
 	}
 	a.registryAuth = authOptional
 	if opts.RegistryRequireAuth {
@@ -122,7 +141,12 @@ func (a *adapter) router(table []route) *httprouter.Router {
 // ServeHTTP routes on the escaped path, so that a percent-encoded "/"
 // inside a path parameter does not split it; the handlers unescape the
 // parameters themselves (request.pathParam).
+// The request runs under the timeouts (timeouts.go).
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.a.timeouts.serve(w, r, h.route)
+}
+
+func (h *handler) route(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.EscapedPath()
 	if p == "" {
 		p = "/"

@@ -22,25 +22,21 @@
 //     their category; security-sensitive categories are redacted to code
 //     "NA" and logged server-side under a correlation id;
 //   - decode failures of a body, path or query parameter are 400 text/plain
-//     "Invalid value for: …";
-//   - an unknown path is a 404 in the legacy v1 shape
-//     {"errors": […], "status": 404, "ledgerApiError": null}, a known path
-//     with another method a 405 text/plain;
-//   - request bodies need no Content-Type (DAR uploads are raw bytes, JSON
-//     bodies are JSON whatever the header says), and path parameters may
-//     be percent-encoded; Options.MaxBodyBytes applies to DARs too;
-//   - what Canton's codecs reject while decoding a vetting change (an
-//     unknown force-flag name, a Vet bound that is not a timestamp, a
-//     one-of with two variants) is a 400 text/plain decode failure; the
-//     deprecated GET /v2/package-vetting takes its JSON body, and an
+//     "Invalid value for: …": a body that is not UTF-8 JSON of the
+//     request's OpenAPI types, and a page or continuation token that is
+//     not base64 (tokens are passed on in padded base64);
+//   - what Canton's codecs reject while decoding (a template or interface
+//     id that does not split into <package>:<module>:<entity>, a Command
+//     that is not exactly one of its variants, a proto one-of with two
+//     variants, an unknown enum name, a timestamp that does not parse) is
+//     checked by the node, for Go and WebSocket callers too, and reaches
+//     the adapter as an apierr.Malformed error, which is answered as the
+//     same 400 text/plain decode failure; error messages quote outside
+//     input through apierr.Quote, so they never grow with it;
+//   - a WebSocket stream answers any failure, including a malformed
+//     request, as one JsCantonError frame and a normal close;
+//   - the deprecated GET /v2/package-vetting takes its JSON body, and an
 //     absent one means the empty request;
-//   - the same holds for the command, update and state bodies: a
-//     template or interface id that does not split into
-//     <package>:<module>:<entity>, a Command that is not exactly one of
-//     its variants, a proto one-of with two variants, an unknown
-//     transactionShape, a minLedgerTimeAbs that is not a timestamp, and a
-//     page or continuation token that is not base64 are 400 text/plain
-//     decode failures (tokens are passed on in padded base64);
 //   - the list ("asList") routes (/v2/updates, /flats, /trees,
 //     /v2/state/active-contracts) answer a JSON array; their limit and
 //     stream_idle_timeout_ms query parameters become ledger.ListOptions,
@@ -61,4 +57,13 @@
 //
 // Mount the handler at the root of a server or under a prefix with
 // http.StripPrefix.
+//
+// Timeouts follow Canton's defaults: every request but a WebSocket stream
+// must be read and answered within Options.RequestTimeout (20 s), else the
+// client gets pekko-http's 503 text/plain answer and the connection is
+// closed; stream_idle_timeout_ms is capped (Options.MaxStreamIdleTimeout,
+// 15 s); a WebSocket stream is closed after Options.MaxWebSocketDuration
+// (1 h). ServerTimeouts sets an http.Server's header and keep-alive
+// timeouts (10 s, 60 s); leave its ReadTimeout and WriteTimeout unset, as
+// they would cut WebSocket streams.
 package httpadapter

@@ -46,12 +46,19 @@ type tokenResolutionError struct{ err error }
 func (e *tokenResolutionError) Error() string { return e.err.Error() }
 func (e *tokenResolutionError) Unwrap() error { return e.err }
 
-// fail writes err: a decodeError as 400 text/plain, anything else as a
+// fail writes err: a decodeError, or a Node error built by
+// apierr.Malformed (a request breaking a rule of Canton's JSON codecs), as
+// 400 text/plain "Invalid value for: body (…)"; anything else as a
 // JsCantonError with the status of its category.
 func (a *adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var de *decodeError
 	if errors.As(err, &de) {
 		writeText(w, http.StatusBadRequest, de.Error())
+		return
+	}
+	var df *apierr.DecodeFailure
+	if errors.As(err, &df) {
+		writeText(w, http.StatusBadRequest, invalidBody(df.Detail).Error())
 		return
 	}
 	body, status := a.errorBody(r, err)

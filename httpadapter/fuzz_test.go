@@ -48,10 +48,12 @@ func FuzzDecodeAllocateParty(f *testing.F) {
 	})
 }
 
-// FuzzDecodeJsCommands feeds arbitrary bodies to the JsCommands decoder of
-// the command routes: it never panics; a decoded body was valid JSON whose
-// commands each hold one variant with a three-part template id; anything
-// else is a 400 text/plain "Invalid value for: body (…)".
+// FuzzDecodeJsCommands feeds arbitrary bodies to the submit-and-wait route
+// of an adapter over an in-memory node: it never answers 500; a body that
+// is not JSON of the JsCommands shape, or whose commands do not each hold
+// one variant with a three-part template id, is a 400 text/plain "Invalid
+// value for: body (…)" (the shape rules are the Node's, the answer the
+// adapter's).
 func FuzzDecodeJsCommands(f *testing.F) {
 	for _, seed := range []string{
 		``, `{}`, `null`, `[]`, `"x"`, `{"commands":null}`, `{"commands":[null]}`, `{"commands":[{}]}`,
@@ -72,31 +74,38 @@ func FuzzDecodeJsCommands(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	a := New(nil, Options{Logger: discardLogger()}).(*handler).a
+	node, err := ledger.Open(ledger.Options{InMemory: true, Logger: discardLogger()})
+	if err != nil {
+		f.Fatalf("ledger.Open: %v", err)
+	}
+	f.Cleanup(func() { _ = node.Close() })
+	h := New(node, Options{Logger: discardLogger()})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := httptest.NewRequest("POST", "/v2/commands/submit-and-wait", bytes.NewReader(data))
 		rec := httptest.NewRecorder()
-		c, err := decodeJsCommands(&request{w: rec, r: r, ctx: r.Context(), maxBody: DefaultMaxBodyBytes})
-		if err == nil {
-			if !json.Valid(data) {
-				t.Fatalf("decoded invalid JSON %q", data)
-			}
-			for i, cmd := range c.Commands {
-				if n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil, cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); n != 1 {
-					t.Fatalf("decoded %q: command %d holds %d variants", data, i, n)
+		h.ServeHTTP(rec, r)
+		if rec.Code >= 500 {
+			t.Fatalf("%q: answered %d %s", data, rec.Code, rec.Body)
+		}
+		var c ledger.JsCommands
+		malformed := json.Unmarshal(data, &c) != nil || !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+		for _, cmd := range c.Commands {
+			n := 0
+			for _, set := range []bool{cmd.CreateCommand != nil, cmd.ExerciseCommand != nil, cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil} {
+				if set {
+					n++
 				}
 			}
-			return
+			if n != 1 {
+				malformed = true
+			}
 		}
-		var de *decodeError
-		if !errors.As(err, &de) {
-			t.Fatalf("decoding %q: %T %v, want a decodeError", data, err, err)
+		text := rec.Code == http.StatusBadRequest && rec.Header().Get("Content-Type") == "text/plain; charset=UTF-8"
+		if text && !strings.HasPrefix(rec.Body.String(), "Invalid value for: body (") {
+			t.Fatalf("%q: text answer %q", data, rec.Body)
 		}
-		a.fail(rec, r, err)
-		if rec.Code != http.StatusBadRequest ||
-			rec.Header().Get("Content-Type") != "text/plain; charset=UTF-8" ||
-			!strings.HasPrefix(rec.Body.String(), "Invalid value for: body (") {
-			t.Fatalf("decoding %q: answered %d %q %q", data, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+		if malformed && !text {
+			t.Fatalf("%q: malformed, answered %d %q %s", data, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 		}
 	})
 }

@@ -61,6 +61,7 @@ func TestHugeInputIsNotEchoed(t *testing.T) {
 		{"transaction-tree-by-id update-id", "GET", "/v2/updates/transaction-tree-by-id/" + huge + "?parties=" + url.QueryEscape(f.alice), nil},
 		{"get-updates-page pageToken", "POST", "/v2/updates/get-updates-page", map[string]any{"updateFormat": format, "pageToken": hugeB64}},
 		{"active-contracts-page pageToken", "POST", "/v2/state/active-contracts-page", map[string]any{"eventFormat": partyFormat(f.alice), "pageToken": hugeB64}},
+		{"vetted packages pageToken", "POST", "/v2/package-vetting/list", map[string]any{"pageToken": huge}},
 		{"list parties pageToken", "GET", "/v2/parties?pageToken=" + huge, nil},
 		{"list users pageToken", "GET", "/v2/users?pageToken=" + huge, nil},
 		{"allocate partyIdHint", "POST", "/v2/parties", map[string]any{"partyIdHint": huge}},

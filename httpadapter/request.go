@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -151,14 +152,18 @@ func decodeBody[Req any](rq *request) (Req, error) {
 }
 
 // decodeJSON decodes one JSON value into a T. Failures are decodeErrors
-// for the body ("Invalid value for: body (…)"). A struct target needs a
-// JSON object, as Canton's decoders do (null and other values are
-// rejected); unknown fields are ignored.
+// for the body ("Invalid value for: body (…)"). The body must be UTF-8, as
+// for Canton's parser (encoding/json would silently turn invalid bytes
+// into U+FFFD). A struct target needs a JSON object, as Canton's decoders
+// do (null and other values are rejected); unknown fields are ignored.
 func decodeJSON[T any](data []byte) (T, error) {
 	var v T
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return v, invalidBody("the body is empty, expected a JSON value")
+	}
+	if !utf8.Valid(trimmed) {
+		return v, invalidBody("malformed JSON: the body is not valid UTF-8")
 	}
 	if reflect.TypeFor[T]().Kind() == reflect.Struct && trimmed[0] != '{' {
 		if err := json.Unmarshal(trimmed, new(any)); err != nil {

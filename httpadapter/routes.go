@@ -59,21 +59,21 @@ var routes = []route{
 	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*ledger.Node).UpdateIdentityProviderConfig)},
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).DeleteIdentityProviderConfig)},
 
-	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callWith(decodeJsCommands, (*ledger.Node).SubmitAndWait)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callWith(decodeSubmitAndWaitForTransaction, (*ledger.Node).SubmitAndWaitForTransaction)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callWith(decodeJsCommands, (*ledger.Node).SubmitAndWaitForTransactionTree)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callWith(decodeSubmitAndWaitForReassignment, (*ledger.Node).SubmitAndWaitForReassignment)},
-	{http.MethodPost, "/v2/commands/async/submit", authRequired, callWith(decodeJsCommands, (*ledger.Node).Submit)},
-	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callWith(decodeSubmitReassignment, (*ledger.Node).SubmitReassignment)},
+	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*ledger.Node).SubmitAndWait)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransaction)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransactionTree)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*ledger.Node).SubmitAndWaitForReassignment)},
+	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*ledger.Node).Submit)},
+	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*ledger.Node).SubmitReassignment)},
 
 	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[ledger.CompletionStreamRequest], (*ledger.Node).CompletionsList)},
 	{http.MethodPost, "/v2/commands/command-completions", authRequired, callList(decodeGetCompletions, (*ledger.Node).CompletionsList)},
-	{http.MethodPost, "/v2/updates", authRequired, callList(decodeGetUpdates, (*ledger.Node).UpdatesList)},
-	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeGetUpdates, (*ledger.Node).FlatsList)},
-	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeGetUpdates, (*ledger.Node).TreeList)},
+	{http.MethodPost, "/v2/updates", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).UpdatesList)},
+	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).FlatsList)},
+	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).TreeList)},
 	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*ledger.Node).UpdatesPage)},
-	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callWith(decodeUpdateByID, (*ledger.Node).UpdateByID)},
-	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callWith(decodeUpdateByOffset, (*ledger.Node).UpdateByOffset)},
+	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callBody((*ledger.Node).UpdateByID)},
+	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callBody((*ledger.Node).UpdateByOffset)},
 	{http.MethodGet, "/v2/updates/transaction-tree-by-id/:update-id", authRequired, callWith(decodeTreeByID, treeByID)},
 	{http.MethodGet, "/v2/updates/transaction-tree-by-offset/:offset", authRequired, callWith(decodeTreeByOffset, treeByOffset)},
 
@@ -82,7 +82,7 @@ var routes = []route{
 	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},
-	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callWith(decodeEventsByContractID, (*ledger.Node).EventsByContractID)},
+	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callBody((*ledger.Node).EventsByContractID)},
 
 	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*ledger.Node).ValidateDAR)},
 	{http.MethodPost, "/v2/dars", authRequired, callWith(decodeUploadDAR, (*ledger.Node).UploadDAR)},
@@ -91,17 +91,17 @@ var routes = []route{
 	{http.MethodGet, "/v2/packages/:package-id", authRequired, getPackage},
 	{http.MethodGet, "/v2/packages/:package-id/status", authRequired, callWith(decodePackageID, (*ledger.Node).PackageStatus)},
 	{http.MethodGet, "/v2/package-vetting", authRequired, callWith(decodeListVettedPackagesGet, (*ledger.Node).ListVettedPackages)},
-	{http.MethodPost, "/v2/package-vetting", authRequired, callWith(decodeUpdateVettedPackages, (*ledger.Node).UpdateVettedPackages)},
+	{http.MethodPost, "/v2/package-vetting", authRequired, callBody((*ledger.Node).UpdateVettedPackages)},
 	{http.MethodPost, "/v2/package-vetting/list", authRequired, callBody((*ledger.Node).ListVettedPackages)},
-	{http.MethodPost, "/v2/package-vetting/update", authRequired, callWith(decodeUpdateVettedPackages, (*ledger.Node).UpdateVettedPackages)},
+	{http.MethodPost, "/v2/package-vetting/update", authRequired, callBody((*ledger.Node).UpdateVettedPackages)},
 
 	{http.MethodPost, "/v2/parties/external/generate-topology", authRequired, callBody((*ledger.Node).GenerateExternalPartyTopology)},
 	{http.MethodPost, "/v2/parties/external/allocate", authRequired, callBody((*ledger.Node).AllocateExternalParty)},
 
-	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callWith(decodePrepareSubmission, (*ledger.Node).PrepareSubmission)},
+	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callBody((*ledger.Node).PrepareSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*ledger.Node).ExecuteSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWait)},
-	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callWith(decodeExecuteAndWaitForTransaction, (*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
 }
 
 // call adapts a Node method without input.

@@ -24,6 +24,7 @@ func callList[Req, Resp any](decode func(*request) (Req, error), m func(*ledger.
 		if err != nil {
 			return nil, err
 		}
+		a.timeouts.capIdle(&opts)
 		req, err := decode(rq)
 		if err != nil {
 			return nil, err
@@ -60,48 +61,14 @@ func decodeListOptions(rq *request) (ledger.ListOptions, error) {
 	return opts, nil
 }
 
-// decodeGetUpdates reads a GetUpdatesRequest body (/v2/updates, /flats,
-// /trees).
-func decodeGetUpdates(rq *request) (ledger.GetUpdatesRequest, error) {
-	req, err := decodeBody[ledger.GetUpdatesRequest](rq)
-	if err != nil {
-		return req, err
-	}
-	if err := checkEventFormat(req.Filter, "filter."); err != nil {
-		return req, err
-	}
-	return req, checkUpdateFormat(req.UpdateFormat, "updateFormat.")
-}
-
 // decodeUpdatesPage reads a GetUpdatesPageRequest body.
 func decodeUpdatesPage(rq *request) (ledger.GetUpdatesPageRequest, error) {
 	req, err := decodeBody[ledger.GetUpdatesPageRequest](rq)
 	if err != nil {
 		return req, err
 	}
-	if err := checkUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
-		return req, err
-	}
 	req.PageToken, err = canonicalBase64(req.PageToken, "pageToken")
 	return req, err
-}
-
-// decodeUpdateByID reads a GetUpdateByIdRequest body.
-func decodeUpdateByID(rq *request) (ledger.GetUpdateByIDRequest, error) {
-	req, err := decodeBody[ledger.GetUpdateByIDRequest](rq)
-	if err != nil {
-		return req, err
-	}
-	return req, checkUpdateFormat(&req.UpdateFormat, "updateFormat.")
-}
-
-// decodeUpdateByOffset reads a GetUpdateByOffsetRequest body.
-func decodeUpdateByOffset(rq *request) (ledger.GetUpdateByOffsetRequest, error) {
-	req, err := decodeBody[ledger.GetUpdateByOffsetRequest](rq)
-	if err != nil {
-		return req, err
-	}
-	return req, checkUpdateFormat(&req.UpdateFormat, "updateFormat.")
 }
 
 // treeRequest is a transaction-tree lookup: by update id, or by offset when
@@ -151,12 +118,6 @@ func decodeActiveContracts(rq *request) (ledger.GetActiveContractsRequest, error
 	if err != nil {
 		return req, err
 	}
-	if err := checkEventFormat(req.EventFormat, "eventFormat."); err != nil {
-		return req, err
-	}
-	if err := checkEventFormat(req.Filter, "filter."); err != nil {
-		return req, err
-	}
 	req.StreamContinuationToken, err = canonicalBase64(req.StreamContinuationToken, "streamContinuationToken")
 	return req, err
 }
@@ -167,9 +128,6 @@ func decodeActiveContracts(rq *request) (ledger.GetActiveContractsRequest, error
 func decodeActiveContractsPage(rq *request) (ledger.GetActiveContractsPageRequest, error) {
 	req, err := decodeBody[ledger.GetActiveContractsPageRequest](rq)
 	if err != nil {
-		return req, err
-	}
-	if err := checkEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return req, err
 	}
 	req.PageToken, err = canonicalBase64(req.PageToken, "pageToken")
@@ -184,13 +142,4 @@ func decodeConnectedSynchronizers(rq *request) (ledger.ConnectedSynchronizersReq
 		ParticipantID:      rq.query("participantId"),
 		IdentityProviderID: rq.query("identityProviderId"),
 	}, nil
-}
-
-// decodeEventsByContractID reads a GetEventsByContractIdRequest body.
-func decodeEventsByContractID(rq *request) (ledger.GetEventsByContractIDRequest, error) {
-	req, err := decodeBody[ledger.GetEventsByContractIDRequest](rq)
-	if err != nil {
-		return req, err
-	}
-	return req, checkEventFormat(&req.EventFormat, "eventFormat.")
 }

@@ -119,7 +119,9 @@ func (a *adapter) websocket(rt wsRoute) httprouter.Handle {
 }
 
 // wsFail sends err as a JsCantonError frame and closes normally. A decode
-// failure of the request frame becomes INVALID_ARGUMENT.
+// failure of the request frame becomes INVALID_ARGUMENT; a Node error
+// (apierr.Malformed included) is sent as the Node returned it, the error a
+// Go caller gets.
 func (a *adapter) wsFail(r *http.Request, conn *websocket.Conn, err error) {
 	var de *decodeError
 	if errors.As(err, &de) {

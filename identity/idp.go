@@ -3,6 +3,7 @@ package identity
 import (
 	"fmt"
 	"net/url"
+	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -50,10 +51,11 @@ func (c IdentityProviderConfig) Validate() error {
 	return ValidateJWKSURL(c.JWKSURL)
 }
 
-// ValidateJWKSURL checks that s is an absolute http or https URL with a host.
+// ValidateJWKSURL checks that s is an absolute http or https URL with a
+// host, in valid UTF-8.
 func ValidateJWKSURL(s string) error {
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if err != nil || !utf8.ValidString(s) || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return &FieldError{Field: "jwks_url", Reason: fmt.Sprintf("Malformed URL: %q", apierr.Quote(s))}
 	}
 	return nil

@@ -3,6 +3,8 @@ package interactive
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // enumName returns the name of v in names, or "<prefix>UNRECOGNIZED(<v>)".
@@ -19,7 +21,7 @@ func parseEnum(names map[int32]string, kind, s string) (int32, error) {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown %s %q", kind, s)
+	return 0, fmt.Errorf("unknown %s %q", kind, apierr.Quote(s))
 }
 
 // KeyFormat is the format of a public key's bytes. Canton has two

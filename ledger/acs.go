@@ -19,12 +19,30 @@ const (
 
 // GetActiveContractsRequest reads the active contracts at an offset:
 // exactly one of EventFormat and the legacy Filter (+Verbose).
+// StreamContinuationToken is not supported yet: a request that sets it is
+// refused with INVALID_ARGUMENT.
 type GetActiveContractsRequest struct {
 	ActiveAtOffset          int64        `json:"activeAtOffset"`
 	EventFormat             *EventFormat `json:"eventFormat"`
 	Filter                  *EventFormat `json:"filter"`
 	Verbose                 bool         `json:"verbose"`
 	StreamContinuationToken string       `json:"streamContinuationToken"`
+}
+
+// wellFormed checks the shape of the request's event format and filter,
+// and refuses a stream continuation token, which ledgernode does not
+// honour yet.
+func (req *GetActiveContractsRequest) wellFormed() error {
+	if err := wellFormedEventFormat(req.EventFormat, "eventFormat."); err != nil {
+		return err
+	}
+	if err := wellFormedEventFormat(req.Filter, "filter."); err != nil {
+		return err
+	}
+	if req.StreamContinuationToken != "" {
+		return notSupported("streamContinuationToken")
+	}
+	return nil
 }
 
 // ActiveContract is an active contract with where it lives.
@@ -126,6 +144,9 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
+	if err := req.wellFormed(); err != nil {
+		return nil, err
+	}
 	var f *EventFormat
 	switch {
 	case req.EventFormat != nil && req.Filter != nil:
@@ -195,6 +216,9 @@ func (req GetActiveContractsPageRequest) fingerprint() string {
 // token keeps the offset.
 func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (GetActiveContractsPageResponse, error) {
 	if err := n.public(ctx); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
 	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {
@@ -337,6 +361,9 @@ type GetEventsByContractIDResponse struct {
 // the format.
 func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
 	if err := n.public(ctx); err != nil {
+		return GetEventsByContractIDResponse{}, err
+	}
+	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
 	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {

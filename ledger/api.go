@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"encoding/json"
+
 	"github.com/ledgernode/ledgernode/identity"
 )
 
@@ -141,8 +143,46 @@ type Duration struct {
 	UnknownFields UnknownFields `json:"unknownFields"`
 }
 
-// UnknownFields is the empty unknown-field set Canton echoes in Duration,
-// FieldMask and ProtoAny.
+// UnknownFields is the unknown-field set (UnknownFieldSet) of Canton's
+// Duration, FieldMask and ProtoAny: field numbers to their raw values.
+// ledgernode prints it empty and ignores it on input, where it is still
+// decoded with its type.
 type UnknownFields struct {
-	Fields map[string]any `json:"fields"`
+	Fields map[int32]UnknownField `json:"fields"`
+}
+
+// UnknownField is the raw values of one unknown protobuf field (Field).
+type UnknownField struct {
+	Varint          []int64  `json:"varint,omitempty"`
+	Fixed64         []int64  `json:"fixed64,omitempty"`
+	Fixed32         []int32  `json:"fixed32,omitempty"`
+	LengthDelimited []string `json:"lengthDelimited,omitempty"`
+}
+
+// DisclosedContract is a contract a submission brings along for the
+// interpretation (DisclosedContract). ledgernode does not support
+// disclosed contracts yet: a submission that has some is refused.
+type DisclosedContract struct {
+	TemplateID string `json:"templateId"`
+	ContractID string `json:"contractId"`
+	// CreatedEventBlob is the contract's created-event blob, base64.
+	CreatedEventBlob string `json:"createdEventBlob"`
+	SynchronizerID   string `json:"synchronizerId"`
+}
+
+// PrefetchContractKey asks the interpretation to load the contracts of a
+// key ahead. ledgernode has no contract keys: a submission that has some
+// is refused.
+type PrefetchContractKey struct {
+	TemplateID  string          `json:"templateId"`
+	ContractKey json.RawMessage `json:"contractKey"`
+	Limit       *int32          `json:"limit"`
+}
+
+// CostEstimationHints tune the traffic-cost estimate of a prepared
+// transaction. ledgernode makes no estimate (costEstimation is null), so
+// the hints change nothing.
+type CostEstimationHints struct {
+	Disabled           bool     `json:"disabled"`
+	ExpectedSignatures []string `json:"expectedSignatures"`
 }

@@ -14,7 +14,7 @@ import (
 // TestLargeValues: every value a client may legally send is storable in
 // memory as on disk: a create whose Text argument is 1 MiB or 7 MiB
 // (Canton accepts an 8 MiB JSON body), or a command of eight creates of 900
-// KiB each, commits and reads back equal.
+// KiB each, commits and reads back equal (on disk, after a restart too).
 func TestLargeValues(t *testing.T) {
 	for _, disk := range []bool{false, true} {
 		opts := ledger.Options{}
@@ -30,6 +30,21 @@ func TestLargeValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			alice := allocate(t, ctx, n, "alice").Party
+			readBack := map[string]string{} // contract id -> text
+			check := func(n *ledger.Node) {
+				t.Helper()
+				for cid, text := range readBack {
+					ev, err := n.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid,
+						EventFormat: ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}})
+					if err != nil {
+						t.Fatalf("reading back: %v", err)
+					}
+					var got struct{ Text string }
+					if err := json.Unmarshal(ev.Created.CreatedEvent.CreateArgument, &got); err != nil || got.Text != text {
+						t.Fatalf("read back a %d-byte text (%v), want the %d bytes sent", len(got.Text), err, len(text))
+					}
+				}
+			}
 			for _, tc := range []struct {
 				size, creates int
 			}{{1 << 20, 1}, {7 << 20, 1}, {900 << 10, 8}} {
@@ -47,16 +62,13 @@ func TestLargeValues(t *testing.T) {
 					t.Fatalf("%d creates of a %d-byte Text: %.300v", tc.creates, tc.size, err)
 				}
 				for i, e := range resp.Transaction.Events {
-					ev, err := n.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: e.CreatedEvent.ContractID,
-						EventFormat: ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}})
-					if err != nil {
-						t.Fatalf("reading back: %v", err)
-					}
-					var got struct{ Text string }
-					if err := json.Unmarshal(ev.Created.CreatedEvent.CreateArgument, &got); err != nil || got.Text != texts[i] {
-						t.Fatalf("read back a %d-byte text (%v), want the %d bytes sent", len(got.Text), err, tc.size)
-					}
+					readBack[e.CreatedEvent.ContractID] = texts[i]
 				}
+			}
+			check(n)
+			if disk { // and after a restart
+				n.Close()
+				check(openNode(t, opts))
 			}
 		})
 	}

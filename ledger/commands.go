@@ -56,7 +56,9 @@ type ExerciseByKeyCommand struct {
 	ChoiceArgument json.RawMessage `json:"choiceArgument"`
 }
 
-// Command is one command: {"CreateCommand": {…}} and so on (no value layer).
+// Command is one command: {"CreateCommand": {…}} and so on (no value
+// layer). Exactly one variant must be set: a submission whose command has
+// none or several is refused (apierr.Malformed) before anything else.
 type Command struct {
 	CreateCommand            *CreateCommand            `json:"CreateCommand,omitempty"`
 	ExerciseCommand          *ExerciseCommand          `json:"ExerciseCommand,omitempty"`
@@ -73,20 +75,28 @@ type DeduplicationPeriod struct {
 }
 
 // JsCommands is a submission: commands acting as the actAs parties.
+//
+// ledgernode does not honour MinLedgerTimeAbs, MinLedgerTimeRel,
+// DisclosedContracts, PackageIDSelectionPreference and
+// PrefetchContractKeys yet: a submission that sets one is refused with
+// INVALID_ARGUMENT rather than run without it. TapsMaxPasses bounds a
+// package selection ledgernode does not make, so any value is met.
 type JsCommands struct {
-	Commands                     []Command            `json:"commands"`
-	CommandID                    string               `json:"commandId"`
-	ActAs                        []string             `json:"actAs"`
-	UserID                       string               `json:"userId"`
-	ReadAs                       []string             `json:"readAs"`
-	WorkflowID                   string               `json:"workflowId"`
-	DeduplicationPeriod          *DeduplicationPeriod `json:"deduplicationPeriod"`
-	MinLedgerTimeAbs             *string              `json:"minLedgerTimeAbs"`
-	MinLedgerTimeRel             *Duration            `json:"minLedgerTimeRel"`
-	SubmissionID                 string               `json:"submissionId"`
-	DisclosedContracts           []json.RawMessage    `json:"disclosedContracts"`
-	SynchronizerID               string               `json:"synchronizerId"`
-	PackageIDSelectionPreference []string             `json:"packageIdSelectionPreference"`
+	Commands                     []Command             `json:"commands"`
+	CommandID                    string                `json:"commandId"`
+	ActAs                        []string              `json:"actAs"`
+	UserID                       string                `json:"userId"`
+	ReadAs                       []string              `json:"readAs"`
+	WorkflowID                   string                `json:"workflowId"`
+	DeduplicationPeriod          *DeduplicationPeriod  `json:"deduplicationPeriod"`
+	MinLedgerTimeAbs             *string               `json:"minLedgerTimeAbs"`
+	MinLedgerTimeRel             *Duration             `json:"minLedgerTimeRel"`
+	SubmissionID                 string                `json:"submissionId"`
+	DisclosedContracts           []DisclosedContract   `json:"disclosedContracts"`
+	SynchronizerID               string                `json:"synchronizerId"`
+	PackageIDSelectionPreference []string              `json:"packageIdSelectionPreference"`
+	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
+	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
 }
 
 // SubmitAndWaitResponse tells where a submission was committed.
@@ -156,6 +166,12 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	if err := n.public(ctx); err != nil {
 		return "", err
 	}
+	if err := wellFormedJsCommands(c, ""); err != nil {
+		return "", err
+	}
+	if err := supportedJsCommands(c, ""); err != nil {
+		return "", err
+	}
 	p := caller(ctx)
 	if c.UserID == "" {
 		c.UserID = p.UserID
@@ -198,6 +214,11 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	if c.WorkflowID != "" {
 		if err := identity.ValidateLedgerString(c.WorkflowID); err != nil {
 			return "", apierr.InvalidField.New("workflow_id: %v", err)
+		}
+	}
+	if c.SubmissionID != "" {
+		if err := identity.ValidateLedgerString(c.SubmissionID); err != nil {
+			return "", apierr.InvalidField.New("submission_id: %v", err)
 		}
 	}
 	if len(c.Commands) == 0 {
@@ -676,6 +697,15 @@ func actAsFormat(c JsCommands, shape string) *TransactionFormat {
 // transaction in the requested format (default: ACS delta for the actAs
 // parties). A transaction with no visible event comes back without events.
 func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
+	if err := wellFormedJsCommands(&req.Commands, "commands."); err != nil {
+		return SubmitAndWaitForTransactionResponse{}, err
+	}
+	if err := wellFormedTransactionFormat(req.TransactionFormat, "transactionFormat."); err != nil {
+		return SubmitAndWaitForTransactionResponse{}, err
+	}
+	if err := supportedJsCommands(&req.Commands, "commands."); err != nil {
+		return SubmitAndWaitForTransactionResponse{}, err
+	}
 	f := req.TransactionFormat
 	if f != nil {
 		if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {

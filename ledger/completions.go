@@ -69,8 +69,16 @@ func (n *Node) completionsOf(ctx context.Context, req *CompletionStreamRequest) 
 	if req.UserID == "" {
 		return nil, apierr.MissingField.New("user_id")
 	}
+	if err := identity.ValidateUserID(req.UserID); err != nil {
+		return nil, apierr.InvalidField.New("user_id: %v", err)
+	}
 	if len(req.Parties) == 0 {
 		return nil, apierr.MissingField.New("parties")
+	}
+	for _, party := range req.Parties {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return nil, apierr.InvalidField.New("parties: %v", err)
+		}
 	}
 	if err := authorizeRead(ctx, req.Parties, false); err != nil {
 		return nil, err

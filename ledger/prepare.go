@@ -27,21 +27,21 @@ import (
 // JsPrepareSubmissionRequest is the body of
 // POST /v2/interactive-submission/prepare.
 type JsPrepareSubmissionRequest struct {
-	UserID                       string            `json:"userId"`
-	CommandID                    string            `json:"commandId"`
-	Commands                     []Command         `json:"commands"`
-	MinLedgerTime                json.RawMessage   `json:"minLedgerTime,omitempty"`
-	ActAs                        []string          `json:"actAs"`
-	ReadAs                       []string          `json:"readAs"`
-	DisclosedContracts           []json.RawMessage `json:"disclosedContracts"`
-	SynchronizerID               string            `json:"synchronizerId"`
-	PackageIDSelectionPreference []string          `json:"packageIdSelectionPreference"`
-	VerboseHashing               bool              `json:"verboseHashing"`
-	PrefetchContractKeys         []json.RawMessage `json:"prefetchContractKeys"`
-	MaxRecordTime                *string           `json:"maxRecordTime"`
-	EstimateTrafficCost          json.RawMessage   `json:"estimateTrafficCost,omitempty"`
-	TapsMaxPasses                *int32            `json:"tapsMaxPasses"`
-	HashingSchemeVersion         string            `json:"hashingSchemeVersion"`
+	UserID                       string                `json:"userId"`
+	CommandID                    string                `json:"commandId"`
+	Commands                     []Command             `json:"commands"`
+	MinLedgerTime                *MinLedgerTime        `json:"minLedgerTime,omitempty"`
+	ActAs                        []string              `json:"actAs"`
+	ReadAs                       []string              `json:"readAs"`
+	DisclosedContracts           []DisclosedContract   `json:"disclosedContracts"`
+	SynchronizerID               string                `json:"synchronizerId"`
+	PackageIDSelectionPreference []string              `json:"packageIdSelectionPreference"`
+	VerboseHashing               bool                  `json:"verboseHashing"`
+	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
+	MaxRecordTime                *string               `json:"maxRecordTime"`
+	EstimateTrafficCost          *CostEstimationHints  `json:"estimateTrafficCost,omitempty"`
+	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
+	HashingSchemeVersion         string                `json:"hashingSchemeVersion"`
 }
 
 // JsPrepareSubmissionResponse is the prepared transaction and its hash.
@@ -63,6 +63,9 @@ func failedToPrepare(format string, args ...any) error {
 // scheme is V2 unless V3 is requested.
 func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionRequest) (JsPrepareSubmissionResponse, error) {
 	if err := n.public(ctx); err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	if err := wellFormedPrepare(&req); err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
 	p := caller(ctx)

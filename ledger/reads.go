@@ -225,6 +225,9 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 	if err := n.public(ctx); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
+	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+		return GetUpdatesPageResponse{}, err
+	}
 	if err := validateFormat(ctx, req.UpdateFormat); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
@@ -392,6 +395,14 @@ const (
 	listTrees
 )
 
+// wellFormed checks the shape of the request's filter and update format.
+func (req *GetUpdatesRequest) wellFormed() error {
+	if err := wellFormedEventFormat(req.Filter, "filter."); err != nil {
+		return err
+	}
+	return wellFormedUpdateFormat(req.UpdateFormat, "updateFormat.")
+}
+
 // format resolves the request's format: exactly one of updateFormat and
 // filter; a legacy filter reads transactions (ACS delta, or ledger effects
 // for trees) and reassignments.
@@ -461,6 +472,9 @@ func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOpt
 func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, opts ListOptions, shape listShape,
 	render func(*renderer, *logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) ([]T, error) {
 	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	if err := req.wellFormed(); err != nil {
 		return nil, err
 	}
 	f, err := req.format(shape)
@@ -621,11 +635,17 @@ func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
 // UpdateByID returns the update with that id as the format shows it;
 // UPDATE_NOT_FOUND when it does not exist or nothing of it is visible.
 func (n *Node) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (GetUpdateResponse, error) {
+	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+		return GetUpdateResponse{}, err
+	}
 	return n.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
 }
 
 // UpdateByOffset returns the update at an offset (see UpdateByID).
 func (n *Node) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) (GetUpdateResponse, error) {
+	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+		return GetUpdateResponse{}, err
+	}
 	if req.Offset <= 0 {
 		return GetUpdateResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
 	}

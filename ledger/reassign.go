@@ -110,6 +110,21 @@ func (n *Node) submitReassignment(ctx context.Context, rc ReassignmentCommands) 
 	if rc.CommandID == "" {
 		return nil, apierr.MissingField.New("command_id")
 	}
+	for _, id := range []struct{ field, value string }{
+		{"command_id", rc.CommandID}, {"workflow_id", rc.WorkflowID}, {"submission_id", rc.SubmissionID},
+	} {
+		if id.value == "" {
+			continue
+		}
+		if err := identity.ValidateLedgerString(id.value); err != nil {
+			return nil, apierr.InvalidField.New("%s: %v", id.field, err)
+		}
+	}
+	if rc.UserID != "" {
+		if err := identity.ValidateUserID(rc.UserID); err != nil {
+			return nil, apierr.InvalidField.New("user_id: %v", err)
+		}
+	}
 	if len(rc.Commands) == 0 {
 		return nil, apierr.MissingField.New("commands")
 	}
@@ -260,6 +275,9 @@ func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassig
 // committed (POST /v2/commands/async/submit-reassignment); the result is
 // in the update log.
 func (n *Node) SubmitReassignment(ctx context.Context, req SubmitReassignmentRequest) (Empty, error) {
+	if err := wellFormedReassignmentCommands(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
+		return Empty{}, err
+	}
 	_, err := n.submitReassignment(ctx, req.ReassignmentCommands)
 	return Empty{}, err
 }
@@ -273,6 +291,12 @@ func (n *Node) SubmitReassignment(ctx context.Context, req SubmitReassignmentReq
 // Assigning needs an open unassignment with exactly those synchronizers;
 // the contract becomes active on the target.
 func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWaitForReassignmentRequest) (SubmitAndWaitForReassignmentResponse, error) {
+	if err := wellFormedReassignmentCommands(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
+		return SubmitAndWaitForReassignmentResponse{}, err
+	}
+	if err := wellFormedEventFormat(req.EventFormat, "eventFormat."); err != nil {
+		return SubmitAndWaitForReassignmentResponse{}, err
+	}
 	if req.EventFormat != nil {
 		parties, anyParty := UpdateFormat{IncludeReassignments: req.EventFormat}.readingParties()
 		if err := authorizeRead(ctx, parties, anyParty); err != nil {

@@ -55,6 +55,10 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			fail(err)
 			return
 		}
+		if err := req.wellFormed(); err != nil {
+			fail(err)
+			return
+		}
 		f, err := req.format(shape)
 		if err != nil {
 			fail(err)
@@ -177,6 +181,10 @@ func (n *Node) StreamActiveContracts(ctx context.Context, req GetActiveContracts
 		// The list form with the list limit lifted; a page of contracts at a
 		// time keeps the snapshot short.
 		if err := n.public(ctx); err != nil {
+			yield(GetActiveContractsResponse{}, err)
+			return
+		}
+		if err := req.wellFormed(); err != nil {
 			yield(GetActiveContractsResponse{}, err)
 			return
 		}

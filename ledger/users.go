@@ -21,7 +21,8 @@ type Empty struct{}
 // FieldMask names the fields an update changes, with proto snake_case paths
 // such as "primary_party" or "metadata.annotations".
 type FieldMask struct {
-	Paths []string `json:"paths"`
+	Paths         []string       `json:"paths"`
+	UnknownFields *UnknownFields `json:"unknownFields,omitempty"`
 }
 
 // CreateUserRequest creates a user with initial rights (POST /v2/users).

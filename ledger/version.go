@@ -14,7 +14,7 @@ func (n *Node) Version(ctx context.Context) (VersionResponse, error) {
 			UserManagement: UserManagementFeature{Supported: true,
 				MaxRightsPerUser: int32(n.opts.MaxRightsPerUser), MaxUsersPageSize: int32(n.opts.MaxUsersPageSize)},
 			PartyManagement:  PartyManagementFeature{MaxPartiesPageSize: int32(n.opts.MaxPartiesPageSize)},
-			OffsetCheckpoint: OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: Duration{Seconds: 1, UnknownFields: UnknownFields{Fields: map[string]any{}}}},
+			OffsetCheckpoint: OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: Duration{Seconds: 1, UnknownFields: UnknownFields{Fields: map[int32]UnknownField{}}}},
 			PackageFeature:   PackageFeature{MaxVettedPackagesPageSize: 100},
 		},
 	}, nil

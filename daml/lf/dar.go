@@ -43,6 +43,9 @@ type ReadOptions struct {
 	// AllowDevLF accepts packages of Daml-LF 2.dev (Canton's
 	// alpha-version-support). LF 1.x is never accepted.
 	AllowDevLF bool
+	// Cache, when set, serves packages already decoded (by package id)
+	// and keeps the ones decoded now (see Cache).
+	Cache *Cache
 }
 
 func (o ReadOptions) limits() (entry, total int64) {
@@ -108,9 +111,10 @@ func (d *DAR) PackageIDs() []string {
 // dependencies (see CheckDependencies) or types.
 //
 // Memory: ReadDAR holds data, at most MaxManifestSize bytes of manifest and
-// the inflated dalfs the manifest lists, which the size limits bound
-// (entries are inflated into buffers of exactly their declared size, and
-// content beyond it is refused); other entries are never inflated.
+// the inflated dalfs the manifest lists, which the size limits bound: an
+// entry is inflated into a buffer that grows (by doubling) up to its
+// declared size and no further, content beyond it being refused. Other
+// entries are never inflated.
 //
 // Errors are *Error values of kind KindInvalidDAR (not a zip, missing,
 // oversized or invalid manifest, unsupported format), KindInvalidZipEntry
@@ -178,7 +182,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := decodeArchive(b)
+		p, err := opts.Cache.decodeArchive(b)
 		if err != nil {
 			return nil, parseErr(err, path)
 		}
@@ -246,9 +250,9 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	default:
 		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q uses unsupported compression method %d", f.Name, f.Method)
 	}
-	// One buffer of the declared size (within limit), grown as content
-	// arrives: a header that lies upwards costs only what really inflates,
-	// and content beyond the declared size is never held.
+	// The buffer grows as content arrives: a header that lies upwards costs
+	// only what really inflates, and content beyond the declared size (which
+	// is within limit) is never held.
 	b, err := readUpTo(r, int64(declared))
 	if err != nil {
 		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Corrupt zip entry %q: %v", f.Name, err), err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -47,6 +48,13 @@ func (d *decoder) flat() bool { return d.lf.atLeast(LF22) }
 
 // decodePackage decodes the daml_lf_2 bytes of the package id.
 func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
+	p, _, err := decodePackageWith(id, lf, b)
+	return p, err
+}
+
+// decodePackageWith is decodePackage that also returns its decoder, whose
+// tables tests reuse.
+func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, error) {
 	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
 	var (
 		modules, dnames, types, kinds [][]byte
@@ -93,7 +101,7 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	for i, dn := range dnames {
@@ -106,30 +114,30 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 			segs, err = f.appendIndices(segs, "InternedDottedName.segments_interned_str")
 			return err
 		}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(segs) == 0 {
-			return nil, errorf("interned dotted name %d has no segments", i)
+			return nil, nil, errorf("interned dotted name %d has no segments", i)
 		}
 		parts := make([]string, len(segs))
 		for j, s := range segs {
 			if parts[j], err = d.name(s); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		d.dnames = append(d.dnames, strings.Join(parts, "."))
 	}
 
 	if len(metadata) == 0 {
-		return nil, errorf("Package.metadata is required in Daml-LF %s", lf)
+		return nil, nil, errorf("Package.metadata is required in Daml-LF %s", lf)
 	}
 	p := &Package{ID: id, LanguageVersion: lf, modules: map[string]*Module{}}
 	if err := d.metadata(bytes.Join(metadata, nil), p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	if importsCase != 0 && !d.flat() {
-		return nil, errorf("package imports are not supported by Daml-LF %s", lf)
+		return nil, nil, errorf("package imports are not supported by Daml-LF %s", lf)
 	}
 	if importsCase == fPackagePackageImports {
 		d.importsDeclared = true
@@ -148,28 +156,28 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 			d.imports = append(d.imports, s)
 			return nil
 		}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
 	if len(kinds) > 0 && !d.flat() {
-		return nil, errorf("interned kinds are not supported by Daml-LF %s", lf)
+		return nil, nil, errorf("interned kinds are not supported by Daml-LF %s", lf)
 	}
 	for i, k := range kinds {
 		c, ok, err := lastCase(k, "Kind", kindCase)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok && c.num == fKindInterned {
-			return nil, errorf("Immediate InternedKind in interning table (entry %d)", i)
+			return nil, nil, errorf("Immediate InternedKind in interning table (entry %d)", i)
 		}
 		d.nodes = 0
 		kd, err := d.kind(k, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if d.nodes > maxTypeSize {
-			return nil, errorf("interned kind %d is too large", i)
+			return nil, nil, errorf("interned kind %d is too large", i)
 		}
 		d.kinds = append(d.kinds, kd)
 		d.kindSizes = append(d.kindSizes, d.nodes)
@@ -177,36 +185,36 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	for i, t := range types {
 		c, ok, err := lastCase(t, "Type", typeCase)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok && c.num == fTypeInterned {
-			return nil, errorf("Immediate Interned type in interning table (entry %d)", i)
+			return nil, nil, errorf("Immediate Interned type in interning table (entry %d)", i)
 		}
 		d.nodes = 0
 		ty, err := d.typ(t, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if d.nodes > maxTypeSize {
-			return nil, errorf("interned type %d is too large (more than %d nodes)", i, maxTypeSize)
+			return nil, nil, errorf("interned type %d is too large (more than %d nodes)", i, maxTypeSize)
 		}
 		d.types = append(d.types, ty)
 		d.typeSizes = append(d.typeSizes, d.nodes)
 	}
 	if len(exprs) > 0 && !d.flat() {
-		return nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
+		return nil, nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
 	}
 	if err := d.internExprs(exprs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	for _, mb := range modules {
 		m, err := d.module(mb)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if p.modules[m.Name] != nil {
-			return nil, errorf("duplicate module %s", m.Name)
+			return nil, nil, errorf("duplicate module %s", m.Name)
 		}
 		p.modules[m.Name] = m
 		p.Modules = append(p.Modules, m)
@@ -226,7 +234,7 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 	}
 	delete(deps, id)
 	p.DirectDeps = sortedKeys(deps)
-	return p, nil
+	return p, d, nil
 }
 
 func (d *decoder) metadata(b []byte, p *Package) error {
@@ -599,22 +607,27 @@ var builtinMinVersion = map[BuiltinType]LFVersion{
 	BuiltinBigNumeric: LF2Dev, BuiltinRoundingMode: LF2Dev,
 }
 
+var headMsgNames = map[protowire.Number]string{fTypeVar: "Type.Var", fTypeCon: "Type.Con", fTypeBuiltin: "Type.Builtin", fTypeSyn: "Type.Syn"}
+
 // headWithArgs decodes Type.Var, Type.Con, Type.Builtin and Type.Syn: a
 // head and an argument list (which must be empty from LF 2.2, except for
 // synonyms).
 func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, error) {
-	msg := map[protowire.Number]string{fTypeVar: "Type.Var", fTypeCon: "Type.Con", fTypeBuiltin: "Type.Builtin", fTypeSyn: "Type.Syn"}[c]
+	msg := headMsgNames[c]
 	var head []byte
 	var headIdx int
 	var hasHead bool
 	var args [][]byte
-	if err := eachField(m, func(f field) error {
+	r := pbwire.NewReader(m)
+	for pf, ok := r.Next(); ok; pf, ok = r.Next() {
+		f := fieldOf(pf)
 		var err error
-		var x []byte
 		switch {
 		case f.num == fTypeArgs:
-			x, err = f.message(msg + ".args")
-			args = append(args, x)
+			if f.typ != protowire.BytesType {
+				return nil, f.wrongType(msg + ".args")
+			}
+			args = append(args, f.b)
 		case c == fTypeVar && f.num == fTypeVarName:
 			headIdx, err = f.index("Type.Var.var_interned_str")
 		case c == fTypeBuiltin && f.num == fTypeBuiltinType:
@@ -622,14 +635,19 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 			v, err = f.int32Of("Type.Builtin.builtin")
 			headIdx = int(v)
 		case (c == fTypeCon || c == fTypeSyn) && f.num == fTypeConTycon:
-			head, err = f.message(msg + ".tycon")
-			hasHead = true
+			if f.typ != protowire.BytesType {
+				return nil, f.wrongType(msg + ".tycon")
+			}
+			head, hasHead = f.b, true
 		default:
-			return unknownField(msg, f)
+			return nil, unknownField(msg, f)
 		}
-		return err
-	}); err != nil {
-		return nil, err
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, wireError(err)
 	}
 	var t Type
 	switch c {

@@ -14,6 +14,13 @@ import (
 // deeper; the bound keeps the recursive decoder off a hostile stack.
 const maxExprDepth = 1000
 
+// maxExprTreeDepth bounds the depth of an expression counted through
+// interned expressions (a chain of interned entries, each shallow, can
+// otherwise nest without limit), so that code walking decoded expressions
+// recursively stays within a modest Go stack. The real packages nest a few
+// hundred levels at most.
+const maxExprTreeDepth = 10 * maxExprDepth
+
 // fields holds the singular fields 1..7 of a small message, the last
 // occurrence of each.
 type fields struct {
@@ -67,8 +74,13 @@ func (fs *fields) idx(n protowire.Number, msg string) (int, error) {
 
 // exprState is the part of the package decoder used by expressions.
 type exprState struct {
-	// exprs are the decoded interned expressions (LF ≥ 2.2).
-	exprs []Expr
+	// exprs are the decoded interned expressions (LF ≥ 2.2) and
+	// heights their depths counted through interned references.
+	exprs   []Expr
+	heights []int
+	// height is the largest depth reached while decoding the current
+	// interned expression.
+	height int
 	// nameOK memoizes validName of interned strings: 0 unknown, 1 valid,
 	// 2 invalid.
 	nameOK []uint8
@@ -132,6 +144,7 @@ func (d *decoder) tyConField(fs *fields, n protowire.Number, msg string) (TypeCo
 // only to entries before it.
 func (d *decoder) internExprs(raw [][]byte) error {
 	d.exprs = make([]Expr, 0, len(raw))
+	d.heights = make([]int, 0, len(raw))
 	for i, b := range raw {
 		c, ok, err := lastCase(b, "Expr", exprCase)
 		if err != nil {
@@ -140,11 +153,13 @@ func (d *decoder) internExprs(raw [][]byte) error {
 		if ok && c.num == fExprInterned {
 			return errorf("Immediate InternedExpr in interning table (entry %d)", i)
 		}
+		d.height = 0
 		e, err := d.expr(b, 0)
 		if err != nil {
 			return errorf("interned expression %d: %v", i, err)
 		}
 		d.exprs = append(d.exprs, e)
+		d.heights = append(d.heights, d.height)
 	}
 	return nil
 }
@@ -179,6 +194,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	if depth > maxExprDepth {
 		return nil, errorf("expression nested too deeply (more than %d levels)", maxExprDepth)
 	}
+	d.height = max(d.height, depth)
 	var c pbwire.Field
 	found := false
 	r := pbwire.NewReader(b)
@@ -260,6 +276,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if i >= len(d.exprs) {
 			return nil, errorf("invalid internedExprs table index %d (Interned expression indexes not monotonic)", i)
 		}
+		h := depth - 1 + d.heights[i]
+		if h > maxExprTreeDepth {
+			return nil, errorf("expression nested too deeply through interned expressions (more than %d levels)", maxExprTreeDepth)
+		}
+		d.height = max(d.height, h)
 		return d.exprs[i], nil
 	}
 	m, err := cf.message("Expr." + exprCaseNames[c.Num])
@@ -1268,6 +1289,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 	if depth > maxExprDepth {
 		return nil, errorf("expression nested too deeply (more than %d levels)", maxExprDepth)
 	}
+	d.height = max(d.height, depth)
 	c, ok, err := lastCase(b, "Update", updateCase)
 	if err != nil {
 		return nil, err

@@ -146,10 +146,16 @@ type EVar struct {
 	Name string
 }
 
-// EVal is a reference to a top-level value (DefValue).
+// ValueRef identifies a top-level value: package id (resolved: self
+// references carry the package's own id), module and value name. It is
+// the same type as TypeConID.
+type ValueRef = TypeConID
+
+// EVal is a reference to a top-level value (DefValue); look it up with
+// Package.Module(Ref.Module).Value(Ref.Name) in package Ref.PackageID.
 type EVal struct {
-	// Ref identifies the value: package id (resolved), module and name.
-	Ref TypeConID
+	// Ref identifies the value.
+	Ref ValueRef
 }
 
 // EBuiltinFun is a builtin function (a function value of the builtin's

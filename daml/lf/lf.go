@@ -121,6 +121,22 @@ func (p *Package) Template(module, name string) *Template {
 	return nil
 }
 
+// Value returns the top-level value module:name, or nil.
+func (p *Package) Value(module, name string) *DefValue {
+	if m := p.modules[module]; m != nil {
+		return m.Value(name)
+	}
+	return nil
+}
+
+// Exception returns the exception module:name, or nil.
+func (p *Package) Exception(module, name string) *DefException {
+	if m := p.modules[module]; m != nil {
+		return m.Exception(name)
+	}
+	return nil
+}
+
 // Interface returns the interface module:name, or nil.
 func (p *Package) Interface(module, name string) *Interface {
 	if m := p.modules[module]; m != nil {
@@ -420,7 +436,7 @@ type Choice struct {
 	// parameter and ArgBinder are free in it.
 	Controllers Expr
 	// Observers is the choice observers expression ([Party]), like
-	// Controllers; nil when absent.
+	// Controllers (the archive must have one; Nil when there are none).
 	Observers Expr
 	// Authorizers is the authorizers expression (LF 2.dev), or nil.
 	Authorizers Expr

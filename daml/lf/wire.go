@@ -21,6 +21,9 @@ func errorf(format string, args ...any) error {
 
 // wireError turns a pbwire error into a parseError.
 func wireError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var we *pbwire.Error
 	if errors.As(err, &we) {
 		return &parseError{msg: we.Error()}

@@ -107,7 +107,15 @@ func (a u256) narrow() (u128, bool) {
 func (a u256) divmod64(d uint64) (u256, uint64) {
 	var q u256
 	var r uint64
-	for i := 3; i >= 0; i-- {
+	i := 3
+	for i > 0 && a[i] == 0 { // skip zero leading limbs
+		i--
+	}
+	if i > 0 && a[i] < d { // the top quotient limb is zero
+		r = a[i]
+		i--
+	}
+	for ; i >= 0; i-- {
 		q[i], r = bits.Div64(r, a[i], d)
 	}
 	return q, r

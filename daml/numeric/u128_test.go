@@ -33,3 +33,21 @@ func TestDivmod128AgainstBig(t *testing.T) {
 		}
 	}
 }
+
+func TestDivmod64AgainstBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var a u256
+		for i := range a {
+			if r.IntN(3) > 0 {
+				a[i] = r.Uint64() >> r.IntN(64)
+			}
+		}
+		d := r.Uint64()>>r.IntN(64) | 1
+		q, rem := a.divmod64(d)
+		bq, br := new(big.Int).QuoRem(u256ToBig(a, false), new(big.Int).SetUint64(d), new(big.Int))
+		if u256ToBig(q, false).Cmp(bq) != 0 || rem != br.Uint64() {
+			t.Fatalf("%v / %d = %v rem %d; want %s rem %s", a, d, q, rem, bq, br)
+		}
+	}
+}

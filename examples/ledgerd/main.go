@@ -5,7 +5,11 @@
 //	go run ./examples/ledgerd -in-memory -auth hs256:S
 //
 // Without -auth it generates an HS256 secret and prints a ready-to-use
-// participant_admin token. It shuts down cleanly on SIGINT/SIGTERM:
+// participant_admin token. Timeouts default to Canton's: a request (body
+// included) gets 20 s (-request-timeout), a keep-alive connection 60 s
+// without a request (-idle-timeout), headers 10 s; WebSocket streams are
+// exempt from the request timeout and closed after an hour
+// (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
 // in-flight requests finish, then the store closes.
 package main
 
@@ -55,6 +59,12 @@ type config struct {
 	participantID string
 	instruments   string
 	listLimit     int
+
+	requestTimeout  time.Duration
+	idleTimeout     time.Duration
+	maxStreamIdle   time.Duration
+	maxWebSocket    time.Duration
+	maxDARInflation int64
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -69,6 +79,11 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.participantID, "participant-id", "", "a bare name (namespace = the node's key) or a full name::1220… id used verbatim (default: generated)")
 	fs.StringVar(&c.instruments, "instruments", "", `JSON file of registry instruments ({"adminId": …, "supportedApis": {…}, "instruments": […]})`)
 	fs.IntVar(&c.listLimit, "list-limit", ledger.DefaultListLimit, "http-list-max-elements-limit for the list endpoints")
+	fs.DurationVar(&c.requestTimeout, "request-timeout", httpadapter.DefaultRequestTimeout, "bound of every request but WebSocket streams, body reading included (503 beyond; negative: none)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", httpadapter.DefaultIdleTimeout, "how long a keep-alive connection may stay without a request")
+	fs.DurationVar(&c.maxStreamIdle, "max-stream-idle-timeout", httpadapter.DefaultMaxStreamIdleTimeout, "cap of the stream_idle_timeout_ms of list requests (negative: none)")
+	fs.DurationVar(&c.maxWebSocket, "max-websocket-duration", httpadapter.DefaultMaxWebSocketDuration, "how long a WebSocket stream may stay open (negative: no limit)")
+	fs.Int64Var(&c.maxDARInflation, "max-dar-uncompressed-size", ledger.DefaultMaxDARUncompressedSize, "bytes a DAR may inflate to (ZIP_BOMB beyond)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -85,7 +100,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	if err != nil {
 		return err
 	}
-	opts := ledger.Options{ParticipantID: c.participantID, Logger: logger, ListLimit: c.listLimit}
+	opts := ledger.Options{ParticipantID: c.participantID, Logger: logger, ListLimit: c.listLimit, MaxDARUncompressedSize: c.maxDARInflation}
 	if c.inMemory {
 		opts.InMemory = true
 	} else {
@@ -126,14 +141,18 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	if err != nil {
 		return err
 	}
-	handler := httpadapter.New(node, httpadapter.Options{Verifier: verifier, Logger: logger})
+	handler := httpadapter.New(node, httpadapter.Options{Verifier: verifier, Logger: logger,
+		RequestTimeout: c.requestTimeout, MaxStreamIdleTimeout: c.maxStreamIdle, MaxWebSocketDuration: c.maxWebSocket})
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+	// No ReadTimeout or WriteTimeout: they would cut WebSocket streams; the
+	// adapter bounds every other request (-request-timeout).
+	srv := &http.Server{Handler: handler, IdleTimeout: c.idleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	httpadapter.ServerTimeouts(srv)
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),
 		"synchronizers", node.Synchronizers(), "store", storeDesc(c))
 	if token != "" {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -180,5 +181,26 @@ func TestServesInstrumentsFile(t *testing.T) {
 	}
 	if code, body = call(t, "GET", base+"/registry/metadata/v1/instruments/NOPE", "", ""); code != 404 || body["error"] == nil {
 		t.Fatalf("unknown instrument = %d %v", code, body)
+	}
+}
+
+// TestStalledRequestClosed: ledgerd closes a connection whose request body
+// stalls once -request-timeout has passed, with pekko-http's 503.
+func TestStalledRequestClosed(t *testing.T) {
+	base, _ := start(t, "-in-memory", "-auth", "none", "-request-timeout", "300ms")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	begin := time.Now()
+	io.WriteString(conn, "POST /v2/parties HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"partyIdHint\"")
+	conn.SetReadDeadline(begin.Add(5 * time.Second))
+	got, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatalf("connection still open after 5 s (%v); got %q", err, got)
+	}
+	if took := time.Since(begin); took > 3*time.Second || !strings.HasPrefix(string(got), "HTTP/1.1 503 ") {
+		t.Errorf("after %v: %q, want a 503 after about 300ms", took, got)
 	}
 }

@@ -25,8 +25,7 @@ var forbiddenForDaml = []string{"ledger", "identity", "vetting", "registry", "in
 
 // allowed are known violations, as import edges "from -> to" (module-relative
 // paths), that the rules let pass until they are fixed.
-var allowed = map[[2]string]bool{
-}
+var allowed = map[[2]string]bool{}
 
 // pkg is what the test needs of "go list -json".
 type pkg struct {

@@ -304,3 +304,24 @@ const QuoteLimit = quote.Limit
 // through Quote; WithResource and WithContext apply it themselves.
 // It is internal/quote's Bare, the one implementation shared with daml/.
 func Quote(s string) string { return quote.Bare(s) }
+
+// DecodeFailure is the underlying error (Err) of an error built by
+// Malformed: the request does not have the shape of its type. Detail
+// names the problem and where it is ("… at 'commands[0]'").
+type DecodeFailure struct {
+	Detail string
+}
+
+// Error returns the detail.
+func (d *DecodeFailure) Error() string { return d.Detail }
+
+// Malformed returns the error of a request that breaks a rule Canton's
+// JSON codecs check while decoding (a one-of holding two variants, an
+// identifier that is not package:module:entity, an unknown enum name, a
+// timestamp that does not parse). It is INVALID_ARGUMENT, and it wraps a
+// *DecodeFailure so that a JSON front end can answer it as Canton does, a
+// 400 text/plain "Invalid value for: body (<detail>)".
+func Malformed(format string, args ...any) *Error {
+	detail := fmt.Sprintf(format, args...)
+	return InvalidArgument.Wrap(&DecodeFailure{Detail: detail}, "%s", detail)
+}

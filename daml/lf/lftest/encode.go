@@ -160,11 +160,13 @@ type ValueRef struct {
 	Module, Name string
 }
 
-// Value is a top-level value: name : Type = Body (a value reference, or ()).
+// Value is a top-level value: name : Type = Body (a value reference, or
+// ()), or the raw Expr message RawBody when it is set.
 type Value struct {
-	Name string
-	Type Type
-	Body *ValueRef
+	Name    string
+	Type    Type
+	Body    *ValueRef
+	RawBody []byte
 }
 
 // Module is a module.
@@ -422,6 +424,9 @@ func (e *enc) module(m Module) []byte {
 		body := unitExpr
 		if v.Body != nil {
 			body = msg(3, e.tyConID(v.Body.Ref, v.Body.Module, v.Body.Name))
+		}
+		if v.RawBody != nil {
+			body = v.RawBody
 		}
 		kv = append(kv, 5, msg(2, msg(1, e.dname(v.Name), 2, e.typeRef(v.Type)), 3, body))
 	}

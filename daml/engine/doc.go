@@ -1,0 +1,36 @@
+// Package engine is a Daml-LF 2.x interpreter with the semantics of
+// Canton's Speedy machine (daml-engine.md): strict evaluation with
+// right-to-left arguments, closures and partial/over-application,
+// top-level values evaluated at most once, erased types, and an explicit,
+// heap-allocated continuation stack, so that Daml recursion never becomes
+// Go recursion.
+//
+// # Use
+//
+// An Engine holds the compiled form of the packages it reads through a
+// PackageSource (a *lf.DAR or a PackageMap will do) and the values of
+// top-level definitions; it is safe for concurrent use. Every call runs
+// its own Machine:
+//
+//   - EvalValue evaluates a top-level value, Eval a closed expression,
+//     Apply a function value to arguments;
+//   - Submit runs commands (CreateCommand, ExerciseCommand,
+//     ExerciseInterfaceCommand, or any update value) as the roots of one
+//     transaction, against a ContractStore, and returns a *tx.Transaction
+//     with the command results and the ledger-time bounds. Nothing is
+//     committed.
+//
+// Options.Override replaces top-level values (the Daml Script runner maps
+// Daml.Script.Internal.LowLevel:dangerousCast to Identity()),
+// Options.Trace receives TRACE messages, Options.MaxSteps bounds the work
+// of one call; the context cancels it.
+//
+// # Errors
+//
+// Daml exceptions (throw, ArithmeticError) are catchable by try; when
+// none catches them they become an *Error of kind ErrFailureStatus with
+// error id UNHANDLED_EXCEPTION/<Module>:<Name>, category 9 and the
+// exception's message. Every other failure is a fatal *Error whose Kind
+// the ledger maps to a Canton error code. The engine is pure: no store,
+// no I/O, no Canton error codes.
+package engine

@@ -1,0 +1,385 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+// node is a compiled expression. eval either sets m.val (and leaves
+// m.ctrl nil) or sets m.ctrl to the next node to run (with m.env and
+// m.caps), possibly after pushing continuations.
+type node interface {
+	eval(m *Machine)
+}
+
+// kont is a continuation frame; resume receives the value computed for it.
+type kont interface {
+	resume(m *Machine, v Value)
+}
+
+// callable is the function inside a PAP: a closure or a builtin.
+type callable interface {
+	enter(m *Machine, args []Value)
+}
+
+// lambda is the code of a closure: the body runs with the arguments in
+// slots 0..arity-1 of a fresh environment of size slots.
+type lambda struct {
+	body  node
+	arity int
+	slots int
+}
+
+// closure is a lambda with its captured values.
+type closure struct {
+	code *lambda
+	caps []Value
+}
+
+func (c *closure) enter(m *Machine, args []Value) {
+	env := make([]Value, c.code.slots)
+	copy(env, args)
+	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
+}
+
+// checkEvery is the number of steps between two looks at ctx.
+const checkEvery = 1 << 12
+
+// Machine is one evaluation: the control register, the current
+// environment and the continuation stack. It is not safe for concurrent
+// use; the Engine it belongs to is.
+type Machine struct {
+	e    *Engine
+	ctx  context.Context
+	ctrl node
+	val  Value
+	env  []Value
+	caps []Value
+
+	konts    []kont
+	steps    int64
+	maxSteps int64
+	err      *Error
+
+	// tx is the transaction being built by updates, or nil for pure
+	// evaluation.
+	tx *txBuilder
+
+	// throws counts the exceptions thrown, so that a direct call can tell
+	// whether control left it.
+	throws int
+	// scratch holds the arguments of a direct builtin call.
+	scratch scratch
+}
+
+type scratch [4]Value
+
+// controlBuiltins are the builtins that transfer control (call functions)
+// instead of returning a value directly.
+var controlBuiltins = map[lf.BuiltinFunction]bool{
+	lf.BuiltinFoldL: true, lf.BuiltinFoldR: true, lf.BuiltinEqualList: true, lf.BuiltinAnyExceptionMessage: true,
+}
+
+func allAtomic(ns []node) bool {
+	for _, n := range ns {
+		switch n.(type) {
+		case *nLoc, *nCap, *nConst:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// nPrimCall is a saturated call of a builtin on atomic arguments: the
+// arguments go through the machine's scratch array (builtins never keep
+// their argument slice).
+type nPrimCall struct {
+	fn     func(m *Machine, a []Value)
+	args   []node
+	direct bool // the builtin returns a value (or throws/fails) without calling functions
+}
+
+func (n *nPrimCall) eval(m *Machine) {
+	a := m.scratch[:len(n.args)]
+	for i, x := range n.args {
+		a[i], _ = atomicVal(m, x)
+	}
+	n.fn(m, a)
+	clear(a)
+}
+
+// evalDirect runs n inline if it is a direct builtin call; ok reports
+// that m.val holds its value (false also when it failed or threw, and
+// the machine has moved on).
+func evalDirect(m *Machine, n node) (handled, ok bool) {
+	p, isPrim := n.(*nPrimCall)
+	if !isPrim || !p.direct {
+		return false, false
+	}
+	t := m.throws
+	p.eval(m)
+	return true, m.err == nil && m.throws == t
+}
+
+func (e *Engine) newMachine(ctx context.Context) *Machine {
+	return &Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: make([]kont, 0, 16)}
+}
+
+func (m *Machine) push(k kont) { m.konts = append(m.konts, k) }
+
+// fail records a fatal error; the loop stops at its next iteration.
+func (m *Machine) fail(err *Error) {
+	if m.err == nil {
+		m.err = err
+	}
+	m.ctrl = nil
+}
+
+// ret sets the value of the current computation.
+func (m *Machine) ret(v Value) { m.val, m.ctrl = v, nil }
+
+// run runs the machine until the continuation stack is back at its
+// height at entry and a value is computed, or a fatal error occurs.
+func (m *Machine) run() (Value, error) {
+	base := len(m.konts)
+	for {
+		if m.err != nil {
+			m.konts = m.konts[:base]
+			return nil, m.err
+		}
+		m.steps++
+		if m.steps&(checkEvery-1) == 0 {
+			if err := m.ctx.Err(); err != nil {
+				m.konts = m.konts[:base]
+				return nil, &Error{Kind: ErrCanceled, Message: err.Error(), Cause: err}
+			}
+			if m.maxSteps > 0 && m.steps > m.maxSteps {
+				m.konts = m.konts[:base]
+				return nil, errorf(ErrStepLimit, "evaluation exceeded the budget of %d steps", m.maxSteps)
+			}
+		}
+		if n := m.ctrl; n != nil {
+			m.ctrl = nil
+			n.eval(m)
+			continue
+		}
+		if len(m.konts) == base {
+			return m.val, nil
+		}
+		k := m.konts[len(m.konts)-1]
+		m.konts[len(m.konts)-1] = nil
+		m.konts = m.konts[:len(m.konts)-1]
+		k.resume(m, m.val)
+	}
+}
+
+// apply applies a function value to arguments: a partial application
+// gives a new PAP, an exact one enters the function, an over-application
+// enters it with the first arguments and pushes a frame that applies the
+// result to the rest.
+func (m *Machine) apply(fn Value, args []Value) {
+	p, ok := fn.(*PAP)
+	if !ok {
+		m.fail(crash("apply: not a function: %T", fn))
+		return
+	}
+	n := len(p.args) + len(args)
+	if n < p.arity {
+		all := make([]Value, 0, n)
+		all = append(append(all, p.args...), args...)
+		m.ret(&PAP{fn: p.fn, args: all, arity: p.arity})
+		return
+	}
+	all := args
+	if len(p.args) > 0 {
+		all = make([]Value, 0, n)
+		all = append(append(all, p.args...), args...)
+	}
+	if n > p.arity {
+		m.push(&kOverApp{rest: all[p.arity:]})
+		all = all[:p.arity:p.arity]
+	}
+	p.fn.enter(m, all)
+}
+
+type kOverApp struct{ rest []Value }
+
+func (k *kOverApp) resume(m *Machine, v Value) { m.apply(v, k.rest) }
+
+// --- nodes ---
+
+type nLoc struct{ i int }
+
+func (n *nLoc) eval(m *Machine) { m.val = m.env[n.i] }
+
+type nCap struct{ i int }
+
+func (n *nCap) eval(m *Machine) { m.val = m.caps[n.i] }
+
+type nConst struct{ v Value }
+
+func (n *nConst) eval(m *Machine) { m.val = n.v }
+
+// atomic returns the value of an atomic node (a variable or a constant)
+// without running the machine.
+func atomicVal(m *Machine, n node) (Value, bool) {
+	switch a := n.(type) {
+	case *nLoc:
+		return m.env[a.i], true
+	case *nCap:
+		return m.caps[a.i], true
+	case *nConst:
+		return a.v, true
+	}
+	return nil, false
+}
+
+// nClosure builds a closure capturing the values of caps.
+type nClosure struct {
+	code *lambda
+	caps []node
+}
+
+func (n *nClosure) eval(m *Machine) {
+	caps := make([]Value, len(n.caps))
+	for i, c := range n.caps {
+		caps[i], _ = atomicVal(m, c)
+	}
+	m.val = &PAP{fn: &closure{code: n.code, caps: caps}, arity: n.code.arity}
+}
+
+// finisher consumes the values of a sequence of sub-expressions.
+type finisher interface {
+	finish(m *Machine, vals []Value)
+}
+
+// evalSeq evaluates nodes[i], nodes[i-1], … nodes[0] (right to left) into
+// vals, then calls f.finish. Atomic nodes are read directly; one frame,
+// reused for every compound node, waits for the others.
+func evalSeq(m *Machine, nodes []node, vals []Value, i int, f finisher) {
+	for ; i >= 0; i-- {
+		if v, ok := atomicVal(m, nodes[i]); ok {
+			vals[i] = v
+			continue
+		}
+		m.push(&kSeq{nodes: nodes, vals: vals, i: i, f: f, env: m.env, caps: m.caps})
+		m.ctrl = nodes[i]
+		return
+	}
+	f.finish(m, vals)
+}
+
+type kSeq struct {
+	nodes []node
+	vals  []Value
+	i     int
+	f     finisher
+	env   []Value
+	caps  []Value
+}
+
+func (k *kSeq) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	k.vals[k.i] = v
+	for k.i--; k.i >= 0; k.i-- {
+		if v, ok := atomicVal(m, k.nodes[k.i]); ok {
+			k.vals[k.i] = v
+			continue
+		}
+		m.push(k)
+		m.ctrl = k.nodes[k.i]
+		return
+	}
+	k.f.finish(m, k.vals)
+}
+
+// nApp is an application: the arguments right to left, then the function
+// (which is nodes[0]).
+type nApp struct{ nodes []node }
+
+func (n *nApp) eval(m *Machine) {
+	evalSeq(m, n.nodes, make([]Value, len(n.nodes)), len(n.nodes)-1, n)
+}
+
+func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
+
+// nOp evaluates its arguments right to left, then runs op.
+type nOp struct {
+	args []node
+	op   func(m *Machine, vals []Value)
+}
+
+func (n *nOp) eval(m *Machine) {
+	evalSeq(m, n.args, make([]Value, len(n.args)), len(n.args)-1, n)
+}
+
+func (n *nOp) finish(m *Machine, vals []Value) { n.op(m, vals) }
+
+// nLet evaluates bound, stores it in slot, then continues with body.
+type nLet struct {
+	bound node
+	slot  int
+	body  node
+}
+
+func (n *nLet) eval(m *Machine) {
+	if v, ok := atomicVal(m, n.bound); ok {
+		m.env[n.slot] = v
+		m.ctrl = n.body
+		return
+	}
+	if handled, ok := evalDirect(m, n.bound); handled {
+		if ok {
+			m.env[n.slot] = m.val
+			m.ctrl = n.body
+		}
+		return
+	}
+	m.push(&kLet{n: n, env: m.env, caps: m.caps})
+	m.ctrl = n.bound
+}
+
+type kLet struct {
+	n    *nLet
+	env  []Value
+	caps []Value
+}
+
+func (k *kLet) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	m.env[k.n.slot] = v
+	m.ctrl = k.n.body
+}
+
+// nTop is a reference to a top-level value, evaluated at most once per
+// engine (failures are not cached).
+type nTop struct{ def *topDef }
+
+func (n *nTop) eval(m *Machine) {
+	d := n.def
+	if v := d.cached.Load(); v != nil {
+		m.val = *v
+		return
+	}
+	body, slots, err := d.compiled(m.e)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	m.push(&kCacheVal{def: d, env: m.env, caps: m.caps})
+	m.env, m.caps, m.ctrl = make([]Value, slots), nil, body
+}
+
+type kCacheVal struct {
+	def  *topDef
+	env  []Value
+	caps []Value
+}
+
+func (k *kCacheVal) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	k.def.cached.Store(&v)
+	m.val = v
+}

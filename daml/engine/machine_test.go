@@ -1,0 +1,287 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
+)
+
+func rec(a, b lf.Expr) lf.Expr {
+	return &lf.ERecCon{Type: lf.TypeConApp{ID: tid("R")}, Fields: []lf.FieldExpr{{Name: "a", Expr: a}, {Name: "b", Expr: b}}}
+}
+
+func recV(a, b Value) Value {
+	return &Record{Type: &RecordType{ID: tid("R"), Fields: []string{"a", "b"}}, Fields: []Value{a, b}}
+}
+
+func throwE(msg string) lf.Expr {
+	return &lf.EThrow{ExceptionType: &lf.TCon{ID: tid("E")},
+		Exception: &lf.ERecCon{Type: lf.TypeConApp{ID: tid("E")}, Fields: []lf.FieldExpr{{Name: "msg", Expr: txt(msg)}}}}
+}
+
+func TestExpressions(t *testing.T) {
+	tests := []struct {
+		name string
+		x    lf.Expr
+		want Value
+	}{
+		{"int", i64(7), Int64(7)},
+		{"text", txt("hé"), Text("hé")},
+		{"bool", tru(), Bool(true)},
+		{"unit", unit(), Unit{}},
+		{"numeric literal", &lf.ENumeric{Text: "1.50", Scale: 2}, Numeric{numeric.MustParse("1.50")}},
+		{"app", add(i64(1), i64(2)), Int64(3)},
+		{"lambda", app(lam(add(v("x"), v("y")), "x", "y"), i64(40), i64(2)), Int64(42)},
+		{"closure captures", app(let("k", i64(10), lam(add(v("x"), v("k")), "x")), i64(5)), Int64(15)},
+		{"partial application", let("f", app(lam(add(v("x"), v("y")), "x", "y"), i64(1)), app(v("f"), i64(2))), Int64(3)},
+		{"partial builtin", let("f", app(bi(lf.BuiltinAddInt64), i64(1)), app(v("f"), i64(2))), Int64(3)},
+		{"over-application", app(lam(lam(add(v("x"), v("y")), "y"), "x"), i64(1), i64(2)), Int64(3)},
+		{"curried lambda returning lambda", app(lam(let("z", v("x"), lam(add(v("z"), v("y")), "y")), "x"), i64(3), i64(4)), Int64(7)},
+		{"type abstraction erased", app(&lf.ETyApp{Expr: &lf.ETyAbs{Body: lam(v("x"), "x")}, Types: []lf.Type{&lf.TBuiltin{}}}, i64(1)), Int64(1)},
+		{"let shadowing", let("x", i64(1), let("x", add(v("x"), i64(1)), v("x"))), Int64(2)},
+		{"let chain", &lf.ELet{Bindings: []lf.Binding{{Var: lf.VarWithType{Name: "a"}, Bound: i64(1)}, {Var: lf.VarWithType{Name: "b"}, Bound: add(v("a"), i64(1))}}, Body: add(v("a"), v("b"))}, Int64(3)},
+		{"case bool", caseE(fls(), alt(&lf.PBuiltinCon{Con: lf.ConTrue}, i64(1)), alt(&lf.PBuiltinCon{Con: lf.ConFalse}, i64(2))), Int64(2)},
+		{"case unit", caseE(unit(), alt(&lf.PBuiltinCon{Con: lf.ConUnit}, i64(1))), Int64(1)},
+		{"case default first", caseE(tru(), alt(&lf.PDefault{}, i64(9)), alt(&lf.PBuiltinCon{Con: lf.ConTrue}, i64(1))), Int64(9)},
+		{"case nil", caseE(nilE(), alt(&lf.PCons{Head: "h", Tail: "t"}, i64(1)), alt(&lf.PNil{}, i64(0))), Int64(0)},
+		{"case cons", caseE(cons(nilE(), i64(5), i64(6)), alt(&lf.PNil{}, i64(0)), alt(&lf.PCons{Head: "h", Tail: "t"}, caseE(v("t"), alt(&lf.PCons{Head: "h2", Tail: "t2"}, add(v("h"), v("h2")))))), Int64(11)},
+		{"case some", caseE(&lf.EOptionalSome{Value: i64(3)}, alt(&lf.POptionalNone{}, i64(0)), alt(&lf.POptionalSome{Binder: "x"}, v("x"))), Int64(3)},
+		{"case none", caseE(&lf.EOptionalNone{}, alt(&lf.POptionalSome{Binder: "x"}, v("x")), alt(&lf.POptionalNone{}, i64(0))), Int64(0)},
+		{"case variant", caseE(&lf.EVariantCon{Type: lf.TypeConApp{ID: tid("V")}, Con: "Rt", Arg: i64(8)},
+			alt(&lf.PVariant{ID: tid("V"), Con: "L", Binder: "x"}, i64(0)), alt(&lf.PVariant{ID: tid("V"), Con: "Rt", Binder: "y"}, v("y"))), Int64(8)},
+		{"case enum", caseE(&lf.EEnumCon{ID: tid("C"), Con: "Blue"},
+			alt(&lf.PEnum{ID: tid("C"), Con: "Red"}, i64(0)), alt(&lf.PEnum{ID: tid("C"), Con: "Blue"}, i64(2))), Int64(2)},
+		{"case over record with default", caseE(rec(i64(1), i64(2)), alt(&lf.PDefault{}, i64(4))), Int64(4)},
+		{"record", rec(i64(1), txt("x")), recV(Int64(1), Text("x"))},
+		{"record fields out of order", &lf.ERecCon{Type: lf.TypeConApp{ID: tid("R")}, Fields: []lf.FieldExpr{{Name: "b", Expr: i64(2)}, {Name: "a", Expr: i64(1)}}}, recV(Int64(1), Int64(2))},
+		{"rec_proj", &lf.ERecProj{Type: lf.TypeConApp{ID: tid("R")}, Field: "b", Record: rec(i64(1), i64(2))}, Int64(2)},
+		{"rec_upd", &lf.ERecUpd{Type: lf.TypeConApp{ID: tid("R")}, Field: "a", Record: rec(i64(1), i64(2)), Update: i64(5)}, recV(Int64(5), Int64(2))},
+		{"struct sorted", &lf.EStructProj{Field: "a", Struct: &lf.EStructCon{Fields: []lf.FieldExpr{{Name: "z", Expr: i64(1)}, {Name: "a", Expr: i64(2)}}}}, Int64(2)},
+		{"struct_upd", &lf.EStructProj{Field: "z", Struct: &lf.EStructUpd{Field: "z", Update: i64(9), Struct: &lf.EStructCon{Fields: []lf.FieldExpr{{Name: "z", Expr: i64(1)}, {Name: "a", Expr: i64(2)}}}}}, Int64(9)},
+		{"cons", cons(cons(nilE(), i64(3)), i64(1), i64(2)), ListOf(Int64(1), Int64(2), Int64(3))},
+		{"to_any/from_any", &lf.EFromAny{Type: &lf.TCon{ID: tid("R")}, Expr: &lf.EToAny{Type: &lf.TCon{ID: tid("R")}, Expr: rec(i64(1), i64(2))}}, Some(recV(Int64(1), Int64(2)))},
+		{"from_any wrong type", &lf.EFromAny{Type: &lf.TCon{ID: tid("V")}, Expr: &lf.EToAny{Type: &lf.TCon{ID: tid("R")}, Expr: rec(i64(1), i64(2))}}, None},
+		{"type_rep equal", app(bi(lf.BuiltinEqual), &lf.ETypeRep{Type: &lf.TCon{ID: tid("R")}}, &lf.ETypeRep{Type: &lf.TCon{ID: tid("R")}}), Bool(true)},
+		{"top-level value", add(val("one"), val("one")), Int64(2)},
+		{"recursive top-level", app(val("len"), cons(nilE(), i64(1), i64(2), i64(3))), Int64(3)},
+		{"any exception message", app(bi(lf.BuiltinAnyExceptionMessage), &lf.EToAnyException{Type: &lf.TCon{ID: tid("E")},
+			Expr: &lf.ERecCon{Type: lf.TypeConApp{ID: tid("E")}, Fields: []lf.FieldExpr{{Name: "msg", Expr: txt("boom")}}}}), Text("E: boom")},
+	}
+	values := map[string]lf.Expr{
+		"one": i64(1),
+		"len": lam(caseE(v("xs"), alt(&lf.PNil{}, i64(0)), alt(&lf.PCons{Head: "h", Tail: "t"}, add(i64(1), app(val("len"), v("t"))))), "xs"),
+	}
+	e := newTestEngine(values, Options{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mustEval(t, e, tc.x)
+			if eq, err := Equal(got, tc.want); err != nil || !eq {
+				t.Errorf("got %s, want %s (%v)", show(got), show(tc.want), err)
+			}
+		})
+	}
+}
+
+func TestUpdates(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	ctx := context.Background()
+	run := func(x lf.Expr) (Value, error) {
+		u, err := e.Eval(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		return e.Apply(ctx, u, Token{})
+	}
+	block := upd(&lf.UBlock{Bindings: []lf.Binding{
+		{Var: lf.VarWithType{Name: "x"}, Bound: upd(&lf.UPure{Expr: i64(1)})},
+		{Var: lf.VarWithType{Name: "y"}, Bound: upd(&lf.UPure{Expr: add(v("x"), i64(1))})},
+	}, Body: upd(&lf.UPure{Expr: add(v("x"), v("y"))})})
+	got, err := run(block)
+	if err != nil || got != Int64(3) {
+		t.Errorf("block: got %v, %v; want 3", got, err)
+	}
+	// try: the handler returns Some (pure (message of the exception)).
+	try := upd(&lf.UTryCatch{Try: upd(&lf.UEmbedExpr{Expr: throwE("oops")}), Var: "ex",
+		Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: app(bi(lf.BuiltinAnyExceptionMessage), v("ex"))})}})
+	got, err = run(try)
+	if err != nil || got != Text("E: oops") {
+		t.Errorf("try: got %v, %v", got, err)
+	}
+	// try catching an ArithmeticError.
+	try = upd(&lf.UTryCatch{Try: upd(&lf.UPure{Expr: app(bi(lf.BuiltinDivInt64), i64(1), i64(0))}), Var: "ex",
+		Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: app(bi(lf.BuiltinAnyExceptionMessage), v("ex"))})}})
+	// The try expression itself is evaluated when the try runs, inside
+	// the handler.
+	got, err = run(try)
+	if err != nil || got != Text("ArithmeticError while evaluating (DIV_INT64 1 0).") {
+		t.Errorf("try pure: got %v, %v", got, err)
+	}
+	try = upd(&lf.UTryCatch{Try: upd(&lf.UEmbedExpr{Expr: upd(&lf.UPure{Expr: app(bi(lf.BuiltinDivInt64), i64(1), i64(0))})}), Var: "ex",
+		Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: app(bi(lf.BuiltinAnyExceptionMessage), v("ex"))})}})
+	got, err = run(try)
+	if err != nil || got != Text("ArithmeticError while evaluating (DIV_INT64 1 0).") {
+		t.Errorf("try arithmetic: got %v, %v", got, err)
+	}
+	// None re-raises.
+	try = upd(&lf.UTryCatch{Try: upd(&lf.UEmbedExpr{Expr: throwE("again")}), Var: "ex", Catch: &lf.EOptionalNone{}})
+	_, err = run(try)
+	if e, ok := err.(*Error); !ok || e.Kind != ErrFailureStatus || e.Message != "E: again" {
+		t.Errorf("re-raise: got %v", err)
+	}
+	// ERROR is not catchable.
+	try = upd(&lf.UTryCatch{Try: upd(&lf.UEmbedExpr{Expr: app(bi(lf.BuiltinError), txt("fatal"))}), Var: "ex",
+		Catch: &lf.EOptionalSome{Value: upd(&lf.UPure{Expr: i64(0)})}})
+	_, err = run(try)
+	if errKind(err) != ErrUserError {
+		t.Errorf("ERROR in try: got %v", err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	e := newTestEngine(map[string]lf.Expr{"bad": throwE("top")}, Options{})
+	tests := []struct {
+		name    string
+		x       lf.Expr
+		kind    ErrorKind
+		id, msg string
+	}{
+		{"unhandled exception", throwE("boom"), ErrFailureStatus, "UNHANDLED_EXCEPTION/M:E", "E: boom"},
+		{"arithmetic", app(bi(lf.BuiltinAddInt64), i64(9223372036854775807), i64(1)), ErrFailureStatus,
+			"UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError", "ArithmeticError while evaluating (ADD_INT64 9223372036854775807 1)."},
+		{"right to left", add(app(bi(lf.BuiltinDivInt64), i64(1), i64(0)), app(bi(lf.BuiltinError), txt("x"))), ErrUserError, "", "x"},
+		{"right to left record", rec(app(bi(lf.BuiltinError), txt("first")), app(bi(lf.BuiltinError), txt("last"))), ErrUserError, "", "last"},
+		{"function comparison", app(bi(lf.BuiltinEqual), lam(v("x"), "x"), lam(v("x"), "x")), ErrNonComparableValues, "", "functions are not comparable"},
+		{"fail with status", app(bi(lf.BuiltinFailWithStatus), txt("my-id"), &lf.EFailureCategory{Category: lf.InvalidIndependentOfSystemState}, txt("m"), bi(lf.BuiltinTextMapEmpty)), ErrFailureStatus, "my-id", "m"},
+		{"no match", caseE(tru(), alt(&lf.PBuiltinCon{Con: lf.ConFalse}, i64(0))), ErrInternal, "", "No match for engine.Bool in case expression"},
+		{"top-level failure", val("bad"), ErrFailureStatus, "UNHANDLED_EXCEPTION/M:E", "E: top"},
+		{"message throws", &lf.EThrow{ExceptionType: &lf.TCon{ID: tid("E")}, Exception: &lf.ERecCon{Type: lf.TypeConApp{ID: tid("E")},
+			Fields: []lf.FieldExpr{{Name: "msg", Expr: app(bi(lf.BuiltinUnixDaysToDate), i64(9223372036854775807))}}}}, ErrFailureStatus,
+			"UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError", "ArithmeticError while evaluating (UNIX_DAYS_TO_DATE 9223372036854775807)."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.Eval(context.Background(), tc.x)
+			ee, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("got %v, want an *Error", err)
+			}
+			if ee.Kind != tc.kind || ee.ErrorID != tc.id || ee.Message != tc.msg {
+				t.Errorf("got %v %q %q, want %v %q %q", ee.Kind, ee.ErrorID, ee.Message, tc.kind, tc.id, tc.msg)
+			}
+		})
+	}
+}
+
+func TestTopLevelEvaluatedOnce(t *testing.T) {
+	n := 0
+	e := newTestEngine(map[string]lf.Expr{"traced": app(bi(lf.BuiltinTrace), txt("eval"), i64(5))},
+		Options{Trace: func(string) { n++ }})
+	for range 3 {
+		if got := mustEval(t, e, add(val("traced"), val("traced"))); got != Int64(10) {
+			t.Fatalf("got %v", got)
+		}
+	}
+	if n != 1 {
+		t.Errorf("traced %d times, want 1", n)
+	}
+}
+
+func TestOverride(t *testing.T) {
+	e := newTestEngine(map[string]lf.Expr{"cast": app(bi(lf.BuiltinError), txt("not here"))}, Options{
+		Override: func(ref lf.TypeConID) (Value, bool) {
+			if ref == tid("cast") {
+				return Identity(), true
+			}
+			return nil, false
+		}})
+	if got := mustEval(t, e, app(val("cast"), i64(3))); got != Int64(3) {
+		t.Errorf("got %v", got)
+	}
+}
+
+// sumR is a non-tail-recursive sum: every element adds a continuation.
+var sumR = lam(caseE(v("xs"), alt(&lf.PNil{}, i64(0)), alt(&lf.PCons{Head: "h", Tail: "t"}, add(v("h"), app(val("sumR"), v("t"))))), "xs")
+
+// countdown is a tail-recursive loop: countdown n acc.
+var countdown = lam(caseE(app(bi(lf.BuiltinEqual), v("n"), i64(0)),
+	alt(&lf.PBuiltinCon{Con: lf.ConTrue}, v("acc")),
+	alt(&lf.PBuiltinCon{Con: lf.ConFalse}, app(val("countdown"), app(bi(lf.BuiltinSubInt64), v("n"), i64(1)), add(v("acc"), i64(1))))), "n", "acc")
+
+func intList(n int) *List {
+	var l *List
+	for i := n; i >= 1; i-- {
+		l = &List{Head: Int64(i), Tail: l}
+	}
+	return l
+}
+
+func TestDeepRecursion(t *testing.T) {
+	const n = 100_000
+	e := newTestEngine(map[string]lf.Expr{"sumR": sumR}, Options{})
+	ctx := context.Background()
+	f, err := e.EvalValue(ctx, tid("sumR"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Apply(ctx, f, intList(n))
+	if err != nil || got != Int64(n*(n+1)/2) {
+		t.Fatalf("sumR: got %v, %v", got, err)
+	}
+	// FOLDR and FOLDL over a long list.
+	got, err = e.Apply(ctx, builtinPAPs[lf.BuiltinFoldR], builtinPAPs[lf.BuiltinAddInt64], Int64(0), intList(n))
+	if err != nil || got != Int64(n*(n+1)/2) {
+		t.Fatalf("FOLDR: got %v, %v", got, err)
+	}
+	got, err = e.Apply(ctx, builtinPAPs[lf.BuiltinFoldL], builtinPAPs[lf.BuiltinSubInt64], Int64(0), intList(3))
+	if err != nil || got != Int64(-6) {
+		t.Fatalf("FOLDL: got %v, %v", got, err)
+	}
+}
+
+func TestGuards(t *testing.T) {
+	loop := map[string]lf.Expr{"loop": lam(app(val("loop"), v("x")), "x")}
+	t.Run("step budget", func(t *testing.T) {
+		e := newTestEngine(loop, Options{MaxSteps: 100_000})
+		_, err := e.Eval(context.Background(), app(val("loop"), i64(1)))
+		if errKind(err) != ErrStepLimit {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("cancellation", func(t *testing.T) {
+		e := newTestEngine(loop, Options{MaxSteps: -1})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		_, err := e.Eval(ctx, app(val("loop"), i64(1)))
+		if errKind(err) != ErrCanceled {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+func BenchmarkCountdown(b *testing.B) {
+	const n = 100_000
+	e := newTestEngine(map[string]lf.Expr{"countdown": countdown}, Options{MaxSteps: -1})
+	ctx := context.Background()
+	f, err := e.EvalValue(ctx, tid("countdown"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var steps int64
+	for b.Loop() {
+		m := e.newMachine(ctx)
+		m.ctrl = &nApplyValue{fn: f, args: []Value{Int64(n), Int64(0)}}
+		got, err := m.result()
+		if err != nil || got != Int64(n) {
+			b.Fatal(got, err)
+		}
+		steps = m.steps
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(int64(b.N)*steps), "ns/step")
+	b.ReportMetric(float64(steps), "steps/op")
+}
+
+func show(v Value) string { return fmt.Sprintf("%#v", v) }

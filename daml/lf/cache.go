@@ -1,0 +1,171 @@
+package lf
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+
+	"github.com/ledgernode/ledgernode/internal/pbwire"
+)
+
+// Cache keeps decoded packages by package id. A package id is the SHA-256
+// of the package's payload and decoded packages are immutable, so an entry
+// never goes stale: decoding an archive already in the cache costs only
+// reading the archive header and hashing the payload. A Cache is safe for
+// concurrent use; the packages it returns are shared and must not be
+// modified.
+//
+// The cache holds at most MaxBytes bytes of payload (a decoded package
+// takes a few times its payload size in memory); beyond, the packages
+// cached first are dropped first.
+type Cache struct {
+	// MaxBytes bounds the total payload size of the cached packages; 0
+	// means DefaultCacheBytes. Set it before first use.
+	MaxBytes int64
+
+	mu    sync.Mutex
+	pkgs  map[string]*Package
+	order []string // ids in insertion order
+	bytes int64
+}
+
+// DefaultCacheBytes is the payload budget of a Cache whose MaxBytes is 0.
+const DefaultCacheBytes = 64 << 20
+
+// DefaultCache is the process-wide package cache used by
+// DecodeArchiveCached; pass it as ReadOptions.Cache to share it.
+var DefaultCache = &Cache{}
+
+// DecodeArchiveCached is DecodeArchive through DefaultCache.
+func DecodeArchiveCached(dalf []byte, opts ReadOptions) (*Package, error) {
+	return DefaultCache.DecodeArchive(dalf, opts)
+}
+
+// DecodeArchive is the package-level DecodeArchive, serving and keeping
+// packages in c. The LF version policy of opts applies to cached packages
+// too.
+func (c *Cache) DecodeArchive(dalf []byte, opts ReadOptions) (*Package, error) {
+	p, err := c.decodeArchive(dalf)
+	if err != nil {
+		return nil, parseErr(err, "")
+	}
+	if err := checkLanguageVersion(p, opts); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// DecodePayload is the package-level DecodePayload, serving and keeping
+// packages in c.
+func (c *Cache) DecodePayload(payload []byte, opts ReadOptions) (*Package, error) {
+	sum := sha256.Sum256(payload)
+	id := hex.EncodeToString(sum[:])
+	p := c.Get(id)
+	if p == nil {
+		var err error
+		if p, err = decodePayload(id, payload); err != nil {
+			return nil, parseErr(err, "")
+		}
+		p = c.add(p)
+	}
+	if err := checkLanguageVersion(p, opts); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Get returns the cached package id, or nil.
+func (c *Cache) Get(id string) *Package {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pkgs[id]
+}
+
+// Len returns the number of cached packages.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pkgs)
+}
+
+// add caches p unless a package of the same id is there already, and
+// returns the cached one.
+func (c *Cache) add(p *Package) *Package {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q := c.pkgs[p.ID]; q != nil {
+		return q
+	}
+	if c.pkgs == nil {
+		c.pkgs = map[string]*Package{}
+	}
+	limit := c.MaxBytes
+	if limit <= 0 {
+		limit = DefaultCacheBytes
+	}
+	size := int64(len(p.Payload))
+	if size > limit {
+		return p
+	}
+	for c.bytes+size > limit && len(c.order) > 0 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		c.bytes -= int64(len(c.pkgs[old].Payload))
+		delete(c.pkgs, old)
+	}
+	c.pkgs[p.ID] = p
+	c.order = append(c.order, p.ID)
+	c.bytes += size
+	return p
+}
+
+// decodeArchive is the package-level decodeArchive through the cache; a
+// nil cache decodes.
+func (c *Cache) decodeArchive(b []byte) (*Package, error) {
+	if c == nil {
+		return decodeArchive(b)
+	}
+	if id, ok := archiveID(b); ok {
+		if p := c.Get(id); p != nil {
+			return p, nil
+		}
+	}
+	p, err := decodeArchive(b)
+	if err != nil {
+		return nil, err
+	}
+	return c.add(p), nil
+}
+
+// archiveID returns the package id of a well-formed Archive whose hash
+// matches its payload. Anything else is left to decodeArchive, which
+// reports the problem.
+func archiveID(b []byte) (string, bool) {
+	var payload []byte
+	var hash string
+	hasPayload := false
+	r := pbwire.NewReader(b)
+	for f, ok := r.Next(); ok; f, ok = r.Next() {
+		switch {
+		case f.Num == 1 && f.IsVarint():
+			if f.Uint != 0 {
+				return "", false // not SHA256
+			}
+		case f.Num == 3 && f.IsBytes():
+			payload, hasPayload = f.Bytes, true
+		case f.Num == 4 && f.IsBytes():
+			hash = string(f.Bytes)
+		default:
+			return "", false
+		}
+	}
+	if r.Err() != nil || !hasPayload {
+		return "", false
+	}
+	sum := sha256.Sum256(payload)
+	id := hex.EncodeToString(sum[:])
+	return id, id == hash
+}

@@ -1,0 +1,240 @@
+package httpadapter
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// Timeout defaults, as Canton's JSON API (pekko-http) configures them.
+const (
+	// DefaultRequestTimeout bounds a request on every route but the
+	// WebSocket streams, reading its body included: Canton's
+	// request-timeout, 20 s.
+	DefaultRequestTimeout = 20 * time.Second
+	// DefaultMaxStreamIdleTimeout caps the stream_idle_timeout_ms of the
+	// list routes: 15 s, so that a quiet list request answers the elements
+	// it collected before the request timeout would answer 503.
+	DefaultMaxStreamIdleTimeout = 15 * time.Second
+	// DefaultMaxWebSocketDuration is how long a WebSocket stream may stay
+	// open: 1 hour. A client resumes from the last offset it received.
+	DefaultMaxWebSocketDuration = time.Hour
+	// DefaultIdleTimeout is Canton's idle-timeout of a keep-alive
+	// connection without requests, 60 s: the http.Server's IdleTimeout
+	// (see ServerTimeouts).
+	DefaultIdleTimeout = 60 * time.Second
+	// DefaultReadHeaderTimeout bounds the reading of a request's headers:
+	// the http.Server's ReadHeaderTimeout (see ServerTimeouts).
+	DefaultReadHeaderTimeout = 10 * time.Second
+)
+
+// requestTimeoutBody is the answer of pekko-http, the server under
+// Canton's JSON API, to a request that outlives request-timeout: 503,
+// text/plain.
+const requestTimeoutBody = "The server was not able to produce a timely response to your request.\r\nPlease try again in a short while!"
+
+// timeouts are the resolved timeout options.
+type timeouts struct {
+	request   time.Duration // <= 0: none
+	maxIdle   time.Duration // <= 0: no cap
+	websocket time.Duration // <= 0: none
+}
+
+func newTimeouts(o Options) timeouts {
+	t := timeouts{request: o.RequestTimeout, maxIdle: o.MaxStreamIdleTimeout, websocket: o.MaxWebSocketDuration}
+	if t.request == 0 {
+		t.request = DefaultRequestTimeout
+	}
+	if t.maxIdle == 0 {
+		t.maxIdle = DefaultMaxStreamIdleTimeout
+	}
+	if t.websocket == 0 {
+		t.websocket = DefaultMaxWebSocketDuration
+	}
+	return t
+}
+
+// capIdle bounds a list request's stream idle timeout by the cap; an
+// absent one stays absent (the node's default applies).
+func (t timeouts) capIdle(opts *ledger.ListOptions) {
+	if t.maxIdle > 0 && opts.IdleTimeout != nil && *opts.IdleTimeout > t.maxIdle {
+		d := t.maxIdle
+		opts.IdleTimeout = &d
+	}
+}
+
+// ServerTimeouts sets the connection timeouts of an http.Server serving
+// the adapter to Canton's defaults, where they are unset:
+// ReadHeaderTimeout (10 s) and IdleTimeout (60 s). ReadTimeout and
+// WriteTimeout stay unset on purpose: they would cut WebSocket streams;
+// the adapter bounds every other request itself (Options.RequestTimeout,
+// body reading included).
+func ServerTimeouts(srv *http.Server) {
+	if srv.ReadHeaderTimeout == 0 {
+		srv.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if srv.IdleTimeout == 0 {
+		srv.IdleTimeout = DefaultIdleTimeout
+	}
+}
+
+// serve runs next under the timeouts. A WebSocket stream runs under a context
+// that ends after the maximum duration (its connection is then closed), and
+// without a read deadline. Any other request gets a context, a body read
+// deadline and a write deadline from the request timeout; when the timeout
+// passes before the handler answered, the client gets pekko-http's 503 at
+// once and whatever the handler writes afterwards is dropped.
+func (t timeouts) serve(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
+	rc := http.NewResponseController(w)
+	if isWebSocket(r) {
+		_ = rc.SetReadDeadline(time.Time{})
+		_ = rc.SetWriteDeadline(time.Time{})
+		if t.websocket > 0 {
+			ctx, cancel := context.WithTimeout(r.Context(), t.websocket)
+			defer cancel()
+			r = r.WithContext(ctx)
+		}
+		next.ServeHTTP(w, r)
+		return
+	}
+	if t.request <= 0 {
+		next.ServeHTTP(w, r)
+		return
+	}
+	deadline := time.Now().Add(t.request)
+	_ = rc.SetReadDeadline(deadline)
+	// Room to write the answer (or the 503) after the deadline.
+	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
+	ctx, cancel := context.WithDeadline(r.Context(), deadline)
+	defer cancel()
+	tw := &timeoutWriter{w: w, h: http.Header{}, deadline: deadline}
+	stop := context.AfterFunc(ctx, func() {
+		if ctx.Err() == context.DeadlineExceeded {
+			tw.timeout()
+		}
+	})
+	next.ServeHTTP(tw, r.WithContext(ctx))
+	stop()
+	tw.finish()
+}
+
+// isWebSocket reports whether r asks for a WebSocket stream on one of the
+// stream routes.
+func isWebSocket(r *http.Request) bool {
+	if r.Method != http.MethodGet || !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return false
+	}
+	p := r.URL.EscapedPath()
+	for _, rt := range wsRoutes {
+		if p == rt.path {
+			return true
+		}
+	}
+	return false
+}
+
+// timeoutWriter is the ResponseWriter of a request under the request
+// timeout: once timeout has answered 503, the handler's writes are
+// dropped.
+type timeoutWriter struct {
+	w        http.ResponseWriter
+	h        http.Header // the handler's headers, copied to w's when it answers
+	deadline time.Time
+	mu       sync.Mutex
+	wrote    bool // the handler started its answer
+	timedOut bool
+	finished bool // the handler returned
+}
+
+// finish marks the handler as returned (waiting for a timeout answer being
+// written) and hands on the headers of a handler that wrote nothing.
+func (tw *timeoutWriter) finish() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.finished = true
+	if !tw.timedOut {
+		tw.start()
+	}
+}
+
+func (tw *timeoutWriter) timeout() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.wrote || tw.finished {
+		return
+	}
+	tw.timeoutLocked()
+}
+
+// timeoutLocked answers 503 (tw.mu held).
+func (tw *timeoutWriter) timeoutLocked() {
+	tw.timedOut = true
+	h := tw.w.Header()
+	h.Set("Content-Type", "text/plain; charset=UTF-8")
+	h.Set("Content-Length", strconv.Itoa(len(requestTimeoutBody)))
+	h.Set("Connection", "close")
+	tw.w.WriteHeader(http.StatusServiceUnavailable)
+	_, _ = tw.w.Write([]byte(requestTimeoutBody))
+	_ = http.NewResponseController(tw.w).Flush()
+}
+
+// Header returns the handler's own header map (only the handler's
+// goroutine touches it), copied to the connection's when it answers.
+func (tw *timeoutWriter) Header() http.Header { return tw.h }
+
+func (tw *timeoutWriter) WriteHeader(code int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return
+	}
+	if tw.late() {
+		return
+	}
+	tw.w.WriteHeader(code)
+}
+
+func (tw *timeoutWriter) Write(b []byte) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return 0, http.ErrHandlerTimeout
+	}
+	if tw.late() {
+		return 0, http.ErrHandlerTimeout
+	}
+	return tw.w.Write(b)
+}
+
+// late starts the handler's answer, unless the deadline has passed before
+// it started: then the answer is the 503 (a handler that failed because
+// its body read or its context hit the deadline answers too late to be
+// heard, as with pekko-http).
+func (tw *timeoutWriter) late() bool {
+	if !tw.wrote && !time.Now().Before(tw.deadline) {
+		tw.timeoutLocked()
+		return true
+	}
+	tw.start()
+	return false
+}
+
+// start copies the handler's headers once, as it starts its answer.
+func (tw *timeoutWriter) start() {
+	if tw.wrote {
+		return
+	}
+	tw.wrote = true
+	dst := tw.w.Header()
+	for k, v := range tw.h {
+		dst[k] = v
+	}
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (tw *timeoutWriter) Unwrap() http.ResponseWriter { return tw.w }

@@ -1,0 +1,330 @@
+package ledger
+
+import (
+	"fmt"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// The rules of a request's shape: what Canton's JSON codecs check while
+// decoding a body, applied here, at the start of the Node methods, so that
+// Go, HTTP and WebSocket callers meet the same rules. A violation is an
+// apierr.Malformed error: INVALID_ARGUMENT for a Go caller (and as a
+// WebSocket error frame), a 400 text/plain "Invalid value for: body
+// (<detail> at '<path>')" over HTTP (wire.md §3.4), as in Canton:
+//
+//   - an identifier (templateId, interfaceId) is split on ':' into exactly
+//     three parts ("Invalid identifier format (…) not matching the expected
+//     format (<package>:<moduleName>:<entityName>)");
+//   - a Canton Js* ADT (Command) holds exactly one variant, and a proto
+//     one-of (DeduplicationPeriod, ReassignmentCommand.command,
+//     IdentifierFilter, VettedPackagesChange.operation,
+//     PriorTopologySerial.serial) at most one;
+//   - an enum (transactionShape, the vetting force flags) is one of its
+//     names;
+//   - a timestamp (minLedgerTimeAbs, the bounds of a Vet) parses.
+//
+// The paths are the JSON paths of the request (prefix is where the checked
+// value sits in it, e.g. "commands."). Values of other rules (required
+// fields, id syntaxes, parties, offsets, authorization, Daml values) are
+// checked by each method after these, with Canton's codes.
+
+// commandVariants are the variants of the Command ADT, in the order
+// Canton's codec lists them.
+var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
+
+// wellFormedCommandList checks each command of a list at prefix.
+func wellFormedCommandList(cmds []Command, prefix string) error {
+	for i, cmd := range cmds {
+		at := fmt.Sprintf("%scommands[%d]", prefix, i)
+		switch n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
+			cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); {
+		case n == 0:
+			return apierr.Malformed("expected one of %s at '%s'", strings.Join(commandVariants, ", "), at)
+		case n > 1:
+			return apierr.Malformed("a one-of holds %d variants, expected one at '%s'", n, at)
+		}
+		var variant, tid string
+		switch {
+		case cmd.CreateCommand != nil:
+			variant, tid = "CreateCommand", cmd.CreateCommand.TemplateID
+		case cmd.ExerciseCommand != nil:
+			variant, tid = "ExerciseCommand", cmd.ExerciseCommand.TemplateID
+		case cmd.CreateAndExerciseCommand != nil:
+			variant, tid = "CreateAndExerciseCommand", cmd.CreateAndExerciseCommand.TemplateID
+		default:
+			variant, tid = "ExerciseByKeyCommand", cmd.ExerciseByKeyCommand.TemplateID
+		}
+		if err := wellFormedIdentifier(tid, at+"."+variant+".templateId"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wellFormedJsCommands checks a JsCommands at prefix (e.g. "commands.").
+func wellFormedJsCommands(c *JsCommands, prefix string) error {
+	if err := wellFormedCommandList(c.Commands, prefix); err != nil {
+		return err
+	}
+	if d := c.DeduplicationPeriod; d != nil {
+		if n := countSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at '%sdeduplicationPeriod'", n, prefix)
+		}
+	}
+	if bad := badTimestamp(c.MinLedgerTimeAbs); bad != "" {
+		return apierr.Malformed("%s at '%sminLedgerTimeAbs'", bad, prefix)
+	}
+	return nil
+}
+
+// wellFormedReassignmentCommands checks the one-of of each reassignment
+// command at prefix.
+func wellFormedReassignmentCommands(rc *ReassignmentCommands, prefix string) error {
+	for i, c := range rc.Commands {
+		k := c.Command
+		if n := countSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at '%scommands[%d].command'", n, prefix, i)
+		}
+	}
+	return nil
+}
+
+// wellFormedIdentifier checks the format of a template or interface
+// identifier as Canton's codec does: Java's String.split(":") (trailing
+// empty parts dropped) must give exactly three parts. Package names
+// ("#name") pass; whether the parts name anything is checked later.
+func wellFormedIdentifier(id, at string) error {
+	if _, err := lf.SplitIdentifier(id); err != nil {
+		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at)
+	}
+	return nil
+}
+
+// transactionShapes are the names of the TransactionShape enum.
+// "UNRECOGNIZED" is what Canton's enum codec maps to -1; it decodes, and
+// the node refuses it, as it refuses the unspecified shape.
+var transactionShapes = []string{
+	"TRANSACTION_SHAPE_UNSPECIFIED",
+	ShapeACSDelta,
+	ShapeLedgerEffects,
+	"UNRECOGNIZED",
+}
+
+// wellFormedTransactionFormat checks a TransactionFormat at prefix.
+func wellFormedTransactionFormat(f *TransactionFormat, prefix string) error {
+	if f == nil {
+		return nil
+	}
+	if s := f.TransactionShape; s != "" && !slices.Contains(transactionShapes, s) {
+		return apierr.Malformed("unknown enum value %q, expected one of %s at '%stransactionShape'",
+			apierr.Quote(s), strings.Join(transactionShapes[:3], ", "), prefix)
+	}
+	return wellFormedEventFormat(&f.EventFormat, prefix+"eventFormat.")
+}
+
+// wellFormedUpdateFormat checks an UpdateFormat at prefix.
+func wellFormedUpdateFormat(f *UpdateFormat, prefix string) error {
+	if f == nil {
+		return nil
+	}
+	if err := wellFormedTransactionFormat(f.IncludeTransactions, prefix+"includeTransactions."); err != nil {
+		return err
+	}
+	return wellFormedEventFormat(f.IncludeReassignments, prefix+"includeReassignments.")
+}
+
+// wellFormedEventFormat checks the filters of an EventFormat (or a legacy
+// TransactionFilter) at prefix, parties in sorted order.
+func wellFormedEventFormat(f *EventFormat, prefix string) error {
+	if f == nil {
+		return nil
+	}
+	parties := make([]string, 0, len(f.FiltersByParty))
+	for p := range f.FiltersByParty {
+		parties = append(parties, p)
+	}
+	slices.Sort(parties)
+	for _, p := range parties {
+		if err := wellFormedFilters(f.FiltersByParty[p], prefix+"filtersByParty."+apierr.Quote(p)); err != nil {
+			return err
+		}
+	}
+	if f.FiltersForAnyParty != nil {
+		return wellFormedFilters(*f.FiltersForAnyParty, prefix+"filtersForAnyParty")
+	}
+	return nil
+}
+
+// wellFormedFilters checks each identifier filter of a party's filters.
+func wellFormedFilters(fs Filters, at string) error {
+	for i, c := range fs.Cumulative {
+		f := c.IdentifierFilter
+		path := fmt.Sprintf("%s.cumulative[%d].identifierFilter", at, i)
+		if n := countSet(f.WildcardFilter != nil, f.TemplateFilter != nil, f.InterfaceFilter != nil, f.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at '%s'", n, path)
+		}
+		switch {
+		case f.TemplateFilter != nil:
+			if err := wellFormedIdentifier(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
+				return err
+			}
+		case f.InterfaceFilter != nil:
+			if err := wellFormedIdentifier(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// vettingForceFlags are the names of the UpdateVettedPackagesForceFlag
+// enum; "UNRECOGNIZED" decodes as in Canton's enum codec.
+var vettingForceFlags = []string{
+	"UPDATE_VETTED_PACKAGES_FORCE_FLAG_UNSPECIFIED",
+	ForceFlagAllowVetIncompatibleUpgrades,
+	ForceFlagAllowUnvettedDependencies,
+	"UNRECOGNIZED",
+}
+
+// wellFormedVettingUpdate checks an UpdateVettedPackagesRequest: each
+// one-of holds at most one variant, the force flags are enum names, and
+// the bounds of a Vet are timestamps.
+func wellFormedVettingUpdate(req *UpdateVettedPackagesRequest) error {
+	for i, c := range req.Changes {
+		op := c.Operation
+		if n := countSet(op.Vet != nil, op.Unvet != nil, op.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at 'changes[%d].operation'", n, i)
+		}
+		if op.Vet == nil {
+			continue
+		}
+		bounds := []struct {
+			field string
+			ts    *string
+		}{
+			{"newValidFromInclusive", op.Vet.Value.NewValidFromInclusive},
+			{"newValidUntilExclusive", op.Vet.Value.NewValidUntilExclusive},
+		}
+		for _, b := range bounds {
+			if bad := badTimestamp(b.ts); bad != "" {
+				return apierr.Malformed("%s at 'changes[%d].operation.Vet.value.%s'", bad, i, b.field)
+			}
+		}
+	}
+	if exp := req.ExpectedTopologySerial; exp != nil {
+		s := exp.Serial
+		if n := countSet(s.Prior != nil, s.NoPrior != nil, s.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at 'expectedTopologySerial.serial'", n)
+		}
+	}
+	for i, f := range req.UpdateVettedPackagesForceFlags {
+		if !slices.Contains(vettingForceFlags, f) {
+			return apierr.Malformed("unknown enum value %q, expected one of %s at 'updateVettedPackagesForceFlags[%d]'",
+				apierr.Quote(f), strings.Join(vettingForceFlags[:3], ", "), i)
+		}
+	}
+	return nil
+}
+
+// badTimestamp describes why an optional ISO-8601 timestamp of the wire
+// ("2025-01-28T14:49:33.525551Z") does not parse, or returns "". An
+// absent or empty value is no bound.
+func badTimestamp(s *string) string {
+	if s == nil || *s == "" {
+		return ""
+	}
+	if _, err := time.Parse(time.RFC3339Nano, *s); err != nil {
+		return fmt.Sprintf("text %q could not be parsed as a timestamp", apierr.Quote(*s))
+	}
+	return ""
+}
+
+// countSet counts the true values: the variants set in a one-of.
+func countSet(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// supportedJsCommands refuses the fields of a JsCommands that ledgernode
+// does not honour yet, when they are set, rather than ignoring them:
+// INVALID_ARGUMENT "<field> is not supported by ledgernode".
+func supportedJsCommands(c *JsCommands, prefix string) error {
+	unsupported := []struct {
+		field string
+		set   bool
+	}{
+		{"minLedgerTimeAbs", c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != ""},
+		{"minLedgerTimeRel", c.MinLedgerTimeRel != nil && (c.MinLedgerTimeRel.Seconds != 0 || c.MinLedgerTimeRel.Nanos != 0)},
+		{"disclosedContracts", len(c.DisclosedContracts) > 0},
+		{"packageIdSelectionPreference", len(c.PackageIDSelectionPreference) > 0},
+		{"prefetchContractKeys", len(c.PrefetchContractKeys) > 0},
+	}
+	for _, u := range unsupported {
+		if u.set {
+			return notSupported(prefix + u.field)
+		}
+	}
+	return nil
+}
+
+// notSupported is the error of a request field that ledgernode does not
+// honour yet.
+func notSupported(field string) error {
+	return apierr.InvalidArgument.New("%s is not supported by ledgernode", field)
+}
+
+// wellFormedPrepare checks a JsPrepareSubmissionRequest: the shape of its
+// commands and of its minLedgerTime one-of, then refuses the fields
+// ledgernode does not honour yet (minLedgerTime, disclosedContracts,
+// packageIdSelectionPreference, prefetchContractKeys) when set.
+func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
+	if err := wellFormedCommandList(req.Commands, ""); err != nil {
+		return err
+	}
+	minTime := false
+	if m := req.MinLedgerTime; m != nil {
+		k := m.Time
+		if n := countSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at 'minLedgerTime.time'", n)
+		}
+		if k.MinLedgerTimeAbs != nil {
+			if bad := badTimestamp(&k.MinLedgerTimeAbs.Value); bad != "" {
+				return apierr.Malformed("%s at 'minLedgerTime.time.MinLedgerTimeAbs.value'", bad)
+			}
+		}
+		minTime = k.MinLedgerTimeAbs != nil || k.MinLedgerTimeRel != nil
+	}
+	if h := req.EstimateTrafficCost; h != nil {
+		for i, s := range h.ExpectedSignatures {
+			if _, err := interactive.ParseSigningAlgorithmSpec(s); err != nil {
+				return apierr.Malformed("unknown enum value %q at 'estimateTrafficCost.expectedSignatures[%d]'", apierr.Quote(s), i)
+			}
+		}
+	}
+	unsupported := []struct {
+		field string
+		set   bool
+	}{
+		{"minLedgerTime", minTime},
+		{"disclosedContracts", len(req.DisclosedContracts) > 0},
+		{"packageIdSelectionPreference", len(req.PackageIDSelectionPreference) > 0},
+		{"prefetchContractKeys", len(req.PrefetchContractKeys) > 0},
+	}
+	for _, u := range unsupported {
+		if u.set {
+			return notSupported(u.field)
+		}
+	}
+	return nil
+}
