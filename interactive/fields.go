@@ -1,6 +1,13 @@
 package interactive
 
-import "google.golang.org/protobuf/encoding/protowire"
+import (
+	"github.com/ledgernode/ledgernode/internal/pbwire"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// pbEnc is the protobuf encoder of the interactive-submission and topology
+// messages: internal/pbwire's, the one wire layer.
+type pbEnc = pbwire.Encoder
 
 // Field numbers of the messages this package encodes and decodes, grouped
 // per message and named f<Message><Field>, so that the codecs name what
