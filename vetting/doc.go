@@ -1,15 +1,11 @@
-// Package vetting is the pure domain of Daml packages: it reads DARs,
-// decodes Daml-LF archives into packages (metadata, dependencies, data
-// types, templates, choices, interfaces), checks a DAR's self-consistency,
-// computes transitive dependencies for the vetting rules, and checks that
-// one package version is a valid upgrade of another.
+// Package vetting is the vetting domain of Daml packages: the vetted-package
+// state of a synchronizer and its change sets (Apply), the dependency rule
+// (a package is vetted only with its dependency closure), and the upgrade
+// checks between versions of one package name (CheckUpgrade,
+// CheckLineage).
 //
-// Everything here is a function of bytes and values: no store, no HTTP.
-// Failures are *apierr.Error values carrying Canton's error codes
-// (INVALID_DAR, ZIP_BOMB, DAR_PARSE_ERROR, ALLOWED_LANGUAGE_VERSIONS,
-// DAR_DEPENDENCIES_NOT_VALID, NOT_VALID_UPGRADE_PACKAGE, ...).
-//
-// Expressions are not decoded, only scanned for package references: the
-// value checks of the JSON API and the upgrade checks need types only. A
-// type checker (DAR_VALIDATION_ERROR) is left to a later stage.
+// Packages come decoded from package daml/lf; everything here is a
+// function of values: no store, no HTTP. Failures are *apierr.Error values
+// carrying Canton's error codes (TOPOLOGY_DEPENDENCIES_NOT_VETTED,
+// NOT_VALID_UPGRADE_PACKAGE, ...).
 package vetting

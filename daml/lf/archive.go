@@ -175,9 +175,9 @@ func parseErr(err error, dalf string) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
-	e := &Error{Kind: KindParse, Message: pe.msg, Dalf: dalf, Err: err}
+	e := &Error{Kind: KindParse, Message: pe.msg, Dalf: truncateInput(dalf), Err: err}
 	if dalf != "" {
-		e.Message = "Failed to parse " + dalf + ": " + pe.msg
+		e.Message = "Failed to parse " + truncateInput(dalf) + ": " + pe.msg
 	}
 	return e
 }

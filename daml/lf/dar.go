@@ -131,15 +131,15 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	var declared uint64
 	for _, f := range zr.File {
 		if msg := badPath(f.Name); msg != "" {
-			return nil, entryError(KindInvalidZipEntry, f.Name, "Invalid zip entry %q: %s", f.Name, msg)
+			return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Invalid zip entry %s: %s", quoteInput(f.Name), msg)
 		}
 		if entries[f.Name] != nil {
-			return nil, entryError(KindInvalidZipEntry, f.Name, "Duplicate zip entry %q", f.Name)
+			return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Duplicate zip entry %s", quoteInput(f.Name))
 		}
 		entries[f.Name] = f
 		if f.UncompressedSize64 > uint64(maxEntry) {
-			return nil, entryError(KindZipBomb, f.Name, "Zip entry %q is %d bytes uncompressed, above the limit of %d bytes",
-				f.Name, f.UncompressedSize64, maxEntry)
+			return nil, entryError(KindZipBomb, truncateInput(f.Name), "Zip entry %s is %d bytes uncompressed, above the limit of %d bytes",
+				quoteInput(f.Name), f.UncompressedSize64, maxEntry)
 		}
 		declared += f.UncompressedSize64
 		if declared > uint64(maxTotal) {
@@ -232,12 +232,12 @@ func badPath(name string) string {
 func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	declared := f.UncompressedSize64
 	if declared > uint64(limit) {
-		return nil, entryError(KindZipBomb, f.Name, "Zip entry %q is %d bytes uncompressed, above the remaining limit of %d bytes",
-			f.Name, declared, limit)
+		return nil, entryError(KindZipBomb, truncateInput(f.Name), "Zip entry %s is %d bytes uncompressed, above the remaining limit of %d bytes",
+			quoteInput(f.Name), declared, limit)
 	}
 	raw, err := f.OpenRaw()
 	if err != nil {
-		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Cannot open zip entry %q: %v", f.Name, err), err)
+		return nil, withErr(entryError(KindInvalidZipEntry, truncateInput(f.Name), "Cannot open zip entry %s: %v", quoteInput(f.Name), err), err)
 	}
 	var r io.Reader
 	switch f.Method {
@@ -248,26 +248,26 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 		defer fr.Close()
 		r = fr
 	default:
-		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q uses unsupported compression method %d", f.Name, f.Method)
+		return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Zip entry %s uses unsupported compression method %d", quoteInput(f.Name), f.Method)
 	}
 	// The buffer grows as content arrives: a header that lies upwards costs
 	// only what really inflates, and content beyond the declared size (which
 	// is within limit) is never held.
 	b, err := readUpTo(r, int64(declared))
 	if err != nil {
-		return nil, withErr(entryError(KindInvalidZipEntry, f.Name, "Corrupt zip entry %q: %v", f.Name, err), err)
+		return nil, withErr(entryError(KindInvalidZipEntry, truncateInput(f.Name), "Corrupt zip entry %s: %v", quoteInput(f.Name), err), err)
 	}
 	var one [1]byte
 	if uint64(len(b)) == declared {
 		if k, _ := io.ReadFull(r, one[:]); k > 0 {
-			return nil, entryError(KindZipBomb, f.Name, "Zip entry %q inflates beyond the %d bytes its header declares", f.Name, declared)
+			return nil, entryError(KindZipBomb, truncateInput(f.Name), "Zip entry %s inflates beyond the %d bytes its header declares", quoteInput(f.Name), declared)
 		}
 	}
 	if n := len(b); uint64(n) < declared {
-		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q is truncated: %d of %d bytes", f.Name, n, declared)
+		return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Zip entry %s is truncated: %d of %d bytes", quoteInput(f.Name), n, declared)
 	}
 	if f.CRC32 != 0 && crc32.ChecksumIEEE(b) != f.CRC32 {
-		return nil, entryError(KindInvalidZipEntry, f.Name, "Zip entry %q fails its checksum", f.Name)
+		return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Zip entry %s fails its checksum", quoteInput(f.Name))
 	}
 	return b, nil
 }
