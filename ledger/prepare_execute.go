@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
@@ -377,7 +377,8 @@ func (in *interpretation) replayCreate(c *interactive.Create) error {
 	} else if ok {
 		return failedToExecute("contract id %s is already in use", c.ContractID)
 	}
-	arg, err := in.checkArg(value.AppendJSON(nil, c.Argument), value.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName), "createArguments")
+	argType := value.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName)
+	arg, err := in.checkArg(value.AppendJSONAs(nil, c.Argument, argType, in.pkgs.lookup), argType, "createArguments")
 	if err != nil {
 		return err
 	}
@@ -431,7 +432,12 @@ func (in *interpretation) replayExercise(x *interactive.Exercise) error {
 			return apierr.DamlAuthorizationError.New("%s cannot exercise %s on contract %s", p, x.ChoiceID, cid)
 		}
 	}
-	canon, consuming, found, err := in.choiceArgument(tmpl, x.ChoiceID, value.AppendJSON(nil, x.ChosenValue), "choiceArgument")
+	var argType lf.Type // nil: no such choice, reported below
+	if ch := tmpl.Choice(x.ChoiceID); ch != nil {
+		argType = ch.ArgType
+	}
+	raw := value.AppendJSONAs(nil, x.ChosenValue, argType, in.pkgs.lookup)
+	canon, consuming, found, err := in.choiceArgument(tmpl, x.ChoiceID, raw, "choiceArgument")
 	if !found {
 		return failedToExecute("Couldn't find requested choice %s for template %s", x.ChoiceID, tid)
 	}

@@ -327,3 +327,155 @@ func AppendJSON(dst []byte, v Value) []byte {
 	}
 	return append(dst, "null"...)
 }
+
+// AppendJSONAs is AppendJSON guided by the LF type t of v, for values that
+// do not carry what the JSON encoding takes from the type (values decoded
+// from protobuf, or produced by the engine): Optionals nest as t writes
+// them (as FromJSON sets Optional.Nested; v's flags are ignored), and a
+// record's unlabelled fields take the names of t's fields by position.
+// Data types are resolved through lookup. Where v does not match t (or t
+// does not resolve) that part prints as AppendJSON prints it, so that
+// checking the output against t (CheckValue) reports the mismatch.
+func AppendJSONAs(dst []byte, v Value, t lf.Type, lookup func(pkgID string) *lf.Package) []byte {
+	c := &checker{lookup: lookup}
+	return c.appendAs(dst, v, t, nil, 0)
+}
+
+func (c *checker) appendAs(dst []byte, v Value, t lf.Type, env *tenv, depth int) []byte {
+	if depth > maxCheckDepth {
+		return AppendJSON(dst, v)
+	}
+	root := &vpath{name: "$"}
+	head, args, aenv, err := c.whnf(t, env, root)
+	if err != nil {
+		return AppendJSON(dst, v)
+	}
+	switch h := head.(type) {
+	case *lf.TBuiltin:
+		switch {
+		case h.Builtin == lf.BuiltinOptional && args.n == 1:
+			if o, ok := v.(Optional); ok {
+				elem := args.at(0)
+				_, _, nested := c.asOptional(elem, aenv)
+				return c.appendOptionalAs(dst, o, elem, aenv, nested, depth)
+			}
+		case h.Builtin == lf.BuiltinList && args.n == 1:
+			if l, ok := v.(List); ok {
+				dst = append(dst, '[')
+				for i, e := range l {
+					if i > 0 {
+						dst = append(dst, ',')
+					}
+					dst = c.appendAs(dst, e, args.at(0), aenv, depth+1)
+				}
+				return append(dst, ']')
+			}
+		case h.Builtin == lf.BuiltinTextMap && args.n == 1:
+			if m, ok := v.(TextMap); ok {
+				dst = append(dst, '{')
+				for i, e := range m {
+					if i > 0 {
+						dst = append(dst, ',')
+					}
+					dst = appendJSONString(dst, e.Key)
+					dst = append(dst, ':')
+					dst = c.appendAs(dst, e.Value, args.at(0), aenv, depth+1)
+				}
+				return append(dst, '}')
+			}
+		case h.Builtin == lf.BuiltinGenMap && args.n == 2:
+			if m, ok := v.(GenMap); ok {
+				dst = append(dst, '[')
+				for i, e := range m {
+					if i > 0 {
+						dst = append(dst, ',')
+					}
+					dst = append(dst, '[')
+					dst = c.appendAs(dst, e.Key, args.at(0), aenv, depth+1)
+					dst = append(dst, ',')
+					dst = c.appendAs(dst, e.Value, args.at(1), aenv, depth+1)
+					dst = append(dst, ']')
+				}
+				return append(dst, ']')
+			}
+		}
+	case *lf.TCon:
+		dt, err := c.dataType(h.ID, root)
+		if err != nil || args.n != len(dt.Params) {
+			break
+		}
+		var denv *tenv
+		if args.n > 0 {
+			denv = bind(dt.Params, args.list(), aenv)
+		}
+		switch x := v.(type) {
+		case Record:
+			if dt.Variety != lf.RecordVariety {
+				break
+			}
+			return c.appendRecordAs(dst, x, dt, denv, depth)
+		case Variant:
+			fi := c.fieldIndex(dt, x.Constructor)
+			if dt.Variety != lf.VariantVariety || fi < 0 {
+				break
+			}
+			dst = append(dst, `{"tag":`...)
+			dst = appendJSONString(dst, x.Constructor)
+			dst = append(dst, `,"value":`...)
+			dst = c.appendAs(dst, x.Value, dt.Fields[fi].Type, denv, depth+1)
+			return append(dst, '}')
+		}
+	}
+	return AppendJSON(dst, v)
+}
+
+// appendOptionalAs prints an Optional elem in nested mode (each level a
+// 0- or 1-element array) or not (null is None).
+func (c *checker) appendOptionalAs(dst []byte, o Optional, elem lf.Type, env *tenv, nested bool, depth int) []byte {
+	if !nested {
+		if o.Value == nil {
+			return append(dst, "null"...)
+		}
+		return c.appendAs(dst, o.Value, elem, env, depth+1)
+	}
+	dst = append(dst, '[')
+	if o.Value != nil {
+		inner, ienv, ok := c.asOptional(elem, env)
+		if io, isOpt := o.Value.(Optional); ok && isOpt {
+			dst = c.appendOptionalAs(dst, io, inner, ienv, true, depth+1)
+		} else {
+			dst = c.appendAs(dst, o.Value, elem, env, depth+1)
+		}
+	}
+	return append(dst, ']')
+}
+
+// appendRecordAs prints a record of data type dt: each field labelled by
+// its own label or else by the name of dt's field at its position, read
+// with the type of dt's field of that name; trailing fields printed as
+// null are left out.
+func (c *checker) appendRecordAs(dst []byte, r Record, dt *lf.DataType, env *tenv, depth int) []byte {
+	dst = append(dst, '{')
+	keep := len(dst)
+	for i, f := range r.Fields {
+		label := f.Label
+		if label == "" && i < len(dt.Fields) {
+			label = dt.Fields[i].Name
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, label)
+		dst = append(dst, ':')
+		vs := len(dst)
+		if fi := c.fieldIndex(dt, label); fi >= 0 {
+			dst = c.appendAs(dst, f.Value, dt.Fields[fi].Type, env, depth+1)
+		} else {
+			dst = AppendJSON(dst, f.Value)
+		}
+		if string(dst[vs:]) != "null" {
+			keep = len(dst)
+		}
+	}
+	return append(dst[:keep], '}')
+}

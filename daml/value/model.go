@@ -169,6 +169,22 @@ func (n Numeric) Unscaled() (unscaled *big.Int, scale int, ok bool) {
 	return u, len(frac), true
 }
 
+// NumericOf returns the canonical Numeric of unscaled × 10^-scale
+// (scale ≥ 0): NumericOf(15, 1) is "1.5", NumericOf(42, 0) is "42.". It
+// does not check the 38-digit bound.
+func NumericOf(unscaled *big.Int, scale int) Numeric {
+	digits := new(big.Int).Abs(unscaled).String()
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	cut := len(digits) - scale
+	s := digits[:cut] + "." + digits[cut:]
+	if unscaled.Sign() < 0 {
+		s = "-" + s
+	}
+	return Numeric(s)
+}
+
 // rank orders the kinds of values, for Compare on values of different
 // types (which well-typed LF never compares).
 func rank(v Value) int {

@@ -128,6 +128,8 @@ func TestNumericScaleAndUnscaled(t *testing.T) {
 		{"42.", 0, "42", true},
 		{"1.5000000000", 10, "15000000000", true},
 		{"-0.05", 2, "-5", true},
+		{"-12.30", 2, "-1230", true},
+		{"0.", 0, "0", true},
 		{"0." + "0000000000000000000000000000000000001", 37, "1", true},
 		{"x.1", 1, "", false},
 	} {
@@ -138,6 +140,11 @@ func TestNumericScaleAndUnscaled(t *testing.T) {
 		if ok != tc.ok || (ok && (u.Cmp(mustBig(t, tc.unscaled)) != 0 || s != tc.scale)) {
 			t.Errorf("Unscaled(%s) = %v, %d, %v", tc.n, u, s, ok)
 		}
+		if ok {
+			if back := NumericOf(u, s); back != tc.n {
+				t.Errorf("NumericOf(%v, %d) = %s, want %s", u, s, back, tc.n)
+			}
+		}
 	}
 }
 
@@ -147,4 +154,33 @@ func mustBig(t *testing.T, s string) *big.Int {
 		t.Fatalf("bad big %q", s)
 	}
 	return b
+}
+
+// TestAppendJSONAsMismatch: where the value does not match the type, the
+// part prints as AppendJSON prints it (CheckValue then reports it), and
+// unlabelled record fields take the type's field names.
+func TestAppendJSONAsMismatch(t *testing.T) {
+	pkg := valuesPackage(t)
+	lookup := PackageLookup(pkg)
+	r := TypeOf(pkg.ID, "Main", "R")
+	for _, tc := range []struct {
+		name string
+		v    Value
+		typ  lf.Type
+		want string
+	}{
+		{"text for int64", Text("x"), tInt64, `"x"`},
+		{"list for optional", List{Int64(1)}, tOpt(tOpt(tInt64)), `["1"]`},
+		{"plain optional for nested", Optional{Value: Int64(1)}, tOpt(tOpt(tInt64)), `["1"]`},
+		{"nested flag ignored", Optional{Value: Int64(1), Nested: true}, tOpt(tInt64), `"1"`},
+		{"unknown type", Int64(1), TypeOf("nope", "M", "T"), `"1"`},
+		{"nil type", Int64(1), nil, `"1"`},
+		{"record labels from the type", Record{Fields: []RecordField{{Value: Int64(1)}, {Value: Optional{}}, {Value: Text("c")}}}, r,
+			`{"a":"1","b":null,"c":"c"}`},
+		{"variant unknown constructor", Variant{Constructor: "Nope", Value: Unit{}}, TypeOf(pkg.ID, "Main", "Shape"), `{"tag":"Nope","value":{}}`},
+	} {
+		if got := string(AppendJSONAs(nil, tc.v, tc.typ, lookup)); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
+		}
+	}
 }

@@ -37,8 +37,8 @@ const (
 // applied to args, one per type parameter of the data type (none for the
 // payload record of a template, which has no parameters):
 //
-//	vetting.TypeOf(pkgID, "Main", "Iou")
-//	vetting.TypeOf(pkgID, "DA.Types", "Tuple2", intType, textType)
+//	value.TypeOf(pkgID, "Main", "Iou")
+//	value.TypeOf(pkgID, "DA.Types", "Tuple2", intType, textType)
 //
 // The result is what CheckValue expects for a create argument. Choice
 // arguments and results, keys and interface views already have a Type in

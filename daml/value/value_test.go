@@ -249,6 +249,10 @@ func checkTypedValue(t *testing.T, v Value, typ lf.Type, lookup func(string) *lf
 	if d := cmp.Diff(v, dec, protoLosses); d != "" {
 		t.Fatalf("protobuf round trip (-want +got):\n%s", d)
 	}
+	want := AppendJSON(nil, v)
+	if got := AppendJSONAs(nil, strip(dec), typ, lookup); string(got) != string(want) {
+		t.Fatalf("AppendJSONAs of the stripped value\n got %s\nwant %s", got, want)
+	}
 	walkValues(v, func(x Value) {
 		switch m := x.(type) {
 		case GenMap:
@@ -265,6 +269,47 @@ func checkTypedValue(t *testing.T, v Value, typ lf.Type, lookup func(string) *lf
 			}
 		}
 	})
+}
+
+// strip removes what the engine's normalized values lack: record labels
+// and type ids, Optional nesting flags and constructor ranks.
+func strip(v Value) Value {
+	switch x := v.(type) {
+	case Optional:
+		if x.Value != nil {
+			return Optional{Value: strip(x.Value)}
+		}
+		return Optional{}
+	case List:
+		out := List{}
+		for _, e := range x {
+			out = append(out, strip(e))
+		}
+		return out
+	case TextMap:
+		out := TextMap{}
+		for _, e := range x {
+			out = append(out, TextMapEntry{Key: e.Key, Value: strip(e.Value)})
+		}
+		return out
+	case GenMap:
+		out := GenMap{}
+		for _, e := range x {
+			out = append(out, GenMapEntry{Key: strip(e.Key), Value: strip(e.Value)})
+		}
+		return out
+	case Record:
+		out := Record{}
+		for _, f := range x.Fields {
+			out.Fields = append(out.Fields, RecordField{Value: strip(f.Value)})
+		}
+		return out
+	case Variant:
+		return Variant{Constructor: x.Constructor, Value: strip(x.Value)}
+	case Enum:
+		return Enum{Constructor: x.Constructor}
+	}
+	return v
 }
 
 // protoLosses ignores what value.proto does not carry.
