@@ -35,6 +35,8 @@ type Config struct {
 	// the epoch): the ledger effective time chosen before interpretation
 	// (§7).
 	PreparationTime value.Timestamp
+	// LedgerTime is the ledger effective time get_time returns (§7).
+	LedgerTime value.Timestamp
 	// Mode is the contract-state mode; the zero value is ModeNoKey.
 	Mode Mode
 }
@@ -202,9 +204,11 @@ type Builder struct {
 	// first-use order; rollbacks do not remove them.
 	inputs   []value.ContractID
 	inputSet map[value.ContractID]bool
-	// order lists the created and consumed contracts in the order of
-	// their nodes (for EffectfulRollbackError).
+	// effects are the Create and consuming Exercise nodes in the order
+	// they were built (for EffectfulRollbackError).
 	effects []NodeID
+	// time are the time bounds (GetTime, LedgerTimeLT).
+	time TimeBounds
 }
 
 // NewBuilder returns a Builder for a submission.
@@ -217,6 +221,7 @@ func NewBuilder(cfg Config) *Builder {
 		state:    activeState{created: map[value.ContractID]NodeID{}, consumedBy: map[value.ContractID]NodeID{}},
 		local:    map[value.ContractID]*Create{},
 		inputSet: map[value.ContractID]bool{},
+		time:     Unconstrained,
 	}
 }
 
@@ -527,6 +532,9 @@ type Result struct {
 	Transaction *Transaction
 	// Effects are its effects on the contract store (Transaction.Effects).
 	Effects Effects
+	// TimeBounds are the ledger times the transaction is valid for
+	// (Unconstrained when it read no time, §7).
+	TimeBounds TimeBounds
 }
 
 // Finish returns the transaction built so far, normalized (§2.7, §5.2),
@@ -542,7 +550,7 @@ func (b *Builder) Finish() (*Result, error) {
 		}
 	}
 	t := raw.Normalize()
-	return &Result{Transaction: t, Effects: t.Effects()}, nil
+	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
 }
 
 // Inputs returns the ledger contracts the transaction used so far (fetched,

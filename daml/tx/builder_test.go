@@ -227,3 +227,35 @@ func TestBuilderStateErrors(t *testing.T) {
 		t.Error("InExercise = false")
 	}
 }
+
+func TestTimeBounds(t *testing.T) {
+	const let = value.Timestamp(1_000_000)
+	tests := []struct {
+		name string
+		run  func(b *Builder) []bool
+		want TimeBounds
+		lts  []bool
+	}{
+		{"no time read", func(b *Builder) []bool { return nil }, Unconstrained, nil},
+		{"get_time pins the time", func(b *Builder) []bool { b.GetTime(); return nil }, TimeBounds{let, let}, nil},
+		{"ledger_time_lt true and false narrow both ends", func(b *Builder) []bool {
+			return []bool{b.LedgerTimeLT(let + 10), b.LedgerTimeLT(let - 5), b.LedgerTimeLT(let + 20), b.LedgerTimeLT(let)}
+		}, TimeBounds{let, let + 9}, []bool{true, false, true, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBuilder(Config{ActAs: ps("alice"), LedgerTime: let})
+			lts := tc.run(b)
+			if !cmp.Equal(lts, tc.lts) {
+				t.Errorf("results %v, want %v", lts, tc.lts)
+			}
+			res := must[*Result](t)(b.Finish())
+			if res.TimeBounds != tc.want {
+				t.Errorf("bounds %+v, want %+v", res.TimeBounds, tc.want)
+			}
+			if res.TimeBounds.Constrained() != (tc.want != Unconstrained) || !res.TimeBounds.Contains(let) {
+				t.Error("Constrained/Contains")
+			}
+		})
+	}
+}
