@@ -19,7 +19,9 @@
 package tx
 
 import (
+	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
@@ -397,4 +399,38 @@ func (t *Transaction) normalize() (*Transaction, map[NodeID]NodeID) {
 	}
 	out.Roots = pushAll(normList(t.Roots))
 	return out, renum
+}
+
+// WellFormed checks the structure of a transaction that comes from
+// outside (a prepared transaction, a stored one): every root and child id
+// is in range and names a node, no node is reached twice (so there is no
+// cycle and no shared subtree), and seeds name Create or Exercise nodes.
+// Walk, Authorize, Witnesses, Effects and Events assume a well-formed
+// transaction.
+func (t *Transaction) WellFormed() error {
+	seen := make([]bool, len(t.Nodes))
+	stack := slices.Clone(t.Roots)
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if id < 0 || int(id) >= len(t.Nodes) || t.Nodes[id] == nil {
+			return fmt.Errorf("node id %d does not name a node", id)
+		}
+		if seen[id] {
+			return fmt.Errorf("node %d is reached twice", id)
+		}
+		seen[id] = true
+		stack = append(stack, Children(t.Nodes[id])...)
+	}
+	for _, s := range t.NodeSeeds {
+		switch t.Node(s.Node).(type) {
+		case *Create, *Exercise:
+			if !seen[s.Node] {
+				return fmt.Errorf("seed of node %d, which no root reaches", s.Node)
+			}
+		default:
+			return fmt.Errorf("seed of node %d, which is not a create or an exercise", s.Node)
+		}
+	}
+	return nil
 }

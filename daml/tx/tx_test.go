@@ -251,3 +251,28 @@ func TestWithSuffixes(t *testing.T) {
 		t.Error("WithSuffixes modified its input")
 	}
 }
+
+func TestWellFormed(t *testing.T) {
+	c := &Create{TemplateID: tpl("a")}
+	tests := []struct {
+		name string
+		tr   *Transaction
+		ok   bool
+	}{
+		{"fine", &Transaction{Nodes: []Node{&Exercise{Children: []NodeID{1}}, c}, Roots: []NodeID{0}, NodeSeeds: []NodeSeed{{0, Hash{}}, {1, Hash{}}}}, true},
+		{"root out of range", &Transaction{Nodes: []Node{c}, Roots: []NodeID{1}}, false},
+		{"negative child", &Transaction{Nodes: []Node{&Rollback{Children: []NodeID{-1}}}, Roots: []NodeID{0}}, false},
+		{"nil node", &Transaction{Nodes: []Node{nil}, Roots: []NodeID{0}}, false},
+		{"cycle", &Transaction{Nodes: []Node{&Exercise{Children: []NodeID{0}}}, Roots: []NodeID{0}}, false},
+		{"shared child", &Transaction{Nodes: []Node{&Rollback{Children: []NodeID{1}}, c}, Roots: []NodeID{0, 1}}, false},
+		{"seed of a fetch", &Transaction{Nodes: []Node{&Fetch{}}, Roots: []NodeID{0}, NodeSeeds: []NodeSeed{{0, Hash{}}}}, false},
+		{"seed of an unreached create", &Transaction{Nodes: []Node{c, c}, Roots: []NodeID{0}, NodeSeeds: []NodeSeed{{1, Hash{}}}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.tr.WellFormed(); (err == nil) != tc.ok {
+				t.Errorf("WellFormed = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
