@@ -16,6 +16,20 @@
 // normalizes them, §1.7). Errors are typed (*AuthorizationError,
 // *ContractNotActiveError, …) with Speedy's messages; the package knows
 // no Canton error codes.
+//
+// Where daml-engine.md leaves a detail open, this package chooses:
+//   - party sets in messages are printed sorted, and Scala's Set as
+//     "Set(a, b)" whatever its size (Speedy prints the set's own order);
+//   - the nodes of an EffectfulRollbackError are listed in the order they
+//     were built (Speedy's order is a hash set's);
+//   - Event.AcsDelta on LEDGER_EFFECTS events is true for a create that is
+//     not transient and a consuming exercise of a contract that existed
+//     before the transaction (§12 leaves the flag untraced);
+//   - the Builder's contract-state mode defaults to ModeNoKey (PV 34:
+//     rollbacks of creates and archives are allowed); Canton's default
+//     synchronizer (PV 35) is ModeNUCK;
+//   - UnicumOf gives committed ids a unique suffix that is not Canton's
+//     salted commitment (§6.3).
 package tx
 
 import (

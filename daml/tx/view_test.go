@@ -29,6 +29,9 @@ func TestInformeesAndWitnessesProposeAccept(t *testing.T) {
 	if got := shape(tr); got != "XAccept(FIou#1 CDeal#2)#0 XLook()#3" {
 		t.Fatalf("shape %s", got)
 	}
+	if got := tr.Nodes[2].(*Create).Observers(); !cmp.Equal(got, ps("carol")) {
+		t.Errorf("Deal observers = %v", got)
+	}
 	if got := tr.Nodes[1].(*Fetch).ActingParties; !cmp.Equal(got, ps("alice")) {
 		t.Errorf("fetch actingParties = %v (authorizers ∩ stakeholders)", got)
 	}
