@@ -557,3 +557,24 @@ func (b *Builder) Finish() (*Result, error) {
 // exercised or found by a key query, inside rollbacks too), in first-use
 // order.
 func (b *Builder) Inputs() []value.ContractID { return slices.Clone(b.inputs) }
+
+// OpenExercise is an exercise that has begun and not ended.
+type OpenExercise struct {
+	// Node is its node id (during building).
+	Node NodeID
+	// Exercise is the node so far; it must not be modified.
+	Exercise *Exercise
+}
+
+// OpenExercises returns the open exercises, innermost first, through try
+// blocks: Speedy's transaction trace, which the DAML_FAILURE error's
+// exercise_trace prints (§9).
+func (b *Builder) OpenExercises() []OpenExercise {
+	var out []OpenExercise
+	for c := b.ctx; c != nil; c = c.parent {
+		if c.kind == ctxExercise {
+			out = append(out, OpenExercise{Node: c.node, Exercise: b.nodes[c.node].(*Exercise)})
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package tx
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -225,6 +226,15 @@ func TestBuilderStateErrors(t *testing.T) {
 	}
 	if !b.InExercise() {
 		t.Error("InExercise = false")
+	}
+	b.BeginTry()
+	must[NodeID](t)(b.BeginExercise(exercise(ledgerCid(2), "L", "Inner", false, ps("alice"), ps("alice"), ps("alice"))))
+	var trace []string
+	for _, o := range b.OpenExercises() {
+		trace = append(trace, fmt.Sprintf("%s#%d", o.Exercise.Choice, o.Node))
+	}
+	if want := []string{"Inner#3", "Ch#1"}; !cmp.Equal(trace, want) {
+		t.Errorf("OpenExercises = %v, want %v", trace, want)
 	}
 }
 
