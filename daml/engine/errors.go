@@ -121,7 +121,12 @@ type Error struct {
 	// Exception is the uncaught exception (an *Any) when the error comes
 	// from an unhandled exception, nil otherwise.
 	Exception *Any
-	// Cause is an underlying Go error (e.g. ctx.Err()), or nil.
+	// Cause is an underlying Go error, or nil: ctx.Err(), a ContractStore
+	// error, or the daml/tx error the transaction model reported
+	// (*tx.AuthorizationError for ErrFailedAuthorization,
+	// *tx.ContractNotActiveError, *tx.ContractNotFoundError for a
+	// rolled-back contract, *tx.EffectfulRollbackError), whose text is
+	// then the Message.
 	Cause error
 }
 

@@ -166,7 +166,7 @@ type nTry struct {
 func (n *nTry) eval(m *Machine) {
 	k := &kTry{n: n, env: m.env, caps: m.caps}
 	if m.tx != nil {
-		k.mark = m.tx.beginTry()
+		m.tx.b.BeginTry()
 	}
 	m.push(k)
 	m.ctrl = n.body
@@ -176,12 +176,14 @@ type kTry struct {
 	n    *nTry
 	env  []Value
 	caps []Value
-	mark int
 }
 
 func (k *kTry) resume(m *Machine, v Value) {
 	if m.tx != nil {
-		m.tx.endTry(k.mark)
+		if err := m.tx.b.EndTry(); err != nil {
+			m.fail(txError(err))
+			return
+		}
 	}
 	m.ret(v)
 }
@@ -189,8 +191,8 @@ func (k *kTry) resume(m *Machine, v Value) {
 func (k *kTry) catch(m *Machine, exc *Any) {
 	m.env, m.caps = k.env, k.caps
 	if m.tx != nil {
-		if err := m.tx.rollbackTry(k.mark); err != nil {
-			m.fail(err)
+		if err := m.tx.b.RollbackTry(); err != nil {
+			m.fail(txError(err))
 			return
 		}
 	}

@@ -2,26 +2,29 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// Contract is a ledger contract as the engine sees it.
+// Contract is a ledger contract as the engine reads it from a
+// ContractStore: what a committed tx.Create recorded.
 type Contract struct {
 	// ID is the contract id.
 	ID ContractID
 	// TemplateID is the template the contract was created with.
 	TemplateID lf.TypeConID
-	// Arg is the contract argument (a *Record of TemplateID).
-	Arg Value
+	// Arg is the contract argument as the engine records it in a
+	// tx.Create (see Result) or as value.FromJSON decodes it: a
+	// value.Record with its type id, and every record, variant and enum
+	// inside with its type id (the engine takes field lists and
+	// constructor ranks from its packages). Record fields are positional,
+	// labels optional; missing trailing fields are None.
+	Arg value.Value
 	// Signatories and Stakeholders are the stored metadata.
 	Signatories, Stakeholders []string
 }
@@ -43,18 +46,15 @@ type Submission struct {
 	// Contracts gives the ledger contracts; nil means none.
 	Contracts ContractStore
 	// SubmissionSeed, ParticipantID and PreparationTime drive the
-	// derivation of node seeds and contract ids (§6.2). A zero
-	// PreparationTime means LedgerTime.
+	// derivation of node seeds and contract ids (tx.TransactionSeed,
+	// §6.2). A zero PreparationTime means LedgerTime.
 	SubmissionSeed  [32]byte
 	ParticipantID   string
 	PreparationTime Timestamp
 	// ForbidEffectfulRollback selects Canton's NUCK contract-state mode
-	// (protocol version 35): a try may not roll back a create or a
-	// consuming exercise (§5.8). False is the NoKey mode (PV 34).
+	// (protocol version 35, tx.ModeNUCK): a try may not roll back a create
+	// or a consuming exercise (§5.8). False is the NoKey mode (PV 34).
 	ForbidEffectfulRollback bool
-	// NewContractID, if set, replaces the derivation: it returns the id of
-	// the n-th contract created (from 0).
-	NewContractID func(n int) ContractID
 }
 
 func (s *Submission) prepTime() Timestamp {
@@ -62,70 +62,6 @@ func (s *Submission) prepTime() Timestamp {
 		return s.PreparationTime
 	}
 	return s.LedgerTime
-}
-
-// hmac256 is HMAC-SHA256(key, data…), computed with two SHA-256 sums
-// over stack buffers (crypto/hmac allocates a hasher per call).
-func hmac256(key []byte, data ...[]byte) []byte {
-	var k [64]byte
-	if len(key) > len(k) {
-		h := sha256.Sum256(key)
-		copy(k[:], h[:])
-	} else {
-		copy(k[:], key)
-	}
-	n := len(k)
-	for _, d := range data {
-		n += len(d)
-	}
-	var small [256]byte
-	buf := small[:0]
-	if n > len(small) {
-		buf = make([]byte, 0, n)
-	}
-	for _, c := range k {
-		buf = append(buf, c^0x36)
-	}
-	for _, d := range data {
-		buf = append(buf, d...)
-	}
-	inner := sha256.Sum256(buf)
-	var outer [64 + sha256.Size]byte
-	for i, c := range k {
-		outer[i] = c ^ 0x5c
-	}
-	copy(outer[64:], inner[:])
-	sum := sha256.Sum256(outer[:])
-	return sum[:]
-}
-
-func be32(i int32) []byte  { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
-func be64(i int64) []byte  { return binary.BigEndian.AppendUint64(nil, uint64(i)) }
-func lstr(s string) []byte { return append(be32(int32(len(s))), s...) }
-
-// seedCtx numbers the action nodes of one context (the root or an
-// exercise); try blocks share their parent's.
-type seedCtx struct {
-	seed []byte
-	next int32
-}
-
-// nextSeed returns the seed of the next action node of the current
-// context.
-func (b *txBuilder) nextSeed() []byte {
-	sc := b.top().seeds
-	s := hmac256(sc.seed, be32(sc.next))
-	sc.next++
-	return s
-}
-
-// discriminator derives a contract discriminator from a node seed.
-func (b *txBuilder) discriminator(nodeSeed []byte, stakeholders []string) []byte {
-	data := [][]byte{be64(int64(b.sub.prepTime())), be32(int32(len(stakeholders)))}
-	for _, p := range stakeholders {
-		data = append(data, lstr(p))
-	}
-	return hmac256(nodeSeed, data...)
 }
 
 // CreateCommand returns the update of a create command.
@@ -146,33 +82,56 @@ func ExerciseInterfaceCommand(iface lf.TypeConID, choice string, cid ContractID,
 
 // Result is the outcome of a submission.
 type Result struct {
-	// Transaction is the normalized transaction (§5.2).
+	// Transaction is the normalized transaction with its node seeds
+	// (§5.2), built by a tx.Builder. Its values (create arguments, choice
+	// arguments and results) are the engine's values in normalized form
+	// (toLedgerValue): records, variants and enums keep their type ids,
+	// record fields their labels and variants and enums their constructor
+	// ranks; the trailing None fields of a record are dropped (§1.7).
+	// Contract ids of the contracts it creates are local (unsuffixed).
 	Transaction *tx.Transaction
 	// Results are the results of the commands, in order.
 	Results []Value
+	// Effects are the transaction's effects on the contract store; the
+	// ledger re-checks Effects.Inputs at commit.
+	Effects tx.Effects
 	// TimeBounds are the ledger-time bounds the interpretation relied on
 	// (§7): get_time pins both to the ledger time; ledger_time_lt narrows
-	// them. Nil bounds are unconstrained.
-	MinLedgerTime, MaxLedgerTime *Timestamp
+	// them. tx.Unconstrained when the time was not read.
+	TimeBounds tx.TimeBounds
 }
 
 // Submit runs the commands (update values, e.g. from CreateCommand or
 // ExerciseCommand) in order, as the roots of one transaction, and returns
 // the transaction. Nothing is committed: the caller decides. Errors are
-// *Error values.
+// *Error values; an error the transaction model reports (authorization,
+// an inactive contract, an effectful rollback …) is the Error's Cause, a
+// daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
 	m := e.newMachine(ctx)
-	b := &txBuilder{sub: &sub, contracts: map[ContractID]*contractState{}}
-	txSeed := hmac256(sub.SubmissionSeed[:], lstr(sub.ParticipantID), be64(int64(sub.prepTime())))
-	b.ctxs = []*txCtx{{authorizers: sortedSet(sub.ActAs), seeds: &seedCtx{seed: txSeed}}}
-	m.tx = b
+	mode := tx.ModeNoKey
+	if sub.ForbidEffectfulRollback {
+		mode = tx.ModeNUCK
+	}
+	prep := value.Timestamp(sub.prepTime())
+	b := tx.NewBuilder(tx.Config{
+		ActAs:           sub.ActAs,
+		TransactionSeed: tx.TransactionSeed(sub.SubmissionSeed, sub.ParticipantID, prep),
+		PreparationTime: prep,
+		LedgerTime:      value.Timestamp(sub.LedgerTime),
+		Mode:            mode,
+	})
+	m.tx = &ledgerTx{b: b, sub: &sub, contracts: map[ContractID]*contractInfo{}}
 	res := &Result{}
 	m.ctrl = &nCommands{cmds: cmds, res: res}
 	if _, err := m.result(); err != nil {
 		return nil, err
 	}
-	res.Transaction = (&tx.Transaction{Nodes: b.nodes, Roots: b.ctxs[0].children}).Normalize()
-	res.MinLedgerTime, res.MaxLedgerTime = b.minTime, b.maxTime
+	r, err := b.Finish()
+	if err != nil {
+		return nil, txError(err)
+	}
+	res.Transaction, res.Effects, res.TimeBounds = r.Transaction, r.Effects, r.TimeBounds
 	return res, nil
 }
 
@@ -204,130 +163,50 @@ func (k *kCommands) resume(m *Machine, v Value) {
 
 // --- the partial transaction ---
 
-type txCtx struct {
-	children    []tx.NodeID
-	authorizers []string
-	exercise    tx.NodeID // the open exercise, for exercise contexts
-	isExercise  bool
-	journal     int // journal length at the start of a try
-	seeds       *seedCtx
-}
-
-type contractState struct {
-	c          *Contract
-	local      bool
-	consumed   bool
-	consumedBy tx.NodeID
-	checked    map[string]bool // package ids under which the metadata was recomputed
-}
-
-type journalEntry struct {
-	cid  ContractID
-	prev *contractState // nil: the entry did not exist
-}
-
-type txBuilder struct {
+// ledgerTx is the transaction being built: the tx.Builder keeps the
+// nodes, seeds, contract ids, contract state (consumed, rolled back),
+// authorization and time bounds; the engine keeps, per contract it has
+// used, the runtime form of its argument.
+type ledgerTx struct {
+	b         *tx.Builder
 	sub       *Submission
-	nodes     []tx.Node
-	ctxs      []*txCtx
-	contracts map[ContractID]*contractState
-	journal   []journalEntry
-	created   int
-
-	minTime, maxTime *Timestamp
+	contracts map[ContractID]*contractInfo
 }
 
-func (b *txBuilder) narrow(lo, hi *Timestamp) {
-	if lo != nil && (b.minTime == nil || *lo > *b.minTime) {
-		b.minTime = lo
-	}
-	if hi != nil && (b.maxTime == nil || *hi < *b.maxTime) {
-		b.maxTime = hi
-	}
+// contractInfo is a contract the transaction has created or read from the
+// store, in the engine's runtime form. Whether it is still active is the
+// Builder's to say (Status).
+type contractInfo struct {
+	id           ContractID
+	templateID   lf.TypeConID
+	arg          Value
+	signatories  []string
+	stakeholders []string
+	local        bool
+	checked      map[string]bool // package ids under which the metadata was recomputed
 }
 
-func (b *txBuilder) top() *txCtx { return b.ctxs[len(b.ctxs)-1] }
-
-func (b *txBuilder) add(n tx.Node) tx.NodeID {
-	b.nodes = append(b.nodes, n)
-	return tx.NodeID(len(b.nodes) - 1)
-}
-
-func (b *txBuilder) set(cid ContractID, st *contractState) {
-	prev := b.contracts[cid]
-	var cp *contractState
-	if prev != nil {
-		c := *prev
-		cp = &c
+// txError turns an error of the tx.Builder into the engine's *Error of
+// the matching kind, with the tx error as Cause (its message is Speedy's).
+func txError(err error) *Error {
+	kind := ErrInternal
+	var (
+		auth     *tx.AuthorizationError
+		inactive *tx.ContractNotActiveError
+		notFound *tx.ContractNotFoundError
+		rollback *tx.EffectfulRollbackError
+	)
+	switch {
+	case errors.As(err, &auth):
+		kind = ErrFailedAuthorization
+	case errors.As(err, &inactive):
+		kind = ErrContractNotActive
+	case errors.As(err, &notFound):
+		kind = ErrContractNotFound
+	case errors.As(err, &rollback):
+		kind = ErrEffectfulRollback
 	}
-	b.journal = append(b.journal, journalEntry{cid: cid, prev: cp})
-	b.contracts[cid] = st
-}
-
-func (b *txBuilder) beginTry() int {
-	b.ctxs = append(b.ctxs, &txCtx{authorizers: b.top().authorizers, journal: len(b.journal), seeds: b.top().seeds})
-	return len(b.ctxs) - 1
-}
-
-func (b *txBuilder) endTry(mark int) {
-	c := b.ctxs[mark]
-	b.ctxs = b.ctxs[:mark]
-	b.top().children = append(b.top().children, c.children...)
-}
-
-// rollbackTry undoes the contract-state changes of the try and wraps its
-// nodes into a Rollback node (NoKey mode: rolling back effects is
-// allowed).
-func (b *txBuilder) rollbackTry(mark int) *Error {
-	if mark >= len(b.ctxs) {
-		return crash("rollback of a closed try")
-	}
-	c := b.ctxs[mark]
-	b.ctxs = b.ctxs[:mark]
-	if b.sub.ForbidEffectfulRollback {
-		if effects := b.effects(c.children, nil); len(effects) > 0 {
-			return errorf(ErrEffectfulRollback, "Tried to rollback side-effectful node(s): %s", strings.Join(effects, ", "))
-		}
-	}
-	for i := len(b.journal) - 1; i >= c.journal; i-- {
-		j := b.journal[i]
-		if j.prev == nil {
-			delete(b.contracts, j.cid)
-		} else {
-			b.contracts[j.cid] = j.prev
-		}
-	}
-	b.journal = b.journal[:c.journal]
-	id := b.add(&tx.Rollback{Children: c.children})
-	b.top().children = append(b.top().children, id)
-	return nil
-}
-
-// effects lists the creates and consuming exercises under ids.
-func (b *txBuilder) effects(ids []tx.NodeID, out []string) []string {
-	for _, id := range ids {
-		switch n := b.nodes[id].(type) {
-		case *tx.Create:
-			out = append(out, fmt.Sprintf("Create of %s(%s)", n.TemplateID, n.ContractID))
-		case *tx.Exercise:
-			if n.Consuming {
-				out = append(out, fmt.Sprintf("Consuming exercise of %s on %s(%s)", n.Choice, n.TemplateID, n.TargetID))
-			}
-			out = b.effects(n.Children, out)
-		case *tx.Rollback:
-			out = b.effects(n.Children, out)
-		}
-	}
-	return out
-}
-
-func (b *txBuilder) newContractID(seed []byte, stakeholders []string) ContractID {
-	n := b.created
-	b.created++
-	if b.sub.NewContractID != nil {
-		return b.sub.NewContractID(n)
-	}
-	return ContractID("00" + hex.EncodeToString(b.discriminator(seed, stakeholders)))
+	return &Error{Kind: kind, Message: err.Error(), Cause: err}
 }
 
 // --- helpers ---
@@ -372,33 +251,22 @@ func partySet(v Value) ([]string, *Error) {
 	default:
 		return nil, crash("party list expected, got %T", v)
 	}
-	return sortedSet(out), nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// asSet returns ps sorted and without duplicates: ps itself when it
+// already is (stored metadata usually is), else a sorted copy.
+func asSet(ps []string) []string {
+	for i := 1; i < len(ps); i++ {
+		if ps[i-1] >= ps[i] {
+			return sortedSet(ps)
+		}
+	}
+	return ps
 }
 
 func union(a, b []string) []string { return sortedSet(append(slices.Clone(a), b...)) }
-
-func subset(a, b []string) bool {
-	for _, x := range a {
-		if _, ok := slices.BinarySearch(b, x); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func intersect(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if _, ok := slices.BinarySearch(b, x); ok {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func authError(nid tx.NodeID, t lf.TypeConID, format string, args ...any) *Error {
-	return errorf(ErrFailedAuthorization, "node NodeId(%d) (%s) %s", nid, t, fmt.Sprintf(format, args...))
-}
 
 // choiceFn is the definition λ(this, arg[, self]). <part of choice> of a
 // template or interface choice.
@@ -457,9 +325,7 @@ func (m *Machine) ledgerTime() {
 		m.fail(m.noLedger("get_time"))
 		return
 	}
-	t := m.tx.sub.LedgerTime
-	m.tx.narrow(&t, &t)
-	m.ret(t)
+	m.ret(Timestamp(m.tx.b.GetTime()))
 }
 
 func (m *Machine) ledgerTimeLT(t Value) {
@@ -467,15 +333,7 @@ func (m *Machine) ledgerTimeLT(t Value) {
 		m.fail(m.noLedger("ledger_time_lt"))
 		return
 	}
-	bound := t.(Timestamp)
-	if m.tx.sub.LedgerTime < bound {
-		hi := bound - 1
-		m.tx.narrow(nil, &hi)
-		m.ret(Bool(true))
-		return
-	}
-	m.tx.narrow(&bound, nil)
-	m.ret(Bool(false))
+	m.ret(Bool(m.tx.b.LedgerTimeLT(value.Timestamp(t.(Timestamp)))))
 }
 
 // create runs §4.1: precondition, signatories, observers (all
@@ -498,7 +356,7 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 					var obs []string
 					obs, err = partySet(obsV)
 					if err == nil {
-						err = m.finishCreate(t, arg, sigs, union(sigs, obs))
+						err = m.finishCreate(t, arg, sigs, obs)
 					}
 				}
 				if err != nil {
@@ -512,26 +370,21 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
 }
 
-func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, stakeholders []string) *Error {
-	b := m.tx
-	if err := CheckSerializable(arg); err != nil {
+// finishCreate normalizes the argument and has the Builder add the Create
+// node (seed, contract id, authorization).
+func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *Error {
+	lv, err := toLedgerValue(arg)
+	if err != nil {
 		return err
 	}
-	nid := tx.NodeID(len(b.nodes))
-	if len(sigs) == 0 {
-		return authError(nid, t, "has no signatories")
+	b := m.tx.b
+	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs})
+	if terr != nil {
+		return txError(terr)
 	}
-	if auth := b.top().authorizers; !subset(sigs, auth) {
-		return authError(nid, t, "requires authorizers %s, but only %s were given", strings.Join(sigs, ","), strings.Join(auth, ","))
-	}
-	seed := b.nextSeed()
-	cid := b.newContractID(seed, stakeholders)
-	if _, dup := b.contracts[cid]; dup {
-		return crash("duplicate contract id %s", cid)
-	}
-	b.add(&tx.Create{ContractID: string(cid), PackageName: m.e.packageName(t), TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders, Seed: seed})
-	b.top().children = append(b.top().children, nid)
-	b.set(cid, &contractState{local: true, c: &Contract{ID: cid, TemplateID: t, Arg: arg, Signatories: sigs, Stakeholders: stakeholders}})
+	node := b.Local(lcid)
+	cid := ContractID(lcid)
+	m.tx.contracts[cid] = &contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
 	m.ret(cid)
 	return nil
 }
@@ -539,19 +392,19 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, stakeholders []s
 // fetchContract finds an active contract for template t and calls k with
 // it; a ledger contract's metadata is recomputed under t (not catchable)
 // the first time it is used under t's package.
-func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, st *contractState)) {
+func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, c *contractInfo)) {
 	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
 		if ct.Module != t.Module || ct.Name != t.Name {
 			return t, errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, t, ct)
 		}
 		return t, nil
-	}, func(m *Machine, st *contractState, _ lf.TypeConID) { k(m, st) })
+	}, func(m *Machine, c *contractInfo, _ lf.TypeConID) { k(m, c) })
 }
 
 // fetchInterfaceContract finds an active contract whose template
 // implements iface; the contract is used under its own template (there
 // is no package preference here).
-func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k func(m *Machine, st *contractState, t lf.TypeConID)) {
+func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k func(m *Machine, c *contractInfo, t lf.TypeConID)) {
 	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
 		if !m.e.implements(ct, iface) {
 			return ct, errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, iface, ct)
@@ -560,74 +413,97 @@ func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k func(
 	}, k)
 }
 
+// lookupContract returns the contract cid for a use: the Builder says
+// whether it is consumed or rolled back; otherwise the engine's copy, or
+// the store's contract converted to runtime values.
+func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
+	lt := m.tx
+	status, consumedBy := lt.b.Status(value.ContractID(cid))
+	c := lt.contracts[cid]
+	switch status {
+	case tx.StatusConsumed:
+		ce := &tx.ContractNotActiveError{ContractID: value.ContractID(cid), ConsumedBy: consumedBy}
+		if c != nil {
+			ce.TemplateID = c.templateID
+		}
+		return nil, txError(ce)
+	case tx.StatusRolledBack:
+		return nil, txError(&tx.ContractNotFoundError{ContractID: value.ContractID(cid)})
+	}
+	if c != nil {
+		return c, nil
+	}
+	var sc *Contract
+	if lt.sub.Contracts != nil {
+		var err error
+		if sc, err = lt.sub.Contracts.Contract(m.ctx, cid); err != nil {
+			return nil, &Error{Kind: ErrContractNotFound, Message: "Contract could not be found with id " + string(cid), Cause: err}
+		}
+	}
+	if sc == nil {
+		return nil, errorf(ErrContractNotFound, "Contract could not be found with id %s", cid)
+	}
+	arg, err := m.e.fromLedgerValue(sc.Arg)
+	if err != nil {
+		err.Message = fmt.Sprintf("stored contract %s: %s", cid, err.Message)
+		return nil, err
+	}
+	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders)}
+	lt.contracts[cid] = c
+	return c, nil
+}
+
 // fetchContractAs finds an active contract, maps its template to the
 // template to use (target), and calls k.
-func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.TypeConID, *Error), k func(m *Machine, st *contractState, t lf.TypeConID)) {
-	b := m.tx
+func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.TypeConID, *Error), k func(m *Machine, c *contractInfo, t lf.TypeConID)) {
 	cid, ok := cidV.(ContractID)
 	if !ok {
 		m.fail(crash("contract id expected, got %T", cidV))
 		return
 	}
-	st := b.contracts[cid]
-	if st == nil {
-		var c *Contract
-		if b.sub.Contracts != nil {
-			var err error
-			if c, err = b.sub.Contracts.Contract(m.ctx, cid); err != nil {
-				m.fail(&Error{Kind: ErrContractNotFound, Message: "Contract could not be found with id " + string(cid), Cause: err})
-				return
-			}
-		}
-		if c == nil {
-			m.fail(errorf(ErrContractNotFound, "Contract could not be found with id %s", cid))
-			return
-		}
-		st = &contractState{c: c}
-		b.contracts[cid] = st
-	}
-	if st.consumed {
-		m.fail(errorf(ErrContractNotActive, "Update failed due to fetch of an inactive contract %s (%s).\nThe contract had been consumed in sub-transaction #NodeId(%d):", cid, st.c.TemplateID, st.consumedBy))
+	c, lerr := m.lookupContract(cid)
+	if lerr != nil {
+		m.fail(lerr)
 		return
 	}
-	ct := st.c.TemplateID
+	ct := c.templateID
 	t, terr := target(ct)
 	if terr != nil {
 		m.fail(terr)
 		return
 	}
 	if ct.PackageID != t.PackageID {
-		// Use a translated view of the contract; its contract state
-		// (consumption) stays in b.contracts under the original.
-		arg, err := m.e.translate(st.c.Arg, ct.PackageID, t.PackageID)
+		// Use a translated view of the contract; the engine's copy keeps
+		// the original.
+		arg, err := m.e.translate(c.arg, ct.PackageID, t.PackageID)
 		if err != nil {
 			err.Message = fmt.Sprintf("Translation of contract %s to a value of type %s fails.\nReason: %s", cid, t, err.Message)
 			m.fail(err)
 			return
 		}
-		if st.checked == nil {
-			st.checked = map[string]bool{}
+		if c.checked == nil {
+			c.checked = map[string]bool{}
 		}
-		c := *st.c
-		c.Arg = arg
-		st = &contractState{c: &c, checked: st.checked}
-		if st.checked[t.PackageID] {
-			k(m, st, t)
+		view := *c
+		view.arg = arg
+		c = &view
+		if c.checked[t.PackageID] {
+			k(m, c, t)
 			return
 		}
-	} else if st.local || st.checked[t.PackageID] {
-		k(m, st, t)
+	} else if c.local || c.checked[t.PackageID] {
+		k(m, c, t)
 		return
 	}
 	e := m.e
-	arg := st.c.Arg
+	arg := c.arg
 	check := func(m *Machine, v Value, want []string, what string, next func(m *Machine)) {
 		got, err := partySet(v)
 		if err != nil {
 			m.fail(err)
 			return
 		}
-		if !slices.Equal(got, sortedSet(want)) {
+		if !slices.Equal(got, want) {
 			m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
 			return
 		}
@@ -639,7 +515,7 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 			return
 		}
 		m.then(func(m *Machine, sigs Value) {
-			check(m, sigs, st.c.Signatories, "signatories", func(m *Machine) {
+			check(m, sigs, c.signatories, "signatories", func(m *Machine) {
 				m.then(func(m *Machine, obs Value) {
 					sigSet, _ := partySet(sigs)
 					obsSet, err := partySet(obs)
@@ -647,12 +523,12 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 						m.fail(err)
 						return
 					}
-					check(m, ListOfStrings(union(sigSet, obsSet)), st.c.Stakeholders, "stakeholders", func(m *Machine) {
-						if st.checked == nil {
-							st.checked = map[string]bool{}
+					check(m, ListOfStrings(union(sigSet, obsSet)), c.stakeholders, "stakeholders", func(m *Machine) {
+						if c.checked == nil {
+							c.checked = map[string]bool{}
 						}
-						st.checked[t.PackageID] = true
-						k(m, st, t)
+						c.checked[t.PackageID] = true
+						k(m, c, t)
 					})
 				})
 				m.push(kPreventCatch{})
@@ -681,21 +557,24 @@ func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 		m.fail(m.noLedger("fetch"))
 		return
 	}
-	m.fetchContract(t, cid, func(m *Machine, st *contractState) {
-		b := m.tx
-		nid := tx.NodeID(len(b.nodes))
-		auth := b.top().authorizers
-		acting := intersect(st.c.Stakeholders, auth)
-		if len(acting) == 0 {
-			m.fail(authError(nid, t, "requires one of the stakeholders %v of the fetched contract to be an authorizer, but authorizers were %v", st.c.Stakeholders, auth))
+	m.fetchContract(t, cid, func(m *Machine, c *contractInfo) {
+		if err := m.addFetch(c, t, nil); err != nil {
+			m.fail(err)
 			return
 		}
-		b.nextSeed()
-		b.add(&tx.Fetch{ContractID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, ActingParties: acting,
-			Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders})
-		b.top().children = append(b.top().children, nid)
-		m.ret(st.c.Arg)
+		m.ret(c.arg)
 	})
+}
+
+// addFetch has the Builder add the Fetch node (acting parties,
+// authorization, inputs).
+func (m *Machine) addFetch(c *contractInfo, t lf.TypeConID, iface *lf.TypeConID) *Error {
+	_, err := m.tx.b.Fetch(tx.FetchInput{ContractID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: iface,
+		Signatories: c.signatories, Stakeholders: c.stakeholders})
+	if err != nil {
+		return txError(err)
+	}
+	return nil
 }
 
 // exercise runs §4.2 for a template choice.
@@ -715,8 +594,8 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 		return
 	}
 	e := m.e
-	m.fetchContract(t, cidV, func(m *Machine, st *contractState) {
-		rec := st.c.Arg
+	m.fetchContract(t, cidV, func(m *Machine, c *contractInfo) {
+		rec := c.arg
 		m.then(func(m *Machine, ctrlV Value) {
 			m.then(func(m *Machine, obsV Value) {
 				ctrls, err := partySet(ctrlV)
@@ -729,7 +608,7 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 					m.fail(err)
 					return
 				}
-				m.beginExercise(t, nil, ch, rec, st, arg, ctrls, obs)
+				m.beginExercise(t, nil, ch, rec, c, arg, ctrls, obs)
 			})
 			m.push(kPreventCatch{})
 			m.callDef(e.choiceFn(t, choice, "observers"), rec, arg)
@@ -739,120 +618,50 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 	})
 }
 
-func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choice, this Value, st *contractState, arg Value, ctrls, obs []string) {
-	b := m.tx
-	if err := CheckSerializable(arg); err != nil {
+// beginExercise normalizes the choice argument, has the Builder open the
+// Exercise node (authorization, consumption, the node's seed) and runs the
+// choice body.
+func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choice, this Value, c *contractInfo, arg Value, ctrls, obs []string) {
+	lv, err := toLedgerValue(arg)
+	if err != nil {
 		m.fail(err)
 		return
 	}
-	nid := tx.NodeID(len(b.nodes))
-	if len(ctrls) == 0 {
-		m.fail(authError(nid, t, "has no controllers"))
+	if _, terr := m.tx.b.BeginExercise(tx.ExerciseInput{TargetID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t,
+		InterfaceID: iface, Choice: ch.Name, Consuming: ch.Consuming, Controllers: ctrls, ChoiceObservers: obs, ChosenValue: lv,
+		Signatories: c.signatories, Stakeholders: c.stakeholders}); terr != nil {
+		m.fail(txError(terr))
 		return
 	}
-	if auth := b.top().authorizers; !subset(ctrls, auth) {
-		m.fail(authError(nid, t, "requires authorizers %s, but only %s were given", strings.Join(ctrls, ","), strings.Join(auth, ",")))
-		return
-	}
-	node := &tx.Exercise{TargetID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: iface, Choice: ch.Name,
-		Consuming: ch.Consuming, ActingParties: ctrls, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders,
-		ChoiceObservers: obs, ChosenValue: arg, Seed: b.nextSeed()}
-	b.add(node)
-	if ch.Consuming {
-		ns := *b.contracts[st.c.ID]
-		ns.consumed, ns.consumedBy = true, nid
-		b.set(st.c.ID, &ns)
-	}
-	b.ctxs = append(b.ctxs, &txCtx{authorizers: union(ctrls, st.c.Signatories), exercise: nid, isExercise: true, seeds: &seedCtx{seed: node.Seed}})
-	m.push(&kExercise{node: node})
+	m.push(kExercise{})
 	owner := t
 	if iface != nil {
 		owner = *iface
 	}
-	m.callDef(m.e.choiceFn(owner, ch.Name, "update"), this, arg, st.c.ID, Token{})
+	m.callDef(m.e.choiceFn(owner, ch.Name, "update"), this, arg, c.id, Token{})
 }
 
 // kExercise ends an exercise: with its result, or, when an exception
 // unwinds through it, without one.
-type kExercise struct{ node *tx.Exercise }
+type kExercise struct{}
 
-func (k *kExercise) end(m *Machine) {
-	b := m.tx
-	c := b.top()
-	b.ctxs = b.ctxs[:len(b.ctxs)-1]
-	k.node.Children = c.children
-	b.top().children = append(b.top().children, c.exercise)
-}
-
-func (k *kExercise) resume(m *Machine, v Value) {
-	if err := CheckSerializable(v); err != nil {
+func (kExercise) resume(m *Machine, v Value) {
+	lv, err := toLedgerValue(v)
+	if err != nil {
 		m.fail(err)
 		return
 	}
-	k.node.Result = v
-	k.end(m)
+	if _, terr := m.tx.b.EndExercise(lv); terr != nil {
+		m.fail(txError(terr))
+		return
+	}
 	m.ret(v)
 }
 
-func (k *kExercise) unwind(m *Machine) { k.end(m) }
-
-// MaxNesting is the maximal nesting of a serializable value (§10).
-const MaxNesting = 100
-
-// CheckSerializable checks what normalizing a value checks (§1.7): the
-// nesting is at most MaxNesting (every record, variant, list, optional or
-// map level adds one) and every text is well-formed (no NUL, valid
-// UTF-8). Functions, structs, Any and TypeRep are not serializable.
-func CheckSerializable(v Value) *Error { return checkSer(v, 0) }
-
-func checkSer(v Value, depth int) *Error {
-	if depth > MaxNesting {
-		return errorf(ErrValueNesting, "Value exceeds maximum nesting value of %d", MaxNesting)
+func (kExercise) unwind(m *Machine) {
+	if _, err := m.tx.b.AbortExercise(); err != nil {
+		m.fail(txError(err))
 	}
-	switch x := v.(type) {
-	case Text:
-		return checkText(string(x))
-	case *Record:
-		for _, f := range x.Fields {
-			if err := checkSer(f, depth+1); err != nil {
-				return err
-			}
-		}
-	case *Variant:
-		return checkSer(x.Value, depth+1)
-	case *List:
-		for ; x != nil; x = x.Tail {
-			if err := checkSer(x.Head, depth+1); err != nil {
-				return err
-			}
-		}
-	case Optional:
-		if x.Value != nil {
-			return checkSer(x.Value, depth+1)
-		}
-	case *Map:
-		for i := range x.Keys {
-			if err := checkSer(x.Keys[i], depth+1); err != nil {
-				return err
-			}
-			if err := checkSer(x.Values[i], depth+1); err != nil {
-				return err
-			}
-		}
-	case *PAP, *Struct, *Any, TypeRep, Token:
-		return crash("value of type %T is not serializable", v)
-	}
-	return nil
-}
-
-func checkText(s string) *Error {
-	if strings.IndexByte(s, 0) >= 0 {
-		return errorf(ErrMalformedText, "Text is malformed: Text contains null character")
-	}
-	if !utf8.ValidString(s) {
-		return errorf(ErrMalformedText, "Text is malformed: invalid UTF-8")
-	}
-	return nil
 }
 
 // exerciseInterface runs §4.4 (without a guard: LF 2.dev only).
@@ -876,8 +685,8 @@ func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg
 		return
 	}
 	e := m.e
-	m.fetchInterfaceContract(iface, cidV, func(m *Machine, st *contractState, t lf.TypeConID) {
-		this := &Any{Type: &lf.TCon{ID: t}, Value: st.c.Arg}
+	m.fetchInterfaceContract(iface, cidV, func(m *Machine, c *contractInfo, t lf.TypeConID) {
+		this := &Any{Type: &lf.TCon{ID: t}, Value: c.arg}
 		m.then(func(m *Machine, ctrlV Value) {
 			m.then(func(m *Machine, obsV Value) {
 				ctrls, err := partySet(ctrlV)
@@ -890,7 +699,7 @@ func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg
 					m.fail(err)
 					return
 				}
-				m.beginExercise(t, &iface, ch, this, st, arg, ctrls, obs)
+				m.beginExercise(t, &iface, ch, this, c, arg, ctrls, obs)
 			})
 			m.push(kPreventCatch{})
 			m.callDef(e.choiceFn(iface, choice, "observers"), this, arg)
@@ -907,20 +716,12 @@ func (m *Machine) fetchInterface(iface lf.TypeConID, cid Value) {
 		m.fail(m.noLedger("fetch_interface"))
 		return
 	}
-	m.fetchInterfaceContract(iface, cid, func(m *Machine, st *contractState, t lf.TypeConID) {
-		b := m.tx
-		nid := tx.NodeID(len(b.nodes))
-		auth := b.top().authorizers
-		acting := intersect(st.c.Stakeholders, auth)
-		if len(acting) == 0 {
-			m.fail(authError(nid, t, "requires one of the stakeholders %v of the fetched contract to be an authorizer, but authorizers were %v", st.c.Stakeholders, auth))
+	m.fetchInterfaceContract(iface, cid, func(m *Machine, c *contractInfo, t lf.TypeConID) {
+		ic := iface
+		if err := m.addFetch(c, t, &ic); err != nil {
+			m.fail(err)
 			return
 		}
-		ic := iface
-		b.nextSeed()
-		b.add(&tx.Fetch{ContractID: string(st.c.ID), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: &ic,
-			ActingParties: acting, Signatories: st.c.Signatories, Stakeholders: st.c.Stakeholders})
-		b.top().children = append(b.top().children, nid)
-		m.ret(&Any{Type: &lf.TCon{ID: t}, Value: st.c.Arg})
+		m.ret(&Any{Type: &lf.TCon{ID: t}, Value: c.arg})
 	})
 }

@@ -7,12 +7,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
 )
 
 // memStore is an in-memory ContractStore.
@@ -26,7 +28,7 @@ func (s memStore) commit(t *tx.Transaction) {
 	for _, n := range t.Nodes {
 		switch n := n.(type) {
 		case *tx.Create:
-			s[ContractID(n.ContractID)] = &Contract{ID: ContractID(n.ContractID), TemplateID: n.TemplateID, Arg: n.Arg.(Value),
+			s[ContractID(n.ContractID)] = &Contract{ID: ContractID(n.ContractID), TemplateID: n.TemplateID, Arg: n.Arg,
 				Signatories: n.Signatories, Stakeholders: n.Stakeholders}
 		case *tx.Exercise:
 			if n.Consuming {
@@ -53,6 +55,7 @@ func TestPingRespond(t *testing.T) {
 	if errKind(err) != ErrFailedAuthorization {
 		t.Fatalf("create as bob: got %v, want FailedAuthorization", err)
 	}
+	wantAuth(t, err, tx.CreateMissingAuthorization, []string{"alice"}, []string{"bob"})
 
 	res, err := e.Submit(ctx, Submission{ActAs: []string{"alice"}, Contracts: store}, CreateCommand(ping, arg))
 	if err != nil {
@@ -86,6 +89,7 @@ func TestPingRespond(t *testing.T) {
 	if errKind(err) != ErrFailedAuthorization {
 		t.Fatalf("Respond as alice: got %v, want FailedAuthorization", err)
 	}
+	wantAuth(t, err, tx.ExerciseMissingAuthorization, []string{"bob"}, []string{"alice"})
 	// An unknown contract.
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(ping, "Respond", "00ff", rarg))
 	if errKind(err) != ErrContractNotFound {
@@ -99,19 +103,58 @@ func TestPingRespond(t *testing.T) {
 	if !ok {
 		t.Fatalf("node 0 is %T", res.Transaction.Nodes[0])
 	}
-	if ex.Choice != "Respond" || !ex.Consuming || ex.TargetID != string(cid) || ex.Result == nil {
+	if ex.Choice != "Respond" || !ex.Consuming || ex.TargetID != value.ContractID(cid) || ex.Result == nil {
 		t.Errorf("exercise node %+v", ex)
 	}
 	if diff := cmp.Diff([]string{"bob"}, ex.ActingParties); diff != "" {
 		t.Errorf("acting parties: %s", diff)
 	}
-	t.Logf("Respond: %d nodes, children %v, result %s", len(res.Transaction.Nodes), ex.Children, show(ex.Result.(Value)))
+	t.Logf("Respond: %d nodes, children %v, result %s", len(res.Transaction.Nodes), ex.Children, ex.Result)
+
+	// A contract whose argument the ledger decoded from JSON (labels,
+	// type ids, every field) is used as one the engine recorded.
+	jarg, err := value.FromJSON([]byte(`{"id":"ping-2","initiator":"alice","responder":"bob"}`),
+		value.TypeOf(d.Main.ID, "Canton.Internal.Ping", "Ping"), value.PackageLookup(d.Packages...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jstore := memStore{"00aa": {ID: "00aa", TemplateID: ping, Arg: jarg, Signatories: []string{"alice"}, Stakeholders: []string{"bob", "alice"}}}
+	res, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: jstore}, ExerciseCommand(ping, "Respond", "00aa", rarg))
+	if err != nil {
+		t.Fatalf("Respond on a contract from JSON: %v", err)
+	}
+	if diff := cmp.Diff([]value.ContractID{"00aa"}, res.Effects.Archived); diff != "" {
+		t.Errorf("archived: %s", diff)
+	}
 
 	// Exercising twice in one transaction: the second is not active.
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store},
 		ExerciseCommand(ping, "Respond", cid, rarg), ExerciseCommand(ping, "Respond", cid, rarg))
 	if errKind(err) != ErrContractNotActive {
 		t.Fatalf("double Respond: got %v", err)
+	}
+	var inactive *tx.ContractNotActiveError
+	if !errors.As(err, &inactive) || inactive.ContractID != value.ContractID(cid) || inactive.ConsumedBy != 0 || inactive.TemplateID != ping {
+		t.Errorf("double Respond: cause %#v", inactive)
+	}
+}
+
+// wantAuth checks that err is an *Error whose Cause is the Builder's
+// *tx.AuthorizationError of the given kind, and that the Error's message
+// is the Builder's (Speedy's) text.
+func wantAuth(t *testing.T, err error, kind tx.AuthorizationKind, required, authorizers []string) {
+	t.Helper()
+	var ae *tx.AuthorizationError
+	if !errors.As(err, &ae) {
+		t.Errorf("%v: no *tx.AuthorizationError", err)
+		return
+	}
+	if ae.Kind != kind || !cmp.Equal(required, ae.Required) || !cmp.Equal(authorizers, ae.Authorizers) {
+		t.Errorf("authorization error %#v, want %v required %v authorizers %v", ae, kind, required, authorizers)
+	}
+	var ee *Error
+	if errors.As(err, &ee); ee.Message != ae.Error() {
+		t.Errorf("message %q, want %q", ee.Message, ae.Error())
 	}
 }
 
@@ -217,14 +260,15 @@ func TestTransactions(t *testing.T) {
 	}
 	// The Bump's new contract is the third contract id drawn (the first
 	// one was rolled back).
-	if c := res.Transaction.Nodes[len(res.Transaction.Nodes)-1].(*tx.Create); c.Arg.(*Record).Fields[1] != Int64(1) {
+	if c := res.Transaction.Nodes[len(res.Transaction.Nodes)-1].(*tx.Create); c.Arg.(value.Record).Fields[1].Value != value.Int64(1) {
 		t.Errorf("bumped %v", c.Arg)
 	}
 	// NUCK mode: the rollback of Boom's create and consumption fails.
 	nuck := alice
 	nuck.ForbidEffectfulRollback = true
 	_, err = e.Submit(ctx, nuck, ExerciseCommand(tid("T"), "TryBump", cid, arg))
-	if errKind(err) != ErrEffectfulRollback {
+	var effectful *tx.EffectfulRollbackError
+	if errKind(err) != ErrEffectfulRollback || !errors.As(err, &effectful) || len(effectful.Nodes) != 2 {
 		t.Errorf("NUCK rollback: got %v", err)
 	}
 	// An exception in a choice's controllers is not catchable.
@@ -237,6 +281,7 @@ func TestTransactions(t *testing.T) {
 	if errKind(err) != ErrFailedAuthorization {
 		t.Errorf("bob Peek: got %v", err)
 	}
+	wantAuth(t, err, tx.ExerciseMissingAuthorization, []string{"alice"}, []string{"bob"})
 }
 
 func TestInterfaces(t *testing.T) {
@@ -286,7 +331,7 @@ func TestInterfaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := res.Transaction.Nodes[0].(*tx.Exercise)
-	if ex.InterfaceID == nil || *ex.InterfaceID != tid("I") || ex.TemplateID != tid("T") || ex.Result != Int64(5) || ex.Consuming {
+	if ex.InterfaceID == nil || *ex.InterfaceID != tid("I") || ex.TemplateID != tid("T") || ex.Result != value.Int64(5) || ex.Consuming {
 		t.Errorf("interface exercise node %+v", ex)
 	}
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseInterfaceCommand(tid("I"), "Get", cid, arg))
@@ -356,7 +401,8 @@ func TestContractIDDerivation(t *testing.T) {
 		nodeSeed := mac(txSeed, u32(uint32(i)))
 		want := "00" + hex.EncodeToString(mac(nodeSeed, u64(let), u32(1), str("alice")))
 		c := res.Transaction.Nodes[i].(*tx.Create)
-		if c.ContractID != want || !bytes.Equal(c.Seed, nodeSeed) {
+		seed, _ := res.Transaction.Seed(tx.NodeID(i))
+		if string(c.ContractID) != want || !bytes.Equal(seed[:], nodeSeed) {
 			t.Errorf("create %d: id %s, want %s", i, c.ContractID, want)
 		}
 	}
@@ -365,16 +411,16 @@ func TestContractIDDerivation(t *testing.T) {
 func TestLedgerTime(t *testing.T) {
 	e := newTestEngine(nil, Options{})
 	ctx := context.Background()
-	ts := func(x Timestamp) *Timestamp { return &x }
 	tests := []struct {
 		name   string
 		u      lf.Expr
 		want   Value
-		lo, hi *Timestamp
+		bounds tx.TimeBounds
 	}{
-		{"get_time", upd(&lf.UGetTime{}), Timestamp(100), ts(100), ts(100)},
-		{"lt true", upd(&lf.ULedgerTimeLT{Expr: &lf.ETimestamp{Micros: 150}}), Bool(true), nil, ts(149)},
-		{"lt false", upd(&lf.ULedgerTimeLT{Expr: &lf.ETimestamp{Micros: 50}}), Bool(false), ts(50), nil},
+		{"get_time", upd(&lf.UGetTime{}), Timestamp(100), tx.TimeBounds{Min: 100, Max: 100}},
+		{"lt true", upd(&lf.ULedgerTimeLT{Expr: &lf.ETimestamp{Micros: 150}}), Bool(true), tx.TimeBounds{Min: tx.MinTimestamp, Max: 149}},
+		{"lt false", upd(&lf.ULedgerTimeLT{Expr: &lf.ETimestamp{Micros: 50}}), Bool(false), tx.TimeBounds{Min: 50, Max: tx.MaxTimestamp}},
+		{"pure", upd(&lf.UPure{Expr: i64(1)}), Int64(1), tx.Unconstrained},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -389,11 +435,8 @@ func TestLedgerTime(t *testing.T) {
 			if res.Results[0] != tc.want {
 				t.Errorf("got %v", res.Results[0])
 			}
-			if diff := cmp.Diff(tc.lo, res.MinLedgerTime); diff != "" {
-				t.Errorf("min: %s", diff)
-			}
-			if diff := cmp.Diff(tc.hi, res.MaxLedgerTime); diff != "" {
-				t.Errorf("max: %s", diff)
+			if diff := cmp.Diff(tc.bounds, res.TimeBounds); diff != "" {
+				t.Errorf("time bounds: %s", diff)
 			}
 		})
 	}

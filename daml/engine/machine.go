@@ -64,7 +64,7 @@ type Machine struct {
 
 	// tx is the transaction being built by updates, or nil for pure
 	// evaluation.
-	tx *txBuilder
+	tx *ledgerTx
 
 	// throws counts the exceptions thrown, so that a direct call can tell
 	// whether control left it.

@@ -1,0 +1,296 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/numeric"
+	"github.com/ledgernode/ledgernode/daml/value"
+)
+
+// MaxNesting is the maximal nesting of a serializable value (§10).
+const MaxNesting = 100
+
+// CheckSerializable checks what normalizing a value checks (§1.7): the
+// nesting is at most MaxNesting (every record, variant, list, optional or
+// map level adds one) and every text is well-formed (no NUL, valid
+// UTF-8). Functions, structs, Any and TypeRep are not serializable.
+func CheckSerializable(v Value) *Error {
+	_, err := toLedgerValue(v)
+	return err
+}
+
+// toLedgerValue converts a runtime value that leaves the machine (a
+// create argument, a choice argument or result) into its normalized
+// ledger form (§1.7), with the checks of CheckSerializable
+// (ErrValueNesting, ErrMalformedText; ErrInternal for a value that is not
+// serializable). Unlike Speedy's normalized values it keeps what the
+// Ledger API renders: records, variants and enums carry their type ids,
+// record fields their labels, variants and enums their constructor
+// ranks. As in Speedy, the trailing fields of a record that are None are
+// dropped. Maps keep their (sorted) order.
+func toLedgerValue(v Value) (value.Value, *Error) { return toLedger(v, 0) }
+
+func toLedger(v Value, depth int) (value.Value, *Error) {
+	if depth > MaxNesting {
+		return nil, errorf(ErrValueNesting, "Value exceeds maximum nesting value of %d", MaxNesting)
+	}
+	switch x := v.(type) {
+	case Unit:
+		return value.Unit{}, nil
+	case Bool:
+		return value.Bool(x), nil
+	case Int64:
+		return value.Int64(x), nil
+	case Numeric:
+		return value.Numeric(x.ScaledString()), nil
+	case Text:
+		if err := checkText(string(x)); err != nil {
+			return nil, err
+		}
+		return value.Text(x), nil
+	case Timestamp:
+		return value.Timestamp(x), nil
+	case Date:
+		return value.Date(x), nil
+	case Party:
+		return value.Party(x), nil
+	case ContractID:
+		return value.ContractID(x), nil
+	case *Record:
+		n := len(x.Fields)
+		for n > 0 {
+			if o, ok := x.Fields[n-1].(Optional); !ok || o.Value != nil {
+				break
+			}
+			n--
+		}
+		var fields []value.RecordField
+		if n > 0 {
+			fields = make([]value.RecordField, n)
+		}
+		for i, f := range x.Fields[:n] {
+			lv, err := toLedger(f, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			fields[i] = value.RecordField{Label: x.Type.Fields[i], Value: lv}
+		}
+		return value.Record{RecordID: &x.Type.ID, Fields: fields}, nil
+	case *Variant:
+		lv, err := toLedger(x.Value, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return value.Variant{VariantID: &x.ID, Constructor: x.Con, Rank: x.Rank, Value: lv}, nil
+	case *Enum:
+		return value.Enum{EnumID: &x.ID, Constructor: x.Con, Rank: x.Rank}, nil
+	case *List:
+		var out value.List
+		for ; x != nil; x = x.Tail {
+			lv, err := toLedger(x.Head, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, lv)
+		}
+		return out, nil
+	case Optional:
+		if x.Value == nil {
+			return value.Optional{}, nil
+		}
+		lv, err := toLedger(x.Value, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return value.Optional{Value: lv}, nil
+	case *Map:
+		if x.Text {
+			out := make(value.TextMap, len(x.Keys))
+			for i, k := range x.Keys {
+				kt, ok := k.(Text)
+				if !ok {
+					return nil, crash("TextMap key of type %T", k)
+				}
+				if err := checkText(string(kt)); err != nil {
+					return nil, err
+				}
+				lv, err := toLedger(x.Values[i], depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = value.TextMapEntry{Key: string(kt), Value: lv}
+			}
+			return out, nil
+		}
+		out := make(value.GenMap, len(x.Keys))
+		for i, k := range x.Keys {
+			lk, err := toLedger(k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			lv, err := toLedger(x.Values[i], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = value.GenMapEntry{Key: lk, Value: lv}
+		}
+		return out, nil
+	}
+	return nil, crash("value of type %T is not serializable", v)
+}
+
+func checkText(s string) *Error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return errorf(ErrMalformedText, "Text is malformed: Text contains null character")
+	}
+	if !utf8.ValidString(s) {
+		return errorf(ErrMalformedText, "Text is malformed: invalid UTF-8")
+	}
+	return nil
+}
+
+// fromLedgerValue converts a ledger value, as toLedgerValue made it, back
+// into a runtime value: records, variants and enums must carry their type
+// ids, which give the runtime types (record field lists, constructor
+// ranks) from the engine's packages. A record may lack trailing fields
+// (they become None, as normalization dropped them); record labels, where
+// present, must match the type's fields by position. Maps are taken in
+// the order given (the ledger keeps the engine's sorted order). A value
+// that does not fit its types is ErrInternal.
+func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
+	switch x := v.(type) {
+	case value.Unit:
+		return Unit{}, nil
+	case value.Bool:
+		return Bool(x), nil
+	case value.Int64:
+		return Int64(x), nil
+	case value.Numeric:
+		n, err := numeric.Parse(string(x))
+		if err != nil {
+			return nil, crash("numeric %q: %v", string(x), err)
+		}
+		return Numeric{n}, nil
+	case value.Text:
+		return Text(x), nil
+	case value.Timestamp:
+		return Timestamp(x), nil
+	case value.Date:
+		return Date(x), nil
+	case value.Party:
+		return Party(x), nil
+	case value.ContractID:
+		return ContractID(x), nil
+	case value.Record:
+		if x.RecordID == nil {
+			return nil, crash("record without a type id")
+		}
+		rt, err := e.recordType(*x.RecordID)
+		if err != nil {
+			return nil, err
+		}
+		if len(x.Fields) > len(rt.Fields) {
+			return nil, crash("record %s has %d fields, its type %d", rt.ID, len(x.Fields), len(rt.Fields))
+		}
+		fields := make([]Value, len(rt.Fields))
+		for i := range fields {
+			if i >= len(x.Fields) {
+				fields[i] = None
+				continue
+			}
+			f := x.Fields[i]
+			if f.Label != "" && f.Label != rt.Fields[i] {
+				return nil, crash("field %d of record %s is %s, not %s", i, rt.ID, rt.Fields[i], f.Label)
+			}
+			rv, err := e.fromLedgerValue(f.Value)
+			if err != nil {
+				return nil, err
+			}
+			fields[i] = rv
+		}
+		return &Record{Type: rt, Fields: fields}, nil
+	case value.Variant:
+		if x.VariantID == nil {
+			return nil, crash("variant without a type id")
+		}
+		dt, err := e.dataType(*x.VariantID)
+		if err != nil {
+			return nil, err
+		}
+		rank := -1
+		if dt.Variety == lf.VariantVariety {
+			rank = slices.IndexFunc(dt.Fields, func(f lf.Field) bool { return f.Name == x.Constructor })
+		}
+		if rank < 0 {
+			return nil, crash("variant %s has no constructor %s", *x.VariantID, x.Constructor)
+		}
+		rv, err := e.fromLedgerValue(x.Value)
+		if err != nil {
+			return nil, err
+		}
+		return &Variant{ID: *x.VariantID, Con: x.Constructor, Rank: rank, Value: rv}, nil
+	case value.Enum:
+		if x.EnumID == nil {
+			return nil, crash("enum without a type id")
+		}
+		dt, err := e.dataType(*x.EnumID)
+		if err != nil {
+			return nil, err
+		}
+		rank := -1
+		if dt.Variety == lf.EnumVariety {
+			rank = slices.Index(dt.Constructors, x.Constructor)
+		}
+		if rank < 0 {
+			return nil, crash("enum %s has no constructor %s", *x.EnumID, x.Constructor)
+		}
+		return &Enum{ID: *x.EnumID, Con: x.Constructor, Rank: rank}, nil
+	case value.List:
+		vs := make([]Value, len(x))
+		for i, el := range x {
+			rv, err := e.fromLedgerValue(el)
+			if err != nil {
+				return nil, err
+			}
+			vs[i] = rv
+		}
+		return ListOf(vs...), nil
+	case value.Optional:
+		if x.Value == nil {
+			return None, nil
+		}
+		rv, err := e.fromLedgerValue(x.Value)
+		if err != nil {
+			return nil, err
+		}
+		return Some(rv), nil
+	case value.TextMap:
+		out := &Map{Text: true, Keys: make([]Value, len(x)), Values: make([]Value, len(x))}
+		for i, en := range x {
+			rv, err := e.fromLedgerValue(en.Value)
+			if err != nil {
+				return nil, err
+			}
+			out.Keys[i], out.Values[i] = Text(en.Key), rv
+		}
+		return out, nil
+	case value.GenMap:
+		out := &Map{Keys: make([]Value, len(x)), Values: make([]Value, len(x))}
+		for i, en := range x {
+			rk, err := e.fromLedgerValue(en.Key)
+			if err != nil {
+				return nil, err
+			}
+			rv, err := e.fromLedgerValue(en.Value)
+			if err != nil {
+				return nil, err
+			}
+			out.Keys[i], out.Values[i] = rk, rv
+		}
+		return out, nil
+	}
+	return nil, crash("ledger value of type %T", v)
+}

@@ -1,0 +1,586 @@
+package tx
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
+)
+
+// Mode is the contract-state mode of a synchronizer's protocol version
+// (§5.8): whether a caught exception may roll back creates and consuming
+// exercises.
+type Mode uint8
+
+const (
+	// ModeNoKey (protocol version 34): rolling back any node is allowed.
+	// It is the zero Mode.
+	ModeNoKey Mode = iota
+	// ModeNUCK (protocol version 35, non-unique contract keys): rolling
+	// back a create or a consuming exercise fails with
+	// *EffectfulRollbackError.
+	ModeNUCK
+)
+
+// Config is the submission a Builder builds a transaction for.
+type Config struct {
+	// ActAs are the submitting parties: the authorizers of the roots.
+	// readAs parties are not authorizers and have no place here.
+	ActAs []string
+	// TransactionSeed is the seed of the root context (TransactionSeed
+	// derives it from the submission seed, §6.2).
+	TransactionSeed Hash
+	// PreparationTime is the time contract discriminators take (µs since
+	// the epoch): the ledger effective time chosen before interpretation
+	// (§7).
+	PreparationTime value.Timestamp
+	// LedgerTime is the ledger effective time get_time returns (§7).
+	LedgerTime value.Timestamp
+	// Mode is the contract-state mode; the zero value is ModeNoKey.
+	Mode Mode
+}
+
+// ContractStatus is what the transaction being built knows of a contract.
+type ContractStatus uint8
+
+const (
+	// StatusUnknown: the transaction has neither created nor used the
+	// contract; the engine asks the ledger for it.
+	StatusUnknown ContractStatus = iota
+	// StatusActive: created or used by the transaction and not consumed.
+	StatusActive
+	// StatusConsumed: consumed by a consuming exercise of the transaction
+	// (using it again is *ContractNotActiveError).
+	StatusConsumed
+	// StatusRolledBack: created inside a try block that was rolled back
+	// (using it again is *ContractNotFoundError).
+	StatusRolledBack
+)
+
+// CreateInput is what the engine knows of a create when it asks for the
+// Create node (§4.1 step 5): the template, the normalized argument and
+// the contract's metadata.
+type CreateInput struct {
+	// PackageName is the name of the template's package.
+	PackageName string
+	// TemplateID is the template.
+	TemplateID lf.TypeConID
+	// Arg is the normalized argument.
+	Arg value.Value
+	// Signatories are the signatories (any order, duplicates allowed).
+	Signatories []string
+	// Observers are the observers (any order, duplicates allowed; parties
+	// that are also signatories are fine).
+	Observers []string
+	// Key is the key with its maintainers, nil when none.
+	Key *KeyWithMaintainers
+}
+
+// FetchInput is a fetch of a contract whose metadata the engine has
+// computed (§4.5).
+type FetchInput struct {
+	// ContractID is the contract.
+	ContractID value.ContractID
+	// PackageName is the name of the template's package.
+	PackageName string
+	// TemplateID is the template the fetch uses.
+	TemplateID lf.TypeConID
+	// InterfaceID is the interface of a fetch_interface, or nil.
+	InterfaceID *lf.TypeConID
+	// Signatories and Stakeholders are the contract's (recomputed under
+	// TemplateID).
+	Signatories, Stakeholders []string
+	// Key is the contract's key, nil when none.
+	Key *KeyWithMaintainers
+	// ByKey reports a fetch by key.
+	ByKey bool
+}
+
+// ExerciseInput is an exercise whose controllers and choice observers the
+// engine has evaluated (§4.2 step 4, §4.4 step 5).
+type ExerciseInput struct {
+	// TargetID is the exercised contract.
+	TargetID value.ContractID
+	// PackageName is the name of the template's package.
+	PackageName string
+	// TemplateID is the template the choice runs under.
+	TemplateID lf.TypeConID
+	// InterfaceID is the interface of an interface choice, or nil.
+	InterfaceID *lf.TypeConID
+	// Choice is the choice name.
+	Choice string
+	// Consuming reports a consuming choice.
+	Consuming bool
+	// Controllers are the choice's controllers: the acting parties.
+	Controllers []string
+	// ChoiceObservers are the choice observers.
+	ChoiceObservers []string
+	// ChoiceAuthorizers are the explicit choice authorizers (LF dev),
+	// used only when HasChoiceAuthorizers is set.
+	ChoiceAuthorizers []string
+	// HasChoiceAuthorizers reports that the choice declares authorizers.
+	HasChoiceAuthorizers bool
+	// ChosenValue is the normalized choice argument.
+	ChosenValue value.Value
+	// Signatories and Stakeholders are the contract's (recomputed under
+	// TemplateID).
+	Signatories, Stakeholders []string
+	// Key is the contract's key, nil when none.
+	Key *KeyWithMaintainers
+	// ByKey reports an exercise by key.
+	ByKey bool
+}
+
+// QueryByKeyInput is a key query the engine has resolved (LF 2.3).
+type QueryByKeyInput struct {
+	// PackageName is the name of the template's package.
+	PackageName string
+	// TemplateID is the template.
+	TemplateID lf.TypeConID
+	// Key is the key with its maintainers.
+	Key KeyWithMaintainers
+	// Result are the contracts found, in order.
+	Result []value.ContractID
+	// Exhaustive reports that Result lists every match.
+	Exhaustive bool
+}
+
+type ctxKind uint8
+
+const (
+	ctxRoot ctxKind = iota
+	ctxExercise
+	ctxTry
+)
+
+// bctx is one open context: the root, an exercise or a try block.
+type bctx struct {
+	kind     ctxKind
+	parent   *bctx
+	children []NodeID
+	// nextIdx is the index of the next action child (§6.2 step 5).
+	nextIdx int
+	// seed derives the children's seeds (root: the transaction seed;
+	// exercise: the exercise's node seed; try: unused, the parent's).
+	seed        Hash
+	authorizers []string
+	// node is the exercise's node id or the try's (future rollback) id.
+	node NodeID
+	// saved is the active state at the start of a try.
+	saved activeState
+}
+
+// activeState is the part of the contract state a rollback undoes.
+type activeState struct {
+	created    map[value.ContractID]NodeID
+	consumedBy map[value.ContractID]NodeID
+}
+
+func (s activeState) clone() activeState {
+	return activeState{created: maps.Clone(s.created), consumedBy: maps.Clone(s.consumedBy)}
+}
+
+// Builder builds one transaction as Speedy's PartialTransaction does: the
+// engine calls Create, Fetch, BeginExercise/EndExercise/AbortExercise,
+// BeginTry/EndTry/RollbackTry and QueryByKey as the update runs, then
+// Finish. The Builder allocates node ids and node seeds, derives contract
+// ids, keeps the contract state (created, consumed, rolled back, the
+// ledger contracts used) and checks authorization at each node.
+//
+// Every error a method returns is fatal to the interpretation (Speedy's
+// try never catches them): after one, the Builder must not be used
+// again. A Builder is not safe for concurrent use.
+type Builder struct {
+	cfg   Config
+	nodes []Node
+	seeds map[NodeID]Hash
+	ctx   *bctx
+	state activeState
+	// local are the Create nodes of every contract this transaction
+	// created, rolled back or not.
+	local map[value.ContractID]*Create
+	// inputs are the ledger contracts used (fetched, exercised), in
+	// first-use order; rollbacks do not remove them.
+	inputs   []value.ContractID
+	inputSet map[value.ContractID]bool
+	// effects are the Create and consuming Exercise nodes in the order
+	// they were built (for EffectfulRollbackError).
+	effects []NodeID
+	// time are the time bounds (GetTime, LedgerTimeLT).
+	time TimeBounds
+}
+
+// NewBuilder returns a Builder for a submission.
+func NewBuilder(cfg Config) *Builder {
+	cfg.ActAs = sortedSet(cfg.ActAs)
+	return &Builder{
+		cfg:  cfg,
+		ctx:  &bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs},
+		time: Unconstrained,
+	}
+}
+
+// put sets (*m)[k] = v, making the map on first use: the Builder's maps
+// start nil (most transactions have a few nodes, and reading a nil map is
+// fine).
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
+}
+
+// Authorizers returns the current authorizers (sorted): actAs at the
+// root; inside an exercise its controllers ∪ the contract's signatories
+// (or its explicit choice authorizers); inside a try, those around it.
+func (b *Builder) Authorizers() []string { return slices.Clone(b.ctx.authorizers) }
+
+// InExercise reports whether an exercise is open (inside a try or not).
+func (b *Builder) InExercise() bool {
+	for c := b.ctx; c != nil; c = c.parent {
+		if c.kind == ctxExercise {
+			return true
+		}
+	}
+	return false
+}
+
+// Status returns what the transaction knows of a contract, and for a
+// consumed one the consuming node.
+func (b *Builder) Status(cid value.ContractID) (ContractStatus, NodeID) {
+	if nid, ok := b.state.consumedBy[cid]; ok {
+		return StatusConsumed, nid
+	}
+	if _, ok := b.local[cid]; ok {
+		if _, ok := b.state.created[cid]; !ok {
+			return StatusRolledBack, 0
+		}
+		return StatusActive, 0
+	}
+	if b.inputSet[cid] {
+		return StatusActive, 0
+	}
+	return StatusUnknown, 0
+}
+
+// Local returns the Create node of a contract this transaction created
+// (whatever its status), or nil. The node must not be modified.
+func (b *Builder) Local(cid value.ContractID) *Create { return b.local[cid] }
+
+// checkUsable returns the error of using a contract that is consumed or
+// rolled back.
+func (b *Builder) checkUsable(cid value.ContractID, t lf.TypeConID) error {
+	switch st, nid := b.Status(cid); st {
+	case StatusConsumed:
+		return &ContractNotActiveError{ContractID: cid, TemplateID: t, ConsumedBy: nid}
+	case StatusRolledBack:
+		return &ContractNotFoundError{ContractID: cid}
+	}
+	return nil
+}
+
+// use records a contract the transaction did not create as an input.
+func (b *Builder) use(cid value.ContractID) {
+	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
+		return
+	}
+	put(&b.inputSet, cid, true)
+	b.inputs = append(b.inputs, cid)
+}
+
+// childSeed returns the seed of action child i of the context c: a try
+// block continues its parent's numbering and seeds (§6.2 step 5).
+func childSeed(c *bctx, i int) Hash {
+	for c.kind == ctxTry {
+		c = c.parent
+	}
+	return DeriveNodeSeed(c.seed, i)
+}
+
+func (b *Builder) alloc(n Node) NodeID {
+	b.nodes = append(b.nodes, n)
+	return NodeID(len(b.nodes) - 1)
+}
+
+func nodeVersion(key bool) string {
+	if key {
+		return VersionKeys
+	}
+	return VersionNoKey
+}
+
+// Create adds a Create node (§4.1 steps 5–7): it derives the node seed
+// and the contract id (V1, unsuffixed: LocalContractID(Discriminator(seed,
+// preparation time, stakeholders))), allocates the node id, checks
+// authorization (signatories ⊆ authorizers, signatories ≠ ∅, maintainers ⊆
+// signatories: *AuthorizationError naming the new node) and records the
+// contract as active and local. It returns the new contract id.
+func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
+	sigs := sortedSet(in.Signatories)
+	stk := union(sigs, in.Observers)
+	seed := childSeed(b.ctx, b.ctx.nextIdx)
+	cid := LocalContractID(Discriminator(seed, b.cfg.PreparationTime, stk))
+	var key *KeyWithMaintainers
+	if in.Key != nil {
+		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
+	}
+	node := &Create{ContractID: cid, PackageName: in.PackageName, TemplateID: in.TemplateID, Arg: in.Arg,
+		Signatories: sigs, Stakeholders: stk, Key: key, Version: nodeVersion(key != nil)}
+	nid := NodeID(len(b.nodes))
+	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
+		return "", err
+	}
+	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
+		return "", &DuplicateContractIDError{ContractID: cid}
+	}
+	b.alloc(node)
+	put(&b.seeds, nid, seed)
+	b.ctx.children = append(b.ctx.children, nid)
+	b.ctx.nextIdx++
+	put(&b.local, cid, node)
+	put(&b.state.created, cid, nid)
+	b.effects = append(b.effects, nid)
+	return cid, nil
+}
+
+// Fetch adds a Fetch node (§4.5 step 3): the contract must not be
+// consumed (*ContractNotActiveError) or rolled back
+// (*ContractNotFoundError); actingParties = authorizers ∩ stakeholders,
+// which must not be empty (*AuthorizationError,
+// FetchMissingAuthorization). A contract the transaction did not create
+// becomes an input. A fetch takes an action index (and so moves the seeds
+// of later siblings) but has no seed of its own.
+func (b *Builder) Fetch(in FetchInput) (NodeID, error) {
+	if err := b.checkUsable(in.ContractID, in.TemplateID); err != nil {
+		return 0, err
+	}
+	stk := sortedSet(in.Stakeholders)
+	nid := NodeID(len(b.nodes))
+	if err := authorizeFetch(nid, in.TemplateID, stk, b.ctx.authorizers); err != nil {
+		return 0, err
+	}
+	var key *KeyWithMaintainers
+	if in.Key != nil {
+		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
+	}
+	b.use(in.ContractID)
+	b.alloc(&Fetch{ContractID: in.ContractID, PackageName: in.PackageName, TemplateID: in.TemplateID, InterfaceID: in.InterfaceID,
+		ActingParties: intersect(b.ctx.authorizers, stk), Signatories: sortedSet(in.Signatories), Stakeholders: stk,
+		Key: key, ByKey: key != nil && in.ByKey, Version: nodeVersion(key != nil)})
+	b.ctx.children = append(b.ctx.children, nid)
+	b.ctx.nextIdx++
+	return nid, nil
+}
+
+// QueryByKey adds a QueryByKey node (LF 2.3): maintainers ⊆ authorizers
+// (*AuthorizationError, LookupByKeyMissingAuthorization). It takes an
+// action index but no seed. The key-state bookkeeping of NUCK mode (key
+// inputs, InconsistentContractKey) is the caller's.
+func (b *Builder) QueryByKey(in QueryByKeyInput) (NodeID, error) {
+	ms := sortedSet(in.Key.Maintainers)
+	nid := NodeID(len(b.nodes))
+	if err := authorizeLookup(nid, in.TemplateID, ms, b.ctx.authorizers); err != nil {
+		return 0, err
+	}
+	for _, c := range in.Result {
+		b.use(c)
+	}
+	b.alloc(&QueryByKey{PackageName: in.PackageName, TemplateID: in.TemplateID, Key: KeyWithMaintainers{Key: in.Key.Key, Maintainers: ms},
+		Result: slices.Clone(in.Result), Exhaustive: in.Exhaustive, Version: VersionKeys})
+	b.ctx.children = append(b.ctx.children, nid)
+	b.ctx.nextIdx++
+	return nid, nil
+}
+
+// BeginExercise opens an exercise (§4.2 step 4): the contract must not be
+// consumed or rolled back; a consuming choice consumes it now, before the
+// body runs; authorization: controllers ≠ ∅ (NoControllers), explicit
+// authorizers ≠ ∅ when declared (NoAuthorizers), controllers ∪ explicit
+// authorizers ⊆ authorizers (ExerciseMissingAuthorization). The node id
+// and seed are allocated now; the children that follow are the body's,
+// authorized by controllers ∪ signatories (or the explicit authorizers).
+// It must be closed by EndExercise or AbortExercise.
+func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
+	if err := b.checkUsable(in.TargetID, in.TemplateID); err != nil {
+		return 0, err
+	}
+	ctrl := sortedSet(in.Controllers)
+	var chAuth []string
+	if in.HasChoiceAuthorizers {
+		chAuth = sortedSet(in.ChoiceAuthorizers)
+		if chAuth == nil {
+			chAuth = []string{}
+		}
+	}
+	nid := NodeID(len(b.nodes))
+	if err := authorizeExercise(nid, in.TemplateID, in.Choice, ctrl, in.HasChoiceAuthorizers, chAuth, b.ctx.authorizers); err != nil {
+		return 0, err
+	}
+	var key *KeyWithMaintainers
+	if in.Key != nil {
+		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
+	}
+	node := &Exercise{TargetID: in.TargetID, PackageName: in.PackageName, TemplateID: in.TemplateID, InterfaceID: in.InterfaceID,
+		Choice: in.Choice, Consuming: in.Consuming, ActingParties: ctrl, ChosenValue: in.ChosenValue,
+		Signatories: sortedSet(in.Signatories), Stakeholders: sortedSet(in.Stakeholders), ChoiceObservers: sortedSet(in.ChoiceObservers),
+		ChoiceAuthorizers: chAuth, Key: key, ByKey: key != nil && in.ByKey, Version: nodeVersion(key != nil)}
+	b.use(in.TargetID)
+	if in.Consuming {
+		put(&b.state.consumedBy, in.TargetID, nid)
+		b.effects = append(b.effects, nid)
+	}
+	seed := childSeed(b.ctx, b.ctx.nextIdx)
+	b.alloc(node)
+	put(&b.seeds, nid, seed)
+	b.ctx = &bctx{kind: ctxExercise, parent: b.ctx, seed: seed, authorizers: childAuthorizers(node), node: nid}
+	return nid, nil
+}
+
+// EndExercise closes the innermost open context, which must be an
+// exercise, with the choice's normalized result; the Exercise node joins
+// its parent. It returns the node's id.
+func (b *Builder) EndExercise(result value.Value) (NodeID, error) {
+	return b.closeExercise("EndExercise", result)
+}
+
+// AbortExercise closes the innermost open exercise without a result, as
+// Speedy does for an exercise an exception unwinds (§2.7 step 3.2). The
+// node keeps its children so far. RollbackTry calls it for the exercises
+// open inside the try, so the engine need not.
+func (b *Builder) AbortExercise() (NodeID, error) {
+	return b.closeExercise("AbortExercise", nil)
+}
+
+func (b *Builder) closeExercise(op string, result value.Value) (NodeID, error) {
+	c := b.ctx
+	if c.kind != ctxExercise {
+		return 0, &BuilderStateError{Op: op, Problem: "no open exercise"}
+	}
+	ex := b.nodes[c.node].(*Exercise)
+	ex.Children = c.children
+	ex.Result = result
+	b.ctx = c.parent
+	b.ctx.children = append(b.ctx.children, c.node)
+	b.ctx.nextIdx++
+	return c.node, nil
+}
+
+// BeginTry opens a try block (§2.7 step 1): it reserves the node id of
+// the Rollback node it may become, keeps the authorizers and continues
+// the enclosing action numbering. It must be closed by EndTry or
+// RollbackTry.
+func (b *Builder) BeginTry() {
+	nid := b.alloc(nil)
+	b.ctx = &bctx{kind: ctxTry, parent: b.ctx, nextIdx: b.ctx.nextIdx, authorizers: b.ctx.authorizers, node: nid, saved: b.state.clone()}
+}
+
+// EndTry closes the innermost try block normally (§2.7 step 2): its nodes
+// join the parent as if there had been no try; no Rollback node is made.
+func (b *Builder) EndTry() error {
+	c := b.ctx
+	if c.kind != ctxTry {
+		return &BuilderStateError{Op: "EndTry", Problem: "the innermost open context is not a try"}
+	}
+	b.ctx = c.parent
+	b.ctx.children = append(b.ctx.children, c.children...)
+	b.ctx.nextIdx = c.nextIdx
+	return nil
+}
+
+// RollbackTry closes the innermost try block after its exception was
+// caught (§2.7 step 3): exercises still open inside it are aborted
+// (AbortExercise), its nodes become a Rollback node in the parent, and
+// the contract state returns to what it was at BeginTry (creates unknown
+// again — their use is *ContractNotFoundError — and archives undone). The
+// ledger contracts used inside stay inputs. In ModeNUCK, rolling back a
+// create or a consuming exercise is *EffectfulRollbackError. The next
+// sibling continues the action numbering after the rolled-back nodes.
+func (b *Builder) RollbackTry() error {
+	for b.ctx.kind == ctxExercise {
+		if _, err := b.AbortExercise(); err != nil {
+			return err
+		}
+	}
+	c := b.ctx
+	if c.kind != ctxTry {
+		return &BuilderStateError{Op: "RollbackTry", Problem: "no open try"}
+	}
+	if b.cfg.Mode == ModeNUCK && (len(b.state.created) != len(c.saved.created) || len(b.state.consumedBy) != len(c.saved.consumedBy)) {
+		var bad []Node
+		for _, nid := range b.effects {
+			switch n := b.nodes[nid].(type) {
+			case *Create:
+				if _, before := c.saved.created[n.ContractID]; !before {
+					bad = append(bad, n)
+				}
+			case *Exercise:
+				if _, before := c.saved.consumedBy[n.TargetID]; !before {
+					bad = append(bad, n)
+				}
+			}
+		}
+		return &EffectfulRollbackError{Nodes: bad}
+	}
+	b.state = c.saved
+	b.nodes[c.node] = &Rollback{Children: c.children}
+	b.ctx = c.parent
+	b.ctx.children = append(b.ctx.children, c.node)
+	b.ctx.nextIdx = c.nextIdx
+	return nil
+}
+
+// Result is a finished transaction with the contract bookkeeping the
+// ledger re-checks at commit.
+type Result struct {
+	// Transaction is the normalized transaction (Canton's node ids, §5.2)
+	// with its node seeds.
+	Transaction *Transaction
+	// Effects are its effects on the contract store (Transaction.Effects).
+	Effects Effects
+	// TimeBounds are the ledger times the transaction is valid for
+	// (Unconstrained when it read no time, §7).
+	TimeBounds TimeBounds
+}
+
+// Finish returns the transaction built so far, normalized (§2.7, §5.2),
+// and its effects. Every exercise and try must be closed.
+func (b *Builder) Finish() (*Result, error) {
+	if b.ctx.kind != ctxRoot {
+		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
+	}
+	raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children}
+	for nid, n := range b.nodes {
+		if s, ok := b.seeds[NodeID(nid)]; ok && n != nil {
+			raw.NodeSeeds = append(raw.NodeSeeds, NodeSeed{Node: NodeID(nid), Seed: s})
+		}
+	}
+	t := raw.Normalize()
+	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
+}
+
+// Inputs returns the ledger contracts the transaction used so far (fetched,
+// exercised or found by a key query, inside rollbacks too), in first-use
+// order.
+func (b *Builder) Inputs() []value.ContractID { return slices.Clone(b.inputs) }
+
+// OpenExercise is an exercise that has begun and not ended.
+type OpenExercise struct {
+	// Node is its node id (during building).
+	Node NodeID
+	// Exercise is the node so far; it must not be modified.
+	Exercise *Exercise
+}
+
+// OpenExercises returns the open exercises, innermost first, through try
+// blocks: Speedy's transaction trace, which the DAML_FAILURE error's
+// exercise_trace prints (§9).
+func (b *Builder) OpenExercises() []OpenExercise {
+	var out []OpenExercise
+	for c := b.ctx; c != nil; c = c.parent {
+		if c.kind == ctxExercise {
+			out = append(out, OpenExercise{Node: c.node, Exercise: b.nodes[c.node].(*Exercise)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package tx
+
+import (
+	"slices"
+	"strings"
+)
+
+// sortedSet returns the parties sorted, without duplicates, in a new
+// slice (nil for none).
+func sortedSet(ps []string) []string {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := slices.Clone(ps)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// union returns a ∪ b of sorted sets, sorted.
+func union(sets ...[]string) []string {
+	var all []string
+	for _, s := range sets {
+		all = append(all, s...)
+	}
+	return sortedSet(all)
+}
+
+// subset reports a ⊆ b for sorted sets.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// intersect returns a ∩ b of sorted sets, sorted.
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// diff returns a − b of sorted sets, sorted.
+func diff(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// scalaSet prints a party set as Scala prints a Set: "Set(a, b)".
+func scalaSet(ps []string) string { return "Set(" + strings.Join(ps, ", ") + ")" }
