@@ -20,9 +20,9 @@ var ErrProtoTooDeep = pbwire.ErrTooDeep
 type pbEnc = pbwire.Encoder
 
 func encodeIdentifier(e *pbEnc, id lf.TypeConID) {
-	e.String(1, id.PackageID)
-	e.String(2, id.Module)
-	e.String(3, id.Name)
+	e.String(fIdentifierPackageID, id.PackageID)
+	e.String(fIdentifierModule, id.Module)
+	e.String(fIdentifierEntity, id.Name)
 }
 
 func encodeOptIdentifier(e *pbEnc, num protowire.Number, id *lf.TypeConID) {
@@ -43,73 +43,73 @@ func encodeValueField(e *pbEnc, num protowire.Number, v Value) {
 func encodeValue(e *pbEnc, v Value) {
 	switch v := v.(type) {
 	case Unit:
-		e.Message(1, func(*pbEnc) {})
+		e.Message(fValueUnit, func(*pbEnc) {})
 	case Bool:
 		if v {
-			e.VarintAlways(2, 1)
+			e.VarintAlways(fValueBool, 1)
 		} else {
-			e.VarintAlways(2, 0)
+			e.VarintAlways(fValueBool, 0)
 		}
 	case Int64:
-		e.VarintAlways(3, protowire.EncodeZigZag(int64(v)))
+		e.VarintAlways(fValueInt64, protowire.EncodeZigZag(int64(v)))
 	case Date:
-		e.VarintAlways(4, uint64(int64(v)))
+		e.VarintAlways(fValueDate, uint64(int64(v)))
 	case Timestamp:
-		e.Fixed64Always(5, uint64(v))
+		e.Fixed64Always(fValueTimestamp, uint64(v))
 	case Numeric:
-		e.StringAlways(6, string(v))
+		e.StringAlways(fValueNumeric, string(v))
 	case Party:
-		e.StringAlways(7, string(v))
+		e.StringAlways(fValueParty, string(v))
 	case Text:
-		e.StringAlways(8, string(v))
+		e.StringAlways(fValueText, string(v))
 	case ContractID:
-		e.StringAlways(9, string(v))
+		e.StringAlways(fValueContractID, string(v))
 	case Optional:
-		e.Message(10, func(e *pbEnc) { encodeValueField(e, 1, v.Value) })
+		e.Message(fValueOptional, func(e *pbEnc) { encodeValueField(e, fOptionalValue, v.Value) })
 	case List:
-		e.Message(11, func(e *pbEnc) {
+		e.Message(fValueList, func(e *pbEnc) {
 			for _, x := range v {
-				e.Message(1, func(e *pbEnc) { encodeValue(e, x) })
+				e.Message(fListElements, func(e *pbEnc) { encodeValue(e, x) })
 			}
 		})
 	case TextMap:
-		e.Message(12, func(e *pbEnc) {
+		e.Message(fValueTextMap, func(e *pbEnc) {
 			for _, x := range v {
-				e.Message(1, func(e *pbEnc) {
-					e.String(1, x.Key)
-					encodeValueField(e, 2, x.Value)
+				e.Message(fTextMapEntries, func(e *pbEnc) {
+					e.String(fTextMapEntryKey, x.Key)
+					encodeValueField(e, fTextMapEntryValue, x.Value)
 				})
 			}
 		})
 	case GenMap:
-		e.Message(13, func(e *pbEnc) {
+		e.Message(fValueGenMap, func(e *pbEnc) {
 			for _, x := range v {
-				e.Message(1, func(e *pbEnc) {
-					encodeValueField(e, 1, x.Key)
-					encodeValueField(e, 2, x.Value)
+				e.Message(fGenMapEntries, func(e *pbEnc) {
+					encodeValueField(e, fGenMapEntryKey, x.Key)
+					encodeValueField(e, fGenMapEntryValue, x.Value)
 				})
 			}
 		})
 	case Record:
-		e.Message(14, func(e *pbEnc) {
-			encodeOptIdentifier(e, 1, v.RecordID)
+		e.Message(fValueRecord, func(e *pbEnc) {
+			encodeOptIdentifier(e, fRecordID, v.RecordID)
 			for _, f := range v.Fields {
-				e.Message(2, func(e *pbEnc) {
-					e.String(1, f.Label)
-					encodeValueField(e, 2, f.Value)
+				e.Message(fRecordFields, func(e *pbEnc) {
+					e.String(fRecordFieldLabel, f.Label)
+					encodeValueField(e, fRecordFieldValue, f.Value)
 				})
 			}
 		})
 	case Variant:
-		e.Message(15, func(e *pbEnc) {
-			encodeOptIdentifier(e, 1, v.VariantID)
-			e.String(2, v.Constructor)
-			encodeValueField(e, 3, v.Value)
+		e.Message(fValueVariant, func(e *pbEnc) {
+			encodeOptIdentifier(e, fVariantID, v.VariantID)
+			e.String(fVariantConstructor, v.Constructor)
+			encodeValueField(e, fVariantValue, v.Value)
 		})
 	case Enum:
-		e.Message(16, func(e *pbEnc) {
-			encodeOptIdentifier(e, 1, v.EnumID)
-			e.String(2, v.Constructor)
+		e.Message(fValueEnum, func(e *pbEnc) {
+			encodeOptIdentifier(e, fEnumID, v.EnumID)
+			e.String(fEnumConstructor, v.Constructor)
 		})
 	default:
 		if e.Err == nil {
@@ -151,11 +151,11 @@ func decodeIdentifier(b []byte, depth int) (lf.TypeConID, error) {
 		}
 		var err error
 		switch f.Num {
-		case 1:
+		case fIdentifierPackageID:
 			id.PackageID, err = f.NamedText("package_id")
-		case 2:
+		case fIdentifierModule:
 			id.Module, err = f.NamedText("module_name")
-		case 3:
+		case fIdentifierEntity:
 			id.Name, err = f.NamedText("entity_name")
 		}
 		return err
@@ -197,11 +197,12 @@ func decodeValue(b []byte, depth int) (Value, error) {
 	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
 		ok := false
 		switch f.Num {
-		case 2, 3, 4:
+		case fValueBool, fValueInt64, fValueDate:
 			ok = f.IsVarint()
-		case 5:
+		case fValueTimestamp:
 			ok = f.IsFixed64()
-		case 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+		case fValueUnit, fValueNumeric, fValueParty, fValueText, fValueContractID, fValueOptional,
+			fValueList, fValueTextMap, fValueGenMap, fValueRecord, fValueVariant, fValueEnum:
 			ok = f.IsBytes()
 		}
 		if !ok {
@@ -212,9 +213,9 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		}
 		num = f.Num
 		switch f.Num {
-		case 2, 3, 4, 5:
+		case fValueBool, fValueInt64, fValueDate, fValueTimestamp:
 			u = f.Uint
-		case 6, 7, 8, 9:
+		case fValueNumeric, fValueParty, fValueText, fValueContractID:
 			var err error
 			s, err = f.NamedText("value string")
 			return err
@@ -230,28 +231,28 @@ func decodeValue(b []byte, depth int) (Value, error) {
 	switch num {
 	case 0:
 		return nil, errNoSum
-	case 1:
+	case fValueUnit:
 		return Unit{}, nil
-	case 2:
+	case fValueBool:
 		return Bool(u != 0), nil
-	case 3:
+	case fValueInt64:
 		return Int64(protowire.DecodeZigZag(u)), nil
-	case 4:
+	case fValueDate:
 		return Date(int32(u)), nil
-	case 5:
+	case fValueTimestamp:
 		return Timestamp(int64(u)), nil
-	case 6:
+	case fValueNumeric:
 		return Numeric(s), nil
-	case 7:
+	case fValueParty:
 		return Party(s), nil
-	case 8:
+	case fValueText:
 		return Text(s), nil
-	case 9:
+	case fValueContractID:
 		return ContractID(s), nil
-	case 10:
+	case fValueOptional:
 		var inner pbwire.Acc
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
-			if f.Num == 1 && f.IsBytes() {
+			if f.Num == fOptionalValue && f.IsBytes() {
 				inner.Add(f.Bytes)
 			}
 			return nil
@@ -264,10 +265,10 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		}
 		v, err := decodeValue(inner.B, d+1)
 		return Optional{Value: v}, err
-	case 11:
+	case fValueList:
 		var out List
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
-			if f.Num == 1 && f.IsBytes() {
+			if f.Num == fListElements && f.IsBytes() {
 				v, err := decodeValue(f.Bytes, d+1)
 				out = append(out, v)
 				return err
@@ -278,10 +279,10 @@ func decodeValue(b []byte, depth int) (Value, error) {
 			out = List{}
 		}
 		return out, err
-	case 12:
+	case fValueTextMap:
 		out := TextMap{}
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
-			if f.Num != 1 || !f.IsBytes() {
+			if f.Num != fTextMapEntries || !f.IsBytes() {
 				return nil
 			}
 			var ent TextMapEntry
@@ -289,9 +290,9 @@ func decodeValue(b []byte, depth int) (Value, error) {
 			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				var err error
 				switch {
-				case g.Num == 1 && g.IsBytes():
+				case g.Num == fTextMapEntryKey && g.IsBytes():
 					ent.Key, err = g.NamedText("text map key")
-				case g.Num == 2 && g.IsBytes():
+				case g.Num == fTextMapEntryValue && g.IsBytes():
 					val.Add(g.Bytes)
 				}
 				return err
@@ -304,18 +305,18 @@ func decodeValue(b []byte, depth int) (Value, error) {
 			return err
 		})
 		return out, err
-	case 13:
+	case fValueGenMap:
 		out := GenMap{}
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
-			if f.Num != 1 || !f.IsBytes() {
+			if f.Num != fGenMapEntries || !f.IsBytes() {
 				return nil
 			}
 			var k, v pbwire.Acc
 			err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 				switch {
-				case g.Num == 1 && g.IsBytes():
+				case g.Num == fGenMapEntryKey && g.IsBytes():
 					k.Add(g.Bytes)
-				case g.Num == 2 && g.IsBytes():
+				case g.Num == fGenMapEntryValue && g.IsBytes():
 					v.Add(g.Bytes)
 				}
 				return nil
@@ -332,22 +333,22 @@ func decodeValue(b []byte, depth int) (Value, error) {
 			return err
 		})
 		return out, err
-	case 14:
+	case fValueRecord:
 		var rec Record
 		var rid pbwire.Acc
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 			switch {
-			case f.Num == 1 && f.IsBytes():
+			case f.Num == fRecordID && f.IsBytes():
 				rid.Add(f.Bytes)
-			case f.Num == 2 && f.IsBytes():
+			case f.Num == fRecordFields && f.IsBytes():
 				var fld RecordField
 				var val pbwire.Acc
 				err := pbwire.WalkSkippingGroups(f.Bytes, func(g pbwire.Field) error {
 					var err error
 					switch {
-					case g.Num == 1 && g.IsBytes():
+					case g.Num == fRecordFieldLabel && g.IsBytes():
 						fld.Label, err = g.NamedText("record field label")
-					case g.Num == 2 && g.IsBytes():
+					case g.Num == fRecordFieldValue && g.IsBytes():
 						val.Add(g.Bytes)
 					}
 					return err
@@ -366,17 +367,17 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		}
 		rec.RecordID, err = decodeOptIdentifier(rid, d+1)
 		return rec, err
-	case 15:
+	case fValueVariant:
 		var vr Variant
 		var vid, val pbwire.Acc
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 			var err error
 			switch {
-			case f.Num == 1 && f.IsBytes():
+			case f.Num == fVariantID && f.IsBytes():
 				vid.Add(f.Bytes)
-			case f.Num == 2 && f.IsBytes():
+			case f.Num == fVariantConstructor && f.IsBytes():
 				vr.Constructor, err = f.NamedText("variant constructor")
-			case f.Num == 3 && f.IsBytes():
+			case f.Num == fVariantValue && f.IsBytes():
 				val.Add(f.Bytes)
 			}
 			return err
@@ -389,15 +390,15 @@ func decodeValue(b []byte, depth int) (Value, error) {
 		}
 		vr.Value, err = decodeRequiredValue(val, d+1, "variant value")
 		return vr, err
-	case 16:
+	case fValueEnum:
 		var en Enum
 		var eid pbwire.Acc
 		err := pbwire.WalkSkippingGroups(acc.B, func(f pbwire.Field) error {
 			var err error
 			switch {
-			case f.Num == 1 && f.IsBytes():
+			case f.Num == fEnumID && f.IsBytes():
 				eid.Add(f.Bytes)
-			case f.Num == 2 && f.IsBytes():
+			case f.Num == fEnumConstructor && f.IsBytes():
 				en.Constructor, err = f.NamedText("enum constructor")
 			}
 			return err
