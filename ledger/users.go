@@ -220,6 +220,7 @@ func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserRespo
 	if err != nil {
 		return UserResponse{}, storeErr(err)
 	}
+	n.log.InfoContext(ctx, "user created", "user", u.ID, "identityProviderId", u.IdentityProviderID, "rights", len(rights))
 	return UserResponse{User: rec.view()}, nil
 }
 
@@ -352,7 +353,11 @@ func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error
 		tx.Delete(store.IDPMemberKey(idp, "u", req.UserID))
 		return nil, nil
 	})
-	return Empty{}, storeErr(err)
+	if err != nil {
+		return Empty{}, storeErr(err)
+	}
+	n.log.InfoContext(ctx, "user deleted", "user", req.UserID, "identityProviderId", idp)
+	return Empty{}, nil
 }
 
 var userMaskPaths = []string{"primary_party", "is_deactivated", "metadata", "metadata.annotations",
