@@ -61,6 +61,12 @@ type Options struct {
 	// RequestTimeout. Zero means DefaultMaxWebSocketDuration (1 h);
 	// negative, no limit.
 	MaxWebSocketDuration time.Duration
+
+	// VerboseErrors sends security-sensitive errors to the client as they
+	// are (code, cause, context and category) instead of Canton's redacted
+	// "NA" body. For development servers only: the causes tell an attacker
+	// why a token was refused.
+	VerboseErrors bool
 }
 
 // adapter holds what every handler needs.
@@ -73,6 +79,8 @@ type adapter struct {
 	registryAuth authMode
 	cors         []string
 	timeouts     timeouts
+	verbose      bool
+	streams      *streams
 }
 
 // handler is the http.Handler returned by New.
@@ -92,6 +100,8 @@ func New(node *ledger.Node, opts Options) http.Handler {
 		log:      opts.Logger,
 		cors:     opts.CORSAllowedOrigins,
 		timeouts: newTimeouts(opts),
+		verbose:  opts.VerboseErrors,
+		streams:  newStreams(),
 	}
 	a.registryAuth = authOptional
 	if opts.RegistryRequireAuth {
@@ -127,13 +137,13 @@ func (a *adapter) router(table []route) *httprouter.Router {
 	r.NotFound = http.HandlerFunc(a.notFound)
 	r.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	r.PanicHandler = a.panicked
-	register(r, table, a.handle)
-	register(r, registryRoutes, a.handleRegistry)
+	register(r, table, withRoute(a.handle))
+	register(r, registryRoutes, withRoute(a.handleRegistry))
 	for _, rt := range wsRoutes {
-		r.Handle(http.MethodGet, rt.path, a.websocket(rt))
+		r.Handle(http.MethodGet, rt.path, routed(rt.path, a.websocket(rt)))
 	}
 	for _, rt := range registryRoutes {
-		r.Handle(http.MethodOptions, rt.path, a.registryPreflight)
+		r.Handle(http.MethodOptions, rt.path, routed(rt.path, a.registryPreflight))
 	}
 	return r
 }
@@ -141,9 +151,10 @@ func (a *adapter) router(table []route) *httprouter.Router {
 // ServeHTTP routes on the escaped path, so that a percent-encoded "/"
 // inside a path parameter does not split it; the handlers unescape the
 // parameters themselves (request.pathParam).
-// The request runs under the timeouts (timeouts.go).
+// The request runs under the timeouts (timeouts.go) and is logged when it
+// ends (accesslog.go).
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.a.timeouts.serve(w, r, h.route)
+	h.a.accessLog(w, r, func(w http.ResponseWriter, r *http.Request) { h.a.timeouts.serve(w, r, h.route) })
 }
 
 func (h *handler) route(w http.ResponseWriter, r *http.Request) {
@@ -171,6 +182,7 @@ func (a *adapter) handle(rt route) httprouter.Handle {
 			a.fail(w, r, err)
 			return
 		}
+		noteUser(r, ctx)
 		rq := &request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
 		resp, err := rt.handler(a, rq)
 		if err != nil {

@@ -71,19 +71,22 @@ func (a *adapter) errorBody(r *http.Request, err error) (jsCantonError, int) {
 	body := a.cantonError(r, e)
 	var tre *tokenResolutionError
 	if errors.As(err, &tre) && errors.Is(err, apierr.PermissionDenied) {
-		body.Context = map[string]string{"ledger_api_error": "invalid token"}
+		body.Context["ledger_api_error"] = "invalid token"
+	}
+	if body.CorrelationID != nil {
+		noteCorrelationID(r, *body.CorrelationID)
 	}
 	return body, e.HTTPStatus()
 }
 
 // cantonError builds the JsCantonError body of e, redacted when its
 // category is security-sensitive (the details are then logged under the
-// body's correlation id).
+// body's correlation id) unless Options.VerboseErrors is set.
 func (a *adapter) cantonError(r *http.Request, e *apierr.Error) jsCantonError {
 	grpc := int(e.GRPCCode())
 	traceID := traceIDFrom(r)
 	cat := e.Category()
-	if cat.Redacted() {
+	if cat.Redacted() && !a.verbose {
 		corr := newCorrelationID()
 		a.log.Warn("httpadapter: security-sensitive error redacted for the client",
 			"correlationId", corr,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"net/http"
+	"sync"
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
@@ -75,13 +76,67 @@ func streamWith[Req, Resp any](decode func([]byte) (Req, error), m func(*ledger.
 	}
 }
 
+// streams tracks the open WebSocket streams so that Shutdown can end them.
+type streams struct {
+	mu      sync.Mutex
+	closing bool
+	wg      sync.WaitGroup
+	// down ends when Shutdown is called.
+	down context.Context
+	stop context.CancelFunc
+}
+
+func newStreams() *streams {
+	s := &streams{}
+	s.down, s.stop = context.WithCancel(context.Background())
+	return s
+}
+
+// open registers a stream; false once Shutdown has been called.
+func (s *streams) open() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// Shutdown ends the WebSocket streams of h, a handler returned by New,
+// with a close frame 1001 (going away), refuses new ones the same way, and
+// waits until they have ended or ctx ends. WebSocket connections are
+// hijacked, so http.Server.Shutdown neither ends nor waits for them: call
+// Shutdown after it (or from http.Server.RegisterOnShutdown). For any
+// other handler it does nothing.
+func Shutdown(ctx context.Context, h http.Handler) error {
+	hd, ok := h.(*handler)
+	if !ok {
+		return nil
+	}
+	s := hd.a.streams
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.stop()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // websocket serves a stream: the token comes from the bearer header or the
 // Sec-WebSocket-Protocol entry "jwt.token.<JWT>"; the client sends one JSON
 // text frame with the request; the server sends one text frame per element
 // and closes normally at the end of a bounded stream. A failure —
 // authentication included — is a single JsCantonError frame, then a normal
 // close (Canton cannot use close codes for errors either). Origins are not
-// checked: the token, not a cookie, authenticates the stream.
+// checked: the token, not a cookie, authenticates the stream. On Shutdown
+// the stream ends with a close frame 1001 (going away).
 func (a *adapter) websocket(rt wsRoute) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 		ctx, authErr := a.authenticate(r, authRequired)
@@ -90,11 +145,27 @@ func (a *adapter) websocket(rt wsRoute) httprouter.Handle {
 			return // Accept has answered the failed handshake
 		}
 		defer conn.CloseNow()
+		if !a.streams.open() {
+			conn.Close(websocket.StatusGoingAway, "server shutting down")
+			return
+		}
+		defer a.streams.wg.Done()
+		closed := make(chan struct{})
+		stop := context.AfterFunc(a.streams.down, func() {
+			defer close(closed)
+			conn.Close(websocket.StatusGoingAway, "server shutting down")
+		})
+		defer func() {
+			if !stop() {
+				<-closed // let the close handshake finish
+			}
+		}()
 		conn.SetReadLimit(a.maxBody)
 		if authErr != nil {
 			a.wsFail(r, conn, authErr)
 			return
 		}
+		noteUser(r, ctx)
 		_, frame, err := conn.Read(ctx)
 		if err != nil {
 			return

@@ -465,6 +465,8 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 		}
 		// Only an accepted DAR's packages enter the decoded-package cache.
 		n.cachePackages(dar.Packages)
+		n.log.InfoContext(ctx, "DAR uploaded", "mainPackageId", dar.Main.ID, "name", dar.Main.Name,
+			"version", dar.Main.Version, "packages", len(dar.Packages), "vetted", !req.DontVet)
 		return Empty{}, nil
 	}
 }

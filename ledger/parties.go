@@ -114,6 +114,7 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (All
 	if err != nil {
 		return AllocatePartyResponse{}, storeErr(err)
 	}
+	n.log.InfoContext(ctx, "party allocated", "party", party, "synchronizerId", syncID, "user", req.UserID)
 	return AllocatePartyResponse{PartyDetails: v.(partyRecord).details(idp)}, nil
 }
 

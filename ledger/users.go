@@ -220,6 +220,7 @@ func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserRespo
 	if err != nil {
 		return UserResponse{}, storeErr(err)
 	}
+	n.log.InfoContext(ctx, "user created", "user", u.ID, "identityProviderId", u.IdentityProviderID, "rights", len(rights))
 	return UserResponse{User: rec.view()}, nil
 }
 
@@ -328,7 +329,8 @@ func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersRe
 }
 
 // DeleteUser deletes a user of a provider. It needs ParticipantAdmin or
-// IdentityProviderAdmin of the provider.
+// IdentityProviderAdmin of the provider. A user cannot delete itself
+// (INVALID_ARGUMENT, as Canton).
 func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
@@ -340,6 +342,9 @@ func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error
 	if err := validIDP("identity_provider_id", idp); err != nil {
 		return Empty{}, err
 	}
+	if p := caller(ctx); !p.Wildcard && p.UserID == req.UserID {
+		return Empty{}, apierr.InvalidArgument.New("Requesting user cannot delete itself")
+	}
 	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
 		if _, err := loadUser(tx, req.UserID, idp); err != nil {
 			return nil, err
@@ -348,7 +353,11 @@ func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error
 		tx.Delete(store.IDPMemberKey(idp, "u", req.UserID))
 		return nil, nil
 	})
-	return Empty{}, storeErr(err)
+	if err != nil {
+		return Empty{}, storeErr(err)
+	}
+	n.log.InfoContext(ctx, "user deleted", "user", req.UserID, "identityProviderId", idp)
+	return Empty{}, nil
 }
 
 var userMaskPaths = []string{"primary_party", "is_deactivated", "metadata", "metadata.annotations",
@@ -484,7 +493,9 @@ func (n *Node) GrantUserRights(ctx context.Context, req UserRightsRequest) (Gran
 	return GrantUserRightsResponse{NewlyGrantedRights: added}, err
 }
 
-// RevokeUserRights removes rights from a user and returns those it had.
+// RevokeUserRights removes rights from a user and returns those it had. A
+// user cannot revoke its own ParticipantAdmin right (INVALID_ARGUMENT, as
+// Canton).
 func (n *Node) RevokeUserRights(ctx context.Context, req UserRightsRequest) (RevokeUserRightsResponse, error) {
 	removed, err := n.changeRights(ctx, req, false)
 	return RevokeUserRightsResponse{NewlyRevokedRights: removed}, err
@@ -503,6 +514,10 @@ func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bo
 	}
 	if err := validateRights(ctx, req.Rights); err != nil {
 		return nil, err
+	}
+	if p := caller(ctx); !grant && !p.Wildcard && p.UserID == req.UserID &&
+		slices.Contains(req.Rights, identity.Right{Kind: identity.RightParticipantAdmin}) {
+		return nil, apierr.InvalidArgument.New("Requesting user cannot remove own admin rights")
 	}
 	rights := dedupRights(req.Rights)
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {

@@ -608,3 +608,59 @@ func TestProviderScopeFromClaims(t *testing.T) {
 		t.Errorf("IDP admin of the default provider listing idp2: %v", err)
 	}
 }
+
+// TestUserCannotRemoveItself: as Canton, a user cannot delete itself,
+// deactivate itself or revoke its own ParticipantAdmin right
+// (INVALID_ARGUMENT), and nothing changes; another admin can.
+func TestUserCannotRemoveItself(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := context.Background()
+	admin := right(identity.RightParticipantAdmin, "")
+	for _, id := range []string{"alice", "root"} {
+		if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: id}, Rights: []identity.Right{admin}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := n.Authenticate(ctx, identity.Claims{UserID: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := ledger.WithPrincipal(ctx, p)
+	for _, tc := range []struct {
+		name, cause string
+		call        func(context.Context) error
+	}{
+		{"delete", "Requesting user cannot delete itself", func(ctx context.Context) error {
+			_, err := n.DeleteUser(ctx, ledger.GetUserRequest{UserID: "alice"})
+			return err
+		}},
+		{"deactivate", "Requesting user cannot self-deactivate", func(ctx context.Context) error {
+			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "alice", IsDeactivated: true},
+				UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
+			return err
+		}},
+		{"revoke own admin", "Requesting user cannot remove own admin rights", func(ctx context.Context) error {
+			_, err := n.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: "alice", Rights: []identity.Right{admin}})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := identitySnapshot(t, n)
+			err := tc.call(self)
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Code != apierr.InvalidArgument || ae.Cause != "The submitted request has invalid arguments: "+tc.cause {
+				t.Fatalf("err = %v, want INVALID_ARGUMENT %q", err, tc.cause)
+			}
+			if diff := cmp.Diff(before, identitySnapshot(t, n)); diff != "" {
+				t.Errorf("state changed (-before +after):\n%s", diff)
+			}
+			if _, err := n.GetUser(self, ledger.GetUserRequest{}); err != nil {
+				t.Errorf("alice cannot read herself afterwards: %v", err)
+			}
+		})
+	}
+	other := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root", Rights: []identity.Right{admin}})
+	if _, err := n.DeleteUser(other, ledger.GetUserRequest{UserID: "alice"}); err != nil {
+		t.Fatalf("another admin deletes alice: %v", err)
+	}
+}

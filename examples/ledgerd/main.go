@@ -3,9 +3,12 @@
 //
 //	go run ./examples/ledgerd                       # ./ledgerd-data, generated HS256 secret
 //	go run ./examples/ledgerd -in-memory -auth hs256:S
+//	go run ./examples/ledgerd token -user alice     # a token for another user
 //
-// Without -auth it generates an HS256 secret and prints a ready-to-use
-// participant_admin token. Timeouts default to Canton's: a request (body
+// Without -auth it generates an HS256 secret, keeps it in the data
+// directory (ledgerd-hs256.secret, mode 0600; per run with -in-memory) so
+// that tokens survive a restart, and prints a ready-to-use
+// participant_admin token; "ledgerd token" prints one for any user. Timeouts default to Canton's: a request (body
 // included) gets 20 s (-request-timeout), a keep-alive connection 60 s
 // without a request (-idle-timeout), headers 10 s; WebSocket streams are
 // exempt from the request timeout and closed after an hour
@@ -15,8 +18,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,6 +27,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -38,15 +41,92 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(ctx, os.Args[1:], os.Stdout, logger, nil); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
+	code := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// cli runs the command line and returns the exit status: 0 after -help or
+// -version, 2 for a command-line mistake (with the usage), 1 when the
+// server stops on an error.
+func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "token" {
+		return exitCode(runToken(args[1:], stdout, stderr), stderr)
+	}
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		return exitCode(err, stderr)
+	}
+	if c.version {
+		fmt.Fprintln(stdout, "ledgerd", version())
+		return 0
+	}
+	logger := newLogger(stderr, c)
+	if err := run(ctx, args, stdout, logger, nil); err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			return exitCode(err, stderr)
 		}
 		logger.Error("ledgerd stopped", "err", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
+}
+
+// exitCode maps a command-line error to the exit status, printing a
+// usageError with its command's usage.
+func exitCode(err error, stderr io.Writer) int {
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "%v\n", err)
+		if ue.fs == nil {
+			fmt.Fprintln(stderr, "Run ledgerd -help for the flags.")
+			return 2
+		}
+		ue.fs.SetOutput(stderr)
+		ue.fs.Usage()
+		return 2
+	case errors.Is(err, errFlagParse):
+		return 2 // the flag package has printed the error and the usage
+	default:
+		fmt.Fprintf(stderr, "ledgerd: %v\n", err)
+		return 1
+	}
+}
+
+// errFlagParse marks an error the flag package reported itself.
+var errFlagParse = errors.New("bad command line")
+
+// newLogger builds the logger of -log-level and -log-format.
+func newLogger(w io.Writer, c config) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.logLevel}
+	if c.logFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// version is the module version of the binary (from its build info;
+// "(devel)" for go run and go build inside the module), its VCS revision
+// when recorded, and the Go version.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v + " " + bi.GoVersion
 }
 
 // config is the parsed command line.
@@ -65,14 +145,48 @@ type config struct {
 	maxStreamIdle   time.Duration
 	maxWebSocket    time.Duration
 	maxDARInflation int64
+
+	// Daily use (issue 15).
+	verboseErrors bool
+	logLevel      slog.Level
+	logFormat     string
+	version       bool
 }
+
+// defaultDataDir is the default of -data (ledgerd and ledgerd token).
+const defaultDataDir = "./ledgerd-data"
+
+const usageHead = `ledgerd runs a ledgernode participant: Canton's JSON Ledger API 3.5 over an
+embedded Badger store, for development and tests.
+
+Usage:
+  ledgerd [flags]
+  ledgerd token -user U [-ttl 24h] [-scope daml_ledger_api] [-data DIR | -auth hs256:SECRET]
+
+Without -auth, ledgerd generates an HS256 secret, keeps it in the data
+directory (per run with -in-memory) and prints a participant_admin token;
+"ledgerd token" prints a token for any user with the same secret.
+
+Examples:
+  go run ./examples/ledgerd                                 # ./ledgerd-data, tokens survive restarts
+  go run ./examples/ledgerd -in-memory -auth hs256:S -verbose-errors -log-level debug
+  go run ./examples/ledgerd -auth none -addr 127.0.0.1:7575 # every request acts as participant_admin
+  go run ./examples/ledgerd token -user alice -ttl 1h
+  go run ./examples/ledgerd -log-format json 2>ledgerd.log
+
+Flags:
+`
 
 func parseFlags(args []string, out io.Writer) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("ledgerd", flag.ContinueOnError)
 	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageHead)
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:7575", "listen address")
-	fs.StringVar(&c.data, "data", "./ledgerd-data", "Badger directory")
+	fs.StringVar(&c.data, "data", defaultDataDir, "Badger directory (it also keeps the generated HS256 secret)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory (no files at all)")
 	fs.StringVar(&c.auth, "auth", "", "none, hs256:SECRET, rs256:PEMFILE, es256:PEMFILE or jwks:URL (default: a generated HS256 secret)")
 	fs.StringVar(&c.synchronizers, "synchronizers", "", "comma-separated synchronizer ids; the first is the default (default: one generated id)")
@@ -84,11 +198,22 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.maxStreamIdle, "max-stream-idle-timeout", httpadapter.DefaultMaxStreamIdleTimeout, "cap of the stream_idle_timeout_ms of list requests (negative: none)")
 	fs.DurationVar(&c.maxWebSocket, "max-websocket-duration", httpadapter.DefaultMaxWebSocketDuration, "how long a WebSocket stream may stay open (negative: no limit)")
 	fs.Int64Var(&c.maxDARInflation, "max-dar-uncompressed-size", ledger.DefaultMaxDARUncompressedSize, "bytes a DAR may inflate to (ZIP_BOMB beyond)")
+	// Daily use (issue 15).
+	fs.BoolVar(&c.verboseErrors, "verbose-errors", false, "send security-sensitive errors (bad token, unknown user, missing right) to the client unredacted: code, cause, category (development only)")
+	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (info logs one line per request and the DAR, party and user events)")
+	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, fmt.Errorf("%w: %w", errFlagParse, err)
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+		return c, usageError{fs, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
+	}
+	if c.logFormat != "text" && c.logFormat != "json" {
+		return c, usageError{fs, fmt.Errorf("-log-format %q: want text or json", c.logFormat)}
 	}
 	return c, nil
 }
@@ -96,7 +221,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 // run serves until ctx ends. ready, when set, is called with the bound
 // address once the server accepts connections.
 func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger, ready func(addr string)) error {
-	c, err := parseFlags(args, stdout)
+	c, err := parseFlags(args, io.Discard)
 	if err != nil {
 		return err
 	}
@@ -137,12 +262,20 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		}
 		logger.Info("registry instruments loaded", "file", c.instruments, "instruments", len(instruments.Instruments))
 	}
-	verifier, token, err := authenticator(c.auth, node.ParticipantIDString())
+	spec, hint, err := authSpec(c, logger)
+	if err != nil {
+		return err
+	}
+	verifier, token, err := authenticator(spec, node.ParticipantIDString())
 	if err != nil {
 		return err
 	}
 	handler := httpadapter.New(node, httpadapter.Options{Verifier: verifier, Logger: logger,
-		RequestTimeout: c.requestTimeout, MaxStreamIdleTimeout: c.maxStreamIdle, MaxWebSocketDuration: c.maxWebSocket})
+		RequestTimeout: c.requestTimeout, MaxStreamIdleTimeout: c.maxStreamIdle, MaxWebSocketDuration: c.maxWebSocket,
+		VerboseErrors: c.verboseErrors})
+	if c.verboseErrors {
+		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
+	}
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -156,7 +289,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),
 		"synchronizers", node.Synchronizers(), "store", storeDesc(c))
 	if token != "" {
-		fmt.Fprintf(stdout, "participant_admin token (valid 24h):\n%s\n", token)
+		fmt.Fprintf(stdout, "%s\nparticipant_admin token (valid 24h):\n%s\n", hint, token)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -171,27 +304,57 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	logger.Info("ledgerd shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	err = srv.Shutdown(shutdownCtx)
+	// WebSocket streams are hijacked connections: srv.Shutdown neither ends
+	// nor waits for them. They end with a close frame 1001 (going away).
+	if serr := httpadapter.Shutdown(shutdownCtx, handler); err == nil {
+		err = serr
+	}
+	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// authSpec resolves -auth: without it, the HS256 secret kept in the data
+// directory (generated on first use; per run with -in-memory). hint tells
+// the developer how to get tokens for other users.
+func authSpec(c config, logger *slog.Logger) (spec, hint string, err error) {
+	switch {
+	case c.auth != "":
+		if secret, ok := strings.CutPrefix(c.auth, "hs256:"); ok {
+			if secret == "" {
+				return "", "", usageError{nil, errors.New("-auth hs256: empty secret")}
+			}
+			return c.auth, "Tokens for other users: ledgerd token -user U -auth hs256:SECRET", nil
+		}
+		return c.auth, "", nil
+	case c.inMemory:
+		return "hs256:" + newSecret(), "In memory, the generated secret lasts this run only; pass -auth hs256:SECRET to mint tokens for other users with: ledgerd token -user U -auth hs256:SECRET", nil
+	}
+	secret, created, err := loadOrCreateSecret(c.data)
+	if err != nil {
+		return "", "", err
+	}
+	path := filepath.Join(c.data, secretFile)
+	if created {
+		logger.Info("generated an HS256 secret", "file", path)
+	} else {
+		logger.Info("using the HS256 secret of the data directory", "file", path)
+	}
+	return "hs256:" + secret, fmt.Sprintf("Tokens survive restarts (secret in %s). A token for another user: ledgerd token -user U -data %s", path, c.data), nil
 }
 
 // authenticator turns the -auth flag into a token verifier (nil for none)
 // and, when the node knows an HS256 secret, a participant_admin token.
 func authenticator(spec, participantID string) (identity.Verifier, string, error) {
 	vopts := identity.VerifyOptions{ParticipantID: participantID}
-	switch {
-	case spec == "none":
+	if spec == "none" {
 		return nil, "", nil
-	case spec == "":
-		secret := make([]byte, 32)
-		rand.Read(secret)
-		spec = "hs256:" + hex.EncodeToString(secret)
 	}
 	v, err := identity.ParseAuthSpec(spec, vopts)
 	if err != nil {
-		return nil, "", fmt.Errorf("-auth: %w", err)
+		return nil, "", usageError{nil, fmt.Errorf("-auth: %w", err)}
 	}
 	var token string
 	if secret, ok := strings.CutPrefix(spec, "hs256:"); ok {

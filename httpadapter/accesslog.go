@@ -1,0 +1,133 @@
+package httpadapter
+
+import (
+	"bufio"
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// accessEntry is what the handlers learn about a request for its
+// access-log line; the middleware puts it in the request context.
+type accessEntry struct {
+	route         string // the matched route pattern ("" when none matched)
+	user          string // the authenticated user
+	correlationID string // the correlation id of the error answered
+}
+
+type accessKey struct{}
+
+// entryOf returns the request's access-log entry, or nil outside the
+// middleware.
+func entryOf(r *http.Request) *accessEntry {
+	e, _ := r.Context().Value(accessKey{}).(*accessEntry)
+	return e
+}
+
+// withRoute wraps the handles a route table registers so that they record
+// the route's pattern for the access log.
+func withRoute(handle func(route) httprouter.Handle) func(route) httprouter.Handle {
+	return func(rt route) httprouter.Handle { return routed(rt.path, handle(rt)) }
+}
+
+// routed records pattern as the route of the request before calling h.
+func routed(pattern string, h httprouter.Handle) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		if e := entryOf(r); e != nil {
+			e.route = pattern
+		}
+		h(w, r, ps)
+	}
+}
+
+// noteUser records the authenticated user of ctx for the access log.
+func noteUser(r *http.Request, ctx context.Context) {
+	if e := entryOf(r); e != nil {
+		if p, ok := ledger.PrincipalFrom(ctx); ok {
+			e.user = p.UserID
+		}
+	}
+}
+
+// noteCorrelationID records the correlation id of the error answered.
+func noteCorrelationID(r *http.Request, id string) {
+	if e := entryOf(r); e != nil {
+		e.correlationID = id
+	}
+}
+
+// accessLog runs next and then logs one line at info level: method, route
+// pattern (the path when no route matched), status, duration, user and
+// the correlation id of an error answer. A WebSocket stream is logged
+// when it ends, with status 101.
+func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
+	if !a.log.Enabled(r.Context(), slog.LevelInfo) {
+		next(w, r)
+		return
+	}
+	start := time.Now()
+	e := &accessEntry{}
+	sw := &statusWriter{ResponseWriter: w}
+	next(sw, r.WithContext(context.WithValue(r.Context(), accessKey{}, e)))
+	route := e.route
+	if route == "" {
+		route = r.URL.EscapedPath()
+	}
+	status := sw.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	attrs := []slog.Attr{
+		slog.String("method", r.Method),
+		slog.String("route", route),
+		slog.Int("status", status),
+		slog.Duration("duration", time.Since(start)),
+	}
+	if e.user != "" {
+		attrs = append(attrs, slog.String("user", e.user))
+	}
+	if e.correlationID != "" {
+		attrs = append(attrs, slog.String("correlationId", e.correlationID))
+	}
+	a.log.LogAttrs(r.Context(), slog.LevelInfo, "http request", attrs...)
+}
+
+// statusWriter remembers the status a handler answered.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Hijack hands the connection to a WebSocket upgrade.
+func (s *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if s.status == 0 {
+		s.status = http.StatusSwitchingProtocols
+	}
+	return http.NewResponseController(s.ResponseWriter).Hijack()
+}
+
+// Flush flushes the underlying writer when it can.
+func (s *statusWriter) Flush() { _ = http.NewResponseController(s.ResponseWriter).Flush() }
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
