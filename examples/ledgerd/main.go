@@ -9,9 +9,10 @@
 // directory (ledgerd-hs256.secret, mode 0600; per run with -in-memory) so
 // that tokens survive a restart, and prints a ready-to-use
 // participant_admin token; "ledgerd token" prints one for any user.
-// Timeouts default to Canton's: a request (body included) gets 20 s (-request-timeout), a keep-alive connection 60 s
-// without a request (-idle-timeout), headers 10 s; WebSocket streams are
-// exempt from the request timeout and closed after an hour
+// Timeouts default to Canton's: a request (body included) gets 20 s
+// (-request-timeout), a keep-alive connection 60 s without a request
+// (-idle-timeout), headers 10 s; WebSocket streams are exempt from the
+// request timeout and closed after an hour
 // (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
 // in-flight requests finish, then the store closes.
 package main
