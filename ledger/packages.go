@@ -209,7 +209,8 @@ type packageCache struct {
 
 func (n *Node) readOptions() lf.ReadOptions {
 	return lf.ReadOptions{AllowDevLF: n.opts.AllowDevLF,
-		MaxEntrySize: n.opts.MaxDARUncompressedSize, MaxTotalSize: n.opts.MaxDARUncompressedSize}
+		MaxEntrySize: n.opts.MaxDARUncompressedSize, MaxTotalSize: n.opts.MaxDARUncompressedSize,
+		Cache: lf.DefaultCache}
 }
 
 // knownPackages returns every stored package, decoded (from the cache when
@@ -243,11 +244,18 @@ func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	if p != nil {
 		return p, nil
 	}
+	// Packages are decoded once per process (lf.DefaultCache, shared by
+	// every node): a node that stores a package the process has seen
+	// before does not read or decode its payload again.
+	if p = lf.DefaultCache.Get(id); p != nil {
+		n.cachePackages([]*lf.Package{p})
+		return p, nil
+	}
 	payload, err := r.GetBlob(store.BlobPrefix("pkg", id))
 	if err != nil {
 		return nil, err
 	}
-	p, err = lf.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
+	p, err = lf.DefaultCache.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
 	if err != nil {
 		err = damlError(err)
 		return nil, apierr.InternalError.Wrap(err, "decoding stored package %s: %v", id, err)

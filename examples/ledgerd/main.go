@@ -65,6 +65,12 @@ type config struct {
 	maxStreamIdle   time.Duration
 	maxWebSocket    time.Duration
 	maxDARInflation int64
+
+	// Static time, snapshots, metrics (fixtures.go).
+	staticTime  staticTimeFlag
+	snapshot    string
+	restore     string
+	metricsAddr string
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -84,6 +90,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.maxStreamIdle, "max-stream-idle-timeout", httpadapter.DefaultMaxStreamIdleTimeout, "cap of the stream_idle_timeout_ms of list requests (negative: none)")
 	fs.DurationVar(&c.maxWebSocket, "max-websocket-duration", httpadapter.DefaultMaxWebSocketDuration, "how long a WebSocket stream may stay open (negative: no limit)")
 	fs.Int64Var(&c.maxDARInflation, "max-dar-uncompressed-size", ledger.DefaultMaxDARUncompressedSize, "bytes a DAR may inflate to (ZIP_BOMB beyond)")
+	fixtureFlags(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -121,11 +128,19 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		}
 		instruments = &f
 	}
+	closeRestore, err := c.applyFixtures(&opts)
+	if err != nil {
+		return err
+	}
 	node, err := ledger.Open(opts)
+	closeRestore()
 	if err != nil {
 		return err
 	}
 	defer func() {
+		if err := c.writeSnapshot(node, logger); err != nil {
+			logger.Error("writing the snapshot", "err", err)
+		}
 		if err := node.Close(); err != nil {
 			logger.Error("closing the store", "err", err)
 		}
@@ -143,6 +158,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	}
 	handler := httpadapter.New(node, httpadapter.Options{Verifier: verifier, Logger: logger,
 		RequestTimeout: c.requestTimeout, MaxStreamIdleTimeout: c.maxStreamIdle, MaxWebSocketDuration: c.maxWebSocket})
+
+	handler, stopMetrics, err := c.serveMetrics(node, handler, logger)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
