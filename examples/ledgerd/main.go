@@ -10,7 +10,9 @@
 // without a request (-idle-timeout), headers 10 s; WebSocket streams are
 // exempt from the request timeout and closed after an hour
 // (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
-// in-flight requests finish, then the store closes.
+// in-flight requests finish, then the store closes (after writing
+// -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
+// fixtures.go.
 package main
 
 import (
