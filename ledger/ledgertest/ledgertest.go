@@ -9,7 +9,9 @@
 //	srv, token := ledgertest.Serve(t, node)
 //
 // An in-memory node opens in milliseconds and costs a few MB, so every test
-// (and every parallel subtest) can have its own.
+// (and every parallel subtest) can have its own. A node prepared once
+// (DARs, parties) is copied into each test with Snapshot and OpenFrom;
+// OpenStatic opens a node on static time with a Clock the test moves.
 package ledgertest
 
 import (
