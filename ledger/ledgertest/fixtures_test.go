@@ -192,7 +192,12 @@ func TestSnapshotRestore(t *testing.T) {
 			create(t, src, tmpl, "c2", bob)
 			snap := ledgertest.Snapshot(t, src)
 
+			// In memory from the in-memory node, into a new directory from
+			// the durable one.
 			dst := ledgertest.OpenFrom(t, snap, ledger.Options{})
+			if durable {
+				dst = ledgertest.Open(t, ledger.Options{Dir: t.TempDir(), Restore: bytes.NewReader(snap)})
+			}
 			if dst.ParticipantIDString() != src.ParticipantIDString() {
 				t.Errorf("participant %s, want %s", dst.ParticipantIDString(), src.ParticipantIDString())
 			}
