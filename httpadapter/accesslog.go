@@ -98,7 +98,9 @@ func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next http.Ha
 	a.log.LogAttrs(r.Context(), slog.LevelInfo, "http request", attrs...)
 }
 
-// statusWriter remembers the status a handler answered.
+// statusWriter remembers the status a handler answered (for the access log
+// and the metrics); it passes Flush, Hijack (WebSocket upgrades, counted
+// as 101) and http.ResponseController through.
 type statusWriter struct {
 	http.ResponseWriter
 	status int

@@ -251,6 +251,9 @@ func (r *recordingTB) Errorf(format string, args ...any) {
 func TestRoutesAreInTheOpenAPIDocument(t *testing.T) {
 	router := requireSpec(t)
 	for _, rt := range routes {
+		if strings.HasPrefix(rt.path, "/ledgernode/") {
+			continue // ledgernode's own admin routes (time.go)
+		}
 		var segs []string
 		for _, seg := range strings.Split(rt.path, "/") {
 			if name, ok := strings.CutPrefix(seg, ":"); ok {

@@ -102,6 +102,10 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*ledger.Node).ExecuteSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWait)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
+
+	// ledgernode's own admin routes (time.go), not part of Canton's API.
+	{http.MethodGet, "/ledgernode/v1/time", authRequired, getTime},
+	{http.MethodPost, "/ledgernode/v1/time", authRequired, postTime},
 }
 
 // call adapts a Node method without input.

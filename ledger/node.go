@@ -37,10 +37,12 @@ const APIVersion = "3.5.10"
 
 // Node is a Canton participant node. It is safe for concurrent use.
 type Node struct {
-	opts  Options
-	log   *slog.Logger
-	clock func() time.Time
-	st    *store.Store
+	opts   Options
+	log    *slog.Logger
+	clock  func() time.Time
+	static *StaticClock // nil on wall-clock time
+	st     *store.Store
+	met    *nodeMetrics
 
 	participantID string
 	namespace     string
@@ -74,9 +76,13 @@ func Open(opts Options) (*Node, error) {
 	if opts.Dir != "" && opts.InMemory {
 		return nil, fmt.Errorf("ledger: Options.Dir (%q) and Options.InMemory are exclusive: set one", opts.Dir)
 	}
+	if opts.StaticTime != nil && opts.Clock != nil {
+		return nil, errors.New("ledger: Options.Clock and Options.StaticTime are exclusive: set one")
+	}
 	opts = opts.withDefaults()
-	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock}
-	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger, OnCommitFailed: n.packagesChanged})
+	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, static: opts.StaticTime, met: newNodeMetrics()}
+	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger,
+		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: opts.Restore})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"io"
 	"log/slog"
 	"time"
 
@@ -49,6 +50,20 @@ type Options struct {
 
 	// Clock returns the current time; nil means time.Now.
 	Clock func() time.Time
+	// StaticTime, when set, runs the node on static time: every time the
+	// node takes (record time, ledger effective time, deduplication,
+	// creation times) is this clock's, which moves only forward and only
+	// when told to (StaticClock.Set/Advance, Node.SetTime/AdvanceTime, or
+	// ledgernode's admin route /ledgernode/v1/time), and GET /v2/version
+	// reports static time as supported. Clock must then be nil. The time is
+	// not stored: a reopened node starts at its clock's time again.
+	StaticTime *StaticClock
+
+	// Restore, when set, fills the new node's store from a Node.Snapshot
+	// stream before the node opens, as if the snapshotted node were
+	// reopened (same participant, parties, packages, contracts and ledger
+	// end). The store must be empty: an in-memory node or a new directory.
+	Restore io.Reader
 	// Logger receives the node's logs; nil means slog.Default().
 	Logger *slog.Logger
 
@@ -92,6 +107,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Dir == "" {
 		o.InMemory = true
+	}
+	if o.StaticTime != nil {
+		o.Clock = o.StaticTime.Now
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now

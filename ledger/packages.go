@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -209,7 +210,8 @@ type packageCache struct {
 
 func (n *Node) readOptions() lf.ReadOptions {
 	return lf.ReadOptions{AllowDevLF: n.opts.AllowDevLF,
-		MaxEntrySize: n.opts.MaxDARUncompressedSize, MaxTotalSize: n.opts.MaxDARUncompressedSize}
+		MaxEntrySize: n.opts.MaxDARUncompressedSize, MaxTotalSize: n.opts.MaxDARUncompressedSize,
+		Cache: lf.DefaultCache}
 }
 
 // knownPackages returns every stored package, decoded (from the cache when
@@ -243,11 +245,18 @@ func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	if p != nil {
 		return p, nil
 	}
+	// Packages are decoded once per process (lf.DefaultCache, shared by
+	// every node): a node that stores a package the process has seen
+	// before does not read or decode its payload again.
+	if p = lf.DefaultCache.Get(id); p != nil {
+		n.cachePackages([]*lf.Package{p})
+		return p, nil
+	}
 	payload, err := r.GetBlob(store.BlobPrefix("pkg", id))
 	if err != nil {
 		return nil, err
 	}
-	p, err = lf.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
+	p, err = lf.DefaultCache.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
 	if err != nil {
 		err = damlError(err)
 		return nil, apierr.InternalError.Wrap(err, "decoding stored package %s: %v", id, err)
@@ -333,8 +342,14 @@ func lookupIn(pkgs []*lf.Package) func(string) *lf.Package {
 	return func(id string) *lf.Package { return m[id] }
 }
 
-// readDAR decodes a DAR and checks its LF versions and dependencies.
+// readDAR decodes a DAR and checks its LF versions and dependencies. A
+// DAR this process has read and checked before under the same options is
+// not inflated or decoded again (seenDARs).
 func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
+	key := darKey{sum: sha256.Sum256(data), allowDev: n.opts.AllowDevLF, maxSize: n.opts.MaxDARUncompressedSize}
+	if dar := seenDARs.get(key); dar != nil {
+		return dar, nil
+	}
 	dar, err := lf.ReadDAR(data, n.readOptions())
 	if err != nil {
 		return nil, damlError(err)
@@ -342,7 +357,51 @@ func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
 	if err := dar.CheckDependencies(); err != nil {
 		return nil, damlError(err)
 	}
+	seenDARs.put(key, dar)
 	return dar, nil
+}
+
+// seenDARs keeps the last DARs the process read and checked, shared by
+// every node: a test suite that uploads the same DAR into a node per test
+// pays for inflating, hashing and decoding it once. A decoded DAR is
+// immutable (its packages are lf.DefaultCache's), so sharing it is safe.
+var seenDARs = darCache{max: 16}
+
+// darKey names a DAR read under the options that decide its reading.
+type darKey struct {
+	sum      [sha256.Size]byte
+	allowDev bool
+	maxSize  int64
+}
+
+type darCache struct {
+	mu    sync.Mutex
+	max   int
+	dars  map[darKey]*lf.DAR
+	order []darKey
+}
+
+func (c *darCache) get(k darKey) *lf.DAR {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dars[k]
+}
+
+func (c *darCache) put(k darKey, dar *lf.DAR) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dars == nil {
+		c.dars = map[darKey]*lf.DAR{}
+	}
+	if _, ok := c.dars[k]; ok {
+		return
+	}
+	if len(c.order) >= c.max {
+		delete(c.dars, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.dars[k] = dar
+	c.order = append(c.order, k)
 }
 
 // vetAll is the change set that vets every package of a DAR that is not

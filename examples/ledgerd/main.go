@@ -14,7 +14,9 @@
 // (-idle-timeout), headers 10 s; WebSocket streams are exempt from the
 // request timeout and closed after an hour
 // (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
-// in-flight requests finish, then the store closes.
+// in-flight requests finish, then the store closes (after writing
+// -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
+// fixtures.go.
 package main
 
 import (
@@ -152,6 +154,11 @@ type config struct {
 	logLevel      slog.Level
 	logFormat     string
 	version       bool
+	// Static time, snapshots, metrics (fixtures.go).
+	staticTime  staticTimeFlag
+	snapshot    string
+	restore     string
+	metricsAddr string
 }
 
 // defaultDataDir is the default of -data (ledgerd and ledgerd token).
@@ -204,6 +211,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (info logs one line per request and the DAR, party and user events)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fixtureFlags(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -247,11 +255,19 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		}
 		instruments = &f
 	}
+	closeRestore, err := c.applyFixtures(&opts)
+	if err != nil {
+		return err
+	}
 	node, err := ledger.Open(opts)
+	closeRestore()
 	if err != nil {
 		return err
 	}
 	defer func() {
+		if err := c.writeSnapshot(node, logger); err != nil {
+			logger.Error("writing the snapshot", "err", err)
+		}
 		if err := node.Close(); err != nil {
 			logger.Error("closing the store", "err", err)
 		}
@@ -278,13 +294,19 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
 
+	served, stopMetrics, err := c.serveMetrics(node, handler, logger)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
 	// No ReadTimeout or WriteTimeout: they would cut WebSocket streams; the
 	// adapter bounds every other request (-request-timeout).
-	srv := &http.Server{Handler: handler, IdleTimeout: c.idleTimeout,
+	srv := &http.Server{Handler: served, IdleTimeout: c.idleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	httpadapter.ServerTimeouts(srv)
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),

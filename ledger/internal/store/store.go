@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
 )
@@ -39,6 +41,13 @@ type Options struct {
 	// commit failed, so that caches filled from its staged writes can be
 	// dropped.
 	OnCommitFailed func()
+	// OnSubmit, when set, is called after each Submit with how long the
+	// operation took (waiting for the committer included) and whether it
+	// failed.
+	OnSubmit func(d time.Duration, failed bool)
+	// Restore, when set, fills the new, empty store from a Backup stream
+	// before anything else reads it; a store that is not empty is an error.
+	Restore io.Reader
 }
 
 // Op is one operation run by the committer. It reads the current state
@@ -65,6 +74,7 @@ type Store struct {
 	log      *slog.Logger
 	maxBatch int
 	onFail   func()
+	onSubmit func(time.Duration, bool)
 	spill    Spill
 
 	spilledAny atomic.Bool // some value was ever spilled
@@ -90,6 +100,7 @@ func Open(opts Options) (*Store, error) {
 		log:      opts.Logger,
 		maxBatch: opts.MaxBatch,
 		onFail:   opts.OnCommitFailed,
+		onSubmit: opts.OnSubmit,
 		spill:    opts.Spill,
 		reqs:     make(chan *request),
 		quit:     make(chan struct{}),
@@ -101,6 +112,14 @@ func Open(opts Options) (*Store, error) {
 	}
 	if s.maxBatch <= 0 {
 		s.maxBatch = 256
+	}
+	if opts.Restore != nil {
+		if err := load(db, opts.Restore); err != nil {
+			db.Close()
+			return nil, err
+		}
+		// The copy may hold spilled values: keep releasing their chunks.
+		s.spilledAny.Store(true)
 	}
 	err = db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(KeyLedgerEnd)
@@ -156,6 +175,16 @@ func (s *Store) Changed() <-chan struct{} {
 // Submit hands op to the committer and waits until its writes are committed
 // (or it failed). It returns what op returned.
 func (s *Store) Submit(op Op) (any, error) {
+	if s.onSubmit != nil {
+		start := time.Now()
+		v, err := s.submit(op)
+		s.onSubmit(time.Since(start), err != nil)
+		return v, err
+	}
+	return s.submit(op)
+}
+
+func (s *Store) submit(op Op) (any, error) {
 	r := &request{op: op, res: make(chan result, 1)}
 	select {
 	case s.reqs <- r:
