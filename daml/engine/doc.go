@@ -16,8 +16,10 @@
 //     Apply a function value to arguments;
 //   - Submit runs commands (CreateCommand, ExerciseCommand,
 //     ExerciseInterfaceCommand, or any update value) as the roots of one
-//     transaction, against a ContractStore, and returns a *tx.Transaction
-//     with the command results and the ledger-time bounds. Nothing is
+//     transaction, against a ContractStore, and returns the *tx.Transaction
+//     a tx.Builder built (node seeds, contract ids, authorization,
+//     rollbacks and contract state are daml/tx's), with the command
+//     results, its effects and the ledger-time bounds. Nothing is
 //     committed.
 //
 // Options.Override replaces top-level values (the Daml Script runner maps

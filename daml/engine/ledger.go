@@ -249,7 +249,19 @@ func partySet(v Value) ([]string, *Error) {
 	default:
 		return nil, crash("party list expected, got %T", v)
 	}
-	return sortedSet(out), nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// asSet returns ps sorted and without duplicates: ps itself when it
+// already is (stored metadata usually is), else a sorted copy.
+func asSet(ps []string) []string {
+	for i := 1; i < len(ps); i++ {
+		if ps[i-1] >= ps[i] {
+			return sortedSet(ps)
+		}
+	}
+	return ps
 }
 
 func union(a, b []string) []string { return sortedSet(append(slices.Clone(a), b...)) }
@@ -434,7 +446,7 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		err.Message = fmt.Sprintf("stored contract %s: %s", cid, err.Message)
 		return nil, err
 	}
-	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: sortedSet(sc.Signatories), stakeholders: sortedSet(sc.Stakeholders)}
+	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders)}
 	lt.contracts[cid] = c
 	return c, nil
 }

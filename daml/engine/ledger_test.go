@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -54,6 +55,7 @@ func TestPingRespond(t *testing.T) {
 	if errKind(err) != ErrFailedAuthorization {
 		t.Fatalf("create as bob: got %v, want FailedAuthorization", err)
 	}
+	wantAuth(t, err, tx.CreateMissingAuthorization, []string{"alice"}, []string{"bob"})
 
 	res, err := e.Submit(ctx, Submission{ActAs: []string{"alice"}, Contracts: store}, CreateCommand(ping, arg))
 	if err != nil {
@@ -87,6 +89,7 @@ func TestPingRespond(t *testing.T) {
 	if errKind(err) != ErrFailedAuthorization {
 		t.Fatalf("Respond as alice: got %v, want FailedAuthorization", err)
 	}
+	wantAuth(t, err, tx.ExerciseMissingAuthorization, []string{"bob"}, []string{"alice"})
 	// An unknown contract.
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store}, ExerciseCommand(ping, "Respond", "00ff", rarg))
 	if errKind(err) != ErrContractNotFound {
@@ -113,6 +116,29 @@ func TestPingRespond(t *testing.T) {
 		ExerciseCommand(ping, "Respond", cid, rarg), ExerciseCommand(ping, "Respond", cid, rarg))
 	if errKind(err) != ErrContractNotActive {
 		t.Fatalf("double Respond: got %v", err)
+	}
+	var inactive *tx.ContractNotActiveError
+	if !errors.As(err, &inactive) || inactive.ContractID != value.ContractID(cid) || inactive.ConsumedBy != 0 || inactive.TemplateID != ping {
+		t.Errorf("double Respond: cause %#v", inactive)
+	}
+}
+
+// wantAuth checks that err is an *Error whose Cause is the Builder's
+// *tx.AuthorizationError of the given kind, and that the Error's message
+// is the Builder's (Speedy's) text.
+func wantAuth(t *testing.T, err error, kind tx.AuthorizationKind, required, authorizers []string) {
+	t.Helper()
+	var ae *tx.AuthorizationError
+	if !errors.As(err, &ae) {
+		t.Errorf("%v: no *tx.AuthorizationError", err)
+		return
+	}
+	if ae.Kind != kind || !cmp.Equal(required, ae.Required) || !cmp.Equal(authorizers, ae.Authorizers) {
+		t.Errorf("authorization error %#v, want %v required %v authorizers %v", ae, kind, required, authorizers)
+	}
+	var ee *Error
+	if errors.As(err, &ee); ee.Message != ae.Error() {
+		t.Errorf("message %q, want %q", ee.Message, ae.Error())
 	}
 }
 
@@ -225,7 +251,8 @@ func TestTransactions(t *testing.T) {
 	nuck := alice
 	nuck.ForbidEffectfulRollback = true
 	_, err = e.Submit(ctx, nuck, ExerciseCommand(tid("T"), "TryBump", cid, arg))
-	if errKind(err) != ErrEffectfulRollback {
+	var effectful *tx.EffectfulRollbackError
+	if errKind(err) != ErrEffectfulRollback || !errors.As(err, &effectful) || len(effectful.Nodes) != 2 {
 		t.Errorf("NUCK rollback: got %v", err)
 	}
 	// An exception in a choice's controllers is not catchable.
@@ -238,6 +265,7 @@ func TestTransactions(t *testing.T) {
 	if errKind(err) != ErrFailedAuthorization {
 		t.Errorf("bob Peek: got %v", err)
 	}
+	wantAuth(t, err, tx.ExerciseMissingAuthorization, []string{"alice"}, []string{"bob"})
 }
 
 func TestInterfaces(t *testing.T) {

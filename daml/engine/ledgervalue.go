@@ -67,7 +67,10 @@ func toLedger(v Value, depth int) (value.Value, *Error) {
 			}
 			n--
 		}
-		fields := make([]value.RecordField, n)
+		var fields []value.RecordField
+		if n > 0 {
+			fields = make([]value.RecordField, n)
+		}
 		for i, f := range x.Fields[:n] {
 			lv, err := toLedger(f, depth+1)
 			if err != nil {

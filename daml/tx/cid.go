@@ -1,7 +1,6 @@
 package tx
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -35,12 +34,30 @@ func (h *hmacBuilder) str(s string) *hmacBuilder {
 	return h
 }
 
+// sum returns HMAC-SHA256(key, data). The key (32 bytes) is shorter than
+// SHA-256's block, so the HMAC is two SHA-256 sums over stack buffers
+// (crypto/hmac allocates a hasher per call, and seeds and discriminators
+// are derived at every Create and Exercise).
 func (h *hmacBuilder) sum(key Hash) Hash {
-	m := hmac.New(sha256.New, key[:])
-	m.Write(h.b)
-	var out Hash
-	copy(out[:], m.Sum(nil))
-	return out
+	const block = 64
+	var small [block + 192]byte
+	buf := small[:0]
+	if block+len(h.b) > len(small) {
+		buf = make([]byte, 0, block+len(h.b))
+	}
+	var pad [block]byte
+	copy(pad[:], key[:])
+	for _, c := range pad {
+		buf = append(buf, c^0x36)
+	}
+	buf = append(buf, h.b...)
+	inner := sha256.Sum256(buf)
+	var outer [block + sha256.Size]byte
+	for i, c := range pad {
+		outer[i] = c ^ 0x5c
+	}
+	copy(outer[block:], inner[:])
+	return sha256.Sum256(outer[:])
 }
 
 // TransactionSeed derives the transaction seed from the participant's
