@@ -3,8 +3,10 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,7 +103,12 @@ func TestPingRealDAR(t *testing.T) {
 	}
 	var auth *tx.AuthorizationError
 	if !errors.As(err, &auth) {
-		t.Errorf("Respond by alice: %v has no *tx.AuthorizationError cause", err)
+		t.Fatalf("Respond by alice: %v has no *tx.AuthorizationError cause", err)
+	}
+	wantAuth := &tx.AuthorizationError{Kind: tx.ExerciseMissingAuthorization, NodeID: 0, TemplateID: ping, Choice: "Respond",
+		Required: []string{"bob"}, Authorizers: []string{"alice"}}
+	if diff := cmp.Diff(wantAuth, auth, nodeOpts); diff != "" {
+		t.Errorf("Respond by alice (-want +got):\n%s", diff)
 	}
 
 	res, err = e.Submit(ctx, engine.Submission{ActAs: []string{"bob"}, Contracts: led}, engine.ExerciseCommand(ping, "Respond", cid, rarg))
@@ -170,7 +177,8 @@ type bongRun struct {
 	t          *testing.T
 	cfg        bongConfig
 	led        *ledger
-	validators []string // accepted so far, most recent first (validator :: validators)
+	validators []string       // accepted so far, most recent first (validator :: validators)
+	last       *engine.Result // the last submission's
 }
 
 func (r *bongRun) ts() value.Timestamp { return value.Timestamp(r.cfg.timeout.UnixMicro()) }
@@ -268,6 +276,7 @@ func (r *bongRun) submit(step string, actAs []string, cmd engine.Value, inputs [
 	if diff := cmp.Diff(wantEff, res.Effects, nodeOpts); diff != "" {
 		t.Errorf("%s: effects (-want +got):\n%s", step, diff)
 	}
+	r.last = res
 	_, results := r.led.commit(t, res)
 	for _, in := range inputs {
 		if r.led.isActive(engine.ContractID(in)) {
@@ -407,9 +416,9 @@ func (r *bongRun) run() {
 		t.Fatalf("%d merges, want %d", len(merges), want)
 	}
 
-	// A Merge refuses Collapses of another path.
+	// The root Merge refuses the Collapses of the leftmost leaf.
 	if cfg.maxLevel > 1 {
-		r.badMerge(merges[""], collapses["L"])
+		r.badMerge(merges[""], collapses[strings.Repeat("L", int(cfg.maxLevel-1))])
 	}
 
 	// ProcessMerge, deepest paths first, L before R.
@@ -475,6 +484,7 @@ func (r *bongRun) run() {
 			})
 		if p == "" {
 			final, finalWinner = eitherCID(t, res, "Left"), winner
+			r.checkFinalEvents()
 		} else {
 			parent := p[:len(p)-1]
 			collapses[parent] = append(collapses[parent], eitherCID(t, res, "Right"))
@@ -493,6 +503,37 @@ func (r *bongRun) run() {
 		t.Errorf("Bong signatories %v, want %v", b.Signatories, want)
 	}
 	t.Logf("maxLevel %d: %d transactions committed", cfg.maxLevel, len(r.led.committed))
+}
+
+// checkFinalEvents checks what the initiator sees of the last
+// ProcessMerge: in LEDGER_EFFECTS the root exercise (its subtree ends at
+// the Bong), the two ProcessCollapse and the Bong (fetches are no
+// events); in ACS_DELTA the three archives and the Bong.
+func (r *bongRun) checkFinalEvents() {
+	t := r.t
+	t.Helper()
+	type ev struct {
+		Kind           tx.EventKind
+		Node, LastDesc tx.NodeID
+		Witnesses      []string
+		AcsDelta       bool
+	}
+	events := func(shape tx.Shape) []ev {
+		var out []ev
+		for _, e := range r.last.Transaction.Events([]string{r.cfg.initiator}, shape) {
+			out = append(out, ev{e.Kind, e.NodeID, e.LastDescendant, e.Witnesses, e.AcsDelta})
+		}
+		return out
+	}
+	w := []string{r.cfg.initiator}
+	want := []ev{{tx.Exercised, 0, 5, w, true}, {tx.Exercised, 3, 3, w, true}, {tx.Exercised, 4, 4, w, true}, {tx.Created, 5, 5, w, true}}
+	if diff := cmp.Diff(want, events(tx.LedgerEffects)); diff != "" {
+		t.Errorf("final ProcessMerge, ledger effects for %s (-want +got):\n%s", r.cfg.initiator, diff)
+	}
+	want = []ev{{tx.Archived, 0, 5, w, true}, {tx.Archived, 3, 3, w, true}, {tx.Archived, 4, 4, w, true}, {tx.Created, 5, 5, w, true}}
+	if diff := cmp.Diff(want, events(tx.AcsDelta)); diff != "" {
+		t.Errorf("final ProcessMerge, ACS delta for %s (-want +got):\n%s", r.cfg.initiator, diff)
+	}
 }
 
 // badMerge checks that ProcessMerge with Collapses of another path fails
@@ -534,6 +575,23 @@ func TestBongWorkflow(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &bongRun{bong: newBong(t), t: t, cfg: tc.cfg, led: newLedger()}
+			r.run()
+		})
+	}
+}
+
+// TestBongConcurrent runs Bong workflows in parallel on one engine (its
+// compiled definitions and top-level values are shared): each must come
+// out as when run alone.
+func TestBongConcurrent(t *testing.T) {
+	shared := newBong(t)
+	timeout := time.Date(2007, time.April, 5, 14, 30, 5, 0, time.UTC)
+	for i := range 4 {
+		cfg := bongConfig{id: fmt.Sprint("c-", i), initiator: "alice", candidates: []string{"bob", "charlie"}[:1+i%2],
+			responders: []string{"dave", "erin"}, maxLevel: int64(1 + i%3), timeout: timeout}
+		t.Run(cfg.id, func(t *testing.T) {
+			t.Parallel()
+			r := &bongRun{bong: shared, t: t, cfg: cfg, led: newLedger()}
 			r.run()
 		})
 	}
