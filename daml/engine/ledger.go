@@ -19,9 +19,11 @@ type Contract struct {
 	// TemplateID is the template the contract was created with.
 	TemplateID lf.TypeConID
 	// Arg is the contract argument as the engine records it in a
-	// tx.Create (see Result): a value.Record with its type id, and every
-	// record, variant and enum inside with its type id. Record fields are
-	// positional; trailing fields missing are None.
+	// tx.Create (see Result) or as value.FromJSON decodes it: a
+	// value.Record with its type id, and every record, variant and enum
+	// inside with its type id (the engine takes field lists and
+	// constructor ranks from its packages). Record fields are positional,
+	// labels optional; missing trailing fields are None.
 	Arg value.Value
 	// Signatories and Stakeholders are the stored metadata.
 	Signatories, Stakeholders []string

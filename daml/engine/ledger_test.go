@@ -111,6 +111,22 @@ func TestPingRespond(t *testing.T) {
 	}
 	t.Logf("Respond: %d nodes, children %v, result %s", len(res.Transaction.Nodes), ex.Children, ex.Result)
 
+	// A contract whose argument the ledger decoded from JSON (labels,
+	// type ids, every field) is used as one the engine recorded.
+	jarg, err := value.FromJSON([]byte(`{"id":"ping-2","initiator":"alice","responder":"bob"}`),
+		value.TypeOf(d.Main.ID, "Canton.Internal.Ping", "Ping"), value.PackageLookup(d.Packages...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jstore := memStore{"00aa": {ID: "00aa", TemplateID: ping, Arg: jarg, Signatories: []string{"alice"}, Stakeholders: []string{"bob", "alice"}}}
+	res, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: jstore}, ExerciseCommand(ping, "Respond", "00aa", rarg))
+	if err != nil {
+		t.Fatalf("Respond on a contract from JSON: %v", err)
+	}
+	if diff := cmp.Diff([]value.ContractID{"00aa"}, res.Effects.Archived); diff != "" {
+		t.Errorf("archived: %s", diff)
+	}
+
 	// Exercising twice in one transaction: the second is not active.
 	_, err = e.Submit(ctx, Submission{ActAs: []string{"bob"}, Contracts: store},
 		ExerciseCommand(ping, "Respond", cid, rarg), ExerciseCommand(ping, "Respond", cid, rarg))

@@ -13,7 +13,9 @@
 //
 // Parties are strings; every party set in a node is sorted and holds no
 // duplicates. Values are daml/value values in normalized form (the engine
-// normalizes them, §1.7). Errors are typed (*AuthorizationError,
+// normalizes them, §1.7: trailing None record fields dropped; unlike
+// Speedy's, records, variants and enums keep their type ids, field labels
+// and constructor ranks, which the Ledger API renders). Errors are typed (*AuthorizationError,
 // *ContractNotActiveError, …) with Speedy's messages; the package knows
 // no Canton error codes.
 //
