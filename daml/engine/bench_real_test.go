@@ -117,6 +117,48 @@ func BenchmarkRealBongMaxLevel2(b *testing.B) {
 	}
 }
 
+// BenchmarkRealBongProcessMerge is one ProcessMerge of the Bong (two
+// fetches, two consuming exercises, a create) on stored contracts,
+// without commit: the engine's part of the heaviest Bong step.
+func BenchmarkRealBongProcessMerge(b *testing.B) {
+	bg := newBong(b)
+	e := bg.e
+	ctx := context.Background()
+	timeout := engine.Timestamp(time.Date(2007, time.April, 5, 14, 30, 5, 0, time.UTC).UnixMicro())
+	alice, bob := engine.Party("alice"), engine.Party("bob")
+	led := newLedger()
+	rec := func(id lf.TypeConID, fields ...engine.Value) engine.Value {
+		r, err := e.NewRecord(id, fields...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return r
+	}
+	// The Merge and its two Collapses, as ProcessExplode leaves them at
+	// maxLevel 1.
+	common := []engine.Value{engine.Text("1"), alice, partiesOf("alice"), partiesOf("bob"), engine.Text(""), timeout}
+	res, err := e.Submit(ctx, engine.Submission{ActAs: []string{"alice"}, Contracts: led},
+		engine.CreateCommand(bg.merge, rec(bg.merge, common...)),
+		engine.CreateCommand(bg.collapse, rec(bg.collapse, common...)),
+		engine.CreateCommand(bg.collapse, rec(bg.collapse, common...)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, cids := led.commit(b, res)
+	cmd := engine.ExerciseCommand(bg.merge, "ProcessMerge", cids[0].(engine.ContractID), rec(bg.processMerge, bob, cids[1], cids[2]))
+	sub := engine.Submission{ActAs: []string{"bob"}, Contracts: led}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := e.Submit(ctx, sub, cmd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Transaction.Nodes) != 6 {
+			b.Fatalf("%d nodes", len(res.Transaction.Nodes))
+		}
+	}
+}
+
 func BenchmarkRealAmuletCreate(b *testing.B) {
 	a := newAmulet(b)
 	ctx := context.Background()

@@ -121,6 +121,9 @@ func TestPingRealDAR(t *testing.T) {
 	if diff := cmp.Diff(want, res.Transaction.Nodes, nodeOpts); diff != "" {
 		t.Errorf("Respond (-want +got):\n%s", diff)
 	}
+	if got := string(value.AppendJSON(nil, res.Transaction.Nodes[0].(*tx.Exercise).Result)); got != "{}" {
+		t.Errorf("Respond result in JSON %s, want {}", got)
+	}
 	if res.Results[0] != (engine.Unit{}) {
 		t.Errorf("Respond result %v, want ()", res.Results[0])
 	}
