@@ -215,14 +215,20 @@ type Builder struct {
 func NewBuilder(cfg Config) *Builder {
 	cfg.ActAs = sortedSet(cfg.ActAs)
 	return &Builder{
-		cfg:      cfg,
-		seeds:    map[NodeID]Hash{},
-		ctx:      &bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs},
-		state:    activeState{created: map[value.ContractID]NodeID{}, consumedBy: map[value.ContractID]NodeID{}},
-		local:    map[value.ContractID]*Create{},
-		inputSet: map[value.ContractID]bool{},
-		time:     Unconstrained,
+		cfg:  cfg,
+		ctx:  &bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs},
+		time: Unconstrained,
 	}
+}
+
+// put sets (*m)[k] = v, making the map on first use: the Builder's maps
+// start nil (most transactions have a few nodes, and reading a nil map is
+// fine).
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // Authorizers returns the current authorizers (sorted): actAs at the
@@ -279,7 +285,7 @@ func (b *Builder) use(cid value.ContractID) {
 	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
 		return
 	}
-	b.inputSet[cid] = true
+	put(&b.inputSet, cid, true)
 	b.inputs = append(b.inputs, cid)
 }
 
@@ -329,11 +335,11 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
-	b.seeds[nid] = seed
+	put(&b.seeds, nid, seed)
 	b.ctx.children = append(b.ctx.children, nid)
 	b.ctx.nextIdx++
-	b.local[cid] = node
-	b.state.created[cid] = nid
+	put(&b.local, cid, node)
+	put(&b.state.created, cid, nid)
 	b.effects = append(b.effects, nid)
 	return cid, nil
 }
@@ -421,12 +427,12 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 		ChoiceAuthorizers: chAuth, Key: key, ByKey: key != nil && in.ByKey, Version: nodeVersion(key != nil)}
 	b.use(in.TargetID)
 	if in.Consuming {
-		b.state.consumedBy[in.TargetID] = nid
+		put(&b.state.consumedBy, in.TargetID, nid)
 		b.effects = append(b.effects, nid)
 	}
 	seed := childSeed(b.ctx, b.ctx.nextIdx)
 	b.alloc(node)
-	b.seeds[nid] = seed
+	put(&b.seeds, nid, seed)
 	b.ctx = &bctx{kind: ctxExercise, parent: b.ctx, seed: seed, authorizers: childAuthorizers(node), node: nid}
 	return nid, nil
 }
