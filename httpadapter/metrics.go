@@ -135,4 +135,3 @@ func (m *Metrics) route(r *http.Request) (string, bool) {
 	h(nil, req, ps)
 	return l.pattern, l.stream
 }
-
