@@ -30,8 +30,9 @@ type GetUpdatesPageRequest struct {
 	// BeginOffsetExclusive starts the range (0: the ledger's beginning).
 	BeginOffsetExclusive int64 `json:"beginOffsetExclusive"`
 	// EndOffsetInclusive ends the range; nil means the ledger end at the
-	// time of the request, and an ascending page then always carries a next
-	// page token (for tailing).
+	// time of the request: an ascending page then always carries a next
+	// page token (for tailing), and a descending one starts from that
+	// ledger end (its tokens continue downwards).
 	EndOffsetInclusive *int64 `json:"endOffsetInclusive"`
 	// MaxPageSize is 1 to 2000; nil means 100.
 	MaxPageSize *int32 `json:"maxPageSize"`
@@ -219,7 +220,9 @@ func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
 }
 
 // UpdatesPage returns one page of updates read from one consistent
-// snapshot. Page tokens are bound to the request: a token used with other
+// snapshot. A descending page is filled from the end of the range down:
+// from EndOffsetInclusive, or from the current ledger end when it is
+// absent. Page tokens are bound to the request: a token used with other
 // parameters fails with INVALID_UPDATES_PAGE_TOKEN.
 func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetUpdatesPageResponse, error) {
 	if err := n.public(ctx); err != nil {
@@ -241,9 +244,6 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 		default:
 			size = s
 		}
-	}
-	if req.DescendingOrder && req.EndOffsetInclusive == nil {
-		return GetUpdatesPageResponse{}, apierr.DescendingOrderMissingEnd.New("descending order needs end_offset_inclusive")
 	}
 	fp := req.fingerprint()
 	var resp GetUpdatesPageResponse
