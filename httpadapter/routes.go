@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
@@ -181,7 +182,8 @@ func decodeGetParties(rq *request) (ledger.GetPartiesRequest, error) {
 	return ledger.GetPartiesRequest{Parties: parties, IdentityProviderID: idp}, nil
 }
 
-// register adds the routes to the router.
+// register adds the routes to the router. Every handler first decodes
+// the query string (checkQuery).
 //
 // httprouter v1.3.0 (the latest release) panics when a static segment and
 // a parameter share a position in one method's tree, as GET
@@ -205,6 +207,10 @@ func register(r *httprouter.Router, rs []route, handle func(route) httprouter.Ha
 				break
 			}
 		}
+	}
+	rs = slices.Clone(rs)
+	for i := range rs {
+		rs[i].handler = checkQuery(rs[i].handler)
 	}
 	for j, rt := range rs {
 		if shadowed[j] {
