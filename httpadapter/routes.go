@@ -103,6 +103,14 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*ledger.Node).ExecuteSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWait)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
+
+	// Issue 13 item 6: the remaining operations of the 3.5 document.
+	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*ledger.Node).LatestPrunedOffsets)},
+	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*ledger.Node).TransactionByID)},
+	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*ledger.Node).TransactionByOffset)},
+	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*ledger.Node).ContractByID)},
+	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*ledger.Node).PreferredPackageVersion)},
+	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*ledger.Node).PreferredPackages)},
 }
 
 // call adapts a Node method without input.

@@ -709,3 +709,86 @@ func (n *Node) treeBy(ctx context.Context, id string, off int64, parties []strin
 	}
 	return TransactionTreeResponse{}, updateNotFound(e.UpdateID)
 }
+
+// GetTransactionByIDRequest is the deprecated lookup of a transaction by
+// update id: exactly one of RequestingParties and TransactionFormat.
+type GetTransactionByIDRequest struct {
+	UpdateID          string             `json:"updateId"`
+	RequestingParties []string           `json:"requestingParties"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
+}
+
+// GetTransactionByOffsetRequest is GetTransactionByIDRequest by offset.
+type GetTransactionByOffsetRequest struct {
+	Offset            int64              `json:"offset"`
+	RequestingParties []string           `json:"requestingParties"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
+}
+
+// GetTransactionResponse carries one transaction (JsGetTransactionResponse).
+type GetTransactionResponse struct {
+	Transaction Transaction `json:"transaction"`
+}
+
+// legacyTransactionFormat resolves the format of a deprecated transaction
+// lookup: the transaction format, or for requesting parties a wildcard
+// filter per party, verbose, in the ACS-delta shape. Exactly one of the
+// two must be given.
+func legacyTransactionFormat(parties []string, f *TransactionFormat) (TransactionFormat, error) {
+	if err := wellFormedTransactionFormat(f, "transactionFormat."); err != nil {
+		return TransactionFormat{}, err
+	}
+	switch {
+	case f != nil && len(parties) > 0:
+		return TransactionFormat{}, apierr.InvalidArgument.New("Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format, but not both.")
+	case f != nil:
+		return *f, nil
+	case len(parties) > 0:
+		ef := EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}
+		for _, p := range parties {
+			ef.FiltersByParty[p] = Filters{}
+		}
+		return TransactionFormat{EventFormat: ef, TransactionShape: ShapeACSDelta}, nil
+	}
+	return TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
+}
+
+// TransactionByID returns the transaction with that update id as the
+// format shows it (deprecated POST /v2/updates/transaction-by-id). Reading
+// needs CanReadAs on the requesting parties (or on the format's parties).
+// UPDATE_NOT_FOUND when there is no such update, it is not a
+// transaction, or nothing of it is visible.
+func (n *Node) TransactionByID(ctx context.Context, req GetTransactionByIDRequest) (GetTransactionResponse, error) {
+	f, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
+	if err != nil {
+		return GetTransactionResponse{}, err
+	}
+	if req.UpdateID == "" {
+		return GetTransactionResponse{}, apierr.MissingField.New("update_id")
+	}
+	return n.transactionBy(ctx, req.UpdateID, 0, f)
+}
+
+// TransactionByOffset is TransactionByID by offset (a positive integer,
+// NON_POSITIVE_OFFSET otherwise).
+func (n *Node) TransactionByOffset(ctx context.Context, req GetTransactionByOffsetRequest) (GetTransactionResponse, error) {
+	f, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
+	if err != nil {
+		return GetTransactionResponse{}, err
+	}
+	if req.Offset <= 0 {
+		return GetTransactionResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
+	}
+	return n.transactionBy(ctx, "", req.Offset, f)
+}
+
+func (n *Node) transactionBy(ctx context.Context, id string, off int64, f TransactionFormat) (GetTransactionResponse, error) {
+	resp, err := n.updateBy(ctx, id, off, UpdateFormat{IncludeTransactions: &f})
+	if err != nil {
+		return GetTransactionResponse{}, err
+	}
+	if resp.Update.Transaction == nil {
+		return GetTransactionResponse{}, updateNotFound("the update is not a transaction")
+	}
+	return GetTransactionResponse{Transaction: resp.Update.Transaction.Value}, nil
+}
