@@ -67,10 +67,51 @@ func (rq *request) pathParam(name string) (string, error) {
 
 func (rq *request) values() url.Values {
 	if rq.q == nil {
-		// Malformed pairs are dropped, as net/http's Query does.
-		rq.q, _ = url.ParseQuery(rq.r.URL.RawQuery)
+		// parseQuery has run before the handler (checkQuery): a query it
+		// cannot decode never reaches here.
+		rq.q, _ = parseQuery(rq.r.URL.RawQuery)
 	}
 	return rq.q
+}
+
+// parseQuery decodes a raw query string: "&"-separated name=value pairs,
+// percent-encoded, "+" for a space. A pair holding a ";" is dropped, as
+// net/http's Query drops it. A name or value that cannot be
+// percent-decoded (?identity-provider-id=%zz) is a decodeError naming the
+// parameter (400 text/plain, as for any query value tapir cannot decode).
+func parseQuery(raw string) (url.Values, error) {
+	vs := url.Values{}
+	for pair := range strings.SplitSeq(raw, "&") {
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		rawName, rawValue, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(rawName)
+		if err != nil {
+			return nil, &decodeError{"query", err.Error()}
+		}
+		value, err := url.QueryUnescape(rawValue)
+		if err != nil {
+			return nil, invalidQuery(name, err.Error())
+		}
+		vs[name] = append(vs[name], value)
+	}
+	return vs, nil
+}
+
+// checkQuery wraps a handler so that the request's query string is
+// decoded before anything else of the request: an undecodable one is a
+// 400 text/plain on every route, whether or not the route reads a query
+// parameter.
+func checkQuery(h handlerFunc) handlerFunc {
+	return func(a *adapter, rq *request) (any, error) {
+		q, err := parseQuery(rq.r.URL.RawQuery)
+		if err != nil {
+			return nil, err
+		}
+		rq.q = q
+		return h(a, rq)
+	}
 }
 
 // query returns the first value of a query parameter ("" when absent).

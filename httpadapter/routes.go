@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
@@ -103,6 +104,14 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWait)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
 
+	// Issue 13 item 6: the remaining operations of the 3.5 document.
+	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*ledger.Node).LatestPrunedOffsets)},
+	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*ledger.Node).TransactionByID)},
+	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*ledger.Node).TransactionByOffset)},
+	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*ledger.Node).ContractByID)},
+	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*ledger.Node).PreferredPackageVersion)},
+	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*ledger.Node).PreferredPackages)},
+
 	// ledgernode's own admin routes (time.go), not part of Canton's API.
 	{http.MethodGet, "/ledgernode/v1/time", authRequired, getTime},
 	{http.MethodPost, "/ledgernode/v1/time", authRequired, postTime},
@@ -185,7 +194,8 @@ func decodeGetParties(rq *request) (ledger.GetPartiesRequest, error) {
 	return ledger.GetPartiesRequest{Parties: parties, IdentityProviderID: idp}, nil
 }
 
-// register adds the routes to the router.
+// register adds the routes to the router. Every handler first decodes
+// the query string (checkQuery).
 //
 // httprouter v1.3.0 (the latest release) panics when a static segment and
 // a parameter share a position in one method's tree, as GET
@@ -209,6 +219,10 @@ func register(r *httprouter.Router, rs []route, handle func(route) httprouter.Ha
 				break
 			}
 		}
+	}
+	rs = slices.Clone(rs)
+	for i := range rs {
+		rs[i].handler = checkQuery(rs[i].handler)
 	}
 	for j, rt := range rs {
 		if shadowed[j] {

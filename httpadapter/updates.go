@@ -143,3 +143,25 @@ func decodeConnectedSynchronizers(rq *request) (ledger.ConnectedSynchronizersReq
 		IdentityProviderID: rq.query("identityProviderId"),
 	}, nil
 }
+
+// decodePreferredPackageVersion reads GET
+// /v2/interactive-submission/preferred-package-version's query: parties
+// (repeated), package-name (required), vetting_valid_at (a date-time) and
+// synchronizer-id.
+func decodePreferredPackageVersion(rq *request) (ledger.GetPreferredPackageVersionRequest, error) {
+	if !rq.has("package-name") {
+		return ledger.GetPreferredPackageVersionRequest{}, invalidQuery("package-name", "missing")
+	}
+	at := rq.query("vetting_valid_at")
+	if rq.has("vetting_valid_at") {
+		if _, err := time.Parse(time.RFC3339Nano, at); err != nil {
+			return ledger.GetPreferredPackageVersionRequest{}, invalidQuery("vetting_valid_at", fmt.Sprintf("Text '%s' could not be parsed", apierr.Quote(at)))
+		}
+	}
+	return ledger.GetPreferredPackageVersionRequest{
+		Parties:        rq.queryAll("parties"),
+		PackageName:    rq.query("package-name"),
+		VettingValidAt: at,
+		SynchronizerID: rq.query("synchronizer-id"),
+	}, nil
+}

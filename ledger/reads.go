@@ -30,8 +30,9 @@ type GetUpdatesPageRequest struct {
 	// BeginOffsetExclusive starts the range (0: the ledger's beginning).
 	BeginOffsetExclusive int64 `json:"beginOffsetExclusive"`
 	// EndOffsetInclusive ends the range; nil means the ledger end at the
-	// time of the request, and an ascending page then always carries a next
-	// page token (for tailing).
+	// time of the request: an ascending page then always carries a next
+	// page token (for tailing), and a descending one starts from that
+	// ledger end (its tokens continue downwards).
 	EndOffsetInclusive *int64 `json:"endOffsetInclusive"`
 	// MaxPageSize is 1 to 2000; nil means 100.
 	MaxPageSize *int32 `json:"maxPageSize"`
@@ -219,7 +220,9 @@ func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
 }
 
 // UpdatesPage returns one page of updates read from one consistent
-// snapshot. Page tokens are bound to the request: a token used with other
+// snapshot. A descending page is filled from the end of the range down:
+// from EndOffsetInclusive, or from the current ledger end when it is
+// absent. Page tokens are bound to the request: a token used with other
 // parameters fails with INVALID_UPDATES_PAGE_TOKEN.
 func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetUpdatesPageResponse, error) {
 	if err := n.public(ctx); err != nil {
@@ -241,9 +244,6 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 		default:
 			size = s
 		}
-	}
-	if req.DescendingOrder && req.EndOffsetInclusive == nil {
-		return GetUpdatesPageResponse{}, apierr.DescendingOrderMissingEnd.New("descending order needs end_offset_inclusive")
 	}
 	fp := req.fingerprint()
 	var resp GetUpdatesPageResponse
@@ -708,4 +708,87 @@ func (n *Node) treeBy(ctx context.Context, id string, off int64, parties []strin
 		}
 	}
 	return TransactionTreeResponse{}, updateNotFound(e.UpdateID)
+}
+
+// GetTransactionByIDRequest is the deprecated lookup of a transaction by
+// update id: exactly one of RequestingParties and TransactionFormat.
+type GetTransactionByIDRequest struct {
+	UpdateID          string             `json:"updateId"`
+	RequestingParties []string           `json:"requestingParties"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
+}
+
+// GetTransactionByOffsetRequest is GetTransactionByIDRequest by offset.
+type GetTransactionByOffsetRequest struct {
+	Offset            int64              `json:"offset"`
+	RequestingParties []string           `json:"requestingParties"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
+}
+
+// GetTransactionResponse carries one transaction (JsGetTransactionResponse).
+type GetTransactionResponse struct {
+	Transaction Transaction `json:"transaction"`
+}
+
+// legacyTransactionFormat resolves the format of a deprecated transaction
+// lookup: the transaction format, or for requesting parties a wildcard
+// filter per party, verbose, in the ACS-delta shape. Exactly one of the
+// two must be given.
+func legacyTransactionFormat(parties []string, f *TransactionFormat) (TransactionFormat, error) {
+	if err := wellFormedTransactionFormat(f, "transactionFormat."); err != nil {
+		return TransactionFormat{}, err
+	}
+	switch {
+	case f != nil && len(parties) > 0:
+		return TransactionFormat{}, apierr.InvalidArgument.New("Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format, but not both.")
+	case f != nil:
+		return *f, nil
+	case len(parties) > 0:
+		ef := EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}
+		for _, p := range parties {
+			ef.FiltersByParty[p] = Filters{}
+		}
+		return TransactionFormat{EventFormat: ef, TransactionShape: ShapeACSDelta}, nil
+	}
+	return TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
+}
+
+// TransactionByID returns the transaction with that update id as the
+// format shows it (deprecated POST /v2/updates/transaction-by-id). Reading
+// needs CanReadAs on the requesting parties (or on the format's parties).
+// UPDATE_NOT_FOUND when there is no such update, it is not a
+// transaction, or nothing of it is visible.
+func (n *Node) TransactionByID(ctx context.Context, req GetTransactionByIDRequest) (GetTransactionResponse, error) {
+	f, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
+	if err != nil {
+		return GetTransactionResponse{}, err
+	}
+	if req.UpdateID == "" {
+		return GetTransactionResponse{}, apierr.MissingField.New("update_id")
+	}
+	return n.transactionBy(ctx, req.UpdateID, 0, f)
+}
+
+// TransactionByOffset is TransactionByID by offset (a positive integer,
+// NON_POSITIVE_OFFSET otherwise).
+func (n *Node) TransactionByOffset(ctx context.Context, req GetTransactionByOffsetRequest) (GetTransactionResponse, error) {
+	f, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
+	if err != nil {
+		return GetTransactionResponse{}, err
+	}
+	if req.Offset <= 0 {
+		return GetTransactionResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
+	}
+	return n.transactionBy(ctx, "", req.Offset, f)
+}
+
+func (n *Node) transactionBy(ctx context.Context, id string, off int64, f TransactionFormat) (GetTransactionResponse, error) {
+	resp, err := n.updateBy(ctx, id, off, UpdateFormat{IncludeTransactions: &f})
+	if err != nil {
+		return GetTransactionResponse{}, err
+	}
+	if resp.Update.Transaction == nil {
+		return GetTransactionResponse{}, updateNotFound("the update is not a transaction")
+	}
+	return GetTransactionResponse{Transaction: resp.Update.Transaction.Value}, nil
 }

@@ -91,6 +91,18 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 	if diff := cmp.Diff([]int64{8}, offsetsOf(page.Updates)); diff != "" {
 		t.Errorf("party-filtered page (-want +got):\n%s", diff)
 	}
+	// Descending without an end pages down from the ledger end.
+	down, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), DescendingOrder: true, MaxPageSize: i32(2)})
+	if err != nil {
+		t.Fatalf("descending without end: %v", err)
+	}
+	if diff := cmp.Diff([]int64{23, 22}, offsetsOf(down.Updates)); diff != "" || down.HighestPageOffsetInclusive != 23 || down.NextPageToken == nil {
+		t.Fatalf("descending page without end (-want +got):\n%s; highest %d, token %v", diff, down.HighestPageOffsetInclusive, down.NextPageToken)
+	}
+	next, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), DescendingOrder: true, MaxPageSize: i32(2), PageToken: *down.NextPageToken})
+	if diff := cmp.Diff([]int64{21, 20}, offsetsOf(next.Updates)); err != nil || diff != "" {
+		t.Errorf("second descending page without end: %v (-want +got):\n%s", err, diff)
+	}
 	for _, tc := range []struct {
 		name string
 		req  ledger.GetUpdatesPageRequest
@@ -98,7 +110,6 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 	}{
 		{"size 0", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(0)}, apierr.InvalidArgument},
 		{"size 2001", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(2001)}, apierr.InvalidArgument},
-		{"descending without end", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), DescendingOrder: true}, apierr.DescendingOrderMissingEnd},
 		{"negative begin", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), BeginOffsetExclusive: -1}, apierr.NegativeOffset},
 		{"end after ledger end", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), EndOffsetInclusive: i64(99)}, apierr.OffsetAfterLedgerEnd},
 		{"empty format", ledger.GetUpdatesPageRequest{}, apierr.InvalidArgument},

@@ -1,0 +1,74 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// contractPayloadNotFound is Canton's error for a contract the contract
+// service does not know or does not show to the querying parties (404).
+var contractPayloadNotFound = apierr.Code{Name: "CONTRACT_PAYLOAD_NOT_FOUND", Category: apierr.InvalidGivenCurrentSystemStateResourceMissing}
+
+// GetContractRequest looks a contract up by id (the alpha ContractService).
+type GetContractRequest struct {
+	ContractID string `json:"contractId"`
+	// QueryingParties must share a stakeholder with the contract; empty
+	// means any party (and needs CanReadAsAnyParty).
+	QueryingParties []string `json:"queryingParties"`
+}
+
+// GetContractResponse carries the contract's created event.
+type GetContractResponse struct {
+	CreatedEvent CreatedEvent `json:"createdEvent"`
+}
+
+// ContractByID returns the created event of a contract this participant
+// stores, active or archived (POST /v2/contracts/contract-by-id). As in
+// Canton, querying parties need CanReadAs (CanActAs) each, and no querying
+// party needs CanReadAsAnyParty. The witnesses are the querying parties
+// that are stakeholders (all stakeholders when none is given); the offset,
+// node id, interface views and acsDelta are not populated, the
+// representative package is the contract's own and the created-event blob
+// is set. CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no
+// querying party is a stakeholder.
+func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetContractResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetContractResponse{}, err
+	}
+	if req.ContractID == "" {
+		return GetContractResponse{}, apierr.MissingField.New("contract_id")
+	}
+	if err := authorizeRead(ctx, req.QueryingParties, len(req.QueryingParties) == 0); err != nil {
+		return GetContractResponse{}, err
+	}
+	notFound := contractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", req.ContractID)
+	var c contractRecord
+	err := n.st.View(func(r *store.Reader) error {
+		raw, err := r.Get(store.ContractKey(req.ContractID))
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound
+		}
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(raw, &c)
+	})
+	if err != nil {
+		return GetContractResponse{}, storeErr(err)
+	}
+	witnesses := c.Create.stakeholders()
+	if len(req.QueryingParties) > 0 {
+		witnesses = slices.DeleteFunc(slices.Clone(witnesses), func(p string) bool { return !slices.Contains(req.QueryingParties, p) })
+	}
+	if len(witnesses) == 0 {
+		return GetContractResponse{}, notFound
+	}
+	ev := createdEvent(&logEntry{}, &c.Create, witnesses, true, false)
+	ev.NodeID = 0
+	return GetContractResponse{CreatedEvent: *ev}, nil
+}
