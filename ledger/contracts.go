@@ -10,10 +10,6 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// contractPayloadNotFound is Canton's error for a contract the contract
-// service does not know or does not show to the querying parties (404).
-var contractPayloadNotFound = apierr.Code{Name: "CONTRACT_PAYLOAD_NOT_FOUND", Category: apierr.InvalidGivenCurrentSystemStateResourceMissing}
-
 // GetContractRequest looks a contract up by id (the alpha ContractService).
 type GetContractRequest struct {
 	ContractID string `json:"contractId"`
@@ -46,7 +42,7 @@ func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetCon
 	if err := authorizeRead(ctx, req.QueryingParties, len(req.QueryingParties) == 0); err != nil {
 		return GetContractResponse{}, err
 	}
-	notFound := contractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", req.ContractID)
+	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", req.ContractID)
 	var c contractRecord
 	err := n.st.View(func(r *store.Reader) error {
 		raw, err := r.Get(store.ContractKey(req.ContractID))

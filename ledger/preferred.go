@@ -15,10 +15,6 @@ import (
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
-// packageSelectionFailed is Canton's error when no synchronizer satisfies
-// the package vetting requirements (FAILED_PRECONDITION, 400).
-var packageSelectionFailed = apierr.Code{Name: "PACKAGE_SELECTION_FAILED", Category: apierr.InvalidGivenCurrentSystemStateOther}
-
 // PackageVettingRequirement asks for the newest package of a name vetted
 // by every participant hosting the parties.
 type PackageVettingRequirement struct {
@@ -111,7 +107,7 @@ func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPack
 	resp, err := n.preferredPackages(GetPreferredPackagesRequest{
 		PackageVettingRequirements: []PackageVettingRequirement{{Parties: req.Parties, PackageName: req.PackageName}},
 		SynchronizerID:             req.SynchronizerID, VettingValidAt: req.VettingValidAt})
-	if errors.Is(err, packageSelectionFailed) {
+	if errors.Is(err, apierr.PackageSelectionFailed) {
 		return GetPreferredPackageVersionResponse{}, nil
 	}
 	if err != nil {
@@ -140,7 +136,7 @@ func (n *Node) preferredPackages(req GetPreferredPackagesRequest) (GetPreferredP
 	syncs := n.syncs
 	if req.SynchronizerID != "" {
 		if !slices.Contains(n.syncs, req.SynchronizerID) {
-			return GetPreferredPackagesResponse{}, packageSelectionFailed.New("The participant is not connected to synchronizer %s", apierr.Quote(req.SynchronizerID)).
+			return GetPreferredPackagesResponse{}, apierr.PackageSelectionFailed.New("The participant is not connected to synchronizer %s", apierr.Quote(req.SynchronizerID)).
 				WithResource("SYNCHRONIZER_ID", req.SynchronizerID)
 		}
 		syncs = []string{req.SynchronizerID}
@@ -184,7 +180,7 @@ func (n *Node) preferredPackages(req GetPreferredPackagesRequest) (GetPreferredP
 		return GetPreferredPackagesResponse{}, storeErr(err)
 	}
 	if resp.SynchronizerID == "" {
-		return GetPreferredPackagesResponse{}, packageSelectionFailed.New("No synchronizers satisfy the topology requirements for the package vetting requirements: %s", strings.Join(reasons, "; "))
+		return GetPreferredPackagesResponse{}, apierr.PackageSelectionFailed.New("No synchronizers satisfy the topology requirements for the package vetting requirements: %s", strings.Join(reasons, "; "))
 	}
 	return resp, nil
 }
