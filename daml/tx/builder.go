@@ -194,7 +194,9 @@ func (s activeState) clone() activeState {
 type Builder struct {
 	cfg   Config
 	nodes []Node
-	seeds map[NodeID]Hash
+	// seeds are the node seeds, in node id order (ids are allocated in
+	// increasing order, and only Create and Exercise nodes have one).
+	seeds []NodeSeed
 	ctx   *bctx
 	state activeState
 	// local are the Create nodes of every contract this transaction
@@ -335,7 +337,7 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
-	put(&b.seeds, nid, seed)
+	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx.children = append(b.ctx.children, nid)
 	b.ctx.nextIdx++
 	put(&b.local, cid, node)
@@ -432,7 +434,7 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	}
 	seed := childSeed(b.ctx, b.ctx.nextIdx)
 	b.alloc(node)
-	put(&b.seeds, nid, seed)
+	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx = &bctx{kind: ctxExercise, parent: b.ctx, seed: seed, authorizers: childAuthorizers(node), node: nid}
 	return nid, nil
 }
@@ -549,14 +551,53 @@ func (b *Builder) Finish() (*Result, error) {
 	if b.ctx.kind != ctxRoot {
 		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
 	}
-	raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children}
-	for nid, n := range b.nodes {
-		if s, ok := b.seeds[NodeID(nid)]; ok && n != nil {
-			raw.NodeSeeds = append(raw.NodeSeeds, NodeSeed{Node: NodeID(nid), Seed: s})
+	var t *Transaction
+	if b.preOrder() {
+		t = b.asBuilt()
+	} else {
+		raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
+		t = raw.Normalize()
+	}
+	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
+}
+
+// preOrder reports whether the nodes built so far already are a
+// normalized transaction: with no try block (no reserved slot, no
+// Rollback), node ids are allocated in pre-order (an exercise before its
+// children, siblings left to right) and every node is reachable, so
+// Normalize would renumber nothing.
+func (b *Builder) preOrder() bool {
+	for _, n := range b.nodes {
+		if n == nil {
+			return false
+		}
+		if _, ok := n.(*Rollback); ok {
+			return false
 		}
 	}
-	t := raw.Normalize()
-	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
+	return true
+}
+
+// asBuilt returns the transaction built so far when it is already in
+// normal form (preOrder): what Normalize would return, without copying
+// the nodes. The Builder never modifies a closed node, and the slices are
+// clipped so that later appends cannot reach into them; as Normalize
+// does, it gives every list of children a non-nil slice.
+func (b *Builder) asBuilt() *Transaction {
+	for _, n := range b.nodes {
+		if ex, ok := n.(*Exercise); ok {
+			if ex.Children == nil {
+				ex.Children = []NodeID{}
+			} else {
+				ex.Children = slices.Clip(ex.Children)
+			}
+		}
+	}
+	roots := slices.Clip(b.ctx.children)
+	if roots == nil {
+		roots = []NodeID{}
+	}
+	return &Transaction{Nodes: slices.Clip(b.nodes), Roots: roots, NodeSeeds: slices.Clip(b.seeds)}
 }
 
 // Inputs returns the ledger contracts the transaction used so far (fetched,

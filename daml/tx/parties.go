@@ -18,11 +18,19 @@ func sortedSet(ps []string) []string {
 
 // union returns a ∪ b of sorted sets, sorted.
 func union(sets ...[]string) []string {
-	var all []string
+	n := 0
+	for _, s := range sets {
+		n += len(s)
+	}
+	if n == 0 {
+		return nil
+	}
+	all := make([]string, 0, n)
 	for _, s := range sets {
 		all = append(all, s...)
 	}
-	return sortedSet(all)
+	slices.Sort(all)
+	return slices.Compact(all)
 }
 
 // subset reports a ⊆ b for sorted sets.

@@ -142,16 +142,16 @@ type Effects struct {
 // Effects returns the transaction's effects on the contract store.
 func (t *Transaction) Effects() Effects {
 	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
-	created := map[value.ContractID]bool{} // any Create node, rolled back or not
+	var created cidSet // any Create node, rolled back or not
 	for _, n := range t.All() {
 		if c, ok := n.(*Create); ok {
-			created[c.ContractID] = true
+			created.add(c.ContractID)
 		}
 	}
-	seen := map[value.ContractID]bool{}
+	var seen cidSet
 	input := func(c value.ContractID) {
-		if !created[c] && !seen[c] {
-			seen[c] = true
+		if !created.has(c) && !seen.has(c) {
+			seen.add(c)
 			e.Inputs = append(e.Inputs, c)
 		}
 	}
@@ -172,7 +172,7 @@ func (t *Transaction) Effects() Effects {
 			input(n.TargetID)
 			if n.Consuming && !rb {
 				e.ConsumedBy[n.TargetID] = id
-				if !created[n.TargetID] {
+				if !created.has(n.TargetID) {
 					e.Archived = append(e.Archived, n.TargetID)
 				}
 			}
@@ -303,4 +303,39 @@ func (t *Transaction) Events(parties []string, shape Shape) []Event {
 		return true
 	})
 	return out
+}
+
+// cidSet is a set of contract ids: a list while it is small (most
+// transactions touch a few contracts), a map once it is not.
+type cidSet struct {
+	list []value.ContractID
+	m    map[value.ContractID]struct{}
+}
+
+const cidSetListMax = 16
+
+func (s *cidSet) has(c value.ContractID) bool {
+	if s.m != nil {
+		_, ok := s.m[c]
+		return ok
+	}
+	return slices.Contains(s.list, c)
+}
+
+func (s *cidSet) add(c value.ContractID) {
+	if s.has(c) {
+		return
+	}
+	if s.m == nil && len(s.list) < cidSetListMax {
+		s.list = append(s.list, c)
+		return
+	}
+	if s.m == nil {
+		s.m = make(map[value.ContractID]struct{}, 2*len(s.list))
+		for _, x := range s.list {
+			s.m[x] = struct{}{}
+		}
+		s.list = nil
+	}
+	s.m[c] = struct{}{}
 }
