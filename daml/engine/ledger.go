@@ -271,7 +271,11 @@ func union(a, b []string) []string { return sortedSet(append(slices.Clone(a), b.
 // choiceFn is the definition λ(this, arg[, self]). <part of choice> of a
 // template or interface choice.
 func (e *Engine) choiceFn(t lf.TypeConID, choice, part string) *topDef {
-	return e.def(defKey{kind: defChoicePart, id: t, a: choice + "\x00" + part}, func(e *Engine) (lf.Expr, *Error) {
+	k := defKey{kind: defChoicePart, id: t, a: choice, b: part}
+	if d := e.cachedDef(k); d != nil {
+		return d
+	}
+	return e.def(k, func(e *Engine) (lf.Expr, *Error) {
 		mod, err := e.module(t)
 		if err != nil {
 			return nil, err
