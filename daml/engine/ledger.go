@@ -108,7 +108,16 @@ type Result struct {
 // an inactive contract, an effectful rollback …) is the Error's Cause, a
 // daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
-	m := e.newMachine(ctx)
+	// One allocation for the machine's state (the Result, which the
+	// caller keeps, is apart).
+	st := &struct {
+		m     Machine
+		lt    ledgerTx
+		n     nCommands
+		konts [16]kont
+	}{}
+	m := &st.m
+	*m = Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: st.konts[:0]}
 	mode := tx.ModeNoKey
 	if sub.ForbidEffectfulRollback {
 		mode = tx.ModeNUCK
@@ -121,9 +130,11 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,
 	})
-	m.tx = &ledgerTx{b: b, sub: &sub, contracts: map[ContractID]*contractInfo{}}
+	st.lt = ledgerTx{b: b, store: sub.Contracts}
+	m.tx = &st.lt
 	res := &Result{}
-	m.ctrl = &nCommands{cmds: cmds, res: res}
+	st.n = nCommands{cmds: cmds, res: res}
+	m.ctrl = &st.n
 	if _, err := m.result(); err != nil {
 		return nil, err
 	}
@@ -168,9 +179,19 @@ func (k *kCommands) resume(m *Machine, v Value) {
 // authorization and time bounds; the engine keeps, per contract it has
 // used, the runtime form of its argument.
 type ledgerTx struct {
-	b         *tx.Builder
-	sub       *Submission
+	b *tx.Builder
+	// store is the submission's ContractStore (nil: none).
+	store ContractStore
+	// contracts is made on first use.
 	contracts map[ContractID]*contractInfo
+}
+
+// put records c under its id.
+func (lt *ledgerTx) put(c *contractInfo) {
+	if lt.contracts == nil {
+		lt.contracts = map[ContractID]*contractInfo{}
+	}
+	lt.contracts[c.id] = c
 }
 
 // contractInfo is a contract the transaction has created or read from the
@@ -388,7 +409,7 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *E
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
-	m.tx.contracts[cid] = &contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
+	m.tx.put(&contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true})
 	m.ret(cid)
 	return nil
 }
@@ -438,9 +459,9 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		return c, nil
 	}
 	var sc *Contract
-	if lt.sub.Contracts != nil {
+	if lt.store != nil {
 		var err error
-		if sc, err = lt.sub.Contracts.Contract(m.ctx, cid); err != nil {
+		if sc, err = lt.store.Contract(m.ctx, cid); err != nil {
 			return nil, &Error{Kind: ErrContractNotFound, Message: "Contract could not be found with id " + string(cid), Cause: err}
 		}
 	}
@@ -453,7 +474,7 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		return nil, err
 	}
 	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders)}
-	lt.contracts[cid] = c
+	lt.put(c)
 	return c, nil
 }
 
