@@ -262,6 +262,11 @@ func partySet(v Value) ([]string, *Error) {
 	case Party:
 		out = []string{string(x)}
 	case *List:
+		n := 0
+		for l := x; l != nil; l = l.Tail {
+			n++
+		}
+		out = make([]string, 0, n)
 		for ; x != nil; x = x.Tail {
 			p, ok := x.Head.(Party)
 			if !ok {
@@ -287,7 +292,12 @@ func asSet(ps []string) []string {
 	return ps
 }
 
-func union(a, b []string) []string { return sortedSet(append(slices.Clone(a), b...)) }
+func union(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
 // choiceFn is the definition λ(this, arg[, self]). <part of choice> of a
 // template or interface choice.
@@ -522,12 +532,7 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 	}
 	e := m.e
 	arg := c.arg
-	check := func(m *Machine, v Value, want []string, what string, next func(m *Machine)) {
-		got, err := partySet(v)
-		if err != nil {
-			m.fail(err)
-			return
-		}
+	check := func(m *Machine, got, want []string, what string, next func(m *Machine)) {
 		if !slices.Equal(got, want) {
 			m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
 			return
@@ -540,15 +545,19 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 			return
 		}
 		m.then(func(m *Machine, sigs Value) {
-			check(m, sigs, c.signatories, "signatories", func(m *Machine) {
+			sigSet, err := partySet(sigs)
+			if err != nil {
+				m.fail(err)
+				return
+			}
+			check(m, sigSet, c.signatories, "signatories", func(m *Machine) {
 				m.then(func(m *Machine, obs Value) {
-					sigSet, _ := partySet(sigs)
 					obsSet, err := partySet(obs)
 					if err != nil {
 						m.fail(err)
 						return
 					}
-					check(m, ListOfStrings(union(sigSet, obsSet)), c.stakeholders, "stakeholders", func(m *Machine) {
+					check(m, union(sigSet, obsSet), c.stakeholders, "stakeholders", func(m *Machine) {
 						if c.checked == nil {
 							c.checked = map[string]bool{}
 						}
