@@ -198,6 +198,7 @@ type Builder struct {
 	// increasing order, and only Create and Exercise nodes have one).
 	seeds []NodeSeed
 	ctx   *bctx
+	root  bctx // the root context (ctx's last ancestor)
 	state activeState
 	// local are the Create nodes of every contract this transaction
 	// created, rolled back or not.
@@ -205,7 +206,7 @@ type Builder struct {
 	// inputs are the ledger contracts used (fetched, exercised), in
 	// first-use order; rollbacks do not remove them.
 	inputs   []value.ContractID
-	inputSet map[value.ContractID]bool
+	inputSet cidSet
 	// effects are the Create and consuming Exercise nodes in the order
 	// they were built (for EffectfulRollbackError).
 	effects []NodeID
@@ -216,11 +217,9 @@ type Builder struct {
 // NewBuilder returns a Builder for a submission.
 func NewBuilder(cfg Config) *Builder {
 	cfg.ActAs = sortedSet(cfg.ActAs)
-	return &Builder{
-		cfg:  cfg,
-		ctx:  &bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs},
-		time: Unconstrained,
-	}
+	b := &Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
+	b.ctx = &b.root
+	return b
 }
 
 // put sets (*m)[k] = v, making the map on first use: the Builder's maps
@@ -260,7 +259,7 @@ func (b *Builder) Status(cid value.ContractID) (ContractStatus, NodeID) {
 		}
 		return StatusActive, 0
 	}
-	if b.inputSet[cid] {
+	if b.inputSet.has(cid) {
 		return StatusActive, 0
 	}
 	return StatusUnknown, 0
@@ -284,10 +283,10 @@ func (b *Builder) checkUsable(cid value.ContractID, t lf.TypeConID) error {
 
 // use records a contract the transaction did not create as an input.
 func (b *Builder) use(cid value.ContractID) {
-	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
+	if _, ok := b.local[cid]; ok || b.inputSet.has(cid) {
 		return
 	}
-	put(&b.inputSet, cid, true)
+	b.inputSet.add(cid)
 	b.inputs = append(b.inputs, cid)
 }
 
@@ -333,7 +332,7 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
 		return "", err
 	}
-	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
+	if _, ok := b.local[cid]; ok || b.inputSet.has(cid) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
