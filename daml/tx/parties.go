@@ -16,6 +16,16 @@ func sortedSet(ps []string) []string {
 	return slices.Compact(out)
 }
 
+// isSortedSet reports whether ps is sorted and without duplicates.
+func isSortedSet(ps []string) bool {
+	for i := 1; i < len(ps); i++ {
+		if ps[i-1] >= ps[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // union returns a ∪ b of sorted sets, sorted.
 func union(sets ...[]string) []string {
 	n := 0
