@@ -205,8 +205,7 @@ type Builder struct {
 	local map[value.ContractID]*Create
 	// inputs are the ledger contracts used (fetched, exercised), in
 	// first-use order; rollbacks do not remove them.
-	inputs   []value.ContractID
-	inputSet cidSet
+	inputs cidSet
 	// effects are the Create and consuming Exercise nodes in the order
 	// they were built (for EffectfulRollbackError).
 	effects []NodeID
@@ -259,7 +258,7 @@ func (b *Builder) Status(cid value.ContractID) (ContractStatus, NodeID) {
 		}
 		return StatusActive, 0
 	}
-	if b.inputSet.has(cid) {
+	if b.inputs.has(cid) {
 		return StatusActive, 0
 	}
 	return StatusUnknown, 0
@@ -283,11 +282,10 @@ func (b *Builder) checkUsable(cid value.ContractID, t lf.TypeConID) error {
 
 // use records a contract the transaction did not create as an input.
 func (b *Builder) use(cid value.ContractID) {
-	if _, ok := b.local[cid]; ok || b.inputSet.has(cid) {
+	if _, ok := b.local[cid]; ok || b.inputs.has(cid) {
 		return
 	}
-	b.inputSet.add(cid)
-	b.inputs = append(b.inputs, cid)
+	b.inputs.add(cid)
 }
 
 // childSeed returns the seed of action child i of the context c: a try
@@ -332,7 +330,7 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
 		return "", err
 	}
-	if _, ok := b.local[cid]; ok || b.inputSet.has(cid) {
+	if _, ok := b.local[cid]; ok || b.inputs.has(cid) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
@@ -602,7 +600,7 @@ func (b *Builder) asBuilt() *Transaction {
 // Inputs returns the ledger contracts the transaction used so far (fetched,
 // exercised or found by a key query, inside rollbacks too), in first-use
 // order.
-func (b *Builder) Inputs() []value.ContractID { return slices.Clone(b.inputs) }
+func (b *Builder) Inputs() []value.ContractID { return slices.Clone(b.inputs.list) }
 
 // OpenExercise is an exercise that has begun and not ended.
 type OpenExercise struct {

@@ -148,11 +148,10 @@ func (t *Transaction) Effects() Effects {
 			created.add(c.ContractID)
 		}
 	}
-	var seen cidSet
+	var inputs cidSet
 	input := func(c value.ContractID) {
-		if !created.has(c) && !seen.has(c) {
-			seen.add(c)
-			e.Inputs = append(e.Inputs, c)
+		if !created.has(c) {
+			inputs.add(c)
 		}
 	}
 	var creates []value.ContractID
@@ -179,6 +178,7 @@ func (t *Transaction) Effects() Effects {
 		}
 		return true
 	})
+	e.Inputs = inputs.list
 	for _, c := range creates {
 		if _, ok := e.ConsumedBy[c]; ok {
 			e.Transient = append(e.Transient, c)
@@ -305,37 +305,35 @@ func (t *Transaction) Events(parties []string, shape Shape) []Event {
 	return out
 }
 
-// cidSet is a set of contract ids: a list while it is small (most
-// transactions touch a few contracts), a map once it is not.
+// cidSet is a set of contract ids that keeps them in insertion order
+// (list); once it is not small, a map indexes the list.
 type cidSet struct {
-	list []value.ContractID
-	m    map[value.ContractID]struct{}
+	list  []value.ContractID
+	index map[value.ContractID]struct{}
 }
 
 const cidSetListMax = 16
 
 func (s *cidSet) has(c value.ContractID) bool {
-	if s.m != nil {
-		_, ok := s.m[c]
+	if s.index != nil {
+		_, ok := s.index[c]
 		return ok
 	}
 	return slices.Contains(s.list, c)
 }
 
+// add adds c (at the end of list) unless it is there.
 func (s *cidSet) add(c value.ContractID) {
 	if s.has(c) {
 		return
 	}
-	if s.m == nil && len(s.list) < cidSetListMax {
-		s.list = append(s.list, c)
-		return
-	}
-	if s.m == nil {
-		s.m = make(map[value.ContractID]struct{}, 2*len(s.list))
+	s.list = append(s.list, c)
+	if s.index == nil && len(s.list) > cidSetListMax {
+		s.index = make(map[value.ContractID]struct{}, 2*len(s.list))
 		for _, x := range s.list {
-			s.m[x] = struct{}{}
+			s.index[x] = struct{}{}
 		}
-		s.list = nil
+	} else if s.index != nil {
+		s.index[c] = struct{}{}
 	}
-	s.m[c] = struct{}{}
 }
