@@ -378,31 +378,51 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 		m.fail(m.noLedger("create"))
 		return
 	}
-	e := m.e
-	m.then(func(m *Machine, pre Value) {
-		if ok, _ := pre.(Bool); !ok {
-			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", t))
+	k := &kCreate{t: t, arg: arg, env: m.env, caps: m.caps}
+	m.push(k)
+	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+}
+
+// kCreate is the frame of a create: it receives the precondition, then
+// the signatories, then the observers (one frame for the three steps,
+// pushed again for each).
+type kCreate struct {
+	t     lf.TypeConID
+	arg   Value
+	stage uint8
+	sigs  Value
+	env   []Value
+	caps  []Value
+}
+
+func (k *kCreate) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	switch k.stage {
+	case 0:
+		if ok, _ := v.(Bool); !ok {
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", k.t))
 			return
 		}
-		m.then(func(m *Machine, sigsV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				sigs, err := partySet(sigsV)
-				if err == nil {
-					var obs []string
-					obs, err = partySet(obsV)
-					if err == nil {
-						err = m.finishCreate(t, arg, sigs, obs)
-					}
-				}
-				if err != nil {
-					m.fail(err)
-				}
-			})
-			m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "observers"}), arg)
-		})
-		m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "signatories"}), arg)
-	})
-	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+		k.stage = 1
+		m.push(k)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "signatories"}), k.arg)
+	case 1:
+		k.stage, k.sigs = 2, v
+		m.push(k)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "observers"}), k.arg)
+	default:
+		sigs, err := partySet(k.sigs)
+		if err == nil {
+			var obs []string
+			obs, err = partySet(v)
+			if err == nil {
+				err = m.finishCreate(k.t, k.arg, sigs, obs)
+			}
+		}
+		if err != nil {
+			m.fail(err)
+		}
+	}
 }
 
 // finishCreate normalizes the argument and has the Builder add the Create
