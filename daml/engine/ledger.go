@@ -204,7 +204,11 @@ type contractInfo struct {
 	signatories  []string
 	stakeholders []string
 	local        bool
-	checked      map[string]bool // package ids under which the metadata was recomputed
+	// checked are the package ids under which the metadata was
+	// recomputed; a translated view (fetchContractAs) records them in
+	// its owner.
+	checked []string
+	owner   *contractInfo // the engine's copy, for a translated view; else nil
 }
 
 // txError turns an error of the tx.Builder into the engine's *Error of
@@ -536,64 +540,87 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 			m.fail(err)
 			return
 		}
-		if c.checked == nil {
-			c.checked = map[string]bool{}
-		}
 		view := *c
 		view.arg = arg
+		view.owner = c
 		c = &view
-		if c.checked[t.PackageID] {
+		if slices.Contains(c.owner.checked, t.PackageID) {
 			k(m, c, t)
 			return
 		}
-	} else if c.local || c.checked[t.PackageID] {
+	} else if c.local || slices.Contains(c.checked, t.PackageID) {
 		k(m, c, t)
 		return
 	}
-	e := m.e
-	arg := c.arg
-	check := func(m *Machine, got, want []string, what string, next func(m *Machine)) {
-		if !slices.Equal(got, want) {
-			m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
-			return
-		}
-		next(m)
-	}
-	m.then(func(m *Machine, pre Value) {
-		if ok, _ := pre.(Bool); !ok {
-			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when fetching %s", cid))
-			return
-		}
-		m.then(func(m *Machine, sigs Value) {
-			sigSet, err := partySet(sigs)
-			if err != nil {
-				m.fail(err)
-				return
-			}
-			check(m, sigSet, c.signatories, "signatories", func(m *Machine) {
-				m.then(func(m *Machine, obs Value) {
-					obsSet, err := partySet(obs)
-					if err != nil {
-						m.fail(err)
-						return
-					}
-					check(m, union(sigSet, obsSet), c.stakeholders, "stakeholders", func(m *Machine) {
-						if c.checked == nil {
-							c.checked = map[string]bool{}
-						}
-						c.checked[t.PackageID] = true
-						k(m, c, t)
-					})
-				})
-				m.push(kPreventCatch{})
-				m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "observers"}), arg)
-			})
-		})
-		m.push(kPreventCatch{})
-		m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "signatories"}), arg)
-	})
+	v := &kValidate{c: c, cid: cid, ct: ct, t: t, k: k, env: m.env, caps: m.caps}
+	m.push(v)
 	m.push(kPreventCatch{})
-	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), c.arg)
+}
+
+// kValidate recomputes a ledger contract's metadata under the template t
+// it is used as (not catchable): it receives the precondition, then the
+// signatories, then the observers (one frame for the three steps, pushed
+// again for each), checks them against the stored metadata and calls k.
+type kValidate struct {
+	c      *contractInfo
+	cid    ContractID
+	ct, t  lf.TypeConID
+	k      func(m *Machine, c *contractInfo, t lf.TypeConID)
+	stage  uint8
+	sigSet []string
+	env    []Value
+	caps   []Value
+}
+
+func (v *kValidate) changed(m *Machine, what string) {
+	m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", v.cid, v.ct, v.t, what))
+}
+
+func (v *kValidate) resume(m *Machine, x Value) {
+	m.env, m.caps = v.env, v.caps
+	c := v.c
+	switch v.stage {
+	case 0:
+		if ok, _ := x.(Bool); !ok {
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when fetching %s", v.cid))
+			return
+		}
+		v.stage = 1
+		m.push(v)
+		m.push(kPreventCatch{})
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "signatories"}), c.arg)
+	case 1:
+		sigSet, err := partySet(x)
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		if !slices.Equal(sigSet, c.signatories) {
+			v.changed(m, "signatories")
+			return
+		}
+		v.stage, v.sigSet = 2, sigSet
+		m.push(v)
+		m.push(kPreventCatch{})
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "observers"}), c.arg)
+	default:
+		obsSet, err := partySet(x)
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		if !slices.Equal(union(v.sigSet, obsSet), c.stakeholders) {
+			v.changed(m, "stakeholders")
+			return
+		}
+		owner := c
+		if c.owner != nil {
+			owner = c.owner
+		}
+		owner.checked = append(owner.checked, v.t.PackageID)
+		v.k(m, c, v.t)
+	}
 }
 
 // ListOfStrings returns a [Party] of the given parties.
