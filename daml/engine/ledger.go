@@ -451,25 +451,26 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *E
 // fetchContract finds an active contract for template t and calls k with
 // it; a ledger contract's metadata is recomputed under t (not catchable)
 // the first time it is used under t's package.
-func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, c *contractInfo)) {
-	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
-		if ct.Module != t.Module || ct.Name != t.Name {
-			return t, errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, t, ct)
-		}
-		return t, nil
-	}, func(m *Machine, c *contractInfo, _ lf.TypeConID) { k(m, c) })
+func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k contractUser) {
+	m.fetchContractAs(cidV, t, false, k)
 }
+
+// contractUser is what a contract fetch continues with: the contract
+// (maybe a translated view) and the template it is used under.
+type contractUser interface {
+	useContract(m *Machine, c *contractInfo, t lf.TypeConID)
+}
+
+// useFunc is a contractUser from a function.
+type useFunc func(m *Machine, c *contractInfo, t lf.TypeConID)
+
+func (f useFunc) useContract(m *Machine, c *contractInfo, t lf.TypeConID) { f(m, c, t) }
 
 // fetchInterfaceContract finds an active contract whose template
 // implements iface; the contract is used under its own template (there
 // is no package preference here).
-func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k func(m *Machine, c *contractInfo, t lf.TypeConID)) {
-	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
-		if !m.e.implements(ct, iface) {
-			return ct, errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, iface, ct)
-		}
-		return ct, nil
-	}, k)
+func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k contractUser) {
+	m.fetchContractAs(cidV, iface, true, k)
 }
 
 // lookupContract returns the contract cid for a use: the Builder says
@@ -513,8 +514,11 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 }
 
 // fetchContractAs finds an active contract, maps its template to the
-// template to use (target), and calls k.
-func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.TypeConID, *Error), k func(m *Machine, c *contractInfo, t lf.TypeConID)) {
+// template to use, and calls k: for a template fetch (byIface false) the
+// contract's template must be want's (same module and name) and is used
+// as want; for an interface fetch its template must implement want and
+// is used as itself.
+func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k contractUser) {
 	cid, ok := cidV.(ContractID)
 	if !ok {
 		m.fail(crash("contract id expected, got %T", cidV))
@@ -526,9 +530,15 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 		return
 	}
 	ct := c.templateID
-	t, terr := target(ct)
-	if terr != nil {
-		m.fail(terr)
+	t := want
+	if byIface {
+		t = ct
+		if !m.e.implements(ct, want) {
+			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, want, ct))
+			return
+		}
+	} else if ct.Module != want.Module || ct.Name != want.Name {
+		m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, want, ct))
 		return
 	}
 	if ct.PackageID != t.PackageID {
@@ -545,11 +555,11 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 		view.owner = c
 		c = &view
 		if slices.Contains(c.owner.checked, t.PackageID) {
-			k(m, c, t)
+			k.useContract(m, c, t)
 			return
 		}
 	} else if c.local || slices.Contains(c.checked, t.PackageID) {
-		k(m, c, t)
+		k.useContract(m, c, t)
 		return
 	}
 	v := &kValidate{c: c, cid: cid, ct: ct, t: t, k: k, env: m.env, caps: m.caps}
@@ -566,7 +576,7 @@ type kValidate struct {
 	c      *contractInfo
 	cid    ContractID
 	ct, t  lf.TypeConID
-	k      func(m *Machine, c *contractInfo, t lf.TypeConID)
+	k      contractUser
 	stage  uint8
 	sigSet []string
 	env    []Value
@@ -619,7 +629,7 @@ func (v *kValidate) resume(m *Machine, x Value) {
 			owner = c.owner
 		}
 		owner.checked = append(owner.checked, v.t.PackageID)
-		v.k(m, c, v.t)
+		v.k.useContract(m, c, v.t)
 	}
 }
 
@@ -638,13 +648,13 @@ func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 		m.fail(m.noLedger("fetch"))
 		return
 	}
-	m.fetchContract(t, cid, func(m *Machine, c *contractInfo) {
+	m.fetchContract(t, cid, useFunc(func(m *Machine, c *contractInfo, _ lf.TypeConID) {
 		if err := m.addFetch(c, t, nil); err != nil {
 			m.fail(err)
 			return
 		}
 		m.ret(c.arg)
-	})
+	}))
 }
 
 // addFetch has the Builder add the Fetch node (acting parties,
@@ -674,29 +684,63 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 		m.fail(errorf(ErrPackage, "template %s has no choice %s", t, choice))
 		return
 	}
-	e := m.e
-	m.fetchContract(t, cidV, func(m *Machine, c *contractInfo) {
-		rec := c.arg
-		m.then(func(m *Machine, ctrlV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				ctrls, err := partySet(ctrlV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				obs, err := partySet(obsV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				m.beginExercise(t, nil, ch, rec, c, arg, ctrls, obs)
-			})
-			m.push(kPreventCatch{})
-			m.callDef(e.choiceFn(t, choice, "observers"), rec, arg)
-		})
+	m.fetchContract(t, cidV, &kChoice{owner: t, ch: ch, arg: arg})
+}
+
+// kChoice evaluates the controllers and then the observers of a choice
+// (not catchable) on the fetched contract, then begins the exercise: one
+// frame for both steps, pushed again for each.
+type kChoice struct {
+	owner    lf.TypeConID // the template or interface that defines the choice
+	iface    lf.TypeConID // the interface of an interface choice
+	hasIface bool
+	ch       *lf.Choice
+	arg      Value
+	// Set when the contract is found:
+	t     lf.TypeConID
+	c     *contractInfo
+	this  Value
+	stage uint8
+	ctrlV Value
+	env   []Value
+	caps  []Value
+}
+
+func (k *kChoice) useContract(m *Machine, c *contractInfo, t lf.TypeConID) {
+	k.c, k.t, k.this = c, t, c.arg
+	if k.hasIface {
+		k.this = &Any{Type: &lf.TCon{ID: t}, Value: c.arg}
+	}
+	k.env, k.caps = m.env, m.caps
+	m.push(k)
+	m.push(kPreventCatch{})
+	m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "controllers"), k.this, k.arg)
+}
+
+func (k *kChoice) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	if k.stage == 0 {
+		k.stage, k.ctrlV = 1, v
+		m.push(k)
 		m.push(kPreventCatch{})
-		m.callDef(e.choiceFn(t, choice, "controllers"), rec, arg)
-	})
+		m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "observers"), k.this, k.arg)
+		return
+	}
+	ctrls, err := partySet(k.ctrlV)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	obs, err := partySet(v)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	var iface *lf.TypeConID
+	if k.hasIface {
+		iface = &k.iface
+	}
+	m.beginExercise(k.t, iface, k.ch, k.this, k.c, k.arg, ctrls, obs)
 }
 
 // beginExercise normalizes the choice argument, has the Builder open the
@@ -765,29 +809,7 @@ func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg
 		m.fail(errorf(ErrPackage, "interface %s has no choice %s", iface, choice))
 		return
 	}
-	e := m.e
-	m.fetchInterfaceContract(iface, cidV, func(m *Machine, c *contractInfo, t lf.TypeConID) {
-		this := &Any{Type: &lf.TCon{ID: t}, Value: c.arg}
-		m.then(func(m *Machine, ctrlV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				ctrls, err := partySet(ctrlV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				obs, err := partySet(obsV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				m.beginExercise(t, &iface, ch, this, c, arg, ctrls, obs)
-			})
-			m.push(kPreventCatch{})
-			m.callDef(e.choiceFn(iface, choice, "observers"), this, arg)
-		})
-		m.push(kPreventCatch{})
-		m.callDef(e.choiceFn(iface, choice, "controllers"), this, arg)
-	})
+	m.fetchInterfaceContract(iface, cidV, &kChoice{owner: iface, iface: iface, hasIface: true, ch: ch, arg: arg})
 }
 
 // fetchInterface runs §4.5 for fetch_interface: a Fetch node with the
@@ -797,12 +819,12 @@ func (m *Machine) fetchInterface(iface lf.TypeConID, cid Value) {
 		m.fail(m.noLedger("fetch_interface"))
 		return
 	}
-	m.fetchInterfaceContract(iface, cid, func(m *Machine, c *contractInfo, t lf.TypeConID) {
+	m.fetchInterfaceContract(iface, cid, useFunc(func(m *Machine, c *contractInfo, t lf.TypeConID) {
 		ic := iface
 		if err := m.addFetch(c, t, &ic); err != nil {
 			m.fail(err)
 			return
 		}
 		m.ret(&Any{Type: &lf.TCon{ID: t}, Value: c.arg})
-	})
+	}))
 }
