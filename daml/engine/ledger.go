@@ -132,7 +132,15 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	})
 	st.lt = ledgerTx{b: b, store: sub.Contracts}
 	m.tx = &st.lt
-	res := &Result{}
+	// The Result and the first command's result in one allocation.
+	rb := &struct {
+		r   Result
+		buf [1]Value
+	}{}
+	res := &rb.r
+	if len(cmds) > 0 {
+		res.Results = rb.buf[:0:1]
+	}
 	st.n = nCommands{cmds: cmds, res: res}
 	m.ctrl = &st.n
 	if _, err := m.result(); err != nil {
@@ -149,13 +157,19 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 type nCommands struct {
 	cmds []Value
 	res  *Result
+	k    kCommands
 }
 
-func (n *nCommands) eval(m *Machine) { (&kCommands{n: n}).resume(m, nil) }
+func (n *nCommands) eval(m *Machine) {
+	n.k = kCommands{n: n}
+	n.k.tok[0] = Token{}
+	n.k.resume(m, nil)
+}
 
 type kCommands struct {
 	n    *nCommands
 	next int
+	tok  [1]Value // the token argument of every command (applications only read it)
 }
 
 func (k *kCommands) resume(m *Machine, v Value) {
@@ -169,7 +183,7 @@ func (k *kCommands) resume(m *Machine, v Value) {
 	cmd := k.n.cmds[k.next]
 	k.next++
 	m.push(k)
-	m.apply(cmd, []Value{Token{}})
+	m.apply(cmd, k.tok[:])
 }
 
 // --- the partial transaction ---
@@ -383,8 +397,9 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 		return
 	}
 	k := &kCreate{t: t, arg: arg, env: m.env, caps: m.caps}
+	k.args[0] = arg
 	m.push(k)
-	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), k.args[:]...)
 }
 
 // kCreate is the frame of a create: it receives the precondition, then
@@ -397,6 +412,9 @@ type kCreate struct {
 	sigs  Value
 	env   []Value
 	caps  []Value
+	// args are the arguments of the three calls (arg), which only read
+	// them.
+	args [1]Value
 }
 
 func (k *kCreate) resume(m *Machine, v Value) {
@@ -409,11 +427,11 @@ func (k *kCreate) resume(m *Machine, v Value) {
 		}
 		k.stage = 1
 		m.push(k)
-		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "signatories"}), k.arg)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "signatories"}), k.args[:]...)
 	case 1:
 		k.stage, k.sigs = 2, v
 		m.push(k)
-		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "observers"}), k.arg)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "observers"}), k.args[:]...)
 	default:
 		sigs, err := partySet(k.sigs)
 		if err == nil {
@@ -563,9 +581,10 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 		return
 	}
 	v := &kValidate{c: c, cid: cid, ct: ct, t: t, k: k, env: m.env, caps: m.caps}
+	v.args[0] = c.arg
 	m.push(v)
 	m.push(kPreventCatch{})
-	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), c.arg)
+	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), v.args[:]...)
 }
 
 // kValidate recomputes a ledger contract's metadata under the template t
@@ -581,6 +600,7 @@ type kValidate struct {
 	sigSet []string
 	env    []Value
 	caps   []Value
+	args   [1]Value // the contract argument, for the three calls (which only read it)
 }
 
 func (v *kValidate) changed(m *Machine, what string) {
@@ -599,7 +619,7 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		v.stage = 1
 		m.push(v)
 		m.push(kPreventCatch{})
-		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "signatories"}), c.arg)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "signatories"}), v.args[:]...)
 	case 1:
 		sigSet, err := partySet(x)
 		if err != nil {
@@ -613,7 +633,7 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		v.stage, v.sigSet = 2, sigSet
 		m.push(v)
 		m.push(kPreventCatch{})
-		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "observers"}), c.arg)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "observers"}), v.args[:]...)
 	default:
 		obsSet, err := partySet(x)
 		if err != nil {
@@ -704,6 +724,7 @@ type kChoice struct {
 	ctrlV Value
 	env   []Value
 	caps  []Value
+	args  [2]Value // this and arg, for the two calls (which only read them)
 }
 
 func (k *kChoice) useContract(m *Machine, c *contractInfo, t lf.TypeConID) {
@@ -712,9 +733,10 @@ func (k *kChoice) useContract(m *Machine, c *contractInfo, t lf.TypeConID) {
 		k.this = &Any{Type: &lf.TCon{ID: t}, Value: c.arg}
 	}
 	k.env, k.caps = m.env, m.caps
+	k.args = [2]Value{k.this, k.arg}
 	m.push(k)
 	m.push(kPreventCatch{})
-	m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "controllers"), k.this, k.arg)
+	m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "controllers"), k.args[:]...)
 }
 
 func (k *kChoice) resume(m *Machine, v Value) {
@@ -723,7 +745,7 @@ func (k *kChoice) resume(m *Machine, v Value) {
 		k.stage, k.ctrlV = 1, v
 		m.push(k)
 		m.push(kPreventCatch{})
-		m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "observers"), k.this, k.arg)
+		m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "observers"), k.args[:]...)
 		return
 	}
 	ctrls, err := partySet(k.ctrlV)
