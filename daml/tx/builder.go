@@ -404,7 +404,7 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	if err := b.checkUsable(in.TargetID, in.TemplateID); err != nil {
 		return 0, err
 	}
-	ctrl := sortedSet(in.Controllers)
+	ctrl, chObs := sortedSets2(in.Controllers, in.ChoiceObservers)
 	var chAuth []string
 	if in.HasChoiceAuthorizers {
 		chAuth = sortedSet(in.ChoiceAuthorizers)
@@ -420,9 +420,10 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	if in.Key != nil {
 		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
 	}
+	sigs, stk := sortedSets2(in.Signatories, in.Stakeholders)
 	node := &Exercise{TargetID: in.TargetID, PackageName: in.PackageName, TemplateID: in.TemplateID, InterfaceID: in.InterfaceID,
 		Choice: in.Choice, Consuming: in.Consuming, ActingParties: ctrl, ChosenValue: in.ChosenValue,
-		Signatories: sortedSet(in.Signatories), Stakeholders: sortedSet(in.Stakeholders), ChoiceObservers: sortedSet(in.ChoiceObservers),
+		Signatories: sigs, Stakeholders: stk, ChoiceObservers: chObs,
 		ChoiceAuthorizers: chAuth, Key: key, ByKey: key != nil && in.ByKey, Version: nodeVersion(key != nil)}
 	b.use(in.TargetID)
 	if in.Consuming {

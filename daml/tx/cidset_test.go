@@ -36,3 +36,28 @@ func TestCIDSet(t *testing.T) {
 		})
 	}
 }
+
+// TestSortedSets2 checks that sortedSets2 is sortedSet twice, and that
+// its two results do not share room: appending to the first leaves the
+// second as it was.
+func TestSortedSets2(t *testing.T) {
+	for _, tc := range []struct{ a, b []string }{
+		{nil, nil},
+		{[]string{"b", "a"}, nil},
+		{nil, []string{"c"}},
+		{[]string{"b", "a", "b"}, []string{"d", "c", "c", "a"}},
+	} {
+		x, y := sortedSets2(tc.a, tc.b)
+		if diff := cmp.Diff(sortedSet(tc.a), x); diff != "" {
+			t.Errorf("%v: first (-want +got):\n%s", tc.a, diff)
+		}
+		if diff := cmp.Diff(sortedSet(tc.b), y); diff != "" {
+			t.Errorf("%v: second (-want +got):\n%s", tc.b, diff)
+		}
+		want := sortedSet(tc.b)
+		_ = append(x, "zz", "zz", "zz")
+		if diff := cmp.Diff(want, y); diff != "" {
+			t.Errorf("appending to the first changed the second (-want +got):\n%s", diff)
+		}
+	}
+}
