@@ -58,7 +58,8 @@ func (o *Options) maxSteps() int64 {
 type Engine struct {
 	src     PackageSource
 	opts    Options
-	defs    sync.Map // defKey → *topDef
+	defsMu  sync.RWMutex
+	defs    map[defKey]*topDef
 	records sync.Map // lf.TypeConID → *RecordType
 }
 
@@ -76,7 +77,7 @@ const (
 	defMethod       // iface, a = method
 	defView         // iface
 	defClosed       // an expression given to Eval (not cached by key)
-	defChoicePart   // a = choice + "\x00" + part
+	defChoicePart   // a = choice, b = part
 )
 
 type defKey struct {
@@ -84,6 +85,7 @@ type defKey struct {
 	id    lf.TypeConID
 	iface lf.TypeConID
 	a     string
+	b     string
 }
 
 // topDef is a compiled top-level definition with its cached value.
@@ -119,11 +121,29 @@ func (d *topDef) compiled(e *Engine) (node, int, *Error) {
 }
 
 func (e *Engine) def(k defKey, expr func(e *Engine) (lf.Expr, *Error)) *topDef {
-	if d, ok := e.defs.Load(k); ok {
-		return d.(*topDef)
+	if d := e.cachedDef(k); d != nil {
+		return d
 	}
-	d, _ := e.defs.LoadOrStore(k, &topDef{key: k, expr: expr})
-	return d.(*topDef)
+	e.defsMu.Lock()
+	defer e.defsMu.Unlock()
+	if d := e.defs[k]; d != nil {
+		return d
+	}
+	if e.defs == nil {
+		e.defs = map[defKey]*topDef{}
+	}
+	d := &topDef{key: k, expr: expr}
+	e.defs[k] = d
+	return d
+}
+
+// cachedDef returns the definition of k if def has made it, else nil. The
+// hot callers look here first, so that a cache hit builds no closure.
+func (e *Engine) cachedDef(k defKey) *topDef {
+	e.defsMu.RLock()
+	d := e.defs[k]
+	e.defsMu.RUnlock()
+	return d
 }
 
 func (e *Engine) valueDef(ref lf.TypeConID) *topDef {

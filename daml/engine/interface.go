@@ -23,6 +23,17 @@ func interfaceValue(m *Machine, v Value) (lf.TypeConID, Value, bool) {
 // templateFn is the definition λthis. <part of template t>, where part
 // is selected by key.
 func (e *Engine) templateFn(k defKey) *topDef {
+	if d := e.cachedDef(k); d != nil {
+		return d
+	}
+	return e.newTemplateFn(k)
+}
+
+// newTemplateFn is templateFn's cache miss (apart, so that a hit does not
+// move k, which the closure captures, to the heap).
+//
+//go:noinline
+func (e *Engine) newTemplateFn(k defKey) *topDef {
 	return e.def(k, func(e *Engine) (lf.Expr, *Error) {
 		t, err := e.template(k.id)
 		if err != nil {

@@ -108,7 +108,16 @@ type Result struct {
 // an inactive contract, an effectful rollback …) is the Error's Cause, a
 // daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
-	m := e.newMachine(ctx)
+	// One allocation for the machine's state (the Result, which the
+	// caller keeps, is apart).
+	st := &struct {
+		m     Machine
+		lt    ledgerTx
+		n     nCommands
+		konts [16]kont
+	}{}
+	m := &st.m
+	*m = Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: st.konts[:0]}
 	mode := tx.ModeNoKey
 	if sub.ForbidEffectfulRollback {
 		mode = tx.ModeNUCK
@@ -121,9 +130,19 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,
 	})
-	m.tx = &ledgerTx{b: b, sub: &sub, contracts: map[ContractID]*contractInfo{}}
-	res := &Result{}
-	m.ctrl = &nCommands{cmds: cmds, res: res}
+	st.lt = ledgerTx{b: b, store: sub.Contracts}
+	m.tx = &st.lt
+	// The Result and the first command's result in one allocation.
+	rb := &struct {
+		r   Result
+		buf [1]Value
+	}{}
+	res := &rb.r
+	if len(cmds) > 0 {
+		res.Results = rb.buf[:0:1]
+	}
+	st.n = nCommands{cmds: cmds, res: res}
+	m.ctrl = &st.n
 	if _, err := m.result(); err != nil {
 		return nil, err
 	}
@@ -138,13 +157,19 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 type nCommands struct {
 	cmds []Value
 	res  *Result
+	k    kCommands
 }
 
-func (n *nCommands) eval(m *Machine) { (&kCommands{n: n}).resume(m, nil) }
+func (n *nCommands) eval(m *Machine) {
+	n.k = kCommands{n: n}
+	n.k.tok[0] = Token{}
+	n.k.resume(m, nil)
+}
 
 type kCommands struct {
 	n    *nCommands
 	next int
+	tok  [1]Value // the token argument of every command (applications only read it)
 }
 
 func (k *kCommands) resume(m *Machine, v Value) {
@@ -158,7 +183,7 @@ func (k *kCommands) resume(m *Machine, v Value) {
 	cmd := k.n.cmds[k.next]
 	k.next++
 	m.push(k)
-	m.apply(cmd, []Value{Token{}})
+	m.apply(cmd, k.tok[:])
 }
 
 // --- the partial transaction ---
@@ -168,9 +193,19 @@ func (k *kCommands) resume(m *Machine, v Value) {
 // authorization and time bounds; the engine keeps, per contract it has
 // used, the runtime form of its argument.
 type ledgerTx struct {
-	b         *tx.Builder
-	sub       *Submission
+	b *tx.Builder
+	// store is the submission's ContractStore (nil: none).
+	store ContractStore
+	// contracts is made on first use.
 	contracts map[ContractID]*contractInfo
+}
+
+// put records c under its id.
+func (lt *ledgerTx) put(c *contractInfo) {
+	if lt.contracts == nil {
+		lt.contracts = map[ContractID]*contractInfo{}
+	}
+	lt.contracts[c.id] = c
 }
 
 // contractInfo is a contract the transaction has created or read from the
@@ -183,7 +218,11 @@ type contractInfo struct {
 	signatories  []string
 	stakeholders []string
 	local        bool
-	checked      map[string]bool // package ids under which the metadata was recomputed
+	// checked are the package ids under which the metadata was
+	// recomputed; a translated view (fetchContractAs) records them in
+	// its owner.
+	checked []string
+	owner   *contractInfo // the engine's copy, for a translated view; else nil
 }
 
 // txError turns an error of the tx.Builder into the engine's *Error of
@@ -241,6 +280,11 @@ func partySet(v Value) ([]string, *Error) {
 	case Party:
 		out = []string{string(x)}
 	case *List:
+		n := 0
+		for l := x; l != nil; l = l.Tail {
+			n++
+		}
+		out = make([]string, 0, n)
 		for ; x != nil; x = x.Tail {
 			p, ok := x.Head.(Party)
 			if !ok {
@@ -266,12 +310,21 @@ func asSet(ps []string) []string {
 	return ps
 }
 
-func union(a, b []string) []string { return sortedSet(append(slices.Clone(a), b...)) }
+func union(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
 // choiceFn is the definition λ(this, arg[, self]). <part of choice> of a
 // template or interface choice.
 func (e *Engine) choiceFn(t lf.TypeConID, choice, part string) *topDef {
-	return e.def(defKey{kind: defChoicePart, id: t, a: choice + "\x00" + part}, func(e *Engine) (lf.Expr, *Error) {
+	k := defKey{kind: defChoicePart, id: t, a: choice, b: part}
+	if d := e.cachedDef(k); d != nil {
+		return d
+	}
+	return e.def(k, func(e *Engine) (lf.Expr, *Error) {
 		mod, err := e.module(t)
 		if err != nil {
 			return nil, err
@@ -343,31 +396,55 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 		m.fail(m.noLedger("create"))
 		return
 	}
-	e := m.e
-	m.then(func(m *Machine, pre Value) {
-		if ok, _ := pre.(Bool); !ok {
-			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", t))
+	k := &kCreate{t: t, arg: arg, env: m.env, caps: m.caps}
+	k.args[0] = arg
+	m.push(k)
+	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), k.args[:]...)
+}
+
+// kCreate is the frame of a create: it receives the precondition, then
+// the signatories, then the observers (one frame for the three steps,
+// pushed again for each).
+type kCreate struct {
+	t     lf.TypeConID
+	arg   Value
+	stage uint8
+	sigs  Value
+	env   []Value
+	caps  []Value
+	// args are the arguments of the three calls (arg), which only read
+	// them.
+	args [1]Value
+}
+
+func (k *kCreate) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	switch k.stage {
+	case 0:
+		if ok, _ := v.(Bool); !ok {
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", k.t))
 			return
 		}
-		m.then(func(m *Machine, sigsV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				sigs, err := partySet(sigsV)
-				if err == nil {
-					var obs []string
-					obs, err = partySet(obsV)
-					if err == nil {
-						err = m.finishCreate(t, arg, sigs, obs)
-					}
-				}
-				if err != nil {
-					m.fail(err)
-				}
-			})
-			m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "observers"}), arg)
-		})
-		m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "signatories"}), arg)
-	})
-	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+		k.stage = 1
+		m.push(k)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "signatories"}), k.args[:]...)
+	case 1:
+		k.stage, k.sigs = 2, v
+		m.push(k)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "observers"}), k.args[:]...)
+	default:
+		sigs, err := partySet(k.sigs)
+		if err == nil {
+			var obs []string
+			obs, err = partySet(v)
+			if err == nil {
+				err = m.finishCreate(k.t, k.arg, sigs, obs)
+			}
+		}
+		if err != nil {
+			m.fail(err)
+		}
+	}
 }
 
 // finishCreate normalizes the argument and has the Builder add the Create
@@ -384,7 +461,7 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *E
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
-	m.tx.contracts[cid] = &contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
+	m.tx.put(&contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true})
 	m.ret(cid)
 	return nil
 }
@@ -392,25 +469,26 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *E
 // fetchContract finds an active contract for template t and calls k with
 // it; a ledger contract's metadata is recomputed under t (not catchable)
 // the first time it is used under t's package.
-func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k func(m *Machine, c *contractInfo)) {
-	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
-		if ct.Module != t.Module || ct.Name != t.Name {
-			return t, errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, t, ct)
-		}
-		return t, nil
-	}, func(m *Machine, c *contractInfo, _ lf.TypeConID) { k(m, c) })
+func (m *Machine) fetchContract(t lf.TypeConID, cidV Value, k contractUser) {
+	m.fetchContractAs(cidV, t, false, k)
 }
+
+// contractUser is what a contract fetch continues with: the contract
+// (maybe a translated view) and the template it is used under.
+type contractUser interface {
+	useContract(m *Machine, c *contractInfo, t lf.TypeConID)
+}
+
+// useFunc is a contractUser from a function.
+type useFunc func(m *Machine, c *contractInfo, t lf.TypeConID)
+
+func (f useFunc) useContract(m *Machine, c *contractInfo, t lf.TypeConID) { f(m, c, t) }
 
 // fetchInterfaceContract finds an active contract whose template
 // implements iface; the contract is used under its own template (there
 // is no package preference here).
-func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k func(m *Machine, c *contractInfo, t lf.TypeConID)) {
-	m.fetchContractAs(cidV, func(ct lf.TypeConID) (lf.TypeConID, *Error) {
-		if !m.e.implements(ct, iface) {
-			return ct, errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, iface, ct)
-		}
-		return ct, nil
-	}, k)
+func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k contractUser) {
+	m.fetchContractAs(cidV, iface, true, k)
 }
 
 // lookupContract returns the contract cid for a use: the Builder says
@@ -434,9 +512,9 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		return c, nil
 	}
 	var sc *Contract
-	if lt.sub.Contracts != nil {
+	if lt.store != nil {
 		var err error
-		if sc, err = lt.sub.Contracts.Contract(m.ctx, cid); err != nil {
+		if sc, err = lt.store.Contract(m.ctx, cid); err != nil {
 			return nil, &Error{Kind: ErrContractNotFound, Message: "Contract could not be found with id " + string(cid), Cause: err}
 		}
 	}
@@ -449,13 +527,16 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		return nil, err
 	}
 	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders)}
-	lt.contracts[cid] = c
+	lt.put(c)
 	return c, nil
 }
 
 // fetchContractAs finds an active contract, maps its template to the
-// template to use (target), and calls k.
-func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.TypeConID, *Error), k func(m *Machine, c *contractInfo, t lf.TypeConID)) {
+// template to use, and calls k: for a template fetch (byIface false) the
+// contract's template must be want's (same module and name) and is used
+// as want; for an interface fetch its template must implement want and
+// is used as itself.
+func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k contractUser) {
 	cid, ok := cidV.(ContractID)
 	if !ok {
 		m.fail(crash("contract id expected, got %T", cidV))
@@ -467,9 +548,15 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 		return
 	}
 	ct := c.templateID
-	t, terr := target(ct)
-	if terr != nil {
-		m.fail(terr)
+	t := want
+	if byIface {
+		t = ct
+		if !m.e.implements(ct, want) {
+			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, want, ct))
+			return
+		}
+	} else if ct.Module != want.Module || ct.Name != want.Name {
+		m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, want, ct))
 		return
 	}
 	if ct.PackageID != t.PackageID {
@@ -481,65 +568,89 @@ func (m *Machine) fetchContractAs(cidV Value, target func(ct lf.TypeConID) (lf.T
 			m.fail(err)
 			return
 		}
-		if c.checked == nil {
-			c.checked = map[string]bool{}
-		}
 		view := *c
 		view.arg = arg
+		view.owner = c
 		c = &view
-		if c.checked[t.PackageID] {
-			k(m, c, t)
+		if slices.Contains(c.owner.checked, t.PackageID) {
+			k.useContract(m, c, t)
 			return
 		}
-	} else if c.local || c.checked[t.PackageID] {
-		k(m, c, t)
+	} else if c.local || slices.Contains(c.checked, t.PackageID) {
+		k.useContract(m, c, t)
 		return
 	}
-	e := m.e
-	arg := c.arg
-	check := func(m *Machine, v Value, want []string, what string, next func(m *Machine)) {
-		got, err := partySet(v)
+	v := &kValidate{c: c, cid: cid, ct: ct, t: t, k: k, env: m.env, caps: m.caps}
+	v.args[0] = c.arg
+	m.push(v)
+	m.push(kPreventCatch{})
+	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), v.args[:]...)
+}
+
+// kValidate recomputes a ledger contract's metadata under the template t
+// it is used as (not catchable): it receives the precondition, then the
+// signatories, then the observers (one frame for the three steps, pushed
+// again for each), checks them against the stored metadata and calls k.
+type kValidate struct {
+	c      *contractInfo
+	cid    ContractID
+	ct, t  lf.TypeConID
+	k      contractUser
+	stage  uint8
+	sigSet []string
+	env    []Value
+	caps   []Value
+	args   [1]Value // the contract argument, for the three calls (which only read it)
+}
+
+func (v *kValidate) changed(m *Machine, what string) {
+	m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", v.cid, v.ct, v.t, what))
+}
+
+func (v *kValidate) resume(m *Machine, x Value) {
+	m.env, m.caps = v.env, v.caps
+	c := v.c
+	switch v.stage {
+	case 0:
+		if ok, _ := x.(Bool); !ok {
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when fetching %s", v.cid))
+			return
+		}
+		v.stage = 1
+		m.push(v)
+		m.push(kPreventCatch{})
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "signatories"}), v.args[:]...)
+	case 1:
+		sigSet, err := partySet(x)
 		if err != nil {
 			m.fail(err)
 			return
 		}
-		if !slices.Equal(got, want) {
-			m.fail(errorf(ErrUpgradeValidationFailed, "Validation fails when trying to upgrade the contract %s from %s to %s: the %s changed", cid, ct, t, what))
+		if !slices.Equal(sigSet, c.signatories) {
+			v.changed(m, "signatories")
 			return
 		}
-		next(m)
-	}
-	m.then(func(m *Machine, pre Value) {
-		if ok, _ := pre.(Bool); !ok {
-			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when fetching %s", cid))
-			return
-		}
-		m.then(func(m *Machine, sigs Value) {
-			check(m, sigs, c.signatories, "signatories", func(m *Machine) {
-				m.then(func(m *Machine, obs Value) {
-					sigSet, _ := partySet(sigs)
-					obsSet, err := partySet(obs)
-					if err != nil {
-						m.fail(err)
-						return
-					}
-					check(m, ListOfStrings(union(sigSet, obsSet)), c.stakeholders, "stakeholders", func(m *Machine) {
-						if c.checked == nil {
-							c.checked = map[string]bool{}
-						}
-						c.checked[t.PackageID] = true
-						k(m, c, t)
-					})
-				})
-				m.push(kPreventCatch{})
-				m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "observers"}), arg)
-			})
-		})
+		v.stage, v.sigSet = 2, sigSet
+		m.push(v)
 		m.push(kPreventCatch{})
-		m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "signatories"}), arg)
-	})
-	m.push(kPreventCatch{})
-	m.callDef(e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), arg)
+		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "observers"}), v.args[:]...)
+	default:
+		obsSet, err := partySet(x)
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		if !slices.Equal(union(v.sigSet, obsSet), c.stakeholders) {
+			v.changed(m, "stakeholders")
+			return
+		}
+		owner := c
+		if c.owner != nil {
+			owner = c.owner
+		}
+		owner.checked = append(owner.checked, v.t.PackageID)
+		v.k.useContract(m, c, v.t)
+	}
 }
 
 // ListOfStrings returns a [Party] of the given parties.
@@ -557,13 +668,13 @@ func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 		m.fail(m.noLedger("fetch"))
 		return
 	}
-	m.fetchContract(t, cid, func(m *Machine, c *contractInfo) {
+	m.fetchContract(t, cid, useFunc(func(m *Machine, c *contractInfo, _ lf.TypeConID) {
 		if err := m.addFetch(c, t, nil); err != nil {
 			m.fail(err)
 			return
 		}
 		m.ret(c.arg)
-	})
+	}))
 }
 
 // addFetch has the Builder add the Fetch node (acting parties,
@@ -593,29 +704,65 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 		m.fail(errorf(ErrPackage, "template %s has no choice %s", t, choice))
 		return
 	}
-	e := m.e
-	m.fetchContract(t, cidV, func(m *Machine, c *contractInfo) {
-		rec := c.arg
-		m.then(func(m *Machine, ctrlV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				ctrls, err := partySet(ctrlV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				obs, err := partySet(obsV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				m.beginExercise(t, nil, ch, rec, c, arg, ctrls, obs)
-			})
-			m.push(kPreventCatch{})
-			m.callDef(e.choiceFn(t, choice, "observers"), rec, arg)
-		})
+	m.fetchContract(t, cidV, &kChoice{owner: t, ch: ch, arg: arg})
+}
+
+// kChoice evaluates the controllers and then the observers of a choice
+// (not catchable) on the fetched contract, then begins the exercise: one
+// frame for both steps, pushed again for each.
+type kChoice struct {
+	owner    lf.TypeConID // the template or interface that defines the choice
+	iface    lf.TypeConID // the interface of an interface choice
+	hasIface bool
+	ch       *lf.Choice
+	arg      Value
+	// Set when the contract is found:
+	t     lf.TypeConID
+	c     *contractInfo
+	this  Value
+	stage uint8
+	ctrlV Value
+	env   []Value
+	caps  []Value
+	args  [2]Value // this and arg, for the two calls (which only read them)
+}
+
+func (k *kChoice) useContract(m *Machine, c *contractInfo, t lf.TypeConID) {
+	k.c, k.t, k.this = c, t, c.arg
+	if k.hasIface {
+		k.this = &Any{Type: &lf.TCon{ID: t}, Value: c.arg}
+	}
+	k.env, k.caps = m.env, m.caps
+	k.args = [2]Value{k.this, k.arg}
+	m.push(k)
+	m.push(kPreventCatch{})
+	m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "controllers"), k.args[:]...)
+}
+
+func (k *kChoice) resume(m *Machine, v Value) {
+	m.env, m.caps = k.env, k.caps
+	if k.stage == 0 {
+		k.stage, k.ctrlV = 1, v
+		m.push(k)
 		m.push(kPreventCatch{})
-		m.callDef(e.choiceFn(t, choice, "controllers"), rec, arg)
-	})
+		m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "observers"), k.args[:]...)
+		return
+	}
+	ctrls, err := partySet(k.ctrlV)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	obs, err := partySet(v)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	var iface *lf.TypeConID
+	if k.hasIface {
+		iface = &k.iface
+	}
+	m.beginExercise(k.t, iface, k.ch, k.this, k.c, k.arg, ctrls, obs)
 }
 
 // beginExercise normalizes the choice argument, has the Builder open the
@@ -684,29 +831,7 @@ func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg
 		m.fail(errorf(ErrPackage, "interface %s has no choice %s", iface, choice))
 		return
 	}
-	e := m.e
-	m.fetchInterfaceContract(iface, cidV, func(m *Machine, c *contractInfo, t lf.TypeConID) {
-		this := &Any{Type: &lf.TCon{ID: t}, Value: c.arg}
-		m.then(func(m *Machine, ctrlV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				ctrls, err := partySet(ctrlV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				obs, err := partySet(obsV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				m.beginExercise(t, &iface, ch, this, c, arg, ctrls, obs)
-			})
-			m.push(kPreventCatch{})
-			m.callDef(e.choiceFn(iface, choice, "observers"), this, arg)
-		})
-		m.push(kPreventCatch{})
-		m.callDef(e.choiceFn(iface, choice, "controllers"), this, arg)
-	})
+	m.fetchInterfaceContract(iface, cidV, &kChoice{owner: iface, iface: iface, hasIface: true, ch: ch, arg: arg})
 }
 
 // fetchInterface runs §4.5 for fetch_interface: a Fetch node with the
@@ -716,12 +841,12 @@ func (m *Machine) fetchInterface(iface lf.TypeConID, cid Value) {
 		m.fail(m.noLedger("fetch_interface"))
 		return
 	}
-	m.fetchInterfaceContract(iface, cid, func(m *Machine, c *contractInfo, t lf.TypeConID) {
+	m.fetchInterfaceContract(iface, cid, useFunc(func(m *Machine, c *contractInfo, t lf.TypeConID) {
 		ic := iface
 		if err := m.addFetch(c, t, &ic); err != nil {
 			m.fail(err)
 			return
 		}
 		m.ret(&Any{Type: &lf.TCon{ID: t}, Value: c.arg})
-	})
+	}))
 }

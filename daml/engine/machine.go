@@ -255,22 +255,6 @@ type finisher interface {
 	finish(m *Machine, vals []Value)
 }
 
-// evalSeq evaluates nodes[i], nodes[i-1], … nodes[0] (right to left) into
-// vals, then calls f.finish. Atomic nodes are read directly; one frame,
-// reused for every compound node, waits for the others.
-func evalSeq(m *Machine, nodes []node, vals []Value, i int, f finisher) {
-	for ; i >= 0; i-- {
-		if v, ok := atomicVal(m, nodes[i]); ok {
-			vals[i] = v
-			continue
-		}
-		m.push(&kSeq{nodes: nodes, vals: vals, i: i, f: f, env: m.env, caps: m.caps})
-		m.ctrl = nodes[i]
-		return
-	}
-	f.finish(m, vals)
-}
-
 type kSeq struct {
 	nodes []node
 	vals  []Value
@@ -278,6 +262,45 @@ type kSeq struct {
 	f     finisher
 	env   []Value
 	caps  []Value
+	// buf holds vals when there are few, so that a frame and its values
+	// are one allocation.
+	buf [seqBuf]Value
+}
+
+const seqBuf = 4
+
+// startSeq evaluates nodes right to left into a fresh vals, then calls
+// f.finish. Atomic nodes are read directly; one frame, reused for every
+// compound node, waits for the others, and holds the values when there
+// are few (one allocation for both).
+func startSeq(m *Machine, nodes []node, f finisher) {
+	i := len(nodes) - 1
+	for ; i >= 0; i-- {
+		switch nodes[i].(type) {
+		case *nLoc, *nCap, *nConst:
+			continue
+		}
+		break
+	}
+	if i < 0 {
+		vals := make([]Value, len(nodes))
+		for j, n := range nodes {
+			vals[j], _ = atomicVal(m, n)
+		}
+		f.finish(m, vals)
+		return
+	}
+	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps}
+	if len(nodes) <= seqBuf {
+		k.vals = k.buf[:len(nodes):len(nodes)]
+	} else {
+		k.vals = make([]Value, len(nodes))
+	}
+	for j := len(nodes) - 1; j > i; j-- {
+		k.vals[j], _ = atomicVal(m, nodes[j])
+	}
+	m.push(k)
+	m.ctrl = nodes[i]
 }
 
 func (k *kSeq) resume(m *Machine, v Value) {
@@ -300,7 +323,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 type nApp struct{ nodes []node }
 
 func (n *nApp) eval(m *Machine) {
-	evalSeq(m, n.nodes, make([]Value, len(n.nodes)), len(n.nodes)-1, n)
+	startSeq(m, n.nodes, n)
 }
 
 func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
@@ -312,7 +335,7 @@ type nOp struct {
 }
 
 func (n *nOp) eval(m *Machine) {
-	evalSeq(m, n.args, make([]Value, len(n.args)), len(n.args)-1, n)
+	startSeq(m, n.args, n)
 }
 
 func (n *nOp) finish(m *Machine, vals []Value) { n.op(m, vals) }

@@ -194,16 +194,18 @@ func (s activeState) clone() activeState {
 type Builder struct {
 	cfg   Config
 	nodes []Node
-	seeds map[NodeID]Hash
+	// seeds are the node seeds, in node id order (ids are allocated in
+	// increasing order, and only Create and Exercise nodes have one).
+	seeds []NodeSeed
 	ctx   *bctx
+	root  bctx // the root context (ctx's last ancestor)
 	state activeState
 	// local are the Create nodes of every contract this transaction
 	// created, rolled back or not.
 	local map[value.ContractID]*Create
 	// inputs are the ledger contracts used (fetched, exercised), in
 	// first-use order; rollbacks do not remove them.
-	inputs   []value.ContractID
-	inputSet map[value.ContractID]bool
+	inputs cidSet
 	// effects are the Create and consuming Exercise nodes in the order
 	// they were built (for EffectfulRollbackError).
 	effects []NodeID
@@ -214,11 +216,9 @@ type Builder struct {
 // NewBuilder returns a Builder for a submission.
 func NewBuilder(cfg Config) *Builder {
 	cfg.ActAs = sortedSet(cfg.ActAs)
-	return &Builder{
-		cfg:  cfg,
-		ctx:  &bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs},
-		time: Unconstrained,
-	}
+	b := &Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
+	b.ctx = &b.root
+	return b
 }
 
 // put sets (*m)[k] = v, making the map on first use: the Builder's maps
@@ -258,7 +258,7 @@ func (b *Builder) Status(cid value.ContractID) (ContractStatus, NodeID) {
 		}
 		return StatusActive, 0
 	}
-	if b.inputSet[cid] {
+	if b.inputs.has(cid) {
 		return StatusActive, 0
 	}
 	return StatusUnknown, 0
@@ -282,11 +282,10 @@ func (b *Builder) checkUsable(cid value.ContractID, t lf.TypeConID) error {
 
 // use records a contract the transaction did not create as an input.
 func (b *Builder) use(cid value.ContractID) {
-	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
+	if _, ok := b.local[cid]; ok || b.inputs.has(cid) {
 		return
 	}
-	put(&b.inputSet, cid, true)
-	b.inputs = append(b.inputs, cid)
+	b.inputs.add(cid)
 }
 
 // childSeed returns the seed of action child i of the context c: a try
@@ -331,11 +330,11 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
 		return "", err
 	}
-	if _, ok := b.local[cid]; ok || b.inputSet[cid] {
+	if _, ok := b.local[cid]; ok || b.inputs.has(cid) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
-	put(&b.seeds, nid, seed)
+	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx.children = append(b.ctx.children, nid)
 	b.ctx.nextIdx++
 	put(&b.local, cid, node)
@@ -405,7 +404,7 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	if err := b.checkUsable(in.TargetID, in.TemplateID); err != nil {
 		return 0, err
 	}
-	ctrl := sortedSet(in.Controllers)
+	ctrl, chObs := sortedSets2(in.Controllers, in.ChoiceObservers)
 	var chAuth []string
 	if in.HasChoiceAuthorizers {
 		chAuth = sortedSet(in.ChoiceAuthorizers)
@@ -421,9 +420,10 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	if in.Key != nil {
 		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
 	}
+	sigs, stk := sortedSets2(in.Signatories, in.Stakeholders)
 	node := &Exercise{TargetID: in.TargetID, PackageName: in.PackageName, TemplateID: in.TemplateID, InterfaceID: in.InterfaceID,
 		Choice: in.Choice, Consuming: in.Consuming, ActingParties: ctrl, ChosenValue: in.ChosenValue,
-		Signatories: sortedSet(in.Signatories), Stakeholders: sortedSet(in.Stakeholders), ChoiceObservers: sortedSet(in.ChoiceObservers),
+		Signatories: sigs, Stakeholders: stk, ChoiceObservers: chObs,
 		ChoiceAuthorizers: chAuth, Key: key, ByKey: key != nil && in.ByKey, Version: nodeVersion(key != nil)}
 	b.use(in.TargetID)
 	if in.Consuming {
@@ -432,7 +432,7 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	}
 	seed := childSeed(b.ctx, b.ctx.nextIdx)
 	b.alloc(node)
-	put(&b.seeds, nid, seed)
+	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx = &bctx{kind: ctxExercise, parent: b.ctx, seed: seed, authorizers: childAuthorizers(node), node: nid}
 	return nid, nil
 }
@@ -549,20 +549,59 @@ func (b *Builder) Finish() (*Result, error) {
 	if b.ctx.kind != ctxRoot {
 		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
 	}
-	raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children}
-	for nid, n := range b.nodes {
-		if s, ok := b.seeds[NodeID(nid)]; ok && n != nil {
-			raw.NodeSeeds = append(raw.NodeSeeds, NodeSeed{Node: NodeID(nid), Seed: s})
+	var t *Transaction
+	if b.preOrder() {
+		t = b.asBuilt()
+	} else {
+		raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
+		t = raw.Normalize()
+	}
+	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
+}
+
+// preOrder reports whether the nodes built so far already are a
+// normalized transaction: with no try block (no reserved slot, no
+// Rollback), node ids are allocated in pre-order (an exercise before its
+// children, siblings left to right) and every node is reachable, so
+// Normalize would renumber nothing.
+func (b *Builder) preOrder() bool {
+	for _, n := range b.nodes {
+		if n == nil {
+			return false
+		}
+		if _, ok := n.(*Rollback); ok {
+			return false
 		}
 	}
-	t := raw.Normalize()
-	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
+	return true
+}
+
+// asBuilt returns the transaction built so far when it is already in
+// normal form (preOrder): what Normalize would return, without copying
+// the nodes. The Builder never modifies a closed node, and the slices are
+// clipped so that later appends cannot reach into them; as Normalize
+// does, it gives every list of children a non-nil slice.
+func (b *Builder) asBuilt() *Transaction {
+	for _, n := range b.nodes {
+		if ex, ok := n.(*Exercise); ok {
+			if ex.Children == nil {
+				ex.Children = []NodeID{}
+			} else {
+				ex.Children = slices.Clip(ex.Children)
+			}
+		}
+	}
+	roots := slices.Clip(b.ctx.children)
+	if roots == nil {
+		roots = []NodeID{}
+	}
+	return &Transaction{Nodes: slices.Clip(b.nodes), Roots: roots, NodeSeeds: slices.Clip(b.seeds)}
 }
 
 // Inputs returns the ledger contracts the transaction used so far (fetched,
 // exercised or found by a key query, inside rollbacks too), in first-use
 // order.
-func (b *Builder) Inputs() []value.ContractID { return slices.Clone(b.inputs) }
+func (b *Builder) Inputs() []value.ContractID { return slices.Clone(b.inputs.list) }
 
 // OpenExercise is an exercise that has begun and not ended.
 type OpenExercise struct {

@@ -14,43 +14,44 @@ import (
 // String returns the hash in lowercase hex.
 func (h Hash) String() string { return hex.EncodeToString(h[:]) }
 
-// hmacBuilder accumulates the data of one HMAC-SHA256 in Canton's
+// hmacData accumulates the data of one HMAC-SHA256 in Canton's
 // encoding: integers big-endian, strings as a 4-byte length and UTF-8.
-type hmacBuilder struct{ b []byte }
+// Its methods return the extended value, so that the data can live in a
+// caller's stack buffer (newHMACData).
+type hmacData []byte
 
-func (h *hmacBuilder) int32(i int32) *hmacBuilder {
-	h.b = binary.BigEndian.AppendUint32(h.b, uint32(i))
-	return h
+// newHMACData returns empty data over buf.
+func newHMACData(buf []byte) hmacData { return hmacData(buf[:0]) }
+
+func (h hmacData) int32(i int32) hmacData {
+	return binary.BigEndian.AppendUint32(h, uint32(i))
 }
 
-func (h *hmacBuilder) int64(i int64) *hmacBuilder {
-	h.b = binary.BigEndian.AppendUint64(h.b, uint64(i))
-	return h
+func (h hmacData) int64(i int64) hmacData {
+	return binary.BigEndian.AppendUint64(h, uint64(i))
 }
 
-func (h *hmacBuilder) str(s string) *hmacBuilder {
-	h.int32(int32(len(s)))
-	h.b = append(h.b, s...)
-	return h
+func (h hmacData) str(s string) hmacData {
+	return append(h.int32(int32(len(s))), s...)
 }
 
 // sum returns HMAC-SHA256(key, data). The key (32 bytes) is shorter than
 // SHA-256's block, so the HMAC is two SHA-256 sums over stack buffers
 // (crypto/hmac allocates a hasher per call, and seeds and discriminators
 // are derived at every Create and Exercise).
-func (h *hmacBuilder) sum(key Hash) Hash {
+func (h hmacData) sum(key Hash) Hash {
 	const block = 64
 	var small [block + 192]byte
 	buf := small[:0]
-	if block+len(h.b) > len(small) {
-		buf = make([]byte, 0, block+len(h.b))
+	if block+len(h) > len(small) {
+		buf = make([]byte, 0, block+len(h))
 	}
 	var pad [block]byte
 	copy(pad[:], key[:])
 	for _, c := range pad {
 		buf = append(buf, c^0x36)
 	}
-	buf = append(buf, h.b...)
+	buf = append(buf, h...)
 	inner := sha256.Sum256(buf)
 	var outer [block + sha256.Size]byte
 	for i, c := range pad {
@@ -65,14 +66,16 @@ func (h *hmacBuilder) sum(key Hash) Hash {
 // (µs since the epoch): HMAC(submissionSeed, str(participantID) ‖
 // int64(preparationTime)) (§6.2).
 func TransactionSeed(submissionSeed Hash, participantID string, preparationTime value.Timestamp) Hash {
-	return new(hmacBuilder).str(participantID).int64(int64(preparationTime)).sum(submissionSeed)
+	var buf [128]byte
+	return newHMACData(buf[:]).str(participantID).int64(int64(preparationTime)).sum(submissionSeed)
 }
 
 // DeriveNodeSeed derives the seed of the action child number i (from 0)
 // of a context with seed parent: HMAC(parent, int32(i)). The root
 // context's seed is the transaction seed (§6.2).
 func DeriveNodeSeed(parent Hash, i int) Hash {
-	return new(hmacBuilder).int32(int32(i)).sum(parent)
+	var buf [4]byte
+	return newHMACData(buf[:]).int32(int32(i)).sum(parent)
 }
 
 // Discriminator derives the discriminator of a contract created by a
@@ -80,10 +83,14 @@ func DeriveNodeSeed(parent Hash, i int) Hash {
 // int32(n) ‖ str(p1) ‖ … ‖ str(pn)) over the stakeholders sorted and
 // unique (§6.2).
 func Discriminator(nodeSeed Hash, preparationTime value.Timestamp, stakeholders []string) Hash {
-	ps := sortedSet(stakeholders)
-	h := new(hmacBuilder).int64(int64(preparationTime)).int32(int32(len(ps)))
+	ps := stakeholders
+	if !isSortedSet(ps) {
+		ps = sortedSet(ps)
+	}
+	var buf [192]byte
+	h := newHMACData(buf[:]).int64(int64(preparationTime)).int32(int32(len(ps)))
 	for _, p := range ps {
-		h.str(p)
+		h = h.str(p)
 	}
 	return h.sum(nodeSeed)
 }
@@ -92,7 +99,10 @@ func Discriminator(nodeSeed Hash, preparationTime value.Timestamp, stakeholders 
 // its suffix: "00" followed by the discriminator in hex (66 characters,
 // §6.1).
 func LocalContractID(discriminator Hash) value.ContractID {
-	return value.ContractID("00" + discriminator.String())
+	var b [2 + 2*len(discriminator)]byte
+	b[0], b[1] = '0', '0'
+	hex.Encode(b[2:], discriminator[:])
+	return value.ContractID(string(b[:]))
 }
 
 // suffixV1Prefix starts Canton's V1 suffix: the "ca12" version of an
@@ -129,7 +139,7 @@ func IsLocalContractID(cid value.ContractID) bool {
 // participants may use this one.
 func UnicumOf(updateID string, node NodeID) Hash {
 	h := sha256.New()
-	h.Write(new(hmacBuilder).str(updateID).int32(int32(node)).b)
+	h.Write(newHMACData(nil).str(updateID).int32(int32(node)))
 	var out Hash
 	copy(out[:], h.Sum(nil))
 	return out

@@ -16,13 +16,46 @@ func sortedSet(ps []string) []string {
 	return slices.Compact(out)
 }
 
+// sortedSets2 returns sortedSet(a), sortedSet(b) in one allocation: two
+// slices of one array, each clipped to its own part.
+func sortedSets2(a, b []string) ([]string, []string) {
+	if len(a) == 0 || len(b) == 0 {
+		return sortedSet(a), sortedSet(b)
+	}
+	buf := make([]string, len(a)+len(b))
+	x, y := buf[:len(a):len(a)], buf[len(a):]
+	copy(x, a)
+	copy(y, b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Compact(x), slices.Compact(y)
+}
+
+// isSortedSet reports whether ps is sorted and without duplicates.
+func isSortedSet(ps []string) bool {
+	for i := 1; i < len(ps); i++ {
+		if ps[i-1] >= ps[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // union returns a ∪ b of sorted sets, sorted.
 func union(sets ...[]string) []string {
-	var all []string
+	n := 0
+	for _, s := range sets {
+		n += len(s)
+	}
+	if n == 0 {
+		return nil
+	}
+	all := make([]string, 0, n)
 	for _, s := range sets {
 		all = append(all, s...)
 	}
-	return sortedSet(all)
+	slices.Sort(all)
+	return slices.Compact(all)
 }
 
 // subset reports a ⊆ b for sorted sets.

@@ -142,17 +142,16 @@ type Effects struct {
 // Effects returns the transaction's effects on the contract store.
 func (t *Transaction) Effects() Effects {
 	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
-	created := map[value.ContractID]bool{} // any Create node, rolled back or not
+	var created cidSet // any Create node, rolled back or not
 	for _, n := range t.All() {
 		if c, ok := n.(*Create); ok {
-			created[c.ContractID] = true
+			created.add(c.ContractID)
 		}
 	}
-	seen := map[value.ContractID]bool{}
+	var inputs cidSet
 	input := func(c value.ContractID) {
-		if !created[c] && !seen[c] {
-			seen[c] = true
-			e.Inputs = append(e.Inputs, c)
+		if !created.has(c) {
+			inputs.add(c)
 		}
 	}
 	var creates []value.ContractID
@@ -172,13 +171,14 @@ func (t *Transaction) Effects() Effects {
 			input(n.TargetID)
 			if n.Consuming && !rb {
 				e.ConsumedBy[n.TargetID] = id
-				if !created[n.TargetID] {
+				if !created.has(n.TargetID) {
 					e.Archived = append(e.Archived, n.TargetID)
 				}
 			}
 		}
 		return true
 	})
+	e.Inputs = inputs.list
 	for _, c := range creates {
 		if _, ok := e.ConsumedBy[c]; ok {
 			e.Transient = append(e.Transient, c)
@@ -303,4 +303,37 @@ func (t *Transaction) Events(parties []string, shape Shape) []Event {
 		return true
 	})
 	return out
+}
+
+// cidSet is a set of contract ids that keeps them in insertion order
+// (list); once it is not small, a map indexes the list.
+type cidSet struct {
+	list  []value.ContractID
+	index map[value.ContractID]struct{}
+}
+
+const cidSetListMax = 16
+
+func (s *cidSet) has(c value.ContractID) bool {
+	if s.index != nil {
+		_, ok := s.index[c]
+		return ok
+	}
+	return slices.Contains(s.list, c)
+}
+
+// add adds c (at the end of list) unless it is there.
+func (s *cidSet) add(c value.ContractID) {
+	if s.has(c) {
+		return
+	}
+	s.list = append(s.list, c)
+	if s.index == nil && len(s.list) > cidSetListMax {
+		s.index = make(map[value.ContractID]struct{}, 2*len(s.list))
+		for _, x := range s.list {
+			s.index[x] = struct{}{}
+		}
+	} else if s.index != nil {
+		s.index[c] = struct{}{}
+	}
 }

@@ -1,0 +1,63 @@
+package tx
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/value"
+)
+
+// TestCIDSet checks the small (list) and large (indexed) forms of cidSet
+// against a map: membership, no duplicates, insertion order.
+func TestCIDSet(t *testing.T) {
+	for _, n := range []int{0, 1, cidSetListMax, cidSetListMax + 1, 3 * cidSetListMax} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var s cidSet
+			ref := map[value.ContractID]bool{}
+			var order []value.ContractID
+			for i := range 2 * n {
+				c := value.ContractID(fmt.Sprint("c", (i*7)%(n+1)))
+				if !ref[c] {
+					order = append(order, c)
+				}
+				ref[c] = true
+				s.add(c)
+			}
+			if diff := cmp.Diff(order, s.list); diff != "" {
+				t.Errorf("list (-want +got):\n%s", diff)
+			}
+			for i := range n + 3 {
+				c := value.ContractID(fmt.Sprint("c", i))
+				if s.has(c) != ref[c] {
+					t.Errorf("has(%s) = %v, want %v", c, s.has(c), ref[c])
+				}
+			}
+		})
+	}
+}
+
+// TestSortedSets2 checks that sortedSets2 is sortedSet twice, and that
+// its two results do not share room: appending to the first leaves the
+// second as it was.
+func TestSortedSets2(t *testing.T) {
+	for _, tc := range []struct{ a, b []string }{
+		{nil, nil},
+		{[]string{"b", "a"}, nil},
+		{nil, []string{"c"}},
+		{[]string{"b", "a", "b"}, []string{"d", "c", "c", "a"}},
+	} {
+		x, y := sortedSets2(tc.a, tc.b)
+		if diff := cmp.Diff(sortedSet(tc.a), x); diff != "" {
+			t.Errorf("%v: first (-want +got):\n%s", tc.a, diff)
+		}
+		if diff := cmp.Diff(sortedSet(tc.b), y); diff != "" {
+			t.Errorf("%v: second (-want +got):\n%s", tc.b, diff)
+		}
+		want := sortedSet(tc.b)
+		_ = append(x, "zz", "zz", "zz")
+		if diff := cmp.Diff(want, y); diff != "" {
+			t.Errorf("appending to the first changed the second (-want +got):\n%s", diff)
+		}
+	}
+}
