@@ -171,6 +171,7 @@ type ledgerTx struct {
 	b         *tx.Builder
 	sub       *Submission
 	contracts map[ContractID]*contractInfo
+	keyed     []ContractID // contracts created with a key, in order (keys.go)
 }
 
 // contractInfo is a contract the transaction has created or read from the
@@ -356,7 +357,8 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 					var obs []string
 					obs, err = partySet(obsV)
 					if err == nil {
-						err = m.finishCreate(t, arg, sigs, obs)
+						m.createKey(t, arg, func(m *Machine, key *tx.KeyWithMaintainers) *Error { return m.finishCreate(t, arg, sigs, obs, key) })
+						return
 					}
 				}
 				if err != nil {
@@ -372,19 +374,22 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 
 // finishCreate normalizes the argument and has the Builder add the Create
 // node (seed, contract id, authorization).
-func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *Error {
+func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string, key *tx.KeyWithMaintainers) *Error {
 	lv, err := toLedgerValue(arg)
 	if err != nil {
 		return err
 	}
 	b := m.tx.b
-	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs})
+	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs, Key: key})
 	if terr != nil {
 		return txError(terr)
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
 	m.tx.contracts[cid] = &contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
+	if key != nil {
+		m.tx.keyed = append(m.tx.keyed, cid)
+	}
 	m.ret(cid)
 	return nil
 }
