@@ -284,6 +284,19 @@ func (m *Machine) resolveKey(t lf.TypeConID, key value.Value, limit int) ([]Cont
 	return out, nil
 }
 
+// contractKey returns the key of a contract the transaction uses: the
+// Create node's for a contract it created, the stored one
+// (Contract.Key) for a ledger contract.
+func (m *Machine) contractKey(c *contractInfo) *tx.KeyWithMaintainers {
+	if c.local {
+		if n := m.tx.b.Local(value.ContractID(c.id)); n != nil {
+			return n.Key
+		}
+		return nil
+	}
+	return c.key
+}
+
 func keyNotFound(t lf.TypeConID, key *tx.KeyWithMaintainers) *Error {
 	return errorf(ErrContractKeyNotFound, "dependency error: couldn't find key: GlobalKey(%s, %s)", t, value.AppendJSON(nil, key.Key))
 }

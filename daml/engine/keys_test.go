@@ -99,7 +99,7 @@ func (s *keyStore) commit(t *tx.Transaction) {
 	for _, n := range t.All() {
 		if c, ok := n.(*tx.Create); ok && created[c.ContractID] {
 			id := ContractID(c.ContractID)
-			s.contracts[id] = &Contract{ID: id, TemplateID: c.TemplateID, Arg: c.Arg, Signatories: c.Signatories, Stakeholders: c.Stakeholders}
+			s.contracts[id] = &Contract{ID: id, TemplateID: c.TemplateID, Arg: c.Arg, Signatories: c.Signatories, Stakeholders: c.Stakeholders, Key: c.Key}
 			s.creates[id] = c
 			s.order = append(s.order, id)
 		}
@@ -389,5 +389,41 @@ func TestQueryNByKey(t *testing.T) {
 	var ae *tx.AuthorizationError
 	if !errors.As(err, &ae) || ae.Kind != tx.LookupByKeyMissingAuthorization {
 		t.Errorf("query as bob: %v, want LookupByKeyMissingAuthorization", err)
+	}
+}
+
+// A plain fetch or exercise of a keyed contract records its key (not
+// byKey): the Create node's for a local contract, Contract.Key for a
+// ledger one.
+func TestPlainUseRecordsKey(t *testing.T) {
+	f := newKeyFixture(t, lf.LF23)
+	want := &tx.KeyWithMaintainers{Key: wantKR("alice", "k1"), Maintainers: []string{"alice"}}
+	store := newKeyStore()
+	r0 := f.mustSubmit(store, "alice", f.create("K", "alice", "k1", "bob"))
+	store.commit(r0.Transaction)
+	cid := r0.Results[0].(ContractID)
+
+	createFetch := f.apply(f.eval(lam(upd(&lf.UBlock{
+		Bindings: []lf.Binding{{Var: lf.VarWithType{Name: "c"}, Bound: upd(&lf.UCreate{Template: kid("K"), Expr: v("r")})}},
+		Body:     upd(&lf.UFetch{Template: kid("K"), ContractID: v("c")})}), "r")), f.rec(kid("K"), Party("alice"), Text("k1"), Party("bob")))
+	fetch := f.apply(f.eval(lam(upd(&lf.UFetch{Template: kid("K"), ContractID: v("c")}), "c")), cid)
+	r := f.mustSubmit(store, "alice", createFetch, fetch, ExerciseCommand(kid("K"), "Get", cid, f.rec(kid("Unit"))))
+	var got []*tx.KeyWithMaintainers
+	for _, n := range r.Transaction.Nodes {
+		switch n := n.(type) {
+		case *tx.Fetch:
+			if n.ByKey {
+				t.Errorf("plain fetch %v is byKey", n.ContractID)
+			}
+			got = append(got, n.Key)
+		case *tx.Exercise:
+			if n.ByKey {
+				t.Errorf("plain exercise %v is byKey", n.TargetID)
+			}
+			got = append(got, n.Key)
+		}
+	}
+	if diff := cmp.Diff([]*tx.KeyWithMaintainers{want, want, want}, got); diff != "" {
+		t.Errorf("keys of the local fetch, ledger fetch and ledger exercise (-want +got):\n%s", diff)
 	}
 }

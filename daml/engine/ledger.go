@@ -27,6 +27,9 @@ type Contract struct {
 	Arg value.Value
 	// Signatories and Stakeholders are the stored metadata.
 	Signatories, Stakeholders []string
+	// Key is the stored key with its maintainers (LF 2.3), nil when
+	// none; the engine records it in the Fetch and Exercise nodes.
+	Key *tx.KeyWithMaintainers
 }
 
 // ContractStore gives the engine the ledger contracts a submission may
@@ -185,6 +188,9 @@ type contractInfo struct {
 	stakeholders []string
 	local        bool
 	checked      map[string]bool // package ids under which the metadata was recomputed
+
+	// key is the stored key of a ledger contract (keys.go).
+	key *tx.KeyWithMaintainers
 }
 
 // txError turns an error of the tx.Builder into the engine's *Error of
@@ -453,7 +459,7 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		err.Message = fmt.Sprintf("stored contract %s: %s", cid, err.Message)
 		return nil, err
 	}
-	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders)}
+	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders), key: sc.Key}
 	lt.contracts[cid] = c
 	return c, nil
 }
@@ -575,7 +581,7 @@ func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 // authorization, inputs).
 func (m *Machine) addFetch(c *contractInfo, t lf.TypeConID, iface *lf.TypeConID) *Error {
 	_, err := m.tx.b.Fetch(tx.FetchInput{ContractID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: iface,
-		Signatories: c.signatories, Stakeholders: c.stakeholders})
+		Signatories: c.signatories, Stakeholders: c.stakeholders, Key: m.contractKey(c)})
 	if err != nil {
 		return txError(err)
 	}
@@ -634,7 +640,7 @@ func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choi
 	}
 	if _, terr := m.tx.b.BeginExercise(tx.ExerciseInput{TargetID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t,
 		InterfaceID: iface, Choice: ch.Name, Consuming: ch.Consuming, Controllers: ctrls, ChoiceObservers: obs, ChosenValue: lv,
-		Signatories: c.signatories, Stakeholders: c.stakeholders}); terr != nil {
+		Signatories: c.signatories, Stakeholders: c.stakeholders, Key: m.contractKey(c)}); terr != nil {
 		m.fail(txError(terr))
 		return
 	}
