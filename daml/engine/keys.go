@@ -139,8 +139,8 @@ func (m *Machine) createKey(t lf.TypeConID, arg Value, k func(m *Machine, key *t
 }
 
 // keyWithMaintainers normalizes a key and its maintainers and checks them:
-// no maintainers gives emptyKind, a contract id in the key
-// ContractIdInContractKey.
+// a contract id in the key gives ContractIdInContractKey, then no
+// maintainers emptyKind (Speedy's order).
 func keyWithMaintainers(t lf.TypeConID, keyV, msV Value, emptyKind ErrorKind) (*tx.KeyWithMaintainers, *Error) {
 	ms, err := partySet(msV)
 	if err != nil {
@@ -150,13 +150,13 @@ func keyWithMaintainers(t lf.TypeConID, keyV, msV Value, emptyKind ErrorKind) (*
 	if err != nil {
 		return nil, err
 	}
+	if cid, ok := firstContractID(lk); ok {
+		return nil, errorf(ErrContractIDInContractKey, "Contract IDs are not supported in contract keys: %s", cid)
+	}
 	if len(ms) == 0 {
 		return nil, errorf(emptyKind, "Update failed due to a contract key with an empty set of maintainers when %s %s with key %s",
 			map[ErrorKind]string{ErrCreateEmptyContractKeyMaintainers: "creating", ErrFetchEmptyContractKeyMaintainers: "fetching"}[emptyKind],
 			t, value.AppendJSON(nil, lk))
-	}
-	if cid, ok := firstContractID(lk); ok {
-		return nil, errorf(ErrContractIDInContractKey, "Contract IDs are not supported in contract keys: %s", cid)
 	}
 	return &tx.KeyWithMaintainers{Key: lk, Maintainers: ms}, nil
 }
@@ -383,18 +383,23 @@ func (m *Machine) exerciseByKey(t lf.TypeConID, choice string, keyV, arg Value) 
 }
 
 // queryNByKey runs query_n_by_key @t n key: up to min(n, 1 000 000)
-// active contracts with the key, as a list of DA.Types:Tuple2 (ContractId
-// t) t, and a QueryByKey node (maintainers ⊆ authorizers). Ledger
-// contracts are fetched (metadata recomputed) without Fetch nodes.
+// active contracts with the key, as Speedy returns them: Some of a list
+// of DA.Types:Tuple2 (ContractId t) t; and a QueryByKey node (maintainers
+// ⊆ authorizers). Ledger contracts are fetched (metadata recomputed)
+// without Fetch nodes. n < 1 is an internal error, as in Speedy.
 func (m *Machine) queryNByKey(t lf.TypeConID, nV, keyV Value) {
 	n, ok := nV.(Int64)
 	if !ok {
 		m.fail(crash("query_n_by_key: Int64 expected, got %T", nV))
 		return
 	}
+	if n < 1 {
+		m.fail(crash("Invalid argument n for QueryNByKey: %d. Expected a positive integer.", int64(n)))
+		return
+	}
 	limit := maxKeyQuery
 	if int64(n) < int64(limit) {
-		limit = max(int(n), 0)
+		limit = int(n)
 	}
 	m.lookupKey(t, keyV, func(m *Machine, key *tx.KeyWithMaintainers) {
 		ids, err := m.resolveKey(t, key.Key, limit)
@@ -415,7 +420,7 @@ func (m *Machine) queryNByKey(t lf.TypeConID, nV, keyV Value) {
 					m.fail(txError(err))
 					return
 				}
-				m.ret(ListOf(pairs...))
+				m.ret(&Optional{Value: ListOf(pairs...)})
 				return
 			}
 			m.fetchContract(t, ids[len(pairs)], func(m *Machine, c *contractInfo) {

@@ -360,7 +360,7 @@ func TestQueryNByKey(t *testing.T) {
 		want       int // results: 0 = the ledger's, 1 and 2 the local ones
 		exhaustive bool
 	}{
-		{n: 0, want: 0},
+		{n: 1, want: 1},
 		{n: 2, want: 2},
 		{n: 3, want: 3},
 		{n: 10, want: 3, exhaustive: true},
@@ -369,7 +369,7 @@ func TestQueryNByKey(t *testing.T) {
 		r := f.mustSubmit(store, "alice", f.create("K", "alice", "k1", "bob"), f.create("K", "alice", "k1", "carol"), query(tc.n))
 		order := []ContractID{r.Results[1].(ContractID), r.Results[0].(ContractID), ledgerCid}[:tc.want]
 		got := []ContractID{}
-		for l := r.Results[2].(*List); l != nil; l = l.Tail {
+		for l := r.Results[2].(*Optional).Value.(*List); l != nil; l = l.Tail {
 			got = append(got, l.Head.(*Record).Fields[0].(ContractID))
 		}
 		if diff := cmp.Diff(order, got); diff != "" {
@@ -383,6 +383,9 @@ func TestQueryNByKey(t *testing.T) {
 		if diff := cmp.Diff(wantRes, q.Result); diff != "" || q.Exhaustive != tc.exhaustive || q.Key.Maintainers[0] != "alice" {
 			t.Errorf("n=%d: QueryByKey node %+v, want result %v exhaustive %v", tc.n, q, wantRes, tc.exhaustive)
 		}
+	}
+	if _, err := f.submit(store, "alice", query(0)); errKind(err) != ErrInternal {
+		t.Errorf("query n=0: %v, want an internal error", err)
 	}
 	// bob sees the contract but is not a maintainer.
 	_, err := f.submit(store, "bob", query(1))
