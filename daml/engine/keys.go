@@ -53,7 +53,10 @@ var tuple2Fallback = &RecordType{ID: tuple2ID, Fields: []string{"_1", "_2"}}
 func (e *Engine) tuple2(a, b Value) *Record {
 	rt, err := e.recordType(tuple2ID)
 	if err != nil {
-		rt = tuple2Fallback
+		// daml-prim is not among the engine's packages: use (and keep)
+		// the stable definition.
+		v, _ := e.records.LoadOrStore(tuple2ID, tuple2Fallback)
+		rt = v.(*RecordType)
 	}
 	return &Record{Type: rt, Fields: []Value{a, b}}
 }
@@ -420,7 +423,7 @@ func (m *Machine) queryNByKey(t lf.TypeConID, nV, keyV Value) {
 					m.fail(txError(err))
 					return
 				}
-				m.ret(&Optional{Value: ListOf(pairs...)})
+				m.ret(Some(ListOf(pairs...)))
 				return
 			}
 			m.fetchContract(t, ids[len(pairs)], func(m *Machine, c *contractInfo) {

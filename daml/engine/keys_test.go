@@ -369,7 +369,7 @@ func TestQueryNByKey(t *testing.T) {
 		r := f.mustSubmit(store, "alice", f.create("K", "alice", "k1", "bob"), f.create("K", "alice", "k1", "carol"), query(tc.n))
 		order := []ContractID{r.Results[1].(ContractID), r.Results[0].(ContractID), ledgerCid}[:tc.want]
 		got := []ContractID{}
-		for l := r.Results[2].(*Optional).Value.(*List); l != nil; l = l.Tail {
+		for l := r.Results[2].(Optional).Value.(*List); l != nil; l = l.Tail {
 			got = append(got, l.Head.(*Record).Fields[0].(ContractID))
 		}
 		if diff := cmp.Diff(order, got); diff != "" {
