@@ -75,6 +75,18 @@ const (
 	// ErrUpgradeValidationFailed is a contract whose metadata recomputed
 	// under another template version differs from the stored one (§8.3).
 	ErrUpgradeValidationFailed
+	// ErrContractKeyNotFound is a fetch_by_key or exercise_by_key whose
+	// key matches no active contract (LF 2.3).
+	ErrContractKeyNotFound
+	// ErrCreateEmptyContractKeyMaintainers is a create whose key has no
+	// maintainers.
+	ErrCreateEmptyContractKeyMaintainers
+	// ErrFetchEmptyContractKeyMaintainers is a key lookup whose key has
+	// no maintainers.
+	ErrFetchEmptyContractKeyMaintainers
+	// ErrContractIDInContractKey is a contract key that contains a
+	// contract id.
+	ErrContractIDInContractKey
 )
 
 var kindNames = map[ErrorKind]string{
@@ -93,6 +105,10 @@ var kindNames = map[ErrorKind]string{
 	ErrEffectfulRollback:                 "EffectfulRollback",
 	ErrUpgradeTranslationFailed:          "Upgrade.TranslationFailed",
 	ErrUpgradeValidationFailed:           "Upgrade.ValidationFailed",
+	ErrContractKeyNotFound:               "ContractKeyNotFound",
+	ErrCreateEmptyContractKeyMaintainers: "CreateEmptyContractKeyMaintainers",
+	ErrFetchEmptyContractKeyMaintainers:  "FetchEmptyContractKeyMaintainers",
+	ErrContractIDInContractKey:           "ContractIdInContractKey",
 }
 
 // String returns the kind's name, e.g. "UserError".

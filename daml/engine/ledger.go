@@ -27,6 +27,9 @@ type Contract struct {
 	Arg value.Value
 	// Signatories and Stakeholders are the stored metadata.
 	Signatories, Stakeholders []string
+	// Key is the stored key with its maintainers (LF 2.3), nil when
+	// none; the engine records it in the Fetch and Exercise nodes.
+	Key *tx.KeyWithMaintainers
 }
 
 // ContractStore gives the engine the ledger contracts a submission may
@@ -198,6 +201,7 @@ type ledgerTx struct {
 	store ContractStore
 	// contracts is made on first use.
 	contracts map[ContractID]*contractInfo
+	keyed     []ContractID // contracts created with a key, in order (keys.go)
 }
 
 // put records c under its id.
@@ -223,6 +227,9 @@ type contractInfo struct {
 	// its owner.
 	checked []string
 	owner   *contractInfo // the engine's copy, for a translated view; else nil
+
+	// key is the stored key of a ledger contract (keys.go).
+	key *tx.KeyWithMaintainers
 }
 
 // txError turns an error of the tx.Builder into the engine's *Error of
@@ -438,7 +445,9 @@ func (k *kCreate) resume(m *Machine, v Value) {
 			var obs []string
 			obs, err = partySet(v)
 			if err == nil {
-				err = m.finishCreate(k.t, k.arg, sigs, obs)
+				t, arg := k.t, k.arg
+				m.createKey(t, arg, func(m *Machine, key *tx.KeyWithMaintainers) *Error { return m.finishCreate(t, arg, sigs, obs, key) })
+				return
 			}
 		}
 		if err != nil {
@@ -449,19 +458,22 @@ func (k *kCreate) resume(m *Machine, v Value) {
 
 // finishCreate normalizes the argument and has the Builder add the Create
 // node (seed, contract id, authorization).
-func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string) *Error {
+func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string, key *tx.KeyWithMaintainers) *Error {
 	lv, err := toLedgerValue(arg)
 	if err != nil {
 		return err
 	}
 	b := m.tx.b
-	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs})
+	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs, Key: key})
 	if terr != nil {
 		return txError(terr)
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
 	m.tx.put(&contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true})
+	if key != nil {
+		m.tx.keyed = append(m.tx.keyed, cid)
+	}
 	m.ret(cid)
 	return nil
 }
@@ -526,7 +538,7 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		err.Message = fmt.Sprintf("stored contract %s: %s", cid, err.Message)
 		return nil, err
 	}
-	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders)}
+	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders), key: sc.Key}
 	lt.put(c)
 	return c, nil
 }
@@ -681,7 +693,7 @@ func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 // authorization, inputs).
 func (m *Machine) addFetch(c *contractInfo, t lf.TypeConID, iface *lf.TypeConID) *Error {
 	_, err := m.tx.b.Fetch(tx.FetchInput{ContractID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t, InterfaceID: iface,
-		Signatories: c.signatories, Stakeholders: c.stakeholders})
+		Signatories: c.signatories, Stakeholders: c.stakeholders, Key: m.contractKey(c)})
 	if err != nil {
 		return txError(err)
 	}
@@ -776,7 +788,7 @@ func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choi
 	}
 	if _, terr := m.tx.b.BeginExercise(tx.ExerciseInput{TargetID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t,
 		InterfaceID: iface, Choice: ch.Name, Consuming: ch.Consuming, Controllers: ctrls, ChoiceObservers: obs, ChosenValue: lv,
-		Signatories: c.signatories, Stakeholders: c.stakeholders}); terr != nil {
+		Signatories: c.signatories, Stakeholders: c.stakeholders, Key: m.contractKey(c)}); terr != nil {
 		m.fail(txError(terr))
 		return
 	}

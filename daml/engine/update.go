@@ -81,6 +81,9 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 			m.ret(updatePAP("fetch", 2, func(m *Machine, a []Value) { m.fetch(t, a[0]) }, v[0]))
 		})
 	}
+	if n, ok := c.compileKeyUpdate(s, u); ok {
+		return n
+	}
 	name := updateName(u)
 	return &nConst{v: updatePAP(name, 1, func(m *Machine, _ []Value) {
 		m.fail(errorf(ErrUnsupported, "update %s is not supported", name))
