@@ -80,7 +80,7 @@ func (c *checker) build(i int, t lf.Type, env *tenv, p *vpath, depth int) (Value
 			if !ok {
 				break
 			}
-			return Date(daysFromCivil(y, m, d)), nil
+			return Date(DaysFromCivil(y, m, d)), nil
 		case lf.BuiltinTimestamp:
 			micros, _, ok := parseTimestamp(tp.str(i))
 			if !ok {
@@ -234,7 +234,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case Numeric:
 		return appendJSONString(dst, string(x))
 	case Date:
-		y, m, d := civilFromDays(int64(x))
+		y, m, d := CivilFromDays(int64(x))
 		return fmt.Appendf(dst, `"%04d-%02d-%02d"`, y, m, d)
 	case Timestamp:
 		dst = append(dst, '"')

@@ -2010,9 +2010,10 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// daysFromCivil returns the days since 1970-01-01 of a proleptic
-// Gregorian date.
-func daysFromCivil(y int64, m, d int) int64 {
+// DaysFromCivil returns the days since 1970-01-01 of a proleptic
+// Gregorian date (month 1–12; H. Hinnant's algorithm, valid for any year).
+// It does not check the range of Date.
+func DaysFromCivil(y int64, m, d int) int64 {
 	if m <= 2 {
 		y--
 	}
@@ -2024,8 +2025,9 @@ func daysFromCivil(y int64, m, d int) int64 {
 	return era*146097 + doe - 719468
 }
 
-// civilFromDays is the inverse of daysFromCivil.
-func civilFromDays(z int64) (y int64, m, d int) {
+// CivilFromDays is the inverse of DaysFromCivil: the proleptic Gregorian
+// year, month (1–12) and day of a day count since 1970-01-01.
+func CivilFromDays(z int64) (y int64, m, d int) {
 	z += 719468
 	era := floorDiv(z, 146097)
 	doe := z - era*146097
@@ -2047,8 +2049,8 @@ func civilFromDays(z int64) (y int64, m, d int) {
 
 // The Timestamp range, in seconds since the epoch.
 var (
-	minTimestampSec = daysFromCivil(1, 1, 1) * 86400
-	maxTimestampSec = daysFromCivil(9999, 12, 31)*86400 + 86399
+	minTimestampSec = DaysFromCivil(1, 1, 1) * 86400
+	maxTimestampSec = DaysFromCivil(9999, 12, 31)*86400 + 86399
 )
 
 // parseTimestamp parses Java's ISO_DATE_TIME into a ZonedDateTime: a
@@ -2131,7 +2133,7 @@ func parseTimestamp(s string) (micros int64, inRange, ok bool) {
 			return 0, false, false
 		}
 	}
-	sec := daysFromCivil(y, mo, d)*86400 + int64(hh*3600+mm*60+ss) - off
+	sec := DaysFromCivil(y, mo, d)*86400 + int64(hh*3600+mm*60+ss) - off
 	if sec < minTimestampSec || sec > maxTimestampSec {
 		return 0, false, true
 	}
@@ -2164,7 +2166,7 @@ func appendTimestamp(b []byte, micros int64) []byte {
 	frac := micros - sec*1_000_000
 	days := floorDiv(sec, 86400)
 	sod := sec - days*86400
-	y, m, d := civilFromDays(days)
+	y, m, d := CivilFromDays(days)
 	b = fmt.Appendf(b, "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, sod/3600, sod/60%60, sod%60)
 	if frac > 0 {
 		f := fmt.Sprintf("%06d", frac)

@@ -920,13 +920,13 @@ func TestJavaDoubleString(t *testing.T) {
 
 func TestCivilDays(t *testing.T) {
 	for _, d := range []int64{-719162, -1, 0, 1, 59, 365, 2932896, -1000000000, 1000000000} {
-		y, m, dd := civilFromDays(d)
-		if back := daysFromCivil(y, m, dd); back != d {
+		y, m, dd := CivilFromDays(d)
+		if back := DaysFromCivil(y, m, dd); back != d {
 			t.Errorf("day %d -> %d-%d-%d -> %d", d, y, m, dd, back)
 		}
 	}
-	if daysFromCivil(1970, 1, 1) != 0 || daysFromCivil(2000, 3, 1) != 11017 {
-		t.Error("daysFromCivil")
+	if DaysFromCivil(1970, 1, 1) != 0 || DaysFromCivil(2000, 3, 1) != 11017 {
+		t.Error("DaysFromCivil")
 	}
 }
 

@@ -3,6 +3,8 @@ package prim
 import (
 	"errors"
 	"strconv"
+
+	"github.com/ledgernode/ledgernode/daml/value"
 )
 
 // Timestamp is a Daml Timestamp: microseconds since 1970-01-01T00:00:00Z
@@ -56,50 +58,6 @@ func UnixMicrosecondsToTimestamp(us int64) (Timestamp, error) {
 	return t, nil
 }
 
-// civil returns the proleptic Gregorian year, month and day of a day
-// count since 1970-01-01 (H. Hinnant's algorithm).
-func civil(days int64) (y int64, m, d int) {
-	z := days + 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = int(doy - (153*mp+2)/5 + 1)
-	if mp < 10 {
-		m = int(mp + 3)
-	} else {
-		m = int(mp - 9)
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
-
-// daysFromCivil is the inverse of civil.
-func daysFromCivil(y int64, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := int64(m + 9)
-	if m > 2 {
-		mp = int64(m - 3)
-	}
-	doy := (153*mp+2)/5 + int64(d) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
 func appendPadded(dst []byte, v int64, width int) []byte {
 	var buf [20]byte
 	s := strconv.AppendInt(buf[:0], v, 10)
@@ -110,7 +68,7 @@ func appendPadded(dst []byte, v int64, width int) []byte {
 }
 
 func appendDate(dst []byte, days int64) []byte {
-	y, m, d := civil(days)
+	y, m, d := value.CivilFromDays(days)
 	dst = appendPadded(dst, y, 4)
 	dst = append(dst, '-')
 	dst = appendPadded(dst, int64(m), 2)
@@ -210,7 +168,7 @@ func parseDatePrefix(s string) (int64, bool) {
 	if !ok1 || !ok2 || !ok3 || mo < 1 || mo > 12 || d < 1 || int(d) > daysInMonth(y, int(mo)) {
 		return 0, false
 	}
-	return daysFromCivil(y, int(mo), int(d)), true
+	return value.DaysFromCivil(y, int(mo), int(d)), true
 }
 
 // ParseDate reads DateToText's form "YYYY-MM-DD" (a real calendar day
