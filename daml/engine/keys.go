@@ -336,7 +336,8 @@ func (m *Machine) fetchByKey(t lf.TypeConID, keyV Value) {
 }
 
 // exerciseByKey runs exercise_by_key @t choice key arg: the fetch_by_key
-// resolution, then §4.2 with an Exercise node with byKey.
+// resolution, then §4.2 (the same frame as exercise) with an Exercise
+// node with byKey.
 func (m *Machine) exerciseByKey(t lf.TypeConID, choice string, keyV, arg Value) {
 	tpl, err := m.e.template(t)
 	if err != nil {
@@ -348,40 +349,8 @@ func (m *Machine) exerciseByKey(t lf.TypeConID, choice string, keyV, arg Value) 
 		m.fail(errorf(ErrPackage, "template %s has no choice %s", t, choice))
 		return
 	}
-	e := m.e
 	m.fetchByKeyThen(t, keyV, func(m *Machine, c *contractInfo, key *tx.KeyWithMaintainers) {
-		rec := c.arg
-		m.then(func(m *Machine, ctrlV Value) {
-			m.then(func(m *Machine, obsV Value) {
-				ctrls, err := partySet(ctrlV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				obs, err := partySet(obsV)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				lv, err := toLedgerValue(arg)
-				if err != nil {
-					m.fail(err)
-					return
-				}
-				if _, terr := m.tx.b.BeginExercise(tx.ExerciseInput{TargetID: value.ContractID(c.id), PackageName: e.packageName(t), TemplateID: t,
-					Choice: ch.Name, Consuming: ch.Consuming, Controllers: ctrls, ChoiceObservers: obs, ChosenValue: lv,
-					Signatories: c.signatories, Stakeholders: c.stakeholders, Key: key, ByKey: true}); terr != nil {
-					m.fail(txError(terr))
-					return
-				}
-				m.push(kExercise{})
-				m.callDef(e.choiceFn(t, ch.Name, "update"), rec, arg, c.id, Token{})
-			})
-			m.push(kPreventCatch{})
-			m.callDef(e.choiceFn(t, choice, "observers"), rec, arg)
-		})
-		m.push(kPreventCatch{})
-		m.callDef(e.choiceFn(t, choice, "controllers"), rec, arg)
+		(&kChoice{owner: t, ch: ch, arg: arg, byKey: key}).useContract(m, c, t)
 	})
 }
 

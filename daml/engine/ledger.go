@@ -728,6 +728,8 @@ type kChoice struct {
 	hasIface bool
 	ch       *lf.Choice
 	arg      Value
+	// byKey is the resolved key of an exercise_by_key (keys.go), else nil.
+	byKey *tx.KeyWithMaintainers
 	// Set when the contract is found:
 	t     lf.TypeConID
 	c     *contractInfo
@@ -774,21 +776,26 @@ func (k *kChoice) resume(m *Machine, v Value) {
 	if k.hasIface {
 		iface = &k.iface
 	}
-	m.beginExercise(k.t, iface, k.ch, k.this, k.c, k.arg, ctrls, obs)
+	m.beginExercise(k.t, iface, k.ch, k.this, k.c, k.arg, ctrls, obs, k.byKey)
 }
 
 // beginExercise normalizes the choice argument, has the Builder open the
 // Exercise node (authorization, consumption, the node's seed) and runs the
-// choice body.
-func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choice, this Value, c *contractInfo, arg Value, ctrls, obs []string) {
+// choice body. byKey is the resolved key of an exercise_by_key (the node is
+// then marked by key), else nil (the node carries the contract's own key).
+func (m *Machine) beginExercise(t lf.TypeConID, iface *lf.TypeConID, ch *lf.Choice, this Value, c *contractInfo, arg Value, ctrls, obs []string, byKey *tx.KeyWithMaintainers) {
 	lv, err := toLedgerValue(arg)
 	if err != nil {
 		m.fail(err)
 		return
 	}
+	key := byKey
+	if key == nil {
+		key = m.contractKey(c)
+	}
 	if _, terr := m.tx.b.BeginExercise(tx.ExerciseInput{TargetID: value.ContractID(c.id), PackageName: m.e.packageName(t), TemplateID: t,
 		InterfaceID: iface, Choice: ch.Name, Consuming: ch.Consuming, Controllers: ctrls, ChoiceObservers: obs, ChosenValue: lv,
-		Signatories: c.signatories, Stakeholders: c.stakeholders, Key: m.contractKey(c)}); terr != nil {
+		Signatories: c.signatories, Stakeholders: c.stakeholders, Key: key, ByKey: byKey != nil}); terr != nil {
 		m.fail(txError(terr))
 		return
 	}
