@@ -22,6 +22,7 @@ func FuzzDecodeAllocateParty(f *testing.F) {
 		`{"partyIdHint":5}`, `{"partyIdHint":`, `{"localMetadata":{"annotations":{"k":"v"}}}`,
 		`{"localMetadata":{"annotations":{"k":1}}}`, `{"localMetadata":null}`, `{"a":1} {}`,
 		"{\"partyIdHint\":\"\xff\"}", `{"PARTYIDHINT":"x"}`, ` { "userId" : "u" } `,
+		"\v{ \"userId\" : \"u\" } ", "{}\u00a0", // not JSON whitespace (found by the fuzzer)
 	} {
 		f.Add([]byte(seed))
 	}

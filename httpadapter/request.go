@@ -199,7 +199,9 @@ func decodeBody[Req any](rq *request) (Req, error) {
 // do (null and other values are rejected); unknown fields are ignored.
 func decodeJSON[T any](data []byte) (T, error) {
 	var v T
-	trimmed := bytes.TrimSpace(data)
+	// JSON's whitespace only (RFC 8259): bytes.TrimSpace would also drop
+	// \v, \f and Unicode spaces, which no JSON parser accepts.
+	trimmed := bytes.Trim(data, " \t\r\n")
 	if len(trimmed) == 0 {
 		return v, invalidBody("the body is empty, expected a JSON value")
 	}
