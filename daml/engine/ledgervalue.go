@@ -294,3 +294,29 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 	}
 	return nil, crash("ledger value of type %T", v)
 }
+
+// FromValue converts a typed ledger value into a runtime value the
+// engine's commands take (a create or choice argument decoded by
+// value.FromJSON, a stored contract argument): records, variants and
+// enums must carry their type ids, which must name data types of the
+// engine's packages. A value that does not fit its types is an *Error of
+// kind ErrInternal.
+func (e *Engine) FromValue(v value.Value) (Value, error) {
+	rv, err := e.fromLedgerValue(v)
+	if err != nil {
+		return nil, err
+	}
+	return rv, nil
+}
+
+// ToValue converts a serializable runtime value (a command's result) into
+// its normalized ledger value, as the engine records values in a
+// transaction (see Result). A value that is not serializable, nested
+// deeper than MaxNesting or holding a malformed text is an *Error.
+func ToValue(v Value) (value.Value, error) {
+	lv, err := toLedgerValue(v)
+	if err != nil {
+		return nil, err
+	}
+	return lv, nil
+}
