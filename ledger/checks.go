@@ -264,11 +264,7 @@ func supportedJsCommands(c *JsCommands, prefix string) error {
 		field string
 		set   bool
 	}{
-		{"minLedgerTimeAbs", c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != ""},
-		{"minLedgerTimeRel", c.MinLedgerTimeRel != nil && (c.MinLedgerTimeRel.Seconds != 0 || c.MinLedgerTimeRel.Nanos != 0)},
 		{"disclosedContracts", len(c.DisclosedContracts) > 0},
-		{"packageIdSelectionPreference", len(c.PackageIDSelectionPreference) > 0},
-		{"prefetchContractKeys", len(c.PrefetchContractKeys) > 0},
 	}
 	for _, u := range unsupported {
 		if u.set {

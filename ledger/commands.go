@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
@@ -279,6 +280,9 @@ func (n *Node) checkDuplicate(tx *store.Tx, c *JsCommands, now time.Time) error 
 type pkgView struct {
 	byID   map[string]*lf.Package
 	vetted map[string]bool
+
+	engOnce sync.Once
+	eng     *engine.Engine
 }
 
 func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }
@@ -612,7 +616,11 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.commitTransaction(&c, sync, func(in *interpretation) error { return in.run(c.Commands) })
+	it, err := n.interpret(ctx, &c, sync)
+	if err != nil {
+		return nil, err
+	}
+	return n.commitInterpreted(&c, sync, it)
 }
 
 // commitTransaction commits one transaction of a submission: the

@@ -60,6 +60,42 @@ type txNode struct {
 	Acting       []string `json:"act,omitempty"`
 	// Transient marks a create whose contract the same transaction archives.
 	Transient bool `json:"tr,omitempty"`
+	// Witnesses are the parties that see the node in the ledger-effects
+	// shape (its informees and its parent action's witnesses,
+	// daml-engine.md §5.3); nil on entries written before the engine
+	// ran, whose witnesses are the stakeholders and actors.
+	Witnesses []string `json:"w,omitempty"`
+	// LastDescendant is the id of the last node of the node's subtree.
+	LastDescendant int32 `json:"ld,omitempty"`
+	// Create: the contract key and its maintainers (LF 2.3), or nil.
+	Key         json.RawMessage `json:"key,omitempty"`
+	Maintainers []string        `json:"km,omitempty"`
+	// Exercise: the choice's result, choice observers, the interface of
+	// an interface choice, and whether it archives a contract that
+	// existed before the transaction (an ArchivedEvent in ACS deltas).
+	Result          json.RawMessage `json:"res,omitempty"`
+	ChoiceObservers []string        `json:"cobs,omitempty"`
+	InterfaceID     string          `json:"iid,omitempty"`
+	Archives        bool            `json:"arc,omitempty"`
+	// Engine marks a node the Daml engine produced (its Witnesses,
+	// LastDescendant, Result and Archives are set).
+	Engine bool `json:"eng,omitempty"`
+}
+
+// witnesses returns the parties that see the node as a ledger effect.
+func (n *txNode) witnesses() []string {
+	if n.Engine {
+		return n.Witnesses
+	}
+	return union(n.stakeholders(), n.Acting)
+}
+
+// lastDescendant returns the node's lastDescendantNodeId.
+func (n *txNode) lastDescendant() int32 {
+	if n.Engine {
+		return n.LastDescendant
+	}
+	return n.ID
 }
 
 // stakeholders of the node's contract.
@@ -86,7 +122,7 @@ type reassignNode struct {
 func (e *logEntry) parties() []string {
 	var out []string
 	for i := range e.Nodes {
-		out = union(out, e.Nodes[i].stakeholders(), e.Nodes[i].Acting)
+		out = union(out, e.Nodes[i].stakeholders(), e.Nodes[i].witnesses())
 	}
 	if e.Reassign != nil {
 		out = union(out, e.Reassign.Contract.stakeholders())
@@ -205,8 +241,12 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 
 // createdEvent renders a create node for witnesses.
 func createdEvent(e *logEntry, n *txNode, witnesses []string, blob, acsDelta bool) *CreatedEvent {
+	key := n.Key
+	if key == nil {
+		key = json.RawMessage("null")
+	}
 	ev := &CreatedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
-		ContractKey: json.RawMessage("null"), CreateArgument: n.Argument, InterfaceViews: []any{},
+		ContractKey: key, CreateArgument: n.Argument, InterfaceViews: []any{},
 		WitnessParties: witnesses, Signatories: nonNil(n.Signatories), Observers: nonNil(n.Observers),
 		CreatedAt: n.CreatedAt, PackageName: n.PackageName, RepresentativePackageID: packageOf(n.TemplateID), ACSDelta: acsDelta}
 	if blob {
@@ -229,10 +269,27 @@ func packageOf(templateID string) string {
 }
 
 func exercisedEvent(e *logEntry, n *txNode, witnesses []string) *ExercisedEvent {
-	return &ExercisedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
+	ev := &ExercisedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
 		Choice: n.Choice, ChoiceArgument: n.Argument, ActingParties: nonNil(n.Acting), Consuming: n.Consuming,
-		WitnessParties: witnesses, LastDescendantNodeID: n.ID, ExerciseResult: json.RawMessage("null"),
-		PackageName: n.PackageName, ImplementedInterfaces: []string{}, ACSDelta: n.Consuming}
+		WitnessParties: witnesses, LastDescendantNodeID: n.lastDescendant(), ExerciseResult: json.RawMessage("null"),
+		PackageName: n.PackageName, ImplementedInterfaces: []string{}, ACSDelta: n.archives(e)}
+	if n.Result != nil {
+		ev.ExerciseResult = n.Result
+	}
+	if n.InterfaceID != "" {
+		iid := n.InterfaceID
+		ev.InterfaceID = &iid
+	}
+	return ev
+}
+
+// archives reports whether an exercise node archives a contract that
+// existed before its transaction (an ACS change).
+func (n *txNode) archives(e *logEntry) bool {
+	if n.Engine {
+		return n.Archives
+	}
+	return n.Consuming && !transientContract(e, n.ContractID)
 }
 
 // renderTransaction renders a transaction entry in a shape; nil when no
@@ -247,16 +304,20 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 			if !effects && n.Transient {
 				continue
 			}
-			w, blob := ef.witnesses(n.stakeholders(), n.TemplateID, n.PackageName)
+			seen := n.stakeholders()
+			if effects {
+				seen = n.witnesses()
+			}
+			w, blob := ef.witnesses(seen, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
 				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, blob, !n.Transient)})
 			}
 		case effects:
-			w, _ := ef.witnesses(union(n.Stakeholders, n.Acting), n.TemplateID, n.PackageName)
+			w, _ := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
 			if len(w) > 0 {
 				events = append(events, Event{ExercisedEvent: exercisedEvent(e, n, w)})
 			}
-		case n.Consuming && !transientContract(e, n.ContractID):
+		case n.archives(e):
 			w, _ := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
 				events = append(events, Event{ArchivedEvent: &ArchivedEvent{Offset: e.Offset, NodeID: n.ID,

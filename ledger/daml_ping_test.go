@@ -1,0 +1,90 @@
+package ledger_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// pingNode is a node with Canton's Ping DAR and two parties.
+type pingNode struct {
+	*fixture
+	pingID string
+}
+
+func newPingNode(t *testing.T) *pingNode {
+	t.Helper()
+	data := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
+	d, err := lf.ReadDAR(data, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{n: openNode(t, ledger.Options{}), ctx: t.Context()}
+	if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
+		t.Fatal(err)
+	}
+	f.alice, f.bob = allocate(t, f.ctx, f.n, "alice").Party, allocate(t, f.ctx, f.n, "bob").Party
+	return &pingNode{fixture: f, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
+}
+
+func (f *pingNode) createPing(t *testing.T, id string) ledger.CreatedEvent {
+	t.Helper()
+	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pingID,
+			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, f.alice, f.bob))}}},
+	}})
+	if err != nil {
+		t.Fatalf("create Ping: %v", err)
+	}
+	if len(resp.Transaction.Events) != 1 || resp.Transaction.Events[0].CreatedEvent == nil {
+		t.Fatalf("events %+v", resp.Transaction.Events)
+	}
+	return *resp.Transaction.Events[0].CreatedEvent
+}
+
+// TestPingRuns runs Canton's Ping through the engine: alice's Ping has
+// bob as observer; alice may not respond; bob's Respond archives it.
+func TestPingRuns(t *testing.T) {
+	f := newPingNode(t)
+	ev := f.createPing(t, "p1")
+	if diff := cmp.Diff([]string{f.alice}, ev.Signatories); diff != "" {
+		t.Errorf("signatories: %s", diff)
+	}
+	if diff := cmp.Diff([]string{f.bob}, ev.Observers); diff != "" {
+		t.Errorf("observers: %s", diff)
+	}
+	respond := func(cmdID, actAs string) (ledger.SubmitAndWaitForTransactionTreeResponse, error) {
+		return f.n.SubmitAndWaitForTransactionTree(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
+				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}})
+	}
+	_, err := respond("r-alice", f.alice)
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		t.Fatalf("alice's Respond: %v", err)
+	}
+	t.Logf("alice's Respond: %v", err)
+	tree, err := respond("r-bob", f.bob)
+	if err != nil {
+		t.Fatalf("bob's Respond: %v", err)
+	}
+	x := tree.TransactionTree.EventsByID["0"].ExercisedTreeEvent
+	if x == nil {
+		t.Fatalf("tree %+v", tree.TransactionTree.EventsByID)
+	}
+	if !x.Value.Consuming || string(x.Value.ExerciseResult) != "{}" || !cmp.Equal(x.Value.ActingParties, []string{f.bob}) {
+		t.Errorf("exercise %+v", x.Value)
+	}
+	if _, err := respond("r-bob-2", f.bob); err == nil {
+		t.Error("a second Respond succeeded")
+	} else {
+		t.Logf("second Respond: %v", err)
+	}
+}

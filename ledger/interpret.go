@@ -1,0 +1,618 @@
+package ledger
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Commands run through the Daml engine (daml/engine) on a read snapshot,
+// on the submitter's goroutine: submissions are interpreted in parallel,
+// and the committer only re-checks what may have changed since the
+// snapshot (deduplication, that every input contract is still active,
+// that the packages used are still vetted) before it writes.
+
+// failedToDetermineLedgerTime is Canton's rejection when the ledger time
+// retries run out (category 2, retryable).
+var failedToDetermineLedgerTime = apierr.Code{Name: "FAILED_TO_DETERMINE_LEDGER_TIME", Category: apierr.ContentionOnSharedResources}
+
+// maxLedgerTimeRetries bounds the re-interpretations when an input
+// contract was created after the chosen ledger time (daml-engine.md §7).
+const maxLedgerTimeRetries = 3
+
+// engine returns the Daml engine of a package view, made on first use.
+// The engine caches compiled definitions, so a view (and its engine) is
+// kept as long as packages and vetting do not change.
+func (v *pkgView) engine() *engine.Engine {
+	v.engOnce.Do(func() { v.eng = engine.New(engine.PackageMap(v.byID), engine.Options{}) })
+	return v.eng
+}
+
+// snapshotPkgView returns the package view of a synchronizer for an
+// interpretation outside the committer: the cached view when it is
+// current, else one read from the snapshot (not cached: only the
+// committer fills the cache, see loadPkgView).
+func (n *Node) snapshotPkgView(tx *store.Tx, sync string) (*pkgView, error) {
+	c := &n.views
+	c.mu.Lock()
+	cv, ok := c.views[sync]
+	gen := c.gen
+	c.mu.Unlock()
+	if ok && cv.gen == gen {
+		return cv.view, nil
+	}
+	return n.readPkgView(tx, sync)
+}
+
+// interpreted is a submission interpreted on a snapshot, ready for the
+// committer: the entry to append (its offset and record time are set at
+// commit) and the contracts it creates, uses and archives.
+type interpreted struct {
+	entry *logEntry
+	view  *pkgView
+	// created are the contracts that stay active, transient those
+	// created and archived by the transaction, archived the input
+	// contracts it archives (ids), inputs every ledger contract it used.
+	created, transient []*txNode
+	archived, inputs   []string
+	// packages are the package ids of the templates of its events.
+	packages []string
+	// result is the engine's result (local contract ids); cids maps them
+	// to the committed ones.
+	result *engine.Result
+	cids   map[value.ContractID]value.ContractID
+}
+
+// submission options of one interpretation.
+type interpretRequest struct {
+	cmds *JsCommands
+	sync string
+	// pref maps package names to the preferred package ids
+	// (packageIdSelectionPreference).
+	pref map[string]string
+}
+
+// interpret runs a submission's commands through the engine on a read
+// snapshot and prepares what the committer writes. Nothing is written.
+func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*interpreted, error) {
+	now := n.now()
+	let, err := ledgerTime(c, now)
+	if err != nil {
+		return nil, err
+	}
+	var out *interpreted
+	err = n.st.View(func(r *store.Reader) error {
+		t := store.ReadOnlyTx(r)
+		// A duplicate is refused before any work (the committer checks
+		// again).
+		if err := n.checkDuplicate(t, c, now); err != nil {
+			return err
+		}
+		pkgs, err := n.snapshotPkgView(t, sync)
+		if err != nil {
+			return err
+		}
+		pref, err := pkgs.preference(c.PackageIDSelectionPreference)
+		if err != nil {
+			return err
+		}
+		req := &interpretRequest{cmds: c, sync: sync, pref: pref}
+		eng := pkgs.engine()
+		cmds, err := n.engineCommands(eng, pkgs, req)
+		if err != nil {
+			return err
+		}
+		var seed [32]byte
+		rand.Read(seed[:])
+		prep := let
+		for attempt := 0; ; attempt++ {
+			src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs)}
+			started := time.Now()
+			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
+				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
+				ParticipantID: n.participantID}, cmds...)
+			n.met.observeInterpretation(time.Since(started))
+			if err != nil {
+				return engineError(err)
+			}
+			// An input contract created after the ledger time (§7): a
+			// transaction that did not read the time moves its ledger
+			// time; one that did is interpreted again at that time.
+			if src.maxCreated.After(let) {
+				if res.TimeBounds.Constrained() {
+					if attempt+1 >= maxLedgerTimeRetries {
+						return failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
+					}
+					let, prep = src.maxCreated, src.maxCreated
+					continue
+				}
+				let = src.maxCreated
+			}
+			out, err = n.committable(res, pkgs, c, sync, let, seed)
+			return err
+		}
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+// ledgerTime is the ledger effective time of a submission (§7): now,
+// or max(now, minLedgerTimeAbs), or now + minLedgerTimeRel; Canton's
+// times have microsecond precision.
+func ledgerTime(c *JsCommands, now time.Time) (time.Time, error) {
+	let := now.Truncate(time.Microsecond)
+	abs := c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != ""
+	rel := c.MinLedgerTimeRel != nil
+	switch {
+	case abs && rel:
+		return time.Time{}, apierr.InvalidArgument.New("min_ledger_time_abs and min_ledger_time_rel are exclusive: set one")
+	case abs:
+		t, err := time.Parse(time.RFC3339Nano, *c.MinLedgerTimeAbs)
+		if err != nil {
+			return time.Time{}, apierr.InvalidField.New("min_ledger_time_abs: invalid timestamp %s", apierr.Quote(*c.MinLedgerTimeAbs))
+		}
+		if t = t.UTC().Truncate(time.Microsecond); t.After(let) {
+			let = t
+		}
+	case rel:
+		d := c.MinLedgerTimeRel
+		if d.Seconds < 0 || d.Nanos < 0 {
+			return time.Time{}, apierr.InvalidField.New("min_ledger_time_rel: the duration must not be negative")
+		}
+		let = let.Add(time.Duration(d.Seconds)*time.Second + time.Duration(d.Nanos)).Truncate(time.Microsecond)
+	}
+	return let, nil
+}
+
+// preference turns packageIdSelectionPreference into a map from package
+// name to package id; each id must name a known package, and two ids of
+// the same package name are refused.
+func (v *pkgView) preference(ids []string) (map[string]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, id := range ids {
+		p := v.byID[id]
+		if p == nil {
+			return nil, apierr.PackageNotFound.New("Package %s of the package id selection preference is not known", apierr.Quote(id)).WithResource("PACKAGE", id)
+		}
+		if prev, ok := out[p.Name]; ok && prev != id {
+			return nil, apierr.InvalidArgument.New("package_id_selection_preference: packages %s and %s have the same name %s", prev, id, apierr.Quote(p.Name))
+		}
+		out[p.Name] = id
+	}
+	return out, nil
+}
+
+// resolvedEntity is a command's template or interface.
+type resolvedEntity struct {
+	pkg   *lf.Package
+	id    lf.TypeConID
+	tmpl  *lf.Template  // nil for an interface
+	iface *lf.Interface // nil for a template
+}
+
+// resolveEntity resolves a command's template (or, when interfaces are
+// allowed, interface) reference: a package id must be known and vetted
+// on the synchronizer; a #package-name resolves to the preferred package
+// of that name, else to the newest vetted version.
+func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+	id, err := lf.SplitIdentifier(ref)
+	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
+		return nil, pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(ref))
+	}
+	if err := id.Validate(); err != nil {
+		return nil, pathErr(apierr.InvalidField, path, "%v", err)
+	}
+	var pkg *lf.Package
+	if id.ByName() {
+		if pid, ok := pref[id.PackageName]; ok && v.vetted[pid] {
+			pkg = v.byID[pid]
+		}
+		if pkg == nil {
+			for pid := range v.vetted {
+				p := v.byID[pid]
+				if p != nil && p.Name == id.PackageName && (pkg == nil || lf.CompareVersions(p.Version, pkg.Version) > 0) {
+					pkg = p
+				}
+			}
+		}
+		if pkg == nil {
+			return nil, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).
+				WithResource("PACKAGE_NAME", id.PackageName)
+		}
+	} else {
+		pkg = v.byID[id.PackageID]
+		if pkg == nil || !v.vetted[id.PackageID] {
+			return nil, apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(id.PackageID)).WithResource("PACKAGE", id.PackageID)
+		}
+	}
+	tc := lf.TypeConID{PackageID: pkg.ID, Module: id.Module, Name: id.Entity}
+	if t := pkg.Template(id.Module, id.Entity); t != nil {
+		return &resolvedEntity{pkg: pkg, id: tc, tmpl: t}, nil
+	}
+	if interfaces {
+		if i := pkg.Interface(id.Module, id.Entity); i != nil {
+			return &resolvedEntity{pkg: pkg, id: tc, iface: i}, nil
+		}
+	}
+	return nil, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(tc.String())).
+		WithResource("TEMPLATE_ID", tc.String())
+}
+
+// engineCommands translates the submission's commands into the engine's
+// update values: the arguments are checked against the package's types
+// (COMMAND_PREPROCESSING_FAILED and friends through damlError) and
+// converted to runtime values.
+func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretRequest) ([]engine.Value, error) {
+	out := make([]engine.Value, 0, len(req.cmds.Commands))
+	arg := func(raw json.RawMessage, t lf.Type, path string) (engine.Value, error) {
+		v, err := value.FromJSONAt(raw, t, path, pkgs.lookup)
+		if err != nil {
+			return nil, damlError(err)
+		}
+		rv, err := eng.FromValue(v)
+		if err != nil {
+			return nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), path)
+		}
+		return rv, nil
+	}
+	choiceOf := func(r *resolvedEntity, choice, path string) (*lf.Choice, error) {
+		var ch *lf.Choice
+		if r.tmpl != nil {
+			ch = r.tmpl.Choice(choice)
+		} else {
+			ch = r.iface.Choice(choice)
+		}
+		if ch == nil {
+			return nil, pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), r.id)
+		}
+		return ch, nil
+	}
+	cid := func(s, path string) (engine.ContractID, error) {
+		if !isContractID(s) {
+			return "", pathErr(apierr.InvalidArgument, path, "invalid contract id %s", apierr.Quote(s))
+		}
+		if tx.IsLocalContractID(value.ContractID(s)) {
+			return "", pathErr(apierr.CommandPreprocessingFailed, path, "the contract id %s is local (unsuffixed): commands may only name committed contracts", apierr.Quote(s))
+		}
+		return engine.ContractID(s), nil
+	}
+	for i, c := range req.cmds.Commands {
+		path := fmt.Sprintf("commands[%d]", i)
+		switch {
+		case c.CreateCommand != nil:
+			x := c.CreateCommand
+			p := path + ".CreateCommand"
+			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, false)
+			if err != nil {
+				return nil, err
+			}
+			a, err := arg(x.CreateArguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, engine.CreateCommand(r.id, a))
+		case c.ExerciseCommand != nil:
+			x := c.ExerciseCommand
+			p := path + ".ExerciseCommand"
+			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, true)
+			if err != nil {
+				return nil, err
+			}
+			id, err := cid(x.ContractID, p+".contractId")
+			if err != nil {
+				return nil, err
+			}
+			ch, err := choiceOf(r, x.Choice, p)
+			if err != nil {
+				return nil, err
+			}
+			a, err := arg(nullToEmpty(x.ChoiceArgument), ch.ArgType, p+".choiceArgument")
+			if err != nil {
+				return nil, err
+			}
+			if r.iface != nil {
+				out = append(out, engine.ExerciseInterfaceCommand(r.id, x.Choice, id, a))
+			} else {
+				out = append(out, engine.ExerciseCommand(r.id, x.Choice, id, a))
+			}
+		case c.CreateAndExerciseCommand != nil:
+			x := c.CreateAndExerciseCommand
+			p := path + ".CreateAndExerciseCommand"
+			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, false)
+			if err != nil {
+				return nil, err
+			}
+			a, err := arg(x.CreateArguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+			if err != nil {
+				return nil, err
+			}
+			ch, err := choiceOf(r, x.Choice, p)
+			if err != nil {
+				return nil, err
+			}
+			ca, err := arg(nullToEmpty(x.ChoiceArgument), ch.ArgType, p+".choiceArgument")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, engine.CreateAndExerciseCommand(r.id, a, x.Choice, ca))
+		case c.ExerciseByKeyCommand != nil:
+			x := c.ExerciseByKeyCommand
+			p := path + ".ExerciseByKeyCommand"
+			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, false)
+			if err != nil {
+				return nil, err
+			}
+			if r.tmpl.Key == nil {
+				return nil, pathErr(apierr.CommandPreprocessingFailed, p+".templateId", "template %s has no contract key", r.id)
+			}
+			return nil, apierr.Unimplemented.New("ExerciseByKeyCommand is not supported yet: ledgernode does not index contract keys (template %s)", r.id)
+		default:
+			return nil, pathErr(apierr.InvalidArgument, path, "the command is empty")
+		}
+	}
+	return out, nil
+}
+
+// engineError maps an interpretation error: an *apierr.Error the
+// contract store raised comes back as it is, the rest through damlError.
+func engineError(err error) error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return damlError(err)
+}
+
+// snapshotContracts is the engine's ContractStore over a read snapshot:
+// the contracts that are active on the synchronizer and visible to one of
+// the submission's readers (actAs ∪ readAs parties are stakeholders).
+type snapshotContracts struct {
+	tx      *store.Tx
+	pkgs    *pkgView
+	sync    string
+	readers []string
+	// maxCreated is the latest creation time of the contracts handed
+	// out.
+	maxCreated time.Time
+}
+
+// Contract returns a ledger contract for the engine: nil, nil when it is
+// unknown, archived or not visible; CONTRACT_NOT_ACTIVE when it is in
+// transit or on another synchronizer.
+func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
+	cid := string(id)
+	raw, err := s.tx.Get(store.ContractKey(cid))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec contractRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	switch {
+	case rec.State == contractArchived:
+		return nil, nil
+	case !intersects(rec.Create.stakeholders(), s.readers):
+		return nil, nil
+	case rec.State == contractUnassigned || rec.SynchronizerID != s.sync:
+		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), s.sync).WithResource("CONTRACT_ID", cid)
+	}
+	if at, err := time.Parse(time.RFC3339Nano, rec.Create.CreatedAt); err == nil && at.After(s.maxCreated) {
+		s.maxCreated = at
+	}
+	return s.pkgs.engineContract(&rec.Create)
+}
+
+// engineContract converts a stored create node to the engine's Contract.
+func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
+	id, err := lf.SplitIdentifier(c.TemplateID)
+	if err != nil {
+		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
+	}
+	tc := lf.TypeConID{PackageID: id.PackageID, Module: id.Module, Name: id.Entity}
+	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), v.lookup)
+	if err != nil {
+		return nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
+	}
+	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
+		Signatories: c.Signatories, Stakeholders: c.stakeholders()}, nil
+}
+
+func intersects(a, b []string) bool {
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// committable turns the engine's result into what the committer writes:
+// the contract ids suffixed, the log entry with its event nodes rendered
+// once in the form the readers need, and the effects on the contract
+// store.
+func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, sync string, let time.Time, seed [32]byte) (*interpreted, error) {
+	at := formatTime(let)
+	updateID := newUpdateID("tx", n.participantID, hex.EncodeToString(seed[:]), c.UserID, c.CommandID, at)
+	t, cids, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	if err != nil {
+		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
+	}
+	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
+		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
+	nodes, err := pkgs.eventNodes(t, at)
+	if err != nil {
+		return nil, err
+	}
+	e.Nodes = nodes
+	out := &interpreted{entry: e, view: pkgs, result: res, cids: cids}
+	eff := t.Effects()
+	for _, cid := range eff.Inputs {
+		out.inputs = append(out.inputs, string(cid))
+	}
+	for _, cid := range eff.Archived {
+		out.archived = append(out.archived, string(cid))
+	}
+	pk := map[string]bool{}
+	for i := range e.Nodes {
+		nd := &e.Nodes[i]
+		pid := packageOf(nd.TemplateID)
+		if !pk[pid] {
+			pk[pid] = true
+			out.packages = append(out.packages, pid)
+		}
+		if nd.Exercise {
+			continue
+		}
+		if nd.Transient {
+			out.transient = append(out.transient, nd)
+		} else {
+			out.created = append(out.created, nd)
+		}
+	}
+	return out, nil
+}
+
+// eventNodes renders the transaction's events (Create and Exercise nodes
+// outside Rollbacks, daml-engine.md §5.6) as stored nodes: node ids,
+// witnesses, last descendants and the ACS-delta flags are Canton's; values
+// are Daml JSON of their LF types.
+func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, error) {
+	evs := t.Events(nil, tx.LedgerEffects)
+	out := make([]txNode, 0, len(evs))
+	for _, ev := range evs {
+		switch x := ev.Node.(type) {
+		case *tx.Create:
+			pkg := v.byID[x.TemplateID.PackageID]
+			if pkg == nil {
+				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
+			}
+			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
+				PackageName: x.PackageName, Argument: v.json(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
+				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
+				Transient: !ev.AcsDelta, Witnesses: ev.Witnesses, LastDescendant: int32(ev.LastDescendant), Engine: true}
+			if x.Key != nil {
+				if tmpl := pkg.Template(x.TemplateID.Module, x.TemplateID.Name); tmpl != nil && tmpl.Key != nil {
+					nd.Key = v.json(x.Key.Key, tmpl.Key.Type)
+					nd.Maintainers = x.Key.Maintainers
+				}
+			}
+			out = append(out, nd)
+		case *tx.Exercise:
+			ch := v.choice(x)
+			if ch == nil {
+				return nil, apierr.InternalError.New("choice %s of %s is unknown", x.Choice, x.TemplateID)
+			}
+			nd := txNode{ID: int32(ev.NodeID), Exercise: true, ContractID: string(x.TargetID), TemplateID: x.TemplateID.String(),
+				PackageName: x.PackageName, Argument: v.json(x.ChosenValue, ch.ArgType), Stakeholders: x.Stakeholders,
+				Choice: x.Choice, Consuming: x.Consuming, Acting: x.ActingParties, Witnesses: ev.Witnesses,
+				LastDescendant: int32(ev.LastDescendant), Result: v.json(x.Result, ch.ReturnType),
+				ChoiceObservers: x.ChoiceObservers, Archives: ev.AcsDelta, Engine: true}
+			if x.InterfaceID != nil {
+				nd.InterfaceID = x.InterfaceID.String()
+			}
+			out = append(out, nd)
+		}
+	}
+	return out, nil
+}
+
+// choice returns the definition of an exercised choice (of the
+// interface for an interface choice).
+func (v *pkgView) choice(x *tx.Exercise) *lf.Choice {
+	if x.InterfaceID != nil {
+		if p := v.byID[x.InterfaceID.PackageID]; p != nil {
+			if i := p.Interface(x.InterfaceID.Module, x.InterfaceID.Name); i != nil {
+				return i.Choice(x.Choice)
+			}
+		}
+		return nil
+	}
+	return v.byID[x.TemplateID.PackageID].Choice(x.TemplateID.Module, x.TemplateID.Name, x.Choice)
+}
+
+// json renders a value as Daml JSON of its LF type.
+func (v *pkgView) json(x value.Value, t lf.Type) json.RawMessage {
+	return value.AppendJSONAs(nil, x, t, v.lookup)
+}
+
+// commitInterpreted commits an interpreted submission: the committer
+// re-checks deduplication, that the packages the transaction used are
+// still vetted and that every input contract is still active (a lost race
+// is CONTRACT_NOT_ACTIVE), then writes the entry at a new offset, the
+// contracts it creates and archives, and the deduplication entry.
+func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*logEntry, error) {
+	v, err := n.st.Submit(func(t *store.Tx) (any, error) {
+		now := n.now()
+		if err := n.checkDuplicate(t, c, now); err != nil {
+			return nil, err
+		}
+		cur, err := n.loadPkgView(t, sync)
+		if err != nil {
+			return nil, err
+		}
+		if cur != it.view {
+			for _, pid := range it.packages {
+				if !cur.vetted[pid] {
+					return nil, apierr.PackageNotFound.New("Package %s is no longer vetted on the synchronizer", apierr.Quote(pid)).WithResource("PACKAGE", pid)
+				}
+			}
+		}
+		archived := make([]*contractRecord, 0, len(it.archived))
+		for _, cid := range it.inputs {
+			rec, err := loadContract(t, cid)
+			if err != nil {
+				return nil, err
+			}
+			if rec.State != contractActive || rec.SynchronizerID != sync {
+				return nil, apierr.ContractNotActive.New("Contract %s is not active: it was archived or reassigned since the command was interpreted", apierr.Quote(cid)).
+					WithResource("CONTRACT_ID", cid)
+			}
+			if slices.Contains(it.archived, cid) {
+				archived = append(archived, rec)
+			}
+		}
+		off := t.NextOffset()
+		e := *it.entry
+		e.Offset, e.RecordTime = off, formatTime(now)
+		for _, nd := range it.created {
+			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractActive,
+				CreatedOffset: off, WorkflowID: e.WorkflowID}))
+		}
+		for _, nd := range it.transient {
+			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
+				CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}))
+		}
+		for _, rec := range archived {
+			rec.State, rec.ArchivedOffset = contractArchived, off
+			t.Set(store.ContractKey(rec.Create.ContractID), mustJSON(rec))
+		}
+		appendEntry(t, &e)
+		t.Set(store.DedupKey(changeID(c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}))
+		return &e, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return v.(*logEntry), nil
+}
