@@ -620,6 +620,9 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h := n.hookInterpreted; h != nil {
+		h()
+	}
 	return n.commitInterpreted(&c, sync, it)
 }
 

@@ -79,3 +79,9 @@ func DBForBench(n *Node) *badger.DB { return n.st.DB() }
 
 // UpdateKeyForBench is the store key of the update at an offset.
 func UpdateKeyForBench(off int64) []byte { return store.UpdateKey(off) }
+
+// SetInterpretedHookForTest makes every submission call fn between its
+// interpretation (on a snapshot) and its commit, so that a test can hold
+// racing submissions until all of them have interpreted. Set it before
+// the node is used concurrently.
+func SetInterpretedHookForTest(n *Node, fn func()) { n.hookInterpreted = fn }

@@ -51,6 +51,10 @@ type Node struct {
 	idpv     idpVerifiers
 	pkgCache packageCache
 	views    viewCache
+
+	// hookInterpreted, set only by tests, runs between a submission's
+	// interpretation and its commit.
+	hookInterpreted func()
 }
 
 // participantRecord is the node's persisted identity.
