@@ -28,6 +28,10 @@ import (
 // retries run out (category 2, retryable).
 var failedToDetermineLedgerTime = apierr.Code{Name: "FAILED_TO_DETERMINE_LEDGER_TIME", Category: apierr.ContentionOnSharedResources}
 
+// The node's synchronizers run Canton 3.5's default protocol version 35,
+// whose contract-state mode is NUCK (daml-engine.md §5.8): a try may not
+// roll back a create or a consuming exercise (DAML_EFFECTFUL_ROLLBACK_ERROR).
+
 // maxLedgerTimeRetries bounds the re-interpretations when an input
 // contract was created after the chosen ledger time (daml-engine.md §7).
 const maxLedgerTimeRetries = 3
@@ -122,7 +126,7 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 			started := time.Now()
 			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
-				ParticipantID: n.participantID}, cmds...)
+				ParticipantID: n.participantID, ForbidEffectfulRollback: true}, cmds...)
 			n.met.observeInterpretation(time.Since(started))
 			if err != nil {
 				return engineError(err)
@@ -362,7 +366,19 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 			if r.tmpl.Key == nil {
 				return nil, pathErr(apierr.CommandPreprocessingFailed, p+".templateId", "template %s has no contract key", r.id)
 			}
-			return nil, apierr.Unimplemented.New("ExerciseByKeyCommand is not supported yet: ledgernode does not index contract keys (template %s)", r.id)
+			k, err := arg(x.ContractKey, r.tmpl.Key.Type, p+".contractKey")
+			if err != nil {
+				return nil, err
+			}
+			ch, err := choiceOf(r, x.Choice, p)
+			if err != nil {
+				return nil, err
+			}
+			a, err := arg(nullToEmpty(x.ChoiceArgument), ch.ArgType, p+".choiceArgument")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, engine.ExerciseByKeyCommand(r.id, x.Choice, k, a))
 		default:
 			return nil, pathErr(apierr.InvalidArgument, path, "the command is empty")
 		}
@@ -425,17 +441,20 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 
 // engineContract converts a stored create node to the engine's Contract.
 func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
-	id, err := lf.SplitIdentifier(c.TemplateID)
+	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	tc := lf.TypeConID{PackageID: id.PackageID, Module: id.Module, Name: id.Entity}
 	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), v.lookup)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
 	}
+	key, err := v.storedKey(c, tc)
+	if err != nil {
+		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
+	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: c.Signatories, Stakeholders: c.stakeholders()}, nil
+		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
 }
 
 func intersects(a, b []string) bool {
@@ -598,6 +617,9 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		for _, nd := range it.created {
 			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractActive,
 				CreatedOffset: off, WorkflowID: e.WorkflowID}))
+			if err := cur.indexKey(t, nd, off, true); err != nil {
+				return nil, err
+			}
 		}
 		for _, nd := range it.transient {
 			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
@@ -606,6 +628,9 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
 			t.Set(store.ContractKey(rec.Create.ContractID), mustJSON(rec))
+			if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
+				return nil, err
+			}
 		}
 		appendEntry(t, &e)
 		t.Set(store.DedupKey(changeID(c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}))

@@ -123,3 +123,23 @@ const PrefixReassignment = "t/"
 
 // ReassignmentKey is the key of a reassignment record.
 func ReassignmentKey(id string) []byte { return []byte(PrefixReassignment + id) }
+
+// PrefixContractKey indexes the active contracts by contract key (LF 2.3):
+// y/<key hash>/<inverted creation offset><contract id>, so that a scan of
+// one key's prefix yields its contracts most recent first.
+const PrefixContractKey = "y/"
+
+// ContractKeyPrefix is the prefix of one key's index entries; keyHash is
+// a fixed-size digest of the key's identity (package name, template and
+// value).
+func ContractKeyPrefix(keyHash []byte) []byte {
+	k := append([]byte(PrefixContractKey), keyHash...)
+	return append(k, '/')
+}
+
+// ContractKeyEntry is the index entry of a contract with a key, created
+// at offset off.
+func ContractKeyEntry(keyHash []byte, off int64, cid string) []byte {
+	k := append(ContractKeyPrefix(keyHash), OffsetBytes(^off)...)
+	return append(k, cid...)
+}
