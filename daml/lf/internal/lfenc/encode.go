@@ -453,16 +453,27 @@ type SlotKind int
 
 // The expression slots.
 const (
+	// SlotPrecond is a template's precondition.
 	SlotPrecond SlotKind = iota
+	// SlotSignatories is a template's signatories.
 	SlotSignatories
+	// SlotObservers is a template's observers.
 	SlotObservers
+	// SlotKeyBody is a template key's body.
 	SlotKeyBody
+	// SlotKeyMaintainers is a template key's maintainers function.
 	SlotKeyMaintainers
+	// SlotControllers is a choice's controllers.
 	SlotControllers
+	// SlotChoiceObservers is a choice's observers.
 	SlotChoiceObservers
+	// SlotUpdate is a choice's update.
 	SlotUpdate
+	// SlotView is an interface instance's view.
 	SlotView
+	// SlotMethod is an interface instance's method body.
 	SlotMethod
+	// SlotValue is a value's body.
 	SlotValue
 )
 
@@ -483,11 +494,18 @@ type Slot[X any] struct {
 }
 
 // ExprHook returns the Expr message of slot s, whose expression is x (the
-// zero X when not given).
+// zero X when not given). For SlotPrecond, nil omits the (optional)
+// precondition.
 type ExprHook[X any] func(e *Enc, s Slot[X], x X) []byte
 
-// UnitHook encodes every slot as ().
-func UnitHook[X any](*Enc, Slot[X], X) []byte { return UnitExpr }
+// UnitHook encodes every slot as (), except the precondition, which it
+// omits.
+func UnitHook[X any](_ *Enc, s Slot[X], _ X) []byte {
+	if s.Kind == SlotPrecond {
+		return nil
+	}
+	return UnitExpr
+}
 
 type encoder[X any] struct {
 	*Enc
@@ -567,8 +585,11 @@ func (e *encoder[X]) module(m *ModuleOf[X]) []byte {
 			s.Kind = k
 			return e.hook(e.Enc, s, x)
 		}
-		tkv := []any{1, e.DName(t.Name), 2, e.Str(Or(t.Param, "this")), 3, h(SlotPrecond, t.Precond),
-			4, h(SlotSignatories, t.Signatories), 7, h(SlotObservers, t.Observers)}
+		tkv := []any{1, e.DName(t.Name), 2, e.Str(Or(t.Param, "this"))}
+		if pre := h(SlotPrecond, t.Precond); pre != nil {
+			tkv = append(tkv, 3, pre)
+		}
+		tkv = append(tkv, 4, h(SlotSignatories, t.Signatories), 7, h(SlotObservers, t.Observers))
 		for j := range t.Choices {
 			tkv = append(tkv, 6, e.choice(Slot[X]{Module: m, Template: t, Choice: &t.Choices[j]}))
 		}
