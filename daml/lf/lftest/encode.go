@@ -117,10 +117,10 @@ type ValueRef = lfenc.ValueRef
 // self binders ("" means "arg" and "self"); and its expressions, where the
 // template (or interface) parameter and the argument are free, and in
 // Update also self:
-//   - Controllers ([Party]); nil: the template's signatories expression
+//   - Controllers (List Party); nil: the template's signatories expression
 //     (given or default); in an interface choice, signatory_interface of
 //     the parameter.
-//   - Observers ([Party]); nil: no choice observers (Nil @Party: LF 2
+//   - Observers (List Party); nil: no choice observers (Nil @Party: LF 2
 //     always carries the field, and damlc writes Nil when a choice has
 //     none).
 //   - Update (Update Ret); nil: pure () when Ret is Unit; when Ret is not
@@ -137,10 +137,10 @@ type TyCon = lfenc.TyConOf[lf.Expr]
 // the same module. Param names the template parameter ("" means "this"),
 // free in every expression of the template. Its expressions:
 //   - Precond (Bool); nil: True.
-//   - Signatories ([Party]); nil: the Party fields of the payload record
+//   - Signatories (List Party); nil: the Party fields of the payload record
 //     in field order, [this.f1, this.f2, ...] (Nil when there is none).
-//   - Observers ([Party]); nil: Nil.
-//   - KeyBody (Key) and KeyMaintainers (Key -> [Party]) when Key is set;
+//   - Observers (List Party); nil: Nil.
+//   - KeyBody (Key) and KeyMaintainers (Key -> List Party) when Key is set;
 //     nil: () (a placeholder the engine cannot run: give both to use the
 //     key).
 type Template = lfenc.TemplateOf[lf.Expr]
