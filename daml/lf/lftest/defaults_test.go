@@ -106,7 +106,10 @@ func TestTemplateDefaults(t *testing.T) {
 		Precond: &lf.EBuiltinCon{Con: lf.ConTrue}, Signatories: sigs, Observers: partyNil,
 		Key: &lf.TemplateKey{Type: tyParty, Body: unit, Maintainers: unit},
 		Choices: []*lf.Choice{{Name: "Go", ArgBinder: "a", ArgType: tyUnit, ReturnType: tyUnit, SelfBinder: "s",
-			Controllers: sigs, Observers: partyNil, Update: pureUnit}},
+			Controllers: sigs, Observers: partyNil, Update: pureUnit},
+			// The Archive choice every template gets, as damlc gives it.
+			{Name: "Archive", Consuming: true, ArgBinder: "arg", ArgType: tyUnit, ReturnType: tyUnit, SelfBinder: "self",
+				Controllers: sigs, Observers: partyNil, Update: pureUnit}},
 		Implements: []lf.TypeConID{{PackageID: pkg.ID, Module: "Main", Name: "I"}, {PackageID: pkg.ID, Module: "Main", Name: "I2"}},
 		Instances: []*lf.InterfaceInstance{
 			{Interface: lf.TypeConID{Module: "Main", Name: "I"}, View: iview, Methods: []lf.MethodBody{{Name: "m", Expr: method}}},

@@ -18,6 +18,7 @@ package lftest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
@@ -244,7 +245,36 @@ func Msg(kv ...any) []byte { return lfenc.Msg(kv...) }
 // EncodePackage returns the daml_lf_2 Package bytes of p. It panics on an
 // expression that cannot be encoded (see exprEnc) and on a choice that
 // returns a non-Unit type without an Update.
-func EncodePackage(p Package) []byte { return lfenc.EncodePackageWith(p, hook) }
+//
+// As damlc does (and so do Dalf and DAR), every template gets a consuming Archive choice unless it
+// declares one: controllers its signatories, body pure (); its argument
+// is Unit here (damlc's is the empty record DA.Internal.Template:Archive
+// of daml-stdlib, which these packages do not import), so both encode as
+// {} in JSON.
+func EncodePackage(p Package) []byte { return lfenc.EncodePackageWith(withArchive(p), hook) }
+
+// withArchive returns p with an Archive choice on every template that has
+// none (p itself is not modified).
+func withArchive(p Package) Package {
+	mods := make([]Module, len(p.Modules))
+	for i, m := range p.Modules {
+		tmpls := make([]Template, len(m.Templates))
+		for j, t := range m.Templates {
+			has := false
+			for _, c := range t.Choices {
+				has = has || c.Name == "Archive"
+			}
+			if !has {
+				t.Choices = append(slices.Clone(t.Choices), Choice{Name: "Archive", Consuming: true, Arg: B(Unit), Ret: B(Unit)})
+			}
+			tmpls[j] = t
+		}
+		m.Templates = tmpls
+		mods[i] = m
+	}
+	p.Modules = mods
+	return p
+}
 
 // Payload returns ArchivePayload bytes carrying an LF 2 package.
 func Payload(minor string, patch int32, lf2 []byte) []byte { return lfenc.Payload(minor, patch, lf2) }
@@ -264,7 +294,7 @@ func ArchiveWithHash(payload []byte, hash string) []byte {
 }
 
 // Dalf encodes p into an archive and returns its id and dalf bytes.
-func Dalf(p Package) (id string, dalf []byte) { return lfenc.DalfWith(p, hook) }
+func Dalf(p Package) (id string, dalf []byte) { return lfenc.DalfWith(withArchive(p), hook) }
 
 // Zip returns a zip of files, in order.
 func Zip(files ...File) []byte { return lfenc.Zip(files...) }
@@ -279,7 +309,11 @@ func ManifestText(mainDalf string, dalfs []string, extra ...string) string {
 // paths look like real ones (<name>-<version>-<id>/<name>-<id>.dalf). It
 // returns the DAR and the package ids, main first.
 func DAR(main Package, deps ...Package) ([]byte, []string) {
-	return lfenc.DARWith(hook, main, deps...)
+	ds := make([]Package, len(deps))
+	for i, d := range deps {
+		ds[i] = withArchive(d)
+	}
+	return lfenc.DARWith(hook, withArchive(main), ds...)
 }
 
 // ZeroBomb returns a zip whose first entry, name, is deflated and inflates
