@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -97,6 +98,33 @@ func TestInterfacesSorted(t *testing.T) {
 	for _, i := range impls {
 		if !e.Implements(id("b", "M", "T"), i) {
 			t.Errorf("Implements(T, %s) = false", i)
+		}
+	}
+}
+
+// TestInterfaceViewConcurrent computes views of several versions from
+// many goroutines on one engine (run it with -race).
+func TestInterfaceViewConcurrent(t *testing.T) {
+	e := upgradeEngine()
+	ctx := context.Background()
+	tpl := tid("T")
+	c := &Contract{ID: "00ee", TemplateID: tpl, Arg: value.Record{RecordID: &tpl,
+		Fields: []value.RecordField{{Value: value.Party("alice")}, {Value: value.Int64(1)}}}}
+	prefs := []PackagePreference{nil, {"test": testPkgI2}}
+	wants := []value.Value{value.Int64(101), value.Int64(2001)}
+	errs := make(chan error, 16)
+	for g := range 16 {
+		go func() {
+			got, err := e.InterfaceView(ctx, tid("I"), c, prefs[g%2])
+			if err == nil && !cmp.Equal(got, wants[g%2]) {
+				err = fmt.Errorf("goroutine %d: view %v, want %v", g, got, wants[g%2])
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
