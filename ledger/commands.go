@@ -48,8 +48,9 @@ type CreateAndExerciseCommand struct {
 	ChoiceArgument  json.RawMessage `json:"choiceArgument"`
 }
 
-// ExerciseByKeyCommand exercises a choice on the contract with a key.
-// ledgernode has no contract keys yet: it is refused as unsupported.
+// ExerciseByKeyCommand exercises a choice on the newest active contract
+// with a key (LF 2.3 keys; a template without a key is refused with
+// COMMAND_PREPROCESSING_FAILED).
 type ExerciseByKeyCommand struct {
 	TemplateID     string          `json:"templateId"`
 	ContractKey    json.RawMessage `json:"contractKey"`
@@ -77,11 +78,12 @@ type DeduplicationPeriod struct {
 
 // JsCommands is a submission: commands acting as the actAs parties.
 //
-// ledgernode does not honour MinLedgerTimeAbs, MinLedgerTimeRel,
-// DisclosedContracts, PackageIDSelectionPreference and
-// PrefetchContractKeys yet: a submission that sets one is refused with
-// INVALID_ARGUMENT rather than run without it. TapsMaxPasses bounds a
-// package selection ledgernode does not make, so any value is met.
+// MinLedgerTimeAbs and MinLedgerTimeRel raise the ledger time (they are
+// exclusive); PackageIDSelectionPreference pins package versions;
+// PrefetchContractKeys is a hint and changes nothing. ledgernode does not
+// honour DisclosedContracts yet: a submission that sets them is refused
+// with INVALID_ARGUMENT rather than run without them. TapsMaxPasses bounds
+// a package selection ledgernode makes in one pass, so any value is met.
 type JsCommands struct {
 	Commands                     []Command             `json:"commands"`
 	CommandID                    string                `json:"commandId"`
@@ -681,14 +683,9 @@ func (n *Node) Submit(ctx context.Context, c JsCommands) (Empty, error) {
 }
 
 // SubmitAndWait submits commands and returns the update id and offset of
-// the committed transaction.
-//
-// ledgernode does not evaluate Daml expressions: a created contract's
-// signatories are the actAs parties and it has no other observers; an
-// exercised choice's controllers are the actAs parties, who must be
-// stakeholders of the contract; its result is null; a consuming choice (as
-// the package declares it) archives the contract; Archive is always
-// available. Arguments are checked against the package's types.
+// the committed transaction. The commands run through the Daml engine on a
+// snapshot of the ledger (see interpret.go); the committer then re-checks
+// that every contract the transaction used is still active.
 func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitResponse, error) {
 	e, err := n.submit(ctx, c)
 	if err != nil {
