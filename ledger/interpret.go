@@ -140,7 +140,7 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 				ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, cmds...)
 			n.met.observeInterpretation(time.Since(started))
 			if err != nil {
-				return engineError(interpretationError(ctx, err))
+				return engineError(ctx, err)
 			}
 			// An input contract created after the ledger time (§7): a
 			// transaction that did not read the time moves its ledger
@@ -423,13 +423,14 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 }
 
 // engineError maps an interpretation error: an *apierr.Error the
-// contract store raised comes back as it is, the rest through damlError.
-func engineError(err error) error {
+// contract store raised (e.g. CONTRACT_NOT_ACTIVE for a contract in
+// transit) comes back as it is, the rest through interpretationError.
+func engineError(ctx context.Context, err error) error {
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		return ae
 	}
-	return damlError(err)
+	return interpretationError(ctx, err)
 }
 
 // snapshotContracts is the engine's ContractStore over a read snapshot:
