@@ -53,7 +53,11 @@ func failedToPrepare(format string, args ...any) error {
 	return apierr.FailedToPrepareTransaction.New(format, args...)
 }
 
-// PrepareSubmission interprets commands for external signing. The caller
+// PrepareSubmission interprets commands for external signing through the
+// Daml engine on a read snapshot (prepareOnEngine): the prepared
+// transaction is the engine's, with every node, the node seeds and local
+// (unsuffixed) ids for the contracts it creates, which execute suffixes at
+// commit; its metadata lists the ledger contracts it used. The caller
 // needs CanReadAs, CanActAs or CanExecuteAs (or CanExecuteAsAnyParty) for
 // every actAs party and CanReadAs for every readAs party. The hashing
 // scheme is V2 unless V3 is requested.

@@ -207,8 +207,9 @@ func preparedCreate(x *tx.Create) (*interactive.Create, error) {
 
 // inputContracts returns the metadata's input contracts: the stored
 // create of every ledger contract the transaction used, with its creation
-// time, sorted by contract id (the order Canton hashes them in). The event
-// blob is the stored create node's JSON.
+// time, sorted by contract id (the order Canton hashes them in), its
+// argument normalized as the engine records values. The event blob is the
+// stored create node's JSON.
 func (v *pkgView) inputContracts(t *store.Tx, cids []value.ContractID) ([]interactive.InputContract, error) {
 	sorted := slices.Clone(cids)
 	slices.Sort(sorted)
@@ -220,6 +221,15 @@ func (v *pkgView) inputContracts(t *store.Tx, cids []value.ContractID) ([]intera
 		}
 		ec, err := v.engineContract(&rec.Create)
 		if err != nil {
+			return nil, apierr.InternalError.Wrap(err, "reading an input contract")
+		}
+		// The stored argument holds every field; the transaction's values
+		// are normalized (trailing None fields dropped), as Canton's are.
+		rv, err := v.engine().FromValue(ec.Arg)
+		if err != nil {
+			return nil, apierr.InternalError.Wrap(err, "reading an input contract")
+		}
+		if ec.Arg, err = engine.ToValue(rv); err != nil {
 			return nil, apierr.InternalError.Wrap(err, "reading an input contract")
 		}
 		at, err := time.Parse(time.RFC3339Nano, rec.Create.CreatedAt)

@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -78,6 +79,22 @@ func TestPrepareExecuteValues(t *testing.T) {
 			}
 			if d := cmp.Diff(replaceOwner(tc.canon, f.ext), string(evs[0].CreatedEvent.CreateArgument)); d != "" {
 				t.Errorf("created argument (-want +got):\n%s", d)
+			}
+			// Used by an exercise, the contract is an input contract whose
+			// argument is the prepared create's (normalized the same way).
+			p2 := f.prepare(t, "rich-go-"+tc.name, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid,
+				ContractID: evs[0].CreatedEvent.ContractID, Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}})
+			ics := decodePrepared(t, p2).Metadata.InputContracts
+			if len(ics) != 1 {
+				t.Fatalf("input contracts %#v", ics)
+			}
+			got, err1 := value.EncodeProto(ics[0].Contract.Argument)
+			want, err2 := value.EncodeProto(pt.Transaction.Nodes[0].Create.Argument)
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+				t.Errorf("input contract argument %#v, want %#v (%v, %v)", ics[0].Contract.Argument, pt.Transaction.Nodes[0].Create.Argument, err1, err2)
+			}
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p2)); err != nil {
+				t.Errorf("execute Go: %v", err)
 			}
 		})
 	}
