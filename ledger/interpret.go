@@ -82,6 +82,10 @@ type interpreted struct {
 	// to the committed ones.
 	result *engine.Result
 	cids   map[value.ContractID]value.ContractID
+	// fresh are local contract ids no committed contract may have as its
+	// prefix (an executed prepared transaction, whose ids are fixed by its
+	// node seeds, must not commit twice).
+	fresh []string
 }
 
 // submission options of one interpretation.
@@ -645,6 +649,13 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 				if !cur.vetted[pid] {
 					return nil, apierr.PackageNotFound.New("Package %s is no longer vetted on the synchronizer", apierr.Quote(pid)).WithResource("PACKAGE", pid)
 				}
+			}
+		}
+		for _, local := range it.fresh {
+			if used, err := discriminatorUsed(t, local); err != nil {
+				return nil, err
+			} else if used {
+				return nil, failedToExecute("contract id %s is already in use: the prepared transaction was executed before", local)
 			}
 		}
 		archived := make([]*contractRecord, 0, len(it.archived))

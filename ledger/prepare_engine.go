@@ -443,6 +443,8 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 				} else if used {
 					return failedToExecute("contract id %s is already in use: the prepared transaction was executed before", cr.ContractID)
 				}
+				// Checked again by the committer, against a racing execute.
+				out.fresh = append(out.fresh, string(cr.ContractID))
 			}
 		}
 		return nil
