@@ -278,19 +278,7 @@ func blobWith(t *testing.T, version string, extra []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var payload []byte
-	if err := pbwire.Walk(b, func(f pbwire.Field) error {
-		if f.Num == fVersionedPayload {
-			payload = f.Bytes
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var e pbwire.Encoder
-	e.String(fVersionedVersion, version)
-	e.BytesAlways(fVersionedPayload, slices.Concat(payload, extra))
-	return e.B
+	return rewrap(t, b, version, extra)
 }
 
 func pbStr(num protowire.Number, s string) []byte {
@@ -309,8 +297,8 @@ func TestDecodeContractBlobKey(t *testing.T) {
 	unit := pbMsg(1)
 	hash := string(bytes.Repeat([]byte{7}, 32))
 	key := pbMsg(fFCIKey, pbMsg(fKeyKey, unit), pbStr(fKeyMaintainers, "b"), pbStr(fKeyHash, hash))
-	// With the key's maintainer b, b is no longer a non-maintainer
-	// signatory: drop it by building the payload around a signatory a.
+	// A contract with non-maintainer signatory a, to which the key adds
+	// the maintainer b as a signatory.
 	c := Create{ContractID: blobCid(1), PackageName: "p", TemplateID: tpl("T"), Arg: value.Record{},
 		Signatories: []string{"a"}, Stakeholders: []string{"a"}, Version: VersionKeys}
 	b, err := EncodeContractBlob(&c, 7, nil)
