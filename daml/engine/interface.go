@@ -111,7 +111,7 @@ func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 				return
 			}
 			if id != t {
-				m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %v\nExpected contract of type %s but got %s", v[0], t, id))
+				m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %v\nExpected contract of type %s but got %s", v[0], pretty(t), pretty(id)))
 				return
 			}
 			m.ret(r)
@@ -185,8 +185,10 @@ func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 				m.ret(v[1])
 				return
 			}
+			// Speedy's text, its spelling ("requirring") included.
 			m.fail(errorf(ErrContractDoesNotImplementRequiringInterface,
-				"Update failed due to contract %v not implementing the requiring interface %s (required %s); contract has type %s", v[0], req, reqd, id))
+				"Update failed due to contract %v not implementing the requiring interface\nExpected contract to implement interface %s requirring the interface %s but contract has type %s",
+				v[0], pretty(req), pretty(reqd), pretty(id)))
 		})
 	}
 	return c.fail(errorf(ErrPackage, "unknown expression %T", x))

@@ -451,7 +451,7 @@ func (k *kCreate) resume(m *Machine, v Value) {
 	switch k.stage {
 	case 0:
 		if ok, _ := v.(Bool); !ok {
-			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", k.t))
+			m.fail(errorf(ErrTemplatePreconditionViolated, "Update failed due to precondition violation when creating %s", pretty(k.t)))
 			return
 		}
 		k.stage = 1
@@ -596,11 +596,11 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 			return
 		}
 		if !m.e.implements(t, want) {
-			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, want, t))
+			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, pretty(want), pretty(t)))
 			return
 		}
 	} else if ct.Module != want.Module || ct.Name != want.Name {
-		m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, want, ct))
+		m.fail(errorf(ErrWronglyTypedContract, "Update failed due to wrongly typed contract id %s\nExpected contract of type %s but got %s", cidV, pretty(want), pretty(ct)))
 		return
 	}
 	if ct.PackageID != t.PackageID {
