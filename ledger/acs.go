@@ -91,12 +91,17 @@ type GetActiveContractsPageResponse struct {
 	NextPageToken   *string                      `json:"nextPageToken"`
 }
 
-func eventFormatAuth(ctx context.Context, f *EventFormat) error {
+// eventFormatAuth checks an event format, authorizes reading as its
+// parties and refuses filters naming unknown templates or interfaces.
+func (n *Node) eventFormatAuth(ctx context.Context, f *EventFormat) error {
 	if err := checkEventFormat(f, "event_format"); err != nil {
 		return err
 	}
 	parties, anyParty := UpdateFormat{IncludeReassignments: f}.readingParties()
-	return authorizeRead(ctx, parties, anyParty)
+	if err := authorizeRead(ctx, parties, anyParty); err != nil {
+		return err
+	}
+	return n.checkFilterIDs(f)
 }
 
 // acsAt visits the contracts active (or in transit) at an offset that the
@@ -116,12 +121,12 @@ func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, f
 		if c.CreatedOffset > at || (c.ArchivedOffset != 0 && c.ArchivedOffset <= at) {
 			return true, nil
 		}
-		w, blob := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
+		w, m := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
 		if len(w) == 0 {
 			return true, nil
 		}
 		e := &logEntry{Offset: c.CreatedOffset}
-		ev := *createdEvent(e, &c.Create, w, blob, true)
+		ev := *createdEvent(e, &c.Create, w, ef, m, true)
 		resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
 		if c.State == contractUnassigned {
 			resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: UnassignedEvent{
@@ -158,7 +163,7 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 	default:
 		return nil, apierr.InvalidArgument.New("Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.")
 	}
-	if err := eventFormatAuth(ctx, f); err != nil {
+	if err := n.eventFormatAuth(ctx, f); err != nil {
 		return nil, err
 	}
 	if err := n.checkActiveAt(req.ActiveAtOffset); err != nil {
@@ -174,7 +179,7 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 		return out, nil
 	}
 	err := n.st.View(func(r *store.Reader) error {
-		return n.acsAt(r, req.ActiveAtOffset, newEventFilter(f, n.pkgNameOf), "", func(c GetActiveContractsResponse) bool {
+		return n.acsAt(r, req.ActiveAtOffset, newEventFilter(f, n), "", func(c GetActiveContractsResponse) bool {
 			out = append(out, c)
 			return int64(len(out)) < take
 		})
@@ -221,7 +226,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
-	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {
+	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
 	size := DefaultACSPageSize
@@ -255,7 +260,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 	resp := GetActiveContractsPageResponse{ActiveContracts: []GetActiveContractsResponse{}, ActiveAtOffset: at}
 	more := false
 	err := n.st.View(func(r *store.Reader) error {
-		return n.acsAt(r, at, newEventFilter(&req.EventFormat, n.pkgNameOf), after, func(c GetActiveContractsResponse) bool {
+		return n.acsAt(r, at, newEventFilter(&req.EventFormat, n), after, func(c GetActiveContractsResponse) bool {
 			if len(resp.ActiveContracts) == size {
 				more = true
 				return false
@@ -366,7 +371,7 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
-	if err := eventFormatAuth(ctx, &req.EventFormat); err != nil {
+	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
 	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", req.ContractID)
@@ -384,17 +389,17 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 	if err != nil {
 		return GetEventsByContractIDResponse{}, storeErr(err)
 	}
-	ef := newEventFilter(&req.EventFormat, n.pkgNameOf)
-	w, blob := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
+	ef := newEventFilter(&req.EventFormat, n)
+	w, m := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
 	if len(w) == 0 {
 		return GetEventsByContractIDResponse{}, notFound
 	}
 	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
-		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset}, &c.Create, w, blob, true), SynchronizerID: c.SynchronizerID}}
+		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
 	if c.ArchivedOffset != 0 {
 		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: ArchivedEvent{
 			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,
-			PackageName: c.Create.PackageName, ImplementedInterfaces: []string{}}}
+			PackageName: c.Create.PackageName, ImplementedInterfaces: m.implemented()}}
 	}
 	return resp, nil
 }

@@ -719,7 +719,7 @@ func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWai
 	}
 	f := req.TransactionFormat
 	if f != nil {
-		if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
+		if err := n.validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
 			return SubmitAndWaitForTransactionResponse{}, err
 		}
 	} else {
@@ -731,7 +731,7 @@ func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWai
 	if err != nil {
 		return SubmitAndWaitForTransactionResponse{}, err
 	}
-	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n.pkgNameOf))
+	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n))
 	if t == nil {
 		t = &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
 			Events: []Event{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
@@ -747,7 +747,7 @@ func (n *Node) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands
 		return SubmitAndWaitForTransactionTreeResponse{}, err
 	}
 	f := actAsFormat(c, ShapeLedgerEffects)
-	t := renderTree(e, newEventFilter(&f.EventFormat, n.pkgNameOf))
+	t := renderTree(e, newEventFilter(&f.EventFormat, n))
 	if t == nil {
 		t = &TransactionTree{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
 			Offset: e.Offset, EventsByID: map[string]TreeEvent{}, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}

@@ -33,8 +33,9 @@ type ArchivedEvent struct {
 	ImplementedInterfaces []string `json:"implementedInterfaces"`
 }
 
-// ExercisedEvent is a choice exercise (ledger-effects shape). ledgernode
-// does not evaluate Daml: ExerciseResult is always null.
+// ExercisedEvent is a choice exercise (ledger-effects shape): the choice
+// argument and its result as Daml JSON, the controllers, and the node id
+// of the last node of the choice's subtree.
 type ExercisedEvent struct {
 	Offset                int64           `json:"offset"`
 	NodeID                int32           `json:"nodeId"`
@@ -168,8 +169,10 @@ type TemplateFilterValue struct {
 	IncludeCreatedEventBlob bool   `json:"includeCreatedEventBlob"`
 }
 
-// InterfaceFilterValue matches the implementations of an interface.
-// ledgernode has no interface views: an interface filter matches nothing.
+// InterfaceFilterValue matches the contracts whose template implements an
+// interface ("pkg:M:I" or "#package-name:M:I"); with IncludeInterfaceView
+// each created event carries the interface's view, computed through the
+// Daml engine (CreatedEvent.InterfaceViews holds JsInterfaceView values).
 type InterfaceFilterValue struct {
 	InterfaceID             string `json:"interfaceId"`
 	IncludeInterfaceView    bool   `json:"includeInterfaceView"`

@@ -161,42 +161,105 @@ func union(lists ...[]string) []string {
 type eventFilter struct {
 	byParty  map[string][]CumulativeFilter
 	anyParty *Filters
-	// pkgName resolves a package id to its name (for package-id template
-	// filters, which match every version of the package).
-	pkgName func(id string) string
+	// pk resolves package ids to names and packages (package-id template
+	// filters match every version of the package; interface filters
+	// match the templates that implement the interface) and computes
+	// interface views.
+	pk readPackages
 }
 
-func newEventFilter(f *EventFormat, pkgName func(string) string) *eventFilter {
+// readPackages is what an event filter needs of the node.
+type readPackages interface {
+	// pkgNameOf returns the name of a package, "" when unknown.
+	pkgNameOf(id string) string
+	// cachedPackage returns a decoded package, nil when unknown.
+	cachedPackage(id string) *lf.Package
+	// interfaceView computes the view of a created contract.
+	interfaceView(iface lf.TypeConID, c *txNode) (json.RawMessage, error)
+}
+
+func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
 	if f == nil {
 		return nil
 	}
-	ef := &eventFilter{byParty: map[string][]CumulativeFilter{}, anyParty: f.FiltersForAnyParty, pkgName: pkgName}
+	ef := &eventFilter{byParty: map[string][]CumulativeFilter{}, anyParty: f.FiltersForAnyParty, pk: pk}
 	for p, fs := range f.FiltersByParty {
 		ef.byParty[p] = fs.Cumulative
 	}
 	return ef
 }
 
-// matches reports whether a party's filters select a template, and whether
-// they ask for the created-event blob.
-func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string) (ok, blob bool) {
-	if len(fs) == 0 {
-		return true, false
+// filterMatch is what a party's filters select of an event: whether it is
+// shown, with its created-event blob, and the interfaces matched by
+// interface filters (with whether their views are asked for).
+type filterMatch struct {
+	ok, blob bool
+	ifaces   []ifaceMatch
+}
+
+type ifaceMatch struct {
+	id   lf.TypeConID
+	view bool
+}
+
+// add merges another match.
+func (m *filterMatch) add(o filterMatch) {
+	m.ok, m.blob = m.ok || o.ok, m.blob || o.blob
+	for _, i := range o.ifaces {
+		m.addIface(i)
 	}
+}
+
+func (m *filterMatch) addIface(i ifaceMatch) {
+	for k := range m.ifaces {
+		if m.ifaces[k].id == i.id {
+			m.ifaces[k].view = m.ifaces[k].view || i.view
+			return
+		}
+	}
+	m.ifaces = append(m.ifaces, i)
+}
+
+// implemented lists the interfaces matched with views asked for
+// (implementedInterfaces of exercised and archived events).
+func (m filterMatch) implemented() []string {
+	out := []string{}
+	for _, i := range m.ifaces {
+		if i.view {
+			out = append(out, i.id.String())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// matches reports what a party's filters select of an event of a
+// template.
+func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string) filterMatch {
+	if len(fs) == 0 {
+		return filterMatch{ok: true}
+	}
+	var m filterMatch
 	for _, c := range fs {
 		f := c.IdentifierFilter
 		switch {
 		case f.WildcardFilter != nil:
-			ok, blob = true, blob || f.WildcardFilter.Value.IncludeCreatedEventBlob
+			m.ok, m.blob = true, m.blob || f.WildcardFilter.Value.IncludeCreatedEventBlob
 		case f.TemplateFilter != nil:
 			if ef.templateMatches(f.TemplateFilter.Value.TemplateID, templateID, pkgName) {
-				ok, blob = true, blob || f.TemplateFilter.Value.IncludeCreatedEventBlob
+				m.ok, m.blob = true, m.blob || f.TemplateFilter.Value.IncludeCreatedEventBlob
+			}
+		case f.InterfaceFilter != nil:
+			v := f.InterfaceFilter.Value
+			if id, ok := ef.implements(templateID, v.InterfaceID); ok {
+				m.ok, m.blob = true, m.blob || v.IncludeCreatedEventBlob
+				m.addIface(ifaceMatch{id: id, view: v.IncludeInterfaceView})
 			}
 		case f.Empty != nil:
-			ok = true
+			m.ok = true
 		}
 	}
-	return ok, blob
+	return m
 }
 
 // templateMatches compares a filter's template id ("pkg:M:E" or
@@ -214,33 +277,103 @@ func (ef *eventFilter) templateMatches(filter, templateID, pkgName string) bool 
 	if f.ByName() {
 		return f.PackageName == pkgName
 	}
-	return f.PackageID == t.PackageID || (ef.pkgName != nil && ef.pkgName(f.PackageID) == pkgName)
+	return f.PackageID == t.PackageID || (ef.pk != nil && ef.pk.pkgNameOf(f.PackageID) == pkgName)
+}
+
+// implements reports whether the template of an event implements the
+// interface a filter names ("pkg:M:I" or "#name:M:I"), and which
+// interface (by package id) it is.
+func (ef *eventFilter) implements(templateID, filter string) (lf.TypeConID, bool) {
+	if ef.pk == nil {
+		return lf.TypeConID{}, false
+	}
+	f, err := lf.SplitIdentifier(filter)
+	if err != nil {
+		return lf.TypeConID{}, false
+	}
+	t, err := splitTypeCon(templateID)
+	if err != nil {
+		return lf.TypeConID{}, false
+	}
+	pkg := ef.pk.cachedPackage(t.PackageID)
+	if pkg == nil {
+		return lf.TypeConID{}, false
+	}
+	tmpl := pkg.Template(t.Module, t.Name)
+	if tmpl == nil {
+		return lf.TypeConID{}, false
+	}
+	for _, i := range tmpl.Implements {
+		if i.Module != f.Module || i.Name != f.Entity {
+			continue
+		}
+		if f.ByName() && ef.pk.pkgNameOf(i.PackageID) == f.PackageName || !f.ByName() && i.PackageID == f.PackageID {
+			return i, true
+		}
+	}
+	return lf.TypeConID{}, false
 }
 
 // witnesses returns the parties among candidates whose filters select the
-// template, and whether any of them asked for the blob.
-func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, bool) {
+// template, and what their filters ask for.
+func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, filterMatch) {
 	var out []string
-	blob := false
+	var all filterMatch
 	for _, p := range candidates {
 		fs, listed := ef.byParty[p]
-		ok, b := false, false
+		var m filterMatch
 		if listed {
-			ok, b = ef.matches(fs, templateID, pkgName)
+			m = ef.matches(fs, templateID, pkgName)
 		}
-		if !ok && ef.anyParty != nil {
-			ok, b = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
+		if !m.ok && ef.anyParty != nil {
+			m = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
 		}
-		if ok {
+		if m.ok {
 			out = append(out, p)
-			blob = blob || b
+			all.add(m)
 		}
 	}
-	return out, blob
+	return out, all
 }
 
-// createdEvent renders a create node for witnesses.
-func createdEvent(e *logEntry, n *txNode, witnesses []string, blob, acsDelta bool) *CreatedEvent {
+// JsInterfaceView is the view of a created contract matched by an
+// interface filter: ViewValue is set when the filter asked for the view
+// and it could be computed; ViewStatus says why not otherwise.
+type JsInterfaceView struct {
+	InterfaceID string          `json:"interfaceId"`
+	ViewStatus  JsStatus        `json:"viewStatus"`
+	ViewValue   json.RawMessage `json:"viewValue,omitempty"`
+}
+
+// JsStatus is a google.rpc.Status: code 0 for success.
+type JsStatus struct {
+	Code    int32  `json:"code"`
+	Message string `json:"message"`
+	Details []any  `json:"details"`
+}
+
+// interfaceViews renders the views an event's filters ask for.
+func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch) []any {
+	out := []any{}
+	for _, i := range m.ifaces {
+		if !i.view {
+			continue
+		}
+		v := JsInterfaceView{InterfaceID: i.id.String(), ViewStatus: JsStatus{Details: []any{}}}
+		val, err := ef.pk.interfaceView(i.id, n)
+		if err != nil {
+			v.ViewStatus = statusOf(err)
+		} else {
+			v.ViewValue = val
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// createdEvent renders a create node for witnesses, with what their
+// filters ask for (the blob, interface views).
+func createdEvent(e *logEntry, n *txNode, witnesses []string, ef *eventFilter, m filterMatch, acsDelta bool) *CreatedEvent {
 	key := n.Key
 	if key == nil {
 		key = json.RawMessage("null")
@@ -249,8 +382,11 @@ func createdEvent(e *logEntry, n *txNode, witnesses []string, blob, acsDelta boo
 		ContractKey: key, CreateArgument: n.Argument, InterfaceViews: []any{},
 		WitnessParties: witnesses, Signatories: nonNil(n.Signatories), Observers: nonNil(n.Observers),
 		CreatedAt: n.CreatedAt, PackageName: n.PackageName, RepresentativePackageID: packageOf(n.TemplateID), ACSDelta: acsDelta}
-	if blob {
+	if m.blob {
 		ev.CreatedEventBlob = base64.StdEncoding.EncodeToString(mustJSON(n))
+	}
+	if ef != nil && len(m.ifaces) > 0 {
+		ev.InterfaceViews = ef.interfaceViews(n, m)
 	}
 	return ev
 }
@@ -308,21 +444,25 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 			if effects {
 				seen = n.witnesses()
 			}
-			w, blob := ef.witnesses(seen, n.TemplateID, n.PackageName)
+			w, m := ef.witnesses(seen, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
-				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, blob, !n.Transient)})
+				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, ef, m, !n.Transient)})
 			}
 		case effects:
-			w, _ := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
+			w, m := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
 			if len(w) > 0 {
-				events = append(events, Event{ExercisedEvent: exercisedEvent(e, n, w)})
+				ev := exercisedEvent(e, n, w)
+				if n.Consuming {
+					ev.ImplementedInterfaces = m.implemented()
+				}
+				events = append(events, Event{ExercisedEvent: ev})
 			}
 		case n.archives(e):
-			w, _ := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
+			w, m := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
 				events = append(events, Event{ArchivedEvent: &ArchivedEvent{Offset: e.Offset, NodeID: n.ID,
 					ContractID: n.ContractID, TemplateID: n.TemplateID, WitnessParties: w, PackageName: n.PackageName,
-					ImplementedInterfaces: []string{}}})
+					ImplementedInterfaces: m.implemented()}})
 			}
 		}
 	}
@@ -369,7 +509,7 @@ func renderReassignment(e *logEntry, ef *eventFilter, always bool) *Reassignment
 		Events: []ReassignmentEvent{}, RecordTime: e.RecordTime, SynchronizerID: e.SynchronizerID}
 	if ef != nil {
 		c := &r.Contract
-		w, blob := ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
+		w, m := ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
 		if len(w) > 0 {
 			if r.Unassign {
 				out.Events = append(out.Events, ReassignmentEvent{JsUnassignedEvent: &Wrapped[UnassignedEvent]{Value: UnassignedEvent{
@@ -379,7 +519,7 @@ func renderReassignment(e *logEntry, ef *eventFilter, always bool) *Reassignment
 			} else {
 				out.Events = append(out.Events, ReassignmentEvent{JsAssignmentEvent: &AssignmentEvent{Source: r.Source,
 					Target: r.Target, ReassignmentID: r.ReassignmentID, Submitter: r.Submitter, ReassignmentCounter: r.Counter,
-					CreatedEvent: *createdEvent(e, c, w, blob, true)}})
+					CreatedEvent: *createdEvent(e, c, w, ef, m, true)}})
 			}
 		}
 	}
@@ -419,10 +559,10 @@ type renderer struct {
 	ra     *eventFilter
 }
 
-func newRenderer(f UpdateFormat, pkgName func(string) string) *renderer {
-	r := &renderer{format: f, ra: newEventFilter(f.IncludeReassignments, pkgName)}
+func newRenderer(f UpdateFormat, pk readPackages) *renderer {
+	r := &renderer{format: f, ra: newEventFilter(f.IncludeReassignments, pk)}
 	if f.IncludeTransactions != nil {
-		r.tx = newEventFilter(&f.IncludeTransactions.EventFormat, pkgName)
+		r.tx = newEventFilter(&f.IncludeTransactions.EventFormat, pk)
 	}
 	return r
 }

@@ -51,6 +51,7 @@ type Node struct {
 	idpv     idpVerifiers
 	pkgCache packageCache
 	views    viewCache
+	reads    readEngine
 
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.

@@ -164,7 +164,7 @@ func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req E
 	if f == nil {
 		f = actAsFormat(JsCommands{ActAs: e.ActAs}, ShapeACSDelta)
 	}
-	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n.pkgNameOf))
+	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n))
 	if t == nil {
 		t = &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
 			Events: []Event{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}

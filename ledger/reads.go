@@ -231,7 +231,7 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
-	if err := validateFormat(ctx, req.UpdateFormat); err != nil {
+	if err := n.validateFormat(ctx, req.UpdateFormat); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
 	size := DefaultUpdatesPageSize
@@ -272,7 +272,7 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 				lo = tok.Cursor
 			}
 		}
-		rd := newRenderer(req.UpdateFormat, n.pkgNameOf)
+		rd := newRenderer(req.UpdateFormat, n)
 		resp.Updates = []GetUpdateResponse{}
 		last := int64(-1)
 		err := scanEntries(r, lo, hi, req.DescendingOrder, indexParty(req.UpdateFormat), func(e *logEntry) (bool, error) {
@@ -484,7 +484,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if shape == listTrees {
 		f.IncludeTopologyEvents = nil
 	}
-	if err := validateFormat(ctx, f); err != nil {
+	if err := n.validateFormat(ctx, f); err != nil {
 		return nil, err
 	}
 	if req.DescendingOrder && req.EndInclusive == nil {
@@ -493,7 +493,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
 		return nil, err
 	}
-	rd := newRenderer(f, n.pkgNameOf)
+	rd := newRenderer(f, n)
 	waits := req.EndInclusive == nil || opts.IdleTimeout != nil
 	return collect(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f), opts, waits,
 		func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint)
@@ -656,14 +656,14 @@ func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateForma
 	if err := n.public(ctx); err != nil {
 		return GetUpdateResponse{}, err
 	}
-	if err := validateFormat(ctx, f); err != nil {
+	if err := n.validateFormat(ctx, f); err != nil {
 		return GetUpdateResponse{}, err
 	}
 	e, err := n.entryAt(id, off)
 	if err != nil {
 		return GetUpdateResponse{}, err
 	}
-	u, ok := newRenderer(f, n.pkgNameOf).update(e)
+	u, ok := newRenderer(f, n).update(e)
 	if !ok {
 		return GetUpdateResponse{}, updateNotFound(e.UpdateID)
 	}
@@ -703,7 +703,7 @@ func (n *Node) treeBy(ctx context.Context, id string, off int64, parties []strin
 		ef.FiltersByParty[p] = Filters{}
 	}
 	if e.Kind == kindTransaction {
-		if t := renderTree(e, newEventFilter(ef, n.pkgNameOf)); t != nil {
+		if t := renderTree(e, newEventFilter(ef, n)); t != nil {
 			return TransactionTreeResponse{Transaction: *t}, nil
 		}
 	}

@@ -307,6 +307,6 @@ func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWa
 	if err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}
-	r := renderReassignment(e, newEventFilter(req.EventFormat, n.pkgNameOf), true)
+	r := renderReassignment(e, newEventFilter(req.EventFormat, n), true)
 	return SubmitAndWaitForReassignmentResponse{Reassignment: *r}, nil
 }

@@ -67,7 +67,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 		if shape == listTrees {
 			f.IncludeTopologyEvents = nil
 		}
-		if err := validateFormat(ctx, f); err != nil {
+		if err := n.validateFormat(ctx, f); err != nil {
 			fail(err)
 			return
 		}
@@ -79,7 +79,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			fail(err)
 			return
 		}
-		rd := newRenderer(f, n.pkgNameOf)
+		rd := newRenderer(f, n)
 		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
 			func(e *logEntry) (T, bool) { return render(rd, e) }) {
 			if !yield(v, err) || err != nil {

@@ -28,12 +28,18 @@ func upgradeBase() e.Package {
 			{Name: "Helper", Fields: []e.Field{{"u", e.B(e.Unit)}}},
 		},
 		Templates: []e.Template{{Name: "T", Choices: []e.Choice{
-			{Name: "C", Consuming: true, Arg: self("C"), Ret: e.CID(self("T"))}}}},
+			{Name: "C", Consuming: true, Arg: self("C"), Ret: e.CID(self("T")), Update: pureSelf}}}},
 	}, {
 		Name:      "Aux",
 		DataTypes: []e.DataType{{Name: "A", Serializable: true, Fields: []e.Field{{"x", e.B(e.Int64)}}}},
 	}}}
 }
+
+// pureSelf is the body of choice C: pure self (lftest needs a body for a
+// choice that does not return Unit).
+var pureSelf = &lf.EUpdate{Update: &lf.UPure{
+	Type: &lf.TApp{Fun: &lf.TBuiltin{Builtin: lf.BuiltinContractID}, Arg: &lf.TCon{ID: lf.TypeConID{PackageID: e.SelfID, Module: "M", Name: "T"}}},
+	Expr: &lf.EVar{Name: "self"}}}
 
 func dtOf(p *e.Package, name string) *e.DataType {
 	for i := range p.Modules[0].DataTypes {

@@ -87,6 +87,10 @@ const (
 	// ErrContractIDInContractKey is a contract key that contains a
 	// contract id.
 	ErrContractIDInContractKey
+	// ErrUnresolvedPackageName is an interface fetch or exercise on a
+	// contract whose package name has no entry in a non-nil
+	// Submission.Preference (§8.1); the Message names the package name.
+	ErrUnresolvedPackageName
 )
 
 var kindNames = map[ErrorKind]string{
@@ -109,6 +113,7 @@ var kindNames = map[ErrorKind]string{
 	ErrCreateEmptyContractKeyMaintainers: "CreateEmptyContractKeyMaintainers",
 	ErrFetchEmptyContractKeyMaintainers:  "FetchEmptyContractKeyMaintainers",
 	ErrContractIDInContractKey:           "ContractIdInContractKey",
+	ErrUnresolvedPackageName:             "UnresolvedPackageName",
 }
 
 // String returns the kind's name, e.g. "UserError".

@@ -58,7 +58,21 @@ type Submission struct {
 	// (protocol version 35, tx.ModeNUCK): a try may not roll back a create
 	// or a consuming exercise (§5.8). False is the NoKey mode (PV 34).
 	ForbidEffectfulRollback bool
+	// Preference is the package preference (§8.1) used by interface
+	// fetches and exercises (fetch_interface, exercise_interface,
+	// ExerciseInterfaceCommand): the contract is used under the template
+	// of the same module and name in the preferred package for its
+	// package name, translated and validated as in §8.2–8.3. A non-nil
+	// preference without an entry for that name fails with
+	// ErrUnresolvedPackageName. Nil means the contract's creation package
+	// (no resolution). Template fetches and exercises name their package
+	// and do not use it.
+	Preference PackagePreference
 }
+
+// PackagePreference maps a package name to the package id to use for it
+// (Canton's package resolution of a submission, §8.1).
+type PackagePreference map[string]string
 
 func (s *Submission) prepTime() Timestamp {
 	if s.PreparationTime != 0 {
@@ -133,7 +147,7 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,
 	})
-	st.lt = ledgerTx{b: b, store: sub.Contracts}
+	st.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
 	m.tx = &st.lt
 	// The Result and the first command's result in one allocation.
 	rb := &struct {
@@ -199,6 +213,8 @@ type ledgerTx struct {
 	b *tx.Builder
 	// store is the submission's ContractStore (nil: none).
 	store ContractStore
+	// pref is the submission's package preference (nil: none).
+	pref PackagePreference
 	// contracts is made on first use.
 	contracts map[ContractID]*contractInfo
 	keyed     []ContractID // contracts created with a key, in order (keys.go)
@@ -496,9 +512,10 @@ type useFunc func(m *Machine, c *contractInfo, t lf.TypeConID)
 
 func (f useFunc) useContract(m *Machine, c *contractInfo, t lf.TypeConID) { f(m, c, t) }
 
-// fetchInterfaceContract finds an active contract whose template
-// implements iface; the contract is used under its own template (there
-// is no package preference here).
+// fetchInterfaceContract finds an active contract whose template, taken
+// from the package the submission's preference gives for the contract's
+// package name (its own template without a preference), implements
+// iface.
 func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k contractUser) {
 	m.fetchContractAs(cidV, iface, true, k)
 }
@@ -546,8 +563,9 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 // fetchContractAs finds an active contract, maps its template to the
 // template to use, and calls k: for a template fetch (byIface false) the
 // contract's template must be want's (same module and name) and is used
-// as want; for an interface fetch its template must implement want and
-// is used as itself.
+// as want; for an interface fetch it is used as the template of the same
+// module and name in the preferred package for its package name (itself
+// when the submission has no preference), which must implement want.
 func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k contractUser) {
 	cid, ok := cidV.(ContractID)
 	if !ok {
@@ -562,9 +580,17 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 	ct := c.templateID
 	t := want
 	if byIface {
-		t = ct
-		if !m.e.implements(ct, want) {
-			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, want, ct))
+		var err *Error
+		if t, err = m.e.preferredTemplate(ct, m.tx.pref); err != nil {
+			m.fail(err)
+			return
+		}
+		if _, err := m.e.template(t); err != nil {
+			m.fail(err)
+			return
+		}
+		if !m.e.implements(t, want) {
+			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, want, t))
 			return
 		}
 	} else if ct.Module != want.Module || ct.Name != want.Name {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc, an

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 )
 
 func TestCacheServesDecodedPackages(t *testing.T) {

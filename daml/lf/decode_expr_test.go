@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 

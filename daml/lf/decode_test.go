@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 )
 
 // samplePackage exercises every type-level construct the decoder keeps.
@@ -59,7 +59,7 @@ func TestDecodeSample(t *testing.T) {
 		t.Run("2."+minor, func(t *testing.T) {
 			p := decode(t, samplePackage(minor))
 			self := func(n string) Type { return tcon(p.ID, "Main", n) }
-			unit := &EBuiltinCon{Con: ConUnit} // lftest's expressions are all ()
+			unit := &EBuiltinCon{Con: ConUnit} // lfenc's expressions are all ()
 			want := &Module{
 				Name: "Main",
 				DataTypes: []*DataType{

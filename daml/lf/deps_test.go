@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 )
 
 // graphPkg is a package named name whose imports are the given ids (a data

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 )
 
 // TestErrorFields: each kind carries its structured context.

@@ -12,6 +12,8 @@ import (
 // template, built by the tests' encoder.
 func exampleDAR() []byte {
 	self := func(n string) lftest.Type { return lftest.Con(lftest.Self(), "Iou", n) }
+	iou := lf.TypeConApp{ID: lf.TypeConID{PackageID: lftest.SelfID, Module: "Iou", Name: "Iou"}}
+	transfer := lf.TypeConApp{ID: lf.TypeConID{PackageID: lftest.SelfID, Module: "Iou", Name: "Transfer"}}
 	dar, _ := lftest.DAR(lftest.Package{Name: "iou", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{
 		Name: "Iou",
 		DataTypes: []lftest.DataType{
@@ -23,7 +25,11 @@ func exampleDAR() []byte {
 			{Name: "Transfer", Serializable: true, Fields: []lftest.Field{{Name: "newOwner", Type: lftest.B(lftest.Party)}}},
 		},
 		Templates: []lftest.Template{{Name: "Iou", Choices: []lftest.Choice{
-			{Name: "Transfer", Consuming: true, Arg: self("Transfer"), Ret: lftest.CID(self("Iou"))},
+			{Name: "Transfer", Consuming: true, Arg: self("Transfer"), Ret: lftest.CID(self("Iou")),
+				// create @Iou (this with owner = arg.newOwner)
+				Update: &lf.EUpdate{Update: &lf.UCreate{Template: iou.ID, Expr: &lf.ERecUpd{Type: iou, Field: "owner",
+					Record: &lf.EVar{Name: "this"},
+					Update: &lf.ERecProj{Type: transfer, Field: "newOwner", Record: &lf.EVar{Name: "arg"}}}}}},
 		}}},
 	}}})
 	return dar

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
+	e "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 	"github.com/ledgernode/ledgernode/internal/quote"
 )
 

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	lftest "github.com/ledgernode/ledgernode/daml/lf/internal/lfenc"
 )
 
 // darDir holds the real DARs of ../shared, relative to this package: next

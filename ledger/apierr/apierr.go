@@ -121,6 +121,12 @@ func (c Category) GRPC() GRPCCode {
 // when errors of the category are not retryable.
 func (c Category) Retry() time.Duration { return categories[c].retry }
 
+// Valid reports whether c is one of Canton's error categories (1 to 14).
+func (c Category) Valid() bool {
+	_, ok := categories[c]
+	return ok
+}
+
 // Redacted reports whether Canton hides the details of errors of this
 // category from clients (security-sensitive categories 4, 5, 6, 7 and 14).
 func (c Category) Redacted() bool { return categories[c].redacted }
@@ -168,6 +174,18 @@ type Code struct {
 	prefix string
 	// status overrides the category's HTTP status where Canton forces one.
 	status int
+	// retry overrides the category's retry delay where Canton sets one
+	// for the code.
+	retry time.Duration
+}
+
+// InCategory returns the code with another category. It is for codes
+// whose category is chosen per error (DAML_FAILURE takes the category
+// the Daml code gives); errors.Is still matches by name. The caller must
+// pass a category for which Valid is true.
+func (c Code) InCategory(cat Category) Code {
+	c.Category = cat
+	return c
 }
 
 // Error returns the code's name, so a Code can serve as a sentinel error.
@@ -239,6 +257,16 @@ func (e *Error) Category() Category { return e.Code.Category }
 
 // GRPCCode returns the gRPC status code of the error's category.
 func (e *Error) GRPCCode() GRPCCode { return e.Code.Category.GRPC() }
+
+// Retry returns the retry delay Canton advertises for the error: the
+// code's own delay where Canton sets one (INTERPRETATION_TIME_EXCEEDED,
+// 60 s), otherwise the category's (0 when not retryable).
+func (e *Error) Retry() time.Duration {
+	if e.Code.retry != 0 {
+		return e.Code.retry
+	}
+	return e.Code.Category.Retry()
+}
 
 // HTTPStatus returns the HTTP status Canton's JSON API answers with.
 func (e *Error) HTTPStatus() int {

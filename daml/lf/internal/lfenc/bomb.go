@@ -1,4 +1,4 @@
-package lftest
+package lfenc
 
 import (
 	"archive/zip"
