@@ -204,6 +204,7 @@ func TestRaceRespond(t *testing.T) {
 func TestRaceRespondFree(t *testing.T) {
 	f := newRaceNode(t)
 	const rounds, racers = 8, 8
+	tally := map[string]int{}
 	for r := range rounds {
 		cid := f.createPing(t, fmt.Sprint("free-", r)).ContractID
 		before := f.end(t)
@@ -215,7 +216,9 @@ func TestRaceRespondFree(t *testing.T) {
 		wg.Wait()
 		winners := 0
 		for i, err := range errs {
-			switch c := codeOf(err); c {
+			c := codeOf(err)
+			tally[c]++
+			switch c {
 			case "":
 				winners++
 			case "CONTRACT_NOT_ACTIVE", "CONTRACT_NOT_FOUND":
@@ -230,5 +233,6 @@ func TestRaceRespondFree(t *testing.T) {
 			t.Errorf("round %d: ledger end %d, want %d", r, end, before+1)
 		}
 	}
+	t.Logf("outcomes of %d racers (\"\" is a commit): %v", rounds*racers, tally)
 	checkGapless(t, f)
 }

@@ -988,12 +988,11 @@ func TestAcceptAmuletHolding(t *testing.T) {
 		t.Fatalf("Amulet create (-want +got):\n%s", diff)
 	}
 
-	t.Skip("InterfaceFilter views are not on main yet (the iview helper's branch): the ACS does not compute the Holding view")
-
 	view := map[string]any{"owner": owner, "instrumentId": map[string]any{"admin": dso, "id": "Amulet"}, "amount": "100.0000000000",
-		"lock": nil, "meta": map[string]any{"values": map[string]any{
-			"splice.lfdecentralizedtrust.org/created-in-round": "Round {number = 3}",
-			"splice.lfdecentralizedtrust.org/rate-per-round":   "RatePerRound {rate = 0.001}"}}}
+		// meta.values is a DA.Map (an LF GenMap): pairs sorted by key.
+		"lock": nil, "meta": map[string]any{"values": []any{
+			[]any{"splice.lfdecentralizedtrust.org/created-in-round", "Round {number = 3}"},
+			[]any{"splice.lfdecentralizedtrust.org/rate-per-round", "RatePerRound {rate = 0.001}"}}}}
 	acs := c.acsWith(map[string]any{"activeAtOffset": c.end(), "eventFormat": map[string]any{"filtersByParty": map[string]any{owner: map[string]any{
 		"cumulative": []any{map[string]any{"identifierFilter": map[string]any{"InterfaceFilter": map[string]any{"value": map[string]any{
 			"interfaceId": holding, "includeInterfaceView": true, "includeCreatedEventBlob": false}}}}}}}, "verbose": true}})
