@@ -50,16 +50,11 @@ func TestOneInputCheckingPath(t *testing.T) {
 		{"dedup one-of", with(func(c *ledger.JsCommands) {
 			c.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationOffset: &ledger.Wrapped[int64]{Value: 1}, Empty: &struct{}{}}
 		}, create), "a one-of holds 2 variants, expected one at 'deduplicationPeriod'", ""},
-		{"minLedgerTimeAbs", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs = &ts }, create), "", "minLedgerTimeAbs is not supported by ledgernode"},
-		{"minLedgerTimeRel", with(func(c *ledger.JsCommands) { c.MinLedgerTimeRel = &ledger.Duration{Seconds: 5} }, create), "", "minLedgerTimeRel is not supported by ledgernode"},
+		{"both minLedgerTimes", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &ts, &ledger.Duration{Seconds: 5} }, create),
+			"", "minLedgerTimeAbs and minLedgerTimeRel are exclusive"},
 		{"disclosedContracts", with(func(c *ledger.JsCommands) {
 			c.DisclosedContracts = []ledger.DisclosedContract{{CreatedEventBlob: "AA=="}}
 		}, create), "", "disclosedContracts is not supported by ledgernode"},
-		{"packageIdSelectionPreference", with(func(c *ledger.JsCommands) { c.PackageIDSelectionPreference = []string{f.pkg} }, create),
-			"", "packageIdSelectionPreference is not supported by ledgernode"},
-		{"prefetchContractKeys", with(func(c *ledger.JsCommands) {
-			c.PrefetchContractKeys = []ledger.PrefetchContractKey{{TemplateID: f.iou(), ContractKey: json.RawMessage(`{}`)}}
-		}, create), "", "prefetchContractKeys is not supported by ledgernode"},
 	}
 	before := f.end()
 	for _, tc := range submits {

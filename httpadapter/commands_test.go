@@ -251,7 +251,7 @@ func TestCommandsOverHTTP(t *testing.T) {
 	wantKeys(t, rec, []string{"value"}, "transactionTree", "eventsById", "1", "ExercisedTreeEvent")
 	created, exercised := tree.EventsByID["0"].CreatedTreeEvent, tree.EventsByID["1"].ExercisedTreeEvent
 	if created == nil || exercised == nil || exercised.Value.ContractID != created.Value.ContractID ||
-		exercised.Value.Choice != "Transfer" || !exercised.Value.Consuming || string(exercised.Value.ExerciseResult) != "null" {
+		exercised.Value.Choice != "Transfer" || !exercised.Value.Consuming || string(exercised.Value.ExerciseResult) != "{}" {
 		t.Fatalf("createAndExercise tree: %+v", tree.EventsByID)
 	}
 
@@ -320,7 +320,8 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 		{"unknown package name", cmd("r", createIou("#nope:Main:Iou", f.alice, 1)), 404, "PACKAGE_NAMES_NOT_FOUND", ""},
 		{"unknown contract", cmd("r", exerciseIou(f.iou(), unknownCID, "Peek", `{}`)), 404, "CONTRACT_NOT_FOUND", ""},
 		{"unknown choice", cmd("r", exerciseIou(f.iou(), c1.ContractID, "Nope", `{}`)), 400, "COMMAND_PREPROCESSING_FAILED", ""},
-		{"a non-stakeholder exercises", js(t, commands("r", f.bob, exerciseIou(f.iou(), c1.ContractID, "Transfer", transferTo(f.bob)))), 400, "DAML_AUTHORIZATION_ERROR", ""},
+		{"a non-stakeholder exercises", js(t, commands("r", f.bob, exerciseIou(f.iou(), c1.ContractID, "Transfer", transferTo(f.bob)))), 404, "CONTRACT_NOT_FOUND", ""},
+		{"a create without the signatory's authority", js(t, commands("r", f.alice, createIou(f.iou(), f.bob, 1))), 400, "DAML_AUTHORIZATION_ERROR", ""},
 		{"duplicate command", cmd("c1", createIou(f.iou(), f.alice, 1)), 409, "DUPLICATE_COMMAND", ""},
 		{"no actAs", `{"commandId":"r","commands":[` + js(t, createIou(f.iou(), f.alice, 1)) + `]}`, 400, "MISSING_FIELD", ""},
 		{"no commandId", `{"actAs":["` + f.alice + `"],"commands":[` + js(t, createIou(f.iou(), f.alice, 1)) + `]}`, 400, "MISSING_FIELD", ""},

@@ -135,7 +135,12 @@ func (a *adapter) cantonError(r *http.Request, e *apierr.Error) jsCantonError {
 		c := e.CorrelationID
 		body.CorrelationID = &c
 	}
-	if d := cat.Retry(); d > 0 {
+	retry := cat.Retry()
+	if cat == e.Code.Category {
+		// A code may set its own delay (INTERPRETATION_TIME_EXCEEDED: 60 s).
+		retry = e.Retry()
+	}
+	if d := retry; d > 0 {
 		s := scalaDuration(d)
 		body.RetryInfo = &s
 	}

@@ -125,7 +125,7 @@ func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, f
 		if len(w) == 0 {
 			return true, nil
 		}
-		e := &logEntry{Offset: c.CreatedOffset}
+		e := &logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}
 		ev := *createdEvent(e, &c.Create, w, ef, m, true)
 		resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
 		if c.State == contractUnassigned {
@@ -395,7 +395,7 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 		return GetEventsByContractIDResponse{}, notFound
 	}
 	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
-		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
+		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
 	if c.ArchivedOffset != 0 {
 		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: ArchivedEvent{
 			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,

@@ -271,6 +271,9 @@ func supportedJsCommands(c *JsCommands, prefix string) error {
 			return notSupported(prefix + u.field)
 		}
 	}
+	if c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != "" && c.MinLedgerTimeRel != nil {
+		return apierr.InvalidArgument.New("%sminLedgerTimeAbs and minLedgerTimeRel are exclusive: set one", prefix)
+	}
 	return nil
 }
 

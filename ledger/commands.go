@@ -283,6 +283,9 @@ type pkgView struct {
 
 	engOnce sync.Once
 	eng     *engine.Engine
+
+	prefOnce sync.Once
+	pref     map[string]string // newestVetted
 }
 
 func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }

@@ -121,6 +121,7 @@ var engineCodes = map[engine.ErrorKind]apierr.Code{
 	engine.ErrUpgradeTranslationFailed:                   apierr.UpgradeTranslationFailed,
 	engine.ErrUpgradeValidationFailed:                    apierr.UpgradeValidationFailed,
 	engine.ErrContractKeyNotFound:                        apierr.ContractKeyNotFound,
+	engine.ErrUnresolvedPackageName:                      apierr.UnresolvedPackageName,
 	engine.ErrCreateEmptyContractKeyMaintainers:          apierr.CreateEmptyContractKeyMaintainers,
 	engine.ErrFetchEmptyContractKeyMaintainers:           apierr.FetchEmptyContractKeyMaintainers,
 	engine.ErrContractIDInContractKey:                    apierr.ContractIDInContractKey,

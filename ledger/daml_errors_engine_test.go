@@ -148,6 +148,8 @@ func TestEngineErrors(t *testing.T) {
 			bad("INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED", c8, apierr.GRPCInvalidArgument, 400, pfx+"Validation fails when trying to upgrade the contract 00aa")},
 		{"key not found", msg(engine.ErrContractKeyNotFound, "dependency error: couldn't find key: GlobalKey(p:M:T, \"k\")"),
 			bad("CONTRACT_KEY_NOT_FOUND", c11, apierr.GRPCNotFound, 404, "dependency error: couldn't find key: GlobalKey(p:M:T, \"k\")")},
+		{"unresolved package name", msg(engine.ErrUnresolvedPackageName, "Update failed due to a failed package name resolution: splice-amulet"),
+			bad("UNRESOLVED_PACKAGE_NAME", c11, apierr.GRPCNotFound, 404, pfx+"Update failed due to a failed package name resolution: splice-amulet")},
 		{"create empty maintainers", msg(engine.ErrCreateEmptyContractKeyMaintainers, "Update failed due to a contract key with an empty set of maintainers when creating M:T@p"),
 			bad("CREATE_EMPTY_CONTRACT_KEY_MAINTAINERS", c8, apierr.GRPCInvalidArgument, 400, pfx+"Update failed due to a contract key with an empty set of maintainers when creating M:T@p")},
 		{"fetch empty maintainers", msg(engine.ErrFetchEmptyContractKeyMaintainers, "Update failed due to a contract key with an empty set of maintainers when fetching or looking up by key"),

@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,15 +47,19 @@ func TestAmuletHoldingView(t *testing.T) {
 	}
 	b, _ := json.Marshal(ev.InterfaceViews[0])
 	var view struct {
-		InterfaceID string
-		ViewStatus  struct{ Code int }
-		ViewValue   map[string]any
+		InterfaceID             string
+		ViewStatus              struct{ Code int }
+		ViewValue               map[string]any
+		ImplementationPackageID string
 	}
 	if err := json.Unmarshal(b, &view); err != nil {
 		t.Fatal(err)
 	}
 	if view.ViewStatus.Code != 0 || view.ViewValue == nil {
 		t.Fatalf("view %s", b)
+	}
+	if pkg, _, _ := strings.Cut(ev.TemplateID, ":"); view.ImplementationPackageID != pkg {
+		t.Errorf("implementationPackageId %q, want the only splice-amulet version %q", view.ImplementationPackageID, pkg)
 	}
 	want := map[string]any{"owner": owner, "instrumentId": map[string]any{"admin": dso, "id": "Amulet"}, "amount": "100.0000000000",
 		"lock": nil, "meta": map[string]any{"values": []any{ // a DA.Map (GenMap): [key, value] pairs

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -31,6 +32,10 @@ var failedToDetermineLedgerTime = apierr.Code{Name: "FAILED_TO_DETERMINE_LEDGER_
 // The node's synchronizers run Canton 3.5's default protocol version 35,
 // whose contract-state mode is NUCK (daml-engine.md §5.8): a try may not
 // roll back a create or a consuming exercise (DAML_EFFECTFUL_ROLLBACK_ERROR).
+
+// ledgerTimeRecordTimeTolerance is Canton's default bound on |ledger time
+// − record time| (60 s), which also bounds an interpretation.
+const ledgerTimeRecordTimeTolerance = 60 * time.Second
 
 // maxLedgerTimeRetries bounds the re-interpretations when an input
 // contract was created after the chosen ledger time (daml-engine.md §7).
@@ -96,6 +101,12 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 	if err != nil {
 		return nil, err
 	}
+	// Canton aborts an interpretation that runs past the ledger time plus
+	// the ledger-time tolerance on the participant's clock (§7): the
+	// deadline is that instant, read on the node's clock (static or not).
+	wall := time.Now().Add(let.Add(ledgerTimeRecordTimeTolerance).Sub(now))
+	ctx, cancel := context.WithDeadlineCause(ctx, wall, &interpretationDeadline{let: let, tolerance: ledgerTimeRecordTimeTolerance})
+	defer cancel()
 	var out *interpreted
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
@@ -126,10 +137,10 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 			started := time.Now()
 			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
-				ParticipantID: n.participantID, ForbidEffectfulRollback: true}, cmds...)
+				ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, cmds...)
 			n.met.observeInterpretation(time.Since(started))
 			if err != nil {
-				return engineError(err)
+				return engineError(interpretationError(ctx, err))
 			}
 			// An input contract created after the ledger time (§7): a
 			// transaction that did not read the time moves its ledger
@@ -182,23 +193,48 @@ func ledgerTime(c *JsCommands, now time.Time) (time.Time, error) {
 	return let, nil
 }
 
-// preference turns packageIdSelectionPreference into a map from package
-// name to package id; each id must name a known package, and two ids of
-// the same package name are refused.
+// newestVetted maps every package name vetted on the synchronizer to its
+// newest vetted version (Canton's topology-aware package selection on a
+// single participant, §8.1), computed once per view.
+func (v *pkgView) newestVetted() map[string]string {
+	v.prefOnce.Do(func() {
+		best := map[string]*lf.Package{}
+		for pid := range v.vetted {
+			p := v.byID[pid]
+			if p == nil {
+				continue
+			}
+			if b := best[p.Name]; b == nil || lf.CompareVersions(p.Version, b.Version) > 0 {
+				best[p.Name] = p
+			}
+		}
+		v.pref = make(map[string]string, len(best))
+		for name, p := range best {
+			v.pref[name] = p.ID
+		}
+	})
+	return v.pref
+}
+
+// preference returns a submission's package preference: the newest
+// vetted version of every package name, overridden by
+// packageIdSelectionPreference, whose ids must name known packages, two
+// of the same name being refused.
 func (v *pkgView) preference(ids []string) (map[string]string, error) {
 	if len(ids) == 0 {
-		return nil, nil
+		return v.newestVetted(), nil
 	}
-	out := map[string]string{}
+	out := maps.Clone(v.newestVetted())
+	seen := map[string]string{}
 	for _, id := range ids {
 		p := v.byID[id]
 		if p == nil {
 			return nil, apierr.PackageNotFound.New("Package %s of the package id selection preference is not known", apierr.Quote(id)).WithResource("PACKAGE", id)
 		}
-		if prev, ok := out[p.Name]; ok && prev != id {
+		if prev, ok := seen[p.Name]; ok && prev != id {
 			return nil, apierr.InvalidArgument.New("package_id_selection_preference: packages %s and %s have the same name %s", prev, id, apierr.Quote(p.Name))
 		}
-		out[p.Name] = id
+		seen[p.Name], out[p.Name] = id, id
 	}
 	return out, nil
 }

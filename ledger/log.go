@@ -174,8 +174,9 @@ type readPackages interface {
 	pkgNameOf(id string) string
 	// cachedPackage returns a decoded package, nil when unknown.
 	cachedPackage(id string) *lf.Package
-	// interfaceView computes the view of a created contract.
-	interfaceView(iface lf.TypeConID, c *txNode) (json.RawMessage, error)
+	// interfaceView computes the view of a created contract on a
+	// synchronizer, and the package that implemented it.
+	interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.RawMessage, string, error)
 }
 
 func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
@@ -343,6 +344,10 @@ type JsInterfaceView struct {
 	InterfaceID string          `json:"interfaceId"`
 	ViewStatus  JsStatus        `json:"viewStatus"`
 	ViewValue   json.RawMessage `json:"viewValue,omitempty"`
+	// ImplementationPackageID is the package whose implementation
+	// computed the view (the contract's argument is upgraded or
+	// downgraded to it); empty when the view failed.
+	ImplementationPackageID string `json:"implementationPackageId"`
 }
 
 // JsStatus is a google.rpc.Status: code 0 for success.
@@ -353,18 +358,18 @@ type JsStatus struct {
 }
 
 // interfaceViews renders the views an event's filters ask for.
-func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch) []any {
+func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []any {
 	out := []any{}
 	for _, i := range m.ifaces {
 		if !i.view {
 			continue
 		}
 		v := JsInterfaceView{InterfaceID: i.id.String(), ViewStatus: JsStatus{Details: []any{}}}
-		val, err := ef.pk.interfaceView(i.id, n)
+		val, impl, err := ef.pk.interfaceView(i.id, n, sync)
 		if err != nil {
 			v.ViewStatus = statusOf(err)
 		} else {
-			v.ViewValue = val
+			v.ViewValue, v.ImplementationPackageID = val, impl
 		}
 		out = append(out, v)
 	}
@@ -386,7 +391,7 @@ func createdEvent(e *logEntry, n *txNode, witnesses []string, ef *eventFilter, m
 		ev.CreatedEventBlob = base64.StdEncoding.EncodeToString(mustJSON(n))
 	}
 	if ef != nil && len(m.ifaces) > 0 {
-		ev.InterfaceViews = ef.interfaceViews(n, m)
+		ev.InterfaceViews = ef.interfaceViews(n, m, e.SynchronizerID)
 	}
 	return ev
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,48 +57,83 @@ func (n *Node) cachedPackage(id string) *lf.Package {
 }
 
 // interfaceView computes the view of a created contract for an
-// interface its template implements, as Daml JSON of the view type.
-func (n *Node) interfaceView(iface lf.TypeConID, c *txNode) (json.RawMessage, error) {
+// interface its template implements, as Daml JSON of the view type, and
+// the package whose implementation computed it. As Canton's Ledger API
+// does, the implementation is taken from the newest package of the
+// contract's package name that is vetted on the contract's synchronizer
+// and implements the interface; the contract's argument is upgraded (or
+// downgraded) to it. With no such package the view fails with
+// NO_VETTED_INTERFACE_IMPLEMENTATION_PACKAGE.
+func (n *Node) interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.RawMessage, string, error) {
 	ipkg := n.cachedPackage(iface.PackageID)
 	if ipkg == nil {
-		return nil, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(iface.PackageID)).WithResource("PACKAGE", iface.PackageID)
+		return nil, "", apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(iface.PackageID)).WithResource("PACKAGE", iface.PackageID)
 	}
 	idef := ipkg.Interface(iface.Module, iface.Name)
 	if idef == nil {
-		return nil, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(iface.String()))
+		return nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(iface.String()))
 	}
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
-		return nil, apierr.InternalError.Wrap(err, "stored template id %s", c.TemplateID)
+		return nil, "", apierr.InternalError.Wrap(err, "stored template id %s", c.TemplateID)
 	}
 	if n.cachedPackage(tc.PackageID) == nil {
-		return nil, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(tc.PackageID)).WithResource("PACKAGE", tc.PackageID)
+		return nil, "", apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(tc.PackageID)).WithResource("PACKAGE", tc.PackageID)
+	}
+	impl, err := n.viewImplementation(iface, tc, c.PackageName, sync)
+	if err != nil {
+		return nil, "", err
 	}
 	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), nodePackages{n}.lookup)
 	if err != nil {
-		return nil, damlError(err)
+		return nil, "", damlError(err)
 	}
-	eng := n.viewEngine()
-	ctx := context.Background()
-	rv, err := eng.FromValue(arg)
+	v, err := n.viewEngine().InterfaceView(context.Background(), iface,
+		&engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg, Signatories: c.Signatories, Stakeholders: c.stakeholders()},
+		engine.PackagePreference{c.PackageName: impl})
 	if err != nil {
-		return nil, engineError(err)
+		return nil, "", damlError(err)
 	}
-	fn, err := eng.Eval(ctx, &lf.EAbs{Params: []lf.VarWithType{{Name: "x"}}, Body: &lf.EViewInterface{Interface: iface,
-		Expr: &lf.EToInterface{Interface: iface, Template: tc, Expr: &lf.EVar{Name: "x"}}}})
-	if err != nil {
-		return nil, engineError(err)
-	}
-	v, err := eng.Apply(ctx, fn, rv)
-	if err != nil {
-		return nil, engineError(err)
-	}
-	lv, err := engine.ToValue(v)
-	if err != nil {
-		return nil, engineError(err)
-	}
-	return value.AppendJSONAs(nil, lv, idef.View, nodePackages{n}.lookup), nil
+	return value.AppendJSONAs(nil, v, idef.View, nodePackages{n}.lookup), impl, nil
 }
+
+// viewImplementation picks the package whose template implements the
+// interface for a contract's view: the newest vetted version of the
+// contract's package name (on the synchronizer) whose template of the
+// same qualified name implements the interface.
+func (n *Node) viewImplementation(iface, tc lf.TypeConID, pkgName, sync string) (string, error) {
+	var v *pkgView
+	if err := n.st.View(func(r *store.Reader) error {
+		var err error
+		v, err = n.snapshotPkgView(store.ReadOnlyTx(r), sync)
+		return err
+	}); err != nil {
+		return "", storeErr(err)
+	}
+	var best *lf.Package
+	for pid := range v.vetted {
+		p := v.byID[pid]
+		if p == nil || p.Name != pkgName {
+			continue
+		}
+		t := p.Template(tc.Module, tc.Name)
+		if t == nil || !slices.Contains(t.Implements, iface) {
+			continue
+		}
+		if best == nil || lf.CompareVersions(p.Version, best.Version) > 0 {
+			best = p
+		}
+	}
+	if best == nil {
+		return "", noVettedInterfaceImplementation.New("No vetted package for rendering the interface view for package-name %s. Reason: no vetted package of that name implements %s",
+			apierr.Quote(pkgName), iface)
+	}
+	return best.ID, nil
+}
+
+// noVettedInterfaceImplementation is Canton's view error when no vetted
+// package implements the interface for the contract's package name.
+var noVettedInterfaceImplementation = apierr.Code{Name: "NO_VETTED_INTERFACE_IMPLEMENTATION_PACKAGE", Category: apierr.InvalidGivenCurrentSystemStateOther}
 
 func (p nodePackages) lookup(id string) *lf.Package { return p.Package(id) }
 

@@ -1,0 +1,80 @@
+package ledger_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// keyPackage is an LF 2.3 package: template Main:K {owner: Party, n:
+// Int64} keyed by its owner (maintainer), with a consuming choice Go.
+func keyPackage() lftest.Package {
+	party := &lf.TBuiltin{Builtin: lf.BuiltinParty}
+	k := lf.TypeConApp{ID: lf.TypeConID{Module: "Main", Name: "K"}}
+	return lftest.Package{Minor: "3", Name: "keys", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{{Name: "K", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}, {Name: "n", Type: lftest.B(lftest.Int64)}}}},
+		Templates: []lftest.Template{{Name: "K", Key: lftest.B(lftest.Party),
+			KeyBody:        &lf.ERecProj{Type: k, Field: "owner", Record: &lf.EVar{Name: "this"}},
+			KeyMaintainers: &lf.EAbs{Params: []lf.VarWithType{{Name: "key", Type: party}}, Body: &lf.ECons{Type: party, Front: []lf.Expr{&lf.EVar{Name: "key"}}, Tail: &lf.ENil{Type: party}}},
+			Choices:        []lftest.Choice{{Name: "Go", Consuming: true, Arg: lftest.B(lftest.Unit), Ret: lftest.B(lftest.Unit)}}}},
+	}}}
+}
+
+// TestExerciseByKey runs ExerciseByKeyCommand on LF 2.3 keys: the key is
+// shown on the created event, the newest contract with the key is
+// exercised, and a key with no active contract is CONTRACT_KEY_NOT_FOUND.
+func TestExerciseByKey(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	d, ids := lftest.DAR(keyPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocate(t, ctx, n, "alice").Party
+	tid := ids[0] + ":Main:K"
+	submit := func(cmdID string, c ledger.Command) (ledger.TransactionTree, error) {
+		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.Command{c}})
+		return resp.TransactionTree, err
+	}
+	var cids []string
+	for i, arg := range []string{`1`, `2`} {
+		tree, err := submit("c"+arg, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid,
+			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "n": "` + arg + `"}`)}})
+		if err != nil {
+			t.Fatalf("create %d: %v", i, err)
+		}
+		ev := tree.EventsByID["0"].CreatedTreeEvent.Value
+		if string(ev.ContractKey) != `"`+alice+`"` {
+			t.Errorf("contract key %s", ev.ContractKey)
+		}
+		cids = append(cids, ev.ContractID)
+	}
+	byKey := ledger.Command{ExerciseByKeyCommand: &ledger.ExerciseByKeyCommand{TemplateID: tid, ContractKey: json.RawMessage(`"` + alice + `"`),
+		Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}}
+	// The newest contract first, then the other, then none.
+	for i, want := range []string{cids[1], cids[0]} {
+		tree, err := submit("x"+string(rune('0'+i)), byKey)
+		if err != nil {
+			t.Fatalf("exercise by key %d: %v", i, err)
+		}
+		var x *ledger.ExercisedEvent
+		for _, ev := range tree.EventsByID {
+			if ev.ExercisedTreeEvent != nil {
+				x = &ev.ExercisedTreeEvent.Value
+			}
+		}
+		if x == nil || x.ContractID != want || !x.Consuming {
+			t.Errorf("exercise by key %d: %+v, want %s", i, tree.EventsByID, want)
+		}
+	}
+	_, err := submit("x-none", byKey)
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code.Name != "CONTRACT_KEY_NOT_FOUND" {
+		t.Errorf("no contract with the key: %v", err)
+	}
+}
