@@ -171,8 +171,8 @@ type DisclosedContract struct {
 }
 
 // PrefetchContractKey asks the interpretation to load the contracts of a
-// key ahead. ledgernode has no contract keys: a submission that has some
-// is refused.
+// key ahead. It is a performance hint: ledgernode looks keys up in its
+// index when the code asks, so the hint changes nothing.
 type PrefetchContractKey struct {
 	TemplateID  string          `json:"templateId"`
 	ContractKey json.RawMessage `json:"contractKey"`

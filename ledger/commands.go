@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,8 +47,9 @@ type CreateAndExerciseCommand struct {
 	ChoiceArgument  json.RawMessage `json:"choiceArgument"`
 }
 
-// ExerciseByKeyCommand exercises a choice on the contract with a key.
-// ledgernode has no contract keys yet: it is refused as unsupported.
+// ExerciseByKeyCommand exercises a choice on the newest active contract
+// with a key (LF 2.3 keys; a template without a key is refused with
+// COMMAND_PREPROCESSING_FAILED).
 type ExerciseByKeyCommand struct {
 	TemplateID     string          `json:"templateId"`
 	ContractKey    json.RawMessage `json:"contractKey"`
@@ -77,11 +77,12 @@ type DeduplicationPeriod struct {
 
 // JsCommands is a submission: commands acting as the actAs parties.
 //
-// ledgernode does not honour MinLedgerTimeAbs, MinLedgerTimeRel,
-// DisclosedContracts, PackageIDSelectionPreference and
-// PrefetchContractKeys yet: a submission that sets one is refused with
-// INVALID_ARGUMENT rather than run without it. TapsMaxPasses bounds a
-// package selection ledgernode does not make, so any value is met.
+// MinLedgerTimeAbs and MinLedgerTimeRel raise the ledger time (they are
+// exclusive); PackageIDSelectionPreference pins package versions;
+// PrefetchContractKeys is a hint and changes nothing. ledgernode does not
+// honour DisclosedContracts yet: a submission that sets them is refused
+// with INVALID_ARGUMENT rather than run without them. TapsMaxPasses bounds
+// a package selection ledgernode makes in one pass, so any value is met.
 type JsCommands struct {
 	Commands                     []Command             `json:"commands"`
 	CommandID                    string                `json:"commandId"`
@@ -359,251 +360,9 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	return v, nil
 }
 
-// resolveTemplate resolves a template reference to a vetted package and
-// its template: a package id must be vetted on the synchronizer; a
-// #package-name resolves to the newest vetted version of that name.
-func (v *pkgView) resolveTemplate(ref, path string) (*lf.Package, *lf.Template, string, error) {
-	id, err := lf.SplitIdentifier(ref)
-	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
-		return nil, nil, "", pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(ref))
-	}
-	if err := id.Validate(); err != nil {
-		return nil, nil, "", pathErr(apierr.InvalidField, path, "%v", err)
-	}
-	pkgRef, module, entity := id.PackageID, id.Module, id.Entity
-	var pkg *lf.Package
-	if id.ByName() {
-		name := id.PackageName
-		for pid := range v.vetted {
-			p := v.byID[pid]
-			if p != nil && p.Name == name && (pkg == nil || lf.CompareVersions(p.Version, pkg.Version) > 0) {
-				pkg = p
-			}
-		}
-		if pkg == nil {
-			return nil, nil, "", apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(name)).
-				WithResource("PACKAGE_NAME", name)
-		}
-	} else {
-		pkg = v.byID[pkgRef]
-		if pkg == nil || !v.vetted[pkgRef] {
-			return nil, nil, "", apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(pkgRef)).WithResource("PACKAGE", pkgRef)
-		}
-	}
-	t := pkg.Template(module, entity)
-	if t == nil {
-		id := pkg.ID + ":" + module + ":" + entity
-		return nil, nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(id)).
-			WithResource("TEMPLATE_ID", id)
-	}
-	return pkg, t, pkg.ID + ":" + module + ":" + entity, nil
-}
-
-// interpretation is the state of one transaction being built.
-type interpretation struct {
-	n       *Node
-	tx      *store.Tx
-	pkgs    *pkgView
-	cmds    *JsCommands
-	sync    string
-	entry   *logEntry
-	now     string
-	touched map[string]*contractRecord // contracts read or written by this transaction
-	changed map[string]bool            // the touched contracts this transaction changes
-}
-
-func (in *interpretation) nextNodeID() int32 { return int32(len(in.entry.Nodes)) }
-
-// contract returns a contract as this transaction sees it.
-func (in *interpretation) contract(cid, path string) (*contractRecord, error) {
-	if c := in.touched[cid]; c != nil {
-		return c, nil
-	}
-	if !isContractID(cid) {
-		return nil, pathErr(apierr.InvalidArgument, path, "invalid contract id %q", apierr.Quote(cid))
-	}
-	raw, err := in.tx.Get(store.ContractKey(cid))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(cid)).WithResource("CONTRACT_ID", cid)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var c contractRecord
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, err
-	}
-	in.touched[cid] = &c
-	return &c, nil
-}
-
 // isContractID reports whether s has the syntax of a V1 or V2 contract id
 // (lf.IsContractID).
 func isContractID(s string) bool { return lf.IsContractID(s) }
-
-// checkArg validates a Daml value against an LF type and returns its
-// canonical JSON; a typed error of daml/value becomes a Canton error in
-// damlError.
-func (in *interpretation) checkArg(raw json.RawMessage, t lf.Type, path string) (json.RawMessage, error) {
-	out, err := value.CheckValue(raw, t, path, in.pkgs.lookup)
-	return out, damlError(err)
-}
-
-// run interprets the commands in order.
-func (in *interpretation) run(cmds []Command) error {
-	for i, cmd := range cmds {
-		path := fmt.Sprintf("commands[%d]", i)
-		var err error
-		switch {
-		case cmd.CreateCommand != nil:
-			_, err = in.create(cmd.CreateCommand.TemplateID, cmd.CreateCommand.CreateArguments, path+".CreateCommand")
-		case cmd.ExerciseCommand != nil:
-			x := cmd.ExerciseCommand
-			err = in.exercise(x.TemplateID, x.ContractID, x.Choice, x.ChoiceArgument, path+".ExerciseCommand")
-		case cmd.CreateAndExerciseCommand != nil:
-			x := cmd.CreateAndExerciseCommand
-			var node *txNode
-			if node, err = in.create(x.TemplateID, x.CreateArguments, path+".CreateAndExerciseCommand"); err == nil {
-				err = in.exercise(x.TemplateID, node.ContractID, x.Choice, x.ChoiceArgument, path+".CreateAndExerciseCommand")
-			}
-		case cmd.ExerciseByKeyCommand != nil:
-			err = apierr.Unimplemented.New("ExerciseByKeyCommand is not supported: ledgernode has no contract keys yet")
-		default:
-			err = pathErr(apierr.InvalidArgument, path, "the command is empty")
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// create adds a create node.
-func (in *interpretation) create(templateRef string, args json.RawMessage, path string) (*txNode, error) {
-	pkg, _, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
-	if err != nil {
-		return nil, err
-	}
-	_, module, entity, _ := splitTemplateID(tid)
-	arg, err := in.checkArg(args, value.TypeOf(pkg.ID, module, entity), path+".createArguments")
-	if err != nil {
-		return nil, err
-	}
-	id := in.nextNodeID()
-	// Signatories are the acting parties and there are no other observers:
-	// ledgernode does not evaluate the template's signatory expression.
-	return in.addCreate(txNode{ID: id, ContractID: in.contractID(id), TemplateID: tid, PackageName: pkg.Name, Argument: arg,
-		Signatories: union(in.cmds.ActAs), Observers: []string{}, CreatedAt: in.now}), nil
-}
-
-// addCreate appends a create node and records its new, active contract.
-func (in *interpretation) addCreate(node txNode) *txNode {
-	in.entry.Nodes = append(in.entry.Nodes, node)
-	in.touched[node.ContractID] = &contractRecord{Create: node, SynchronizerID: in.sync, State: contractActive,
-		CreatedOffset: in.entry.Offset, WorkflowID: in.entry.WorkflowID}
-	in.changed[node.ContractID] = true
-	return &in.entry.Nodes[len(in.entry.Nodes)-1]
-}
-
-// active returns a contract that is active on the transaction's
-// synchronizer: CONTRACT_NOT_FOUND when it is unknown or archived,
-// CONTRACT_NOT_ACTIVE when it is in transit or elsewhere.
-func (in *interpretation) active(cid, path string) (*contractRecord, error) {
-	c, err := in.contract(cid, path)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case c.State == contractArchived:
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(cid)).WithResource("CONTRACT_ID", cid)
-	case c.State == contractUnassigned || c.SynchronizerID != in.sync:
-		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), in.sync).WithResource("CONTRACT_ID", cid)
-	}
-	return c, nil
-}
-
-// choiceArgument checks a choice's argument against the package and returns
-// it canonical, with whether the choice consumes the contract. Archive is
-// always available (consuming, any argument). found is false for a choice
-// the template does not have.
-func (in *interpretation) choiceArgument(tmpl *lf.Template, choice string, arg json.RawMessage, path string) (canon json.RawMessage, consuming, found bool, err error) {
-	ch := tmpl.Choice(choice)
-	if ch == nil {
-		if choice == "Archive" {
-			return json.RawMessage("{}"), true, true, nil
-		}
-		return nil, false, false, nil
-	}
-	canon, err = in.checkArg(arg, ch.ArgType, path)
-	return canon, ch.Consuming, true, err
-}
-
-// addExercise appends an exercise node; a consuming one archives the
-// contract (and makes its create transient when this transaction made it).
-func (in *interpretation) addExercise(node txNode, c *contractRecord) {
-	in.entry.Nodes = append(in.entry.Nodes, node)
-	if !node.Consuming {
-		return
-	}
-	c.State, c.ArchivedOffset = contractArchived, in.entry.Offset
-	in.changed[node.ContractID] = true
-	for i := range in.entry.Nodes {
-		if !in.entry.Nodes[i].Exercise && in.entry.Nodes[i].ContractID == node.ContractID {
-			in.entry.Nodes[i].Transient = true
-		}
-	}
-}
-
-// contractID derives a V1 contract id from the transaction's content and
-// the node: "00" + discriminator + "ca12" + unicum.
-func (in *interpretation) contractID(node int32) string {
-	seed := mustJSON([]any{in.entry.Offset, in.entry.UpdateID, node})
-	d := sha256.Sum256(append([]byte("discriminator:"), seed...))
-	u := sha256.Sum256(append([]byte("unicum:"), seed...))
-	return "00" + hex.EncodeToString(d[:]) + "ca12" + hex.EncodeToString(u[:])
-}
-
-// splitTemplateID splits a stored template id ("<package id>:M:E").
-func splitTemplateID(tid string) (pkg, module, entity string, ok bool) {
-	id, err := lf.SplitIdentifier(tid)
-	if err != nil {
-		return "", "", "", false
-	}
-	return id.PackageRef(), id.Module, id.Entity, true
-}
-
-// exercise adds an exercise node on a contract.
-func (in *interpretation) exercise(templateRef, cid, choice string, arg json.RawMessage, path string) error {
-	pkg, tmpl, tid, err := in.pkgs.resolveTemplate(templateRef, path+".templateId")
-	if err != nil {
-		return err
-	}
-	c, err := in.active(cid, path+".contractId")
-	if err != nil {
-		return err
-	}
-	_, m, e, _ := splitTemplateID(tid)
-	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
-	if m != cm || e != ce {
-		return pathErr(apierr.CommandPreprocessingFailed, path+".templateId", "mismatching template: contract %s is of template %s, not %s", apierr.Quote(cid), c.Create.TemplateID, tid)
-	}
-	stakeholders := c.Create.stakeholders()
-	for _, p := range in.cmds.ActAs {
-		if !slices.Contains(stakeholders, p) {
-			return apierr.DamlAuthorizationError.New("%s is not a stakeholder of contract %s and cannot exercise %s on it", p, apierr.Quote(cid), apierr.Quote(choice))
-		}
-	}
-	canon, consuming, found, err := in.choiceArgument(tmpl, choice, nullToEmpty(arg), path+".choiceArgument")
-	if !found {
-		return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), tid)
-	}
-	if err != nil {
-		return err
-	}
-	in.addExercise(txNode{ID: in.nextNodeID(), Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
-		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: choice, Consuming: consuming, Acting: union(in.cmds.ActAs)}, c)
-	return nil
-}
 
 func nullToEmpty(v json.RawMessage) json.RawMessage {
 	if len(strings.TrimSpace(string(v))) == 0 || strings.TrimSpace(string(v)) == "null" {
@@ -629,49 +388,6 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 	return n.commitInterpreted(&c, sync, it)
 }
 
-// commitTransaction commits one transaction of a submission: the
-// deduplication check, the nodes that build adds (interpreting commands or
-// replaying a prepared transaction) checked against the current state, the
-// contracts it changes, the log entry at a new offset and the
-// deduplication entry.
-func (n *Node) commitTransaction(c *JsCommands, sync string, build func(*interpretation) error) (*logEntry, error) {
-	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		now := n.now()
-		if err := n.checkDuplicate(tx, c, now); err != nil {
-			return nil, err
-		}
-		pkgs, err := n.loadPkgView(tx, sync)
-		if err != nil {
-			return nil, err
-		}
-		off := tx.NextOffset()
-		at := formatTime(now)
-		e := &logEntry{Kind: kindTransaction, Offset: off, CommandID: c.CommandID, WorkflowID: c.WorkflowID,
-			EffectiveAt: at, RecordTime: at, SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID}
-		e.UpdateID = newUpdateID("tx", n.participantID, strconv.FormatInt(off, 10), c.UserID, c.CommandID, at)
-		in := newInterpretation(n, tx, pkgs, c, sync, e)
-		if err := build(in); err != nil {
-			return nil, err
-		}
-		for cid := range in.changed {
-			tx.Set(store.ContractKey(cid), mustJSON(in.touched[cid]))
-		}
-		appendEntry(tx, e)
-		tx.Set(store.DedupKey(changeID(c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: at}))
-		return e, nil
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return v.(*logEntry), nil
-}
-
-// newInterpretation starts building a transaction's nodes.
-func newInterpretation(n *Node, tx *store.Tx, pkgs *pkgView, c *JsCommands, sync string, e *logEntry) *interpretation {
-	return &interpretation{n: n, tx: tx, pkgs: pkgs, cmds: c, sync: sync, entry: e, now: e.EffectiveAt,
-		touched: map[string]*contractRecord{}, changed: map[string]bool{}}
-}
-
 // Submit submits commands without waiting for the result to be read back
 // (POST /v2/commands/async/submit): everything is validated and committed
 // before it returns, so a rejection is reported directly.
@@ -681,14 +397,9 @@ func (n *Node) Submit(ctx context.Context, c JsCommands) (Empty, error) {
 }
 
 // SubmitAndWait submits commands and returns the update id and offset of
-// the committed transaction.
-//
-// ledgernode does not evaluate Daml expressions: a created contract's
-// signatories are the actAs parties and it has no other observers; an
-// exercised choice's controllers are the actAs parties, who must be
-// stakeholders of the contract; its result is null; a consuming choice (as
-// the package declares it) archives the contract; Archive is always
-// available. Arguments are checked against the package's types.
+// the committed transaction. The commands run through the Daml engine on a
+// snapshot of the ledger (see interpret.go); the committer then re-checks
+// that every contract the transaction used is still active.
 func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitResponse, error) {
 	e, err := n.submit(ctx, c)
 	if err != nil {

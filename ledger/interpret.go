@@ -82,6 +82,10 @@ type interpreted struct {
 	// to the committed ones.
 	result *engine.Result
 	cids   map[value.ContractID]value.ContractID
+	// fresh are local contract ids no committed contract may have as its
+	// prefix (an executed prepared transaction, whose ids are fixed by its
+	// node seeds, must not commit twice).
+	fresh []string
 }
 
 // submission options of one interpretation.
@@ -131,38 +135,51 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 		}
 		var seed [32]byte
 		rand.Read(seed[:])
-		prep := let
-		for attempt := 0; ; attempt++ {
-			src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs)}
-			started := time.Now()
-			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
-				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
-				ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, cmds...)
-			n.met.observeInterpretation(time.Since(started))
-			if err != nil {
-				return engineError(interpretationError(ctx, err))
-			}
-			// An input contract created after the ledger time (§7): a
-			// transaction that did not read the time moves its ledger
-			// time; one that did is interpreted again at that time.
-			if src.maxCreated.After(let) {
-				if res.TimeBounds.Constrained() {
-					if attempt+1 >= maxLedgerTimeRetries {
-						return failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
-					}
-					let, prep = src.maxCreated, src.maxCreated
-					continue
-				}
-				let = src.maxCreated
-			}
-			out, err = n.committable(res, pkgs, c, sync, let, seed)
+		res, let, _, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref)
+		if err != nil {
 			return err
 		}
+		out, err = n.committable(res, pkgs, c, sync, let, seed)
+		return err
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	return out, nil
+}
+
+// runEngine interprets the engine commands of a submission on the read
+// snapshot t, starting at ledger time let (the preparation time too), with
+// the ledger-time retries of §7. It returns the engine's result, the
+// ledger time of the transaction and the preparation time its contract
+// ids were derived with.
+func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync string, c *JsCommands, cmds []engine.Value, let time.Time, seed [32]byte, pref map[string]string) (*engine.Result, time.Time, time.Time, error) {
+	prep := let
+	for attempt := 0; ; attempt++ {
+		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs)}
+		started := time.Now()
+		res, err := pkgs.engine().Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
+			PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
+			ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, cmds...)
+		n.met.observeInterpretation(time.Since(started))
+		if err != nil {
+			return nil, let, prep, engineError(ctx, err)
+		}
+		// An input contract created after the ledger time (§7): a
+		// transaction that did not read the time moves its ledger
+		// time; one that did is interpreted again at that time.
+		if src.maxCreated.After(let) {
+			if res.TimeBounds.Constrained() {
+				if attempt+1 >= maxLedgerTimeRetries {
+					return nil, let, prep, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
+				}
+				let, prep = src.maxCreated, src.maxCreated
+				continue
+			}
+			let = src.maxCreated
+		}
+		return res, let, prep, nil
+	}
 }
 
 // ledgerTime is the ledger effective time of a submission (§7): now,
@@ -423,13 +440,14 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 }
 
 // engineError maps an interpretation error: an *apierr.Error the
-// contract store raised comes back as it is, the rest through damlError.
-func engineError(err error) error {
+// contract store raised (e.g. CONTRACT_NOT_ACTIVE for a contract in
+// transit) comes back as it is, the rest through interpretationError.
+func engineError(ctx context.Context, err error) error {
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		return ae
 	}
-	return damlError(err)
+	return interpretationError(ctx, err)
 }
 
 // snapshotContracts is the engine's ContractStore over a read snapshot:
@@ -631,6 +649,13 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 				if !cur.vetted[pid] {
 					return nil, apierr.PackageNotFound.New("Package %s is no longer vetted on the synchronizer", apierr.Quote(pid)).WithResource("PACKAGE", pid)
 				}
+			}
+		}
+		for _, local := range it.fresh {
+			if used, err := discriminatorUsed(t, local); err != nil {
+				return nil, err
+			} else if used {
+				return nil, failedToExecute("contract id %s is already in use: the prepared transaction was executed before", local)
 			}
 		}
 		archived := make([]*contractRecord, 0, len(it.archived))

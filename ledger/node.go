@@ -12,8 +12,9 @@
 // identity.Principal to the context with WithPrincipal; a context without a
 // Principal is a trusted in-process caller and may do everything.
 //
-// ledgernode does not evaluate Daml expressions; see the README for what it
-// decides in their place.
+// Commands run through the Daml engine (daml/engine) on a read snapshot
+// outside the committer; see interpret.go and the README for what the
+// ledger still does not do.
 package ledger
 
 import (

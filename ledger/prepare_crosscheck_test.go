@@ -16,27 +16,27 @@ var writeNodeFixtures = flag.Bool("write-crosscheck", false,
 	"write ../interactive/testdata/crosscheck/node-prepared.json (transactions prepared by the node, for crosscheck.mjs)")
 
 // TestWriteNodePreparedFixtures writes transactions that the node prepared
-// (a create by an Ed25519 external party and the exercise that archives
-// it), with the node's V2 and V3 hashes, for the reference cross-check:
+// through the Daml engine with Canton's Ping DAR — an Ed25519 external
+// party's Ping create, and its Respond on alice's Ping (an exercise with
+// its result and an input contract) — with the node's V2 hashes, for the
+// reference cross-check:
 //
 //	go test ./ledger -run TestWriteNodePreparedFixtures -args -write-crosscheck
 //	node crosscheck.mjs node-prepared.json
 //
 // Prepared transactions carry a fresh uuid, seeds and time, so the file is
 // not compared with what the test would write; without the flag the test
-// only checks that the node's V2 hash verifies its own bytes.
+// checks that both prepared transactions execute.
 func TestWriteNodePreparedFixtures(t *testing.T) {
-	f := newExternalFixture(t, ed25519Key)
-	tid := f.pkg + ":Main:Iou"
-	create := f.prepare(t, "xc-create", "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid,
-		CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "42"}`)}})
-	done, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(create)})
-	if err != nil {
-		t.Fatal(err)
+	f := newPingExternal(t)
+	create := f.prepareCreate(t, "xc-create")
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(create)); err != nil {
+		t.Fatalf("execute the Ping create: %v", err)
 	}
-	cid := done.Transaction.Events[0].CreatedEvent.ContractID
-	archive := f.prepare(t, "xc-archive", "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid,
-		ContractID: cid, Choice: "Archive", ChoiceArgument: json.RawMessage(`{}`)}})
+	respond := f.prepareRespond(t, "xc-respond", f.alicePing(t, "xc"))
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(respond)); err != nil {
+		t.Fatalf("execute the Respond: %v", err)
+	}
 	if !*writeNodeFixtures {
 		return
 	}
@@ -57,7 +57,7 @@ func TestWriteNodePreparedFixtures(t *testing.T) {
 	for _, p := range []struct {
 		name string
 		resp ledger.JsPrepareSubmissionResponse
-	}{{"node-create", create}, {"node-archive", archive}} {
+	}{{"node-ping-create", create}, {"node-ping-respond", respond}} {
 		out.Prepared = append(out.Prepared, prepared{Name: p.name, Note: "prepared by the node (V2)",
 			Base64: base64.StdEncoding.EncodeToString(p.resp.PreparedTransaction), HashV2: hex.EncodeToString(p.resp.PreparedTransactionHash), ExpectMatch: true})
 	}

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
-	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
@@ -19,9 +16,10 @@ import (
 // Interactive submission, the execute side (interactive.md §1, §2, §4):
 // the node keeps nothing between prepare and execute; execute decodes the
 // prepared transaction the client sends back, recomputes its hash,
-// verifies the external parties' signatures against their stored keys and
-// commits the transaction through the same store path as ordinary
-// commands.
+// verifies the external parties' signatures against their stored keys,
+// re-interprets the transaction's root actions with the engine and
+// requires the same transaction (reinterpretPrepared), then commits it
+// through the same committer step as ordinary commands.
 
 // SinglePartySignatures are one party's signatures over the prepared
 // transaction hash.
@@ -249,7 +247,8 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 		return nil, apierr.InvalidField.New("prepared_transaction: %v", err)
 	}
 	md := pt.Metadata
-	if err := checkTimeBounds(&req, md, n.now()); err != nil {
+	now := n.now()
+	if err := checkTimeBounds(&req, md, now); err != nil {
 		return nil, err
 	}
 	actAs := union(md.SubmitterInfo.ActAs)
@@ -296,161 +295,12 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 	}
 	c := JsCommands{UserID: userID, ActAs: actAs, CommandID: md.SubmitterInfo.CommandID,
 		DeduplicationPeriod: req.DeduplicationPeriod, SubmissionID: req.SubmissionID}
-	return n.commitTransaction(&c, sync, func(in *interpretation) error { return in.replay(pt) })
-}
-
-// replay turns the prepared transaction's nodes, in pre-order from the
-// roots, into the entry's create and exercise nodes, checking them
-// against the packages, the contracts and the submitters as command
-// interpretation does. Fetch nodes leave no event; rollback and
-// query-by-key nodes are not supported.
-func (in *interpretation) replay(pt *interactive.PreparedTransaction) error {
-	byID := map[string]*interactive.Node{}
-	for i := range pt.Transaction.Nodes {
-		byID[pt.Transaction.Nodes[i].NodeID] = &pt.Transaction.Nodes[i]
-	}
-	visited := map[string]bool{}
-	var walk func(id string) error
-	walk = func(id string) error {
-		node := byID[id]
-		if node == nil || visited[id] {
-			return failedToExecute("node %s is missing or referenced twice", id)
-		}
-		visited[id] = true
-		switch {
-		case node.Create != nil:
-			return in.replayCreate(node.Create)
-		case node.Exercise != nil:
-			if err := in.replayExercise(node.Exercise); err != nil {
-				return err
-			}
-			for _, ch := range node.Exercise.Children {
-				if err := walk(ch); err != nil {
-					return err
-				}
-			}
-			return nil
-		case node.Fetch != nil:
-			return nil
-		default:
-			return failedToExecute("node %s: %s nodes are not supported by ledgernode", id, node.Kind())
-		}
-	}
-	for _, r := range pt.Transaction.Roots {
-		if err := walk(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// resolveIdentifier finds a template's package, which must be known and
-// vetted on the synchronizer.
-func (in *interpretation) resolveIdentifier(id interactive.Identifier) (*lf.Package, *lf.Template, string, error) {
-	tid := id.PackageID + ":" + id.ModuleName + ":" + id.EntityName
-	pkg := in.pkgs.byID[id.PackageID]
-	if pkg == nil || !in.pkgs.vetted[id.PackageID] {
-		return nil, nil, "", apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", id.PackageID).
-			WithResource("PACKAGE", id.PackageID)
-	}
-	t := pkg.Template(id.ModuleName, id.EntityName)
-	if t == nil {
-		return nil, nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", tid).
-			WithResource("TEMPLATE_ID", tid)
-	}
-	return pkg, t, tid, nil
-}
-
-func (in *interpretation) replayCreate(c *interactive.Create) error {
-	pkg, _, tid, err := in.resolveIdentifier(c.TemplateID)
+	it, err := n.reinterpretPrepared(ctx, pt, &c, sync, now.Truncate(time.Microsecond))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if c.PackageName != pkg.Name {
-		return failedToExecute("create of %s: package name %q does not match the package's %q", tid, c.PackageName, pkg.Name)
+	if h := n.hookInterpreted; h != nil {
+		h()
 	}
-	if !isContractID(c.ContractID) {
-		return failedToExecute("invalid contract id %q", c.ContractID)
-	}
-	if in.touched[c.ContractID] != nil {
-		return failedToExecute("contract id %s is created twice", c.ContractID)
-	}
-	if ok, err := in.tx.Has(store.ContractKey(c.ContractID)); err != nil {
-		return err
-	} else if ok {
-		return failedToExecute("contract id %s is already in use", c.ContractID)
-	}
-	argType := value.TypeOf(c.TemplateID.PackageID, c.TemplateID.ModuleName, c.TemplateID.EntityName)
-	arg, err := in.checkArg(value.AppendJSONAs(nil, c.Argument, argType, in.pkgs.lookup), argType, "createArguments")
-	if err != nil {
-		return err
-	}
-	signatories := union(c.Signatories)
-	if len(signatories) == 0 {
-		return failedToExecute("create of %s has no signatory", tid)
-	}
-	for _, s := range signatories {
-		if !slices.Contains(in.cmds.ActAs, s) {
-			return apierr.DamlAuthorizationError.New("create of %s: signatory %s is not among the submitting parties", tid, s)
-		}
-	}
-	var observers []string
-	for _, s := range union(c.Stakeholders) {
-		if !slices.Contains(signatories, s) {
-			observers = append(observers, s)
-		}
-	}
-	if observers == nil {
-		observers = []string{}
-	}
-	in.addCreate(txNode{ID: in.nextNodeID(), ContractID: c.ContractID, TemplateID: tid, PackageName: pkg.Name, Argument: arg,
-		Signatories: signatories, Observers: observers, CreatedAt: in.now})
-	return nil
-}
-
-func (in *interpretation) replayExercise(x *interactive.Exercise) error {
-	pkg, tmpl, tid, err := in.resolveIdentifier(x.TemplateID)
-	if err != nil {
-		return err
-	}
-	if x.InterfaceID != nil {
-		return failedToExecute("interface choices are not supported by ledgernode")
-	}
-	cid := x.ContractID
-	c, err := in.active(cid, "contractId")
-	if err != nil {
-		return err
-	}
-	_, cm, ce, _ := splitTemplateID(c.Create.TemplateID)
-	if x.TemplateID.ModuleName != cm || x.TemplateID.EntityName != ce {
-		return failedToExecute("mismatching template: contract %s is of template %s, not %s", cid, c.Create.TemplateID, tid)
-	}
-	stakeholders := c.Create.stakeholders()
-	acting := union(x.ActingParties)
-	if len(acting) == 0 {
-		return failedToExecute("exercise of %s on %s has no acting party", x.ChoiceID, cid)
-	}
-	for _, p := range acting {
-		if !slices.Contains(in.cmds.ActAs, p) || !slices.Contains(stakeholders, p) {
-			return apierr.DamlAuthorizationError.New("%s cannot exercise %s on contract %s", p, x.ChoiceID, cid)
-		}
-	}
-	var argType lf.Type // nil: no such choice, reported below
-	if ch := tmpl.Choice(x.ChoiceID); ch != nil {
-		argType = ch.ArgType
-	}
-	raw := value.AppendJSONAs(nil, x.ChosenValue, argType, in.pkgs.lookup)
-	canon, consuming, found, err := in.choiceArgument(tmpl, x.ChoiceID, raw, "choiceArgument")
-	if !found {
-		return failedToExecute("Couldn't find requested choice %s for template %s", x.ChoiceID, tid)
-	}
-	if err != nil {
-		return err
-	}
-	if consuming != x.Consuming {
-		return failedToExecute("choice %s of %s: consuming is %v, the package says %v", x.ChoiceID, tid, x.Consuming, consuming)
-	}
-	in.addExercise(txNode{ID: in.nextNodeID(), Exercise: true, ContractID: cid, TemplateID: c.Create.TemplateID,
-		PackageName: pkg.Name, Argument: canon, Stakeholders: stakeholders, Choice: x.ChoiceID, Consuming: consuming, Acting: acting}, c)
-	return nil
+	return n.commitInterpreted(&c, sync, it)
 }

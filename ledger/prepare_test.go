@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,7 +129,8 @@ func TestPrepareSignExecute(t *testing.T) {
 				t.Fatalf("UpdateByID: %+v %v", got, err)
 			}
 			ev := got.Update.Transaction.Value.Events[0].CreatedEvent
-			if ev == nil || ev.ContractID != pt.Transaction.Nodes[0].Create.ContractID || ev.TemplateID != tid ||
+			// The prepared id is local; the committed one carries its suffix.
+			if ev == nil || !strings.HasPrefix(ev.ContractID, pt.Transaction.Nodes[0].Create.ContractID) || ev.TemplateID != tid ||
 				got.Update.Transaction.Value.CommandID != "create-1" {
 				t.Fatalf("created event: %+v", got.Update.Transaction.Value)
 			}
@@ -169,13 +171,14 @@ func TestExecuteStaleInputContract(t *testing.T) {
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
 	p := f.prepare(t, "c", "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
-	if _, err := f.n.ExecuteSubmission(f.ctx, f.execReq(p)); err != nil {
+	done, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
+	if err != nil {
 		t.Fatalf("execute with a P-256 key: %v", err)
 	}
-	pt, _ := interactive.DecodePreparedTransaction(p.PreparedTransaction)
-	cid := pt.Transaction.Nodes[0].Create.ContractID
+	cid := done.Transaction.Events[0].CreatedEvent.ContractID
 	archive := func(cmd string) ledger.JsPrepareSubmissionResponse {
-		return f.prepare(t, cmd, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Archive"}})
+		return f.prepare(t, cmd, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
+			ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 	}
 	a1, a2 := archive("a1"), archive("a2")
 	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(a1)); err != nil {

@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -36,18 +37,21 @@ func TestPrepareExecuteValues(t *testing.T) {
 	for _, tc := range []struct {
 		name, args, canon string
 		oo                value.Value
+		// fields is the number of prepared record fields: the engine
+		// drops trailing None fields (normalized values).
+		fields int
 	}{
 		{"some none", `{"owner": "OWNER", "oo": [[]], "gm": [["b", "1.5"], ["a", 2], ["b", "3"]], "tm": {"z": true, "a": null},
 			"when": "2024-02-29T23:30:00.1234567-01:00", "day": "2024-02-29", "l": [null, "x"], "u": 42}`,
 			`{"owner":"OWNER","oo":[[]],"gm":[["a","2.00"],["b","3.00"]],"tm":{"a":null,"z":true},` +
 				`"when":"2024-03-01T00:30:00.123456Z","day":"2024-02-29","l":[null,"x"],"u":{}}`,
-			value.Optional{Value: value.Optional{Nested: true}, Nested: true}},
+			value.Optional{Value: value.Optional{Nested: true}, Nested: true}, 8},
 		{"none", `{"owner": "OWNER", "oo": [], "gm": [], "tm": {}, "when": "1970-01-01T00:00:00Z", "day": "1970-01-01", "l": [], "u": {}, "o": "7"}`,
 			`{"owner":"OWNER","oo":[],"gm":[],"tm":{},"when":"1970-01-01T00:00:00Z","day":"1970-01-01","l":[],"u":{},"o":"7"}`,
-			value.Optional{Nested: true}},
+			value.Optional{Nested: true}, 9},
 		{"some some", `{"owner": "OWNER", "oo": [["5"]], "gm": [], "tm": {}, "when": "0001-01-01T00:00:00Z", "day": "9999-12-31", "l": [], "u": {}}`,
 			`{"owner":"OWNER","oo":[["5"]],"gm":[],"tm":{},"when":"0001-01-01T00:00:00Z","day":"9999-12-31","l":[],"u":{}}`,
-			value.Optional{Value: value.Optional{Value: value.Int64(5), Nested: true}, Nested: true}},
+			value.Optional{Value: value.Optional{Value: value.Int64(5), Nested: true}, Nested: true}, 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := json.RawMessage(replaceOwner(tc.args, f.ext))
@@ -57,7 +61,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec, ok := pt.Transaction.Nodes[0].Create.Argument.(value.Record)
-			if !ok || len(rec.Fields) != 9 || rec.RecordID == nil || rec.RecordID.Name != "T" || rec.Fields[1].Label != "oo" {
+			if !ok || len(rec.Fields) != tc.fields || rec.RecordID == nil || rec.RecordID.Name != "T" || rec.Fields[1].Label != "oo" {
 				t.Fatalf("prepared argument: %#v", pt.Transaction.Nodes[0].Create.Argument)
 			}
 			// The protobuf form carries no nesting flags; the value does.
@@ -75,6 +79,22 @@ func TestPrepareExecuteValues(t *testing.T) {
 			}
 			if d := cmp.Diff(replaceOwner(tc.canon, f.ext), string(evs[0].CreatedEvent.CreateArgument)); d != "" {
 				t.Errorf("created argument (-want +got):\n%s", d)
+			}
+			// Used by an exercise, the contract is an input contract whose
+			// argument is the prepared create's (normalized the same way).
+			p2 := f.prepare(t, "rich-go-"+tc.name, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid,
+				ContractID: evs[0].CreatedEvent.ContractID, Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}})
+			ics := decodePrepared(t, p2).Metadata.InputContracts
+			if len(ics) != 1 {
+				t.Fatalf("input contracts %#v", ics)
+			}
+			got, err1 := value.EncodeProto(ics[0].Contract.Argument)
+			want, err2 := value.EncodeProto(pt.Transaction.Nodes[0].Create.Argument)
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+				t.Errorf("input contract argument %#v, want %#v (%v, %v)", ics[0].Contract.Argument, pt.Transaction.Nodes[0].Create.Argument, err1, err2)
+			}
+			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p2)); err != nil {
+				t.Errorf("execute Go: %v", err)
 			}
 		})
 	}

@@ -54,6 +54,11 @@ type Submission struct {
 	SubmissionSeed  [32]byte
 	ParticipantID   string
 	PreparationTime Timestamp
+	// RootSeeds, when not nil, are the node seeds of the root actions
+	// (tx.Config.RootSeeds): the re-interpretation of a prepared
+	// transaction takes its roots' seeds instead of deriving them from
+	// SubmissionSeed.
+	RootSeeds []tx.Hash
 	// ForbidEffectfulRollback selects Canton's NUCK contract-state mode
 	// (protocol version 35, tx.ModeNUCK): a try may not roll back a create
 	// or a consuming exercise (§5.8). False is the NoKey mode (PV 34).
@@ -143,6 +148,7 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	b := tx.NewBuilder(tx.Config{
 		ActAs:           sub.ActAs,
 		TransactionSeed: tx.TransactionSeed(sub.SubmissionSeed, sub.ParticipantID, prep),
+		RootSeeds:       sub.RootSeeds,
 		PreparationTime: prep,
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,

@@ -31,6 +31,13 @@ type Config struct {
 	// TransactionSeed is the seed of the root context (TransactionSeed
 	// derives it from the submission seed, §6.2).
 	TransactionSeed Hash
+	// RootSeeds, when not nil, are the seeds of the root action nodes
+	// (root action i takes RootSeeds[i] instead of DeriveNodeSeed of
+	// TransactionSeed): a prepared transaction re-interpreted from its
+	// roots' node seeds, as Canton's reinterpret does. An entry for a
+	// root Fetch or QueryByKey is unused; roots beyond the list derive
+	// their seeds from TransactionSeed.
+	RootSeeds []Hash
 	// PreparationTime is the time contract discriminators take (µs since
 	// the epoch): the ledger effective time chosen before interpretation
 	// (§7).
@@ -290,9 +297,12 @@ func (b *Builder) use(cid value.ContractID) {
 
 // childSeed returns the seed of action child i of the context c: a try
 // block continues its parent's numbering and seeds (§6.2 step 5).
-func childSeed(c *bctx, i int) Hash {
+func (b *Builder) childSeed(c *bctx, i int) Hash {
 	for c.kind == ctxTry {
 		c = c.parent
+	}
+	if c.kind == ctxRoot && i < len(b.cfg.RootSeeds) {
+		return b.cfg.RootSeeds[i]
 	}
 	return DeriveNodeSeed(c.seed, i)
 }
@@ -318,7 +328,7 @@ func nodeVersion(key bool) string {
 func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	sigs := sortedSet(in.Signatories)
 	stk := union(sigs, in.Observers)
-	seed := childSeed(b.ctx, b.ctx.nextIdx)
+	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
 	cid := LocalContractID(Discriminator(seed, b.cfg.PreparationTime, stk))
 	var key *KeyWithMaintainers
 	if in.Key != nil {
@@ -430,7 +440,7 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 		put(&b.state.consumedBy, in.TargetID, nid)
 		b.effects = append(b.effects, nid)
 	}
-	seed := childSeed(b.ctx, b.ctx.nextIdx)
+	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
 	b.alloc(node)
 	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx = &bctx{kind: ctxExercise, parent: b.ctx, seed: seed, authorizers: childAuthorizers(node), node: nid}
