@@ -52,9 +52,9 @@ func TestOneInputCheckingPath(t *testing.T) {
 		}, create), "a one-of holds 2 variants, expected one at 'deduplicationPeriod'", ""},
 		{"both minLedgerTimes", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &ts, &ledger.Duration{Seconds: 5} }, create),
 			"", "minLedgerTimeAbs and minLedgerTimeRel are exclusive"},
-		{"disclosedContracts", with(func(c *ledger.JsCommands) {
+		{"disclosedContracts with a blob that does not decode", with(func(c *ledger.JsCommands) {
 			c.DisclosedContracts = []ledger.DisclosedContract{{CreatedEventBlob: "AA=="}}
-		}, create), "", "disclosedContracts is not supported by ledgernode"},
+		}, create), "", "disclosedContracts[0].createdEventBlob: Unable to decode disclosed contract event payload"},
 	}
 	before := f.end()
 	for _, tc := range submits {

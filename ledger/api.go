@@ -160,8 +160,9 @@ type UnknownField struct {
 }
 
 // DisclosedContract is a contract a submission brings along for the
-// interpretation (DisclosedContract). ledgernode does not support
-// disclosed contracts yet: a submission that has some is refused.
+// interpretation (DisclosedContract): its createdEventBlob, as a created
+// event carries it, lets the submitters use a contract they are not
+// stakeholders of. The blob must describe the ledger's contract.
 type DisclosedContract struct {
 	TemplateID string `json:"templateId"`
 	ContractID string `json:"contractId"`

@@ -263,13 +263,14 @@ func supportedJsCommands(c *JsCommands, prefix string) error {
 	unsupported := []struct {
 		field string
 		set   bool
-	}{
-		{"disclosedContracts", len(c.DisclosedContracts) > 0},
-	}
+	}{}
 	for _, u := range unsupported {
 		if u.set {
 			return notSupported(prefix + u.field)
 		}
+	}
+	if _, err := decodeDisclosed(c.DisclosedContracts, prefix); err != nil {
+		return err
 	}
 	if c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != "" && c.MinLedgerTimeRel != nil {
 		return apierr.InvalidArgument.New("%sminLedgerTimeAbs and minLedgerTimeRel are exclusive: set one", prefix)
@@ -284,14 +285,11 @@ func notSupported(field string) error {
 }
 
 // wellFormedPrepare checks a JsPrepareSubmissionRequest: the shape of its
-// commands and of its minLedgerTime one-of, then refuses the fields
-// ledgernode does not honour yet (minLedgerTime, disclosedContracts,
-// packageIdSelectionPreference, prefetchContractKeys) when set.
+// commands, of its minLedgerTime one-of and of its traffic-cost hints.
 func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
 	if err := wellFormedCommandList(req.Commands, ""); err != nil {
 		return err
 	}
-	minTime := false
 	if m := req.MinLedgerTime; m != nil {
 		k := m.Time
 		if n := countSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil); n > 1 {
@@ -302,27 +300,12 @@ func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
 				return apierr.Malformed("%s at 'minLedgerTime.time.MinLedgerTimeAbs.value'", bad)
 			}
 		}
-		minTime = k.MinLedgerTimeAbs != nil || k.MinLedgerTimeRel != nil
 	}
 	if h := req.EstimateTrafficCost; h != nil {
 		for i, s := range h.ExpectedSignatures {
 			if _, err := interactive.ParseSigningAlgorithmSpec(s); err != nil {
 				return apierr.Malformed("unknown enum value %q at 'estimateTrafficCost.expectedSignatures[%d]'", apierr.Quote(s), i)
 			}
-		}
-	}
-	unsupported := []struct {
-		field string
-		set   bool
-	}{
-		{"minLedgerTime", minTime},
-		{"disclosedContracts", len(req.DisclosedContracts) > 0},
-		{"packageIdSelectionPreference", len(req.PackageIDSelectionPreference) > 0},
-		{"prefetchContractKeys", len(req.PrefetchContractKeys) > 0},
-	}
-	for _, u := range unsupported {
-		if u.set {
-			return notSupported(u.field)
 		}
 	}
 	return nil

@@ -79,10 +79,10 @@ type DeduplicationPeriod struct {
 //
 // MinLedgerTimeAbs and MinLedgerTimeRel raise the ledger time (they are
 // exclusive); PackageIDSelectionPreference pins package versions;
-// PrefetchContractKeys is a hint and changes nothing. ledgernode does not
-// honour DisclosedContracts yet: a submission that sets them is refused
-// with INVALID_ARGUMENT rather than run without them. TapsMaxPasses bounds
-// a package selection ledgernode makes in one pass, so any value is met.
+// PrefetchContractKeys is a hint and changes nothing; DisclosedContracts
+// are contracts the submitters may use without being stakeholders.
+// TapsMaxPasses bounds a package selection ledgernode makes in one pass,
+// so any value is met.
 type JsCommands struct {
 	Commands                     []Command             `json:"commands"`
 	CommandID                    string                `json:"commandId"`

@@ -64,7 +64,7 @@ func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetCon
 	if len(witnesses) == 0 {
 		return GetContractResponse{}, notFound
 	}
-	ev := createdEvent(&logEntry{}, &c.Create, witnesses, nil, filterMatch{ok: true, blob: true}, false)
+	ev := createdEvent(&logEntry{}, &c.Create, witnesses, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
 	ev.NodeID = 0
 	return GetContractResponse{CreatedEvent: *ev}, nil
 }

@@ -155,8 +155,12 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 // ids were derived with.
 func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync string, c *JsCommands, cmds []engine.Value, let time.Time, seed [32]byte, pref map[string]string) (*engine.Result, time.Time, time.Time, error) {
 	prep := let
+	disclosed, err := pkgs.disclosedSet(c.DisclosedContracts, sync, "")
+	if err != nil {
+		return nil, let, prep, err
+	}
 	for attempt := 0; ; attempt++ {
-		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs)}
+		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs), disclosed: disclosed}
 		started := time.Now()
 		res, err := pkgs.engine().Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 			PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
@@ -458,6 +462,12 @@ type snapshotContracts struct {
 	pkgs    *pkgView
 	sync    string
 	readers []string
+	// disclosed are the submission's disclosed contracts: usable whoever
+	// the readers are, once they match the stored contract.
+	disclosed map[string]*tx.ContractBlob
+	// anyReader lifts the visibility rule (execute: the prepared
+	// transaction lists its input contracts in full).
+	anyReader bool
 	// maxCreated is the latest creation time of the contracts handed
 	// out.
 	maxCreated time.Time
@@ -479,13 +489,19 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
+	disclosed := s.disclosed[cid]
 	switch {
 	case rec.State == contractArchived:
 		return nil, nil
-	case !intersects(rec.Create.stakeholders(), s.readers):
+	case disclosed == nil && !s.anyReader && !intersects(rec.Create.stakeholders(), s.readers):
 		return nil, nil
 	case rec.State == contractUnassigned || rec.SynchronizerID != s.sync:
 		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), s.sync).WithResource("CONTRACT_ID", cid)
+	}
+	if disclosed != nil {
+		if err := s.pkgs.matchesDisclosed(disclosed, &rec.Create); err != nil {
+			return nil, err
+		}
 	}
 	if at, err := time.Parse(time.RFC3339Nano, rec.Create.CreatedAt); err == nil && at.After(s.maxCreated) {
 		s.maxCreated = at

@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -174,6 +173,9 @@ type readPackages interface {
 	pkgNameOf(id string) string
 	// cachedPackage returns a decoded package, nil when unknown.
 	cachedPackage(id string) *lf.Package
+	// contractBlob returns a created contract's createdEventBlob
+	// (base64), "" when it has none.
+	contractBlob(c *txNode) string
 	// interfaceView computes the view of a created contract on a
 	// synchronizer, and the package that implemented it.
 	interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.RawMessage, string, error)
@@ -387,8 +389,8 @@ func createdEvent(e *logEntry, n *txNode, witnesses []string, ef *eventFilter, m
 		ContractKey: key, CreateArgument: n.Argument, InterfaceViews: []any{},
 		WitnessParties: witnesses, Signatories: nonNil(n.Signatories), Observers: nonNil(n.Observers),
 		CreatedAt: n.CreatedAt, PackageName: n.PackageName, RepresentativePackageID: packageOf(n.TemplateID), ACSDelta: acsDelta}
-	if m.blob {
-		ev.CreatedEventBlob = base64.StdEncoding.EncodeToString(mustJSON(n))
+	if m.blob && ef != nil && ef.pk != nil {
+		ev.CreatedEventBlob = ef.pk.contractBlob(n)
 	}
 	if ef != nil && len(m.ifaces) > 0 {
 		ev.InterfaceViews = ef.interfaceViews(n, m, e.SynchronizerID)

@@ -70,7 +70,16 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	}
 	p := caller(ctx)
 	c := JsCommands{Commands: req.Commands, CommandID: req.CommandID, ActAs: req.ActAs, UserID: req.UserID, ReadAs: req.ReadAs,
-		SynchronizerID: req.SynchronizerID}
+		SynchronizerID: req.SynchronizerID, DisclosedContracts: req.DisclosedContracts,
+		PackageIDSelectionPreference: req.PackageIDSelectionPreference, PrefetchContractKeys: req.PrefetchContractKeys}
+	if m := req.MinLedgerTime; m != nil {
+		if m.Time.MinLedgerTimeAbs != nil {
+			c.MinLedgerTimeAbs = &m.Time.MinLedgerTimeAbs.Value
+		}
+		if m.Time.MinLedgerTimeRel != nil {
+			c.MinLedgerTimeRel = &m.Time.MinLedgerTimeRel.Value
+		}
+	}
 	if c.UserID == "" {
 		c.UserID = p.UserID
 	}

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -208,8 +209,8 @@ func preparedCreate(x *tx.Create) (*interactive.Create, error) {
 // inputContracts returns the metadata's input contracts: the stored
 // create of every ledger contract the transaction used, with its creation
 // time, sorted by contract id (the order Canton hashes them in), its
-// argument normalized as the engine records values. The event blob is the
-// stored create node's JSON.
+// argument normalized as the engine records values, and its
+// createdEventBlob as the event blob.
 func (v *pkgView) inputContracts(t *store.Tx, cids []value.ContractID) ([]interactive.InputContract, error) {
 	sorted := slices.Clone(cids)
 	slices.Sort(sorted)
@@ -245,7 +246,15 @@ func (v *pkgView) inputContracts(t *store.Tx, cids []value.ContractID) ([]intera
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, interactive.InputContract{Contract: *c, CreatedAt: uint64(at.UnixMicro()), EventBlob: mustJSON(rec.Create)})
+		blob, err := encodeBlob(v.engine(), v.lookup, &rec.Create)
+		if err != nil {
+			var be *tx.BlobError
+			if !errors.As(err, &be) || be.Kind != tx.BlobUnsupported {
+				return nil, apierr.InternalError.Wrap(err, "encoding an input contract")
+			}
+			blob = nil // a keyed contract: no blob (see contractBlob)
+		}
+		out = append(out, interactive.InputContract{Contract: *c, CreatedAt: uint64(at.UnixMicro()), EventBlob: blob})
 	}
 	return out, nil
 }
@@ -413,7 +422,10 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 				return err
 			}
 		}
-		src := &executeContracts{snap: &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, readers)}, allow: allow}
+		// The listed input contracts are usable whoever the parties are:
+		// the prepared transaction carries them in full (as disclosed
+		// contracts), and matchPrepared compares them with the stored ones.
+		src := &executeContracts{snap: &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, readers), anyReader: true}, allow: allow}
 		started := time.Now()
 		res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 			PreparationTime: engine.Timestamp(md.PreparationTime), Contracts: src, RootSeeds: rootSeeds,

@@ -50,6 +50,9 @@ var (
 	// UpgradeTranslationFailed: a contract cannot be translated to the
 	// template version it is used at (400).
 	UpgradeTranslationFailed = Code{Name: "INTERPRETATION_UPGRADE_ERROR_TRANSLATION_FAILED", Category: InvalidIndependentOfSystemState}
+	// UpgradeAuthenticationFailed: a contract handed to the engine (a
+	// disclosed contract) does not authenticate against the ledger's (400).
+	UpgradeAuthenticationFailed = Code{Name: "INTERPRETATION_UPGRADE_ERROR_AUTHENTICATION_FAILED", Category: InvalidIndependentOfSystemState}
 	// CryptoMalformedByteEncoding: a malformed hex argument of a crypto
 	// builtin (400).
 	CryptoMalformedByteEncoding = Code{Name: "INTERPRETATION_CRYPTO_ERROR_MALFORMED_BYTE_ENCODING", Category: InvalidGivenCurrentSystemStateOther}

@@ -1,0 +1,99 @@
+package ledger_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// rulesPackage has a template Main:Rules {owner} with a non-consuming
+// choice Look whose controller is its argument: anyone who can see the
+// contract may exercise it (as Splice's AmuletRules).
+func rulesPackage() lftest.Package {
+	party := &lf.TBuiltin{Builtin: lf.BuiltinParty}
+	return lftest.Package{Name: "rules", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{{Name: "Rules", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}}},
+		Templates: []lftest.Template{{Name: "Rules", Choices: []lftest.Choice{{Name: "Look", Arg: lftest.B(lftest.Party), Ret: lftest.B(lftest.Unit),
+			Controllers: &lf.ECons{Type: party, Front: []lf.Expr{&lf.EVar{Name: "arg"}}, Tail: &lf.ENil{Type: party}}}}}},
+	}}}
+}
+
+// TestDisclosedContracts: the owner reads her contract's createdEventBlob
+// (Canton's encoding, which decodes to the contract); carol, no
+// stakeholder, cannot use the contract until she discloses it, and a blob
+// that does not match the ledger's contract is refused.
+func TestDisclosedContracts(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	d, ids := lftest.DAR(rulesPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	alice, carol := allocate(t, ctx, n, "alice").Party, allocate(t, ctx, n, "carol").Party
+	tid := ids[0] + ":Main:Rules"
+	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{
+		Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
+		TransactionFormat: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
+			FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
+				WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := resp.Transaction.Events[0].CreatedEvent
+	raw, err := base64.StdEncoding.DecodeString(ev.CreatedEventBlob)
+	if err != nil || len(raw) == 0 {
+		t.Fatalf("createdEventBlob %q: %v", ev.CreatedEventBlob, err)
+	}
+	blob, err := tx.DecodeContractBlob(raw)
+	if err != nil {
+		t.Fatalf("the blob does not decode: %v", err)
+	}
+	if string(blob.Create.ContractID) != ev.ContractID || blob.Create.TemplateID.String() != tid || blob.Create.PackageName != "rules" {
+		t.Errorf("blob %+v for event %+v", blob.Create, ev)
+	}
+	look := func(cmdID string, dcs []ledger.DisclosedContract) error {
+		_, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{carol}, UserID: "u1", DisclosedContracts: dcs,
+			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: ev.ContractID,
+				Choice: "Look", ChoiceArgument: json.RawMessage(`"` + carol + `"`)}}}})
+		return err
+	}
+	if err := look("hidden", nil); !errors.Is(err, apierr.ContractNotFound) {
+		t.Errorf("carol without disclosure: %v, want CONTRACT_NOT_FOUND", err)
+	}
+	if err := look("disclosed", []ledger.DisclosedContract{{TemplateID: tid, ContractID: ev.ContractID, CreatedEventBlob: ev.CreatedEventBlob}}); err != nil {
+		t.Errorf("carol with the disclosed contract: %v", err)
+	}
+	// A forged blob: the same contract id with another owner.
+	forged := blob.Create
+	forged.Arg = rewriteOwner(t, forged.Arg, carol)
+	forged.Signatories, forged.Stakeholders = []string{carol}, []string{carol}
+	fb, err := tx.EncodeContractBlob(&forged, blob.CreatedAt, blob.AuthData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = look("forged", []ledger.DisclosedContract{{CreatedEventBlob: base64.StdEncoding.EncodeToString(fb)}})
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code.Name != "INTERPRETATION_UPGRADE_ERROR_AUTHENTICATION_FAILED" {
+		t.Errorf("a forged disclosed contract: %v", err)
+	}
+}
+
+// rewriteOwner returns a one-field record {owner} with another party.
+func rewriteOwner(t *testing.T, v value.Value, owner string) value.Value {
+	t.Helper()
+	r, ok := v.(value.Record)
+	if !ok || len(r.Fields) != 1 {
+		t.Fatalf("argument %#v", v)
+	}
+	return value.Record{RecordID: r.RecordID, Fields: []value.RecordField{{Label: r.Fields[0].Label, Value: value.Party(owner)}}}
+}

@@ -1,0 +1,169 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// Explicit disclosure: a created event carries, when a filter asks for it
+// (includeCreatedEventBlob), the contract's createdEventBlob in Canton's
+// encoding (tx.EncodeContractBlob: the FatContractInstance of Daml-LF);
+// a submission may bring contracts back as disclosedContracts, which lets
+// parties that are not stakeholders use them (Splice apps disclose
+// AmuletRules and the open mining rounds this way).
+
+// storedCreate rebuilds the tx.Create of a stored create node, its
+// argument normalized as the engine records values (trailing None fields
+// dropped), and its creation time.
+func storedCreate(eng *engine.Engine, lookup func(string) *lf.Package, c *txNode) (*tx.Create, value.Timestamp, error) {
+	tc, err := splitTypeCon(c.TemplateID)
+	if err != nil {
+		return nil, 0, err
+	}
+	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
+	if err != nil {
+		return nil, 0, err
+	}
+	rv, err := eng.FromValue(arg)
+	if err != nil {
+		return nil, 0, err
+	}
+	if arg, err = engine.ToValue(rv); err != nil {
+		return nil, 0, err
+	}
+	at, err := time.Parse(time.RFC3339Nano, c.CreatedAt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("contract %s: creation time %q: %w", c.ContractID, c.CreatedAt, err)
+	}
+	cr := &tx.Create{ContractID: value.ContractID(c.ContractID), PackageName: c.PackageName, TemplateID: tc, Arg: arg,
+		Signatories: union(c.Signatories), Stakeholders: c.stakeholders(), Version: tx.VersionNoKey}
+	if c.Key != nil {
+		pkg := lookup(tc.PackageID)
+		if tmpl := pkg.Template(tc.Module, tc.Name); tmpl != nil && tmpl.Key != nil {
+			k, err := value.FromJSON(c.Key, tmpl.Key.Type, lookup)
+			if err != nil {
+				return nil, 0, err
+			}
+			cr.Key, cr.Version = &tx.KeyWithMaintainers{Key: k, Maintainers: c.Maintainers}, tx.VersionKeys
+		}
+	}
+	return cr, value.Timestamp(at.UnixMicro()), nil
+}
+
+// encodeBlob returns a stored contract's createdEventBlob.
+func encodeBlob(eng *engine.Engine, lookup func(string) *lf.Package, c *txNode) ([]byte, error) {
+	cr, at, err := storedCreate(eng, lookup, c)
+	if err != nil {
+		return nil, err
+	}
+	return tx.EncodeContractBlob(cr, at, tx.AuthenticationDataV1(tx.ContractSalt(cr.ContractID)))
+}
+
+// contractBlob returns a created event's createdEventBlob (base64), ""
+// when it cannot be made (a contract with a key: ledgernode does not
+// compute Canton's key hash the blob carries).
+func (n *Node) contractBlob(c *txNode) string {
+	b, err := encodeBlob(n.viewEngine(), nodePackages{n}.lookup, c)
+	if err != nil {
+		var be *tx.BlobError
+		if !errors.As(err, &be) || be.Kind != tx.BlobUnsupported {
+			n.log.Warn("cannot encode a created-event blob", "contractId", c.ContractID, "err", err)
+		}
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// decodeDisclosed decodes a submission's disclosed contracts (the field
+// paths in errors start with prefix): each blob must decode and name the
+// contract id and template the entry names, when it names them.
+func decodeDisclosed(dcs []DisclosedContract, prefix string) (map[string]*tx.ContractBlob, error) {
+	if len(dcs) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*tx.ContractBlob, len(dcs))
+	for i, d := range dcs {
+		path := fmt.Sprintf("%sdisclosedContracts[%d]", prefix, i)
+		if d.CreatedEventBlob == "" {
+			return nil, apierr.MissingField.New("%s.createdEventBlob", path)
+		}
+		raw, err := base64.StdEncoding.DecodeString(d.CreatedEventBlob)
+		if err != nil {
+			return nil, apierr.InvalidArgument.New("%s.createdEventBlob: the string is not a valid Base64", path)
+		}
+		b, err := tx.DecodeContractBlob(raw)
+		if err != nil {
+			return nil, apierr.InvalidArgument.New("%s.createdEventBlob: Unable to decode disclosed contract event payload: %v", path, err)
+		}
+		cid := string(b.Create.ContractID)
+		if d.ContractID != "" && d.ContractID != cid {
+			return nil, apierr.InvalidArgument.New("%s.contractId: %s does not match the contract id of its createdEventBlob (%s)", path, apierr.Quote(d.ContractID), cid)
+		}
+		if d.TemplateID != "" {
+			id, err := lf.SplitIdentifier(d.TemplateID)
+			if err != nil || id.Module != b.Create.TemplateID.Module || id.Entity != b.Create.TemplateID.Name ||
+				!id.ByName() && id.PackageID != b.Create.TemplateID.PackageID || id.ByName() && id.PackageName != b.Create.PackageName {
+				return nil, apierr.InvalidArgument.New("%s.templateId: %s does not match the template of its createdEventBlob (%s)", path, apierr.Quote(d.TemplateID), b.Create.TemplateID)
+			}
+		}
+		out[cid] = b
+	}
+	return out, nil
+}
+
+// disclosedSet decodes a submission's disclosed contracts and checks that
+// each belongs to the submission's synchronizer (when it names one).
+func (v *pkgView) disclosedSet(dcs []DisclosedContract, sync, prefix string) (map[string]*tx.ContractBlob, error) {
+	out, err := decodeDisclosed(dcs, prefix)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range dcs {
+		if d.SynchronizerID != "" && d.SynchronizerID != sync {
+			return nil, apierr.InvalidArgument.New("%sdisclosedContracts[%d].synchronizerId: the disclosed contract is on %s, the submission on %s", prefix, i, apierr.Quote(d.SynchronizerID), sync)
+		}
+	}
+	return out, nil
+}
+
+// matchesDisclosed checks that a disclosed blob describes the stored
+// contract (ledgernode's stand-in for Canton's contract authentication).
+func (v *pkgView) matchesDisclosed(b *tx.ContractBlob, c *txNode) error {
+	cr, at, err := storedCreate(v.engine(), v.lookup, c)
+	if err != nil {
+		return err
+	}
+	same := cr.TemplateID == b.Create.TemplateID && cr.PackageName == b.Create.PackageName && at == b.CreatedAt &&
+		slicesEqual(cr.Signatories, b.Create.Signatories) && slicesEqual(cr.Stakeholders, b.Create.Stakeholders)
+	if same {
+		mine, err1 := value.EncodeLFProto(cr.Arg)
+		theirs, err2 := value.EncodeLFProto(b.Create.Arg)
+		same = err1 == nil && err2 == nil && bytes.Equal(mine, theirs)
+	}
+	if !same {
+		return apierr.UpgradeAuthenticationFailed.New("Interpretation error: Error: Error when authenticating contract %s against template %s: the disclosed contract does not match the ledger's", apierr.Quote(c.ContractID), c.TemplateID).
+			WithResource("CONTRACT_ID", c.ContractID)
+	}
+	return nil
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
