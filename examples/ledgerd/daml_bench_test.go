@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// pingTarget starts ledgerd in memory (auth none) with Canton's Ping DAR
+// and the parties alice and bob, like loadTarget; the benchmark is
+// skipped without ../shared.
+func pingTarget(b *testing.B) (base, pingT, alice, bob string, client *http.Client) {
+	b.Helper()
+	dar, err := os.ReadFile(filepath.Join(acceptDARDir, pingDAR))
+	if err != nil {
+		b.Skipf("../shared not found: skipping the Ping benchmark (%v)", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-in-memory", "-auth", "none", "-addr", "127.0.0.1:0"}, io.Discard,
+			slog.New(slog.NewTextHandler(io.Discard, nil)), func(a string) { addrc <- a })
+	}()
+	base = "http://" + <-addrc
+	b.Cleanup(func() { cancel(); <-done })
+	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+	post(b, client, base+"/v2/dars", dar)
+	party := func(hint string) string {
+		var alloc struct {
+			PartyDetails struct{ Party string } `json:"partyDetails"`
+		}
+		if err := json.Unmarshal(post(b, client, base+"/v2/parties", fmt.Appendf(nil, `{"partyIdHint":%q}`, hint)), &alloc); err != nil {
+			b.Fatal(err)
+		}
+		return alloc.PartyDetails.Party
+	}
+	return base, mainPackageID(b, dar) + ":Canton.Internal.Ping:Ping", party("alice"), party("bob"), client
+}
+
+// send posts a body and reports a failure on the benchmark (from any
+// goroutine); it returns the response body, nil on failure.
+func send(b *testing.B, client *http.Client, url string, body []byte) []byte {
+	resp, err := client.Post(url, "", bytes.NewReader(body))
+	if err != nil {
+		b.Error(err)
+		return nil
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Errorf("POST %s: %d %s %v", url, resp.StatusCode, out, err)
+		return nil
+	}
+	return out
+}
+
+func pingCreate(seq int64, pingT, alice, bob string) []byte {
+	return fmt.Appendf(nil, `{"commandId":"c%d","actAs":[%q],"userId":"participant_admin","commands":[{"CreateCommand":{"templateId":%q,"createArguments":{"id":"p%d","initiator":%q,"responder":%q}}}]}`,
+		seq, alice, pingT, seq, alice, bob)
+}
+
+// BenchmarkHTTPPingCreate sends submit-and-wait Ping creates (through the
+// Daml engine) from 64 keep-alive clients to ledgerd in memory: the same
+// load as BenchmarkHTTPSubmitAndWait, with Canton's Ping.
+func BenchmarkHTTPPingCreate(b *testing.B) {
+	base, pingT, alice, bob, client := pingTarget(b)
+	var seq atomic.Int64
+	b.SetParallelism(32) // 64 clients on 2 cores
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if send(b, client, base+"/v2/commands/submit-and-wait", pingCreate(seq.Add(1), pingT, alice, bob)) == nil {
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "creates/s")
+}
+
+// BenchmarkHTTPPingCreateRespond runs Ping create + Respond pairs from 64
+// keep-alive clients: alice creates a Ping
+// (submit-and-wait-for-transaction, for its contract id), bob responds
+// (submit-and-wait). Each op is one pair, two commits.
+func BenchmarkHTTPPingCreateRespond(b *testing.B) {
+	base, pingT, alice, bob, client := pingTarget(b)
+	var seq atomic.Int64
+	b.SetParallelism(32) // 64 clients on 2 cores
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := seq.Add(1)
+			out := send(b, client, base+"/v2/commands/submit-and-wait-for-transaction", fmt.Appendf(nil, `{"commands":%s}`, pingCreate(i, pingT, alice, bob)))
+			if out == nil {
+				return
+			}
+			var resp struct {
+				Transaction struct {
+					Events []struct {
+						CreatedEvent struct {
+							ContractID string `json:"contractId"`
+						} `json:"CreatedEvent"`
+					} `json:"events"`
+				} `json:"transaction"`
+			}
+			if err := json.Unmarshal(out, &resp); err != nil || len(resp.Transaction.Events) != 1 {
+				b.Errorf("create: %s %v", out, err)
+				return
+			}
+			respond := fmt.Appendf(nil, `{"commandId":"r%d","actAs":[%q],"userId":"participant_admin","commands":[{"ExerciseCommand":{"templateId":%q,"contractId":%q,"choice":"Respond","choiceArgument":{}}}]}`,
+				i, bob, pingT, resp.Transaction.Events[0].CreatedEvent.ContractID)
+			if send(b, client, base+"/v2/commands/submit-and-wait", respond) == nil {
+				return
+			}
+		}
+	})
+	el := time.Since(start).Seconds()
+	b.ReportMetric(float64(b.N)/el, "pairs/s")
+	b.ReportMetric(2*float64(b.N)/el, "commits/s")
+}
