@@ -99,6 +99,8 @@ type JsCommands struct {
 	PackageIDSelectionPreference []string              `json:"packageIdSelectionPreference"`
 	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
 	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
+
+	change string // changeKey's cache
 }
 
 // SubmitAndWaitResponse tells where a submission was committed.
@@ -234,6 +236,15 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	return n.synchronizer(c.SynchronizerID)
 }
 
+// changeKey returns changeID(c), computed once: the caller must not change
+// the user, actAs or command id afterwards.
+func (c *JsCommands) changeKey() string {
+	if c.change == "" {
+		c.change = changeID(c)
+	}
+	return c.change
+}
+
 // changeID identifies a command for deduplication: user, actAs, command id.
 func changeID(c *JsCommands) string {
 	acts := slices.Clone(c.ActAs)
@@ -245,7 +256,7 @@ func changeID(c *JsCommands) string {
 // checkDuplicate fails with DUPLICATE_COMMAND when the command was accepted
 // within its deduplication period.
 func (n *Node) checkDuplicate(tx *store.Tx, c *JsCommands, now time.Time) error {
-	raw, err := tx.Get(store.DedupKey(changeID(c)))
+	raw, err := tx.Get(store.DedupKey(c.changeKey()))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}

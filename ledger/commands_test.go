@@ -404,3 +404,20 @@ func TestArgumentChecks(t *testing.T) {
 		t.Errorf("bad choice argument: %v", err)
 	}
 }
+
+// TestDuplicateOfAConsumingExercise: resubmitting an exercise that
+// archived its contract is DUPLICATE_COMMAND, not the CONTRACT_NOT_FOUND
+// its interpretation would give now.
+func TestDuplicateOfAConsumingExercise(t *testing.T) {
+	f := newFixture(t, ledger.Options{})
+	ev := f.create(t, "c1", f.alice)
+	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); !errors.Is(err, apierr.DuplicateCommand) {
+		t.Errorf("resubmitted exercise: %v, want DUPLICATE_COMMAND", err)
+	}
+	if _, err := f.exercise("x2", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); !errors.Is(err, apierr.ContractNotFound) {
+		t.Errorf("a new exercise of the archived contract: %v, want CONTRACT_NOT_FOUND", err)
+	}
+}

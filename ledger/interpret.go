@@ -112,13 +112,19 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 	ctx, cancel := context.WithDeadlineCause(ctx, wall, &interpretationDeadline{let: let, tolerance: ledgerTimeRecordTimeTolerance})
 	defer cancel()
 	var out *interpreted
-	err = n.st.View(func(r *store.Reader) error {
+	err = n.st.View(func(r *store.Reader) (err error) {
 		t := store.ReadOnlyTx(r)
-		// A duplicate is refused before any work (the committer checks
-		// again).
-		if err := n.checkDuplicate(t, c, now); err != nil {
-			return err
-		}
+		// A duplicate is refused rather than whatever its interpretation
+		// says (the original may have archived the contracts it uses):
+		// checked here only when the interpretation fails, since the
+		// committer checks every submission that reaches it.
+		defer func() {
+			if err != nil {
+				if dup := n.checkDuplicate(t, c, now); dup != nil {
+					err = dup
+				}
+			}
+		}()
 		pkgs, err := n.snapshotPkgView(t, sync)
 		if err != nil {
 			return err
@@ -710,7 +716,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 			}
 		}
 		appendEntry(t, &e)
-		t.Set(store.DedupKey(changeID(c)), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}))
+		t.Set(store.DedupKey(c.changeKey()), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}))
 		return &e, nil
 	})
 	if err != nil {
