@@ -75,6 +75,8 @@ type interpreted struct {
 	// created and archived by the transaction, archived the input
 	// contracts it archives (ids), inputs every ledger contract it used.
 	created, transient []*txNode
+	// createdJSON are the created nodes encoded ahead.
+	createdJSON []json.RawMessage
 	archived, inputs   []string
 	// packages are the package ids of the templates of its events.
 	packages []string
@@ -560,6 +562,10 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 		return nil, err
 	}
 	e.Nodes = nodes
+	// What the committer writes is encoded here, on the submitter's
+	// goroutine: the entry's nodes, its readers and the created contracts'
+	// create nodes.
+	e.nodesJSON, e.readers = mustJSON(e.Nodes), e.parties()
 	out := &interpreted{entry: e, view: pkgs, result: res, cids: cids}
 	eff := t.Effects()
 	for _, cid := range eff.Inputs {
@@ -583,6 +589,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 			out.transient = append(out.transient, nd)
 		} else {
 			out.created = append(out.created, nd)
+			out.createdJSON = append(out.createdJSON, mustJSON(nd))
 		}
 	}
 	return out, nil
@@ -697,9 +704,9 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		off := t.NextOffset()
 		e := *it.entry
 		e.Offset, e.RecordTime = off, formatTime(now)
-		for _, nd := range it.created {
-			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractActive,
-				CreatedOffset: off, WorkflowID: e.WorkflowID}))
+		for i, nd := range it.created {
+			t.Set(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
+				CreatedOffset: off, WorkflowID: e.WorkflowID}, it.createdJSON[i]))
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
@@ -723,4 +730,14 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		return nil, storeErr(err)
 	}
 	return v.(*logEntry), nil
+}
+
+// encodeContractRecord encodes a contract record whose create node was
+// encoded ahead.
+func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
+	type plain contractRecord
+	return mustJSON(struct {
+		*plain
+		Create json.RawMessage `json:"create"`
+	}{(*plain)(rec), create})
 }

@@ -38,6 +38,11 @@ type logEntry struct {
 	UserID       string   `json:"user,omitempty"`
 	ActAs        []string `json:"actAs,omitempty"`
 	SubmissionID string   `json:"sub,omitempty"`
+
+	// nodesJSON and readers, when set, are Nodes encoded and parties()
+	// computed ahead, outside the committer (not stored as such).
+	nodesJSON json.RawMessage
+	readers   []string
 }
 
 // txNode is a create or an exercise node.
@@ -139,11 +144,28 @@ func (e *logEntry) parties() []string {
 
 // appendEntry writes an entry at its offset with its indexes.
 func appendEntry(tx *store.Tx, e *logEntry) {
-	tx.Set(store.UpdateKey(e.Offset), mustJSON(e))
+	tx.Set(store.UpdateKey(e.Offset), e.encode())
 	tx.Set(store.UpdateIDKey(e.UpdateID), store.OffsetBytes(e.Offset))
-	for _, p := range e.parties() {
+	parties := e.readers
+	if parties == nil {
+		parties = e.parties()
+	}
+	for _, p := range parties {
 		tx.Set(store.PartyUpdateKey(p, e.Offset), nil)
 	}
+}
+
+// encode returns the stored form of an entry: its nodes as encoded ahead
+// (nodesJSON, outside the committer) when they were.
+func (e *logEntry) encode() []byte {
+	if e.nodesJSON == nil {
+		return mustJSON(e)
+	}
+	type plain logEntry
+	return mustJSON(struct {
+		*plain
+		Nodes json.RawMessage `json:"n,omitempty"`
+	}{(*plain)(e), e.nodesJSON})
 }
 
 // union returns the sorted union of party lists, without duplicates.
