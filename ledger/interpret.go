@@ -612,7 +612,10 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
 				PackageName: x.PackageName, Argument: v.json(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
-				Transient: !ev.AcsDelta, Witnesses: ev.Witnesses, LastDescendant: int32(ev.LastDescendant), Engine: true}
+				Transient: !ev.AcsDelta, Engine: true}
+			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
+				nd.Witnesses = ev.Witnesses
+			}
 			if x.Key != nil {
 				if tmpl := pkg.Template(x.TemplateID.Module, x.TemplateID.Name); tmpl != nil && tmpl.Key != nil {
 					nd.Key = v.json(x.Key.Key, tmpl.Key.Type)

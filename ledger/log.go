@@ -66,10 +66,11 @@ type txNode struct {
 	Transient bool `json:"tr,omitempty"`
 	// Witnesses are the parties that see the node in the ledger-effects
 	// shape (its informees and its parent action's witnesses,
-	// daml-engine.md §5.3); nil on entries written before the engine
-	// ran, whose witnesses are the stakeholders and actors.
+	// daml-engine.md §5.3); nil for a create seen by its stakeholders
+	// only, and on entries written before the engine ran, whose
+	// witnesses are the stakeholders and actors.
 	Witnesses []string `json:"w,omitempty"`
-	// LastDescendant is the id of the last node of the node's subtree.
+	// LastDescendant is the id of the last node of an exercise's subtree.
 	LastDescendant int32 `json:"ld,omitempty"`
 	// Create: the contract key and its maintainers (LF 2.3), or nil.
 	Key         json.RawMessage `json:"key,omitempty"`
@@ -86,17 +87,23 @@ type txNode struct {
 	Engine bool `json:"eng,omitempty"`
 }
 
-// witnesses returns the parties that see the node as a ledger effect.
+// witnesses returns the parties that see the node as a ledger effect. A
+// create's witnesses are stored only when they are more than its
+// stakeholders (a create under an exercise others witness).
 func (n *txNode) witnesses() []string {
-	if n.Engine {
+	switch {
+	case n.Engine && n.Witnesses != nil:
 		return n.Witnesses
+	case n.Engine && !n.Exercise:
+		return n.stakeholders()
 	}
 	return union(n.stakeholders(), n.Acting)
 }
 
-// lastDescendant returns the node's lastDescendantNodeId.
+// lastDescendant returns the node's lastDescendantNodeId (a create is a
+// leaf).
 func (n *txNode) lastDescendant() int32 {
-	if n.Engine {
+	if n.Engine && n.Exercise {
 		return n.LastDescendant
 	}
 	return n.ID
