@@ -236,6 +236,30 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	return n.synchronizer(c.SynchronizerID)
 }
 
+// awaitLedgerTime delays a submission whose ledger time is ahead of the
+// node's wall clock until that time, as Canton submits a transaction so
+// that it reaches the synchronizer when record time equals ledger time
+// (minLedgerTimeAbs/Rel in the future, or an input contract created
+// later). On a static clock record time is the clock's, and nothing waits.
+func (n *Node) awaitLedgerTime(ctx context.Context, let time.Time) error {
+	if n.static != nil {
+		return nil
+	}
+	d := let.Sub(n.now())
+	if d <= 0 {
+		return nil
+	}
+	n.log.Info("delaying a submission until its ledger time", "delay", d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // changeKey returns changeID(c), computed once: the caller must not change
 // the user, actAs or command id afterwards.
 func (c *JsCommands) changeKey() string {
@@ -395,6 +419,9 @@ func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
 	}
 	if h := n.hookInterpreted; h != nil {
 		h()
+	}
+	if err := n.awaitLedgerTime(ctx, it.let); err != nil {
+		return nil, err
 	}
 	return n.commitInterpreted(&c, sync, it)
 }

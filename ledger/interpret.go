@@ -76,14 +76,16 @@ type interpreted struct {
 	// contracts it archives (ids), inputs every ledger contract it used.
 	created, transient []*txNode
 	// createdJSON are the created nodes encoded ahead.
-	createdJSON []json.RawMessage
-	archived, inputs   []string
+	createdJSON      []json.RawMessage
+	archived, inputs []string
 	// packages are the package ids of the templates of its events.
 	packages []string
 	// result is the engine's result (local contract ids); cids maps them
 	// to the committed ones.
 	result *engine.Result
 	cids   map[value.ContractID]value.ContractID
+	// let is the ledger effective time.
+	let time.Time
 	// fresh are local contract ids no committed contract may have as its
 	// prefix (an executed prepared transaction, whose ids are fixed by its
 	// node seeds, must not commit twice).
@@ -259,6 +261,13 @@ func (v *pkgView) preference(ids []string) (map[string]string, error) {
 		p := v.byID[id]
 		if p == nil {
 			return nil, apierr.PackageNotFound.New("Package %s of the package id selection preference is not known", apierr.Quote(id)).WithResource("PACKAGE", id)
+		}
+		if !v.vetted[id] {
+			// The preference restricts the vetted candidates; one it
+			// cannot honour fails the submission (Canton's topology-aware
+			// package selection).
+			return nil, apierr.PackageSelectionFailed.New("No synchronizers satisfy the topology requirements for the submitted command: package %s (%s %s) of the package id selection preference is not vetted",
+				apierr.Quote(id), p.Name, p.Version)
 		}
 		if prev, ok := seen[p.Name]; ok && prev != id {
 			return nil, apierr.InvalidArgument.New("package_id_selection_preference: packages %s and %s have the same name %s", prev, id, apierr.Quote(p.Name))
@@ -566,7 +575,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	// goroutine: the entry's nodes, its readers and the created contracts'
 	// create nodes.
 	e.nodesJSON, e.readers = mustJSON(e.Nodes), e.parties()
-	out := &interpreted{entry: e, view: pkgs, result: res, cids: cids}
+	out := &interpreted{entry: e, view: pkgs, result: res, cids: cids, let: let}
 	eff := t.Effects()
 	for _, cid := range eff.Inputs {
 		out.inputs = append(out.inputs, string(cid))
@@ -574,14 +583,41 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	for _, cid := range eff.Archived {
 		out.archived = append(out.archived, string(cid))
 	}
+	// Every template and interface package the transaction used must be
+	// vetted (fetches and key queries included); the committer re-checks
+	// them when the vetting changed since.
 	pk := map[string]bool{}
-	for i := range e.Nodes {
-		nd := &e.Nodes[i]
-		pid := packageOf(nd.TemplateID)
+	use := func(pid string) {
 		if !pk[pid] {
 			pk[pid] = true
 			out.packages = append(out.packages, pid)
 		}
+	}
+	for _, nd := range t.Nodes {
+		switch x := nd.(type) {
+		case *tx.Create:
+			use(x.TemplateID.PackageID)
+		case *tx.Exercise:
+			use(x.TemplateID.PackageID)
+			if x.InterfaceID != nil {
+				use(x.InterfaceID.PackageID)
+			}
+		case *tx.Fetch:
+			use(x.TemplateID.PackageID)
+			if x.InterfaceID != nil {
+				use(x.InterfaceID.PackageID)
+			}
+		case *tx.QueryByKey:
+			use(x.TemplateID.PackageID)
+		}
+	}
+	for _, pid := range out.packages {
+		if !pkgs.vetted[pid] {
+			return nil, apierr.PackageNotFound.New("Package %s used by the transaction is not vetted on the synchronizer", apierr.Quote(pid)).WithResource("PACKAGE", pid)
+		}
+	}
+	for i := range e.Nodes {
+		nd := &e.Nodes[i]
 		if nd.Exercise {
 			continue
 		}
@@ -668,7 +704,7 @@ func (v *pkgView) json(x value.Value, t lf.Type) json.RawMessage {
 // contracts it creates and archives, and the deduplication entry.
 func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*logEntry, error) {
 	v, err := n.st.Submit(func(t *store.Tx) (any, error) {
-		now := n.now()
+		now := n.now().Truncate(time.Microsecond)
 		if err := n.checkDuplicate(t, c, now); err != nil {
 			return nil, err
 		}

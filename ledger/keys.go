@@ -115,15 +115,14 @@ func (s *snapshotContracts) ContractsByKey(ctx context.Context, q engine.KeyQuer
 	var out []engine.ContractID
 	prefix := store.ContractKeyPrefix(h)
 	err = s.tx.Scan(prefix, nil, func(k, _ []byte) (bool, error) {
-		if len(k) < len(prefix)+8 {
+		if len(k) < len(prefix)+store.ContractKeyEntryIDOffset {
 			return true, nil
 		}
-		cid := string(k[len(prefix)+8:])
+		cid := string(k[len(prefix)+store.ContractKeyEntryIDOffset:])
 		c, err := s.Contract(ctx, engine.ContractID(cid))
-		var ae *apierr.Error
 		switch {
-		case errors.As(err, &ae):
-			// Not on this synchronizer: not a candidate.
+		case errors.Is(err, apierr.ContractNotActive):
+			// In transit or on another synchronizer: not a candidate.
 		case err != nil:
 			return false, err
 		case c != nil:
@@ -140,7 +139,7 @@ func (v *pkgView) indexKey(t *store.Tx, c *txNode, createdOffset int64, add bool
 	if err != nil || h == nil {
 		return err
 	}
-	k := store.ContractKeyEntry(h, createdOffset, c.ContractID)
+	k := store.ContractKeyEntry(h, createdOffset, c.ID, c.ContractID)
 	if add {
 		t.Set(k, nil)
 	} else {

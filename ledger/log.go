@@ -482,12 +482,17 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 			}
 			w, m := ef.witnesses(seen, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
-				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, ef, m, !n.Transient)})
+				// acsDelta: an ACS change for one of the requesting
+				// witnesses, i.e. one of them is a stakeholder (Canton's
+				// acsDeltaForWitnesses).
+				acs := !n.Transient && intersects(w, n.stakeholders())
+				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
 			}
 		case effects:
 			w, m := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
 			if len(w) > 0 {
 				ev := exercisedEvent(e, n, w)
+				ev.ACSDelta = ev.ACSDelta && intersects(w, n.Stakeholders)
 				if n.Consuming {
 					ev.ImplementedInterfaces = m.implemented()
 				}

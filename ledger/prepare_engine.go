@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -425,11 +426,18 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 		// The listed input contracts are usable whoever the parties are:
 		// the prepared transaction carries them in full (as disclosed
 		// contracts), and matchPrepared compares them with the stored ones.
+		// Interface dispatch re-runs as prepared: the package preference
+		// comes from the transaction's interface nodes (Canton's
+		// buildPackagePreference), over the newest vetted versions.
+		pref, err := preparedPreference(pt, pkgs.newestVetted())
+		if err != nil {
+			return err
+		}
 		src := &executeContracts{snap: &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, readers), anyReader: true}, allow: allow}
 		started := time.Now()
 		res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 			PreparationTime: engine.Timestamp(md.PreparationTime), Contracts: src, RootSeeds: rootSeeds,
-			ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pkgs.newestVetted()}, cmds...)
+			ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, cmds...)
 		n.met.observeInterpretation(time.Since(started))
 		if err != nil {
 			if src.unlisted != "" {
@@ -559,4 +567,33 @@ func optEqual(a, b *uint64) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// preparedPreference is the package preference of a prepared
+// transaction's re-interpretation: for every exercise or fetch by
+// interface, its package name maps to the package of the template it
+// used; other names keep base. Two packages for one name are refused.
+func preparedPreference(pt *interactive.PreparedTransaction, base map[string]string) (map[string]string, error) {
+	out := maps.Clone(base)
+	seen := map[string]string{}
+	for _, nd := range pt.Transaction.Nodes {
+		var name, pkg string
+		switch {
+		case nd.Exercise != nil && nd.Exercise.InterfaceID != nil:
+			name, pkg = nd.Exercise.PackageName, nd.Exercise.TemplateID.PackageID
+		case nd.Fetch != nil && nd.Fetch.InterfaceID != nil:
+			name, pkg = nd.Fetch.PackageName, nd.Fetch.TemplateID.PackageID
+		default:
+			continue
+		}
+		if prev, ok := seen[name]; ok && prev != pkg {
+			return nil, failedToExecute("the prepared transaction uses packages %s and %s of package name %s through interfaces", prev, pkg, apierr.Quote(name))
+		}
+		seen[name] = pkg
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = pkg
+	}
+	return out, nil
 }

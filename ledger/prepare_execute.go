@@ -150,7 +150,7 @@ func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req E
 		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
 	}
 	if f := req.TransactionFormat; f != nil {
-		if err := validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
+		if err := n.validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
 			return ExecuteSubmissionAndWaitForTransactionResponse{}, err
 		}
 	}

@@ -125,8 +125,9 @@ const PrefixReassignment = "t/"
 func ReassignmentKey(id string) []byte { return []byte(PrefixReassignment + id) }
 
 // PrefixContractKey indexes the active contracts by contract key (LF 2.3):
-// y/<key hash>/<inverted creation offset><contract id>, so that a scan of
-// one key's prefix yields its contracts most recent first.
+// y/<key hash>/<inverted creation offset><inverted node id><contract id>,
+// so that a scan of one key's prefix yields its contracts most recent
+// first (within a transaction, the later create first).
 const PrefixContractKey = "y/"
 
 // ContractKeyPrefix is the prefix of one key's index entries; keyHash is
@@ -138,8 +139,13 @@ func ContractKeyPrefix(keyHash []byte) []byte {
 }
 
 // ContractKeyEntry is the index entry of a contract with a key, created
-// at offset off.
-func ContractKeyEntry(keyHash []byte, off int64, cid string) []byte {
+// at offset off by node node of its transaction.
+func ContractKeyEntry(keyHash []byte, off int64, node int32, cid string) []byte {
 	k := append(ContractKeyPrefix(keyHash), OffsetBytes(^off)...)
+	k = binary.BigEndian.AppendUint32(k, ^uint32(node))
 	return append(k, cid...)
 }
+
+// ContractKeyEntryIDOffset is where the contract id starts in a key index
+// entry after its key's prefix.
+const ContractKeyEntryIDOffset = 8 + 4

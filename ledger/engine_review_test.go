@@ -1,0 +1,277 @@
+package ledger_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+var (
+	revParty = &lf.TBuiltin{Builtin: lf.BuiltinParty}
+)
+
+// ifcPackage is package "ifc" 1.0.0: interface Main:I (view Main:IView
+// {n: Int64}) with a non-consuming choice Poke controlled by the
+// interface's signatories.
+func ifcPackage() lftest.Package {
+	return lftest.Package{Name: "ifc", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{
+			{Name: "I", Kind: "interface"},
+			{Name: "IView", Serializable: true, Fields: []lftest.Field{{Name: "n", Type: lftest.B(lftest.Int64)}}},
+		},
+		Interfaces: []lftest.Interface{{Name: "I", View: lftest.Con(lftest.Self(), "Main", "IView"),
+			Choices: []lftest.Choice{{Name: "Poke", Arg: lftest.B(lftest.Unit), Ret: lftest.B(lftest.Unit)}}}},
+	}}}
+}
+
+// tplPackage is package "tpl" at version: template Main:T {owner: Party}
+// implementing ifc's Main:I.
+func tplPackage(version, ifcID, upgrades string) lftest.Package {
+	view := &lf.ERecCon{Type: lf.TypeConApp{ID: lf.TypeConID{PackageID: ifcID, Module: "Main", Name: "IView"}},
+		Fields: []lf.FieldExpr{{Name: "n", Expr: &lf.EInt64{Value: 7}}}}
+	return lftest.Package{Name: "tpl", Version: version, UpgradedID: upgrades, Imports: []string{ifcID}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{{Name: "T", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}}},
+		Templates: []lftest.Template{{Name: "T",
+			Choices:    []lftest.Choice{{Name: "Go", Consuming: true, Arg: lftest.B(lftest.Unit), Ret: lftest.B(lftest.Unit)}},
+			Implements: []lftest.TyCon{{Ref: lftest.Import(0), Module: "Main", Name: "I", View: view}}}},
+	}}}
+}
+
+// TestExecuteInterfacePreference: a prepared exercise by interface
+// whose contract resolved (through packageIdSelectionPreference) to v1 must
+// execute: Canton's re-interpretation takes the package preference from
+// the transaction's interface nodes (TransactionTreeFactory
+// buildPackagePreference), not from the newest vetted version.
+func TestExecuteInterfacePreference(t *testing.T) {
+	f := newExternalFixture(t, ed25519Key)
+	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
+	if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
+		t.Fatal(err)
+	}
+	ifc := lftest.Package(ifcPackage())
+	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifc)
+	d2, ids2 := lftest.DAR(tplPackage("2.0.0", ifcIDs[0], ids1[0]), ifc)
+	for _, d := range [][]byte{d1, d2} {
+		if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prep := func(cmdID string, c ledger.Command) ledger.JsPrepareSubmissionResponse {
+		t.Helper()
+		p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
+			Commands: []ledger.Command{c}, PackageIDSelectionPreference: []string{ids1[0]}})
+		if err != nil {
+			t.Fatalf("prepare %s: %v", cmdID, err)
+		}
+		return p
+	}
+	p := prep("create", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: "#tpl:Main:T",
+		CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `"}`)}})
+	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
+	if err != nil {
+		t.Fatalf("execute create: %v", err)
+	}
+	ev := resp.Transaction.Events[0].CreatedEvent
+	if ev.TemplateID != ids1[0]+":Main:T" {
+		t.Fatalf("created %s, want v1 (v2 is %s)", ev.TemplateID, ids2[0])
+	}
+	p = prep("poke", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: ev.ContractID,
+		Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}})
+	req := f.execReq(p)
+	req.SubmissionID = "s2"
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, req); err != nil {
+		t.Errorf("execute of a prepared interface exercise resolved to v1 (v2 vetted): %v", err)
+	}
+}
+
+// watchPackage is package "watch": template Main:T {owner: Party} with a
+// consuming choice Show {watcher: Party} whose choice observer is the
+// watcher and whose body creates Main:T {owner} again.
+func watchPackage() lftest.Package {
+	tT := lf.TypeConApp{ID: lf.TypeConID{PackageID: lftest.SelfID, Module: "Main", Name: "T"}}
+	tShow := lf.TypeConApp{ID: lf.TypeConID{PackageID: lftest.SelfID, Module: "Main", Name: "Show"}}
+	watcher := &lf.ECons{Type: revParty, Front: []lf.Expr{&lf.ERecProj{Type: tShow, Field: "watcher", Record: &lf.EVar{Name: "arg"}}},
+		Tail: &lf.ENil{Type: revParty}}
+	body := &lf.EUpdate{Update: &lf.UCreate{Template: tT.ID, Expr: &lf.EVar{Name: "this"}}}
+	return lftest.Package{Name: "watch", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{
+			{Name: "T", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}},
+			{Name: "Show", Serializable: true, Fields: []lftest.Field{{Name: "watcher", Type: lftest.B(lftest.Party)}}},
+		},
+		Templates: []lftest.Template{{Name: "T", Choices: []lftest.Choice{{Name: "Show", Consuming: true,
+			Arg: lftest.Con(lftest.Self(), "Main", "Show"), Ret: lftest.CID(lftest.Con(lftest.Self(), "Main", "T")), Observers: watcher, Update: body}}}},
+	}}}
+}
+
+// TestAcsDeltaForWitness: bob, a choice observer but no stakeholder,
+// sees alice's consuming exercise and the create under it in
+// LEDGER_EFFECTS; Canton sets acsDelta only when a requesting witness is
+// a stakeholder (acsDeltaForWitnesses, TransactionLogUpdatesConversions:
+// requestingParties ∩ flatEventWitnesses ≠ ∅), so both are false for bob.
+func TestAcsDeltaForWitness(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	d, ids := lftest.DAR(watchPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	alice, bob := allocate(t, ctx, n, "alice").Party, allocate(t, ctx, n, "bob").Party
+	tid := ids[0] + ":Main:T"
+	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cid := c.Transaction.Events[0].CreatedEvent.ContractID
+	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
+		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Show",
+			ChoiceArgument: json.RawMessage(`{"watcher": "` + bob + `"}`)}}}},
+		TransactionFormat: ledgerEffects(bob)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Transaction.Events) != 2 {
+		t.Fatalf("bob sees %d events, want the exercise and the create under it", len(resp.Transaction.Events))
+	}
+	if x := resp.Transaction.Events[0].ExercisedEvent; x == nil || x.ACSDelta {
+		t.Errorf("exercised event for bob (not a stakeholder): acsDelta %v, want false", x != nil && x.ACSDelta)
+	}
+	if cr := resp.Transaction.Events[1].CreatedEvent; cr == nil || cr.ACSDelta {
+		t.Errorf("created event for bob (not a stakeholder): acsDelta %v, want false", cr != nil && cr.ACSDelta)
+	}
+}
+
+// TestUnvettedPreference: packageIdSelectionPreference naming a
+// stored but unvetted package must not let the transaction use it (Canton:
+// the preference restricts the vetted candidates; a restriction that
+// cannot be honoured fails the submission). Here an exercise by interface
+// on a v1 contract with the preference [v2], v2 not vetted.
+func TestUnvettedPreference(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
+		t.Fatal(err)
+	}
+	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
+	d2, ids2 := lftest.DAR(tplPackage("2.0.0", ifcIDs[0], ids1[0]), ifcPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d2, DontVet: true}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocate(t, ctx, n, "alice").Party
+	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cid := c.Transaction.Events[0].CreatedEvent.ContractID
+	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
+		PackageIDSelectionPreference: []string{ids2[0]},
+		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
+			ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(alice)})
+	if err == nil {
+		t.Errorf("committed with the unvetted v2 (%s): exercised template %s", ids2[0], resp.Transaction.Events[0].ExercisedEvent.TemplateID)
+	}
+}
+
+// TestLedgerTimeAfterRecordTime: with minLedgerTimeRel the ledger time is
+// ahead of the wall clock; Canton (wall clock) delays the submission until
+// the ledger time (CommandSubmissionServiceImpl
+// submitTransactionWithDelay), so that record time ≥ effective time.
+func TestLedgerTimeAfterRecordTime(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocate(t, ctx, n, "alice").Party
+	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+		MinLedgerTimeRel: &ledger.Duration{Nanos: 300_000_000},
+		Commands:         []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	let, err1 := time.Parse(time.RFC3339Nano, resp.Transaction.EffectiveAt)
+	rt, err2 := time.Parse(time.RFC3339Nano, resp.Transaction.RecordTime)
+	if err1 != nil || err2 != nil || rt.Before(let) {
+		t.Errorf("committed at record time %s with effective time %s", resp.Transaction.RecordTime, resp.Transaction.EffectiveAt)
+	}
+	if rt.Sub(let) > 10*time.Second {
+		t.Errorf("record time %s long after the effective time %s", resp.Transaction.RecordTime, resp.Transaction.EffectiveAt)
+	}
+}
+
+// TestRaceSubmitUploadView runs submissions (creates and interface
+// exercises), package uploads (which invalidate the package views) and
+// interface-view reads at once, for the race detector.
+func TestRaceSubmitUploadView(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
+		t.Fatal(err)
+	}
+	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d1}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocate(t, ctx, n, "alice").Party
+	done := make(chan struct{})
+	errs := make(chan error, 100)
+	go func() {
+		defer close(done)
+		prev := ids1[0]
+		for i := 2; i < 6; i++ {
+			d, ids := lftest.DAR(tplPackage(fmt.Sprintf("%d.0.0", i), ifcIDs[0], prev), ifcPackage())
+			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+				errs <- err
+				return
+			}
+			prev = ids[0]
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 5 {
+				c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: fmt.Sprintf("c%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
+					Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				cid := c.Transaction.Events[0].CreatedEvent.ContractID
+				if _, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("x%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
+					Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
+					errs <- err
+					return
+				}
+				end, _ := n.LedgerEnd(ctx)
+				f := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
+					InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{Value: ledger.InterfaceFilterValue{InterfaceID: ifcIDs[0] + ":Main:I", IncludeInterfaceView: true}}}}}}}}
+				if _, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &f, ActiveAtOffset: end.Offset}, ledger.ListOptions{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
