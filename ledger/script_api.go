@@ -81,6 +81,12 @@ type EngineSubmission struct {
 	PackageIDSelectionPreference []string
 	// Commands are the commands, the roots of the transaction in order.
 	Commands []EngineCommand
+	// AllowEffectfulRollback interprets in the NoKey contract-state mode
+	// (protocol version 34, the mode of Daml's IDE ledger that `daml
+	// test` runs scripts on): a try may roll back creates and consuming
+	// exercises. False is the node's own mode (PV 35, NUCK), where such a
+	// rollback fails with DAML_EFFECTFUL_ROLLBACK_ERROR.
+	AllowEffectfulRollback bool
 }
 
 // EngineSubmissionResult is a committed EngineSubmission.
@@ -142,7 +148,7 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	it, err := n.interpretEngine(ctx, c, s.Commands, sync)
+	it, err := n.interpretEngine(ctx, c, s.Commands, sync, !s.AllowEffectfulRollback)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +165,7 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 }
 
 // interpretEngine is interpret for EngineCommands.
-func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []EngineCommand, sync string) (*interpreted, error) {
+func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []EngineCommand, sync string, nuck bool) (*interpreted, error) {
 	let := n.now().Truncate(time.Microsecond)
 	var out *interpreted
 	err := n.st.View(func(r *store.Reader) error {
@@ -185,7 +191,7 @@ func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []Engine
 			started := time.Now()
 			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
-				ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, vals...)
+				ParticipantID: n.participantID, ForbidEffectfulRollback: nuck, Preference: pref}, vals...)
 			n.met.observeInterpretation(time.Since(started))
 			if err != nil {
 				return engineError(interpretationError(ctx, err))

@@ -67,5 +67,5 @@ func (f *Fixture) Run(ctx context.Context, r *script.Runner, id lf.TypeConID) (e
 		return nil, err
 	}
 	defer node.Close()
-	return r.Run(ctx, id, New(node))
+	return r.Run(ctx, id, New(node, Options{}))
 }

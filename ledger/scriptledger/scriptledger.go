@@ -25,17 +25,29 @@ import (
 // Ledger is a script.Ledger over a node.
 type Ledger struct {
 	node *ledger.Node
+	opts Options
+}
+
+// Options configure a Ledger.
+type Options struct {
+	// NodeContractState interprets submissions in the node's own
+	// contract-state mode (Canton 3.5, protocol version 35: a Daml try may
+	// not roll back a create or a consuming exercise). The default is the
+	// mode of the IDE ledger that `daml test` runs scripts on, where it
+	// may (ledger.EngineSubmission.AllowEffectfulRollback).
+	NodeContractState bool
 }
 
 // New returns a script.Ledger over node.
-func New(node *ledger.Node) *Ledger { return &Ledger{node: node} }
+func New(node *ledger.Node, opts Options) *Ledger { return &Ledger{node: node, opts: opts} }
 
 var _ script.Ledger = (*Ledger)(nil)
 
 // Submit submits through Node.SubmitEngineCommands; a rejection with a
 // Canton error code is a *script.SubmitError.
 func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
-	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference}
+	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference,
+		AllowEffectfulRollback: !l.opts.NodeContractState}
 	for _, c := range s.Commands {
 		ec := ledger.EngineCommand{TemplateID: c.TemplateID, ByPackageName: !c.ExplicitPackageID, ContractID: c.ContractID,
 			Choice: c.Choice, CreateArgument: c.Arg, ChoiceArgument: c.ChoiceArg, ContractKey: c.Key}
