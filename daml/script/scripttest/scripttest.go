@@ -194,3 +194,39 @@ func (b *Builder) ExerciseCmd(t lf.TypeConID, cid lf.Expr, argType lf.TypeConID,
 func Project(id lf.TypeConID, n int, field string, r lf.Expr) lf.Expr {
 	return &lf.ERecProj{Type: app(id, n), Field: field, Record: r}
 }
+
+// Head continues with the head of a non-empty list (a pattern-match
+// failure otherwise).
+func (b *Builder) Head(l lf.Expr, then func(h lf.Expr) lf.Expr) lf.Expr {
+	b.n++
+	h, tl := fmt.Sprintf("h%d", b.n), fmt.Sprintf("t%d", b.n)
+	return &lf.ECase{Scrut: l, Alts: []lf.CaseAlt{{Pattern: &lf.PCons{Head: h, Tail: tl}, Body: then(&lf.EVar{Name: h})}}}
+}
+
+// Match continues with the argument of the variant constructor con of
+// type id (a pattern-match failure otherwise).
+func (b *Builder) Match(v lf.Expr, id lf.TypeConID, con string, then func(arg lf.Expr) lf.Expr) lf.Expr {
+	b.n++
+	x := fmt.Sprintf("v%d", b.n)
+	return &lf.ECase{Scrut: v, Alts: []lf.CaseAlt{{Pattern: &lf.PVariant{ID: id, Con: con, Binder: x}, Body: then(&lf.EVar{Name: x})}}}
+}
+
+// CreatedCid continues with the contract id of the first CreateResult of
+// a successful Submit answer ([Right ([CreateResult cid, …], tree)]).
+func (b *Builder) CreatedCid(answer lf.Expr, then func(cid lf.Expr) lf.Expr) lf.Expr {
+	either := lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Either"}
+	tuple2 := lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Tuple2"}
+	return b.Head(answer, func(e lf.Expr) lf.Expr {
+		return b.Match(e, either, "Right", func(r lf.Expr) lf.Expr {
+			return b.Head(Project(tuple2, 2, "_1", r), func(res lf.Expr) lf.Expr {
+				return b.Match(res, b.ds("Daml.Script.Internal.Questions.Commands", "CommandResult"), "CreateResult", then)
+			})
+		})
+	})
+}
+
+// Alloc allocates a party with the hint and continues with it.
+func (b *Builder) Alloc(hint string, then func(p lf.Expr) lf.Expr) lf.Expr {
+	return b.Ask("AllocateParty", 1, b.Payload("PartyManagement", "AllocateParty",
+		"requestedName", Text(""), "idHint", Text(hint), "participant", None()), then)
+}
