@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -434,7 +435,7 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		raw, err := t.Get(store.ContractKey(cid))
-		if err == store.ErrNotFound {
+		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
 		if err != nil {
