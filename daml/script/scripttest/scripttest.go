@@ -7,7 +7,10 @@
 package scripttest
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -229,4 +232,63 @@ func (b *Builder) CreatedCid(answer lf.Expr, then func(cid lf.Expr) lf.Expr) lf.
 func (b *Builder) Alloc(hint string, then func(p lf.Expr) lf.Expr) lf.Expr {
 	return b.Ask("AllocateParty", 1, b.Payload("PartyManagement", "AllocateParty",
 		"requestedName", Text(""), "idHint", Text(hint), "participant", None()), then)
+}
+
+// ExtendDAR returns a DAR whose main package is dalf (named main.dalf)
+// and whose other packages are the dalfs of base (a DAR carrying the
+// daml-script library the scripts use) that the main package depends on,
+// for running hand-written scripts through tools that take a DAR.
+func ExtendDAR(base []byte, dalf []byte) ([]byte, error) {
+	dar, err := lf.ReadDAR(base, lf.ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	main, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	need := map[string]bool{}
+	var walk func(ids []string)
+	walk = func(ids []string) {
+		for _, id := range ids {
+			if need[id] {
+				continue
+			}
+			need[id] = true
+			if p := dar.Package(id); p != nil {
+				walk(p.DirectDeps)
+			}
+		}
+	}
+	walk(main.DirectDeps)
+	paths := map[string]bool{}
+	for id := range need {
+		if p, ok := dar.DalfPaths[id]; ok {
+			paths[p] = true
+		}
+	}
+	zr, err := zip.NewReader(bytes.NewReader(base), int64(len(base)))
+	if err != nil {
+		return nil, err
+	}
+	files := []lftest.File{{Name: "main.dalf", Data: dalf}}
+	names := []string{"main.dalf"}
+	for _, f := range zr.File {
+		if !paths[f.Name] {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, lftest.File{Name: f.Name, Data: data})
+		names = append(names, f.Name)
+	}
+	manifest := lftest.File{Name: "META-INF/MANIFEST.MF", Data: []byte(lftest.ManifestText("main.dalf", names))}
+	return lftest.Zip(append([]lftest.File{manifest}, files...)...), nil
 }
