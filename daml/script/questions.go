@@ -196,10 +196,10 @@ func (s *session) allocateParty(ctx context.Context, f []engine.Value, _ string)
 	case hint == "":
 		hint = name + "-" + newPartySuffix()
 	case name != "" && name != hint:
-		return nil, fmt.Errorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
+		return nil, runnerErrorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
 	}
 	if !partyString.MatchString(hint) {
-		return nil, fmt.Errorf("Invalid party name: %s", hint)
+		return nil, runnerErrorf("Invalid party name: %s", hint)
 	}
 	p, err := s.l.AllocateParty(ctx, hint)
 	if err != nil {

@@ -26,7 +26,6 @@ var (
 	anyTemplateID     = lf.TypeConID{PackageID: daAnyPkg, Module: "DA.Internal.Any", Name: "AnyTemplate"}
 	templateTypeRepID = lf.TypeConID{PackageID: daAnyPkg, Module: "DA.Internal.Any", Name: "TemplateTypeRep"}
 	anyChoiceID       = lf.TypeConID{PackageID: daAnyPkg, Module: "DA.Internal.Any", Name: "AnyChoice"}
-	anyContractKeyID  = lf.TypeConID{PackageID: daAnyPkg, Module: "DA.Internal.Any", Name: "AnyContractKey"}
 )
 
 // Runner runs the scripts of a set of packages. It owns a Daml engine
@@ -139,6 +138,14 @@ func (e *ThrowError) Error() string {
 	return s
 }
 
+// runnerError is an error whose text is the official runner's message,
+// capitalized as daml-script prints it.
+type runnerError string
+
+func (e runnerError) Error() string { return string(e) }
+
+func runnerErrorf(format string, args ...any) error { return runnerError(fmt.Sprintf(format, args...)) }
+
 // UnknownQuestionError is a question this runner does not know.
 type UnknownQuestionError struct {
 	Name    string
@@ -180,7 +187,7 @@ func (r *Runner) run(ctx context.Context, id lf.TypeConID, l Ledger) (engine.Val
 	if !ok {
 		if c, ok := def.Type.(*lf.TApp); ok {
 			if k, ok := c.Fun.(*lf.TCon); ok && k.ID.Module == "Daml.Script" && k.ID.Name == "Script" {
-				return nil, errors.New("Legacy daml-script is not supported in daml 3.3, please recompile your script using a daml 3.3+ SDK")
+				return nil, runnerErrorf("Legacy daml-script is not supported in daml 3.3, please recompile your script using a daml 3.3+ SDK")
 			}
 		}
 		return nil, fmt.Errorf("%s is not a Script value (its type is %v)", Name(id), def.Type)
@@ -191,7 +198,7 @@ func (r *Runner) run(ctx context.Context, id lf.TypeConID, l Ledger) (engine.Val
 		if ds != nil {
 			name = ds.Name
 		}
-		return nil, fmt.Errorf("Invalid daml script package name %q: expected daml-script or daml3-script", name)
+		return nil, runnerErrorf("Invalid daml script package name %q: expected daml-script or daml3-script", name)
 	}
 	r.setCurrent(&id)
 	defer r.setCurrent(nil)
@@ -354,7 +361,7 @@ func Questions() []string {
 func (s *session) throw(ctx context.Context, f []engine.Value, loc string) (engine.Value, error) {
 	exc, ok := f[0].(*engine.Any)
 	if !ok {
-		return nil, fmt.Errorf("Throw: expected an AnyException, got %T", f[0])
+		return nil, fmt.Errorf("payload of Throw: expected an AnyException, got %T", f[0])
 	}
 	msg, err := s.eng.ExceptionMessage(ctx, exc)
 	if err != nil {

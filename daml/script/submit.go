@@ -51,7 +51,7 @@ func (s *session) submitOne(ctx context.Context, sv engine.Value) (engine.Value,
 	case err != nil:
 		return nil, err
 	case behaviour == mustFail:
-		return nil, errors.New("Expected submit to fail but it succeeded")
+		return nil, runnerErrorf("Expected submit to fail but it succeeded")
 	}
 	results, tree, err := s.transactionResults(t)
 	if err != nil {
@@ -182,7 +182,7 @@ func (s *session) readCommand(v engine.Value) (Command, error) {
 		}
 		cid, ok := body.Fields[1].(engine.ContractID)
 		if !ok {
-			return c, fmt.Errorf("Exercise: expected a contract id, got %T", body.Fields[1])
+			return c, fmt.Errorf("exercise command: expected a contract id, got %T", body.Fields[1])
 		}
 		c.Kind, c.ContractID = ExerciseCmd, string(cid)
 		return c, choice(body.Fields[2])

@@ -95,16 +95,6 @@ func asRecord(v engine.Value, what string) (*engine.Record, error) {
 	return r, nil
 }
 
-// asOptionalText reads an Optional Text (empty for None).
-func asOptionalText(v engine.Value) string {
-	if o, ok := v.(engine.Optional); ok && o.Value != nil {
-		if t, ok := o.Value.(engine.Text); ok {
-			return string(t)
-		}
-	}
-	return ""
-}
-
 // parties reads a parties argument (§1.5): a non-empty [Party], or a bare
 // Party.
 func parties(v engine.Value) ([]string, error) {
@@ -121,11 +111,11 @@ func parties(v engine.Value) ([]string, error) {
 			out = append(out, string(p))
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("Expected non-empty SList of parties")
+			return nil, runnerErrorf("Expected non-empty SList of parties")
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("Expected non-empty SList of parties, got %T", v)
+	return nil, runnerErrorf("Expected non-empty SList of parties, got %T", v)
 }
 
 // typeRepID reads a TemplateTypeRep record's type constructor.
