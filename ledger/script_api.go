@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -376,12 +377,26 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	}
 	var recs []found
 	var pkgs *pkgView
+	quoted := make([][]byte, len(parties))
+	for i, p := range parties {
+		quoted[i] = mustJSON(p)
+	}
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
 			return err
 		}
 		return r.Scan([]byte(store.PrefixContract), nil, func(_, v []byte) (bool, error) {
+			// Cheap necessary conditions before decoding the record (a
+			// compact JSON object): it is active and names a party.
+			if !bytes.Contains(v, activeMarker) || !mentionsAny(v, quoted) {
+				return true, nil
+			}
+			if tid, ok := peekTemplate(v); ok && match != nil {
+				if tc, err := splitTypeCon(tid); err == nil && !match(tc) {
+					return true, nil
+				}
+			}
 			var c contractRecord
 			if err := json.Unmarshal(v, &c); err != nil {
 				return false, err
@@ -418,6 +433,36 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset, CreatedAt: at})
 	}
 	return out, nil
+}
+
+// activeMarker is in the JSON of every active contract record.
+var activeMarker = []byte(`"state":"` + contractActive + `"`)
+
+// peekTemplate reads the template id of a contract record's JSON without
+// decoding it: the first "tid" member, which is the create node's (its
+// fields are marshalled in txNode's order, "tid" before any value).
+func peekTemplate(v []byte) (string, bool) {
+	const key = `"tid":"`
+	i := bytes.Index(v, []byte(key))
+	if i < 0 {
+		return "", false
+	}
+	rest := v[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
+		return "", false
+	}
+	return string(rest[:j]), true
+}
+
+// mentionsAny reports whether v contains one of the needles.
+func mentionsAny(v []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(v, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // EngineContractByID returns the contract cid when it is active on the
