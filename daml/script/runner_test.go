@@ -252,3 +252,22 @@ func TestDiscover(t *testing.T) {
 		}
 	}
 }
+
+// TestTrace: TRACE messages reach Options.Trace with the script's name.
+func TestTrace(t *testing.T) {
+	dar := readDAR(t)
+	pm, id := scriptPackages(t, dar, func(b *scripttest.Builder) map[string]lf.Expr {
+		trace := &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinTrace}, Types: []lf.Type{&lf.TBuiltin{Builtin: lf.BuiltinUnit}}}
+		return map[string]lf.Expr{
+			"traced": b.Ask("GetTime", 1, b.Payload("Time", "GetTime"), func(lf.Expr) lf.Expr {
+				return &lf.EApp{Fun: trace, Args: []lf.Expr{scripttest.Text("hello from a script"), b.Pure(scripttest.Unit())}}
+			}),
+		}
+	})
+	var got []string
+	r := script.NewRunner(pm, script.Options{Trace: func(s lf.TypeConID, msg string) { got = append(got, script.Name(s)+": "+msg) }})
+	if _, err := r.Run(context.Background(), lf.TypeConID{PackageID: id, Module: "Test", Name: "traced"}, &fakeLedger{}); err != nil {
+		t.Fatal(err)
+	}
+	want(t, got, []string{"Test:traced: hello from a script"})
+}

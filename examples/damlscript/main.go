@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/script"
@@ -218,12 +219,24 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 	return failed, nil
 }
 
+// maxReason bounds the reason printed for a failure (a rejected
+// transaction can name hundreds of contracts).
+const maxReason = 2000
+
 // reason is a failure's text without the script name the line already
-// shows.
+// shows, cut at maxReason bytes.
 func reason(err error) string {
+	s := err.Error()
 	var se *script.Error
 	if errors.As(err, &se) {
-		return se.Err.Error()
+		s = se.Err.Error()
 	}
-	return err.Error()
+	if len(s) > maxReason {
+		cut := maxReason
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
+	}
+	return s
 }

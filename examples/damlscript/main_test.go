@@ -146,3 +146,16 @@ func TestSpliceAmuletSuite(t *testing.T) {
 		t.Errorf("report:\n%s", out.String())
 	}
 }
+
+func TestReasonIsCut(t *testing.T) {
+	long := strings.Repeat("é", maxReason)
+	got := reason(errors.New(long))
+	if !strings.HasSuffix(got, "… (2000 more bytes)") || !utf8ValidPrefix(got) {
+		t.Errorf("reason of %d bytes: %q…", len(long), got[:40])
+	}
+	if got := reason(errors.New("short")); got != "short" {
+		t.Errorf("reason %q, want short", got)
+	}
+}
+
+func utf8ValidPrefix(s string) bool { return strings.ToValidUTF8(s, "?") == s }
