@@ -257,9 +257,13 @@ func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Va
 		loc := location(q.Fields[3])
 		ans, err := s.answer(ctx, string(name), int64(version), q.Fields[2], loc)
 		if err != nil {
+			// Failures of a nested script (Catch, TryCommands), thrown
+			// exceptions, interpreter errors and cancellation propagate as
+			// they are; the rest is this question's failure.
 			var te *ThrowError
 			var ee *engine.Error
-			if errors.As(err, &te) || errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			var qe *QuestionError
+			if errors.As(err, &qe) || errors.As(err, &te) || errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, err
 			}
 			return nil, &QuestionError{Command: string(name), Location: loc, Err: err}
