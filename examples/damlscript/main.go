@@ -6,6 +6,7 @@
 //	go run ./examples/damlscript --dar FILE --all
 //	go run ./examples/damlscript --dar FILE --script-name Module.Name:value
 //	go run ./examples/damlscript --dar FILE --all -p 2
+//	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
 //
 // It prints one line per script, "PASS Module:value (12 ms)" or
 // "FAIL Module:value: <reason>", then "N passed, M failed", and exits 1
@@ -54,6 +55,7 @@ type config struct {
 	parallel  int
 	timeout   time.Duration
 	ledgerURL string
+	tokenFile string
 }
 
 type multiFlag []string
@@ -67,6 +69,7 @@ on a fresh in-memory node with static time from 1970-01-01 (as daml test).
 Usage:
   damlscript --dar FILE --all [-p N]
   damlscript --dar FILE --script-name Module.Name:value [--script-name …]
+  damlscript --dar FILE --all --ledger-url URL [--access-token-file F]
 
 Flags:
 `
@@ -85,7 +88,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Var(&names, "script-name", "run this script (Module.Name:value); repeatable")
 	fs.IntVar(&c.parallel, "p", 1, "run up to N scripts in parallel (0: GOMAXPROCS)")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit of one script")
-	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against a participant's JSON Ledger API (not supported yet)")
+	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against the participant serving the JSON Ledger API at this URL (ledgerd, Canton) instead of fresh in-process nodes; the scripts share its state")
+	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -97,8 +101,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, errors.New("--dar is required")
 	case c.all == (len(c.names) > 0):
 		return c, errors.New("give exactly one of --all and --script-name")
-	case c.ledgerURL != "":
-		return c, errors.New("--ledger-url is not supported yet: scripts run on an in-process node")
+	case c.tokenFile != "" && c.ledgerURL == "":
+		return c, errors.New("--access-token-file needs --ledger-url")
 	case c.parallel < 0:
 		return c, errors.New("-p must not be negative")
 	}
@@ -158,9 +162,32 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			ids = append(ids, id)
 		}
 	}
-	fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, data)
-	if err != nil {
-		return 0, err
+	// runOne runs a script: on a fresh node of the fixture, or on the
+	// remote participant.
+	var runOne func(ctx context.Context, r *script.Runner, id lf.TypeConID) error
+	if c.ledgerURL != "" {
+		token := ""
+		if c.tokenFile != "" {
+			b, err := os.ReadFile(c.tokenFile)
+			if err != nil {
+				return 0, err
+			}
+			token = strings.TrimSpace(string(b))
+		}
+		remote := scriptledger.NewRemote(c.ledgerURL, token, dar)
+		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
+			_, err := r.Run(ctx, id, remote)
+			return err
+		}
+	} else {
+		fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, data)
+		if err != nil {
+			return 0, err
+		}
+		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
+			_, err := fx.Run(ctx, r, id)
+			return err
+		}
 	}
 	var traceMu sync.Mutex
 	trace := func(id lf.TypeConID, msg string) {
@@ -184,7 +211,7 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			for i := range next {
 				sctx, cancel := context.WithTimeout(ctx, c.timeout)
 				start := time.Now()
-				_, err := fx.Run(sctx, r, ids[i])
+				err := runOne(sctx, r, ids[i])
 				cancel()
 				results[i] <- result{err: err, elapsed: time.Since(start)}
 			}

@@ -4,16 +4,22 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
+	"github.com/ledgernode/ledgernode/httpadapter"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 const amuletTestDAR = "../../../shared/testdata/dars/splice-amulet-test-0.1.8.dar"
@@ -104,6 +110,59 @@ func TestCLI(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			code := cli(context.Background(), tc.args, &out, &errOut)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, errOut.String())
+			}
+			if tc.want == nil {
+				return
+			}
+			got := strings.Split(strings.TrimSpace(msTime.ReplaceAllString(out.String(), "(N ms)")), "\n")
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCLIRemote runs scripts against a node served over the JSON Ledger
+// API (as ledgerd -auth none), with --ledger-url.
+func TestCLIRemote(t *testing.T) {
+	path := testDAR(t)
+	serve := func(t *testing.T, dar []byte) string {
+		node, _ := ledgertest.OpenStatic(t, ledger.Options{}, time.Unix(0, 0))
+		ledgertest.MustUploadDAR(t, node, dar)
+		srv := httptest.NewServer(httpadapter.New(node, httpadapter.Options{Logger: slog.New(slog.DiscardHandler)}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		dar  []byte
+		args []string
+		code int
+		want []string
+	}{
+		{"hand-written scripts", data, []string{"--dar", path, "--all"}, 1, []string{
+			"FAIL Test:assertFail: Unhandled exception DA.Exception.GeneralError:GeneralError: assertion failed: 1 == 2",
+			"FAIL Test:mustFailSucceeds: Command Submit failed: Expected submit to fail but it succeeded",
+			"PASS Test:ok (N ms)",
+			"FAIL Test:unknown: Command Frobnicate failed: Unknown command Frobnicate - Version 1",
+			"1 passed, 3 failed",
+		}},
+		{"a Splice script", readBase(t), []string{"--dar", amuletTestDAR, "--script-name", "Splice.Scripts.TestLockAndAmuletExpiry:testExpireAmulet"}, 0, []string{
+			"PASS Splice.Scripts.TestLockAndAmuletExpiry:testExpireAmulet (N ms)",
+			"1 passed, 0 failed",
+		}},
+		{"no token file", data, []string{"--dar", path, "--all", "--access-token-file", filepath.Join(t.TempDir(), "none")}, 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := cli(context.Background(), append(tc.args, "--ledger-url", serve(t, tc.dar)), &out, &errOut)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, errOut.String())
 			}

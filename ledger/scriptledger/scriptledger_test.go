@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
 )
 
@@ -133,10 +134,6 @@ func TestScriptsOnNode(t *testing.T) {
 	for _, p := range dar.Packages {
 		pm[p.ID] = p
 	}
-	fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, tmplDAR)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := script.NewRunner(pm, script.Options{})
 	listLen := func(n int) func(t *testing.T, v engine.Value) {
 		return func(t *testing.T, v engine.Value) {
@@ -204,20 +201,31 @@ func TestScriptsOnNode(t *testing.T) {
 			}
 		}},
 	}
+	// Each case runs on a fresh node (scriptledger.Remote is tested over
+	// HTTP in examples/damlscript, which may import httpadapter).
+	ledgers := map[string]func(t *testing.T) script.Ledger{
+		"node": func(t *testing.T) script.Ledger {
+			node, _ := ledgertest.OpenStatic(t, ledger.Options{}, time.Unix(0, 0))
+			ledgertest.MustUploadDAR(t, node, tmplDAR)
+			return scriptledger.New(node, scriptledger.Options{})
+		},
+	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v, err := fx.Run(ctx, r, lf.TypeConID{PackageID: sp.ID, Module: "Test", Name: tc.name})
-			if tc.fail != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.fail) {
-					t.Fatalf("got %v (result %#v), want a failure with %q", err, v, tc.fail)
+		for lname, newLedger := range ledgers {
+			t.Run(tc.name+"/"+lname, func(t *testing.T) {
+				v, err := r.Run(ctx, lf.TypeConID{PackageID: sp.ID, Module: "Test", Name: tc.name}, newLedger(t))
+				if tc.fail != "" {
+					if err == nil || !strings.Contains(err.Error(), tc.fail) {
+						t.Fatalf("got %v (result %#v), want a failure with %q", err, v, tc.fail)
+					}
+					return
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tc.check(t, v)
-		})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tc.check(t, v)
+			})
+		}
 	}
 }
 
