@@ -54,9 +54,14 @@ func TestScriptsOnNode(t *testing.T) {
 	_, dar := readDAR(t)
 	ctx := context.Background()
 	tmplPkg := lftest.TemplatePackage("script-tmpl", "1.0.0", nil, lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)})
+	// Main:Bad's precondition is False: creating one fails.
+	tmplPkg.Modules[0].DataTypes = append(tmplPkg.Modules[0].DataTypes, lftest.DataType{Name: "Bad", Serializable: true,
+		Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}})
+	tmplPkg.Modules[0].Templates = append(tmplPkg.Modules[0].Templates, lftest.Template{Name: "Bad", Precond: &lf.EBuiltinCon{Con: lf.ConFalse}})
 	tmplDAR, _ := lftest.DAR(tmplPkg)
 	tp := decode(t, tmplPkg)
 	T := lf.TypeConID{PackageID: tp.ID, Module: "Main", Name: "T"}
+	Bad := lf.TypeConID{PackageID: tp.ID, Module: "Main", Name: "Bad"}
 	ds := ""
 	for _, p := range dar.Packages {
 		if p.Name == "daml-script" {
@@ -93,6 +98,9 @@ func TestScriptsOnNode(t *testing.T) {
 						"tplId", scripttest.TemplateTypeRep(T), "cid", cid), b.Pure)
 				})
 			})
+		}),
+		"tryPrecondition": b.Alloc("alice", func(p lf.Expr) lf.Expr {
+			return b.Ask("Submit", 1, b.Submit(p, scripttest.Try, b.CreateCmd(Bad, scripttest.Record(Bad, 0, "owner", p))), b.Pure)
 		}),
 		"mustFailSucceeds": b.Alloc("alice", func(p lf.Expr) lf.Expr {
 			return b.Ask("Submit", 1, create(p, scripttest.MustFail), b.Pure)
@@ -170,6 +178,18 @@ func TestScriptsOnNode(t *testing.T) {
 			left := v.(*engine.List).Head.(*engine.Variant)
 			if left.Con != "Left" || left.Value.(*engine.Variant).Con != "AuthorizationError" {
 				t.Errorf("got %#v, want Left AuthorizationError", left)
+			}
+		}},
+		{name: "tryPrecondition", check: func(t *testing.T, v engine.Value) {
+			listLen(1)(t, v)
+			left := v.(*engine.List).Head.(*engine.Variant)
+			if left.Con != "Left" {
+				t.Fatalf("got %#v, want Left", left)
+			}
+			// The node reports Canton's TEMPLATE_PRECONDITION_VIOLATED, which
+			// maps to TemplatePreconditionViolated (as over gRPC).
+			if se := left.Value.(*engine.Variant); se.Con != "TemplatePreconditionViolated" {
+				t.Errorf("SubmitError %s %#v, want TemplatePreconditionViolated", se.Con, se.Value)
 			}
 		}},
 		{name: "submitUnauthorized", fail: "Command Submit failed: DAML_AUTHORIZATION_ERROR"},
