@@ -166,8 +166,15 @@ func typeName(t lf.Type) string {
 
 // Run runs the script id (a value of type Script a) against the ledger
 // and returns the script's result. A failure is an *Error.
-func (r *Runner) Run(ctx context.Context, id lf.TypeConID, l Ledger) (engine.Value, error) {
-	v, err := r.run(ctx, id, l)
+func (r *Runner) Run(ctx context.Context, id lf.TypeConID, l Ledger) (v engine.Value, err error) {
+	defer func() {
+		// A value of an unexpected shape (a daml-script library whose
+		// types differ from 3.3's) fails the script, not the process.
+		if p := recover(); p != nil {
+			v, err = nil, &Error{Script: id, Err: fmt.Errorf("runner failure: %v", p)}
+		}
+	}()
+	v, err = r.run(ctx, id, l)
 	if err != nil {
 		return nil, &Error{Script: id, Err: err}
 	}
