@@ -8,6 +8,10 @@
 //	go run ./examples/damlscript --dar FILE --all -p 2
 //	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
 //
+// With --ledger-url the scripts run instead against the participant
+// serving the JSON Ledger API at that URL (ledgerd, Canton), one after the
+// other on its shared state (scriptledger.Remote); the DAR must be on it.
+//
 // It prints one line per script, "PASS Module:value (12 ms)" or
 // "FAIL Module:value: <reason>", then "N passed, M failed", and exits 1
 // when a script failed (2 for a command-line mistake). trace/debug output
