@@ -9,8 +9,8 @@
 //	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
 //
 // With --ledger-url the scripts run instead against the participant
-// serving the JSON Ledger API at that URL (ledgerd, Canton), one after the
-// other on its shared state (scriptledger.Remote); the DAR must be on it.
+// serving the JSON Ledger API at that URL (ledgerd, Canton), on its shared
+// state (scriptledger.Remote); the DAR must be on it.
 //
 // It prints one line per script, "PASS Module:value (12 ms)" or
 // "FAIL Module:value: <reason>", then "N passed, M failed", and exits 1
