@@ -196,7 +196,7 @@ func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []Engine
 				ParticipantID: n.participantID, ForbidEffectfulRollback: nuck, Preference: pref}, vals...)
 			n.met.observeInterpretation(time.Since(started))
 			if err != nil {
-				return engineError(interpretationError(ctx, err))
+				return engineSubmitError(ctx, err)
 			}
 			if src.maxCreated.After(let) {
 				if res.TimeBounds.Constrained() {
@@ -216,6 +216,17 @@ func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []Engine
 		return nil, storeErr(err)
 	}
 	return out, nil
+}
+
+// engineSubmitError maps an interpretation error: an *apierr.Error the
+// contract store raised comes back as it is, the rest through
+// interpretationError.
+func engineSubmitError(ctx context.Context, err error) error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return interpretationError(ctx, err)
 }
 
 // engineCommandValues resolves EngineCommands against the package view
