@@ -16,7 +16,8 @@
 // (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
 // in-flight requests finish, then the store closes (after writing
 // -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
-// fixtures.go.
+// fixtures.go; -dar and -init-script (upload DARs and run a Daml Script
+// against the node before serving) in scripts.go.
 package main
 
 import (
@@ -159,6 +160,9 @@ type config struct {
 	snapshot    string
 	restore     string
 	metricsAddr string
+	// DARs and init scripts (scripts.go).
+	dars        listFlag
+	initScripts listFlag
 }
 
 // defaultDataDir is the default of -data (ledgerd and ledgerd token).
@@ -181,6 +185,7 @@ Examples:
   go run ./examples/ledgerd -auth none -addr 127.0.0.1:7575 # every request acts as participant_admin
   go run ./examples/ledgerd token -user alice -ttl 1h
   go run ./examples/ledgerd -log-format json 2>ledgerd.log
+  go run ./examples/ledgerd -in-memory -static-time -dar app.dar -init-script Main:setup
 
 Flags:
 `
@@ -212,6 +217,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fixtureFlags(fs, &c)
+	scriptFlags(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -278,6 +284,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 			return fmt.Errorf("-instruments: %w", err)
 		}
 		logger.Info("registry instruments loaded", "file", c.instruments, "instruments", len(instruments.Instruments))
+	}
+	if err := c.seed(ctx, node, logger); err != nil {
+		return err
 	}
 	spec, hint, err := authSpec(c, logger)
 	if err != nil {

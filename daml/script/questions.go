@@ -1,0 +1,526 @@
+package script
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+// Queries (§2.2).
+
+// queryACS answers QueryACS {parties, tplId}: the visible active
+// contracts of exactly tplId, as (cid, AnyTemplate tplId payload).
+func (s *session) queryACS(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := typeRepID(f[1])
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return t == tpl })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Value, 0, len(cs))
+	for i := range cs {
+		arg, err := s.fromValue(cs[i].Arg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s.tuple2(cs[i].ID, s.anyTemplate(tpl, arg)))
+	}
+	return list(out), nil
+}
+
+// queryContractID answers QueryContractId {parties, tplId, cid}:
+// Some (AnyTemplate, TemplateTypeRep, blob) when the contract is active
+// and visible.
+func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := typeRepID(f[1])
+	if err != nil {
+		return nil, err
+	}
+	cid, ok := f[2].(engine.ContractID)
+	if !ok {
+		return nil, fmt.Errorf("QueryContractId: expected a contract id, got %T", f[2])
+	}
+	c, err := s.l.ContractByID(ctx, ps, string(cid))
+	if err != nil || c == nil {
+		return engine.None, err
+	}
+	arg, err := s.fromValue(c.Arg)
+	if err != nil {
+		return nil, err
+	}
+	// The blob of an explicit disclosure is not produced: disclosures are
+	// not supported by this runner.
+	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(""))), nil
+}
+
+// view computes a contract's interface view; a failing view is None.
+func (s *session) view(ctx context.Context, iface lf.TypeConID, c *engine.Contract) engine.Value {
+	v, err := s.eng.InterfaceView(ctx, iface, c, nil)
+	if err != nil {
+		return engine.None
+	}
+	ev, err := s.fromValue(v)
+	if err != nil {
+		return engine.None
+	}
+	return some(ev)
+}
+
+// queryInterface answers QueryInterface {parties, interfaceId}: the
+// visible active contracts implementing it with their views.
+func (s *session) queryInterface(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, err
+	}
+	iface, err := typeRepID(f[1])
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return s.eng.Implements(t, iface) })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Value, 0, len(cs))
+	for i := range cs {
+		out = append(out, s.tuple2(cs[i].ID, s.view(ctx, iface, &cs[i])))
+	}
+	return list(out), nil
+}
+
+// queryInterfaceContractID answers QueryInterfaceContractId {parties,
+// interfaceId, cid}: the view of the contract, None when not visible.
+func (s *session) queryInterfaceContractID(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, err
+	}
+	iface, err := typeRepID(f[1])
+	if err != nil {
+		return nil, err
+	}
+	cid, ok := f[2].(engine.ContractID)
+	if !ok {
+		return nil, fmt.Errorf("QueryInterfaceContractId: expected a contract id, got %T", f[2])
+	}
+	c, err := s.l.ContractByID(ctx, ps, string(cid))
+	if err != nil || c == nil || !s.eng.Implements(c.TemplateID, iface) {
+		return engine.None, err
+	}
+	return s.view(ctx, iface, c), nil
+}
+
+// queryContractKey answers QueryContractKey {parties, tplId, key}:
+// Some (cid, AnyTemplate) of the visible active contract with the key.
+func (s *session) queryContractKey(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := typeRepID(f[1])
+	if err != nil {
+		return nil, err
+	}
+	_, key, err := anyOf(f[2], "AnyContractKey")
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return t == tpl })
+	if err != nil {
+		return nil, err
+	}
+	for i := range cs {
+		if cs[i].Key == nil {
+			continue
+		}
+		k, err := s.fromValue(cs[i].Key.Key)
+		if err != nil {
+			return nil, err
+		}
+		if eq, err := engine.Equal(k, key); err != nil {
+			return nil, err
+		} else if eq {
+			arg, err := s.fromValue(cs[i].Arg)
+			if err != nil {
+				return nil, err
+			}
+			return some(s.tuple2(cs[i].ID, s.anyTemplate(tpl, arg))), nil
+		}
+	}
+	return engine.None, nil
+}
+
+// Parties (§2.3).
+
+var partyString = regexp.MustCompile(`^[A-Za-z0-9:\-_ ]{1,255}$`)
+
+// newPartySuffix is 8 random hex digits.
+func newPartySuffix() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// allocateParty answers AllocateParty {requestedName, idHint,
+// participant}.
+func (s *session) allocateParty(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	name, err := asText(f[0])
+	if err != nil {
+		return nil, err
+	}
+	hint, err := asText(f[1])
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case hint == "" && name == "":
+		hint = "party-" + newPartySuffix()
+	case hint == "":
+		hint = name + "-" + newPartySuffix()
+	case name != "" && name != hint:
+		return nil, runnerErrorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
+	}
+	if !partyString.MatchString(hint) {
+		return nil, runnerErrorf("Invalid party name: %s", hint)
+	}
+	p, err := s.l.AllocateParty(ctx, hint)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Party(p), nil
+}
+
+// listKnownParties answers ListKnownParties {participant}.
+func (s *session) listKnownParties(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+	ps, err := s.l.KnownParties(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id := s.dsID("Questions.PartyManagement", "PartyDetails")
+	out := make([]engine.Value, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, s.record(id, engine.Party(p.Party), engine.Bool(p.IsLocal)))
+	}
+	return list(out), nil
+}
+
+// Time (§2.4).
+
+func (s *session) getTime(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+	t, err := s.l.Time(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Timestamp(t.UnixMicro()), nil
+}
+
+func (s *session) setTime(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	t, ok := f[0].(engine.Timestamp)
+	if !ok {
+		return nil, fmt.Errorf("SetTime: expected a Timestamp, got %T", f[0])
+	}
+	if err := s.l.SetTime(ctx, time.UnixMicro(int64(t)).UTC()); err != nil {
+		return nil, err
+	}
+	return engine.Unit{}, nil
+}
+
+// sleep answers Sleep {duration: RelTime {microseconds}}: it sleeps for
+// real (wall time), as the official runner does.
+func (s *session) sleep(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	r, err := asRecord(f[0], "RelTime")
+	if err != nil {
+		return nil, err
+	}
+	us, _ := r.Fields[0].(engine.Int64)
+	t := time.NewTimer(time.Duration(us) * time.Microsecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+	}
+	return engine.Unit{}, nil
+}
+
+// Users (§2.5).
+
+const userIDChars = "@^$.!`-#+'~_|:"
+
+// validUserID reports the reason a user id is invalid, or "".
+func validUserID(id string) string {
+	ok := len(id) >= 1 && len(id) <= 128
+	for i := 0; ok && i < len(id); i++ {
+		c := id[i]
+		ok = c < 128 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(userIDChars, c) >= 0)
+	}
+	if ok {
+		return ""
+	}
+	return fmt.Sprintf("User ID \"%s\" does not match regex \"[a-zA-Z0-9@^$.!`\\-#+'~_|:]{1,128}\"", id)
+}
+
+func (s *session) validateUserID(_ context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	id, err := asText(f[0])
+	if err != nil {
+		return nil, err
+	}
+	if msg := validUserID(id); msg != "" {
+		return some(engine.Text(msg)), nil
+	}
+	return engine.None, nil
+}
+
+// userID reads a UserId newtype {unpack}, re-validated.
+func userID(v engine.Value) (string, error) {
+	r, err := asRecord(v, "UserId")
+	if err != nil {
+		return "", err
+	}
+	id, err := asText(r.Fields[0])
+	if err != nil {
+		return "", err
+	}
+	if msg := validUserID(id); msg != "" {
+		return "", fmt.Errorf("%s", msg)
+	}
+	return id, nil
+}
+
+func (s *session) readUser(v engine.Value) (User, error) {
+	r, err := asRecord(v, "User")
+	if err != nil {
+		return User{}, err
+	}
+	id, err := userID(r.Fields[0])
+	if err != nil {
+		return User{}, err
+	}
+	u := User{ID: id}
+	if o, ok := r.Fields[1].(engine.Optional); ok && o.Value != nil {
+		p, _ := o.Value.(engine.Party)
+		u.PrimaryParty = string(p)
+	}
+	return u, nil
+}
+
+func (s *session) userValue(u User) engine.Value {
+	var pp engine.Value = engine.None
+	if u.PrimaryParty != "" {
+		pp = some(engine.Party(u.PrimaryParty))
+	}
+	uid := s.record(s.dsID("Questions.UserManagement", "UserId"), engine.Text(u.ID))
+	return s.record(s.dsID("Questions.UserManagement", "User"), uid, pp)
+}
+
+func (s *session) readRights(v engine.Value) ([]UserRight, error) {
+	l, _ := v.(*engine.List)
+	var out []UserRight
+	for _, x := range l.Slice() {
+		vr, ok := x.(*engine.Variant)
+		if !ok {
+			return nil, fmt.Errorf("UserRight: expected a variant, got %T", x)
+		}
+		r := UserRight{Kind: RightKind(vr.Rank)}
+		if r.Kind == CanActAs || r.Kind == CanReadAs {
+			p, ok := vr.Value.(engine.Party)
+			if !ok {
+				return nil, fmt.Errorf("UserRight: expected a Party, got %T", vr.Value)
+			}
+			r.Party = string(p)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+var rightCons = []string{"ParticipantAdmin", "CanActAs", "CanReadAs", "CanReadAsAnyParty"}
+
+func (s *session) rightsValue(rs []UserRight) engine.Value {
+	id := s.dsID("Questions.UserManagement", "UserRight")
+	out := make([]engine.Value, 0, len(rs))
+	for _, r := range rs {
+		var arg engine.Value = engine.Unit{}
+		if r.Kind == CanActAs || r.Kind == CanReadAs {
+			arg = engine.Party(r.Party)
+		}
+		out = append(out, &engine.Variant{ID: id, Con: rightCons[r.Kind], Rank: int(r.Kind), Value: arg})
+	}
+	return list(out)
+}
+
+func optionalUnit(ok bool) engine.Value {
+	if ok {
+		return some(engine.Unit{})
+	}
+	return engine.None
+}
+
+func (s *session) createUser(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	u, err := s.readUser(f[0])
+	if err != nil {
+		return nil, err
+	}
+	rights, err := s.readRights(f[1])
+	if err != nil {
+		return nil, err
+	}
+	ok, err := s.l.CreateUser(ctx, u, rights)
+	if err != nil {
+		return nil, err
+	}
+	return optionalUnit(ok), nil
+}
+
+func (s *session) getUser(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	id, err := userID(f[0])
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.l.GetUser(ctx, id)
+	if err != nil || u == nil {
+		return engine.None, err
+	}
+	return some(s.userValue(*u)), nil
+}
+
+func (s *session) deleteUser(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	id, err := userID(f[0])
+	if err != nil {
+		return nil, err
+	}
+	ok, err := s.l.DeleteUser(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return optionalUnit(ok), nil
+}
+
+func (s *session) listAllUsers(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+	us, err := s.l.ListUsers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(us, func(a, b User) int { return strings.Compare(a.ID, b.ID) })
+	out := make([]engine.Value, 0, len(us))
+	for _, u := range us {
+		out = append(out, s.userValue(u))
+	}
+	return list(out), nil
+}
+
+func (s *session) userRights(ctx context.Context, f []engine.Value, op func(ctx context.Context, id string, rs []UserRight) ([]UserRight, bool, error)) (engine.Value, error) {
+	id, err := userID(f[0])
+	if err != nil {
+		return nil, err
+	}
+	var rights []UserRight
+	if len(f) > 2 {
+		if rights, err = s.readRights(f[1]); err != nil {
+			return nil, err
+		}
+	}
+	rs, ok, err := op(ctx, id, rights)
+	if err != nil || !ok {
+		return engine.None, err
+	}
+	return some(s.rightsValue(rs)), nil
+}
+
+func (s *session) grantUserRights(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	return s.userRights(ctx, f, s.l.GrantUserRights)
+}
+
+func (s *session) revokeUserRights(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	return s.userRights(ctx, f, s.l.RevokeUserRights)
+}
+
+func (s *session) listUserRights(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	return s.userRights(ctx, f, func(ctx context.Context, id string, _ []UserRight) ([]UserRight, bool, error) {
+		return s.l.ListUserRights(ctx, id)
+	})
+}
+
+// Packages (§2.7).
+
+func (s *session) readPackageNames(v engine.Value) ([]PackageInfo, error) {
+	l, _ := v.(*engine.List)
+	var out []PackageInfo
+	for _, x := range l.Slice() {
+		r, err := asRecord(x, "PackageName")
+		if err != nil {
+			return nil, err
+		}
+		n, err := asText(r.Fields[0])
+		if err != nil {
+			return nil, err
+		}
+		ver, err := asText(r.Fields[1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, PackageInfo{Name: n, Version: ver})
+	}
+	return out, nil
+}
+
+func (s *session) setVetted(ctx context.Context, f []engine.Value, vetted bool) (engine.Value, error) {
+	ps, err := s.readPackageNames(f[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := s.l.SetVetted(ctx, ps, vetted); err != nil {
+		return nil, err
+	}
+	return engine.Unit{}, nil
+}
+
+func (s *session) vetPackages(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	return s.setVetted(ctx, f, true)
+}
+
+func (s *session) unvetPackages(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+	return s.setVetted(ctx, f, false)
+}
+
+func (s *session) listPackages(ctx context.Context, onlyVetted bool) (engine.Value, error) {
+	ps, err := s.l.Packages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id := s.dsID("Questions.Packages", "PackageName")
+	var out []engine.Value
+	for _, p := range ps {
+		if onlyVetted && !p.Vetted {
+			continue
+		}
+		out = append(out, s.record(id, engine.Text(p.Name), engine.Text(p.Version)))
+	}
+	return list(out), nil
+}
+
+func (s *session) listVettedPackages(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+	return s.listPackages(ctx, true)
+}
+
+func (s *session) listAllPackages(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+	return s.listPackages(ctx, false)
+}

@@ -1,0 +1,294 @@
+// Package scripttest builds small Daml-LF packages whose values are
+// hand-written Daml Scripts (records of the daml-script library's Script
+// type, stepping through questions), for the tests of daml/script and its
+// ledgers. The packages reference the types of a real daml-script 3.3
+// package (the Splice test DARs carry one) and are encoded with
+// daml/lf/lftest.
+package scripttest
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+)
+
+// Stable packages of the types scripts build.
+const (
+	daTypes   = "5aee9b21b8e9a4c4975b5f4c4198e6e6e8469df49e2010820e792f393db870f4"
+	daAny     = "6f8e6085f5769861ae7a40dccd618d6f747297d59b37cab89b93e2fa80b0c024"
+	daNonEmpy = "bde4bd30749e99603e5afa354706608601029e225d4983324d617825b634253a"
+	// daException is daml-prim's DA.Exception.GeneralError package.
+	daException = "f181cd661f7af3a60bdaae4b0285a2a67beb55d6910fc8431dbae21a5825ec0f"
+)
+
+// Builder writes script expressions against the daml-script package DS.
+type Builder struct {
+	// DS is the daml-script package id.
+	DS string
+	n  int
+}
+
+var unit lf.Type = &lf.TBuiltin{Builtin: lf.BuiltinUnit}
+
+// Unit is the expression ().
+func Unit() lf.Expr { return &lf.EBuiltinCon{Con: lf.ConUnit} }
+
+// Text is a Text literal.
+func Text(s string) lf.Expr { return &lf.EText{Value: s} }
+
+// Int is an Int64 literal.
+func Int(i int64) lf.Expr { return &lf.EInt64{Value: i} }
+
+// Nil is the empty list.
+func Nil() lf.Expr { return &lf.ENil{Type: unit} }
+
+// List is a list of the elements.
+func List(xs ...lf.Expr) lf.Expr {
+	if len(xs) == 0 {
+		return Nil()
+	}
+	return &lf.ECons{Type: unit, Front: xs, Tail: Nil()}
+}
+
+// None is None.
+func None() lf.Expr { return &lf.EOptionalNone{Type: unit} }
+
+func (b *Builder) ds(module, name string) lf.TypeConID {
+	return lf.TypeConID{PackageID: b.DS, Module: module, Name: name}
+}
+
+func app(id lf.TypeConID, n int) lf.TypeConApp {
+	args := make([]lf.Type, n)
+	for i := range args {
+		args[i] = unit
+	}
+	return lf.TypeConApp{ID: id, Args: args}
+}
+
+// Record builds a record of type id (with n type arguments, erased) from
+// name/expression pairs.
+func Record(id lf.TypeConID, n int, kv ...any) lf.Expr {
+	r := &lf.ERecCon{Type: app(id, n)}
+	for i := 0; i+1 < len(kv); i += 2 {
+		r.Fields = append(r.Fields, lf.FieldExpr{Name: kv[i].(string), Expr: kv[i+1].(lf.Expr)})
+	}
+	return r
+}
+
+// Payload builds the payload record Name of the daml-script module
+// Daml.Script.Internal.Questions.<module>.
+func (b *Builder) Payload(module, name string, kv ...any) lf.Expr {
+	return Record(b.ds("Daml.Script.Internal.Questions."+module, name), 0, kv...)
+}
+
+// Lam is a one-argument lambda; body receives the bound variable.
+func (b *Builder) Lam(body func(x lf.Expr) lf.Expr) lf.Expr {
+	b.n++
+	v := fmt.Sprintf("x%d", b.n)
+	return &lf.EAbs{Params: []lf.VarWithType{{Name: v, Type: unit}}, Body: body(&lf.EVar{Name: v})}
+}
+
+// Pure ends a script with the result v: Pure (v, ()).
+func (b *Builder) Pure(v lf.Expr) lf.Expr {
+	tuple := Record(lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Tuple2"}, 2, "_1", v, "_2", Unit())
+	return &lf.EVariantCon{Type: app(b.ds("Daml.Script.Internal.Free", "Free"), 2), Con: "Pure", Arg: tuple}
+}
+
+// Ask asks a question; then receives the answer and returns the rest of
+// the script (a Free expression: Ask or Pure).
+func (b *Builder) Ask(name string, version int64, payload lf.Expr, then func(answer lf.Expr) lf.Expr) lf.Expr {
+	q := Record(b.ds("Daml.Script.Internal.LowLevel", "Question"), 3,
+		"commandName", Text(name), "commandVersion", Int(version), "payload", payload,
+		"locations", Nil(), "continue", b.Lam(then))
+	sf := Record(b.ds("Daml.Script.Internal.LowLevel", "ScriptF"), 1, "unpack", q)
+	return &lf.EVariantCon{Type: app(b.ds("Daml.Script.Internal.Free", "Free"), 2), Con: "Free", Arg: sf}
+}
+
+// Script is the Script record of a Free expression.
+func (b *Builder) Script(free lf.Expr) lf.Expr {
+	return Record(b.ds("Daml.Script.Internal.LowLevel", "Script"), 1,
+		"runScript", b.Lam(func(lf.Expr) lf.Expr { return free }), "dummy", Unit())
+}
+
+// ScriptType is the type Script () of daml-script DS.
+func (b *Builder) ScriptType() lftest.Type {
+	return lftest.App(lftest.Con(lftest.ByID(b.DS), "Daml.Script.Internal.LowLevel", "Script"), lftest.B(lftest.Unit))
+}
+
+// GeneralError is a GeneralError exception value with the message, as
+// an AnyException.
+func GeneralError(msg string) lf.Expr {
+	id := lf.TypeConID{PackageID: daException, Module: "DA.Exception.GeneralError", Name: "GeneralError"}
+	return &lf.EToAnyException{Type: &lf.TCon{ID: id}, Expr: Record(id, 0, "message", Text(msg))}
+}
+
+// Throw evaluates to a thrown GeneralError (for pure code in a script).
+func Throw(msg string) lf.Expr {
+	id := lf.TypeConID{PackageID: daException, Module: "DA.Exception.GeneralError", Name: "GeneralError"}
+	return &lf.EThrow{ReturnType: unit, ExceptionType: &lf.TCon{ID: id}, Exception: Record(id, 0, "message", Text(msg))}
+}
+
+// TemplateTypeRep is the TemplateTypeRep of a template.
+func TemplateTypeRep(t lf.TypeConID) lf.Expr {
+	return Record(lf.TypeConID{PackageID: daAny, Module: "DA.Internal.Any", Name: "TemplateTypeRep"}, 0,
+		"getTemplateTypeRep", &lf.ETypeRep{Type: &lf.TCon{ID: t}})
+}
+
+// AnyTemplate is the AnyTemplate of a template argument.
+func AnyTemplate(t lf.TypeConID, arg lf.Expr) lf.Expr {
+	return Record(lf.TypeConID{PackageID: daAny, Module: "DA.Internal.Any", Name: "AnyTemplate"}, 0,
+		"getAnyTemplate", &lf.EToAny{Type: &lf.TCon{ID: t}, Expr: arg})
+}
+
+// AnyChoice is the AnyChoice of a choice argument of type argType on
+// template t.
+func AnyChoice(t lf.TypeConID, argType lf.TypeConID, arg lf.Expr) lf.Expr {
+	return Record(lf.TypeConID{PackageID: daAny, Module: "DA.Internal.Any", Name: "AnyChoice"}, 0,
+		"getAnyChoice", &lf.EToAny{Type: &lf.TCon{ID: argType}, Expr: arg},
+		"getAnyChoiceTemplateTypeRep", TemplateTypeRep(t))
+}
+
+// Behaviour is a Submission's ErrorBehaviour.
+type Behaviour string
+
+// The error behaviours.
+const (
+	MustSucceed Behaviour = "MustSucceed"
+	MustFail    Behaviour = "MustFail"
+	Try         Behaviour = "Try"
+)
+
+// Submit is the payload of a Submit question of one submission acting as
+// party with the commands (Command values: CreateCmd, ExerciseCmd).
+func (b *Builder) Submit(party lf.Expr, behaviour Behaviour, cmds ...lf.Expr) lf.Expr {
+	var metas []lf.Expr
+	for _, c := range cmds {
+		metas = append(metas, Record(b.ds("Daml.Script.Internal.Questions.Commands", "CommandWithMeta"), 0,
+			"command", c, "explicitPackageId", &lf.EBuiltinCon{Con: lf.ConFalse}))
+	}
+	ne := Record(lf.TypeConID{PackageID: daNonEmpy, Module: "DA.NonEmpty.Types", Name: "NonEmpty"}, 1, "hd", party, "tl", Nil())
+	sub := b.Payload("Submit", "Submission", "sActAs", ne, "sReadAs", Nil(), "sDisclosures", Nil(),
+		"sPackagePreference", None(), "sPrefetchKeys", Nil(),
+		"sErrorBehaviour", &lf.EEnumCon{ID: b.ds("Daml.Script.Internal.Questions.Submit", "ErrorBehaviour"), Con: string(behaviour)},
+		"sCommands", List(metas...), "sLocation", None())
+	return b.Payload("Submit", "Submit", "submissions", List(sub))
+}
+
+// CreateCmd is a Create command.
+func (b *Builder) CreateCmd(t lf.TypeConID, arg lf.Expr) lf.Expr {
+	id := b.ds("Daml.Script.Internal.Questions.Commands", "Command")
+	return &lf.EVariantCon{Type: app(id, 0), Con: "Create",
+		Arg: Record(b.ds("Daml.Script.Internal.Questions.Commands", "Command.Create"), 0, "argC", AnyTemplate(t, arg))}
+}
+
+// ExerciseCmd is an Exercise command.
+func (b *Builder) ExerciseCmd(t lf.TypeConID, cid lf.Expr, argType lf.TypeConID, arg lf.Expr) lf.Expr {
+	id := b.ds("Daml.Script.Internal.Questions.Commands", "Command")
+	return &lf.EVariantCon{Type: app(id, 0), Con: "Exercise",
+		Arg: Record(b.ds("Daml.Script.Internal.Questions.Commands", "Command.Exercise"), 0,
+			"tplId", TemplateTypeRep(t), "cId", cid, "argE", AnyChoice(t, argType, arg))}
+}
+
+// Project projects a record field (of a record of n type arguments).
+func Project(id lf.TypeConID, n int, field string, r lf.Expr) lf.Expr {
+	return &lf.ERecProj{Type: app(id, n), Field: field, Record: r}
+}
+
+// Head continues with the head of a non-empty list (a pattern-match
+// failure otherwise).
+func (b *Builder) Head(l lf.Expr, then func(h lf.Expr) lf.Expr) lf.Expr {
+	b.n++
+	h, tl := fmt.Sprintf("h%d", b.n), fmt.Sprintf("t%d", b.n)
+	return &lf.ECase{Scrut: l, Alts: []lf.CaseAlt{{Pattern: &lf.PCons{Head: h, Tail: tl}, Body: then(&lf.EVar{Name: h})}}}
+}
+
+// Match continues with the argument of the variant constructor con of
+// type id (a pattern-match failure otherwise).
+func (b *Builder) Match(v lf.Expr, id lf.TypeConID, con string, then func(arg lf.Expr) lf.Expr) lf.Expr {
+	b.n++
+	x := fmt.Sprintf("v%d", b.n)
+	return &lf.ECase{Scrut: v, Alts: []lf.CaseAlt{{Pattern: &lf.PVariant{ID: id, Con: con, Binder: x}, Body: then(&lf.EVar{Name: x})}}}
+}
+
+// CreatedCid continues with the contract id of the first CreateResult of
+// a successful Submit answer ([Right ([CreateResult cid, …], tree)]).
+func (b *Builder) CreatedCid(answer lf.Expr, then func(cid lf.Expr) lf.Expr) lf.Expr {
+	either := lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Either"}
+	tuple2 := lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Tuple2"}
+	return b.Head(answer, func(e lf.Expr) lf.Expr {
+		return b.Match(e, either, "Right", func(r lf.Expr) lf.Expr {
+			return b.Head(Project(tuple2, 2, "_1", r), func(res lf.Expr) lf.Expr {
+				return b.Match(res, b.ds("Daml.Script.Internal.Questions.Commands", "CommandResult"), "CreateResult", then)
+			})
+		})
+	})
+}
+
+// Alloc allocates a party with the hint and continues with it.
+func (b *Builder) Alloc(hint string, then func(p lf.Expr) lf.Expr) lf.Expr {
+	return b.Ask("AllocateParty", 1, b.Payload("PartyManagement", "AllocateParty",
+		"requestedName", Text(""), "idHint", Text(hint), "participant", None()), then)
+}
+
+// ExtendDAR returns a DAR whose main package is dalf (named main.dalf)
+// and whose other packages are the dalfs of base (a DAR carrying the
+// daml-script library the scripts use) that the main package depends on,
+// for running hand-written scripts through tools that take a DAR.
+func ExtendDAR(base []byte, dalf []byte) ([]byte, error) {
+	dar, err := lf.ReadDAR(base, lf.ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	main, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	need := map[string]bool{}
+	var walk func(ids []string)
+	walk = func(ids []string) {
+		for _, id := range ids {
+			if need[id] {
+				continue
+			}
+			need[id] = true
+			if p := dar.Package(id); p != nil {
+				walk(p.DirectDeps)
+			}
+		}
+	}
+	walk(main.DirectDeps)
+	paths := map[string]bool{}
+	for id := range need {
+		if p, ok := dar.DalfPaths[id]; ok {
+			paths[p] = true
+		}
+	}
+	zr, err := zip.NewReader(bytes.NewReader(base), int64(len(base)))
+	if err != nil {
+		return nil, err
+	}
+	files := []lftest.File{{Name: "main.dalf", Data: dalf}}
+	names := []string{"main.dalf"}
+	for _, f := range zr.File {
+		if !paths[f.Name] {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, lftest.File{Name: f.Name, Data: data})
+		names = append(names, f.Name)
+	}
+	manifest := lftest.File{Name: "META-INF/MANIFEST.MF", Data: []byte(lftest.ManifestText("main.dalf", names))}
+	return lftest.Zip(append([]lftest.File{manifest}, files...)...), nil
+}

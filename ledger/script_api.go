@@ -1,0 +1,569 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// This file is the node's Go API for in-process Daml runners (the Daml
+// Script runner, ledger/scriptledger): commands given as Daml-LF values
+// rather than Daml JSON, and contracts read back as Daml-LF values, with
+// the same interpretation, checks and commit as SubmitAndWait and the
+// same visibility as the active-contracts service.
+
+// EngineCommandKind says which command an EngineCommand is.
+type EngineCommandKind uint8
+
+// The kinds of EngineCommand.
+const (
+	// EngineCreate creates TemplateID with CreateArgument.
+	EngineCreate EngineCommandKind = iota + 1
+	// EngineExercise exercises Choice on ContractID; TemplateID names the
+	// template or an interface the contract implements.
+	EngineExercise
+	// EngineCreateAndExercise creates TemplateID with CreateArgument and
+	// exercises Choice on the new contract.
+	EngineCreateAndExercise
+	// EngineExerciseByKey exercises Choice on the contract of TemplateID
+	// with ContractKey.
+	EngineExerciseByKey
+)
+
+// EngineCommand is one command of an EngineSubmission, its arguments as
+// Daml-LF values of the types of TemplateID's package.
+type EngineCommand struct {
+	// Kind is the command.
+	Kind EngineCommandKind
+	// TemplateID is the template (or, for EngineExercise, the interface)
+	// with the package id the values were built for.
+	TemplateID lf.TypeConID
+	// ByPackageName resolves TemplateID by its package's name, as a
+	// "#name:Module:Entity" reference does (the preferred or newest
+	// vetted package of that name); false uses its package id as is.
+	ByPackageName bool
+	// ContractID is the exercised contract (EngineExercise).
+	ContractID string
+	// Choice is the exercised choice (all but EngineCreate).
+	Choice string
+	// CreateArgument is the contract argument (EngineCreate,
+	// EngineCreateAndExercise).
+	CreateArgument value.Value
+	// ChoiceArgument is the choice argument (all but EngineCreate).
+	ChoiceArgument value.Value
+	// ContractKey is the key (EngineExerciseByKey).
+	ContractKey value.Value
+}
+
+// EngineSubmission is a submission of EngineCommands: as JsCommands,
+// without deduplication (every submission gets a fresh command id) and
+// without disclosed contracts.
+type EngineSubmission struct {
+	// ActAs are the submitting parties (non-empty); ReadAs the parties
+	// whose contracts the submission may also read.
+	ActAs, ReadAs []string
+	// UserID is the submitting user; empty means the caller's (the
+	// participant admin for a trusted in-process caller).
+	UserID string
+	// PackageIDSelectionPreference is as in JsCommands.
+	PackageIDSelectionPreference []string
+	// Commands are the commands, the roots of the transaction in order.
+	Commands []EngineCommand
+	// AllowEffectfulRollback interprets in the NoKey contract-state mode
+	// (protocol version 34, the mode of Daml's IDE ledger that `daml
+	// test` runs scripts on): a try may roll back creates and consuming
+	// exercises. False is the node's own mode (PV 35, NUCK), where such a
+	// rollback fails with DAML_EFFECTFUL_ROLLBACK_ERROR.
+	AllowEffectfulRollback bool
+}
+
+// EngineSubmissionResult is a committed EngineSubmission.
+type EngineSubmissionResult struct {
+	// UpdateID and Offset locate the committed transaction.
+	UpdateID string
+	Offset   int64
+	// EffectiveAt is its ledger effective time.
+	EffectiveAt time.Time
+	// Transaction is the committed transaction as the engine built it,
+	// every node included (fetches, lookups, rollbacks), with the
+	// committed (suffixed) contract ids and values in normalized form.
+	Transaction *tx.Transaction
+}
+
+// SubmitEngineCommands interprets and commits a submission of Daml-LF
+// commands with the checks of SubmitAndWait (rights of the caller on actAs
+// and readAs, parties known, packages vetted, contracts active and visible
+// to actAs ∪ readAs) and returns the committed transaction. Errors are the
+// *apierr.Error values SubmitAndWait returns for the same failure.
+func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*EngineSubmissionResult, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	if len(s.ActAs) == 0 {
+		return nil, apierr.MissingField.New("act_as")
+	}
+	if len(s.Commands) == 0 {
+		return nil, apierr.MissingField.New("commands")
+	}
+	p := caller(ctx)
+	for _, party := range append(slices.Clone(s.ActAs), s.ReadAs...) {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return nil, apierr.InvalidField.New("act_as/read_as: %v", err)
+		}
+	}
+	for _, party := range s.ActAs {
+		if !p.CanActAs(party) && !p.Wildcard {
+			return nil, denied("the caller may not act as %s", party)
+		}
+	}
+	for _, party := range s.ReadAs {
+		if !p.CanReadAs(party) && !p.Wildcard {
+			return nil, denied("the caller may not read as %s", party)
+		}
+	}
+	user := s.UserID
+	if user == "" {
+		user = p.UserID
+	}
+	if user == "" {
+		user = identity.DefaultParticipantAdmin
+	}
+	var rnd [16]byte
+	rand.Read(rnd[:])
+	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + hex.EncodeToString(rnd[:]),
+		PackageIDSelectionPreference: s.PackageIDSelectionPreference}
+	sync, err := n.synchronizer("")
+	if err != nil {
+		return nil, err
+	}
+	it, err := n.interpretEngine(ctx, c, s.Commands, sync, !s.AllowEffectfulRollback)
+	if err != nil {
+		return nil, err
+	}
+	e, err := n.commitInterpreted(c, sync, it)
+	if err != nil {
+		return nil, err
+	}
+	t, _, err := it.result.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(e.UpdateID, node) })
+	if err != nil {
+		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
+	}
+	at, _ := time.Parse(time.RFC3339Nano, e.EffectiveAt)
+	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, EffectiveAt: at, Transaction: t}, nil
+}
+
+// interpretEngine is interpret for EngineCommands.
+func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []EngineCommand, sync string, nuck bool) (*interpreted, error) {
+	let := n.now().Truncate(time.Microsecond)
+	var out *interpreted
+	err := n.st.View(func(r *store.Reader) error {
+		t := store.ReadOnlyTx(r)
+		pkgs, err := n.snapshotPkgView(t, sync)
+		if err != nil {
+			return err
+		}
+		pref, err := pkgs.preference(c.PackageIDSelectionPreference)
+		if err != nil {
+			return err
+		}
+		eng := pkgs.engine()
+		vals, err := engineCommandValues(eng, pkgs, pref, cmds)
+		if err != nil {
+			return err
+		}
+		var seed [32]byte
+		rand.Read(seed[:])
+		prep := let
+		for attempt := 0; ; attempt++ {
+			src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs)}
+			started := time.Now()
+			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
+				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
+				ParticipantID: n.participantID, ForbidEffectfulRollback: nuck, Preference: pref}, vals...)
+			n.met.observeInterpretation(time.Since(started))
+			if err != nil {
+				return engineSubmitError(ctx, err)
+			}
+			if src.maxCreated.After(let) {
+				if res.TimeBounds.Constrained() {
+					if attempt+1 >= maxLedgerTimeRetries {
+						return failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
+					}
+					let, prep = src.maxCreated, src.maxCreated
+					continue
+				}
+				let = src.maxCreated
+			}
+			out, err = n.committable(res, pkgs, c, sync, let, seed)
+			return err
+		}
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+// engineSubmitError maps an interpretation error: an *apierr.Error the
+// contract store raised comes back as it is, the rest through
+// interpretationError.
+func engineSubmitError(ctx context.Context, err error) error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return interpretationError(ctx, err)
+}
+
+// engineCommandValues resolves EngineCommands against the package view
+// and builds the engine's update values. A value built for another
+// package than the resolved one is carried over through its Daml JSON
+// form, which applies the upgrade rules of the JSON API.
+func engineCommandValues(eng *engine.Engine, pkgs *pkgView, pref map[string]string, cmds []EngineCommand) ([]engine.Value, error) {
+	out := make([]engine.Value, 0, len(cmds))
+	for i, c := range cmds {
+		path := fmt.Sprintf("commands[%d]", i)
+		ref := c.TemplateID.String()
+		if c.ByPackageName {
+			src := pkgs.byID[c.TemplateID.PackageID]
+			if src == nil {
+				return nil, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(c.TemplateID.PackageID)).WithResource("PACKAGE", c.TemplateID.PackageID)
+			}
+			ref = "#" + src.Name + ":" + c.TemplateID.Module + ":" + c.TemplateID.Name
+		}
+		r, err := pkgs.resolveEntity(ref, path+".templateId", pref, c.Kind == EngineExercise)
+		if err != nil {
+			return nil, err
+		}
+		// conv converts a value of type t as declared in the command's
+		// package to the resolved package's type.
+		conv := func(v value.Value, t func(p *lf.Package) (lf.Type, bool), what string) (engine.Value, error) {
+			if v == nil {
+				v = value.Record{}
+			}
+			if r.id.PackageID != c.TemplateID.PackageID {
+				from, ok1 := t(pkgs.byID[c.TemplateID.PackageID])
+				to, ok2 := t(r.pkg)
+				if !ok1 || !ok2 {
+					return nil, pathErr(apierr.CommandPreprocessingFailed, path+"."+what, "the type of the %s is unknown", what)
+				}
+				raw := value.AppendJSONAs(nil, v, from, pkgs.lookup)
+				cv, err := value.FromJSONAt(json.RawMessage(raw), to, path+"."+what, pkgs.lookup)
+				if err != nil {
+					return nil, damlError(err)
+				}
+				v = cv
+			}
+			ev, err := eng.FromValue(v)
+			if err != nil {
+				return nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), path+"."+what)
+			}
+			return ev, nil
+		}
+		tmplType := func(p *lf.Package) (lf.Type, bool) {
+			if p == nil {
+				return nil, false
+			}
+			return value.TypeOf(p.ID, c.TemplateID.Module, c.TemplateID.Name), true
+		}
+		choiceOf := func(p *lf.Package) *lf.Choice {
+			if p == nil {
+				return nil
+			}
+			if t := p.Template(c.TemplateID.Module, c.TemplateID.Name); t != nil {
+				return t.Choice(c.Choice)
+			}
+			if i := p.Interface(c.TemplateID.Module, c.TemplateID.Name); i != nil {
+				return i.Choice(c.Choice)
+			}
+			return nil
+		}
+		argType := func(p *lf.Package) (lf.Type, bool) {
+			if ch := choiceOf(p); ch != nil {
+				return ch.ArgType, true
+			}
+			return nil, false
+		}
+		keyType := func(p *lf.Package) (lf.Type, bool) {
+			if p == nil {
+				return nil, false
+			}
+			if t := p.Template(c.TemplateID.Module, c.TemplateID.Name); t != nil && t.Key != nil {
+				return t.Key.Type, true
+			}
+			return nil, false
+		}
+		if c.Kind != EngineCreate && choiceOf(r.pkg) == nil {
+			return nil, pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(c.Choice), r.id)
+		}
+		switch c.Kind {
+		case EngineCreate:
+			a, err := conv(c.CreateArgument, tmplType, "createArguments")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, engine.CreateCommand(r.id, a))
+		case EngineExercise:
+			if !isContractID(c.ContractID) || tx.IsLocalContractID(value.ContractID(c.ContractID)) {
+				return nil, pathErr(apierr.InvalidArgument, path+".contractId", "invalid contract id %s", apierr.Quote(c.ContractID))
+			}
+			a, err := conv(c.ChoiceArgument, argType, "choiceArgument")
+			if err != nil {
+				return nil, err
+			}
+			if r.iface != nil {
+				out = append(out, engine.ExerciseInterfaceCommand(r.id, c.Choice, engine.ContractID(c.ContractID), a))
+			} else {
+				out = append(out, engine.ExerciseCommand(r.id, c.Choice, engine.ContractID(c.ContractID), a))
+			}
+		case EngineCreateAndExercise:
+			a, err := conv(c.CreateArgument, tmplType, "createArguments")
+			if err != nil {
+				return nil, err
+			}
+			ca, err := conv(c.ChoiceArgument, argType, "choiceArgument")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, engine.CreateAndExerciseCommand(r.id, a, c.Choice, ca))
+		case EngineExerciseByKey:
+			if r.tmpl.Key == nil {
+				return nil, pathErr(apierr.CommandPreprocessingFailed, path+".templateId", "template %s has no contract key", r.id)
+			}
+			k, err := conv(c.ContractKey, keyType, "contractKey")
+			if err != nil {
+				return nil, err
+			}
+			a, err := conv(c.ChoiceArgument, argType, "choiceArgument")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, engine.ExerciseByKeyCommand(r.id, c.Choice, k, a))
+		default:
+			return nil, pathErr(apierr.InvalidArgument, path, "unknown command kind %d", c.Kind)
+		}
+	}
+	return out, nil
+}
+
+// EngineContract is an active contract read as Daml-LF values, with the
+// offset that created it.
+type EngineContract struct {
+	engine.Contract
+	// CreatedOffset is the offset of the transaction that created it.
+	CreatedOffset int64
+	// CreatedAt is its creation (ledger effective) time.
+	CreatedAt time.Time
+}
+
+// EngineContracts returns the contracts active now on the default
+// synchronizer of which one of parties is a stakeholder and whose template
+// match accepts (nil accepts all), in creation order (offset, then node).
+// An empty parties list fails with MISSING_FIELD.
+func (n *Node) EngineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
+	if err := n.engineReadAuth(ctx, parties); err != nil {
+		return nil, err
+	}
+	sync, err := n.synchronizer("")
+	if err != nil {
+		return nil, err
+	}
+	type found struct {
+		rec  contractRecord
+		tmpl lf.TypeConID
+	}
+	var recs []found
+	var pkgs *pkgView
+	quoted := make([][]byte, len(parties))
+	for i, p := range parties {
+		quoted[i] = mustJSON(p)
+	}
+	err = n.st.View(func(r *store.Reader) error {
+		t := store.ReadOnlyTx(r)
+		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
+			return err
+		}
+		return r.Scan([]byte(store.PrefixContract), nil, func(_, v []byte) (bool, error) {
+			// Cheap necessary conditions before decoding the record (a
+			// compact JSON object): it is active and names a party.
+			if !bytes.Contains(v, activeMarker) || !mentionsAny(v, quoted) {
+				return true, nil
+			}
+			if tid, ok := peekTemplate(v); ok && match != nil {
+				if tc, err := splitTypeCon(tid); err == nil && !match(tc) {
+					return true, nil
+				}
+			}
+			var c contractRecord
+			if err := json.Unmarshal(v, &c); err != nil {
+				return false, err
+			}
+			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+				return true, nil
+			}
+			tc, err := splitTypeCon(c.Create.TemplateID)
+			if err != nil {
+				return false, err
+			}
+			if match == nil || match(tc) {
+				recs = append(recs, found{c, tc})
+			}
+			return true, nil
+		})
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	slices.SortStableFunc(recs, func(a, b found) int {
+		if a.rec.CreatedOffset != b.rec.CreatedOffset {
+			return int(a.rec.CreatedOffset - b.rec.CreatedOffset)
+		}
+		return int(a.rec.Create.ID - b.rec.Create.ID)
+	})
+	out := make([]EngineContract, 0, len(recs))
+	for i := range recs {
+		ec, err := pkgs.engineContract(&recs[i].rec.Create)
+		if err != nil {
+			return nil, apierr.InternalError.Wrap(err, "reading a contract")
+		}
+		at, _ := time.Parse(time.RFC3339Nano, recs[i].rec.Create.CreatedAt)
+		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset, CreatedAt: at})
+	}
+	return out, nil
+}
+
+// activeMarker is in the JSON of every active contract record.
+var activeMarker = []byte(`"state":"` + contractActive + `"`)
+
+// peekTemplate reads the template id of a contract record's JSON without
+// decoding it: the first "tid" member, which is the create node's (its
+// fields are marshalled in txNode's order, "tid" before any value).
+func peekTemplate(v []byte) (string, bool) {
+	const key = `"tid":"`
+	i := bytes.Index(v, []byte(key))
+	if i < 0 {
+		return "", false
+	}
+	rest := v[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
+		return "", false
+	}
+	return string(rest[:j]), true
+}
+
+// mentionsAny reports whether v contains one of the needles.
+func mentionsAny(v []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(v, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// EngineContractByID returns the contract cid when it is active on the
+// default synchronizer and one of parties is a stakeholder; nil, nil
+// otherwise.
+func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []string) (*EngineContract, error) {
+	if err := n.engineReadAuth(ctx, parties); err != nil {
+		return nil, err
+	}
+	sync, err := n.synchronizer("")
+	if err != nil {
+		return nil, err
+	}
+	var out *EngineContract
+	err = n.st.View(func(r *store.Reader) error {
+		t := store.ReadOnlyTx(r)
+		raw, err := t.Get(store.ContractKey(cid))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var c contractRecord
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return err
+		}
+		if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+			return nil
+		}
+		pkgs, err := n.snapshotPkgView(t, sync)
+		if err != nil {
+			return err
+		}
+		ec, err := pkgs.engineContract(&c.Create)
+		if err != nil {
+			return apierr.InternalError.Wrap(err, "reading a contract")
+		}
+		at, _ := time.Parse(time.RFC3339Nano, c.Create.CreatedAt)
+		out = &EngineContract{Contract: *ec, CreatedOffset: c.CreatedOffset, CreatedAt: at}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+// engineReadAuth admits a caller who may read as every one of parties.
+func (n *Node) engineReadAuth(ctx context.Context, parties []string) error {
+	if err := n.public(ctx); err != nil {
+		return err
+	}
+	if len(parties) == 0 {
+		return apierr.MissingField.New("parties")
+	}
+	p := caller(ctx)
+	for _, party := range parties {
+		if !p.Wildcard && !p.CanReadAs(party) {
+			return denied("the caller may not read as %s", party)
+		}
+	}
+	return nil
+}
+
+// PackageSource returns the packages vetted on the default synchronizer as
+// a daml/engine PackageSource (a snapshot: later uploads are not seen),
+// for running Daml off ledger against the node's packages.
+func (n *Node) PackageSource(ctx context.Context) (engine.PackageMap, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	sync, err := n.synchronizer("")
+	if err != nil {
+		return nil, err
+	}
+	var out engine.PackageMap
+	err = n.st.View(func(r *store.Reader) error {
+		pkgs, err := n.snapshotPkgView(store.ReadOnlyTx(r), sync)
+		if err != nil {
+			return err
+		}
+		out = make(engine.PackageMap, len(pkgs.byID))
+		for id, p := range pkgs.byID {
+			out[id] = p
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}

@@ -1,0 +1,305 @@
+// Package scriptledger runs Daml Script (daml/script) against a
+// ledgernode node in process: it implements script.Ledger over a
+// *ledger.Node with the node's public Go API, as a trusted in-process
+// caller (participant admin rights), so that a script sees the node as
+// `daml test` sees its IDE ledger (§3 of daml-script.md) except where
+// the node's semantics differ (party ids are "hint::namespace"; static
+// time cannot go back).
+package scriptledger
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/script"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// Ledger is a script.Ledger over a node.
+type Ledger struct {
+	node *ledger.Node
+	opts Options
+}
+
+// Options configure a Ledger.
+type Options struct {
+	// NodeContractState interprets submissions in the node's own
+	// contract-state mode (Canton 3.5, protocol version 35: a Daml try may
+	// not roll back a create or a consuming exercise). The default is the
+	// mode of the IDE ledger that `daml test` runs scripts on, where it
+	// may (ledger.EngineSubmission.AllowEffectfulRollback).
+	NodeContractState bool
+}
+
+// New returns a script.Ledger over node.
+func New(node *ledger.Node, opts Options) *Ledger { return &Ledger{node: node, opts: opts} }
+
+var _ script.Ledger = (*Ledger)(nil)
+
+// Submit submits through Node.SubmitEngineCommands; a rejection with a
+// Canton error code is a *script.SubmitError.
+func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
+	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference,
+		AllowEffectfulRollback: !l.opts.NodeContractState}
+	for _, c := range s.Commands {
+		ec := ledger.EngineCommand{TemplateID: c.TemplateID, ByPackageName: !c.ExplicitPackageID, ContractID: c.ContractID,
+			Choice: c.Choice, CreateArgument: c.Arg, ChoiceArgument: c.ChoiceArg, ContractKey: c.Key}
+		switch c.Kind {
+		case script.CreateCmd:
+			ec.Kind = ledger.EngineCreate
+		case script.ExerciseCmd:
+			ec.Kind = ledger.EngineExercise
+		case script.ExerciseByKeyCmd:
+			ec.Kind = ledger.EngineExerciseByKey
+		case script.CreateAndExerciseCmd:
+			ec.Kind = ledger.EngineCreateAndExercise
+		}
+		sub.Commands = append(sub.Commands, ec)
+	}
+	res, err := l.node.SubmitEngineCommands(ctx, sub)
+	if err != nil {
+		return nil, submitError(err)
+	}
+	return res.Transaction, nil
+}
+
+// submitError turns a node error into a *script.SubmitError.
+func submitError(err error) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	se := &script.SubmitError{Code: ae.Code.Name, Message: ae.Cause}
+	for _, r := range ae.Resources {
+		if r[0] == "CONTRACT_ID" {
+			se.ContractIDs = append(se.ContractIDs, r[1])
+		}
+	}
+	var ee *engine.Error
+	if errors.As(err, &ee) && ee.Exception != nil {
+		se.Exception = ee.Exception
+	}
+	return se
+}
+
+// Contracts reads the node's active contracts as Daml-LF values.
+func (l *Ledger) Contracts(ctx context.Context, parties []string, match func(lf.TypeConID) bool) ([]engine.Contract, error) {
+	cs, err := l.node.EngineContracts(ctx, parties, match)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Contract, len(cs))
+	for i := range cs {
+		out[i] = cs[i].Contract
+	}
+	return out, nil
+}
+
+// ContractByID reads one active contract.
+func (l *Ledger) ContractByID(ctx context.Context, parties []string, cid string) (*engine.Contract, error) {
+	c, err := l.node.EngineContractByID(ctx, cid, parties)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return &c.Contract, nil
+}
+
+// AllocateParty allocates a party with the hint ("hint::namespace").
+func (l *Ledger) AllocateParty(ctx context.Context, hint string) (string, error) {
+	resp, err := l.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
+	if err != nil {
+		return "", err
+	}
+	return resp.PartyDetails.Party, nil
+}
+
+// KnownParties lists the node's parties.
+func (l *Ledger) KnownParties(ctx context.Context) ([]script.PartyDetails, error) {
+	var out []script.PartyDetails
+	token := ""
+	for {
+		resp, err := l.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range resp.PartyDetails {
+			out = append(out, script.PartyDetails{Party: p.Party, IsLocal: p.IsLocal})
+		}
+		if token = resp.NextPageToken; token == "" {
+			return out, nil
+		}
+	}
+}
+
+// Time returns the node's time.
+func (l *Ledger) Time(ctx context.Context) (time.Time, error) { return l.node.Time(ctx) }
+
+// SetTime sets the node's static time (forward only).
+func (l *Ledger) SetTime(ctx context.Context, t time.Time) error { return l.node.SetTime(ctx, t) }
+
+func toRights(rs []script.UserRight) []identity.Right {
+	out := make([]identity.Right, 0, len(rs))
+	for _, r := range rs {
+		var k identity.RightKind
+		switch r.Kind {
+		case script.ParticipantAdmin:
+			k = identity.RightParticipantAdmin
+		case script.CanActAs:
+			k = identity.RightCanActAs
+		case script.CanReadAs:
+			k = identity.RightCanReadAs
+		case script.CanReadAsAnyParty:
+			k = identity.RightCanReadAsAnyParty
+		}
+		out = append(out, identity.Right{Kind: k, Party: r.Party})
+	}
+	return out
+}
+
+// fromRights converts the rights daml-script 3.3 can represent (others,
+// such as IdentityProviderAdmin, are left out).
+func fromRights(rs []identity.Right) []script.UserRight {
+	out := make([]script.UserRight, 0, len(rs))
+	for _, r := range rs {
+		switch r.Kind {
+		case identity.RightParticipantAdmin:
+			out = append(out, script.UserRight{Kind: script.ParticipantAdmin})
+		case identity.RightCanActAs:
+			out = append(out, script.UserRight{Kind: script.CanActAs, Party: r.Party})
+		case identity.RightCanReadAs:
+			out = append(out, script.UserRight{Kind: script.CanReadAs, Party: r.Party})
+		case identity.RightCanReadAsAnyParty:
+			out = append(out, script.UserRight{Kind: script.CanReadAsAnyParty})
+		}
+	}
+	return out
+}
+
+// isCode reports an *apierr.Error with the code name.
+func isCode(err error, name string) bool {
+	var ae *apierr.Error
+	return errors.As(err, &ae) && ae.Code.Name == name
+}
+
+// CreateUser creates a user; false when it exists.
+func (l *Ledger) CreateUser(ctx context.Context, u script.User, rights []script.UserRight) (bool, error) {
+	_, err := l.node.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)})
+	if isCode(err, apierr.UserAlreadyExists.Name) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// GetUser returns a user, nil when unknown.
+func (l *Ledger) GetUser(ctx context.Context, id string) (*script.User, error) {
+	resp, err := l.node.GetUser(ctx, ledger.GetUserRequest{UserID: id})
+	if isCode(err, apierr.UserNotFound.Name) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &script.User{ID: resp.User.ID, PrimaryParty: resp.User.PrimaryParty}, nil
+}
+
+// DeleteUser deletes a user; false when unknown.
+func (l *Ledger) DeleteUser(ctx context.Context, id string) (bool, error) {
+	_, err := l.node.DeleteUser(ctx, ledger.GetUserRequest{UserID: id})
+	if isCode(err, apierr.UserNotFound.Name) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ListUsers lists every user of the default identity provider.
+func (l *Ledger) ListUsers(ctx context.Context) ([]script.User, error) {
+	var out []script.User
+	token := ""
+	for {
+		resp, err := l.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range resp.Users {
+			out = append(out, script.User{ID: u.ID, PrimaryParty: u.PrimaryParty})
+		}
+		if token = resp.NextPageToken; token == "" {
+			return out, nil
+		}
+	}
+}
+
+// GrantUserRights grants rights; ok is false for an unknown user.
+func (l *Ledger) GrantUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
+	resp, err := l.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)})
+	if isCode(err, apierr.UserNotFound.Name) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return fromRights(resp.NewlyGrantedRights), true, nil
+}
+
+// RevokeUserRights revokes rights; ok is false for an unknown user.
+func (l *Ledger) RevokeUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
+	resp, err := l.node.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)})
+	if isCode(err, apierr.UserNotFound.Name) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return fromRights(resp.NewlyRevokedRights), true, nil
+}
+
+// ListUserRights lists a user's rights; ok is false for an unknown user.
+func (l *Ledger) ListUserRights(ctx context.Context, id string) ([]script.UserRight, bool, error) {
+	resp, err := l.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: id})
+	if isCode(err, apierr.UserNotFound.Name) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return fromRights(resp.Rights), true, nil
+}
+
+// Packages lists the node's vetted packages (every package the node runs
+// is vetted on its synchronizer).
+func (l *Ledger) Packages(ctx context.Context) ([]script.PackageInfo, error) {
+	src, err := l.node.PackageSource(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]script.PackageInfo, 0, len(src))
+	for _, p := range src {
+		out = append(out, script.PackageInfo{Name: p.Name, Version: p.Version, Vetted: true})
+	}
+	slices.SortFunc(out, func(a, b script.PackageInfo) int {
+		if a.Name != b.Name {
+			if a.Name < b.Name {
+				return -1
+			}
+			return 1
+		}
+		return lf.CompareVersions(a.Version, b.Version)
+	})
+	return out, nil
+}
+
+// ErrVettingUnsupported is SetVetted's error: package (un)vetting from a
+// script is not supported on ledgernode (as over Canton's gRPC API).
+var ErrVettingUnsupported = errors.New("vetPackages/unvetPackages is not supported when running Daml Script on a ledgernode node")
+
+// SetVetted fails with ErrVettingUnsupported.
+func (l *Ledger) SetVetted(context.Context, []script.PackageInfo, bool) error {
+	return ErrVettingUnsupported
+}
