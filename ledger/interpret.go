@@ -33,6 +33,19 @@ var failedToDetermineLedgerTime = apierr.Code{Name: "FAILED_TO_DETERMINE_LEDGER_
 // whose contract-state mode is NUCK (daml-engine.md §5.8): a try may not
 // roll back a create or a consuming exercise (DAML_EFFECTFUL_ROLLBACK_ERROR).
 
+// rollbackMode is the contract-state mode of an interpretation
+// (daml-engine.md §5.8).
+type rollbackMode bool
+
+const (
+	// nuckMode is protocol version 35's: a try may not roll back a create
+	// or a consuming exercise. Every Ledger API submission runs in it.
+	nuckMode rollbackMode = true
+	// ideMode lets a try roll back anything, as the IDE ledger of `daml
+	// test` does (Daml Script submissions, on request).
+	ideMode rollbackMode = false
+)
+
 // ledgerTimeRecordTimeTolerance is Canton's default bound on |ledger time
 // − record time| (60 s), which also bounds an interpretation.
 const ledgerTimeRecordTimeTolerance = 60 * time.Second
@@ -145,7 +158,7 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 		}
 		var seed [32]byte
 		rand.Read(seed[:])
-		res, let, _, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref)
+		res, let, _, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref, nuckMode)
 		if err != nil {
 			return err
 		}
@@ -163,7 +176,7 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 // the ledger-time retries of §7. It returns the engine's result, the
 // ledger time of the transaction and the preparation time its contract
 // ids were derived with.
-func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync string, c *JsCommands, cmds []engine.Value, let time.Time, seed [32]byte, pref map[string]string) (*engine.Result, time.Time, time.Time, error) {
+func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync string, c *JsCommands, cmds []engine.Value, let time.Time, seed [32]byte, pref map[string]string, mode rollbackMode) (*engine.Result, time.Time, time.Time, error) {
 	prep := let
 	disclosed, err := pkgs.disclosedSet(c.DisclosedContracts, sync, "")
 	if err != nil {
@@ -174,7 +187,7 @@ func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync s
 		started := time.Now()
 		res, err := pkgs.engine().Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
 			PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
-			ParticipantID: n.participantID, ForbidEffectfulRollback: true, Preference: pref}, cmds...)
+			ParticipantID: n.participantID, ForbidEffectfulRollback: mode == nuckMode, Preference: pref}, cmds...)
 		n.met.observeInterpretation(time.Since(started))
 		if err != nil {
 			return nil, let, prep, engineError(ctx, err)

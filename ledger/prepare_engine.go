@@ -63,7 +63,7 @@ func (n *Node) prepareOnEngine(ctx context.Context, c *JsCommands, sync, uuid st
 		}
 		var seed [32]byte
 		rand.Read(seed[:])
-		res, let, prep, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref)
+		res, let, prep, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref, nuckMode)
 		if err != nil {
 			return err
 		}

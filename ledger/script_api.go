@@ -187,46 +187,21 @@ func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []Engine
 		}
 		var seed [32]byte
 		rand.Read(seed[:])
-		prep := let
-		for attempt := 0; ; attempt++ {
-			src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs)}
-			started := time.Now()
-			res, err := eng.Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
-				PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
-				ParticipantID: n.participantID, ForbidEffectfulRollback: nuck, Preference: pref}, vals...)
-			n.met.observeInterpretation(time.Since(started))
-			if err != nil {
-				return engineSubmitError(ctx, err)
-			}
-			if src.maxCreated.After(let) {
-				if res.TimeBounds.Constrained() {
-					if attempt+1 >= maxLedgerTimeRetries {
-						return failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
-					}
-					let, prep = src.maxCreated, src.maxCreated
-					continue
-				}
-				let = src.maxCreated
-			}
-			out, err = n.committable(res, pkgs, c, sync, let, seed)
+		mode := ideMode
+		if nuck {
+			mode = nuckMode
+		}
+		res, let, _, err := n.runEngine(ctx, t, pkgs, sync, c, vals, let, seed, pref, mode)
+		if err != nil {
 			return err
 		}
+		out, err = n.committable(res, pkgs, c, sync, let, seed)
+		return err
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	return out, nil
-}
-
-// engineSubmitError maps an interpretation error: an *apierr.Error the
-// contract store raised comes back as it is, the rest through
-// interpretationError.
-func engineSubmitError(ctx context.Context, err error) error {
-	var ae *apierr.Error
-	if errors.As(err, &ae) {
-		return ae
-	}
-	return interpretationError(ctx, err)
 }
 
 // engineCommandValues resolves EngineCommands against the package view
