@@ -142,33 +142,64 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 				}
 			}
 		}()
-		pkgs, err := n.snapshotPkgView(t, sync)
+		run, err := n.runOnSnapshot(ctx, t, c, sync, let, nuckMode, jsonCommands(n, c, sync))
 		if err != nil {
 			return err
 		}
-		pref, err := pkgs.preference(c.PackageIDSelectionPreference)
-		if err != nil {
-			return err
-		}
-		req := &interpretRequest{cmds: c, sync: sync, pref: pref}
-		eng := pkgs.engine()
-		cmds, err := n.engineCommands(eng, pkgs, req)
-		if err != nil {
-			return err
-		}
-		var seed [32]byte
-		rand.Read(seed[:])
-		res, let, _, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref, nuckMode)
-		if err != nil {
-			return err
-		}
-		out, err = n.committable(res, pkgs, c, sync, let, seed)
+		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)
 		return err
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	return out, nil
+}
+
+// engineRun is one interpretation of a submission on a read snapshot:
+// the engine's result, the package view it ran on, the ledger and
+// preparation times it ended with and its submission seed.
+type engineRun struct {
+	res       *engine.Result
+	pkgs      *pkgView
+	let, prep time.Time
+	seed      [32]byte
+}
+
+// buildCommands turns a submission's commands into the engine's update
+// values, for a package view and preference.
+type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
+
+// jsonCommands builds the commands of a Ledger API submission.
+func jsonCommands(n *Node, c *JsCommands, sync string) buildCommands {
+	return func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
+		return n.engineCommands(eng, pkgs, &interpretRequest{cmds: c, sync: sync, pref: pref})
+	}
+}
+
+// runOnSnapshot interprets a submission on the read snapshot t: the
+// synchronizer's package view and the submission's package preference,
+// the commands build makes, a fresh submission seed, and runEngine from
+// ledger time let.
+func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sync string, let time.Time, mode rollbackMode, build buildCommands) (*engineRun, error) {
+	pkgs, err := n.snapshotPkgView(t, sync)
+	if err != nil {
+		return nil, err
+	}
+	pref, err := pkgs.preference(c.PackageIDSelectionPreference)
+	if err != nil {
+		return nil, err
+	}
+	cmds, err := build(pkgs.engine(), pkgs, pref)
+	if err != nil {
+		return nil, err
+	}
+	run := &engineRun{pkgs: pkgs}
+	rand.Read(run.seed[:])
+	run.res, run.let, run.prep, err = n.runEngine(ctx, t, pkgs, sync, c, cmds, let, run.seed, pref, mode)
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 // runEngine interprets the engine commands of a submission on the read
@@ -384,17 +415,20 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 		}
 		return engine.ContractID(s), nil
 	}
+	// created resolves a create's template and its argument.
+	created := func(templateID string, args json.RawMessage, p string) (*resolvedEntity, engine.Value, error) {
+		r, err := pkgs.resolveEntity(templateID, p+".templateId", req.pref, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		a, err := arg(args, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+		return r, a, err
+	}
 	for i, c := range req.cmds.Commands {
 		path := fmt.Sprintf("commands[%d]", i)
 		switch {
 		case c.CreateCommand != nil:
-			x := c.CreateCommand
-			p := path + ".CreateCommand"
-			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, false)
-			if err != nil {
-				return nil, err
-			}
-			a, err := arg(x.CreateArguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+			r, a, err := created(c.CreateCommand.TemplateID, c.CreateCommand.CreateArguments, path+".CreateCommand")
 			if err != nil {
 				return nil, err
 			}
@@ -426,11 +460,7 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 		case c.CreateAndExerciseCommand != nil:
 			x := c.CreateAndExerciseCommand
 			p := path + ".CreateAndExerciseCommand"
-			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, false)
-			if err != nil {
-				return nil, err
-			}
-			a, err := arg(x.CreateArguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+			r, a, err := created(x.TemplateID, x.CreateArguments, p)
 			if err != nil {
 				return nil, err
 			}

@@ -49,29 +49,15 @@ func (n *Node) prepareOnEngine(ctx context.Context, c *JsCommands, sync, uuid st
 	var run preparedRun
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		pkgs, err := n.snapshotPkgView(t, sync)
+		er, err := n.runOnSnapshot(ctx, t, c, sync, let, nuckMode, jsonCommands(n, c, sync))
 		if err != nil {
 			return err
 		}
-		pref, err := pkgs.preference(c.PackageIDSelectionPreference)
+		inputs, err := er.pkgs.inputContracts(t, er.res.Effects.Inputs)
 		if err != nil {
 			return err
 		}
-		cmds, err := n.engineCommands(pkgs.engine(), pkgs, &interpretRequest{cmds: c, sync: sync, pref: pref})
-		if err != nil {
-			return err
-		}
-		var seed [32]byte
-		rand.Read(seed[:])
-		res, let, prep, err := n.runEngine(ctx, t, pkgs, sync, c, cmds, let, seed, pref, nuckMode)
-		if err != nil {
-			return err
-		}
-		inputs, err := pkgs.inputContracts(t, res.Effects.Inputs)
-		if err != nil {
-			return err
-		}
-		run = preparedRun{res: res, pkgs: pkgs, prep: prep, let: let, inputs: inputs}
+		run = preparedRun{res: er.res, pkgs: er.pkgs, prep: er.prep, let: er.let, inputs: inputs}
 		return nil
 	})
 	if err != nil {

@@ -172,30 +172,17 @@ func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []Engine
 	var out *interpreted
 	err := n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		pkgs, err := n.snapshotPkgView(t, sync)
-		if err != nil {
-			return err
-		}
-		pref, err := pkgs.preference(c.PackageIDSelectionPreference)
-		if err != nil {
-			return err
-		}
-		eng := pkgs.engine()
-		vals, err := engineCommandValues(eng, pkgs, pref, cmds)
-		if err != nil {
-			return err
-		}
-		var seed [32]byte
-		rand.Read(seed[:])
 		mode := ideMode
 		if nuck {
 			mode = nuckMode
 		}
-		res, let, _, err := n.runEngine(ctx, t, pkgs, sync, c, vals, let, seed, pref, mode)
+		run, err := n.runOnSnapshot(ctx, t, c, sync, let, mode, func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
+			return engineCommandValues(eng, pkgs, pref, cmds)
+		})
 		if err != nil {
 			return err
 		}
-		out, err = n.committable(res, pkgs, c, sync, let, seed)
+		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)
 		return err
 	})
 	if err != nil {
