@@ -617,7 +617,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	// What the committer writes is encoded here, on the submitter's
 	// goroutine: the entry's nodes, its readers and the created contracts'
 	// create nodes.
-	e.nodesJSON, e.readers = mustJSON(e.Nodes), e.parties()
+	enc := make([][]byte, len(e.Nodes))
+	for i := range e.Nodes {
+		enc[i] = mustJSON(&e.Nodes[i])
+	}
+	e.nodesJSON, e.readers = joinJSON(enc), e.parties()
 	out := &interpreted{entry: e, view: pkgs, result: res, cids: cids, let: let}
 	eff := t.Effects()
 	for _, cid := range eff.Inputs {
@@ -668,7 +672,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 			out.transient = append(out.transient, nd)
 		} else {
 			out.created = append(out.created, nd)
-			out.createdJSON = append(out.createdJSON, mustJSON(nd))
+			out.createdJSON = append(out.createdJSON, enc[i])
 		}
 	}
 	return out, nil
@@ -818,8 +822,26 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 // encoded ahead.
 func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
 	type plain contractRecord
-	return mustJSON(struct {
+	head := mustJSON(struct {
 		*plain
-		Create json.RawMessage `json:"create"`
-	}{(*plain)(rec), create})
+		Create json.RawMessage `json:"create,omitempty"` // left out: spliced below
+	}{(*plain)(rec), nil})
+	return spliceJSON(head, "create", create)
+}
+
+// joinJSON is the JSON array of the encoded elements.
+func joinJSON(elems [][]byte) json.RawMessage {
+	n := 2
+	for _, e := range elems {
+		n += len(e) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i, e := range elems {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, e...)
+	}
+	return append(out, ']')
 }

@@ -169,10 +169,27 @@ func (e *logEntry) encode() []byte {
 		return mustJSON(e)
 	}
 	type plain logEntry
-	return mustJSON(struct {
+	head := mustJSON(struct {
 		*plain
-		Nodes json.RawMessage `json:"n,omitempty"`
-	}{(*plain)(e), e.nodesJSON})
+		Nodes json.RawMessage `json:"n,omitempty"` // left out: spliced below
+	}{(*plain)(e), nil})
+	return spliceJSON(head, "n", e.nodesJSON)
+}
+
+// spliceJSON appends "key": raw to the JSON object obj (encoded by
+// encoding/json, so never empty of its braces), without re-validating raw
+// as json.Marshal does with a json.RawMessage field.
+func spliceJSON(obj []byte, key string, raw []byte) []byte {
+	out := make([]byte, 0, len(obj)+len(key)+len(raw)+4)
+	out = append(out, obj[:len(obj)-1]...)
+	if len(obj) > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, '"')
+	out = append(out, key...)
+	out = append(out, '"', ':')
+	out = append(out, raw...)
+	return append(out, '}')
 }
 
 // union returns the sorted union of party lists, without duplicates.
