@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"slices"
 	"strconv"
@@ -317,8 +316,7 @@ type pkgView struct {
 	byID   map[string]*lf.Package
 	vetted map[string]bool
 
-	engOnce sync.Once
-	eng     *engine.Engine
+	engOnce sync.Once // registerPackagesOnce
 
 	prefOnce sync.Once
 	pref     map[string]string // newestVetted

@@ -54,12 +54,23 @@ const ledgerTimeRecordTimeTolerance = 60 * time.Second
 // contract was created after the chosen ledger time (daml-engine.md §7).
 const maxLedgerTimeRetries = 3
 
-// engine returns the Daml engine of a package view, made on first use.
-// The engine caches compiled definitions, so a view (and its engine) is
-// kept as long as packages and vetting do not change.
+// engine returns the Daml engine a package view's submissions run on: the
+// process's shared engine (engines.go), which sees every package of the
+// view (they are registered when the node loads them).
 func (v *pkgView) engine() *engine.Engine {
-	v.engOnce.Do(func() { v.eng = engine.New(engine.PackageMap(v.byID), engine.Options{}) })
-	return v.eng
+	registerPackagesOnce(v)
+	return sharedEngine()
+}
+
+// registerPackagesOnce registers a view's packages with the shared engine
+// once per view (they normally are already: the node registers what it
+// loads).
+func registerPackagesOnce(v *pkgView) {
+	v.engOnce.Do(func() {
+		for _, p := range v.byID {
+			processPackages.LoadOrStore(p.ID, p)
+		}
+	})
 }
 
 // snapshotPkgView returns the package view of a synchronizer for an

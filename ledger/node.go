@@ -52,7 +52,6 @@ type Node struct {
 	idpv     idpVerifiers
 	pkgCache packageCache
 	views    viewCache
-	reads    readEngine
 
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.

@@ -637,6 +637,7 @@ func (n *Node) dropPayloads(ids []string) {
 }
 
 func (n *Node) cachePackages(pkgs []*lf.Package) {
+	registerPackages(pkgs)
 	c := &n.pkgCache
 	c.mu.Lock()
 	defer c.mu.Unlock()

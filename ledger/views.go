@@ -6,7 +6,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -21,23 +20,17 @@ import (
 // every package the node stores (packages are immutable, so its compiled
 // definitions stay valid as packages are added).
 
-// readEngine is the engine of the node's reads.
-type readEngine struct {
-	once sync.Once
-	eng  *engine.Engine
-}
-
-// nodePackages is the engine's PackageSource over the node's stored
-// packages, decoded once.
+// nodePackages resolves package ids to the node's stored packages, decoded
+// once (for the value codecs of reads).
 type nodePackages struct{ n *Node }
 
 // Package returns a stored package, or nil.
 func (p nodePackages) Package(id string) *lf.Package { return p.n.cachedPackage(id) }
 
-func (n *Node) viewEngine() *engine.Engine {
-	n.reads.once.Do(func() { n.reads.eng = engine.New(nodePackages{n}, engine.Options{}) })
-	return n.reads.eng
-}
+// viewEngine is the engine of reads: the process's shared engine. The
+// packages a read needs are loaded (and so registered) through
+// cachedPackage before the engine runs.
+func (n *Node) viewEngine() *engine.Engine { return sharedEngine() }
 
 // cachedPackage returns a stored package, decoding it on first use; nil
 // when the node does not store it.
