@@ -89,6 +89,10 @@ type EngineSubmission struct {
 	// exercises. False is the node's own mode (PV 35, NUCK), where such a
 	// rollback fails with DAML_EFFECTFUL_ROLLBACK_ERROR.
 	AllowEffectfulRollback bool
+	// DisclosedContracts are contracts the submitters may use without
+	// being stakeholders, as in JsCommands (their createdEventBlob,
+	// base64).
+	DisclosedContracts []DisclosedContract
 }
 
 // EngineSubmissionResult is a committed EngineSubmission.
@@ -145,7 +149,10 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	var rnd [16]byte
 	rand.Read(rnd[:])
 	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + hex.EncodeToString(rnd[:]),
-		PackageIDSelectionPreference: s.PackageIDSelectionPreference}
+		PackageIDSelectionPreference: s.PackageIDSelectionPreference, DisclosedContracts: s.DisclosedContracts}
+	if _, err := decodeDisclosed(c.DisclosedContracts, ""); err != nil {
+		return nil, err
+	}
 	sync, err := n.synchronizer("")
 	if err != nil {
 		return nil, err
@@ -330,6 +337,9 @@ type EngineContract struct {
 	CreatedOffset int64
 	// CreatedAt is its creation (ledger effective) time.
 	CreatedAt time.Time
+	// Blob is its createdEventBlob (Canton's encoding), set by
+	// EngineContractByID only; nil for a contract with a key.
+	Blob []byte
 }
 
 // EngineContracts returns the contracts active now on the default
@@ -476,6 +486,9 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 		}
 		at, _ := time.Parse(time.RFC3339Nano, c.Create.CreatedAt)
 		out = &EngineContract{Contract: *ec, CreatedOffset: c.CreatedOffset, CreatedAt: at}
+		if b, err := encodeBlob(pkgs.engine(), pkgs.lookup, &c.Create); err == nil {
+			out.Blob = b
+		}
 		return nil
 	})
 	if err != nil {
@@ -501,9 +514,10 @@ func (n *Node) engineReadAuth(ctx context.Context, parties []string) error {
 	return nil
 }
 
-// PackageSource returns the packages vetted on the default synchronizer as
-// a daml/engine PackageSource (a snapshot: later uploads are not seen),
-// for running Daml off ledger against the node's packages.
+// PackageSource returns every package the node stores (vetted on the
+// default synchronizer or not) as a daml/engine PackageSource (a
+// snapshot: later uploads are not seen), for running Daml off ledger
+// against the node's packages.
 func (n *Node) PackageSource(ctx context.Context) (engine.PackageMap, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err

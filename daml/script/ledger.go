@@ -97,6 +97,25 @@ type Submission struct {
 	PackagePreference []string
 	// Commands are the commands in order.
 	Commands []Command
+	// Disclosures are explicitly disclosed contracts (sDisclosures): the
+	// submitters may use them without being stakeholders.
+	Disclosures []Disclosure
+}
+
+// Disclosure is an explicitly disclosed contract: its id and its blob
+// (the contract's createdEventBlob bytes; a script carries them as hex).
+type Disclosure struct {
+	ContractID string
+	Blob       []byte
+}
+
+// ContractBlobs is an optional extension of a Ledger that gives a
+// contract's blob: QueryContractId (and so queryDisclosure) answers it;
+// without it the blob is empty.
+type ContractBlobs interface {
+	// ContractBlob returns the blob of the active contract cid if one of
+	// parties is a stakeholder, nil when it has none.
+	ContractBlob(ctx context.Context, parties []string, cid string) ([]byte, error)
 }
 
 // SubmitError is a ledger's rejection of a submission: its Canton error

@@ -66,9 +66,17 @@ func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ strin
 	if err != nil {
 		return nil, err
 	}
-	// The blob of an explicit disclosure is not produced: disclosures are
-	// not supported by this runner.
-	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(""))), nil
+	// The blob (lowercase hex) for queryDisclosure, when the ledger gives
+	// contract blobs.
+	blob := ""
+	if cb, ok := s.l.(ContractBlobs); ok {
+		b, err := cb.ContractBlob(ctx, ps, string(cid))
+		if err != nil {
+			return nil, err
+		}
+		blob = hex.EncodeToString(b)
+	}
+	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(blob))), nil
 }
 
 // view computes a contract's interface view; a failing view is None.

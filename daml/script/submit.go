@@ -2,6 +2,7 @@ package script
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -94,7 +95,25 @@ func (s *session) readSubmission(v engine.Value) (*Submission, int, error) {
 		}
 	}
 	if l, ok := r.Fields[2].(*engine.List); ok && l != nil {
-		return nil, 0, errors.New("explicit disclosures (sDisclosures) are not supported by this runner yet")
+		for _, x := range l.Slice() {
+			d, err := asRecord(x, "Disclosure")
+			if err != nil {
+				return nil, 0, err
+			}
+			if len(d.Fields) < 3 {
+				return nil, 0, fmt.Errorf("sDisclosures: a Disclosure with %d fields", len(d.Fields))
+			}
+			cid, ok1 := d.Fields[1].(engine.ContractID)
+			text, ok2 := d.Fields[2].(engine.Text)
+			if !ok1 || !ok2 {
+				return nil, 0, fmt.Errorf("sDisclosures: a Disclosure holds %T and %T, want a contract id and a hex text", d.Fields[1], d.Fields[2])
+			}
+			blob, err := hex.DecodeString(string(text))
+			if err != nil {
+				return nil, 0, fmt.Errorf("sDisclosures: the blob of %s is not hex: %v", cid, err)
+			}
+			sub.Disclosures = append(sub.Disclosures, Disclosure{ContractID: string(cid), Blob: blob})
+		}
 	}
 	if o, ok := r.Fields[3].(engine.Optional); ok && o.Value != nil {
 		l, _ := o.Value.(*engine.List)

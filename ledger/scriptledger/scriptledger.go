@@ -9,6 +9,7 @@ package scriptledger
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"slices"
 	"time"
@@ -48,6 +49,10 @@ var _ script.Ledger = (*Ledger)(nil)
 func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
 	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference,
 		AllowEffectfulRollback: !l.opts.NodeContractState}
+	for _, d := range s.Disclosures {
+		sub.DisclosedContracts = append(sub.DisclosedContracts, ledger.DisclosedContract{ContractID: d.ContractID,
+			CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+	}
 	for _, c := range s.Commands {
 		ec := ledger.EngineCommand{TemplateID: c.TemplateID, ByPackageName: !c.ExplicitPackageID, ContractID: c.ContractID,
 			Choice: c.Choice, CreateArgument: c.Arg, ChoiceArgument: c.ChoiceArg, ContractKey: c.Key}
@@ -109,6 +114,16 @@ func (l *Ledger) ContractByID(ctx context.Context, parties []string, cid string)
 		return nil, err
 	}
 	return &c.Contract, nil
+}
+
+// ContractBlob returns the createdEventBlob of the active contract cid if
+// one of parties is a stakeholder (script.ContractBlobs).
+func (l *Ledger) ContractBlob(ctx context.Context, parties []string, cid string) ([]byte, error) {
+	c, err := l.node.EngineContractByID(ctx, cid, parties)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return c.Blob, nil
 }
 
 // AllocateParty allocates a party with the hint ("hint::namespace").
@@ -279,9 +294,13 @@ func (l *Ledger) Packages(ctx context.Context) ([]script.PackageInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	vetted, err := l.vettedIDs(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]script.PackageInfo, 0, len(src))
-	for _, p := range src {
-		out = append(out, script.PackageInfo{Name: p.Name, Version: p.Version, Vetted: true})
+	for id, p := range src {
+		out = append(out, script.PackageInfo{Name: p.Name, Version: p.Version, Vetted: vetted[id]})
 	}
 	slices.SortFunc(out, func(a, b script.PackageInfo) int {
 		if a.Name != b.Name {
@@ -295,11 +314,47 @@ func (l *Ledger) Packages(ctx context.Context) ([]script.PackageInfo, error) {
 	return out, nil
 }
 
-// ErrVettingUnsupported is SetVetted's error: package (un)vetting from a
-// script is not supported on ledgernode (as over Canton's gRPC API).
-var ErrVettingUnsupported = errors.New("vetPackages/unvetPackages is not supported when running Daml Script on a ledgernode node")
+// vettedIDs returns the ids of the packages the node vets (on any of its
+// synchronizers; a script node has one).
+func (l *Ledger) vettedIDs(ctx context.Context) (map[string]bool, error) {
+	out := map[string]bool{}
+	req := ledger.ListVettedPackagesRequest{}
+	for {
+		resp, err := l.node.ListVettedPackages(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		for _, vs := range resp.VettedPackages {
+			for _, p := range vs.Packages {
+				out[p.PackageID] = true
+			}
+		}
+		if resp.NextPageToken == "" {
+			return out, nil
+		}
+		req.PageToken = resp.NextPageToken
+	}
+}
 
-// SetVetted fails with ErrVettingUnsupported.
-func (l *Ledger) SetVetted(context.Context, []script.PackageInfo, bool) error {
-	return ErrVettingUnsupported
+// SetVetted vets (vetted true) or unvets the packages named (name and
+// version) on the node's default synchronizer, through the node's vetting
+// API: an unvetted package is no longer used by later submissions nor by
+// #package-name resolution, as on the IDE ledger. A package the node does
+// not store fails the script.
+func (l *Ledger) SetVetted(ctx context.Context, pkgs []script.PackageInfo, vetted bool) error {
+	if len(pkgs) == 0 {
+		return nil
+	}
+	refs := make([]ledger.VettedPackagesRef, len(pkgs))
+	for i, p := range pkgs {
+		refs[i] = ledger.VettedPackagesRef{PackageName: p.Name, PackageVersion: p.Version}
+	}
+	var change ledger.VettedPackagesChange
+	if vetted {
+		change.Operation.Vet = &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}
+	} else {
+		change.Operation.Unvet = &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}
+	}
+	_, err := l.node.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{change}})
+	return err
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
@@ -292,4 +294,90 @@ func slicesFilter(ids []lf.TypeConID, keep func(lf.TypeConID) bool) []lf.TypeCon
 		}
 	}
 	return out
+}
+
+// TestSetVetted: vetPackages/unvetPackages change the node's vetting, and
+// the package list's vetted flags (listVettedPackages) follow; an unknown
+// package fails.
+func TestSetVetted(t *testing.T) {
+	node := ledgertest.Open(t, ledger.Options{})
+	ctx := context.Background()
+	dar, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
+	ledgertest.MustUploadDAR(t, node, dar)
+	l := scriptledger.New(node, scriptledger.Options{})
+	listed := func() bool {
+		t.Helper()
+		ps, err := l.Packages(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.Name == "iou" && p.Version == "1.0.0" {
+				return p.Vetted
+			}
+		}
+		return false
+	}
+	if !listed() {
+		t.Fatal("iou 1.0.0 is not vetted after the upload")
+	}
+	iou := []script.PackageInfo{{Name: "iou", Version: "1.0.0"}}
+	if err := l.SetVetted(ctx, iou, false); err != nil {
+		t.Fatalf("unvet: %v", err)
+	}
+	if listed() {
+		t.Error("iou 1.0.0 is still vetted after unvetPackages")
+	}
+	if err := l.SetVetted(ctx, iou, true); err != nil {
+		t.Fatalf("vet: %v", err)
+	}
+	if !listed() {
+		t.Error("iou 1.0.0 is not vetted after vetPackages")
+	}
+	if err := l.SetVetted(ctx, []script.PackageInfo{{Name: "nope", Version: "1.0.0"}}, true); err == nil {
+		t.Error("vetting an unknown package succeeded")
+	}
+}
+
+// TestDisclosures: a script's sDisclosures reach the node: carol, no
+// stakeholder, exercises a choice on alice's contract with its blob (as
+// queryDisclosure gives it), and cannot without.
+func TestDisclosures(t *testing.T) {
+	node := ledgertest.Open(t, ledger.Options{})
+	ctx := context.Background()
+	party := &lf.TBuiltin{Builtin: lf.BuiltinParty}
+	pkg := lftest.Package{Name: "rules", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+		DataTypes: []lftest.DataType{{Name: "Rules", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}}},
+		Templates: []lftest.Template{{Name: "Rules", Choices: []lftest.Choice{{Name: "Look", Arg: lftest.B(lftest.Party), Ret: lftest.B(lftest.Unit),
+			Controllers: &lf.ECons{Type: party, Front: []lf.Expr{&lf.EVar{Name: "arg"}}, Tail: &lf.ENil{Type: party}}}}}},
+	}}}
+	dar, ids := lftest.DAR(pkg)
+	ledgertest.MustUploadDAR(t, node, dar)
+	alice, carol := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "carol")
+	l := scriptledger.New(node, scriptledger.Options{})
+	tid := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Rules"}
+	created, err := l.Submit(ctx, &script.Submission{ActAs: []string{alice}, Commands: []script.Command{{Kind: script.CreateCmd, TemplateID: tid,
+		ExplicitPackageID: true, Arg: value.Record{RecordID: &tid, Fields: []value.RecordField{{Label: "owner", Value: value.Party(alice)}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cid string
+	for _, nd := range created.Nodes {
+		if c, ok := nd.(*tx.Create); ok {
+			cid = string(c.ContractID)
+		}
+	}
+	blob, err := l.ContractBlob(ctx, []string{alice}, cid)
+	if err != nil || len(blob) == 0 {
+		t.Fatalf("blob %x, %v", blob, err)
+	}
+	look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
+		ContractID: cid, Choice: "Look", ChoiceArg: value.Party(carol)}}}
+	if _, err := l.Submit(ctx, look); err == nil {
+		t.Error("carol used alice's contract without a disclosure")
+	}
+	look.Disclosures = []script.Disclosure{{ContractID: cid, Blob: blob}}
+	if _, err := l.Submit(ctx, look); err != nil {
+		t.Errorf("carol with the disclosure: %v", err)
+	}
 }
