@@ -426,6 +426,14 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 		}
 		return engine.ContractID(s), nil
 	}
+	// chosen checks a choice of the entity and its argument.
+	chosen := func(r *resolvedEntity, choice string, raw json.RawMessage, p string) (engine.Value, error) {
+		ch, err := choiceOf(r, choice, p)
+		if err != nil {
+			return nil, err
+		}
+		return arg(nullToEmpty(raw), ch.ArgType, p+".choiceArgument")
+	}
 	// created resolves a create's template and its argument.
 	created := func(templateID string, args json.RawMessage, p string) (*resolvedEntity, engine.Value, error) {
 		r, err := pkgs.resolveEntity(templateID, p+".templateId", req.pref, false)
@@ -455,11 +463,7 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 			if err != nil {
 				return nil, err
 			}
-			ch, err := choiceOf(r, x.Choice, p)
-			if err != nil {
-				return nil, err
-			}
-			a, err := arg(nullToEmpty(x.ChoiceArgument), ch.ArgType, p+".choiceArgument")
+			a, err := chosen(r, x.Choice, x.ChoiceArgument, p)
 			if err != nil {
 				return nil, err
 			}
@@ -475,11 +479,7 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 			if err != nil {
 				return nil, err
 			}
-			ch, err := choiceOf(r, x.Choice, p)
-			if err != nil {
-				return nil, err
-			}
-			ca, err := arg(nullToEmpty(x.ChoiceArgument), ch.ArgType, p+".choiceArgument")
+			ca, err := chosen(r, x.Choice, x.ChoiceArgument, p)
 			if err != nil {
 				return nil, err
 			}
@@ -498,11 +498,7 @@ func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretR
 			if err != nil {
 				return nil, err
 			}
-			ch, err := choiceOf(r, x.Choice, p)
-			if err != nil {
-				return nil, err
-			}
-			a, err := arg(nullToEmpty(x.ChoiceArgument), ch.ArgType, p+".choiceArgument")
+			a, err := chosen(r, x.Choice, x.ChoiceArgument, p)
 			if err != nil {
 				return nil, err
 			}

@@ -42,21 +42,31 @@ func (s *session) queryACS(ctx context.Context, f []engine.Value, _ string) (eng
 	return list(out), nil
 }
 
+// partiesTypeCID reads the payload {parties, type rep, contract id} of a
+// question by contract id.
+func partiesTypeCID(f []engine.Value, question string) ([]string, lf.TypeConID, engine.ContractID, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, lf.TypeConID{}, "", err
+	}
+	id, err := typeRepID(f[1])
+	if err != nil {
+		return nil, lf.TypeConID{}, "", err
+	}
+	cid, ok := f[2].(engine.ContractID)
+	if !ok {
+		return nil, lf.TypeConID{}, "", fmt.Errorf("%s: expected a contract id, got %T", question, f[2])
+	}
+	return ps, id, cid, nil
+}
+
 // queryContractID answers QueryContractId {parties, tplId, cid}:
 // Some (AnyTemplate, TemplateTypeRep, blob) when the contract is active
 // and visible.
 func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
-	ps, err := parties(f[0])
+	ps, tpl, cid, err := partiesTypeCID(f, "QueryContractId")
 	if err != nil {
 		return nil, err
-	}
-	tpl, err := typeRepID(f[1])
-	if err != nil {
-		return nil, err
-	}
-	cid, ok := f[2].(engine.ContractID)
-	if !ok {
-		return nil, fmt.Errorf("QueryContractId: expected a contract id, got %T", f[2])
 	}
 	c, err := s.l.ContractByID(ctx, ps, string(cid))
 	if err != nil || c == nil {
@@ -117,17 +127,9 @@ func (s *session) queryInterface(ctx context.Context, f []engine.Value, _ string
 // queryInterfaceContractID answers QueryInterfaceContractId {parties,
 // interfaceId, cid}: the view of the contract, None when not visible.
 func (s *session) queryInterfaceContractID(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
-	ps, err := parties(f[0])
+	ps, iface, cid, err := partiesTypeCID(f, "QueryInterfaceContractId")
 	if err != nil {
 		return nil, err
-	}
-	iface, err := typeRepID(f[1])
-	if err != nil {
-		return nil, err
-	}
-	cid, ok := f[2].(engine.ContractID)
-	if !ok {
-		return nil, fmt.Errorf("QueryInterfaceContractId: expected a contract id, got %T", f[2])
 	}
 	c, err := s.l.ContractByID(ctx, ps, string(cid))
 	if err != nil || c == nil || !s.eng.Implements(c.TemplateID, iface) {
