@@ -316,8 +316,6 @@ type pkgView struct {
 	byID   map[string]*lf.Package
 	vetted map[string]bool
 
-	engOnce sync.Once // registerPackagesOnce
-
 	prefOnce sync.Once
 	pref     map[string]string // newestVetted
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -25,59 +26,58 @@ import (
 // argument normalized as the engine records values (trailing None fields
 // dropped), and its creation time.
 func storedCreate(eng *engine.Engine, lookup func(string) *lf.Package, c *txNode) (*tx.Create, value.Timestamp, error) {
-	tc, err := splitTypeCon(c.TemplateID)
+	ec, err := storedContract(lookup, c)
 	if err != nil {
 		return nil, 0, err
 	}
-	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
+	rv, err := eng.FromValue(ec.Arg)
 	if err != nil {
 		return nil, 0, err
 	}
-	rv, err := eng.FromValue(arg)
+	arg, err := engine.ToValue(rv)
 	if err != nil {
-		return nil, 0, err
-	}
-	if arg, err = engine.ToValue(rv); err != nil {
 		return nil, 0, err
 	}
 	at, err := time.Parse(time.RFC3339Nano, c.CreatedAt)
 	if err != nil {
 		return nil, 0, fmt.Errorf("contract %s: creation time %q: %w", c.ContractID, c.CreatedAt, err)
 	}
-	cr := &tx.Create{ContractID: value.ContractID(c.ContractID), PackageName: c.PackageName, TemplateID: tc, Arg: arg,
-		Signatories: union(c.Signatories), Stakeholders: c.stakeholders(), Version: tx.VersionNoKey}
-	if c.Key != nil {
-		pkg := lookup(tc.PackageID)
-		if tmpl := pkg.Template(tc.Module, tc.Name); tmpl != nil && tmpl.Key != nil {
-			k, err := value.FromJSON(c.Key, tmpl.Key.Type, lookup)
-			if err != nil {
-				return nil, 0, err
-			}
-			cr.Key, cr.Version = &tx.KeyWithMaintainers{Key: k, Maintainers: c.Maintainers}, tx.VersionKeys
-		}
+	cr := &tx.Create{ContractID: value.ContractID(c.ContractID), PackageName: c.PackageName, TemplateID: ec.TemplateID, Arg: arg,
+		Signatories: union(ec.Signatories), Stakeholders: ec.Stakeholders, Key: ec.Key, Version: tx.VersionNoKey}
+	if cr.Key != nil {
+		cr.Version = tx.VersionKeys
 	}
 	return cr, value.Timestamp(at.UnixMicro()), nil
 }
 
-// encodeBlob returns a stored contract's createdEventBlob.
+// blobOf returns a contract's createdEventBlob, nil when it cannot have
+// one (a contract with a key: ledgernode does not compute Canton's key
+// hash the blob carries).
+func blobOf(cr *tx.Create, at value.Timestamp) ([]byte, error) {
+	b, err := tx.EncodeContractBlob(cr, at, tx.AuthenticationDataV1(tx.ContractSalt(cr.ContractID)))
+	var be *tx.BlobError
+	if errors.As(err, &be) && be.Kind == tx.BlobUnsupported {
+		return nil, nil
+	}
+	return b, err
+}
+
+// encodeBlob returns a stored contract's createdEventBlob (nil: none, see
+// blobOf).
 func encodeBlob(eng *engine.Engine, lookup func(string) *lf.Package, c *txNode) ([]byte, error) {
 	cr, at, err := storedCreate(eng, lookup, c)
 	if err != nil {
 		return nil, err
 	}
-	return tx.EncodeContractBlob(cr, at, tx.AuthenticationDataV1(tx.ContractSalt(cr.ContractID)))
+	return blobOf(cr, at)
 }
 
 // contractBlob returns a created event's createdEventBlob (base64), ""
-// when it cannot be made (a contract with a key: ledgernode does not
-// compute Canton's key hash the blob carries).
+// when it has none (see blobOf) or it cannot be made (logged).
 func (n *Node) contractBlob(c *txNode) string {
-	b, err := encodeBlob(n.viewEngine(), nodePackages{n}.lookup, c)
+	b, err := encodeBlob(n.viewEngine(), n.cachedPackage, c)
 	if err != nil {
-		var be *tx.BlobError
-		if !errors.As(err, &be) || be.Kind != tx.BlobUnsupported {
-			n.log.Warn("cannot encode a created-event blob", "contractId", c.ContractID, "err", err)
-		}
+		n.log.Warn("cannot encode a created-event blob", "contractId", c.ContractID, "err", err)
 		return ""
 	}
 	return base64.StdEncoding.EncodeToString(b)
@@ -143,7 +143,7 @@ func (v *pkgView) matchesDisclosed(b *tx.ContractBlob, c *txNode) error {
 		return err
 	}
 	same := cr.TemplateID == b.Create.TemplateID && cr.PackageName == b.Create.PackageName && at == b.CreatedAt &&
-		slicesEqual(cr.Signatories, b.Create.Signatories) && slicesEqual(cr.Stakeholders, b.Create.Stakeholders)
+		slices.Equal(cr.Signatories, b.Create.Signatories) && slices.Equal(cr.Stakeholders, b.Create.Stakeholders)
 	if same {
 		mine, err1 := value.EncodeLFProto(cr.Arg)
 		theirs, err2 := value.EncodeLFProto(b.Create.Arg)
@@ -154,16 +154,4 @@ func (v *pkgView) matchesDisclosed(b *tx.ContractBlob, c *txNode) error {
 			WithResource("CONTRACT_ID", c.ContractID)
 	}
 	return nil
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -56,22 +56,8 @@ const maxLedgerTimeRetries = 3
 
 // engine returns the Daml engine a package view's submissions run on: the
 // process's shared engine (engines.go), which sees every package of the
-// view (they are registered when the node loads them).
-func (v *pkgView) engine() *engine.Engine {
-	registerPackagesOnce(v)
-	return sharedEngine()
-}
-
-// registerPackagesOnce registers a view's packages with the shared engine
-// once per view (they normally are already: the node registers what it
-// loads).
-func registerPackagesOnce(v *pkgView) {
-	v.engOnce.Do(func() {
-		for _, p := range v.byID {
-			processPackages.LoadOrStore(p.ID, p)
-		}
-	})
-}
+// view (the node registers each package it loads, cachePackages).
+func (v *pkgView) engine() *engine.Engine { return sharedEngine() }
 
 // snapshotPkgView returns the package view of a synchronizer for an
 // interpretation outside the committer: the cached view when it is
@@ -578,15 +564,22 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 
 // engineContract converts a stored create node to the engine's Contract.
 func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
+	return storedContract(v.lookup, c)
+}
+
+// storedContract converts a stored create node to the engine's Contract:
+// its argument and key typed against its template (every record field
+// present, as stored).
+func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), v.lookup)
+	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
 	}
-	key, err := v.storedKey(c, tc)
+	key, err := storedKey(lookup, c, tc)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
@@ -710,6 +703,12 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 				if tmpl := pkg.Template(x.TemplateID.Module, x.TemplateID.Name); tmpl != nil && tmpl.Key != nil {
 					nd.Key = v.json(x.Key.Key, tmpl.Key.Type)
 					nd.Maintainers = x.Key.Maintainers
+					// The index digest, here rather than in the committer.
+					h, err := keyHash(x.PackageName, x.TemplateID.Module, x.TemplateID.Name, x.Key.Key)
+					if err != nil {
+						return nil, apierr.InternalError.Wrap(err, "hashing a contract key")
+					}
+					nd.keyHash = h
 				}
 			}
 			out = append(out, nd)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -87,22 +88,18 @@ func stripTypes(v value.Value) value.Value {
 // nodeKeyHash returns the key digest of a stored create node, or nil when
 // it has no key.
 func (v *pkgView) nodeKeyHash(c *txNode) ([]byte, error) {
-	if c.Key == nil {
-		return nil, nil
+	if c.keyHash != nil || c.Key == nil {
+		return c.keyHash, nil
 	}
 	id, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, err
 	}
-	tmpl := v.byID[id.PackageID].Template(id.Module, id.Name)
-	if tmpl == nil || tmpl.Key == nil {
-		return nil, nil
-	}
-	k, err := value.FromJSON(c.Key, tmpl.Key.Type, v.lookup)
-	if err != nil {
+	k, err := storedKey(v.lookup, c, id)
+	if err != nil || k == nil {
 		return nil, err
 	}
-	return keyHash(c.PackageName, id.Module, id.Name, k)
+	return keyHash(c.PackageName, id.Module, id.Name, k.Key)
 }
 
 // ContractsByKey returns the visible active contracts with a key, most
@@ -159,15 +156,19 @@ func splitTypeCon(tid string) (lf.TypeConID, error) {
 
 // storedKey returns a stored create node's key with its maintainers, as
 // the engine takes it, or nil.
-func (v *pkgView) storedKey(c *txNode, tc lf.TypeConID) (*tx.KeyWithMaintainers, error) {
+func storedKey(lookup func(string) *lf.Package, c *txNode, tc lf.TypeConID) (*tx.KeyWithMaintainers, error) {
 	if c.Key == nil {
 		return nil, nil
 	}
-	tmpl := v.byID[tc.PackageID].Template(tc.Module, tc.Name)
+	pkg := lookup(tc.PackageID)
+	if pkg == nil {
+		return nil, fmt.Errorf("package %s of a keyed contract is unknown", tc.PackageID)
+	}
+	tmpl := pkg.Template(tc.Module, tc.Name)
 	if tmpl == nil || tmpl.Key == nil {
 		return nil, nil
 	}
-	k, err := value.FromJSON(c.Key, tmpl.Key.Type, v.lookup)
+	k, err := value.FromJSON(c.Key, tmpl.Key.Type, lookup)
 	if err != nil {
 		return nil, err
 	}

@@ -85,6 +85,10 @@ type txNode struct {
 	// Engine marks a node the Daml engine produced (its Witnesses,
 	// LastDescendant, Result and Archives are set).
 	Engine bool `json:"eng,omitempty"`
+
+	// keyHash is a created contract's key digest, computed from the
+	// engine's key value before the commit (not stored).
+	keyHash []byte
 }
 
 // witnesses returns the parties that see the node as a ledger effect. A

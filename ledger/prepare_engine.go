@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -207,41 +206,21 @@ func (v *pkgView) inputContracts(t *store.Tx, cids []value.ContractID) ([]intera
 		if err != nil {
 			return nil, err
 		}
-		ec, err := v.engineContract(&rec.Create)
-		if err != nil {
-			return nil, apierr.InternalError.Wrap(err, "reading an input contract")
-		}
 		// The stored argument holds every field; the transaction's values
 		// are normalized (trailing None fields dropped), as Canton's are.
-		rv, err := v.engine().FromValue(ec.Arg)
+		cr, at, err := storedCreate(v.engine(), v.lookup, &rec.Create)
 		if err != nil {
 			return nil, apierr.InternalError.Wrap(err, "reading an input contract")
 		}
-		if ec.Arg, err = engine.ToValue(rv); err != nil {
-			return nil, apierr.InternalError.Wrap(err, "reading an input contract")
-		}
-		at, err := time.Parse(time.RFC3339Nano, rec.Create.CreatedAt)
-		if err != nil {
-			return nil, apierr.InternalError.New("contract %s: invalid creation time %q", cid, rec.Create.CreatedAt)
-		}
-		version := tx.VersionNoKey
-		if ec.Key != nil {
-			version = tx.VersionKeys
-		}
-		c, err := preparedCreate(&tx.Create{ContractID: cid, PackageName: rec.Create.PackageName, TemplateID: ec.TemplateID, Arg: ec.Arg,
-			Signatories: union(ec.Signatories), Stakeholders: union(ec.Stakeholders), Key: ec.Key, Version: version})
+		c, err := preparedCreate(cr)
 		if err != nil {
 			return nil, err
 		}
-		blob, err := encodeBlob(v.engine(), v.lookup, &rec.Create)
+		blob, err := blobOf(cr, at)
 		if err != nil {
-			var be *tx.BlobError
-			if !errors.As(err, &be) || be.Kind != tx.BlobUnsupported {
-				return nil, apierr.InternalError.Wrap(err, "encoding an input contract")
-			}
-			blob = nil // a keyed contract: no blob (see contractBlob)
+			return nil, apierr.InternalError.Wrap(err, "encoding an input contract")
 		}
-		out = append(out, interactive.InputContract{Contract: *c, CreatedAt: uint64(at.UnixMicro()), EventBlob: blob})
+		out = append(out, interactive.InputContract{Contract: *c, CreatedAt: uint64(at), EventBlob: blob})
 	}
 	return out, nil
 }

@@ -20,13 +20,6 @@ import (
 // every package the node stores (packages are immutable, so its compiled
 // definitions stay valid as packages are added).
 
-// nodePackages resolves package ids to the node's stored packages, decoded
-// once (for the value codecs of reads).
-type nodePackages struct{ n *Node }
-
-// Package returns a stored package, or nil.
-func (p nodePackages) Package(id string) *lf.Package { return p.n.cachedPackage(id) }
-
 // viewEngine is the engine of reads: the process's shared engine. The
 // packages a read needs are loaded (and so registered) through
 // cachedPackage before the engine runs.
@@ -77,7 +70,7 @@ func (n *Node) interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.R
 	if err != nil {
 		return nil, "", err
 	}
-	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), nodePackages{n}.lookup)
+	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), n.cachedPackage)
 	if err != nil {
 		return nil, "", damlError(err)
 	}
@@ -87,7 +80,7 @@ func (n *Node) interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.R
 	if err != nil {
 		return nil, "", damlError(err)
 	}
-	return value.AppendJSONAs(nil, v, idef.View, nodePackages{n}.lookup), impl, nil
+	return value.AppendJSONAs(nil, v, idef.View, n.cachedPackage), impl, nil
 }
 
 // viewImplementation picks the package whose template implements the
@@ -127,8 +120,6 @@ func (n *Node) viewImplementation(iface, tc lf.TypeConID, pkgName, sync string) 
 // noVettedInterfaceImplementation is Canton's view error when no vetted
 // package implements the interface for the contract's package name.
 var noVettedInterfaceImplementation = apierr.Code{Name: "NO_VETTED_INTERFACE_IMPLEMENTATION_PACKAGE", Category: apierr.InvalidGivenCurrentSystemStateOther}
-
-func (p nodePackages) lookup(id string) *lf.Package { return p.Package(id) }
 
 // statusOf renders an error as the status of a view that could not be
 // computed: Canton's error code and message.
