@@ -210,6 +210,9 @@ func union(lists ...[]string) []string {
 type eventFilter struct {
 	byParty  map[string][]CumulativeFilter
 	anyParty *Filters
+	// impls memoizes the view implementations of this read (a filter is
+	// used by one goroutine), as Canton picks them once per stream.
+	impls map[implKey]implChoice
 	// pk resolves package ids to names and packages (package-id template
 	// filters match every version of the package; interface filters
 	// match the templates that implement the interface) and computes
@@ -226,9 +229,13 @@ type readPackages interface {
 	// contractBlob returns a created contract's createdEventBlob
 	// (base64), "" when it has none.
 	contractBlob(c *txNode) string
-	// interfaceView computes the view of a created contract on a
-	// synchronizer, and the package that implemented it.
-	interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.RawMessage, string, error)
+	// viewImplementation picks the package whose implementation of an
+	// interface computes the views of a template's contracts of a
+	// package name on a synchronizer.
+	viewImplementation(iface, template lf.TypeConID, pkgName, sync string) (string, error)
+	// interfaceView computes the view of a created contract with the
+	// implementation of package impl.
+	interfaceView(iface lf.TypeConID, c *txNode, impl string) (json.RawMessage, error)
 }
 
 func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
@@ -417,7 +424,11 @@ func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []a
 			continue
 		}
 		v := JsInterfaceView{InterfaceID: i.id.String(), ViewStatus: JsStatus{Details: []any{}}}
-		val, impl, err := ef.pk.interfaceView(i.id, n, sync)
+		impl, err := ef.implementation(i.id, n, sync)
+		var val json.RawMessage
+		if err == nil {
+			val, err = ef.pk.interfaceView(i.id, n, impl)
+		}
 		if err != nil {
 			v.ViewStatus = statusOf(err)
 		} else {
@@ -426,6 +437,37 @@ func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []a
 		out = append(out, v)
 	}
 	return out
+}
+
+type implKey struct {
+	iface, template lf.TypeConID
+	pkgName, sync   string
+}
+
+type implChoice struct {
+	id  string
+	err error
+}
+
+// implementation returns the view implementation for a created node,
+// memoized for the read.
+func (ef *eventFilter) implementation(iface lf.TypeConID, n *txNode, sync string) (string, error) {
+	tc, err := splitTypeCon(n.TemplateID)
+	if err != nil {
+		return "", err
+	}
+	// Any version of the template: the implementation depends on the
+	// package name and the qualified name only.
+	k := implKey{iface: iface, template: lf.TypeConID{Module: tc.Module, Name: tc.Name}, pkgName: n.PackageName, sync: sync}
+	if c, ok := ef.impls[k]; ok {
+		return c.id, c.err
+	}
+	id, err := ef.pk.viewImplementation(iface, tc, n.PackageName, sync)
+	if ef.impls == nil {
+		ef.impls = map[implKey]implChoice{}
+	}
+	ef.impls[k] = implChoice{id, err}
+	return id, err
 }
 
 // createdEvent renders a create node for witnesses, with what their

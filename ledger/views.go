@@ -43,50 +43,35 @@ func (n *Node) cachedPackage(id string) *lf.Package {
 }
 
 // interfaceView computes the view of a created contract for an
-// interface its template implements, as Daml JSON of the view type, and
-// the package whose implementation computed it. As Canton's Ledger API
-// does, the implementation is taken from the newest package of the
-// contract's package name that is vetted on the contract's synchronizer
-// and implements the interface; the contract's argument is upgraded (or
-// downgraded) to it. With no such package the view fails with
-// NO_VETTED_INTERFACE_IMPLEMENTATION_PACKAGE.
-func (n *Node) interfaceView(iface lf.TypeConID, c *txNode, sync string) (json.RawMessage, string, error) {
+// interface its template implements, as Daml JSON of the view type, with
+// the implementation of package impl (viewImplementation): the contract's
+// argument is upgraded (or downgraded) to it.
+func (n *Node) interfaceView(iface lf.TypeConID, c *txNode, impl string) (json.RawMessage, error) {
 	ipkg := n.cachedPackage(iface.PackageID)
 	if ipkg == nil {
-		return nil, "", apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(iface.PackageID)).WithResource("PACKAGE", iface.PackageID)
+		return nil, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(iface.PackageID)).WithResource("PACKAGE", iface.PackageID)
 	}
 	idef := ipkg.Interface(iface.Module, iface.Name)
 	if idef == nil {
-		return nil, "", apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(iface.String()))
+		return nil, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(iface.String()))
 	}
-	tc, err := splitTypeCon(c.TemplateID)
+	ec, err := storedContract(n.cachedPackage, c)
 	if err != nil {
-		return nil, "", apierr.InternalError.Wrap(err, "stored template id %s", c.TemplateID)
+		return nil, apierr.InternalError.Wrap(err, "reading a contract for its view")
 	}
-	if n.cachedPackage(tc.PackageID) == nil {
-		return nil, "", apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(tc.PackageID)).WithResource("PACKAGE", tc.PackageID)
-	}
-	impl, err := n.viewImplementation(iface, tc, c.PackageName, sync)
+	v, err := n.viewEngine().InterfaceView(context.Background(), iface, ec, engine.PackagePreference{c.PackageName: impl})
 	if err != nil {
-		return nil, "", err
+		return nil, damlError(err)
 	}
-	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), n.cachedPackage)
-	if err != nil {
-		return nil, "", damlError(err)
-	}
-	v, err := n.viewEngine().InterfaceView(context.Background(), iface,
-		&engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg, Signatories: c.Signatories, Stakeholders: c.stakeholders()},
-		engine.PackagePreference{c.PackageName: impl})
-	if err != nil {
-		return nil, "", damlError(err)
-	}
-	return value.AppendJSONAs(nil, v, idef.View, n.cachedPackage), impl, nil
+	return value.AppendJSONAs(nil, v, idef.View, n.cachedPackage), nil
 }
 
 // viewImplementation picks the package whose template implements the
-// interface for a contract's view: the newest vetted version of the
-// contract's package name (on the synchronizer) whose template of the
-// same qualified name implements the interface.
+// interface for a contract's view, as Canton's Ledger API does: the newest
+// version of the contract's package name vetted on the synchronizer whose
+// template of the same qualified name implements the interface. With no
+// such package the view fails with
+// NO_VETTED_INTERFACE_IMPLEMENTATION_PACKAGE.
 func (n *Node) viewImplementation(iface, tc lf.TypeConID, pkgName, sync string) (string, error) {
 	var v *pkgView
 	if err := n.st.View(func(r *store.Reader) error {
@@ -166,10 +151,14 @@ func (n *Node) checkFilterIDs(formats ...*EventFormat) error {
 	if len(refs) == 0 {
 		return nil
 	}
-	var known []*lf.Package
+	// Every stored package is in a package view (byID), cached between
+	// commits: a filtered read does not rescan the package records.
+	var known map[string]*lf.Package
 	if err := n.st.View(func(r *store.Reader) error {
-		var err error
-		known, err = n.knownPackages(r)
+		v, err := n.snapshotPkgView(store.ReadOnlyTx(r), n.syncs[0])
+		if v != nil {
+			known = v.byID
+		}
 		return err
 	}); err != nil {
 		return storeErr(err)
