@@ -86,14 +86,13 @@ type interpreted struct {
 	// contracts it archives (ids), inputs every ledger contract it used.
 	created, transient []*txNode
 	// createdJSON are the created nodes encoded ahead.
-	createdJSON      []json.RawMessage
-	archived, inputs []string
+	createdJSON []json.RawMessage
+	inputs      []string
+	archived    map[string]bool
 	// packages are the package ids of the templates of its events.
 	packages []string
-	// result is the engine's result (local contract ids); cids maps them
-	// to the committed ones.
-	result *engine.Result
-	cids   map[value.ContractID]value.ContractID
+	// tx is the engine's transaction with its committed contract ids.
+	tx *tx.Transaction
 	// let is the ledger effective time.
 	let time.Time
 	// fresh are local contract ids no committed contract may have as its
@@ -603,7 +602,7 @@ func intersects(a, b []string) bool {
 func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, sync string, let time.Time, seed [32]byte) (*interpreted, error) {
 	at := formatTime(let)
 	updateID := newUpdateID("tx", n.participantID, hex.EncodeToString(seed[:]), c.UserID, c.CommandID, at)
-	t, cids, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	t, _, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
@@ -622,13 +621,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 		enc[i] = mustJSON(&e.Nodes[i])
 	}
 	e.nodesJSON, e.readers = joinJSON(enc), e.parties()
-	out := &interpreted{entry: e, view: pkgs, result: res, cids: cids, let: let}
 	eff := t.Effects()
+	out := &interpreted{entry: e, view: pkgs, tx: t, let: let, archived: make(map[string]bool, len(eff.Archived))}
 	for _, cid := range eff.Inputs {
 		out.inputs = append(out.inputs, string(cid))
 	}
 	for _, cid := range eff.Archived {
-		out.archived = append(out.archived, string(cid))
+		out.archived[string(cid)] = true
 	}
 	// Every template and interface package the transaction used must be
 	// vetted (fetches and key queries included); the committer re-checks
@@ -789,7 +788,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 				return nil, apierr.ContractNotActive.New("Contract %s is not active: it was archived or reassigned since the command was interpreted", apierr.Quote(cid)).
 					WithResource("CONTRACT_ID", cid)
 			}
-			if slices.Contains(it.archived, cid) {
+			if it.archived[cid] {
 				archived = append(archived, rec)
 			}
 		}

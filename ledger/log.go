@@ -539,16 +539,19 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 			if !effects && n.Transient {
 				continue
 			}
-			seen := n.stakeholders()
-			if effects {
-				seen = n.witnesses()
+			// A create is seen by its stakeholders, and in ledger
+			// effects by the witnesses stored when they are more.
+			sh := n.stakeholders()
+			seen := sh
+			if effects && n.Witnesses != nil {
+				seen = n.Witnesses
 			}
 			w, m := ef.witnesses(seen, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
 				// acsDelta: an ACS change for one of the requesting
 				// witnesses, i.e. one of them is a stakeholder (Canton's
 				// acsDeltaForWitnesses).
-				acs := !n.Transient && intersects(w, n.stakeholders())
+				acs := !n.Transient && intersects(w, sh)
 				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
 			}
 		case effects:

@@ -165,12 +165,8 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	t, _, err := it.result.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(e.UpdateID, node) })
-	if err != nil {
-		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
-	}
 	at, _ := time.Parse(time.RFC3339Nano, e.EffectiveAt)
-	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, EffectiveAt: at, Transaction: t}, nil
+	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, EffectiveAt: at, Transaction: it.tx}, nil
 }
 
 // interpretEngine is interpret for EngineCommands.
