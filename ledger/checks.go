@@ -256,19 +256,11 @@ func countSet(bs ...bool) int {
 	return n
 }
 
-// supportedJsCommands refuses the fields of a JsCommands that ledgernode
-// does not honour yet, when they are set, rather than ignoring them:
-// INVALID_ARGUMENT "<field> is not supported by ledgernode".
-func supportedJsCommands(c *JsCommands, prefix string) error {
-	unsupported := []struct {
-		field string
-		set   bool
-	}{}
-	for _, u := range unsupported {
-		if u.set {
-			return notSupported(prefix + u.field)
-		}
-	}
+// checkJsCommandFields checks the fields of a JsCommands whose rules join
+// several fields or need decoding (the field paths start with prefix):
+// the disclosed contracts' blobs decode and match their entries, and
+// minLedgerTimeAbs and minLedgerTimeRel are not both set.
+func checkJsCommandFields(c *JsCommands, prefix string) error {
 	if _, err := decodeDisclosed(c.DisclosedContracts, prefix); err != nil {
 		return err
 	}

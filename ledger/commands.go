@@ -172,7 +172,7 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	if err := wellFormedJsCommands(c, ""); err != nil {
 		return "", err
 	}
-	if err := supportedJsCommands(c, ""); err != nil {
+	if err := checkJsCommandFields(c, ""); err != nil {
 		return "", err
 	}
 	p := caller(ctx)
@@ -462,7 +462,7 @@ func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWai
 	if err := wellFormedTransactionFormat(req.TransactionFormat, "transactionFormat."); err != nil {
 		return SubmitAndWaitForTransactionResponse{}, err
 	}
-	if err := supportedJsCommands(&req.Commands, "commands."); err != nil {
+	if err := checkJsCommandFields(&req.Commands, "commands."); err != nil {
 		return SubmitAndWaitForTransactionResponse{}, err
 	}
 	f := req.TransactionFormat

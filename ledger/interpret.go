@@ -237,15 +237,14 @@ func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync s
 }
 
 // ledgerTime is the ledger effective time of a submission (§7): now,
-// or max(now, minLedgerTimeAbs), or now + minLedgerTimeRel; Canton's
-// times have microsecond precision.
+// or max(now, minLedgerTimeAbs), or now + minLedgerTimeRel (the two are
+// exclusive: checkJsCommandFields, or prepare's one-of); Canton's times
+// have microsecond precision.
 func ledgerTime(c *JsCommands, now time.Time) (time.Time, error) {
 	let := now.Truncate(time.Microsecond)
 	abs := c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != ""
 	rel := c.MinLedgerTimeRel != nil
 	switch {
-	case abs && rel:
-		return time.Time{}, apierr.InvalidArgument.New("min_ledger_time_abs and min_ledger_time_rel are exclusive: set one")
 	case abs:
 		t, err := time.Parse(time.RFC3339Nano, *c.MinLedgerTimeAbs)
 		if err != nil {
