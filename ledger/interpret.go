@@ -174,8 +174,11 @@ func jsonCommands(n *Node, c *JsCommands, sync string) buildCommands {
 
 // runOnSnapshot interprets a submission on the read snapshot t: the
 // synchronizer's package view and the submission's package preference,
-// the commands build makes, a fresh submission seed, and runEngine from
-// ledger time let.
+// the commands build makes and its disclosed contracts, a fresh
+// submission seed, from ledger time let (the preparation time too), with
+// the ledger-time retries of §7. The run holds the engine's result, the
+// ledger time of the transaction and the preparation time its contract
+// ids were derived with.
 func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sync string, let time.Time, mode rollbackMode, build buildCommands) (*engineRun, error) {
 	pkgs, err := n.snapshotPkgView(t, sync)
 	if err != nil {
@@ -185,54 +188,43 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sy
 	if err != nil {
 		return nil, err
 	}
-	cmds, err := build(pkgs.engine(), pkgs, pref)
+	eng := pkgs.engine()
+	cmds, err := build(eng, pkgs, pref)
 	if err != nil {
 		return nil, err
 	}
-	run := &engineRun{pkgs: pkgs}
-	rand.Read(run.seed[:])
-	run.res, run.let, run.prep, err = n.runEngine(ctx, t, pkgs, sync, c, cmds, let, run.seed, pref, mode)
-	if err != nil {
-		return nil, err
-	}
-	return run, nil
-}
-
-// runEngine interprets the engine commands of a submission on the read
-// snapshot t, starting at ledger time let (the preparation time too), with
-// the ledger-time retries of §7. It returns the engine's result, the
-// ledger time of the transaction and the preparation time its contract
-// ids were derived with.
-func (n *Node) runEngine(ctx context.Context, t *store.Tx, pkgs *pkgView, sync string, c *JsCommands, cmds []engine.Value, let time.Time, seed [32]byte, pref map[string]string, mode rollbackMode) (*engine.Result, time.Time, time.Time, error) {
-	prep := let
 	disclosed, err := pkgs.disclosedSet(c.DisclosedContracts, sync, "")
 	if err != nil {
-		return nil, let, prep, err
+		return nil, err
 	}
+	run := &engineRun{pkgs: pkgs, let: let, prep: let}
+	rand.Read(run.seed[:])
+	actAs, readers := union(c.ActAs), union(c.ActAs, c.ReadAs)
 	for attempt := 0; ; attempt++ {
-		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: union(c.ActAs, c.ReadAs), disclosed: disclosed}
+		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
 		started := time.Now()
-		res, err := pkgs.engine().Submit(ctx, engine.Submission{ActAs: union(c.ActAs), LedgerTime: engine.Timestamp(let.UnixMicro()),
-			PreparationTime: engine.Timestamp(prep.UnixMicro()), Contracts: src, SubmissionSeed: seed,
+		res, err := eng.Submit(ctx, engine.Submission{ActAs: actAs, LedgerTime: engine.Timestamp(run.let.UnixMicro()),
+			PreparationTime: engine.Timestamp(run.prep.UnixMicro()), Contracts: src, SubmissionSeed: run.seed,
 			ParticipantID: n.participantID, ForbidEffectfulRollback: mode == nuckMode, Preference: pref}, cmds...)
 		n.met.observeInterpretation(time.Since(started))
 		if err != nil {
-			return nil, let, prep, engineError(ctx, err)
+			return nil, engineError(ctx, err)
 		}
 		// An input contract created after the ledger time (§7): a
 		// transaction that did not read the time moves its ledger
 		// time; one that did is interpreted again at that time.
-		if src.maxCreated.After(let) {
+		if src.maxCreated.After(run.let) {
 			if res.TimeBounds.Constrained() {
 				if attempt+1 >= maxLedgerTimeRetries {
-					return nil, let, prep, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
+					return nil, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
 				}
-				let, prep = src.maxCreated, src.maxCreated
+				run.let, run.prep = src.maxCreated, src.maxCreated
 				continue
 			}
-			let = src.maxCreated
+			run.let = src.maxCreated
 		}
-		return res, let, prep, nil
+		run.res = res
+		return run, nil
 	}
 }
 
