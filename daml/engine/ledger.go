@@ -595,7 +595,7 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 			m.fail(err)
 			return
 		}
-		if !m.e.implements(t, want) {
+		if !m.e.Implements(t, want) {
 			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, pretty(want), pretty(t)))
 			return
 		}
