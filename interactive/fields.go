@@ -129,10 +129,6 @@ const (
 	fGlobalKeyPackageName protowire.Number = 2
 	fGlobalKeyKey         protowire.Number = 3
 	fGlobalKeyHash        protowire.Number = 4
-
-	fIdentifierPackageID  protowire.Number = 1
-	fIdentifierModuleName protowire.Number = 2
-	fIdentifierEntityName protowire.Number = 3
 )
 
 // version.v1.UntypedVersionedMessage and v30.TopologyTransaction (the

@@ -250,7 +250,8 @@ func (w *builder) optTypeConID(id *lf.TypeConID) {
 		w.optIdentifier(nil)
 		return
 	}
-	w.optIdentifier(&Identifier{PackageID: id.PackageID, ModuleName: id.Module, EntityName: id.Name})
+	iid := identifierOf(*id)
+	w.optIdentifier(&iid)
 }
 
 func (w *builder) optIdentifier(id *Identifier) {

@@ -3,6 +3,7 @@ package interactive
 import (
 	"fmt"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -23,11 +24,17 @@ type Identifier struct {
 	EntityName string
 }
 
-func encodeIdentifier(e *pbEnc, id Identifier) {
-	e.String(fIdentifierPackageID, id.PackageID)
-	e.String(fIdentifierModuleName, id.ModuleName)
-	e.String(fIdentifierEntityName, id.EntityName)
+// typeConID converts id to daml/value's identifier type.
+func (id Identifier) typeConID() lf.TypeConID {
+	return lf.TypeConID{PackageID: id.PackageID, Module: id.ModuleName, Name: id.EntityName}
 }
+
+// identifierOf converts daml/value's identifier type to an Identifier.
+func identifierOf(id lf.TypeConID) Identifier {
+	return Identifier{PackageID: id.PackageID, ModuleName: id.Module, EntityName: id.Name}
+}
+
+func encodeIdentifier(e *pbEnc, id Identifier) { value.EncodeIdentifierProto(e, id.typeConID()) }
 
 func encodeOptIdentifier(e *pbEnc, num protowire.Number, id *Identifier) {
 	if id != nil {
@@ -48,26 +55,8 @@ func encodeValueField(e *pbEnc, num protowire.Number, v value.Value) {
 }
 
 func decodeIdentifier(b []byte, depth int) (Identifier, error) {
-	var id Identifier
-	if err := pbwire.CheckDepth(depth); err != nil {
-		return id, err
-	}
-	err := pbwire.WalkSkippingGroups(b, func(f pbwire.Field) error {
-		if !f.IsBytes() {
-			return nil
-		}
-		var err error
-		switch f.Num {
-		case fIdentifierPackageID:
-			id.PackageID, err = f.NamedText("package_id")
-		case fIdentifierModuleName:
-			id.ModuleName, err = f.NamedText("module_name")
-		case fIdentifierEntityName:
-			id.EntityName, err = f.NamedText("entity_name")
-		}
-		return err
-	})
-	return id, err
+	id, err := value.DecodeIdentifierProto(b, depth)
+	return identifierOf(id), err
 }
 
 func decodeOptIdentifier(acc pbwire.Acc, depth int) (*Identifier, error) {

@@ -196,6 +196,20 @@ func (e *Engine) template(id lf.TypeConID) (*lf.Template, *Error) {
 	return t, nil
 }
 
+// templateChoice returns choice of template t (ErrPackage for an unknown
+// template or choice).
+func (e *Engine) templateChoice(t lf.TypeConID, choice string) (*lf.Choice, *Error) {
+	tpl, err := e.template(t)
+	if err != nil {
+		return nil, err
+	}
+	ch := tpl.Choice(choice)
+	if ch == nil {
+		return nil, errorf(ErrPackage, "template %s has no choice %s", t, choice)
+	}
+	return ch, nil
+}
+
 // recordType returns the shared RecordType of a record data type.
 func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 	if rt, ok := e.records.Load(id); ok {

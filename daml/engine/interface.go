@@ -71,11 +71,6 @@ func (e *Engine) newTemplateFn(k defKey) *topDef {
 	})
 }
 
-func (e *Engine) implements(t, iface lf.TypeConID) bool {
-	tp, err := e.template(t)
-	return err == nil && tp.Instance(iface) != nil
-}
-
 func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 	switch x := x.(type) {
 	case *lf.EToInterface:
@@ -168,7 +163,7 @@ func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 			if !ok {
 				return
 			}
-			if m.e.implements(id, req) {
+			if m.e.Implements(id, req) {
 				m.ret(Some(v[0]))
 				return
 			}
@@ -181,7 +176,7 @@ func (c *compiler) interfaceExpr(s *scope, x lf.Expr) node {
 			if !ok {
 				return
 			}
-			if m.e.implements(id, req) {
+			if m.e.Implements(id, req) {
 				m.ret(v[1])
 				return
 			}

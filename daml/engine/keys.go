@@ -339,14 +339,9 @@ func (m *Machine) fetchByKey(t lf.TypeConID, keyV Value) {
 // resolution, then §4.2 (the same frame as exercise) with an Exercise
 // node with byKey.
 func (m *Machine) exerciseByKey(t lf.TypeConID, choice string, keyV, arg Value) {
-	tpl, err := m.e.template(t)
+	ch, err := m.e.templateChoice(t, choice)
 	if err != nil {
 		m.fail(err)
-		return
-	}
-	ch := tpl.Choice(choice)
-	if ch == nil {
-		m.fail(errorf(ErrPackage, "template %s has no choice %s", t, choice))
 		return
 	}
 	m.fetchByKeyThen(t, keyV, func(m *Machine, c *contractInfo, key *tx.KeyWithMaintainers) {

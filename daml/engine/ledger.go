@@ -595,7 +595,7 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 			m.fail(err)
 			return
 		}
-		if !m.e.implements(t, want) {
+		if !m.e.Implements(t, want) {
 			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, pretty(want), pretty(t)))
 			return
 		}
@@ -738,14 +738,9 @@ func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 		m.fail(m.noLedger("exercise"))
 		return
 	}
-	tpl, err := m.e.template(t)
+	ch, err := m.e.templateChoice(t, choice)
 	if err != nil {
 		m.fail(err)
-		return
-	}
-	ch := tpl.Choice(choice)
-	if ch == nil {
-		m.fail(errorf(ErrPackage, "template %s has no choice %s", t, choice))
 		return
 	}
 	m.fetchContract(t, cidV, &kChoice{owner: t, ch: ch, arg: arg})

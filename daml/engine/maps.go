@@ -7,8 +7,12 @@ import (
 )
 
 // find returns the position of k in mp's sorted keys, or where it would
-// be inserted.
+// be inserted. It fails when k is not comparable (it holds a function),
+// even when mp is empty or another key tells k apart first.
 func (mp *Map) find(k Value) (int, bool, *Error) {
+	if _, err := compare(k, k); err != nil {
+		return 0, false, err
+	}
 	lo, hi := 0, len(mp.Keys)
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -29,10 +33,6 @@ func (mp *Map) find(k Value) (int, bool, *Error) {
 }
 
 func mapInsert(m *Machine, k, v Value, mp *Map) {
-	if _, err := compare(k, k); err != nil {
-		m.fail(err)
-		return
-	}
 	i, found, err := mp.find(k)
 	if err != nil {
 		m.fail(err)
@@ -51,10 +51,6 @@ func mapInsert(m *Machine, k, v Value, mp *Map) {
 }
 
 func mapLookup(m *Machine, k Value, mp *Map) {
-	if _, err := compare(k, k); err != nil {
-		m.fail(err)
-		return
-	}
 	i, found, err := mp.find(k)
 	if err != nil {
 		m.fail(err)
@@ -68,10 +64,6 @@ func mapLookup(m *Machine, k Value, mp *Map) {
 }
 
 func mapDelete(m *Machine, k Value, mp *Map) {
-	if _, err := compare(k, k); err != nil {
-		m.fail(err)
-		return
-	}
 	i, found, err := mp.find(k)
 	if err != nil {
 		m.fail(err)

@@ -59,11 +59,12 @@ func ref(tb testing.TB, d *lf.DAR, pkgName, module, name string) lf.TypeConID {
 	return lf.TypeConID{}
 }
 
-func TestRealStdlib(t *testing.T) {
-	d := realPing(t)
-	e := New(d, Options{})
+// realEval returns, for e, an engine over d, get (the value of the
+// top-level definition pkg:mod:name, where pkg is a package name) and
+// call (fn applied to args); both fail t on an error.
+func realEval(t *testing.T, e *Engine, d *lf.DAR) (get func(pkg, mod, name string) Value, call func(fn Value, args ...Value) Value) {
 	ctx := context.Background()
-	get := func(pkg, mod, name string) Value {
+	get = func(pkg, mod, name string) Value {
 		t.Helper()
 		v, err := e.EvalValue(ctx, ref(t, d, pkg, mod, name))
 		if err != nil {
@@ -71,7 +72,7 @@ func TestRealStdlib(t *testing.T) {
 		}
 		return v
 	}
-	call := func(fn Value, args ...Value) Value {
+	call = func(fn Value, args ...Value) Value {
 		t.Helper()
 		v, err := e.Apply(ctx, fn, args...)
 		if err != nil {
@@ -79,6 +80,14 @@ func TestRealStdlib(t *testing.T) {
 		}
 		return v
 	}
+	return get, call
+}
+
+func TestRealStdlib(t *testing.T) {
+	d := realPing(t)
+	e := New(d, Options{})
+	ctx := context.Background()
+	get, call := realEval(t, e, d)
 	const n = 100_000
 	foldr := get("daml-prim", "GHC.Base", "foldr")
 	if got := call(foldr, builtinPAPs[lf.BuiltinAddInt64], Int64(0), intList(n)); got != Int64(n*(n+1)/2) {
@@ -218,22 +227,7 @@ func TestRealStdlibMore(t *testing.T) {
 	d := realPing(t)
 	e := New(d, Options{})
 	ctx := context.Background()
-	get := func(pkg, mod, name string) Value {
-		t.Helper()
-		v, err := e.EvalValue(ctx, ref(t, d, pkg, mod, name))
-		if err != nil {
-			t.Fatalf("%s:%s: %v", mod, name, err)
-		}
-		return v
-	}
-	call := func(fn Value, args ...Value) Value {
-		t.Helper()
-		v, err := e.Apply(ctx, fn, args...)
-		if err != nil {
-			t.Fatalf("apply: %v", err)
-		}
-		return v
-	}
+	get, call := realEval(t, e, d)
 	texts := func(ss ...string) *List {
 		vs := make([]Value, len(ss))
 		for i, s := range ss {

@@ -34,7 +34,8 @@ func (e *Engine) preferredTemplate(ct lf.TypeConID, pref PackagePreference) (lf.
 // ("co-implements") do not exist in the LF 2 archive format. Unknown
 // templates implement nothing.
 func (e *Engine) Implements(template, iface lf.TypeConID) bool {
-	return e.implements(template, iface)
+	tp, err := e.template(template)
+	return err == nil && tp.Instance(iface) != nil
 }
 
 // Interfaces returns the interfaces template implements, sorted by
@@ -93,7 +94,7 @@ func (e *Engine) InterfaceView(ctx context.Context, iface lf.TypeConID, c *Contr
 	} else if m.Interface(iface.Name) == nil {
 		return nil, errorf(ErrPackage, "unknown interface %s", iface)
 	}
-	if !e.implements(t, iface) {
+	if !e.Implements(t, iface) {
 		return nil, errorf(ErrContractDoesNotImplementInterface, "contract %s of type %s does not implement interface %s", c.ID, t, iface)
 	}
 	arg, err := e.fromLedgerValue(c.Arg)

@@ -5,12 +5,18 @@ import "testing"
 var sinkN Numeric
 var sinkS string
 
-func benchPair(b *testing.B) (Numeric, Numeric) {
+// benchPair returns operands whose unscaled values fit in 64 bits.
+func benchPair() (Numeric, Numeric) {
 	return MustParse("12345678.1234567890"), MustParse("-98765.4321098765")
 }
 
+// benchPairLarge returns operands whose unscaled values exceed 64 bits.
+func benchPairLarge() (Numeric, Numeric) {
+	return MustParse("123456789012.1234567890"), MustParse("-9876543210.9876543210")
+}
+
 func BenchmarkAdd(b *testing.B) {
-	x, y := benchPair(b)
+	x, y := benchPair()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkN, _ = x.Add(y)
@@ -18,7 +24,7 @@ func BenchmarkAdd(b *testing.B) {
 }
 
 func BenchmarkMul(b *testing.B) {
-	x, y := benchPair(b)
+	x, y := benchPair()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkN, _ = x.Mul(y, 10)
@@ -27,7 +33,7 @@ func BenchmarkMul(b *testing.B) {
 
 // BenchmarkMulLarge uses operands beyond 64-bit unscaled values.
 func BenchmarkMulLarge(b *testing.B) {
-	x, y := MustParse("123456789012.1234567890"), MustParse("-9876543210.9876543210")
+	x, y := benchPairLarge()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkN, _ = x.Mul(y, 10)
@@ -35,7 +41,7 @@ func BenchmarkMulLarge(b *testing.B) {
 }
 
 func BenchmarkDiv(b *testing.B) {
-	x, y := benchPair(b)
+	x, y := benchPair()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkN, _ = x.Div(y, 10)
@@ -44,7 +50,7 @@ func BenchmarkDiv(b *testing.B) {
 
 // BenchmarkDivLarge has a divisor beyond 64 bits (math/big path).
 func BenchmarkDivLarge(b *testing.B) {
-	x, y := MustParse("123456789012.1234567890"), MustParse("-9876543210.9876543210")
+	x, y := benchPairLarge()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkN, _ = x.Div(y, 10)
@@ -52,7 +58,7 @@ func BenchmarkDivLarge(b *testing.B) {
 }
 
 func BenchmarkRound(b *testing.B) {
-	x, _ := benchPair(b)
+	x, _ := benchPair()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkN, _ = x.Round(2)
@@ -60,7 +66,7 @@ func BenchmarkRound(b *testing.B) {
 }
 
 func BenchmarkString(b *testing.B) {
-	x, _ := benchPair(b)
+	x, _ := benchPair()
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkS = x.String()

@@ -19,7 +19,10 @@ var ErrProtoTooDeep = pbwire.ErrTooDeep
 
 type pbEnc = pbwire.Encoder
 
-func encodeIdentifier(e *pbEnc, id lf.TypeConID) {
+// EncodeIdentifierProto writes id's fields (package_id=1, module_name=2,
+// entity_name=3) into e, the body of a value.proto Identifier message;
+// the caller opens the enclosing message.
+func EncodeIdentifierProto(e *pbwire.Encoder, id lf.TypeConID) {
 	e.String(fIdentifierPackageID, id.PackageID)
 	e.String(fIdentifierModule, id.Module)
 	e.String(fIdentifierEntity, id.Name)
@@ -27,7 +30,7 @@ func encodeIdentifier(e *pbEnc, id lf.TypeConID) {
 
 func encodeOptIdentifier(e *pbEnc, num protowire.Number, id *lf.TypeConID) {
 	if id != nil {
-		e.Message(num, func(e *pbEnc) { encodeIdentifier(e, *id) })
+		e.Message(num, func(e *pbEnc) { EncodeIdentifierProto(e, *id) })
 	}
 }
 
@@ -140,7 +143,10 @@ func DecodeProto(b []byte) (Value, error) { return decodeValue(b, 1) }
 // limit counts the enclosing levels.
 func DecodeProtoAt(b []byte, depth int) (Value, error) { return decodeValue(b, depth) }
 
-func decodeIdentifier(b []byte, depth int) (lf.TypeConID, error) {
+// DecodeIdentifierProto parses a value.proto Identifier message found at
+// nesting level depth (1 for a top-level message), with DecodeProto's
+// leniency; a level beyond MaxProtoDepth is ErrProtoTooDeep.
+func DecodeIdentifierProto(b []byte, depth int) (lf.TypeConID, error) {
 	var id lf.TypeConID
 	if depth > MaxProtoDepth {
 		return id, ErrProtoTooDeep
@@ -167,7 +173,7 @@ func decodeOptIdentifier(acc pbwire.Acc, depth int) (*lf.TypeConID, error) {
 	if !acc.Set {
 		return nil, nil
 	}
-	id, err := decodeIdentifier(acc.B, depth)
+	id, err := DecodeIdentifierProto(acc.B, depth)
 	if err != nil {
 		return nil, err
 	}
