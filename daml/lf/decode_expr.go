@@ -283,10 +283,13 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		d.height = max(d.height, h)
 		return d.exprs[i], nil
 	}
-	m, err := cf.message("Expr." + exprCaseNames[c.Num])
-	if err != nil {
-		return nil, err
+	// The case's name is built only for the error: concatenating it for
+	// every expression was an allocation per node.
+	if cf.typ != protowire.BytesType {
+		return nil, cf.wrongType("Expr." + exprCaseNames[c.Num])
 	}
+	m := cf.b
+	var err error
 	var fs fields
 	switch c.Num {
 	case fExprVal:
