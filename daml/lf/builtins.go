@@ -1,9 +1,6 @@
 package lf
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // BuiltinFunction is a Daml-LF builtin function; the values are those of
 // the BuiltinFunction enum of daml_lf2.proto. String returns the proto
@@ -269,14 +266,4 @@ func (b BuiltinFunction) String() string {
 func (b BuiltinFunction) Known() bool {
 	_, ok := builtinFunctions[b]
 	return ok
-}
-
-// AllBuiltinFunctions returns every builtin function in enum order.
-func AllBuiltinFunctions() []BuiltinFunction {
-	out := make([]BuiltinFunction, 0, len(builtinFunctions))
-	for b := range builtinFunctions {
-		out = append(out, b)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -32,14 +32,9 @@ type Cache struct {
 // DefaultCacheBytes is the payload budget of a Cache whose MaxBytes is 0.
 const DefaultCacheBytes = 64 << 20
 
-// DefaultCache is the process-wide package cache used by
-// DecodeArchiveCached; pass it as ReadOptions.Cache to share it.
+// DefaultCache is the process-wide package cache; pass it as
+// ReadOptions.Cache to share it.
 var DefaultCache = &Cache{}
-
-// DecodeArchiveCached is DecodeArchive through DefaultCache.
-func DecodeArchiveCached(dalf []byte, opts ReadOptions) (*Package, error) {
-	return DefaultCache.DecodeArchive(dalf, opts)
-}
 
 // DecodeArchive is the package-level DecodeArchive, serving and keeping
 // packages in c. The LF version policy of opts applies to cached packages

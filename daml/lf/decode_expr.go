@@ -283,10 +283,13 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		d.height = max(d.height, h)
 		return d.exprs[i], nil
 	}
-	m, err := cf.message("Expr." + exprCaseNames[c.Num])
-	if err != nil {
-		return nil, err
+	// The case's name is built only for the error: concatenating it for
+	// every expression was an allocation per node.
+	if cf.typ != protowire.BytesType {
+		return nil, cf.wrongType("Expr." + exprCaseNames[c.Num])
 	}
+	m := cf.b
+	var err error
 	var fs fields
 	switch c.Num {
 	case fExprVal:
@@ -482,27 +485,22 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	case fExprTyApp:
 		e := &ETyApp{}
 		var body []byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			x, err := fieldOf(f).message("Expr.TyApp")
-			if err != nil {
-				return nil, err
-			}
-			switch f.Num {
+		if err := eachMessage(m, "Expr.TyApp", func(num protowire.Number, x []byte) error {
+			switch num {
 			case fTyAppExpr:
 				body = x
 			case fTyAppTypes:
 				t, err := d.typeRef(x)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				e.Types = append(e.Types, t)
 			default:
-				return nil, errorf("Message Expr.TyApp has unknown field %d", f.Num)
+				return errorf("Message Expr.TyApp has unknown field %d", num)
 			}
-		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if len(e.Types) == 0 {
 			return nil, errorf("Unexpected empty Expr.TyApp.types")
@@ -517,27 +515,22 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	case fExprAbs:
 		e := &EAbs{}
 		var body []byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			x, err := fieldOf(f).message("Expr.Abs")
-			if err != nil {
-				return nil, err
-			}
-			switch f.Num {
+		if err := eachMessage(m, "Expr.Abs", func(num protowire.Number, x []byte) error {
+			switch num {
 			case fAbsParams:
 				v, err := d.varWithType(x)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				e.Params = append(e.Params, v)
 			case fAbsBody:
 				body = x
 			default:
-				return nil, errorf("Message Expr.Abs has unknown field %d", f.Num)
+				return errorf("Message Expr.Abs has unknown field %d", num)
 			}
-		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if len(e.Params) == 0 {
 			return nil, errorf("Unexpected empty Expr.Abs.param")
@@ -552,27 +545,22 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	case fExprTyAbs:
 		e := &ETyAbs{}
 		var body []byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			x, err := fieldOf(f).message("Expr.TyAbs")
-			if err != nil {
-				return nil, err
-			}
-			switch f.Num {
+		if err := eachMessage(m, "Expr.TyAbs", func(num protowire.Number, x []byte) error {
+			switch num {
 			case fAbsParams:
 				p, err := d.typeVarWithKind(x, 0)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				e.Params = append(e.Params, p)
 			case fAbsBody:
 				body = x
 			default:
-				return nil, errorf("Message Expr.TyAbs has unknown field %d", f.Num)
+				return errorf("Message Expr.TyAbs has unknown field %d", num)
 			}
-		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if len(e.Params) == 0 {
 			return nil, errorf("Unexpected empty Expr.TyAbs.param")
@@ -587,27 +575,22 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	case fExprCase:
 		e := &ECase{}
 		var scrut []byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			x, err := fieldOf(f).message("Expr.Case")
-			if err != nil {
-				return nil, err
-			}
-			switch f.Num {
+		if err := eachMessage(m, "Expr.Case", func(num protowire.Number, x []byte) error {
+			switch num {
 			case fCaseScrut:
 				scrut = x
 			case fCaseAlts:
 				alt, err := d.caseAlt(x, depth)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				e.Alts = append(e.Alts, alt)
 			default:
-				return nil, errorf("Message Expr.Case has unknown field %d", f.Num)
+				return errorf("Message Expr.Case has unknown field %d", num)
 			}
-		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if e.Scrut, err = d.expr(scrut, depth); err != nil {
 			return nil, err
@@ -631,14 +614,10 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	case fExprCons:
 		e := &ECons{}
 		var typ, tail []byte
-		var front [][]byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			x, err := fieldOf(f).message("Expr.Cons")
-			if err != nil {
-				return nil, err
-			}
-			switch f.Num {
+		var frontBuf [4][]byte
+		front := frontBuf[:0]
+		if err := eachMessage(m, "Expr.Cons", func(num protowire.Number, x []byte) error {
+			switch num {
 			case fConsType:
 				typ = x
 			case fConsFront:
@@ -646,11 +625,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			case fConsTail:
 				tail = x
 			default:
-				return nil, errorf("Message Expr.Cons has unknown field %d", f.Num)
+				return errorf("Message Expr.Cons has unknown field %d", num)
 			}
-		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if len(front) == 0 {
 			return nil, errorf("Unexpected empty Expr.Cons.front")
@@ -1041,27 +1020,22 @@ func (d *decoder) typeConApp(b []byte) (TypeConApp, error) {
 	var app TypeConApp
 	var tycon []byte
 	hasTycon := false
-	r := pbwire.NewReader(b)
-	for f, ok := r.Next(); ok; f, ok = r.Next() {
-		x, err := fieldOf(f).message("Type.Con")
-		if err != nil {
-			return app, err
-		}
-		switch f.Num {
+	if err := eachMessage(b, "Type.Con", func(num protowire.Number, x []byte) error {
+		switch num {
 		case fTypeConTycon:
 			tycon, hasTycon = x, true
 		case fTypeArgs:
 			t, err := d.typeRef(x)
 			if err != nil {
-				return app, err
+				return err
 			}
 			app.Args = append(app.Args, t)
 		default:
-			return app, errorf("Message Type.Con has unknown field %d", f.Num)
+			return errorf("Message Type.Con has unknown field %d", num)
 		}
-	}
-	if err := r.Err(); err != nil {
-		return app, wireError(err)
+		return nil
+	}); err != nil {
+		return app, err
 	}
 	if !hasTycon {
 		return app, errorf("PackageId.SUM_NOT_SET")
@@ -1115,39 +1089,34 @@ func (d *decoder) varWithType(b []byte) (VarWithType, error) {
 func (d *decoder) block(b []byte, msg string, depth int) ([]Binding, Expr, error) {
 	var bs []Binding
 	var body []byte
-	r := pbwire.NewReader(b)
-	for f, ok := r.Next(); ok; f, ok = r.Next() {
-		x, err := fieldOf(f).message(msg)
-		if err != nil {
-			return nil, nil, err
-		}
-		switch f.Num {
+	if err := eachMessage(b, msg, func(num protowire.Number, x []byte) error {
+		switch num {
 		case fBlockBindings:
 			var fs fields
 			if err := readFields(x, "Binding", bits(fBindingBinder, fBindingBound), &fs); err != nil {
-				return nil, nil, err
+				return err
 			}
 			vb, err := fs.msgBytes(fBindingBinder, "Binding.binder")
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			v, err := d.varWithType(vb)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			e, err := d.exprField(&fs, fBindingBound, "Binding.bound", depth)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			bs = append(bs, Binding{Var: v, Bound: e})
 		case fBlockBody:
 			body = x
 		default:
-			return nil, nil, errorf("Message %s has unknown field %d", msg, f.Num)
+			return errorf("Message %s has unknown field %d", msg, num)
 		}
-	}
-	if err := r.Err(); err != nil {
-		return nil, nil, wireError(err)
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
 	if len(bs) == 0 {
 		return nil, nil, errorf("Unexpected empty %s.bindings", msg)

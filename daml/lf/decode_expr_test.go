@@ -199,6 +199,8 @@ func TestDecodeExprErrors(t *testing.T) {
 		{"date out of range", LF21, e.Msg(6, e.Msg(5, 9999999)), "date literal 9999999 out of range"},
 		{"timestamp out of range", LF21, e.Msg(6, timestampLit(maxTimestamp+1)), "timestamp literal 253402300800000000 out of range"},
 		{"timestamp as varint", LF21, e.Msg(6, e.Msg(2, 1)), "wire type"},
+		{"rec_proj as varint", LF21, e.Msg(8, 1), "Expr.rec_proj field 8 has wire type 0"},
+		{"abs param as varint", LF21, e.Msg(17, e.Msg(1, 1, 2, xVar)), "Expr.Abs field 1 has wire type 0"},
 		{"rounding mode in 2.1", LF21, e.Msg(6, e.Msg(1001, 1)), "rounding_mode literals are not supported"},
 		{"empty app args", LF21, e.Msg(15, e.Msg(1, xVar)), "Unexpected empty Expr.App.args"},
 		{"app without fun", LF21, e.Msg(15, e.Msg(2, xVar)), "Expr.SUM_NOT_SET"},

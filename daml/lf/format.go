@@ -16,6 +16,38 @@ func FormatExpr(e Expr, maxDepth int) string {
 	return sb.String()
 }
 
+// formWriter writes the parts of one parenthesised form of FormatExpr:
+// its head and atoms, then its sub-expressions, rendered at depth.
+type formWriter struct {
+	sb    *strings.Builder
+	depth int
+}
+
+// open starts the form: "(" head, then each of rest after a space.
+func (w formWriter) open(head string, rest ...string) {
+	w.sb.WriteByte('(')
+	w.sb.WriteString(head)
+	for _, r := range rest {
+		w.sb.WriteByte(' ')
+		w.sb.WriteString(r)
+	}
+}
+
+// sub writes each of xs after a space.
+func (w formWriter) sub(xs ...Expr) {
+	for _, x := range xs {
+		w.sb.WriteByte(' ')
+		formatExpr(w.sb, x, w.depth)
+	}
+}
+
+// labelled writes x after a space and label (e.g. "name=").
+func (w formWriter) labelled(label string, x Expr) {
+	w.sb.WriteByte(' ')
+	w.sb.WriteString(label)
+	formatExpr(w.sb, x, w.depth)
+}
+
 func short(id TypeConID) string { return id.Module + ":" + id.Name }
 
 func formatExpr(sb *strings.Builder, e Expr, depth int) {
@@ -27,29 +59,14 @@ func formatExpr(sb *strings.Builder, e Expr, depth int) {
 		sb.WriteString("…")
 		return
 	}
-	d := depth - 1
-	open := func(head string, rest ...string) {
-		sb.WriteByte('(')
-		sb.WriteString(head)
-		for _, r := range rest {
-			sb.WriteByte(' ')
-			sb.WriteString(r)
-		}
-	}
-	sub := func(xs ...Expr) {
-		for _, x := range xs {
-			sb.WriteByte(' ')
-			formatExpr(sb, x, d)
-		}
-	}
-	closeP := func() { sb.WriteByte(')') }
+	w := formWriter{sb: sb, depth: depth - 1}
 	switch e := e.(type) {
 	case *EVar:
-		open("var", e.Name)
+		w.open("var", e.Name)
 	case *EVal:
-		open("val", short(e.Ref))
+		w.open("val", short(e.Ref))
 	case *EBuiltinFun:
-		open("builtin", e.Fun.String())
+		w.open("builtin", e.Fun.String())
 	case *EBuiltinCon:
 		sb.WriteString(e.Con.String())
 		return
@@ -63,81 +80,78 @@ func formatExpr(sb *strings.Builder, e Expr, depth int) {
 		sb.WriteString(strconv.Quote(e.Value))
 		return
 	case *ETimestamp:
-		open("timestamp", strconv.FormatInt(e.Micros, 10))
+		w.open("timestamp", strconv.FormatInt(e.Micros, 10))
 	case *EDate:
-		open("date", strconv.Itoa(int(e.Days)))
+		w.open("date", strconv.Itoa(int(e.Days)))
 	case *EFailureCategory:
-		open("failure_category", strconv.Itoa(int(e.Category)))
+		w.open("failure_category", strconv.Itoa(int(e.Category)))
 	case *ERoundingMode:
-		open("rounding_mode", strconv.Itoa(int(e.Mode)))
+		w.open("rounding_mode", strconv.Itoa(int(e.Mode)))
 	case *ERecCon:
-		open("rec_con", short(e.Type.ID))
+		w.open("rec_con", short(e.Type.ID))
 		for _, f := range e.Fields {
-			sb.WriteString(" " + f.Name + "=")
-			formatExpr(sb, f.Expr, d)
+			w.labelled(f.Name+"=", f.Expr)
 		}
 	case *ERecProj:
-		open("rec_proj", short(e.Type.ID), e.Field)
-		sub(e.Record)
+		w.open("rec_proj", short(e.Type.ID), e.Field)
+		w.sub(e.Record)
 	case *ERecUpd:
-		open("rec_upd", short(e.Type.ID), e.Field)
-		sub(e.Record, e.Update)
+		w.open("rec_upd", short(e.Type.ID), e.Field)
+		w.sub(e.Record, e.Update)
 	case *EVariantCon:
-		open("variant_con", short(e.Type.ID), e.Con)
-		sub(e.Arg)
+		w.open("variant_con", short(e.Type.ID), e.Con)
+		w.sub(e.Arg)
 	case *EEnumCon:
-		open("enum_con", short(e.ID), e.Con)
+		w.open("enum_con", short(e.ID), e.Con)
 	case *EStructCon:
-		open("struct_con")
+		w.open("struct_con")
 		for _, f := range e.Fields {
-			sb.WriteString(" " + f.Name + "=")
-			formatExpr(sb, f.Expr, d)
+			w.labelled(f.Name+"=", f.Expr)
 		}
 	case *EStructProj:
-		open("struct_proj", e.Field)
-		sub(e.Struct)
+		w.open("struct_proj", e.Field)
+		w.sub(e.Struct)
 	case *EStructUpd:
-		open("struct_upd", e.Field)
-		sub(e.Struct, e.Update)
+		w.open("struct_upd", e.Field)
+		w.sub(e.Struct, e.Update)
 	case *EApp:
-		open("app")
-		sub(e.Fun)
-		sub(e.Args...)
+		w.open("app")
+		w.sub(e.Fun)
+		w.sub(e.Args...)
 	case *ETyApp:
-		open("@")
-		sub(e.Expr)
+		w.open("@")
+		w.sub(e.Expr)
 	case *EAbs:
 		names := make([]string, len(e.Params))
 		for i, p := range e.Params {
 			names[i] = p.Name
 		}
-		open("\\", names...)
-		sub(e.Body)
+		w.open("\\", names...)
+		w.sub(e.Body)
 	case *ETyAbs:
-		open("/\\")
-		sub(e.Body)
+		w.open("/\\")
+		w.sub(e.Body)
 	case *ECase:
-		open("case")
-		sub(e.Scrut)
+		w.open("case")
+		w.sub(e.Scrut)
 		for _, a := range e.Alts {
 			sb.WriteString(" [" + formatPattern(a.Pattern) + " ->")
-			sub(a.Body)
+			w.sub(a.Body)
 			sb.WriteByte(']')
 		}
 	case *ELet:
-		open("let")
+		w.open("let")
 		for _, b := range e.Bindings {
-			sb.WriteString(" " + b.Var.Name + "=")
-			formatExpr(sb, b.Bound, d)
+			w.labelled(b.Var.Name+"=", b.Bound)
 		}
-		sub(e.Body)
+		w.sub(e.Body)
 	case *ENil:
 		sb.WriteString("nil")
 		return
 	case *ECons:
-		open("cons")
-		sub(e.Front...)
-		sub(e.Tail)
+		w.open("cons")
+		w.sub(e.Front...)
+		w.sub(e.Tail)
 	case *EUpdate:
 		formatUpdate(sb, e.Update, depth)
 		return
@@ -145,65 +159,65 @@ func formatExpr(sb *strings.Builder, e Expr, depth int) {
 		sb.WriteString("none")
 		return
 	case *EOptionalSome:
-		open("some")
-		sub(e.Value)
+		w.open("some")
+		w.sub(e.Value)
 	case *EToAny:
-		open("to_any", e.Type.String())
-		sub(e.Expr)
+		w.open("to_any", e.Type.String())
+		w.sub(e.Expr)
 	case *EFromAny:
-		open("from_any", e.Type.String())
-		sub(e.Expr)
+		w.open("from_any", e.Type.String())
+		w.sub(e.Expr)
 	case *ETypeRep:
-		open("type_rep", e.Type.String())
+		w.open("type_rep", e.Type.String())
 	case *EToAnyException:
-		open("to_any_exception")
-		sub(e.Expr)
+		w.open("to_any_exception")
+		w.sub(e.Expr)
 	case *EFromAnyException:
-		open("from_any_exception")
-		sub(e.Expr)
+		w.open("from_any_exception")
+		w.sub(e.Expr)
 	case *EThrow:
-		open("throw")
-		sub(e.Exception)
+		w.open("throw")
+		w.sub(e.Exception)
 	case *EToInterface:
-		open("to_interface", short(e.Interface), short(e.Template))
-		sub(e.Expr)
+		w.open("to_interface", short(e.Interface), short(e.Template))
+		w.sub(e.Expr)
 	case *EFromInterface:
-		open("from_interface", short(e.Interface), short(e.Template))
-		sub(e.Expr)
+		w.open("from_interface", short(e.Interface), short(e.Template))
+		w.sub(e.Expr)
 	case *EUnsafeFromInterface:
-		open("unsafe_from_interface", short(e.Interface), short(e.Template))
-		sub(e.ContractID, e.Expr)
+		w.open("unsafe_from_interface", short(e.Interface), short(e.Template))
+		w.sub(e.ContractID, e.Expr)
 	case *ECallInterface:
-		open("call_interface", short(e.Interface), e.Method)
-		sub(e.Expr)
+		w.open("call_interface", short(e.Interface), e.Method)
+		w.sub(e.Expr)
 	case *ESignatoryInterface:
-		open("signatory_interface", short(e.Interface))
-		sub(e.Expr)
+		w.open("signatory_interface", short(e.Interface))
+		w.sub(e.Expr)
 	case *EObserverInterface:
-		open("observer_interface", short(e.Interface))
-		sub(e.Expr)
+		w.open("observer_interface", short(e.Interface))
+		w.sub(e.Expr)
 	case *EViewInterface:
-		open("view_interface", short(e.Interface))
-		sub(e.Expr)
+		w.open("view_interface", short(e.Interface))
+		w.sub(e.Expr)
 	case *EInterfaceTemplateTypeRep:
-		open("interface_template_type_rep", short(e.Interface))
-		sub(e.Expr)
+		w.open("interface_template_type_rep", short(e.Interface))
+		w.sub(e.Expr)
 	case *EToRequiredInterface:
-		open("to_required_interface", short(e.Required), short(e.Requiring))
-		sub(e.Expr)
+		w.open("to_required_interface", short(e.Required), short(e.Requiring))
+		w.sub(e.Expr)
 	case *EFromRequiredInterface:
-		open("from_required_interface", short(e.Required), short(e.Requiring))
-		sub(e.Expr)
+		w.open("from_required_interface", short(e.Required), short(e.Requiring))
+		w.sub(e.Expr)
 	case *EUnsafeFromRequiredInterface:
-		open("unsafe_from_required_interface", short(e.Required), short(e.Requiring))
-		sub(e.ContractID, e.Expr)
+		w.open("unsafe_from_required_interface", short(e.Required), short(e.Requiring))
+		w.sub(e.ContractID, e.Expr)
 	case *EExperimental:
-		open("experimental", e.Name)
+		w.open("experimental", e.Name)
 	default:
 		sb.WriteString("<unknown>")
 		return
 	}
-	closeP()
+	sb.WriteByte(')')
 }
 
 func formatPattern(p Pattern) string {
@@ -229,70 +243,55 @@ func formatPattern(p Pattern) string {
 }
 
 func formatUpdate(sb *strings.Builder, u Update, depth int) {
-	d := depth - 1
-	open := func(head string, rest ...string) {
-		sb.WriteByte('(')
-		sb.WriteString(head)
-		for _, r := range rest {
-			sb.WriteByte(' ')
-			sb.WriteString(r)
-		}
-	}
-	sub := func(xs ...Expr) {
-		for _, x := range xs {
-			sb.WriteByte(' ')
-			formatExpr(sb, x, d)
-		}
-	}
+	w := formWriter{sb: sb, depth: depth - 1}
 	switch u := u.(type) {
 	case *UPure:
-		open("pure")
-		sub(u.Expr)
+		w.open("pure")
+		w.sub(u.Expr)
 	case *UBlock:
-		open("block")
+		w.open("block")
 		for _, b := range u.Bindings {
-			sb.WriteString(" " + b.Var.Name + "<-")
-			formatExpr(sb, b.Bound, d)
+			w.labelled(b.Var.Name+"<-", b.Bound)
 		}
-		sub(u.Body)
+		w.sub(u.Body)
 	case *UCreate:
-		open("create", short(u.Template))
-		sub(u.Expr)
+		w.open("create", short(u.Template))
+		w.sub(u.Expr)
 	case *UCreateInterface:
-		open("create_interface", short(u.Interface))
-		sub(u.Expr)
+		w.open("create_interface", short(u.Interface))
+		w.sub(u.Expr)
 	case *UExercise:
-		open("exercise", short(u.Template), u.Choice)
-		sub(u.ContractID, u.Arg)
+		w.open("exercise", short(u.Template), u.Choice)
+		w.sub(u.ContractID, u.Arg)
 	case *UExerciseInterface:
-		open("exercise_interface", short(u.Interface), u.Choice)
-		sub(u.ContractID, u.Arg)
+		w.open("exercise_interface", short(u.Interface), u.Choice)
+		w.sub(u.ContractID, u.Arg)
 	case *UExerciseByKey:
-		open("exercise_by_key", short(u.Template), u.Choice)
-		sub(u.Key, u.Arg)
+		w.open("exercise_by_key", short(u.Template), u.Choice)
+		w.sub(u.Key, u.Arg)
 	case *UFetch:
-		open("fetch", short(u.Template))
-		sub(u.ContractID)
+		w.open("fetch", short(u.Template))
+		w.sub(u.ContractID)
 	case *UFetchInterface:
-		open("fetch_interface", short(u.Interface))
-		sub(u.ContractID)
+		w.open("fetch_interface", short(u.Interface))
+		w.sub(u.ContractID)
 	case *UGetTime:
-		open("get_time")
+		w.open("get_time")
 	case *ULedgerTimeLT:
-		open("ledger_time_lt")
-		sub(u.Expr)
+		w.open("ledger_time_lt")
+		w.sub(u.Expr)
 	case *UEmbedExpr:
-		open("embed_expr")
-		sub(u.Expr)
+		w.open("embed_expr")
+		w.sub(u.Expr)
 	case *UFetchByKey:
-		open("fetch_by_key", short(u.Template))
+		w.open("fetch_by_key", short(u.Template))
 	case *ULookupByKey:
-		open("lookup_by_key", short(u.Template))
+		w.open("lookup_by_key", short(u.Template))
 	case *UQueryNByKey:
-		open("query_n_by_key", short(u.Template))
+		w.open("query_n_by_key", short(u.Template))
 	case *UTryCatch:
-		open("try", u.Var)
-		sub(u.Try, u.Catch)
+		w.open("try", u.Var)
+		w.sub(u.Try, u.Catch)
 	default:
 		sb.WriteString("<unknown update>")
 		return

@@ -57,6 +57,27 @@ func eachField(b []byte, fn func(f field) error) error {
 	}
 }
 
+// eachMessage calls fn for every field of the message b, in wire order,
+// with the field's number and its embedded-message bytes. Every field
+// must be length-delimited: any other wire type is reported, naming msg,
+// before fn sees the field, so fn rejects unknown numbers itself.
+func eachMessage(b []byte, msg string, fn func(num protowire.Number, x []byte) error) error {
+	r := pbwire.NewReader(b)
+	for {
+		f, ok := r.Next()
+		if !ok {
+			return wireError(r.Err())
+		}
+		x, err := fieldOf(f).message(msg)
+		if err != nil {
+			return err
+		}
+		if err := fn(f.Num, x); err != nil {
+			return err
+		}
+	}
+}
+
 func (f field) wrongType(msg string) error {
 	return errorf("malformed protobuf: %s field %d has wire type %d", msg, f.num, f.typ)
 }

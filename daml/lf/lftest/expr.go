@@ -172,6 +172,20 @@ func lit(n int, v uint64, wt protowire.Type) []byte {
 }
 
 // expr returns the Expr message of x.
+// abstraction returns the Expr of case c (17 abs, 18 ty_abs) binding
+// params, each encoded by param, over body; from LF 2.2 on (Flat) each
+// node binds one parameter and nests the rest.
+func abstraction[P any](e *exprEnc, c int, params []P, body lf.Expr, param func(P) []byte) []byte {
+	if e.Flat && len(params) > 1 {
+		return msg(c, msg(1, param(params[0]), 2, abstraction(e, c, params[1:], body, param)))
+	}
+	var kv []any
+	for _, p := range params {
+		kv = append(kv, 1, param(p))
+	}
+	return msg(c, msg(append(kv, 2, e.expr(body))...))
+}
+
 func (e *exprEnc) expr(x lf.Expr) []byte {
 	switch x := x.(type) {
 	case *lf.EVar:
@@ -230,25 +244,9 @@ func (e *exprEnc) expr(x lf.Expr) []byte {
 		}
 		return msg(16, msg(kv...))
 	case *lf.EAbs:
-		if e.Flat && len(x.Params) > 1 {
-			inner := &lf.EAbs{Params: x.Params[1:], Body: x.Body}
-			return msg(17, msg(1, e.varWithType(x.Params[0]), 2, e.expr(inner)))
-		}
-		var kv []any
-		for _, p := range x.Params {
-			kv = append(kv, 1, e.varWithType(p))
-		}
-		return msg(17, msg(append(kv, 2, e.expr(x.Body))...))
+		return abstraction(e, 17, x.Params, x.Body, e.varWithType)
 	case *lf.ETyAbs:
-		if e.Flat && len(x.Params) > 1 {
-			inner := &lf.ETyAbs{Params: x.Params[1:], Body: x.Body}
-			return msg(18, msg(1, e.typeVar(x.Params[0]), 2, e.expr(inner)))
-		}
-		var kv []any
-		for _, p := range x.Params {
-			kv = append(kv, 1, e.typeVar(p))
-		}
-		return msg(18, msg(append(kv, 2, e.expr(x.Body))...))
+		return abstraction(e, 18, x.Params, x.Body, e.typeVar)
 	case *lf.ECase:
 		kv := []any{1, e.expr(x.Scrut)}
 		for _, a := range x.Alts {

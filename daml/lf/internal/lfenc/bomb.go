@@ -51,21 +51,6 @@ func ZeroBomb(name string, size, declared int64, extra ...File) []byte {
 	if _, err := ew.Write(comp.Bytes()); err != nil {
 		panic(err)
 	}
-	for _, f := range extra {
-		method := zip.Deflate
-		if f.Store {
-			method = zip.Store
-		}
-		fw, err := w.CreateHeader(&zip.FileHeader{Name: f.Name, Method: method})
-		if err != nil {
-			panic(err)
-		}
-		if _, err := fw.Write(f.Data); err != nil {
-			panic(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		panic(err)
-	}
+	writeFiles(w, extra)
 	return buf.Bytes()
 }

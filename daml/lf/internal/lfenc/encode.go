@@ -719,6 +719,12 @@ type File struct {
 func Zip(files ...File) []byte {
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
+	writeFiles(w, files)
+	return buf.Bytes()
+}
+
+// writeFiles adds files to w, in order, and closes w.
+func writeFiles(w *zip.Writer, files []File) {
 	for _, f := range files {
 		method := zip.Deflate
 		if f.Store {
@@ -735,7 +741,6 @@ func Zip(files ...File) []byte {
 	if err := w.Close(); err != nil {
 		panic(err)
 	}
-	return buf.Bytes()
 }
 
 // ManifestText returns a DAR manifest in Java manifest format (lines of at
