@@ -13,6 +13,13 @@ import (
 // nil); times are whole seconds. The secret and userID must be non-empty.
 // It is meant for development servers and tests.
 func MintHS256(secret []byte, userID string, ttl time.Duration, clock func() time.Time) (string, error) {
+	return MintHS256Scope(secret, userID, DefaultTargetScope, ttl, clock)
+}
+
+// MintHS256Scope is MintHS256 with the scope claim scope instead of
+// "daml_ledger_api" (space-separated scopes; "" leaves the claim out,
+// which the verifier reads as an empty scope).
+func MintHS256Scope(secret []byte, userID, scope string, ttl time.Duration, clock func() time.Time) (string, error) {
 	if len(secret) == 0 {
 		return "", errors.New("MintHS256: empty secret")
 	}
@@ -28,7 +35,7 @@ func MintHS256(secret []byte, userID string, ttl time.Duration, clock func() tim
 			Subject:  userID,
 			IssuedAt: jwt.NewNumericDate(now),
 		},
-		Scope: DefaultTargetScope,
+		Scope: scope,
 	}
 	if ttl > 0 {
 		claims.ExpiresAt = jwt.NewNumericDate(now.Add(ttl))

@@ -86,3 +86,31 @@ func TestMintHS256Rejects(t *testing.T) {
 		t.Error("empty user: no error")
 	}
 }
+
+func TestMintHS256Scope(t *testing.T) {
+	secret := []byte("mint-secret")
+	for _, tc := range []struct {
+		name  string
+		scope string
+		want  jwt.MapClaims
+	}{
+		{"other scope", "other", jwt.MapClaims{"sub": "alice", "scope": "other", "iat": float64(authNow.Unix())}},
+		{"two scopes", "daml_ledger_api other", jwt.MapClaims{"sub": "alice", "scope": "daml_ledger_api other", "iat": float64(authNow.Unix())}},
+		{"no scope", "", jwt.MapClaims{"sub": "alice", "iat": float64(authNow.Unix())}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tok, err := identity.MintHS256Scope(secret, "alice", tc.scope, 0, authClock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parsed, err := jwt.Parse(tok, func(*jwt.Token) (any, error) { return secret, nil },
+				jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(authClock))
+			if err != nil {
+				t.Fatalf("parse minted token: %v", err)
+			}
+			if diff := cmp.Diff(tc.want, parsed.Claims); diff != "" {
+				t.Errorf("claims (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

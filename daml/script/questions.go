@@ -19,11 +19,7 @@ import (
 // queryACS answers QueryACS {parties, tplId}: the visible active
 // contracts of exactly tplId, as (cid, AnyTemplate tplId payload).
 func (s *session) queryACS(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
-	ps, err := parties(f[0])
-	if err != nil {
-		return nil, err
-	}
-	tpl, err := typeRepID(f[1])
+	ps, tpl, err := partiesType(f)
 	if err != nil {
 		return nil, err
 	}
@@ -42,14 +38,24 @@ func (s *session) queryACS(ctx context.Context, f []engine.Value, _ string) (eng
 	return list(out), nil
 }
 
+// partiesType reads the leading {parties, type rep} fields every query
+// question starts with.
+func partiesType(f []engine.Value) ([]string, lf.TypeConID, error) {
+	ps, err := parties(f[0])
+	if err != nil {
+		return nil, lf.TypeConID{}, err
+	}
+	id, err := typeRepID(f[1])
+	if err != nil {
+		return nil, lf.TypeConID{}, err
+	}
+	return ps, id, nil
+}
+
 // partiesTypeCID reads the payload {parties, type rep, contract id} of a
 // question by contract id.
 func partiesTypeCID(f []engine.Value, question string) ([]string, lf.TypeConID, engine.ContractID, error) {
-	ps, err := parties(f[0])
-	if err != nil {
-		return nil, lf.TypeConID{}, "", err
-	}
-	id, err := typeRepID(f[1])
+	ps, id, err := partiesType(f)
 	if err != nil {
 		return nil, lf.TypeConID{}, "", err
 	}
@@ -105,11 +111,7 @@ func (s *session) view(ctx context.Context, iface lf.TypeConID, c *engine.Contra
 // queryInterface answers QueryInterface {parties, interfaceId}: the
 // visible active contracts implementing it with their views.
 func (s *session) queryInterface(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
-	ps, err := parties(f[0])
-	if err != nil {
-		return nil, err
-	}
-	iface, err := typeRepID(f[1])
+	ps, iface, err := partiesType(f)
 	if err != nil {
 		return nil, err
 	}
@@ -141,11 +143,7 @@ func (s *session) queryInterfaceContractID(ctx context.Context, f []engine.Value
 // queryContractKey answers QueryContractKey {parties, tplId, key}:
 // Some (cid, AnyTemplate) of the visible active contract with the key.
 func (s *session) queryContractKey(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
-	ps, err := parties(f[0])
-	if err != nil {
-		return nil, err
-	}
-	tpl, err := typeRepID(f[1])
+	ps, tpl, err := partiesType(f)
 	if err != nil {
 		return nil, err
 	}

@@ -77,9 +77,6 @@ func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 	return r
 }
 
-// Engine returns the runner's engine.
-func (r *Runner) Engine() *engine.Engine { return r.eng }
-
 // Error is a script's failure.
 type Error struct {
 	// Script is the failed script.
@@ -355,16 +352,6 @@ func init() {
 		"VetDar":                   (*session).vetDar,
 		"UnvetDar":                 (*session).vetDar,
 	}
-}
-
-// Questions returns the names of the questions the runner answers, sorted.
-func Questions() []string {
-	out := make([]string, 0, len(questions))
-	for n := range questions {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // throw fails with the exception (Throw {exc}); an enclosing Catch

@@ -3,7 +3,6 @@ package script_test
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,14 +22,7 @@ const amuletTestDAR = "../../../shared/testdata/dars/splice-amulet-test-0.1.8.da
 // skipping the test when ../shared is absent.
 func readDAR(t *testing.T) *lf.DAR {
 	t.Helper()
-	data, err := os.ReadFile(amuletTestDAR)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s is absent (../shared not checked out): skipping", amuletTestDAR)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
+	dar, err := lf.ReadDAR(scripttest.ReadDAR(t, amuletTestDAR), lf.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,17 +33,8 @@ func readDAR(t *testing.T) *lf.DAR {
 // scripts (Test:<name>), and the test package's id.
 func scriptPackages(t *testing.T, dar *lf.DAR, scripts func(b *scripttest.Builder) map[string]lf.Expr) (engine.PackageMap, string) {
 	t.Helper()
-	ds := ""
-	for _, p := range dar.Packages {
-		if p.Name == "daml-script" {
-			ds = p.ID
-		}
-	}
-	b := &scripttest.Builder{DS: ds}
-	var vals []lftest.Value
-	for name, x := range scripts(b) {
-		vals = append(vals, lftest.Value{Name: name, Type: b.ScriptType(), Expr: b.Script(x)})
-	}
+	b := scripttest.ForDAR(dar)
+	vals := b.Values(scripts(b))
 	_, dalf := lftest.Dalf(lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0", Modules: []lftest.Module{{Name: "Test", Values: vals}}})
 	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
 	if err != nil {

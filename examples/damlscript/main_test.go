@@ -26,14 +26,7 @@ const amuletTestDAR = "../../../shared/testdata/dars/splice-amulet-test-0.1.8.da
 
 func readBase(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile(amuletTestDAR)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s is absent (../shared not checked out): skipping", amuletTestDAR)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return scripttest.ReadDAR(t, amuletTestDAR)
 }
 
 // testDAR writes a DAR whose main package holds a template Main:T and the
@@ -46,13 +39,7 @@ func testDAR(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := ""
-	for _, p := range dar.Packages {
-		if p.Name == "daml-script" {
-			ds = p.ID
-		}
-	}
-	b := &scripttest.Builder{DS: ds}
+	b := scripttest.ForDAR(dar)
 	T := lf.TypeConID{PackageID: lftest.SelfID, Module: "Main", Name: "T"}
 	scripts := map[string]lf.Expr{
 		"ok":         b.Pure(scripttest.Unit()),
@@ -62,14 +49,10 @@ func testDAR(t *testing.T) string {
 		}),
 		"unknown": b.Ask("Frobnicate", 1, b.Payload("Time", "GetTime"), b.Pure),
 	}
-	var vals []lftest.Value
-	for name, x := range scripts {
-		vals = append(vals, lftest.Value{Name: name, Type: b.ScriptType(), Expr: b.Script(x)})
-	}
 	_, dalf := lftest.Dalf(lftest.Package{Minor: "1", Name: "cli-tests", Version: "1.0.0", Modules: []lftest.Module{
 		{Name: "Main", DataTypes: []lftest.DataType{{Name: "T", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}}},
 			Templates: []lftest.Template{{Name: "T"}}},
-		{Name: "Test", Values: vals},
+		{Name: "Test", Values: b.Values(scripts)},
 	}})
 	data, err := scripttest.ExtendDAR(base, dalf)
 	if err != nil {

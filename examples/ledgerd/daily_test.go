@@ -42,9 +42,10 @@ type server struct {
 	stop func() // cancels run's context and waits for it to return
 }
 
-// startServer runs ledgerd with args and logger until stop or the end of
-// the test.
-func startServer(t *testing.T, logger *slog.Logger, args ...string) *server {
+// startServer runs ledgerd with args and logger on a free loopback port
+// until stop or the end of the test or benchmark, failing it when ledgerd
+// does not start within 10s or returns an error.
+func startServer(t testing.TB, logger *slog.Logger, args ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{}

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -24,15 +22,7 @@ func pingTarget(b *testing.B) (base, pingT, alice, bob string, client *http.Clie
 	if err != nil {
 		b.Skipf("../shared not found: skipping the Ping benchmark (%v)", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-in-memory", "-auth", "none", "-addr", "127.0.0.1:0"}, io.Discard,
-			slog.New(slog.NewTextHandler(io.Discard, nil)), func(a string) { addrc <- a })
-	}()
-	base = "http://" + <-addrc
-	b.Cleanup(func() { cancel(); <-done })
+	base = startServer(b, discardLogger(), "-in-memory", "-auth", "none").base
 	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
 	post(b, client, base+"/v2/dars", dar)
 	party := func(hint string) string {

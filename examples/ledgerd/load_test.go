@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -20,15 +18,7 @@ import (
 // a party, and returns its base URL, the package id and the party.
 func loadTarget(b *testing.B) (base, pkg, party string, client *http.Client) {
 	b.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-in-memory", "-auth", "none", "-addr", "127.0.0.1:0"}, io.Discard,
-			slog.New(slog.NewTextHandler(io.Discard, nil)), func(a string) { addrc <- a })
-	}()
-	base = "http://" + <-addrc
-	b.Cleanup(func() { cancel(); <-done })
+	base = startServer(b, discardLogger(), "-in-memory", "-auth", "none").base
 	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	post(b, client, base+"/v2/dars", dar)

@@ -21,32 +21,12 @@ import (
 // URL and what it printed; the server stops at the end of the test.
 func start(t *testing.T, args ...string) (string, *bytes.Buffer) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() {
-		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), &out, logger, func(a string) { addrc <- a })
-	}()
-	var addr string
-	select {
-	case addr = <-addrc:
-	case err := <-done:
-		cancel()
-		t.Fatalf("ledgerd exited: %v", err)
-	case <-time.After(10 * time.Second):
-		cancel()
-		t.Fatal("ledgerd did not start")
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("ledgerd: %v", err)
-		}
-	})
-	return "http://" + addr, &out
+	s := startServer(t, discardLogger(), args...)
+	return s.base, &s.out
 }
+
+// discardLogger is a logger that writes nothing.
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func call(t *testing.T, method, u, token, body string) (int, map[string]any) {
 	t.Helper()
@@ -110,21 +90,12 @@ func TestRestartServesSameParticipant(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"-data", dir, "-auth", "none", "-participant-id", "node1", "-synchronizers", "sync1::1220aa,sync2::1220bb"}
 	read := func() (string, float64) {
-		ctx, cancel := context.WithCancel(context.Background())
-		addrc := make(chan string, 1)
-		done := make(chan error, 1)
-		go func() {
-			done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), io.Discard,
-				slog.New(slog.NewTextHandler(io.Discard, nil)), func(a string) { addrc <- a })
-		}()
-		base := "http://" + <-addrc
+		s := startServer(t, discardLogger(), args...)
+		base := s.base
 		_, id := call(t, "GET", base+"/v2/parties/participant-id", "", "")
 		call(t, "POST", base+"/v2/parties", "", `{}`)
 		_, end := call(t, "GET", base+"/v2/state/ledger-end", "", "")
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		s.stop()
 		return id["participantId"].(string), end["offset"].(float64)
 	}
 	id1, end1 := read()

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
-
 	"github.com/ledgernode/ledgernode/identity"
 )
 
@@ -62,20 +60,6 @@ func newSecret() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// mintToken returns a scope-based HS256 token for user: sub, scope, iat
-// and, when ttl > 0, exp.
-func mintToken(secret, user, scope string, ttl time.Duration) (string, error) {
-	if scope == identity.DefaultTargetScope {
-		return identity.MintHS256([]byte(secret), user, ttl, nil)
-	}
-	now := time.Now()
-	claims := jwt.MapClaims{"sub": user, "scope": scope, "iat": now.Unix()}
-	if ttl > 0 {
-		claims["exp"] = now.Add(ttl).Unix()
-	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(secret))
 }
 
 const tokenUsage = `Usage: ledgerd token -user U [-ttl 24h] [-scope daml_ledger_api] [-data DIR | -auth hs256:SECRET]
@@ -137,7 +121,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 		}
 		secret = s
 	}
-	tok, err := mintToken(secret, *user, *scope, *ttl)
+	tok, err := identity.MintHS256Scope([]byte(secret), *user, *scope, *ttl, nil)
 	if err != nil {
 		return err
 	}

@@ -489,40 +489,35 @@ func (r *Remote) ListUsers(ctx context.Context) ([]script.User, error) {
 // GrantUserRights grants through POST /v2/users/{id}/rights.
 func (r *Remote) GrantUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
 	var resp ledger.GrantUserRightsResponse
-	err := r.do(ctx, http.MethodPost, "/v2/users/"+url.PathEscape(id)+"/rights", ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp)
-	if isRemoteCode(err, "USER_NOT_FOUND") {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return fromRights(resp.NewlyGrantedRights), true, nil
+	return r.userRights(ctx, http.MethodPost, id, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
+		func() []identity.Right { return resp.NewlyGrantedRights })
 }
 
 // RevokeUserRights revokes through PATCH /v2/users/{id}/rights.
 func (r *Remote) RevokeUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
 	var resp ledger.RevokeUserRightsResponse
-	err := r.do(ctx, http.MethodPatch, "/v2/users/"+url.PathEscape(id)+"/rights", ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp)
-	if isRemoteCode(err, "USER_NOT_FOUND") {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return fromRights(resp.NewlyRevokedRights), true, nil
+	return r.userRights(ctx, http.MethodPatch, id, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
+		func() []identity.Right { return resp.NewlyRevokedRights })
 }
 
 // ListUserRights reads GET /v2/users/{id}/rights.
 func (r *Remote) ListUserRights(ctx context.Context, id string) ([]script.UserRight, bool, error) {
 	var resp ledger.ListUserRightsResponse
-	err := r.do(ctx, http.MethodGet, "/v2/users/"+url.PathEscape(id)+"/rights", nil, &resp)
+	return r.userRights(ctx, http.MethodGet, id, nil, &resp, func() []identity.Right { return resp.Rights })
+}
+
+// userRights sends in to /v2/users/{id}/rights, decodes the answer into
+// out and returns the rights rights reads from it; false when the user is
+// unknown.
+func (r *Remote) userRights(ctx context.Context, method, id string, in, out any, rights func() []identity.Right) ([]script.UserRight, bool, error) {
+	err := r.do(ctx, method, "/v2/users/"+url.PathEscape(id)+"/rights", in, out)
 	if isRemoteCode(err, "USER_NOT_FOUND") {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	return fromRights(resp.Rights), true, nil
+	return fromRights(rights()), true, nil
 }
 
 // Packages lists GET /v2/packages, named with the script's packages (a

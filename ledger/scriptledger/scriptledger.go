@@ -197,16 +197,10 @@ func fromRights(rs []identity.Right) []script.UserRight {
 	return out
 }
 
-// isCode reports an *apierr.Error with the code name.
-func isCode(err error, name string) bool {
-	var ae *apierr.Error
-	return errors.As(err, &ae) && ae.Code.Name == name
-}
-
 // CreateUser creates a user; false when it exists.
 func (l *Ledger) CreateUser(ctx context.Context, u script.User, rights []script.UserRight) (bool, error) {
 	_, err := l.node.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)})
-	if isCode(err, apierr.UserAlreadyExists.Name) {
+	if errors.Is(err, apierr.UserAlreadyExists) {
 		return false, nil
 	}
 	return err == nil, err
@@ -215,7 +209,7 @@ func (l *Ledger) CreateUser(ctx context.Context, u script.User, rights []script.
 // GetUser returns a user, nil when unknown.
 func (l *Ledger) GetUser(ctx context.Context, id string) (*script.User, error) {
 	resp, err := l.node.GetUser(ctx, ledger.GetUserRequest{UserID: id})
-	if isCode(err, apierr.UserNotFound.Name) {
+	if errors.Is(err, apierr.UserNotFound) {
 		return nil, nil
 	}
 	if err != nil {
@@ -227,7 +221,7 @@ func (l *Ledger) GetUser(ctx context.Context, id string) (*script.User, error) {
 // DeleteUser deletes a user; false when unknown.
 func (l *Ledger) DeleteUser(ctx context.Context, id string) (bool, error) {
 	_, err := l.node.DeleteUser(ctx, ledger.GetUserRequest{UserID: id})
-	if isCode(err, apierr.UserNotFound.Name) {
+	if errors.Is(err, apierr.UserNotFound) {
 		return false, nil
 	}
 	return err == nil, err
@@ -254,7 +248,7 @@ func (l *Ledger) ListUsers(ctx context.Context) ([]script.User, error) {
 // GrantUserRights grants rights; ok is false for an unknown user.
 func (l *Ledger) GrantUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
 	resp, err := l.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)})
-	if isCode(err, apierr.UserNotFound.Name) {
+	if errors.Is(err, apierr.UserNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
@@ -266,7 +260,7 @@ func (l *Ledger) GrantUserRights(ctx context.Context, id string, rights []script
 // RevokeUserRights revokes rights; ok is false for an unknown user.
 func (l *Ledger) RevokeUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
 	resp, err := l.node.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)})
-	if isCode(err, apierr.UserNotFound.Name) {
+	if errors.Is(err, apierr.UserNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
@@ -278,7 +272,7 @@ func (l *Ledger) RevokeUserRights(ctx context.Context, id string, rights []scrip
 // ListUserRights lists a user's rights; ok is false for an unknown user.
 func (l *Ledger) ListUserRights(ctx context.Context, id string) ([]script.UserRight, bool, error) {
 	resp, err := l.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: id})
-	if isCode(err, apierr.UserNotFound.Name) {
+	if errors.Is(err, apierr.UserNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {

@@ -2,8 +2,6 @@ package scriptledger_test
 
 import (
 	"context"
-	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -26,13 +24,7 @@ const amuletTestDAR = "../../../shared/testdata/dars/splice-amulet-test-0.1.8.da
 // ../shared is absent.
 func readDAR(t *testing.T) ([]byte, *lf.DAR) {
 	t.Helper()
-	data, err := os.ReadFile(amuletTestDAR)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s is absent (../shared not checked out): skipping", amuletTestDAR)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := scripttest.ReadDAR(t, amuletTestDAR)
 	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,13 +56,7 @@ func TestScriptsOnNode(t *testing.T) {
 	tp := decode(t, tmplPkg)
 	T := lf.TypeConID{PackageID: tp.ID, Module: "Main", Name: "T"}
 	Bad := lf.TypeConID{PackageID: tp.ID, Module: "Main", Name: "Bad"}
-	ds := ""
-	for _, p := range dar.Packages {
-		if p.Name == "daml-script" {
-			ds = p.ID
-		}
-	}
-	b := &scripttest.Builder{DS: ds}
+	b := scripttest.ForDAR(dar)
 	mkT := func(p lf.Expr) lf.Expr { return scripttest.Record(T, 0, "owner", p) }
 	create := func(p lf.Expr, beh scripttest.Behaviour) lf.Expr {
 		return b.Submit(p, beh, b.CreateCmd(T, mkT(p)))
@@ -121,10 +107,10 @@ func TestScriptsOnNode(t *testing.T) {
 			return b.Ask("GetTime", 1, b.Payload("Time", "GetTime"), b.Pure)
 		}),
 		"users": b.Alloc("alice", func(p lf.Expr) lf.Expr {
-			uid := scripttest.Record(lf.TypeConID{PackageID: ds, Module: "Daml.Script.Internal.Questions.UserManagement", Name: "UserId"}, 0, "unpack", scripttest.Text("alice-user"))
-			user := scripttest.Record(lf.TypeConID{PackageID: ds, Module: "Daml.Script.Internal.Questions.UserManagement", Name: "User"}, 0,
+			uid := scripttest.Record(lf.TypeConID{PackageID: b.DS, Module: "Daml.Script.Internal.Questions.UserManagement", Name: "UserId"}, 0, "unpack", scripttest.Text("alice-user"))
+			user := scripttest.Record(lf.TypeConID{PackageID: b.DS, Module: "Daml.Script.Internal.Questions.UserManagement", Name: "User"}, 0,
 				"userId", uid, "primaryParty", scripttest.None())
-			right := &lf.EVariantCon{Type: lf.TypeConApp{ID: lf.TypeConID{PackageID: ds, Module: "Daml.Script.Internal.Questions.UserManagement", Name: "UserRight"}},
+			right := &lf.EVariantCon{Type: lf.TypeConApp{ID: lf.TypeConID{PackageID: b.DS, Module: "Daml.Script.Internal.Questions.UserManagement", Name: "UserRight"}},
 				Con: "CanActAs", Arg: p}
 			return b.Ask("CreateUser", 1, b.Payload("UserManagement", "CreateUser", "user", user, "rights", scripttest.List(right), "participant", scripttest.None()),
 				func(lf.Expr) lf.Expr {
@@ -135,11 +121,7 @@ func TestScriptsOnNode(t *testing.T) {
 			return b.Ask("ListKnownParties", 1, b.Payload("PartyManagement", "ListKnownParties", "participant", scripttest.None()), b.Pure)
 		}),
 	}
-	var vals []lftest.Value
-	for name, x := range scripts {
-		vals = append(vals, lftest.Value{Name: name, Type: b.ScriptType(), Expr: b.Script(x)})
-	}
-	sp := decode(t, lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0", Modules: []lftest.Module{{Name: "Test", Values: vals}}})
+	sp := decode(t, lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0", Modules: []lftest.Module{{Name: "Test", Values: b.Values(scripts)}}})
 	pm := engine.PackageMap{sp.ID: sp, tp.ID: tp}
 	for _, p := range dar.Packages {
 		pm[p.ID] = p

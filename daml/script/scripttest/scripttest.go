@@ -9,8 +9,11 @@ package scripttest
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -30,6 +33,43 @@ type Builder struct {
 	// DS is the daml-script package id.
 	DS string
 	n  int
+}
+
+// ForDAR returns a Builder over the daml-script package dar carries (DS
+// is "" when it carries none).
+func ForDAR(dar *lf.DAR) *Builder {
+	b := &Builder{}
+	for _, p := range dar.Packages {
+		if p.Name == "daml-script" {
+			b.DS = p.ID
+		}
+	}
+	return b
+}
+
+// Values returns the top-level values (of type Script ()) of a test
+// module, one per entry of scripts, whose expression is the script.
+func (b *Builder) Values(scripts map[string]lf.Expr) []lftest.Value {
+	vals := make([]lftest.Value, 0, len(scripts))
+	for name, x := range scripts {
+		vals = append(vals, lftest.Value{Name: name, Type: b.ScriptType(), Expr: b.Script(x)})
+	}
+	return vals
+}
+
+// ReadDAR returns the bytes of the DAR at path, skipping the test when
+// the file is absent (../shared not checked out) and failing it on any
+// other read error.
+func ReadDAR(tb testing.TB, path string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		tb.Skipf("%s is absent (../shared not checked out): skipping", path)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }
 
 var unit lf.Type = &lf.TBuiltin{Builtin: lf.BuiltinUnit}
