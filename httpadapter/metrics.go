@@ -1,7 +1,6 @@
 package httpadapter
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -93,11 +92,13 @@ func (m *Metrics) Wrap(h http.Handler) http.Handler {
 	})
 }
 
-type routeLabelKey struct{}
-
+// routeLabel is what a handle of the label router writes: the route
+// pattern and whether it is a WebSocket stream. The label router's handles
+// get it as their ResponseWriter (they write nothing else).
 type routeLabel struct {
-	pattern string
-	stream  bool
+	http.ResponseWriter // nil: never written to
+	pattern             string
+	stream              bool
 }
 
 // routeLabels is a router of the adapter's routes whose handles only name
@@ -105,16 +106,18 @@ type routeLabel struct {
 func routeLabels() *httprouter.Router {
 	r := httprouter.New()
 	name := func(rt route) httprouter.Handle {
-		return func(_ http.ResponseWriter, req *http.Request, _ httprouter.Params) {
-			*req.Context().Value(routeLabelKey{}).(*routeLabel) = routeLabel{pattern: rt.path}
+		return func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+			l := w.(*routeLabel)
+			l.pattern, l.stream = rt.path, false
 		}
 	}
 	register(r, routes, name)
 	register(r, registryRoutes, name)
 	for _, rt := range wsRoutes {
 		p := rt.path
-		r.Handle(http.MethodGet, p, func(_ http.ResponseWriter, req *http.Request, _ httprouter.Params) {
-			*req.Context().Value(routeLabelKey{}).(*routeLabel) = routeLabel{pattern: p, stream: true}
+		r.Handle(http.MethodGet, p, func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+			l := w.(*routeLabel)
+			l.pattern, l.stream = p, true
 		})
 	}
 	return r
@@ -127,11 +130,17 @@ func (m *Metrics) route(r *http.Request) (string, bool) {
 	if h == nil {
 		return "unmatched", false
 	}
+	// The handles see the path as the adapter's router does (escaped);
+	// the request is copied only when that differs from r's.
+	req := r
+	if path != r.URL.Path || r.URL.RawPath != "" {
+		u := *r.URL
+		u.Path, u.RawPath = path, ""
+		req = new(http.Request)
+		*req = *r
+		req.URL = &u
+	}
 	var l routeLabel
-	u := *r.URL
-	u.Path, u.RawPath = path, ""
-	req := r.WithContext(context.WithValue(r.Context(), routeLabelKey{}, &l))
-	req.URL = &u
-	h(nil, req, ps)
+	h(&l, req, ps)
 	return l.pattern, l.stream
 }

@@ -85,6 +85,7 @@ func TestMetrics(t *testing.T) {
 	if rec := get(api, "/v2/parties/nobody::1220ab"); rec.Code != 200 {
 		t.Logf("GET /v2/parties/{party}: %d", rec.Code)
 	}
+	get(api, "/v2/parties/participant%2Did") // escaped: the static route, not /v2/parties/:party
 	get(api, "/no/such/route")
 	if _, err := node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "alice"}); err != nil {
 		t.Fatal(err)
@@ -100,6 +101,8 @@ func TestMetrics(t *testing.T) {
 		{"ledgernode_http_request_duration_seconds", map[string]string{"method": "GET", "route": "/v2/version"}, 2},
 		{"ledgernode_http_requests_total", map[string]string{"route": "/v2/parties/:party"}, 1},
 		{"ledgernode_http_requests_total", map[string]string{"route": "unmatched", "status": "404"}, 1},
+		{"ledgernode_http_requests_total", map[string]string{"route": "/v2/parties/participant-id", "status": "200"}, 1},
+		{"ledgernode_commits_total", map[string]string{"outcome": "failed"}, 0},
 		{"ledgernode_ledger_end", nil, 1},
 		{"ledgernode_http_open_streams", nil, 0},
 	}
