@@ -181,6 +181,7 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			checkOnePass(t, []byte(tc.in), tc.typ, "arg", lookup)
 			got, err := CheckValue(json.RawMessage(tc.in), tc.typ, "arg", lookup)
 			if tc.code == "" {
 				if err != nil {
