@@ -166,3 +166,18 @@ func TestCanonicalLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestParseShortInt64 pins the allocation-free Int64 parser to
+// parseInt64 on strings of up to 18 bytes.
+func TestParseShortInt64(t *testing.T) {
+	for _, s := range []string{
+		"", "+", "-", "0", "-0", "+0", "7", "42", "-42", "+42", "007", "-007", "1.0", " 1", "1 ", "1a", "a1", "--1", "+-1",
+		"١٢", "123456789012345678", "-12345678901234567", "+99999999999999999", "999999999999999999", "1_000",
+	} {
+		n1, ok1 := parseShortInt64([]byte(s))
+		n2, ok2 := parseInt64(s)
+		if n1 != n2 || ok1 != ok2 {
+			t.Errorf("parseShortInt64(%q) = %d, %v; parseInt64 = %d, %v", s, n1, ok1, n2, ok2)
+		}
+	}
+}

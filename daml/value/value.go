@@ -850,7 +850,14 @@ type checker struct {
 	// budget is the work left for GenMap key sorting and copying.
 	budget int
 	dts    map[lf.TypeConID]dataTypeEntry
-	fidx   map[*lf.DataType]map[string]int
+	// lastCon and last are the last data type dataTypeOf resolved.
+	lastCon *lf.TCon
+	last    dataTypeEntry
+	// paths is the slab path allocates from; its first pathsUsed
+	// entries are in use.
+	paths     []vpath
+	pathsUsed int
+	fidx      map[*lf.DataType]map[string]int
 }
 
 // dataTypeEntry is a resolved data type and its id, shared by the values
@@ -883,6 +890,43 @@ func (c *checker) spend(n int, p *vpath) error {
 		return c.invalid(p, "the value is too complex to check")
 	}
 	return nil
+}
+
+// path returns a copy of v from c's slab of paths. The checker makes a
+// path for each container it visits, needed only until the call that
+// made it returns (errors render their path at once), so paths are
+// freed in reverse order of their making (free) and their slots reused.
+func (c *checker) path(v vpath) *vpath {
+	if c.pathsUsed == len(c.paths) {
+		// A new slab; the paths in use stay in the old one.
+		c.paths = make([]vpath, min(max(4, 2*len(c.paths)), 256))
+		c.pathsUsed = 0
+	}
+	p := &c.paths[c.pathsUsed]
+	c.pathsUsed++
+	*p = v
+	return p
+}
+
+// free gives back the slot of p if it is the last path made (otherwise
+// the slot is not reused).
+func (c *checker) free(p *vpath) {
+	if c.pathsUsed > 0 && p == &c.paths[c.pathsUsed-1] {
+		c.pathsUsed--
+	}
+}
+
+// dataTypeOf is dataTypeID for the data type h names, remembering the
+// last one (a list of records names the same data type again and again).
+func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
+	if h == c.lastCon {
+		return c.last.dt, c.last.id, nil
+	}
+	dt, id, err := c.dataTypeID(h.ID, p)
+	if err == nil {
+		c.lastCon, c.last = h, dataTypeEntry{dt: dt, id: id}
+	}
+	return dt, id, err
 }
 
 // dataType resolves a data type through lookup, with a cache.
@@ -1156,7 +1200,7 @@ func (c *checker) value(i int, t lf.Type, env *tenv, p *vpath, depth int) (Value
 		}
 		return c.checkBuiltin(i, h.Builtin, args, aenv, p, depth)
 	case *lf.TCon:
-		dt, id, err := c.dataTypeID(h.ID, p)
+		dt, id, err := c.dataTypeOf(h, p)
 		if err != nil {
 			return nil, err
 		}
@@ -1242,10 +1286,9 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 		if tp.kind(i) != tkString {
 			return nil, c.wrongKind(i, p, "a JSON string (e.g. \"42\")", "Int64")
 		}
-		s := tp.str(i)
-		n, ok := parseInt64(s)
+		n, ok := tp.int64At(i)
 		if !ok {
-			return nil, c.invalid(p, "could not read Int64 string %s: not a 64-bit integer", quoteShort(s))
+			return nil, c.invalid(p, "could not read Int64 string %s: not a 64-bit integer", quoteShort(tp.str(i)))
 		}
 		if c.count {
 			c.n += 2 + len(strconv.AppendInt(c.scratch[:0], n, 10))
@@ -1397,7 +1440,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			out = make(List, 0, tp.count(i))
 		}
 		c.emit("[")
-		ep := &vpath{parent: p, kind: 'i'}
+		ep := c.path(vpath{parent: p, kind: 'i'})
 		for e, n := i+1, 0; e < tp.next(i); e, n = tp.next(e), n+1 {
 			if n > 0 {
 				c.emit(",")
@@ -1411,6 +1454,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 				out = append(out, v)
 			}
 		}
+		c.free(ep)
 		c.emit("]")
 		if !c.build {
 			return nil, nil
@@ -1464,7 +1508,7 @@ func (c *checker) checkOptional(i int, elem lf.Type, env *tenv, p *vpath, depth 
 		return Optional{Nested: true}, nil
 	}
 	c.emit("[")
-	ip := &vpath{parent: p, kind: 'i'}
+	ip := c.path(vpath{parent: p, kind: 'i'})
 	var v Value
 	var err error
 	if inner, ienv, ok := c.asOptional(elem, env); ok {
@@ -1475,6 +1519,7 @@ func (c *checker) checkOptional(i int, elem lf.Type, env *tenv, p *vpath, depth 
 	if err != nil {
 		return nil, err
 	}
+	c.free(ip)
 	c.emit("]")
 	if !c.build {
 		return nil, nil
@@ -1557,7 +1602,7 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 	// keep is the size after the last field that does not print as null:
 	// the trailing fields printed as null are left out.
 	keep := c.size()
-	fp := &vpath{parent: p, kind: 'f'}
+	fp := c.path(vpath{parent: p, kind: 'f'})
 	for fi, f := range dt.Fields {
 		if fi > 0 {
 			c.emit(",")
@@ -1582,6 +1627,7 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 			out.Fields[fi] = RecordField{Label: f.Name, Value: v}
 		}
 	}
+	c.free(fp)
 	if c.count {
 		c.n = keep
 	} else {
@@ -1618,22 +1664,23 @@ func (c *checker) checkVariant(i int, id *lf.TypeConID, dt *lf.DataType, env *te
 	if tagI < 0 || valI < 0 {
 		return nil, c.invalid(p, "%s", shape)
 	}
-	tagPath := &vpath{parent: p, kind: 'f', name: "tag"}
 	if tp.kind(tagI) != tkString {
-		return nil, c.wrongKind(tagI, tagPath, "a JSON string", "a variant tag")
+		return nil, c.wrongKind(tagI, &vpath{parent: p, kind: 'f', name: "tag"}, "a JSON string", "a variant tag")
 	}
 	tag := tp.str(tagI)
 	fi := c.fieldIndex(dt, tag)
 	if fi < 0 {
-		return nil, c.invalid(tagPath, "Unexpected variant tag: %s", nameList([]string{tag}))
+		return nil, c.invalid(&vpath{parent: p, kind: 'f', name: "tag"}, "Unexpected variant tag: %s", nameList([]string{tag}))
 	}
 	c.emit(`{"tag":`)
 	c.emitQuoted(tag)
 	c.emit(`,"value":`)
-	v, err := c.value(valI, dt.Fields[fi].Type, env, &vpath{parent: p, kind: 't', name: tag}, depth+1)
+	vp := c.path(vpath{parent: p, kind: 't', name: tag})
+	v, err := c.value(valI, dt.Fields[fi].Type, env, vp, depth+1)
 	if err != nil {
 		return nil, err
 	}
+	c.free(vp)
 	c.emit("}")
 	if !c.build {
 		return nil, nil
@@ -1683,7 +1730,7 @@ func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth i
 		out = make(TextMap, 0, len(entries))
 	}
 	c.emit("{")
-	kp := &vpath{parent: p, kind: 'k'}
+	kp := c.path(vpath{parent: p, kind: 'k'})
 	for n, e := range entries {
 		if n > 0 {
 			c.emit(",")
@@ -1699,6 +1746,7 @@ func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth i
 			out = append(out, TextMapEntry{Key: e.key, Value: v})
 		}
 	}
+	c.free(kp)
 	c.emit("}")
 	if !c.build {
 		return nil, nil
@@ -1720,7 +1768,7 @@ func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth 
 	var entries []entry
 	var kvs []GenMapEntry // the built entries, by input position
 	start := len(c.out)
-	ep := &vpath{parent: p, kind: 'i'}
+	ep := c.path(vpath{parent: p, kind: 'i'})
 	for e, n := i+1, 0; e < tp.next(i); e, n = tp.next(e), n+1 {
 		ep.index = n
 		if tp.kind(e) != tkArray {
@@ -1731,20 +1779,25 @@ func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth 
 			return nil, c.invalid(ep, "expected a [key, value] array for a GenMap entry, got an array of fewer than 2 elements")
 		}
 		ks := len(c.out)
-		kv, err := c.value(k, kt, env, &vpath{parent: ep, kind: 'i', index: 0}, depth+1)
+		kp := c.path(vpath{parent: ep, kind: 'i', index: 0})
+		kv, err := c.value(k, kt, env, kp, depth+1)
 		if err != nil {
 			return nil, err
 		}
+		c.free(kp)
 		ke := len(c.out)
-		vv, err := c.value(tp.next(k), vt, env, &vpath{parent: ep, kind: 'i', index: 1}, depth+1)
+		vp := c.path(vpath{parent: ep, kind: 'i', index: 1})
+		vv, err := c.value(tp.next(k), vt, env, vp, depth+1)
 		if err != nil {
 			return nil, err
 		}
+		c.free(vp)
 		entries = append(entries, entry{ks, ke, len(c.out), len(kvs)})
 		if c.build {
 			kvs = append(kvs, GenMapEntry{Key: kv, Value: vv})
 		}
 	}
+	c.free(ep)
 	if len(entries) == 0 {
 		c.out = append(c.out, '[', ']')
 		c.endGenMap(counting)
@@ -2018,6 +2071,40 @@ func cmpDecimal(a, b string) int {
 
 // ---------------------------------------------------------------------
 // Scalars.
+
+// int64At parses string token i as parseInt64 does, without copying a
+// short string without escapes.
+func (tp *tape) int64At(i int) (int64, bool) {
+	body, plain := tp.plainStr(i)
+	if !plain || len(body) > 18 {
+		return parseInt64(tp.str(i))
+	}
+	return parseShortInt64(body)
+}
+
+// parseShortInt64 is parseInt64 for at most 18 bytes (a sign and 17
+// digits, or 18 digits: never out of range).
+func parseShortInt64(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, d := range b {
+		if !isDigit(d) {
+			return 0, false
+		}
+		n = n*10 + int64(d-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
 
 // parseInt64 parses a Java Long.parseLong string with ASCII digits.
 func parseInt64(s string) (int64, bool) {
