@@ -1,6 +1,8 @@
 package value
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,8 +147,8 @@ func TestFromJSONOnePassLimits(t *testing.T) {
 }
 
 // TestCanonicalLengths pins the lengths the one pass counts to the
-// printers: jsonStringLen to appendJSONString and timestampLen to
-// appendTimestamp.
+// printers: jsonStringLen to appendJSONString, timestampLen to
+// appendTimestamp and int64Len to strconv.AppendInt.
 func TestCanonicalLengths(t *testing.T) {
 	var all strings.Builder
 	for c := range 256 {
@@ -155,6 +157,11 @@ func TestCanonicalLengths(t *testing.T) {
 	for _, s := range []string{"", "x", `"`, `\`, "a\x00b\x1f\x7f", "é😀", all.String()} {
 		if got, want := jsonStringLen(s), len(appendJSONString(nil, s)); got != want {
 			t.Errorf("jsonStringLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for _, n := range []int64{0, 1, -1, 9, 10, -9, -10, 99, 100, -100, 1 << 40, -(1 << 40), math.MaxInt64, math.MinInt64, math.MinInt64 + 1} {
+		if got, want := int64Len(n), len(strconv.AppendInt(nil, n, 10)); got != want {
+			t.Errorf("int64Len(%d) = %d, want %d", n, got, want)
 		}
 	}
 	for _, m := range []int64{

@@ -158,18 +158,19 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	if path == "" {
 		path = "$"
 	}
-	root := &vpath{name: path}
+	c := &checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
 	if len(v) > maxValueBytes {
-		return nil, nil, newError(KindInvalid, root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
+		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
 	}
 	tp, serr := tokenize(v)
 	if serr != nil {
-		return nil, nil, newError(KindInvalid, root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
+		return nil, nil, newError(KindInvalid, &c.root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
 	}
 	if t == nil {
-		return nil, nil, newError(KindType, root, "no type to check the value against")
+		return nil, nil, newError(KindType, &c.root, "no type to check the value against")
 	}
-	return &checker{tp: tp, lookup: lookup, budget: 1<<20 + 64*len(v)}, root, nil
+	c.tp = tp
+	return c, &c.root, nil
 }
 
 // ---------------------------------------------------------------------
@@ -845,14 +846,15 @@ type checker struct {
 	n int
 	// build makes value return the typed Value.
 	build bool
-	// scratch is room for printing a number to count its length.
-	scratch [24]byte
 	// budget is the work left for GenMap key sorting and copying.
 	budget int
 	dts    map[lf.TypeConID]dataTypeEntry
-	// lastCon and last are the last data type dataTypeOf resolved.
+	// last is the last data type resolved, and lastCon the TCon that
+	// named it when dataTypeOf resolved it (else nil).
 	lastCon *lf.TCon
 	last    dataTypeEntry
+	// root is the path of the whole value.
+	root vpath
 	// paths is the slab path allocates from; its first pathsUsed
 	// entries are in use.
 	paths     []vpath
@@ -899,7 +901,7 @@ func (c *checker) spend(n int, p *vpath) error {
 func (c *checker) path(v vpath) *vpath {
 	if c.pathsUsed == len(c.paths) {
 		// A new slab; the paths in use stay in the old one.
-		c.paths = make([]vpath, min(max(4, 2*len(c.paths)), 256))
+		c.paths = make([]vpath, min(max(2, 2*len(c.paths)), 256))
 		c.pathsUsed = 0
 	}
 	p := &c.paths[c.pathsUsed]
@@ -916,15 +918,16 @@ func (c *checker) free(p *vpath) {
 	}
 }
 
-// dataTypeOf is dataTypeID for the data type h names, remembering the
-// last one (a list of records names the same data type again and again).
+// dataTypeOf is dataTypeID for the data type h names, telling the last
+// one by its TCon (a list of records names the same data type again and
+// again).
 func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
 	if h == c.lastCon {
 		return c.last.dt, c.last.id, nil
 	}
 	dt, id, err := c.dataTypeID(h.ID, p)
 	if err == nil {
-		c.lastCon, c.last = h, dataTypeEntry{dt: dt, id: id}
+		c.lastCon = h
 	}
 	return dt, id, err
 }
@@ -938,7 +941,11 @@ func (c *checker) dataType(id lf.TypeConID, p *vpath) (*lf.DataType, error) {
 // dataTypeID is dataType that also returns a copy of id, the same for
 // every call of this checker.
 func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
+	if c.last.id != nil && *c.last.id == id {
+		return c.last.dt, c.last.id, nil
+	}
 	if e, ok := c.dts[id]; ok {
+		c.lastCon, c.last = nil, e
 		return e.dt, e.id, nil
 	}
 	var pkg *lf.Package
@@ -952,12 +959,16 @@ func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeC
 	if dt == nil {
 		return nil, nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
-	if c.dts == nil {
-		c.dts = map[lf.TypeConID]dataTypeEntry{}
-	}
 	e := dataTypeEntry{dt: dt, id: new(lf.TypeConID)}
 	*e.id = id
-	c.dts[id] = e
+	// The map is made for the second data type: most values have one.
+	if c.last.id != nil {
+		if c.dts == nil {
+			c.dts = map[lf.TypeConID]dataTypeEntry{*c.last.id: c.last}
+		}
+		c.dts[id] = e
+	}
+	c.lastCon, c.last = nil, e
 	return e.dt, e.id, nil
 }
 
@@ -1291,7 +1302,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return nil, c.invalid(p, "could not read Int64 string %s: not a 64-bit integer", quoteShort(tp.str(i)))
 		}
 		if c.count {
-			c.n += 2 + len(strconv.AppendInt(c.scratch[:0], n, 10))
+			c.n += 2 + int64Len(n)
 		} else {
 			c.out = append(c.out, '"')
 			c.out = strconv.AppendInt(c.out, n, 10)
@@ -2239,8 +2250,12 @@ func canonicalNumeric(s string, scale int) (string, int, string) {
 // (lf.CheckParty: 1 to 255 characters of [a-zA-Z0-9:_ -]); it returns the
 // problem in daml/value's words (the input quoted short), or "".
 func validParty(s string) string {
+	err := lf.CheckParty(s)
+	if err == nil {
+		return ""
+	}
 	var se *lf.SyntaxError
-	if !errors.As(lf.CheckParty(s), &se) {
+	if !errors.As(err, &se) {
 		return ""
 	}
 	switch se.Problem {
@@ -2493,6 +2508,23 @@ func validZoneRegion(z string) bool {
 		}
 	}
 	return true
+}
+
+// int64Len returns len(strconv.AppendInt(nil, n, 10)).
+func int64Len(n int64) int {
+	l := 1
+	if n < 0 {
+		l++ // the sign; -n may overflow, so count on n/10
+		if n /= 10; n == 0 {
+			return l
+		}
+		n = -n
+		l++
+	}
+	for ; n >= 10; n /= 10 {
+		l++
+	}
+	return l
 }
 
 // timestampLen returns len(appendTimestamp(nil, micros)) for a Timestamp
