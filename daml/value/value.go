@@ -225,7 +225,7 @@ type tokenizer struct {
 // tokenize checks src as one JSON value (surrounding whitespace allowed)
 // and returns its tape.
 func tokenize(src []byte) (*tape, *syntaxError) {
-	z := &tokenizer{src: src, toks: make([]tok, 0, min(len(src)/8+4, 1<<16))}
+	z := &tokenizer{src: src, toks: make([]tok, 0, maxTokens(src))}
 	if !z.value(0) {
 		return nil, z.err
 	}
@@ -234,6 +234,18 @@ func tokenize(src []byte) (*tape, *syntaxError) {
 		return nil, &syntaxError{z.pos, "unexpected data after the value"}
 	}
 	return &tape{src: src, toks: z.toks}, nil
+}
+
+// maxTokens bounds the number of tokens of src, for sizing its tape:
+// every value but the first follows a '[', '{', ',' or ':' (each key a
+// '{' or ','). The bound counts those bytes in strings too, so it is
+// capped (hostile input grows the tape as it is read).
+func maxTokens(src []byte) int {
+	n := 1
+	for _, c := range []byte("[{,:") {
+		n += bytes.Count(src, []byte{c})
+	}
+	return min(n, 1<<16)
 }
 
 func (z *tokenizer) fail(msg string) bool {
