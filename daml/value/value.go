@@ -1555,8 +1555,10 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 	if tp.kind(i) != tkObject {
 		return nil, c.wrongKind(i, p, "a JSON object", "record "+id.Module+":"+id.Name)
 	}
+	// vals holds the token of each field's value (-1: absent), on the
+	// stack for up to 16 fields.
 	var small [16]int
-	vals := small[:0]
+	var vals []int
 	if len(dt.Fields) > len(small) {
 		vals = make([]int, len(dt.Fields))
 	} else {
