@@ -708,41 +708,39 @@ func (p *vpath) String() string {
 	if p == nil {
 		return ""
 	}
+	var segs []*vpath
+	for q := p; q != nil; q = q.parent {
+		segs = append(segs, q)
+	}
 	var sb strings.Builder
-	p.writeTo(&sb)
-	return sb.String()
-}
-
-// writeTo writes the path to sb, root first. It keeps no pointer to p, so
-// that the checker's paths can live on the stack.
-func (p *vpath) writeTo(sb *strings.Builder) {
-	if p.parent != nil {
-		p.parent.writeTo(sb)
-	}
-	switch p.kind {
-	case 0:
-		sb.WriteString(p.name)
-	case 'f':
-		sb.WriteByte('.')
-		sb.WriteString(p.name)
-	case 'i':
-		sb.WriteByte('[')
-		sb.WriteString(strconv.Itoa(p.index))
-		sb.WriteByte(']')
-	case 'k':
-		if isIdentifier(p.name) {
+	for i := len(segs) - 1; i >= 0; i-- {
+		s := segs[i]
+		switch s.kind {
+		case 0:
+			sb.WriteString(s.name)
+		case 'f':
 			sb.WriteByte('.')
-			sb.WriteString(p.name)
-		} else {
+			sb.WriteString(s.name)
+		case 'i':
 			sb.WriteByte('[')
-			sb.WriteString(quoteShort(p.name))
+			sb.WriteString(strconv.Itoa(s.index))
 			sb.WriteByte(']')
+		case 'k':
+			if isIdentifier(s.name) {
+				sb.WriteByte('.')
+				sb.WriteString(s.name)
+			} else {
+				sb.WriteByte('[')
+				sb.WriteString(quoteShort(s.name))
+				sb.WriteByte(']')
+			}
+		case 't':
+			sb.WriteString(".tag(")
+			sb.WriteString(s.name)
+			sb.WriteByte(')')
 		}
-	case 't':
-		sb.WriteString(".tag(")
-		sb.WriteString(p.name)
-		sb.WriteByte(')')
 	}
+	return sb.String()
 }
 
 // isIdentifier reports whether s is a Daml-LF name ([A-Za-z_$][A-Za-z0-9_$]*).
