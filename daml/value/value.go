@@ -140,30 +140,37 @@ func PackageLookup(pkgs ...*lf.Package) func(pkgID string) *lf.Package {
 // variable) is a fault of the caller, not of the value: the error is
 // KindType (LEDGER_API_INTERNAL_ERROR).
 func CheckValue(v json.RawMessage, t lf.Type, path string, lookup func(pkgID string) *lf.Package) (json.RawMessage, error) {
-	if path == "" {
-		path = "$"
+	c, root, err := newChecker(v, t, path, lookup)
+	if err != nil {
+		return nil, err
 	}
-	root := &vpath{name: path}
-	if len(v) > maxValueBytes {
-		return nil, newError(KindInvalid, root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
-	}
-	tp, serr := tokenize(v)
-	if serr != nil {
-		return nil, newError(KindInvalid, root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
-	}
-	if t == nil {
-		return nil, newError(KindType, root, "no type to check the value against")
-	}
-	c := &checker{
-		tp:     tp,
-		lookup: lookup,
-		out:    make([]byte, 0, len(v)+len(v)/4+16),
-		budget: 1<<20 + 64*len(v),
-	}
+	c.out = make([]byte, 0, len(v)+len(v)/4+16)
 	if err := c.check(0, t, nil, root, 0); err != nil {
 		return nil, err
 	}
 	return json.RawMessage(c.out), nil
+}
+
+// newChecker checks the size and syntax of v and that there is a type
+// (the errors of CheckValue before it looks at the type), and returns a
+// printing checker of v with the path of v (path, or "$").
+func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.Package) (*checker, *vpath, error) {
+	if path == "" {
+		path = "$"
+	}
+	c := &checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
+	if len(v) > maxValueBytes {
+		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
+	}
+	tp, serr := tokenize(v)
+	if serr != nil {
+		return nil, nil, newError(KindInvalid, &c.root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
+	}
+	if t == nil {
+		return nil, nil, newError(KindType, &c.root, "no type to check the value against")
+	}
+	c.tp = tp
+	return c, &c.root, nil
 }
 
 // ---------------------------------------------------------------------
@@ -218,7 +225,7 @@ type tokenizer struct {
 // tokenize checks src as one JSON value (surrounding whitespace allowed)
 // and returns its tape.
 func tokenize(src []byte) (*tape, *syntaxError) {
-	z := &tokenizer{src: src, toks: make([]tok, 0, min(len(src)/8+4, 1<<16))}
+	z := &tokenizer{src: src, toks: make([]tok, 0, maxTokens(src))}
 	if !z.value(0) {
 		return nil, z.err
 	}
@@ -227,6 +234,18 @@ func tokenize(src []byte) (*tape, *syntaxError) {
 		return nil, &syntaxError{z.pos, "unexpected data after the value"}
 	}
 	return &tape{src: src, toks: z.toks}, nil
+}
+
+// maxTokens bounds the number of tokens of src, for sizing its tape:
+// every value but the first follows a '[', '{', ',' or ':' (each key a
+// '{' or ','). The bound counts those bytes in strings too, so it is
+// capped (hostile input grows the tape as it is read).
+func maxTokens(src []byte) int {
+	n := 1
+	for _, c := range []byte("[{,:") {
+		n += bytes.Count(src, []byte{c})
+	}
+	return min(n, 1<<16)
 }
 
 func (z *tokenizer) fail(msg string) bool {
@@ -524,6 +543,15 @@ func (tp *tape) kind(i int) tokKind {
 // next returns the index after value i.
 func (tp *tape) next(i int) int { return int(tp.toks[i].next) }
 
+// count returns the number of elements of array i.
+func (tp *tape) count(i int) int {
+	n := 0
+	for e := i + 1; e < tp.next(i); e = tp.next(e) {
+		n++
+	}
+	return n
+}
+
 // raw returns the text of token i.
 func (tp *tape) raw(i int) []byte { return tp.src[tp.toks[i].start:tp.toks[i].end] }
 
@@ -646,6 +674,20 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// jsonStringLen returns len(appendJSONString(nil, s)).
+func jsonStringLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"', c == '\\', c == '\n', c == '\r', c == '\t', c == '\b', c == '\f':
+			n++
+		case c < 0x20:
+			n += 5
+		}
+	}
+	return n
 }
 
 // ---------------------------------------------------------------------
@@ -803,11 +845,38 @@ func bind(params []lf.TypeParam, args []lf.Type, env *tenv) *tenv {
 type checker struct {
 	tp     *tape
 	lookup func(string) *lf.Package
-	out    []byte
+	// out is the canonical encoding printed so far.
+	out []byte
+	// count makes value count the canonical encoding in n rather than
+	// print it to out (except GenMaps, see checkGenMap); out is empty
+	// whenever count is set. Counting needs build (a field printing null
+	// is told by its Value).
+	count bool
+	// n is the length of the canonical encoding counted, not printed.
+	n int
+	// build makes value return the typed Value.
+	build bool
 	// budget is the work left for GenMap key sorting and copying.
 	budget int
-	dts    map[lf.TypeConID]*lf.DataType
-	fidx   map[*lf.DataType]map[string]int
+	dts    map[lf.TypeConID]dataTypeEntry
+	// last is the last data type resolved, and lastCon the TCon that
+	// named it when dataTypeOf resolved it (else nil).
+	lastCon *lf.TCon
+	last    dataTypeEntry
+	// root is the path of the whole value.
+	root vpath
+	// paths is the slab path allocates from; its first pathsUsed
+	// entries are in use.
+	paths     []vpath
+	pathsUsed int
+	fidx      map[*lf.DataType]map[string]int
+}
+
+// dataTypeEntry is a resolved data type and its id, shared by the values
+// that FromJSON builds of that type.
+type dataTypeEntry struct {
+	dt *lf.DataType
+	id *lf.TypeConID
 }
 
 func (c *checker) invalid(p *vpath, format string, args ...any) error {
@@ -835,27 +904,82 @@ func (c *checker) spend(n int, p *vpath) error {
 	return nil
 }
 
+// path returns a copy of v from c's slab of paths. The checker makes a
+// path for each container it visits, needed only until the call that
+// made it returns (errors render their path at once), so paths are
+// freed in reverse order of their making (free) and their slots reused.
+func (c *checker) path(v vpath) *vpath {
+	if c.pathsUsed == len(c.paths) {
+		// A new slab; the paths in use stay in the old one.
+		c.paths = make([]vpath, min(max(2, 2*len(c.paths)), 256))
+		c.pathsUsed = 0
+	}
+	p := &c.paths[c.pathsUsed]
+	c.pathsUsed++
+	*p = v
+	return p
+}
+
+// free gives back the slot of p if it is the last path made (otherwise
+// the slot is not reused).
+func (c *checker) free(p *vpath) {
+	if c.pathsUsed > 0 && p == &c.paths[c.pathsUsed-1] {
+		c.pathsUsed--
+	}
+}
+
+// dataTypeOf is dataTypeID for the data type h names, telling the last
+// one by its TCon (a list of records names the same data type again and
+// again).
+func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
+	if h == c.lastCon {
+		return c.last.dt, c.last.id, nil
+	}
+	dt, id, err := c.dataTypeID(h.ID, p)
+	if err == nil {
+		c.lastCon = h
+	}
+	return dt, id, err
+}
+
 // dataType resolves a data type through lookup, with a cache.
 func (c *checker) dataType(id lf.TypeConID, p *vpath) (*lf.DataType, error) {
-	if dt, ok := c.dts[id]; ok {
-		return dt, nil
+	dt, _, err := c.dataTypeID(id, p)
+	return dt, err
+}
+
+// dataTypeID is dataType that also returns a copy of id, the same for
+// every call of this checker.
+func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
+	if c.last.id != nil && *c.last.id == id {
+		return c.last.dt, c.last.id, nil
+	}
+	if e, ok := c.dts[id]; ok {
+		c.lastCon, c.last = nil, e
+		return e.dt, e.id, nil
 	}
 	var pkg *lf.Package
 	if c.lookup != nil {
 		pkg = c.lookup(id.PackageID)
 	}
 	if pkg == nil {
-		return nil, c.internal(p, "package %s of data type %s:%s is not known", id.PackageID, id.Module, id.Name)
+		return nil, nil, c.internal(p, "package %s of data type %s:%s is not known", id.PackageID, id.Module, id.Name)
 	}
 	dt := pkg.DataType(id.Module, id.Name)
 	if dt == nil {
-		return nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
+		return nil, nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
-	if c.dts == nil {
-		c.dts = map[lf.TypeConID]*lf.DataType{}
+	e := dataTypeEntry{dt: dt, id: new(lf.TypeConID)}
+	*e.id = id
+	// The map is made for the second data type: most values have one.
+	if c.last.id != nil {
+		if c.dts == nil {
+			c.dts = map[lf.TypeConID]dataTypeEntry{*c.last.id: c.last}
+		}
+		c.dts[id] = e
 	}
-	c.dts[id] = dt
-	return dt, nil
+	c.lastCon, c.last = nil, e
+	return e.dt, e.id, nil
 }
 
 // synonym resolves a type synonym through lookup.
@@ -1064,33 +1188,45 @@ func builtinArity(b lf.BuiltinType) int {
 }
 
 // check validates value i (-1: an absent record field) against t read in
-// env and appends its canonical encoding to c.out.
+// env and appends its canonical encoding to c.out (see value).
 func (c *checker) check(i int, t lf.Type, env *tenv, p *vpath, depth int) error {
+	_, err := c.value(i, t, env, p, depth)
+	return err
+}
+
+// value validates value i (-1: an absent record field) against t read in
+// env. It appends the value's canonical encoding to c.out or, when
+// c.count is set, adds the encoding's length to c.n without printing it
+// (GenMaps are printed even then: their keys are sorted on their
+// encodings). When c.build is set it also returns the value as a Value;
+// otherwise the Value is nil. CheckValue and FromJSON both run it, so that
+// they accept the same values and fail with the same errors.
+func (c *checker) value(i int, t lf.Type, env *tenv, p *vpath, depth int) (Value, error) {
 	if depth > maxCheckDepth {
-		return c.invalid(p, "the value is nested too deeply")
+		return nil, c.invalid(p, "the value is nested too deeply")
 	}
-	if len(c.out) > maxCanonicalBytes {
-		return c.invalid(p, "the canonical value exceeds %d bytes", maxCanonicalBytes)
+	if c.size() > maxCanonicalBytes {
+		return nil, c.invalid(p, "the canonical value exceeds %d bytes", maxCanonicalBytes)
 	}
 	head, args, aenv, err := c.whnf(t, env, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch h := head.(type) {
 	case *lf.TBuiltin:
 		if n := builtinArity(h.Builtin); n < 0 {
-			return c.internal(p, "type %s is not serializable", h.Builtin)
+			return nil, c.internal(p, "type %s is not serializable", h.Builtin)
 		} else if n != args.n {
-			return c.internal(p, "type %s is applied to %d arguments instead of %d", h.Builtin, args.n, n)
+			return nil, c.internal(p, "type %s is applied to %d arguments instead of %d", h.Builtin, args.n, n)
 		}
 		return c.checkBuiltin(i, h.Builtin, args, aenv, p, depth)
 	case *lf.TCon:
-		dt, err := c.dataType(h.ID, p)
+		dt, id, err := c.dataTypeOf(h, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if args.n != len(dt.Params) {
-			return c.internal(p, "data type %s:%s has %d parameters but is applied to %d arguments", h.ID.Module, h.ID.Name, len(dt.Params), args.n)
+			return nil, c.internal(p, "data type %s:%s has %d parameters but is applied to %d arguments", h.ID.Module, h.ID.Name, len(dt.Params), args.n)
 		}
 		var denv *tenv
 		if args.n > 0 {
@@ -1098,56 +1234,99 @@ func (c *checker) check(i int, t lf.Type, env *tenv, p *vpath, depth int) error 
 		}
 		switch dt.Variety {
 		case lf.RecordVariety:
-			return c.checkRecord(i, h.ID, dt, denv, p, depth)
+			return c.checkRecord(i, id, dt, denv, p, depth)
 		case lf.VariantVariety:
-			return c.checkVariant(i, dt, denv, p, depth)
+			return c.checkVariant(i, id, dt, denv, p, depth)
 		case lf.EnumVariety:
-			return c.checkEnum(i, h.ID, dt, p)
+			return c.checkEnum(i, id, dt, p)
 		}
-		return c.internal(p, "%s:%s is an interface, not a serializable data type", h.ID.Module, h.ID.Name)
+		return nil, c.internal(p, "%s:%s is an interface, not a serializable data type", h.ID.Module, h.ID.Name)
 	}
-	return c.internal(p, "type %s is not a type of values", head)
+	return nil, c.internal(p, "type %s is not a type of values", head)
 }
 
-func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p *vpath, depth int) error {
+// size returns the length of the canonical encoding so far, printed or
+// counted.
+func (c *checker) size() int { return c.n + len(c.out) }
+
+// emit adds s to the canonical encoding.
+func (c *checker) emit(s string) {
+	if c.count {
+		c.n += len(s)
+		return
+	}
+	c.out = append(c.out, s...)
+}
+
+// emitQuoted adds s to the canonical encoding as a JSON string.
+func (c *checker) emitQuoted(s string) {
+	if c.count {
+		c.n += jsonStringLen(s)
+		return
+	}
+	c.out = appendJSONString(c.out, s)
+}
+
+// emitString adds string token i, whose contents are s, to the canonical
+// encoding as a JSON string.
+func (c *checker) emitString(i int, s string) {
+	if _, plain := c.tp.plainStr(i); plain {
+		// Without escapes the string is already canonical.
+		if c.count {
+			c.n += len(c.tp.raw(i))
+		} else {
+			c.out = append(c.out, c.tp.raw(i)...)
+		}
+		return
+	}
+	c.emitQuoted(s)
+}
+
+func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	switch b {
 	case lf.BuiltinUnit:
 		if i < 0 {
-			return c.wrongKind(i, p, "a JSON value", "Unit")
+			return nil, c.wrongKind(i, p, "a JSON value", "Unit")
 		}
-		c.out = append(c.out, '{', '}')
-		return nil
+		c.emit("{}")
+		return Unit{}, nil
 
 	case lf.BuiltinBool:
 		switch tp.kind(i) {
 		case tkTrue:
-			c.out = append(c.out, "true"...)
+			c.emit("true")
+			return Bool(true), nil
 		case tkFalse:
-			c.out = append(c.out, "false"...)
-		default:
-			return c.wrongKind(i, p, "a JSON boolean", "Bool")
+			c.emit("false")
+			return Bool(false), nil
 		}
-		return nil
+		return nil, c.wrongKind(i, p, "a JSON boolean", "Bool")
 
 	case lf.BuiltinInt64:
 		if tp.kind(i) != tkString {
-			return c.wrongKind(i, p, "a JSON string (e.g. \"42\")", "Int64")
+			return nil, c.wrongKind(i, p, "a JSON string (e.g. \"42\")", "Int64")
 		}
-		s := tp.str(i)
-		n, ok := parseInt64(s)
+		n, ok := tp.int64At(i)
 		if !ok {
-			return c.invalid(p, "could not read Int64 string %s: not a 64-bit integer", quoteShort(s))
+			return nil, c.invalid(p, "could not read Int64 string %s: not a 64-bit integer", quoteShort(tp.str(i)))
 		}
-		c.out = append(c.out, '"')
-		c.out = strconv.AppendInt(c.out, n, 10)
-		c.out = append(c.out, '"')
-		return nil
+		if c.count {
+			c.n += 2 + int64Len(n)
+		} else {
+			c.out = append(c.out, '"')
+			c.out = strconv.AppendInt(c.out, n, 10)
+			c.out = append(c.out, '"')
+		}
+		if !c.build {
+			return nil, nil
+		}
+		return Int64(n), nil
 
 	case lf.BuiltinNumeric:
 		scale, err := c.scale(args.at(0), env, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var s string
 		switch tp.kind(i) {
@@ -1156,88 +1335,117 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 		case tkNumber:
 			s = javaDoubleString(string(tp.raw(i)))
 		default:
-			return c.wrongKind(i, p, "a JSON string (e.g. \"1.5\")", "Numeric "+strconv.Itoa(scale))
+			return nil, c.wrongKind(i, p, "a JSON string (e.g. \"1.5\")", "Numeric "+strconv.Itoa(scale))
 		}
 		out, kind, msg := canonicalNumeric(s, scale)
 		switch kind {
 		case numMalformed:
-			return c.invalid(p, "%s", msg)
+			return nil, c.invalid(p, "%s", msg)
 		case numPreprocessing:
-			return c.preprocessing(p, "%s", msg)
+			return nil, c.preprocessing(p, "%s", msg)
 		}
-		c.out = append(c.out, '"')
-		c.out = append(c.out, out...)
-		c.out = append(c.out, '"')
-		return nil
+		if c.count {
+			c.n += len(out) + 2
+		} else {
+			c.out = append(c.out, '"')
+			c.out = append(c.out, out...)
+			c.out = append(c.out, '"')
+		}
+		if !c.build {
+			return nil, nil
+		}
+		return Numeric(out), nil
 
 	case lf.BuiltinText:
 		if tp.kind(i) != tkString {
-			return c.wrongKind(i, p, "a JSON string", "Text")
+			return nil, c.wrongKind(i, p, "a JSON string", "Text")
 		}
-		if _, plain := tp.plainStr(i); plain {
-			// Without escapes the text is already canonical.
-			c.out = append(c.out, tp.raw(i)...)
-		} else {
-			c.out = appendJSONString(c.out, tp.str(i))
+		var s string
+		if _, plain := tp.plainStr(i); !plain || c.build {
+			s = tp.str(i)
 		}
-		return nil
+		c.emitString(i, s)
+		if !c.build {
+			return nil, nil
+		}
+		return Text(s), nil
 
 	case lf.BuiltinParty:
 		if tp.kind(i) != tkString {
-			return c.wrongKind(i, p, "a JSON string", "Party")
+			return nil, c.wrongKind(i, p, "a JSON string", "Party")
 		}
 		s := tp.str(i)
 		if msg := validParty(s); msg != "" {
-			return c.invalid(p, "%s", msg)
+			return nil, c.invalid(p, "%s", msg)
 		}
-		c.out = appendJSONString(c.out, s)
-		return nil
+		c.emitString(i, s)
+		if !c.build {
+			return nil, nil
+		}
+		return Party(s), nil
 
 	case lf.BuiltinContractID:
 		if tp.kind(i) != tkString {
-			return c.wrongKind(i, p, "a JSON string", "ContractId")
+			return nil, c.wrongKind(i, p, "a JSON string", "ContractId")
 		}
 		s := tp.str(i)
 		if msg, pre := validContractID(s); msg != "" {
 			if pre {
-				return c.preprocessing(p, "%s", msg)
+				return nil, c.preprocessing(p, "%s", msg)
 			}
-			return c.invalid(p, "%s", msg)
+			return nil, c.invalid(p, "%s", msg)
 		}
-		c.out = appendJSONString(c.out, s)
-		return nil
+		c.emitString(i, s)
+		if !c.build {
+			return nil, nil
+		}
+		return ContractID(s), nil
 
 	case lf.BuiltinDate:
 		if tp.kind(i) != tkString {
-			return c.wrongKind(i, p, "a JSON string (YYYY-MM-DD)", "Date")
+			return nil, c.wrongKind(i, p, "a JSON string (YYYY-MM-DD)", "Date")
 		}
 		s := tp.str(i)
 		y, m, d, rest, ok := parseISODate(s)
 		if !ok || rest != "" {
-			return c.invalid(p, "malformed Date %s: expected an ISO-8601 local date YYYY-MM-DD", quoteShort(s))
+			return nil, c.invalid(p, "malformed Date %s: expected an ISO-8601 local date YYYY-MM-DD", quoteShort(s))
 		}
 		if y < 1 || y > 9999 {
-			return c.invalid(p, "out of bound Date %s: the range is 0001-01-01 to 9999-12-31", quoteShort(s))
+			return nil, c.invalid(p, "out of bound Date %s: the range is 0001-01-01 to 9999-12-31", quoteShort(s))
 		}
-		c.out = fmt.Appendf(c.out, `"%04d-%02d-%02d"`, y, m, d)
-		return nil
+		if c.count {
+			c.n += len(`"YYYY-MM-DD"`) // the year has 4 digits in range
+		} else {
+			c.out = fmt.Appendf(c.out, `"%04d-%02d-%02d"`, y, m, d)
+		}
+		if !c.build {
+			return nil, nil
+		}
+		return Date(DaysFromCivil(y, m, d)), nil
 
 	case lf.BuiltinTimestamp:
 		if tp.kind(i) != tkString {
-			return c.wrongKind(i, p, "a JSON string (ISO-8601 with an offset)", "Timestamp")
+			return nil, c.wrongKind(i, p, "a JSON string (ISO-8601 with an offset)", "Timestamp")
 		}
 		s := tp.str(i)
 		micros, inRange, ok := parseTimestamp(s)
 		if !ok {
-			return c.invalid(p, "malformed Timestamp %s: expected an ISO-8601 date-time with an offset, e.g. 2023-04-06T04:30:23.123456Z", quoteShort(s))
+			return nil, c.invalid(p, "malformed Timestamp %s: expected an ISO-8601 date-time with an offset, e.g. 2023-04-06T04:30:23.123456Z", quoteShort(s))
 		}
 		if !inRange {
-			return c.invalid(p, "out of bound Timestamp %s: the range is 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z", quoteShort(s))
+			return nil, c.invalid(p, "out of bound Timestamp %s: the range is 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z", quoteShort(s))
 		}
-		c.out = append(c.out, '"')
-		c.out = appendTimestamp(c.out, micros)
-		c.out = append(c.out, '"')
-		return nil
+		if c.count {
+			c.n += 2 + timestampLen(micros)
+		} else {
+			c.out = append(c.out, '"')
+			c.out = appendTimestamp(c.out, micros)
+			c.out = append(c.out, '"')
+		}
+		if !c.build {
+			return nil, nil
+		}
+		return Timestamp(micros), nil
 
 	case lf.BuiltinOptional:
 		elem := args.at(0)
@@ -1246,21 +1454,33 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 
 	case lf.BuiltinList:
 		if tp.kind(i) != tkArray {
-			return c.wrongKind(i, p, "a JSON array", "List")
+			return nil, c.wrongKind(i, p, "a JSON array", "List")
 		}
-		c.out = append(c.out, '[')
-		ep := &vpath{parent: p, kind: 'i'}
+		var out List
+		if c.build {
+			out = make(List, 0, tp.count(i))
+		}
+		c.emit("[")
+		ep := c.path(vpath{parent: p, kind: 'i'})
 		for e, n := i+1, 0; e < tp.next(i); e, n = tp.next(e), n+1 {
 			if n > 0 {
-				c.out = append(c.out, ',')
+				c.emit(",")
 			}
 			ep.index = n
-			if err := c.check(e, args.at(0), env, ep, depth+1); err != nil {
-				return err
+			v, err := c.value(e, args.at(0), env, ep, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if c.build {
+				out = append(out, v)
 			}
 		}
-		c.out = append(c.out, ']')
-		return nil
+		c.free(ep)
+		c.emit("]")
+		if !c.build {
+			return nil, nil
+		}
+		return out, nil
 
 	case lf.BuiltinTextMap:
 		return c.checkTextMap(i, args.at(0), env, p, depth)
@@ -1268,7 +1488,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 	case lf.BuiltinGenMap:
 		return c.checkGenMap(i, args.at(0), args.at(1), env, p, depth)
 	}
-	return c.internal(p, "type %s is not serializable", b)
+	return nil, c.internal(p, "type %s is not serializable", b)
 }
 
 // scale resolves the scale argument of Numeric.
@@ -1287,44 +1507,61 @@ func (c *checker) scale(t lf.Type, env *tenv, p *vpath) (int, error) {
 // checkOptional checks an Optional elem. In nested mode (the Optional
 // written inside another one, or itself containing one as written) each
 // level is a 0- or 1-element array; otherwise null is None.
-func (c *checker) checkOptional(i int, elem lf.Type, env *tenv, p *vpath, depth int, nested bool) error {
+func (c *checker) checkOptional(i int, elem lf.Type, env *tenv, p *vpath, depth int, nested bool) (Value, error) {
 	tp := c.tp
 	if !nested {
 		if i < 0 || tp.kind(i) == tkNull {
-			c.out = append(c.out, "null"...)
-			return nil
+			c.emit("null")
+			return Optional{}, nil
 		}
-		return c.check(i, elem, env, p, depth+1)
+		v, err := c.value(i, elem, env, p, depth+1)
+		if err != nil || !c.build {
+			return nil, err
+		}
+		return Optional{Value: v}, nil
 	}
 	if tp.kind(i) != tkArray {
-		return c.wrongKind(i, p, "a JSON array ([] for None, [x] for Some x)", "a nested Optional")
+		return nil, c.wrongKind(i, p, "a JSON array ([] for None, [x] for Some x)", "a nested Optional")
 	}
 	first := i + 1
 	if first >= tp.next(i) {
-		c.out = append(c.out, '[', ']')
-		return nil
+		c.emit("[]")
+		return Optional{Nested: true}, nil
 	}
-	c.out = append(c.out, '[')
-	ip := &vpath{parent: p, kind: 'i'}
+	c.emit("[")
+	ip := c.path(vpath{parent: p, kind: 'i'})
+	var v Value
 	var err error
 	if inner, ienv, ok := c.asOptional(elem, env); ok {
-		err = c.checkOptional(first, inner, ienv, ip, depth+1, true)
+		v, err = c.checkOptional(first, inner, ienv, ip, depth+1, true)
 	} else {
-		err = c.check(first, elem, env, ip, depth+1)
+		v, err = c.value(first, elem, env, ip, depth+1)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	c.out = append(c.out, ']')
-	return nil
+	c.free(ip)
+	c.emit("]")
+	if !c.build {
+		return nil, nil
+	}
+	return Optional{Value: v, Nested: true}, nil
 }
 
-func (c *checker) checkRecord(i int, id lf.TypeConID, dt *lf.DataType, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	if tp.kind(i) != tkObject {
-		return c.wrongKind(i, p, "a JSON object", "record "+id.Module+":"+id.Name)
+		return nil, c.wrongKind(i, p, "a JSON object", "record "+id.Module+":"+id.Name)
 	}
-	vals := make([]int, len(dt.Fields))
+	// vals holds the token of each field's value (-1: absent), on the
+	// stack for up to 16 fields.
+	var small [16]int
+	var vals []int
+	if len(dt.Fields) > len(small) {
+		vals = make([]int, len(dt.Fields))
+	} else {
+		vals = small[:len(dt.Fields)]
+	}
 	for k := range vals {
 		vals[k] = -1
 	}
@@ -1342,7 +1579,7 @@ func (c *checker) checkRecord(i int, id lf.TypeConID, dt *lf.DataType, env *tenv
 		}
 		if fi >= 0 {
 			if vals[fi] >= 0 {
-				return c.invalid(p, "duplicate field %s", nameList([]string{dt.Fields[fi].Name}))
+				return nil, c.invalid(p, "duplicate field %s", nameList([]string{dt.Fields[fi].Name}))
 			}
 			vals[fi] = v
 			continue
@@ -1351,7 +1588,7 @@ func (c *checker) checkRecord(i int, id lf.TypeConID, dt *lf.DataType, env *tenv
 			key = tp.str(k)
 		}
 		if unknown[key] {
-			return c.invalid(p, "duplicate field %s", nameList([]string{key}))
+			return nil, c.invalid(p, "duplicate field %s", nameList([]string{key}))
 		}
 		if unknown == nil {
 			unknown = map[string]bool{}
@@ -1368,100 +1605,133 @@ func (c *checker) checkRecord(i int, id lf.TypeConID, dt *lf.DataType, env *tenv
 		}
 		opt, err := c.isOptional(f.Type, env, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !opt {
 			missing = append(missing, f.Name)
 		}
 	}
 	if len(missing) > 0 {
-		return c.preprocessing(p, "Missing non-optional fields: %s", strings.Join(missing, ", "))
+		return nil, c.preprocessing(p, "Missing non-optional fields: %s", strings.Join(missing, ", "))
 	}
 	if len(unexpected) > 0 {
-		return c.invalid(p, "Unexpected fields: %s", nameList(unexpected))
+		return nil, c.invalid(p, "Unexpected fields: %s", nameList(unexpected))
 	}
-	c.out = append(c.out, '{')
-	keep := len(c.out)
-	fp := &vpath{parent: p, kind: 'f'}
+	var out Record
+	if c.build {
+		out = Record{RecordID: id, Fields: make([]RecordField, len(dt.Fields))}
+	}
+	c.emit("{")
+	// keep is the size after the last field that does not print as null:
+	// the trailing fields printed as null are left out.
+	keep := c.size()
+	fp := c.path(vpath{parent: p, kind: 'f'})
 	for fi, f := range dt.Fields {
 		if fi > 0 {
-			c.out = append(c.out, ',')
+			c.emit(",")
 		}
-		c.out = appendJSONString(c.out, f.Name)
-		c.out = append(c.out, ':')
-		vs := len(c.out)
+		c.emitQuoted(f.Name)
+		c.emit(":")
+		vs := c.size()
 		fp.name = f.Name
-		if err := c.check(vals[fi], f.Type, env, fp, depth+1); err != nil {
-			return err
+		v, err := c.value(vals[fi], f.Type, env, fp, depth+1)
+		if err != nil {
+			return nil, err
 		}
-		if string(c.out[vs:]) != "null" {
-			keep = len(c.out)
+		if c.count {
+			// Only a None Optional printed with the null rule is null.
+			if o, ok := v.(Optional); !ok || o.Value != nil || o.Nested {
+				keep = c.size()
+			}
+		} else if string(c.out[vs-c.n:]) != "null" {
+			keep = c.size()
+		}
+		if c.build {
+			out.Fields[fi] = RecordField{Label: f.Name, Value: v}
 		}
 	}
-	c.out = append(c.out[:keep], '}')
-	return nil
+	c.free(fp)
+	if c.count {
+		c.n = keep
+	} else {
+		c.out = c.out[:keep-c.n]
+	}
+	c.emit("}")
+	if !c.build {
+		return nil, nil
+	}
+	return out, nil
 }
 
-func (c *checker) checkVariant(i int, dt *lf.DataType, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkVariant(i int, id *lf.TypeConID, dt *lf.DataType, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	const shape = "Variant type json must have 'tag' and 'value' fields"
 	if tp.kind(i) != tkObject {
-		return c.invalid(p, "%s, got %s", shape, tp.kindName(i))
+		return nil, c.invalid(p, "%s, got %s", shape, tp.kindName(i))
 	}
 	tagI, valI := -1, -1
 	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
 		switch {
 		case tp.keyIs(k, "tag"):
 			if tagI >= 0 {
-				return c.invalid(p, "duplicate variant key \"tag\"")
+				return nil, c.invalid(p, "duplicate variant key \"tag\"")
 			}
 			tagI = k + 1
 		case tp.keyIs(k, "value"):
 			if valI >= 0 {
-				return c.invalid(p, "duplicate variant key \"value\"")
+				return nil, c.invalid(p, "duplicate variant key \"value\"")
 			}
 			valI = k + 1
 		}
 	}
 	if tagI < 0 || valI < 0 {
-		return c.invalid(p, "%s", shape)
+		return nil, c.invalid(p, "%s", shape)
 	}
-	tagPath := &vpath{parent: p, kind: 'f', name: "tag"}
 	if tp.kind(tagI) != tkString {
-		return c.wrongKind(tagI, tagPath, "a JSON string", "a variant tag")
+		return nil, c.wrongKind(tagI, &vpath{parent: p, kind: 'f', name: "tag"}, "a JSON string", "a variant tag")
 	}
 	tag := tp.str(tagI)
 	fi := c.fieldIndex(dt, tag)
 	if fi < 0 {
-		return c.invalid(tagPath, "Unexpected variant tag: %s", nameList([]string{tag}))
+		return nil, c.invalid(&vpath{parent: p, kind: 'f', name: "tag"}, "Unexpected variant tag: %s", nameList([]string{tag}))
 	}
-	c.out = append(c.out, `{"tag":`...)
-	c.out = appendJSONString(c.out, tag)
-	c.out = append(c.out, `,"value":`...)
-	if err := c.check(valI, dt.Fields[fi].Type, env, &vpath{parent: p, kind: 't', name: tag}, depth+1); err != nil {
-		return err
+	c.emit(`{"tag":`)
+	c.emitQuoted(tag)
+	c.emit(`,"value":`)
+	vp := c.path(vpath{parent: p, kind: 't', name: tag})
+	v, err := c.value(valI, dt.Fields[fi].Type, env, vp, depth+1)
+	if err != nil {
+		return nil, err
 	}
-	c.out = append(c.out, '}')
-	return nil
+	c.free(vp)
+	c.emit("}")
+	if !c.build {
+		return nil, nil
+	}
+	return Variant{VariantID: id, Constructor: tag, Rank: fi, Value: v}, nil
 }
 
-func (c *checker) checkEnum(i int, id lf.TypeConID, dt *lf.DataType, p *vpath) error {
+func (c *checker) checkEnum(i int, id *lf.TypeConID, dt *lf.DataType, p *vpath) (Value, error) {
 	tp := c.tp
 	if tp.kind(i) != tkString {
-		return c.wrongKind(i, p, "a JSON string naming a constructor", "enum "+id.Module+":"+id.Name)
+		return nil, c.wrongKind(i, p, "a JSON string naming a constructor", "enum "+id.Module+":"+id.Name)
 	}
 	s := tp.str(i)
-	if !slices.Contains(dt.Constructors, s) {
-		return c.invalid(p, "Unexpected enum constructor %s of %s:%s: expected one of %s", quoteShort(s), id.Module, id.Name, nameList(dt.Constructors))
+	rank := slices.Index(dt.Constructors, s)
+	if rank < 0 {
+		return nil, c.invalid(p, "Unexpected enum constructor %s of %s:%s: expected one of %s", quoteShort(s), id.Module, id.Name, nameList(dt.Constructors))
 	}
-	c.out = appendJSONString(c.out, s)
-	return nil
+	c.emitQuoted(s)
+	if !c.build {
+		return nil, nil
+	}
+	return Enum{EnumID: id, Constructor: s, Rank: rank}, nil
 }
 
-func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth int) error {
+func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	if tp.kind(i) != tkObject {
-		return c.wrongKind(i, p, "a JSON object", "TextMap")
+		return nil, c.wrongKind(i, p, "a JSON object", "TextMap")
 	}
 	type entry struct {
 		key string
@@ -1475,61 +1745,93 @@ func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth i
 	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 	for k := 1; k < len(entries); k++ {
 		if entries[k].key == entries[k-1].key {
-			return c.invalid(p, "duplicate TextMap key %s", quoteShort(entries[k].key))
+			return nil, c.invalid(p, "duplicate TextMap key %s", quoteShort(entries[k].key))
 		}
 	}
-	c.out = append(c.out, '{')
-	kp := &vpath{parent: p, kind: 'k'}
+	var out TextMap
+	if c.build {
+		out = make(TextMap, 0, len(entries))
+	}
+	c.emit("{")
+	kp := c.path(vpath{parent: p, kind: 'k'})
 	for n, e := range entries {
 		if n > 0 {
-			c.out = append(c.out, ',')
+			c.emit(",")
 		}
-		c.out = appendJSONString(c.out, e.key)
-		c.out = append(c.out, ':')
+		c.emitQuoted(e.key)
+		c.emit(":")
 		kp.name = e.key
-		if err := c.check(e.val, elem, env, kp, depth+1); err != nil {
-			return err
+		v, err := c.value(e.val, elem, env, kp, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if c.build {
+			out = append(out, TextMapEntry{Key: e.key, Value: v})
 		}
 	}
-	c.out = append(c.out, '}')
-	return nil
+	c.free(kp)
+	c.emit("}")
+	if !c.build {
+		return nil, nil
+	}
+	return out, nil
 }
 
-func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth int) error {
+// checkGenMap checks a GenMap kt vt. Its keys are deduplicated and sorted
+// on their canonical encodings, so the map is printed to c.out even when
+// c.count is set (and then counted once done).
+func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	if tp.kind(i) != tkArray {
-		return c.wrongKind(i, p, "a JSON array of [key, value] arrays", "GenMap")
+		return nil, c.wrongKind(i, p, "a JSON array of [key, value] arrays", "GenMap")
 	}
-	type entry struct{ ks, ke, ve int }
+	counting := c.count
+	c.count = false
+	type entry struct{ ks, ke, ve, at int }
 	var entries []entry
+	var kvs []GenMapEntry // the built entries, by input position
 	start := len(c.out)
-	ep := &vpath{parent: p, kind: 'i'}
+	ep := c.path(vpath{parent: p, kind: 'i'})
 	for e, n := i+1, 0; e < tp.next(i); e, n = tp.next(e), n+1 {
 		ep.index = n
 		if tp.kind(e) != tkArray {
-			return c.wrongKind(e, ep, "a [key, value] array", "a GenMap entry")
+			return nil, c.wrongKind(e, ep, "a [key, value] array", "a GenMap entry")
 		}
 		k := e + 1
 		if k >= tp.next(e) || tp.next(k) >= tp.next(e) {
-			return c.invalid(ep, "expected a [key, value] array for a GenMap entry, got an array of fewer than 2 elements")
+			return nil, c.invalid(ep, "expected a [key, value] array for a GenMap entry, got an array of fewer than 2 elements")
 		}
 		ks := len(c.out)
-		if err := c.check(k, kt, env, &vpath{parent: ep, kind: 'i', index: 0}, depth+1); err != nil {
-			return err
+		kp := c.path(vpath{parent: ep, kind: 'i', index: 0})
+		kv, err := c.value(k, kt, env, kp, depth+1)
+		if err != nil {
+			return nil, err
 		}
+		c.free(kp)
 		ke := len(c.out)
-		if err := c.check(tp.next(k), vt, env, &vpath{parent: ep, kind: 'i', index: 1}, depth+1); err != nil {
-			return err
+		vp := c.path(vpath{parent: ep, kind: 'i', index: 1})
+		vv, err := c.value(tp.next(k), vt, env, vp, depth+1)
+		if err != nil {
+			return nil, err
 		}
-		entries = append(entries, entry{ks, ke, len(c.out)})
+		c.free(vp)
+		entries = append(entries, entry{ks, ke, len(c.out), len(kvs)})
+		if c.build {
+			kvs = append(kvs, GenMapEntry{Key: kv, Value: vv})
+		}
 	}
+	c.free(ep)
 	if len(entries) == 0 {
 		c.out = append(c.out, '[', ']')
-		return nil
+		c.endGenMap(counting)
+		if !c.build {
+			return nil, nil
+		}
+		return GenMap{}, nil
 	}
 	mid := len(c.out)
 	if err := c.spend(3*(mid-start), p); err != nil {
-		return err
+		return nil, err
 	}
 	// The last of equal keys wins; equal values have equal encodings.
 	type sorted struct {
@@ -1546,7 +1848,7 @@ func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth 
 		}
 		ktp, serr := tokenize(c.out[e.ks:e.ke])
 		if serr != nil {
-			return c.internal(p, "canonical GenMap key does not parse: %s", serr.msg)
+			return nil, c.internal(p, "canonical GenMap key does not parse: %s", serr.msg)
 		}
 		index[k] = len(uniq)
 		uniq = append(uniq, sorted{e, ktp})
@@ -1563,7 +1865,11 @@ func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth 
 		return r
 	})
 	if cmpErr != nil {
-		return cmpErr
+		return nil, cmpErr
+	}
+	var out GenMap
+	if c.build {
+		out = make(GenMap, len(uniq))
 	}
 	c.out = append(c.out, '[')
 	for n, u := range uniq {
@@ -1575,11 +1881,30 @@ func (c *checker) checkGenMap(i int, kt, vt lf.Type, env *tenv, p *vpath, depth 
 		c.out = append(c.out, ',')
 		c.out = append(c.out, c.out[u.e.ke:u.e.ve]...)
 		c.out = append(c.out, ']')
+		if c.build {
+			out[n] = kvs[u.e.at]
+		}
 	}
 	c.out = append(c.out, ']')
 	n := copy(c.out[start:], c.out[mid:])
 	c.out = c.out[:start+n]
-	return nil
+	c.endGenMap(counting)
+	if !c.build {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// endGenMap ends the printing of a GenMap: when the checker was counting
+// before it (c.out then held only the map), the map is counted and
+// c.out emptied.
+func (c *checker) endGenMap(counting bool) {
+	if !counting {
+		return
+	}
+	c.n += len(c.out)
+	c.out = c.out[:0]
+	c.count = true
 }
 
 // ---------------------------------------------------------------------
@@ -1770,6 +2095,40 @@ func cmpDecimal(a, b string) int {
 // ---------------------------------------------------------------------
 // Scalars.
 
+// int64At parses string token i as parseInt64 does, without copying a
+// short string without escapes.
+func (tp *tape) int64At(i int) (int64, bool) {
+	body, plain := tp.plainStr(i)
+	if !plain || len(body) > 18 {
+		return parseInt64(tp.str(i))
+	}
+	return parseShortInt64(body)
+}
+
+// parseShortInt64 is parseInt64 for at most 18 bytes (a sign and 17
+// digits, or 18 digits: never out of range).
+func parseShortInt64(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, d := range b {
+		if !isDigit(d) {
+			return 0, false
+		}
+		n = n*10 + int64(d-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
 // parseInt64 parses a Java Long.parseLong string with ASCII digits.
 func parseInt64(s string) (int64, bool) {
 	i := 0
@@ -1903,8 +2262,12 @@ func canonicalNumeric(s string, scale int) (string, int, string) {
 // (lf.CheckParty: 1 to 255 characters of [a-zA-Z0-9:_ -]); it returns the
 // problem in daml/value's words (the input quoted short), or "".
 func validParty(s string) string {
+	err := lf.CheckParty(s)
+	if err == nil {
+		return ""
+	}
 	var se *lf.SyntaxError
-	if !errors.As(lf.CheckParty(s), &se) {
+	if !errors.As(err, &se) {
 		return ""
 	}
 	switch se.Problem {
@@ -2157,6 +2520,37 @@ func validZoneRegion(z string) bool {
 		}
 	}
 	return true
+}
+
+// int64Len returns len(strconv.AppendInt(nil, n, 10)).
+func int64Len(n int64) int {
+	l := 1
+	if n < 0 {
+		l++ // the sign; -n may overflow, so count on n/10
+		if n /= 10; n == 0 {
+			return l
+		}
+		n = -n
+		l++
+	}
+	for ; n >= 10; n /= 10 {
+		l++
+	}
+	return l
+}
+
+// timestampLen returns len(appendTimestamp(nil, micros)) for a Timestamp
+// in the Daml-LF range (its year has 4 digits).
+func timestampLen(micros int64) int {
+	n := len("YYYY-MM-DDTHH:MM:SSZ")
+	frac := micros - floorDiv(micros, 1_000_000)*1_000_000
+	if frac > 0 {
+		n += 7 // the point and 6 digits, less the trailing zeros
+		for ; frac%10 == 0; frac /= 10 {
+			n--
+		}
+	}
+	return n
 }
 
 // appendTimestamp appends micros since the epoch as ISO-8601 UTC: seconds

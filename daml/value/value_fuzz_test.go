@@ -13,7 +13,9 @@ import (
 // with the same error; an accepted value's canonical output is valid JSON
 // that checks to itself; AppendJSON of FromJSON's value prints exactly
 // that output; and the typed value survives the JSON and protobuf round
-// trips with its maps sorted by Compare.
+// trips with its maps sorted by Compare. FromJSON (one pass) also agrees
+// with the two-pass route (fromJSONTwoPass: the same Value or the same
+// *Error) and counts the length of CheckValue's output.
 func FuzzFromJSON(f *testing.F) {
 	pkg := valuesPackage(f)
 	fz := TypeOf(pkg.ID, "Main", "Fz")
@@ -36,6 +38,7 @@ func FuzzFromJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkOnePass(t, data, fz, "arg", lookup)
 		out, err := CheckValue(data, fz, "arg", lookup)
 		v, ferr := FromJSONAt(data, fz, "arg", lookup)
 		if cause(ferr) != cause(err) || code(ferr) != code(err) {

@@ -77,6 +77,11 @@ func valuePkg() lftest.Package {
 				lftest.Field{Name: "v", Type: i64},
 				lftest.Field{Name: "r", Type: con("Tree")}),
 			rec("Empty"),
+			// Ping is the payload of Canton's Ping template (for benchmarks).
+			rec("Ping",
+				lftest.Field{Name: "id", Type: text},
+				lftest.Field{Name: "initiator", Type: b(lftest.Party)},
+				lftest.Field{Name: "responder", Type: b(lftest.Party)}),
 			// Fz is the record the fuzz target checks against.
 			rec("Fz",
 				lftest.Field{Name: "i", Type: i64},
@@ -181,6 +186,7 @@ func runValueCases(t *testing.T, lookup func(string) *lf.Package, cases []vcase)
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			checkOnePass(t, []byte(tc.in), tc.typ, "arg", lookup)
 			got, err := CheckValue(json.RawMessage(tc.in), tc.typ, "arg", lookup)
 			if tc.code == "" {
 				if err != nil {
@@ -994,5 +1000,28 @@ func BenchmarkCheckValue(b *testing.B) {
 		if _, err := CheckValue(in, typ, "arg", lookup); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFromJSONPing decodes the create argument of a Ping (a record
+// of a Text and two Parties, as the ledger's Ping benchmark sends it),
+// one pass against the two-pass route.
+func BenchmarkFromJSONPing(b *testing.B) {
+	pkg := valuesPackage(b)
+	typ := TypeOf(pkg.ID, "Main", "Ping")
+	lookup := PackageLookup(pkg)
+	in := []byte(`{"id":"p12345","initiator":"alice::1220` + hex64 + `","responder":"bob::1220` + hex64 + `"}`)
+	for _, route := range []struct {
+		name string
+		f    func([]byte, lf.Type, string, func(string) *lf.Package) (Value, error)
+	}{{"one-pass", FromJSONAt}, {"two-pass", fromJSONTwoPass}} {
+		b.Run(route.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := route.f(in, typ, "createArguments", lookup); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
