@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -592,7 +591,7 @@ func intersects(a, b []string) bool {
 // store.
 func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, sync string, let time.Time, seed [32]byte) (*interpreted, error) {
 	at := formatTime(let)
-	updateID := newUpdateID("tx", n.participantID, hex.EncodeToString(seed[:]), c.UserID, c.CommandID, at)
+	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
 	t, _, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
@@ -605,13 +604,10 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	}
 	e.Nodes = nodes
 	// What the committer writes is encoded here, on the submitter's
-	// goroutine: the entry's nodes, its readers and the created contracts'
-	// create nodes.
-	enc := make([][]byte, len(e.Nodes))
-	for i := range e.Nodes {
-		enc[i] = mustJSON(&e.Nodes[i])
-	}
-	e.nodesJSON, e.readers = joinJSON(enc), e.parties()
+	// goroutine: the entry's nodes (one JSON array, whose elements are
+	// the created contracts' create nodes too) and its readers.
+	nodesJSON, ends := encodeNodes(e.Nodes)
+	e.nodesJSON, e.readers = nodesJSON, e.parties()
 	eff := t.Effects()
 	out := &interpreted{entry: e, view: pkgs, tx: t, let: let, archived: make(map[string]bool, len(eff.Archived))}
 	for _, cid := range eff.Inputs {
@@ -623,10 +619,8 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	// Every template and interface package the transaction used must be
 	// vetted (fetches and key queries included); the committer re-checks
 	// them when the vetting changed since.
-	pk := map[string]bool{}
 	use := func(pid string) {
-		if !pk[pid] {
-			pk[pid] = true
+		if !slices.Contains(out.packages, pid) {
 			out.packages = append(out.packages, pid)
 		}
 	}
@@ -662,7 +656,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 			out.transient = append(out.transient, nd)
 		} else {
 			out.created = append(out.created, nd)
-			out.createdJSON = append(out.createdJSON, enc[i])
+			start := 1 // after '['
+			if i > 0 {
+				start = ends[i-1] + 1 // after ','
+			}
+			out.createdJSON = append(out.createdJSON, nodesJSON[start:ends[i]:ends[i]])
 		}
 	}
 	return out, nil
@@ -746,6 +744,8 @@ func (v *pkgView) json(x value.Value, t lf.Type) json.RawMessage {
 // is CONTRACT_NOT_ACTIVE), then writes the entry at a new offset, the
 // contracts it creates and archives, and the deduplication entry.
 func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*logEntry, error) {
+	// The deduplication key, hashed here rather than in the committer.
+	change := c.changeKey()
 	v, err := n.st.Submit(func(t *store.Tx) (any, error) {
 		now := n.now().Truncate(time.Microsecond)
 		if err := n.checkDuplicate(t, c, now); err != nil {
@@ -787,25 +787,26 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		e := *it.entry
 		e.Offset, e.RecordTime = off, formatTime(now)
 		for i, nd := range it.created {
-			t.Set(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
+			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
 				CreatedOffset: off, WorkflowID: e.WorkflowID}, it.createdJSON[i]))
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 		}
 		for _, nd := range it.transient {
-			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
+			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecordJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
 				CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}))
 		}
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
-			t.Set(store.ContractKey(rec.Create.ContractID), mustJSON(rec))
+			t.SetOwned(store.ContractKey(rec.Create.ContractID), encodeContractRecordJSON(rec))
 			if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
 				return nil, err
 			}
 		}
 		appendEntry(t, &e)
-		t.Set(store.DedupKey(c.changeKey()), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}))
+		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}
+		t.SetOwned(store.DedupKey(change), dedup.encode())
 		return &e, nil
 	})
 	if err != nil {
@@ -814,30 +815,24 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 	return v.(*logEntry), nil
 }
 
-// encodeContractRecord encodes a contract record whose create node was
-// encoded ahead.
-func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
-	type plain contractRecord
-	head := mustJSON(struct {
-		*plain
-		Create json.RawMessage `json:"create,omitempty"` // left out: spliced below
-	}{(*plain)(rec), nil})
-	return spliceJSON(head, "create", create)
-}
-
-// joinJSON is the JSON array of the encoded elements.
-func joinJSON(elems [][]byte) json.RawMessage {
-	n := 2
-	for _, e := range elems {
-		n += len(e) + 1
+// encodeNodes encodes nodes as one JSON array, json.Marshal's encoding
+// of them, and returns with it where each node's encoding ends (the
+// array's element i is out[start:ends[i]], start the byte after '[' or
+// after element i-1's ',').
+func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
+	size := 2
+	for i := range nodes {
+		size += txNodeSize(&nodes[i]) + 1
 	}
-	out := make([]byte, 0, n)
+	out = make([]byte, 0, size)
 	out = append(out, '[')
-	for i, e := range elems {
+	ends = make([]int, len(nodes))
+	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, e...)
+		out = appendTxNode(out, &nodes[i])
+		ends[i] = len(out)
 	}
-	return append(out, ']')
+	return append(out, ']'), ends
 }

@@ -56,8 +56,15 @@ func UpdateIDKey(updateID string) []byte { return []byte(PrefixUpdateID + update
 
 // PartyUpdateKey is the key of a per-party index entry.
 func PartyUpdateKey(party string, off int64) []byte {
-	k := append([]byte(PrefixPartyUpdate+party), '/')
-	return append(k, OffsetBytes(off)...)
+	return AppendPartyUpdateKey(make([]byte, 0, len(PrefixPartyUpdate)+len(party)+9), party, off)
+}
+
+// AppendPartyUpdateKey appends PartyUpdateKey(party, off) to dst.
+func AppendPartyUpdateKey(dst []byte, party string, off int64) []byte {
+	dst = append(dst, PrefixPartyUpdate...)
+	dst = append(dst, party...)
+	dst = append(dst, '/')
+	return binary.BigEndian.AppendUint64(dst, uint64(off))
 }
 
 // PartyKey is the key of a party record.
