@@ -82,7 +82,8 @@ type interpreted struct {
 	view  *pkgView
 	// created are the contracts that stay active, transient those
 	// created and archived by the transaction, archived the input
-	// contracts it archives (ids), inputs every ledger contract it used.
+	// contracts it archives (ids; nil when none), inputs every ledger
+	// contract it used.
 	created, transient []*txNode
 	// createdJSON are the created nodes encoded ahead.
 	createdJSON []json.RawMessage
@@ -609,7 +610,10 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	nodesJSON, ends := encodeNodes(e.Nodes)
 	e.nodesJSON, e.readers = nodesJSON, e.parties()
 	eff := t.Effects()
-	out := &interpreted{entry: e, view: pkgs, tx: t, let: let, archived: make(map[string]bool, len(eff.Archived))}
+	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	if len(eff.Archived) > 0 {
+		out.archived = make(map[string]bool, len(eff.Archived))
+	}
 	for _, cid := range eff.Inputs {
 		out.inputs = append(out.inputs, string(cid))
 	}
@@ -785,7 +789,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		}
 		off := t.NextOffset()
 		e := *it.entry
-		e.Offset, e.RecordTime = off, formatTime(now)
+		e.Offset, e.RecordTime = off, formatTime(now) // the deduplication time too
 		for i, nd := range it.created {
 			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
 				CreatedOffset: off, WorkflowID: e.WorkflowID}, it.createdJSON[i]))
@@ -805,7 +809,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 			}
 		}
 		appendEntry(t, &e)
-		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}
+		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
 		t.SetOwned(store.DedupKey(change), dedup.encode())
 		return &e, nil
 	})

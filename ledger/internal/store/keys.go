@@ -49,7 +49,9 @@ func DecodeOffset(b []byte) int64 {
 }
 
 // UpdateKey is the key of the update at an offset.
-func UpdateKey(off int64) []byte { return append([]byte(PrefixUpdate), OffsetBytes(off)...) }
+func UpdateKey(off int64) []byte {
+	return binary.BigEndian.AppendUint64(append(make([]byte, 0, len(PrefixUpdate)+8), PrefixUpdate...), uint64(off))
+}
 
 // UpdateIDKey is the key of the update-id index entry.
 func UpdateIDKey(updateID string) []byte { return []byte(PrefixUpdateID + updateID) }

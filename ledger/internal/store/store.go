@@ -491,6 +491,9 @@ func (t *Tx) stage(w write) {
 		t.writes[i] = w
 		return
 	}
+	if t.writes == nil {
+		t.writes = make([]write, 0, 8) // a submission's handful of writes
+	}
 	t.writes = append(t.writes, w)
 	switch {
 	case t.index != nil:
