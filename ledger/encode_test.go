@@ -125,6 +125,23 @@ func sampleNodes() []txNode {
 	return out
 }
 
+// TestAppendJSONString compares every byte alone and in context, and odd
+// runes, with json.Marshal.
+func TestAppendJSONString(t *testing.T) {
+	cases := slices.Clone(odd)
+	for b := range 256 {
+		cases = append(cases, string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
+	}
+	for _, r := range []rune{0x7f, 0x80, 0x2027, 0x2028, 0x2029, 0x202a, 0xfffd, 0x10ffff} {
+		cases = append(cases, string(r), "x"+string(r)+"y")
+	}
+	for _, s := range cases {
+		if diff := cmp.Diff(string(mustJSON(s)), string(appendJSONString(nil, s))); diff != "" {
+			t.Errorf("%q (-json.Marshal +appendJSONString):\n%s", s, diff)
+		}
+	}
+}
+
 func TestEncodeTxNode(t *testing.T) {
 	for i, n := range sampleNodes() {
 		want, err := json.Marshal(&n)
@@ -367,6 +384,43 @@ func FuzzEncodeMatchesJSON(f *testing.F) {
 		}
 		if got, want := newUpdateID(a, b), oldNewUpdateID(a, b); got != want {
 			t.Fatalf("newUpdateID(%q, %q) = %s, want %s", a, b, got, want)
+		}
+	})
+}
+
+// pingEntry is the entry of a Ping create as the engine path stores it.
+func pingEntry() *logEntry {
+	alice, bob := "alice::1220"+strings.Repeat("a1", 32), "bob::1220"+strings.Repeat("b2", 32)
+	n := txNode{ID: 0, ContractID: "00" + strings.Repeat("c3", 32) + "ca11" + strings.Repeat("0d", 32),
+		TemplateID: strings.Repeat("9f", 32) + ":Canton.Internal.Ping:Ping", PackageName: "canton-builtin-admin-workflow-ping",
+		Argument:    json.RawMessage(`{"id":"12345","initiator":"` + alice + `","responder":"` + bob + `"}`),
+		Signatories: []string{alice}, Observers: []string{bob}, CreatedAt: "2026-11-24T00:00:00.123456Z", Engine: true}
+	e := &logEntry{Kind: kindTransaction, Offset: 123456, UpdateID: "1220" + strings.Repeat("e4", 32), CommandID: "ping-12345",
+		EffectiveAt: n.CreatedAt, RecordTime: "2026-11-24T00:00:00.234567Z", SynchronizerID: "synchronizer::1220" + strings.Repeat("5f", 32),
+		Nodes: []txNode{n}, UserID: "u1", ActAs: []string{alice}}
+	e.nodesJSON, _ = encodeNodes(e.Nodes)
+	return e
+}
+
+// BenchmarkEncodeEntry compares the stored encoding of a Ping create's
+// entry, node and contract record with encoding/json's.
+func BenchmarkEncodeEntry(b *testing.B) {
+	e := pingEntry()
+	rec := &contractRecord{SynchronizerID: e.SynchronizerID, State: contractActive, CreatedOffset: e.Offset}
+	b.Run("handwritten", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			encodeNodes(e.Nodes)
+			e.encode()
+			encodeContractRecord(rec, e.nodesJSON[1:len(e.nodesJSON)-1])
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			mustJSON(&e.Nodes[0])
+			oldEncodeEntry(e)
+			oldEncodeContractRecord(rec, e.nodesJSON[1:len(e.nodesJSON)-1])
 		}
 	})
 }
