@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -291,7 +290,7 @@ func changeID(c *JsCommands) string {
 	b = appendJSONString(b, c.CommandID)
 	b = append(b, ']')
 	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	return hexString(h[:])
 }
 
 // checkDuplicate fails with DUPLICATE_COMMAND when the command was accepted

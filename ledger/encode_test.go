@@ -193,7 +193,9 @@ func sampleEntries() []*logEntry {
 				{Event: TopologyEventKind{ParticipantAuthorizationRevoked: auth}}}},
 		)
 	}
-	return append(out, &logEntry{}, &logEntry{Nodes: []txNode{}, nodesJSON: json.RawMessage(`[]`)})
+	return append(out, &logEntry{}, &logEntry{Nodes: []txNode{}, nodesJSON: json.RawMessage(`[]`)},
+		// An exercise's signatories are not its parties: none here.
+		&logEntry{Nodes: []txNode{{Exercise: true, Signatories: []string{"s"}, Observers: []string{"o"}}}})
 }
 
 func TestLogEntryEncode(t *testing.T) {

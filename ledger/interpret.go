@@ -677,6 +677,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
+	// The nodes' values are rendered into one buffer (grown as needed).
+	buf := make([]byte, 0, 256*len(evs))
+	render := func(x value.Value, t lf.Type) json.RawMessage {
+		start := len(buf)
+		buf = value.AppendJSONAs(buf, x, t, v.lookup)
+		return buf[start:len(buf):len(buf)]
+	}
 	for _, ev := range evs {
 		switch x := ev.Node.(type) {
 		case *tx.Create:
@@ -685,7 +692,7 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
 			}
 			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: v.json(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
+				PackageName: x.PackageName, Argument: render(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
@@ -693,7 +700,7 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 			}
 			if x.Key != nil {
 				if tmpl := pkg.Template(x.TemplateID.Module, x.TemplateID.Name); tmpl != nil && tmpl.Key != nil {
-					nd.Key = v.json(x.Key.Key, tmpl.Key.Type)
+					nd.Key = render(x.Key.Key, tmpl.Key.Type)
 					nd.Maintainers = x.Key.Maintainers
 					// The index digest, here rather than in the committer.
 					h, err := keyHash(x.PackageName, x.TemplateID.Module, x.TemplateID.Name, x.Key.Key)
@@ -710,9 +717,9 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 				return nil, apierr.InternalError.New("choice %s of %s is unknown", x.Choice, x.TemplateID)
 			}
 			nd := txNode{ID: int32(ev.NodeID), Exercise: true, ContractID: string(x.TargetID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: v.json(x.ChosenValue, ch.ArgType), Stakeholders: x.Stakeholders,
+				PackageName: x.PackageName, Argument: render(x.ChosenValue, ch.ArgType), Stakeholders: x.Stakeholders,
 				Choice: x.Choice, Consuming: x.Consuming, Acting: x.ActingParties, Witnesses: ev.Witnesses,
-				LastDescendant: int32(ev.LastDescendant), Result: v.json(x.Result, ch.ReturnType),
+				LastDescendant: int32(ev.LastDescendant), Result: render(x.Result, ch.ReturnType),
 				ChoiceObservers: x.ChoiceObservers, Archives: ev.AcsDelta, Engine: true}
 			if x.InterfaceID != nil {
 				nd.InterfaceID = x.InterfaceID.String()
@@ -735,11 +742,6 @@ func (v *pkgView) choice(x *tx.Exercise) *lf.Choice {
 		return nil
 	}
 	return v.byID[x.TemplateID.PackageID].Choice(x.TemplateID.Module, x.TemplateID.Name, x.Choice)
-}
-
-// json renders a value as Daml JSON of its LF type.
-func (v *pkgView) json(x value.Value, t lf.Type) json.RawMessage {
-	return value.AppendJSONAs(nil, x, t, v.lookup)
 }
 
 // commitInterpreted commits an interpreted submission: the committer

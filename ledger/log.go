@@ -138,7 +138,15 @@ type reassignNode struct {
 // its nodes, its reassigned contract's stakeholders, its topology
 // events' parties.
 func (e *logEntry) parties() []string {
+	size := 0
+	for i := range e.Nodes {
+		n := &e.Nodes[i]
+		size += len(n.Signatories) + len(n.Observers) + len(n.Stakeholders) + len(n.Witnesses) + len(n.Acting)
+	}
 	var out []string
+	if size > 0 {
+		out = make([]string, 0, size)
+	}
 	for i := range e.Nodes {
 		out = e.Nodes[i].appendParties(out)
 	}
@@ -152,6 +160,9 @@ func (e *logEntry) parties() []string {
 				out = append(out, v.Value.PartyID)
 			}
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

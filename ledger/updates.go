@@ -138,7 +138,18 @@ func newUpdateID(parts ...string) string {
 	for _, p := range parts {
 		b = appendUpdateIDPart(b, p)
 	}
-	return hex.EncodeToString(identity.CantonHash(purposeUpdateID, b))
+	return hexString(identity.CantonHash(purposeUpdateID, b))
+}
+
+// hexString is hex.EncodeToString for hashes (up to 40 bytes: no
+// intermediate buffer).
+func hexString(h []byte) string {
+	var buf [80]byte
+	if len(h) > len(buf)/2 {
+		return hex.EncodeToString(h)
+	}
+	n := hex.Encode(buf[:], h)
+	return string(buf[:n])
 }
 
 // appendUpdateIDPart appends one part of newUpdateID's hashed content.
@@ -162,5 +173,5 @@ func txUpdateID(participant string, seed [32]byte, user, command, at string) str
 	b = appendUpdateIDPart(b, user)
 	b = appendUpdateIDPart(b, command)
 	b = appendUpdateIDPart(b, at)
-	return hex.EncodeToString(identity.CantonHash(purposeUpdateID, b))
+	return hexString(identity.CantonHash(purposeUpdateID, b))
 }
