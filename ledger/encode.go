@@ -121,13 +121,30 @@ func appendRawJSON(dst []byte, raw []byte) []byte {
 }
 
 // rawNeedsRewrite reports whether raw JSON holds a byte json.Marshal
-// would not copy as it is: whitespace (outside strings: compacted away)
-// or <, >, & and U+2028/U+2029's lead byte (escaped).
+// would not copy as it is: whitespace outside strings (compacted away),
+// tabs and line breaks anywhere (outside strings, compacted; inside, the
+// JSON is invalid and json.Compact says so), <, >, & and U+2028/U+2029
+// (escaped). Spaces inside strings stay.
 func rawNeedsRewrite(raw []byte) bool {
-	for _, b := range raw {
-		switch b {
-		case ' ', '\t', '\n', '\r', '<', '>', '&', 0xE2:
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '<', '>', '&', '\t', '\n', '\r':
 			return true
+		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 < len(raw) && raw[i+1] == 0x80 && (raw[i+2] == 0xA8 || raw[i+2] == 0xA9) {
+				return true
+			}
+		case '"':
+			inString = !inString
+		case '\\':
+			if inString {
+				i++ // the escaped byte
+			}
+		case ' ':
+			if !inString {
+				return true
+			}
 		}
 	}
 	return len(raw) == 0

@@ -106,6 +106,10 @@ var rawCases = []json.RawMessage{
 	json.RawMessage(`"ünïcödé"`),
 	json.RawMessage(`[]`),
 	json.RawMessage(`null`),
+	json.RawMessage(`{"text":"spaces inside \" a string","dash":"€ — … \u2028"}`),
+	json.RawMessage(`["a\\", "b"]`),
+	json.RawMessage(`["a\\",  "b \\" ]`),
+	json.RawMessage("[\"\xe2\x80\"]"),
 }
 
 func sampleNodes() []txNode {
@@ -138,6 +142,18 @@ func TestAppendJSONString(t *testing.T) {
 	for _, s := range cases {
 		if diff := cmp.Diff(string(mustJSON(s)), string(appendJSONString(nil, s))); diff != "" {
 			t.Errorf("%q (-json.Marshal +appendJSONString):\n%s", s, diff)
+		}
+	}
+}
+
+func TestAppendRawJSON(t *testing.T) {
+	for _, raw := range rawCases {
+		want, err := json.Marshal(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(appendRawJSON(nil, raw))); diff != "" {
+			t.Errorf("%q (-json.Marshal +appendRawJSON):\n%s", raw, diff)
 		}
 	}
 }
