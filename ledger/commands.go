@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -187,9 +186,11 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	if len(c.ActAs) == 0 {
 		return "", apierr.MissingField.New("act_as")
 	}
-	for _, party := range append(slices.Clone(c.ActAs), c.ReadAs...) {
-		if err := identity.ValidatePartyString(party); err != nil {
-			return "", apierr.InvalidField.New("act_as/read_as: %v", err)
+	for _, parties := range [2][]string{c.ActAs, c.ReadAs} {
+		for _, party := range parties {
+			if err := identity.ValidatePartyString(party); err != nil {
+				return "", apierr.InvalidField.New("act_as/read_as: %v", err)
+			}
 		}
 	}
 	for _, party := range c.ActAs {
@@ -268,12 +269,28 @@ func (c *JsCommands) changeKey() string {
 	return c.change
 }
 
-// changeID identifies a command for deduplication: user, actAs, command id.
+// changeID identifies a command for deduplication: user, actAs, command
+// id — the hex SHA-256 of the JSON array [user, sorted actAs, command id]
+// as json.Marshal writes it (the keys already stored depend on it).
 func changeID(c *JsCommands) string {
-	acts := slices.Clone(c.ActAs)
-	slices.Sort(acts)
-	h := sha256.Sum256(mustJSON([]any{c.UserID, acts, c.CommandID}))
-	return hex.EncodeToString(h[:])
+	acts := c.ActAs
+	if !slices.IsSorted(acts) {
+		acts = slices.Sorted(slices.Values(acts))
+	}
+	size := len(c.UserID) + len(c.CommandID) + 16
+	for _, p := range acts {
+		size += len(p) + 3
+	}
+	b := make([]byte, 0, size)
+	b = append(b, '[')
+	b = appendJSONString(b, c.UserID)
+	b = append(b, ',')
+	b = appendJSONStrings(b, acts)
+	b = append(b, ',')
+	b = appendJSONString(b, c.CommandID)
+	b = append(b, ']')
+	h := sha256.Sum256(b)
+	return hexString(h[:])
 }
 
 // checkDuplicate fails with DUPLICATE_COMMAND when the command was accepted

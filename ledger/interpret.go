@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,7 +82,8 @@ type interpreted struct {
 	view  *pkgView
 	// created are the contracts that stay active, transient those
 	// created and archived by the transaction, archived the input
-	// contracts it archives (ids), inputs every ledger contract it used.
+	// contracts it archives (ids; nil when none), inputs every ledger
+	// contract it used.
 	created, transient []*txNode
 	// createdJSON are the created nodes encoded ahead.
 	createdJSON []json.RawMessage
@@ -592,7 +592,7 @@ func intersects(a, b []string) bool {
 // store.
 func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, sync string, let time.Time, seed [32]byte) (*interpreted, error) {
 	at := formatTime(let)
-	updateID := newUpdateID("tx", n.participantID, hex.EncodeToString(seed[:]), c.UserID, c.CommandID, at)
+	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
 	t, _, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
@@ -605,15 +605,15 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	}
 	e.Nodes = nodes
 	// What the committer writes is encoded here, on the submitter's
-	// goroutine: the entry's nodes, its readers and the created contracts'
-	// create nodes.
-	enc := make([][]byte, len(e.Nodes))
-	for i := range e.Nodes {
-		enc[i] = mustJSON(&e.Nodes[i])
-	}
-	e.nodesJSON, e.readers = joinJSON(enc), e.parties()
+	// goroutine: the entry's nodes (one JSON array, whose elements are
+	// the created contracts' create nodes too) and its readers.
+	nodesJSON, ends := encodeNodes(e.Nodes)
+	e.nodesJSON, e.readers = nodesJSON, e.parties()
 	eff := t.Effects()
-	out := &interpreted{entry: e, view: pkgs, tx: t, let: let, archived: make(map[string]bool, len(eff.Archived))}
+	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	if len(eff.Archived) > 0 {
+		out.archived = make(map[string]bool, len(eff.Archived))
+	}
 	for _, cid := range eff.Inputs {
 		out.inputs = append(out.inputs, string(cid))
 	}
@@ -623,10 +623,8 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 	// Every template and interface package the transaction used must be
 	// vetted (fetches and key queries included); the committer re-checks
 	// them when the vetting changed since.
-	pk := map[string]bool{}
 	use := func(pid string) {
-		if !pk[pid] {
-			pk[pid] = true
+		if !slices.Contains(out.packages, pid) {
 			out.packages = append(out.packages, pid)
 		}
 	}
@@ -662,7 +660,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 			out.transient = append(out.transient, nd)
 		} else {
 			out.created = append(out.created, nd)
-			out.createdJSON = append(out.createdJSON, enc[i])
+			start := 1 // after '['
+			if i > 0 {
+				start = ends[i-1] + 1 // after ','
+			}
+			out.createdJSON = append(out.createdJSON, nodesJSON[start:ends[i]:ends[i]])
 		}
 	}
 	return out, nil
@@ -675,6 +677,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, syn
 func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
+	// The nodes' values are rendered into one buffer (grown as needed).
+	buf := make([]byte, 0, 256*len(evs))
+	render := func(x value.Value, t lf.Type) json.RawMessage {
+		start := len(buf)
+		buf = value.AppendJSONAs(buf, x, t, v.lookup)
+		return buf[start:len(buf):len(buf)]
+	}
 	for _, ev := range evs {
 		switch x := ev.Node.(type) {
 		case *tx.Create:
@@ -683,7 +692,7 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
 			}
 			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: v.json(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
+				PackageName: x.PackageName, Argument: render(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
@@ -691,7 +700,7 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 			}
 			if x.Key != nil {
 				if tmpl := pkg.Template(x.TemplateID.Module, x.TemplateID.Name); tmpl != nil && tmpl.Key != nil {
-					nd.Key = v.json(x.Key.Key, tmpl.Key.Type)
+					nd.Key = render(x.Key.Key, tmpl.Key.Type)
 					nd.Maintainers = x.Key.Maintainers
 					// The index digest, here rather than in the committer.
 					h, err := keyHash(x.PackageName, x.TemplateID.Module, x.TemplateID.Name, x.Key.Key)
@@ -708,9 +717,9 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 				return nil, apierr.InternalError.New("choice %s of %s is unknown", x.Choice, x.TemplateID)
 			}
 			nd := txNode{ID: int32(ev.NodeID), Exercise: true, ContractID: string(x.TargetID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: v.json(x.ChosenValue, ch.ArgType), Stakeholders: x.Stakeholders,
+				PackageName: x.PackageName, Argument: render(x.ChosenValue, ch.ArgType), Stakeholders: x.Stakeholders,
 				Choice: x.Choice, Consuming: x.Consuming, Acting: x.ActingParties, Witnesses: ev.Witnesses,
-				LastDescendant: int32(ev.LastDescendant), Result: v.json(x.Result, ch.ReturnType),
+				LastDescendant: int32(ev.LastDescendant), Result: render(x.Result, ch.ReturnType),
 				ChoiceObservers: x.ChoiceObservers, Archives: ev.AcsDelta, Engine: true}
 			if x.InterfaceID != nil {
 				nd.InterfaceID = x.InterfaceID.String()
@@ -735,17 +744,14 @@ func (v *pkgView) choice(x *tx.Exercise) *lf.Choice {
 	return v.byID[x.TemplateID.PackageID].Choice(x.TemplateID.Module, x.TemplateID.Name, x.Choice)
 }
 
-// json renders a value as Daml JSON of its LF type.
-func (v *pkgView) json(x value.Value, t lf.Type) json.RawMessage {
-	return value.AppendJSONAs(nil, x, t, v.lookup)
-}
-
 // commitInterpreted commits an interpreted submission: the committer
 // re-checks deduplication, that the packages the transaction used are
 // still vetted and that every input contract is still active (a lost race
 // is CONTRACT_NOT_ACTIVE), then writes the entry at a new offset, the
 // contracts it creates and archives, and the deduplication entry.
 func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*logEntry, error) {
+	// The deduplication key, hashed here rather than in the committer.
+	change := c.changeKey()
 	v, err := n.st.Submit(func(t *store.Tx) (any, error) {
 		now := n.now().Truncate(time.Microsecond)
 		if err := n.checkDuplicate(t, c, now); err != nil {
@@ -785,27 +791,28 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		}
 		off := t.NextOffset()
 		e := *it.entry
-		e.Offset, e.RecordTime = off, formatTime(now)
+		e.Offset, e.RecordTime = off, formatTime(now) // the deduplication time too
 		for i, nd := range it.created {
-			t.Set(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
+			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
 				CreatedOffset: off, WorkflowID: e.WorkflowID}, it.createdJSON[i]))
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 		}
 		for _, nd := range it.transient {
-			t.Set(store.ContractKey(nd.ContractID), mustJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
+			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecordJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
 				CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}))
 		}
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
-			t.Set(store.ContractKey(rec.Create.ContractID), mustJSON(rec))
+			t.SetOwned(store.ContractKey(rec.Create.ContractID), encodeContractRecordJSON(rec))
 			if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
 				return nil, err
 			}
 		}
 		appendEntry(t, &e)
-		t.Set(store.DedupKey(c.changeKey()), mustJSON(dedupRecord{Offset: off, UpdateID: e.UpdateID, At: formatTime(now)}))
+		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
+		t.SetOwned(store.DedupKey(change), dedup.encode())
 		return &e, nil
 	})
 	if err != nil {
@@ -814,30 +821,24 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 	return v.(*logEntry), nil
 }
 
-// encodeContractRecord encodes a contract record whose create node was
-// encoded ahead.
-func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
-	type plain contractRecord
-	head := mustJSON(struct {
-		*plain
-		Create json.RawMessage `json:"create,omitempty"` // left out: spliced below
-	}{(*plain)(rec), nil})
-	return spliceJSON(head, "create", create)
-}
-
-// joinJSON is the JSON array of the encoded elements.
-func joinJSON(elems [][]byte) json.RawMessage {
-	n := 2
-	for _, e := range elems {
-		n += len(e) + 1
+// encodeNodes encodes nodes as one JSON array, json.Marshal's encoding
+// of them, and returns with it where each node's encoding ends (the
+// array's element i is out[start:ends[i]], start the byte after '[' or
+// after element i-1's ',').
+func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
+	size := 2
+	for i := range nodes {
+		size += txNodeSize(&nodes[i]) + 1
 	}
-	out := make([]byte, 0, n)
+	out = make([]byte, 0, size)
 	out = append(out, '[')
-	for i, e := range elems {
+	ends = make([]int, len(nodes))
+	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, e...)
+		out = appendTxNode(out, &nodes[i])
+		ends[i] = len(out)
 	}
-	return append(out, ']')
+	return append(out, ']'), ends
 }

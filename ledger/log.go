@@ -133,67 +133,83 @@ type reassignNode struct {
 	Contract txNode `json:"contract"`
 }
 
-// parties returns every party that sees the entry (for the per-party index).
+// parties returns every party that sees the entry (for the per-party
+// index), sorted, without duplicates: the stakeholders and witnesses of
+// its nodes, its reassigned contract's stakeholders, its topology
+// events' parties.
 func (e *logEntry) parties() []string {
-	var out []string
+	size := 0
 	for i := range e.Nodes {
-		out = union(out, e.Nodes[i].stakeholders(), e.Nodes[i].witnesses())
+		n := &e.Nodes[i]
+		size += len(n.Signatories) + len(n.Observers) + len(n.Stakeholders) + len(n.Witnesses) + len(n.Acting)
+	}
+	var out []string
+	if size > 0 {
+		out = make([]string, 0, size)
+	}
+	for i := range e.Nodes {
+		out = e.Nodes[i].appendParties(out)
 	}
 	if e.Reassign != nil {
-		out = union(out, e.Reassign.Contract.stakeholders())
+		out = e.Reassign.Contract.appendStakeholders(out)
 	}
 	for _, t := range e.Topology {
 		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
 			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
 			if v != nil {
-				out = union(out, []string{v.Value.PartyID})
+				out = append(out, v.Value.PartyID)
 			}
 		}
 	}
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// appendStakeholders appends the stakeholders of the node's contract
+// (unsorted, possibly repeated).
+func (n *txNode) appendStakeholders(out []string) []string {
+	if n.Exercise {
+		return append(out, n.Stakeholders...)
+	}
+	out = append(out, n.Signatories...)
+	return append(out, n.Observers...)
+}
+
+// appendParties appends the node's stakeholders and witnesses (the
+// union of stakeholders() and witnesses(), unsorted, possibly repeated).
+func (n *txNode) appendParties(out []string) []string {
+	out = n.appendStakeholders(out)
+	switch {
+	case n.Engine && n.Witnesses != nil:
+		return append(out, n.Witnesses...)
+	case n.Engine && !n.Exercise:
+		return out
+	}
+	return append(out, n.Acting...)
 }
 
 // appendEntry writes an entry at its offset with its indexes.
 func appendEntry(tx *store.Tx, e *logEntry) {
-	tx.Set(store.UpdateKey(e.Offset), e.encode())
-	tx.Set(store.UpdateIDKey(e.UpdateID), store.OffsetBytes(e.Offset))
+	tx.SetOwned(store.UpdateKey(e.Offset), e.encode())
+	tx.SetOwned(store.UpdateIDKey(e.UpdateID), store.OffsetBytes(e.Offset))
 	parties := e.readers
 	if parties == nil {
 		parties = e.parties()
 	}
+	// The index keys share one buffer, each slice capped at its end.
+	size := 0
 	for _, p := range parties {
-		tx.Set(store.PartyUpdateKey(p, e.Offset), nil)
+		size += len(store.PrefixPartyUpdate) + len(p) + 9
 	}
-}
-
-// encode returns the stored form of an entry: its nodes as encoded ahead
-// (nodesJSON, outside the committer) when they were.
-func (e *logEntry) encode() []byte {
-	if e.nodesJSON == nil {
-		return mustJSON(e)
+	buf := make([]byte, 0, size)
+	for _, p := range parties {
+		start := len(buf)
+		buf = store.AppendPartyUpdateKey(buf, p, e.Offset)
+		tx.SetOwned(buf[start:len(buf):len(buf)], nil)
 	}
-	type plain logEntry
-	head := mustJSON(struct {
-		*plain
-		Nodes json.RawMessage `json:"n,omitempty"` // left out: spliced below
-	}{(*plain)(e), nil})
-	return spliceJSON(head, "n", e.nodesJSON)
-}
-
-// spliceJSON appends "key": raw to the JSON object obj (encoded by
-// encoding/json, so never empty of its braces), without re-validating raw
-// as json.Marshal does with a json.RawMessage field.
-func spliceJSON(obj []byte, key string, raw []byte) []byte {
-	out := make([]byte, 0, len(obj)+len(key)+len(raw)+4)
-	out = append(out, obj[:len(obj)-1]...)
-	if len(obj) > 2 {
-		out = append(out, ',')
-	}
-	out = append(out, '"')
-	out = append(out, key...)
-	out = append(out, '"', ':')
-	out = append(out, raw...)
-	return append(out, '}')
 }
 
 // union returns the sorted union of party lists, without duplicates.

@@ -2,7 +2,7 @@ package ledger
 
 import (
 	"encoding/hex"
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
@@ -128,11 +128,50 @@ func formatTime(t time.Time) string {
 }
 
 // newUpdateID derives a Canton-shaped update id ("1220" + 64 hex) from the
-// update's content.
+// update's content: the hash of every part written as "<len>:<part>;".
 func newUpdateID(parts ...string) string {
-	var b []byte
+	size := 0
 	for _, p := range parts {
-		b = fmt.Appendf(b, "%d:%s;", len(p), p)
+		size += len(p) + 8
 	}
-	return hex.EncodeToString(identity.CantonHash(purposeUpdateID, b))
+	b := make([]byte, 0, size)
+	for _, p := range parts {
+		b = appendUpdateIDPart(b, p)
+	}
+	return hexString(identity.CantonHash(purposeUpdateID, b))
+}
+
+// hexString is hex.EncodeToString for hashes (up to 40 bytes: no
+// intermediate buffer).
+func hexString(h []byte) string {
+	var buf [80]byte
+	if len(h) > len(buf)/2 {
+		return hex.EncodeToString(h)
+	}
+	n := hex.Encode(buf[:], h)
+	return string(buf[:n])
+}
+
+// appendUpdateIDPart appends one part of newUpdateID's hashed content.
+func appendUpdateIDPart[S string | []byte](b []byte, p S) []byte {
+	b = strconv.AppendInt(b, int64(len(p)), 10)
+	b = append(b, ':')
+	b = append(b, p...)
+	return append(b, ';')
+}
+
+// txUpdateID is newUpdateID("tx", participant, hex(seed), user, command,
+// at), the id of a transaction a submission commits, without the
+// intermediate strings.
+func txUpdateID(participant string, seed [32]byte, user, command, at string) string {
+	var hexSeed [2 * len(seed)]byte
+	hex.Encode(hexSeed[:], seed[:])
+	b := make([]byte, 0, 2*len(seed)+len(participant)+len(user)+len(command)+len(at)+6*8)
+	b = appendUpdateIDPart(b, "tx")
+	b = appendUpdateIDPart(b, participant)
+	b = appendUpdateIDPart(b, hexSeed[:])
+	b = appendUpdateIDPart(b, user)
+	b = appendUpdateIDPart(b, command)
+	b = appendUpdateIDPart(b, at)
+	return hexString(identity.CantonHash(purposeUpdateID, b))
 }

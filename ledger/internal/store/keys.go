@@ -49,15 +49,24 @@ func DecodeOffset(b []byte) int64 {
 }
 
 // UpdateKey is the key of the update at an offset.
-func UpdateKey(off int64) []byte { return append([]byte(PrefixUpdate), OffsetBytes(off)...) }
+func UpdateKey(off int64) []byte {
+	return binary.BigEndian.AppendUint64(append(make([]byte, 0, len(PrefixUpdate)+8), PrefixUpdate...), uint64(off))
+}
 
 // UpdateIDKey is the key of the update-id index entry.
 func UpdateIDKey(updateID string) []byte { return []byte(PrefixUpdateID + updateID) }
 
 // PartyUpdateKey is the key of a per-party index entry.
 func PartyUpdateKey(party string, off int64) []byte {
-	k := append([]byte(PrefixPartyUpdate+party), '/')
-	return append(k, OffsetBytes(off)...)
+	return AppendPartyUpdateKey(make([]byte, 0, len(PrefixPartyUpdate)+len(party)+9), party, off)
+}
+
+// AppendPartyUpdateKey appends PartyUpdateKey(party, off) to dst.
+func AppendPartyUpdateKey(dst []byte, party string, off int64) []byte {
+	dst = append(dst, PrefixPartyUpdate...)
+	dst = append(dst, party...)
+	dst = append(dst, '/')
+	return binary.BigEndian.AppendUint64(dst, uint64(off))
 }
 
 // PartyKey is the key of a party record.

@@ -430,14 +430,14 @@ type write struct {
 type Tx struct {
 	Reader
 	writes []write
-	index  map[string]int
+	index  map[string]int // staged keys to writes, from indexFrom writes on
 	base   int64
 	next   int64
 }
 
 // Get returns the value at key as this operation sees it.
 func (t *Tx) Get(key []byte) ([]byte, error) {
-	if i, ok := t.index[string(key)]; ok {
+	if i, ok := t.staged(key); ok {
 		if t.writes[i].del {
 			return nil, ErrNotFound
 		}
@@ -455,22 +455,55 @@ func (t *Tx) Has(key []byte) (bool, error) {
 	return err == nil, err
 }
 
-// Set stages a write of val at key.
+// Set stages a write of val at key. The key is copied: the caller may
+// reuse it; val is kept and must not change until the commit.
 func (t *Tx) Set(key, val []byte) { t.stage(write{key: slices.Clone(key), val: val}) }
+
+// SetOwned stages a write of val at key as Set does, but keeps key
+// without copying it: the caller hands it over and must not change it
+// afterwards (for a key built for this write, e.g. by UpdateKey).
+func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val}) }
 
 // Delete stages the removal of key.
 func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: true}) }
 
-func (t *Tx) stage(w write) {
-	if t.index == nil {
-		t.index = map[string]int{}
+// indexFrom is the number of staged writes from which a Tx finds its
+// staged keys through a map (index) rather than by comparing them all:
+// most operations stage a handful of writes.
+const indexFrom = 16
+
+// staged returns the position of the write staged at key, if any.
+func (t *Tx) staged(key []byte) (int, bool) {
+	if t.index != nil {
+		i, ok := t.index[string(key)]
+		return i, ok
 	}
-	if i, ok := t.index[string(w.key)]; ok {
+	for i := range t.writes {
+		if bytes.Equal(t.writes[i].key, key) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (t *Tx) stage(w write) {
+	if i, ok := t.staged(w.key); ok {
 		t.writes[i] = w
 		return
 	}
-	t.index[string(w.key)] = len(t.writes)
+	if t.writes == nil {
+		t.writes = make([]write, 0, 8) // a submission's handful of writes
+	}
 	t.writes = append(t.writes, w)
+	switch {
+	case t.index != nil:
+		t.index[string(w.key)] = len(t.writes) - 1
+	case len(t.writes) >= indexFrom:
+		t.index = make(map[string]int, 2*len(t.writes))
+		for i, w := range t.writes {
+			t.index[string(w.key)] = i
+		}
+	}
 }
 
 // NextOffset takes the next offset for an update of this operation. Offsets

@@ -1,0 +1,93 @@
+package ledger_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// pingBench is an in-memory node with Canton's Ping DAR and two parties.
+type pingBench struct {
+	n            *ledger.Node
+	pingID       string
+	alice, bob   string
+	commandCount atomic.Int64
+}
+
+func newPingBench(b *testing.B) *pingBench {
+	b.Helper()
+	data, err := os.ReadFile(filepath.Join(darDir, "canton-builtin-admin-workflow-ping.dar"))
+	if err != nil {
+		b.Skipf("../shared not found: skipping the Ping benchmark (%v)", err)
+	}
+	d, err := lf.ReadDAR(data, lf.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := openNode(b, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
+	ctx := b.Context()
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
+		b.Fatal(err)
+	}
+	return &pingBench{n: n, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping",
+		alice: allocate(b, ctx, n, "alice").Party, bob: allocate(b, ctx, n, "bob").Party}
+}
+
+// create submits and waits for one Ping create of alice to bob.
+func (p *pingBench) create(b *testing.B) error {
+	id := strconv.FormatInt(p.commandCount.Add(1), 10)
+	_, err := p.n.SubmitAndWait(b.Context(), ledger.JsCommands{
+		CommandID: "ping-" + id, ActAs: []string{p.alice}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: p.pingID,
+			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, p.alice, p.bob))}}},
+	})
+	return err
+}
+
+// BenchmarkPingCreate measures submit-and-wait Ping creates through the
+// engine path (interpretation, committable entry, commit) of an in-memory
+// node, from 1 and 16 parallel submitters.
+func BenchmarkPingCreate(b *testing.B) {
+	for _, par := range []int{1, 16} {
+		b.Run("par="+strconv.Itoa(par), func(b *testing.B) {
+			p := newPingBench(b)
+			if err := p.create(b); err != nil { // warm the package view
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			if par == 1 {
+				for b.Loop() {
+					if err := p.create(b); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return
+			}
+			var failed atomic.Pointer[error]
+			// par submitters in all (RunParallel starts parallelism ×
+			// GOMAXPROCS goroutines).
+			b.SetParallelism(max(1, par/runtime.GOMAXPROCS(0)))
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := p.create(b); err != nil {
+						failed.CompareAndSwap(nil, &err)
+						return
+					}
+				}
+			})
+			if err := failed.Load(); err != nil {
+				b.Fatal(*err)
+			}
+		})
+	}
+}

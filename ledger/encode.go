@@ -1,0 +1,396 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Hand-written encoders of the records the submission path stores (log
+// entries, their nodes, contract and deduplication records). They write
+// exactly the bytes json.Marshal writes for the same values — HTML-safe
+// string escapes, RawMessage fields compacted and HTML-escaped, the
+// omitempty rules of the struct tags, fields in declaration order —
+// without encoding/json's reflection. encode_test.go pins them to
+// json.Marshal. Decoding stays encoding/json.
+//
+// A json.RawMessage field must hold valid JSON, as everything the node
+// stores does (values are rendered by value.AppendJSONAs or read back
+// from stored JSON): unlike json.Marshal, the encoders do not validate
+// it. A nil one is written as null, as json.Marshal does.
+
+// appendJSONString appends s as a JSON string, escaped as json.Marshal
+// escapes it (HTML-safe: <, > and & as \u003c, \u003e, \u0026; U+2028
+// and U+2029 escaped; invalid UTF-8 replaced by \ufffd).
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if jsonSafe[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default: // other control bytes, <, > and &
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case c == '\u2028' || c == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// jsonSafe marks the ASCII bytes json.Marshal copies into a string as
+// they are: printable, except ", \\, <, > and &.
+var jsonSafe = func() (safe [utf8.RuneSelf]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		safe[b] = !strings.ContainsRune(`"\<>&`, rune(b))
+	}
+	return safe
+}()
+
+// appendJSONStrings appends a list of strings as a JSON array (null for
+// a nil list).
+func appendJSONStrings(dst []byte, l []string) []byte {
+	if l == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, s := range l {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// appendRawJSON appends a json.RawMessage as json.Marshal writes it:
+// null when nil, else compacted with <, >, &, U+2028 and U+2029 escaped.
+// Raw JSON that needs neither (the node's own renderings) is copied as it
+// is.
+func appendRawJSON(dst []byte, raw []byte) []byte {
+	if raw == nil {
+		return append(dst, "null"...)
+	}
+	if !rawNeedsRewrite(raw) {
+		return append(dst, raw...)
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, raw); err != nil {
+		panic("ledger: encoding invalid raw JSON: " + err.Error())
+	}
+	var h bytes.Buffer
+	json.HTMLEscape(&h, c.Bytes())
+	return append(dst, h.Bytes()...)
+}
+
+// rawNeedsRewrite reports whether raw JSON holds a byte json.Marshal
+// would not copy as it is: whitespace outside strings (compacted away),
+// tabs and line breaks anywhere (outside strings, compacted; inside, the
+// JSON is invalid and json.Compact says so), <, >, & and U+2028/U+2029
+// (escaped). Spaces inside strings stay.
+func rawNeedsRewrite(raw []byte) bool {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '<', '>', '&', '\t', '\n', '\r':
+			return true
+		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 < len(raw) && raw[i+1] == 0x80 && (raw[i+2] == 0xA8 || raw[i+2] == 0xA9) {
+				return true
+			}
+		case '"':
+			inString = !inString
+		case '\\':
+			if inString {
+				i++ // the escaped byte
+			}
+		case ' ':
+			if !inString {
+				return true
+			}
+		}
+	}
+	return len(raw) == 0
+}
+
+// jsonObject appends the members of a JSON object.
+type jsonObject struct {
+	b     []byte
+	first bool
+}
+
+func newJSONObject(dst []byte) jsonObject {
+	return jsonObject{b: append(dst, '{'), first: true}
+}
+
+// key appends a member's name (a plain ASCII tag: no escaping needed).
+func (o *jsonObject) key(k string) {
+	if !o.first {
+		o.b = append(o.b, ',')
+	}
+	o.first = false
+	o.b = append(o.b, '"')
+	o.b = append(o.b, k...)
+	o.b = append(o.b, '"', ':')
+}
+
+func (o *jsonObject) str(k, v string) {
+	o.key(k)
+	o.b = appendJSONString(o.b, v)
+}
+
+// strOmit is a string member with omitempty.
+func (o *jsonObject) strOmit(k, v string) {
+	if v != "" {
+		o.str(k, v)
+	}
+}
+
+func (o *jsonObject) int(k string, v int64) {
+	o.key(k)
+	o.b = strconv.AppendInt(o.b, v, 10)
+}
+
+// intOmit is an integer member with omitempty.
+func (o *jsonObject) intOmit(k string, v int64) {
+	if v != 0 {
+		o.int(k, v)
+	}
+}
+
+// trueOmit is a bool member with omitempty.
+func (o *jsonObject) trueOmit(k string, v bool) {
+	if v {
+		o.key(k)
+		o.b = append(o.b, "true"...)
+	}
+}
+
+// strsOmit is a []string member with omitempty.
+func (o *jsonObject) strsOmit(k string, v []string) {
+	if len(v) > 0 {
+		o.key(k)
+		o.b = appendJSONStrings(o.b, v)
+	}
+}
+
+func (o *jsonObject) raw(k string, v []byte) {
+	o.key(k)
+	o.b = appendRawJSON(o.b, v)
+}
+
+// rawOmit is a json.RawMessage member with omitempty.
+func (o *jsonObject) rawOmit(k string, v []byte) {
+	if len(v) > 0 {
+		o.raw(k, v)
+	}
+}
+
+// spliced appends a member whose value is JSON encoded ahead, as it is
+// (not compacted nor validated again, as spliceJSON does).
+func (o *jsonObject) spliced(k string, v []byte) {
+	o.key(k)
+	o.b = append(o.b, v...)
+}
+
+func (o *jsonObject) end() []byte { return append(o.b, '}') }
+
+// appendTxNode appends a node as json.Marshal encodes a txNode.
+func appendTxNode(dst []byte, n *txNode) []byte {
+	o := newJSONObject(dst)
+	o.int("id", int64(n.ID))
+	o.trueOmit("x", n.Exercise)
+	o.str("cid", n.ContractID)
+	o.str("tid", n.TemplateID)
+	o.str("pn", n.PackageName)
+	o.raw("arg", n.Argument)
+	o.strsOmit("sig", n.Signatories)
+	o.strsOmit("obs", n.Observers)
+	o.strOmit("at", n.CreatedAt)
+	o.strsOmit("stk", n.Stakeholders)
+	o.strOmit("ch", n.Choice)
+	o.trueOmit("cons", n.Consuming)
+	o.strsOmit("act", n.Acting)
+	o.trueOmit("tr", n.Transient)
+	o.strsOmit("w", n.Witnesses)
+	o.intOmit("ld", int64(n.LastDescendant))
+	o.rawOmit("key", n.Key)
+	o.strsOmit("km", n.Maintainers)
+	o.rawOmit("res", n.Result)
+	o.strsOmit("cobs", n.ChoiceObservers)
+	o.strOmit("iid", n.InterfaceID)
+	o.trueOmit("arc", n.Archives)
+	o.trueOmit("eng", n.Engine)
+	return o.end()
+}
+
+// encodeTxNode is json.Marshal(n), hand-written.
+func encodeTxNode(n *txNode) []byte {
+	return appendTxNode(make([]byte, 0, txNodeSize(n)), n)
+}
+
+// txNodeSize estimates the encoded size of a node (to size its buffer
+// once in the common case).
+func txNodeSize(n *txNode) int {
+	size := 160 + len(n.ContractID) + len(n.TemplateID) + len(n.PackageName) + len(n.Argument) +
+		len(n.CreatedAt) + len(n.Choice) + len(n.Key) + len(n.Result) + len(n.InterfaceID)
+	for _, l := range [][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
+		for _, s := range l {
+			size += len(s) + 3
+		}
+	}
+	return size
+}
+
+// appendReassignNode appends a reassignment event as json.Marshal
+// encodes a reassignNode.
+func appendReassignNode(dst []byte, r *reassignNode) []byte {
+	o := newJSONObject(dst)
+	o.trueOmit("un", r.Unassign)
+	o.str("rid", r.ReassignmentID)
+	o.str("src", r.Source)
+	o.str("dst", r.Target)
+	o.str("by", r.Submitter)
+	o.int("cnt", r.Counter)
+	o.key("contract")
+	o.b = appendTxNode(o.b, &r.Contract)
+	return o.end()
+}
+
+// encode returns the stored form of an entry, json.Marshal's encoding of
+// it; when its nodes were encoded ahead (nodesJSON, outside the
+// committer) they are spliced in as the last member, as they always were
+// stored.
+func (e *logEntry) encode() []byte {
+	size := 192 + len(e.UpdateID) + len(e.CommandID) + len(e.WorkflowID) + len(e.SynchronizerID) +
+		len(e.UserID) + len(e.SubmissionID) + len(e.nodesJSON)
+	for _, p := range e.ActAs {
+		size += len(p) + 3
+	}
+	for i := range e.Nodes {
+		if e.nodesJSON == nil {
+			size += txNodeSize(&e.Nodes[i])
+		}
+	}
+	o := newJSONObject(make([]byte, 0, size))
+	o.str("k", e.Kind)
+	o.int("o", e.Offset)
+	o.str("u", e.UpdateID)
+	o.strOmit("c", e.CommandID)
+	o.strOmit("w", e.WorkflowID)
+	o.strOmit("e", e.EffectiveAt)
+	o.str("r", e.RecordTime)
+	o.str("s", e.SynchronizerID)
+	if e.nodesJSON == nil && len(e.Nodes) > 0 {
+		o.key("n")
+		o.b = append(o.b, '[')
+		for i := range e.Nodes {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendTxNode(o.b, &e.Nodes[i])
+		}
+		o.b = append(o.b, ']')
+	}
+	if e.Reassign != nil {
+		o.key("a")
+		o.b = appendReassignNode(o.b, e.Reassign)
+	}
+	if len(e.Topology) > 0 {
+		// Rare (party allocations): encoding/json's own encoding.
+		o.key("t")
+		o.b = append(o.b, mustJSON(e.Topology)...)
+	}
+	o.strOmit("user", e.UserID)
+	o.strsOmit("actAs", e.ActAs)
+	o.strOmit("sub", e.SubmissionID)
+	if e.nodesJSON != nil {
+		o.spliced("n", e.nodesJSON)
+	}
+	return o.end()
+}
+
+// appendContractRecordFields appends the members of a contract record
+// after its create node.
+func (o *jsonObject) contractRecordFields(rec *contractRecord) {
+	o.str("sync", rec.SynchronizerID)
+	o.str("state", rec.State)
+	o.int("counter", rec.Counter)
+	o.strOmit("rid", rec.ReassignmentID)
+	o.int("co", rec.CreatedOffset)
+	o.intOmit("ao", rec.ArchivedOffset)
+	o.strOmit("wf", rec.WorkflowID)
+	o.strOmit("dst", rec.Target)
+	o.intOmit("uo", rec.UnassignedOffset)
+}
+
+// contractRecordSize estimates the encoded size of a contract record
+// without its create node.
+func contractRecordSize(rec *contractRecord) int {
+	return 128 + len(rec.SynchronizerID) + len(rec.State) + len(rec.ReassignmentID) + len(rec.WorkflowID) + len(rec.Target)
+}
+
+// encodeContractRecordJSON is json.Marshal(rec), hand-written.
+func encodeContractRecordJSON(rec *contractRecord) []byte {
+	o := newJSONObject(make([]byte, 0, contractRecordSize(rec)+txNodeSize(&rec.Create)))
+	o.key("create")
+	o.b = appendTxNode(o.b, &rec.Create)
+	o.contractRecordFields(rec)
+	return o.end()
+}
+
+// encodeContractRecord encodes a contract record whose create node was
+// encoded ahead: json.Marshal's encoding of the record without its create
+// node, the node spliced in as the last member (as it always was stored).
+func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
+	o := newJSONObject(make([]byte, 0, contractRecordSize(rec)+len(create)))
+	o.contractRecordFields(rec)
+	o.spliced("create", create)
+	return o.end()
+}
+
+// encode is json.Marshal(d), hand-written.
+func (d *dedupRecord) encode() []byte {
+	o := newJSONObject(make([]byte, 0, 32+len(d.UpdateID)+len(d.At)))
+	o.int("o", d.Offset)
+	o.str("u", d.UpdateID)
+	o.str("at", d.At)
+	return o.end()
+}

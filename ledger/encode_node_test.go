@@ -1,0 +1,136 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// TestStoredBytesUnchanged runs Ping submissions through the engine path
+// of a node — a create, a consuming exercise, a create archived by the
+// same transaction — with texts that JSON escapes, and checks every
+// record they store (entries, contract records, deduplication entries and
+// their keys) against the encoding/json code path the encoders replace.
+func TestStoredBytesUnchanged(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("../../shared/testdata/dars", "canton-builtin-admin-workflow-ping.dar"))
+	if err != nil {
+		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
+	}
+	d, err := lf.ReadDAR(data, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Open(Options{InMemory: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	ctx := t.Context()
+	if _, err := n.UploadDAR(ctx, UploadDARRequest{DAR: data}); err != nil {
+		t.Fatal(err)
+	}
+	party := func(hint string) string {
+		resp, err := n.AllocateParty(ctx, AllocatePartyRequest{PartyIDHint: hint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.PartyDetails.Party
+	}
+	alice, bob := party("alice"), party("bob")
+	pingID := d.Main.ID + ":Canton.Internal.Ping:Ping"
+	pingArgs := func(id string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, alice, bob))
+	}
+	read := func(key []byte) []byte {
+		t.Helper()
+		var raw []byte
+		err := n.st.View(func(r *store.Reader) (err error) {
+			raw, err = r.Get(key)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("reading %q: %v", key, err)
+		}
+		return raw
+	}
+	// checkEntry compares a committed entry, its deduplication record and
+	// the contract records it wrote with the old encodings.
+	checkEntry := func(name string, c JsCommands, off int64) {
+		t.Helper()
+		raw := read(store.UpdateKey(off))
+		var e logEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		e.nodesJSON = mustJSON(e.Nodes)
+		if diff := cmp.Diff(string(oldEncodeEntry(&e)), string(raw)); diff != "" {
+			t.Errorf("%s: stored entry (-encoding/json +stored):\n%s", name, diff)
+		}
+		dedup := read(store.DedupKey(oldChangeID(&c)))
+		var dr dedupRecord
+		if err := json.Unmarshal(dedup, &dr); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(mustJSON(dr)), string(dedup)); diff != "" {
+			t.Errorf("%s: stored deduplication record (-encoding/json +stored):\n%s", name, diff)
+		}
+		if dr.Offset != off || dr.UpdateID != e.UpdateID || dr.At != e.RecordTime {
+			t.Errorf("%s: deduplication record %+v, want offset %d, update %s, at %s", name, dr, off, e.UpdateID, e.RecordTime)
+		}
+		for _, nd := range e.Nodes {
+			raw := read(store.ContractKey(nd.ContractID))
+			var rec contractRecord
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				t.Fatal(err)
+			}
+			want := mustJSON(&rec) // archived and transient records
+			if rec.State == contractActive {
+				head := rec
+				head.Create = txNode{}
+				want = oldEncodeContractRecord(&head, mustJSON(&rec.Create))
+			}
+			if diff := cmp.Diff(string(want), string(raw)); diff != "" {
+				t.Errorf("%s: stored %s contract record (-encoding/json +stored):\n%s", name, rec.State, diff)
+			}
+		}
+	}
+
+	odd := "<ping> & \"quotes\" \u2028 ünï — spaces"
+	create := JsCommands{CommandID: "create", ActAs: []string{alice}, UserID: "u1",
+		Commands: []Command{{CreateCommand: &CreateCommand{TemplateID: pingID, CreateArguments: pingArgs(odd)}}}}
+	created, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: create})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEntry("create", create, created.Transaction.Offset)
+	if got := read(store.ContractKey(created.Transaction.Events[0].CreatedEvent.ContractID)); !json.Valid(got) {
+		t.Fatalf("contract record %q", got)
+	}
+
+	respond := JsCommands{CommandID: "respond", ActAs: []string{bob}, UserID: "u1",
+		Commands: []Command{{ExerciseCommand: &ExerciseCommand{TemplateID: pingID, ContractID: created.Transaction.Events[0].CreatedEvent.ContractID,
+			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
+	responded, err := n.SubmitAndWait(ctx, respond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEntry("respond", respond, responded.CompletionOffset)
+
+	// Created and archived at once; actAs out of order (the change id
+	// sorts it).
+	transient := JsCommands{CommandID: "transient", ActAs: []string{bob, alice}, UserID: "u1",
+		Commands: []Command{{CreateAndExerciseCommand: &CreateAndExerciseCommand{TemplateID: pingID, CreateArguments: pingArgs(odd + " 2"),
+			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
+	both, err := n.SubmitAndWait(ctx, transient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEntry("create and exercise", transient, both.CompletionOffset)
+}
