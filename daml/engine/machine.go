@@ -19,12 +19,17 @@ type kont interface {
 }
 
 // callable is the function inside a PAP: a closure or a builtin.
+// enter may keep args as the callee's environment (closure.enter): a
+// caller must not modify the elements of args afterwards (every caller
+// passes a slice it made for the call, or one it never writes again).
 type callable interface {
 	enter(m *Machine, args []Value)
 }
 
 // lambda is the code of a closure: the body runs with the arguments in
-// slots 0..arity-1 of a fresh environment of size slots.
+// slots 0..arity-1 of an environment of size slots. The slots from arity
+// on are the body's let, case and try binders; the machine writes them,
+// never the parameters' slots.
 type lambda struct {
 	body  node
 	arity int
@@ -37,9 +42,16 @@ type closure struct {
 	caps []Value
 }
 
+// enter runs the closure on args (len(args) == arity). A body without
+// binders of its own (slots == arity) never writes its environment, so
+// args itself is the environment; otherwise the arguments are copied
+// into a fresh environment of size slots.
 func (c *closure) enter(m *Machine, args []Value) {
-	env := make([]Value, c.code.slots)
-	copy(env, args)
+	env := args
+	if c.code.slots > len(args) {
+		env = make([]Value, c.code.slots)
+		copy(env, args)
+	}
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
 

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
 )
@@ -285,3 +287,64 @@ func BenchmarkCountdown(b *testing.B) {
 }
 
 func show(v Value) string { return fmt.Sprintf("%#v", v) }
+
+// TestClosureEnvironment pins what closure.enter's use of the argument
+// slice as the environment (a body without binders of its own) must keep:
+// the results are those of a fresh environment, the caller's arguments are
+// never written, and one argument slice serves several calls.
+func TestClosureEnvironment(t *testing.T) {
+	tests := []struct {
+		name  string
+		fn    lf.Expr
+		args  []Value
+		want  Value
+		alias bool // whether the closure runs on the argument slice
+	}{
+		{"no binders", lam(add(v("x"), v("y")), "x", "y"), []Value{Int64(40), Int64(2)}, Int64(42), true},
+		{"let binder", lam(let("z", add(v("x"), v("y")), add(v("z"), v("x"))), "x", "y"), []Value{Int64(1), Int64(2)}, Int64(4), false},
+		{"case binders", lam(caseE(v("xs"), alt(&lf.PNil{}, v("d")), alt(&lf.PCons{Head: "h", Tail: "t"}, v("h"))), "xs", "d"),
+			[]Value{intList(3), Int64(0)}, Int64(1), false},
+		{"let shadowing a parameter", lam(let("x", add(v("x"), i64(1)), v("x")), "x"), []Value{Int64(1)}, Int64(2), false},
+		{"partial application keeps a copy of its arguments", lam(lam(add(v("x"), v("y")), "y"), "x"), []Value{Int64(5)}, nil, true},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEngine(map[string]lf.Expr{"f": tc.fn}, Options{})
+			f, err := e.EvalValue(ctx, tid("f"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			clo := f.(*PAP).fn.(*closure)
+			if got := clo.code.slots == clo.code.arity; got != tc.alias {
+				t.Fatalf("slots %d, arity %d: aliasing %v, want %v", clo.code.slots, clo.code.arity, got, tc.alias)
+			}
+			args := slices.Clone(tc.args)
+			for range 2 {
+				got, err := e.Apply(ctx, f, args...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.want == nil {
+					// The partial application must have copied x: changing
+					// the argument slice afterwards does not reach it.
+					args2 := slices.Clone(tc.args)
+					g, err := e.Apply(ctx, f, args2...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					args2[0] = Int64(100)
+					got, err = e.Apply(ctx, g, Int64(1))
+					if err != nil || got != Int64(6) {
+						t.Fatalf("returned closure: %v, %v", got, err)
+					}
+				} else if show(got) != show(tc.want) {
+					t.Errorf("got %s, want %s", show(got), show(tc.want))
+				}
+				if diff := cmp.Diff(fmt.Sprintf("%#v", tc.args), fmt.Sprintf("%#v", args)); diff != "" {
+					t.Errorf("arguments modified (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
