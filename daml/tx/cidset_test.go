@@ -61,3 +61,30 @@ func TestSortedSets2(t *testing.T) {
 		}
 	}
 }
+
+// TestSigsAndStakeholders checks that sigsAndStakeholders is sortedSet
+// and union as Create used them, and that its two results do not share
+// room.
+func TestSigsAndStakeholders(t *testing.T) {
+	for _, tc := range []struct{ sigs, obs []string }{
+		{nil, nil},
+		{nil, []string{"c", "a", "c"}},
+		{[]string{"b", "a"}, nil},
+		{[]string{"b", "a", "b"}, []string{"d", "a", "c", "c"}},
+		{[]string{"a"}, []string{"a"}},
+	} {
+		sigs, stk := sigsAndStakeholders(tc.sigs, tc.obs)
+		wantSigs := sortedSet(tc.sigs)
+		wantStk := union(wantSigs, tc.obs)
+		if diff := cmp.Diff(wantSigs, sigs); diff != "" {
+			t.Errorf("%v %v: signatories (-want +got):\n%s", tc.sigs, tc.obs, diff)
+		}
+		if diff := cmp.Diff(wantStk, stk); diff != "" {
+			t.Errorf("%v %v: stakeholders (-want +got):\n%s", tc.sigs, tc.obs, diff)
+		}
+		_ = append(sigs, "zz", "zz", "zz")
+		if diff := cmp.Diff(wantStk, stk); diff != "" {
+			t.Errorf("appending to the signatories changed the stakeholders (-want +got):\n%s", diff)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package tx
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -271,5 +272,144 @@ func TestUnicumOfMatchesReference(t *testing.T) {
 				t.Errorf("UnicumOf(%q, %d) = %s, want %s", id, n, got, want)
 			}
 		}
+	}
+}
+
+// TestBuilderStateMatchesReference drives Builders (both modes) with
+// random creates, fetches, exercises and tries, uses contracts that are
+// consumed or rolled back too, and checks after every step that Status
+// of every contract seen and the errors (ContractNotActive,
+// ContractNotFound, EffectfulRollback with its nodes) are those of the
+// reference contract state (refState).
+func TestBuilderStateMatchesReference(t *testing.T) {
+	var nuckFailures, rolledBackUses, consumedUses, maxLocal, maxConsumed int
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 3))
+		nuck := seed%2 == 1
+		mode := ModeNoKey
+		if nuck {
+			mode = ModeNUCK
+		}
+		b := NewBuilder(Config{ActAs: ps("a"), TransactionSeed: Hash{byte(seed)}, PreparationTime: 7, Mode: mode})
+		ref := newRefState()
+		pool := []value.ContractID{ledgerCid(1), ledgerCid(2)}
+		var open []bool // true: exercise, false: try
+		check := func(step int) {
+			t.Helper()
+			for _, c := range pool {
+				gs, gn := b.Status(c)
+				ws, wn := ref.status(c, b.Inputs())
+				if gs != ws || gn != wn {
+					t.Fatalf("seed %d step %d: Status(%s) = %v %d, want %v %d", seed, step, c, gs, gn, ws, wn)
+				}
+			}
+		}
+	steps:
+		for step := 0; step < 200; step++ {
+			switch op := r.IntN(8); {
+			case op == 0:
+				in := create("T", ps("a"), nil)
+				in.Arg = value.Int64(step) // a new contract id every time
+				cid, err := b.Create(in)
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				pool = append(pool, cid)
+				ref.create(b.Local(cid), NodeID(len(b.nodes)-1))
+			case op <= 2:
+				// Now and then a contract that may be consumed or rolled
+				// back (which ends the run), else a usable one.
+				c := pool[r.IntN(len(pool))]
+				if r.IntN(30) != 0 {
+					var usable []value.ContractID
+					for _, c := range pool {
+						if st, _ := ref.status(c, b.Inputs()); st == StatusActive || st == StatusUnknown {
+							usable = append(usable, c)
+						}
+					}
+					if len(usable) == 0 {
+						break
+					}
+					c = usable[r.IntN(len(usable))]
+				}
+				want, _ := ref.status(c, b.Inputs())
+				consuming := r.IntN(2) == 0 && len(open) < 6
+				var err error
+				if consuming {
+					_, err = b.BeginExercise(exercise(c, "T", "Ch", true, ps("a"), ps("a"), ps("a")))
+				} else {
+					_, err = b.Fetch(fetch(c, "T", ps("a"), ps("a")))
+				}
+				var na *ContractNotActiveError
+				var nf *ContractNotFoundError
+				switch want {
+				case StatusConsumed:
+					consumedUses++
+					if !errors.As(err, &na) {
+						t.Fatalf("seed %d: using consumed %s: %v", seed, c, err)
+					}
+					break steps
+				case StatusRolledBack:
+					rolledBackUses++
+					if !errors.As(err, &nf) {
+						t.Fatalf("seed %d: using rolled-back %s: %v", seed, c, err)
+					}
+					break steps
+				}
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				if consuming {
+					nid := NodeID(len(b.nodes) - 1)
+					ref.consume(b.nodes[nid].(*Exercise), nid)
+					open = append(open, true)
+				}
+			case op == 3 && len(open) < 6:
+				b.BeginTry()
+				ref.beginTry()
+				open = append(open, false)
+			case op >= 4 && len(open) > 0:
+				if open[len(open)-1] {
+					if _, err := b.EndExercise(value.Unit{}); err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					open = open[:len(open)-1]
+					break
+				}
+				if r.IntN(2) == 0 {
+					if err := b.EndTry(); err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					ref.endTry()
+					open = open[:len(open)-1]
+					break
+				}
+				wantBad := ref.rollbackTry(nuck)
+				err := b.RollbackTry()
+				if wantBad != nil {
+					var er *EffectfulRollbackError
+					if !errors.As(err, &er) {
+						t.Fatalf("seed %d: RollbackTry = %v, want an EffectfulRollbackError", seed, err)
+					}
+					if diff := cmp.Diff(wantBad, er.Nodes); diff != "" {
+						t.Fatalf("seed %d: rolled-back effects (-want +got):\n%s", seed, diff)
+					}
+					nuckFailures++
+					break steps
+				}
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				open = open[:len(open)-1]
+			}
+			check(step)
+		}
+		maxLocal, maxConsumed = max(maxLocal, len(b.local.list)), max(maxConsumed, len(b.consumed.list))
+	}
+	if maxLocal <= cidSetListMax || maxConsumed <= cidSetListMax {
+		t.Errorf("no run indexed its logs: at most %d local and %d consumed contracts", maxLocal, maxConsumed)
+	}
+	if nuckFailures == 0 || rolledBackUses == 0 || consumedUses == 0 {
+		t.Errorf("the runs missed a path: %d effectful rollbacks, %d uses of rolled-back contracts, %d of consumed ones", nuckFailures, rolledBackUses, consumedUses)
 	}
 }

@@ -3,6 +3,7 @@ package tx
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -282,4 +283,79 @@ func refEvents(t *Transaction, parties []string, shape Shape) []Event {
 		return true
 	})
 	return out
+}
+
+// refState is the Builder's contract state as the package kept it before
+// the append-only logs: maps of the created and consumed contracts, cloned
+// at every try and restored by a rollback.
+type refState struct {
+	local      map[value.ContractID]bool
+	created    map[value.ContractID]NodeID
+	consumedBy map[value.ContractID]NodeID
+	saved      []refSaved
+	effects    []Node
+}
+
+type refSaved struct{ created, consumedBy map[value.ContractID]NodeID }
+
+func newRefState() *refState {
+	return &refState{local: map[value.ContractID]bool{}, created: map[value.ContractID]NodeID{}, consumedBy: map[value.ContractID]NodeID{}}
+}
+
+func (s *refState) status(cid value.ContractID, inputs []value.ContractID) (ContractStatus, NodeID) {
+	if nid, ok := s.consumedBy[cid]; ok {
+		return StatusConsumed, nid
+	}
+	if s.local[cid] {
+		if _, ok := s.created[cid]; !ok {
+			return StatusRolledBack, 0
+		}
+		return StatusActive, 0
+	}
+	if slices.Contains(inputs, cid) {
+		return StatusActive, 0
+	}
+	return StatusUnknown, 0
+}
+
+func (s *refState) create(c *Create, nid NodeID) {
+	s.local[c.ContractID] = true
+	s.created[c.ContractID] = nid
+	s.effects = append(s.effects, c)
+}
+
+func (s *refState) consume(ex *Exercise, nid NodeID) {
+	s.consumedBy[ex.TargetID] = nid
+	s.effects = append(s.effects, ex)
+}
+
+func (s *refState) beginTry() {
+	s.saved = append(s.saved, refSaved{created: maps.Clone(s.created), consumedBy: maps.Clone(s.consumedBy)})
+}
+
+func (s *refState) endTry() { s.saved = s.saved[:len(s.saved)-1] }
+
+// rollbackTry returns the nodes of the EffectfulRollbackError in NUCK
+// mode (nil when the rollback succeeds).
+func (s *refState) rollbackTry(nuck bool) []Node {
+	sv := s.saved[len(s.saved)-1]
+	if nuck && (len(s.created) != len(sv.created) || len(s.consumedBy) != len(sv.consumedBy)) {
+		var bad []Node
+		for _, n := range s.effects {
+			switch n := n.(type) {
+			case *Create:
+				if _, before := sv.created[n.ContractID]; !before {
+					bad = append(bad, n)
+				}
+			case *Exercise:
+				if _, before := sv.consumedBy[n.TargetID]; !before {
+					bad = append(bad, n)
+				}
+			}
+		}
+		return bad
+	}
+	s.created, s.consumedBy = sv.created, sv.consumedBy
+	s.saved = s.saved[:len(s.saved)-1]
+	return nil
 }
