@@ -83,6 +83,8 @@ type Machine struct {
 	throws int
 	// scratch holds the arguments of a direct builtin call.
 	scratch scratch
+	// opScratch holds the arguments of a direct op (nOp.direct).
+	opScratch scratch
 }
 
 type scratch [4]Value
@@ -122,16 +124,26 @@ func (n *nPrimCall) eval(m *Machine) {
 	clear(a)
 }
 
-// evalDirect runs n inline if it is a direct builtin call; ok reports
-// that m.val holds its value (false also when it failed or threw, and
-// the machine has moved on).
+// evalDirect runs n inline if it is a direct builtin call or a direct op
+// whose arguments are atomic (nOp.evalsDirect); ok reports that m.val
+// holds its value (false also when it failed or threw, and the machine
+// has moved on).
 func evalDirect(m *Machine, n node) (handled, ok bool) {
-	p, isPrim := n.(*nPrimCall)
-	if !isPrim || !p.direct {
+	t := m.throws
+	switch p := n.(type) {
+	case *nPrimCall:
+		if !p.direct {
+			return false, false
+		}
+		p.eval(m)
+	case *nOp:
+		if !p.evalsDirect(m) {
+			return false, false
+		}
+		p.runDirect(m)
+	default:
 		return false, false
 	}
-	t := m.throws
-	p.eval(m)
 	return true, m.err == nil && m.throws == t
 }
 
@@ -234,8 +246,8 @@ type nConst struct{ v Value }
 
 func (n *nConst) eval(m *Machine) { m.val = n.v }
 
-// atomic returns the value of an atomic node (a variable or a constant)
-// without running the machine.
+// atomicVal returns the value of an atomic node (a variable, a constant
+// or a top-level value already evaluated) without running the machine.
 func atomicVal(m *Machine, n node) (Value, bool) {
 	switch a := n.(type) {
 	case *nLoc:
@@ -244,6 +256,11 @@ func atomicVal(m *Machine, n node) (Value, bool) {
 		return m.caps[a.i], true
 	case *nConst:
 		return a.v, true
+	case *nTop:
+		// What nTop.eval would return at once.
+		if v := a.def.cached.Load(); v != nil {
+			return *v, true
+		}
 	}
 	return nil, false
 }
@@ -286,14 +303,7 @@ const seqBuf = 4
 // compound node, waits for the others, and holds the values when there
 // are few (one allocation for both).
 func startSeq(m *Machine, nodes []node, f finisher) {
-	i := len(nodes) - 1
-	for ; i >= 0; i-- {
-		switch nodes[i].(type) {
-		case *nLoc, *nCap, *nConst:
-			continue
-		}
-		break
-	}
+	i := lastCompound(m, nodes)
 	if i < 0 {
 		vals := make([]Value, len(nodes))
 		for j, n := range nodes {
@@ -313,6 +323,17 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 	}
 	m.push(k)
 	m.ctrl = nodes[i]
+}
+
+// lastCompound returns the index of the last node that is not atomic
+// (atomicVal) now, or -1.
+func lastCompound(m *Machine, nodes []node) int {
+	for i := len(nodes) - 1; i >= 0; i-- {
+		if _, ok := atomicVal(m, nodes[i]); !ok {
+			return i
+		}
+	}
+	return -1
 }
 
 func (k *kSeq) resume(m *Machine, v Value) {
@@ -335,7 +356,33 @@ func (k *kSeq) resume(m *Machine, v Value) {
 type nApp struct{ nodes []node }
 
 func (n *nApp) eval(m *Machine) {
+	if lastCompound(m, n.nodes) < 0 && n.enterClosure(m) {
+		return
+	}
 	startSeq(m, n.nodes, n)
+}
+
+// enterClosure runs an application whose nodes are all atomic when the
+// function is a closure (without arguments yet) applied to exactly its
+// arity: what finish and apply would do, with the arguments read
+// straight into the closure's environment. It reports false, having done
+// nothing, for any other function.
+func (n *nApp) enterClosure(m *Machine) bool {
+	fv, _ := atomicVal(m, n.nodes[0])
+	p, ok := fv.(*PAP)
+	if !ok || len(p.args) != 0 || p.arity != len(n.nodes)-1 {
+		return false
+	}
+	c, ok := p.fn.(*closure)
+	if !ok {
+		return false
+	}
+	env := make([]Value, max(c.code.slots, p.arity))
+	for j, a := range n.nodes[1:] {
+		env[j], _ = atomicVal(m, a)
+	}
+	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
+	return true
 }
 
 func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
@@ -344,10 +391,34 @@ func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
 type nOp struct {
 	args []node
 	op   func(m *Machine, vals []Value)
+	// direct marks an op (directOp) that returns, fails or throws at once
+	// (it calls no function and pushes no frame) and keeps no reference
+	// to vals: with atomic arguments it runs inline, on m.opScratch.
+	direct bool
 }
 
 func (n *nOp) eval(m *Machine) {
+	if n.evalsDirect(m) {
+		n.runDirect(m)
+		return
+	}
 	startSeq(m, n.args, n)
+}
+
+// evalsDirect reports whether n runs inline now: a direct op whose
+// arguments are all atomic and fit m.opScratch.
+func (n *nOp) evalsDirect(m *Machine) bool {
+	return n.direct && len(n.args) <= len(m.opScratch) && lastCompound(m, n.args) < 0
+}
+
+// runDirect runs a direct op on its atomic arguments (evalsDirect).
+func (n *nOp) runDirect(m *Machine) {
+	a := m.opScratch[:len(n.args)]
+	for i, x := range n.args {
+		a[i], _ = atomicVal(m, x)
+	}
+	n.op(m, a)
+	clear(a)
 }
 
 func (n *nOp) finish(m *Machine, vals []Value) { n.op(m, vals) }

@@ -348,3 +348,103 @@ func TestClosureEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectPathsMatchGeneralPaths pins the inline evaluations (a direct
+// op on atomic arguments run on the machine's opScratch, an application
+// of a closure to atomic arguments entered at once, an evaluated
+// top-level value read as an atomic) to the general path through
+// continuation frames: every expression is evaluated with atomic
+// arguments (variables bound by a lambda, constants, a top-level value)
+// and with the same arguments behind an identity call, which is never
+// atomic, and the two results must be equal.
+func TestDirectPathsMatchGeneralPaths(t *testing.T) {
+	id := lam(v("z"), "z")
+	wrap := func(x lf.Expr) lf.Expr { return app(id, x) }
+	rt := lf.TypeConApp{ID: tid("R")}
+	tests := []struct {
+		name string
+		// build makes the expression from its arguments.
+		build func(a ...lf.Expr) lf.Expr
+		args  []lf.Expr
+	}{
+		{"rec_proj", func(a ...lf.Expr) lf.Expr { return &lf.ERecProj{Type: rt, Field: "b", Record: a[0]} }, []lf.Expr{rec(i64(1), txt("x"))}},
+		{"rec_upd", func(a ...lf.Expr) lf.Expr { return &lf.ERecUpd{Type: rt, Field: "a", Record: a[0], Update: a[1]} },
+			[]lf.Expr{rec(i64(1), i64(2)), i64(9)}},
+		{"variant", func(a ...lf.Expr) lf.Expr {
+			return &lf.EVariantCon{Type: lf.TypeConApp{ID: tid("V")}, Con: "Rt", Arg: a[0]}
+		}, []lf.Expr{i64(8)}},
+		{"cons", func(a ...lf.Expr) lf.Expr { return cons(a[2], a[0], a[1]) }, []lf.Expr{i64(1), i64(2), cons(nilE(), i64(3))}},
+		{"cons beyond the scratch", func(a ...lf.Expr) lf.Expr { return cons(a[0], a[1], a[1], a[1], a[1], a[1]) }, []lf.Expr{nilE(), txt("s")}},
+		{"some", func(a ...lf.Expr) lf.Expr { return &lf.EOptionalSome{Value: a[0]} }, []lf.Expr{txt("s")}},
+		{"struct", func(a ...lf.Expr) lf.Expr {
+			return &lf.EStructProj{Field: "q", Struct: &lf.EStructCon{Fields: []lf.FieldExpr{{Name: "q", Expr: a[0]}, {Name: "p", Expr: a[1]}}}}
+		}, []lf.Expr{i64(1), i64(2)}},
+		{"to_any and from_any", func(a ...lf.Expr) lf.Expr {
+			return &lf.EFromAny{Type: &lf.TBuiltin{Builtin: lf.BuiltinInt64}, Expr: &lf.EToAny{Type: &lf.TBuiltin{Builtin: lf.BuiltinInt64}, Expr: a[0]}}
+		}, []lf.Expr{i64(4)}},
+		{"two records from the same variables", func(a ...lf.Expr) lf.Expr {
+			return let("r1", rec(a[0], a[1]), let("r2", rec(a[1], a[0]), cons(nilE(), v("r1"), v("r2"))))
+		}, []lf.Expr{i64(1), i64(2)}},
+		{"ops bound by lets", func(a ...lf.Expr) lf.Expr {
+			return let("x", &lf.EOptionalSome{Value: a[0]}, let("y", &lf.EOptionalSome{Value: a[1]}, cons(nilE(), v("x"), v("y"))))
+		}, []lf.Expr{i64(1), i64(2)}},
+		{"closure applied to atomics", func(a ...lf.Expr) lf.Expr {
+			return app(lam(let("s", add(v("p"), v("q")), cons(nilE(), v("s"), v("p"))), "p", "q"), a[0], a[1])
+		}, []lf.Expr{i64(5), i64(6)}},
+		{"top-level function", func(a ...lf.Expr) lf.Expr { return app(val("swap"), a[0], a[1]) }, []lf.Expr{i64(1), txt("b")}},
+		{"top-level value as an argument", func(a ...lf.Expr) lf.Expr { return cons(nilE(), a[0], val("seven")) }, []lf.Expr{i64(1)}},
+		{"update value", func(a ...lf.Expr) lf.Expr { return upd(&lf.UPure{Expr: a[0]}) }, []lf.Expr{i64(3)}},
+	}
+	values := map[string]lf.Expr{
+		"swap":  lam(rec(v("y"), v("x")), "x", "y"),
+		"seven": add(i64(3), i64(4)),
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEngine(values, Options{})
+			// Evaluate the top-level values first, so that they are atomic.
+			for name := range values {
+				if _, err := e.EvalValue(context.Background(), tid(name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Atomic: the arguments are the parameters of a lambda.
+			params := make([]string, len(tc.args))
+			vars := make([]lf.Expr, len(tc.args))
+			wrapped := make([]lf.Expr, len(tc.args))
+			for i, a := range tc.args {
+				params[i] = fmt.Sprintf("a%d", i)
+				vars[i] = v(params[i])
+				wrapped[i] = wrap(a)
+			}
+			atomic := mustEval(t, e, app(lam(tc.build(vars...), params...), tc.args...))
+			general := mustEval(t, e, tc.build(wrapped...))
+			if !sameValue(t, general, atomic) {
+				t.Errorf("atomic arguments give %s, the general path %s", show(atomic), show(general))
+			}
+		})
+	}
+}
+
+// sameValue compares two values with Equal; partial applications (which
+// Equal does not compare) by arity and arguments.
+func sameValue(t *testing.T, a, b Value) bool {
+	t.Helper()
+	if pa, ok := a.(*PAP); ok {
+		pb, ok := b.(*PAP)
+		if !ok || pa.arity != pb.arity || len(pa.args) != len(pb.args) {
+			return false
+		}
+		for i := range pa.args {
+			if !sameValue(t, pa.args[i], pb.args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	eq, err := Equal(a, b)
+	if err != nil {
+		t.Fatalf("Equal(%s, %s): %v", show(a), show(b), err)
+	}
+	return eq
+}
