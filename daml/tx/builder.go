@@ -242,13 +242,25 @@ type builderBufs struct {
 
 // NewBuilder returns a Builder for a submission.
 func NewBuilder(cfg Config) *Builder {
+	b := &Builder{}
+	b.Init(cfg)
+	return b
+}
+
+// Init makes a zero Builder ready for a submission, as NewBuilder does:
+// it lets a caller hold the Builder inside an allocation of its own. The
+// Builder must not be moved afterwards (it points into itself). Init
+// panics on a Builder that is not zero.
+func (b *Builder) Init(cfg Config) {
+	if b.ctx != nil {
+		panic("tx: Init of a Builder in use")
+	}
 	cfg.ActAs = sortedSet(cfg.ActAs)
-	b := &Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
+	*b = Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
 	b.ctx = &b.root
 	b.nodes, b.seeds, b.effects = b.bufs.nodes[:0], b.bufs.seeds[:0], b.bufs.effects[:0]
 	b.root.children = b.bufs.roots[:0]
 	b.local.list, b.consumed.list = b.bufs.local[:0], b.bufs.consumed[:0]
-	return b
 }
 
 // cidLog maps contract ids to values in the order they were added; it
@@ -645,13 +657,18 @@ func (b *Builder) Finish() (*Result, error) {
 	if b.ctx.kind != ctxRoot {
 		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
 	}
-	var t *Transaction
 	if b.preOrder() {
-		t = b.asBuilt()
-	} else {
-		raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
-		t = raw.Normalize()
+		// The Result and the Transaction in one allocation.
+		rt := &struct {
+			r Result
+			t Transaction
+		}{}
+		b.asBuilt(&rt.t)
+		rt.r = Result{Transaction: &rt.t, Effects: rt.t.Effects(), TimeBounds: b.time}
+		return &rt.r, nil
 	}
+	raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
+	t := raw.Normalize()
 	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
 }
 
@@ -672,12 +689,12 @@ func (b *Builder) preOrder() bool {
 	return true
 }
 
-// asBuilt returns the transaction built so far when it is already in
+// asBuilt sets t to the transaction built so far when it is already in
 // normal form (preOrder): what Normalize would return, without copying
 // the nodes. The Builder never modifies a closed node, and the slices are
 // clipped so that later appends cannot reach into them; as Normalize
 // does, it gives every list of children a non-nil slice.
-func (b *Builder) asBuilt() *Transaction {
+func (b *Builder) asBuilt(t *Transaction) {
 	for _, n := range b.nodes {
 		if ex, ok := n.(*Exercise); ok {
 			if ex.Children == nil {
@@ -691,7 +708,7 @@ func (b *Builder) asBuilt() *Transaction {
 	if roots == nil {
 		roots = []NodeID{}
 	}
-	return &Transaction{Nodes: slices.Clip(b.nodes), Roots: roots, NodeSeeds: slices.Clip(b.seeds)}
+	*t = Transaction{Nodes: slices.Clip(b.nodes), Roots: roots, NodeSeeds: slices.Clip(b.seeds)}
 }
 
 // Inputs returns the ledger contracts the transaction used so far (fetched,

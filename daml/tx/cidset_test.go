@@ -88,3 +88,33 @@ func TestSigsAndStakeholders(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderInit checks that a Builder initialized in place builds what
+// NewBuilder's does, and that Init refuses a Builder in use.
+func TestBuilderInit(t *testing.T) {
+	cfg := Config{ActAs: ps("b", "a"), TransactionSeed: Hash{9}, PreparationTime: 5}
+	build := func(b *Builder) *Result {
+		if _, err := b.Create(create("T", ps("a"), ps("b"))); err != nil {
+			t.Fatal(err)
+		}
+		res, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	var inPlace struct {
+		other int
+		b     Builder
+	}
+	inPlace.b.Init(cfg)
+	if diff := cmp.Diff(build(NewBuilder(cfg)), build(&inPlace.b)); diff != "" {
+		t.Errorf("(-NewBuilder +Init):\n%s", diff)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Init of a Builder in use did not panic")
+		}
+	}()
+	inPlace.b.Init(cfg)
+}
