@@ -303,8 +303,9 @@ type contractInfo struct {
 	// checked are the package ids under which the metadata was
 	// recomputed; a translated view (fetchContractAs) records them in
 	// its owner.
-	checked []string
-	owner   *contractInfo // the engine's copy, for a translated view; else nil
+	checked    []string
+	checkedBuf [1]string     // checked's first element
+	owner      *contractInfo // the engine's copy, for a translated view; else nil
 
 	// key is the stored key of a ledger contract (keys.go).
 	key *tx.KeyWithMaintainers
@@ -403,9 +404,11 @@ func asSet(ps []string) []string {
 	return ps
 }
 
-func union(a, b []string) []string {
-	out := make([]string, 0, len(a)+len(b))
-	out = append(append(out, a...), b...)
+func union(a, b []string) []string { return appendUnion(make([]string, 0, len(a)+len(b)), a, b) }
+
+// appendUnion is union appending to dst[:0] (which it may outgrow).
+func appendUnion(dst, a, b []string) []string {
+	out := append(append(dst[:0], a...), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -718,6 +721,9 @@ type kValidate struct {
 	env    []Value
 	caps   []Value
 	args   [1]Value // the contract argument, for the three calls (which only read it)
+	// partyBuf holds the recomputed signatories, observers and
+	// stakeholders while they fit: they are only compared.
+	partyBuf [8]string
 }
 
 func (v *kValidate) changed(m *Machine, what string) {
@@ -738,7 +744,7 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		m.push(kPreventCatch{})
 		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "signatories"}), v.args[:]...)
 	case 1:
-		sigSet, err := partySet(x)
+		sigSet, err := appendPartySet(v.partyBuf[0:0:2], x)
 		if err != nil {
 			m.fail(err)
 			return
@@ -752,18 +758,21 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		m.push(kPreventCatch{})
 		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "observers"}), v.args[:]...)
 	default:
-		obsSet, err := partySet(x)
+		obsSet, err := appendPartySet(v.partyBuf[2:2:4], x)
 		if err != nil {
 			m.fail(err)
 			return
 		}
-		if !slices.Equal(union(v.sigSet, obsSet), c.stakeholders) {
+		if !slices.Equal(appendUnion(v.partyBuf[4:4], v.sigSet, obsSet), c.stakeholders) {
 			v.changed(m, "stakeholders")
 			return
 		}
 		owner := c
 		if c.owner != nil {
 			owner = c.owner
+		}
+		if owner.checked == nil {
+			owner.checked = owner.checkedBuf[:0]
 		}
 		owner.checked = append(owner.checked, v.t.PackageID)
 		v.k.useContract(m, c, v.t)

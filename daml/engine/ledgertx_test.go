@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestContractList checks contractList against a map, through the
@@ -88,6 +89,35 @@ func TestAppendPartySet(t *testing.T) {
 					t.Errorf("a set of %d parties that fits the buffer (cap %d) is not in it", n, cap(b))
 				}
 			})
+		}
+	}
+}
+
+// TestNewRecord checks the records newRecord makes for every size class:
+// n nil fields, clipped, the given type.
+func TestNewRecord(t *testing.T) {
+	for n := range 11 {
+		rt := &RecordType{ID: tid("R"), Fields: make([]string, n)}
+		r := newRecord(rt)
+		if r.Type != rt || len(r.Fields) != n || cap(r.Fields) != n || r.Fields == nil {
+			t.Fatalf("%d fields: type %p, len %d, cap %d, nil %v", n, r.Type, len(r.Fields), cap(r.Fields), r.Fields == nil)
+		}
+		for i, f := range r.Fields {
+			if f != nil {
+				t.Fatalf("%d fields: field %d is %v", n, i, f)
+			}
+		}
+	}
+}
+
+// TestAppendUnion checks appendUnion against union whatever the buffer.
+func TestAppendUnion(t *testing.T) {
+	var buf [4]string
+	for _, tc := range []struct{ a, b []string }{
+		{nil, nil}, {[]string{"a"}, nil}, {[]string{"a", "c"}, []string{"b", "c"}}, {[]string{"a", "b", "c"}, []string{"d", "e"}},
+	} {
+		if diff := cmp.Diff(union(tc.a, tc.b), appendUnion(buf[1:1:3], tc.a, tc.b), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%v ∪ %v (-union +appendUnion):\n%s", tc.a, tc.b, diff)
 		}
 	}
 }
