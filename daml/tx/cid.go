@@ -41,23 +41,31 @@ func (h hmacData) str(s string) hmacData {
 func (h hmacData) sum(key Hash) Hash {
 	const block = 64
 	var small [block + 192]byte
-	buf := small[:0]
-	if block+len(h) > len(small) {
-		buf = make([]byte, 0, block+len(h))
+	var buf []byte
+	if n := block + len(h); n <= len(small) {
+		buf = small[:n]
+	} else {
+		buf = make([]byte, n)
 	}
-	var pad [block]byte
-	copy(pad[:], key[:])
-	for _, c := range pad {
-		buf = append(buf, c^0x36)
-	}
-	buf = append(buf, h...)
+	hmacPad(buf[:block], key, 0x36)
+	copy(buf[block:], h)
 	inner := sha256.Sum256(buf)
 	var outer [block + sha256.Size]byte
-	for i, c := range pad {
-		outer[i] = c ^ 0x5c
-	}
+	hmacPad(outer[:block], key, 0x5c)
 	copy(outer[block:], inner[:])
 	return sha256.Sum256(outer[:])
+}
+
+// hmacPad sets the 64-byte block dst to the key, zero-padded, XOR pad in
+// every byte (HMAC's inner or outer key block), eight bytes at a time.
+func hmacPad(dst []byte, key Hash, pad byte) {
+	p := uint64(pad) * 0x0101010101010101
+	for i := 0; i < len(key); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(key[i:])^p)
+	}
+	for i := len(key); i < len(dst); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], p)
+	}
 }
 
 // TransactionSeed derives the transaction seed from the participant's

@@ -413,3 +413,22 @@ func TestBuilderStateMatchesReference(t *testing.T) {
 		t.Errorf("the runs missed a path: %d effectful rollbacks, %d uses of rolled-back contracts, %d of consumed ones", nuckFailures, rolledBackUses, consumedUses)
 	}
 }
+
+// TestHMACMatchesCryptoHMAC pins hmacData.sum to crypto/hmac over keys and
+// data of every length around the stack buffer's size.
+func TestHMACMatchesCryptoHMAC(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 300 {
+		var key Hash
+		for i := range key {
+			key[i] = byte(r.IntN(256))
+		}
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(r.IntN(256))
+		}
+		if got, want := hmacData(data).sum(key), hmacRef(key, data); got != want {
+			t.Fatalf("%d bytes: %s, want %s", n, got, want)
+		}
+	}
+}
