@@ -207,24 +207,40 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 		return nil, nil, err
 	}
 	s := suffixer(m)
-	out := &Transaction{Nodes: make([]Node, len(t.Nodes)), Roots: t.Roots, NodeSeeds: t.NodeSeeds}
+	out := newTransaction(len(t.Nodes))
+	out.Roots, out.NodeSeeds = t.Roots, t.NodeSeeds
+	// The copies of the Create and Exercise nodes, one array each.
+	var nc, ne int
+	for _, n := range t.Nodes {
+		switch n.(type) {
+		case *Create:
+			nc++
+		case *Exercise:
+			ne++
+		}
+	}
+	creates, exercises := make([]Create, nc), make([]Exercise, ne)
 	for i, n := range t.Nodes {
 		switch x := n.(type) {
 		case *Create:
-			cp := *x
+			cp := &creates[0]
+			creates = creates[1:]
+			*cp = *x
 			cp.ContractID, cp.Arg, cp.Key = s.cid(x.ContractID), s.value(x.Arg), s.key(x.Key)
-			out.Nodes[i] = &cp
+			out.Nodes[i] = cp
 		case *Fetch:
 			cp := *x
 			cp.ContractID, cp.Key = s.cid(x.ContractID), s.key(x.Key)
 			out.Nodes[i] = &cp
 		case *Exercise:
-			cp := *x
+			cp := &exercises[0]
+			exercises = exercises[1:]
+			*cp = *x
 			cp.TargetID, cp.ChosenValue, cp.Key = s.cid(x.TargetID), s.value(x.ChosenValue), s.key(x.Key)
 			if x.Result != nil {
 				cp.Result = s.value(x.Result)
 			}
-			out.Nodes[i] = &cp
+			out.Nodes[i] = cp
 		case *QueryByKey:
 			cp := *x
 			cp.Key = *s.key(&x.Key)
@@ -238,6 +254,35 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 		}
 	}
 	return out, m, nil
+}
+
+// newTransaction returns a Transaction with n nil nodes; for a few
+// nodes, the Transaction and its node list are one allocation.
+func newTransaction(n int) *Transaction {
+	switch {
+	case n <= 2:
+		x := &struct {
+			t     Transaction
+			nodes [2]Node
+		}{}
+		x.t.Nodes = x.nodes[:n:n]
+		return &x.t
+	case n <= 4:
+		x := &struct {
+			t     Transaction
+			nodes [4]Node
+		}{}
+		x.t.Nodes = x.nodes[:n:n]
+		return &x.t
+	case n <= 8:
+		x := &struct {
+			t     Transaction
+			nodes [8]Node
+		}{}
+		x.t.Nodes = x.nodes[:n:n]
+		return &x.t
+	}
+	return &Transaction{Nodes: make([]Node, n)}
 }
 
 // suffixer maps local contract ids to their committed ids.
