@@ -299,30 +299,88 @@ type kSeq struct {
 const seqBuf = 4
 
 // startSeq evaluates nodes right to left into a fresh vals, then calls
-// f.finish. Atomic nodes are read directly; one frame, reused for every
-// compound node, waits for the others, and holds the values when there
-// are few (one allocation for both).
+// f.finish. Atomic nodes are read and direct calls on atomic arguments
+// run inline (inlineVal); one frame, reused for every other node, waits
+// for the others, and holds the values when there are few (one
+// allocation for both).
 func startSeq(m *Machine, nodes []node, f finisher) {
-	i := lastCompound(m, nodes)
+	// The values inlined before a frame is needed: on the stack while
+	// they fit seqBuf, else in big, which becomes vals.
+	var tmp [seqBuf]Value
+	var big []Value
+	if len(nodes) > seqBuf {
+		big = make([]Value, len(nodes))
+	}
+	i := len(nodes) - 1
+	for ; i >= 0; i-- {
+		v, r := inlineVal(m, nodes[i])
+		if r == inlineGone {
+			return
+		}
+		if r == notInline {
+			break
+		}
+		if big != nil {
+			big[i] = v
+		} else {
+			tmp[i] = v
+		}
+	}
 	if i < 0 {
-		vals := make([]Value, len(nodes))
-		for j, n := range nodes {
-			vals[j], _ = atomicVal(m, n)
+		vals := big
+		if vals == nil {
+			vals = make([]Value, len(nodes))
+			copy(vals, tmp[:])
 		}
 		f.finish(m, vals)
 		return
 	}
-	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps}
-	if len(nodes) <= seqBuf {
+	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps, vals: big}
+	if big == nil {
 		k.vals = k.buf[:len(nodes):len(nodes)]
-	} else {
-		k.vals = make([]Value, len(nodes))
-	}
-	for j := len(nodes) - 1; j > i; j-- {
-		k.vals[j], _ = atomicVal(m, nodes[j])
+		copy(k.vals, tmp[:])
 	}
 	m.push(k)
 	m.ctrl = nodes[i]
+}
+
+type inlineResult uint8
+
+const (
+	notInline  inlineResult = iota // the node needs the machine
+	inlined                        // the value is at hand
+	inlineGone                     // the call failed or threw: the machine has moved on
+)
+
+// inlineVal returns the value of a node of a sequence when it can be had
+// without running the machine: an atomic node's (atomicVal), or that of
+// a direct builtin call or direct op on atomic arguments, run here
+// (evalDirect).
+func inlineVal(m *Machine, n node) (Value, inlineResult) {
+	if v, ok := atomicVal(m, n); ok {
+		return v, inlined
+	}
+	if handled, ok := evalDirect(m, n); handled {
+		if !ok {
+			return nil, inlineGone
+		}
+		return m.val, inlined
+	}
+	return nil, notInline
+}
+
+// inlineable reports whether inlineVal would not need the machine for n.
+func inlineable(m *Machine, n node) bool {
+	if _, ok := atomicVal(m, n); ok {
+		return true
+	}
+	switch p := n.(type) {
+	case *nPrimCall:
+		return p.direct
+	case *nOp:
+		return p.evalsDirect(m)
+	}
+	return false
 }
 
 // lastCompound returns the index of the last node that is not atomic
@@ -340,7 +398,11 @@ func (k *kSeq) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.vals[k.i] = v
 	for k.i--; k.i >= 0; k.i-- {
-		if v, ok := atomicVal(m, k.nodes[k.i]); ok {
+		v, r := inlineVal(m, k.nodes[k.i])
+		if r == inlineGone {
+			return
+		}
+		if r == inlined {
 			k.vals[k.i] = v
 			continue
 		}
@@ -356,19 +418,22 @@ func (k *kSeq) resume(m *Machine, v Value) {
 type nApp struct{ nodes []node }
 
 func (n *nApp) eval(m *Machine) {
-	if lastCompound(m, n.nodes) < 0 && n.enterClosure(m) {
-		return
+	if !n.enterClosure(m) {
+		startSeq(m, n.nodes, n)
 	}
-	startSeq(m, n.nodes, n)
 }
 
-// enterClosure runs an application whose nodes are all atomic when the
-// function is a closure (without arguments yet) applied to exactly its
-// arity: what finish and apply would do, with the arguments read
-// straight into the closure's environment. It reports false, having done
-// nothing, for any other function.
+// enterClosure runs an application whose function is atomic and a
+// closure (without arguments yet) applied to exactly its arity, and
+// whose arguments are inlineable: what startSeq, finish and apply would
+// do, with the arguments evaluated right to left straight into the
+// closure's environment. It reports false, having done nothing, for any
+// other application.
 func (n *nApp) enterClosure(m *Machine) bool {
-	fv, _ := atomicVal(m, n.nodes[0])
+	fv, ok := atomicVal(m, n.nodes[0])
+	if !ok {
+		return false
+	}
 	p, ok := fv.(*PAP)
 	if !ok || len(p.args) != 0 || p.arity != len(n.nodes)-1 {
 		return false
@@ -377,9 +442,19 @@ func (n *nApp) enterClosure(m *Machine) bool {
 	if !ok {
 		return false
 	}
+	args := n.nodes[1:]
+	for _, a := range args {
+		if !inlineable(m, a) {
+			return false
+		}
+	}
 	env := make([]Value, max(c.code.slots, p.arity))
-	for j, a := range n.nodes[1:] {
-		env[j], _ = atomicVal(m, a)
+	for j := len(args) - 1; j >= 0; j-- {
+		v, r := inlineVal(m, args[j])
+		if r == inlineGone {
+			return true
+		}
+		env[j] = v
 	}
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 	return true

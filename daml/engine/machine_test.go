@@ -448,3 +448,70 @@ func sameValue(t *testing.T, a, b Value) bool {
 	}
 	return eq
 }
+
+// TestInlineArgumentsMatchFrames pins the inline evaluation of direct
+// builtin calls and direct ops among the nodes of an application or an
+// op (startSeq, kSeq, enterClosure) to their evaluation through
+// continuation frames (each argument behind an identity call): the same
+// value or error, and the same trace order (right to left).
+func TestInlineArgumentsMatchFrames(t *testing.T) {
+	id := lam(v("z"), "z")
+	wrap := func(x lf.Expr) lf.Expr { return app(id, x) }
+	tr := func(msg string, x lf.Expr) lf.Expr { return app(bi(lf.BuiltinTrace), txt(msg), x) }
+	div := func(a, b lf.Expr) lf.Expr { return app(bi(lf.BuiltinDivInt64), a, b) }
+	rt := lf.TypeConApp{ID: tid("R")}
+	three := lam(cons(nilE(), v("p"), v("q"), v("r")), "p", "q", "r")
+	tests := []struct {
+		name string
+		// build makes the expression from its arguments, each of which is
+		// inline (a direct call or op) or behind an identity call.
+		build func(a ...lf.Expr) lf.Expr
+		args  []lf.Expr
+	}{
+		{"closure on direct calls", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", add(i64(1), i64(2))), tr("b", i64(3)), tr("c", i64(4))}},
+		{"closure on a direct op", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", i64(1)), &lf.ERecProj{Type: rt, Field: "a", Record: v("r0")}, tr("c", i64(4))}},
+		{"a call that throws", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", i64(1)), div(i64(1), i64(0)), tr("c", i64(4))}},
+		{"a call that fails", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", i64(1)), app(bi(lf.BuiltinError), txt("no")), tr("c", i64(4))}},
+		{"builtin function on direct calls", func(a ...lf.Expr) lf.Expr {
+			return app(bi(lf.BuiltinAppendText), a...)
+		}, []lf.Expr{tr("a", txt("x")), tr("b", txt("y"))}},
+		{"partial application", func(a ...lf.Expr) lf.Expr { return app(app(three, a[0]), a[1], a[2]) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2)), tr("c", i64(3))}},
+		{"over-application", func(a ...lf.Expr) lf.Expr { return app(lam(id, "u"), a...) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2))}},
+		{"op on direct calls", func(a ...lf.Expr) lf.Expr { return cons(a[2], a[0], a[1]) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2)), tr("c", nilE())}},
+		{"record beyond the frame buffer", func(a ...lf.Expr) lf.Expr { return cons(nilE(), a...) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2)), tr("c", i64(3)), tr("d", i64(4)), tr("e", i64(5)), tr("f", i64(6))}},
+	}
+	run := func(x lf.Expr) (Value, []string, error) {
+		var traces []string
+		e := newTestEngine(nil, Options{Trace: func(s string) { traces = append(traces, s) }})
+		// r0 is an atomic record for the direct ops.
+		got, err := e.Eval(context.Background(), app(lam(x, "r0"), rec(i64(7), i64(8))))
+		return got, traces, err
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wrapped := make([]lf.Expr, len(tc.args))
+			for i, a := range tc.args {
+				wrapped[i] = wrap(a)
+			}
+			iv, itr, ierr := run(tc.build(tc.args...))
+			fv, ftr, ferr := run(tc.build(wrapped...))
+			if (ierr == nil) != (ferr == nil) || ierr != nil && ierr.Error() != ferr.Error() {
+				t.Fatalf("inline error %v, through frames %v", ierr, ferr)
+			}
+			if ierr == nil && !sameValue(t, fv, iv) {
+				t.Errorf("inline %s, through frames %s", show(iv), show(fv))
+			}
+			if diff := cmp.Diff(ftr, itr); diff != "" {
+				t.Errorf("traces (-frames +inline):\n%s", diff)
+			}
+		})
+	}
+}
