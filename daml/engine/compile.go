@@ -93,6 +93,12 @@ func (c *compiler) exprs(s *scope, xs []lf.Expr) []node {
 
 func op(args []node, f func(m *Machine, vals []Value)) node { return &nOp{args: args, op: f} }
 
+// directOp is op for an f that returns, fails or throws at once (calls
+// no function, pushes no frame) and keeps no reference to vals (nOp.direct).
+func directOp(args []node, f func(m *Machine, vals []Value)) node {
+	return &nOp{args: args, op: f, direct: true}
+}
+
 func (c *compiler) expr(s *scope, x lf.Expr) node {
 	if c.err != nil {
 		return &nConst{v: Unit{}}
@@ -162,7 +168,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		if i < 0 {
 			return c.fail(errorf(ErrPackage, "no field %s in %s", x.Field, rt.ID))
 		}
-		return op([]node{c.expr(s, x.Record)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, x.Record)}, func(m *Machine, v []Value) {
 			r, ok := v[0].(*Record)
 			if !ok {
 				m.fail(crash("rec_proj on %T", v[0]))
@@ -179,7 +185,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		if i < 0 {
 			return c.fail(errorf(ErrPackage, "no field %s in %s", x.Field, rt.ID))
 		}
-		return op([]node{c.expr(s, x.Record), c.expr(s, x.Update)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, x.Record), c.expr(s, x.Update)}, func(m *Machine, v []Value) {
 			r, ok := v[0].(*Record)
 			if !ok {
 				m.fail(crash("rec_upd on %T", v[0]))
@@ -195,7 +201,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 			return c.fail(err)
 		}
 		id, con := x.Type.ID, x.Con
-		return op([]node{c.expr(s, x.Arg)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, x.Arg)}, func(m *Machine, v []Value) {
 			m.ret(&Variant{ID: id, Con: con, Rank: rank, Value: v[0]})
 		})
 	case *lf.EEnumCon:
@@ -208,7 +214,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		return c.structCon(s, x)
 	case *lf.EStructProj:
 		f := x.Field
-		return op([]node{c.expr(s, x.Struct)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, x.Struct)}, func(m *Machine, v []Value) {
 			st, ok := v[0].(*Struct)
 			if !ok {
 				m.fail(crash("struct_proj on %T", v[0]))
@@ -223,7 +229,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		})
 	case *lf.EStructUpd:
 		f := x.Field
-		return op([]node{c.expr(s, x.Struct), c.expr(s, x.Update)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, x.Struct), c.expr(s, x.Update)}, func(m *Machine, v []Value) {
 			st, ok := v[0].(*Struct)
 			if !ok {
 				m.fail(crash("struct_upd on %T", v[0]))
@@ -242,7 +248,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		return &nConst{v: (*List)(nil)}
 	case *lf.ECons:
 		args := c.exprs(s, append(slices.Clone(x.Front), x.Tail))
-		return op(args, func(m *Machine, v []Value) {
+		return directOp(args, func(m *Machine, v []Value) {
 			l, ok := v[len(v)-1].(*List)
 			if !ok {
 				m.fail(crash("cons onto %T", v[len(v)-1]))
@@ -256,7 +262,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 	case *lf.EOptionalNone:
 		return &nConst{v: None}
 	case *lf.EOptionalSome:
-		return op([]node{c.expr(s, x.Value)}, func(m *Machine, v []Value) { m.ret(Some(v[0])) })
+		return directOp([]node{c.expr(s, x.Value)}, func(m *Machine, v []Value) { m.ret(Some(v[0])) })
 	case *lf.EToAny:
 		return c.toAny(s, x.Type, x.Expr)
 	case *lf.EToAnyException:
@@ -488,7 +494,7 @@ func (c *compiler) structCon(s *scope, x *lf.EStructCon) node {
 	for i, f := range x.Fields {
 		args[i] = c.expr(s, f.Expr)
 	}
-	return op(args, func(m *Machine, v []Value) {
+	return directOp(args, func(m *Machine, v []Value) {
 		vs := make([]Value, len(v))
 		for i, j := range idx {
 			vs[i] = v[j]
@@ -498,11 +504,11 @@ func (c *compiler) structCon(s *scope, x *lf.EStructCon) node {
 }
 
 func (c *compiler) toAny(s *scope, t lf.Type, x lf.Expr) node {
-	return op([]node{c.expr(s, x)}, func(m *Machine, v []Value) { m.ret(&Any{Type: t, Value: v[0]}) })
+	return directOp([]node{c.expr(s, x)}, func(m *Machine, v []Value) { m.ret(&Any{Type: t, Value: v[0]}) })
 }
 
 func (c *compiler) fromAny(s *scope, t lf.Type, x lf.Expr) node {
-	return op([]node{c.expr(s, x)}, func(m *Machine, v []Value) {
+	return directOp([]node{c.expr(s, x)}, func(m *Machine, v []Value) {
 		a, ok := v[0].(*Any)
 		if !ok {
 			m.fail(crash("from_any on %T", v[0]))

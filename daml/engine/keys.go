@@ -111,19 +111,16 @@ func (e *Engine) maintainersFn(t lf.TypeConID) *topDef {
 // (both catchable, like the precondition), checks them
 // (CreateEmptyContractKeyMaintainers, ContractIdInContractKey) and calls
 // k with the normalized key. An error k returns fails the machine.
-func (m *Machine) createKey(t lf.TypeConID, arg Value, k func(m *Machine, key *tx.KeyWithMaintainers) *Error) {
-	run := func(m *Machine, key *tx.KeyWithMaintainers) {
-		if err := k(m, key); err != nil {
-			m.fail(err)
-		}
-	}
+func (m *Machine) createKey(t lf.TypeConID, arg Value, k keyUser) {
 	tk, err := m.e.templateKey(t)
 	if err != nil {
 		m.fail(err)
 		return
 	}
 	if tk == nil {
-		run(m, nil)
+		if err := k.useKey(m, nil); err != nil {
+			m.fail(err)
+		}
 		return
 	}
 	e := m.e
@@ -134,11 +131,19 @@ func (m *Machine) createKey(t lf.TypeConID, arg Value, k func(m *Machine, key *t
 				m.fail(err)
 				return
 			}
-			run(m, key)
+			if err := k.useKey(m, key); err != nil {
+				m.fail(err)
+			}
 		})
 		m.callDef(e.maintainersFn(t), keyV)
 	})
 	m.callDef(e.keyBodyFn(t), arg)
+}
+
+// keyUser is what createKey continues with: the create's normalized key,
+// nil when the template has none.
+type keyUser interface {
+	useKey(m *Machine, key *tx.KeyWithMaintainers) *Error
 }
 
 // keyWithMaintainers normalizes a key and its maintainers and checks them:
@@ -264,7 +269,7 @@ func (m *Machine) resolveKey(t lf.TypeConID, key value.Value, limit int) ([]Cont
 	// Ask for enough to make up for the ledger contracts this transaction
 	// may have consumed.
 	extra := 0
-	for _, c := range lt.contracts {
+	for _, c := range lt.contracts.list {
 		if !c.local {
 			extra++
 		}

@@ -130,13 +130,17 @@ type Result struct {
 // an inactive contract, an effectful rollback …) is the Error's Cause, a
 // daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
-	// One allocation for the machine's state (the Result, which the
-	// caller keeps, is apart).
+	// One allocation for the machine's state, the Builder and the Result
+	// with the first command's result (the transaction the caller keeps
+	// shares the Builder's memory anyway).
 	st := &struct {
 		m     Machine
 		lt    ledgerTx
+		b     tx.Builder
 		n     nCommands
 		konts [16]kont
+		r     Result
+		buf   [1]Value
 	}{}
 	m := &st.m
 	*m = Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: st.konts[:0]}
@@ -145,7 +149,8 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		mode = tx.ModeNUCK
 	}
 	prep := value.Timestamp(sub.prepTime())
-	b := tx.NewBuilder(tx.Config{
+	b := &st.b
+	b.Init(tx.Config{
 		ActAs:           sub.ActAs,
 		TransactionSeed: tx.TransactionSeed(sub.SubmissionSeed, sub.ParticipantID, prep),
 		RootSeeds:       sub.RootSeeds,
@@ -155,14 +160,9 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	})
 	st.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
 	m.tx = &st.lt
-	// The Result and the first command's result in one allocation.
-	rb := &struct {
-		r   Result
-		buf [1]Value
-	}{}
-	res := &rb.r
+	res := &st.r
 	if len(cmds) > 0 {
-		res.Results = rb.buf[:0:1]
+		res.Results = st.buf[:0:1]
 	}
 	st.n = nCommands{cmds: cmds, res: res}
 	m.ctrl = &st.n
@@ -174,6 +174,9 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		return nil, txError(err)
 	}
 	res.Transaction, res.Effects, res.TimeBounds = r.Transaction, r.Effects, r.TimeBounds
+	// What the Result keeps alive need not hold the machine's state (the
+	// context, the store, the runtime values).
+	st.m, st.lt, st.n = Machine{}, ledgerTx{}, nCommands{}
 	return res, nil
 }
 
@@ -221,17 +224,70 @@ type ledgerTx struct {
 	store ContractStore
 	// pref is the submission's package preference (nil: none).
 	pref PackagePreference
-	// contracts is made on first use.
-	contracts map[ContractID]*contractInfo
+	// contracts are the contracts the transaction has used.
+	contracts contractList
 	keyed     []ContractID // contracts created with a key, in order (keys.go)
 }
 
 // put records c under its id.
-func (lt *ledgerTx) put(c *contractInfo) {
-	if lt.contracts == nil {
-		lt.contracts = map[ContractID]*contractInfo{}
+func (lt *ledgerTx) put(c *contractInfo) { lt.contracts.put(c) }
+
+// contractList holds contracts by id: a list while there are few (most
+// transactions use a contract or two, which fit buf), then a map indexes
+// it.
+type contractList struct {
+	list  []*contractInfo
+	index map[ContractID]int // position in list; nil while the list is small
+	buf   [2]*contractInfo
+}
+
+// contractListMax is the longest list contractList searches without an
+// index.
+const contractListMax = 16
+
+// find returns the position of the contract with id cid, or -1.
+func (l *contractList) find(cid ContractID) int {
+	if l.index != nil {
+		if i, ok := l.index[cid]; ok {
+			return i
+		}
+		return -1
 	}
-	lt.contracts[c.id] = c
+	for i, c := range l.list {
+		if c.id == cid {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the contract with id cid, or nil.
+func (l *contractList) get(cid ContractID) *contractInfo {
+	if i := l.find(cid); i >= 0 {
+		return l.list[i]
+	}
+	return nil
+}
+
+// put records c under its id, in place of the contract it had.
+func (l *contractList) put(c *contractInfo) {
+	if i := l.find(c.id); i >= 0 {
+		l.list[i] = c
+		return
+	}
+	if l.list == nil {
+		l.list = l.buf[:0]
+	}
+	l.list = append(l.list, c)
+	switch {
+	case l.index != nil:
+		l.index[c.id] = len(l.list) - 1
+	case len(l.list) > contractListMax:
+		l.index = make(map[ContractID]int, 2*len(l.list))
+		for i, x := range l.list {
+			l.index[x.id] = i
+		}
+	}
 }
 
 // contractInfo is a contract the transaction has created or read from the
@@ -247,8 +303,9 @@ type contractInfo struct {
 	// checked are the package ids under which the metadata was
 	// recomputed; a translated view (fetchContractAs) records them in
 	// its owner.
-	checked []string
-	owner   *contractInfo // the engine's copy, for a translated view; else nil
+	checked    []string
+	checkedBuf [1]string     // checked's first element
+	owner      *contractInfo // the engine's copy, for a translated view; else nil
 
 	// key is the stored key of a ledger contract (keys.go).
 	key *tx.KeyWithMaintainers
@@ -303,17 +360,25 @@ func sortedSet(ps []string) []string {
 }
 
 // partySet turns a [Party] (or a single Party) into a sorted set.
-func partySet(v Value) ([]string, *Error) {
-	var out []string
+func partySet(v Value) ([]string, *Error) { return appendPartySet(nil, v) }
+
+// appendPartySet is partySet appending the set to buf[:0] (which it may
+// outgrow); buf's elements beyond the set are not used.
+func appendPartySet(buf []string, v Value) ([]string, *Error) {
+	out := buf[:0]
 	switch x := v.(type) {
 	case Party:
-		out = []string{string(x)}
+		out = append(out, string(x))
 	case *List:
 		n := 0
 		for l := x; l != nil; l = l.Tail {
 			n++
 		}
-		out = make([]string, 0, n)
+		if out == nil {
+			out = make([]string, 0, n) // an empty list gives an empty set, not nil
+		} else {
+			out = slices.Grow(out, n)
+		}
 		for ; x != nil; x = x.Tail {
 			p, ok := x.Head.(Party)
 			if !ok {
@@ -339,9 +404,11 @@ func asSet(ps []string) []string {
 	return ps
 }
 
-func union(a, b []string) []string {
-	out := make([]string, 0, len(a)+len(b))
-	out = append(append(out, a...), b...)
+func union(a, b []string) []string { return appendUnion(make([]string, 0, len(a)+len(b)), a, b) }
+
+// appendUnion is union appending to dst[:0] (which it may outgrow).
+func appendUnion(dst, a, b []string) []string {
+	out := append(append(dst[:0], a...), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -444,6 +511,15 @@ type kCreate struct {
 	// args are the arguments of the three calls (arg), which only read
 	// them.
 	args [1]Value
+	// sigSet and obsSet are the signatories and observers as sets, over
+	// partyBuf while they fit (Builder.Create copies them).
+	sigSet, obsSet []string
+	partyBuf       [4]string
+}
+
+// useKey adds the Create node once the key is known.
+func (k *kCreate) useKey(m *Machine, key *tx.KeyWithMaintainers) *Error {
+	return m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
 }
 
 func (k *kCreate) resume(m *Machine, v Value) {
@@ -462,13 +538,13 @@ func (k *kCreate) resume(m *Machine, v Value) {
 		m.push(k)
 		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "observers"}), k.args[:]...)
 	default:
-		sigs, err := partySet(k.sigs)
+		sigs, err := appendPartySet(k.partyBuf[:0:len(k.partyBuf)/2], k.sigs)
 		if err == nil {
 			var obs []string
-			obs, err = partySet(v)
+			obs, err = appendPartySet(k.partyBuf[len(k.partyBuf)/2:], v)
 			if err == nil {
-				t, arg := k.t, k.arg
-				m.createKey(t, arg, func(m *Machine, key *tx.KeyWithMaintainers) *Error { return m.finishCreate(t, arg, sigs, obs, key) })
+				k.sigSet, k.obsSet = sigs, obs
+				m.createKey(k.t, k.arg, k)
 				return
 			}
 		}
@@ -532,7 +608,7 @@ func (m *Machine) fetchInterfaceContract(iface lf.TypeConID, cidV Value, k contr
 func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 	lt := m.tx
 	status, consumedBy := lt.b.Status(value.ContractID(cid))
-	c := lt.contracts[cid]
+	c := lt.contracts.get(cid)
 	switch status {
 	case tx.StatusConsumed:
 		ce := &tx.ContractNotActiveError{ContractID: value.ContractID(cid), ConsumedBy: consumedBy}
@@ -645,6 +721,9 @@ type kValidate struct {
 	env    []Value
 	caps   []Value
 	args   [1]Value // the contract argument, for the three calls (which only read it)
+	// partyBuf holds the recomputed signatories, observers and
+	// stakeholders while they fit: they are only compared.
+	partyBuf [8]string
 }
 
 func (v *kValidate) changed(m *Machine, what string) {
@@ -665,7 +744,7 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		m.push(kPreventCatch{})
 		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "signatories"}), v.args[:]...)
 	case 1:
-		sigSet, err := partySet(x)
+		sigSet, err := appendPartySet(v.partyBuf[0:0:2], x)
 		if err != nil {
 			m.fail(err)
 			return
@@ -679,18 +758,21 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		m.push(kPreventCatch{})
 		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: v.t, a: "observers"}), v.args[:]...)
 	default:
-		obsSet, err := partySet(x)
+		obsSet, err := appendPartySet(v.partyBuf[2:2:4], x)
 		if err != nil {
 			m.fail(err)
 			return
 		}
-		if !slices.Equal(union(v.sigSet, obsSet), c.stakeholders) {
+		if !slices.Equal(appendUnion(v.partyBuf[4:4], v.sigSet, obsSet), c.stakeholders) {
 			v.changed(m, "stakeholders")
 			return
 		}
 		owner := c
 		if c.owner != nil {
 			owner = c.owner
+		}
+		if owner.checked == nil {
+			owner.checked = owner.checkedBuf[:0]
 		}
 		owner.checked = append(owner.checked, v.t.PackageID)
 		v.k.useContract(m, c, v.t)
@@ -766,6 +848,9 @@ type kChoice struct {
 	env   []Value
 	caps  []Value
 	args  [2]Value // this and arg, for the two calls (which only read them)
+	// partyBuf holds the controllers and the choice observers as sets
+	// while they fit (Builder.BeginExercise copies them).
+	partyBuf [4]string
 }
 
 func (k *kChoice) useContract(m *Machine, c *contractInfo, t lf.TypeConID) {
@@ -789,12 +874,12 @@ func (k *kChoice) resume(m *Machine, v Value) {
 		m.callDef(m.e.choiceFn(k.owner, k.ch.Name, "observers"), k.args[:]...)
 		return
 	}
-	ctrls, err := partySet(k.ctrlV)
+	ctrls, err := appendPartySet(k.partyBuf[:0:len(k.partyBuf)/2], k.ctrlV)
 	if err != nil {
 		m.fail(err)
 		return
 	}
-	obs, err := partySet(v)
+	obs, err := appendPartySet(k.partyBuf[len(k.partyBuf)/2:], v)
 	if err != nil {
 		m.fail(err)
 		return

@@ -195,7 +195,8 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		if len(x.Fields) > len(rt.Fields) {
 			return nil, crash("record %s has %d fields, its type %d", rt.ID, len(x.Fields), len(rt.Fields))
 		}
-		fields := make([]Value, len(rt.Fields))
+		r := newRecord(rt)
+		fields := r.Fields
 		for i := range fields {
 			if i >= len(x.Fields) {
 				fields[i] = None
@@ -211,7 +212,7 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 			}
 			fields[i] = rv
 		}
-		return &Record{Type: rt, Fields: fields}, nil
+		return r, nil
 	case value.Variant:
 		if x.VariantID == nil {
 			return nil, crash("variant without a type id")
@@ -293,6 +294,36 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		return out, nil
 	}
 	return nil, crash("ledger value of type %T", v)
+}
+
+// newRecord returns a record of type rt with its fields all nil: for a
+// few fields, the record and its fields are one allocation.
+func newRecord(rt *RecordType) *Record {
+	n := len(rt.Fields)
+	switch {
+	case n <= 2:
+		x := &struct {
+			r Record
+			f [2]Value
+		}{}
+		x.r = Record{Type: rt, Fields: x.f[:n:n]}
+		return &x.r
+	case n <= 4:
+		x := &struct {
+			r Record
+			f [4]Value
+		}{}
+		x.r = Record{Type: rt, Fields: x.f[:n:n]}
+		return &x.r
+	case n <= 8:
+		x := &struct {
+			r Record
+			f [8]Value
+		}{}
+		x.r = Record{Type: rt, Fields: x.f[:n:n]}
+		return &x.r
+	}
+	return &Record{Type: rt, Fields: make([]Value, n)}
 }
 
 // FromValue converts a typed ledger value into a runtime value the

@@ -19,12 +19,17 @@ type kont interface {
 }
 
 // callable is the function inside a PAP: a closure or a builtin.
+// enter may keep args as the callee's environment (closure.enter): a
+// caller must not modify the elements of args afterwards (every caller
+// passes a slice it made for the call, or one it never writes again).
 type callable interface {
 	enter(m *Machine, args []Value)
 }
 
 // lambda is the code of a closure: the body runs with the arguments in
-// slots 0..arity-1 of a fresh environment of size slots.
+// slots 0..arity-1 of an environment of size slots. The slots from arity
+// on are the body's let, case and try binders; the machine writes them,
+// never the parameters' slots.
 type lambda struct {
 	body  node
 	arity int
@@ -37,9 +42,16 @@ type closure struct {
 	caps []Value
 }
 
+// enter runs the closure on args (len(args) == arity). A body without
+// binders of its own (slots == arity) never writes its environment, so
+// args itself is the environment; otherwise the arguments are copied
+// into a fresh environment of size slots.
 func (c *closure) enter(m *Machine, args []Value) {
-	env := make([]Value, c.code.slots)
-	copy(env, args)
+	env := args
+	if c.code.slots > len(args) {
+		env = make([]Value, c.code.slots)
+		copy(env, args)
+	}
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
 
@@ -71,6 +83,8 @@ type Machine struct {
 	throws int
 	// scratch holds the arguments of a direct builtin call.
 	scratch scratch
+	// opScratch holds the arguments of a direct op (nOp.direct).
+	opScratch scratch
 }
 
 type scratch [4]Value
@@ -110,16 +124,26 @@ func (n *nPrimCall) eval(m *Machine) {
 	clear(a)
 }
 
-// evalDirect runs n inline if it is a direct builtin call; ok reports
-// that m.val holds its value (false also when it failed or threw, and
-// the machine has moved on).
+// evalDirect runs n inline if it is a direct builtin call or a direct op
+// whose arguments are atomic (nOp.evalsDirect); ok reports that m.val
+// holds its value (false also when it failed or threw, and the machine
+// has moved on).
 func evalDirect(m *Machine, n node) (handled, ok bool) {
-	p, isPrim := n.(*nPrimCall)
-	if !isPrim || !p.direct {
+	t := m.throws
+	switch p := n.(type) {
+	case *nPrimCall:
+		if !p.direct {
+			return false, false
+		}
+		p.eval(m)
+	case *nOp:
+		if !p.evalsDirect(m) {
+			return false, false
+		}
+		p.runDirect(m)
+	default:
 		return false, false
 	}
-	t := m.throws
-	p.eval(m)
 	return true, m.err == nil && m.throws == t
 }
 
@@ -222,8 +246,8 @@ type nConst struct{ v Value }
 
 func (n *nConst) eval(m *Machine) { m.val = n.v }
 
-// atomic returns the value of an atomic node (a variable or a constant)
-// without running the machine.
+// atomicVal returns the value of an atomic node (a variable, a constant
+// or a top-level value already evaluated) without running the machine.
 func atomicVal(m *Machine, n node) (Value, bool) {
 	switch a := n.(type) {
 	case *nLoc:
@@ -232,6 +256,11 @@ func atomicVal(m *Machine, n node) (Value, bool) {
 		return m.caps[a.i], true
 	case *nConst:
 		return a.v, true
+	case *nTop:
+		// What nTop.eval would return at once.
+		if v := a.def.cached.Load(); v != nil {
+			return *v, true
+		}
 	}
 	return nil, false
 }
@@ -270,44 +299,110 @@ type kSeq struct {
 const seqBuf = 4
 
 // startSeq evaluates nodes right to left into a fresh vals, then calls
-// f.finish. Atomic nodes are read directly; one frame, reused for every
-// compound node, waits for the others, and holds the values when there
-// are few (one allocation for both).
+// f.finish. Atomic nodes are read and direct calls on atomic arguments
+// run inline (inlineVal); one frame, reused for every other node, waits
+// for the others, and holds the values when there are few (one
+// allocation for both).
 func startSeq(m *Machine, nodes []node, f finisher) {
+	// The values inlined before a frame is needed: on the stack while
+	// they fit seqBuf, else in big, which becomes vals.
+	var tmp [seqBuf]Value
+	var big []Value
+	if len(nodes) > seqBuf {
+		big = make([]Value, len(nodes))
+	}
 	i := len(nodes) - 1
 	for ; i >= 0; i-- {
-		switch nodes[i].(type) {
-		case *nLoc, *nCap, *nConst:
-			continue
+		v, r := inlineVal(m, nodes[i])
+		if r == inlineGone {
+			return
 		}
-		break
+		if r == notInline {
+			break
+		}
+		if big != nil {
+			big[i] = v
+		} else {
+			tmp[i] = v
+		}
 	}
 	if i < 0 {
-		vals := make([]Value, len(nodes))
-		for j, n := range nodes {
-			vals[j], _ = atomicVal(m, n)
+		vals := big
+		if vals == nil {
+			vals = make([]Value, len(nodes))
+			copy(vals, tmp[:])
 		}
 		f.finish(m, vals)
 		return
 	}
-	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps}
-	if len(nodes) <= seqBuf {
+	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps, vals: big}
+	if big == nil {
 		k.vals = k.buf[:len(nodes):len(nodes)]
-	} else {
-		k.vals = make([]Value, len(nodes))
-	}
-	for j := len(nodes) - 1; j > i; j-- {
-		k.vals[j], _ = atomicVal(m, nodes[j])
+		copy(k.vals, tmp[:])
 	}
 	m.push(k)
 	m.ctrl = nodes[i]
+}
+
+type inlineResult uint8
+
+const (
+	notInline  inlineResult = iota // the node needs the machine
+	inlined                        // the value is at hand
+	inlineGone                     // the call failed or threw: the machine has moved on
+)
+
+// inlineVal returns the value of a node of a sequence when it can be had
+// without running the machine: an atomic node's (atomicVal), or that of
+// a direct builtin call or direct op on atomic arguments, run here
+// (evalDirect).
+func inlineVal(m *Machine, n node) (Value, inlineResult) {
+	if v, ok := atomicVal(m, n); ok {
+		return v, inlined
+	}
+	if handled, ok := evalDirect(m, n); handled {
+		if !ok {
+			return nil, inlineGone
+		}
+		return m.val, inlined
+	}
+	return nil, notInline
+}
+
+// inlineable reports whether inlineVal would not need the machine for n.
+func inlineable(m *Machine, n node) bool {
+	if _, ok := atomicVal(m, n); ok {
+		return true
+	}
+	switch p := n.(type) {
+	case *nPrimCall:
+		return p.direct
+	case *nOp:
+		return p.evalsDirect(m)
+	}
+	return false
+}
+
+// lastCompound returns the index of the last node that is not atomic
+// (atomicVal) now, or -1.
+func lastCompound(m *Machine, nodes []node) int {
+	for i := len(nodes) - 1; i >= 0; i-- {
+		if _, ok := atomicVal(m, nodes[i]); !ok {
+			return i
+		}
+	}
+	return -1
 }
 
 func (k *kSeq) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.vals[k.i] = v
 	for k.i--; k.i >= 0; k.i-- {
-		if v, ok := atomicVal(m, k.nodes[k.i]); ok {
+		v, r := inlineVal(m, k.nodes[k.i])
+		if r == inlineGone {
+			return
+		}
+		if r == inlined {
 			k.vals[k.i] = v
 			continue
 		}
@@ -323,7 +418,46 @@ func (k *kSeq) resume(m *Machine, v Value) {
 type nApp struct{ nodes []node }
 
 func (n *nApp) eval(m *Machine) {
-	startSeq(m, n.nodes, n)
+	if !n.enterClosure(m) {
+		startSeq(m, n.nodes, n)
+	}
+}
+
+// enterClosure runs an application whose function is atomic and a
+// closure (without arguments yet) applied to exactly its arity, and
+// whose arguments are inlineable: what startSeq, finish and apply would
+// do, with the arguments evaluated right to left straight into the
+// closure's environment. It reports false, having done nothing, for any
+// other application.
+func (n *nApp) enterClosure(m *Machine) bool {
+	fv, ok := atomicVal(m, n.nodes[0])
+	if !ok {
+		return false
+	}
+	p, ok := fv.(*PAP)
+	if !ok || len(p.args) != 0 || p.arity != len(n.nodes)-1 {
+		return false
+	}
+	c, ok := p.fn.(*closure)
+	if !ok {
+		return false
+	}
+	args := n.nodes[1:]
+	for _, a := range args {
+		if !inlineable(m, a) {
+			return false
+		}
+	}
+	env := make([]Value, max(c.code.slots, p.arity))
+	for j := len(args) - 1; j >= 0; j-- {
+		v, r := inlineVal(m, args[j])
+		if r == inlineGone {
+			return true
+		}
+		env[j] = v
+	}
+	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
+	return true
 }
 
 func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
@@ -332,10 +466,34 @@ func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
 type nOp struct {
 	args []node
 	op   func(m *Machine, vals []Value)
+	// direct marks an op (directOp) that returns, fails or throws at once
+	// (it calls no function and pushes no frame) and keeps no reference
+	// to vals: with atomic arguments it runs inline, on m.opScratch.
+	direct bool
 }
 
 func (n *nOp) eval(m *Machine) {
+	if n.evalsDirect(m) {
+		n.runDirect(m)
+		return
+	}
 	startSeq(m, n.args, n)
+}
+
+// evalsDirect reports whether n runs inline now: a direct op whose
+// arguments are all atomic and fit m.opScratch.
+func (n *nOp) evalsDirect(m *Machine) bool {
+	return n.direct && len(n.args) <= len(m.opScratch) && lastCompound(m, n.args) < 0
+}
+
+// runDirect runs a direct op on its atomic arguments (evalsDirect).
+func (n *nOp) runDirect(m *Machine) {
+	a := m.opScratch[:len(n.args)]
+	for i, x := range n.args {
+		a[i], _ = atomicVal(m, x)
+	}
+	n.op(m, a)
+	clear(a)
 }
 
 func (n *nOp) finish(m *Machine, vals []Value) { n.op(m, vals) }

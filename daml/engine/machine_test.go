@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
 )
@@ -285,3 +287,231 @@ func BenchmarkCountdown(b *testing.B) {
 }
 
 func show(v Value) string { return fmt.Sprintf("%#v", v) }
+
+// TestClosureEnvironment pins what closure.enter's use of the argument
+// slice as the environment (a body without binders of its own) must keep:
+// the results are those of a fresh environment, the caller's arguments are
+// never written, and one argument slice serves several calls.
+func TestClosureEnvironment(t *testing.T) {
+	tests := []struct {
+		name  string
+		fn    lf.Expr
+		args  []Value
+		want  Value
+		alias bool // whether the closure runs on the argument slice
+	}{
+		{"no binders", lam(add(v("x"), v("y")), "x", "y"), []Value{Int64(40), Int64(2)}, Int64(42), true},
+		{"let binder", lam(let("z", add(v("x"), v("y")), add(v("z"), v("x"))), "x", "y"), []Value{Int64(1), Int64(2)}, Int64(4), false},
+		{"case binders", lam(caseE(v("xs"), alt(&lf.PNil{}, v("d")), alt(&lf.PCons{Head: "h", Tail: "t"}, v("h"))), "xs", "d"),
+			[]Value{intList(3), Int64(0)}, Int64(1), false},
+		{"let shadowing a parameter", lam(let("x", add(v("x"), i64(1)), v("x")), "x"), []Value{Int64(1)}, Int64(2), false},
+		{"partial application keeps a copy of its arguments", lam(lam(add(v("x"), v("y")), "y"), "x"), []Value{Int64(5)}, nil, true},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEngine(map[string]lf.Expr{"f": tc.fn}, Options{})
+			f, err := e.EvalValue(ctx, tid("f"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			clo := f.(*PAP).fn.(*closure)
+			if got := clo.code.slots == clo.code.arity; got != tc.alias {
+				t.Fatalf("slots %d, arity %d: aliasing %v, want %v", clo.code.slots, clo.code.arity, got, tc.alias)
+			}
+			args := slices.Clone(tc.args)
+			for range 2 {
+				got, err := e.Apply(ctx, f, args...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.want == nil {
+					// The partial application must have copied x: changing
+					// the argument slice afterwards does not reach it.
+					args2 := slices.Clone(tc.args)
+					g, err := e.Apply(ctx, f, args2...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					args2[0] = Int64(100)
+					got, err = e.Apply(ctx, g, Int64(1))
+					if err != nil || got != Int64(6) {
+						t.Fatalf("returned closure: %v, %v", got, err)
+					}
+				} else if show(got) != show(tc.want) {
+					t.Errorf("got %s, want %s", show(got), show(tc.want))
+				}
+				if diff := cmp.Diff(fmt.Sprintf("%#v", tc.args), fmt.Sprintf("%#v", args)); diff != "" {
+					t.Errorf("arguments modified (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// TestDirectPathsMatchGeneralPaths pins the inline evaluations (a direct
+// op on atomic arguments run on the machine's opScratch, an application
+// of a closure to atomic arguments entered at once, an evaluated
+// top-level value read as an atomic) to the general path through
+// continuation frames: every expression is evaluated with atomic
+// arguments (variables bound by a lambda, constants, a top-level value)
+// and with the same arguments behind an identity call, which is never
+// atomic, and the two results must be equal.
+func TestDirectPathsMatchGeneralPaths(t *testing.T) {
+	id := lam(v("z"), "z")
+	wrap := func(x lf.Expr) lf.Expr { return app(id, x) }
+	rt := lf.TypeConApp{ID: tid("R")}
+	tests := []struct {
+		name string
+		// build makes the expression from its arguments.
+		build func(a ...lf.Expr) lf.Expr
+		args  []lf.Expr
+	}{
+		{"rec_proj", func(a ...lf.Expr) lf.Expr { return &lf.ERecProj{Type: rt, Field: "b", Record: a[0]} }, []lf.Expr{rec(i64(1), txt("x"))}},
+		{"rec_upd", func(a ...lf.Expr) lf.Expr { return &lf.ERecUpd{Type: rt, Field: "a", Record: a[0], Update: a[1]} },
+			[]lf.Expr{rec(i64(1), i64(2)), i64(9)}},
+		{"variant", func(a ...lf.Expr) lf.Expr {
+			return &lf.EVariantCon{Type: lf.TypeConApp{ID: tid("V")}, Con: "Rt", Arg: a[0]}
+		}, []lf.Expr{i64(8)}},
+		{"cons", func(a ...lf.Expr) lf.Expr { return cons(a[2], a[0], a[1]) }, []lf.Expr{i64(1), i64(2), cons(nilE(), i64(3))}},
+		{"cons beyond the scratch", func(a ...lf.Expr) lf.Expr { return cons(a[0], a[1], a[1], a[1], a[1], a[1]) }, []lf.Expr{nilE(), txt("s")}},
+		{"some", func(a ...lf.Expr) lf.Expr { return &lf.EOptionalSome{Value: a[0]} }, []lf.Expr{txt("s")}},
+		{"struct", func(a ...lf.Expr) lf.Expr {
+			return &lf.EStructProj{Field: "q", Struct: &lf.EStructCon{Fields: []lf.FieldExpr{{Name: "q", Expr: a[0]}, {Name: "p", Expr: a[1]}}}}
+		}, []lf.Expr{i64(1), i64(2)}},
+		{"to_any and from_any", func(a ...lf.Expr) lf.Expr {
+			return &lf.EFromAny{Type: &lf.TBuiltin{Builtin: lf.BuiltinInt64}, Expr: &lf.EToAny{Type: &lf.TBuiltin{Builtin: lf.BuiltinInt64}, Expr: a[0]}}
+		}, []lf.Expr{i64(4)}},
+		{"two records from the same variables", func(a ...lf.Expr) lf.Expr {
+			return let("r1", rec(a[0], a[1]), let("r2", rec(a[1], a[0]), cons(nilE(), v("r1"), v("r2"))))
+		}, []lf.Expr{i64(1), i64(2)}},
+		{"ops bound by lets", func(a ...lf.Expr) lf.Expr {
+			return let("x", &lf.EOptionalSome{Value: a[0]}, let("y", &lf.EOptionalSome{Value: a[1]}, cons(nilE(), v("x"), v("y"))))
+		}, []lf.Expr{i64(1), i64(2)}},
+		{"closure applied to atomics", func(a ...lf.Expr) lf.Expr {
+			return app(lam(let("s", add(v("p"), v("q")), cons(nilE(), v("s"), v("p"))), "p", "q"), a[0], a[1])
+		}, []lf.Expr{i64(5), i64(6)}},
+		{"top-level function", func(a ...lf.Expr) lf.Expr { return app(val("swap"), a[0], a[1]) }, []lf.Expr{i64(1), txt("b")}},
+		{"top-level value as an argument", func(a ...lf.Expr) lf.Expr { return cons(nilE(), a[0], val("seven")) }, []lf.Expr{i64(1)}},
+		{"update value", func(a ...lf.Expr) lf.Expr { return upd(&lf.UPure{Expr: a[0]}) }, []lf.Expr{i64(3)}},
+	}
+	values := map[string]lf.Expr{
+		"swap":  lam(rec(v("y"), v("x")), "x", "y"),
+		"seven": add(i64(3), i64(4)),
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEngine(values, Options{})
+			// Evaluate the top-level values first, so that they are atomic.
+			for name := range values {
+				if _, err := e.EvalValue(context.Background(), tid(name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Atomic: the arguments are the parameters of a lambda.
+			params := make([]string, len(tc.args))
+			vars := make([]lf.Expr, len(tc.args))
+			wrapped := make([]lf.Expr, len(tc.args))
+			for i, a := range tc.args {
+				params[i] = fmt.Sprintf("a%d", i)
+				vars[i] = v(params[i])
+				wrapped[i] = wrap(a)
+			}
+			atomic := mustEval(t, e, app(lam(tc.build(vars...), params...), tc.args...))
+			general := mustEval(t, e, tc.build(wrapped...))
+			if !sameValue(t, general, atomic) {
+				t.Errorf("atomic arguments give %s, the general path %s", show(atomic), show(general))
+			}
+		})
+	}
+}
+
+// sameValue compares two values with Equal; partial applications (which
+// Equal does not compare) by arity and arguments.
+func sameValue(t *testing.T, a, b Value) bool {
+	t.Helper()
+	if pa, ok := a.(*PAP); ok {
+		pb, ok := b.(*PAP)
+		if !ok || pa.arity != pb.arity || len(pa.args) != len(pb.args) {
+			return false
+		}
+		for i := range pa.args {
+			if !sameValue(t, pa.args[i], pb.args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	eq, err := Equal(a, b)
+	if err != nil {
+		t.Fatalf("Equal(%s, %s): %v", show(a), show(b), err)
+	}
+	return eq
+}
+
+// TestInlineArgumentsMatchFrames pins the inline evaluation of direct
+// builtin calls and direct ops among the nodes of an application or an
+// op (startSeq, kSeq, enterClosure) to their evaluation through
+// continuation frames (each argument behind an identity call): the same
+// value or error, and the same trace order (right to left).
+func TestInlineArgumentsMatchFrames(t *testing.T) {
+	id := lam(v("z"), "z")
+	wrap := func(x lf.Expr) lf.Expr { return app(id, x) }
+	tr := func(msg string, x lf.Expr) lf.Expr { return app(bi(lf.BuiltinTrace), txt(msg), x) }
+	div := func(a, b lf.Expr) lf.Expr { return app(bi(lf.BuiltinDivInt64), a, b) }
+	rt := lf.TypeConApp{ID: tid("R")}
+	three := lam(cons(nilE(), v("p"), v("q"), v("r")), "p", "q", "r")
+	tests := []struct {
+		name string
+		// build makes the expression from its arguments, each of which is
+		// inline (a direct call or op) or behind an identity call.
+		build func(a ...lf.Expr) lf.Expr
+		args  []lf.Expr
+	}{
+		{"closure on direct calls", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", add(i64(1), i64(2))), tr("b", i64(3)), tr("c", i64(4))}},
+		{"closure on a direct op", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", i64(1)), &lf.ERecProj{Type: rt, Field: "a", Record: v("r0")}, tr("c", i64(4))}},
+		{"a call that throws", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", i64(1)), div(i64(1), i64(0)), tr("c", i64(4))}},
+		{"a call that fails", func(a ...lf.Expr) lf.Expr { return app(three, a...) },
+			[]lf.Expr{tr("a", i64(1)), app(bi(lf.BuiltinError), txt("no")), tr("c", i64(4))}},
+		{"builtin function on direct calls", func(a ...lf.Expr) lf.Expr {
+			return app(bi(lf.BuiltinAppendText), a...)
+		}, []lf.Expr{tr("a", txt("x")), tr("b", txt("y"))}},
+		{"partial application", func(a ...lf.Expr) lf.Expr { return app(app(three, a[0]), a[1], a[2]) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2)), tr("c", i64(3))}},
+		{"over-application", func(a ...lf.Expr) lf.Expr { return app(lam(id, "u"), a...) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2))}},
+		{"op on direct calls", func(a ...lf.Expr) lf.Expr { return cons(a[2], a[0], a[1]) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2)), tr("c", nilE())}},
+		{"record beyond the frame buffer", func(a ...lf.Expr) lf.Expr { return cons(nilE(), a...) },
+			[]lf.Expr{tr("a", i64(1)), tr("b", i64(2)), tr("c", i64(3)), tr("d", i64(4)), tr("e", i64(5)), tr("f", i64(6))}},
+	}
+	run := func(x lf.Expr) (Value, []string, error) {
+		var traces []string
+		e := newTestEngine(nil, Options{Trace: func(s string) { traces = append(traces, s) }})
+		// r0 is an atomic record for the direct ops.
+		got, err := e.Eval(context.Background(), app(lam(x, "r0"), rec(i64(7), i64(8))))
+		return got, traces, err
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wrapped := make([]lf.Expr, len(tc.args))
+			for i, a := range tc.args {
+				wrapped[i] = wrap(a)
+			}
+			iv, itr, ierr := run(tc.build(tc.args...))
+			fv, ftr, ferr := run(tc.build(wrapped...))
+			if (ierr == nil) != (ferr == nil) || ierr != nil && ierr.Error() != ferr.Error() {
+				t.Fatalf("inline error %v, through frames %v", ierr, ferr)
+			}
+			if ierr == nil && !sameValue(t, fv, iv) {
+				t.Errorf("inline %s, through frames %s", show(iv), show(fv))
+			}
+			if diff := cmp.Diff(ftr, itr); diff != "" {
+				t.Errorf("traces (-frames +inline):\n%s", diff)
+			}
+		})
+	}
+}

@@ -9,18 +9,36 @@ import (
 // update value is built; the effect happens when it is applied to the
 // token.
 
+// updatePAP returns the update value of the builtin f of the given arity
+// applied to args (copied: the caller's slice is not kept). The PAP, its
+// builtin and up to two arguments are one allocation.
 func updatePAP(name string, arity int, f func(m *Machine, args []Value), args ...Value) *PAP {
-	return &PAP{fn: &builtin{name: name, arity: arity, fn: f}, args: args, arity: arity}
+	u := &struct {
+		p   PAP
+		b   builtin
+		buf [2]Value
+	}{b: builtin{name: name, arity: arity, fn: f}}
+	var held []Value
+	switch {
+	case len(args) > len(u.buf):
+		held = make([]Value, len(args))
+		copy(held, args)
+	case len(args) > 0:
+		held = u.buf[:len(args):len(args)]
+		copy(held, args)
+	}
+	u.p = PAP{fn: &u.b, args: held, arity: arity}
+	return &u.p
 }
 
 func (c *compiler) update(s *scope, u lf.Update) node {
 	switch u := u.(type) {
 	case *lf.UPure:
-		return op([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("pure", 2, func(m *Machine, a []Value) { m.ret(a[0]) }, v[0]))
 		})
 	case *lf.UEmbedExpr:
-		return op([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("embed_expr", 2, func(m *Machine, a []Value) { m.apply(a[0], a[1:]) }, v[0]))
 		})
 	case *lf.UBlock:
@@ -37,16 +55,16 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 	case *lf.UGetTime:
 		return &nConst{v: updatePAP("get_time", 1, func(m *Machine, _ []Value) { m.ledgerTime() })}
 	case *lf.ULedgerTimeLT:
-		return op([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("ledger_time_lt", 2, func(m *Machine, a []Value) { m.ledgerTimeLT(a[0]) }, v[0]))
 		})
 	case *lf.UCreate:
 		t := u.Template
-		return op([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0]) }, v[0]))
 		})
 	case *lf.UCreateInterface:
-		return op([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("create_interface", 2, func(m *Machine, a []Value) {
 				iv, ok := a[0].(*Any)
 				tc, ok2 := iv.Type.(*lf.TCon)
@@ -59,7 +77,7 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 		})
 	case *lf.UExercise:
 		t, ch := u.Template, u.Choice
-		return op([]node{c.expr(s, u.ContractID), c.expr(s, u.Arg)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.ContractID), c.expr(s, u.Arg)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("exercise", 3, func(m *Machine, a []Value) { m.exercise(t, ch, a[0], a[1]) }, v[0], v[1]))
 		})
 	case *lf.UExerciseInterface:
@@ -67,17 +85,17 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 			break
 		}
 		i, ch := u.Interface, u.Choice
-		return op([]node{c.expr(s, u.ContractID), c.expr(s, u.Arg)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.ContractID), c.expr(s, u.Arg)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("exercise_interface", 3, func(m *Machine, a []Value) { m.exerciseInterface(i, ch, a[0], a[1]) }, v[0], v[1]))
 		})
 	case *lf.UFetchInterface:
 		i := u.Interface
-		return op([]node{c.expr(s, u.ContractID)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.ContractID)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("fetch_interface", 2, func(m *Machine, a []Value) { m.fetchInterface(i, a[0]) }, v[0]))
 		})
 	case *lf.UFetch:
 		t := u.Template
-		return op([]node{c.expr(s, u.ContractID)}, func(m *Machine, v []Value) {
+		return directOp([]node{c.expr(s, u.ContractID)}, func(m *Machine, v []Value) {
 			m.ret(updatePAP("fetch", 2, func(m *Machine, a []Value) { m.fetch(t, a[0]) }, v[0]))
 		})
 	}

@@ -1,7 +1,6 @@
 package tx
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -174,18 +173,23 @@ type bctx struct {
 	authorizers []string
 	// node is the exercise's node id or the try's (future rollback) id.
 	node NodeID
-	// saved is the active state at the start of a try.
-	saved activeState
+	// saved is the contract state at the start of a try.
+	saved savedState
 }
 
-// activeState is the part of the contract state a rollback undoes.
-type activeState struct {
-	created    map[value.ContractID]NodeID
-	consumedBy map[value.ContractID]NodeID
+// savedState is the contract state at the start of a try: the lengths of
+// the Builder's local and consumed logs, which only grow between a try's
+// start and its end. Rolling the try back marks the local contracts
+// created since as rolled back and forgets the consumptions since.
+type savedState struct {
+	local, consumed int
 }
 
-func (s activeState) clone() activeState {
-	return activeState{created: maps.Clone(s.created), consumedBy: maps.Clone(s.consumedBy)}
+// localContract is a contract this transaction created: its Create node
+// and whether it is active (false once a rollback undid its creation).
+type localContract struct {
+	node   *Create
+	active bool
 }
 
 // Builder builds one transaction as Speedy's PartialTransaction does: the
@@ -206,10 +210,12 @@ type Builder struct {
 	seeds []NodeSeed
 	ctx   *bctx
 	root  bctx // the root context (ctx's last ancestor)
-	state activeState
-	// local are the Create nodes of every contract this transaction
-	// created, rolled back or not.
-	local map[value.ContractID]*Create
+	// local are the contracts this transaction created, rolled back or
+	// not, in creation order.
+	local cidLog[localContract]
+	// consumed maps the contracts consumed (and not rolled back) to the
+	// consuming Exercise node, in consumption order.
+	consumed cidLog[NodeID]
 	// inputs are the ledger contracts used (fetched, exercised), in
 	// first-use order; rollbacks do not remove them.
 	inputs cidSet
@@ -218,24 +224,107 @@ type Builder struct {
 	effects []NodeID
 	// time are the time bounds (GetTime, LedgerTimeLT).
 	time TimeBounds
+	// bufs hold the first elements of the lists above.
+	bufs builderBufs
+}
+
+// builderBufs are the first elements of a Builder's lists, in the
+// Builder's own allocation: most transactions have a node or two. The
+// transaction Finish returns may share them (asBuilt).
+type builderBufs struct {
+	nodes    [2]Node
+	seeds    [2]NodeSeed
+	roots    [2]NodeID
+	effects  [2]NodeID
+	local    [2]cidLogEntry[localContract]
+	consumed [1]cidLogEntry[NodeID]
 }
 
 // NewBuilder returns a Builder for a submission.
 func NewBuilder(cfg Config) *Builder {
-	cfg.ActAs = sortedSet(cfg.ActAs)
-	b := &Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
-	b.ctx = &b.root
+	b := &Builder{}
+	b.Init(cfg)
 	return b
 }
 
-// put sets (*m)[k] = v, making the map on first use: the Builder's maps
-// start nil (most transactions have a few nodes, and reading a nil map is
-// fine).
-func put[K comparable, V any](m *map[K]V, k K, v V) {
-	if *m == nil {
-		*m = map[K]V{}
+// Init makes a zero Builder ready for a submission, as NewBuilder does:
+// it lets a caller hold the Builder inside an allocation of its own. The
+// Builder must not be moved afterwards (it points into itself). Init
+// panics on a Builder that is not zero.
+func (b *Builder) Init(cfg Config) {
+	if b.ctx != nil {
+		panic("tx: Init of a Builder in use")
 	}
-	(*m)[k] = v
+	cfg.ActAs = sortedSet(cfg.ActAs)
+	*b = Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
+	b.ctx = &b.root
+	b.nodes, b.seeds, b.effects = b.bufs.nodes[:0], b.bufs.seeds[:0], b.bufs.effects[:0]
+	b.root.children = b.bufs.roots[:0]
+	b.local.list, b.consumed.list = b.bufs.local[:0], b.bufs.consumed[:0]
+}
+
+// cidLog maps contract ids to values in the order they were added; it
+// only grows, except that truncate drops the newest entries. It is a list
+// while it is small (most transactions have a few contracts); then a map
+// indexes it.
+type cidLog[V any] struct {
+	list  []cidLogEntry[V]
+	index map[value.ContractID]int // nil while the list is small
+}
+
+type cidLogEntry[V any] struct {
+	id value.ContractID
+	v  V
+}
+
+// find returns the position of c in the list, or -1.
+func (l *cidLog[V]) find(c value.ContractID) int {
+	if l.index != nil {
+		if i, ok := l.index[c]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range l.list {
+		if l.list[i].id == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the value of c.
+func (l *cidLog[V]) get(c value.ContractID) (V, bool) {
+	if i := l.find(c); i >= 0 {
+		return l.list[i].v, true
+	}
+	var zero V
+	return zero, false
+}
+
+// add adds c, which must not be in l, with value v.
+func (l *cidLog[V]) add(c value.ContractID, v V) {
+	l.list = append(l.list, cidLogEntry[V]{id: c, v: v})
+	switch {
+	case l.index != nil:
+		l.index[c] = len(l.list) - 1
+	case len(l.list) > cidSetListMax:
+		l.index = make(map[value.ContractID]int, 2*len(l.list))
+		for i, e := range l.list {
+			l.index[e.id] = i
+		}
+	}
+}
+
+// truncate drops the entries from position n on.
+func (l *cidLog[V]) truncate(n int) {
+	if l.index != nil {
+		for _, e := range l.list[n:] {
+			delete(l.index, e.id)
+		}
+	}
+	clear(l.list[n:])
+	l.list = l.list[:n]
 }
 
 // Authorizers returns the current authorizers (sorted): actAs at the
@@ -256,11 +345,11 @@ func (b *Builder) InExercise() bool {
 // Status returns what the transaction knows of a contract, and for a
 // consumed one the consuming node.
 func (b *Builder) Status(cid value.ContractID) (ContractStatus, NodeID) {
-	if nid, ok := b.state.consumedBy[cid]; ok {
+	if nid, ok := b.consumed.get(cid); ok {
 		return StatusConsumed, nid
 	}
-	if _, ok := b.local[cid]; ok {
-		if _, ok := b.state.created[cid]; !ok {
+	if lc, ok := b.local.get(cid); ok {
+		if !lc.active {
 			return StatusRolledBack, 0
 		}
 		return StatusActive, 0
@@ -273,7 +362,10 @@ func (b *Builder) Status(cid value.ContractID) (ContractStatus, NodeID) {
 
 // Local returns the Create node of a contract this transaction created
 // (whatever its status), or nil. The node must not be modified.
-func (b *Builder) Local(cid value.ContractID) *Create { return b.local[cid] }
+func (b *Builder) Local(cid value.ContractID) *Create {
+	lc, _ := b.local.get(cid)
+	return lc.node
+}
 
 // checkUsable returns the error of using a contract that is consumed or
 // rolled back.
@@ -289,7 +381,7 @@ func (b *Builder) checkUsable(cid value.ContractID, t lf.TypeConID) error {
 
 // use records a contract the transaction did not create as an input.
 func (b *Builder) use(cid value.ContractID) {
-	if _, ok := b.local[cid]; ok || b.inputs.has(cid) {
+	if b.local.find(cid) >= 0 || b.inputs.has(cid) {
 		return
 	}
 	b.inputs.add(cid)
@@ -326,8 +418,7 @@ func nodeVersion(key bool) string {
 // signatories: *AuthorizationError naming the new node) and records the
 // contract as active and local. It returns the new contract id.
 func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
-	sigs := sortedSet(in.Signatories)
-	stk := union(sigs, in.Observers)
+	sigs, stk := sigsAndStakeholders(in.Signatories, in.Observers)
 	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
 	cid := LocalContractID(Discriminator(seed, b.cfg.PreparationTime, stk))
 	var key *KeyWithMaintainers
@@ -340,15 +431,14 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
 		return "", err
 	}
-	if _, ok := b.local[cid]; ok || b.inputs.has(cid) {
+	if b.local.find(cid) >= 0 || b.inputs.has(cid) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
 	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx.children = append(b.ctx.children, nid)
 	b.ctx.nextIdx++
-	put(&b.local, cid, node)
-	put(&b.state.created, cid, nid)
+	b.local.add(cid, localContract{node: node, active: true})
 	b.effects = append(b.effects, nid)
 	return cid, nil
 }
@@ -437,7 +527,7 @@ func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 		ChoiceAuthorizers: chAuth, Key: key, ByKey: key != nil && in.ByKey, Version: nodeVersion(key != nil)}
 	b.use(in.TargetID)
 	if in.Consuming {
-		put(&b.state.consumedBy, in.TargetID, nid)
+		b.consumed.add(in.TargetID, nid)
 		b.effects = append(b.effects, nid)
 	}
 	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
@@ -482,7 +572,8 @@ func (b *Builder) closeExercise(op string, result value.Value) (NodeID, error) {
 // RollbackTry.
 func (b *Builder) BeginTry() {
 	nid := b.alloc(nil)
-	b.ctx = &bctx{kind: ctxTry, parent: b.ctx, nextIdx: b.ctx.nextIdx, authorizers: b.ctx.authorizers, node: nid, saved: b.state.clone()}
+	b.ctx = &bctx{kind: ctxTry, parent: b.ctx, nextIdx: b.ctx.nextIdx, authorizers: b.ctx.authorizers, node: nid,
+		saved: savedState{local: len(b.local.list), consumed: len(b.consumed.list)}}
 }
 
 // EndTry closes the innermost try block normally (§2.7 step 2): its nodes
@@ -516,23 +607,30 @@ func (b *Builder) RollbackTry() error {
 	if c.kind != ctxTry {
 		return &BuilderStateError{Op: "RollbackTry", Problem: "no open try"}
 	}
-	if b.cfg.Mode == ModeNUCK && (len(b.state.created) != len(c.saved.created) || len(b.state.consumedBy) != len(c.saved.consumedBy)) {
+	// The contracts created since the try began that are active, and the
+	// consumptions since, are what the rollback undoes. Entries from
+	// before the try began have not changed since.
+	createdSince := slices.ContainsFunc(b.local.list[c.saved.local:], func(e cidLogEntry[localContract]) bool { return e.v.active })
+	if b.cfg.Mode == ModeNUCK && (createdSince || len(b.consumed.list) != c.saved.consumed) {
 		var bad []Node
 		for _, nid := range b.effects {
 			switch n := b.nodes[nid].(type) {
 			case *Create:
-				if _, before := c.saved.created[n.ContractID]; !before {
+				if i := b.local.find(n.ContractID); i < 0 || i >= c.saved.local || !b.local.list[i].v.active {
 					bad = append(bad, n)
 				}
 			case *Exercise:
-				if _, before := c.saved.consumedBy[n.TargetID]; !before {
+				if i := b.consumed.find(n.TargetID); i < 0 || i >= c.saved.consumed {
 					bad = append(bad, n)
 				}
 			}
 		}
 		return &EffectfulRollbackError{Nodes: bad}
 	}
-	b.state = c.saved
+	for i := c.saved.local; i < len(b.local.list); i++ {
+		b.local.list[i].v.active = false
+	}
+	b.consumed.truncate(c.saved.consumed)
 	b.nodes[c.node] = &Rollback{Children: c.children}
 	b.ctx = c.parent
 	b.ctx.children = append(b.ctx.children, c.node)
@@ -559,13 +657,18 @@ func (b *Builder) Finish() (*Result, error) {
 	if b.ctx.kind != ctxRoot {
 		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
 	}
-	var t *Transaction
 	if b.preOrder() {
-		t = b.asBuilt()
-	} else {
-		raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
-		t = raw.Normalize()
+		// The Result and the Transaction in one allocation.
+		rt := &struct {
+			r Result
+			t Transaction
+		}{}
+		b.asBuilt(&rt.t)
+		rt.r = Result{Transaction: &rt.t, Effects: rt.t.Effects(), TimeBounds: b.time}
+		return &rt.r, nil
 	}
+	raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
+	t := raw.Normalize()
 	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
 }
 
@@ -586,12 +689,12 @@ func (b *Builder) preOrder() bool {
 	return true
 }
 
-// asBuilt returns the transaction built so far when it is already in
+// asBuilt sets t to the transaction built so far when it is already in
 // normal form (preOrder): what Normalize would return, without copying
 // the nodes. The Builder never modifies a closed node, and the slices are
 // clipped so that later appends cannot reach into them; as Normalize
 // does, it gives every list of children a non-nil slice.
-func (b *Builder) asBuilt() *Transaction {
+func (b *Builder) asBuilt(t *Transaction) {
 	for _, n := range b.nodes {
 		if ex, ok := n.(*Exercise); ok {
 			if ex.Children == nil {
@@ -605,7 +708,7 @@ func (b *Builder) asBuilt() *Transaction {
 	if roots == nil {
 		roots = []NodeID{}
 	}
-	return &Transaction{Nodes: slices.Clip(b.nodes), Roots: roots, NodeSeeds: slices.Clip(b.seeds)}
+	*t = Transaction{Nodes: slices.Clip(b.nodes), Roots: roots, NodeSeeds: slices.Clip(b.seeds)}
 }
 
 // Inputs returns the ledger contracts the transaction used so far (fetched,

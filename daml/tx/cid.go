@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
@@ -42,23 +41,31 @@ func (h hmacData) str(s string) hmacData {
 func (h hmacData) sum(key Hash) Hash {
 	const block = 64
 	var small [block + 192]byte
-	buf := small[:0]
-	if block+len(h) > len(small) {
-		buf = make([]byte, 0, block+len(h))
+	var buf []byte
+	if n := block + len(h); n <= len(small) {
+		buf = small[:n]
+	} else {
+		buf = make([]byte, n)
 	}
-	var pad [block]byte
-	copy(pad[:], key[:])
-	for _, c := range pad {
-		buf = append(buf, c^0x36)
-	}
-	buf = append(buf, h...)
+	hmacPad(buf[:block], key, 0x36)
+	copy(buf[block:], h)
 	inner := sha256.Sum256(buf)
 	var outer [block + sha256.Size]byte
-	for i, c := range pad {
-		outer[i] = c ^ 0x5c
-	}
+	hmacPad(outer[:block], key, 0x5c)
 	copy(outer[block:], inner[:])
 	return sha256.Sum256(outer[:])
+}
+
+// hmacPad sets the 64-byte block dst to the key, zero-padded, XOR pad in
+// every byte (HMAC's inner or outer key block), eight bytes at a time.
+func hmacPad(dst []byte, key Hash, pad byte) {
+	p := uint64(pad) * 0x0101010101010101
+	for i := 0; i < len(key); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(key[i:])^p)
+	}
+	for i := len(key); i < len(dst); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], p)
+	}
 }
 
 // TransactionSeed derives the transaction seed from the participant's
@@ -110,19 +117,51 @@ func LocalContractID(discriminator Hash) value.ContractID {
 // digest (0x12, 32 bytes).
 var suffixV1Prefix = []byte{0xca, 0x12, 0x12, 0x20}
 
+// suffixV1PrefixHex is suffixV1Prefix in hex.
+const suffixV1PrefixHex = "ca121220"
+
+// localV1Len is the length of a local V1 contract id: "00" and the
+// 32-byte discriminator in hex.
+const localV1Len = 2 + 2*len(Hash{})
+
 // SuffixContractID returns the committed form of a local V1 contract id:
 // the id followed by the suffix ca12 ‖ 1220 ‖ unicum (138 hex characters,
 // §6.1, §6.3). It fails unless cid is a local V1 id.
 func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, error) {
-	c, err := lf.ParseContractID(string(cid))
-	if err != nil {
-		return "", err
+	if !isLocalV1(cid) {
+		return "", notLocalV1(cid)
 	}
-	if c.Version != lf.ContractIDV1 || !c.IsLocal() {
-		return "", fmt.Errorf("contract id %s is not a local V1 id", cid)
+	// A local V1 id in lowercase hex is its own text form, so the
+	// committed id is the id, then the suffix in hex.
+	var b [localV1Len + len(suffixV1PrefixHex) + 2*len(Hash{})]byte
+	n := copy(b[:], cid)
+	n += copy(b[n:], suffixV1PrefixHex)
+	hex.Encode(b[n:], unicum[:])
+	return value.ContractID(string(b[:])), nil
+}
+
+// isLocalV1 reports whether cid is the text form of a local V1 contract
+// id: "00" and 64 lowercase hex digits (what lf.ParseContractID accepts
+// as a V1 id without a suffix).
+func isLocalV1(cid value.ContractID) bool {
+	if len(cid) != localV1Len || cid[0] != '0' || cid[1] != '0' {
+		return false
 	}
-	c.Suffix = append(slices.Clone(suffixV1Prefix), unicum[:]...)
-	return value.ContractID(c.String()), nil
+	for i := 2; i < len(cid); i++ {
+		if c := cid[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// notLocalV1 returns the error of SuffixContractID on an id that is not
+// a local V1 id: lf.ParseContractID's when it is no contract id at all.
+func notLocalV1(cid value.ContractID) error {
+	if _, err := lf.ParseContractID(string(cid)); err != nil {
+		return err
+	}
+	return fmt.Errorf("contract id %s is not a local V1 id", cid)
 }
 
 // IsLocalContractID reports whether cid is a V1 or V2 id without a
@@ -138,11 +177,8 @@ func IsLocalContractID(cid value.ContractID) bool {
 // verifies; a ledger that does not exchange transactions with Canton
 // participants may use this one.
 func UnicumOf(updateID string, node NodeID) Hash {
-	h := sha256.New()
-	h.Write(newHMACData(nil).str(updateID).int32(int32(node)))
-	var out Hash
-	copy(out[:], h.Sum(nil))
-	return out
+	var buf [128]byte
+	return sha256.Sum256(newHMACData(buf[:]).str(updateID).int32(int32(node)))
 }
 
 // WithSuffixes returns the transaction with every contract it creates
@@ -152,54 +188,65 @@ func UnicumOf(updateID string, node NodeID) Hash {
 // argument, result and key. It also returns the mapping from local to
 // committed ids. Contracts created inside a Rollback are suffixed too
 // (their Create node stays in the transaction). The input is not
-// modified.
+// modified; the returned nodes are new, and the parts of their values
+// without a suffixed id are shared with the input's.
 func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*Transaction, map[value.ContractID]value.ContractID, error) {
 	m := map[value.ContractID]value.ContractID{}
-	for id, n := range t.All() {
+	var err error
+	t.Walk(func(id NodeID, n Node, _ bool) bool {
 		if c, ok := n.(*Create); ok {
-			g, err := SuffixContractID(c.ContractID, unicum(id, c))
-			if err != nil {
-				return nil, nil, err
+			var g value.ContractID
+			if g, err = SuffixContractID(c.ContractID, unicum(id, c)); err != nil {
+				return false
 			}
 			m[c.ContractID] = g
 		}
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	sub := func(cid value.ContractID) value.ContractID {
-		if g, ok := m[cid]; ok {
-			return g
+	s := suffixer(m)
+	out := newTransaction(len(t.Nodes))
+	out.Roots, out.NodeSeeds = t.Roots, t.NodeSeeds
+	// The copies of the Create and Exercise nodes, one array each.
+	var nc, ne int
+	for _, n := range t.Nodes {
+		switch n.(type) {
+		case *Create:
+			nc++
+		case *Exercise:
+			ne++
 		}
-		return cid
 	}
-	key := func(k *KeyWithMaintainers) *KeyWithMaintainers {
-		if k == nil {
-			return nil
-		}
-		return &KeyWithMaintainers{Key: mapContractIDs(k.Key, sub), Maintainers: k.Maintainers}
-	}
-	out := &Transaction{Nodes: make([]Node, len(t.Nodes)), Roots: t.Roots, NodeSeeds: t.NodeSeeds}
+	creates, exercises := make([]Create, nc), make([]Exercise, ne)
 	for i, n := range t.Nodes {
 		switch x := n.(type) {
 		case *Create:
-			cp := *x
-			cp.ContractID, cp.Arg, cp.Key = sub(x.ContractID), mapContractIDs(x.Arg, sub), key(x.Key)
-			out.Nodes[i] = &cp
+			cp := &creates[0]
+			creates = creates[1:]
+			*cp = *x
+			cp.ContractID, cp.Arg, cp.Key = s.cid(x.ContractID), s.value(x.Arg), s.key(x.Key)
+			out.Nodes[i] = cp
 		case *Fetch:
 			cp := *x
-			cp.ContractID, cp.Key = sub(x.ContractID), key(x.Key)
+			cp.ContractID, cp.Key = s.cid(x.ContractID), s.key(x.Key)
 			out.Nodes[i] = &cp
 		case *Exercise:
-			cp := *x
-			cp.TargetID, cp.ChosenValue, cp.Key = sub(x.TargetID), mapContractIDs(x.ChosenValue, sub), key(x.Key)
+			cp := &exercises[0]
+			exercises = exercises[1:]
+			*cp = *x
+			cp.TargetID, cp.ChosenValue, cp.Key = s.cid(x.TargetID), s.value(x.ChosenValue), s.key(x.Key)
 			if x.Result != nil {
-				cp.Result = mapContractIDs(x.Result, sub)
+				cp.Result = s.value(x.Result)
 			}
-			out.Nodes[i] = &cp
+			out.Nodes[i] = cp
 		case *QueryByKey:
 			cp := *x
-			cp.Key = *key(&x.Key)
+			cp.Key = *s.key(&x.Key)
 			cp.Result = make([]value.ContractID, len(x.Result))
 			for j, c := range x.Result {
-				cp.Result[j] = sub(c)
+				cp.Result[j] = s.cid(c)
 			}
 			out.Nodes[i] = &cp
 		default:
@@ -209,45 +256,157 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 	return out, m, nil
 }
 
-// mapContractIDs returns v with every contract id c replaced by f(c);
-// the parts of v without contract ids are shared, not copied.
+// newTransaction returns a Transaction with n nil nodes; for a few
+// nodes, the Transaction and its node list are one allocation.
+func newTransaction(n int) *Transaction {
+	switch {
+	case n <= 2:
+		x := &struct {
+			t     Transaction
+			nodes [2]Node
+		}{}
+		x.t.Nodes = x.nodes[:n:n]
+		return &x.t
+	case n <= 4:
+		x := &struct {
+			t     Transaction
+			nodes [4]Node
+		}{}
+		x.t.Nodes = x.nodes[:n:n]
+		return &x.t
+	case n <= 8:
+		x := &struct {
+			t     Transaction
+			nodes [8]Node
+		}{}
+		x.t.Nodes = x.nodes[:n:n]
+		return &x.t
+	}
+	return &Transaction{Nodes: make([]Node, n)}
+}
+
+// suffixer maps local contract ids to their committed ids.
+type suffixer map[value.ContractID]value.ContractID
+
+func (s suffixer) cid(c value.ContractID) value.ContractID {
+	if g, ok := s[c]; ok {
+		return g
+	}
+	return c
+}
+
+func (s suffixer) key(k *KeyWithMaintainers) *KeyWithMaintainers {
+	if k == nil {
+		return nil
+	}
+	return &KeyWithMaintainers{Key: s.value(k.Key), Maintainers: k.Maintainers}
+}
+
+func (s suffixer) value(v value.Value) value.Value {
+	return mapContractIDs(v, s.cid)
+}
+
+// mapContractIDs returns v with every contract id c replaced by f(c).
+// The parts of v in which f changes nothing are shared, not copied; a
+// nil list, map or record field list becomes an empty one (a change: the
+// values around it are copied), as when every part was copied.
 func mapContractIDs(v value.Value, f func(value.ContractID) value.ContractID) value.Value {
+	out, _ := mapCIDs(v, f)
+	return out
+}
+
+// mapCIDs is mapContractIDs, also reporting whether the result differs
+// from v (f changed an id, or a nil container became empty).
+func mapCIDs(v value.Value, f func(value.ContractID) value.ContractID) (value.Value, bool) {
 	switch x := v.(type) {
 	case value.ContractID:
-		return f(x)
+		if g := f(x); g != x {
+			return g, true
+		}
 	case value.Optional:
 		if x.Value != nil {
-			x.Value = mapContractIDs(x.Value, f)
+			if e, ok := mapCIDs(x.Value, f); ok {
+				x.Value = e
+				return x, true
+			}
 		}
-		return x
 	case value.List:
-		out := make(value.List, len(x))
-		for i, e := range x {
-			out[i] = mapContractIDs(e, f)
+		if x == nil {
+			return value.List{}, true
 		}
-		return out
+		var out value.List // made at the first change
+		for i, e := range x {
+			if g, ok := mapCIDs(e, f); ok || out != nil {
+				if out == nil {
+					out = make(value.List, len(x))
+					copy(out, x[:i])
+				}
+				out[i] = g
+			}
+		}
+		if out != nil {
+			return out, true
+		}
 	case value.TextMap:
-		out := make(value.TextMap, len(x))
-		for i, e := range x {
-			out[i] = value.TextMapEntry{Key: e.Key, Value: mapContractIDs(e.Value, f)}
+		if x == nil {
+			return value.TextMap{}, true
 		}
-		return out
+		var out value.TextMap
+		for i, e := range x {
+			if g, ok := mapCIDs(e.Value, f); ok || out != nil {
+				if out == nil {
+					out = make(value.TextMap, len(x))
+					copy(out, x[:i])
+				}
+				out[i] = value.TextMapEntry{Key: e.Key, Value: g}
+			}
+		}
+		if out != nil {
+			return out, true
+		}
 	case value.GenMap:
-		out := make(value.GenMap, len(x))
+		if x == nil {
+			return value.GenMap{}, true
+		}
+		var out value.GenMap
 		for i, e := range x {
-			out[i] = value.GenMapEntry{Key: mapContractIDs(e.Key, f), Value: mapContractIDs(e.Value, f)}
+			k, kok := mapCIDs(e.Key, f)
+			g, ok := mapCIDs(e.Value, f)
+			if kok || ok || out != nil {
+				if out == nil {
+					out = make(value.GenMap, len(x))
+					copy(out, x[:i])
+				}
+				out[i] = value.GenMapEntry{Key: k, Value: g}
+			}
 		}
-		return out
+		if out != nil {
+			return out, true
+		}
 	case value.Record:
-		fs := make([]value.RecordField, len(x.Fields))
-		for i, e := range x.Fields {
-			fs[i] = value.RecordField{Label: e.Label, Value: mapContractIDs(e.Value, f)}
+		if x.Fields == nil {
+			x.Fields = []value.RecordField{}
+			return x, true
 		}
-		x.Fields = fs
-		return x
+		var fs []value.RecordField
+		for i, e := range x.Fields {
+			if g, ok := mapCIDs(e.Value, f); ok || fs != nil {
+				if fs == nil {
+					fs = make([]value.RecordField, len(x.Fields))
+					copy(fs, x.Fields[:i])
+				}
+				fs[i] = value.RecordField{Label: e.Label, Value: g}
+			}
+		}
+		if fs != nil {
+			x.Fields = fs
+			return x, true
+		}
 	case value.Variant:
-		x.Value = mapContractIDs(x.Value, f)
-		return x
+		if g, ok := mapCIDs(x.Value, f); ok {
+			x.Value = g
+			return x, true
+		}
 	}
-	return v
+	return v, false
 }

@@ -61,3 +61,60 @@ func TestSortedSets2(t *testing.T) {
 		}
 	}
 }
+
+// TestSigsAndStakeholders checks that sigsAndStakeholders is sortedSet
+// and union as Create used them, and that its two results do not share
+// room.
+func TestSigsAndStakeholders(t *testing.T) {
+	for _, tc := range []struct{ sigs, obs []string }{
+		{nil, nil},
+		{nil, []string{"c", "a", "c"}},
+		{[]string{"b", "a"}, nil},
+		{[]string{"b", "a", "b"}, []string{"d", "a", "c", "c"}},
+		{[]string{"a"}, []string{"a"}},
+	} {
+		sigs, stk := sigsAndStakeholders(tc.sigs, tc.obs)
+		wantSigs := sortedSet(tc.sigs)
+		wantStk := union(wantSigs, tc.obs)
+		if diff := cmp.Diff(wantSigs, sigs); diff != "" {
+			t.Errorf("%v %v: signatories (-want +got):\n%s", tc.sigs, tc.obs, diff)
+		}
+		if diff := cmp.Diff(wantStk, stk); diff != "" {
+			t.Errorf("%v %v: stakeholders (-want +got):\n%s", tc.sigs, tc.obs, diff)
+		}
+		_ = append(sigs, "zz", "zz", "zz")
+		if diff := cmp.Diff(wantStk, stk); diff != "" {
+			t.Errorf("appending to the signatories changed the stakeholders (-want +got):\n%s", diff)
+		}
+	}
+}
+
+// TestBuilderInit checks that a Builder initialized in place builds what
+// NewBuilder's does, and that Init refuses a Builder in use.
+func TestBuilderInit(t *testing.T) {
+	cfg := Config{ActAs: ps("b", "a"), TransactionSeed: Hash{9}, PreparationTime: 5}
+	build := func(b *Builder) *Result {
+		if _, err := b.Create(create("T", ps("a"), ps("b"))); err != nil {
+			t.Fatal(err)
+		}
+		res, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	var inPlace struct {
+		other int
+		b     Builder
+	}
+	inPlace.b.Init(cfg)
+	if diff := cmp.Diff(build(NewBuilder(cfg)), build(&inPlace.b)); diff != "" {
+		t.Errorf("(-NewBuilder +Init):\n%s", diff)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Init of a Builder in use did not panic")
+		}
+	}()
+	inPlace.b.Init(cfg)
+}

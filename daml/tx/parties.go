@@ -31,6 +31,22 @@ func sortedSets2(a, b []string) ([]string, []string) {
 	return slices.Compact(x), slices.Compact(y)
 }
 
+// sigsAndStakeholders returns sortedSet(signatories) and
+// union(sortedSet(signatories), observers) in one allocation: two slices
+// of one array, each clipped to its own part.
+func sigsAndStakeholders(signatories, observers []string) (sigs, stk []string) {
+	if len(signatories) == 0 {
+		return nil, union(observers)
+	}
+	buf := make([]string, len(signatories), 2*len(signatories)+len(observers))
+	copy(buf, signatories)
+	slices.Sort(buf)
+	sigs = slices.Clip(slices.Compact(buf))
+	stk = append(append(buf[len(sigs):len(sigs)], sigs...), observers...)
+	slices.Sort(stk)
+	return sigs, slices.Compact(stk)
+}
+
 // isSortedSet reports whether ps is sorted and without duplicates.
 func isSortedSet(ps []string) bool {
 	for i := 1; i < len(ps); i++ {

@@ -287,7 +287,8 @@ func (t *Transaction) Walk(fn func(id NodeID, n Node, rolledBack bool) bool) {
 		id NodeID
 		rb bool
 	}
-	stack := make([]item, 0, len(t.Roots))
+	var buf [16]item // the stack of most transactions, not on the heap
+	stack := buf[:0]
 	for i := len(t.Roots) - 1; i >= 0; i-- {
 		stack = append(stack, item{t.Roots[i], false})
 	}

@@ -37,29 +37,59 @@ func Informees(n Node) []string {
 // the root). Nodes under a Rollback get witnesses too. Sets are sorted.
 func (t *Transaction) Witnesses() map[NodeID][]string {
 	out := map[NodeID][]string{}
+	t.walkWitnesses(true, func(id NodeID, _ Node, _ bool, w []string) { out[id] = w })
+	return out
+}
+
+// walkWitnesses calls fn on the nodes reachable from the roots in
+// pre-order, as Walk does, with, when withW is set, the node's witnesses
+// (Witnesses): a new slice for every node but a Rollback, whose
+// witnesses are its parent's slice.
+func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolledBack bool, w []string)) {
 	type item struct {
 		id     NodeID
+		rb     bool
 		parent []string
 	}
-	var stack []item
+	var buf [16]item // the stack of most transactions, not on the heap
+	stack := buf[:0]
 	for i := len(t.Roots) - 1; i >= 0; i-- {
-		stack = append(stack, item{t.Roots[i], nil})
+		stack = append(stack, item{id: t.Roots[i]})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := t.Node(it.id)
+		_, isRoll := n.(*Rollback)
 		w := it.parent
-		if _, ok := n.(*Rollback); !ok {
-			w = union(it.parent, Informees(n))
+		if withW && !isRoll {
+			w = withInformees(it.parent, n)
 		}
-		out[it.id] = w
+		fn(it.id, n, it.rb, w)
 		kids := Children(n)
 		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, item{kids[i], w})
+			stack = append(stack, item{id: kids[i], rb: it.rb || isRoll, parent: w})
 		}
 	}
-	return out
+}
+
+// withInformees returns parent ∪ Informees(n) in a new slice (nil when
+// empty) of sorted sets.
+func withInformees(parent []string, n Node) []string {
+	switch n := n.(type) {
+	case *Create:
+		return union(parent, n.Stakeholders)
+	case *Fetch:
+		return union(parent, n.Signatories, n.ActingParties)
+	case *Exercise:
+		if n.Consuming {
+			return union(parent, n.Stakeholders, n.ActingParties, n.ChoiceObservers, n.ChoiceAuthorizers)
+		}
+		return union(parent, n.Signatories, n.ActingParties, n.ChoiceObservers, n.ChoiceAuthorizers)
+	case *QueryByKey:
+		return union(parent, n.Key.Maintainers)
+	}
+	return union(parent)
 }
 
 // Divulgence returns, per contract, the parties that see it through a
@@ -142,19 +172,18 @@ type Effects struct {
 // Effects returns the transaction's effects on the contract store.
 func (t *Transaction) Effects() Effects {
 	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
-	var created cidSet // any Create node, rolled back or not
-	for _, n := range t.All() {
+	// The sets and lists are built over arrays on the stack; the lists
+	// returned share one array.
+	var createdBuf, inputsBuf, createsBuf, archivedBuf [8]value.ContractID
+	created := cidSet{list: createdBuf[:0]} // any Create node, rolled back or not
+	t.Walk(func(_ NodeID, n Node, _ bool) bool {
 		if c, ok := n.(*Create); ok {
-			created.add(c.ContractID)
+			created = created.with(c.ContractID)
 		}
-	}
-	var inputs cidSet
-	input := func(c value.ContractID) {
-		if !created.has(c) {
-			inputs.add(c)
-		}
-	}
-	var creates []value.ContractID
+		return true
+	})
+	inputs := cidSet{list: inputsBuf[:0]}
+	creates, archived := createsBuf[:0], archivedBuf[:0]
 	t.Walk(func(id NodeID, n Node, rb bool) bool {
 		switch n := n.(type) {
 		case *Create:
@@ -162,29 +191,56 @@ func (t *Transaction) Effects() Effects {
 				creates = append(creates, n.ContractID)
 			}
 		case *Fetch:
-			input(n.ContractID)
+			if !created.has(n.ContractID) {
+				inputs = inputs.with(n.ContractID)
+			}
 		case *QueryByKey:
 			for _, c := range n.Result {
-				input(c)
+				if !created.has(c) {
+					inputs = inputs.with(c)
+				}
 			}
 		case *Exercise:
-			input(n.TargetID)
+			if !created.has(n.TargetID) {
+				inputs = inputs.with(n.TargetID)
+			}
 			if n.Consuming && !rb {
 				e.ConsumedBy[n.TargetID] = id
 				if !created.has(n.TargetID) {
-					e.Archived = append(e.Archived, n.TargetID)
+					archived = append(archived, n.TargetID)
 				}
 			}
 		}
 		return true
 	})
-	e.Inputs = inputs.list
+	all := make([]value.ContractID, 0, len(inputs.list)+len(archived)+len(creates))
+	take := func(cs []value.ContractID) []value.ContractID {
+		if len(cs) == 0 {
+			return nil
+		}
+		start := len(all)
+		all = append(all, cs...)
+		return all[start:len(all):len(all)]
+	}
+	e.Inputs, e.Archived = take(inputs.list), take(archived)
+	// Created then Transient, each in the order of creates.
+	start := len(all)
+	for _, c := range creates {
+		if _, ok := e.ConsumedBy[c]; !ok {
+			all = append(all, c)
+		}
+	}
+	if len(all) > start {
+		e.Created = all[start:len(all):len(all)]
+	}
+	start = len(all)
 	for _, c := range creates {
 		if _, ok := e.ConsumedBy[c]; ok {
-			e.Transient = append(e.Transient, c)
-		} else {
-			e.Created = append(e.Created, c)
+			all = append(all, c)
 		}
+	}
+	if len(all) > start {
+		e.Transient = all[start:len(all):len(all)]
 	}
 	return e
 }
@@ -247,60 +303,67 @@ type Event struct {
 // should be normalized (node ids are Canton's only then).
 func (t *Transaction) Events(parties []string, shape Shape) []Event {
 	ps := sortedSet(parties)
-	pick := func(set []string) []string {
-		if parties == nil {
-			return slices.Clone(set)
-		}
-		return intersect(set, ps)
-	}
-	eff := t.Effects()
-	transient := map[value.ContractID]bool{}
-	for _, c := range eff.Transient {
-		transient[c] = true
-	}
-	archives := map[value.ContractID]bool{}
-	for _, c := range eff.Archived {
-		archives[c] = true
-	}
-	var w map[NodeID][]string
-	if shape == LedgerEffects {
-		w = t.Witnesses()
-	}
-	var out []Event
-	t.Walk(func(id NodeID, n Node, rb bool) bool {
-		if rb {
-			return true
-		}
-		var ev Event
+	// A create is transient when a consuming exercise outside Rollbacks
+	// consumes it; a consuming exercise outside Rollbacks archives a
+	// contract that existed before when no Create node made it (the
+	// Transient and Archived of Effects).
+	var createdBuf, consumedBuf [8]value.ContractID
+	created, consumed := cidSet{list: createdBuf[:0]}, cidSet{list: consumedBuf[:0]}
+	t.Walk(func(_ NodeID, n Node, rb bool) bool {
 		switch n := n.(type) {
 		case *Create:
-			ev = Event{Kind: Created, AcsDelta: !transient[n.ContractID]}
-			if shape == AcsDelta {
-				if !ev.AcsDelta {
-					return true
-				}
-				ev.Witnesses = pick(n.Stakeholders)
-			}
+			created = created.with(n.ContractID)
 		case *Exercise:
-			ev = Event{Kind: Exercised, AcsDelta: n.Consuming && archives[n.TargetID]}
+			if n.Consuming && !rb {
+				consumed = consumed.with(n.TargetID)
+			}
+		}
+		return true
+	})
+	var out []Event
+	t.walkWitnesses(shape == LedgerEffects, func(id NodeID, n Node, rb bool, w []string) {
+		if rb {
+			return
+		}
+		var ev Event
+		var set []string // the parties that may see the event
+		switch n := n.(type) {
+		case *Create:
+			ev = Event{Kind: Created, AcsDelta: !consumed.has(n.ContractID)}
+			if shape == AcsDelta && !ev.AcsDelta {
+				return
+			}
+			set = n.Stakeholders
+		case *Exercise:
+			ev = Event{Kind: Exercised, AcsDelta: n.Consuming && !created.has(n.TargetID)}
 			if shape == AcsDelta {
 				if !ev.AcsDelta {
-					return true
+					return
 				}
-				ev.Kind, ev.Witnesses = Archived, pick(n.Stakeholders)
+				ev.Kind = Archived
 			}
+			set = n.Stakeholders
 		default:
-			return true
+			return
 		}
-		if shape == LedgerEffects {
-			ev.Witnesses = pick(w[id])
+		switch {
+		case shape != LedgerEffects && parties == nil:
+			ev.Witnesses = slices.Clone(set)
+		case shape != LedgerEffects:
+			ev.Witnesses = intersect(set, ps)
+		case parties == nil:
+			ev.Witnesses = w // the node's own slice (walkWitnesses)
+		default:
+			ev.Witnesses = intersect(w, ps)
 		}
 		if len(ev.Witnesses) == 0 {
-			return true
+			return
 		}
 		ev.NodeID, ev.LastDescendant, ev.Node = id, t.LastDescendant(id), n
+		if out == nil {
+			out = make([]Event, 0, len(t.Nodes))
+		}
 		out = append(out, ev)
-		return true
 	})
 	return out
 }
@@ -323,9 +386,14 @@ func (s *cidSet) has(c value.ContractID) bool {
 }
 
 // add adds c (at the end of list) unless it is there.
-func (s *cidSet) add(c value.ContractID) {
+func (s *cidSet) add(c value.ContractID) { *s = s.with(c) }
+
+// with returns s with c added (at the end of list) unless it is there.
+// Unlike add it keeps a set whose list is a caller's stack array off the
+// heap (while it fits).
+func (s cidSet) with(c value.ContractID) cidSet {
 	if s.has(c) {
-		return
+		return s
 	}
 	s.list = append(s.list, c)
 	if s.index == nil && len(s.list) > cidSetListMax {
@@ -336,4 +404,5 @@ func (s *cidSet) add(c value.ContractID) {
 	} else if s.index != nil {
 		s.index[c] = struct{}{}
 	}
+	return s
 }
