@@ -155,15 +155,21 @@ func (o Options) spill() store.Spill {
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test
 // must open in milliseconds and cost a few MB, so it gets small tables and
 // no caches; a durable node keeps moderate tables instead of Badger's
-// server-sized defaults.
+// server-sized defaults. An in-memory node also compacts lazily (Badger's
+// default of 5 level-0 tables before a compaction, a 64 MiB first level):
+// its tables are in memory, so what compaction saves on reads is little,
+// while rewriting the first level at every second memtable flush cost
+// about 7 % of the CPU of a node committing Ping creates (BENCHMARKS.md,
+// issue 13).
 func (o Options) badgerOptions() badger.Options {
 	var b badger.Options
 	if o.InMemory {
 		b = badger.DefaultOptions("").WithInMemory(true).
 			WithMemTableSize(8 << 20).
 			WithNumMemtables(2).
-			WithNumLevelZeroTables(2).
-			WithNumLevelZeroTablesStall(8).
+			WithNumLevelZeroTables(5).
+			WithNumLevelZeroTablesStall(15).
+			WithBaseLevelSize(64 << 20).
 			WithCompression(options.None).
 			WithBlockCacheSize(0).
 			WithIndexCacheSize(0).
