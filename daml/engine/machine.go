@@ -19,9 +19,6 @@ type kont interface {
 }
 
 // callable is the function inside a PAP: a closure or a builtin.
-// enter may keep args as the callee's environment (closure.enter): a
-// caller must not modify the elements of args afterwards (every caller
-// passes a slice it made for the call, or one it never writes again).
 type callable interface {
 	enter(m *Machine, args []Value)
 }
@@ -42,16 +39,16 @@ type closure struct {
 	caps []Value
 }
 
-// enter runs the closure on args (len(args) == arity). A body without
-// binders of its own (slots == arity) never writes its environment, so
-// args itself is the environment; otherwise the arguments are copied
-// into a fresh environment of size slots.
+// enter runs the closure on args (len(args) == arity), copied into a
+// fresh environment of size slots. The copy is needed even for a body
+// without binders of its own: args is often the value buffer of a
+// continuation frame (kSeq), and an environment aliasing it would keep
+// that frame — and through its saved environment every caller's frame —
+// alive: a loop of n recursive calls would retain all n frames until the
+// evaluation ends (TestLoopRetainsNoFrames).
 func (c *closure) enter(m *Machine, args []Value) {
-	env := args
-	if c.code.slots > len(args) {
-		env = make([]Value, c.code.slots)
-		copy(env, args)
-	}
+	env := make([]Value, c.code.slots)
+	copy(env, args)
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
 
