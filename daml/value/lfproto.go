@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -131,8 +132,9 @@ func prefix(err error, seg string) error {
 // are written even when they hold their default. It fails (*LFProtoError)
 // on a value nested beyond MaxLFNesting, a text or TextMap key holding a
 // NUL character or invalid UTF-8, a TextMap whose keys are not strictly
-// increasing (Canton could not decode it), a contract id that is not
-// lowercase hex of a V1 or V2 id, or a nil value.
+// increasing in code-point order (the order of FromJSON and of Canton's
+// SortedLookupList; a repeated key Canton could not decode), a contract
+// id that is not lowercase hex of a V1 or V2 id, or a nil value.
 func EncodeLFProto(v Value) ([]byte, error) {
 	var e pbEnc
 	if err := encodeLF(&e, v, 0); err != nil {
@@ -223,7 +225,7 @@ func encodeLF(e *pbEnc, v Value, nesting int) error {
 					err = prefix(err, seg+".key")
 					return
 				}
-				if i > 0 && cmpUTF16(v[i-1].Key, x.Key) >= 0 {
+				if i > 0 && v[i-1].Key >= x.Key {
 					err = prefix(lfErr(LFInvalid, "text map keys are not strictly increasing"), seg+".key")
 					return
 				}
@@ -287,8 +289,9 @@ func encodeLF(e *pbEnc, v Value, nesting int) error {
 // included as Canton's decoder does), Numeric syntax (at most 38 digits,
 // scale at most 37), variant and enum constructors (lf.CheckName),
 // dates and timestamps in Daml-LF's range, texts without NUL characters,
-// TextMap keys strictly increasing, nesting at most MaxLFNesting. Errors
-// are *LFProtoError.
+// TextMap keys unique (the entries come back sorted by key in code-point
+// order, as Canton's SortedLookupList.fromImmArray sorts them), nesting at
+// most MaxLFNesting. Errors are *LFProtoError.
 func DecodeLFProto(b []byte) (Value, error) { return decodeLF(b, 0) }
 
 // lfSum is the oneof of a Value message as read so far.
@@ -626,9 +629,6 @@ func decodeLFMap(num protowire.Number, m []byte, next int) (Value, error) {
 		if err := checkLFText(key); err != nil {
 			return prefix(err, seg+".key")
 		}
-		if n := len(tm); n > 0 && cmpUTF16(tm[n-1].Key, key) >= 0 {
-			return prefix(lfErr(LFInvalid, "the keys are not in strictly increasing order"), seg+".key")
-		}
 		v, err := decodeLF(vacc.B, next)
 		if err != nil {
 			return prefix(err, seg+".value")
@@ -642,7 +642,40 @@ func decodeLFMap(num protowire.Number, m []byte, next int) (Value, error) {
 	if num == fLFGenMap {
 		return gm, nil
 	}
-	return tm, nil
+	return sortLFTextMap(tm)
+}
+
+// sortLFTextMap sorts tm by key in code-point order (Go's string order on
+// valid UTF-8), as Canton's SortedLookupList.fromImmArray does, and
+// rejects a repeated key at the later entry's position in the message.
+func sortLFTextMap(tm TextMap) (TextMap, error) {
+	if slices.IsSortedFunc(tm, cmpTextMapEntry) {
+		for i := 1; i < len(tm); i++ {
+			if tm[i-1].Key == tm[i].Key {
+				return nil, dupLFKey(tm[i].Key, i)
+			}
+		}
+		return tm, nil
+	}
+	pos := make([]int, len(tm))
+	for i := range pos {
+		pos[i] = i
+	}
+	slices.SortStableFunc(pos, func(a, b int) int { return strings.Compare(tm[a].Key, tm[b].Key) })
+	out := make(TextMap, len(tm))
+	for i, p := range pos {
+		if i > 0 && tm[pos[i-1]].Key == tm[p].Key {
+			return nil, dupLFKey(tm[p].Key, p) // stable: pos[i-1] < p
+		}
+		out[i] = tm[p]
+	}
+	return out, nil
+}
+
+func cmpTextMapEntry(a, b TextMapEntry) int { return strings.Compare(a.Key, b.Key) }
+
+func dupLFKey(key string, i int) error {
+	return prefix(lfErr(LFInvalid, "key %s duplicated", quoteShort(key)), ".entries["+strconv.Itoa(i)+"].key")
 }
 
 // DecodeLFContractID returns the text form (lowercase hex) of a contract
@@ -675,43 +708,6 @@ func validLFNumeric(s string) bool {
 	}
 	intPart = strings.TrimLeft(intPart, "0")
 	return len(frac) <= 37 && len(intPart)+len(frac) <= 38
-}
-
-// cmpUTF16 compares two strings by their UTF-16 code units, as Java's
-// String.compareTo (Daml-LF's Text order) does.
-func cmpUTF16(a, b string) int {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			ua, ub := utf16Key(ra), utf16Key(rb)
-			if ua < ub {
-				return -1
-			}
-			return 1
-		}
-		a, b = a[na:], b[nb:]
-	}
-	switch {
-	case a == "" && b == "":
-		return 0
-	case a == "":
-		return -1
-	}
-	return 1
-}
-
-// utf16Key maps a rune to a key that orders runes as their UTF-16 code
-// units do: supplementary runes (surrogate pairs, 0xD800…) sort between
-// U+D7FF and U+E000.
-func utf16Key(r rune) rune {
-	switch {
-	case r >= 0x10000:
-		return 0xD800 + (r - 0x10000)
-	case r >= 0xE000:
-		return r + 0x20_0000
-	}
-	return r
 }
 
 // TypeValue returns v, an untyped value (from DecodeLFProto: records

@@ -33,7 +33,7 @@ func lfSample() Value {
 		{Value: Optional{Value: Optional{Value: Int64(1)}}},
 		{Value: List{}},
 		{Value: List{Int64(1), Text("x")}},
-		{Value: TextMap{{Key: "", Value: Unit{}}, {Key: "a", Value: Int64(1)}, {Key: "𝄞", Value: Int64(3)}, {Key: "\uffff", Value: Int64(2)}}},
+		{Value: TextMap{{Key: "", Value: Unit{}}, {Key: "a", Value: Int64(1)}, {Key: "\uffff", Value: Int64(2)}, {Key: "𝄞", Value: Int64(3)}}},
 		{Value: TextMap{}},
 		{Value: GenMap{{Key: Int64(2), Value: Text("b")}, {Key: Int64(1), Value: Text("a")}}},
 		{Value: GenMap{}},
@@ -153,6 +153,9 @@ func TestLFProtoErrors(t *testing.T) {
 	field := func(num protowire.Number, body []byte) []byte {
 		return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), body)
 	}
+	entry := func(key string) []byte {
+		return field(1, slices.Concat(field(1, []byte(key)), field(2, enc(Unit{}))))
+	}
 	t.Run("encode", func(t *testing.T) {
 		for _, tc := range []struct {
 			name string
@@ -163,6 +166,8 @@ func TestLFProtoErrors(t *testing.T) {
 			{"too deep", tooDeep, LFTooDeep, "$" + strings.Repeat("[0]", MaxLFNesting+1)},
 			{"nul", Record{Fields: []RecordField{{Value: Text("a\x00")}}}, LFInvalid, "$.fields[0]"},
 			{"unsorted text map", TextMap{{Key: "b", Value: Unit{}}, {Key: "a", Value: Unit{}}}, LFInvalid, "$.entries[1].key"},
+			{"text map in utf-16 order", TextMap{{Key: "𝄞", Value: Unit{}}, {Key: "\uffff", Value: Unit{}}}, LFInvalid, "$.entries[1].key"},
+			{"text map dup", TextMap{{Key: "k", Value: Unit{}}, {Key: "k", Value: Unit{}}}, LFInvalid, "$.entries[1].key"},
 			{"bad cid", List{ContractID("zz")}, LFInvalid, "$[0]"},
 			{"nil", nil, LFInvalid, "$"},
 		} {
@@ -198,7 +203,7 @@ func TestLFProtoErrors(t *testing.T) {
 			{"bad constructor", field(15, field(1, []byte("1x"))), LFInvalid, "$"},
 			{"variant without value", field(14, field(1, []byte("C"))), LFMalformed, "$.variant(C)"},
 			{"record field without value", field(13, field(1, nil)), LFMalformed, "$.fields[0]"},
-			{"unsorted text map", field(16, slices.Concat(field(1, slices.Concat(field(1, []byte("b")), field(2, enc(Unit{})))), field(1, field(1, []byte("a"))))), LFInvalid, "$.entries[1].key"},
+			{"unsorted text map dup", field(16, slices.Concat(entry("k"), entry("a"), entry("k"))), LFInvalid, "$.entries[2].key"},
 			{"text map dup", field(16, slices.Concat(field(1, slices.Concat(field(1, []byte("k")), field(2, enc(Unit{})))), field(1, slices.Concat(field(1, []byte("k")), field(2, enc(Unit{})))))), LFInvalid, "$.entries[1].key"},
 			{"nul text", field(8, []byte{'a', 0}), LFInvalid, "$"},
 			{"bad utf8", field(8, []byte{0xff}), LFMalformed, "$"},
@@ -280,17 +285,42 @@ func TestTypeValue(t *testing.T) {
 	}
 }
 
-func TestCmpUTF16(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"", "a", -1}, {"a", "b", -1}, {"ab", "a", 1},
-		{"\ud7ff", "𝄞", -1}, {"𝄞", "\ue000", -1}, {"\uffff", "𝄞", 1}, {"𝄞", "𝄟", -1},
-	} {
-		if got := cmpUTF16(tc.a, tc.b); got != tc.want {
-			t.Errorf("cmpUTF16(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
+// TestLFProtoTextMapOrder: TextMap keys are in code-point order, the
+// order FromJSON sorts them in and Canton's SortedLookupList keeps, not
+// UTF-16 order ("\uffff" before "😀"); DecodeLFProto sorts the entries
+// of a message as Canton's decoder does.
+func TestLFProtoTextMapOrder(t *testing.T) {
+	v, err := FromJSON([]byte(`{"😀": "1", "\uffff": "2", "z": "3"}`), tTextMap(tInt64), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := EncodeLFProto(v)
+	if err != nil {
+		t.Fatalf("EncodeLFProto of a FromJSON text map: %v", err)
+	}
+	got, err := DecodeLFProto(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := TextMap{{Key: "z", Value: Int64(3)}, {Key: "\uffff", Value: Int64(2)}, {Key: "😀", Value: Int64(1)}}
+	if d := cmp.Diff(Value(want), got); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+
+	field := func(num protowire.Number, body []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), body)
+	}
+	var entries []byte
+	for _, k := range []string{"😀", "z", "\uffff"} { // UTF-16 order would put 😀 between z and \uffff
+		entries = append(entries, field(1, slices.Concat(field(1, []byte(k)), field(2, []byte{0x18, 0})))...)
+	}
+	got, err = DecodeLFProto(field(16, entries))
+	if err != nil {
+		t.Fatalf("DecodeLFProto of an unsorted text map: %v", err)
+	}
+	want = TextMap{{Key: "z", Value: Int64(0)}, {Key: "\uffff", Value: Int64(0)}, {Key: "😀", Value: Int64(0)}}
+	if d := cmp.Diff(Value(want), got); d != "" {
+		t.Errorf("decoded unsorted text map (-want +got):\n%s", d)
 	}
 }
 
