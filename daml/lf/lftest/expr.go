@@ -171,7 +171,6 @@ func lit(n int, v uint64, wt protowire.Type) []byte {
 	return msg(6, protowire.AppendVarint(b, v))
 }
 
-// expr returns the Expr message of x.
 // abstraction returns the Expr of case c (17 abs, 18 ty_abs) binding
 // params, each encoded by param, over body; from LF 2.2 on (Flat) each
 // node binds one parameter and nests the rest.
@@ -186,6 +185,7 @@ func abstraction[P any](e *exprEnc, c int, params []P, body lf.Expr, param func(
 	return msg(c, msg(append(kv, 2, e.expr(body))...))
 }
 
+// expr returns the Expr message of x.
 func (e *exprEnc) expr(x lf.Expr) []byte {
 	switch x := x.(type) {
 	case *lf.EVar:
