@@ -237,11 +237,6 @@ func partyFields(m *Module, t *Template) lf.Expr {
 	return &lf.ECons{Type: partyType, Front: ps, Tail: &lf.ENil{Type: partyType}}
 }
 
-// Msg builds raw protobuf: (field number, value) pairs, values being
-// []byte (message or bytes), string, int (varint), bool or packed []int.
-// Tests use it for hand-made malformed messages.
-func Msg(kv ...any) []byte { return lfenc.Msg(kv...) }
-
 // EncodePackage returns the daml_lf_2 Package bytes of p. It panics on an
 // expression that cannot be encoded (see exprEnc) and on a choice that
 // returns a non-Unit type without an Update.
@@ -274,23 +269,6 @@ func withArchive(p Package) Package {
 	}
 	p.Modules = mods
 	return p
-}
-
-// Payload returns ArchivePayload bytes carrying an LF 2 package.
-func Payload(minor string, patch int32, lf2 []byte) []byte { return lfenc.Payload(minor, patch, lf2) }
-
-// PayloadLF1 returns ArchivePayload bytes carrying an LF 1 package body.
-func PayloadLF1(minor string, body []byte) []byte { return lfenc.PayloadLF1(minor, body) }
-
-// ID returns the package id of a payload: hex SHA-256.
-func ID(payload []byte) string { return lfenc.ID(payload) }
-
-// Archive returns the Archive (dalf) bytes of payload with its true hash.
-func Archive(payload []byte) []byte { return lfenc.Archive(payload) }
-
-// ArchiveWithHash returns Archive bytes declaring hash as the hash.
-func ArchiveWithHash(payload []byte, hash string) []byte {
-	return lfenc.ArchiveWithHash(payload, hash)
 }
 
 // Dalf encodes p into an archive and returns its id and dalf bytes.
