@@ -332,6 +332,24 @@ func wantType(f pbwire.Field, t protowire.Type, msg string) error {
 	return nil
 }
 
+// onlyMessageField returns the merged occurrences of field num, the one
+// (message-typed) field of the message b of type msg; any other field,
+// or num with another wire type, is an error.
+func onlyMessageField(b []byte, num protowire.Number, msg string) ([]byte, error) {
+	var acc pbwire.Acc
+	err := walkLF(b, func(f pbwire.Field) error {
+		if f.Num != num {
+			return unknownField(f, msg)
+		}
+		if err := wantType(f, protowire.BytesType, msg); err != nil {
+			return err
+		}
+		acc.Add(f.Bytes)
+		return nil
+	})
+	return acc.B, err
+}
+
 func decodeLF(b []byte, nesting int) (Value, error) {
 	if nesting > MaxLFNesting {
 		return nil, lfErr(LFTooDeep, "value exceeds maximum nesting level of %d", MaxLFNesting)
@@ -427,24 +445,14 @@ func decodeLFSum(s lfSum, nesting int) (Value, error) {
 		}
 		return cid, nil
 	case fLFOptional:
-		var inner pbwire.Acc
-		err := walkLF(m, func(f pbwire.Field) error {
-			if f.Num != fLFOptionalValue {
-				return unknownField(f, "Optional")
-			}
-			if err := wantType(f, protowire.BytesType, "Optional"); err != nil {
-				return err
-			}
-			inner.Add(f.Bytes)
-			return nil
-		})
+		inner, err := onlyMessageField(m, fLFOptionalValue, "Optional")
 		if err != nil {
 			return nil, err
 		}
-		if len(inner.B) == 0 {
+		if len(inner) == 0 {
 			return Optional{}, nil
 		}
-		v, err := decodeLF(inner.B, next)
+		v, err := decodeLF(inner, next)
 		if err != nil {
 			return nil, prefix(err, ".some")
 		}
@@ -484,21 +492,11 @@ func decodeLFSum(s lfSum, nesting int) (Value, error) {
 				return err
 			}
 			seg := ".fields[" + strconv.Itoa(len(rec.Fields)) + "]"
-			var val pbwire.Acc
-			err := walkLF(f.Bytes, func(f pbwire.Field) error {
-				if f.Num != fLFRecordFieldValue {
-					return unknownField(f, "Record.Field")
-				}
-				if err := wantType(f, protowire.BytesType, "Record.Field"); err != nil {
-					return err
-				}
-				val.Add(f.Bytes)
-				return nil
-			})
+			val, err := onlyMessageField(f.Bytes, fLFRecordFieldValue, "Record.Field")
 			if err != nil {
 				return prefix(err, seg)
 			}
-			v, err := decodeLF(val.B, next)
+			v, err := decodeLF(val, next)
 			if err != nil {
 				return prefix(err, seg)
 			}
