@@ -1,6 +1,7 @@
 package value
 
 import (
+	"encoding/hex"
 	"errors"
 	"reflect"
 	"slices"
@@ -115,19 +116,9 @@ func TestLFProtoBytes(t *testing.T) {
 }
 
 func mustHex(s string) []byte {
-	b := make([]byte, len(s)/2)
-	for i := range b {
-		var x byte
-		for _, c := range s[2*i : 2*i+2] {
-			x <<= 4
-			switch {
-			case c >= '0' && c <= '9':
-				x |= byte(c - '0')
-			default:
-				x |= byte(c-'a') + 10
-			}
-		}
-		b[i] = x
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
 	}
 	return b
 }
