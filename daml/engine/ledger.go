@@ -667,11 +667,12 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 			m.fail(err)
 			return
 		}
-		if _, err := m.e.template(t); err != nil {
+		tpl, err := m.e.template(t)
+		if err != nil {
 			m.fail(err)
 			return
 		}
-		if !m.e.Implements(t, want) {
+		if tpl.Instance(want) == nil {
 			m.fail(errorf(ErrContractDoesNotImplementInterface, "Update failed due to contract %s not implementing an interface\nExpected contract to implement interface %s but contract has type %s", cidV, pretty(want), pretty(t)))
 			return
 		}

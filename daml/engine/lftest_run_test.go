@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,14 +23,6 @@ func decodeLFTest(t *testing.T, p lftest.Package) (*engine.Engine, string) {
 	return engine.New(engine.PackageMap{pkg.ID: pkg}, engine.Options{}), pkg.ID
 }
 
-func errorKind(err error) engine.ErrorKind {
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		return ee.Kind
-	}
-	return -1
-}
-
 // TestLFTestIouRuns runs lftest.IouPackage's default expressions: the
 // owner signs, Transfer archives and returns (), Peek does not archive.
 func TestLFTestIouRuns(t *testing.T) {
@@ -46,7 +37,7 @@ func TestLFTestIouRuns(t *testing.T) {
 	}
 
 	_, err = e.Submit(ctx, engine.Submission{ActAs: []string{"bob"}, Contracts: store}, engine.CreateCommand(iou, arg))
-	if k := errorKind(err); k != engine.ErrFailedAuthorization {
+	if k := engineErr(t, err).Kind; k != engine.ErrFailedAuthorization {
 		t.Fatalf("create as bob: got %v (kind %v), want FailedAuthorization", err, k)
 	}
 
@@ -103,7 +94,7 @@ func TestLFTestIouRuns(t *testing.T) {
 	// bob is no controller.
 	cid = create()
 	_, err = e.Submit(ctx, engine.Submission{ActAs: []string{"bob"}, Contracts: store}, engine.ExerciseCommand(iou, "Peek", cid, engine.Unit{}))
-	if k := errorKind(err); k != engine.ErrFailedAuthorization {
+	if k := engineErr(t, err).Kind; k != engine.ErrFailedAuthorization {
 		t.Fatalf("Peek as bob: got %v, want FailedAuthorization", err)
 	}
 }

@@ -380,15 +380,15 @@ func inlineable(m *Machine, n node) bool {
 	return false
 }
 
-// lastCompound returns the index of the last node that is not atomic
-// (atomicVal) now, or -1.
-func lastCompound(m *Machine, nodes []node) int {
-	for i := len(nodes) - 1; i >= 0; i-- {
-		if _, ok := atomicVal(m, nodes[i]); !ok {
-			return i
+// atomicNow reports whether every node is atomic now (atomicVal): unlike
+// allAtomic it also accepts a top-level value already evaluated.
+func atomicNow(m *Machine, nodes []node) bool {
+	for _, n := range nodes {
+		if _, ok := atomicVal(m, n); !ok {
+			return false
 		}
 	}
-	return -1
+	return true
 }
 
 func (k *kSeq) resume(m *Machine, v Value) {
@@ -480,7 +480,7 @@ func (n *nOp) eval(m *Machine) {
 // evalsDirect reports whether n runs inline now: a direct op whose
 // arguments are all atomic and fit m.opScratch.
 func (n *nOp) evalsDirect(m *Machine) bool {
-	return n.direct && len(n.args) <= len(m.opScratch) && lastCompound(m, n.args) < 0
+	return n.direct && len(n.args) <= len(m.opScratch) && atomicNow(m, n.args)
 }
 
 // runDirect runs a direct op on its atomic arguments (evalsDirect).

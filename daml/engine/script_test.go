@@ -32,7 +32,7 @@ func TestExceptionMessage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := e.NewRecord(tc.id, Text(tc.msg))
 			if err != nil {
-				t.Skipf("%s is not in the ping DAR: %v", tc.id, err)
+				t.Fatalf("NewRecord(%s) over the ping DAR: %v", tc.id, err)
 			}
 			got, err := e.ExceptionMessage(ctx, &Any{Type: &lf.TCon{ID: tc.id}, Value: r})
 			if err != nil || got != tc.msg {

@@ -86,15 +86,16 @@ func (e *Engine) InterfaceView(ctx context.Context, iface lf.TypeConID, c *Contr
 	if pid, ok := pref[e.packageName(ct)]; ok {
 		t.PackageID = pid
 	}
-	if _, err := e.template(t); err != nil {
-		return nil, err
+	tpl, terr := e.template(t)
+	if terr != nil {
+		return nil, terr
 	}
 	if m, err := e.module(iface); err != nil {
 		return nil, err
 	} else if m.Interface(iface.Name) == nil {
 		return nil, errorf(ErrPackage, "unknown interface %s", iface)
 	}
-	if !e.Implements(t, iface) {
+	if tpl.Instance(iface) == nil {
 		return nil, errorf(ErrContractDoesNotImplementInterface, "contract %s of type %s does not implement interface %s", c.ID, t, iface)
 	}
 	arg, err := e.fromLedgerValue(c.Arg)

@@ -14,20 +14,15 @@ import (
 // observers ∪ choice authorizers; a QueryByKey's maintainers; none for a
 // Rollback. The result is sorted.
 func Informees(n Node) []string {
+	// A Create's and a QueryByKey's informees are one set of the node's:
+	// a copy of it as it is.
 	switch n := n.(type) {
 	case *Create:
 		return slices.Clone(n.Stakeholders)
-	case *Fetch:
-		return union(n.Signatories, n.ActingParties)
-	case *Exercise:
-		if n.Consuming {
-			return union(n.Stakeholders, n.ActingParties, n.ChoiceObservers, n.ChoiceAuthorizers)
-		}
-		return union(n.Signatories, n.ActingParties, n.ChoiceObservers, n.ChoiceAuthorizers)
 	case *QueryByKey:
 		return slices.Clone(n.Key.Maintainers)
 	}
-	return nil
+	return withInformees(nil, n)
 }
 
 // Witnesses returns the witnesses of every node reachable from the roots
@@ -74,7 +69,7 @@ func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolle
 }
 
 // withInformees returns parent ∪ Informees(n) in a new slice (nil when
-// empty) of sorted sets.
+// empty) of sorted sets. It holds the informee rules (Informees).
 func withInformees(parent []string, n Node) []string {
 	switch n := n.(type) {
 	case *Create:
