@@ -334,12 +334,7 @@ func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interf
 			pkg = v.byID[pid]
 		}
 		if pkg == nil {
-			for pid := range v.vetted {
-				p := v.byID[pid]
-				if p != nil && p.Name == id.PackageName && (pkg == nil || lf.CompareVersions(p.Version, pkg.Version) > 0) {
-					pkg = p
-				}
-			}
+			pkg = v.byID[v.newestVetted()[id.PackageName]]
 		}
 		if pkg == nil {
 			return nil, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).
