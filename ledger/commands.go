@@ -366,18 +366,32 @@ func (n *Node) packagesChanged() {
 // when it is current. It must run inside the committer: the generation is
 // bumped there, before the commit that changes packages or vetting lands.
 func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
-	c := &n.views
-	c.mu.Lock()
-	cv, ok := c.views[sync]
-	gen := c.gen
-	c.mu.Unlock()
-	if ok && cv.gen == gen {
-		return cv.view, nil
+	v, gen := n.views.current(sync)
+	if v != nil {
+		return v, nil
 	}
 	v, err := n.readPkgView(tx, sync)
 	if err != nil {
 		return nil, err
 	}
+	n.views.store(sync, gen, v)
+	return v, nil
+}
+
+// current returns the cached view of a synchronizer when it is of the
+// current generation (else nil), and that generation.
+func (c *viewCache) current(sync string) (*pkgView, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cv, ok := c.views[sync]; ok && cv.gen == c.gen {
+		return cv.view, c.gen
+	}
+	return nil, c.gen
+}
+
+// store caches a view read at generation gen, unless the generation
+// changed since.
+func (c *viewCache) store(sync string, gen uint64, v *pkgView) {
 	c.mu.Lock()
 	if c.views == nil {
 		c.views = map[string]cachedView{}
@@ -386,7 +400,6 @@ func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 		c.views[sync] = cachedView{gen: gen, view: v}
 	}
 	c.mu.Unlock()
-	return v, nil
 }
 
 func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {

@@ -63,13 +63,8 @@ func (v *pkgView) engine() *engine.Engine { return sharedEngine() }
 // current, else one read from the snapshot (not cached: only the
 // committer fills the cache, see loadPkgView).
 func (n *Node) snapshotPkgView(tx *store.Tx, sync string) (*pkgView, error) {
-	c := &n.views
-	c.mu.Lock()
-	cv, ok := c.views[sync]
-	gen := c.gen
-	c.mu.Unlock()
-	if ok && cv.gen == gen {
-		return cv.view, nil
+	if v, _ := n.views.current(sync); v != nil {
+		return v, nil
 	}
 	return n.readPkgView(tx, sync)
 }
