@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -98,7 +99,8 @@ type JsCommands struct {
 	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
 	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
 
-	change string // changeKey's cache
+	change    string                      // changeKey's cache
+	disclosed map[string]*tx.ContractBlob // disclosedBlobs' cache
 }
 
 // SubmitAndWaitResponse tells where a submission was committed.

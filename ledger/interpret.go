@@ -188,7 +188,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sy
 	if err != nil {
 		return nil, err
 	}
-	disclosed, err := pkgs.disclosedSet(c.DisclosedContracts, sync, "")
+	disclosed, err := pkgs.disclosedSet(c, sync, "")
 	if err != nil {
 		return nil, err
 	}
