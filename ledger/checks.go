@@ -261,7 +261,7 @@ func countSet(bs ...bool) int {
 // the disclosed contracts' blobs decode and match their entries, and
 // minLedgerTimeAbs and minLedgerTimeRel are not both set.
 func checkJsCommandFields(c *JsCommands, prefix string) error {
-	if _, err := decodeDisclosed(c.DisclosedContracts, prefix); err != nil {
+	if _, err := c.disclosedBlobs(prefix); err != nil {
 		return err
 	}
 	if c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != "" && c.MinLedgerTimeRel != nil {

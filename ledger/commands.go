@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -98,7 +99,8 @@ type JsCommands struct {
 	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
 	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
 
-	change string // changeKey's cache
+	change    string                      // changeKey's cache
+	disclosed map[string]*tx.ContractBlob // disclosedBlobs' cache
 }
 
 // SubmitAndWaitResponse tells where a submission was committed.
@@ -366,18 +368,32 @@ func (n *Node) packagesChanged() {
 // when it is current. It must run inside the committer: the generation is
 // bumped there, before the commit that changes packages or vetting lands.
 func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
-	c := &n.views
-	c.mu.Lock()
-	cv, ok := c.views[sync]
-	gen := c.gen
-	c.mu.Unlock()
-	if ok && cv.gen == gen {
-		return cv.view, nil
+	v, gen := n.views.current(sync)
+	if v != nil {
+		return v, nil
 	}
 	v, err := n.readPkgView(tx, sync)
 	if err != nil {
 		return nil, err
 	}
+	n.views.store(sync, gen, v)
+	return v, nil
+}
+
+// current returns the cached view of a synchronizer when it is of the
+// current generation (else nil), and that generation.
+func (c *viewCache) current(sync string) (*pkgView, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cv, ok := c.views[sync]; ok && cv.gen == c.gen {
+		return cv.view, c.gen
+	}
+	return nil, c.gen
+}
+
+// store caches a view read at generation gen, unless the generation
+// changed since.
+func (c *viewCache) store(sync string, gen uint64, v *pkgView) {
 	c.mu.Lock()
 	if c.views == nil {
 		c.views = map[string]cachedView{}
@@ -386,7 +402,6 @@ func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 		c.views[sync] = cachedView{gen: gen, view: v}
 	}
 	c.mu.Unlock()
-	return v, nil
 }
 
 func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {

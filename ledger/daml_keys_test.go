@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -54,6 +55,9 @@ func TestExerciseByKey(t *testing.T) {
 		}
 		cids = append(cids, ev.ContractID)
 	}
+	if got := keyIndexEntries(t, n); got != 2 {
+		t.Errorf("%d key index entries after two creates, want 2", got)
+	}
 	byKey := ledger.Command{ExerciseByKeyCommand: &ledger.ExerciseByKeyCommand{TemplateID: tid, ContractKey: json.RawMessage(`"` + alice + `"`),
 		Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}}
 	// The newest contract first, then the other, then none.
@@ -72,9 +76,27 @@ func TestExerciseByKey(t *testing.T) {
 			t.Errorf("exercise by key %d: %+v, want %s", i, tree.EventsByID, want)
 		}
 	}
+	// Archiving a contract removes its key index entry: the committer's
+	// digest of the stored key is the one taken at the creation.
+	if got := keyIndexEntries(t, n); got != 0 {
+		t.Errorf("%d key index entries after both contracts were archived, want 0", got)
+	}
 	_, err := submit("x-none", byKey)
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.Code.Name != "CONTRACT_KEY_NOT_FOUND" {
 		t.Errorf("no contract with the key: %v", err)
 	}
+}
+
+// keyIndexEntries counts the entries of the contract key index
+// (store.PrefixContractKey, "y/").
+func keyIndexEntries(t *testing.T, n *ledger.Node) int {
+	t.Helper()
+	count := 0
+	for k := range ledger.StoreDumpForTest(t, n) {
+		if strings.HasPrefix(k, "y/") {
+			count++
+		}
+	}
+	return count
 }

@@ -120,14 +120,30 @@ func decodeDisclosed(dcs []DisclosedContract, prefix string) (map[string]*tx.Con
 	return out, nil
 }
 
-// disclosedSet decodes a submission's disclosed contracts and checks that
-// each belongs to the submission's synchronizer (when it names one).
-func (v *pkgView) disclosedSet(dcs []DisclosedContract, sync, prefix string) (map[string]*tx.ContractBlob, error) {
-	out, err := decodeDisclosed(dcs, prefix)
+// disclosedBlobs returns decodeDisclosed(c.DisclosedContracts, prefix),
+// decoded once per submission (checkJsCommandFields decodes them before
+// the interpretation uses them): the caller must not change the disclosed
+// contracts afterwards, nor the map returned.
+func (c *JsCommands) disclosedBlobs(prefix string) (map[string]*tx.ContractBlob, error) {
+	if c.disclosed == nil && len(c.DisclosedContracts) > 0 {
+		out, err := decodeDisclosed(c.DisclosedContracts, prefix)
+		if err != nil {
+			return nil, err
+		}
+		c.disclosed = out
+	}
+	return c.disclosed, nil
+}
+
+// disclosedSet decodes a submission's disclosed contracts (once, see
+// disclosedBlobs) and checks that each belongs to the submission's
+// synchronizer (when it names one).
+func (v *pkgView) disclosedSet(c *JsCommands, sync, prefix string) (map[string]*tx.ContractBlob, error) {
+	out, err := c.disclosedBlobs(prefix)
 	if err != nil {
 		return nil, err
 	}
-	for i, d := range dcs {
+	for i, d := range c.DisclosedContracts {
 		if d.SynchronizerID != "" && d.SynchronizerID != sync {
 			return nil, apierr.InvalidArgument.New("%sdisclosedContracts[%d].synchronizerId: the disclosed contract is on %s, the submission on %s", prefix, i, apierr.Quote(d.SynchronizerID), sync)
 		}

@@ -2,14 +2,18 @@ package ledger_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 var (
@@ -174,12 +178,22 @@ func TestUnvettedPreference(t *testing.T) {
 		t.Fatal(err)
 	}
 	cid := c.Transaction.Events[0].CreatedEvent.ContractID
+	before := ledger.StoreDumpForTest(t, n)
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
 		PackageIDSelectionPreference: []string{ids2[0]},
 		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
 			ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(alice)})
 	if err == nil {
-		t.Errorf("committed with the unvetted v2 (%s): exercised template %s", ids2[0], resp.Transaction.Events[0].ExercisedEvent.TemplateID)
+		t.Fatalf("committed with the unvetted v2 (%s): exercised template %s", ids2[0], resp.Transaction.Events[0].ExercisedEvent.TemplateID)
+	}
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code.Name != "PACKAGE_SELECTION_FAILED" {
+		t.Errorf("preference for the unvetted v2: %v, want PACKAGE_SELECTION_FAILED", err)
+	}
+	// The refused submission leaves no trace (no deduplication entry, no
+	// update, no contract change).
+	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+		t.Errorf("store after the refused submission (-before +after):\n%s", diff)
 	}
 }
 

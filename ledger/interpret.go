@@ -63,13 +63,8 @@ func (v *pkgView) engine() *engine.Engine { return sharedEngine() }
 // current, else one read from the snapshot (not cached: only the
 // committer fills the cache, see loadPkgView).
 func (n *Node) snapshotPkgView(tx *store.Tx, sync string) (*pkgView, error) {
-	c := &n.views
-	c.mu.Lock()
-	cv, ok := c.views[sync]
-	gen := c.gen
-	c.mu.Unlock()
-	if ok && cv.gen == gen {
-		return cv.view, nil
+	if v, _ := n.views.current(sync); v != nil {
+		return v, nil
 	}
 	return n.readPkgView(tx, sync)
 }
@@ -193,7 +188,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sy
 	if err != nil {
 		return nil, err
 	}
-	disclosed, err := pkgs.disclosedSet(c.DisclosedContracts, sync, "")
+	disclosed, err := pkgs.disclosedSet(c, sync, "")
 	if err != nil {
 		return nil, err
 	}
@@ -334,12 +329,7 @@ func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interf
 			pkg = v.byID[pid]
 		}
 		if pkg == nil {
-			for pid := range v.vetted {
-				p := v.byID[pid]
-				if p != nil && p.Name == id.PackageName && (pkg == nil || lf.CompareVersions(p.Version, pkg.Version) > 0) {
-					pkg = p
-				}
-			}
+			pkg = v.byID[v.newestVetted()[id.PackageName]]
 		}
 		if pkg == nil {
 			return nil, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).

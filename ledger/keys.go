@@ -138,7 +138,7 @@ func (v *pkgView) indexKey(t *store.Tx, c *txNode, createdOffset int64, add bool
 	}
 	k := store.ContractKeyEntry(h, createdOffset, c.ID, c.ContractID)
 	if add {
-		t.Set(k, nil)
+		t.SetOwned(k, nil) // k is built for this write
 	} else {
 		t.Delete(k)
 	}

@@ -15,9 +15,6 @@ var (
 	DamlFailure = Code{Name: "DAML_FAILURE", Category: InvalidGivenCurrentSystemStateOther}
 	// InterpretationUserError: the ERROR builtin (User abort) (400).
 	InterpretationUserError = Code{Name: "INTERPRETATION_USER_ERROR", Category: InvalidGivenCurrentSystemStateOther}
-	// UnhandledException: an uncaught Daml exception. Canton 3.5 reports
-	// those as DAML_FAILURE; the code exists for completeness (400).
-	UnhandledException = Code{Name: "UNHANDLED_EXCEPTION", Category: InvalidGivenCurrentSystemStateOther}
 	// TemplatePreconditionViolated: a template's ensure clause returned
 	// False (400).
 	TemplatePreconditionViolated = Code{Name: "TEMPLATE_PRECONDITION_VIOLATED", Category: InvalidIndependentOfSystemState}

@@ -150,7 +150,11 @@ func ContractKeyPrefix(keyHash []byte) []byte {
 // ContractKeyEntry is the index entry of a contract with a key, created
 // at offset off by node node of its transaction.
 func ContractKeyEntry(keyHash []byte, off int64, node int32, cid string) []byte {
-	k := append(ContractKeyPrefix(keyHash), OffsetBytes(^off)...)
+	k := make([]byte, 0, len(PrefixContractKey)+len(keyHash)+1+ContractKeyEntryIDOffset+len(cid))
+	k = append(k, PrefixContractKey...)
+	k = append(k, keyHash...)
+	k = append(k, '/')
+	k = binary.BigEndian.AppendUint64(k, uint64(^off))
 	k = binary.BigEndian.AppendUint32(k, ^uint32(node))
 	return append(k, cid...)
 }

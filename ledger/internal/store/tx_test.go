@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"testing"
@@ -87,5 +89,34 @@ func TestAppendPartyUpdateKey(t *testing.T) {
 		if diff := cmp.Diff(want, AppendPartyUpdateKey([]byte("prefix"), c.party, c.off)); diff != "" {
 			t.Errorf("AppendPartyUpdateKey(%q, %d) (-want +got):\n%s", c.party, c.off, diff)
 		}
+	}
+}
+
+// TestContractKeyEntry pins the layout of a key index entry: the key's
+// prefix, the inverted creation offset and node id, the contract id, so
+// that a prefix scan yields the most recent contract first.
+func TestContractKeyEntry(t *testing.T) {
+	hash := bytes.Repeat([]byte{0xab}, 32)
+	for _, c := range []struct {
+		off  int64
+		node int32
+		cid  string
+	}{{1, 0, "00aa"}, {1 << 40, 7, "00bb"}, {0, 0, ""}} {
+		want := append(append(append(ContractKeyPrefix(hash), OffsetBytes(^c.off)...), binary.BigEndian.AppendUint32(nil, ^uint32(c.node))...), c.cid...)
+		got := ContractKeyEntry(hash, c.off, c.node, c.cid)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("ContractKeyEntry(%d, %d, %q) (-want +got):\n%s", c.off, c.node, c.cid, diff)
+		}
+		if id := string(got[len(ContractKeyPrefix(hash))+ContractKeyEntryIDOffset:]); id != c.cid {
+			t.Errorf("contract id at ContractKeyEntryIDOffset: %q, want %q", id, c.cid)
+		}
+		if !bytes.HasPrefix(got, []byte(PrefixContractKey)) {
+			t.Errorf("entry %x outside %s", got, PrefixContractKey)
+		}
+	}
+	newer := ContractKeyEntry(hash, 5, 0, "x")
+	older := ContractKeyEntry(hash, 4, 9, "x")
+	if bytes.Compare(newer, older) >= 0 {
+		t.Errorf("the entry of offset 5 does not sort before offset 4's")
 	}
 }
