@@ -3,8 +3,6 @@ package ledger
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -146,9 +144,7 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if user == "" {
 		user = identity.DefaultParticipantAdmin
 	}
-	var rnd [16]byte
-	rand.Read(rnd[:])
-	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + hex.EncodeToString(rnd[:]),
+	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + randomHex(16),
 		PackageIDSelectionPreference: s.PackageIDSelectionPreference, DisclosedContracts: s.DisclosedContracts}
 	if _, err := decodeDisclosed(c.DisclosedContracts, ""); err != nil {
 		return nil, err
