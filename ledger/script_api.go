@@ -153,7 +153,13 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	it, err := n.interpretEngine(ctx, c, s.Commands, sync, !s.AllowEffectfulRollback)
+	mode := nuckMode
+	if s.AllowEffectfulRollback {
+		mode = ideMode
+	}
+	it, err := n.interpretWith(ctx, c, sync, mode, func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
+		return engineCommandValues(eng, pkgs, pref, s.Commands)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -163,31 +169,6 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	}
 	at, _ := time.Parse(time.RFC3339Nano, e.EffectiveAt)
 	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, EffectiveAt: at, Transaction: it.tx}, nil
-}
-
-// interpretEngine is interpret for EngineCommands.
-func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []EngineCommand, sync string, nuck bool) (*interpreted, error) {
-	let := n.now().Truncate(time.Microsecond)
-	var out *interpreted
-	err := n.st.View(func(r *store.Reader) error {
-		t := store.ReadOnlyTx(r)
-		mode := ideMode
-		if nuck {
-			mode = nuckMode
-		}
-		run, err := n.runOnSnapshot(ctx, t, c, sync, let, mode, func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
-			return engineCommandValues(eng, pkgs, pref, cmds)
-		})
-		if err != nil {
-			return err
-		}
-		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)
-		return err
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return out, nil
 }
 
 // engineCommandValues resolves EngineCommands against the package view
