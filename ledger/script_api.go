@@ -122,20 +122,8 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 		return nil, apierr.MissingField.New("commands")
 	}
 	p := caller(ctx)
-	for _, party := range append(slices.Clone(s.ActAs), s.ReadAs...) {
-		if err := identity.ValidatePartyString(party); err != nil {
-			return nil, apierr.InvalidField.New("act_as/read_as: %v", err)
-		}
-	}
-	for _, party := range s.ActAs {
-		if !p.CanActAs(party) && !p.Wildcard {
-			return nil, denied("the caller may not act as %s", party)
-		}
-	}
-	for _, party := range s.ReadAs {
-		if !p.CanReadAs(party) && !p.Wildcard {
-			return nil, denied("the caller may not read as %s", party)
-		}
+	if err := authorizeSubmitters(p, s.ActAs, s.ReadAs); err != nil {
+		return nil, err
 	}
 	user := s.UserID
 	if user == "" {
