@@ -296,8 +296,6 @@ type EngineContract struct {
 	engine.Contract
 	// CreatedOffset is the offset of the transaction that created it.
 	CreatedOffset int64
-	// CreatedAt is its creation (ledger effective) time.
-	CreatedAt time.Time
 	// Blob is its createdEventBlob (Canton's encoding), set by
 	// EngineContractByID only; nil for a contract with a key.
 	Blob []byte
@@ -373,8 +371,7 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		if err != nil {
 			return nil, apierr.InternalError.Wrap(err, "reading a contract")
 		}
-		at, _ := time.Parse(time.RFC3339Nano, recs[i].rec.Create.CreatedAt)
-		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset, CreatedAt: at})
+		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset})
 	}
 	return out, nil
 }
@@ -445,8 +442,7 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 		if err != nil {
 			return apierr.InternalError.Wrap(err, "reading a contract")
 		}
-		at, _ := time.Parse(time.RFC3339Nano, c.Create.CreatedAt)
-		out = &EngineContract{Contract: *ec, CreatedOffset: c.CreatedOffset, CreatedAt: at}
+		out = &EngineContract{Contract: *ec, CreatedOffset: c.CreatedOffset}
 		if b, err := encodeBlob(pkgs.engine(), pkgs.lookup, &c.Create); err == nil {
 			out.Blob = b
 		}
