@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -98,8 +97,6 @@ type EngineSubmissionResult struct {
 	// UpdateID and Offset locate the committed transaction.
 	UpdateID string
 	Offset   int64
-	// EffectiveAt is its ledger effective time.
-	EffectiveAt time.Time
 	// Transaction is the committed transaction as the engine built it,
 	// every node included (fetches, lookups, rollbacks), with the
 	// committed (suffixed) contract ids and values in normalized form.
@@ -155,8 +152,7 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	at, _ := time.Parse(time.RFC3339Nano, e.EffectiveAt)
-	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, EffectiveAt: at, Transaction: it.tx}, nil
+	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, Transaction: it.tx}, nil
 }
 
 // engineCommandValues resolves EngineCommands against the package view
