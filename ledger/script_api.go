@@ -68,7 +68,7 @@ type EngineCommand struct {
 
 // EngineSubmission is a submission of EngineCommands: as JsCommands,
 // without deduplication (every submission gets a fresh command id) and
-// without disclosed contracts.
+// without a minimum ledger time.
 type EngineSubmission struct {
 	// ActAs are the submitting parties (non-empty); ReadAs the parties
 	// whose contracts the submission may also read.
