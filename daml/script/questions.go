@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -178,8 +177,6 @@ func (s *session) queryContractKey(ctx context.Context, f []engine.Value, _ stri
 
 // Parties (§2.3).
 
-var partyString = regexp.MustCompile(`^[A-Za-z0-9:\-_ ]{1,255}$`)
-
 // newPartySuffix is 8 random hex digits.
 func newPartySuffix() string {
 	var b [4]byte
@@ -206,7 +203,7 @@ func (s *session) allocateParty(ctx context.Context, f []engine.Value, _ string)
 	case name != "" && name != hint:
 		return nil, runnerErrorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
 	}
-	if !partyString.MatchString(hint) {
+	if !lf.IsParty(hint) {
 		return nil, runnerErrorf("Invalid party name: %s", hint)
 	}
 	p, err := s.l.AllocateParty(ctx, hint)
