@@ -124,7 +124,7 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	var rnd [16]byte
 	rand.Read(rnd[:])
 	c := ledger.JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: "daml-script-" + hex.EncodeToString(rnd[:]),
-		PackageIDSelectionPreference: s.PackagePreference}
+		PackageIDSelectionPreference: s.PackagePreference, DisclosedContracts: disclosedContracts(s.Disclosures)}
 	for i, cmd := range s.Commands {
 		jc, err := r.command(cmd)
 		if err != nil {

@@ -48,11 +48,7 @@ var _ script.Ledger = (*Ledger)(nil)
 // Canton error code is a *script.SubmitError.
 func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
 	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference,
-		AllowEffectfulRollback: !l.opts.NodeContractState}
-	for _, d := range s.Disclosures {
-		sub.DisclosedContracts = append(sub.DisclosedContracts, ledger.DisclosedContract{ContractID: d.ContractID,
-			CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
-	}
+		AllowEffectfulRollback: !l.opts.NodeContractState, DisclosedContracts: disclosedContracts(s.Disclosures)}
 	for _, c := range s.Commands {
 		ec := ledger.EngineCommand{TemplateID: c.TemplateID, ByPackageName: !c.ExplicitPackageID, ContractID: c.ContractID,
 			Choice: c.Choice, CreateArgument: c.Arg, ChoiceArgument: c.ChoiceArg, ContractKey: c.Key}
@@ -73,6 +69,16 @@ func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 		return nil, submitError(err)
 	}
 	return res.Transaction, nil
+}
+
+// disclosedContracts renders a script's disclosures as the Ledger API's
+// disclosed contracts (the blob base64).
+func disclosedContracts(ds []script.Disclosure) []ledger.DisclosedContract {
+	var out []ledger.DisclosedContract
+	for _, d := range ds {
+		out = append(out, ledger.DisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+	}
+	return out
 }
 
 // submitError turns a node error into a *script.SubmitError.

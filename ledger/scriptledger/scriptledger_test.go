@@ -2,6 +2,8 @@ package scriptledger_test
 
 import (
 	"context"
+	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/httpadapter"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
@@ -353,13 +356,29 @@ func TestDisclosures(t *testing.T) {
 	if err != nil || len(blob) == 0 {
 		t.Fatalf("blob %x, %v", blob, err)
 	}
-	look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
-		ContractID: cid, Choice: "Look", ChoiceArg: value.Party(carol)}}}
-	if _, err := l.Submit(ctx, look); err == nil {
-		t.Error("carol used alice's contract without a disclosure")
+	pkgs, err := node.PackageSource(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	look.Disclosures = []script.Disclosure{{ContractID: cid, Blob: blob}}
-	if _, err := l.Submit(ctx, look); err != nil {
-		t.Errorf("carol with the disclosure: %v", err)
+	srv := httptest.NewServer(httpadapter.New(node, httpadapter.Options{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		name string
+		l    script.Ledger
+	}{
+		{"in process", l},
+		{"over the JSON Ledger API", scriptledger.NewRemote(srv.URL, "", pkgs)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
+				ContractID: cid, Choice: "Look", ChoiceArg: value.Party(carol)}}}
+			if _, err := tc.l.Submit(ctx, look); err == nil {
+				t.Error("carol used alice's contract without a disclosure")
+			}
+			look.Disclosures = []script.Disclosure{{ContractID: cid, Blob: blob}}
+			if _, err := tc.l.Submit(ctx, look); err != nil {
+				t.Errorf("carol with the disclosure: %v", err)
+			}
+		})
 	}
 }
