@@ -141,13 +141,7 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	err := r.do(ctx, http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", ledger.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: f}, &resp)
 	var re *RemoteError
 	if errors.As(err, &re) && re.Code != "" {
-		se := &script.SubmitError{Code: re.Code, Message: re.Cause}
-		for _, res := range re.Resources {
-			if res[0] == "CONTRACT_ID" {
-				se.ContractIDs = append(se.ContractIDs, res[1])
-			}
-		}
-		return nil, se
+		return nil, newSubmitError(re.Code, re.Cause, re.Resources)
 	}
 	if err != nil {
 		return nil, err

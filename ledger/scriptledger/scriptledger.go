@@ -87,15 +87,22 @@ func submitError(err error) error {
 	if !errors.As(err, &ae) {
 		return err
 	}
-	se := &script.SubmitError{Code: ae.Code.Name, Message: ae.Cause}
-	for _, r := range ae.Resources {
-		if r[0] == "CONTRACT_ID" {
-			se.ContractIDs = append(se.ContractIDs, r[1])
-		}
-	}
+	se := newSubmitError(ae.Code.Name, ae.Cause, ae.Resources)
 	var ee *engine.Error
 	if errors.As(err, &ee) && ee.Exception != nil {
 		se.Exception = ee.Exception
+	}
+	return se
+}
+
+// newSubmitError is a rejection with an error code, its cause and its
+// resources, of which it keeps the contract ids.
+func newSubmitError(code, cause string, resources [][2]string) *script.SubmitError {
+	se := &script.SubmitError{Code: code, Message: cause}
+	for _, r := range resources {
+		if r[0] == "CONTRACT_ID" {
+			se.ContractIDs = append(se.ContractIDs, r[1])
+		}
 	}
 	return se
 }
