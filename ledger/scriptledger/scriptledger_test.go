@@ -2,12 +2,14 @@ package scriptledger_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -372,8 +374,13 @@ func TestDisclosures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
 				ContractID: cid, Choice: "Look", ChoiceArg: value.Party(carol)}}}
-			if _, err := tc.l.Submit(ctx, look); err == nil {
-				t.Error("carol used alice's contract without a disclosure")
+			_, err := tc.l.Submit(ctx, look)
+			var se *script.SubmitError
+			if !errors.As(err, &se) {
+				t.Fatalf("carol without a disclosure: %v, want a *script.SubmitError", err)
+			}
+			if diff := cmp.Diff(&script.SubmitError{Code: "CONTRACT_NOT_FOUND", Message: se.Message, ContractIDs: []string{cid}}, se); diff != "" {
+				t.Errorf("carol without a disclosure (-want +got):\n%s", diff)
 			}
 			look.Disclosures = []script.Disclosure{{ContractID: cid, Blob: blob}}
 			if _, err := tc.l.Submit(ctx, look); err != nil {
