@@ -210,13 +210,7 @@ func engineCommandValues(eng *engine.Engine, pkgs *pkgView, pref map[string]stri
 			if p == nil {
 				return nil
 			}
-			if t := p.Template(c.TemplateID.Module, c.TemplateID.Name); t != nil {
-				return t.Choice(c.Choice)
-			}
-			if i := p.Interface(c.TemplateID.Module, c.TemplateID.Name); i != nil {
-				return i.Choice(c.Choice)
-			}
-			return nil
+			return p.Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice)
 		}
 		argType := func(p *lf.Package) (lf.Type, bool) {
 			if ch := choiceOf(p); ch != nil {

@@ -162,12 +162,7 @@ func (r *Remote) command(c script.Command) (ledger.Command, error) {
 	tmplType := value.TypeOf(p.ID, c.TemplateID.Module, c.TemplateID.Name)
 	var argType lf.Type
 	if c.Kind != script.CreateCmd {
-		var ch *lf.Choice
-		if t := p.Template(c.TemplateID.Module, c.TemplateID.Name); t != nil {
-			ch = t.Choice(c.Choice)
-		} else if i := p.Interface(c.TemplateID.Module, c.TemplateID.Name); i != nil {
-			ch = i.Choice(c.Choice)
-		}
+		ch := p.Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice)
 		if ch == nil {
 			return ledger.Command{}, fmt.Errorf("no choice %s on %s", c.Choice, c.TemplateID)
 		}
