@@ -52,9 +52,14 @@ var _ script.Ledger = (*Remote)(nil)
 // RemoteError is an error response of the participant: the HTTP status
 // and Canton's JsCantonError code, cause and resources.
 type RemoteError struct {
-	Status    int
-	Code      string
-	Cause     string
+	// Status is the HTTP status.
+	Status int
+	// Code is the error code id; empty when the body was not a
+	// JsCantonError.
+	Code string
+	// Cause is the error's cause, or the response body when Code is empty.
+	Cause string
+	// Resources are the (resource type, name) pairs of the error.
 	Resources [][2]string
 }
 
