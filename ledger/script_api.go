@@ -129,6 +129,9 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if user == "" {
 		user = identity.DefaultParticipantAdmin
 	}
+	if err := identity.ValidateUserID(user); err != nil {
+		return nil, apierr.InvalidField.New("user_id: %v", err)
+	}
 	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + randomHex(16),
 		PackageIDSelectionPreference: s.PackageIDSelectionPreference, DisclosedContracts: s.DisclosedContracts}
 	if _, err := decodeDisclosed(c.DisclosedContracts, ""); err != nil {
