@@ -119,12 +119,12 @@ type Disclosure struct {
 }
 
 // ContractBlobs is an optional extension of a Ledger that gives a
-// contract's blob: QueryContractId (and so queryDisclosure) answers it;
-// without it the blob is empty.
+// contract with its blob: QueryContractId (and so queryDisclosure) reads
+// the contract with it; without it the blob is empty.
 type ContractBlobs interface {
-	// ContractBlob returns the blob of the active contract cid if one of
-	// parties is a stakeholder, nil when it has none.
-	ContractBlob(ctx context.Context, parties []string, cid string) ([]byte, error)
+	// ContractWithBlob is ContractByID that also returns the contract's
+	// blob (nil when it has none), read with the contract.
+	ContractWithBlob(ctx context.Context, parties []string, cid string) (*engine.Contract, []byte, error)
 }
 
 // SubmitError is a ledger's rejection of a submission: its Canton error

@@ -73,7 +73,15 @@ func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ strin
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.l.ContractByID(ctx, ps, string(cid))
+	// The blob (lowercase hex) for queryDisclosure, when the ledger gives
+	// contract blobs.
+	var c *engine.Contract
+	var blob []byte
+	if cb, ok := s.l.(ContractBlobs); ok {
+		c, blob, err = cb.ContractWithBlob(ctx, ps, string(cid))
+	} else {
+		c, err = s.l.ContractByID(ctx, ps, string(cid))
+	}
 	if err != nil || c == nil {
 		return engine.None, err
 	}
@@ -81,17 +89,7 @@ func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ strin
 	if err != nil {
 		return nil, err
 	}
-	// The blob (lowercase hex) for queryDisclosure, when the ledger gives
-	// contract blobs.
-	blob := ""
-	if cb, ok := s.l.(ContractBlobs); ok {
-		b, err := cb.ContractBlob(ctx, ps, string(cid))
-		if err != nil {
-			return nil, err
-		}
-		blob = hex.EncodeToString(b)
-	}
-	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(blob))), nil
+	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(hex.EncodeToString(blob)))), nil
 }
 
 // view computes a contract's interface view; a failing view is None.

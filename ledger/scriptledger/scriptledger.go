@@ -42,7 +42,10 @@ type Options struct {
 // New returns a script.Ledger over node.
 func New(node *ledger.Node, opts Options) *Ledger { return &Ledger{node: node, opts: opts} }
 
-var _ script.Ledger = (*Ledger)(nil)
+var (
+	_ script.Ledger        = (*Ledger)(nil)
+	_ script.ContractBlobs = (*Ledger)(nil)
+)
 
 // Submit submits through Node.SubmitEngineCommands; a rejection with a
 // Canton error code is a *script.SubmitError.
@@ -129,14 +132,14 @@ func (l *Ledger) ContractByID(ctx context.Context, parties []string, cid string)
 	return &c.Contract, nil
 }
 
-// ContractBlob returns the createdEventBlob of the active contract cid if
-// one of parties is a stakeholder (script.ContractBlobs).
-func (l *Ledger) ContractBlob(ctx context.Context, parties []string, cid string) ([]byte, error) {
+// ContractWithBlob reads one active contract with its createdEventBlob
+// (script.ContractBlobs).
+func (l *Ledger) ContractWithBlob(ctx context.Context, parties []string, cid string) (*engine.Contract, []byte, error) {
 	c, err := l.node.EngineContractByID(ctx, cid, parties)
 	if err != nil || c == nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c.Blob, nil
+	return &c.Contract, c.Blob, nil
 }
 
 // AllocateParty allocates a party with the hint ("hint::namespace").

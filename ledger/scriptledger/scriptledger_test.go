@@ -354,9 +354,9 @@ func TestDisclosures(t *testing.T) {
 			cid = string(c.ContractID)
 		}
 	}
-	blob, err := l.ContractBlob(ctx, []string{alice}, cid)
-	if err != nil || len(blob) == 0 {
-		t.Fatalf("blob %x, %v", blob, err)
+	c, blob, err := l.ContractWithBlob(ctx, []string{alice}, cid)
+	if err != nil || c == nil || string(c.ID) != cid || len(blob) == 0 {
+		t.Fatalf("contract %v, blob %x, %v", c, blob, err)
 	}
 	pkgs, err := node.PackageSource(ctx)
 	if err != nil {
