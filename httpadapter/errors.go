@@ -140,8 +140,8 @@ func (a *adapter) cantonError(r *http.Request, e *apierr.Error) jsCantonError {
 		// A code may set its own delay (INTERPRETATION_TIME_EXCEEDED: 60 s).
 		retry = e.Retry()
 	}
-	if d := retry; d > 0 {
-		s := scalaDuration(d)
+	if retry > 0 {
+		s := scalaDuration(retry)
 		body.RetryInfo = &s
 	}
 	return body

@@ -285,7 +285,7 @@ func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
 		e.Varint(fMetadataPreparationTime, m.PreparationTime)
 		for _, ic := range m.InputContracts {
 			e.Message(fMetadataInputContracts, func(e *pbEnc) {
-				e.Message(fInputContractV1, func(e *pbEnc) { encodeCreate(e, &ic.Contract) })
+				e.Message(fInputContractV1, func(e *pbEnc) { encodeCreate(e, &ic.Contract, nil) })
 				e.Varint(fInputContractCreatedAt, ic.CreatedAt)
 				e.Bytes(fInputContractEventBlob, ic.EventBlob)
 			})
@@ -307,68 +307,136 @@ func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
 }
 
 func encodeNode(e *pbEnc, n Node) {
+	var num protowire.Number
 	switch {
 	case n.Create != nil:
-		e.Message(fNodeCreate, func(e *pbEnc) { encodeCreate(e, n.Create) })
+		num = fNodeCreate
 	case n.Fetch != nil:
-		f := n.Fetch
-		e.Message(fNodeFetch, func(e *pbEnc) {
-			e.String(fNodeLFVersion, f.LFVersion)
-			e.String(fNodeContractID, f.ContractID)
-			e.String(fNodePackageName, f.PackageName)
-			e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
-			e.Strings(fFetchSignatories, f.Signatories)
-			e.Strings(fFetchStakeholders, f.Stakeholders)
-			e.Strings(fFetchActingParties, f.ActingParties)
-			encodeOptIdentifier(e, fFetchInterfaceID, f.InterfaceID)
-			encodeOptKey(e, fFetchKey, f.Key)
-			e.Bool(fFetchByKey, f.ByKey)
-		})
+		num = fNodeFetch
 	case n.Exercise != nil:
-		x := n.Exercise
-		e.Message(fNodeExercise, func(e *pbEnc) {
-			e.String(fNodeLFVersion, x.LFVersion)
-			e.String(fNodeContractID, x.ContractID)
-			e.String(fNodePackageName, x.PackageName)
-			e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
-			e.Strings(fExerciseSignatories, x.Signatories)
-			e.Strings(fExerciseStakeholders, x.Stakeholders)
-			e.Strings(fExerciseActingParties, x.ActingParties)
-			encodeOptIdentifier(e, fExerciseInterfaceID, x.InterfaceID)
-			e.String(fExerciseChoiceID, x.ChoiceID)
-			encodeValueField(e, fExerciseChosenValue, x.ChosenValue)
-			e.Bool(fExerciseConsuming, x.Consuming)
-			e.Strings(fExerciseChildren, x.Children)
-			encodeValueField(e, fExerciseExerciseResult, x.ExerciseResult)
-			e.Strings(fExerciseChoiceObservers, x.ChoiceObservers)
-			encodeOptKey(e, fExerciseKey, x.Key)
-			e.Bool(fExerciseByKey, x.ByKey)
-		})
+		num = fNodeExercise
 	case n.Rollback != nil:
-		r := n.Rollback
-		e.Message(fNodeRollback, func(e *pbEnc) { e.Strings(fRollbackChildren, r.Children) })
+		num = fNodeRollback
 	case n.QueryByKey != nil:
-		q := n.QueryByKey
-		e.Message(fNodeQueryByKey, func(e *pbEnc) {
-			e.String(fQueryByKeyLFVersion, q.LFVersion)
-			e.String(fQueryByKeyPackageName, q.PackageName)
-			e.Message(fQueryByKeyTemplateID, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
-			e.Bool(fQueryByKeyExhaustive, q.Exhaustive)
-			e.Message(fQueryByKeyKey, func(e *pbEnc) { encodeKey(e, q.Key) })
-			e.Strings(fQueryByKeyResult, q.Result)
-		})
+		num = fNodeQueryByKey
+	default:
+		return
+	}
+	e.Message(num, func(e *pbEnc) { encodeNodeFields(e, n, nil) })
+}
+
+// fieldMarker is told the name of each field of a node once the field is
+// written (NodeDifference splits an encoding into fields with it); nil
+// tells nothing.
+type fieldMarker func(name string)
+
+func (m fieldMarker) done(name string) {
+	if m != nil {
+		m(name)
 	}
 }
 
-func encodeCreate(e *pbEnc, c *Create) {
+// encodeNodeFields writes the fields of a node's message (of a known
+// kind), in field-number order, telling m each field's name.
+func encodeNodeFields(e *pbEnc, n Node, m fieldMarker) {
+	switch {
+	case n.Create != nil:
+		encodeCreate(e, n.Create, m)
+	case n.Fetch != nil:
+		f := n.Fetch
+		e.String(fNodeLFVersion, f.LFVersion)
+		m.done("lf_version")
+		e.String(fNodeContractID, f.ContractID)
+		m.done("contract_id")
+		e.String(fNodePackageName, f.PackageName)
+		m.done("package_name")
+		e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, f.TemplateID) })
+		m.done("template_id")
+		e.Strings(fFetchSignatories, f.Signatories)
+		m.done("signatories")
+		e.Strings(fFetchStakeholders, f.Stakeholders)
+		m.done("stakeholders")
+		e.Strings(fFetchActingParties, f.ActingParties)
+		m.done("acting_parties")
+		encodeOptIdentifier(e, fFetchInterfaceID, f.InterfaceID)
+		m.done("interface_id")
+		encodeOptKey(e, fFetchKey, f.Key)
+		m.done("key")
+		e.Bool(fFetchByKey, f.ByKey)
+		m.done("by_key")
+	case n.Exercise != nil:
+		x := n.Exercise
+		e.String(fNodeLFVersion, x.LFVersion)
+		m.done("lf_version")
+		e.String(fNodeContractID, x.ContractID)
+		m.done("contract_id")
+		e.String(fNodePackageName, x.PackageName)
+		m.done("package_name")
+		e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, x.TemplateID) })
+		m.done("template_id")
+		e.Strings(fExerciseSignatories, x.Signatories)
+		m.done("signatories")
+		e.Strings(fExerciseStakeholders, x.Stakeholders)
+		m.done("stakeholders")
+		e.Strings(fExerciseActingParties, x.ActingParties)
+		m.done("acting_parties")
+		encodeOptIdentifier(e, fExerciseInterfaceID, x.InterfaceID)
+		m.done("interface_id")
+		e.String(fExerciseChoiceID, x.ChoiceID)
+		m.done("choice_id")
+		encodeValueField(e, fExerciseChosenValue, x.ChosenValue)
+		m.done("chosen_value")
+		e.Bool(fExerciseConsuming, x.Consuming)
+		m.done("consuming")
+		e.Strings(fExerciseChildren, x.Children)
+		m.done("children")
+		encodeValueField(e, fExerciseExerciseResult, x.ExerciseResult)
+		m.done("exercise_result")
+		e.Strings(fExerciseChoiceObservers, x.ChoiceObservers)
+		m.done("choice_observers")
+		encodeOptKey(e, fExerciseKey, x.Key)
+		m.done("key")
+		e.Bool(fExerciseByKey, x.ByKey)
+		m.done("by_key")
+	case n.Rollback != nil:
+		e.Strings(fRollbackChildren, n.Rollback.Children)
+		m.done("children")
+	case n.QueryByKey != nil:
+		q := n.QueryByKey
+		e.String(fQueryByKeyLFVersion, q.LFVersion)
+		m.done("lf_version")
+		e.String(fQueryByKeyPackageName, q.PackageName)
+		m.done("package_name")
+		e.Message(fQueryByKeyTemplateID, func(e *pbEnc) { encodeIdentifier(e, q.TemplateID) })
+		m.done("template_id")
+		e.Bool(fQueryByKeyExhaustive, q.Exhaustive)
+		m.done("exhaustive")
+		e.Message(fQueryByKeyKey, func(e *pbEnc) { encodeKey(e, q.Key) })
+		m.done("key")
+		e.Strings(fQueryByKeyResult, q.Result)
+		m.done("result")
+	}
+}
+
+// encodeCreate writes the fields of a create node, telling m each
+// field's name.
+func encodeCreate(e *pbEnc, c *Create, m fieldMarker) {
 	e.String(fNodeLFVersion, c.LFVersion)
+	m.done("lf_version")
 	e.String(fNodeContractID, c.ContractID)
+	m.done("contract_id")
 	e.String(fNodePackageName, c.PackageName)
+	m.done("package_name")
 	e.Message(fNodeTemplateID, func(e *pbEnc) { encodeIdentifier(e, c.TemplateID) })
+	m.done("template_id")
 	encodeValueField(e, fCreateArgument, c.Argument)
+	m.done("argument")
 	e.Strings(fCreateSignatories, c.Signatories)
+	m.done("signatories")
 	e.Strings(fCreateStakeholders, c.Stakeholders)
+	m.done("stakeholders")
 	encodeOptKey(e, fCreateKey, c.Key)
+	m.done("key")
 }
 
 func encodeOptKey(e *pbEnc, num protowire.Number, k *KeyWithMaintainers) {

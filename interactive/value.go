@@ -24,12 +24,12 @@ type Identifier struct {
 	EntityName string
 }
 
-// typeConID converts id to daml/value's identifier type.
+// typeConID converts id to a Daml-LF type constructor id (lf.TypeConID).
 func (id Identifier) typeConID() lf.TypeConID {
 	return lf.TypeConID{PackageID: id.PackageID, Module: id.ModuleName, Name: id.EntityName}
 }
 
-// identifierOf converts daml/value's identifier type to an Identifier.
+// identifierOf converts a Daml-LF type constructor id to an Identifier.
 func identifierOf(id lf.TypeConID) Identifier {
 	return Identifier{PackageID: id.PackageID, ModuleName: id.Module, EntityName: id.Name}
 }

@@ -188,22 +188,8 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 	if len(c.ActAs) == 0 {
 		return "", apierr.MissingField.New("act_as")
 	}
-	for _, parties := range [2][]string{c.ActAs, c.ReadAs} {
-		for _, party := range parties {
-			if err := identity.ValidatePartyString(party); err != nil {
-				return "", apierr.InvalidField.New("act_as/read_as: %v", err)
-			}
-		}
-	}
-	for _, party := range c.ActAs {
-		if !p.CanActAs(party) && !p.Wildcard {
-			return "", denied("the caller may not act as %s", party)
-		}
-	}
-	for _, party := range c.ReadAs {
-		if !p.CanReadAs(party) && !p.Wildcard {
-			return "", denied("the caller may not read as %s", party)
-		}
+	if err := authorizeSubmitters(p, c.ActAs, c.ReadAs); err != nil {
+		return "", err
 	}
 	if c.UserID == "" {
 		return "", apierr.MissingField.New("user_id")
@@ -236,6 +222,29 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 		}
 	}
 	return n.synchronizer(c.SynchronizerID)
+}
+
+// authorizeSubmitters validates the actAs and readAs party ids and checks
+// that p may act as every actAs party and read as every readAs party.
+func authorizeSubmitters(p identity.Principal, actAs, readAs []string) error {
+	for _, parties := range [2][]string{actAs, readAs} {
+		for _, party := range parties {
+			if err := identity.ValidatePartyString(party); err != nil {
+				return apierr.InvalidField.New("act_as/read_as: %v", err)
+			}
+		}
+	}
+	for _, party := range actAs {
+		if !p.CanActAs(party) && !p.Wildcard {
+			return denied("the caller may not act as %s", party)
+		}
+	}
+	for _, party := range readAs {
+		if !p.CanReadAs(party) && !p.Wildcard {
+			return denied("the caller may not read as %s", party)
+		}
+	}
+	return nil
 }
 
 // awaitLedgerTime delays a submission whose ledger time is ahead of the

@@ -108,6 +108,12 @@ type interpretRequest struct {
 // interpret runs a submission's commands through the engine on a read
 // snapshot and prepares what the committer writes. Nothing is written.
 func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*interpreted, error) {
+	return n.interpretWith(ctx, c, sync, nuckMode, jsonCommands(n, c, sync))
+}
+
+// interpretWith is interpret for the commands build makes, in the
+// contract-state mode mode.
+func (n *Node) interpretWith(ctx context.Context, c *JsCommands, sync string, mode rollbackMode, build buildCommands) (*interpreted, error) {
 	now := n.now()
 	let, err := ledgerTime(c, now)
 	if err != nil {
@@ -133,7 +139,7 @@ func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*inte
 				}
 			}
 		}()
-		run, err := n.runOnSnapshot(ctx, t, c, sync, let, nuckMode, jsonCommands(n, c, sync))
+		run, err := n.runOnSnapshot(ctx, t, c, sync, let, mode, build)
 		if err != nil {
 			return err
 		}

@@ -3,13 +3,10 @@ package ledger
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -71,7 +68,7 @@ type EngineCommand struct {
 
 // EngineSubmission is a submission of EngineCommands: as JsCommands,
 // without deduplication (every submission gets a fresh command id) and
-// without disclosed contracts.
+// without a minimum ledger time.
 type EngineSubmission struct {
 	// ActAs are the submitting parties (non-empty); ReadAs the parties
 	// whose contracts the submission may also read.
@@ -100,8 +97,6 @@ type EngineSubmissionResult struct {
 	// UpdateID and Offset locate the committed transaction.
 	UpdateID string
 	Offset   int64
-	// EffectiveAt is its ledger effective time.
-	EffectiveAt time.Time
 	// Transaction is the committed transaction as the engine built it,
 	// every node included (fetches, lookups, rollbacks), with the
 	// committed (suffixed) contract ids and values in normalized form.
@@ -124,20 +119,8 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 		return nil, apierr.MissingField.New("commands")
 	}
 	p := caller(ctx)
-	for _, party := range append(slices.Clone(s.ActAs), s.ReadAs...) {
-		if err := identity.ValidatePartyString(party); err != nil {
-			return nil, apierr.InvalidField.New("act_as/read_as: %v", err)
-		}
-	}
-	for _, party := range s.ActAs {
-		if !p.CanActAs(party) && !p.Wildcard {
-			return nil, denied("the caller may not act as %s", party)
-		}
-	}
-	for _, party := range s.ReadAs {
-		if !p.CanReadAs(party) && !p.Wildcard {
-			return nil, denied("the caller may not read as %s", party)
-		}
+	if err := authorizeSubmitters(p, s.ActAs, s.ReadAs); err != nil {
+		return nil, err
 	}
 	user := s.UserID
 	if user == "" {
@@ -146,9 +129,10 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if user == "" {
 		user = identity.DefaultParticipantAdmin
 	}
-	var rnd [16]byte
-	rand.Read(rnd[:])
-	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + hex.EncodeToString(rnd[:]),
+	if err := identity.ValidateUserID(user); err != nil {
+		return nil, apierr.InvalidField.New("user_id: %v", err)
+	}
+	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + randomHex(16),
 		PackageIDSelectionPreference: s.PackageIDSelectionPreference, DisclosedContracts: s.DisclosedContracts}
 	if _, err := decodeDisclosed(c.DisclosedContracts, ""); err != nil {
 		return nil, err
@@ -157,7 +141,13 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	it, err := n.interpretEngine(ctx, c, s.Commands, sync, !s.AllowEffectfulRollback)
+	mode := nuckMode
+	if s.AllowEffectfulRollback {
+		mode = ideMode
+	}
+	it, err := n.interpretWith(ctx, c, sync, mode, func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
+		return engineCommandValues(eng, pkgs, pref, s.Commands)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -165,33 +155,7 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	at, _ := time.Parse(time.RFC3339Nano, e.EffectiveAt)
-	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, EffectiveAt: at, Transaction: it.tx}, nil
-}
-
-// interpretEngine is interpret for EngineCommands.
-func (n *Node) interpretEngine(ctx context.Context, c *JsCommands, cmds []EngineCommand, sync string, nuck bool) (*interpreted, error) {
-	let := n.now().Truncate(time.Microsecond)
-	var out *interpreted
-	err := n.st.View(func(r *store.Reader) error {
-		t := store.ReadOnlyTx(r)
-		mode := ideMode
-		if nuck {
-			mode = nuckMode
-		}
-		run, err := n.runOnSnapshot(ctx, t, c, sync, let, mode, func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
-			return engineCommandValues(eng, pkgs, pref, cmds)
-		})
-		if err != nil {
-			return err
-		}
-		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)
-		return err
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return out, nil
+	return &EngineSubmissionResult{UpdateID: e.UpdateID, Offset: e.Offset, Transaction: it.tx}, nil
 }
 
 // engineCommandValues resolves EngineCommands against the package view
@@ -249,13 +213,7 @@ func engineCommandValues(eng *engine.Engine, pkgs *pkgView, pref map[string]stri
 			if p == nil {
 				return nil
 			}
-			if t := p.Template(c.TemplateID.Module, c.TemplateID.Name); t != nil {
-				return t.Choice(c.Choice)
-			}
-			if i := p.Interface(c.TemplateID.Module, c.TemplateID.Name); i != nil {
-				return i.Choice(c.Choice)
-			}
-			return nil
+			return p.Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice)
 		}
 		argType := func(p *lf.Package) (lf.Type, bool) {
 			if ch := choiceOf(p); ch != nil {
@@ -331,8 +289,6 @@ type EngineContract struct {
 	engine.Contract
 	// CreatedOffset is the offset of the transaction that created it.
 	CreatedOffset int64
-	// CreatedAt is its creation (ledger effective) time.
-	CreatedAt time.Time
 	// Blob is its createdEventBlob (Canton's encoding), set by
 	// EngineContractByID only; nil for a contract with a key.
 	Blob []byte
@@ -408,8 +364,7 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		if err != nil {
 			return nil, apierr.InternalError.Wrap(err, "reading a contract")
 		}
-		at, _ := time.Parse(time.RFC3339Nano, recs[i].rec.Create.CreatedAt)
-		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset, CreatedAt: at})
+		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset})
 	}
 	return out, nil
 }
@@ -480,8 +435,7 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 		if err != nil {
 			return apierr.InternalError.Wrap(err, "reading a contract")
 		}
-		at, _ := time.Parse(time.RFC3339Nano, c.Create.CreatedAt)
-		out = &EngineContract{Contract: *ec, CreatedOffset: c.CreatedOffset, CreatedAt: at}
+		out = &EngineContract{Contract: *ec, CreatedOffset: c.CreatedOffset}
 		if b, err := encodeBlob(pkgs.engine(), pkgs.lookup, &c.Create); err == nil {
 			out.Blob = b
 		}

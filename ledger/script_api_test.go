@@ -97,6 +97,19 @@ func TestEngineCommands(t *testing.T) {
 	if code(err) != apierr.MissingField.Name {
 		t.Errorf("no actAs: %v, want MISSING_FIELD", err)
 	}
+	// An invalid user id is refused before anything is written.
+	before, err := n.LedgerEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{alice}, UserID: "not a user id",
+		Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: iou, CreateArgument: iouArg(alice)}}})
+	if code(err) != apierr.InvalidField.Name {
+		t.Errorf("an invalid user id: %v, want INVALID_FIELD", err)
+	}
+	if after, err := n.LedgerEnd(ctx); err != nil || after != before {
+		t.Errorf("ledger end %v (%v) after the refused submission, want %v", after, err, before)
+	}
 	if _, err := n.EngineContracts(ctx, nil, nil); code(err) != apierr.MissingField.Name {
 		t.Errorf("no parties: %v, want MISSING_FIELD", err)
 	}

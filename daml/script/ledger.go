@@ -78,15 +78,22 @@ const (
 // Command is one command of a Submission; values are in the types of
 // TemplateID's package (the package the script was compiled against).
 type Command struct {
-	Kind       CommandKind
+	// Kind is the command.
+	Kind CommandKind
+	// TemplateID is the template (or, for ExerciseCmd, the interface).
 	TemplateID lf.TypeConID
 	// ExplicitPackageID is set by the *Exact commands: the package id is
 	// used as is; otherwise the template is resolved by package name.
 	ExplicitPackageID bool
-	ContractID        string
-	Choice            string
-	Arg, ChoiceArg    value.Value
-	Key               value.Value
+	// ContractID is the exercised contract (ExerciseCmd).
+	ContractID string
+	// Choice is the exercised choice (all but CreateCmd).
+	Choice string
+	// Arg is the create argument (CreateCmd, CreateAndExerciseCmd);
+	// ChoiceArg the choice argument (all but CreateCmd).
+	Arg, ChoiceArg value.Value
+	// Key is the contract key (ExerciseByKeyCmd).
+	Key value.Value
 }
 
 // Submission is one submission of a Submit question.
@@ -105,17 +112,19 @@ type Submission struct {
 // Disclosure is an explicitly disclosed contract: its id and its blob
 // (the contract's createdEventBlob bytes; a script carries them as hex).
 type Disclosure struct {
+	// ContractID is the disclosed contract.
 	ContractID string
-	Blob       []byte
+	// Blob is its createdEventBlob.
+	Blob []byte
 }
 
 // ContractBlobs is an optional extension of a Ledger that gives a
-// contract's blob: QueryContractId (and so queryDisclosure) answers it;
-// without it the blob is empty.
+// contract with its blob: QueryContractId (and so queryDisclosure) reads
+// the contract with it; without it the blob is empty.
 type ContractBlobs interface {
-	// ContractBlob returns the blob of the active contract cid if one of
-	// parties is a stakeholder, nil when it has none.
-	ContractBlob(ctx context.Context, parties []string, cid string) ([]byte, error)
+	// ContractWithBlob is ContractByID that also returns the contract's
+	// blob (nil when it has none), read with the contract.
+	ContractWithBlob(ctx context.Context, parties []string, cid string) (*engine.Contract, []byte, error)
 }
 
 // SubmitError is a ledger's rejection of a submission: its Canton error
@@ -138,12 +147,15 @@ func (e *SubmitError) Error() string { return e.Code + ": " + e.Message }
 
 // PartyDetails is a party known to the ledger.
 type PartyDetails struct {
-	Party   string
+	// Party is the party id.
+	Party string
+	// IsLocal is true for a party hosted by the participant.
 	IsLocal bool
 }
 
 // User is a ledger user.
 type User struct {
+	// ID is the user id.
 	ID string
 	// PrimaryParty is empty when the user has none.
 	PrimaryParty string
@@ -155,15 +167,21 @@ type RightKind uint8
 
 // The user rights of daml-script 3.3.
 const (
+	// ParticipantAdmin administers the participant.
 	ParticipantAdmin RightKind = iota
+	// CanActAs acts as Party.
 	CanActAs
+	// CanReadAs reads as Party.
 	CanReadAs
+	// CanReadAsAnyParty reads as every party.
 	CanReadAsAnyParty
 )
 
 // UserRight is a user right; Party is set for CanActAs and CanReadAs.
 type UserRight struct {
-	Kind  RightKind
+	// Kind is the right.
+	Kind RightKind
+	// Party is the party of CanActAs and CanReadAs.
 	Party string
 }
 
@@ -184,6 +202,8 @@ func (r UserRight) String() string {
 
 // PackageInfo names a package (name and version) and whether it is vetted.
 type PackageInfo struct {
+	// Name and Version are the package's metadata.
 	Name, Version string
-	Vetted        bool
+	// Vetted is true for a package vetted on the ledger.
+	Vetted bool
 }

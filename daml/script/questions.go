@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -74,7 +73,15 @@ func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ strin
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.l.ContractByID(ctx, ps, string(cid))
+	// The blob (lowercase hex) for queryDisclosure, when the ledger gives
+	// contract blobs.
+	var c *engine.Contract
+	var blob []byte
+	if cb, ok := s.l.(ContractBlobs); ok {
+		c, blob, err = cb.ContractWithBlob(ctx, ps, string(cid))
+	} else {
+		c, err = s.l.ContractByID(ctx, ps, string(cid))
+	}
 	if err != nil || c == nil {
 		return engine.None, err
 	}
@@ -82,17 +89,7 @@ func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ strin
 	if err != nil {
 		return nil, err
 	}
-	// The blob (lowercase hex) for queryDisclosure, when the ledger gives
-	// contract blobs.
-	blob := ""
-	if cb, ok := s.l.(ContractBlobs); ok {
-		b, err := cb.ContractBlob(ctx, ps, string(cid))
-		if err != nil {
-			return nil, err
-		}
-		blob = hex.EncodeToString(b)
-	}
-	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(blob))), nil
+	return some(s.tuple3(s.anyTemplate(tpl, arg), s.templateTypeRep(tpl), engine.Text(hex.EncodeToString(blob)))), nil
 }
 
 // view computes a contract's interface view; a failing view is None.
@@ -178,8 +175,6 @@ func (s *session) queryContractKey(ctx context.Context, f []engine.Value, _ stri
 
 // Parties (§2.3).
 
-var partyString = regexp.MustCompile(`^[A-Za-z0-9:\-_ ]{1,255}$`)
-
 // newPartySuffix is 8 random hex digits.
 func newPartySuffix() string {
 	var b [4]byte
@@ -206,7 +201,7 @@ func (s *session) allocateParty(ctx context.Context, f []engine.Value, _ string)
 	case name != "" && name != hint:
 		return nil, runnerErrorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
 	}
-	if !partyString.MatchString(hint) {
+	if !lf.IsParty(hint) {
 		return nil, runnerErrorf("Invalid party name: %s", hint)
 	}
 	p, err := s.l.AllocateParty(ctx, hint)

@@ -33,9 +33,10 @@ var (
 // a time (Run is not safe for concurrent use: use one Runner per
 // goroutine).
 type Runner struct {
-	pkgs       engine.PackageSource
-	eng        *engine.Engine
-	setCurrent func(id *lf.TypeConID)
+	pkgs engine.PackageSource
+	eng  *engine.Engine
+	// cur is the running script, whose traces Options.Trace receives.
+	cur atomic.Pointer[lf.TypeConID]
 }
 
 // Options configure a Runner.
@@ -53,7 +54,6 @@ type Options struct {
 // official runner does.
 func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 	r := &Runner{pkgs: pkgs}
-	var cur atomic.Pointer[lf.TypeConID]
 	r.eng = engine.New(pkgs, engine.Options{
 		OffLedger: true,
 		MaxSteps:  opts.MaxSteps,
@@ -67,13 +67,12 @@ func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 		},
 		Trace: func(msg string) {
 			if opts.Trace != nil {
-				if id := cur.Load(); id != nil {
+				if id := r.cur.Load(); id != nil {
 					opts.Trace(*id, msg)
 				}
 			}
 		},
 	})
-	r.setCurrent = func(id *lf.TypeConID) { cur.Store(id) }
 	return r
 }
 
@@ -204,8 +203,8 @@ func (r *Runner) run(ctx context.Context, id lf.TypeConID, l Ledger) (engine.Val
 		}
 		return nil, runnerErrorf("Invalid daml script package name %q: expected daml-script or daml3-script", name)
 	}
-	r.setCurrent(&id)
-	defer r.setCurrent(nil)
+	r.cur.Store(&id)
+	defer r.cur.Store(nil)
 	s := &session{r: r, eng: r.eng, l: l, ds: st.PackageID}
 	sv, err := r.eng.EvalValue(ctx, id)
 	if err != nil {

@@ -95,6 +95,8 @@ func TestRunner(t *testing.T) {
 				"requestedName", scripttest.Text("alice"), "idHint", scripttest.Text("alice"), "participant", scripttest.None()), b.Pure),
 			"allocateMismatch": b.Ask("AllocateParty", 1, b.Payload("PartyManagement", "AllocateParty",
 				"requestedName", scripttest.Text("alice"), "idHint", scripttest.Text("bob"), "participant", scripttest.None()), b.Pure),
+			"allocateBadHint": b.Ask("AllocateParty", 1, b.Payload("PartyManagement", "AllocateParty",
+				"requestedName", scripttest.Text(""), "idHint", scripttest.Text("al!ce"), "participant", scripttest.None()), b.Pure),
 			"validateBad":    b.Ask("ValidateUserId", 1, b.Payload("UserManagement", "ValidateUserId", "name", scripttest.Text("no (parens)")), b.Pure),
 			"validateGood":   b.Ask("ValidateUserId", 1, b.Payload("UserManagement", "ValidateUserId", "name", scripttest.Text("alice@x")), b.Pure),
 			"submitFails":    allocThen(b, func(p lf.Expr) lf.Expr { return b.Ask("Submit", 1, b.Submit(p, scripttest.MustSucceed), b.Pure) }),
@@ -135,6 +137,7 @@ func TestRunner(t *testing.T) {
 		}},
 		{name: "allocate", check: func(t *testing.T, v engine.Value) { want(t, v, engine.Party("alice::1220ab")) }},
 		{name: "allocateMismatch", fail: "Requested name 'alice' cannot be different from id hint 'bob'", is: isType[*script.QuestionError]},
+		{name: "allocateBadHint", fail: "Invalid party name: al!ce", is: isType[*script.QuestionError]},
 		{name: "validateBad", check: func(t *testing.T, v engine.Value) {
 			o, ok := v.(engine.Optional)
 			if !ok || o.Value == nil || !strings.Contains(string(o.Value.(engine.Text)), "does not match regex") {

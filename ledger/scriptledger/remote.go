@@ -52,9 +52,14 @@ var _ script.Ledger = (*Remote)(nil)
 // RemoteError is an error response of the participant: the HTTP status
 // and Canton's JsCantonError code, cause and resources.
 type RemoteError struct {
-	Status    int
-	Code      string
-	Cause     string
+	// Status is the HTTP status.
+	Status int
+	// Code is the error code id; empty when the body was not a
+	// JsCantonError.
+	Code string
+	// Cause is the error's cause, or the response body when Code is empty.
+	Cause string
+	// Resources are the (resource type, name) pairs of the error.
 	Resources [][2]string
 }
 
@@ -124,7 +129,7 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	var rnd [16]byte
 	rand.Read(rnd[:])
 	c := ledger.JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: "daml-script-" + hex.EncodeToString(rnd[:]),
-		PackageIDSelectionPreference: s.PackagePreference}
+		PackageIDSelectionPreference: s.PackagePreference, DisclosedContracts: disclosedContracts(s.Disclosures)}
 	for i, cmd := range s.Commands {
 		jc, err := r.command(cmd)
 		if err != nil {
@@ -141,13 +146,7 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	err := r.do(ctx, http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", ledger.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: f}, &resp)
 	var re *RemoteError
 	if errors.As(err, &re) && re.Code != "" {
-		se := &script.SubmitError{Code: re.Code, Message: re.Cause}
-		for _, res := range re.Resources {
-			if res[0] == "CONTRACT_ID" {
-				se.ContractIDs = append(se.ContractIDs, res[1])
-			}
-		}
-		return nil, se
+		return nil, newSubmitError(re.Code, re.Cause, re.Resources)
 	}
 	if err != nil {
 		return nil, err
@@ -168,12 +167,7 @@ func (r *Remote) command(c script.Command) (ledger.Command, error) {
 	tmplType := value.TypeOf(p.ID, c.TemplateID.Module, c.TemplateID.Name)
 	var argType lf.Type
 	if c.Kind != script.CreateCmd {
-		var ch *lf.Choice
-		if t := p.Template(c.TemplateID.Module, c.TemplateID.Name); t != nil {
-			ch = t.Choice(c.Choice)
-		} else if i := p.Interface(c.TemplateID.Module, c.TemplateID.Name); i != nil {
-			ch = i.Choice(c.Choice)
-		}
+		ch := p.Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice)
 		if ch == nil {
 			return ledger.Command{}, fmt.Errorf("no choice %s on %s", c.Choice, c.TemplateID)
 		}

@@ -42,17 +42,16 @@ type Options struct {
 // New returns a script.Ledger over node.
 func New(node *ledger.Node, opts Options) *Ledger { return &Ledger{node: node, opts: opts} }
 
-var _ script.Ledger = (*Ledger)(nil)
+var (
+	_ script.Ledger        = (*Ledger)(nil)
+	_ script.ContractBlobs = (*Ledger)(nil)
+)
 
 // Submit submits through Node.SubmitEngineCommands; a rejection with a
 // Canton error code is a *script.SubmitError.
 func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
 	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference,
-		AllowEffectfulRollback: !l.opts.NodeContractState}
-	for _, d := range s.Disclosures {
-		sub.DisclosedContracts = append(sub.DisclosedContracts, ledger.DisclosedContract{ContractID: d.ContractID,
-			CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
-	}
+		AllowEffectfulRollback: !l.opts.NodeContractState, DisclosedContracts: disclosedContracts(s.Disclosures)}
 	for _, c := range s.Commands {
 		ec := ledger.EngineCommand{TemplateID: c.TemplateID, ByPackageName: !c.ExplicitPackageID, ContractID: c.ContractID,
 			Choice: c.Choice, CreateArgument: c.Arg, ChoiceArgument: c.ChoiceArg, ContractKey: c.Key}
@@ -75,21 +74,38 @@ func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	return res.Transaction, nil
 }
 
+// disclosedContracts renders a script's disclosures as the Ledger API's
+// disclosed contracts (the blob base64).
+func disclosedContracts(ds []script.Disclosure) []ledger.DisclosedContract {
+	var out []ledger.DisclosedContract
+	for _, d := range ds {
+		out = append(out, ledger.DisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+	}
+	return out
+}
+
 // submitError turns a node error into a *script.SubmitError.
 func submitError(err error) error {
 	var ae *apierr.Error
 	if !errors.As(err, &ae) {
 		return err
 	}
-	se := &script.SubmitError{Code: ae.Code.Name, Message: ae.Cause}
-	for _, r := range ae.Resources {
-		if r[0] == "CONTRACT_ID" {
-			se.ContractIDs = append(se.ContractIDs, r[1])
-		}
-	}
+	se := newSubmitError(ae.Code.Name, ae.Cause, ae.Resources)
 	var ee *engine.Error
 	if errors.As(err, &ee) && ee.Exception != nil {
 		se.Exception = ee.Exception
+	}
+	return se
+}
+
+// newSubmitError is a rejection with an error code, its cause and its
+// resources, of which it keeps the contract ids.
+func newSubmitError(code, cause string, resources [][2]string) *script.SubmitError {
+	se := &script.SubmitError{Code: code, Message: cause}
+	for _, r := range resources {
+		if r[0] == "CONTRACT_ID" {
+			se.ContractIDs = append(se.ContractIDs, r[1])
+		}
 	}
 	return se
 }
@@ -116,14 +132,14 @@ func (l *Ledger) ContractByID(ctx context.Context, parties []string, cid string)
 	return &c.Contract, nil
 }
 
-// ContractBlob returns the createdEventBlob of the active contract cid if
-// one of parties is a stakeholder (script.ContractBlobs).
-func (l *Ledger) ContractBlob(ctx context.Context, parties []string, cid string) ([]byte, error) {
+// ContractWithBlob reads one active contract with its createdEventBlob
+// (script.ContractBlobs).
+func (l *Ledger) ContractWithBlob(ctx context.Context, parties []string, cid string) (*engine.Contract, []byte, error) {
 	c, err := l.node.EngineContractByID(ctx, cid, parties)
 	if err != nil || c == nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c.Blob, nil
+	return &c.Contract, c.Blob, nil
 }
 
 // AllocateParty allocates a party with the hint ("hint::namespace").

@@ -2,10 +2,14 @@ package scriptledger_test
 
 import (
 	"context"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -13,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/httpadapter"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
@@ -349,17 +354,38 @@ func TestDisclosures(t *testing.T) {
 			cid = string(c.ContractID)
 		}
 	}
-	blob, err := l.ContractBlob(ctx, []string{alice}, cid)
-	if err != nil || len(blob) == 0 {
-		t.Fatalf("blob %x, %v", blob, err)
+	c, blob, err := l.ContractWithBlob(ctx, []string{alice}, cid)
+	if err != nil || c == nil || string(c.ID) != cid || len(blob) == 0 {
+		t.Fatalf("contract %v, blob %x, %v", c, blob, err)
 	}
-	look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
-		ContractID: cid, Choice: "Look", ChoiceArg: value.Party(carol)}}}
-	if _, err := l.Submit(ctx, look); err == nil {
-		t.Error("carol used alice's contract without a disclosure")
+	pkgs, err := node.PackageSource(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	look.Disclosures = []script.Disclosure{{ContractID: cid, Blob: blob}}
-	if _, err := l.Submit(ctx, look); err != nil {
-		t.Errorf("carol with the disclosure: %v", err)
+	srv := httptest.NewServer(httpadapter.New(node, httpadapter.Options{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		name string
+		l    script.Ledger
+	}{
+		{"in process", l},
+		{"over the JSON Ledger API", scriptledger.NewRemote(srv.URL, "", pkgs)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
+				ContractID: cid, Choice: "Look", ChoiceArg: value.Party(carol)}}}
+			_, err := tc.l.Submit(ctx, look)
+			var se *script.SubmitError
+			if !errors.As(err, &se) {
+				t.Fatalf("carol without a disclosure: %v, want a *script.SubmitError", err)
+			}
+			if diff := cmp.Diff(&script.SubmitError{Code: "CONTRACT_NOT_FOUND", Message: se.Message, ContractIDs: []string{cid}}, se); diff != "" {
+				t.Errorf("carol without a disclosure (-want +got):\n%s", diff)
+			}
+			look.Disclosures = []script.Disclosure{{ContractID: cid, Blob: blob}}
+			if _, err := tc.l.Submit(ctx, look); err != nil {
+				t.Errorf("carol with the disclosure: %v", err)
+			}
+		})
 	}
 }
