@@ -134,7 +134,8 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	}
 	c := &JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, UserID: user, CommandID: "engine-" + randomHex(16),
 		PackageIDSelectionPreference: s.PackageIDSelectionPreference, DisclosedContracts: s.DisclosedContracts}
-	if _, err := decodeDisclosed(c.DisclosedContracts, ""); err != nil {
+	// Decoded once here, before anything is read; runOnSnapshot reuses it.
+	if _, err := c.disclosedBlobs(""); err != nil {
 		return nil, err
 	}
 	sync, err := n.synchronizer("")
