@@ -3,8 +3,6 @@ package scriptledger_test
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
-	"github.com/ledgernode/ledgernode/httpadapter"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
@@ -362,14 +360,19 @@ func TestDisclosures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpadapter.New(node, httpadapter.Options{Logger: slog.New(slog.DiscardHandler)}))
-	t.Cleanup(srv.Close)
+	// Over HTTP the script's submissions are participant_admin's (the
+	// token's user), which may act as carol once granted.
+	srv, token := ledgertest.Serve(t, node)
+	if _, err := node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+		Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: carol}}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		l    script.Ledger
 	}{
 		{"in process", l},
-		{"over the JSON Ledger API", scriptledger.NewRemote(srv.URL, "", pkgs)},
+		{"over the JSON Ledger API", scriptledger.NewRemote(srv.URL, token, pkgs)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			look := &script.Submission{ActAs: []string{carol}, Commands: []script.Command{{Kind: script.ExerciseCmd, TemplateID: tid, ExplicitPackageID: true,
