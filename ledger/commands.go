@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
@@ -341,6 +342,7 @@ func (n *Node) checkDuplicate(tx *store.Tx, c *JsCommands, now time.Time) error 
 // pkgView is what command interpretation reads: the known packages and the
 // vetting state of the synchronizer.
 type pkgView struct {
+	eng    *engine.Engine // the node's
 	byID   map[string]*lf.Package
 	vetted map[string]bool
 
@@ -422,7 +424,7 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &pkgView{byID: map[string]*lf.Package{}, vetted: map[string]bool{}}
+	v := &pkgView{eng: n.eng, byID: map[string]*lf.Package{}, vetted: map[string]bool{}}
 	for _, p := range known {
 		v.byID[p.ID] = p
 	}

@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -104,5 +106,122 @@ func TestCrashSafety(t *testing.T) {
 	}
 	if _, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "after"}); err != nil {
 		t.Fatalf("allocating after the kill: %v", err)
+	}
+}
+
+// TestDamlCrashChild is the child process of TestDamlCrashRounds: on a
+// durable node it uploads the iou package and allocates alice (first
+// round only), then creates Ious as alice and prints each acknowledged
+// create's offset, until it is killed.
+func TestDamlCrashChild(t *testing.T) {
+	dir, round := os.Getenv("LEDGERNODE_DAML_CRASH_DIR"), os.Getenv("LEDGERNODE_DAML_CRASH_ROUND")
+	if dir == "" {
+		t.Skip("run by TestDamlCrashRounds")
+	}
+	fail := func(what string, err error) { fmt.Println(what+":", err); os.Exit(2) }
+	n, err := ledger.Open(ledger.Options{Dir: dir, ParticipantID: "crash"})
+	if err != nil {
+		fail("open", err)
+	}
+	ctx := context.Background()
+	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	var alice string
+	if round == "0" {
+		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+			fail("upload", err)
+		}
+		resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
+		if err != nil {
+			fail("allocate", err)
+		}
+		alice = resp.PartyDetails.Party
+	} else {
+		// A later round has neither uploaded the package nor decoded it in
+		// this process: only the store has it.
+		parties, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+		if err != nil || len(parties.PartyDetails) != 1 {
+			fail("listing the parties", fmt.Errorf("%v (%d parties)", err, len(parties.PartyDetails)))
+		}
+		alice = parties.PartyDetails[0].Party
+	}
+	for i := 0; ; i++ {
+		resp, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
+			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:Iou",
+				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner":%q,"amount":"%d"}`, alice, i))}}}})
+		if err != nil {
+			fail("create", err)
+		}
+		fmt.Printf("ack %d\n", resp.CompletionOffset)
+	}
+}
+
+// TestDamlCrashRounds kills (SIGKILL) a process that is creating Daml
+// contracts, three times, each round in a new process on the same
+// directory, which must create again after the restart; then checks that
+// every acknowledged create is an active contract.
+func TestDamlCrashRounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns child processes")
+	}
+	dir := t.TempDir()
+	const rounds, perRound = 3, 50
+	var acked, creates int64
+	for round := range rounds {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDamlCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "LEDGERNODE_DAML_CRASH_DIR="+dir, fmt.Sprintf("LEDGERNODE_DAML_CRASH_ROUND=%d", round))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		sc := bufio.NewScanner(out)
+		deadline := time.Now().Add(30 * time.Second)
+		for n < perRound && sc.Scan() && time.Now().Before(deadline) {
+			line := sc.Text()
+			if off, ok := strings.CutPrefix(line, "ack "); ok {
+				acked, _ = strconv.ParseInt(off, 10, 64)
+				n++
+			} else if strings.Contains(line, ":") {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("round %d: child: %s", round, line)
+			}
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		if n < perRound {
+			t.Fatalf("round %d: the child acknowledged %d creates, want %d", round, n, perRound)
+		}
+		creates += int64(n)
+	}
+
+	n, err := ledger.Open(ledger.Options{Dir: dir, ParticipantID: "crash"})
+	if err != nil {
+		t.Fatalf("reopening after the kills: %v", err)
+	}
+	defer n.Close()
+	ctx := context.Background()
+	end, _ := n.LedgerEnd(ctx)
+	if end.Offset < acked {
+		t.Fatalf("ledger end %d after the kills, but %d was acknowledged", end.Offset, acked)
+	}
+	parties, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+	if err != nil || len(parties.PartyDetails) != 1 {
+		t.Fatalf("%d parties after the kills (%v)", len(parties.PartyDetails), err)
+	}
+	alice := parties.PartyDetails[0].Party
+	var active int64
+	for _, err := range n.StreamActiveContracts(ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset,
+		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		active++
+	}
+	if active < creates {
+		t.Fatalf("%d active contracts after the kills, but %d creates were acknowledged", active, creates)
 	}
 }

@@ -1,44 +1,53 @@
 package ledger
 
 import (
-	"sync"
-
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// The Daml engine the nodes of a process share. A package id is the hash
-// of the package's content, so a definition compiled for one node is
-// valid for every node that stores the package: submissions, prepared
-// transactions, interface views and Daml Script submissions of every node
-// run on one engine, and a package compiles once per process (a test
-// suite opening a node per test, or the script runner a node per script,
-// does not compile again). The engine only sees the packages some node of
-// the process stores (registerPackages); a node only hands it commands
-// and contracts of its own packages.
+// Each node runs Daml on an engine of its own whose packages are exactly
+// the ones the node stores (nodePackages): a package the node stored in an
+// earlier process, or that a snapshot restored, is read back from the store
+// the first time the engine asks for it. An engine shared by the process
+// would see the packages other nodes — or an earlier node of the same
+// test process — had handed it, and so hide a package the node never made
+// available again after a restart (the engine would run it in a test and
+// answer "unknown package" in a new process).
+//
+// Decoding stays shared: lf.DefaultCache keeps decoded packages by id, and
+// a package id is the hash of the payload the node reads from its own
+// store (decodedPackage), so the cache saves the decoding but cannot stand
+// in for a stored package.
 
-// processPackages holds every package a node of the process has stored,
-// by id; packages are immutable and never dropped.
-var processPackages sync.Map
+// nodePackages is a node's engine.PackageSource: the packages the node
+// stores.
+type nodePackages struct{ n *Node }
 
-// registerPackages makes packages available to the shared engine.
-func registerPackages(pkgs []*lf.Package) {
-	for _, p := range pkgs {
-		processPackages.LoadOrStore(p.ID, p)
-	}
-}
+// Package returns the stored package id, decoding it on first use, or nil
+// when the node does not store it.
+func (s nodePackages) Package(id string) *lf.Package { return s.n.cachedPackage(id) }
 
-// processSource is the shared engine's PackageSource.
-type processSource struct{}
-
-// Package returns a package some node stores, or nil.
-func (processSource) Package(id string) *lf.Package {
-	if v, ok := processPackages.Load(id); ok {
-		return v.(*lf.Package)
-	}
-	return nil
-}
-
-// sharedEngine is the process's engine (default options: Canton's step
+// newEngine returns the engine of a node (default options: Canton's step
 // budget, no trace, on ledger).
-var sharedEngine = sync.OnceValue(func() *engine.Engine { return engine.New(processSource{}, engine.Options{}) })
+func newEngine(n *Node) *engine.Engine { return engine.New(nodePackages{n}, engine.Options{}) }
+
+// cachedPackage returns a stored package, decoding it on first use; nil
+// when the node does not store it (or its record cannot be read).
+func (n *Node) cachedPackage(id string) *lf.Package {
+	n.pkgCache.mu.Lock()
+	p := n.pkgCache.pkgs[id]
+	n.pkgCache.mu.Unlock()
+	if p != nil {
+		return p
+	}
+	_ = n.st.View(func(r *store.Reader) error {
+		ok, err := hasKey(r, store.PackageKey(id))
+		if err != nil || !ok {
+			return err
+		}
+		p, err = n.decodedPackage(r, id)
+		return err
+	})
+	return p
+}

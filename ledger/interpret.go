@@ -54,9 +54,8 @@ const ledgerTimeRecordTimeTolerance = 60 * time.Second
 const maxLedgerTimeRetries = 3
 
 // engine returns the Daml engine a package view's submissions run on: the
-// process's shared engine (engines.go), which sees every package of the
-// view (the node registers each package it loads, cachePackages).
-func (v *pkgView) engine() *engine.Engine { return sharedEngine() }
+// node's own (engines.go), which sees every package the node stores.
+func (v *pkgView) engine() *engine.Engine { return v.eng }
 
 // snapshotPkgView returns the package view of a synchronizer for an
 // interpretation outside the committer: the cached view when it is

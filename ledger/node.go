@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -52,6 +53,7 @@ type Node struct {
 	idpv     idpVerifiers
 	pkgCache packageCache
 	views    viewCache
+	eng      *engine.Engine // runs the node's Daml (engines.go)
 
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.
@@ -86,6 +88,7 @@ func Open(opts Options) (*Node, error) {
 	}
 	opts = opts.withDefaults()
 	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, static: opts.StaticTime, met: newNodeMetrics()}
+	n.eng = newEngine(n)
 	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger,
 		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: opts.Restore})
 	if err != nil {

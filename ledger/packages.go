@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"github.com/ledgernode/ledgernode/daml/lf"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -236,7 +238,10 @@ func (n *Node) knownPackages(r *store.Reader) ([]*lf.Package, error) {
 	return out, nil
 }
 
-// decodedPackage returns a stored package, decoding its payload once.
+// decodedPackage returns a stored package, decoding its payload once per
+// node. The payload is always read from the node's store: lf.DefaultCache
+// (shared by the process) only saves decoding it again, so a package the
+// store lost cannot be served from another node's memory.
 func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	c := &n.pkgCache
 	c.mu.Lock()
@@ -245,28 +250,19 @@ func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	if p != nil {
 		return p, nil
 	}
-	// Packages are decoded once per process (lf.DefaultCache, shared by
-	// every node): a node that stores a package the process has seen
-	// before does not read or decode its payload again.
-	if p = lf.DefaultCache.Get(id); p != nil {
-		n.cachePackages([]*lf.Package{p})
-		return p, nil
-	}
 	payload, err := r.GetBlob(store.BlobPrefix("pkg", id))
 	if err != nil {
 		return nil, err
 	}
 	p, err = lf.DefaultCache.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
+	if err == nil && p.ID != id {
+		err = fmt.Errorf("its payload hashes to %s", p.ID)
+	}
 	if err != nil {
 		err = damlError(err)
 		return nil, apierr.InternalError.Wrap(err, "decoding stored package %s: %v", id, err)
 	}
-	c.mu.Lock()
-	if c.pkgs == nil {
-		c.pkgs = map[string]*lf.Package{}
-	}
-	c.pkgs[id] = p
-	c.mu.Unlock()
+	n.cachePackages([]*lf.Package{p})
 	return p, nil
 }
 
@@ -636,8 +632,9 @@ func (n *Node) dropPayloads(ids []string) {
 	}
 }
 
+// cachePackages keeps decoded packages the node stores (after their
+// upload committed, or as read back from the store).
 func (n *Node) cachePackages(pkgs []*lf.Package) {
-	registerPackages(pkgs)
 	c := &n.pkgCache
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,7 +1,9 @@
 package ledger_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -404,5 +406,83 @@ func TestReuploadKeepsBounds(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
 		t.Errorf("re-upload changed the store:\n%s", diff)
+	}
+}
+
+// TestDamlAfterReopenAndRestore: a node reopened on its directory, or
+// restored from a snapshot, runs the Daml of the packages it stores —
+// creates and exercises, on contracts from before and after — though it
+// never uploaded them itself. Each node has its own engine, which reads
+// packages from its node's store; the separate-process tests of
+// examples/ledgerd and TestDamlCrashRounds check the same where no
+// process-wide cache exists at all.
+func TestDamlAfterReopenAndRestore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	iou := ids[0] + ":Main:Iou"
+	create := func(t *testing.T, n *ledger.Node, id, alice string) string {
+		t.Helper()
+		resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+			CommandID: id, ActAs: []string{alice}, UserID: "u",
+			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: iou,
+				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
+		if err != nil {
+			t.Fatalf("create %s: %v", id, err)
+		}
+		return resp.Transaction.Events[0].CreatedEvent.ContractID
+	}
+	exercise := func(t *testing.T, n *ledger.Node, id, alice, cid, choice, arg string) {
+		t.Helper()
+		_, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u",
+			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: iou, ContractID: cid,
+				Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
+		if err != nil {
+			t.Fatalf("exercise %s: %v", choice, err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		reopen func(t *testing.T, n *ledger.Node, dir string) *ledger.Node
+	}{
+		{"reopened directory", func(t *testing.T, n *ledger.Node, dir string) *ledger.Node {
+			n.Close()
+			m, err := ledger.Open(ledger.Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}},
+		{"restored snapshot", func(t *testing.T, n *ledger.Node, _ string) *ledger.Node {
+			var snap bytes.Buffer
+			if err := n.Snapshot(ctx, &snap); err != nil {
+				t.Fatal(err)
+			}
+			n.Close()
+			m, err := ledger.Open(ledger.Options{InMemory: true, Restore: &snap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			n, err := ledger.Open(ledger.Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+				t.Fatal(err)
+			}
+			alice := allocate(t, ctx, n, "alice").Party
+			before := create(t, n, "before", alice)
+			n = tc.reopen(t, n, dir)
+			defer n.Close()
+			after := create(t, n, "after", alice)
+			exercise(t, n, "peek", alice, after, "Peek", `{}`)
+			exercise(t, n, "transfer", alice, before, "Transfer", `{"newOwner":"`+alice+`"}`)
+		})
 	}
 }

@@ -20,27 +20,8 @@ import (
 // every package the node stores (packages are immutable, so its compiled
 // definitions stay valid as packages are added).
 
-// viewEngine is the engine of reads: the process's shared engine. The
-// packages a read needs are loaded (and so registered) through
-// cachedPackage before the engine runs.
-func (n *Node) viewEngine() *engine.Engine { return sharedEngine() }
-
-// cachedPackage returns a stored package, decoding it on first use; nil
-// when the node does not store it.
-func (n *Node) cachedPackage(id string) *lf.Package {
-	n.pkgCache.mu.Lock()
-	p := n.pkgCache.pkgs[id]
-	n.pkgCache.mu.Unlock()
-	if p != nil {
-		return p
-	}
-	_ = n.st.View(func(r *store.Reader) error {
-		var err error
-		p, err = n.decodedPackage(r, id)
-		return err
-	})
-	return p
-}
+// viewEngine is the engine of reads: the node's own (engines.go).
+func (n *Node) viewEngine() *engine.Engine { return n.eng }
 
 // interfaceView computes the view of a created contract for an
 // interface its template implements, as Daml JSON of the view type, with

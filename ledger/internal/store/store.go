@@ -91,6 +91,9 @@ type Store struct {
 
 // Open opens the database, reads the ledger end and starts the committer.
 func Open(opts Options) (*Store, error) {
+	if err := removeEmptyLogFiles(opts.Badger); err != nil {
+		return nil, err
+	}
 	db, err := badger.Open(opts.Badger)
 	if err != nil {
 		return nil, err
