@@ -17,7 +17,8 @@ import (
 
 // queryACS answers QueryACS {parties, tplId}: the visible active
 // contracts of exactly tplId, as (cid, AnyTemplate tplId payload).
-func (s *session) queryACS(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) queryACS(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	ps, tpl, err := partiesType(f)
 	if err != nil {
 		return nil, err
@@ -68,7 +69,8 @@ func partiesTypeCID(f []engine.Value, question string) ([]string, lf.TypeConID, 
 // queryContractID answers QueryContractId {parties, tplId, cid}:
 // Some (AnyTemplate, TemplateTypeRep, blob) when the contract is active
 // and visible.
-func (s *session) queryContractID(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) queryContractID(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	ps, tpl, cid, err := partiesTypeCID(f, "QueryContractId")
 	if err != nil {
 		return nil, err
@@ -107,7 +109,8 @@ func (s *session) view(ctx context.Context, iface lf.TypeConID, c *engine.Contra
 
 // queryInterface answers QueryInterface {parties, interfaceId}: the
 // visible active contracts implementing it with their views.
-func (s *session) queryInterface(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) queryInterface(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	ps, iface, err := partiesType(f)
 	if err != nil {
 		return nil, err
@@ -125,7 +128,8 @@ func (s *session) queryInterface(ctx context.Context, f []engine.Value, _ string
 
 // queryInterfaceContractID answers QueryInterfaceContractId {parties,
 // interfaceId, cid}: the view of the contract, None when not visible.
-func (s *session) queryInterfaceContractID(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) queryInterfaceContractID(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	ps, iface, cid, err := partiesTypeCID(f, "QueryInterfaceContractId")
 	if err != nil {
 		return nil, err
@@ -139,12 +143,13 @@ func (s *session) queryInterfaceContractID(ctx context.Context, f []engine.Value
 
 // queryContractKey answers QueryContractKey {parties, tplId, key}:
 // Some (cid, AnyTemplate) of the visible active contract with the key.
-func (s *session) queryContractKey(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) queryContractKey(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	ps, tpl, err := partiesType(f)
 	if err != nil {
 		return nil, err
 	}
-	_, key, err := anyOf(f[2], "AnyContractKey")
+	key, err := contractKey(f[2])
 	if err != nil {
 		return nil, err
 	}
@@ -182,16 +187,22 @@ func newPartySuffix() string {
 	return hex.EncodeToString(b[:])
 }
 
-// allocateParty answers AllocateParty {requestedName, idHint,
-// participant}.
-func (s *session) allocateParty(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
-	name, err := asText(f[0])
-	if err != nil {
-		return nil, err
+// allocateParty answers AllocateParty {requestedName (displayName in
+// the 3.2 library), idHint, participant (v1) or participants (v2)}. The
+// participant fields name the participant that hosts the party; the
+// script's ledger is one participant, so they are not read.
+func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	nameV := field(p, "requestedName")
+	if nameV == nil {
+		nameV = field(p, "displayName")
 	}
-	hint, err := asText(f[1])
+	name, err := asText(nameV)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("AllocateParty requestedName: %w", err)
+	}
+	hint, err := asText(field(p, "idHint"))
+	if err != nil {
+		return nil, fmt.Errorf("AllocateParty idHint: %w", err)
 	}
 	switch {
 	case hint == "" && name == "":
@@ -204,15 +215,17 @@ func (s *session) allocateParty(ctx context.Context, f []engine.Value, _ string)
 	if !lf.IsParty(hint) {
 		return nil, runnerErrorf("Invalid party name: %s", hint)
 	}
-	p, err := s.l.AllocateParty(ctx, hint)
+	party, err := s.l.AllocateParty(ctx, hint)
 	if err != nil {
 		return nil, err
 	}
-	return engine.Party(p), nil
+	return engine.Party(party), nil
 }
 
-// listKnownParties answers ListKnownParties {participant}.
-func (s *session) listKnownParties(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+// listKnownParties answers ListKnownParties {participant} with the
+// library's PartyDetails: {party, isLocal}, and in the 3.2 library also
+// displayName (Some of the party's name, as the 3.2 runner fills it).
+func (s *session) listKnownParties(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
 	ps, err := s.l.KnownParties(ctx)
 	if err != nil {
 		return nil, err
@@ -220,14 +233,16 @@ func (s *session) listKnownParties(ctx context.Context, _ []engine.Value, _ stri
 	id := s.dsID("Questions.PartyManagement", "PartyDetails")
 	out := make([]engine.Value, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, s.record(id, engine.Party(p.Party), engine.Bool(p.IsLocal)))
+		name, _, _ := strings.Cut(p.Party, "::")
+		out = append(out, s.recordOf(id, map[string]engine.Value{"party": engine.Party(p.Party),
+			"isLocal": engine.Bool(p.IsLocal), "displayName": some(engine.Text(name))}))
 	}
 	return list(out), nil
 }
 
 // Time (§2.4).
 
-func (s *session) getTime(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+func (s *session) getTime(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
 	t, err := s.l.Time(ctx)
 	if err != nil {
 		return nil, err
@@ -235,7 +250,8 @@ func (s *session) getTime(ctx context.Context, _ []engine.Value, _ string) (engi
 	return engine.Timestamp(t.UnixMicro()), nil
 }
 
-func (s *session) setTime(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) setTime(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	t, ok := f[0].(engine.Timestamp)
 	if !ok {
 		return nil, fmt.Errorf("SetTime: expected a Timestamp, got %T", f[0])
@@ -248,7 +264,8 @@ func (s *session) setTime(ctx context.Context, f []engine.Value, _ string) (engi
 
 // sleep answers Sleep {duration: RelTime {microseconds}}: it sleeps for
 // real (wall time), as the official runner does.
-func (s *session) sleep(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) sleep(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	r, err := asRecord(f[0], "RelTime")
 	if err != nil {
 		return nil, err
@@ -281,7 +298,8 @@ func validUserID(id string) string {
 	return fmt.Sprintf("User ID \"%s\" does not match regex \"[a-zA-Z0-9@^$.!`\\-#+'~_|:]{1,128}\"", id)
 }
 
-func (s *session) validateUserID(_ context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) validateUserID(_ context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	id, err := asText(f[0])
 	if err != nil {
 		return nil, err
@@ -377,7 +395,8 @@ func optionalUnit(ok bool) engine.Value {
 	return engine.None
 }
 
-func (s *session) createUser(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) createUser(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	u, err := s.readUser(f[0])
 	if err != nil {
 		return nil, err
@@ -393,7 +412,8 @@ func (s *session) createUser(ctx context.Context, f []engine.Value, _ string) (e
 	return optionalUnit(ok), nil
 }
 
-func (s *session) getUser(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) getUser(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	id, err := userID(f[0])
 	if err != nil {
 		return nil, err
@@ -405,7 +425,8 @@ func (s *session) getUser(ctx context.Context, f []engine.Value, _ string) (engi
 	return some(s.userValue(*u)), nil
 }
 
-func (s *session) deleteUser(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) deleteUser(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	id, err := userID(f[0])
 	if err != nil {
 		return nil, err
@@ -417,7 +438,7 @@ func (s *session) deleteUser(ctx context.Context, f []engine.Value, _ string) (e
 	return optionalUnit(ok), nil
 }
 
-func (s *session) listAllUsers(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+func (s *session) listAllUsers(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
 	us, err := s.l.ListUsers(ctx)
 	if err != nil {
 		return nil, err
@@ -448,15 +469,18 @@ func (s *session) userRights(ctx context.Context, f []engine.Value, op func(ctx 
 	return some(s.rightsValue(rs)), nil
 }
 
-func (s *session) grantUserRights(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) grantUserRights(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	return s.userRights(ctx, f, s.l.GrantUserRights)
 }
 
-func (s *session) revokeUserRights(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) revokeUserRights(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	return s.userRights(ctx, f, s.l.RevokeUserRights)
 }
 
-func (s *session) listUserRights(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) listUserRights(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	return s.userRights(ctx, f, func(ctx context.Context, id string, _ []UserRight) ([]UserRight, bool, error) {
 		return s.l.ListUserRights(ctx, id)
 	})
@@ -496,11 +520,13 @@ func (s *session) setVetted(ctx context.Context, f []engine.Value, vetted bool) 
 	return engine.Unit{}, nil
 }
 
-func (s *session) vetPackages(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) vetPackages(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	return s.setVetted(ctx, f, true)
 }
 
-func (s *session) unvetPackages(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) unvetPackages(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	return s.setVetted(ctx, f, false)
 }
 
@@ -520,10 +546,10 @@ func (s *session) listPackages(ctx context.Context, onlyVetted bool) (engine.Val
 	return list(out), nil
 }
 
-func (s *session) listVettedPackages(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+func (s *session) listVettedPackages(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
 	return s.listPackages(ctx, true)
 }
 
-func (s *session) listAllPackages(ctx context.Context, _ []engine.Value, _ string) (engine.Value, error) {
+func (s *session) listAllPackages(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
 	return s.listPackages(ctx, false)
 }

@@ -142,15 +142,20 @@ func (e runnerError) Error() string { return string(e) }
 
 func runnerErrorf(format string, args ...any) error { return runnerError(fmt.Sprintf(format, args...)) }
 
-// UnknownQuestionError is a question this runner does not know.
+// UnknownQuestionError is a question (or a version of one) this runner
+// does not know.
 type UnknownQuestionError struct {
+	// Name and Version are the question's commandName and commandVersion.
 	Name    string
 	Version int64
+	// Library is the daml-script library that asked, as name-version.
+	Library string
 }
 
-// Error names the question and its version.
+// Error names the question, its version and the library, as the JVM
+// runner does for the first two.
 func (e *UnknownQuestionError) Error() string {
-	return fmt.Sprintf("Unknown command %s - Version %d", e.Name, e.Version)
+	return fmt.Sprintf("Unknown command %s - Version %d (asked by %s)", e.Name, e.Version, e.Library)
 }
 
 func typeName(t lf.Type) string {
@@ -302,60 +307,87 @@ func location(v engine.Value) string {
 	return s
 }
 
-// answer dispatches a question (§2.0) and returns its answer.
+// answer dispatches a question (§2.0) by its name and version, and
+// returns its answer.
 func (s *session) answer(ctx context.Context, name string, version int64, payload engine.Value, loc string) (engine.Value, error) {
-	h, ok := questions[name]
-	if !ok || version != 1 {
-		return nil, &UnknownQuestionError{Name: name, Version: version}
+	q, ok := questions[name]
+	if !ok || !slices.Contains(q.versions, version) {
+		return nil, &UnknownQuestionError{Name: name, Version: version, Library: s.library()}
 	}
 	p, ok := payload.(*engine.Record)
 	if !ok {
 		return nil, fmt.Errorf("payload of %s: expected a record, got %T", name, payload)
 	}
-	return h(s, ctx, p.Fields, loc)
+	return q.h(s, ctx, p, loc)
 }
 
-// handler answers one question given its payload fields.
-type handler func(s *session, ctx context.Context, f []engine.Value, loc string) (engine.Value, error)
+// library names the daml-script library of the session, as name-version.
+func (s *session) library() string {
+	if p := s.r.pkgs.Package(s.ds); p != nil {
+		return p.Name + "-" + p.Version
+	}
+	return s.ds
+}
 
-var questions map[string]handler
+// handler answers one question given its payload record. Payloads whose
+// shape changed between daml-script library lines are read by field name
+// (field), the others by position.
+type handler func(s *session, ctx context.Context, p *engine.Record, loc string) (engine.Value, error)
+
+// question is a question the runner answers, with the versions of it
+// that libraries emit. A library line changed a payload's shape without
+// changing its version more often than not; those handlers read fields
+// by name, so that one handler serves every line.
+type question struct {
+	h        handler
+	versions []int64
+}
+
+var questions map[string]question
 
 func init() {
-	questions = map[string]handler{
-		"Submit":                   (*session).submit,
-		"QueryACS":                 (*session).queryACS,
-		"QueryContractId":          (*session).queryContractID,
-		"QueryInterface":           (*session).queryInterface,
-		"QueryInterfaceContractId": (*session).queryInterfaceContractID,
-		"QueryContractKey":         (*session).queryContractKey,
-		"AllocateParty":            (*session).allocateParty,
-		"ListKnownParties":         (*session).listKnownParties,
-		"GetTime":                  (*session).getTime,
-		"SetTime":                  (*session).setTime,
-		"Sleep":                    (*session).sleep,
-		"Catch":                    (*session).catch,
-		"Throw":                    (*session).throw,
-		"TryCommands":              (*session).tryCommands,
-		"ValidateUserId":           (*session).validateUserID,
-		"CreateUser":               (*session).createUser,
-		"GetUser":                  (*session).getUser,
-		"DeleteUser":               (*session).deleteUser,
-		"ListAllUsers":             (*session).listAllUsers,
-		"GrantUserRights":          (*session).grantUserRights,
-		"RevokeUserRights":         (*session).revokeUserRights,
-		"ListUserRights":           (*session).listUserRights,
-		"VetPackages":              (*session).vetPackages,
-		"UnvetPackages":            (*session).unvetPackages,
-		"ListVettedPackages":       (*session).listVettedPackages,
-		"ListAllPackages":          (*session).listAllPackages,
-		"VetDar":                   (*session).vetDar,
-		"UnvetDar":                 (*session).vetDar,
+	v1 := []int64{1}
+	questions = map[string]question{
+		// Submit v2 (3.5) differs only in the type of its contract keys,
+		// which the runner reads from the values.
+		"Submit":                   {(*session).submit, []int64{1, 2}},
+		"QueryACS":                 {(*session).queryACS, v1},
+		"QueryContractId":          {(*session).queryContractID, v1},
+		"QueryInterface":           {(*session).queryInterface, v1},
+		"QueryInterfaceContractId": {(*session).queryInterfaceContractID, v1},
+		"QueryContractKey":         {(*session).queryContractKey, []int64{1, 2}},
+		"QueryByKey":               {(*session).queryContractKey, []int64{1, 2}},
+		// AllocateParty v2 (3.3 late on) has participants : [Text] where
+		// v1 has participant : Optional Text; neither is read.
+		"AllocateParty":      {(*session).allocateParty, []int64{1, 2}},
+		"ListKnownParties":   {(*session).listKnownParties, v1},
+		"GetTime":            {(*session).getTime, v1},
+		"SetTime":            {(*session).setTime, v1},
+		"Sleep":              {(*session).sleep, v1},
+		"Catch":              {(*session).catch, v1},
+		"Throw":              {(*session).throw, v1},
+		"TryCommands":        {(*session).tryCommands, v1},
+		"ValidateUserId":     {(*session).validateUserID, v1},
+		"CreateUser":         {(*session).createUser, v1},
+		"GetUser":            {(*session).getUser, v1},
+		"DeleteUser":         {(*session).deleteUser, v1},
+		"ListAllUsers":       {(*session).listAllUsers, v1},
+		"GrantUserRights":    {(*session).grantUserRights, v1},
+		"RevokeUserRights":   {(*session).revokeUserRights, v1},
+		"ListUserRights":     {(*session).listUserRights, v1},
+		"VetPackages":        {(*session).vetPackages, v1},
+		"UnvetPackages":      {(*session).unvetPackages, v1},
+		"ListVettedPackages": {(*session).listVettedPackages, v1},
+		"ListAllPackages":    {(*session).listAllPackages, v1},
+		"VetDar":             {(*session).vetDar, v1},
+		"UnvetDar":           {(*session).vetDar, v1},
 	}
 }
 
 // throw fails with the exception (Throw {exc}); an enclosing Catch
 // catches it.
-func (s *session) throw(ctx context.Context, f []engine.Value, loc string) (engine.Value, error) {
+func (s *session) throw(ctx context.Context, p *engine.Record, loc string) (engine.Value, error) {
+	f := p.Fields
 	exc, ok := f[0].(*engine.Any)
 	if !ok {
 		return nil, fmt.Errorf("payload of Throw: expected an AnyException, got %T", f[0])
@@ -369,7 +401,8 @@ func (s *session) throw(ctx context.Context, f []engine.Value, loc string) (engi
 
 // catch runs act () nested (Catch {act, dummy}): Right v, or Left the
 // exception it raised; other failures propagate.
-func (s *session) catch(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) catch(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	script, err := s.eng.Apply(ctx, f[0], engine.Unit{})
 	var v engine.Value
 	if err == nil {
@@ -391,7 +424,8 @@ func (s *session) catch(ctx context.Context, f []engine.Value, _ string) (engine
 
 // tryCommands runs act nested (TryCommands {act}): Right v, or Left
 // (command name, error class, message) for a failed question.
-func (s *session) tryCommands(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) tryCommands(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	v, err := s.runScript(ctx, f[0])
 	if err == nil {
 		return s.either(1, v), nil
@@ -412,6 +446,6 @@ func (s *session) tryCommands(ctx context.Context, f []engine.Value, _ string) (
 }
 
 // vetDar is unsupported, as on the IDE ledger.
-func (s *session) vetDar(context.Context, []engine.Value, string) (engine.Value, error) {
+func (s *session) vetDar(context.Context, *engine.Record, string) (engine.Value, error) {
 	return nil, errors.New("vetDar/unvetDar is not supported when running Daml Script on ledgernode")
 }

@@ -117,8 +117,8 @@ func TestRunner(t *testing.T) {
 		{name: "setThenGet", check: func(t *testing.T, v engine.Value) { want(t, v, engine.Timestamp(5_000_000)) }},
 		{name: "throw", fail: "Unhandled exception DA.Exception.GeneralError:GeneralError: boom", is: isType[*script.ThrowError]},
 		{name: "pureError", fail: "pure boom", is: isType[*engine.Error]},
-		{name: "unknown", fail: "Unknown command Frobnicate - Version 1", is: isType[*script.UnknownQuestionError]},
-		{name: "badVersion", fail: "Unknown command GetTime - Version 2", is: isType[*script.UnknownQuestionError]},
+		{name: "unknown", fail: "Unknown command Frobnicate - Version 1 (asked by daml-script-3.3.0.20250214.13611.0)", is: isType[*script.UnknownQuestionError]},
+		{name: "badVersion", fail: "Unknown command GetTime - Version 2 (asked by daml-script-3.3.0.20250214.13611.0)", is: isType[*script.UnknownQuestionError]},
 		{name: "catchThrow", check: func(t *testing.T, v engine.Value) { wantLeft(t, v, either, "caught") }},
 		{name: "catchPure", check: func(t *testing.T, v engine.Value) { wantLeft(t, v, either, "pure caught") }},
 		{name: "catchOK", check: func(t *testing.T, v engine.Value) {

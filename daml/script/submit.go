@@ -20,7 +20,8 @@ const (
 
 // submit answers Submit {submissions}: one Either SubmitError (results,
 // tree) per submission, in order (§2.1).
-func (s *session) submit(ctx context.Context, f []engine.Value, _ string) (engine.Value, error) {
+func (s *session) submit(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
 	subs, ok := f[0].(*engine.List)
 	if !ok && f[0] != (*engine.List)(nil) {
 		return nil, fmt.Errorf("expected a list of submissions, got %T", f[0])
@@ -61,18 +62,21 @@ func (s *session) submitOne(ctx context.Context, sv engine.Value) (engine.Value,
 	return s.either(1, s.tuple2(list(results), tree)), nil
 }
 
-// readSubmission reads a Submission record (fields by position).
+// readSubmission reads a Submission record by field name: the 3.2
+// library's has no sPrefetchKeys, which later ones insert before
+// sErrorBehaviour.
 func (s *session) readSubmission(v engine.Value) (*Submission, int, error) {
 	r, err := asRecord(v, "Submission")
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(r.Fields) < 7 {
-		return nil, 0, fmt.Errorf("Submission: %d fields", len(r.Fields))
+	actAs, cmdsV := field(r, "sActAs"), field(r, "sCommands")
+	if actAs == nil || cmdsV == nil {
+		return nil, 0, fmt.Errorf("Submission: no sActAs or sCommands field in %v", r.Type.Fields)
 	}
 	sub := &Submission{}
 	// sActAs: NonEmpty Party {hd, tl} (or, legacy, a list or a party).
-	if ne, ok := r.Fields[0].(*engine.Record); ok && len(ne.Fields) == 2 {
+	if ne, ok := actAs.(*engine.Record); ok && len(ne.Fields) == 2 {
 		hd, ok := ne.Fields[0].(engine.Party)
 		if !ok {
 			return nil, 0, fmt.Errorf("sActAs: expected a Party, got %T", ne.Fields[0])
@@ -85,16 +89,16 @@ func (s *session) readSubmission(v engine.Value) (*Submission, int, error) {
 			}
 			sub.ActAs = append(sub.ActAs, rest...)
 		}
-	} else if sub.ActAs, err = parties(r.Fields[0]); err != nil {
+	} else if sub.ActAs, err = parties(actAs); err != nil {
 		return nil, 0, fmt.Errorf("sActAs: %w", err)
 	}
 	sub.ActAs = dedup(sub.ActAs)
-	if l, ok := r.Fields[1].(*engine.List); ok && l != nil {
+	if l, ok := field(r, "sReadAs").(*engine.List); ok && l != nil {
 		if sub.ReadAs, err = parties(l); err != nil {
 			return nil, 0, fmt.Errorf("sReadAs: %w", err)
 		}
 	}
-	if l, ok := r.Fields[2].(*engine.List); ok && l != nil {
+	if l, ok := field(r, "sDisclosures").(*engine.List); ok && l != nil {
 		for _, x := range l.Slice() {
 			d, err := asRecord(x, "Disclosure")
 			if err != nil {
@@ -115,7 +119,7 @@ func (s *session) readSubmission(v engine.Value) (*Submission, int, error) {
 			sub.Disclosures = append(sub.Disclosures, Disclosure{ContractID: string(cid), Blob: blob})
 		}
 	}
-	if o, ok := r.Fields[3].(engine.Optional); ok && o.Value != nil {
+	if o, ok := field(r, "sPackagePreference").(engine.Optional); ok && o.Value != nil {
 		l, _ := o.Value.(*engine.List)
 		for _, x := range l.Slice() {
 			pr, err := asRecord(x, "PackageId")
@@ -133,10 +137,13 @@ func (s *session) readSubmission(v engine.Value) (*Submission, int, error) {
 		}
 	}
 	behaviour := mustSucceed
-	if e, ok := r.Fields[5].(*engine.Enum); ok {
+	if e, ok := field(r, "sErrorBehaviour").(*engine.Enum); ok {
 		behaviour = e.Rank
 	}
-	cmds, _ := r.Fields[6].(*engine.List)
+	cmds, ok := cmdsV.(*engine.List)
+	if !ok && cmdsV != (*engine.List)(nil) {
+		return nil, 0, fmt.Errorf("sCommands: expected a list, got %T", cmdsV)
+	}
 	for i, c := range cmds.Slice() {
 		cmd, err := s.readCommand(c)
 		if err != nil {
@@ -209,7 +216,7 @@ func (s *session) readCommand(v engine.Value) (Command, error) {
 		if c.TemplateID, err = typeRepID(body.Fields[0]); err != nil {
 			return c, err
 		}
-		_, key, err := anyOf(body.Fields[1], "AnyContractKey")
+		key, err := contractKey(body.Fields[1])
 		if err != nil {
 			return c, err
 		}
@@ -320,10 +327,24 @@ func (s *session) choiceArgType(n *tx.Exercise) lf.Type {
 // rejection, by its Canton error code (the gRPC mapping of §2.1).
 func (s *session) submitErrorValue(e *SubmitError) engine.Value {
 	seID := s.dsID("Questions.Submit.Error", "SubmitError")
+	// A constructor the library does not have becomes UnknownError, as
+	// the JVM runner does for libraries older than the error.
+	outdated := func(con string) engine.Value {
+		return s.variant(seID, "UnknownError", s.record(s.dsID("Questions.Submit.Error", "SubmitError.UnknownError"),
+			engine.Text("Outdated daml-script library failed to represent "+con+" error as SubmitError")))
+	}
 	rec := func(con string, fields ...engine.Value) engine.Value {
+		if !s.hasConstructor(seID, con) {
+			return outdated(con)
+		}
 		return s.variant(seID, con, s.record(s.dsID("Questions.Submit.Error", "SubmitError."+con), fields...))
 	}
-	unit := func(con string) engine.Value { return s.variant(seID, con, engine.Unit{}) }
+	unit := func(con string) engine.Value {
+		if !s.hasConstructor(seID, con) {
+			return outdated(con)
+		}
+		return s.variant(seID, con, engine.Unit{})
+	}
 	switch e.Code {
 	case "CONTRACT_NOT_FOUND", "CONTRACT_NOT_ACTIVE":
 		if len(e.ContractIDs) > 0 {

@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -23,17 +24,61 @@ func (s *session) record(id lf.TypeConID, fields ...engine.Value) *engine.Record
 	return r
 }
 
-// variant builds the constructor con of the variant id.
-func (s *session) variant(id lf.TypeConID, con string, v engine.Value) *engine.Variant {
+// field returns the field name of a record, or nil when its type has no
+// such field. Payloads and answers whose shape changed between daml-script
+// library lines are read by field name, never by position: a field was
+// added in the middle of Submission (sPrefetchKeys) and renamed in
+// AllocateParty (displayName, then requestedName).
+func field(r *engine.Record, name string) engine.Value {
+	if r == nil || r.Type == nil {
+		return nil
+	}
+	for i, n := range r.Type.Fields {
+		if n == name && i < len(r.Fields) {
+			return r.Fields[i]
+		}
+	}
+	return nil
+}
+
+// recordOf builds a record of type id from its fields by name, in the
+// order the library's definition declares them; a field the definition
+// has and vals lacks is a runner bug and panics.
+func (s *session) recordOf(id lf.TypeConID, vals map[string]engine.Value) *engine.Record {
+	dt := s.dataType(id)
+	fields := make([]engine.Value, len(dt.Fields))
+	for i, f := range dt.Fields {
+		v, ok := vals[f.Name]
+		if !ok {
+			panic(fmt.Sprintf("script: no value for field %s of %s", f.Name, id))
+		}
+		fields[i] = v
+	}
+	return s.record(id, fields...)
+}
+
+// dataType is the definition of the data type id; an unknown one is a
+// runner bug and panics.
+func (s *session) dataType(id lf.TypeConID) *lf.DataType {
 	p := s.r.pkgs.Package(id.PackageID)
 	if p == nil {
 		panic(fmt.Sprintf("script: unknown package of %s", id))
 	}
 	dt := p.DataType(id.Module, id.Name)
 	if dt == nil {
-		panic(fmt.Sprintf("script: unknown variant %s", id))
+		panic(fmt.Sprintf("script: unknown data type %s", id))
 	}
-	for i, f := range dt.Fields {
+	return dt
+}
+
+// hasConstructor reports whether the variant id has the constructor con.
+func (s *session) hasConstructor(id lf.TypeConID, con string) bool {
+	return slices.ContainsFunc(s.dataType(id).Fields, func(f lf.Field) bool { return f.Name == con })
+}
+
+// variant builds the constructor con of the variant id.
+func (s *session) variant(id lf.TypeConID, con string, v engine.Value) *engine.Variant {
+	for i, f := range s.dataType(id).Fields {
 		if f.Name == con {
 			return &engine.Variant{ID: id, Con: con, Rank: i, Value: v}
 		}
@@ -136,6 +181,28 @@ func typeRepID(v engine.Value) (lf.TypeConID, error) {
 		return lf.TypeConID{}, fmt.Errorf("TemplateTypeRep: expected a type constructor, got %v", tr.Type)
 	}
 	return c.ID, nil
+}
+
+// contractKey reads a contract key argument: the stable library's
+// AnyContractKey {getAnyContractKey : Any, …} of every library before
+// 3.5's Submit v2, or that library's own AnyContractKey
+// {getAnyContractKey : LedgerValue, …}, which holds the bare key value.
+func contractKey(v engine.Value) (engine.Value, error) {
+	r, err := asRecord(v, "AnyContractKey")
+	if err != nil {
+		return nil, err
+	}
+	k := field(r, "getAnyContractKey")
+	if k == nil && len(r.Fields) > 0 {
+		k = r.Fields[0]
+	}
+	if a, ok := k.(*engine.Any); ok {
+		return a.Value, nil
+	}
+	if k == nil {
+		return nil, fmt.Errorf("AnyContractKey: no key field")
+	}
+	return k, nil
 }
 
 // anyOf reads the Any of an AnyTemplate / AnyChoice / AnyContractKey

@@ -73,7 +73,7 @@ func TestCLI(t *testing.T) {
 		"FAIL Test:assertFail: Unhandled exception DA.Exception.GeneralError:GeneralError: assertion failed: 1 == 2",
 		"FAIL Test:mustFailSucceeds: Command Submit failed: Expected submit to fail but it succeeded",
 		"PASS Test:ok (N ms)",
-		"FAIL Test:unknown: Command Frobnicate failed: Unknown command Frobnicate - Version 1",
+		"FAIL Test:unknown: Command Frobnicate failed: Unknown command Frobnicate - Version 1 (asked by daml-script-3.3.0.20250214.13611.0)",
 		"1 passed, 3 failed",
 	}
 	tests := []struct {
@@ -133,7 +133,7 @@ func TestCLIRemote(t *testing.T) {
 			"FAIL Test:assertFail: Unhandled exception DA.Exception.GeneralError:GeneralError: assertion failed: 1 == 2",
 			"FAIL Test:mustFailSucceeds: Command Submit failed: Expected submit to fail but it succeeded",
 			"PASS Test:ok (N ms)",
-			"FAIL Test:unknown: Command Frobnicate failed: Unknown command Frobnicate - Version 1",
+			"FAIL Test:unknown: Command Frobnicate failed: Unknown command Frobnicate - Version 1 (asked by daml-script-3.3.0.20250214.13611.0)",
 			"1 passed, 3 failed",
 		}},
 		{"a Splice script", readBase(t), []string{"--dar", amuletTestDAR, "--script-name", "Splice.Scripts.TestLockAndAmuletExpiry:testExpireAmulet"}, 0, []string{

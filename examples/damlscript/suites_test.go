@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/script/scripttest"
+)
+
+// TestRealSuites runs every script of real Splice test DARs, each compiled
+// with another SDK line and so with another shape of the daml-script
+// library, as `daml test` of that SDK does: every script passes. The 3.2
+// library's Submission has no sPrefetchKeys field, so a runner that read
+// payloads by position read no commands and failed every 3.2 script at
+// its first submission.
+func TestRealSuites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole suites (-short)")
+	}
+	for _, tc := range []struct{ sdk, dar string }{
+		{"3.2", "../../../shared/testdata/dars/splice-wallet-test-0.1.6.dar"},
+		{"3.3", amuletTestDAR},
+	} {
+		t.Run(tc.sdk, func(t *testing.T) {
+			scripttest.ReadDAR(t, tc.dar) // skips without ../shared
+			var out, errOut bytes.Buffer
+			code := cli(context.Background(), []string{"--dar", tc.dar, "--all", "-p", "2"}, &out, &errOut)
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			var passed int
+			for _, l := range lines[:len(lines)-1] {
+				switch {
+				case strings.HasPrefix(l, "PASS "):
+					passed++
+				case strings.HasPrefix(l, "FAIL "):
+					t.Error(l)
+				}
+			}
+			if want := fmt.Sprintf("%d passed, 0 failed", passed); passed == 0 || lines[len(lines)-1] != want || code != 0 {
+				t.Errorf("exit %d, summary %q, want %q with at least one script (stderr %s)", code, lines[len(lines)-1], want, errOut.String())
+			}
+		})
+	}
+}
