@@ -473,8 +473,11 @@ func (n *Node) Submit(ctx context.Context, c JsCommands) (Empty, error) {
 
 // SubmitAndWait submits commands and returns the update id and offset of
 // the committed transaction. The commands run through the Daml engine on a
-// snapshot of the ledger (see interpret.go); the committer then re-checks
-// that every contract the transaction used is still active.
+// snapshot of the ledger (see interpret.go); a transaction whose actAs
+// parties or informees are not allocated on the participant is then
+// refused as Canton's routing refuses it (UNKNOWN_SUBMITTERS,
+// UNKNOWN_INFORMEES); the committer re-checks that every contract the
+// transaction used is still active.
 func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitResponse, error) {
 	e, err := n.submit(ctx, c)
 	if err != nil {
