@@ -81,7 +81,8 @@ type DeduplicationPeriod struct {
 // PrefetchContractKeys is a hint and changes nothing; DisclosedContracts
 // are contracts the submitters may use without being stakeholders.
 // TapsMaxPasses bounds a package selection ledgernode makes in one pass,
-// so any value is met.
+// so any positive value is met; zero or less is refused with
+// INVALID_ARGUMENT, as Canton does.
 type JsCommands struct {
 	Commands                     []Command             `json:"commands"`
 	CommandID                    string                `json:"commandId"`
@@ -220,6 +221,9 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 		if v := d.DeduplicationDuration.Value; v.Seconds < 0 || v.Nanos < 0 {
 			return "", apierr.InvalidField.New("deduplication_period: the duration must not be negative")
 		}
+	}
+	if err := checkTapsMaxPasses(c.TapsMaxPasses); err != nil {
+		return "", err
 	}
 	return n.synchronizer(c.SynchronizerID)
 }

@@ -121,6 +121,9 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if len(c.Commands) == 0 {
 		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("commands")
 	}
+	if err := checkTapsMaxPasses(req.TapsMaxPasses); err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
 	scheme := interactive.HashingSchemeVersionV2
 	if req.HashingSchemeVersion != "" {
 		s, err := interactive.ParseHashingSchemeVersion(req.HashingSchemeVersion)
