@@ -302,3 +302,15 @@ func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
 	}
 	return nil
 }
+
+// checkTapsMaxPasses refuses a tapsMaxPasses that is set but not strictly
+// positive, as Canton's CommandsValidator (validateTapsMaxPasses) does
+// for submissions and prepare requests alike, after the other field
+// checks. A value above the participant's limit is not an error there (it
+// is capped), and ledgernode selects packages in one pass anyway.
+func checkTapsMaxPasses(v *int32) error {
+	if v != nil && *v <= 0 {
+		return apierr.InvalidArgument.New("taps_max_passes must be strictly positive, but got %d.", *v)
+	}
+	return nil
+}

@@ -82,7 +82,8 @@ type DeduplicationPeriod struct {
 // PrefetchContractKeys is a hint and changes nothing; DisclosedContracts
 // are contracts the submitters may use without being stakeholders.
 // TapsMaxPasses bounds a package selection ledgernode makes in one pass,
-// so any value is met.
+// so any positive value is met; zero or less is refused with
+// INVALID_ARGUMENT, as Canton does.
 type JsCommands struct {
 	Commands                     []Command             `json:"commands"`
 	CommandID                    string                `json:"commandId"`
@@ -221,6 +222,9 @@ func (n *Node) prepareSubmission(ctx context.Context, c *JsCommands) (string, er
 		if v := d.DeduplicationDuration.Value; v.Seconds < 0 || v.Nanos < 0 {
 			return "", apierr.InvalidField.New("deduplication_period: the duration must not be negative")
 		}
+	}
+	if err := checkTapsMaxPasses(c.TapsMaxPasses); err != nil {
+		return "", err
 	}
 	return n.synchronizer(c.SynchronizerID)
 }
@@ -475,8 +479,11 @@ func (n *Node) Submit(ctx context.Context, c JsCommands) (Empty, error) {
 
 // SubmitAndWait submits commands and returns the update id and offset of
 // the committed transaction. The commands run through the Daml engine on a
-// snapshot of the ledger (see interpret.go); the committer then re-checks
-// that every contract the transaction used is still active.
+// snapshot of the ledger (see interpret.go); a transaction whose actAs
+// parties or informees are not allocated on the participant is then
+// refused as Canton's routing refuses it (UNKNOWN_SUBMITTERS,
+// UNKNOWN_INFORMEES); the committer re-checks that every contract the
+// transaction used is still active.
 func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitResponse, error) {
 	e, err := n.submit(ctx, c)
 	if err != nil {

@@ -142,6 +142,11 @@ func (n *Node) interpretWith(ctx context.Context, c *JsCommands, sync string, mo
 		if err != nil {
 			return err
 		}
+		// Routing (Canton's order: after interpretation): the actAs
+		// parties and the informees must be known, in this snapshot.
+		if err := checkPartiesKnown(t, c.ActAs, run.res.Transaction); err != nil {
+			return err
+		}
 		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)
 		return err
 	})

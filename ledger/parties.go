@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
@@ -288,4 +291,93 @@ func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartie
 		return GetPartiesResponse{}, storeErr(err)
 	}
 	return resp, nil
+}
+
+// checkPartiesKnown refuses a transaction whose submitters or informees
+// are not known, as Canton's routing does before it picks a synchronizer
+// (AdmissibleSynchronizersComputation.forParties): UNKNOWN_SUBMITTERS when
+// a submitter, else UNKNOWN_INFORMEES when an informee (tx.Informees of
+// any node, rolled-back ones included), is known on no connected
+// synchronizer. A party is known once allocated on this participant, on
+// any of its synchronizers (parties are never removed). t is the read
+// snapshot the transaction was interpreted on: one point lookup per
+// distinct party, no scan. submitters are the locally hosted submitters:
+// the actAs parties of a submission, none for an externally signed one.
+func checkPartiesKnown(t *store.Tx, submitters []string, tr *tx.Transaction) error {
+	known := make(map[string]bool, len(submitters)+2)
+	var unknown []string
+	check := func(p string) error {
+		if _, seen := known[p]; seen {
+			return nil
+		}
+		ok, err := t.Has(store.PartyKey(p))
+		if err != nil {
+			return err
+		}
+		known[p] = ok
+		if !ok {
+			unknown = append(unknown, p)
+		}
+		return nil
+	}
+	for _, p := range submitters {
+		if err := check(p); err != nil {
+			return err
+		}
+	}
+	if len(unknown) > 0 {
+		return unknownParties(apierr.UnknownSubmitters, "submitters", unknown)
+	}
+	for _, nd := range tr.All() {
+		var informees []string
+		if c, ok := nd.(*tx.Create); ok {
+			informees = c.Stakeholders // what tx.Informees would copy
+		} else {
+			informees = tx.Informees(nd)
+		}
+		for _, p := range informees {
+			if err := check(p); err != nil {
+				return err
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		return unknownParties(apierr.UnknownInformees, "informees", unknown)
+	}
+	return nil
+}
+
+// maxPartySetContext bounds the party list of an UNKNOWN_SUBMITTERS or
+// UNKNOWN_INFORMEES context (Canton fits an error's details in 4 KiB,
+// cutting a context value that does not fit to its head and "...").
+const maxPartySetContext = 3500
+
+// unknownParties is Canton's TopologyErrors.UnknownSubmitters or
+// UnknownInformees error (what is "submitters" or "informees"): its
+// fixed cause, the parties in the context key unknown<What> as Scala
+// prints a Set (sorted here, each party bounded by apierr.Quote), and
+// definite_answer false, as for every routing error.
+func unknownParties(code apierr.Code, what string, parties []string) error {
+	slices.Sort(parties)
+	var b strings.Builder
+	b.WriteString("Set(")
+	if len(parties) > 4 {
+		// Scala's immutable Set prints as a HashSet above four elements.
+		b.Reset()
+		b.WriteString("HashSet(")
+	}
+	for i, p := range parties {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(apierr.Quote(p))
+	}
+	b.WriteString(")")
+	set := b.String()
+	if len(set) > maxPartySetContext {
+		set = set[:maxPartySetContext-3] + "..." // party ids are ASCII
+	}
+	e := code.New("The participant is not connected to any synchronizer where the given %s are known.", what)
+	e.Context = map[string]string{"unknown" + strings.ToUpper(what[:1]) + what[1:]: set, "definite_answer": "false"}
+	return e
 }

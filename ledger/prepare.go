@@ -60,7 +60,9 @@ func failedToPrepare(format string, args ...any) error {
 // commit; its metadata lists the ledger contracts it used. The caller
 // needs CanReadAs, CanActAs or CanExecuteAs (or CanExecuteAsAnyParty) for
 // every actAs party and CanReadAs for every readAs party. The hashing
-// scheme is V2 unless V3 is requested.
+// scheme is V2 unless V3 is requested. A transaction with an informee the
+// participant does not know (an unallocated actAs party among them) is
+// refused with UNKNOWN_INFORMEES, as Canton routes it.
 func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionRequest) (JsPrepareSubmissionResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return JsPrepareSubmissionResponse{}, err
@@ -118,6 +120,9 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	}
 	if len(c.Commands) == 0 {
 		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("commands")
+	}
+	if err := checkTapsMaxPasses(req.TapsMaxPasses); err != nil {
+		return JsPrepareSubmissionResponse{}, err
 	}
 	scheme := interactive.HashingSchemeVersionV2
 	if req.HashingSchemeVersion != "" {

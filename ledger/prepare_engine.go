@@ -52,6 +52,13 @@ func (n *Node) prepareOnEngine(ctx context.Context, c *JsCommands, sync, uuid st
 		if err != nil {
 			return err
 		}
+		// Routing a transaction for external signing checks its
+		// informees only (Canton's TransactionRoutingProcessor counts no
+		// locally hosted submitter then): an unknown actAs party that
+		// signs or acts is an unknown informee.
+		if err := checkPartiesKnown(t, nil, er.res.Transaction); err != nil {
+			return err
+		}
 		inputs, err := er.pkgs.inputContracts(t, er.res.Effects.Inputs)
 		if err != nil {
 			return err
@@ -411,6 +418,11 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 			return engineError(ctx, err)
 		}
 		if err := pkgs.matchPrepared(t, pt, res); err != nil {
+			return err
+		}
+		// Routed as at prepare: the informees must be known (the
+		// submitters sign externally).
+		if err := checkPartiesKnown(t, nil, res.Transaction); err != nil {
 			return err
 		}
 		var seed [32]byte
