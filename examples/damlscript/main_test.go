@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"go/parser"
+	"go/token"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,3 +205,29 @@ func TestReasonIsCut(t *testing.T) {
 }
 
 func utf8ValidPrefix(s string) bool { return strings.ToValidUTF8(s, "?") == s }
+
+// TestImportsOnlyPublicPackages: the example builds when copied out of the
+// module, as the other examples do, so it imports no internal package of
+// ledgernode.
+func TestImportsOnlyPublicPackages(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range af.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(path, "github.com/ledgernode/ledgernode/") && slices.Contains(strings.Split(path, "/"), "internal") {
+				t.Errorf("%s imports %s: an example must build outside the module", f, path)
+			}
+		}
+	}
+}
