@@ -239,7 +239,7 @@ func TestPreferredPackages(t *testing.T) {
 	}
 
 	// No package for the name: an error for POST, no preference for GET.
-	rec = f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?package-name=nope", header: f.none})
+	rec = f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?package-name=nope&parties=" + url.QueryEscape(f.alice), header: f.none})
 	if pref := decodeAs[ledger.GetPreferredPackageVersionResponse](t, rec); pref.PackagePreference != nil {
 		t.Errorf("preference of an unknown name: %s", rec.Body)
 	}
@@ -255,7 +255,7 @@ func TestPreferredPackages(t *testing.T) {
 		{"no requirements", ledger.GetPreferredPackagesRequest{}, 400, "MISSING_FIELD"},
 		{"no parties", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{PackageName: "iou"}}}, 400, "MISSING_FIELD"},
 		{"no package name", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}}}}, 400, "MISSING_FIELD"},
-		{"malformed party", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{"a!b"}, PackageName: "iou"}}}, 400, "INVALID_FIELD"},
+		{"malformed party", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{"a!b"}, PackageName: "iou"}}}, 400, "INVALID_ARGUMENT"}, // Canton: requireParty names no field
 		{"malformed time", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, VettingValidAt: "yesterday"}, 400, "INVALID_FIELD"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,23 +2,32 @@ package httpadapter
 
 import (
 	"time"
+
+	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // ledgernode's own admin routes are under /ledgernode/v1, never under /v2:
 // they are not part of Canton's JSON Ledger API.
 //
 // GET  /ledgernode/v1/time  → {"currentTime": "1970-01-01T00:00:00Z"}
-// POST /ledgernode/v1/time  ← {"currentTime": "…"} sets the static time,
+// POST /ledgernode/v1/time  ← {"currentTime": "…", "newTime": "…"} is Canton's
+//                             TimeService.SetTime (ledger.Node.SetTimeFrom);
+//                             {"currentTime": "…"} alone sets the static time,
 //                             {"advance": "1h"} or {"advanceMicros": 3600000000}
 //                             advances it; answers the new time.
 //
-// Both need ParticipantAdmin. Going back, or a node that does not run on
-// static time, is a 400 INVALID_ARGUMENT (ledger.Node.SetTime).
+// Both need ParticipantAdmin. Going back, a currentTime that is not the
+// node's time (with newTime), or a node that does not run on static time,
+// is a 400 INVALID_ARGUMENT (ledger.Node.SetTime, SetTimeFrom).
 
-// TimeRequest is the body of POST /ledgernode/v1/time: exactly one field.
+// TimeRequest is the body of POST /ledgernode/v1/time: Canton's
+// SetTimeRequest (currentTime and newTime), or exactly one field.
 type TimeRequest struct {
-	// CurrentTime is the new time (RFC 3339).
+	// CurrentTime is the new time (RFC 3339); with NewTime, the time the
+	// caller read, which must be the node's time.
 	CurrentTime *string `json:"currentTime,omitempty"`
+	// NewTime is the time to set from CurrentTime (Canton's SetTime).
+	NewTime *string `json:"newTime,omitempty"`
 	// Advance moves the time forward by a Go duration ("1h", "90s").
 	Advance *string `json:"advance,omitempty"`
 	// AdvanceMicros moves the time forward by this many microseconds.
@@ -44,14 +53,24 @@ func postTime(a *adapter, rq *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if req.NewTime != nil && req.Advance == nil && req.AdvanceMicros == nil {
+		sr := ledger.SetTimeRequest{NewTime: *req.NewTime}
+		if req.CurrentTime != nil {
+			sr.CurrentTime = *req.CurrentTime
+		}
+		if err := a.node.SetTimeFrom(rq.ctx, sr); err != nil {
+			return nil, err
+		}
+		return getTime(a, rq)
+	}
 	set := 0
-	for _, present := range []bool{req.CurrentTime != nil, req.Advance != nil, req.AdvanceMicros != nil} {
+	for _, present := range []bool{req.CurrentTime != nil, req.Advance != nil, req.AdvanceMicros != nil, req.NewTime != nil} {
 		if present {
 			set++
 		}
 	}
 	if set != 1 {
-		return nil, invalidBody("exactly one of currentTime, advance and advanceMicros must be given")
+		return nil, invalidBody("give currentTime and newTime, or exactly one of currentTime, advance and advanceMicros")
 	}
 	switch {
 	case req.CurrentTime != nil:

@@ -75,38 +75,37 @@ type GetPreferredPackageVersionResponse struct {
 // participant, which hosts exactly the parties it knows. The first
 // synchronizer (the requested one, else in connection order) that
 // satisfies every requirement is used; PACKAGE_SELECTION_FAILED
-// (FAILED_PRECONDITION) when none does. Any authenticated caller may ask.
+// (FAILED_PRECONDITION) when none does. The request is validated first
+// as Canton's (checkPreferredRequest). Any authenticated caller may ask.
 func (n *Node) PreferredPackages(ctx context.Context, req GetPreferredPackagesRequest) (GetPreferredPackagesResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GetPreferredPackagesResponse{}, err
 	}
-	if len(req.PackageVettingRequirements) == 0 {
-		return GetPreferredPackagesResponse{}, apierr.MissingField.New("package_vetting_requirements")
+	at, err := n.checkPreferredRequest(req)
+	if err != nil {
+		return GetPreferredPackagesResponse{}, err
 	}
-	for _, r := range req.PackageVettingRequirements {
-		if r.PackageName == "" {
-			return GetPreferredPackagesResponse{}, apierr.MissingField.New("package_vetting_requirements.package_name")
-		}
-		if len(r.Parties) == 0 {
-			return GetPreferredPackagesResponse{}, apierr.MissingField.New("package_vetting_requirements.parties")
-		}
-	}
-	return n.preferredPackages(req)
+	return n.preferredPackages(req, at)
 }
 
-// PreferredPackageVersion is PreferredPackages for one package name and
-// optional parties (deprecated). When no synchronizer satisfies the query
-// the response has no preference (PackagePreference nil), as Canton's.
+// PreferredPackageVersion is PreferredPackages for one package name
+// (deprecated). The request is validated as one requirement of
+// PreferredPackages, so its parties are required and a malformed
+// parameter is an error, as in Canton 3.5; only when no synchronizer
+// satisfies a valid query does the response have no preference
+// (PackagePreference nil).
 func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPackageVersionRequest) (GetPreferredPackageVersionResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GetPreferredPackageVersionResponse{}, err
 	}
-	if req.PackageName == "" {
-		return GetPreferredPackageVersionResponse{}, apierr.MissingField.New("package_name")
-	}
-	resp, err := n.preferredPackages(GetPreferredPackagesRequest{
+	preq := GetPreferredPackagesRequest{
 		PackageVettingRequirements: []PackageVettingRequirement{{Parties: req.Parties, PackageName: req.PackageName}},
-		SynchronizerID:             req.SynchronizerID, VettingValidAt: req.VettingValidAt})
+		SynchronizerID:             req.SynchronizerID, VettingValidAt: req.VettingValidAt}
+	at, err := n.checkPreferredRequest(preq)
+	if err != nil {
+		return GetPreferredPackageVersionResponse{}, err
+	}
+	resp, err := n.preferredPackages(preq, at)
 	if errors.Is(err, apierr.PackageSelectionFailed) {
 		return GetPreferredPackageVersionResponse{}, nil
 	}
@@ -117,22 +116,78 @@ func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPack
 		PackageReference: resp.PackageReferences[0], SynchronizerID: resp.SynchronizerID}}, nil
 }
 
-func (n *Node) preferredPackages(req GetPreferredPackagesRequest) (GetPreferredPackagesResponse, error) {
-	at := n.now()
-	if req.VettingValidAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, req.VettingValidAt)
-		if err != nil {
-			return GetPreferredPackagesResponse{}, apierr.InvalidField.New("vetting_valid_at: %q is not a timestamp", apierr.Quote(req.VettingValidAt))
-		}
-		at = t
+// checkPreferredRequest applies Canton's rules to a preferred-packages
+// request, in Canton's order, and returns the time the vetting must be
+// valid at (now when not given). Canton 3.5 validates both endpoints'
+// requests the same way (GetPreferredPackagesRequestValidator, used by
+// ApiInteractiveSubmissionService for GetPreferredPackages and
+// GetPreferredPackageVersion):
+//   - no requirement: MISSING_FIELD package_vetting_requirements/packageVettingRequirements;
+//   - per requirement, an empty package name: MISSING_FIELD
+//     package_name/packageName; a malformed one: INVALID_FIELD; no
+//     parties: MISSING_FIELD parties; a malformed party: INVALID_ARGUMENT
+//     (Canton's requireParty names no field);
+//   - a synchronizer id that is not a unique identifier (id::namespace):
+//     INVALID_FIELD synchronizer_id/synchronizerId;
+//   - a vetting time that is not a timestamp: INVALID_FIELD
+//     vetting_valid_at/vettingValidAt.
+//
+// Causes quote the input truncated (apierr.Quote), so a refusal does not
+// grow with it.
+func (n *Node) checkPreferredRequest(req GetPreferredPackagesRequest) (time.Time, error) {
+	if len(req.PackageVettingRequirements) == 0 {
+		return time.Time{}, apierr.MissingField.New("package_vetting_requirements/packageVettingRequirements")
 	}
 	for _, r := range req.PackageVettingRequirements {
+		if r.PackageName == "" {
+			return time.Time{}, apierr.MissingField.New("package_name/packageName")
+		}
+		if err := lf.CheckPackageName(r.PackageName); err != nil {
+			return time.Time{}, invalidPreferredField("package_name/packageName", syntaxMessage(err))
+		}
+		if len(r.Parties) == 0 {
+			return time.Time{}, apierr.MissingField.New("parties")
+		}
 		for _, p := range r.Parties {
-			if err := identity.ValidatePartyString(p); err != nil {
-				return GetPreferredPackagesResponse{}, apierr.InvalidField.New("parties: %v", err)
+			if err := lf.CheckParty(p); err != nil {
+				return time.Time{}, apierr.InvalidArgument.New("%s", syntaxMessage(err))
 			}
 		}
 	}
+	if req.SynchronizerID != "" {
+		if _, err := identity.ParseUID(req.SynchronizerID); err != nil {
+			return time.Time{}, invalidPreferredField("synchronizer_id/synchronizerId", err.Error())
+		}
+	}
+	if req.VettingValidAt == "" {
+		return n.now(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, req.VettingValidAt)
+	if err != nil {
+		return time.Time{}, invalidPreferredField("vetting_valid_at/vettingValidAt", fmt.Sprintf("%q is not a timestamp", apierr.Quote(req.VettingValidAt)))
+	}
+	return t, nil
+}
+
+// invalidPreferredField is Canton's INVALID_FIELD of a preferred-packages
+// request ("Invalid field <name>: <message>").
+func invalidPreferredField(field, msg string) error {
+	return apierr.InvalidField.New("Invalid field %s: %s", field, msg)
+}
+
+// syntaxMessage is the message of a Daml-LF name-syntax error (Canton's
+// Ref.*.fromString message) with the input quoted truncated.
+func syntaxMessage(err error) string {
+	var se *lf.SyntaxError
+	if errors.As(err, &se) && se.Problem == lf.SyntaxBadChar {
+		return fmt.Sprintf("non expected character 0x%x in %s %q", se.Char, se.Syntax, apierr.Quote(se.Input))
+	}
+	return err.Error()
+}
+
+// preferredPackages answers a request checkPreferredRequest accepted, for
+// the vetting valid at at.
+func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) (GetPreferredPackagesResponse, error) {
 	syncs := n.syncs
 	if req.SynchronizerID != "" {
 		if !slices.Contains(n.syncs, req.SynchronizerID) {

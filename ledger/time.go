@@ -32,18 +32,46 @@ func (c *StaticClock) Now() time.Time {
 }
 
 // Set moves the clock to t (truncated to microseconds). Time never goes
-// back: a t before the current time is refused with INVALID_ARGUMENT and
-// the clock is unchanged; setting the current time again is allowed.
+// back: a t before the current time is refused with INVALID_ARGUMENT, in
+// the words of Canton's time service, and the clock is unchanged; setting
+// the current time again is allowed.
 func (c *StaticClock) Set(t time.Time) error {
 	t = t.UTC().Truncate(time.Microsecond)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t.Before(c.t) {
-		return apierr.InvalidArgument.New("static time cannot go back: the current time is %s, %s is before it",
-			formatTime(c.t), formatTime(t))
+		return errTimeBackwards(c.t, t)
 	}
 	c.t = t
 	return nil
+}
+
+// SetFrom moves the clock from current to t as Canton's time service
+// (TimeService.SetTime) does: t before current is refused, and so is a
+// current that is not the clock's time (another client moved it since
+// the caller read it), both with INVALID_ARGUMENT and the clock
+// unchanged. Both times are truncated to microseconds.
+func (c *StaticClock) SetFrom(current, t time.Time) error {
+	current, t = current.UTC().Truncate(time.Microsecond), t.UTC().Truncate(time.Microsecond)
+	if t.Before(current) {
+		return errTimeBackwards(current, t)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !current.Equal(c.t) {
+		// Canton: ApiTimeService.setTime, when the backend's
+		// compare-and-set fails.
+		return apierr.InvalidArgument.New("current_time mismatch. Provided: %s. Actual: %s", formatTime(current), formatTime(c.t))
+	}
+	c.t = t
+	return nil
+}
+
+// errTimeBackwards is Canton's refusal of a new time before the current
+// one (ApiTimeService.setTime's validation).
+func errTimeBackwards(current, t time.Time) error {
+	return apierr.InvalidArgument.New("new_time [%s] is before current_time [%s]. Setting time backwards is not allowed.",
+		formatTime(t), formatTime(current))
 }
 
 // Advance moves the clock forward by d (truncated to microseconds); a
@@ -95,6 +123,55 @@ func (n *Node) AdvanceTime(ctx context.Context, d time.Duration) error {
 		return errNoStaticTime()
 	}
 	return n.static.Advance(d)
+}
+
+// SetTimeRequest is Canton's TimeService SetTimeRequest (the Ledger
+// API's testing time service) with its times as RFC 3339 strings (the
+// protobuf JSON form): move the time from CurrentTime to NewTime.
+type SetTimeRequest struct {
+	// CurrentTime is the time the caller read (GetTime); it must be the
+	// node's current time. Required.
+	CurrentTime string `json:"currentTime"`
+	// NewTime is the time to set; not before CurrentTime. Required.
+	NewTime string `json:"newTime"`
+}
+
+// SetTimeFrom is Canton's TimeService.SetTime (ParticipantAdmin): it
+// moves the static time from req.CurrentTime to req.NewTime, as a Canton
+// participant on static time does and as Daml Script's ledger client
+// calls it (GetTime, then SetTime from the time read). A missing time is
+// MISSING_FIELD current_time/new_time; a NewTime before CurrentTime, or a
+// CurrentTime that is not the node's time, is INVALID_ARGUMENT in
+// Canton's words (StaticClock.SetFrom); a node on wall-clock time refuses
+// as SetTime does. A refusal leaves the time unchanged.
+func (n *Node) SetTimeFrom(ctx context.Context, req SetTimeRequest) error {
+	if err := n.timeAdmin(ctx, "setting the time"); err != nil {
+		return err
+	}
+	current, err := requestTime(req.CurrentTime, "current_time")
+	if err != nil {
+		return err
+	}
+	t, err := requestTime(req.NewTime, "new_time")
+	if err != nil {
+		return err
+	}
+	if n.static == nil {
+		return errNoStaticTime()
+	}
+	return n.static.SetFrom(current, t)
+}
+
+// requestTime reads the required RFC 3339 time of a request field.
+func requestTime(s, field string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, apierr.MissingField.New("%s", field)
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, apierr.InvalidField.New("Invalid field %s: %q is not an RFC 3339 timestamp", field, apierr.Quote(s))
+	}
+	return t, nil
 }
 
 func (n *Node) timeAdmin(ctx context.Context, what string) error {

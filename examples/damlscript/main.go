@@ -31,10 +31,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/script"
-	"github.com/ledgernode/ledgernode/internal/quote"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
 )
@@ -262,8 +262,12 @@ func reason(err error) string {
 	if errors.As(err, &se) {
 		s = se.Err.Error()
 	}
-	if h, cut := quote.Cut(s, maxReason, maxReason); cut {
-		s = fmt.Sprintf("%s… (%d more bytes)", h, len(s)-len(h))
+	if len(s) <= maxReason {
+		return s
 	}
-	return s
+	cut := maxReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // do not split a UTF-8 sequence
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
 }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"go/parser"
+	"go/token"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,3 +205,114 @@ func TestReasonIsCut(t *testing.T) {
 }
 
 func utf8ValidPrefix(s string) bool { return strings.ToValidUTF8(s, "?") == s }
+
+// TestImportsOnlyPublicPackages: the example builds when copied out of the
+// module, as the other examples do, so it imports no internal package of
+// ledgernode.
+func TestImportsOnlyPublicPackages(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range af.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(path, "github.com/ledgernode/ledgernode/") && slices.Contains(strings.Split(path, "/"), "internal") {
+				t.Errorf("%s imports %s: an example must build outside the module", f, path)
+			}
+		}
+	}
+}
+
+// timeDAR writes a DAR whose scripts set the time: Time:a2030 and
+// Time:b2030again to 2030-01-01, Time:c2029 to 2029-01-01.
+func timeDAR(t *testing.T) string {
+	t.Helper()
+	base := readBase(t)
+	dar, err := lf.ReadDAR(base, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := scripttest.ForDAR(dar)
+	setTime := func(at time.Time) lf.Expr {
+		return b.Ask("SetTime", 1, b.Payload("Time", "SetTime", "time", &lf.ETimestamp{Micros: at.UnixMicro()}), b.Pure)
+	}
+	scripts := map[string]lf.Expr{
+		"a2030":      setTime(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)),
+		"b2030again": setTime(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)),
+		"c2029":      setTime(time.Date(2029, 1, 1, 0, 0, 0, 0, time.UTC)),
+	}
+	_, dalf := lftest.Dalf(lftest.Package{Minor: "1", Name: "time-tests", Version: "1.0.0", Modules: []lftest.Module{
+		{Name: "Time", Values: b.Values(scripts)},
+	}})
+	data, err := scripttest.ExtendDAR(base, dalf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "time.dar")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestSharedTime: against a participant on static time (--ledger-url),
+// the scripts share its time, which only moves forward, as against a
+// Canton participant: setting the time the ledger shows is allowed, and a
+// script that sets a time before it fails with Canton's time-service
+// error, although each of them passes on a fresh node of its own.
+func TestSharedTime(t *testing.T) {
+	path := timeDAR(t)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, time.Unix(0, 0))
+	ledgertest.MustUploadDAR(t, node, data)
+	srv := httptest.NewServer(httpadapter.New(node, httpadapter.Options{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"each on a fresh node", []string{"--dar", path, "--all"}, 0, []string{
+			"PASS Time:a2030 (N ms)",
+			"PASS Time:b2030again (N ms)",
+			"PASS Time:c2029 (N ms)",
+			"3 passed, 0 failed",
+		}},
+		{"on a shared static-time participant", []string{"--dar", path, "--all", "--ledger-url", srv.URL}, 1, []string{
+			"PASS Time:a2030 (N ms)",
+			"PASS Time:b2030again (N ms)",
+			"FAIL Time:c2029: Command SetTime failed: setting the time through /ledgernode/v1/time: INVALID_ARGUMENT: " +
+				"The submitted request has invalid arguments: new_time [2029-01-01T00:00:00Z] is before current_time [2030-01-01T00:00:00Z]. Setting time backwards is not allowed.",
+			"2 passed, 1 failed",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := cli(context.Background(), tc.args, &out, &errOut); code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, errOut.String())
+			}
+			got := strings.Split(strings.TrimSpace(msTime.ReplaceAllString(out.String(), "(N ms)")), "\n")
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if want := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC); !clock.Now().Equal(want) {
+		t.Errorf("the participant's time is %v, want %v (moved forward once, never back)", clock.Now(), want)
+	}
+}

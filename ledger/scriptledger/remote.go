@@ -30,8 +30,10 @@ import (
 // participant (daml-script.md §6): submissions through
 // submit-and-wait-for-transaction (ledger effects), queries as linear
 // searches of the active contracts, parties, users. Time questions use
-// ledgernode's /ledgernode/v1/time extension (the JSON Ledger API has no
-// time service); package vetting is not supported. Values are rendered
+// ledgernode's /ledgernode/v1/time extension, which answers as Canton's
+// gRPC TimeService (the JSON Ledger API has no time service): the time is
+// the participant's, shared by every client, and only moves forward;
+// package vetting is not supported. Values are rendered
 // to and read from Daml JSON with the types of the script's packages.
 type Remote struct {
 	base   string
@@ -409,18 +411,38 @@ type timeBody struct {
 	CurrentTime string `json:"currentTime"`
 }
 
-// Time reads ledgernode's GET /ledgernode/v1/time.
+// Time reads ledgernode's GET /ledgernode/v1/time (Canton's
+// TimeService.GetTime).
 func (r *Remote) Time(ctx context.Context) (time.Time, error) {
-	var resp timeBody
-	if err := r.do(ctx, http.MethodGet, "/ledgernode/v1/time", nil, &resp); err != nil {
-		return time.Time{}, fmt.Errorf("the JSON Ledger API has no time service and /ledgernode/v1/time failed: %w", err)
+	s, err := r.currentTime(ctx)
+	if err != nil {
+		return time.Time{}, err
 	}
-	return time.Parse(time.RFC3339Nano, resp.CurrentTime)
+	return time.Parse(time.RFC3339Nano, s)
 }
 
-// SetTime sets a static time with ledgernode's POST /ledgernode/v1/time.
+func (r *Remote) currentTime(ctx context.Context) (string, error) {
+	var resp timeBody
+	if err := r.do(ctx, http.MethodGet, "/ledgernode/v1/time", nil, &resp); err != nil {
+		return "", fmt.Errorf("the JSON Ledger API has no time service and /ledgernode/v1/time failed: %w", err)
+	}
+	return resp.CurrentTime, nil
+}
+
+// SetTime sets a static time as Daml Script's ledger client does over
+// gRPC: it reads the current time, then asks the time service to move it
+// from that time to t (Canton's TimeService.SetTime, here ledgernode's
+// POST /ledgernode/v1/time with currentTime and newTime). So, as against
+// a Canton participant on static time, a t before the participant's time
+// fails ("Setting time backwards is not allowed"), and so does a move
+// that races with another client's ("current_time mismatch").
 func (r *Remote) SetTime(ctx context.Context, t time.Time) error {
-	if err := r.do(ctx, http.MethodPost, "/ledgernode/v1/time", timeBody{CurrentTime: t.UTC().Format(time.RFC3339Nano)}, nil); err != nil {
+	current, err := r.currentTime(ctx)
+	if err != nil {
+		return err
+	}
+	req := ledger.SetTimeRequest{CurrentTime: current, NewTime: t.UTC().Format(time.RFC3339Nano)}
+	if err := r.do(ctx, http.MethodPost, "/ledgernode/v1/time", req, nil); err != nil {
 		return fmt.Errorf("setting the time through /ledgernode/v1/time: %w", err)
 	}
 	return nil

@@ -1,0 +1,84 @@
+package ledger_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// TestSetTimeFrom: Node.SetTimeFrom answers as Canton's TimeService.SetTime
+// (ApiTimeService with the testing time service's backend): the time moves
+// from current_time to new_time only when current_time is the node's time
+// and new_time is not before it; every refusal is Canton's code and
+// message and leaves the time unchanged.
+func TestSetTimeFrom(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	start := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, start)
+	alice := ledgertest.MustAllocate(t, node, "alice")
+
+	tests := []struct {
+		name    string
+		ctx     context.Context
+		req     ledger.SetTimeRequest
+		code    apierr.Code
+		cause   string
+		wantNow time.Time // the time after the call
+	}{
+		{name: "no current_time", req: ledger.SetTimeRequest{NewTime: "2031-01-01T00:00:00Z"}, code: apierr.MissingField,
+			cause: "The submitted command is missing a mandatory field: current_time", wantNow: start},
+		{name: "no new_time", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z"}, code: apierr.MissingField,
+			cause: "The submitted command is missing a mandatory field: new_time", wantNow: start},
+		{name: "new_time not a time", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: strings.Repeat("9", 10<<10)}, code: apierr.InvalidField,
+			cause: "The submitted command has a field with invalid value: Invalid field new_time: ", wantNow: start},
+		{name: "backwards", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2029-12-31T23:59:59.999999Z"}, code: apierr.InvalidArgument,
+			cause: "The submitted request has invalid arguments: new_time [2029-12-31T23:59:59.999999Z] is before current_time [2030-01-01T00:00:00Z]. Setting time backwards is not allowed.", wantNow: start},
+		{name: "current_time is not the node's", req: ledger.SetTimeRequest{CurrentTime: "2029-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}, code: apierr.InvalidArgument,
+			cause: "The submitted request has invalid arguments: current_time mismatch. Provided: 2029-01-01T00:00:00Z. Actual: 2030-01-01T00:00:00Z", wantNow: start},
+		{name: "not a participant admin", ctx: ledger.WithPrincipal(ctx, identity.Principal{UserID: "u", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}}),
+			req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}, code: apierr.PermissionDenied, wantNow: start},
+		{name: "the same time", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-01-01T00:00:00Z"}, wantNow: start},
+		{name: "forward", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-01-02T00:00:00.000001Z"}, wantNow: start.Add(24*time.Hour + time.Microsecond)},
+		{name: "from a time read before the last move", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-02-01T00:00:00Z"}, code: apierr.InvalidArgument,
+			cause: "The submitted request has invalid arguments: current_time mismatch. Provided: 2030-01-01T00:00:00Z. Actual: 2030-01-02T00:00:00.000001Z", wantNow: start.Add(24*time.Hour + time.Microsecond)},
+	}
+	for _, tc := range tests { // in order: each starts from the time the previous left
+		c := tc.ctx
+		if c == nil {
+			c = ctx
+		}
+		err := node.SetTimeFrom(c, tc.req)
+		var ae *apierr.Error
+		switch {
+		case tc.code.Name == "" && err != nil:
+			t.Errorf("%s: %v, want success", tc.name, err)
+		case tc.code.Name != "" && (!errors.As(err, &ae) || ae.Code.Name != tc.code.Name):
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code.Name)
+		case ae != nil && !strings.HasPrefix(ae.Cause, tc.cause):
+			t.Errorf("%s: cause %q, want %q", tc.name, ae.Cause, tc.cause)
+		case ae != nil && len(ae.Cause) > 300:
+			t.Errorf("%s: a cause of %d bytes", tc.name, len(ae.Cause))
+		}
+		if !clock.Now().Equal(tc.wantNow) {
+			t.Errorf("%s: the time is %v after the call, want %v", tc.name, clock.Now(), tc.wantNow)
+		}
+	}
+	// SetTime (from whatever the time is) refuses going back in the same words.
+	err := node.SetTime(ctx, start)
+	if !errors.Is(err, apierr.InvalidArgument) || !strings.Contains(err.Error(), "new_time [2030-01-01T00:00:00Z] is before current_time [2030-01-02T00:00:00.000001Z]. Setting time backwards is not allowed.") {
+		t.Errorf("SetTime backwards: %v", err)
+	}
+
+	wall := ledgertest.Open(t, ledger.Options{})
+	if err := wall.SetTimeFrom(ctx, ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}); !errors.Is(err, apierr.InvalidArgument) {
+		t.Errorf("SetTimeFrom on a wall-clock node: %v, want INVALID_ARGUMENT", err)
+	}
+}
