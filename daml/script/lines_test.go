@@ -283,9 +283,9 @@ func TestLibraryLines(t *testing.T) {
 	}
 
 	cases := map[string]lineCase{
-		// AllocateParty adds a random suffix to the requested name.
+		// AllocateParty: 3.2 uses the display name made unique with a
+		// number; later lines add a random suffix to the requested name.
 		"allocateByName": {
-			lines: from(scripttest.S33c),
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr {
 				return b.AllocNamed("alice", "", func(p1 lf.Expr) lf.Expr {
 					return b.AllocNamed("alice", "", func(p2 lf.Expr) lf.Expr { return b.Pure(pair(p1, p2)) })
@@ -308,7 +308,6 @@ func TestLibraryLines(t *testing.T) {
 			},
 		},
 		"allocateEmptyName": {
-			lines:  from(scripttest.S33c),
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr { return b.AllocNamed("", "", b.Pure) },
 			check: func(t *testing.T, e *lineEnv, v engine.Value, err error, l *lineLedger) {
 				if err != nil {
@@ -321,9 +320,9 @@ func TestLibraryLines(t *testing.T) {
 				}
 			},
 		},
-		// A hint that differs from the name is refused.
+		// A hint that differs from the name: the hint in 3.2, a refusal
+		// later.
 		"allocateHint": {
-			lines:  from(scripttest.S33c),
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr { return b.AllocNamed("Alice", "alice", b.Pure) },
 			check: func(t *testing.T, e *lineEnv, v engine.Value, err error, l *lineLedger) {
 				if e.line == scripttest.S32 {
@@ -334,6 +333,17 @@ func TestLibraryLines(t *testing.T) {
 					return
 				}
 				wantFail(t, err, "Requested name 'Alice' cannot be different from id hint 'alice'")
+				want(t, l.hints, []string(nil))
+			},
+		},
+		"allocateInvalidName": {
+			lines:  []scripttest.Line{scripttest.S32},
+			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr { return b.AllocNamed("al!ce", "", b.Pure) },
+			check: func(t *testing.T, e *lineEnv, v engine.Value, err error, l *lineLedger) {
+				wantFail(t, err, "Command AllocateParty failed: Invalid party name: al!ce")
+				if !strings.HasSuffix(err.Error(), "al!ce") {
+					t.Errorf("failure %v, want the display name itself refused", err)
+				}
 				want(t, l.hints, []string(nil))
 			},
 		},

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -234,11 +235,10 @@ func newPartySuffix() string {
 // participant fields name the participant that hosts the party; the
 // script's ledger is one participant, so they are not read.
 func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
-	nameV := field(p, "requestedName")
-	if nameV == nil {
-		nameV = field(p, "displayName")
+	if display := field(p, "displayName"); display != nil {
+		return s.allocateParty32(ctx, p, display)
 	}
-	name, err := asText(nameV)
+	name, err := asText(field(p, "requestedName"))
 	if err != nil {
 		return nil, fmt.Errorf("AllocateParty requestedName: %w", err)
 	}
@@ -253,6 +253,41 @@ func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ string)
 		hint = name + "-" + newPartySuffix()
 	case name != "" && name != hint:
 		return nil, runnerErrorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
+	}
+	return s.allocateHint(ctx, hint)
+}
+
+// allocateParty32 allocates a party as the 3.2 runner's ledger does for
+// the 3.2 library's AllocateParty {displayName, idHint, participant}: the
+// hint when it is not empty (the display name may differ), else the
+// display name ("party" when empty) made unique among the known parties
+// with a numeric suffix (alice, alice1, alice2 …), with no random suffix.
+func (s *session) allocateParty32(ctx context.Context, p *engine.Record, display engine.Value) (engine.Value, error) {
+	name, err := asText(display)
+	if err != nil {
+		return nil, fmt.Errorf("AllocateParty displayName: %w", err)
+	}
+	hint, err := asText(field(p, "idHint"))
+	if err != nil {
+		return nil, fmt.Errorf("AllocateParty idHint: %w", err)
+	}
+	if hint == "" {
+		if name == "" {
+			name = "party"
+		}
+		known, err := s.l.KnownParties(ctx)
+		if err != nil {
+			return nil, err
+		}
+		used := make(map[string]bool, len(known))
+		for _, k := range known {
+			h, _, _ := strings.Cut(k.Party, "::")
+			used[h] = true
+		}
+		hint = name
+		for i := 1; used[hint]; i++ {
+			hint = name + strconv.Itoa(i)
+		}
 	}
 	return s.allocateHint(ctx, hint)
 }
