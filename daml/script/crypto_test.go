@@ -40,9 +40,10 @@ func pkcs8Of(t *testing.T, curve asn1.ObjectIdentifier, ec ecPrivateKey) string 
 	return hex.EncodeToString(der)
 }
 
-// TestParsePrivateKey: the PKCS#8 keys of OpenSSL, of Java's SunEC (an
-// ECPrivateKey without public key) and of encodeKeyPair are read; other
-// keys are refused with a reason.
+// TestParsePrivateKey: the PKCS#8 keys of OpenSSL, of BouncyCastle (the
+// JVM runner's provider: curve and public key in the ECPrivateKey), of
+// an ECPrivateKey with neither, and of encodeKeyPair are read; other keys
+// are refused with a reason.
 func TestParsePrivateKey(t *testing.T) {
 	t.Parallel()
 	gen, err := secp256k1.GeneratePrivateKey()
@@ -70,6 +71,8 @@ func TestParsePrivateKey(t *testing.T) {
 	}{
 		{name: "openssl", key: opensslPKCS8, pub: opensslSPKI},
 		{name: "encodeKeyPair", key: genPriv, pub: genPub},
+		{name: "BouncyCastle", key: pkcs8Of(t, oidSecp256k1, ecPrivateKey{Version: 1, PrivateKey: scalar, NamedCurveOID: oidSecp256k1,
+			PublicKey: asn1.BitString{Bytes: gen.PubKey().SerializeUncompressed(), BitLength: 520}}), pub: genPub},
 		{name: "no public key", key: pkcs8Of(t, oidSecp256k1, ecPrivateKey{Version: 1, PrivateKey: scalar}), pub: genPub},
 		{name: "leading zero", key: pkcs8Of(t, oidSecp256k1, ecPrivateKey{Version: 1, PrivateKey: append([]byte{0}, scalar...)}), pub: genPub},
 		{name: "uppercase hex", key: strings.ToUpper(opensslPKCS8), fail: "private key is not lowercase hex"},

@@ -112,3 +112,34 @@ func (s *session) tryFailureStatus(ctx context.Context, p *engine.Record, _ stri
 	}
 	return nil, err
 }
+
+// pseudoExceptionMessage is the message of the user-management
+// pseudo-exceptions of the library (plain records from 3.3 on, which
+// have no message function): the JVM runner's fixed texts.
+func (s *session) pseudoExceptionMessage(exc *engine.Any) (string, bool) {
+	tc, ok := exc.Type.(*lf.TCon)
+	r, ok2 := exc.Value.(*engine.Record)
+	if !ok || !ok2 || tc.ID.PackageID != s.ds || tc.ID.Module != "Daml.Script.Internal.Questions.UserManagement" {
+		return "", false
+	}
+	userID := func() (string, bool) {
+		u, ok := field(r, "userId").(*engine.Record)
+		if !ok || len(u.Fields) != 1 {
+			return "", false
+		}
+		id, ok := u.Fields[0].(engine.Text)
+		return string(id), ok
+	}
+	switch tc.ID.Name {
+	case "InvalidUserId":
+		m, ok := field(r, "m").(engine.Text)
+		return string(m), ok
+	case "UserAlreadyExists":
+		id, ok := userID()
+		return "User already exists: " + id, ok
+	case "UserNotFound":
+		id, ok := userID()
+		return "User not found: " + id, ok
+	}
+	return "", false
+}

@@ -597,6 +597,28 @@ func TestLibraryLines(t *testing.T) {
 			},
 			check: wantLeftStatus("UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError", 9, "pure boom", map[string]string{}),
 		},
+		// The pseudo-exceptions of 3.3 on, records without a message
+		// function, get the JVM runner's fixed messages.
+		"tryFailureStatusPseudo": {
+			lines: from(scripttest.S33g),
+			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr {
+				return tryFailureStatus(b, b.Ask("Throw", 1, b.Payload("Exceptions", "Throw", "exc", userException(b, "UserAlreadyExists", "bob")), b.Pure))
+			},
+			check: wantLeftStatus("UNHANDLED_EXCEPTION/Daml.Script.Internal.Questions.UserManagement:UserAlreadyExists", 9, "User already exists: bob", map[string]string{}),
+		},
+		"throwPseudo": {
+			lines: from(scripttest.S33c),
+			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr {
+				return b.Ask("Throw", 1, b.Payload("Exceptions", "Throw", "exc", userException(b, "UserNotFound", "bob")), b.Pure)
+			},
+			check: func(t *testing.T, e *lineEnv, v engine.Value, err error, l *lineLedger) {
+				var te *script.ThrowError
+				if !errors.As(err, &te) {
+					t.Fatalf("got %v, %v; want a ThrowError", v, err)
+				}
+				want(t, te.Message, "User not found: bob")
+			},
+		},
 		"tryFailureStatusOK": {
 			lines:  from(scripttest.S33g),
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr { return tryFailureStatus(b, b.Pure(scripttest.Int(7))) },
@@ -692,6 +714,16 @@ func TestLibraryLines(t *testing.T) {
 			})
 		}
 	}
+}
+
+// userException is the library's pseudo-exception name {userId =
+// UserId id}, as an AnyException.
+func userException(b *scripttest.Builder, name, id string) lf.Expr {
+	um := func(n string) lf.TypeConID {
+		return lf.TypeConID{PackageID: b.DS, Module: "Daml.Script.Internal.Questions.UserManagement", Name: n}
+	}
+	uid := scripttest.Record(um("UserId"), 0, "unpack", scripttest.Text(id))
+	return &lf.EToAnyException{Type: &lf.TCon{ID: um(name)}, Expr: scripttest.Record(um(name), 0, "userId", uid)}
 }
 
 func contains(ls []scripttest.Line, l scripttest.Line) bool {

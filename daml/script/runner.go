@@ -401,7 +401,10 @@ func (s *session) throw(ctx context.Context, p *engine.Record, loc string) (engi
 	}
 	msg, err := s.eng.ExceptionMessage(ctx, exc)
 	if err != nil {
-		msg = "<message failed: " + err.Error() + ">"
+		var ok bool
+		if msg, ok = s.pseudoExceptionMessage(exc); !ok {
+			msg = "<message failed: " + err.Error() + ">"
+		}
 	}
 	return nil, &ThrowError{Exception: exc, Message: msg, Location: loc}
 }

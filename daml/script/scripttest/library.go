@@ -108,7 +108,8 @@ const (
 // lftest: the LowLevel and Free definitions (Script, Free, ScriptF,
 // Question, LedgerValue, dangerousCast) and the payload and answer types
 // of the questions the runner's tests ask, with the field names, field
-// order and constructor order of that line. SubmitError constructors the
+// order and constructor order of that line, and from S33c on the
+// user-management pseudo-exceptions (records). SubmitError constructors the
 // runner never builds carry (). It comes with stand-ins for the stable
 // packages it references, which carry the stable ids but only the types
 // the runner builds.
@@ -387,6 +388,12 @@ func libraryPackage(line Line) lftest.Package {
 	modules := []lftest.Module{lowLevel, freeMod, commands, submit, errMod, tree, util, partyMgmt, query, packages, exceptions,
 		mod("Questions.Testing", rec("TryCommands", f("act", lv))),
 		mod("Questions.Time", rec("GetTime"), rec("SetTime", f("time", tTimestamp)))}
+	if line >= S33c {
+		// The pseudo-exceptions: plain records from 3.3 on.
+		userID := self("Questions.UserManagement", "UserId")
+		modules = append(modules, mod("Questions.UserManagement", rec("UserId", f("unpack", tText)),
+			rec("InvalidUserId", f("m", tText)), rec("UserAlreadyExists", f("userId", userID)), rec("UserNotFound", f("userId", userID))))
+	}
 	if line >= S33g {
 		crypto := mod("Questions.Crypto.Text",
 			rec("Secp256k1Sign", f("privateKey", tText), f("message", tText)),
