@@ -140,6 +140,24 @@ type SubmitError struct {
 	ContractIDs []string
 	// Exception is the unhandled Daml exception, when the ledger kept it.
 	Exception *engine.Any
+	// FailureStatus is the failure of a DAML_FAILURE rejection (a
+	// failWithStatus in the transaction, or an exception nothing caught),
+	// when the ledger kept it.
+	FailureStatus *FailureStatus
+}
+
+// FailureStatus is a Daml FailureStatus as a ledger reports it.
+type FailureStatus struct {
+	// ErrorID is the failure's error id, e.g.
+	// "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError".
+	ErrorID string
+	// Category is the Canton error category id (8 or 9).
+	Category int64
+	// Message is the message the Daml code gave, without the ledger's
+	// prefix.
+	Message string
+	// Metadata is the failure's metadata.
+	Metadata map[string]string
 }
 
 // Error returns the code and the message.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -141,23 +142,62 @@ func (s *session) queryInterfaceContractID(ctx context.Context, p *engine.Record
 	return s.view(ctx, iface, c), nil
 }
 
-// queryContractKey answers QueryContractKey {parties, tplId, key}:
-// Some (cid, AnyTemplate) of the visible active contract with the key.
+// queryContractKey answers QueryContractKey (QueryByKey from 3.5 on)
+// {parties, tplId, key}: Some (cid, AnyTemplate) of the visible active
+// contract with the key, the newest when several have it.
 func (s *session) queryContractKey(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
 	f := p.Fields
 	ps, tpl, err := partiesType(f)
 	if err != nil {
 		return nil, err
 	}
-	key, err := contractKey(f[2])
+	key, err := contractKey(field(p, "key"))
 	if err != nil {
 		return nil, err
 	}
+	cs, err := s.contractsByKey(ctx, ps, tpl, key, 1)
+	if err != nil || len(cs) == 0 {
+		return engine.None, err
+	}
+	return some(cs[0]), nil
+}
+
+// queryNByKey answers QueryNByKey {parties, tplId, contractKey, limit}
+// (3.5 on, for the non-unique keys of LF 2.3): up to limit visible active
+// contracts with the key, as [(cid, AnyTemplate)].
+func (s *session) queryNByKey(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+	f := p.Fields
+	ps, tpl, err := partiesType(f)
+	if err != nil {
+		return nil, err
+	}
+	key, err := contractKey(field(p, "contractKey"))
+	if err != nil {
+		return nil, err
+	}
+	limit, ok := field(p, "limit").(engine.Int64)
+	if !ok {
+		return nil, fmt.Errorf("QueryNByKey limit: expected an Int, got %T", field(p, "limit"))
+	}
+	cs, err := s.contractsByKey(ctx, ps, tpl, key, int64(limit))
+	if err != nil {
+		return nil, err
+	}
+	return list(cs), nil
+}
+
+// contractsByKey returns (cid, AnyTemplate) of up to limit visible active
+// contracts of tpl with the key, newest first, as the JVM runner's ledger
+// client answers (queryNByKey). A negative limit is no limit: the
+// library's queryNByKey refuses one, and the JVM runner reads the
+// queryAllByKey limit maxBound, truncated to -1, as unlimited.
+func (s *session) contractsByKey(ctx context.Context, ps []string, tpl lf.TypeConID, key engine.Value, limit int64) ([]engine.Value, error) {
 	cs, err := s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return t == tpl })
 	if err != nil {
 		return nil, err
 	}
-	for i := range cs {
+	var out []engine.Value
+	for i := len(cs) - 1; i >= 0 && (limit < 0 || int64(len(out)) < limit); i-- {
 		if cs[i].Key == nil {
 			continue
 		}
@@ -165,17 +205,20 @@ func (s *session) queryContractKey(ctx context.Context, p *engine.Record, _ stri
 		if err != nil {
 			return nil, err
 		}
-		if eq, err := engine.Equal(k, key); err != nil {
+		eq, err := engine.Equal(k, key)
+		if err != nil {
 			return nil, err
-		} else if eq {
-			arg, err := s.fromValue(cs[i].Arg)
-			if err != nil {
-				return nil, err
-			}
-			return some(s.tuple2(cs[i].ID, s.anyTemplate(tpl, arg))), nil
 		}
+		if !eq {
+			continue
+		}
+		arg, err := s.fromValue(cs[i].Arg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s.tuple2(cs[i].ID, s.anyTemplate(tpl, arg)))
 	}
-	return engine.None, nil
+	return out, nil
 }
 
 // Parties (§2.3).
@@ -192,11 +235,10 @@ func newPartySuffix() string {
 // participant fields name the participant that hosts the party; the
 // script's ledger is one participant, so they are not read.
 func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
-	nameV := field(p, "requestedName")
-	if nameV == nil {
-		nameV = field(p, "displayName")
+	if display := field(p, "displayName"); display != nil {
+		return s.allocateParty32(ctx, p, display)
 	}
-	name, err := asText(nameV)
+	name, err := asText(field(p, "requestedName"))
 	if err != nil {
 		return nil, fmt.Errorf("AllocateParty requestedName: %w", err)
 	}
@@ -212,6 +254,46 @@ func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ string)
 	case name != "" && name != hint:
 		return nil, runnerErrorf("Requested name '%s' cannot be different from id hint '%s'", name, hint)
 	}
+	return s.allocateHint(ctx, hint)
+}
+
+// allocateParty32 allocates a party as the 3.2 runner's ledger does for
+// the 3.2 library's AllocateParty {displayName, idHint, participant}: the
+// hint when it is not empty (the display name may differ), else the
+// display name ("party" when empty) made unique among the known parties
+// with a numeric suffix (alice, alice1, alice2 …), with no random suffix.
+func (s *session) allocateParty32(ctx context.Context, p *engine.Record, display engine.Value) (engine.Value, error) {
+	name, err := asText(display)
+	if err != nil {
+		return nil, fmt.Errorf("AllocateParty displayName: %w", err)
+	}
+	hint, err := asText(field(p, "idHint"))
+	if err != nil {
+		return nil, fmt.Errorf("AllocateParty idHint: %w", err)
+	}
+	if hint == "" {
+		if name == "" {
+			name = "party"
+		}
+		known, err := s.l.KnownParties(ctx)
+		if err != nil {
+			return nil, err
+		}
+		used := make(map[string]bool, len(known))
+		for _, k := range known {
+			h, _, _ := strings.Cut(k.Party, "::")
+			used[h] = true
+		}
+		hint = name
+		for i := 1; used[hint]; i++ {
+			hint = name + strconv.Itoa(i)
+		}
+	}
+	return s.allocateHint(ctx, hint)
+}
+
+// allocateHint allocates a party with a hint that must be a valid party.
+func (s *session) allocateHint(ctx context.Context, hint string) (engine.Value, error) {
 	if !lf.IsParty(hint) {
 		return nil, runnerErrorf("Invalid party name: %s", hint)
 	}
@@ -509,8 +591,15 @@ func (s *session) readPackageNames(v engine.Value) ([]PackageInfo, error) {
 	return out, nil
 }
 
-func (s *session) setVetted(ctx context.Context, f []engine.Value, vetted bool) (engine.Value, error) {
-	ps, err := s.readPackageNames(f[0])
+// setVetted answers VetPackages and UnvetPackages {packages} (to 3.3 of
+// April 2025) or {packages, participant}: the packages field is read by
+// name. The participant is not: the script's ledger is one participant.
+func (s *session) setVetted(ctx context.Context, p *engine.Record, vetted bool) (engine.Value, error) {
+	pv := field(p, "packages")
+	if pv == nil {
+		return nil, fmt.Errorf("no packages field in %v", p.Type.Fields)
+	}
+	ps, err := s.readPackageNames(pv)
 	if err != nil {
 		return nil, err
 	}
@@ -521,13 +610,11 @@ func (s *session) setVetted(ctx context.Context, f []engine.Value, vetted bool) 
 }
 
 func (s *session) vetPackages(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
-	f := p.Fields
-	return s.setVetted(ctx, f, true)
+	return s.setVetted(ctx, p, true)
 }
 
 func (s *session) unvetPackages(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
-	f := p.Fields
-	return s.setVetted(ctx, f, false)
+	return s.setVetted(ctx, p, false)
 }
 
 func (s *session) listPackages(ctx context.Context, onlyVetted bool) (engine.Value, error) {

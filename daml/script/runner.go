@@ -357,6 +357,7 @@ func init() {
 		"QueryInterfaceContractId": {(*session).queryInterfaceContractID, v1},
 		"QueryContractKey":         {(*session).queryContractKey, []int64{1, 2}},
 		"QueryByKey":               {(*session).queryContractKey, []int64{1, 2}},
+		"QueryNByKey":              {(*session).queryNByKey, v1},
 		// AllocateParty v2 (3.3 late on) has participants : [Text] where
 		// v1 has participant : Optional Text; neither is read.
 		"AllocateParty":      {(*session).allocateParty, []int64{1, 2}},
@@ -381,6 +382,12 @@ func init() {
 		"ListAllPackages":    {(*session).listAllPackages, v1},
 		"VetDar":             {(*session).vetDar, v1},
 		"UnvetDar":           {(*session).vetDar, v1},
+		// From 3.3 of March–May 2025 on.
+		"FailWithStatus":           {(*session).failWithStatus, v1},
+		"TryFailureStatus":         {(*session).tryFailureStatus, v1},
+		"Secp256k1Sign":            {(*session).secp256k1Sign, v1},
+		"Secp256k1WithEcdsaSign":   {(*session).secp256k1WithEcdsaSign, v1},
+		"Secp256k1GenerateKeyPair": {(*session).secp256k1GenerateKeyPair, v1},
 	}
 }
 
@@ -394,7 +401,10 @@ func (s *session) throw(ctx context.Context, p *engine.Record, loc string) (engi
 	}
 	msg, err := s.eng.ExceptionMessage(ctx, exc)
 	if err != nil {
-		msg = "<message failed: " + err.Error() + ">"
+		var ok bool
+		if msg, ok = s.pseudoExceptionMessage(exc); !ok {
+			msg = "<message failed: " + err.Error() + ">"
+		}
 	}
 	return nil, &ThrowError{Exception: exc, Message: msg, Location: loc}
 }

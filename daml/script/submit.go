@@ -360,6 +360,21 @@ func (s *session) submitErrorValue(e *SubmitError) engine.Value {
 		return rec("AuthorizationError", engine.Text(e.Message))
 	case "DUPLICATE_CONTRACT_KEY":
 		return rec("DuplicateContractKey", engine.None)
+	case "DAML_FAILURE":
+		// A failWithStatus, or (Canton 3.4 on) an unhandled exception: a
+		// FailureStatusError from the 3.3 library of March 2025 on, as the
+		// JVM runner builds it. Older libraries get the UnhandledException
+		// their own runner reported for an exception (Canton then had
+		// UNHANDLED_EXCEPTION), else the outdated-library UnknownError.
+		if fs := e.FailureStatus; fs != nil && s.hasConstructor(seID, "FailureStatusError") {
+			return rec("FailureStatusError", s.failureStatusValue(fs.ErrorID, fs.Category, fs.Message, fs.Metadata))
+		}
+		if e.Exception != nil {
+			return rec("UnhandledException", some(e.Exception))
+		}
+		if e.FailureStatus != nil {
+			return outdated("FailureStatusError")
+		}
 	case "UNHANDLED_EXCEPTION":
 		var exc engine.Value = engine.None
 		if e.Exception != nil {

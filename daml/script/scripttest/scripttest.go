@@ -1,9 +1,10 @@
 // Package scripttest builds small Daml-LF packages whose values are
 // hand-written Daml Scripts (records of the daml-script library's Script
 // type, stepping through questions), for the tests of daml/script and its
-// ledgers. The packages reference the types of a real daml-script 3.3
-// package (the Splice test DARs carry one) and are encoded with
-// daml/lf/lftest.
+// ledgers. The packages reference the types of a daml-script library:
+// the real one a DAR carries (ForDAR; the Splice test DARs carry 3.3), or
+// a synthetic library of one library line (NewLibrary), and are encoded
+// with daml/lf/lftest.
 package scripttest
 
 import (
@@ -28,23 +29,43 @@ const (
 	daException = "f181cd661f7af3a60bdaae4b0285a2a67beb55d6910fc8431dbae21a5825ec0f"
 )
 
-// Builder writes script expressions against the daml-script package DS.
+// Builder writes script expressions against the daml-script package DS,
+// whose payload shapes are those of Line.
 type Builder struct {
 	// DS is the daml-script package id.
 	DS string
-	n  int
+	// Line is the library's line (zero: S33c); Submit, Alloc, Version
+	// and ContractKey follow it.
+	Line Line
+	n    int
 }
 
-// ForDAR returns a Builder over the daml-script package dar carries (DS
-// is "" when it carries none).
+// ForDAR returns a Builder over the daml-script library dar carries
+// (daml-script, else daml3-script; DS is "" when it carries none), of
+// the line its definitions tell. The legacy daml-script of SDK 3.2 and
+// older, which has no Daml.Script.Internal.LowLevel, is not one.
 func ForDAR(dar *lf.DAR) *Builder {
 	b := &Builder{}
 	for _, p := range dar.Packages {
-		if p.Name == "daml-script" {
-			b.DS = p.ID
+		if p.Module("Daml.Script.Internal.LowLevel") == nil {
+			continue
+		}
+		if p.Name == "daml-script" || p.Name == "daml3-script" && b.DS == "" {
+			b.DS, b.Line = p.ID, LineOf(p)
 		}
 	}
 	return b
+}
+
+// Version is the version of a question that the library of the
+// Builder's line asks: 2 for AllocateParty from S33g on, for Submit and
+// QueryByKey from S35 on; 1 otherwise.
+func (b *Builder) Version(question string) int64 {
+	switch l := b.Line.or(); {
+	case question == "AllocateParty" && l >= S33g, (question == "Submit" || question == "QueryByKey") && l >= S35:
+		return 2
+	}
+	return 1
 }
 
 // Values returns the top-level values (of type Script ()) of a test
@@ -211,11 +232,35 @@ func (b *Builder) Submit(party lf.Expr, behaviour Behaviour, cmds ...lf.Expr) lf
 			"command", c, "explicitPackageId", &lf.EBuiltinCon{Con: lf.ConFalse}))
 	}
 	ne := Record(lf.TypeConID{PackageID: daNonEmpy, Module: "DA.NonEmpty.Types", Name: "NonEmpty"}, 1, "hd", party, "tl", Nil())
-	sub := b.Payload("Submit", "Submission", "sActAs", ne, "sReadAs", Nil(), "sDisclosures", Nil(),
-		"sPackagePreference", None(), "sPrefetchKeys", Nil(),
+	fields := []any{"sActAs", ne, "sReadAs", Nil(), "sDisclosures", Nil(), "sPackagePreference", None(),
 		"sErrorBehaviour", &lf.EEnumCon{ID: b.ds("Daml.Script.Internal.Questions.Submit", "ErrorBehaviour"), Con: string(behaviour)},
-		"sCommands", List(metas...), "sLocation", None())
+		"sCommands", List(metas...), "sLocation", None()}
+	if b.Line.or() != S32 {
+		fields = append(fields, "sPrefetchKeys", Nil())
+	}
+	sub := b.Payload("Submit", "Submission", fields...)
 	return b.Payload("Submit", "Submit", "submissions", List(sub))
+}
+
+// ContractKey is a contract key of template t, of type keyType, as the
+// Builder's line wraps it: the stable DA.Internal.Any:AnyContractKey (an
+// Any) up to S34, the library's own AnyContractKey (the bare key) in
+// S35.
+func (b *Builder) ContractKey(t lf.TypeConID, keyType lf.Type, key lf.Expr) lf.Expr {
+	if b.Line.or() >= S35 {
+		return Record(b.ds("Daml.Script.Internal.Questions.Commands", "AnyContractKey"), 0,
+			"getAnyContractKey", key, "getAnyContractKeyTemplateTypeRep", TemplateTypeRep(t))
+	}
+	return Record(lf.TypeConID{PackageID: daAny, Module: "DA.Internal.Any", Name: "AnyContractKey"}, 0,
+		"getAnyContractKey", &lf.EToAny{Type: keyType, Expr: key}, "getAnyContractKeyTemplateTypeRep", TemplateTypeRep(t))
+}
+
+// ExerciseByKeyCmd is an ExerciseByKey command; key is a ContractKey.
+func (b *Builder) ExerciseByKeyCmd(t lf.TypeConID, key lf.Expr, argType lf.TypeConID, arg lf.Expr) lf.Expr {
+	id := b.ds("Daml.Script.Internal.Questions.Commands", "Command")
+	return &lf.EVariantCon{Type: app(id, 0), Con: "ExerciseByKey",
+		Arg: Record(b.ds("Daml.Script.Internal.Questions.Commands", "Command.ExerciseByKey"), 0,
+			"tplId", TemplateTypeRep(t), "keyE", key, "argE", AnyChoice(t, argType, arg))}
 }
 
 // CreateCmd is a Create command.
@@ -270,8 +315,51 @@ func (b *Builder) CreatedCid(answer lf.Expr, then func(cid lf.Expr) lf.Expr) lf.
 
 // Alloc allocates a party with the hint and continues with it.
 func (b *Builder) Alloc(hint string, then func(p lf.Expr) lf.Expr) lf.Expr {
-	return b.Ask("AllocateParty", 1, b.Payload("PartyManagement", "AllocateParty",
-		"requestedName", Text(""), "idHint", Text(hint), "participant", None()), then)
+	return b.AllocNamed("", hint, then)
+}
+
+// AllocNamed allocates a party with a name (the requested name; the
+// display name in S32) and a hint, and continues with it, asking
+// AllocateParty as the Builder's line does.
+func (b *Builder) AllocNamed(name, hint string, then func(p lf.Expr) lf.Expr) lf.Expr {
+	fields := []any{"requestedName", Text(name), "idHint", Text(hint), "participant", None()}
+	switch l := b.Line.or(); {
+	case l == S32:
+		fields[0] = "displayName"
+	case l >= S33g:
+		fields[4], fields[5] = "participants", Nil()
+	}
+	return b.Ask("AllocateParty", b.Version("AllocateParty"), b.Payload("PartyManagement", "AllocateParty", fields...), then)
+}
+
+// FailureStatus is a DA.Internal.Fail.Types:FailureStatus value; meta
+// are key/value pairs.
+func FailureStatus(errorID string, category lf.FailureCategory, message string, meta ...[2]string) lf.Expr {
+	text := &lf.TBuiltin{Builtin: lf.BuiltinText}
+	var m lf.Expr = &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinTextMapEmpty}, Types: []lf.Type{text}}
+	for _, kv := range meta {
+		insert := &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinTextMapInsert}, Types: []lf.Type{text}}
+		m = &lf.EApp{Fun: insert, Args: []lf.Expr{Text(kv[0]), Text(kv[1]), m}}
+	}
+	return Record(lf.TypeConID{PackageID: daFailTypes, Module: "DA.Internal.Fail.Types", Name: "FailureStatus"}, 0,
+		"errorId", Text(errorID), "category", &lf.EFailureCategory{Category: category}, "message", Text(message), "meta", m)
+}
+
+// arithmeticErrorID is daml-prim's ArithmeticError, the exception the
+// synthetic libraries' tests throw (the engine reads its message from its
+// field, so its stand-in needs no message function).
+var arithmeticErrorID = lf.TypeConID{PackageID: daArithmetic, Module: "DA.Exception.ArithmeticError", Name: "ArithmeticError"}
+
+// ArithmeticError is an ArithmeticError exception value with the
+// message, as an AnyException.
+func ArithmeticError(msg string) lf.Expr {
+	return &lf.EToAnyException{Type: &lf.TCon{ID: arithmeticErrorID}, Expr: Record(arithmeticErrorID, 0, "message", Text(msg))}
+}
+
+// ThrowArithmetic evaluates to a thrown ArithmeticError (for pure code
+// in a script).
+func ThrowArithmetic(msg string) lf.Expr {
+	return &lf.EThrow{ReturnType: unit, ExceptionType: &lf.TCon{ID: arithmeticErrorID}, Exception: Record(arithmeticErrorID, 0, "message", Text(msg))}
 }
 
 // ExtendDAR returns a DAR whose main package is dalf (named main.dalf)
