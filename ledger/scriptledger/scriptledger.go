@@ -92,8 +92,13 @@ func submitError(err error) error {
 	}
 	se := newSubmitError(ae.Code.Name, ae.Cause, ae.Resources)
 	var ee *engine.Error
-	if errors.As(err, &ee) && ee.Exception != nil {
-		se.Exception = ee.Exception
+	if errors.As(err, &ee) {
+		if ee.Exception != nil {
+			se.Exception = ee.Exception
+		}
+		if ee.Kind == engine.ErrFailureStatus {
+			se.FailureStatus = &script.FailureStatus{ErrorID: ee.ErrorID, Category: ee.Category, Message: ee.Message, Metadata: ee.Metadata}
+		}
 	}
 	return se
 }
