@@ -49,7 +49,7 @@ const (
 // synonyms and values, then templates, exceptions and interfaces) and
 // then their serializability.
 func Check(pkg *lf.Package, lookup Lookup) (err error) {
-	c := &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{}}
+	c := newChecker(pkg, lookup)
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -80,6 +80,11 @@ func CheckDAR(dar *lf.DAR, skip func(id string) bool) error {
 	return nil
 }
 
+func newChecker(pkg *lf.Package, lookup Lookup) *checker {
+	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
+		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}}
+}
+
 // checker is the state of one package check.
 type checker struct {
 	pkg    *lf.Package
@@ -93,6 +98,13 @@ type checker struct {
 	evars map[string]lf.Type
 
 	depth, work int
+
+	// kinds memoizes kindOf for the types whose kind does not depend on
+	// the type variables in scope; tvarLookups counts the type variable
+	// lookups, to tell them. expansions memoizes expandHead.
+	kinds       map[lf.Type]*lf.Kind
+	expansions  map[*lf.TSyn]lf.Type
+	tvarLookups int
 }
 
 func (c *checker) enter() {

@@ -215,17 +215,16 @@ func findCycle(vertices []string, graph map[string][]string) []string {
 // interfaces mention (Canton's Util.collectIdentifiers: not those of
 // case patterns nor of exception messages).
 func (c *checker) moduleIdentifiers(m *lf.Module, add func(lf.TypeConID)) {
+	// Interned types are shared: each is walked once.
+	seenTypes := map[lf.Type]bool{}
+	addType := func(id lf.TypeConID, _ bool) { add(id) }
 	ty := func(t lf.Type) {
-		if t != nil {
-			c.typeIdentifiers(t, func(id lf.TypeConID, _ bool) { add(id) })
+		if t != nil && !seenTypes[t] {
+			seenTypes[t] = true
+			c.typeIdentifiers(t, addType)
 		}
 	}
-	seen := map[any]bool{}
-	ex := func(e lf.Expr) {
-		if e != nil {
-			exprIdentifiers(e, seen, add, ty)
-		}
-	}
+	ex := func(e lf.Expr) { c.exprIdentifiers(e, add, ty) }
 	for _, dt := range m.DataTypes {
 		for _, f := range dt.Fields {
 			ty(f.Type)
@@ -305,129 +304,198 @@ func (c *checker) typeIdentifiers(t lf.Type, f func(id lf.TypeConID, isSyn bool)
 	}
 }
 
-// exprIdentifiers adds the ids an expression mentions, visiting each
-// shared node once.
-func exprIdentifiers(root lf.Expr, seen map[any]bool, add func(lf.TypeConID), ty func(lf.Type)) {
-	lf.Inspect(root, func(n any) bool {
-		if seen[n] {
-			return false
+// exprIdentifiers calls add for the ids the expression mentions, and ty
+// for its types. It walks the expression as a tree (a shared node is
+// walked at each occurrence, as the type checker does; the work bound
+// applies).
+func (c *checker) exprIdentifiers(e lf.Expr, add func(lf.TypeConID), ty func(lf.Type)) {
+	if e == nil {
+		return
+	}
+	c.enter()
+	defer c.leave()
+	ex := func(xs ...lf.Expr) {
+		for _, x := range xs {
+			c.exprIdentifiers(x, add, ty)
 		}
-		seen[n] = true
-		tca := func(a lf.TypeConApp) {
-			add(a.ID)
-			for _, t := range a.Args {
-				ty(t)
-			}
+	}
+	tca := func(a lf.TypeConApp) {
+		add(a.ID)
+		for _, t := range a.Args {
+			ty(t)
 		}
-		switch n := n.(type) {
-		case *lf.EVal:
-			add(n.Ref)
-		case *lf.ERecCon:
-			tca(n.Type)
-		case *lf.ERecProj:
-			tca(n.Type)
-		case *lf.ERecUpd:
-			tca(n.Type)
-		case *lf.EVariantCon:
-			tca(n.Type)
-		case *lf.EEnumCon:
-			add(n.ID)
-		case *lf.ETyApp:
-			for _, t := range n.Types {
-				ty(t)
-			}
-		case *lf.EAbs:
-			for _, p := range n.Params {
-				ty(p.Type)
-			}
-		case *lf.ELet:
-			for _, b := range n.Bindings {
-				ty(b.Var.Type)
-			}
-		case *lf.ENil:
-			ty(n.Type)
-		case *lf.ECons:
-			ty(n.Type)
-		case *lf.EOptionalNone:
-			ty(n.Type)
-		case *lf.EOptionalSome:
-			ty(n.Type)
-		case *lf.EToAny:
-			ty(n.Type)
-		case *lf.EFromAny:
-			ty(n.Type)
-		case *lf.ETypeRep:
-			ty(n.Type)
-		case *lf.EToAnyException:
-			ty(n.Type)
-		case *lf.EFromAnyException:
-			ty(n.Type)
-		case *lf.EThrow:
-			ty(n.ReturnType)
-			ty(n.ExceptionType)
-		case *lf.EToInterface:
-			add(n.Interface)
-			add(n.Template)
-		case *lf.EFromInterface:
-			add(n.Interface)
-			add(n.Template)
-		case *lf.EUnsafeFromInterface:
-			add(n.Interface)
-			add(n.Template)
-		case *lf.ECallInterface:
-			add(n.Interface)
-		case *lf.ESignatoryInterface:
-			add(n.Interface)
-		case *lf.EObserverInterface:
-			add(n.Interface)
-		case *lf.EViewInterface:
-			add(n.Interface)
-		case *lf.EInterfaceTemplateTypeRep:
-			add(n.Interface)
-		case *lf.EToRequiredInterface:
-			add(n.Required)
-			add(n.Requiring)
-		case *lf.EFromRequiredInterface:
-			add(n.Required)
-			add(n.Requiring)
-		case *lf.EUnsafeFromRequiredInterface:
-			add(n.Required)
-			add(n.Requiring)
-		case *lf.EExperimental:
-			ty(n.Type)
+	}
+	switch n := e.(type) {
+	case *lf.EVal:
+		add(n.Ref)
+	case *lf.ERecCon:
+		tca(n.Type)
+		for _, f := range n.Fields {
+			ex(f.Expr)
+		}
+	case *lf.ERecProj:
+		tca(n.Type)
+		ex(n.Record)
+	case *lf.ERecUpd:
+		tca(n.Type)
+		ex(n.Record, n.Update)
+	case *lf.EVariantCon:
+		tca(n.Type)
+		ex(n.Arg)
+	case *lf.EEnumCon:
+		add(n.ID)
+	case *lf.EStructCon:
+		for _, f := range n.Fields {
+			ex(f.Expr)
+		}
+	case *lf.EStructProj:
+		ex(n.Struct)
+	case *lf.EStructUpd:
+		ex(n.Struct, n.Update)
+	case *lf.EApp:
+		ex(n.Fun)
+		ex(n.Args...)
+	case *lf.ETyApp:
+		ex(n.Expr)
+		for _, t := range n.Types {
+			ty(t)
+		}
+	case *lf.EAbs:
+		for _, p := range n.Params {
+			ty(p.Type)
+		}
+		ex(n.Body)
+	case *lf.ETyAbs:
+		ex(n.Body)
+	case *lf.ECase:
+		ex(n.Scrut)
+		for _, a := range n.Alts {
+			ex(a.Body)
+		}
+	case *lf.ELet:
+		for _, b := range n.Bindings {
+			ty(b.Var.Type)
+			ex(b.Bound)
+		}
+		ex(n.Body)
+	case *lf.ENil:
+		ty(n.Type)
+	case *lf.ECons:
+		ty(n.Type)
+		ex(n.Front...)
+		ex(n.Tail)
+	case *lf.EOptionalNone:
+		ty(n.Type)
+	case *lf.EOptionalSome:
+		ty(n.Type)
+		ex(n.Value)
+	case *lf.EToAny:
+		ty(n.Type)
+		ex(n.Expr)
+	case *lf.EFromAny:
+		ty(n.Type)
+		ex(n.Expr)
+	case *lf.ETypeRep:
+		ty(n.Type)
+	case *lf.EToAnyException:
+		ty(n.Type)
+		ex(n.Expr)
+	case *lf.EFromAnyException:
+		ty(n.Type)
+		ex(n.Expr)
+	case *lf.EThrow:
+		ty(n.ReturnType)
+		ty(n.ExceptionType)
+		ex(n.Exception)
+	case *lf.EToInterface:
+		add(n.Interface)
+		add(n.Template)
+		ex(n.Expr)
+	case *lf.EFromInterface:
+		add(n.Interface)
+		add(n.Template)
+		ex(n.Expr)
+	case *lf.EUnsafeFromInterface:
+		add(n.Interface)
+		add(n.Template)
+		ex(n.ContractID, n.Expr)
+	case *lf.ECallInterface:
+		add(n.Interface)
+		ex(n.Expr)
+	case *lf.ESignatoryInterface:
+		add(n.Interface)
+		ex(n.Expr)
+	case *lf.EObserverInterface:
+		add(n.Interface)
+		ex(n.Expr)
+	case *lf.EViewInterface:
+		add(n.Interface)
+		ex(n.Expr)
+	case *lf.EInterfaceTemplateTypeRep:
+		add(n.Interface)
+		ex(n.Expr)
+	case *lf.EToRequiredInterface:
+		add(n.Required)
+		add(n.Requiring)
+		ex(n.Expr)
+	case *lf.EFromRequiredInterface:
+		add(n.Required)
+		add(n.Requiring)
+		ex(n.Expr)
+	case *lf.EUnsafeFromRequiredInterface:
+		add(n.Required)
+		add(n.Requiring)
+		ex(n.ContractID, n.Expr)
+	case *lf.EExperimental:
+		ty(n.Type)
+	case *lf.EUpdate:
+		switch u := n.Update.(type) {
 		case *lf.UPure:
-			ty(n.Type)
+			ty(u.Type)
+			ex(u.Expr)
 		case *lf.UBlock:
-			for _, b := range n.Bindings {
+			for _, b := range u.Bindings {
 				ty(b.Var.Type)
+				ex(b.Bound)
 			}
+			ex(u.Body)
 		case *lf.UCreate:
-			add(n.Template)
+			add(u.Template)
+			ex(u.Expr)
 		case *lf.UCreateInterface:
-			add(n.Interface)
+			add(u.Interface)
+			ex(u.Expr)
 		case *lf.UExercise:
-			add(n.Template)
+			add(u.Template)
+			ex(u.ContractID, u.Arg)
 		case *lf.UExerciseInterface:
-			add(n.Interface)
+			add(u.Interface)
+			ex(u.ContractID, u.Arg, u.Guard)
 		case *lf.UExerciseByKey:
-			add(n.Template)
+			add(u.Template)
+			ex(u.Key, u.Arg)
 		case *lf.UFetch:
-			add(n.Template)
+			add(u.Template)
+			ex(u.ContractID)
 		case *lf.UFetchInterface:
-			add(n.Interface)
+			add(u.Interface)
+			ex(u.ContractID)
+		case *lf.ULedgerTimeLT:
+			ex(u.Expr)
 		case *lf.UEmbedExpr:
-			ty(n.Type)
+			ty(u.Type)
+			ex(u.Expr)
 		case *lf.UFetchByKey:
-			add(n.Template)
+			add(u.Template)
 		case *lf.ULookupByKey:
-			add(n.Template)
+			add(u.Template)
 		case *lf.UQueryNByKey:
-			add(n.Template)
+			add(u.Template)
 		case *lf.UTryCatch:
-			ty(n.ReturnType)
+			ty(u.ReturnType)
+			ex(u.Try, u.Catch)
 		}
-		return true
-	})
+	}
 }
 
 // --- Dependency versions (DependencyVersion.scala) ---

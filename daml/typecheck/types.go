@@ -155,10 +155,30 @@ func (c *checker) checkKind(k *lf.Kind) {
 
 // checkType checks that t has kind k (Env.checkType).
 func (c *checker) checkType(t lf.Type, k *lf.Kind) {
-	found := c.kindOf(t)
+	found := c.kindOfCached(t)
 	if !found.Equal(k) {
 		c.fail(c.kindMismatch(found, k))
 	}
+}
+
+// kindOfCached is kindOf, memoized for the types whose kind does not
+// depend on the type variables in scope: those whose computation looked
+// no variable up. Interned types are shared, so an annotation repeated
+// throughout a package is kind-checked once. Errors are not memoized.
+func (c *checker) kindOfCached(t lf.Type) *lf.Kind {
+	switch t.(type) {
+	case *lf.TBuiltin, *lf.TNat:
+		return c.kindOf(t)
+	}
+	if k, ok := c.kinds[t]; ok {
+		return k
+	}
+	before := c.tvarLookups
+	k := c.kindOf(t)
+	if c.tvarLookups == before {
+		c.kinds[t] = k
+	}
+	return k
 }
 
 // kindOf is Env.kindOfType.
@@ -167,9 +187,24 @@ func (c *checker) kindOf(t lf.Type) *lf.Kind {
 	defer c.leave()
 	switch t := t.(type) {
 	case *lf.TSyn:
-		c.checkType(c.expandSynApp(t.ID, t.Args), kStar)
+		// Canton expands the application and kind-checks the expansion.
+		// The synonym's definition was checked to have kind * with its
+		// parameters of their declared kinds, and the arguments are
+		// checked to have those kinds, so the expansion has kind *: only
+		// the lookup, the arity and the arguments are checked here (the
+		// expansion of a synonym used at many types is not rebuilt at each
+		// use). A fault in the synonym's own definition is reported where
+		// the definition is checked.
+		syn := c.lookupTypeSyn(t.ID, Reference{Sort: RefTypeSyn, ID: t.ID})
+		if len(syn.Params) != len(t.Args) {
+			c.synArity(t.ID, t.Args)
+		}
+		for i, a := range t.Args {
+			c.checkType(a, syn.Params[i].Kind)
+		}
 		return kStar
 	case *lf.TVar:
+		c.tvarLookups++
 		k, ok := c.tvars[t.Name]
 		if !ok {
 			c.throw(EUnknownTypeVar, Error{Name: t.Name}, "unknown type variable: %s", t.Name)
@@ -234,96 +269,96 @@ func (c *checker) checkUniq(n int, name func(int) string, dup func(string)) {
 
 // --- Synonyms ---
 
-// expandSynApp looks the synonym up, checks the arity and the arguments'
-// kinds and substitutes them into its replacement type.
-func (c *checker) expandSynApp(id lf.TypeConID, args []lf.Type) lf.Type {
-	syn := c.lookupTypeSyn(id, Reference{Sort: RefTypeSyn, ID: id})
-	if len(syn.Params) != len(args) {
-		parts := make([]string, len(args))
-		for i, a := range args {
-			parts[i] = prettyType(a)
-		}
-		c.throw(ETypeSynAppWrongArity, Error{Found: &lf.TSyn{ID: id, Args: args}},
-			"wrong arity in type synonym application: %s %s", qualified(id), strings.Join(parts, " "))
-	}
+// synArity raises ETypeSynAppWrongArity for a synonym applied to the
+// wrong number of arguments.
+func (c *checker) synArity(id lf.TypeConID, args []lf.Type) {
+	parts := make([]string, len(args))
 	for i, a := range args {
-		c.checkType(a, syn.Params[i].Kind)
+		parts[i] = prettyType(a)
 	}
-	if len(args) == 0 {
-		return syn.Type
-	}
-	m := make(map[string]lf.Type, len(args))
-	for i, a := range args {
-		m[syn.Params[i].Name] = a
-	}
-	return c.subst(m, syn.Type)
+	c.throw(ETypeSynAppWrongArity, Error{Found: &lf.TSyn{ID: id, Args: args}},
+		"wrong arity in type synonym application: %s %s", qualified(id), strings.Join(parts, " "))
 }
 
-// expand expands every synonym of t (Env.expandTypeSynonyms); t itself is
-// returned when it has none.
-func (c *checker) expand(t lf.Type) lf.Type {
-	c.enter()
-	defer c.leave()
-	switch t := t.(type) {
-	case *lf.TSyn:
-		return c.expand(c.expandSynApp(t.ID, t.Args))
-	case *lf.TApp:
-		f, a := c.expand(t.Fun), c.expand(t.Arg)
-		if f == t.Fun && a == t.Arg {
-			return t
-		}
-		return &lf.TApp{Fun: f, Arg: a}
-	case *lf.TForall:
-		s := c.bindT(t.Param.Name, t.Param.Kind)
-		b := c.expand(t.Body)
-		c.unbindT(s)
-		if b == t.Body {
-			return t
-		}
-		return &lf.TForall{Param: t.Param, Body: b}
-	case *lf.TStruct:
-		var fs []lf.Field
-		for i, f := range t.Fields {
-			ft := c.expand(f.Type)
-			if ft != f.Type && fs == nil {
-				fs = slices.Clone(t.Fields)
-			}
-			if fs != nil {
-				fs[i].Type = ft
-			}
-		}
-		if fs == nil {
-			return t
-		}
-		return &lf.TStruct{Fields: fs}
+// expandHead expands the synonym application t once, without checking
+// its arguments' kinds (they were checked where the type was written; an
+// arity mismatch or a missing synonym still raises its error). The
+// expansion of a given application is computed once.
+func (c *checker) expandHead(t *lf.TSyn) lf.Type {
+	if x, ok := c.expansions[t]; ok {
+		return x
 	}
-	return t
+	syn := c.lookupTypeSyn(t.ID, Reference{Sort: RefTypeSyn, ID: t.ID})
+	if len(syn.Params) != len(t.Args) {
+		c.synArity(t.ID, t.Args)
+	}
+	x := syn.Type
+	if len(t.Args) > 0 {
+		m := make(map[string]lf.Type, len(t.Args))
+		for i, a := range t.Args {
+			m[syn.Params[i].Name] = a
+		}
+		x = c.subst(m, syn.Type)
+	}
+	c.expansions[t] = x
+	return x
+}
+
+// whnf expands synonyms at the head of t until it is not a synonym
+// application (a synonym has kind *, so it is never applied: expanding
+// the head is all Canton's full expansion can change about t's shape).
+func (c *checker) whnf(t lf.Type) lf.Type {
+	for {
+		s, ok := t.(*lf.TSyn)
+		if !ok {
+			return t
+		}
+		c.enter()
+		c.leave()
+		t = c.expandHead(s)
+	}
 }
 
 // --- Equality ---
 
-// equal is Typing.scala's alphaEquiv: alpha-equivalence, or else
-// alpha-equivalence after expanding every synonym of both sides.
-func (c *checker) equal(t1, t2 lf.Type) bool {
-	if c.alpha(t1, t2, nil, nil, true) {
-		return true
-	}
-	e1, e2 := c.expand(t1), c.expand(t2)
-	if e1 == t1 && e2 == t2 {
-		return false
-	}
-	return c.alpha(e1, e2, nil, nil, true)
-}
+// equal is Typing.scala's alphaEquiv: t1 and t2 are alpha-equivalent, or
+// else alpha-equivalent after expanding every synonym of both sides. It
+// expands lazily, only the synonyms where the two sides differ: a
+// synonym applied to alpha-equivalent arguments on both sides is equal
+// without expansion, and otherwise its expansion is compared; the result
+// is the same as comparing the full expansions.
+func (c *checker) equal(t1, t2 lf.Type) bool { return c.alpha(t1, t2, nil, nil, true) }
 
-// alpha is AlphaEquiv.alphaEquiv. l and r are the binders entered on each
-// side, innermost last; same reports that they are the same names, in
-// which case physically equal types are equivalent.
+// alpha compares t1 and t2 (AlphaEquiv.alphaEquiv, with lazy synonym
+// expansion). l and r are the binders entered on each side, innermost
+// last; same reports that they are the same names, in which case
+// physically equal types are equivalent.
 func (c *checker) alpha(t1, t2 lf.Type, l, r []string, same bool) bool {
 	if same && t1 == t2 {
 		return true
 	}
 	c.enter()
 	defer c.leave()
+	s1, ok1 := t1.(*lf.TSyn)
+	s2, ok2 := t2.(*lf.TSyn)
+	if ok1 && ok2 && s1.ID == s2.ID && len(s1.Args) == len(s2.Args) {
+		eq := true
+		for i := range s1.Args {
+			if !c.alpha(s1.Args[i], s2.Args[i], l, r, same) {
+				eq = false
+				break
+			}
+		}
+		if eq {
+			return true
+		}
+	}
+	if ok1 {
+		return c.alpha(c.expandHead(s1), t2, l, r, false)
+	}
+	if ok2 {
+		return c.alpha(t1, c.expandHead(s2), l, r, false)
+	}
 	switch a := t1.(type) {
 	case *lf.TVar:
 		b, ok := t2.(*lf.TVar)
@@ -367,17 +402,6 @@ func (c *checker) alpha(t1, t2 lf.Type, l, r []string, same bool) bool {
 		}
 		for i := range fa {
 			if !c.alpha(fa[i].Type, fb[i].Type, l, r, same) {
-				return false
-			}
-		}
-		return true
-	case *lf.TSyn:
-		b, ok := t2.(*lf.TSyn)
-		if !ok || a.ID != b.ID || len(a.Args) != len(b.Args) {
-			return false
-		}
-		for i := range a.Args {
-			if !c.alpha(a.Args[i], b.Args[i], l, r, same) {
 				return false
 			}
 		}
@@ -544,7 +568,9 @@ func (c *checker) varNames(t lf.Type, acc map[string]bool) {
 }
 
 // --- Shape coercions (Typing.scala toFunction, toForall, toUpdate,
-// toStruct): syntactic first, then after full expansion. ---
+// toStruct): syntactic first, then after expansion. Canton expands the
+// whole type; only its head can change its shape, so the head is
+// expanded here. ---
 
 func arrowParts(t lf.Type) (arg, res lf.Type, ok bool) {
 	a, ok := t.(*lf.TApp)
@@ -577,7 +603,7 @@ func (c *checker) toFunction(t lf.Type) (lf.Type, lf.Type) {
 	if a, r, ok := arrowParts(t); ok {
 		return a, r
 	}
-	if a, r, ok := arrowParts(c.expand(t)); ok {
+	if a, r, ok := arrowParts(c.whnf(t)); ok {
 		return a, r
 	}
 	c.throw(EExpectedFunctionType, Error{Found: t}, "expected function type, but found: %s", prettyType(t))
@@ -588,7 +614,7 @@ func (c *checker) toForall(t lf.Type) *lf.TForall {
 	if f, ok := t.(*lf.TForall); ok {
 		return f
 	}
-	if f, ok := c.expand(t).(*lf.TForall); ok {
+	if f, ok := c.whnf(t).(*lf.TForall); ok {
 		return f
 	}
 	c.throw(EExpectedUniversalType, Error{Found: t}, "expected universal type, but found: %s", prettyType(t))
@@ -599,7 +625,7 @@ func (c *checker) toUpdate(t lf.Type) lf.Type {
 	if _, ok := builtinApp(t, lf.BuiltinUpdate); ok {
 		return t
 	}
-	e := c.expand(t)
+	e := c.whnf(t)
 	if _, ok := builtinApp(e, lf.BuiltinUpdate); ok {
 		return e
 	}
@@ -611,7 +637,7 @@ func (c *checker) toStruct(t lf.Type) *lf.TStruct {
 	if s, ok := t.(*lf.TStruct); ok {
 		return s
 	}
-	if s, ok := c.expand(t).(*lf.TStruct); ok {
+	if s, ok := c.whnf(t).(*lf.TStruct); ok {
 		return s
 	}
 	c.throw(EExpectedStructType, Error{Found: t}, "expected struct type, but found: %s", prettyType(t))
