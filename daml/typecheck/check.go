@@ -10,8 +10,9 @@
 // The checker is pure: it reads decoded packages (daml/lf) and returns
 // the first error as an *Error whose Kind is the name of Canton's
 // ValidationError case. It is safe on any package the decoder accepts:
-// it bounds its recursion depth and its total work, and refuses a package
-// beyond them with ETooComplex rather than running out of stack or time.
+// it bounds its recursion depth and its total work (linear in the
+// package's size), and refuses a package beyond them with ETooComplex
+// rather than running out of stack or time.
 package typecheck
 
 import (
@@ -24,17 +25,22 @@ import (
 type Lookup func(id string) *lf.Package
 
 // Bounds on the checker's work. maxDepth bounds the nesting of the
-// checker's recursion (expressions, and types, including types it builds
-// by substitution); the decoder bounds expressions to 10000 levels through
-// interned expressions, so real and decodable packages stay far below it
-// except for types built to be deep. maxWork bounds the number of steps
-// (expression, type and kind nodes visited) for one package: interned
-// expressions and types form a DAG, which a hostile archive can make
-// exponentially large as a tree. The real packages take at most a few
-// million steps.
+// checker's recursion (expressions, and types, including the types it
+// builds by substitution); the decoder bounds expressions to 10000 levels
+// through interned expressions, so decodable packages stay below it except
+// for types built to be deep. The number of steps (expression, type and
+// kind nodes visited) is bounded by workPerByte steps per byte of the
+// package's payload plus baseWork: interned expressions and types form a
+// DAG, which a hostile archive can make exponentially large as a tree,
+// while real packages take less than one step per payload byte (0.5 at
+// most for the real DARs of the test data), so the bound leaves them a
+// margin of more than a hundred. A package built in memory (no payload)
+// gets noPayloadWork steps.
 const (
-	maxDepth = 100_000
-	maxWork  = 200_000_000
+	maxDepth      = 100_000
+	workPerByte   = 64
+	baseWork      = 1_000_000
+	noPayloadWork = 20_000_000
 )
 
 // Check validates pkg as Canton's Validation.checkPackage does, resolving
@@ -81,8 +87,12 @@ func CheckDAR(dar *lf.DAR, skip func(id string) bool) error {
 }
 
 func newChecker(pkg *lf.Package, lookup Lookup) *checker {
+	budget := noPayloadWork
+	if len(pkg.Payload) > 0 {
+		budget = baseWork + workPerByte*len(pkg.Payload)
+	}
 	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
-		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}}
+		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget}
 }
 
 // checker is the state of one package check.
@@ -97,7 +107,7 @@ type checker struct {
 	tvars map[string]*lf.Kind
 	evars map[string]lf.Type
 
-	depth, work int
+	depth, work, maxWork int
 
 	// kinds memoizes kindOf for the types whose kind does not depend on
 	// the type variables in scope; tvarLookups counts the type variable
@@ -110,7 +120,7 @@ type checker struct {
 func (c *checker) enter() {
 	c.depth++
 	c.work++
-	if c.depth > maxDepth || c.work > maxWork {
+	if c.depth > maxDepth || c.work > c.maxWork {
 		c.tooComplex()
 	}
 }
@@ -119,7 +129,7 @@ func (c *checker) leave() { c.depth-- }
 
 func (c *checker) tooComplex() {
 	c.depth = 0 // the error's rendering must not trip over the bound again
-	c.throw(ETooComplex, Error{}, "the package is too complex to check (more than %d steps or %d levels of nesting)", maxWork, maxDepth)
+	c.throw(ETooComplex, Error{}, "the package is too complex to check (more than %d steps or %d levels of nesting)", c.maxWork, maxDepth)
 }
 
 // throw raises an error of the kind with the fields of e.

@@ -399,7 +399,7 @@ const maxPrinted = 4096
 // prettyType renders a type as Canton's Type.prettyType.
 func prettyType(t lf.Type) string {
 	var b strings.Builder
-	writeType(&b, t, 0)
+	writeType(&b, t, 0, 0)
 	if b.Len() > maxPrinted {
 		return b.String()[:maxPrinted] + "…"
 	}
@@ -431,10 +431,12 @@ const (
 	precApp    = 2
 )
 
-func writeType(b *strings.Builder, t lf.Type, prec int) {
-	if b.Len() > maxPrinted {
+func writeType(b *strings.Builder, t lf.Type, prec, depth int) {
+	if b.Len() > maxPrinted || depth > maxPrinted {
+		b.WriteString("…")
 		return
 	}
+	depth++
 	open := func(need bool) func() {
 		if need {
 			b.WriteByte('(')
@@ -454,7 +456,7 @@ func writeType(b *strings.Builder, t lf.Type, prec int) {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			writeType(b, a, precApp+1)
+			writeType(b, a, precApp+1, depth)
 		}
 		closeP()
 	case *lf.TCon:
@@ -469,17 +471,17 @@ func writeType(b *strings.Builder, t lf.Type, prec int) {
 		if f, ok := t.Fun.(*lf.TApp); ok {
 			if h, ok := f.Fun.(*lf.TBuiltin); ok && h.Builtin == lf.BuiltinArrow {
 				closeP := open(prec > precFun)
-				writeType(b, f.Arg, precFun+1)
+				writeType(b, f.Arg, precFun+1, depth)
 				b.WriteString(" → ")
-				writeType(b, t.Arg, precFun)
+				writeType(b, t.Arg, precFun, depth)
 				closeP()
 				return
 			}
 		}
 		closeP := open(prec > precApp)
-		writeType(b, t.Fun, precApp)
+		writeType(b, t.Fun, precApp, depth)
 		b.WriteByte(' ')
-		writeType(b, t.Arg, precApp+1)
+		writeType(b, t.Arg, precApp+1, depth)
 		closeP()
 	case *lf.TForall:
 		closeP := open(prec > precForall)
@@ -494,7 +496,7 @@ func writeType(b *strings.Builder, t lf.Type, prec int) {
 			body = f.Body
 		}
 		b.WriteString(". ")
-		writeType(b, body, precForall)
+		writeType(b, body, precForall, depth)
 		closeP()
 	case *lf.TStruct:
 		b.WriteByte('(')
@@ -503,7 +505,7 @@ func writeType(b *strings.Builder, t lf.Type, prec int) {
 				b.WriteString(", ")
 			}
 			b.WriteString(f.Name + ": ")
-			writeType(b, f.Type, precForall)
+			writeType(b, f.Type, precForall, depth)
 		}
 		b.WriteByte(')')
 	default:

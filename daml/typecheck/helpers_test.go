@@ -184,10 +184,15 @@ func lookupDATypes(id string) *lf.Package {
 	return nil
 }
 
-// checkErr runs Check and returns its *Error (nil when accepted).
-func checkErr(t *testing.T, p *lf.Package) *Error {
+// checkErr runs Check and returns its *Error (nil when accepted). The
+// universe is the DAR's packages when one is given, else daTypes.
+func checkErr(t *testing.T, p *lf.Package, dar ...*lf.DAR) *Error {
 	t.Helper()
-	err := Check(p, lookupDATypes)
+	lookup := Lookup(lookupDATypes)
+	if len(dar) > 0 {
+		lookup = dar[0].Package
+	}
+	err := Check(p, lookup)
 	if err == nil {
 		return nil
 	}
