@@ -92,7 +92,8 @@ func newChecker(pkg *lf.Package, lookup Lookup) *checker {
 		budget = baseWork + workPerByte*len(pkg.Payload)
 	}
 	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
-		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget}
+		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
+		referenced: map[string]bool{}}
 }
 
 // checker is the state of one package check.
@@ -108,6 +109,12 @@ type checker struct {
 	evars map[string]lf.Type
 
 	depth, work, maxWork int
+
+	// referenced are the other packages the package refers to, and
+	// patternPackages (when set) records the packages of case patterns
+	// (both filled by checkRecursion's walk).
+	referenced      map[string]bool
+	patternPackages func(lf.TypeConID)
 
 	// kinds memoizes kindOf for the types whose kind does not depend on
 	// the type variables in scope; tvarLookups counts the type variable

@@ -246,6 +246,14 @@ func TestSerializabilityMessage(t *testing.T) {
 	}
 }
 
+// withDepRef adds a value whose type refers to the data type M:D of the
+// package dep.
+func withDepRef(m *lf.Module, dep string) *lf.Module {
+	d := &lf.TCon{ID: lf.TypeConID{PackageID: dep, Module: "M", Name: "D"}}
+	m.Values = append(m.Values, &lf.DefValue{Name: "d", Type: tfn(d, tyUnit), Expr: lam("x", d, unitE)})
+	return m
+}
+
 // TestPackageRules: collisions, recursion and dependency versions (§1.3,
 // §9 #33-#35, #38), reported without a context.
 func TestPackageRules(t *testing.T) {
@@ -316,13 +324,28 @@ func TestPackageRules(t *testing.T) {
 			return testPackage(m)
 		}, ETypeSynCycle},
 		{"#38 dependency with a newer LF version", func() *lf.Package {
-			p := testPackage(baseModule())
+			p := testPackage(withDepRef(baseModule(), "dep22"))
 			p.LanguageVersion = lf.LF21
 			p.DirectDeps = []string{daTypes.ID, "dep22"}
 			return p
 		}, EModuleVersionDependencies},
-		{"unknown dependency", func() *lf.Package {
+		{"newer import no definition uses", func() *lf.Package {
 			p := testPackage(baseModule())
+			p.LanguageVersion = lf.LF21
+			p.DirectDeps = []string{daTypes.ID, "dep22"}
+			return p
+		}, 0},
+		{"dependency referenced only by a pattern", func() *lf.Package {
+			m := baseModule()
+			m.Values = append(m.Values, &lf.DefValue{Name: "p", Type: tyUnit, Expr: ecase(unitE,
+				alt(&lf.PEnum{ID: lf.TypeConID{PackageID: "dep22", Module: "M", Name: "D"}, Con: "C"}, unitE))})
+			p := testPackage(m)
+			p.LanguageVersion = lf.LF21
+			p.DirectDeps = []string{"dep22"}
+			return p
+		}, EModuleVersionDependencies},
+		{"unknown dependency", func() *lf.Package {
+			p := testPackage(withDepRef(baseModule(), "nope"))
 			p.DirectDeps = []string{"nope"}
 			return p
 		}, EUnknownDefinition},

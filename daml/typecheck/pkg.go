@@ -109,15 +109,30 @@ func allowedCollision(varCon, rec entity) bool {
 func (c *checker) checkRecursion() {
 	graph := map[string][]string{}
 	var mods []string
+	c.patternPackages = func(id lf.TypeConID) { c.referenced[id.PackageID] = true }
+	defer func() { c.patternPackages = nil }()
 	for _, m := range c.pkg.Modules {
 		mods = append(mods, m.Name)
 		refs := map[string]bool{}
 		add := func(id lf.TypeConID) {
-			if id.PackageID == c.pkg.ID && id.Module != m.Name {
-				refs[id.Module] = true
+			if id.PackageID == c.pkg.ID {
+				if id.Module != m.Name {
+					refs[id.Module] = true
+				}
+			} else {
+				c.referenced[id.PackageID] = true
 			}
 		}
 		c.moduleIdentifiers(m, add)
+		// Exception messages and case patterns are not module references
+		// (Canton's collectIdentifiers skips them), but their packages
+		// are dependencies.
+		addPkg := func(id lf.TypeConID) { c.referenced[id.PackageID] = true }
+		for _, e := range m.ExceptionDefs {
+			c.exprIdentifiers(e.Message, addPkg, func(t lf.Type) {
+				c.typeIdentifiers(t, func(id lf.TypeConID, _ bool) { addPkg(id) })
+			})
+		}
 		for _, n := range c.pkg.Modules { // archive order, deterministic
 			if refs[n.Name] {
 				graph[m.Name] = append(graph[m.Name], n.Name)
@@ -370,6 +385,14 @@ func (c *checker) exprIdentifiers(e lf.Expr, add func(lf.TypeConID), ty func(lf.
 	case *lf.ECase:
 		ex(n.Scrut)
 		for _, a := range n.Alts {
+			if c.patternPackages != nil {
+				switch p := a.Pattern.(type) {
+				case *lf.PVariant:
+					c.patternPackages(p.ID)
+				case *lf.PEnum:
+					c.patternPackages(p.ID)
+				}
+			}
 			ex(a.Body)
 		}
 	case *lf.ELet:
@@ -501,11 +524,14 @@ func (c *checker) exprIdentifiers(e lf.Expr, add func(lf.TypeConID), ty func(lf.
 // --- Dependency versions (DependencyVersion.scala) ---
 
 // checkDependencyVersions: every direct dependency must be known and use
-// an LF version no newer than the package's.
+// an LF version no newer than the package's. Canton's direct dependencies
+// are the packages the decoder saw referenced; the model's DirectDeps also
+// holds the declared imports no definition uses, which are skipped here
+// (references seen by checkRecursion's walk).
 func (c *checker) checkDependencyVersions() {
 	c.ctx = Context{}
 	for _, dep := range c.pkg.DirectDeps {
-		if dep == c.pkg.ID {
+		if dep == c.pkg.ID || !c.referenced[dep] {
 			continue
 		}
 		ref := Reference{Sort: RefPackage, ID: lf.TypeConID{PackageID: dep}}
