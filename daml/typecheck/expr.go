@@ -85,7 +85,12 @@ func (c *checker) typeOfBuiltinLit(e lf.Expr) lf.Type {
 // Canton's order.
 func (c *checker) typeOf(e lf.Expr) lf.Type {
 	c.enter()
-	defer c.leave()
+	r := c.typeOf1(e)
+	c.leave()
+	return r
+}
+
+func (c *checker) typeOf1(e lf.Expr) lf.Type {
 	switch e := e.(type) {
 	case *lf.EVar:
 		t, ok := c.evars[e.Name]
@@ -432,7 +437,11 @@ func (c *checker) checkAnyType(t lf.Type) {
 
 func (c *checker) checkComplexAnyType(t, sub lf.Type) {
 	c.enter()
-	defer c.leave()
+	c.checkComplexAnyType1(t, sub)
+	c.leave()
+}
+
+func (c *checker) checkComplexAnyType1(t, sub lf.Type) {
 	switch s := sub.(type) {
 	case *lf.TVar, *lf.TForall, *lf.TSyn:
 		c.throw(EExpectedAnyType, Error{Found: sub}, "expected a any type but found: %s", prettyType(sub))

@@ -24,7 +24,6 @@ var (
 	nat         = &lf.Kind{Sort: lf.KindNat}
 	unitE       = &lf.EBuiltinCon{Con: lf.ConUnit}
 	trueE       = &lf.EBuiltinCon{Con: lf.ConTrue}
-	falseE      = &lf.EBuiltinCon{Con: lf.ConFalse}
 )
 
 func karrow(a, b *lf.Kind) *lf.Kind { return &lf.Kind{Sort: lf.KindArrow, Param: a, Result: b} }

@@ -298,7 +298,11 @@ func (c *checker) moduleIdentifiers(m *lf.Module, add func(lf.TypeConID)) {
 // (isSyn true) that t mentions.
 func (c *checker) typeIdentifiers(t lf.Type, f func(id lf.TypeConID, isSyn bool)) {
 	c.enter()
-	defer c.leave()
+	c.typeIdentifiers1(t, f)
+	c.leave()
+}
+
+func (c *checker) typeIdentifiers1(t lf.Type, f func(id lf.TypeConID, isSyn bool)) {
 	switch t := t.(type) {
 	case *lf.TCon:
 		f(t.ID, false)
@@ -328,7 +332,11 @@ func (c *checker) exprIdentifiers(e lf.Expr, add func(lf.TypeConID), ty func(lf.
 		return
 	}
 	c.enter()
-	defer c.leave()
+	c.exprIdentifiers1(e, add, ty)
+	c.leave()
+}
+
+func (c *checker) exprIdentifiers1(e lf.Expr, add func(lf.TypeConID), ty func(lf.Type)) {
 	ex := func(xs ...lf.Expr) {
 		for _, x := range xs {
 			c.exprIdentifiers(x, add, ty)

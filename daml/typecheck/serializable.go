@@ -100,7 +100,12 @@ func (c *checker) unserializable(requirement string, t lf.Type, reason string) {
 // serializable, else the first reason it is not.
 func (c *checker) serialReason(t lf.Type, vars map[string]bool) string {
 	c.enter()
-	defer c.leave()
+	r := c.serialReason1(t, vars)
+	c.leave()
+	return r
+}
+
+func (c *checker) serialReason1(t lf.Type, vars map[string]bool) string {
 	switch t := t.(type) {
 	case *lf.TVar:
 		if !vars[t.Name] {

@@ -139,7 +139,11 @@ func structField(t *lf.TStruct, name string) (lf.Type, bool) {
 // (Typing.scala Env.checkKind).
 func (c *checker) checkKind(k *lf.Kind) {
 	c.enter()
-	defer c.leave()
+	c.checkKind1(k)
+	c.leave()
+}
+
+func (c *checker) checkKind1(k *lf.Kind) {
 	if k == nil {
 		c.throw(ENatKindRightOfArrow, Error{}, "invalid kind ?")
 	}
@@ -184,7 +188,12 @@ func (c *checker) kindOfCached(t lf.Type) *lf.Kind {
 // kindOf is Env.kindOfType.
 func (c *checker) kindOf(t lf.Type) *lf.Kind {
 	c.enter()
-	defer c.leave()
+	r := c.kindOf1(t)
+	c.leave()
+	return r
+}
+
+func (c *checker) kindOf1(t lf.Type) *lf.Kind {
 	switch t := t.(type) {
 	case *lf.TSyn:
 		// Canton expands the application and kind-checks the expansion.
@@ -338,7 +347,12 @@ func (c *checker) alpha(t1, t2 lf.Type, l, r []string, same bool) bool {
 		return true
 	}
 	c.enter()
-	defer c.leave()
+	eq := c.alpha1(t1, t2, l, r, same)
+	c.leave()
+	return eq
+}
+
+func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
 	s1, ok1 := t1.(*lf.TSyn)
 	s2, ok2 := t2.(*lf.TSyn)
 	if ok1 && ok2 && s1.ID == s2.ID && len(s1.Args) == len(s2.Args) {
@@ -452,9 +466,14 @@ func (s *substituter) freeVars() map[string]bool {
 }
 
 func (s *substituter) apply(t lf.Type) lf.Type {
+	s.c.enter()
+	x := s.apply1(t)
+	s.c.leave()
+	return x
+}
+
+func (s *substituter) apply1(t lf.Type) lf.Type {
 	c := s.c
-	c.enter()
-	defer c.leave()
 	switch t := t.(type) {
 	case *lf.TVar:
 		if r, ok := s.m[t.Name]; ok {
@@ -547,7 +566,11 @@ func (s *substituter) apply(t lf.Type) lf.Type {
 // acc (TypeSubst.freeVars).
 func (c *checker) varNames(t lf.Type, acc map[string]bool) {
 	c.enter()
-	defer c.leave()
+	c.varNames1(t, acc)
+	c.leave()
+}
+
+func (c *checker) varNames1(t lf.Type, acc map[string]bool) {
 	switch t := t.(type) {
 	case *lf.TVar:
 		acc[t.Name] = true
