@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/typecheck"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
@@ -49,7 +50,20 @@ func damlError(err error) error {
 	if errors.As(err, &ve) {
 		return fromValue(ve)
 	}
+	var te *typecheck.Error
+	if errors.As(err, &te) {
+		return fromTypecheck(te)
+	}
 	return err
+}
+
+// fromTypecheck maps a package the type checker refused to Canton's
+// DAR_VALIDATION_ERROR (PackageServiceErrors.Validation.ValidationError):
+// a fixed cause, and the validator's error in the validationError context
+// entry (bounded: a type printed in it may be long).
+func fromTypecheck(te *typecheck.Error) *apierr.Error {
+	return apierr.DarValidationError.Wrap(te, "Package validation failed.").
+		WithContext("validationError", apierr.Quote(te.CantonString()))
 }
 
 // fromValue maps a *value.Error: each value.ErrorKind has one code, and

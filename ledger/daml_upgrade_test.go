@@ -10,7 +10,7 @@ import (
 )
 
 // upgradedIou is iou 2.0.0: Iou gains an optional note, and a
-// non-consuming choice Note that returns it.
+// non-consuming choice GetNote that returns it (a choice named Note would collide with the field note: Canton compares names case-insensitively).
 func upgradedIou(v1 string) lftest.Package {
 	p := lftest.IouPackage("2.0.0")
 	p.UpgradedID = v1
@@ -18,7 +18,7 @@ func upgradedIou(v1 string) lftest.Package {
 	m.DataTypes[0].Fields = append(m.DataTypes[0].Fields, lftest.Field{Name: "note", Type: lftest.Opt(lftest.B(lftest.Text))})
 	iou := lf.TypeConApp{ID: lf.TypeConID{Module: "Main", Name: "Iou"}}
 	optText := &lf.TApp{Fun: &lf.TBuiltin{Builtin: lf.BuiltinOptional}, Arg: &lf.TBuiltin{Builtin: lf.BuiltinText}}
-	m.Templates[0].Choices = append(m.Templates[0].Choices, lftest.Choice{Name: "Note", Arg: lftest.B(lftest.Unit), Ret: lftest.Opt(lftest.B(lftest.Text)),
+	m.Templates[0].Choices = append(m.Templates[0].Choices, lftest.Choice{Name: "GetNote", Arg: lftest.B(lftest.Unit), Ret: lftest.Opt(lftest.B(lftest.Text)),
 		Update: &lf.EUpdate{Update: &lf.UPure{Type: optText, Expr: &lf.ERecProj{Type: iou, Field: "note", Record: &lf.EVar{Name: "this"}}}}})
 	return p
 }
@@ -63,7 +63,7 @@ func TestUpgrades(t *testing.T) {
 	}
 	// v2's Note on the v1 contract: the note is None.
 	tree := submit("note", nil, ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: "#iou:Main:Iou", ContractID: v1.ContractID,
-		Choice: "Note", ChoiceArgument: json.RawMessage(`{}`)}})
+		Choice: "GetNote", ChoiceArgument: json.RawMessage(`{}`)}})
 	x := tree.EventsByID["0"].ExercisedTreeEvent
 	if x == nil || x.Value.TemplateID != ids2[0]+":Main:Iou" || string(x.Value.ExerciseResult) != "null" {
 		t.Fatalf("v2 Note on a v1 contract: %+v", tree.EventsByID)

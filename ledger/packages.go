@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/typecheck"
 
 	"github.com/ledgernode/ledgernode/ledger/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -353,9 +354,54 @@ func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
 	if err := dar.CheckDependencies(); err != nil {
 		return nil, damlError(err)
 	}
+	if err := n.typecheckDAR(dar); err != nil {
+		return nil, err
+	}
 	seenDARs.put(key, dar)
 	return dar, nil
 }
+
+// typecheckDAR runs Canton's package validator (daml/typecheck) on every
+// package of the DAR that neither this process has checked before nor the
+// node stores, as Canton validates the packages of a DAR it does not know
+// yet, on validate and upload alike. A package id is the hash of the
+// package, so a package checked once is checked for every node.
+func (n *Node) typecheckDAR(dar *lf.DAR) error {
+	stored := map[string]bool{}
+	err := n.st.View(func(r *store.Reader) error {
+		for _, p := range dar.Packages {
+			if _, ok := checkedPackages.Load(p.ID); ok {
+				continue
+			}
+			ok, err := hasKey(r, store.PackageKey(p.ID))
+			if err != nil {
+				return err
+			}
+			stored[p.ID] = ok
+		}
+		return nil
+	})
+	if err != nil {
+		return storeErr(err)
+	}
+	err = typecheck.CheckDAR(dar, func(id string) bool {
+		_, checked := checkedPackages.Load(id)
+		// LF 2.dev packages (accepted with Options.AllowDevLF) may use
+		// development builtins whose types the checker does not know.
+		return checked || stored[id] || dar.Package(id).LanguageVersion.IsDev()
+	})
+	if err != nil {
+		return damlError(err)
+	}
+	for _, p := range dar.Packages {
+		checkedPackages.Store(p.ID, struct{}{})
+	}
+	return nil
+}
+
+// checkedPackages holds the ids of the packages the process type-checked
+// (or that a node stores, and so were checked on upload).
+var checkedPackages sync.Map
 
 // seenDARs keeps the last DARs the process read and checked, shared by
 // every node: a test suite that uploads the same DAR into a node per test

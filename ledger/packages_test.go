@@ -7,9 +7,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -483,6 +485,59 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 			after := create(t, n, "after", alice)
 			exercise(t, n, "peek", alice, after, "Peek", `{}`)
 			exercise(t, n, "transfer", alice, before, "Transfer", `{"newOwner":"`+alice+`"}`)
+		})
+	}
+}
+
+// TestIllTypedDARRefused: a DAR with a package that does not type-check
+// (a value of type Bool defined as ()) is refused on validate and on
+// upload with DAR_VALIDATION_ERROR, its validator error in the context,
+// and leaves no trace: the package is not listed and the ledger end does
+// not move. Before the type checker ran on upload, both accepted it and
+// the upload stored it.
+func TestIllTypedDARRefused(t *testing.T) {
+	t.Parallel()
+	bad := lftest.Package{Name: "bad", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Mod",
+		Values: []lftest.Value{{Name: "x", Type: lftest.B(lftest.Bool), Expr: &lf.EBuiltinCon{Con: lf.ConUnit}}}}}}
+	synthetic, _ := lftest.DAR(bad)
+	for _, tc := range []struct {
+		name string
+		dar  func(t *testing.T) []byte
+	}{
+		{"lftest value of the wrong type", func(*testing.T) []byte { return synthetic }},
+		{"illformed.dar", func(t *testing.T) []byte { return realDAR(t, "illformed.dar") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := tc.dar(t)
+			n := openNode(t, ledger.Options{})
+			ctx := t.Context()
+			before, _ := n.LedgerEnd(ctx)
+			for _, op := range []struct {
+				name string
+				run  func() error
+			}{
+				{"validate", func() error { _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
+				{"upload", func() error { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
+				{"upload without vetting", func() error {
+					_, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true})
+					return err
+				}},
+			} {
+				err := op.run()
+				var ae *apierr.Error
+				if !errors.As(err, &ae) || ae.Code != apierr.DarValidationError || ae.Cause != "Package validation failed." ||
+					!strings.Contains(ae.Context["validationError"], "com.digitalasset.daml.lf.validation.ETypeMismatch: ") {
+					t.Errorf("%s: %v (context %v), want DAR_VALIDATION_ERROR with an ETypeMismatch", op.name, err, ae)
+				}
+			}
+			pkgs, err := n.ListPackages(ctx)
+			if err != nil || len(pkgs.PackageIDs) != 0 {
+				t.Errorf("packages after the refusals: %v (%v), want none", pkgs.PackageIDs, err)
+			}
+			if after, _ := n.LedgerEnd(ctx); after != before {
+				t.Errorf("ledger end %v after the refusals, was %v", after, before)
+			}
 		})
 	}
 }
