@@ -35,6 +35,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/script"
+	"github.com/ledgernode/ledgernode/daml/typecheck"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
 )
@@ -178,6 +179,12 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			}
 			token = strings.TrimSpace(string(b))
 		}
+		// The local fixture's upload type-checks the DAR; against a
+		// remote participant, check it here, as `daml script` compiles
+		// against a validated package.
+		if err := typecheck.CheckDAR(dar, nil); err != nil {
+			return 0, fmt.Errorf("the DAR does not type-check: %w", err)
+		}
 		remote := scriptledger.NewRemote(c.ledgerURL, token, dar)
 		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
 			_, err := r.Run(ctx, id, remote)
@@ -185,6 +192,10 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		}
 	} else {
 		fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, data)
+		var te *typecheck.Error
+		if errors.As(err, &te) {
+			return 0, fmt.Errorf("the DAR does not type-check: %w", te)
+		}
 		if err != nil {
 			return 0, err
 		}

@@ -44,3 +44,21 @@ func TestRealSuites(t *testing.T) {
 		})
 	}
 }
+
+// TestIllTypedDARRefused: a DAR that does not type-check fails before any
+// script runs, locally (the fixture's upload refuses it) and against a
+// participant (checked here).
+func TestIllTypedDARRefused(t *testing.T) {
+	path := "../../../shared/testdata/dars/illformed.dar"
+	scripttest.ReadDAR(t, path) // skips without ../shared
+	for _, args := range [][]string{
+		{"--dar", path, "--all"},
+		{"--dar", path, "--all", "--ledger-url", "http://127.0.0.1:1"},
+	} {
+		var out, errOut bytes.Buffer
+		code := cli(context.Background(), args, &out, &errOut)
+		if code == 0 || !strings.Contains(errOut.String()+out.String(), "type mismatch") {
+			t.Errorf("%v: exit %d, output %q %q, want a failure naming the type mismatch", args, code, out.String(), errOut.String())
+		}
+	}
+}
