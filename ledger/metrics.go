@@ -57,7 +57,8 @@ var (
 	descLedgerEnd = prometheus.NewDesc("ledgernode_ledger_end",
 		"The ledger end: the last published offset (0 on an empty ledger).", nil, nil)
 	descBadgerSize = prometheus.NewDesc("ledgernode_badger_size_bytes",
-		"Size of the Badger store's files by part (lsm: the LSM tree, vlog: the value log); 0 for an in-memory node.", []string{"part"}, nil)
+		"Bytes the Badger store's files take on disk, read at each scrape, by part (lsm: the LSM tree's tables "+
+			"and its memtables' write-ahead logs, vlog: the value log); 0 for an in-memory node.", []string{"part"}, nil)
 )
 
 // Collector returns the node's Prometheus metrics: committed and failed

@@ -350,7 +350,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 
 // authSpec resolves -auth: without it, the HS256 secret kept in the data
 // directory (generated on first use; per run with -in-memory). hint tells
-// the developer how to get tokens for other users.
+// the developer how to get tokens for other users, with the command they
+// can run (tokenCommand).
 func authSpec(c config, logger *slog.Logger) (spec, hint string, err error) {
 	switch {
 	case c.auth != "":
@@ -358,11 +359,12 @@ func authSpec(c config, logger *slog.Logger) (spec, hint string, err error) {
 			if secret == "" {
 				return "", "", usageError{nil, errors.New("-auth hs256: empty secret")}
 			}
-			return c.auth, "Tokens for other users: ledgerd token -user U -auth hs256:SECRET", nil
+			return c.auth, "Tokens for other users: " + tokenCommand(os.Args[0]) + " -user U -auth hs256:SECRET", nil
 		}
 		return c.auth, "", nil
 	case c.inMemory:
-		return "hs256:" + newSecret(), "In memory, the generated secret lasts this run only; pass -auth hs256:SECRET to mint tokens for other users with: ledgerd token -user U -auth hs256:SECRET", nil
+		return "hs256:" + newSecret(), "In memory, the generated secret lasts this run only; pass -auth hs256:SECRET to mint tokens for other users with: " +
+			tokenCommand(os.Args[0]) + " -user U -auth hs256:SECRET", nil
 	}
 	secret, created, err := loadOrCreateSecret(c.data)
 	if err != nil {
@@ -374,7 +376,7 @@ func authSpec(c config, logger *slog.Logger) (spec, hint string, err error) {
 	} else {
 		logger.Info("using the HS256 secret of the data directory", "file", path)
 	}
-	return "hs256:" + secret, fmt.Sprintf("Tokens survive restarts (secret in %s). A token for another user: ledgerd token -user U -data %s", path, c.data), nil
+	return "hs256:" + secret, fmt.Sprintf("Tokens survive restarts (secret in %s). A token for another user: %s -user U -data %s", path, tokenCommand(os.Args[0]), c.data), nil
 }
 
 // authenticator turns the -auth flag into a token verifier (nil for none)

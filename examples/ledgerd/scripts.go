@@ -44,8 +44,8 @@ func (c config) seed(ctx context.Context, node *ledger.Node, logger *slog.Logger
 		if err != nil {
 			return fmt.Errorf("-dar %s: %w", path, err)
 		}
+		// The node logs "DAR uploaded" with the main package id.
 		mains = append(mains, dar.Main)
-		logger.Info("DAR uploaded", "file", path, "mainPackageId", dar.Main.ID, "name", dar.Main.Name, "version", dar.Main.Version)
 	}
 	if len(c.initScripts) == 0 {
 		return nil

@@ -138,3 +138,17 @@ type usageError struct {
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
+
+// tokenCommand is the command that runs the token subcommand of the
+// ledgerd invoked as argv0 (its os.Args[0]): the go run form when argv0 is
+// a go run build (in a go-build<N> temporary directory, or in the go-build
+// cache where go run keeps executables), else argv0 as it was typed.
+func tokenCommand(argv0 string) string {
+	dirs := strings.FieldsFunc(argv0, func(r rune) bool { return r == '/' || r == '\\' })
+	for _, d := range dirs[:max(len(dirs)-1, 0)] {
+		if n, ok := strings.CutPrefix(d, "go-build"); ok && strings.Trim(n, "0123456789") == "" {
+			return "go run ./examples/ledgerd token"
+		}
+	}
+	return argv0 + " token"
+}

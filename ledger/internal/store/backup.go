@@ -111,7 +111,3 @@ func load(db *badger.DB, r io.Reader) (err error) {
 	}
 	return nil
 }
-
-// Sizes returns the sizes in bytes of the LSM tree and of the value log
-// (both 0 for an in-memory store, which has no files).
-func (s *Store) Sizes() (lsm, vlog int64) { return s.db.Size() }

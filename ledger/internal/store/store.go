@@ -79,6 +79,10 @@ type Store struct {
 
 	spilledAny atomic.Bool // some value was ever spilled
 
+	// inMemory, dir and valueDir are Badger's options, for Sizes.
+	inMemory      bool
+	dir, valueDir string
+
 	reqs chan *request
 	quit chan struct{}
 	done chan struct{}
@@ -105,6 +109,9 @@ func Open(opts Options) (*Store, error) {
 		onFail:   opts.OnCommitFailed,
 		onSubmit: opts.OnSubmit,
 		spill:    opts.Spill,
+		inMemory: opts.Badger.InMemory,
+		dir:      opts.Badger.Dir,
+		valueDir: opts.Badger.ValueDir,
 		reqs:     make(chan *request),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
