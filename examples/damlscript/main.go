@@ -13,7 +13,9 @@
 // state (scriptledger.Remote); the DAR must be on it.
 //
 // It prints one line per script, "PASS Module:value (12 ms)" or
-// "FAIL Module:value: <reason>", then "N passed, M failed", and exits 1
+// "FAIL Module:value: <reason>" (the reason as `daml test` reports it:
+// "Script execution failed on commit at Module:line:column: <the ledger's
+// error>" for a failed submission), then "N passed, M failed", and exits 1
 // when a script failed (2 for a command-line mistake). trace/debug output
 // goes to stderr, prefixed with the script's name.
 package main
@@ -267,7 +269,7 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		res := <-results[i]
 		if res.err != nil {
 			failed++
-			fmt.Fprintf(stdout, "FAIL %s: %s\n", script.Name(id), reason(res.err))
+			fmt.Fprintf(stdout, "FAIL %s: %s\n", script.Name(id), cut(failure(res.err, c.timeout)))
 			continue
 		}
 		passed++
@@ -282,14 +284,8 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 // transaction can name hundreds of contracts).
 const maxReason = 2000
 
-// reason is a failure's text without the script name the line already
-// shows, cut at maxReason bytes.
-func reason(err error) string {
-	s := err.Error()
-	var se *script.Error
-	if errors.As(err, &se) {
-		s = se.Err.Error()
-	}
+// cut cuts a failure's text at maxReason bytes.
+func cut(s string) string {
 	if len(s) <= maxReason {
 		return s
 	}

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"errors"
 	"go/parser"
 	"go/token"
 	"io"
@@ -193,13 +192,13 @@ var (
 // want is the report of testDAR's scripts with --all.
 func (h handWritten) want() []string {
 	return []string{
-		"FAIL Test:assertFail: Unhandled exception DA.Exception.GeneralError:GeneralError: assertion failed: 1 == 2",
+		"FAIL Test:assertFail: Script execution failed: Failed with status: UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError: assertion failed: 1 == 2 Using Canton Error Category InvalidGivenCurrentSystemStateOther",
 		"PASS Test:createArchive (N ms)",
-		"FAIL Test:mustFailSucceeds: Command Submit failed: Expected submit to fail but it succeeded",
+		"FAIL Test:mustFailSucceeds: Script execution failed on commit at unknown source: Expected submit to fail but it succeeded",
 		"PASS Test:ok (N ms)",
-		"FAIL Test:submitFails: Command Submit failed: DAML_AUTHORIZATION_ERROR: " +
-			"Interpretation error: Error: node NodeId(0) (" + h.modelID + ":Main:T) requires authorizers carol::N, but only dave::N were given (at submit at Test:12)",
-		"FAIL Test:unknown: Command Frobnicate failed: Unknown command Frobnicate - Version 1 (asked by daml-script-3.3.0.20250214.13611.0)",
+		"FAIL Test:submitFails: Script execution failed on commit at Test:12:3: DAML_AUTHORIZATION_ERROR: " +
+			"Interpretation error: Error: node NodeId(0) (" + h.modelID + ":Main:T) requires authorizers carol::N, but only dave::N were given",
+		"FAIL Test:unknown: Script execution failed: Command Frobnicate failed: Unknown command Frobnicate - Version 1 (asked by daml-script-3.3.0.20250214.13611.0)",
 		"2 passed, 4 failed",
 	}
 }
@@ -226,7 +225,7 @@ func TestCLI(t *testing.T) {
 		{"all", []string{"--dar", path, "--all"}, 1, hw.want()},
 		{"all in parallel", []string{"--dar", path, "--all", "-p", "3"}, 1, hw.want()},
 		{"one passing", []string{"--dar", path, "--script-name", "Test:ok"}, 0, []string{"PASS Test:ok (N ms)", "1 passed, 0 failed"}},
-		{"unknown name", []string{"--dar", path, "--script-name", "Test:nope"}, 1, []string{"FAIL Test:nope: no value Test:nope in package " + hw.scripts, "0 passed, 1 failed"}},
+		{"unknown name", []string{"--dar", path, "--script-name", "Test:nope"}, 1, []string{"FAIL Test:nope: Script execution failed: no value Test:nope in package " + hw.scripts, "0 passed, 1 failed"}},
 		{"no dar", []string{"--all"}, 2, nil},
 		{"all and a name", []string{"--dar", path, "--all", "--script-name", "Test:ok"}, 2, nil},
 	}
@@ -309,11 +308,11 @@ func TestSpliceAmuletSuite(t *testing.T) {
 
 func TestReasonIsCut(t *testing.T) {
 	long := strings.Repeat("é", maxReason)
-	got := reason(errors.New(long))
+	got := cut(long)
 	if !strings.HasSuffix(got, "… (2000 more bytes)") || !utf8ValidPrefix(got) {
 		t.Errorf("reason of %d bytes: %q…", len(long), got[:40])
 	}
-	if got := reason(errors.New("short")); got != "short" {
+	if got := cut("short"); got != "short" {
 		t.Errorf("reason %q, want short", got)
 	}
 }
@@ -390,7 +389,7 @@ func TestSharedTime(t *testing.T) {
 		{"on a shared static-time participant", []string{"--dar", path, "--all", "--ledger-url", srv.URL}, 1, []string{
 			"PASS Time:a2030 (N ms)",
 			"PASS Time:b2030again (N ms)",
-			"FAIL Time:c2029: Command SetTime failed: setting the time through /ledgernode/v1/time: INVALID_ARGUMENT: " +
+			"FAIL Time:c2029: Script execution failed: Command SetTime failed: setting the time through /ledgernode/v1/time: INVALID_ARGUMENT: " +
 				"The submitted request has invalid arguments: new_time [2029-01-01T00:00:00Z] is before current_time [2030-01-01T00:00:00Z]. Setting time backwards is not allowed.",
 			"2 passed, 1 failed",
 		}},

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/script"
+	"github.com/ledgernode/ledgernode/ledger/apierr"
+)
+
+// failure renders a script's failure as `daml test` does in its JUnit
+// report (damlc's prettyBriefScriptError rendered on one line, in
+// DA.Daml.LF.PrettyScript of the daml repository):
+//
+//   - a failed submission (and a submitMustFail that succeeded): "Script
+//     execution failed on commit at Module:line:column: " and the
+//     ledger's error (CODE: message), at the location of the submit call;
+//   - a Daml exception the script did not catch, or a failWithStatus:
+//     "Script execution failed: Failed with status: <error id>:
+//     <message>", its metadata, then "Using Canton Error Category
+//     <category>", as the 3.x runner turns an unhandled exception into
+//     UNHANDLED_EXCEPTION/<Module>:<Name> in category 9;
+//   - anything else: "Script execution failed: " and the runner's error.
+//
+// timeout is the per-script time limit, named when the script ran out of
+// it.
+func failure(err error, timeout time.Duration) string {
+	var se *script.Error
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	cause := se.Err
+	var qe *script.QuestionError
+	var te *script.ThrowError
+	var ee *engine.Error
+	switch {
+	case errors.As(cause, &qe) && qe.Command == "Submit":
+		at := "unknown source"
+		if qe.Loc != nil {
+			at = fmt.Sprintf("%s:%d:%d", qe.Loc.Module, qe.Loc.Line, qe.Loc.Column)
+		}
+		return "Script execution failed on commit at " + at + ": " + qe.Err.Error()
+	case errors.As(cause, &qe):
+		return "Script execution failed: " + qe.Error()
+	case errors.As(cause, &te):
+		id := "UNHANDLED_EXCEPTION/" + exceptionName(te.Exception)
+		return "Script execution failed: " + failedWithStatus(id, te.Message, nil, int64(apierr.InvalidGivenCurrentSystemStateOther))
+	case errors.As(cause, &ee) && ee.Kind == engine.ErrFailureStatus:
+		return "Script execution failed: " + failedWithStatus(ee.ErrorID, ee.Message, ee.Metadata, ee.Category)
+	case errors.Is(cause, context.DeadlineExceeded):
+		return fmt.Sprintf("Script execution failed: Evaluation timed out after %d seconds", int(timeout.Seconds()))
+	}
+	return "Script execution failed: " + cause.Error()
+}
+
+// failedWithStatus is damlc's rendering of a FailureStatus error.
+func failedWithStatus(id, msg string, meta map[string]string, category int64) string {
+	s := "Failed with status: " + id + ": " + msg
+	if len(meta) > 0 {
+		s += " Including the following metadata:"
+		for _, k := range slices.Sorted(maps.Keys(meta)) {
+			s += " " + k + ": " + meta[k]
+		}
+	}
+	return s + " Using Canton Error Category " + apierr.Category(category).String()
+}
+
+// exceptionName is Module:Name of an exception's type.
+func exceptionName(exc *engine.Any) string {
+	if tc, ok := exc.Type.(*lf.TCon); ok {
+		return tc.ID.Module + ":" + tc.ID.Name
+	}
+	return fmt.Sprint(exc.Type)
+}
