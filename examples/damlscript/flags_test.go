@@ -7,10 +7,44 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/script"
 )
+
+// TestTestPattern: --test-pattern runs the scripts whose value name (not
+// the module) contains the text, as daml test --test-pattern.
+func TestTestPattern(t *testing.T) {
+	hw := testDAR(t)
+	all := hw.want()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"a subset", []string{"--test-pattern", "Fail"}, 1, []string{all[0], all[2], all[4], "0 passed, 3 failed"}},
+		{"with --all", []string{"--all", "--test-pattern", "ok"}, 0, []string{"PASS Test:ok (N ms)", "1 passed, 0 failed"}},
+		{"the module is not matched", []string{"--test-pattern", "Test"}, 0, []string{"0 passed, 0 failed"}},
+		{"not a regular expression", []string{"--test-pattern", "o."}, 0, []string{"0 passed, 0 failed"}},
+		{"not with --script-name", []string{"--test-pattern", "ok", "--script-name", "Test:ok"}, 2, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, got, stderr := runCLI(t, append([]string{"--dar", hw.path}, tc.args...), hw.adjust)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, stderr)
+			}
+			if tc.want == nil {
+				return
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
 
 // TestFailure: a failure's text, as damlc's JUnit report renders it.
 func TestFailure(t *testing.T) {

@@ -7,6 +7,7 @@
 //	go run ./examples/damlscript --dar FILE --script-name Module.Name:value
 //	go run ./examples/damlscript --dar FILE --all -p 2
 //	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
+//	go run ./examples/damlscript --dar FILE --test-pattern Transfer
 //
 // With --ledger-url the scripts run instead against the participant
 // serving the JSON Ledger API at that URL (ledgerd, Canton), on its shared
@@ -18,6 +19,9 @@
 // error>" for a failed submission), then "N passed, M failed", and exits 1
 // when a script failed (2 for a command-line mistake). trace/debug output
 // goes to stderr, prefixed with the script's name.
+//
+// As `daml test`: --test-pattern P runs only the scripts whose name
+// contains P.
 package main
 
 import (
@@ -63,6 +67,8 @@ type config struct {
 	timeout   time.Duration
 	ledgerURL string
 	tokenFile string
+	// pattern selects the scripts whose name contains it.
+	pattern string
 
 	// For tests (no flag): fixtureDARs, when not nil, are what the
 	// in-process fixture uploads in place of the DAR, and unchecked
@@ -84,6 +90,7 @@ on a fresh in-memory node with static time from 1970-01-01 (as daml test).
 
 Usage:
   damlscript --dar FILE --all [-p N]
+  damlscript --dar FILE --test-pattern TEXT
   damlscript --dar FILE --script-name Module.Name:value [--script-name …]
   damlscript --dar FILE --all --ledger-url URL [--access-token-file F]
 
@@ -106,6 +113,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit of one script")
 	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against the participant serving the JSON Ledger API at this URL (ledgerd, Canton) instead of fresh in-process nodes; the scripts share its state")
 	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
+	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -115,8 +123,10 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	case c.dar == "":
 		return c, errors.New("--dar is required")
-	case c.all == (len(c.names) > 0):
-		return c, errors.New("give exactly one of --all and --script-name")
+	case c.pattern != "" && len(c.names) > 0:
+		return c, errors.New("--test-pattern selects among --all: not with --script-name")
+	case (c.all || c.pattern != "") == (len(c.names) > 0):
+		return c, errors.New("give exactly one of --all (or --test-pattern) and --script-name")
 	case c.tokenFile != "" && c.ledgerURL == "":
 		return c, errors.New("--access-token-file needs --ledger-url")
 	case c.parallel < 0:
@@ -171,8 +181,12 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	var ids []lf.TypeConID
-	if c.all {
-		ids = script.Discover(dar.Main)
+	if len(c.names) == 0 {
+		for _, id := range script.Discover(dar.Main) {
+			if strings.Contains(id.Name, c.pattern) {
+				ids = append(ids, id)
+			}
+		}
 	} else {
 		for _, n := range c.names {
 			id, err := script.ParseName(dar.Main.ID, n)
