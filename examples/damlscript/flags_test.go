@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +50,113 @@ func TestTestPattern(t *testing.T) {
 				t.Errorf("output (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// junitReport is the JUnit XML damlc writes, as a reader parses it.
+type junitReport struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Errors   int      `xml:"errors,attr"`
+	Failures int      `xml:"failures,attr"`
+	Tests    int      `xml:"tests,attr"`
+	Suites   []struct {
+		Name  string `xml:"name,attr"`
+		Tests int    `xml:"tests,attr"`
+		Cases []struct {
+			Name      string  `xml:"name,attr"`
+			Classname string  `xml:"classname,attr"`
+			Failure   *string `xml:"failure"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+var summary = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
+
+// readJUnit parses a JUnit report and checks its counts against the
+// printed summary (the last line of out): tests and failures equal the
+// summary's, and the testcases are as many, failures as many.
+func readJUnit(t *testing.T, path string, out []string) junitReport {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("<?xml version='1.0' ?><testsuites ")) {
+		t.Errorf("report starts %.60q, want xml-light's header then testsuites", data)
+	}
+	var r junitReport
+	if err := xml.Unmarshal(data, &r); err != nil {
+		t.Fatalf("the report is not well-formed XML: %v\n%s", err, data)
+	}
+	m := summary.FindStringSubmatch(out[len(out)-1])
+	if m == nil {
+		t.Fatalf("no summary in %q", out)
+	}
+	passed, _ := strconv.Atoi(m[1])
+	failed, _ := strconv.Atoi(m[2])
+	cases, failures := 0, 0
+	for _, s := range r.Suites {
+		if s.Tests != len(s.Cases) {
+			t.Errorf("testsuite %s: tests=%d, %d testcases", s.Name, s.Tests, len(s.Cases))
+		}
+		for _, c := range s.Cases {
+			cases++
+			if c.Failure != nil {
+				failures++
+			}
+		}
+	}
+	if r.Tests != passed+failed || r.Failures != failed || r.Errors != 0 || cases != r.Tests || failures != r.Failures {
+		t.Errorf("testsuites tests=%d failures=%d errors=%d with %d testcases, %d failed; summary %q",
+			r.Tests, r.Failures, r.Errors, cases, failures, out[len(out)-1])
+	}
+	return r
+}
+
+// TestJUnit: --junit writes damlc's JUnit XML: one testsuite per module
+// file, one testcase per script, a failure's text the reason the report
+// prints, counts equal to the summary's; the report's directory is
+// created.
+func TestJUnit(t *testing.T) {
+	hw := testDAR(t)
+	path := filepath.Join(t.TempDir(), "reports", "junit.xml")
+	var out, errOut bytes.Buffer
+	code := cli(context.Background(), []string{"--dar", hw.path, "--all", "--junit", path}, &out, &errOut, hw.adjust)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (stderr %s)", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	r := readJUnit(t, path, lines)
+	// The reason each FAIL line prints, by script.
+	reasons := map[string]string{}
+	for _, l := range lines {
+		if name, reason, ok := strings.Cut(strings.TrimPrefix(l, "FAIL Test:"), ": "); ok && strings.HasPrefix(l, "FAIL ") {
+			reasons[name] = reason
+		}
+	}
+	type tc struct{ Name, Classname, Failure string }
+	var got []tc
+	for _, s := range r.Suites {
+		if s.Name != "Test.daml" {
+			t.Errorf("testsuite %q, want Test.daml", s.Name)
+		}
+		for _, c := range s.Cases {
+			f := ""
+			if c.Failure != nil {
+				f = *c.Failure
+			}
+			got = append(got, tc{c.Name, c.Classname, f})
+		}
+	}
+	var want []tc
+	for _, name := range []string{"assertFail", "createArchive", "mustFailSucceeds", "ok", "submitFails", "unknown"} {
+		want = append(want, tc{name, "Test.daml", reasons[name]})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("testcases (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(reasons["submitFails"], "on commit at Test:12:3: DAML_AUTHORIZATION_ERROR: ") {
+		t.Errorf("submitFails failed with %q, want its location and the ledger's error", reasons["submitFails"])
 	}
 }
 

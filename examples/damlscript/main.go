@@ -7,7 +7,7 @@
 //	go run ./examples/damlscript --dar FILE --script-name Module.Name:value
 //	go run ./examples/damlscript --dar FILE --all -p 2
 //	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
-//	go run ./examples/damlscript --dar FILE --test-pattern Transfer
+//	go run ./examples/damlscript --dar FILE --test-pattern Transfer --junit out/tests.xml
 //
 // With --ledger-url the scripts run instead against the participant
 // serving the JSON Ledger API at that URL (ledgerd, Canton), on its shared
@@ -21,7 +21,7 @@
 // goes to stderr, prefixed with the script's name.
 //
 // As `daml test`: --test-pattern P runs only the scripts whose name
-// contains P.
+// contains P; --junit FILE writes a JUnit XML report.
 package main
 
 import (
@@ -67,8 +67,10 @@ type config struct {
 	timeout   time.Duration
 	ledgerURL string
 	tokenFile string
-	// pattern selects the scripts whose name contains it.
+	// pattern selects the scripts whose name contains it; junit is the
+	// JUnit report's path.
 	pattern string
+	junit   string
 
 	// For tests (no flag): fixtureDARs, when not nil, are what the
 	// in-process fixture uploads in place of the DAR, and unchecked
@@ -93,6 +95,7 @@ Usage:
   damlscript --dar FILE --test-pattern TEXT
   damlscript --dar FILE --script-name Module.Name:value [--script-name …]
   damlscript --dar FILE --all --ledger-url URL [--access-token-file F]
+  … [--junit FILE]
 
 Flags:
 `
@@ -114,6 +117,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against the participant serving the JSON Ledger API at this URL (ledgerd, Canton) instead of fresh in-process nodes; the scripts share its state")
 	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
 	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
+	fs.StringVar(&c.junit, "junit", "", "write a JUnit XML report of the scripts to this file, as daml test --junit")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -279,11 +283,13 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		}
 	}()
 	passed, failed := 0, 0
+	failures := make([]string, len(ids))
 	for i, id := range ids {
 		res := <-results[i]
 		if res.err != nil {
 			failed++
-			fmt.Fprintf(stdout, "FAIL %s: %s\n", script.Name(id), cut(failure(res.err, c.timeout)))
+			failures[i] = failure(res.err, c.timeout)
+			fmt.Fprintf(stdout, "FAIL %s: %s\n", script.Name(id), cut(failures[i]))
 			continue
 		}
 		passed++
@@ -291,6 +297,11 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 	}
 	wg.Wait()
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if c.junit != "" {
+		if err := writeJUnit(c.junit, ids, failures); err != nil {
+			return failed, fmt.Errorf("writing the JUnit report: %w", err)
+		}
+	}
 	return failed, nil
 }
 

@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -77,4 +81,70 @@ func exceptionName(exc *engine.Any) string {
 		return tc.ID.Module + ":" + tc.ID.Name
 	}
 	return fmt.Sprint(exc.Type)
+}
+
+// The JUnit report is damlc's (`daml test --junit FILE`, toJUnit of
+// DA.Cli.Damlc.Test in the daml repository): a testsuites element with
+// the errors (always 0), failures and tests counts, one testsuite per
+// source file (name, tests) and in it one testcase per script (name: the
+// script's value name; classname: the file), a failed one holding a
+// failure element whose text is the failure. damlc names a file by its
+// path in the project; a DAR stores its sources by module path
+// (Module/Name.daml), which is used here.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Errors   int          `xml:"errors,attr"`
+	Failures int          `xml:"failures,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name  string      `xml:"name,attr"`
+	Tests int         `xml:"tests,attr"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string  `xml:"name,attr"`
+	Classname string  `xml:"classname,attr"`
+	Failure   *string `xml:"failure"`
+}
+
+// sourceFile is the path of a module's source in a DAR.
+func sourceFile(module string) string { return strings.ReplaceAll(module, ".", "/") + ".daml" }
+
+// writeJUnit writes the JUnit report of the scripts' results (failures
+// the failure texts, "" for a pass) to path, creating its directory as
+// damlc does.
+func writeJUnit(path string, ids []lf.TypeConID, failures []string) error {
+	r := junitSuites{}
+	suite := map[string]int{}
+	for i, id := range ids {
+		file := sourceFile(id.Module)
+		k, ok := suite[file]
+		if !ok {
+			k = len(r.Suites)
+			suite[file] = k
+			r.Suites = append(r.Suites, junitSuite{Name: file})
+		}
+		c := junitCase{Name: id.Name, Classname: file}
+		if failures[i] != "" {
+			c.Failure = &failures[i]
+			r.Failures++
+		}
+		r.Suites[k].Cases = append(r.Suites[k].Cases, c)
+		r.Suites[k].Tests++
+		r.Tests++
+	}
+	data, err := xml.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	// xml-light's showTopElement header, as damlc writes it.
+	return os.WriteFile(path, append([]byte("<?xml version='1.0' ?>"), data...), 0o644)
 }
