@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/script"
 )
 
@@ -160,6 +161,153 @@ func TestJUnit(t *testing.T) {
 	}
 }
 
+// TestShowCoverage: --show-coverage prints damlc's coverage report of the
+// passing scripts together: createArchive created a Main:T and exercised
+// its Go; mustFailSucceeds created a Main:U, but it failed, and failed
+// scripts do not count. The templates are in a package of the DAR other
+// than its main one: external.
+func TestShowCoverage(t *testing.T) {
+	hw := testDAR(t)
+	code, got, stderr := runCLI(t, []string{"--dar", hw.path, "--all", "-p", "2", "--show-coverage"}, hw.adjust)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (stderr %s)", code, stderr)
+	}
+	want := append(hw.want(),
+		"Modules internal to this package:",
+		"- Internal templates",
+		"  0 defined",
+		"  0 (100.0%) created",
+		"  internal templates never created: 0",
+		"- Internal template choices",
+		"  0 defined",
+		"  0 (100.0%) exercised",
+		"  internal template choices never exercised: 0",
+		"- Internal interface implementations",
+		"  0 defined",
+		"    0 internal interfaces",
+		"    0 external interfaces",
+		"- Internal interface choices",
+		"  0 defined",
+		"  0 (100.0%) exercised",
+		"  internal interface choices never exercised: 0",
+		"Modules external to this package:",
+		"- External templates",
+		"  2 defined",
+		"  1 ( 50.0%) created in any tests",
+		"  1 ( 50.0%) created in internal tests",
+		"  0 (  0.0%) created in external tests",
+		"  external templates never created: 1",
+		"    cli-tests-model:Main:U",
+		"- External template choices",
+		"  3 defined",
+		"  1 ( 33.3%) exercised in any tests",
+		"  1 ( 33.3%) exercised in internal tests",
+		"  0 (  0.0%) exercised in external tests",
+		"  external template choices never exercised: 2",
+		"    cli-tests-model:Main:T:Archive",
+		"    cli-tests-model:Main:U:Archive",
+		"- External interface implementations",
+		"  0 defined",
+		"- External interface choices",
+		"  0 defined",
+		"  0 (100.0%) exercised in any tests",
+		"  0 (100.0%) exercised in internal tests",
+		"  0 (100.0%) exercised in external tests",
+		"  external interface choices never exercised: 0",
+	)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}
+
+// TestCoverageReportInternal: the definitions of the DAR's main package
+// are internal, printed without their package's name; choices are listed
+// by choice name first, as damlc's maps sort them.
+func TestCoverageReportInternal(t *testing.T) {
+	data, ids := lftest.DAR(modelPackage())
+	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	T := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "T"}
+	cov := newCoverage()
+	cov.created[T] = true
+	cov.exercised[choiceOn{"Go", T}] = true
+	cov.exercised[choiceOn{"Go", lf.TypeConID{PackageID: "elsewhere", Module: "Main", Name: "T"}}] = true // not the DAR's
+	var out bytes.Buffer
+	writeCoverage(&out, dar, cov, true)
+	want := `Modules internal to this package:
+- Internal templates
+  2 defined
+  1 ( 50.0%) created
+  internal templates never created: 1
+    Main:U
+- Internal template choices
+  3 defined
+  1 ( 33.3%) exercised
+  internal template choices never exercised: 2
+    Main:T:Archive
+    Main:U:Archive
+- Internal interface implementations
+  0 defined
+    0 internal interfaces
+    0 external interfaces
+- Internal interface choices
+  0 defined
+  0 (100.0%) exercised
+  internal interface choices never exercised: 0
+Modules external to this package:
+- External templates
+  0 defined
+  0 (100.0%) created in any tests
+  0 (100.0%) created in internal tests
+  0 (100.0%) created in external tests
+  external templates never created: 0
+- External template choices
+  0 defined
+  0 (100.0%) exercised in any tests
+  0 (100.0%) exercised in internal tests
+  0 (100.0%) exercised in external tests
+  external template choices never exercised: 0
+- External interface implementations
+  0 defined
+- External interface choices
+  0 defined
+  0 (100.0%) exercised in any tests
+  0 (100.0%) exercised in internal tests
+  0 (100.0%) exercised in external tests
+  external interface choices never exercised: 0
+
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+}
+
+// TestPct: damlc's percentages are printf "%5.1f" of Haskell, which
+// rounds the shortest decimal digits, a tie to even.
+func TestPct(t *testing.T) {
+	for _, tc := range []struct {
+		n, d int
+		want string
+	}{
+		{0, 0, "100.0"},
+		{0, 3, "  0.0"},
+		{1, 3, " 33.3"},
+		{2, 3, " 66.7"},
+		{3, 3, "100.0"},
+		{1, 16, "  6.2"},     // 6.25: a tie, to even
+		{3, 16, " 18.8"},     // 18.75: a tie, to even
+		{127, 2000, "  6.4"}, // 6.35 (shortest digits): a tie to even; Go's %.1f says 6.3
+		{1, 7, " 14.3"},
+		{4, 3, "100.0"}, // at most 100
+	} {
+		if got := pct(tc.n, tc.d); got != tc.want {
+			t.Errorf("pct(%d, %d) = %q, want %q", tc.n, tc.d, got, tc.want)
+		}
+	}
+}
+
 // TestFailure: a failure's text, as damlc's JUnit report renders it.
 func TestFailure(t *testing.T) {
 	id := lf.TypeConID{Module: "Test", Name: "s"}
@@ -192,4 +340,187 @@ func TestFailure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// coverageSection is a "- " section of a coverage report as printed.
+type coverageSection struct {
+	defined int
+	// counts are the "N (P%) what" lines: what → N and P as printed.
+	counts map[string]struct {
+		n   int
+		pct string
+	}
+	// lists are the "variety: N" lists (N checked against the items).
+	lists map[string][]string
+	// interfaces are the "N internal/external interfaces" lines.
+	interfaces map[string]int
+}
+
+var (
+	countLine = regexp.MustCompile(`^  (\d+) \(([ \d.]{5})%\) (.+)$`)
+	listLine  = regexp.MustCompile(`^  (.+): (\d+)$`)
+	ifaceLine = regexp.MustCompile(`^    (\d+) (internal|external) interfaces$`)
+)
+
+// parseCoverage parses a coverage report's lines by section.
+func parseCoverage(t *testing.T, lines []string) map[string]*coverageSection {
+	t.Helper()
+	sections := map[string]*coverageSection{}
+	var cur *coverageSection
+	var list string
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "Modules "):
+			cur = nil
+		case strings.HasPrefix(l, "- "):
+			cur = &coverageSection{counts: map[string]struct {
+				n   int
+				pct string
+			}{}, lists: map[string][]string{}, interfaces: map[string]int{}}
+			sections[l[2:]] = cur
+			list = ""
+		case cur == nil:
+			t.Errorf("line %q outside a section", l)
+		case strings.HasSuffix(l, " defined"):
+			cur.defined, _ = strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(l, " defined")))
+		case countLine.MatchString(l):
+			m := countLine.FindStringSubmatch(l)
+			n, _ := strconv.Atoi(m[1])
+			cur.counts[m[3]] = struct {
+				n   int
+				pct string
+			}{n, m[2]}
+		case ifaceLine.MatchString(l):
+			m := ifaceLine.FindStringSubmatch(l)
+			cur.interfaces[m[2]], _ = strconv.Atoi(m[1])
+		case listLine.MatchString(l):
+			m := listLine.FindStringSubmatch(l)
+			list = m[1]
+			cur.lists[list] = []string{}
+		case strings.HasPrefix(l, "    ") && list != "":
+			cur.lists[list] = append(cur.lists[list], l[4:])
+		default:
+			t.Errorf("unexpected line %q", l)
+		}
+	}
+	return sections
+}
+
+// checkAmuletCoverage checks the coverage report of the whole Amulet
+// suite against the DAR: each section's "defined" is the count of the
+// DAR's templates, choices, interface instances and interface choices
+// (Archive excepted) of the main package (internal) and of the others
+// (external); each list names definitions of the DAR and holds
+// defined − created (or exercised) of them; each percentage is that
+// count over defined; the suite creates and exercises external ones.
+func checkAmuletCoverage(t *testing.T, data []byte, lines []string) {
+	t.Helper()
+	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type defs struct {
+		templates, choices, instances, ifaceChoices map[string]bool
+		internalIfaces, externalIfaces              int
+	}
+	mk := func() *defs {
+		return &defs{templates: map[string]bool{}, choices: map[string]bool{}, instances: map[string]bool{}, ifaceChoices: map[string]bool{}}
+	}
+	local, external := mk(), mk()
+	for _, p := range dar.Packages {
+		d, prefix := external, p.Name+":"
+		if p == dar.Main {
+			d, prefix = local, ""
+		}
+		for _, m := range p.Modules {
+			for _, tp := range m.Templates {
+				name := prefix + m.Name + ":" + tp.Name
+				d.templates[name] = true
+				for _, ch := range tp.Choices {
+					d.choices[name+":"+ch.Name] = true
+				}
+				for _, ifc := range tp.Implements {
+					d.instances[name+" "+ifc.String()] = true
+					if ifc.PackageID == dar.Main.ID {
+						d.internalIfaces++
+					} else {
+						d.externalIfaces++
+					}
+					ip := dar.Package(ifc.PackageID)
+					if ip == nil || ip.Interface(ifc.Module, ifc.Name) == nil {
+						continue
+					}
+					for _, ch := range ip.Interface(ifc.Module, ifc.Name).Choices {
+						if ch.Name != "Archive" {
+							d.ifaceChoices[name+":"+ch.Name+" "+ifc.String()] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	names := func(m map[string]bool) map[string]bool { // the printed names: without the interface
+		out := map[string]bool{}
+		for k := range m {
+			n, _, _ := strings.Cut(k, " ")
+			out[n] = true
+		}
+		return out
+	}
+	sections := parseCoverage(t, lines)
+	check := func(section string, defined map[string]bool, counts []string, list string) {
+		s := sections[section]
+		if s == nil {
+			t.Errorf("no section %q", section)
+			return
+		}
+		if s.defined != len(defined) {
+			t.Errorf("%s: %d defined, the DAR has %d", section, s.defined, len(defined))
+		}
+		if counts == nil {
+			return
+		}
+		never, ok := s.lists[list]
+		if !ok {
+			t.Errorf("%s: no list %q", section, list)
+		}
+		valid := names(defined)
+		for _, n := range never {
+			if !valid[n] {
+				t.Errorf("%s: %q is not one of the DAR's", section, n)
+			}
+		}
+		covered := len(defined) - len(never)
+		for i, what := range counts {
+			c, ok := s.counts[what]
+			want := covered
+			if i == 2 { // "in external tests": only the main package's scripts run
+				want = 0
+			}
+			if !ok || c.n != want || c.pct != pct(want, len(defined)) {
+				t.Errorf("%s: %q is %d (%q%%), want %d (%q%%)", section, what, c.n, c.pct, want, pct(want, len(defined)))
+			}
+		}
+	}
+	check("Internal templates", local.templates, []string{"created"}, "internal templates never created")
+	check("Internal template choices", local.choices, []string{"exercised"}, "internal template choices never exercised")
+	check("Internal interface implementations", local.instances, nil, "")
+	check("Internal interface choices", local.ifaceChoices, []string{"exercised"}, "internal interface choices never exercised")
+	check("External templates", external.templates,
+		[]string{"created in any tests", "created in internal tests", "created in external tests"}, "external templates never created")
+	check("External template choices", external.choices,
+		[]string{"exercised in any tests", "exercised in internal tests", "exercised in external tests"}, "external template choices never exercised")
+	check("External interface implementations", external.instances, nil, "")
+	check("External interface choices", external.ifaceChoices,
+		[]string{"exercised in any tests", "exercised in internal tests", "exercised in external tests"}, "external interface choices never exercised")
+	if s := sections["Internal interface implementations"]; s != nil &&
+		(s.interfaces["internal"] != local.internalIfaces || s.interfaces["external"] != local.externalIfaces) {
+		t.Errorf("internal interface implementations of %v interfaces, the DAR's are %d internal, %d external", s.interfaces, local.internalIfaces, local.externalIfaces)
+	}
+	for _, section := range []string{"External templates", "External template choices"} {
+		if s := sections[section]; s != nil && s.counts["created in any tests"].n+s.counts["exercised in any tests"].n == 0 {
+			t.Errorf("%s: the suite covered none", section)
+		}
+	}
+	t.Logf("coverage of the Amulet suite:\n%s", strings.Join(lines, "\n"))
 }

@@ -7,7 +7,7 @@
 //	go run ./examples/damlscript --dar FILE --script-name Module.Name:value
 //	go run ./examples/damlscript --dar FILE --all -p 2
 //	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
-//	go run ./examples/damlscript --dar FILE --test-pattern Transfer --junit out/tests.xml
+//	go run ./examples/damlscript --dar FILE --test-pattern Transfer --junit out/tests.xml --show-coverage
 //
 // With --ledger-url the scripts run instead against the participant
 // serving the JSON Ledger API at that URL (ledgerd, Canton), on its shared
@@ -21,7 +21,9 @@
 // goes to stderr, prefixed with the script's name.
 //
 // As `daml test`: --test-pattern P runs only the scripts whose name
-// contains P; --junit FILE writes a JUnit XML report.
+// contains P; --junit FILE writes a JUnit XML report; --show-coverage
+// prints the templates created and choices exercised by the passing
+// scripts against those the DAR's packages define.
 package main
 
 import (
@@ -67,10 +69,11 @@ type config struct {
 	timeout   time.Duration
 	ledgerURL string
 	tokenFile string
-	// pattern selects the scripts whose name contains it; junit is the
-	// JUnit report's path.
-	pattern string
-	junit   string
+	// junit is the JUnit report's path; coverage prints the coverage
+	// report; pattern selects the scripts whose name contains it.
+	junit    string
+	coverage bool
+	pattern  string
 
 	// For tests (no flag): fixtureDARs, when not nil, are what the
 	// in-process fixture uploads in place of the DAR, and unchecked
@@ -95,7 +98,7 @@ Usage:
   damlscript --dar FILE --test-pattern TEXT
   damlscript --dar FILE --script-name Module.Name:value [--script-name …]
   damlscript --dar FILE --all --ledger-url URL [--access-token-file F]
-  … [--junit FILE]
+  … [--junit FILE] [--show-coverage]
 
 Flags:
 `
@@ -118,6 +121,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
 	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
 	fs.StringVar(&c.junit, "junit", "", "write a JUnit XML report of the scripts to this file, as daml test --junit")
+	fs.BoolVar(&c.coverage, "show-coverage", false, "print the templates created and choices exercised by the passing scripts, against those of the DAR's packages, as daml test --show-coverage")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -171,6 +175,8 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer, adjust ..
 type result struct {
 	err     error
 	elapsed time.Duration
+	// cov is what the script created and exercised (--show-coverage).
+	cov *coverage
 }
 
 // run runs the scripts and prints the report; it returns the number of
@@ -200,9 +206,9 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			ids = append(ids, id)
 		}
 	}
-	// runOne runs a script: on a fresh node of the fixture, or on the
-	// remote participant.
-	var runOne func(ctx context.Context, r *script.Runner, id lf.TypeConID) error
+	// open returns the ledger a script runs on, and its release: a
+	// fresh node of the fixture, or the remote participant.
+	var open func() (script.Ledger, func(), error)
 	if c.ledgerURL != "" {
 		token := ""
 		if c.tokenFile != "" {
@@ -219,10 +225,7 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			return 0, fmt.Errorf("the DAR does not type-check: %w", err)
 		}
 		remote := scriptledger.NewRemote(c.ledgerURL, token, dar)
-		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
-			_, err := r.Run(ctx, id, remote)
-			return err
-		}
+		open = func() (script.Ledger, func(), error) { return remote, func() {}, nil }
 	} else {
 		uploads := [][]byte{data}
 		if c.fixtureDARs != nil {
@@ -236,9 +239,13 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
-			_, err := fx.Run(ctx, r, id)
-			return err
+		// As fx.Run, with the ledger in hand to wrap.
+		open = func() (script.Ledger, func(), error) {
+			node, err := fx.Open()
+			if err != nil {
+				return nil, nil, err
+			}
+			return scriptledger.New(node, scriptledger.Options{}), func() { node.Close() }, nil
 		}
 	}
 	var traceMu sync.Mutex
@@ -263,9 +270,18 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			for i := range next {
 				sctx, cancel := context.WithTimeout(ctx, c.timeout)
 				start := time.Now()
-				err := runOne(sctx, r, ids[i])
+				var cov *coverage
+				l, release, err := open()
+				if err == nil {
+					if c.coverage {
+						cov = newCoverage()
+						l = &recordingLedger{Ledger: l, cov: cov}
+					}
+					_, err = r.Run(sctx, ids[i], l)
+					release()
+				}
 				cancel()
-				results[i] <- result{err: err, elapsed: time.Since(start)}
+				results[i] <- result{err: err, elapsed: time.Since(start), cov: cov}
 			}
 		}()
 	}
@@ -284,6 +300,8 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 	}()
 	passed, failed := 0, 0
 	failures := make([]string, len(ids))
+	// As daml test, the coverage is that of the passing scripts together.
+	cov := newCoverage()
 	for i, id := range ids {
 		res := <-results[i]
 		if res.err != nil {
@@ -293,10 +311,16 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			continue
 		}
 		passed++
+		if res.cov != nil {
+			cov.merge(res.cov)
+		}
 		fmt.Fprintf(stdout, "PASS %s (%d ms)\n", script.Name(id), res.elapsed.Milliseconds())
 	}
 	wg.Wait()
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if c.coverage {
+		writeCoverage(stdout, dar, cov, true)
+	}
 	if c.junit != "" {
 		if err := writeJUnit(c.junit, ids, failures); err != nil {
 			return failed, fmt.Errorf("writing the JUnit report: %w", err)

@@ -174,7 +174,7 @@ func askAt(b *scripttest.Builder, name string, payload lf.Expr, fn, module strin
 		return lf.TypeConID{PackageID: b.DS, Module: module, Name: name}
 	}
 	loc := scripttest.Record(lf.TypeConID{PackageID: daStackTypes, Module: "DA.Stack.Types", Name: "SrcLoc"}, 0,
-		"srcLocPackage", scripttest.Text("cli-tests"), "srcLocModule", scripttest.Text(module), "srcLocFile", scripttest.Text(strings.ReplaceAll(module, ".", "/")+".daml"),
+		"srcLocPackage", scripttest.Text("cli-tests"), "srcLocModule", scripttest.Text(module), "srcLocFile", scripttest.Text(sourceFile(module)),
 		"srcLocStartLine", scripttest.Int(line), "srcLocStartCol", scripttest.Int(col), "srcLocEndLine", scripttest.Int(line), "srcLocEndCol", scripttest.Int(col+6))
 	frame := scripttest.Record(lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Tuple2"}, 2, "_1", scripttest.Text(fn), "_2", loc)
 	q := scripttest.Record(ds("Daml.Script.Internal.LowLevel", "Question"), 3,
@@ -291,19 +291,28 @@ func TestCLIRemote(t *testing.T) {
 }
 
 // TestSpliceAmuletSuite runs the acceptance suite: every script of
-// Splice's Amulet test DAR passes (skipped with -short: about 15 s).
+// Splice's Amulet test DAR passes (skipped with -short: about 15 s). The
+// same run writes the JUnit report and the coverage report, checked
+// against the DAR (checkAmuletCoverage).
 func TestSpliceAmuletSuite(t *testing.T) {
 	readBase(t)
 	if testing.Short() {
 		t.Skip("-short: the whole Splice suite takes about 15 s")
 	}
+	junit := filepath.Join(t.TempDir(), "junit.xml")
 	var out, errOut bytes.Buffer
-	if code := cli(context.Background(), []string{"--dar", amuletTestDAR, "--all"}, &out, &errOut); code != 0 {
+	if code := cli(context.Background(), []string{"--dar", amuletTestDAR, "--all", "-p", "2", "--junit", junit, "--show-coverage"}, &out, &errOut); code != 0 {
 		t.Errorf("exit %d:\n%s", code, out.String())
 	}
-	if !strings.HasSuffix(strings.TrimSpace(out.String()), "50 passed, 0 failed") {
-		t.Errorf("report:\n%s", out.String())
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	i := slices.Index(lines, "Modules internal to this package:")
+	if i < 1 || lines[i-1] != "50 passed, 0 failed" {
+		t.Fatalf("report:\n%s", out.String())
 	}
+	if r := readJUnit(t, junit, lines[:i]); r.Tests != 50 {
+		t.Errorf("JUnit report of %d tests, want 50", r.Tests)
+	}
+	checkAmuletCoverage(t, readBase(t), lines[i:])
 }
 
 func TestReasonIsCut(t *testing.T) {
