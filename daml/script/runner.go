@@ -100,6 +100,9 @@ type QuestionError struct {
 	// Command is the question's name; Location where the script asked it
 	// (Module:line, empty when unknown).
 	Command, Location string
+	// Loc is the same location with its column (for reports that print
+	// Module:line:column, as `daml test` does); nil when unknown.
+	Loc *SrcLoc
 	// Err is the cause.
 	Err error
 }
@@ -115,6 +118,16 @@ func (e *QuestionError) Error() string {
 
 // Unwrap returns Err.
 func (e *QuestionError) Unwrap() error { return e.Err }
+
+// SrcLoc is a Daml source location: the innermost frame of the call
+// stack a question carries (the call of submit, allocateParty …).
+type SrcLoc struct {
+	// Function is the called function ("submit"), empty when unknown;
+	// Module the module of the call.
+	Function, Module string
+	// Line and Column are 1-based.
+	Line, Column int
+}
 
 // ThrowError is a Daml exception a script threw (throw, assert, ===, …)
 // and did not catch.
@@ -262,7 +275,7 @@ func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Va
 		}
 		name, _ := q.Fields[0].(engine.Text)
 		version, _ := q.Fields[1].(engine.Int64)
-		loc := location(q.Fields[3])
+		loc, at := location(q.Fields[3])
 		ans, err := s.answer(ctx, string(name), int64(version), q.Fields[2], loc)
 		if err != nil {
 			// Failures of a nested script (Catch, TryCommands), thrown
@@ -274,7 +287,7 @@ func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Va
 			if errors.As(err, &qe) || errors.As(err, &te) || errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, err
 			}
-			return nil, &QuestionError{Command: string(name), Location: loc, Err: err}
+			return nil, &QuestionError{Command: string(name), Location: loc, Loc: at, Err: err}
 		}
 		if free, err = s.eng.Apply(ctx, q.Fields[4], ans); err != nil {
 			return nil, err
@@ -283,28 +296,34 @@ func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Va
 }
 
 // location renders the innermost frame of a question's call stack
-// ([Tuple2 Text SrcLoc]) as Module:line, or "".
-func location(v engine.Value) string {
+// ([Tuple2 Text SrcLoc], 0-based lines and columns) as Module:line, or
+// "", and returns it as a SrcLoc (nil when unknown).
+func location(v engine.Value) (string, *SrcLoc) {
 	l, ok := v.(*engine.List)
 	if !ok || l == nil {
-		return ""
+		return "", nil
 	}
 	t, ok := l.Head.(*engine.Record)
 	if !ok || len(t.Fields) != 2 {
-		return ""
+		return "", nil
 	}
 	loc, ok := t.Fields[1].(*engine.Record)
 	if !ok || len(loc.Fields) < 4 {
-		return ""
+		return "", nil
 	}
 	mod, _ := loc.Fields[1].(engine.Text)
 	line, _ := loc.Fields[3].(engine.Int64)
 	fn, _ := t.Fields[0].(engine.Text)
+	at := &SrcLoc{Function: string(fn), Module: string(mod), Line: int(line) + 1}
+	if len(loc.Fields) > 4 {
+		col, _ := loc.Fields[4].(engine.Int64)
+		at.Column = int(col) + 1
+	}
 	s := fmt.Sprintf("%s:%d", mod, int64(line)+1)
 	if fn != "" {
 		s = string(fn) + " at " + s
 	}
-	return s
+	return s, at
 }
 
 // answer dispatches a question (§2.0) by its name and version, and

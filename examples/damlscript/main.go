@@ -7,15 +7,23 @@
 //	go run ./examples/damlscript --dar FILE --script-name Module.Name:value
 //	go run ./examples/damlscript --dar FILE --all -p 2
 //	go run ./examples/damlscript --dar FILE --all --ledger-url http://127.0.0.1:7575 --access-token-file T
+//	go run ./examples/damlscript --dar FILE --test-pattern Transfer --junit out/tests.xml --show-coverage
 //
 // With --ledger-url the scripts run instead against the participant
 // serving the JSON Ledger API at that URL (ledgerd, Canton), on its shared
 // state (scriptledger.Remote); the DAR must be on it.
 //
 // It prints one line per script, "PASS Module:value (12 ms)" or
-// "FAIL Module:value: <reason>", then "N passed, M failed", and exits 1
+// "FAIL Module:value: <reason>" (the reason as `daml test` reports it:
+// "Script execution failed on commit at Module:line:column: <the ledger's
+// error>" for a failed submission), then "N passed, M failed", and exits 1
 // when a script failed (2 for a command-line mistake). trace/debug output
 // goes to stderr, prefixed with the script's name.
+//
+// As `daml test`: --test-pattern P runs only the scripts whose name
+// contains P; --junit FILE writes a JUnit XML report; --show-coverage
+// prints the templates created and choices exercised by the passing
+// scripts against those the DAR's packages define.
 package main
 
 import (
@@ -61,6 +69,20 @@ type config struct {
 	timeout   time.Duration
 	ledgerURL string
 	tokenFile string
+	// junit is the JUnit report's path; coverage prints the coverage
+	// report; pattern selects the scripts whose name contains it.
+	junit    string
+	coverage bool
+	pattern  string
+
+	// For tests (no flag): fixtureDARs, when not nil, are what the
+	// in-process fixture uploads in place of the DAR, and unchecked
+	// names the packages the check before a --ledger-url run skips. The
+	// tests' hand-written scripts are not well typed (daml/script/scripttest
+	// erases types), so nodes refuse their package; they run it from the
+	// DAR while the nodes hold only the templates.
+	fixtureDARs [][]byte
+	unchecked   func(pkgID string) bool
 }
 
 type multiFlag []string
@@ -73,8 +95,10 @@ on a fresh in-memory node with static time from 1970-01-01 (as daml test).
 
 Usage:
   damlscript --dar FILE --all [-p N]
+  damlscript --dar FILE --test-pattern TEXT
   damlscript --dar FILE --script-name Module.Name:value [--script-name …]
   damlscript --dar FILE --all --ledger-url URL [--access-token-file F]
+  … [--junit FILE] [--show-coverage]
 
 Flags:
 `
@@ -95,6 +119,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit of one script")
 	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against the participant serving the JSON Ledger API at this URL (ledgerd, Canton) instead of fresh in-process nodes; the scripts share its state")
 	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
+	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
+	fs.StringVar(&c.junit, "junit", "", "write a JUnit XML report of the scripts to this file, as daml test --junit")
+	fs.BoolVar(&c.coverage, "show-coverage", false, "print the templates created and choices exercised by the passing scripts, against those of the DAR's packages, as daml test --show-coverage")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -104,8 +131,10 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	case c.dar == "":
 		return c, errors.New("--dar is required")
-	case c.all == (len(c.names) > 0):
-		return c, errors.New("give exactly one of --all and --script-name")
+	case c.pattern != "" && len(c.names) > 0:
+		return c, errors.New("--test-pattern selects among --all: not with --script-name")
+	case (c.all || c.pattern != "") == (len(c.names) > 0):
+		return c, errors.New("give exactly one of --all (or --test-pattern) and --script-name")
 	case c.tokenFile != "" && c.ledgerURL == "":
 		return c, errors.New("--access-token-file needs --ledger-url")
 	case c.parallel < 0:
@@ -117,8 +146,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	return c, nil
 }
 
-// cli runs the command line and returns the exit status.
-func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// cli runs the command line and returns the exit status; adjust (tests)
+// adjusts the configuration the flags give.
+func cli(ctx context.Context, args []string, stdout, stderr io.Writer, adjust ...func(*config)) int {
 	c, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -126,6 +156,9 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "damlscript: %v\n", err)
 		return 2
+	}
+	for _, f := range adjust {
+		f(&c)
 	}
 	failed, err := run(ctx, c, stdout, stderr)
 	if err != nil {
@@ -142,6 +175,8 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 type result struct {
 	err     error
 	elapsed time.Duration
+	// cov is what the script created and exercised (--show-coverage).
+	cov *coverage
 }
 
 // run runs the scripts and prints the report; it returns the number of
@@ -156,8 +191,12 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	var ids []lf.TypeConID
-	if c.all {
-		ids = script.Discover(dar.Main)
+	if len(c.names) == 0 {
+		for _, id := range script.Discover(dar.Main) {
+			if strings.Contains(id.Name, c.pattern) {
+				ids = append(ids, id)
+			}
+		}
 	} else {
 		for _, n := range c.names {
 			id, err := script.ParseName(dar.Main.ID, n)
@@ -167,9 +206,9 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			ids = append(ids, id)
 		}
 	}
-	// runOne runs a script: on a fresh node of the fixture, or on the
-	// remote participant.
-	var runOne func(ctx context.Context, r *script.Runner, id lf.TypeConID) error
+	// open returns the ledger a script runs on, and its release: a
+	// fresh node of the fixture, or the remote participant.
+	var open func() (script.Ledger, func(), error)
 	if c.ledgerURL != "" {
 		token := ""
 		if c.tokenFile != "" {
@@ -182,16 +221,17 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		// The local fixture's upload type-checks the DAR; against a
 		// remote participant, check it here, as `daml script` compiles
 		// against a validated package.
-		if err := typecheck.CheckDAR(dar, nil); err != nil {
+		if err := typecheck.CheckDAR(dar, c.unchecked); err != nil {
 			return 0, fmt.Errorf("the DAR does not type-check: %w", err)
 		}
 		remote := scriptledger.NewRemote(c.ledgerURL, token, dar)
-		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
-			_, err := r.Run(ctx, id, remote)
-			return err
-		}
+		open = func() (script.Ledger, func(), error) { return remote, func() {}, nil }
 	} else {
-		fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, data)
+		uploads := [][]byte{data}
+		if c.fixtureDARs != nil {
+			uploads = c.fixtureDARs
+		}
+		fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, uploads...)
 		var te *typecheck.Error
 		if errors.As(err, &te) {
 			return 0, fmt.Errorf("the DAR does not type-check: %w", te)
@@ -199,9 +239,13 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		runOne = func(ctx context.Context, r *script.Runner, id lf.TypeConID) error {
-			_, err := fx.Run(ctx, r, id)
-			return err
+		// As fx.Run, with the ledger in hand to wrap.
+		open = func() (script.Ledger, func(), error) {
+			node, err := fx.Open()
+			if err != nil {
+				return nil, nil, err
+			}
+			return scriptledger.New(node, scriptledger.Options{}), func() { node.Close() }, nil
 		}
 	}
 	var traceMu sync.Mutex
@@ -226,9 +270,18 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			for i := range next {
 				sctx, cancel := context.WithTimeout(ctx, c.timeout)
 				start := time.Now()
-				err := runOne(sctx, r, ids[i])
+				var cov *coverage
+				l, release, err := open()
+				if err == nil {
+					if c.coverage {
+						cov = newCoverage()
+						l = &recordingLedger{Ledger: l, cov: cov}
+					}
+					_, err = r.Run(sctx, ids[i], l)
+					release()
+				}
 				cancel()
-				results[i] <- result{err: err, elapsed: time.Since(start)}
+				results[i] <- result{err: err, elapsed: time.Since(start), cov: cov}
 			}
 		}()
 	}
@@ -246,18 +299,33 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		}
 	}()
 	passed, failed := 0, 0
+	failures := make([]string, len(ids))
+	// As daml test, the coverage is that of the passing scripts together.
+	cov := newCoverage()
 	for i, id := range ids {
 		res := <-results[i]
 		if res.err != nil {
 			failed++
-			fmt.Fprintf(stdout, "FAIL %s: %s\n", script.Name(id), reason(res.err))
+			failures[i] = failure(res.err, c.timeout)
+			fmt.Fprintf(stdout, "FAIL %s: %s\n", script.Name(id), cut(failures[i]))
 			continue
 		}
 		passed++
+		if res.cov != nil {
+			cov.merge(res.cov)
+		}
 		fmt.Fprintf(stdout, "PASS %s (%d ms)\n", script.Name(id), res.elapsed.Milliseconds())
 	}
 	wg.Wait()
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if c.coverage {
+		writeCoverage(stdout, dar, cov, true)
+	}
+	if c.junit != "" {
+		if err := writeJUnit(c.junit, ids, failures); err != nil {
+			return failed, fmt.Errorf("writing the JUnit report: %w", err)
+		}
+	}
 	return failed, nil
 }
 
@@ -265,14 +333,8 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 // transaction can name hundreds of contracts).
 const maxReason = 2000
 
-// reason is a failure's text without the script name the line already
-// shows, cut at maxReason bytes.
-func reason(err error) string {
-	s := err.Error()
-	var se *script.Error
-	if errors.As(err, &se) {
-		s = se.Err.Error()
-	}
+// cut cuts a failure's text at maxReason bytes.
+func cut(s string) string {
 	if len(s) <= maxReason {
 		return s
 	}

@@ -15,14 +15,14 @@ import (
 // library, as `daml test` of that SDK does: every script passes. The 3.2
 // library's Submission has no sPrefetchKeys field, so a runner that read
 // payloads by position read no commands and failed every 3.2 script at
-// its first submission.
+// its first submission. The 3.3 suite, Splice's Amulet tests, runs in
+// TestSpliceAmuletSuite (once: it is the package's longest run).
 func TestRealSuites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs whole suites (-short)")
 	}
 	for _, tc := range []struct{ sdk, dar string }{
 		{"3.2", "../../../shared/testdata/dars/splice-wallet-test-0.1.6.dar"},
-		{"3.3", amuletTestDAR},
 	} {
 		t.Run(tc.sdk, func(t *testing.T) {
 			scripttest.ReadDAR(t, tc.dar) // skips without ../shared
