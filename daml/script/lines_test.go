@@ -17,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/typecheck"
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
@@ -119,6 +120,7 @@ func newLineEnv(t *testing.T, line scripttest.Line, scripts map[string]func(e *l
 		DataTypes: []lftest.DataType{
 			{Name: "T", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}, {Name: "n", Type: lftest.B(lftest.Int64)}}},
 			{Name: "C", Serializable: true},
+			{Name: "K", Serializable: true, Fields: []lftest.Field{{Name: "k", Type: lftest.B(lftest.Text)}}},
 		},
 		Values: b.Values(exprs),
 	}}})
@@ -130,9 +132,26 @@ func newLineEnv(t *testing.T, line scripttest.Line, scripts map[string]func(e *l
 	for _, p := range lib.Packages {
 		pm[p.ID] = p
 	}
+	// The scripts are well-typed: a node would take their package.
+	if err := typecheck.Check(pkg, pm.Package); err != nil {
+		t.Errorf("%s: the scripts do not type-check: %v", line, err)
+	}
 	e.test, e.tpl.PackageID, e.choice.PackageID = pkg.ID, pkg.ID, pkg.ID
 	e.r = script.NewRunner(pm, script.Options{})
 	return e
+}
+
+// keyK is the test package's key record K {k : Text} (to_any, which the
+// stable AnyContractKey takes, takes only data types before LF 2.dev).
+var keyK = lf.TypeConID{Module: "Test", Name: "K"}
+
+// keyArg is the key K {k}.
+func keyArg(k string) lf.Expr { return scripttest.Record(keyK, 0, "k", scripttest.Text(k)) }
+
+// keyValue is the ledger value of the key K {k}.
+func (e *lineEnv) keyValue(k string) value.Value {
+	id := lf.TypeConID{PackageID: e.test, Module: "Test", Name: "K"}
+	return value.Record{RecordID: &id, Fields: []value.RecordField{{Label: "k", Value: value.Text(k)}}}
 }
 
 func (e *lineEnv) run(t *testing.T, name string, l script.Ledger) (engine.Value, error) {
@@ -146,10 +165,7 @@ func (e *lineEnv) library() string {
 	return p.Name + "-" + p.Version
 }
 
-var (
-	text  = &lf.TBuiltin{Builtin: lf.BuiltinText}
-	tuple = lf.TypeConID{PackageID: "5aee9b21b8e9a4c4975b5f4c4198e6e6e8469df49e2010820e792f393db870f4", Module: "DA.Types", Name: "Tuple2"}
-)
+var tuple = lf.TypeConID{PackageID: "5aee9b21b8e9a4c4975b5f4c4198e6e6e8469df49e2010820e792f393db870f4", Module: "DA.Types", Name: "Tuple2"}
 
 // tArg is the argument T {owner = p, n}; self references resolve in the
 // test package.
@@ -226,13 +242,13 @@ func TestLibraryLines(t *testing.T) {
 	keyed := func(e *lineEnv, l *lineLedger) {
 		c := func(i int, key string) engine.Contract {
 			arg := value.Record{RecordID: &e.tpl, Fields: []value.RecordField{{Label: "owner", Value: value.Party("alice::1220ab")}, {Label: "n", Value: value.Int64(i)}}}
-			return engine.Contract{ID: engine.ContractID(cid(i)), TemplateID: e.tpl, Arg: arg, Key: &tx.KeyWithMaintainers{Key: value.Text(key)}}
+			return engine.Contract{ID: engine.ContractID(cid(i)), TemplateID: e.tpl, Arg: arg, Key: &tx.KeyWithMaintainers{Key: e.keyValue(key)}}
 		}
 		l.contracts = []engine.Contract{c(1, "k"), c(2, "other"), c(3, "k")}
 	}
 	queryKey := func(e *lineEnv, b *scripttest.Builder, name string, limit int64) lf.Expr {
 		return b.Alloc("alice", func(p lf.Expr) lf.Expr {
-			key := b.ContractKey(e.tpl, text, scripttest.Text("k"))
+			key := b.ContractKey(e.tpl, &lf.TCon{ID: keyK}, keyArg("k"))
 			tpl := scripttest.TemplateTypeRep(lf.TypeConID{Module: "Test", Name: "T"})
 			switch name {
 			case "QueryNByKey":
@@ -380,7 +396,7 @@ func TestLibraryLines(t *testing.T) {
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr {
 				return b.Alloc("alice", func(p lf.Expr) lf.Expr {
 					tpl := lf.TypeConID{Module: "Test", Name: "T"}
-					key := b.ContractKey(tpl, text, scripttest.Text("k"))
+					key := b.ContractKey(tpl, &lf.TCon{ID: keyK}, keyArg("k"))
 					return b.Ask("Submit", b.Version("Submit"), b.Submit(p, scripttest.MustSucceed,
 						b.CreateCmd(tpl, tArg(p, 1)),
 						b.ExerciseByKeyCmd(tpl, key, lf.TypeConID{Module: "Test", Name: "C"}, scripttest.Record(lf.TypeConID{Module: "Test", Name: "C"}, 0))), b.Pure)
@@ -393,7 +409,7 @@ func TestLibraryLines(t *testing.T) {
 				tpl, choice := e.tpl, e.choice
 				want(t, l.subs, []*script.Submission{{ActAs: []string{"alice::1220ab"}, Commands: []script.Command{
 					{Kind: script.CreateCmd, TemplateID: tpl, Arg: value.Record{RecordID: &tpl, Fields: []value.RecordField{{Label: "owner", Value: value.Party("alice::1220ab")}, {Label: "n", Value: value.Int64(1)}}}},
-					{Kind: script.ExerciseByKeyCmd, TemplateID: tpl, Key: value.Text("k"), Choice: "C", ChoiceArg: value.Record{RecordID: &choice}},
+					{Kind: script.ExerciseByKeyCmd, TemplateID: tpl, Key: e.keyValue("k"), Choice: "C", ChoiceArg: value.Record{RecordID: &choice}},
 				}}})
 				answers := listOf(t, v)
 				if len(answers) != 1 {
@@ -491,8 +507,7 @@ func TestLibraryLines(t *testing.T) {
 		// The library's dangerousCast is the identity, daml3-script's too.
 		"dangerousCast": {
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr {
-				cast := &lf.EVal{Ref: lf.ValueRef{PackageID: b.DS, Module: "Daml.Script.Internal.LowLevel", Name: "dangerousCast"}}
-				return b.Pure(&lf.EApp{Fun: cast, Args: []lf.Expr{scripttest.Int(42)}})
+				return b.Pure(b.Cast(scripttest.Int(42), &lf.TBuiltin{Builtin: lf.BuiltinInt64}))
 			},
 			check: func(t *testing.T, e *lineEnv, v engine.Value, err error, l *lineLedger) {
 				if err != nil {
@@ -717,13 +732,13 @@ func TestLibraryLines(t *testing.T) {
 }
 
 // userException is the library's pseudo-exception name {userId =
-// UserId id}, as an AnyException.
+// UserId id}, as an AnyException (to_any, cast, as the library makes it).
 func userException(b *scripttest.Builder, name, id string) lf.Expr {
 	um := func(n string) lf.TypeConID {
 		return lf.TypeConID{PackageID: b.DS, Module: "Daml.Script.Internal.Questions.UserManagement", Name: n}
 	}
 	uid := scripttest.Record(um("UserId"), 0, "unpack", scripttest.Text(id))
-	return &lf.EToAnyException{Type: &lf.TCon{ID: um(name)}, Expr: scripttest.Record(um(name), 0, "userId", uid)}
+	return b.PseudoException(um(name), scripttest.Record(um(name), 0, "userId", uid))
 }
 
 func contains(ls []scripttest.Line, l scripttest.Line) bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/typecheck"
 )
 
 const amuletTestDAR = "../../../shared/testdata/dars/splice-amulet-test-0.1.8.dar"
@@ -43,6 +44,10 @@ func scriptPackages(t *testing.T, dar *lf.DAR, scripts func(b *scripttest.Builde
 	pm := engine.PackageMap{pkg.ID: pkg}
 	for _, p := range dar.Packages {
 		pm[p.ID] = p
+	}
+	// The scripts are well-typed: a node would take their package.
+	if err := typecheck.Check(pkg, pm.Package); err != nil {
+		t.Errorf("the scripts do not type-check: %v", err)
 	}
 	return pm, pkg.ID
 }
@@ -243,10 +248,9 @@ func TestDiscover(t *testing.T) {
 func TestTrace(t *testing.T) {
 	dar := readDAR(t)
 	pm, id := scriptPackages(t, dar, func(b *scripttest.Builder) map[string]lf.Expr {
-		trace := &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinTrace}, Types: []lf.Type{&lf.TBuiltin{Builtin: lf.BuiltinUnit}}}
 		return map[string]lf.Expr{
 			"traced": b.Ask("GetTime", 1, b.Payload("Time", "GetTime"), func(lf.Expr) lf.Expr {
-				return &lf.EApp{Fun: trace, Args: []lf.Expr{scripttest.Text("hello from a script"), b.Pure(scripttest.Unit())}}
+				return scripttest.Trace("hello from a script", b.Pure(scripttest.Unit()))
 			}),
 		}
 	})

@@ -136,6 +136,7 @@ func NewLibrary(tb testing.TB, line Line) *Library {
 		lib.Packages = append(lib.Packages, p)
 	}
 	p := decode(tb, libraryPackage(line))
+	typeDangerousCast(p)
 	lib.ID = p.ID
 	lib.Packages = append([]*lf.Package{p}, lib.Packages...)
 	if got := LineOf(p); got != line {
@@ -145,7 +146,29 @@ func NewLibrary(tb testing.TB, line Line) *Library {
 }
 
 // Builder returns a Builder of scripts against the library.
-func (l *Library) Builder() *Builder { return &Builder{DS: l.ID, Line: l.Line} }
+func (l *Library) Builder() *Builder {
+	pkgs := map[string]*lf.Package{}
+	for _, p := range l.Packages {
+		pkgs[p.ID] = p
+	}
+	return &Builder{DS: l.ID, Line: l.Line, pkgs: func(id string) *lf.Package { return pkgs[id] }}
+}
+
+// typeDangerousCast gives the decoded library's dangerousCast the type and
+// a body of the real library's, forall a b. a -> b (lftest encodes no
+// forall type, so the archive declares it a -> b with free variables).
+// The runner replaces it by the identity; its body fails.
+func typeDangerousCast(p *lf.Package) {
+	v := p.Value("Daml.Script.Internal.LowLevel", "dangerousCast")
+	star := &lf.Kind{Sort: lf.KindStar}
+	a, b := &lf.TVar{Name: "a"}, &lf.TVar{Name: "b"}
+	v.Type = &lf.TForall{Param: lf.TypeParam{Name: "a", Kind: star},
+		Body: &lf.TForall{Param: lf.TypeParam{Name: "b", Kind: star}, Body: tFn(a, b)}}
+	fail := &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinError}, Types: []lf.Type{b}}
+	v.Expr = &lf.ETyAbs{Params: []lf.TypeParam{{Name: "a", Kind: star}, {Name: "b", Kind: star}},
+		Body: &lf.EAbs{Params: []lf.VarWithType{{Name: "x", Type: a}},
+			Body: &lf.EApp{Fun: fail, Args: []lf.Expr{Text("Non-replaced call to internal-only dangerousCast")}}}}
+}
 
 func decode(tb testing.TB, p lftest.Package) *lf.Package {
 	tb.Helper()

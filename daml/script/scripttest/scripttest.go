@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -38,6 +40,11 @@ type Builder struct {
 	// and ContractKey follow it.
 	Line Line
 	n    int
+	// pkgs finds the library's and the stable packages' definitions,
+	// which type the scripts (nil: the types stay loose).
+	pkgs func(id string) *lf.Package
+	// questions are the Question records Ask built.
+	questions map[*lf.ERecCon]question
 }
 
 // ForDAR returns a Builder over the daml-script library dar carries
@@ -45,7 +52,7 @@ type Builder struct {
 // the line its definitions tell. The legacy daml-script of SDK 3.2 and
 // older, which has no Daml.Script.Internal.LowLevel, is not one.
 func ForDAR(dar *lf.DAR) *Builder {
-	b := &Builder{}
+	b := &Builder{pkgs: dar.Package}
 	for _, p := range dar.Packages {
 		if p.Module("Daml.Script.Internal.LowLevel") == nil {
 			continue
@@ -68,14 +75,31 @@ func (b *Builder) Version(question string) int64 {
 	return 1
 }
 
-// Values returns the top-level values (of type Script ()) of a test
-// module, one per entry of scripts, whose expression is the script.
+// Values returns the top-level values of a test module, one per entry of
+// scripts in name order, whose expression is the script (see Typed) and
+// whose type is Script of its result type (Script () for a script that
+// ends with Pure (), as a Daml script does). A script that does not
+// type-check is emitted typed as far as it could be; TypedValues reports
+// it.
 func (b *Builder) Values(scripts map[string]lf.Expr) []lftest.Value {
-	vals := make([]lftest.Value, 0, len(scripts))
-	for name, x := range scripts {
-		vals = append(vals, lftest.Value{Name: name, Type: b.ScriptType(), Expr: b.Script(x)})
-	}
+	vals, _ := b.TypedValues(scripts)
 	return vals
+}
+
+// TypedValues is Values, also returning the first script that does not
+// type-check with the library's definitions, with why.
+func (b *Builder) TypedValues(scripts map[string]lf.Expr) ([]lftest.Value, error) {
+	names := slices.Sorted(maps.Keys(scripts))
+	vals := make([]lftest.Value, 0, len(scripts))
+	var first error
+	for _, name := range names {
+		x, result, err := b.Typed(scripts[name])
+		if err != nil && first == nil {
+			first = fmt.Errorf("script %s: %w", name, err)
+		}
+		vals = append(vals, lftest.Value{Name: name, Type: lftest.App(b.scriptCon(), lftestType(result)), Expr: x})
+	}
+	return vals, first
 }
 
 // ReadDAR returns the bytes of the DAR at path, skipping the test when
@@ -104,34 +128,30 @@ func Text(s string) lf.Expr { return &lf.EText{Value: s} }
 // Int is an Int64 literal.
 func Int(i int64) lf.Expr { return &lf.EInt64{Value: i} }
 
-// Nil is the empty list.
-func Nil() lf.Expr { return &lf.ENil{Type: unit} }
+// Nil is the empty list (of the element type its use tells).
+func Nil() lf.Expr { return &lf.ENil{Type: hole()} }
 
 // List is a list of the elements.
 func List(xs ...lf.Expr) lf.Expr {
 	if len(xs) == 0 {
 		return Nil()
 	}
-	return &lf.ECons{Type: unit, Front: xs, Tail: Nil()}
+	return &lf.ECons{Type: hole(), Front: xs, Tail: Nil()}
 }
 
-// None is None.
-func None() lf.Expr { return &lf.EOptionalNone{Type: unit} }
+// None is None (of the type its use tells).
+func None() lf.Expr { return &lf.EOptionalNone{Type: hole()} }
 
 func (b *Builder) ds(module, name string) lf.TypeConID {
 	return lf.TypeConID{PackageID: b.DS, Module: module, Name: name}
 }
 
 func app(id lf.TypeConID, n int) lf.TypeConApp {
-	args := make([]lf.Type, n)
-	for i := range args {
-		args[i] = unit
-	}
-	return lf.TypeConApp{ID: id, Args: args}
+	return lf.TypeConApp{ID: id, Args: holesN(n)}
 }
 
-// Record builds a record of type id (with n type arguments, erased) from
-// name/expression pairs.
+// Record builds a record of type id (with n type arguments, inferred from
+// the fields and the record's use) from name/expression pairs.
 func Record(id lf.TypeConID, n int, kv ...any) lf.Expr {
 	r := &lf.ERecCon{Type: app(id, n)}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -146,27 +166,68 @@ func (b *Builder) Payload(module, name string, kv ...any) lf.Expr {
 	return Record(b.ds("Daml.Script.Internal.Questions."+module, name), 0, kv...)
 }
 
-// Lam is a one-argument lambda; body receives the bound variable.
+// Lam is a one-argument lambda; body receives the bound variable (of the
+// type the lambda's use tells).
 func (b *Builder) Lam(body func(x lf.Expr) lf.Expr) lf.Expr {
+	return b.lam(hole(), body)
+}
+
+func (b *Builder) lam(param lf.Type, body func(x lf.Expr) lf.Expr) *lf.EAbs {
 	b.n++
 	v := fmt.Sprintf("x%d", b.n)
-	return &lf.EAbs{Params: []lf.VarWithType{{Name: v, Type: unit}}, Body: body(&lf.EVar{Name: v})}
+	return &lf.EAbs{Params: []lf.VarWithType{{Name: v, Type: param}}, Body: body(&lf.EVar{Name: v})}
+}
+
+// free is the variant Free ScriptF a (a inferred).
+func (b *Builder) free(con string, arg lf.Expr) lf.Expr {
+	scriptF := &lf.TCon{ID: b.ds("Daml.Script.Internal.LowLevel", "ScriptF")}
+	return &lf.EVariantCon{Type: lf.TypeConApp{ID: b.ds("Daml.Script.Internal.Free", "Free"), Args: []lf.Type{scriptF, hole()}},
+		Con: con, Arg: arg}
 }
 
 // Pure ends a script with the result v: Pure (v, ()).
 func (b *Builder) Pure(v lf.Expr) lf.Expr {
 	tuple := Record(lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Tuple2"}, 2, "_1", v, "_2", Unit())
-	return &lf.EVariantCon{Type: app(b.ds("Daml.Script.Internal.Free", "Free"), 2), Con: "Pure", Arg: tuple}
+	return b.free("Pure", tuple)
 }
 
 // Ask asks a question; then receives the answer and returns the rest of
-// the script (a Free expression: Ask or Pure).
+// the script (a Free expression: Ask or Pure). As the library's lift
+// does, the question is a Question req res a of the payload's type, the
+// question's answer type (the answer's parameter has it) and the rest's
+// type, cast to the Question LedgerValue LedgerValue a of ScriptF.
 func (b *Builder) Ask(name string, version int64, payload lf.Expr, then func(answer lf.Expr) lf.Expr) lf.Expr {
-	q := Record(b.ds("Daml.Script.Internal.LowLevel", "Question"), 3,
-		"commandName", Text(name), "commandVersion", Int(version), "payload", payload,
-		"locations", Nil(), "continue", b.Lam(then))
-	sf := Record(b.ds("Daml.Script.Internal.LowLevel", "ScriptF"), 1, "unpack", q)
-	return &lf.EVariantCon{Type: app(b.ds("Daml.Script.Internal.Free", "Free"), 2), Con: "Free", Arg: sf}
+	questionID := b.ds("Daml.Script.Internal.LowLevel", "Question")
+	args := holesN(3)
+	q := &lf.ERecCon{Type: lf.TypeConApp{ID: questionID, Args: args}, Fields: []lf.FieldExpr{
+		{Name: "commandName", Expr: Text(name)}, {Name: "commandVersion", Expr: Int(version)}, {Name: "payload", Expr: payload},
+		{Name: "locations", Expr: Nil()}, {Name: "continue", Expr: b.lam(args[1], then)}}}
+	if b.questions == nil {
+		b.questions = map[*lf.ERecCon]question{}
+	}
+	b.questions[q] = question{name: name}
+	lv := &lf.TCon{ID: b.ds("Daml.Script.Internal.LowLevel", "LedgerValue")}
+	cast := b.cast(tCon(questionID, args...), tCon(questionID, lv, lv, args[2]), q)
+	sf := Record(b.ds("Daml.Script.Internal.LowLevel", "ScriptF"), 1, "unpack", cast)
+	return b.free("Free", sf)
+}
+
+// cast is the library's dangerousCast @from @to e (the identity when the
+// runner runs it).
+func (b *Builder) cast(from, to lf.Type, e lf.Expr) lf.Expr {
+	ref := lf.ValueRef{PackageID: b.DS, Module: "Daml.Script.Internal.LowLevel", Name: "dangerousCast"}
+	return &lf.EApp{Fun: &lf.ETyApp{Expr: &lf.EVal{Ref: ref}, Types: []lf.Type{from, to}}, Args: []lf.Expr{e}}
+}
+
+// Cast is the library's dangerousCast of e to the type to (from e's
+// type): the identity when the runner runs it.
+func (b *Builder) Cast(e lf.Expr, to lf.Type) lf.Expr { return b.cast(hole(), to, e) }
+
+// PseudoException is the AnyException of a record that is no exception
+// (the library's user-management pseudo-exceptions), built as the
+// library does: to_any, cast to AnyException.
+func (b *Builder) PseudoException(id lf.TypeConID, rec lf.Expr) lf.Expr {
+	return b.Cast(&lf.EToAny{Type: &lf.TCon{ID: id}, Expr: rec}, &lf.TBuiltin{Builtin: lf.BuiltinAnyException})
 }
 
 // Script is the Script record of a Free expression.
@@ -175,10 +236,12 @@ func (b *Builder) Script(free lf.Expr) lf.Expr {
 		"runScript", b.Lam(func(lf.Expr) lf.Expr { return free }), "dummy", Unit())
 }
 
-// ScriptType is the type Script () of daml-script DS.
-func (b *Builder) ScriptType() lftest.Type {
-	return lftest.App(lftest.Con(lftest.ByID(b.DS), "Daml.Script.Internal.LowLevel", "Script"), lftest.B(lftest.Unit))
+func (b *Builder) scriptCon() lftest.Type {
+	return lftest.Con(lftest.ByID(b.DS), "Daml.Script.Internal.LowLevel", "Script")
 }
+
+// ScriptType is the type Script () of daml-script DS.
+func (b *Builder) ScriptType() lftest.Type { return lftest.App(b.scriptCon(), lftest.B(lftest.Unit)) }
 
 // GeneralError is a GeneralError exception value with the message, as
 // an AnyException.
@@ -190,7 +253,7 @@ func GeneralError(msg string) lf.Expr {
 // Throw evaluates to a thrown GeneralError (for pure code in a script).
 func Throw(msg string) lf.Expr {
 	id := lf.TypeConID{PackageID: daException, Module: "DA.Exception.GeneralError", Name: "GeneralError"}
-	return &lf.EThrow{ReturnType: unit, ExceptionType: &lf.TCon{ID: id}, Exception: Record(id, 0, "message", Text(msg))}
+	return &lf.EThrow{ReturnType: hole(), ExceptionType: &lf.TCon{ID: id}, Exception: Record(id, 0, "message", Text(msg))}
 }
 
 // TemplateTypeRep is the TemplateTypeRep of a template.
@@ -246,6 +309,9 @@ func (b *Builder) Submit(party lf.Expr, behaviour Behaviour, cmds ...lf.Expr) lf
 // Builder's line wraps it: the stable DA.Internal.Any:AnyContractKey (an
 // Any) up to S34, the library's own AnyContractKey (the bare key) in
 // S35.
+// Up to S34 the key goes through to_any, which Daml-LF before 2.dev takes
+// of a data type only: for the package to type-check, keyType is then a
+// TCon.
 func (b *Builder) ContractKey(t lf.TypeConID, keyType lf.Type, key lf.Expr) lf.Expr {
 	if b.Line.or() >= S35 {
 		return Record(b.ds("Daml.Script.Internal.Questions.Commands", "AnyContractKey"), 0,
@@ -283,20 +349,34 @@ func Project(id lf.TypeConID, n int, field string, r lf.Expr) lf.Expr {
 	return &lf.ERecProj{Type: app(id, n), Field: field, Record: r}
 }
 
-// Head continues with the head of a non-empty list (a pattern-match
-// failure otherwise).
+// Head continues with the head of a non-empty list (an error otherwise).
 func (b *Builder) Head(l lf.Expr, then func(h lf.Expr) lf.Expr) lf.Expr {
 	b.n++
 	h, tl := fmt.Sprintf("h%d", b.n), fmt.Sprintf("t%d", b.n)
-	return &lf.ECase{Scrut: l, Alts: []lf.CaseAlt{{Pattern: &lf.PCons{Head: h, Tail: tl}, Body: then(&lf.EVar{Name: h})}}}
+	return &lf.ECase{Scrut: l, Alts: []lf.CaseAlt{{Pattern: &lf.PCons{Head: h, Tail: tl}, Body: then(&lf.EVar{Name: h})},
+		{Pattern: &lf.PDefault{}, Body: matchFailure("Head: empty list")}}}
 }
 
 // Match continues with the argument of the variant constructor con of
-// type id (a pattern-match failure otherwise).
+// type id (an error otherwise).
 func (b *Builder) Match(v lf.Expr, id lf.TypeConID, con string, then func(arg lf.Expr) lf.Expr) lf.Expr {
 	b.n++
 	x := fmt.Sprintf("v%d", b.n)
-	return &lf.ECase{Scrut: v, Alts: []lf.CaseAlt{{Pattern: &lf.PVariant{ID: id, Con: con, Binder: x}, Body: then(&lf.EVar{Name: x})}}}
+	return &lf.ECase{Scrut: v, Alts: []lf.CaseAlt{{Pattern: &lf.PVariant{ID: id, Con: con, Binder: x}, Body: then(&lf.EVar{Name: x})},
+		{Pattern: &lf.PDefault{}, Body: matchFailure("Match: not " + con)}}}
+}
+
+// Trace is TRACE msg x: x, once msg is traced.
+func Trace(msg string, x lf.Expr) lf.Expr {
+	return &lf.EApp{Fun: &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinTrace}, Types: []lf.Type{hole()}},
+		Args: []lf.Expr{Text(msg), x}}
+}
+
+// matchFailure is ERROR msg, the default alternative of a match (Daml-LF
+// requires matches to be exhaustive).
+func matchFailure(msg string) lf.Expr {
+	return &lf.EApp{Fun: &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinError}, Types: []lf.Type{hole()}},
+		Args: []lf.Expr{Text("scripttest: " + msg)}}
 }
 
 // CreatedCid continues with the contract id of the first CreateResult of
@@ -359,7 +439,7 @@ func ArithmeticError(msg string) lf.Expr {
 // ThrowArithmetic evaluates to a thrown ArithmeticError (for pure code
 // in a script).
 func ThrowArithmetic(msg string) lf.Expr {
-	return &lf.EThrow{ReturnType: unit, ExceptionType: &lf.TCon{ID: arithmeticErrorID}, Exception: Record(arithmeticErrorID, 0, "message", Text(msg))}
+	return &lf.EThrow{ReturnType: hole(), ExceptionType: &lf.TCon{ID: arithmeticErrorID}, Exception: Record(arithmeticErrorID, 0, "message", Text(msg))}
 }
 
 // ExtendDAR returns a DAR whose main package is dalf (named main.dalf)
