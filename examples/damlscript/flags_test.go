@@ -40,7 +40,7 @@ func TestTestPattern(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, got, stderr := runCLI(t, append([]string{"--dar", hw.path}, tc.args...), hw.adjust)
+			code, got, stderr := runCLI(t, append([]string{"--dar", hw.path}, tc.args...))
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, stderr)
 			}
@@ -122,7 +122,7 @@ func TestJUnit(t *testing.T) {
 	hw := testDAR(t)
 	path := filepath.Join(t.TempDir(), "reports", "junit.xml")
 	var out, errOut bytes.Buffer
-	code := cli(context.Background(), []string{"--dar", hw.path, "--all", "--junit", path}, &out, &errOut, hw.adjust)
+	code := cli(context.Background(), []string{"--dar", hw.path, "--all", "--junit", path}, &out, &errOut)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (stderr %s)", code, errOut.String())
 	}
@@ -168,7 +168,7 @@ func TestJUnit(t *testing.T) {
 // than its main one: external.
 func TestShowCoverage(t *testing.T) {
 	hw := testDAR(t)
-	code, got, stderr := runCLI(t, []string{"--dar", hw.path, "--all", "-p", "2", "--show-coverage"}, hw.adjust)
+	code, got, stderr := runCLI(t, []string{"--dar", hw.path, "--all", "-p", "2", "--show-coverage"})
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (stderr %s)", code, stderr)
 	}

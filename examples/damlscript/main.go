@@ -74,15 +74,6 @@ type config struct {
 	junit    string
 	coverage bool
 	pattern  string
-
-	// For tests (no flag): fixtureDARs, when not nil, are what the
-	// in-process fixture uploads in place of the DAR, and unchecked
-	// names the packages the check before a --ledger-url run skips. The
-	// tests' hand-written scripts are not well typed (daml/script/scripttest
-	// erases types), so nodes refuse their package; they run it from the
-	// DAR while the nodes hold only the templates.
-	fixtureDARs [][]byte
-	unchecked   func(pkgID string) bool
 }
 
 type multiFlag []string
@@ -146,9 +137,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	return c, nil
 }
 
-// cli runs the command line and returns the exit status; adjust (tests)
-// adjusts the configuration the flags give.
-func cli(ctx context.Context, args []string, stdout, stderr io.Writer, adjust ...func(*config)) int {
+// cli runs the command line and returns the exit status.
+func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -156,9 +146,6 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer, adjust ..
 	if err != nil {
 		fmt.Fprintf(stderr, "damlscript: %v\n", err)
 		return 2
-	}
-	for _, f := range adjust {
-		f(&c)
 	}
 	failed, err := run(ctx, c, stdout, stderr)
 	if err != nil {
@@ -221,17 +208,13 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		// The local fixture's upload type-checks the DAR; against a
 		// remote participant, check it here, as `daml script` compiles
 		// against a validated package.
-		if err := typecheck.CheckDAR(dar, c.unchecked); err != nil {
+		if err := typecheck.CheckDAR(dar, nil); err != nil {
 			return 0, fmt.Errorf("the DAR does not type-check: %w", err)
 		}
 		remote := scriptledger.NewRemote(c.ledgerURL, token, dar)
 		open = func() (script.Ledger, func(), error) { return remote, func() {}, nil }
 	} else {
-		uploads := [][]byte{data}
-		if c.fixtureDARs != nil {
-			uploads = c.fixtureDARs
-		}
-		fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, uploads...)
+		fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, data)
 		var te *typecheck.Error
 		if errors.As(err, &te) {
 			return 0, fmt.Errorf("the DAR does not type-check: %w", te)

@@ -49,12 +49,6 @@ type handWritten struct {
 	scripts, modelID string
 }
 
-// adjust runs the CLI on nodes that hold h.model, not the DAR.
-func (h handWritten) adjust(c *config) {
-	c.fixtureDARs = [][]byte{h.model}
-	c.unchecked = func(id string) bool { return id == h.scripts }
-}
-
 // modelPackage is the templates' package of the hand-written scripts:
 // Main:T {owner} with a consuming choice Go, and Main:U {owner} without
 // choices.
@@ -63,6 +57,9 @@ func modelPackage() lftest.Package {
 	p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, lftest.DataType{Name: "U", Serializable: true,
 		Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}})
 	p.Modules[0].Templates = append(p.Modules[0].Templates, lftest.Template{Name: "U"})
+	// Go's argument is the record Main:Go, as damlc makes a choice's.
+	p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, lftest.DataType{Name: "Go", Serializable: true})
+	p.Modules[0].Templates[0].Choices[0].Arg = lftest.Con(lftest.Self(), "Main", "Go")
 	return p
 }
 
@@ -79,14 +76,28 @@ func writeHandWritten(t *testing.T, name, module string, scripts func(b *scriptt
 	b := scripttest.ForDAR(dar)
 	model, ids := lftest.DAR(modelPackage())
 	_, modelDalf := lftest.Dalf(modelPackage())
-	id, dalf := lftest.Dalf(lftest.Package{Minor: "1", Name: name, Version: "1.0.0", Modules: []lftest.Module{
-		{Name: module, Values: b.Values(scripts(b, ids[0]))},
+	vals, err := b.TypedValues(scripts(b, ids[0]))
+	if err != nil {
+		t.Fatalf("the hand-written scripts do not type-check: %v", err)
+	}
+	// LF 2.2, as the model package lftest builds: a package may not
+	// depend on one of a newer LF version.
+	id, dalf := lftest.Dalf(lftest.Package{Minor: "2", Name: name, Version: "1.0.0", Modules: []lftest.Module{
+		{Name: module, Values: vals},
 	}})
 	data, err := scripttest.ExtendDAR(base, dalf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data = addDalf(t, data, "cli-tests-model.dalf", modelDalf)
+	// The model goes in when the scripts use it: a DAR holds exactly its
+	// main package's dependency closure.
+	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(pkg.DirectDeps, ids[0]) {
+		data = addDalf(t, data, "cli-tests-model.dalf", modelDalf)
+	}
 	path := filepath.Join(t.TempDir(), name+".dar")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -137,8 +148,6 @@ func testDAR(t *testing.T) handWritten {
 	return writeHandWritten(t, "cli-tests", "Test", func(b *scripttest.Builder, model string) map[string]lf.Expr {
 		T := lf.TypeConID{PackageID: model, Module: "Main", Name: "T"}
 		U := lf.TypeConID{PackageID: model, Module: "Main", Name: "U"}
-		// Go's argument is () in lftest.TemplatePackage: its AnyChoice
-		// names the choice by a type constructor named Go.
 		goArg := lf.TypeConID{PackageID: model, Module: "Main", Name: "Go"}
 		return map[string]lf.Expr{
 			"ok":         b.Pure(scripttest.Unit()),
@@ -150,7 +159,7 @@ func testDAR(t *testing.T) handWritten {
 			"createArchive": b.Alloc("alice", func(p lf.Expr) lf.Expr {
 				return b.Ask("Submit", 1, b.Submit(p, scripttest.MustSucceed, b.CreateCmd(T, scripttest.Record(T, 0, "owner", p))), func(ans lf.Expr) lf.Expr {
 					return b.CreatedCid(ans, func(cid lf.Expr) lf.Expr {
-						return b.Ask("Submit", 1, b.Submit(p, scripttest.MustSucceed, b.ExerciseCmd(T, cid, goArg, scripttest.Unit())), b.Pure)
+						return b.Ask("Submit", 1, b.Submit(p, scripttest.MustSucceed, b.ExerciseCmd(T, cid, goArg, scripttest.Record(goArg, 0))), b.Pure)
 					})
 				})
 			}),
@@ -169,19 +178,11 @@ func testDAR(t *testing.T) handWritten {
 func askAt(b *scripttest.Builder, name string, payload lf.Expr, fn, module string, line, col int64, then func(lf.Expr) lf.Expr) lf.Expr {
 	const daStackTypes = "60c61c542207080e97e378ab447cc355ecc47534b3a3ebbff307c4fb8339bc4d"
 	const daTypes = "5aee9b21b8e9a4c4975b5f4c4198e6e6e8469df49e2010820e792f393db870f4"
-	unit := &lf.TBuiltin{Builtin: lf.BuiltinUnit}
-	ds := func(module, name string) lf.TypeConID {
-		return lf.TypeConID{PackageID: b.DS, Module: module, Name: name}
-	}
 	loc := scripttest.Record(lf.TypeConID{PackageID: daStackTypes, Module: "DA.Stack.Types", Name: "SrcLoc"}, 0,
 		"srcLocPackage", scripttest.Text("cli-tests"), "srcLocModule", scripttest.Text(module), "srcLocFile", scripttest.Text(sourceFile(module)),
 		"srcLocStartLine", scripttest.Int(line), "srcLocStartCol", scripttest.Int(col), "srcLocEndLine", scripttest.Int(line), "srcLocEndCol", scripttest.Int(col+6))
 	frame := scripttest.Record(lf.TypeConID{PackageID: daTypes, Module: "DA.Types", Name: "Tuple2"}, 2, "_1", scripttest.Text(fn), "_2", loc)
-	q := scripttest.Record(ds("Daml.Script.Internal.LowLevel", "Question"), 3,
-		"commandName", scripttest.Text(name), "commandVersion", scripttest.Int(1), "payload", payload,
-		"locations", scripttest.List(frame), "continue", b.Lam(then))
-	sf := scripttest.Record(ds("Daml.Script.Internal.LowLevel", "ScriptF"), 1, "unpack", q)
-	return &lf.EVariantCon{Type: lf.TypeConApp{ID: ds("Daml.Script.Internal.Free", "Free"), Args: []lf.Type{unit, unit}}, Con: "Free", Arg: sf}
+	return b.AskAt(name, 1, payload, scripttest.List(frame), then)
 }
 
 var (
@@ -205,10 +206,10 @@ func (h handWritten) want() []string {
 
 // runCLI runs the command line and returns its exit status and its
 // output's lines, durations as "(N ms)".
-func runCLI(t *testing.T, args []string, adjust ...func(*config)) (int, []string, string) {
+func runCLI(t *testing.T, args []string) (int, []string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := cli(context.Background(), args, &out, &errOut, adjust...)
+	code := cli(context.Background(), args, &out, &errOut)
 	s := partyID.ReplaceAllString(msTime.ReplaceAllString(out.String(), "(N ms)"), "::N")
 	return code, strings.Split(strings.TrimSpace(s), "\n"), errOut.String()
 }
@@ -231,7 +232,7 @@ func TestCLI(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, got, stderr := runCLI(t, tc.args, hw.adjust)
+			code, got, stderr := runCLI(t, tc.args)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, stderr)
 			}
@@ -276,7 +277,7 @@ func TestCLIRemote(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, got, stderr := runCLI(t, append(tc.args, "--ledger-url", serve(t, tc.dar)), hw.adjust)
+			code, got, stderr := runCLI(t, append(tc.args, "--ledger-url", serve(t, tc.dar)))
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, stderr)
 			}
@@ -405,7 +406,7 @@ func TestSharedTime(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, got, stderr := runCLI(t, tc.args, hw.adjust)
+			code, got, stderr := runCLI(t, tc.args)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %s)", code, tc.code, stderr)
 			}

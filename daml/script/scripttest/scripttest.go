@@ -197,11 +197,17 @@ func (b *Builder) Pure(v lf.Expr) lf.Expr {
 // question's answer type (the answer's parameter has it) and the rest's
 // type, cast to the Question LedgerValue LedgerValue a of ScriptF.
 func (b *Builder) Ask(name string, version int64, payload lf.Expr, then func(answer lf.Expr) lf.Expr) lf.Expr {
+	return b.AskAt(name, version, payload, Nil(), then)
+}
+
+// AskAt is Ask with the question's call stack: locations is a list of
+// (function name, DA.Stack.Types:SrcLoc) pairs, innermost first.
+func (b *Builder) AskAt(name string, version int64, payload, locations lf.Expr, then func(answer lf.Expr) lf.Expr) lf.Expr {
 	questionID := b.ds("Daml.Script.Internal.LowLevel", "Question")
 	args := holesN(3)
 	q := &lf.ERecCon{Type: lf.TypeConApp{ID: questionID, Args: args}, Fields: []lf.FieldExpr{
 		{Name: "commandName", Expr: Text(name)}, {Name: "commandVersion", Expr: Int(version)}, {Name: "payload", Expr: payload},
-		{Name: "locations", Expr: Nil()}, {Name: "continue", Expr: b.lam(args[1], then)}}}
+		{Name: "locations", Expr: locations}, {Name: "continue", Expr: b.lam(args[1], then)}}}
 	if b.questions == nil {
 		b.questions = map[*lf.ERecCon]question{}
 	}
