@@ -23,15 +23,21 @@ type UpgradeError struct {
 func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 
 // CheckUpgrade checks that newPkg is a valid upgrade of oldPkg under the
-// upgrade type-checking rules of Canton (semantics.md §D): LF version and
-// dependency versions not decreasing; every module, template, choice,
-// serializable data type and interface instance kept, and no interface
-// instance added to an existing template; template keys and choice return
-// types unchanged; records only gaining Optional fields at their end;
-// variants and enums only gaining constructors at their end; type
-// parameters, serializability, variety and record origin unchanged;
-// interfaces and exceptions not carried over. A choice may change its
-// consuming flag: Canton does not check it.
+// upgrade type-checking rules of Canton 3.5 (TypecheckUpgrades in
+// daml-lf/validation/.../Upgrading.scala): LF version not decreasing;
+// every module, template, choice, serializable data type and interface
+// instance kept; template keys and choice return types unchanged; records
+// only gaining Optional fields at their end; variants and enums only
+// gaining constructors at their end; type parameters, serializability,
+// variety and record origin unchanged. As in Canton 3.5, dependency
+// versions are not compared (DependencyHasLowerVersionDespiteUpgrade is
+// never raised), interfaces and exceptions may be kept (the
+// TriedToUpgradeIface/TriedToUpgradeException checks are commented out),
+// new interface instances are allowed, and a choice may change its
+// consuming flag. An interface instance is matched by template name and
+// the interface's full id, package id included: an instance of an
+// interface of another package, even a later version of the same one (or
+// of an interface of the upgraded package itself), is missing.
 //
 // Types are compared structurally, as Canton's checker does: type variables
 // by their position among the data type's parameters; a reference to a data
@@ -40,7 +46,10 @@ func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 // through lookup) with the same package name and the old reference's
 // version ≤ the new one's. So Mod:T of the old package matches Mod:T of the
 // new one, and a dependency may move to a newer version of itself. lookup
-// may be nil; unknown packages only match themselves.
+// may be nil; unknown packages only match themselves. Where several rules
+// are broken, the first is reported in Canton's order of checks (every
+// module looked for before any is compared, and so on); among several
+// breaks of one kind, the first in archive order.
 //
 // A package is always a valid upgrade of itself (same id).
 //
@@ -171,132 +180,70 @@ func (c *upgradeChecker) check() *UpgradeError {
 		return fail("DecreasingLfVersion", "The upgraded package uses an older LF version (%s < %s)",
 			c.new.LanguageVersion, c.old.LanguageVersion)
 	}
-	if ue := c.checkDependencies(); ue != nil {
-		return ue
-	}
+	// Every module is looked for before any is compared (Canton's check:
+	// checkDeleted on the modules, then checkModule on each kept one).
 	for _, om := range c.old.Modules {
-		nm := c.new.Module(om.Name)
-		if nm == nil {
+		if c.new.Module(om.Name) == nil {
 			return fail("MissingModule", "Module %s appears in package that is being upgraded, but does not appear in the upgrading package.", om.Name)
 		}
-		if ue := c.checkModule(om, nm); ue != nil {
+	}
+	for _, om := range c.old.Modules {
+		if ue := c.checkModule(om, c.new.Module(om.Name)); ue != nil {
 			return ue
 		}
 	}
 	return nil
 }
 
-// checkDependencies: for every package name among the (non-utility) direct
-// dependencies of both packages, the new package's dependency version must
-// not be lower than the old one's.
-func (c *upgradeChecker) checkDependencies() *UpgradeError {
-	versions := func(p *lf.Package) (map[string]string, []string) {
-		m := map[string]string{}
-		var names []string
-		for _, id := range p.DirectDeps {
-			d := c.pkg(id)
-			if d == nil || d.IsUtility() {
-				continue
-			}
-			if v, ok := m[d.Name]; !ok || lf.CompareVersions(d.Version, v) > 0 {
-				if !ok {
-					names = append(names, d.Name)
-				}
-				m[d.Name] = d.Version
-			}
-		}
-		slices.Sort(names)
-		return m, names
-	}
-	past, names := versions(c.old)
-	present, _ := versions(c.new)
-	for _, name := range names {
-		pv, ok := present[name]
-		if ok && lf.CompareVersions(pv, past[name]) < 0 {
-			return fail("DependencyHasLowerVersionDespiteUpgrade",
-				"Dependency %s has version %s on the upgrading package, which is older than version %s on the upgraded package. Dependency versions of upgrading packages must always be greater or equal to the dependency versions on upgraded packages.",
-				name, pv, past[name])
-		}
-	}
-	return nil
-}
-
+// checkModule follows Canton's checkModule: templates (all looked for,
+// then each compared), interface instances, then data types (all looked
+// for, then each compared). Interfaces and exceptions kept in the new
+// version are not refused: Canton 3.5 has that check commented out
+// (TriedToUpgradeIface, TriedToUpgradeException).
 func (c *upgradeChecker) checkModule(om, nm *lf.Module) *UpgradeError {
 	for _, ot := range om.Templates {
-		nt := nm.Template(ot.Name)
-		if nt == nil {
+		if nm.Template(ot.Name) == nil {
 			return fail("MissingTemplate", "Template %s appears in package that is being upgraded, but does not appear in the upgrading package.", ot.Name)
 		}
-		if ue := c.checkTemplate(ot, nt); ue != nil {
+	}
+	for _, ot := range om.Templates {
+		if ue := c.checkTemplate(ot, nm.Template(ot.Name)); ue != nil {
 			return ue
 		}
 	}
-	for _, oi := range om.Interfaces {
-		if nm.Interface(oi.Name) != nil {
-			return fail("TriedToUpgradeIface", "Tried to upgrade interface %s, but interfaces cannot be upgraded. They should be removed in any upgrading package.", oi.Name)
-		}
-	}
-	for _, oe := range om.Exceptions {
-		if nm.HasException(oe) {
-			return fail("TriedToUpgradeException", "Tried to upgrade exception %s, but exceptions cannot be upgraded. They should be removed in any upgrading package.", oe)
-		}
-	}
-	// Interface instances, matched by template and interface (the
-	// interface's package may move to a later version).
+	// Interface instances are keyed by template name and the interface's
+	// full id, package id included (Canton's flattenInstances): an instance
+	// of an interface whose package changed, even to a later version of
+	// itself, is missing. New instances are allowed.
 	for _, ot := range om.Templates {
 		nt := nm.Template(ot.Name)
-		if ue := c.matchInstances(ot.Implements, nt.Implements, func(id lf.TypeConID) *UpgradeError {
-			return fail("MissingImplementation", "Implementation of interface %s by template %s appears in package that is being upgraded, but does not appear in this package.", id, ot.Name)
-		}, false); ue != nil {
-			return ue
-		}
-		if ue := c.matchInstances(nt.Implements, ot.Implements, func(id lf.TypeConID) *UpgradeError {
-			return fail("ForbiddenNewInstance", "Implementation of interface %s by template %s appears in this package, but does not appear in package that is being upgraded.", id, ot.Name)
-		}, true); ue != nil {
-			return ue
+		for _, id := range ot.Implements {
+			if !slices.Contains(nt.Implements, id) {
+				return fail("MissingImplementation", "Implementation of interface %s by template %s appears in package that is being upgraded, but does not appear in this package.", id, ot.Name)
+			}
 		}
 	}
-	oorig, norig := origins(om), origins(nm)
+	// Data types not owned by an interface or exception: a serializable one
+	// must stay (and stay unowned); then each kept one is compared.
+	owned := func(m *lf.Module, name string) bool { return m.Interface(name) != nil || m.HasException(name) }
+	var kept [][2]*lf.DataType
 	for _, od := range om.DataTypes {
-		if om.Interface(od.Name) != nil || om.HasException(od.Name) {
-			continue // owned by an interface or exception, checked above
+		if owned(om, od.Name) {
+			continue
 		}
 		nd := nm.DataType(od.Name)
-		if nd == nil || nm.Interface(od.Name) != nil || nm.HasException(od.Name) {
+		if nd == nil || owned(nm, od.Name) {
 			if od.Serializable {
 				return fail("MissingDataCon", "Data type %s appears in package that is being upgraded, but does not appear in the upgrading package.", od.Name)
 			}
 			continue
 		}
-		if ue := c.checkDataType(oorig, norig, od, nd); ue != nil {
+		kept = append(kept, [2]*lf.DataType{od, nd})
+	}
+	oorig, norig := origins(om), origins(nm)
+	for _, k := range kept {
+		if ue := c.checkDataType(oorig, norig, k[0], k[1]); ue != nil {
 			return ue
-		}
-	}
-	return nil
-}
-
-// matchInstances returns missing(id) for the first interface of from that
-// has no counterpart in to (from is the old side unless reversed).
-func (c *upgradeChecker) matchInstances(from, to []lf.TypeConID, missing func(lf.TypeConID) *UpgradeError, reversed bool) *UpgradeError {
-	byName := map[[2]string][]lf.TypeConID{}
-	for _, id := range to {
-		k := [2]string{id.Module, id.Name}
-		byName[k] = append(byName[k], id)
-	}
-	for _, id := range from {
-		found := false
-		for _, other := range byName[[2]string{id.Module, id.Name}] {
-			a, b := id, other
-			if reversed {
-				a, b = other, id
-			}
-			if c.sameTypeCon(a, b) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return missing(id)
 		}
 	}
 	return nil

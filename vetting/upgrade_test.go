@@ -58,8 +58,8 @@ func tplOf(p *e.Package) *e.Template { return &p.Modules[0].Templates[0] }
 
 // upgradeWorld holds dependency packages the cases refer to.
 type upgradeWorld struct {
-	dep1, dep2, other, lib string
-	pkgs                   map[string]*lf.Package
+	dep1, dep2, other, lib, lib2 string
+	pkgs                         map[string]*lf.Package
 }
 
 func newUpgradeWorld(t *testing.T) *upgradeWorld {
@@ -76,10 +76,14 @@ func newUpgradeWorld(t *testing.T) *upgradeWorld {
 	w.dep1 = add(depPkg("dep", "1.0.0"))
 	w.dep2 = add(depPkg("dep", "2.0.0"))
 	w.other = add(depPkg("other", "3.0.0"))
-	w.lib = add(e.Package{Name: "lib", Version: "1.0.0", Imports: []string{}, Modules: []e.Module{{Name: "L",
-		DataTypes:  []e.DataType{{Name: "I", Kind: "interface"}, {Name: "IView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}}},
-		Interfaces: []e.Interface{{Name: "I", View: e.Con(e.Self(), "L", "IView")}},
-	}}})
+	libPkg := func(version string) e.Package {
+		return e.Package{Name: "lib", Version: version, Imports: []string{}, Modules: []e.Module{{Name: "L",
+			DataTypes:  []e.DataType{{Name: "I", Kind: "interface"}, {Name: "IView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}}},
+			Interfaces: []e.Interface{{Name: "I", View: e.Con(e.Self(), "L", "IView")}},
+		}}}
+	}
+	w.lib = add(libPkg("1.0.0"))
+	w.lib2 = add(libPkg("2.0.0"))
 	return w
 }
 
@@ -104,9 +108,28 @@ func TestCheckUpgrade(t *testing.T) {
 		p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "Boom", Serializable: true, Fields: []e.Field{{"message", e.B(e.Text)}}})
 		p.Modules[0].Exceptions = []string{"Boom"}
 	}
-	implementsLib := func(p *e.Package) {
-		p.Imports = []string{w.lib}
-		tplOf(p).Implements = []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}
+	implements := func(lib string) func(p *e.Package) {
+		return func(p *e.Package) {
+			p.Imports = []string{lib}
+			tplOf(p).Implements = []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}
+		}
+	}
+	implementsLib := implements(w.lib)
+	implementsOwnInterface := func(p *e.Package) {
+		withInterface(p)
+		tplOf(p).Implements = []e.TyCon{{Ref: e.Self(), Module: "M", Name: "J"}}
+	}
+	withTemplateU := func(p *e.Package) {
+		p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "U", Serializable: true})
+		p.Modules[0].Templates = append(p.Modules[0].Templates, e.Template{Name: "U"})
+	}
+	// helperUses makes the unserializable Helper hold D of the package id:
+	// no upgrade rule looks at it.
+	helperUses := func(id string) func(p *e.Package) {
+		return func(p *e.Package) {
+			p.Imports = []string{id}
+			dtOf(p, "Helper").Fields = append(dtOf(p, "Helper").Fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+		}
 	}
 	minor := func(m string) func(p *e.Package) { return func(p *e.Package) { p.Minor = m } }
 	key := func(t e.Type) func(p *e.Package) {
@@ -190,7 +213,18 @@ func TestCheckUpgrade(t *testing.T) {
 
 		// Modules, templates, choices.
 		{name: "module removed", v2: func(p *e.Package) { p.Modules = p.Modules[:1] }, rule: "MissingModule", msg: "Module Aux"},
+		{name: "module removed after a broken one (modules are looked for first)", v2: func(p *e.Package) {
+			p.Modules = p.Modules[:1]
+			dtOf(p, "T").Fields = dtOf(p, "T").Fields[:2]
+		}, rule: "MissingModule", msg: "Module Aux"},
 		{name: "template removed", v2: func(p *e.Package) { p.Modules[0].Templates = nil }, rule: "MissingTemplate", msg: "Template T"},
+		{name: "template removed after a broken one (templates are looked for first)", v1: withTemplateU, v2: func(p *e.Package) {
+			tplOf(p).Choices = nil
+		}, rule: "MissingTemplate", msg: "Template U"},
+		{name: "data type removed after a broken one (data types are looked for first)", v2: func(p *e.Package) {
+			dtOf(p, "T").Fields[1].Type = e.B(e.Text)
+			removeDT(p, "Extra")
+		}, rule: "MissingDataCon", msg: "Data type Extra"},
 		{name: "choice removed", v2: func(p *e.Package) { tplOf(p).Choices = nil }, rule: "MissingChoice", msg: "Choice C"},
 		{name: "choice return type changed", v2: func(p *e.Package) { tplOf(p).Choices[0].Ret = e.B(e.Unit) }, rule: "ChoiceChangedReturnType"},
 		{name: "choice made non-consuming (not checked by Canton)", v2: func(p *e.Package) { tplOf(p).Choices[0].Consuming = false }},
@@ -206,15 +240,28 @@ func TestCheckUpgrade(t *testing.T) {
 		{name: "LF version lowered", v1: minor("3"), v2: minor("2"), rule: "DecreasingLfVersion", msg: "(2.2 < 2.3)"},
 
 		// Interfaces, exceptions, instances.
-		{name: "interface carried over", v1: withInterface, v2: withInterface, rule: "TriedToUpgradeIface", msg: "interface J"},
+		// Canton 3.5 has TriedToUpgradeIface and TriedToUpgradeException
+		// commented out: both are allowed.
+		{name: "interface carried over", v1: withInterface, v2: withInterface},
 		{name: "interface removed", v1: withInterface, v2: func(p *e.Package) {
 			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "JView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}})
 		}},
-		{name: "exception carried over", v1: withException, v2: withException, rule: "TriedToUpgradeException"},
+		{name: "exception carried over", v1: withException, v2: withException},
 		{name: "exception removed", v1: withException},
 		{name: "interface instance kept", v1: implementsLib, v2: implementsLib},
-		{name: "interface instance removed", v1: implementsLib, v2: func(p *e.Package) { p.Imports = []string{w.lib} }, rule: "MissingImplementation"},
-		{name: "interface instance added to an existing template", v2: implementsLib, rule: "ForbiddenNewInstance"},
+		{name: "interface instance removed", v1: implementsLib, v2: func(p *e.Package) { p.Imports = []string{w.lib} }, rule: "MissingImplementation",
+			msg: "Implementation of interface " + w.lib + ":L:I by template T appears in package that is being upgraded, but does not appear in this package."},
+		// Instances are keyed by the interface's full id, package id
+		// included.
+		{name: "interface instance of a later version of the interface's package", v1: implementsLib, v2: implements(w.lib2), rule: "MissingImplementation",
+			msg: "Implementation of interface " + w.lib + ":L:I by template T"},
+		{name: "interface instance of the package's own interface", v1: implementsOwnInterface, v2: implementsOwnInterface, rule: "MissingImplementation",
+			msg: ":M:J by template T"},
+		{name: "interface instance added to an existing template", v2: implementsLib},
+		{name: "interface instance added beside a kept one", v1: implementsLib, v2: both(implementsLib, func(p *e.Package) {
+			p.Imports = append(p.Imports, w.lib2)
+			tplOf(p).Implements = append(tplOf(p).Implements, e.TyCon{Ref: e.Import(1), Module: "L", Name: "I"})
+		})},
 		{name: "interface instance on a new template", v2: both(func(p *e.Package) { p.Imports = []string{w.lib} }, func(p *e.Package) {
 			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "U", Serializable: true})
 			p.Modules[0].Templates = append(p.Modules[0].Templates, e.Template{Name: "U", Implements: []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}})
@@ -225,8 +272,12 @@ func TestCheckUpgrade(t *testing.T) {
 		// another package.
 		{name: "same dependency", v1: useDep(w.dep1), v2: useDep(w.dep1)},
 		{name: "dependency upgraded", v1: useDep(w.dep1), v2: useDep(w.dep2)},
-		{name: "dependency downgraded", v1: useDep(w.dep2), v2: useDep(w.dep1), rule: "DependencyHasLowerVersionDespiteUpgrade",
-			msg: "Dependency dep has version 1.0.0 on the upgrading package, which is older than version 2.0.0"},
+		// Canton 3.5 does not compare dependency versions
+		// (DependencyHasLowerVersionDespiteUpgrade is never raised): only the
+		// types that use the dependency are compared.
+		{name: "dependency downgraded", v1: useDep(w.dep2), v2: useDep(w.dep1), rule: "RecordFieldsExistingChanged",
+			msg: "The upgraded template T has changed the types of some of its original fields."},
+		{name: "dependency downgraded where no rule looks", v1: helperUses(w.dep2), v2: helperUses(w.dep1)},
 		{name: "dependency replaced by another package", v1: useDep(w.dep1), v2: useDep(w.other), rule: "RecordFieldsExistingChanged"},
 	}
 	for _, tt := range tests {
