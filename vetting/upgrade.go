@@ -10,7 +10,9 @@ import (
 )
 
 // UpgradeError is the first upgrade rule a package breaks. It is the Err of
-// the NOT_VALID_UPGRADE_PACKAGE errors of CheckUpgrade and CheckLineage.
+// the NOT_VALID_UPGRADE_PACKAGE errors of CheckUpgrade and CheckLineage,
+// reachable with errors.As; the rule name is only here (Canton prints the
+// message alone).
 type UpgradeError struct {
 	// Rule is the name of the broken rule as in Canton's upgrade checker,
 	// e.g. "RecordFieldsNewNonOptional", "MissingChoice".
@@ -53,9 +55,13 @@ func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 //
 // A package is always a valid upgrade of itself (same id).
 //
-// The error is NOT_VALID_UPGRADE_PACKAGE whose cause names the first
-// violation ("... Reason: RecordFieldsNewNonOptional: ...") and whose Err is
-// an *UpgradeError.
+// The error is NOT_VALID_UPGRADE_PACKAGE, as Canton's
+// Upgradeability.Error: the cause is "Upgrade checks indicate that ⟨new⟩
+// cannot be an upgrade of ⟨old⟩. Reason: ⟨message⟩" with the first
+// violation's message alone (no rule name), a package printed as
+// "⟨id⟩ (⟨name⟩ v⟨version⟩)", and the context keys are Canton's
+// (oldPackage, newPackage, upgradeError). Its Err is the *UpgradeError,
+// which carries the rule name.
 func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package) error {
 	if oldPkg.ID == newPkg.ID {
 		return nil
@@ -63,10 +69,10 @@ func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package
 	c := &upgradeChecker{old: oldPkg, new: newPkg, lookup: lookup}
 	if ue := c.check(); ue != nil {
 		return apierr.NotValidUpgradePackage.Wrap(ue,
-			"Upgrade checks indicate that %s cannot be an upgrade of %s. Reason: %s", newPkg, oldPkg, ue).
-			WithContext("oldPackage", oldPkg.ID).
-			WithContext("newPackage", newPkg.ID).
-			WithContext("rule", ue.Rule)
+			"Upgrade checks indicate that %s cannot be an upgrade of %s. Reason: %s", newPkg, oldPkg, ue.Message).
+			WithContext("oldPackage", oldPkg.String()).
+			WithContext("newPackage", newPkg.String()).
+			WithContext("upgradeError", ue.Message)
 	}
 	return nil
 }
