@@ -77,40 +77,64 @@ func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package
 	return nil
 }
 
-// CheckLineage checks a set of packages meant to be vetted together (the
-// resulting vetted set), as Canton's PackageUpgradeValidator does: the
-// packages are grouped by name, each group sorted by (version, id); every
-// direct dependency must be known (in pkgs or through lookup), else
-// TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES; packages named daml-prim or
-// daml-stdlib must be utility packages (DAML_PRIM_NOT_UTILITY_PACKAGE);
-// then, keeping only upgradable packages (LF 2, not a utility package),
-// each consecutive pair must have different versions (KNOWN_PACKAGE_VERSION)
-// and pass CheckUpgrade (NOT_VALID_UPGRADE_PACKAGE). Names are checked in
-// sorted order and the first error is returned.
-func CheckLineage(pkgs []*lf.Package, lookup func(id string) *lf.Package) error {
-	byID := map[string]*lf.Package{}
+// CheckLineage checks the upgrade compatibility of the lineages a vetting
+// change affects, as Canton 3.5's PackageUpgradeValidator.validateUpgrade
+// does. added are the ids the change vets that were not vetted before,
+// vetted the ids of the resulting vetted set, and lookup resolves the
+// packages the participant knows (its store; unknown ids are skipped).
+//
+// The package names checked are those of added and of their transitive
+// dependencies, dependencies first (Canton's topological order; ties in
+// id order). A name's lineage is its packages in vetted, sorted by
+// (version, id); a name with none is skipped. For each lineage in turn:
+//  1. every direct dependency of every member must be known, else
+//     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES;
+//  2. a member named daml-prim or daml-stdlib must be a utility package,
+//     else DAML_PRIM_NOT_UTILITY_PACKAGE;
+//  3. keeping only upgradable members (LF 2, not a utility package), no
+//     two consecutive ones may have the same version, else
+//     KNOWN_PACKAGE_VERSION;
+//  4. each consecutive pair of them must pass CheckUpgrade, else
+//     NOT_VALID_UPGRADE_PACKAGE.
+//
+// Each step runs over the whole lineage before the next starts, and the
+// first error is returned.
+func CheckLineage(added, vetted []string, lookup func(id string) *lf.Package) error {
+	var names []string
+	seenName := map[string]bool{}
+	visited := map[string]bool{}
+	var visit func(id string)
+	visit = func(id string) {
+		if visited[id] {
+			return
+		}
+		visited[id] = true
+		p := lookup(id)
+		if p == nil {
+			return // not in the store: a sink, and no lineage of its own
+		}
+		for _, d := range slices.Sorted(slices.Values(p.DirectDeps)) {
+			visit(d)
+		}
+		if !seenName[p.Name] {
+			seenName[p.Name] = true
+			names = append(names, p.Name)
+		}
+	}
+	for _, id := range slices.Sorted(slices.Values(added)) {
+		visit(id)
+	}
+
 	byName := map[string][]*lf.Package{}
-	for _, p := range pkgs {
-		if byID[p.ID] != nil {
+	inLineage := map[string]bool{}
+	for _, id := range vetted {
+		p := lookup(id)
+		if p == nil || !seenName[p.Name] || inLineage[p.ID] {
 			continue
 		}
-		byID[p.ID] = p
+		inLineage[p.ID] = true
 		byName[p.Name] = append(byName[p.Name], p)
 	}
-	resolve := func(id string) *lf.Package {
-		if p := byID[id]; p != nil {
-			return p
-		}
-		if lookup != nil {
-			return lookup(id)
-		}
-		return nil
-	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	for _, name := range names {
 		lineage := byName[name]
 		slices.SortFunc(lineage, func(a, b *lf.Package) int {
@@ -119,42 +143,53 @@ func CheckLineage(pkgs []*lf.Package, lookup func(id string) *lf.Package) error 
 			}
 			return strings.Compare(a.ID, b.ID)
 		})
-		for _, p := range lineage {
-			var missing []string
-			for _, dep := range p.DirectDeps {
-				if resolve(dep) == nil {
-					missing = append(missing, dep)
-				}
-			}
-			if len(missing) > 0 {
-				return apierr.TopologyCannotVetDueToMissingPackages.New(
-					"Package vetting failed due to packages not existing on the local node: %s (dependencies of %s)",
-					strings.Join(missing, ", "), p).
-					WithContext("packages", strings.Join(missing, ","))
-			}
-			if (name == "daml-prim" || name == "daml-stdlib") && !p.IsUtility() {
-				return apierr.DamlPrimNotUtilityPackage.New(
-					"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p).
-					WithContext("packageId", p.ID)
+		if err := checkLineage(name, lineage, lookup); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLineage runs the four steps of CheckLineage on one lineage.
+func checkLineage(name string, lineage []*lf.Package, lookup func(id string) *lf.Package) error {
+	for _, p := range lineage {
+		var missing []string
+		for _, dep := range p.DirectDeps {
+			if lookup(dep) == nil {
+				missing = append(missing, dep)
 			}
 		}
-		var up []*lf.Package
-		for _, p := range lineage {
-			if p.LanguageVersion.Major >= 2 && !p.IsUtility() {
-				up = append(up, p)
-			}
+		if len(missing) > 0 {
+			return apierr.TopologyCannotVetDueToMissingPackages.New(
+				"Package vetting failed due to packages not existing on the local node: %s (dependencies of %s)",
+				strings.Join(missing, ", "), p).
+				WithContext("packages", strings.Join(missing, ","))
 		}
-		for i := 0; i+1 < len(up); i++ {
-			a, b := up[i], up[i+1]
-			if lf.CompareVersions(a.Version, b.Version) == 0 {
-				return apierr.KnownPackageVersion.New(
-					"Tried to vet two packages with the same name and version: %s and %s.", a, b).
-					WithContext("firstPackage", a.ID).
-					WithContext("secondPackage", b.ID)
-			}
-			if err := CheckUpgrade(a, b, resolve); err != nil {
-				return err
-			}
+	}
+	for _, p := range lineage {
+		if (name == "daml-prim" || name == "daml-stdlib") && !p.IsUtility() {
+			return apierr.DamlPrimNotUtilityPackage.New(
+				"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p).
+				WithContext("packageId", p.ID)
+		}
+	}
+	var up []*lf.Package
+	for _, p := range lineage {
+		if p.LanguageVersion.Major >= 2 && !p.IsUtility() {
+			up = append(up, p)
+		}
+	}
+	for i := 0; i+1 < len(up); i++ {
+		if a, b := up[i], up[i+1]; lf.CompareVersions(a.Version, b.Version) == 0 {
+			return apierr.KnownPackageVersion.New(
+				"Tried to vet two packages with the same name and version: %s and %s.", a, b).
+				WithContext("firstPackage", a.ID).
+				WithContext("secondPackage", b.ID)
+		}
+	}
+	for i := 0; i+1 < len(up); i++ {
+		if err := CheckUpgrade(up[i], up[i+1], lookup); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package vetting
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -324,58 +325,144 @@ func TestCheckUpgrade(t *testing.T) {
 	}
 }
 
-func TestCheckLineage(t *testing.T) {
+// lineageFixture holds the packages of the lineage cases: "app" and "dep"
+// versions, utility packages and daml-prim packages.
+type lineageFixture struct {
+	w                                       *upgradeWorld
+	v1, v2, v3bad, v1twin                   *lf.Package
+	v2bad, v2bad2                           *lf.Package // both 2.0.0, both break v1
+	needsDep, needsDepBad, v3badNeedsDepBad *lf.Package // app versions using dep 1.0.0 / dep 3.0.0
+	depBad                                  *lf.Package // dep 3.0.0, breaks dep 2.0.0
+	utilA, utilB, utilB2                    *lf.Package
+	primNotUtility, primMissingDep          *lf.Package
+	unknownID                               string
+}
+
+func newLineageFixture(t *testing.T) *lineageFixture {
 	w := newUpgradeWorld(t)
-	base := func(version string, f ...func(*e.Package)) *lf.Package {
+	f := &lineageFixture{w: w, unknownID: strings.Repeat("e", 64)}
+	base := func(version string, g ...func(*e.Package)) *lf.Package {
 		p := upgradeBase()
 		p.Version = version
-		for _, g := range f {
-			g(&p)
+		for _, h := range g {
+			h(&p)
 		}
 		return decode(t, p)
 	}
-	v1 := base("1.0.0")
-	v2 := base("2.0.0", func(p *e.Package) {
+	dropLast := func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:2] }
+	f.v1 = base("1.0.0")
+	f.v2 = base("2.0.0", func(p *e.Package) {
 		dtOf(p, "T").Fields = append(dtOf(p, "T").Fields, e.Field{"memo", e.Opt(e.B(e.Text))})
 	})
-	v3bad := base("3.0.0", func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:1] })
-	v1twin := base("1.0.0", func(p *e.Package) { p.Modules[0].DataTypes[0].Fields[0].Name = "holder" })
-	util := func(name, version, field string) *lf.Package {
-		return decode(t, e.Package{Name: name, Version: version, Imports: []string{}, Modules: []e.Module{{Name: "U",
-			DataTypes: []e.DataType{{Name: "H", Fields: []e.Field{{field, e.B(e.Int64)}}}}}}})
+	f.v3bad = base("3.0.0", func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:1] })
+	f.v1twin = base("1.0.0", func(p *e.Package) { p.Modules[0].DataTypes[0].Fields[0].Name = "holder" })
+	f.v2bad = base("2.0.0", dropLast)
+	f.v2bad2 = base("2.0.0", func(p *e.Package) { dtOf(p, "T").Fields[1].Type = e.B(e.Text) })
+	f.depBad = decode(t, e.Package{Name: "dep", Version: "3.0.0", Imports: []string{}, Modules: []e.Module{{Name: "D",
+		DataTypes: []e.DataType{{Name: "D", Serializable: true, Fields: []e.Field{{"x", e.B(e.Text)}}}}}}})
+	f.needsDep = base("4.0.0", useDep(w.dep1))
+	f.needsDepBad = base("4.0.0", useDep(f.depBad.ID))
+	f.v3badNeedsDepBad = base("3.0.0", dropLast, func(p *e.Package) {
+		p.Imports = []string{f.depBad.ID}
+		dtOf(p, "Helper").Fields = append(dtOf(p, "Helper").Fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+	})
+	util := func(name, version, field string, imports ...string) *lf.Package {
+		fields := []e.Field{{field, e.B(e.Int64)}}
+		if len(imports) > 0 {
+			fields = append(fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+		}
+		return decode(t, e.Package{Name: name, Version: version, Imports: append([]string{}, imports...), Modules: []e.Module{{Name: "U",
+			DataTypes: []e.DataType{{Name: "H", Fields: fields}}}}})
 	}
-	primNotUtility := decode(t, e.Package{Name: "daml-prim", Version: "0.0.0", Imports: []string{}, Modules: []e.Module{{Name: "P",
+	f.utilA, f.utilB, f.utilB2 = util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b"), util("helpers", "2.0.0", "b")
+	f.primNotUtility = decode(t, e.Package{Name: "daml-prim", Version: "0.0.0", Imports: []string{}, Modules: []e.Module{{Name: "P",
 		DataTypes: []e.DataType{{Name: "S", Serializable: true}}}}})
-	needsDep := base("4.0.0", useDep(w.dep1))
-	depsOf := func(ps ...*lf.Package) []*lf.Package {
+	f.primMissingDep = util("daml-prim", "1.0.0", "a", f.unknownID)
+	return f
+}
+
+// store is a lookup over the world's packages and the given ones.
+func (f *lineageFixture) store(extra ...*lf.Package) func(string) *lf.Package {
+	m := maps.Clone(f.w.pkgs)
+	for _, p := range extra {
+		m[p.ID] = p
+	}
+	return func(id string) *lf.Package { return m[id] }
+}
+
+func ids(ps ...*lf.Package) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
+}
+
+func TestCheckLineage(t *testing.T) {
+	f := newLineageFixture(t)
+	w := f.w
+	depsVetted := func(ps ...*lf.Package) []*lf.Package {
 		return append(ps, w.pkgs[w.dep1], w.pkgs[w.dep2], w.pkgs[w.other], w.pkgs[w.lib])
 	}
 
 	tests := []struct {
-		name   string
-		pkgs   []*lf.Package
-		lookup func(string) *lf.Package
-		code   string
-		msg    string
+		name          string
+		added, vetted []*lf.Package // vetted includes added; both are in the store
+		noWorld       bool          // the world's packages are not in the store
+		code          string
+		msg           string
 	}{
-		{name: "one version", pkgs: []*lf.Package{v1}},
-		{name: "valid upgrade", pkgs: []*lf.Package{v1, v2}},
-		{name: "order does not matter", pkgs: []*lf.Package{v2, v1, v2}},
-		{name: "third version breaks the second", pkgs: []*lf.Package{v3bad, v1, v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
-			msg: "cannot be an upgrade of " + v2.String() + ". Reason: The upgraded template T is missing some of its original fields."},
-		{name: "same name and version twice", pkgs: []*lf.Package{v1, v1twin}, code: "KNOWN_PACKAGE_VERSION",
+		{name: "one version", added: []*lf.Package{f.v1}, vetted: []*lf.Package{f.v1}},
+		{name: "valid upgrade", added: []*lf.Package{f.v2}, vetted: []*lf.Package{f.v1, f.v2}},
+		{name: "order and duplicates do not matter", added: []*lf.Package{f.v2, f.v2}, vetted: []*lf.Package{f.v2, f.v1, f.v2}},
+		{name: "third version breaks the second", added: []*lf.Package{f.v3bad}, vetted: []*lf.Package{f.v3bad, f.v1, f.v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
+			msg: "cannot be an upgrade of " + f.v2.String() + ". Reason: The upgraded template T is missing some of its original fields."},
+		{name: "the whole lineage of an added package is checked", added: []*lf.Package{f.v1}, vetted: []*lf.Package{f.v1, f.v3bad},
+			code: "NOT_VALID_UPGRADE_PACKAGE", msg: f.v3bad.String() + " cannot be an upgrade of " + f.v1.String()},
+		{name: "lineages nothing added touches are not checked", added: []*lf.Package{w.pkgs[w.other]}, vetted: depsVetted(f.v1, f.v3bad)},
+		{name: "same name and version twice", added: []*lf.Package{f.v1twin}, vetted: []*lf.Package{f.v1, f.v1twin}, code: "KNOWN_PACKAGE_VERSION",
 			msg: "Tried to vet two packages with the same name and version"},
-		{name: "utility packages with one name and version are skipped", pkgs: []*lf.Package{util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b")}},
-		{name: "utility packages are not upgrade-checked", pkgs: []*lf.Package{util("helpers", "1.0.0", "a"), util("helpers", "2.0.0", "b")}},
-		{name: "daml-prim must be a utility package", pkgs: []*lf.Package{primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
-		{name: "dependency in the set", pkgs: depsOf(needsDep)},
-		{name: "dependency through lookup", pkgs: []*lf.Package{needsDep}, lookup: w.lookup},
-		{name: "dependency unknown", pkgs: []*lf.Package{needsDep}, code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
-		{name: "two lineages, the second broken", pkgs: depsOf(v1, v3bad), code: "NOT_VALID_UPGRADE_PACKAGE"},
+		// Canton checks the versions of every pair before type-checking any.
+		{name: "versions checked before upgrades", added: []*lf.Package{f.v2bad, f.v2bad2}, vetted: []*lf.Package{f.v1, f.v2bad, f.v2bad2},
+			code: "KNOWN_PACKAGE_VERSION"},
+		{name: "utility packages with one name and version are skipped", added: []*lf.Package{f.utilA, f.utilB}, vetted: []*lf.Package{f.utilA, f.utilB}},
+		{name: "utility packages are not upgrade-checked", added: []*lf.Package{f.utilB2}, vetted: []*lf.Package{f.utilA, f.utilB2}},
+		{name: "daml-prim must be a utility package", added: []*lf.Package{f.primNotUtility}, vetted: []*lf.Package{f.primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
+		// Canton checks the dependencies of every member before the
+		// daml-prim rule.
+		{name: "dependencies checked before the daml-prim rule", added: []*lf.Package{f.primMissingDep}, vetted: []*lf.Package{f.primNotUtility, f.primMissingDep},
+			code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: f.unknownID},
+		{name: "dependency vetted", added: []*lf.Package{f.needsDep}, vetted: depsVetted(f.needsDep)},
+		{name: "dependency known, not vetted", added: []*lf.Package{f.needsDep}, vetted: []*lf.Package{f.needsDep}},
+		{name: "dependency unknown", added: []*lf.Package{f.needsDep}, vetted: []*lf.Package{f.needsDep}, noWorld: true,
+			code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
+		{name: "two lineages, the second broken", added: []*lf.Package{f.v1, f.v3bad}, vetted: depsVetted(f.v1, f.v3bad), code: "NOT_VALID_UPGRADE_PACKAGE"},
+		// The lineages of the added packages' dependencies are checked too,
+		// dependencies first.
+		{name: "the lineage of a dependency is checked", added: []*lf.Package{f.needsDep}, vetted: []*lf.Package{f.needsDep, w.pkgs[w.dep1], w.pkgs[w.dep2], f.depBad},
+			code: "NOT_VALID_UPGRADE_PACKAGE", msg: f.depBad.String() + " cannot be an upgrade of " + w.pkgs[w.dep2].String()},
+		{name: "a dependency's lineage before its dependent's", added: []*lf.Package{f.v3badNeedsDepBad},
+			vetted: []*lf.Package{f.v1, f.v3badNeedsDepBad, w.pkgs[w.dep2], f.depBad},
+			code:   "NOT_VALID_UPGRADE_PACKAGE", msg: f.depBad.String() + " cannot be an upgrade of " + w.pkgs[w.dep2].String()},
+		{name: "a vetted id not in the store is skipped", added: []*lf.Package{f.v2}, vetted: []*lf.Package{f.v1, f.v2, {ID: f.unknownID}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckLineage(tt.pkgs, tt.lookup)
+			var known []*lf.Package
+			for _, p := range append(slices.Clone(tt.added), tt.vetted...) {
+				if p.ID != f.unknownID {
+					known = append(known, p)
+				}
+			}
+			lookup := f.store(known...)
+			if tt.noWorld {
+				m := map[string]*lf.Package{}
+				for _, p := range known {
+					m[p.ID] = p
+				}
+				lookup = func(id string) *lf.Package { return m[id] }
+			}
+			err := CheckLineage(ids(tt.added...), ids(tt.vetted...), lookup)
 			if code(err) != tt.code {
 				t.Fatalf("CheckLineage: %v, want %q", err, tt.code)
 			}
@@ -397,7 +484,11 @@ func TestCheckLineageRealDARs(t *testing.T) {
 	}
 	// Two daml-stdlib versions (utility packages) and the 27 stable
 	// packages shared by both DARs: a valid vetted set.
-	if err := CheckLineage(all, nil); err != nil {
+	byID := map[string]*lf.Package{}
+	for _, p := range all {
+		byID[p.ID] = p
+	}
+	if err := CheckLineage(ids(all...), ids(all...), func(id string) *lf.Package { return byID[id] }); err != nil {
 		t.Fatal(err)
 	}
 	// A later version with the same content is a valid upgrade (this runs
