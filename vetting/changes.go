@@ -2,7 +2,7 @@ package vetting
 
 import (
 	"cmp"
-	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -65,7 +65,9 @@ type Change struct {
 
 // Flags relax the checks of Apply.
 type Flags struct {
-	// AllowVetIncompatibleUpgrades skips NOT_VALID_UPGRADE_PACKAGE.
+	// AllowVetIncompatibleUpgrades skips the upgrade checks (CheckLineage:
+	// NOT_VALID_UPGRADE_PACKAGE, KNOWN_PACKAGE_VERSION,
+	// DAML_PRIM_NOT_UTILITY_PACKAGE, and its missing-dependency check).
 	AllowVetIncompatibleUpgrades bool
 	// AllowUnvettedDependencies skips TOPOLOGY_DEPENDENCIES_NOT_VETTED.
 	AllowUnvettedDependencies bool
@@ -85,8 +87,11 @@ type Flags struct {
 //     unvets, whose transitive dependency is unknown:
 //     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES, or known but not vetted:
 //     TOPOLOGY_DEPENDENCIES_NOT_VETTED (unless the flag allows it);
-//   - the lineage of every package name that the change set vets: see
-//     CheckLineage (NOT_VALID_UPGRADE_PACKAGE is skipped with the flag).
+//   - the upgrade checks of the packages the change set adds (vets and
+//     were not vetted before): see CheckLineage, whose every check
+//     (NOT_VALID_UPGRADE_PACKAGE, KNOWN_PACKAGE_VERSION,
+//     DAML_PRIM_NOT_UTILITY_PACKAGE, ...) AllowVetIncompatibleUpgrades
+//     skips, as Canton does.
 func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (State, error) {
 	byID := make(map[string]*lf.Package, len(known))
 	for _, p := range known {
@@ -174,19 +179,21 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 		return State{}, apierr.TopologyDependenciesNotVetted.New("Package vetting failed due to dependencies not being vetted: %s", strings.Join(unvettedDeps, ", "))
 	}
 
-	// The lineages of the names this change set vets.
-	names := map[string]bool{}
-	for id := range newlyVetted {
-		names[byID[id].Name] = true
-	}
-	var lineage []*lf.Package
-	for id := range vetted {
-		if p := byID[id]; p != nil && names[p.Name] {
-			lineage = append(lineage, p)
+	// The upgrade checks of the packages this change set adds (vetted now,
+	// not before: new bounds on a vetted package add nothing), which the
+	// force flag skips whole, as Canton's validatePackageVetting does.
+	if !flags.AllowVetIncompatibleUpgrades {
+		before := map[string]bool{}
+		for _, v := range state.Packages {
+			before[v.PackageID] = true
 		}
-	}
-	if err := CheckLineage(lineage, lookup); err != nil {
-		if !(flags.AllowVetIncompatibleUpgrades && errors.Is(err, apierr.NotValidUpgradePackage)) {
+		var added []string
+		for id := range newlyVetted {
+			if !before[id] {
+				added = append(added, id)
+			}
+		}
+		if err := CheckLineage(added, slices.Collect(maps.Keys(vetted)), lookup); err != nil {
 			return State{}, err
 		}
 	}

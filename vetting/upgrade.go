@@ -10,7 +10,9 @@ import (
 )
 
 // UpgradeError is the first upgrade rule a package breaks. It is the Err of
-// the NOT_VALID_UPGRADE_PACKAGE errors of CheckUpgrade and CheckLineage.
+// the NOT_VALID_UPGRADE_PACKAGE errors of CheckUpgrade and CheckLineage,
+// reachable with errors.As; the rule name is only here (Canton prints the
+// message alone).
 type UpgradeError struct {
 	// Rule is the name of the broken rule as in Canton's upgrade checker,
 	// e.g. "RecordFieldsNewNonOptional", "MissingChoice".
@@ -23,15 +25,21 @@ type UpgradeError struct {
 func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 
 // CheckUpgrade checks that newPkg is a valid upgrade of oldPkg under the
-// upgrade type-checking rules of Canton (semantics.md §D): LF version and
-// dependency versions not decreasing; every module, template, choice,
-// serializable data type and interface instance kept, and no interface
-// instance added to an existing template; template keys and choice return
-// types unchanged; records only gaining Optional fields at their end;
-// variants and enums only gaining constructors at their end; type
-// parameters, serializability, variety and record origin unchanged;
-// interfaces and exceptions not carried over. A choice may change its
-// consuming flag: Canton does not check it.
+// upgrade type-checking rules of Canton 3.5 (TypecheckUpgrades in
+// daml-lf/validation/.../Upgrading.scala): LF version not decreasing;
+// every module, template, choice, serializable data type and interface
+// instance kept; template keys and choice return types unchanged; records
+// only gaining Optional fields at their end; variants and enums only
+// gaining constructors at their end; type parameters, serializability,
+// variety and record origin unchanged. As in Canton 3.5, dependency
+// versions are not compared (DependencyHasLowerVersionDespiteUpgrade is
+// never raised), interfaces and exceptions may be kept (the
+// TriedToUpgradeIface/TriedToUpgradeException checks are commented out),
+// new interface instances are allowed, and a choice may change its
+// consuming flag. An interface instance is matched by template name and
+// the interface's full id, package id included: an instance of an
+// interface of another package, even a later version of the same one (or
+// of an interface of the upgraded package itself), is missing.
 //
 // Types are compared structurally, as Canton's checker does: type variables
 // by their position among the data type's parameters; a reference to a data
@@ -40,13 +48,20 @@ func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 // through lookup) with the same package name and the old reference's
 // version ≤ the new one's. So Mod:T of the old package matches Mod:T of the
 // new one, and a dependency may move to a newer version of itself. lookup
-// may be nil; unknown packages only match themselves.
+// may be nil; unknown packages only match themselves. Where several rules
+// are broken, the first is reported in Canton's order of checks (every
+// module looked for before any is compared, and so on); among several
+// breaks of one kind, the first in archive order.
 //
 // A package is always a valid upgrade of itself (same id).
 //
-// The error is NOT_VALID_UPGRADE_PACKAGE whose cause names the first
-// violation ("... Reason: RecordFieldsNewNonOptional: ...") and whose Err is
-// an *UpgradeError.
+// The error is NOT_VALID_UPGRADE_PACKAGE, as Canton's
+// Upgradeability.Error: the cause is "Upgrade checks indicate that ⟨new⟩
+// cannot be an upgrade of ⟨old⟩. Reason: ⟨message⟩" with the first
+// violation's message alone (no rule name), a package printed as
+// "⟨id⟩ (⟨name⟩ v⟨version⟩)", and the context keys are Canton's
+// (oldPackage, newPackage, upgradeError). Its Err is the *UpgradeError,
+// which carries the rule name.
 func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package) error {
 	if oldPkg.ID == newPkg.ID {
 		return nil
@@ -54,48 +69,72 @@ func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package
 	c := &upgradeChecker{old: oldPkg, new: newPkg, lookup: lookup}
 	if ue := c.check(); ue != nil {
 		return apierr.NotValidUpgradePackage.Wrap(ue,
-			"Upgrade checks indicate that %s cannot be an upgrade of %s. Reason: %s", newPkg, oldPkg, ue).
-			WithContext("oldPackage", oldPkg.ID).
-			WithContext("newPackage", newPkg.ID).
-			WithContext("rule", ue.Rule)
+			"Upgrade checks indicate that %s cannot be an upgrade of %s. Reason: %s", newPkg, oldPkg, ue.Message).
+			WithContext("oldPackage", oldPkg.String()).
+			WithContext("newPackage", newPkg.String()).
+			WithContext("upgradeError", ue.Message)
 	}
 	return nil
 }
 
-// CheckLineage checks a set of packages meant to be vetted together (the
-// resulting vetted set), as Canton's PackageUpgradeValidator does: the
-// packages are grouped by name, each group sorted by (version, id); every
-// direct dependency must be known (in pkgs or through lookup), else
-// TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES; packages named daml-prim or
-// daml-stdlib must be utility packages (DAML_PRIM_NOT_UTILITY_PACKAGE);
-// then, keeping only upgradable packages (LF 2, not a utility package),
-// each consecutive pair must have different versions (KNOWN_PACKAGE_VERSION)
-// and pass CheckUpgrade (NOT_VALID_UPGRADE_PACKAGE). Names are checked in
-// sorted order and the first error is returned.
-func CheckLineage(pkgs []*lf.Package, lookup func(id string) *lf.Package) error {
-	byID := map[string]*lf.Package{}
+// CheckLineage checks the upgrade compatibility of the lineages a vetting
+// change affects, as Canton 3.5's PackageUpgradeValidator.validateUpgrade
+// does. added are the ids the change vets that were not vetted before,
+// vetted the ids of the resulting vetted set, and lookup resolves the
+// packages the participant knows (its store; unknown ids are skipped).
+//
+// The package names checked are those of added and of their transitive
+// dependencies, dependencies first (Canton's topological order; ties in
+// id order). A name's lineage is its packages in vetted, sorted by
+// (version, id); a name with none is skipped. For each lineage in turn:
+//  1. every direct dependency of every member must be known, else
+//     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES;
+//  2. a member named daml-prim or daml-stdlib must be a utility package,
+//     else DAML_PRIM_NOT_UTILITY_PACKAGE;
+//  3. keeping only upgradable members (LF 2, not a utility package), no
+//     two consecutive ones may have the same version, else
+//     KNOWN_PACKAGE_VERSION;
+//  4. each consecutive pair of them must pass CheckUpgrade, else
+//     NOT_VALID_UPGRADE_PACKAGE.
+//
+// Each step runs over the whole lineage before the next starts, and the
+// first error is returned.
+func CheckLineage(added, vetted []string, lookup func(id string) *lf.Package) error {
+	var names []string
+	seenName := map[string]bool{}
+	visited := map[string]bool{}
+	var visit func(id string)
+	visit = func(id string) {
+		if visited[id] {
+			return
+		}
+		visited[id] = true
+		p := lookup(id)
+		if p == nil {
+			return // not in the store: a sink, and no lineage of its own
+		}
+		for _, d := range slices.Sorted(slices.Values(p.DirectDeps)) {
+			visit(d)
+		}
+		if !seenName[p.Name] {
+			seenName[p.Name] = true
+			names = append(names, p.Name)
+		}
+	}
+	for _, id := range slices.Sorted(slices.Values(added)) {
+		visit(id)
+	}
+
 	byName := map[string][]*lf.Package{}
-	for _, p := range pkgs {
-		if byID[p.ID] != nil {
+	inLineage := map[string]bool{}
+	for _, id := range vetted {
+		p := lookup(id)
+		if p == nil || !seenName[p.Name] || inLineage[p.ID] {
 			continue
 		}
-		byID[p.ID] = p
+		inLineage[p.ID] = true
 		byName[p.Name] = append(byName[p.Name], p)
 	}
-	resolve := func(id string) *lf.Package {
-		if p := byID[id]; p != nil {
-			return p
-		}
-		if lookup != nil {
-			return lookup(id)
-		}
-		return nil
-	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	for _, name := range names {
 		lineage := byName[name]
 		slices.SortFunc(lineage, func(a, b *lf.Package) int {
@@ -104,42 +143,53 @@ func CheckLineage(pkgs []*lf.Package, lookup func(id string) *lf.Package) error 
 			}
 			return strings.Compare(a.ID, b.ID)
 		})
-		for _, p := range lineage {
-			var missing []string
-			for _, dep := range p.DirectDeps {
-				if resolve(dep) == nil {
-					missing = append(missing, dep)
-				}
-			}
-			if len(missing) > 0 {
-				return apierr.TopologyCannotVetDueToMissingPackages.New(
-					"Package vetting failed due to packages not existing on the local node: %s (dependencies of %s)",
-					strings.Join(missing, ", "), p).
-					WithContext("packages", strings.Join(missing, ","))
-			}
-			if (name == "daml-prim" || name == "daml-stdlib") && !p.IsUtility() {
-				return apierr.DamlPrimNotUtilityPackage.New(
-					"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p).
-					WithContext("packageId", p.ID)
+		if err := checkLineage(name, lineage, lookup); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLineage runs the four steps of CheckLineage on one lineage.
+func checkLineage(name string, lineage []*lf.Package, lookup func(id string) *lf.Package) error {
+	for _, p := range lineage {
+		var missing []string
+		for _, dep := range p.DirectDeps {
+			if lookup(dep) == nil {
+				missing = append(missing, dep)
 			}
 		}
-		var up []*lf.Package
-		for _, p := range lineage {
-			if p.LanguageVersion.Major >= 2 && !p.IsUtility() {
-				up = append(up, p)
-			}
+		if len(missing) > 0 {
+			return apierr.TopologyCannotVetDueToMissingPackages.New(
+				"Package vetting failed due to packages not existing on the local node: %s (dependencies of %s)",
+				strings.Join(missing, ", "), p).
+				WithContext("packages", strings.Join(missing, ","))
 		}
-		for i := 0; i+1 < len(up); i++ {
-			a, b := up[i], up[i+1]
-			if lf.CompareVersions(a.Version, b.Version) == 0 {
-				return apierr.KnownPackageVersion.New(
-					"Tried to vet two packages with the same name and version: %s and %s.", a, b).
-					WithContext("firstPackage", a.ID).
-					WithContext("secondPackage", b.ID)
-			}
-			if err := CheckUpgrade(a, b, resolve); err != nil {
-				return err
-			}
+	}
+	for _, p := range lineage {
+		if (name == "daml-prim" || name == "daml-stdlib") && !p.IsUtility() {
+			return apierr.DamlPrimNotUtilityPackage.New(
+				"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p).
+				WithContext("packageId", p.ID)
+		}
+	}
+	var up []*lf.Package
+	for _, p := range lineage {
+		if p.LanguageVersion.Major >= 2 && !p.IsUtility() {
+			up = append(up, p)
+		}
+	}
+	for i := 0; i+1 < len(up); i++ {
+		if a, b := up[i], up[i+1]; lf.CompareVersions(a.Version, b.Version) == 0 {
+			return apierr.KnownPackageVersion.New(
+				"Tried to vet two packages with the same name and version: %s and %s.", a, b).
+				WithContext("firstPackage", a.ID).
+				WithContext("secondPackage", b.ID)
+		}
+	}
+	for i := 0; i+1 < len(up); i++ {
+		if err := CheckUpgrade(up[i], up[i+1], lookup); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -171,132 +221,70 @@ func (c *upgradeChecker) check() *UpgradeError {
 		return fail("DecreasingLfVersion", "The upgraded package uses an older LF version (%s < %s)",
 			c.new.LanguageVersion, c.old.LanguageVersion)
 	}
-	if ue := c.checkDependencies(); ue != nil {
-		return ue
-	}
+	// Every module is looked for before any is compared (Canton's check:
+	// checkDeleted on the modules, then checkModule on each kept one).
 	for _, om := range c.old.Modules {
-		nm := c.new.Module(om.Name)
-		if nm == nil {
+		if c.new.Module(om.Name) == nil {
 			return fail("MissingModule", "Module %s appears in package that is being upgraded, but does not appear in the upgrading package.", om.Name)
 		}
-		if ue := c.checkModule(om, nm); ue != nil {
+	}
+	for _, om := range c.old.Modules {
+		if ue := c.checkModule(om, c.new.Module(om.Name)); ue != nil {
 			return ue
 		}
 	}
 	return nil
 }
 
-// checkDependencies: for every package name among the (non-utility) direct
-// dependencies of both packages, the new package's dependency version must
-// not be lower than the old one's.
-func (c *upgradeChecker) checkDependencies() *UpgradeError {
-	versions := func(p *lf.Package) (map[string]string, []string) {
-		m := map[string]string{}
-		var names []string
-		for _, id := range p.DirectDeps {
-			d := c.pkg(id)
-			if d == nil || d.IsUtility() {
-				continue
-			}
-			if v, ok := m[d.Name]; !ok || lf.CompareVersions(d.Version, v) > 0 {
-				if !ok {
-					names = append(names, d.Name)
-				}
-				m[d.Name] = d.Version
-			}
-		}
-		slices.Sort(names)
-		return m, names
-	}
-	past, names := versions(c.old)
-	present, _ := versions(c.new)
-	for _, name := range names {
-		pv, ok := present[name]
-		if ok && lf.CompareVersions(pv, past[name]) < 0 {
-			return fail("DependencyHasLowerVersionDespiteUpgrade",
-				"Dependency %s has version %s on the upgrading package, which is older than version %s on the upgraded package. Dependency versions of upgrading packages must always be greater or equal to the dependency versions on upgraded packages.",
-				name, pv, past[name])
-		}
-	}
-	return nil
-}
-
+// checkModule follows Canton's checkModule: templates (all looked for,
+// then each compared), interface instances, then data types (all looked
+// for, then each compared). Interfaces and exceptions kept in the new
+// version are not refused: Canton 3.5 has that check commented out
+// (TriedToUpgradeIface, TriedToUpgradeException).
 func (c *upgradeChecker) checkModule(om, nm *lf.Module) *UpgradeError {
 	for _, ot := range om.Templates {
-		nt := nm.Template(ot.Name)
-		if nt == nil {
+		if nm.Template(ot.Name) == nil {
 			return fail("MissingTemplate", "Template %s appears in package that is being upgraded, but does not appear in the upgrading package.", ot.Name)
 		}
-		if ue := c.checkTemplate(ot, nt); ue != nil {
+	}
+	for _, ot := range om.Templates {
+		if ue := c.checkTemplate(ot, nm.Template(ot.Name)); ue != nil {
 			return ue
 		}
 	}
-	for _, oi := range om.Interfaces {
-		if nm.Interface(oi.Name) != nil {
-			return fail("TriedToUpgradeIface", "Tried to upgrade interface %s, but interfaces cannot be upgraded. They should be removed in any upgrading package.", oi.Name)
-		}
-	}
-	for _, oe := range om.Exceptions {
-		if nm.HasException(oe) {
-			return fail("TriedToUpgradeException", "Tried to upgrade exception %s, but exceptions cannot be upgraded. They should be removed in any upgrading package.", oe)
-		}
-	}
-	// Interface instances, matched by template and interface (the
-	// interface's package may move to a later version).
+	// Interface instances are keyed by template name and the interface's
+	// full id, package id included (Canton's flattenInstances): an instance
+	// of an interface whose package changed, even to a later version of
+	// itself, is missing. New instances are allowed.
 	for _, ot := range om.Templates {
 		nt := nm.Template(ot.Name)
-		if ue := c.matchInstances(ot.Implements, nt.Implements, func(id lf.TypeConID) *UpgradeError {
-			return fail("MissingImplementation", "Implementation of interface %s by template %s appears in package that is being upgraded, but does not appear in this package.", id, ot.Name)
-		}, false); ue != nil {
-			return ue
-		}
-		if ue := c.matchInstances(nt.Implements, ot.Implements, func(id lf.TypeConID) *UpgradeError {
-			return fail("ForbiddenNewInstance", "Implementation of interface %s by template %s appears in this package, but does not appear in package that is being upgraded.", id, ot.Name)
-		}, true); ue != nil {
-			return ue
+		for _, id := range ot.Implements {
+			if !slices.Contains(nt.Implements, id) {
+				return fail("MissingImplementation", "Implementation of interface %s by template %s appears in package that is being upgraded, but does not appear in this package.", id, ot.Name)
+			}
 		}
 	}
-	oorig, norig := origins(om), origins(nm)
+	// Data types not owned by an interface or exception: a serializable one
+	// must stay (and stay unowned); then each kept one is compared.
+	owned := func(m *lf.Module, name string) bool { return m.Interface(name) != nil || m.HasException(name) }
+	var kept [][2]*lf.DataType
 	for _, od := range om.DataTypes {
-		if om.Interface(od.Name) != nil || om.HasException(od.Name) {
-			continue // owned by an interface or exception, checked above
+		if owned(om, od.Name) {
+			continue
 		}
 		nd := nm.DataType(od.Name)
-		if nd == nil || nm.Interface(od.Name) != nil || nm.HasException(od.Name) {
+		if nd == nil || owned(nm, od.Name) {
 			if od.Serializable {
 				return fail("MissingDataCon", "Data type %s appears in package that is being upgraded, but does not appear in the upgrading package.", od.Name)
 			}
 			continue
 		}
-		if ue := c.checkDataType(oorig, norig, od, nd); ue != nil {
+		kept = append(kept, [2]*lf.DataType{od, nd})
+	}
+	oorig, norig := origins(om), origins(nm)
+	for _, k := range kept {
+		if ue := c.checkDataType(oorig, norig, k[0], k[1]); ue != nil {
 			return ue
-		}
-	}
-	return nil
-}
-
-// matchInstances returns missing(id) for the first interface of from that
-// has no counterpart in to (from is the old side unless reversed).
-func (c *upgradeChecker) matchInstances(from, to []lf.TypeConID, missing func(lf.TypeConID) *UpgradeError, reversed bool) *UpgradeError {
-	byName := map[[2]string][]lf.TypeConID{}
-	for _, id := range to {
-		k := [2]string{id.Module, id.Name}
-		byName[k] = append(byName[k], id)
-	}
-	for _, id := range from {
-		found := false
-		for _, other := range byName[[2]string{id.Module, id.Name}] {
-			a, b := id, other
-			if reversed {
-				a, b = other, id
-			}
-			if c.sameTypeCon(a, b) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return missing(id)
 		}
 	}
 	return nil

@@ -2,10 +2,12 @@ package vetting
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	e "github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger/apierr"
@@ -58,8 +60,8 @@ func tplOf(p *e.Package) *e.Template { return &p.Modules[0].Templates[0] }
 
 // upgradeWorld holds dependency packages the cases refer to.
 type upgradeWorld struct {
-	dep1, dep2, other, lib string
-	pkgs                   map[string]*lf.Package
+	dep1, dep2, other, lib, lib2 string
+	pkgs                         map[string]*lf.Package
 }
 
 func newUpgradeWorld(t *testing.T) *upgradeWorld {
@@ -76,10 +78,14 @@ func newUpgradeWorld(t *testing.T) *upgradeWorld {
 	w.dep1 = add(depPkg("dep", "1.0.0"))
 	w.dep2 = add(depPkg("dep", "2.0.0"))
 	w.other = add(depPkg("other", "3.0.0"))
-	w.lib = add(e.Package{Name: "lib", Version: "1.0.0", Imports: []string{}, Modules: []e.Module{{Name: "L",
-		DataTypes:  []e.DataType{{Name: "I", Kind: "interface"}, {Name: "IView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}}},
-		Interfaces: []e.Interface{{Name: "I", View: e.Con(e.Self(), "L", "IView")}},
-	}}})
+	libPkg := func(version string) e.Package {
+		return e.Package{Name: "lib", Version: version, Imports: []string{}, Modules: []e.Module{{Name: "L",
+			DataTypes:  []e.DataType{{Name: "I", Kind: "interface"}, {Name: "IView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}}},
+			Interfaces: []e.Interface{{Name: "I", View: e.Con(e.Self(), "L", "IView")}},
+		}}}
+	}
+	w.lib = add(libPkg("1.0.0"))
+	w.lib2 = add(libPkg("2.0.0"))
 	return w
 }
 
@@ -104,9 +110,28 @@ func TestCheckUpgrade(t *testing.T) {
 		p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "Boom", Serializable: true, Fields: []e.Field{{"message", e.B(e.Text)}}})
 		p.Modules[0].Exceptions = []string{"Boom"}
 	}
-	implementsLib := func(p *e.Package) {
-		p.Imports = []string{w.lib}
-		tplOf(p).Implements = []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}
+	implements := func(lib string) func(p *e.Package) {
+		return func(p *e.Package) {
+			p.Imports = []string{lib}
+			tplOf(p).Implements = []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}
+		}
+	}
+	implementsLib := implements(w.lib)
+	implementsOwnInterface := func(p *e.Package) {
+		withInterface(p)
+		tplOf(p).Implements = []e.TyCon{{Ref: e.Self(), Module: "M", Name: "J"}}
+	}
+	withTemplateU := func(p *e.Package) {
+		p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "U", Serializable: true})
+		p.Modules[0].Templates = append(p.Modules[0].Templates, e.Template{Name: "U"})
+	}
+	// helperUses makes the unserializable Helper hold D of the package id:
+	// no upgrade rule looks at it.
+	helperUses := func(id string) func(p *e.Package) {
+		return func(p *e.Package) {
+			p.Imports = []string{id}
+			dtOf(p, "Helper").Fields = append(dtOf(p, "Helper").Fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+		}
 	}
 	minor := func(m string) func(p *e.Package) { return func(p *e.Package) { p.Minor = m } }
 	key := func(t e.Type) func(p *e.Package) {
@@ -190,7 +215,18 @@ func TestCheckUpgrade(t *testing.T) {
 
 		// Modules, templates, choices.
 		{name: "module removed", v2: func(p *e.Package) { p.Modules = p.Modules[:1] }, rule: "MissingModule", msg: "Module Aux"},
+		{name: "module removed after a broken one (modules are looked for first)", v2: func(p *e.Package) {
+			p.Modules = p.Modules[:1]
+			dtOf(p, "T").Fields = dtOf(p, "T").Fields[:2]
+		}, rule: "MissingModule", msg: "Module Aux"},
 		{name: "template removed", v2: func(p *e.Package) { p.Modules[0].Templates = nil }, rule: "MissingTemplate", msg: "Template T"},
+		{name: "template removed after a broken one (templates are looked for first)", v1: withTemplateU, v2: func(p *e.Package) {
+			tplOf(p).Choices = nil
+		}, rule: "MissingTemplate", msg: "Template U"},
+		{name: "data type removed after a broken one (data types are looked for first)", v2: func(p *e.Package) {
+			dtOf(p, "T").Fields[1].Type = e.B(e.Text)
+			removeDT(p, "Extra")
+		}, rule: "MissingDataCon", msg: "Data type Extra"},
 		{name: "choice removed", v2: func(p *e.Package) { tplOf(p).Choices = nil }, rule: "MissingChoice", msg: "Choice C"},
 		{name: "choice return type changed", v2: func(p *e.Package) { tplOf(p).Choices[0].Ret = e.B(e.Unit) }, rule: "ChoiceChangedReturnType"},
 		{name: "choice made non-consuming (not checked by Canton)", v2: func(p *e.Package) { tplOf(p).Choices[0].Consuming = false }},
@@ -206,15 +242,28 @@ func TestCheckUpgrade(t *testing.T) {
 		{name: "LF version lowered", v1: minor("3"), v2: minor("2"), rule: "DecreasingLfVersion", msg: "(2.2 < 2.3)"},
 
 		// Interfaces, exceptions, instances.
-		{name: "interface carried over", v1: withInterface, v2: withInterface, rule: "TriedToUpgradeIface", msg: "interface J"},
+		// Canton 3.5 has TriedToUpgradeIface and TriedToUpgradeException
+		// commented out: both are allowed.
+		{name: "interface carried over", v1: withInterface, v2: withInterface},
 		{name: "interface removed", v1: withInterface, v2: func(p *e.Package) {
 			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "JView", Serializable: true, Fields: []e.Field{{"v", e.B(e.Int64)}}})
 		}},
-		{name: "exception carried over", v1: withException, v2: withException, rule: "TriedToUpgradeException"},
+		{name: "exception carried over", v1: withException, v2: withException},
 		{name: "exception removed", v1: withException},
 		{name: "interface instance kept", v1: implementsLib, v2: implementsLib},
-		{name: "interface instance removed", v1: implementsLib, v2: func(p *e.Package) { p.Imports = []string{w.lib} }, rule: "MissingImplementation"},
-		{name: "interface instance added to an existing template", v2: implementsLib, rule: "ForbiddenNewInstance"},
+		{name: "interface instance removed", v1: implementsLib, v2: func(p *e.Package) { p.Imports = []string{w.lib} }, rule: "MissingImplementation",
+			msg: "Implementation of interface " + w.lib + ":L:I by template T appears in package that is being upgraded, but does not appear in this package."},
+		// Instances are keyed by the interface's full id, package id
+		// included.
+		{name: "interface instance of a later version of the interface's package", v1: implementsLib, v2: implements(w.lib2), rule: "MissingImplementation",
+			msg: "Implementation of interface " + w.lib + ":L:I by template T"},
+		{name: "interface instance of the package's own interface", v1: implementsOwnInterface, v2: implementsOwnInterface, rule: "MissingImplementation",
+			msg: ":M:J by template T"},
+		{name: "interface instance added to an existing template", v2: implementsLib},
+		{name: "interface instance added beside a kept one", v1: implementsLib, v2: both(implementsLib, func(p *e.Package) {
+			p.Imports = append(p.Imports, w.lib2)
+			tplOf(p).Implements = append(tplOf(p).Implements, e.TyCon{Ref: e.Import(1), Module: "L", Name: "I"})
+		})},
 		{name: "interface instance on a new template", v2: both(func(p *e.Package) { p.Imports = []string{w.lib} }, func(p *e.Package) {
 			p.Modules[0].DataTypes = append(p.Modules[0].DataTypes, e.DataType{Name: "U", Serializable: true})
 			p.Modules[0].Templates = append(p.Modules[0].Templates, e.Template{Name: "U", Implements: []e.TyCon{{Ref: e.Import(0), Module: "L", Name: "I"}}})
@@ -225,8 +274,12 @@ func TestCheckUpgrade(t *testing.T) {
 		// another package.
 		{name: "same dependency", v1: useDep(w.dep1), v2: useDep(w.dep1)},
 		{name: "dependency upgraded", v1: useDep(w.dep1), v2: useDep(w.dep2)},
-		{name: "dependency downgraded", v1: useDep(w.dep2), v2: useDep(w.dep1), rule: "DependencyHasLowerVersionDespiteUpgrade",
-			msg: "Dependency dep has version 1.0.0 on the upgrading package, which is older than version 2.0.0"},
+		// Canton 3.5 does not compare dependency versions
+		// (DependencyHasLowerVersionDespiteUpgrade is never raised): only the
+		// types that use the dependency are compared.
+		{name: "dependency downgraded", v1: useDep(w.dep2), v2: useDep(w.dep1), rule: "RecordFieldsExistingChanged",
+			msg: "The upgraded template T has changed the types of some of its original fields."},
+		{name: "dependency downgraded where no rule looks", v1: helperUses(w.dep2), v2: helperUses(w.dep1)},
 		{name: "dependency replaced by another package", v1: useDep(w.dep1), v2: useDep(w.other), rule: "RecordFieldsExistingChanged"},
 	}
 	for _, tt := range tests {
@@ -257,70 +310,159 @@ func TestCheckUpgrade(t *testing.T) {
 			if !strings.Contains(ue.Message, tt.msg) {
 				t.Errorf("message %q does not contain %q", ue.Message, tt.msg)
 			}
-			wantCause := "Upgrade checks indicate that " + p2.String() + " cannot be an upgrade of " + p1.String() + ". Reason: " + tt.rule + ": "
-			if !strings.HasPrefix(cause(err), wantCause) {
-				t.Errorf("cause %q, want prefix %q", cause(err), wantCause)
+			// Canton's cause and context: the message alone, no rule name.
+			wantCause := "Upgrade checks indicate that " + p2.String() + " cannot be an upgrade of " + p1.String() + ". Reason: " + ue.Message
+			if cause(err) != wantCause {
+				t.Errorf("cause %q, want %q", cause(err), wantCause)
 			}
 			var ae *apierr.Error
-			if errors.As(err, &ae); ae.Context["rule"] != tt.rule || ae.HTTPStatus() != 400 {
-				t.Errorf("context %v status %d", ae.Context, ae.HTTPStatus())
+			errors.As(err, &ae)
+			wantContext := map[string]string{"oldPackage": p1.String(), "newPackage": p2.String(), "upgradeError": ue.Message}
+			if diff := cmp.Diff(wantContext, ae.Context); diff != "" || ae.HTTPStatus() != 400 {
+				t.Errorf("status %d, context (-want +got):\n%s", ae.HTTPStatus(), diff)
 			}
 		})
 	}
 }
 
-func TestCheckLineage(t *testing.T) {
+// lineageFixture holds the packages of the lineage cases: "app" and "dep"
+// versions, utility packages and daml-prim packages.
+type lineageFixture struct {
+	w                                       *upgradeWorld
+	v1, v2, v3bad, v1twin                   *lf.Package
+	v2bad, v2bad2                           *lf.Package // both 2.0.0, both break v1
+	needsDep, needsDepBad, v3badNeedsDepBad *lf.Package // app versions using dep 1.0.0 / dep 3.0.0
+	depBad                                  *lf.Package // dep 3.0.0, breaks dep 2.0.0
+	utilA, utilB, utilB2                    *lf.Package
+	primNotUtility, primMissingDep          *lf.Package
+	unknownID                               string
+}
+
+func newLineageFixture(t *testing.T) *lineageFixture {
 	w := newUpgradeWorld(t)
-	base := func(version string, f ...func(*e.Package)) *lf.Package {
+	f := &lineageFixture{w: w, unknownID: strings.Repeat("e", 64)}
+	base := func(version string, g ...func(*e.Package)) *lf.Package {
 		p := upgradeBase()
 		p.Version = version
-		for _, g := range f {
-			g(&p)
+		for _, h := range g {
+			h(&p)
 		}
 		return decode(t, p)
 	}
-	v1 := base("1.0.0")
-	v2 := base("2.0.0", func(p *e.Package) {
+	dropLast := func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:2] }
+	f.v1 = base("1.0.0")
+	f.v2 = base("2.0.0", func(p *e.Package) {
 		dtOf(p, "T").Fields = append(dtOf(p, "T").Fields, e.Field{"memo", e.Opt(e.B(e.Text))})
 	})
-	v3bad := base("3.0.0", func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:1] })
-	v1twin := base("1.0.0", func(p *e.Package) { p.Modules[0].DataTypes[0].Fields[0].Name = "holder" })
-	util := func(name, version, field string) *lf.Package {
-		return decode(t, e.Package{Name: name, Version: version, Imports: []string{}, Modules: []e.Module{{Name: "U",
-			DataTypes: []e.DataType{{Name: "H", Fields: []e.Field{{field, e.B(e.Int64)}}}}}}})
+	f.v3bad = base("3.0.0", func(p *e.Package) { dtOf(p, "T").Fields = dtOf(p, "T").Fields[:1] })
+	f.v1twin = base("1.0.0", func(p *e.Package) { p.Modules[0].DataTypes[0].Fields[0].Name = "holder" })
+	f.v2bad = base("2.0.0", dropLast)
+	f.v2bad2 = base("2.0.0", func(p *e.Package) { dtOf(p, "T").Fields[1].Type = e.B(e.Text) })
+	f.depBad = decode(t, e.Package{Name: "dep", Version: "3.0.0", Imports: []string{}, Modules: []e.Module{{Name: "D",
+		DataTypes: []e.DataType{{Name: "D", Serializable: true, Fields: []e.Field{{"x", e.B(e.Text)}}}}}}})
+	f.needsDep = base("4.0.0", useDep(w.dep1))
+	f.needsDepBad = base("4.0.0", useDep(f.depBad.ID))
+	f.v3badNeedsDepBad = base("3.0.0", dropLast, func(p *e.Package) {
+		p.Imports = []string{f.depBad.ID}
+		dtOf(p, "Helper").Fields = append(dtOf(p, "Helper").Fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+	})
+	util := func(name, version, field string, imports ...string) *lf.Package {
+		fields := []e.Field{{field, e.B(e.Int64)}}
+		if len(imports) > 0 {
+			fields = append(fields, e.Field{"d", e.Con(e.Import(0), "D", "D")})
+		}
+		return decode(t, e.Package{Name: name, Version: version, Imports: append([]string{}, imports...), Modules: []e.Module{{Name: "U",
+			DataTypes: []e.DataType{{Name: "H", Fields: fields}}}}})
 	}
-	primNotUtility := decode(t, e.Package{Name: "daml-prim", Version: "0.0.0", Imports: []string{}, Modules: []e.Module{{Name: "P",
+	f.utilA, f.utilB, f.utilB2 = util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b"), util("helpers", "2.0.0", "b")
+	f.primNotUtility = decode(t, e.Package{Name: "daml-prim", Version: "0.0.0", Imports: []string{}, Modules: []e.Module{{Name: "P",
 		DataTypes: []e.DataType{{Name: "S", Serializable: true}}}}})
-	needsDep := base("4.0.0", useDep(w.dep1))
-	depsOf := func(ps ...*lf.Package) []*lf.Package {
+	f.primMissingDep = util("daml-prim", "1.0.0", "a", f.unknownID)
+	return f
+}
+
+// store is a lookup over the world's packages and the given ones.
+func (f *lineageFixture) store(extra ...*lf.Package) func(string) *lf.Package {
+	m := maps.Clone(f.w.pkgs)
+	for _, p := range extra {
+		m[p.ID] = p
+	}
+	return func(id string) *lf.Package { return m[id] }
+}
+
+func ids(ps ...*lf.Package) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
+}
+
+func TestCheckLineage(t *testing.T) {
+	f := newLineageFixture(t)
+	w := f.w
+	depsVetted := func(ps ...*lf.Package) []*lf.Package {
 		return append(ps, w.pkgs[w.dep1], w.pkgs[w.dep2], w.pkgs[w.other], w.pkgs[w.lib])
 	}
 
 	tests := []struct {
-		name   string
-		pkgs   []*lf.Package
-		lookup func(string) *lf.Package
-		code   string
-		msg    string
+		name          string
+		added, vetted []*lf.Package // vetted includes added; both are in the store
+		noWorld       bool          // the world's packages are not in the store
+		code          string
+		msg           string
 	}{
-		{name: "one version", pkgs: []*lf.Package{v1}},
-		{name: "valid upgrade", pkgs: []*lf.Package{v1, v2}},
-		{name: "order does not matter", pkgs: []*lf.Package{v2, v1, v2}},
-		{name: "third version breaks the second", pkgs: []*lf.Package{v3bad, v1, v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
-			msg: "cannot be an upgrade of " + v2.String() + ". Reason: RecordFieldsMissing"},
-		{name: "same name and version twice", pkgs: []*lf.Package{v1, v1twin}, code: "KNOWN_PACKAGE_VERSION",
+		{name: "one version", added: []*lf.Package{f.v1}, vetted: []*lf.Package{f.v1}},
+		{name: "valid upgrade", added: []*lf.Package{f.v2}, vetted: []*lf.Package{f.v1, f.v2}},
+		{name: "order and duplicates do not matter", added: []*lf.Package{f.v2, f.v2}, vetted: []*lf.Package{f.v2, f.v1, f.v2}},
+		{name: "third version breaks the second", added: []*lf.Package{f.v3bad}, vetted: []*lf.Package{f.v3bad, f.v1, f.v2}, code: "NOT_VALID_UPGRADE_PACKAGE",
+			msg: "cannot be an upgrade of " + f.v2.String() + ". Reason: The upgraded template T is missing some of its original fields."},
+		{name: "the whole lineage of an added package is checked", added: []*lf.Package{f.v1}, vetted: []*lf.Package{f.v1, f.v3bad},
+			code: "NOT_VALID_UPGRADE_PACKAGE", msg: f.v3bad.String() + " cannot be an upgrade of " + f.v1.String()},
+		{name: "lineages nothing added touches are not checked", added: []*lf.Package{w.pkgs[w.other]}, vetted: depsVetted(f.v1, f.v3bad)},
+		{name: "same name and version twice", added: []*lf.Package{f.v1twin}, vetted: []*lf.Package{f.v1, f.v1twin}, code: "KNOWN_PACKAGE_VERSION",
 			msg: "Tried to vet two packages with the same name and version"},
-		{name: "utility packages with one name and version are skipped", pkgs: []*lf.Package{util("helpers", "1.0.0", "a"), util("helpers", "1.0.0", "b")}},
-		{name: "utility packages are not upgrade-checked", pkgs: []*lf.Package{util("helpers", "1.0.0", "a"), util("helpers", "2.0.0", "b")}},
-		{name: "daml-prim must be a utility package", pkgs: []*lf.Package{primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
-		{name: "dependency in the set", pkgs: depsOf(needsDep)},
-		{name: "dependency through lookup", pkgs: []*lf.Package{needsDep}, lookup: w.lookup},
-		{name: "dependency unknown", pkgs: []*lf.Package{needsDep}, code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
-		{name: "two lineages, the second broken", pkgs: depsOf(v1, v3bad), code: "NOT_VALID_UPGRADE_PACKAGE"},
+		// Canton checks the versions of every pair before type-checking any.
+		{name: "versions checked before upgrades", added: []*lf.Package{f.v2bad, f.v2bad2}, vetted: []*lf.Package{f.v1, f.v2bad, f.v2bad2},
+			code: "KNOWN_PACKAGE_VERSION"},
+		{name: "utility packages with one name and version are skipped", added: []*lf.Package{f.utilA, f.utilB}, vetted: []*lf.Package{f.utilA, f.utilB}},
+		{name: "utility packages are not upgrade-checked", added: []*lf.Package{f.utilB2}, vetted: []*lf.Package{f.utilA, f.utilB2}},
+		{name: "daml-prim must be a utility package", added: []*lf.Package{f.primNotUtility}, vetted: []*lf.Package{f.primNotUtility}, code: "DAML_PRIM_NOT_UTILITY_PACKAGE"},
+		// Canton checks the dependencies of every member before the
+		// daml-prim rule.
+		{name: "dependencies checked before the daml-prim rule", added: []*lf.Package{f.primMissingDep}, vetted: []*lf.Package{f.primNotUtility, f.primMissingDep},
+			code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: f.unknownID},
+		{name: "dependency vetted", added: []*lf.Package{f.needsDep}, vetted: depsVetted(f.needsDep)},
+		{name: "dependency known, not vetted", added: []*lf.Package{f.needsDep}, vetted: []*lf.Package{f.needsDep}},
+		{name: "dependency unknown", added: []*lf.Package{f.needsDep}, vetted: []*lf.Package{f.needsDep}, noWorld: true,
+			code: "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", msg: w.dep1},
+		{name: "two lineages, the second broken", added: []*lf.Package{f.v1, f.v3bad}, vetted: depsVetted(f.v1, f.v3bad), code: "NOT_VALID_UPGRADE_PACKAGE"},
+		// The lineages of the added packages' dependencies are checked too,
+		// dependencies first.
+		{name: "the lineage of a dependency is checked", added: []*lf.Package{f.needsDep}, vetted: []*lf.Package{f.needsDep, w.pkgs[w.dep1], w.pkgs[w.dep2], f.depBad},
+			code: "NOT_VALID_UPGRADE_PACKAGE", msg: f.depBad.String() + " cannot be an upgrade of " + w.pkgs[w.dep2].String()},
+		{name: "a dependency's lineage before its dependent's", added: []*lf.Package{f.v3badNeedsDepBad},
+			vetted: []*lf.Package{f.v1, f.v3badNeedsDepBad, w.pkgs[w.dep2], f.depBad},
+			code:   "NOT_VALID_UPGRADE_PACKAGE", msg: f.depBad.String() + " cannot be an upgrade of " + w.pkgs[w.dep2].String()},
+		{name: "a vetted id not in the store is skipped", added: []*lf.Package{f.v2}, vetted: []*lf.Package{f.v1, f.v2, {ID: f.unknownID}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckLineage(tt.pkgs, tt.lookup)
+			var known []*lf.Package
+			for _, p := range append(slices.Clone(tt.added), tt.vetted...) {
+				if p.ID != f.unknownID {
+					known = append(known, p)
+				}
+			}
+			lookup := f.store(known...)
+			if tt.noWorld {
+				m := map[string]*lf.Package{}
+				for _, p := range known {
+					m[p.ID] = p
+				}
+				lookup = func(id string) *lf.Package { return m[id] }
+			}
+			err := CheckLineage(ids(tt.added...), ids(tt.vetted...), lookup)
 			if code(err) != tt.code {
 				t.Fatalf("CheckLineage: %v, want %q", err, tt.code)
 			}
@@ -342,7 +484,11 @@ func TestCheckLineageRealDARs(t *testing.T) {
 	}
 	// Two daml-stdlib versions (utility packages) and the 27 stable
 	// packages shared by both DARs: a valid vetted set.
-	if err := CheckLineage(all, nil); err != nil {
+	byID := map[string]*lf.Package{}
+	for _, p := range all {
+		byID[p.ID] = p
+	}
+	if err := CheckLineage(ids(all...), ids(all...), func(id string) *lf.Package { return byID[id] }); err != nil {
 		t.Fatal(err)
 	}
 	// A later version with the same content is a valid upgrade (this runs
