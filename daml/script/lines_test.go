@@ -17,7 +17,6 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
-	"github.com/ledgernode/ledgernode/daml/typecheck"
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
@@ -115,7 +114,7 @@ func newLineEnv(t *testing.T, line scripttest.Line, scripts map[string]func(e *l
 	for name, s := range scripts {
 		exprs[name] = s(e, b)
 	}
-	_, dalf := lftest.Dalf(lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0", Modules: []lftest.Module{{
+	pm, pkg := withTestPackage(t, lib.Packages, lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0", Modules: []lftest.Module{{
 		Name: "Test",
 		DataTypes: []lftest.DataType{
 			{Name: "T", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}, {Name: "n", Type: lftest.B(lftest.Int64)}}},
@@ -124,18 +123,6 @@ func newLineEnv(t *testing.T, line scripttest.Line, scripts map[string]func(e *l
 		},
 		Values: b.Values(exprs),
 	}}})
-	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm := engine.PackageMap{pkg.ID: pkg}
-	for _, p := range lib.Packages {
-		pm[p.ID] = p
-	}
-	// The scripts are well-typed: a node would take their package.
-	if err := typecheck.Check(pkg, pm.Package); err != nil {
-		t.Errorf("%s: the scripts do not type-check: %v", line, err)
-	}
 	e.test, e.tpl.PackageID, e.choice.PackageID = pkg.ID, pkg.ID, pkg.ID
 	e.r = script.NewRunner(pm, script.Options{})
 	return e

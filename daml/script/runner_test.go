@@ -35,21 +35,29 @@ func readDAR(t *testing.T) *lf.DAR {
 func scriptPackages(t *testing.T, dar *lf.DAR, scripts func(b *scripttest.Builder) map[string]lf.Expr) (engine.PackageMap, string) {
 	t.Helper()
 	b := scripttest.ForDAR(dar)
-	vals := b.Values(scripts(b))
-	_, dalf := lftest.Dalf(lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0", Modules: []lftest.Module{{Name: "Test", Values: vals}}})
+	pm, pkg := withTestPackage(t, dar.Packages, lftest.Package{Minor: "1", Name: "script-tests", Version: "1.0.0",
+		Modules: []lftest.Module{{Name: "Test", Values: b.Values(scripts(b))}}})
+	return pm, pkg.ID
+}
+
+// withTestPackage encodes the test package p and returns it decoded, with
+// the library's packages; a test package that does not type-check (as a
+// node would refuse it) fails the test.
+func withTestPackage(t *testing.T, lib []*lf.Package, p lftest.Package) (engine.PackageMap, *lf.Package) {
+	t.Helper()
+	_, dalf := lftest.Dalf(p)
 	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pm := engine.PackageMap{pkg.ID: pkg}
-	for _, p := range dar.Packages {
-		pm[p.ID] = p
+	for _, q := range lib {
+		pm[q.ID] = q
 	}
-	// The scripts are well-typed: a node would take their package.
 	if err := typecheck.Check(pkg, pm.Package); err != nil {
 		t.Errorf("the scripts do not type-check: %v", err)
 	}
-	return pm, pkg.ID
+	return pm, pkg
 }
 
 // fakeLedger answers the time and party questions; the others fail.
