@@ -107,8 +107,25 @@ func (n *Node) eventFormatAuth(ctx context.Context, f *EventFormat) error {
 // acsAt visits the contracts active (or in transit) at an offset that the
 // filter shows, in contract-id order, starting after the contract id
 // `after`. Contracts archived after the offset count as active; the
-// synchronizer and reassignment state are the current ones.
+// synchronizer and reassignment state are the current ones. A filter by
+// parties reads the parties' entries of the active-contracts index
+// (acsindex.go), so its cost follows their contracts; a filter for any
+// party scans every contract, as Canton's does.
 func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
+	if ef == nil || ef.anyParty != nil {
+		return n.acsScan(r, at, ef, after, fn)
+	}
+	return indexedContracts(r, filterParties(ef), at, after, partyKeep(ef), func(cid string) (bool, error) {
+		c, err := loadRecord(r, cid)
+		if err != nil || c == nil {
+			return err == nil, err
+		}
+		return acsEntry(c, at, ef, fn), nil
+	})
+}
+
+// acsScan is acsAt by a scan of every contract record.
+func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
 	var start []byte
 	if after != "" {
 		start = append(store.ContractKey(after), 0)
@@ -118,26 +135,33 @@ func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, f
 		if err := json.Unmarshal(v, &c); err != nil {
 			return false, err
 		}
-		if c.CreatedOffset > at || (c.ArchivedOffset != 0 && c.ArchivedOffset <= at) {
-			return true, nil
-		}
-		w, m := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
-		if len(w) == 0 {
-			return true, nil
-		}
-		e := &logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}
-		ev := *createdEvent(e, &c.Create, w, ef, m, true)
-		resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
-		if c.State == contractUnassigned {
-			resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: UnassignedEvent{
-				ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
-				Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
-				PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
-		} else {
-			resp.ContractEntry.JsActiveContract = &ActiveContract{CreatedEvent: ev, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
-		}
-		return fn(resp), nil
+		return acsEntry(&c, at, ef, fn), nil
 	})
+}
+
+// acsEntry calls fn with a contract's entry when it is active (or in
+// transit) at offset at and the filter shows it; it returns fn's answer
+// (true when it was not called).
+func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn func(GetActiveContractsResponse) bool) bool {
+	if c.CreatedOffset > at || (c.ArchivedOffset != 0 && c.ArchivedOffset <= at) {
+		return true
+	}
+	w, m := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
+	if len(w) == 0 {
+		return true
+	}
+	e := &logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}
+	ev := *createdEvent(e, &c.Create, w, ef, m, true)
+	resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
+	if c.State == contractUnassigned {
+		resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: UnassignedEvent{
+			ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
+			Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
+			PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
+	} else {
+		resp.ContractEntry.JsActiveContract = &ActiveContract{CreatedEvent: ev, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
+	}
+	return fn(resp)
 }
 
 // ActiveContracts returns the active contracts at an offset as one list

@@ -748,7 +748,8 @@ func (v *pkgView) choice(x *tx.Exercise) *lf.Choice {
 // re-checks deduplication, that the packages the transaction used are
 // still vetted and that every input contract is still active (a lost race
 // is CONTRACT_NOT_ACTIVE), then writes the entry at a new offset, the
-// contracts it creates and archives, and the deduplication entry.
+// contracts it creates and archives with their entries of the key and
+// active-contracts indexes, and the deduplication entry.
 func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*logEntry, error) {
 	// The deduplication key, hashed here rather than in the committer.
 	change := c.changeKey()
@@ -798,6 +799,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
+			indexCreated(t, nd, off)
 		}
 		for _, nd := range it.transient {
 			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecordJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
@@ -809,6 +811,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 			if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
 				return nil, err
 			}
+			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
 		}
 		appendEntry(t, &e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}

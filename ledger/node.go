@@ -99,6 +99,10 @@ func Open(opts Options) (*Node, error) {
 		st.Close()
 		return nil, err
 	}
+	if err := n.ensureACSIndex(); err != nil {
+		st.Close()
+		return nil, err
+	}
 	return n, nil
 }
 

@@ -231,6 +231,8 @@ func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *lo
 	rid := "00" + hex.EncodeToString(identity.CantonHash(purposeReassignmentID,
 		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, u.ContractID, counter})))
 	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset = contractUnassigned, counter, rid, u.Target, e.Offset
+	// In transit, the contract stays in its stakeholders' active contracts:
+	// its entries of the active-contracts index (acsindex.go) are unchanged.
 	tx.Set(store.ContractKey(u.ContractID), mustJSON(c))
 	tx.Set(store.ReassignmentKey(rid), mustJSON(reassignmentRecord{ContractID: u.ContractID, Source: u.Source, Target: u.Target, Counter: counter}))
 	return &reassignNode{Unassign: true, ReassignmentID: rid, Source: u.Source, Target: u.Target, Submitter: submitter,

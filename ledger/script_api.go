@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -313,42 +312,49 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	}
 	var recs []found
 	var pkgs *pkgView
-	quoted := make([][]byte, len(parties))
-	for i, p := range parties {
-		quoted[i] = mustJSON(p)
-	}
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
 			return err
 		}
-		return r.Scan([]byte(store.PrefixContract), nil, func(_, v []byte) (bool, error) {
-			// Cheap necessary conditions before decoding the record (a
-			// compact JSON object): it is active and names a party.
-			if !bytes.Contains(v, activeMarker) || !mentionsAny(v, quoted) {
-				return true, nil
-			}
-			if tid, ok := peekTemplate(v); ok && match != nil {
-				if tc, err := splitTypeCon(tid); err == nil && !match(tc) {
+		// The parties' entries of the active-contracts index
+		// (acsindex.go): their active contracts, each checked against its
+		// record.
+		seen := map[string]bool{}
+		for _, p := range union(parties) {
+			prefix := store.ActiveByPartyPrefix(p)
+			err := r.Scan(prefix, nil, func(k, v []byte) (bool, error) {
+				cid := string(k[len(prefix):])
+				if seen[cid] {
 					return true, nil
 				}
-			}
-			var c contractRecord
-			if err := json.Unmarshal(v, &c); err != nil {
-				return false, err
-			}
-			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+				seen[cid] = true
+				if _, tid, _, ok := store.DecodeACSIndexValue(v); ok && match != nil {
+					if tc, err := splitTypeCon(string(tid)); err == nil && !match(tc) {
+						return true, nil
+					}
+				}
+				c, err := loadRecord(r, cid)
+				if err != nil || c == nil {
+					return err == nil, err
+				}
+				if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+					return true, nil
+				}
+				tc, err := splitTypeCon(c.Create.TemplateID)
+				if err != nil {
+					return false, err
+				}
+				if match == nil || match(tc) {
+					recs = append(recs, found{*c, tc})
+				}
 				return true, nil
-			}
-			tc, err := splitTypeCon(c.Create.TemplateID)
+			})
 			if err != nil {
-				return false, err
+				return err
 			}
-			if match == nil || match(tc) {
-				recs = append(recs, found{c, tc})
-			}
-			return true, nil
-		})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, storeErr(err)
@@ -368,36 +374,6 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset})
 	}
 	return out, nil
-}
-
-// activeMarker is in the JSON of every active contract record.
-var activeMarker = []byte(`"state":"` + contractActive + `"`)
-
-// peekTemplate reads the template id of a contract record's JSON without
-// decoding it: the first "tid" member, which is the create node's (its
-// fields are marshalled in txNode's order, "tid" before any value).
-func peekTemplate(v []byte) (string, bool) {
-	const key = `"tid":"`
-	i := bytes.Index(v, []byte(key))
-	if i < 0 {
-		return "", false
-	}
-	rest := v[i+len(key):]
-	j := bytes.IndexByte(rest, '"')
-	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
-		return "", false
-	}
-	return string(rest[:j]), true
-}
-
-// mentionsAny reports whether v contains one of the needles.
-func mentionsAny(v []byte, needles [][]byte) bool {
-	for _, n := range needles {
-		if bytes.Contains(v, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // EngineContractByID returns the contract cid when it is active on the

@@ -12,9 +12,14 @@
 //	s/<user id>               a user record with its rights
 //	d/<idp id>                an identity-provider configuration
 //	~/<spill id><chunk>       a chunk of a spilled large value (spill.go)
+//	w/<party>/<contract id>   a stakeholder's active contract (see below)
+//	z/<party>/<offset><cid>   a stakeholder's contract archived at offset
 package store
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // Key prefixes.
 const (
@@ -162,3 +167,80 @@ func ContractKeyEntry(keyHash []byte, off int64, node int32, cid string) []byte 
 // ContractKeyEntryIDOffset is where the contract id starts in a key index
 // entry after its key's prefix.
 const ContractKeyEntryIDOffset = 8 + 4
+
+// The active-contracts index by stakeholder. Every stakeholder of a
+// contract that was ever active has one entry: w/<party>/<contract id>
+// while the contract is active (or in transit), replaced when it is
+// archived at offset off by z/<party>/<off><contract id>. Both hold the
+// same value (ACSIndexValue). A read of a party's active contracts at the
+// ledger end scans its w/ entries (in contract-id order); a read at an
+// earlier offset at also scans its z/ entries from at+1 on, the contracts
+// archived since. Party ids contain no '/' (Daml-LF Party strings), so a
+// party's prefix is no other party's. KeyACSIndex marks a store whose
+// index is complete.
+const (
+	PrefixActiveByParty   = "w/"
+	PrefixArchivedByParty = "z/"
+)
+
+// KeyACSIndex is present once the active-contracts index covers every
+// contract of the store (its value is the index's version).
+var KeyACSIndex = MetaKey("acs-index")
+
+// ActiveByPartyPrefix is the prefix of a party's active-contract entries.
+func ActiveByPartyPrefix(party string) []byte {
+	return []byte(PrefixActiveByParty + party + "/")
+}
+
+// ActiveByPartyKey is the entry of a party's active contract.
+func ActiveByPartyKey(party, cid string) []byte {
+	k := make([]byte, 0, len(PrefixActiveByParty)+len(party)+1+len(cid))
+	k = append(k, PrefixActiveByParty...)
+	k = append(k, party...)
+	k = append(k, '/')
+	return append(k, cid...)
+}
+
+// ArchivedByPartyPrefix is the prefix of a party's archived-contract
+// entries.
+func ArchivedByPartyPrefix(party string) []byte {
+	return []byte(PrefixArchivedByParty + party + "/")
+}
+
+// ArchivedByPartyKey is the entry of a party's contract archived at an
+// offset; ArchivedByPartyKey(party, off, "") is where the contracts
+// archived at off or later start.
+func ArchivedByPartyKey(party string, off int64, cid string) []byte {
+	k := make([]byte, 0, len(PrefixArchivedByParty)+len(party)+9+len(cid))
+	k = append(k, PrefixArchivedByParty...)
+	k = append(k, party...)
+	k = append(k, '/')
+	k = binary.BigEndian.AppendUint64(k, uint64(off))
+	return append(k, cid...)
+}
+
+// ACSIndexValue is the value of an index entry: the contract's creation
+// offset (8 bytes big-endian), its template id, a 0 byte and its package
+// name, so that reads filter by offset and template before loading the
+// contract.
+func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
+	v := make([]byte, 0, 8+len(templateID)+1+len(pkgName))
+	v = binary.BigEndian.AppendUint64(v, uint64(createdOffset))
+	v = append(v, templateID...)
+	v = append(v, 0)
+	return append(v, pkgName...)
+}
+
+// DecodeACSIndexValue splits an ACSIndexValue; ok is false when v is not
+// one.
+func DecodeACSIndexValue(v []byte) (createdOffset int64, templateID, pkgName []byte, ok bool) {
+	if len(v) < 9 {
+		return 0, nil, nil, false
+	}
+	rest := v[8:]
+	i := bytes.IndexByte(rest, 0)
+	if i < 0 {
+		return 0, nil, nil, false
+	}
+	return int64(binary.BigEndian.Uint64(v)), rest[:i], rest[i+1:], true
+}

@@ -502,7 +502,7 @@ func (t *Tx) stage(w write) {
 		return
 	}
 	if t.writes == nil {
-		t.writes = make([]write, 0, 8) // a submission's handful of writes
+		t.writes = make([]write, 0, 16) // a submission's handful of writes (a Ping create stages 9)
 	}
 	t.writes = append(t.writes, w)
 	switch {
