@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"slices"
 
 	badger "github.com/dgraph-io/badger/v4"
 	"testing"
@@ -85,3 +86,15 @@ func UpdateKeyForBench(off int64) []byte { return store.UpdateKey(off) }
 // racing submissions until all of them have interpreted. Set it before
 // the node is used concurrently.
 func SetInterpretedHookForTest(n *Node, fn func()) { n.hookInterpreted = fn }
+
+// KnownPartiesForTest returns the parties the node remembers as allocated
+// (checkPartiesKnown's memory), sorted.
+func KnownPartiesForTest(n *Node) []string {
+	var out []string
+	n.knownParties.Range(func(k, _ any) bool {
+		out = append(out, k.(string))
+		return true
+	})
+	slices.Sort(out)
+	return out
+}

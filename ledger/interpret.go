@@ -144,7 +144,7 @@ func (n *Node) interpretWith(ctx context.Context, c *JsCommands, sync string, mo
 		}
 		// Routing (Canton's order: after interpretation): the actAs
 		// parties and the informees must be known, in this snapshot.
-		if err := checkPartiesKnown(t, c.ActAs, run.res.Transaction); err != nil {
+		if err := n.checkPartiesKnown(t, c.ActAs, run.res.Transaction); err != nil {
 			return err
 		}
 		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)

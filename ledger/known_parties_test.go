@@ -211,3 +211,34 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 		t.Fatalf("execute on the preparing node: %v", err)
 	}
 }
+
+// TestKnownPartiesRemembered: the check that a submission's parties are
+// known reads each party from the store once: a party found allocated is
+// remembered by the node (parties are never removed), so later
+// submissions by known parties read nothing; an unknown party is never
+// remembered, so it is known as soon as it is allocated.
+func TestKnownPartiesRemembered(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	o := newObservedNode(t, ledger.Options{})
+	if got := ledger.KnownPartiesForTest(o.n); len(got) != 0 {
+		t.Fatalf("remembered before any submission: %v", got)
+	}
+	bob := "bob" + o.alice[len("alice"):]
+	_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []ledger.Command{o.createT(o.alice, bob)}})
+	if !errors.Is(err, apierr.UnknownInformees) {
+		t.Fatalf("observer %s not allocated: %v, want UNKNOWN_INFORMEES", bob, err)
+	}
+	if diff := cmp.Diff([]string{o.alice}, ledger.KnownPartiesForTest(o.n)); diff != "" {
+		t.Errorf("remembered after the refusal (-want +got):\n%s", diff)
+	}
+	if got := allocate(t, ctx, o.n, "bob").Party; got != bob {
+		t.Fatalf("allocated %s, want %s", got, bob)
+	}
+	if _, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.Command{o.createT(o.alice, bob)}}); err != nil {
+		t.Fatalf("observer %s allocated: %v", bob, err)
+	}
+	if diff := cmp.Diff([]string{o.alice, bob}, ledger.KnownPartiesForTest(o.n)); diff != "" {
+		t.Errorf("remembered after the accepted submission (-want +got):\n%s", diff)
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -54,6 +55,13 @@ type Node struct {
 	pkgCache packageCache
 	views    viewCache
 	eng      *engine.Engine // runs the node's Daml (engines.go)
+
+	// knownParties holds the parties a read found allocated (string keys,
+	// empty values): parties are never removed, so a party once known
+	// stays known, and the per-submission check that every actAs party
+	// and informee is known (checkPartiesKnown) need not ask the store
+	// again. Unknown parties are never kept.
+	knownParties sync.Map
 
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.

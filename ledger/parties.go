@@ -300,21 +300,20 @@ func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartie
 // any node, rolled-back ones included), is known on no connected
 // synchronizer. A party is known once allocated on this participant, on
 // any of its synchronizers (parties are never removed). t is the read
-// snapshot the transaction was interpreted on: one point lookup per
-// distinct party, no scan. submitters are the locally hosted submitters:
+// snapshot the transaction was interpreted on; a party found there once
+// is remembered (partyKnown), so a submission by known parties reads
+// nothing from the store. submitters are the locally hosted submitters:
 // the actAs parties of a submission, none for an externally signed one.
-func checkPartiesKnown(t *store.Tx, submitters []string, tr *tx.Transaction) error {
-	known := make(map[string]bool, len(submitters)+2)
+func (n *Node) checkPartiesKnown(t *store.Tx, submitters []string, tr *tx.Transaction) error {
 	var unknown []string
 	check := func(p string) error {
-		if _, seen := known[p]; seen {
+		if slices.Contains(unknown, p) {
 			return nil
 		}
-		ok, err := t.Has(store.PartyKey(p))
+		ok, err := n.partyKnown(t, p)
 		if err != nil {
 			return err
 		}
-		known[p] = ok
 		if !ok {
 			unknown = append(unknown, p)
 		}
@@ -345,6 +344,21 @@ func checkPartiesKnown(t *store.Tx, submitters []string, tr *tx.Transaction) err
 		return unknownParties(apierr.UnknownInformees, "informees", unknown)
 	}
 	return nil
+}
+
+// partyKnown reports whether party p is allocated on the participant: from
+// the node's memory when a read found it before (parties are never
+// removed), else from the read snapshot t, remembering it when found. t
+// must be a read-only snapshot (what it sees is committed).
+func (n *Node) partyKnown(t *store.Tx, p string) (bool, error) {
+	if _, ok := n.knownParties.Load(p); ok {
+		return true, nil
+	}
+	ok, err := t.Has(store.PartyKey(p))
+	if ok {
+		n.knownParties.Store(p, struct{}{})
+	}
+	return ok, err
 }
 
 // maxPartySetContext bounds the party list of an UNKNOWN_SUBMITTERS or

@@ -56,7 +56,7 @@ func (n *Node) prepareOnEngine(ctx context.Context, c *JsCommands, sync, uuid st
 		// informees only (Canton's TransactionRoutingProcessor counts no
 		// locally hosted submitter then): an unknown actAs party that
 		// signs or acts is an unknown informee.
-		if err := checkPartiesKnown(t, nil, er.res.Transaction); err != nil {
+		if err := n.checkPartiesKnown(t, nil, er.res.Transaction); err != nil {
 			return err
 		}
 		inputs, err := er.pkgs.inputContracts(t, er.res.Effects.Inputs)
@@ -422,7 +422,7 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 		}
 		// Routed as at prepare: the informees must be known (the
 		// submitters sign externally).
-		if err := checkPartiesKnown(t, nil, res.Transaction); err != nil {
+		if err := n.checkPartiesKnown(t, nil, res.Transaction); err != nil {
 			return err
 		}
 		var seed [32]byte
