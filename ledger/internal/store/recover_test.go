@@ -46,3 +46,27 @@ func TestOpenAfterKillLeftEmptyLogFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenLeavesAHeldDirectory: opening a directory another store holds
+// fails on Badger's lock and removes nothing: an empty log file there may
+// be the one the running store has just created and is about to write.
+func TestOpenLeavesAHeldDirectory(t *testing.T) {
+	dir := t.TempDir()
+	o := badger.DefaultOptions(dir).WithLogger(nil)
+	s, err := Open(Options{Badger: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fresh := filepath.Join(dir, "00099.mem") // as the running store creates it
+	if err := os.WriteFile(fresh, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s2, err := Open(Options{Badger: o}); err == nil {
+		s2.Close()
+		t.Fatal("a second store opened a held directory")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("the running store's empty log file after another open: %v", err)
+	}
+}
