@@ -7,6 +7,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"testing"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -97,4 +98,21 @@ func KnownPartiesForTest(n *Node) []string {
 	})
 	slices.Sort(out)
 	return out
+}
+
+// StoreDARUncheckedForTest stores a DAR's packages, unvetted, without
+// reading it as an upload does (no type check): a store written before
+// uploads were type-checked.
+func StoreDARUncheckedForTest(t testing.TB, n *Node, data []byte) {
+	t.Helper()
+	dar, err := lf.ReadDAR(data, n.readOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.writeMissingPayloads(dar); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.commitUpload(dar, true, ""); err != nil {
+		t.Fatal(err)
+	}
 }

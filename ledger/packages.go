@@ -354,10 +354,13 @@ func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
 	if err := dar.CheckDependencies(); err != nil {
 		return nil, damlError(err)
 	}
-	if err := n.typecheckDAR(dar); err != nil {
+	complete, err := n.typecheckDAR(dar)
+	if err != nil {
 		return nil, err
 	}
-	seenDARs.put(key, dar)
+	if complete {
+		seenDARs.put(key, dar)
+	}
 	return dar, nil
 }
 
@@ -366,9 +369,16 @@ func (n *Node) readDAR(data []byte) (*lf.DAR, error) {
 // node stores, as Canton validates the packages of a DAR it does not know
 // yet, on validate and upload alike. A package id is the hash of the
 // package, so a package checked once is checked for every node.
-func (n *Node) typecheckDAR(dar *lf.DAR) error {
+//
+// A package the node stores is taken as it is, unchecked (a store written
+// before the checker ran on upload may hold one that does not
+// type-check): complete is false then, and the package is not recorded as
+// checked, so that another node of the process, which does not store it,
+// still checks it (and readDAR does not share the DAR as read and
+// checked).
+func (n *Node) typecheckDAR(dar *lf.DAR) (complete bool, err error) {
 	stored := map[string]bool{}
-	err := n.st.View(func(r *store.Reader) error {
+	err = n.st.View(func(r *store.Reader) error {
 		for _, p := range dar.Packages {
 			if _, ok := checkedPackages.Load(p.ID); ok {
 				continue
@@ -382,7 +392,7 @@ func (n *Node) typecheckDAR(dar *lf.DAR) error {
 		return nil
 	})
 	if err != nil {
-		return storeErr(err)
+		return false, storeErr(err)
 	}
 	err = typecheck.CheckDAR(dar, func(id string) bool {
 		_, checked := checkedPackages.Load(id)
@@ -391,16 +401,21 @@ func (n *Node) typecheckDAR(dar *lf.DAR) error {
 		return checked || stored[id] || dar.Package(id).LanguageVersion.IsDev()
 	})
 	if err != nil {
-		return damlError(err)
+		return false, damlError(err)
 	}
+	complete = true
 	for _, p := range dar.Packages {
+		if stored[p.ID] {
+			complete = false
+			continue
+		}
 		checkedPackages.Store(p.ID, struct{}{})
 	}
-	return nil
+	return complete, nil
 }
 
 // checkedPackages holds the ids of the packages the process type-checked
-// (or that a node stores, and so were checked on upload).
+// (and of LF 2.dev packages, which are not checked).
 var checkedPackages sync.Map
 
 // seenDARs keeps the last DARs the process read and checked, shared by

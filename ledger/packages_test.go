@@ -541,3 +541,41 @@ func TestIllTypedDARRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestStoredUncheckedPackageCheckedElsewhere: a node whose store holds a
+// package that does not type-check (written before uploads were checked)
+// takes it as it is when the DAR is uploaded again, but that does not make
+// the package checked for the other nodes of the process: a node that does
+// not store it still refuses the DAR with DAR_VALIDATION_ERROR, on
+// validate and on upload, storing nothing.
+func TestStoredUncheckedPackageCheckedElsewhere(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	// A package of its own (no other test's DAR shares its id): the type
+	// checker's memory is the process's.
+	bad := lftest.Package{Name: "bad-stored", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Mod",
+		Values: []lftest.Value{{Name: "x", Type: lftest.B(lftest.Bool), Expr: &lf.EBuiltinCon{Con: lf.ConUnit}}}}}}
+	d, _ := lftest.DAR(bad)
+	old := openNode(t, ledger.Options{})
+	ledger.StoreDARUncheckedForTest(t, old, d)
+	if _, err := old.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
+		t.Fatalf("uploading again the DAR the store holds: %v", err)
+	}
+
+	n := openNode(t, ledger.Options{})
+	before := ledger.StoreDumpForTest(t, n)
+	for _, op := range []struct {
+		name string
+		run  func() error
+	}{
+		{"validate", func() error { _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
+		{"upload", func() error { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
+	} {
+		if err := op.run(); !errors.Is(err, apierr.DarValidationError) {
+			t.Errorf("%s on a node without the package: %v, want DAR_VALIDATION_ERROR", op.name, err)
+		}
+	}
+	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
+		t.Errorf("the refusals changed the store (-before +after):\n%s", diff)
+	}
+}
