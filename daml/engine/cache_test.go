@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -207,5 +208,35 @@ func TestCacheOverride(t *testing.T) {
 			check(plain)
 			check(over)
 		}
+	}
+}
+
+// TestCacheConcurrentEngines runs the entry points on engines sharing a
+// Cache at the same time (for the race detector): half of them lack the
+// package and must answer "unknown package" throughout.
+func TestCacheConcurrentEngines(t *testing.T) {
+	t.Parallel()
+	c := NewCache()
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 8 {
+		var src PackageSource = PackageMap{}
+		if i%2 == 0 {
+			src = PackageMap{testPkg: testPackage(cacheTestValues)}
+		}
+		e := New(src, Options{Cache: c})
+		wg.Go(func() {
+			for _, tc := range cacheEntries {
+				err := tc.run(e)
+				if has := i%2 == 0; has && err != nil || !has && errKind(err) != ErrPackage {
+					errs <- tc.name + ": " + fmt.Sprint(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
