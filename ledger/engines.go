@@ -19,6 +19,21 @@ import (
 // a package id is the hash of the payload the node reads from its own
 // store (decodedPackage), so the cache saves the decoding but cannot stand
 // in for a stored package.
+//
+// Compiling is shared too: the engines of all nodes use one engine.Cache
+// (processEngineCache, unless Options.EngineCache names another), so a
+// definition is compiled, and a top-level value evaluated, once per
+// process rather than once per node — a node opened per Daml Script or
+// per test pays only for the definitions nobody used before. The cache
+// does not share packages: a package id names one package (the archive's
+// hash, checked on decoding), and an engine uses a compiled definition
+// only once its own source, the node's store, has the definition's
+// package; a node without it answers "unknown package" whatever other
+// nodes have run.
+
+// processEngineCache is the engine.Cache of the nodes whose
+// Options.EngineCache is nil.
+var processEngineCache = engine.NewCache()
 
 // nodePackages is a node's engine.PackageSource: the packages the node
 // stores.
@@ -29,8 +44,14 @@ type nodePackages struct{ n *Node }
 func (s nodePackages) Package(id string) *lf.Package { return s.n.cachedPackage(id) }
 
 // newEngine returns the engine of a node (default options: Canton's step
-// budget, no trace, on ledger).
-func newEngine(n *Node) *engine.Engine { return engine.New(nodePackages{n}, engine.Options{}) }
+// budget, no trace, on ledger), on the node's engine cache.
+func newEngine(n *Node) *engine.Engine {
+	c := n.opts.EngineCache
+	if c == nil {
+		c = processEngineCache
+	}
+	return engine.New(nodePackages{n}, engine.Options{Cache: c})
+}
 
 // cachedPackage returns a stored package, decoding it on first use; nil
 // when the node does not store it (or its record cannot be read).

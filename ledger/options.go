@@ -7,6 +7,7 @@ import (
 
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
@@ -102,6 +103,14 @@ type Options struct {
 	// ListLimit is http-list-max-elements-limit for the list endpoints
 	// (default 200).
 	ListLimit int
+
+	// EngineCache keeps the Daml the node's engine compiles and the
+	// top-level values it evaluates (engine.Cache). Nil means the one
+	// cache of the process, shared by all nodes that leave this nil; it
+	// never forgets. A node sees only the packages it stores whichever
+	// cache it uses: set a cache of its own (engine.NewCache()) only to
+	// free the compiled code with the node, or to measure compiling.
+	EngineCache *engine.Cache
 }
 
 func (o Options) withDefaults() Options {

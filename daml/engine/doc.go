@@ -25,7 +25,9 @@
 // Options.Override replaces top-level values (the Daml Script runner maps
 // Daml.Script.Internal.LowLevel:dangerousCast to Identity()),
 // Options.Trace receives TRACE messages, Options.MaxSteps bounds the work
-// of one call; the context cancels it.
+// of one call; the context cancels it. Options.Cache lets engines over
+// different PackageSources share their compiled definitions and
+// top-level values, each engine still seeing only its own packages.
 //
 // # Errors
 //

@@ -40,6 +40,12 @@ type Options struct {
 	// OffLedger makes CONTRACT_ID_TO_TEXT return Some (Daml Script and
 	// other off-ledger machines); on ledger it returns None.
 	OffLedger bool
+	// Cache, if set, holds the engine's compiled definitions and the
+	// values of its top-level definitions, shared with the other engines
+	// given the same Cache (nil: the engine has a cache of its own). An
+	// engine with an Override does not use it: its compiled code is its
+	// own.
+	Cache *Cache
 }
 
 func (o *Options) maxSteps() int64 {
@@ -53,11 +59,48 @@ func (o *Options) maxSteps() int64 {
 }
 
 // Engine compiles and evaluates Daml-LF. It caches compiled definitions
-// and the values of top-level definitions (engine-wide, like Speedy's
-// compiled packages); it is safe for concurrent use.
+// and the values of top-level definitions (in its Options.Cache, like
+// Speedy's compiled packages); it is safe for concurrent use.
 type Engine struct {
-	src     PackageSource
-	opts    Options
+	src  PackageSource
+	opts Options
+	c    *compiled
+	// defs and records are the definitions and record types the engine
+	// has looked up, each after finding its package in src: they come
+	// from c, which other engines may have filled.
+	defsMu  sync.RWMutex
+	defs    map[defKey]*topDef
+	records sync.Map // lf.TypeConID → *RecordType
+}
+
+// Cache holds compiled definitions and the values of top-level
+// definitions for the engines that share it (Options.Cache), so that a
+// definition is compiled and a top-level value evaluated once for all of
+// them. A Cache is safe for concurrent use; it keeps what it holds for
+// its lifetime.
+//
+// Engines sharing a Cache must agree on what a package id names: a
+// definition compiled from package P by one engine serves every engine
+// whose PackageSource gives P. That holds when package ids are the hashes
+// of the packages, as Daml-LF package ids are (and not for hand-made
+// packages given made-up ids in tests). It does not share package
+// visibility: an engine uses a definition of the cache only after
+// finding the definition's package in its own PackageSource, and answers
+// "unknown package" otherwise, whatever other engines have compiled.
+//
+// A top-level value is evaluated once per Cache: a TRACE in its
+// evaluation reaches the Options.Trace of the engine that evaluated it
+// first. Engines on and off ledger (Options.OffLedger) share a Cache but
+// not its contents.
+type Cache struct {
+	onLedger, offLedger compiled
+}
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache { return &Cache{} }
+
+// compiled is the cache of the engines of one kind (on or off ledger).
+type compiled struct {
 	defsMu  sync.RWMutex
 	defs    map[defKey]*topDef
 	records sync.Map // lf.TypeConID → *RecordType
@@ -65,7 +108,16 @@ type Engine struct {
 
 // New returns an engine reading packages from src.
 func New(src PackageSource, opts Options) *Engine {
-	return &Engine{src: src, opts: opts}
+	e := &Engine{src: src, opts: opts}
+	switch {
+	case opts.Cache == nil || opts.Override != nil:
+		e.c = &compiled{}
+	case opts.OffLedger:
+		e.c = &opts.Cache.offLedger
+	default:
+		e.c = &opts.Cache.onLedger
+	}
+	return e
 }
 
 type defKind uint8
@@ -88,52 +140,100 @@ type defKey struct {
 	b     string
 }
 
-// topDef is a compiled top-level definition with its cached value.
+// topDef is a compiled top-level definition with its cached value. A
+// compile failure is not kept: another engine (whose PackageSource has a
+// package this one's lacks) or a later call compiles it again.
 type topDef struct {
 	key    defKey
 	expr   func(e *Engine) (lf.Expr, *Error)
-	once   sync.Once
+	mu     sync.Mutex
+	done   atomic.Bool
 	body   node
 	slots  int
-	err    *Error
 	cached atomic.Pointer[Value]
 }
 
 func (d *topDef) compiled(e *Engine) (node, int, *Error) {
-	d.once.Do(func() {
-		if d.key.kind == defValue && e.opts.Override != nil {
-			if v, ok := e.opts.Override(d.key.id); ok {
-				d.body, d.slots = &nConst{v: v}, 0
-				return
-			}
+	if d.done.Load() {
+		return d.body, d.slots, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done.Load() {
+		return d.body, d.slots, nil
+	}
+	if d.key.kind == defValue && e.opts.Override != nil {
+		if v, ok := e.opts.Override(d.key.id); ok {
+			d.body, d.slots = &nConst{v: v}, 0
+			d.done.Store(true)
+			return d.body, d.slots, nil
 		}
-		x, err := d.expr(e)
-		if err != nil {
-			d.err = err
-			return
-		}
-		c := &compiler{e: e}
-		s := &scope{}
-		d.body = c.expr(s, x)
-		d.slots, d.err = s.max, c.err
-	})
-	return d.body, d.slots, d.err
+	}
+	x, err := d.expr(e)
+	if err != nil {
+		return nil, 0, err
+	}
+	c := &compiler{e: e}
+	s := &scope{}
+	body := c.expr(s, x)
+	if c.err != nil {
+		return nil, 0, c.err
+	}
+	d.body, d.slots = body, s.max
+	d.done.Store(true)
+	return d.body, d.slots, nil
 }
 
+// def returns the definition of k, made with expr on first use in the
+// engine's cache. A definition the engine has not used yet is taken from
+// the cache only once the engine's PackageSource has its package (and
+// the interface's): until then the engine answers with a definition that
+// fails with "unknown package", kept by no one.
 func (e *Engine) def(k defKey, expr func(e *Engine) (lf.Expr, *Error)) *topDef {
 	if d := e.cachedDef(k); d != nil {
 		return d
 	}
+	if err := e.visible(k); err != nil {
+		return &topDef{key: k, expr: func(*Engine) (lf.Expr, *Error) { return nil, err }}
+	}
+	d := e.c.def(k, expr)
 	e.defsMu.Lock()
 	defer e.defsMu.Unlock()
-	if d := e.defs[k]; d != nil {
-		return d
-	}
 	if e.defs == nil {
 		e.defs = map[defKey]*topDef{}
 	}
-	d := &topDef{key: k, expr: expr}
 	e.defs[k] = d
+	return d
+}
+
+// visible returns an ErrPackage error unless the engine's PackageSource
+// has the packages of k.
+func (e *Engine) visible(k defKey) *Error {
+	for _, id := range [2]string{k.id.PackageID, k.iface.PackageID} {
+		if id != "" && e.src.Package(id) == nil {
+			return errorf(ErrPackage, "unknown package %s", id)
+		}
+	}
+	return nil
+}
+
+func (c *compiled) def(k defKey, expr func(e *Engine) (lf.Expr, *Error)) *topDef {
+	c.defsMu.RLock()
+	d := c.defs[k]
+	c.defsMu.RUnlock()
+	if d != nil {
+		return d
+	}
+	c.defsMu.Lock()
+	defer c.defsMu.Unlock()
+	if d := c.defs[k]; d != nil {
+		return d
+	}
+	if c.defs == nil {
+		c.defs = map[defKey]*topDef{}
+	}
+	d = &topDef{key: k, expr: expr}
+	c.defs[k] = d
 	return d
 }
 
@@ -210,7 +310,8 @@ func (e *Engine) templateChoice(t lf.TypeConID, choice string) (*lf.Choice, *Err
 	return ch, nil
 }
 
-// recordType returns the shared RecordType of a record data type.
+// recordType returns the shared RecordType of a record data type (the
+// engine's cache's, once the engine's PackageSource has the type).
 func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 	if rt, ok := e.records.Load(id); ok {
 		return rt.(*RecordType), nil
@@ -222,16 +323,20 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 	if dt.Variety != lf.RecordVariety {
 		return nil, errorf(ErrPackage, "%s is not a record type", id)
 	}
-	names := make([]string, len(dt.Fields))
-	for i, f := range dt.Fields {
-		names[i] = f.Name
+	rt, ok := e.c.records.Load(id)
+	if !ok {
+		names := make([]string, len(dt.Fields))
+		for i, f := range dt.Fields {
+			names[i] = f.Name
+		}
+		rt, _ = e.c.records.LoadOrStore(id, &RecordType{ID: id, Fields: names})
 	}
-	rt, _ := e.records.LoadOrStore(id, &RecordType{ID: id, Fields: names})
+	e.records.Store(id, rt)
 	return rt.(*RecordType), nil
 }
 
-// EvalValue evaluates the top-level value ref (at most once per engine:
-// later calls return the cached value).
+// EvalValue evaluates the top-level value ref (at most once per engine
+// cache: later calls return the cached value).
 func (e *Engine) EvalValue(ctx context.Context, ref lf.TypeConID) (Value, error) {
 	m := e.newMachine(ctx)
 	m.ctrl = &nTop{def: e.valueDef(ref)}

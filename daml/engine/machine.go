@@ -532,7 +532,7 @@ func (k *kLet) resume(m *Machine, v Value) {
 }
 
 // nTop is a reference to a top-level value, evaluated at most once per
-// engine (failures are not cached).
+// engine cache (failures are not cached).
 type nTop struct{ def *topDef }
 
 func (n *nTop) eval(m *Machine) {
