@@ -97,11 +97,13 @@ func Open(opts Options) (*Node, error) {
 	opts = opts.withDefaults()
 	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, static: opts.StaticTime, met: newNodeMetrics()}
 	n.eng = newEngine(n)
+	restore, restored := opts.restoreSource()
 	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger,
-		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: opts.Restore})
+		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: restore})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}
+	n.cachePackages(restored) // the packages of a PreparedSnapshot, which the store now holds
 	n.st = st
 	if err := n.bootstrap(); err != nil {
 		st.Close()

@@ -185,6 +185,13 @@ func (o Options) badgerOptions() badger.Options {
 			WithNumCompactors(2).
 			WithBaseTableSize(2 << 20).
 			WithValueThreshold(1 << 20)
+		if _, ok := o.Restore.(*preparedReader); ok {
+			// A node of a PreparedSnapshot (one per test or script) is
+			// short-lived and holds little of its own: each memtable
+			// flush (one at Close at least) starts its table builder at
+			// twice this size, 1 MiB rather than 4.
+			b = b.WithBaseTableSize(512 << 10)
+		}
 	} else {
 		b = badger.DefaultOptions(o.Dir).
 			WithMemTableSize(16 << 20).

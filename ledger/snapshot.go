@@ -3,6 +3,9 @@ package ledger
 import (
 	"context"
 	"io"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
 // Snapshot writes a consistent copy of the node's whole store (identity,
@@ -21,4 +24,67 @@ func (n *Node) Snapshot(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	return storeErr(n.st.Backup(w))
+}
+
+// PreparedSnapshot is a Node.Snapshot read once, to open many in-memory
+// nodes from it cheaply (a fresh node per test or per script, as
+// scriptledger.Fixture does). Each node restored from it is independent, as
+// if restored from the snapshot's bytes; but it shares, read-only, the
+// snapshot's package payloads (most of its bytes) instead of copying them
+// into its store, and starts with the snapshot's packages decoded (they were
+// checked against their ids once, here).
+type PreparedSnapshot struct {
+	st   *store.Prepared
+	pkgs []*lf.Package
+}
+
+// PrepareSnapshot reads a Node.Snapshot stream, which it keeps: the caller
+// must not change snapshot afterwards. It decodes the packages the
+// snapshot stores; one that does not decode is left to the nodes, which
+// report it when they read it, as they would from the plain snapshot.
+func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
+	st, err := store.Prepare(snapshot)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	p := &PreparedSnapshot{st: st}
+	var ids []string
+	st.Scan([]byte(store.PrefixPackage), func(k, _ []byte) bool {
+		ids = append(ids, string(k[len(store.PrefixPackage):]))
+		return true
+	})
+	for _, id := range ids {
+		var payload []byte
+		st.Scan(store.BlobPrefix("pkg", id), func(_, v []byte) bool { payload = append(payload, v...); return true })
+		// As decodedPackage reads a stored package.
+		pkg, err := lf.DefaultCache.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
+		if err == nil && pkg.ID == id {
+			p.pkgs = append(p.pkgs, pkg)
+		}
+	}
+	return p, nil
+}
+
+// Reader returns a reader of the snapshot for Options.Restore. An
+// in-memory node opened from it shares the prepared payloads and decoded
+// packages; a durable node (or any other reader) reads the plain snapshot.
+func (p *PreparedSnapshot) Reader() io.Reader { return &preparedReader{Reader: p.st.Reader(), p: p} }
+
+type preparedReader struct {
+	io.Reader // the store's
+	p         *PreparedSnapshot
+}
+
+// restoreSource returns what the store restores from (for a
+// PreparedSnapshot's reader, the store's prepared reader) and the decoded
+// packages a node opened from it starts with.
+func (o Options) restoreSource() (io.Reader, []*lf.Package) {
+	pr, ok := o.Restore.(*preparedReader)
+	if !ok {
+		return o.Restore, nil
+	}
+	if !o.InMemory {
+		return pr.Reader, nil
+	}
+	return pr.Reader, pr.p.pkgs
 }

@@ -18,12 +18,14 @@ import (
 // time at the Unix epoch) from which every script gets a fresh copy, as
 // `daml test` gives every script a fresh IDE ledger.
 type Fixture struct {
-	snapshot []byte
+	snapshot *ledger.PreparedSnapshot
 	opts     ledger.Options
 }
 
 // NewFixture uploads the DARs to a new in-memory node on static time
-// starting at the Unix epoch and keeps its snapshot. opts may set the
+// starting at the Unix epoch and keeps its snapshot, prepared
+// (ledger.PrepareSnapshot): the nodes it opens share its package payloads
+// and decoded packages rather than each restoring a copy. opts may set the
 // participant id, synchronizers and limits; storage, clock and logger are
 // the fixture's.
 func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixture, error) {
@@ -47,7 +49,11 @@ func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixt
 	if err := node.Snapshot(ctx, &buf); err != nil {
 		return nil, err
 	}
-	return &Fixture{snapshot: buf.Bytes(), opts: opts}, nil
+	snap, err := ledger.PrepareSnapshot(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return &Fixture{snapshot: snap, opts: opts}, nil
 }
 
 // Open opens a fresh in-memory node from the fixture, on its own static
@@ -55,7 +61,7 @@ func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixt
 func (f *Fixture) Open() (*ledger.Node, error) {
 	o := f.opts
 	o.StaticTime = ledger.NewStaticClock(time.Unix(0, 0))
-	o.Restore = bytes.NewReader(f.snapshot)
+	o.Restore = f.snapshot.Reader()
 	return ledger.Open(o)
 }
 

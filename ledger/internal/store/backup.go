@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -40,7 +42,16 @@ func (s *Store) Backup(w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			list.Kv = append(list.Kv, &pb.KV{Key: item.KeyCopy(nil), Value: val, UserMeta: []byte{item.UserMeta()},
+			meta := item.UserMeta()
+			if meta&metaShared != 0 {
+				// A copy holds the value itself, not a reference into
+				// this process's memory.
+				if val, err = s.shared.get(val); err != nil {
+					return err
+				}
+				meta &^= metaShared
+			}
+			list.Kv = append(list.Kv, &pb.KV{Key: item.KeyCopy(nil), Value: val, UserMeta: []byte{meta},
 				Version: item.Version(), ExpiresAt: item.ExpiresAt(), Meta: []byte{0}})
 			if size += len(val) + len(item.Key()); size >= backupBatch {
 				if err := writeKVList(w, list); err != nil {
@@ -81,8 +92,10 @@ func writeKVList(w io.Writer, list *pb.KVList) error {
 
 // load fills a new, empty database from a Backup stream. It runs before the
 // ledger end is read and the committer starts. Badger panics on some
-// corrupt streams: that is an error here.
-func load(db *badger.DB, r io.Reader) (err error) {
+// corrupt streams: that is an error here. A stream of a Prepared snapshot
+// restored into an in-memory database writes the prepared entries and
+// returns the values they refer to (the store's shared values).
+func load(db *badger.DB, r io.Reader) (shared sharedValues, err error) {
 	empty := true
 	err = db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
@@ -92,14 +105,17 @@ func load(db *badger.DB, r io.Reader) (err error) {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !empty {
-		return errors.New("store: restoring needs an empty store")
+		return nil, errors.New("store: restoring needs an empty store")
+	}
+	if pr, ok := r.(*preparedReader); ok && db.Opts().InMemory {
+		r, shared = bytes.NewReader(pr.p.rest), pr.p.shared
 	}
 	head := make([]byte, len(backupMagic))
 	if _, err := io.ReadFull(r, head); err != nil || string(head) != backupMagic {
-		return errors.New("store: restoring: not a ledgernode snapshot")
+		return nil, errors.New("store: restoring: not a ledgernode snapshot")
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -107,7 +123,129 @@ func load(db *badger.DB, r io.Reader) (err error) {
 		}
 	}()
 	if err := db.Load(r, 256); err != nil {
-		return fmt.Errorf("store: restoring: %w", err)
+		return nil, fmt.Errorf("store: restoring: %w", err)
 	}
-	return nil
+	return shared, nil
+}
+
+// metaShared is the Badger user-meta bit of a reference to a shared value:
+// the value is the index (uint32, big-endian) of a value of the Prepared
+// snapshot the store was restored from, which every store restored from it
+// reads and none writes.
+const metaShared byte = 2
+
+// minShared is the size from which a blob chunk of a prepared snapshot is
+// shared rather than copied into each store.
+const minShared = 1 << 10
+
+// Prepared is a Backup stream read once, to restore many in-memory stores
+// from it cheaply: the chunks of its blobs (package payloads: most of a
+// snapshot's bytes) are kept once and every in-memory store restored from
+// it refers to them instead of holding a copy; only the other entries are
+// written into each store. The stores stay independent: the shared values
+// never change (a store that writes such a key writes a value of its own),
+// and a store's Backup writes the values themselves. A durable store reads
+// a Prepared snapshot as the plain stream it was prepared from.
+type Prepared struct {
+	stream []byte       // the Backup stream, for durable stores
+	rest   []byte       // the Backup stream of the entries with references
+	shared sharedValues // the shared values, by index
+	kvs    []*pb.KV     // the entries as restored (references included), in key order
+}
+
+// Prepare reads a Backup stream (as written by Store.Backup) into a
+// Prepared snapshot, which keeps stream and its values: the caller must not
+// change stream afterwards. It checks the stream's header and framing; the
+// entries themselves are checked when a store is restored from it.
+func Prepare(stream []byte) (*Prepared, error) {
+	p := &Prepared{stream: stream}
+	br := bufio.NewReader(bytes.NewReader(stream))
+	head := make([]byte, len(backupMagic))
+	if _, err := io.ReadFull(br, head); err != nil || string(head) != backupMagic {
+		return nil, errors.New("store: preparing: not a ledgernode snapshot")
+	}
+	for {
+		var n [8]byte
+		if _, err := io.ReadFull(br, n[:]); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("store: preparing: %w", err)
+		}
+		size := binary.LittleEndian.Uint64(n[:])
+		if size > uint64(len(stream)) {
+			return nil, errors.New("store: preparing: corrupt snapshot")
+		}
+		b := make([]byte, size)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return nil, fmt.Errorf("store: preparing: %w", err)
+		}
+		var list pb.KVList
+		if err := proto.Unmarshal(b, &list); err != nil {
+			return nil, fmt.Errorf("store: preparing: %w", err)
+		}
+		for _, kv := range list.Kv {
+			if bytes.HasPrefix(kv.Key, []byte(prefixBlob)) && len(kv.UserMeta) == 1 && kv.UserMeta[0] == 0 &&
+				len(kv.Value) >= minShared && len(p.shared) < 1<<31 {
+				p.shared = append(p.shared, kv.Value)
+				kv.Value = binary.BigEndian.AppendUint32(nil, uint32(len(p.shared)-1))
+				kv.UserMeta = []byte{metaShared}
+			}
+			p.kvs = append(p.kvs, kv)
+		}
+	}
+	var rest bytes.Buffer
+	rest.WriteString(backupMagic)
+	for i := 0; i < len(p.kvs); i += 1024 {
+		if err := writeKVList(&rest, &pb.KVList{Kv: p.kvs[i:min(i+1024, len(p.kvs))]}); err != nil {
+			return nil, err
+		}
+	}
+	p.rest = rest.Bytes()
+	return p, nil
+}
+
+// Reader returns a reader of the snapshot for Options.Restore: an
+// in-memory store restored from it shares the prepared values; any other
+// reader of it reads the Backup stream it was prepared from.
+func (p *Prepared) Reader() io.Reader {
+	return &preparedReader{Reader: bytes.NewReader(p.stream), p: p}
+}
+
+type preparedReader struct {
+	*bytes.Reader
+	p *Prepared
+}
+
+// Scan calls fn, in key order, for each entry of the snapshot with the
+// prefix, with its value (shared values resolved; spilled ones are their
+// pointers); fn must not keep or change val.
+func (p *Prepared) Scan(prefix []byte, fn func(key, val []byte) bool) {
+	for _, kv := range p.kvs {
+		if !bytes.HasPrefix(kv.Key, prefix) {
+			continue
+		}
+		val := kv.Value
+		if len(kv.UserMeta) == 1 && kv.UserMeta[0] == metaShared {
+			val, _ = p.shared.get(val)
+		}
+		if !fn(kv.Key, val) {
+			return
+		}
+	}
+}
+
+// prefixBlob is the prefix of every blob key (BlobPrefix).
+const prefixBlob = "b/"
+
+// sharedValues are the values of the Prepared snapshot a store was
+// restored from, by index.
+type sharedValues [][]byte
+
+// get resolves a reference to a shared value; the caller must not change
+// the value.
+func (sv sharedValues) get(ref []byte) ([]byte, error) {
+	if len(ref) != 4 || int(binary.BigEndian.Uint32(ref)) >= len(sv) {
+		return nil, errors.New("store: corrupt reference to a shared value")
+	}
+	return sv[binary.BigEndian.Uint32(ref)], nil
 }

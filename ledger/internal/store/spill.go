@@ -189,9 +189,19 @@ func (s *Store) dropSpills(ptrs [][]byte) {
 	}
 }
 
-// value calls fn with item's value, following a spill pointer: v is only
-// valid during the call.
+// value calls fn with item's value, following a spill pointer or a
+// reference to a shared value: v is only valid during the call, and fn
+// must not change it.
 func (r *Reader) value(item *badger.Item, fn func(v []byte) error) error {
+	if item.UserMeta()&metaShared != 0 {
+		return item.Value(func(ref []byte) error {
+			v, err := r.shared.get(ref)
+			if err != nil {
+				return err
+			}
+			return fn(slices.Clip(v))
+		})
+	}
 	if item.UserMeta()&metaSpilled == 0 {
 		return item.Value(fn)
 	}

@@ -78,6 +78,9 @@ type Store struct {
 	spill    Spill
 
 	spilledAny atomic.Bool // some value was ever spilled
+	// shared are the values of the Prepared snapshot the store was
+	// restored from (backup.go), which keys marked metaShared refer to.
+	shared sharedValues
 
 	// inMemory, dir and valueDir are Badger's options, for Sizes.
 	inMemory      bool
@@ -124,10 +127,12 @@ func Open(opts Options) (*Store, error) {
 		s.maxBatch = 256
 	}
 	if opts.Restore != nil {
-		if err := load(db, opts.Restore); err != nil {
+		shared, err := load(db, opts.Restore)
+		if err != nil {
 			db.Close()
 			return nil, err
 		}
+		s.shared = shared
 		// The copy may hold spilled values: keep releasing their chunks.
 		s.spilledAny.Store(true)
 	}
@@ -210,7 +215,7 @@ func (s *Store) View(fn func(r *Reader) error) error {
 	if s.Closed() {
 		return ErrClosed
 	}
-	err := s.db.View(func(txn *badger.Txn) error { return fn(&Reader{txn: txn}) })
+	err := s.db.View(func(txn *badger.Txn) error { return fn(&Reader{txn: txn, shared: s.shared}) })
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
 	}
@@ -260,7 +265,7 @@ func (s *Store) commitBatch(batch []*request) {
 	txn := s.db.NewTransaction(true)
 	var pending []applied
 	for _, r := range batch {
-		tx := &Tx{Reader: Reader{txn: txn}, base: end}
+		tx := &Tx{Reader: Reader{txn: txn, shared: s.shared}, base: end}
 		v, err := runOp(r.op, tx)
 		if err != nil {
 			r.res <- result{err: err}
@@ -389,7 +394,8 @@ func applyWrites(txn *badger.Txn, writes []write) error {
 
 // Reader reads one consistent snapshot.
 type Reader struct {
-	txn *badger.Txn
+	txn    *badger.Txn
+	shared sharedValues // the store's
 }
 
 // Get returns a copy of the value at key, or ErrNotFound.
@@ -401,8 +407,13 @@ func (r *Reader) Get(key []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if item.UserMeta()&metaSpilled == 0 {
+	switch item.UserMeta() & (metaSpilled | metaShared) {
+	case 0:
 		return item.ValueCopy(nil)
+	case metaShared:
+		var out []byte
+		err = r.value(item, func(v []byte) error { out = slices.Clone(v); return nil })
+		return out, err
 	}
 	var out []byte
 	err = r.value(item, func(v []byte) error { out = v; return nil })
