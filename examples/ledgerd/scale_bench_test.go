@@ -212,7 +212,7 @@ func BenchmarkScale(b *testing.B) {
 		return len(r.Updates)
 	}, scaleNeedle)
 
-	rss, peak := procMemory(b, srv.cmd.Process.Pid)
+	rss, peak, anon, file := procMemory(b, srv.cmd.Process.Pid)
 	if path := os.Getenv(envScaleHeap); path != "" {
 		resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/heap?gc=1")
 		if err != nil {
@@ -238,8 +238,10 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(needleUpdates.Microseconds())/1000, "ms-needle-updates-page")
 	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-rss")
+	b.ReportMetric(float64(anon)/(1<<20), "MiB-rss-anon")
+	b.ReportMetric(float64(file)/(1<<20), "MiB-rss-file")
 	b.ReportMetric(float64(restart.Microseconds())/1000, "ms-restart-livez")
-	b.Logf("%d contracts in %v; server RSS %d MiB (peak %d MiB); restart exec→/livez %v", n, total.Round(time.Millisecond), rss>>20, peak>>20, restart)
+	b.Logf("%d contracts in %v; server RSS %d MiB (peak %d MiB; anonymous %d MiB, files %d MiB); restart exec→/livez %v", n, total.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, file>>20, restart)
 }
 
 func get(b *testing.B, c *http.Client, url string) []byte {
@@ -323,13 +325,16 @@ func (p *process) stopScale(b *testing.B) {
 	}
 }
 
-// procMemory returns a process's resident set and its peak (VmRSS and
-// VmHWM of /proc/PID/status, Linux), 0 where unknown.
-func procMemory(b *testing.B, pid int) (rss, peak int64) {
+// procMemory returns a process's resident set, its peak, and the resident
+// set's anonymous part (the Go heap, Badger's memtables and builders) and
+// file part (mapped tables and value log pages, which the kernel may
+// drop): VmRSS, VmHWM, RssAnon and RssFile of /proc/PID/status (Linux), 0
+// where unknown.
+func procMemory(b *testing.B, pid int) (rss, peak, anon, file int64) {
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Logf("no /proc: %v", err)
-		return 0, 0
+		return 0, 0, 0, 0
 	}
 	for line := range bytes.Lines(status) {
 		f := strings.Fields(string(line))
@@ -342,7 +347,11 @@ func procMemory(b *testing.B, pid int) (rss, peak int64) {
 			rss = kb << 10
 		case "VmHWM:":
 			peak = kb << 10
+		case "RssAnon:":
+			anon = kb << 10
+		case "RssFile:":
+			file = kb << 10
 		}
 	}
-	return rss, peak
+	return rss, peak, anon, file
 }
