@@ -202,6 +202,14 @@ func (o Options) badgerOptions() badger.Options {
 			WithValueLogFileSize(64 << 20).
 			WithNumCompactors(2).
 			WithSyncWrites(o.SyncWrites)
+		// Every level's tables at BaseTableSize: with Badger's default
+		// multiplier (2 per level below the base level), the deep levels a
+		// growing ledger fills get tables of 8, 16 … 128 MiB, and each
+		// compaction's table builders (several at once, each starting at
+		// twice the table size) grew the heap with the ledger: 457 MB at
+		// 100 000 Ping creates, 942 MB at 300 000; 392 and 333 MB with
+		// this (BENCHMARKS.md, issue 23). More, smaller files instead.
+		b.TableSizeMultiplier = 1
 	}
 	b = b.WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
 	if o.Badger != nil {

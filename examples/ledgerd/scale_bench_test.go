@@ -1,0 +1,357 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	_ "net/http/pprof" // served by a scale child when envScalePprof is set
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The scale benchmark's knobs (environment, so that `go test -bench` needs
+// no custom flags):
+//
+//	LEDGERD_SCALE         contracts to create (default 10 000)
+//	LEDGERD_SCALE_HEAP    file to write the server's heap profile to, at the end
+const (
+	envScale     = "LEDGERD_SCALE"
+	envScaleHeap = "LEDGERD_SCALE_HEAP"
+	// envScalePprof, set by the benchmark in the child's environment, makes
+	// the child serve net/http/pprof on that address.
+	envScalePprof = "LEDGERD_SCALE_PPROF"
+)
+
+func init() {
+	if addr := os.Getenv(envScalePprof); addr != "" && os.Getenv(envProcess) == "1" {
+		go func() { _ = http.ListenAndServe(addr, nil) }()
+	}
+}
+
+// scaleCrowd is the number of crowd parties; scaleNeedle the needle's
+// contracts.
+const (
+	scaleCrowd   = 50
+	scaleNeedle  = 100
+	scaleClients = 64
+)
+
+// BenchmarkScale is issue 23's black-box scale run: ledgerd on disk in a
+// process of its own, 64 HTTP clients creating LEDGERD_SCALE Pings, 100
+// of them for one "needle" party (spread evenly), the others round-robin
+// for 50 "crowd" parties; then it measures the reads whose cost must
+// follow the reader's contracts, not the ledger, the server's memory, and
+// a restart. One iteration whatever b.N (run it with -benchtime 1x):
+//
+//	LEDGERD_SCALE=100000 go test -run '^$' -bench Scale -benchtime 1x ./examples/ledgerd
+//
+// It is skipped without ../shared (Canton's Ping DAR).
+func BenchmarkScale(b *testing.B) {
+	dar, err := os.ReadFile(filepath.Join(acceptDARDir, pingDAR))
+	if err != nil {
+		b.Skipf("../shared not found: skipping the scale benchmark (%v)", err)
+	}
+	n := 10_000
+	if s := os.Getenv(envScale); s != "" {
+		if n, err = strconv.Atoi(s); err != nil || n < 10*scaleNeedle {
+			b.Fatalf("%s=%q: want a number ≥ %d", envScale, s, 10*scaleNeedle)
+		}
+	}
+	dir := b.TempDir()
+	pprofAddr := ""
+	if os.Getenv(envScaleHeap) != "" {
+		pprofAddr = "127.0.0.1:" + strconv.Itoa(20000+os.Getpid()%20000)
+	}
+	srv, _ := startScaleProcess(b, dir, pprofAddr)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+	post(b, client, srv.base+"/v2/dars", dar)
+	pingT := mainPackageID(b, dar) + ":Canton.Internal.Ping:Ping"
+	party := func(hint string) string {
+		var alloc struct {
+			PartyDetails struct{ Party string } `json:"partyDetails"`
+		}
+		if err := json.Unmarshal(post(b, client, srv.base+"/v2/parties", fmt.Appendf(nil, `{"partyIdHint":%q}`, hint)), &alloc); err != nil {
+			b.Fatal(err)
+		}
+		return alloc.PartyDetails.Party
+	}
+	needle := party("needle")
+	crowd := make([]string, scaleCrowd)
+	for i := range crowd {
+		crowd[i] = party(fmt.Sprintf("crowd%d", i))
+	}
+
+	// Creates: the needle's every n/100-th, the crowd's the others; the
+	// rate of the first and the last tenth.
+	every := int64(n / scaleNeedle)
+	var seq atomic.Int64
+	var failed atomic.Bool
+	slice := int64(n / 10)
+	var sliceMu sync.Mutex
+	sliceEnd := make([]time.Time, 10)
+	done := make([]atomic.Int64, 10)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range scaleClients {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := seq.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				p := crowd[(i-i/every)%scaleCrowd]
+				if i%every == every-1 {
+					p = needle
+				}
+				body := fmt.Appendf(nil, `{"commandId":"s%d","actAs":[%q],"userId":"participant_admin","commands":[{"CreateCommand":{"templateId":%q,"createArguments":{"id":"p%d","initiator":%q,"responder":%q}}}]}`,
+					i, p, pingT, i, p, p)
+				if send(b, client, srv.base+"/v2/commands/submit-and-wait", body) == nil {
+					failed.Store(true)
+					return
+				}
+				s := min(i/slice, 9)
+				want := slice
+				if s == 9 {
+					want = int64(n) - 9*slice
+				}
+				if done[s].Add(1) == want {
+					sliceMu.Lock()
+					sliceEnd[s] = time.Now()
+					sliceMu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	total := time.Since(start)
+	if failed.Load() {
+		b.FailNow()
+	}
+	// A slice's rate: its creates over the time from the end of the one
+	// before (the start for the first) to its own end.
+	rate := func(s int) float64 {
+		from := start
+		if s > 0 {
+			from = sliceEnd[s-1]
+		}
+		cnt := slice
+		if s == 9 {
+			cnt = int64(n) - 9*slice
+		}
+		return float64(cnt) / sliceEnd[s].Sub(from).Seconds()
+	}
+
+	crowd0 := 0 // crowd[0]'s contracts
+	for i := range int64(n) {
+		if i%every != every-1 && (i-i/every)%scaleCrowd == 0 {
+			crowd0++
+		}
+	}
+	var end struct {
+		Offset int64 `json:"offset"`
+	}
+	if err := json.Unmarshal(get(b, client, srv.base+"/v2/state/ledger-end"), &end); err != nil {
+		b.Fatal(err)
+	}
+	filter := func(p string) string {
+		return fmt.Sprintf(`{"filtersByParty":{%q:{"cumulative":[{"identifierFilter":{"WildcardFilter":{"value":{"includeCreatedEventBlob":false}}}}]}}}`, p)
+	}
+	// median of 5 timed calls (after one warm-up), with a check of the
+	// answer's size.
+	timed := func(what string, call func() int, want int) time.Duration {
+		if got := call(); got != want {
+			b.Fatalf("%s: %d contracts, want %d", what, got, want)
+		}
+		var ds []time.Duration
+		for range 5 {
+			t0 := time.Now()
+			call()
+			ds = append(ds, time.Since(t0))
+		}
+		slices.Sort(ds)
+		return ds[2]
+	}
+	needleACS := timed("the needle's ACS", func() int {
+		out := post(b, client, srv.base+"/v2/state/active-contracts", fmt.Appendf(nil, `{"activeAtOffset":%d,"eventFormat":%s}`, end.Offset, filter(needle)))
+		var rs []json.RawMessage
+		if err := json.Unmarshal(out, &rs); err != nil {
+			b.Fatalf("active-contracts: %v", err)
+		}
+		return len(rs)
+	}, scaleNeedle)
+	crowdPage := timed("a crowd party's ACS page", func() int {
+		out := post(b, client, srv.base+"/v2/state/active-contracts-page", fmt.Appendf(nil, `{"activeAtOffset":%d,"maxPageSize":1000,"eventFormat":%s}`, end.Offset, filter(crowd[0])))
+		var r struct {
+			ActiveContracts []json.RawMessage `json:"activeContracts"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			b.Fatalf("active-contracts-page: %v", err)
+		}
+		return len(r.ActiveContracts)
+	}, min(1000, crowd0))
+	needleUpdates := timed("the needle's updates page", func() int {
+		out := post(b, client, srv.base+"/v2/updates/get-updates-page", fmt.Appendf(nil, `{"beginOffsetExclusive":0,"maxPageSize":1000,"updateFormat":{"includeTransactions":{"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA","eventFormat":%s}}}`, filter(needle)))
+		var r struct {
+			Updates []json.RawMessage `json:"updates"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			b.Fatalf("get-updates-page: %v", err)
+		}
+		return len(r.Updates)
+	}, scaleNeedle)
+
+	rss, peak, anon, file := procMemory(b, srv.cmd.Process.Pid)
+	if path := os.Getenv(envScaleHeap); path != "" {
+		resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/heap?gc=1")
+		if err != nil {
+			b.Fatalf("heap profile: %v", err)
+		}
+		prof, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, prof, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	srv.stopScale(b)
+	_, restart := startScaleProcess(b, dir, "")
+
+	b.ReportMetric(float64(n)/total.Seconds(), "creates/s")
+	b.ReportMetric(rate(0), "creates/s-first10%")
+	b.ReportMetric(rate(9), "creates/s-last10%")
+	b.ReportMetric(float64(needleACS.Microseconds())/1000, "ms-needle-acs")
+	b.ReportMetric(float64(crowdPage.Microseconds())/1000, "ms-crowd-acs-page")
+	b.ReportMetric(float64(needleUpdates.Microseconds())/1000, "ms-needle-updates-page")
+	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-rss")
+	b.ReportMetric(float64(anon)/(1<<20), "MiB-rss-anon")
+	b.ReportMetric(float64(file)/(1<<20), "MiB-rss-file")
+	b.ReportMetric(float64(restart.Microseconds())/1000, "ms-restart-livez")
+	b.Logf("%d contracts in %v; server RSS %d MiB (peak %d MiB; anonymous %d MiB, files %d MiB); restart exec→/livez %v", n, total.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, file>>20, restart)
+}
+
+func get(b *testing.B, c *http.Client, url string) []byte {
+	resp, err := c.Get(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("GET %s: %d %s", url, resp.StatusCode, out)
+	}
+	return out
+}
+
+// startScaleProcess starts ledgerd on dir (auth none) in a process of its
+// own and returns it once /livez answers 200, with the time from exec to
+// that answer.
+func startScaleProcess(b *testing.B, dir, pprofAddr string) (*process, time.Duration) {
+	b.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	// -log-level warn: no line per request (what the benchmark measures is
+	// the node, not its logging).
+	cmd := exec.Command(os.Args[0], "-addr", addr, "-data", dir, "-auth", "none", "-log-level", "warn")
+	cmd.Env = append(os.Environ(), envProcess+"=1")
+	if pprofAddr != "" {
+		cmd.Env = append(cmd.Env, envScalePprof+"="+pprofAddr)
+	}
+	p := &process{cmd: cmd, done: make(chan error, 1), log: &lockedBuffer{}, base: "http://" + addr}
+	cmd.Stdout = p.log
+	cmd.Stderr = p.log
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	go func() { p.done <- cmd.Wait() }()
+	b.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	for {
+		resp, err := http.Get(p.base + "/livez")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p, time.Since(t0)
+			}
+		}
+		select {
+		case err := <-p.done:
+			b.Fatalf("ledgerd exited before serving: %v\n%s", err, p.log)
+		default:
+		}
+		if time.Since(t0) > 60*time.Second {
+			b.Fatalf("/livez not 200 within 60s: %v\n%s", err, p.log)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// stopScale ends the process with SIGTERM and waits for a clean exit.
+func (p *process) stopScale(b *testing.B) {
+	b.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		b.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			b.Fatalf("ledgerd exited with %v:\n%s", err, p.log)
+		}
+	case <-time.After(120 * time.Second):
+		b.Fatalf("ledgerd did not stop within 120s of SIGTERM:\n%s", p.log)
+	}
+}
+
+// procMemory returns a process's resident set, its peak, and the resident
+// set's anonymous part (the Go heap, Badger's memtables and builders) and
+// file part (mapped tables and value log pages, which the kernel may
+// drop): VmRSS, VmHWM, RssAnon and RssFile of /proc/PID/status (Linux), 0
+// where unknown.
+func procMemory(b *testing.B, pid int) (rss, peak, anon, file int64) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Logf("no /proc: %v", err)
+		return 0, 0, 0, 0
+	}
+	for line := range bytes.Lines(status) {
+		f := strings.Fields(string(line))
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		case "RssAnon:":
+			anon = kb << 10
+		case "RssFile:":
+			file = kb << 10
+		}
+	}
+	return rss, peak, anon, file
+}
