@@ -222,6 +222,24 @@ func definitions(dar *lf.DAR) defined {
 	return d
 }
 
+// choices returns the choices of defs that are the package's own (local)
+// or external ones, how many of them were exercised, and the names of
+// those never exercised.
+func (cov *coverage) choices(defs []defChoice, local bool) (chosen []defChoice, exercised int, never []string) {
+	for _, c := range defs {
+		if c.tpl.local != local {
+			continue
+		}
+		chosen = append(chosen, c)
+		if cov.exercised[choiceOn{c.choice, c.tpl.id}] {
+			exercised++
+		} else {
+			never = append(never, c.String())
+		}
+	}
+	return chosen, exercised, never
+}
+
 // writeCoverage writes the coverage report of what cov recorded against
 // the definitions of the DAR's packages; lists adds the definitions never
 // created or exercised (damlc's --show-coverage).
@@ -251,33 +269,13 @@ func writeCoverage(w io.Writer, dar *lf.DAR, cov *coverage, lists bool) {
 				never = append(never, t.String())
 			}
 		}
-		for _, c := range d.templateChoices {
-			if c.tpl.local != local {
-				continue
-			}
-			choices = append(choices, c)
-			if cov.exercised[choiceOn{c.choice, c.tpl.id}] {
-				exercised++
-			} else {
-				neverEx = append(neverEx, c.String())
-			}
-		}
+		choices, exercised, neverEx = cov.choices(d.templateChoices, local)
 		for _, in := range d.instances {
 			if in[0].local == local {
 				instances = append(instances, in)
 			}
 		}
-		for _, c := range d.instanceChoices {
-			if c.tpl.local != local {
-				continue
-			}
-			iChoices = append(iChoices, c)
-			if cov.exercised[choiceOn{c.choice, c.tpl.id}] {
-				iExercised++
-			} else {
-				iNever = append(iNever, c.String())
-			}
-		}
+		iChoices, iExercised, iNever = cov.choices(d.instanceChoices, local)
 		return
 	}
 
