@@ -317,44 +317,37 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
 			return err
 		}
-		// The parties' entries of the active-contracts index
-		// (acsindex.go): their active contracts, each checked against its
-		// record.
-		seen := map[string]bool{}
-		for _, p := range union(parties) {
-			prefix := store.ActiveByPartyPrefix(p)
-			err := r.Scan(prefix, nil, func(k, v []byte) (bool, error) {
-				cid := string(k[len(prefix):])
-				if seen[cid] {
-					return true, nil
-				}
-				seen[cid] = true
-				if _, tid, _, ok := store.DecodeACSIndexValue(v); ok && match != nil {
-					if tc, err := splitTypeCon(string(tid)); err == nil && !match(tc) {
-						return true, nil
-					}
-				}
-				c, err := loadRecord(r, cid)
-				if err != nil || c == nil {
-					return err == nil, err
-				}
-				if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
-					return true, nil
-				}
-				tc, err := splitTypeCon(c.Create.TemplateID)
-				if err != nil {
-					return false, err
-				}
-				if match == nil || match(tc) {
-					recs = append(recs, found{*c, tc})
-				}
-				return true, nil
-			})
-			if err != nil {
-				return err
-			}
+		// The parties' active contracts at this snapshot's ledger end,
+		// from the active-contracts index (acsindex.go), each checked
+		// against its record.
+		end, err := snapshotEnd(r)
+		if err != nil {
+			return err
 		}
-		return nil
+		keep := func(_ string, templateID, _ []byte) bool {
+			if match == nil {
+				return true
+			}
+			tc, err := splitTypeCon(string(templateID))
+			return err != nil || match(tc) // a bad id is left to the record's check
+		}
+		return indexedContracts(r, union(parties), end, "", keep, func(cid string) (bool, error) {
+			c, err := loadRecord(r, cid)
+			if err != nil || c == nil {
+				return err == nil, err
+			}
+			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+				return true, nil
+			}
+			tc, err := splitTypeCon(c.Create.TemplateID)
+			if err != nil {
+				return false, err
+			}
+			if match == nil || match(tc) {
+				recs = append(recs, found{*c, tc})
+			}
+			return true, nil
+		})
 	})
 	if err != nil {
 		return nil, storeErr(err)
