@@ -147,45 +147,39 @@ func (c *checker) throw(kind ErrorKind, e Error, format string, args ...any) {
 // fail raises err.
 func (c *checker) fail(err *Error) { panic(err) }
 
-type savedT struct {
+// saved is a binder's previous entry in an environment, restored when
+// the binder's scope ends.
+type saved[V any] struct {
 	name string
-	kind *lf.Kind
+	old  V
 	had  bool
 }
 
-func (c *checker) bindT(name string, k *lf.Kind) savedT {
-	old, had := c.tvars[name]
-	c.tvars[name] = k
-	return savedT{name, old, had}
+type (
+	savedT = saved[*lf.Kind]
+	savedE = saved[lf.Type]
+)
+
+// bind sets name in env and returns what it replaced.
+func bind[V any](env map[string]V, name string, v V) saved[V] {
+	old, had := env[name]
+	env[name] = v
+	return saved[V]{name, old, had}
 }
 
-func (c *checker) unbindT(s savedT) {
+// unbind restores what bind replaced.
+func unbind[V any](env map[string]V, s saved[V]) {
 	if s.had {
-		c.tvars[s.name] = s.kind
+		env[s.name] = s.old
 	} else {
-		delete(c.tvars, s.name)
+		delete(env, s.name)
 	}
 }
 
-type savedE struct {
-	name string
-	typ  lf.Type
-	had  bool
-}
-
-func (c *checker) bindE(name string, t lf.Type) savedE {
-	old, had := c.evars[name]
-	c.evars[name] = t
-	return savedE{name, old, had}
-}
-
-func (c *checker) unbindE(s savedE) {
-	if s.had {
-		c.evars[s.name] = s.typ
-	} else {
-		delete(c.evars, s.name)
-	}
-}
+func (c *checker) bindT(name string, k *lf.Kind) savedT { return bind(c.tvars, name, k) }
+func (c *checker) unbindT(s savedT)                     { unbind(c.tvars, s) }
+func (c *checker) bindE(name string, t lf.Type) savedE  { return bind(c.evars, name, t) }
+func (c *checker) unbindE(s savedE)                     { unbind(c.evars, s) }
 
 // reset empties the environment and sets the context for a definition.
 func (c *checker) reset(ctx Context) {
