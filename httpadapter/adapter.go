@@ -12,9 +12,9 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // DefaultMaxBodyBytes is the request body limit used when

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // authMode says what a route needs from the caller.

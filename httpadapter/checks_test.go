@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // TestOneInputCheckingPath sends invalid requests as a Go caller, over

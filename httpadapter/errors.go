@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // jsCantonError is Canton's JsCantonError body. All ten keys are always

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // fakeVerifier accepts the tokens it maps to claims and rejects every

@@ -8,8 +8,8 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // registryRoutes serve the token-standard registry metadata API

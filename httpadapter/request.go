@@ -16,7 +16,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // request is what a handler decodes from.

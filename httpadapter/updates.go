@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Decoders of the update routes (JsUpdateService), the state routes

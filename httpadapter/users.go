@@ -1,9 +1,9 @@
 package httpadapter
 
 import (
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // The decoders of the user, identity-provider and party-update routes.

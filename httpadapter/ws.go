@@ -11,8 +11,8 @@ import (
 	"github.com/coder/websocket/wsjson"
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // wsSubprotocol is the subprotocol Canton's JSON API answers WebSocket

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // A development server started with -auth hs256:SECRET mints a token for

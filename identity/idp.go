@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"unicode/utf8"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // MaxIdentityProviders is how many identity-provider configurations a

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Limits of Canton's identifier kinds (semantics.md §A); the Daml-LF ones

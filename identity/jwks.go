@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // Defaults of JWKSOptions.

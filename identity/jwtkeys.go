@@ -11,7 +11,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // MinRSAKeyBits is the smallest RSA modulus, in bits, accepted for RS256.

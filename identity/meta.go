@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // MaxAnnotationsSize is the largest total size, in UTF-8 bytes of keys and

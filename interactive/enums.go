@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // enumName returns the name of v in names, or "<prefix>UNRECOGNIZED(<v>)".

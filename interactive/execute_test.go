@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 func TestVerifyPartySignatures(t *testing.T) {

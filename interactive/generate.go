@@ -1,8 +1,8 @@
 package interactive
 
 import (
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // GenerateTopologyRequest is the input of GenerateTopology: the fields of

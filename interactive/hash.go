@@ -12,11 +12,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // hashPurposePreparedSubmission is HashPurpose.PreparedSubmission (48).

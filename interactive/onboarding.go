@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // SignedTopologyTransaction is AllocateExternalPartyRequest.SignedTransaction:

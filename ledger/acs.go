@@ -7,7 +7,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 

@@ -2,13 +2,14 @@ package ledger
 
 import (
 	"fmt"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // The rules of a request's shape: what Canton's JSON codecs check while

@@ -5,8 +5,8 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // CompletionStreamRequest asks for the completions of a user's commands

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // rulesPackage has a template Main:Rules {owner} with a non-consuming

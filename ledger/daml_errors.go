@@ -9,13 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/typecheck"
 	"github.com/ledgernode/ledgernode/daml/value"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // lfCodes is the Canton code of each kind of *lf.Error. Every kind

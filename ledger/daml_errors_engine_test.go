@@ -9,11 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // wireError is what a client sees of an *apierr.Error.

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // TestValueErr: each daml/value error kind becomes one Canton code, with

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // Interactive submission, the prepare side: the commands are interpreted

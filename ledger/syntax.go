@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // Name syntaxes of Daml-LF that the request rules need and that identity

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // StaticClock is a clock that moves only when told to, forward only: the

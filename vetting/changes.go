@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // VettedPackage is one package of a vetting state with its validity bounds

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // UpgradeError is the first upgrade rule a package breaks. It is the Err of

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/script"
-	"github.com/ledgernode/ledgernode/ledger/apierr"
 )
 
 // failure renders a script's failure as `daml test` does in its JUnit

@@ -6,6 +6,7 @@
 //     interactive or httpadapter — tests included;
 //   - only ledger (its tests and ledger/internal/...) imports
 //     ledger/internal/store;
+//   - apierr imports nothing of the module but internal/...;
 //   - only examples/... and ledger/ledgertest (and httpadapter's own tests)
 //     import httpadapter.
 //

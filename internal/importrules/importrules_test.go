@@ -216,6 +216,22 @@ func TestOnlyExamplesImportHTTPAdapter(t *testing.T) {
 	}
 }
 
+// TestAPIErrImportsOnlyInternal: apierr, the error model of every package
+// outside daml/, sits at the top of the module and imports nothing of it
+// but internal/..., so that any package may use it without a cycle.
+func TestAPIErrImportsOnlyInternal(t *testing.T) {
+	for name, p := range listPackages(t) {
+		if !under(name, "apierr") {
+			continue
+		}
+		for _, imp := range moduleImports(p.Imports) {
+			if !under(imp, "internal") {
+				t.Errorf("%s imports %s; apierr may import only internal/...", name, imp)
+			}
+		}
+	}
+}
+
 // TestAllowListIsUsed: every allowed edge still exists, so a fixed
 // violation must leave the list.
 func TestAllowListIsUsed(t *testing.T) {

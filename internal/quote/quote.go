@@ -2,7 +2,7 @@
 // outside input (ids, tokens, paths, manifest lines, …): short input
 // whole, longer input cut to its first Head bytes (at a UTF-8 boundary)
 // and marked with its length, so that an error never grows with its
-// input. It is a leaf package: ledger/apierr (whose Quote is Bare) and
+// input. It is a leaf package: apierr (whose Quote is Bare) and
 // daml/lf (which cannot import apierr) both use it.
 package quote
 
@@ -37,7 +37,7 @@ func Cut[T string | []byte](s T, limit, head int) (T, bool) {
 
 // Bare returns s unquoted when it is at most Limit bytes long, and
 // otherwise its first Head bytes followed by "…(<n> bytes)". It is
-// ledger/apierr's Quote.
+// apierr's Quote.
 func Bare(s string) string {
 	h, cut := Cut(s, Limit, Head)
 	if !cut {

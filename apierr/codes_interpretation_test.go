@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/ledger/apierr"
+	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // TestInterpretationCodeHelpers: InCategory keeps the name (errors.Is
