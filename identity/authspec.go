@@ -3,8 +3,6 @@ package identity
 import (
 	"crypto/ecdsa"
 	"crypto/rsa"
-	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -23,59 +21,60 @@ const authSpecForms = "want hs256:SECRET, rs256:PEMFILE, es256:PEMFILE or jwks:U
 //
 // The PEM file may hold a "PUBLIC KEY", "RSA PUBLIC KEY" or "CERTIFICATE"
 // block, and its key kind must match the prefix. Anything else — including
-// "none", which the caller must handle itself — is a plain (non-apierr)
-// error naming the accepted forms. Errors never include the secret.
+// "none", which the caller must handle itself — is a KindConfig *Error
+// (not an *apierr.Error: it is the operator's flag, not a request) naming
+// the accepted forms. Errors never include the secret.
 func ParseAuthSpec(spec string, opts VerifyOptions) (*JWTVerifier, error) {
 	kind, arg, ok := strings.Cut(spec, ":")
 	if !ok {
 		if strings.EqualFold(spec, "none") {
-			return nil, fmt.Errorf("auth spec none must be handled by the caller (no verifier); otherwise %s", authSpecForms)
+			return nil, newError(KindConfig, "auth spec none must be handled by the caller (no verifier); otherwise %s", authSpecForms)
 		}
-		return nil, fmt.Errorf("invalid auth spec (no ':'): %s", authSpecForms)
+		return nil, newError(KindConfig, "invalid auth spec (no ':'): %s", authSpecForms)
 	}
 	switch strings.ToLower(kind) {
 	case "hs256":
 		if arg == "" {
-			return nil, errors.New("invalid auth spec hs256: the secret is empty")
+			return nil, newError(KindConfig, "invalid auth spec hs256: the secret is empty")
 		}
 		return NewJWTVerifier(HMACSecret([]byte(arg)), opts), nil
 	case "rs256", "es256":
 		if arg == "" {
-			return nil, fmt.Errorf("invalid auth spec %s: the PEM file name is empty", kind)
+			return nil, newError(KindConfig, "invalid auth spec %s: the PEM file name is empty", kind)
 		}
 		pemBytes, err := os.ReadFile(arg)
 		if err != nil {
-			return nil, fmt.Errorf("auth spec %s: %w", kind, err)
+			return nil, wrapError(KindConfig, err, "auth spec %s: %v", kind, err)
 		}
 		key, err := ParsePublicKeyPEM(pemBytes)
 		if err != nil {
-			return nil, fmt.Errorf("auth spec %s: %s: %w", kind, arg, err)
+			return nil, wrapError(KindConfig, err, "auth spec %s: %s: %v", kind, arg, err)
 		}
 		wantRSA := strings.EqualFold(kind, "rs256")
 		switch key.(type) {
 		case *rsa.PublicKey:
 			if !wantRSA {
-				return nil, fmt.Errorf("auth spec %s: %s holds an RSA key, use rs256", kind, arg)
+				return nil, newError(KindConfig, "auth spec %s: %s holds an RSA key, use rs256", kind, arg)
 			}
 		case *ecdsa.PublicKey:
 			if wantRSA {
-				return nil, fmt.Errorf("auth spec %s: %s holds an ECDSA key, use es256", kind, arg)
+				return nil, newError(KindConfig, "auth spec %s: %s holds an ECDSA key, use es256", kind, arg)
 			}
 		default:
-			return nil, fmt.Errorf("auth spec %s: %s holds an unsupported %T key", kind, arg, key)
+			return nil, newError(KindConfig, "auth spec %s: %s holds an unsupported %T key", kind, arg, key)
 		}
 		src, err := PublicKey(key)
 		if err != nil {
-			return nil, fmt.Errorf("auth spec %s: %s: %w", kind, arg, err)
+			return nil, wrapError(KindConfig, err, "auth spec %s: %s: %v", kind, arg, err)
 		}
 		return NewJWTVerifier(src, opts), nil
 	case "jwks":
 		u, err := url.Parse(arg)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("invalid auth spec jwks: %q is not an http(s) URL", arg)
+			return nil, newError(KindConfig, "invalid auth spec jwks: %q is not an http(s) URL", arg)
 		}
 		return NewJWTVerifier(NewJWKS(arg, JWKSOptions{}), opts), nil
 	}
 	// Only the prefix is echoed, in case the argument is a secret.
-	return nil, fmt.Errorf("invalid auth spec: unknown kind %q: %s", kind, authSpecForms)
+	return nil, newError(KindConfig, "invalid auth spec: unknown kind %q: %s", kind, authSpecForms)
 }

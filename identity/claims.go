@@ -28,7 +28,8 @@ type Claims struct {
 
 // Verifier checks a compact JWT and returns its ledger-API claims. Every
 // failure is an *apierr.Error with code UNAUTHENTICATED (401), whose cause
-// says why (it is logged, and redacted for clients).
+// says why (it is logged, and redacted for clients); this package's
+// verifiers return the APIError of a KindUnauthenticated *Error.
 type Verifier interface {
 	Verify(ctx context.Context, token string) (Claims, error)
 }

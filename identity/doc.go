@@ -6,4 +6,12 @@
 //
 // Nothing here touches a store; package ledger persists these values and
 // enforces authorization with them.
+//
+// Every failure is an *Error whose Kind says which check failed; the one
+// table of the kinds' Canton codes is in errors.go (ErrorKind.Code,
+// Error.APIError). Verifiers and key sources answer the Ledger API
+// themselves, so their errors are the *apierr.Error of the kind's code,
+// wrapping the *Error; the validation and parsing functions return the
+// *Error, and their caller reports it (package ledger names the request
+// field, or calls APIError).
 package identity

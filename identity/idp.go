@@ -23,40 +23,46 @@ type IdentityProviderConfig struct {
 	Audience           string `json:"audience"`
 }
 
-// FieldError is a validation failure of one named field.
-type FieldError struct {
-	Field   string
-	Missing bool
-	Reason  string
+// FieldError is the *Error of a configuration field: its Kind is
+// KindMissingField or KindInvalidField and its Field names the field.
+type FieldError = Error
+
+// missingField is the KindMissingField *Error of field.
+func missingField(field string) *Error {
+	return &Error{Kind: KindMissingField, Field: field, Message: field + ": is required"}
 }
 
-// Error returns "field: reason".
-func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
+// invalidField is the KindInvalidField *Error of field, with reason (and
+// the underlying error err, when there is one).
+func invalidField(field, reason string, err error) *Error {
+	return &Error{Kind: KindInvalidField, Field: field, Message: field + ": " + reason, Err: err}
+}
 
 // Validate checks a configuration: a non-empty LedgerString id, a
-// non-empty issuer and a well-formed absolute http(s) JWKS URL.
+// non-empty issuer and a well-formed absolute http(s) JWKS URL. An error
+// is a KindMissingField or KindInvalidField *Error naming the field.
 func (c IdentityProviderConfig) Validate() error {
 	if c.IdentityProviderID == "" {
-		return &FieldError{Field: "identity_provider_id", Missing: true, Reason: "is required"}
+		return missingField("identity_provider_id")
 	}
 	if err := ValidateLedgerString(c.IdentityProviderID); err != nil {
-		return &FieldError{Field: "identity_provider_id", Reason: err.Error()}
+		return invalidField("identity_provider_id", err.Error(), err)
 	}
 	if c.Issuer == "" {
-		return &FieldError{Field: "issuer", Missing: true, Reason: "is required"}
+		return missingField("issuer")
 	}
 	if c.JWKSURL == "" {
-		return &FieldError{Field: "jwks_url", Missing: true, Reason: "is required"}
+		return missingField("jwks_url")
 	}
 	return ValidateJWKSURL(c.JWKSURL)
 }
 
 // ValidateJWKSURL checks that s is an absolute http or https URL with a
-// host, in valid UTF-8.
+// host, in valid UTF-8 (else a KindInvalidField *Error of jwks_url).
 func ValidateJWKSURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || !utf8.ValidString(s) || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return &FieldError{Field: "jwks_url", Reason: fmt.Sprintf("Malformed URL: %q", apierr.Quote(s))}
+		return invalidField("jwks_url", fmt.Sprintf("Malformed URL: %q", apierr.Quote(s)), nil)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -51,21 +50,24 @@ func Fingerprint(keyBytes []byte) string {
 }
 
 // syntaxErr rewords a daml/lf syntax error of the string kind kind in this
-// package's words.
+// package's words, as a KindInvalid *Error.
 func syntaxErr(kind string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var se *lf.SyntaxError
 	if !errors.As(err, &se) {
-		return err
+		return wrapError(KindInvalid, err, "%v", err)
 	}
 	switch se.Problem {
 	case lf.SyntaxEmpty:
-		return fmt.Errorf("%s is empty", kind)
+		return wrapError(KindInvalid, err, "%s is empty", kind)
 	case lf.SyntaxTooLong:
-		return fmt.Errorf("%s is longer than %d characters", kind, se.Max)
+		return wrapError(KindInvalid, err, "%s is longer than %d characters", kind, se.Max)
 	case lf.SyntaxBadChar:
-		return fmt.Errorf("non expected character 0x%x in Daml-LF %s %q", se.Char, kind, apierr.Quote(se.Input))
+		return wrapError(KindInvalid, err, "non expected character 0x%x in Daml-LF %s %q", se.Char, kind, apierr.Quote(se.Input))
 	}
-	return err
+	return wrapError(KindInvalid, err, "%v", err)
 }
 
 // ValidatePartyString checks a Daml-LF Party string (lf.CheckParty):
@@ -84,7 +86,7 @@ func ValidateLedgerString(s string) error {
 // characters from letters, digits and @^$.!`-#+'~_|:().
 func ValidateUserID(s string) error {
 	if !lf.IsUserID(s) {
-		return fmt.Errorf("user id %q does not match [a-zA-Z0-9@^$.!`\\-#+'~_|:()]{1,128}", apierr.Quote(s))
+		return newError(KindInvalid, "user id %q does not match [a-zA-Z0-9@^$.!`\\-#+'~_|:()]{1,128}", apierr.Quote(s))
 	}
 	return nil
 }
@@ -113,16 +115,16 @@ func (u UID) String() string { return u.Identifier + "::" + u.Namespace }
 func ParseUID(s string) (UID, error) {
 	id, ns, ok := strings.Cut(s, "::")
 	if !ok {
-		return UID{}, fmt.Errorf("%q is not a unique identifier: missing '::' delimiter", apierr.Quote(s))
+		return UID{}, newError(KindInvalid, "%q is not a unique identifier: missing '::' delimiter", apierr.Quote(s))
 	}
 	if err := ValidateUIDIdentifier(id); err != nil {
 		return UID{}, err
 	}
 	if ns == "" {
-		return UID{}, fmt.Errorf("%q has an empty namespace", apierr.Quote(s))
+		return UID{}, newError(KindInvalid, "%q has an empty namespace", apierr.Quote(s))
 	}
 	if len(ns) > MaxFingerprintLength {
-		return UID{}, fmt.Errorf("namespace of %q is longer than %d characters", apierr.Quote(s), MaxFingerprintLength)
+		return UID{}, newError(KindInvalid, "namespace of %q is longer than %d characters", apierr.Quote(s), MaxFingerprintLength)
 	}
 	if err := ValidatePartyString(ns); err != nil {
 		return UID{}, err
@@ -134,13 +136,13 @@ func ParseUID(s string) (UID, error) {
 // a participant name): a Party string of at most 185 characters without "::".
 func ValidateUIDIdentifier(id string) error {
 	if id == "" {
-		return fmt.Errorf("identifier is empty")
+		return newError(KindInvalid, "identifier is empty")
 	}
 	if len(id) > MaxUIDIdentifierLen {
-		return fmt.Errorf("identifier %q is longer than %d characters", apierr.Quote(id), MaxUIDIdentifierLen)
+		return newError(KindInvalid, "identifier %q is longer than %d characters", apierr.Quote(id), MaxUIDIdentifierLen)
 	}
 	if strings.Contains(id, "::") {
-		return fmt.Errorf("identifier %q contains the delimiter '::'", apierr.Quote(id))
+		return newError(KindInvalid, "identifier %q contains the delimiter '::'", apierr.Quote(id))
 	}
 	return ValidatePartyString(id)
 }

@@ -3,27 +3,27 @@ package identity
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
 // UnverifiedIssuer returns the iss claim of a compact JWT without checking
 // its signature ("" when the token has none). It only chooses which
-// identity provider verifies the token; nothing else may trust it.
+// identity provider verifies the token; nothing else may trust it. A
+// token it cannot read is a KindUnauthenticated *Error.
 func UnverifiedIssuer(token string) (string, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
-		return "", fmt.Errorf("malformed token: %d segments", len(parts))
+		return "", newError(KindUnauthenticated, "malformed token: %d segments", len(parts))
 	}
 	payload, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
 	if err != nil {
-		return "", fmt.Errorf("malformed token payload: %w", err)
+		return "", wrapError(KindUnauthenticated, err, "malformed token payload: %v", err)
 	}
 	var claims struct {
 		Issuer any `json:"iss"`
 	}
 	if err := json.Unmarshal(payload, &claims); err != nil {
-		return "", fmt.Errorf("malformed token payload: %w", err)
+		return "", wrapError(KindUnauthenticated, err, "malformed token payload: %v", err)
 	}
 	switch iss := claims.Issuer.(type) {
 	case nil:
@@ -31,6 +31,6 @@ func UnverifiedIssuer(token string) (string, error) {
 	case string:
 		return iss, nil
 	default:
-		return "", fmt.Errorf("malformed token: iss is not a string")
+		return "", newError(KindUnauthenticated, "malformed token: iss is not a string")
 	}
 }

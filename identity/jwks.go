@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
-
-	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // Defaults of JWKSOptions.
@@ -116,7 +114,7 @@ func (j *JWKS) URL() string { return j.url }
 // fetching the set when it is not cached, stale, or lacks kid.
 func (j *JWKS) Key(ctx context.Context, alg, kid string) (any, error) {
 	if alg != AlgRS256 && alg != AlgES256 {
-		return nil, apierr.Unauthenticated.New("JWKS %s: signing algorithm %s is not accepted (accepted: RS256, ES256)", j.url, alg)
+		return nil, unauthenticated("JWKS %s: signing algorithm %s is not accepted (accepted: RS256, ES256)", j.url, alg)
 	}
 	j.mu.Lock()
 	set := j.set
@@ -134,9 +132,9 @@ func (j *JWKS) Key(ctx context.Context, alg, kid string) (any, error) {
 	k, ok := set.find(kid)
 	if !ok {
 		if kid == "" {
-			return nil, apierr.Unauthenticated.New("JWKS %s: token has no kid and the set has %d usable keys", j.url, len(set.keys))
+			return nil, unauthenticated("JWKS %s: token has no kid and the set has %d usable keys", j.url, len(set.keys))
 		}
-		return nil, apierr.Unauthenticated.New("JWKS %s: no usable key with kid %q", j.url, kid)
+		return nil, unauthenticated("JWKS %s: no usable key with kid %q", j.url, kid)
 	}
 	return k.keyFor(j.url, alg)
 }
@@ -181,7 +179,7 @@ func (j *JWKS) refresh(ctx context.Context) (*jwkSet, error) {
 		}
 		return r.Val.(*jwkSet), nil
 	case <-ctx.Done():
-		return nil, apierr.Unauthenticated.Wrap(ctx.Err(), "JWKS %s: gave up waiting for the key set: %v", j.url, ctx.Err())
+		return nil, unauthenticatedWrap(ctx.Err(), "JWKS %s: gave up waiting for the key set: %v", j.url, ctx.Err())
 	}
 }
 
@@ -189,34 +187,34 @@ func (j *JWKS) refresh(ctx context.Context) (*jwkSet, error) {
 func (j *JWKS) fetch(ctx context.Context) (*jwkSet, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, j.url, nil)
 	if err != nil {
-		return nil, apierr.Unauthenticated.Wrap(err, "JWKS %s: bad request: %v", j.url, err)
+		return nil, unauthenticatedWrap(err, "JWKS %s: bad request: %v", j.url, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := j.client.Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, apierr.Unauthenticated.Wrap(err, "JWKS %s: fetch timed out after %s", j.url, j.timeout)
+			return nil, unauthenticatedWrap(err, "JWKS %s: fetch timed out after %s", j.url, j.timeout)
 		}
-		return nil, apierr.Unauthenticated.Wrap(err, "JWKS %s: fetch failed: %v", j.url, err)
+		return nil, unauthenticatedWrap(err, "JWKS %s: fetch failed: %v", j.url, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-		return nil, apierr.Unauthenticated.New("JWKS %s: fetch failed: HTTP status %s", j.url, resp.Status)
+		return nil, unauthenticated("JWKS %s: fetch failed: HTTP status %s", j.url, resp.Status)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, apierr.Unauthenticated.Wrap(err, "JWKS %s: fetch timed out after %s", j.url, j.timeout)
+			return nil, unauthenticatedWrap(err, "JWKS %s: fetch timed out after %s", j.url, j.timeout)
 		}
-		return nil, apierr.Unauthenticated.Wrap(err, "JWKS %s: reading the response failed: %v", j.url, err)
+		return nil, unauthenticatedWrap(err, "JWKS %s: reading the response failed: %v", j.url, err)
 	}
 	if len(body) > maxJWKSBytes {
-		return nil, apierr.Unauthenticated.New("JWKS %s: response is larger than %d bytes", j.url, maxJWKSBytes)
+		return nil, unauthenticated("JWKS %s: response is larger than %d bytes", j.url, maxJWKSBytes)
 	}
 	set, err := parseJWKSet(body)
 	if err != nil {
-		return nil, apierr.Unauthenticated.Wrap(err, "JWKS %s: malformed key set: %v", j.url, err)
+		return nil, unauthenticatedWrap(err, "JWKS %s: malformed key set: %v", j.url, err)
 	}
 	return set, nil
 }
@@ -231,10 +229,10 @@ type jwk struct {
 // keyFor returns the key when it may verify a token of alg.
 func (k jwk) keyFor(url, alg string) (any, error) {
 	if want := algorithmForKey(k.key); want != alg {
-		return nil, apierr.Unauthenticated.New("JWKS %s: signing algorithm %s does not match the %s key %q", url, alg, want, k.kid)
+		return nil, unauthenticated("JWKS %s: signing algorithm %s does not match the %s key %q", url, alg, want, k.kid)
 	}
 	if k.alg != "" && k.alg != alg {
-		return nil, apierr.Unauthenticated.New("JWKS %s: key %q is for %s, the token uses %s", url, k.kid, k.alg, alg)
+		return nil, unauthenticated("JWKS %s: key %q is for %s, the token uses %s", url, k.kid, k.alg, alg)
 	}
 	return k.key, nil
 }

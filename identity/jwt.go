@@ -108,16 +108,17 @@ type tokenClaims struct {
 // Verify checks the token's signature, exp and nbf (with the leeway) and
 // Canton's claim rules, and returns its claims. ctx bounds the key lookup
 // (a JWKS fetch). Every failure is an *apierr.Error with code
-// UNAUTHENTICATED whose cause says why; its Claims are then zero.
+// UNAUTHENTICATED whose cause says why, wrapping a KindUnauthenticated
+// *Error; its Claims are then zero.
 func (v *JWTVerifier) Verify(ctx context.Context, token string) (Claims, error) {
 	if v == nil || v.parser == nil {
-		return Claims{}, apierr.Unauthenticated.New("the token verifier is not initialised (use NewJWTVerifier)")
+		return Claims{}, unauthenticated("the token verifier is not initialised (use NewJWTVerifier)")
 	}
 	if token == "" {
-		return Claims{}, apierr.Unauthenticated.New("token is empty")
+		return Claims{}, unauthenticated("token is empty")
 	}
 	if v.keys == nil {
-		return Claims{}, apierr.Unauthenticated.New("no token verification key is configured")
+		return Claims{}, unauthenticated("no token verification key is configured")
 	}
 	var tc tokenClaims
 	tok, err := v.parser.ParseWithClaims(token, &tc, func(t *jwt.Token) (any, error) {
@@ -137,7 +138,7 @@ func (v *JWTVerifier) key(ctx context.Context, t *jwt.Token) (any, error) {
 	if raw, ok := t.Header["kid"]; ok && raw != nil {
 		s, ok := raw.(string)
 		if !ok {
-			return nil, apierr.Unauthenticated.New("malformed token: kid header is not a string")
+			return nil, unauthenticated("malformed token: kid header is not a string")
 		}
 		kid = s
 	}
@@ -147,9 +148,9 @@ func (v *JWTVerifier) key(ctx context.Context, t *jwt.Token) (any, error) {
 	}
 	if want := algorithmForKey(key); want != alg {
 		if want == "" {
-			return nil, apierr.Unauthenticated.New("the key source returned an unsupported key of type %T", key)
+			return nil, unauthenticated("the key source returned an unsupported key of type %T", key)
 		}
-		return nil, apierr.Unauthenticated.New("signing algorithm %s does not match the %s key", alg, want)
+		return nil, unauthenticated("signing algorithm %s does not match the %s key", alg, want)
 	}
 	return key, nil
 }
@@ -164,23 +165,23 @@ func (v *JWTVerifier) parseError(tok *jwt.Token, tc *tokenClaims, err error) err
 	now := v.opts.Clock()
 	switch {
 	case errors.Is(err, jwt.ErrTokenMalformed):
-		return apierr.Unauthenticated.Wrap(err, "malformed token: %v", err)
+		return unauthenticatedWrap(err, "malformed token: %v", err)
 	case errors.Is(err, jwt.ErrTokenUnverifiable):
-		return apierr.Unauthenticated.Wrap(err, "unsupported or missing signing algorithm: %v", err)
+		return unauthenticatedWrap(err, "unsupported or missing signing algorithm: %v", err)
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
 		if tok != nil && tok.Method != nil && !slices.Contains(v.methods, tok.Method.Alg()) {
-			return apierr.Unauthenticated.Wrap(err, "signing algorithm %s is not accepted (accepted: %s)",
+			return unauthenticatedWrap(err, "signing algorithm %s is not accepted (accepted: %s)",
 				tok.Method.Alg(), strings.Join(v.methods, ", "))
 		}
-		return apierr.Unauthenticated.Wrap(err, "signature invalid")
+		return unauthenticatedWrap(err, "signature invalid")
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return apierr.Unauthenticated.Wrap(err, "token expired at %s (now %s, leeway %s)",
+		return unauthenticatedWrap(err, "token expired at %s (now %s, leeway %s)",
 			formatNumericDate(tc.ExpiresAt), now.UTC().Format(time.RFC3339), v.opts.Leeway)
 	case errors.Is(err, jwt.ErrTokenNotValidYet):
-		return apierr.Unauthenticated.Wrap(err, "token not valid before %s (now %s, leeway %s)",
+		return unauthenticatedWrap(err, "token not valid before %s (now %s, leeway %s)",
 			formatNumericDate(tc.NotBefore), now.UTC().Format(time.RFC3339), v.opts.Leeway)
 	}
-	return apierr.Unauthenticated.Wrap(err, "invalid token: %v", err)
+	return unauthenticatedWrap(err, "invalid token: %v", err)
 }
 
 func formatNumericDate(d *jwt.NumericDate) string {
@@ -193,7 +194,7 @@ func formatNumericDate(d *jwt.NumericDate) string {
 // claims applies Canton's claim rules to a verified payload.
 func (v *JWTVerifier) claims(tc *tokenClaims) (Claims, error) {
 	if tc.Subject == "" {
-		return Claims{}, apierr.Unauthenticated.New("token has no sub (user id)")
+		return Claims{}, unauthenticated("token has no sub (user id)")
 	}
 	c := Claims{
 		UserID:    tc.Subject,
@@ -213,7 +214,7 @@ func (v *JWTVerifier) claims(tc *tokenClaims) (Claims, error) {
 	switch {
 	case v.opts.TargetAudience != "":
 		if !slices.Contains(c.Audiences, v.opts.TargetAudience) {
-			return Claims{}, apierr.Unauthenticated.New("Audience doesn't match the target value")
+			return Claims{}, unauthenticated("Audience doesn't match the target value")
 		}
 		if c.ParticipantID, err = participantFromAudiences(c.Audiences, false); err != nil {
 			return Claims{}, err
@@ -224,19 +225,19 @@ func (v *JWTVerifier) claims(tc *tokenClaims) (Claims, error) {
 		case 1:
 			c.ParticipantID = c.Audiences[0]
 		default:
-			return Claims{}, apierr.Unauthenticated.New(
+			return Claims{}, unauthenticated(
 				"scope-based token must have at most one audience (the participant id), got %d", len(c.Audiences))
 		}
 	default:
 		if !slices.ContainsFunc(c.Audiences, isParticipantAudience) {
-			return Claims{}, apierr.Unauthenticated.New("missing scope %s", v.opts.TargetScope)
+			return Claims{}, unauthenticated("missing scope %s", v.opts.TargetScope)
 		}
 		if c.ParticipantID, err = participantFromAudiences(c.Audiences, true); err != nil {
 			return Claims{}, err
 		}
 	}
 	if v.opts.ParticipantID != "" && c.ParticipantID != "" && c.ParticipantID != v.opts.ParticipantID {
-		return Claims{}, apierr.Unauthenticated.New("token is for participant %q, not %q",
+		return Claims{}, unauthenticated("token is for participant %q, not %q",
 			c.ParticipantID, v.opts.ParticipantID)
 	}
 	return c, nil
@@ -258,10 +259,10 @@ func participantFromAudiences(aud []string, required bool) (string, error) {
 	case len(found) == 0 && !required:
 		return "", nil
 	case len(found) != 1:
-		return "", apierr.Unauthenticated.New(
+		return "", unauthenticated(
 			"audience-based token must name exactly one participant (%s…), got %d", ParticipantAudiencePrefix, len(found))
 	case found[0] == "":
-		return "", apierr.Unauthenticated.New("audience-based token names an empty participant id")
+		return "", unauthenticated("audience-based token names an empty participant id")
 	}
 	return found[0], nil
 }
@@ -272,5 +273,5 @@ func asUnauthenticated(err error) error {
 	if errors.As(err, &ae) && errors.Is(ae, apierr.Unauthenticated) {
 		return ae
 	}
-	return apierr.Unauthenticated.Wrap(err, "%v", err)
+	return unauthenticatedWrap(err, "%v", err)
 }

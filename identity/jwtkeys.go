@@ -8,10 +8,6 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
-	"errors"
-	"fmt"
-
-	"github.com/ledgernode/ledgernode/apierr"
 )
 
 // MinRSAKeyBits is the smallest RSA modulus, in bits, accepted for RS256.
@@ -23,8 +19,9 @@ const MinRSAKeyBits = 2048
 // absent) and returns a []byte HMAC secret (HS256), an *rsa.PublicKey
 // (RS256) or a P-256 *ecdsa.PublicKey (ES256). The verifier refuses a
 // token whose alg does not match the kind of the returned key. A failure
-// should be an UNAUTHENTICATED *apierr.Error; any other error is wrapped in
-// one. Implementations must be safe for concurrent use.
+// should be an UNAUTHENTICATED *apierr.Error (this package's sources return
+// the APIError of a KindUnauthenticated *Error); any other error is wrapped
+// in one. Implementations must be safe for concurrent use.
 type KeySource interface {
 	Key(ctx context.Context, alg, kid string) (any, error)
 }
@@ -62,7 +59,7 @@ type staticKey struct {
 
 func (s staticKey) Key(_ context.Context, alg, _ string) (any, error) {
 	if alg != s.alg {
-		return nil, apierr.Unauthenticated.New("signing algorithm %s does not match the %s key", alg, s.alg)
+		return nil, unauthenticated("signing algorithm %s does not match the %s key", alg, s.alg)
 	}
 	return s.key, nil
 }
@@ -72,7 +69,7 @@ func (s staticKey) algorithms() []string { return []string{s.alg} }
 type emptySecret struct{}
 
 func (emptySecret) Key(context.Context, string, string) (any, error) {
-	return nil, apierr.Unauthenticated.New("the HS256 secret is empty")
+	return nil, unauthenticated("the HS256 secret is empty")
 }
 
 func (emptySecret) algorithms() []string { return []string{AlgHS256} }
@@ -95,22 +92,22 @@ func PublicKey(key crypto.PublicKey) (KeySource, error) {
 	switch k := key.(type) {
 	case *rsa.PublicKey:
 		if k == nil || k.N == nil {
-			return nil, errors.New("nil RSA public key")
+			return nil, newError(KindConfig, "nil RSA public key")
 		}
 		if k.N.BitLen() < MinRSAKeyBits {
-			return nil, fmt.Errorf("RSA public key has %d bits, want at least %d", k.N.BitLen(), MinRSAKeyBits)
+			return nil, newError(KindConfig, "RSA public key has %d bits, want at least %d", k.N.BitLen(), MinRSAKeyBits)
 		}
 		return staticKey{key: k, alg: AlgRS256}, nil
 	case *ecdsa.PublicKey:
 		if k == nil || k.Curve == nil {
-			return nil, errors.New("nil ECDSA public key")
+			return nil, newError(KindConfig, "nil ECDSA public key")
 		}
 		if k.Curve != elliptic.P256() {
-			return nil, fmt.Errorf("ECDSA public key is on curve %s, want P-256 (ES256)", k.Curve.Params().Name)
+			return nil, newError(KindConfig, "ECDSA public key is on curve %s, want P-256 (ES256)", k.Curve.Params().Name)
 		}
 		return staticKey{key: k, alg: AlgES256}, nil
 	}
-	return nil, fmt.Errorf("unsupported public key type %T: want an RSA or ECDSA P-256 key", key)
+	return nil, newError(KindConfig, "unsupported public key type %T: want an RSA or ECDSA P-256 key", key)
 }
 
 // ParsePublicKeyPEM returns the public key of the first "PUBLIC KEY"
@@ -123,25 +120,25 @@ func ParsePublicKeyPEM(pemBytes []byte) (crypto.PublicKey, error) {
 		var block *pem.Block
 		block, rest = pem.Decode(rest)
 		if block == nil {
-			return nil, errors.New("no PEM block of type PUBLIC KEY, RSA PUBLIC KEY or CERTIFICATE found")
+			return nil, newError(KindConfig, "no PEM block of type PUBLIC KEY, RSA PUBLIC KEY or CERTIFICATE found")
 		}
 		switch block.Type {
 		case "PUBLIC KEY":
 			k, err := x509.ParsePKIXPublicKey(block.Bytes)
 			if err != nil {
-				return nil, fmt.Errorf("parse PUBLIC KEY block: %w", err)
+				return nil, wrapError(KindConfig, err, "parse PUBLIC KEY block: %v", err)
 			}
 			return k, nil
 		case "RSA PUBLIC KEY":
 			k, err := x509.ParsePKCS1PublicKey(block.Bytes)
 			if err != nil {
-				return nil, fmt.Errorf("parse RSA PUBLIC KEY block: %w", err)
+				return nil, wrapError(KindConfig, err, "parse RSA PUBLIC KEY block: %v", err)
 			}
 			return k, nil
 		case "CERTIFICATE":
 			cert, err := x509.ParseCertificate(block.Bytes)
 			if err != nil {
-				return nil, fmt.Errorf("parse CERTIFICATE block: %w", err)
+				return nil, wrapError(KindConfig, err, "parse CERTIFICATE block: %v", err)
 			}
 			return cert.PublicKey, nil
 		}

@@ -2,7 +2,6 @@ package identity
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -13,8 +12,9 @@ import (
 // values, of a resource's annotations (256 KiB).
 const MaxAnnotationsSize = 256 * 1024
 
-// ErrAnnotationsTooLarge is wrapped by ValidateAnnotations when the
-// annotations exceed MaxAnnotationsSize.
+// ErrAnnotationsTooLarge is wrapped by the KindAnnotationsTooLarge *Error
+// ValidateAnnotations returns when the annotations exceed
+// MaxAnnotationsSize.
 var ErrAnnotationsTooLarge = errors.New("annotations exceed the maximum size of 256kb")
 
 var (
@@ -31,15 +31,15 @@ func ValidateAnnotationKey(key string) error {
 		name, prefix = key, ""
 	}
 	if len(name) > 63 || !annotationName.MatchString(name) {
-		return fmt.Errorf("invalid annotation key %q: the name segment must be 1 to 63 characters [a-zA-Z0-9._-] starting and ending alphanumeric", apierr.Quote(key))
+		return newError(KindInvalid, "invalid annotation key %q: the name segment must be 1 to 63 characters [a-zA-Z0-9._-] starting and ending alphanumeric", apierr.Quote(key))
 	}
 	if hasPrefix {
 		if len(prefix) > 253 || prefix == "" {
-			return fmt.Errorf("invalid annotation key %q: the prefix must be a DNS subdomain of 1 to 253 characters", apierr.Quote(key))
+			return newError(KindInvalid, "invalid annotation key %q: the prefix must be a DNS subdomain of 1 to 253 characters", apierr.Quote(key))
 		}
 		for _, label := range strings.Split(prefix, ".") {
 			if !dnsLabelPattern.MatchString(label) {
-				return fmt.Errorf("invalid annotation key %q: the prefix must be a DNS subdomain", apierr.Quote(key))
+				return newError(KindInvalid, "invalid annotation key %q: the prefix must be a DNS subdomain", apierr.Quote(key))
 			}
 		}
 	}
@@ -48,7 +48,8 @@ func ValidateAnnotationKey(key string) error {
 
 // ValidateAnnotations checks annotation keys and the total size. On create
 // (forUpdate false) an empty value is an error; on update an empty value
-// means "delete this key" and does not count towards the size.
+// means "delete this key" and does not count towards the size. Errors are
+// *Error values of kind KindInvalid or KindAnnotationsTooLarge.
 func ValidateAnnotations(annotations map[string]string, forUpdate bool) error {
 	size := 0
 	for k, v := range annotations {
@@ -57,14 +58,14 @@ func ValidateAnnotations(annotations map[string]string, forUpdate bool) error {
 		}
 		if v == "" {
 			if !forUpdate {
-				return fmt.Errorf("the value of annotation %q is empty", apierr.Quote(k))
+				return newError(KindInvalid, "the value of annotation %q is empty", apierr.Quote(k))
 			}
 			continue
 		}
 		size += len(k) + len(v)
 	}
 	if size > MaxAnnotationsSize {
-		return fmt.Errorf("%w: %d bytes", ErrAnnotationsTooLarge, size)
+		return wrapError(KindAnnotationsTooLarge, ErrAnnotationsTooLarge, "%v: %d bytes", ErrAnnotationsTooLarge, size)
 	}
 	return nil
 }

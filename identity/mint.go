@@ -1,7 +1,6 @@
 package identity
 
 import (
-	"errors"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -10,7 +9,8 @@ import (
 // MintHS256 returns a scope-based ledger-API token for userID signed with
 // secret (HS256): sub=userID, scope "daml_ledger_api", iat=now and, when
 // ttl > 0, exp=now+ttl (no exp otherwise). clock gives now (time.Now when
-// nil); times are whole seconds. The secret and userID must be non-empty.
+// nil); times are whole seconds. The secret and userID must be non-empty
+// (else a KindConfig *Error).
 // It is meant for development servers and tests.
 func MintHS256(secret []byte, userID string, ttl time.Duration, clock func() time.Time) (string, error) {
 	return MintHS256Scope(secret, userID, DefaultTargetScope, ttl, clock)
@@ -21,10 +21,10 @@ func MintHS256(secret []byte, userID string, ttl time.Duration, clock func() tim
 // which the verifier reads as an empty scope).
 func MintHS256Scope(secret []byte, userID, scope string, ttl time.Duration, clock func() time.Time) (string, error) {
 	if len(secret) == 0 {
-		return "", errors.New("MintHS256: empty secret")
+		return "", newError(KindConfig, "MintHS256: empty secret")
 	}
 	if userID == "" {
-		return "", errors.New("MintHS256: empty user id")
+		return "", newError(KindConfig, "MintHS256: empty user id")
 	}
 	if clock == nil {
 		clock = time.Now

@@ -3,7 +3,6 @@ package identity
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 )
 
 // RightKind names a user right as the JSON API spells its one-of variant.
@@ -43,19 +42,20 @@ type Right struct {
 }
 
 // Validate checks that the kind is known and that Party is set exactly when
-// the kind names a party (and is then a valid party id).
+// the kind names a party (and is then a valid party id). Errors are
+// KindInvalid *Error values.
 func (r Right) Validate() error {
 	if !r.Kind.Valid() {
-		return fmt.Errorf("unknown right kind %q", r.Kind)
+		return newError(KindInvalid, "unknown right kind %q", r.Kind)
 	}
 	if r.Kind.HasParty() {
 		if r.Party == "" {
-			return fmt.Errorf("right %s needs a party", r.Kind)
+			return newError(KindInvalid, "right %s needs a party", r.Kind)
 		}
 		return ValidatePartyString(r.Party)
 	}
 	if r.Party != "" {
-		return fmt.Errorf("right %s takes no party", r.Kind)
+		return newError(KindInvalid, "right %s takes no party", r.Kind)
 	}
 	return nil
 }
@@ -85,25 +85,25 @@ func (r *Right) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if len(outer.Kind) != 1 {
-		return fmt.Errorf("right kind must have exactly one variant")
+		return newError(KindInvalid, "right kind must have exactly one variant")
 	}
 	for name, raw := range outer.Kind {
 		k := RightKind(name)
 		if !k.Valid() {
-			return fmt.Errorf("unknown right kind %q", name)
+			return newError(KindInvalid, "unknown right kind %q", name)
 		}
 		var wrap struct {
 			Value json.RawMessage `json:"value"`
 		}
 		if len(bytes.TrimSpace(raw)) > 0 {
 			if err := json.Unmarshal(raw, &wrap); err != nil {
-				return fmt.Errorf("right %s: %w", name, err)
+				return wrapError(KindInvalid, err, "right %s: %v", name, err)
 			}
 		}
 		var v rightValue
 		if len(wrap.Value) > 0 && !bytes.Equal(bytes.TrimSpace(wrap.Value), []byte("null")) {
 			if err := json.Unmarshal(wrap.Value, &v); err != nil {
-				return fmt.Errorf("right %s: %w", name, err)
+				return wrapError(KindInvalid, err, "right %s: %v", name, err)
 			}
 		}
 		*r = Right{Kind: k}

@@ -78,14 +78,6 @@ func scanIDPs(r interface {
 	return out, err
 }
 
-func idpFieldErr(err error) error {
-	var fe *identity.FieldError
-	if errors.As(err, &fe) && fe.Missing {
-		return apierr.MissingField.New("%s", fe.Field)
-	}
-	return apierr.InvalidField.New("%v", err)
-}
-
 func requireParticipantAdmin(ctx context.Context, what string) error {
 	if !caller(ctx).IsParticipantAdmin() {
 		return denied("%s needs ParticipantAdmin", what)
@@ -101,7 +93,7 @@ func (n *Node) CreateIdentityProviderConfig(ctx context.Context, req IdentityPro
 	}
 	c := req.IdentityProviderConfig
 	if err := c.Validate(); err != nil {
-		return IdentityProviderConfigResponse{}, idpFieldErr(err)
+		return IdentityProviderConfigResponse{}, identity.APIError(err)
 	}
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		all, err := scanIDPs(tx)
@@ -197,7 +189,7 @@ func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdent
 	}
 	if set["jwks_url"] {
 		if err := identity.ValidateJWKSURL(c.JWKSURL); err != nil {
-			return IdentityProviderConfigResponse{}, apierr.InvalidField.New("%v", err)
+			return IdentityProviderConfigResponse{}, identity.APIError(err)
 		}
 	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
