@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
@@ -106,7 +105,9 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 	for _, c := range changes {
 		for _, r := range c.Refs {
 			if r.PackageID == "" && r.PackageName == "" {
-				return State{}, apierr.InvalidArgument.New("a package reference needs a package id or a package name: %s", r)
+				e := newError(KindInvalidRef, "a package reference needs a package id or a package name: %s", r)
+				e.Ref = r
+				return State{}, e.APIError()
 			}
 			var matches []*lf.Package
 			for _, p := range known {
@@ -129,8 +130,9 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 			}
 			switch {
 			case len(matches) == 0 && r.PackageID != "" && byID[r.PackageID] == nil:
-				return State{}, apierr.TopologyCannotVetDueToMissingPackages.New("Package %s cannot be vetted because it is not in the participant's package store", r.PackageID).
-					WithResource("PACKAGE", r.PackageID)
+				e := newError(KindMissingPackages, "Package %s cannot be vetted because it is not in the participant's package store", r.PackageID)
+				e.Ref, e.PackageID = r, r.PackageID
+				return State{}, e.APIError()
 			case len(matches) == 0:
 				return State{}, unresolved(r)
 			case len(matches) > 1:
@@ -138,7 +140,9 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 				for i, m := range matches {
 					ids[i] = m.ID
 				}
-				return State{}, apierr.AmbiguousVettingReference.New("The reference %s matches several packages: %s", r, strings.Join(ids, ", "))
+				e := newError(KindAmbiguousRef, "The reference %s matches several packages: %s", r, strings.Join(ids, ", "))
+				e.Ref, e.Packages = r, ids
+				return State{}, e.APIError()
 			}
 			id := matches[0].ID
 			vetted[id] = VettedPackage{PackageID: id, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil}
@@ -165,8 +169,9 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 		}
 		if len(missing) > 0 {
 			slices.Sort(missing)
-			return State{}, apierr.TopologyCannotVetDueToMissingPackages.New("Package %s cannot be vetted because its dependencies %s are not in the participant's package store", id, strings.Join(missing, ", ")).
-				WithResource("PACKAGE", id)
+			e := newError(KindMissingPackages, "Package %s cannot be vetted because its dependencies %s are not in the participant's package store", id, strings.Join(missing, ", "))
+			e.PackageID, e.Packages = id, missing
+			return State{}, e.APIError()
 		}
 		for _, d := range deps {
 			if _, ok := vetted[d]; !ok && !slices.Contains(unvettedDeps, d) {
@@ -176,7 +181,9 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 	}
 	if len(unvettedDeps) > 0 && !flags.AllowUnvettedDependencies {
 		slices.Sort(unvettedDeps)
-		return State{}, apierr.TopologyDependenciesNotVetted.New("Package vetting failed due to dependencies not being vetted: %s", strings.Join(unvettedDeps, ", "))
+		e := newError(KindDependenciesNotVetted, "Package vetting failed due to dependencies not being vetted: %s", strings.Join(unvettedDeps, ", "))
+		e.Packages = unvettedDeps
+		return State{}, e.APIError()
 	}
 
 	// The upgrade checks of the packages this change set adds (vetted now,
@@ -212,7 +219,9 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 }
 
 func unresolved(r Ref) error {
-	return apierr.UnresolvedVettingReference.New("The reference %s does not match any package", r)
+	e := newError(KindUnresolvedRef, "The reference %s does not match any package", r)
+	e.Ref = r
+	return e.APIError()
 }
 
 func sameVetting(a, b VettedPackage) bool {

@@ -5,7 +5,9 @@
 // CheckLineage).
 //
 // Packages come decoded from package daml/lf; everything here is a
-// function of values: no store, no HTTP. Failures are *apierr.Error values
-// carrying Canton's error codes (TOPOLOGY_DEPENDENCIES_NOT_VETTED,
-// NOT_VALID_UPGRADE_PACKAGE, ...).
+// function of values: no store, no HTTP. A failure is an *Error whose Kind
+// says which check failed, returned as its APIError: the *apierr.Error of
+// the kind's Canton code (TOPOLOGY_DEPENDENCIES_NOT_VETTED,
+// NOT_VALID_UPGRADE_PACKAGE, ...; the table is in errors.go) that wraps
+// it, so errors.As reaches both.
 package vetting

@@ -1,28 +1,11 @@
 package vetting
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
-
-// UpgradeError is the first upgrade rule a package breaks. It is the Err of
-// the NOT_VALID_UPGRADE_PACKAGE errors of CheckUpgrade and CheckLineage,
-// reachable with errors.As; the rule name is only here (Canton prints the
-// message alone).
-type UpgradeError struct {
-	// Rule is the name of the broken rule as in Canton's upgrade checker,
-	// e.g. "RecordFieldsNewNonOptional", "MissingChoice".
-	Rule string
-	// Message is the explanation, in Canton's words.
-	Message string
-}
-
-// Error returns "Rule: Message".
-func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 
 // CheckUpgrade checks that newPkg is a valid upgrade of oldPkg under the
 // upgrade type-checking rules of Canton 3.5 (TypecheckUpgrades in
@@ -60,19 +43,16 @@ func (e *UpgradeError) Error() string { return e.Rule + ": " + e.Message }
 // cannot be an upgrade of ⟨old⟩. Reason: ⟨message⟩" with the first
 // violation's message alone (no rule name), a package printed as
 // "⟨id⟩ (⟨name⟩ v⟨version⟩)", and the context keys are Canton's
-// (oldPackage, newPackage, upgradeError). Its Err is the *UpgradeError,
-// which carries the rule name.
+// (oldPackage, newPackage, upgradeError). It wraps the
+// KindNotValidUpgrade *Error, which carries the rule name.
 func CheckUpgrade(oldPkg, newPkg *lf.Package, lookup func(id string) *lf.Package) error {
 	if oldPkg.ID == newPkg.ID {
 		return nil
 	}
 	c := &upgradeChecker{old: oldPkg, new: newPkg, lookup: lookup}
 	if ue := c.check(); ue != nil {
-		return apierr.NotValidUpgradePackage.Wrap(ue,
-			"Upgrade checks indicate that %s cannot be an upgrade of %s. Reason: %s", newPkg, oldPkg, ue.Message).
-			WithContext("oldPackage", oldPkg.String()).
-			WithContext("newPackage", newPkg.String()).
-			WithContext("upgradeError", ue.Message)
+		ue.Old, ue.New = oldPkg, newPkg
+		return ue.APIError()
 	}
 	return nil
 }
@@ -160,17 +140,19 @@ func checkLineage(name string, lineage []*lf.Package, lookup func(id string) *lf
 			}
 		}
 		if len(missing) > 0 {
-			return apierr.TopologyCannotVetDueToMissingPackages.New(
+			e := newError(KindLineageMissingDependencies,
 				"Package vetting failed due to packages not existing on the local node: %s (dependencies of %s)",
-				strings.Join(missing, ", "), p).
-				WithContext("packages", strings.Join(missing, ","))
+				strings.Join(missing, ", "), p)
+			e.PackageID, e.Packages = p.ID, missing
+			return e.APIError()
 		}
 	}
 	for _, p := range lineage {
 		if (name == "daml-prim" || name == "daml-stdlib") && !p.IsUtility() {
-			return apierr.DamlPrimNotUtilityPackage.New(
-				"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p).
-				WithContext("packageId", p.ID)
+			e := newError(KindNotUtilityPackage,
+				"Tried to vet a package %s, but this package is not a utility package. All packages named `daml-prim` or `daml-stdlib` must be a utility package.", p)
+			e.PackageID = p.ID
+			return e.APIError()
 		}
 	}
 	var up []*lf.Package
@@ -181,10 +163,10 @@ func checkLineage(name string, lineage []*lf.Package, lookup func(id string) *lf
 	}
 	for i := 0; i+1 < len(up); i++ {
 		if a, b := up[i], up[i+1]; lf.CompareVersions(a.Version, b.Version) == 0 {
-			return apierr.KnownPackageVersion.New(
-				"Tried to vet two packages with the same name and version: %s and %s.", a, b).
-				WithContext("firstPackage", a.ID).
-				WithContext("secondPackage", b.ID)
+			e := newError(KindKnownPackageVersion,
+				"Tried to vet two packages with the same name and version: %s and %s.", a, b)
+			e.Packages = []string{a.ID, b.ID}
+			return e.APIError()
 		}
 	}
 	for i := 0; i+1 < len(up); i++ {
@@ -212,11 +194,15 @@ func (c *upgradeChecker) pkg(id string) *lf.Package {
 	return nil
 }
 
-func fail(rule, format string, args ...any) *UpgradeError {
-	return &UpgradeError{Rule: rule, Message: fmt.Sprintf(format, args...)}
+// fail is the KindNotValidUpgrade *Error of a broken rule (CheckUpgrade
+// sets its packages).
+func fail(rule, format string, args ...any) *Error {
+	e := newError(KindNotValidUpgrade, format, args...)
+	e.Rule = rule
+	return e
 }
 
-func (c *upgradeChecker) check() *UpgradeError {
+func (c *upgradeChecker) check() *Error {
 	if c.old.LanguageVersion.Compare(c.new.LanguageVersion) > 0 {
 		return fail("DecreasingLfVersion", "The upgraded package uses an older LF version (%s < %s)",
 			c.new.LanguageVersion, c.old.LanguageVersion)
@@ -241,7 +227,7 @@ func (c *upgradeChecker) check() *UpgradeError {
 // for, then each compared). Interfaces and exceptions kept in the new
 // version are not refused: Canton 3.5 has that check commented out
 // (TriedToUpgradeIface, TriedToUpgradeException).
-func (c *upgradeChecker) checkModule(om, nm *lf.Module) *UpgradeError {
+func (c *upgradeChecker) checkModule(om, nm *lf.Module) *Error {
 	for _, ot := range om.Templates {
 		if nm.Template(ot.Name) == nil {
 			return fail("MissingTemplate", "Template %s appears in package that is being upgraded, but does not appear in the upgrading package.", ot.Name)
@@ -290,7 +276,7 @@ func (c *upgradeChecker) checkModule(om, nm *lf.Module) *UpgradeError {
 	return nil
 }
 
-func (c *upgradeChecker) checkTemplate(ot, nt *lf.Template) *UpgradeError {
+func (c *upgradeChecker) checkTemplate(ot, nt *lf.Template) *Error {
 	for _, och := range ot.Choices {
 		if nt.Choice(och.Name) == nil {
 			return fail("MissingChoice", "Choice %s appears in package that is being upgraded, but does not appear in the upgrading package.", och.Name)
@@ -380,7 +366,7 @@ func originOf(o map[string]origin, name string) origin {
 	return origin{kind: "top", a: name}
 }
 
-func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *lf.DataType) *UpgradeError {
+func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *lf.DataType) *Error {
 	oo, no := originOf(oorig, od.Name), originOf(norig, nd.Name)
 	switch {
 	case od.Serializable && !nd.Serializable:
@@ -443,7 +429,7 @@ func (c *upgradeChecker) checkDataType(oorig, norig map[string]origin, od, nd *l
 	return fail("MismatchDataConsVariety", "The upgraded data type %s has changed from a %s to a %s. Datatypes cannot change variety via upgrades.", od.Name, od.Variety, nd.Variety)
 }
 
-func (c *upgradeChecker) checkFields(o origin, oenv, nenv map[string]int, of, nf []lf.Field) *UpgradeError {
+func (c *upgradeChecker) checkFields(o origin, oenv, nenv map[string]int, of, nf []lf.Field) *Error {
 	newByName := map[string]lf.Field{}
 	for _, f := range nf {
 		newByName[f.Name] = f
