@@ -2,9 +2,9 @@ package tx
 
 import "github.com/ledgernode/ledgernode/daml/lf"
 
-// The rules of §5.4 as Speedy's DefaultAuthorizationChecker applies them;
-// each returns the first failure, in Speedy's order, or nil. Party sets
-// are sorted.
+// The ledger model's authorization rules as Speedy's
+// DefaultAuthorizationChecker applies them; each returns the first failure,
+// in Speedy's order, or nil. Party sets are sorted.
 
 // authorizeCreate checks signatories ⊆ authorizers, then signatories ≠
 // ∅, then maintainers ⊆ signatories.
@@ -63,14 +63,14 @@ func childAuthorizers(e *Exercise) []string {
 }
 
 // Authorize checks a whole transaction against the ledger model's
-// authorization as Speedy does while building it (§5.4): the roots are
-// authorized by actAs (readAs parties are never authorizers), the
-// children of an exercise by its controllers ∪ the contract's signatories
-// (or its explicit choice authorizers), and a Rollback passes its
-// authorizers on. It returns the first failure in pre-order, an
-// *AuthorizationError naming the node by its id in t, or nil. The ledger
-// uses it on transactions it did not build (e.g. prepared externally).
-// Nodes under a Rollback are checked too, as Speedy checked them.
+// authorization as Speedy does while building it: the roots are authorized
+// by actAs (readAs parties are never authorizers), the children of an
+// exercise by its controllers ∪ the contract's signatories (or its explicit
+// choice authorizers), and a Rollback passes its authorizers on. It returns
+// the first failure in pre-order, an *AuthorizationError naming the node by
+// its id in t, or nil. The ledger uses it on transactions it did not build
+// (e.g. prepared externally). Nodes under a Rollback are checked too, as
+// Speedy checked them.
 func Authorize(t *Transaction, actAs []string) error {
 	type item struct {
 		id   NodeID

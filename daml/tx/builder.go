@@ -8,8 +8,10 @@ import (
 )
 
 // Mode is the contract-state mode of a synchronizer's protocol version
-// (§5.8): whether a caught exception may roll back creates and consuming
-// exercises.
+// (NextGenContractStateMachine.Mode; Canton's
+// community/base/src/main/scala/com/digitalasset/canton/version/InterpretationConfig.scala
+// gives protocol version 34 NoKey and 35 NUCK): whether a caught exception
+// may roll back creates and consuming exercises.
 type Mode uint8
 
 const (
@@ -28,7 +30,7 @@ type Config struct {
 	// readAs parties are not authorizers and have no place here.
 	ActAs []string
 	// TransactionSeed is the seed of the root context (TransactionSeed
-	// derives it from the submission seed, §6.2).
+	// derives it from the submission seed, as Hash.deriveTransactionSeed).
 	TransactionSeed Hash
 	// RootSeeds, when not nil, are the seeds of the root action nodes
 	// (root action i takes RootSeeds[i] instead of DeriveNodeSeed of
@@ -38,10 +40,10 @@ type Config struct {
 	// their seeds from TransactionSeed.
 	RootSeeds []Hash
 	// PreparationTime is the time contract discriminators take (µs since
-	// the epoch): the ledger effective time chosen before interpretation
-	// (§7).
+	// the epoch): the ledger effective time chosen before interpretation.
 	PreparationTime value.Timestamp
-	// LedgerTime is the ledger effective time get_time returns (§7).
+	// LedgerTime is the ledger effective time get_time returns
+	// (SBUGetTime).
 	LedgerTime value.Timestamp
 	// Mode is the contract-state mode; the zero value is ModeNoKey.
 	Mode Mode
@@ -65,8 +67,8 @@ const (
 )
 
 // CreateInput is what the engine knows of a create when it asks for the
-// Create node (§4.1 step 5): the template, the normalized argument and
-// the contract's metadata.
+// Create node (PartialTransaction.insertCreate): the template, the
+// normalized argument and the contract's metadata.
 type CreateInput struct {
 	// PackageName is the name of the template's package.
 	PackageName string
@@ -84,7 +86,7 @@ type CreateInput struct {
 }
 
 // FetchInput is a fetch of a contract whose metadata the engine has
-// computed (§4.5).
+// computed.
 type FetchInput struct {
 	// ContractID is the contract.
 	ContractID value.ContractID
@@ -104,7 +106,7 @@ type FetchInput struct {
 }
 
 // ExerciseInput is an exercise whose controllers and choice observers the
-// engine has evaluated (§4.2 step 4, §4.4 step 5).
+// engine has evaluated (SBUBeginExercise).
 type ExerciseInput struct {
 	// TargetID is the exercised contract.
 	TargetID value.ContractID
@@ -165,7 +167,8 @@ type bctx struct {
 	kind     ctxKind
 	parent   *bctx
 	children []NodeID
-	// nextIdx is the index of the next action child (§6.2 step 5).
+	// nextIdx is the index of the next action child
+	// (PartialTransaction.Context.nextActionChildIdx).
 	nextIdx int
 	// seed derives the children's seeds (root: the transaction seed;
 	// exercise: the exercise's node seed; try: unused, the parent's).
@@ -388,7 +391,8 @@ func (b *Builder) use(cid value.ContractID) {
 }
 
 // childSeed returns the seed of action child i of the context c: a try
-// block continues its parent's numbering and seeds (§6.2 step 5).
+// block continues its parent's numbering and seeds, as
+// PartialTransaction.beginTry does.
 func (b *Builder) childSeed(c *bctx, i int) Hash {
 	for c.kind == ctxTry {
 		c = c.parent
@@ -411,12 +415,13 @@ func nodeVersion(key bool) string {
 	return VersionNoKey
 }
 
-// Create adds a Create node (§4.1 steps 5–7): it derives the node seed
-// and the contract id (V1, unsuffixed: LocalContractID(Discriminator(seed,
-// preparation time, stakeholders))), allocates the node id, checks
-// authorization (signatories ⊆ authorizers, signatories ≠ ∅, maintainers ⊆
-// signatories: *AuthorizationError naming the new node) and records the
-// contract as active and local. It returns the new contract id.
+// Create adds a Create node (PartialTransaction.insertCreate): it derives
+// the node seed and the contract id (V1, unsuffixed:
+// LocalContractID(Discriminator(seed, preparation time, stakeholders))),
+// allocates the node id, checks authorization (signatories ⊆ authorizers,
+// signatories ≠ ∅, maintainers ⊆ signatories: *AuthorizationError naming
+// the new node) and records the contract as active and local. It returns
+// the new contract id.
 func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	sigs, stk := sigsAndStakeholders(in.Signatories, in.Observers)
 	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
@@ -443,13 +448,13 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	return cid, nil
 }
 
-// Fetch adds a Fetch node (§4.5 step 3): the contract must not be
-// consumed (*ContractNotActiveError) or rolled back
+// Fetch adds a Fetch node (PartialTransaction.insertFetch): the contract
+// must not be consumed (*ContractNotActiveError) or rolled back
 // (*ContractNotFoundError); actingParties = authorizers ∩ stakeholders,
-// which must not be empty (*AuthorizationError,
-// FetchMissingAuthorization). A contract the transaction did not create
-// becomes an input. A fetch takes an action index (and so moves the seeds
-// of later siblings) but has no seed of its own.
+// which must not be empty (*AuthorizationError, FetchMissingAuthorization).
+// A contract the transaction did not create becomes an input. A fetch takes
+// an action index (and so moves the seeds of later siblings) but has no
+// seed of its own.
 func (b *Builder) Fetch(in FetchInput) (NodeID, error) {
 	if err := b.checkUsable(in.ContractID, in.TemplateID); err != nil {
 		return 0, err
@@ -492,14 +497,15 @@ func (b *Builder) QueryByKey(in QueryByKeyInput) (NodeID, error) {
 	return nid, nil
 }
 
-// BeginExercise opens an exercise (§4.2 step 4): the contract must not be
-// consumed or rolled back; a consuming choice consumes it now, before the
-// body runs; authorization: controllers ≠ ∅ (NoControllers), explicit
-// authorizers ≠ ∅ when declared (NoAuthorizers), controllers ∪ explicit
-// authorizers ⊆ authorizers (ExerciseMissingAuthorization). The node id
-// and seed are allocated now; the children that follow are the body's,
-// authorized by controllers ∪ signatories (or the explicit authorizers).
-// It must be closed by EndExercise or AbortExercise.
+// BeginExercise opens an exercise (PartialTransaction.beginExercises): the
+// contract must not be consumed or rolled back; a consuming choice consumes
+// it now, before the body runs; authorization: controllers ≠ ∅
+// (NoControllers), explicit authorizers ≠ ∅ when declared (NoAuthorizers),
+// controllers ∪ explicit authorizers ⊆ authorizers
+// (ExerciseMissingAuthorization). The node id and seed are allocated now;
+// the children that follow are the body's, authorized by controllers ∪
+// signatories (or the explicit authorizers). It must be closed by
+// EndExercise or AbortExercise.
 func (b *Builder) BeginExercise(in ExerciseInput) (NodeID, error) {
 	if err := b.checkUsable(in.TargetID, in.TemplateID); err != nil {
 		return 0, err
@@ -545,9 +551,10 @@ func (b *Builder) EndExercise(result value.Value) (NodeID, error) {
 }
 
 // AbortExercise closes the innermost open exercise without a result, as
-// Speedy does for an exercise an exception unwinds (§2.7 step 3.2). The
-// node keeps its children so far. RollbackTry calls it for the exercises
-// open inside the try, so the engine need not.
+// Speedy does for an exercise an exception unwinds
+// (PartialTransaction.abortExercises). The node keeps its children so far.
+// RollbackTry calls it for the exercises open inside the try, so the engine
+// need not.
 func (b *Builder) AbortExercise() (NodeID, error) {
 	return b.closeExercise("AbortExercise", nil)
 }
@@ -566,9 +573,9 @@ func (b *Builder) closeExercise(op string, result value.Value) (NodeID, error) {
 	return c.node, nil
 }
 
-// BeginTry opens a try block (§2.7 step 1): it reserves the node id of
-// the Rollback node it may become, keeps the authorizers and continues
-// the enclosing action numbering. It must be closed by EndTry or
+// BeginTry opens a try block (PartialTransaction.beginTry): it reserves the
+// node id of the Rollback node it may become, keeps the authorizers and
+// continues the enclosing action numbering. It must be closed by EndTry or
 // RollbackTry.
 func (b *Builder) BeginTry() {
 	nid := b.alloc(nil)
@@ -576,8 +583,9 @@ func (b *Builder) BeginTry() {
 		saved: savedState{local: len(b.local.list), consumed: len(b.consumed.list)}}
 }
 
-// EndTry closes the innermost try block normally (§2.7 step 2): its nodes
-// join the parent as if there had been no try; no Rollback node is made.
+// EndTry closes the innermost try block normally
+// (PartialTransaction.endTry): its nodes join the parent as if there had
+// been no try; no Rollback node is made.
 func (b *Builder) EndTry() error {
 	c := b.ctx
 	if c.kind != ctxTry {
@@ -589,14 +597,15 @@ func (b *Builder) EndTry() error {
 	return nil
 }
 
-// RollbackTry closes the innermost try block after its exception was
-// caught (§2.7 step 3): exercises still open inside it are aborted
-// (AbortExercise), its nodes become a Rollback node in the parent, and
-// the contract state returns to what it was at BeginTry (creates unknown
-// again — their use is *ContractNotFoundError — and archives undone). The
-// ledger contracts used inside stay inputs. In ModeNUCK, rolling back a
-// create or a consuming exercise is *EffectfulRollbackError. The next
-// sibling continues the action numbering after the rolled-back nodes.
+// RollbackTry closes the innermost try block after its exception was caught
+// (PartialTransaction.rollbackTry): exercises still open inside it are
+// aborted (AbortExercise), its nodes become a Rollback node in the parent,
+// and the contract state returns to what it was at BeginTry (creates
+// unknown again — their use is *ContractNotFoundError — and archives
+// undone). The ledger contracts used inside stay inputs. In ModeNUCK,
+// rolling back a create or a consuming exercise is *EffectfulRollbackError.
+// The next sibling continues the action numbering after the rolled-back
+// nodes.
 func (b *Builder) RollbackTry() error {
 	for b.ctx.kind == ctxExercise {
 		if _, err := b.AbortExercise(); err != nil {
@@ -641,18 +650,19 @@ func (b *Builder) RollbackTry() error {
 // Result is a finished transaction with the contract bookkeeping the
 // ledger re-checks at commit.
 type Result struct {
-	// Transaction is the normalized transaction (Canton's node ids, §5.2)
-	// with its node seeds.
+	// Transaction is the normalized transaction (Canton's node ids) with
+	// its node seeds.
 	Transaction *Transaction
 	// Effects are its effects on the contract store (Transaction.Effects).
 	Effects Effects
 	// TimeBounds are the ledger times the transaction is valid for
-	// (Unconstrained when it read no time, §7).
+	// (Unconstrained when it read no time).
 	TimeBounds TimeBounds
 }
 
-// Finish returns the transaction built so far, normalized (§2.7, §5.2),
-// and its effects. Every exercise and try must be closed.
+// Finish returns the transaction built so far, normalized (Speedy's
+// NormalizeRollbacks), and its effects. Every exercise and try must be
+// closed.
 func (b *Builder) Finish() (*Result, error) {
 	if b.ctx.kind != ctxRoot {
 		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
@@ -725,8 +735,8 @@ type OpenExercise struct {
 }
 
 // OpenExercises returns the open exercises, innermost first, through try
-// blocks: Speedy's transaction trace, which the DAML_FAILURE error's
-// exercise_trace prints (§9).
+// blocks: Speedy's transaction trace (PartialTransaction.transactionTrace),
+// which the DAML_FAILURE error's exercise_trace prints.
 func (b *Builder) OpenExercises() []OpenExercise {
 	var out []OpenExercise
 	for c := b.ctx; c != nil; c = c.parent {

@@ -69,26 +69,26 @@ func hmacPad(dst []byte, key Hash, pad byte) {
 }
 
 // TransactionSeed derives the transaction seed from the participant's
-// random submission seed, the participant id and the preparation time
-// (µs since the epoch): HMAC(submissionSeed, str(participantID) ‖
-// int64(preparationTime)) (§6.2).
+// random submission seed, the participant id and the preparation time (µs
+// since the epoch): HMAC(submissionSeed, str(participantID) ‖
+// int64(preparationTime)) (Hash.deriveTransactionSeed).
 func TransactionSeed(submissionSeed Hash, participantID string, preparationTime value.Timestamp) Hash {
 	var buf [128]byte
 	return newHMACData(buf[:]).str(participantID).int64(int64(preparationTime)).sum(submissionSeed)
 }
 
-// DeriveNodeSeed derives the seed of the action child number i (from 0)
-// of a context with seed parent: HMAC(parent, int32(i)). The root
-// context's seed is the transaction seed (§6.2).
+// DeriveNodeSeed derives the seed of the action child number i (from 0) of
+// a context with seed parent: HMAC(parent, int32(i)). The root context's
+// seed is the transaction seed (Hash.deriveNodeSeed).
 func DeriveNodeSeed(parent Hash, i int) Hash {
 	var buf [4]byte
 	return newHMACData(buf[:]).int32(int32(i)).sum(parent)
 }
 
-// Discriminator derives the discriminator of a contract created by a
-// node with seed nodeSeed: HMAC(nodeSeed, int64(preparationTime) ‖
-// int32(n) ‖ str(p1) ‖ … ‖ str(pn)) over the stakeholders sorted and
-// unique (§6.2).
+// Discriminator derives the discriminator of a contract created by a node
+// with seed nodeSeed: HMAC(nodeSeed, int64(preparationTime) ‖ int32(n) ‖
+// str(p1) ‖ … ‖ str(pn)) over the stakeholders sorted and unique
+// (Hash.deriveContractDiscriminator).
 func Discriminator(nodeSeed Hash, preparationTime value.Timestamp, stakeholders []string) Hash {
 	ps := stakeholders
 	if !isSortedSet(ps) {
@@ -102,9 +102,9 @@ func Discriminator(nodeSeed Hash, preparationTime value.Timestamp, stakeholders 
 	return h.sum(nodeSeed)
 }
 
-// LocalContractID returns the V1 contract id of a discriminator before
-// its suffix: "00" followed by the discriminator in hex (66 characters,
-// §6.1).
+// LocalContractID returns the V1 contract id of a discriminator before its
+// suffix: "00" followed by the discriminator in hex (66 characters;
+// Value.ContractId.V1 with an empty suffix).
 func LocalContractID(discriminator Hash) value.ContractID {
 	var b [2 + 2*len(discriminator)]byte
 	b[0], b[1] = '0', '0'
@@ -125,8 +125,9 @@ const suffixV1PrefixHex = "ca121220"
 const localV1Len = 2 + 2*len(Hash{})
 
 // SuffixContractID returns the committed form of a local V1 contract id:
-// the id followed by the suffix ca12 ‖ 1220 ‖ unicum (138 hex characters,
-// §6.1, §6.3). It fails unless cid is a local V1 id.
+// the id followed by the suffix ca12 ‖ 1220 ‖ unicum (138 hex characters;
+// Canton's ContractIdSuffixer and CantonContractIdVersion). It fails unless
+// cid is a local V1 id.
 func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, error) {
 	if !isLocalV1(cid) {
 		return "", notLocalV1(cid)
@@ -172,8 +173,8 @@ func IsLocalContractID(cid value.ContractID) bool {
 }
 
 // UnicumOf returns a unicum that is unique per contract: SHA-256 over the
-// update id and the node id. Canton's unicum is a salted commitment to
-// the synchronizer, the view and the contract (§6.3) that no client
+// update id and the node id. Canton's unicum is a salted commitment to the
+// synchronizer, the view and the contract (UnicumGenerator) that no client
 // verifies; a ledger that does not exchange transactions with Canton
 // participants may use this one.
 func UnicumOf(updateID string, node NodeID) Hash {

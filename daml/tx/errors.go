@@ -9,7 +9,8 @@ import (
 )
 
 // AuthorizationKind names a failed authorization rule with Speedy's name
-// for it (FailedAuthorization, §5.4).
+// for it (the cases of ledger.FailedAuthorization, in
+// community/daml-lf/transaction/src/main/scala/com/digitalasset/daml/lf/ledger/Authorization.scala).
 type AuthorizationKind uint8
 
 // The authorization failures, in Speedy's terms.
@@ -69,9 +70,9 @@ func (k AuthorizationKind) String() string {
 type AuthorizationError struct {
 	// Kind is the rule that failed.
 	Kind AuthorizationKind
-	// NodeID is the node: the id it was given, or, when the builder
-	// refuses a fetch or exercise before allocating it, the id it would
-	// have had (ids during building are not the final ones, §5.2).
+	// NodeID is the node: the id it was given, or, when the builder refuses
+	// a fetch or exercise before allocating it, the id it would have had
+	// (ids during building are not the final ones: Finish renumbers them).
 	NodeID NodeID
 	// TemplateID is the node's template.
 	TemplateID lf.TypeConID
@@ -133,22 +134,23 @@ func (e *ContractNotActiveError) Error() string {
 }
 
 // ContractNotFoundError is Speedy's ContractNotFound for a contract this
-// transaction created inside a try block that was rolled back (§2.7).
-// The ledger maps it to CONTRACT_NOT_FOUND.
+// transaction created inside a try block that was rolled back. The ledger
+// maps it to CONTRACT_NOT_FOUND.
 type ContractNotFoundError struct {
 	// ContractID is the contract.
 	ContractID value.ContractID
 }
 
 // Error returns "Contract could not be found with id <cid>", the cause
-// Canton gives for ContractNotFound (§9).
+// Canton gives for ContractNotFound (Interpretation.DamlException.message,
+// in community/daml-lf/engine/src/main/scala/com/digitalasset/daml/lf/engine/Error.scala).
 func (e *ContractNotFoundError) Error() string {
 	return "Contract could not be found with id " + string(e.ContractID)
 }
 
 // EffectfulRollbackError is Speedy's EffectfulRollback: in ModeNUCK a try
-// block whose exception was caught created contracts or consumed
-// contracts (§2.7, §5.8). The ledger maps it to
+// block whose exception was caught created contracts or consumed contracts
+// (PartialTransaction.rollbackTry). The ledger maps it to
 // DAML_EFFECTFUL_ROLLBACK_ERROR.
 type EffectfulRollbackError struct {
 	// Nodes are the offending Create and consuming Exercise nodes, in
@@ -177,8 +179,8 @@ func (e *EffectfulRollbackError) Error() string {
 }
 
 // DuplicateContractIDError reports a derived contract id that the
-// transaction already knows (§6.2: an internal error in Speedy; it does
-// not happen unless seeds repeat).
+// transaction already knows (an internal error in Speedy; it does not
+// happen unless seeds repeat).
 type DuplicateContractIDError struct {
 	// ContractID is the id.
 	ContractID value.ContractID

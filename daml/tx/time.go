@@ -12,8 +12,8 @@ const (
 )
 
 // TimeBounds are the ledger times a transaction stays valid for, as its
-// reads of the time constrain them (§7): a transaction that reads no time
-// is Unconstrained.
+// reads of the time constrain them (Speedy's time boundaries, a
+// Time.Range): a transaction that reads no time is Unconstrained.
 type TimeBounds struct {
 	// Min and Max are the inclusive bounds.
 	Min, Max value.Timestamp
@@ -29,17 +29,17 @@ func (b TimeBounds) Constrained() bool { return b != Unconstrained }
 // Contains reports Min ≤ t ≤ Max.
 func (b TimeBounds) Contains(t value.Timestamp) bool { return b.Min <= t && t <= b.Max }
 
-// GetTime runs get_time (§7): it returns the ledger effective time and
-// sets the bounds to exactly [LET, LET], as Speedy does.
+// GetTime runs get_time (SBUGetTime): it returns the ledger effective time
+// and sets the bounds to exactly [LET, LET], as Speedy does.
 func (b *Builder) GetTime() value.Timestamp {
 	let := b.cfg.LedgerTime
 	b.time = TimeBounds{Min: let, Max: let}
 	return let
 }
 
-// LedgerTimeLT runs ledger_time_lt t (§7): it returns LET < t and narrows
-// the bounds: when true the upper bound becomes min(upper, t − 1µs), when
-// false the lower bound becomes max(lower, t).
+// LedgerTimeLT runs ledger_time_lt t (SBULedgerTimeLT): it returns LET < t
+// and narrows the bounds: when true the upper bound becomes min(upper, t −
+// 1µs), when false the lower bound becomes max(lower, t).
 func (b *Builder) LedgerTimeLT(t value.Timestamp) bool {
 	if b.cfg.LedgerTime < t {
 		b.time.Max = min(b.time.Max, t-1)

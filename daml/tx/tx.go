@@ -1,37 +1,52 @@
 // Package tx is ledgernode's one Daml transaction model: Create, Fetch,
-// Exercise, QueryByKey and Rollback nodes with Canton's node ids, roots
-// and children order (daml-engine.md §5.1, §5.2). The engine builds
-// transactions with a Builder (the "partial transaction" of Speedy: node
-// seeds, contract ids, contract state, authorization, try/rollback); the
-// ledger commits them and interactive submission hashes them.
+// Exercise, QueryByKey and Rollback nodes with Canton's node ids, roots and
+// children order (Canton's Node.scala and Transaction.scala). The engine
+// builds transactions with a Builder (the "partial transaction" of Speedy:
+// node seeds, contract ids, contract state, authorization, try/rollback);
+// the ledger commits them and interactive submission hashes them.
 //
 // The package also holds the ledger model's rules on a transaction:
-// authorization (Authorize, §5.4), informees and witnesses (Informees,
-// Witnesses, §5.3), what the Ledger API shows to a set of parties (Events,
-// §5.5–§5.7), the contract-id derivation and the suffix applied at commit
-// (§6).
+// authorization (Authorize, as Speedy's DefaultAuthorizationChecker),
+// informees and witnesses (Informees, Witnesses: Node.informeesOfNode,
+// BlindingTransaction.calculateBlindingInfo), what the Ledger API shows to
+// a set of parties (Events), the contract-id derivation (crypto.Hash) and
+// the suffix applied at commit.
+//
+// The Scala names this package cites are in
+// github.com/digital-asset/canton, under community/daml-lf/: in
+// transaction/src/main/scala/com/digitalasset/daml/lf/,
+// transaction/Node.scala, transaction/Transaction.scala, crypto/Hash.scala,
+// value/Value.scala and interpretation/Error.scala; in
+// interpreter/src/main/scala/com/digitalasset/daml/lf/,
+// speedy/PartialTransaction.scala, speedy/NormalizeRollbacks.scala,
+// speedy/AuthorizationChecker.scala, speedy/SBuiltinFun.scala,
+// speedy/Speedy.scala, speedy/SValue.scala and
+// ledger/BlindingTransaction.scala. Canton's own classes
+// (ContractIdSuffixer, UnicumGenerator) are in
+// community/common/src/main/scala/com/digitalasset/canton/protocol/.
 //
 // Parties are strings; every party set in a node is sorted and holds no
 // duplicates. Values are daml/value values in normalized form (the engine
-// normalizes them, §1.7: trailing None record fields dropped; unlike
-// Speedy's, records, variants and enums keep their type ids, field labels
-// and constructor ranks, which the Ledger API renders). Errors are typed (*AuthorizationError,
-// *ContractNotActiveError, …) with Speedy's messages; the package knows
-// no Canton error codes.
+// normalizes them as Speedy's SValue.toNormalizedValue does: trailing None
+// record fields dropped; unlike Speedy's, records, variants and enums keep
+// their type ids, field labels and constructor ranks, which the Ledger API
+// renders). Errors are typed (*AuthorizationError, *ContractNotActiveError,
+// …) with Speedy's messages; the package knows no Canton error codes.
 //
-// Where daml-engine.md leaves a detail open, this package chooses:
+// Where Canton's behaviour was not traced or is not reproduced, this
+// package chooses:
 //   - party sets in messages are printed sorted, and Scala's Set as
 //     "Set(a, b)" whatever its size (Speedy prints the set's own order);
 //   - the nodes of an EffectfulRollbackError are listed in the order they
 //     were built (Speedy's order is a hash set's);
 //   - Event.AcsDelta on LEDGER_EFFECTS events is true for a create that is
 //     not transient and a consuming exercise of a contract that existed
-//     before the transaction (§12 leaves the flag untraced);
+//     before the transaction (Canton's rule for the flag was not traced);
 //   - the Builder's contract-state mode defaults to ModeNoKey (PV 34:
 //     rollbacks of creates and archives are allowed); Canton's default
 //     synchronizer (PV 35) is ModeNUCK;
 //   - UnicumOf gives committed ids a unique suffix that is not Canton's
-//     salted commitment (§6.3).
+//     salted commitment (ContractIdSuffixer, UnicumGenerator).
 package tx
 
 import (
@@ -45,8 +60,9 @@ import (
 
 // NodeID identifies a node of a transaction: its index in
 // Transaction.Nodes. In a normalized transaction (every transaction
-// Builder.Finish returns) node ids are Canton's: pre-order from 0,
-// counting every node kind, Rollback and Fetch included (§5.2).
+// Builder.Finish returns) node ids are Canton's: pre-order from 0, counting
+// every node kind, Rollback and Fetch included, as Speedy's
+// NormalizeRollbacks numbers them.
 type NodeID int
 
 // Node is one of *Create, *Fetch, *Exercise, *QueryByKey and *Rollback.
@@ -54,8 +70,9 @@ type Node interface {
 	isNode()
 }
 
-// Serialization versions of nodes and transactions (§5.1): "2.1" for a
-// node without a contract key, "2" for a node with one (LF 2.3 keys).
+// Serialization versions of nodes and transactions (Speedy's
+// assignSerializationVersion): "2.1" for a node without a contract key, "2"
+// for a node with one (LF 2.3 keys).
 const (
 	// VersionNoKey is the version of a node without a key.
 	VersionNoKey = "2.1"
@@ -126,7 +143,7 @@ type Exercise struct {
 	TargetID value.ContractID
 	// PackageName is the name of the template's package.
 	PackageName string
-	// TemplateID is the template the choice ran under (§4.3).
+	// TemplateID is the template the choice ran under.
 	TemplateID lf.TypeConID
 	// InterfaceID is the interface of an interface choice, or nil.
 	InterfaceID *lf.TypeConID
@@ -195,7 +212,7 @@ func (*Rollback) isNode()   {}
 // Hash is a 32-byte seed, discriminator or unicum.
 type Hash [32]byte
 
-// NodeSeed is the seed of a Create or Exercise node (§6.2).
+// NodeSeed is the seed of a Create or Exercise node (Hash.deriveNodeSeed).
 type NodeSeed struct {
 	// Node is the node.
 	Node NodeID
@@ -321,10 +338,10 @@ func (t *Transaction) LastDescendant(id NodeID) NodeID {
 }
 
 // Normalize returns the transaction with its rollbacks normalized and its
-// nodes renumbered in pre-order from 0 (§2.7, §5.2): empty rollbacks are
-// dropped, ROLL[ROLL[xs], ys] becomes ROLL[xs], ROLL[ys], and ROLL[xs,
-// ROLL[ys]] becomes ROLL[xs, ys]. Nodes are copied; the input is not
-// modified. Node seeds follow their nodes.
+// nodes renumbered in pre-order from 0 (Speedy's NormalizeRollbacks): empty
+// rollbacks are dropped, ROLL[ROLL[xs], ys] becomes ROLL[xs], ROLL[ys], and
+// ROLL[xs, ROLL[ys]] becomes ROLL[xs, ys]. Nodes are copied; the input is
+// not modified. Node seeds follow their nodes.
 func (t *Transaction) Normalize() *Transaction {
 	out, _ := t.normalize()
 	return out

@@ -88,10 +88,12 @@ func hmacRef(key Hash, data ...[]byte) Hash {
 	return h
 }
 
-// TestSeedDerivation checks §6.2 against hand-encoded HMAC inputs. The
-// sheet has no worked vector, so the expected values are HMAC-SHA256 over
-// byte strings written out literally here: big-endian integers, strings
-// as a 4-byte length and the bytes.
+// TestSeedDerivation checks the seed and discriminator derivations
+// (Canton's Hash.deriveTransactionSeed, deriveNodeSeed and
+// deriveContractDiscriminator) against hand-encoded HMAC inputs. With no
+// published vector, the expected values are HMAC-SHA256 over byte strings
+// written out literally here: big-endian integers, strings as a 4-byte
+// length and the bytes.
 func TestSeedDerivation(t *testing.T) {
 	var sub Hash
 	for i := range sub {

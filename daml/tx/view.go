@@ -6,13 +6,13 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// Informees returns the informees of a node (§5.3, Canton's
+// Informees returns the informees of a node (Canton's
 // Node.informeesOfNode): a Create's stakeholders; a Fetch's signatories ∪
 // acting parties; a consuming Exercise's stakeholders ∪ acting parties ∪
 // choice observers ∪ choice authorizers; a non-consuming Exercise's
-// signatories (not the plain observers) ∪ acting parties ∪ choice
-// observers ∪ choice authorizers; a QueryByKey's maintainers; none for a
-// Rollback. The result is sorted.
+// signatories (not the plain observers) ∪ acting parties ∪ choice observers
+// ∪ choice authorizers; a QueryByKey's maintainers; none for a Rollback.
+// The result is sorted.
 func Informees(n Node) []string {
 	// A Create's and a QueryByKey's informees are one set of the node's:
 	// a copy of it as it is.
@@ -87,12 +87,13 @@ func withInformees(parent []string, n Node) []string {
 	return union(parent)
 }
 
-// Divulgence returns, per contract, the parties that see it through a
-// Fetch or an Exercise without being its stakeholders (Canton's
-// divulgence relation, §5.3): for a Fetch, the witnesses of its parent
-// action that are not stakeholders; for an Exercise, the parent's
-// witnesses ∪ its choice observers that are not stakeholders. Canton 3.5
-// records it but does not let divulgees use the contract.
+// Divulgence returns, per contract, the parties that see it through a Fetch
+// or an Exercise without being its stakeholders (Canton's
+// BlindingInfo.divulgence, which BlindingTransaction.calculateBlindingInfo
+// computes): for a Fetch, the witnesses of its parent action that are not
+// stakeholders; for an Exercise, the parent's witnesses ∪ its choice
+// observers that are not stakeholders. Canton 3.5 records it but does not
+// let divulgees use the contract.
 func (t *Transaction) Divulgence() map[value.ContractID][]string {
 	out := map[value.ContractID][]string{}
 	w := t.Witnesses()
@@ -141,9 +142,9 @@ func (t *Transaction) parentActions() map[NodeID]NodeID {
 	return out
 }
 
-// Effects are a transaction's effects on the contract store, read from
-// its nodes outside Rollbacks (§5.5, §5.7). The ledger re-checks Inputs
-// at commit: each must still be active.
+// Effects are a transaction's effects on the contract store, read from its
+// nodes outside Rollbacks. The ledger re-checks Inputs at commit: each must
+// still be active.
 type Effects struct {
 	// Inputs are the ledger contracts the transaction uses (fetched,
 	// exercised or found by a key query, inside Rollbacks too), in
@@ -157,7 +158,7 @@ type Effects struct {
 	// Rollback consumes, in pre-order.
 	Archived []value.ContractID
 	// Transient are the contracts the transaction creates and consumes
-	// (§5.5), in pre-order of their creation.
+	// (transient), in pre-order of their creation.
 	Transient []value.ContractID
 	// ConsumedBy maps every contract consumed outside Rollbacks to its
 	// consuming Exercise node.
@@ -240,7 +241,8 @@ func (t *Transaction) Effects() Effects {
 	return e
 }
 
-// Shape is the event shape of a Ledger API transaction (§5.6).
+// Shape is the event shape of a Ledger API transaction (the Ledger API's
+// TransactionShape).
 type Shape uint8
 
 const (
@@ -283,19 +285,21 @@ type Event struct {
 	Witnesses []string
 	// AcsDelta reports an event that is also a change of the active
 	// contract set: a Create of a contract that is not transient, a
-	// consuming Exercise of a contract that existed before the
-	// transaction (daml-engine.md §12 leaves this flag's exact rule
-	// open).
+	// consuming Exercise of a contract that existed before the transaction
+	// (Canton's exact rule for this flag was not traced).
 	AcsDelta bool
 }
 
-// Events returns the events of a transaction that parties may see, in
-// node order (§5.6): only Create and Exercise nodes outside Rollbacks are
-// events. LedgerEffects shows each to the parties among its witnesses;
-// AcsDelta shows non-transient creates and the archives of pre-existing
-// contracts (as Archived) to the parties among the stakeholders. A nil
-// parties is a wildcard: every party that may see it. The transaction
-// should be normalized (node ids are Canton's only then).
+// Events returns the events of a transaction that parties may see, in node
+// order: only Create and Exercise nodes outside Rollbacks are events, as
+// Canton's indexer takes them
+// (TransactionTraversalUtils.executionOrderTraversalForIngestion, in
+// community/ledger/ledger-api-core/src/main/scala/com/digitalasset/canton/platform/indexer/).
+// LedgerEffects shows each to the parties among its witnesses; AcsDelta
+// shows non-transient creates and the archives of pre-existing contracts
+// (as Archived) to the parties among the stakeholders. A nil parties is a
+// wildcard: every party that may see it. The transaction should be
+// normalized (node ids are Canton's only then).
 func (t *Transaction) Events(parties []string, shape Shape) []Event {
 	ps := sortedSet(parties)
 	// A create is transient when a consuming exercise outside Rollbacks
