@@ -3,7 +3,11 @@ package apierr
 import "net/http"
 
 // The Canton error codes ledgernode returns, with the category Canton gives
-// each (wire.md §3.5). Use them with New/Wrap to build an error and with
+// each (Canton's error groups in
+// community/ledger/ledger-api-core/src/main/scala/com/digitalasset/canton/ledger/error/:
+// RequestValidationErrors, UserManagementServiceErrors,
+// PartyManagementServiceErrors, IdentityProviderConfigServiceErrors,
+// LedgerApiErrors, …). Use them with New/Wrap to build an error and with
 // errors.Is to test for one.
 var (
 	// InvalidArgument: a request argument is invalid (400).

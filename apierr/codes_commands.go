@@ -2,11 +2,11 @@ package apierr
 
 // The Canton error codes of command submission that concern the values in a
 // command: the checks the Daml engine's preprocessing (ValueTranslator)
-// applies to create and choice arguments before interpretation
-// (daml-lf.md §3.1, wire.md §3.5). Syntax errors in the same values (bad
-// JSON shape, malformed Numeric or party strings, unknown record fields,
-// out-of-range dates) are INVALID_ARGUMENT. Use the codes with New/Wrap to
-// build an error and with errors.Is to test for one.
+// applies to create and choice arguments before interpretation (Canton's
+// CommandExecutionErrors.Preprocessing). Syntax errors in the same values
+// (bad JSON shape, malformed Numeric or party strings, unknown record
+// fields, out-of-range dates) are INVALID_ARGUMENT. Use the codes with
+// New/Wrap to build an error and with errors.Is to test for one.
 var (
 	// CommandPreprocessingFailed: the engine's command preprocessing
 	// rejected a value: a non-optional record field is missing ("Missing

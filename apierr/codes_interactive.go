@@ -1,11 +1,11 @@
 package apierr
 
 // The Canton error codes of interactive (externally signed) submission and
-// of external-party onboarding (interactive.md §3.6, §4.5). Each category
-// below was read in the Canton sources (TopologyManagerError,
-// ParticipantTopologyManagerError, LedgerApiErrors/CommandExecutionErrors)
-// unless its comment says otherwise. Use them with New/Wrap to build an
-// error and with errors.Is to test for one.
+// of external-party onboarding. Each category below was read in the Canton
+// sources (TopologyManagerError, ParticipantTopologyManagerError,
+// LedgerApiErrors/CommandExecutionErrors) unless its comment says
+// otherwise. Use them with New/Wrap to build an error and with errors.Is to
+// test for one.
 var (
 	// FailedToExecuteTransaction: ExecuteSubmission failed: a missing,
 	// invalid or superfluous external signature, an unknown key, a
@@ -14,7 +14,7 @@ var (
 	// or a synchronizer id in the wrong form (400, category
 	// InvalidIndependentOfSystemState, definite answer). 3.5 uses it for
 	// every execute-time signature failure; INVALID_EXTERNAL_SIGNATURE is
-	// defined by Canton but never emitted (interactive.md C2).
+	// defined by Canton (TransactionProcessor) but never emitted.
 	FailedToExecuteTransaction = Code{Name: "FAILED_TO_EXECUTE_TRANSACTION", Category: InvalidIndependentOfSystemState, prefix: "The participant failed to execute the transaction: "}
 	// FailedToPrepareTransaction: PrepareSubmission failed (400, category
 	// InvalidIndependentOfSystemState, definite answer).

@@ -4,9 +4,10 @@ import "time"
 
 // The Canton error codes of command interpretation: the errors the Daml
 // engine raises while it runs a command (Canton's CommandExecutionErrors
-// .Interpreter and ConsistencyErrors, daml-engine.md §9). Their causes have
-// no fixed prefix: the ledger passes the engine's rendered message
-// ("Interpretation error: Error: …") as the whole cause.
+// .Interpreter and ConsistencyErrors, which RejectionGenerators maps the
+// engine's errors to). Their causes have no fixed prefix: the ledger passes
+// the engine's rendered message ("Interpretation error: Error: …") as the
+// whole cause.
 var (
 	// DamlFailure: FAIL_WITH_STATUS or an unhandled exception. Its category
 	// is chosen by the Daml code (8 or 9 in practice); this value carries

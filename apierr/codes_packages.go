@@ -1,9 +1,11 @@
 package apierr
 
 // The Canton error codes of package management, DAR upload and validation,
-// and package vetting, with the category Canton gives each (wire.md §3.5,
-// semantics.md §D and §E). Use them with New/Wrap to build an error and with
-// errors.Is to test for one.
+// and package vetting, with the category Canton gives each. Canton
+// declares them in PackageServiceErrors and CommandExecutionErrors
+// (community/ledger/ledger-api-core), CantonPackageServiceError
+// (community/participant) and TopologyManagerError (community/base). Use
+// them with New/Wrap to build an error and with errors.Is to test for one.
 var (
 	// DARs and archives.
 

@@ -11,8 +11,10 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Limits of Canton's identifier kinds (semantics.md §A); the Daml-LF ones
-// are daml/lf's.
+// Limits of Canton's identifier kinds (UniqueIdentifier in Canton's
+// community/base/src/main/scala/com/digitalasset/canton/topology/Identifier.scala,
+// String185 and String68 of config/CantonRequireTypes.scala); the Daml-LF
+// ones are daml/lf's.
 const (
 	MaxPartyLength        = lf.MaxPartyLength
 	MaxLedgerStringLength = lf.MaxLedgerStringLength

@@ -74,16 +74,16 @@ func buildFixtures(t *testing.T) []byte {
 		}
 		fx.Prepared = append(fx.Prepared, p)
 	}
-	addPT("vector-2.5", "interactive.md §2.5 worked example", vecPrepared(), true)
+	addPT("vector-2.5", "the worked example of vectors_test.go", vecPrepared(), true)
 	addPT("rich", "exercise root with create, fetch and rollback children, every value kind, two input contracts, LET bounds; party lists sorted", richPrepared(true, false), true)
 	simple := vecPrepared()
 	simple.Transaction.Nodes[0].Create.Argument = value.Record{Fields: []value.RecordField{{Label: "n", Value: value.Int64(9007199254740993)}}}
-	addPT("int64-above-2^53", "npm parses Int64 with parseInt and loses precision above 2^53 (interactive.md N2); Go hashes the exact value", simple, false)
+	addPT("int64-above-2^53", "npm parses Int64 with parseInt and loses precision above 2^53; Go hashes the exact value", simple, false)
 	unsorted := richPrepared(false, false)
-	addPT("unsorted-parties", "npm hashes party lists and input contracts in proto order; Canton (and Go) sort them (interactive.md C5)", unsorted, false)
+	addPT("unsorted-parties", "npm hashes party lists and input contracts in proto order; Canton (and Go) sort them", unsorted, false)
 	empty := vecPrepared()
 	empty.Transaction.Nodes[0].Create.Argument = value.Record{Fields: []value.RecordField{{Label: "", Value: value.Unit{}}}}
-	addPT("empty-label", "npm hashes an empty record label as Some(\"\"); Go as None, as Canton's value decoding does (interactive.md N4)", empty, false)
+	addPT("empty-label", "npm hashes an empty record label as Some(\"\"); Go as None, as Canton's value decoding does", empty, false)
 
 	addTopo := func(name string, uvm []byte) []byte {
 		tx, err := DecodeTopologyTransaction(uvm)

@@ -7,9 +7,12 @@
 // numbering; EncodePreparedTransaction and DecodePreparedTransaction
 // convert it to and from protobuf bytes, and Hash/HashDetailed compute the
 // hash parties sign, for hashing schemes V2 and V3, byte by byte as
-// interactive.md §2 specifies (with the verbose trace Canton returns as
-// hashingDetails). VerifyPartySignatures and VerifyExecute check the
-// party signatures of an execute request.
+// Canton's TransactionHash, NodeHashBuilder, TransactionMetadataHasher and
+// LfValueHashBuilder compute it (in
+// community/base/src/main/scala/com/digitalasset/canton/protocol/hash/ of
+// github.com/digital-asset/canton; with the verbose trace Canton returns as
+// hashingDetails, HashTracer). VerifyPartySignatures and VerifyExecute
+// check the party signatures of an execute request.
 //
 // External parties: GenerateTopology builds the single self-authorizing
 // PartyToParticipant transaction of GenerateExternalPartyTopology and its

@@ -29,7 +29,8 @@ func parseEnum(names map[int32]string, kind, s string) (int32, error) {
 // (com.daml.ledger.api.v2.CryptoKeyFormat) and the topology one
 // (com.digitalasset.canton.crypto.v30.CryptoKeyFormat). Canton maps between
 // them by name; KeyFormat is that name, and LedgerProto/V30Proto give the
-// numbers (interactive.md §3.1).
+// numbers (the Ledger API's com/daml/ledger/api/v2/crypto.proto and
+// Canton's com/digitalasset/canton/crypto/v30/crypto.proto).
 type KeyFormat int32
 
 // The key formats. The Go values are internal; use LedgerProto, V30Proto
@@ -234,8 +235,8 @@ func (u SigningKeyUsage) String() string {
 }
 
 // ExternalPartyKeyUsages are the usages GenerateExternalPartyTopology gives
-// the party key, in Canton's order: NAMESPACE, PROOF_OF_OWNERSHIP,
-// PROTOCOL (the packed bytes 01 05 04 of interactive.md §3.5).
+// the party key, in Canton's order: NAMESPACE, PROOF_OF_OWNERSHIP, PROTOCOL
+// (packed, the bytes 01 05 04).
 var ExternalPartyKeyUsages = []SigningKeyUsage{SigningKeyUsageNamespace, SigningKeyUsageProofOfOwnership, SigningKeyUsageProtocol}
 
 // ParticipantPermission is a hosting participant's permission.
@@ -305,7 +306,8 @@ func ParseHashingSchemeVersion(s string) (HashingSchemeVersion, error) {
 }
 
 // SupportedHashingSchemes returns the hashing schemes a protocol version
-// accepts: PV 34 → {V2}; PV 35 and later → {V2, V3} (interactive.md §4.4).
+// accepts: PV 34 → {V2}; PV 35 and later → {V2, V3} (Canton's
+// HashingSchemeVersion.getHashingSchemeVersionsForProtocolVersion).
 func SupportedHashingSchemes(protocolVersion int) []HashingSchemeVersion {
 	if protocolVersion >= 35 {
 		return []HashingSchemeVersion{HashingSchemeVersionV2, HashingSchemeVersionV3}

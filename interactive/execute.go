@@ -35,8 +35,9 @@ type PartyKeys struct {
 type PartyKeysLookup func(party string) (keys PartyKeys, ok bool)
 
 // VerifyPartySignatures applies Canton's party-level signature rules of
-// ExecuteSubmission (InteractiveSubmission.verifySignatures,
-// interactive.md §4.4) to hash, the raw 32-byte prepared-transaction hash:
+// ExecuteSubmission (InteractiveSubmission.verifySignatures, in Canton's
+// community/base/src/main/scala/com/digitalasset/canton/crypto/InteractiveSubmission.scala)
+// to hash, the raw 32-byte prepared-transaction hash:
 //  1. every act_as party has signatures (entries for other parties are
 //     ignored; several entries for one party are merged);
 //  2. the party has signing keys (else "Could not find party signing
@@ -127,8 +128,8 @@ type ExecuteRequest struct {
 	// ProtocolVersion is the synchronizer's protocol version (34 or 35).
 	ProtocolVersion int
 	// Synchronizer, when set, is the logical synchronizer id the
-	// transaction must target; the metadata must then carry its physical
-	// id on PV ≥ 35 and the logical id on PV 34 (interactive.md C4).
+	// transaction must target; the metadata must then carry its physical id
+	// on PV ≥ 35 and the logical id on PV 34.
 	Synchronizer string
 	// Signatures are the party signatures.
 	Signatures []PartySignatures
@@ -203,7 +204,10 @@ func strictAtoi(s string) (int, error) {
 
 // CheckMetadataSynchronizer checks the metadata synchronizer id: on
 // protocol version 35 and later the physical id of logical with that
-// protocol version, on 34 the logical id itself (interactive.md C4).
+// protocol version, on 34 the logical id itself (Canton resolves the
+// physical id in ExecuteTransactionData.verifySignature, in
+// ledger-api-core's
+// command/interactive/codec/EnrichedTransactionData.scala).
 func CheckMetadataSynchronizer(metadataID, logical string, protocolVersion int) error {
 	if protocolVersion < 35 {
 		if metadataID != logical {

@@ -44,13 +44,15 @@ type GenerateTopologyResult struct {
 }
 
 // GenerateTopology builds the onboarding transaction of an external party
-// as Canton 3.5 does (interactive.md §3.2, C3): one self-authorizing
-// PartyToParticipant{party, threshold, participants = [this participant
-// (CONFIRMATION, or OBSERVATION when observation-only), other confirmers
-// (CONFIRMATION)…, observers (OBSERVATION)…], party_signing_keys =
-// {[key], 1}} in TopologyTransaction{ADD_REPLACE, serial 1}, wrapped as
-// UntypedVersionedMessage version 30, and the multi-hash over its hash.
-// Validation failures are INVALID_ARGUMENT errors.
+// as Canton 3.5 does
+// (ApiPartyManagementService.generateExternalPartyTopology): one
+// self-authorizing PartyToParticipant{party, threshold, participants =
+// [this participant (CONFIRMATION, or OBSERVATION when observation-only),
+// other confirmers (CONFIRMATION)…, observers (OBSERVATION)…],
+// party_signing_keys = {[key], 1}} in TopologyTransaction{ADD_REPLACE,
+// serial 1}, wrapped as UntypedVersionedMessage version 30, and the
+// multi-hash over its hash. Validation failures are INVALID_ARGUMENT
+// errors.
 func GenerateTopology(req GenerateTopologyRequest) (*GenerateTopologyResult, error) {
 	if err := identity.ValidateUIDIdentifier(req.PartyHint); err != nil {
 		return nil, apierr.InvalidArgument.New("invalid party hint: %v", err)

@@ -37,7 +37,8 @@ type HashResult struct {
 }
 
 // Hash computes the prepared-transaction hash for hashing scheme V2 or V3
-// (interactive.md §2), the 32 raw bytes external parties sign.
+// (Canton's TransactionHash and its builders), the 32 raw bytes external
+// parties sign.
 func Hash(pt *PreparedTransaction, version HashingSchemeVersion) ([]byte, error) {
 	r, err := HashDetailed(pt, version, false)
 	if err != nil {
@@ -499,8 +500,8 @@ func (h *hasher) nodeHash(id string, tr *tracer) ([]byte, error) {
 	return w.sum(), nil
 }
 
-// encodeNode writes the node encoding (interactive.md §2.3). inTx is false
-// for input contracts (no seed, none required).
+// encodeNode writes the node encoding (Canton's NodeHashBuilder). inTx is
+// false for input contracts (no seed, none required).
 func (h *hasher) encodeNode(w *builder, n *Node, inTx bool) error {
 	if n.Kind() == "" {
 		return fmt.Errorf("node %q must have exactly one node type", n.NodeID)

@@ -49,7 +49,8 @@ func (k SigningKey) HasUsage(u SigningKeyUsage) bool { return slices.Contains(k.
 
 // Fingerprint returns Canton's fingerprint of the key ("1220" + 64 hex):
 // the purpose-12 hash of the raw 32 bytes for Ed25519 and of the whole DER
-// SubjectPublicKeyInfo for EC keys (interactive.md §3.4).
+// SubjectPublicKeyInfo for EC keys (Canton's Fingerprint.create, in
+// crypto/CryptoKeys.scala).
 func (k SigningKey) Fingerprint() (string, error) {
 	pub, err := k.parse()
 	if err != nil {
@@ -118,14 +119,14 @@ func parseSPKI(spec SigningKeySpec, der []byte) (crypto.PublicKey, error) {
 }
 
 // NormalizeSigningKey converts a Ledger API key to the v30 key Canton puts
-// into topology transactions (interactive.md §3.2): it validates the key
-// (format, spec, curve), migrates an Ed25519 RAW key to DER SPKI
-// (302a300506032b6570032100 ‖ raw) and relabels an EC DER key as DER
-// SPKI, and gives it the usages (NAMESPACE, PROOF_OF_OWNERSHIP, PROTOCOL
-// when usage is nil). Accepted inputs: Ed25519 RAW or DER_X509_SPKI;
-// P-256/P-384 DER or DER_X509_SPKI. secp256k1 is not supported.
-// It also returns the key's fingerprint, which the migration does not
-// change.
+// into topology transactions (Canton's SigningPublicKey.migrate, in
+// crypto/Signing.scala): it validates the key (format, spec, curve),
+// migrates an Ed25519 RAW key to DER SPKI (302a300506032b6570032100 ‖ raw)
+// and relabels an EC DER key as DER SPKI, and gives it the usages
+// (NAMESPACE, PROOF_OF_OWNERSHIP, PROTOCOL when usage is nil). Accepted
+// inputs: Ed25519 RAW or DER_X509_SPKI; P-256/P-384 DER or DER_X509_SPKI.
+// secp256k1 is not supported. It also returns the key's fingerprint, which
+// the migration does not change.
 func NormalizeSigningKey(k SigningPublicKey, usage []SigningKeyUsage) (SigningKey, string, error) {
 	if usage == nil {
 		usage = ExternalPartyKeyUsages

@@ -64,7 +64,9 @@ type keyInfo struct {
 }
 
 // VerifyOnboarding checks an AllocateExternalParty request without any
-// topology state (interactive.md §3.6 and §4.3):
+// topology state, as Canton's
+// ApiPartyManagementService.allocateExternalParty and
+// ExternalPartyOnboardingDetails check it:
 //   - every transaction parses as a versioned v30 TopologyTransaction with
 //     operation ADD_REPLACE, and every signature has its format and
 //     algorithm set (else INVALID_ARGUMENT);
@@ -304,7 +306,8 @@ func VerifyOnboarding(req OnboardingRequest) (*OnboardedParty, error) {
 	return out, nil
 }
 
-// checkHosting applies the hosting rules of interactive.md §3.6 (5).
+// checkHosting applies Canton's hosting rules for an external party
+// (ExternalPartyOnboardingDetails).
 func checkHosting(p *PartyToParticipant, self string) error {
 	if len(p.Participants) == 0 {
 		return apierr.InvalidArgument.New("the PartyToParticipant has no hosting participants")

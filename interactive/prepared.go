@@ -8,7 +8,7 @@ import (
 )
 
 // PreparedTransaction is com.daml.ledger.api.v2.interactive.PreparedTransaction
-// {transaction=1, metadata=2} (interactive.md §1).
+// {transaction=1, metadata=2} of interactive_submission_service.proto.
 type PreparedTransaction struct {
 	// Transaction is the Daml transaction.
 	Transaction Transaction
@@ -246,10 +246,10 @@ func (n Node) Kind() string {
 }
 
 // EncodePreparedTransaction serializes pt as the PreparedTransaction proto:
-// fields in field-number order, proto3 defaults omitted, message fields
-// and optional fields written when set, oneof members always written. The
+// fields in field-number order, proto3 defaults omitted, message fields and
+// optional fields written when set, oneof members always written. The
 // result for Canton-shaped input equals what Canton (ScalaPB) emits, e.g.
-// the 781-byte vector of interactive.md §2.5.
+// the 781-byte vector of vectors_test.go (vecPrepared).
 func EncodePreparedTransaction(pt *PreparedTransaction) ([]byte, error) {
 	var e pbEnc
 	var nodeErr error

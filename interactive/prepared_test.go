@@ -89,7 +89,8 @@ func TestHashCanonicalization(t *testing.T) {
 	}
 }
 
-// TestNotHashed: fields interactive.md §2.4 lists as not hashed.
+// TestNotHashed: changes to what Canton's TransactionHash does not hash
+// (fields, unreachable nodes, node ids) leave the hash as it is.
 func TestNotHashed(t *testing.T) {
 	for _, v := range []HashingSchemeVersion{HashingSchemeVersionV2, HashingSchemeVersionV3} {
 		want := mustHash(t, richPrepared(true, false), v)

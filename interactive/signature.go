@@ -28,7 +28,7 @@ type Signature struct {
 var ErrInvalidSignature = errors.New("invalid signature")
 
 // CheckSignatureFields applies Canton's proto-level checks to a signature
-// (the CryptoValidator of interactive.md §3.6): the format and the
+// (Canton's CryptoValidator.validateSignature): the format and the
 // algorithm spec must be set and SYMBOLIC is not accepted.
 func CheckSignatureFields(s Signature) error {
 	switch s.Format {
@@ -52,7 +52,7 @@ func CheckSignatureFields(s Signature) error {
 }
 
 // VerifySignature checks sig over message with key, in Canton's order
-// (interactive.md §4.3):
+// (Canton's JcePureCrypto.verifySignature):
 //  1. sig.SignedBy equals the key's fingerprint;
 //  2. the algorithm is allowed for the key spec (ED25519 ↔ EC_CURVE25519,
 //     EC_DSA_SHA_256 ↔ EC_P256, EC_DSA_SHA_384 ↔ EC_P384);

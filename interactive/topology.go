@@ -481,9 +481,9 @@ func MultiHashPreimage(txHashes [][]byte) []byte {
 	return out
 }
 
-// MultiHash returns the 34-byte multi-hash over topology transaction
-// hashes (MultiTransactionSignature.computeCombinedHash): the purpose-55
-// Canton hash of MultiHashPreimage (interactive.md §3.4, C6).
+// MultiHash returns the 34-byte multi-hash over topology transaction hashes
+// (MultiTransactionSignature.computeCombinedHash): the purpose-55 Canton
+// hash of MultiHashPreimage.
 func MultiHash(txHashes [][]byte) []byte {
 	return identity.CantonHash(identity.PurposeMultiTopologyTransaction, MultiHashPreimage(txHashes))
 }

@@ -15,7 +15,10 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 )
 
-// The worked vectors of interactive.md §2.5 and §3.5.
+// Worked vectors: a prepared transaction (vecPrepared) whose V2 hash the
+// npm package @canton-network/core-tx-visualizer (hashPreparedTransaction)
+// computes, and the onboarding of alice with an Ed25519 key, whose hashes
+// it computes too (computeSha256CantonHash, computeMultiHashForTopology).
 
 const (
 	vecPkgID    = "9bf0ce026d24003c3c9708efcbd0768f6265a3fc43cfcaadc3d9e2997588fe2d"
@@ -47,7 +50,7 @@ func unhex(t testing.TB, s string) []byte {
 
 func vecKey() ed25519.PrivateKey { return ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, 32)) }
 
-// vecPrepared is the prepared transaction of interactive.md §2.5.
+// vecPrepared is the prepared transaction of the worked vector.
 func vecPrepared() *PreparedTransaction {
 	tmpl := Identifier{PackageID: vecPkgID, ModuleName: "Main", EntityName: "Asset"}
 	return &PreparedTransaction{
@@ -144,7 +147,7 @@ func TestPreparedTransactionVectorHashV2(t *testing.T) {
 			t.Errorf("details lack %q:\n%s", want, res.Details)
 		}
 	}
-	// Deterministic Ed25519 signature by the §3.5 key over the 32-byte hash.
+	// Deterministic Ed25519 signature by alice's key over the 32-byte hash.
 	sig := ed25519.Sign(vecKey(), res.Hash)
 	if got := hex.EncodeToString(sig); got != "eb8808e1d5f8fc1b21ae97f87d2eb34613f114842b623f194dceb8e1f940bba3f8e9101adcace2209d20d0a8dd41a3394518bb353516619c028db37a3100480a" {
 		t.Errorf("signature = %s", got)
@@ -180,7 +183,8 @@ func TestPreparedTransactionVectorHashV3(t *testing.T) {
 	}
 }
 
-// TestValueVectors checks the value encodings of interactive.md §2.2.
+// TestValueVectors checks the value encodings (Canton's
+// LfValueHashBuilder).
 func TestValueVectors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -234,7 +238,7 @@ func TestValueHashRejects(t *testing.T) {
 	}
 }
 
-// TestOnboardingVector reproduces interactive.md §3.5.
+// TestOnboardingVector reproduces the onboarding vector of alice.
 func TestOnboardingVector(t *testing.T) {
 	priv := vecKey()
 	raw := []byte(priv.Public().(ed25519.PublicKey))
@@ -308,8 +312,8 @@ func TestOnboardingVector(t *testing.T) {
 	}
 }
 
-// TestEndToEndVector ties §2.5 and §3.5 together: the onboarding of alice,
-// then the execute check of the §2.5 transaction signed by her key.
+// TestEndToEndVector ties the two vectors together: the onboarding of
+// alice, then the execute check of vecPrepared signed by her key.
 func TestEndToEndVector(t *testing.T) {
 	priv := vecKey()
 	gen, err := GenerateTopology(GenerateTopologyRequest{PartyHint: "alice", ParticipantUID: vecPartic,

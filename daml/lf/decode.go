@@ -20,7 +20,8 @@ const maxTypeDepth = 1000
 // The largest type of the real DARs has a few hundred nodes.
 const maxTypeSize = 1 << 16
 
-// decoder decodes one LF 2 Package message (daml-lf.md §1).
+// decoder decodes one LF 2 Package message (daml_lf2.proto, as Canton's
+// archive/DecodeV2.scala decodes it; both in community/daml-lf/archive).
 type decoder struct {
 	id      string
 	lf      LFVersion
@@ -829,7 +830,7 @@ func (d *decoder) moduleID(b []byte) (pkg, module string, err error) {
 	return pkg, module, err
 }
 
-// pkgRef resolves a SelfOrImportedPackageId (daml-lf.md §1.1).
+// pkgRef resolves a SelfOrImportedPackageId (daml_lf2.proto).
 func (d *decoder) pkgRef(b []byte) (string, error) {
 	f, ok, err := lastCase(b, "SelfOrImportedPackageId", func(n protowire.Number) bool {
 		return n == fPkgRefSelf || n == fPkgRefImportedInterned || n == fPkgRefImportID

@@ -106,10 +106,10 @@ func TestRealExprKinds(t *testing.T) {
 		}
 	}
 	// The Splice packages of release 0.1.8 (LF 2.1, no interning, so
-	// distinct nodes are encoded occurrences) have the counts of
-	// daml-engine.md §11.2-11.3. They are those of the Amulet test suite
-	// and of the wallet, named here: other Splice DARs of the shared
-	// folder (other releases) are not part of these counts.
+	// distinct nodes are encoded occurrences) have the counts below,
+	// measured on these DARs. They are those of the Amulet test suite and
+	// of the wallet, named here: other Splice DARs of the shared folder
+	// (other releases) are not part of these counts.
 	splice := splicePackages(t, "splice-amulet-test-0.1.8.dar", "splice-wallet-0.1.8.dar")
 	if len(splice) != 10 {
 		t.Fatalf("%d Splice packages in the Amulet test suite and the wallet 0.1.8, want 10", len(splice))

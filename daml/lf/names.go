@@ -69,9 +69,10 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// The Daml-LF string syntaxes (IdString.scala, semantics.md §A). Each is
-// defined here once; identity, ledger and the value codec call these.
-// Every syntax is non-empty US-ASCII.
+// The Daml-LF string syntaxes (Canton's
+// community/daml-lf/data/src/main/scala/com/digitalasset/daml/lf/data/IdString.scala).
+// Each is defined here once; identity, ledger and the value codec call
+// these. Every syntax is non-empty US-ASCII.
 
 // The length limits of the string syntaxes.
 const (

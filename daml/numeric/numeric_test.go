@@ -112,7 +112,8 @@ func TestParse(t *testing.T) {
 
 func TestParseText(t *testing.T) {
 	ok := []struct{ in, want string }{
-		// reference sheet §3.4
+		// NumericModule.fromString's accepted forms (Canton's
+		// community/daml-lf/data/src/main/scala/com/digitalasset/daml/lf/data/NumericModule.scala)
 		{"1.5", "1.5"}, {"+1.5", "1.5"}, {"001.50000000000000", "1.5"}, {"-0.0", "0.0"},
 		// Speedy's SBuiltinTest table (scale 10)
 		{strings.Repeat("9", 28) + "." + strings.Repeat("9", 10), strings.Repeat("9", 28) + "." + strings.Repeat("9", 10)},
@@ -207,7 +208,8 @@ func TestMulDivRound(t *testing.T) {
 		want   string // "" means error
 	}
 	tests := []tc{
-		// §3.3 worked examples
+		// NumericModule.multiply and divide, rounding half-even to the
+		// output scale
 		{"mul", "1.5", "2.25", 10, 10, 10, "3.3750000000"},
 		{"div", "2.0", "3.0", 10, 10, 10, "0.6666666667"},
 		{"div", "1.0", "8.0", 10, 10, 2, "0.12"},
@@ -456,7 +458,7 @@ func TestCastShift(t *testing.T) {
 		{20, 10, tenPow(-5), tenPow(5)},
 		{10, 20, tenPow(10), tenPow(0)},
 		{20, 10, tenPow(10), tenPow(20)},
-		{10, 5, "1.23456789", "123456.789"}, // §3.3
+		{10, 5, "1.23456789", "123456.789"},
 	}
 	for _, c := range shifts {
 		got := n(t, c.input, c.in).Shift(c.out)

@@ -62,8 +62,9 @@ func noInstance(m *lf.Module) {
 	templateT(m).Instances = nil
 }
 
-// TestDefinitionsRefused: definition-level rules (daml-typecheck.md §5 and
-// §9 #24-#31), with the context Canton reports.
+// TestDefinitionsRefused: definition-level rules (Canton's Typing.scala
+// checkModule and the checks it runs per definition), with the context
+// Canton reports.
 func TestDefinitionsRefused(t *testing.T) {
 	t.Parallel()
 	runDefCases(t, []defCase{
@@ -148,21 +149,21 @@ func TestDefinitionsRefused(t *testing.T) {
 		{"interface data type without interface", func(m *lf.Module) {
 			m.DataTypes = append(m.DataTypes, &lf.DataType{Name: "J", Variety: lf.InterfaceVariety})
 		}, EUnknownDefinition, ContextDataType},
-		{"§5.3 synonym of an unbound variable", func(m *lf.Module) { m.Synonyms[0].Type = tv("a") }, EUnknownTypeVar, ContextTemplate},
-		{"§5.3 synonym of List", func(m *lf.Module) { m.Synonyms[0].Type = tyListCon }, EKindMismatch, ContextTemplate},
-		{"§5.3 synonym of a higher-kinded parameter", func(m *lf.Module) {
+		{"synonym of an unbound variable", func(m *lf.Module) { m.Synonyms[0].Type = tv("a") }, EUnknownTypeVar, ContextTemplate},
+		{"synonym of List", func(m *lf.Module) { m.Synonyms[0].Type = tyListCon }, EKindMismatch, ContextTemplate},
+		{"synonym of a higher-kinded parameter", func(m *lf.Module) {
 			m.Synonyms = append(m.Synonyms, &lf.TypeSynonym{Name: "S", Params: []lf.TypeParam{{Name: "f", Kind: karrow(star, star)}}, Type: tv("f")})
 		}, EKindMismatch, ContextTemplate},
-		{"§5.3 synonym applying a parameter of kind *", func(m *lf.Module) {
+		{"synonym applying a parameter of kind *", func(m *lf.Module) {
 			m.Synonyms = append(m.Synonyms, &lf.TypeSynonym{Name: "S", Params: []lf.TypeParam{{Name: "f", Kind: star}}, Type: tapp(tv("f"), tyInt64)})
 		}, EExpectedHigherKind, ContextTemplate},
-		{"§5.3 synonym with a duplicate parameter", func(m *lf.Module) {
+		{"synonym with a duplicate parameter", func(m *lf.Module) {
 			m.Synonyms = append(m.Synonyms, &lf.TypeSynonym{Name: "S", Params: []lf.TypeParam{{Name: "a", Kind: star}, {Name: "a", Kind: star}}, Type: tv("a")})
 		}, EDuplicateTypeParam, ContextTemplate},
 	})
 }
 
-// TestSerializability: Serializability.scala's rules (§6, §9 #36-#37).
+// TestSerializability: Serializability.scala's rules.
 func TestSerializability(t *testing.T) {
 	t.Parallel()
 	addRecord := func(m *lf.Module, name string, ser bool, params []lf.TypeParam, fields ...lf.Field) {
@@ -254,8 +255,9 @@ func withDepRef(m *lf.Module, dep string) *lf.Module {
 	return m
 }
 
-// TestPackageRules: collisions, recursion and dependency versions (§1.3,
-// §9 #33-#35, #38), reported without a context.
+// TestPackageRules: collisions, recursion and dependency versions (Canton's
+// Collision.scala, Recursion.scala and DependencyVersion.scala), reported
+// without a context.
 func TestPackageRules(t *testing.T) {
 	t.Parallel()
 	otherModule := func(name string, values ...*lf.DefValue) *lf.Module {

@@ -144,7 +144,8 @@ func proj2(e lf.Expr) lf.Expr {
 }
 
 // TestExprRefused: the ill-typed expressions of Canton's TypingSpec
-// (daml-typecheck.md §9), each refused with Canton's error kind.
+// (community/daml-lf/validation/src/test/scala/com/digitalasset/daml/lf/validation/TypingSpec.scala),
+// each refused with Canton's error kind.
 func TestExprRefused(t *testing.T) {
 	t.Parallel()
 	e := func(u lf.Update) lf.Expr { return &lf.EUpdate{Update: u} }

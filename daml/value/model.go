@@ -227,17 +227,18 @@ func rank(v Value) int {
 	return 17
 }
 
-// Compare orders two values by Daml-LF's total order (daml-engine.md
-// §1.8), the order of the LESS builtins and of GenMap keys: False < True;
-// Int64, Date and Timestamp numerically; Numeric by value (the scale
-// breaks ties between equal values of different scales); Text, Party and
-// ContractID by bytes (for valid UTF-8 that is code-point order, and for
-// lowercase-hex contract ids V1 before V2, then discriminator, then
-// suffix); None < Some; lists lexicographically, a proper prefix first;
-// TextMap and GenMap as their sequences k1, v1, k2, v2, … in entry order;
-// records field by field (type id and labels ignored, a missing trailing
-// field counting as None); variants by Rank, then by constructor name,
-// then by argument; enums by Rank, then by constructor name.
+// Compare orders two values by Daml-LF's total order (Speedy's
+// svalue/Ordering.scala), the order of the LESS builtins and of GenMap
+// keys: False < True; Int64, Date and Timestamp numerically; Numeric by
+// value (the scale breaks ties between equal values of different scales);
+// Text, Party and ContractID by bytes (for valid UTF-8 that is code-point
+// order, and for lowercase-hex contract ids V1 before V2, then
+// discriminator, then suffix); None < Some; lists lexicographically, a
+// proper prefix first; TextMap and GenMap as their sequences k1, v1, k2,
+// v2, … in entry order; records field by field (type id and labels ignored,
+// a missing trailing field counting as None); variants by Rank, then by
+// constructor name, then by argument; enums by Rank, then by constructor
+// name.
 //
 // Compare does not raise the engine's ContractIdComparability error: two
 // ids with the same discriminator compare by their suffixes. Values of

@@ -67,12 +67,13 @@ func PackageLookup(pkgs ...*lf.Package) func(pkgID string) *lf.Package {
 }
 
 // CheckValue validates the JSON value v against the Daml-LF type t the way
-// Canton 3.5's JSON Ledger API, Ledger API value validation and Daml
-// engine preprocessing together do for a command argument (daml-lf.md
-// §3), and returns the value's canonical encoding: what Canton prints back
-// for it. Data types named by t are resolved through lookup (package id to
-// decoded package; see PackageLookup), type variables are bound from the
-// arguments of each data type, and type synonyms are expanded.
+// Canton 3.5's JSON Ledger API, Ledger API value validation
+// (ValueValidator) and Daml engine preprocessing (ValueTranslator) together
+// do for a command argument, and returns the value's canonical encoding:
+// what Canton prints back for it. Data types named by t are resolved
+// through lookup (package id to decoded package; see PackageLookup), type
+// variables are bound from the arguments of each data type, and type
+// synonyms are expanded.
 //
 // The canonical encoding is compact JSON with:
 //   - Unit as {} (any JSON is accepted for Unit and ignored);

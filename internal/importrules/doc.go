@@ -1,5 +1,6 @@
 // Package importrules holds the test that enforces the module's
-// dependency rules (DESIGN.md, "Packages"):
+// dependency rules (ARCHITECTURE.md, "Dependencies and the rules CI
+// checks"):
 //
 //   - nothing under daml/ imports, directly or through other packages of
 //     the module, ledger (and ledger/...), identity, vetting, registry,

@@ -82,7 +82,8 @@ func TestInt64Arithmetic(t *testing.T) {
 			t.Errorf("%s %d %d = %d, %v; want %d", tc.name, tc.x, tc.y, got, err, tc.want)
 		}
 	}
-	// §3.2 / Speedy ExceptionTest exact messages
+	// the exact messages of Speedy's ArithmeticError (Canton's
+	// speedy/ExceptionTest.scala)
 	_, err := AddInt64(math.MaxInt64, 1)
 	wantAE(t, err, "ArithmeticError while evaluating (ADD_INT64 9223372036854775807 1).")
 	_, err = DivInt64(1, 0)

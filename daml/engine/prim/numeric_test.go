@@ -31,7 +31,8 @@ func TestNumericBuiltins(t *testing.T) {
 	if err != nil || got.ScaledString() != "0.12" {
 		t.Errorf("DIV_NUMERIC @2 = %s, %v", got.ScaledString(), err)
 	}
-	// §3.2: the witness is printed first
+	// the type witness is printed first, as Speedy's ArithmeticError
+	// messages print the builtin's arguments
 	_, err = DivNumeric(w10, one, numeric.Zero(10))
 	wantAE(t, err, "ArithmeticError while evaluating (DIV_NUMERIC 0.0 1.0 0.0).")
 	_, err = AddNumeric(numeric.MaxValue(10), one)

@@ -158,7 +158,8 @@ func HexToText(h string) (string, error) {
 }
 
 // decodeUTF8Lossy decodes b as UTF-8, replacing each maximal subpart of an
-// ill-formed sequence (Unicode §3.9, U+FFFD substitution) with U+FFFD.
+// ill-formed sequence (the Unicode Standard's "substitution of maximal
+// subparts") with U+FFFD.
 func decodeUTF8Lossy(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
