@@ -50,34 +50,47 @@ func TestErrorKinds(t *testing.T) {
 		Old, New  string
 		Rule      string
 	}
+	// wire is what the client sees of the error besides its code and
+	// cause; "*" stands for the *Error's Message.
+	type wire struct {
+		Resources [][2]string
+		Context   map[string]string
+	}
 	tests := []struct {
 		name string
 		err  func() error
 		want fields
+		wire wire
 	}{
 		{"reference without id or name", apply(State{}, vet(Ref{PackageVersion: "1.0.0"}), f.v1),
-			fields{Kind: KindInvalidRef, Ref: Ref{PackageVersion: "1.0.0"}}},
+			fields{Kind: KindInvalidRef, Ref: Ref{PackageVersion: "1.0.0"}}, wire{}},
 		{"unresolved reference", apply(State{}, vet(Ref{PackageName: "nope"}), f.v1),
-			fields{Kind: KindUnresolvedRef, Ref: Ref{PackageName: "nope"}}},
+			fields{Kind: KindUnresolvedRef, Ref: Ref{PackageName: "nope"}}, wire{}},
 		{"ambiguous reference", apply(State{}, vet(Ref{PackageName: "app"}), f.v1, f.v2),
-			fields{Kind: KindAmbiguousRef, Ref: Ref{PackageName: "app"}, Packages: ids(f.v1, f.v2)}},
+			fields{Kind: KindAmbiguousRef, Ref: Ref{PackageName: "app"}, Packages: ids(f.v1, f.v2)}, wire{}},
 		{"unknown package", apply(State{}, vet(Ref{PackageID: f.unknownID}), f.v1),
-			fields{Kind: KindMissingPackages, Ref: Ref{PackageID: f.unknownID}, PackageID: f.unknownID}},
+			fields{Kind: KindMissingPackages, Ref: Ref{PackageID: f.unknownID}, PackageID: f.unknownID},
+			wire{Resources: [][2]string{{"PACKAGE", f.unknownID}}}},
 		{"unknown dependency", apply(State{}, vet(byID(f.needsDep)), f.needsDep),
-			fields{Kind: KindMissingPackages, PackageID: f.needsDep.ID, Packages: []string{f.w.dep1}}},
+			fields{Kind: KindMissingPackages, PackageID: f.needsDep.ID, Packages: []string{f.w.dep1}},
+			wire{Resources: [][2]string{{"PACKAGE", f.needsDep.ID}}}},
 		{"dependency not vetted", apply(State{}, vet(byID(f.needsDep)), f.needsDep, dep1),
-			fields{Kind: KindDependenciesNotVetted, Packages: []string{f.w.dep1}}},
+			fields{Kind: KindDependenciesNotVetted, Packages: []string{f.w.dep1}}, wire{}},
 		{"lineage dependency unknown", func() error {
 			return CheckLineage(ids(f.primMissingDep), ids(f.primMissingDep), f.store(f.primMissingDep))
-		}, fields{Kind: KindLineageMissingDependencies, PackageID: f.primMissingDep.ID, Packages: []string{f.unknownID}}},
+		}, fields{Kind: KindLineageMissingDependencies, PackageID: f.primMissingDep.ID, Packages: []string{f.unknownID}},
+			wire{Context: map[string]string{"packages": f.unknownID}}},
 		{"daml-prim not a utility package", func() error {
 			return CheckLineage(ids(f.primNotUtility), ids(f.primNotUtility), f.store(f.primNotUtility))
-		}, fields{Kind: KindNotUtilityPackage, PackageID: f.primNotUtility.ID}},
+		}, fields{Kind: KindNotUtilityPackage, PackageID: f.primNotUtility.ID},
+			wire{Context: map[string]string{"packageId": f.primNotUtility.ID}}},
 		{"same name and version", func() error {
 			return CheckLineage(ids(f.v1twin), ids(f.v1, f.v1twin), f.store(f.v1, f.v1twin))
-		}, fields{Kind: KindKnownPackageVersion, Packages: sortedPair(f.v1, f.v1twin)}},
+		}, fields{Kind: KindKnownPackageVersion, Packages: sortedPair(f.v1, f.v1twin)},
+			wire{Context: map[string]string{"firstPackage": sortedPair(f.v1, f.v1twin)[0], "secondPackage": sortedPair(f.v1, f.v1twin)[1]}}},
 		{"not a valid upgrade", func() error { return CheckUpgrade(f.v1, f.v3bad, f.store()) },
-			fields{Kind: KindNotValidUpgrade, Old: f.v1.ID, New: f.v3bad.ID, Rule: "RecordFieldsMissing"}},
+			fields{Kind: KindNotValidUpgrade, Old: f.v1.ID, New: f.v3bad.ID, Rule: "RecordFieldsMissing"},
+			wire{Context: map[string]string{"oldPackage": f.v1.String(), "newPackage": f.v3bad.String(), "upgradeError": "*"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,7 +111,13 @@ func TestErrorKinds(t *testing.T) {
 			}
 			var ae *apierr.Error
 			if !errors.As(err, &ae) || ae.Code.Name != e.Kind.Code().Name || !strings.HasSuffix(ae.Cause, e.Error()) {
-				t.Errorf("error %v is not the *apierr.Error of %v with cause ending %q", err, e.Kind, e.Error())
+				t.Fatalf("error %v is not the *apierr.Error of %v with cause ending %q", err, e.Kind, e.Error())
+			}
+			if tt.wire.Context["upgradeError"] == "*" {
+				tt.wire.Context["upgradeError"] = e.Message
+			}
+			if diff := cmp.Diff(tt.wire, wire{ae.Resources, ae.Context}); diff != "" {
+				t.Errorf("resources and context (-want +got):\n%s", diff)
 			}
 		})
 	}
