@@ -130,6 +130,11 @@ func TestPages(t *testing.T) {
 			}
 		})
 	}
+	// Links carry a party id encoded once (a link that encodes it twice
+	// names another party).
+	if _, body := get(t, c, srv.URL+"/console/parties"); !strings.Contains(strings.ToLower(body), strings.ToLower(`href="/console/contracts?party=`+url.QueryEscape(w.alice)+`"`)) {
+		t.Errorf("the parties page does not link alice's contracts with her id encoded once")
+	}
 	if status, _ := get(t, c, srv.URL+"/console/contracts/00deadbeef"); status != http.StatusNotFound {
 		t.Errorf("unknown contract: %d, want 404", status)
 	}

@@ -43,7 +43,6 @@ type valCtx struct {
 
 var funcs = template.FuncMap{
 	"wrap":  func(base string, v Val) valCtx { return valCtx{base, v} },
-	"q":     url.QueryEscape,
 	"p":     url.PathEscape,
 	"short": shortID,
 	"join":  func(xs []string) string { return strings.Join(xs, ", ") },
