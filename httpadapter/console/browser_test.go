@@ -106,7 +106,7 @@ func TestBrowser(t *testing.T) {
 		{"parties", "/console/parties", []string{w.alice, w.bob, "participant_admin"}},
 		{"packages", "/console/packages", []string{"canton-builtin-admin-workflow-ping", "3.4.0"}},
 		{"package", "/console/packages/" + w.pkg, []string{"template Ping", "choice ProcessMerge", "ContractId Canton.Internal.Bong:Collapse"}},
-		{"contracts-alice", "/console/contracts?party=" + q(w.alice), []string{"ping-dave", w.bong}},
+		{"contracts-alice", "/console/contracts?party=" + q(w.alice), []string{"ping-dave", "Canton.Internal.Bong:Bong", w.bong[:16]}},
 		{"contract", "/console/contracts/" + w.ping + "?party=" + q(w.alice), []string{"ping-dave", "Respond", "active"}},
 		{"contract-archived", "/console/contracts/" + w.collapsesL[0], []string{"archived", w.mergeL}},
 		{"updates-carol", "/console/updates?party=" + q(w.carol), []string{"exercise ProcessMerge on Canton.Internal.Bong:Merge"}},
@@ -150,7 +150,7 @@ func TestBrowser(t *testing.T) {
 	// Bob's contracts page lists bob's active contracts, and nothing else.
 	visit("contracts-bob", "/console/contracts?party="+q(w.bob))
 	var shown []string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll("#contracts tr.contract a.cid")].map(a => a.textContent)`, &shown)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll("#contracts tr.contract a.cid")].map(a => a.title)`, &shown)); err != nil {
 		t.Fatal(err)
 	}
 	acs, err := w.node.ActiveContracts(context.Background(), ledger.GetActiveContractsRequest{ActiveAtOffset: ledgerEnd(t, w.node),
@@ -178,7 +178,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.SetValue(`input[name="f.responder"]`, w.bob, chromedp.ByQuery),
 		chromedp.Click("#submit", chromedp.ByID),
 		chromedp.WaitVisible("#form-result", chromedp.ByID),
-		chromedp.Text("#result-contract", &cid, chromedp.ByID),
+		chromedp.AttributeValue("#result-contract", "title", &cid, nil, chromedp.ByID),
 	); err != nil {
 		t.Fatalf("creating a Ping through the form: %v", err)
 	}

@@ -200,7 +200,7 @@ func TestContractsOfBob(t *testing.T) {
 			want = append(want, e.CreatedEvent.ContractID)
 		}
 	}
-	got := regexp.MustCompile(`<tr class="contract"><td><a class="cid" href="[^"]*">([0-9a-f]+)</a>`).FindAllStringSubmatch(body, -1)
+	got := regexp.MustCompile(`<tr class="contract"><td><a class="cid" href="[^"]*" title="([0-9a-f]+)">`).FindAllStringSubmatch(body, -1)
 	var ids []string
 	for _, m := range got {
 		ids = append(ids, m[1])

@@ -45,6 +45,7 @@ var funcs = template.FuncMap{
 	"wrap":  func(base string, v Val) valCtx { return valCtx{base, v} },
 	"p":     url.PathEscape,
 	"short": shortID,
+	"abbr":  abbreviate,
 	"join":  func(xs []string) string { return strings.Join(xs, ", ") },
 	"deref": func(v *Val) Val { return *v },
 	"plist": func(base string, xs []string) partyList { return partyList{base, xs} },
@@ -114,6 +115,8 @@ func (c *Console) render(w http.ResponseWriter, r *request, status int, name, ti
 type errorView struct {
 	Message string
 	Code    string
+	// Hint explains a refusal of the node's authorization.
+	Hint string
 }
 
 // renderError shows an error: Canton's code and cause for a node error,
@@ -123,6 +126,9 @@ func (c *Console) renderError(w http.ResponseWriter, r *request, status int, err
 	var e *apierr.Error
 	if errors.As(err, &e) {
 		v.Code, v.Message = e.Code.Name, e.Cause
+		if e.Code.Name == "PERMISSION_DENIED" {
+			v.Hint = "The console reads and acts with the rights of its token's user: reading a party needs CanReadAs (or CanReadAsAnyParty), acting as one CanActAs."
+		}
 		if status == 0 {
 			status = e.HTTPStatus()
 		}
@@ -432,4 +438,20 @@ func (c *Console) formOutcome(w http.ResponseWriter, r *request, v formView, res
 	}
 	v.Result = res
 	c.render(w, r, status, "form", title, v)
+}
+
+// abbreviate shortens an id for display (the page keeps the whole id in
+// the link and its title): a party to its name and the start of its
+// namespace fingerprint, a contract id to its first 16 digits.
+func abbreviate(id string) string {
+	if name, ns, ok := strings.Cut(id, "::"); ok {
+		if len(ns) > 12 {
+			return name + "::" + ns[:12] + "…"
+		}
+		return id
+	}
+	if len(id) > 20 {
+		return id[:16] + "…"
+	}
+	return id
 }

@@ -149,7 +149,7 @@ func fullTree(t *tx.Transaction, events map[int32]*treeNode, lookup func(string)
 			}
 			children = x.Children
 		case *tx.Fetch:
-			if parentShown || len(events) == 0 {
+			if parentShown {
 				n = &treeNode{ID: int32(id), Kind: "fetch", ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
 					Template: shortID(x.TemplateID.String()), Acting: x.ActingParties, Signatories: x.Signatories}
 				if x.InterfaceID != nil {
