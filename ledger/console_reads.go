@@ -224,10 +224,13 @@ func committedIDs(t *tx.Transaction, e *logEntry) (*tx.Transaction, error) {
 		case *tx.Create:
 			c := *x
 			c.ContractID = mapID(x.ContractID)
+			c.Arg = mapContractIDs(x.Arg, mapID)
 			out.Nodes[i] = &c
 		case *tx.Exercise:
 			c := *x
 			c.TargetID = mapID(x.TargetID)
+			c.ChosenValue = mapContractIDs(x.ChosenValue, mapID)
+			c.Result = mapContractIDs(x.Result, mapID)
 			out.Nodes[i] = &c
 		case *tx.Fetch:
 			c := *x
@@ -238,4 +241,50 @@ func committedIDs(t *tx.Transaction, e *logEntry) (*tx.Transaction, error) {
 		}
 	}
 	return out, nil
+}
+
+// mapContractIDs returns v with every contract id replaced by f's
+// (sharing what holds none).
+func mapContractIDs(v value.Value, f func(value.ContractID) value.ContractID) value.Value {
+	switch x := v.(type) {
+	case value.ContractID:
+		return f(x)
+	case value.Record:
+		out := x
+		out.Fields = make([]value.RecordField, len(x.Fields))
+		for i, fl := range x.Fields {
+			out.Fields[i] = value.RecordField{Label: fl.Label, Value: mapContractIDs(fl.Value, f)}
+		}
+		return out
+	case value.Variant:
+		out := x
+		out.Value = mapContractIDs(x.Value, f)
+		return out
+	case value.Optional:
+		if x.Value == nil {
+			return x
+		}
+		out := x
+		out.Value = mapContractIDs(x.Value, f)
+		return out
+	case value.List:
+		out := make(value.List, len(x))
+		for i, e := range x {
+			out[i] = mapContractIDs(e, f)
+		}
+		return out
+	case value.TextMap:
+		out := make(value.TextMap, len(x))
+		for i, e := range x {
+			out[i] = value.TextMapEntry{Key: e.Key, Value: mapContractIDs(e.Value, f)}
+		}
+		return out
+	case value.GenMap:
+		out := make(value.GenMap, len(x))
+		for i, e := range x {
+			out[i] = value.GenMapEntry{Key: mapContractIDs(e.Key, f), Value: mapContractIDs(e.Value, f)}
+		}
+		return out
+	}
+	return v
 }
