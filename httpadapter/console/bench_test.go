@@ -34,6 +34,22 @@ func BenchmarkPages(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// The baseline: the node's reads the two pages make, alone.
+	size := int32(50)
+	b.Run("node-contracts-page", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := w.node.ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: partyFormat(w.alice, "", nil), MaxPageSize: &size}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("node-updates-page", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := w.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: updateFormat(w.alice), DescendingOrder: true, MaxPageSize: &size}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	c := New(w.node, Options{})
 	for _, p := range []struct{ name, path string }{
 		{"contracts", "/console/contracts?party=" + url.QueryEscape(w.alice)},
