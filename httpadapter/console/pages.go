@@ -399,9 +399,16 @@ func keepValues(r *request, v *formView) {
 }
 
 // submitForm decodes the form's argument against its LF type and
-// submits the command as the chosen party.
+// submits the command as the chosen parties (party is a comma-separated
+// list).
 func (c *Console) submitForm(r *request, party string, argT lf.Type, cmd func(value.Value) ledger.EngineCommand, resT lf.Type) (*submitResult, error) {
-	if party == "" {
+	var actAs []string
+	for _, p := range strings.Split(party, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			actAs = append(actAs, p)
+		}
+	}
+	if len(actAs) == 0 {
 		return nil, errors.New("choose the party that acts")
 	}
 	pm, err := c.node.PackageSource(r.ctx)
@@ -417,7 +424,7 @@ func (c *Console) submitForm(r *request, party string, argT lf.Type, cmd func(va
 	if err != nil {
 		return nil, err
 	}
-	return c.src.submit(r.ctx, party, cmd(arg), resT, lookup)
+	return c.src.submit(r.ctx, actAs, cmd(arg), resT, lookup)
 }
 
 func (c *Console) formOutcome(w http.ResponseWriter, r *request, v formView, res *submitResult, err error) {

@@ -3,7 +3,6 @@ package console
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -376,11 +375,6 @@ func fieldJSON(f formField, form func(string) string, has func(string) bool) (js
 	case "text", "party", "select":
 		if f.Optional && v == "" {
 			return json.RawMessage("null"), nil
-		}
-		if strings.Contains(f.Type, "Int64") && !f.Optional {
-			if _, ok := new(big.Int).SetString(strings.TrimSpace(v), 10); ok {
-				return json.RawMessage(strings.TrimSpace(v)), nil
-			}
 		}
 		return json.Marshal(v)
 	}

@@ -905,10 +905,10 @@ func shortID(tid string) string {
 	return tid
 }
 
-// submit commits one command as party and returns what the form shows:
+// submit commits one command as the parties and returns what the form shows:
 // the update, the created contract or the choice's result.
-func (s *source) submit(ctx context.Context, party string, cmd ledger.EngineCommand, resT lf.Type, lookup func(string) *lf.Package) (*submitResult, error) {
-	res, err := s.node.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{party}, Commands: []ledger.EngineCommand{cmd}})
+func (s *source) submit(ctx context.Context, actAs []string, cmd ledger.EngineCommand, resT lf.Type, lookup func(string) *lf.Package) (*submitResult, error) {
+	res, err := s.node.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: actAs, Commands: []ledger.EngineCommand{cmd}})
 	if err != nil {
 		return nil, err
 	}
