@@ -89,9 +89,12 @@ func (n *Node) TransactionNodes(ctx context.Context, updateID string, parties []
 			}
 		}
 		src := &historicContracts{tx: t, pkgs: pkgs}
+		// The NoKey mode, which also allows the effectful rollbacks of
+		// transactions that Daml Script submitted (AllowEffectfulRollback):
+		// a transaction the stricter mode accepted runs the same in it.
 		var seed [32]byte
 		res, err := eng.Submit(ctx, engine.Submission{ActAs: e.ActAs, LedgerTime: engine.Timestamp(let.UnixMicro()),
-			Contracts: src, SubmissionSeed: seed, ParticipantID: n.participantID, ForbidEffectfulRollback: true}, cmds...)
+			Contracts: src, SubmissionSeed: seed, ParticipantID: n.participantID}, cmds...)
 		if err != nil {
 			return engineError(ctx, err)
 		}
