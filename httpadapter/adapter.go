@@ -67,6 +67,12 @@ type Options struct {
 	// "NA" body. For development servers only: the causes tell an attacker
 	// why a token was refused.
 	VerboseErrors bool
+
+	// Console serves the browser console (package console) under
+	// /console, authorized like the API; ConsoleToken, when set, is the
+	// token of browsers that have not logged in (see console_mount.go).
+	Console      bool
+	ConsoleToken string
 }
 
 // adapter holds what every handler needs.
@@ -120,7 +126,9 @@ func New(node *ledger.Node, opts Options) http.Handler {
 	} else {
 		a.log.Warn("httpadapter: no token verifier configured (auth mode none): every request acts as a participant admin")
 	}
-	return &handler{a: a, router: a.router(routes)}
+	h := &handler{a: a, router: a.router(routes)}
+	a.mountConsole(h.router, opts)
+	return h
 }
 
 // router builds the httprouter for a route table.

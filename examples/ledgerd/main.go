@@ -163,6 +163,8 @@ type config struct {
 	// DARs and init scripts (scripts.go).
 	dars        listFlag
 	initScripts listFlag
+	// The browser console (console.go).
+	console consoleConfig
 }
 
 // defaultDataDir is the default of -data (ledgerd and ledgerd token).
@@ -218,6 +220,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fixtureFlags(fs, &c)
 	scriptFlags(fs, &c)
+	consoleFlags(fs, &c.console)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -296,9 +299,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	if err != nil {
 		return err
 	}
-	handler := httpadapter.New(node, httpadapter.Options{Verifier: verifier, Logger: logger,
+	hopts := httpadapter.Options{Verifier: verifier, Logger: logger,
 		RequestTimeout: c.requestTimeout, MaxStreamIdleTimeout: c.maxStreamIdle, MaxWebSocketDuration: c.maxWebSocket,
-		VerboseErrors: c.verboseErrors})
+		VerboseErrors: c.verboseErrors}
+	c.console.apply(&hopts)
+	handler := httpadapter.New(node, hopts)
 	if c.verboseErrors {
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
@@ -320,6 +325,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	httpadapter.ServerTimeouts(srv)
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),
 		"synchronizers", node.Synchronizers(), "store", storeDesc(c))
+	c.console.banner(stdout, ln.Addr().String())
 	if token != "" {
 		fmt.Fprintf(stdout, "%s\nparticipant_admin token (valid 24h):\n%s\n", hint, token)
 	}

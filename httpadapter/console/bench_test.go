@@ -1,0 +1,69 @@
+package console
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// benchContracts is the size of the benchmark's ledger, and benchBatch
+// the creates per transaction.
+const benchContracts, benchBatch = 200_000, 20
+
+// BenchmarkPages renders the contracts and updates pages of a party on a
+// ledger of 200 000 active Ping contracts of that party (10 000
+// transactions of 20 creates), through the console's handler.
+func BenchmarkPages(b *testing.B) {
+	w := newWorld(b)
+	ctx := context.Background()
+	ping := w.tid("Canton.Internal.Ping", "Ping")
+	for i := 0; i < benchContracts/benchBatch; i++ {
+		cmds := make([]ledger.EngineCommand, benchBatch)
+		for j := range cmds {
+			cmds[j] = ledger.EngineCommand{Kind: ledger.EngineCreate, TemplateID: ping, CreateArgument: value.Record{RecordID: &ping,
+				Fields: []value.RecordField{{Label: "id", Value: value.Text("p" + strconv.Itoa(i*benchBatch+j))},
+					{Label: "initiator", Value: value.Party(w.alice)}, {Label: "responder", Value: value.Party(w.bob)}}}}
+		}
+		if _, err := w.node.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{w.alice}, Commands: cmds}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The baseline: the node's reads the two pages make, alone.
+	size := int32(50)
+	b.Run("node-contracts-page", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := w.node.ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: partyFormat(w.alice, "", nil), MaxPageSize: &size}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("node-updates-page", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := w.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: updateFormat(w.alice), DescendingOrder: true, MaxPageSize: &size}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	c := New(w.node, Options{})
+	for _, p := range []struct{ name, path string }{
+		{"contracts", "/console/contracts?party=" + url.QueryEscape(w.alice)},
+		{"updates", "/console/updates?party=" + url.QueryEscape(w.alice)},
+	} {
+		b.Run(p.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, p.path, nil)
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				c.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%s: %d", p.path, rec.Code)
+				}
+			}
+		})
+	}
+}
