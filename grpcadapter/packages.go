@@ -8,8 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// packageService is PackageService (without ListVettedPackages, not yet
-// mapped).
+// packageService is PackageService.
 type packageService struct {
 	ledgerv2.UnimplementedPackageServiceServer
 	a *Adapter
@@ -40,8 +39,9 @@ func (s *packageService) GetPackageStatus(ctx context.Context, req *ledgerv2.Get
 	return &ledgerv2.GetPackageStatusResponse{PackageStatus: ledgerv2.PackageStatus(ledgerv2.PackageStatus_value[res.PackageStatus])}, nil
 }
 
-// packageManagementService is PackageManagementService (without
-// ListKnownPackages and UpdateVettedPackages, not yet mapped).
+// packageManagementService is PackageManagementService, without
+// ListKnownPackages: the Node has no method for it yet (it answers
+// UNIMPLEMENTED).
 type packageManagementService struct {
 	admin.UnimplementedPackageManagementServiceServer
 	a *Adapter
