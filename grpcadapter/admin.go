@@ -11,8 +11,9 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// partyService is PartyManagementService (without the external-party
-// RPCs and UpdatePartyIdentityProviderId, not yet mapped).
+// partyService is PartyManagementService, without
+// UpdatePartyIdentityProviderId: the Node has no method for it yet (it
+// answers UNIMPLEMENTED).
 type partyService struct {
 	admin.UnimplementedPartyManagementServiceServer
 	a *Adapter
