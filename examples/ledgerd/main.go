@@ -163,6 +163,8 @@ type config struct {
 	// DARs and init scripts (scripts.go).
 	dars        listFlag
 	initScripts listFlag
+	// The gRPC Ledger API (grpc.go).
+	grpcAddr string
 }
 
 // defaultDataDir is the default of -data (ledgerd and ledgerd token).
@@ -218,6 +220,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fixtureFlags(fs, &c)
 	scriptFlags(fs, &c)
+	grpcFlags(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -302,6 +305,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	if c.verboseErrors {
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
+
+	stopGRPC, err := c.serveGRPC(node, verifier, logger)
+	if err != nil {
+		return err
+	}
+	defer stopGRPC()
 
 	served, stopMetrics, err := c.serveMetrics(node, handler, logger)
 	if err != nil {
