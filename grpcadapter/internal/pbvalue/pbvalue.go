@@ -277,8 +277,10 @@ func ToProtoAs(v value.Value, t lf.Type, lookup func(pkgID string) *lf.Package, 
 // LF type t (value.TypeValue): the result has Canton's canonical form —
 // type ids, labels and ranks set, numerics at their scale, maps sorted —
 // or the error is value.TypeValue's *value.Error, with its JSON-style path
-// and the kind the Node maps to a Canton code. Record fields are matched
-// by position, as in a value without labels.
+// and the kind the Node maps to a Canton code. As in Canton's
+// ValueTranslator, labelled record fields are matched by name (in any
+// order), unlabelled ones by position, and a missing optional field is
+// None.
 func FromProtoAs(v *ledgerv2.Value, t lf.Type, lookup func(pkgID string) *lf.Package) (value.Value, error) {
 	x, err := FromProto(v)
 	if err != nil {
