@@ -84,10 +84,14 @@ func TestGRPCurl(t *testing.T) {
 	if err != nil {
 		t.Fatalf("grpcurl list: %v\n%s", err, out)
 	}
-	for _, want := range []string{"com.daml.ledger.api.v2.VersionService", "com.daml.ledger.api.v2.admin.PartyManagementService", "com.daml.ledger.api.v2.testing.TimeService", "grpc.health.v1.Health"} {
+	for _, want := range []string{"com.daml.ledger.api.v2.VersionService", "com.daml.ledger.api.v2.admin.PartyManagementService", "grpc.health.v1.Health"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("grpcurl list lacks %s:\n%s", want, out)
 		}
+	}
+
+	if strings.Contains(out, "TimeService") {
+		t.Errorf("grpcurl list shows the TimeService of a node on wall-clock time:\n%s", out)
 	}
 
 	out, err = run(t, "-H", auth, addr, "com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion")

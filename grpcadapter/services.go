@@ -15,18 +15,23 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// services lists the Ledger API services the adapter serves.
+// services lists the Ledger API services the adapter serves. The testing
+// TimeService is there only on static time, as in Canton (ApiServices
+// registers ApiTimeService only with a static time backend).
 func (a *Adapter) services() []service {
-	return []service{
+	svcs := []service{
 		{&ledgerv2.VersionService_ServiceDesc, &versionService{a: a}},
 		{&ledgerv2.StateService_ServiceDesc, &stateService{a: a}},
 		{&ledgerv2.PackageService_ServiceDesc, &packageService{a: a}},
-		{&ledgertesting.TimeService_ServiceDesc, &timeService{a: a}},
 		{&admin.PartyManagementService_ServiceDesc, &partyService{a: a}},
 		{&admin.UserManagementService_ServiceDesc, &userService{a: a}},
 		{&admin.IdentityProviderConfigService_ServiceDesc, &idpService{a: a}},
 		{&admin.PackageManagementService_ServiceDesc, &packageManagementService{a: a}},
 	}
+	if a.node.StaticTime() {
+		svcs = append(svcs, service{&ledgertesting.TimeService_ServiceDesc, &timeService{a: a}})
+	}
+	return svcs
 }
 
 // versionService is VersionService.
@@ -108,7 +113,7 @@ func (s *stateService) GetLatestPrunedOffsets(ctx context.Context, _ *ledgerv2.G
 	}, nil
 }
 
-// timeService is the testing TimeService.
+// timeService is the testing TimeService (static time only).
 type timeService struct {
 	ledgertesting.UnimplementedTimeServiceServer
 	a *Adapter

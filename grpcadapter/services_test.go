@@ -440,6 +440,17 @@ func TestTimeService(t *testing.T) {
 	}
 }
 
+// TestNoTimeServiceOnWallClock: on wall-clock time there is no
+// TimeService, as in Canton: UNIMPLEMENTED.
+func TestNoTimeServiceOnWallClock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, grpcadapter.Options{})
+	_, err := ledgertesting.NewTimeServiceClient(e.conn).GetTime(as(e.admin), &ledgertesting.GetTimeRequest{})
+	if status.Code(err) != codes.Unimplemented {
+		t.Errorf("GetTime on wall-clock time: %v, want UNIMPLEMENTED", err)
+	}
+}
+
 // TestMessageSizeLimit: a request above Options.MaxInboundMessageSize is
 // refused by gRPC with RESOURCE_EXHAUSTED before the Node sees it.
 func TestMessageSizeLimit(t *testing.T) {
