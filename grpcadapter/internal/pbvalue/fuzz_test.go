@@ -17,7 +17,7 @@ import (
 // value. Nothing
 // panics, and an accepted value written back (ToProto) reads back the same.
 func FuzzFromProto(f *testing.F) {
-	for _, v := range typedValues(&testing.T{}) {
+	for _, v := range typedValues(f) {
 		b, err := value.EncodeProto(v)
 		if err != nil {
 			f.Fatal(err)

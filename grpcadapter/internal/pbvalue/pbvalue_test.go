@@ -110,7 +110,7 @@ var tValues = []string{
 
 func typeT(p *lf.Package) lf.Type { return value.TypeOf(p.ID, "Main", "T") }
 
-func typedValues(t *testing.T) []value.Value {
+func typedValues(t testing.TB) []value.Value {
 	t.Helper()
 	p := pkg(t)
 	var out []value.Value
