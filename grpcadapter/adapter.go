@@ -3,12 +3,14 @@ package grpcadapter
 import (
 	"context"
 	"log/slog"
+	"runtime/debug"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 )
@@ -106,12 +108,13 @@ func (a *Adapter) wrap(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 	d.Methods = make([]grpc.MethodDesc, len(desc.Methods))
 	for i, m := range desc.Methods {
 		h := m.Handler
-		d.Methods[i] = grpc.MethodDesc{MethodName: m.MethodName, Handler: func(srv any, ctx context.Context, dec func(any) error, next grpc.UnaryServerInterceptor) (any, error) {
+		d.Methods[i] = grpc.MethodDesc{MethodName: m.MethodName, Handler: func(srv any, ctx context.Context, dec func(any) error, next grpc.UnaryServerInterceptor) (resp any, err error) {
+			defer a.recoverTo(ctx, &err)
 			actx, err := a.authenticate(ctx)
 			if err != nil {
 				return nil, a.status(ctx, err)
 			}
-			resp, err := h(srv, actx, dec, next)
+			resp, err = h(srv, actx, dec, next)
 			if err != nil {
 				return nil, a.status(ctx, err)
 			}
@@ -121,7 +124,8 @@ func (a *Adapter) wrap(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 	d.Streams = make([]grpc.StreamDesc, len(desc.Streams))
 	for i, st := range desc.Streams {
 		h := st.Handler
-		st.Handler = func(srv any, ss grpc.ServerStream) error {
+		st.Handler = func(srv any, ss grpc.ServerStream) (err error) {
+			defer a.recoverTo(ss.Context(), &err)
 			actx, err := a.authenticate(ss.Context())
 			if err != nil {
 				return a.status(ss.Context(), err)
@@ -134,6 +138,18 @@ func (a *Adapter) wrap(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 		d.Streams[i] = st
 	}
 	return &d
+}
+
+// recoverTo turns a panic of a handler into the INTERNAL status of an
+// internal error (logged with its stack), instead of the end of the
+// process: grpc-go does not recover handler panics.
+func (a *Adapter) recoverTo(ctx context.Context, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	a.log.Error("grpcadapter: handler panic", "method", methodFrom(ctx), "panic", r, "stack", string(debug.Stack()))
+	*err = a.status(ctx, apierr.InternalError.New("panic: %v", r))
 }
 
 // authStream is a server stream whose context carries the caller's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -91,4 +92,53 @@ func (v fixedVerifier) Verify(_ context.Context, token string) (identity.Claims,
 		return c, nil
 	}
 	return identity.Claims{}, apierr.Unauthenticated.New("unknown token")
+}
+
+// panicHealth panics in both of its methods.
+type panicHealth struct {
+	healthpb.UnimplementedHealthServer
+}
+
+func (panicHealth) Check(context.Context, *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	panic("boom")
+}
+
+func (panicHealth) Watch(*healthpb.HealthCheckRequest, grpc.ServerStreamingServer[healthpb.HealthCheckResponse]) error {
+	panic("boom")
+}
+
+// TestHandlerPanics: a panicking handler, unary or streaming, answers
+// INTERNAL (redacted, as an internal error) and the server goes on.
+func TestHandlerPanics(t *testing.T) {
+	node, err := ledger.Open(ledger.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	a := New(node, Options{Logger: slog.New(slog.DiscardHandler)})
+	srv := grpc.NewServer()
+	srv.RegisterService(a.wrap(&healthpb.Health_ServiceDesc), panicHealth{})
+	lis := bufconn.Listen(1 << 16)
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Stop()
+	conn, err := grpc.NewClient("passthrough:///buf", grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := healthpb.NewHealthClient(conn)
+	for range 2 {
+		_, err := c.Check(context.Background(), &healthpb.HealthCheckRequest{})
+		if st, _ := status.FromError(err); st.Code() != codes.Internal || !strings.HasPrefix(st.Message(), redactedPrefix) {
+			t.Errorf("Check: %v, want a redacted INTERNAL", err)
+		}
+		s, err := c.Watch(context.Background(), &healthpb.HealthCheckRequest{})
+		if err == nil {
+			_, err = s.Recv()
+		}
+		if status.Code(err) != codes.Internal {
+			t.Errorf("Watch: %v, want INTERNAL", err)
+		}
+	}
 }
