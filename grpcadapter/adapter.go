@@ -4,10 +4,12 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -39,15 +41,32 @@ type Options struct {
 	// VerboseErrors sends security-sensitive errors to the client as they
 	// are instead of Canton's redacted status. For development only.
 	VerboseErrors bool
+	// PermitKeepAliveTime is the shortest interval between a client's
+	// keep-alive pings that the server tolerates (ServerOptions); a client
+	// pinging more often gets a GOAWAY "too_many_pings". Zero means
+	// DefaultPermitKeepAliveTime.
+	PermitKeepAliveTime time.Duration
 }
+
+// Canton's keep-alive defaults for the Ledger API server
+// (LedgerApiKeepAliveServerConfig): the server pings a connection idle
+// for KeepAliveTime and drops it when no answer comes within
+// KeepAliveTimeout; clients may ping every DefaultPermitKeepAliveTime
+// (grpc-go's own default is 5 minutes), during calls only.
+const (
+	KeepAliveTime              = 10 * time.Minute
+	KeepAliveTimeout           = 20 * time.Second
+	DefaultPermitKeepAliveTime = 10 * time.Second
+)
 
 // Adapter holds what every service needs. Build it with New.
 type Adapter struct {
-	node     *ledger.Node
-	verifier identity.Verifier
-	log      *slog.Logger
-	verbose  bool
-	maxRecv  int
+	node        *ledger.Node
+	verifier    identity.Verifier
+	log         *slog.Logger
+	verbose     bool
+	maxRecv     int
+	permitPings time.Duration
 }
 
 // New returns the adapter serving node.
@@ -59,6 +78,9 @@ func New(node *ledger.Node, opts Options) *Adapter {
 	if a.maxRecv <= 0 {
 		a.maxRecv = DefaultMaxInboundMessageSize
 	}
+	if a.permitPings = opts.PermitKeepAliveTime; a.permitPings <= 0 {
+		a.permitPings = DefaultPermitKeepAliveTime
+	}
 	if a.verifier != nil {
 		a.verifier = node.TokenVerifier(a.verifier)
 	} else {
@@ -68,9 +90,14 @@ func New(node *ledger.Node, opts Options) *Adapter {
 }
 
 // ServerOptions returns the options a server for the adapter should be
-// built with: the inbound message size limit.
+// built with: the inbound message size limit and Canton's keep-alive
+// parameters and policy.
 func (a *Adapter) ServerOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{grpc.MaxRecvMsgSize(a.maxRecv)}
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(a.maxRecv),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: KeepAliveTime, Timeout: KeepAliveTimeout}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: a.permitPings, PermitWithoutStream: false}),
+	}
 }
 
 // NewServer returns a gRPC server with ServerOptions (then extra) and
