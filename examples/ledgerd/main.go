@@ -165,6 +165,8 @@ type config struct {
 	initScripts listFlag
 	// The browser console (console.go).
 	console consoleConfig
+	// The gRPC Ledger API (grpc.go).
+	grpcAddr string
 }
 
 // defaultDataDir is the default of -data (ledgerd and ledgerd token).
@@ -221,6 +223,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fixtureFlags(fs, &c)
 	scriptFlags(fs, &c)
 	consoleFlags(fs, &c.console)
+	grpcFlags(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -307,6 +310,12 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	if c.verboseErrors {
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
+
+	stopGRPC, err := c.serveGRPC(node, verifier, logger)
+	if err != nil {
+		return err
+	}
+	defer stopGRPC()
 
 	served, stopMetrics, err := c.serveMetrics(node, handler, logger)
 	if err != nil {

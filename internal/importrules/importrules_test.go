@@ -21,7 +21,7 @@ const module = "github.com/ledgernode/ledgernode"
 
 // forbiddenForDaml are the module packages (with their subpackages) that
 // nothing under daml/ may depend on.
-var forbiddenForDaml = []string{"ledger", "identity", "vetting", "registry", "interactive", "httpadapter"}
+var forbiddenForDaml = []string{"ledger", "identity", "vetting", "registry", "interactive", "httpadapter", "grpcadapter"}
 
 // allowed are known violations, as import edges "from -> to" (module-relative
 // paths), that the rules let pass until they are fixed.
@@ -212,6 +212,19 @@ func TestOnlyExamplesImportHTTPAdapter(t *testing.T) {
 		}
 		if slices.ContainsFunc(moduleImports(p.Imports, p.TestImports, p.XTestImports), func(imp string) bool { return under(imp, "httpadapter") }) {
 			t.Errorf("%s imports httpadapter; only examples and ledger/ledgertest may", name)
+		}
+	}
+}
+
+// TestOnlyExamplesImportGRPCAdapter: grpcadapter is imported by
+// examples/..., ledger/ledgertest and grpcadapter's own packages only.
+func TestOnlyExamplesImportGRPCAdapter(t *testing.T) {
+	for name, p := range listPackages(t) {
+		if under(name, "examples") || name == "ledger/ledgertest" || under(name, "grpcadapter") {
+			continue
+		}
+		if slices.ContainsFunc(moduleImports(p.Imports, p.TestImports, p.XTestImports), func(imp string) bool { return under(imp, "grpcadapter") }) {
+			t.Errorf("%s imports grpcadapter; only examples and ledger/ledgertest may", name)
 		}
 	}
 }

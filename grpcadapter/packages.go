@@ -1,0 +1,68 @@
+package grpcadapter
+
+import (
+	"context"
+
+	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// packageService is PackageService.
+type packageService struct {
+	ledgerv2.UnimplementedPackageServiceServer
+	a *Adapter
+}
+
+func (s *packageService) ListPackages(ctx context.Context, _ *ledgerv2.ListPackagesRequest) (*ledgerv2.ListPackagesResponse, error) {
+	res, err := s.a.node.ListPackages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &ledgerv2.ListPackagesResponse{PackageIds: res.PackageIDs}, nil
+}
+
+func (s *packageService) GetPackage(ctx context.Context, req *ledgerv2.GetPackageRequest) (*ledgerv2.GetPackageResponse, error) {
+	res, err := s.a.node.GetPackage(ctx, req.GetPackageId())
+	if err != nil {
+		return nil, err
+	}
+	// SHA256 is the only hash function (HASH_FUNCTION_SHA256 = 0).
+	return &ledgerv2.GetPackageResponse{HashFunction: ledgerv2.HashFunction_HASH_FUNCTION_SHA256, ArchivePayload: res.Payload, Hash: res.Hash}, nil
+}
+
+func (s *packageService) GetPackageStatus(ctx context.Context, req *ledgerv2.GetPackageStatusRequest) (*ledgerv2.GetPackageStatusResponse, error) {
+	res, err := s.a.node.PackageStatus(ctx, req.GetPackageId())
+	if err != nil {
+		return nil, err
+	}
+	return &ledgerv2.GetPackageStatusResponse{PackageStatus: ledgerv2.PackageStatus(ledgerv2.PackageStatus_value[res.PackageStatus])}, nil
+}
+
+// packageManagementService is PackageManagementService, without
+// ListKnownPackages: the Node has no method for it yet (it answers
+// UNIMPLEMENTED).
+type packageManagementService struct {
+	admin.UnimplementedPackageManagementServiceServer
+	a *Adapter
+}
+
+func (s *packageManagementService) UploadDarFile(ctx context.Context, req *admin.UploadDarFileRequest) (*admin.UploadDarFileResponse, error) {
+	// VETTING_CHANGE_UNSPECIFIED vets, as VET_ALL_PACKAGES does.
+	_, err := s.a.node.UploadDAR(ctx, ledger.UploadDARRequest{
+		DAR:            req.GetDarFile(),
+		DontVet:        req.GetVettingChange() == admin.UploadDarFileRequest_VETTING_CHANGE_DONT_VET_ANY_PACKAGES,
+		SynchronizerID: req.GetSynchronizerId(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &admin.UploadDarFileResponse{}, nil
+}
+
+func (s *packageManagementService) ValidateDarFile(ctx context.Context, req *admin.ValidateDarFileRequest) (*admin.ValidateDarFileResponse, error) {
+	if _, err := s.a.node.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: req.GetDarFile(), SynchronizerID: req.GetSynchronizerId()}); err != nil {
+		return nil, err
+	}
+	return &admin.ValidateDarFileResponse{}, nil
+}

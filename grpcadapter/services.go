@@ -1,0 +1,153 @@
+package grpcadapter
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
+	ledgertesting "github.com/ledgernode/ledgernode/grpcadapter/pb/v2/testing"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// services lists the Ledger API services the adapter serves. The testing
+// TimeService is there only on static time, as in Canton (ApiServices
+// registers ApiTimeService only with a static time backend).
+func (a *Adapter) services() []service {
+	svcs := []service{
+		{&ledgerv2.VersionService_ServiceDesc, &versionService{a: a}},
+		{&ledgerv2.StateService_ServiceDesc, &stateService{a: a}},
+		{&ledgerv2.PackageService_ServiceDesc, &packageService{a: a}},
+		{&admin.PartyManagementService_ServiceDesc, &partyService{a: a}},
+		{&admin.UserManagementService_ServiceDesc, &userService{a: a}},
+		{&admin.IdentityProviderConfigService_ServiceDesc, &idpService{a: a}},
+		{&admin.PackageManagementService_ServiceDesc, &packageManagementService{a: a}},
+	}
+	if a.node.StaticTime() {
+		svcs = append(svcs, service{&ledgertesting.TimeService_ServiceDesc, &timeService{a: a}})
+	}
+	return svcs
+}
+
+// versionService is VersionService.
+type versionService struct {
+	ledgerv2.UnimplementedVersionServiceServer
+	a *Adapter
+}
+
+func (s *versionService) GetLedgerApiVersion(ctx context.Context, _ *ledgerv2.GetLedgerApiVersionRequest) (*ledgerv2.GetLedgerApiVersionResponse, error) {
+	v, err := s.a.node.Version(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f := v.Features
+	return &ledgerv2.GetLedgerApiVersionResponse{
+		Version: v.Version,
+		Features: &ledgerv2.FeaturesDescriptor{
+			Experimental: &ledgerv2.ExperimentalFeatures{
+				StaticTime:               &ledgerv2.ExperimentalStaticTime{Supported: f.Experimental.StaticTime.Supported},
+				CommandInspectionService: &ledgerv2.ExperimentalCommandInspectionService{Supported: f.Experimental.CommandInspectionService.Supported},
+			},
+			UserManagement: &ledgerv2.UserManagementFeature{
+				Supported:        f.UserManagement.Supported,
+				MaxRightsPerUser: f.UserManagement.MaxRightsPerUser,
+				MaxUsersPageSize: f.UserManagement.MaxUsersPageSize,
+			},
+			PartyManagement: &ledgerv2.PartyManagementFeature{MaxPartiesPageSize: f.PartyManagement.MaxPartiesPageSize},
+			OffsetCheckpoint: &ledgerv2.OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: &durationpb.Duration{
+				Seconds: f.OffsetCheckpoint.MaxOffsetCheckpointEmissionDelay.Seconds,
+				Nanos:   f.OffsetCheckpoint.MaxOffsetCheckpointEmissionDelay.Nanos,
+			}},
+			PackageFeature: &ledgerv2.PackageFeature{MaxVettedPackagesPageSize: f.PackageFeature.MaxVettedPackagesPageSize},
+		},
+	}, nil
+}
+
+// stateService is StateService's RPCs that read no contracts.
+type stateService struct {
+	ledgerv2.UnimplementedStateServiceServer
+	a *Adapter
+}
+
+func (s *stateService) GetLedgerEnd(ctx context.Context, _ *ledgerv2.GetLedgerEndRequest) (*ledgerv2.GetLedgerEndResponse, error) {
+	end, err := s.a.node.LedgerEnd(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &ledgerv2.GetLedgerEndResponse{Offset: end.Offset}, nil
+}
+
+func (s *stateService) GetConnectedSynchronizers(ctx context.Context, req *ledgerv2.GetConnectedSynchronizersRequest) (*ledgerv2.GetConnectedSynchronizersResponse, error) {
+	res, err := s.a.node.ConnectedSynchronizers(ctx, ledger.ConnectedSynchronizersRequest{
+		Party:              req.GetParty(),
+		ParticipantID:      req.GetParticipantId(),
+		IdentityProviderID: req.GetIdentityProviderId(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &ledgerv2.GetConnectedSynchronizersResponse{}
+	for _, c := range res.ConnectedSynchronizers {
+		out.ConnectedSynchronizers = append(out.ConnectedSynchronizers, &ledgerv2.GetConnectedSynchronizersResponse_ConnectedSynchronizer{
+			SynchronizerAlias: c.SynchronizerAlias,
+			SynchronizerId:    c.SynchronizerID,
+			Permission:        ledgerv2.ParticipantPermission(ledgerv2.ParticipantPermission_value[c.Permission]),
+		})
+	}
+	return out, nil
+}
+
+func (s *stateService) GetLatestPrunedOffsets(ctx context.Context, _ *ledgerv2.GetLatestPrunedOffsetsRequest) (*ledgerv2.GetLatestPrunedOffsetsResponse, error) {
+	res, err := s.a.node.LatestPrunedOffsets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &ledgerv2.GetLatestPrunedOffsetsResponse{
+		ParticipantPrunedUpToInclusive:          res.ParticipantPrunedUpToInclusive,
+		AllDivulgedContractsPrunedUpToInclusive: res.AllDivulgedContractsPrunedUpToInclusive,
+	}, nil
+}
+
+// timeService is the testing TimeService (static time only).
+type timeService struct {
+	ledgertesting.UnimplementedTimeServiceServer
+	a *Adapter
+}
+
+func (s *timeService) GetTime(ctx context.Context, _ *ledgertesting.GetTimeRequest) (*ledgertesting.GetTimeResponse, error) {
+	t, err := s.a.node.Time(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &ledgertesting.GetTimeResponse{CurrentTime: timestamppb.New(t)}, nil
+}
+
+func (s *timeService) SetTime(ctx context.Context, req *ledgertesting.SetTimeRequest) (*emptypb.Empty, error) {
+	// The Node takes the times in their RFC 3339 form (a missing one is
+	// "", MISSING_FIELD), the request of its JSON twin.
+	err := s.a.node.SetTimeFrom(ctx, ledger.SetTimeRequest{
+		CurrentTime: timeString(req.GetCurrentTime()),
+		NewTime:     timeString(req.GetNewTime()),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &emptypb.Empty{}, nil
+}
+
+// timeString is ts in RFC 3339 with nanoseconds, "" when absent.
+func timeString(ts *timestamppb.Timestamp) string {
+	if ts == nil {
+		return ""
+	}
+	return ts.AsTime().UTC().Format(time.RFC3339Nano)
+}
+
+// missingField is Canton's MISSING_FIELD for an absent message field
+// (FieldValidator.requirePresence).
+func missingField(name string) error { return apierr.MissingField.New("%s", name) }
