@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"time"
@@ -29,15 +31,15 @@ func grpcFlags(fs *flag.FlagSet, c *config) {
 const grpcShutdownGrace = 30 * time.Second
 
 // serveGRPC starts the gRPC Ledger API on -grpc-addr (nothing for "off")
-// and returns the function that stops it: a graceful stop, then a hard
-// one after grpcShutdownGrace.
-func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger *slog.Logger) (stop func(), err error) {
+// and returns the address it listens on ("" for "off") and the function
+// that stops it: a graceful stop, then a hard one after grpcShutdownGrace.
+func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger *slog.Logger) (addr string, stop func(), err error) {
 	if c.grpcAddr == "off" {
-		return func() {}, nil
+		return "", func() {}, nil
 	}
 	ln, err := net.Listen("tcp", c.grpcAddr)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	srv := grpcadapter.New(node, grpcadapter.Options{Verifier: verifier, Logger: logger, VerboseErrors: c.verboseErrors}).NewServer()
 	done := make(chan struct{})
@@ -48,7 +50,7 @@ func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger 
 		}
 	}()
 	logger.Info("ledgerd serving gRPC", "addr", ln.Addr().String())
-	return func() {
+	return ln.Addr().String(), func() {
 		ctx, cancel := context.WithTimeout(context.Background(), grpcShutdownGrace)
 		defer cancel()
 		stopped := make(chan struct{})
@@ -60,4 +62,11 @@ func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger 
 		}
 		<-done
 	}, nil
+}
+
+// grpcBanner prints the gRPC Ledger API's address (nothing when it is off).
+func grpcBanner(w io.Writer, addr string) {
+	if addr != "" {
+		fmt.Fprintf(w, "gRPC Ledger API: %s\n", addr)
+	}
 }

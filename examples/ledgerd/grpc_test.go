@@ -40,6 +40,9 @@ func TestGRPCAddr(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no gRPC address in the log:\n%s", logs.String())
 	}
+	if want := "gRPC Ledger API: " + m[1] + "\n"; !strings.Contains(s.out.String(), want) {
+		t.Errorf("the banner has no %q:\n%s", want, s.out.String())
+	}
 	conn, err := grpc.NewClient(m[1], grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)

@@ -311,7 +311,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
 
-	stopGRPC, err := c.serveGRPC(node, verifier, logger)
+	grpcAddr, stopGRPC, err := c.serveGRPC(node, verifier, logger)
 	if err != nil {
 		return err
 	}
@@ -334,6 +334,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	httpadapter.ServerTimeouts(srv)
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),
 		"synchronizers", node.Synchronizers(), "store", storeDesc(c))
+	grpcBanner(stdout, grpcAddr)
 	c.console.banner(stdout, ln.Addr().String())
 	if token != "" {
 		fmt.Fprintf(stdout, "%s\nparticipant_admin token (valid 24h):\n%s\n", hint, token)
