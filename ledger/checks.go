@@ -40,7 +40,7 @@ import (
 var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
 
 // wellFormedCommandList checks each command of a list at prefix.
-func wellFormedCommandList(cmds []Command, prefix string) error {
+func wellFormedCommandList(cmds []JsCommand, prefix string) error {
 	for i, cmd := range cmds {
 		at := fmt.Sprintf("%scommands[%d]", prefix, i)
 		switch n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,

@@ -24,47 +24,47 @@ import (
 // command that names none (Canton's max-deduplication-duration).
 const DefaultMaxDeduplicationDuration = 7 * 24 * time.Hour
 
-// CreateCommand creates a contract of a template ("pkg:Module:Entity" or
+// JsCreateCommand creates a contract of a template ("pkg:Module:Entity" or
 // "#package-name:Module:Entity").
-type CreateCommand struct {
+type JsCreateCommand struct {
 	TemplateID      string          `json:"templateId"`
 	CreateArguments json.RawMessage `json:"createArguments"`
 }
 
-// ExerciseCommand exercises a choice on a contract.
-type ExerciseCommand struct {
+// JsExerciseCommand exercises a choice on a contract.
+type JsExerciseCommand struct {
 	TemplateID     string          `json:"templateId"`
 	ContractID     string          `json:"contractId"`
 	Choice         string          `json:"choice"`
 	ChoiceArgument json.RawMessage `json:"choiceArgument"`
 }
 
-// CreateAndExerciseCommand creates a contract and exercises a choice on it.
-type CreateAndExerciseCommand struct {
+// JsCreateAndExerciseCommand creates a contract and exercises a choice on it.
+type JsCreateAndExerciseCommand struct {
 	TemplateID      string          `json:"templateId"`
 	CreateArguments json.RawMessage `json:"createArguments"`
 	Choice          string          `json:"choice"`
 	ChoiceArgument  json.RawMessage `json:"choiceArgument"`
 }
 
-// ExerciseByKeyCommand exercises a choice on the newest active contract
+// JsExerciseByKeyCommand exercises a choice on the newest active contract
 // with a key (LF 2.3 keys; a template without a key is refused with
 // COMMAND_PREPROCESSING_FAILED).
-type ExerciseByKeyCommand struct {
+type JsExerciseByKeyCommand struct {
 	TemplateID     string          `json:"templateId"`
 	ContractKey    json.RawMessage `json:"contractKey"`
 	Choice         string          `json:"choice"`
 	ChoiceArgument json.RawMessage `json:"choiceArgument"`
 }
 
-// Command is one command: {"CreateCommand": {…}} and so on (no value
+// JsCommand is one command: {"CreateCommand": {…}} and so on (no value
 // layer). Exactly one variant must be set: a submission whose command has
 // none or several is refused (apierr.Malformed) before anything else.
-type Command struct {
-	CreateCommand            *CreateCommand            `json:"CreateCommand,omitempty"`
-	ExerciseCommand          *ExerciseCommand          `json:"ExerciseCommand,omitempty"`
-	CreateAndExerciseCommand *CreateAndExerciseCommand `json:"CreateAndExerciseCommand,omitempty"`
-	ExerciseByKeyCommand     *ExerciseByKeyCommand     `json:"ExerciseByKeyCommand,omitempty"`
+type JsCommand struct {
+	CreateCommand            *JsCreateCommand            `json:"CreateCommand,omitempty"`
+	ExerciseCommand          *JsExerciseCommand          `json:"ExerciseCommand,omitempty"`
+	CreateAndExerciseCommand *JsCreateAndExerciseCommand `json:"CreateAndExerciseCommand,omitempty"`
+	ExerciseByKeyCommand     *JsExerciseByKeyCommand     `json:"ExerciseByKeyCommand,omitempty"`
 }
 
 // DeduplicationPeriod is {"DeduplicationDuration": {"value": Duration}},
@@ -85,21 +85,21 @@ type DeduplicationPeriod struct {
 // so any positive value is met; zero or less is refused with
 // INVALID_ARGUMENT, as Canton does.
 type JsCommands struct {
-	Commands                     []Command             `json:"commands"`
-	CommandID                    string                `json:"commandId"`
-	ActAs                        []string              `json:"actAs"`
-	UserID                       string                `json:"userId"`
-	ReadAs                       []string              `json:"readAs"`
-	WorkflowID                   string                `json:"workflowId"`
-	DeduplicationPeriod          *DeduplicationPeriod  `json:"deduplicationPeriod"`
-	MinLedgerTimeAbs             *string               `json:"minLedgerTimeAbs"`
-	MinLedgerTimeRel             *Duration             `json:"minLedgerTimeRel"`
-	SubmissionID                 string                `json:"submissionId"`
-	DisclosedContracts           []DisclosedContract   `json:"disclosedContracts"`
-	SynchronizerID               string                `json:"synchronizerId"`
-	PackageIDSelectionPreference []string              `json:"packageIdSelectionPreference"`
-	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
-	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
+	Commands                     []JsCommand             `json:"commands"`
+	CommandID                    string                  `json:"commandId"`
+	ActAs                        []string                `json:"actAs"`
+	UserID                       string                  `json:"userId"`
+	ReadAs                       []string                `json:"readAs"`
+	WorkflowID                   string                  `json:"workflowId"`
+	DeduplicationPeriod          *DeduplicationPeriod    `json:"deduplicationPeriod"`
+	MinLedgerTimeAbs             *string                 `json:"minLedgerTimeAbs"`
+	MinLedgerTimeRel             *Duration               `json:"minLedgerTimeRel"`
+	SubmissionID                 string                  `json:"submissionId"`
+	DisclosedContracts           []JsDisclosedContract   `json:"disclosedContracts"`
+	SynchronizerID               string                  `json:"synchronizerId"`
+	PackageIDSelectionPreference []string                `json:"packageIdSelectionPreference"`
+	PrefetchContractKeys         []JsPrefetchContractKey `json:"prefetchContractKeys"`
+	TapsMaxPasses                *int32                  `json:"tapsMaxPasses"`
 
 	change    string                      // changeKey's cache
 	disclosed map[string]*tx.ContractBlob // disclosedBlobs' cache

@@ -86,7 +86,7 @@ func (n *Node) contractBlob(c *txNode) string {
 // decodeDisclosed decodes a submission's disclosed contracts (the field
 // paths in errors start with prefix): each blob must decode and name the
 // contract id and template the entry names, when it names them.
-func decodeDisclosed(dcs []DisclosedContract, prefix string) (map[string]*tx.ContractBlob, error) {
+func decodeDisclosed(dcs []JsDisclosedContract, prefix string) (map[string]*tx.ContractBlob, error) {
 	if len(dcs) == 0 {
 		return nil, nil
 	}

@@ -31,9 +31,9 @@ func testBlob(t *testing.T, cid value.ContractID) string {
 // the synchronizer of every entry.
 func TestDisclosedBlobsDecodedOnce(t *testing.T) {
 	cid := value.ContractID("00" + strings.Repeat("1", 64) + "ca121220" + strings.Repeat("ab", 32)) // a committed ca12 id
-	good := DisclosedContract{ContractID: string(cid), CreatedEventBlob: testBlob(t, cid)}
+	good := JsDisclosedContract{ContractID: string(cid), CreatedEventBlob: testBlob(t, cid)}
 
-	c := &JsCommands{DisclosedContracts: []DisclosedContract{good}}
+	c := &JsCommands{DisclosedContracts: []JsDisclosedContract{good}}
 	if err := checkJsCommandFields(c, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +49,12 @@ func TestDisclosedBlobsDecodedOnce(t *testing.T) {
 		t.Errorf("disclosedSet decoded the blob again (%p), want checkJsCommandFields' decoding (%p)", got[string(cid)], first[string(cid)])
 	}
 
-	other := &JsCommands{DisclosedContracts: []DisclosedContract{{ContractID: good.ContractID, CreatedEventBlob: good.CreatedEventBlob, SynchronizerID: "sync-2"}}}
+	other := &JsCommands{DisclosedContracts: []JsDisclosedContract{{ContractID: good.ContractID, CreatedEventBlob: good.CreatedEventBlob, SynchronizerID: "sync-2"}}}
 	if _, err := (&pkgView{}).disclosedSet(other, "sync-1", ""); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("disclosed contract of another synchronizer: %v, want INVALID_ARGUMENT", err)
 	}
 
-	bad := &JsCommands{DisclosedContracts: []DisclosedContract{{CreatedEventBlob: "!"}}}
+	bad := &JsCommands{DisclosedContracts: []JsDisclosedContract{{CreatedEventBlob: "!"}}}
 	for range 2 {
 		if err := checkJsCommandFields(bad, "commands."); !errors.Is(err, apierr.InvalidArgument) {
 			t.Errorf("invalid blob: %v, want INVALID_ARGUMENT", err)

@@ -88,7 +88,7 @@ func ExampleNode_SubmitAndWait() {
 
 	args, _ := json.Marshal(map[string]string{"owner": alice, "text": "hello"})
 	cmds := ledger.JsCommands{CommandID: "note-1", UserID: "app", ActAs: []string{alice},
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: template, CreateArguments: args}}}}
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}
 	resp, err := node.SubmitAndWait(ctx, cmds)
 	if err != nil {
 		panic(err)
@@ -114,7 +114,7 @@ func ExampleNode_Updates() {
 	for i := range 3 {
 		args, _ := json.Marshal(map[string]string{"owner": alice, "text": fmt.Sprint("note ", i)})
 		if _, err := node.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("note-", i), ActAs: []string{alice},
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: template, CreateArguments: args}}}}); err != nil {
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}); err != nil {
 			panic(err)
 		}
 	}

@@ -23,21 +23,21 @@ import (
 // JsPrepareSubmissionRequest is the body of
 // POST /v2/interactive-submission/prepare.
 type JsPrepareSubmissionRequest struct {
-	UserID                       string                `json:"userId"`
-	CommandID                    string                `json:"commandId"`
-	Commands                     []Command             `json:"commands"`
-	MinLedgerTime                *MinLedgerTime        `json:"minLedgerTime,omitempty"`
-	ActAs                        []string              `json:"actAs"`
-	ReadAs                       []string              `json:"readAs"`
-	DisclosedContracts           []DisclosedContract   `json:"disclosedContracts"`
-	SynchronizerID               string                `json:"synchronizerId"`
-	PackageIDSelectionPreference []string              `json:"packageIdSelectionPreference"`
-	VerboseHashing               bool                  `json:"verboseHashing"`
-	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
-	MaxRecordTime                *string               `json:"maxRecordTime"`
-	EstimateTrafficCost          *CostEstimationHints  `json:"estimateTrafficCost,omitempty"`
-	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
-	HashingSchemeVersion         string                `json:"hashingSchemeVersion"`
+	UserID                       string                  `json:"userId"`
+	CommandID                    string                  `json:"commandId"`
+	Commands                     []JsCommand             `json:"commands"`
+	MinLedgerTime                *MinLedgerTime          `json:"minLedgerTime,omitempty"`
+	ActAs                        []string                `json:"actAs"`
+	ReadAs                       []string                `json:"readAs"`
+	DisclosedContracts           []JsDisclosedContract   `json:"disclosedContracts"`
+	SynchronizerID               string                  `json:"synchronizerId"`
+	PackageIDSelectionPreference []string                `json:"packageIdSelectionPreference"`
+	VerboseHashing               bool                    `json:"verboseHashing"`
+	PrefetchContractKeys         []JsPrefetchContractKey `json:"prefetchContractKeys"`
+	MaxRecordTime                *string                 `json:"maxRecordTime"`
+	EstimateTrafficCost          *CostEstimationHints    `json:"estimateTrafficCost,omitempty"`
+	TapsMaxPasses                *int32                  `json:"tapsMaxPasses"`
+	HashingSchemeVersion         string                  `json:"hashingSchemeVersion"`
 }
 
 // JsPrepareSubmissionResponse is the prepared transaction and its hash.

@@ -88,7 +88,7 @@ type EngineSubmission struct {
 	// DisclosedContracts are contracts the submitters may use without
 	// being stakeholders, as in JsCommands (their createdEventBlob,
 	// base64).
-	DisclosedContracts []DisclosedContract
+	DisclosedContracts []JsDisclosedContract
 }
 
 // EngineSubmissionResult is a committed EngineSubmission.

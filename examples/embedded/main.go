@@ -47,7 +47,7 @@ func run(ctx context.Context) error {
 	for i := range 3 {
 		args, _ := json.Marshal(map[string]string{"owner": party, "text": fmt.Sprintf("note %d", i)})
 		resp, err := node.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("note-%d", i), ActAs: []string{party},
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#demo:Main:Note", CreateArguments: args}}}})
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#demo:Main:Note", CreateArguments: args}}}})
 		if err != nil {
 			return err
 		}

@@ -76,10 +76,10 @@ func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 
 // disclosedContracts renders a script's disclosures as the Ledger API's
 // disclosed contracts (the blob base64).
-func disclosedContracts(ds []script.Disclosure) []ledger.DisclosedContract {
-	var out []ledger.DisclosedContract
+func disclosedContracts(ds []script.Disclosure) []ledger.JsDisclosedContract {
+	var out []ledger.JsDisclosedContract
 	for _, d := range ds {
-		out = append(out, ledger.DisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+		out = append(out, ledger.JsDisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
 	}
 	return out
 }
