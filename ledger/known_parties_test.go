@@ -66,10 +66,10 @@ type submitEntry struct {
 }
 
 // submitEntries are the paths of a submission: the command service's
-// four, interactive prepare and Daml Script's SubmitEngineCommands.
+// four, interactive prepare and the typed Submit (Daml Script's).
 var submitEntries = []submitEntry{
 	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.Submit(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := o.n.SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWait", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
@@ -89,11 +89,10 @@ var submitEntries = []submitEntry{
 		_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
-	{name: "SubmitEngineCommands", run: func(ctx context.Context, o *observedNode, _, actAs, owner, watcher string) error {
-		tmpl := o.tmpl
-		arg := value.Record{RecordID: &tmpl, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)}, {Label: "watcher", Value: value.Party(watcher)}}}
-		_, err := o.n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{actAs},
-			Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: tmpl, CreateArgument: arg}}})
+	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
+		arg := value.Record{Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)}, {Label: "watcher", Value: value.Party(watcher)}}}
+		_, err := o.n.Submit(ctx, ledger.Commands{CommandID: cmdID, ActAs: []string{actAs},
+			Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByID(o.tmpl), Arguments: arg}}})
 		return err
 	}},
 }

@@ -121,8 +121,10 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if len(c.Commands) == 0 {
 		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("commands")
 	}
-	if err := checkTapsMaxPasses(req.TapsMaxPasses); err != nil {
-		return JsPrepareSubmissionResponse{}, err
+	if req.TapsMaxPasses != nil {
+		if err := checkTapsMaxPasses(int64(*req.TapsMaxPasses)); err != nil {
+			return JsPrepareSubmissionResponse{}, err
+		}
 	}
 	scheme := interactive.HashingSchemeVersionV2
 	if req.HashingSchemeVersion != "" {
@@ -150,7 +152,17 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
-	pt, err := n.prepareOnEngine(ctx, &c, sync, newUUID(), maxRecordTime)
+	// The commands in Go types (jsoncommands.go), interpreted as a
+	// submission's.
+	sub, err := jsonFields(&c, "")
+	if err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	sub.sync = sync
+	if err := n.jsonArguments(ctx, sub, c.Commands, false); err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	pt, err := n.prepareOnEngine(ctx, sub, newUUID(), maxRecordTime)
 	if err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}

@@ -23,7 +23,7 @@ func TestTapsMaxPassesRefused(t *testing.T) {
 		run  func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error
 	}{
 		{"Submit", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.Submit(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
+			_, err := o.n.SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
 				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
