@@ -301,16 +301,18 @@ func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interf
 	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
 		return nil, pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(ref))
 	}
-	return v.resolveIdentifier(id, path, pref, interfaces)
+	return v.resolveIdentifier(id, func() string { return path }, pref, interfaces)
 }
 
 // resolveIdentifier resolves a split template or interface reference: its
 // parts must be valid; a package id must be known and vetted on the
 // synchronizer; a #package-name resolves to the preferred package of that
 // name, else to the newest vetted version.
-func (v *pkgView) resolveIdentifier(id lf.Identifier, path string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+//
+// path names the reference in errors (built only for one).
+func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
 	if err := id.Validate(); err != nil {
-		return nil, pathErr(apierr.InvalidField, path, "%v", err)
+		return nil, pathErr(apierr.InvalidField, path(), "%v", err)
 	}
 	var pkg *lf.Package
 	if id.ByName() {

@@ -50,15 +50,20 @@ func (n *Node) commandsFromJSON(ctx context.Context, c *JsCommands, prefix strin
 // jsonFields converts the fields of a JsCommands; its commands are left
 // nil (one per JsCommand) for jsonArguments.
 func jsonFields(c *JsCommands, prefix string) (*submission, error) {
-	cmds := &Commands{Commands: make([]Command, len(c.Commands)), ActAs: c.ActAs, ReadAs: c.ReadAs, UserID: c.UserID,
-		CommandID: c.CommandID, WorkflowID: c.WorkflowID, SubmissionID: c.SubmissionID, SynchronizerID: c.SynchronizerID,
-		PackageIDSelectionPreference: c.PackageIDSelectionPreference}
 	dcs, written, err := jsonDisclosed(c.DisclosedContracts, prefix)
 	if err != nil {
 		return nil, err
 	}
-	cmds.DisclosedContracts = dcs
-	s := newSubmission(cmds, nil)
+	// The submission and its Commands in one allocation.
+	s := &struct {
+		submission
+		cmds Commands
+	}{}
+	cmds := &s.cmds
+	*cmds = Commands{Commands: make([]Command, len(c.Commands)), ActAs: c.ActAs, ReadAs: c.ReadAs, UserID: c.UserID,
+		CommandID: c.CommandID, WorkflowID: c.WorkflowID, SubmissionID: c.SubmissionID, SynchronizerID: c.SynchronizerID,
+		PackageIDSelectionPreference: c.PackageIDSelectionPreference, DisclosedContracts: dcs}
+	s.c, s.mode = cmds, nuckMode
 	if s.disclosed, err = decodeDisclosedRefs(dcs, prefix, written); err != nil {
 		return nil, err
 	}
@@ -80,7 +85,7 @@ func jsonFields(c *JsCommands, prefix string) (*submission, error) {
 		v := int(*c.TapsMaxPasses)
 		cmds.TapsMaxPasses = &v
 	}
-	return s, nil
+	return &s.submission, nil
 }
 
 // jsonMinLedgerTime converts minLedgerTimeAbs (an RFC 3339 timestamp; ""
@@ -155,9 +160,10 @@ func jsonDisclosed(js []JsDisclosedContract, prefix string) ([]DisclosedContract
 	return out, written, nil
 }
 
-// jsonArguments converts the commands of a JsCommands into s's Commands,
-// on a read snapshot: each command's template reference resolves in the
-// synchronizer's package view with the submission's package preference,
+// jsonArguments converts the commands of a JsCommands into s's Commands:
+// each command's template reference resolves in the synchronizer's
+// package view (the cached one, else one read on a snapshot) with the
+// submission's package preference,
 // and its arguments are decoded from Daml JSON against that package's
 // types (COMMAND_PREPROCESSING_FAILED and friends through damlError,
 // their paths those of the request). The package ids are kept with s
@@ -173,7 +179,32 @@ func (n *Node) jsonArguments(ctx context.Context, s *submission, js []JsCommand,
 			return err
 		}
 	}
-	typedAt := make([]string, len(js))
+	s.typedAt = make([]string, len(js))
+	convert := func(pkgs *pkgView) error {
+		pref, err := pkgs.preference(s.c.PackageIDSelectionPreference)
+		if err != nil {
+			return err
+		}
+		for i, c := range js {
+			cmd, pid, err := pkgs.jsonCommand(c, pref, fmt.Sprintf("commands[%d]", i))
+			if err != nil {
+				return err
+			}
+			s.c.Commands[i], s.typedAt[i] = cmd, pid
+		}
+		return nil
+	}
+	// The package view cached between commits is current: no snapshot is
+	// needed but to check a failed command for a duplicate.
+	if pkgs, _ := n.views.current(sync); pkgs != nil {
+		err := convert(pkgs)
+		if err != nil && submitting {
+			if dup := n.st.View(func(r *store.Reader) error { return n.checkDuplicate(store.ReadOnlyTx(r), s, n.now()) }); dup != nil {
+				return storeErr(dup)
+			}
+		}
+		return err
+	}
 	err := n.st.View(func(r *store.Reader) (err error) {
 		t := store.ReadOnlyTx(r)
 		if submitting {
@@ -189,24 +220,9 @@ func (n *Node) jsonArguments(ctx context.Context, s *submission, js []JsCommand,
 		if err != nil {
 			return err
 		}
-		pref, err := pkgs.preference(s.c.PackageIDSelectionPreference)
-		if err != nil {
-			return err
-		}
-		for i, c := range js {
-			cmd, pid, err := pkgs.jsonCommand(c, pref, fmt.Sprintf("commands[%d]", i))
-			if err != nil {
-				return err
-			}
-			s.c.Commands[i], typedAt[i] = cmd, pid
-		}
-		return nil
+		return convert(pkgs)
 	})
-	if err != nil {
-		return storeErr(err)
-	}
-	s.typedAt = typedAt
-	return nil
+	return storeErr(err)
 }
 
 // jsonCommand converts one command at path; it returns the package id

@@ -457,42 +457,37 @@ func commandVariant(c Command) string {
 // typedCommands builds the engine's update values of a submission's
 // commands for a package view and preference: each template reference
 // is resolved (resolveRef), and each argument typed against the resolved
-// package's types (typeArgument), as Canton's CommandPreprocessor
+// package's types (argTyper.arg), as Canton's CommandPreprocessor
 // translates the commands of a Ledger API submission.
 func typedCommands(s *submission) buildCommands {
 	return func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
 		out := make([]engine.Value, 0, len(s.c.Commands))
 		for i, c := range s.c.Commands {
-			typedAt := ""
+			a := argTyper{eng: eng, pkgs: pkgs, pref: pref, p: cmdPath{i: i, variant: commandVariant(c)}}
 			if i < len(s.typedAt) {
-				typedAt = s.typedAt[i]
+				a.typedAt = s.typedAt[i]
 			}
-			p := fmt.Sprintf("commands[%d]", i)
-			if v := commandVariant(c); v != "" {
-				p += "." + v
-			}
-			a := argTyper{eng: eng, pkgs: pkgs, typedAt: typedAt}
 			var cmd engine.Value
 			var err error
 			switch x := c.(type) {
 			case CreateCommand:
-				cmd, err = a.create(x, pref, p)
+				cmd, err = a.create(x)
 			case *CreateCommand:
-				cmd, err = a.create(*x, pref, p)
+				cmd, err = a.create(*x)
 			case ExerciseCommand:
-				cmd, err = a.exercise(x, pref, p)
+				cmd, err = a.exercise(x)
 			case *ExerciseCommand:
-				cmd, err = a.exercise(*x, pref, p)
+				cmd, err = a.exercise(*x)
 			case CreateAndExerciseCommand:
-				cmd, err = a.createAndExercise(x, pref, p)
+				cmd, err = a.createAndExercise(x)
 			case *CreateAndExerciseCommand:
-				cmd, err = a.createAndExercise(*x, pref, p)
+				cmd, err = a.createAndExercise(*x)
 			case ExerciseByKeyCommand:
-				cmd, err = a.exerciseByKey(x, pref, p)
+				cmd, err = a.exerciseByKey(x)
 			case *ExerciseByKeyCommand:
-				cmd, err = a.exerciseByKey(*x, pref, p)
+				cmd, err = a.exerciseByKey(*x)
 			default:
-				return nil, pathErr(apierr.InvalidArgument, p, "the command is empty")
+				return nil, pathErr(apierr.InvalidArgument, a.p.String(), "the command is empty")
 			}
 			if err != nil {
 				return nil, err
@@ -503,25 +498,51 @@ func typedCommands(s *submission) buildCommands {
 	}
 }
 
+// cmdPath is the path of a command in errors, "commands[i].Variant" (the
+// JSON API's), built only for an error.
+type cmdPath struct {
+	i       int
+	variant string
+}
+
+func (p cmdPath) String() string {
+	s := fmt.Sprintf("commands[%d]", p.i)
+	if p.variant != "" {
+		s += "." + p.variant
+	}
+	return s
+}
+
+// at is the path of a field of the command.
+func (p cmdPath) at(field string) string { return p.String() + "." + field }
+
 // argTyper types the arguments of one command.
 type argTyper struct {
-	eng     *engine.Engine
-	pkgs    *pkgView
+	eng  *engine.Engine
+	pkgs *pkgView
+	pref map[string]string
+	p    cmdPath
+	// typedAt is the package the JSON path built the arguments for.
 	typedAt string
 }
 
-// arg types v (nil: a record without fields) against t of the resolved
-// package r and converts it to a runtime value. A value FromJSON built
-// against r's package (the JSON path) is used as it is; any other is
-// value.TypeValue'd — printed as JSON guided by t and read back with
-// FromJSON, with path naming it in errors — so that its records match
-// t's fields by label.
-func (a *argTyper) arg(r *resolvedEntity, v value.Value, t lf.Type, path string) (engine.Value, error) {
+// resolve resolves the command's template (or interface) reference.
+func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, error) {
+	return a.pkgs.resolveRef(r, func() string { return a.p.at("templateId") }, a.pref, interfaces)
+}
+
+// arg types v (nil: a record without fields), the command's field, against
+// t of the resolved package r and converts it to a runtime value. A value
+// FromJSON built against r's package (the JSON path) is used as it is; any
+// other is value.TypeValue'd — printed as JSON guided by t and read back
+// with FromJSON, with the field's path in errors — so that its records
+// match t's fields by label.
+func (a *argTyper) arg(r *resolvedEntity, v value.Value, t lf.Type, field string) (engine.Value, error) {
 	if v == nil {
 		v = value.Record{}
 	}
 	if a.typedAt == "" || a.typedAt != r.id.PackageID {
-		tv, err := value.FromJSONAt(value.AppendJSONAs(nil, v, t, a.pkgs.lookup), t, path, a.pkgs.lookup)
+		tv, err := value.FromJSONAt(value.AppendJSONAs(nil, v, t, a.pkgs.lookup), t, a.p.at(field), a.pkgs.lookup)
 		if err != nil {
 			return nil, damlError(err)
 		}
@@ -529,42 +550,42 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, t lf.Type, path string)
 	}
 	rv, err := a.eng.FromValue(v)
 	if err != nil {
-		return nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), path)
+		return nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), a.p.at(field))
 	}
 	return rv, nil
 }
 
 // choice types a choice of r and its argument.
-func (a *argTyper) choice(r *resolvedEntity, choice string, arg value.Value, p string) (engine.Value, error) {
-	ch, err := choiceOf(r, choice, p)
-	if err != nil {
-		return nil, err
+func (a *argTyper) choice(r *resolvedEntity, choice string, arg value.Value) (engine.Value, error) {
+	ch := choiceIn(r, choice)
+	if ch == nil {
+		return nil, noChoice(r, choice, a.p.String())
 	}
-	return a.arg(r, arg, ch.ArgType, p+".choiceArgument")
+	return a.arg(r, arg, ch.ArgType, "choiceArgument")
 }
 
-func (a *argTyper) create(x CreateCommand, pref map[string]string, p string) (engine.Value, error) {
-	r, err := a.pkgs.resolveRef(x.Template, p+".templateId", pref, false)
+func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
+	r, err := a.resolve(x.Template, false)
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+	arg, err := a.arg(r, x.Arguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), "createArguments")
 	if err != nil {
 		return nil, err
 	}
 	return engine.CreateCommand(r.id, arg), nil
 }
 
-func (a *argTyper) exercise(x ExerciseCommand, pref map[string]string, p string) (engine.Value, error) {
-	r, err := a.pkgs.resolveRef(x.Template, p+".templateId", pref, true)
+func (a *argTyper) exercise(x ExerciseCommand) (engine.Value, error) {
+	r, err := a.resolve(x.Template, true)
 	if err != nil {
 		return nil, err
 	}
-	id, err := commandContractID(string(x.ContractID), p+".contractId")
+	id, err := commandContractID(string(x.ContractID), a.p.at("contractId"))
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.choice(r, x.Choice, x.Argument, p)
+	arg, err := a.choice(r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -574,53 +595,63 @@ func (a *argTyper) exercise(x ExerciseCommand, pref map[string]string, p string)
 	return engine.ExerciseCommand(r.id, x.Choice, id, arg), nil
 }
 
-func (a *argTyper) createAndExercise(x CreateAndExerciseCommand, pref map[string]string, p string) (engine.Value, error) {
-	r, err := a.pkgs.resolveRef(x.Template, p+".templateId", pref, false)
+func (a *argTyper) createAndExercise(x CreateAndExerciseCommand) (engine.Value, error) {
+	r, err := a.resolve(x.Template, false)
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
+	arg, err := a.arg(r, x.Arguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), "createArguments")
 	if err != nil {
 		return nil, err
 	}
-	ca, err := a.choice(r, x.Choice, x.Argument, p)
+	ca, err := a.choice(r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
 	return engine.CreateAndExerciseCommand(r.id, arg, x.Choice, ca), nil
 }
 
-func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand, pref map[string]string, p string) (engine.Value, error) {
-	r, err := a.pkgs.resolveRef(x.Template, p+".templateId", pref, false)
+func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand) (engine.Value, error) {
+	r, err := a.resolve(x.Template, false)
 	if err != nil {
 		return nil, err
 	}
 	if r.tmpl.Key == nil {
-		return nil, pathErr(apierr.CommandPreprocessingFailed, p+".templateId", "template %s has no contract key", r.id)
+		return nil, pathErr(apierr.CommandPreprocessingFailed, a.p.at("templateId"), "template %s has no contract key", r.id)
 	}
-	k, err := a.arg(r, x.Key, r.tmpl.Key.Type, p+".contractKey")
+	k, err := a.arg(r, x.Key, r.tmpl.Key.Type, "contractKey")
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.choice(r, x.Choice, x.Argument, p)
+	arg, err := a.choice(r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
 	return engine.ExerciseByKeyCommand(r.id, x.Choice, k, arg), nil
 }
 
-// choiceOf returns the choice of a resolved template or interface.
+// choiceOf returns the choice of a resolved template or interface; the
+// error names the command at path.
 func choiceOf(r *resolvedEntity, choice, path string) (*lf.Choice, error) {
-	var ch *lf.Choice
-	if r.tmpl != nil {
-		ch = r.tmpl.Choice(choice)
-	} else {
-		ch = r.iface.Choice(choice)
-	}
+	ch := choiceIn(r, choice)
 	if ch == nil {
-		return nil, pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), r.id)
+		return nil, noChoice(r, choice, path)
 	}
 	return ch, nil
+}
+
+// choiceIn returns the choice of a resolved template or interface, or nil.
+func choiceIn(r *resolvedEntity, choice string) *lf.Choice {
+	if r.tmpl != nil {
+		return r.tmpl.Choice(choice)
+	}
+	return r.iface.Choice(choice)
+}
+
+// noChoice is the error of a command (at path) naming a choice its
+// template or interface does not have.
+func noChoice(r *resolvedEntity, choice, path string) error {
+	return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), r.id)
 }
 
 // commandContractID checks the contract id of a command: a V1 or V2 id,
@@ -638,7 +669,7 @@ func commandContractID(s, path string) (engine.ContractID, error) {
 // resolveRef resolves a command's template (or, when interfaces are
 // allowed, interface) reference (resolveIdentifier). A reference by the
 // name of a package id needs that package to be known.
-func (v *pkgView) resolveRef(r TemplateRef, path string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
 	id := lf.Identifier{PackageID: r.ID.PackageID, Module: r.ID.Module, Entity: r.ID.Name}
 	if r.ByPackageName {
 		id.PackageID, id.PackageName = "", r.PackageName
@@ -651,7 +682,7 @@ func (v *pkgView) resolveRef(r TemplateRef, path string, pref map[string]string,
 		}
 	}
 	if id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
-		return nil, pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
+		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
 	}
 	return v.resolveIdentifier(id, path, pref, interfaces)
 }
