@@ -74,8 +74,8 @@ type Commands struct {
 // command preprocessor types a Ledger API value), so a value built for
 // one version of a package is accepted by an upgrade of it: fields are
 // matched by name, and optional fields the value lacks are None. A nil
-// argument is a record without fields (the argument of a choice such as
-// Archive).
+// argument is read as the JSON API reads {}: a record without fields or
+// () (the argument of a choice such as Archive).
 type Command interface {
 	isCommand()
 }
@@ -531,20 +531,29 @@ func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, err
 	return a.pkgs.resolveRef(r, func() string { return a.p.at("templateId") }, a.pref, interfaces)
 }
 
-// arg types v (nil: a record without fields), the command's field, against
+// arg types v (nil: {} as the JSON API reads it), the command's field, against
 // t of the resolved package r and converts it to a runtime value. A value
 // FromJSON built against r's package (the JSON path) is used as it is; any
 // other is value.TypeValue'd — printed as JSON guided by t and read back
 // with FromJSON, with the field's path in errors — so that its records
-// match t's fields by label.
+// match t's fields by label, and must keep its kinds (kindMismatch).
 func (a *argTyper) arg(r *resolvedEntity, v value.Value, t lf.Type, field string) (engine.Value, error) {
 	if v == nil {
-		v = value.Record{}
-	}
-	if a.typedAt == "" || a.typedAt != r.id.PackageID {
+		// As the JSON API reads an absent argument: {} (a record without
+		// fields, or ()).
+		x, err := value.FromJSONAt([]byte("{}"), t, a.p.at(field), a.pkgs.lookup)
+		if err != nil {
+			return nil, damlError(err)
+		}
+		v = x
+	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
 		tv, err := value.FromJSONAt(value.AppendJSONAs(nil, v, t, a.pkgs.lookup), t, a.p.at(field), a.pkgs.lookup)
 		if err != nil {
 			return nil, damlError(err)
+		}
+		// The JSON form writes some kinds alike (typevalue.go).
+		if p, got, want, ok := kindMismatch(v, tv); !ok {
+			return nil, apierr.CommandPreprocessingFailed.New("Mismatching type: the value is %s, its type wants %s at '%s%s'", got, want, a.p.at(field), p)
 		}
 		v = tv
 	}
