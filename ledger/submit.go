@@ -537,16 +537,19 @@ func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, err
 // other is value.TypeValue'd — printed as JSON guided by t and read back
 // with FromJSON, with the field's path in errors — so that its records
 // match t's fields by label, and must keep its kinds (kindMismatch).
-func (a *argTyper) arg(r *resolvedEntity, v value.Value, t lf.Type, field string) (engine.Value, error) {
+//
+// typ gives t, asked for only when v is typed here.
+func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, field string) (engine.Value, error) {
 	if v == nil {
 		// As the JSON API reads an absent argument: {} (a record without
 		// fields, or ()).
-		x, err := value.FromJSONAt([]byte("{}"), t, a.p.at(field), a.pkgs.lookup)
+		x, err := value.FromJSONAt([]byte("{}"), typ(), a.p.at(field), a.pkgs.lookup)
 		if err != nil {
 			return nil, damlError(err)
 		}
 		v = x
 	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
+		t := typ()
 		tv, err := value.FromJSONAt(value.AppendJSONAs(nil, v, t, a.pkgs.lookup), t, a.p.at(field), a.pkgs.lookup)
 		if err != nil {
 			return nil, damlError(err)
@@ -570,7 +573,7 @@ func (a *argTyper) choice(r *resolvedEntity, choice string, arg value.Value) (en
 	if ch == nil {
 		return nil, noChoice(r, choice, a.p.String())
 	}
-	return a.arg(r, arg, ch.ArgType, "choiceArgument")
+	return a.arg(r, arg, func() lf.Type { return ch.ArgType }, "choiceArgument")
 }
 
 func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
@@ -578,7 +581,7 @@ func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), "createArguments")
+	arg, err := a.arg(r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
@@ -609,7 +612,7 @@ func (a *argTyper) createAndExercise(x CreateAndExerciseCommand) (engine.Value, 
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), "createArguments")
+	arg, err := a.arg(r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
@@ -628,7 +631,7 @@ func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand) (engine.Value, error) {
 	if r.tmpl.Key == nil {
 		return nil, pathErr(apierr.CommandPreprocessingFailed, a.p.at("templateId"), "template %s has no contract key", r.id)
 	}
-	k, err := a.arg(r, x.Key, r.tmpl.Key.Type, "contractKey")
+	k, err := a.arg(r, x.Key, func() lf.Type { return r.tmpl.Key.Type }, "contractKey")
 	if err != nil {
 		return nil, err
 	}
@@ -637,6 +640,11 @@ func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand) (engine.Value, error) {
 		return nil, err
 	}
 	return engine.ExerciseByKeyCommand(r.id, x.Choice, k, arg), nil
+}
+
+// templateType is the type of a resolved template's argument.
+func (r *resolvedEntity) templateType() lf.Type {
+	return value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name)
 }
 
 // choiceOf returns the choice of a resolved template or interface; the
