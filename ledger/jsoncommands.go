@@ -31,7 +31,7 @@ import (
 // minLedgerTimeRel are not both set), then check (nil: none) on the
 // converted fields, then the commands' arguments (jsonArguments). The
 // caller has checked the wire shapes (wellFormedJsCommands).
-func (n *Node) commandsFromJSON(ctx context.Context, c *JsCommands, prefix string, check func(*submission) error) (*submission, error) {
+func (n *Node) commandsFromJSON(c *JsCommands, prefix string, check func(*submission) error) (*submission, error) {
 	s, err := jsonFields(c, prefix)
 	if err != nil {
 		return nil, err
@@ -41,14 +41,16 @@ func (n *Node) commandsFromJSON(ctx context.Context, c *JsCommands, prefix strin
 			return nil, err
 		}
 	}
-	if err := n.jsonArguments(ctx, s, c.Commands, check != nil); err != nil {
+	if err := n.jsonArguments(s, c.Commands, check != nil); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
 // jsonFields converts the fields of a JsCommands; its commands are left
-// nil (one per JsCommand) for jsonArguments.
+// nil (one per JsCommand) for jsonArguments. The prefetch hints are not
+// carried over: the node does not need them (Commands.PrefetchContractKeys),
+// and their keys are not decoded on the wire either.
 func jsonFields(c *JsCommands, prefix string) (*submission, error) {
 	dcs, written, err := jsonDisclosed(c.DisclosedContracts, prefix)
 	if err != nil {
@@ -171,7 +173,7 @@ func jsonDisclosed(js []JsDisclosedContract, prefix string) ([]DisclosedContract
 // again when it resolves the same packages. When submitting, a duplicate
 // command is refused rather than whatever its conversion says, as the
 // interpretation refuses it.
-func (n *Node) jsonArguments(ctx context.Context, s *submission, js []JsCommand, submitting bool) error {
+func (n *Node) jsonArguments(s *submission, js []JsCommand, submitting bool) error {
 	sync := s.sync
 	if sync == "" {
 		var err error
@@ -329,7 +331,7 @@ func nullToEmpty(v json.RawMessage) json.RawMessage {
 // through the typed path; check runs after the wire's own field rules,
 // before the submission's.
 func (n *Node) submitJSON(ctx context.Context, c *JsCommands, prefix string, check func() error) (*logEntry, error) {
-	s, err := n.commandsFromJSON(ctx, c, prefix, func(s *submission) error {
+	s, err := n.commandsFromJSON(c, prefix, func(s *submission) error {
 		if check != nil {
 			if err := check(); err != nil {
 				return err

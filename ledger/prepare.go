@@ -159,7 +159,7 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 		return JsPrepareSubmissionResponse{}, err
 	}
 	sub.sync = sync
-	if err := n.jsonArguments(ctx, sub, c.Commands, false); err != nil {
+	if err := n.jsonArguments(sub, c.Commands, false); err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
 	pt, err := n.prepareOnEngine(ctx, sub, newUUID(), maxRecordTime)
