@@ -25,11 +25,11 @@ func TestOneInputCheckingPath(t *testing.T) {
 	ctx := context.Background()
 	create := createIou(f.iou(), f.alice, 1)
 	twoVariants := create
-	twoVariants.ExerciseCommand = &ledger.ExerciseCommand{TemplateID: f.iou(), ContractID: "00ab", Choice: "Archive"}
+	twoVariants.ExerciseCommand = &ledger.JsExerciseCommand{TemplateID: f.iou(), ContractID: "00ab", Choice: "Archive"}
 	badTemplate := createIou("Main:Iou", f.alice, 1)
 	ts := "2025-01-28T14:49:33.525551Z"
 	badTime := "yesterday"
-	with := func(mod func(*ledger.JsCommands), cs ...ledger.Command) ledger.JsCommands {
+	with := func(mod func(*ledger.JsCommands), cs ...ledger.JsCommand) ledger.JsCommands {
 		c := commands("one-path", f.alice, cs...)
 		mod(&c)
 		return c
@@ -42,7 +42,7 @@ func TestOneInputCheckingPath(t *testing.T) {
 		cause  string // a fragment of the JsCantonError cause
 	}{
 		{"two variants", with(same, twoVariants), "a one-of holds 2 variants, expected one at 'commands[0]'", ""},
-		{"no variant", with(same, ledger.Command{}), "expected one of CreateAndExerciseCommand, CreateCommand, ExerciseByKeyCommand, ExerciseCommand at 'commands[0]'", ""},
+		{"no variant", with(same, ledger.JsCommand{}), "expected one of CreateAndExerciseCommand, CreateCommand, ExerciseByKeyCommand, ExerciseCommand at 'commands[0]'", ""},
 		{"bad template id", with(same, create, badTemplate),
 			"Invalid identifier format (Main:Iou) not matching the expected format (<package>:<moduleName>:<entityName>) at 'commands[1].CreateCommand.templateId'", ""},
 		{"bad minLedgerTimeAbs", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs = &badTime }, create),
@@ -53,7 +53,7 @@ func TestOneInputCheckingPath(t *testing.T) {
 		{"both minLedgerTimes", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &ts, &ledger.Duration{Seconds: 5} }, create),
 			"", "minLedgerTimeAbs and minLedgerTimeRel are exclusive"},
 		{"disclosedContracts with a blob that does not decode", with(func(c *ledger.JsCommands) {
-			c.DisclosedContracts = []ledger.DisclosedContract{{CreatedEventBlob: "AA=="}}
+			c.DisclosedContracts = []ledger.JsDisclosedContract{{CreatedEventBlob: "AA=="}}
 		}, create), "", "disclosedContracts[0].createdEventBlob: Unable to decode disclosed contract event payload"},
 	}
 	before := f.end()

@@ -53,19 +53,19 @@ func newLedgerFixture(t *testing.T, lopts ledger.Options, opts Options, auth map
 // iou is the template id in the package-id form.
 func (f *ledgerFixture) iou() string { return f.pkg + ":Main:Iou" }
 
-func createIou(tid, owner string, amount int) ledger.Command {
-	return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid,
+func createIou(tid, owner string, amount int) ledger.JsCommand {
+	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
 		CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner":%q,"amount":"%d"}`, owner, amount))}}
 }
 
-func exerciseIou(tid, cid, choice, arg string) ledger.Command {
-	return ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: choice,
+func exerciseIou(tid, cid, choice, arg string) ledger.JsCommand {
+	return ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: choice,
 		ChoiceArgument: json.RawMessage(arg)}}
 }
 
 func transferTo(party string) string { return fmt.Sprintf(`{"newOwner":%q}`, party) }
 
-func commands(id, actAs string, cs ...ledger.Command) ledger.JsCommands {
+func commands(id, actAs string, cs ...ledger.JsCommand) ledger.JsCommands {
 	return ledger.JsCommands{CommandID: id, ActAs: []string{actAs}, Commands: cs}
 }
 
@@ -242,8 +242,8 @@ func TestCommandsOverHTTP(t *testing.T) {
 
 	// createAndExercise as a tree: the create and the exercise, each under
 	// a "value" layer, keyed by node id.
-	rec = f.post("/v2/commands/submit-and-wait-for-transaction-tree", commands("cx", f.alice, ledger.Command{
-		CreateAndExerciseCommand: &ledger.CreateAndExerciseCommand{TemplateID: f.iou(),
+	rec = f.post("/v2/commands/submit-and-wait-for-transaction-tree", commands("cx", f.alice, ledger.JsCommand{
+		CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: f.iou(),
 			CreateArguments: json.RawMessage(`{"owner":"` + f.alice + `","amount":"5"}`), Choice: "Transfer", ChoiceArgument: json.RawMessage(transferTo(f.bob))}}))
 	tree := decodeAs[ledger.SubmitAndWaitForTransactionTreeResponse](t, rec).TransactionTree
 	wantKeys(t, rec, []string{"0", "1"}, "transactionTree", "eventsById")
@@ -310,7 +310,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c1 := f.create("c1", f.alice, 1)
 	unknownCID := "00" + strings.Repeat("ab", 32) + "ca12" + strings.Repeat("cd", 32)
-	cmd := func(id string, c ledger.Command) string { return js(t, commands(id, f.alice, c)) }
+	cmd := func(id string, c ledger.JsCommand) string { return js(t, commands(id, f.alice, c)) }
 	withCommands := func(raw string) string {
 		return `{"commandId":"r","actAs":["` + f.alice + `"],"commands":` + raw + `}`
 	}

@@ -130,7 +130,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	s := newEd25519Signer(t)
 	ext := f.onboardExternal(t, "ext", s, auth)
 
-	prepare := func(cmdID string, extra map[string]any, cmds ...ledger.Command) ledger.JsPrepareSubmissionResponse {
+	prepare := func(cmdID string, extra map[string]any, cmds ...ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
 		t.Helper()
 		body := map[string]any{"commandId": cmdID, "actAs": []string{ext}, "commands": cmds}
 		for k, v := range extra {

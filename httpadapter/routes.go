@@ -64,7 +64,7 @@ var routes = []route{
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransaction)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransactionTree)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*ledger.Node).SubmitAndWaitForReassignment)},
-	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*ledger.Node).Submit)},
+	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*ledger.Node).SubmitAsync)},
 	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*ledger.Node).SubmitReassignment)},
 
 	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[ledger.CompletionStreamRequest], (*ledger.Node).CompletionsList)},

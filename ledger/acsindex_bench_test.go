@@ -34,9 +34,9 @@ func newNeedleLedger(b *testing.B, others int) *needleLedger {
 	hay := allocate(b, ctx, n, "hay").Party
 	seq := 0
 	create := func(owner string, count int) {
-		cmds := make([]ledger.Command, count)
+		cmds := make([]ledger.JsCommand, count)
 		for i := range cmds {
-			cmds[i] = ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:Iou",
+			cmds[i] = ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, i))}}
 		}
 		seq++

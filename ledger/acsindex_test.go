@@ -80,13 +80,13 @@ func (l *acsLedger) pick(rng *rand.Rand, ok func(c *acsContract) bool) *acsContr
 	return cands[rng.IntN(len(cands))]
 }
 
-func (l *acsLedger) createCommand(rng *rand.Rand, owner string) (ledger.Command, *acsContract) {
+func (l *acsLedger) createCommand(rng *rand.Rand, owner string) (ledger.JsCommand, *acsContract) {
 	if rng.IntN(3) == 0 {
-		return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: l.pkg + ":Main:Solo",
+		return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: l.pkg + ":Main:Solo",
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "n": "%d"}`, owner, rng.IntN(100)))}}, &acsContract{template: "Solo", owner: owner}
 	}
 	watcher := l.party(rng)
-	return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: l.pkg + ":Main:Shared",
+	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: l.pkg + ":Main:Shared",
 		CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "watcher": %q}`, owner, watcher))}}, &acsContract{template: "Shared", owner: owner, watcher: watcher}
 }
 
@@ -100,7 +100,7 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 	case k < 6:
 		owner := l.party(rng)
 		sync := l.syncs[rng.IntN(len(l.syncs))]
-		var cmds []ledger.Command
+		var cmds []ledger.JsCommand
 		var created []*acsContract
 		for range 1 + rng.IntN(3) {
 			switch rng.IntN(4) {
@@ -111,17 +111,17 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 				created = append(created, rec)
 			case 2:
 				c := l.pick(rng, func(c *acsContract) bool {
-					return !c.archived && c.rid == "" && c.owner == owner && c.sync == sync && !slices.ContainsFunc(cmds, func(x ledger.Command) bool {
+					return !c.archived && c.rid == "" && c.owner == owner && c.sync == sync && !slices.ContainsFunc(cmds, func(x ledger.JsCommand) bool {
 						return x.ExerciseCommand != nil && x.ExerciseCommand.ContractID == c.cid
 					})
 				})
 				if c != nil {
-					cmds = append(cmds, ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: l.pkg + ":Main:" + c.template,
+					cmds = append(cmds, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: l.pkg + ":Main:" + c.template,
 						ContractID: c.cid, Choice: "Archive", ChoiceArgument: json.RawMessage(`{}`)}})
 				}
 			case 3:
 				c, _ := l.createCommand(rng, owner)
-				cmds = append(cmds, ledger.Command{CreateAndExerciseCommand: &ledger.CreateAndExerciseCommand{TemplateID: c.CreateCommand.TemplateID,
+				cmds = append(cmds, ledger.JsCommand{CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: c.CreateCommand.TemplateID,
 					CreateArguments: c.CreateCommand.CreateArguments, Choice: "Archive", ChoiceArgument: json.RawMessage(`{}`)}})
 			}
 		}

@@ -159,11 +159,11 @@ type UnknownField struct {
 	LengthDelimited []string `json:"lengthDelimited,omitempty"`
 }
 
-// DisclosedContract is a contract a submission brings along for the
-// interpretation (DisclosedContract): its createdEventBlob, as a created
+// JsDisclosedContract is a contract a submission brings along for the
+// interpretation (JsDisclosedContract): its createdEventBlob, as a created
 // event carries it, lets the submitters use a contract they are not
 // stakeholders of. The blob must describe the ledger's contract.
-type DisclosedContract struct {
+type JsDisclosedContract struct {
 	TemplateID string `json:"templateId"`
 	ContractID string `json:"contractId"`
 	// CreatedEventBlob is the contract's created-event blob, base64.
@@ -171,10 +171,10 @@ type DisclosedContract struct {
 	SynchronizerID   string `json:"synchronizerId"`
 }
 
-// PrefetchContractKey asks the interpretation to load the contracts of a
+// JsPrefetchContractKey asks the interpretation to load the contracts of a
 // key ahead. It is a performance hint: ledgernode looks keys up in its
 // index when the code asks, so the hint changes nothing.
-type PrefetchContractKey struct {
+type JsPrefetchContractKey struct {
 	TemplateID  string          `json:"templateId"`
 	ContractKey json.RawMessage `json:"contractKey"`
 	Limit       *int32          `json:"limit"`

@@ -58,7 +58,7 @@ func newHeavyNode(tb testing.TB) *heavyNode {
 	ledger.SetInterpretedHookForTest(n, func() { h.interpreted.Store(time.Now().UnixNano()) })
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "heavy", ActAs: []string{h.owner}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: h.tpl,
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: h.tpl,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q}`, h.owner))}}},
 	}})
 	if err != nil {
@@ -72,7 +72,7 @@ func newHeavyNode(tb testing.TB) *heavyNode {
 // returns its result.
 func (h *heavyNode) spin(tb testing.TB, cmdID string, n int64) string {
 	resp, err := h.n.SubmitAndWaitForTransactionTree(tb.Context(), ledger.JsCommands{CommandID: cmdID, ActAs: []string{h.owner}, UserID: "u1",
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: h.tpl, ContractID: h.cid,
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: h.tpl, ContractID: h.cid,
 			Choice: "Spin", ChoiceArgument: json.RawMessage(fmt.Sprintf(`{"n": "%d"}`, n))}}}})
 	if err != nil {
 		tb.Error(err)

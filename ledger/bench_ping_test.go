@@ -47,7 +47,7 @@ func (p *pingBench) create(b *testing.B) error {
 	id := strconv.FormatInt(p.commandCount.Add(1), 10)
 	_, err := p.n.SubmitAndWait(b.Context(), ledger.JsCommands{
 		CommandID: "ping-" + id, ActAs: []string{p.alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: p.pingID,
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: p.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, p.alice, p.bob))}}},
 	})
 	return err

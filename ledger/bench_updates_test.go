@@ -39,7 +39,7 @@ func benchFixture(b *testing.B, opts ledger.Options) *fixture {
 
 func (f *fixture) createCmd(id, party string, i int) ledger.JsCommands {
 	return ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "bench",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(party, i)}}}}
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(party, i)}}}}
 }
 
 // BenchmarkCommit submits creates from 64 goroutines (submit-and-wait),

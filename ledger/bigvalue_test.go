@@ -48,13 +48,13 @@ func TestLargeValues(t *testing.T) {
 			for _, tc := range []struct {
 				size, creates int
 			}{{1 << 20, 1}, {7 << 20, 1}, {900 << 10, 8}} {
-				var cmds []ledger.Command
+				var cmds []ledger.JsCommand
 				var texts []string
 				for i := range tc.creates {
 					text := strings.Repeat(fmt.Sprint(i), tc.size)
 					args, _ := json.Marshal(map[string]string{"owner": alice, "text": text})
 					texts = append(texts, text)
-					cmds = append(cmds, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}})
+					cmds = append(cmds, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}})
 				}
 				resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 					CommandID: fmt.Sprint("big", tc.size, tc.creates), ActAs: []string{alice}, UserID: "u1", Commands: cmds}})

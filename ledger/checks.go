@@ -40,7 +40,7 @@ import (
 var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
 
 // wellFormedCommandList checks each command of a list at prefix.
-func wellFormedCommandList(cmds []Command, prefix string) error {
+func wellFormedCommandList(cmds []JsCommand, prefix string) error {
 	for i, cmd := range cmds {
 		at := fmt.Sprintf("%scommands[%d]", prefix, i)
 		switch n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
@@ -257,20 +257,6 @@ func countSet(bs ...bool) int {
 	return n
 }
 
-// checkJsCommandFields checks the fields of a JsCommands whose rules join
-// several fields or need decoding (the field paths start with prefix):
-// the disclosed contracts' blobs decode and match their entries, and
-// minLedgerTimeAbs and minLedgerTimeRel are not both set.
-func checkJsCommandFields(c *JsCommands, prefix string) error {
-	if _, err := c.disclosedBlobs(prefix); err != nil {
-		return err
-	}
-	if c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != "" && c.MinLedgerTimeRel != nil {
-		return apierr.InvalidArgument.New("%sminLedgerTimeAbs and minLedgerTimeRel are exclusive: set one", prefix)
-	}
-	return nil
-}
-
 // notSupported is the error of a request field that ledgernode does not
 // honour yet.
 func notSupported(field string) error {
@@ -306,12 +292,12 @@ func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
 
 // checkTapsMaxPasses refuses a tapsMaxPasses that is set but not strictly
 // positive, as Canton's CommandsValidator (validateTapsMaxPasses) does
-// for submissions and prepare requests alike, after the other field
+// for submissions and prepare requests alike (a set value), after the other field
 // checks. A value above the participant's limit is not an error there (it
 // is capped), and ledgernode selects packages in one pass anyway.
-func checkTapsMaxPasses(v *int32) error {
-	if v != nil && *v <= 0 {
-		return apierr.InvalidArgument.New("taps_max_passes must be strictly positive, but got %d.", *v)
+func checkTapsMaxPasses(v int64) error {
+	if v <= 0 {
+		return apierr.InvalidArgument.New("taps_max_passes must be strictly positive, but got %d.", v)
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.Create
 	t.Helper()
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(actAs, 10)}}},
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(actAs, 10)}}},
 	}})
 	if err != nil {
 		t.Fatalf("create: %v", err)
@@ -62,7 +62,7 @@ func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.Create
 
 func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (ledger.SubmitAndWaitResponse, error) {
 	return f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: cid,
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: cid,
 			Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
 }
 
@@ -91,7 +91,7 @@ func TestCreateAndExercise(t *testing.T) {
 
 	// The package-name form resolves to the newest vetted version.
 	if _, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#iou:Main:Iou", CreateArguments: f.iouArgs(f.alice, 1)}}}}); err != nil {
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#iou:Main:Iou", CreateArguments: f.iouArgs(f.alice, 1)}}}}); err != nil {
 		t.Fatalf("#iou create: %v", err)
 	}
 
@@ -153,11 +153,11 @@ func TestCreateAndExercise(t *testing.T) {
 func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
-	cmd := func(c ledger.Command) ledger.JsCommands {
-		return ledger.JsCommands{CommandID: "r", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{c}}
+	cmd := func(c ledger.JsCommand) ledger.JsCommands {
+		return ledger.JsCommands{CommandID: "r", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{c}}
 	}
-	create := func(tid string) ledger.Command {
-		return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: f.iouArgs(f.alice, 1)}}
+	create := func(tid string) ledger.JsCommand {
+		return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: f.iouArgs(f.alice, 1)}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -173,18 +173,18 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 		{"template id with a bad module name", f.ctx, cmd(create(f.pkg + ":Bad Module:Iou")), apierr.InvalidField},
 		{"template id with a bad package id", f.ctx, cmd(create(strings.Repeat("a", 65) + ":Main:Iou")), apierr.InvalidField},
 		{"template id with a bad package name", f.ctx, cmd(create("#a.b:Main:Iou")), apierr.InvalidField},
-		{"uppercase contract id", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+		{"uppercase contract id", f.ctx, cmd(ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: strings.ToUpper(ev.ContractID), Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.InvalidArgument},
-		{"unknown contract", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+		{"unknown contract", f.ctx, cmd(ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: "00" + ev.ContractID[2:66] + "ca12" + ev.ContractID[:64], Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.ContractNotFound},
-		{"unknown choice", f.ctx, cmd(ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+		{"unknown choice", f.ctx, cmd(ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: ev.ContractID, Choice: "Nope", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.CommandPreprocessingFailed},
-		{"by key on a template without a key", f.ctx, cmd(ledger.Command{ExerciseByKeyCommand: &ledger.ExerciseByKeyCommand{TemplateID: f.pkg + ":Main:Iou"}}), apierr.CommandPreprocessingFailed},
-		{"no act as", f.ctx, ledger.JsCommands{CommandID: "r", UserID: "u1", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
-		{"no command id", f.ctx, ledger.JsCommands{ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
+		{"by key on a template without a key", f.ctx, cmd(ledger.JsCommand{ExerciseByKeyCommand: &ledger.JsExerciseByKeyCommand{TemplateID: f.pkg + ":Main:Iou"}}), apierr.CommandPreprocessingFailed},
+		{"no act as", f.ctx, ledger.JsCommands{CommandID: "r", UserID: "u1", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
+		{"no command id", f.ctx, ledger.JsCommands{ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
 		{"no right to act", ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u1",
 			Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}}), cmd(create(f.pkg + ":Main:Iou")), apierr.PermissionDenied},
-		{"duplicate", f.ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}, apierr.DuplicateCommand},
+		{"duplicate", f.ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.DuplicateCommand},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := ledger.StoreDumpForTest(t, f.n)
@@ -198,7 +198,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	}
 	// Deduplication is per (user, actAs, command id), and a duration of 0
 	// lets the same command through again.
-	other := ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u2", Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}
+	other := ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u2", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}
 	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("same command id, another user: %v", err)
 	}
@@ -208,7 +208,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	}
 	// The user id comes from the caller when omitted.
 	user := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u3", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
-	if _, err := f.n.SubmitAndWait(user, ledger.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []ledger.Command{create(f.pkg + ":Main:Iou")}}); err != nil {
+	if _, err := f.n.SubmitAndWait(user, ledger.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}); err != nil {
 		t.Errorf("user id from the token: %v", err)
 	}
 }
@@ -280,7 +280,7 @@ func TestReassignments(t *testing.T) {
 	}
 	// The contract is active on the target now.
 	_, err = f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: syncs[1],
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
 			Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}}})
 	if err != nil {
 		t.Errorf("exercise on the target after assignment: %v", err)
@@ -307,7 +307,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			defer wg.Done()
 			for i := range each {
 				resp, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: fmt.Sprintf("w%d-%d", w, i), ActAs: []string{f.alice}, UserID: "u1",
-					Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(f.alice, i)}}}})
+					Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(f.alice, i)}}}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -366,8 +366,8 @@ func TestArgumentChecks(t *testing.T) {
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c0", f.alice)
 	create := func(args string) ledger.JsCommands {
-		return ledger.JsCommands{CommandID: "bad", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.Command{
-			{CreateCommand: &ledger.CreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(args)}}}}
+		return ledger.JsCommands{CommandID: "bad", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{
+			{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(args)}}}}
 	}
 	for _, tc := range []struct {
 		name, args string

@@ -46,28 +46,25 @@ func TestTransactionNodes(t *testing.T) {
 	tid := func(name string) lf.TypeConID {
 		return lf.TypeConID{PackageID: pkg, Module: "Canton.Internal.Bong", Name: name}
 	}
-	submit := func(party string, c ledger.EngineCommand, arg map[string]any) *ledger.EngineSubmissionResult {
+	// submit creates a contract of template (cid == "") or exercises
+	// choice on the contract cid, as party, with arg in Daml JSON.
+	submit := func(party, template, cid, choice string, arg map[string]any) *ledger.Committed {
 		t.Helper()
 		raw, _ := json.Marshal(arg)
-		typ := value.TypeOf(pkg, c.TemplateID.Module, c.TemplateID.Name)
-		if c.Kind == ledger.EngineExercise {
-			typ = pm[pkg].Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice).ArgType
+		id := tid(template)
+		typ := value.TypeOf(pkg, id.Module, id.Name)
+		if cid != "" {
+			typ = pm[pkg].Choice(id.Module, id.Name, choice).ArgType
 		}
 		v, err := value.FromJSON(raw, typ, lookup)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.CreateArgument, c.ChoiceArgument = v, v
-		if c.Kind == ledger.EngineCreate {
-			c.ChoiceArgument = nil
-		} else {
-			c.CreateArgument = nil
+		var cmd ledger.Command = ledger.CreateCommand{Template: ledger.TemplateByID(id), Arguments: v}
+		if cid != "" {
+			cmd = ledger.ExerciseCommand{Template: ledger.TemplateByID(id), ContractID: value.ContractID(cid), Choice: choice, Argument: v}
 		}
-		res, err := n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{party}, Commands: []ledger.EngineCommand{c}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return ledgertest.Submit(t, n, ledger.Commands{ActAs: []string{party}, Commands: []ledger.Command{cmd}})
 	}
 	createdBy := func(t *tx.Transaction, name string) []string {
 		var out []string
@@ -78,14 +75,14 @@ func TestTransactionNodes(t *testing.T) {
 		}
 		return out
 	}
-	r := submit(alice, ledger.EngineCommand{Kind: ledger.EngineCreate, TemplateID: tid("BongProposal")}, map[string]any{"id": "b", "initiator": alice,
+	r := submit(alice, "BongProposal", "", "", map[string]any{"id": "b", "initiator": alice,
 		"candidates": []string{bob}, "validators": []string{}, "responders": []string{bob}, "maxLevel": "1", "timeout": "2030-01-01T00:00:00Z"})
-	r = submit(bob, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: tid("BongProposal"), ContractID: createdBy(r.Transaction, "BongProposal")[0], Choice: "Accept"},
+	r = submit(bob, "BongProposal", createdBy(r.Transaction, "BongProposal")[0], "Accept",
 		map[string]any{"validator": bob})
-	r = submit(bob, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: tid("Explode"), ContractID: createdBy(r.Transaction, "Explode")[0], Choice: "ProcessExplode"},
+	r = submit(bob, "Explode", createdBy(r.Transaction, "Explode")[0], "ProcessExplode",
 		map[string]any{"winner": bob})
 	coll := createdBy(r.Transaction, "Collapse")
-	merge := submit(bob, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: tid("Merge"), ContractID: createdBy(r.Transaction, "Merge")[0], Choice: "ProcessMerge"},
+	merge := submit(bob, "Merge", createdBy(r.Transaction, "Merge")[0], "ProcessMerge",
 		map[string]any{"winner": bob, "leftId": coll[0], "rightId": coll[1]})
 
 	for _, parties := range [][]string{nil, {bob}} {

@@ -146,7 +146,7 @@ func TestDamlCrashChild(t *testing.T) {
 	}
 	for i := 0; ; i++ {
 		resp, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:Iou",
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner":%q,"amount":"%d"}`, alice, i))}}}})
 		if err != nil {
 			fail("create", err)

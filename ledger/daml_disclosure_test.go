@@ -41,7 +41,7 @@ func TestDisclosedContracts(t *testing.T) {
 	tid := ids[0] + ":Main:Rules"
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{
 		Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
 		TransactionFormat: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
 			FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
 				WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}}}}},
@@ -61,16 +61,16 @@ func TestDisclosedContracts(t *testing.T) {
 	if string(blob.Create.ContractID) != ev.ContractID || blob.Create.TemplateID.String() != tid || blob.Create.PackageName != "rules" {
 		t.Errorf("blob %+v for event %+v", blob.Create, ev)
 	}
-	look := func(cmdID string, dcs []ledger.DisclosedContract) error {
+	look := func(cmdID string, dcs []ledger.JsDisclosedContract) error {
 		_, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{carol}, UserID: "u1", DisclosedContracts: dcs,
-			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: ev.ContractID,
+			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: ev.ContractID,
 				Choice: "Look", ChoiceArgument: json.RawMessage(`"` + carol + `"`)}}}})
 		return err
 	}
 	if err := look("hidden", nil); !errors.Is(err, apierr.ContractNotFound) {
 		t.Errorf("carol without disclosure: %v, want CONTRACT_NOT_FOUND", err)
 	}
-	if err := look("disclosed", []ledger.DisclosedContract{{TemplateID: tid, ContractID: ev.ContractID, CreatedEventBlob: ev.CreatedEventBlob}}); err != nil {
+	if err := look("disclosed", []ledger.JsDisclosedContract{{TemplateID: tid, ContractID: ev.ContractID, CreatedEventBlob: ev.CreatedEventBlob}}); err != nil {
 		t.Errorf("carol with the disclosed contract: %v", err)
 	}
 	// A forged blob: the same contract id with another owner.
@@ -81,7 +81,7 @@ func TestDisclosedContracts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = look("forged", []ledger.DisclosedContract{{CreatedEventBlob: base64.StdEncoding.EncodeToString(fb)}})
+	err = look("forged", []ledger.JsDisclosedContract{{CreatedEventBlob: base64.StdEncoding.EncodeToString(fb)}})
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.Code.Name != "INTERPRETATION_UPGRADE_ERROR_AUTHENTICATION_FAILED" {
 		t.Errorf("a forged disclosed contract: %v", err)

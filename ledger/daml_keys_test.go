@@ -38,13 +38,13 @@ func TestExerciseByKey(t *testing.T) {
 	}
 	alice := allocate(t, ctx, n, "alice").Party
 	tid := ids[0] + ":Main:K"
-	submit := func(cmdID string, c ledger.Command) (ledger.TransactionTree, error) {
-		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.Command{c}})
+	submit := func(cmdID string, c ledger.JsCommand) (ledger.TransactionTree, error) {
+		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.JsCommand{c}})
 		return resp.TransactionTree, err
 	}
 	var cids []string
 	for i, arg := range []string{`1`, `2`} {
-		tree, err := submit("c"+arg, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid,
+		tree, err := submit("c"+arg, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
 			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "n": "` + arg + `"}`)}})
 		if err != nil {
 			t.Fatalf("create %d: %v", i, err)
@@ -58,7 +58,7 @@ func TestExerciseByKey(t *testing.T) {
 	if got := keyIndexEntries(t, n); got != 2 {
 		t.Errorf("%d key index entries after two creates, want 2", got)
 	}
-	byKey := ledger.Command{ExerciseByKeyCommand: &ledger.ExerciseByKeyCommand{TemplateID: tid, ContractKey: json.RawMessage(`"` + alice + `"`),
+	byKey := ledger.JsCommand{ExerciseByKeyCommand: &ledger.JsExerciseByKeyCommand{TemplateID: tid, ContractKey: json.RawMessage(`"` + alice + `"`),
 		Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}}
 	// The newest contract first, then the other, then none.
 	for i, want := range []string{cids[1], cids[0]} {

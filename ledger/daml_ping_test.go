@@ -37,7 +37,7 @@ func (f *pingNode) createPing(t *testing.T, id string) ledger.CreatedEvent {
 	t.Helper()
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pingID,
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, f.alice, f.bob))}}},
 	}})
 	if err != nil {
@@ -62,7 +62,7 @@ func TestPingRuns(t *testing.T) {
 	}
 	respond := func(cmdID, actAs string) (ledger.SubmitAndWaitForTransactionTreeResponse, error) {
 		return f.n.SubmitAndWaitForTransactionTree(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
-			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
+			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
 				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}})
 	}
 	if _, err := respond("r-alice", f.alice); !errors.Is(err, apierr.DamlAuthorizationError) {

@@ -38,17 +38,17 @@ func TestUpgrades(t *testing.T) {
 		}
 	}
 	alice := allocate(t, ctx, n, "alice").Party
-	submit := func(cmdID string, pref []string, c ledger.Command) ledger.TransactionTree {
+	submit := func(cmdID string, pref []string, c ledger.JsCommand) ledger.TransactionTree {
 		t.Helper()
 		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
-			PackageIDSelectionPreference: pref, Commands: []ledger.Command{c}})
+			PackageIDSelectionPreference: pref, Commands: []ledger.JsCommand{c}})
 		if err != nil {
 			t.Fatalf("%s: %v", cmdID, err)
 		}
 		return resp.TransactionTree
 	}
 	create := func(cmdID, tid string, pref []string) ledger.CreatedEvent {
-		tree := submit(cmdID, pref, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid,
+		tree := submit(cmdID, pref, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
 			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}})
 		return tree.EventsByID["0"].CreatedTreeEvent.Value
 	}
@@ -62,7 +62,7 @@ func TestUpgrades(t *testing.T) {
 		t.Fatalf("with a v1 preference #iou resolved to %s", v1.TemplateID)
 	}
 	// v2's Note on the v1 contract: the note is None.
-	tree := submit("note", nil, ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: "#iou:Main:Iou", ContractID: v1.ContractID,
+	tree := submit("note", nil, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: "#iou:Main:Iou", ContractID: v1.ContractID,
 		Choice: "GetNote", ChoiceArgument: json.RawMessage(`{}`)}})
 	x := tree.EventsByID["0"].ExercisedTreeEvent
 	if x == nil || x.Value.TemplateID != ids2[0]+":Main:Iou" || string(x.Value.ExerciseResult) != "null" {

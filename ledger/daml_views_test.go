@@ -26,7 +26,7 @@ func TestAmuletHoldingView(t *testing.T) {
 	dso, owner := allocate(t, ctx, n, "dso").Party, allocate(t, ctx, n, "alice").Party
 	arg := `{"dso": "` + dso + `", "owner": "` + owner + `", "amount": {"initialAmount": "100.0", "createdAt": {"number": "3"}, "ratePerRound": {"rate": "0.001"}}}`
 	resp, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}})
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}})
 	if err != nil {
 		t.Fatalf("create Amulet: %v", err)
 	}

@@ -84,68 +84,93 @@ func (n *Node) contractBlob(c *txNode) string {
 }
 
 // decodeDisclosed decodes a submission's disclosed contracts (the field
-// paths in errors start with prefix): each blob must decode and name the
-// contract id and template the entry names, when it names them.
+// paths in errors start with prefix, and are those of the JSON API): each
+// blob must decode and name the contract id and template the entry
+// names, when it names them.
 func decodeDisclosed(dcs []DisclosedContract, prefix string) (map[string]*tx.ContractBlob, error) {
+	return decodeDisclosedRefs(dcs, prefix, nil)
+}
+
+// decodeDisclosedRefs is decodeDisclosed for entries whose template
+// references were written as texts (written[i], the JSON API's): errors
+// quote the text, and an entry with a text but no Template (the text is
+// no identifier) does not match its blob.
+func decodeDisclosedRefs(dcs []DisclosedContract, prefix string, written map[int]string) (map[string]*tx.ContractBlob, error) {
 	if len(dcs) == 0 {
 		return nil, nil
 	}
 	out := make(map[string]*tx.ContractBlob, len(dcs))
 	for i, d := range dcs {
 		path := fmt.Sprintf("%sdisclosedContracts[%d]", prefix, i)
-		if d.CreatedEventBlob == "" {
+		if len(d.CreatedEventBlob) == 0 {
 			return nil, apierr.MissingField.New("%s.createdEventBlob", path)
 		}
-		raw, err := base64.StdEncoding.DecodeString(d.CreatedEventBlob)
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s.createdEventBlob: the string is not a valid Base64", path)
-		}
-		b, err := tx.DecodeContractBlob(raw)
+		b, err := tx.DecodeContractBlob(d.CreatedEventBlob)
 		if err != nil {
 			return nil, apierr.InvalidArgument.New("%s.createdEventBlob: Unable to decode disclosed contract event payload: %v", path, err)
 		}
-		cid := string(b.Create.ContractID)
+		cid := b.Create.ContractID
 		if d.ContractID != "" && d.ContractID != cid {
-			return nil, apierr.InvalidArgument.New("%s.contractId: %s does not match the contract id of its createdEventBlob (%s)", path, apierr.Quote(d.ContractID), cid)
+			return nil, apierr.InvalidArgument.New("%s.contractId: %s does not match the contract id of its createdEventBlob (%s)", path, apierr.Quote(string(d.ContractID)), cid)
 		}
-		if d.TemplateID != "" {
-			id, err := lf.SplitIdentifier(d.TemplateID)
-			if err != nil || id.Module != b.Create.TemplateID.Module || id.Entity != b.Create.TemplateID.Name ||
-				!id.ByName() && id.PackageID != b.Create.TemplateID.PackageID || id.ByName() && id.PackageName != b.Create.PackageName {
-				return nil, apierr.InvalidArgument.New("%s.templateId: %s does not match the template of its createdEventBlob (%s)", path, apierr.Quote(d.TemplateID), b.Create.TemplateID)
-			}
+		text, ok := written[i]
+		if !ok {
+			text = d.Template.String()
 		}
-		out[cid] = b
+		if ok && d.Template.IsZero() || !d.Template.IsZero() && !disclosedTemplateMatches(d.Template, &b.Create) {
+			return nil, disclosedTemplateMismatch(path, text, &b.Create)
+		}
+		out[string(cid)] = b
 	}
 	return out, nil
 }
 
-// disclosedBlobs returns decodeDisclosed(c.DisclosedContracts, prefix),
-// decoded once per submission (checkJsCommandFields decodes them before
-// the interpretation uses them): the caller must not change the disclosed
-// contracts afterwards, nor the map returned.
-func (c *JsCommands) disclosedBlobs(prefix string) (map[string]*tx.ContractBlob, error) {
-	if c.disclosed == nil && len(c.DisclosedContracts) > 0 {
-		out, err := decodeDisclosed(c.DisclosedContracts, prefix)
+// disclosedTemplateMatches reports whether r names the template of c: its
+// package id, or its package's name.
+func disclosedTemplateMatches(r TemplateRef, c *tx.Create) bool {
+	if r.ID.Module != c.TemplateID.Module || r.ID.Name != c.TemplateID.Name {
+		return false
+	}
+	if !r.ByPackageName {
+		return r.ID.PackageID == c.TemplateID.PackageID
+	}
+	if r.PackageName == "" {
+		return r.ID.PackageID == c.TemplateID.PackageID // the package's own name
+	}
+	return r.PackageName == c.PackageName
+}
+
+// disclosedTemplateMismatch is the error of a disclosed contract whose
+// template reference (as written) is not its blob's template.
+func disclosedTemplateMismatch(path, ref string, c *tx.Create) error {
+	return apierr.InvalidArgument.New("%s.templateId: %s does not match the template of its createdEventBlob (%s)", path, apierr.Quote(ref), c.TemplateID)
+}
+
+// disclosedBlobs returns decodeDisclosed(s.c.DisclosedContracts,
+// prefix), decoded once per submission: the caller must not change the
+// disclosed contracts afterwards, nor the map returned.
+func (s *submission) disclosedBlobs(prefix string) (map[string]*tx.ContractBlob, error) {
+	if s.disclosed == nil && len(s.c.DisclosedContracts) > 0 {
+		out, err := decodeDisclosed(s.c.DisclosedContracts, prefix)
 		if err != nil {
 			return nil, err
 		}
-		c.disclosed = out
+		s.disclosed = out
 	}
-	return c.disclosed, nil
+	return s.disclosed, nil
 }
 
 // disclosedSet decodes a submission's disclosed contracts (once, see
 // disclosedBlobs) and checks that each belongs to the submission's
 // synchronizer (when it names one).
-func (v *pkgView) disclosedSet(c *JsCommands, sync, prefix string) (map[string]*tx.ContractBlob, error) {
-	out, err := c.disclosedBlobs(prefix)
+func (s *submission) disclosedSet(prefix string) (map[string]*tx.ContractBlob, error) {
+	out, err := s.disclosedBlobs(prefix)
 	if err != nil {
 		return nil, err
 	}
-	for i, d := range c.DisclosedContracts {
-		if d.SynchronizerID != "" && d.SynchronizerID != sync {
-			return nil, apierr.InvalidArgument.New("%sdisclosedContracts[%d].synchronizerId: the disclosed contract is on %s, the submission on %s", prefix, i, apierr.Quote(d.SynchronizerID), sync)
+	for i, d := range s.c.DisclosedContracts {
+		if d.SynchronizerID != "" && d.SynchronizerID != s.sync {
+			return nil, apierr.InvalidArgument.New("%sdisclosedContracts[%d].synchronizerId: the disclosed contract is on %s, the submission on %s", prefix, i, apierr.Quote(d.SynchronizerID), s.sync)
 		}
 	}
 	return out, nil

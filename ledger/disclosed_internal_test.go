@@ -25,47 +25,48 @@ func testBlob(t *testing.T, cid value.ContractID) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// TestDisclosedBlobsDecodedOnce: a submission's disclosed contracts are
-// decoded by its first check and the interpretation gets the same
-// decoding; a refused decoding is not kept, and disclosedSet still checks
-// the synchronizer of every entry.
+// TestDisclosedBlobsDecodedOnce: a JSON submission's disclosed contracts
+// are decoded by its conversion (jsonFields) and the interpretation gets
+// the same decoding; a refused decoding gives no submission, and
+// disclosedSet still checks the synchronizer of every entry.
 func TestDisclosedBlobsDecodedOnce(t *testing.T) {
 	cid := value.ContractID("00" + strings.Repeat("1", 64) + "ca121220" + strings.Repeat("ab", 32)) // a committed ca12 id
-	good := DisclosedContract{ContractID: string(cid), CreatedEventBlob: testBlob(t, cid)}
+	good := JsDisclosedContract{ContractID: string(cid), CreatedEventBlob: testBlob(t, cid)}
 
-	c := &JsCommands{DisclosedContracts: []DisclosedContract{good}}
-	if err := checkJsCommandFields(c, ""); err != nil {
+	s, err := jsonFields(&JsCommands{DisclosedContracts: []JsDisclosedContract{good}}, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	first := c.disclosed
+	first := s.disclosed
 	if len(first) != 1 || first[string(cid)] == nil {
-		t.Fatalf("after checkJsCommandFields, decoded %v; want contract %s", first, cid)
+		t.Fatalf("after jsonFields, decoded %v; want contract %s", first, cid)
 	}
-	got, err := (&pkgView{}).disclosedSet(c, "sync-1", "")
+	s.sync = "sync-1"
+	got, err := s.disclosedSet("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got[string(cid)] != first[string(cid)] {
-		t.Errorf("disclosedSet decoded the blob again (%p), want checkJsCommandFields' decoding (%p)", got[string(cid)], first[string(cid)])
+		t.Errorf("disclosedSet decoded the blob again (%p), want jsonFields' decoding (%p)", got[string(cid)], first[string(cid)])
 	}
 
-	other := &JsCommands{DisclosedContracts: []DisclosedContract{{ContractID: good.ContractID, CreatedEventBlob: good.CreatedEventBlob, SynchronizerID: "sync-2"}}}
-	if _, err := (&pkgView{}).disclosedSet(other, "sync-1", ""); !errors.Is(err, apierr.InvalidArgument) {
+	other, err := jsonFields(&JsCommands{DisclosedContracts: []JsDisclosedContract{{ContractID: good.ContractID, CreatedEventBlob: good.CreatedEventBlob, SynchronizerID: "sync-2"}}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.sync = "sync-1"
+	if _, err := other.disclosedSet(""); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("disclosed contract of another synchronizer: %v, want INVALID_ARGUMENT", err)
 	}
 
-	bad := &JsCommands{DisclosedContracts: []DisclosedContract{{CreatedEventBlob: "!"}}}
+	bad := &JsCommands{DisclosedContracts: []JsDisclosedContract{{CreatedEventBlob: "!"}}}
 	for range 2 {
-		if err := checkJsCommandFields(bad, "commands."); !errors.Is(err, apierr.InvalidArgument) {
-			t.Errorf("invalid blob: %v, want INVALID_ARGUMENT", err)
-		}
-		if bad.disclosed != nil {
-			t.Errorf("a refused decoding was kept: %v", bad.disclosed)
+		if s, err := jsonFields(bad, "commands."); !errors.Is(err, apierr.InvalidArgument) || s != nil {
+			t.Errorf("invalid blob: %v, %v; want no submission, INVALID_ARGUMENT", s, err)
 		}
 	}
 
-	none := &JsCommands{}
-	got, err = none.disclosedBlobs("")
+	got, err = newSubmission(&Commands{}, nil).disclosedBlobs("")
 	if diff := cmp.Diff(map[string]*tx.ContractBlob(nil), got); err != nil || diff != "" {
 		t.Errorf("no disclosed contracts: %v, %v; want nil, nil", got, err)
 	}

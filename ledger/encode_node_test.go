@@ -104,7 +104,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 
 	odd := "<ping> & \"quotes\" \u2028 ünï — spaces"
 	create := JsCommands{CommandID: "create", ActAs: []string{alice}, UserID: "u1",
-		Commands: []Command{{CreateCommand: &CreateCommand{TemplateID: pingID, CreateArguments: pingArgs(odd)}}}}
+		Commands: []JsCommand{{CreateCommand: &JsCreateCommand{TemplateID: pingID, CreateArguments: pingArgs(odd)}}}}
 	created, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: create})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	}
 
 	respond := JsCommands{CommandID: "respond", ActAs: []string{bob}, UserID: "u1",
-		Commands: []Command{{ExerciseCommand: &ExerciseCommand{TemplateID: pingID, ContractID: created.Transaction.Events[0].CreatedEvent.ContractID,
+		Commands: []JsCommand{{ExerciseCommand: &JsExerciseCommand{TemplateID: pingID, ContractID: created.Transaction.Events[0].CreatedEvent.ContractID,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
 	responded, err := n.SubmitAndWait(ctx, respond)
 	if err != nil {
@@ -126,7 +126,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	// Created and archived at once; actAs out of order (the change id
 	// sorts it).
 	transient := JsCommands{CommandID: "transient", ActAs: []string{bob, alice}, UserID: "u1",
-		Commands: []Command{{CreateAndExerciseCommand: &CreateAndExerciseCommand{TemplateID: pingID, CreateArguments: pingArgs(odd + " 2"),
+		Commands: []JsCommand{{CreateAndExerciseCommand: &JsCreateAndExerciseCommand{TemplateID: pingID, CreateArguments: pingArgs(odd + " 2"),
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
 	both, err := n.SubmitAndWait(ctx, transient)
 	if err != nil {

@@ -274,7 +274,7 @@ func TestChangeIDUnchanged(t *testing.T) {
 	}
 	for i, c := range cases {
 		acts := slices.Clone(c.ActAs)
-		if got, want := changeID(c), oldChangeID(c); got != want {
+		if got, want := changeID(c.UserID, c.ActAs, c.CommandID), oldChangeID(c); got != want {
 			t.Errorf("case %d %+v: changeID %s, want %s", i, c, got, want)
 		}
 		if !slices.Equal(acts, c.ActAs) || (acts == nil) != (c.ActAs == nil) {
@@ -397,7 +397,7 @@ func FuzzEncodeMatchesJSON(f *testing.F) {
 			t.Fatalf("dedup record (-json.Marshal +encode):\n%s", diff)
 		}
 		c := &JsCommands{UserID: a, ActAs: list(6), CommandID: b}
-		if got, want := changeID(c), oldChangeID(c); got != want {
+		if got, want := changeID(c.UserID, c.ActAs, c.CommandID), oldChangeID(c); got != want {
 			t.Fatalf("changeID(%+v) = %s, want %s", c, got, want)
 		}
 		if got, want := newUpdateID(a, b), oldNewUpdateID(a, b); got != want {

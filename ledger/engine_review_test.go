@@ -66,16 +66,16 @@ func TestExecuteInterfacePreference(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	prep := func(cmdID string, c ledger.Command) ledger.JsPrepareSubmissionResponse {
+	prep := func(cmdID string, c ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
 		t.Helper()
 		p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
-			Commands: []ledger.Command{c}, PackageIDSelectionPreference: []string{ids1[0]}})
+			Commands: []ledger.JsCommand{c}, PackageIDSelectionPreference: []string{ids1[0]}})
 		if err != nil {
 			t.Fatalf("prepare %s: %v", cmdID, err)
 		}
 		return p
 	}
-	p := prep("create", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: "#tpl:Main:T",
+	p := prep("create", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T",
 		CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `"}`)}})
 	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
 	if err != nil {
@@ -85,7 +85,7 @@ func TestExecuteInterfacePreference(t *testing.T) {
 	if ev.TemplateID != ids1[0]+":Main:T" {
 		t.Fatalf("created %s, want v1 (v2 is %s)", ev.TemplateID, ids2[0])
 	}
-	p = prep("poke", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: ev.ContractID,
+	p = prep("poke", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: ev.ContractID,
 		Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}})
 	req := f.execReq(p)
 	req.SubmissionID = "s2"
@@ -128,13 +128,13 @@ func TestAcsDeltaForWitness(t *testing.T) {
 	alice, bob := allocate(t, ctx, n, "alice").Party, allocate(t, ctx, n, "bob").Party
 	tid := ids[0] + ":Main:T"
 	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cid := c.Transaction.Events[0].CreatedEvent.ContractID
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Show",
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Show",
 			ChoiceArgument: json.RawMessage(`{"watcher": "` + bob + `"}`)}}}},
 		TransactionFormat: ledgerEffects(bob)})
 	if err != nil {
@@ -173,7 +173,7 @@ func TestUnvettedPreference(t *testing.T) {
 	}
 	alice := allocate(t, ctx, n, "alice").Party
 	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestUnvettedPreference(t *testing.T) {
 	before := ledger.StoreDumpForTest(t, n)
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
 		PackageIDSelectionPreference: []string{ids2[0]},
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
 			ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(alice)})
 	if err == nil {
 		t.Fatalf("committed with the unvetted v2 (%s): exercised template %s", ids2[0], resp.Transaction.Events[0].ExercisedEvent.TemplateID)
@@ -211,7 +211,7 @@ func TestLedgerTimeAfterRecordTime(t *testing.T) {
 	alice := allocate(t, ctx, n, "alice").Party
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		MinLedgerTimeRel: &ledger.Duration{Nanos: 300_000_000},
-		Commands:         []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}}}}})
+		Commands:         []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,14 +261,14 @@ func TestRaceSubmitUploadView(t *testing.T) {
 			defer wg.Done()
 			for i := range 5 {
 				c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: fmt.Sprintf("c%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
-					Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+					Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 				if err != nil {
 					errs <- err
 					return
 				}
 				cid := c.Transaction.Events[0].CreatedEvent.ContractID
 				if _, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("x%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
-					Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
+					Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
 					errs <- err
 					return
 				}

@@ -53,7 +53,7 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 	create := func(n *Node, alice, id string) error {
 		_, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
-			Commands: []Command{{CreateCommand: &CreateCommand{TemplateID: iou.String(),
+			Commands: []JsCommand{{CreateCommand: &JsCreateCommand{TemplateID: iou.String(),
 				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
 		return err
 	}

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"testing"
+
+	badger "github.com/dgraph-io/badger/v4"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"

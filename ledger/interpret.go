@@ -95,26 +95,13 @@ type interpreted struct {
 	fresh []string
 }
 
-// submission options of one interpretation.
-type interpretRequest struct {
-	cmds *JsCommands
-	sync string
-	// pref maps package names to the preferred package ids
-	// (packageIdSelectionPreference).
-	pref map[string]string
-}
-
-// interpret runs a submission's commands through the engine on a read
-// snapshot and prepares what the committer writes. Nothing is written.
-func (n *Node) interpret(ctx context.Context, c *JsCommands, sync string) (*interpreted, error) {
-	return n.interpretWith(ctx, c, sync, nuckMode, jsonCommands(n, c, sync))
-}
-
-// interpretWith is interpret for the commands build makes, in the
-// contract-state mode mode.
-func (n *Node) interpretWith(ctx context.Context, c *JsCommands, sync string, mode rollbackMode, build buildCommands) (*interpreted, error) {
+// interpretWith runs a submission's commands, as build makes them,
+// through the engine on a read snapshot (in the submission's
+// contract-state mode) and prepares what the committer writes. Nothing
+// is written.
+func (n *Node) interpretWith(ctx context.Context, s *submission, build buildCommands) (*interpreted, error) {
 	now := n.now()
-	let, err := ledgerTime(c, now)
+	let, err := ledgerTime(s.c, now)
 	if err != nil {
 		return nil, err
 	}
@@ -133,21 +120,21 @@ func (n *Node) interpretWith(ctx context.Context, c *JsCommands, sync string, mo
 		// committer checks every submission that reaches it.
 		defer func() {
 			if err != nil {
-				if dup := n.checkDuplicate(t, c, now); dup != nil {
+				if dup := n.checkDuplicate(t, s, now); dup != nil {
 					err = dup
 				}
 			}
 		}()
-		run, err := n.runOnSnapshot(ctx, t, c, sync, let, mode, build)
+		run, err := n.runOnSnapshot(ctx, t, s, let, build)
 		if err != nil {
 			return err
 		}
 		// Routing (Canton's order: after interpretation): the actAs
 		// parties and the informees must be known, in this snapshot.
-		if err := n.checkPartiesKnown(t, c.ActAs, run.res.Transaction); err != nil {
+		if err := n.checkPartiesKnown(t, s.c.ActAs, run.res.Transaction); err != nil {
 			return err
 		}
-		out, err = n.committable(run.res, run.pkgs, c, sync, run.let, run.seed)
+		out, err = n.committable(run.res, run.pkgs, s, run.let, run.seed)
 		return err
 	})
 	if err != nil {
@@ -170,13 +157,6 @@ type engineRun struct {
 // values, for a package view and preference.
 type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
 
-// jsonCommands builds the commands of a Ledger API submission.
-func jsonCommands(n *Node, c *JsCommands, sync string) buildCommands {
-	return func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
-		return n.engineCommands(eng, pkgs, &interpretRequest{cmds: c, sync: sync, pref: pref})
-	}
-}
-
 // runOnSnapshot interprets a submission on the read snapshot t: the
 // synchronizer's package view and the submission's package preference,
 // the commands build makes and its disclosed contracts, a fresh
@@ -184,7 +164,8 @@ func jsonCommands(n *Node, c *JsCommands, sync string) buildCommands {
 // the ledger-time retries of §7. The run holds the engine's result, the
 // ledger time of the transaction and the preparation time its contract
 // ids were derived with.
-func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sync string, let time.Time, mode rollbackMode, build buildCommands) (*engineRun, error) {
+func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, let time.Time, build buildCommands) (*engineRun, error) {
+	c, sync := s.c, s.sync
 	pkgs, err := n.snapshotPkgView(t, sync)
 	if err != nil {
 		return nil, err
@@ -198,7 +179,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sy
 	if err != nil {
 		return nil, err
 	}
-	disclosed, err := pkgs.disclosedSet(c, sync, "")
+	disclosed, err := s.disclosedSet("")
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +191,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sy
 		started := time.Now()
 		res, err := eng.Submit(ctx, engine.Submission{ActAs: actAs, LedgerTime: engine.Timestamp(run.let.UnixMicro()),
 			PreparationTime: engine.Timestamp(run.prep.UnixMicro()), Contracts: src, SubmissionSeed: run.seed,
-			ParticipantID: n.participantID, ForbidEffectfulRollback: mode == nuckMode, Preference: pref}, cmds...)
+			ParticipantID: n.participantID, ForbidEffectfulRollback: s.mode == nuckMode, Preference: pref}, cmds...)
 		n.met.observeInterpretation(time.Since(started))
 		if err != nil {
 			return nil, engineError(ctx, err)
@@ -234,28 +215,20 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, c *JsCommands, sy
 }
 
 // ledgerTime is the ledger effective time of a submission (§7): now,
-// or max(now, minLedgerTimeAbs), or now + minLedgerTimeRel (the two are
-// exclusive: checkJsCommandFields, or prepare's one-of); Canton's times
-// have microsecond precision.
-func ledgerTime(c *JsCommands, now time.Time) (time.Time, error) {
+// or max(now, MinLedgerTime), or now + MinLedgerTimeRel (the two are
+// exclusive: checkSubmission, or prepare's one-of); Canton's times have
+// microsecond precision.
+func ledgerTime(c *Commands, now time.Time) (time.Time, error) {
 	let := now.Truncate(time.Microsecond)
-	abs := c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != ""
-	rel := c.MinLedgerTimeRel != nil
 	switch {
-	case abs:
-		t, err := time.Parse(time.RFC3339Nano, *c.MinLedgerTimeAbs)
-		if err != nil {
-			return time.Time{}, apierr.InvalidField.New("min_ledger_time_abs: invalid timestamp %s", apierr.Quote(*c.MinLedgerTimeAbs))
-		}
-		if t = t.UTC().Truncate(time.Microsecond); t.After(let) {
+	case !c.MinLedgerTime.IsZero():
+		if t := c.MinLedgerTime.UTC().Truncate(time.Microsecond); t.After(let) {
 			let = t
 		}
-	case rel:
-		d := c.MinLedgerTimeRel
-		if d.Seconds < 0 || d.Nanos < 0 {
-			return time.Time{}, apierr.InvalidField.New("min_ledger_time_rel: the duration must not be negative")
-		}
-		let = let.Add(time.Duration(d.Seconds)*time.Second + time.Duration(d.Nanos)).Truncate(time.Microsecond)
+	case c.MinLedgerTimeRel < 0:
+		return time.Time{}, errNegativeMinLedgerTimeRel
+	case c.MinLedgerTimeRel > 0:
+		let = let.Add(c.MinLedgerTimeRel).Truncate(time.Microsecond)
 	}
 	return let, nil
 }
@@ -322,16 +295,24 @@ type resolvedEntity struct {
 }
 
 // resolveEntity resolves a command's template (or, when interfaces are
-// allowed, interface) reference: a package id must be known and vetted
-// on the synchronizer; a #package-name resolves to the preferred package
-// of that name, else to the newest vetted version.
+// allowed, interface) reference in its text form (resolveIdentifier).
 func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
 	id, err := lf.SplitIdentifier(ref)
 	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
 		return nil, pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(ref))
 	}
+	return v.resolveIdentifier(id, func() string { return path }, pref, interfaces)
+}
+
+// resolveIdentifier resolves a split template or interface reference: its
+// parts must be valid; a package id must be known and vetted on the
+// synchronizer; a #package-name resolves to the preferred package of that
+// name, else to the newest vetted version.
+//
+// path names the reference in errors (built only for one).
+func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
 	if err := id.Validate(); err != nil {
-		return nil, pathErr(apierr.InvalidField, path, "%v", err)
+		return nil, pathErr(apierr.InvalidField, path(), "%v", err)
 	}
 	var pkg *lf.Package
 	if id.ByName() {
@@ -362,128 +343,6 @@ func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interf
 	}
 	return nil, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(tc.String())).
 		WithResource("TEMPLATE_ID", tc.String())
-}
-
-// engineCommands translates the submission's commands into the engine's
-// update values: the arguments are checked against the package's types
-// (COMMAND_PREPROCESSING_FAILED and friends through damlError) and
-// converted to runtime values.
-func (n *Node) engineCommands(eng *engine.Engine, pkgs *pkgView, req *interpretRequest) ([]engine.Value, error) {
-	out := make([]engine.Value, 0, len(req.cmds.Commands))
-	arg := func(raw json.RawMessage, t lf.Type, path string) (engine.Value, error) {
-		v, err := value.FromJSONAt(raw, t, path, pkgs.lookup)
-		if err != nil {
-			return nil, damlError(err)
-		}
-		rv, err := eng.FromValue(v)
-		if err != nil {
-			return nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), path)
-		}
-		return rv, nil
-	}
-	choiceOf := func(r *resolvedEntity, choice, path string) (*lf.Choice, error) {
-		var ch *lf.Choice
-		if r.tmpl != nil {
-			ch = r.tmpl.Choice(choice)
-		} else {
-			ch = r.iface.Choice(choice)
-		}
-		if ch == nil {
-			return nil, pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), r.id)
-		}
-		return ch, nil
-	}
-	cid := func(s, path string) (engine.ContractID, error) {
-		if !isContractID(s) {
-			return "", pathErr(apierr.InvalidArgument, path, "invalid contract id %s", apierr.Quote(s))
-		}
-		if tx.IsLocalContractID(value.ContractID(s)) {
-			return "", pathErr(apierr.CommandPreprocessingFailed, path, "the contract id %s is local (unsuffixed): commands may only name committed contracts", apierr.Quote(s))
-		}
-		return engine.ContractID(s), nil
-	}
-	// chosen checks a choice of the entity and its argument.
-	chosen := func(r *resolvedEntity, choice string, raw json.RawMessage, p string) (engine.Value, error) {
-		ch, err := choiceOf(r, choice, p)
-		if err != nil {
-			return nil, err
-		}
-		return arg(nullToEmpty(raw), ch.ArgType, p+".choiceArgument")
-	}
-	// created resolves a create's template and its argument.
-	created := func(templateID string, args json.RawMessage, p string) (*resolvedEntity, engine.Value, error) {
-		r, err := pkgs.resolveEntity(templateID, p+".templateId", req.pref, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		a, err := arg(args, value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name), p+".createArguments")
-		return r, a, err
-	}
-	for i, c := range req.cmds.Commands {
-		path := fmt.Sprintf("commands[%d]", i)
-		switch {
-		case c.CreateCommand != nil:
-			r, a, err := created(c.CreateCommand.TemplateID, c.CreateCommand.CreateArguments, path+".CreateCommand")
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, engine.CreateCommand(r.id, a))
-		case c.ExerciseCommand != nil:
-			x := c.ExerciseCommand
-			p := path + ".ExerciseCommand"
-			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, true)
-			if err != nil {
-				return nil, err
-			}
-			id, err := cid(x.ContractID, p+".contractId")
-			if err != nil {
-				return nil, err
-			}
-			a, err := chosen(r, x.Choice, x.ChoiceArgument, p)
-			if err != nil {
-				return nil, err
-			}
-			if r.iface != nil {
-				out = append(out, engine.ExerciseInterfaceCommand(r.id, x.Choice, id, a))
-			} else {
-				out = append(out, engine.ExerciseCommand(r.id, x.Choice, id, a))
-			}
-		case c.CreateAndExerciseCommand != nil:
-			x := c.CreateAndExerciseCommand
-			p := path + ".CreateAndExerciseCommand"
-			r, a, err := created(x.TemplateID, x.CreateArguments, p)
-			if err != nil {
-				return nil, err
-			}
-			ca, err := chosen(r, x.Choice, x.ChoiceArgument, p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, engine.CreateAndExerciseCommand(r.id, a, x.Choice, ca))
-		case c.ExerciseByKeyCommand != nil:
-			x := c.ExerciseByKeyCommand
-			p := path + ".ExerciseByKeyCommand"
-			r, err := pkgs.resolveEntity(x.TemplateID, p+".templateId", req.pref, false)
-			if err != nil {
-				return nil, err
-			}
-			if r.tmpl.Key == nil {
-				return nil, pathErr(apierr.CommandPreprocessingFailed, p+".templateId", "template %s has no contract key", r.id)
-			}
-			k, err := arg(x.ContractKey, r.tmpl.Key.Type, p+".contractKey")
-			if err != nil {
-				return nil, err
-			}
-			a, err := chosen(r, x.Choice, x.ChoiceArgument, p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, engine.ExerciseByKeyCommand(r.id, x.Choice, k, a))
-		default:
-			return nil, pathErr(apierr.InvalidArgument, path, "the command is empty")
-		}
-	}
-	return out, nil
 }
 
 // engineError maps an interpretation error: an *apierr.Error the
@@ -590,7 +449,8 @@ func intersects(a, b []string) bool {
 // the contract ids suffixed, the log entry with its event nodes rendered
 // once in the form the readers need, and the effects on the contract
 // store.
-func (n *Node) committable(res *engine.Result, pkgs *pkgView, c *JsCommands, sync string, let time.Time, seed [32]byte) (*interpreted, error) {
+func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
+	c, sync := s.c, s.sync
 	at := formatTime(let)
 	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
 	t, _, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
@@ -750,12 +610,13 @@ func (v *pkgView) choice(x *tx.Exercise) *lf.Choice {
 // is CONTRACT_NOT_ACTIVE), then writes the entry at a new offset, the
 // contracts it creates and archives with their entries of the key and
 // active-contracts indexes, and the deduplication entry.
-func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*logEntry, error) {
+func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, error) {
+	sync := s.sync
 	// The deduplication key, hashed here rather than in the committer.
-	change := c.changeKey()
+	change := s.changeKey()
 	v, err := n.st.Submit(func(t *store.Tx) (any, error) {
 		now := n.now().Truncate(time.Microsecond)
-		if err := n.checkDuplicate(t, c, now); err != nil {
+		if err := n.checkDuplicate(t, s, now); err != nil {
 			return nil, err
 		}
 		cur, err := n.loadPkgView(t, sync)
@@ -792,7 +653,7 @@ func (n *Node) commitInterpreted(c *JsCommands, sync string, it *interpreted) (*
 		}
 		off := t.NextOffset()
 		e := *it.entry
-		e.Offset, e.RecordTime = off, formatTime(now) // the deduplication time too
+		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
 		for i, nd := range it.created {
 			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
 				CreatedOffset: off, WorkflowID: e.WorkflowID}, it.createdJSON[i]))

@@ -49,8 +49,8 @@ func newObservedNode(t *testing.T, opts ledger.Options) *observedNode {
 }
 
 // createT is the command creating T {owner, watcher}.
-func (o *observedNode) createT(owner, watcher string) ledger.Command {
-	return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: o.tmpl.String(),
+func (o *observedNode) createT(owner, watcher string) ledger.JsCommand {
+	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: o.tmpl.String(),
 		CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "watcher": %q}`, owner, watcher))}}
 }
 
@@ -66,34 +66,33 @@ type submitEntry struct {
 }
 
 // submitEntries are the paths of a submission: the command service's
-// four, interactive prepare and Daml Script's SubmitEngineCommands.
+// four, interactive prepare and the typed Submit (Daml Script's).
 var submitEntries = []submitEntry{
 	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.Submit(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.Command{o.createT(owner, watcher)}})
+		_, err := o.n.SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWait", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.Command{o.createT(owner, watcher)}})
+		_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWaitForTransaction", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
 		_, err := o.n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
-			CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.Command{o.createT(owner, watcher)}}})
+			CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}}})
 		return err
 	}},
 	{name: "SubmitAndWaitForTransactionTree", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.Command{o.createT(owner, watcher)}})
+		_, err := o.n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "PrepareSubmission", external: true, run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.Command{o.createT(owner, watcher)}})
+		_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
-	{name: "SubmitEngineCommands", run: func(ctx context.Context, o *observedNode, _, actAs, owner, watcher string) error {
-		tmpl := o.tmpl
-		arg := value.Record{RecordID: &tmpl, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)}, {Label: "watcher", Value: value.Party(watcher)}}}
-		_, err := o.n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{actAs},
-			Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: tmpl, CreateArgument: arg}}})
+	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
+		arg := value.Record{Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)}, {Label: "watcher", Value: value.Party(watcher)}}}
+		_, err := o.n.Submit(ctx, ledger.Commands{CommandID: cmdID, ActAs: []string{actAs},
+			Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByID(o.tmpl), Arguments: arg}}})
 		return err
 	}},
 }
@@ -190,7 +189,7 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 	}
 	watcher := allocate(t, ctx, prep.n, "watcher").Party // on prep only
 	p, err := prep.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},
-		Commands: []ledger.Command{prep.createT(ext, watcher)}})
+		Commands: []ledger.JsCommand{prep.createT(ext, watcher)}})
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
@@ -225,7 +224,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 		t.Fatalf("remembered before any submission: %v", got)
 	}
 	bob := "bob" + o.alice[len("alice"):]
-	_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []ledger.Command{o.createT(o.alice, bob)}})
+	_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}})
 	if !errors.Is(err, apierr.UnknownInformees) {
 		t.Fatalf("observer %s not allocated: %v, want UNKNOWN_INFORMEES", bob, err)
 	}
@@ -235,7 +234,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 	if got := allocate(t, ctx, o.n, "bob").Party; got != bob {
 		t.Fatalf("allocated %s, want %s", got, bob)
 	}
-	if _, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.Command{o.createT(o.alice, bob)}}); err != nil {
+	if _, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}}); err != nil {
 		t.Fatalf("observer %s allocated: %v", bob, err)
 	}
 	if diff := cmp.Diff([]string{o.alice, bob}, ledger.KnownPartiesForTest(o.n)); diff != "" {

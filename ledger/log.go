@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -43,6 +44,9 @@ type logEntry struct {
 	// computed ahead, outside the committer (not stored as such).
 	nodesJSON json.RawMessage
 	readers   []string
+	// recordTime is RecordTime as a time, set by the committer of a
+	// submission (not stored as such).
+	recordTime time.Time
 }
 
 // txNode is a create or an exercise node.

@@ -427,7 +427,7 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 		t.Helper()
 		resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: iou,
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: iou,
 				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
 		if err != nil {
 			t.Fatalf("create %s: %v", id, err)
@@ -437,7 +437,7 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	exercise := func(t *testing.T, n *ledger.Node, id, alice, cid, choice, arg string) {
 		t.Helper()
 		_, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u",
-			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: iou, ContractID: cid,
+			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: iou, ContractID: cid,
 				Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
 		if err != nil {
 			t.Fatalf("exercise %s: %v", choice, err)

@@ -23,21 +23,21 @@ import (
 // JsPrepareSubmissionRequest is the body of
 // POST /v2/interactive-submission/prepare.
 type JsPrepareSubmissionRequest struct {
-	UserID                       string                `json:"userId"`
-	CommandID                    string                `json:"commandId"`
-	Commands                     []Command             `json:"commands"`
-	MinLedgerTime                *MinLedgerTime        `json:"minLedgerTime,omitempty"`
-	ActAs                        []string              `json:"actAs"`
-	ReadAs                       []string              `json:"readAs"`
-	DisclosedContracts           []DisclosedContract   `json:"disclosedContracts"`
-	SynchronizerID               string                `json:"synchronizerId"`
-	PackageIDSelectionPreference []string              `json:"packageIdSelectionPreference"`
-	VerboseHashing               bool                  `json:"verboseHashing"`
-	PrefetchContractKeys         []PrefetchContractKey `json:"prefetchContractKeys"`
-	MaxRecordTime                *string               `json:"maxRecordTime"`
-	EstimateTrafficCost          *CostEstimationHints  `json:"estimateTrafficCost,omitempty"`
-	TapsMaxPasses                *int32                `json:"tapsMaxPasses"`
-	HashingSchemeVersion         string                `json:"hashingSchemeVersion"`
+	UserID                       string                  `json:"userId"`
+	CommandID                    string                  `json:"commandId"`
+	Commands                     []JsCommand             `json:"commands"`
+	MinLedgerTime                *MinLedgerTime          `json:"minLedgerTime,omitempty"`
+	ActAs                        []string                `json:"actAs"`
+	ReadAs                       []string                `json:"readAs"`
+	DisclosedContracts           []JsDisclosedContract   `json:"disclosedContracts"`
+	SynchronizerID               string                  `json:"synchronizerId"`
+	PackageIDSelectionPreference []string                `json:"packageIdSelectionPreference"`
+	VerboseHashing               bool                    `json:"verboseHashing"`
+	PrefetchContractKeys         []JsPrefetchContractKey `json:"prefetchContractKeys"`
+	MaxRecordTime                *string                 `json:"maxRecordTime"`
+	EstimateTrafficCost          *CostEstimationHints    `json:"estimateTrafficCost,omitempty"`
+	TapsMaxPasses                *int32                  `json:"tapsMaxPasses"`
+	HashingSchemeVersion         string                  `json:"hashingSchemeVersion"`
 }
 
 // JsPrepareSubmissionResponse is the prepared transaction and its hash.
@@ -121,8 +121,10 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if len(c.Commands) == 0 {
 		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("commands")
 	}
-	if err := checkTapsMaxPasses(req.TapsMaxPasses); err != nil {
-		return JsPrepareSubmissionResponse{}, err
+	if req.TapsMaxPasses != nil {
+		if err := checkTapsMaxPasses(int64(*req.TapsMaxPasses)); err != nil {
+			return JsPrepareSubmissionResponse{}, err
+		}
 	}
 	scheme := interactive.HashingSchemeVersionV2
 	if req.HashingSchemeVersion != "" {
@@ -150,7 +152,17 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
-	pt, err := n.prepareOnEngine(ctx, &c, sync, newUUID(), maxRecordTime)
+	// The commands in Go types (jsoncommands.go), interpreted as a
+	// submission's.
+	sub, err := jsonFields(&c, "")
+	if err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	sub.sync = sync
+	if err := n.jsonArguments(sub, c.Commands, false); err != nil {
+		return JsPrepareSubmissionResponse{}, err
+	}
+	pt, err := n.prepareOnEngine(ctx, sub, newUUID(), maxRecordTime)
 	if err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}

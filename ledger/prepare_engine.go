@@ -40,7 +40,8 @@ type preparedRun struct {
 
 // prepareOnEngine interprets the commands of a prepare request on a read
 // snapshot and returns the prepared transaction. Nothing is written.
-func (n *Node) prepareOnEngine(ctx context.Context, c *JsCommands, sync, uuid string, maxRecordTime *uint64) (*interactive.PreparedTransaction, error) {
+func (n *Node) prepareOnEngine(ctx context.Context, s *submission, uuid string, maxRecordTime *uint64) (*interactive.PreparedTransaction, error) {
+	c, sync := s.c, s.sync
 	let, err := ledgerTime(c, n.now())
 	if err != nil {
 		return nil, err
@@ -48,7 +49,7 @@ func (n *Node) prepareOnEngine(ctx context.Context, c *JsCommands, sync, uuid st
 	var run preparedRun
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		er, err := n.runOnSnapshot(ctx, t, c, sync, let, nuckMode, jsonCommands(n, c, sync))
+		er, err := n.runOnSnapshot(ctx, t, s, let, typedCommands(s))
 		if err != nil {
 			return err
 		}
@@ -325,7 +326,8 @@ func rootCommand(eng *engine.Engine, nd *interactive.Node) (engine.Value, error)
 // transaction, node seeds, input contracts and time bounds equal the
 // prepared ones (the first difference is the error), and returns what the
 // committer writes for c.
-func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.PreparedTransaction, c *JsCommands, sync string, let time.Time) (*interpreted, error) {
+func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.PreparedTransaction, s *submission, let time.Time) (*interpreted, error) {
+	c, sync := s.c, s.sync
 	md := &pt.Metadata
 	byID := make(map[string]*interactive.Node, len(pt.Transaction.Nodes))
 	for i := range pt.Transaction.Nodes {
@@ -363,7 +365,7 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 	var out *interpreted
 	err := n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		if err := n.checkDuplicate(t, c, n.now()); err != nil {
+		if err := n.checkDuplicate(t, s, n.now()); err != nil {
 			return err
 		}
 		// The listed input contracts must still be active here.
@@ -427,7 +429,7 @@ func (n *Node) reinterpretPrepared(ctx context.Context, pt *interactive.Prepared
 		}
 		var seed [32]byte
 		rand.Read(seed[:])
-		out, err = n.committable(res, pkgs, c, sync, let, seed)
+		out, err = n.committable(res, pkgs, s, let, seed)
 		if err != nil {
 			return err
 		}

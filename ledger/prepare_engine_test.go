@@ -52,7 +52,7 @@ func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage
 
 // prepareCreate prepares ext's Ping to bob.
 func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) ledger.JsPrepareSubmissionResponse {
-	return f.prepare(t, cmdID, "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: f.pingID,
+	return f.prepare(t, cmdID, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
 		CreateArguments: f.pingArgs(cmdID, f.ext, f.bob)}})
 }
 
@@ -61,7 +61,7 @@ func (f *pingExternal) alicePing(t *testing.T, id string) string {
 	t.Helper()
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "alice-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
 	if err != nil {
 		t.Fatalf("alice's Ping: %v", err)
 	}
@@ -70,7 +70,7 @@ func (f *pingExternal) alicePing(t *testing.T, id string) string {
 
 // prepareRespond prepares ext's Respond on a Ping.
 func (f *pingExternal) prepareRespond(t *testing.T, cmdID, cid string) ledger.JsPrepareSubmissionResponse {
-	return f.prepare(t, cmdID, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+	return f.prepare(t, cmdID, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 		Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}})
 }
 
@@ -206,7 +206,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 	cid2 := f.submitPing(t, "r2")
 	sub, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "bob-respond", ActAs: []string{f.bob}, UserID: "u1",
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)})
 	if err != nil {
 		t.Fatalf("submitted Respond: %v", err)
@@ -221,7 +221,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 	}
 	// The Ping is archived: preparing Respond again is refused.
 	if _, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: "respond-2", ActAs: []string{f.ext},
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}); err == nil {
 		t.Error("Respond on an archived Ping prepared")
 	}
@@ -231,7 +231,7 @@ func (f *pingExternal) submitPing(t *testing.T, id string) string {
 	t.Helper()
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "alice-bob-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
+		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
 	if err != nil {
 		t.Fatalf("alice's Ping to bob: %v", err)
 	}

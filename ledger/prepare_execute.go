@@ -160,7 +160,7 @@ func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req E
 	}
 	f := req.TransactionFormat
 	if f == nil {
-		f = actAsFormat(JsCommands{ActAs: e.ActAs}, ShapeACSDelta)
+		f = actAsFormat(e.ActAs, nil, ShapeACSDelta)
 	}
 	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n))
 	if t == nil {
@@ -295,12 +295,17 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 	}
 	c := JsCommands{UserID: userID, ActAs: actAs, CommandID: md.SubmitterInfo.CommandID,
 		DeduplicationPeriod: req.DeduplicationPeriod, SubmissionID: req.SubmissionID}
-	it, err := n.reinterpretPrepared(ctx, pt, &c, sync, now.Truncate(time.Microsecond))
+	s, err := jsonFields(&c, "")
+	if err != nil {
+		return nil, err
+	}
+	s.sync = sync
+	it, err := n.reinterpretPrepared(ctx, pt, s, now.Truncate(time.Microsecond))
 	if err != nil {
 		return nil, err
 	}
 	if h := n.hookInterpreted; h != nil {
 		h()
 	}
-	return n.commitInterpreted(&c, sync, it)
+	return n.commitInterpreted(s, it)
 }

@@ -44,7 +44,7 @@ func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *external
 	return &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: allocate(t, ctx, n, "bob").Party, pkg: ids[0]}
 }
 
-func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.Command) ledger.JsPrepareSubmissionResponse {
+func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
 	t.Helper()
 	p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
 		Commands: cmds, HashingSchemeVersion: scheme, VerboseHashing: true})
@@ -66,7 +66,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			f := newExternalFixture(t, ed25519Key)
 			tid := f.pkg + ":Main:Iou"
 			args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
-			p := f.prepare(t, "create-1", scheme, ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+			p := f.prepare(t, "create-1", scheme, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 			if len(p.PreparedTransactionHash) != 32 || p.HashingDetails == nil || *p.HashingDetails == "" {
 				t.Fatalf("prepare: %+v", p)
 			}
@@ -140,7 +140,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			}
 
 			// Exercise: transfer to bob; the contract is an input contract.
-			p2 := f.prepare(t, "transfer-1", scheme, ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid,
+			p2 := f.prepare(t, "transfer-1", scheme, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid,
 				ContractID: ev.ContractID, Choice: "Transfer", ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 			pt2, err := interactive.DecodePreparedTransaction(p2.PreparedTransaction)
 			if err != nil {
@@ -170,14 +170,14 @@ func TestExecuteStaleInputContract(t *testing.T) {
 	f := newExternalFixture(t, p256Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
-	p := f.prepare(t, "c", "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+	p := f.prepare(t, "c", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 	done, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
 	if err != nil {
 		t.Fatalf("execute with a P-256 key: %v", err)
 	}
 	cid := done.Transaction.Events[0].CreatedEvent.ContractID
 	archive := func(cmd string) ledger.JsPrepareSubmissionResponse {
-		return f.prepare(t, cmd, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
+		return f.prepare(t, cmd, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
 			ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 	}
 	a1, a2 := archive("a1"), archive("a2")
@@ -193,7 +193,7 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 	f := newExternalFixture(t, ed25519Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "1"}`)
-	p := f.prepare(t, "tb-1", "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+	p := f.prepare(t, "tb-1", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339Nano)
 	for _, tc := range []struct {
 		name   string

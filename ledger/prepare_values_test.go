@@ -55,7 +55,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := json.RawMessage(replaceOwner(tc.args, f.ext))
-			p := f.prepare(t, "rich-"+tc.name, "", ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: tid, CreateArguments: args}})
+			p := f.prepare(t, "rich-"+tc.name, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 			pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +82,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			}
 			// Used by an exercise, the contract is an input contract whose
 			// argument is the prepared create's (normalized the same way).
-			p2 := f.prepare(t, "rich-go-"+tc.name, "", ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: tid,
+			p2 := f.prepare(t, "rich-go-"+tc.name, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid,
 				ContractID: evs[0].CreatedEvent.ContractID, Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}})
 			ics := decodePrepared(t, p2).Metadata.InputContracts
 			if len(ics) != 1 {

@@ -62,7 +62,7 @@ func newRaceNode(t *testing.T) *raceNode {
 func (f *raceNode) respond(cmdID, cid string) (int64, error) {
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: cmdID, ActAs: []string{f.bob}, UserID: "u1",
-		Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}},
 	}})
 	if err != nil {

@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,7 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// TestEngineCommands submits Daml-LF commands (SubmitEngineCommands) and
+// TestEngineCommands submits commands with Daml-LF values (Submit) and
 // reads the contracts back as values (EngineContracts,
 // EngineContractByID): committed ids, visibility, archive, errors.
 func TestEngineCommands(t *testing.T) {
@@ -47,8 +48,10 @@ func TestEngineCommands(t *testing.T) {
 	}
 
 	// Create by package name, as alice.
-	res, err := n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{alice},
-		Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: iou, ByPackageName: true, CreateArgument: iouArg(alice)}}})
+	cmdIDs := 0
+	cmdID := func() string { cmdIDs++; return fmt.Sprint("cmd-", cmdIDs) }
+	res, err := n.Submit(ctx, ledger.Commands{ActAs: []string{alice}, CommandID: cmdID(),
+		Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateRef{ID: iou, ByPackageName: true}, Arguments: iouArg(alice)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,12 +91,12 @@ func TestEngineCommands(t *testing.T) {
 	}
 
 	// bob may not create alice's Iou; an empty actAs is refused.
-	_, err = n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{bob},
-		Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: iou, CreateArgument: iouArg(alice)}}})
+	_, err = n.Submit(ctx, ledger.Commands{ActAs: []string{bob}, CommandID: cmdID(),
+		Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByID(iou), Arguments: iouArg(alice)}}})
 	if code(err) != "DAML_AUTHORIZATION_ERROR" {
 		t.Errorf("bob creating alice's Iou: %v, want DAML_AUTHORIZATION_ERROR", err)
 	}
-	_, err = n.SubmitEngineCommands(ctx, ledger.EngineSubmission{Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: iou, CreateArgument: iouArg(alice)}}})
+	_, err = n.Submit(ctx, ledger.Commands{CommandID: cmdID(), Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByID(iou), Arguments: iouArg(alice)}}})
 	if code(err) != apierr.MissingField.Name {
 		t.Errorf("no actAs: %v, want MISSING_FIELD", err)
 	}
@@ -102,8 +105,8 @@ func TestEngineCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{alice}, UserID: "not a user id",
-		Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: iou, CreateArgument: iouArg(alice)}}})
+	_, err = n.Submit(ctx, ledger.Commands{ActAs: []string{alice}, UserID: "not a user id", CommandID: cmdID(),
+		Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByID(iou), Arguments: iouArg(alice)}}})
 	if code(err) != apierr.InvalidField.Name {
 		t.Errorf("an invalid user id: %v, want INVALID_FIELD", err)
 	}
@@ -116,8 +119,8 @@ func TestEngineCommands(t *testing.T) {
 
 	// Transfer archives it and returns the new contract id.
 	targ := value.Record{RecordID: &transfer, Fields: []value.RecordField{{Label: "newOwner", Value: value.Party(bob)}}}
-	res, err = n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{alice},
-		Commands: []ledger.EngineCommand{{Kind: ledger.EngineExercise, TemplateID: iou, ContractID: cid, Choice: "Transfer", ChoiceArgument: targ}}})
+	res, err = n.Submit(ctx, ledger.Commands{ActAs: []string{alice}, CommandID: cmdID(),
+		Commands: []ledger.Command{ledger.ExerciseCommand{Template: ledger.TemplateByID(iou), ContractID: value.ContractID(cid), Choice: "Transfer", Argument: targ}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +131,8 @@ func TestEngineCommands(t *testing.T) {
 		t.Errorf("after Transfer alice sees %v (%v), want nothing", got, err)
 	}
 	// The archived contract is gone for a second exercise.
-	_, err = n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{alice},
-		Commands: []ledger.EngineCommand{{Kind: ledger.EngineExercise, TemplateID: iou, ContractID: cid, Choice: "Transfer", ChoiceArgument: targ}}})
+	_, err = n.Submit(ctx, ledger.Commands{ActAs: []string{alice}, CommandID: cmdID(),
+		Commands: []ledger.Command{ledger.ExerciseCommand{Template: ledger.TemplateByID(iou), ContractID: value.ContractID(cid), Choice: "Transfer", Argument: targ}}})
 	if code(err) != "CONTRACT_NOT_FOUND" {
 		t.Errorf("exercising an archived contract: %v, want CONTRACT_NOT_FOUND", err)
 	}

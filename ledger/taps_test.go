@@ -23,28 +23,28 @@ func TestTapsMaxPassesRefused(t *testing.T) {
 		run  func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error
 	}{
 		{"Submit", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.Submit(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
-				Commands: []ledger.Command{o.createT(o.alice, o.alice)}})
+			_, err := o.n.SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
+				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
 		{"SubmitAndWait", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
 			_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
-				Commands: []ledger.Command{o.createT(o.alice, o.alice)}})
+				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
 		{"SubmitAndWaitForTransaction", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
 			_, err := o.n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
-				CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps, Commands: []ledger.Command{o.createT(o.alice, o.alice)}}})
+				CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps, Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}}})
 			return err
 		}},
 		{"SubmitAndWaitForTransactionTree", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
 			_, err := o.n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
-				Commands: []ledger.Command{o.createT(o.alice, o.alice)}})
+				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
 		{"PrepareSubmission", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
 			_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
-				Commands: []ledger.Command{o.createT(o.alice, o.alice)}})
+				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
 	}

@@ -24,13 +24,13 @@ func BenchmarkPages(b *testing.B) {
 	ctx := context.Background()
 	ping := w.tid("Canton.Internal.Ping", "Ping")
 	for i := 0; i < benchContracts/benchBatch; i++ {
-		cmds := make([]ledger.EngineCommand, benchBatch)
+		cmds := make([]testCommand, benchBatch)
 		for j := range cmds {
-			cmds[j] = ledger.EngineCommand{Kind: ledger.EngineCreate, TemplateID: ping, CreateArgument: value.Record{RecordID: &ping,
+			cmds[j] = testCommand{Kind: testCreate, TemplateID: ping, CreateArgument: value.Record{RecordID: &ping,
 				Fields: []value.RecordField{{Label: "id", Value: value.Text("p" + strconv.Itoa(i*benchBatch+j))},
 					{Label: "initiator", Value: value.Party(w.alice)}, {Label: "responder", Value: value.Party(w.bob)}}}}
 		}
-		if _, err := w.node.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{w.alice}, Commands: cmds}); err != nil {
+		if _, err := submitCommands(ctx, w.node, []string{w.alice}, cmds); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -47,7 +47,7 @@ func (w *world) tid(module, name string) lf.TypeConID {
 }
 
 // submit runs one command from Daml JSON and returns the result.
-func (w *world) submit(tb testing.TB, party string, cmd ledger.EngineCommand, argJSON string) *ledger.EngineSubmissionResult {
+func (w *world) submit(tb testing.TB, party string, cmd testCommand, argJSON string) *ledger.Committed {
 	tb.Helper()
 	ctx := context.Background()
 	pm, err := w.node.PackageSource(ctx)
@@ -56,7 +56,7 @@ func (w *world) submit(tb testing.TB, party string, cmd ledger.EngineCommand, ar
 	}
 	lookup := func(id string) *lf.Package { return pm[id] }
 	var t lf.Type
-	if cmd.Kind == ledger.EngineCreate {
+	if cmd.Kind == testCreate {
 		t = value.TypeOf(cmd.TemplateID.PackageID, cmd.TemplateID.Module, cmd.TemplateID.Name)
 	} else {
 		t = pm[w.pkg].Choice(cmd.TemplateID.Module, cmd.TemplateID.Name, cmd.Choice).ArgType
@@ -65,12 +65,12 @@ func (w *world) submit(tb testing.TB, party string, cmd ledger.EngineCommand, ar
 	if err != nil {
 		tb.Fatalf("%s: %v", argJSON, err)
 	}
-	if cmd.Kind == ledger.EngineCreate {
+	if cmd.Kind == testCreate {
 		cmd.CreateArgument = v
 	} else {
 		cmd.ChoiceArgument = v
 	}
-	res, err := w.node.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{party}, Commands: []ledger.EngineCommand{cmd}})
+	res, err := submitCommands(ctx, w.node, []string{party}, []testCommand{cmd})
 	if err != nil {
 		tb.Fatalf("submit as %s: %v", party, err)
 	}
@@ -160,19 +160,19 @@ func buildWorld(tb testing.TB, w *world, dar []byte) {
 	w.dave = allocate(tb, w.node, "dave")
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-	res := w.submit(tb, w.alice, ledger.EngineCommand{Kind: ledger.EngineCreate, TemplateID: w.tid("Canton.Internal.Ping", "Ping")},
+	res := w.submit(tb, w.alice, testCommand{Kind: testCreate, TemplateID: w.tid("Canton.Internal.Ping", "Ping")},
 		js(map[string]any{"id": "ping-dave", "initiator": w.alice, "responder": w.dave}))
 	w.ping = created(res.Transaction)["Ping"][0]
 
 	bong := "Canton.Internal.Bong"
-	res = w.submit(tb, w.alice, ledger.EngineCommand{Kind: ledger.EngineCreate, TemplateID: w.tid(bong, "BongProposal")},
+	res = w.submit(tb, w.alice, testCommand{Kind: testCreate, TemplateID: w.tid(bong, "BongProposal")},
 		js(map[string]any{"id": "bong-1", "initiator": w.alice, "candidates": []string{w.bob}, "validators": []string{},
 			"responders": []string{w.carol}, "maxLevel": "2", "timeout": "2030-01-01T00:00:00Z"}))
 	prop := created(res.Transaction)["BongProposal"][0]
-	res = w.submit(tb, w.bob, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: w.tid(bong, "BongProposal"), ContractID: prop, Choice: "Accept"},
+	res = w.submit(tb, w.bob, testCommand{Kind: testExercise, TemplateID: w.tid(bong, "BongProposal"), ContractID: prop, Choice: "Accept"},
 		js(map[string]any{"validator": w.bob}))
 	explode := created(res.Transaction)["Explode:"][0]
-	res = w.submit(tb, w.carol, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: w.tid(bong, "Explode"), ContractID: explode, Choice: "ProcessExplode"},
+	res = w.submit(tb, w.carol, testCommand{Kind: testExercise, TemplateID: w.tid(bong, "Explode"), ContractID: explode, Choice: "ProcessExplode"},
 		js(map[string]any{"winner": w.carol}))
 	w.explodeUpdate = res.UpdateID
 	top := created(res.Transaction)
@@ -180,7 +180,7 @@ func buildWorld(tb testing.TB, w *world, dar []byte) {
 	collapses := map[string][]string{}
 	for _, p := range []string{"L", "R"} {
 		id := top["Explode:"+p][0]
-		r := w.submit(tb, w.carol, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: w.tid(bong, "Explode"), ContractID: id, Choice: "ProcessExplode"},
+		r := w.submit(tb, w.carol, testCommand{Kind: testExercise, TemplateID: w.tid(bong, "Explode"), ContractID: id, Choice: "ProcessExplode"},
 			js(map[string]any{"winner": w.carol}))
 		c := created(r.Transaction)
 		merges[p] = c["Merge:"+p][0]
@@ -188,14 +188,14 @@ func buildWorld(tb testing.TB, w *world, dar []byte) {
 	}
 	w.collapsesL = collapses["L"]
 	for _, p := range []string{"L", "R"} {
-		r := w.submit(tb, w.carol, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: w.tid(bong, "Merge"), ContractID: merges[p], Choice: "ProcessMerge"},
+		r := w.submit(tb, w.carol, testCommand{Kind: testExercise, TemplateID: w.tid(bong, "Merge"), ContractID: merges[p], Choice: "ProcessMerge"},
 			js(map[string]any{"winner": w.carol, "leftId": collapses[p][0], "rightId": collapses[p][1]}))
 		collapses[""] = append(collapses[""], created(r.Transaction)["Collapse:"]...)
 		if p == "L" {
 			w.mergeL = r.UpdateID
 		}
 	}
-	r := w.submit(tb, w.carol, ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: w.tid(bong, "Merge"), ContractID: merges[""], Choice: "ProcessMerge"},
+	r := w.submit(tb, w.carol, testCommand{Kind: testExercise, TemplateID: w.tid(bong, "Merge"), ContractID: merges[""], Choice: "ProcessMerge"},
 		js(map[string]any{"winner": w.carol, "leftId": collapses[""][0], "rightId": collapses[""][1]}))
 	w.mergeRoot = r.UpdateID
 	w.bong = created(r.Transaction)["Bong"][0]

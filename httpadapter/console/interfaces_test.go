@@ -54,8 +54,7 @@ func TestInterfaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := n.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: []string{dso, owner},
-		Commands: []ledger.EngineCommand{{Kind: ledger.EngineCreate, TemplateID: amulet, CreateArgument: arg}}})
+	res, err := submitCommands(ctx, n, []string{dso, owner}, []testCommand{{Kind: testCreate, TemplateID: amulet, CreateArgument: arg}})
 	if err != nil {
 		t.Fatal(err)
 	}

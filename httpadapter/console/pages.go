@@ -328,9 +328,9 @@ func (c *Console) create(w http.ResponseWriter, r *request) {
 		return
 	}
 	keepValues(r, &v)
-	res, err := c.submitForm(r, v.Party, t, func(arg value.Value) ledger.EngineCommand {
+	res, err := c.submitForm(r, v.Party, t, func(arg value.Value) ledger.Command {
 		id, _ := templateOf(nil, v.TemplateID)
-		return ledger.EngineCommand{Kind: ledger.EngineCreate, TemplateID: id, CreateArgument: arg}
+		return ledger.CreateCommand{Template: ledger.TemplateByID(id), Arguments: arg}
 	}, nil)
 	c.formOutcome(w, r, v, res, err)
 }
@@ -382,9 +382,9 @@ func (c *Console) exercise(w http.ResponseWriter, r *request) {
 		return
 	}
 	keepValues(r, &v)
-	res, err := c.submitForm(r, v.Party, argT, func(arg value.Value) ledger.EngineCommand {
+	res, err := c.submitForm(r, v.Party, argT, func(arg value.Value) ledger.Command {
 		id, _ := templateOf(nil, v.TemplateID)
-		return ledger.EngineCommand{Kind: ledger.EngineExercise, TemplateID: id, ContractID: v.ContractID, Choice: v.Choice, ChoiceArgument: arg}
+		return ledger.ExerciseCommand{Template: ledger.TemplateByID(id), ContractID: value.ContractID(v.ContractID), Choice: v.Choice, Argument: arg}
 	}, resT)
 	c.formOutcome(w, r, v, res, err)
 }
@@ -401,7 +401,7 @@ func keepValues(r *request, v *formView) {
 // submitForm decodes the form's argument against its LF type and
 // submits the command as the chosen parties (party is a comma-separated
 // list).
-func (c *Console) submitForm(r *request, party string, argT lf.Type, cmd func(value.Value) ledger.EngineCommand, resT lf.Type) (*submitResult, error) {
+func (c *Console) submitForm(r *request, party string, argT lf.Type, cmd func(value.Value) ledger.Command, resT lf.Type) (*submitResult, error) {
 	var actAs []string
 	for _, p := range strings.Split(party, ",") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -9,6 +9,7 @@ package console
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -907,8 +908,10 @@ func shortID(tid string) string {
 
 // submit commits one command as the parties and returns what the form shows:
 // the update, the created contract or the choice's result.
-func (s *source) submit(ctx context.Context, actAs []string, cmd ledger.EngineCommand, resT lf.Type, lookup func(string) *lf.Package) (*submitResult, error) {
-	res, err := s.node.SubmitEngineCommands(ctx, ledger.EngineSubmission{ActAs: actAs, Commands: []ledger.EngineCommand{cmd}})
+func (s *source) submit(ctx context.Context, actAs []string, cmd ledger.Command, resT lf.Type, lookup func(string) *lf.Package) (*submitResult, error) {
+	// Each form submission is a new command (a fresh command id), so a
+	// resubmitted form is a second command, as it would be from a client.
+	res, err := s.node.Submit(ctx, ledger.Commands{ActAs: actAs, CommandID: "console-" + rand.Text(), Commands: []ledger.Command{cmd}})
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func ExampleOpen() {
 
 		args, _ := json.Marshal(map[string]string{"owner": alice})
 		resp, err := node.SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: "c1", ActAs: []string{alice},
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}})
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}})
 		if err != nil {
 			t.Fatal(err)
 		}

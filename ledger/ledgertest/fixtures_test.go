@@ -33,7 +33,7 @@ func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) ledger.T
 	args, _ := json.Marshal(map[string]string{"owner": owner})
 	resp, err := node.SubmitAndWaitForTransaction(context.Background(), ledger.SubmitAndWaitForTransactionRequest{
 		Commands: ledger.JsCommands{CommandID: cmdID, ActAs: []string{owner},
-			Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: tmpl, CreateArguments: args}}}}})
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tmpl, CreateArguments: args}}}}})
 	if err != nil {
 		t.Fatalf("creating %s: %v", cmdID, err)
 	}

@@ -157,10 +157,10 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 }
 
 // command renders a command as JSON Ledger API command.
-func (r *Remote) command(c script.Command) (ledger.Command, error) {
+func (r *Remote) command(c script.Command) (ledger.JsCommand, error) {
 	p := r.pkgs.Package(c.TemplateID.PackageID)
 	if p == nil {
-		return ledger.Command{}, fmt.Errorf("unknown package %s", c.TemplateID.PackageID)
+		return ledger.JsCommand{}, fmt.Errorf("unknown package %s", c.TemplateID.PackageID)
 	}
 	ref := c.TemplateID.String()
 	if !c.ExplicitPackageID {
@@ -171,29 +171,29 @@ func (r *Remote) command(c script.Command) (ledger.Command, error) {
 	if c.Kind != script.CreateCmd {
 		ch := p.Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice)
 		if ch == nil {
-			return ledger.Command{}, fmt.Errorf("no choice %s on %s", c.Choice, c.TemplateID)
+			return ledger.JsCommand{}, fmt.Errorf("no choice %s on %s", c.Choice, c.TemplateID)
 		}
 		argType = ch.ArgType
 	}
 	js := func(v value.Value, t lf.Type) json.RawMessage { return value.AppendJSONAs(nil, v, t, r.lookup) }
 	switch c.Kind {
 	case script.CreateCmd:
-		return ledger.Command{CreateCommand: &ledger.CreateCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType)}}, nil
+		return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType)}}, nil
 	case script.ExerciseCmd:
-		return ledger.Command{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ref, ContractID: c.ContractID, Choice: c.Choice,
+		return ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ref, ContractID: c.ContractID, Choice: c.Choice,
 			ChoiceArgument: js(c.ChoiceArg, argType)}}, nil
 	case script.CreateAndExerciseCmd:
-		return ledger.Command{CreateAndExerciseCommand: &ledger.CreateAndExerciseCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType),
+		return ledger.JsCommand{CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType),
 			Choice: c.Choice, ChoiceArgument: js(c.ChoiceArg, argType)}}, nil
 	case script.ExerciseByKeyCmd:
 		t := p.Template(c.TemplateID.Module, c.TemplateID.Name)
 		if t == nil || t.Key == nil {
-			return ledger.Command{}, fmt.Errorf("template %s has no key", c.TemplateID)
+			return ledger.JsCommand{}, fmt.Errorf("template %s has no key", c.TemplateID)
 		}
-		return ledger.Command{ExerciseByKeyCommand: &ledger.ExerciseByKeyCommand{TemplateID: ref, ContractKey: js(c.Key, t.Key.Type),
+		return ledger.JsCommand{ExerciseByKeyCommand: &ledger.JsExerciseByKeyCommand{TemplateID: ref, ContractKey: js(c.Key, t.Key.Type),
 			Choice: c.Choice, ChoiceArgument: js(c.ChoiceArg, argType)}}, nil
 	}
-	return ledger.Command{}, fmt.Errorf("unknown command kind %d", c.Kind)
+	return ledger.JsCommand{}, fmt.Errorf("unknown command kind %d", c.Kind)
 }
 
 // transaction rebuilds a transaction (creates and exercises, roots and

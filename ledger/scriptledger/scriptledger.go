@@ -9,7 +9,9 @@ package scriptledger
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 )
@@ -35,7 +38,7 @@ type Options struct {
 	// contract-state mode (Canton 3.5, protocol version 35: a Daml try may
 	// not roll back a create or a consuming exercise). The default is the
 	// mode of the IDE ledger that `daml test` runs scripts on, where it
-	// may (ledger.EngineSubmission.AllowEffectfulRollback).
+	// may (ledger.AllowEffectfulRollback).
 	NodeContractState bool
 }
 
@@ -47,39 +50,61 @@ var (
 	_ script.ContractBlobs = (*Ledger)(nil)
 )
 
-// Submit submits through Node.SubmitEngineCommands; a rejection with a
-// Canton error code is a *script.SubmitError.
+// Submit submits through Node.Submit (each submission with a fresh
+// command id); a rejection with a Canton error code is a
+// *script.SubmitError.
 func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
-	sub := ledger.EngineSubmission{ActAs: s.ActAs, ReadAs: s.ReadAs, PackageIDSelectionPreference: s.PackagePreference,
-		AllowEffectfulRollback: !l.opts.NodeContractState, DisclosedContracts: disclosedContracts(s.Disclosures)}
+	sub := ledger.Commands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: commandID(), PackageIDSelectionPreference: s.PackagePreference,
+		DisclosedContracts: nodeDisclosed(s.Disclosures)}
 	for _, c := range s.Commands {
-		ec := ledger.EngineCommand{TemplateID: c.TemplateID, ByPackageName: !c.ExplicitPackageID, ContractID: c.ContractID,
-			Choice: c.Choice, CreateArgument: c.Arg, ChoiceArgument: c.ChoiceArg, ContractKey: c.Key}
+		ref := ledger.TemplateRef{ID: c.TemplateID, ByPackageName: !c.ExplicitPackageID}
+		var cmd ledger.Command
 		switch c.Kind {
 		case script.CreateCmd:
-			ec.Kind = ledger.EngineCreate
+			cmd = ledger.CreateCommand{Template: ref, Arguments: c.Arg}
 		case script.ExerciseCmd:
-			ec.Kind = ledger.EngineExercise
+			cmd = ledger.ExerciseCommand{Template: ref, ContractID: value.ContractID(c.ContractID), Choice: c.Choice, Argument: c.ChoiceArg}
 		case script.ExerciseByKeyCmd:
-			ec.Kind = ledger.EngineExerciseByKey
+			cmd = ledger.ExerciseByKeyCommand{Template: ref, Key: c.Key, Choice: c.Choice, Argument: c.ChoiceArg}
 		case script.CreateAndExerciseCmd:
-			ec.Kind = ledger.EngineCreateAndExercise
+			cmd = ledger.CreateAndExerciseCommand{Template: ref, Arguments: c.Arg, Choice: c.Choice, Argument: c.ChoiceArg}
 		}
-		sub.Commands = append(sub.Commands, ec)
+		sub.Commands = append(sub.Commands, cmd)
 	}
-	res, err := l.node.SubmitEngineCommands(ctx, sub)
+	var opts []ledger.SubmitOption
+	if !l.opts.NodeContractState {
+		opts = append(opts, ledger.AllowEffectfulRollback())
+	}
+	res, err := l.node.Submit(ctx, sub, opts...)
 	if err != nil {
 		return nil, submitError(err)
 	}
 	return res.Transaction, nil
 }
 
+// commandID returns a fresh command id.
+func commandID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return "script-" + hex.EncodeToString(b[:])
+}
+
 // disclosedContracts renders a script's disclosures as the Ledger API's
 // disclosed contracts (the blob base64).
-func disclosedContracts(ds []script.Disclosure) []ledger.DisclosedContract {
+func disclosedContracts(ds []script.Disclosure) []ledger.JsDisclosedContract {
+	var out []ledger.JsDisclosedContract
+	for _, d := range ds {
+		out = append(out, ledger.JsDisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+	}
+	return out
+}
+
+// nodeDisclosed renders a script's disclosures as the node's disclosed
+// contracts.
+func nodeDisclosed(ds []script.Disclosure) []ledger.DisclosedContract {
 	var out []ledger.DisclosedContract
 	for _, d := range ds {
-		out = append(out, ledger.DisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+		out = append(out, ledger.DisclosedContract{ContractID: value.ContractID(d.ContractID), CreatedEventBlob: d.Blob})
 	}
 	return out
 }
