@@ -9,8 +9,12 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -191,4 +195,78 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	if f.end() != before+3 {
 		t.Fatalf("ledger end %d, want %d", f.end(), before+3)
 	}
+}
+
+func TestPreferredPackages(t *testing.T) {
+	f := newAuthFixture(t)
+	d2, ids2 := lftest.DAR(lftest.IouPackage("2.0.0"))
+	wantEmptyObject(t, f.do(darCall("/v2/dars", d2, f.admin)))
+	f.auth = f.admin
+	sync := f.node.Synchronizers()[0]
+	v2 := ledger.PackageReference{PackageID: ids2[0], PackageName: "iou", PackageVersion: "2.0.0"}
+
+	// The newest vetted version, for any authenticated caller.
+	rec := f.postAs(f.none, "/v2/interactive-submission/preferred-packages", ledger.GetPreferredPackagesRequest{
+		PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice, f.bob}, PackageName: "iou"}}})
+	got := decodeAs[ledger.GetPreferredPackagesResponse](t, rec)
+	if diff := cmp.Diff(ledger.GetPreferredPackagesResponse{PackageReferences: []ledger.PackageReference{v2}, SynchronizerID: sync}, got); diff != "" {
+		t.Errorf("preferred packages (-want +got):\n%s", diff)
+	}
+	q := url.Values{"parties": {f.alice}, "package-name": {"iou"}, "synchronizer-id": {sync}, "vetting_valid_at": {"2030-01-01T00:00:00Z"}}
+	rec = f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?" + q.Encode(), header: f.none})
+	pref := decodeAs[ledger.GetPreferredPackageVersionResponse](t, rec)
+	if diff := cmp.Diff(&ledger.PackagePreference{PackageReference: v2, SynchronizerID: sync}, pref.PackagePreference); diff != "" {
+		t.Errorf("preferred package version (-want +got):\n%s", diff)
+	}
+
+	// Once 2.0.0 is vetted only from 2030-06-01, the preference now is
+	// 1.0.0, and 2.0.0 for a vettingValidAt past that date.
+	from := "2030-06-01T00:00:00Z"
+	vet := f.post("/v2/package-vetting/update", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{{
+		Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{
+			Packages: []ledger.VettedPackagesRef{{PackageID: ids2[0]}}, NewValidFromInclusive: &from}}}}}})
+	if vet.Code != http.StatusOK {
+		t.Fatalf("vetting 2.0.0 from %s: %d %s", from, vet.Code, vet.Body)
+	}
+	v1 := ledger.PackageReference{PackageID: f.pkg, PackageName: "iou", PackageVersion: "1.0.0"}
+	for _, tc := range []struct {
+		at   string
+		want ledger.PackageReference
+	}{{"", v1}, {"2030-05-31T23:59:59Z", v1}, {from, v2}, {"2031-01-01T00:00:00.5Z", v2}} {
+		got = decodeAs[ledger.GetPreferredPackagesResponse](t, f.postAs(f.none, "/v2/interactive-submission/preferred-packages", ledger.GetPreferredPackagesRequest{
+			PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, SynchronizerID: sync, VettingValidAt: tc.at}))
+		if diff := cmp.Diff([]ledger.PackageReference{tc.want}, got.PackageReferences); diff != "" {
+			t.Errorf("preference at %q (-want +got):\n%s", tc.at, diff)
+		}
+	}
+
+	// No package for the name: an error for POST, no preference for GET.
+	rec = f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?package-name=nope&parties=" + url.QueryEscape(f.alice), header: f.none})
+	if pref := decodeAs[ledger.GetPreferredPackageVersionResponse](t, rec); pref.PackagePreference != nil {
+		t.Errorf("preference of an unknown name: %s", rec.Body)
+	}
+	for _, tc := range []struct {
+		name   string
+		body   any
+		status int
+		code   string
+	}{
+		{"unknown package name", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "nope"}}}, 400, "PACKAGE_SELECTION_FAILED"},
+		{"party not hosted", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{"carol::1220" + strings.Repeat("cd", 32)}, PackageName: "iou"}}}, 400, "PACKAGE_SELECTION_FAILED"},
+		{"synchronizer not connected", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, SynchronizerID: "other::1220ab"}, 400, "PACKAGE_SELECTION_FAILED"},
+		{"no requirements", ledger.GetPreferredPackagesRequest{}, 400, "MISSING_FIELD"},
+		{"no parties", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{PackageName: "iou"}}}, 400, "MISSING_FIELD"},
+		{"no package name", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}}}}, 400, "MISSING_FIELD"},
+		{"malformed party", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{"a!b"}, PackageName: "iou"}}}, 400, "INVALID_ARGUMENT"}, // Canton: requireParty names no field
+		{"malformed time", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, VettingValidAt: "yesterday"}, 400, "INVALID_FIELD"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCantonError(t, f.postAs(f.none, "/v2/interactive-submission/preferred-packages", tc.body), tc.status, tc.code)
+		})
+	}
+	wantText(t, f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?parties=" + f.alice, header: f.none}), 400,
+		"Invalid value for: query parameter package-name (missing)")
+	wantText(t, f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?package-name=iou&vetting_valid_at=soon", header: f.none}), 400,
+		"Invalid value for: query parameter vetting_valid_at")
+	wantCantonError(t, f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?package-name=iou"}), 401, "NA")
 }

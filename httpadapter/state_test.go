@@ -325,3 +325,17 @@ func TestReassignmentOverHTTP(t *testing.T) {
 		t.Errorf("updates after the create (-want +got):\n%s", diff)
 	}
 }
+
+func TestLatestPrunedOffsets(t *testing.T) {
+	f := newAuthFixture(t)
+	f.create("c1", f.alice, 1)
+	for _, header := range []map[string]string{f.admin, f.none} {
+		rec := f.do(httpCall{method: "GET", target: "/v2/state/latest-pruned-offsets", header: header})
+		got := decodeAs[ledger.GetLatestPrunedOffsetsResponse](t, rec)
+		if diff := cmp.Diff(ledger.GetLatestPrunedOffsetsResponse{}, got); diff != "" {
+			t.Errorf("pruned offsets (-want +got):\n%s", diff)
+		}
+		wantKeys(t, rec, []string{"allDivulgedContractsPrunedUpToInclusive", "participantPrunedUpToInclusive"})
+	}
+	wantCantonError(t, f.do(httpCall{method: "GET", target: "/v2/state/latest-pruned-offsets"}), 401, "NA")
+}

@@ -388,3 +388,63 @@ func TestLedgerRouteDecodeFailures(t *testing.T) {
 		t.Errorf("refused requests changed the state (-before +after):\n%s", diff)
 	}
 }
+
+func TestTransactionByIDAndOffset(t *testing.T) {
+	f := newAuthFixture(t)
+	c := f.create("c1", f.alice, 1)
+	want := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: c.Offset,
+		UpdateFormat: ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}})).Update.Transaction.Value
+	id := want.UpdateID
+
+	// The same transaction by id and by offset, with an explicit format or
+	// with requesting parties (wildcard, verbose, ACS delta).
+	for _, tc := range []struct {
+		name, target string
+		body         any
+	}{
+		{"by id, format", "/v2/updates/transaction-by-id", ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
+		{"by offset, format", "/v2/updates/transaction-by-offset", ledger.GetTransactionByOffsetRequest{Offset: c.Offset, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
+		{"by id, parties", "/v2/updates/transaction-by-id", ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice}}},
+		{"by offset, parties", "/v2/updates/transaction-by-offset", ledger.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := f.postAs(f.reader, tc.target, tc.body)
+			got := decodeAs[ledger.GetTransactionResponse](t, rec)
+			wantKeys(t, rec, []string{"transaction"})
+			if diff := cmp.Diff(want, got.Transaction); diff != "" {
+				t.Errorf("transaction (-update-by-offset +got):\n%s", diff)
+			}
+		})
+	}
+
+	before := f.state()
+	unknown := "1220" + strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		name, target string
+		header       map[string]string
+		body         any
+		status       int
+		code         string
+	}{
+		{"unknown id", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{UpdateID: unknown, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
+		{"invisible to the party", "/v2/updates/transaction-by-offset", f.bobReader, ledger.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.bob}}, 404, "UPDATE_NOT_FOUND"},
+		{"a topology update", "/v2/updates/transaction-by-offset", f.reader, ledger.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
+		{"offset 0", "/v2/updates/transaction-by-offset", f.reader, ledger.GetTransactionByOffsetRequest{RequestingParties: []string{f.alice}}, 400, "NON_POSITIVE_OFFSET"},
+		{"both filters", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice},
+			TransactionFormat: txFormat(f.alice, ledger.ShapeACSDelta)}, 400, "INVALID_ARGUMENT"},
+		{"no filter", "/v2/updates/transaction-by-offset", f.reader, ledger.GetTransactionByOffsetRequest{Offset: c.Offset}, 400, "INVALID_ARGUMENT"},
+		{"no update id", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{RequestingParties: []string{f.alice}}, 400, "MISSING_FIELD"},
+		{"another party's transaction", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.bob}}, 403, "NA"},
+		{"no rights", "/v2/updates/transaction-by-offset", f.none, ledger.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}, 403, "NA"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCantonError(t, f.postAs(tc.header, tc.target, tc.body), tc.status, tc.code)
+		})
+	}
+	wantText(t, f.post("/v2/updates/transaction-by-offset", `{"offset":"x"}`), 400, "Invalid value for: body (expected an integer (int64), got string at 'offset')")
+	wantText(t, f.post("/v2/updates/transaction-by-id", fmt.Sprintf(`{"updateId":%q,"transactionFormat":{"eventFormat":{},"transactionShape":"TREE"}}`, id)), 400,
+		`Invalid value for: body (unknown enum value "TREE"`)
+	if diff := cmp.Diff(before, f.state()); diff != "" {
+		t.Errorf("refused reads changed the state (-before +after):\n%s", diff)
+	}
+}

@@ -112,3 +112,46 @@ func TestWebSocketStreams(t *testing.T) {
 		t.Errorf("empty ACS stream: %v", got)
 	}
 }
+
+// TestWebSocketGoingAwayOnShutdown: Shutdown ends an open stream with a
+// close frame 1001, refuses a new one the same way, and returns once the
+// streams have ended.
+func TestWebSocketGoingAwayOnShutdown(t *testing.T) {
+	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
+	srv := httptest.NewServer(h.h)
+	defer srv.Close()
+	if _, err := h.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
+		t.Fatal(err)
+	}
+	all := `"updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {}}}`
+	conn := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, `+all+`}`)
+	read := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for {
+			if _, frame, err := conn.Read(ctx); err != nil {
+				read <- err
+				return
+			} else if strings.Contains(string(frame), `"code"`) {
+				t.Errorf("error frame %s", frame)
+			}
+		}
+	}()
+	time.Sleep(50 * time.Millisecond) // the stream is waiting for updates
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := Shutdown(ctx, h.h); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if err := <-read; websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("open stream ended with %v, want close status 1001", err)
+	}
+	late := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, `+all+`}`)
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer rcancel()
+	if _, _, err := late.Read(rctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("stream opened after Shutdown ended with %v, want close status 1001", err)
+	}
+}

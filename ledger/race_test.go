@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -235,4 +236,69 @@ func TestRaceRespondFree(t *testing.T) {
 	}
 	t.Logf("outcomes of %d racers (\"\" is a commit): %v", rounds*racers, tally)
 	checkGapless(t, f)
+}
+
+// TestRaceSubmitUploadView runs submissions (creates and interface
+// exercises), package uploads (which invalidate the package views) and
+// interface-view reads at once, for the race detector.
+func TestRaceSubmitUploadView(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
+		t.Fatal(err)
+	}
+	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d1}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocate(t, ctx, n, "alice").Party
+	done := make(chan struct{})
+	errs := make(chan error, 100)
+	go func() {
+		defer close(done)
+		prev := ids1[0]
+		for i := 2; i < 6; i++ {
+			d, ids := lftest.DAR(tplPackage(fmt.Sprintf("%d.0.0", i), ifcIDs[0], prev), ifcPackage())
+			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+				errs <- err
+				return
+			}
+			prev = ids[0]
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 5 {
+				c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: fmt.Sprintf("c%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
+					Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				cid := c.Transaction.Events[0].CreatedEvent.ContractID
+				if _, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("x%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
+					Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
+					errs <- err
+					return
+				}
+				end, _ := n.LedgerEnd(ctx)
+				f := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
+					InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{Value: ledger.InterfaceFilterValue{InterfaceID: ifcIDs[0] + ":Main:I", IncludeInterfaceView: true}}}}}}}}
+				if _, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &f, ActiveAtOffset: end.Offset}, ledger.ListOptions{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }

@@ -2,12 +2,14 @@ package ledger_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -80,5 +82,33 @@ func TestSetTimeFrom(t *testing.T) {
 	wall := ledgertest.Open(t, ledger.Options{})
 	if err := wall.SetTimeFrom(ctx, ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("SetTimeFrom on a wall-clock node: %v, want INVALID_ARGUMENT", err)
+	}
+}
+
+// TestLedgerTimeAfterRecordTime: with minLedgerTimeRel the ledger time is
+// ahead of the wall clock; Canton (wall clock) delays the submission until
+// the ledger time (CommandSubmissionServiceImpl
+// submitTransactionWithDelay), so that record time ≥ effective time.
+func TestLedgerTimeAfterRecordTime(t *testing.T) {
+	n := openNode(t, ledger.Options{})
+	ctx := t.Context()
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocate(t, ctx, n, "alice").Party
+	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+		MinLedgerTimeRel: &ledger.Duration{Nanos: 300_000_000},
+		Commands:         []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	let, err1 := time.Parse(time.RFC3339Nano, resp.Transaction.EffectiveAt)
+	rt, err2 := time.Parse(time.RFC3339Nano, resp.Transaction.RecordTime)
+	if err1 != nil || err2 != nil || rt.Before(let) {
+		t.Errorf("committed at record time %s with effective time %s", resp.Transaction.RecordTime, resp.Transaction.EffectiveAt)
+	}
+	if rt.Sub(let) > 10*time.Second {
+		t.Errorf("record time %s long after the effective time %s", resp.Transaction.RecordTime, resp.Transaction.EffectiveAt)
 	}
 }

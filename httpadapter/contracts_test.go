@@ -1,0 +1,68 @@
+package httpadapter
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+func TestContractByID(t *testing.T) {
+	f := newAuthFixture(t)
+	c := f.create("c1", f.alice, 1)
+
+	wantEvent := c
+	wantEvent.Offset, wantEvent.NodeID, wantEvent.ACSDelta = 0, 0, false
+	wantEvent.CreatedEventBlob = ""
+	check := func(t *testing.T, header map[string]string, req ledger.GetContractRequest) {
+		t.Helper()
+		rec := f.postAs(header, "/v2/contracts/contract-by-id", req)
+		got := decodeAs[ledger.GetContractResponse](t, rec)
+		wantKeys(t, rec, []string{"createdEvent"})
+		if got.CreatedEvent.CreatedEventBlob == "" {
+			t.Errorf("no created event blob: %s", rec.Body)
+		}
+		got.CreatedEvent.CreatedEventBlob = ""
+		if diff := cmp.Diff(wantEvent, got.CreatedEvent); diff != "" {
+			t.Errorf("created event (-want +got):\n%s", diff)
+		}
+	}
+	t.Run("querying party", func(t *testing.T) {
+		check(t, f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})
+	})
+	t.Run("any party", func(t *testing.T) { check(t, f.anyReader, ledger.GetContractRequest{ContractID: c.ContractID}) })
+
+	// An archived contract is still found.
+	decodeAs[ledger.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
+		commands("x", f.alice, exerciseIou(f.iou(), c.ContractID, "Transfer", transferTo(f.bob)))))
+	t.Run("archived", func(t *testing.T) {
+		check(t, f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})
+	})
+
+	before := f.state()
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		body   any
+		status int
+		code   string
+	}{
+		{"unknown contract", f.anyReader, ledger.GetContractRequest{ContractID: "00" + strings.Repeat("ab", 32)}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
+		{"no querying party is a stakeholder", f.bobReader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
+		{"no contract id", f.anyReader, ledger.GetContractRequest{}, 400, "MISSING_FIELD"},
+		{"malformed party", f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 400, "INVALID_FIELD"},
+		{"any party without CanReadAsAnyParty", f.reader, ledger.GetContractRequest{ContractID: c.ContractID}, 403, "NA"},
+		{"another party", f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 403, "NA"},
+		{"no rights", f.none, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}}, 403, "NA"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCantonError(t, f.postAs(tc.header, "/v2/contracts/contract-by-id", tc.body), tc.status, tc.code)
+		})
+	}
+	wantText(t, f.post("/v2/contracts/contract-by-id", `{"contractId":1}`), 400, "Invalid value for: body (expected a string, got number at 'contractId')")
+	if diff := cmp.Diff(before, f.state()); diff != "" {
+		t.Errorf("refused reads changed the state (-before +after):\n%s", diff)
+	}
+}
