@@ -76,6 +76,9 @@ type config struct {
 	pattern  string
 }
 
+// defaultTimeout is --timeout's default.
+const defaultTimeout = 60 * time.Second
+
 type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
@@ -107,7 +110,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.all, "all", false, "run every script of the DAR's main package, in module-then-name order")
 	fs.Var(&names, "script-name", "run this script (Module.Name:value); repeatable")
 	fs.IntVar(&c.parallel, "p", 1, "run up to N scripts in parallel (0: GOMAXPROCS)")
-	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit of one script")
+	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "time limit of one script")
 	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against the participant serving the JSON Ledger API at this URL (ledgerd, Canton) instead of fresh in-process nodes; the scripts share its state")
 	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
 	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
