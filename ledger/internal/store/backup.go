@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/pb"
@@ -30,6 +31,9 @@ func (s *Store) Backup(w io.Writer) error {
 	}
 	if _, err := io.WriteString(w, backupMagic); err != nil {
 		return err
+	}
+	if s.ov != nil {
+		return s.backupOverlay(w)
 	}
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
@@ -151,6 +155,11 @@ type Prepared struct {
 	rest   []byte       // the Backup stream of the entries with references
 	shared sharedValues // the shared values, by index
 	kvs    []*pb.KV     // the entries as restored (references included), in key order
+
+	// base is what overlay stores read (overlay.go), built at the first.
+	baseOnce sync.Once
+	base     *overlayBase
+	baseErr  error
 }
 
 // Prepare reads a Backup stream (as written by Store.Backup) into a
