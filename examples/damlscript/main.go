@@ -49,16 +49,20 @@ import (
 )
 
 func main() {
-	// A short-lived run of many small evaluations: trade memory for less
-	// GC (about a quarter of the suite's time at the default 100) unless
-	// GOGC says otherwise.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// tuneGC sets the garbage collector for a short-lived run of many small
+// evaluations: trade memory for less GC (about a quarter of the suite's
+// time at the default 100) unless GOGC says otherwise.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
 
 type config struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -15,9 +16,12 @@ import (
 // BenchmarkAmuletSuite runs the whole Splice Amulet test suite as
 // `damlscript --dar … --all [-p N]` does, DAR reading, type checking and
 // fixture included: one iteration is one run of the command. Every script
-// must pass. Skipped without ../shared.
+// must pass. The garbage collector is set as the command sets it. Skipped
+// without ../shared.
 func BenchmarkAmuletSuite(b *testing.B) {
 	scripttest.ReadDAR(b, amuletTestDAR) // skips without ../shared
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	tuneGC()
 	for _, p := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("p=%d", p), func(b *testing.B) {
 			for b.Loop() {
