@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -82,6 +83,9 @@ type Machine struct {
 	scratch scratch
 	// opScratch holds the arguments of a direct op (nOp.direct).
 	opScratch scratch
+	// seqFree are the frames of finished sequences kept for reuse
+	// (releasesVals).
+	seqFree []*kSeq
 }
 
 type scratch [4]Value
@@ -219,7 +223,8 @@ func (m *Machine) apply(fn Value, args []Value) {
 		all = append(append(all, p.args...), args...)
 	}
 	if n > p.arity {
-		m.push(&kOverApp{rest: all[p.arity:]})
+		// A copy: args may be a reused frame's values (releasesVals).
+		m.push(&kOverApp{rest: slices.Clone(all[p.arity:])})
 		all = all[:p.arity:p.arity]
 	}
 	p.fn.enter(m, all)
@@ -291,6 +296,50 @@ type kSeq struct {
 	// buf holds vals when there are few, so that a frame and its values
 	// are one allocation.
 	buf [seqBuf]Value
+	// reuse marks a frame of a finisher that keeps no reference to its
+	// vals (releasesVals): once it finished, the frame goes back to the
+	// machine (Machine.seqFree) for the next sequence.
+	reuse bool
+}
+
+// releasesVals reports whether f keeps no reference to the vals it
+// finishes once finish returns: an application (apply copies what it
+// keeps: a closure's environment, a partial application's arguments,
+// an over-application's rest; builtins never keep their argument slice,
+// see nPrimCall) and a direct op.
+func releasesVals(f finisher) bool {
+	switch f := f.(type) {
+	case *nApp:
+		return true
+	case *nOp:
+		return f.direct
+	}
+	return false
+}
+
+// maxSeqFree bounds the frames a machine keeps for reuse.
+const maxSeqFree = 64
+
+// seqFrame returns a frame for a sequence of n <= seqBuf values whose
+// finisher releases them: a frame a finished sequence gave back, or a new
+// one.
+func (m *Machine) seqFrame() *kSeq {
+	if l := len(m.seqFree); l > 0 {
+		k := m.seqFree[l-1]
+		m.seqFree[l-1] = nil
+		m.seqFree = m.seqFree[:l-1]
+		return k
+	}
+	return &kSeq{reuse: true}
+}
+
+// releaseSeq gives back a reusable frame whose sequence finished, cleared
+// so that it keeps nothing alive.
+func (m *Machine) releaseSeq(k *kSeq) {
+	if len(m.seqFree) < maxSeqFree {
+		*k = kSeq{reuse: true}
+		m.seqFree = append(m.seqFree, k)
+	}
 }
 
 const seqBuf = 4
@@ -323,16 +372,33 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 			tmp[i] = v
 		}
 	}
+	reuse := big == nil && releasesVals(f)
 	if i < 0 {
-		vals := big
-		if vals == nil {
-			vals = make([]Value, len(nodes))
+		switch {
+		case big != nil:
+			f.finish(m, big)
+		case reuse:
+			// The values in a frame given back after finish, rather
+			// than a slice of their own.
+			k := m.seqFrame()
+			vals := k.buf[:len(nodes):len(nodes)]
 			copy(vals, tmp[:])
+			f.finish(m, vals)
+			m.releaseSeq(k)
+		default:
+			vals := make([]Value, len(nodes))
+			copy(vals, tmp[:])
+			f.finish(m, vals)
 		}
-		f.finish(m, vals)
 		return
 	}
-	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps, vals: big}
+	var k *kSeq
+	if reuse {
+		k = m.seqFrame()
+	} else {
+		k = &kSeq{}
+	}
+	k.nodes, k.i, k.f, k.env, k.caps, k.vals = nodes, i, f, m.env, m.caps, big
 	if big == nil {
 		k.vals = k.buf[:len(nodes):len(nodes)]
 		copy(k.vals, tmp[:])
@@ -408,6 +474,9 @@ func (k *kSeq) resume(m *Machine, v Value) {
 		return
 	}
 	k.f.finish(m, k.vals)
+	if k.reuse {
+		m.releaseSeq(k)
+	}
 }
 
 // nApp is an application: the arguments right to left, then the function

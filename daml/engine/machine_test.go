@@ -520,3 +520,44 @@ func TestInlineArgumentsMatchFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestApplicationFramesReused: the frame an application waits in for an
+// argument that needs the machine is reused once the call is entered
+// (releasesVals), so a loop whose calls take such arguments allocates no
+// frame per iteration; and a reused frame's values are not the values
+// of an over-application's pending arguments (apply copies them), nor of
+// a closure's environment.
+func TestApplicationFramesReused(t *testing.T) {
+	id := lam(v("z"), "z")
+	// countdownID is countdown with every argument behind an identity
+	// call, so that each recursive call waits in a frame.
+	countdownID := lam(caseE(app(bi(lf.BuiltinEqual), v("n"), i64(0)),
+		alt(&lf.PBuiltinCon{Con: lf.ConTrue}, v("acc")),
+		alt(&lf.PBuiltinCon{Con: lf.ConFalse}, app(val("countdownID"),
+			app(val("id"), app(bi(lf.BuiltinSubInt64), v("n"), i64(1))), app(val("id"), add(v("acc"), i64(1)))))), "n", "acc")
+	// over applies a two-argument function to three arguments, each
+	// behind an identity call: (\a b -> id (\c -> [a, b, c])).
+	over := app(lam(app(id, lam(cons(nilE(), v("a"), v("b"), v("c")), "c")), "a", "b"),
+		app(id, i64(1)), app(id, i64(2)), app(id, i64(3)))
+	e := newTestEngine(map[string]lf.Expr{"countdownID": countdownID, "id": id, "over": over}, Options{})
+	ctx := context.Background()
+	if got := mustEval(t, e, val("over")); !sameValue(t, got, ListOf(Int64(1), Int64(2), Int64(3))) {
+		t.Errorf("over-application: %s", show(got))
+	}
+	f, err := e.EvalValue(ctx, tid("countdownID"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if got, err := e.Apply(ctx, f, Int64(n), Int64(0)); err != nil || got != Int64(n) {
+				t.Fatalf("countdownID %d: %v, %v", n, got, err)
+			}
+		})
+	}
+	// Per iteration: the environments of the three calls and the two
+	// Int64 results; the frame was a sixth.
+	if perIteration := (allocs(2000) - allocs(1000)) / 1000; perIteration > 5.5 {
+		t.Errorf("%.2f allocations per iteration, want 5", perIteration)
+	}
+}
