@@ -274,11 +274,43 @@ type nClosure struct {
 }
 
 func (n *nClosure) eval(m *Machine) {
-	caps := make([]Value, len(n.caps))
+	var caps []Value
+	var p *PAP
+	// The PAP, its closure and (when few) the captured values in one
+	// allocation.
+	switch len(n.caps) {
+	case 0:
+		x := &struct {
+			p PAP
+			c closure
+		}{}
+		p, x.c.code = &x.p, n.code
+		p.fn = &x.c
+	case 1, 2:
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [2]Value
+		}{}
+		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	case 3, 4:
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [4]Value
+		}{}
+		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	default:
+		caps = make([]Value, len(n.caps))
+		p = &PAP{fn: &closure{code: n.code, caps: caps}}
+	}
 	for i, c := range n.caps {
 		caps[i], _ = atomicVal(m, c)
 	}
-	m.val = &PAP{fn: &closure{code: n.code, caps: caps}, arity: n.code.arity}
+	p.arity = n.code.arity
+	m.val = p
 }
 
 // finisher consumes the values of a sequence of sub-expressions.
