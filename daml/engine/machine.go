@@ -86,6 +86,9 @@ type Machine struct {
 	// seqFree are the frames of finished sequences kept for reuse
 	// (releasesVals).
 	seqFree []*kSeq
+	// overFree are the frames of resumed over-applications kept for
+	// reuse (kOverApp).
+	overFree []*kOverApp
 }
 
 type scratch [4]Value
@@ -218,21 +221,69 @@ func (m *Machine) apply(fn Value, args []Value) {
 		return
 	}
 	all := args
+	var held *kSeq // holds all, given back once entered
 	if len(p.args) > 0 {
-		all = make([]Value, 0, n)
+		if n <= seqBuf {
+			// The function enters all (a closure copies it into its
+			// environment, a builtin keeps no argument slice) and the
+			// over-application's rest is copied: a reused frame's
+			// buffer can hold it.
+			held = m.seqFrame()
+			all = held.buf[:0:n]
+		} else {
+			all = make([]Value, 0, n)
+		}
 		all = append(append(all, p.args...), args...)
 	}
 	if n > p.arity {
 		// A copy: args may be a reused frame's values (releasesVals).
-		m.push(&kOverApp{rest: slices.Clone(all[p.arity:])})
+		m.push(m.overApp(all[p.arity:]))
 		all = all[:p.arity:p.arity]
 	}
 	p.fn.enter(m, all)
+	if held != nil {
+		m.releaseSeq(held)
+	}
 }
 
-type kOverApp struct{ rest []Value }
+// kOverApp applies the result of an over-application's call to the rest
+// of its arguments, a copy held in buf when they are few. Once resumed,
+// the frame goes back to the machine (Machine.overFree): apply copies
+// what it keeps of rest.
+type kOverApp struct {
+	rest []Value
+	buf  [overBuf]Value
+}
 
-func (k *kOverApp) resume(m *Machine, v Value) { m.apply(v, k.rest) }
+const overBuf = 3
+
+func (k *kOverApp) resume(m *Machine, v Value) {
+	m.apply(v, k.rest)
+	if len(m.overFree) < maxSeqFree {
+		*k = kOverApp{}
+		m.overFree = append(m.overFree, k)
+	}
+}
+
+// overApp returns a frame applying to a copy of rest: a frame a resumed
+// over-application gave back, or a new one.
+func (m *Machine) overApp(rest []Value) *kOverApp {
+	var k *kOverApp
+	if l := len(m.overFree); l > 0 {
+		k = m.overFree[l-1]
+		m.overFree[l-1] = nil
+		m.overFree = m.overFree[:l-1]
+	} else {
+		k = &kOverApp{}
+	}
+	if len(rest) <= overBuf {
+		k.rest = k.buf[:len(rest):len(rest)]
+		copy(k.rest, rest)
+	} else {
+		k.rest = slices.Clone(rest)
+	}
+	return k
+}
 
 // --- nodes ---
 

@@ -539,10 +539,16 @@ func TestApplicationFramesReused(t *testing.T) {
 	// behind an identity call: (\a b -> id (\c -> [a, b, c])).
 	over := app(lam(app(id, lam(cons(nilE(), v("a"), v("b"), v("c")), "c")), "a", "b"),
 		app(id, i64(1)), app(id, i64(2)), app(id, i64(3)))
-	e := newTestEngine(map[string]lf.Expr{"countdownID": countdownID, "id": id, "over": over}, Options{})
+	// overPAP does the same through a partial application holding the
+	// first argument (apply joins its arguments in a reused buffer).
+	mk := lam(app(id, lam(cons(nilE(), v("a"), v("b"), v("c")), "c")), "a", "b")
+	overPAP := app(app(id, app(mk, app(id, i64(1)))), app(id, i64(2)), app(id, i64(3)))
+	e := newTestEngine(map[string]lf.Expr{"countdownID": countdownID, "id": id, "over": over, "overPAP": overPAP}, Options{})
 	ctx := context.Background()
-	if got := mustEval(t, e, val("over")); !sameValue(t, got, ListOf(Int64(1), Int64(2), Int64(3))) {
-		t.Errorf("over-application: %s", show(got))
+	for _, name := range []string{"over", "overPAP"} {
+		if got := mustEval(t, e, val(name)); !sameValue(t, got, ListOf(Int64(1), Int64(2), Int64(3))) {
+			t.Errorf("%s: %s", name, show(got))
+		}
 	}
 	f, err := e.EvalValue(ctx, tid("countdownID"))
 	if err != nil {
