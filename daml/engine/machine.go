@@ -89,6 +89,9 @@ type Machine struct {
 	// overFree are the frames of resumed over-applications kept for
 	// reuse (kOverApp).
 	overFree []*kOverApp
+	// matchFree are the frames of resumed case expressions kept for
+	// reuse (kMatch).
+	matchFree []*kMatch
 }
 
 type scratch [4]Value

@@ -599,3 +599,32 @@ func TestClosureOneAllocation(t *testing.T) {
 		t.Errorf("%.2f allocations per iteration, want 9", perIteration)
 	}
 }
+
+// TestCaseFramesReused: the frame a case expression waits in for its
+// scrutinee is reused once it matched, so a loop that cases on a call
+// allocates no frame per iteration for it.
+func TestCaseFramesReused(t *testing.T) {
+	id := lam(v("z"), "z")
+	// loopM n = case id (n == 0) of True -> 0; False -> loopM (n - 1)
+	loopM := lam(caseE(app(val("id"), app(bi(lf.BuiltinEqual), v("n"), i64(0))),
+		alt(&lf.PBuiltinCon{Con: lf.ConTrue}, i64(0)),
+		alt(&lf.PBuiltinCon{Con: lf.ConFalse}, app(val("loopM"), app(bi(lf.BuiltinSubInt64), v("n"), i64(1))))), "n")
+	e := newTestEngine(map[string]lf.Expr{"loopM": loopM, "id": id}, Options{})
+	ctx := context.Background()
+	f, err := e.EvalValue(ctx, tid("loopM"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if got, err := e.Apply(ctx, f, Int64(n)); err != nil || got != Int64(0) {
+				t.Fatalf("loopM %d: %v, %v", n, got, err)
+			}
+		})
+	}
+	// Per iteration: the environments of the two calls and the Int64;
+	// the case's frame was a fourth.
+	if perIteration := (allocs(2000) - allocs(1000)) / 1000; perIteration > 3.5 {
+		t.Errorf("%.2f allocations per iteration, want 3", perIteration)
+	}
+}
