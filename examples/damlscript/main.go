@@ -180,7 +180,9 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
+	// Through the process-wide cache: the fixture's nodes decode the same
+	// packages, and share these (one copy in memory).
+	dar, err := lf.ReadDAR(data, lf.ReadOptions{Cache: lf.DefaultCache})
 	if err != nil {
 		return 0, err
 	}
