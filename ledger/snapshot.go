@@ -41,10 +41,11 @@ type PreparedSnapshot struct {
 	pkgs []*lf.Package
 }
 
-// PrepareSnapshot reads a Node.Snapshot stream, which it keeps: the caller
-// must not change snapshot afterwards. It decodes the packages the
-// snapshot stores; one that does not decode is left to the nodes, which
-// report it when they read it, as they would from the plain snapshot.
+// PrepareSnapshot reads a Node.Snapshot stream into copies of its entries
+// (it does not keep snapshot, which the caller may reuse). It decodes the
+// packages the snapshot stores; one that does not decode is left to the
+// nodes, which report it when they read it, as they would from the plain
+// snapshot.
 func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
 	st, err := store.Prepare(snapshot)
 	if err != nil {

@@ -41,8 +41,8 @@ type overlayBase struct {
 // (Prepared.OverlayReader). Anything but an in-memory store reads the
 // plain stream.
 type overlayReader struct {
-	*bytes.Reader
-	p *Prepared
+	io.Reader // the plain stream
+	p         *Prepared
 }
 
 // OverlayReader returns a reader of the snapshot for Options.Restore: an
@@ -50,7 +50,7 @@ type overlayReader struct {
 // overlay.go) instead of a Badger instance; any other reader of it reads
 // the Backup stream the snapshot was prepared from.
 func (p *Prepared) OverlayReader() io.Reader {
-	return &overlayReader{Reader: bytes.NewReader(p.stream), p: p}
+	return &overlayReader{Reader: &lazyStream{p: p, resolve: true}, p: p}
 }
 
 // overlayBase builds, once, the entries of an overlay store.

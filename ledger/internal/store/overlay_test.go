@@ -61,7 +61,7 @@ func overlayFixture(t *testing.T) (p *Prepared, ov, bg *Store) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	}
-	ov, bg = open(p.OverlayReader()), open(bytes.NewReader(p.stream))
+	ov, bg = open(p.OverlayReader()), open(struct{ io.Reader }{p.Reader()}) // the plain stream
 	if ov.ov == nil || bg.ov != nil {
 		t.Fatal("not an overlay store and a Badger store")
 	}
@@ -267,5 +267,56 @@ func TestOverlaySnapshotIsolation(t *testing.T) {
 	}
 	if plain.LedgerEnd() != 4 {
 		t.Errorf("restored from a backup: ledger end %d, want 4", plain.LedgerEnd())
+	}
+}
+
+// TestPreparedKeepsNoStream: a Prepared snapshot keeps its entries, not
+// the stream it was prepared from (which its caller may reuse): the
+// stores restored from it after the stream was overwritten, durable,
+// in-memory and overlay, hold the snapshot's state.
+func TestPreparedKeepsNoStream(t *testing.T) {
+	t.Parallel()
+	src := openSpilling(t)
+	blob := pattern(2*BlobChunk+9, 4)
+	if err := src.PutBlob(BlobPrefix("pkg", "p1"), blob); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := src.Submit(func(tx *Tx) (any, error) { tx.NextOffset(); tx.Set([]byte("k/a"), []byte("A")); return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := src.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	stream := buf.Bytes()
+	p, err := Prepare(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(stream)
+	mem := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil)
+	for name, o := range map[string]Options{
+		"durable":   {Badger: badger.DefaultOptions(t.TempDir()).WithLogger(nil), Restore: p.Reader()},
+		"in-memory": {Badger: mem, Restore: p.Reader()},
+		"overlay":   {Badger: mem, Restore: p.OverlayReader()},
+		"plain":     {Badger: mem, Restore: struct{ io.Reader }{p.Reader()}},
+	} {
+		s, err := Open(o)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		s.View(func(r *Reader) error {
+			got, err := r.GetBlob(BlobPrefix("pkg", "p1"))
+			a, err2 := r.Get([]byte("k/a"))
+			if err != nil || err2 != nil || !bytes.Equal(got, blob) || string(a) != "A" {
+				t.Errorf("%s: blob of %d bytes (%v), k/a %q (%v)", name, len(got), err, a, err2)
+			}
+			return nil
+		})
+		if s.LedgerEnd() != 1 {
+			t.Errorf("%s: ledger end %d, want 1", name, s.LedgerEnd())
+		}
+		s.Close()
 	}
 }
