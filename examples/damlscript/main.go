@@ -36,6 +36,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"time"
@@ -58,10 +59,38 @@ func main() {
 
 // tuneGC sets the garbage collector for a short-lived run of many small
 // evaluations: trade memory for less GC (about a quarter of the suite's
-// time at the default 100) unless GOGC says otherwise.
+// time at the default 100) unless GOGC says otherwise; and, unless GOGC
+// or GOMEMLIMIT says otherwise, bound the heap once the packages are
+// loaded (limitHeap).
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
+		boundHeap = os.Getenv("GOMEMLIMIT") == ""
+	}
+}
+
+// boundHeap makes run call limitHeap once its fixture is ready.
+var boundHeap bool
+
+// minHeapLimit is the least memory limit limitHeap sets: GOGC 400 lets
+// the heap grow to five times what is live; with the Splice Amulet
+// suite's ~30 MB live (decoded packages, compiled code) that is ~150 MB,
+// and this limit keeps the process under 150 MB at no measurable cost
+// (BENCHMARKS.md, issue 21 item 4).
+const minHeapLimit = 140 << 20
+
+// heapLimit is the memory limit for a process whose live heap is live
+// bytes: minHeapLimit, or four times live for larger DARs, so that the
+// collector never runs for a heap that is mostly live.
+func heapLimit(live uint64) int64 { return max(minHeapLimit, 4*int64(live)) }
+
+// limitHeap sets the memory limit from the live heap as of the last
+// collection (the packages decoded, checked and the fixture prepared).
+func limitHeap() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		debug.SetMemoryLimit(heapLimit(s[0].Value.Uint64()))
 	}
 }
 
@@ -230,6 +259,9 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		}
 		if err != nil {
 			return 0, err
+		}
+		if boundHeap {
+			limitHeap()
 		}
 		// As fx.Run, with the ledger in hand to wrap.
 		open = func() (script.Ledger, func(), error) {
