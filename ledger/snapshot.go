@@ -29,19 +29,23 @@ func (n *Node) Snapshot(ctx context.Context, w io.Writer) error {
 // PreparedSnapshot is a Node.Snapshot read once, to open many in-memory
 // nodes from it cheaply (a fresh node per test or per script, as
 // scriptledger.Fixture does). Each node restored from it is independent, as
-// if restored from the snapshot's bytes; but it shares, read-only, the
-// snapshot's package payloads (most of its bytes) instead of copying them
-// into its store, and starts with the snapshot's packages decoded (they were
-// checked against their ids once, here).
+// if restored from the snapshot's bytes; but its store is no Badger
+// instance: it is the snapshot's entries, shared read-only by every node
+// restored from it, under the node's own writes (a copy-on-write overlay,
+// so that opening a node copies nothing of the snapshot), and it starts
+// with the snapshot's packages decoded (they were checked against their ids
+// once, here). Such a store has no transaction size limit and ignores
+// Options.Badger.
 type PreparedSnapshot struct {
 	st   *store.Prepared
 	pkgs []*lf.Package
 }
 
-// PrepareSnapshot reads a Node.Snapshot stream, which it keeps: the caller
-// must not change snapshot afterwards. It decodes the packages the
-// snapshot stores; one that does not decode is left to the nodes, which
-// report it when they read it, as they would from the plain snapshot.
+// PrepareSnapshot reads a Node.Snapshot stream into copies of its entries
+// (it does not keep snapshot, which the caller may reuse). It decodes the
+// packages the snapshot stores; one that does not decode is left to the
+// nodes, which report it when they read it, as they would from the plain
+// snapshot.
 func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
 	st, err := store.Prepare(snapshot)
 	if err != nil {
@@ -66,9 +70,12 @@ func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
 }
 
 // Reader returns a reader of the snapshot for Options.Restore. An
-// in-memory node opened from it shares the prepared payloads and decoded
-// packages; a durable node (or any other reader) reads the plain snapshot.
-func (p *PreparedSnapshot) Reader() io.Reader { return &preparedReader{Reader: p.st.Reader(), p: p} }
+// in-memory node opened from it is an overlay on the prepared snapshot and
+// shares its decoded packages; a durable node (or any other reader) reads
+// the plain snapshot.
+func (p *PreparedSnapshot) Reader() io.Reader {
+	return &preparedReader{Reader: p.st.OverlayReader(), p: p}
+}
 
 type preparedReader struct {
 	io.Reader // the store's

@@ -176,16 +176,7 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	})
 	reg(lf.BuiltinTextToHex, func(m *Machine, a []Value) { m.ret(Text(prim.TextToHex(string(a[0].(Text))))) })
 	reg(lf.BuiltinAppendText, func(m *Machine, a []Value) { m.ret(a[0].(Text) + a[1].(Text)) })
-	reg(lf.BuiltinExplodeText, func(m *Machine, a []Value) {
-		s := string(a[0].(Text))
-		out := make([]Value, 0, len(s))
-		for len(s) > 0 {
-			_, n := utf8.DecodeRuneInString(s)
-			out = append(out, Text(s[:n]))
-			s = s[n:]
-		}
-		m.ret(ListOf(out...))
-	})
+	reg(lf.BuiltinExplodeText, func(m *Machine, a []Value) { m.ret(explodeText(string(a[0].(Text)))) })
 	reg(lf.BuiltinImplodeText, func(m *Machine, a []Value) {
 		var b strings.Builder
 		for l := a[0].(*List); l != nil; l = l.Tail {
@@ -315,4 +306,40 @@ func (k *kEqualList) resume(m *Machine, v Value) {
 	next := &kEqualList{f: k.f, xs: k.ys.Tail, ys: k.xs.Tail}
 	m.push(next)
 	m.apply(k.f, []Value{y, x})
+}
+
+// asciiTexts are the one-character Texts of the ASCII characters, boxed
+// once: explodeText's elements are mostly these.
+var asciiTexts = func() (out [utf8.RuneSelf]Value) {
+	for c := range out {
+		out[c] = Text(string(rune(c)))
+	}
+	return out
+}()
+
+// explodeText is EXPLODE_TEXT: the list of s's characters, each a Text of
+// one code point (an invalid UTF-8 byte is one element of its own). The
+// list's cells are one allocation, and an ASCII character's Text is a
+// shared value, so that exploding a text costs two allocations and one per
+// non-ASCII character, not two per character.
+func explodeText(s string) *List {
+	n := utf8.RuneCountInString(s)
+	if n == 0 {
+		return nil
+	}
+	cells := make([]List, n)
+	for i := range cells {
+		if c := s[0]; c < utf8.RuneSelf {
+			cells[i].Head = asciiTexts[c]
+			s = s[1:]
+		} else {
+			_, w := utf8.DecodeRuneInString(s)
+			cells[i].Head = Text(s[:w])
+			s = s[w:]
+		}
+		if i+1 < n {
+			cells[i].Tail = &cells[i+1]
+		}
+	}
+	return &cells[0]
 }

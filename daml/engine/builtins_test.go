@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
@@ -143,5 +145,26 @@ func TestBuiltins(t *testing.T) {
 		if !seen[f] && !slices.Contains([]lf.BuiltinFunction{lf.BuiltinAnyExceptionMessage, lf.BuiltinFailWithStatus}, f) {
 			t.Errorf("builtin %s is wired but not tested here", f)
 		}
+	}
+}
+
+// TestExplodeText: EXPLODE_TEXT gives one Text per code point (an invalid
+// byte alone), and an ASCII text's list costs a fixed number of
+// allocations, not two per character.
+func TestExplodeText(t *testing.T) {
+	for _, s := range []string{"", "a", "abc", "é", "aé€😀z", "a\xffb", "\xe2\x82"} {
+		var want []Value
+		for rest := s; rest != ""; {
+			_, n := utf8.DecodeRuneInString(rest)
+			want = append(want, Text(rest[:n]))
+			rest = rest[n:]
+		}
+		if got := explodeText(s).Slice(); !slices.Equal(got, want) {
+			t.Errorf("explodeText(%q) = %v, want %v", s, got, want)
+		}
+	}
+	long := strings.Repeat("amulet-0.1.8 ", 20)
+	if n := testing.AllocsPerRun(100, func() { explodeText(long) }); n > 1 {
+		t.Errorf("exploding %d ASCII characters: %v allocations, want 1", len(long), n)
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -82,6 +83,15 @@ type Machine struct {
 	scratch scratch
 	// opScratch holds the arguments of a direct op (nOp.direct).
 	opScratch scratch
+	// seqFree are the frames of finished sequences kept for reuse
+	// (releasesVals).
+	seqFree []*kSeq
+	// overFree are the frames of resumed over-applications kept for
+	// reuse (kOverApp).
+	overFree []*kOverApp
+	// matchFree are the frames of resumed case expressions kept for
+	// reuse (kMatch).
+	matchFree []*kMatch
 }
 
 type scratch [4]Value
@@ -214,20 +224,69 @@ func (m *Machine) apply(fn Value, args []Value) {
 		return
 	}
 	all := args
+	var held *kSeq // holds all, given back once entered
 	if len(p.args) > 0 {
-		all = make([]Value, 0, n)
+		if n <= seqBuf {
+			// The function enters all (a closure copies it into its
+			// environment, a builtin keeps no argument slice) and the
+			// over-application's rest is copied: a reused frame's
+			// buffer can hold it.
+			held = m.seqFrame()
+			all = held.buf[:0:n]
+		} else {
+			all = make([]Value, 0, n)
+		}
 		all = append(append(all, p.args...), args...)
 	}
 	if n > p.arity {
-		m.push(&kOverApp{rest: all[p.arity:]})
+		// A copy: args may be a reused frame's values (releasesVals).
+		m.push(m.overApp(all[p.arity:]))
 		all = all[:p.arity:p.arity]
 	}
 	p.fn.enter(m, all)
+	if held != nil {
+		m.releaseSeq(held)
+	}
 }
 
-type kOverApp struct{ rest []Value }
+// kOverApp applies the result of an over-application's call to the rest
+// of its arguments, a copy held in buf when they are few. Once resumed,
+// the frame goes back to the machine (Machine.overFree): apply copies
+// what it keeps of rest.
+type kOverApp struct {
+	rest []Value
+	buf  [overBuf]Value
+}
 
-func (k *kOverApp) resume(m *Machine, v Value) { m.apply(v, k.rest) }
+const overBuf = 3
+
+func (k *kOverApp) resume(m *Machine, v Value) {
+	m.apply(v, k.rest)
+	if len(m.overFree) < maxSeqFree {
+		*k = kOverApp{}
+		m.overFree = append(m.overFree, k)
+	}
+}
+
+// overApp returns a frame applying to a copy of rest: a frame a resumed
+// over-application gave back, or a new one.
+func (m *Machine) overApp(rest []Value) *kOverApp {
+	var k *kOverApp
+	if l := len(m.overFree); l > 0 {
+		k = m.overFree[l-1]
+		m.overFree[l-1] = nil
+		m.overFree = m.overFree[:l-1]
+	} else {
+		k = &kOverApp{}
+	}
+	if len(rest) <= overBuf {
+		k.rest = k.buf[:len(rest):len(rest)]
+		copy(k.rest, rest)
+	} else {
+		k.rest = slices.Clone(rest)
+	}
+	return k
+}
 
 // --- nodes ---
 
@@ -269,11 +328,43 @@ type nClosure struct {
 }
 
 func (n *nClosure) eval(m *Machine) {
-	caps := make([]Value, len(n.caps))
+	var caps []Value
+	var p *PAP
+	// The PAP, its closure and (when few) the captured values in one
+	// allocation.
+	switch len(n.caps) {
+	case 0:
+		x := &struct {
+			p PAP
+			c closure
+		}{}
+		p, x.c.code = &x.p, n.code
+		p.fn = &x.c
+	case 1, 2:
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [2]Value
+		}{}
+		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	case 3, 4:
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [4]Value
+		}{}
+		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	default:
+		caps = make([]Value, len(n.caps))
+		p = &PAP{fn: &closure{code: n.code, caps: caps}}
+	}
 	for i, c := range n.caps {
 		caps[i], _ = atomicVal(m, c)
 	}
-	m.val = &PAP{fn: &closure{code: n.code, caps: caps}, arity: n.code.arity}
+	p.arity = n.code.arity
+	m.val = p
 }
 
 // finisher consumes the values of a sequence of sub-expressions.
@@ -291,6 +382,50 @@ type kSeq struct {
 	// buf holds vals when there are few, so that a frame and its values
 	// are one allocation.
 	buf [seqBuf]Value
+	// reuse marks a frame of a finisher that keeps no reference to its
+	// vals (releasesVals): once it finished, the frame goes back to the
+	// machine (Machine.seqFree) for the next sequence.
+	reuse bool
+}
+
+// releasesVals reports whether f keeps no reference to the vals it
+// finishes once finish returns: an application (apply copies what it
+// keeps: a closure's environment, a partial application's arguments,
+// an over-application's rest; builtins never keep their argument slice,
+// see nPrimCall) and a direct op.
+func releasesVals(f finisher) bool {
+	switch f := f.(type) {
+	case *nApp:
+		return true
+	case *nOp:
+		return f.direct
+	}
+	return false
+}
+
+// maxSeqFree bounds the frames a machine keeps for reuse.
+const maxSeqFree = 64
+
+// seqFrame returns a frame for a sequence of n <= seqBuf values whose
+// finisher releases them: a frame a finished sequence gave back, or a new
+// one.
+func (m *Machine) seqFrame() *kSeq {
+	if l := len(m.seqFree); l > 0 {
+		k := m.seqFree[l-1]
+		m.seqFree[l-1] = nil
+		m.seqFree = m.seqFree[:l-1]
+		return k
+	}
+	return &kSeq{reuse: true}
+}
+
+// releaseSeq gives back a reusable frame whose sequence finished, cleared
+// so that it keeps nothing alive.
+func (m *Machine) releaseSeq(k *kSeq) {
+	if len(m.seqFree) < maxSeqFree {
+		*k = kSeq{reuse: true}
+		m.seqFree = append(m.seqFree, k)
+	}
 }
 
 const seqBuf = 4
@@ -323,16 +458,33 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 			tmp[i] = v
 		}
 	}
+	reuse := big == nil && releasesVals(f)
 	if i < 0 {
-		vals := big
-		if vals == nil {
-			vals = make([]Value, len(nodes))
+		switch {
+		case big != nil:
+			f.finish(m, big)
+		case reuse:
+			// The values in a frame given back after finish, rather
+			// than a slice of their own.
+			k := m.seqFrame()
+			vals := k.buf[:len(nodes):len(nodes)]
 			copy(vals, tmp[:])
+			f.finish(m, vals)
+			m.releaseSeq(k)
+		default:
+			vals := make([]Value, len(nodes))
+			copy(vals, tmp[:])
+			f.finish(m, vals)
 		}
-		f.finish(m, vals)
 		return
 	}
-	k := &kSeq{nodes: nodes, i: i, f: f, env: m.env, caps: m.caps, vals: big}
+	var k *kSeq
+	if reuse {
+		k = m.seqFrame()
+	} else {
+		k = &kSeq{}
+	}
+	k.nodes, k.i, k.f, k.env, k.caps, k.vals = nodes, i, f, m.env, m.caps, big
 	if big == nil {
 		k.vals = k.buf[:len(nodes):len(nodes)]
 		copy(k.vals, tmp[:])
@@ -408,6 +560,9 @@ func (k *kSeq) resume(m *Machine, v Value) {
 		return
 	}
 	k.f.finish(m, k.vals)
+	if k.reuse {
+		m.releaseSeq(k)
+	}
 }
 
 // nApp is an application: the arguments right to left, then the function

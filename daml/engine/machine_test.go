@@ -520,3 +520,111 @@ func TestInlineArgumentsMatchFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestApplicationFramesReused: the frame an application waits in for an
+// argument that needs the machine is reused once the call is entered
+// (releasesVals), so a loop whose calls take such arguments allocates no
+// frame per iteration; and a reused frame's values are not the values
+// of an over-application's pending arguments (apply copies them), nor of
+// a closure's environment.
+func TestApplicationFramesReused(t *testing.T) {
+	id := lam(v("z"), "z")
+	// countdownID is countdown with every argument behind an identity
+	// call, so that each recursive call waits in a frame.
+	countdownID := lam(caseE(app(bi(lf.BuiltinEqual), v("n"), i64(0)),
+		alt(&lf.PBuiltinCon{Con: lf.ConTrue}, v("acc")),
+		alt(&lf.PBuiltinCon{Con: lf.ConFalse}, app(val("countdownID"),
+			app(val("id"), app(bi(lf.BuiltinSubInt64), v("n"), i64(1))), app(val("id"), add(v("acc"), i64(1)))))), "n", "acc")
+	// over applies a two-argument function to three arguments, each
+	// behind an identity call: (\a b -> id (\c -> [a, b, c])).
+	over := app(lam(app(id, lam(cons(nilE(), v("a"), v("b"), v("c")), "c")), "a", "b"),
+		app(id, i64(1)), app(id, i64(2)), app(id, i64(3)))
+	// overPAP does the same through a partial application holding the
+	// first argument (apply joins its arguments in a reused buffer).
+	mk := lam(app(id, lam(cons(nilE(), v("a"), v("b"), v("c")), "c")), "a", "b")
+	overPAP := app(app(id, app(mk, app(id, i64(1)))), app(id, i64(2)), app(id, i64(3)))
+	e := newTestEngine(map[string]lf.Expr{"countdownID": countdownID, "id": id, "over": over, "overPAP": overPAP}, Options{})
+	ctx := context.Background()
+	for _, name := range []string{"over", "overPAP"} {
+		if got := mustEval(t, e, val(name)); !sameValue(t, got, ListOf(Int64(1), Int64(2), Int64(3))) {
+			t.Errorf("%s: %s", name, show(got))
+		}
+	}
+	f, err := e.EvalValue(ctx, tid("countdownID"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if got, err := e.Apply(ctx, f, Int64(n), Int64(0)); err != nil || got != Int64(n) {
+				t.Fatalf("countdownID %d: %v, %v", n, got, err)
+			}
+		})
+	}
+	// Per iteration: the environments of the three calls and the two
+	// Int64 results; the frame was a sixth.
+	if perIteration := (allocs(2000) - allocs(1000)) / 1000; perIteration > 5.5 {
+		t.Errorf("%.2f allocations per iteration, want 5", perIteration)
+	}
+}
+
+// TestClosureOneAllocation: building a closure that captures a few values
+// is one allocation (the function value, its closure and the captured
+// values), not three.
+func TestClosureOneAllocation(t *testing.T) {
+	id := lam(v("z"), "z")
+	// loopC n = if n == 0 then 0 else loopC ((id (\k -> n + k - n)) (n - 1)):
+	// each iteration builds one closure capturing n and applies it.
+	loopC := lam(caseE(app(bi(lf.BuiltinEqual), v("n"), i64(0)),
+		alt(&lf.PBuiltinCon{Con: lf.ConTrue}, i64(0)),
+		alt(&lf.PBuiltinCon{Con: lf.ConFalse}, app(val("loopC"),
+			app(app(val("id"), lam(app(bi(lf.BuiltinSubInt64), add(v("n"), v("k")), v("n")), "k")), app(bi(lf.BuiltinSubInt64), v("n"), i64(1)))))), "n")
+	e := newTestEngine(map[string]lf.Expr{"loopC": loopC, "id": id}, Options{})
+	ctx := context.Background()
+	f, err := e.EvalValue(ctx, tid("loopC"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if got, err := e.Apply(ctx, f, Int64(n)); err != nil || got != Int64(0) {
+				t.Fatalf("loopC %d: %v, %v", n, got, err)
+			}
+		})
+	}
+	// Per iteration: the closure, the environments of the three calls,
+	// the frames the machine cannot reuse and the Int64 results, 9 in all;
+	// the closure was 3 (its PAP, its closure, its captured values).
+	if perIteration := (allocs(2000) - allocs(1000)) / 1000; perIteration > 9.5 {
+		t.Errorf("%.2f allocations per iteration, want 9", perIteration)
+	}
+}
+
+// TestCaseFramesReused: the frame a case expression waits in for its
+// scrutinee is reused once it matched, so a loop that cases on a call
+// allocates no frame per iteration for it.
+func TestCaseFramesReused(t *testing.T) {
+	id := lam(v("z"), "z")
+	// loopM n = case id (n == 0) of True -> 0; False -> loopM (n - 1)
+	loopM := lam(caseE(app(val("id"), app(bi(lf.BuiltinEqual), v("n"), i64(0))),
+		alt(&lf.PBuiltinCon{Con: lf.ConTrue}, i64(0)),
+		alt(&lf.PBuiltinCon{Con: lf.ConFalse}, app(val("loopM"), app(bi(lf.BuiltinSubInt64), v("n"), i64(1))))), "n")
+	e := newTestEngine(map[string]lf.Expr{"loopM": loopM, "id": id}, Options{})
+	ctx := context.Background()
+	f, err := e.EvalValue(ctx, tid("loopM"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if got, err := e.Apply(ctx, f, Int64(n)); err != nil || got != Int64(0) {
+				t.Fatalf("loopM %d: %v, %v", n, got, err)
+			}
+		})
+	}
+	// Per iteration: the environments of the two calls and the Int64;
+	// the case's frame was a fourth.
+	if perIteration := (allocs(2000) - allocs(1000)) / 1000; perIteration > 3.5 {
+		t.Errorf("%.2f allocations per iteration, want 3", perIteration)
+	}
+}

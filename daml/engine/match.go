@@ -40,7 +40,16 @@ func (n *nCase) eval(m *Machine) {
 		}
 		return
 	}
-	m.push(&kMatch{n: n, env: m.env, caps: m.caps})
+	var k *kMatch
+	if l := len(m.matchFree); l > 0 {
+		k = m.matchFree[l-1]
+		m.matchFree[l-1] = nil
+		m.matchFree = m.matchFree[:l-1]
+	} else {
+		k = &kMatch{}
+	}
+	k.n, k.env, k.caps = n, m.env, m.caps
+	m.push(k)
 	m.ctrl = n.scrut
 }
 
@@ -50,9 +59,15 @@ type kMatch struct {
 	caps []Value
 }
 
+// resume matches v; the frame then goes back to the machine
+// (Machine.matchFree) for the next case.
 func (k *kMatch) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.n.match(m, v)
+	if len(m.matchFree) < maxSeqFree {
+		*k = kMatch{}
+		m.matchFree = append(m.matchFree, k)
+	}
 }
 
 func (n *nCase) match(m *Machine, v Value) {

@@ -36,6 +36,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"time"
@@ -49,16 +50,48 @@ import (
 )
 
 func main() {
-	// A short-lived run of many small evaluations: trade memory for less
-	// GC (about a quarter of the suite's time at the default 100) unless
-	// GOGC says otherwise.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// tuneGC sets the garbage collector for a short-lived run of many small
+// evaluations: trade memory for less GC (about a quarter of the suite's
+// time at the default 100) unless GOGC says otherwise; and, unless GOGC
+// or GOMEMLIMIT says otherwise, bound the heap once the packages are
+// loaded (limitHeap).
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+		boundHeap = os.Getenv("GOMEMLIMIT") == ""
+	}
+}
+
+// boundHeap makes run call limitHeap once its fixture is ready.
+var boundHeap bool
+
+// minHeapLimit is the least memory limit limitHeap sets: GOGC 400 lets
+// the heap grow to five times what is live; with the Splice Amulet
+// suite's ~30 MB live (decoded packages, compiled code) that is ~150 MB,
+// and this limit keeps the process under 150 MB at no measurable cost
+// (BENCHMARKS.md, issue 21 item 4).
+const minHeapLimit = 140 << 20
+
+// heapLimit is the memory limit for a process whose live heap is live
+// bytes: minHeapLimit, or four times live for larger DARs, so that the
+// collector never runs for a heap that is mostly live.
+func heapLimit(live uint64) int64 { return max(minHeapLimit, 4*int64(live)) }
+
+// limitHeap sets the memory limit from the live heap as of the last
+// collection (the packages decoded, checked and the fixture prepared).
+func limitHeap() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		debug.SetMemoryLimit(heapLimit(s[0].Value.Uint64()))
+	}
 }
 
 type config struct {
@@ -75,6 +108,9 @@ type config struct {
 	coverage bool
 	pattern  string
 }
+
+// defaultTimeout is --timeout's default.
+const defaultTimeout = 60 * time.Second
 
 type multiFlag []string
 
@@ -107,7 +143,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.all, "all", false, "run every script of the DAR's main package, in module-then-name order")
 	fs.Var(&names, "script-name", "run this script (Module.Name:value); repeatable")
 	fs.IntVar(&c.parallel, "p", 1, "run up to N scripts in parallel (0: GOMAXPROCS)")
-	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit of one script")
+	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "time limit of one script")
 	fs.StringVar(&c.ledgerURL, "ledger-url", "", "run against the participant serving the JSON Ledger API at this URL (ledgerd, Canton) instead of fresh in-process nodes; the scripts share its state")
 	fs.StringVar(&c.tokenFile, "access-token-file", "", "file holding the bearer token for --ledger-url")
 	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
@@ -173,7 +209,9 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	dar, err := lf.ReadDAR(data, lf.ReadOptions{})
+	// Through the process-wide cache: the fixture's nodes decode the same
+	// packages, and share these (one copy in memory).
+	dar, err := lf.ReadDAR(data, lf.ReadOptions{Cache: lf.DefaultCache})
 	if err != nil {
 		return 0, err
 	}
@@ -221,6 +259,9 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		}
 		if err != nil {
 			return 0, err
+		}
+		if boundHeap {
+			limitHeap()
 		}
 		// As fx.Run, with the ledger in hand to wrap.
 		open = func() (script.Ledger, func(), error) {

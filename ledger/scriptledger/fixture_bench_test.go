@@ -13,8 +13,8 @@ import (
 // Splice Amulet test DAR (and its dependencies, vetted) and reads its
 // packages once (PackageSource, as a script's first command reads them):
 // what the Daml Script runner pays per script before its own ledger
-// writes. In /close, closing the node is timed too (Badger flushes the
-// node's memtable then); otherwise it is outside the timer.
+// writes. In /close, closing the node is timed too; otherwise it is
+// outside the timer.
 func BenchmarkFixtureOpen(b *testing.B) {
 	data := scripttest.ReadDAR(b, amuletTestDAR)
 	ctx := context.Background()

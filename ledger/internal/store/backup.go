@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/pb"
@@ -30,6 +31,9 @@ func (s *Store) Backup(w io.Writer) error {
 	}
 	if _, err := io.WriteString(w, backupMagic); err != nil {
 		return err
+	}
+	if s.ov != nil {
+		return s.backupOverlay(w)
 	}
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
@@ -111,7 +115,7 @@ func load(db *badger.DB, r io.Reader) (shared sharedValues, err error) {
 		return nil, errors.New("store: restoring needs an empty store")
 	}
 	if pr, ok := r.(*preparedReader); ok && db.Opts().InMemory {
-		r, shared = bytes.NewReader(pr.p.rest), pr.p.shared
+		r, shared = &lazyStream{p: pr.p}, pr.p.shared
 	}
 	head := make([]byte, len(backupMagic))
 	if _, err := io.ReadFull(r, head); err != nil || string(head) != backupMagic {
@@ -145,20 +149,25 @@ const minShared = 1 << 10
 // written into each store. The stores stay independent: the shared values
 // never change (a store that writes such a key writes a value of its own),
 // and a store's Backup writes the values themselves. A durable store reads
-// a Prepared snapshot as the plain stream it was prepared from.
+// a Prepared snapshot as a plain stream of its entries. It keeps the
+// entries once: the streams a store restores from are written from them
+// when it reads them.
 type Prepared struct {
-	stream []byte       // the Backup stream, for durable stores
-	rest   []byte       // the Backup stream of the entries with references
 	shared sharedValues // the shared values, by index
 	kvs    []*pb.KV     // the entries as restored (references included), in key order
+
+	// base is what overlay stores read (overlay.go), built at the first.
+	baseOnce sync.Once
+	base     *overlayBase
+	baseErr  error
 }
 
 // Prepare reads a Backup stream (as written by Store.Backup) into a
-// Prepared snapshot, which keeps stream and its values: the caller must not
-// change stream afterwards. It checks the stream's header and framing; the
-// entries themselves are checked when a store is restored from it.
+// Prepared snapshot, which keeps copies of its entries, not stream. It
+// checks the stream's header and framing; the entries themselves are
+// checked when a store is restored from it.
 func Prepare(stream []byte) (*Prepared, error) {
-	p := &Prepared{stream: stream}
+	p := &Prepared{}
 	br := bufio.NewReader(bytes.NewReader(stream))
 	head := make([]byte, len(backupMagic))
 	if _, err := io.ReadFull(br, head); err != nil || string(head) != backupMagic {
@@ -193,27 +202,67 @@ func Prepare(stream []byte) (*Prepared, error) {
 			p.kvs = append(p.kvs, kv)
 		}
 	}
-	var rest bytes.Buffer
-	rest.WriteString(backupMagic)
-	for i := 0; i < len(p.kvs); i += 1024 {
-		if err := writeKVList(&rest, &pb.KVList{Kv: p.kvs[i:min(i+1024, len(p.kvs))]}); err != nil {
-			return nil, err
+	return p, nil
+}
+
+// stream writes the snapshot as a Backup stream: with the references to
+// shared values (what an in-memory Badger store restores, sharing them),
+// or, resolve, with the values themselves (a plain stream).
+func (p *Prepared) stream(resolve bool) ([]byte, error) {
+	var out bytes.Buffer
+	out.WriteString(backupMagic)
+	list := &pb.KVList{}
+	size := 0
+	for i, kv := range p.kvs {
+		if resolve && len(kv.UserMeta) == 1 && kv.UserMeta[0] == metaShared {
+			v, err := p.shared.get(kv.Value)
+			if err != nil {
+				return nil, err
+			}
+			kv = &pb.KV{Key: kv.Key, Value: v, UserMeta: []byte{0}, Version: kv.Version, ExpiresAt: kv.ExpiresAt, Meta: kv.Meta}
+		}
+		list.Kv = append(list.Kv, kv)
+		if size += len(kv.Key) + len(kv.Value); size >= backupBatch || i == len(p.kvs)-1 {
+			if err := writeKVList(&out, list); err != nil {
+				return nil, err
+			}
+			list.Kv, size = list.Kv[:0], 0
 		}
 	}
-	p.rest = rest.Bytes()
-	return p, nil
+	return out.Bytes(), nil
+}
+
+// lazyStream reads a Prepared snapshot's stream, written at the first
+// Read (a store that does not read it, an overlay store, costs nothing).
+type lazyStream struct {
+	p       *Prepared
+	resolve bool
+	r       *bytes.Reader
+	err     error
+}
+
+func (l *lazyStream) Read(b []byte) (int, error) {
+	if l.r == nil && l.err == nil {
+		var s []byte
+		s, l.err = l.p.stream(l.resolve)
+		l.r = bytes.NewReader(s)
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.r.Read(b)
 }
 
 // Reader returns a reader of the snapshot for Options.Restore: an
 // in-memory store restored from it shares the prepared values; any other
-// reader of it reads the Backup stream it was prepared from.
+// reader of it reads a plain Backup stream of its entries.
 func (p *Prepared) Reader() io.Reader {
-	return &preparedReader{Reader: bytes.NewReader(p.stream), p: p}
+	return &preparedReader{Reader: &lazyStream{p: p, resolve: true}, p: p}
 }
 
 type preparedReader struct {
-	*bytes.Reader
-	p *Prepared
+	io.Reader // the plain stream
+	p         *Prepared
 }
 
 // Scan calls fn, in key order, for each entry of the snapshot with the

@@ -26,6 +26,10 @@ func (s *Store) PutBlob(prefix, data []byte) error {
 	if s.Closed() {
 		return ErrClosed
 	}
+	if s.ov != nil {
+		s.putBlobOverlay(prefix, data)
+		return nil
+	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
@@ -41,6 +45,10 @@ func (s *Store) PutBlob(prefix, data []byte) error {
 func (s *Store) DeleteBlob(prefix []byte) error {
 	if s.Closed() {
 		return ErrClosed
+	}
+	if s.ov != nil {
+		s.deleteBlobOverlay(prefix)
+		return nil
 	}
 	var keys [][]byte
 	err := s.db.View(func(txn *badger.Txn) error {

@@ -81,6 +81,9 @@ type Store struct {
 	// shared are the values of the Prepared snapshot the store was
 	// restored from (backup.go), which keys marked metaShared refer to.
 	shared sharedValues
+	// ov, for an in-memory store restored from Prepared.OverlayReader, is
+	// its state, instead of db (nil then; overlay.go).
+	ov *overlay
 
 	// inMemory, dir and valueDir are Badger's options, for Sizes.
 	inMemory      bool
@@ -98,6 +101,9 @@ type Store struct {
 
 // Open opens the database, reads the ledger end and starts the committer.
 func Open(opts Options) (*Store, error) {
+	if or, ok := opts.Restore.(*overlayReader); ok && opts.Badger.InMemory {
+		return openOverlayStore(opts, or.p)
+	}
 	if err := removeEmptyLogFiles(opts.Badger); err != nil {
 		return nil, err
 	}
@@ -105,27 +111,8 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{
-		db:       db,
-		log:      opts.Logger,
-		maxBatch: opts.MaxBatch,
-		onFail:   opts.OnCommitFailed,
-		onSubmit: opts.OnSubmit,
-		spill:    opts.Spill,
-		inMemory: opts.Badger.InMemory,
-		dir:      opts.Badger.Dir,
-		valueDir: opts.Badger.ValueDir,
-		reqs:     make(chan *request),
-		quit:     make(chan struct{}),
-		done:     make(chan struct{}),
-		notify:   make(chan struct{}),
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
-	if s.maxBatch <= 0 {
-		s.maxBatch = 256
-	}
+	s := newStore(opts)
+	s.db = db
 	if opts.Restore != nil {
 		shared, err := load(db, opts.Restore)
 		if err != nil {
@@ -154,6 +141,46 @@ func Open(opts Options) (*Store, error) {
 	return s, nil
 }
 
+// newStore is a Store of opts, without its database.
+func newStore(opts Options) *Store {
+	s := &Store{
+		log:      opts.Logger,
+		maxBatch: opts.MaxBatch,
+		onFail:   opts.OnCommitFailed,
+		onSubmit: opts.OnSubmit,
+		spill:    opts.Spill,
+		inMemory: opts.Badger.InMemory,
+		dir:      opts.Badger.Dir,
+		valueDir: opts.Badger.ValueDir,
+		reqs:     make(chan *request),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+		notify:   make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.maxBatch <= 0 {
+		s.maxBatch = 256
+	}
+	return s
+}
+
+// openOverlayStore opens an overlay store on p (overlay.go).
+func openOverlayStore(opts Options, p *Prepared) (*Store, error) {
+	ov, err := openOverlay(p)
+	if err != nil {
+		return nil, err
+	}
+	s := newStore(opts)
+	s.ov, s.inMemory, s.spill = ov, true, Spill{}
+	if v, ok := ov.cur.Load().get(KeyLedgerEnd); ok {
+		s.end.Store(DecodeOffset(v))
+	}
+	go s.loop()
+	return s, nil
+}
+
 // Close stops the committer (operations already taken are finished and
 // answered; later ones get ErrClosed) and closes the database.
 func (s *Store) Close() error {
@@ -161,7 +188,9 @@ func (s *Store) Close() error {
 	s.once.Do(func() {
 		close(s.quit)
 		<-s.done
-		err = s.db.Close()
+		if s.db != nil {
+			err = s.db.Close()
+		}
 	})
 	return err
 }
@@ -215,6 +244,9 @@ func (s *Store) View(fn func(r *Reader) error) error {
 	if s.Closed() {
 		return ErrClosed
 	}
+	if s.ov != nil {
+		return fn(&Reader{ov: s.ov.cur.Load()})
+	}
 	err := s.db.View(func(txn *badger.Txn) error { return fn(&Reader{txn: txn, shared: s.shared}) })
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
@@ -245,7 +277,11 @@ func (s *Store) loop() {
 				break drain
 			}
 		}
-		s.commitBatch(batch)
+		if s.ov != nil {
+			s.commitOverlay(batch)
+		} else {
+			s.commitBatch(batch)
+		}
 	}
 }
 
@@ -351,6 +387,12 @@ func (s *Store) finish(txn *badger.Txn, pending []applied) int64 {
 		}
 		return s.end.Load()
 	}
+	return s.publish(pending)
+}
+
+// publish publishes the ledger end of the last of the committed operations
+// and answers their callers. It returns the new ledger end.
+func (s *Store) publish(pending []applied) int64 {
 	newEnd := pending[len(pending)-1].end
 	if newEnd != s.end.Load() {
 		s.end.Store(newEnd)
@@ -396,10 +438,18 @@ func applyWrites(txn *badger.Txn, writes []write) error {
 type Reader struct {
 	txn    *badger.Txn
 	shared sharedValues // the store's
+	ov     *overlayView // instead of txn, in an overlay store
 }
 
 // Get returns a copy of the value at key, or ErrNotFound.
 func (r *Reader) Get(key []byte) ([]byte, error) {
+	if r.ov != nil {
+		v, ok := r.ov.get(key)
+		if !ok {
+			return nil, ErrNotFound
+		}
+		return slices.Clone(v), nil
+	}
 	item, err := r.txn.Get(key)
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, ErrNotFound
@@ -424,12 +474,15 @@ func (r *Reader) Get(key []byte) ([]byte, error) {
 // the first), in key order, until fn returns false or an error. key and val
 // are only valid during the call: fn copies what it keeps.
 func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
-	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
-	defer it.Close()
 	seek := prefix
 	if start != nil {
 		seek = start
 	}
+	if r.ov != nil {
+		return r.ov.scan(prefix, seek, false, fn)
+	}
+	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+	defer it.Close()
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
 		if more, err := r.visit(it.Item(), fn); err != nil || !more {
 			return err
@@ -593,12 +646,15 @@ func ReadOnlyTx(r *Reader) *Tx { return &Tx{Reader: *r} }
 // (nil: from the last), in descending key order, until fn returns false or
 // an error. As with Scan, key and val are only valid during the call.
 func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (bool, error)) error {
-	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, Reverse: true})
-	defer it.Close()
 	seek := start
 	if seek == nil {
 		seek = append(slices.Clone(prefix), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 	}
+	if r.ov != nil {
+		return r.ov.scan(prefix, seek, true, fn)
+	}
+	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, Reverse: true})
+	defer it.Close()
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
 		if more, err := r.visit(it.Item(), fn); err != nil || !more {
 			return err

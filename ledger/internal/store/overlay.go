@@ -1,0 +1,404 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dgraph-io/badger/v4/pb"
+)
+
+// An overlay store is an in-memory store restored from a Prepared
+// snapshot (Prepared.OverlayReader) without a Badger instance of its own:
+// its state is the snapshot's entries, read-only and shared by every
+// store restored from it, under the store's own writes, kept in a
+// persistent (path-copying) treap. A commit builds a new version of the
+// treap and publishes it; a reader holds the version it started with, so
+// reads are consistent snapshots as with Badger, and opening such a store
+// allocates nothing in proportion to the snapshot. It has no transaction
+// size limit (nothing spills, ErrTooLarge never happens) and no files;
+// Options.Badger and Options.Spill are ignored.
+//
+// Canton's `daml test` runs each script on a fresh IDE ledger (an
+// in-memory map); a fixture node of the Daml Script runner is the same:
+// short-lived, small, in memory.
+
+// overlayBase is a Prepared snapshot's entries as an overlay store reads
+// them: sorted by key, unique, every value resolved (shared values are
+// the Prepared's, spilled values are joined and their chunks left out).
+type overlayBase struct {
+	keys [][]byte
+	vals [][]byte
+}
+
+// overlayReader is the Restore reader of an overlay store
+// (Prepared.OverlayReader). Anything but an in-memory store reads the
+// plain stream.
+type overlayReader struct {
+	io.Reader // the plain stream
+	p         *Prepared
+}
+
+// OverlayReader returns a reader of the snapshot for Options.Restore: an
+// in-memory store restored from it is an overlay on the snapshot (see
+// overlay.go) instead of a Badger instance; any other reader of it reads
+// the Backup stream the snapshot was prepared from.
+func (p *Prepared) OverlayReader() io.Reader {
+	return &overlayReader{Reader: &lazyStream{p: p, resolve: true}, p: p}
+}
+
+// overlayBase builds, once, the entries of an overlay store.
+func (p *Prepared) overlayBase() (*overlayBase, error) {
+	p.baseOnce.Do(func() {
+		b := &overlayBase{}
+		byKey := make(map[string][]byte, len(p.kvs))
+		for _, kv := range p.kvs {
+			byKey[string(kv.Key)] = kv.Value
+		}
+		for _, kv := range p.kvs {
+			var meta byte
+			if len(kv.UserMeta) == 1 {
+				meta = kv.UserMeta[0]
+			}
+			if bytes.HasPrefix(kv.Key, []byte(PrefixSpill)) {
+				continue // joined into the values that point to them
+			}
+			val := kv.Value
+			switch meta {
+			case 0:
+			case metaShared:
+				v, err := p.shared.get(val)
+				if err != nil {
+					p.baseErr = err
+					return
+				}
+				val = v
+			case metaSpilled:
+				id, chunks, size, err := parsePointer(val)
+				if err != nil {
+					p.baseErr = err
+					return
+				}
+				joined := make([]byte, 0, size)
+				for i := range chunks {
+					c, ok := byKey[string(chunkKey(id, i))]
+					if !ok {
+						p.baseErr = fmt.Errorf("store: chunk %d of a spilled value of %q is missing", i, kv.Key)
+						return
+					}
+					joined = append(joined, c...)
+				}
+				val = joined
+			default:
+				p.baseErr = fmt.Errorf("store: unknown user meta %d of %q", meta, kv.Key)
+				return
+			}
+			b.keys = append(b.keys, kv.Key)
+			b.vals = append(b.vals, val)
+		}
+		if !slices.IsSortedFunc(b.keys, bytes.Compare) {
+			p.baseErr = errors.New("store: a snapshot's keys are out of order")
+			return
+		}
+		p.base = b
+	})
+	return p.base, p.baseErr
+}
+
+// seek returns the position of the first key >= key.
+func (b *overlayBase) seek(key []byte) int {
+	return sort.Search(len(b.keys), func(i int) bool { return bytes.Compare(b.keys[i], key) >= 0 })
+}
+
+// tnode is a node of a treap of an overlay store's own writes: a value or,
+// del, the deletion of the key (hiding the snapshot's entry). Nodes never
+// change once a version holding them is published.
+type tnode struct {
+	key, val    []byte
+	del         bool
+	prio        uint32
+	left, right *tnode
+}
+
+// tinsert returns a treap with key set to val (or deleted), copying the
+// nodes on the path to it.
+func tinsert(n *tnode, key, val []byte, del bool, prio uint32) *tnode {
+	if n == nil {
+		return &tnode{key: key, val: val, del: del, prio: prio}
+	}
+	cp := *n
+	switch c := bytes.Compare(key, n.key); {
+	case c == 0:
+		cp.val, cp.del = val, del
+	case c < 0:
+		cp.left = tinsert(n.left, key, val, del, prio)
+		if l := cp.left; l.prio > cp.prio { // rotate right (l is a new node)
+			cp.left, l.right = l.right, &cp
+			return l
+		}
+	default:
+		cp.right = tinsert(n.right, key, val, del, prio)
+		if r := cp.right; r.prio > cp.prio { // rotate left
+			cp.right, r.left = r.left, &cp
+			return r
+		}
+	}
+	return &cp
+}
+
+// overlayView is one version of an overlay store: immutable once
+// published.
+type overlayView struct {
+	base *overlayBase
+	root *tnode
+}
+
+// get returns the value at key (not a copy: the caller must not change
+// it).
+func (v *overlayView) get(key []byte) ([]byte, bool) {
+	for n := v.root; n != nil; {
+		switch c := bytes.Compare(key, n.key); {
+		case c == 0:
+			return n.val, !n.del
+		case c < 0:
+			n = n.left
+		default:
+			n = n.right
+		}
+	}
+	if i := v.base.seek(key); i < len(v.base.keys) && bytes.Equal(v.base.keys[i], key) {
+		return v.base.vals[i], true
+	}
+	return nil, false
+}
+
+// with returns the version with writes applied (values copied: a writer
+// may reuse its buffers once its transaction committed, as with Badger).
+func (v overlayView) with(writes []write) *overlayView {
+	for _, w := range writes {
+		val := w.val
+		if !w.del {
+			val = bytes.Clone(val)
+			if val == nil {
+				val = []byte{}
+			}
+		}
+		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32())
+	}
+	return &v
+}
+
+// scan calls fn for every entry with the prefix from seek on (reverse:
+// down from seek), in key order, until fn returns false or an error.
+func (v *overlayView) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte) (bool, error)) error {
+	var it titer
+	it.seek(v.root, seek, reverse)
+	// i is the next base entry: the first at or after seek, or (reverse)
+	// the last at or before it.
+	i := v.base.seek(seek)
+	if reverse && (i == len(v.base.keys) || !bytes.Equal(v.base.keys[i], seek)) {
+		i--
+	}
+	step := 1
+	if reverse {
+		step = -1
+	}
+	for {
+		n := it.peek()
+		var bk []byte
+		if i >= 0 && i < len(v.base.keys) {
+			bk = v.base.keys[i]
+		}
+		var key, val []byte
+		switch {
+		case n == nil && bk == nil:
+			return nil
+		case n == nil:
+			key, val = bk, v.base.vals[i]
+			i += step
+		case bk == nil:
+			it.next(reverse)
+			if n.del {
+				continue
+			}
+			key, val = n.key, n.val
+		default:
+			c := bytes.Compare(n.key, bk)
+			if reverse {
+				c = -c
+			}
+			if c > 0 { // the base entry comes first
+				key, val = bk, v.base.vals[i]
+				i += step
+				break
+			}
+			if c == 0 {
+				i += step // shadowed by the store's own write
+			}
+			it.next(reverse)
+			if n.del {
+				continue
+			}
+			key, val = n.key, n.val
+		}
+		if !bytes.HasPrefix(key, prefix) {
+			return nil
+		}
+		if more, err := fn(key, val); err != nil || !more {
+			return err
+		}
+	}
+}
+
+// titer walks a treap in order (or reverse order) with a stack of the
+// nodes still to visit.
+type titer struct{ stack []*tnode }
+
+// seek positions the iterator at the first node >= key (reverse: the last
+// <= key).
+func (it *titer) seek(n *tnode, key []byte, reverse bool) {
+	for n != nil {
+		c := bytes.Compare(n.key, key)
+		switch {
+		case !reverse && c >= 0, reverse && c <= 0:
+			it.stack = append(it.stack, n)
+			if reverse {
+				n = n.right
+			} else {
+				n = n.left
+			}
+		case reverse:
+			n = n.left
+		default:
+			n = n.right
+		}
+	}
+}
+
+func (it *titer) peek() *tnode {
+	if len(it.stack) == 0 {
+		return nil
+	}
+	return it.stack[len(it.stack)-1]
+}
+
+// next moves past the current node.
+func (it *titer) next(reverse bool) {
+	n := it.stack[len(it.stack)-1]
+	it.stack = it.stack[:len(it.stack)-1]
+	if reverse {
+		for n = n.left; n != nil; n = n.right {
+			it.stack = append(it.stack, n)
+		}
+		return
+	}
+	for n = n.right; n != nil; n = n.left {
+		it.stack = append(it.stack, n)
+	}
+}
+
+// overlay is the state of an overlay store.
+type overlay struct {
+	// mu orders the writers: the committer's group commits and the blob
+	// writes outside it.
+	mu  sync.Mutex
+	cur atomic.Pointer[overlayView]
+}
+
+// openOverlay returns the overlay of a store restored from p.
+func openOverlay(p *Prepared) (*overlay, error) {
+	b, err := p.overlayBase()
+	if err != nil {
+		return nil, err
+	}
+	o := &overlay{}
+	o.cur.Store(&overlayView{base: b})
+	return o, nil
+}
+
+// write applies writes outside the committer (blobs) as one version.
+func (o *overlay) write(writes []write) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.cur.Store(o.cur.Load().with(writes))
+}
+
+// commitOverlay is commitBatch for an overlay store: the operations of a
+// group run in order, each seeing the writes of those before it, and their
+// writes are published together.
+func (s *Store) commitOverlay(batch []*request) {
+	s.ov.mu.Lock()
+	defer s.ov.mu.Unlock()
+	end := s.end.Load()
+	view := s.ov.cur.Load()
+	var pending []applied
+	for _, r := range batch {
+		tx := &Tx{Reader: Reader{ov: view}, base: end}
+		v, err := runOp(r.op, tx)
+		if err != nil {
+			r.res <- result{err: err}
+			continue
+		}
+		newEnd := end + tx.next
+		if tx.next > 0 {
+			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+		}
+		view = view.with(tx.writes)
+		pending = append(pending, applied{r: r, v: v, end: newEnd})
+		end = newEnd
+	}
+	if len(pending) == 0 {
+		return
+	}
+	s.ov.cur.Store(view)
+	s.publish(pending)
+}
+
+// backupOverlay is Backup for an overlay store: its entries as of one
+// version, every value itself.
+func (s *Store) backupOverlay(w io.Writer) error {
+	list := &pb.KVList{}
+	size := 0
+	err := s.ov.cur.Load().scan(nil, nil, false, func(k, v []byte) (bool, error) {
+		list.Kv = append(list.Kv, &pb.KV{Key: slices.Clone(k), Value: slices.Clone(v), UserMeta: []byte{0}, Version: 1, Meta: []byte{0}})
+		if size += len(k) + len(v); size >= backupBatch {
+			if err := writeKVList(w, list); err != nil {
+				return false, err
+			}
+			list.Kv, size = list.Kv[:0], 0
+		}
+		return true, nil
+	})
+	if err == nil && len(list.Kv) > 0 {
+		err = writeKVList(w, list)
+	}
+	return err
+}
+
+// putBlobOverlay and deleteBlobOverlay are PutBlob and DeleteBlob of an
+// overlay store.
+func (s *Store) putBlobOverlay(prefix, data []byte) {
+	var writes []write
+	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
+		writes = append(writes, write{key: blobKey(prefix, i), val: data[i*BlobChunk : min((i+1)*BlobChunk, len(data))]})
+	}
+	s.ov.write(writes)
+}
+
+func (s *Store) deleteBlobOverlay(prefix []byte) {
+	s.ov.mu.Lock()
+	defer s.ov.mu.Unlock()
+	view := s.ov.cur.Load()
+	var writes []write
+	view.scan(prefix, prefix, false, func(k, _ []byte) (bool, error) {
+		writes = append(writes, write{key: slices.Clone(k), del: true})
+		return true, nil
+	})
+	s.ov.cur.Store(view.with(writes))
+}
