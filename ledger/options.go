@@ -76,10 +76,11 @@ type Options struct {
 	// MappedResident bounds the pages of an on-disk node's Badger files
 	// (tables and value log, which Badger reads and writes through mmap)
 	// that stay mapped in the process, so counted in its resident set:
-	// over it, the node asks the kernel to reclaim them (Linux;
-	// madvise MADV_PAGEOUT), the oldest files first. 0 means 64 MiB; a
-	// negative value leaves them to the kernel, which keeps them until it
-	// needs the memory (then the resident set grows with the ledger).
+	// over it, the node unmaps them from the process (Linux; madvise
+	// MADV_DONTNEED), the oldest files first, and they stay in the page
+	// cache, for the kernel to keep or drop. 0 means 64 MiB; a negative
+	// value leaves them mapped (the resident set then grows with the
+	// ledger's files, until the kernel needs the memory).
 	MappedResident int64
 
 	// MaxPartiesPageSize caps GET /v2/parties pages (default 10000).

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
 )
 
 // Badger v4 reads its tables (*.sst) and value log (*.vlog) through
@@ -19,15 +22,31 @@ import (
 // an operator sees.
 //
 // trimMapped bounds it: when the pages of the store's tables and value
-// log mapped in the process exceed Options.MappedResident, it asks the
-// kernel to reclaim them (madvise MADV_PAGEOUT, Linux 5.4+), the oldest
-// files first, until half the budget is left. The advice loses nothing: clean pages are
-// dropped and read again from the file at the next access, dirty ones
-// written first; on a range that is no longer the file's (unmapped and
-// reused meanwhile) it is a hint about other pages, never a loss of
-// data. The files being written are left alone and not counted: the
-// memtables' logs (*.mem, at most NumMemtables × MemTableSize) and the
-// newest value log file.
+// log mapped in the process exceed Options.MappedResident, it unmaps
+// their pages from the process (madvise MADV_DONTNEED), the oldest files
+// first, until half the budget is left. The pages stay in the page cache
+// (a file's shared mapping loses nothing: a dirty page is the file's) and
+// the next read maps them again, without reading the disk unless the
+// kernel has since dropped them; the kernel, not the store, decides how
+// much of the files it caches.
+//
+// MADV_DONTNEED on a range that is no longer the file's would zero what
+// took its place, so trimMapped advises only ranges Badger cannot unmap
+// meanwhile:
+//
+//   - tables in Badger's levels both before and after trimMapped opened
+//     an iterator, which holds a reference to each of them (a table is
+//     unmapped only when its last reference goes);
+//   - value log files but the newest (which Badger shrinks, mremap, when
+//     it moves to the next), clamped to their size on disk (read after
+//     the mappings, so after any shrink), and none that a garbage
+//     collection of the store (gcLoop, never at the same time) rewrote
+//     and Badger has not deleted yet: Badger deletes such a file when the
+//     last iterator closes, and trimMapped's own iterator keeps it from
+//     starting while it runs, but not from finishing.
+//
+// The memtables' logs (*.mem, at most NumMemtables × MemTableSize, which
+// Badger unmaps when it flushes them) are left alone and not counted.
 
 // DefaultMappedResident is the budget of an on-disk store's mapped file
 // pages when Options.MappedResident is 0.
@@ -60,35 +79,39 @@ func fileOrder(path string) (kind int, num int64) {
 	return 1, num
 }
 
+// storeFile reports whether path is one of the store's tables or value
+// log files in dirs.
+func storeFile(path string, dirs []string) bool {
+	ext := filepath.Ext(path)
+	return (ext == ".sst" || ext == ".vlog") && slices.Contains(dirs, filepath.Dir(path))
+}
+
 // storeResident returns the resident bytes of the store's tables and
 // value log files in dirs among ms.
 func storeResident(ms []mapping, dirs []string) int64 {
 	var n int64
 	for _, m := range ms {
-		if ext := filepath.Ext(m.path); (ext == ".sst" || ext == ".vlog") && slices.Contains(dirs, filepath.Dir(m.path)) {
+		if storeFile(m.path, dirs) {
 			n += m.rss
 		}
 	}
 	return n
 }
 
-// toTrim returns the mappings to reclaim so that the store files'
-// resident bytes fall to keep: of the store's *.sst and *.vlog files in
-// dirs, except the newest value log file, oldest first.
-func toTrim(ms []mapping, dirs []string, keep int64) []mapping {
-	var files []mapping
-	newestVlog := int64(-1)
+// toTrim returns the mappings to unmap so that the store files' resident
+// bytes fall to keep: of the store's *.sst and *.vlog files in dirs that
+// may be trimmed, oldest first.
+func toTrim(ms []mapping, dirs []string, keep int64, may func(mapping) bool) []mapping {
 	var total int64
+	var files []mapping
 	for _, m := range ms {
-		ext := filepath.Ext(m.path)
-		if (ext != ".sst" && ext != ".vlog") || !slices.Contains(dirs, filepath.Dir(m.path)) {
+		if !storeFile(m.path, dirs) {
 			continue
 		}
-		if ext == ".vlog" {
-			_, n := fileOrder(m.path)
-			newestVlog = max(newestVlog, n)
+		total += m.rss
+		if m.rss > 0 && may(m) {
+			files = append(files, m)
 		}
-		files = append(files, m)
 	}
 	slices.SortStableFunc(files, func(a, b mapping) int {
 		ka, na := fileOrder(a.path)
@@ -98,20 +121,10 @@ func toTrim(ms []mapping, dirs []string, keep int64) []mapping {
 		}
 		return int(na - nb)
 	})
-	files = slices.DeleteFunc(files, func(m mapping) bool {
-		k, n := fileOrder(m.path)
-		return k == 0 && n == newestVlog
-	})
-	for _, m := range files {
-		total += m.rss
-	}
 	var out []mapping
 	for _, m := range files {
 		if total <= keep {
 			break
-		}
-		if m.rss == 0 {
-			continue
 		}
 		out = append(out, m)
 		total -= m.rss
@@ -137,23 +150,119 @@ func (s *Store) trimLoop() {
 	}
 }
 
-// trimMapped reclaims the store files' pages mapped in this process when
+// trimMapped unmaps the store files' pages mapped in this process when
 // they exceed the budget, down to half of it. It returns the bytes it
-// advised the kernel to reclaim.
+// unmapped.
 func (s *Store) trimMapped() int64 {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
 	dirs := []string{filepath.Clean(s.dir)}
 	if s.valueDir != s.dir {
 		dirs = append(dirs, filepath.Clean(s.valueDir))
 	}
-	var n int64
+	tablesBefore := s.tableIDs()
+	txn := s.db.NewTransaction(false)
+	defer txn.Discard()
+	it := txn.NewIterator(badger.IteratorOptions{})
+	defer it.Close()
+	tablesAfter := s.tableIDs()
+
 	ms := residentMappings()
 	if storeResident(ms, dirs) <= s.mappedResident {
 		return 0
 	}
-	for _, m := range toTrim(ms, dirs, s.mappedResident/2) {
-		if pageOut(m.start, m.end) {
+	vlogs := s.vlogSizes()
+	s.settleGCPending(vlogs)
+	newest := int64(-1)
+	for fid := range vlogs {
+		newest = max(newest, fid)
+	}
+	may := func(m mapping) bool {
+		kind, num := fileOrder(m.path)
+		if kind == 1 {
+			return tablesBefore[uint64(num)] && tablesAfter[uint64(num)]
+		}
+		_, onDisk := vlogs[num]
+		return onDisk && num != newest && !s.gcPending[num]
+	}
+	var n int64
+	for _, m := range toTrim(ms, dirs, s.mappedResident/2, may) {
+		end := m.end
+		if kind, num := fileOrder(m.path); kind == 0 {
+			end = min(end, m.start+uintptr(pageAlign(vlogs[num])))
+		}
+		if end > m.start && dontNeed(m.start, end) {
 			n += m.rss
 		}
 	}
 	return n
+}
+
+// pageAlign rounds n up to a multiple of the page size.
+func pageAlign(n int64) int64 {
+	p := int64(os.Getpagesize())
+	return (n + p - 1) / p * p
+}
+
+// tableIDs returns the ids of the tables in Badger's levels.
+func (s *Store) tableIDs() map[uint64]bool {
+	ids := map[uint64]bool{}
+	for _, t := range s.db.Tables() {
+		ids[t.ID] = true
+	}
+	return ids
+}
+
+// vlogSizes returns the value log files on disk by number, with their
+// sizes.
+func (s *Store) vlogSizes() map[int64]int64 {
+	out := map[int64]int64{}
+	entries, err := os.ReadDir(s.valueDir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".vlog" {
+			continue
+		}
+		_, num := fileOrder(e.Name())
+		if fi, err := e.Info(); err == nil {
+			out[num] = fi.Size()
+		}
+	}
+	return out
+}
+
+// noteGC records, after a garbage collection that rewrote n value log
+// files, that n of the files that were on disk before it (before) are
+// to be deleted by Badger. Called with bgMu held.
+func (s *Store) noteGC(before map[int64]int64, n int) {
+	if n == 0 {
+		return
+	}
+	if s.gcPending == nil {
+		s.gcPending = map[int64]bool{}
+	}
+	for fid := range before {
+		s.gcPending[fid] = true
+	}
+	s.gcPendingLeft += n
+}
+
+// settleGCPending forgets the files a garbage collection rewrote once
+// Badger has deleted as many files as the collections rewrote. Called
+// with bgMu held.
+func (s *Store) settleGCPending(onDisk map[int64]int64) {
+	if s.gcPendingLeft == 0 {
+		return
+	}
+	gone := 0
+	for fid := range s.gcPending {
+		if _, ok := onDisk[fid]; !ok {
+			gone++
+		}
+	}
+	if gone >= s.gcPendingLeft {
+		s.gcPending, s.gcPendingLeft = nil, 0
+	}
 }

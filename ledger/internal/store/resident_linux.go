@@ -11,9 +11,6 @@ import (
 	"syscall"
 )
 
-// madvPageout is MADV_PAGEOUT (Linux 5.4+): reclaim the range's pages.
-const madvPageout = 21
-
 // trimSupported reports whether trimMapped can work here.
 const trimSupported = true
 
@@ -76,8 +73,9 @@ func residentMappings() []mapping {
 	return out
 }
 
-// pageOut advises the kernel to reclaim the pages of [start, end).
-func pageOut(start, end uintptr) bool {
-	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPageout)
+// dontNeed unmaps the pages of [start, end) from the process
+// (MADV_DONTNEED): a shared file mapping's pages stay in the page cache.
+func dontNeed(start, end uintptr) bool {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_DONTNEED)
 	return errno == 0
 }

@@ -49,10 +49,9 @@ type Options struct {
 	// Restore, when set, fills the new, empty store from a Backup stream
 	// before anything else reads it; a store that is not empty is an error.
 	Restore io.Reader
-	// MappedResident bounds the pages of an on-disk store's files that
-	// stay mapped in the process (resident.go): 0 means
-	// DefaultMappedResident, a negative value no bound (the kernel keeps
-	// them until it needs the memory). Linux only.
+	// MappedResident bounds the pages of an on-disk store's tables and
+	// value log that stay mapped in the process (resident.go): 0 means
+	// DefaultMappedResident, a negative value no bound. Linux only.
 	MappedResident int64
 	// ValueLogGC is how often an on-disk store reclaims the space of
 	// overwritten and deleted values in Badger's value log (vlog.go): 0
@@ -98,6 +97,12 @@ type Store struct {
 	dir, valueDir string
 	// mappedResident is the budget of trimMapped (0: none).
 	mappedResident int64
+	// bgMu keeps trimMapped and runValueLogGC apart; gcPending are the
+	// value log files that were on disk before a garbage collection that
+	// rewrote gcPendingLeft of them, which Badger deletes (resident.go).
+	bgMu          sync.Mutex
+	gcPending     map[int64]bool
+	gcPendingLeft int
 	// trimDone and gcDone are closed when trimLoop and gcLoop return (nil
 	// when they do not run).
 	trimDone, gcDone chan struct{}

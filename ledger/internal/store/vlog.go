@@ -42,9 +42,13 @@ func (s *Store) gcLoop(interval time.Duration) {
 }
 
 // runValueLogGC rewrites value log files while Badger finds one worth it;
-// it returns how many it rewrote.
-func (s *Store) runValueLogGC() (int, error) {
-	n := 0
+// it returns how many it rewrote. It never runs with trimMapped, which
+// must know the files Badger is to delete (noteGC).
+func (s *Store) runValueLogGC() (n int, err error) {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	before := s.vlogSizes()
+	defer func() { s.noteGC(before, n) }()
 	for {
 		select {
 		case <-s.quit:
