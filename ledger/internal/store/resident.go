@@ -54,8 +54,10 @@ const DefaultMappedResident = 64 << 20
 
 // trimInterval is how often the store compares its mapped pages with
 // the budget: one read of /proc/self/status (the process's file pages,
-// less those it had when the store opened: its binary, mostly), the
-// mappings themselves (/proc/self/smaps) only when that is over it.
+// less those that were not the store's tables and value log at the last
+// look: its binary, the memtables' logs), the mappings themselves
+// (/proc/self/smaps, some milliseconds at a million contracts) only when
+// that is over it.
 const trimInterval = 250 * time.Millisecond
 
 // mapping is one mapped range of a store file.
@@ -135,7 +137,10 @@ func toTrim(ms []mapping, dirs []string, keep int64, may func(mapping) bool) []m
 // trimLoop runs trimMapped every trimInterval until the store closes.
 func (s *Store) trimLoop() {
 	defer close(s.trimDone)
-	base := fileRSS()
+	// other is the process's file pages that are not the store's tables
+	// and value log (its binary, the memtables' logs), as of the last
+	// look at the mappings.
+	other := fileRSS()
 	t := time.NewTicker(trimInterval)
 	defer t.Stop()
 	for {
@@ -143,8 +148,9 @@ func (s *Store) trimLoop() {
 		case <-s.quit:
 			return
 		case <-t.C:
-			if fileRSS()-base > s.mappedResident {
-				s.trimMapped()
+			if fileRSS()-other > s.mappedResident {
+				_, left := s.trimMapped()
+				other = max(fileRSS()-left, 0)
 			}
 		}
 	}
@@ -152,8 +158,8 @@ func (s *Store) trimLoop() {
 
 // trimMapped unmaps the store files' pages mapped in this process when
 // they exceed the budget, down to half of it. It returns the bytes it
-// unmapped.
-func (s *Store) trimMapped() int64 {
+// unmapped and those left mapped.
+func (s *Store) trimMapped() (unmapped, left int64) {
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
 	dirs := []string{filepath.Clean(s.dir)}
@@ -168,8 +174,9 @@ func (s *Store) trimMapped() int64 {
 	tablesAfter := s.tableIDs()
 
 	ms := residentMappings()
-	if storeResident(ms, dirs) <= s.mappedResident {
-		return 0
+	left = storeResident(ms, dirs)
+	if left <= s.mappedResident {
+		return 0, left
 	}
 	vlogs := s.vlogSizes()
 	s.settleGCPending(vlogs)
@@ -185,17 +192,16 @@ func (s *Store) trimMapped() int64 {
 		_, onDisk := vlogs[num]
 		return onDisk && num != newest && !s.gcPending[num]
 	}
-	var n int64
 	for _, m := range toTrim(ms, dirs, s.mappedResident/2, may) {
 		end := m.end
 		if kind, num := fileOrder(m.path); kind == 0 {
 			end = min(end, m.start+uintptr(pageAlign(vlogs[num])))
 		}
 		if end > m.start && dontNeed(m.start, end) {
-			n += m.rss
+			unmapped += m.rss
 		}
 	}
-	return n
+	return unmapped, left - unmapped
 }
 
 // pageAlign rounds n up to a multiple of the page size.
