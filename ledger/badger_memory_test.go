@@ -1,8 +1,13 @@
 package ledger_test
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
+	badger "github.com/dgraph-io/badger/v4"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -22,5 +27,43 @@ func TestBadgerOptionsTableSizeBounded(t *testing.T) {
 	}
 	if deepest > o.BaseTableSize {
 		t.Errorf("on disk, tables of level %d: %d MiB, the first level's %d MiB: want no growth with depth", o.MaxLevels-1, deepest>>20, o.BaseTableSize>>20)
+	}
+}
+
+// TestBadgerOptionsValuesInValueLog checks that an on-disk node keeps
+// values the size of a Ping's contract record (~780 bytes) and update
+// (~1 kB) in Badger's value log, out of the LSM tree: in the tree, every
+// compaction of every level rewrote them, and the CPU per create grew with
+// the ledger (×1.7 from the first to the last tenth of 100 000 Ping
+// creates; BENCHMARKS.md, issue 23).
+func TestBadgerOptionsValuesInValueLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, err := badger.Open(ledger.BadgerOptionsForBench(false, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, size = 2000, 700
+	wb := db.NewWriteBatch()
+	for i := range n {
+		if err := wb.Set(fmt.Appendf(nil, "c/%08d", i), bytes.Repeat([]byte{byte(i)}, size)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var vlog int64
+	files, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			vlog += fi.Size()
+		}
+	}
+	if vlog < n*size {
+		t.Errorf("value log files: %d bytes after writing %d values of %d bytes: want them all there", vlog, n, size)
 	}
 }

@@ -99,7 +99,7 @@ func Open(opts Options) (*Node, error) {
 	n.eng = newEngine(n)
 	restore, restored := opts.restoreSource()
 	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger,
-		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: restore})
+		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: restore, MappedResident: opts.MappedResident})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}

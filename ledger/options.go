@@ -73,6 +73,15 @@ type Options struct {
 	// Badger, when set, adjusts the Badger options ledgernode chose before
 	// the store opens (cache sizes, table sizes, compaction).
 	Badger func(badger.Options) badger.Options
+	// MappedResident bounds the pages of an on-disk node's Badger files
+	// (tables and value log, which Badger reads and writes through mmap)
+	// that stay mapped in the process, so counted in its resident set:
+	// over it, the node unmaps them from the process (Linux; madvise
+	// MADV_DONTNEED), the oldest files first, and they stay in the page
+	// cache, for the kernel to keep or drop. 0 means 64 MiB; a negative
+	// value leaves them mapped (the resident set then grows with the
+	// ledger's files, until the kernel needs the memory).
+	MappedResident int64
 
 	// MaxPartiesPageSize caps GET /v2/parties pages (default 10000).
 	MaxPartiesPageSize int
@@ -151,15 +160,31 @@ func (o Options) withDefaults() Options {
 // memtable holds every value: none above 1 MiB, no transaction above 15% of
 // the 8 MiB memtable), so that every value a client may send is storable
 // without a large, eagerly allocated memtable. A durable store keeps values
-// of 1 MiB and more in its value log, but smaller ones count against its
-// transaction limit (15% of the 16 MiB memtable): an operation's values
-// beyond 1 MiB in total are spilled there too.
+// of valueThreshold bytes and more in its value log (they count as 12-byte
+// pointers against its transaction limit, 15% of the 16 MiB memtable), but
+// one value must fit a value log file (16 MiB): an operation's values
+// beyond 1 MiB in total are spilled, in chunks.
 func (o Options) spill() store.Spill {
 	if !o.InMemory {
 		return store.Spill{Inline: 1 << 20}
 	}
 	return store.Spill{Above: 64 << 10, Inline: 512 << 10}
 }
+
+// valueThreshold is the size from which an on-disk node keeps a value in
+// Badger's value log rather than in its LSM tree (Badger's
+// ValueThreshold; in the tree, a 12-byte pointer). A Ping create writes
+// about 1.9 kB of values of 512 bytes and more (its update, ~1 kB, and its
+// contract record, ~780 bytes) and 0.7 kB of keys and smaller values (the
+// indexes). In the tree, every value is rewritten by the compaction of
+// each level it passes through, and the deeper the tree the more: the
+// committing node's CPU per create grew by 1.7 times from the first to the
+// last tenth of 100 000 creates, and its rate fell to 0.5–0.6. In the value
+// log, a value is written once; the tree holds the keys and pointers, a
+// third of the bytes, and the CPU per create stays flat (BENCHMARKS.md,
+// issue 23). The value log is not compressed: the files take about twice
+// the disk.
+const valueThreshold = 512
 
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test
 // must open in milliseconds and cost a few MB, so it gets small tables and
@@ -199,7 +224,11 @@ func (o Options) badgerOptions() badger.Options {
 			WithBlockCacheSize(32 << 20).
 			WithIndexCacheSize(16 << 20).
 			WithBaseTableSize(4 << 20).
-			WithValueLogFileSize(64 << 20).
+			WithValueThreshold(valueThreshold).
+			// Value log files of 16 MiB: at Open, Badger reads the
+			// last one through (for its end), and its garbage
+			// collection rewrites a file at a time.
+			WithValueLogFileSize(16 << 20).
 			WithNumCompactors(2).
 			WithSyncWrites(o.SyncWrites)
 		// Every level's tables at BaseTableSize: with Badger's default

@@ -26,9 +26,17 @@ import (
 //
 //	LEDGERD_SCALE         contracts to create (default 10 000)
 //	LEDGERD_SCALE_HEAP    file to write the server's heap profile to, at the end
+//	LEDGERD_SCALE_DIR     the store's directory (new or empty; kept), instead
+//	                      of a temporary one
+//	LEDGERD_SCALE_CPU     file prefix for the server's CPU profiles of the
+//	                      first and the last tenth (PREFIX-first.pb.gz,
+//	                      PREFIX-last.pb.gz; 5 s each, or the whole tenth
+//	                      if shorter)
 const (
 	envScale     = "LEDGERD_SCALE"
 	envScaleHeap = "LEDGERD_SCALE_HEAP"
+	envScaleCPU  = "LEDGERD_SCALE_CPU"
+	envScaleDir  = "LEDGERD_SCALE_DIR"
 	// envScalePprof, set by the benchmark in the child's environment, makes
 	// the child serve net/http/pprof on that address.
 	envScalePprof = "LEDGERD_SCALE_PPROF"
@@ -69,9 +77,12 @@ func BenchmarkScale(b *testing.B) {
 			b.Fatalf("%s=%q: want a number ≥ %d", envScale, s, 10*scaleNeedle)
 		}
 	}
-	dir := b.TempDir()
+	dir := os.Getenv(envScaleDir)
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	pprofAddr := ""
-	if os.Getenv(envScaleHeap) != "" {
+	if os.Getenv(envScaleHeap) != "" || os.Getenv(envScaleCPU) != "" {
 		pprofAddr = "127.0.0.1:" + strconv.Itoa(20000+os.Getpid()%20000)
 	}
 	srv, _ := startScaleProcess(b, dir, pprofAddr)
@@ -102,8 +113,56 @@ func BenchmarkScale(b *testing.B) {
 	var sliceMu sync.Mutex
 	sliceEnd := make([]time.Time, 10)
 	done := make([]atomic.Int64, 10)
+	// The server's CPU time (user + system) at the start and at the end of
+	// each tenth: CPU per create does not depend on what else the machine
+	// runs, as the rate does.
+	sliceCPU := make([]time.Duration, 10)
+	pid := srv.cmd.Process.Pid
+	// Anonymous and file-backed resident memory are sampled every 50 ms:
+	// VmHWM has only their sum's peak.
+	var peakAnon, peakFile atomic.Int64
+	stopSampling := make(chan struct{})
+	var sampling sync.WaitGroup
+	sampling.Go(func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if _, _, anon, file := procMemory(b, pid); anon > 0 {
+				peakAnon.Store(max(peakAnon.Load(), anon))
+				peakFile.Store(max(peakFile.Load(), file))
+			}
+			select {
+			case <-stopSampling:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	cpuProfile := func(name string) {
+		prefix := os.Getenv(envScaleCPU)
+		if prefix == "" {
+			return
+		}
+		sampling.Go(func() {
+			resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/profile?seconds=5")
+			if err != nil {
+				b.Errorf("CPU profile: %v", err)
+				return
+			}
+			defer resp.Body.Close()
+			prof, err := io.ReadAll(resp.Body)
+			if err == nil {
+				err = os.WriteFile(prefix+"-"+name+".pb.gz", prof, 0o644)
+			}
+			if err != nil {
+				b.Errorf("CPU profile: %v", err)
+			}
+		})
+	}
 	var wg sync.WaitGroup
+	cpu0 := procCPU(b, pid)
 	start := time.Now()
+	cpuProfile("first")
 	for range scaleClients {
 		wg.Go(func() {
 			for !failed.Load() {
@@ -129,7 +188,11 @@ func BenchmarkScale(b *testing.B) {
 				if done[s].Add(1) == want {
 					sliceMu.Lock()
 					sliceEnd[s] = time.Now()
+					sliceCPU[s] = procCPU(b, pid)
 					sliceMu.Unlock()
+					if s == 8 {
+						cpuProfile("last")
+					}
 				}
 			}
 		})
@@ -152,6 +215,19 @@ func BenchmarkScale(b *testing.B) {
 		}
 		return float64(cnt) / sliceEnd[s].Sub(from).Seconds()
 	}
+	// A slice's server CPU per create, in µs.
+	cpuPer := func(s int) float64 {
+		from := cpu0
+		if s > 0 {
+			from = sliceCPU[s-1]
+		}
+		cnt := slice
+		if s == 9 {
+			cnt = int64(n) - 9*slice
+		}
+		return float64((sliceCPU[s] - from).Microseconds()) / float64(cnt)
+	}
+	serverCPU := sliceCPU[9] - cpu0
 
 	crowd0 := 0 // crowd[0]'s contracts
 	for i := range int64(n) {
@@ -213,6 +289,8 @@ func BenchmarkScale(b *testing.B) {
 	}, scaleNeedle)
 
 	rss, peak, anon, file := procMemory(b, srv.cmd.Process.Pid)
+	close(stopSampling)
+	sampling.Wait()
 	if path := os.Getenv(envScaleHeap); path != "" {
 		resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/heap?gc=1")
 		if err != nil {
@@ -228,6 +306,7 @@ func BenchmarkScale(b *testing.B) {
 		}
 	}
 	srv.stopScale(b)
+	sst, vlog := diskSizes(b, dir)
 	_, restart := startScaleProcess(b, dir, "")
 
 	b.ReportMetric(float64(n)/total.Seconds(), "creates/s")
@@ -240,8 +319,15 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-rss")
 	b.ReportMetric(float64(anon)/(1<<20), "MiB-rss-anon")
 	b.ReportMetric(float64(file)/(1<<20), "MiB-rss-file")
+	b.ReportMetric(float64(peakAnon.Load())/(1<<20), "MiB-peak-rss-anon")
+	b.ReportMetric(float64(peakFile.Load())/(1<<20), "MiB-peak-rss-file")
+	b.ReportMetric(float64(sst)/(1<<20), "MiB-disk-sst")
+	b.ReportMetric(float64(vlog)/(1<<20), "MiB-disk-vlog")
+	b.ReportMetric(cpuPer(0), "cpu-us/create-first10%")
+	b.ReportMetric(cpuPer(9), "cpu-us/create-last10%")
 	b.ReportMetric(float64(restart.Microseconds())/1000, "ms-restart-livez")
-	b.Logf("%d contracts in %v; server RSS %d MiB (peak %d MiB; anonymous %d MiB, files %d MiB); restart exec→/livez %v", n, total.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, file>>20, restart)
+	b.Logf("%d contracts in %v (server CPU %v); server RSS %d MiB (peak %d MiB; anonymous %d MiB, peak %d; files %d MiB, peak %d); restart exec→/livez %v",
+		n, total.Round(time.Millisecond), serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon.Load()>>20, file>>20, peakFile.Load()>>20, restart)
 }
 
 func get(b *testing.B, c *http.Client, url string) []byte {
@@ -323,6 +409,51 @@ func (p *process) stopScale(b *testing.B) {
 	case <-time.After(120 * time.Second):
 		b.Fatalf("ledgerd did not stop within 120s of SIGTERM:\n%s", p.log)
 	}
+}
+
+// diskSizes returns the apparent sizes of the store's tables (*.sst) and
+// value log files (*.vlog) in dir, after the server stopped.
+func diskSizes(b *testing.B, dir string) (sst, vlog int64) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil {
+			b.Fatal(err)
+		}
+		switch filepath.Ext(e.Name()) {
+		case ".sst":
+			sst += fi.Size()
+		case ".vlog":
+			vlog += fi.Size()
+		}
+	}
+	return sst, vlog
+}
+
+// procCPU returns the CPU time (user + system) process pid has used so
+// far: utime and stime of /proc/PID/stat (Linux), 0 where unknown.
+func procCPU(b *testing.B, pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses and may
+	// contain spaces: state is the first, utime and stime the 12th and 13th.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	// Clock ticks: USER_HZ, 100 on Linux.
+	return time.Duration(ut+st) * (time.Second / 100)
 }
 
 // procMemory returns a process's resident set, its peak, and the resident

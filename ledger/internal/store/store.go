@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -48,6 +49,14 @@ type Options struct {
 	// Restore, when set, fills the new, empty store from a Backup stream
 	// before anything else reads it; a store that is not empty is an error.
 	Restore io.Reader
+	// MappedResident bounds the pages of an on-disk store's tables and
+	// value log that stay mapped in the process (resident.go): 0 means
+	// DefaultMappedResident, a negative value no bound. Linux only.
+	MappedResident int64
+	// ValueLogGC is how often an on-disk store reclaims the space of
+	// overwritten and deleted values in Badger's value log (vlog.go): 0
+	// means DefaultValueLogGC, a negative value never.
+	ValueLogGC time.Duration
 }
 
 // Op is one operation run by the committer. It reads the current state
@@ -85,9 +94,21 @@ type Store struct {
 	// its state, instead of db (nil then; overlay.go).
 	ov *overlay
 
-	// inMemory, dir and valueDir are Badger's options, for Sizes.
+	// inMemory, dir and valueDir are Badger's options, for Sizes and
+	// trimMapped (absolute).
 	inMemory      bool
 	dir, valueDir string
+	// mappedResident is the budget of trimMapped (0: none).
+	mappedResident int64
+	// bgMu keeps trimMapped and runValueLogGC apart; gcPending are the
+	// value log files that were on disk before a garbage collection that
+	// rewrote gcPendingLeft of them, which Badger deletes (resident.go).
+	bgMu          sync.Mutex
+	gcPending     map[int64]bool
+	gcPendingLeft int
+	// trimDone and gcDone are closed when trimLoop and gcLoop return (nil
+	// when they do not run).
+	trimDone, gcDone chan struct{}
 
 	reqs chan *request
 	quit chan struct{}
@@ -138,6 +159,7 @@ func Open(opts Options) (*Store, error) {
 		return nil, err
 	}
 	go s.loop()
+	s.startBackground(opts)
 	return s, nil
 }
 
@@ -181,6 +203,34 @@ func openOverlayStore(opts Options, p *Prepared) (*Store, error) {
 	return s, nil
 }
 
+// startBackground starts an on-disk store's trimLoop and gcLoop.
+func (s *Store) startBackground(opts Options) {
+	if s.inMemory || opts.Badger.ReadOnly {
+		return
+	}
+	if d, err := filepath.Abs(s.dir); err == nil {
+		s.dir = d
+	}
+	if d, err := filepath.Abs(s.valueDir); err == nil {
+		s.valueDir = d
+	}
+	if s.mappedResident = opts.MappedResident; s.mappedResident == 0 {
+		s.mappedResident = DefaultMappedResident
+	}
+	if s.mappedResident > 0 && trimSupported {
+		s.trimDone = make(chan struct{})
+		go s.trimLoop()
+	}
+	interval := opts.ValueLogGC
+	if interval == 0 {
+		interval = DefaultValueLogGC
+	}
+	if interval > 0 {
+		s.gcDone = make(chan struct{})
+		go s.gcLoop(interval)
+	}
+}
+
 // Close stops the committer (operations already taken are finished and
 // answered; later ones get ErrClosed) and closes the database.
 func (s *Store) Close() error {
@@ -188,6 +238,12 @@ func (s *Store) Close() error {
 	s.once.Do(func() {
 		close(s.quit)
 		<-s.done
+		if s.trimDone != nil {
+			<-s.trimDone
+		}
+		if s.gcDone != nil {
+			<-s.gcDone
+		}
 		if s.db != nil {
 			err = s.db.Close()
 		}

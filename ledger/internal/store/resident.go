@@ -1,0 +1,274 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// Badger v4 reads its tables (*.sst) and value log (*.vlog) through
+// mmap(2) and writes new ones through it too, and no Badger option turns
+// that off: every page of them it has written or read stays mapped in
+// this process (RssFile, counted in its resident set) until the kernel
+// needs the memory, so an on-disk store's resident set grows with its
+// files, 1.3 GiB at a million Ping creates (BENCHMARKS.md, issue 23).
+// Those pages are page cache, not the process's own memory, but a
+// resident set that grows with the ledger is what a container's limit or
+// an operator sees.
+//
+// trimMapped bounds it: when the pages of the store's tables and value
+// log mapped in the process exceed Options.MappedResident, it unmaps
+// their pages from the process (madvise MADV_DONTNEED), the oldest files
+// first, until half the budget is left. The pages stay in the page cache
+// (a file's shared mapping loses nothing: a dirty page is the file's) and
+// the next read maps them again, without reading the disk unless the
+// kernel has since dropped them; the kernel, not the store, decides how
+// much of the files it caches.
+//
+// MADV_DONTNEED on a range that is no longer the file's would zero what
+// took its place, so trimMapped advises only ranges Badger cannot unmap
+// meanwhile:
+//
+//   - tables in Badger's levels both before and after trimMapped opened
+//     an iterator, which holds a reference to each of them (a table is
+//     unmapped only when its last reference goes);
+//   - value log files but the newest (which Badger shrinks, mremap, when
+//     it moves to the next), clamped to their size on disk (read after
+//     the mappings, so after any shrink), and none that a garbage
+//     collection of the store (gcLoop, never at the same time) rewrote
+//     and Badger has not deleted yet: Badger deletes such a file when the
+//     last iterator closes, and trimMapped's own iterator keeps it from
+//     starting while it runs, but not from finishing.
+//
+// The memtables' logs (*.mem, at most NumMemtables × MemTableSize, which
+// Badger unmaps when it flushes them) are left alone and not counted.
+
+// DefaultMappedResident is the budget of an on-disk store's mapped file
+// pages when Options.MappedResident is 0.
+const DefaultMappedResident = 64 << 20
+
+// trimInterval is how often the store compares its mapped pages with
+// the budget: one read of /proc/self/status (the process's file pages,
+// less those that were not the store's tables and value log at the last
+// look: its binary, the memtables' logs), the mappings themselves
+// (/proc/self/smaps, some milliseconds at a million contracts) only when
+// that is over it.
+const trimInterval = 250 * time.Millisecond
+
+// mapping is one mapped range of a store file.
+type mapping struct {
+	start, end uintptr
+	path       string
+	rss        int64 // bytes resident
+}
+
+// fileOrder returns the files' order of trimming: value log files before
+// tables (a value is read again only by a reader of an old update or
+// contract, a table by every compaction of its level), each kind oldest
+// (lowest number) first.
+func fileOrder(path string) (kind int, num int64) {
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	num, _ = strconv.ParseInt(strings.TrimSuffix(base, ext), 10, 64)
+	if ext == ".vlog" {
+		return 0, num
+	}
+	return 1, num
+}
+
+// storeFile reports whether path is one of the store's tables or value
+// log files in dirs.
+func storeFile(path string, dirs []string) bool {
+	ext := filepath.Ext(path)
+	return (ext == ".sst" || ext == ".vlog") && slices.Contains(dirs, filepath.Dir(path))
+}
+
+// storeResident returns the resident bytes of the store's tables and
+// value log files in dirs among ms.
+func storeResident(ms []mapping, dirs []string) int64 {
+	var n int64
+	for _, m := range ms {
+		if storeFile(m.path, dirs) {
+			n += m.rss
+		}
+	}
+	return n
+}
+
+// toTrim returns the mappings to unmap so that the store files' resident
+// bytes fall to keep: of the store's *.sst and *.vlog files in dirs that
+// may be trimmed, oldest first.
+func toTrim(ms []mapping, dirs []string, keep int64, may func(mapping) bool) []mapping {
+	var total int64
+	var files []mapping
+	for _, m := range ms {
+		if !storeFile(m.path, dirs) {
+			continue
+		}
+		total += m.rss
+		if m.rss > 0 && may(m) {
+			files = append(files, m)
+		}
+	}
+	slices.SortStableFunc(files, func(a, b mapping) int {
+		ka, na := fileOrder(a.path)
+		kb, nb := fileOrder(b.path)
+		if ka != kb {
+			return ka - kb
+		}
+		return int(na - nb)
+	})
+	var out []mapping
+	for _, m := range files {
+		if total <= keep {
+			break
+		}
+		out = append(out, m)
+		total -= m.rss
+	}
+	return out
+}
+
+// trimLoop runs trimMapped every trimInterval until the store closes.
+func (s *Store) trimLoop() {
+	defer close(s.trimDone)
+	// other is the process's file pages that are not the store's tables
+	// and value log (its binary, the memtables' logs), as of the last
+	// look at the mappings.
+	other := fileRSS()
+	t := time.NewTicker(trimInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-t.C:
+			if fileRSS()-other > s.mappedResident {
+				_, left := s.trimMapped()
+				other = max(fileRSS()-left, 0)
+			}
+		}
+	}
+}
+
+// trimMapped unmaps the store files' pages mapped in this process when
+// they exceed the budget, down to half of it. It returns the bytes it
+// unmapped and those left mapped.
+func (s *Store) trimMapped() (unmapped, left int64) {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	dirs := []string{filepath.Clean(s.dir)}
+	if s.valueDir != s.dir {
+		dirs = append(dirs, filepath.Clean(s.valueDir))
+	}
+	tablesBefore := s.tableIDs()
+	txn := s.db.NewTransaction(false)
+	defer txn.Discard()
+	it := txn.NewIterator(badger.IteratorOptions{})
+	defer it.Close()
+	tablesAfter := s.tableIDs()
+
+	ms := residentMappings()
+	left = storeResident(ms, dirs)
+	if left <= s.mappedResident {
+		return 0, left
+	}
+	vlogs := s.vlogSizes()
+	s.settleGCPending(vlogs)
+	newest := int64(-1)
+	for fid := range vlogs {
+		newest = max(newest, fid)
+	}
+	may := func(m mapping) bool {
+		kind, num := fileOrder(m.path)
+		if kind == 1 {
+			return tablesBefore[uint64(num)] && tablesAfter[uint64(num)]
+		}
+		_, onDisk := vlogs[num]
+		return onDisk && num != newest && !s.gcPending[num]
+	}
+	for _, m := range toTrim(ms, dirs, s.mappedResident/2, may) {
+		end := m.end
+		if kind, num := fileOrder(m.path); kind == 0 {
+			end = min(end, m.start+uintptr(pageAlign(vlogs[num])))
+		}
+		if end > m.start && dontNeed(m.start, end) {
+			unmapped += m.rss
+		}
+	}
+	return unmapped, left - unmapped
+}
+
+// pageAlign rounds n up to a multiple of the page size.
+func pageAlign(n int64) int64 {
+	p := int64(os.Getpagesize())
+	return (n + p - 1) / p * p
+}
+
+// tableIDs returns the ids of the tables in Badger's levels.
+func (s *Store) tableIDs() map[uint64]bool {
+	ids := map[uint64]bool{}
+	for _, t := range s.db.Tables() {
+		ids[t.ID] = true
+	}
+	return ids
+}
+
+// vlogSizes returns the value log files on disk by number, with their
+// sizes.
+func (s *Store) vlogSizes() map[int64]int64 {
+	out := map[int64]int64{}
+	entries, err := os.ReadDir(s.valueDir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".vlog" {
+			continue
+		}
+		_, num := fileOrder(e.Name())
+		if fi, err := e.Info(); err == nil {
+			out[num] = fi.Size()
+		}
+	}
+	return out
+}
+
+// noteGC records, after a garbage collection that rewrote n value log
+// files, that n of the files that were on disk before it (before) are
+// to be deleted by Badger. Called with bgMu held.
+func (s *Store) noteGC(before map[int64]int64, n int) {
+	if n == 0 {
+		return
+	}
+	if s.gcPending == nil {
+		s.gcPending = map[int64]bool{}
+	}
+	for fid := range before {
+		s.gcPending[fid] = true
+	}
+	s.gcPendingLeft += n
+}
+
+// settleGCPending forgets the files a garbage collection rewrote once
+// Badger has deleted as many files as the collections rewrote. Called
+// with bgMu held.
+func (s *Store) settleGCPending(onDisk map[int64]int64) {
+	if s.gcPendingLeft == 0 {
+		return
+	}
+	gone := 0
+	for fid := range s.gcPending {
+		if _, ok := onDisk[fid]; !ok {
+			gone++
+		}
+	}
+	if gone >= s.gcPendingLeft {
+		s.gcPending, s.gcPendingLeft = nil, 0
+	}
+}

@@ -1,0 +1,226 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"github.com/google/go-cmp/cmp"
+)
+
+// openDiskTest opens an on-disk store in a new directory whose values of
+// 64 bytes and more go to value log files of 1 MiB, with no background
+// trimming or value log GC (the tests call them).
+func openDiskTest(t *testing.T, dir string, compactOnClose bool) *Store {
+	t.Helper()
+	o := badger.DefaultOptions(dir).WithLogger(nil).WithValueThreshold(64).
+		WithValueLogFileSize(1 << 20).WithMemTableSize(4 << 20).WithBlockCacheSize(1 << 20).
+		WithCompactL0OnClose(compactOnClose)
+	s, err := Open(Options{Badger: o, MappedResident: -1, ValueLogGC: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// fill writes n values of size bytes under keys v/<i>, each made of
+// round, in ops of 100.
+func fill(t *testing.T, s *Store, n, size int, round byte) {
+	t.Helper()
+	for i := 0; i < n; i += 100 {
+		_, err := s.Submit(func(tx *Tx) (any, error) {
+			for j := i; j < min(i+100, n); j++ {
+				tx.Set(fmt.Appendf(nil, "v/%06d", j), bytes.Repeat([]byte{round + byte(j)}, size))
+			}
+			return nil, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readAll reads the n values back and checks them.
+func readAll(t *testing.T, s *Store, n, size int, round byte) {
+	t.Helper()
+	err := s.View(func(r *Reader) error {
+		for j := range n {
+			v, err := r.Get(fmt.Appendf(nil, "v/%06d", j))
+			if err != nil {
+				return err
+			}
+			if want := bytes.Repeat([]byte{round + byte(j)}, size); !bytes.Equal(v, want) {
+				return fmt.Errorf("v/%06d: %d bytes %x…, want %d bytes %x…", j, len(v), v[:1], size, want[:1])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTrimMappedBoundsResidentFiles(t *testing.T) {
+	if !trimSupported {
+		t.Skip("no /proc/self/smaps or MADV_PAGEOUT here")
+	}
+	t.Parallel()
+	s := openDiskTest(t, t.TempDir(), false)
+	s.mappedResident = 1 << 20
+	const n, size = 8000, 1000 // 8 MB of values: 8 value log files
+	fill(t, s, n, size, 1)
+	readAll(t, s, n, size, 1)
+	dirs := []string{s.dir}
+	before := storeResident(residentMappings(), dirs)
+	if before <= 4<<20 {
+		t.Fatalf("the store's files have %d KiB resident after writing and reading 8 MB: want more than 4 MiB to test trimming", before>>10)
+	}
+	if got, _ := s.trimMapped(); got == 0 {
+		t.Fatal("trimMapped unmapped nothing")
+	}
+	// What is left: at most half the budget, and the value log file being
+	// written (never trimmed).
+	var newest int64
+	for _, m := range residentMappings() {
+		if filepath.Ext(m.path) == ".vlog" && filepath.Dir(m.path) == s.dir {
+			newest = max(newest, m.rss) // an upper bound of the newest file's
+		}
+	}
+	if after := storeResident(residentMappings(), dirs); after > s.mappedResident/2+newest {
+		t.Errorf("after trimMapped, %d KiB resident (%d KiB before); want at most %d KiB", after>>10, before>>10, (s.mappedResident/2+newest)>>10)
+	}
+	// Nothing is lost: every value reads back, and the store still writes.
+	readAll(t, s, n, size, 1)
+	fill(t, s, n, size, 2)
+	readAll(t, s, n, size, 2)
+}
+
+func TestToTrimOrder(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	ms := []mapping{
+		{path: "/d/000003.sst", rss: 3 * mib},
+		{path: "/d/000002.vlog", rss: 2 * mib},
+		{path: "/other/000001.sst", rss: 9 * mib},
+		{path: "/d/000001.sst", rss: 1 * mib},
+		{path: "/d/00001.mem", rss: 9 * mib},
+		{path: "/d/000001.vlog", rss: 4 * mib},
+		{path: "/d/000004.vlog", rss: 5 * mib}, // may not be trimmed
+		{path: "/usr/bin/ledgerd", rss: 9 * mib},
+	}
+	paths := func(ms []mapping) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.path)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		keep int64
+		want []string
+	}{
+		{keep: 15 * mib, want: nil},
+		{keep: 14 * mib, want: []string{"/d/000001.vlog"}},
+		{keep: 9 * mib, want: []string{"/d/000001.vlog", "/d/000002.vlog"}},
+		{keep: 0, want: []string{"/d/000001.vlog", "/d/000002.vlog", "/d/000001.sst", "/d/000003.sst"}},
+	} {
+		may := func(m mapping) bool { return m.path != "/d/000004.vlog" }
+		if diff := cmp.Diff(tc.want, paths(toTrim(ms, []string{"/d"}, tc.keep, may))); diff != "" {
+			t.Errorf("keep %d MiB (-want +got):\n%s", tc.keep/mib, diff)
+		}
+	}
+}
+
+func TestValueLogGCReclaimsOverwrittenValues(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := openDiskTest(t, dir, true)
+	const n, size = 4000, 1000
+	// Each round in a table of its own (closing flushes the memtable);
+	// compacting the tables (at Close) records which value log entries
+	// are discarded.
+	for round := range byte(4) {
+		fill(t, s, n, size, round)
+		s.Close()
+		s = openDiskTest(t, dir, true)
+	}
+	_, before := s.Sizes()
+	rewritten, err := s.runValueLogGC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after := s.Sizes()
+	if rewritten == 0 || after >= before*3/4 {
+		t.Errorf("value log GC rewrote %d files; value log %d KiB → %d KiB: want at least a quarter less (3 of 4 copies are overwritten)", rewritten, before>>10, after>>10)
+	}
+	readAll(t, s, n, size, 3)
+}
+
+func TestGCPendingFilesAreNotTrimmedUntilDeleted(t *testing.T) {
+	t.Parallel()
+	s := &Store{}
+	s.noteGC(map[int64]int64{1: 10, 2: 10, 3: 10}, 0)
+	if s.gcPending != nil {
+		t.Fatalf("a collection that rewrote nothing left %v pending", s.gcPending)
+	}
+	s.noteGC(map[int64]int64{1: 10, 2: 10, 3: 10}, 2)
+	for _, tc := range []struct {
+		onDisk      []int64
+		wantPending bool
+	}{
+		{onDisk: []int64{1, 2, 3, 4}, wantPending: true},
+		{onDisk: []int64{2, 3, 4}, wantPending: true}, // one of the two deleted
+		{onDisk: []int64{3, 4, 5}, wantPending: false},
+	} {
+		disk := map[int64]int64{}
+		for _, f := range tc.onDisk {
+			disk[f] = 10
+		}
+		s.settleGCPending(disk)
+		if got := s.gcPending[3]; got != tc.wantPending {
+			t.Errorf("files on disk %v: file 3 pending = %v, want %v", tc.onDisk, got, tc.wantPending)
+		}
+	}
+}
+
+// TestTrimMappedWhileBadgerWorks trims, with a budget of 64 KiB, while
+// values are written and overwritten (memtable flushes, compactions, new
+// value log files) and the value log is collected: every value reads
+// back as last written.
+func TestTrimMappedWhileBadgerWorks(t *testing.T) {
+	if !trimSupported {
+		t.Skip("no /proc/self/smaps or MADV_DONTNEED here")
+	}
+	t.Parallel()
+	s := openDiskTest(t, t.TempDir(), false)
+	s.mappedResident = 64 << 10
+	const n, size = 2000, 900
+	done := make(chan struct{})
+	var trims int
+	go func() {
+		defer close(done)
+		for round := byte(0); round < 6; round++ {
+			fill(t, s, n, size, round)
+			if _, err := s.runValueLogGC(); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			readAll(t, s, n, size, 5)
+			if trims == 0 {
+				t.Error("trimMapped never unmapped anything")
+			}
+			return
+		default:
+			if n, _ := s.trimMapped(); n > 0 {
+				trims++
+			}
+		}
+	}
+}
