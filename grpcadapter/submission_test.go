@@ -92,14 +92,19 @@ func (p *pingEnv) post(path, body string) *http.Response {
 // postOK sends a JSON request that must succeed and decodes its answer.
 func (p *pingEnv) postOK(path, body string, out any) {
 	p.t.Helper()
-	resp := p.post(path, body)
+	decodeOK(p.t, p.post(path, body), out)
+}
+
+// decodeOK decodes the answer of a request that must have succeeded.
+func decodeOK(t *testing.T, resp *http.Response, out any) {
+	t.Helper()
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		p.t.Fatalf("POST %s: HTTP %d %s", path, resp.StatusCode, b)
+		t.Fatalf("%s %s: HTTP %d %s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, b)
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		p.t.Fatalf("POST %s: %s: %v", path, b, err)
+		t.Fatalf("%s %s: %s: %v", resp.Request.Method, resp.Request.URL.Path, b, err)
 	}
 }
 
