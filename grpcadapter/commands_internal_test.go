@@ -39,9 +39,9 @@ func TestCommandsFromProto(t *testing.T) {
 			{Command: &ledgerv2.Command_ExerciseByKey{ExerciseByKey: &ledgerv2.ExerciseByKeyCommand{TemplateId: byName, ContractKey: key, Choice: "Go", ChoiceArgument: unit}}},
 			{Command: &ledgerv2.Command_CreateAndExercise{CreateAndExercise: &ledgerv2.CreateAndExerciseCommand{TemplateId: byID, CreateArguments: rec, Choice: "Go", ChoiceArgument: unit}}},
 		},
-		DeduplicationPeriod: &ledgerv2.Commands_DeduplicationDuration{DeduplicationDuration: durationpb.New(90 * time.Second)},
-		MinLedgerTimeAbs:    timestamppb.New(at),
-		DisclosedContracts:  []*ledgerv2.DisclosedContract{{TemplateId: byID, ContractId: "00cd", CreatedEventBlob: []byte{1, 2}, SynchronizerId: "sync::ns"}},
+		DeduplicationPeriod:  &ledgerv2.Commands_DeduplicationDuration{DeduplicationDuration: durationpb.New(90 * time.Second)},
+		MinLedgerTimeAbs:     timestamppb.New(at),
+		DisclosedContracts:   []*ledgerv2.DisclosedContract{{TemplateId: byID, ContractId: "00cd", CreatedEventBlob: []byte{1, 2}, SynchronizerId: "sync::ns"}},
 		PrefetchContractKeys: []*ledgerv2.PrefetchContractKey{{TemplateId: byName, ContractKey: key, Limit: &limit}},
 		TapsMaxPasses:        &taps,
 	}
