@@ -3,6 +3,7 @@ package grpcadapter
 import (
 	"context"
 	"errors"
+	"math"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -92,13 +93,32 @@ func commandsFromProto(c *ledgerv2.Commands) (ledger.Commands, error) {
 		if err != nil {
 			return ledger.Commands{}, err
 		}
-		out.PrefetchContractKeys = append(out.PrefetchContractKeys, ledger.PrefetchContractKey{Template: ref, Key: key, Limit: int(k.GetLimit())})
+		limit, err := prefetchLimit(k.Limit)
+		if err != nil {
+			return ledger.Commands{}, err
+		}
+		out.PrefetchContractKeys = append(out.PrefetchContractKeys, ledger.PrefetchContractKey{Template: ref, Key: key, Limit: limit})
 	}
 	if c.TapsMaxPasses != nil {
 		v := int(*c.TapsMaxPasses)
 		out.TapsMaxPasses = &v
 	}
 	return out, nil
+}
+
+// prefetchLimit reads a prefetch key's limit as Canton's
+// CommandsValidator.validatePrefetchContractKey does: absent is 1, 0 is
+// refused, and a uint32 above 2^31-1 is capped there.
+func prefetchLimit(l *uint32) (int, error) {
+	switch {
+	case l == nil:
+		return 1, nil
+	case *l == 0:
+		return 0, apierr.InvalidArgument.New("limit must be a positive integer, but got 0")
+	case *l > math.MaxInt32:
+		return math.MaxInt32, nil
+	}
+	return int(*l), nil
 }
 
 // commandFromProto converts one command, as Canton's

@@ -73,9 +73,13 @@ func TestCommandsFromProto(t *testing.T) {
 
 	in.DeduplicationPeriod = &ledgerv2.Commands_DeduplicationOffset{DeduplicationOffset: 7}
 	in.MinLedgerTimeAbs, in.MinLedgerTimeRel = nil, durationpb.New(time.Minute)
+	in.PrefetchContractKeys[0].Limit = nil
 	got, err = commandsFromProto(in)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got.PrefetchContractKeys[0].Limit != 1 {
+		t.Errorf("an absent prefetch limit is %d, want Canton's 1", got.PrefetchContractKeys[0].Limit)
 	}
 	if got.Deduplication != ledger.DeduplicationOffset(7) || got.MinLedgerTimeRel != time.Minute || !got.MinLedgerTime.IsZero() {
 		t.Errorf("deduplication %v, min ledger time %v / %v", got.Deduplication, got.MinLedgerTime, got.MinLedgerTimeRel)
@@ -110,6 +114,10 @@ func TestCommandsFromProtoRefusals(t *testing.T) {
 		{"an exercise without its argument", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: "00", Choice: "Go"})), apierr.MissingField, "value"},
 		{"an argument without its sum", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: "00", Choice: "Go", ChoiceArgument: &ledgerv2.Value{}})), apierr.MissingField, "value"},
 		{"a malformed template id", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: &ledgerv2.Identifier{PackageId: "#p"}, ContractId: "00", Choice: "Go", ChoiceArgument: unit})), apierr.InvalidField, "template_id"},
+		{"a prefetch limit of 0", &ledgerv2.Commands{CommandId: "c", PrefetchContractKeys: []*ledgerv2.PrefetchContractKey{{TemplateId: id, ContractKey: unit, Limit: new(uint32)}}},
+			apierr.InvalidArgument, "limit must be a positive integer"},
+		{"a prefetch key without its key", &ledgerv2.Commands{CommandId: "c", PrefetchContractKeys: []*ledgerv2.PrefetchContractKey{{TemplateId: id}}},
+			apierr.MissingField, "contract_key"},
 		{"both minimum ledger times", &ledgerv2.Commands{CommandId: "c", MinLedgerTimeAbs: timestamppb.Now(), MinLedgerTimeRel: durationpb.New(0)}, apierr.InvalidArgument, "exclusive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
