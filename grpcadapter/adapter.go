@@ -117,6 +117,7 @@ func (a *Adapter) Register(s *grpc.Server) {
 		s.RegisterService(a.wrap(svc.desc), svc.impl)
 		hs.SetServingStatus(svc.desc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	}
+	a.registerServices(s, hs, a.submissionServices())
 	healthpb.RegisterHealthServer(s, hs)
 	reflection.Register(s)
 }

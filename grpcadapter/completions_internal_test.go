@@ -1,0 +1,118 @@
+package grpcadapter
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/ledgernode/ledgernode/daml/value"
+	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// blockingStream is a completion stream whose Send blocks until the test
+// releases it or the stream's context ends, as a client's full
+// flow-control window blocks grpc-go's Send.
+type blockingStream struct {
+	grpc.ServerStreamingServer[ledgerv2.CompletionStreamResponse]
+	ctx     context.Context
+	sending chan *ledgerv2.CompletionStreamResponse
+	release chan struct{}
+}
+
+func (s *blockingStream) Context() context.Context { return s.ctx }
+
+func (s *blockingStream) Send(r *ledgerv2.CompletionStreamResponse) error {
+	s.sending <- r
+	select {
+	case <-s.release:
+		return nil
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
+}
+
+// TestCompletionStreamFlowAndCancel: CompletionStream sends one
+// completion at a time (the next is not read while a Send is blocked),
+// follows the ledger when it has sent everything, and returns once the
+// client's context ends, whether it was blocked in Send or waiting for
+// the ledger.
+func TestCompletionStreamFlowAndCancel(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
+	if err != nil {
+		t.Skipf("../shared not found: skipping (%v)", err)
+	}
+	node := ledgertest.Open(t, ledger.Options{})
+	ledgertest.MustUploadDAR(t, node, data)
+	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+	if _, err := node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+		Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}}); err != nil {
+		t.Fatal(err)
+	}
+	svc := &completionService{a: New(node, Options{Logger: slog.New(slog.DiscardHandler)})}
+	p, err := node.Authenticate(context.Background(), identity.Claims{UserID: identity.DefaultParticipantAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(ctx context.Context, s *blockingStream) chan error {
+		done := make(chan error, 1)
+		go func() {
+			done <- svc.CompletionStream(&ledgerv2.CompletionStreamRequest{UserId: identity.DefaultParticipantAdmin, Parties: []string{alice}}, s)
+		}()
+		return done
+	}
+	newStream := func() (*blockingStream, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(ledger.WithPrincipal(context.Background(), p))
+		return &blockingStream{ctx: ctx, sending: make(chan *ledgerv2.CompletionStreamResponse, 8), release: make(chan struct{})}, cancel
+	}
+	wantEnd := func(done chan error) {
+		t.Helper()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("CompletionStream returned %v, want context.Canceled", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("CompletionStream did not return after the cancellation")
+		}
+	}
+
+	// Waiting for the ledger.
+	s, cancel := newStream()
+	done := run(s.ctx, s)
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	wantEnd(done)
+
+	// Blocked in Send with more to send.
+	for _, id := range []string{"c1", "c2", "c3"} {
+		ledgertest.Submit(t, node, ledger.Commands{CommandID: id, ActAs: []string{alice}, UserID: identity.DefaultParticipantAdmin,
+			Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByName("canton-builtin-admin-workflow-ping", "Canton.Internal.Ping", "Ping"),
+				Arguments: ledgertest.Record(map[string]value.Value{"id": value.Text(id), "initiator": value.Party(alice), "responder": value.Party(bob)})}}})
+	}
+	s, cancel = newStream()
+	done = run(s.ctx, s)
+	first := <-s.sending
+	if c := first.GetCompletion(); c == nil || c.CommandId != "c1" {
+		t.Fatalf("first element %v, want c1's completion", first)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := len(s.sending); n != 0 {
+		t.Errorf("%d more Sends while the first was blocked", n)
+	}
+	s.release <- struct{}{}
+	if c := (<-s.sending).GetCompletion(); c == nil || c.CommandId != "c2" {
+		t.Errorf("second element %v, want c2's completion", c)
+	}
+	cancel()
+	wantEnd(done)
+}

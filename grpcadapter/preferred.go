@@ -1,0 +1,59 @@
+package grpcadapter
+
+import (
+	"context"
+
+	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/interactive"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// interactiveService is InteractiveSubmissionService's package
+// preference queries (the prepare and execute RPCs are not served yet:
+// UNIMPLEMENTED).
+type interactiveService struct {
+	interactive.UnimplementedInteractiveSubmissionServiceServer
+	a *Adapter
+}
+
+// GetPreferredPackageVersion is the Node's PreferredPackageVersion, the
+// query of GET /v2/interactive-submission/preferred-package-version: a
+// response without a preference when no synchronizer satisfies it.
+func (s *interactiveService) GetPreferredPackageVersion(ctx context.Context, req *interactive.GetPreferredPackageVersionRequest) (*interactive.GetPreferredPackageVersionResponse, error) {
+	res, err := s.a.node.PreferredPackageVersion(ctx, ledger.GetPreferredPackageVersionRequest{
+		Parties:        req.GetParties(),
+		PackageName:    req.GetPackageName(),
+		VettingValidAt: timeString(req.GetVettingValidAt()),
+		SynchronizerID: req.GetSynchronizerId(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &interactive.GetPreferredPackageVersionResponse{}
+	if p := res.PackagePreference; p != nil {
+		out.PackagePreference = &interactive.PackagePreference{PackageReference: packageRefToProto(p.PackageReference), SynchronizerId: p.SynchronizerID}
+	}
+	return out, nil
+}
+
+// GetPreferredPackages is the Node's PreferredPackages (POST
+// /v2/interactive-submission/preferred-packages).
+func (s *interactiveService) GetPreferredPackages(ctx context.Context, req *interactive.GetPreferredPackagesRequest) (*interactive.GetPreferredPackagesResponse, error) {
+	in := ledger.GetPreferredPackagesRequest{SynchronizerID: req.GetSynchronizerId(), VettingValidAt: timeString(req.GetVettingValidAt())}
+	for _, r := range req.GetPackageVettingRequirements() {
+		in.PackageVettingRequirements = append(in.PackageVettingRequirements, ledger.PackageVettingRequirement{Parties: r.GetParties(), PackageName: r.GetPackageName()})
+	}
+	res, err := s.a.node.PreferredPackages(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	out := &interactive.GetPreferredPackagesResponse{SynchronizerId: res.SynchronizerID}
+	for _, r := range res.PackageReferences {
+		out.PackageReferences = append(out.PackageReferences, packageRefToProto(r))
+	}
+	return out, nil
+}
+
+func packageRefToProto(r ledger.PackageReference) *ledgerv2.PackageReference {
+	return &ledgerv2.PackageReference{PackageId: r.PackageID, PackageName: r.PackageName, PackageVersion: r.PackageVersion}
+}
