@@ -2,14 +2,17 @@ package grpcadapter_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/codes"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/grpcadapter"
+	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
 )
@@ -133,5 +136,84 @@ func TestUpdatePartyIdentityProviderId(t *testing.T) {
 	}
 	if got := idpOf(); got != "" {
 		t.Errorf("alice in provider %q after moving back, want the default", got)
+	}
+}
+
+// TestPrune: ParticipantPruningService.Prune refuses as Canton does with
+// nothing pruned, then prunes: StateService reports the offset and the
+// Node's reads before it fail with PARTICIPANT_PRUNED_DATA_ACCESSED.
+func TestPrune(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, grpcadapter.Options{})
+	ctx := as(e.admin)
+	pc := admin.NewPartyManagementServiceClient(e.conn)
+	for _, hint := range []string{"alice", "bob", "carol"} {
+		if _, err := pc.AllocateParty(ctx, &admin.AllocatePartyRequest{PartyIdHint: hint}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := ledgerv2.NewStateServiceClient(e.conn)
+	end, err := state.GetLedgerEnd(ctx, &ledgerv2.GetLedgerEndRequest{})
+	if err != nil || end.Offset < 3 {
+		t.Fatalf("ledger end %v, %v", end, err)
+	}
+	if _, err := admin.NewUserManagementServiceClient(e.conn).CreateUser(ctx, &admin.CreateUserRequest{User: &admin.User{Id: "plain"}}); err != nil {
+		t.Fatal(err)
+	}
+	pruned := func() int64 {
+		t.Helper()
+		res, err := state.GetLatestPrunedOffsets(ctx, &ledgerv2.GetLatestPrunedOffsetsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.AllDivulgedContractsPrunedUpToInclusive != res.ParticipantPrunedUpToInclusive {
+			t.Errorf("pruned offsets %v differ", res)
+		}
+		return res.ParticipantPrunedUpToInclusive
+	}
+	topology := ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
+	readFromStart := func() error {
+		_, err := e.node.UpdatesPage(context.Background(), ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: topology})
+		return err
+	}
+	pp := admin.NewParticipantPruningServiceClient(e.conn)
+	for _, tc := range []struct {
+		name   string
+		ctx    context.Context
+		upTo   int64
+		code   codes.Code
+		reason string
+	}{
+		{"zero", ctx, 0, codes.InvalidArgument, "INVALID_ARGUMENT"},
+		{"negative", ctx, -2, codes.InvalidArgument, "NON_POSITIVE_OFFSET"},
+		{"at the ledger end", ctx, end.Offset, codes.FailedPrecondition, "OFFSET_OUT_OF_RANGE"},
+		{"after the ledger end", ctx, end.Offset + 1, codes.FailedPrecondition, "OFFSET_OUT_OF_RANGE"},
+		{"not an admin", as(e.token(t, "plain")), 1, codes.PermissionDenied, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := pp.Prune(tc.ctx, &admin.PruneRequest{PruneUpTo: tc.upTo})
+			wantCode(t, err, tc.code, tc.reason)
+			if got := pruned(); got != 0 {
+				t.Errorf("pruned up to %d after the refusal", got)
+			}
+			if err := readFromStart(); err != nil {
+				t.Errorf("reading from the start after the refusal: %v", err)
+			}
+		})
+	}
+
+	upTo := end.Offset - 1
+	if _, err := pp.Prune(ctx, &admin.PruneRequest{PruneUpTo: upTo, SubmissionId: "prune-1"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := pruned(); got != upTo {
+		t.Errorf("pruned up to %d, want %d", got, upTo)
+	}
+	if err := readFromStart(); !errors.Is(err, apierr.ParticipantPrunedDataAccessed) {
+		t.Errorf("reading from the start after pruning: %v, want PARTICIPANT_PRUNED_DATA_ACCESSED", err)
+	}
+	page, err := e.node.UpdatesPage(context.Background(), ledger.GetUpdatesPageRequest{BeginOffsetExclusive: upTo, EndOffsetInclusive: &end.Offset, UpdateFormat: topology})
+	if err != nil || len(page.Updates) != 1 {
+		t.Errorf("the update after the pruned offset: %v, %v", page.Updates, err)
 	}
 }
