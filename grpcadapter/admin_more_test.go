@@ -3,6 +3,7 @@ package grpcadapter_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -216,4 +217,98 @@ func TestPrune(t *testing.T) {
 	if err != nil || len(page.Updates) != 1 {
 		t.Errorf("the update after the pruned offset: %v, %v", page.Updates, err)
 	}
+}
+
+// TestGetCommandStatus: CommandInspectionService answers from the Node's
+// command tracker: the succeeded and failed commands with their
+// completion status and effects, filtered by prefix, state and limit.
+func TestGetCommandStatus(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, grpcadapter.Options{})
+	ctx := as(e.admin)
+	bg := context.Background()
+	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	if _, err := e.node.UploadDAR(bg, ledger.UploadDARRequest{DAR: dar}); err != nil {
+		t.Fatal(err)
+	}
+	alice, err := e.node.AllocateParty(bg, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	party := alice.PartyDetails.Party
+	created, err := e.node.SubmitAndWaitForTransaction(bg, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		CommandID: "ok-1", ActAs: []string{party}, UserID: "u1",
+		Commands: []ledger.Command{{CreateCommand: &ledger.CreateCommand{TemplateID: ids[0] + ":Main:Iou",
+			CreateArguments: []byte(`{"owner": "` + party + `", "amount": "10"}`)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cid := created.Transaction.Events[0].CreatedEvent.ContractID
+	archive := func(id string) error {
+		_, err := e.node.SubmitAndWait(bg, ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "u1",
+			Commands: []ledger.Command{{ExerciseCommand: &ledger.ExerciseCommand{TemplateID: ids[0] + ":Main:Iou", ContractID: cid, Choice: "Archive", ChoiceArgument: []byte(`{}`)}}}})
+		return err
+	}
+	if err := archive("ok-2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := archive("bad-1"); !errors.Is(err, apierr.ContractNotFound) {
+		t.Fatalf("archiving twice: %v", err)
+	}
+
+	ci := admin.NewCommandInspectionServiceClient(e.conn)
+	res, err := ci.GetCommandStatus(ctx, &admin.GetCommandStatusRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := commandIDs(res); got != "[bad-1 ok-2 ok-1]" {
+		t.Fatalf("commands %s, want [bad-1 ok-2 ok-1]", got)
+	}
+	bad, ok2, ok1 := res.CommandStatus[0], res.CommandStatus[1], res.CommandStatus[2]
+	if bad.State != admin.CommandState_COMMAND_STATE_FAILED || bad.Completion.GetStatus().GetCode() != int32(codes.NotFound) ||
+		!strings.HasPrefix(bad.Completion.GetStatus().GetMessage(), "CONTRACT_NOT_FOUND") || bad.Completed == nil {
+		t.Errorf("failed command %v", bad)
+	}
+	if ok2.State != admin.CommandState_COMMAND_STATE_SUCCEEDED || ok2.Completion.GetStatus().GetCode() != 0 || ok2.Completion.UpdateId == "" ||
+		ok2.Completion.Offset == 0 || ok2.Completion.UserId != "u1" || ok2.Updates.Exercised != 1 || len(ok2.Updates.Archived) != 1 ||
+		ok2.Updates.Archived[0].ContractId != cid {
+		t.Errorf("archive command %v", ok2)
+	}
+	if c := ok1.Updates.GetCreated(); len(c) != 1 || c[0].ContractId != cid || c[0].TemplateId.GetPackageId() != ids[0] || c[0].TemplateId.GetEntityName() != "Iou" {
+		t.Errorf("create command's updates %v", ok1.Updates)
+	}
+	for _, tc := range []struct {
+		req  *admin.GetCommandStatusRequest
+		want string
+	}{
+		{&admin.GetCommandStatusRequest{CommandIdPrefix: "ok"}, "[ok-2 ok-1]"},
+		{&admin.GetCommandStatusRequest{State: admin.CommandState_COMMAND_STATE_FAILED}, "[bad-1]"},
+		{&admin.GetCommandStatusRequest{State: admin.CommandState_COMMAND_STATE_PENDING}, "[]"},
+		{&admin.GetCommandStatusRequest{Limit: 1}, "[bad-1]"},
+	} {
+		res, err := ci.GetCommandStatus(ctx, tc.req)
+		if err != nil || commandIDs(res) != tc.want {
+			t.Errorf("%v: %s, %v; want %s", tc.req, commandIDs(res), err, tc.want)
+		}
+	}
+	_, err = ci.GetCommandStatus(ctx, &admin.GetCommandStatusRequest{CommandIdPrefix: "not a command id!"})
+	wantCode(t, err, codes.InvalidArgument, "INVALID_FIELD")
+	if _, err := admin.NewUserManagementServiceClient(e.conn).CreateUser(ctx, &admin.CreateUserRequest{User: &admin.User{Id: "plain"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ci.GetCommandStatus(as(e.token(t, "plain")), &admin.GetCommandStatusRequest{})
+	wantCode(t, err, codes.PermissionDenied, "")
+
+	v, err := ledgerv2.NewVersionServiceClient(e.conn).GetLedgerApiVersion(ctx, &ledgerv2.GetLedgerApiVersionRequest{})
+	if err != nil || !v.GetFeatures().GetExperimental().GetCommandInspectionService().GetSupported() {
+		t.Errorf("version %v, %v: the command inspection service is not reported", v, err)
+	}
+}
+
+func commandIDs(res *admin.GetCommandStatusResponse) string {
+	ids := []string{}
+	for _, s := range res.GetCommandStatus() {
+		ids = append(ids, s.Completion.GetCommandId())
+	}
+	return fmt.Sprint(ids)
 }

@@ -451,11 +451,12 @@ func nullToEmpty(v json.RawMessage) json.RawMessage {
 
 // submit interprets and commits a submission; it returns the committed
 // entry.
-func (n *Node) submit(ctx context.Context, c JsCommands) (*logEntry, error) {
+func (n *Node) submit(ctx context.Context, c JsCommands) (e *logEntry, err error) {
 	sync, err := n.prepareSubmission(ctx, &c)
 	if err != nil {
 		return nil, err
 	}
+	defer n.tracker.track(n.now, &c)(&e, &err) // command_status.go
 	it, err := n.interpret(ctx, &c, sync)
 	if err != nil {
 		return nil, err

@@ -107,7 +107,7 @@ type EngineSubmissionResult struct {
 // and readAs, parties known, packages vetted, contracts active and visible
 // to actAs ∪ readAs) and returns the committed transaction. Errors are the
 // *apierr.Error values SubmitAndWait returns for the same failure.
-func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*EngineSubmissionResult, error) {
+func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (res *EngineSubmissionResult, err error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -141,6 +141,8 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
+	var e *logEntry
+	defer n.tracker.track(n.now, c)(&e, &err) // command_status.go
 	mode := nuckMode
 	if s.AllowEffectfulRollback {
 		mode = ideMode
@@ -151,7 +153,7 @@ func (n *Node) SubmitEngineCommands(ctx context.Context, s EngineSubmission) (*E
 	if err != nil {
 		return nil, err
 	}
-	e, err := n.commitInterpreted(c, sync, it)
+	e, err = n.commitInterpreted(c, sync, it)
 	if err != nil {
 		return nil, err
 	}
