@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,6 +50,7 @@ func pingDuringWatch(t *testing.T, addr string, n int, interval time.Duration) (
 		t.Fatal(err)
 	}
 	got := make(chan bool, 1)
+	var writing sync.Mutex // a Framer's writes are not safe for concurrent use
 	go func() {
 		for {
 			f, err := fr.ReadFrame()
@@ -62,14 +64,19 @@ func pingDuringWatch(t *testing.T, addr string, n int, interval time.Duration) (
 				return
 			case *http2.SettingsFrame:
 				if !f.IsAck() {
+					writing.Lock()
 					_ = fr.WriteSettingsAck()
+					writing.Unlock()
 				}
 			}
 		}
 	}()
 	for i := range n {
 		time.Sleep(interval)
-		if err := fr.WritePing(false, [8]byte{byte(i)}); err != nil && !errors.Is(err, net.ErrClosed) {
+		writing.Lock()
+		err := fr.WritePing(false, [8]byte{byte(i)})
+		writing.Unlock()
+		if err != nil && !errors.Is(err, net.ErrClosed) {
 			break
 		}
 	}
