@@ -82,6 +82,12 @@ type PruneRequest struct {
 // PARTICIPANT_PRUNED_DATA_ACCESSED, and LatestPrunedOffsets reports it,
 // also after a restart.
 func (n *Node) Prune(ctx context.Context, req PruneRequest) (Empty, error) {
+	return n.prune(ctx, req, pruneBatch)
+}
+
+// prune is Prune with at most about batch deletions per committer
+// operation.
+func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) (Empty, error) {
 	if err := n.public(ctx); err != nil {
 		return Empty{}, err
 	}
@@ -124,7 +130,7 @@ func (n *Node) Prune(ctx context.Context, req PruneRequest) (Empty, error) {
 		n.pruning.mu.Unlock()
 		n.log.Info("ledger: pruning", "upTo", upTo, "submissionId", req.SubmissionID)
 	}
-	if err := n.pruneData(upTo); err != nil {
+	if err := n.pruneData(upTo, batch); err != nil {
 		return Empty{}, err
 	}
 	return Empty{}, nil
@@ -155,14 +161,14 @@ func (n *Node) prunedUpTo() (int64, error) {
 
 // pruneData deletes the pruned data up to upTo, from the first update
 // this process has not pruned yet, in committer operations of at most
-// about pruneBatch deletions.
-func (n *Node) pruneData(upTo int64) error {
+// about batch deletions.
+func (n *Node) pruneData(upTo int64, batch int) error {
 	n.pruning.mu.Lock()
 	from := n.pruning.done
 	n.pruning.mu.Unlock()
 	for from < upTo {
 		v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-			return pruneBatchOf(tx, from, upTo)
+			return pruneBatchOf(tx, from, upTo, batch)
 		})
 		if err != nil {
 			return storeErr(err)
@@ -176,16 +182,16 @@ func (n *Node) pruneData(upTo int64) error {
 }
 
 // pruneBatchOf deletes the updates after from up to upTo, and the
-// contracts they archived, until about pruneBatch deletions are staged.
-// It returns the offset up to which it pruned (upTo when done).
-func pruneBatchOf(tx *store.Tx, from, upTo int64) (int64, error) {
+// contracts they archived, until about batch deletions are staged. It
+// returns the offset up to which it pruned (upTo when done).
+func pruneBatchOf(tx *store.Tx, from, upTo int64, batch int) (int64, error) {
 	deleted, last := 0, upTo
 	err := tx.Scan([]byte(store.PrefixUpdate), store.UpdateKey(from+1), func(k, v []byte) (bool, error) {
 		off := store.DecodeOffset(k[len(store.PrefixUpdate):])
 		if off > upTo {
 			return false, nil
 		}
-		if deleted >= pruneBatch {
+		if deleted >= batch {
 			last = off - 1
 			return false, nil
 		}
