@@ -11,9 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// partyService is PartyManagementService, without
-// UpdatePartyIdentityProviderId: the Node has no method for it yet (it
-// answers UNIMPLEMENTED).
+// partyService is PartyManagementService.
 type partyService struct {
 	admin.UnimplementedPartyManagementServiceServer
 	a *Adapter
@@ -87,6 +85,18 @@ func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.Update
 		return nil, err
 	}
 	return &admin.UpdatePartyDetailsResponse{PartyDetails: partyToProto(res.PartyDetails)}, nil
+}
+
+func (s *partyService) UpdatePartyIdentityProviderId(ctx context.Context, req *admin.UpdatePartyIdentityProviderIdRequest) (*admin.UpdatePartyIdentityProviderIdResponse, error) {
+	_, err := s.a.node.UpdatePartyIdentityProvider(ctx, ledger.UpdatePartyIdentityProviderRequest{
+		Party:                    req.GetParty(),
+		SourceIdentityProviderID: req.GetSourceIdentityProviderId(),
+		TargetIdentityProviderID: req.GetTargetIdentityProviderId(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &admin.UpdatePartyIdentityProviderIdResponse{}, nil
 }
 
 func partyToProto(p ledger.PartyDetails) *admin.PartyDetails {

@@ -3,6 +3,8 @@ package grpcadapter
 import (
 	"context"
 
+	"google.golang.org/protobuf/types/known/timestamppb"
+
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -39,9 +41,7 @@ func (s *packageService) GetPackageStatus(ctx context.Context, req *ledgerv2.Get
 	return &ledgerv2.GetPackageStatusResponse{PackageStatus: ledgerv2.PackageStatus(ledgerv2.PackageStatus_value[res.PackageStatus])}, nil
 }
 
-// packageManagementService is PackageManagementService, without
-// ListKnownPackages: the Node has no method for it yet (it answers
-// UNIMPLEMENTED).
+// packageManagementService is PackageManagementService.
 type packageManagementService struct {
 	admin.UnimplementedPackageManagementServiceServer
 	a *Adapter
@@ -65,4 +65,22 @@ func (s *packageManagementService) ValidateDarFile(ctx context.Context, req *adm
 		return nil, err
 	}
 	return &admin.ValidateDarFileResponse{}, nil
+}
+
+func (s *packageManagementService) ListKnownPackages(ctx context.Context, _ *admin.ListKnownPackagesRequest) (*admin.ListKnownPackagesResponse, error) {
+	res, err := s.a.node.ListKnownPackages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &admin.ListKnownPackagesResponse{PackageDetails: make([]*admin.PackageDetails, len(res.PackageDetails))}
+	for i, p := range res.PackageDetails {
+		out.PackageDetails[i] = &admin.PackageDetails{
+			PackageId:   p.PackageID,
+			PackageSize: uint64(p.PackageSize),
+			KnownSince:  timestamppb.New(p.KnownSince),
+			Name:        p.Name,
+			Version:     p.Version,
+		}
+	}
+	return out, nil
 }

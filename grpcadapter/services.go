@@ -27,6 +27,8 @@ func (a *Adapter) services() []service {
 		{&admin.UserManagementService_ServiceDesc, &userService{a: a}},
 		{&admin.IdentityProviderConfigService_ServiceDesc, &idpService{a: a}},
 		{&admin.PackageManagementService_ServiceDesc, &packageManagementService{a: a}},
+		{&admin.ParticipantPruningService_ServiceDesc, &pruningService{a: a}},
+		{&admin.CommandInspectionService_ServiceDesc, &inspectionService{a: a}},
 	}
 	if a.node.StaticTime() {
 		svcs = append(svcs, service{&ledgertesting.TimeService_ServiceDesc, &timeService{a: a}})

@@ -438,6 +438,21 @@ func TestTimeService(t *testing.T) {
 	if got, _ := c.GetTime(ctx, &ledgertesting.GetTimeRequest{}); !got.CurrentTime.AsTime().Equal(later) {
 		t.Errorf("GetTime %v, want %v", got.CurrentTime.AsTime(), later)
 	}
+
+	// Canton's TimeServiceAuthorization: GetTime is public (any
+	// authenticated user), SetTime needs the admin right.
+	if _, err := admin.NewUserManagementServiceClient(e.conn).CreateUser(ctx, &admin.CreateUserRequest{User: &admin.User{Id: "plain"}}); err != nil {
+		t.Fatal(err)
+	}
+	plain := as(e.token(t, "plain"))
+	if got, err := c.GetTime(plain, &ledgertesting.GetTimeRequest{}); err != nil || !got.CurrentTime.AsTime().Equal(later) {
+		t.Errorf("GetTime as a user without rights: %v, %v; want %v", got, err, later)
+	}
+	_, err = c.SetTime(plain, &ledgertesting.SetTimeRequest{CurrentTime: timestamppb.New(later), NewTime: timestamppb.New(later.Add(time.Hour))})
+	wantCode(t, err, codes.PermissionDenied, "")
+	if got, _ := e.node.Time(context.Background()); !got.Equal(later) {
+		t.Errorf("time %v after the refused SetTime, want %v", got, later)
+	}
 }
 
 // TestNoTimeServiceOnWallClock: on wall-clock time there is no

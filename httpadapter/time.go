@@ -41,7 +41,7 @@ type TimeResponse struct {
 }
 
 func getTime(a *adapter, rq *request) (any, error) {
-	t, err := a.node.Time(rq.ctx)
+	t, err := a.node.AdminTime(rq.ctx)
 	if err != nil {
 		return nil, err
 	}

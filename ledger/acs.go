@@ -225,7 +225,7 @@ func (n *Node) checkActiveAt(at int64) error {
 	if end := n.st.LedgerEnd(); at > end {
 		return apierr.OffsetAfterLedgerEnd.New("Active-at offset (%d) is after ledger end (%d)", at, end)
 	}
-	return nil
+	return n.checkACSNotPruned(at) // prune.go
 }
 
 type acsPageToken struct {

@@ -89,6 +89,9 @@ func (n *Node) completionsOf(ctx context.Context, req *CompletionStreamRequest) 
 	if err := checkOffsets(req.BeginExclusive, nil, n.st.LedgerEnd()); err != nil {
 		return nil, err
 	}
+	if err := n.checkCompletionsNotPruned(req.BeginExclusive); err != nil { // prune.go
+		return nil, err
+	}
 	user, parties := req.UserID, req.Parties
 	return func(e *logEntry) (CompletionStreamResponse, bool) {
 		if e.Kind == kindTopology || e.UserID != user || !slices.ContainsFunc(e.ActAs, func(a string) bool { return slices.Contains(parties, a) }) {

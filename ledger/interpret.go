@@ -457,6 +457,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
+	n.tracker.interpreted(s, t) // command_status.go
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
 		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
 	nodes, err := pkgs.eventNodes(t, at)

@@ -63,6 +63,9 @@ type Node struct {
 	// again. Unknown parties are never kept.
 	knownParties sync.Map
 
+	pruning pruneState     // prune.go
+	tracker commandTracker // command_status.go
+
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.
 	hookInterpreted func()

@@ -203,7 +203,7 @@ func (n *Node) partyKeys(parties []string) (map[string]interactive.PartyKeys, er
 }
 
 // execute validates, verifies and commits an execute request.
-func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logEntry, error) {
+func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (e *logEntry, err error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -300,6 +300,7 @@ func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (*logE
 		return nil, err
 	}
 	s.sync = sync
+	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
 	it, err := n.reinterpretPrepared(ctx, pt, s, now.Truncate(time.Microsecond))
 	if err != nil {
 		return nil, err

@@ -10,11 +10,16 @@ type GetLatestPrunedOffsetsResponse struct {
 }
 
 // LatestPrunedOffsets returns the latest pruned offsets (any authenticated
-// caller). ledgernode never prunes: both are always 0, the participant's
-// beginning.
+// caller): the offset of the last Prune, kept across restarts, for both
+// (divulged contracts are pruned with the archived ones, as the
+// deprecated PruneRequest.prune_all_divulged_contracts says).
 func (n *Node) LatestPrunedOffsets(ctx context.Context) (GetLatestPrunedOffsetsResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GetLatestPrunedOffsetsResponse{}, err
 	}
-	return GetLatestPrunedOffsetsResponse{}, nil
+	p, err := n.prunedUpTo()
+	if err != nil {
+		return GetLatestPrunedOffsetsResponse{}, err
+	}
+	return GetLatestPrunedOffsetsResponse{ParticipantPrunedUpToInclusive: p, AllDivulgedContractsPrunedUpToInclusive: p}, nil
 }

@@ -252,6 +252,9 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 		if err := checkOffsets(req.BeginOffsetExclusive, req.EndOffsetInclusive, ledgerEnd); err != nil {
 			return err
 		}
+		if err := n.checkUpdatesNotPruned(req.BeginOffsetExclusive, req.EndOffsetInclusive); err != nil { // prune.go
+			return err
+		}
 		end := ledgerEnd
 		if req.EndOffsetInclusive != nil {
 			end = *req.EndOffsetInclusive
@@ -491,6 +494,9 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 		return nil, apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
 	}
 	if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
+		return nil, err
+	}
+	if err := n.checkUpdatesNotPruned(req.BeginExclusive, req.EndInclusive); err != nil { // prune.go
 		return nil, err
 	}
 	rd := newRenderer(f, n)

@@ -79,6 +79,10 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			fail(err)
 			return
 		}
+		if err := n.checkUpdatesNotPruned(req.BeginExclusive, req.EndInclusive); err != nil { // prune.go
+			fail(err)
+			return
+		}
 		rd := newRenderer(f, n)
 		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
 			func(e *logEntry) (T, bool) { return render(rd, e) }) {

@@ -420,8 +420,9 @@ var errNegativeMinLedgerTimeRel = apierr.InvalidField.New("min_ledger_time_rel: 
 
 // submitChecked interprets and commits a checked submission; it returns
 // the committed entry and the interpretation.
-func (n *Node) submitChecked(ctx context.Context, s *submission) (*logEntry, *interpreted, error) {
-	it, err := n.interpretWith(ctx, s, typedCommands(s))
+func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, it *interpreted, err error) {
+	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
+	it, err = n.interpretWith(ctx, s, typedCommands(s))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -431,7 +432,7 @@ func (n *Node) submitChecked(ctx context.Context, s *submission) (*logEntry, *in
 	if err := n.awaitLedgerTime(ctx, it.let); err != nil {
 		return nil, nil, err
 	}
-	e, err := n.commitInterpreted(s, it)
+	e, err = n.commitInterpreted(s, it)
 	if err != nil {
 		return nil, nil, err
 	}

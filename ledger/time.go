@@ -90,9 +90,22 @@ func (c *StaticClock) Advance(d time.Duration) error {
 // (Options.StaticTime).
 func (n *Node) StaticTime() bool { return n.static != nil }
 
-// Time returns the node's current time (ParticipantAdmin): on static time
-// the static clock's, otherwise the wall clock's (Options.Clock).
+// Time returns the node's current time to any authenticated caller: on
+// static time the static clock's, otherwise the wall clock's
+// (Options.Clock). This is Canton's TimeService.GetTime, which needs no
+// right (TimeServiceAuthorization.getTime: RequiredClaim.Public), unlike
+// SetTime.
 func (n *Node) Time(ctx context.Context) (time.Time, error) {
+	if err := n.public(ctx); err != nil {
+		return time.Time{}, err
+	}
+	return n.now(), nil
+}
+
+// AdminTime is Time for ParticipantAdmin only: the rule of ledgernode's
+// own admin time route (GET /ledgernode/v1/time), which has no twin in
+// Canton's JSON API.
+func (n *Node) AdminTime(ctx context.Context) (time.Time, error) {
 	if err := n.timeAdmin(ctx, "reading the time"); err != nil {
 		return time.Time{}, err
 	}

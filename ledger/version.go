@@ -11,7 +11,8 @@ func (n *Node) Version(ctx context.Context) (VersionResponse, error) {
 	return VersionResponse{
 		Version: APIVersion,
 		Features: Features{
-			Experimental: ExperimentalFeatures{StaticTime: Supported{Supported: n.static != nil}},
+			Experimental: ExperimentalFeatures{StaticTime: Supported{Supported: n.static != nil},
+				CommandInspectionService: Supported{Supported: true}}, // command_status.go (Canton's LedgerFeatures)
 			UserManagement: UserManagementFeature{Supported: true,
 				MaxRightsPerUser: int32(n.opts.MaxRightsPerUser), MaxUsersPageSize: int32(n.opts.MaxUsersPageSize)},
 			PartyManagement:  PartyManagementFeature{MaxPartiesPageSize: int32(n.opts.MaxPartiesPageSize)},

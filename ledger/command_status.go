@@ -1,0 +1,329 @@
+package ledger
+
+// Command inspection: Canton's CommandInspectionService.GetCommandStatus
+// on an in-memory, bounded tracker of the node's recent submissions, as
+// Canton's participant keeps one (CommandProgressTrackerImpl): the
+// commands being processed (at most trackMaxPending; beyond, new ones are
+// not tracked), and the last trackMaxSucceeded succeeded and
+// trackMaxFailed failed ones, newest first. Nothing of it is stored: a
+// restart starts empty.
+//
+// A submission is registered once it is validated (submit,
+// SubmitEngineCommands) and finishes with its commit or its rejection;
+// its interpretation records what it created, archived, exercised,
+// fetched and looked up by key (Canton's recordTransactionImpact). The
+// key of a command is Canton's: command id, user id, actAs parties and
+// submission id.
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
+)
+
+// The tracker's bounds, Canton's CommandProgressTrackerConfig defaults.
+const (
+	trackMaxPending   = 1000
+	trackMaxSucceeded = 100
+	trackMaxFailed    = 100
+)
+
+// DefaultCommandStatusLimit is the number of statuses GetCommandStatus
+// returns when the request's limit is 0 (the proto's documented
+// default).
+const DefaultCommandStatusLimit = 100
+
+// CommandState is the state of a tracked command (Canton's CommandState).
+type CommandState int
+
+// The command states; CommandStateUnspecified matches every state in a
+// query.
+const (
+	CommandStateUnspecified CommandState = iota
+	CommandStatePending
+	CommandStateSucceeded
+	CommandStateFailed
+)
+
+// CommandContract is a contract a command created or archived.
+type CommandContract struct {
+	TemplateID lf.TypeConID
+	ContractID string
+	// ContractKey is the contract's key, nil when its template has none.
+	ContractKey value.Value
+}
+
+// CommandUpdates is what a command's transaction did.
+type CommandUpdates struct {
+	Created, Archived                 []CommandContract
+	Exercised, Fetched, LookedUpByKey int
+}
+
+// CommandStatus is the status of one tracked command (Canton's
+// CommandStatus).
+type CommandStatus struct {
+	// Started is when the node received the command; Completed when it
+	// was committed or rejected (zero while pending).
+	Started, Completed time.Time
+	State              CommandState
+	CommandID          string
+	UserID             string
+	SubmissionID       string
+	ActAs              []string
+	// Commands are the submitted commands (empty for a submission of
+	// engine commands, SubmitEngineCommands).
+	Commands []Command
+	Updates  CommandUpdates
+	// UpdateID, Offset, SynchronizerID and RecordTime place a succeeded
+	// command's transaction.
+	UpdateID       string
+	Offset         int64
+	SynchronizerID string
+	RecordTime     time.Time
+	// Error is a failed command's rejection.
+	Error *apierr.Error
+}
+
+// GetCommandStatusRequest is Canton's GetCommandStatusRequest.
+type GetCommandStatusRequest struct {
+	// CommandIDPrefix selects the commands whose id starts with it ("":
+	// all); non-empty, it must be a valid command id.
+	CommandIDPrefix string
+	// State selects the commands in that state (unspecified: all).
+	State CommandState
+	// Limit bounds the statuses returned; 0 means
+	// DefaultCommandStatusLimit.
+	Limit int
+}
+
+// GetCommandStatusResponse lists the matching statuses.
+type GetCommandStatusResponse struct {
+	CommandStatus []CommandStatus
+}
+
+// GetCommandStatus returns the statuses of the node's recent commands
+// (ParticipantAdmin), as Canton's
+// ApiCommandInspectionService.getCommandStatus does: a prefix that is not
+// a valid command id is INVALID_FIELD command_id_prefix; without a state,
+// the failed commands come first, then the pending and the succeeded ones,
+// each newest first and each list cut at the limit, and the whole at the
+// limit (CommandProgressTrackerImpl.findCommandStatus).
+func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest) (GetCommandStatusResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetCommandStatusResponse{}, err
+	}
+	if err := requireParticipantAdmin(ctx, "inspecting commands"); err != nil {
+		return GetCommandStatusResponse{}, err
+	}
+	if req.CommandIDPrefix != "" {
+		if err := identity.ValidateLedgerString(req.CommandIDPrefix); err != nil {
+			return GetCommandStatusResponse{}, apierr.InvalidField.New("command_id_prefix: %v", err)
+		}
+	}
+	if req.State < CommandStateUnspecified || req.State > CommandStateFailed {
+		req.State = CommandStateUnspecified // Canton: CommandState.Unrecognized matches all
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = DefaultCommandStatusLimit
+	}
+	return GetCommandStatusResponse{CommandStatus: n.tracker.find(req.CommandIDPrefix, req.State, limit)}, nil
+}
+
+// commandTracker is a Node's command progress tracker. Its zero value is
+// ready.
+type commandTracker struct {
+	mu        sync.Mutex
+	pending   map[string]*trackedCommand // by commandKey
+	byCmds    map[*submission]*trackedCommand
+	succeeded []CommandStatus // newest first
+	failed    []CommandStatus // newest first
+}
+
+// trackedCommand is a pending command.
+type trackedCommand struct {
+	key    string
+	cmds   *submission
+	status CommandStatus
+}
+
+// commandKey is Canton's key of a command: command id, user id, actAs
+// parties (as a set) and submission id.
+func commandKey(c *Commands) string {
+	actAs := slices.Clone(c.ActAs)
+	slices.Sort(actAs)
+	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
+}
+
+// track registers a validated submission as pending (unless
+// trackMaxPending commands are) and returns the function that records its
+// outcome from the submission's results: the committed entry or the
+// error. Callers defer it: defer n.tracker.track(n.now, c)(&e, &err).
+// Times are the node's (now).
+func (t *commandTracker) track(now func() time.Time, s *submission) func(e **logEntry, err *error) {
+	c := s.c
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.pending) >= trackMaxPending {
+		return func(**logEntry, *error) {}
+	}
+	if t.pending == nil {
+		t.pending, t.byCmds = map[string]*trackedCommand{}, map[*submission]*trackedCommand{}
+	}
+	h := &trackedCommand{key: commandKey(c), cmds: s, status: CommandStatus{
+		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
+		SubmissionID: c.SubmissionID, ActAs: slices.Clone(c.ActAs), Commands: slices.Clone(c.Commands),
+	}}
+	if prev, ok := t.pending[h.key]; ok {
+		delete(t.byCmds, prev.cmds) // the same command twice: the later one is tracked
+	}
+	t.pending[h.key], t.byCmds[s] = h, h
+	return func(e **logEntry, err *error) { t.finish(h, now(), *e, *err) }
+}
+
+// finish moves a pending command to the succeeded or failed ones.
+func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byCmds[h.cmds] == h {
+		delete(t.byCmds, h.cmds)
+	}
+	if t.pending[h.key] != h {
+		return // replaced by a later registration of the same command
+	}
+	delete(t.pending, h.key)
+	s := h.status
+	s.Completed = now
+	if err != nil || e == nil {
+		s.State = CommandStateFailed
+		if err == nil {
+			err = apierr.InternalError.New("the submission ended without a result")
+		}
+		var ae *apierr.Error
+		if !errors.As(err, &ae) {
+			ae = apierr.InternalError.Wrap(err, "%v", err)
+		}
+		s.Error = ae
+		t.failed = pushBounded(t.failed, s, trackMaxFailed)
+		return
+	}
+	s.State = CommandStateSucceeded
+	s.UpdateID, s.Offset, s.SynchronizerID = e.UpdateID, e.Offset, e.SynchronizerID
+	if rt, perr := time.Parse(time.RFC3339Nano, e.RecordTime); perr == nil {
+		s.RecordTime = rt
+	}
+	t.succeeded = pushBounded(t.succeeded, s, trackMaxSucceeded)
+}
+
+// interpreted records what the transaction of the pending command c does
+// (Canton's recordTransactionImpact: creates and consuming exercises,
+// exercise, fetch and key-lookup counts, rollback subtrees left out).
+func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
+	t.mu.Lock()
+	h := t.byCmds[s]
+	t.mu.Unlock()
+	if h == nil || txn == nil {
+		return
+	}
+	var u CommandUpdates
+	var walk func(ids []tx.NodeID)
+	walk = func(ids []tx.NodeID) {
+		for _, id := range ids {
+			switch nd := txn.Nodes[id].(type) {
+			case *tx.Create:
+				u.Created = append(u.Created, CommandContract{TemplateID: nd.TemplateID, ContractID: string(nd.ContractID), ContractKey: keyValue(nd.Key)})
+			case *tx.Exercise:
+				u.Exercised++
+				if nd.Consuming {
+					u.Archived = append(u.Archived, CommandContract{TemplateID: nd.TemplateID, ContractID: string(nd.TargetID), ContractKey: keyValue(nd.Key)})
+				}
+				walk(nd.Children)
+			case *tx.Fetch:
+				u.Fetched++
+			case *tx.QueryByKey:
+				u.LookedUpByKey++
+			}
+		}
+	}
+	walk(txn.Roots)
+	t.mu.Lock()
+	h.status.Updates = u
+	t.mu.Unlock()
+}
+
+func keyValue(k *tx.KeyWithMaintainers) value.Value {
+	if k == nil {
+		return nil
+	}
+	return k.Key
+}
+
+// pushBounded prepends s to list, keeping at most max entries.
+func pushBounded(list []CommandStatus, s CommandStatus, bound int) []CommandStatus {
+	list = append(list, CommandStatus{})
+	copy(list[1:], list)
+	list[0] = s
+	if len(list) > bound {
+		list = list[:bound]
+	}
+	return list
+}
+
+// find returns the statuses matching prefix and state, at most limit
+// (findCommandStatus).
+func (t *commandTracker) find(prefix string, state CommandState, limit int) []CommandStatus {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	pick := func(list []CommandStatus) []CommandStatus {
+		var out []CommandStatus
+		for _, s := range list {
+			if len(out) == limit {
+				break
+			}
+			if strings.HasPrefix(s.CommandID, prefix) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	pending := func() []CommandStatus {
+		list := make([]CommandStatus, 0, len(t.pending))
+		for _, h := range t.pending {
+			list = append(list, h.status)
+		}
+		slices.SortFunc(list, func(a, b CommandStatus) int { return b.Started.Compare(a.Started) })
+		return list
+	}
+	var out []CommandStatus
+	switch state {
+	case CommandStatePending:
+		out = pick(pending())
+	case CommandStateSucceeded:
+		out = pick(t.succeeded)
+	case CommandStateFailed:
+		out = pick(t.failed)
+	default:
+		out = append(append(pick(t.failed), pick(pending())...), pick(t.succeeded)...)
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	for i := range out { // copies: the caller may keep them
+		out[i].ActAs = slices.Clone(out[i].ActAs)
+		out[i].Updates.Created = slices.Clone(out[i].Updates.Created)
+		out[i].Updates.Archived = slices.Clone(out[i].Updates.Archived)
+	}
+	if out == nil {
+		out = []CommandStatus{}
+	}
+	return out
+}
