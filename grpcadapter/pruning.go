@@ -14,7 +14,7 @@ type pruningService struct {
 }
 
 func (s *pruningService) Prune(ctx context.Context, req *admin.PruneRequest) (*admin.PruneResponse, error) {
-	_, err := s.a.node.Prune(ctx, ledger.PruneRequest{
+	err := s.a.node.Prune(ctx, ledger.PruneRequest{
 		PruneUpTo:                 req.GetPruneUpTo(),
 		SubmissionID:              req.GetSubmissionId(),
 		PruneAllDivulgedContracts: req.GetPruneAllDivulgedContracts(),

@@ -81,27 +81,27 @@ type PruneRequest struct {
 // that reach back to req.PruneUpTo fail with
 // PARTICIPANT_PRUNED_DATA_ACCESSED, and LatestPrunedOffsets reports it,
 // also after a restart.
-func (n *Node) Prune(ctx context.Context, req PruneRequest) (Empty, error) {
+func (n *Node) Prune(ctx context.Context, req PruneRequest) error {
 	return n.prune(ctx, req, pruneBatch)
 }
 
 // prune is Prune with at most about batch deletions per committer
 // operation.
-func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) (Empty, error) {
+func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) error {
 	if err := n.public(ctx); err != nil {
-		return Empty{}, err
+		return err
 	}
 	if err := requireParticipantAdmin(ctx, "pruning the participant"); err != nil {
-		return Empty{}, err
+		return err
 	}
 	if req.PruneUpTo == 0 {
-		return Empty{}, apierr.InvalidArgument.New("prune_up_to not specified or zero")
+		return apierr.InvalidArgument.New("prune_up_to not specified or zero")
 	}
 	if req.PruneUpTo < 0 {
-		return Empty{}, apierr.NonPositiveOffset.New("Offset %d in prune_up_to is not a positive integer: the offset has to be a positive integer (>0)", req.PruneUpTo)
+		return apierr.NonPositiveOffset.New("Offset %d in prune_up_to is not a positive integer: the offset has to be a positive integer (>0)", req.PruneUpTo)
 	}
 	if !n.pruning.running.CompareAndSwap(false, true) {
-		return Empty{}, apierr.ParticipantPruningInProgress.New("Pruning in progress. Please try later.")
+		return apierr.ParticipantPruningInProgress.New("Pruning in progress. Please try later.")
 	}
 	defer n.pruning.running.Store(false)
 	if end := n.st.LedgerEnd(); req.PruneUpTo >= end {
@@ -110,11 +110,11 @@ func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) (Empty, e
 		if end > 0 {
 			printed = fmt.Sprintf("Some(Offset(%d))", end)
 		}
-		return Empty{}, apierr.OffsetOutOfRange.New("prune_up_to needs to be before ledger end %s", printed)
+		return apierr.OffsetOutOfRange.New("prune_up_to needs to be before ledger end %s", printed)
 	}
 	prev, err := n.prunedUpTo()
 	if err != nil {
-		return Empty{}, err
+		return err
 	}
 	upTo := max(prev, req.PruneUpTo)
 	if upTo > prev {
@@ -123,7 +123,7 @@ func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) (Empty, e
 			return nil, nil
 		})
 		if err != nil {
-			return Empty{}, storeErr(err)
+			return storeErr(err)
 		}
 		n.pruning.mu.Lock()
 		n.pruning.upTo = upTo
@@ -131,9 +131,9 @@ func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) (Empty, e
 		n.log.Info("ledger: pruning", "upTo", upTo, "submissionId", req.SubmissionID)
 	}
 	if err := n.pruneData(upTo, batch); err != nil {
-		return Empty{}, err
+		return err
 	}
-	return Empty{}, nil
+	return nil
 }
 
 // prunedUpTo returns the pruned offset (0: never pruned).

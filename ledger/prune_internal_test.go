@@ -45,7 +45,7 @@ func TestPruneBatches(t *testing.T) {
 	}
 	upTo := n.st.LedgerEnd() - 2
 	before := storeKeys(t, n)
-	if _, err := n.prune(ctx, PruneRequest{PruneUpTo: upTo}, 3); err != nil {
+	if err := n.prune(ctx, PruneRequest{PruneUpTo: upTo}, 3); err != nil {
 		t.Fatal(err)
 	}
 	after := storeKeys(t, n)
@@ -90,14 +90,14 @@ func TestPruneInProgress(t *testing.T) {
 	}
 	before := storeKeys(t, n)
 	n.pruning.running.Store(true)
-	if _, err := n.Prune(ctx, PruneRequest{PruneUpTo: 1}); !errors.Is(err, apierr.ParticipantPruningInProgress) {
+	if err := n.Prune(ctx, PruneRequest{PruneUpTo: 1}); !errors.Is(err, apierr.ParticipantPruningInProgress) {
 		t.Fatalf("a prune during a prune: %v", err)
 	}
 	if after := storeKeys(t, n); !slices.Equal(before, after) {
 		t.Errorf("the store changed: %d keys before, %d after", len(before), len(after))
 	}
 	n.pruning.running.Store(false)
-	if _, err := n.Prune(ctx, PruneRequest{PruneUpTo: 1}); err != nil {
+	if err := n.Prune(ctx, PruneRequest{PruneUpTo: 1}); err != nil {
 		t.Fatalf("a prune after it: %v", err)
 	}
 }

@@ -69,7 +69,7 @@ func TestPrune(t *testing.T) {
 		{"not an admin", plain, p, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := f.n.Prune(tc.ctx, ledger.PruneRequest{PruneUpTo: tc.upTo}); !errors.Is(err, tc.code) {
+			if err := f.n.Prune(tc.ctx, ledger.PruneRequest{PruneUpTo: tc.upTo}); !errors.Is(err, tc.code) {
 				t.Fatalf("Prune(%d): %v, want %s", tc.upTo, err, tc.code.Name)
 			}
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
@@ -81,7 +81,7 @@ func TestPrune(t *testing.T) {
 		})
 	}
 
-	if _, err := f.n.Prune(f.ctx, ledger.PruneRequest{PruneUpTo: p}); err != nil {
+	if err := f.n.Prune(f.ctx, ledger.PruneRequest{PruneUpTo: p}); err != nil {
 		t.Fatal(err)
 	}
 	after := ledger.StoreDumpForTest(t, f.n)
@@ -116,7 +116,7 @@ func TestPrune(t *testing.T) {
 	checkPrunedReads(t, f, f.n, p, end.Offset)
 
 	// Pruning at an offset already pruned succeeds and changes nothing.
-	if _, err := f.n.Prune(f.ctx, ledger.PruneRequest{PruneUpTo: p - 1}); err != nil {
+	if err := f.n.Prune(f.ctx, ledger.PruneRequest{PruneUpTo: p - 1}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(after, ledger.StoreDumpForTest(t, f.n)); diff != "" {
