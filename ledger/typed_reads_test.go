@@ -3,13 +3,18 @@ package ledger_test
 import (
 	"context"
 	"encoding/base64"
+	"errors"
+	"fmt"
+	"iter"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -64,8 +69,12 @@ func newTypedFixture(t *testing.T) typedFixture {
 	return f
 }
 
-// wireFormatBlobs is the JSON reads' format for the parties in a shape,
-// with created-event blobs when blobs.
+// wireFormat is the JSON reads' format for the parties in a shape.
+func wireFormat(shape string, parties ...string) *ledger.TransactionFormat {
+	return wireFormatBlobs(shape, false, parties...)
+}
+
+// wireFormatBlobs is wireFormat, with created-event blobs when blobs.
 func wireFormatBlobs(shape string, blobs bool, parties ...string) *ledger.TransactionFormat {
 	ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
 	var fs ledger.Filters
@@ -186,6 +195,19 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 			if diff := cmp.Diff(f.fromJSON(t, js.Transaction), got); diff != "" {
 				t.Errorf("typed read (-from JSON +typed):\n%s", diff)
 			}
+			// The typed page read holds the same transaction.
+			var paged *ledger.Transaction
+			for tr, err := range f.node.Transactions(ctx, format, ledger.OffsetRange{}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tr.UpdateID == tt.update {
+					paged = tr
+				}
+			}
+			if diff := cmp.Diff(got, paged); diff != "" {
+				t.Errorf("Transactions vs Transaction (-one +paged):\n%s", diff)
+			}
 		})
 	}
 	// Values are typed: the create's argument is a record of Ping:Ping with
@@ -205,5 +227,174 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	rec, ok := cr.Events[0].(*ledger.CreatedEvent).Argument.(value.Record)
 	if !ok || rec.RecordID == nil || rec.RecordID.Name != "Ping" || len(rec.Fields) != 3 || rec.Fields[1].Label != "initiator" {
 		t.Errorf("create argument %#v, want a Ping:Ping record with labels", cr.Events[0].(*ledger.CreatedEvent).Argument)
+	}
+}
+
+// pageErr is the error of an UpdatesPage call.
+func pageErr(_ ledger.GetUpdatesPageResponse, err error) error { return err }
+
+// TestTypedReadRefusals: the typed reads refuse with the codes of the
+// JSON reads they stand for, and change nothing.
+func TestTypedReadRefusals(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	charlie := ledger.WithPrincipal(ctx, identity.Principal{UserID: "charlie",
+		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: "charlie::1220" + "00"}}})
+	end, err := f.node.LedgerEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		update string
+		party  string
+		want   apierr.Code
+	}{
+		{"unknown update id", ctx, "1220" + "ab", f.alice, apierr.UpdateNotFound},
+		{"invisible to the party", ctx, f.created, ledgertest.MustAllocate(t, f.node, "dave"), apierr.UpdateNotFound},
+		{"no right to read as the party", charlie, f.created, f.alice, apierr.PermissionDenied},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, jsErr := f.node.TransactionByID(tt.ctx, ledger.GetTransactionByIDRequest{UpdateID: tt.update, TransactionFormat: wireFormat(ledger.ShapeACSDelta, tt.party)})
+			_, err := f.node.Transaction(tt.ctx, tt.update, ledger.ReadFormat{Parties: []string{tt.party}})
+			for _, e := range []error{jsErr, err} {
+				var ae *apierr.Error
+				if !errors.As(e, &ae) || ae.Code.Name != tt.want.Name {
+					t.Errorf("error %v, want %s", e, tt.want.Name)
+				}
+			}
+		})
+	}
+	// The walks refuse with the codes of the JSON pages they read.
+	code := func(err error) string {
+		var ae *apierr.Error
+		if !errors.As(err, &ae) {
+			return fmt.Sprint("no apierr: ", err)
+		}
+		return ae.Code.Name
+	}
+	only := func(seq iter.Seq2[*ledger.Transaction, error]) error {
+		var errs []error
+		for tr, err := range seq {
+			if err == nil {
+				t.Errorf("walk yielded %s, want only an error", tr.UpdateID)
+			}
+			errs = append(errs, err)
+		}
+		if len(errs) != 1 {
+			t.Fatalf("walk yielded %d errors, want 1: %v", len(errs), errs)
+		}
+		return errs[0]
+	}
+	cur, err := f.node.LedgerEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := cur.Offset + 1
+	walks := []struct {
+		name        string
+		typed, wire error
+	}{
+		{"Transactions without rights",
+			only(f.node.Transactions(charlie, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.OffsetRange{})),
+			pageErr(f.node.UpdatesPage(charlie, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice)}}))},
+		{"Transactions after the ledger end",
+			only(f.node.Transactions(ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.OffsetRange{After: bad})),
+			pageErr(f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: bad, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice)}}))},
+		{"Transactions with no party",
+			only(f.node.Transactions(ctx, ledger.ReadFormat{}, ledger.OffsetRange{})),
+			pageErr(f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta)}}))},
+	}
+	var acsErr error
+	for _, err := range f.node.ActiveContractEvents(charlie, ledger.ReadFormat{Parties: []string{f.alice}}, 0) {
+		acsErr = err
+	}
+	_, acsWire := f.node.ActiveContractsPage(charlie, ledger.GetActiveContractsPageRequest{EventFormat: wireFormat(ledger.ShapeACSDelta, f.alice).EventFormat})
+	walks = append(walks, struct {
+		name        string
+		typed, wire error
+	}{"ActiveContractEvents without rights", acsErr, acsWire})
+	for _, w := range walks {
+		if w.wire == nil || code(w.typed) != code(w.wire) {
+			t.Errorf("%s: typed %v, JSON %v", w.name, w.typed, w.wire)
+		}
+	}
+	after, err := f.node.LedgerEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Offset != end.Offset+1 { // dave's allocation only
+		t.Errorf("ledger end %d after the refusals, want %d", after.Offset, end.Offset+1)
+	}
+}
+
+// TestActiveContractEventsAgreeWithJSON: the typed active contracts are
+// the JSON ones, with typed arguments, at the ledger end and at an
+// earlier offset.
+func TestActiveContractEventsAgreeWithJSON(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	created, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: []string{f.bob}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int64{created.Offset, 0} {
+		var got []*ledger.CreatedEvent
+		for ev, err := range f.node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: []string{f.bob}}, at) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, ev)
+		}
+		var want []*ledger.CreatedEvent
+		if at != 0 {
+			want = []*ledger.CreatedEvent{created.Events[0].(*ledger.CreatedEvent)}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("active at %d (-want +got):\n%s", at, diff)
+		}
+	}
+}
+
+// TestTransactionsTail: with Tail the walk waits for transactions
+// committed after it started, and ends with ctx's error once ctx ends.
+func TestTransactionsTail(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ping := ledger.MustParseTemplateRef("#typedping:Ping:Ping")
+	var got []string
+	var last error
+	for tr, err := range f.node.Transactions(ctx, ledger.ReadFormat{Parties: []string{f.bob}}, ledger.OffsetRange{Tail: true}) {
+		if err != nil {
+			last = err
+			continue
+		}
+		got = append(got, tr.UpdateID)
+		switch len(got) {
+		case 2: // caught up: commit one more while the walk waits
+			go func() {
+				_, err := f.node.Submit(ctx, ledger.Commands{ActAs: []string{f.alice}, CommandID: "ping-2", Commands: []ledger.Command{
+					ledger.CreateCommand{Template: ping, Arguments: ledgertest.Record(map[string]value.Value{
+						"id": value.Text("2"), "initiator": value.Party(f.alice), "responder": value.Party(f.bob)})}}})
+				if err != nil {
+					t.Errorf("Submit: %v", err)
+					cancel()
+				}
+			}()
+		case 3:
+			cancel()
+		}
+	}
+	if len(got) != 3 || got[0] != f.created || got[1] != f.responded {
+		t.Errorf("transactions %v, want %s, %s and a third", got, f.created, f.responded)
+	}
+	if !errors.Is(last, context.Canceled) {
+		t.Errorf("last element %v, want context.Canceled", last)
 	}
 }
