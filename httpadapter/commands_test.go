@@ -85,7 +85,7 @@ func (f *ledgerFixture) get(target string) *httptest.ResponseRecorder {
 }
 
 // create creates an iou of owner over HTTP and returns its created event.
-func (f *ledgerFixture) create(cmdID, owner string, amount int) ledger.CreatedEvent {
+func (f *ledgerFixture) create(cmdID, owner string, amount int) ledger.JsCreatedEvent {
 	f.t.Helper()
 	rec := f.post("/v2/commands/submit-and-wait-for-transaction",
 		ledger.SubmitAndWaitForTransactionRequest{Commands: commands(cmdID, owner, createIou(f.iou(), owner, amount))})
@@ -112,7 +112,7 @@ func txFormat(party, shape string) *ledger.TransactionFormat {
 
 // eventKinds summarizes events as "<variant> <contract> [choice]" with
 // contract ids replaced by their names in cids.
-func eventKinds(events []ledger.Event, cids map[string]string) []string {
+func eventKinds(events []ledger.JsEvent, cids map[string]string) []string {
 	var out []string
 	for _, e := range events {
 		switch {

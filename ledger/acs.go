@@ -47,16 +47,16 @@ func (req *GetActiveContractsRequest) wellFormed() error {
 
 // ActiveContract is an active contract with where it lives.
 type ActiveContract struct {
-	CreatedEvent        CreatedEvent `json:"createdEvent"`
-	SynchronizerID      string       `json:"synchronizerId"`
-	ReassignmentCounter int64        `json:"reassignmentCounter"`
+	CreatedEvent        JsCreatedEvent `json:"createdEvent"`
+	SynchronizerID      string         `json:"synchronizerId"`
+	ReassignmentCounter int64          `json:"reassignmentCounter"`
 }
 
 // IncompleteUnassigned is a contract in transit, unassigned but not yet
 // assigned.
 type IncompleteUnassigned struct {
-	CreatedEvent    CreatedEvent    `json:"createdEvent"`
-	UnassignedEvent UnassignedEvent `json:"unassignedEvent"`
+	CreatedEvent    JsCreatedEvent    `json:"createdEvent"`
+	UnassignedEvent JsUnassignedEvent `json:"unassignedEvent"`
 }
 
 // ContractEntry is {"JsActiveContract": {…}} or {"JsIncompleteUnassigned":
@@ -154,7 +154,7 @@ func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn func(GetActiveCon
 	ev := *createdEvent(e, &c.Create, w, ef, m, true)
 	resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
 	if c.State == contractUnassigned {
-		resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: UnassignedEvent{
+		resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: JsUnassignedEvent{
 			ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
 			Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
 			PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
@@ -368,14 +368,14 @@ type GetEventsByContractIDRequest struct {
 
 // CreatedWithSynchronizer is a create event with its synchronizer.
 type CreatedWithSynchronizer struct {
-	CreatedEvent   CreatedEvent `json:"createdEvent"`
-	SynchronizerID string       `json:"synchronizerId"`
+	CreatedEvent   JsCreatedEvent `json:"createdEvent"`
+	SynchronizerID string         `json:"synchronizerId"`
 }
 
 // ArchivedWithSynchronizer is an archive event with its synchronizer.
 type ArchivedWithSynchronizer struct {
-	ArchivedEvent  ArchivedEvent `json:"archivedEvent"`
-	SynchronizerID string        `json:"synchronizerId"`
+	ArchivedEvent  JsArchivedEvent `json:"archivedEvent"`
+	SynchronizerID string          `json:"synchronizerId"`
 }
 
 // GetEventsByContractIDResponse holds the events (archived is nil while
@@ -421,7 +421,7 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
 		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
 	if c.ArchivedOffset != 0 {
-		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: ArchivedEvent{
+		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: JsArchivedEvent{
 			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,
 			PackageName: c.Create.PackageName, ImplementedInterfaces: m.implemented()}}
 	}

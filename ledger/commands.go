@@ -115,13 +115,13 @@ type SubmitAndWaitForTransactionRequest struct {
 
 // SubmitAndWaitForTransactionResponse carries the committed transaction.
 type SubmitAndWaitForTransactionResponse struct {
-	Transaction Transaction `json:"transaction"`
+	Transaction JsTransaction `json:"transaction"`
 }
 
 // SubmitAndWaitForTransactionTreeResponse carries the committed transaction
 // as a tree.
 type SubmitAndWaitForTransactionTreeResponse struct {
-	TransactionTree TransactionTree `json:"transactionTree"`
+	TransactionTree JsTransactionTree `json:"transactionTree"`
 }
 
 // contractRecord is a contract's current state.

@@ -45,7 +45,7 @@ func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, amount))
 }
 
-func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.CreatedEvent {
+func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCreatedEvent {
 	t.Helper()
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",

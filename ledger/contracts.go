@@ -20,7 +20,7 @@ type GetContractRequest struct {
 
 // GetContractResponse carries the contract's created event.
 type GetContractResponse struct {
-	CreatedEvent CreatedEvent `json:"createdEvent"`
+	CreatedEvent JsCreatedEvent `json:"createdEvent"`
 }
 
 // ContractByID returns the created event of a contract this participant

@@ -38,7 +38,7 @@ func TestExerciseByKey(t *testing.T) {
 	}
 	alice := allocate(t, ctx, n, "alice").Party
 	tid := ids[0] + ":Main:K"
-	submit := func(cmdID string, c ledger.JsCommand) (ledger.TransactionTree, error) {
+	submit := func(cmdID string, c ledger.JsCommand) (ledger.JsTransactionTree, error) {
 		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.JsCommand{c}})
 		return resp.TransactionTree, err
 	}
@@ -66,7 +66,7 @@ func TestExerciseByKey(t *testing.T) {
 		if err != nil {
 			t.Fatalf("exercise by key %d: %v", i, err)
 		}
-		var x *ledger.ExercisedEvent
+		var x *ledger.JsExercisedEvent
 		for _, ev := range tree.EventsByID {
 			if ev.ExercisedTreeEvent != nil {
 				x = &ev.ExercisedTreeEvent.Value

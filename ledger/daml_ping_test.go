@@ -33,7 +33,7 @@ func newPingNode(t *testing.T) *pingNode {
 	return &pingNode{fixture: f, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
 }
 
-func (f *pingNode) createPing(t *testing.T, id string) ledger.CreatedEvent {
+func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
 	t.Helper()
 	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",

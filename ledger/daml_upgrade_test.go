@@ -38,7 +38,7 @@ func TestUpgrades(t *testing.T) {
 		}
 	}
 	alice := allocate(t, ctx, n, "alice").Party
-	submit := func(cmdID string, pref []string, c ledger.JsCommand) ledger.TransactionTree {
+	submit := func(cmdID string, pref []string, c ledger.JsCommand) ledger.JsTransactionTree {
 		t.Helper()
 		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
 			PackageIDSelectionPreference: pref, Commands: []ledger.JsCommand{c}})
@@ -47,7 +47,7 @@ func TestUpgrades(t *testing.T) {
 		}
 		return resp.TransactionTree
 	}
-	create := func(cmdID, tid string, pref []string) ledger.CreatedEvent {
+	create := func(cmdID, tid string, pref []string) ledger.JsCreatedEvent {
 		tree := submit(cmdID, pref, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
 			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}})
 		return tree.EventsByID["0"].CreatedTreeEvent.Value

@@ -2,8 +2,8 @@ package ledger
 
 import "encoding/json"
 
-// CreatedEvent is a contract creation as the JSON API shows it.
-type CreatedEvent struct {
+// JsCreatedEvent is a contract creation as the JSON API shows it.
+type JsCreatedEvent struct {
 	Offset                  int64           `json:"offset"`
 	NodeID                  int32           `json:"nodeId"`
 	ContractID              string          `json:"contractId"`
@@ -22,8 +22,8 @@ type CreatedEvent struct {
 	ACSDelta                bool            `json:"acsDelta"`
 }
 
-// ArchivedEvent is a contract archival (ACS-delta shape).
-type ArchivedEvent struct {
+// JsArchivedEvent is a contract archival (ACS-delta shape).
+type JsArchivedEvent struct {
 	Offset                int64    `json:"offset"`
 	NodeID                int32    `json:"nodeId"`
 	ContractID            string   `json:"contractId"`
@@ -33,10 +33,10 @@ type ArchivedEvent struct {
 	ImplementedInterfaces []string `json:"implementedInterfaces"`
 }
 
-// ExercisedEvent is a choice exercise (ledger-effects shape): the choice
+// JsExercisedEvent is a choice exercise (ledger-effects shape): the choice
 // argument and its result as Daml JSON, the controllers, and the node id
 // of the last node of the choice's subtree.
-type ExercisedEvent struct {
+type JsExercisedEvent struct {
 	Offset                int64           `json:"offset"`
 	NodeID                int32           `json:"nodeId"`
 	ContractID            string          `json:"contractId"`
@@ -54,21 +54,21 @@ type ExercisedEvent struct {
 	ACSDelta              bool            `json:"acsDelta"`
 }
 
-// Event is one event of a transaction: {"CreatedEvent": {…}},
+// JsEvent is one event of a transaction: {"CreatedEvent": {…}},
 // {"ArchivedEvent": {…}} or {"ExercisedEvent": {…}} (no value layer).
-type Event struct {
-	CreatedEvent   *CreatedEvent   `json:"CreatedEvent,omitempty"`
-	ArchivedEvent  *ArchivedEvent  `json:"ArchivedEvent,omitempty"`
-	ExercisedEvent *ExercisedEvent `json:"ExercisedEvent,omitempty"`
+type JsEvent struct {
+	CreatedEvent   *JsCreatedEvent   `json:"CreatedEvent,omitempty"`
+	ArchivedEvent  *JsArchivedEvent  `json:"ArchivedEvent,omitempty"`
+	ExercisedEvent *JsExercisedEvent `json:"ExercisedEvent,omitempty"`
 }
 
-// Transaction is a transaction update (JsTransaction).
-type Transaction struct {
+// JsTransaction is a transaction update as the JSON API shows it.
+type JsTransaction struct {
 	UpdateID                string        `json:"updateId"`
 	CommandID               string        `json:"commandId"`
 	WorkflowID              string        `json:"workflowId"`
 	EffectiveAt             string        `json:"effectiveAt"`
-	Events                  []Event       `json:"events"`
+	Events                  []JsEvent     `json:"events"`
 	Offset                  int64         `json:"offset"`
 	SynchronizerID          string        `json:"synchronizerId"`
 	TraceContext            *TraceContext `json:"traceContext"`
@@ -77,29 +77,29 @@ type Transaction struct {
 	PaidTrafficCost         *int64        `json:"paidTrafficCost"`
 }
 
-// TreeEvent is an event of a transaction tree:
+// JsTreeEvent is an event of a transaction tree:
 // {"CreatedTreeEvent": {"value": …}} or {"ExercisedTreeEvent": {"value": …}}.
-type TreeEvent struct {
-	CreatedTreeEvent   *Wrapped[CreatedEvent]   `json:"CreatedTreeEvent,omitempty"`
-	ExercisedTreeEvent *Wrapped[ExercisedEvent] `json:"ExercisedTreeEvent,omitempty"`
+type JsTreeEvent struct {
+	CreatedTreeEvent   *Wrapped[JsCreatedEvent]   `json:"CreatedTreeEvent,omitempty"`
+	ExercisedTreeEvent *Wrapped[JsExercisedEvent] `json:"ExercisedTreeEvent,omitempty"`
 }
 
-// TransactionTree is the deprecated tree form of a transaction
-// (JsTransactionTree), events keyed by node id.
-type TransactionTree struct {
-	UpdateID       string               `json:"updateId"`
-	CommandID      string               `json:"commandId"`
-	WorkflowID     string               `json:"workflowId"`
-	EffectiveAt    string               `json:"effectiveAt"`
-	Offset         int64                `json:"offset"`
-	EventsByID     map[string]TreeEvent `json:"eventsById"`
-	SynchronizerID string               `json:"synchronizerId"`
-	TraceContext   *TraceContext        `json:"traceContext"`
-	RecordTime     string               `json:"recordTime"`
+// JsTransactionTree is the deprecated tree form of a transaction
+// as the JSON API shows it, events keyed by node id.
+type JsTransactionTree struct {
+	UpdateID       string                 `json:"updateId"`
+	CommandID      string                 `json:"commandId"`
+	WorkflowID     string                 `json:"workflowId"`
+	EffectiveAt    string                 `json:"effectiveAt"`
+	Offset         int64                  `json:"offset"`
+	EventsByID     map[string]JsTreeEvent `json:"eventsById"`
+	SynchronizerID string                 `json:"synchronizerId"`
+	TraceContext   *TraceContext          `json:"traceContext"`
+	RecordTime     string                 `json:"recordTime"`
 }
 
-// UnassignedEvent is the unassignment of a contract from a synchronizer.
-type UnassignedEvent struct {
+// JsUnassignedEvent is the unassignment of a contract from a synchronizer.
+type JsUnassignedEvent struct {
 	ReassignmentID        string   `json:"reassignmentId"`
 	ContractID            string   `json:"contractId"`
 	TemplateID            string   `json:"templateId"`
@@ -114,34 +114,34 @@ type UnassignedEvent struct {
 	NodeID                int32    `json:"nodeId"`
 }
 
-// AssignmentEvent is the assignment of a contract to its target.
-type AssignmentEvent struct {
-	Source              string       `json:"source"`
-	Target              string       `json:"target"`
-	ReassignmentID      string       `json:"reassignmentId"`
-	Submitter           string       `json:"submitter"`
-	ReassignmentCounter int64        `json:"reassignmentCounter"`
-	CreatedEvent        CreatedEvent `json:"createdEvent"`
+// JsAssignmentEvent is the assignment of a contract to its target.
+type JsAssignmentEvent struct {
+	Source              string         `json:"source"`
+	Target              string         `json:"target"`
+	ReassignmentID      string         `json:"reassignmentId"`
+	Submitter           string         `json:"submitter"`
+	ReassignmentCounter int64          `json:"reassignmentCounter"`
+	CreatedEvent        JsCreatedEvent `json:"createdEvent"`
 }
 
-// ReassignmentEvent is {"JsAssignmentEvent": {…}} (no value layer) or
+// JsReassignmentEvent is {"JsAssignmentEvent": {…}} (no value layer) or
 // {"JsUnassignedEvent": {"value": {…}}}.
-type ReassignmentEvent struct {
-	JsAssignmentEvent *AssignmentEvent          `json:"JsAssignmentEvent,omitempty"`
-	JsUnassignedEvent *Wrapped[UnassignedEvent] `json:"JsUnassignedEvent,omitempty"`
+type JsReassignmentEvent struct {
+	JsAssignmentEvent *JsAssignmentEvent          `json:"JsAssignmentEvent,omitempty"`
+	JsUnassignedEvent *Wrapped[JsUnassignedEvent] `json:"JsUnassignedEvent,omitempty"`
 }
 
-// Reassignment is a reassignment update (JsReassignment).
-type Reassignment struct {
-	UpdateID        string              `json:"updateId"`
-	CommandID       string              `json:"commandId"`
-	WorkflowID      string              `json:"workflowId"`
-	Offset          int64               `json:"offset"`
-	Events          []ReassignmentEvent `json:"events"`
-	TraceContext    *TraceContext       `json:"traceContext"`
-	RecordTime      string              `json:"recordTime"`
-	SynchronizerID  string              `json:"synchronizerId"`
-	PaidTrafficCost *int64              `json:"paidTrafficCost"`
+// JsReassignment is a reassignment update as the JSON API shows it.
+type JsReassignment struct {
+	UpdateID        string                `json:"updateId"`
+	CommandID       string                `json:"commandId"`
+	WorkflowID      string                `json:"workflowId"`
+	Offset          int64                 `json:"offset"`
+	Events          []JsReassignmentEvent `json:"events"`
+	TraceContext    *TraceContext         `json:"traceContext"`
+	RecordTime      string                `json:"recordTime"`
+	SynchronizerID  string                `json:"synchronizerId"`
+	PaidTrafficCost *int64                `json:"paidTrafficCost"`
 }
 
 // OffsetCheckpoint tells a reader that the ledger end moved past the last
@@ -172,7 +172,7 @@ type TemplateFilterValue struct {
 // InterfaceFilterValue matches the contracts whose template implements an
 // interface ("pkg:M:I" or "#package-name:M:I"); with IncludeInterfaceView
 // each created event carries the interface's view, computed through the
-// Daml engine (CreatedEvent.InterfaceViews holds JsInterfaceView values).
+// Daml engine (JsCreatedEvent.InterfaceViews holds JsInterfaceView values).
 type InterfaceFilterValue struct {
 	InterfaceID             string `json:"interfaceId"`
 	IncludeInterfaceView    bool   `json:"includeInterfaceView"`

@@ -412,8 +412,8 @@ func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWai
 	}
 	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n))
 	if t == nil {
-		t = &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
-			Events: []Event{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+		t = &JsTransaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+			Events: []JsEvent{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
 	}
 	return SubmitAndWaitForTransactionResponse{Transaction: *t}, nil
 }
@@ -434,8 +434,8 @@ func (n *Node) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands
 	f := actAsFormat(c.ActAs, c.ReadAs, ShapeLedgerEffects)
 	t := renderTree(e, newEventFilter(&f.EventFormat, n))
 	if t == nil {
-		t = &TransactionTree{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
-			Offset: e.Offset, EventsByID: map[string]TreeEvent{}, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+		t = &JsTransactionTree{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+			Offset: e.Offset, EventsByID: map[string]JsTreeEvent{}, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
 	}
 	return SubmitAndWaitForTransactionTreeResponse{TransactionTree: *t}, nil
 }

@@ -492,12 +492,12 @@ func (ef *eventFilter) implementation(iface lf.TypeConID, n *txNode, sync string
 
 // createdEvent renders a create node for witnesses, with what their
 // filters ask for (the blob, interface views).
-func createdEvent(e *logEntry, n *txNode, witnesses []string, ef *eventFilter, m filterMatch, acsDelta bool) *CreatedEvent {
+func createdEvent(e *logEntry, n *txNode, witnesses []string, ef *eventFilter, m filterMatch, acsDelta bool) *JsCreatedEvent {
 	key := n.Key
 	if key == nil {
 		key = json.RawMessage("null")
 	}
-	ev := &CreatedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
+	ev := &JsCreatedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
 		ContractKey: key, CreateArgument: n.Argument, InterfaceViews: []any{},
 		WitnessParties: witnesses, Signatories: nonNil(n.Signatories), Observers: nonNil(n.Observers),
 		CreatedAt: n.CreatedAt, PackageName: n.PackageName, RepresentativePackageID: packageOf(n.TemplateID), ACSDelta: acsDelta}
@@ -523,8 +523,8 @@ func packageOf(templateID string) string {
 	return id.PackageID
 }
 
-func exercisedEvent(e *logEntry, n *txNode, witnesses []string) *ExercisedEvent {
-	ev := &ExercisedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
+func exercisedEvent(e *logEntry, n *txNode, witnesses []string) *JsExercisedEvent {
+	ev := &JsExercisedEvent{Offset: e.Offset, NodeID: n.ID, ContractID: n.ContractID, TemplateID: n.TemplateID,
 		Choice: n.Choice, ChoiceArgument: n.Argument, ActingParties: nonNil(n.Acting), Consuming: n.Consuming,
 		WitnessParties: witnesses, LastDescendantNodeID: n.lastDescendant(), ExerciseResult: json.RawMessage("null"),
 		PackageName: n.PackageName, ImplementedInterfaces: []string{}, ACSDelta: n.archives(e)}
@@ -549,9 +549,9 @@ func (n *txNode) archives(e *logEntry) bool {
 
 // renderTransaction renders a transaction entry in a shape; nil when no
 // event is visible.
-func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Transaction {
+func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *JsTransaction {
 	effects := f.TransactionShape == ShapeLedgerEffects
-	var events []Event
+	var events []JsEvent
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
 		switch {
@@ -572,7 +572,7 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 				// witnesses, i.e. one of them is a stakeholder (Canton's
 				// acsDeltaForWitnesses).
 				acs := !n.Transient && intersects(w, sh)
-				events = append(events, Event{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
+				events = append(events, JsEvent{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
 			}
 		case effects:
 			w, m := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
@@ -582,12 +582,12 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 				if n.Consuming {
 					ev.ImplementedInterfaces = m.implemented()
 				}
-				events = append(events, Event{ExercisedEvent: ev})
+				events = append(events, JsEvent{ExercisedEvent: ev})
 			}
 		case n.archives(e):
 			w, m := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
-				events = append(events, Event{ArchivedEvent: &ArchivedEvent{Offset: e.Offset, NodeID: n.ID,
+				events = append(events, JsEvent{ArchivedEvent: &JsArchivedEvent{Offset: e.Offset, NodeID: n.ID,
 					ContractID: n.ContractID, TemplateID: n.TemplateID, WitnessParties: w, PackageName: n.PackageName,
 					ImplementedInterfaces: m.implemented()}})
 			}
@@ -596,7 +596,7 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *Tran
 	if len(events) == 0 {
 		return nil
 	}
-	return &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+	return &JsTransaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
 		Events: events, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
 }
 
@@ -610,19 +610,19 @@ func transientContract(e *logEntry, cid string) bool {
 }
 
 // renderTree renders a transaction entry as a tree (ledger effects).
-func renderTree(e *logEntry, ef *eventFilter) *TransactionTree {
+func renderTree(e *logEntry, ef *eventFilter) *JsTransactionTree {
 	tx := renderTransaction(e, &TransactionFormat{TransactionShape: ShapeLedgerEffects}, ef)
 	if tx == nil {
 		return nil
 	}
-	t := &TransactionTree{UpdateID: tx.UpdateID, CommandID: tx.CommandID, WorkflowID: tx.WorkflowID, EffectiveAt: tx.EffectiveAt,
-		Offset: tx.Offset, EventsByID: map[string]TreeEvent{}, SynchronizerID: tx.SynchronizerID, RecordTime: tx.RecordTime}
+	t := &JsTransactionTree{UpdateID: tx.UpdateID, CommandID: tx.CommandID, WorkflowID: tx.WorkflowID, EffectiveAt: tx.EffectiveAt,
+		Offset: tx.Offset, EventsByID: map[string]JsTreeEvent{}, SynchronizerID: tx.SynchronizerID, RecordTime: tx.RecordTime}
 	for _, ev := range tx.Events {
 		switch {
 		case ev.CreatedEvent != nil:
-			t.EventsByID[strconv.Itoa(int(ev.CreatedEvent.NodeID))] = TreeEvent{CreatedTreeEvent: &Wrapped[CreatedEvent]{Value: *ev.CreatedEvent}}
+			t.EventsByID[strconv.Itoa(int(ev.CreatedEvent.NodeID))] = JsTreeEvent{CreatedTreeEvent: &Wrapped[JsCreatedEvent]{Value: *ev.CreatedEvent}}
 		case ev.ExercisedEvent != nil:
-			t.EventsByID[strconv.Itoa(int(ev.ExercisedEvent.NodeID))] = TreeEvent{ExercisedTreeEvent: &Wrapped[ExercisedEvent]{Value: *ev.ExercisedEvent}}
+			t.EventsByID[strconv.Itoa(int(ev.ExercisedEvent.NodeID))] = JsTreeEvent{ExercisedTreeEvent: &Wrapped[JsExercisedEvent]{Value: *ev.ExercisedEvent}}
 		}
 	}
 	return t
@@ -630,21 +630,21 @@ func renderTree(e *logEntry, ef *eventFilter) *TransactionTree {
 
 // renderReassignment renders a reassignment entry; with a nil filter the
 // reassignment has no events (submit-and-wait without an event format).
-func renderReassignment(e *logEntry, ef *eventFilter, always bool) *Reassignment {
+func renderReassignment(e *logEntry, ef *eventFilter, always bool) *JsReassignment {
 	r := e.Reassign
-	out := &Reassignment{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, Offset: e.Offset,
-		Events: []ReassignmentEvent{}, RecordTime: e.RecordTime, SynchronizerID: e.SynchronizerID}
+	out := &JsReassignment{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, Offset: e.Offset,
+		Events: []JsReassignmentEvent{}, RecordTime: e.RecordTime, SynchronizerID: e.SynchronizerID}
 	if ef != nil {
 		c := &r.Contract
 		w, m := ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
 		if len(w) > 0 {
 			if r.Unassign {
-				out.Events = append(out.Events, ReassignmentEvent{JsUnassignedEvent: &Wrapped[UnassignedEvent]{Value: UnassignedEvent{
+				out.Events = append(out.Events, JsReassignmentEvent{JsUnassignedEvent: &Wrapped[JsUnassignedEvent]{Value: JsUnassignedEvent{
 					ReassignmentID: r.ReassignmentID, ContractID: c.ContractID, TemplateID: c.TemplateID, Source: r.Source,
 					Target: r.Target, Submitter: r.Submitter, ReassignmentCounter: r.Counter, WitnessParties: w,
 					PackageName: c.PackageName, Offset: e.Offset, NodeID: 0}}})
 			} else {
-				out.Events = append(out.Events, ReassignmentEvent{JsAssignmentEvent: &AssignmentEvent{Source: r.Source,
+				out.Events = append(out.Events, JsReassignmentEvent{JsAssignmentEvent: &JsAssignmentEvent{Source: r.Source,
 					Target: r.Target, ReassignmentID: r.ReassignmentID, Submitter: r.Submitter, ReassignmentCounter: r.Counter,
 					CreatedEvent: *createdEvent(e, c, w, ef, m, true)}})
 			}
@@ -700,13 +700,13 @@ func (r *renderer) update(e *logEntry) (Update, bool) {
 	case kindTransaction:
 		if r.tx != nil {
 			if t := renderTransaction(e, r.format.IncludeTransactions, r.tx); t != nil {
-				return Update{Transaction: &Wrapped[Transaction]{Value: *t}}, true
+				return Update{Transaction: &Wrapped[JsTransaction]{Value: *t}}, true
 			}
 		}
 	case kindReassignment:
 		if r.ra != nil {
 			if ra := renderReassignment(e, r.ra, false); ra != nil {
-				return Update{Reassignment: &Wrapped[Reassignment]{Value: *ra}}, true
+				return Update{Reassignment: &Wrapped[JsReassignment]{Value: *ra}}, true
 			}
 		}
 	case kindTopology:
@@ -723,13 +723,13 @@ func (r *renderer) tree(e *logEntry) (TreeUpdate, bool) {
 	case kindTransaction:
 		if r.tx != nil {
 			if t := renderTree(e, r.tx); t != nil {
-				return TreeUpdate{TransactionTree: &Wrapped[TransactionTree]{Value: *t}}, true
+				return TreeUpdate{TransactionTree: &Wrapped[JsTransactionTree]{Value: *t}}, true
 			}
 		}
 	case kindReassignment:
 		if r.ra != nil {
 			if ra := renderReassignment(e, r.ra, false); ra != nil {
-				return TreeUpdate{Reassignment: &Wrapped[Reassignment]{Value: *ra}}, true
+				return TreeUpdate{Reassignment: &Wrapped[JsReassignment]{Value: *ra}}, true
 			}
 		}
 	}

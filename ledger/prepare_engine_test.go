@@ -240,7 +240,7 @@ func (f *pingExternal) submitPing(t *testing.T, id string) string {
 
 // shape is what an event tree shows apart from ids, offsets and the
 // responder's name (replaced by "RESPONDER").
-func shape(evs []ledger.Event, responder string) []string {
+func shape(evs []ledger.JsEvent, responder string) []string {
 	var out []string
 	for _, e := range evs {
 		b, _ := json.Marshal(e)

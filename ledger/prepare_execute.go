@@ -119,7 +119,7 @@ type ExecuteSubmissionAndWaitResponse struct {
 // ExecuteSubmissionAndWaitForTransactionResponse carries the committed
 // transaction.
 type ExecuteSubmissionAndWaitForTransactionResponse struct {
-	Transaction Transaction `json:"transaction"`
+	Transaction JsTransaction `json:"transaction"`
 }
 
 func failedToExecute(format string, args ...any) error {
@@ -164,8 +164,8 @@ func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req E
 	}
 	t := renderTransaction(e, f, newEventFilter(&f.EventFormat, n))
 	if t == nil {
-		t = &Transaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
-			Events: []Event{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
+		t = &JsTransaction{UpdateID: e.UpdateID, CommandID: e.CommandID, WorkflowID: e.WorkflowID, EffectiveAt: e.EffectiveAt,
+			Events: []JsEvent{}, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}
 	}
 	return ExecuteSubmissionAndWaitForTransactionResponse{Transaction: *t}, nil
 }

@@ -605,7 +605,7 @@ type GetUpdateByOffsetRequest struct {
 
 // TransactionTreeResponse carries a transaction tree.
 type TransactionTreeResponse struct {
-	Transaction TransactionTree `json:"transaction"`
+	Transaction JsTransactionTree `json:"transaction"`
 }
 
 func updateNotFound(what string) error {
@@ -733,7 +733,7 @@ type GetTransactionByOffsetRequest struct {
 
 // GetTransactionResponse carries one transaction (JsGetTransactionResponse).
 type GetTransactionResponse struct {
-	Transaction Transaction `json:"transaction"`
+	Transaction JsTransaction `json:"transaction"`
 }
 
 // legacyTransactionFormat resolves the format of a deprecated transaction

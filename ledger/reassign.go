@@ -69,7 +69,7 @@ type SubmitAndWaitForReassignmentRequest struct {
 
 // SubmitAndWaitForReassignmentResponse carries the committed reassignment.
 type SubmitAndWaitForReassignmentResponse struct {
-	Reassignment Reassignment `json:"reassignment"`
+	Reassignment JsReassignment `json:"reassignment"`
 }
 
 // reassignmentRecord is an unassignment, open until its assignment.

@@ -68,8 +68,8 @@ type TopologyTransaction struct {
 // Update is one entry of the ledger's update log as a reader sees it:
 // {"<Variant>": {"value": {…}}}. Exactly one variant is set.
 type Update struct {
-	Transaction         *Wrapped[Transaction]         `json:"Transaction,omitempty"`
-	Reassignment        *Wrapped[Reassignment]        `json:"Reassignment,omitempty"`
+	Transaction         *Wrapped[JsTransaction]       `json:"Transaction,omitempty"`
+	Reassignment        *Wrapped[JsReassignment]      `json:"Reassignment,omitempty"`
 	TopologyTransaction *Wrapped[TopologyTransaction] `json:"TopologyTransaction,omitempty"`
 	OffsetCheckpoint    *Wrapped[OffsetCheckpoint]    `json:"OffsetCheckpoint,omitempty"`
 }
@@ -92,9 +92,9 @@ func (u Update) Offset() int64 {
 // TreeUpdate is an update of the deprecated trees stream: a transaction
 // tree, a reassignment or an offset checkpoint.
 type TreeUpdate struct {
-	TransactionTree  *Wrapped[TransactionTree]  `json:"TransactionTree,omitempty"`
-	Reassignment     *Wrapped[Reassignment]     `json:"Reassignment,omitempty"`
-	OffsetCheckpoint *Wrapped[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
+	TransactionTree  *Wrapped[JsTransactionTree] `json:"TransactionTree,omitempty"`
+	Reassignment     *Wrapped[JsReassignment]    `json:"Reassignment,omitempty"`
+	OffsetCheckpoint *Wrapped[OffsetCheckpoint]  `json:"OffsetCheckpoint,omitempty"`
 }
 
 // Offset returns the update's offset.

@@ -38,7 +38,7 @@ type treeNode struct {
 // the full transaction's: the events at their node ids, and the fetches,
 // key lookups and rollbacks under the exercises the party sees; without
 // it, the events nested by their last descendants.
-func buildTree(evs []ledger.Event, full *tx.Transaction, lookup func(string) *lf.Package) []*treeNode {
+func buildTree(evs []ledger.JsEvent, full *tx.Transaction, lookup func(string) *lf.Package) []*treeNode {
 	byID := map[int32]*treeNode{}
 	var order []*treeNode
 	consumed := map[string]bool{}

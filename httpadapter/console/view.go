@@ -756,7 +756,7 @@ func (s *source) updates(ctx context.Context, party, page string) (updatesView, 
 }
 
 // summarize lists a transaction's root actions and counts.
-func summarize(evs []ledger.Event) []string {
+func summarize(evs []ledger.JsEvent) []string {
 	var out []string
 	created, exercised := 0, 0
 	var last int32 = -1

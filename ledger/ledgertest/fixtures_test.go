@@ -28,7 +28,7 @@ func notes() ([]byte, string) {
 }
 
 // create commits a Main:T of owner and returns the transaction.
-func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) ledger.Transaction {
+func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) ledger.JsTransaction {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"owner": owner})
 	resp, err := node.SubmitAndWaitForTransaction(context.Background(), ledger.SubmitAndWaitForTransactionRequest{

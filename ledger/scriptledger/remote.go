@@ -199,7 +199,7 @@ func (r *Remote) command(c script.Command) (ledger.JsCommand, error) {
 // transaction rebuilds a transaction (creates and exercises, roots and
 // children from node ids and last descendants) from ledger-effects
 // events.
-func (r *Remote) transaction(events []ledger.Event) (*tx.Transaction, error) {
+func (r *Remote) transaction(events []ledger.JsEvent) (*tx.Transaction, error) {
 	type open struct {
 		idx  tx.NodeID
 		last int32
@@ -244,7 +244,7 @@ func (r *Remote) transaction(events []ledger.Event) (*tx.Transaction, error) {
 	return t, nil
 }
 
-func nodeID(ev ledger.Event) int32 {
+func nodeID(ev ledger.JsEvent) int32 {
 	switch {
 	case ev.CreatedEvent != nil:
 		return ev.CreatedEvent.NodeID
@@ -269,7 +269,7 @@ func (r *Remote) typeCon(s string) (lf.TypeConID, *lf.Package, error) {
 }
 
 // contract reads a created event as an engine.Contract.
-func (r *Remote) contract(ev *ledger.CreatedEvent) (*engine.Contract, error) {
+func (r *Remote) contract(ev *ledger.JsCreatedEvent) (*engine.Contract, error) {
 	tc, p, err := r.typeCon(ev.TemplateID)
 	if err != nil {
 		return nil, err
@@ -290,7 +290,7 @@ func (r *Remote) contract(ev *ledger.CreatedEvent) (*engine.Contract, error) {
 	return c, nil
 }
 
-func (r *Remote) exercise(ev *ledger.ExercisedEvent) (*tx.Exercise, error) {
+func (r *Remote) exercise(ev *ledger.JsExercisedEvent) (*tx.Exercise, error) {
 	tc, p, err := r.typeCon(ev.TemplateID)
 	if err != nil {
 		return nil, err
