@@ -29,14 +29,14 @@ type GetActiveContractsRequest struct {
 	StreamContinuationToken string       `json:"streamContinuationToken"`
 }
 
-// wellFormed checks the shape of the request's event format and filter,
+// checkShape checks the shape of the request's event format and filter,
 // and refuses a stream continuation token, which ledgernode does not
 // honour yet.
-func (req *GetActiveContractsRequest) wellFormed() error {
-	if err := wellFormedEventFormat(req.EventFormat, "eventFormat."); err != nil {
+func (req *GetActiveContractsRequest) checkShape() error {
+	if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
 		return err
 	}
-	if err := wellFormedEventFormat(req.Filter, "filter."); err != nil {
+	if err := checkEventFormatShape(req.Filter, "filter."); err != nil {
 		return err
 	}
 	if req.StreamContinuationToken != "" {
@@ -173,7 +173,7 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
-	if err := req.wellFormed(); err != nil {
+	if err := req.checkShape(); err != nil {
 		return nil, err
 	}
 	var f *EventFormat
@@ -247,7 +247,7 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 	if err := n.public(ctx); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
-	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
+	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
 	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
@@ -392,7 +392,7 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 	if err := n.public(ctx); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
-	if err := wellFormedEventFormat(&req.EventFormat, "eventFormat."); err != nil {
+	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
 	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {

@@ -39,8 +39,8 @@ import (
 // Canton's codec lists them.
 var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
 
-// wellFormedCommandList checks each command of a list at prefix.
-func wellFormedCommandList(cmds []JsCommand, prefix string) error {
+// checkCommandListShape checks each command of a list at prefix.
+func checkCommandListShape(cmds []JsCommand, prefix string) error {
 	for i, cmd := range cmds {
 		at := fmt.Sprintf("%scommands[%d]", prefix, i)
 		switch n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
@@ -61,16 +61,16 @@ func wellFormedCommandList(cmds []JsCommand, prefix string) error {
 		default:
 			variant, tid = "ExerciseByKeyCommand", cmd.ExerciseByKeyCommand.TemplateID
 		}
-		if err := wellFormedIdentifier(tid, at+"."+variant+".templateId"); err != nil {
+		if err := checkIdentifierShape(tid, at+"."+variant+".templateId"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// wellFormedJsCommands checks a JsCommands at prefix (e.g. "commands.").
-func wellFormedJsCommands(c *JsCommands, prefix string) error {
-	if err := wellFormedCommandList(c.Commands, prefix); err != nil {
+// checkJsCommandsShape checks a JsCommands at prefix (e.g. "commands.").
+func checkJsCommandsShape(c *JsCommands, prefix string) error {
+	if err := checkCommandListShape(c.Commands, prefix); err != nil {
 		return err
 	}
 	if d := c.DeduplicationPeriod; d != nil {
@@ -84,9 +84,9 @@ func wellFormedJsCommands(c *JsCommands, prefix string) error {
 	return nil
 }
 
-// wellFormedReassignmentCommands checks the one-of of each reassignment
+// checkReassignmentCommandsShape checks the one-of of each reassignment
 // command at prefix.
-func wellFormedReassignmentCommands(rc *ReassignmentCommands, prefix string) error {
+func checkReassignmentCommandsShape(rc *ReassignmentCommands, prefix string) error {
 	for i, c := range rc.Commands {
 		k := c.Command
 		if n := countSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil); n > 1 {
@@ -96,11 +96,11 @@ func wellFormedReassignmentCommands(rc *ReassignmentCommands, prefix string) err
 	return nil
 }
 
-// wellFormedIdentifier checks the format of a template or interface
+// checkIdentifierShape checks the format of a template or interface
 // identifier as Canton's codec does: Java's String.split(":") (trailing
 // empty parts dropped) must give exactly three parts. Package names
 // ("#name") pass; whether the parts name anything is checked later.
-func wellFormedIdentifier(id, at string) error {
+func checkIdentifierShape(id, at string) error {
 	if _, err := lf.SplitIdentifier(id); err != nil {
 		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at)
 	}
@@ -117,8 +117,8 @@ var transactionShapes = []string{
 	"UNRECOGNIZED",
 }
 
-// wellFormedTransactionFormat checks a TransactionFormat at prefix.
-func wellFormedTransactionFormat(f *TransactionFormat, prefix string) error {
+// checkTransactionFormatShape checks a TransactionFormat at prefix.
+func checkTransactionFormatShape(f *TransactionFormat, prefix string) error {
 	if f == nil {
 		return nil
 	}
@@ -126,23 +126,23 @@ func wellFormedTransactionFormat(f *TransactionFormat, prefix string) error {
 		return apierr.Malformed("unknown enum value %q, expected one of %s at '%stransactionShape'",
 			apierr.Quote(s), strings.Join(transactionShapes[:3], ", "), prefix)
 	}
-	return wellFormedEventFormat(&f.EventFormat, prefix+"eventFormat.")
+	return checkEventFormatShape(&f.EventFormat, prefix+"eventFormat.")
 }
 
-// wellFormedUpdateFormat checks an UpdateFormat at prefix.
-func wellFormedUpdateFormat(f *UpdateFormat, prefix string) error {
+// checkUpdateFormatShape checks an UpdateFormat at prefix.
+func checkUpdateFormatShape(f *UpdateFormat, prefix string) error {
 	if f == nil {
 		return nil
 	}
-	if err := wellFormedTransactionFormat(f.IncludeTransactions, prefix+"includeTransactions."); err != nil {
+	if err := checkTransactionFormatShape(f.IncludeTransactions, prefix+"includeTransactions."); err != nil {
 		return err
 	}
-	return wellFormedEventFormat(f.IncludeReassignments, prefix+"includeReassignments.")
+	return checkEventFormatShape(f.IncludeReassignments, prefix+"includeReassignments.")
 }
 
-// wellFormedEventFormat checks the filters of an EventFormat (or a legacy
+// checkEventFormatShape checks the filters of an EventFormat (or a legacy
 // TransactionFilter) at prefix, parties in sorted order.
-func wellFormedEventFormat(f *EventFormat, prefix string) error {
+func checkEventFormatShape(f *EventFormat, prefix string) error {
 	if f == nil {
 		return nil
 	}
@@ -152,18 +152,18 @@ func wellFormedEventFormat(f *EventFormat, prefix string) error {
 	}
 	slices.Sort(parties)
 	for _, p := range parties {
-		if err := wellFormedFilters(f.FiltersByParty[p], prefix+"filtersByParty."+apierr.Quote(p)); err != nil {
+		if err := checkFiltersShape(f.FiltersByParty[p], prefix+"filtersByParty."+apierr.Quote(p)); err != nil {
 			return err
 		}
 	}
 	if f.FiltersForAnyParty != nil {
-		return wellFormedFilters(*f.FiltersForAnyParty, prefix+"filtersForAnyParty")
+		return checkFiltersShape(*f.FiltersForAnyParty, prefix+"filtersForAnyParty")
 	}
 	return nil
 }
 
-// wellFormedFilters checks each identifier filter of a party's filters.
-func wellFormedFilters(fs Filters, at string) error {
+// checkFiltersShape checks each identifier filter of a party's filters.
+func checkFiltersShape(fs Filters, at string) error {
 	for i, c := range fs.Cumulative {
 		f := c.IdentifierFilter
 		path := fmt.Sprintf("%s.cumulative[%d].identifierFilter", at, i)
@@ -172,11 +172,11 @@ func wellFormedFilters(fs Filters, at string) error {
 		}
 		switch {
 		case f.TemplateFilter != nil:
-			if err := wellFormedIdentifier(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
+			if err := checkIdentifierShape(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
 				return err
 			}
 		case f.InterfaceFilter != nil:
-			if err := wellFormedIdentifier(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
+			if err := checkIdentifierShape(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
 				return err
 			}
 		}
@@ -193,10 +193,10 @@ var vettingForceFlags = []string{
 	"UNRECOGNIZED",
 }
 
-// wellFormedVettingUpdate checks an UpdateVettedPackagesRequest: each
+// checkVettingUpdateShape checks an UpdateVettedPackagesRequest: each
 // one-of holds at most one variant, the force flags are enum names, and
 // the bounds of a Vet are timestamps.
-func wellFormedVettingUpdate(req *UpdateVettedPackagesRequest) error {
+func checkVettingUpdateShape(req *UpdateVettedPackagesRequest) error {
 	for i, c := range req.Changes {
 		op := c.Operation
 		if n := countSet(op.Vet != nil, op.Unvet != nil, op.Empty != nil); n > 1 {
@@ -263,10 +263,10 @@ func notSupported(field string) error {
 	return apierr.InvalidArgument.New("%s is not supported by ledgernode", field)
 }
 
-// wellFormedPrepare checks a JsPrepareSubmissionRequest: the shape of its
+// checkPrepareShape checks a JsPrepareSubmissionRequest: the shape of its
 // commands, of its minLedgerTime one-of and of its traffic-cost hints.
-func wellFormedPrepare(req *JsPrepareSubmissionRequest) error {
-	if err := wellFormedCommandList(req.Commands, ""); err != nil {
+func checkPrepareShape(req *JsPrepareSubmissionRequest) error {
+	if err := checkCommandListShape(req.Commands, ""); err != nil {
 		return err
 	}
 	if m := req.MinLedgerTime; m != nil {

@@ -234,3 +234,23 @@ type UpdateFormat struct {
 	IncludeReassignments  *EventFormat       `json:"includeReassignments"`
 	IncludeTopologyEvents *TopologyFormat    `json:"includeTopologyEvents"`
 }
+
+// JsInterfaceView is the view of a created contract matched by an
+// interface filter: ViewValue is set when the filter asked for the view
+// and it could be computed; ViewStatus says why not otherwise.
+type JsInterfaceView struct {
+	InterfaceID string          `json:"interfaceId"`
+	ViewStatus  JsStatus        `json:"viewStatus"`
+	ViewValue   json.RawMessage `json:"viewValue,omitempty"`
+	// ImplementationPackageID is the package whose implementation
+	// computed the view (the contract's argument is upgraded or
+	// downgraded to it); empty when the view failed.
+	ImplementationPackageID string `json:"implementationPackageId"`
+}
+
+// JsStatus is a google.rpc.Status: code 0 for success.
+type JsStatus struct {
+	Code    int32  `json:"code"`
+	Message string `json:"message"`
+	Details []any  `json:"details"`
+}

@@ -30,7 +30,7 @@ import (
 // blobs decode and match their entries; minLedgerTimeAbs and
 // minLedgerTimeRel are not both set), then check (nil: none) on the
 // converted fields, then the commands' arguments (jsonArguments). The
-// caller has checked the wire shapes (wellFormedJsCommands).
+// caller has checked the wire shapes (checkJsCommandsShape).
 func (n *Node) commandsFromJSON(c *JsCommands, prefix string, check func(*submission) error) (*submission, error) {
 	s, err := jsonFields(c, prefix)
 	if err != nil {
@@ -353,7 +353,7 @@ func (n *Node) SubmitAsync(ctx context.Context, c JsCommands) (Empty, error) {
 	if err := n.public(ctx); err != nil {
 		return Empty{}, err
 	}
-	if err := wellFormedJsCommands(&c, ""); err != nil {
+	if err := checkJsCommandsShape(&c, ""); err != nil {
 		return Empty{}, err
 	}
 	_, err := n.submitJSON(ctx, &c, "", nil)
@@ -367,7 +367,7 @@ func (n *Node) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitRe
 	if err := n.public(ctx); err != nil {
 		return SubmitAndWaitResponse{}, err
 	}
-	if err := wellFormedJsCommands(&c, ""); err != nil {
+	if err := checkJsCommandsShape(&c, ""); err != nil {
 		return SubmitAndWaitResponse{}, err
 	}
 	e, err := n.submitJSON(ctx, &c, "", nil)
@@ -391,16 +391,16 @@ func actAsFormat(actAs, readAs []string, shape string) *TransactionFormat {
 // transaction in the requested format (default: ACS delta for the actAs
 // parties). A transaction with no visible event comes back without events.
 func (n *Node) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
-	if err := wellFormedJsCommands(&req.Commands, "commands."); err != nil {
+	if err := checkJsCommandsShape(&req.Commands, "commands."); err != nil {
 		return SubmitAndWaitForTransactionResponse{}, err
 	}
-	if err := wellFormedTransactionFormat(req.TransactionFormat, "transactionFormat."); err != nil {
+	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
 		return SubmitAndWaitForTransactionResponse{}, err
 	}
 	f := req.TransactionFormat
 	e, err := n.submitJSON(ctx, &req.Commands, "commands.", func() error {
 		if f != nil {
-			return n.validateFormat(ctx, UpdateFormat{IncludeTransactions: f})
+			return n.checkFormat(ctx, UpdateFormat{IncludeTransactions: f})
 		}
 		// Reading as the actAs and readAs parties is authorized by the
 		// submission's own checks.
@@ -424,7 +424,7 @@ func (n *Node) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands
 	if err := n.public(ctx); err != nil {
 		return SubmitAndWaitForTransactionTreeResponse{}, err
 	}
-	if err := wellFormedJsCommands(&c, ""); err != nil {
+	if err := checkJsCommandsShape(&c, ""); err != nil {
 		return SubmitAndWaitForTransactionTreeResponse{}, err
 	}
 	e, err := n.submitJSON(ctx, &c, "", nil)

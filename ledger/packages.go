@@ -847,7 +847,7 @@ func vettingChanges(req UpdateVettedPackagesRequest) ([]vetting.Change, vetting.
 // state would become and changes nothing; it fails exactly when the real
 // call would.
 func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackagesRequest) (UpdateVettedPackagesResponse, error) {
-	if err := wellFormedVettingUpdate(&req); err != nil {
+	if err := checkVettingUpdateShape(&req); err != nil {
 		return UpdateVettedPackagesResponse{}, err
 	}
 	if err := requireParticipantAdmin(ctx, "changing the vetted packages"); err != nil {

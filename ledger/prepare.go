@@ -67,7 +67,7 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if err := n.public(ctx); err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
-	if err := wellFormedPrepare(&req); err != nil {
+	if err := checkPrepareShape(&req); err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
 	p := caller(ctx)

@@ -146,11 +146,11 @@ func (n *Node) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissi
 // ExecuteSubmissionAndWaitForTransaction executes an externally signed
 // prepared transaction and returns it in the requested format.
 func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (ExecuteSubmissionAndWaitForTransactionResponse, error) {
-	if err := wellFormedTransactionFormat(req.TransactionFormat, "transactionFormat."); err != nil {
+	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
 		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
 	}
 	if f := req.TransactionFormat; f != nil {
-		if err := n.validateFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
+		if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: f}); err != nil {
 			return ExecuteSubmissionAndWaitForTransactionResponse{}, err
 		}
 	}

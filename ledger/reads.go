@@ -78,10 +78,9 @@ func fingerprint(params any) string {
 	return hex.EncodeToString(h[:12])
 }
 
-// validateFormat checks an update format and authorizes reading it: every
-// filtered party needs CanReadAs (or CanActAs), any-party filters
-// CanReadAsAnyParty.
-func validateFormat(ctx context.Context, f UpdateFormat) error {
+// checkFormatSelects checks that an update format selects something and
+// names a known transaction shape.
+func checkFormatSelects(ctx context.Context, f UpdateFormat) error {
 	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
 	}
@@ -228,10 +227,10 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 	if err := n.public(ctx); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
-	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
-	if err := n.validateFormat(ctx, req.UpdateFormat); err != nil {
+	if err := n.checkFormat(ctx, req.UpdateFormat); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
 	size := DefaultUpdatesPageSize
@@ -398,12 +397,12 @@ const (
 	listTrees
 )
 
-// wellFormed checks the shape of the request's filter and update format.
-func (req *GetUpdatesRequest) wellFormed() error {
-	if err := wellFormedEventFormat(req.Filter, "filter."); err != nil {
+// checkShape checks the shape of the request's filter and update format.
+func (req *GetUpdatesRequest) checkShape() error {
+	if err := checkEventFormatShape(req.Filter, "filter."); err != nil {
 		return err
 	}
-	return wellFormedUpdateFormat(req.UpdateFormat, "updateFormat.")
+	return checkUpdateFormatShape(req.UpdateFormat, "updateFormat.")
 }
 
 // format resolves the request's format: exactly one of updateFormat and
@@ -477,7 +476,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
-	if err := req.wellFormed(); err != nil {
+	if err := req.checkShape(); err != nil {
 		return nil, err
 	}
 	f, err := req.format(shape)
@@ -487,7 +486,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if shape == listTrees {
 		f.IncludeTopologyEvents = nil
 	}
-	if err := n.validateFormat(ctx, f); err != nil {
+	if err := n.checkFormat(ctx, f); err != nil {
 		return nil, err
 	}
 	if req.DescendingOrder && req.EndInclusive == nil {
@@ -641,7 +640,7 @@ func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
 // UpdateByID returns the update with that id as the format shows it;
 // UPDATE_NOT_FOUND when it does not exist or nothing of it is visible.
 func (n *Node) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (GetUpdateResponse, error) {
-	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return GetUpdateResponse{}, err
 	}
 	return n.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
@@ -649,7 +648,7 @@ func (n *Node) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (GetUpd
 
 // UpdateByOffset returns the update at an offset (see UpdateByID).
 func (n *Node) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) (GetUpdateResponse, error) {
-	if err := wellFormedUpdateFormat(&req.UpdateFormat, "updateFormat."); err != nil {
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return GetUpdateResponse{}, err
 	}
 	if req.Offset <= 0 {
@@ -662,7 +661,7 @@ func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateForma
 	if err := n.public(ctx); err != nil {
 		return GetUpdateResponse{}, err
 	}
-	if err := n.validateFormat(ctx, f); err != nil {
+	if err := n.checkFormat(ctx, f); err != nil {
 		return GetUpdateResponse{}, err
 	}
 	e, err := n.entryAt(id, off)
@@ -741,7 +740,7 @@ type GetTransactionResponse struct {
 // filter per party, verbose, in the ACS-delta shape. Exactly one of the
 // two must be given.
 func legacyTransactionFormat(parties []string, f *TransactionFormat) (TransactionFormat, error) {
-	if err := wellFormedTransactionFormat(f, "transactionFormat."); err != nil {
+	if err := checkTransactionFormatShape(f, "transactionFormat."); err != nil {
 		return TransactionFormat{}, err
 	}
 	switch {

@@ -277,7 +277,7 @@ func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassig
 // committed (POST /v2/commands/async/submit-reassignment); the result is
 // in the update log.
 func (n *Node) SubmitReassignment(ctx context.Context, req SubmitReassignmentRequest) (Empty, error) {
-	if err := wellFormedReassignmentCommands(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
+	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
 		return Empty{}, err
 	}
 	_, err := n.submitReassignment(ctx, req.ReassignmentCommands)
@@ -293,10 +293,10 @@ func (n *Node) SubmitReassignment(ctx context.Context, req SubmitReassignmentReq
 // Assigning needs an open unassignment with exactly those synchronizers;
 // the contract becomes active on the target.
 func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWaitForReassignmentRequest) (SubmitAndWaitForReassignmentResponse, error) {
-	if err := wellFormedReassignmentCommands(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
+	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}
-	if err := wellFormedEventFormat(req.EventFormat, "eventFormat."); err != nil {
+	if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}
 	if req.EventFormat != nil {

@@ -55,7 +55,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			fail(err)
 			return
 		}
-		if err := req.wellFormed(); err != nil {
+		if err := req.checkShape(); err != nil {
 			fail(err)
 			return
 		}
@@ -67,7 +67,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 		if shape == listTrees {
 			f.IncludeTopologyEvents = nil
 		}
-		if err := n.validateFormat(ctx, f); err != nil {
+		if err := n.checkFormat(ctx, f); err != nil {
 			fail(err)
 			return
 		}
@@ -188,7 +188,7 @@ func (n *Node) StreamActiveContracts(ctx context.Context, req GetActiveContracts
 			yield(GetActiveContractsResponse{}, err)
 			return
 		}
-		if err := req.wellFormed(); err != nil {
+		if err := req.checkShape(); err != nil {
 			yield(GetActiveContractsResponse{}, err)
 			return
 		}

@@ -117,9 +117,9 @@ func validIDP(field, id string) error {
 	return nil
 }
 
-// validateRights checks rights and, for a caller that is not a participant
+// checkRights checks rights and, for a caller that is not a participant
 // admin, that none of them is ParticipantAdmin.
-func validateRights(ctx context.Context, rights []identity.Right) error {
+func checkRights(ctx context.Context, rights []identity.Right) error {
 	p := caller(ctx)
 	for _, r := range rights {
 		if err := r.Validate(); err != nil {
@@ -192,7 +192,7 @@ func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserRespo
 	if err := annotationsErr(u.Metadata.Annotations, false, apierr.MaxUserAnnotationsSizeExceeded, "user.metadata.annotations"); err != nil {
 		return UserResponse{}, err
 	}
-	if err := validateRights(ctx, req.Rights); err != nil {
+	if err := checkRights(ctx, req.Rights); err != nil {
 		return UserResponse{}, err
 	}
 	rights := dedupRights(req.Rights)
@@ -512,7 +512,7 @@ func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bo
 	if err := validIDP("identity_provider_id", idp); err != nil {
 		return nil, err
 	}
-	if err := validateRights(ctx, req.Rights); err != nil {
+	if err := checkRights(ctx, req.Rights); err != nil {
 		return nil, err
 	}
 	if p := caller(ctx); !grant && !p.Wildcard && p.UserID == req.UserID &&

@@ -176,10 +176,10 @@ func (n *Node) checkFilterIDs(formats ...*EventFormat) error {
 	return nil
 }
 
-// validateFormat checks an update format (validateFormat), authorizes
-// reading it and refuses filters naming unknown templates or interfaces.
-func (n *Node) validateFormat(ctx context.Context, f UpdateFormat) error {
-	if err := validateFormat(ctx, f); err != nil {
+// checkFormat checks an update format (checkFormatSelects) and refuses
+// filters naming unknown templates or interfaces.
+func (n *Node) checkFormat(ctx context.Context, f UpdateFormat) error {
+	if err := checkFormatSelects(ctx, f); err != nil {
 		return err
 	}
 	var tf *EventFormat

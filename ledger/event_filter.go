@@ -1,0 +1,255 @@
+package ledger
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+// The event filter: an EventFormat prepared for matching the events of
+// stored updates (parties, templates, interfaces, package names).
+
+// eventFilter is an EventFormat prepared for matching.
+type eventFilter struct {
+	byParty  map[string][]CumulativeFilter
+	anyParty *Filters
+	// impls memoizes the view implementations of this read (a filter is
+	// used by one goroutine), as Canton picks them once per stream.
+	impls map[implKey]implChoice
+	// pk resolves package ids to names and packages (package-id template
+	// filters match every version of the package; interface filters
+	// match the templates that implement the interface) and computes
+	// interface views.
+	pk readPackages
+}
+
+// readPackages is what an event filter needs of the node.
+type readPackages interface {
+	// pkgNameOf returns the name of a package, "" when unknown.
+	pkgNameOf(id string) string
+	// cachedPackage returns a decoded package, nil when unknown.
+	cachedPackage(id string) *lf.Package
+	// contractBlob returns a created contract's createdEventBlob
+	// (base64), "" when it has none.
+	contractBlob(c *txNode) string
+	// viewImplementation picks the package whose implementation of an
+	// interface computes the views of a template's contracts of a
+	// package name on a synchronizer.
+	viewImplementation(iface, template lf.TypeConID, pkgName, sync string) (string, error)
+	// interfaceView computes the view of a created contract with the
+	// implementation of package impl.
+	interfaceView(iface lf.TypeConID, c *txNode, impl string) (json.RawMessage, error)
+}
+
+func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
+	if f == nil {
+		return nil
+	}
+	ef := &eventFilter{byParty: map[string][]CumulativeFilter{}, anyParty: f.FiltersForAnyParty, pk: pk}
+	for p, fs := range f.FiltersByParty {
+		ef.byParty[p] = fs.Cumulative
+	}
+	return ef
+}
+
+// filterMatch is what a party's filters select of an event: whether it is
+// shown, with its created-event blob, and the interfaces matched by
+// interface filters (with whether their views are asked for).
+type filterMatch struct {
+	ok, blob bool
+	ifaces   []ifaceMatch
+}
+
+type ifaceMatch struct {
+	id   lf.TypeConID
+	view bool
+}
+
+// add merges another match.
+func (m *filterMatch) add(o filterMatch) {
+	m.ok, m.blob = m.ok || o.ok, m.blob || o.blob
+	for _, i := range o.ifaces {
+		m.addIface(i)
+	}
+}
+
+func (m *filterMatch) addIface(i ifaceMatch) {
+	for k := range m.ifaces {
+		if m.ifaces[k].id == i.id {
+			m.ifaces[k].view = m.ifaces[k].view || i.view
+			return
+		}
+	}
+	m.ifaces = append(m.ifaces, i)
+}
+
+// implemented lists the interfaces matched with views asked for
+// (implementedInterfaces of exercised and archived events).
+func (m filterMatch) implemented() []string {
+	out := []string{}
+	for _, i := range m.ifaces {
+		if i.view {
+			out = append(out, i.id.String())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// matches reports what a party's filters select of an event of a
+// template.
+func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string) filterMatch {
+	if len(fs) == 0 {
+		return filterMatch{ok: true}
+	}
+	var m filterMatch
+	for _, c := range fs {
+		f := c.IdentifierFilter
+		switch {
+		case f.WildcardFilter != nil:
+			m.ok, m.blob = true, m.blob || f.WildcardFilter.Value.IncludeCreatedEventBlob
+		case f.TemplateFilter != nil:
+			if ef.templateMatches(f.TemplateFilter.Value.TemplateID, templateID, pkgName) {
+				m.ok, m.blob = true, m.blob || f.TemplateFilter.Value.IncludeCreatedEventBlob
+			}
+		case f.InterfaceFilter != nil:
+			v := f.InterfaceFilter.Value
+			if id, ok := ef.implements(templateID, v.InterfaceID); ok {
+				m.ok, m.blob = true, m.blob || v.IncludeCreatedEventBlob
+				m.addIface(ifaceMatch{id: id, view: v.IncludeInterfaceView})
+			}
+		case f.Empty != nil:
+			m.ok = true
+		}
+	}
+	return m
+}
+
+// templateMatches compares a filter's template id ("pkg:M:E" or
+// "#name:M:E") with an event's: the qualified names must be equal and the
+// package must be the same package name.
+func (ef *eventFilter) templateMatches(filter, templateID, pkgName string) bool {
+	f, err := lf.SplitIdentifier(filter)
+	if err != nil {
+		return false
+	}
+	t, err := lf.SplitIdentifier(templateID)
+	if err != nil || f.QualifiedName() != t.QualifiedName() {
+		return false
+	}
+	if f.ByName() {
+		return f.PackageName == pkgName
+	}
+	return f.PackageID == t.PackageID || (ef.pk != nil && ef.pk.pkgNameOf(f.PackageID) == pkgName)
+}
+
+// implements reports whether the template of an event implements the
+// interface a filter names ("pkg:M:I" or "#name:M:I"), and which
+// interface (by package id) it is.
+func (ef *eventFilter) implements(templateID, filter string) (lf.TypeConID, bool) {
+	if ef.pk == nil {
+		return lf.TypeConID{}, false
+	}
+	f, err := lf.SplitIdentifier(filter)
+	if err != nil {
+		return lf.TypeConID{}, false
+	}
+	t, err := splitTypeCon(templateID)
+	if err != nil {
+		return lf.TypeConID{}, false
+	}
+	pkg := ef.pk.cachedPackage(t.PackageID)
+	if pkg == nil {
+		return lf.TypeConID{}, false
+	}
+	tmpl := pkg.Template(t.Module, t.Name)
+	if tmpl == nil {
+		return lf.TypeConID{}, false
+	}
+	for _, i := range tmpl.Implements {
+		if i.Module != f.Module || i.Name != f.Entity {
+			continue
+		}
+		if f.ByName() && ef.pk.pkgNameOf(i.PackageID) == f.PackageName || !f.ByName() && i.PackageID == f.PackageID {
+			return i, true
+		}
+	}
+	return lf.TypeConID{}, false
+}
+
+// witnesses returns the parties among candidates whose filters select the
+// template, and what their filters ask for.
+func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, filterMatch) {
+	var out []string
+	var all filterMatch
+	for _, p := range candidates {
+		fs, listed := ef.byParty[p]
+		var m filterMatch
+		if listed {
+			m = ef.matches(fs, templateID, pkgName)
+		}
+		if !m.ok && ef.anyParty != nil {
+			m = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
+		}
+		if m.ok {
+			out = append(out, p)
+			all.add(m)
+		}
+	}
+	return out, all
+}
+
+// interfaceViews renders the views an event's filters ask for.
+func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []any {
+	out := []any{}
+	for _, i := range m.ifaces {
+		if !i.view {
+			continue
+		}
+		v := JsInterfaceView{InterfaceID: i.id.String(), ViewStatus: JsStatus{Details: []any{}}}
+		impl, err := ef.implementation(i.id, n, sync)
+		var val json.RawMessage
+		if err == nil {
+			val, err = ef.pk.interfaceView(i.id, n, impl)
+		}
+		if err != nil {
+			v.ViewStatus = statusOf(err)
+		} else {
+			v.ViewValue, v.ImplementationPackageID = val, impl
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+type implKey struct {
+	iface, template lf.TypeConID
+	pkgName, sync   string
+}
+
+type implChoice struct {
+	id  string
+	err error
+}
+
+// implementation returns the view implementation for a created node,
+// memoized for the read.
+func (ef *eventFilter) implementation(iface lf.TypeConID, n *txNode, sync string) (string, error) {
+	tc, err := splitTypeCon(n.TemplateID)
+	if err != nil {
+		return "", err
+	}
+	// Any version of the template: the implementation depends on the
+	// package name and the qualified name only.
+	k := implKey{iface: iface, template: lf.TypeConID{Module: tc.Module, Name: tc.Name}, pkgName: n.PackageName, sync: sync}
+	if c, ok := ef.impls[k]; ok {
+		return c.id, c.err
+	}
+	id, err := ef.pk.viewImplementation(iface, tc, n.PackageName, sync)
+	if ef.impls == nil {
+		ef.impls = map[implKey]implChoice{}
+	}
+	ef.impls[k] = implChoice{id, err}
+	return id, err
+}
