@@ -63,8 +63,9 @@ type Submission struct {
 	// ForbidEffectfulRollback selects Canton's NUCK contract-state mode
 	// (protocol version 35, tx.ModeNUCK): a try may not roll back a create or
 	// a consuming exercise (Canton's
-	// community/base/.../canton/version/InterpretationConfig.scala picks the
-	// mode from the protocol version). False is the NoKey mode (PV 34).
+	// community/base/src/main/scala/com/digitalasset/canton/version/InterpretationConfig.scala
+	// picks the mode from the protocol version). False is the NoKey mode
+	// (PV 34).
 	ForbidEffectfulRollback bool
 	// Preference is the package preference (Speedy's packageResolution, which
 	// Canton's TopologyAwareCommandExecutor computes) used by interface
