@@ -34,10 +34,10 @@ func callList[Req, Resp any](decode func(*request) (Req, error), m func(*ledger.
 }
 
 // decodeListOptions reads the query parameters of the list endpoints
-// (wire.md §4): limit (int64) and stream_idle_timeout_ms (int64
-// milliseconds). An absent parameter is nil, so that the Node applies its
-// defaults; an idle timeout too large for a time.Duration is the largest
-// one.
+// (Canton's http/json/v2/Endpoints.scala): limit (int64) and
+// stream_idle_timeout_ms (int64 milliseconds). An absent parameter is nil,
+// so that the Node applies its defaults; an idle timeout too large for a
+// time.Duration is the largest one.
 func decodeListOptions(rq *request) (ledger.ListOptions, error) {
 	var opts ledger.ListOptions
 	if rq.has("limit") {

@@ -10,7 +10,8 @@ import (
 //
 // Two checks here are JSON-layer decoding, as in Canton's
 // JsUserManagementService, JsIdentityProviderService and
-// JsPartyManagementService (wire.md §1.6, §1.7, §3.4), not business rules:
+// JsPartyManagementService (community/ledger/ledger-json-api,
+// http/json/v2), not business rules:
 //
 //   - the id in the path of an update must equal the id in the body, else a
 //     400 INVALID_ARGUMENT JsCantonError "<path> does not match <what> in

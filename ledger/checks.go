@@ -17,7 +17,9 @@ import (
 // Go, HTTP and WebSocket callers meet the same rules. A violation is an
 // apierr.Malformed error: INVALID_ARGUMENT for a Go caller (and as a
 // WebSocket error frame), a 400 text/plain "Invalid value for: body
-// (<detail> at '<path>')" over HTTP (wire.md §3.4), as in Canton:
+// (<detail> at '<path>')" over HTTP (tapir's decode-failure response,
+// which Canton's ledger-json-api serves: http/json/v2/V2Routes.scala), as
+// in Canton:
 //
 //   - an identifier (templateId, interfaceId) is split on ':' into exactly
 //     three parts ("Invalid identifier format (…) not matching the expected

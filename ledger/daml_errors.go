@@ -105,11 +105,12 @@ func fromLF(le *lf.Error) *apierr.Error {
 	return e
 }
 
-// engineCodes is the Canton code of each kind of *engine.Error
-// (daml-engine.md §9, Canton's RejectionGenerators). Every kind has an
-// entry except engine.ErrCanceled, which is the caller's context ending
-// and is no Canton error (see fromEngine); TestEngineErrorTable checks it.
-// ErrFailureStatus's code takes its category from the error.
+// engineCodes is the Canton code of each kind of *engine.Error (Canton's
+// RejectionGenerators, with the codes of CommandExecutionErrors and
+// ConsistencyErrors). Every kind has an entry except engine.ErrCanceled,
+// which is the caller's context ending and is no Canton error (see
+// fromEngine); TestEngineErrorTable checks it. ErrFailureStatus's code
+// takes its category from the error.
 var engineCodes = map[engine.ErrorKind]apierr.Code{
 	engine.ErrInternal:                                   apierr.InternalError,
 	engine.ErrPackage:                                    apierr.InternalError,
@@ -268,8 +269,9 @@ func damlFailure(ee *engine.Error) *apierr.Error {
 
 // interpretationDeadline is the cause of a context ended by the
 // interpretation time limit: the ledger effective time plus the
-// ledger-time/record-time tolerance (daml-engine.md §7). Build the context
-// with withInterpretationDeadline.
+// ledger-time/record-time tolerance (Canton's
+// StoreBackedCommandInterpreter). Build the context with
+// withInterpretationDeadline.
 type interpretationDeadline struct {
 	let       time.Time
 	tolerance time.Duration

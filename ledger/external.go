@@ -10,10 +10,12 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// External parties (interactive.md §3): GenerateExternalPartyTopology and
-// AllocateExternalParty. The byte-level work (topology transactions,
-// hashes, signatures) is done by package interactive; this file resolves
-// the synchronizer, authorizes the caller and registers the party.
+// External parties: GenerateExternalPartyTopology and
+// AllocateExternalParty (Canton's ApiPartyManagementService, in
+// community/ledger/ledger-api-core, platform/apiserver/services/admin).
+// The byte-level work (topology transactions, hashes, signatures) is done
+// by package interactive; this file resolves the synchronizer, authorizes
+// the caller and registers the party.
 
 // protocolVersion is the protocol version of every synchronizer the node
 // is connected to; physical synchronizer ids carry it with serial 0.
@@ -123,8 +125,10 @@ func toSignatures(in []Signature, field string) ([]interactive.Signature, error)
 
 // GenerateExternalPartyTopology builds the onboarding transaction of an
 // external party hosted on this participant (one self-authorizing
-// PartyToParticipant, interactive.md C3) and the multi-hash to sign. It
-// stores nothing. It needs ParticipantAdmin or IdentityProviderAdmin.
+// PartyToParticipant, as Canton 3.5's
+// ApiPartyManagementService.generateExternalPartyTopology builds) and the
+// multi-hash to sign. It stores nothing. It needs ParticipantAdmin or
+// IdentityProviderAdmin.
 func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateExternalPartyTopologyRequest) (GenerateExternalPartyTopologyResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GenerateExternalPartyTopologyResponse{}, err

@@ -29,11 +29,13 @@ import (
 var failedToDetermineLedgerTime = apierr.Code{Name: "FAILED_TO_DETERMINE_LEDGER_TIME", Category: apierr.ContentionOnSharedResources}
 
 // The node's synchronizers run Canton 3.5's default protocol version 35,
-// whose contract-state mode is NUCK (daml-engine.md §5.8): a try may not
-// roll back a create or a consuming exercise (DAML_EFFECTFUL_ROLLBACK_ERROR).
+// whose contract-state mode is NUCK (Canton's
+// community/base/src/main/scala/com/digitalasset/canton/version/InterpretationConfig.scala,
+// forProtocolVersion): a try may not roll back a create or a consuming
+// exercise (DAML_EFFECTFUL_ROLLBACK_ERROR).
 
-// rollbackMode is the contract-state mode of an interpretation
-// (daml-engine.md §5.8).
+// rollbackMode is the contract-state mode of an interpretation (Canton's
+// NextGenContractStateMachine.Mode: NUCK or NoKey).
 type rollbackMode bool
 
 const (
@@ -50,7 +52,9 @@ const (
 const ledgerTimeRecordTimeTolerance = 60 * time.Second
 
 // maxLedgerTimeRetries bounds the re-interpretations when an input
-// contract was created after the chosen ledger time (daml-engine.md §7).
+// contract was created after the chosen ledger time (Canton's
+// LedgerTimeAwareCommandExecutor, in community/ledger/ledger-api-core,
+// platform/apiserver/execution).
 const maxLedgerTimeRetries = 3
 
 // engine returns the Daml engine a package view's submissions run on: the
@@ -105,8 +109,9 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 	if err != nil {
 		return nil, err
 	}
-	// Canton aborts an interpretation that runs past the ledger time plus
-	// the ledger-time tolerance on the participant's clock (§7): the
+	// Canton aborts an interpretation that runs past the ledger time plus the
+	// ledger-time tolerance on the participant's clock
+	// (StoreBackedCommandInterpreter, InterpretationTimeExceeded): the
 	// deadline is that instant, read on the node's clock (static or not).
 	wall := time.Now().Add(let.Add(ledgerTimeRecordTimeTolerance).Sub(now))
 	ctx, cancel := context.WithDeadlineCause(ctx, wall, &interpretationDeadline{let: let, tolerance: ledgerTimeRecordTimeTolerance})
@@ -158,12 +163,12 @@ type engineRun struct {
 type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
 
 // runOnSnapshot interprets a submission on the read snapshot t: the
-// synchronizer's package view and the submission's package preference,
-// the commands build makes and its disclosed contracts, a fresh
-// submission seed, from ledger time let (the preparation time too), with
-// the ledger-time retries of §7. The run holds the engine's result, the
-// ledger time of the transaction and the preparation time its contract
-// ids were derived with.
+// synchronizer's package view and the submission's package preference, the
+// commands build makes and its disclosed contracts, a fresh submission
+// seed, from ledger time let (the preparation time too), with the
+// ledger-time retries of Canton's LedgerTimeAwareCommandExecutor. The run
+// holds the engine's result, the ledger time of the transaction and the
+// preparation time its contract ids were derived with.
 func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, let time.Time, build buildCommands) (*engineRun, error) {
 	c, sync := s.c, s.sync
 	pkgs, err := n.snapshotPkgView(t, sync)
@@ -196,9 +201,10 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 		if err != nil {
 			return nil, engineError(ctx, err)
 		}
-		// An input contract created after the ledger time (§7): a
-		// transaction that did not read the time moves its ledger
-		// time; one that did is interpreted again at that time.
+		// An input contract created after the ledger time
+		// (LedgerTimeAwareCommandExecutor): a transaction that did not read the
+		// time moves its ledger time; one that did is interpreted again at that
+		// time.
 		if src.maxCreated.After(run.let) {
 			if res.TimeBounds.Constrained() {
 				if attempt+1 >= maxLedgerTimeRetries {
@@ -214,10 +220,10 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 	}
 }
 
-// ledgerTime is the ledger effective time of a submission (§7): now,
-// or max(now, MinLedgerTime), or now + MinLedgerTimeRel (the two are
-// exclusive: checkSubmission, or prepare's one-of); Canton's times have
-// microsecond precision.
+// ledgerTime is the ledger effective time of a submission (Canton's
+// CommandsValidator.validateLedgerTime): now, or max(now, MinLedgerTime),
+// or now + MinLedgerTimeRel (the two are exclusive: checkSubmission, or
+// prepare's one-of); Canton's times have microsecond precision.
 func ledgerTime(c *Commands, now time.Time) (time.Time, error) {
 	let := now.Truncate(time.Microsecond)
 	switch {
@@ -235,7 +241,8 @@ func ledgerTime(c *Commands, now time.Time) (time.Time, error) {
 
 // newestVetted maps every package name vetted on the synchronizer to its
 // newest vetted version (Canton's topology-aware package selection on a
-// single participant, §8.1), computed once per view.
+// single participant, after TopologyAwareCommandExecutor), computed once
+// per view.
 func (v *pkgView) newestVetted() map[string]string {
 	v.prefOnce.Do(func() {
 		best := map[string]*lf.Package{}
@@ -532,9 +539,10 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 }
 
 // eventNodes renders the transaction's events (Create and Exercise nodes
-// outside Rollbacks, daml-engine.md §5.6) as stored nodes: node ids,
-// witnesses, last descendants and the ACS-delta flags are Canton's; values
-// are Daml JSON of their LF types.
+// outside Rollbacks, as Canton's
+// TransactionTraversalUtils.executionOrderTraversalForIngestion indexes
+// them) as stored nodes: node ids, witnesses, last descendants and the
+// ACS-delta flags are Canton's; values are Daml JSON of their LF types.
 func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))

@@ -14,7 +14,8 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// Contract keys (LF 2.3, non-unique: daml-engine.md §4.6). The node
+// Contract keys (LF 2.3, non-unique: the NUCK mode of Canton's
+// NextGenContractStateMachine, community/daml-lf/transaction). The node
 // indexes every active contract that has a key by a digest of the key's
 // identity — the template's package name, module and name, and the key
 // value — most recent first; the engine asks through ContractsByKey.

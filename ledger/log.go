@@ -66,11 +66,12 @@ type txNode struct {
 	Acting       []string `json:"act,omitempty"`
 	// Transient marks a create whose contract the same transaction archives.
 	Transient bool `json:"tr,omitempty"`
-	// Witnesses are the parties that see the node in the ledger-effects
-	// shape (its informees and its parent action's witnesses,
-	// daml-engine.md §5.3); nil for a create seen by its stakeholders
-	// only, and on entries written before the engine ran, whose
-	// witnesses are the stakeholders and actors.
+	// Witnesses are the parties that see the node in the ledger-effects shape
+	// (its informees and its parent action's witnesses, as Canton's
+	// Node.informeesOfNode and BlindingTransaction.calculateBlindingInfo
+	// compute them); nil for a create seen by its stakeholders only, and on
+	// entries written before the engine ran, whose witnesses are the
+	// stakeholders and actors.
 	Witnesses []string `json:"w,omitempty"`
 	// LastDescendant is the id of the last node of an exercise's subtree.
 	LastDescendant int32 `json:"ld,omitempty"`

@@ -13,13 +13,16 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// Interactive submission, the execute side (interactive.md §1, §2, §4):
-// the node keeps nothing between prepare and execute; execute decodes the
-// prepared transaction the client sends back, recomputes its hash,
-// verifies the external parties' signatures against their stored keys,
-// re-interprets the transaction's root actions with the engine and
-// requires the same transaction (reinterpretPrepared), then commits it
-// through the same committer step as ordinary commands.
+// Interactive submission, the execute side (Canton's
+// InteractiveSubmissionServiceImpl.execute, in
+// community/ledger/ledger-api-core,
+// platform/apiserver/services/command/interactive): the node keeps nothing
+// between prepare and execute; execute decodes the prepared transaction
+// the client sends back, recomputes its hash, verifies the external
+// parties' signatures against their stored keys, re-interprets the
+// transaction's root actions with the engine and requires the same
+// transaction (reinterpretPrepared), then commits it through the same
+// committer step as ordinary commands.
 
 // SinglePartySignatures are one party's signatures over the prepared
 // transaction hash.

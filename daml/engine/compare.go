@@ -7,10 +7,11 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Compare is the generic total order of daml-engine.md §1.8, used by
-// EQUAL, LESS …, and map keys: -1, 0 or 1. Both values must have the same
-// static type. Comparing functions fails with ErrNonComparableValues, a
-// local and a global contract id with the same discriminator with
+// Compare is the generic total order of Speedy
+// (speedy/svalue/Ordering.scala and svalue/Equality.scala), used by EQUAL,
+// LESS …, and map keys: -1, 0 or 1. Both values must have the same static
+// type. Comparing functions fails with ErrNonComparableValues, a local and
+// a global contract id with the same discriminator with
 // ErrContractIDComparability. Lists are walked iteratively.
 func Compare(a, b Value) (int, error) {
 	c, err := compare(a, b)

@@ -1,9 +1,12 @@
 // Package engine is a Daml-LF 2.x interpreter with the semantics of
-// Canton's Speedy machine (daml-engine.md): strict evaluation with
-// right-to-left arguments, closures and partial/over-application,
-// top-level values evaluated at most once, erased types, and an explicit,
-// heap-allocated continuation stack, so that Daml recursion never becomes
-// Go recursion.
+// Canton's Speedy machine: strict evaluation with right-to-left
+// arguments, closures and partial/over-application, top-level values
+// evaluated at most once, erased types, and an explicit, heap-allocated
+// continuation stack, so that Daml recursion never becomes Go recursion.
+// The comments of this package cite Canton's Daml-LF sources by their
+// path under community/daml-lf/<module>/src/main/scala/com/digitalasset/daml/lf/
+// (speedy/SBuiltinFun.scala, speedy/compiler/Compiler.scala,
+// crypto/Hash.scala, …) and a class or method in them.
 //
 // # Use
 //

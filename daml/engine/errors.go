@@ -6,7 +6,8 @@ import (
 )
 
 // ErrorKind classifies an *Error. The ledger maps each kind to a Canton
-// error code (daml-engine.md §9).
+// error code (ledger/daml_errors.go, as Canton's RejectionGenerators maps
+// the engine's interpretation/Error.scala).
 type ErrorKind int
 
 // The error kinds.
@@ -56,8 +57,8 @@ const (
 	// ErrContractNotActive is a contract consumed earlier in this
 	// transaction.
 	ErrContractNotActive
-	// ErrFailedAuthorization is a node whose required authorizers are
-	// missing (§5.4).
+	// ErrFailedAuthorization is a node whose required authorizers are missing
+	// (speedy/AuthorizationChecker.scala).
 	ErrFailedAuthorization
 	// ErrTemplatePreconditionViolated is a precondition that returned
 	// False.
@@ -69,11 +70,13 @@ const (
 	// ErrEffectfulRollback is a rollback of a create or a consuming
 	// exercise when Submission.ForbidEffectfulRollback is set (NUCK mode).
 	ErrEffectfulRollback
-	// ErrUpgradeTranslationFailed is a contract that cannot be translated
-	// to the template version a command or a choice uses (§8.2).
+	// ErrUpgradeTranslationFailed is a contract that cannot be translated to
+	// the template version a command or a choice uses (Speedy's
+	// ValueTranslator; Upgrade.TranslationFailed).
 	ErrUpgradeTranslationFailed
-	// ErrUpgradeValidationFailed is a contract whose metadata recomputed
-	// under another template version differs from the stored one (§8.3).
+	// ErrUpgradeValidationFailed is a contract whose metadata recomputed under
+	// another template version differs from the stored one
+	// (SBuiltinFun.checkContractUpgradable; Upgrade.ValidationFailed).
 	ErrUpgradeValidationFailed
 	// ErrContractKeyNotFound is a fetch_by_key or exercise_by_key whose
 	// key matches no active contract (LF 2.3).
@@ -87,9 +90,9 @@ const (
 	// ErrContractIDInContractKey is a contract key that contains a
 	// contract id.
 	ErrContractIDInContractKey
-	// ErrUnresolvedPackageName is an interface fetch or exercise on a
-	// contract whose package name has no entry in a non-nil
-	// Submission.Preference (§8.1); the Message names the package name.
+	// ErrUnresolvedPackageName is an interface fetch or exercise on a contract
+	// whose package name has no entry in a non-nil Submission.Preference
+	// (Speedy's packageResolution); the Message names the package name.
 	ErrUnresolvedPackageName
 )
 

@@ -8,7 +8,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// Contract keys (LF 2.3, non-unique: daml-engine.md §4.6).
+// Contract keys (LF 2.3, non-unique: the NUCK mode of Canton's
+// transaction/NextGenContractStateMachine.scala).
 
 // KeyQuery asks a ContractKeyStore for the contracts with a key.
 type KeyQuery struct {
@@ -41,7 +42,8 @@ type ContractKeyStore interface {
 	ContractsByKey(ctx context.Context, q KeyQuery) ([]ContractID, error)
 }
 
-// maxKeyQuery is the most contracts query_n_by_key returns (§10).
+// maxKeyQuery is the most contracts query_n_by_key returns (Canton's
+// transaction/package.scala, MaxContractKeyFetches).
 const maxKeyQuery = 1_000_000
 
 // tuple2ID is the stable DA.Types:Tuple2 of daml-prim.
@@ -106,11 +108,12 @@ func (e *Engine) maintainersFn(t lf.TypeConID) *topDef {
 	})
 }
 
-// createKey runs §4.1 steps 3–4 for a create of t: without a key it calls
-// k with nil; otherwise it evaluates the key and then the maintainers
-// (both catchable, like the precondition), checks them
-// (CreateEmptyContractKeyMaintainers, ContractIdInContractKey) and calls
-// k with the normalized key. An error k returns fails the machine.
+// createKey runs the key steps of a create of t (Speedy's
+// speedy/compiler/Compiler.scala compileCreate, then SBUCreate): without a
+// key it calls k with nil; otherwise it evaluates the key and then the
+// maintainers (both catchable, like the precondition), checks them
+// (CreateEmptyContractKeyMaintainers, ContractIdInContractKey) and calls k
+// with the normalized key. An error k returns fails the machine.
 func (m *Machine) createKey(t lf.TypeConID, arg Value, k keyUser) {
 	tk, err := m.e.templateKey(t)
 	if err != nil {
@@ -242,7 +245,8 @@ func (m *Machine) lookupKey(t lf.TypeConID, keyV Value, k func(m *Machine, key *
 
 // resolveKey returns up to limit active contracts with the key: first
 // those created in this transaction, most recent first, then those the
-// ledger's ContractKeyStore returns (§4.6).
+// ledger's ContractKeyStore returns (as Speedy's SBUKeyBuiltin asks
+// NextGenContractStateMachine.queryNByKey, then the ledger).
 func (m *Machine) resolveKey(t lf.TypeConID, key value.Value, limit int) ([]ContractID, *Error) {
 	lt := m.tx
 	b := lt.b
@@ -309,9 +313,9 @@ func keyNotFound(t lf.TypeConID, key *tx.KeyWithMaintainers) *Error {
 	return errorf(ErrContractKeyNotFound, "dependency error: couldn't find key: GlobalKey(%s, %s)", t, value.AppendJSON(nil, key.Key))
 }
 
-// fetchByKeyThen resolves the key of t to one contract, fetches it as
-// §4.5 does (metadata recomputed for a ledger contract, not catchable)
-// and calls k.
+// fetchByKeyThen resolves the key of t to one contract, fetches it as a
+// template fetch does (SBuiltinFun.fetchTemplate: metadata recomputed for
+// a ledger contract, not catchable) and calls k.
 func (m *Machine) fetchByKeyThen(t lf.TypeConID, keyV Value, k func(m *Machine, c *contractInfo, key *tx.KeyWithMaintainers)) {
 	m.lookupKey(t, keyV, func(m *Machine, key *tx.KeyWithMaintainers) {
 		ids, err := m.resolveKey(t, key.Key, 1)
@@ -341,8 +345,8 @@ func (m *Machine) fetchByKey(t lf.TypeConID, keyV Value) {
 }
 
 // exerciseByKey runs exercise_by_key @t choice key arg: the fetch_by_key
-// resolution, then §4.2 (the same frame as exercise) with an Exercise
-// node with byKey.
+// resolution, then the template exercise (the same frame as exercise) with
+// an Exercise node with byKey.
 func (m *Machine) exerciseByKey(t lf.TypeConID, choice string, keyV, arg Value) {
 	ch, err := m.e.templateChoice(t, choice)
 	if err != nil {

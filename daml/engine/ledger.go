@@ -48,9 +48,10 @@ type Submission struct {
 	LedgerTime Timestamp
 	// Contracts gives the ledger contracts; nil means none.
 	Contracts ContractStore
-	// SubmissionSeed, ParticipantID and PreparationTime drive the
-	// derivation of node seeds and contract ids (tx.TransactionSeed,
-	// §6.2). A zero PreparationTime means LedgerTime.
+	// SubmissionSeed, ParticipantID and PreparationTime drive the derivation
+	// of node seeds and contract ids (tx.TransactionSeed, Canton's
+	// crypto/Hash.scala deriveTransactionSeed, deriveNodeSeed,
+	// deriveContractDiscriminator). A zero PreparationTime means LedgerTime.
 	SubmissionSeed  [32]byte
 	ParticipantID   string
 	PreparationTime Timestamp
@@ -60,23 +61,28 @@ type Submission struct {
 	// SubmissionSeed.
 	RootSeeds []tx.Hash
 	// ForbidEffectfulRollback selects Canton's NUCK contract-state mode
-	// (protocol version 35, tx.ModeNUCK): a try may not roll back a create
-	// or a consuming exercise (§5.8). False is the NoKey mode (PV 34).
+	// (protocol version 35, tx.ModeNUCK): a try may not roll back a create or
+	// a consuming exercise (Canton's
+	// community/base/src/main/scala/com/digitalasset/canton/version/InterpretationConfig.scala
+	// picks the mode from the protocol version). False is the NoKey mode
+	// (PV 34).
 	ForbidEffectfulRollback bool
-	// Preference is the package preference (§8.1) used by interface
+	// Preference is the package preference (Speedy's packageResolution, which
+	// Canton's TopologyAwareCommandExecutor computes) used by interface
 	// fetches and exercises (fetch_interface, exercise_interface,
-	// ExerciseInterfaceCommand): the contract is used under the template
-	// of the same module and name in the preferred package for its
-	// package name, translated and validated as in §8.2–8.3. A non-nil
-	// preference without an entry for that name fails with
-	// ErrUnresolvedPackageName. Nil means the contract's creation package
-	// (no resolution). Template fetches and exercises name their package
-	// and do not use it.
+	// ExerciseInterfaceCommand): the contract is used under the template of
+	// the same module and name in the preferred package for its package name,
+	// translated and validated as in SBuiltinFun.fetchInterface
+	// (ValueTranslator, checkContractUpgradable). A non-nil preference without
+	// an entry for that name fails with ErrUnresolvedPackageName. Nil means
+	// the contract's creation package (no resolution). Template fetches and
+	// exercises name their package and do not use it.
 	Preference PackagePreference
 }
 
 // PackagePreference maps a package name to the package id to use for it
-// (Canton's package resolution of a submission, §8.1).
+// (Canton's package resolution of a submission:
+// Preprocessor.buildPackageResolution, TopologyAwareCommandExecutor).
 type PackagePreference map[string]string
 
 func (s *Submission) prepTime() Timestamp {
@@ -104,13 +110,14 @@ func ExerciseInterfaceCommand(iface lf.TypeConID, choice string, cid ContractID,
 
 // Result is the outcome of a submission.
 type Result struct {
-	// Transaction is the normalized transaction with its node seeds
-	// (§5.2), built by a tx.Builder. Its values (create arguments, choice
-	// arguments and results) are the engine's values in normalized form
-	// (toLedgerValue): records, variants and enums keep their type ids,
-	// record fields their labels and variants and enums their constructor
-	// ranks; the trailing None fields of a record are dropped (§1.7).
-	// Contract ids of the contracts it creates are local (unsuffixed).
+	// Transaction is the normalized transaction with its node seeds (in
+	// Speedy's order: PartialTransaction, NormalizeRollbacks), built by a
+	// tx.Builder. Its values (create arguments, choice arguments and results)
+	// are the engine's values in normalized form (toLedgerValue): records,
+	// variants and enums keep their type ids, record fields their labels and
+	// variants and enums their constructor ranks; the trailing None fields of
+	// a record are dropped (as SValue.toNormalizedValue drops them). Contract
+	// ids of the contracts it creates are local (unsuffixed).
 	Transaction *tx.Transaction
 	// Results are the results of the commands, in order.
 	Results []Value
@@ -118,8 +125,9 @@ type Result struct {
 	// ledger re-checks Effects.Inputs at commit.
 	Effects tx.Effects
 	// TimeBounds are the ledger-time bounds the interpretation relied on
-	// (§7): get_time pins both to the ledger time; ledger_time_lt narrows
-	// them. tx.Unconstrained when the time was not read.
+	// (SBuiltinFun's SBUGetTime and SBULedgerTimeLT): get_time pins both to
+	// the ledger time; ledger_time_lt narrows them. tx.Unconstrained when the
+	// time was not read.
 	TimeBounds tx.TimeBounds
 }
 
@@ -485,8 +493,9 @@ func (m *Machine) ledgerTimeLT(t Value) {
 	m.ret(Bool(m.tx.b.LedgerTimeLT(value.Timestamp(t.(Timestamp)))))
 }
 
-// create runs §4.1: precondition, signatories, observers (all
-// catchable), then the Create node with its authorization.
+// create runs a create as Speedy does (Compiler.compileCreate, SBUCreate):
+// precondition, signatories, observers (all catchable), then the Create
+// node with its authorization.
 func (m *Machine) create(t lf.TypeConID, arg Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("create"))
@@ -789,7 +798,8 @@ func ListOfStrings(ps []string) *List {
 	return ListOf(vs...)
 }
 
-// fetch runs §4.5 for a template fetch.
+// fetch runs a template fetch (Compiler.compileFetchTemplate,
+// SBuiltinFun.fetchTemplate, SBUInsertFetchNode).
 func (m *Machine) fetch(t lf.TypeConID, cid Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("fetch"))
@@ -815,7 +825,8 @@ func (m *Machine) addFetch(c *contractInfo, t lf.TypeConID, iface *lf.TypeConID)
 	return nil
 }
 
-// exercise runs §4.2 for a template choice.
+// exercise runs a template choice (Compiler.translateChoiceBody,
+// SBUBeginExercise).
 func (m *Machine) exercise(t lf.TypeConID, choice string, cidV, arg Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("exercise"))
@@ -943,7 +954,9 @@ func (kExercise) unwind(m *Machine) {
 	}
 }
 
-// exerciseInterface runs §4.4 (without a guard: LF 2.dev only).
+// exerciseInterface runs an interface choice
+// (Compiler.translateInterfaceChoiceBody, SBuiltinFun.fetchInterface;
+// without a guard: LF 2.dev only).
 func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("exercise_interface"))
@@ -966,8 +979,9 @@ func (m *Machine) exerciseInterface(iface lf.TypeConID, choice string, cidV, arg
 	m.fetchInterfaceContract(iface, cidV, &kChoice{owner: iface, iface: iface, hasIface: true, ch: ch, arg: arg})
 }
 
-// fetchInterface runs §4.5 for fetch_interface: a Fetch node with the
-// interface id; the result is the interface value.
+// fetchInterface runs fetch_interface (Compiler.compileFetchInterface,
+// SBuiltinFun.fetchInterface): a Fetch node with the interface id; the
+// result is the interface value.
 func (m *Machine) fetchInterface(iface lf.TypeConID, cid Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("fetch_interface"))

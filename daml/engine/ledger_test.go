@@ -374,7 +374,9 @@ func TestConcurrentSubmits(t *testing.T) {
 	}
 }
 
-// TestContractIDDerivation recomputes §6.2 by hand for two root creates.
+// TestContractIDDerivation recomputes the seeds and discriminators of
+// Canton's crypto/Hash.scala (deriveTransactionSeed, deriveNodeSeed,
+// deriveContractDiscriminator) by hand for two root creates.
 func TestContractIDDerivation(t *testing.T) {
 	e := newTestEngine(nil, Options{})
 	mac := func(key []byte, data ...[]byte) []byte {

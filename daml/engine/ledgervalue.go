@@ -10,27 +10,29 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// MaxNesting is the maximal nesting of a serializable value (§10).
+// MaxNesting is the maximal nesting of a serializable value (Canton's
+// value/Value.scala, MAXIMUM_NESTING).
 const MaxNesting = 100
 
-// CheckSerializable checks what normalizing a value checks (§1.7): the
-// nesting is at most MaxNesting (every record, variant, list, optional or
-// map level adds one) and every text is well-formed (no NUL, valid
-// UTF-8). Functions, structs, Any and TypeRep are not serializable.
+// CheckSerializable checks what normalizing a value checks (Speedy's
+// SValue.toNormalizedValue): the nesting is at most MaxNesting (every
+// record, variant, list, optional or map level adds one) and every text is
+// well-formed (no NUL, valid UTF-8). Functions, structs, Any and TypeRep
+// are not serializable.
 func CheckSerializable(v Value) *Error {
 	_, err := toLedgerValue(v)
 	return err
 }
 
-// toLedgerValue converts a runtime value that leaves the machine (a
-// create argument, a choice argument or result) into its normalized
-// ledger form (§1.7), with the checks of CheckSerializable
+// toLedgerValue converts a runtime value that leaves the machine (a create
+// argument, a choice argument or result) into its normalized ledger form
+// (SValue.toNormalizedValue), with the checks of CheckSerializable
 // (ErrValueNesting, ErrMalformedText; ErrInternal for a value that is not
 // serializable). Unlike Speedy's normalized values it keeps what the
 // Ledger API renders: records, variants and enums carry their type ids,
-// record fields their labels, variants and enums their constructor
-// ranks. As in Speedy, the trailing fields of a record that are None are
-// dropped. Maps keep their (sorted) order.
+// record fields their labels, variants and enums their constructor ranks.
+// As in Speedy, the trailing fields of a record that are None are dropped.
+// Maps keep their (sorted) order.
 func toLedgerValue(v Value) (value.Value, *Error) { return toLedger(v, 0) }
 
 func toLedger(v Value, depth int) (value.Value, *Error) {

@@ -50,7 +50,8 @@ func upgradeEngine() *Engine {
 }
 
 // TestInterfacePreference runs interface exercises and fetches on a v1
-// contract under several package preferences (§8.1, §8.4).
+// contract under several package preferences (Speedy's packageResolution,
+// SBuiltinFun.fetchInterface).
 func TestInterfacePreference(t *testing.T) {
 	e := upgradeEngine()
 	ctx := context.Background()
@@ -153,8 +154,8 @@ func TestInterfacePreference(t *testing.T) {
 }
 
 // TestInterfacePreferenceValidates checks that a contract used under a
-// preferred version is validated there (§8.3) and that the failure
-// message names the resolved template.
+// preferred version is validated there (checkContractUpgradable) and that
+// the failure message names the resolved template.
 func TestInterfacePreferenceValidates(t *testing.T) {
 	e := upgradeEngine()
 	ctx := context.Background()

@@ -4,10 +4,10 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Updates are function values waiting for the Token (daml-engine.md §1.6):
-// the arguments of create, fetch, exercise … are evaluated when the
-// update value is built; the effect happens when it is applied to the
-// token.
+// Updates are function values waiting for the Token (as Speedy compiles
+// them: speedy/compiler/PhaseOne.scala, compileEUpdate): the arguments of
+// create, fetch, exercise … are evaluated when the update value is built;
+// the effect happens when it is applied to the token.
 
 // updatePAP returns the update value of the builtin f of the given arity
 // applied to args (copied: the caller's slice is not kept). The PAP, its

@@ -7,13 +7,14 @@ import (
 )
 
 // translate converts a contract argument from one version of its package
-// to another (§8.2), guided by the type ids the values carry: records,
-// variants and enums of package from become the types of the same module
-// and name in package to. A record gains the target's extra trailing
-// fields as None (upgrades may only add Optional fields) and may lose
-// trailing fields only when they are None; a variant or enum constructor
-// must exist in the target. Values of other packages are walked but keep
-// their types.
+// to another (as Speedy's speedy/ValueTranslator.scala
+// unsafeTranslateValue does for a stored contract), guided by the type ids
+// the values carry: records, variants and enums of package from become the
+// types of the same module and name in package to. A record gains the
+// target's extra trailing fields as None (upgrades may only add Optional
+// fields) and may lose trailing fields only when they are None; a variant
+// or enum constructor must exist in the target. Values of other packages
+// are walked but keep their types.
 func (e *Engine) translate(v Value, from, to string) (Value, *Error) {
 	remap := func(id lf.TypeConID) lf.TypeConID {
 		if id.PackageID == from {

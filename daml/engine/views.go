@@ -10,10 +10,11 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// preferredTemplate returns the template a contract of template ct is
-// used as by an interface fetch or exercise under pref (§8.1): the same
-// module and name in pref's package for ct's package name; ct itself when
-// pref is nil. A non-nil pref without an entry for the name is
+// preferredTemplate returns the template a contract of template ct is used
+// as by an interface fetch or exercise under pref
+// (SBuiltinFun.fetchInterface resolves the package name): the same module
+// and name in pref's package for ct's package name; ct itself when pref is
+// nil. A non-nil pref without an entry for the name is
 // ErrUnresolvedPackageName.
 func (e *Engine) preferredTemplate(ct lf.TypeConID, pref PackagePreference) (lf.TypeConID, *Error) {
 	if pref == nil {
@@ -60,11 +61,11 @@ func compareTypeConID(a, b lf.TypeConID) int {
 
 // InterfaceView computes the view of interface iface of the stored
 // contract c, as Canton's Ledger API does for an InterfaceFilter with
-// includeInterfaceView (Engine.computeInterfaceView): the template used
-// is the one of c's module and name in the package pref gives for c's
-// package name, or c.TemplateID when pref has no entry (or is nil); when
-// it differs from the creation package, c.Arg is translated to it
-// (§8.2). Nothing else is checked: no precondition, no metadata
+// includeInterfaceView (Engine.computeInterfaceView): the template used is
+// the one of c's module and name in the package pref gives for c's package
+// name, or c.TemplateID when pref has no entry (or is nil); when it
+// differs from the creation package, c.Arg is translated to it (Speedy's
+// ValueTranslator). Nothing else is checked: no precondition, no metadata
 // validation, no ledger access. The result is the view in normalized
 // ledger form, like Result values: records keep their type ids and field
 // labels, trailing None fields are dropped.

@@ -14,7 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Queries (§2.2).
+// Queries (the library's Internal/Questions/Query.daml).
 
 // queryACS answers QueryACS {parties, tplId}: the visible active
 // contracts of exactly tplId, as (cid, AnyTemplate tplId payload).
@@ -221,7 +221,7 @@ func (s *session) contractsByKey(ctx context.Context, ps []string, tpl lf.TypeCo
 	return out, nil
 }
 
-// Parties (§2.3).
+// Parties (the library's Internal/Questions/PartyManagement.daml).
 
 // newPartySuffix is 8 random hex digits.
 func newPartySuffix() string {
@@ -322,7 +322,7 @@ func (s *session) listKnownParties(ctx context.Context, _ *engine.Record, _ stri
 	return list(out), nil
 }
 
-// Time (§2.4).
+// Time (the library's Internal/Questions/Time.daml).
 
 func (s *session) getTime(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
 	t, err := s.l.Time(ctx)
@@ -363,7 +363,7 @@ func (s *session) sleep(ctx context.Context, p *engine.Record, _ string) (engine
 	return engine.Unit{}, nil
 }
 
-// Users (§2.5).
+// Users (the library's Internal/Questions/UserManagement.daml).
 
 const userIDChars = "@^$.!`-#+'~_|:"
 
@@ -568,7 +568,7 @@ func (s *session) listUserRights(ctx context.Context, p *engine.Record, _ string
 	})
 }
 
-// Packages (§2.7).
+// Packages (the library's Internal/Questions/Packages.daml).
 
 func (s *session) readPackageNames(v engine.Value) ([]PackageInfo, error) {
 	l, _ := v.(*engine.List)

@@ -12,8 +12,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Stable packages whose types the runner builds values of (daml-script.md
-// §0); stable package ids never change.
+// Stable packages whose types the runner builds values of (DA.Types and
+// DA.Internal.Any); stable package ids never change.
 const (
 	daTypesPkg = "5aee9b21b8e9a4c4975b5f4c4198e6e6e8469df49e2010820e792f393db870f4"
 	daAnyPkg   = "6f8e6085f5769861ae7a40dccd618d6f747297d59b37cab89b93e2fa80b0c024"
@@ -240,7 +240,8 @@ type session struct {
 }
 
 // runScript steps a Script value (the record {runScript, dummy}) to its
-// result (§1.4). It is re-entrant: Catch and TryCommands run it nested.
+// result, as the JVM runner's free/Free.scala and script/v2/Runner.scala
+// step it. It is re-entrant: Catch and TryCommands run it nested.
 func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Value, error) {
 	rec, ok := script.(*engine.Record)
 	if !ok || len(rec.Fields) < 1 {
@@ -326,8 +327,8 @@ func location(v engine.Value) (string, *SrcLoc) {
 	return s, at
 }
 
-// answer dispatches a question (§2.0) by its name and version, and
-// returns its answer.
+// answer dispatches a question by its name and version, as the JVM
+// runner's script/v2/ScriptF.scala parse does, and returns its answer.
 func (s *session) answer(ctx context.Context, name string, version int64, payload engine.Value, loc string) (engine.Value, error) {
 	q, ok := questions[name]
 	if !ok || !slices.Contains(q.versions, version) {

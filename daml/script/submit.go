@@ -19,7 +19,8 @@ const (
 )
 
 // submit answers Submit {submissions}: one Either SubmitError (results,
-// tree) per submission, in order (§2.1).
+// tree) per submission, in order (the library's
+// Internal/Questions/Submit.daml).
 func (s *session) submit(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
 	f := p.Fields
 	subs, ok := f[0].(*engine.List)
@@ -324,7 +325,8 @@ func (s *session) choiceArgType(n *tx.Exercise) lf.Type {
 }
 
 // submitErrorValue builds the daml-script SubmitError value of a ledger
-// rejection, by its Canton error code (the gRPC mapping of §2.1).
+// rejection, by its Canton error code (as the JVM runner's
+// script/v2/ledgerinteraction/GrpcErrorParser.scala maps a gRPC status).
 func (s *session) submitErrorValue(e *SubmitError) engine.Value {
 	seID := s.dsID("Questions.Submit.Error", "SubmitError")
 	// A constructor the library does not have becomes UnknownError, as

@@ -140,7 +140,8 @@ func asRecord(v engine.Value, what string) (*engine.Record, error) {
 	return r, nil
 }
 
-// parties reads a parties argument (§1.5): a non-empty [Party], or a bare
+// parties reads a parties argument (as the JVM runner's
+// script/Converter.scala toParties does): a non-empty [Party], or a bare
 // Party.
 func parties(v engine.Value) ([]string, error) {
 	switch x := v.(type) {

@@ -27,14 +27,14 @@ import (
 
 // Remote is a script.Ledger over a participant's JSON Ledger API v2
 // (ledgerd, or Canton 3.5), the way the official runner talks gRPC to a
-// participant (daml-script.md §6): submissions through
-// submit-and-wait-for-transaction (ledger effects), queries as linear
-// searches of the active contracts, parties, users. Time questions use
-// ledgernode's /ledgernode/v1/time extension, which answers as Canton's
-// gRPC TimeService (the JSON Ledger API has no time service): the time is
-// the participant's, shared by every client, and only moves forward;
-// package vetting is not supported. Values are rendered
-// to and read from Daml JSON with the types of the script's packages.
+// participant (Daml's GrpcLedgerClient, in sdk/daml-script/runner):
+// submissions through submit-and-wait-for-transaction (ledger effects),
+// queries as linear searches of the active contracts, parties, users. Time
+// questions use ledgernode's /ledgernode/v1/time extension, which answers
+// as Canton's gRPC TimeService (the JSON Ledger API has no time service):
+// the time is the participant's, shared by every client, and only moves
+// forward; package vetting is not supported. Values are rendered to and
+// read from Daml JSON with the types of the script's packages.
 type Remote struct {
 	base   string
 	token  string

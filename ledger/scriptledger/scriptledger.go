@@ -1,10 +1,11 @@
-// Package scriptledger runs Daml Script (daml/script) against a
-// ledgernode node in process: it implements script.Ledger over a
-// *ledger.Node with the node's public Go API, as a trusted in-process
-// caller (participant admin rights), so that a script sees the node as
-// `daml test` sees its IDE ledger (§3 of daml-script.md) except where
-// the node's semantics differ (party ids are "hint::namespace"; static
-// time cannot go back).
+// Package scriptledger runs Daml Script (daml/script) against a ledgernode
+// node in process: it implements script.Ledger over a *ledger.Node with
+// the node's public Go API, as a trusted in-process caller (participant
+// admin rights), so that a script sees the node as `daml test` sees its
+// IDE ledger (Canton's IdeLedger and IdeLedgerRunner, in
+// community/daml-lf/interpreter and ide-ledger) except where the node's
+// semantics differ (party ids are "hint::namespace"; static time cannot go
+// back).
 package scriptledger
 
 import (

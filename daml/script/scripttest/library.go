@@ -11,7 +11,8 @@ import (
 
 // Line is a line of the daml-script library: the shape of its question
 // payloads and answers, which changed between SDKs more often than the
-// question versions did (daml-script-versions.md §3.1 names the lines).
+// question versions did (the history of Daml's
+// sdk/daml-script/daml/Daml/Script/Internal/Questions/ names the lines).
 // The zero Line is S33c, the library of the Splice DARs.
 type Line int
 
@@ -73,8 +74,9 @@ func (l Line) or() Line {
 // Lines are the lines a synthetic library can take, in release order.
 var Lines = []Line{S32, S33c, S33g, S34, S35}
 
-// LineOf tells the line of a daml-script package from its definitions
-// (daml-script-versions.md §1.3), as far as the lines of Line go.
+// LineOf tells the line of a daml-script package from its definitions (by
+// their shape: the fields of Submission, AllocateParty and PartyDetails,
+// the constructors of SubmitError, …), as far as the lines of Line go.
 func LineOf(p *lf.Package) Line {
 	has := func(module, name string) *lf.DataType {
 		return p.DataType("Daml.Script.Internal."+module, name)
@@ -431,7 +433,8 @@ func libraryPackage(line Line) lftest.Package {
 }
 
 // submitErrorConstructors are the SubmitError constructors of a line, in
-// rank order (daml-script-versions.md §3.6).
+// rank order (the library's Internal/Questions/Submit/Error.daml in each
+// line).
 func submitErrorConstructors(line Line) []string {
 	cons := []string{"ContractNotFound", "ContractKeyNotFound", "AuthorizationError", "DisclosedContractKeyHashingError",
 		"DuplicateContractKey", "InconsistentContractKey", "UnhandledException", "UserError", "TemplatePreconditionViolated",

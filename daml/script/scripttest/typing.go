@@ -567,9 +567,9 @@ func (b *Builder) Typed(free lf.Expr) (script lf.Expr, result lf.Type, err error
 	return s, result, t.err
 }
 
-// answerType is the type of the answer to a question (daml-script.md §2,
-// daml-script-versions.md): a hole for a question the library does not
-// know or that is never answered.
+// answerType is the type of the answer to a question (the res of its
+// IsQuestion instance in the library's Internal/Questions/*.daml): a hole
+// for a question the library does not know or that is never answered.
 func (b *Builder) answerType(t *typer, q question, payload lf.Expr) lf.Type {
 	ds := func(module, name string, args ...lf.Type) lf.Type {
 		return tCon(b.ds("Daml.Script.Internal."+module, name), args...)
