@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -258,5 +259,88 @@ func TestGetUpdatesTailsAndCancels(t *testing.T) {
 				t.Fatalf("code %v (%s), want %v", st.Code(), st.Message(), tc.code)
 			}
 		})
+	}
+}
+
+// acsSummary is what both APIs must agree on about an active contract.
+type acsSummary struct {
+	WorkflowID, SynchronizerID, ContractID, TemplateID string
+	Offset                                             int64
+	Witnesses, Signatories                             []string
+	Counter                                            int64
+}
+
+// TestActiveContractsSameAsJSON: GetActiveContracts sends what the JSON
+// API's /v2/state/active-contracts lists on the same node (workflow ids
+// and synchronizers included), and nothing at offset 0.
+func TestActiveContractsSameAsJSON(t *testing.T) {
+	t.Parallel()
+	p := newPingEnv(t)
+	p.pingLedger("a1") // created and consumed
+	for _, cmd := range []string{"a2", "a3"} {
+		c, _ := p.createPing(cmd, p.pingID)
+		c.WorkflowId = "wf-" + cmd
+		if _, err := p.commands.SubmitAndWait(p.grpcCtx, &ledgerv2.SubmitAndWaitRequest{Commands: c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mid := p.end()
+	p.pingLedger("a4")
+	c, _ := p.createPing("a5", p.pingID)
+	if _, err := p.commands.SubmitAndWait(p.grpcCtx, &ledgerv2.SubmitAndWaitRequest{Commands: c}); err != nil {
+		t.Fatal(err)
+	}
+	state := ledgerv2.NewStateServiceClient(p.conn)
+	read := func(at int64, party string) ([]acsSummary, error) {
+		st, err := state.GetActiveContracts(p.grpcCtx, &ledgerv2.GetActiveContractsRequest{ActiveAtOffset: at,
+			EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{party: {}}, Verbose: true}})
+		if err != nil {
+			return nil, err
+		}
+		var out []acsSummary
+		for {
+			r, err := st.Recv()
+			if err == io.EOF {
+				return out, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			ac := r.GetActiveContract()
+			ce := ac.GetCreatedEvent()
+			tid := ce.TemplateId.PackageId + ":" + ce.TemplateId.ModuleName + ":" + ce.TemplateId.EntityName
+			out = append(out, acsSummary{r.WorkflowId, ac.SynchronizerId, ce.ContractId, tid, ce.Offset, ce.WitnessParties, ce.Signatories, int64(ac.ReassignmentCounter)})
+		}
+	}
+	for _, at := range []int64{mid, p.end()} {
+		for _, party := range []string{p.alice, p.bob} {
+			got, err := read(at, party)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var list []ledger.GetActiveContractsResponse
+			p.postOK("/v2/state/active-contracts", fmt.Sprintf(`{"activeAtOffset":%d,"eventFormat":{"filtersByParty":{%q:{}},"verbose":true}}`, at, party), &list)
+			var want []acsSummary
+			for _, r := range list {
+				ac := r.ContractEntry.JsActiveContract
+				ce := ac.CreatedEvent
+				want = append(want, acsSummary{r.WorkflowID, ac.SynchronizerID, ce.ContractID, ce.TemplateID, ce.Offset, ce.WitnessParties, ce.Signatories, ac.ReassignmentCounter})
+			}
+			if !slices.ContainsFunc(want, func(s acsSummary) bool { return s.WorkflowID != "" }) {
+				t.Fatalf("the JSON API lists %+v, want the workflows' Pings", want)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("at %d as %s: GetActiveContracts differs (-json +grpc):\n%s", at, party[:5], d)
+			}
+		}
+	}
+	if got, err := read(0, p.alice); err != nil || len(got) != 0 {
+		t.Errorf("at 0: %v, %v; want nothing", got, err)
+	}
+	after := p.end() + 3
+	_, err := read(after, p.alice)
+	want := jsonError(t, p.post("/v2/state/active-contracts", fmt.Sprintf(`{"activeAtOffset":%d,"eventFormat":{"filtersByParty":{%q:{}},"verbose":true}}`, after, p.alice)))
+	if d := cmp.Diff(want, fromGRPC(t, err)); d != "" {
+		t.Errorf("offset after the end: gRPC refusal differs from JSON (-json +grpc):\n%s", d)
 	}
 }
