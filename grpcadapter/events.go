@@ -147,7 +147,9 @@ func transactionFormatFromProto(tf *ledgerv2.TransactionFormat, field string) (l
 	case ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS:
 		f.Shape = ledger.LedgerEffects
 	default:
-		return f, false, apierr.InvalidField.New("transaction_shape: the transaction shape must be set")
+		// The Node's words for the JSON twin (ledger/reads.go).
+		return f, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(tf.GetTransactionShape().String()),
+			ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA, ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS)
 	}
 	return f, verbose, nil
 }

@@ -176,6 +176,15 @@ func TestUpdatesSameAsJSON(t *testing.T) {
 				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{BeginExclusive: after, EndInclusive: &after, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
 				return err
 			}},
+			{"no parties", "/v2/updates", fmt.Sprintf(`{"beginExclusive":0,"endInclusive":%d,"updateFormat":{"includeTransactions":{"eventFormat":{"filtersByParty":{},"verbose":true},"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA"}}}`, end), func() error {
+				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
+					EventFormat: &ledgerv2.EventFormat{Verbose: true}, TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}})
+				return err
+			}},
+			{"unspecified shape", "/v2/updates", fmt.Sprintf(`{"beginExclusive":0,"endInclusive":%d,"updateFormat":{"includeTransactions":{"eventFormat":{"filtersByParty":{%q:{}},"verbose":true},"transactionShape":"TRANSACTION_SHAPE_UNSPECIFIED"}}}`, end, p.bob), func() error {
+				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{EventFormat: g.EventFormat}}})
+				return err
+			}},
 			{"end before begin", "/v2/updates", fmt.Sprintf(`{"beginExclusive":%d,"endInclusive":1,"updateFormat":{"includeTransactions":%s}}`, end, j), func() error {
 				one := int64(1)
 				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{BeginExclusive: end, EndInclusive: &one, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
@@ -231,6 +240,15 @@ func TestGetUpdatesTailsAndCancels(t *testing.T) {
 	if _, err := st.Recv(); err != nil {
 		t.Fatal(err) // bob's Respond
 	}
+	// Without verbose: no labels, no record id (Canton's LfEngineToApi).
+	plain, err := updates.GetUpdateById(p.grpcCtx, &ledgerv2.GetUpdateByIdRequest{UpdateId: created, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
+		EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{p.bob: {}}}, TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := plain.GetTransaction().GetEvents()[0].GetCreated(); c.CreateArguments.GetRecordId() != nil || c.CreateArguments.GetFields()[0].GetLabel() != "" || c.CreateArguments.GetFields()[0].GetValue().GetText() != "t2" {
+		t.Errorf("non-verbose created event %v: want no labels nor record id", c)
+	}
 	cancel()
 	done := make(chan error, 1)
 	go func() { _, err := st.Recv(); done <- err }()
@@ -249,6 +267,15 @@ func TestGetUpdatesTailsAndCancels(t *testing.T) {
 		{"no update format", &ledgerv2.GetUpdatesRequest{}, codes.InvalidArgument},
 		{"reassignments", &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g, IncludeReassignments: g.EventFormat}}, codes.Unimplemented},
 		{"descending", &ledgerv2.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}}, codes.Unimplemented},
+		{"parties filtering differently", &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
+			EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{p.bob: {}, p.alice: {Cumulative: []*ledgerv2.CumulativeFilter{{
+				IdentifierFilter: &ledgerv2.CumulativeFilter_TemplateFilter{TemplateFilter: &ledgerv2.TemplateFilter{TemplateId: identifier(p.pingID)}}}}}}},
+			TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}, codes.Unimplemented},
+		{"wildcard beside a template", &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
+			EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{p.bob: {Cumulative: []*ledgerv2.CumulativeFilter{
+				{IdentifierFilter: &ledgerv2.CumulativeFilter_WildcardFilter{WildcardFilter: &ledgerv2.WildcardFilter{}}},
+				{IdentifierFilter: &ledgerv2.CumulativeFilter_TemplateFilter{TemplateFilter: &ledgerv2.TemplateFilter{TemplateId: identifier(p.pingID)}}}}}}},
+			TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}, codes.Unimplemented},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			end := p.end()
