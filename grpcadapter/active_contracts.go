@@ -14,7 +14,9 @@ import (
 // that the event format shows, one GetActiveContractsResponse per
 // contract as Canton sends them (ApiStateService): the created event,
 // the synchronizer the contract is on, the workflow id of the
-// transaction that created it. It walks Node.ActiveContractEvents, one
+// transaction that created it (read with the typed walk: the typed
+// created event does not carry it; empty for a contract whose creating
+// transaction was pruned — a gap, Canton keeps it). It walks Node.ActiveContractEvents, one
 // contract sent before the next is read (Send blocks under flow
 // control); the client's cancellation ends the walk.
 //
@@ -45,7 +47,13 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 		}
 		return nil
 	}
-	origins := map[int64]*ledger.Transaction{}
+	pruned, err := s.a.node.LatestPrunedOffsets(ctx)
+	if err != nil {
+		return err
+	}
+	// One synchronizer: every contract is on it, never reassigned.
+	sync := s.a.node.Synchronizers()[0]
+	origins := map[int64]string{}
 	for c, err := range s.a.node.ActiveContractEvents(ctx, f, at) {
 		if err != nil {
 			if ctx.Err() != nil {
@@ -53,18 +61,20 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 			}
 			return err
 		}
-		origin, err := s.origin(ctx, f, c.Offset, origins)
-		if err != nil {
-			return err
+		var workflow string
+		if c.Offset > pruned.ParticipantPrunedUpToInclusive {
+			if workflow, err = s.workflow(ctx, f, c.Offset, origins); err != nil {
+				return err
+			}
 		}
 		pc, err := createdToProto(c, verbose)
 		if err != nil {
 			return err
 		}
 		if err := stream.Send(&ledgerv2.GetActiveContractsResponse{
-			WorkflowId: origin.WorkflowID,
+			WorkflowId: workflow,
 			ContractEntry: &ledgerv2.GetActiveContractsResponse_ActiveContract{ActiveContract: &ledgerv2.ActiveContract{
-				CreatedEvent: pc, SynchronizerId: origin.SynchronizerID}},
+				CreatedEvent: pc, SynchronizerId: sync}},
 		}); err != nil {
 			return err
 		}
@@ -72,27 +82,27 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 	return nil
 }
 
-// origin returns the transaction that created a contract at offset off
-// (its workflow id and synchronizer), read once per offset: the one
-// transaction of the range (off-1, off] as the reader sees it (it sees
-// the create, so it sees that transaction).
-func (s *stateService) origin(ctx context.Context, f ledger.ReadFormat, off int64, cache map[int64]*ledger.Transaction) (*ledger.Transaction, error) {
-	if t, ok := cache[off]; ok {
-		return t, nil
+// workflow returns the workflow id of the transaction that created a
+// contract at offset off, read once per offset: the one transaction of
+// the range (off-1, off] as the reader sees it (it sees the create, so
+// it sees that transaction).
+func (s *stateService) workflow(ctx context.Context, f ledger.ReadFormat, off int64, cache map[int64]string) (string, error) {
+	if w, ok := cache[off]; ok {
+		return w, nil
 	}
 	f.Shape = ledger.ACSDelta
 	f.Blobs, f.InterfaceViews = false, false
 	for t, err := range s.a.node.Transactions(ctx, f, ledger.OffsetRange{After: off - 1, Through: off}) {
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if len(cache) >= 4096 {
 			clear(cache) // keep the cache of a long walk small
 		}
-		cache[off] = t
-		return t, nil
+		cache[off] = t.WorkflowID
+		return t.WorkflowID, nil
 	}
 	// The reader sees an active contract as a stakeholder, so it sees its
 	// create in the transaction's ACS delta.
-	return nil, apierr.InternalError.New("the transaction that created an active contract at offset %d is not visible", off)
+	return "", apierr.InternalError.New("the transaction that created an active contract at offset %d is not visible", off)
 }

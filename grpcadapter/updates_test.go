@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -369,5 +370,50 @@ func TestActiveContractsSameAsJSON(t *testing.T) {
 	want := jsonError(t, p.post("/v2/state/active-contracts", fmt.Sprintf(`{"activeAtOffset":%d,"eventFormat":{"filtersByParty":{%q:{}},"verbose":true}}`, after, p.alice)))
 	if d := cmp.Diff(want, fromGRPC(t, err)); d != "" {
 		t.Errorf("offset after the end: gRPC refusal differs from JSON (-json +grpc):\n%s", d)
+	}
+}
+
+// TestActiveContractsAfterPruning: contracts created by pruned
+// transactions are still sent (without their workflow id: the typed walk
+// does not carry it, and the creating transaction can no longer be
+// read); later ones keep theirs.
+func TestActiveContractsAfterPruning(t *testing.T) {
+	t.Parallel()
+	p := newPingEnv(t)
+	c, _ := p.createPing("old", p.pingID)
+	c.WorkflowId = "wf-old"
+	if _, err := p.commands.SubmitAndWait(p.grpcCtx, &ledgerv2.SubmitAndWaitRequest{Commands: c}); err != nil {
+		t.Fatal(err)
+	}
+	p.pingLedger("filler") // something after the create to prune up to
+	upTo := p.end()
+	c, _ = p.createPing("new", p.pingID)
+	c.WorkflowId = "wf-new"
+	if _, err := p.commands.SubmitAndWait(p.grpcCtx, &ledgerv2.SubmitAndWaitRequest{Commands: c}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.NewParticipantPruningServiceClient(p.conn).Prune(p.grpcCtx, &admin.PruneRequest{PruneUpTo: upTo}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ledgerv2.NewStateServiceClient(p.conn).GetActiveContracts(p.grpcCtx, &ledgerv2.GetActiveContractsRequest{ActiveAtOffset: p.end(),
+		EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{p.alice: {}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for {
+		r, err := st.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := r.GetActiveContract().GetCreatedEvent().GetCreateArguments().GetFields()[0].GetValue().GetText()
+		got[id] = r.WorkflowId + "@" + r.GetActiveContract().GetSynchronizerId()
+	}
+	sync := p.node.Synchronizers()[0]
+	if d := cmp.Diff(map[string]string{"old": "@" + sync, "new": "wf-new@" + sync}, got); d != "" {
+		t.Errorf("active contracts after pruning (-want +got):\n%s", d)
 	}
 }
