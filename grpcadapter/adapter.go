@@ -118,6 +118,7 @@ func (a *Adapter) Register(s *grpc.Server) {
 		hs.SetServingStatus(svc.desc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	}
 	a.registerServices(s, hs, a.submissionServices())
+	a.registerServices(s, hs, a.updateServices())
 	healthpb.RegisterHealthServer(s, hs)
 	reflection.Register(s)
 }

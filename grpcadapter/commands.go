@@ -270,10 +270,6 @@ func (s *commandService) SubmitAndWait(ctx context.Context, req *ledgerv2.Submit
 	return &ledgerv2.SubmitAndWaitResponse{UpdateId: res.UpdateID, CompletionOffset: res.Offset}, nil
 }
 
-func (s *commandService) SubmitAndWaitForTransaction(context.Context, *ledgerv2.SubmitAndWaitForTransactionRequest) (*ledgerv2.SubmitAndWaitForTransactionResponse, error) {
-	return nil, notServed("SubmitAndWaitForTransaction", "the Node renders a submission's transaction only in the JSON API's form")
-}
-
 func (s *commandService) SubmitAndWaitForReassignment(context.Context, *ledgerv2.SubmitAndWaitForReassignmentRequest) (*ledgerv2.SubmitAndWaitForReassignmentResponse, error) {
 	return nil, notServed("SubmitAndWaitForReassignment", "the Node's reassignment submission takes the JSON API's ReassignmentCommands")
 }
