@@ -18,6 +18,8 @@
 package apierr
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -352,4 +354,16 @@ func (d *DecodeFailure) Error() string { return d.Detail }
 func Malformed(format string, args ...any) *Error {
 	detail := fmt.Sprintf(format, args...)
 	return InvalidArgument.Wrap(&DecodeFailure{Detail: detail}, "%s", detail)
+}
+
+// NewCorrelationID returns a fresh random correlation id (a UUID v4), as
+// Canton gives a redacted error: the adapters send it to the client and
+// log the full error under it.
+func NewCorrelationID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }

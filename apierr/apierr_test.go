@@ -3,6 +3,7 @@ package apierr_test
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +116,14 @@ func TestQuote(t *testing.T) {
 	e := apierr.InvalidArgument.New("x").WithResource("CONTRACT_ID", long).WithContext("k", long)
 	if len(e.Resources[0][1]) > 200 || len(e.Context["k"]) > 200 {
 		t.Errorf("WithResource/WithContext keep %d/%d bytes of a 1.5 MiB value", len(e.Resources[0][1]), len(e.Context["k"]))
+	}
+}
+
+// TestNewCorrelationID: a correlation id is a UUID v4, fresh each time.
+func TestNewCorrelationID(t *testing.T) {
+	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	a, b := apierr.NewCorrelationID(), apierr.NewCorrelationID()
+	if !uuid.MatchString(a) || !uuid.MatchString(b) || a == b {
+		t.Errorf("correlation ids %q and %q, want two different UUID v4", a, b)
 	}
 }

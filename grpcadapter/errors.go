@@ -2,8 +2,6 @@ package grpcadapter
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -77,7 +75,7 @@ func (a *Adapter) statusProto(ctx context.Context, e *apierr.Error) *spb.Status 
 		if corr == "" {
 			// Canton prints "<no-correlation-id>"; a fresh id lets the
 			// operator find the logged details.
-			corr = newCorrelationID()
+			corr = apierr.NewCorrelationID()
 		}
 		a.log.Warn("grpcadapter: security-sensitive error redacted for the client",
 			"correlationId", corr, "traceId", traceID, "method", methodFrom(ctx),
@@ -246,14 +244,4 @@ func isLowerHex(s string) bool {
 func methodFrom(ctx context.Context) string {
 	m, _ := grpc.Method(ctx)
 	return m
-}
-
-// newCorrelationID returns a fresh random id (a UUID v4).
-func newCorrelationID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }

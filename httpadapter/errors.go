@@ -1,8 +1,6 @@
 package httpadapter
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -87,7 +85,7 @@ func (a *adapter) cantonError(r *http.Request, e *apierr.Error) jsCantonError {
 	traceID := traceIDFrom(r)
 	cat := e.Category()
 	if cat.Redacted() && !a.verbose {
-		corr := newCorrelationID()
+		corr := apierr.NewCorrelationID()
 		a.log.Warn("httpadapter: security-sensitive error redacted for the client",
 			"correlationId", corr,
 			"errorCorrelationId", e.CorrelationID,
@@ -196,17 +194,6 @@ func isLowerHex(s string) bool {
 		}
 	}
 	return true
-}
-
-// newCorrelationID returns a fresh random id (a UUID v4) for a redacted
-// error, under which the full error is logged.
-func newCorrelationID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
 func deref(s *string) string {
