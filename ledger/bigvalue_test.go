@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestLargeValues: every value a client may legally send is storable in
@@ -24,12 +25,10 @@ func TestLargeValues(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			n := openNode(t, opts)
+			n := ledgertest.Open(t, opts)
 			d, ids := lftest.DAR(lftest.TemplatePackage("note", "1.0.0", nil, owner, lftest.Field{Name: "text", Type: lftest.B(lftest.Text)}))
-			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-				t.Fatal(err)
-			}
-			alice := allocate(t, ctx, n, "alice").Party
+			ledgertest.MustUploadDAR(t, n, d)
+			alice := ledgertest.MustAllocate(t, n, "alice")
 			readBack := map[string]string{} // contract id -> text
 			check := func(n *ledger.Node) {
 				t.Helper()
@@ -68,7 +67,7 @@ func TestLargeValues(t *testing.T) {
 			check(n)
 			if disk { // and after a restart
 				n.Close()
-				check(openNode(t, opts))
+				check(ledgertest.Open(t, opts))
 			}
 		})
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 type fixture struct {
@@ -27,7 +28,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts ledger.Options) *fixture {
 	t.Helper()
-	n := openNode(t, opts)
+	n := ledgertest.Open(t, opts)
 	ctx := context.Background()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	for _, s := range append([]string{""}, opts.Synchronizers...) {
@@ -38,7 +39,7 @@ func newFixture(t *testing.T, opts ledger.Options) *fixture {
 			t.Fatal(err)
 		}
 	}
-	return &fixture{n: n, ctx: ctx, alice: allocate(t, ctx, n, "alice").Party, bob: allocate(t, ctx, n, "bob").Party, pkg: ids[0]}
+	return &fixture{n: n, ctx: ctx, alice: ledgertest.MustAllocate(t, n, "alice"), bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
 }
 
 func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {

@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingNode is a node with Canton's Ping DAR and two parties.
@@ -25,11 +26,9 @@ func newPingNode(t *testing.T) *pingNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{n: openNode(t, ledger.Options{}), ctx: t.Context()}
-	if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		t.Fatal(err)
-	}
-	f.alice, f.bob = allocate(t, f.ctx, f.n, "alice").Party, allocate(t, f.ctx, f.n, "bob").Party
+	f := &fixture{n: ledgertest.Open(t, ledger.Options{}), ctx: t.Context()}
+	ledgertest.MustUploadDAR(t, f.n, data)
+	f.alice, f.bob = ledgertest.MustAllocate(t, f.n, "alice"), ledgertest.MustAllocate(t, f.n, "bob")
 	return &pingNode{fixture: f, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
 }
 

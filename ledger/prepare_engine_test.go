@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingExternal is a node with Canton's Ping DAR, an external party ext
@@ -31,19 +32,17 @@ func newPingExternal(t *testing.T) *pingExternal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, data)
 	k := ed25519Key(t)
 	_, req := onboard(t, ctx, n, "ext", k)
 	resp, err := n.AllocateExternalParty(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: allocate(t, ctx, n, "bob").Party, pkg: d.Main.ID}
-	return &pingExternal{externalFixture: f, alice: allocate(t, ctx, n, "alice").Party, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
+	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: d.Main.ID}
+	return &pingExternal{externalFixture: f, alice: ledgertest.MustAllocate(t, n, "alice"), pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
 }
 
 func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage {

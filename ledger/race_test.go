@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // barrier holds the submissions that reach it until n of them have
@@ -242,17 +243,13 @@ func TestRaceRespondFree(t *testing.T) {
 // exercises), package uploads (which invalidate the package views) and
 // interface-view reads at once, for the race detector.
 func TestRaceSubmitUploadView(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, ifcDAR)
 	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d1}); err != nil {
-		t.Fatal(err)
-	}
-	alice := allocate(t, ctx, n, "alice").Party
+	ledgertest.MustUploadDAR(t, n, d1)
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	done := make(chan struct{})
 	errs := make(chan error, 100)
 	go func() {

@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 func right(kind identity.RightKind, party string) identity.Right {
@@ -60,9 +61,9 @@ func newIDP(id string) ledger.IdentityProviderConfigRequest {
 }
 
 func TestUserLifecycle(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	created, err := n.CreateUser(ctx, ledger.CreateUserRequest{
 		User: identity.User{ID: "alice_user", PrimaryParty: alice,
 			Metadata: identity.ObjectMeta{Annotations: map[string]string{"example.com/team": "blue"}}},
@@ -137,7 +138,7 @@ func TestUserLifecycle(t *testing.T) {
 }
 
 func TestUserErrorsLeaveNoTrace(t *testing.T) {
-	n := openNode(t, ledger.Options{MaxRightsPerUser: 2})
+	n := ledgertest.Open(t, ledger.Options{MaxRightsPerUser: 2})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
@@ -286,7 +287,7 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 }
 
 func TestSelfService(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "carol"},
 		Rights: []identity.Right{right(identity.RightCanReadAsAnyParty, "")}}); err != nil {
@@ -309,7 +310,7 @@ func TestSelfService(t *testing.T) {
 }
 
 func TestConcurrentUserUpdates(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "dan"}}); err != nil {
 		t.Fatal(err)
@@ -347,7 +348,7 @@ func TestConcurrentUserUpdates(t *testing.T) {
 }
 
 func TestIdentityProviders(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	created, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1"))
 	if err != nil {
@@ -402,7 +403,7 @@ func TestIdentityProviders(t *testing.T) {
 }
 
 func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 15 {
 		if _, err := n.CreateIdentityProviderConfig(ctx, newIDP(fmt.Sprintf("idp%02d", i))); err != nil {
@@ -484,9 +485,9 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 }
 
 func TestUpdatePartyDetails(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	upd, err := n.UpdatePartyDetails(ctx, ledger.UpdatePartyDetailsRequest{
 		PartyDetails: ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
 			ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}},
@@ -530,7 +531,7 @@ func TestUpdatePartyDetails(t *testing.T) {
 }
 
 func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
@@ -558,7 +559,7 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 }
 
 func TestNonDefaultProviderUserReadsItself(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
@@ -584,7 +585,7 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 // rights (Canton's implyIdentityProviderIdFromClaims and
 // validateRequestIdentityProviderId).
 func TestProviderScopeFromClaims(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for _, id := range []string{"idp1", "idp2"} {
 		if _, err := n.CreateIdentityProviderConfig(ctx, newIDP(id)); err != nil {
@@ -613,7 +614,7 @@ func TestProviderScopeFromClaims(t *testing.T) {
 // deactivate itself or revoke its own ParticipantAdmin right
 // (INVALID_ARGUMENT), and nothing changes; another admin can.
 func TestUserCannotRemoveItself(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	admin := right(identity.RightParticipantAdmin, "")
 	for _, id := range []string{"alice", "root"} {
