@@ -39,6 +39,7 @@ func watchPackage() lftest.Package {
 // a stakeholder (acsDeltaForWitnesses, TransactionLogUpdatesConversions:
 // requestingParties ∩ flatEventWitnesses ≠ ∅), so both are false for bob.
 func TestAcsDeltaForWitness(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(watchPackage())

@@ -17,6 +17,7 @@ import (
 // (Canton accepts an 8 MiB JSON body), or a command of eight creates of 900
 // KiB each, commits and reads back equal (on disk, after a restart too).
 func TestLargeValues(t *testing.T) {
+	t.Parallel()
 	for _, disk := range []bool{false, true} {
 		opts := ledger.Options{}
 		name := "in memory"
@@ -24,6 +25,7 @@ func TestLargeValues(t *testing.T) {
 			opts.Dir, name = t.TempDir(), "on disk"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			n := ledgertest.Open(t, opts)
 			d, ids := lftest.DAR(lftest.TemplatePackage("note", "1.0.0", nil, owner, lftest.Field{Name: "text", Type: lftest.B(lftest.Text)}))

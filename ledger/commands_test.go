@@ -72,6 +72,7 @@ func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (ledger
 var cidPattern = regexp.MustCompile(`^00[0-9a-f]{64}ca121220[0-9a-f]{64}$`)
 
 func TestCreateAndExercise(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
 	if !cidPattern.MatchString(ev.ContractID) {
@@ -152,6 +153,7 @@ func TestCreateAndExercise(t *testing.T) {
 }
 
 func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
 	cmd := func(c ledger.JsCommand) ledger.JsCommands {
@@ -215,6 +217,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 }
 
 func TestReassignments(t *testing.T) {
+	t.Parallel()
 	syncs := []string{"s1::1220aa", "s2::1220bb"}
 	f := newFixture(t, ledger.Options{Synchronizers: syncs})
 	ev := f.create(t, "c1", f.alice)
@@ -297,6 +300,7 @@ func TestReassignments(t *testing.T) {
 }
 
 func TestConcurrentSubmittersAndReaders(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	start, _ := f.n.LedgerEnd(f.ctx)
 	const writers, each = 64, 3
@@ -364,6 +368,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 }
 
 func TestArgumentChecks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c0", f.alice)
 	create := func(args string) ledger.JsCommands {
@@ -410,6 +415,7 @@ func TestArgumentChecks(t *testing.T) {
 // archived its contract is DUPLICATE_COMMAND, not the CONTRACT_NOT_FOUND
 // its interpretation would give now.
 func TestDuplicateOfAConsumingExercise(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
 	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); err != nil {

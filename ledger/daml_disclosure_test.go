@@ -32,6 +32,7 @@ func rulesPackage() lftest.Package {
 // stakeholder, cannot use the contract until she discloses it, and a blob
 // that does not match the ledger's contract is refused.
 func TestDisclosedContracts(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(rulesPackage())

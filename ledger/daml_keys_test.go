@@ -31,6 +31,7 @@ func keyPackage() lftest.Package {
 // shown on the created event, the newest contract with the key is
 // exercised, and a key with no active contract is CONTRACT_KEY_NOT_FOUND.
 func TestExerciseByKey(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(keyPackage())

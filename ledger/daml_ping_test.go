@@ -51,6 +51,7 @@ func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
 // TestPingRuns runs Canton's Ping through the engine: alice's Ping has
 // bob as observer; alice may not respond; bob's Respond archives it.
 func TestPingRuns(t *testing.T) {
+	t.Parallel()
 	f := newPingNode(t)
 	ev := f.createPing(t, "p1")
 	if diff := cmp.Diff([]string{f.alice}, ev.Signatories); diff != "" {

@@ -29,6 +29,7 @@ func upgradedIou(v1 string) lftest.Package {
 // contract is exercised with v2's choice (its note upgraded to None), and
 // packageIdSelectionPreference pins v1.
 func TestUpgrades(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d1, ids1 := lftest.DAR(lftest.IouPackage("1.0.0"))

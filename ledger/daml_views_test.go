@@ -18,6 +18,7 @@ const holdingIface = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Ho
 // InterfaceFilter on the token-standard Holding interface: the view is
 // computed through the engine, and unknown interfaces are refused.
 func TestAmuletHoldingView(t *testing.T) {
+	t.Parallel()
 	data := realDAR(t, "splice-amulet-0.1.8.dar")
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()

@@ -32,6 +32,7 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 // TestDomainEventsLogged: a DAR upload, a party allocation and a user's
 // creation and deletion each log one info line through Options.Logger.
 func TestDomainEventsLogged(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	n := ledgertest.Open(t, ledger.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	ctx := context.Background()

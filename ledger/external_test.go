@@ -79,8 +79,10 @@ func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *
 }
 
 func TestExternalPartyOnboarding(t *testing.T) {
+	t.Parallel()
 	for name, newKey := range map[string]func(testing.TB) *extKey{"ed25519": ed25519Key, "p256": p256Key} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			n := ledgertest.Open(t, ledger.Options{})
 			ctx := context.Background()
 			if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "ext-user"}}); err != nil {
@@ -158,6 +160,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 }
 
 func TestExternalPartyAuthorization(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := ledger.WithPrincipal(context.Background(), identity.Principal{UserID: "u"})
 	k := ed25519Key(t)

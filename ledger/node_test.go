@@ -32,6 +32,7 @@ func allocateLater(n *ledger.Node, hint string, delay time.Duration) <-chan erro
 }
 
 func TestOpenCreatesIdentity(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	id := n.ParticipantIDString()
 	name, ns, ok := strings.Cut(id, "::")
@@ -53,6 +54,7 @@ func TestOpenCreatesIdentity(t *testing.T) {
 }
 
 func TestParticipantIDOption(t *testing.T) {
+	t.Parallel()
 	full := "mynode::1220" + strings.Repeat("ab", 32)
 	for _, tc := range []struct {
 		in      string
@@ -79,6 +81,7 @@ func TestParticipantIDOption(t *testing.T) {
 }
 
 func TestReopenResumes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	n, err := ledger.Open(ledger.Options{Dir: dir, ParticipantID: "p1"})
@@ -135,6 +138,7 @@ func TestReopenResumes(t *testing.T) {
 }
 
 func TestConcurrentAllocations(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	const workers = 32
@@ -178,6 +182,7 @@ func TestConcurrentAllocations(t *testing.T) {
 }
 
 func TestSameHintConcurrently(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -229,6 +234,7 @@ func snapshot(t *testing.T, n *ledger.Node) state {
 }
 
 func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	ledgertest.MustAllocate(t, n, "alice")
@@ -277,6 +283,7 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 }
 
 func TestAllocateGrantsUser(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice", UserID: identity.DefaultParticipantAdmin})
@@ -293,6 +300,7 @@ func TestAllocateGrantsUser(t *testing.T) {
 }
 
 func TestListPartiesPaging(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{MaxPartiesPageSize: 3})
 	ctx := context.Background()
 	var want []string
@@ -332,6 +340,7 @@ func TestListPartiesPaging(t *testing.T) {
 }
 
 func TestGetPartiesUnknownAndVisibility(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
@@ -366,6 +375,7 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 }
 
 func TestAuthenticate(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -388,6 +398,7 @@ func TestAuthenticate(t *testing.T) {
 }
 
 func TestClosedNode(t *testing.T) {
+	t.Parallel()
 	n, err := ledger.Open(ledger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
@@ -411,6 +422,7 @@ func TestClosedNode(t *testing.T) {
 }
 
 func TestClock(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
 	n := ledgertest.Open(t, ledger.Options{Clock: func() time.Time { return at }})
 	ledgertest.MustAllocate(t, n, "alice")
@@ -423,6 +435,7 @@ func TestClock(t *testing.T) {
 // TestDirAndInMemory: Options naming a directory and InMemory is an error
 // that creates nothing, not a silent in-memory node.
 func TestDirAndInMemory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	n, err := ledger.Open(ledger.Options{Dir: dir, InMemory: true})
 	if err == nil {

@@ -47,6 +47,7 @@ func tplPackage(version, ifcID, upgrades string) lftest.Package {
 // the transaction's interface nodes (TransactionTreeFactory
 // buildPackagePreference), not from the newest vetted version.
 func TestExecuteInterfacePreference(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
 	ledgertest.MustUploadDAR(t, f.n, ifcDAR)
@@ -90,6 +91,7 @@ func TestExecuteInterfacePreference(t *testing.T) {
 // cannot be honoured fails the submission). Here an exercise by interface
 // on a v1 contract with the preference [v2], v2 not vetted.
 func TestUnvettedPreference(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())

@@ -68,6 +68,7 @@ func listVetted(t *testing.T, n *ledger.Node) ledger.ListVettedPackagesResponse 
 }
 
 func TestRealDARs(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(darDir); err != nil {
 		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
 	}
@@ -133,6 +134,7 @@ func TestRealDARs(t *testing.T) {
 }
 
 func TestPackageReopen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	n, err := ledger.Open(ledger.Options{Dir: dir})
@@ -161,6 +163,7 @@ func TestPackageReopen(t *testing.T) {
 }
 
 func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	v1, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
@@ -215,6 +218,7 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 }
 
 func TestVettingChanges(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	lib := lftest.TemplatePackage("lib", "1.0.0", nil, owner)
@@ -330,6 +334,7 @@ func TestVettingChanges(t *testing.T) {
 }
 
 func TestVettingSynchronizerAutodetect(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	ctx := context.Background()
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
@@ -368,6 +373,7 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 // A refused upload must not remove the payload of a package that a
 // concurrent upload of the same DAR records (helper-found race).
 func TestConcurrentUploadsKeepPayloads(t *testing.T) {
+	t.Parallel()
 	for round := range 20 {
 		n := ledgertest.Open(t, ledger.Options{})
 		ctx := context.Background()
@@ -388,6 +394,7 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 }
 
 func TestReuploadKeepsBounds(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))

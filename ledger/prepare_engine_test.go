@@ -112,6 +112,7 @@ func ledgerEffects(parties ...string) *ledger.TransactionFormat {
 // template's signatories and observers; executing it commits the contract
 // under its suffixed id.
 func TestPrepareExecutePingCreate(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	p := f.prepareCreate(t, "ping-1")
 	pt := decodePrepared(t, p)
@@ -170,6 +171,7 @@ func sortedPair(a, b string) []string {
 // with alice's contract as input contract; executed, the tree is the one a
 // submitted Respond has.
 func TestPrepareExecutePingRespond(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	cid := f.alicePing(t, "r1")
 	p := f.prepareRespond(t, "respond-1", cid)
@@ -264,6 +266,7 @@ func shape(evs []ledger.JsEvent, responder string) []string {
 // with the engine's re-interpretation and refused at the first difference;
 // nothing is written.
 func TestExecuteTamperedPrepared(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	create := decodePrepared(t, f.prepareCreate(t, "ping-t"))
 	cid := f.alicePing(t, "t1")

@@ -60,8 +60,10 @@ func (f *externalFixture) execReq(p ledger.JsPrepareSubmissionResponse) ledger.E
 }
 
 func TestPrepareSignExecute(t *testing.T) {
+	t.Parallel()
 	for _, scheme := range []string{"", "HASHING_SCHEME_VERSION_V3"} {
 		t.Run("scheme"+scheme, func(t *testing.T) {
+			t.Parallel()
 			f := newExternalFixture(t, ed25519Key)
 			tid := f.pkg + ":Main:Iou"
 			args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
@@ -166,6 +168,7 @@ func TestPrepareSignExecute(t *testing.T) {
 }
 
 func TestExecuteStaleInputContract(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, p256Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
@@ -189,6 +192,7 @@ func TestExecuteStaleInputContract(t *testing.T) {
 }
 
 func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "1"}`)

@@ -19,6 +19,7 @@ import (
 // the executed contract carries the canonical JSON of the argument.
 // Nested Optionals, maps and timestamps keep their values both ways.
 func TestPrepareExecuteValues(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	d, ids := lftest.DAR(lftest.TemplatePackage("rich", "1.0.0", nil,
 		lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)},

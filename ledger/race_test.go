@@ -116,6 +116,7 @@ func checkGapless(t *testing.T, f *raceNode) {
 // refused by the committer's re-check with CONTRACT_NOT_ACTIVE, and the
 // 65 commits take the 65 offsets after the ledger end, without a gap.
 func TestRaceRespond(t *testing.T) {
+	t.Parallel()
 	f := newRaceNode(t)
 	const distinct, racers = 64, 8
 	pings := make([]string, distinct+1)
@@ -204,6 +205,7 @@ func TestRaceRespond(t *testing.T) {
 // before the winner committed) or by interpretation (CONTRACT_NOT_FOUND,
 // after); offsets stay gapless.
 func TestRaceRespondFree(t *testing.T) {
+	t.Parallel()
 	f := newRaceNode(t)
 	const rounds, racers = 8, 8
 	tally := map[string]int{}
@@ -243,6 +245,7 @@ func TestRaceRespondFree(t *testing.T) {
 // exercises), package uploads (which invalidate the package views) and
 // interface-view reads at once, for the race detector.
 func TestRaceSubmitUploadView(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())

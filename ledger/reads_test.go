@@ -45,6 +45,7 @@ func seq(from, to int64) []int64 {
 }
 
 func TestUpdatesPagingUpAndDown(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 23 {
@@ -130,6 +131,7 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 }
 
 func TestUpdatesIteratorTails(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -201,6 +203,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 }
 
 func TestUpdateByIDAndOffset(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	ledgertest.MustAllocate(t, n, "a")
@@ -222,6 +225,7 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 }
 
 func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	a := ledgertest.MustAllocate(t, n, "a")
@@ -246,6 +250,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 }
 
 func TestEmptyEventFormatAndNegativeLimit(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	ledgertest.MustAllocate(t, n, "a")

@@ -32,6 +32,7 @@ func allInstruments(t *testing.T, n *ledger.Node) []registry.Instrument {
 }
 
 func TestRegistryPagingUnderConcurrentInserts(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 50 {
@@ -74,6 +75,7 @@ func TestRegistryPagingUnderConcurrentInserts(t *testing.T) {
 }
 
 func TestRegistryReopenAndErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	n, err := ledger.Open(ledger.Options{Dir: dir})
@@ -146,6 +148,7 @@ func TestRegistryReopenAndErrors(t *testing.T) {
 }
 
 func TestAllInstrumentsStops(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 30 {

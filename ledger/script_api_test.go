@@ -19,6 +19,7 @@ import (
 // reads the contracts back as values (EngineContracts,
 // EngineContractByID): committed ids, visibility, archive, errors.
 func TestEngineCommands(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	n := ledgertest.Open(t, ledger.Options{})
 	p := lftest.IouPackage("1.0.0")

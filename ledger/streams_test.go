@@ -13,6 +13,7 @@ import (
 )
 
 func TestStreams(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	var first string
@@ -86,6 +87,7 @@ func TestStreams(t *testing.T) {
 // open-ended iterator whose ctx ends yields ctx.Err() as its last element,
 // and one whose ctx ended before it started does so at once.
 func TestIteratorsReportCancellation(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	p := ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat()

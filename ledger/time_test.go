@@ -90,6 +90,7 @@ func TestSetTimeFrom(t *testing.T) {
 // the ledger time (CommandSubmissionServiceImpl
 // submitTransactionWithDelay), so that record time ≥ effective time.
 func TestLedgerTimeAfterRecordTime(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))

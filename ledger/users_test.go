@@ -61,6 +61,7 @@ func newIDP(id string) ledger.IdentityProviderConfigRequest {
 }
 
 func TestUserLifecycle(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
@@ -138,6 +139,7 @@ func TestUserLifecycle(t *testing.T) {
 }
 
 func TestUserErrorsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{MaxRightsPerUser: 2})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
@@ -287,6 +289,7 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 }
 
 func TestSelfService(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "carol"},
@@ -310,6 +313,7 @@ func TestSelfService(t *testing.T) {
 }
 
 func TestConcurrentUserUpdates(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "dan"}}); err != nil {
@@ -348,6 +352,7 @@ func TestConcurrentUserUpdates(t *testing.T) {
 }
 
 func TestIdentityProviders(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	created, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1"))
@@ -403,6 +408,7 @@ func TestIdentityProviders(t *testing.T) {
 }
 
 func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 15 {
@@ -485,6 +491,7 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 }
 
 func TestUpdatePartyDetails(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
@@ -531,6 +538,7 @@ func TestUpdatePartyDetails(t *testing.T) {
 }
 
 func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
@@ -559,6 +567,7 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 }
 
 func TestNonDefaultProviderUserReadsItself(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
@@ -585,6 +594,7 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 // rights (Canton's implyIdentityProviderIdFromClaims and
 // validateRequestIdentityProviderId).
 func TestProviderScopeFromClaims(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for _, id := range []string{"idp1", "idp2"} {
@@ -614,6 +624,7 @@ func TestProviderScopeFromClaims(t *testing.T) {
 // deactivate itself or revoke its own ParticipantAdmin right
 // (INVALID_ARGUMENT), and nothing changes; another admin can.
 func TestUserCannotRemoveItself(t *testing.T) {
+	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	admin := right(identity.RightParticipantAdmin, "")
