@@ -472,6 +472,7 @@ func wantDamlError(t *testing.T, what string, status int, e jsError, wantStatus 
 // bob's Respond archives it with one consuming exercise acted by bob with
 // result {}.
 func TestAcceptPing(t *testing.T) {
+	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
 	c := newAPIClient(t)
 	c.upload(dar)
@@ -884,6 +885,7 @@ func (r *bongRun) run() {
 // final ACS of every party and the initiator's updates are what the Daml
 // code implies; assert failures are DAML_FAILURE and change nothing.
 func TestAcceptBong(t *testing.T) {
+	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
 	pkg := mainPackageID(t, dar)
 	for i, tc := range []struct {
@@ -897,6 +899,7 @@ func TestAcceptBong(t *testing.T) {
 		{"two-candidates/maxLevel2", []string{"bob", "charlie"}, []string{"dave", "erin"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			c := newAPIClient(t)
 			c.upload(dar)
 			p := map[string]string{}
@@ -921,6 +924,7 @@ func TestAcceptBong(t *testing.T) {
 // candidates, duplicate candidates) is refused with DAML_FAILURE and the
 // error_id of PreconditionFailed, and nothing is written.
 func TestAcceptBongFailures(t *testing.T) {
+	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
 	c := newAPIClient(t)
 	c.upload(dar)
@@ -948,6 +952,7 @@ func TestAcceptBongFailures(t *testing.T) {
 // Holding interface: the owner's ACS has the Amulet with its Holding view
 // as the Amulet code computes it.
 func TestAcceptAmuletHolding(t *testing.T) {
+	t.Parallel()
 	util, amulet := acceptDARFile(t, utilDAR), acceptDARFile(t, amuletDAR)
 	d, err := lf.ReadDAR(amulet, lf.ReadOptions{})
 	if err != nil {
