@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -25,13 +24,10 @@ type pingBench struct {
 func newPingBench(b *testing.B) *pingBench {
 	b.Helper()
 	data := realDAR(b, "canton-builtin-admin-workflow-ping.dar")
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	pkg := ledgertest.MainPackageID(b, data)
 	n := ledgertest.Open(b, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
 	ledgertest.MustUploadDAR(b, n, data)
-	return &pingBench{n: n, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping",
+	return &pingBench{n: n, pingID: pkg + ":Canton.Internal.Ping:Ping",
 		alice: ledgertest.MustAllocate(b, n, "alice"), bob: ledgertest.MustAllocate(b, n, "bob")}
 }
 

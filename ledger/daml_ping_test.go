@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -22,14 +21,11 @@ type pingNode struct {
 func newPingNode(t *testing.T) *pingNode {
 	t.Helper()
 	data := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := ledgertest.MainPackageID(t, data)
 	f := &fixture{n: ledgertest.Open(t, ledger.Options{}), ctx: t.Context()}
 	ledgertest.MustUploadDAR(t, f.n, data)
 	f.alice, f.bob = ledgertest.MustAllocate(t, f.n, "alice"), ledgertest.MustAllocate(t, f.n, "bob")
-	return &pingNode{fixture: f, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
+	return &pingNode{fixture: f, pingID: pkg + ":Canton.Internal.Ping:Ping"}
 }
 
 func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
@@ -28,10 +27,7 @@ type pingExternal struct {
 func newPingExternal(t *testing.T) *pingExternal {
 	t.Helper()
 	data := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := ledgertest.MainPackageID(t, data)
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	ledgertest.MustUploadDAR(t, n, data)
@@ -41,8 +37,8 @@ func newPingExternal(t *testing.T) *pingExternal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: d.Main.ID}
-	return &pingExternal{externalFixture: f, alice: ledgertest.MustAllocate(t, n, "alice"), pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
+	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: pkg}
+	return &pingExternal{externalFixture: f, alice: ledgertest.MustAllocate(t, n, "alice"), pingID: pkg + ":Canton.Internal.Ping:Ping"}
 }
 
 func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage {

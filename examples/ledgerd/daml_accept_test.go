@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // acceptDARDir holds the real DARs (../shared of the repository).
@@ -42,16 +43,6 @@ func acceptDARFile(t testing.TB, name string) []byte {
 		t.Skipf("../shared not found: skipping the real-DAR acceptance test (%v)", err)
 	}
 	return b
-}
-
-// mainPackageID is the main package id of a DAR.
-func mainPackageID(t testing.TB, dar []byte) string {
-	t.Helper()
-	d, err := lf.ReadDAR(dar, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d.Main.ID
 }
 
 // apiClient talks JSON to a ledgerd started for the test.
@@ -476,7 +467,7 @@ func TestAcceptPing(t *testing.T) {
 	dar := acceptDARFile(t, pingDAR)
 	c := newAPIClient(t)
 	c.upload(dar)
-	pingT := mainPackageID(t, dar) + ":Canton.Internal.Ping:Ping"
+	pingT := ledgertest.MainPackageID(t, dar) + ":Canton.Internal.Ping:Ping"
 	alice, bob := c.party("alice"), c.party("bob")
 	start := c.end()
 
@@ -887,7 +878,7 @@ func (r *bongRun) run() {
 func TestAcceptBong(t *testing.T) {
 	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
-	pkg := mainPackageID(t, dar)
+	pkg := ledgertest.MainPackageID(t, dar)
 	for i, tc := range []struct {
 		name                   string
 		candidates, responders []string
@@ -928,7 +919,7 @@ func TestAcceptBongFailures(t *testing.T) {
 	dar := acceptDARFile(t, pingDAR)
 	c := newAPIClient(t)
 	c.upload(dar)
-	r := &bongRun{t: t, c: c, pkg: mainPackageID(t, dar), id: "bad"}
+	r := &bongRun{t: t, c: c, pkg: ledgertest.MainPackageID(t, dar), id: "bad"}
 	alice, bob := c.party("alice"), c.party("bob")
 	for _, tc := range []struct {
 		name       string
