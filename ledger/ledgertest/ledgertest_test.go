@@ -13,6 +13,7 @@ import (
 // TestOpenClosesOnCleanup: the node serves during the test and is closed
 // when it ends; a directory in the options gives a durable node.
 func TestOpenClosesOnCleanup(t *testing.T) {
+	t.Parallel()
 	var node *ledger.Node
 	t.Run("inner", func(t *testing.T) {
 		node = ledgertest.Open(t, ledger.Options{})
