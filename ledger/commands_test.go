@@ -18,6 +18,8 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
+// fixture is a node with the iou package (Main:Iou) and the parties alice
+// and bob, and the JSON-shaped commands the tests of this package send.
 type fixture struct {
 	n     *ledger.Node
 	ctx   context.Context
@@ -26,6 +28,9 @@ type fixture struct {
 	pkg   string
 }
 
+// newFixture opens the fixture's node with opts. The package is uploaded
+// on every synchronizer of opts (ledgertest.MustUploadDAR uploads on the
+// default one only), so reassignment tests find it on each.
 func newFixture(t *testing.T, opts ledger.Options) *fixture {
 	t.Helper()
 	n := ledgertest.Open(t, opts)

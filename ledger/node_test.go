@@ -219,7 +219,10 @@ type state struct {
 	Parties []ledger.PartyDetails
 }
 
-func snapshot(t *testing.T, n *ledger.Node) state {
+// partyState reads the ledger end and the parties of n, to compare before
+// and after a refused request (ledgertest.Snapshot, by contrast, copies a
+// whole node for OpenFrom).
+func partyState(t *testing.T, n *ledger.Node) state {
 	t.Helper()
 	ctx := context.Background()
 	end, err := n.LedgerEnd(ctx)
@@ -266,7 +269,7 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 		{"no admin right beats bad input", user, ledger.AllocatePartyRequest{PartyIDHint: "al!ce", IdentityProviderID: "bad idp!"}, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := snapshot(t, n)
+			before := partyState(t, n)
 			_, err := n.AllocateParty(tc.ctx, tc.req)
 			if !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
@@ -275,7 +278,7 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 			if !errors.As(err, &ae) {
 				t.Fatalf("error %T is not an *apierr.Error", err)
 			}
-			if diff := cmp.Diff(before, snapshot(t, n)); diff != "" {
+			if diff := cmp.Diff(before, partyState(t, n)); diff != "" {
 				t.Errorf("state changed (-before +after):\n%s", diff)
 			}
 		})

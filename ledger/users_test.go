@@ -526,11 +526,11 @@ func TestUpdatePartyDetails(t *testing.T) {
 			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.MaxPartyAnnotationsSizeExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := snapshot(t, n)
+			before := partyState(t, n)
 			if _, err := n.UpdatePartyDetails(ctx, tc.req); !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
 			}
-			if diff := cmp.Diff(before, snapshot(t, n)); diff != "" {
+			if diff := cmp.Diff(before, partyState(t, n)); diff != "" {
 				t.Errorf("state changed:\n%s", diff)
 			}
 		})
