@@ -37,6 +37,7 @@ func (h *principalHealth) Watch(_ *healthpb.HealthCheckRequest, s grpc.ServerStr
 // its caller before the handler runs (UNAUTHENTICATED without a token),
 // and the handler's stream context carries the caller's Principal.
 func TestWrapStreams(t *testing.T) {
+	t.Parallel()
 	v := fixedVerifier{"good": {UserID: identity.DefaultParticipantAdmin}}
 	node, err := ledger.Open(ledger.Options{InMemory: true})
 	if err != nil {
@@ -110,6 +111,7 @@ func (panicHealth) Watch(*healthpb.HealthCheckRequest, grpc.ServerStreamingServe
 // TestHandlerPanics: a panicking handler, unary or streaming, answers
 // INTERNAL (redacted, as an internal error) and the server goes on.
 func TestHandlerPanics(t *testing.T) {
+	t.Parallel()
 	node, err := ledger.Open(ledger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ func logLine(logs, msg string) string {
 // TestAccessLog: one info line per request with method, route pattern,
 // status, duration, user and the correlation id of an error.
 func TestAccessLog(t *testing.T) {
+	t.Parallel()
 	logs := &syncBuffer{}
 	h := newHarness(t, Options{Verifier: testVerifier, Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	h.do(httpCall{method: "GET", target: "/v2/users/participant_admin", header: bearer("admin-token")})

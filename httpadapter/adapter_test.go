@@ -21,6 +21,7 @@ import (
 )
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: testVerifier})
 	tests := []struct {
 		name   string
@@ -62,6 +63,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestVersionParticipantIDLedgerEnd(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	v := decodeAs[ledger.VersionResponse](t, h.do(httpCall{method: "GET", target: "/v2/version"}))
 	if v.Version == "" {
@@ -78,6 +80,7 @@ func TestVersionParticipantIDLedgerEnd(t *testing.T) {
 }
 
 func TestAllocateAndGetParties(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	before := h.state().End.Offset
 	alice := h.allocate("alice", nil)
@@ -119,6 +122,7 @@ func TestAllocateAndGetParties(t *testing.T) {
 }
 
 func TestGetPartiesDecodeFailures(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	tests := []struct {
 		name, target, prefix string
@@ -138,6 +142,7 @@ func TestGetPartiesDecodeFailures(t *testing.T) {
 }
 
 func TestListParties(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	alice := h.allocate("alice", nil)
 	bob := h.allocate("bob", nil)
@@ -175,6 +180,7 @@ func TestListParties(t *testing.T) {
 }
 
 func TestBodyDecoding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		body    string
@@ -200,6 +206,7 @@ func TestBodyDecoding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t, Options{})
 			before := h.state()
 			rec := h.do(httpCall{method: "POST", target: "/v2/parties", body: tt.body, header: tt.header, chunked: tt.chunked})
@@ -216,6 +223,7 @@ func TestBodyDecoding(t *testing.T) {
 }
 
 func TestBodyTooLarge(t *testing.T) {
+	t.Parallel()
 	for _, chunked := range []bool{false, true} {
 		h := newHarness(t, Options{MaxBodyBytes: 64})
 		before := h.state()
@@ -242,6 +250,7 @@ func TestBodyTooLarge(t *testing.T) {
 }
 
 func TestUnknownPathAndWrongMethod(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: testVerifier})
 	notFound := []struct{ method, target string }{
 		{"GET", "/v2/nope?x=1"},
@@ -287,6 +296,7 @@ func TestUnknownPathAndWrongMethod(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	const target = "/v2/state/ledger-end"
 	tests := []struct {
 		name   string
@@ -313,6 +323,7 @@ func TestTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t, Options{Verifier: testVerifier})
 			rec := h.do(httpCall{method: "GET", target: target, header: tt.header})
 			switch {
@@ -343,6 +354,7 @@ func TestTokens(t *testing.T) {
 // what the node authorizes: an admin token and auth mode none may
 // allocate, the same request without a token may not.
 func TestPrincipalReachesTheNode(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: testVerifier})
 	h.allocate("viatoken", bearer("admin-token"))
 	h.allocate("viawebsocketprotocol", map[string]string{"Sec-WebSocket-Protocol": "jwt.token.admin-token,daml.ws.auth"})
@@ -357,6 +369,7 @@ func TestPrincipalReachesTheNode(t *testing.T) {
 }
 
 func TestRejectedRequestsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: testVerifier, MaxBodyBytes: 1024})
 	h.allocate("existing", bearer("admin-token"))
 	before := h.state()
@@ -388,6 +401,7 @@ func TestRejectedRequestsLeaveNoTrace(t *testing.T) {
 // asserts the non-empty JSON body of each (for GET
 // /v2/packages/{package-id}: the octet-stream payload and its hash header).
 func TestEvery2xxHasAJSONBody(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: testVerifier})
 	auth := bearer("admin-token")
 	p := h.allocate("someone", auth)
@@ -456,6 +470,7 @@ func TestEvery2xxHasAJSONBody(t *testing.T) {
 }
 
 func TestNodeErrorsAfterClose(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	_ = h.node.Close()
 	rec := h.do(httpCall{method: "GET", target: "/v2/state/ledger-end"})
@@ -750,6 +765,7 @@ func TestRoutingMachinery(t *testing.T) {
 }
 
 func TestMountedUnderPrefix(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	alice := h.allocate("alice", nil)
 	mux := http.NewServeMux()

@@ -21,6 +21,7 @@ import (
 // HTTP answers as 400 text/plain "Invalid value for: body (<detail>)"; a
 // refused field is the same JsCantonError everywhere.
 func TestOneInputCheckingPath(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	ctx := context.Background()
 	create := createIou(f.iou(), f.alice, 1)

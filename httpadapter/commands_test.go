@@ -171,6 +171,7 @@ func wantKeys(t testing.TB, rec *httptest.ResponseRecorder, want []string, path 
 }
 
 func TestCommandsOverHTTP(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 
 	// submit-and-wait: the completion offset is the new ledger end.
@@ -307,6 +308,7 @@ type commandRejection struct {
 }
 
 func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c1 := f.create("c1", f.alice, 1)
 	unknownCID := "00" + strings.Repeat("ab", 32) + "ca12" + strings.Repeat("cd", 32)
@@ -427,6 +429,7 @@ func (f *ledgerFixture) activeContracts(t testing.TB) []ledger.GetActiveContract
 // TestCommandAndReadAuthorization: submitting needs CanActAs (CanReadAs
 // is not enough), a party-filtered read needs a read right on the party.
 func TestCommandAndReadAuthorization(t *testing.T) {
+	t.Parallel()
 	verifier := fakeVerifier{
 		"admin-token":  {UserID: identity.DefaultParticipantAdmin},
 		"actor-token":  {UserID: "actor"},

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCompletionsRoutes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	ctx := context.Background()
 	p, err := h.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "a", UserID: identity.DefaultParticipantAdmin})

@@ -10,6 +10,7 @@ import (
 )
 
 func TestContractByID(t *testing.T) {
+	t.Parallel()
 	f := newAuthFixture(t)
 	c := f.create("c1", f.alice, 1)
 

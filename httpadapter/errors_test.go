@@ -11,6 +11,7 @@ import (
 // correlation id of the log line that holds the cause; with VerboseErrors
 // the client gets the code, cause and category.
 func TestVerboseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, token, target, code, cause string
 	}{

@@ -15,6 +15,7 @@ import (
 // failure (400 text/plain), a value breaking Canton's rule for the field
 // a 400 JsCantonError.
 func TestBadFieldsAreRefused(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	create := map[string]any{"CreateCommand": map[string]any{"templateId": f.iou(), "createArguments": map[string]any{"owner": f.alice, "amount": "1"}}}
 	submit := func(field string, v any) string {

@@ -95,6 +95,7 @@ func signJWT(t *testing.T, key any, kid string, claims jwt.MapClaims) string {
 // HS256 verifier wrapped by the node's identity-provider-aware verifier,
 // and an identity provider whose keys an httptest JWKS server serves.
 func TestIdentityProviderTokens(t *testing.T) {
+	t.Parallel()
 	const secret, issuer, userID = "S", "https://idp1.example", "idpuser"
 	node, err := ledger.Open(ledger.Options{InMemory: true, Logger: discardLogger(),
 		// Every unknown kid refetches the set at once (key rotation

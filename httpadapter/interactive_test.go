@@ -84,8 +84,10 @@ func (h *harness) onboardExternal(t *testing.T, hint string, s *testSigner, auth
 }
 
 func TestExternalPartyOverHTTP(t *testing.T) {
+	t.Parallel()
 	for name, newSigner := range map[string]func(testing.TB) *testSigner{"ed25519": newEd25519Signer, "p256": newP256Signer} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t, Options{Verifier: testVerifier})
 			auth := bearer("admin-token")
 			s := newSigner(t)
@@ -129,6 +131,7 @@ func TestExternalPartyOverHTTP(t *testing.T) {
 }
 
 func TestInteractiveSubmissionOverHTTP(t *testing.T) {
+	t.Parallel()
 	auth := bearer("admin-token")
 	f := newLedgerFixture(t, ledger.Options{}, Options{Verifier: testVerifier}, auth)
 	s := newEd25519Signer(t)
@@ -198,6 +201,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 }
 
 func TestPreferredPackages(t *testing.T) {
+	t.Parallel()
 	f := newAuthFixture(t)
 	d2, ids2 := lftest.DAR(lftest.IouPackage("2.0.0"))
 	wantEmptyObject(t, f.do(darCall("/v2/dars", d2, f.admin)))

@@ -15,6 +15,7 @@ import (
 // 4 KB, because every cause, resource and context value quoting outside
 // input goes through apierr.Quote.
 func TestHugeInputIsNotEchoed(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	huge := strings.Repeat("x", 3<<19) // 1.5 MiB
 	hugeB64 := base64.StdEncoding.EncodeToString([]byte(huge))

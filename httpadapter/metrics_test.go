@@ -19,6 +19,7 @@ import (
 // TestMetrics: /metrics parses as the Prometheus text format and counts
 // requests by route pattern and status, commits and the ledger end.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	node := ledgertest.Open(t, ledger.Options{})
 	m := httpadapter.NewMetrics(node)
 	api := m.Wrap(httpadapter.New(node, httpadapter.Options{Logger: slog.New(slog.DiscardHandler)}))

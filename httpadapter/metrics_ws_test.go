@@ -17,6 +17,7 @@ import (
 // ledgernode_http_open_streams until it closes, and is one request of its
 // route with status 101 (the upgrade passes through Metrics.Wrap).
 func TestMetricsCountStreams(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	m := NewMetrics(h.node)
 	srv := httptest.NewServer(m.Wrap(h.h))

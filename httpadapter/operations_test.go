@@ -15,6 +15,7 @@ import (
 // a missing resource (USER_NOT_FOUND for a dummy user id) is an answer.
 // Path parameters get dummy values; bodies are "{}".
 func TestEveryOperationAnswers(t *testing.T) {
+	t.Parallel()
 	requireSpec(t)
 	h := newHarness(t, Options{})
 	param := regexp.MustCompile(`\{[^}]+\}`)

@@ -76,6 +76,7 @@ func wantEmptyObject(t testing.TB, rec *httptest.ResponseRecorder) {
 }
 
 func TestRealDARsOverHTTP(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(darDir); err != nil {
 		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
 	}
@@ -325,6 +326,7 @@ func sorted(ids ...string) []string {
 // TestVettingRules drives every vetting rule and error through the
 // deprecated POST /v2/package-vetting.
 func TestVettingRules(t *testing.T) {
+	t.Parallel()
 	f := newVettingFixture(t, ledger.Options{})
 	sync := f.node.Synchronizers()[0]
 	b := func(r ledger.UpdateVettedPackagesRequest) string { return js(t, r) }
@@ -483,6 +485,7 @@ func TestVettingRules(t *testing.T) {
 
 // TestVettingSynchronizers covers autodetection with two synchronizers.
 func TestVettingSynchronizers(t *testing.T) {
+	t.Parallel()
 	const a, b = "a::1220aa", "b::1220bb"
 	h := newHarnessWith(t, ledger.Options{Synchronizers: []string{a, b}}, Options{})
 	d, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
@@ -544,8 +547,10 @@ func TestVettingSynchronizers(t *testing.T) {
 // TestDARBodies covers the raw DAR body: Content-Types, chunking, the body
 // limit, the vetAllPackages query and bodies that are not DARs.
 func TestDARBodies(t *testing.T) {
+	t.Parallel()
 	d, ids := lftest.DAR(lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	t.Run("content types", func(t *testing.T) {
+		t.Parallel()
 		for _, ct := range []string{"", "application/octet-stream", "application/json", "text/plain", "multipart/form-data"} {
 			h := newHarness(t, Options{})
 			var header map[string]string
@@ -563,6 +568,7 @@ func TestDARBodies(t *testing.T) {
 		}
 	})
 	t.Run("vetAllPackages", func(t *testing.T) {
+		t.Parallel()
 		for _, tc := range []struct {
 			query string
 			vet   bool
@@ -585,6 +591,7 @@ func TestDARBodies(t *testing.T) {
 		}
 	})
 	t.Run("rejected", func(t *testing.T) {
+		t.Parallel()
 		h := newHarness(t, Options{MaxBodyBytes: int64(len(d)) - 1})
 		before := h.pkgState(nil)
 		for _, route := range []string{"/v2/dars/validate", "/v2/dars", "/v2/packages"} {
@@ -611,6 +618,7 @@ func TestDARBodies(t *testing.T) {
 		wantEmptyObject(t, h2.do(darCall("/v2/dars", d, nil)))
 	})
 	t.Run("real DAR over the default limit", func(t *testing.T) {
+		t.Parallel()
 		ping := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
 		big := append(slices.Clone(ping), make([]byte, int(DefaultMaxBodyBytes)+1-len(ping))...)
 		h := newHarness(t, Options{})
@@ -622,6 +630,7 @@ func TestDARBodies(t *testing.T) {
 // TestPackageAuthorization: uploads, validation and vetting changes need
 // ParticipantAdmin; reads need any authenticated user.
 func TestPackageAuthorization(t *testing.T) {
+	t.Parallel()
 	verifier := fakeVerifier{
 		"admin-token": {UserID: identity.DefaultParticipantAdmin},
 		"alice-token": {UserID: "alice"},
@@ -683,6 +692,7 @@ func TestPackageAuthorization(t *testing.T) {
 }
 
 func TestPackageRoutesWrongMethod(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	for _, tt := range []struct{ method, target, allow string }{
 		{"GET", "/v2/dars", "POST"},

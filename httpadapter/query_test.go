@@ -10,6 +10,7 @@ import (
 // whether or not the route reads query parameters; a decodable one is
 // read as before.
 func TestUndecodableQueryString(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	party := h.allocate("alice", nil).Party
 	for _, tc := range []struct {

@@ -109,6 +109,7 @@ func decodeRegistry[T any](t *testing.T, rec *httptest.ResponseRecorder, status 
 // TestRegistryWallet reads the info, every instrument and all pages as a
 // wallet does, with exact field values.
 func TestRegistryWallet(t *testing.T) {
+	t.Parallel()
 	h, f := registryHarness(t, Options{Verifier: fakeVerifier{}})
 	info := decodeRegistry[registry.Info](t, h.registryGet(t, "/registry/metadata/v1/info", nil), 200)
 	if diff := cmp.Diff(f.Info, info); diff != "" {
@@ -144,6 +145,7 @@ func TestRegistryWallet(t *testing.T) {
 }
 
 func TestRegistryErrors(t *testing.T) {
+	t.Parallel()
 	h, _ := registryHarness(t, Options{Verifier: fakeVerifier{}})
 	for _, tc := range []struct {
 		target string
@@ -166,6 +168,7 @@ func TestRegistryErrors(t *testing.T) {
 }
 
 func TestRegistryAuthAndCORS(t *testing.T) {
+	t.Parallel()
 	h, _ := registryHarness(t, Options{Verifier: fakeVerifier{"admin-token": {UserID: "participant_admin"}},
 		RegistryRequireAuth: true, CORSAllowedOrigins: []string{"https://wallet.example"}})
 	decodeRegistry[registryError](t, h.registryGet(t, "/registry/metadata/v1/info", nil), 401)

@@ -31,6 +31,7 @@ func acsIDs(entries []ledger.GetActiveContractsResponse) []string {
 }
 
 func TestActiveContractsListAndPage(t *testing.T) {
+	t.Parallel()
 	const limitL = 5
 	f := newLedgerFixture(t, ledger.Options{ListLimit: limitL}, Options{}, nil)
 	var ids []string
@@ -132,6 +133,7 @@ func TestActiveContractsListAndPage(t *testing.T) {
 }
 
 func TestConnectedSynchronizers(t *testing.T) {
+	t.Parallel()
 	const a, b = "a::1220aa", "b::1220bb"
 	f := newLedgerFixture(t, ledger.Options{Synchronizers: []string{a, b}}, Options{}, nil)
 	pid := decodeAs[ledger.ParticipantIDResponse](t, f.get("/v2/parties/participant-id")).ParticipantID
@@ -159,6 +161,7 @@ func TestConnectedSynchronizers(t *testing.T) {
 }
 
 func TestEventsByContractID(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
 	alice := partyFormat(f.alice)
@@ -207,6 +210,7 @@ func TestEventsByContractID(t *testing.T) {
 // TestReassignmentOverHTTP unassigns a contract from one synchronizer and
 // assigns it to the other.
 func TestReassignmentOverHTTP(t *testing.T) {
+	t.Parallel()
 	const a, b = "a::1220aa", "b::1220bb"
 	f := newLedgerFixture(t, ledger.Options{Synchronizers: []string{a, b}}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
@@ -327,6 +331,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 }
 
 func TestLatestPrunedOffsets(t *testing.T) {
+	t.Parallel()
 	f := newAuthFixture(t)
 	f.create("c1", f.alice, 1)
 	for _, header := range []map[string]string{f.admin, f.none} {

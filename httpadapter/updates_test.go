@@ -46,6 +46,7 @@ func listOffsets(l []ledger.GetUpdatesResponse) []int64 {
 }
 
 func TestUpdatesPageUpAndDown(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	begin := f.end()
 	offs := f.createMany("p", 5)
@@ -143,6 +144,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 }
 
 func TestUpdateLookups(t *testing.T) {
+	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
 	alice := ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}
@@ -188,6 +190,7 @@ func TestUpdateLookups(t *testing.T) {
 // matching elements are a 413 unless the limit parameter asks for at most
 // L.
 func TestUpdatesListLimit(t *testing.T) {
+	t.Parallel()
 	const limitL = 5
 	f := newLedgerFixture(t, ledger.Options{ListLimit: limitL}, Options{}, nil)
 	begin := f.end()
@@ -349,6 +352,7 @@ func TestOpenEndedTreesBlock(t *testing.T) {
 // state routes is decoded before the node sees it; a body that is not a
 // JSON object, and a malformed identifier in a filter, are 400 text/plain.
 func TestLedgerRouteDecodeFailures(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	before := h.state()
 	badFilter := `{"filtersByParty":{"p":{"cumulative":[{"identifierFilter":{"TemplateFilter":{"value":{"templateId":"T"}}}}]}}}`
@@ -390,6 +394,7 @@ func TestLedgerRouteDecodeFailures(t *testing.T) {
 }
 
 func TestTransactionByIDAndOffset(t *testing.T) {
+	t.Parallel()
 	f := newAuthFixture(t)
 	c := f.create("c1", f.alice, 1)
 	want := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: c.Offset,

@@ -157,6 +157,7 @@ func (f *userFixture) createUser(u identity.User, rights ...identity.Right) iden
 }
 
 func TestUserLifecycle(t *testing.T) {
+	t.Parallel()
 	f := newUserFixture(t, ledger.Options{}, Options{}, nil)
 	h, p := f.harness, f.party
 
@@ -328,6 +329,7 @@ func TestUserLifecycle(t *testing.T) {
 }
 
 func TestIdentityProviderLifecycle(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	rec := h.do(httpCall{method: "GET", target: "/v2/idps"})
 	if diff := cmp.Diff(`{"identityProviderConfigs":[]}`, strings.TrimSpace(rec.Body.String())); diff != "" {
@@ -387,6 +389,7 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 }
 
 func TestUpdatePartyDetails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	alice := h.allocate("alice", nil)
 	path := "/v2/parties/" + encodeURIComponent(alice.Party)
@@ -451,6 +454,7 @@ func runRejections(t *testing.T, h *harness, tests []rejection) {
 }
 
 func TestUserAndProviderRejections(t *testing.T) {
+	t.Parallel()
 	f := newUserFixture(t, ledger.Options{MaxRightsPerUser: 2}, Options{}, nil)
 	p := f.party
 	body := func(v any) string { return js(t, v) }
@@ -587,6 +591,7 @@ func TestUserAndProviderRejections(t *testing.T) {
 }
 
 func TestTooManyIdentityProviders(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{})
 	create := func(i int) *httptest.ResponseRecorder {
 		return h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
@@ -615,6 +620,7 @@ func TestTooManyIdentityProviders(t *testing.T) {
 // TestUserAuthorization runs the user and provider routes as a plain user,
 // an identity-provider admin and a participant admin (fake verifier).
 func TestUserAuthorization(t *testing.T) {
+	t.Parallel()
 	verifier := fakeVerifier{
 		"admin-token":    {UserID: identity.DefaultParticipantAdmin},
 		"alice-token":    {UserID: "alice"},
@@ -778,6 +784,7 @@ func TestUserAuthorization(t *testing.T) {
 // TestConcurrentUserUpdates races PATCHes with the same resourceVersion:
 // exactly one wins, the others get CONCURRENT_USER_UPDATE_DETECTED.
 func TestConcurrentUserUpdates(t *testing.T) {
+	t.Parallel()
 	f := newUserFixture(t, ledger.Options{}, Options{}, nil)
 	loadSpec(t) // before the goroutines
 	for round := range 3 {
@@ -836,6 +843,7 @@ func TestConcurrentUserUpdates(t *testing.T) {
 // INVALID_ARGUMENT with Canton's cause, change nothing, and the caller's
 // token keeps working.
 func TestUserCannotRemoveItselfOverHTTP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: testVerifier})
 	admin := bearer("admin-token")
 	for _, tc := range []struct {

@@ -58,6 +58,7 @@ func frames(t *testing.T, conn *websocket.Conn, n int) []map[string]any {
 }
 
 func TestWebSocketStreams(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	srv := httptest.NewServer(h.h)
 	defer srv.Close()
@@ -117,6 +118,7 @@ func TestWebSocketStreams(t *testing.T) {
 // close frame 1001, refuses a new one the same way, and returns once the
 // streams have ended.
 func TestWebSocketGoingAwayOnShutdown(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	srv := httptest.NewServer(h.h)
 	defer srv.Close()

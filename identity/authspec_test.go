@@ -25,6 +25,7 @@ func writePEM(t *testing.T, name string, data []byte) string {
 }
 
 func TestParseAuthSpecAccepts(t *testing.T) {
+	t.Parallel()
 	k := authKeys()
 	ctx := context.Background()
 	srv := newJWKSServer(t, rsaJWK("k1", &k.rsa.PublicKey))

@@ -116,6 +116,7 @@ func TestJWKSConcurrentFetchesCollapse(t *testing.T) {
 }
 
 func TestJWKSHangingServer(t *testing.T) {
+	t.Parallel()
 	srv := newJWKSServer(t, rsaJWK("k1", &authKeys().rsa.PublicKey))
 	srv.set(func(s *jwksServer) { s.hang = true })
 
@@ -174,6 +175,7 @@ func TestJWKSFetchFailures(t *testing.T) {
 		{"wrong member type", 200, `{"keys":[{"kty":"RSA","kid":7}]}`, "key 0: json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv := newJWKSServer(t, rsaKey)
 			srv.setBody(tc.status, []byte(tc.body))
 			_, err := jwksVerifier(srv.URL+"/keys", identity.JWKSOptions{}).Verify(context.Background(), rsaToken(t, "k1"))
@@ -183,6 +185,7 @@ func TestJWKSFetchFailures(t *testing.T) {
 	}
 
 	t.Run("unreachable", func(t *testing.T) {
+		t.Parallel()
 		srv := newJWKSServer(t)
 		url := srv.URL
 		srv.Close()
@@ -218,6 +221,7 @@ func mustJSON(v any) string {
 }
 
 func TestJWKSKeySelection(t *testing.T) {
+	t.Parallel()
 	k := authKeys()
 	ctx := context.Background()
 	rsaKey := rsaJWK("rsa", &k.rsa.PublicKey)
@@ -245,6 +249,7 @@ func TestJWKSKeySelection(t *testing.T) {
 		{"duplicate kid keeps the first", []map[string]any{rsaKey, rsaJWK("rsa", &k.rsa2.PublicKey)}, signToken(t, jwt.SigningMethodRS256, k.rsa2, "rsa", baseClaims()), "signature invalid"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv := newJWKSServer(t, tc.keys...)
 			got, err := jwksVerifier(srv.URL, identity.JWKSOptions{}).Verify(ctx, tc.token)
 			if tc.cause != "" {
@@ -285,6 +290,7 @@ func TestJWKSCacheTTL(t *testing.T) {
 }
 
 func TestJWKSUsesHTTPClientAndURL(t *testing.T) {
+	t.Parallel()
 	k := authKeys()
 	srv := newJWKSServer(t, rsaJWK("k1", &k.rsa.PublicKey))
 	var seen []string

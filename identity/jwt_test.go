@@ -237,6 +237,7 @@ func claimCases() []claimCase {
 }
 
 func TestVerifyMatrix(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cases := claimCases()
 	for _, kind := range authKinds(t) {

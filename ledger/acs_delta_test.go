@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 var (
@@ -38,13 +39,12 @@ func watchPackage() lftest.Package {
 // a stakeholder (acsDeltaForWitnesses, TransactionLogUpdatesConversions:
 // requestingParties ∩ flatEventWitnesses ≠ ∅), so both are false for bob.
 func TestAcsDeltaForWitness(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(watchPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
-	alice, bob := allocate(t, ctx, n, "alice").Party, allocate(t, ctx, n, "bob").Party
+	ledgertest.MustUploadDAR(t, n, d)
+	alice, bob := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "bob")
 	tid := ids[0] + ":Main:T"
 	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})

@@ -14,6 +14,7 @@ func partyFormat(p string) ledger.EventFormat {
 }
 
 func TestActiveContracts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{ListLimit: 4})
 	var cids []string
 	for i := range 4 {

@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // needleLedger is an on-disk node with `others` active Ious of party hay
@@ -24,14 +25,12 @@ type needleLedger struct {
 
 func newNeedleLedger(b *testing.B, others int) *needleLedger {
 	b.Helper()
-	n := openNode(b, ledger.Options{Dir: b.TempDir(), Logger: slog.New(slog.DiscardHandler)})
+	n := ledgertest.Open(b, ledger.Options{Dir: b.TempDir(), Logger: slog.New(slog.DiscardHandler)})
 	ctx := context.Background()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		b.Fatal(err)
-	}
-	l := &needleLedger{n: n, ctx: ctx, needle: allocate(b, ctx, n, "needle").Party}
-	hay := allocate(b, ctx, n, "hay").Party
+	ledgertest.MustUploadDAR(b, n, d)
+	l := &needleLedger{n: n, ctx: ctx, needle: ledgertest.MustAllocate(b, n, "needle")}
+	hay := ledgertest.MustAllocate(b, n, "hay")
 	seq := 0
 	create := func(owner string, count int) {
 		cmds := make([]ledger.JsCommand, count)

@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // acsIndexPackage is package "acsidx" 1.0.0: template Main:Shared {owner,
@@ -353,7 +354,7 @@ func TestACSIndexAgreesWithScan(t *testing.T) {
 	}
 	l := &acsLedger{n: n, ctx: ctx, pkg: ids[0], syncs: opts.Synchronizers}
 	for _, p := range []string{"alice", "bob", "carol", "dave"} {
-		l.parties = append(l.parties, allocate(t, ctx, n, p).Party)
+		l.parties = append(l.parties, ledgertest.MustAllocate(t, n, p))
 	}
 	for range 150 {
 		l.next(t, rng)

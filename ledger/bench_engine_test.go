@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -47,13 +48,11 @@ type heavyNode struct {
 
 func newHeavyNode(tb testing.TB) *heavyNode {
 	tb.Helper()
-	n := openNode(tb, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
+	n := ledgertest.Open(tb, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
 	ctx := tb.Context()
 	d, ids := lftest.DAR(lftest.HeavyPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		tb.Fatal(err)
-	}
-	h := &heavyNode{n: n, reg: prometheus.NewRegistry(), owner: allocate(tb, ctx, n, "owner").Party, tpl: ids[0] + ":Main:Heavy"}
+	ledgertest.MustUploadDAR(tb, n, d)
+	h := &heavyNode{n: n, reg: prometheus.NewRegistry(), owner: ledgertest.MustAllocate(tb, n, "owner"), tpl: ids[0] + ":Main:Heavy"}
 	h.reg.MustRegister(n.Collector())
 	ledger.SetInterpretedHookForTest(n, func() { h.interpreted.Store(time.Now().UnixNano()) })
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{

@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync/atomic"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingBench is an in-memory node with Canton's Ping DAR and two parties.
@@ -25,21 +23,12 @@ type pingBench struct {
 
 func newPingBench(b *testing.B) *pingBench {
 	b.Helper()
-	data, err := os.ReadFile(filepath.Join(darDir, "canton-builtin-admin-workflow-ping.dar"))
-	if err != nil {
-		b.Skipf("../shared not found: skipping the Ping benchmark (%v)", err)
-	}
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := openNode(b, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
-	ctx := b.Context()
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		b.Fatal(err)
-	}
-	return &pingBench{n: n, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping",
-		alice: allocate(b, ctx, n, "alice").Party, bob: allocate(b, ctx, n, "bob").Party}
+	data := realDAR(b, "canton-builtin-admin-workflow-ping.dar")
+	pkg := ledgertest.MainPackageID(b, data)
+	n := ledgertest.Open(b, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
+	ledgertest.MustUploadDAR(b, n, data)
+	return &pingBench{n: n, pingID: pkg + ":Canton.Internal.Ping:Ping",
+		alice: ledgertest.MustAllocate(b, n, "alice"), bob: ledgertest.MustAllocate(b, n, "bob")}
 }
 
 // create submits and waits for one Ping create of alice to bob.

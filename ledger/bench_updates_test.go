@@ -14,27 +14,16 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // benchFixture is a node with the iou package and two parties.
 func benchFixture(b *testing.B, opts ledger.Options) *fixture {
 	b.Helper()
-	n, err := ledger.Open(opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { n.Close() })
-	ctx := context.Background()
+	n := ledgertest.Open(b, opts)
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		b.Fatal(err)
-	}
-	alice, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	bob, _ := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "bob"})
-	return &fixture{n: n, ctx: ctx, alice: alice.PartyDetails.Party, bob: bob.PartyDetails.Party, pkg: ids[0]}
+	ledgertest.MustUploadDAR(b, n, d)
+	return &fixture{n: n, ctx: context.Background(), alice: ledgertest.MustAllocate(b, n, "alice"), bob: ledgertest.MustAllocate(b, n, "bob"), pkg: ids[0]}
 }
 
 func (f *fixture) createCmd(id, party string, i int) ledger.JsCommands {

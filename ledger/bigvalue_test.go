@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestLargeValues: every value a client may legally send is storable in
@@ -16,6 +17,7 @@ import (
 // (Canton accepts an 8 MiB JSON body), or a command of eight creates of 900
 // KiB each, commits and reads back equal (on disk, after a restart too).
 func TestLargeValues(t *testing.T) {
+	t.Parallel()
 	for _, disk := range []bool{false, true} {
 		opts := ledger.Options{}
 		name := "in memory"
@@ -23,13 +25,12 @@ func TestLargeValues(t *testing.T) {
 			opts.Dir, name = t.TempDir(), "on disk"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
-			n := openNode(t, opts)
+			n := ledgertest.Open(t, opts)
 			d, ids := lftest.DAR(lftest.TemplatePackage("note", "1.0.0", nil, owner, lftest.Field{Name: "text", Type: lftest.B(lftest.Text)}))
-			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-				t.Fatal(err)
-			}
-			alice := allocate(t, ctx, n, "alice").Party
+			ledgertest.MustUploadDAR(t, n, d)
+			alice := ledgertest.MustAllocate(t, n, "alice")
 			readBack := map[string]string{} // contract id -> text
 			check := func(n *ledger.Node) {
 				t.Helper()
@@ -68,7 +69,7 @@ func TestLargeValues(t *testing.T) {
 			check(n)
 			if disk { // and after a restart
 				n.Close()
-				check(openNode(t, opts))
+				check(ledgertest.Open(t, opts))
 			}
 		})
 	}

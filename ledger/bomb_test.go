@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc:
@@ -29,7 +30,7 @@ func allocated(f func()) uint64 {
 // dalfs.
 func TestDARBombs(t *testing.T) {
 	ctx := context.Background()
-	n := openNode(t, ledger.Options{MaxDARUncompressedSize: 16 << 20})
+	n := ledgertest.Open(t, ledger.Options{MaxDARUncompressedSize: 16 << 20})
 	_, dalf := lftest.Dalf(lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	manifest := lftest.File{Name: lf.ManifestPath, Data: []byte(lftest.ManifestText("a.dalf", nil))}
 	tests := []struct {

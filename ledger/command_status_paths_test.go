@@ -8,6 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestCommandStatusOfOtherSubmissions: typed submissions (Daml Script's
@@ -19,15 +20,13 @@ func TestCommandStatusOfOtherSubmissions(t *testing.T) {
 	t.Run("typed commands", func(t *testing.T) {
 		t.Parallel()
 		ctx := t.Context()
-		n := openNode(t, ledger.Options{})
+		n := ledgertest.Open(t, ledger.Options{})
 		p := lftest.IouPackage("1.0.0")
 		dar, _ := lftest.DAR(p)
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
-			t.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(t, n, dar)
 		pkgID, _ := lftest.Dalf(p)
 		iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
-		alice := allocate(t, ctx, n, "alice").Party
+		alice := ledgertest.MustAllocate(t, n, "alice")
 		arg := value.Record{RecordID: &iou, Fields: []value.RecordField{{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(10)}}}
 		res, err := n.Submit(ctx, ledger.Commands{ActAs: []string{alice}, CommandID: "typed-1",
 			Commands: []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByID(iou), Arguments: arg}}})

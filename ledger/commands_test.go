@@ -15,8 +15,11 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
+// fixture is a node with the iou package (Main:Iou) and the parties alice
+// and bob, and the JSON-shaped commands the tests of this package send.
 type fixture struct {
 	n     *ledger.Node
 	ctx   context.Context
@@ -25,9 +28,12 @@ type fixture struct {
 	pkg   string
 }
 
+// newFixture opens the fixture's node with opts. The package is uploaded
+// on every synchronizer of opts (ledgertest.MustUploadDAR uploads on the
+// default one only), so reassignment tests find it on each.
 func newFixture(t *testing.T, opts ledger.Options) *fixture {
 	t.Helper()
-	n := openNode(t, opts)
+	n := ledgertest.Open(t, opts)
 	ctx := context.Background()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	for _, s := range append([]string{""}, opts.Synchronizers...) {
@@ -38,7 +44,7 @@ func newFixture(t *testing.T, opts ledger.Options) *fixture {
 			t.Fatal(err)
 		}
 	}
-	return &fixture{n: n, ctx: ctx, alice: allocate(t, ctx, n, "alice").Party, bob: allocate(t, ctx, n, "bob").Party, pkg: ids[0]}
+	return &fixture{n: n, ctx: ctx, alice: ledgertest.MustAllocate(t, n, "alice"), bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
 }
 
 func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
@@ -71,6 +77,7 @@ func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (ledger
 var cidPattern = regexp.MustCompile(`^00[0-9a-f]{64}ca121220[0-9a-f]{64}$`)
 
 func TestCreateAndExercise(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
 	if !cidPattern.MatchString(ev.ContractID) {
@@ -151,6 +158,7 @@ func TestCreateAndExercise(t *testing.T) {
 }
 
 func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
 	cmd := func(c ledger.JsCommand) ledger.JsCommands {
@@ -214,6 +222,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 }
 
 func TestReassignments(t *testing.T) {
+	t.Parallel()
 	syncs := []string{"s1::1220aa", "s2::1220bb"}
 	f := newFixture(t, ledger.Options{Synchronizers: syncs})
 	ev := f.create(t, "c1", f.alice)
@@ -296,6 +305,7 @@ func TestReassignments(t *testing.T) {
 }
 
 func TestConcurrentSubmittersAndReaders(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	start, _ := f.n.LedgerEnd(f.ctx)
 	const writers, each = 64, 3
@@ -363,6 +373,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 }
 
 func TestArgumentChecks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c0", f.alice)
 	create := func(args string) ledger.JsCommands {
@@ -409,6 +420,7 @@ func TestArgumentChecks(t *testing.T) {
 // archived its contract is DUPLICATE_COMMAND, not the CONTRACT_NOT_FOUND
 // its interpretation would give now.
 func TestDuplicateOfAConsumingExercise(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
 	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); err != nil {

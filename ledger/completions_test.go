@@ -11,6 +11,7 @@ import (
 )
 
 func TestCompletions(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	start, _ := f.n.LedgerEnd(f.ctx)
 	ev := f.create(t, "c1", f.alice)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,10 +23,7 @@ import (
 // the rights of an update read.
 func TestTransactionNodes(t *testing.T) {
 	t.Parallel()
-	dar, err := os.ReadFile("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar")
-	if err != nil {
-		t.Skipf("the ping DAR is not available: %v", err)
-	}
+	dar := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
 	ctx := context.Background()
 	n := ledgertest.Open(t, ledger.Options{})
 	ledgertest.MustUploadDAR(t, n, dar)

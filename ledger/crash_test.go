@@ -44,6 +44,7 @@ func TestCrashChild(t *testing.T) {
 // TestCrashSafety kills a process that is committing and checks that the
 // reopened store has every acknowledged update and nothing torn.
 func TestCrashSafety(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns a child process")
 	}
@@ -160,6 +161,7 @@ func TestDamlCrashChild(t *testing.T) {
 // directory, which must create again after the restart; then checks that
 // every acknowledged create is an active contract.
 func TestDamlCrashRounds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns child processes")
 	}

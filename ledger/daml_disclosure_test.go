@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // rulesPackage has a template Main:Rules {owner} with a non-consuming
@@ -31,13 +32,12 @@ func rulesPackage() lftest.Package {
 // stakeholder, cannot use the contract until she discloses it, and a blob
 // that does not match the ledger's contract is refused.
 func TestDisclosedContracts(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(rulesPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
-	alice, carol := allocate(t, ctx, n, "alice").Party, allocate(t, ctx, n, "carol").Party
+	ledgertest.MustUploadDAR(t, n, d)
+	alice, carol := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "carol")
 	tid := ids[0] + ":Main:Rules"
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{
 		Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",

@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // keyPackage is an LF 2.3 package: template Main:K {owner: Party, n:
@@ -30,13 +31,12 @@ func keyPackage() lftest.Package {
 // shown on the created event, the newest contract with the key is
 // exercised, and a key with no active contract is CONTRACT_KEY_NOT_FOUND.
 func TestExerciseByKey(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(keyPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
-	alice := allocate(t, ctx, n, "alice").Party
+	ledgertest.MustUploadDAR(t, n, d)
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	tid := ids[0] + ":Main:K"
 	submit := func(cmdID string, c ledger.JsCommand) (ledger.JsTransactionTree, error) {
 		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.JsCommand{c}})

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingNode is a node with Canton's Ping DAR and two parties.
@@ -21,16 +21,11 @@ type pingNode struct {
 func newPingNode(t *testing.T) *pingNode {
 	t.Helper()
 	data := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{n: openNode(t, ledger.Options{}), ctx: t.Context()}
-	if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		t.Fatal(err)
-	}
-	f.alice, f.bob = allocate(t, f.ctx, f.n, "alice").Party, allocate(t, f.ctx, f.n, "bob").Party
-	return &pingNode{fixture: f, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
+	pkg := ledgertest.MainPackageID(t, data)
+	f := &fixture{n: ledgertest.Open(t, ledger.Options{}), ctx: t.Context()}
+	ledgertest.MustUploadDAR(t, f.n, data)
+	f.alice, f.bob = ledgertest.MustAllocate(t, f.n, "alice"), ledgertest.MustAllocate(t, f.n, "bob")
+	return &pingNode{fixture: f, pingID: pkg + ":Canton.Internal.Ping:Ping"}
 }
 
 func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
@@ -52,6 +47,7 @@ func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
 // TestPingRuns runs Canton's Ping through the engine: alice's Ping has
 // bob as observer; alice may not respond; bob's Respond archives it.
 func TestPingRuns(t *testing.T) {
+	t.Parallel()
 	f := newPingNode(t)
 	ev := f.createPing(t, "p1")
 	if diff := cmp.Diff([]string{f.alice}, ev.Signatories); diff != "" {

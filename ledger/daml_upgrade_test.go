@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // upgradedIou is iou 2.0.0: Iou gains an optional note, and a
@@ -28,16 +29,15 @@ func upgradedIou(v1 string) lftest.Package {
 // contract is exercised with v2's choice (its note upgraded to None), and
 // packageIdSelectionPreference pins v1.
 func TestUpgrades(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d1, ids1 := lftest.DAR(lftest.IouPackage("1.0.0"))
 	d2, ids2 := lftest.DAR(upgradedIou(ids1[0]))
 	for _, d := range [][]byte{d1, d2} {
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-			t.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(t, n, d)
 	}
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	submit := func(cmdID string, pref []string, c ledger.JsCommand) ledger.JsTransactionTree {
 		t.Helper()
 		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 const holdingIface = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding"
@@ -17,13 +18,12 @@ const holdingIface = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Ho
 // InterfaceFilter on the token-standard Holding interface: the view is
 // computed through the engine, and unknown interfaces are refused.
 func TestAmuletHoldingView(t *testing.T) {
+	t.Parallel()
 	data := realDAR(t, "splice-amulet-0.1.8.dar")
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		t.Fatal(err)
-	}
-	dso, owner := allocate(t, ctx, n, "dso").Party, allocate(t, ctx, n, "alice").Party
+	ledgertest.MustUploadDAR(t, n, data)
+	dso, owner := ledgertest.MustAllocate(t, n, "dso"), ledgertest.MustAllocate(t, n, "alice")
 	arg := `{"dso": "` + dso + `", "owner": "` + owner + `", "amount": {"initialAmount": "100.0", "createdAt": {"number": "3"}, "ratePerRound": {"rate": "0.001"}}}`
 	resp, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}})

@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // lockedBuffer is a log sink safe for concurrent writes.
@@ -31,13 +32,12 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 // TestDomainEventsLogged: a DAR upload, a party allocation and a user's
 // creation and deletion each log one info line through Options.Logger.
 func TestDomainEventsLogged(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
-	n := openNode(t, ledger.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	n := ledgertest.Open(t, ledger.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	ctx := context.Background()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, d)
 	alice, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
 	if err != nil {
 		t.Fatal(err)

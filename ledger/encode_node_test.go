@@ -19,6 +19,7 @@ import (
 // record they store (entries, contract records, deduplication entries and
 // their keys) against the encoding/json code path the encoders replace.
 func TestStoredBytesUnchanged(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("../../shared/testdata/dars", "canton-builtin-admin-workflow-ping.dar"))
 	if err != nil {
 		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)

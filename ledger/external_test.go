@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // extKey is an external party's key in a test.
@@ -78,9 +79,11 @@ func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *
 }
 
 func TestExternalPartyOnboarding(t *testing.T) {
+	t.Parallel()
 	for name, newKey := range map[string]func(testing.TB) *extKey{"ed25519": ed25519Key, "p256": p256Key} {
 		t.Run(name, func(t *testing.T) {
-			n := openNode(t, ledger.Options{})
+			t.Parallel()
+			n := ledgertest.Open(t, ledger.Options{})
 			ctx := context.Background()
 			if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "ext-user"}}); err != nil {
 				t.Fatal(err)
@@ -157,7 +160,8 @@ func TestExternalPartyOnboarding(t *testing.T) {
 }
 
 func TestExternalPartyAuthorization(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := ledger.WithPrincipal(context.Background(), identity.Principal{UserID: "u"})
 	k := ed25519Key(t)
 	_, err := n.GenerateExternalPartyTopology(ctx, ledger.GenerateExternalPartyTopologyRequest{

@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // observedPackage is package "observed": template Main:T {owner: Party,
@@ -39,12 +40,10 @@ type observedNode struct {
 
 func newObservedNode(t *testing.T, opts ledger.Options) *observedNode {
 	t.Helper()
-	n := openNode(t, opts)
+	n := ledgertest.Open(t, opts)
 	d, ids := lftest.DAR(observedPackage())
-	if _, err := n.UploadDAR(t.Context(), ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
-	return &observedNode{n: n, alice: allocate(t, t.Context(), n, "alice").Party,
+	ledgertest.MustUploadDAR(t, n, d)
+	return &observedNode{n: n, alice: ledgertest.MustAllocate(t, n, "alice"),
 		tmpl: lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "T"}}
 }
 
@@ -159,7 +158,7 @@ func TestUnknownPartiesRefused(t *testing.T) {
 				}
 			}
 			// With both parties allocated the same submission passes.
-			watcher := allocate(t, ctx, o.n, "watcher").Party
+			watcher := ledgertest.MustAllocate(t, o.n, "watcher")
 			if err := entry.run(ctx, o, "ok", o.alice, o.alice, watcher); err != nil {
 				t.Fatalf("with allocated parties: %v", err)
 			}
@@ -187,7 +186,7 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 		}
 		ext = resp.PartyID
 	}
-	watcher := allocate(t, ctx, prep.n, "watcher").Party // on prep only
+	watcher := ledgertest.MustAllocate(t, prep.n, "watcher") // on prep only
 	p, err := prep.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},
 		Commands: []ledger.JsCommand{prep.createT(ext, watcher)}})
 	if err != nil {
@@ -231,7 +230,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 	if diff := cmp.Diff([]string{o.alice}, ledger.KnownPartiesForTest(o.n)); diff != "" {
 		t.Errorf("remembered after the refusal (-want +got):\n%s", diff)
 	}
-	if got := allocate(t, ctx, o.n, "bob").Party; got != bob {
+	if got := ledgertest.MustAllocate(t, o.n, "bob"); got != bob {
 		t.Fatalf("allocated %s, want %s", got, bob)
 	}
 	if _, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}}); err != nil {

@@ -15,28 +15,8 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
-
-// openNode opens an in-memory node closed at the end of the test.
-func openNode(t testing.TB, opts ledger.Options) *ledger.Node {
-	t.Helper()
-	opts.InMemory = opts.Dir == ""
-	n, err := ledger.Open(opts)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { n.Close() })
-	return n
-}
-
-func allocate(t testing.TB, ctx context.Context, n *ledger.Node, hint string) ledger.PartyDetails {
-	t.Helper()
-	resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
-	if err != nil {
-		t.Fatalf("AllocateParty(%q): %v", hint, err)
-	}
-	return resp.PartyDetails
-}
 
 // allocateLater allocates a party from another goroutine after delay. The
 // goroutine cannot fail the test (t.Fatal must run on the test's
@@ -52,7 +32,8 @@ func allocateLater(n *ledger.Node, hint string, delay time.Duration) <-chan erro
 }
 
 func TestOpenCreatesIdentity(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	id := n.ParticipantIDString()
 	name, ns, ok := strings.Cut(id, "::")
 	if !ok || name != "participant1" || len(ns) != 68 || !strings.HasPrefix(ns, "1220") {
@@ -73,6 +54,7 @@ func TestOpenCreatesIdentity(t *testing.T) {
 }
 
 func TestParticipantIDOption(t *testing.T) {
+	t.Parallel()
 	full := "mynode::1220" + strings.Repeat("ab", 32)
 	for _, tc := range []struct {
 		in      string
@@ -82,15 +64,15 @@ func TestParticipantIDOption(t *testing.T) {
 		{"alpha", "alpha::1220", false},
 		{full, full, true},
 	} {
-		n := openNode(t, ledger.Options{ParticipantID: tc.in})
+		n := ledgertest.Open(t, ledger.Options{ParticipantID: tc.in})
 		got := n.ParticipantIDString()
 		if tc.exact && got != tc.wantPfx || !strings.HasPrefix(got, tc.wantPfx) {
 			t.Errorf("ParticipantID option %q gave %q", tc.in, got)
 		}
-		d := allocate(t, context.Background(), n, "alice")
+		alice := ledgertest.MustAllocate(t, n, "alice")
 		_, ns, _ := strings.Cut(got, "::")
-		if d.Party != "alice::"+ns {
-			t.Errorf("party %q does not use the participant namespace %q", d.Party, ns)
+		if alice != "alice::"+ns {
+			t.Errorf("party %q does not use the participant namespace %q", alice, ns)
 		}
 	}
 	if _, err := ledger.Open(ledger.Options{InMemory: true, ParticipantID: "bad::"}); err == nil {
@@ -99,15 +81,20 @@ func TestParticipantIDOption(t *testing.T) {
 }
 
 func TestReopenResumes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	n, err := ledger.Open(ledger.Options{Dir: dir, ParticipantID: "p1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	alice := allocate(t, ctx, n, "alice")
-	bob := allocate(t, ctx, n, "bob")
+	alice := ledgertest.MustAllocate(t, n, "alice")
+	bob := ledgertest.MustAllocate(t, n, "bob")
 	id, syncs := n.ParticipantIDString(), n.Synchronizers()
+	before, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice, bob}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := n.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -127,15 +114,17 @@ func TestReopenResumes(t *testing.T) {
 	if end.Offset != 2 {
 		t.Errorf("ledger end after reopen = %d, want 2", end.Offset)
 	}
-	got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.Party, bob.Party}})
+	got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice, bob}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]ledger.PartyDetails{alice, bob}, got.PartyDetails); diff != "" {
+	if diff := cmp.Diff(before.PartyDetails, got.PartyDetails); diff != "" {
 		t.Errorf("parties after reopen (-want +got):\n%s", diff)
 	}
-	carol := allocate(t, ctx, n, "carol")
-	if end, _ := n.LedgerEnd(ctx); end.Offset != 3 || carol.Party == "" {
+	if carol := ledgertest.MustAllocate(t, n, "carol"); carol == "" {
+		t.Error("no party allocated after reopen")
+	}
+	if end, _ := n.LedgerEnd(ctx); end.Offset != 3 {
 		t.Errorf("next allocation after reopen: end %d, want 3", end.Offset)
 	}
 	if _, err := n.Authenticate(ctx, identity.Claims{UserID: identity.DefaultParticipantAdmin}); err != nil {
@@ -149,7 +138,8 @@ func TestReopenResumes(t *testing.T) {
 }
 
 func TestConcurrentAllocations(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	const workers = 32
 	got := make([]string, workers)
@@ -192,7 +182,8 @@ func TestConcurrentAllocations(t *testing.T) {
 }
 
 func TestSameHintConcurrently(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -228,7 +219,10 @@ type state struct {
 	Parties []ledger.PartyDetails
 }
 
-func snapshot(t *testing.T, n *ledger.Node) state {
+// partyState reads the ledger end and the parties of n, to compare before
+// and after a refused request (ledgertest.Snapshot, by contrast, copies a
+// whole node for OpenFrom).
+func partyState(t *testing.T, n *ledger.Node) state {
 	t.Helper()
 	ctx := context.Background()
 	end, err := n.LedgerEnd(ctx)
@@ -243,9 +237,10 @@ func snapshot(t *testing.T, n *ledger.Node) state {
 }
 
 func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	allocate(t, ctx, n, "alice")
+	ledgertest.MustAllocate(t, n, "alice")
 	user := ledger.WithPrincipal(ctx, identity.Principal{UserID: "bob",
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}})
 	for _, tc := range []struct {
@@ -274,7 +269,7 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 		{"no admin right beats bad input", user, ledger.AllocatePartyRequest{PartyIDHint: "al!ce", IdentityProviderID: "bad idp!"}, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := snapshot(t, n)
+			before := partyState(t, n)
 			_, err := n.AllocateParty(tc.ctx, tc.req)
 			if !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
@@ -283,7 +278,7 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 			if !errors.As(err, &ae) {
 				t.Fatalf("error %T is not an *apierr.Error", err)
 			}
-			if diff := cmp.Diff(before, snapshot(t, n)); diff != "" {
+			if diff := cmp.Diff(before, partyState(t, n)); diff != "" {
 				t.Errorf("state changed (-before +after):\n%s", diff)
 			}
 		})
@@ -291,7 +286,8 @@ func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
 }
 
 func TestAllocateGrantsUser(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice", UserID: identity.DefaultParticipantAdmin})
 	if err != nil {
@@ -307,11 +303,12 @@ func TestAllocateGrantsUser(t *testing.T) {
 }
 
 func TestListPartiesPaging(t *testing.T) {
-	n := openNode(t, ledger.Options{MaxPartiesPageSize: 3})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{MaxPartiesPageSize: 3})
 	ctx := context.Background()
 	var want []string
 	for i := range 7 {
-		want = append(want, allocate(t, ctx, n, fmt.Sprintf("p%d", i)).Party)
+		want = append(want, ledgertest.MustAllocate(t, n, fmt.Sprintf("p%d", i)))
 	}
 	var got []string
 	token := ""
@@ -346,14 +343,15 @@ func TestListPartiesPaging(t *testing.T) {
 }
 
 func TestGetPartiesUnknownAndVisibility(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	alice := allocate(t, ctx, n, "alice")
-	got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.Party, "ghost::1220ab", alice.Party}})
+	alice := ledgertest.MustAllocate(t, n, "alice")
+	got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice, "ghost::1220ab", alice}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ledger.PartyDetails{{Party: alice.Party, IsLocal: true,
+	want := []ledger.PartyDetails{{Party: alice, IsLocal: true,
 		LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}}}
 	if diff := cmp.Diff(want, got.PartyDetails); diff != "" {
 		t.Errorf("GetParties (-want +got):\n%s", diff)
@@ -362,16 +360,16 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 	// provider hides isLocal for parties of the default provider.
 	idpAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "u", IdentityProviderID: "idp1",
 		Rights: []identity.Right{{Kind: identity.RightIdentityProviderAdmin}}})
-	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice.Party}, IdentityProviderID: ""}); err != nil {
+	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}, IdentityProviderID: ""}); err != nil {
 		// empty means the caller's own provider
 		t.Fatalf("IDP admin, own provider: %v", err)
 	}
-	got, _ = n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice.Party}})
-	wantHidden := []ledger.PartyDetails{{Party: alice.Party, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}}
+	got, _ = n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}})
+	wantHidden := []ledger.PartyDetails{{Party: alice, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}}
 	if diff := cmp.Diff(wantHidden, got.PartyDetails); diff != "" {
 		t.Errorf("party of another provider (-want +got):\n%s", diff)
 	}
-	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice.Party}, IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}, IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("IDP admin of another provider: err = %v, want PERMISSION_DENIED", err)
 	}
 	if _, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{"bad!party"}}); !errors.Is(err, apierr.InvalidField) {
@@ -380,7 +378,8 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 }
 
 func TestAuthenticate(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string
@@ -402,6 +401,7 @@ func TestAuthenticate(t *testing.T) {
 }
 
 func TestClosedNode(t *testing.T) {
+	t.Parallel()
 	n, err := ledger.Open(ledger.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
@@ -425,9 +425,10 @@ func TestClosedNode(t *testing.T) {
 }
 
 func TestClock(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
-	n := openNode(t, ledger.Options{Clock: func() time.Time { return at }})
-	allocate(t, context.Background(), n, "alice")
+	n := ledgertest.Open(t, ledger.Options{Clock: func() time.Time { return at }})
+	ledgertest.MustAllocate(t, n, "alice")
 	upd := ledger.UpdateAtForTest(t, n, 1)
 	if got := upd.TopologyTransaction.Value.RecordTime; got != "2026-01-02T03:04:05.600Z" {
 		t.Errorf("record time = %q", got)
@@ -437,6 +438,7 @@ func TestClock(t *testing.T) {
 // TestDirAndInMemory: Options naming a directory and InMemory is an error
 // that creates nothing, not a silent in-memory node.
 func TestDirAndInMemory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	n, err := ledger.Open(ledger.Options{Dir: dir, InMemory: true})
 	if err == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // ifcPackage is package "ifc" 1.0.0: interface Main:I (view Main:IView
@@ -46,18 +47,15 @@ func tplPackage(version, ifcID, upgrades string) lftest.Package {
 // the transaction's interface nodes (TransactionTreeFactory
 // buildPackagePreference), not from the newest vetted version.
 func TestExecuteInterfacePreference(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
-	if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, f.n, ifcDAR)
 	ifc := lftest.Package(ifcPackage())
 	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifc)
 	d2, ids2 := lftest.DAR(tplPackage("2.0.0", ifcIDs[0], ids1[0]), ifc)
 	for _, d := range [][]byte{d1, d2} {
-		if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-			t.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(t, f.n, d)
 	}
 	prep := func(cmdID string, c ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
 		t.Helper()
@@ -93,21 +91,18 @@ func TestExecuteInterfacePreference(t *testing.T) {
 // cannot be honoured fails the submission). Here an exercise by interface
 // on a v1 contract with the preference [v2], v2 not vetted.
 func TestUnvettedPreference(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, ifcDAR)
 	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
 	d2, ids2 := lftest.DAR(tplPackage("2.0.0", ifcIDs[0], ids1[0]), ifcPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d1}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, d1)
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d2, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 	if err != nil {

@@ -2,21 +2,16 @@ package ledger_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingDAR reads the ping DAR (432 KB) of ../shared, or skips.
 func pingDAR(b *testing.B) []byte {
 	b.Helper()
-	data, err := os.ReadFile(filepath.Join(darDir, "canton-builtin-admin-workflow-ping.dar"))
-	if err != nil {
-		b.Skipf("../shared not found: skipping the DAR benchmark (%v)", err)
-	}
-	return data
+	return realDAR(b, "canton-builtin-admin-workflow-ping.dar")
 }
 
 // BenchmarkValidateDAR validates the ping DAR against an empty in-memory
@@ -47,7 +42,6 @@ func BenchmarkValidateDAR(b *testing.B) {
 // state.
 func BenchmarkUploadDAR(b *testing.B) {
 	data := pingDAR(b)
-	ctx := context.Background()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -58,9 +52,7 @@ func BenchmarkUploadDAR(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-			b.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(b, n, data)
 		b.StopTimer()
 		n.Close()
 		b.StartTimer()

@@ -16,15 +16,19 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 const darDir = "../../shared/testdata/dars"
 
-func realDAR(t *testing.T, name string) []byte {
-	t.Helper()
+// realDAR reads the DAR name of the project's shared test data (../shared,
+// outside the repository), or skips tb when it is absent. It stays here
+// rather than in ledgertest: an application's tests have no ../shared.
+func realDAR(tb testing.TB, name string) []byte {
+	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(darDir, name))
 	if err != nil {
-		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
+		tb.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
 	}
 	return b
 }
@@ -64,10 +68,11 @@ func listVetted(t *testing.T, n *ledger.Node) ledger.ListVettedPackagesResponse 
 }
 
 func TestRealDARs(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(darDir); err != nil {
 		t.Skipf("../shared not found: skipping the real-DAR test (%v)", err)
 	}
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		file string
@@ -122,13 +127,14 @@ func TestRealDARs(t *testing.T) {
 		t.Errorf("second upload of the same DAR changed the store:\n%s", diff)
 	}
 	// DamlDefinitionsServiceMain is accepted with dev LF allowed.
-	dev := openNode(t, ledger.Options{AllowDevLF: true})
+	dev := ledgertest.Open(t, ledger.Options{AllowDevLF: true})
 	if _, err := dev.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "DamlDefinitionsServiceMain.dar")}); err != nil {
 		t.Errorf("2.dev DAR with AllowDevLF: %v", err)
 	}
 }
 
 func TestPackageReopen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	n, err := ledger.Open(ledger.Options{Dir: dir})
@@ -136,9 +142,7 @@ func TestPackageReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, d)
 	want := listVetted(t, n)
 	n.Close()
 	n, err = ledger.Open(ledger.Options{Dir: dir})
@@ -159,12 +163,11 @@ func TestPackageReopen(t *testing.T) {
 }
 
 func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	v1, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: v1}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, v1)
 	good, _ := dar(t, lftest.TemplatePackage("app", "2.0.0", nil, owner, lftest.Field{Name: "note", Type: lftest.Opt(lftest.B(lftest.Text))}))
 	bad, badIDs := dar(t, lftest.TemplatePackage("app", "3.0.0", nil, owner, lftest.Field{Name: "amount", Type: lftest.B(lftest.Int64)}))
 	sameVersion, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner, lftest.Field{Name: "x", Type: lftest.Opt(lftest.B(lftest.Int64))}))
@@ -215,7 +218,8 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 }
 
 func TestVettingChanges(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	lib := lftest.TemplatePackage("lib", "1.0.0", nil, owner)
 	libID, _ := lftest.Dalf(lib)
@@ -330,7 +334,8 @@ func TestVettingChanges(t *testing.T) {
 }
 
 func TestVettingSynchronizerAutodetect(t *testing.T) {
-	n := openNode(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	ctx := context.Background()
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
@@ -368,13 +373,12 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 // A refused upload must not remove the payload of a package that a
 // concurrent upload of the same DAR records (helper-found race).
 func TestConcurrentUploadsKeepPayloads(t *testing.T) {
+	t.Parallel()
 	for round := range 20 {
-		n := openNode(t, ledger.Options{})
+		n := ledgertest.Open(t, ledger.Options{})
 		ctx := context.Background()
 		y, _ := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: y}); err != nil {
-			t.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(t, n, y)
 		x, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner, lftest.Field{Name: "x", Type: lftest.Opt(lftest.B(lftest.Text))}))
 		done := make(chan error, 2)
 		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x, DontVet: true}); done <- err }()
@@ -390,12 +394,11 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 }
 
 func TestReuploadKeepsBounds(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, d)
 	from := "2026-01-01T00:00:00Z"
 	c := vet(byID(ids[0]))
 	c.Operation.Vet.Value.NewValidFromInclusive = &from
@@ -403,9 +406,7 @@ func TestReuploadKeepsBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := ledger.StoreDumpForTest(t, n)
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, d)
 	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
 		t.Errorf("re-upload changed the store:\n%s", diff)
 	}
@@ -475,10 +476,8 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-				t.Fatal(err)
-			}
-			alice := allocate(t, ctx, n, "alice").Party
+			ledgertest.MustUploadDAR(t, n, d)
+			alice := ledgertest.MustAllocate(t, n, "alice")
 			before := create(t, n, "before", alice)
 			n = tc.reopen(t, n, dir)
 			defer n.Close()
@@ -510,7 +509,7 @@ func TestIllTypedDARRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := tc.dar(t)
-			n := openNode(t, ledger.Options{})
+			n := ledgertest.Open(t, ledger.Options{})
 			ctx := t.Context()
 			before, _ := n.LedgerEnd(ctx)
 			for _, op := range []struct {
@@ -556,13 +555,13 @@ func TestStoredUncheckedPackageCheckedElsewhere(t *testing.T) {
 	bad := lftest.Package{Name: "bad-stored", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Mod",
 		Values: []lftest.Value{{Name: "x", Type: lftest.B(lftest.Bool), Expr: &lf.EBuiltinCon{Con: lf.ConUnit}}}}}}
 	d, _ := lftest.DAR(bad)
-	old := openNode(t, ledger.Options{})
+	old := ledgertest.Open(t, ledger.Options{})
 	ledger.StoreDARUncheckedForTest(t, old, d)
 	if _, err := old.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
 		t.Fatalf("uploading again the DAR the store holds: %v", err)
 	}
 
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	before := ledger.StoreDumpForTest(t, n)
 	for _, op := range []struct {
 		name string

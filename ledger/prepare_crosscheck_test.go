@@ -28,6 +28,7 @@ var writeNodeFixtures = flag.Bool("write-crosscheck", false,
 // not compared with what the test would write; without the flag the test
 // checks that both prepared transactions execute.
 func TestWriteNodePreparedFixtures(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	create := f.prepareCreate(t, "xc-create")
 	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(create)); err != nil {

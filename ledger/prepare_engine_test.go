@@ -9,11 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingExternal is a node with Canton's Ping DAR, an external party ext
@@ -27,23 +27,18 @@ type pingExternal struct {
 func newPingExternal(t *testing.T) *pingExternal {
 	t.Helper()
 	data := realDAR(t, "canton-builtin-admin-workflow-ping.dar")
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := openNode(t, ledger.Options{})
+	pkg := ledgertest.MainPackageID(t, data)
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, data)
 	k := ed25519Key(t)
 	_, req := onboard(t, ctx, n, "ext", k)
 	resp, err := n.AllocateExternalParty(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: allocate(t, ctx, n, "bob").Party, pkg: d.Main.ID}
-	return &pingExternal{externalFixture: f, alice: allocate(t, ctx, n, "alice").Party, pingID: d.Main.ID + ":Canton.Internal.Ping:Ping"}
+	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: pkg}
+	return &pingExternal{externalFixture: f, alice: ledgertest.MustAllocate(t, n, "alice"), pingID: pkg + ":Canton.Internal.Ping:Ping"}
 }
 
 func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage {
@@ -113,6 +108,7 @@ func ledgerEffects(parties ...string) *ledger.TransactionFormat {
 // template's signatories and observers; executing it commits the contract
 // under its suffixed id.
 func TestPrepareExecutePingCreate(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	p := f.prepareCreate(t, "ping-1")
 	pt := decodePrepared(t, p)
@@ -171,6 +167,7 @@ func sortedPair(a, b string) []string {
 // with alice's contract as input contract; executed, the tree is the one a
 // submitted Respond has.
 func TestPrepareExecutePingRespond(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	cid := f.alicePing(t, "r1")
 	p := f.prepareRespond(t, "respond-1", cid)
@@ -265,6 +262,7 @@ func shape(evs []ledger.JsEvent, responder string) []string {
 // with the engine's re-interpretation and refused at the first difference;
 // nothing is written.
 func TestExecuteTamperedPrepared(t *testing.T) {
+	t.Parallel()
 	f := newPingExternal(t)
 	create := decodePrepared(t, f.prepareCreate(t, "ping-t"))
 	cid := f.alicePing(t, "t1")

@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // externalFixture is a node with the iou package, an external party ext
@@ -29,19 +30,17 @@ type externalFixture struct {
 
 func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *externalFixture {
 	t.Helper()
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, d)
 	k := newKey(t)
 	_, req := onboard(t, ctx, n, "ext", k)
 	resp, err := n.AllocateExternalParty(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: allocate(t, ctx, n, "bob").Party, pkg: ids[0]}
+	return &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
 }
 
 func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
@@ -61,8 +60,10 @@ func (f *externalFixture) execReq(p ledger.JsPrepareSubmissionResponse) ledger.E
 }
 
 func TestPrepareSignExecute(t *testing.T) {
+	t.Parallel()
 	for _, scheme := range []string{"", "HASHING_SCHEME_VERSION_V3"} {
 		t.Run("scheme"+scheme, func(t *testing.T) {
+			t.Parallel()
 			f := newExternalFixture(t, ed25519Key)
 			tid := f.pkg + ":Main:Iou"
 			args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
@@ -167,6 +168,7 @@ func TestPrepareSignExecute(t *testing.T) {
 }
 
 func TestExecuteStaleInputContract(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, p256Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
@@ -190,6 +192,7 @@ func TestExecuteStaleInputContract(t *testing.T) {
 }
 
 func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "1"}`)

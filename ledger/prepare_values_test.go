@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestPrepareExecuteValues: a create argument with every kind of value
@@ -18,6 +19,7 @@ import (
 // the executed contract carries the canonical JSON of the argument.
 // Nested Optionals, maps and timestamps keep their values both ways.
 func TestPrepareExecuteValues(t *testing.T) {
+	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	d, ids := lftest.DAR(lftest.TemplatePackage("rich", "1.0.0", nil,
 		lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)},
@@ -30,9 +32,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 		lftest.Field{Name: "u", Type: lftest.B(lftest.Unit)},
 		lftest.Field{Name: "o", Type: lftest.Opt(lftest.B(lftest.Int64))},
 	))
-	if _, err := f.n.UploadDAR(f.ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, f.n, d)
 	tid := ids[0] + ":Main:T"
 	for _, tc := range []struct {
 		name, args, canon string

@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestPrune: Node.Prune refuses what Canton's ParticipantPruningService
@@ -127,7 +128,7 @@ func TestPrune(t *testing.T) {
 	if err := f.n.Close(); err != nil {
 		t.Fatal(err)
 	}
-	reopened := openNode(t, ledger.Options{Dir: dir})
+	reopened := ledgertest.Open(t, ledger.Options{Dir: dir})
 	if got, err := reopened.LatestPrunedOffsets(f.ctx); err != nil || got != wantPruned {
 		t.Errorf("after a restart: pruned offsets %+v, %v; want %+v", got, err, wantPruned)
 	}

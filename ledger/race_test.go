@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // barrier holds the submissions that reach it until n of them have
@@ -115,6 +116,7 @@ func checkGapless(t *testing.T, f *raceNode) {
 // refused by the committer's re-check with CONTRACT_NOT_ACTIVE, and the
 // 65 commits take the 65 offsets after the ledger end, without a gap.
 func TestRaceRespond(t *testing.T) {
+	t.Parallel()
 	f := newRaceNode(t)
 	const distinct, racers = 64, 8
 	pings := make([]string, distinct+1)
@@ -203,6 +205,7 @@ func TestRaceRespond(t *testing.T) {
 // before the winner committed) or by interpretation (CONTRACT_NOT_FOUND,
 // after); offsets stay gapless.
 func TestRaceRespondFree(t *testing.T) {
+	t.Parallel()
 	f := newRaceNode(t)
 	const rounds, racers = 8, 8
 	tally := map[string]int{}
@@ -242,17 +245,14 @@ func TestRaceRespondFree(t *testing.T) {
 // exercises), package uploads (which invalidate the package views) and
 // interface-view reads at once, for the race detector.
 func TestRaceSubmitUploadView(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	ifcDAR, ifcIDs := lftest.DAR(ifcPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: ifcDAR}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, ifcDAR)
 	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d1}); err != nil {
-		t.Fatal(err)
-	}
-	alice := allocate(t, ctx, n, "alice").Party
+	ledgertest.MustUploadDAR(t, n, d1)
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	done := make(chan struct{})
 	errs := make(chan error, 100)
 	go func() {

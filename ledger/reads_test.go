@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 func topologyFormat(parties ...string) ledger.UpdateFormat {
@@ -44,10 +45,11 @@ func seq(from, to int64) []int64 {
 }
 
 func TestUpdatesPagingUpAndDown(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 23 {
-		allocate(t, ctx, n, fmt.Sprintf("p%02d", i))
+		ledgertest.MustAllocate(t, n, fmt.Sprintf("p%02d", i))
 	}
 	for _, desc := range []bool{false, true} {
 		req := ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(5), DescendingOrder: desc, EndOffsetInclusive: i64(23)}
@@ -129,10 +131,11 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 }
 
 func TestUpdatesIteratorTails(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	allocate(t, ctx, n, "a")
+	ledgertest.MustAllocate(t, n, "a")
 	later := allocateLater(n, "b", 20*time.Millisecond)
 	var got []int64
 	for u, err := range n.Updates(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat()}) {
@@ -152,10 +155,10 @@ func TestUpdatesIteratorTails(t *testing.T) {
 }
 
 func TestUpdatesListLimitAndBlocking(t *testing.T) {
-	n := openNode(t, ledger.Options{ListLimit: 5})
+	n := ledgertest.Open(t, ledger.Options{ListLimit: 5})
 	ctx := context.Background()
 	for i := range 5 {
-		allocate(t, ctx, n, fmt.Sprintf("p%d", i))
+		ledgertest.MustAllocate(t, n, fmt.Sprintf("p%d", i))
 	}
 	f := topologyFormat()
 	closed := ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(5)}
@@ -166,7 +169,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	if got, err = n.UpdatesList(ctx, closed, ledger.ListOptions{Limit: i64(3)}); err != nil || len(got) != 3 {
 		t.Fatalf("limit 3: %d, %v", len(got), err)
 	}
-	allocate(t, ctx, n, "p5")
+	ledgertest.MustAllocate(t, n, "p5")
 	closed.EndInclusive = i64(6)
 	_, err = n.UpdatesList(ctx, closed, ledger.ListOptions{})
 	var ae *apierr.Error
@@ -200,9 +203,10 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 }
 
 func TestUpdateByIDAndOffset(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	allocate(t, ctx, n, "a")
+	ledgertest.MustAllocate(t, n, "a")
 	u := ledger.UpdateAtForTest(t, n, 1)
 	id := u.TopologyTransaction.Value.UpdateID
 	got, err := n.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: topologyFormat()})
@@ -221,11 +225,12 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 }
 
 func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	a := allocate(t, ctx, n, "a").Party
-	allocate(t, ctx, n, "b")
-	allocate(t, ctx, n, "c")
+	a := ledgertest.MustAllocate(t, n, "a")
+	ledgertest.MustAllocate(t, n, "b")
+	ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat(a)
 	idle := 20 * time.Millisecond
 	got, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
@@ -245,9 +250,10 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 }
 
 func TestEmptyEventFormatAndNegativeLimit(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	allocate(t, ctx, n, "a")
+	ledgertest.MustAllocate(t, n, "a")
 	empty := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta}}
 	if _, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: empty}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("event format without parties: %v", err)

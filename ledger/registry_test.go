@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/registry"
 )
 
@@ -31,7 +32,8 @@ func allInstruments(t *testing.T, n *ledger.Node) []registry.Instrument {
 }
 
 func TestRegistryPagingUnderConcurrentInserts(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 50 {
 		if _, err := n.PutInstrument(ctx, instrument(fmt.Sprintf("i%03d", i*2))); err != nil {
@@ -73,6 +75,7 @@ func TestRegistryPagingUnderConcurrentInserts(t *testing.T) {
 }
 
 func TestRegistryReopenAndErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	n, err := ledger.Open(ledger.Options{Dir: dir})
@@ -145,7 +148,8 @@ func TestRegistryReopenAndErrors(t *testing.T) {
 }
 
 func TestAllInstrumentsStops(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 30 {
 		n.PutInstrument(ctx, instrument(fmt.Sprintf("x%02d", i)))

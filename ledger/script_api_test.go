@@ -12,30 +12,23 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestEngineCommands submits commands with Daml-LF values (Submit) and
 // reads the contracts back as values (EngineContracts,
 // EngineContractByID): committed ids, visibility, archive, errors.
 func TestEngineCommands(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	p := lftest.IouPackage("1.0.0")
 	dar, _ := lftest.DAR(p)
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
-		t.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(t, n, dar)
 	pkgID, _ := lftest.Dalf(p)
 	iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
 	transfer := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Transfer"}
-	alloc := func(hint string) string {
-		resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.PartyDetails.Party
-	}
-	alice, bob := alloc("alice"), alloc("bob")
+	alice, bob := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "bob")
 	iouArg := func(owner string) value.Value {
 		return value.Record{RecordID: &iou, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)}, {Label: "amount", Value: value.Int64(10)}}}
 	}

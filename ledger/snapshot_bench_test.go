@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // BenchmarkOpenFromSnapshot opens a fresh in-memory node restored from a
@@ -45,14 +46,11 @@ func BenchmarkOpenFromSnapshot(b *testing.B) {
 // the first. Opening and closing the node are outside the timer.
 func BenchmarkUploadSeenDAR(b *testing.B) {
 	data := pingDAR(b)
-	ctx := context.Background()
 	warm, err := ledger.Open(ledger.Options{InMemory: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := warm.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		b.Fatal(err)
-	}
+	ledgertest.MustUploadDAR(b, warm, data)
 	warm.Close()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -64,9 +62,7 @@ func BenchmarkUploadSeenDAR(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-			b.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(b, n, data)
 		b.StopTimer()
 		n.Close()
 		b.StartTimer()
@@ -94,21 +90,11 @@ func BenchmarkSnapshot(b *testing.B) {
 func pingFixture(b *testing.B) (*ledger.Node, int64) {
 	b.Helper()
 	data := pingDAR(b)
-	ctx := context.Background()
-	src, err := ledger.Open(ledger.Options{InMemory: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { src.Close() })
-	if _, err := src.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
-		b.Fatal(err)
-	}
-	for _, hint := range []string{"alice", "bob"} {
-		if _, err := src.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	end, err := src.LedgerEnd(ctx)
+	src := ledgertest.Open(b, ledger.Options{})
+	ledgertest.MustUploadDAR(b, src, data)
+	ledgertest.MustAllocate(b, src, "alice")
+	ledgertest.MustAllocate(b, src, "bob")
+	end, err := src.LedgerEnd(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,14 +9,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 func TestStreams(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	var first string
 	for i := range 4 {
-		p := allocate(t, ctx, n, fmt.Sprintf("s%d", i)).Party
+		p := ledgertest.MustAllocate(t, n, fmt.Sprintf("s%d", i))
 		if i == 0 {
 			first = p
 		}
@@ -85,8 +87,9 @@ func TestStreams(t *testing.T) {
 // open-ended iterator whose ctx ends yields ctx.Err() as its last element,
 // and one whose ctx ended before it started does so at once.
 func TestIteratorsReportCancellation(t *testing.T) {
-	n := openNode(t, ledger.Options{})
-	p := allocate(t, context.Background(), n, "c").Party
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
+	p := ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat()
 	ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{p: {}}}
 	drain := func(seq func(func(any, error) bool)) error {

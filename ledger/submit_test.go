@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // iouRecord is an Iou argument with labels and no type id, as a Go caller
@@ -30,12 +31,10 @@ func iouRecord(owner value.Value, amount value.Value) value.Record {
 func TestSubmit(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
-		t.Fatal(err)
-	}
-	alice, bob := allocate(t, ctx, n, "alice").Party, allocate(t, ctx, n, "bob").Party
+	ledgertest.MustUploadDAR(t, n, dar)
+	alice, bob := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "bob")
 	byID := ledger.TemplateByID(lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"})
 
 	before := time.Now().Truncate(time.Microsecond)
@@ -106,12 +105,10 @@ func TestSubmit(t *testing.T) {
 func TestSubmitRefusals(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
-		t.Fatal(err)
-	}
-	alice := allocate(t, ctx, n, "alice").Party
+	ledgertest.MustUploadDAR(t, n, dar)
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	iou := ledger.TemplateByID(lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"})
 	good := func() ledger.Commands {
 		return ledger.Commands{ActAs: []string{alice}, CommandID: "c",
@@ -194,15 +191,13 @@ func TestSubmitRefusals(t *testing.T) {
 func TestSubmitUpgradesByFieldName(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	n := openNode(t, ledger.Options{})
+	n := ledgertest.Open(t, ledger.Options{})
 	d1, ids1 := lftest.DAR(lftest.IouPackage("1.0.0"))
 	d2, ids2 := lftest.DAR(upgradedIou(ids1[0]))
 	for _, d := range [][]byte{d1, d2} {
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-			t.Fatal(err)
-		}
+		ledgertest.MustUploadDAR(t, n, d)
 	}
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	v1 := lf.TypeConID{PackageID: ids1[0], Module: "Main", Name: "Iou"}
 	v1Arg := value.Record{RecordID: &v1, Fields: []value.RecordField{{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(3)}}}
 	res, err := n.Submit(ctx, ledger.Commands{ActAs: []string{alice}, CommandID: "up",

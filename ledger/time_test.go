@@ -90,13 +90,12 @@ func TestSetTimeFrom(t *testing.T) {
 // the ledger time (CommandSubmissionServiceImpl
 // submitTransactionWithDelay), so that record time ≥ effective time.
 func TestLedgerTimeAfterRecordTime(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := t.Context()
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
-		t.Fatal(err)
-	}
-	alice := allocate(t, ctx, n, "alice").Party
+	ledgertest.MustUploadDAR(t, n, d)
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		MinLedgerTimeRel: &ledger.Duration{Nanos: 300_000_000},
 		Commands:         []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}}}}})

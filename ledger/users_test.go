@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 func right(kind identity.RightKind, party string) identity.Right {
@@ -60,9 +61,10 @@ func newIDP(id string) ledger.IdentityProviderConfigRequest {
 }
 
 func TestUserLifecycle(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	created, err := n.CreateUser(ctx, ledger.CreateUserRequest{
 		User: identity.User{ID: "alice_user", PrimaryParty: alice,
 			Metadata: identity.ObjectMeta{Annotations: map[string]string{"example.com/team": "blue"}}},
@@ -137,7 +139,8 @@ func TestUserLifecycle(t *testing.T) {
 }
 
 func TestUserErrorsLeaveNoTrace(t *testing.T) {
-	n := openNode(t, ledger.Options{MaxRightsPerUser: 2})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{MaxRightsPerUser: 2})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
@@ -286,7 +289,8 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 }
 
 func TestSelfService(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "carol"},
 		Rights: []identity.Right{right(identity.RightCanReadAsAnyParty, "")}}); err != nil {
@@ -309,7 +313,8 @@ func TestSelfService(t *testing.T) {
 }
 
 func TestConcurrentUserUpdates(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "dan"}}); err != nil {
 		t.Fatal(err)
@@ -347,7 +352,8 @@ func TestConcurrentUserUpdates(t *testing.T) {
 }
 
 func TestIdentityProviders(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	created, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1"))
 	if err != nil {
@@ -402,7 +408,8 @@ func TestIdentityProviders(t *testing.T) {
 }
 
 func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for i := range 15 {
 		if _, err := n.CreateIdentityProviderConfig(ctx, newIDP(fmt.Sprintf("idp%02d", i))); err != nil {
@@ -484,9 +491,10 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 }
 
 func TestUpdatePartyDetails(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	alice := allocate(t, ctx, n, "alice").Party
+	alice := ledgertest.MustAllocate(t, n, "alice")
 	upd, err := n.UpdatePartyDetails(ctx, ledger.UpdatePartyDetailsRequest{
 		PartyDetails: ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
 			ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}},
@@ -518,11 +526,11 @@ func TestUpdatePartyDetails(t *testing.T) {
 			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.MaxPartyAnnotationsSizeExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := snapshot(t, n)
+			before := partyState(t, n)
 			if _, err := n.UpdatePartyDetails(ctx, tc.req); !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
 			}
-			if diff := cmp.Diff(before, snapshot(t, n)); diff != "" {
+			if diff := cmp.Diff(before, partyState(t, n)); diff != "" {
 				t.Errorf("state changed:\n%s", diff)
 			}
 		})
@@ -530,7 +538,8 @@ func TestUpdatePartyDetails(t *testing.T) {
 }
 
 func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
@@ -558,7 +567,8 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 }
 
 func TestNonDefaultProviderUserReadsItself(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
@@ -584,7 +594,8 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 // rights (Canton's implyIdentityProviderIdFromClaims and
 // validateRequestIdentityProviderId).
 func TestProviderScopeFromClaims(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	for _, id := range []string{"idp1", "idp2"} {
 		if _, err := n.CreateIdentityProviderConfig(ctx, newIDP(id)); err != nil {
@@ -613,7 +624,8 @@ func TestProviderScopeFromClaims(t *testing.T) {
 // deactivate itself or revoke its own ParticipantAdmin right
 // (INVALID_ARGUMENT), and nothing changes; another admin can.
 func TestUserCannotRemoveItself(t *testing.T) {
-	n := openNode(t, ledger.Options{})
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	admin := right(identity.RightParticipantAdmin, "")
 	for _, id := range []string{"alice", "root"} {

@@ -14,6 +14,7 @@ import (
 // URL, asks for a token when it has a verifier, and -console=false turns
 // it off.
 func TestConsoleFlags(t *testing.T) {
+	t.Parallel()
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	status := func(t *testing.T, u string) (int, string) {
 		t.Helper()

@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // acceptDARDir holds the real DARs (../shared of the repository).
@@ -42,16 +43,6 @@ func acceptDARFile(t testing.TB, name string) []byte {
 		t.Skipf("../shared not found: skipping the real-DAR acceptance test (%v)", err)
 	}
 	return b
-}
-
-// mainPackageID is the main package id of a DAR.
-func mainPackageID(t testing.TB, dar []byte) string {
-	t.Helper()
-	d, err := lf.ReadDAR(dar, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d.Main.ID
 }
 
 // apiClient talks JSON to a ledgerd started for the test.
@@ -472,10 +463,11 @@ func wantDamlError(t *testing.T, what string, status int, e jsError, wantStatus 
 // bob's Respond archives it with one consuming exercise acted by bob with
 // result {}.
 func TestAcceptPing(t *testing.T) {
+	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
 	c := newAPIClient(t)
 	c.upload(dar)
-	pingT := mainPackageID(t, dar) + ":Canton.Internal.Ping:Ping"
+	pingT := ledgertest.MainPackageID(t, dar) + ":Canton.Internal.Ping:Ping"
 	alice, bob := c.party("alice"), c.party("bob")
 	start := c.end()
 
@@ -884,8 +876,9 @@ func (r *bongRun) run() {
 // final ACS of every party and the initiator's updates are what the Daml
 // code implies; assert failures are DAML_FAILURE and change nothing.
 func TestAcceptBong(t *testing.T) {
+	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
-	pkg := mainPackageID(t, dar)
+	pkg := ledgertest.MainPackageID(t, dar)
 	for i, tc := range []struct {
 		name                   string
 		candidates, responders []string
@@ -897,6 +890,7 @@ func TestAcceptBong(t *testing.T) {
 		{"two-candidates/maxLevel2", []string{"bob", "charlie"}, []string{"dave", "erin"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			c := newAPIClient(t)
 			c.upload(dar)
 			p := map[string]string{}
@@ -921,10 +915,11 @@ func TestAcceptBong(t *testing.T) {
 // candidates, duplicate candidates) is refused with DAML_FAILURE and the
 // error_id of PreconditionFailed, and nothing is written.
 func TestAcceptBongFailures(t *testing.T) {
+	t.Parallel()
 	dar := acceptDARFile(t, pingDAR)
 	c := newAPIClient(t)
 	c.upload(dar)
-	r := &bongRun{t: t, c: c, pkg: mainPackageID(t, dar), id: "bad"}
+	r := &bongRun{t: t, c: c, pkg: ledgertest.MainPackageID(t, dar), id: "bad"}
 	alice, bob := c.party("alice"), c.party("bob")
 	for _, tc := range []struct {
 		name       string
@@ -948,6 +943,7 @@ func TestAcceptBongFailures(t *testing.T) {
 // Holding interface: the owner's ACS has the Amulet with its Holding view
 // as the Amulet code computes it.
 func TestAcceptAmuletHolding(t *testing.T) {
+	t.Parallel()
 	util, amulet := acceptDARFile(t, utilDAR), acceptDARFile(t, amuletDAR)
 	d, err := lf.ReadDAR(amulet, lf.ReadOptions{})
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // pingTarget starts ledgerd in memory (auth none) with Canton's Ping DAR
@@ -34,7 +36,7 @@ func pingTarget(b *testing.B) (base, pingT, alice, bob string, client *http.Clie
 		}
 		return alloc.PartyDetails.Party
 	}
-	return base, mainPackageID(b, dar) + ":Canton.Internal.Ping:Ping", party("alice"), party("bob"), client
+	return base, ledgertest.MainPackageID(b, dar) + ":Canton.Internal.Ping:Ping", party("alice"), party("bob"), client
 }
 
 // send posts a body and reports a failure on the benchmark (from any

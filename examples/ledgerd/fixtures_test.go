@@ -41,6 +41,7 @@ func TestStaticTimeFlag(t *testing.T) {
 // moves over HTTP, whose /metrics counts requests, and whose snapshot
 // written on shutdown starts another node with the same parties.
 func TestSnapshotRestoreStaticTimeMetrics(t *testing.T) {
+	t.Parallel()
 	snap := filepath.Join(t.TempDir(), "node.snapshot")
 	var party string
 	t.Run("first", func(t *testing.T) {

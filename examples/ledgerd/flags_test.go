@@ -14,6 +14,7 @@ import (
 // TestVerboseErrorsFlag: by default an unknown user's token gets the
 // redacted "NA" body; with -verbose-errors the code and the cause.
 func TestVerboseErrorsFlag(t *testing.T) {
+	t.Parallel()
 	ghost := func(secret string) string {
 		var out bytes.Buffer
 		cli(context.Background(), []string{"token", "-user", "ghost", "-auth", "hs256:" + secret}, &out, io.Discard)
@@ -39,6 +40,7 @@ func TestVerboseErrorsFlag(t *testing.T) {
 // TestLogs: an access-log line per request and the domain events at info,
 // nothing of them at -log-level warn, JSON with -log-format json.
 func TestLogs(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	s := startServer(t, slog.New(slog.NewJSONHandler(&logs, nil)), "-in-memory", "-auth", "none")
 	call(t, "POST", s.base+"/v2/parties", "", `{"partyIdHint":"alice"}`)

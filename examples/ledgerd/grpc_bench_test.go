@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // grpcBannerAddr finds the gRPC address in ledgerd's banner.
@@ -52,7 +53,7 @@ func grpcPingTarget(b *testing.B) (conn *grpc.ClientConn, pingT, alice, bob stri
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { conn.Close() })
-	return conn, mainPackageID(b, dar) + ":Canton.Internal.Ping:Ping", party("alice"), party("bob")
+	return conn, ledgertest.MainPackageID(b, dar) + ":Canton.Internal.Ping:Ping", party("alice"), party("bob")
 }
 
 // grpcPingCreate is pingCreate's command over gRPC.

@@ -48,6 +48,7 @@ func call(t *testing.T, method, u, token, body string) (int, map[string]any) {
 }
 
 func TestServesWithHS256(t *testing.T) {
+	t.Parallel()
 	base, _ := start(t, "-in-memory", "-auth", "hs256:S")
 	tok, err := identity.MintHS256([]byte("S"), identity.DefaultParticipantAdmin, time.Hour, nil)
 	if err != nil {
@@ -78,6 +79,7 @@ func TestServesWithHS256(t *testing.T) {
 }
 
 func TestGeneratedSecretPrintsToken(t *testing.T) {
+	t.Parallel()
 	base, out := start(t, "-in-memory")
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	tok := lines[len(lines)-1]
@@ -87,6 +89,7 @@ func TestGeneratedSecretPrintsToken(t *testing.T) {
 }
 
 func TestRestartServesSameParticipant(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"-data", dir, "-auth", "none", "-participant-id", "node1", "-synchronizers", "sync1::1220aa,sync2::1220bb"}
 	read := func() (string, float64) {
@@ -109,6 +112,7 @@ func TestRestartServesSameParticipant(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"-in-memory", "-auth", "md5:x"},
 		{"-in-memory", "-participant-id", "bad::"},
@@ -123,6 +127,7 @@ func TestBadFlags(t *testing.T) {
 }
 
 func TestInstrumentsFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := dir + "/bad.json"
 	os.WriteFile(bad, []byte(`{"adminId":"a","instruments":[{"id":"GOLD","name":"Gold","symbol":"AU","decimals":12}]}`), 0o600)
@@ -138,6 +143,7 @@ func TestInstrumentsFile(t *testing.T) {
 }
 
 func TestServesInstrumentsFile(t *testing.T) {
+	t.Parallel()
 	file := t.TempDir() + "/instruments.json"
 	os.WriteFile(file, []byte(`{"adminId": "registry::1220ab", "supportedApis": {"splice-api-token-metadata-v1": 1},
 		"instruments": [{"id": "USDX", "name": "US Dollar X", "symbol": "USDX", "decimals": 2, "supportedApis": {}}]}`), 0o600)
@@ -158,6 +164,7 @@ func TestServesInstrumentsFile(t *testing.T) {
 // TestStalledRequestClosed: ledgerd closes a connection whose request body
 // stalls once -request-timeout has passed, with pekko-http's 503.
 func TestStalledRequestClosed(t *testing.T) {
+	t.Parallel()
 	base, _ := start(t, "-in-memory", "-auth", "none", "-request-timeout", "300ms")
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // The scale benchmark's knobs (environment, so that `go test -bench` needs
@@ -88,7 +90,7 @@ func BenchmarkScale(b *testing.B) {
 	srv, _ := startScaleProcess(b, dir, pprofAddr)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
 	post(b, client, srv.base+"/v2/dars", dar)
-	pingT := mainPackageID(b, dar) + ":Canton.Internal.Ping:Ping"
+	pingT := ledgertest.MainPackageID(b, dar) + ":Canton.Internal.Ping:Ping"
 	party := func(hint string) string {
 		var alloc struct {
 			PartyDetails struct{ Party string } `json:"partyDetails"`

@@ -22,6 +22,7 @@ func needDAR(t *testing.T) {
 // TestInitScript seeds a node with Splice's setupApp script: the parties
 // it allocates are there when the node serves.
 func TestInitScript(t *testing.T) {
+	t.Parallel()
 	needDAR(t)
 	base, _ := start(t, "-in-memory", "-auth", "none", "-static-time", "-dar", amuletTestDAR, "-init-script", "Splice.Scripts.Util:setupApp")
 	code, body := call(t, "GET", base+"/v2/parties", "", "")
@@ -42,6 +43,7 @@ func TestInitScript(t *testing.T) {
 // TestInitScriptFails: ledgerd does not serve when an init script is
 // unknown or fails.
 func TestInitScriptFails(t *testing.T) {
+	t.Parallel()
 	needDAR(t)
 	tests := []struct {
 		name string
@@ -53,6 +55,7 @@ func TestInitScriptFails(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			args := append([]string{"-addr", "127.0.0.1:0", "-in-memory", "-auth", "none", "-dar", amuletTestDAR}, tc.args...)
 			err := run(context.Background(), args, io.Discard, slog.New(slog.DiscardHandler), func(string) { t.Error("ledgerd served") })
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

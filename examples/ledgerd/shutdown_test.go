@@ -12,6 +12,7 @@ import (
 // TestWebSocketGoingAway: shutting ledgerd down ends an open WebSocket
 // stream with a close frame 1001.
 func TestWebSocketGoingAway(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, discard(), "-in-memory", "-auth", "none")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

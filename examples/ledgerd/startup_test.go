@@ -12,6 +12,7 @@ import (
 // node's line, with the main package id), not once by the node and again
 // by ledgerd.
 func TestDARUploadedLoggedOnce(t *testing.T) {
+	t.Parallel()
 	dar := filepath.Join(acceptDARDir, pingDAR)
 	if _, err := os.Stat(dar); err != nil {
 		t.Skipf("../shared not found: skipping the -dar log test (%v)", err)
@@ -35,6 +36,7 @@ func TestDARUploadedLoggedOnce(t *testing.T) {
 // ledgerd runs from go run's build (as go test's binary does), each of the
 // three ways the secret is chosen.
 func TestStartupTokenHint(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		name string
@@ -47,6 +49,7 @@ func TestStartupTokenHint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s := startServer(t, discard(), tt.args...)
 			s.stop()
 			if !strings.Contains(s.out.String(), tt.want) {

@@ -22,6 +22,7 @@ func clockPackage() lftest.Package {
 // TestStaticTimeInDaml: on a static clock, a contract's createdAt and
 // getTime in a choice are the node's static time, moved over HTTP.
 func TestStaticTimeInDaml(t *testing.T) {
+	t.Parallel()
 	base, _ := start(t, "-in-memory", "-auth", "none", "-static-time=2030-01-01T00:00:00Z")
 	dar, ids := lftest.DAR(clockPackage())
 	resp, err := http.Post(base+"/v2/dars", "", bytes.NewReader(dar))

@@ -10,6 +10,7 @@ import (
 // from the time the client read, forward only; a refusal is Canton's
 // error and leaves the time unchanged.
 func TestTimeServiceOverHTTP(t *testing.T) {
+	t.Parallel()
 	base, _ := start(t, "-in-memory", "-auth", "none", "-static-time=2030-01-01T00:00:00Z")
 	tests := []struct {
 		name   string

@@ -13,6 +13,7 @@ import (
 // TestTokensSurviveRestart: the generated secret is kept in the data
 // directory (mode 0600), so a token printed by one run works in the next.
 func TestTokensSurviveRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, discard(), "-data", dir)
 	tok := s.printedToken()
@@ -41,6 +42,7 @@ func TestTokensSurviveRestart(t *testing.T) {
 // TestTokenCommand: "ledgerd token" prints a token a running ledgerd
 // accepts, for any user, from the data directory's secret or from -auth.
 func TestTokenCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, discard(), "-data", dir)
 	admin := s.printedToken()

@@ -8,6 +8,7 @@ import (
 // TestSelfDeleteRefused: the participant_admin token cannot delete or
 // deactivate its own user; the token keeps working.
 func TestSelfDeleteRefused(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, discard(), "-in-memory", "-auth", "hs256:S")
 	tok := s.printedToken()
 	for _, c := range []struct{ method, body, cause string }{

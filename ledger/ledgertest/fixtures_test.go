@@ -41,6 +41,7 @@ func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) ledger.J
 }
 
 func TestStaticTime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, time.Unix(0, 0))
 	alice := ledgertest.MustAllocate(t, node, "alice")
@@ -97,6 +98,7 @@ func TestStaticTime(t *testing.T) {
 }
 
 func TestWallClockNodeRefusesTime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	node := ledgertest.Open(t, ledger.Options{})
 	v, err := node.Version(ctx)
@@ -115,6 +117,7 @@ func TestWallClockNodeRefusesTime(t *testing.T) {
 }
 
 func TestStaticTimeOverHTTP(t *testing.T) {
+	t.Parallel()
 	node, _ := ledgertest.OpenStatic(t, ledger.Options{}, time.Unix(0, 0))
 	srv, token := ledgertest.Serve(t, node)
 	do := func(method, path, body string) (int, string) {
@@ -175,10 +178,12 @@ func TestStaticTimeOverHTTP(t *testing.T) {
 }
 
 func TestSnapshotRestore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, durable := range []bool{false, true} {
 		name := map[bool]string{false: "in-memory", true: "durable"}[durable]
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			opts := ledger.Options{}
 			if durable {
 				opts.Dir = t.TempDir()
@@ -262,6 +267,7 @@ func TestSnapshotRestore(t *testing.T) {
 }
 
 func TestRestoreNeedsAnEmptyStore(t *testing.T) {
+	t.Parallel()
 	src := ledgertest.Open(t, ledger.Options{})
 	snap := ledgertest.Snapshot(t, src)
 	dir := t.TempDir()

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/httpadapter"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -70,6 +71,19 @@ func MustUploadDAR(tb testing.TB, node *ledger.Node, dar []byte) {
 	if _, err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar}); err != nil {
 		tb.Fatalf("ledgertest: uploading the DAR: %v", err)
 	}
+}
+
+// MainPackageID returns the id of the main package of dar, for the
+// template and interface ids of commands and filters
+// ("<id>:Module:Template"); a DAR that cannot be read fails tb at once.
+// It reads the DAR as the node would on upload, Daml-LF 2.dev included.
+func MainPackageID(tb testing.TB, dar []byte) string {
+	tb.Helper()
+	d, err := lf.ReadDAR(dar, lf.ReadOptions{AllowDevLF: true})
+	if err != nil {
+		tb.Fatalf("ledgertest: reading the DAR: %v", err)
+	}
+	return d.Main.ID
 }
 
 // Serve serves node as Canton's JSON Ledger API on a loopback
