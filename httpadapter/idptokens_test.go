@@ -193,7 +193,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 	t.Run("a provider's user reads itself without naming the provider", func(t *testing.T) {
 		// Canton's authorizer fills an empty identityProviderId with the
 		// caller's provider, and GET /v2/users/{id}/rights always sends ""
-		// (wire.md §1.6). ledger.GetUser and ledger.ListUserRights
+		// (Canton's JsUserManagementService). ledger.GetUser and ledger.ListUserRights
 		// (requireSelfOrIDPAdmin) compare "" with the caller's provider
 		// instead and answer 403.
 		tok := idpToken(ec1, "ec1", nil)

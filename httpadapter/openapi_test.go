@@ -136,7 +136,7 @@ func checkResponse(t testing.TB, req *http.Request, rec *httptest.ResponseRecord
 	}
 	if req.URL.Path == "/readyz" && status == http.StatusServiceUnavailable {
 		// Canton's not-ready answer is a 503 text/plain the document does
-		// not list (wire.md §1.9); its test checks the text.
+		// not list (Canton's HealthRoutes); its test checks the text.
 		return
 	}
 	if isJSON {
@@ -149,7 +149,8 @@ func checkResponse(t testing.TB, req *http.Request, rec *httptest.ResponseRecord
 	if isJSON && status >= 400 {
 		// A JsCantonError. The document lists some error statuses (400)
 		// with their text/plain decode-failure body only, although Canton
-		// answers them with a JsCantonError too (wire.md §3, §5.6): every
+		// answers them with a JsCantonError too (V2Routes' error
+		// handling): every
 		// JSON error body is validated against the operation's `default`
 		// response, the JsCantonError.
 		validateErrorBody(t, req, route, body)

@@ -37,7 +37,8 @@ const pfx = "Interpretation error: Error: "
 
 // TestEngineErrors: every engine error kind reaches the client with
 // Canton's code, category, gRPC code, HTTP status, cause, context and
-// resources (daml-engine.md §9), and every kind the engine defines has a
+// resources (Canton's RejectionGenerators and the
+// CommandExecution.Interpreter error codes), and every kind the engine defines has a
 // row here and a code in engineCodes.
 func TestEngineErrors(t *testing.T) {
 	tpl := lf.TypeConID{PackageID: "0123456789abcdef", Module: "Main", Name: "Iou"}

@@ -24,8 +24,9 @@ func upgradedIou(v1 string) lftest.Package {
 	return p
 }
 
-// TestUpgrades runs contracts across two versions of a package (daml-
-// engine.md §8): #name resolves to the newest vetted version, a v1
+// TestUpgrades runs contracts across two versions of a package, as
+// Canton's smart-contract upgrading does (Speedy's SBuiltinFun upgrade
+// checks, TopologyAwareCommandExecutor): #name resolves to the newest vetted version, a v1
 // contract is exercised with v2's choice (its note upgraded to None), and
 // packageIdSelectionPreference pins v1.
 func TestUpgrades(t *testing.T) {

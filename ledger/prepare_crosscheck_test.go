@@ -62,7 +62,8 @@ func TestWriteNodePreparedFixtures(t *testing.T) {
 		out.Prepared = append(out.Prepared, prepared{Name: p.name, Note: "prepared by the node (V2)",
 			Base64: base64.StdEncoding.EncodeToString(p.resp.PreparedTransaction), HashV2: hex.EncodeToString(p.resp.PreparedTransactionHash), ExpectMatch: true})
 	}
-	// npm implements V2 only; V3 is covered by interactive.md's vectors.
+	// npm implements V2 only; V3 is covered by the interactive package's
+	// own test vectors.
 	b, _ := json.MarshalIndent(out, "", "  ")
 	path := filepath.Join("..", "interactive", "testdata", "crosscheck", "node-prepared.json")
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
