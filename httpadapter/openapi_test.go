@@ -136,7 +136,7 @@ func checkResponse(t testing.TB, req *http.Request, rec *httptest.ResponseRecord
 	}
 	if req.URL.Path == "/readyz" && status == http.StatusServiceUnavailable {
 		// Canton's not-ready answer is a 503 text/plain the document does
-		// not list (Canton's HealthRoutes); its test checks the text.
+		// not list (Canton's http/json/JsHealthService.scala); its test checks the text.
 		return
 	}
 	if isJSON {
