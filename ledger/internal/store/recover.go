@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
 )
@@ -70,4 +71,35 @@ func removeEmptyLogFilesIn(dir string) error {
 		}
 	}
 	return nil
+}
+
+// The lock a directory's flock gives lives as long as any descriptor of
+// the open file that took it. When the process forks (os/exec, from any
+// goroutine) while it holds the lock, the child holds a copy of that
+// descriptor until it execs, which closes it (close-on-exec). So the lock
+// removeEmptyLogFilesIn has just released, or that a store closed a
+// moment ago held, can outlive its release by the time between a fork and
+// an exec, and badger.Open, taking it again, fails with "Cannot acquire
+// directory lock". openBadger retries that failure for a short while
+// (lockRetry in all): a directory another running store holds stays held
+// and still fails, after the wait.
+const lockRetry = 2 * time.Second
+
+// openBadger is badger.Open, retrying a directory-lock failure for up to
+// lockRetry.
+func openBadger(opts badger.Options) (*badger.DB, error) {
+	deadline := time.Now().Add(lockRetry)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		db, err := badger.Open(opts)
+		if err == nil || opts.InMemory || !isLockError(err) || time.Now().After(deadline) {
+			return db, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// isLockError reports whether err is badger.Open's failure to take a
+// directory's lock.
+func isLockError(err error) bool {
+	return strings.Contains(err.Error(), "Cannot acquire directory lock")
 }

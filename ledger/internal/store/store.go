@@ -128,7 +128,7 @@ func Open(opts Options) (*Store, error) {
 	if err := removeEmptyLogFiles(opts.Badger); err != nil {
 		return nil, err
 	}
-	db, err := badger.Open(opts.Badger)
+	db, err := openBadger(opts.Badger)
 	if err != nil {
 		return nil, err
 	}
