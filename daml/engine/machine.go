@@ -262,7 +262,7 @@ const overBuf = 3
 
 func (k *kOverApp) resume(m *Machine, v Value) {
 	m.apply(v, k.rest)
-	if len(m.overFree) < maxSeqFree {
+	if len(m.overFree) < maxFree {
 		*k = kOverApp{}
 		m.overFree = append(m.overFree, k)
 	}
@@ -403,10 +403,11 @@ func releasesVals(f finisher) bool {
 	return false
 }
 
-// maxSeqFree bounds the frames a machine keeps for reuse.
-const maxSeqFree = 64
+// maxFree bounds the frames a machine keeps for reuse, per free list
+// (seqFree, overFree, matchFree).
+const maxFree = 64
 
-// seqFrame returns a frame for a sequence of n <= seqBuf values whose
+// seqFrame returns a frame for a sequence of at most seqBuf values whose
 // finisher releases them: a frame a finished sequence gave back, or a new
 // one.
 func (m *Machine) seqFrame() *kSeq {
@@ -422,7 +423,7 @@ func (m *Machine) seqFrame() *kSeq {
 // releaseSeq gives back a reusable frame whose sequence finished, cleared
 // so that it keeps nothing alive.
 func (m *Machine) releaseSeq(k *kSeq) {
-	if len(m.seqFree) < maxSeqFree {
+	if len(m.seqFree) < maxFree {
 		*k = kSeq{reuse: true}
 		m.seqFree = append(m.seqFree, k)
 	}
