@@ -37,13 +37,24 @@ func TestFixtureNodes(t *testing.T) {
 		return n
 	}
 	a, b := open(), open()
-	endA, _ := a.LedgerEnd(ctx)
-	endB, _ := b.LedgerEnd(ctx)
-	pkgsA, err := a.ListPackages(ctx)
-	if err != nil {
-		t.Fatal(err)
+	ledgerEnd := func(n *ledger.Node) ledger.LedgerEnd {
+		t.Helper()
+		end, err := n.LedgerEnd(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return end
 	}
-	pkgsB, _ := b.ListPackages(ctx)
+	listPackages := func(n *ledger.Node) ledger.ListPackagesResponse {
+		t.Helper()
+		pkgs, err := n.ListPackages(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pkgs
+	}
+	endA, endB := ledgerEnd(a), ledgerEnd(b)
+	pkgsA, pkgsB := listPackages(a), listPackages(b)
 	if diff := cmp.Diff(pkgsA, pkgsB); diff != "" || endA != endB || len(pkgsA.PackageIDs) < 2 {
 		t.Fatalf("the fixture's nodes differ: ends %v, %v; packages (-a +b):\n%s", endA, endB, diff)
 	}
@@ -64,13 +75,13 @@ func TestFixtureNodes(t *testing.T) {
 	if err != nil || len(got.PartyDetails) != 0 {
 		t.Errorf("b knows a's party: %v, %v", got, err)
 	}
-	if now, _ := b.ListPackages(ctx); !cmp.Equal(now, pkgsB) {
+	if now := listPackages(b); !cmp.Equal(now, pkgsB) {
 		t.Errorf("b's packages changed with a's upload: %d, were %d", len(now.PackageIDs), len(pkgsB.PackageIDs))
 	}
-	if now, _ := b.LedgerEnd(ctx); now != endB {
+	if now := ledgerEnd(b); now != endB {
 		t.Errorf("b's ledger end moved with a's writes: %v, was %v", now, endB)
 	}
-	if now, _ := open().LedgerEnd(ctx); now != endA {
+	if now := ledgerEnd(open()); now != endA {
 		t.Errorf("a new node of the fixture starts at %v, want %v", now, endA)
 	}
 
