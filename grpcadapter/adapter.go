@@ -185,4 +185,5 @@ type authStream struct {
 	ctx context.Context
 }
 
+// Context returns the context with the caller's Principal.
 func (s *authStream) Context() context.Context { return s.ctx }
