@@ -34,7 +34,8 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 	if req.StreamContinuationToken != nil {
 		return notServed("GetActiveContracts with a stream_continuation_token", "the Node's typed walk has no continuation tokens")
 	}
-	if len(s.a.node.Synchronizers()) > 1 {
+	syncs := s.a.node.Synchronizers()
+	if len(syncs) > 1 {
 		return notServed("GetActiveContracts on a node with several synchronizers", "the Node's typed walk does not say which synchronizer a contract is on")
 	}
 	ctx := stream.Context()
@@ -52,7 +53,7 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 		return err
 	}
 	// One synchronizer: every contract is on it, never reassigned.
-	sync := s.a.node.Synchronizers()[0]
+	sync := syncs[0]
 	origins := map[int64]string{}
 	for c, err := range s.a.node.ActiveContractEvents(ctx, f, at) {
 		if err != nil {

@@ -113,10 +113,7 @@ func (a *Adapter) NewServer(extra ...grpc.ServerOption) *grpc.Server {
 // (every registered service SERVING) and server reflection.
 func (a *Adapter) Register(s *grpc.Server) {
 	hs := health.NewServer()
-	for _, svc := range a.services() {
-		s.RegisterService(a.wrap(svc.desc), svc.impl)
-		hs.SetServingStatus(svc.desc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-	}
+	a.registerServices(s, hs, a.services())
 	a.registerServices(s, hs, a.submissionServices())
 	a.registerServices(s, hs, a.updateServices())
 	healthpb.RegisterHealthServer(s, hs)
@@ -188,4 +185,5 @@ type authStream struct {
 	ctx context.Context
 }
 
+// Context returns the context with the caller's Principal.
 func (s *authStream) Context() context.Context { return s.ctx }

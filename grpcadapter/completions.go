@@ -5,7 +5,6 @@ import (
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -91,8 +90,7 @@ func completionToProto(c *ledger.Completion) (*ledgerv2.Completion, error) {
 	}
 	switch d := c.DeduplicationPeriod; {
 	case d.DeduplicationDuration != nil:
-		out.DeduplicationPeriod = &ledgerv2.Completion_DeduplicationDuration{DeduplicationDuration: &durationpb.Duration{
-			Seconds: d.DeduplicationDuration.Value.Seconds, Nanos: d.DeduplicationDuration.Value.Nanos}}
+		out.DeduplicationPeriod = &ledgerv2.Completion_DeduplicationDuration{DeduplicationDuration: durationToProto(d.DeduplicationDuration.Value)}
 	case d.DeduplicationOffset != nil:
 		out.DeduplicationPeriod = &ledgerv2.Completion_DeduplicationOffset{DeduplicationOffset: d.DeduplicationOffset.Value}
 	}

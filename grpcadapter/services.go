@@ -60,12 +60,9 @@ func (s *versionService) GetLedgerApiVersion(ctx context.Context, _ *ledgerv2.Ge
 				MaxRightsPerUser: f.UserManagement.MaxRightsPerUser,
 				MaxUsersPageSize: f.UserManagement.MaxUsersPageSize,
 			},
-			PartyManagement: &ledgerv2.PartyManagementFeature{MaxPartiesPageSize: f.PartyManagement.MaxPartiesPageSize},
-			OffsetCheckpoint: &ledgerv2.OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: &durationpb.Duration{
-				Seconds: f.OffsetCheckpoint.MaxOffsetCheckpointEmissionDelay.Seconds,
-				Nanos:   f.OffsetCheckpoint.MaxOffsetCheckpointEmissionDelay.Nanos,
-			}},
-			PackageFeature: &ledgerv2.PackageFeature{MaxVettedPackagesPageSize: f.PackageFeature.MaxVettedPackagesPageSize},
+			PartyManagement:  &ledgerv2.PartyManagementFeature{MaxPartiesPageSize: f.PartyManagement.MaxPartiesPageSize},
+			OffsetCheckpoint: &ledgerv2.OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: durationToProto(f.OffsetCheckpoint.MaxOffsetCheckpointEmissionDelay)},
+			PackageFeature:   &ledgerv2.PackageFeature{MaxVettedPackagesPageSize: f.PackageFeature.MaxVettedPackagesPageSize},
 		},
 	}, nil
 }
@@ -148,6 +145,11 @@ func timeString(ts *timestamppb.Timestamp) string {
 		return ""
 	}
 	return ts.AsTime().UTC().Format(time.RFC3339Nano)
+}
+
+// durationToProto converts the Node's JSON-shaped Duration.
+func durationToProto(d ledger.Duration) *durationpb.Duration {
+	return &durationpb.Duration{Seconds: d.Seconds, Nanos: d.Nanos}
 }
 
 // missingField is Canton's MISSING_FIELD for an absent message field

@@ -21,7 +21,7 @@ func (a *Adapter) submissionServices() []service {
 	}
 }
 
-// registerServices registers svcs on s as Register does its own: each
+// registerServices registers svcs on s: each
 // RPC wrapped (authentication, Canton's statuses), each service SERVING
 // on hs.
 func (a *Adapter) registerServices(s *grpc.Server, hs *health.Server, svcs []service) {
