@@ -130,10 +130,7 @@ func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) error {
 		n.pruning.mu.Unlock()
 		n.log.Info("ledger: pruning", "upTo", upTo, "submissionId", req.SubmissionID)
 	}
-	if err := n.pruneData(upTo, batch); err != nil {
-		return err
-	}
-	return nil
+	return n.pruneData(upTo, batch)
 }
 
 // prunedUpTo returns the pruned offset (0: never pruned).
@@ -149,8 +146,11 @@ func (n *Node) prunedUpTo() (int64, error) {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
+		if err != nil {
+			return err
+		}
 		s.upTo = store.DecodeOffset(raw)
-		return err
+		return nil
 	})
 	if err != nil {
 		return 0, storeErr(err)
