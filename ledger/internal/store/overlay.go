@@ -377,11 +377,7 @@ func (s *Store) backupOverlay(w io.Writer) error {
 // putBlobOverlay and deleteBlobOverlay are PutBlob and DeleteBlob of an
 // overlay store.
 func (s *Store) putBlobOverlay(prefix, data []byte) {
-	var writes []write
-	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
-		writes = append(writes, write{key: blobKey(prefix, i), val: data[i*BlobChunk : min((i+1)*BlobChunk, len(data))]})
-	}
-	s.ov.write(writes)
+	s.ov.write(blobWrites(prefix, data))
 }
 
 func (s *Store) deleteBlobOverlay(prefix []byte) {
