@@ -5,7 +5,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -161,16 +160,11 @@ type historicContracts struct {
 	pkgs *pkgView
 }
 
+// Contract returns the stored contract id, archived or not (nil when
+// there is none).
 func (s *historicContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
-	raw, err := s.tx.Get(store.ContractKey(string(id)))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rec contractRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	rec, err := loadRecord(&s.tx.Reader, string(id))
+	if rec == nil || err != nil {
 		return nil, err
 	}
 	return s.pkgs.engineContract(&rec.Create)

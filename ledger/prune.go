@@ -223,16 +223,12 @@ func pruneArchived(tx *store.Tx, e *logEntry, upTo int64) (int, error) {
 		if nd.Exercise && !nd.Consuming {
 			continue
 		}
-		raw, err := tx.Get(store.ContractKey(nd.ContractID))
-		if errors.Is(err, store.ErrNotFound) {
-			continue // pruned already (a create and its archive in e)
-		}
+		c, err := loadRecord(&tx.Reader, nd.ContractID)
 		if err != nil {
-			return deleted, err
-		}
-		var c contractRecord
-		if err := json.Unmarshal(raw, &c); err != nil {
 			return deleted, fmt.Errorf("contract %s: %w", nd.ContractID, err)
+		}
+		if c == nil {
+			continue // pruned already (a create and its archive in e)
 		}
 		if c.State != contractArchived || c.ArchivedOffset > upTo {
 			continue
