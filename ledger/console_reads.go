@@ -5,7 +5,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -161,16 +160,11 @@ type historicContracts struct {
 	pkgs *pkgView
 }
 
+// Contract returns the stored contract id, archived or not (nil when
+// there is none).
 func (s *historicContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
-	raw, err := s.tx.Get(store.ContractKey(string(id)))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rec contractRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	rec, err := loadRecord(&s.tx.Reader, string(id))
+	if rec == nil || err != nil {
 		return nil, err
 	}
 	return s.pkgs.engineContract(&rec.Create)
@@ -215,79 +209,7 @@ func committedIDs(t *tx.Transaction, e *logEntry) (*tx.Transaction, error) {
 	if mismatch != nil {
 		return nil, apierr.InternalError.New("transaction %s: the re-interpretation differs from the committed transaction: %v", e.UpdateID, mismatch)
 	}
-	out := &tx.Transaction{Roots: t.Roots, Nodes: make([]tx.Node, len(t.Nodes))}
-	mapID := func(c value.ContractID) value.ContractID {
-		if m, ok := ids[c]; ok {
-			return m
-		}
-		return c
-	}
-	for i, nd := range t.Nodes {
-		switch x := nd.(type) {
-		case *tx.Create:
-			c := *x
-			c.ContractID = mapID(x.ContractID)
-			c.Arg = mapContractIDs(x.Arg, mapID)
-			out.Nodes[i] = &c
-		case *tx.Exercise:
-			c := *x
-			c.TargetID = mapID(x.TargetID)
-			c.ChosenValue = mapContractIDs(x.ChosenValue, mapID)
-			c.Result = mapContractIDs(x.Result, mapID)
-			out.Nodes[i] = &c
-		case *tx.Fetch:
-			c := *x
-			c.ContractID = mapID(x.ContractID)
-			out.Nodes[i] = &c
-		default:
-			out.Nodes[i] = nd
-		}
-	}
+	out := t.MapContractIDs(ids)
+	out.NodeSeeds = nil // the re-interpretation's, not the committed ones
 	return out, nil
-}
-
-// mapContractIDs returns v with every contract id replaced by f's
-// (sharing what holds none).
-func mapContractIDs(v value.Value, f func(value.ContractID) value.ContractID) value.Value {
-	switch x := v.(type) {
-	case value.ContractID:
-		return f(x)
-	case value.Record:
-		out := x
-		out.Fields = make([]value.RecordField, len(x.Fields))
-		for i, fl := range x.Fields {
-			out.Fields[i] = value.RecordField{Label: fl.Label, Value: mapContractIDs(fl.Value, f)}
-		}
-		return out
-	case value.Variant:
-		out := x
-		out.Value = mapContractIDs(x.Value, f)
-		return out
-	case value.Optional:
-		if x.Value == nil {
-			return x
-		}
-		out := x
-		out.Value = mapContractIDs(x.Value, f)
-		return out
-	case value.List:
-		out := make(value.List, len(x))
-		for i, e := range x {
-			out[i] = mapContractIDs(e, f)
-		}
-		return out
-	case value.TextMap:
-		out := make(value.TextMap, len(x))
-		for i, e := range x {
-			out[i] = value.TextMapEntry{Key: e.Key, Value: mapContractIDs(e.Value, f)}
-		}
-		return out
-	case value.GenMap:
-		out := make(value.GenMap, len(x))
-		for i, e := range x {
-			out[i] = value.GenMapEntry{Key: mapContractIDs(e.Key, f), Value: mapContractIDs(e.Value, f)}
-		}
-		return out
-	}
-	return v
 }

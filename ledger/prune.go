@@ -130,10 +130,7 @@ func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) error {
 		n.pruning.mu.Unlock()
 		n.log.Info("ledger: pruning", "upTo", upTo, "submissionId", req.SubmissionID)
 	}
-	if err := n.pruneData(upTo, batch); err != nil {
-		return err
-	}
-	return nil
+	return n.pruneData(upTo, batch)
 }
 
 // prunedUpTo returns the pruned offset (0: never pruned).
@@ -149,8 +146,11 @@ func (n *Node) prunedUpTo() (int64, error) {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
+		if err != nil {
+			return err
+		}
 		s.upTo = store.DecodeOffset(raw)
-		return err
+		return nil
 	})
 	if err != nil {
 		return 0, storeErr(err)
@@ -223,16 +223,12 @@ func pruneArchived(tx *store.Tx, e *logEntry, upTo int64) (int, error) {
 		if nd.Exercise && !nd.Consuming {
 			continue
 		}
-		raw, err := tx.Get(store.ContractKey(nd.ContractID))
-		if errors.Is(err, store.ErrNotFound) {
-			continue // pruned already (a create and its archive in e)
-		}
+		c, err := loadRecord(&tx.Reader, nd.ContractID)
 		if err != nil {
-			return deleted, err
-		}
-		var c contractRecord
-		if err := json.Unmarshal(raw, &c); err != nil {
 			return deleted, fmt.Errorf("contract %s: %w", nd.ContractID, err)
+		}
+		if c == nil {
+			continue // pruned already (a create and its archive in e)
 		}
 		if c.State != contractArchived || c.ArchivedOffset > upTo {
 			continue

@@ -207,6 +207,15 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 	if err != nil {
 		return nil, nil, err
 	}
+	return t.MapContractIDs(m), m, nil
+}
+
+// MapContractIDs returns the transaction with every contract id that m
+// maps replaced by m's: in Create, Fetch and Exercise nodes, query
+// results, and inside every argument, choice argument, result and key.
+// The input is not modified; the returned nodes are new, and the parts
+// of their values without a mapped id are shared with the input's.
+func (t *Transaction) MapContractIDs(m map[value.ContractID]value.ContractID) *Transaction {
 	s := suffixer(m)
 	out := newTransaction(len(t.Nodes))
 	out.Roots, out.NodeSeeds = t.Roots, t.NodeSeeds
@@ -254,7 +263,7 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 			out.Nodes[i] = n
 		}
 	}
-	return out, m, nil
+	return out
 }
 
 // newTransaction returns a Transaction with n nil nodes; for a few

@@ -38,8 +38,7 @@ func (s *Store) Backup(w io.Writer) error {
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
-		list := &pb.KVList{}
-		size := 0
+		out := &kvBatches{w: w}
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
 			val, err := item.ValueCopy(nil)
@@ -55,19 +54,12 @@ func (s *Store) Backup(w io.Writer) error {
 				}
 				meta &^= metaShared
 			}
-			list.Kv = append(list.Kv, &pb.KV{Key: item.KeyCopy(nil), Value: val, UserMeta: []byte{meta},
-				Version: item.Version(), ExpiresAt: item.ExpiresAt(), Meta: []byte{0}})
-			if size += len(val) + len(item.Key()); size >= backupBatch {
-				if err := writeKVList(w, list); err != nil {
-					return err
-				}
-				list.Kv, size = list.Kv[:0], 0
+			if err := out.add(&pb.KV{Key: item.KeyCopy(nil), Value: val, UserMeta: []byte{meta},
+				Version: item.Version(), ExpiresAt: item.ExpiresAt(), Meta: []byte{0}}); err != nil {
+				return err
 			}
 		}
-		if len(list.Kv) > 0 {
-			return writeKVList(w, list)
-		}
-		return nil
+		return out.flush()
 	})
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
@@ -77,6 +69,33 @@ func (s *Store) Backup(w io.Writer) error {
 
 // backupBatch is the size of the batches of a Backup stream.
 const backupBatch = 1 << 20
+
+// kvBatches writes the entries of a Backup stream in lists of about
+// backupBatch bytes each.
+type kvBatches struct {
+	w    io.Writer
+	list pb.KVList
+	size int // the keys' and values' bytes in list
+}
+
+// add appends kv, writing the list when it is full.
+func (b *kvBatches) add(kv *pb.KV) error {
+	b.list.Kv = append(b.list.Kv, kv)
+	if b.size += len(kv.Key) + len(kv.Value); b.size >= backupBatch {
+		return b.flush()
+	}
+	return nil
+}
+
+// flush writes the entries added since the last write, if any.
+func (b *kvBatches) flush() error {
+	if len(b.list.Kv) == 0 {
+		return nil
+	}
+	err := writeKVList(b.w, &b.list)
+	b.list.Kv, b.size = b.list.Kv[:0], 0
+	return err
+}
 
 // writeKVList writes one batch as DB.Load reads it: its size (uint64,
 // little-endian), then the KVList message.

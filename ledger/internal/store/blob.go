@@ -32,13 +32,22 @@ func (s *Store) PutBlob(prefix, data []byte) error {
 	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
-	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
-		end := min((i+1)*BlobChunk, len(data))
-		if err := wb.Set(blobKey(prefix, i), data[i*BlobChunk:end]); err != nil {
+	for _, c := range blobWrites(prefix, data) {
+		if err := wb.Set(c.key, c.val); err != nil {
 			return err
 		}
 	}
 	return wb.Flush()
+}
+
+// blobWrites returns the chunks of the blob data at prefix (one, empty,
+// for an empty blob).
+func blobWrites(prefix, data []byte) []write {
+	var writes []write
+	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
+		writes = append(writes, write{key: blobKey(prefix, i), val: data[i*BlobChunk : min((i+1)*BlobChunk, len(data))]})
+	}
+	return writes
 }
 
 // DeleteBlob removes every chunk of the blob at prefix.

@@ -363,32 +363,21 @@ func (s *Store) commitOverlay(batch []*request) {
 // backupOverlay is Backup for an overlay store: its entries as of one
 // version, every value itself.
 func (s *Store) backupOverlay(w io.Writer) error {
-	list := &pb.KVList{}
-	size := 0
+	out := &kvBatches{w: w}
 	err := s.ov.cur.Load().scan(nil, nil, false, func(k, v []byte) (bool, error) {
-		list.Kv = append(list.Kv, &pb.KV{Key: slices.Clone(k), Value: slices.Clone(v), UserMeta: []byte{0}, Version: 1, Meta: []byte{0}})
-		if size += len(k) + len(v); size >= backupBatch {
-			if err := writeKVList(w, list); err != nil {
-				return false, err
-			}
-			list.Kv, size = list.Kv[:0], 0
-		}
-		return true, nil
+		err := out.add(&pb.KV{Key: slices.Clone(k), Value: slices.Clone(v), UserMeta: []byte{0}, Version: 1, Meta: []byte{0}})
+		return err == nil, err
 	})
-	if err == nil && len(list.Kv) > 0 {
-		err = writeKVList(w, list)
+	if err != nil {
+		return err
 	}
-	return err
+	return out.flush()
 }
 
 // putBlobOverlay and deleteBlobOverlay are PutBlob and DeleteBlob of an
 // overlay store.
 func (s *Store) putBlobOverlay(prefix, data []byte) {
-	var writes []write
-	for i := 0; i == 0 || i*BlobChunk < len(data); i++ {
-		writes = append(writes, write{key: blobKey(prefix, i), val: data[i*BlobChunk : min((i+1)*BlobChunk, len(data))]})
-	}
-	s.ov.write(writes)
+	s.ov.write(blobWrites(prefix, data))
 }
 
 func (s *Store) deleteBlobOverlay(prefix []byte) {
