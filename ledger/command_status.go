@@ -211,10 +211,7 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 		return
 	}
 	s.State = CommandStateSucceeded
-	s.UpdateID, s.Offset, s.SynchronizerID = e.UpdateID, e.Offset, e.SynchronizerID
-	if rt, perr := time.Parse(time.RFC3339Nano, e.RecordTime); perr == nil {
-		s.RecordTime = rt
-	}
+	s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
 	t.succeeded = pushBounded(t.succeeded, s, trackMaxSucceeded)
 }
 
