@@ -144,15 +144,13 @@ func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest
 type commandTracker struct {
 	mu        sync.Mutex
 	pending   map[string]*trackedCommand // by commandKey
-	byCmds    map[*submission]*trackedCommand
-	succeeded []CommandStatus // newest first
-	failed    []CommandStatus // newest first
+	succeeded []CommandStatus            // newest first
+	failed    []CommandStatus            // newest first
 }
 
 // trackedCommand is a pending command.
 type trackedCommand struct {
 	key    string
-	cmds   *submission
 	status CommandStatus
 }
 
@@ -171,22 +169,21 @@ func commandKey(c *Commands) string {
 // Times are the node's (now).
 func (t *commandTracker) track(now func() time.Time, s *submission) func(e **logEntry, err *error) {
 	c := s.c
+	// Built outside the lock, which every submission takes.
+	h := &trackedCommand{key: commandKey(c), status: CommandStatus{
+		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
+		SubmissionID: c.SubmissionID, ActAs: slices.Clone(c.ActAs), Commands: slices.Clone(c.Commands),
+	}}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.pending) >= trackMaxPending {
 		return func(**logEntry, *error) {}
 	}
 	if t.pending == nil {
-		t.pending, t.byCmds = map[string]*trackedCommand{}, map[*submission]*trackedCommand{}
+		t.pending = map[string]*trackedCommand{}
 	}
-	h := &trackedCommand{key: commandKey(c), cmds: s, status: CommandStatus{
-		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
-		SubmissionID: c.SubmissionID, ActAs: slices.Clone(c.ActAs), Commands: slices.Clone(c.Commands),
-	}}
-	if prev, ok := t.pending[h.key]; ok {
-		delete(t.byCmds, prev.cmds) // the same command twice: the later one is tracked
-	}
-	t.pending[h.key], t.byCmds[s] = h, h
+	// The same command twice: the later one is tracked.
+	t.pending[h.key], s.tracked = h, h
 	return func(e **logEntry, err *error) { t.finish(h, now(), *e, *err) }
 }
 
@@ -194,9 +191,6 @@ func (t *commandTracker) track(now func() time.Time, s *submission) func(e **log
 func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.byCmds[h.cmds] == h {
-		delete(t.byCmds, h.cmds)
-	}
 	if t.pending[h.key] != h {
 		return // replaced by a later registration of the same command
 	}
@@ -217,20 +211,16 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 		return
 	}
 	s.State = CommandStateSucceeded
-	s.UpdateID, s.Offset, s.SynchronizerID = e.UpdateID, e.Offset, e.SynchronizerID
-	if rt, perr := time.Parse(time.RFC3339Nano, e.RecordTime); perr == nil {
-		s.RecordTime = rt
-	}
+	s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
 	t.succeeded = pushBounded(t.succeeded, s, trackMaxSucceeded)
 }
 
-// interpreted records what the transaction of the pending command c does
+// interpreted records what the transaction of the submission s does
 // (Canton's recordTransactionImpact: creates and consuming exercises,
-// exercise, fetch and key-lookup counts, rollback subtrees left out).
+// exercise, fetch and key-lookup counts, rollback subtrees left out),
+// when track registered s.
 func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
-	t.mu.Lock()
-	h := t.byCmds[s]
-	t.mu.Unlock()
+	h := s.tracked
 	if h == nil || txn == nil {
 		return
 	}

@@ -44,12 +44,12 @@ func TestCommandTrackerBounds(t *testing.T) {
 	if got := tr.find("", CommandStatePending, 5000); len(got) != trackMaxPending {
 		t.Errorf("%d pending commands tracked, want %d", len(got), trackMaxPending)
 	}
-	e = &logEntry{Offset: 7, UpdateID: "upd", RecordTime: "1970-01-01T00:00:01Z"}
+	e = &logEntry{Offset: 7, UpdateID: "upd", RecordTime: "1970-01-01T00:00:01Z", recordTime: time.Unix(1, 0).UTC()}
 	err = nil
 	for _, f := range finish {
 		f(&e, &err)
 	}
-	if got := tr.find("q", CommandStateSucceeded, 5000); len(got) != trackMaxSucceeded || got[0].Offset != 7 || got[0].UpdateID != "upd" {
+	if got := tr.find("q", CommandStateSucceeded, 5000); len(got) != trackMaxSucceeded || got[0].Offset != 7 || got[0].UpdateID != "upd" || !got[0].RecordTime.Equal(time.Unix(1, 0)) {
 		t.Errorf("%d succeeded kept (%+v)", len(got), got[0])
 	}
 	if got := tr.find("", CommandStatePending, 10); len(got) != 0 {

@@ -169,7 +169,7 @@ func jsonDisclosed(js []JsDisclosedContract, prefix string) ([]DisclosedContract
 // and its arguments are decoded from Daml JSON against that package's
 // types (COMMAND_PREPROCESSING_FAILED and friends through damlError,
 // their paths those of the request). The package ids are kept with s
-// (argumentsTypedAt), so that the typed path does not type the values
+// (submitConfig.typedAt), so that the typed path does not type the values
 // again when it resolves the same packages. When submitting, a duplicate
 // command is refused rather than whatever its conversion says, as the
 // interpretation refuses it.

@@ -79,7 +79,9 @@ func fingerprint(params any) string {
 }
 
 // checkFormatSelects checks that an update format selects something and
-// names a known transaction shape.
+// names a known transaction shape, and authorizes reading it: every
+// filtered party needs CanReadAs (or CanActAs), any-party filters
+// CanReadAsAnyParty.
 func checkFormatSelects(ctx context.Context, f UpdateFormat) error {
 	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")

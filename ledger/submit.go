@@ -331,6 +331,9 @@ type submission struct {
 	// disclosed are the decoded DisclosedContracts (nil: not decoded yet,
 	// or none).
 	disclosed map[string]*tx.ContractBlob
+	// tracked is the command tracker's entry of the submission (nil:
+	// not tracked), set by commandTracker.track.
+	tracked *trackedCommand
 }
 
 func newSubmission(c *Commands, opts []SubmitOption) *submission {

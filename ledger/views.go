@@ -176,8 +176,9 @@ func (n *Node) checkFilterIDs(formats ...*EventFormat) error {
 	return nil
 }
 
-// checkFormat checks an update format (checkFormatSelects) and refuses
-// filters naming unknown templates or interfaces.
+// checkFormat checks and authorizes an update format
+// (checkFormatSelects) and refuses filters naming unknown templates or
+// interfaces.
 func (n *Node) checkFormat(ctx context.Context, f UpdateFormat) error {
 	if err := checkFormatSelects(ctx, f); err != nil {
 		return err
