@@ -10,7 +10,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
@@ -578,7 +577,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	v.TemplateID, v.Signatories, v.Observers, v.Witnesses, v.CreatedAt = ce.TemplateID, ce.Signatories, ce.Observers, ce.WitnessParties, ce.CreatedAt
 	lookup := lookupIn(pm)
 	v.Arg = renderJSON(ce.CreateArgument, templateType(ce.TemplateID), lookup)
-	tid, tmpl := templateOf(pm, ce.TemplateID)
+	_, tmpl := templateOf(pm, ce.TemplateID)
 	if tmpl != nil && tmpl.Key != nil && len(ce.ContractKey) > 0 && string(ce.ContractKey) != "null" {
 		k := renderJSON(ce.ContractKey, tmpl.Key.Type, lookup)
 		v.Key = &k
@@ -617,22 +616,13 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 			}
 		}
 	}
-	_ = tid
 	return v, nil
 }
 
-// interfaceViewOf renders a JsInterfaceView (carried as any).
+// interfaceViewOf renders a JsInterfaceView (carried as any; the Node
+// puts JsInterfaceView values there, see ledger.InterfaceFilterValue).
 func interfaceViewOf(iv any, pm map[string]*lf.Package) interfaceViewRow {
-	var jv ledger.JsInterfaceView
-	switch x := iv.(type) {
-	case ledger.JsInterfaceView:
-		jv = x
-	case *ledger.JsInterfaceView:
-		jv = *x
-	default:
-		raw, _ := json.Marshal(iv)
-		_ = json.Unmarshal(raw, &jv)
-	}
+	jv, _ := iv.(ledger.JsInterfaceView)
 	row := interfaceViewRow{Interface: jv.InterfaceID}
 	if len(jv.ViewValue) == 0 {
 		row.Error = jv.ViewStatus.Message
