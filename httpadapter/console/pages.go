@@ -294,12 +294,11 @@ type submitResult struct {
 
 // createForm shows the form of a template's create argument.
 func (c *Console) createForm(w http.ResponseWriter, r *request) {
-	v, t, err := c.createView(r)
+	v, _, err := c.createView(r)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	_ = t
 	c.render(w, r, http.StatusOK, "form", "Create "+shortID(v.TemplateID), v)
 }
 
