@@ -341,12 +341,7 @@ func (c *Console) exerciseView(r *request) (formView, lf.Type, lf.Type, error) {
 	if err != nil {
 		return v, nil, nil, err
 	}
-	var format ledger.EventFormat
-	format.FiltersForAnyParty = &ledger.Filters{}
-	if v.Party != "" {
-		format = ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{v.Party: {}}}
-	}
-	evs, err := c.node.EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: format})
+	evs, err := c.node.EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})
 	if err != nil {
 		return v, nil, nil, err
 	}

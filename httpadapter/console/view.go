@@ -559,12 +559,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	if err != nil {
 		return v, err
 	}
-	var format ledger.EventFormat
-	if party != "" {
-		format.FiltersByParty = map[string]ledger.Filters{party: {}}
-	} else {
-		format.FiltersForAnyParty = &ledger.Filters{}
-	}
+	format := partyEvents(party)
 	format.Verbose = true
 	evs, err := s.node.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})
 	if err != nil {
@@ -659,19 +654,23 @@ func (s *source) updateAt(ctx context.Context, off int64, party string) (*eventR
 	return &eventRef{Offset: off}, nil
 }
 
+// partyEvents reads a party's events (every party's with party empty).
+func partyEvents(party string) ledger.EventFormat {
+	if party == "" {
+		return ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}
+	}
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{party: {}}}
+}
+
 // updateFormat reads a party's view of every kind of update (every
 // party's with party empty), transactions in the ledger-effects shape.
 func updateFormat(party string) ledger.UpdateFormat {
-	var ef ledger.EventFormat
-	var topo *ledger.ParticipantAuthorizationTopologyFormat
-	if party != "" {
-		ef.FiltersByParty = map[string]ledger.Filters{party: {}}
-		topo = &ledger.ParticipantAuthorizationTopologyFormat{Parties: []string{party}}
-	} else {
-		ef.FiltersForAnyParty = &ledger.Filters{}
-		topo = &ledger.ParticipantAuthorizationTopologyFormat{}
-	}
+	ef := partyEvents(party)
 	ef.Verbose = true
+	topo := &ledger.ParticipantAuthorizationTopologyFormat{}
+	if party != "" {
+		topo.Parties = []string{party}
+	}
 	return ledger.UpdateFormat{
 		IncludeTransactions:   &ledger.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeLedgerEffects},
 		IncludeReassignments:  &ef,
