@@ -428,13 +428,11 @@ func (c *Console) formOutcome(w http.ResponseWriter, r *request, v formView, res
 	}
 	status := http.StatusOK
 	if err != nil {
-		v.Error = err.Error()
+		v.Error = errorText(err)
+		status = http.StatusBadRequest
 		var e *apierr.Error
 		if errors.As(err, &e) {
-			v.Error = e.Code.Name + ": " + e.Cause
 			status = e.HTTPStatus()
-		} else {
-			status = http.StatusBadRequest
 		}
 	}
 	v.Result = res
