@@ -139,11 +139,14 @@ func (c *Console) renderError(w http.ResponseWriter, r *request, status int, err
 	c.render(w, r, status, "error", "Error", v)
 }
 
-// errNotFound is a console-side "not found".
+// notFoundError is a console-side "not found" (a 404 page): what is
+// missing.
 type notFoundError string
 
+// Error says what was not found.
 func (e notFoundError) Error() string { return string(e) + " not found" }
 
+// errNotFound is the error for a missing thing, "template pkg:M:T".
 func errNotFound(what string) error { return notFoundError(what) }
 
 // fail renders a handler's error.

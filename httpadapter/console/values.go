@@ -28,9 +28,12 @@ type Val struct {
 
 // FieldVal is a labelled value.
 type FieldVal struct {
-	Key  string
+	// Key is a record field's label or a map entry's text key.
+	Key string
+	// KeyV is a GenMap entry's key, drawn as a value (Key is then empty).
 	KeyV *Val
-	V    Val
+	// V is the value.
+	V Val
 }
 
 // maxRenderItems bounds the elements of one list or map drawn on a page.
