@@ -5,9 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/ledgernode/ledgernode/identity"
 )
 
 // TestConsoleFlags: ledgerd serves the console by default, prints its
@@ -55,14 +52,4 @@ func TestConsoleFlags(t *testing.T) {
 	if code, _ := status(t, s.base+"/console/"); code != http.StatusNotFound {
 		t.Errorf("GET /console/ with -console=false: %d, want 404", code)
 	}
-}
-
-// mintFor mints a participant_admin token with an HS256 secret.
-func mintFor(t *testing.T, secret string) string {
-	t.Helper()
-	tok, err := identity.MintHS256([]byte(secret), identity.DefaultParticipantAdmin, time.Hour, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }

@@ -17,7 +17,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
-	"github.com/ledgernode/ledgernode/identity"
 )
 
 // Tests start many ledgerds at once: those that do not ask for the gRPC
@@ -48,10 +47,7 @@ func TestGRPCAddr(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	token, err := identity.MintHS256([]byte(secret), identity.DefaultParticipantAdmin, time.Hour, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	token := mintFor(t, secret)
 	c := admin.NewPartyManagementServiceClient(conn)
 	ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+token)
 	res, err := c.AllocateParty(ctx, &admin.AllocatePartyRequest{PartyIdHint: "alice"})

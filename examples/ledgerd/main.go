@@ -369,18 +369,18 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 // the developer how to get tokens for other users, with the command they
 // can run (tokenCommand).
 func authSpec(c config, logger *slog.Logger) (spec, hint string, err error) {
+	mint := tokenCommand(os.Args[0]) + " -user U -auth hs256:SECRET"
 	switch {
 	case c.auth != "":
 		if secret, ok := strings.CutPrefix(c.auth, "hs256:"); ok {
 			if secret == "" {
 				return "", "", usageError{nil, errors.New("-auth hs256: empty secret")}
 			}
-			return c.auth, "Tokens for other users: " + tokenCommand(os.Args[0]) + " -user U -auth hs256:SECRET", nil
+			return c.auth, "Tokens for other users: " + mint, nil
 		}
 		return c.auth, "", nil
 	case c.inMemory:
-		return "hs256:" + newSecret(), "In memory, the generated secret lasts this run only; pass -auth hs256:SECRET to mint tokens for other users with: " +
-			tokenCommand(os.Args[0]) + " -user U -auth hs256:SECRET", nil
+		return "hs256:" + newSecret(), "In memory, the generated secret lasts this run only; pass -auth hs256:SECRET to mint tokens for other users with: " + mint, nil
 	}
 	secret, created, err := loadOrCreateSecret(c.data)
 	if err != nil {

@@ -50,17 +50,14 @@ func call(t *testing.T, method, u, token, body string) (int, map[string]any) {
 func TestServesWithHS256(t *testing.T) {
 	t.Parallel()
 	base, _ := start(t, "-in-memory", "-auth", "hs256:S")
-	tok, err := identity.MintHS256([]byte("S"), identity.DefaultParticipantAdmin, time.Hour, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := mintFor(t, "S")
 	if code, _ := call(t, "GET", base+"/livez", "", ""); code != 200 {
 		t.Fatalf("livez = %d", code)
 	}
 	if code, _ := call(t, "GET", base+"/v2/state/ledger-end", "", ""); code != 401 {
 		t.Fatalf("ledger-end without a token = %d, want 401", code)
 	}
-	wrong, _ := identity.MintHS256([]byte("other"), identity.DefaultParticipantAdmin, time.Hour, nil)
+	wrong := mintFor(t, "other")
 	if code, _ := call(t, "GET", base+"/v2/state/ledger-end", wrong, ""); code != 401 {
 		t.Fatalf("ledger-end with a token of another secret = %d, want 401", code)
 	}
@@ -181,4 +178,14 @@ func TestStalledRequestClosed(t *testing.T) {
 	if took := time.Since(begin); took > 3*time.Second || !strings.HasPrefix(string(got), "HTTP/1.1 503 ") {
 		t.Errorf("after %v: %q, want a 503 after about 300ms", took, got)
 	}
+}
+
+// mintFor mints a participant_admin token with an HS256 secret.
+func mintFor(t *testing.T, secret string) string {
+	t.Helper()
+	tok, err := identity.MintHS256([]byte(secret), identity.DefaultParticipantAdmin, time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
 }

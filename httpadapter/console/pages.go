@@ -139,11 +139,14 @@ func (c *Console) renderError(w http.ResponseWriter, r *request, status int, err
 	c.render(w, r, status, "error", "Error", v)
 }
 
-// errNotFound is a console-side "not found".
+// notFoundError is a console-side "not found" (a 404 page): what is
+// missing.
 type notFoundError string
 
+// Error says what was not found.
 func (e notFoundError) Error() string { return string(e) + " not found" }
 
+// errNotFound is the error for a missing thing, "template pkg:M:T".
 func errNotFound(what string) error { return notFoundError(what) }
 
 // fail renders a handler's error.
@@ -294,79 +297,81 @@ type submitResult struct {
 
 // createForm shows the form of a template's create argument.
 func (c *Console) createForm(w http.ResponseWriter, r *request) {
-	v, t, err := c.createView(r)
+	v, _, err := c.createView(r)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	_ = t
 	c.render(w, r, http.StatusOK, "form", "Create "+shortID(v.TemplateID), v)
 }
 
-func (c *Console) createView(r *request) (formView, lf.Type, error) {
+// formTypes are the LF types of a form's argument and result (nil for a
+// create), with the package lookup they resolve in.
+type formTypes struct {
+	arg, res lf.Type
+	lookup   func(string) *lf.Package
+}
+
+func (c *Console) createView(r *request) (formView, formTypes, error) {
 	tid := r.FormValue("template")
 	v := formView{Action: "create", TemplateID: tid, Party: r.FormValue("party"), Values: map[string]string{}}
 	pm, err := c.node.PackageSource(r.ctx)
 	if err != nil {
-		return v, nil, err
+		return v, formTypes{}, err
 	}
 	if _, tmpl := templateOf(pm, tid); tmpl == nil {
-		return v, nil, errNotFound("template " + tid)
+		return v, formTypes{}, errNotFound("template " + tid)
 	}
-	t := templateType(tid)
-	v.Fields = formFields("f", t, lookupIn(pm), 0)
+	ft := formTypes{arg: templateType(tid), lookup: lookupIn(pm)}
+	v.Fields = formFields("f", ft.arg, ft.lookup, 0)
 	v.ArgType = shortID(tid)
 	v.Parties = c.src.partyIDs(r.ctx)
-	return v, t, nil
+	return v, ft, nil
 }
 
 // create submits a create command built from the form.
 func (c *Console) create(w http.ResponseWriter, r *request) {
-	v, t, err := c.createView(r)
+	v, ft, err := c.createView(r)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	keepValues(r, &v)
-	res, err := c.submitForm(r, v.Party, t, func(arg value.Value) ledger.Command {
+	res, err := c.submitForm(r, v.Party, ft, func(arg value.Value) ledger.Command {
 		id, _ := templateOf(nil, v.TemplateID)
 		return ledger.CreateCommand{Template: ledger.TemplateByID(id), Arguments: arg}
-	}, nil)
+	})
 	c.formOutcome(w, r, v, res, err)
 }
 
 // exerciseView is the form of a choice on a contract.
-func (c *Console) exerciseView(r *request) (formView, lf.Type, lf.Type, error) {
+func (c *Console) exerciseView(r *request) (formView, formTypes, error) {
 	v := formView{Action: "exercise", ContractID: r.FormValue("cid"), Choice: r.FormValue("choice"), Party: r.FormValue("party"), Values: map[string]string{}}
 	pm, err := c.node.PackageSource(r.ctx)
 	if err != nil {
-		return v, nil, nil, err
+		return v, formTypes{}, err
 	}
-	var format ledger.EventFormat
-	format.FiltersForAnyParty = &ledger.Filters{}
-	if v.Party != "" {
-		format = ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{v.Party: {}}}
-	}
-	evs, err := c.node.EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: format})
+	evs, err := c.node.EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})
 	if err != nil {
-		return v, nil, nil, err
+		return v, formTypes{}, err
 	}
 	if evs.Created == nil {
-		return v, nil, nil, errNotFound("contract " + v.ContractID)
+		return v, formTypes{}, errNotFound("contract " + v.ContractID)
 	}
 	v.TemplateID = evs.Created.CreatedEvent.TemplateID
-	argT, resT := choiceTypes(v.TemplateID, "", v.Choice, lookupIn(pm))
-	if argT == nil {
-		return v, nil, nil, errNotFound("choice " + v.Choice + " of " + v.TemplateID)
+	ft := formTypes{lookup: lookupIn(pm)}
+	ft.arg, ft.res = choiceTypes(v.TemplateID, "", v.Choice, ft.lookup)
+	if ft.arg == nil {
+		return v, formTypes{}, errNotFound("choice " + v.Choice + " of " + v.TemplateID)
 	}
-	v.ArgType, v.ResultType = typeText(argT), typeText(resT)
-	v.Fields = formFields("f", argT, lookupIn(pm), 0)
+	v.ArgType, v.ResultType = typeText(ft.arg), typeText(ft.res)
+	v.Fields = formFields("f", ft.arg, ft.lookup, 0)
 	v.Parties = c.src.partyIDs(r.ctx)
-	return v, argT, resT, nil
+	return v, ft, nil
 }
 
 func (c *Console) exerciseForm(w http.ResponseWriter, r *request) {
-	v, _, _, err := c.exerciseView(r)
+	v, _, err := c.exerciseView(r)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -376,16 +381,16 @@ func (c *Console) exerciseForm(w http.ResponseWriter, r *request) {
 
 // exercise submits an exercise command built from the form.
 func (c *Console) exercise(w http.ResponseWriter, r *request) {
-	v, argT, resT, err := c.exerciseView(r)
+	v, ft, err := c.exerciseView(r)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	keepValues(r, &v)
-	res, err := c.submitForm(r, v.Party, argT, func(arg value.Value) ledger.Command {
+	res, err := c.submitForm(r, v.Party, ft, func(arg value.Value) ledger.Command {
 		id, _ := templateOf(nil, v.TemplateID)
 		return ledger.ExerciseCommand{Template: ledger.TemplateByID(id), ContractID: value.ContractID(v.ContractID), Choice: v.Choice, Argument: arg}
-	}, resT)
+	})
 	c.formOutcome(w, r, v, res, err)
 }
 
@@ -401,7 +406,7 @@ func keepValues(r *request, v *formView) {
 // submitForm decodes the form's argument against its LF type and
 // submits the command as the chosen parties (party is a comma-separated
 // list).
-func (c *Console) submitForm(r *request, party string, argT lf.Type, cmd func(value.Value) ledger.Command, resT lf.Type) (*submitResult, error) {
+func (c *Console) submitForm(r *request, party string, ft formTypes, cmd func(value.Value) ledger.Command) (*submitResult, error) {
 	var actAs []string
 	for _, p := range strings.Split(party, ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -411,20 +416,15 @@ func (c *Console) submitForm(r *request, party string, argT lf.Type, cmd func(va
 	if len(actAs) == 0 {
 		return nil, errors.New("choose the party that acts")
 	}
-	pm, err := c.node.PackageSource(r.ctx)
+	raw, err := formJSON("f", ft.arg, r.PostFormValue, func(k string) bool { _, ok := r.PostForm[k]; return ok }, ft.lookup)
 	if err != nil {
 		return nil, err
 	}
-	lookup := lookupIn(pm)
-	raw, err := formJSON("f", argT, r.PostFormValue, func(k string) bool { _, ok := r.PostForm[k]; return ok }, lookup)
+	arg, err := value.FromJSON(raw, ft.arg, ft.lookup)
 	if err != nil {
 		return nil, err
 	}
-	arg, err := value.FromJSON(raw, argT, lookup)
-	if err != nil {
-		return nil, err
-	}
-	return c.src.submit(r.ctx, actAs, cmd(arg), resT, lookup)
+	return c.src.submit(r.ctx, actAs, cmd(arg), ft.res, ft.lookup)
 }
 
 func (c *Console) formOutcome(w http.ResponseWriter, r *request, v formView, res *submitResult, err error) {
@@ -434,13 +434,11 @@ func (c *Console) formOutcome(w http.ResponseWriter, r *request, v formView, res
 	}
 	status := http.StatusOK
 	if err != nil {
-		v.Error = err.Error()
+		v.Error = errorText(err)
+		status = http.StatusBadRequest
 		var e *apierr.Error
 		if errors.As(err, &e) {
-			v.Error = e.Code.Name + ": " + e.Cause
 			status = e.HTTPStatus()
-		} else {
-			status = http.StatusBadRequest
 		}
 	}
 	v.Result = res

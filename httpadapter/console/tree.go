@@ -1,8 +1,6 @@
 package console
 
 import (
-	"slices"
-
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -126,7 +124,7 @@ func fullTree(t *tx.Transaction, events map[int32]*treeNode, lookup func(string)
 			n = events[int32(id)]
 			if n == nil && rolledBack && parentShown {
 				n = &treeNode{ID: int32(id), Kind: "create", ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
-					Template: shortID(x.TemplateID.String()), Signatories: x.Signatories, Observers: observersOf(x)}
+					Template: shortID(x.TemplateID.String()), Signatories: x.Signatories, Observers: x.Observers()}
 				arg := renderValue(x.Arg, templateType(x.TemplateID.String()), lookup)
 				n.Arg = &arg
 			}
@@ -188,16 +186,6 @@ func fullTree(t *tx.Transaction, events map[int32]*treeNode, lookup func(string)
 		roots = append(roots, visit(r, false, false)...)
 	}
 	return roots
-}
-
-func observersOf(c *tx.Create) []string {
-	var out []string
-	for _, s := range c.Stakeholders {
-		if !slices.Contains(c.Signatories, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // choiceTypes returns a choice's argument and result types.

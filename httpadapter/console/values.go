@@ -28,9 +28,12 @@ type Val struct {
 
 // FieldVal is a labelled value.
 type FieldVal struct {
-	Key  string
+	// Key is a record field's label or a map entry's text key.
+	Key string
+	// KeyV is a GenMap entry's key, drawn as a value (Key is then empty).
 	KeyV *Val
-	V    Val
+	// V is the value.
+	V Val
 }
 
 // maxRenderItems bounds the elements of one list or map drawn on a page.
@@ -77,10 +80,10 @@ func renderValue(v value.Value, t lf.Type, lookup func(string) *lf.Package) Val 
 		if x.Value == nil {
 			return Val{Kind: "none", Text: "None"}
 		}
-		return Val{Kind: "some", Items: []Val{renderValue(x.Value, elemType(t, 0, lookup), lookup)}}
+		return Val{Kind: "some", Items: []Val{renderValue(x.Value, elemType(t, 0), lookup)}}
 	case value.List:
 		out := Val{Kind: "list"}
-		et := elemType(t, 0, lookup)
+		et := elemType(t, 0)
 		for i, e := range x {
 			if i == maxRenderItems {
 				out.Text = fmt.Sprintf("… %d more", len(x)-i)
@@ -91,7 +94,7 @@ func renderValue(v value.Value, t lf.Type, lookup func(string) *lf.Package) Val 
 		return out
 	case value.TextMap:
 		out := Val{Kind: "map"}
-		et := elemType(t, 0, lookup)
+		et := elemType(t, 0)
 		for i, e := range x {
 			if i == maxRenderItems {
 				out.Text = fmt.Sprintf("… %d more", len(x)-i)
@@ -102,7 +105,7 @@ func renderValue(v value.Value, t lf.Type, lookup func(string) *lf.Package) Val 
 		return out
 	case value.GenMap:
 		out := Val{Kind: "map"}
-		kt, vt := elemType(t, 0, lookup), elemType(t, 1, lookup)
+		kt, vt := elemType(t, 0), elemType(t, 1)
 		for i, e := range x {
 			if i == maxRenderItems {
 				out.Text = fmt.Sprintf("… %d more", len(x)-i)
@@ -192,7 +195,7 @@ func sortedKeys(m map[string]any) []string {
 
 // elemType is the i-th type argument of an applied builtin type (List a,
 // Optional a, TextMap a, GenMap k v), or nil.
-func elemType(t lf.Type, i int, lookup func(string) *lf.Package) lf.Type {
+func elemType(t lf.Type, i int) lf.Type {
 	if t == nil {
 		return nil
 	}

@@ -10,7 +10,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
@@ -560,12 +559,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	if err != nil {
 		return v, err
 	}
-	var format ledger.EventFormat
-	if party != "" {
-		format.FiltersByParty = map[string]ledger.Filters{party: {}}
-	} else {
-		format.FiltersForAnyParty = &ledger.Filters{}
-	}
+	format := partyEvents(party)
 	format.Verbose = true
 	evs, err := s.node.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})
 	if err != nil {
@@ -578,7 +572,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	v.TemplateID, v.Signatories, v.Observers, v.Witnesses, v.CreatedAt = ce.TemplateID, ce.Signatories, ce.Observers, ce.WitnessParties, ce.CreatedAt
 	lookup := lookupIn(pm)
 	v.Arg = renderJSON(ce.CreateArgument, templateType(ce.TemplateID), lookup)
-	tid, tmpl := templateOf(pm, ce.TemplateID)
+	_, tmpl := templateOf(pm, ce.TemplateID)
 	if tmpl != nil && tmpl.Key != nil && len(ce.ContractKey) > 0 && string(ce.ContractKey) != "null" {
 		k := renderJSON(ce.ContractKey, tmpl.Key.Type, lookup)
 		v.Key = &k
@@ -617,22 +611,13 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 			}
 		}
 	}
-	_ = tid
 	return v, nil
 }
 
-// interfaceViewOf renders a JsInterfaceView (carried as any).
+// interfaceViewOf renders a JsInterfaceView (carried as any; the Node
+// puts JsInterfaceView values there, see ledger.InterfaceFilterValue).
 func interfaceViewOf(iv any, pm map[string]*lf.Package) interfaceViewRow {
-	var jv ledger.JsInterfaceView
-	switch x := iv.(type) {
-	case ledger.JsInterfaceView:
-		jv = x
-	case *ledger.JsInterfaceView:
-		jv = *x
-	default:
-		raw, _ := json.Marshal(iv)
-		_ = json.Unmarshal(raw, &jv)
-	}
+	jv, _ := iv.(ledger.JsInterfaceView)
 	row := interfaceViewRow{Interface: jv.InterfaceID}
 	if len(jv.ViewValue) == 0 {
 		row.Error = jv.ViewStatus.Message
@@ -669,19 +654,23 @@ func (s *source) updateAt(ctx context.Context, off int64, party string) (*eventR
 	return &eventRef{Offset: off}, nil
 }
 
+// partyEvents reads a party's events (every party's with party empty).
+func partyEvents(party string) ledger.EventFormat {
+	if party == "" {
+		return ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}
+	}
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{party: {}}}
+}
+
 // updateFormat reads a party's view of every kind of update (every
 // party's with party empty), transactions in the ledger-effects shape.
 func updateFormat(party string) ledger.UpdateFormat {
-	var ef ledger.EventFormat
-	var topo *ledger.ParticipantAuthorizationTopologyFormat
-	if party != "" {
-		ef.FiltersByParty = map[string]ledger.Filters{party: {}}
-		topo = &ledger.ParticipantAuthorizationTopologyFormat{Parties: []string{party}}
-	} else {
-		ef.FiltersForAnyParty = &ledger.Filters{}
-		topo = &ledger.ParticipantAuthorizationTopologyFormat{}
-	}
+	ef := partyEvents(party)
 	ef.Verbose = true
+	topo := &ledger.ParticipantAuthorizationTopologyFormat{}
+	if party != "" {
+		topo.Parties = []string{party}
+	}
 	return ledger.UpdateFormat{
 		IncludeTransactions:   &ledger.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeLedgerEffects},
 		IncludeReassignments:  &ef,
