@@ -367,3 +367,32 @@ func NewCorrelationID() string {
 	h := hex.EncodeToString(b[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
+
+// TraceID returns the trace id of a W3C traceparent header value
+// ("00-<32 hex>-<16 hex>-<2 hex>"), or "" when the value is not a valid
+// traceparent (an unknown version "ff", ids of zeros, upper-case hex, a
+// version-00 value with more parts). The adapters put it in an error's
+// trace context, as Canton does.
+func TraceID(traceparent string) string {
+	parts := strings.Split(strings.TrimSpace(traceparent), "-")
+	if len(parts) < 4 || len(parts[0]) != 2 || parts[0] == "ff" || (parts[0] == "00" && len(parts) != 4) {
+		return ""
+	}
+	id, parent, flags := parts[1], parts[2], parts[3]
+	if len(id) != 32 || len(parent) != 16 || len(flags) != 2 ||
+		!isLowerHex(parts[0]) || !isLowerHex(id) || !isLowerHex(parent) || !isLowerHex(flags) ||
+		id == strings.Repeat("0", 32) || parent == strings.Repeat("0", 16) {
+		return ""
+	}
+	return id
+}
+
+// isLowerHex reports whether s is lower-case hexadecimal.
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

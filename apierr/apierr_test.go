@@ -127,3 +127,25 @@ func TestNewCorrelationID(t *testing.T) {
 		t.Errorf("correlation ids %q and %q, want two different UUID v4", a, b)
 	}
 }
+
+// TestTraceID: the trace id of valid W3C traceparent values, "" for the
+// rest.
+func TestTraceID(t *testing.T) {
+	const id = "4bf92f3577b34da6a3ce929d0e0e4736"
+	for _, tc := range []struct{ in, want string }{
+		{"00-" + id + "-00f067aa0ba902b7-01", id},
+		{" 00-" + id + "-00f067aa0ba902b7-00 ", id},
+		{"01-" + id + "-00f067aa0ba902b7-01-future", id},
+		{"00-" + id + "-00f067aa0ba902b7-01-extra", ""},
+		{"ff-" + id + "-00f067aa0ba902b7-01", ""},
+		{"00-" + strings.ToUpper(id) + "-00f067aa0ba902b7-01", ""},
+		{"00-00000000000000000000000000000000-00f067aa0ba902b7-01", ""},
+		{"00-" + id + "-0000000000000000-01", ""},
+		{"00-" + id[:31] + "-00f067aa0ba902b7-01", ""},
+		{"", ""},
+	} {
+		if got := apierr.TraceID(tc.in); got != tc.want {
+			t.Errorf("TraceID(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

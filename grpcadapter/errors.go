@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -218,26 +217,7 @@ func traceIDFrom(ctx context.Context) string {
 	if len(vs) == 0 {
 		return ""
 	}
-	parts := strings.Split(strings.TrimSpace(vs[0]), "-")
-	if len(parts) < 4 || len(parts[0]) != 2 || parts[0] == "ff" || (parts[0] == "00" && len(parts) != 4) {
-		return ""
-	}
-	id, parent, flags := parts[1], parts[2], parts[3]
-	if len(id) != 32 || len(parent) != 16 || len(flags) != 2 ||
-		!isLowerHex(parts[0]) || !isLowerHex(id) || !isLowerHex(parent) || !isLowerHex(flags) ||
-		id == strings.Repeat("0", 32) || parent == strings.Repeat("0", 16) {
-		return ""
-	}
-	return id
-}
-
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return apierr.TraceID(vs[0])
 }
 
 // methodFrom returns the full method name of the call ctx serves.

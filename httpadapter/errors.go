@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -172,28 +171,11 @@ func scalaDuration(d time.Duration) string {
 // traceIDFrom returns the trace id of a valid W3C traceparent header
 // ("00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>"), or nil.
 func traceIDFrom(r *http.Request) *string {
-	tp := strings.TrimSpace(r.Header.Get("traceparent"))
-	parts := strings.Split(tp, "-")
-	if len(parts) < 4 || len(parts[0]) != 2 || parts[0] == "ff" || (parts[0] == "00" && len(parts) != 4) {
-		return nil
-	}
-	id, parent, flags := parts[1], parts[2], parts[3]
-	if len(id) != 32 || len(parent) != 16 || len(flags) != 2 ||
-		!isLowerHex(parts[0]) || !isLowerHex(id) || !isLowerHex(parent) || !isLowerHex(flags) ||
-		id == strings.Repeat("0", 32) || parent == strings.Repeat("0", 16) {
+	id := apierr.TraceID(r.Header.Get("traceparent"))
+	if id == "" {
 		return nil
 	}
 	return &id
-}
-
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 func deref(s *string) string {

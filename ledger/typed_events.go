@@ -98,6 +98,7 @@ type ViewError struct {
 	Message string
 }
 
+// Error returns the view's error message.
 func (e *ViewError) Error() string { return e.Message }
 
 // ArchivedEvent is the archival of a contract (ACS-delta shape).
