@@ -132,7 +132,7 @@ func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string,
 	}
 	return r.Scan([]byte(store.PrefixContract), start, func(_, v []byte) (bool, error) {
 		var c contractRecord
-		if err := json.Unmarshal(v, &c); err != nil {
+		if err := decodeContractRecord(v, &c); err != nil {
 			return false, err
 		}
 		return acsEntry(&c, at, ef, fn), nil
@@ -408,7 +408,7 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(raw, &c)
+		return decodeContractRecord(raw, &c)
 	})
 	if err != nil {
 		return GetEventsByContractIDResponse{}, storeErr(err)

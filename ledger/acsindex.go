@@ -33,7 +33,6 @@ package ledger
 // acsIndexBatch entries each, and writes the marker with the last one.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -133,7 +132,7 @@ func (n *Node) buildACSIndex(batch int) error {
 			cut = false
 			err := t.Scan([]byte(store.PrefixContract), from, func(k, v []byte) (bool, error) {
 				var c contractRecord
-				if err := json.Unmarshal(v, &c); err != nil {
+				if err := decodeContractRecord(v, &c); err != nil {
 					return false, fmt.Errorf("contract record %s: %w", k, err)
 				}
 				entries += indexRecord(t, &c)
@@ -284,7 +283,7 @@ func loadRecord(r *store.Reader, cid string) (*contractRecord, error) {
 		return nil, err
 	}
 	var c contractRecord
-	if err := json.Unmarshal(raw, &c); err != nil {
+	if err := decodeContractRecord(raw, &c); err != nil {
 		return nil, err
 	}
 	return &c, nil

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 
@@ -52,7 +51,7 @@ func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetCon
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(raw, &c)
+		return decodeContractRecord(raw, &c)
 	})
 	if err != nil {
 		return GetContractResponse{}, storeErr(err)

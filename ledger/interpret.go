@@ -395,7 +395,7 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 		return nil, err
 	}
 	var rec contractRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	if err := decodeContractRecord(raw, &rec); err != nil {
 		return nil, err
 	}
 	disclosed := s.disclosed[cid]

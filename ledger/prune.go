@@ -26,7 +26,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -196,7 +195,7 @@ func pruneBatchOf(tx *store.Tx, from, upTo int64, batch int) (int64, error) {
 			return false, nil
 		}
 		var e logEntry
-		if err := json.Unmarshal(v, &e); err != nil {
+		if err := decodeLogEntry(v, &e); err != nil {
 			return false, fmt.Errorf("update at offset %d: %w", off, err)
 		}
 		tx.Delete(k)

@@ -154,29 +154,43 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 			return nil, err
 		}
 		var e logEntry
-		return &e, json.Unmarshal(raw, &e)
+		return &e, decodeLogEntry(raw, &e)
 	}
 	if party != "" {
 		prefix := append([]byte(store.PrefixPartyUpdate+party), '/')
-		visit := func(k, _ []byte) (bool, error) {
+		if desc {
+			return r.ScanReverse(prefix, append(slices.Clone(prefix), store.OffsetBytes(hi)...), func(k, _ []byte) (bool, error) {
+				off := store.DecodeOffset(k[len(prefix):])
+				if off <= lo || off > hi {
+					return false, nil // the scan starts inside the range: out of it is past its end
+				}
+				e, err := load(off)
+				if err != nil {
+					return false, err
+				}
+				return fn(e)
+			})
+		}
+		// Ascending, the entries are read with a cursor over the log: a
+		// party that sees most updates steps through it instead of
+		// looking each entry up.
+		log := r.Cursor([]byte(store.PrefixUpdate))
+		defer log.Close()
+		return r.Scan(prefix, append(slices.Clone(prefix), store.OffsetBytes(lo+1)...), func(k, _ []byte) (bool, error) {
 			off := store.DecodeOffset(k[len(prefix):])
-			if off <= lo || off > hi {
-				return false, nil // the scan starts inside the range: out of it is past its end
+			if off > hi {
+				return false, nil
 			}
-			e, err := load(off)
-			if err != nil {
+			var e logEntry
+			if err := log.Visit(store.UpdateKey(off), func(v []byte) error { return decodeLogEntry(v, &e) }); err != nil {
 				return false, err
 			}
-			return fn(e)
-		}
-		if desc {
-			return r.ScanReverse(prefix, append(slices.Clone(prefix), store.OffsetBytes(hi)...), visit)
-		}
-		return r.Scan(prefix, append(slices.Clone(prefix), store.OffsetBytes(lo+1)...), visit)
+			return fn(&e)
+		})
 	}
 	visit := func(_, v []byte) (bool, error) {
 		var e logEntry
-		if err := json.Unmarshal(v, &e); err != nil {
+		if err := decodeLogEntry(v, &e); err != nil {
 			return false, err
 		}
 		if e.Offset <= lo || e.Offset > hi {
@@ -628,7 +642,7 @@ func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(raw, &e)
+		return decodeLogEntry(raw, &e)
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		if id != "" {

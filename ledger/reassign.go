@@ -202,7 +202,7 @@ func loadContract(tx *store.Tx, cid string) (*contractRecord, error) {
 		return nil, err
 	}
 	var c contractRecord
-	return &c, json.Unmarshal(raw, &c)
+	return &c, decodeContractRecord(raw, &c)
 }
 
 func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *logEntry, i int) (*reassignNode, error) {

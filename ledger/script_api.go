@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 
@@ -125,7 +124,7 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 			return err
 		}
 		var c contractRecord
-		if err := json.Unmarshal(raw, &c); err != nil {
+		if err := decodeContractRecord(raw, &c); err != nil {
 			return err
 		}
 		if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
