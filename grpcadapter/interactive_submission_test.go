@@ -8,11 +8,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
@@ -172,6 +175,29 @@ func TestPrepareSubmissionSameAsJSON(t *testing.T) {
 		})
 	}
 
+	t.Run("max record time", func(t *testing.T) {
+		at := time.Now().Add(time.Hour).UTC().Truncate(time.Microsecond)
+		g, j := p.preparePing("max-record-time", ext.party, 0)
+		g.MaxRecordTime = timestamppb.New(at)
+		res, err := svc.PrepareSubmission(p.grpcCtx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jres ledger.JsPrepareSubmissionResponse
+		p.postOK("/v2/interactive-submission/prepare", strings.Replace(j, "{", fmt.Sprintf(`{"maxRecordTime":%q,`, at.Format(time.RFC3339Nano)), 1), &jres)
+		_, gm := grpcPrepared(t, res.PreparedTransaction)
+		jm, err := interactive.DecodePreparedTransaction(jres.PreparedTransaction)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := uint64(at.UnixMicro()); gm.Metadata.MaxRecordTime == nil || *gm.Metadata.MaxRecordTime != want {
+			t.Errorf("max record time %v, want %d", gm.Metadata.MaxRecordTime, want)
+		}
+		if d := cmp.Diff(withoutRandomness(jm), withoutRandomness(gm), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("JSON and gRPC prepare differ (-json +grpc):\n%s", d)
+		}
+	})
+
 	for _, tc := range []struct {
 		name       string
 		mutate     func(*interactivepb.PrepareSubmissionRequest)
@@ -286,6 +312,14 @@ func jsonExecute(t *testing.T, r *interactivepb.ExecuteSubmissionAndWaitForTrans
 	}
 	if r.PartySignatures == nil {
 		j.PartySignatures = nil
+	}
+	switch m := r.MinLedgerTime.GetTime().(type) {
+	case *interactivepb.MinLedgerTime_MinLedgerTimeAbs:
+		j.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Wrapped[string]{
+			Value: m.MinLedgerTimeAbs.AsTime().Format(time.RFC3339Nano)}}}
+	case *interactivepb.MinLedgerTime_MinLedgerTimeRel:
+		j.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeRel: &ledger.Wrapped[ledger.Duration]{
+			Value: ledger.Duration{Seconds: m.MinLedgerTimeRel.Seconds, Nanos: m.MinLedgerTimeRel.Nanos}}}}
 	}
 	out, err := json.Marshal(j)
 	if err != nil {
@@ -428,6 +462,12 @@ func TestExecuteSubmissionSameAsJSON(t *testing.T) {
 					r.PartySignatures = nil
 					return r
 				}(), true, "MISSING_FIELD"},
+				// The cause names the time, a moment apart.
+				{"minimum ledger time in the future", func() *interactivepb.ExecuteSubmissionAndWaitForTransactionRequest {
+					r := proto.Clone(bad).(*interactivepb.ExecuteSubmissionAndWaitForTransactionRequest)
+					r.MinLedgerTime = &interactivepb.MinLedgerTime{Time: &interactivepb.MinLedgerTime_MinLedgerTimeRel{MinLedgerTimeRel: durationpb.New(time.Hour)}}
+					return r
+				}(), false, "FAILED_TO_EXECUTE_TRANSACTION"},
 			} {
 				t.Run(rc.name, func(t *testing.T) {
 					end := p.end()
