@@ -8,9 +8,9 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// interactiveService is InteractiveSubmissionService's package
-// preference queries (the prepare and execute RPCs are not served yet:
-// UNIMPLEMENTED).
+// interactiveService is InteractiveSubmissionService: its package
+// preference queries (here) and its prepare and execute RPCs
+// (interactive_submission.go).
 type interactiveService struct {
 	interactive.UnimplementedInteractiveSubmissionServiceServer
 	a *Adapter

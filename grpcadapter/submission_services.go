@@ -10,8 +10,8 @@ import (
 )
 
 // submissionServices lists the services of command submission: command
-// submission, command (submit and wait), command completion and the
-// interactive submission service's package preference queries.
+// submission, command (submit and wait), command completion and
+// interactive submission.
 func (a *Adapter) submissionServices() []service {
 	return []service{
 		{&ledgerv2.CommandSubmissionService_ServiceDesc, &commandSubmissionService{a: a}},

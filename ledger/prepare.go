@@ -5,11 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 )
 
@@ -53,16 +51,11 @@ func failedToPrepare(format string, args ...any) error {
 	return apierr.FailedToPrepareTransaction.New(format, args...)
 }
 
-// PrepareSubmission interprets commands for external signing through the
-// Daml engine on a read snapshot (prepareOnEngine): the prepared
-// transaction is the engine's, with every node, the node seeds and local
-// (unsuffixed) ids for the contracts it creates, which execute suffixes at
-// commit; its metadata lists the ledger contracts it used. The caller
-// needs CanReadAs, CanActAs or CanExecuteAs (or CanExecuteAsAnyParty) for
-// every actAs party and CanReadAs for every readAs party. The hashing
-// scheme is V2 unless V3 is requested. A transaction with an informee the
-// participant does not know (an unallocated actAs party among them) is
-// refused with UNKNOWN_INFORMEES, as Canton routes it.
+// PrepareSubmission is Prepare for the JSON Ledger API's request
+// (POST /v2/interactive-submission/prepare): the wire's shapes are
+// checked, its fields converted to a PrepareRequest (the commands'
+// arguments decoded from Daml JSON against the packages their templates
+// resolve to, as a JSON submission's), and Prepare's rules applied.
 func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionRequest) (JsPrepareSubmissionResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return JsPrepareSubmissionResponse{}, err
@@ -70,114 +63,61 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 	if err := checkPrepareShape(&req); err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
-	p := caller(ctx)
-	c := JsCommands{Commands: req.Commands, CommandID: req.CommandID, ActAs: req.ActAs, UserID: req.UserID, ReadAs: req.ReadAs,
-		SynchronizerID: req.SynchronizerID, DisclosedContracts: req.DisclosedContracts,
-		PackageIDSelectionPreference: req.PackageIDSelectionPreference, PrefetchContractKeys: req.PrefetchContractKeys}
-	if m := req.MinLedgerTime; m != nil {
-		if m.Time.MinLedgerTimeAbs != nil {
-			c.MinLedgerTimeAbs = &m.Time.MinLedgerTimeAbs.Value
-		}
-		if m.Time.MinLedgerTimeRel != nil {
-			c.MinLedgerTimeRel = &m.Time.MinLedgerTimeRel.Value
-		}
-	}
-	if c.UserID == "" {
-		c.UserID = p.UserID
-	}
-	if c.UserID == "" && p.Wildcard {
-		c.UserID = identity.DefaultParticipantAdmin
-	}
-	if len(c.ActAs) == 0 {
-		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("act_as")
-	}
-	for _, party := range append(slices.Clone(c.ActAs), c.ReadAs...) {
-		if err := identity.ValidatePartyString(party); err != nil {
-			return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("act_as/read_as: %v", err)
-		}
-	}
-	for _, party := range c.ActAs {
-		if !p.CanReadAs(party) && !canExecuteAs(p, party) {
-			return JsPrepareSubmissionResponse{}, denied("the caller may not prepare as %s", party)
-		}
-	}
-	for _, party := range c.ReadAs {
-		if !p.CanReadAs(party) && !p.Wildcard {
-			return JsPrepareSubmissionResponse{}, denied("the caller may not read as %s", party)
-		}
-	}
-	if c.UserID == "" {
-		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("user_id")
-	}
-	if err := identity.ValidateUserID(c.UserID); err != nil {
-		return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("user_id: %v", err)
-	}
-	if c.CommandID == "" {
-		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("command_id")
-	}
-	if err := identity.ValidateLedgerString(c.CommandID); err != nil {
-		return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("command_id: %v", err)
-	}
-	if len(c.Commands) == 0 {
-		return JsPrepareSubmissionResponse{}, apierr.MissingField.New("commands")
-	}
+	// The fields Prepare checks first; the commands, disclosed contracts
+	// and times are converted once those pass (w.submission).
+	typed := PrepareRequest{Commands: Commands{Commands: make([]Command, len(req.Commands)), ActAs: req.ActAs, ReadAs: req.ReadAs,
+		UserID: req.UserID, CommandID: req.CommandID, SynchronizerID: req.SynchronizerID}, VerboseHashing: req.VerboseHashing}
 	if req.TapsMaxPasses != nil {
-		if err := checkTapsMaxPasses(int64(*req.TapsMaxPasses)); err != nil {
-			return JsPrepareSubmissionResponse{}, err
-		}
+		v := int(*req.TapsMaxPasses)
+		typed.Commands.TapsMaxPasses = &v
 	}
-	scheme := interactive.HashingSchemeVersionV2
+	var w prepareWire
 	if req.HashingSchemeVersion != "" {
 		s, err := interactive.ParseHashingSchemeVersion(req.HashingSchemeVersion)
 		if err != nil {
-			return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("hashing_scheme_version: %v", err)
+			w.schemeErr = apierr.InvalidField.New("hashing_scheme_version: %v", err)
 		}
-		if s != interactive.HashingSchemeVersionUnspecified {
-			scheme = s
-		}
+		typed.HashingScheme = s
 	}
-	if !slices.Contains(interactive.SupportedHashingSchemes(protocolVersion), scheme) {
-		return JsPrepareSubmissionResponse{}, failedToPrepare("hashing scheme %s is not supported", scheme)
-	}
-	var maxRecordTime *uint64
 	if req.MaxRecordTime != nil {
 		t, err := time.Parse(time.RFC3339Nano, *req.MaxRecordTime)
 		if err != nil || t.UnixMicro() < 0 {
-			return JsPrepareSubmissionResponse{}, apierr.InvalidField.New("max_record_time: invalid timestamp %q", *req.MaxRecordTime)
+			w.maxRecordTimeErr = apierr.InvalidField.New("max_record_time: invalid timestamp %q", *req.MaxRecordTime)
 		}
-		us := uint64(t.UnixMicro())
-		maxRecordTime = &us
+		typed.MaxRecordTime = &t
 	}
-	sync, err := n.synchronizer(c.SynchronizerID)
+	w.submission = func(checked *Commands, sync string) (*submission, error) {
+		c := JsCommands{Commands: req.Commands, CommandID: checked.CommandID, ActAs: checked.ActAs, UserID: checked.UserID, ReadAs: checked.ReadAs,
+			SynchronizerID: req.SynchronizerID, DisclosedContracts: req.DisclosedContracts,
+			PackageIDSelectionPreference: req.PackageIDSelectionPreference, PrefetchContractKeys: req.PrefetchContractKeys}
+		if m := req.MinLedgerTime; m != nil {
+			if m.Time.MinLedgerTimeAbs != nil {
+				c.MinLedgerTimeAbs = &m.Time.MinLedgerTimeAbs.Value
+			}
+			if m.Time.MinLedgerTimeRel != nil {
+				c.MinLedgerTimeRel = &m.Time.MinLedgerTimeRel.Value
+			}
+		}
+		// The commands in Go types (jsoncommands.go), interpreted as a
+		// submission's.
+		sub, err := jsonFields(&c, "")
+		if err != nil {
+			return nil, err
+		}
+		sub.sync = sync
+		if err := n.jsonArguments(sub, c.Commands, false); err != nil {
+			return nil, err
+		}
+		return sub, nil
+	}
+	p, err := n.prepare(ctx, &typed, &w)
 	if err != nil {
 		return JsPrepareSubmissionResponse{}, err
 	}
-	// The commands in Go types (jsoncommands.go), interpreted as a
-	// submission's.
-	sub, err := jsonFields(&c, "")
-	if err != nil {
-		return JsPrepareSubmissionResponse{}, err
-	}
-	sub.sync = sync
-	if err := n.jsonArguments(sub, c.Commands, false); err != nil {
-		return JsPrepareSubmissionResponse{}, err
-	}
-	pt, err := n.prepareOnEngine(ctx, sub, newUUID(), maxRecordTime)
-	if err != nil {
-		return JsPrepareSubmissionResponse{}, err
-	}
-	b, err := interactive.EncodePreparedTransaction(pt)
-	if err != nil {
-		return JsPrepareSubmissionResponse{}, failedToPrepare("%v", err)
-	}
-	h, err := interactive.HashDetailed(pt, scheme, req.VerboseHashing)
-	if err != nil {
-		return JsPrepareSubmissionResponse{}, failedToPrepare("%v", err)
-	}
-	resp := JsPrepareSubmissionResponse{PreparedTransaction: b, PreparedTransactionHash: h.Hash,
-		HashingSchemeVersion: scheme.String(), CostEstimation: json.RawMessage("null")}
+	resp := JsPrepareSubmissionResponse{PreparedTransaction: p.PreparedTransaction, PreparedTransactionHash: p.Hash,
+		HashingSchemeVersion: p.HashingScheme.String(), CostEstimation: json.RawMessage("null")}
 	if req.VerboseHashing {
-		resp.HashingDetails = &h.Details
+		resp.HashingDetails = &p.HashingDetails
 	}
 	return resp, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -63,47 +62,6 @@ type MinLedgerTimeKind struct {
 	Empty            *struct{}          `json:"Empty,omitempty"`
 }
 
-// checkTimeBounds checks the execution time against the prepared
-// transaction's bounds: the requested minimum ledger time may not exceed
-// the prepared maximum ledger time, the ledger time (now) must lie within
-// the prepared bounds, and the prepared maximum record time must not have
-// passed.
-func checkTimeBounds(req *ExecuteSubmissionRequest, md interactive.Metadata, now time.Time) error {
-	micros := func(t time.Time) uint64 { return uint64(t.UnixMicro()) }
-	if m := req.MinLedgerTime; m != nil {
-		var min time.Time
-		switch k := m.Time; {
-		case k.MinLedgerTimeAbs != nil:
-			t, err := time.Parse(time.RFC3339Nano, k.MinLedgerTimeAbs.Value)
-			if err != nil {
-				return apierr.InvalidField.New("min_ledger_time: %q is not a timestamp", k.MinLedgerTimeAbs.Value)
-			}
-			min = t
-		case k.MinLedgerTimeRel != nil:
-			d := k.MinLedgerTimeRel.Value
-			min = now.Add(time.Duration(d.Seconds)*time.Second + time.Duration(d.Nanos))
-		}
-		if !min.IsZero() {
-			if md.MaxLedgerEffectiveTime != nil && micros(min) > *md.MaxLedgerEffectiveTime {
-				return failedToExecute("the minimum ledger time %s is after the prepared maximum ledger time", formatTime(min))
-			}
-			if min.After(now) {
-				return failedToExecute("the minimum ledger time %s is in the future", formatTime(min))
-			}
-		}
-	}
-	if md.MinLedgerEffectiveTime != nil && micros(now) < *md.MinLedgerEffectiveTime {
-		return failedToExecute("the ledger time is before the prepared minimum ledger time")
-	}
-	if md.MaxLedgerEffectiveTime != nil && micros(now) > *md.MaxLedgerEffectiveTime {
-		return failedToExecute("the ledger time is after the prepared maximum ledger time")
-	}
-	if md.MaxRecordTime != nil && micros(now) > *md.MaxRecordTime {
-		return failedToExecute("the prepared maximum record time has passed")
-	}
-	return nil
-}
-
 // ExecuteSubmissionAndWaitForTransactionRequest is execute with the
 // format of the transaction to return (nil: ACS delta for the actAs
 // parties).
@@ -132,14 +90,14 @@ func failedToExecute(format string, args ...any) error {
 // ExecuteSubmission executes an externally signed prepared transaction
 // (POST /v2/interactive-submission/execute); it returns after the commit.
 func (n *Node) ExecuteSubmission(ctx context.Context, req ExecuteSubmissionRequest) (Empty, error) {
-	_, err := n.execute(ctx, req)
+	_, _, err := n.executeJSON(ctx, req)
 	return Empty{}, err
 }
 
 // ExecuteSubmissionAndWait executes an externally signed prepared
 // transaction and returns its update id and offset.
 func (n *Node) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissionRequest) (ExecuteSubmissionAndWaitResponse, error) {
-	e, err := n.execute(ctx, req)
+	e, _, err := n.executeJSON(ctx, req)
 	if err != nil {
 		return ExecuteSubmissionAndWaitResponse{}, err
 	}
@@ -157,7 +115,7 @@ func (n *Node) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req E
 			return ExecuteSubmissionAndWaitForTransactionResponse{}, err
 		}
 	}
-	e, err := n.execute(ctx, req.ExecuteSubmissionRequest)
+	e, _, err := n.executeJSON(ctx, req.ExecuteSubmissionRequest)
 	if err != nil {
 		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
 	}
@@ -205,111 +163,49 @@ func (n *Node) partyKeys(parties []string) (map[string]interactive.PartyKeys, er
 	return out, err
 }
 
-// execute validates, verifies and commits an execute request.
-func (n *Node) execute(ctx context.Context, req ExecuteSubmissionRequest) (e *logEntry, err error) {
-	if err := n.public(ctx); err != nil {
-		return nil, err
+// executeJSON converts a JSON execute request to an ExecuteRequest and
+// executes it (execute): the hashing scheme and signature enums by their
+// proto names, the minimum ledger time from its one-of, the
+// deduplication period from its protobuf-shaped duration.
+func (n *Node) executeJSON(ctx context.Context, req ExecuteSubmissionRequest) (*logEntry, *interpreted, error) {
+	typed := ExecuteRequest{PreparedTransaction: req.PreparedTransaction, SubmissionID: req.SubmissionID, UserID: req.UserID}
+	var w executeWire
+	if s, err := interactive.ParseHashingSchemeVersion(req.HashingSchemeVersion); err != nil {
+		w.schemeErr = apierr.InvalidField.New("hashing_scheme_version: unsupported value %q", req.HashingSchemeVersion)
+	} else {
+		typed.HashingScheme = s
 	}
-	p := caller(ctx)
-	userID := req.UserID
-	if userID == "" {
-		userID = p.UserID
-	}
-	if userID == "" && p.Wildcard {
-		userID = identity.DefaultParticipantAdmin
-	}
-	if userID == "" {
-		return nil, apierr.MissingField.New("user_id")
-	}
-	if err := identity.ValidateUserID(userID); err != nil {
-		return nil, apierr.InvalidField.New("user_id: %v", err)
-	}
-	if len(req.PreparedTransaction) == 0 {
-		return nil, apierr.MissingField.New("prepared_transaction")
-	}
-	if req.PartySignatures == nil {
-		return nil, apierr.MissingField.New("party_signatures")
-	}
-	if req.SubmissionID == "" {
-		return nil, apierr.MissingField.New("submission_id")
-	}
-	if err := identity.ValidateLedgerString(req.SubmissionID); err != nil {
-		return nil, apierr.InvalidField.New("submission_id: %v", err)
-	}
-	if d := req.DeduplicationPeriod; d != nil && d.DeduplicationDuration != nil {
-		if v := d.DeduplicationDuration.Value; v.Seconds < 0 || v.Nanos < 0 {
-			return nil, apierr.InvalidField.New("deduplication_period: the duration must not be negative")
+	if d := req.DeduplicationPeriod; d != nil {
+		switch {
+		case d.DeduplicationDuration != nil:
+			typed.Deduplication = DeduplicationDuration(durationOf(d.DeduplicationDuration.Value))
+		case d.DeduplicationOffset != nil:
+			typed.Deduplication = DeduplicationOffset(d.DeduplicationOffset.Value)
 		}
 	}
-	scheme, err := interactive.ParseHashingSchemeVersion(req.HashingSchemeVersion)
-	if err != nil || scheme == interactive.HashingSchemeVersionUnspecified {
-		return nil, apierr.InvalidField.New("hashing_scheme_version: unsupported value %q", req.HashingSchemeVersion)
-	}
-	pt, err := interactive.DecodePreparedTransaction(req.PreparedTransaction)
-	if err != nil {
-		return nil, apierr.InvalidField.New("prepared_transaction: %v", err)
-	}
-	md := pt.Metadata
-	now := n.now()
-	if err := checkTimeBounds(&req, md, now); err != nil {
-		return nil, err
-	}
-	actAs := union(md.SubmitterInfo.ActAs)
-	if len(actAs) == 0 {
-		return nil, failedToExecute("the prepared transaction has no act_as party")
-	}
-	for _, party := range actAs {
-		if err := identity.ValidatePartyString(party); err != nil {
-			return nil, failedToExecute("invalid act_as party: %v", err)
+	if m := req.MinLedgerTime; m != nil {
+		switch k := m.Time; {
+		case k.MinLedgerTimeAbs != nil:
+			t, err := time.Parse(time.RFC3339Nano, k.MinLedgerTimeAbs.Value)
+			if err != nil {
+				w.minLedgerTimeErr = apierr.InvalidField.New("min_ledger_time: %q is not a timestamp", k.MinLedgerTimeAbs.Value)
+			}
+			typed.MinLedgerTime = t
+		case k.MinLedgerTimeRel != nil:
+			d := k.MinLedgerTimeRel.Value
+			typed.MinLedgerTimeRel = time.Duration(d.Seconds)*time.Second + time.Duration(d.Nanos)
 		}
 	}
-	if err := identity.ValidateLedgerString(md.SubmitterInfo.CommandID); err != nil {
-		return nil, failedToExecute("invalid command id: %v", err)
-	}
-	logical, _, _, err := interactive.ParsePhysicalSynchronizerID(md.SynchronizerID)
-	if err != nil {
-		logical = md.SynchronizerID
-	}
-	sync, err := n.synchronizer(logical)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := n.partyKeys(actAs)
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	sigs := make([]interactive.PartySignatures, 0, len(req.PartySignatures.Signatures))
-	for i, s := range req.PartySignatures.Signatures {
-		is, err := toSignatures(s.Signatures, fmt.Sprintf("party_signatures.signatures[%d].signatures", i))
-		if err != nil {
-			return nil, err
-		}
-		sigs = append(sigs, interactive.PartySignatures{Party: s.Party, Signatures: is})
-	}
-	if _, err := interactive.VerifyExecute(interactive.ExecuteRequest{Prepared: pt, HashingScheme: scheme,
-		ProtocolVersion: protocolVersion, Synchronizer: sync, Signatures: sigs,
-		PartyKeys: func(party string) (interactive.PartyKeys, bool) { k, ok := keys[party]; return k, ok }}); err != nil {
-		return nil, err
-	}
-	for _, party := range actAs {
-		if !canExecuteAs(p, party) {
-			return nil, denied("the caller may not execute as %s", party)
+	if ps := req.PartySignatures; ps != nil {
+		typed.PartySignatures = make([]interactive.PartySignatures, 0, len(ps.Signatures))
+		for i, s := range ps.Signatures {
+			is, err := toSignatures(s.Signatures, partySignaturesPath(i))
+			if err != nil {
+				w.signaturesErr = err
+				break
+			}
+			typed.PartySignatures = append(typed.PartySignatures, interactive.PartySignatures{Party: s.Party, Signatures: is})
 		}
 	}
-	c := JsCommands{UserID: userID, ActAs: actAs, CommandID: md.SubmitterInfo.CommandID,
-		DeduplicationPeriod: req.DeduplicationPeriod, SubmissionID: req.SubmissionID}
-	s, err := jsonFields(&c, "")
-	if err != nil {
-		return nil, err
-	}
-	s.sync = sync
-	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
-	it, err := n.reinterpretPrepared(ctx, pt, s, now.Truncate(time.Microsecond))
-	if err != nil {
-		return nil, err
-	}
-	if h := n.hookInterpreted; h != nil {
-		h()
-	}
-	return n.commitInterpreted(s, it)
+	return n.execute(ctx, &typed, &w)
 }

@@ -1,0 +1,241 @@
+package ledger_test
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// typedSignature is a signature of the JSON API's form in the Node's
+// types.
+func typedSignature(t *testing.T, s ledger.Signature) interactive.Signature {
+	t.Helper()
+	f, err := interactive.ParseSignatureFormat(s.Format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := interactive.ParseSigningAlgorithmSpec(s.SigningAlgorithmSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return interactive.Signature{Format: f, Signature: s.Signature, SignedBy: s.SignedBy, SigningAlgorithmSpec: a}
+}
+
+// iouCreate is the typed create of an Iou of owner.
+func (f *externalFixture) iouCreate(owner string, amount int64) ledger.Command {
+	return ledger.CreateCommand{Template: ledger.TemplateByID(lf.TypeConID{PackageID: f.pkg, Module: "Main", Name: "Iou"}),
+		Arguments: ledgertest.Record(map[string]value.Value{"owner": value.Party(owner), "amount": value.Int64(amount)})}
+}
+
+// typedPrepare prepares cmds as f.ext through the typed API.
+func (f *externalFixture) typedPrepare(t *testing.T, cmdID string, scheme interactive.HashingSchemeVersion, cmds ...ledger.Command) *ledger.Prepared {
+	t.Helper()
+	p, err := f.n.Prepare(f.ctx, ledger.PrepareRequest{Commands: ledger.Commands{CommandID: cmdID, ActAs: []string{f.ext}, Commands: cmds},
+		HashingScheme: scheme, VerboseHashing: true})
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	return p
+}
+
+// typedExec is the typed execute request of p signed by f.ext.
+func (f *externalFixture) typedExec(t *testing.T, p *ledger.Prepared) ledger.ExecuteRequest {
+	return ledger.ExecuteRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1", HashingScheme: p.HashingScheme,
+		PartySignatures: []interactive.PartySignatures{{Party: f.ext, Signatures: []interactive.Signature{typedSignature(t, f.key.sign(p.Hash))}}}}
+}
+
+// TestPrepareExecute: the typed API prepares a create for an external
+// party (the hash is the prepared transaction's under the scheme asked
+// for, V2 by default, with its trace), and executes it once signed: the
+// committed transaction creates the prepared contract, acting as the
+// prepared act_as party.
+func TestPrepareExecute(t *testing.T) {
+	t.Parallel()
+	for _, scheme := range []interactive.HashingSchemeVersion{interactive.HashingSchemeVersionUnspecified, interactive.HashingSchemeVersionV3} {
+		t.Run(scheme.String(), func(t *testing.T) {
+			t.Parallel()
+			f := newExternalFixture(t, ed25519Key)
+			p := f.typedPrepare(t, "typed-1", scheme, f.iouCreate(f.ext, 7))
+			want := scheme
+			if want == interactive.HashingSchemeVersionUnspecified {
+				want = interactive.HashingSchemeVersionV2
+			}
+			if p.HashingScheme != want || p.HashingDetails == "" {
+				t.Fatalf("prepared with %v (details %q), want %v with details", p.HashingScheme, p.HashingDetails, want)
+			}
+			pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h, err := interactive.Hash(pt, want); err != nil || !slices.Equal(h, p.Hash) {
+				t.Fatalf("the hash is not the prepared transaction's: %x, %x (%v)", p.Hash, h, err)
+			}
+			if d := cmp.Diff(pt, p.Transaction, cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("Transaction is not the encoded one (-encoded +Transaction):\n%s", d)
+			}
+			end, _ := f.n.LedgerEnd(f.ctx)
+			res, err := f.n.Execute(f.ctx, f.typedExec(t, p))
+			if err != nil {
+				t.Fatalf("Execute: %v", err)
+			}
+			if res.Offset != end.Offset+1 || res.CommandID != "typed-1" || !slices.Equal(res.ActAs, []string{f.ext}) {
+				t.Fatalf("executed at %d as %v (command %q), want %d as [%s]", res.Offset, res.ActAs, res.CommandID, end.Offset+1, f.ext)
+			}
+			created := res.Created()
+			if len(created) != 1 || !tx.IsLocalContractID(value.ContractID(pt.Transaction.Nodes[0].Create.ContractID)) ||
+				string(created[0].ContractID) == pt.Transaction.Nodes[0].Create.ContractID ||
+				!value.Equal(created[0].Arg, pt.Transaction.Nodes[0].Create.Argument) {
+				t.Fatalf("created %+v, want the prepared create with its committed id", created)
+			}
+		})
+	}
+}
+
+// TestPrepareExecuteRefusals: what the typed API refuses, with Canton's
+// codes; nothing is written.
+func TestPrepareExecuteRefusals(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	other := ed25519Key(t)
+	other.fp = f.key.fp
+	p := f.typedPrepare(t, "refused-1", interactive.HashingSchemeVersionUnspecified, f.iouCreate(f.ext, 1))
+	prep := func(mutate func(*ledger.PrepareRequest)) func() error {
+		return func() error {
+			r := ledger.PrepareRequest{Commands: ledger.Commands{CommandID: "refused-2", ActAs: []string{f.ext}, Commands: []ledger.Command{f.iouCreate(f.ext, 2)}}}
+			mutate(&r)
+			_, err := f.n.Prepare(f.ctx, r)
+			return err
+		}
+	}
+	exec := func(mutate func(*ledger.ExecuteRequest)) func() error {
+		return func() error {
+			r := f.typedExec(t, p)
+			mutate(&r)
+			_, err := f.n.Execute(f.ctx, r)
+			return err
+		}
+	}
+	tampered, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered.Metadata.SubmitterInfo.CommandID = "other"
+	tamperedBytes, err := interactive.EncodePreparedTransaction(tampered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		call func() error
+		code apierr.Code
+	}{
+		{"prepare with a workflow id", prep(func(r *ledger.PrepareRequest) { r.Commands.WorkflowID = "w" }), apierr.InvalidArgument},
+		{"prepare with a deduplication period", prep(func(r *ledger.PrepareRequest) { r.Commands.Deduplication = ledger.DeduplicationOffset(1) }), apierr.InvalidArgument},
+		{"prepare with an unknown hashing scheme", prep(func(r *ledger.PrepareRequest) { r.HashingScheme = 9 }), apierr.InvalidField},
+		{"prepare without commands", prep(func(r *ledger.PrepareRequest) { r.Commands.Commands = nil }), apierr.MissingField},
+		{"prepare with a max record time before 1970", prep(func(r *ledger.PrepareRequest) {
+			t := time.Unix(-1, 0)
+			r.MaxRecordTime = &t
+		}), apierr.InvalidField},
+		{"prepare with both minimum ledger times", prep(func(r *ledger.PrepareRequest) {
+			r.Commands.MinLedgerTime, r.Commands.MinLedgerTimeRel = time.Now(), time.Second
+		}), apierr.InvalidArgument},
+		{"execute signed by another key", exec(func(r *ledger.ExecuteRequest) {
+			r.PartySignatures[0].Signatures[0] = typedSignature(t, other.sign(p.Hash))
+		}), apierr.FailedToExecuteTransaction},
+		{"execute a tampered transaction", exec(func(r *ledger.ExecuteRequest) { r.PreparedTransaction = tamperedBytes }), apierr.FailedToExecuteTransaction},
+		{"execute with an unknown hashing scheme", exec(func(r *ledger.ExecuteRequest) { r.HashingScheme = 9 }), apierr.InvalidField},
+		{"execute without a hashing scheme", exec(func(r *ledger.ExecuteRequest) { r.HashingScheme = 0 }), apierr.InvalidField},
+		{"execute with another hashing scheme", exec(func(r *ledger.ExecuteRequest) { r.HashingScheme = interactive.HashingSchemeVersionV3 }), apierr.FailedToExecuteTransaction},
+		{"execute without signatures", exec(func(r *ledger.ExecuteRequest) { r.PartySignatures = nil }), apierr.MissingField},
+		{"execute with no signature", exec(func(r *ledger.ExecuteRequest) { r.PartySignatures = []interactive.PartySignatures{} }), apierr.FailedToExecuteTransaction},
+		{"execute a signature without a format", exec(func(r *ledger.ExecuteRequest) { r.PartySignatures[0].Signatures[0].Format = 0 }), apierr.InvalidField},
+		{"execute with a negative deduplication duration", exec(func(r *ledger.ExecuteRequest) { r.Deduplication = ledger.DeduplicationDuration(-time.Second) }), apierr.InvalidField},
+		{"execute with both minimum ledger times", exec(func(r *ledger.ExecuteRequest) { r.MinLedgerTime, r.MinLedgerTimeRel = time.Now(), -time.Second }), apierr.InvalidArgument},
+		{"execute with a minimum ledger time in the future", exec(func(r *ledger.ExecuteRequest) { r.MinLedgerTimeRel = time.Hour }), apierr.FailedToExecuteTransaction},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := ledger.StoreDumpForTest(t, f.n)
+			if err := tc.call(); !errors.Is(err, tc.code) {
+				t.Fatalf("err = %v, want %s", err, tc.code.Name)
+			}
+			if d := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); d != "" {
+				t.Fatalf("state changed:\n%s", d)
+			}
+		})
+	}
+	if _, err := f.n.Execute(f.ctx, f.typedExec(t, p)); err != nil {
+		t.Fatalf("the request the refusals derive from: %v", err)
+	}
+}
+
+// TestJSONInteractiveIsTyped: the JSON API's prepare and execute are the
+// typed ones: the same commands prepared over both give the same
+// transaction (but for its uuid, preparation time, seeds and the local
+// contract ids they make), and what one prepared the other executes.
+func TestJSONInteractiveIsTyped(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	typed := f.typedPrepare(t, "same", interactive.HashingSchemeVersionV3, f.iouCreate(f.ext, 3))
+	js := f.prepare(t, "same", "HASHING_SCHEME_VERSION_V3", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{
+		TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "3"}`)}})
+	jpt, err := interactive.DecodePreparedTransaction(js.PreparedTransaction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	normalize := func(pt *interactive.PreparedTransaction) *interactive.PreparedTransaction {
+		pt.Metadata.TransactionUUID, pt.Metadata.PreparationTime = "", 0
+		for i := range pt.Transaction.NodeSeeds {
+			pt.Transaction.NodeSeeds[i].Seed = nil
+		}
+		for i := range pt.Transaction.Nodes {
+			if c := pt.Transaction.Nodes[i].Create; c != nil {
+				c.ContractID = ""
+			}
+		}
+		return pt
+	}
+	tpt, err := interactive.DecodePreparedTransaction(typed.PreparedTransaction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(normalize(jpt), normalize(tpt)); d != "" {
+		t.Errorf("JSON and typed prepare differ (-json +typed):\n%s", d)
+	}
+	if js.HashingSchemeVersion != typed.HashingScheme.String() || js.HashingDetails == nil || *js.HashingDetails == "" {
+		t.Errorf("JSON scheme %s details %v, typed %v", js.HashingSchemeVersion, js.HashingDetails, typed.HashingScheme)
+	}
+	// The typed prepared transaction executed over JSON, the JSON one
+	// typed.
+	r := f.execReq(ledger.JsPrepareSubmissionResponse{PreparedTransaction: typed.PreparedTransaction, PreparedTransactionHash: typed.Hash,
+		HashingSchemeVersion: typed.HashingScheme.String()})
+	r.SubmissionID = "json"
+	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); err != nil {
+		t.Fatalf("JSON execute of a typed prepare: %v", err)
+	}
+	if _, err := f.n.Execute(f.ctx, f.typedExec(t, &ledger.Prepared{PreparedTransaction: js.PreparedTransaction, Hash: js.PreparedTransactionHash,
+		HashingScheme: interactive.HashingSchemeVersionV3})); !errors.Is(err, apierr.DuplicateCommand) {
+		// Same command id, same user: the second is a duplicate.
+		t.Fatalf("typed execute of the JSON prepare with the same command id: %v, want a duplicate", err)
+	}
+	js2 := f.prepare(t, "other", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{
+		TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "4"}`)}})
+	res, err := f.n.Execute(f.ctx, f.typedExec(t, &ledger.Prepared{PreparedTransaction: js2.PreparedTransaction, Hash: js2.PreparedTransactionHash,
+		HashingScheme: interactive.HashingSchemeVersionV2}))
+	if err != nil || len(res.Created()) != 1 {
+		t.Fatalf("typed execute of a JSON prepare: %+v, %v", res, err)
+	}
+}
