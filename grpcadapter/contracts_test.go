@@ -503,6 +503,7 @@ func TestEventsByContractIDSameAsJSON(t *testing.T) {
 	}{
 		{"a non-stakeholder", c.adminTok, active, []string{carol}, codes.NotFound, "CONTRACT_EVENTS_NOT_FOUND"},
 		{"an unknown contract", c.adminTok, "00" + strings.Repeat("ab", 32), []string{c.alice}, codes.NotFound, "CONTRACT_EVENTS_NOT_FOUND"},
+		{"no contract id", c.adminTok, "", []string{c.alice}, codes.InvalidArgument, "MISSING_FIELD"},
 		{"a party the user may not read as", c.readerTok, active, []string{c.bob}, codes.PermissionDenied, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -376,6 +376,7 @@ func TestContractEventsAgreeWithJSON(t *testing.T) {
 	}{
 		{"a non-stakeholder", ctx, active, []string{dave}, apierr.ContractEventsNotFound},
 		{"an unknown contract", ctx, "00" + value.ContractID(fmt.Sprintf("%064x", 9)), []string{f.alice}, apierr.ContractEventsNotFound},
+		{"no contract id", ctx, "", []string{f.alice}, apierr.MissingField},
 		{"no right to read as the party", charlie, active, []string{f.bob}, apierr.PermissionDenied},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
