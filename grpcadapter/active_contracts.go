@@ -6,6 +6,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
 )
@@ -106,4 +107,58 @@ func (s *stateService) workflow(ctx context.Context, f ledger.ReadFormat, off in
 	// The reader sees an active contract as a stakeholder, so it sees its
 	// create in the transaction's ACS delta.
 	return "", apierr.InternalError.New("the transaction that created an active contract at offset %d is not visible", off)
+}
+
+// GetActiveContractsPage answers one page of the contracts active (or in
+// transit) at active_at_offset (the ledger end when unset) that the event
+// format shows, as Canton's ApiStateService: Node.ActiveContractEventsPage,
+// whose checks and errors are the JSON twin's (INVALID_ACS_PAGE_TOKEN for
+// a token of another request, INVALID_ARGUMENT for a page size out of
+// range). The page tokens are the bytes whose base64 text is the JSON
+// API's token, as Canton's JSON API writes the bytes. Each entry's
+// stream_continuation_token is empty, as in Canton.
+func (s *stateService) GetActiveContractsPage(ctx context.Context, req *ledgerv2.GetActiveContractsPageRequest) (*ledgerv2.GetActiveContractsPageResponse, error) {
+	f, verbose, err := readFormatFromProto(req.GetEventFormat(), "event_format")
+	if err != nil {
+		return nil, err
+	}
+	page, err := s.a.node.ActiveContractEventsPage(ctx, f, ledger.PageRequest{At: req.ActiveAtOffset, Size: req.MaxPageSize, Token: req.PageToken})
+	if err != nil {
+		return nil, err
+	}
+	out := &ledgerv2.GetActiveContractsPageResponse{ActiveAtOffset: page.At, NextPageToken: page.NextToken,
+		ActiveContracts: make([]*ledgerv2.GetActiveContractsResponse, 0, len(page.Contracts))}
+	for _, c := range page.Contracts {
+		pc, err := createdToProto(c.Created, verbose)
+		if err != nil {
+			return nil, err
+		}
+		r := &ledgerv2.GetActiveContractsResponse{WorkflowId: c.WorkflowID}
+		if u := c.Unassigned; u != nil {
+			r.ContractEntry = &ledgerv2.GetActiveContractsResponse_IncompleteUnassigned{IncompleteUnassigned: &ledgerv2.IncompleteUnassigned{
+				CreatedEvent: pc, UnassignedEvent: unassignedToProto(u)}}
+		} else {
+			r.ContractEntry = &ledgerv2.GetActiveContractsResponse_ActiveContract{ActiveContract: &ledgerv2.ActiveContract{
+				CreatedEvent: pc, SynchronizerId: c.SynchronizerID, ReassignmentCounter: uint64(c.ReassignmentCounter)}}
+		}
+		out.ActiveContracts = append(out.ActiveContracts, r)
+	}
+	return out, nil
+}
+
+func unassignedToProto(u *ledger.UnassignedEvent) *ledgerv2.UnassignedEvent {
+	return &ledgerv2.UnassignedEvent{
+		ReassignmentId:        u.ReassignmentID,
+		ContractId:            string(u.ContractID),
+		TemplateId:            pbvalue.IdentifierToProto(u.TemplateID),
+		Source:                u.Source,
+		Target:                u.Target,
+		Submitter:             u.Submitter,
+		ReassignmentCounter:   uint64(u.ReassignmentCounter),
+		AssignmentExclusivity: timestamp(u.AssignmentExclusivity),
+		WitnessParties:        u.WitnessParties,
+		PackageName:           u.PackageName,
+		Offset:                u.Offset,
+		NodeId:                u.NodeID,
+	}
 }

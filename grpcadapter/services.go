@@ -22,6 +22,8 @@ func (a *Adapter) services() []service {
 	svcs := []service{
 		{&ledgerv2.VersionService_ServiceDesc, &versionService{a: a}},
 		{&ledgerv2.StateService_ServiceDesc, &stateService{a: a}},
+		{&ledgerv2.ContractService_ServiceDesc, &contractService{a: a}},
+		{&ledgerv2.EventQueryService_ServiceDesc, &eventQueryService{a: a}},
 		{&ledgerv2.PackageService_ServiceDesc, &packageService{a: a}},
 		{&admin.PartyManagementService_ServiceDesc, &partyService{a: a}},
 		{&admin.UserManagementService_ServiceDesc, &userService{a: a}},

@@ -1,0 +1,214 @@
+package ledger
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
+)
+
+// Typed contract reads: a page of the active contracts, one contract by
+// id, and a contract's create and archive events — the JSON reads
+// ActiveContractsPage, ContractByID and EventsByContractID with typed
+// values. As the other typed reads (typed_reads.go) they call those
+// methods, so the checks, rights, visibility rules and errors are theirs,
+// and decode the rendered events with the node's packages.
+
+// PageRequest asks for one page of the active contracts
+// (ActiveContractEventsPage). Its optional fields are pointers, as the
+// Ledger API's optional fields: an explicit 0 is not the same as none.
+type PageRequest struct {
+	// At is the offset the contracts are active at; nil reads at the
+	// ledger end (ContractPage.At says which offset that was). At 0 the
+	// page is empty. A page token keeps the offset of the first page.
+	At *int64
+	// Size is the most contracts on the page, 1 to MaxACSPageSize; nil
+	// means DefaultACSPageSize.
+	Size *int32
+	// Token is the NextToken of the previous page (same format and
+	// offset); nil asks for the first page.
+	Token []byte
+}
+
+// ContractPage is one page of the active contracts.
+type ContractPage struct {
+	// Contracts are the page's contracts in contract-id order.
+	Contracts []PagedContract
+	// At is the offset the contracts are active at.
+	At int64
+	// NextToken asks for the next page (PageRequest.Token); nil on the
+	// last page. It is the bytes of the JSON read's page token (which is
+	// their base64 text, as Canton's JSON API writes the gRPC bytes).
+	NextToken []byte
+}
+
+// PagedContract is a contract of a page of active contracts: one active
+// on a synchronizer (Unassigned nil), or one in transit between two,
+// unassigned and not yet assigned (Unassigned set).
+type PagedContract struct {
+	// Created is the contract's created event.
+	Created *CreatedEvent
+	// WorkflowID is the workflow id of the transaction that created the
+	// contract.
+	WorkflowID string
+	// SynchronizerID is the synchronizer the contract is on (for a
+	// contract in transit, the one it was unassigned from), and
+	// ReassignmentCounter the number of times it was reassigned.
+	SynchronizerID      string
+	ReassignmentCounter int64
+	// Unassigned is the unassignment of a contract in transit.
+	Unassigned *UnassignedEvent
+}
+
+// UnassignedEvent is the unassignment of a contract from its source
+// synchronizer towards a target.
+type UnassignedEvent struct {
+	Offset         int64
+	NodeID         int32
+	ReassignmentID string
+	ContractID     value.ContractID
+	TemplateID     lf.TypeConID
+	PackageName    string
+	// Source and Target are the synchronizers the contract leaves and
+	// goes to; Submitter the party that unassigned it.
+	Source, Target, Submitter string
+	ReassignmentCounter       int64
+	// AssignmentExclusivity is the time until which only the submitter
+	// may assign the contract; zero when not set.
+	AssignmentExclusivity time.Time
+	// WitnessParties are the reading parties among the stakeholders.
+	WitnessParties []string
+}
+
+// ActiveContractEventsPage returns one page of the contracts active (or
+// in transit) at an offset that the format shows, in contract-id order,
+// with typed created events (ActiveContractsPage: its checks, rights and
+// errors). The format's Shape is not used. Refusals: PERMISSION_DENIED
+// without the right to read as the format's parties, INVALID_ARGUMENT for
+// a size out of range, INVALID_ACS_PAGE_TOKEN for a token that is not
+// one of this format's (or of another offset), NEGATIVE_OFFSET,
+// OFFSET_AFTER_LEDGER_END and the pruning errors for the offset.
+func (n *Node) ActiveContractEventsPage(ctx context.Context, f ReadFormat, p PageRequest) (*ContractPage, error) {
+	req := GetActiveContractsPageRequest{ActiveAtOffset: p.At, EventFormat: n.eventFormat(f), MaxPageSize: p.Size}
+	if p.Token != nil {
+		req.PageToken = base64.StdEncoding.EncodeToString(p.Token)
+	}
+	resp, err := n.ActiveContractsPage(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	out := &ContractPage{At: resp.ActiveAtOffset, Contracts: make([]PagedContract, 0, len(resp.ActiveContracts))}
+	if resp.NextPageToken != nil {
+		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.NextPageToken); err != nil {
+			return nil, apierr.InternalError.Wrap(err, "decoding a page token")
+		}
+	}
+	d := n.typedDecoder()
+	for _, c := range resp.ActiveContracts {
+		pc, err := d.pagedContract(&c)
+		if err != nil {
+			return nil, decodeErr(err)
+		}
+		out.Contracts = append(out.Contracts, pc)
+	}
+	return out, nil
+}
+
+func (d typedDecoder) pagedContract(c *GetActiveContractsResponse) (PagedContract, error) {
+	out := PagedContract{WorkflowID: c.WorkflowID}
+	var err error
+	switch e := c.ContractEntry; {
+	case e.JsActiveContract != nil:
+		out.SynchronizerID, out.ReassignmentCounter = e.JsActiveContract.SynchronizerID, e.JsActiveContract.ReassignmentCounter
+		out.Created, err = d.created(&e.JsActiveContract.CreatedEvent)
+	case e.JsIncompleteUnassigned != nil:
+		u := &e.JsIncompleteUnassigned.UnassignedEvent
+		out.SynchronizerID, out.ReassignmentCounter = u.Source, u.ReassignmentCounter
+		if out.Created, err = d.created(&e.JsIncompleteUnassigned.CreatedEvent); err == nil {
+			out.Unassigned, err = d.unassigned(u)
+		}
+	default:
+		err = fmt.Errorf("an active contract entry with no contract")
+	}
+	return out, err
+}
+
+func (d typedDecoder) unassigned(e *JsUnassignedEvent) (*UnassignedEvent, error) {
+	tc, err := splitTypeCon(e.TemplateID)
+	if err != nil {
+		return nil, fmt.Errorf("unassigned event of %s: template id: %w", e.ContractID, err)
+	}
+	out := &UnassignedEvent{Offset: e.Offset, NodeID: e.NodeID, ReassignmentID: e.ReassignmentID, ContractID: value.ContractID(e.ContractID),
+		TemplateID: tc, PackageName: e.PackageName, Source: e.Source, Target: e.Target, Submitter: e.Submitter,
+		ReassignmentCounter: e.ReassignmentCounter, WitnessParties: e.WitnessParties}
+	if e.AssignmentExclusivity != nil {
+		if out.AssignmentExclusivity, err = parseTime(*e.AssignmentExclusivity); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Contract returns the created event of a contract this participant
+// stores, active or archived, as the querying parties see it (ContractByID,
+// Canton's ContractService.GetContract): its witnesses are the parties
+// that are stakeholders (every stakeholder when parties is empty); its
+// offset and node id are 0, it has no interface views, its blob is set.
+// Refusals: MISSING_FIELD for an empty id, PERMISSION_DENIED without the
+// right to read as each party (as any party when parties is empty),
+// CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no party is
+// a stakeholder.
+func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*CreatedEvent, error) {
+	resp, err := n.ContractByID(ctx, GetContractRequest{ContractID: string(cid), QueryingParties: parties})
+	if err != nil {
+		return nil, err
+	}
+	ev, err := n.typedDecoder().created(&resp.CreatedEvent)
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	return ev, nil
+}
+
+// ContractEvents are a contract's create and archive events, each with
+// the synchronizer that sequenced it.
+type ContractEvents struct {
+	Created               *CreatedEvent
+	CreatedSynchronizerID string
+	// Archived is nil while the contract is active.
+	Archived               *ArchivedEvent
+	ArchivedSynchronizerID string
+}
+
+// ContractEvents returns a contract's create event and, once archived,
+// its archive event, as the format shows them in the ACS-delta shape
+// (EventsByContractID, Canton's EventQueryService.GetEventsByContractId;
+// the format's Shape is not used). Refusals: PERMISSION_DENIED without
+// the right to read as the format's parties, the format's errors (no
+// party, unknown templates), CONTRACT_EVENTS_NOT_FOUND when the contract
+// is unknown (or pruned) or the format shows none of its events.
+func (n *Node) ContractEvents(ctx context.Context, cid value.ContractID, f ReadFormat) (*ContractEvents, error) {
+	resp, err := n.EventsByContractID(ctx, GetEventsByContractIDRequest{ContractID: string(cid), EventFormat: n.eventFormat(f)})
+	if err != nil {
+		return nil, err
+	}
+	d := n.typedDecoder()
+	out := &ContractEvents{}
+	if c := resp.Created; c != nil {
+		if out.Created, err = d.created(&c.CreatedEvent); err != nil {
+			return nil, decodeErr(err)
+		}
+		out.CreatedSynchronizerID = c.SynchronizerID
+	}
+	if a := resp.Archived; a != nil {
+		if out.Archived, err = d.archived(&a.ArchivedEvent); err != nil {
+			return nil, decodeErr(err)
+		}
+		out.ArchivedSynchronizerID = a.SynchronizerID
+	}
+	return out, nil
+}

@@ -1,0 +1,391 @@
+package ledger_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// createPing has alice create a Ping (id) for bob on f's node and returns
+// its contract id.
+func (f typedFixture) createPing(t *testing.T, id string) value.ContractID {
+	t.Helper()
+	res := ledgertest.Submit(t, f.node, ledger.Commands{ActAs: []string{f.alice}, WorkflowID: "wf-" + id, Commands: []ledger.Command{
+		ledger.CreateCommand{Template: ledger.MustParseTemplateRef("#typedping:Ping:Ping"), Arguments: ledgertest.Record(map[string]value.Value{
+			"id": value.Text(id), "initiator": value.Party(f.alice), "responder": value.Party(f.bob)})}}})
+	return res.Created()[0].ContractID
+}
+
+// createdFromJSON is what a typed read should hold for a JSON created
+// event (fromJSON's decoding).
+func (f typedFixture) createdFromJSON(t *testing.T, c ledger.JsCreatedEvent) *ledger.CreatedEvent {
+	t.Helper()
+	tr := f.fromJSON(t, ledger.JsTransaction{EffectiveAt: c.CreatedAt, RecordTime: c.CreatedAt, Events: []ledger.JsEvent{{CreatedEvent: &c}}})
+	return tr.Events[0].(*ledger.CreatedEvent)
+}
+
+// TestActiveContractEventsPageAgreesWithJSON: the typed pages hold the
+// contracts of the JSON pages, in the same order, with typed events, the
+// same offset and the same tokens (the JSON token is the base64 of the
+// typed one); a token keeps its offset after the ledger moves on.
+func TestActiveContractEventsPageAgreesWithJSON(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	for i := range 5 {
+		f.createPing(t, fmt.Sprint("p", i))
+	}
+	format := ledger.ReadFormat{Parties: []string{f.bob}}
+	wire := wireFormat(ledger.ShapeACSDelta, f.bob).EventFormat
+	size := int32(2)
+	req := ledger.PageRequest{Size: &size}
+	jreq := ledger.GetActiveContractsPageRequest{EventFormat: wire, MaxPageSize: &size}
+	var got []*ledger.CreatedEvent
+	pages := 0
+	for {
+		page, err := f.node.ActiveContractEventsPage(ctx, format, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := f.node.ActiveContractsPage(ctx, jreq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if pages == 1 {
+			f.createPing(t, "later") // not on the pages: they read at the first page's offset
+		}
+		if page.At != js.ActiveAtOffset || len(page.Contracts) != len(js.ActiveContracts) {
+			t.Fatalf("page %d: at %d with %d contracts; JSON at %d with %d", pages, page.At, len(page.Contracts), js.ActiveAtOffset, len(js.ActiveContracts))
+		}
+		for i, c := range page.Contracts {
+			jc := js.ActiveContracts[i]
+			ac := jc.ContractEntry.JsActiveContract
+			want := ledger.PagedContract{Created: f.createdFromJSON(t, ac.CreatedEvent), WorkflowID: jc.WorkflowID,
+				SynchronizerID: ac.SynchronizerID, ReassignmentCounter: ac.ReassignmentCounter}
+			if d := cmp.Diff(want, c); d != "" {
+				t.Errorf("page %d, contract %d (-from JSON +typed):\n%s", pages, i, d)
+			}
+			got = append(got, c.Created)
+		}
+		var next *string
+		if page.NextToken != nil {
+			s := base64.StdEncoding.EncodeToString(page.NextToken)
+			next = &s
+		}
+		if d := cmp.Diff(js.NextPageToken, next); d != "" {
+			t.Fatalf("page %d: next token (-JSON +typed base64):\n%s", pages, d)
+		}
+		if next == nil || pages > 5 {
+			break
+		}
+		req.Token, jreq.PageToken = page.NextToken, *next
+	}
+	if pages != 3 {
+		t.Errorf("%d pages of %d, want 3 (5 Pings)", pages, size)
+	}
+	// The pages hold what the walk reads at their offset, in its order.
+	first, err := f.node.ActiveContractEventsPage(ctx, format, ledger.PageRequest{Size: &size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := first.At - 1 // before "later"
+	var walk []*ledger.CreatedEvent
+	for ev, err := range f.node.ActiveContractEvents(ctx, format, at) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk = append(walk, ev)
+	}
+	if d := cmp.Diff(walk, got); d != "" {
+		t.Errorf("pages vs ActiveContractEvents at %d (-walk +pages):\n%s", at, d)
+	}
+	for _, c := range got {
+		if rec, ok := c.Argument.(value.Record); !ok || rec.RecordID == nil || rec.Fields[0].Label != "id" {
+			t.Errorf("argument %#v is not a typed Ping record", c.Argument)
+		}
+	}
+}
+
+// TestActiveContractEventsPageRefusals: the typed page refuses with the
+// codes of the JSON page, and changes nothing.
+func TestActiveContractEventsPageRefusals(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	f.createPing(t, "a")
+	f.createPing(t, "b")
+	ctx := context.Background()
+	charlie := ledger.WithPrincipal(ctx, identity.Principal{UserID: "charlie",
+		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}})
+	one, zero := int32(1), int32(0)
+	first, err := f.node.ActiveContractEventsPage(ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.PageRequest{Size: &one})
+	if err != nil || first.NextToken == nil {
+		t.Fatalf("alice's first page: %+v, %v", first, err)
+	}
+	end, err := f.node.LedgerEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, earlier := end.Offset+1, first.At-1
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		format ledger.ReadFormat
+		req    ledger.PageRequest
+		want   apierr.Code
+	}{
+		{"a token that is no token", ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.PageRequest{Token: []byte("garbage")}, apierr.InvalidACSPageToken},
+		{"another format's token", ctx, ledger.ReadFormat{Parties: []string{f.bob}}, ledger.PageRequest{Size: &one, Token: first.NextToken}, apierr.InvalidACSPageToken},
+		{"a token of another offset", ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.PageRequest{At: &earlier, Size: &one, Token: first.NextToken}, apierr.InvalidACSPageToken},
+		{"a size of 0", ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.PageRequest{Size: &zero}, apierr.InvalidArgument},
+		{"an offset after the ledger end", ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.PageRequest{At: &after}, apierr.OffsetAfterLedgerEnd},
+		{"no right to read as the party", charlie, ledger.ReadFormat{Parties: []string{f.bob}}, ledger.PageRequest{}, apierr.PermissionDenied},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page, err := f.node.ActiveContractEventsPage(tt.ctx, tt.format, tt.req)
+			if codeOf(err) != tt.want.Name {
+				t.Errorf("page %+v, error %v; want %s", page, err, tt.want.Name)
+			}
+		})
+	}
+	if e, _ := f.node.LedgerEnd(ctx); e.Offset != end.Offset {
+		t.Errorf("ledger end %d after the refusals, want %d", e.Offset, end.Offset)
+	}
+}
+
+// TestActiveContractEventsPageInTransit: a contract unassigned and not
+// yet assigned is on the page with its typed unassigned event, as the
+// JSON page's JsIncompleteUnassigned.
+func TestActiveContractEventsPageInTransit(t *testing.T) {
+	t.Parallel()
+	syncs := []string{"s1::1220" + fmt.Sprintf("%064x", 1), "s2::1220" + fmt.Sprintf("%064x", 2)}
+	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
+	dar, _ := lftest.DAR(typedPingPackage())
+	for _, s := range syncs {
+		if _, err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := typedFixture{node: node, alice: ledgertest.MustAllocate(t, node, "alice"), bob: ledgertest.MustAllocate(t, node, "bob")}
+	_, dalf := lftest.Dalf(typedPingPackage())
+	pkg, err := lf.DecodeArchive(dalf, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.pkg = pkg
+	ctx := context.Background()
+	moving := f.createPing(t, "moving")
+	f.createPing(t, "staying")
+	res, err := node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
+		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "unassign", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{
+			{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{
+				ContractID: string(moving), Source: syncs[0], Target: syncs[1]}}}}}},
+		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := node.ActiveContractEventsPage(ctx, ledger.ReadFormat{Parties: []string{f.bob}}, ledger.PageRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := node.ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: wireFormat(ledger.ShapeACSDelta, f.bob).EventFormat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Contracts) != 2 || len(js.ActiveContracts) != 2 {
+		t.Fatalf("%d typed and %d JSON contracts, want 2", len(page.Contracts), len(js.ActiveContracts))
+	}
+	inTransit := 0
+	for i, c := range page.Contracts {
+		e := js.ActiveContracts[i].ContractEntry
+		if e.JsIncompleteUnassigned == nil {
+			if c.Unassigned != nil || c.SynchronizerID != e.JsActiveContract.SynchronizerID {
+				t.Errorf("contract %d: %+v, want active on %s", i, c, e.JsActiveContract.SynchronizerID)
+			}
+			continue
+		}
+		inTransit++
+		u := e.JsIncompleteUnassigned.UnassignedEvent
+		tid, err := lf.SplitIdentifier(u.TemplateID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ledger.PagedContract{Created: f.createdFromJSON(t, e.JsIncompleteUnassigned.CreatedEvent), WorkflowID: js.ActiveContracts[i].WorkflowID,
+			SynchronizerID: syncs[0], ReassignmentCounter: 1, Unassigned: &ledger.UnassignedEvent{Offset: u.Offset, NodeID: u.NodeID,
+				ReassignmentID: u.ReassignmentID, ContractID: moving, TemplateID: lf.TypeConID{PackageID: tid.PackageID, Module: tid.Module, Name: tid.Entity},
+				PackageName: "typedping", Source: syncs[0], Target: syncs[1], Submitter: u.Submitter, ReassignmentCounter: 1, WitnessParties: []string{f.bob}}}
+		if d := cmp.Diff(want, c); d != "" {
+			t.Errorf("contract in transit (-want +typed):\n%s", d)
+		}
+		if r := res.Reassignment.Events[0].JsUnassignedEvent; r == nil || r.Value.ReassignmentID != c.Unassigned.ReassignmentID {
+			t.Errorf("reassignment id %s, want the unassignment's %+v", c.Unassigned.ReassignmentID, res.Reassignment.Events[0])
+		}
+	}
+	if inTransit != 1 {
+		t.Errorf("%d contracts in transit, want 1", inTransit)
+	}
+}
+
+// TestContractAgreesWithJSON: Contract answers the JSON ContractByID's
+// created event with typed values, for an active and an archived
+// contract, and refuses with its codes: a non-stakeholder or an unknown
+// contract (CONTRACT_PAYLOAD_NOT_FOUND), a party the caller may not read
+// as (PERMISSION_DENIED).
+func TestContractAgreesWithJSON(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	created, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: []string{f.alice}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	archived := created.Events[0].(*ledger.CreatedEvent).ContractID
+	active := f.createPing(t, "active")
+	dave := ledgertest.MustAllocate(t, f.node, "dave")
+	for _, tt := range []struct {
+		name    string
+		cid     value.ContractID
+		parties []string
+	}{
+		{"active, as alice", active, []string{f.alice}},
+		{"active, as bob and dave", active, []string{f.bob, dave}},
+		{"active, as any party", active, nil},
+		{"archived, as bob", archived, []string{f.bob}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			js, err := f.node.ContractByID(ctx, ledger.GetContractRequest{ContractID: string(tt.cid), QueryingParties: tt.parties})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.node.Contract(ctx, tt.cid, tt.parties)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(f.createdFromJSON(t, js.CreatedEvent), got); d != "" {
+				t.Errorf("Contract (-from JSON +typed):\n%s", d)
+			}
+			if got.ContractID != tt.cid || len(got.Blob) == 0 || got.Argument.(value.Record).RecordID == nil {
+				t.Errorf("contract %s, blob of %d bytes, argument %#v; want %s with its blob, typed", got.ContractID, len(got.Blob), got.Argument, tt.cid)
+			}
+		})
+	}
+	charlie := ledger.WithPrincipal(ctx, identity.Principal{UserID: "charlie",
+		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}})
+	for _, tt := range []struct {
+		name    string
+		ctx     context.Context
+		cid     value.ContractID
+		parties []string
+		want    apierr.Code
+	}{
+		{"a non-stakeholder", ctx, active, []string{dave}, apierr.ContractPayloadNotFound},
+		{"an unknown contract", ctx, "00" + value.ContractID(fmt.Sprintf("%064x", 9)), []string{f.alice}, apierr.ContractPayloadNotFound},
+		{"no contract id", ctx, "", []string{f.alice}, apierr.MissingField},
+		{"no right to read as the party", charlie, active, []string{f.bob}, apierr.PermissionDenied},
+		{"no right to read as any party", charlie, active, nil, apierr.PermissionDenied},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, jsErr := f.node.ContractByID(tt.ctx, ledger.GetContractRequest{ContractID: string(tt.cid), QueryingParties: tt.parties})
+			got, err := f.node.Contract(tt.ctx, tt.cid, tt.parties)
+			if codeOf(err) != tt.want.Name || codeOf(jsErr) != tt.want.Name {
+				t.Errorf("typed %v (%v), JSON %v; want %s", got, err, jsErr, tt.want.Name)
+			}
+		})
+	}
+}
+
+// TestContractEventsAgreeWithJSON: ContractEvents answers the JSON
+// EventsByContractID's events with typed values and their synchronizers,
+// for an active and an archived contract, and refuses with its codes: a
+// format showing none of the events or an unknown contract
+// (CONTRACT_EVENTS_NOT_FOUND), a party the caller may not read as.
+func TestContractEventsAgreeWithJSON(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	created, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: []string{f.alice}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	archived := created.Events[0].(*ledger.CreatedEvent).ContractID
+	responded, err := f.node.Transaction(ctx, f.responded, ledger.ReadFormat{Parties: []string{f.alice}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	active := f.createPing(t, "active")
+	dave := ledgertest.MustAllocate(t, f.node, "dave")
+	sync := f.node.Synchronizers()[0]
+	for _, tt := range []struct {
+		name     string
+		cid      value.ContractID
+		parties  []string
+		blobs    bool
+		archived bool
+	}{
+		{"active, as alice", active, []string{f.alice}, false, false},
+		{"active, as bob and dave, with blobs", active, []string{f.bob, dave}, true, false},
+		{"archived, as alice", archived, []string{f.alice}, false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			js, err := f.node.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: string(tt.cid),
+				EventFormat: wireFormatBlobs(ledger.ShapeACSDelta, tt.blobs, tt.parties...).EventFormat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.node.ContractEvents(ctx, tt.cid, ledger.ReadFormat{Parties: tt.parties, Blobs: tt.blobs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := &ledger.ContractEvents{Created: f.createdFromJSON(t, js.Created.CreatedEvent), CreatedSynchronizerID: js.Created.SynchronizerID}
+			if a := js.Archived; a != nil {
+				tr := f.fromJSON(t, ledger.JsTransaction{EffectiveAt: js.Created.CreatedEvent.CreatedAt, RecordTime: js.Created.CreatedEvent.CreatedAt,
+					Events: []ledger.JsEvent{{ArchivedEvent: &a.ArchivedEvent}}})
+				want.Archived, want.ArchivedSynchronizerID = tr.Events[0].(*ledger.ArchivedEvent), a.SynchronizerID
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("ContractEvents (-from JSON +typed):\n%s", d)
+			}
+			if (got.Archived != nil) != tt.archived || got.CreatedSynchronizerID != sync || (len(got.Created.Blob) > 0) != tt.blobs {
+				t.Errorf("events %+v; want archived: %v, on %s, blob: %v", got, tt.archived, sync, tt.blobs)
+			}
+			if tt.archived && got.Archived.Offset != responded.Offset {
+				t.Errorf("archived at %d, want the Respond's offset %d", got.Archived.Offset, responded.Offset)
+			}
+		})
+	}
+	charlie := ledger.WithPrincipal(ctx, identity.Principal{UserID: "charlie",
+		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}})
+	for _, tt := range []struct {
+		name    string
+		ctx     context.Context
+		cid     value.ContractID
+		parties []string
+		want    apierr.Code
+	}{
+		{"a non-stakeholder", ctx, active, []string{dave}, apierr.ContractEventsNotFound},
+		{"an unknown contract", ctx, "00" + value.ContractID(fmt.Sprintf("%064x", 9)), []string{f.alice}, apierr.ContractEventsNotFound},
+		{"no contract id", ctx, "", []string{f.alice}, apierr.MissingField},
+		{"no right to read as the party", charlie, active, []string{f.bob}, apierr.PermissionDenied},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, jsErr := f.node.EventsByContractID(tt.ctx, ledger.GetEventsByContractIDRequest{ContractID: string(tt.cid),
+				EventFormat: wireFormat(ledger.ShapeACSDelta, tt.parties...).EventFormat})
+			got, err := f.node.ContractEvents(tt.ctx, tt.cid, ledger.ReadFormat{Parties: tt.parties})
+			if codeOf(err) != tt.want.Name || codeOf(jsErr) != tt.want.Name {
+				t.Errorf("typed %+v (%v), JSON %v; want %s", got, err, jsErr, tt.want.Name)
+			}
+		})
+	}
+}
