@@ -387,18 +387,20 @@ type GetEventsByContractIDResponse struct {
 
 // EventsByContractID returns a contract's create (and archive) events;
 // MISSING_FIELD for an empty contract id (Canton's
-// EventQueryServiceRequestValidator checks it first),
+// EventQueryServiceRequestValidator checks it before the format),
 // CONTRACT_EVENTS_NOT_FOUND when the contract is unknown or invisible to
 // the format.
 func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
-	if req.ContractID == "" {
-		return GetEventsByContractIDResponse{}, apierr.MissingField.New("contract_id")
-	}
+	// The format's shape first: over JSON it is part of decoding the body,
+	// which Canton's JSON API does before the request validator runs.
 	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
 		return GetEventsByContractIDResponse{}, err
+	}
+	if req.ContractID == "" {
+		return GetEventsByContractIDResponse{}, apierr.MissingField.New("contract_id")
 	}
 	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
 		return GetEventsByContractIDResponse{}, err
