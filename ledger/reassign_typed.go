@@ -21,6 +21,10 @@ import (
 //
 // Canton's ReassignmentCommands have no deduplication period: a
 // reassignment is not deduplicated by command id, and neither is it here.
+// Nor is it in the command inspection: Canton's
+// ApiCommandSubmissionService registers transaction submissions with its
+// CommandProgressTracker, not submitReassignment. Its completion is the
+// committed entry's (completions.go).
 
 // ReassignCommands is a reassignment submission, Canton's
 // ReassignmentCommands message: commands of one kind (all unassignments
