@@ -246,10 +246,6 @@ func (s *commandSubmissionService) Submit(ctx context.Context, req *ledgerv2.Sub
 	return &ledgerv2.SubmitResponse{}, nil
 }
 
-func (s *commandSubmissionService) SubmitReassignment(context.Context, *ledgerv2.SubmitReassignmentRequest) (*ledgerv2.SubmitReassignmentResponse, error) {
-	return nil, notServed("SubmitReassignment", "the Node's reassignment submission takes the JSON API's ReassignmentCommands")
-}
-
 // commandService is CommandService.
 type commandService struct {
 	ledgerv2.UnimplementedCommandServiceServer
@@ -268,10 +264,6 @@ func (s *commandService) SubmitAndWait(ctx context.Context, req *ledgerv2.Submit
 		return nil, err
 	}
 	return &ledgerv2.SubmitAndWaitResponse{UpdateId: res.UpdateID, CompletionOffset: res.Offset}, nil
-}
-
-func (s *commandService) SubmitAndWaitForReassignment(context.Context, *ledgerv2.SubmitAndWaitForReassignmentRequest) (*ledgerv2.SubmitAndWaitForReassignmentResponse, error) {
-	return nil, notServed("SubmitAndWaitForReassignment", "the Node's reassignment submission takes the JSON API's ReassignmentCommands")
 }
 
 // notServed is the UNIMPLEMENTED answer of an RPC the adapter does not

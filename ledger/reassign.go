@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/vetting"
@@ -88,109 +88,21 @@ func (n *Node) connected(id, field string) error {
 	return nil
 }
 
-// submitReassignment validates, authorizes (CanActAs for the submitter)
-// and commits a reassignment; it returns the committed entry.
-func (n *Node) submitReassignment(ctx context.Context, rc ReassignmentCommands) (*logEntry, error) {
-	if err := n.public(ctx); err != nil {
-		return nil, err
-	}
-	p := caller(ctx)
-	if rc.UserID == "" {
-		rc.UserID = p.UserID
-	}
-	if rc.Submitter == "" {
-		return nil, apierr.MissingField.New("submitter")
-	}
-	if err := identity.ValidatePartyString(rc.Submitter); err != nil {
-		return nil, apierr.InvalidField.New("submitter: %v", err)
-	}
-	if !p.Wildcard && !p.CanActAs(rc.Submitter) {
-		return nil, denied("the caller may not act as %s", rc.Submitter)
-	}
-	if rc.CommandID == "" {
-		return nil, apierr.MissingField.New("command_id")
-	}
-	for _, id := range []struct{ field, value string }{
-		{"command_id", rc.CommandID}, {"workflow_id", rc.WorkflowID}, {"submission_id", rc.SubmissionID},
-	} {
-		if id.value == "" {
-			continue
-		}
-		if err := identity.ValidateLedgerString(id.value); err != nil {
-			return nil, apierr.InvalidField.New("%s: %v", id.field, err)
-		}
-	}
-	if rc.UserID != "" {
-		if err := identity.ValidateUserID(rc.UserID); err != nil {
-			return nil, apierr.InvalidField.New("user_id: %v", err)
-		}
-	}
-	if len(rc.Commands) == 0 {
-		return nil, apierr.MissingField.New("commands")
-	}
-	var src, dst string
-	unassign := rc.Commands[0].Command.UnassignCommand != nil
+// reassignCommandsOf converts the JSON API's ReassignmentCommands to the
+// typed ones (a command with no variant stays nil: MISSING_FIELD).
+func reassignCommandsOf(rc ReassignmentCommands) ReassignCommands {
+	out := ReassignCommands{Commands: make([]ReassignCommand, len(rc.Commands)), Submitter: rc.Submitter, UserID: rc.UserID,
+		CommandID: rc.CommandID, WorkflowID: rc.WorkflowID, SubmissionID: rc.SubmissionID}
 	for i, c := range rc.Commands {
-		var s, t string
 		switch k := c.Command; {
-		case k.UnassignCommand != nil && unassign:
-			s, t = k.UnassignCommand.Value.Source, k.UnassignCommand.Value.Target
-		case k.AssignCommand != nil && !unassign:
-			s, t = k.AssignCommand.Value.Source, k.AssignCommand.Value.Target
-		case k.UnassignCommand == nil && k.AssignCommand == nil:
-			return nil, apierr.MissingField.New("commands[%d].command", i)
-		default:
-			return nil, apierr.InvalidArgument.New("commands[%d]: all reassignment commands of a submission must be of one kind", i)
-		}
-		if i == 0 {
-			src, dst = s, t
-		} else if s != src || t != dst {
-			return nil, apierr.InvalidArgument.New("commands[%d]: all reassignment commands of a submission must have the same source and target", i)
+		case k.UnassignCommand != nil:
+			u := k.UnassignCommand.Value
+			out.Commands[i] = UnassignContract{ContractID: value.ContractID(u.ContractID), Source: u.Source, Target: u.Target}
+		case k.AssignCommand != nil:
+			out.Commands[i] = AssignContract(k.AssignCommand.Value)
 		}
 	}
-	if err := n.connected(src, "source"); err != nil {
-		return nil, err
-	}
-	if err := n.connected(dst, "target"); err != nil {
-		return nil, err
-	}
-	if src == dst {
-		return nil, apierr.InvalidArgument.New("source and target synchronizer are the same: %s", apierr.Quote(src))
-	}
-	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		off := tx.NextOffset()
-		at := formatTime(n.now())
-		sync := dst
-		if unassign {
-			sync = src
-		}
-		e := &logEntry{Kind: kindReassignment, Offset: off, CommandID: rc.CommandID, WorkflowID: rc.WorkflowID,
-			RecordTime: at, SynchronizerID: sync, UserID: rc.UserID, ActAs: []string{rc.Submitter}, SubmissionID: rc.SubmissionID}
-		e.UpdateID = newUpdateID("reassignment", n.participantID, strconv.FormatInt(off, 10), rc.UserID, rc.CommandID, at)
-		for i, c := range rc.Commands {
-			var node *reassignNode
-			var err error
-			if unassign {
-				node, err = n.unassign(tx, c.Command.UnassignCommand.Value, rc.Submitter, e, i)
-			} else {
-				node, err = n.assign(tx, c.Command.AssignCommand.Value, rc.Submitter)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				e.Reassign = node
-			} else {
-				return nil, apierr.Unimplemented.New("ledgernode reassigns one contract per submission")
-			}
-		}
-		appendEntry(tx, e)
-		return e, nil
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return v.(*logEntry), nil
+	return out
 }
 
 func loadContract(tx *store.Tx, cid string) (*contractRecord, error) {
@@ -205,19 +117,20 @@ func loadContract(tx *store.Tx, cid string) (*contractRecord, error) {
 	return &c, decodeContractRecord(raw, &c)
 }
 
-func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *logEntry, i int) (*reassignNode, error) {
-	c, err := loadContract(tx, u.ContractID)
+func (n *Node) unassign(tx *store.Tx, u UnassignContract, submitter string, e *logEntry, i int) (*reassignNode, error) {
+	cid := string(u.ContractID)
+	c, err := loadContract(tx, cid)
 	if err != nil {
 		return nil, err
 	}
 	if c.State == contractArchived {
-		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(u.ContractID)).WithResource("CONTRACT_ID", u.ContractID)
+		return nil, apierr.ContractNotFound.New("Contract could not be found with id %s", apierr.Quote(cid)).WithResource("CONTRACT_ID", cid)
 	}
 	if c.State != contractActive || c.SynchronizerID != u.Source {
-		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(u.ContractID), apierr.Quote(u.Source)).WithResource("CONTRACT_ID", u.ContractID)
+		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), apierr.Quote(u.Source)).WithResource("CONTRACT_ID", cid)
 	}
 	if !slices.Contains(c.Create.stakeholders(), submitter) {
-		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, apierr.Quote(u.ContractID))
+		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, apierr.Quote(cid))
 	}
 	st, err := loadVetting(tx, u.Target)
 	if err != nil {
@@ -225,21 +138,21 @@ func (n *Node) unassign(tx *store.Tx, u UnassignCommand, submitter string, e *lo
 	}
 	pkgID := packageOf(c.Create.TemplateID)
 	if !slices.ContainsFunc(st.Packages, func(v vetting.VettedPackage) bool { return v.PackageID == pkgID }) {
-		return nil, apierr.ReassignmentMismatch.New("the package %s of contract %s is not vetted on the target synchronizer %s", pkgID, apierr.Quote(u.ContractID), apierr.Quote(u.Target))
+		return nil, apierr.ReassignmentMismatch.New("the package %s of contract %s is not vetted on the target synchronizer %s", pkgID, apierr.Quote(cid), apierr.Quote(u.Target))
 	}
 	counter := c.Counter + 1
 	rid := "00" + hex.EncodeToString(identity.CantonHash(purposeReassignmentID,
-		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, u.ContractID, counter})))
+		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, cid, counter})))
 	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset = contractUnassigned, counter, rid, u.Target, e.Offset
 	// In transit, the contract stays in its stakeholders' active contracts:
 	// its entries of the active-contracts index (acsindex.go) are unchanged.
-	tx.Set(store.ContractKey(u.ContractID), mustJSON(c))
-	tx.Set(store.ReassignmentKey(rid), mustJSON(reassignmentRecord{ContractID: u.ContractID, Source: u.Source, Target: u.Target, Counter: counter}))
+	tx.Set(store.ContractKey(cid), mustJSON(c))
+	tx.Set(store.ReassignmentKey(rid), mustJSON(reassignmentRecord{ContractID: cid, Source: u.Source, Target: u.Target, Counter: counter}))
 	return &reassignNode{Unassign: true, ReassignmentID: rid, Source: u.Source, Target: u.Target, Submitter: submitter,
 		Counter: counter, Contract: c.Create}, nil
 }
 
-func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassignNode, error) {
+func (n *Node) assign(tx *store.Tx, a AssignContract, submitter string) (*reassignNode, error) {
 	raw, err := tx.Get(store.ReassignmentKey(a.ReassignmentID))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, apierr.ReassignmentNotFound.New("no unassignment with reassignment id %s", apierr.Quote(a.ReassignmentID)).
@@ -275,23 +188,18 @@ func (n *Node) assign(tx *store.Tx, a AssignCommand, submitter string) (*reassig
 
 // SubmitReassignment submits a reassignment and returns once it is
 // committed (POST /v2/commands/async/submit-reassignment); the result is
-// in the update log.
+// in the update log. It is Reassign with the JSON API's request.
 func (n *Node) SubmitReassignment(ctx context.Context, req SubmitReassignmentRequest) (Empty, error) {
 	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
 		return Empty{}, err
 	}
-	_, err := n.submitReassignment(ctx, req.ReassignmentCommands)
+	_, err := n.reassign(ctx, reassignCommandsOf(req.ReassignmentCommands), nil)
 	return Empty{}, err
 }
 
 // SubmitAndWaitForReassignment submits an unassignment or an assignment as
-// one atomic update and returns it: without an event format it has no
-// events; with one, its events are filtered by it. Unassigning needs the
-// contract active on the source, the submitter a stakeholder, and the
-// contract's package vetted on the target; it takes the contract off the
-// source (in transit) with a new reassignment id and the counter + 1.
-// Assigning needs an open unassignment with exactly those synchronizers;
-// the contract becomes active on the target.
+// one atomic update (Reassign's rules) and returns it: without an event
+// format it has no events; with one, its events are filtered by it.
 func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWaitForReassignmentRequest) (SubmitAndWaitForReassignmentResponse, error) {
 	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
@@ -299,13 +207,7 @@ func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWa
 	if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}
-	if req.EventFormat != nil {
-		parties, anyParty := UpdateFormat{IncludeReassignments: req.EventFormat}.readingParties()
-		if err := authorizeRead(ctx, parties, anyParty); err != nil {
-			return SubmitAndWaitForReassignmentResponse{}, err
-		}
-	}
-	e, err := n.submitReassignment(ctx, req.ReassignmentCommands)
+	e, err := n.reassign(ctx, reassignCommandsOf(req.ReassignmentCommands), req.EventFormat)
 	if err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}
