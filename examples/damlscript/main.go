@@ -107,6 +107,10 @@ type config struct {
 	junit    string
 	coverage bool
 	pattern  string
+	// cpuProfile and memProfile are the files of --cpuprofile and
+	// --memprofile (pprof formats), for measuring the runner itself.
+	cpuProfile string
+	memProfile string
 }
 
 // defaultTimeout is --timeout's default.
@@ -149,6 +153,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
 	fs.StringVar(&c.junit, "junit", "", "write a JUnit XML report of the scripts to this file, as daml test --junit")
 	fs.BoolVar(&c.coverage, "show-coverage", false, "print the templates created and choices exercised by the passing scripts, against those of the DAR's packages, as daml test --show-coverage")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	fs.StringVar(&c.memProfile, "memprofile", "", "write an allocation profile of the run to this file at its end (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -183,7 +189,15 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "damlscript: %v\n", err)
 		return 2
 	}
+	stopProfiles, err := startProfiles(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "damlscript: %v\n", err)
+		return 2
+	}
 	failed, err := run(ctx, c, stdout, stderr)
+	if perr := stopProfiles(); perr != nil && err == nil {
+		err = perr
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "damlscript: %v\n", err)
 		return 1
