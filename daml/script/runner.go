@@ -51,7 +51,8 @@ type Options struct {
 
 // NewRunner returns a runner over the packages (a *lf.DAR will do). The
 // daml-script library's dangerousCast is replaced by the identity, as the
-// official runner does.
+// official runner does, and a few daml-stdlib functions by native ones
+// with the same results (engine.StdlibJet).
 func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 	r := &Runner{pkgs: pkgs}
 	r.eng = engine.New(pkgs, engine.Options{
@@ -63,7 +64,10 @@ func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 					return engine.Identity(), true
 				}
 			}
-			return nil, false
+			// daml-stdlib's text predicates, natively: daml-script asks
+			// DA.Text.isPrefixOf for every frame of every question's
+			// call stack (engine.StdlibJet).
+			return engine.StdlibJet(pkgs.Package(ref.PackageID), ref)
 		},
 		Trace: func(msg string) {
 			if opts.Trace != nil {
