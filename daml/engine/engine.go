@@ -71,6 +71,10 @@ type Engine struct {
 	defsMu  sync.RWMutex
 	defs    map[defKey]*topDef
 	records sync.Map // lf.TypeConID → *RecordType
+	// machines are idle machines of finished evaluations, kept with
+	// their frame free lists and continuation stack (newMachine): the
+	// Daml Script runner evaluates once per question.
+	machines sync.Pool
 }
 
 // Cache holds compiled definitions and the values of top-level
@@ -340,7 +344,7 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 func (e *Engine) EvalValue(ctx context.Context, ref lf.TypeConID) (Value, error) {
 	m := e.newMachine(ctx)
 	m.ctrl = &nTop{def: e.valueDef(ref)}
-	return m.result()
+	return e.runOnce(m)
 }
 
 // Eval evaluates a closed expression (its free variables are an error).
@@ -352,14 +356,14 @@ func (e *Engine) Eval(ctx context.Context, x lf.Expr) (Value, error) {
 	}
 	m := e.newMachine(ctx)
 	m.env, m.ctrl = make([]Value, slots), body
-	return m.result()
+	return e.runOnce(m)
 }
 
 // Apply applies a function value to arguments and evaluates the result.
 func (e *Engine) Apply(ctx context.Context, fn Value, args ...Value) (Value, error) {
 	m := e.newMachine(ctx)
 	m.ctrl = &nApplyValue{fn: fn, args: args}
-	return m.result()
+	return e.runOnce(m)
 }
 
 // nApplyValue applies a function value to argument values.

@@ -154,8 +154,31 @@ func evalDirect(m *Machine, n node) (handled, ok bool) {
 	return true, m.err == nil && m.throws == t
 }
 
+// newMachine returns a machine for one evaluation: an idle one of the
+// engine's (runOnce), or a new one.
 func (e *Engine) newMachine(ctx context.Context) *Machine {
+	if m, ok := e.machines.Get().(*Machine); ok {
+		m.ctx, m.maxSteps = ctx, e.opts.maxSteps()
+		return m
+	}
 	return &Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: make([]kont, 0, 16)}
+}
+
+// maxIdleKonts bounds the continuation stack an idle machine keeps: a
+// deep recursion's is dropped with its machine.
+const maxIdleKonts = 1 << 10
+
+// runOnce runs m (from newMachine) to its result, then keeps it for the
+// engine's next evaluation, reset: its continuation stack cleared, its
+// frame free lists (which hold cleared frames) kept.
+func (e *Engine) runOnce(m *Machine) (Value, error) {
+	v, err := m.result()
+	if k := m.konts; cap(k) <= maxIdleKonts {
+		clear(k[:cap(k)])
+		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree}
+		e.machines.Put(m)
+	}
+	return v, err
 }
 
 func (m *Machine) push(k kont) { m.konts = append(m.konts, k) }
