@@ -402,13 +402,10 @@ type kSeq struct {
 	f     finisher
 	env   []Value
 	caps  []Value
-	// buf holds vals when there are few, so that a frame and its values
-	// are one allocation.
+	// buf holds vals when there are few and the finisher keeps no
+	// reference to them (releasesVals). Once the sequence finished, the
+	// frame goes back to the machine (Machine.seqFree) for the next one.
 	buf [seqBuf]Value
-	// reuse marks a frame of a finisher that keeps no reference to its
-	// vals (releasesVals): once it finished, the frame goes back to the
-	// machine (Machine.seqFree) for the next sequence.
-	reuse bool
 }
 
 // releasesVals reports whether f keeps no reference to the vals it
@@ -440,14 +437,14 @@ func (m *Machine) seqFrame() *kSeq {
 		m.seqFree = m.seqFree[:l-1]
 		return k
 	}
-	return &kSeq{reuse: true}
+	return &kSeq{}
 }
 
 // releaseSeq gives back a reusable frame whose sequence finished, cleared
 // so that it keeps nothing alive.
 func (m *Machine) releaseSeq(k *kSeq) {
 	if len(m.seqFree) < maxFree {
-		*k = kSeq{reuse: true}
+		*k = kSeq{}
 		m.seqFree = append(m.seqFree, k)
 	}
 }
@@ -502,15 +499,19 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 		}
 		return
 	}
-	var k *kSeq
-	if reuse {
-		k = m.seqFrame()
-	} else {
-		k = &kSeq{}
-	}
+	// The frame is given back once the sequence finished: the values of
+	// a finisher that keeps them (a record's fields …) are a slice of
+	// their own, so that what it builds does not hold on to the frame
+	// (and through it to the environment it saved).
+	k := m.seqFrame()
 	k.nodes, k.i, k.f, k.env, k.caps, k.vals = nodes, i, f, m.env, m.caps, big
-	if big == nil {
+	switch {
+	case big != nil:
+	case reuse:
 		k.vals = k.buf[:len(nodes):len(nodes)]
+		copy(k.vals, tmp[:])
+	default:
+		k.vals = make([]Value, len(nodes))
 		copy(k.vals, tmp[:])
 	}
 	m.push(k)
@@ -584,9 +585,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 		return
 	}
 	k.f.finish(m, k.vals)
-	if k.reuse {
-		m.releaseSeq(k)
-	}
+	m.releaseSeq(k)
 }
 
 // nApp is an application: the arguments right to left, then the function
