@@ -359,7 +359,23 @@ func (c *compiler) app(s *scope, x *lf.EApp) node {
 			return &nPrimCall{fn: b.fn, args: nodes[1:], direct: !controlBuiltins[bf.Fun]}
 		}
 	}
-	return &nApp{nodes: nodes}
+	app := &nApp{nodes: nodes}
+	if v, ok := fun.(*lf.EVal); ok && len(nodes) == 2 {
+		if d := c.e.dictFunction(v.Ref); d != nil {
+			return &nDictApp{memo: &d.dict, app: app}
+		}
+	}
+	return app
+}
+
+// dictFunction returns the definition of ref if it is a dictionary
+// function (isDictFunction), else nil.
+func (e *Engine) dictFunction(ref lf.TypeConID) *topDef {
+	m, err := e.module(ref)
+	if err != nil || !isDictFunction(ref.Name, m.Value(ref.Name)) {
+		return nil
+	}
+	return e.valueDef(ref)
 }
 
 func (c *compiler) let(s *scope, bs []lf.Binding, body lf.Expr) node {

@@ -155,6 +155,8 @@ type topDef struct {
 	body   node
 	slots  int
 	cached atomic.Pointer[Value]
+	// dict is the last dictionary a dictionary function built (nDictApp).
+	dict atomic.Pointer[dictMemo]
 }
 
 func (d *topDef) compiled(e *Engine) (node, int, *Error) {
