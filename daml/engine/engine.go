@@ -32,6 +32,10 @@ type Options struct {
 	MaxSteps int64
 	// Trace receives the messages of the TRACE builtin; nil drops them.
 	Trace func(msg string)
+	// TraceContext, if set, receives them instead, with the context of
+	// the evaluation that traced (whose values can tell evaluations on
+	// one engine apart: the Daml Script runner's scripts).
+	TraceContext func(ctx context.Context, msg string)
 	// Override, if set, is asked once per top-level value when the value
 	// is first compiled; when it returns ok, the value is replaced by v
 	// (the Daml Script runner replaces

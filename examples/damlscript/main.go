@@ -299,12 +299,14 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		results[i] = make(chan result, 1)
 	}
 	next := make(chan int)
+	// One runner for all workers: its engine compiles each definition
+	// and evaluates each top-level value once.
+	r := script.NewRunner(dar, script.Options{Trace: trace})
 	var wg sync.WaitGroup
 	for w := 0; w < min(c.parallel, max(len(ids), 1)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := script.NewRunner(dar, script.Options{Trace: trace})
 			for i := range next {
 				sctx, cancel := context.WithTimeout(ctx, c.timeout)
 				start := time.Now()
