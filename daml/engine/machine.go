@@ -48,7 +48,7 @@ type closure struct {
 // alive: a loop of n recursive calls would retain all n frames until the
 // evaluation ends (TestLoopRetainsNoFrames).
 func (c *closure) enter(m *Machine, args []Value) {
-	env := make([]Value, c.code.slots)
+	env := m.newEnv(c.code.slots)
 	copy(env, args)
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
@@ -92,6 +92,30 @@ type Machine struct {
 	// matchFree are the frames of resumed case expressions kept for
 	// reuse (kMatch).
 	matchFree []*kMatch
+	// envs is the rest of the block new environments are cut from
+	// (newEnv): values never handed out, all zero.
+	envs []Value
+}
+
+// envBlock is the number of values newEnv allocates at once.
+const envBlock = 64
+
+// newEnv returns a zeroed environment of n slots: a piece of a block
+// shared with the environments made before and after it, so that one
+// allocation serves many calls. Only the machine and its frames refer to
+// an environment (closures copy the values they capture, and no value
+// holds a slice of one), and a block lives as long as one of its
+// environments does: the garbage collector frees it like any other.
+func (m *Machine) newEnv(n int) []Value {
+	if n > envBlock/8 {
+		return make([]Value, n)
+	}
+	if len(m.envs) < n {
+		m.envs = make([]Value, envBlock)
+	}
+	env := m.envs[:n:n]
+	m.envs = m.envs[n:]
+	return env
 }
 
 type scratch [4]Value
@@ -175,7 +199,7 @@ func (e *Engine) runOnce(m *Machine) (Value, error) {
 	v, err := m.result()
 	if k := m.konts; cap(k) <= maxIdleKonts {
 		clear(k[:cap(k)])
-		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree}
+		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, envs: m.envs}
 		e.machines.Put(m)
 	}
 	return v, err
@@ -623,7 +647,7 @@ func (n *nApp) enterClosure(m *Machine) bool {
 			return false
 		}
 	}
-	env := make([]Value, max(c.code.slots, p.arity))
+	env := m.newEnv(max(c.code.slots, p.arity))
 	for j := len(args) - 1; j >= 0; j-- {
 		v, r := inlineVal(m, args[j])
 		if r == inlineGone {
@@ -725,7 +749,7 @@ func (n *nTop) eval(m *Machine) {
 		return
 	}
 	m.push(&kCacheVal{def: d, env: m.env, caps: m.caps})
-	m.env, m.caps, m.ctrl = make([]Value, slots), nil, body
+	m.env, m.caps, m.ctrl = m.newEnv(slots), nil, body
 }
 
 type kCacheVal struct {
