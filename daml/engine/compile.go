@@ -459,6 +459,10 @@ func (c *compiler) caseExpr(s *scope, x *lf.ECase) node {
 	return n
 }
 
+// maxInlineFields is the most fields newRecord allocates with their
+// record.
+const maxInlineFields = 8
+
 func (c *compiler) recCon(s *scope, x *lf.ERecCon) node {
 	rt, err := c.e.recordType(x.Type.ID)
 	if err != nil {
@@ -482,6 +486,18 @@ func (c *compiler) recCon(s *scope, x *lf.ERecCon) node {
 	args := make([]node, len(x.Fields))
 	for i, f := range x.Fields {
 		args[i] = c.expr(s, f.Expr)
+	}
+	if len(args) <= maxInlineFields {
+		// The record and its fields in one allocation (newRecord), the
+		// values copied: a direct op, which needs no slice of its own
+		// for them.
+		return directOp(args, func(m *Machine, v []Value) {
+			r := newRecord(rt)
+			for i, p := range pos {
+				r.Fields[p] = v[i]
+			}
+			m.ret(r)
+		})
 	}
 	return op(args, func(m *Machine, v []Value) {
 		if inOrder {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -57,5 +58,36 @@ func TestNewEnv(t *testing.T) {
 				t.Fatalf("environment %d slot %d = %v, want %d", i, j, v, i)
 			}
 		}
+	}
+}
+
+// TestRecordOneAllocation: a record of few fields is built in one
+// allocation, its fields with it: applying \a b -> R {a, b} (in and out
+// of order) allocates the record only, and gives the right fields.
+func TestRecordOneAllocation(t *testing.T) {
+	outOfOrder := &lf.ERecCon{Type: lf.TypeConApp{ID: tid("R")}, Fields: []lf.FieldExpr{{Name: "b", Expr: v("y")}, {Name: "a", Expr: v("x")}}}
+	for name, body := range map[string]lf.Expr{"in order": rec(v("x"), v("y")), "out of order": outOfOrder} {
+		t.Run(name, func(t *testing.T) {
+			e := newTestEngine(map[string]lf.Expr{"mk": lam(body, "x", "y")}, Options{})
+			ctx := context.Background()
+			f, err := e.EvalValue(ctx, tid("mk"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := Value(Text("a")), Value(Text("b"))
+			got, err := e.Apply(ctx, f, a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, ok := got.(*Record); !ok || r.Type.ID != tid("R") || !slices.Equal(r.Fields, []Value{a, b}) {
+				t.Fatalf("mk a b = %s, want %s", show(got), show(recV(a, b)))
+			}
+			// Apply itself allocates its application node and arguments.
+			base := testing.AllocsPerRun(100, func() { _, _ = e.Apply(ctx, Identity(), a) })
+			allocs := testing.AllocsPerRun(100, func() { _, _ = e.Apply(ctx, f, a, b) })
+			if allocs-base > 1 {
+				t.Errorf("%v allocations beyond Apply's own, want 1 (the record)", allocs-base)
+			}
+		})
 	}
 }
