@@ -74,10 +74,11 @@ var boundHeap bool
 
 // minHeapLimit is the least memory limit limitHeap sets: GOGC 400 lets
 // the heap grow to five times what is live; with the Splice Amulet
-// suite's ~30 MB live (decoded packages, compiled code) that is ~150 MB,
-// and this limit keeps the process under 150 MB at no measurable cost
+// suite's ~25 MB live (decoded packages, compiled code) that is ~125 MB,
+// and this limit keeps the process, its memory outside the Go heap
+// included, under 150 MB with -p 2 too, at no measurable cost
 // (BENCHMARKS.md, issue 21 item 4).
-const minHeapLimit = 140 << 20
+const minHeapLimit = 135 << 20
 
 // heapLimit is the memory limit for a process whose live heap is live
 // bytes: minHeapLimit, or four times live for larger DARs, so that the
