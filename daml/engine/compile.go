@@ -201,7 +201,12 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 			return c.fail(err)
 		}
 		id, con := x.Type.ID, x.Con
-		return directOp([]node{c.expr(s, x.Arg)}, func(m *Machine, v []Value) {
+		arg := c.expr(s, x.Arg)
+		if k, ok := arg.(*nConst); ok {
+			// A constant (values are immutable): built once.
+			return &nConst{v: &Variant{ID: id, Con: con, Rank: rank, Value: k.v}}
+		}
+		return directOp([]node{arg}, func(m *Machine, v []Value) {
 			m.ret(&Variant{ID: id, Con: con, Rank: rank, Value: v[0]})
 		})
 	case *lf.EEnumCon:

@@ -91,3 +91,38 @@ func TestRecordOneAllocation(t *testing.T) {
 		})
 	}
 }
+
+// TestFewerAllocations: a function whose body is a variant of a constant
+// (V.L 7) returns one value built once, and a let whose bound
+// expression needs the machine (a call) reuses its frame: neither
+// allocates beyond what Apply itself does, the let's result right.
+func TestFewerAllocations(t *testing.T) {
+	variant := &lf.EVariantCon{Type: lf.TypeConApp{ID: tid("V")}, Con: "L", Arg: i64(7)}
+	id := lam(v("z"), "z")
+	let := &lf.ELet{Bindings: []lf.Binding{{Var: lf.VarWithType{Name: "y"}, Bound: app(val("id"), v("x"))}}, Body: v("y")}
+	e := newTestEngine(map[string]lf.Expr{"variant": lam(variant, "x"), "id": id, "let": lam(let, "x")}, Options{})
+	ctx := context.Background()
+	arg := Value(Text("x"))
+	base := testing.AllocsPerRun(100, func() { _, _ = e.Apply(ctx, Identity(), arg) })
+	for _, c := range []struct {
+		name string
+		want Value
+	}{{"variant", &Variant{ID: tid("V"), Con: "L", Rank: 0, Value: Int64(7)}}, {"let", arg}} {
+		f, err := e.EvalValue(ctx, tid(c.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.Apply(ctx, f, arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := Equal(got, c.want); !ok || err != nil {
+			t.Errorf("%s = %s, want %s", c.name, show(got), show(c.want))
+		}
+		// The closure's environment is cut from a block: less than one
+		// allocation per call.
+		if allocs := testing.AllocsPerRun(100, func() { _, _ = e.Apply(ctx, f, arg) }); allocs-base >= 1 {
+			t.Errorf("%s: %v allocations beyond Apply's own, want none", c.name, allocs-base)
+		}
+	}
+}

@@ -92,6 +92,8 @@ type Machine struct {
 	// matchFree are the frames of resumed case expressions kept for
 	// reuse (kMatch).
 	matchFree []*kMatch
+	// letFree are the frames of resumed lets kept for reuse (kLet).
+	letFree []*kLet
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
@@ -199,7 +201,7 @@ func (e *Engine) runOnce(m *Machine) (Value, error) {
 	v, err := m.result()
 	if k := m.konts; cap(k) <= maxIdleKonts {
 		clear(k[:cap(k)])
-		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, envs: m.envs}
+		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, envs: m.envs}
 		e.machines.Put(m)
 	}
 	return v, err
@@ -448,7 +450,7 @@ func releasesVals(f finisher) bool {
 }
 
 // maxFree bounds the frames a machine keeps for reuse, per free list
-// (seqFree, overFree, matchFree).
+// (seqFree, overFree, matchFree, letFree).
 const maxFree = 64
 
 // seqFrame returns a frame for a sequence of at most seqBuf values whose
@@ -717,7 +719,9 @@ func (n *nLet) eval(m *Machine) {
 		}
 		return
 	}
-	m.push(&kLet{n: n, env: m.env, caps: m.caps})
+	k := m.letFrame()
+	k.n, k.env, k.caps = n, m.env, m.caps
+	m.push(k)
 	m.ctrl = n.bound
 }
 
@@ -727,10 +731,28 @@ type kLet struct {
 	caps []Value
 }
 
+// resume binds v; the frame then goes back to the machine
+// (Machine.letFree) for the next let.
 func (k *kLet) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	m.env[k.n.slot] = v
 	m.ctrl = k.n.body
+	if len(m.letFree) < maxFree {
+		*k = kLet{}
+		m.letFree = append(m.letFree, k)
+	}
+}
+
+// letFrame returns a frame for a let: a frame a resumed let gave back,
+// or a new one.
+func (m *Machine) letFrame() *kLet {
+	if l := len(m.letFree); l > 0 {
+		k := m.letFree[l-1]
+		m.letFree[l-1] = nil
+		m.letFree = m.letFree[:l-1]
+		return k
+	}
+	return &kLet{}
 }
 
 // nTop is a reference to a top-level value, evaluated at most once per
