@@ -24,6 +24,9 @@
 // contains P; --junit FILE writes a JUnit XML report; --show-coverage
 // prints the templates created and choices exercised by the passing
 // scripts against those the DAR's packages define.
+//
+// --cpuprofile FILE and --memprofile FILE write pprof profiles of the run
+// (go tool pprof), to see where a suite's time and memory go.
 package main
 
 import (
