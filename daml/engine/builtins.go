@@ -128,7 +128,9 @@ func int64Text(i int64) string { return prim.Int64ToText(i) }
 
 func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	reg(lf.BuiltinTrace, func(m *Machine, a []Value) {
-		if t := m.e.opts.Trace; t != nil {
+		if t := m.e.opts.TraceContext; t != nil {
+			t(m.ctx, string(a[0].(Text)))
+		} else if t := m.e.opts.Trace; t != nil {
 			t(string(a[0].(Text)))
 		}
 		m.ret(a[1])

@@ -201,7 +201,12 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 			return c.fail(err)
 		}
 		id, con := x.Type.ID, x.Con
-		return directOp([]node{c.expr(s, x.Arg)}, func(m *Machine, v []Value) {
+		arg := c.expr(s, x.Arg)
+		if k, ok := arg.(*nConst); ok {
+			// A constant (values are immutable): built once.
+			return &nConst{v: &Variant{ID: id, Con: con, Rank: rank, Value: k.v}}
+		}
+		return directOp([]node{arg}, func(m *Machine, v []Value) {
 			m.ret(&Variant{ID: id, Con: con, Rank: rank, Value: v[0]})
 		})
 	case *lf.EEnumCon:
@@ -359,7 +364,23 @@ func (c *compiler) app(s *scope, x *lf.EApp) node {
 			return &nPrimCall{fn: b.fn, args: nodes[1:], direct: !controlBuiltins[bf.Fun]}
 		}
 	}
-	return &nApp{nodes: nodes}
+	app := &nApp{nodes: nodes}
+	if v, ok := fun.(*lf.EVal); ok && len(nodes) == 2 {
+		if d := c.e.dictFunction(v.Ref); d != nil {
+			return &nDictApp{memo: &d.dict, app: app}
+		}
+	}
+	return app
+}
+
+// dictFunction returns the definition of ref if it is a dictionary
+// function (isDictFunction), else nil.
+func (e *Engine) dictFunction(ref lf.TypeConID) *topDef {
+	m, err := e.module(ref)
+	if err != nil || !isDictFunction(ref.Name, m.Value(ref.Name)) {
+		return nil
+	}
+	return e.valueDef(ref)
 }
 
 func (c *compiler) let(s *scope, bs []lf.Binding, body lf.Expr) node {
@@ -443,6 +464,10 @@ func (c *compiler) caseExpr(s *scope, x *lf.ECase) node {
 	return n
 }
 
+// maxInlineFields is the most fields newRecord allocates with their
+// record.
+const maxInlineFields = 8
+
 func (c *compiler) recCon(s *scope, x *lf.ERecCon) node {
 	rt, err := c.e.recordType(x.Type.ID)
 	if err != nil {
@@ -466,6 +491,18 @@ func (c *compiler) recCon(s *scope, x *lf.ERecCon) node {
 	args := make([]node, len(x.Fields))
 	for i, f := range x.Fields {
 		args[i] = c.expr(s, f.Expr)
+	}
+	if len(args) <= maxInlineFields {
+		// The record and its fields in one allocation (newRecord), the
+		// values copied: a direct op, which needs no slice of its own
+		// for them.
+		return directOp(args, func(m *Machine, v []Value) {
+			r := newRecord(rt)
+			for i, p := range pos {
+				r.Fields[p] = v[i]
+			}
+			m.ret(r)
+		})
 	}
 	return op(args, func(m *Machine, v []Value) {
 		if inOrder {

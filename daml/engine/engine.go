@@ -32,6 +32,10 @@ type Options struct {
 	MaxSteps int64
 	// Trace receives the messages of the TRACE builtin; nil drops them.
 	Trace func(msg string)
+	// TraceContext, if set, receives them instead, with the context of
+	// the evaluation that traced (whose values can tell evaluations on
+	// one engine apart: the Daml Script runner's scripts).
+	TraceContext func(ctx context.Context, msg string)
 	// Override, if set, is asked once per top-level value when the value
 	// is first compiled; when it returns ok, the value is replaced by v
 	// (the Daml Script runner replaces
@@ -71,6 +75,10 @@ type Engine struct {
 	defsMu  sync.RWMutex
 	defs    map[defKey]*topDef
 	records sync.Map // lf.TypeConID → *RecordType
+	// machines are idle machines of finished evaluations, kept with
+	// their frame free lists and continuation stack (newMachine): the
+	// Daml Script runner evaluates once per question.
+	machines sync.Pool
 }
 
 // Cache holds compiled definitions and the values of top-level
@@ -151,6 +159,8 @@ type topDef struct {
 	body   node
 	slots  int
 	cached atomic.Pointer[Value]
+	// dict is the last dictionary a dictionary function built (nDictApp).
+	dict atomic.Pointer[dictMemo]
 }
 
 func (d *topDef) compiled(e *Engine) (node, int, *Error) {
@@ -340,7 +350,7 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 func (e *Engine) EvalValue(ctx context.Context, ref lf.TypeConID) (Value, error) {
 	m := e.newMachine(ctx)
 	m.ctrl = &nTop{def: e.valueDef(ref)}
-	return m.result()
+	return e.runOnce(m)
 }
 
 // Eval evaluates a closed expression (its free variables are an error).
@@ -352,14 +362,14 @@ func (e *Engine) Eval(ctx context.Context, x lf.Expr) (Value, error) {
 	}
 	m := e.newMachine(ctx)
 	m.env, m.ctrl = make([]Value, slots), body
-	return m.result()
+	return e.runOnce(m)
 }
 
 // Apply applies a function value to arguments and evaluates the result.
 func (e *Engine) Apply(ctx context.Context, fn Value, args ...Value) (Value, error) {
 	m := e.newMachine(ctx)
 	m.ctrl = &nApplyValue{fn: fn, args: args}
-	return m.result()
+	return e.runOnce(m)
 }
 
 // nApplyValue applies a function value to argument values.

@@ -48,7 +48,7 @@ type closure struct {
 // alive: a loop of n recursive calls would retain all n frames until the
 // evaluation ends (TestLoopRetainsNoFrames).
 func (c *closure) enter(m *Machine, args []Value) {
-	env := make([]Value, c.code.slots)
+	env := m.newEnv(c.code.slots)
 	copy(env, args)
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
@@ -92,6 +92,32 @@ type Machine struct {
 	// matchFree are the frames of resumed case expressions kept for
 	// reuse (kMatch).
 	matchFree []*kMatch
+	// letFree are the frames of resumed lets kept for reuse (kLet).
+	letFree []*kLet
+	// envs is the rest of the block new environments are cut from
+	// (newEnv): values never handed out, all zero.
+	envs []Value
+}
+
+// envBlock is the number of values newEnv allocates at once.
+const envBlock = 64
+
+// newEnv returns a zeroed environment of n slots: a piece of a block
+// shared with the environments made before and after it, so that one
+// allocation serves many calls. Only the machine and its frames refer to
+// an environment (closures copy the values they capture, and no value
+// holds a slice of one), and a block lives as long as one of its
+// environments does: the garbage collector frees it like any other.
+func (m *Machine) newEnv(n int) []Value {
+	if n > envBlock/8 {
+		return make([]Value, n)
+	}
+	if len(m.envs) < n {
+		m.envs = make([]Value, envBlock)
+	}
+	env := m.envs[:n:n]
+	m.envs = m.envs[n:]
+	return env
 }
 
 type scratch [4]Value
@@ -154,8 +180,31 @@ func evalDirect(m *Machine, n node) (handled, ok bool) {
 	return true, m.err == nil && m.throws == t
 }
 
+// newMachine returns a machine for one evaluation: an idle one of the
+// engine's (runOnce), or a new one.
 func (e *Engine) newMachine(ctx context.Context) *Machine {
+	if m, ok := e.machines.Get().(*Machine); ok {
+		m.ctx, m.maxSteps = ctx, e.opts.maxSteps()
+		return m
+	}
 	return &Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: make([]kont, 0, 16)}
+}
+
+// maxIdleKonts bounds the continuation stack an idle machine keeps: a
+// deep recursion's is dropped with its machine.
+const maxIdleKonts = 1 << 10
+
+// runOnce runs m (from newMachine) to its result, then keeps it for the
+// engine's next evaluation, reset: its continuation stack cleared, its
+// frame free lists (which hold cleared frames) kept.
+func (e *Engine) runOnce(m *Machine) (Value, error) {
+	v, err := m.result()
+	if k := m.konts; cap(k) <= maxIdleKonts {
+		clear(k[:cap(k)])
+		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, envs: m.envs}
+		e.machines.Put(m)
+	}
+	return v, err
 }
 
 func (m *Machine) push(k kont) { m.konts = append(m.konts, k) }
@@ -379,13 +428,10 @@ type kSeq struct {
 	f     finisher
 	env   []Value
 	caps  []Value
-	// buf holds vals when there are few, so that a frame and its values
-	// are one allocation.
+	// buf holds vals when there are few and the finisher keeps no
+	// reference to them (releasesVals). Once the sequence finished, the
+	// frame goes back to the machine (Machine.seqFree) for the next one.
 	buf [seqBuf]Value
-	// reuse marks a frame of a finisher that keeps no reference to its
-	// vals (releasesVals): once it finished, the frame goes back to the
-	// machine (Machine.seqFree) for the next sequence.
-	reuse bool
 }
 
 // releasesVals reports whether f keeps no reference to the vals it
@@ -404,7 +450,7 @@ func releasesVals(f finisher) bool {
 }
 
 // maxFree bounds the frames a machine keeps for reuse, per free list
-// (seqFree, overFree, matchFree).
+// (seqFree, overFree, matchFree, letFree).
 const maxFree = 64
 
 // seqFrame returns a frame for a sequence of at most seqBuf values whose
@@ -417,14 +463,14 @@ func (m *Machine) seqFrame() *kSeq {
 		m.seqFree = m.seqFree[:l-1]
 		return k
 	}
-	return &kSeq{reuse: true}
+	return &kSeq{}
 }
 
 // releaseSeq gives back a reusable frame whose sequence finished, cleared
 // so that it keeps nothing alive.
 func (m *Machine) releaseSeq(k *kSeq) {
 	if len(m.seqFree) < maxFree {
-		*k = kSeq{reuse: true}
+		*k = kSeq{}
 		m.seqFree = append(m.seqFree, k)
 	}
 }
@@ -479,15 +525,19 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 		}
 		return
 	}
-	var k *kSeq
-	if reuse {
-		k = m.seqFrame()
-	} else {
-		k = &kSeq{}
-	}
+	// The frame is given back once the sequence finished: the values of
+	// a finisher that keeps them (a record's fields …) are a slice of
+	// their own, so that what it builds does not hold on to the frame
+	// (and through it to the environment it saved).
+	k := m.seqFrame()
 	k.nodes, k.i, k.f, k.env, k.caps, k.vals = nodes, i, f, m.env, m.caps, big
-	if big == nil {
+	switch {
+	case big != nil:
+	case reuse:
 		k.vals = k.buf[:len(nodes):len(nodes)]
+		copy(k.vals, tmp[:])
+	default:
+		k.vals = make([]Value, len(nodes))
 		copy(k.vals, tmp[:])
 	}
 	m.push(k)
@@ -561,9 +611,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 		return
 	}
 	k.f.finish(m, k.vals)
-	if k.reuse {
-		m.releaseSeq(k)
-	}
+	m.releaseSeq(k)
 }
 
 // nApp is an application: the arguments right to left, then the function
@@ -601,7 +649,7 @@ func (n *nApp) enterClosure(m *Machine) bool {
 			return false
 		}
 	}
-	env := make([]Value, max(c.code.slots, p.arity))
+	env := m.newEnv(max(c.code.slots, p.arity))
 	for j := len(args) - 1; j >= 0; j-- {
 		v, r := inlineVal(m, args[j])
 		if r == inlineGone {
@@ -671,7 +719,9 @@ func (n *nLet) eval(m *Machine) {
 		}
 		return
 	}
-	m.push(&kLet{n: n, env: m.env, caps: m.caps})
+	k := m.letFrame()
+	k.n, k.env, k.caps = n, m.env, m.caps
+	m.push(k)
 	m.ctrl = n.bound
 }
 
@@ -681,10 +731,28 @@ type kLet struct {
 	caps []Value
 }
 
+// resume binds v; the frame then goes back to the machine
+// (Machine.letFree) for the next let.
 func (k *kLet) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	m.env[k.n.slot] = v
 	m.ctrl = k.n.body
+	if len(m.letFree) < maxFree {
+		*k = kLet{}
+		m.letFree = append(m.letFree, k)
+	}
+}
+
+// letFrame returns a frame for a let: a frame a resumed let gave back,
+// or a new one.
+func (m *Machine) letFrame() *kLet {
+	if l := len(m.letFree); l > 0 {
+		k := m.letFree[l-1]
+		m.letFree[l-1] = nil
+		m.letFree = m.letFree[:l-1]
+		return k
+	}
+	return &kLet{}
 }
 
 // nTop is a reference to a top-level value, evaluated at most once per
@@ -703,7 +771,7 @@ func (n *nTop) eval(m *Machine) {
 		return
 	}
 	m.push(&kCacheVal{def: d, env: m.env, caps: m.caps})
-	m.env, m.caps, m.ctrl = make([]Value, slots), nil, body
+	m.env, m.caps, m.ctrl = m.newEnv(slots), nil, body
 }
 
 type kCacheVal struct {

@@ -10,7 +10,7 @@ import "context"
 func (e *Engine) ExceptionMessage(ctx context.Context, exc *Any) (string, error) {
 	m := e.newMachine(ctx)
 	m.ctrl = &nExceptionMessage{exc: exc}
-	v, err := m.result()
+	v, err := e.runOnce(m)
 	if err != nil {
 		return "", err
 	}

@@ -112,7 +112,7 @@ func (e *Engine) InterfaceView(ctx context.Context, iface lf.TypeConID, c *Contr
 	}
 	m := e.newMachine(ctx)
 	m.ctrl = &nCallDef{def: e.templateFn(defKey{kind: defView, id: t, iface: iface}), args: []Value{arg}}
-	v, rerr := m.result()
+	v, rerr := e.runOnce(m)
 	if rerr != nil {
 		return nil, rerr
 	}

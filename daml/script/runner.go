@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -29,15 +28,17 @@ var (
 )
 
 // Runner runs the scripts of a set of packages. It owns a Daml engine
-// (compiled definitions are cached across scripts); it runs one script at
-// a time (Run is not safe for concurrent use: use one Runner per
-// goroutine).
+// (compiled definitions and top-level values are cached across scripts);
+// it is safe for concurrent use: scripts run in parallel on one Runner
+// share that cache.
 type Runner struct {
 	pkgs engine.PackageSource
 	eng  *engine.Engine
-	// cur is the running script, whose traces Options.Trace receives.
-	cur atomic.Pointer[lf.TypeConID]
 }
+
+// scriptKey is the context key of the running script, whose traces
+// Options.Trace receives.
+type scriptKey struct{}
 
 // Options configure a Runner.
 type Options struct {
@@ -51,7 +52,8 @@ type Options struct {
 
 // NewRunner returns a runner over the packages (a *lf.DAR will do). The
 // daml-script library's dangerousCast is replaced by the identity, as the
-// official runner does.
+// official runner does, and a few daml-stdlib functions by native ones
+// with the same results (engine.StdlibJet).
 func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 	r := &Runner{pkgs: pkgs}
 	r.eng = engine.New(pkgs, engine.Options{
@@ -63,12 +65,15 @@ func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 					return engine.Identity(), true
 				}
 			}
-			return nil, false
+			// daml-stdlib's text predicates, natively: daml-script asks
+			// DA.Text.isPrefixOf for every frame of every question's
+			// call stack (engine.StdlibJet).
+			return engine.StdlibJet(pkgs.Package(ref.PackageID), ref)
 		},
-		Trace: func(msg string) {
+		TraceContext: func(ctx context.Context, msg string) {
 			if opts.Trace != nil {
-				if id := r.cur.Load(); id != nil {
-					opts.Trace(*id, msg)
+				if id, ok := ctx.Value(scriptKey{}).(lf.TypeConID); ok {
+					opts.Trace(id, msg)
 				}
 			}
 		},
@@ -221,8 +226,7 @@ func (r *Runner) run(ctx context.Context, id lf.TypeConID, l Ledger) (engine.Val
 		}
 		return nil, runnerErrorf("Invalid daml script package name %q: expected daml-script or daml3-script", name)
 	}
-	r.cur.Store(&id)
-	defer r.cur.Store(nil)
+	ctx = context.WithValue(ctx, scriptKey{}, id)
 	s := &session{r: r, eng: r.eng, l: l, ds: st.PackageID}
 	sv, err := r.eng.EvalValue(ctx, id)
 	if err != nil {

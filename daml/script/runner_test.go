@@ -3,7 +3,9 @@ package script_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -268,4 +270,54 @@ func TestTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	want(t, got, []string{"Test:traced: hello from a script"})
+}
+
+// barrierLedger answers GetTime once every script of a WaitGroup asked
+// it, so that they all are in the middle of their run.
+type barrierLedger struct {
+	fakeLedger
+	wg *sync.WaitGroup
+}
+
+func (b *barrierLedger) Time(ctx context.Context) (time.Time, error) {
+	b.wg.Done()
+	b.wg.Wait()
+	return b.fakeLedger.Time(ctx)
+}
+
+// TestTraceConcurrent: scripts running at once on one Runner share it,
+// and each one's TRACE messages reach Options.Trace with its own name.
+func TestTraceConcurrent(t *testing.T) {
+	dar := readDAR(t)
+	names := []string{"a", "b", "c"}
+	pm, id := scriptPackages(t, dar, func(b *scripttest.Builder) map[string]lf.Expr {
+		scripts := map[string]lf.Expr{}
+		for _, n := range names {
+			scripts[n] = b.Ask("GetTime", 1, b.Payload("Time", "GetTime"), func(lf.Expr) lf.Expr {
+				return scripttest.Trace("from "+n, b.Pure(scripttest.Unit()))
+			})
+		}
+		return scripts
+	})
+	var mu sync.Mutex
+	var got []string
+	r := script.NewRunner(pm, script.Options{Trace: func(s lf.TypeConID, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, script.Name(s)+": "+msg)
+	}})
+	var barrier, done sync.WaitGroup
+	barrier.Add(len(names))
+	for _, n := range names {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			if _, err := r.Run(context.Background(), lf.TypeConID{PackageID: id, Module: "Test", Name: n}, &barrierLedger{wg: &barrier}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	done.Wait()
+	slices.Sort(got)
+	want(t, got, []string{"Test:a: from a", "Test:b: from b", "Test:c: from c"})
 }

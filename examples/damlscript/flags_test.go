@@ -526,17 +526,17 @@ func checkAmuletCoverage(t *testing.T, data []byte, lines []string) {
 }
 
 // TestHeapLimit: the memory limit set once the packages are loaded is
-// 140 MiB, or four times the live heap when that is more, so that the
+// 135 MiB, or four times the live heap when that is more, so that the
 // collector never runs for a heap that is mostly live.
 func TestHeapLimit(t *testing.T) {
 	for _, tc := range []struct {
 		live uint64
 		want int64
 	}{
-		{0, 140 << 20},
-		{30 << 20, 140 << 20},
-		{35 << 20, 140 << 20},
-		{36 << 20, 144 << 20},
+		{0, 135 << 20},
+		{30 << 20, 135 << 20},
+		{33 << 20, 135 << 20},
+		{34 << 20, 136 << 20},
 		{1 << 30, 4 << 30},
 	} {
 		if got := heapLimit(tc.live); got != tc.want {

@@ -24,6 +24,9 @@
 // contains P; --junit FILE writes a JUnit XML report; --show-coverage
 // prints the templates created and choices exercised by the passing
 // scripts against those the DAR's packages define.
+//
+// --cpuprofile FILE and --memprofile FILE write pprof profiles of the run
+// (go tool pprof), to see where a suite's time and memory go.
 package main
 
 import (
@@ -74,10 +77,11 @@ var boundHeap bool
 
 // minHeapLimit is the least memory limit limitHeap sets: GOGC 400 lets
 // the heap grow to five times what is live; with the Splice Amulet
-// suite's ~30 MB live (decoded packages, compiled code) that is ~150 MB,
-// and this limit keeps the process under 150 MB at no measurable cost
+// suite's ~25 MB live (decoded packages, compiled code) that is ~125 MB,
+// and this limit keeps the process, its memory outside the Go heap
+// included, under 150 MB with -p 2 too, at no measurable cost
 // (BENCHMARKS.md, issue 21 item 4).
-const minHeapLimit = 140 << 20
+const minHeapLimit = 135 << 20
 
 // heapLimit is the memory limit for a process whose live heap is live
 // bytes: minHeapLimit, or four times live for larger DARs, so that the
@@ -107,6 +111,10 @@ type config struct {
 	junit    string
 	coverage bool
 	pattern  string
+	// cpuProfile and memProfile are the files of --cpuprofile and
+	// --memprofile (pprof formats), for measuring the runner itself.
+	cpuProfile string
+	memProfile string
 }
 
 // defaultTimeout is --timeout's default.
@@ -149,6 +157,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.pattern, "test-pattern", "", "run only the scripts (of --all) whose name (the value's, without the module) contains this text, as daml test --test-pattern")
 	fs.StringVar(&c.junit, "junit", "", "write a JUnit XML report of the scripts to this file, as daml test --junit")
 	fs.BoolVar(&c.coverage, "show-coverage", false, "print the templates created and choices exercised by the passing scripts, against those of the DAR's packages, as daml test --show-coverage")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	fs.StringVar(&c.memProfile, "memprofile", "", "write an allocation profile of the run to this file at its end (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -183,7 +193,15 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "damlscript: %v\n", err)
 		return 2
 	}
+	stopProfiles, err := startProfiles(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "damlscript: %v\n", err)
+		return 2
+	}
 	failed, err := run(ctx, c, stdout, stderr)
+	if perr := stopProfiles(); perr != nil && err == nil {
+		err = perr
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "damlscript: %v\n", err)
 		return 1
@@ -285,12 +303,14 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		results[i] = make(chan result, 1)
 	}
 	next := make(chan int)
+	// One runner for all workers: its engine compiles each definition
+	// and evaluates each top-level value once.
+	r := script.NewRunner(dar, script.Options{Trace: trace})
 	var wg sync.WaitGroup
 	for w := 0; w < min(c.parallel, max(len(ids), 1)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := script.NewRunner(dar, script.Options{Trace: trace})
 			for i := range next {
 				sctx, cancel := context.WithTimeout(ctx, c.timeout)
 				start := time.Now()

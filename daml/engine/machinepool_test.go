@@ -1,0 +1,29 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+)
+
+// TestApplyReusesMachines: an evaluation reuses an idle machine of the
+// engine's, its continuation stack and frames, rather than allocating
+// them: applying the identity allocates only the application node.
+func TestApplyReusesMachines(t *testing.T) {
+	e := engine.New(engine.PackageMap{}, engine.Options{})
+	ctx := context.Background()
+	id := engine.Identity()
+	arg := engine.Value(engine.Int64(7))
+	if v, err := e.Apply(ctx, id, arg); err != nil || v != arg {
+		t.Fatalf("Apply = %v, %v", v, err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := e.Apply(ctx, id, arg); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 2 {
+		t.Errorf("%v allocations per Apply, want at most 2", allocs)
+	}
+}
