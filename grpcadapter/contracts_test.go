@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,7 +23,6 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
-	"github.com/ledgernode/ledgernode/httpadapter"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -122,9 +120,7 @@ func sameSecretHTTP(t *testing.T, e *env) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpadapter.New(e.node, httpadapter.Options{Verifier: v, Logger: slog.New(slog.DiscardHandler)}))
-	t.Cleanup(srv.Close)
-	return srv
+	return ledgertest.ServeWith(t, e.node, v)
 }
 
 // contractsEnv is a ping environment with carol, a party of no Ping

@@ -102,11 +102,20 @@ func Serve(tb testing.TB, node *ledger.Node) (*httptest.Server, string) {
 	if err != nil {
 		tb.Fatalf("ledgertest: minting a token: %v", err)
 	}
+	return ServeWith(tb, node, verifier), token
+}
+
+// ServeWith serves node as Canton's JSON Ledger API on a loopback
+// httptest.Server that verifies tokens with verifier (to share tokens
+// with another server of the same node, such as the gRPC adapter's),
+// closed when tb ends.
+func ServeWith(tb testing.TB, node *ledger.Node, verifier identity.Verifier) *httptest.Server {
+	tb.Helper()
 	srv := httptest.NewUnstartedServer(httpadapter.New(node, httpadapter.Options{Verifier: verifier, Logger: slog.New(slog.DiscardHandler)}))
 	httpadapter.ServerTimeouts(srv.Config)
 	srv.Start()
 	tb.Cleanup(srv.Close)
-	return srv, token
+	return srv
 }
 
 // OpenFrom opens an in-memory node for tb restored from a snapshot taken
