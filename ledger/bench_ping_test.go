@@ -21,7 +21,7 @@ type pingBench struct {
 	commandCount atomic.Int64
 }
 
-func newPingBench(b *testing.B) *pingBench {
+func newPingBench(b testing.TB) *pingBench {
 	b.Helper()
 	data := realDAR(b, "canton-builtin-admin-workflow-ping.dar")
 	pkg := ledgertest.MainPackageID(b, data)
@@ -32,7 +32,7 @@ func newPingBench(b *testing.B) *pingBench {
 }
 
 // create submits and waits for one Ping create of alice to bob.
-func (p *pingBench) create(b *testing.B) error {
+func (p *pingBench) create(b testing.TB) error {
 	id := strconv.FormatInt(p.commandCount.Add(1), 10)
 	_, err := p.n.SubmitAndWait(b.Context(), ledger.JsCommands{
 		CommandID: "ping-" + id, ActAs: []string{p.alice}, UserID: "u1",

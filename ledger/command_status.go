@@ -18,6 +18,7 @@ package ledger
 import (
 	"context"
 	"errors"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -144,8 +145,8 @@ func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest
 type commandTracker struct {
 	mu        sync.Mutex
 	pending   map[string]*trackedCommand // by commandKey
-	succeeded []CommandStatus            // newest first
-	failed    []CommandStatus            // newest first
+	succeeded statusRing                 // the last trackMaxSucceeded
+	failed    statusRing                 // the last trackMaxFailed
 }
 
 // trackedCommand is a pending command.
@@ -207,12 +208,12 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 			ae = apierr.InternalError.Wrap(err, "%v", err)
 		}
 		s.Error = ae
-		t.failed = pushBounded(t.failed, s, trackMaxFailed)
+		t.failed.push(s, trackMaxFailed)
 		return
 	}
 	s.State = CommandStateSucceeded
 	s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
-	t.succeeded = pushBounded(t.succeeded, s, trackMaxSucceeded)
+	t.succeeded.push(s, trackMaxSucceeded)
 }
 
 // interpreted records what the transaction of the submission s does
@@ -257,15 +258,33 @@ func keyValue(k *tx.KeyWithMaintainers) value.Value {
 	return k.Key
 }
 
-// pushBounded prepends s to list, keeping at most max entries.
-func pushBounded(list []CommandStatus, s CommandStatus, bound int) []CommandStatus {
-	list = append(list, CommandStatus{})
-	copy(list[1:], list)
-	list[0] = s
-	if len(list) > bound {
-		list = list[:bound]
+// statusRing keeps the last statuses pushed, up to a bound, in place: once
+// full, a push overwrites the oldest (rather than moving the bound's
+// statuses down a slice on every finished command, under the tracker's
+// lock).
+type statusRing struct {
+	list []CommandStatus // in push order from next (0 until full)
+	next int             // the oldest, overwritten by the next push once full
+}
+
+// push adds s, dropping the oldest status when bound are kept.
+func (r *statusRing) push(s CommandStatus, bound int) {
+	if len(r.list) < bound {
+		r.list = append(r.list, s)
+		return
 	}
-	return list
+	r.list[r.next] = s
+	r.next = (r.next + 1) % len(r.list)
+}
+
+// newestFirst yields the statuses kept, newest first.
+func (r *statusRing) newestFirst(yield func(CommandStatus) bool) {
+	n := len(r.list)
+	for k := range n {
+		if !yield(r.list[(r.next-1-k+2*n)%n]) {
+			return
+		}
+	}
 }
 
 // find returns the statuses matching prefix and state, at most limit
@@ -273,9 +292,9 @@ func pushBounded(list []CommandStatus, s CommandStatus, bound int) []CommandStat
 func (t *commandTracker) find(prefix string, state CommandState, limit int) []CommandStatus {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	pick := func(list []CommandStatus) []CommandStatus {
+	pick := func(list iter.Seq[CommandStatus]) []CommandStatus {
 		var out []CommandStatus
-		for _, s := range list {
+		for s := range list {
 			if len(out) == limit {
 				break
 			}
@@ -296,13 +315,13 @@ func (t *commandTracker) find(prefix string, state CommandState, limit int) []Co
 	var out []CommandStatus
 	switch state {
 	case CommandStatePending:
-		out = pick(pending())
+		out = pick(slices.Values(pending()))
 	case CommandStateSucceeded:
-		out = pick(t.succeeded)
+		out = pick(t.succeeded.newestFirst)
 	case CommandStateFailed:
-		out = pick(t.failed)
+		out = pick(t.failed.newestFirst)
 	default:
-		out = append(append(pick(t.failed), pick(pending())...), pick(t.succeeded)...)
+		out = append(append(pick(t.failed.newestFirst), pick(slices.Values(pending()))...), pick(t.succeeded.newestFirst)...)
 	}
 	if len(out) > limit {
 		out = out[:limit]

@@ -217,7 +217,14 @@ func appendEntry(tx *store.Tx, e *logEntry) {
 
 // union returns the sorted union of party lists, without duplicates.
 func union(lists ...[]string) []string {
-	var out []string
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n) // one allocation, not one per growth
 	for _, l := range lists {
 		out = append(out, l...)
 	}

@@ -113,18 +113,8 @@ func (u TreeUpdate) Offset() int64 {
 // formatTime prints a timestamp as Java's Instant.toString does: UTC, with
 // 0, 3, 6 or 9 fraction digits.
 func formatTime(t time.Time) string {
-	t = t.UTC()
-	ns := t.Nanosecond()
-	switch {
-	case ns == 0:
-		return t.Format("2006-01-02T15:04:05Z")
-	case ns%1_000_000 == 0:
-		return t.Format("2006-01-02T15:04:05.000Z")
-	case ns%1_000 == 0:
-		return t.Format("2006-01-02T15:04:05.000000Z")
-	default:
-		return t.Format("2006-01-02T15:04:05.000000000Z")
-	}
+	var b [40]byte
+	return string(appendTime(b[:0], t))
 }
 
 // newUpdateID derives a Canton-shaped update id ("1220" + 64 hex) from the

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -78,6 +80,64 @@ func BenchmarkHTTPPingCreate(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "creates/s")
+}
+
+// BenchmarkHTTPPingCreateVsLimit measures Ping creates against the
+// physical limit of HTTP + Badger, side by side in one run: "limit" sends
+// the same requests, from the same 64 keep-alive clients, to
+// ledgertest.ServeLimit (read the body, one group-committed Badger write
+// of the keys and bytes a Ping create stores, a reply of the same size),
+// "ping" to ledgerd in memory as BenchmarkHTTPPingCreate. Each reports
+// creates/s and the process's CPU time (user + system, clients included:
+// the same for both) per create; "ping" also reports its rate and CPU over
+// the last "limit" run's (of-limit: creates/s over the limit's;
+// cpu-of-limit: the limit's CPU per create over ping's). CPU per create
+// is the steadier figure on a loaded machine. Run with a fixed count, e.g.
+//
+//	go test -run '^$' -bench HTTPPingCreateVsLimit -benchtime 20000x -count 3 ./examples/ledgerd
+func BenchmarkHTTPPingCreateVsLimit(b *testing.B) {
+	var limitRate, limitCPU float64
+	b.Run("limit", func(b *testing.B) {
+		dar, err := os.ReadFile(filepath.Join(acceptDARDir, pingDAR))
+		if err != nil {
+			b.Skipf("../shared not found: skipping the Ping benchmark (%v)", err)
+		}
+		pingT := ledgertest.MainPackageID(b, dar) + ":Canton.Internal.Ping:Ping"
+		alice, bob := "alice::1220"+strings.Repeat("a", 64), "bob::1220"+strings.Repeat("b", 64)
+		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+		limitRate, limitCPU = pingLoad(b, client, ledgertest.ServeLimit(b).URL+"/v2/commands/submit-and-wait", pingT, alice, bob)
+	})
+	b.Run("ping", func(b *testing.B) {
+		base, pingT, alice, bob, client := pingTarget(b)
+		rate, cpu := pingLoad(b, client, base+"/v2/commands/submit-and-wait", pingT, alice, bob)
+		if limitRate > 0 && cpu > 0 {
+			b.ReportMetric(rate/limitRate, "of-limit")
+			b.ReportMetric(limitCPU/cpu, "cpu-of-limit")
+		}
+	})
+}
+
+// pingLoad sends b.N Ping creates to url from 64 keep-alive clients, and
+// reports and returns creates/s and the process's CPU µs per create.
+func pingLoad(b *testing.B, client *http.Client, url, pingT, alice, bob string) (rate, cpuPerOp float64) {
+	var seq atomic.Int64
+	b.SetParallelism(32) // 64 clients on 2 cores
+	runtime.GC()
+	b.ResetTimer()
+	start, cpu0 := time.Now(), processCPU()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if send(b, client, url, pingCreate(seq.Add(1), pingT, alice, bob)) == nil {
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	rate = float64(b.N) / time.Since(start).Seconds()
+	cpuPerOp = float64(processCPU()-cpu0) / float64(time.Microsecond) / float64(b.N)
+	b.ReportMetric(rate, "creates/s")
+	b.ReportMetric(cpuPerOp, "cpu-µs/create")
+	return rate, cpuPerOp
 }
 
 // BenchmarkHTTPPingCreateRespond runs Ping create + Respond pairs from 64

@@ -1,0 +1,159 @@
+// Package httplimit is the physical limit of ledgernode's stack for one
+// command: a minimal net/http server that does what a submit-and-wait
+// create must physically do and nothing else. It reads the request body,
+// writes, in one operation of the group-committing store (store.Submit,
+// as the node's committer does), the keys and values a create stores (as
+// many, of the same sizes), and answers a JSON reply of the size of the
+// node's. No JSON decoding, no Daml, no checks, no deduplication read.
+//
+// Benchmarks run it side by side with the node (ledgertest.ServeLimit,
+// examples/ledgerd's BenchmarkHTTPPingCreateVsLimit): the node's rate over
+// the limit's, in the same run on the same machine, is how close the node
+// comes to what HTTP and Badger allow.
+package httplimit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Write is one key and value a command stores: their sizes in bytes.
+type Write struct{ Key, Value int }
+
+// Shape is what one command costs the store and the reply.
+type Shape struct {
+	// Writes are the keys and values of the command's one store
+	// operation, besides the ledger end (which the store writes itself
+	// for an operation that takes an offset, as for the node's).
+	Writes []Write
+}
+
+// PingCreate is the shape of one submit-and-wait create of Canton's Ping
+// (parties alice and bob, signatory and observer) on an in-memory node,
+// measured at the store (the writes of one operation, 2026-11-27): its
+// contract record (c/), the two stakeholders' active-contract index
+// entries (w/), the update (u/), the update-id index (i/), the two
+// parties' update index entries (x/) and the deduplication record (q/);
+// with the ledger end, 9 keys and 3 218 bytes.
+var PingCreate = Shape{Writes: []Write{
+	{140, 846}, {216, 133}, {214, 133}, {10, 1075}, {70, 8}, {86, 0}, {84, 0}, {66, 117},
+}}
+
+// Bytes returns the keys and values the shape writes, in bytes (the
+// ledger end excluded).
+func (s Shape) Bytes() int {
+	n := 0
+	for _, w := range s.Writes {
+		n += w.Key + w.Value
+	}
+	return n
+}
+
+// BadgerOptions are the Badger options of an in-memory node (ledger's
+// Options.badgerOptions with InMemory; a test in package ledger keeps them
+// equal).
+func BadgerOptions() badger.Options {
+	return badger.DefaultOptions("").WithInMemory(true).
+		WithMemTableSize(8 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(5).
+		WithNumLevelZeroTablesStall(15).
+		WithBaseLevelSize(64 << 20).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithIndexCacheSize(0).
+		WithNumCompactors(2).
+		WithBaseTableSize(2 << 20).
+		WithValueThreshold(1 << 20).
+		WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
+}
+
+// Spill is the spill configuration of an in-memory node's store (ledger's
+// Options.spill with InMemory).
+var Spill = store.Spill{Above: 64 << 10, Inline: 512 << 10}
+
+// Server is the limit's HTTP handler over its own in-memory store.
+type Server struct {
+	st    *store.Store
+	shape Shape
+}
+
+// Open opens an in-memory store with the node's options and returns the
+// server writing shape per request. Close closes the store.
+func Open(shape Shape, logger *slog.Logger) (*Server, error) {
+	st, err := store.Open(store.Options{Badger: BadgerOptions(), Spill: Spill, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return &Server{st: st, shape: shape}, nil
+}
+
+// Close closes the store.
+func (s *Server) Close() error { return s.st.Close() }
+
+// LedgerEnd is the offset of the last committed request (one per request).
+func (s *Server) LedgerEnd() int64 { return s.st.LedgerEnd() }
+
+// ServeHTTP reads the body, commits the shape's writes for it and answers
+// {"updateId":"1220…","completionOffset":N}, as the node's submit-and-wait.
+// The keys and values are filled from the body's SHA-256 (a create hashes
+// its contract and update ids) and the offset, so every request's keys
+// are new.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4<<20))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	sum := sha256.Sum256(body)
+	v, err := s.st.Submit(func(tx *store.Tx) (any, error) {
+		off := tx.NextOffset()
+		ob := store.OffsetBytes(off)
+		for i, wr := range s.shape.Writes {
+			key := make([]byte, wr.Key)
+			fill(key, byte('a'+i), sum[:], ob)
+			val := make([]byte, wr.Value)
+			fill(val, 0, body, nil)
+			tx.SetOwned(key, val)
+		}
+		return off, nil
+	})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	out := make([]byte, 0, 128)
+	out = append(out, `{"updateId":"1220`...)
+	out = hex.AppendEncode(out, sum[:])
+	out = append(out, `","completionOffset":`...)
+	out = strconv.AppendInt(out, v.(int64), 10)
+	out = append(out, '}')
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out)
+}
+
+// fill fills b with prefix (when not 0) and "/", then tail at the end (as
+// much of it as fits after the prefix) and src repeated in between.
+func fill(b []byte, prefix byte, src, tail []byte) {
+	i := 0
+	if prefix != 0 && len(b) >= 2 {
+		b[0], b[1] = prefix, '/'
+		i = 2
+	}
+	end := len(b) - len(tail)
+	if end < i {
+		end = i
+	}
+	copy(b[end:], tail)
+	for i < end && len(src) > 0 {
+		i += copy(b[i:end], src)
+	}
+}

@@ -1,0 +1,63 @@
+package ledger
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// TestFormatTimeIsTimeFormat: formatTime prints what time.Format does with
+// Instant.toString's layouts, for every fraction precision, time zones other
+// than UTC, and years at and beyond the four-digit range.
+func TestFormatTimeIsTimeFormat(t *testing.T) {
+	t.Parallel()
+	zone := time.FixedZone("x", -7*3600-30*60)
+	times := []time.Time{
+		{},
+		time.Unix(0, 0),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-5, 3, 4, 5, 6, 7, 8, time.UTC),
+		time.Date(2026, 11, 27, 13, 59, 1, 120_000_000, zone),
+		time.Date(2026, 2, 28, 23, 0, 0, 1_000, zone),
+		time.Date(1969, 12, 31, 23, 59, 59, 1, time.UTC),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		const span = 400 * 365 * 24 * 3600 // 1770 to 2170
+		at := time.Unix(r.Int64N(span)-span/2, r.Int64N(1e9))
+		switch r.IntN(4) { // every precision
+		case 0:
+			at = at.Truncate(time.Second)
+		case 1:
+			at = at.Truncate(time.Millisecond)
+		case 2:
+			at = at.Truncate(time.Microsecond)
+		}
+		times = append(times, at)
+	}
+	for _, at := range times {
+		if got, want := formatTime(at), formatTimeLayout(at); got != want {
+			t.Fatalf("formatTime(%v) = %q, time.Format gives %q", at, got, want)
+		}
+	}
+}
+
+// BenchmarkFormatTime measures printing a record time.
+func BenchmarkFormatTime(b *testing.B) {
+	at := time.Date(2026, 11, 27, 13, 59, 1, 123_456_000, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = formatTime(at)
+	}
+}
+
+// BenchmarkFormatTimeLayout measures the same through time.Format.
+func BenchmarkFormatTimeLayout(b *testing.B) {
+	at := time.Date(2026, 11, 27, 13, 59, 1, 123_456_000, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = formatTimeLayout(at)
+	}
+}
