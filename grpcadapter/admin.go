@@ -152,19 +152,19 @@ func (s *userService) CreateUser(ctx context.Context, req *admin.CreateUserReque
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.a.node.CreateUser(ctx, ledger.CreateUserRequest{User: userFromProto(u), Rights: rights})
+	res, err := s.a.node.CreateUser(ctx, userFromProto(u), rights)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.CreateUserResponse{User: userToProto(res.User)}, nil
+	return &admin.CreateUserResponse{User: userToProto(res)}, nil
 }
 
 func (s *userService) GetUser(ctx context.Context, req *admin.GetUserRequest) (*admin.GetUserResponse, error) {
-	res, err := s.a.node.GetUser(ctx, ledger.GetUserRequest{UserID: req.GetUserId(), IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.GetUser(ctx, req.GetUserId(), req.GetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetUserResponse{User: userToProto(res.User)}, nil
+	return &admin.GetUserResponse{User: userToProto(res)}, nil
 }
 
 func (s *userService) UpdateUser(ctx context.Context, req *admin.UpdateUserRequest) (*admin.UpdateUserResponse, error) {
@@ -175,22 +175,22 @@ func (s *userService) UpdateUser(ctx context.Context, req *admin.UpdateUserReque
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdateUser(ctx, ledger.UpdateUserRequest{User: userFromProto(u), UpdateMask: maskFromProto(req.GetUpdateMask())})
+	res, err := s.a.node.UpdateUser(ctx, userFromProto(u), maskFromProto(req.GetUpdateMask()).Paths)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.UpdateUserResponse{User: userToProto(res.User)}, nil
+	return &admin.UpdateUserResponse{User: userToProto(res)}, nil
 }
 
 func (s *userService) DeleteUser(ctx context.Context, req *admin.DeleteUserRequest) (*admin.DeleteUserResponse, error) {
-	if _, err := s.a.node.DeleteUser(ctx, ledger.GetUserRequest{UserID: req.GetUserId(), IdentityProviderID: req.GetIdentityProviderId()}); err != nil {
+	if err := s.a.node.DeleteUser(ctx, req.GetUserId(), req.GetIdentityProviderId()); err != nil {
 		return nil, err
 	}
 	return &admin.DeleteUserResponse{}, nil
 }
 
 func (s *userService) ListUsers(ctx context.Context, req *admin.ListUsersRequest) (*admin.ListUsersResponse, error) {
-	res, err := s.a.node.ListUsers(ctx, ledger.ListUsersRequest{
+	users, next, err := s.a.node.ListUsers(ctx, ledger.ListUsersRequest{
 		PageSize:           req.GetPageSize(),
 		PageToken:          req.GetPageToken(),
 		IdentityProviderID: req.GetIdentityProviderId(),
@@ -198,8 +198,8 @@ func (s *userService) ListUsers(ctx context.Context, req *admin.ListUsersRequest
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.ListUsersResponse{Users: make([]*admin.User, len(res.Users)), NextPageToken: res.NextPageToken}
-	for i, u := range res.Users {
+	out := &admin.ListUsersResponse{Users: make([]*admin.User, len(users)), NextPageToken: next}
+	for i, u := range users {
 		out.Users[i] = userToProto(u)
 	}
 	return out, nil
@@ -210,11 +210,11 @@ func (s *userService) GrantUserRights(ctx context.Context, req *admin.GrantUserR
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.a.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: req.GetUserId(), Rights: rights, IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.GrantUserRights(ctx, req.GetUserId(), req.GetIdentityProviderId(), rights)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GrantUserRightsResponse{NewlyGrantedRights: rightsToProto(res.NewlyGrantedRights)}, nil
+	return &admin.GrantUserRightsResponse{NewlyGrantedRights: rightsToProto(res)}, nil
 }
 
 func (s *userService) RevokeUserRights(ctx context.Context, req *admin.RevokeUserRightsRequest) (*admin.RevokeUserRightsResponse, error) {
@@ -222,27 +222,23 @@ func (s *userService) RevokeUserRights(ctx context.Context, req *admin.RevokeUse
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.a.node.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: req.GetUserId(), Rights: rights, IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.RevokeUserRights(ctx, req.GetUserId(), req.GetIdentityProviderId(), rights)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.RevokeUserRightsResponse{NewlyRevokedRights: rightsToProto(res.NewlyRevokedRights)}, nil
+	return &admin.RevokeUserRightsResponse{NewlyRevokedRights: rightsToProto(res)}, nil
 }
 
 func (s *userService) ListUserRights(ctx context.Context, req *admin.ListUserRightsRequest) (*admin.ListUserRightsResponse, error) {
-	res, err := s.a.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: req.GetUserId(), IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.ListUserRights(ctx, req.GetUserId(), req.GetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}
-	return &admin.ListUserRightsResponse{Rights: rightsToProto(res.Rights)}, nil
+	return &admin.ListUserRightsResponse{Rights: rightsToProto(res)}, nil
 }
 
 func (s *userService) UpdateUserIdentityProviderId(ctx context.Context, req *admin.UpdateUserIdentityProviderIdRequest) (*admin.UpdateUserIdentityProviderIdResponse, error) {
-	_, err := s.a.node.UpdateUserIdentityProvider(ctx, ledger.UpdateUserIdentityProviderRequest{
-		UserID:                   req.GetUserId(),
-		SourceIdentityProviderID: req.GetSourceIdentityProviderId(),
-		TargetIdentityProviderID: req.GetTargetIdentityProviderId(),
-	})
+	err := s.a.node.UpdateUserIdentityProvider(ctx, req.GetUserId(), req.GetSourceIdentityProviderId(), req.GetTargetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestMetricsCountStreams: an open WebSocket stream counts in
@@ -22,7 +23,7 @@ func TestMetricsCountStreams(t *testing.T) {
 	m := NewMetrics(h.node)
 	srv := httptest.NewServer(m.Wrap(h.h))
 	defer srv.Close()
-	if _, err := h.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+	if _, err := jsonapi.New(h.node).GrantUserRights(context.Background(), jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}

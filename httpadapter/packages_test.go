@@ -19,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Tests of the DAR, package and vetting routes.
@@ -636,7 +637,7 @@ func TestPackageAuthorization(t *testing.T) {
 		"alice-token": {UserID: "alice"},
 	}
 	h := newHarness(t, Options{Verifier: verifier})
-	if _, err := h.node.CreateUser(context.Background(), ledger.CreateUserRequest{User: identity.User{ID: "alice"}}); err != nil {
+	if _, err := jsonapi.New(h.node).CreateUser(context.Background(), jsonapi.CreateUserRequest{User: identity.User{ID: "alice"}}); err != nil {
 		t.Fatal(err)
 	}
 	admin, alice := bearer("admin-token"), bearer("alice-token")

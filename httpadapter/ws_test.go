@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // dialStream opens a stream with the token in Sec-WebSocket-Protocol, as
@@ -69,7 +70,7 @@ func TestWebSocketStreams(t *testing.T) {
 		}
 	}
 	// participant_admin needs read rights for any party.
-	if _, err := h.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+	if _, err := jsonapi.New(h.node).GrantUserRights(ctx, jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestWebSocketGoingAwayOnShutdown(t *testing.T) {
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	srv := httptest.NewServer(h.h)
 	defer srv.Close()
-	if _, err := h.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+	if _, err := jsonapi.New(h.node).GrantUserRights(context.Background(), jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -42,10 +42,10 @@ func TestDomainEventsLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "bob"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "bob"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.DeleteUser(ctx, ledger.GetUserRequest{UserID: "bob"}); err != nil {
+	if err := n.DeleteUser(ctx, "bob", ""); err != nil {
 		t.Fatal(err)
 	}
 	var got []map[string]any

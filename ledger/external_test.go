@@ -85,7 +85,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			t.Parallel()
 			n := ledgertest.Open(t, ledger.Options{})
 			ctx := context.Background()
-			if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "ext-user"}}); err != nil {
+			if _, err := n.CreateUser(ctx, identity.User{ID: "ext-user"}, nil); err != nil {
 				t.Fatal(err)
 			}
 			k := newKey(t)
@@ -138,8 +138,8 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if err != nil || len(got.PartyDetails) != 1 || !got.PartyDetails[0].IsLocal {
 				t.Fatalf("GetParties: %+v %v", got, err)
 			}
-			rights, err := n.ListUserRights(ctx, ledger.GetUserRequest{UserID: "ext-user"})
-			if err != nil || len(rights.Rights) != 1 {
+			rights, err := n.ListUserRights(ctx, "ext-user", "")
+			if err != nil || len(rights) != 1 {
 				t.Fatalf("rights: %+v %v", rights, err)
 			}
 			u := ledger.UpdateAtForTest(t, n, end.Offset)

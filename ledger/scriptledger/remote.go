@@ -455,7 +455,7 @@ func isRemoteCode(err error, code string) bool {
 
 // CreateUser creates through POST /v2/users; false when it exists.
 func (r *Remote) CreateUser(ctx context.Context, u script.User, rights []script.UserRight) (bool, error) {
-	err := r.do(ctx, http.MethodPost, "/v2/users", ledger.CreateUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)}, nil)
+	err := r.do(ctx, http.MethodPost, "/v2/users", createUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)}, nil)
 	if isRemoteCode(err, "USER_ALREADY_EXISTS") {
 		return false, nil
 	}
@@ -464,7 +464,7 @@ func (r *Remote) CreateUser(ctx context.Context, u script.User, rights []script.
 
 // GetUser reads GET /v2/users/{id}; nil when unknown.
 func (r *Remote) GetUser(ctx context.Context, id string) (*script.User, error) {
-	var resp ledger.UserResponse
+	var resp userResponse
 	err := r.do(ctx, http.MethodGet, "/v2/users/"+url.PathEscape(id), nil, &resp)
 	if isRemoteCode(err, "USER_NOT_FOUND") {
 		return nil, nil
@@ -489,7 +489,7 @@ func (r *Remote) ListUsers(ctx context.Context) ([]script.User, error) {
 	var out []script.User
 	token := ""
 	for {
-		var resp ledger.ListUsersResponse
+		var resp listUsersResponse
 		if err := r.do(ctx, http.MethodGet, "/v2/users?pageToken="+url.QueryEscape(token), nil, &resp); err != nil {
 			return nil, err
 		}
@@ -504,21 +504,21 @@ func (r *Remote) ListUsers(ctx context.Context) ([]script.User, error) {
 
 // GrantUserRights grants through POST /v2/users/{id}/rights.
 func (r *Remote) GrantUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
-	var resp ledger.GrantUserRightsResponse
-	return r.userRights(ctx, http.MethodPost, id, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
+	var resp grantUserRightsResponse
+	return r.userRights(ctx, http.MethodPost, id, userRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
 		func() []identity.Right { return resp.NewlyGrantedRights })
 }
 
 // RevokeUserRights revokes through PATCH /v2/users/{id}/rights.
 func (r *Remote) RevokeUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
-	var resp ledger.RevokeUserRightsResponse
-	return r.userRights(ctx, http.MethodPatch, id, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
+	var resp revokeUserRightsResponse
+	return r.userRights(ctx, http.MethodPatch, id, userRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
 		func() []identity.Right { return resp.NewlyRevokedRights })
 }
 
 // ListUserRights reads GET /v2/users/{id}/rights.
 func (r *Remote) ListUserRights(ctx context.Context, id string) ([]script.UserRight, bool, error) {
-	var resp ledger.ListUserRightsResponse
+	var resp listUserRightsResponse
 	return r.userRights(ctx, http.MethodGet, id, nil, &resp, func() []identity.Right { return resp.Rights })
 }
 
