@@ -79,7 +79,7 @@ func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.Update
 			LocalMetadata:      metaFromProto(pd.GetLocalMetadata()),
 			IdentityProviderID: pd.GetIdentityProviderId(),
 		},
-		UpdateMask: maskFromProto(req.GetUpdateMask()),
+		UpdateMask: ledger.FieldMask{Paths: maskPaths(req.GetUpdateMask())},
 	})
 	if err != nil {
 		return nil, err
@@ -129,12 +129,13 @@ func metaFromProto(m *admin.ObjectMeta) identity.ObjectMeta {
 	return out
 }
 
-func maskFromProto(m *fieldmaskpb.FieldMask) ledger.FieldMask {
+// maskPaths returns the paths of an update mask (never nil).
+func maskPaths(m *fieldmaskpb.FieldMask) []string {
 	paths := m.GetPaths()
 	if paths == nil {
 		paths = []string{}
 	}
-	return ledger.FieldMask{Paths: paths}
+	return paths
 }
 
 // userService is UserManagementService.
@@ -175,7 +176,7 @@ func (s *userService) UpdateUser(ctx context.Context, req *admin.UpdateUserReque
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdateUser(ctx, userFromProto(u), maskFromProto(req.GetUpdateMask()).Paths)
+	res, err := s.a.node.UpdateUser(ctx, userFromProto(u), maskPaths(req.GetUpdateMask()))
 	if err != nil {
 		return nil, err
 	}
@@ -334,11 +335,11 @@ func (s *idpService) CreateIdentityProviderConfig(ctx context.Context, req *admi
 	if c == nil {
 		return nil, missingField("identity_provider_config")
 	}
-	res, err := s.a.node.CreateIdentityProviderConfig(ctx, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: idpFromProto(c)})
+	res, err := s.a.node.CreateIdentityProviderConfig(ctx, idpFromProto(c))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.CreateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res.IdentityProviderConfig)}, nil
+	return &admin.CreateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res)}, nil
 }
 
 func (s *idpService) GetIdentityProviderConfig(ctx context.Context, req *admin.GetIdentityProviderConfigRequest) (*admin.GetIdentityProviderConfigResponse, error) {
@@ -346,7 +347,7 @@ func (s *idpService) GetIdentityProviderConfig(ctx context.Context, req *admin.G
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res.IdentityProviderConfig)}, nil
+	return &admin.GetIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res)}, nil
 }
 
 func (s *idpService) UpdateIdentityProviderConfig(ctx context.Context, req *admin.UpdateIdentityProviderConfigRequest) (*admin.UpdateIdentityProviderConfigResponse, error) {
@@ -357,14 +358,11 @@ func (s *idpService) UpdateIdentityProviderConfig(ctx context.Context, req *admi
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{
-		IdentityProviderConfig: idpFromProto(c),
-		UpdateMask:             maskFromProto(req.GetUpdateMask()),
-	})
+	res, err := s.a.node.UpdateIdentityProviderConfig(ctx, idpFromProto(c), maskPaths(req.GetUpdateMask()))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.UpdateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res.IdentityProviderConfig)}, nil
+	return &admin.UpdateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res)}, nil
 }
 
 func (s *idpService) ListIdentityProviderConfigs(ctx context.Context, _ *admin.ListIdentityProviderConfigsRequest) (*admin.ListIdentityProviderConfigsResponse, error) {
@@ -372,15 +370,15 @@ func (s *idpService) ListIdentityProviderConfigs(ctx context.Context, _ *admin.L
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.ListIdentityProviderConfigsResponse{IdentityProviderConfigs: make([]*admin.IdentityProviderConfig, len(res.IdentityProviderConfigs))}
-	for i, c := range res.IdentityProviderConfigs {
+	out := &admin.ListIdentityProviderConfigsResponse{IdentityProviderConfigs: make([]*admin.IdentityProviderConfig, len(res))}
+	for i, c := range res {
 		out.IdentityProviderConfigs[i] = idpToProto(c)
 	}
 	return out, nil
 }
 
 func (s *idpService) DeleteIdentityProviderConfig(ctx context.Context, req *admin.DeleteIdentityProviderConfigRequest) (*admin.DeleteIdentityProviderConfigResponse, error) {
-	if _, err := s.a.node.DeleteIdentityProviderConfig(ctx, req.GetIdentityProviderId()); err != nil {
+	if err := s.a.node.DeleteIdentityProviderConfig(ctx, req.GetIdentityProviderId()); err != nil {
 		return nil, err
 	}
 	return &admin.DeleteIdentityProviderConfigResponse{}, nil

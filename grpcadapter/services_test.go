@@ -287,8 +287,8 @@ func TestIdentityProviderConfigs(t *testing.T) {
 		t.Fatalf("list: %v, %v", list, err)
 	}
 	_, err = c.CreateIdentityProviderConfig(ctx, &admin.CreateIdentityProviderConfigRequest{IdentityProviderConfig: cfg})
-	_, nodeErr := e.node.CreateIdentityProviderConfig(context.Background(), ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
-		IdentityProviderID: "idp1", Issuer: cfg.Issuer, JWKSURL: cfg.JwksUrl, Audience: "aud"}})
+	_, nodeErr := e.node.CreateIdentityProviderConfig(context.Background(), identity.IdentityProviderConfig{
+		IdentityProviderID: "idp1", Issuer: cfg.Issuer, JWKSURL: cfg.JwksUrl, Audience: "aud"})
 	sameRefusal(t, err, nodeErr)
 	_, err = c.CreateIdentityProviderConfig(ctx, &admin.CreateIdentityProviderConfigRequest{})
 	wantCode(t, err, codes.InvalidArgument, "MISSING_FIELD")

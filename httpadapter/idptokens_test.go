@@ -134,8 +134,8 @@ func TestIdentityProviderTokens(t *testing.T) {
 	keys := newJWKSServer(t)
 	keys.serve(t, map[string]any{"rsa1": rsa1, "ec1": ec1})
 
-	decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "POST", target: "/v2/idps", header: admin,
-		body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
+	decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "POST", target: "/v2/idps", header: admin,
+		body: js(t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
 			IdentityProviderID: "idp1", Issuer: issuer, JWKSURL: keys.URL}})}))
 	reader := h.allocate("reader", admin).Party
 	decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "POST", target: "/v2/users", header: admin,
@@ -171,8 +171,8 @@ func TestIdentityProviderTokens(t *testing.T) {
 	patchIDP := func(c identity.IdentityProviderConfig, paths ...string) {
 		t.Helper()
 		c.IdentityProviderID = "idp1"
-		decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", header: admin,
-			body: js(t, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}))
+		decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", header: admin,
+			body: js(t, jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}))
 	}
 
 	t.Run("RSA and EC keys", func(t *testing.T) {
@@ -246,7 +246,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 		patchIDP(identity.IdentityProviderConfig{IsDeactivated: true}, "is_deactivated")
 		wantRejected(idpToken(ec1, "ec1", nil), 401)
 		// Still an admin of the node through its own key.
-		decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1", header: admin}))
+		decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1", header: admin}))
 		patchIDP(identity.IdentityProviderConfig{IsDeactivated: false}, "is_deactivated")
 		wantUser(idpToken(ec1, "ec1", nil), "idp1")
 	})

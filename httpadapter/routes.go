@@ -55,11 +55,11 @@ var routes = []route{
 	{http.MethodPatch, "/v2/users/:user-id/identity-provider-id", authRequired, callWith(decodeUpdateUserIdentityProvider, (*jsonapi.API).UpdateUserIdentityProvider)},
 	{http.MethodGet, "/v2/authenticated-user", authRequired, callWith(decodeAuthenticatedUser, (*jsonapi.API).GetUser)},
 
-	{http.MethodPost, "/v2/idps", authRequired, callBody((*ledger.Node).CreateIdentityProviderConfig)},
-	{http.MethodGet, "/v2/idps", authRequired, call((*ledger.Node).ListIdentityProviderConfigs)},
-	{http.MethodGet, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).GetIdentityProviderConfig)},
-	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*ledger.Node).UpdateIdentityProviderConfig)},
-	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).DeleteIdentityProviderConfig)},
+	{http.MethodPost, "/v2/idps", authRequired, callBody((*jsonapi.API).CreateIdentityProviderConfig)},
+	{http.MethodGet, "/v2/idps", authRequired, call((*jsonapi.API).ListIdentityProviderConfigs)},
+	{http.MethodGet, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).GetIdentityProviderConfig)},
+	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*jsonapi.API).UpdateIdentityProviderConfig)},
+	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).DeleteIdentityProviderConfig)},
 
 	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*ledger.Node).SubmitAndWait)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransaction)},

@@ -143,17 +143,17 @@ func decodeIDPPath(rq *request) (string, error) { return rq.pathParam("idp-id") 
 
 // decodeUpdateIDP reads PATCH /v2/idps/{idp-id};
 // identityProviderConfig.identityProviderId must equal the path.
-func decodeUpdateIDP(rq *request) (ledger.UpdateIdentityProviderConfigRequest, error) {
+func decodeUpdateIDP(rq *request) (jsonapi.UpdateIdentityProviderConfigRequest, error) {
 	id, err := rq.pathParam("idp-id")
 	if err != nil {
-		return ledger.UpdateIdentityProviderConfigRequest{}, err
+		return jsonapi.UpdateIdentityProviderConfigRequest{}, err
 	}
-	req, err := decodeBody[ledger.UpdateIdentityProviderConfigRequest](rq)
+	req, err := decodeBody[jsonapi.UpdateIdentityProviderConfigRequest](rq)
 	if err != nil {
-		return ledger.UpdateIdentityProviderConfigRequest{}, err
+		return jsonapi.UpdateIdentityProviderConfigRequest{}, err
 	}
 	if got := req.IdentityProviderConfig.IdentityProviderID; got != id {
-		return ledger.UpdateIdentityProviderConfigRequest{}, pathMismatch(id, "identity provider config", "Some("+got+")")
+		return jsonapi.UpdateIdentityProviderConfigRequest{}, pathMismatch(id, "identity provider config", "Some("+got+")")
 	}
 	return req, nil
 }

@@ -91,7 +91,7 @@ func (h *harness) adminState() adminState {
 	s := adminState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}, Party: map[string]ledger.PartyDetails{}}
 	base := h.state()
 	s.End, s.Parties = base.End, base.Parties
-	idps, err := h.node.ListIdentityProviderConfigs(ctx)
+	idps, err := jsonapi.New(h.node).ListIdentityProviderConfigs(ctx)
 	if err != nil {
 		h.t.Fatalf("ListIdentityProviderConfigs: %v", err)
 	}
@@ -146,9 +146,9 @@ func newUserFixture(t *testing.T, lopts ledger.Options, opts Options, admin map[
 
 func (f *userFixture) createIDP(id, issuer string) identity.IdentityProviderConfig {
 	f.t.Helper()
-	body := js(f.t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
+	body := js(f.t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
 		IdentityProviderID: id, Issuer: issuer, JWKSURL: "http://127.0.0.1:1/" + id + "/jwks"}})
-	return decodeAs[ledger.IdentityProviderConfigResponse](f.t, f.do(httpCall{method: "POST", target: "/v2/idps", body: body, header: f.admin})).IdentityProviderConfig
+	return decodeAs[jsonapi.IdentityProviderConfigResponse](f.t, f.do(httpCall{method: "POST", target: "/v2/idps", body: body, header: f.admin})).IdentityProviderConfig
 }
 
 func (f *userFixture) createUser(u identity.User, rights ...identity.Right) identity.User {
@@ -337,19 +337,19 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 		t.Errorf("no providers (-want +got):\n%s", diff)
 	}
 	cfg := identity.IdentityProviderConfig{IdentityProviderID: "idp1", Issuer: "https://idp1.example", JWKSURL: "https://idp1.example/jwks"}
-	rec = h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: cfg})})
+	rec = h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: cfg})})
 	wantBody := `{"identityProviderConfig":{"identityProviderId":"idp1","isDeactivated":false,"issuer":"https://idp1.example","jwksUrl":"https://idp1.example/jwks","audience":""}}`
 	if diff := cmp.Diff(wantBody, strings.TrimSpace(rec.Body.String())); diff != "" || rec.Code != 200 {
 		t.Fatalf("create: %d (-want +got):\n%s", rec.Code, diff)
 	}
 	get := func() identity.IdentityProviderConfig {
 		t.Helper()
-		return decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1"})).IdentityProviderConfig
+		return decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1"})).IdentityProviderConfig
 	}
 	if diff := cmp.Diff(cfg, get()); diff != "" {
 		t.Errorf("GET (-want +got):\n%s", diff)
 	}
-	list := decodeAs[ledger.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"}))
+	list := decodeAs[jsonapi.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"}))
 	if diff := cmp.Diff([]identity.IdentityProviderConfig{cfg}, list.IdentityProviderConfigs); diff != "" {
 		t.Errorf("list (-want +got):\n%s", diff)
 	}
@@ -357,17 +357,17 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 	// PATCH changes only the masked fields; an empty issuer in the body is
 	// fine when the issuer is not masked.
 	body := `{"identityProviderConfig":{"identityProviderId":"idp1","issuer":"","jwksUrl":"","audience":"https://aud.example","isDeactivated":true},"updateMask":{"paths":["audience"]}}`
-	upd := decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
+	upd := decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
 	want := cfg
 	want.Audience = "https://aud.example"
 	if diff := cmp.Diff(want, upd.IdentityProviderConfig); diff != "" {
 		t.Errorf("PATCH audience (-want +got):\n%s", diff)
 	}
-	body = js(t, ledger.UpdateIdentityProviderConfigRequest{
+	body = js(t, jsonapi.UpdateIdentityProviderConfigRequest{
 		IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", Issuer: "https://new.example", JWKSURL: "http://keys.example:8080/k", IsDeactivated: true},
 		UpdateMask:             ledger.FieldMask{Paths: []string{"issuer", "jwks_url", "is_deactivated"}},
 	})
-	upd = decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
+	upd = decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
 	want.Issuer, want.JWKSURL, want.IsDeactivated = "https://new.example", "http://keys.example:8080/k", true
 	if diff := cmp.Diff(want, upd.IdentityProviderConfig); diff != "" {
 		t.Errorf("PATCH issuer/jwks/deactivated (-want +got):\n%s", diff)
@@ -384,7 +384,7 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 	if diff := cmp.Diff([][2]string{{"IDENTITY_PROVIDER_CONFIG", "idp1"}}, e.Resources); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
-	if l := decodeAs[ledger.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"})); len(l.IdentityProviderConfigs) != 0 {
+	if l := decodeAs[jsonapi.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"})); len(l.IdentityProviderConfigs) != 0 {
 		t.Errorf("after DELETE: %+v", l)
 	}
 }
@@ -473,10 +473,10 @@ func TestUserAndProviderRejections(t *testing.T) {
 			UserID: user, SourceIdentityProviderID: src, TargetIdentityProviderID: dst})}
 	}
 	createIDP := func(c identity.IdentityProviderConfig) httpCall {
-		return httpCall{method: "POST", target: "/v2/idps", body: body(ledger.IdentityProviderConfigRequest{IdentityProviderConfig: c})}
+		return httpCall{method: "POST", target: "/v2/idps", body: body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: c})}
 	}
 	patchIDP := func(path string, c identity.IdentityProviderConfig, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}
 	}
 	patchParty := func(path string, d ledger.PartyDetails, paths ...string) httpCall {
 		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(ledger.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: ledger.FieldMask{Paths: paths}})}
@@ -595,11 +595,11 @@ func TestTooManyIdentityProviders(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{})
 	create := func(i int) *httptest.ResponseRecorder {
-		return h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
+		return h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
 			IdentityProviderID: fmt.Sprintf("idp-%02d", i), Issuer: fmt.Sprintf("https://idp%d.example", i), JWKSURL: "https://keys.example/jwks"}})})
 	}
 	for i := 1; i <= identity.MaxIdentityProviders; i++ {
-		decodeAs[ledger.IdentityProviderConfigResponse](t, create(i))
+		decodeAs[jsonapi.IdentityProviderConfigResponse](t, create(i))
 	}
 	before := h.adminState()
 	e := wantCantonError(t, create(identity.MaxIdentityProviders+1), 400, apierr.TooManyIdentityProviderConfigs.Name)
@@ -615,7 +615,7 @@ func TestTooManyIdentityProviders(t *testing.T) {
 	}
 	// Deleting one makes room again.
 	decodeAs[ledger.Empty](t, h.do(httpCall{method: "DELETE", target: "/v2/idps/idp-01"}))
-	decodeAs[ledger.IdentityProviderConfigResponse](t, create(identity.MaxIdentityProviders+1))
+	decodeAs[jsonapi.IdentityProviderConfigResponse](t, create(identity.MaxIdentityProviders+1))
 }
 
 // TestUserAuthorization runs the user and provider routes as a plain user,
@@ -654,9 +654,9 @@ func TestUserAuthorization(t *testing.T) {
 	patchUser := func(u identity.User, paths ...string) httpCall {
 		return httpCall{method: "PATCH", target: "/v2/users/" + u.ID, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: ledger.FieldMask{Paths: paths}})}
 	}
-	idpBody := body(ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true},
+	idpBody := body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true},
 		UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
-	newIDP := body(ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp9", Issuer: "https://idp9.example", JWKSURL: "https://idp9.example/k"}})
+	newIDP := body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp9", Issuer: "https://idp9.example", JWKSURL: "https://idp9.example/k"}})
 	partyBody := body(ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: p}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
 	otherIDPPartyBody := body(ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
 

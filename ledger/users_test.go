@@ -49,15 +49,15 @@ func identitySnapshot(t *testing.T, n *ledger.Node, idps ...string) identityStat
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.IDPs = l.IdentityProviderConfigs
+	s.IDPs = l
 	end, _ := n.LedgerEnd(ctx)
 	s.End = end.Offset
 	return s
 }
 
-func newIDP(id string) ledger.IdentityProviderConfigRequest {
-	return ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
-		IdentityProviderID: id, Issuer: "https://" + id + ".example", JWKSURL: "https://" + id + ".example/jwks"}}
+func newIDP(id string) identity.IdentityProviderConfig {
+	return identity.IdentityProviderConfig{
+		IdentityProviderID: id, Issuer: "https://" + id + ".example", JWKSURL: "https://" + id + ".example/jwks"}
 }
 
 func TestUserLifecycle(t *testing.T) {
@@ -351,15 +351,13 @@ func TestIdentityProviders(t *testing.T) {
 	if err != nil || !cmp.Equal(created, got) {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
-	upd, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{
-		IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true, Audience: "aud1"},
-		UpdateMask:             ledger.FieldMask{Paths: []string{"is_deactivated", "audience"}}})
+	upd, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true, Audience: "aud1"}, []string{"is_deactivated", "audience"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := newIDP("idp1").IdentityProviderConfig
+	want := newIDP("idp1")
 	want.IsDeactivated, want.Audience = true, "aud1"
-	if diff := cmp.Diff(want, upd.IdentityProviderConfig); diff != "" {
+	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("updated (-want +got):\n%s", diff)
 	}
 
@@ -368,7 +366,7 @@ func TestIdentityProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := identitySnapshot(t, n, "idp1")
-	if _, err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
+	if err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
 		t.Fatalf("delete with a user: %v", err)
 	}
 	if diff := cmp.Diff(before, identitySnapshot(t, n, "idp1")); diff != "" {
@@ -380,14 +378,14 @@ func TestIdentityProviders(t *testing.T) {
 	if _, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "p1", IdentityProviderID: "idp1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
+	if err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
 		t.Fatalf("delete with a party: %v", err)
 	}
 
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp2")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.DeleteIdentityProviderConfig(ctx, "idp2"); err != nil {
+	if err := n.DeleteIdentityProviderConfig(ctx, "idp2"); err != nil {
 		t.Fatalf("delete unused provider: %v", err)
 	}
 	if _, err := n.GetIdentityProviderConfig(ctx, "idp2"); !errors.Is(err, apierr.IDPConfigNotFound) {
@@ -406,7 +404,7 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 	}
 	plain := ledger.WithPrincipal(ctx, identity.Principal{UserID: "u"})
 	dupIssuer := newIDP("other")
-	dupIssuer.IdentityProviderConfig.Issuer = "https://idp00.example"
+	dupIssuer.Issuer = "https://idp00.example"
 	for _, tc := range []struct {
 		name string
 		call func() error
@@ -417,42 +415,37 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 		{"missing id", func() error { _, err := n.CreateIdentityProviderConfig(ctx, newIDP("")); return err }, apierr.MissingField},
 		{"bad url", func() error {
 			r := newIDP("x")
-			r.IdentityProviderConfig.JWKSURL = "not a url"
+			r.JWKSURL = "not a url"
 			_, err := n.CreateIdentityProviderConfig(ctx, r)
 			return err
 		}, apierr.InvalidField},
 		{"missing issuer", func() error {
 			r := newIDP("x")
-			r.IdentityProviderConfig.Issuer = ""
+			r.Issuer = ""
 			_, err := n.CreateIdentityProviderConfig(ctx, r)
 			return err
 		}, apierr.MissingField},
 		{"not admin", func() error { _, err := n.CreateIdentityProviderConfig(plain, newIDP("x")); return err }, apierr.PermissionDenied},
 		{"get unknown", func() error { _, err := n.GetIdentityProviderConfig(ctx, "nope"); return err }, apierr.IDPConfigNotFound},
-		{"delete unknown", func() error { _, err := n.DeleteIdentityProviderConfig(ctx, "nope"); return err }, apierr.IDPConfigNotFound},
+		{"delete unknown", func() error { err := n.DeleteIdentityProviderConfig(ctx, "nope"); return err }, apierr.IDPConfigNotFound},
 		{"update empty mask", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp00"}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp00"}, nil)
 			return err
 		}, apierr.InvalidIdentityProviderUpdate},
 		{"update bad path", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp00"},
-				UpdateMask: ledger.FieldMask{Paths: []string{"identity_provider_id"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp00"}, []string{"identity_provider_id"})
 			return err
 		}, apierr.InvalidIdentityProviderUpdate},
 		{"update to a taken issuer", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{
-				IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp01", Issuer: "https://idp00.example"},
-				UpdateMask:             ledger.FieldMask{Paths: []string{"issuer"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp01", Issuer: "https://idp00.example"}, []string{"issuer"})
 			return err
 		}, apierr.IDPConfigIssuerAlreadyExists},
 		{"update unknown", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "nope"},
-				UpdateMask: ledger.FieldMask{Paths: []string{"audience"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "nope"}, []string{"audience"})
 			return err
 		}, apierr.IDPConfigNotFound},
 		{"update bad url", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp00", JWKSURL: "ftp://x"},
-				UpdateMask: ledger.FieldMask{Paths: []string{"jwks_url"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp00", JWKSURL: "ftp://x"}, []string{"jwks_url"})
 			return err
 		}, apierr.InvalidField},
 	} {
