@@ -22,7 +22,7 @@ func (s *partyService) GetParticipantId(ctx context.Context, _ *admin.GetPartici
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetParticipantIdResponse{ParticipantId: res.ParticipantID}, nil
+	return &admin.GetParticipantIdResponse{ParticipantId: res}, nil
 }
 
 func (s *partyService) GetParties(ctx context.Context, req *admin.GetPartiesRequest) (*admin.GetPartiesResponse, error) {
@@ -30,11 +30,11 @@ func (s *partyService) GetParties(ctx context.Context, req *admin.GetPartiesRequ
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetPartiesResponse{PartyDetails: partiesToProto(res.PartyDetails)}, nil
+	return &admin.GetPartiesResponse{PartyDetails: partiesToProto(res)}, nil
 }
 
 func (s *partyService) ListKnownParties(ctx context.Context, req *admin.ListKnownPartiesRequest) (*admin.ListKnownPartiesResponse, error) {
-	res, err := s.a.node.ListParties(ctx, ledger.ListPartiesRequest{
+	parties, next, err := s.a.node.ListParties(ctx, ledger.ListPartiesRequest{
 		IdentityProviderID: req.GetIdentityProviderId(),
 		FilterParty:        req.GetFilterParty(),
 		PageSize:           req.GetPageSize(),
@@ -43,7 +43,7 @@ func (s *partyService) ListKnownParties(ctx context.Context, req *admin.ListKnow
 	if err != nil {
 		return nil, err
 	}
-	return &admin.ListKnownPartiesResponse{PartyDetails: partiesToProto(res.PartyDetails), NextPageToken: res.NextPageToken}, nil
+	return &admin.ListKnownPartiesResponse{PartyDetails: partiesToProto(parties), NextPageToken: next}, nil
 }
 
 func (s *partyService) AllocateParty(ctx context.Context, req *admin.AllocatePartyRequest) (*admin.AllocatePartyResponse, error) {
@@ -61,7 +61,7 @@ func (s *partyService) AllocateParty(ctx context.Context, req *admin.AllocatePar
 	if err != nil {
 		return nil, err
 	}
-	return &admin.AllocatePartyResponse{PartyDetails: partyToProto(res.PartyDetails)}, nil
+	return &admin.AllocatePartyResponse{PartyDetails: partyToProto(res)}, nil
 }
 
 func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.UpdatePartyDetailsRequest) (*admin.UpdatePartyDetailsResponse, error) {
@@ -72,27 +72,20 @@ func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.Update
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdatePartyDetails(ctx, ledger.UpdatePartyDetailsRequest{
-		PartyDetails: ledger.PartyDetails{
-			Party:              pd.GetParty(),
-			IsLocal:            pd.GetIsLocal(),
-			LocalMetadata:      metaFromProto(pd.GetLocalMetadata()),
-			IdentityProviderID: pd.GetIdentityProviderId(),
-		},
-		UpdateMask: ledger.FieldMask{Paths: maskPaths(req.GetUpdateMask())},
-	})
+	res, err := s.a.node.UpdatePartyDetails(ctx, ledger.PartyDetails{
+		Party:              pd.GetParty(),
+		IsLocal:            pd.GetIsLocal(),
+		LocalMetadata:      metaFromProto(pd.GetLocalMetadata()),
+		IdentityProviderID: pd.GetIdentityProviderId(),
+	}, maskPaths(req.GetUpdateMask()))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.UpdatePartyDetailsResponse{PartyDetails: partyToProto(res.PartyDetails)}, nil
+	return &admin.UpdatePartyDetailsResponse{PartyDetails: partyToProto(res)}, nil
 }
 
 func (s *partyService) UpdatePartyIdentityProviderId(ctx context.Context, req *admin.UpdatePartyIdentityProviderIdRequest) (*admin.UpdatePartyIdentityProviderIdResponse, error) {
-	_, err := s.a.node.UpdatePartyIdentityProvider(ctx, ledger.UpdatePartyIdentityProviderRequest{
-		Party:                    req.GetParty(),
-		SourceIdentityProviderID: req.GetSourceIdentityProviderId(),
-		TargetIdentityProviderID: req.GetTargetIdentityProviderId(),
-	})
+	err := s.a.node.UpdatePartyIdentityProvider(ctx, req.GetParty(), req.GetSourceIdentityProviderId(), req.GetTargetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -36,7 +35,7 @@ func TestMetricsCountStreams(t *testing.T) {
 	}
 	all := `"updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {}}}`
 	conn := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, `+all+`}`)
-	if _, err := h.node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "a"}); err != nil {
+	if _, err := jsonapi.New(h.node).AllocateParty(context.Background(), jsonapi.AllocatePartyRequest{PartyIDHint: "a"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := frames(t, conn, 1); len(got) != 1 {

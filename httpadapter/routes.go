@@ -38,11 +38,11 @@ var routes = []route{
 
 	{http.MethodGet, "/v2/version", authRequired, call((*ledger.Node).Version)},
 
-	{http.MethodGet, "/v2/parties", authRequired, callWith(decodeListParties, (*ledger.Node).ListParties)},
-	{http.MethodPost, "/v2/parties", authRequired, callBody((*ledger.Node).AllocateParty)},
-	{http.MethodGet, "/v2/parties/participant-id", authRequired, call((*ledger.Node).ParticipantID)},
-	{http.MethodGet, "/v2/parties/:party", authRequired, callWith(decodeGetParties, (*ledger.Node).GetParties)},
-	{http.MethodPatch, "/v2/parties/:party", authRequired, callWith(decodeUpdatePartyDetails, (*ledger.Node).UpdatePartyDetails)},
+	{http.MethodGet, "/v2/parties", authRequired, callWith(decodeListParties, (*jsonapi.API).ListParties)},
+	{http.MethodPost, "/v2/parties", authRequired, callBody((*jsonapi.API).AllocateParty)},
+	{http.MethodGet, "/v2/parties/participant-id", authRequired, call((*jsonapi.API).ParticipantID)},
+	{http.MethodGet, "/v2/parties/:party", authRequired, callWith(decodeGetParties, (*jsonapi.API).GetParties)},
+	{http.MethodPatch, "/v2/parties/:party", authRequired, callWith(decodeUpdatePartyDetails, (*jsonapi.API).UpdatePartyDetails)},
 
 	{http.MethodPost, "/v2/users", authRequired, callBody((*jsonapi.API).CreateUser)},
 	{http.MethodGet, "/v2/users", authRequired, callWith(decodeListUsers, (*jsonapi.API).ListUsers)},

@@ -3,7 +3,6 @@ package httpadapter
 import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -160,17 +159,17 @@ func decodeUpdateIDP(rq *request) (jsonapi.UpdateIdentityProviderConfigRequest, 
 
 // decodeUpdatePartyDetails reads PATCH /v2/parties/{party};
 // partyDetails.party must equal the path.
-func decodeUpdatePartyDetails(rq *request) (ledger.UpdatePartyDetailsRequest, error) {
+func decodeUpdatePartyDetails(rq *request) (jsonapi.UpdatePartyDetailsRequest, error) {
 	party, err := rq.pathParam("party")
 	if err != nil {
-		return ledger.UpdatePartyDetailsRequest{}, err
+		return jsonapi.UpdatePartyDetailsRequest{}, err
 	}
-	req, err := decodeBody[ledger.UpdatePartyDetailsRequest](rq)
+	req, err := decodeBody[jsonapi.UpdatePartyDetailsRequest](rq)
 	if err != nil {
-		return ledger.UpdatePartyDetailsRequest{}, err
+		return jsonapi.UpdatePartyDetailsRequest{}, err
 	}
 	if req.PartyDetails.Party != party {
-		return ledger.UpdatePartyDetailsRequest{}, pathMismatch(party, "party", "Some("+req.PartyDetails.Party+")")
+		return jsonapi.UpdatePartyDetailsRequest{}, pathMismatch(party, "party", "Some("+req.PartyDetails.Party+")")
 	}
 	return req, nil
 }

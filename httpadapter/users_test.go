@@ -78,17 +78,17 @@ func wantCantonError(t testing.TB, rec *httptest.ResponseRecorder, status int, c
 // in-process as a trusted caller.
 type adminState struct {
 	End     ledger.LedgerEnd
-	Parties ledger.ListPartiesResponse
+	Parties jsonapi.ListPartiesResponse
 	IDPs    []identity.IdentityProviderConfig
-	Users   map[string][]identity.User     // by identity provider
-	Rights  map[string][]identity.Right    // by user
-	Party   map[string]ledger.PartyDetails // by party, per provider view
+	Users   map[string][]identity.User      // by identity provider
+	Rights  map[string][]identity.Right     // by user
+	Party   map[string]jsonapi.PartyDetails // by party, per provider view
 }
 
 func (h *harness) adminState() adminState {
 	h.t.Helper()
 	ctx := context.Background()
-	s := adminState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}, Party: map[string]ledger.PartyDetails{}}
+	s := adminState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}, Party: map[string]jsonapi.PartyDetails{}}
 	base := h.state()
 	s.End, s.Parties = base.End, base.Parties
 	idps, err := jsonapi.New(h.node).ListIdentityProviderConfigs(ctx)
@@ -113,7 +113,7 @@ func (h *harness) adminState() adminState {
 			}
 			s.Rights[u.ID] = r.Rights
 		}
-		parties, err := h.node.ListParties(ctx, ledger.ListPartiesRequest{IdentityProviderID: idp})
+		parties, err := jsonapi.New(h.node).ListParties(ctx, ledger.ListPartiesRequest{IdentityProviderID: idp})
 		if err != nil {
 			h.t.Fatalf("ListParties(%q): %v", idp, err)
 		}
@@ -394,28 +394,28 @@ func TestUpdatePartyDetails(t *testing.T) {
 	h := newHarness(t, Options{})
 	alice := h.allocate("alice", nil)
 	path := "/v2/parties/" + encodeURIComponent(alice.Party)
-	body := js(t, ledger.UpdatePartyDetailsRequest{
-		PartyDetails: ledger.PartyDetails{Party: alice.Party, IsLocal: true, LocalMetadata: identity.ObjectMeta{
+	body := js(t, jsonapi.UpdatePartyDetailsRequest{
+		PartyDetails: jsonapi.PartyDetails{Party: alice.Party, IsLocal: true, LocalMetadata: identity.ObjectMeta{
 			ResourceVersion: alice.LocalMetadata.ResourceVersion, Annotations: map[string]string{"desk": "fx", "example.com/tier": "1"}}},
 		UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations", "is_local"}},
 	})
-	got := decodeAs[ledger.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: path, body: body}))
+	got := decodeAs[jsonapi.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: path, body: body}))
 	want := alice
 	want.LocalMetadata.Annotations = map[string]string{"desk": "fx", "example.com/tier": "1"}
 	if got.PartyDetails.LocalMetadata.ResourceVersion == alice.LocalMetadata.ResourceVersion {
 		t.Errorf("the resource version %q did not change", alice.LocalMetadata.ResourceVersion)
 	}
 	want.LocalMetadata.ResourceVersion = got.PartyDetails.LocalMetadata.ResourceVersion
-	if diff := cmp.Diff(ledger.UpdatePartyDetailsResponse{PartyDetails: want}, got); diff != "" {
+	if diff := cmp.Diff(jsonapi.UpdatePartyDetailsResponse{PartyDetails: want}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	read := decodeAs[ledger.GetPartiesResponse](t, h.do(httpCall{method: "GET", target: path}))
-	if diff := cmp.Diff([]ledger.PartyDetails{want}, read.PartyDetails); diff != "" {
+	read := decodeAs[jsonapi.GetPartiesResponse](t, h.do(httpCall{method: "GET", target: path}))
+	if diff := cmp.Diff([]jsonapi.PartyDetails{want}, read.PartyDetails); diff != "" {
 		t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 	}
 	// A raw (unencoded) path works too; deleting an annotation with "".
 	body = `{"partyDetails":{"party":"` + alice.Party + `","localMetadata":{"annotations":{"desk":""}}},"updateMask":{"paths":["local_metadata"],"unknownFields":{"fields":{}}}}`
-	got = decodeAs[ledger.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/parties/" + alice.Party, body: body}))
+	got = decodeAs[jsonapi.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/parties/" + alice.Party, body: body}))
 	if diff := cmp.Diff(map[string]string{"example.com/tier": "1"}, got.PartyDetails.LocalMetadata.Annotations); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
 	}
@@ -478,8 +478,8 @@ func TestUserAndProviderRejections(t *testing.T) {
 	patchIDP := func(path string, c identity.IdentityProviderConfig, paths ...string) httpCall {
 		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}
 	}
-	patchParty := func(path string, d ledger.PartyDetails, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(ledger.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: ledger.FieldMask{Paths: paths}})}
+	patchParty := func(path string, d jsonapi.PartyDetails, paths ...string) httpCall {
+		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: ledger.FieldMask{Paths: paths}})}
 	}
 	huge := map[string]string{"big": strings.Repeat("x", identity.MaxAnnotationsSize)}
 	other := "nobody::1220" + strings.Repeat("ab", 32)
@@ -534,7 +534,7 @@ func TestUserAndProviderRejections(t *testing.T) {
 		{"move: body user differs", move("alice", "carol", "idp1", ""), 400, apierr.InvalidArgument.Name, "alice does not match user in body: carol"},
 		{"idp update: body id differs", patchIDP("idp1", newIDP("idp2", "https://x.example", ""), "issuer"), 400, apierr.InvalidArgument.Name,
 			"idp1 does not match identity provider config in body: Some(idp2)"},
-		{"party update: body party differs", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: other, IsLocal: true}, "local_metadata"), 400, apierr.InvalidArgument.Name,
+		{"party update: body party differs", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: other, IsLocal: true}, "local_metadata"), 400, apierr.InvalidArgument.Name,
 			p + " does not match party in body: Some(" + other + ")"},
 		{"malformed user id: get", httpCall{method: "GET", target: "/v2/users/bad%20user"}, 400, apierr.InvalidArgument.Name, "Malformed user-id: "},
 		{"malformed user id: delete", httpCall{method: "DELETE", target: "/v2/users/" + strings.Repeat("u", 129)}, 400, apierr.InvalidArgument.Name, "Malformed user-id: "},
@@ -563,15 +563,15 @@ func TestUserAndProviderRejections(t *testing.T) {
 		{"delete a provider with users", httpCall{method: "DELETE", target: "/v2/idps/idp1"}, 400, apierr.IDPConfigInUse.Name, "idp1"},
 
 		// Party details.
-		{"update unknown party", patchParty(encodeURIComponent(other), ledger.PartyDetails{Party: other}, "local_metadata.annotations"), 404, apierr.PartyNotFound.Name, other},
-		{"update party of another provider", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, IdentityProviderID: "idp1"}, "local_metadata.annotations"),
+		{"update unknown party", patchParty(encodeURIComponent(other), jsonapi.PartyDetails{Party: other}, "local_metadata.annotations"), 404, apierr.PartyNotFound.Name, other},
+		{"update party of another provider", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, IdentityProviderID: "idp1"}, "local_metadata.annotations"),
 			404, apierr.PartyNotFound.Name, p},
-		{"update party with a stale resource version", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{ResourceVersion: "99"}}, "local_metadata"),
+		{"update party with a stale resource version", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{ResourceVersion: "99"}}, "local_metadata"),
 			409, apierr.ConcurrentPartyDetailsUpdate.Name, "concurrent update"},
-		{"update party with an empty mask", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p}), 400, apierr.InvalidPartyDetailsUpdate.Name, "contains no entries"},
-		{"update party with a bad annotation key", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"_x": "y"}}}, "local_metadata"),
+		{"update party with an empty mask", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p}), 400, apierr.InvalidPartyDetailsUpdate.Name, "contains no entries"},
+		{"update party with a bad annotation key", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"_x": "y"}}}, "local_metadata"),
 			400, apierr.InvalidField.Name, "_x"},
-		{"update party with too large annotations", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: huge}}, "local_metadata"),
+		{"update party with too large annotations", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: huge}}, "local_metadata"),
 			400, apierr.MaxPartyAnnotationsSizeExceeded.Name, "256kb"},
 	})
 
@@ -657,8 +657,8 @@ func TestUserAuthorization(t *testing.T) {
 	idpBody := body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true},
 		UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
 	newIDP := body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp9", Issuer: "https://idp9.example", JWKSURL: "https://idp9.example/k"}})
-	partyBody := body(ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: p}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
-	otherIDPPartyBody := body(ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
+	partyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
+	otherIDPPartyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
 
 	denied := []struct {
 		who  string

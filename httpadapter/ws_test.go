@@ -11,7 +11,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -65,7 +64,7 @@ func TestWebSocketStreams(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 	for _, hint := range []string{"a", "b", "c"} {
-		if _, err := h.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint}); err != nil {
+		if _, err := jsonapi.New(h.node).AllocateParty(ctx, jsonapi.AllocatePartyRequest{PartyIDHint: hint}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -87,7 +86,7 @@ func TestWebSocketStreams(t *testing.T) {
 	conn = dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 3, `+all+`}`)
 	go func() {
 		time.Sleep(30 * time.Millisecond)
-		h.node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "late"})
+		jsonapi.New(h.node).AllocateParty(context.Background(), jsonapi.AllocatePartyRequest{PartyIDHint: "late"})
 	}()
 	if got := frames(t, conn, 1); len(got) != 1 {
 		t.Fatalf("open-ended stream: %v", got)

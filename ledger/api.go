@@ -12,47 +12,37 @@ type LedgerEnd struct {
 	Offset int64 `json:"offset"`
 }
 
-// ParticipantIDResponse is the answer of GET /v2/parties/participant-id.
-type ParticipantIDResponse struct {
-	ParticipantID string `json:"participantId"`
-}
-
-// PartyDetails describes one party as the JSON API shows it. IsLocal and
-// IdentityProviderID follow Canton's visibility rule: they are true/shown
-// only when the party is hosted here and belongs to the requesting identity
-// provider.
+// PartyDetails describes one party. IsLocal and IdentityProviderID follow
+// Canton's visibility rule: they are true/shown only when the party is
+// hosted here and belongs to the requesting identity provider, as is
+// LocalMetadata (empty annotations otherwise).
 type PartyDetails struct {
-	Party              string              `json:"party"`
-	IsLocal            bool                `json:"isLocal"`
-	LocalMetadata      identity.ObjectMeta `json:"localMetadata"`
-	IdentityProviderID string              `json:"identityProviderId"`
+	Party              string
+	IsLocal            bool
+	LocalMetadata      identity.ObjectMeta
+	IdentityProviderID string
 }
 
-// AllocatePartyRequest asks the node to allocate a party (POST /v2/parties).
+// AllocatePartyRequest asks the node to allocate a party.
 // Every field is optional.
 type AllocatePartyRequest struct {
 	// PartyIDHint becomes the identifier part of the party id
 	// (hint::namespace). A hint is generated when it is empty.
-	PartyIDHint string `json:"partyIdHint"`
+	PartyIDHint string
 	// LocalMetadata is stored with the party; its resourceVersion must be
 	// empty.
-	LocalMetadata *identity.ObjectMeta `json:"localMetadata"`
+	LocalMetadata *identity.ObjectMeta
 	// IdentityProviderID is the provider the party belongs to ("" default).
-	IdentityProviderID string `json:"identityProviderId"`
+	IdentityProviderID string
 	// SynchronizerID is where the party is allocated; empty means the
 	// node's default synchronizer.
-	SynchronizerID string `json:"synchronizerId"`
+	SynchronizerID string
 	// UserID, when set, names a user that is granted CanActAs on the new
 	// party in the same commit.
-	UserID string `json:"userId"`
+	UserID string
 }
 
-// AllocatePartyResponse is the answer of POST /v2/parties.
-type AllocatePartyResponse struct {
-	PartyDetails PartyDetails `json:"partyDetails"`
-}
-
-// ListPartiesRequest selects a page of known parties (GET /v2/parties).
+// ListPartiesRequest selects a page of known parties.
 type ListPartiesRequest struct {
 	// IdentityProviderID scopes the visibility of isLocal and
 	// identityProviderId ("" is the default provider).
@@ -66,14 +56,7 @@ type ListPartiesRequest struct {
 	PageToken string
 }
 
-// ListPartiesResponse is one page of parties, ordered by party id.
-// NextPageToken is "" on the last page.
-type ListPartiesResponse struct {
-	PartyDetails  []PartyDetails `json:"partyDetails"`
-	NextPageToken string         `json:"nextPageToken"`
-}
-
-// GetPartiesRequest names parties to look up (GET /v2/parties/{party}).
+// GetPartiesRequest names parties to look up.
 type GetPartiesRequest struct {
 	// Parties are the ids to look up; unknown ones are left out of the
 	// answer.
@@ -81,11 +64,6 @@ type GetPartiesRequest struct {
 	// IdentityProviderID scopes the visibility of isLocal and
 	// identityProviderId.
 	IdentityProviderID string
-}
-
-// GetPartiesResponse holds the known parties among the requested ones.
-type GetPartiesResponse struct {
-	PartyDetails []PartyDetails `json:"partyDetails"`
 }
 
 // VersionResponse is the answer of GET /v2/version.

@@ -67,7 +67,7 @@ func TestDomainEventsLogged(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"level": "INFO", "msg": "DAR uploaded", "mainPackageId": ids[0], "version": "1.0.0", "packages": 1.0, "vetted": true},
-		{"level": "INFO", "msg": "party allocated", "party": alice.PartyDetails.Party, "user": ""},
+		{"level": "INFO", "msg": "party allocated", "party": alice.Party, "user": ""},
 		{"level": "INFO", "msg": "user created", "user": "bob", "identityProviderId": "", "rights": 0.0},
 		{"level": "INFO", "msg": "user deleted", "user": "bob", "identityProviderId": ""},
 	}

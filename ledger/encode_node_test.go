@@ -42,7 +42,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp.PartyDetails.Party
+		return resp.Party
 	}
 	alice, bob := party("alice"), party("bob")
 	pingID := d.Main.ID + ":Canton.Internal.Ping:Ping"

@@ -48,7 +48,7 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp.PartyDetails.Party
+		return resp.Party
 	}
 	create := func(n *Node, alice, id string) error {
 		_, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: JsCommands{

@@ -118,7 +118,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if end, _ := n.LedgerEnd(ctx); end != before {
 				t.Fatalf("ledger end moved after rejections: %v -> %v", before, end)
 			}
-			if got, _ := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}}); len(got.PartyDetails) != 0 {
+			if got, _ := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}}); len(got) != 0 {
 				t.Fatalf("party registered after rejections: %+v", got)
 			}
 
@@ -135,7 +135,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 				t.Fatalf("ledger end %d, want %d", end.Offset, before.Offset+1)
 			}
 			got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}})
-			if err != nil || len(got.PartyDetails) != 1 || !got.PartyDetails[0].IsLocal {
+			if err != nil || len(got) != 1 || !got[0].IsLocal {
 				t.Fatalf("GetParties: %+v %v", got, err)
 			}
 			rights, err := n.ListUserRights(ctx, "ext-user", "")

@@ -476,39 +476,33 @@ func TestUpdatePartyDetails(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	upd, err := n.UpdatePartyDetails(ctx, ledger.UpdatePartyDetailsRequest{
-		PartyDetails: ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
-			ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}},
-		UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}})
+	upd, err := n.UpdatePartyDetails(ctx, ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
+		ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}}, []string{"local_metadata.annotations"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{"k": "v"}}}
-	if diff := cmp.Diff(want, upd.PartyDetails); diff != "" {
+	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("updated party (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {
-		name string
-		req  ledger.UpdatePartyDetailsRequest
-		code apierr.Code
+		name    string
+		details ledger.PartyDetails
+		paths   []string
+		code    apierr.Code
 	}{
-		{"stale version", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice,
-			LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"k": "w"}}},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.ConcurrentPartyDetailsUpdate},
-		{"unknown party", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: "ghost::1220ab"},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.PartyNotFound},
-		{"other provider", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice, IdentityProviderID: "idp1"},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.PartyNotFound},
-		{"empty mask", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice}}, apierr.InvalidPartyDetailsUpdate},
-		{"is_local false", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice},
-			UpdateMask: ledger.FieldMask{Paths: []string{"is_local"}}}, apierr.InvalidPartyDetailsUpdate},
-		{"too large", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice,
-			LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"k": strings.Repeat("v", 256*1024)}}},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.MaxPartyAnnotationsSizeExceeded},
+		{"stale version", ledger.PartyDetails{Party: alice,
+			LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"k": "w"}}}, []string{"local_metadata.annotations"}, apierr.ConcurrentPartyDetailsUpdate},
+		{"unknown party", ledger.PartyDetails{Party: "ghost::1220ab"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
+		{"other provider", ledger.PartyDetails{Party: alice, IdentityProviderID: "idp1"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
+		{"empty mask", ledger.PartyDetails{Party: alice}, nil, apierr.InvalidPartyDetailsUpdate},
+		{"is_local false", ledger.PartyDetails{Party: alice}, []string{"is_local"}, apierr.InvalidPartyDetailsUpdate},
+		{"too large", ledger.PartyDetails{Party: alice,
+			LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"k": strings.Repeat("v", 256*1024)}}}, []string{"local_metadata.annotations"}, apierr.MaxPartyAnnotationsSizeExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := partyState(t, n)
-			if _, err := n.UpdatePartyDetails(ctx, tc.req); !errors.Is(err, tc.code) {
+			if _, err := n.UpdatePartyDetails(ctx, tc.details, tc.paths); !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
 			}
 			if diff := cmp.Diff(before, partyState(t, n)); diff != "" {

@@ -127,11 +127,11 @@ func show(v value.Value) string {
 }
 
 func allocate(ctx context.Context, node *ledger.Node, hint string) (string, error) {
-	resp, err := node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		return "", err
 	}
-	return resp.PartyDetails.Party, nil
+	return d.Party, nil
 }
 
 // pingPackage is Canton's built-in Ping (Canton.Internal.Ping) as package

@@ -203,9 +203,9 @@ func buildWorld(tb testing.TB, w *world, dar []byte) {
 
 func allocate(tb testing.TB, n *ledger.Node, hint string) string {
 	tb.Helper()
-	res, err := n.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := n.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		tb.Fatal(fmt.Errorf("allocating %s: %w", hint, err))
 	}
-	return res.PartyDetails.Party
+	return d.Party
 }

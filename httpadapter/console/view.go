@@ -111,15 +111,15 @@ func (s *source) allParties(ctx context.Context) ([]ledger.PartyDetails, error) 
 	var out []ledger.PartyDetails
 	token := ""
 	for {
-		page, err := s.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
+		page, next, err := s.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, page.PartyDetails...)
-		if page.NextPageToken == "" {
+		out = append(out, page...)
+		if next == "" {
 			return out, nil
 		}
-		token = page.NextPageToken
+		token = next
 	}
 }
 

@@ -214,12 +214,12 @@ func TestSnapshotRestore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ps, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+				ps, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				var parties []string
-				for _, p := range ps.PartyDetails {
+				for _, p := range ps {
 					parties = append(parties, p.Party)
 				}
 				pkgs, err := n.ListPackages(ctx)

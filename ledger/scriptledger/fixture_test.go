@@ -71,8 +71,8 @@ func TestFixtureNodes(t *testing.T) {
 	if _, err := a.UploadDAR(ctx, ledger.UploadDARRequest{DAR: pingDAR}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.PartyDetails.Party}})
-	if err != nil || len(got.PartyDetails) != 0 {
+	got, err := b.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.Party}})
+	if err != nil || len(got) != 0 {
 		t.Errorf("b knows a's party: %v, %v", got, err)
 	}
 	if now := listPackages(b); !cmp.Equal(now, pkgsB) {

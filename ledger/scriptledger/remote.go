@@ -382,8 +382,8 @@ func (r *Remote) ContractByID(ctx context.Context, parties []string, cid string)
 
 // AllocateParty allocates through POST /v2/parties.
 func (r *Remote) AllocateParty(ctx context.Context, hint string) (string, error) {
-	var resp ledger.AllocatePartyResponse
-	if err := r.do(ctx, http.MethodPost, "/v2/parties", ledger.AllocatePartyRequest{PartyIDHint: hint}, &resp); err != nil {
+	var resp allocatePartyResponse
+	if err := r.do(ctx, http.MethodPost, "/v2/parties", allocatePartyRequest{PartyIDHint: hint}, &resp); err != nil {
 		return "", err
 	}
 	return resp.PartyDetails.Party, nil
@@ -394,7 +394,7 @@ func (r *Remote) KnownParties(ctx context.Context) ([]script.PartyDetails, error
 	var out []script.PartyDetails
 	token := ""
 	for {
-		var resp ledger.ListPartiesResponse
+		var resp listPartiesResponse
 		if err := r.do(ctx, http.MethodGet, "/v2/parties?pageToken="+url.QueryEscape(token), nil, &resp); err != nil {
 			return nil, err
 		}

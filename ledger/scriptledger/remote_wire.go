@@ -44,3 +44,25 @@ type revokeUserRightsResponse struct {
 type listUserRightsResponse struct {
 	Rights []identity.Right `json:"rights"`
 }
+
+// allocatePartyRequest is the body of POST /v2/parties.
+type allocatePartyRequest struct {
+	PartyIDHint string `json:"partyIdHint"`
+}
+
+// partyDetails is one party of the party service's answers.
+type partyDetails struct {
+	Party   string `json:"party"`
+	IsLocal bool   `json:"isLocal"`
+}
+
+// allocatePartyResponse is the answer of POST /v2/parties.
+type allocatePartyResponse struct {
+	PartyDetails partyDetails `json:"partyDetails"`
+}
+
+// listPartiesResponse is the answer of GET /v2/parties.
+type listPartiesResponse struct {
+	PartyDetails  []partyDetails `json:"partyDetails"`
+	NextPageToken string         `json:"nextPageToken"`
+}

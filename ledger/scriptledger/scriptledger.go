@@ -175,11 +175,11 @@ func (l *Ledger) ContractWithBlob(ctx context.Context, parties []string, cid str
 
 // AllocateParty allocates a party with the hint ("hint::namespace").
 func (l *Ledger) AllocateParty(ctx context.Context, hint string) (string, error) {
-	resp, err := l.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := l.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		return "", err
 	}
-	return resp.PartyDetails.Party, nil
+	return d.Party, nil
 }
 
 // KnownParties lists the node's parties.
@@ -187,14 +187,14 @@ func (l *Ledger) KnownParties(ctx context.Context) ([]script.PartyDetails, error
 	var out []script.PartyDetails
 	token := ""
 	for {
-		resp, err := l.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
+		parties, next, err := l.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range resp.PartyDetails {
+		for _, p := range parties {
 			out = append(out, script.PartyDetails{Party: p.Party, IsLocal: p.IsLocal})
 		}
-		if token = resp.NextPageToken; token == "" {
+		if token = next; token == "" {
 			return out, nil
 		}
 	}
