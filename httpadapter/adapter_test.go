@@ -66,7 +66,7 @@ func TestHealth(t *testing.T) {
 func TestVersionParticipantIDLedgerEnd(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{})
-	v := decodeAs[ledger.VersionResponse](t, h.do(httpCall{method: "GET", target: "/v2/version"}))
+	v := decodeAs[jsonapi.VersionResponse](t, h.do(httpCall{method: "GET", target: "/v2/version"}))
 	if v.Version == "" {
 		t.Errorf("version is empty: %+v", v)
 	}

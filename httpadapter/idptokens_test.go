@@ -172,7 +172,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 		t.Helper()
 		c.IdentityProviderID = "idp1"
 		decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", header: admin,
-			body: js(t, jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}))
+			body: js(t, jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: jsonapi.FieldMask{Paths: paths}})}))
 	}
 
 	t.Run("RSA and EC keys", func(t *testing.T) {

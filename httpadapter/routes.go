@@ -36,7 +36,7 @@ var routes = []route{
 	{http.MethodGet, "/livez", authOptional, livez},
 	{http.MethodGet, "/readyz", authOptional, readyz},
 
-	{http.MethodGet, "/v2/version", authRequired, call((*ledger.Node).Version)},
+	{http.MethodGet, "/v2/version", authRequired, call((*jsonapi.API).Version)},
 
 	{http.MethodGet, "/v2/parties", authRequired, callWith(decodeListParties, (*jsonapi.API).ListParties)},
 	{http.MethodPost, "/v2/parties", authRequired, callBody((*jsonapi.API).AllocateParty)},
@@ -106,7 +106,7 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
 
 	// Issue 13 item 6: the remaining operations of the 3.5 document.
-	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*ledger.Node).LatestPrunedOffsets)},
+	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*jsonapi.API).LatestPrunedOffsets)},
 	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*ledger.Node).TransactionByID)},
 	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*ledger.Node).TransactionByOffset)},
 	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*ledger.Node).ContractByID)},

@@ -337,8 +337,8 @@ func TestLatestPrunedOffsets(t *testing.T) {
 	f.create("c1", f.alice, 1)
 	for _, header := range []map[string]string{f.admin, f.none} {
 		rec := f.do(httpCall{method: "GET", target: "/v2/state/latest-pruned-offsets", header: header})
-		got := decodeAs[ledger.GetLatestPrunedOffsetsResponse](t, rec)
-		if diff := cmp.Diff(ledger.GetLatestPrunedOffsetsResponse{}, got); diff != "" {
+		got := decodeAs[jsonapi.GetLatestPrunedOffsetsResponse](t, rec)
+		if diff := cmp.Diff(jsonapi.GetLatestPrunedOffsetsResponse{}, got); diff != "" {
 			t.Errorf("pruned offsets (-want +got):\n%s", diff)
 		}
 		wantKeys(t, rec, []string{"allDivulgedContractsPrunedUpToInclusive", "participantPrunedUpToInclusive"})

@@ -281,7 +281,7 @@ func TestUserLifecycle(t *testing.T) {
 		if got.User.ID != id {
 			t.Errorf("GET %s: %+v", path, got.User)
 		}
-		upd := js(t, jsonapi.UpdateUserRequest{User: identity.User{ID: id, PrimaryParty: p}, UpdateMask: ledger.FieldMask{Paths: []string{"primary_party"}}})
+		upd := js(t, jsonapi.UpdateUserRequest{User: identity.User{ID: id, PrimaryParty: p}, UpdateMask: jsonapi.FieldMask{Paths: []string{"primary_party"}}})
 		if got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "PATCH", target: path, body: upd})); got.User.PrimaryParty != p {
 			t.Errorf("PATCH %s: %+v", path, got.User)
 		}
@@ -365,7 +365,7 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 	}
 	body = js(t, jsonapi.UpdateIdentityProviderConfigRequest{
 		IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", Issuer: "https://new.example", JWKSURL: "http://keys.example:8080/k", IsDeactivated: true},
-		UpdateMask:             ledger.FieldMask{Paths: []string{"issuer", "jwks_url", "is_deactivated"}},
+		UpdateMask:             jsonapi.FieldMask{Paths: []string{"issuer", "jwks_url", "is_deactivated"}},
 	})
 	upd = decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
 	want.Issuer, want.JWKSURL, want.IsDeactivated = "https://new.example", "http://keys.example:8080/k", true
@@ -397,7 +397,7 @@ func TestUpdatePartyDetails(t *testing.T) {
 	body := js(t, jsonapi.UpdatePartyDetailsRequest{
 		PartyDetails: jsonapi.PartyDetails{Party: alice.Party, IsLocal: true, LocalMetadata: identity.ObjectMeta{
 			ResourceVersion: alice.LocalMetadata.ResourceVersion, Annotations: map[string]string{"desk": "fx", "example.com/tier": "1"}}},
-		UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations", "is_local"}},
+		UpdateMask: jsonapi.FieldMask{Paths: []string{"local_metadata.annotations", "is_local"}},
 	})
 	got := decodeAs[jsonapi.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: path, body: body}))
 	want := alice
@@ -463,7 +463,7 @@ func TestUserAndProviderRejections(t *testing.T) {
 		return httpCall{method: "POST", target: "/v2/users", body: body(jsonapi.CreateUserRequest{User: u, Rights: rights})}
 	}
 	patchUser := func(path string, u identity.User, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/users/" + path, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/users/" + path, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
 	rights := func(method, path, user string, rs ...identity.Right) httpCall {
 		return httpCall{method: method, target: "/v2/users/" + path + "/rights", body: body(jsonapi.UserRightsRequest{UserID: user, Rights: rs})}
@@ -476,10 +476,10 @@ func TestUserAndProviderRejections(t *testing.T) {
 		return httpCall{method: "POST", target: "/v2/idps", body: body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: c})}
 	}
 	patchIDP := func(path string, c identity.IdentityProviderConfig, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
 	patchParty := func(path string, d jsonapi.PartyDetails, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
 	huge := map[string]string{"big": strings.Repeat("x", identity.MaxAnnotationsSize)}
 	other := "nobody::1220" + strings.Repeat("ab", 32)
@@ -652,13 +652,13 @@ func TestUserAuthorization(t *testing.T) {
 			UserID: user, SourceIdentityProviderID: src, TargetIdentityProviderID: dst})}
 	}
 	patchUser := func(u identity.User, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/users/" + u.ID, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/users/" + u.ID, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
 	idpBody := body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true},
-		UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
+		UpdateMask: jsonapi.FieldMask{Paths: []string{"is_deactivated"}}})
 	newIDP := body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp9", Issuer: "https://idp9.example", JWKSURL: "https://idp9.example/k"}})
-	partyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
-	otherIDPPartyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
+	partyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p}, UpdateMask: jsonapi.FieldMask{Paths: []string{"local_metadata"}}})
+	otherIDPPartyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: jsonapi.FieldMask{Paths: []string{"local_metadata"}}})
 
 	denied := []struct {
 		who  string
@@ -797,7 +797,7 @@ func TestConcurrentUserUpdates(t *testing.T) {
 			u := cur
 			u.Metadata.Annotations = map[string]string{"writer": fmt.Sprint(i)}
 			reqs[i] = httptest.NewRequest("PATCH", "/v2/users/alice", strings.NewReader(js(t, jsonapi.UpdateUserRequest{
-				User: u, UpdateMask: ledger.FieldMask{Paths: []string{"metadata.annotations"}}})))
+				User: u, UpdateMask: jsonapi.FieldMask{Paths: []string{"metadata.annotations"}}})))
 			recs[i] = httptest.NewRecorder()
 		}
 		var start, done sync.WaitGroup

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
 )
@@ -66,52 +67,27 @@ type GetPartiesRequest struct {
 	IdentityProviderID string
 }
 
-// VersionResponse is the answer of GET /v2/version.
-type VersionResponse struct {
-	Version  string   `json:"version"`
-	Features Features `json:"features"`
-}
-
-// Features is the feature descriptor of GET /v2/version.
-type Features struct {
-	Experimental     ExperimentalFeatures    `json:"experimental"`
-	UserManagement   UserManagementFeature   `json:"userManagement"`
-	PartyManagement  PartyManagementFeature  `json:"partyManagement"`
-	OffsetCheckpoint OffsetCheckpointFeature `json:"offsetCheckpoint"`
-	PackageFeature   PackageFeature          `json:"packageFeature"`
-}
-
-// ExperimentalFeatures lists experimental features.
-type ExperimentalFeatures struct {
-	StaticTime               Supported `json:"staticTime"`
-	CommandInspectionService Supported `json:"commandInspectionService"`
-}
-
-// Supported is a feature flag.
-type Supported struct {
-	Supported bool `json:"supported"`
-}
-
-// UserManagementFeature describes user management limits.
-type UserManagementFeature struct {
-	Supported        bool  `json:"supported"`
-	MaxRightsPerUser int32 `json:"maxRightsPerUser"`
-	MaxUsersPageSize int32 `json:"maxUsersPageSize"`
-}
-
-// PartyManagementFeature describes party management limits.
-type PartyManagementFeature struct {
-	MaxPartiesPageSize int32 `json:"maxPartiesPageSize"`
-}
-
-// OffsetCheckpointFeature describes offset checkpoint emission.
-type OffsetCheckpointFeature struct {
-	MaxOffsetCheckpointEmissionDelay Duration `json:"maxOffsetCheckpointEmissionDelay"`
-}
-
-// PackageFeature describes package listing limits.
-type PackageFeature struct {
-	MaxVettedPackagesPageSize int32 `json:"maxVettedPackagesPageSize"`
+// VersionInfo is the Ledger API version the node implements and its
+// feature descriptor (Canton's GetLedgerApiVersionResponse).
+type VersionInfo struct {
+	// Version is the Ledger API version (APIVersion).
+	Version string
+	// StaticTime reports that the node runs on static time (the
+	// experimental static-time feature).
+	StaticTime bool
+	// CommandInspection reports the command inspection service
+	// (GetCommandStatus).
+	CommandInspection bool
+	// MaxRightsPerUser, MaxUsersPageSize and MaxPartiesPageSize are the
+	// node's limits (Options).
+	MaxRightsPerUser   int
+	MaxUsersPageSize   int
+	MaxPartiesPageSize int
+	// MaxOffsetCheckpointEmissionDelay bounds the delay of offset
+	// checkpoints in streams.
+	MaxOffsetCheckpointEmissionDelay time.Duration
+	// MaxVettedPackagesPageSize is the largest page of ListVettedPackages.
+	MaxVettedPackagesPageSize int
 }
 
 // Duration is a protobuf Duration in its JSON API object form.

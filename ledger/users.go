@@ -18,13 +18,6 @@ import (
 // ({} on the wire).
 type Empty struct{}
 
-// FieldMask names the fields an update changes, with proto snake_case paths
-// such as "primary_party" or "metadata.annotations".
-type FieldMask struct {
-	Paths         []string       `json:"paths"`
-	UnknownFields *UnknownFields `json:"unknownFields,omitempty"`
-}
-
 // ListUsersRequest selects a page of users of one identity provider.
 type ListUsersRequest struct {
 	// PageSize 0 means the maximum (Options.MaxUsersPageSize); larger

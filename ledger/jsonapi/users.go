@@ -16,7 +16,10 @@ type Empty = ledger.Empty
 
 // FieldMask names the fields an update changes, with proto snake_case paths
 // such as "primary_party" or "metadata.annotations".
-type FieldMask = ledger.FieldMask
+type FieldMask struct {
+	Paths         []string       `json:"paths"`
+	UnknownFields *UnknownFields `json:"unknownFields,omitempty"`
+}
 
 // CreateUserRequest creates a user with initial rights (POST /v2/users).
 type CreateUserRequest struct {

@@ -49,8 +49,8 @@ func TestStaticTime(t *testing.T) {
 	ledgertest.MustUploadDAR(t, node, dar)
 
 	v, err := node.Version(ctx)
-	if err != nil || !v.Features.Experimental.StaticTime.Supported {
-		t.Fatalf("Version: static time supported = %v, %v; want true", v.Features.Experimental.StaticTime.Supported, err)
+	if err != nil || !v.StaticTime {
+		t.Fatalf("Version: static time supported = %v, %v; want true", v.StaticTime, err)
 	}
 	tx := create(t, node, tmpl, "c1", alice)
 	if tx.EffectiveAt != "1970-01-01T00:00:00Z" || tx.RecordTime != "1970-01-01T00:00:00Z" {
@@ -102,8 +102,8 @@ func TestWallClockNodeRefusesTime(t *testing.T) {
 	ctx := context.Background()
 	node := ledgertest.Open(t, ledger.Options{})
 	v, err := node.Version(ctx)
-	if err != nil || v.Features.Experimental.StaticTime.Supported {
-		t.Errorf("Version: static time supported = %v, %v; want false", v.Features.Experimental.StaticTime.Supported, err)
+	if err != nil || v.StaticTime {
+		t.Errorf("Version: static time supported = %v, %v; want false", v.StaticTime, err)
 	}
 	if err := node.SetTime(ctx, time.Now().Add(time.Hour)); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("SetTime: %v, want INVALID_ARGUMENT", err)

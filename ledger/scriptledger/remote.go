@@ -441,7 +441,7 @@ func (r *Remote) SetTime(ctx context.Context, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	req := ledger.SetTimeRequest{CurrentTime: current, NewTime: t.UTC().Format(time.RFC3339Nano)}
+	req := setTimeRequest{CurrentTime: current, NewTime: t.UTC().Format(time.RFC3339Nano)}
 	if err := r.do(ctx, http.MethodPost, "/ledgernode/v1/time", req, nil); err != nil {
 		return fmt.Errorf("setting the time through /ledgernode/v1/time: %w", err)
 	}

@@ -66,3 +66,10 @@ type listPartiesResponse struct {
 	PartyDetails  []partyDetails `json:"partyDetails"`
 	NextPageToken string         `json:"nextPageToken"`
 }
+
+// setTimeRequest is the body of POST /ledgernode/v1/time that moves the
+// time from CurrentTime to NewTime (Canton's SetTimeRequest).
+type setTimeRequest struct {
+	CurrentTime string `json:"currentTime"`
+	NewTime     string `json:"newTime"`
+}
