@@ -228,7 +228,7 @@ func TestGetCommandStatus(t *testing.T) {
 	ctx := as(e.admin)
 	bg := context.Background()
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := e.node.UploadDAR(bg, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := e.node.UploadDAR(bg, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		t.Fatal(err)
 	}
 	alice, err := e.node.AllocateParty(bg, ledger.AllocatePartyRequest{PartyIDHint: "alice"})

@@ -530,7 +530,7 @@ func TestActiveContractsPageInTransitSameAsJSON(t *testing.T) {
 	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
 	ctx := context.Background()
 	for _, s := range syncs {
-		if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
+		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}

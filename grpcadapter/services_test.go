@@ -316,7 +316,7 @@ func TestPackages(t *testing.T) {
 		t.Fatalf("validation stored the package: %v, %v", list, err)
 	}
 	_, err := pm.UploadDarFile(ctx, &admin.UploadDarFileRequest{DarFile: []byte("not a zip")})
-	_, nodeErr := e.node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: []byte("not a zip")})
+	nodeErr := e.node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: []byte("not a zip")})
 	sameRefusal(t, err, nodeErr)
 
 	if _, err := pm.UploadDarFile(ctx, &admin.UploadDarFileRequest{DarFile: dar, SubmissionId: "s1"}); err != nil {
@@ -475,7 +475,7 @@ func TestMessageSizeLimit(t *testing.T) {
 	if status.Code(err) != codes.ResourceExhausted {
 		t.Fatalf("a 128 KiB request: %v, want RESOURCE_EXHAUSTED", err)
 	}
-	if list, err := e.node.ListPackages(context.Background()); err != nil || len(list.PackageIDs) != 0 {
+	if list, err := e.node.ListPackages(context.Background()); err != nil || len(list) != 0 {
 		t.Errorf("packages after the refusal: %v, %v", list, err)
 	}
 }

@@ -128,7 +128,7 @@ func TestDamlCrashChild(t *testing.T) {
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	var alice string
 	if round == "0" {
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+		if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 			fail("upload", err)
 		}
 		resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})

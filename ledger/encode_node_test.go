@@ -34,7 +34,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	}
 	t.Cleanup(func() { n.Close() })
 	ctx := t.Context()
-	if _, err := n.UploadDAR(ctx, UploadDARRequest{DAR: data}); err != nil {
+	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: data}); err != nil {
 		t.Fatal(err)
 	}
 	party := func(hint string) string {

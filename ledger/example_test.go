@@ -76,7 +76,7 @@ func exampleNode() (node *ledger.Node, party, templateID string) {
 	}
 	dar, ids := lftest.DAR(lftest.TemplatePackage("notes", "1.0.0", nil,
 		lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)}, lftest.Field{Name: "text", Type: lftest.B(lftest.Text)}))
-	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		panic(err)
 	}
 	return node, alice.Party, ids[0] + ":Main:T"
@@ -151,7 +151,7 @@ func ExampleNode_Submit() {
 	}
 	defer node.Close()
 	dar, _ := lftest.DAR(examplePingPackage())
-	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		panic(err)
 	}
 	party := func(hint string) string {

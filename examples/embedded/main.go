@@ -37,7 +37,7 @@ func run(ctx context.Context, out io.Writer) error {
 	// A real application uploads the DAR its Daml compiler built; this
 	// example builds Canton's Ping template in memory instead.
 	dar, _ := lftest.DAR(pingPackage())
-	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		return err
 	}
 	alice, err := allocate(ctx, node, "alice")

@@ -142,7 +142,7 @@ func (b *bytesBuffer) Write(p []byte) (int, error) { b.b = append(b.b, p...); re
 
 func buildWorld(tb testing.TB, w *world, dar []byte) {
 	ctx := context.Background()
-	if _, err := w.node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := w.node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		tb.Fatal(err)
 	}
 	pm, err := w.node.PackageSource(ctx)

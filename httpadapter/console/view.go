@@ -73,7 +73,7 @@ func (s *source) overview(ctx context.Context) (overviewView, error) {
 	if err != nil {
 		return v, err
 	}
-	v.Packages = len(pkgs.PackageIDs)
+	v.Packages = len(pkgs)
 	if p, ok := ledger.PrincipalFrom(ctx); ok {
 		v.Principal = p.UserID
 	}

@@ -231,7 +231,7 @@ func TestSnapshotRestore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return end.Offset, parties, pkgs.PackageIDs, acs
+				return end.Offset, parties, pkgs, acs
 			}
 			e1, p1, k1, a1 := state(src)
 			e2, p2, k2, a2 := state(dst)

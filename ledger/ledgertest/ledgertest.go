@@ -68,7 +68,7 @@ func MustAllocate(tb testing.TB, node *ledger.Node, hint string) string {
 // as a trusted in-process caller; an error fails tb at once.
 func MustUploadDAR(tb testing.TB, node *ledger.Node, dar []byte) {
 	tb.Helper()
-	if _, err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar}); err != nil {
 		tb.Fatalf("ledgertest: uploading the DAR: %v", err)
 	}
 }

@@ -539,7 +539,7 @@ func (r *Remote) userRights(ctx context.Context, method, id string, in, out any,
 // Packages lists GET /v2/packages, named with the script's packages (a
 // package the script does not know is left out).
 func (r *Remote) Packages(ctx context.Context) ([]script.PackageInfo, error) {
-	var resp ledger.ListPackagesResponse
+	var resp listPackagesResponse
 	if err := r.do(ctx, http.MethodGet, "/v2/packages", nil, &resp); err != nil {
 		return nil, err
 	}

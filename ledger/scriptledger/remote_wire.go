@@ -73,3 +73,8 @@ type setTimeRequest struct {
 	CurrentTime string `json:"currentTime"`
 	NewTime     string `json:"newTime"`
 }
+
+// listPackagesResponse is the answer of GET /v2/packages.
+type listPackagesResponse struct {
+	PackageIDs []string `json:"packageIds"`
+}
