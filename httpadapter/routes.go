@@ -110,8 +110,8 @@ var routes = []route{
 	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*ledger.Node).TransactionByID)},
 	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*ledger.Node).TransactionByOffset)},
 	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*ledger.Node).ContractByID)},
-	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*ledger.Node).PreferredPackageVersion)},
-	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*ledger.Node).PreferredPackages)},
+	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*jsonapi.API).PreferredPackageVersion)},
+	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*jsonapi.API).PreferredPackages)},
 
 	// ledgernode's own admin routes (time.go), not part of Canton's API.
 	{http.MethodGet, "/ledgernode/v1/time", authRequired, getTime},
