@@ -113,3 +113,35 @@ func TestLedgerTimeAfterRecordTime(t *testing.T) {
 		t.Errorf("record time %s long after the effective time %s", resp.Transaction.RecordTime, resp.Transaction.EffectiveAt)
 	}
 }
+
+// TestSetTimeFromZeroTimes: a Go caller's zero time is a missing field, as
+// the wire's absent time is, and leaves the time unchanged.
+func TestSetTimeFromZeroTimes(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, start)
+	tests := []struct {
+		name       string
+		current, t time.Time
+		field      string
+	}{
+		{"no current time", time.Time{}, start.Add(time.Hour), "current_time"},
+		{"no new time", start, time.Time{}, "new_time"},
+		{"neither", time.Time{}, time.Time{}, "current_time"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := node.SetTimeFrom(context.Background(), tc.current, tc.t)
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Code.Name != apierr.MissingField.Name || !strings.HasSuffix(ae.Cause, tc.field) {
+				t.Errorf("SetTimeFrom = %v, want MISSING_FIELD %s", err, tc.field)
+			}
+			if !clock.Now().Equal(start) {
+				t.Errorf("the time moved to %v", clock.Now())
+			}
+		})
+	}
+	if err := node.SetTimeFrom(context.Background(), start, start.Add(time.Minute)); err != nil || !clock.Now().Equal(start.Add(time.Minute)) {
+		t.Errorf("SetTimeFrom forward: %v, time %v", err, clock.Now())
+	}
+}
