@@ -49,7 +49,7 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 		}
 		return nil
 	}
-	pruned, err := s.a.node.LatestPrunedOffsets(ctx)
+	pruned, _, err := s.a.node.LatestPrunedOffsets(ctx)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 			return err
 		}
 		var workflow string
-		if c.Offset > pruned.ParticipantPrunedUpToInclusive {
+		if c.Offset > pruned {
 			if workflow, err = s.workflow(ctx, f, c.Offset, origins); err != nil {
 				return err
 			}

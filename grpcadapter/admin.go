@@ -22,7 +22,7 @@ func (s *partyService) GetParticipantId(ctx context.Context, _ *admin.GetPartici
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetParticipantIdResponse{ParticipantId: res.ParticipantID}, nil
+	return &admin.GetParticipantIdResponse{ParticipantId: res}, nil
 }
 
 func (s *partyService) GetParties(ctx context.Context, req *admin.GetPartiesRequest) (*admin.GetPartiesResponse, error) {
@@ -30,11 +30,11 @@ func (s *partyService) GetParties(ctx context.Context, req *admin.GetPartiesRequ
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetPartiesResponse{PartyDetails: partiesToProto(res.PartyDetails)}, nil
+	return &admin.GetPartiesResponse{PartyDetails: partiesToProto(res)}, nil
 }
 
 func (s *partyService) ListKnownParties(ctx context.Context, req *admin.ListKnownPartiesRequest) (*admin.ListKnownPartiesResponse, error) {
-	res, err := s.a.node.ListParties(ctx, ledger.ListPartiesRequest{
+	parties, next, err := s.a.node.ListParties(ctx, ledger.ListPartiesRequest{
 		IdentityProviderID: req.GetIdentityProviderId(),
 		FilterParty:        req.GetFilterParty(),
 		PageSize:           req.GetPageSize(),
@@ -43,7 +43,7 @@ func (s *partyService) ListKnownParties(ctx context.Context, req *admin.ListKnow
 	if err != nil {
 		return nil, err
 	}
-	return &admin.ListKnownPartiesResponse{PartyDetails: partiesToProto(res.PartyDetails), NextPageToken: res.NextPageToken}, nil
+	return &admin.ListKnownPartiesResponse{PartyDetails: partiesToProto(parties), NextPageToken: next}, nil
 }
 
 func (s *partyService) AllocateParty(ctx context.Context, req *admin.AllocatePartyRequest) (*admin.AllocatePartyResponse, error) {
@@ -61,7 +61,7 @@ func (s *partyService) AllocateParty(ctx context.Context, req *admin.AllocatePar
 	if err != nil {
 		return nil, err
 	}
-	return &admin.AllocatePartyResponse{PartyDetails: partyToProto(res.PartyDetails)}, nil
+	return &admin.AllocatePartyResponse{PartyDetails: partyToProto(res)}, nil
 }
 
 func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.UpdatePartyDetailsRequest) (*admin.UpdatePartyDetailsResponse, error) {
@@ -72,27 +72,20 @@ func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.Update
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdatePartyDetails(ctx, ledger.UpdatePartyDetailsRequest{
-		PartyDetails: ledger.PartyDetails{
-			Party:              pd.GetParty(),
-			IsLocal:            pd.GetIsLocal(),
-			LocalMetadata:      metaFromProto(pd.GetLocalMetadata()),
-			IdentityProviderID: pd.GetIdentityProviderId(),
-		},
-		UpdateMask: maskFromProto(req.GetUpdateMask()),
-	})
+	res, err := s.a.node.UpdatePartyDetails(ctx, ledger.PartyDetails{
+		Party:              pd.GetParty(),
+		IsLocal:            pd.GetIsLocal(),
+		LocalMetadata:      metaFromProto(pd.GetLocalMetadata()),
+		IdentityProviderID: pd.GetIdentityProviderId(),
+	}, maskPaths(req.GetUpdateMask()))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.UpdatePartyDetailsResponse{PartyDetails: partyToProto(res.PartyDetails)}, nil
+	return &admin.UpdatePartyDetailsResponse{PartyDetails: partyToProto(res)}, nil
 }
 
 func (s *partyService) UpdatePartyIdentityProviderId(ctx context.Context, req *admin.UpdatePartyIdentityProviderIdRequest) (*admin.UpdatePartyIdentityProviderIdResponse, error) {
-	_, err := s.a.node.UpdatePartyIdentityProvider(ctx, ledger.UpdatePartyIdentityProviderRequest{
-		Party:                    req.GetParty(),
-		SourceIdentityProviderID: req.GetSourceIdentityProviderId(),
-		TargetIdentityProviderID: req.GetTargetIdentityProviderId(),
-	})
+	err := s.a.node.UpdatePartyIdentityProvider(ctx, req.GetParty(), req.GetSourceIdentityProviderId(), req.GetTargetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}
@@ -129,12 +122,13 @@ func metaFromProto(m *admin.ObjectMeta) identity.ObjectMeta {
 	return out
 }
 
-func maskFromProto(m *fieldmaskpb.FieldMask) ledger.FieldMask {
+// maskPaths returns the paths of an update mask (never nil).
+func maskPaths(m *fieldmaskpb.FieldMask) []string {
 	paths := m.GetPaths()
 	if paths == nil {
 		paths = []string{}
 	}
-	return ledger.FieldMask{Paths: paths}
+	return paths
 }
 
 // userService is UserManagementService.
@@ -152,19 +146,19 @@ func (s *userService) CreateUser(ctx context.Context, req *admin.CreateUserReque
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.a.node.CreateUser(ctx, ledger.CreateUserRequest{User: userFromProto(u), Rights: rights})
+	res, err := s.a.node.CreateUser(ctx, userFromProto(u), rights)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.CreateUserResponse{User: userToProto(res.User)}, nil
+	return &admin.CreateUserResponse{User: userToProto(res)}, nil
 }
 
 func (s *userService) GetUser(ctx context.Context, req *admin.GetUserRequest) (*admin.GetUserResponse, error) {
-	res, err := s.a.node.GetUser(ctx, ledger.GetUserRequest{UserID: req.GetUserId(), IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.GetUser(ctx, req.GetUserId(), req.GetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetUserResponse{User: userToProto(res.User)}, nil
+	return &admin.GetUserResponse{User: userToProto(res)}, nil
 }
 
 func (s *userService) UpdateUser(ctx context.Context, req *admin.UpdateUserRequest) (*admin.UpdateUserResponse, error) {
@@ -175,22 +169,22 @@ func (s *userService) UpdateUser(ctx context.Context, req *admin.UpdateUserReque
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdateUser(ctx, ledger.UpdateUserRequest{User: userFromProto(u), UpdateMask: maskFromProto(req.GetUpdateMask())})
+	res, err := s.a.node.UpdateUser(ctx, userFromProto(u), maskPaths(req.GetUpdateMask()))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.UpdateUserResponse{User: userToProto(res.User)}, nil
+	return &admin.UpdateUserResponse{User: userToProto(res)}, nil
 }
 
 func (s *userService) DeleteUser(ctx context.Context, req *admin.DeleteUserRequest) (*admin.DeleteUserResponse, error) {
-	if _, err := s.a.node.DeleteUser(ctx, ledger.GetUserRequest{UserID: req.GetUserId(), IdentityProviderID: req.GetIdentityProviderId()}); err != nil {
+	if err := s.a.node.DeleteUser(ctx, req.GetUserId(), req.GetIdentityProviderId()); err != nil {
 		return nil, err
 	}
 	return &admin.DeleteUserResponse{}, nil
 }
 
 func (s *userService) ListUsers(ctx context.Context, req *admin.ListUsersRequest) (*admin.ListUsersResponse, error) {
-	res, err := s.a.node.ListUsers(ctx, ledger.ListUsersRequest{
+	users, next, err := s.a.node.ListUsers(ctx, ledger.ListUsersRequest{
 		PageSize:           req.GetPageSize(),
 		PageToken:          req.GetPageToken(),
 		IdentityProviderID: req.GetIdentityProviderId(),
@@ -198,8 +192,8 @@ func (s *userService) ListUsers(ctx context.Context, req *admin.ListUsersRequest
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.ListUsersResponse{Users: make([]*admin.User, len(res.Users)), NextPageToken: res.NextPageToken}
-	for i, u := range res.Users {
+	out := &admin.ListUsersResponse{Users: make([]*admin.User, len(users)), NextPageToken: next}
+	for i, u := range users {
 		out.Users[i] = userToProto(u)
 	}
 	return out, nil
@@ -210,11 +204,11 @@ func (s *userService) GrantUserRights(ctx context.Context, req *admin.GrantUserR
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.a.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: req.GetUserId(), Rights: rights, IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.GrantUserRights(ctx, req.GetUserId(), req.GetIdentityProviderId(), rights)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GrantUserRightsResponse{NewlyGrantedRights: rightsToProto(res.NewlyGrantedRights)}, nil
+	return &admin.GrantUserRightsResponse{NewlyGrantedRights: rightsToProto(res)}, nil
 }
 
 func (s *userService) RevokeUserRights(ctx context.Context, req *admin.RevokeUserRightsRequest) (*admin.RevokeUserRightsResponse, error) {
@@ -222,27 +216,23 @@ func (s *userService) RevokeUserRights(ctx context.Context, req *admin.RevokeUse
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.a.node.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: req.GetUserId(), Rights: rights, IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.RevokeUserRights(ctx, req.GetUserId(), req.GetIdentityProviderId(), rights)
 	if err != nil {
 		return nil, err
 	}
-	return &admin.RevokeUserRightsResponse{NewlyRevokedRights: rightsToProto(res.NewlyRevokedRights)}, nil
+	return &admin.RevokeUserRightsResponse{NewlyRevokedRights: rightsToProto(res)}, nil
 }
 
 func (s *userService) ListUserRights(ctx context.Context, req *admin.ListUserRightsRequest) (*admin.ListUserRightsResponse, error) {
-	res, err := s.a.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: req.GetUserId(), IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.ListUserRights(ctx, req.GetUserId(), req.GetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}
-	return &admin.ListUserRightsResponse{Rights: rightsToProto(res.Rights)}, nil
+	return &admin.ListUserRightsResponse{Rights: rightsToProto(res)}, nil
 }
 
 func (s *userService) UpdateUserIdentityProviderId(ctx context.Context, req *admin.UpdateUserIdentityProviderIdRequest) (*admin.UpdateUserIdentityProviderIdResponse, error) {
-	_, err := s.a.node.UpdateUserIdentityProvider(ctx, ledger.UpdateUserIdentityProviderRequest{
-		UserID:                   req.GetUserId(),
-		SourceIdentityProviderID: req.GetSourceIdentityProviderId(),
-		TargetIdentityProviderID: req.GetTargetIdentityProviderId(),
-	})
+	err := s.a.node.UpdateUserIdentityProvider(ctx, req.GetUserId(), req.GetSourceIdentityProviderId(), req.GetTargetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}
@@ -338,11 +328,11 @@ func (s *idpService) CreateIdentityProviderConfig(ctx context.Context, req *admi
 	if c == nil {
 		return nil, missingField("identity_provider_config")
 	}
-	res, err := s.a.node.CreateIdentityProviderConfig(ctx, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: idpFromProto(c)})
+	res, err := s.a.node.CreateIdentityProviderConfig(ctx, idpFromProto(c))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.CreateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res.IdentityProviderConfig)}, nil
+	return &admin.CreateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res)}, nil
 }
 
 func (s *idpService) GetIdentityProviderConfig(ctx context.Context, req *admin.GetIdentityProviderConfigRequest) (*admin.GetIdentityProviderConfigResponse, error) {
@@ -350,7 +340,7 @@ func (s *idpService) GetIdentityProviderConfig(ctx context.Context, req *admin.G
 	if err != nil {
 		return nil, err
 	}
-	return &admin.GetIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res.IdentityProviderConfig)}, nil
+	return &admin.GetIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res)}, nil
 }
 
 func (s *idpService) UpdateIdentityProviderConfig(ctx context.Context, req *admin.UpdateIdentityProviderConfigRequest) (*admin.UpdateIdentityProviderConfigResponse, error) {
@@ -361,14 +351,11 @@ func (s *idpService) UpdateIdentityProviderConfig(ctx context.Context, req *admi
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{
-		IdentityProviderConfig: idpFromProto(c),
-		UpdateMask:             maskFromProto(req.GetUpdateMask()),
-	})
+	res, err := s.a.node.UpdateIdentityProviderConfig(ctx, idpFromProto(c), maskPaths(req.GetUpdateMask()))
 	if err != nil {
 		return nil, err
 	}
-	return &admin.UpdateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res.IdentityProviderConfig)}, nil
+	return &admin.UpdateIdentityProviderConfigResponse{IdentityProviderConfig: idpToProto(res)}, nil
 }
 
 func (s *idpService) ListIdentityProviderConfigs(ctx context.Context, _ *admin.ListIdentityProviderConfigsRequest) (*admin.ListIdentityProviderConfigsResponse, error) {
@@ -376,15 +363,15 @@ func (s *idpService) ListIdentityProviderConfigs(ctx context.Context, _ *admin.L
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.ListIdentityProviderConfigsResponse{IdentityProviderConfigs: make([]*admin.IdentityProviderConfig, len(res.IdentityProviderConfigs))}
-	for i, c := range res.IdentityProviderConfigs {
+	out := &admin.ListIdentityProviderConfigsResponse{IdentityProviderConfigs: make([]*admin.IdentityProviderConfig, len(res))}
+	for i, c := range res {
 		out.IdentityProviderConfigs[i] = idpToProto(c)
 	}
 	return out, nil
 }
 
 func (s *idpService) DeleteIdentityProviderConfig(ctx context.Context, req *admin.DeleteIdentityProviderConfigRequest) (*admin.DeleteIdentityProviderConfigResponse, error) {
-	if _, err := s.a.node.DeleteIdentityProviderConfig(ctx, req.GetIdentityProviderId()); err != nil {
+	if err := s.a.node.DeleteIdentityProviderConfig(ctx, req.GetIdentityProviderId()); err != nil {
 		return nil, err
 	}
 	return &admin.DeleteIdentityProviderConfigResponse{}, nil

@@ -89,8 +89,8 @@ func TestUpdatePartyIdentityProviderId(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got.PartyDetails) == 1 && got.PartyDetails[0].IsLocal {
-				return got.PartyDetails[0].IdentityProviderID
+			if len(got) == 1 && got[0].IsLocal {
+				return got[0].IdentityProviderID
 			}
 		}
 		return "none"
@@ -128,8 +128,8 @@ func TestUpdatePartyIdentityProviderId(t *testing.T) {
 	if got := idpOf(); got != "idp1" {
 		t.Fatalf("alice in provider %q, want idp1", got)
 	}
-	list, err := e.node.ListParties(context.Background(), ledger.ListPartiesRequest{IdentityProviderID: "idp1"})
-	if err != nil || len(list.PartyDetails) != 1 || list.PartyDetails[0].Party != alice {
+	list, _, err := e.node.ListParties(context.Background(), ledger.ListPartiesRequest{IdentityProviderID: "idp1"})
+	if err != nil || len(list) != 1 || list[0].Party != alice {
 		t.Errorf("idp1's parties %v, %v; want alice", list, err)
 	}
 	if _, err := pc.UpdatePartyIdentityProviderId(ctx, &admin.UpdatePartyIdentityProviderIdRequest{Party: alice, SourceIdentityProviderId: "idp1"}); err != nil {
@@ -228,14 +228,14 @@ func TestGetCommandStatus(t *testing.T) {
 	ctx := as(e.admin)
 	bg := context.Background()
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if _, err := e.node.UploadDAR(bg, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := e.node.UploadDAR(bg, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		t.Fatal(err)
 	}
 	alice, err := e.node.AllocateParty(bg, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	party := alice.PartyDetails.Party
+	party := alice.Party
 	created, err := e.node.SubmitAndWaitForTransaction(bg, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "ok-1", ActAs: []string{party}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",

@@ -130,10 +130,10 @@ func TestVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := res.GetFeatures()
-	if res.Version != want.Version || f.GetUserManagement().GetMaxRightsPerUser() != want.Features.UserManagement.MaxRightsPerUser ||
-		!f.GetUserManagement().GetSupported() || f.GetPartyManagement().GetMaxPartiesPageSize() != want.Features.PartyManagement.MaxPartiesPageSize ||
+	if res.Version != want.Version || f.GetUserManagement().GetMaxRightsPerUser() != int32(want.MaxRightsPerUser) ||
+		!f.GetUserManagement().GetSupported() || f.GetPartyManagement().GetMaxPartiesPageSize() != int32(want.MaxPartiesPageSize) ||
 		f.GetOffsetCheckpoint().GetMaxOffsetCheckpointEmissionDelay().AsDuration().Seconds() != 1 ||
-		f.GetPackageFeature().GetMaxVettedPackagesPageSize() != want.Features.PackageFeature.MaxVettedPackagesPageSize ||
+		f.GetPackageFeature().GetMaxVettedPackagesPageSize() != int32(want.MaxVettedPackagesPageSize) ||
 		f.GetExperimental().GetStaticTime().GetSupported() {
 		t.Errorf("version %v, want %+v", res, want)
 	}

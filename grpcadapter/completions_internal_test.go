@@ -54,8 +54,7 @@ func TestCompletionStreamFlowAndCancel(t *testing.T) {
 	node := ledgertest.Open(t, ledger.Options{})
 	ledgertest.MustUploadDAR(t, node, data)
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
-	if _, err := node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
-		Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}}); err != nil {
+	if _, err := node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}); err != nil {
 		t.Fatal(err)
 	}
 	svc := &completionService{a: New(node, Options{Logger: slog.New(slog.DiscardHandler)})}

@@ -142,8 +142,7 @@ func newContractsEnv(t *testing.T) *contractsEnv {
 		t.Fatal(err)
 	}
 	carol := ledgertest.MustAllocate(t, p.node, "carol")
-	if _, err := p.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
-		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: carol}}}); err != nil {
+	if _, err := p.node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanReadAs, Party: carol}}); err != nil {
 		t.Fatal(err)
 	}
 	return &contractsEnv{pingEnv: p, http: sameSecretHTTP(t, p.env), carol: carol, adminTok: p.env.admin, readerTok: p.token(t, "reader")}
@@ -527,13 +526,12 @@ func TestActiveContractsPageInTransitSameAsJSON(t *testing.T) {
 	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
 	ctx := context.Background()
 	for _, s := range syncs {
-		if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
+		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
-	if _, err := node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
-		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: bob}}}); err != nil {
+	if _, err := node.GrantUserRights(ctx, identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanReadAs, Party: bob}}); err != nil {
 		t.Fatal(err)
 	}
 	ping := ledger.MustParseTemplateRef(ledgertest.MainPackageID(t, data) + ":Canton.Internal.Ping:Ping")

@@ -32,8 +32,8 @@ func (s *inspectionService) GetCommandStatus(ctx context.Context, req *admin.Get
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.GetCommandStatusResponse{CommandStatus: make([]*admin.CommandStatus, len(res.CommandStatus))}
-	for i, c := range res.CommandStatus {
+	out := &admin.GetCommandStatusResponse{CommandStatus: make([]*admin.CommandStatus, len(res))}
+	for i, c := range res {
 		out.CommandStatus[i] = s.statusToProto(ctx, c)
 	}
 	return out, nil

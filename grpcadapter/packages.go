@@ -21,7 +21,7 @@ func (s *packageService) ListPackages(ctx context.Context, _ *ledgerv2.ListPacka
 	if err != nil {
 		return nil, err
 	}
-	return &ledgerv2.ListPackagesResponse{PackageIds: res.PackageIDs}, nil
+	return &ledgerv2.ListPackagesResponse{PackageIds: res}, nil
 }
 
 func (s *packageService) GetPackage(ctx context.Context, req *ledgerv2.GetPackageRequest) (*ledgerv2.GetPackageResponse, error) {
@@ -34,11 +34,15 @@ func (s *packageService) GetPackage(ctx context.Context, req *ledgerv2.GetPackag
 }
 
 func (s *packageService) GetPackageStatus(ctx context.Context, req *ledgerv2.GetPackageStatusRequest) (*ledgerv2.GetPackageStatusResponse, error) {
-	res, err := s.a.node.PackageStatus(ctx, req.GetPackageId())
+	registered, err := s.a.node.PackageStatus(ctx, req.GetPackageId())
 	if err != nil {
 		return nil, err
 	}
-	return &ledgerv2.GetPackageStatusResponse{PackageStatus: ledgerv2.PackageStatus(ledgerv2.PackageStatus_value[res.PackageStatus])}, nil
+	status := ledgerv2.PackageStatus_PACKAGE_STATUS_UNSPECIFIED
+	if registered {
+		status = ledgerv2.PackageStatus_PACKAGE_STATUS_REGISTERED
+	}
+	return &ledgerv2.GetPackageStatusResponse{PackageStatus: status}, nil
 }
 
 // packageManagementService is PackageManagementService.
@@ -49,7 +53,7 @@ type packageManagementService struct {
 
 func (s *packageManagementService) UploadDarFile(ctx context.Context, req *admin.UploadDarFileRequest) (*admin.UploadDarFileResponse, error) {
 	// VETTING_CHANGE_UNSPECIFIED vets, as VET_ALL_PACKAGES does.
-	_, err := s.a.node.UploadDAR(ctx, ledger.UploadDARRequest{
+	err := s.a.node.UploadDAR(ctx, ledger.UploadDARRequest{
 		DAR:            req.GetDarFile(),
 		DontVet:        req.GetVettingChange() == admin.UploadDarFileRequest_VETTING_CHANGE_DONT_VET_ANY_PACKAGES,
 		SynchronizerID: req.GetSynchronizerId(),
@@ -61,7 +65,7 @@ func (s *packageManagementService) UploadDarFile(ctx context.Context, req *admin
 }
 
 func (s *packageManagementService) ValidateDarFile(ctx context.Context, req *admin.ValidateDarFileRequest) (*admin.ValidateDarFileResponse, error) {
-	if _, err := s.a.node.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: req.GetDarFile(), SynchronizerID: req.GetSynchronizerId()}); err != nil {
+	if err := s.a.node.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: req.GetDarFile(), SynchronizerID: req.GetSynchronizerId()}); err != nil {
 		return nil, err
 	}
 	return &admin.ValidateDarFileResponse{}, nil
@@ -72,8 +76,8 @@ func (s *packageManagementService) ListKnownPackages(ctx context.Context, _ *adm
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.ListKnownPackagesResponse{PackageDetails: make([]*admin.PackageDetails, len(res.PackageDetails))}
-	for i, p := range res.PackageDetails {
+	out := &admin.ListKnownPackagesResponse{PackageDetails: make([]*admin.PackageDetails, len(res))}
+	for i, p := range res {
 		out.PackageDetails[i] = &admin.PackageDetails{
 			PackageId:   p.PackageID,
 			PackageSize: uint64(p.PackageSize),

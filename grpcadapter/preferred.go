@@ -23,14 +23,14 @@ func (s *interactiveService) GetPreferredPackageVersion(ctx context.Context, req
 	res, err := s.a.node.PreferredPackageVersion(ctx, ledger.GetPreferredPackageVersionRequest{
 		Parties:        req.GetParties(),
 		PackageName:    req.GetPackageName(),
-		VettingValidAt: timeString(req.GetVettingValidAt()),
+		VettingValidAt: protoTime(req.GetVettingValidAt()),
 		SynchronizerID: req.GetSynchronizerId(),
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := &interactive.GetPreferredPackageVersionResponse{}
-	if p := res.PackagePreference; p != nil {
+	if p := res; p != nil {
 		out.PackagePreference = &interactive.PackagePreference{PackageReference: packageRefToProto(p.PackageReference), SynchronizerId: p.SynchronizerID}
 	}
 	return out, nil
@@ -39,16 +39,16 @@ func (s *interactiveService) GetPreferredPackageVersion(ctx context.Context, req
 // GetPreferredPackages is the Node's PreferredPackages (POST
 // /v2/interactive-submission/preferred-packages).
 func (s *interactiveService) GetPreferredPackages(ctx context.Context, req *interactive.GetPreferredPackagesRequest) (*interactive.GetPreferredPackagesResponse, error) {
-	in := ledger.GetPreferredPackagesRequest{SynchronizerID: req.GetSynchronizerId(), VettingValidAt: timeString(req.GetVettingValidAt())}
+	in := ledger.GetPreferredPackagesRequest{SynchronizerID: req.GetSynchronizerId(), VettingValidAt: protoTime(req.GetVettingValidAt())}
 	for _, r := range req.GetPackageVettingRequirements() {
 		in.PackageVettingRequirements = append(in.PackageVettingRequirements, ledger.PackageVettingRequirement{Parties: r.GetParties(), PackageName: r.GetPackageName()})
 	}
-	res, err := s.a.node.PreferredPackages(ctx, in)
+	refs, sync, err := s.a.node.PreferredPackages(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	out := &interactive.GetPreferredPackagesResponse{SynchronizerId: res.SynchronizerID}
-	for _, r := range res.PackageReferences {
+	out := &interactive.GetPreferredPackagesResponse{SynchronizerId: sync}
+	for _, r := range refs {
 		out.PackageReferences = append(out.PackageReferences, packageRefToProto(r))
 	}
 	return out, nil

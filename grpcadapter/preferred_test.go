@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestPreferredPackagesSameAsJSON: GetPreferredPackages and
@@ -28,17 +28,17 @@ func TestPreferredPackagesSameAsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want ledger.GetPreferredPackagesResponse
+	var want jsonapi.GetPreferredPackagesResponse
 	p.postOK("/v2/interactive-submission/preferred-packages",
 		`{"packageVettingRequirements":[{"parties":["`+p.alice+`","`+p.bob+`"],"packageName":"`+p.pkgName+`"}]}`, &want)
 	if len(got.PackageReferences) != 1 || got.PackageReferences[0].PackageId != p.pkgID || got.PackageReferences[0].PackageVersion != p.pkgVersion {
 		t.Errorf("GetPreferredPackages: %v, want the Ping package %s %s", got, p.pkgID, p.pkgVersion)
 	}
-	gotRefs := []ledger.PackageReference{}
+	gotRefs := []jsonapi.PackageReference{}
 	for _, r := range got.PackageReferences {
-		gotRefs = append(gotRefs, ledger.PackageReference{PackageID: r.PackageId, PackageName: r.PackageName, PackageVersion: r.PackageVersion})
+		gotRefs = append(gotRefs, jsonapi.PackageReference{PackageID: r.PackageId, PackageName: r.PackageName, PackageVersion: r.PackageVersion})
 	}
-	if d := cmp.Diff(want, ledger.GetPreferredPackagesResponse{PackageReferences: gotRefs, SynchronizerID: got.SynchronizerId}); d != "" {
+	if d := cmp.Diff(want, jsonapi.GetPreferredPackagesResponse{PackageReferences: gotRefs, SynchronizerID: got.SynchronizerId}); d != "" {
 		t.Errorf("preferred packages (-JSON API +gRPC):\n%s", d)
 	}
 
@@ -46,7 +46,7 @@ func TestPreferredPackagesSameAsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wantV ledger.GetPreferredPackageVersionResponse
+	var wantV jsonapi.GetPreferredPackageVersionResponse
 	q := url.Values{"parties": {p.alice}, "package-name": {p.pkgName}}
 	p.getOK("/v2/interactive-submission/preferred-package-version?"+q.Encode(), &wantV)
 	pref := v.GetPackagePreference()

@@ -49,22 +49,21 @@ func (s *versionService) GetLedgerApiVersion(ctx context.Context, _ *ledgerv2.Ge
 	if err != nil {
 		return nil, err
 	}
-	f := v.Features
 	return &ledgerv2.GetLedgerApiVersionResponse{
 		Version: v.Version,
 		Features: &ledgerv2.FeaturesDescriptor{
 			Experimental: &ledgerv2.ExperimentalFeatures{
-				StaticTime:               &ledgerv2.ExperimentalStaticTime{Supported: f.Experimental.StaticTime.Supported},
-				CommandInspectionService: &ledgerv2.ExperimentalCommandInspectionService{Supported: f.Experimental.CommandInspectionService.Supported},
+				StaticTime:               &ledgerv2.ExperimentalStaticTime{Supported: v.StaticTime},
+				CommandInspectionService: &ledgerv2.ExperimentalCommandInspectionService{Supported: v.CommandInspection},
 			},
 			UserManagement: &ledgerv2.UserManagementFeature{
-				Supported:        f.UserManagement.Supported,
-				MaxRightsPerUser: f.UserManagement.MaxRightsPerUser,
-				MaxUsersPageSize: f.UserManagement.MaxUsersPageSize,
+				Supported:        true,
+				MaxRightsPerUser: int32(v.MaxRightsPerUser),
+				MaxUsersPageSize: int32(v.MaxUsersPageSize),
 			},
-			PartyManagement:  &ledgerv2.PartyManagementFeature{MaxPartiesPageSize: f.PartyManagement.MaxPartiesPageSize},
-			OffsetCheckpoint: &ledgerv2.OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: durationToProto(f.OffsetCheckpoint.MaxOffsetCheckpointEmissionDelay)},
-			PackageFeature:   &ledgerv2.PackageFeature{MaxVettedPackagesPageSize: f.PackageFeature.MaxVettedPackagesPageSize},
+			PartyManagement:  &ledgerv2.PartyManagementFeature{MaxPartiesPageSize: int32(v.MaxPartiesPageSize)},
+			OffsetCheckpoint: &ledgerv2.OffsetCheckpointFeature{MaxOffsetCheckpointEmissionDelay: durationpb.New(v.MaxOffsetCheckpointEmissionDelay)},
+			PackageFeature:   &ledgerv2.PackageFeature{MaxVettedPackagesPageSize: int32(v.MaxVettedPackagesPageSize)},
 		},
 	}, nil
 }
@@ -104,13 +103,13 @@ func (s *stateService) GetConnectedSynchronizers(ctx context.Context, req *ledge
 }
 
 func (s *stateService) GetLatestPrunedOffsets(ctx context.Context, _ *ledgerv2.GetLatestPrunedOffsetsRequest) (*ledgerv2.GetLatestPrunedOffsetsResponse, error) {
-	res, err := s.a.node.LatestPrunedOffsets(ctx)
+	participant, divulged, err := s.a.node.LatestPrunedOffsets(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return &ledgerv2.GetLatestPrunedOffsetsResponse{
-		ParticipantPrunedUpToInclusive:          res.ParticipantPrunedUpToInclusive,
-		AllDivulgedContractsPrunedUpToInclusive: res.AllDivulgedContractsPrunedUpToInclusive,
+		ParticipantPrunedUpToInclusive:          participant,
+		AllDivulgedContractsPrunedUpToInclusive: divulged,
 	}, nil
 }
 
@@ -129,12 +128,9 @@ func (s *timeService) GetTime(ctx context.Context, _ *ledgertesting.GetTimeReque
 }
 
 func (s *timeService) SetTime(ctx context.Context, req *ledgertesting.SetTimeRequest) (*emptypb.Empty, error) {
-	// The Node takes the times in their RFC 3339 form (a missing one is
-	// "", MISSING_FIELD), the request of its JSON twin.
-	err := s.a.node.SetTimeFrom(ctx, ledger.SetTimeRequest{
-		CurrentTime: timeString(req.GetCurrentTime()),
-		NewTime:     timeString(req.GetNewTime()),
-	})
+	// A missing time is the zero time, which the Node refuses with
+	// MISSING_FIELD.
+	err := s.a.node.SetTimeFrom(ctx, protoTime(req.GetCurrentTime()), protoTime(req.GetNewTime()))
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +148,14 @@ func timeString(ts *timestamppb.Timestamp) string {
 // durationToProto converts the Node's JSON-shaped Duration.
 func durationToProto(d ledger.Duration) *durationpb.Duration {
 	return &durationpb.Duration{Seconds: d.Seconds, Nanos: d.Nanos}
+}
+
+// protoTime is ts as a time.Time, the zero time when absent.
+func protoTime(ts *timestamppb.Timestamp) time.Time {
+	if ts == nil {
+		return time.Time{}
+	}
+	return ts.AsTime()
 }
 
 // missingField is Canton's MISSING_FIELD for an absent message field

@@ -157,8 +157,8 @@ func TestUserManagement(t *testing.T) {
 	if err != nil || got.User.PrimaryParty != alice {
 		t.Fatalf("GetUser: %v, %v", got, err)
 	}
-	nodeUser, err := e.node.GetUser(context.Background(), ledger.GetUserRequest{UserID: "u1"})
-	if err != nil || nodeUser.User.Metadata.ResourceVersion != got.User.Metadata.ResourceVersion {
+	nodeUser, err := e.node.GetUser(context.Background(), "u1", "")
+	if err != nil || nodeUser.Metadata.ResourceVersion != got.User.Metadata.ResourceVersion {
 		t.Fatalf("the Node's user %v, %v", nodeUser, err)
 	}
 
@@ -183,8 +183,8 @@ func TestUserManagement(t *testing.T) {
 	if got, want := rightStrings(revoked.NewlyRevokedRights), rightStrings([]*admin.Right{readAs(bob)}); !slices.Equal(got, want) {
 		t.Errorf("newly revoked %v, want %v", got, want)
 	}
-	nodeRights, err := e.node.ListUserRights(context.Background(), ledger.GetUserRequest{UserID: "u1"})
-	if err != nil || len(nodeRights.Rights) != 2 {
+	nodeRights, err := e.node.ListUserRights(context.Background(), "u1", "")
+	if err != nil || len(nodeRights) != 2 {
 		t.Errorf("the Node's rights after the revocation: %v, %v", nodeRights, err)
 	}
 
@@ -220,8 +220,8 @@ func TestUserManagement(t *testing.T) {
 	if _, err := c.UpdateUserIdentityProviderId(ctx, &admin.UpdateUserIdentityProviderIdRequest{UserId: "u2", TargetIdentityProviderId: "idp1"}); err != nil {
 		t.Fatal(err)
 	}
-	moved, err := e.node.GetUser(context.Background(), ledger.GetUserRequest{UserID: "u2", IdentityProviderID: "idp1"})
-	if err != nil || moved.User.IdentityProviderID != "idp1" {
+	moved, err := e.node.GetUser(context.Background(), "u2", "idp1")
+	if err != nil || moved.IdentityProviderID != "idp1" {
 		t.Errorf("u2 after the move: %v, %v", moved, err)
 	}
 
@@ -231,21 +231,21 @@ func TestUserManagement(t *testing.T) {
 
 	// Refusals: the Node's codes, with its resources.
 	_, err = c.GetUser(ctx, &admin.GetUserRequest{UserId: "u1"})
-	_, nodeErr := e.node.GetUser(context.Background(), ledger.GetUserRequest{UserID: "u1"})
+	_, nodeErr := e.node.GetUser(context.Background(), "u1", "")
 	sameRefusal(t, err, nodeErr)
 	_, _, details := statusOf(t, err)
 	if !strings.Contains(detailStrings(details), "u1") {
 		t.Errorf("USER_NOT_FOUND details %v name no resource u1", details)
 	}
 	_, err = c.CreateUser(ctx, &admin.CreateUserRequest{User: &admin.User{Id: "u2"}})
-	_, nodeErr = e.node.CreateUser(context.Background(), ledger.CreateUserRequest{User: identity.User{ID: "u2"}})
+	_, nodeErr = e.node.CreateUser(context.Background(), identity.User{ID: "u2"}, nil)
 	sameRefusal(t, err, nodeErr)
 	_, err = c.CreateUser(ctx, &admin.CreateUserRequest{})
 	wantCode(t, err, codes.InvalidArgument, "MISSING_FIELD")
 	_, err = c.GrantUserRights(ctx, &admin.GrantUserRightsRequest{UserId: "u2", IdentityProviderId: "idp1", Rights: []*admin.Right{{}}})
 	wantCode(t, err, codes.InvalidArgument, "INVALID_ARGUMENT")
-	nodeRights, err = e.node.ListUserRights(context.Background(), ledger.GetUserRequest{UserID: "u2", IdentityProviderID: "idp1"})
-	if err != nil || len(nodeRights.Rights) != 0 {
+	nodeRights, err = e.node.ListUserRights(context.Background(), "u2", "idp1")
+	if err != nil || len(nodeRights) != 0 {
 		t.Errorf("u2's rights after the refused grant: %v, %v", nodeRights, err)
 	}
 }
@@ -287,8 +287,8 @@ func TestIdentityProviderConfigs(t *testing.T) {
 		t.Fatalf("list: %v, %v", list, err)
 	}
 	_, err = c.CreateIdentityProviderConfig(ctx, &admin.CreateIdentityProviderConfigRequest{IdentityProviderConfig: cfg})
-	_, nodeErr := e.node.CreateIdentityProviderConfig(context.Background(), ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
-		IdentityProviderID: "idp1", Issuer: cfg.Issuer, JWKSURL: cfg.JwksUrl, Audience: "aud"}})
+	_, nodeErr := e.node.CreateIdentityProviderConfig(context.Background(), identity.IdentityProviderConfig{
+		IdentityProviderID: "idp1", Issuer: cfg.Issuer, JWKSURL: cfg.JwksUrl, Audience: "aud"})
 	sameRefusal(t, err, nodeErr)
 	_, err = c.CreateIdentityProviderConfig(ctx, &admin.CreateIdentityProviderConfigRequest{})
 	wantCode(t, err, codes.InvalidArgument, "MISSING_FIELD")
@@ -316,7 +316,7 @@ func TestPackages(t *testing.T) {
 		t.Fatalf("validation stored the package: %v, %v", list, err)
 	}
 	_, err := pm.UploadDarFile(ctx, &admin.UploadDarFileRequest{DarFile: []byte("not a zip")})
-	_, nodeErr := e.node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: []byte("not a zip")})
+	nodeErr := e.node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: []byte("not a zip")})
 	sameRefusal(t, err, nodeErr)
 
 	if _, err := pm.UploadDarFile(ctx, &admin.UploadDarFileRequest{DarFile: dar, SubmissionId: "s1"}); err != nil {
@@ -475,7 +475,7 @@ func TestMessageSizeLimit(t *testing.T) {
 	if status.Code(err) != codes.ResourceExhausted {
 		t.Fatalf("a 128 KiB request: %v, want RESOURCE_EXHAUSTED", err)
 	}
-	if list, err := e.node.ListPackages(context.Background()); err != nil || len(list.PackageIDs) != 0 {
+	if list, err := e.node.ListPackages(context.Background()); err != nil || len(list) != 0 {
 		t.Errorf("packages after the refusal: %v, %v", list, err)
 	}
 }

@@ -59,8 +59,8 @@ func newPingEnv(t *testing.T) *pingEnv {
 	node := ledgertest.Open(t, ledger.Options{})
 	ledgertest.MustUploadDAR(t, node, data)
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
-	if _, err := node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin, Rights: []identity.Right{
-		{Kind: identity.RightCanActAs, Party: alice}, {Kind: identity.RightCanActAs, Party: bob}}}); err != nil {
+	if _, err := node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{
+		{Kind: identity.RightCanActAs, Party: alice}, {Kind: identity.RightCanActAs, Party: bob}}); err != nil {
 		t.Fatal(err)
 	}
 	e := newEnv(t, node, grpcadapter.Options{})

@@ -84,7 +84,7 @@ func TestSubmitAndWaitForTransactionSameAsJSON(t *testing.T) {
 		// Reading as a party that is no stakeholder: the transaction
 		// without events, as the JSON API answers.
 		carol := ledgertest.MustAllocate(t, p.node, "carol")
-		if _, err := p.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: p.admin, Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: carol}}}); err != nil {
+		if _, err := p.node.GrantUserRights(context.Background(), p.admin, "", []identity.Right{{Kind: identity.RightCanReadAs, Party: carol}}); err != nil {
 			t.Fatal(err)
 		}
 		carolFormat, _ := txFormat(carol, ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS)

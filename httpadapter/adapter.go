@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // DefaultMaxBodyBytes is the request body limit used when
@@ -77,6 +78,9 @@ type Options struct {
 
 // adapter holds what every handler needs.
 type adapter struct {
+	// api is the JSON Ledger API over node; every route calls it (or, for
+	// the services still served by the Node's JSON methods, the Node).
+	api      *jsonapi.API
 	node     *ledger.Node
 	verifier identity.Verifier
 	maxBody  int64
@@ -100,6 +104,7 @@ type handler struct {
 // prefix with http.StripPrefix.
 func New(node *ledger.Node, opts Options) http.Handler {
 	a := &adapter{
+		api:      jsonapi.New(node),
 		node:     node,
 		verifier: opts.Verifier,
 		maxBody:  opts.MaxBodyBytes,

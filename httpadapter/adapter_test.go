@@ -18,6 +18,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 func TestHealth(t *testing.T) {
@@ -65,12 +66,12 @@ func TestHealth(t *testing.T) {
 func TestVersionParticipantIDLedgerEnd(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{})
-	v := decodeAs[ledger.VersionResponse](t, h.do(httpCall{method: "GET", target: "/v2/version"}))
+	v := decodeAs[jsonapi.VersionResponse](t, h.do(httpCall{method: "GET", target: "/v2/version"}))
 	if v.Version == "" {
 		t.Errorf("version is empty: %+v", v)
 	}
-	pid := decodeAs[ledger.ParticipantIDResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties/participant-id"}))
-	if diff := cmp.Diff(ledger.ParticipantIDResponse{ParticipantID: h.node.ParticipantIDString()}, pid); diff != "" {
+	pid := decodeAs[jsonapi.ParticipantIDResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties/participant-id"}))
+	if diff := cmp.Diff(jsonapi.ParticipantIDResponse{ParticipantID: h.node.ParticipantIDString()}, pid); diff != "" {
 		t.Errorf("participant id (-want +got):\n%s", diff)
 	}
 	end := decodeAs[ledger.LedgerEnd](t, h.do(httpCall{method: "GET", target: "/v2/state/ledger-end"}))
@@ -95,20 +96,20 @@ func TestAllocateAndGetParties(t *testing.T) {
 	tests := []struct {
 		name   string
 		target string
-		want   []ledger.PartyDetails
+		want   []jsonapi.PartyDetails
 	}{
-		{"percent-encoded path", "/v2/parties/" + encodeURIComponent(alice.Party), []ledger.PartyDetails{alice}},
-		{"raw path", "/v2/parties/" + alice.Party, []ledger.PartyDetails{alice}},
+		{"percent-encoded path", "/v2/parties/" + encodeURIComponent(alice.Party), []jsonapi.PartyDetails{alice}},
+		{"raw path", "/v2/parties/" + alice.Party, []jsonapi.PartyDetails{alice}},
 		{"path and repeated query", "/v2/parties/" + encodeURIComponent(alice.Party) + "?parties=" + encodeURIComponent(bob.Party) + "&identity-provider-id=",
-			[]ledger.PartyDetails{alice, bob}},
-		{"unknown party", "/v2/parties/" + encodeURIComponent("carol::1220"+strings.Repeat("ab", 32)), []ledger.PartyDetails{}},
-		{"participant-id-like party", "/v2/parties/participant-idx", []ledger.PartyDetails{}},
+			[]jsonapi.PartyDetails{alice, bob}},
+		{"unknown party", "/v2/parties/" + encodeURIComponent("carol::1220"+strings.Repeat("ab", 32)), []jsonapi.PartyDetails{}},
+		{"participant-id-like party", "/v2/parties/participant-idx", []jsonapi.PartyDetails{}},
 	}
-	sortParties := cmpopts.SortSlices(func(a, b ledger.PartyDetails) bool { return a.Party < b.Party })
+	sortParties := cmpopts.SortSlices(func(a, b jsonapi.PartyDetails) bool { return a.Party < b.Party })
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := decodeAs[ledger.GetPartiesResponse](t, h.do(httpCall{method: "GET", target: tt.target}))
-			if diff := cmp.Diff(ledger.GetPartiesResponse{PartyDetails: tt.want}, got, sortParties, cmpopts.EquateEmpty()); diff != "" {
+			got := decodeAs[jsonapi.GetPartiesResponse](t, h.do(httpCall{method: "GET", target: tt.target}))
+			if diff := cmp.Diff(jsonapi.GetPartiesResponse{PartyDetails: tt.want}, got, sortParties, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -147,7 +148,7 @@ func TestListParties(t *testing.T) {
 	alice := h.allocate("alice", nil)
 	bob := h.allocate("bob", nil)
 
-	all := decodeAs[ledger.ListPartiesResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties"}))
+	all := decodeAs[jsonapi.ListPartiesResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties"}))
 	var got []string
 	for _, p := range all.PartyDetails {
 		got = append(got, p.Party)
@@ -158,18 +159,18 @@ func TestListParties(t *testing.T) {
 		}
 	}
 
-	page := decodeAs[ledger.ListPartiesResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties?pageSize=1"}))
+	page := decodeAs[jsonapi.ListPartiesResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties?pageSize=1"}))
 	if len(page.PartyDetails) != 1 || page.NextPageToken == "" {
 		t.Fatalf("first page of 1: %+v", page)
 	}
-	next := decodeAs[ledger.ListPartiesResponse](t, h.do(httpCall{method: "GET",
+	next := decodeAs[jsonapi.ListPartiesResponse](t, h.do(httpCall{method: "GET",
 		target: "/v2/parties?pageSize=1&pageToken=" + url.QueryEscape(page.NextPageToken)}))
 	if len(next.PartyDetails) != 1 || next.PartyDetails[0].Party == page.PartyDetails[0].Party {
 		t.Errorf("second page %+v repeats or misses after %+v", next, page)
 	}
 
-	filtered := decodeAs[ledger.ListPartiesResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties?filter-party=bob"}))
-	if diff := cmp.Diff(ledger.ListPartiesResponse{PartyDetails: []ledger.PartyDetails{bob}}, filtered); diff != "" {
+	filtered := decodeAs[jsonapi.ListPartiesResponse](t, h.do(httpCall{method: "GET", target: "/v2/parties?filter-party=bob"}))
+	if diff := cmp.Diff(jsonapi.ListPartiesResponse{PartyDetails: []jsonapi.PartyDetails{bob}}, filtered); diff != "" {
 		t.Errorf("filter-party (-want +got):\n%s", diff)
 	}
 
@@ -211,7 +212,7 @@ func TestBodyDecoding(t *testing.T) {
 			before := h.state()
 			rec := h.do(httpCall{method: "POST", target: "/v2/parties", body: tt.body, header: tt.header, chunked: tt.chunked})
 			if tt.status == 200 {
-				decodeAs[ledger.AllocatePartyResponse](t, rec)
+				decodeAs[jsonapi.AllocatePartyResponse](t, rec)
 				return
 			}
 			wantText(t, rec, tt.status, tt.prefix)
@@ -242,7 +243,7 @@ func TestBodyTooLarge(t *testing.T) {
 		// A body at the limit is accepted.
 		ok := `{"partyIdHint":"small"}`
 		ok += strings.Repeat(" ", 64-len(ok))
-		decodeAs[ledger.AllocatePartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties", body: ok, chunked: chunked}))
+		decodeAs[jsonapi.AllocatePartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties", body: ok, chunked: chunked}))
 	}
 	if New(nil, Options{Logger: discardLogger()}).(*handler).a.maxBody != 8<<20 {
 		t.Errorf("default body limit is not 8 MiB")
@@ -773,8 +774,8 @@ func TestMountedUnderPrefix(t *testing.T) {
 
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, httptest.NewRequest("GET", "/ledger/v2/parties/"+encodeURIComponent(alice.Party), nil))
-	got := decodeAs[ledger.GetPartiesResponse](t, rec)
-	if diff := cmp.Diff(ledger.GetPartiesResponse{PartyDetails: []ledger.PartyDetails{alice}}, got); diff != "" {
+	got := decodeAs[jsonapi.GetPartiesResponse](t, rec)
+	if diff := cmp.Diff(jsonapi.GetPartiesResponse{PartyDetails: []jsonapi.PartyDetails{alice}}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 
@@ -797,7 +798,7 @@ func exerciseLedgerRoutes(t *testing.T, auth map[string]string) {
 	for _, s := range []string{a, b} {
 		wantEmptyObject(t, h.do(darCall("/v2/dars?synchronizerId="+url.QueryEscape(s), dar, auth)))
 	}
-	p := decodeAs[ledger.AllocatePartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties", header: auth,
+	p := decodeAs[jsonapi.AllocatePartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties", header: auth,
 		body: `{"partyIdHint":"actor","userId":"` + identity.DefaultParticipantAdmin + `"}`})).PartyDetails.Party
 	create := func(id string) string {
 		return `{"commandId":"` + id + `","actAs":["` + p + `"],"commands":[{"CreateCommand":{"templateId":"` + ids[0] +

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // authFixture is a ledger fixture with four more users: reader
@@ -30,13 +31,13 @@ func newAuthFixture(t *testing.T) *authFixture {
 	}
 	admin := bearer("admin-token")
 	f := newLedgerFixture(t, ledger.Options{}, Options{Verifier: verifier}, admin)
-	for _, u := range []ledger.CreateUserRequest{
+	for _, u := range []jsonapi.CreateUserRequest{
 		{User: identity.User{ID: "reader"}, Rights: []identity.Right{canReadAs(f.alice), canActAs(f.alice)}},
 		{User: identity.User{ID: "anyreader"}, Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}},
 		{User: identity.User{ID: "norights"}},
 		{User: identity.User{ID: "bobreader"}, Rights: []identity.Right{canReadAs(f.bob)}},
 	} {
-		if _, err := f.node.CreateUser(context.Background(), u); err != nil {
+		if _, err := jsonapi.New(f.node).CreateUser(context.Background(), u); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Tests of the command routes, and the fixture the update and state tests
@@ -439,12 +440,12 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	admin := bearer("admin-token")
 	f := newLedgerFixture(t, ledger.Options{}, Options{Verifier: verifier}, admin)
 	ctx := context.Background()
-	for _, u := range []ledger.CreateUserRequest{
+	for _, u := range []jsonapi.CreateUserRequest{
 		{User: identity.User{ID: "actor"}, Rights: []identity.Right{canActAs(f.alice)}},
 		{User: identity.User{ID: "reader"}, Rights: []identity.Right{canReadAs(f.alice)}},
 		{User: identity.User{ID: "norights"}},
 	} {
-		if _, err := f.node.CreateUser(ctx, u); err != nil {
+		if _, err := jsonapi.New(f.node).CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 	}

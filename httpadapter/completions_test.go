@@ -8,13 +8,14 @@ import (
 
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 func TestCompletionsRoutes(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	ctx := context.Background()
-	p, err := h.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "a", UserID: identity.DefaultParticipantAdmin})
+	p, err := jsonapi.New(h.node).AllocateParty(ctx, jsonapi.AllocatePartyRequest{PartyIDHint: "a", UserID: identity.DefaultParticipantAdmin})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestVerboseErrors: a security-sensitive error (unknown user, token of
@@ -22,7 +24,7 @@ func TestVerboseErrors(t *testing.T) {
 		verifier := fakeVerifier{"unknown-token": {UserID: "nobody"}, "plain-token": {UserID: "plain"}}
 		for _, verbose := range []bool{false, true} {
 			h := newHarness(t, Options{Verifier: verifier, VerboseErrors: verbose})
-			if _, err := h.node.CreateUser(context.Background(), ledgerCreateUser("plain")); err != nil {
+			if _, err := jsonapi.New(h.node).CreateUser(context.Background(), ledgerCreateUser("plain")); err != nil {
 				t.Fatal(err)
 			}
 			rec := h.do(httpCall{method: "GET", target: tc.target, header: bearer(tc.token)})

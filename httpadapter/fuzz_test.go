@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // FuzzDecodeAllocateParty feeds arbitrary bodies to the JSON body decoder
@@ -28,7 +29,7 @@ func FuzzDecodeAllocateParty(f *testing.F) {
 	}
 	a := New(nil, Options{Logger: discardLogger()}).(*handler).a
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := decodeJSON[ledger.AllocatePartyRequest](data)
+		_, err := decodeJSON[jsonapi.AllocatePartyRequest](data)
 		if err == nil {
 			if !json.Valid(data) {
 				t.Fatalf("decoded invalid JSON %q", data)

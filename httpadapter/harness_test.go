@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // fakeVerifier accepts the tokens it maps to claims and rejects every
@@ -184,7 +185,7 @@ func wantText(t testing.TB, rec *httptest.ResponseRecorder, status int, prefix s
 // state is what a rejected request must leave unchanged.
 type state struct {
 	End     ledger.LedgerEnd
-	Parties ledger.ListPartiesResponse
+	Parties jsonapi.ListPartiesResponse
 }
 
 func (h *harness) state() state {
@@ -194,7 +195,7 @@ func (h *harness) state() state {
 	if err != nil {
 		h.t.Fatalf("LedgerEnd: %v", err)
 	}
-	parties, err := h.node.ListParties(ctx, ledger.ListPartiesRequest{})
+	parties, err := jsonapi.New(h.node).ListParties(ctx, ledger.ListPartiesRequest{})
 	if err != nil {
 		h.t.Fatalf("ListParties: %v", err)
 	}
@@ -202,10 +203,10 @@ func (h *harness) state() state {
 }
 
 // allocate allocates a party through the adapter and returns its details.
-func (h *harness) allocate(hint string, header map[string]string) ledger.PartyDetails {
+func (h *harness) allocate(hint string, header map[string]string) jsonapi.PartyDetails {
 	h.t.Helper()
 	rec := h.do(httpCall{method: "POST", target: "/v2/parties", body: `{"partyIdHint":"` + hint + `"}`, header: header})
-	return decodeAs[ledger.AllocatePartyResponse](h.t, rec).PartyDetails
+	return decodeAs[jsonapi.AllocatePartyResponse](h.t, rec).PartyDetails
 }
 
 // encodeURIComponent percent-encodes like JavaScript's encodeURIComponent

@@ -20,6 +20,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // jwksServer serves a JSON Web Key Set that a test can change.
@@ -133,12 +134,12 @@ func TestIdentityProviderTokens(t *testing.T) {
 	keys := newJWKSServer(t)
 	keys.serve(t, map[string]any{"rsa1": rsa1, "ec1": ec1})
 
-	decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "POST", target: "/v2/idps", header: admin,
-		body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
+	decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "POST", target: "/v2/idps", header: admin,
+		body: js(t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
 			IdentityProviderID: "idp1", Issuer: issuer, JWKSURL: keys.URL}})}))
 	reader := h.allocate("reader", admin).Party
-	decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "POST", target: "/v2/users", header: admin,
-		body: js(t, ledger.CreateUserRequest{User: identity.User{ID: userID, IdentityProviderID: "idp1"}, Rights: []identity.Right{canReadAs(reader)}})}))
+	decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "POST", target: "/v2/users", header: admin,
+		body: js(t, jsonapi.CreateUserRequest{User: identity.User{ID: userID, IdentityProviderID: "idp1"}, Rights: []identity.Right{canReadAs(reader)}})}))
 
 	idpToken := func(key any, kid string, extra jwt.MapClaims) map[string]string {
 		t.Helper()
@@ -154,9 +155,9 @@ func TestIdentityProviderTokens(t *testing.T) {
 	}
 	wantUser := func(header map[string]string, idp string) {
 		t.Helper()
-		got := decodeAs[ledger.UserResponse](t, whoami(header))
+		got := decodeAs[jsonapi.UserResponse](t, whoami(header))
 		want := identity.User{ID: userID, IdentityProviderID: idp, Metadata: identity.ObjectMeta{ResourceVersion: got.User.Metadata.ResourceVersion, Annotations: map[string]string{}}}
-		if diff := cmp.Diff(ledger.UserResponse{User: want}, got); diff != "" {
+		if diff := cmp.Diff(jsonapi.UserResponse{User: want}, got); diff != "" {
 			t.Errorf("authenticated user (-want +got):\n%s", diff)
 		}
 	}
@@ -170,8 +171,8 @@ func TestIdentityProviderTokens(t *testing.T) {
 	patchIDP := func(c identity.IdentityProviderConfig, paths ...string) {
 		t.Helper()
 		c.IdentityProviderID = "idp1"
-		decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", header: admin,
-			body: js(t, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}))
+		decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", header: admin,
+			body: js(t, jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: jsonapi.FieldMask{Paths: paths}})}))
 	}
 
 	t.Run("RSA and EC keys", func(t *testing.T) {
@@ -179,7 +180,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 		wantUser(idpToken(ec1, "ec1", nil), "idp1")
 		// The user reads itself and its rights with the provider's token.
 		tok := idpToken(ec1, "ec1", nil)
-		got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID + "?identity-provider-id=idp1", header: tok}))
+		got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID + "?identity-provider-id=idp1", header: tok}))
 		if got.User.ID != userID {
 			t.Errorf("GET own user: %+v", got.User)
 		}
@@ -197,10 +198,10 @@ func TestIdentityProviderTokens(t *testing.T) {
 		// (requireSelfOrIDPAdmin) compare "" with the caller's provider
 		// instead and answer 403.
 		tok := idpToken(ec1, "ec1", nil)
-		if got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID, header: tok})); got.User.ID != userID {
+		if got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID, header: tok})); got.User.ID != userID {
 			t.Errorf("GET own user: %+v", got.User)
 		}
-		rights := decodeAs[ledger.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID + "/rights", header: tok}))
+		rights := decodeAs[jsonapi.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID + "/rights", header: tok}))
 		if diff := cmp.Diff([]identity.Right{canReadAs(reader)}, rights.Rights); diff != "" {
 			t.Errorf("own rights (-want +got):\n%s", diff)
 		}
@@ -245,14 +246,14 @@ func TestIdentityProviderTokens(t *testing.T) {
 		patchIDP(identity.IdentityProviderConfig{IsDeactivated: true}, "is_deactivated")
 		wantRejected(idpToken(ec1, "ec1", nil), 401)
 		// Still an admin of the node through its own key.
-		decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1", header: admin}))
+		decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1", header: admin}))
 		patchIDP(identity.IdentityProviderConfig{IsDeactivated: false}, "is_deactivated")
 		wantUser(idpToken(ec1, "ec1", nil), "idp1")
 	})
 
 	t.Run("move to the default provider", func(t *testing.T) {
 		decodeAs[ledger.Empty](t, h.do(httpCall{method: "PATCH", target: "/v2/users/" + userID + "/identity-provider-id", header: admin,
-			body: js(t, ledger.UpdateUserIdentityProviderRequest{UserID: userID, SourceIdentityProviderID: "idp1", TargetIdentityProviderID: ""})}))
+			body: js(t, jsonapi.UpdateUserIdentityProviderRequest{UserID: userID, SourceIdentityProviderID: "idp1", TargetIdentityProviderID: ""})}))
 		wantRejected(idpToken(ec1, "ec1", nil), 403)
 		e := decodeCantonError(t, whoami(idpToken(ec1, "ec1", nil)))
 		if diff := cmp.Diff(map[string]string{"ledger_api_error": "invalid token"}, e.Context); diff != "" {
@@ -260,7 +261,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 		}
 		hs := mint(userID)
 		wantUser(hs, "")
-		rights := decodeAs[ledger.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID + "/rights", header: hs}))
+		rights := decodeAs[jsonapi.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/" + userID + "/rights", header: hs}))
 		if diff := cmp.Diff([]identity.Right{canReadAs(reader)}, rights.Rights); diff != "" {
 			t.Errorf("own rights after the move (-want +got):\n%s", diff)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // testSigner signs as an external party's key.
@@ -207,19 +208,19 @@ func TestPreferredPackages(t *testing.T) {
 	wantEmptyObject(t, f.do(darCall("/v2/dars", d2, f.admin)))
 	f.auth = f.admin
 	sync := f.node.Synchronizers()[0]
-	v2 := ledger.PackageReference{PackageID: ids2[0], PackageName: "iou", PackageVersion: "2.0.0"}
+	v2 := jsonapi.PackageReference{PackageID: ids2[0], PackageName: "iou", PackageVersion: "2.0.0"}
 
 	// The newest vetted version, for any authenticated caller.
-	rec := f.postAs(f.none, "/v2/interactive-submission/preferred-packages", ledger.GetPreferredPackagesRequest{
-		PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice, f.bob}, PackageName: "iou"}}})
-	got := decodeAs[ledger.GetPreferredPackagesResponse](t, rec)
-	if diff := cmp.Diff(ledger.GetPreferredPackagesResponse{PackageReferences: []ledger.PackageReference{v2}, SynchronizerID: sync}, got); diff != "" {
+	rec := f.postAs(f.none, "/v2/interactive-submission/preferred-packages", jsonapi.GetPreferredPackagesRequest{
+		PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{f.alice, f.bob}, PackageName: "iou"}}})
+	got := decodeAs[jsonapi.GetPreferredPackagesResponse](t, rec)
+	if diff := cmp.Diff(jsonapi.GetPreferredPackagesResponse{PackageReferences: []jsonapi.PackageReference{v2}, SynchronizerID: sync}, got); diff != "" {
 		t.Errorf("preferred packages (-want +got):\n%s", diff)
 	}
 	q := url.Values{"parties": {f.alice}, "package-name": {"iou"}, "synchronizer-id": {sync}, "vetting_valid_at": {"2030-01-01T00:00:00Z"}}
 	rec = f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?" + q.Encode(), header: f.none})
-	pref := decodeAs[ledger.GetPreferredPackageVersionResponse](t, rec)
-	if diff := cmp.Diff(&ledger.PackagePreference{PackageReference: v2, SynchronizerID: sync}, pref.PackagePreference); diff != "" {
+	pref := decodeAs[jsonapi.GetPreferredPackageVersionResponse](t, rec)
+	if diff := cmp.Diff(&jsonapi.PackagePreference{PackageReference: v2, SynchronizerID: sync}, pref.PackagePreference); diff != "" {
 		t.Errorf("preferred package version (-want +got):\n%s", diff)
 	}
 
@@ -232,21 +233,21 @@ func TestPreferredPackages(t *testing.T) {
 	if vet.Code != http.StatusOK {
 		t.Fatalf("vetting 2.0.0 from %s: %d %s", from, vet.Code, vet.Body)
 	}
-	v1 := ledger.PackageReference{PackageID: f.pkg, PackageName: "iou", PackageVersion: "1.0.0"}
+	v1 := jsonapi.PackageReference{PackageID: f.pkg, PackageName: "iou", PackageVersion: "1.0.0"}
 	for _, tc := range []struct {
 		at   string
-		want ledger.PackageReference
+		want jsonapi.PackageReference
 	}{{"", v1}, {"2030-05-31T23:59:59Z", v1}, {from, v2}, {"2031-01-01T00:00:00.5Z", v2}} {
-		got = decodeAs[ledger.GetPreferredPackagesResponse](t, f.postAs(f.none, "/v2/interactive-submission/preferred-packages", ledger.GetPreferredPackagesRequest{
-			PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, SynchronizerID: sync, VettingValidAt: tc.at}))
-		if diff := cmp.Diff([]ledger.PackageReference{tc.want}, got.PackageReferences); diff != "" {
+		got = decodeAs[jsonapi.GetPreferredPackagesResponse](t, f.postAs(f.none, "/v2/interactive-submission/preferred-packages", jsonapi.GetPreferredPackagesRequest{
+			PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, SynchronizerID: sync, VettingValidAt: tc.at}))
+		if diff := cmp.Diff([]jsonapi.PackageReference{tc.want}, got.PackageReferences); diff != "" {
 			t.Errorf("preference at %q (-want +got):\n%s", tc.at, diff)
 		}
 	}
 
 	// No package for the name: an error for POST, no preference for GET.
 	rec = f.do(httpCall{method: "GET", target: "/v2/interactive-submission/preferred-package-version?package-name=nope&parties=" + url.QueryEscape(f.alice), header: f.none})
-	if pref := decodeAs[ledger.GetPreferredPackageVersionResponse](t, rec); pref.PackagePreference != nil {
+	if pref := decodeAs[jsonapi.GetPreferredPackageVersionResponse](t, rec); pref.PackagePreference != nil {
 		t.Errorf("preference of an unknown name: %s", rec.Body)
 	}
 	for _, tc := range []struct {
@@ -255,14 +256,14 @@ func TestPreferredPackages(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"unknown package name", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "nope"}}}, 400, "PACKAGE_SELECTION_FAILED"},
-		{"party not hosted", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{"carol::1220" + strings.Repeat("cd", 32)}, PackageName: "iou"}}}, 400, "PACKAGE_SELECTION_FAILED"},
-		{"synchronizer not connected", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, SynchronizerID: "other::1220ab"}, 400, "PACKAGE_SELECTION_FAILED"},
-		{"no requirements", ledger.GetPreferredPackagesRequest{}, 400, "MISSING_FIELD"},
-		{"no parties", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{PackageName: "iou"}}}, 400, "MISSING_FIELD"},
-		{"no package name", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}}}}, 400, "MISSING_FIELD"},
-		{"malformed party", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{"a!b"}, PackageName: "iou"}}}, 400, "INVALID_ARGUMENT"}, // Canton: requireParty names no field
-		{"malformed time", ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, VettingValidAt: "yesterday"}, 400, "INVALID_FIELD"},
+		{"unknown package name", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "nope"}}}, 400, "PACKAGE_SELECTION_FAILED"},
+		{"party not hosted", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{"carol::1220" + strings.Repeat("cd", 32)}, PackageName: "iou"}}}, 400, "PACKAGE_SELECTION_FAILED"},
+		{"synchronizer not connected", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, SynchronizerID: "other::1220ab"}, 400, "PACKAGE_SELECTION_FAILED"},
+		{"no requirements", jsonapi.GetPreferredPackagesRequest{}, 400, "MISSING_FIELD"},
+		{"no parties", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{PackageName: "iou"}}}, 400, "MISSING_FIELD"},
+		{"no package name", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{f.alice}}}}, 400, "MISSING_FIELD"},
+		{"malformed party", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{"a!b"}, PackageName: "iou"}}}, 400, "INVALID_ARGUMENT"}, // Canton: requireParty names no field
+		{"malformed time", jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: []string{f.alice}, PackageName: "iou"}}, VettingValidAt: "yesterday"}, 400, "INVALID_FIELD"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.postAs(f.none, "/v2/interactive-submission/preferred-packages", tc.body), tc.status, tc.code)

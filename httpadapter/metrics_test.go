@@ -13,6 +13,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/httpadapter"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -88,7 +89,7 @@ func TestMetrics(t *testing.T) {
 	}
 	get(api, "/v2/parties/participant%2Did") // escaped: the static route, not /v2/parties/:party
 	get(api, "/no/such/route")
-	if _, err := node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "alice"}); err != nil {
+	if _, err := jsonapi.New(node).AllocateParty(context.Background(), jsonapi.AllocatePartyRequest{PartyIDHint: "alice"}); err != nil {
 		t.Fatal(err)
 	}
 

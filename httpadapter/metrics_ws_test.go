@@ -10,7 +10,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestMetricsCountStreams: an open WebSocket stream counts in
@@ -22,7 +22,7 @@ func TestMetricsCountStreams(t *testing.T) {
 	m := NewMetrics(h.node)
 	srv := httptest.NewServer(m.Wrap(h.h))
 	defer srv.Close()
-	if _, err := h.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+	if _, err := jsonapi.New(h.node).GrantUserRights(context.Background(), jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestMetricsCountStreams(t *testing.T) {
 	}
 	all := `"updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {}}}`
 	conn := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, `+all+`}`)
-	if _, err := h.node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "a"}); err != nil {
+	if _, err := jsonapi.New(h.node).AllocateParty(context.Background(), jsonapi.AllocatePartyRequest{PartyIDHint: "a"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := frames(t, conn, 1); len(got) != 1 {

@@ -19,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Tests of the DAR, package and vetting routes.
@@ -53,7 +54,7 @@ type pkgState struct {
 
 func (h *harness) pkgState(header map[string]string) pkgState {
 	h.t.Helper()
-	l := decodeAs[ledger.ListPackagesResponse](h.t, h.do(httpCall{method: "GET", target: "/v2/packages", header: header}))
+	l := decodeAs[jsonapi.ListPackagesResponse](h.t, h.do(httpCall{method: "GET", target: "/v2/packages", header: header}))
 	slices.Sort(l.PackageIDs)
 	v := decodeAs[ledger.ListVettedPackagesResponse](h.t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list", body: `{}`, header: header}))
 	return pkgState{Packages: l.PackageIDs, Vetting: v}
@@ -150,8 +151,8 @@ func TestRealDARsOverHTTP(t *testing.T) {
 		if json.Valid(rec.Body.Bytes()) {
 			t.Errorf("package %s: the payload came back as JSON", id)
 		}
-		status := decodeAs[ledger.PackageStatusResponse](t, h.do(httpCall{method: "GET", target: "/v2/packages/" + id + "/status"}))
-		if status.PackageStatus != ledger.PackageStatusRegistered {
+		status := decodeAs[jsonapi.PackageStatusResponse](t, h.do(httpCall{method: "GET", target: "/v2/packages/" + id + "/status"}))
+		if status.PackageStatus != jsonapi.PackageStatusRegistered {
 			t.Errorf("package %s: status %s", id, status.PackageStatus)
 		}
 		if !vetted[id] {
@@ -159,8 +160,8 @@ func TestRealDARsOverHTTP(t *testing.T) {
 		}
 	}
 	unknown := strings.Repeat("0f", 32)
-	status := decodeAs[ledger.PackageStatusResponse](t, h.do(httpCall{method: "GET", target: "/v2/packages/" + unknown + "/status"}))
-	if status.PackageStatus != ledger.PackageStatusUnspecified {
+	status := decodeAs[jsonapi.PackageStatusResponse](t, h.do(httpCall{method: "GET", target: "/v2/packages/" + unknown + "/status"}))
+	if status.PackageStatus != jsonapi.PackageStatusUnspecified {
 		t.Errorf("unknown package: status %s", status.PackageStatus)
 	}
 	e := wantCantonError(t, h.do(httpCall{method: "GET", target: "/v2/packages/" + unknown}), 404, "PACKAGE_NOT_FOUND")
@@ -583,8 +584,8 @@ func TestDARBodies(t *testing.T) {
 				if vetted := len(st.Vetting.VettedPackages) == 1; vetted != tc.vet {
 					t.Errorf("%s%s: vetting %+v, want vetted %v", route, tc.query, st.Vetting, tc.vet)
 				}
-				status := decodeAs[ledger.PackageStatusResponse](t, h.do(httpCall{method: "GET", target: "/v2/packages/" + ids[0] + "/status"}))
-				if status.PackageStatus != ledger.PackageStatusRegistered {
+				status := decodeAs[jsonapi.PackageStatusResponse](t, h.do(httpCall{method: "GET", target: "/v2/packages/" + ids[0] + "/status"}))
+				if status.PackageStatus != jsonapi.PackageStatusRegistered {
 					t.Errorf("%s%s: status %s", route, tc.query, status.PackageStatus)
 				}
 			}
@@ -636,7 +637,7 @@ func TestPackageAuthorization(t *testing.T) {
 		"alice-token": {UserID: "alice"},
 	}
 	h := newHarness(t, Options{Verifier: verifier})
-	if _, err := h.node.CreateUser(context.Background(), ledger.CreateUserRequest{User: identity.User{ID: "alice"}}); err != nil {
+	if _, err := jsonapi.New(h.node).CreateUser(context.Background(), jsonapi.CreateUserRequest{User: identity.User{ID: "alice"}}); err != nil {
 		t.Fatal(err)
 	}
 	admin, alice := bearer("admin-token"), bearer("alice-token")

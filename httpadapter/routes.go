@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // handlerFunc decodes a request, calls one Node method and returns what to
@@ -35,30 +36,30 @@ var routes = []route{
 	{http.MethodGet, "/livez", authOptional, livez},
 	{http.MethodGet, "/readyz", authOptional, readyz},
 
-	{http.MethodGet, "/v2/version", authRequired, call((*ledger.Node).Version)},
+	{http.MethodGet, "/v2/version", authRequired, call((*jsonapi.API).Version)},
 
-	{http.MethodGet, "/v2/parties", authRequired, callWith(decodeListParties, (*ledger.Node).ListParties)},
-	{http.MethodPost, "/v2/parties", authRequired, callBody((*ledger.Node).AllocateParty)},
-	{http.MethodGet, "/v2/parties/participant-id", authRequired, call((*ledger.Node).ParticipantID)},
-	{http.MethodGet, "/v2/parties/:party", authRequired, callWith(decodeGetParties, (*ledger.Node).GetParties)},
-	{http.MethodPatch, "/v2/parties/:party", authRequired, callWith(decodeUpdatePartyDetails, (*ledger.Node).UpdatePartyDetails)},
+	{http.MethodGet, "/v2/parties", authRequired, callWith(decodeListParties, (*jsonapi.API).ListParties)},
+	{http.MethodPost, "/v2/parties", authRequired, callBody((*jsonapi.API).AllocateParty)},
+	{http.MethodGet, "/v2/parties/participant-id", authRequired, call((*jsonapi.API).ParticipantID)},
+	{http.MethodGet, "/v2/parties/:party", authRequired, callWith(decodeGetParties, (*jsonapi.API).GetParties)},
+	{http.MethodPatch, "/v2/parties/:party", authRequired, callWith(decodeUpdatePartyDetails, (*jsonapi.API).UpdatePartyDetails)},
 
-	{http.MethodPost, "/v2/users", authRequired, callBody((*ledger.Node).CreateUser)},
-	{http.MethodGet, "/v2/users", authRequired, callWith(decodeListUsers, (*ledger.Node).ListUsers)},
-	{http.MethodGet, "/v2/users/:user-id", authRequired, callWith(decodeGetUser, (*ledger.Node).GetUser)},
-	{http.MethodDelete, "/v2/users/:user-id", authRequired, callWith(decodeUserPath, (*ledger.Node).DeleteUser)},
-	{http.MethodPatch, "/v2/users/:user-id", authRequired, callWith(decodeUpdateUser, (*ledger.Node).UpdateUser)},
-	{http.MethodGet, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserPath, (*ledger.Node).ListUserRights)},
-	{http.MethodPost, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserRights, (*ledger.Node).GrantUserRights)},
-	{http.MethodPatch, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserRights, (*ledger.Node).RevokeUserRights)},
-	{http.MethodPatch, "/v2/users/:user-id/identity-provider-id", authRequired, callWith(decodeUpdateUserIdentityProvider, (*ledger.Node).UpdateUserIdentityProvider)},
-	{http.MethodGet, "/v2/authenticated-user", authRequired, callWith(decodeAuthenticatedUser, (*ledger.Node).GetUser)},
+	{http.MethodPost, "/v2/users", authRequired, callBody((*jsonapi.API).CreateUser)},
+	{http.MethodGet, "/v2/users", authRequired, callWith(decodeListUsers, (*jsonapi.API).ListUsers)},
+	{http.MethodGet, "/v2/users/:user-id", authRequired, callWith(decodeGetUser, (*jsonapi.API).GetUser)},
+	{http.MethodDelete, "/v2/users/:user-id", authRequired, callWith(decodeUserPath, (*jsonapi.API).DeleteUser)},
+	{http.MethodPatch, "/v2/users/:user-id", authRequired, callWith(decodeUpdateUser, (*jsonapi.API).UpdateUser)},
+	{http.MethodGet, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserPath, (*jsonapi.API).ListUserRights)},
+	{http.MethodPost, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserRights, (*jsonapi.API).GrantUserRights)},
+	{http.MethodPatch, "/v2/users/:user-id/rights", authRequired, callWith(decodeUserRights, (*jsonapi.API).RevokeUserRights)},
+	{http.MethodPatch, "/v2/users/:user-id/identity-provider-id", authRequired, callWith(decodeUpdateUserIdentityProvider, (*jsonapi.API).UpdateUserIdentityProvider)},
+	{http.MethodGet, "/v2/authenticated-user", authRequired, callWith(decodeAuthenticatedUser, (*jsonapi.API).GetUser)},
 
-	{http.MethodPost, "/v2/idps", authRequired, callBody((*ledger.Node).CreateIdentityProviderConfig)},
-	{http.MethodGet, "/v2/idps", authRequired, call((*ledger.Node).ListIdentityProviderConfigs)},
-	{http.MethodGet, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).GetIdentityProviderConfig)},
-	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*ledger.Node).UpdateIdentityProviderConfig)},
-	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*ledger.Node).DeleteIdentityProviderConfig)},
+	{http.MethodPost, "/v2/idps", authRequired, callBody((*jsonapi.API).CreateIdentityProviderConfig)},
+	{http.MethodGet, "/v2/idps", authRequired, call((*jsonapi.API).ListIdentityProviderConfigs)},
+	{http.MethodGet, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).GetIdentityProviderConfig)},
+	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*jsonapi.API).UpdateIdentityProviderConfig)},
+	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).DeleteIdentityProviderConfig)},
 
 	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*ledger.Node).SubmitAndWait)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransaction)},
@@ -85,12 +86,12 @@ var routes = []route{
 	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},
 	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callBody((*ledger.Node).EventsByContractID)},
 
-	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*ledger.Node).ValidateDAR)},
-	{http.MethodPost, "/v2/dars", authRequired, callWith(decodeUploadDAR, (*ledger.Node).UploadDAR)},
-	{http.MethodGet, "/v2/packages", authRequired, call((*ledger.Node).ListPackages)},
-	{http.MethodPost, "/v2/packages", authRequired, callWith(decodeUploadDAR, (*ledger.Node).UploadDAR)},
+	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*jsonapi.API).ValidateDAR)},
+	{http.MethodPost, "/v2/dars", authRequired, callWith(decodeUploadDAR, (*jsonapi.API).UploadDAR)},
+	{http.MethodGet, "/v2/packages", authRequired, call((*jsonapi.API).ListPackages)},
+	{http.MethodPost, "/v2/packages", authRequired, callWith(decodeUploadDAR, (*jsonapi.API).UploadDAR)},
 	{http.MethodGet, "/v2/packages/:package-id", authRequired, getPackage},
-	{http.MethodGet, "/v2/packages/:package-id/status", authRequired, callWith(decodePackageID, (*ledger.Node).PackageStatus)},
+	{http.MethodGet, "/v2/packages/:package-id/status", authRequired, callWith(decodePackageID, (*jsonapi.API).PackageStatus)},
 	{http.MethodGet, "/v2/package-vetting", authRequired, callWith(decodeListVettedPackagesGet, (*ledger.Node).ListVettedPackages)},
 	{http.MethodPost, "/v2/package-vetting", authRequired, callBody((*ledger.Node).UpdateVettedPackages)},
 	{http.MethodPost, "/v2/package-vetting/list", authRequired, callBody((*ledger.Node).ListVettedPackages)},
@@ -105,39 +106,58 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
 
 	// Issue 13 item 6: the remaining operations of the 3.5 document.
-	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*ledger.Node).LatestPrunedOffsets)},
+	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*jsonapi.API).LatestPrunedOffsets)},
 	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*ledger.Node).TransactionByID)},
 	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*ledger.Node).TransactionByOffset)},
 	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*ledger.Node).ContractByID)},
-	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*ledger.Node).PreferredPackageVersion)},
-	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*ledger.Node).PreferredPackages)},
+	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*jsonapi.API).PreferredPackageVersion)},
+	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*jsonapi.API).PreferredPackages)},
 
 	// ledgernode's own admin routes (time.go), not part of Canton's API.
 	{http.MethodGet, "/ledgernode/v1/time", authRequired, getTime},
 	{http.MethodPost, "/ledgernode/v1/time", authRequired, postTime},
 }
 
-// call adapts a Node method without input.
-func call[Resp any](m func(*ledger.Node, context.Context) (Resp, error)) handlerFunc {
+// receiver is what a route's method is called on: the JSON API, or the
+// Node for the services whose JSON methods have not moved to package
+// jsonapi yet (the API embeds the Node, so both expressions work while the
+// move lasts; a row changes to (*jsonapi.API).X when its service moves).
+type receiver interface{ *ledger.Node | *jsonapi.API }
+
+// recv returns the adapter's receiver of type R.
+func recv[R receiver](a *adapter) R {
+	var r R
+	switch p := any(&r).(type) {
+	case **jsonapi.API:
+		*p = a.api
+	case **ledger.Node:
+		*p = a.api.Node
+	}
+	return r
+}
+
+// call adapts an API (or Node) method without input.
+func call[R receiver, Resp any](m func(R, context.Context) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
-		return m(a.node, rq.ctx)
+		return m(recv[R](a), rq.ctx)
 	}
 }
 
-// callBody adapts a Node method whose input is the JSON request body.
-func callBody[Req, Resp any](m func(*ledger.Node, context.Context, Req) (Resp, error)) handlerFunc {
+// callBody adapts an API (or Node) method whose input is the JSON request
+// body.
+func callBody[R receiver, Req, Resp any](m func(R, context.Context, Req) (Resp, error)) handlerFunc {
 	return callWith(decodeBody[Req], m)
 }
 
-// callWith adapts a Node method whose input decode builds from the request
-// (path, query and/or body).
-func callWith[Req, Resp any](decode func(*request) (Req, error), m func(*ledger.Node, context.Context, Req) (Resp, error)) handlerFunc {
+// callWith adapts an API (or Node) method whose input decode builds from
+// the request (path, query and/or body).
+func callWith[R receiver, Req, Resp any](decode func(*request) (Req, error), m func(R, context.Context, Req) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
 		req, err := decode(rq)
 		if err != nil {
 			return nil, err
 		}
-		return m(a.node, rq.ctx, req)
+		return m(recv[R](a), rq.ctx, req)
 	}
 }
 

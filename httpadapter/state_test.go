@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Tests of the state routes (active contracts, connected synchronizers),
@@ -136,7 +137,7 @@ func TestConnectedSynchronizers(t *testing.T) {
 	t.Parallel()
 	const a, b = "a::1220aa", "b::1220bb"
 	f := newLedgerFixture(t, ledger.Options{Synchronizers: []string{a, b}}, Options{}, nil)
-	pid := decodeAs[ledger.ParticipantIDResponse](t, f.get("/v2/parties/participant-id")).ParticipantID
+	pid := decodeAs[jsonapi.ParticipantIDResponse](t, f.get("/v2/parties/participant-id")).ParticipantID
 	both := []ledger.ConnectedSynchronizer{
 		{SynchronizerAlias: "a", SynchronizerID: a, Permission: string(ledger.PermissionSubmission)},
 		{SynchronizerAlias: "b", SynchronizerID: b, Permission: string(ledger.PermissionSubmission)},
@@ -336,8 +337,8 @@ func TestLatestPrunedOffsets(t *testing.T) {
 	f.create("c1", f.alice, 1)
 	for _, header := range []map[string]string{f.admin, f.none} {
 		rec := f.do(httpCall{method: "GET", target: "/v2/state/latest-pruned-offsets", header: header})
-		got := decodeAs[ledger.GetLatestPrunedOffsetsResponse](t, rec)
-		if diff := cmp.Diff(ledger.GetLatestPrunedOffsetsResponse{}, got); diff != "" {
+		got := decodeAs[jsonapi.GetLatestPrunedOffsetsResponse](t, rec)
+		if diff := cmp.Diff(jsonapi.GetLatestPrunedOffsetsResponse{}, got); diff != "" {
 			t.Errorf("pruned offsets (-want +got):\n%s", diff)
 		}
 		wantKeys(t, rec, []string{"allDivulgedContractsPrunedUpToInclusive", "participantPrunedUpToInclusive"})

@@ -3,7 +3,7 @@ package httpadapter
 import (
 	"time"
 
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // ledgernode's own admin routes are under /ledgernode/v1, never under /v2:
@@ -11,7 +11,7 @@ import (
 //
 // GET  /ledgernode/v1/time  → {"currentTime": "1970-01-01T00:00:00Z"}
 // POST /ledgernode/v1/time  ← {"currentTime": "…", "newTime": "…"} is Canton's
-//                             TimeService.SetTime (ledger.Node.SetTimeFrom);
+//                             TimeService.SetTime (jsonapi.API.SetTimeFrom);
 //                             {"currentTime": "…"} alone sets the static time,
 //                             {"advance": "1h"} or {"advanceMicros": 3600000000}
 //                             advances it; answers the new time.
@@ -54,11 +54,11 @@ func postTime(a *adapter, rq *request) (any, error) {
 		return nil, err
 	}
 	if req.NewTime != nil && req.Advance == nil && req.AdvanceMicros == nil {
-		sr := ledger.SetTimeRequest{NewTime: *req.NewTime}
+		sr := jsonapi.SetTimeRequest{NewTime: *req.NewTime}
 		if req.CurrentTime != nil {
 			sr.CurrentTime = *req.CurrentTime
 		}
-		if err := a.node.SetTimeFrom(rq.ctx, sr); err != nil {
+		if err := a.api.SetTimeFrom(rq.ctx, sr); err != nil {
 			return nil, err
 		}
 		return getTime(a, rq)

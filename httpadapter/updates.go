@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Decoders of the update routes (JsUpdateService), the state routes
@@ -148,17 +149,17 @@ func decodeConnectedSynchronizers(rq *request) (ledger.ConnectedSynchronizersReq
 // /v2/interactive-submission/preferred-package-version's query: parties
 // (repeated), package-name (required), vetting_valid_at (a date-time) and
 // synchronizer-id.
-func decodePreferredPackageVersion(rq *request) (ledger.GetPreferredPackageVersionRequest, error) {
+func decodePreferredPackageVersion(rq *request) (jsonapi.GetPreferredPackageVersionRequest, error) {
 	if !rq.has("package-name") {
-		return ledger.GetPreferredPackageVersionRequest{}, invalidQuery("package-name", "missing")
+		return jsonapi.GetPreferredPackageVersionRequest{}, invalidQuery("package-name", "missing")
 	}
 	at := rq.query("vetting_valid_at")
 	if rq.has("vetting_valid_at") {
 		if _, err := time.Parse(time.RFC3339Nano, at); err != nil {
-			return ledger.GetPreferredPackageVersionRequest{}, invalidQuery("vetting_valid_at", fmt.Sprintf("Text '%s' could not be parsed", apierr.Quote(at)))
+			return jsonapi.GetPreferredPackageVersionRequest{}, invalidQuery("vetting_valid_at", fmt.Sprintf("Text '%s' could not be parsed", apierr.Quote(at)))
 		}
 	}
-	return ledger.GetPreferredPackageVersionRequest{
+	return jsonapi.GetPreferredPackageVersionRequest{
 		Parties:        rq.queryAll("parties"),
 		PackageName:    rq.query("package-name"),
 		VettingValidAt: at,

@@ -3,7 +3,7 @@ package httpadapter
 import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // The decoders of the user, identity-provider and party-update routes.
@@ -51,88 +51,88 @@ func wellFormedUserPath(rq *request) (string, error) {
 // /v2/users/{user-id}/rights: the user in the default provider scope, as
 // Canton's JSON layer sends identityProviderId "" (an identity-provider
 // admin is scoped to its own provider by the Node).
-func decodeUserPath(rq *request) (ledger.GetUserRequest, error) {
+func decodeUserPath(rq *request) (jsonapi.GetUserRequest, error) {
 	id, err := wellFormedUserPath(rq)
 	if err != nil {
-		return ledger.GetUserRequest{}, err
+		return jsonapi.GetUserRequest{}, err
 	}
-	return ledger.GetUserRequest{UserID: id}, nil
+	return jsonapi.GetUserRequest{UserID: id}, nil
 }
 
 // decodeGetUser reads GET /v2/users/{user-id}?identity-provider-id=….
-func decodeGetUser(rq *request) (ledger.GetUserRequest, error) {
+func decodeGetUser(rq *request) (jsonapi.GetUserRequest, error) {
 	id, err := wellFormedUserPath(rq)
 	if err != nil {
-		return ledger.GetUserRequest{}, err
+		return jsonapi.GetUserRequest{}, err
 	}
-	return ledger.GetUserRequest{UserID: id, IdentityProviderID: rq.query("identity-provider-id")}, nil
+	return jsonapi.GetUserRequest{UserID: id, IdentityProviderID: rq.query("identity-provider-id")}, nil
 }
 
 // decodeAuthenticatedUser reads GET /v2/authenticated-user: GetUser with
 // an empty user id (the caller's own user).
-func decodeAuthenticatedUser(rq *request) (ledger.GetUserRequest, error) {
-	return ledger.GetUserRequest{IdentityProviderID: rq.query("identity-provider-id")}, nil
+func decodeAuthenticatedUser(rq *request) (jsonapi.GetUserRequest, error) {
+	return jsonapi.GetUserRequest{IdentityProviderID: rq.query("identity-provider-id")}, nil
 }
 
 // decodeListUsers reads GET /v2/users' query parameters. The 3.5 document
 // (and Canton's endpoint) has no identity-provider-id parameter: the
 // request names the default provider, which the Node reads as the caller's
 // own provider for an identity-provider admin.
-func decodeListUsers(rq *request) (ledger.ListUsersRequest, error) {
+func decodeListUsers(rq *request) (jsonapi.ListUsersRequest, error) {
 	size, err := rq.queryInt32("pageSize")
 	if err != nil {
-		return ledger.ListUsersRequest{}, err
+		return jsonapi.ListUsersRequest{}, err
 	}
-	return ledger.ListUsersRequest{PageSize: size, PageToken: rq.query("pageToken")}, nil
+	return jsonapi.ListUsersRequest{PageSize: size, PageToken: rq.query("pageToken")}, nil
 }
 
 // decodeUpdateUser reads PATCH /v2/users/{user-id}; user.id must equal the
 // path.
-func decodeUpdateUser(rq *request) (ledger.UpdateUserRequest, error) {
+func decodeUpdateUser(rq *request) (jsonapi.UpdateUserRequest, error) {
 	id, err := userPathParam(rq)
 	if err != nil {
-		return ledger.UpdateUserRequest{}, err
+		return jsonapi.UpdateUserRequest{}, err
 	}
-	req, err := decodeBody[ledger.UpdateUserRequest](rq)
+	req, err := decodeBody[jsonapi.UpdateUserRequest](rq)
 	if err != nil {
-		return ledger.UpdateUserRequest{}, err
+		return jsonapi.UpdateUserRequest{}, err
 	}
 	if req.User.ID != id {
-		return ledger.UpdateUserRequest{}, pathMismatch(id, "user", "Some("+req.User.ID+")")
+		return jsonapi.UpdateUserRequest{}, pathMismatch(id, "user", "Some("+req.User.ID+")")
 	}
 	return req, nil
 }
 
 // decodeUserRights reads POST (grant) and PATCH (revoke)
 // /v2/users/{user-id}/rights; userId must equal the path.
-func decodeUserRights(rq *request) (ledger.UserRightsRequest, error) {
+func decodeUserRights(rq *request) (jsonapi.UserRightsRequest, error) {
 	id, err := userPathParam(rq)
 	if err != nil {
-		return ledger.UserRightsRequest{}, err
+		return jsonapi.UserRightsRequest{}, err
 	}
-	req, err := decodeBody[ledger.UserRightsRequest](rq)
+	req, err := decodeBody[jsonapi.UserRightsRequest](rq)
 	if err != nil {
-		return ledger.UserRightsRequest{}, err
+		return jsonapi.UserRightsRequest{}, err
 	}
 	if req.UserID != id {
-		return ledger.UserRightsRequest{}, pathMismatch(id, "user", req.UserID)
+		return jsonapi.UserRightsRequest{}, pathMismatch(id, "user", req.UserID)
 	}
 	return req, nil
 }
 
 // decodeUpdateUserIdentityProvider reads PATCH
 // /v2/users/{user-id}/identity-provider-id; userId must equal the path.
-func decodeUpdateUserIdentityProvider(rq *request) (ledger.UpdateUserIdentityProviderRequest, error) {
+func decodeUpdateUserIdentityProvider(rq *request) (jsonapi.UpdateUserIdentityProviderRequest, error) {
 	id, err := userPathParam(rq)
 	if err != nil {
-		return ledger.UpdateUserIdentityProviderRequest{}, err
+		return jsonapi.UpdateUserIdentityProviderRequest{}, err
 	}
-	req, err := decodeBody[ledger.UpdateUserIdentityProviderRequest](rq)
+	req, err := decodeBody[jsonapi.UpdateUserIdentityProviderRequest](rq)
 	if err != nil {
-		return ledger.UpdateUserIdentityProviderRequest{}, err
+		return jsonapi.UpdateUserIdentityProviderRequest{}, err
 	}
 	if req.UserID != id {
-		return ledger.UpdateUserIdentityProviderRequest{}, pathMismatch(id, "user", req.UserID)
+		return jsonapi.UpdateUserIdentityProviderRequest{}, pathMismatch(id, "user", req.UserID)
 	}
 	return req, nil
 }
@@ -142,34 +142,34 @@ func decodeIDPPath(rq *request) (string, error) { return rq.pathParam("idp-id") 
 
 // decodeUpdateIDP reads PATCH /v2/idps/{idp-id};
 // identityProviderConfig.identityProviderId must equal the path.
-func decodeUpdateIDP(rq *request) (ledger.UpdateIdentityProviderConfigRequest, error) {
+func decodeUpdateIDP(rq *request) (jsonapi.UpdateIdentityProviderConfigRequest, error) {
 	id, err := rq.pathParam("idp-id")
 	if err != nil {
-		return ledger.UpdateIdentityProviderConfigRequest{}, err
+		return jsonapi.UpdateIdentityProviderConfigRequest{}, err
 	}
-	req, err := decodeBody[ledger.UpdateIdentityProviderConfigRequest](rq)
+	req, err := decodeBody[jsonapi.UpdateIdentityProviderConfigRequest](rq)
 	if err != nil {
-		return ledger.UpdateIdentityProviderConfigRequest{}, err
+		return jsonapi.UpdateIdentityProviderConfigRequest{}, err
 	}
 	if got := req.IdentityProviderConfig.IdentityProviderID; got != id {
-		return ledger.UpdateIdentityProviderConfigRequest{}, pathMismatch(id, "identity provider config", "Some("+got+")")
+		return jsonapi.UpdateIdentityProviderConfigRequest{}, pathMismatch(id, "identity provider config", "Some("+got+")")
 	}
 	return req, nil
 }
 
 // decodeUpdatePartyDetails reads PATCH /v2/parties/{party};
 // partyDetails.party must equal the path.
-func decodeUpdatePartyDetails(rq *request) (ledger.UpdatePartyDetailsRequest, error) {
+func decodeUpdatePartyDetails(rq *request) (jsonapi.UpdatePartyDetailsRequest, error) {
 	party, err := rq.pathParam("party")
 	if err != nil {
-		return ledger.UpdatePartyDetailsRequest{}, err
+		return jsonapi.UpdatePartyDetailsRequest{}, err
 	}
-	req, err := decodeBody[ledger.UpdatePartyDetailsRequest](rq)
+	req, err := decodeBody[jsonapi.UpdatePartyDetailsRequest](rq)
 	if err != nil {
-		return ledger.UpdatePartyDetailsRequest{}, err
+		return jsonapi.UpdatePartyDetailsRequest{}, err
 	}
 	if req.PartyDetails.Party != party {
-		return ledger.UpdatePartyDetailsRequest{}, pathMismatch(party, "party", "Some("+req.PartyDetails.Party+")")
+		return jsonapi.UpdatePartyDetailsRequest{}, pathMismatch(party, "party", "Some("+req.PartyDetails.Party+")")
 	}
 	return req, nil
 }

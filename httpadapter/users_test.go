@@ -18,6 +18,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Tests of the user, right, identity-provider and party-update routes.
@@ -77,20 +78,20 @@ func wantCantonError(t testing.TB, rec *httptest.ResponseRecorder, status int, c
 // in-process as a trusted caller.
 type adminState struct {
 	End     ledger.LedgerEnd
-	Parties ledger.ListPartiesResponse
+	Parties jsonapi.ListPartiesResponse
 	IDPs    []identity.IdentityProviderConfig
-	Users   map[string][]identity.User     // by identity provider
-	Rights  map[string][]identity.Right    // by user
-	Party   map[string]ledger.PartyDetails // by party, per provider view
+	Users   map[string][]identity.User      // by identity provider
+	Rights  map[string][]identity.Right     // by user
+	Party   map[string]jsonapi.PartyDetails // by party, per provider view
 }
 
 func (h *harness) adminState() adminState {
 	h.t.Helper()
 	ctx := context.Background()
-	s := adminState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}, Party: map[string]ledger.PartyDetails{}}
+	s := adminState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}, Party: map[string]jsonapi.PartyDetails{}}
 	base := h.state()
 	s.End, s.Parties = base.End, base.Parties
-	idps, err := h.node.ListIdentityProviderConfigs(ctx)
+	idps, err := jsonapi.New(h.node).ListIdentityProviderConfigs(ctx)
 	if err != nil {
 		h.t.Fatalf("ListIdentityProviderConfigs: %v", err)
 	}
@@ -100,19 +101,19 @@ func (h *harness) adminState() adminState {
 		providers = append(providers, c.IdentityProviderID)
 	}
 	for _, idp := range providers {
-		users, err := h.node.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: idp})
+		users, err := jsonapi.New(h.node).ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: idp})
 		if err != nil {
 			h.t.Fatalf("ListUsers(%q): %v", idp, err)
 		}
 		s.Users[idp] = users.Users
 		for _, u := range users.Users {
-			r, err := h.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: u.ID, IdentityProviderID: idp})
+			r, err := jsonapi.New(h.node).ListUserRights(ctx, jsonapi.GetUserRequest{UserID: u.ID, IdentityProviderID: idp})
 			if err != nil {
 				h.t.Fatalf("ListUserRights(%s): %v", u.ID, err)
 			}
 			s.Rights[u.ID] = r.Rights
 		}
-		parties, err := h.node.ListParties(ctx, ledger.ListPartiesRequest{IdentityProviderID: idp})
+		parties, err := jsonapi.New(h.node).ListParties(ctx, ledger.ListPartiesRequest{IdentityProviderID: idp})
 		if err != nil {
 			h.t.Fatalf("ListParties(%q): %v", idp, err)
 		}
@@ -145,15 +146,15 @@ func newUserFixture(t *testing.T, lopts ledger.Options, opts Options, admin map[
 
 func (f *userFixture) createIDP(id, issuer string) identity.IdentityProviderConfig {
 	f.t.Helper()
-	body := js(f.t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
+	body := js(f.t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
 		IdentityProviderID: id, Issuer: issuer, JWKSURL: "http://127.0.0.1:1/" + id + "/jwks"}})
-	return decodeAs[ledger.IdentityProviderConfigResponse](f.t, f.do(httpCall{method: "POST", target: "/v2/idps", body: body, header: f.admin})).IdentityProviderConfig
+	return decodeAs[jsonapi.IdentityProviderConfigResponse](f.t, f.do(httpCall{method: "POST", target: "/v2/idps", body: body, header: f.admin})).IdentityProviderConfig
 }
 
 func (f *userFixture) createUser(u identity.User, rights ...identity.Right) identity.User {
 	f.t.Helper()
-	body := js(f.t, ledger.CreateUserRequest{User: u, Rights: rights})
-	return decodeAs[ledger.UserResponse](f.t, f.do(httpCall{method: "POST", target: "/v2/users", body: body, header: f.admin})).User
+	body := js(f.t, jsonapi.CreateUserRequest{User: u, Rights: rights})
+	return decodeAs[jsonapi.UserResponse](f.t, f.do(httpCall{method: "POST", target: "/v2/users", body: body, header: f.admin})).User
 }
 
 func TestUserLifecycle(t *testing.T) {
@@ -162,7 +163,7 @@ func TestUserLifecycle(t *testing.T) {
 	h, p := f.harness, f.party
 
 	// The wire shape of a created user, and of the rights.
-	rec := h.do(httpCall{method: "POST", target: "/v2/users", body: js(t, ledger.CreateUserRequest{
+	rec := h.do(httpCall{method: "POST", target: "/v2/users", body: js(t, jsonapi.CreateUserRequest{
 		User:   identity.User{ID: "bob", PrimaryParty: p, Metadata: identity.ObjectMeta{Annotations: map[string]string{"team": "blue"}}},
 		Rights: []identity.Right{canReadAs(p), readAsAnyParty},
 	})})
@@ -178,14 +179,14 @@ func TestUserLifecycle(t *testing.T) {
 
 	bob := identity.User{ID: "bob", PrimaryParty: p, Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"team": "blue"}}}
 	for _, target := range []string{"/v2/users/bob", "/v2/users/b%6Fb", "/v2/users/bob?identity-provider-id="} {
-		got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: target}))
-		if diff := cmp.Diff(ledger.UserResponse{User: bob}, got); diff != "" {
+		got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: target}))
+		if diff := cmp.Diff(jsonapi.UserResponse{User: bob}, got); diff != "" {
 			t.Errorf("GET %s (-want +got):\n%s", target, diff)
 		}
 	}
 
 	t.Run("list and pages", func(t *testing.T) {
-		all := decodeAs[ledger.ListUsersResponse](t, h.do(httpCall{method: "GET", target: "/v2/users"}))
+		all := decodeAs[jsonapi.ListUsersResponse](t, h.do(httpCall{method: "GET", target: "/v2/users"}))
 		var ids []string
 		for _, u := range all.Users {
 			ids = append(ids, u.ID)
@@ -196,7 +197,7 @@ func TestUserLifecycle(t *testing.T) {
 		var paged []string
 		token := ""
 		for range 10 {
-			page := decodeAs[ledger.ListUsersResponse](t, h.do(httpCall{method: "GET", target: "/v2/users?pageSize=1&pageToken=" + url.QueryEscape(token)}))
+			page := decodeAs[jsonapi.ListUsersResponse](t, h.do(httpCall{method: "GET", target: "/v2/users?pageSize=1&pageToken=" + url.QueryEscape(token)}))
 			if len(page.Users) != 1 {
 				t.Fatalf("page of 1: %+v", page)
 			}
@@ -210,7 +211,7 @@ func TestUserLifecycle(t *testing.T) {
 		}
 		// identity-provider-id is not a parameter of GET /v2/users: the
 		// default provider is listed.
-		other := decodeAs[ledger.ListUsersResponse](t, h.do(httpCall{method: "GET", target: "/v2/users?identity-provider-id=idp1"}))
+		other := decodeAs[jsonapi.ListUsersResponse](t, h.do(httpCall{method: "GET", target: "/v2/users?identity-provider-id=idp1"}))
 		if diff := cmp.Diff(all, other); diff != "" {
 			t.Errorf("identity-provider-id changed the list (-want +got):\n%s", diff)
 		}
@@ -223,7 +224,7 @@ func TestUserLifecycle(t *testing.T) {
 
 	t.Run("authenticated user", func(t *testing.T) {
 		// Auth mode none acts as the participant admin.
-		got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/authenticated-user"}))
+		got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/authenticated-user"}))
 		if got.User.ID != identity.DefaultParticipantAdmin {
 			t.Errorf("authenticated user %+v", got.User)
 		}
@@ -233,29 +234,29 @@ func TestUserLifecycle(t *testing.T) {
 		// unknownFields of the mask is accepted and ignored.
 		body := `{"user":{"id":"bob","primaryParty":"","isDeactivated":true,"metadata":{"resourceVersion":"0","annotations":{"team":"","role":"ops"}}},` +
 			`"updateMask":{"paths":["primary_party","metadata.annotations","is_deactivated"],"unknownFields":{"fields":{}}}}`
-		got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/users/bob", body: body}))
+		got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/users/bob", body: body}))
 		want := identity.User{ID: "bob", IsDeactivated: true, Metadata: identity.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{"role": "ops"}}}
-		if diff := cmp.Diff(ledger.UserResponse{User: want}, got); diff != "" {
+		if diff := cmp.Diff(jsonapi.UserResponse{User: want}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
-		again := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob"}))
+		again := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob"}))
 		if diff := cmp.Diff(got, again); diff != "" {
 			t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 		}
 	})
 
 	t.Run("rights", func(t *testing.T) {
-		grant := js(t, ledger.UserRightsRequest{UserID: "bob", Rights: []identity.Right{canActAs(p), canReadAs(p), canActAs(p)}})
-		g := decodeAs[ledger.GrantUserRightsResponse](t, h.do(httpCall{method: "POST", target: "/v2/users/bob/rights", body: grant}))
+		grant := js(t, jsonapi.UserRightsRequest{UserID: "bob", Rights: []identity.Right{canActAs(p), canReadAs(p), canActAs(p)}})
+		g := decodeAs[jsonapi.GrantUserRightsResponse](t, h.do(httpCall{method: "POST", target: "/v2/users/bob/rights", body: grant}))
 		if diff := cmp.Diff([]identity.Right{canActAs(p)}, g.NewlyGrantedRights); diff != "" {
 			t.Errorf("granted (-want +got):\n%s", diff)
 		}
-		revoke := js(t, ledger.UserRightsRequest{UserID: "bob", Rights: []identity.Right{canReadAs(p), executeAsAny}})
-		r := decodeAs[ledger.RevokeUserRightsResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/users/bob/rights", body: revoke}))
+		revoke := js(t, jsonapi.UserRightsRequest{UserID: "bob", Rights: []identity.Right{canReadAs(p), executeAsAny}})
+		r := decodeAs[jsonapi.RevokeUserRightsResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/users/bob/rights", body: revoke}))
 		if diff := cmp.Diff([]identity.Right{canReadAs(p)}, r.NewlyRevokedRights); diff != "" {
 			t.Errorf("revoked (-want +got):\n%s", diff)
 		}
-		l := decodeAs[ledger.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob/rights"}))
+		l := decodeAs[jsonapi.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob/rights"}))
 		if diff := cmp.Diff([]identity.Right{readAsAnyParty, canActAs(p)}, l.Rights, cmpopts.SortSlices(func(a, b identity.Right) bool {
 			return a.Kind+identity.RightKind(a.Party) < b.Kind+identity.RightKind(b.Party)
 		})); diff != "" {
@@ -276,17 +277,17 @@ func TestUserLifecycle(t *testing.T) {
 		const id = "dave@x.io:(1)|~"
 		f.createUser(identity.User{ID: id})
 		path := "/v2/users/" + escapeAll(id)
-		got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: path}))
+		got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: path}))
 		if got.User.ID != id {
 			t.Errorf("GET %s: %+v", path, got.User)
 		}
-		upd := js(t, ledger.UpdateUserRequest{User: identity.User{ID: id, PrimaryParty: p}, UpdateMask: ledger.FieldMask{Paths: []string{"primary_party"}}})
-		if got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "PATCH", target: path, body: upd})); got.User.PrimaryParty != p {
+		upd := js(t, jsonapi.UpdateUserRequest{User: identity.User{ID: id, PrimaryParty: p}, UpdateMask: jsonapi.FieldMask{Paths: []string{"primary_party"}}})
+		if got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "PATCH", target: path, body: upd})); got.User.PrimaryParty != p {
 			t.Errorf("PATCH %s: %+v", path, got.User)
 		}
-		grant := js(t, ledger.UserRightsRequest{UserID: id, Rights: []identity.Right{canReadAs(p)}})
-		decodeAs[ledger.GrantUserRightsResponse](t, h.do(httpCall{method: "POST", target: path + "/rights", body: grant}))
-		if l := decodeAs[ledger.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: path + "/rights"})); len(l.Rights) != 1 {
+		grant := js(t, jsonapi.UserRightsRequest{UserID: id, Rights: []identity.Right{canReadAs(p)}})
+		decodeAs[jsonapi.GrantUserRightsResponse](t, h.do(httpCall{method: "POST", target: path + "/rights", body: grant}))
+		if l := decodeAs[jsonapi.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: path + "/rights"})); len(l.Rights) != 1 {
 			t.Errorf("rights %+v", l)
 		}
 		rec := h.do(httpCall{method: "DELETE", target: path})
@@ -298,7 +299,7 @@ func TestUserLifecycle(t *testing.T) {
 
 	t.Run("move between providers", func(t *testing.T) {
 		move := func(src, dst string) *httptest.ResponseRecorder {
-			return h.do(httpCall{method: "PATCH", target: "/v2/users/bob/identity-provider-id", body: js(t, ledger.UpdateUserIdentityProviderRequest{
+			return h.do(httpCall{method: "PATCH", target: "/v2/users/bob/identity-provider-id", body: js(t, jsonapi.UpdateUserIdentityProviderRequest{
 				UserID: "bob", SourceIdentityProviderID: src, TargetIdentityProviderID: dst})})
 		}
 		rec := move("", "idp1")
@@ -306,12 +307,12 @@ func TestUserLifecycle(t *testing.T) {
 			t.Fatalf("move: %d (-want +got):\n%s", rec.Code, diff)
 		}
 		wantCantonError(t, h.do(httpCall{method: "GET", target: "/v2/users/bob"}), 404, apierr.UserNotFound.Name)
-		got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob?identity-provider-id=idp1"}))
+		got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob?identity-provider-id=idp1"}))
 		if got.User.IdentityProviderID != "idp1" {
 			t.Errorf("after the move: %+v", got.User)
 		}
 		decodeAs[ledger.Empty](t, move("idp1", ""))
-		if got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob"})); got.User.IdentityProviderID != "" {
+		if got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob"})); got.User.IdentityProviderID != "" {
 			t.Errorf("after moving back: %+v", got.User)
 		}
 	})
@@ -336,19 +337,19 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 		t.Errorf("no providers (-want +got):\n%s", diff)
 	}
 	cfg := identity.IdentityProviderConfig{IdentityProviderID: "idp1", Issuer: "https://idp1.example", JWKSURL: "https://idp1.example/jwks"}
-	rec = h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: cfg})})
+	rec = h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: cfg})})
 	wantBody := `{"identityProviderConfig":{"identityProviderId":"idp1","isDeactivated":false,"issuer":"https://idp1.example","jwksUrl":"https://idp1.example/jwks","audience":""}}`
 	if diff := cmp.Diff(wantBody, strings.TrimSpace(rec.Body.String())); diff != "" || rec.Code != 200 {
 		t.Fatalf("create: %d (-want +got):\n%s", rec.Code, diff)
 	}
 	get := func() identity.IdentityProviderConfig {
 		t.Helper()
-		return decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1"})).IdentityProviderConfig
+		return decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1"})).IdentityProviderConfig
 	}
 	if diff := cmp.Diff(cfg, get()); diff != "" {
 		t.Errorf("GET (-want +got):\n%s", diff)
 	}
-	list := decodeAs[ledger.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"}))
+	list := decodeAs[jsonapi.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"}))
 	if diff := cmp.Diff([]identity.IdentityProviderConfig{cfg}, list.IdentityProviderConfigs); diff != "" {
 		t.Errorf("list (-want +got):\n%s", diff)
 	}
@@ -356,17 +357,17 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 	// PATCH changes only the masked fields; an empty issuer in the body is
 	// fine when the issuer is not masked.
 	body := `{"identityProviderConfig":{"identityProviderId":"idp1","issuer":"","jwksUrl":"","audience":"https://aud.example","isDeactivated":true},"updateMask":{"paths":["audience"]}}`
-	upd := decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
+	upd := decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
 	want := cfg
 	want.Audience = "https://aud.example"
 	if diff := cmp.Diff(want, upd.IdentityProviderConfig); diff != "" {
 		t.Errorf("PATCH audience (-want +got):\n%s", diff)
 	}
-	body = js(t, ledger.UpdateIdentityProviderConfigRequest{
+	body = js(t, jsonapi.UpdateIdentityProviderConfigRequest{
 		IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", Issuer: "https://new.example", JWKSURL: "http://keys.example:8080/k", IsDeactivated: true},
-		UpdateMask:             ledger.FieldMask{Paths: []string{"issuer", "jwks_url", "is_deactivated"}},
+		UpdateMask:             jsonapi.FieldMask{Paths: []string{"issuer", "jwks_url", "is_deactivated"}},
 	})
-	upd = decodeAs[ledger.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
+	upd = decodeAs[jsonapi.IdentityProviderConfigResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/idps/idp1", body: body}))
 	want.Issuer, want.JWKSURL, want.IsDeactivated = "https://new.example", "http://keys.example:8080/k", true
 	if diff := cmp.Diff(want, upd.IdentityProviderConfig); diff != "" {
 		t.Errorf("PATCH issuer/jwks/deactivated (-want +got):\n%s", diff)
@@ -383,7 +384,7 @@ func TestIdentityProviderLifecycle(t *testing.T) {
 	if diff := cmp.Diff([][2]string{{"IDENTITY_PROVIDER_CONFIG", "idp1"}}, e.Resources); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
-	if l := decodeAs[ledger.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"})); len(l.IdentityProviderConfigs) != 0 {
+	if l := decodeAs[jsonapi.ListIdentityProviderConfigsResponse](t, h.do(httpCall{method: "GET", target: "/v2/idps"})); len(l.IdentityProviderConfigs) != 0 {
 		t.Errorf("after DELETE: %+v", l)
 	}
 }
@@ -393,28 +394,28 @@ func TestUpdatePartyDetails(t *testing.T) {
 	h := newHarness(t, Options{})
 	alice := h.allocate("alice", nil)
 	path := "/v2/parties/" + encodeURIComponent(alice.Party)
-	body := js(t, ledger.UpdatePartyDetailsRequest{
-		PartyDetails: ledger.PartyDetails{Party: alice.Party, IsLocal: true, LocalMetadata: identity.ObjectMeta{
+	body := js(t, jsonapi.UpdatePartyDetailsRequest{
+		PartyDetails: jsonapi.PartyDetails{Party: alice.Party, IsLocal: true, LocalMetadata: identity.ObjectMeta{
 			ResourceVersion: alice.LocalMetadata.ResourceVersion, Annotations: map[string]string{"desk": "fx", "example.com/tier": "1"}}},
-		UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations", "is_local"}},
+		UpdateMask: jsonapi.FieldMask{Paths: []string{"local_metadata.annotations", "is_local"}},
 	})
-	got := decodeAs[ledger.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: path, body: body}))
+	got := decodeAs[jsonapi.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: path, body: body}))
 	want := alice
 	want.LocalMetadata.Annotations = map[string]string{"desk": "fx", "example.com/tier": "1"}
 	if got.PartyDetails.LocalMetadata.ResourceVersion == alice.LocalMetadata.ResourceVersion {
 		t.Errorf("the resource version %q did not change", alice.LocalMetadata.ResourceVersion)
 	}
 	want.LocalMetadata.ResourceVersion = got.PartyDetails.LocalMetadata.ResourceVersion
-	if diff := cmp.Diff(ledger.UpdatePartyDetailsResponse{PartyDetails: want}, got); diff != "" {
+	if diff := cmp.Diff(jsonapi.UpdatePartyDetailsResponse{PartyDetails: want}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	read := decodeAs[ledger.GetPartiesResponse](t, h.do(httpCall{method: "GET", target: path}))
-	if diff := cmp.Diff([]ledger.PartyDetails{want}, read.PartyDetails); diff != "" {
+	read := decodeAs[jsonapi.GetPartiesResponse](t, h.do(httpCall{method: "GET", target: path}))
+	if diff := cmp.Diff([]jsonapi.PartyDetails{want}, read.PartyDetails); diff != "" {
 		t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 	}
 	// A raw (unencoded) path works too; deleting an annotation with "".
 	body = `{"partyDetails":{"party":"` + alice.Party + `","localMetadata":{"annotations":{"desk":""}}},"updateMask":{"paths":["local_metadata"],"unknownFields":{"fields":{}}}}`
-	got = decodeAs[ledger.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/parties/" + alice.Party, body: body}))
+	got = decodeAs[jsonapi.UpdatePartyDetailsResponse](t, h.do(httpCall{method: "PATCH", target: "/v2/parties/" + alice.Party, body: body}))
 	if diff := cmp.Diff(map[string]string{"example.com/tier": "1"}, got.PartyDetails.LocalMetadata.Annotations); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
 	}
@@ -459,26 +460,26 @@ func TestUserAndProviderRejections(t *testing.T) {
 	p := f.party
 	body := func(v any) string { return js(t, v) }
 	createUser := func(u identity.User, rights ...identity.Right) httpCall {
-		return httpCall{method: "POST", target: "/v2/users", body: body(ledger.CreateUserRequest{User: u, Rights: rights})}
+		return httpCall{method: "POST", target: "/v2/users", body: body(jsonapi.CreateUserRequest{User: u, Rights: rights})}
 	}
 	patchUser := func(path string, u identity.User, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/users/" + path, body: body(ledger.UpdateUserRequest{User: u, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/users/" + path, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
 	rights := func(method, path, user string, rs ...identity.Right) httpCall {
-		return httpCall{method: method, target: "/v2/users/" + path + "/rights", body: body(ledger.UserRightsRequest{UserID: user, Rights: rs})}
+		return httpCall{method: method, target: "/v2/users/" + path + "/rights", body: body(jsonapi.UserRightsRequest{UserID: user, Rights: rs})}
 	}
 	move := func(path, user, src, dst string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/users/" + path + "/identity-provider-id", body: body(ledger.UpdateUserIdentityProviderRequest{
+		return httpCall{method: "PATCH", target: "/v2/users/" + path + "/identity-provider-id", body: body(jsonapi.UpdateUserIdentityProviderRequest{
 			UserID: user, SourceIdentityProviderID: src, TargetIdentityProviderID: dst})}
 	}
 	createIDP := func(c identity.IdentityProviderConfig) httpCall {
-		return httpCall{method: "POST", target: "/v2/idps", body: body(ledger.IdentityProviderConfigRequest{IdentityProviderConfig: c})}
+		return httpCall{method: "POST", target: "/v2/idps", body: body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: c})}
 	}
 	patchIDP := func(path string, c identity.IdentityProviderConfig, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/idps/" + path, body: body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: c, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
-	patchParty := func(path string, d ledger.PartyDetails, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(ledger.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: ledger.FieldMask{Paths: paths}})}
+	patchParty := func(path string, d jsonapi.PartyDetails, paths ...string) httpCall {
+		return httpCall{method: "PATCH", target: "/v2/parties/" + path, body: body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: d, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
 	huge := map[string]string{"big": strings.Repeat("x", identity.MaxAnnotationsSize)}
 	other := "nobody::1220" + strings.Repeat("ab", 32)
@@ -533,7 +534,7 @@ func TestUserAndProviderRejections(t *testing.T) {
 		{"move: body user differs", move("alice", "carol", "idp1", ""), 400, apierr.InvalidArgument.Name, "alice does not match user in body: carol"},
 		{"idp update: body id differs", patchIDP("idp1", newIDP("idp2", "https://x.example", ""), "issuer"), 400, apierr.InvalidArgument.Name,
 			"idp1 does not match identity provider config in body: Some(idp2)"},
-		{"party update: body party differs", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: other, IsLocal: true}, "local_metadata"), 400, apierr.InvalidArgument.Name,
+		{"party update: body party differs", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: other, IsLocal: true}, "local_metadata"), 400, apierr.InvalidArgument.Name,
 			p + " does not match party in body: Some(" + other + ")"},
 		{"malformed user id: get", httpCall{method: "GET", target: "/v2/users/bad%20user"}, 400, apierr.InvalidArgument.Name, "Malformed user-id: "},
 		{"malformed user id: delete", httpCall{method: "DELETE", target: "/v2/users/" + strings.Repeat("u", 129)}, 400, apierr.InvalidArgument.Name, "Malformed user-id: "},
@@ -562,15 +563,15 @@ func TestUserAndProviderRejections(t *testing.T) {
 		{"delete a provider with users", httpCall{method: "DELETE", target: "/v2/idps/idp1"}, 400, apierr.IDPConfigInUse.Name, "idp1"},
 
 		// Party details.
-		{"update unknown party", patchParty(encodeURIComponent(other), ledger.PartyDetails{Party: other}, "local_metadata.annotations"), 404, apierr.PartyNotFound.Name, other},
-		{"update party of another provider", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, IdentityProviderID: "idp1"}, "local_metadata.annotations"),
+		{"update unknown party", patchParty(encodeURIComponent(other), jsonapi.PartyDetails{Party: other}, "local_metadata.annotations"), 404, apierr.PartyNotFound.Name, other},
+		{"update party of another provider", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, IdentityProviderID: "idp1"}, "local_metadata.annotations"),
 			404, apierr.PartyNotFound.Name, p},
-		{"update party with a stale resource version", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{ResourceVersion: "99"}}, "local_metadata"),
+		{"update party with a stale resource version", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{ResourceVersion: "99"}}, "local_metadata"),
 			409, apierr.ConcurrentPartyDetailsUpdate.Name, "concurrent update"},
-		{"update party with an empty mask", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p}), 400, apierr.InvalidPartyDetailsUpdate.Name, "contains no entries"},
-		{"update party with a bad annotation key", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"_x": "y"}}}, "local_metadata"),
+		{"update party with an empty mask", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p}), 400, apierr.InvalidPartyDetailsUpdate.Name, "contains no entries"},
+		{"update party with a bad annotation key", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"_x": "y"}}}, "local_metadata"),
 			400, apierr.InvalidField.Name, "_x"},
-		{"update party with too large annotations", patchParty(encodeURIComponent(p), ledger.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: huge}}, "local_metadata"),
+		{"update party with too large annotations", patchParty(encodeURIComponent(p), jsonapi.PartyDetails{Party: p, LocalMetadata: identity.ObjectMeta{Annotations: huge}}, "local_metadata"),
 			400, apierr.MaxPartyAnnotationsSizeExceeded.Name, "256kb"},
 	})
 
@@ -594,11 +595,11 @@ func TestTooManyIdentityProviders(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{})
 	create := func(i int) *httptest.ResponseRecorder {
-		return h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
+		return h.do(httpCall{method: "POST", target: "/v2/idps", body: js(t, jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
 			IdentityProviderID: fmt.Sprintf("idp-%02d", i), Issuer: fmt.Sprintf("https://idp%d.example", i), JWKSURL: "https://keys.example/jwks"}})})
 	}
 	for i := 1; i <= identity.MaxIdentityProviders; i++ {
-		decodeAs[ledger.IdentityProviderConfigResponse](t, create(i))
+		decodeAs[jsonapi.IdentityProviderConfigResponse](t, create(i))
 	}
 	before := h.adminState()
 	e := wantCantonError(t, create(identity.MaxIdentityProviders+1), 400, apierr.TooManyIdentityProviderConfigs.Name)
@@ -614,7 +615,7 @@ func TestTooManyIdentityProviders(t *testing.T) {
 	}
 	// Deleting one makes room again.
 	decodeAs[ledger.Empty](t, h.do(httpCall{method: "DELETE", target: "/v2/idps/idp-01"}))
-	decodeAs[ledger.IdentityProviderConfigResponse](t, create(identity.MaxIdentityProviders+1))
+	decodeAs[jsonapi.IdentityProviderConfigResponse](t, create(identity.MaxIdentityProviders+1))
 }
 
 // TestUserAuthorization runs the user and provider routes as a plain user,
@@ -636,10 +637,10 @@ func TestUserAuthorization(t *testing.T) {
 	body := func(v any) string { return js(t, v) }
 	with := func(header map[string]string, c httpCall) httpCall { c.header = header; return c }
 	createUser := func(u identity.User, rights ...identity.Right) httpCall {
-		return httpCall{method: "POST", target: "/v2/users", body: body(ledger.CreateUserRequest{User: u, Rights: rights})}
+		return httpCall{method: "POST", target: "/v2/users", body: body(jsonapi.CreateUserRequest{User: u, Rights: rights})}
 	}
 	grant := func(user, idp string, rs ...identity.Right) httpCall {
-		return httpCall{method: "POST", target: "/v2/users/" + user + "/rights", body: body(ledger.UserRightsRequest{UserID: user, Rights: rs, IdentityProviderID: idp})}
+		return httpCall{method: "POST", target: "/v2/users/" + user + "/rights", body: body(jsonapi.UserRightsRequest{UserID: user, Rights: rs, IdentityProviderID: idp})}
 	}
 	revoke := func(user, idp string, rs ...identity.Right) httpCall {
 		c := grant(user, idp, rs...)
@@ -647,17 +648,17 @@ func TestUserAuthorization(t *testing.T) {
 		return c
 	}
 	move := func(user, src, dst string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/users/" + user + "/identity-provider-id", body: body(ledger.UpdateUserIdentityProviderRequest{
+		return httpCall{method: "PATCH", target: "/v2/users/" + user + "/identity-provider-id", body: body(jsonapi.UpdateUserIdentityProviderRequest{
 			UserID: user, SourceIdentityProviderID: src, TargetIdentityProviderID: dst})}
 	}
 	patchUser := func(u identity.User, paths ...string) httpCall {
-		return httpCall{method: "PATCH", target: "/v2/users/" + u.ID, body: body(ledger.UpdateUserRequest{User: u, UpdateMask: ledger.FieldMask{Paths: paths}})}
+		return httpCall{method: "PATCH", target: "/v2/users/" + u.ID, body: body(jsonapi.UpdateUserRequest{User: u, UpdateMask: jsonapi.FieldMask{Paths: paths}})}
 	}
-	idpBody := body(ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true},
-		UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
-	newIDP := body(ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp9", Issuer: "https://idp9.example", JWKSURL: "https://idp9.example/k"}})
-	partyBody := body(ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: p}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
-	otherIDPPartyBody := body(ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata"}}})
+	idpBody := body(jsonapi.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true},
+		UpdateMask: jsonapi.FieldMask{Paths: []string{"is_deactivated"}}})
+	newIDP := body(jsonapi.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp9", Issuer: "https://idp9.example", JWKSURL: "https://idp9.example/k"}})
+	partyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p}, UpdateMask: jsonapi.FieldMask{Paths: []string{"local_metadata"}}})
+	otherIDPPartyBody := body(jsonapi.UpdatePartyDetailsRequest{PartyDetails: jsonapi.PartyDetails{Party: p, IdentityProviderID: "idp2"}, UpdateMask: jsonapi.FieldMask{Paths: []string{"local_metadata"}}})
 
 	denied := []struct {
 		who  string
@@ -713,28 +714,28 @@ func TestUserAuthorization(t *testing.T) {
 	t.Run("a plain user reads itself", func(t *testing.T) {
 		want := identity.User{ID: "alice", PrimaryParty: p, Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}}
 		for _, target := range []string{"/v2/users/alice", "/v2/authenticated-user", "/v2/authenticated-user?identity-provider-id="} {
-			got := decodeAs[ledger.UserResponse](t, h.do(httpCall{method: "GET", target: target, header: alice}))
-			if diff := cmp.Diff(ledger.UserResponse{User: want}, got); diff != "" {
+			got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: target, header: alice}))
+			if diff := cmp.Diff(jsonapi.UserResponse{User: want}, got); diff != "" {
 				t.Errorf("GET %s (-want +got):\n%s", target, diff)
 			}
 		}
-		got := decodeAs[ledger.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/alice/rights", header: alice}))
+		got := decodeAs[jsonapi.ListUserRightsResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/alice/rights", header: alice}))
 		if diff := cmp.Diff([]identity.Right{canActAs(p)}, got.Rights); diff != "" {
 			t.Errorf("own rights (-want +got):\n%s", diff)
 		}
 	})
 
 	t.Run("an identity-provider admin manages its provider", func(t *testing.T) {
-		eve := decodeAs[ledger.UserResponse](t, h.do(with(idpadm, createUser(identity.User{ID: "eve", IdentityProviderID: "idp1"}, canReadAs(p)))))
+		eve := decodeAs[jsonapi.UserResponse](t, h.do(with(idpadm, createUser(identity.User{ID: "eve", IdentityProviderID: "idp1"}, canReadAs(p)))))
 		if eve.User.IdentityProviderID != "idp1" {
 			t.Errorf("created %+v", eve.User)
 		}
 		// identityProviderId "" is the admin's own provider.
-		g := decodeAs[ledger.GrantUserRightsResponse](t, h.do(with(idpadm, grant("eve", "", canActAs(p)))))
+		g := decodeAs[jsonapi.GrantUserRightsResponse](t, h.do(with(idpadm, grant("eve", "", canActAs(p)))))
 		if diff := cmp.Diff([]identity.Right{canActAs(p)}, g.NewlyGrantedRights); diff != "" {
 			t.Errorf("granted (-want +got):\n%s", diff)
 		}
-		list := decodeAs[ledger.ListUsersResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users"})))
+		list := decodeAs[jsonapi.ListUsersResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users"})))
 		var ids []string
 		for _, u := range list.Users {
 			ids = append(ids, u.ID)
@@ -742,14 +743,14 @@ func TestUserAuthorization(t *testing.T) {
 		if diff := cmp.Diff([]string{"carol", "eve", "idpadm", "idpuser"}, ids); diff != "" {
 			t.Errorf("users the idp admin lists (-want +got):\n%s", diff)
 		}
-		if got := decodeAs[ledger.UserResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/eve?identity-provider-id=idp1"}))); got.User.ID != "eve" {
+		if got := decodeAs[jsonapi.UserResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/eve?identity-provider-id=idp1"}))); got.User.ID != "eve" {
 			t.Errorf("GET eve: %+v", got.User)
 		}
-		if r := decodeAs[ledger.ListUserRightsResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/eve/rights"}))); len(r.Rights) != 2 {
+		if r := decodeAs[jsonapi.ListUserRightsResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/eve/rights"}))); len(r.Rights) != 2 {
 			t.Errorf("eve's rights: %+v", r)
 		}
 		upd := patchUser(identity.User{ID: "eve", IdentityProviderID: "idp1", PrimaryParty: p}, "primary_party")
-		if got := decodeAs[ledger.UserResponse](t, h.do(with(idpadm, upd))); got.User.PrimaryParty != p {
+		if got := decodeAs[jsonapi.UserResponse](t, h.do(with(idpadm, upd))); got.User.PrimaryParty != p {
 			t.Errorf("PATCH eve: %+v", got.User)
 		}
 		decodeAs[ledger.Empty](t, h.do(with(idpadm, httpCall{method: "DELETE", target: "/v2/users/eve"})))
@@ -758,7 +759,7 @@ func TestUserAuthorization(t *testing.T) {
 
 	t.Run("only a participant admin moves users between providers", func(t *testing.T) {
 		decodeAs[ledger.Empty](t, h.do(with(admin, move("idpuser", "idp1", ""))))
-		got := decodeAs[ledger.UserResponse](t, h.do(with(admin, httpCall{method: "GET", target: "/v2/users/idpuser"})))
+		got := decodeAs[jsonapi.UserResponse](t, h.do(with(admin, httpCall{method: "GET", target: "/v2/users/idpuser"})))
 		if got.User.IdentityProviderID != "" {
 			t.Errorf("after the move: %+v", got.User)
 		}
@@ -774,7 +775,7 @@ func TestUserAuthorization(t *testing.T) {
 		// user in provider "" (it drops the provider requireSelfOrIDPAdmin
 		// returns): an idp1 admin gets 404 for idp1's users and reads the
 		// default provider's users.
-		if got := decodeAs[ledger.UserResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/idpadm"}))); got.User.ID != "idpadm" {
+		if got := decodeAs[jsonapi.UserResponse](t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/idpadm"}))); got.User.ID != "idpadm" {
 			t.Errorf("GET idpadm: %+v", got.User)
 		}
 		wantCantonError(t, h.do(with(idpadm, httpCall{method: "GET", target: "/v2/users/alice"})), 404, apierr.UserNotFound.Name)
@@ -788,15 +789,15 @@ func TestConcurrentUserUpdates(t *testing.T) {
 	f := newUserFixture(t, ledger.Options{}, Options{}, nil)
 	loadSpec(t) // before the goroutines
 	for round := range 3 {
-		cur := decodeAs[ledger.UserResponse](t, f.do(httpCall{method: "GET", target: "/v2/users/alice"})).User
+		cur := decodeAs[jsonapi.UserResponse](t, f.do(httpCall{method: "GET", target: "/v2/users/alice"})).User
 		const racers = 2
 		reqs := make([]*http.Request, racers)
 		recs := make([]*httptest.ResponseRecorder, racers)
 		for i := range racers {
 			u := cur
 			u.Metadata.Annotations = map[string]string{"writer": fmt.Sprint(i)}
-			reqs[i] = httptest.NewRequest("PATCH", "/v2/users/alice", strings.NewReader(js(t, ledger.UpdateUserRequest{
-				User: u, UpdateMask: ledger.FieldMask{Paths: []string{"metadata.annotations"}}})))
+			reqs[i] = httptest.NewRequest("PATCH", "/v2/users/alice", strings.NewReader(js(t, jsonapi.UpdateUserRequest{
+				User: u, UpdateMask: jsonapi.FieldMask{Paths: []string{"metadata.annotations"}}})))
 			recs[i] = httptest.NewRecorder()
 		}
 		var start, done sync.WaitGroup
@@ -828,7 +829,7 @@ func TestConcurrentUserUpdates(t *testing.T) {
 		if diff := cmp.Diff([]int{200, 409}, codes); diff != "" {
 			t.Fatalf("round %d: statuses (-want +got):\n%s", round, diff)
 		}
-		after := decodeAs[ledger.UserResponse](t, f.do(httpCall{method: "GET", target: "/v2/users/alice"})).User
+		after := decodeAs[jsonapi.UserResponse](t, f.do(httpCall{method: "GET", target: "/v2/users/alice"})).User
 		if got := after.Metadata.Annotations["writer"]; got != fmt.Sprint(winner) {
 			t.Errorf("round %d: the stored writer is %q, the winner %d", round, got, winner)
 		}
@@ -875,6 +876,6 @@ func TestUserCannotRemoveItselfOverHTTP(t *testing.T) {
 	}
 }
 
-func ledgerCreateUser(id string) ledger.CreateUserRequest {
-	return ledger.CreateUserRequest{User: identity.User{ID: id}}
+func ledgerCreateUser(id string) jsonapi.CreateUserRequest {
+	return jsonapi.CreateUserRequest{User: identity.User{ID: id}}
 }

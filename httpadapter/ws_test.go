@@ -11,7 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // dialStream opens a stream with the token in Sec-WebSocket-Protocol, as
@@ -64,12 +64,12 @@ func TestWebSocketStreams(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 	for _, hint := range []string{"a", "b", "c"} {
-		if _, err := h.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint}); err != nil {
+		if _, err := jsonapi.New(h.node).AllocateParty(ctx, jsonapi.AllocatePartyRequest{PartyIDHint: hint}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// participant_admin needs read rights for any party.
-	if _, err := h.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+	if _, err := jsonapi.New(h.node).GrantUserRights(ctx, jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestWebSocketStreams(t *testing.T) {
 	conn = dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 3, `+all+`}`)
 	go func() {
 		time.Sleep(30 * time.Millisecond)
-		h.node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: "late"})
+		jsonapi.New(h.node).AllocateParty(context.Background(), jsonapi.AllocatePartyRequest{PartyIDHint: "late"})
 	}()
 	if got := frames(t, conn, 1); len(got) != 1 {
 		t.Fatalf("open-ended stream: %v", got)
@@ -122,7 +122,7 @@ func TestWebSocketGoingAwayOnShutdown(t *testing.T) {
 	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
 	srv := httptest.NewServer(h.h)
 	defer srv.Close()
-	if _, err := h.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+	if _, err := jsonapi.New(h.node).GrantUserRights(context.Background(), jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}

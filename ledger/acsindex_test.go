@@ -348,7 +348,7 @@ func TestACSIndexAgreesWithScan(t *testing.T) {
 	ctx := context.Background()
 	dar, ids := lftest.DAR(acsIndexPackage())
 	for _, s := range opts.Synchronizers {
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {
+		if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
 )
@@ -12,47 +13,37 @@ type LedgerEnd struct {
 	Offset int64 `json:"offset"`
 }
 
-// ParticipantIDResponse is the answer of GET /v2/parties/participant-id.
-type ParticipantIDResponse struct {
-	ParticipantID string `json:"participantId"`
-}
-
-// PartyDetails describes one party as the JSON API shows it. IsLocal and
-// IdentityProviderID follow Canton's visibility rule: they are true/shown
-// only when the party is hosted here and belongs to the requesting identity
-// provider.
+// PartyDetails describes one party. IsLocal and IdentityProviderID follow
+// Canton's visibility rule: they are true/shown only when the party is
+// hosted here and belongs to the requesting identity provider, as is
+// LocalMetadata (empty annotations otherwise).
 type PartyDetails struct {
-	Party              string              `json:"party"`
-	IsLocal            bool                `json:"isLocal"`
-	LocalMetadata      identity.ObjectMeta `json:"localMetadata"`
-	IdentityProviderID string              `json:"identityProviderId"`
+	Party              string
+	IsLocal            bool
+	LocalMetadata      identity.ObjectMeta
+	IdentityProviderID string
 }
 
-// AllocatePartyRequest asks the node to allocate a party (POST /v2/parties).
+// AllocatePartyRequest asks the node to allocate a party.
 // Every field is optional.
 type AllocatePartyRequest struct {
 	// PartyIDHint becomes the identifier part of the party id
 	// (hint::namespace). A hint is generated when it is empty.
-	PartyIDHint string `json:"partyIdHint"`
+	PartyIDHint string
 	// LocalMetadata is stored with the party; its resourceVersion must be
 	// empty.
-	LocalMetadata *identity.ObjectMeta `json:"localMetadata"`
+	LocalMetadata *identity.ObjectMeta
 	// IdentityProviderID is the provider the party belongs to ("" default).
-	IdentityProviderID string `json:"identityProviderId"`
+	IdentityProviderID string
 	// SynchronizerID is where the party is allocated; empty means the
 	// node's default synchronizer.
-	SynchronizerID string `json:"synchronizerId"`
+	SynchronizerID string
 	// UserID, when set, names a user that is granted CanActAs on the new
 	// party in the same commit.
-	UserID string `json:"userId"`
+	UserID string
 }
 
-// AllocatePartyResponse is the answer of POST /v2/parties.
-type AllocatePartyResponse struct {
-	PartyDetails PartyDetails `json:"partyDetails"`
-}
-
-// ListPartiesRequest selects a page of known parties (GET /v2/parties).
+// ListPartiesRequest selects a page of known parties.
 type ListPartiesRequest struct {
 	// IdentityProviderID scopes the visibility of isLocal and
 	// identityProviderId ("" is the default provider).
@@ -66,14 +57,7 @@ type ListPartiesRequest struct {
 	PageToken string
 }
 
-// ListPartiesResponse is one page of parties, ordered by party id.
-// NextPageToken is "" on the last page.
-type ListPartiesResponse struct {
-	PartyDetails  []PartyDetails `json:"partyDetails"`
-	NextPageToken string         `json:"nextPageToken"`
-}
-
-// GetPartiesRequest names parties to look up (GET /v2/parties/{party}).
+// GetPartiesRequest names parties to look up.
 type GetPartiesRequest struct {
 	// Parties are the ids to look up; unknown ones are left out of the
 	// answer.
@@ -83,57 +67,27 @@ type GetPartiesRequest struct {
 	IdentityProviderID string
 }
 
-// GetPartiesResponse holds the known parties among the requested ones.
-type GetPartiesResponse struct {
-	PartyDetails []PartyDetails `json:"partyDetails"`
-}
-
-// VersionResponse is the answer of GET /v2/version.
-type VersionResponse struct {
-	Version  string   `json:"version"`
-	Features Features `json:"features"`
-}
-
-// Features is the feature descriptor of GET /v2/version.
-type Features struct {
-	Experimental     ExperimentalFeatures    `json:"experimental"`
-	UserManagement   UserManagementFeature   `json:"userManagement"`
-	PartyManagement  PartyManagementFeature  `json:"partyManagement"`
-	OffsetCheckpoint OffsetCheckpointFeature `json:"offsetCheckpoint"`
-	PackageFeature   PackageFeature          `json:"packageFeature"`
-}
-
-// ExperimentalFeatures lists experimental features.
-type ExperimentalFeatures struct {
-	StaticTime               Supported `json:"staticTime"`
-	CommandInspectionService Supported `json:"commandInspectionService"`
-}
-
-// Supported is a feature flag.
-type Supported struct {
-	Supported bool `json:"supported"`
-}
-
-// UserManagementFeature describes user management limits.
-type UserManagementFeature struct {
-	Supported        bool  `json:"supported"`
-	MaxRightsPerUser int32 `json:"maxRightsPerUser"`
-	MaxUsersPageSize int32 `json:"maxUsersPageSize"`
-}
-
-// PartyManagementFeature describes party management limits.
-type PartyManagementFeature struct {
-	MaxPartiesPageSize int32 `json:"maxPartiesPageSize"`
-}
-
-// OffsetCheckpointFeature describes offset checkpoint emission.
-type OffsetCheckpointFeature struct {
-	MaxOffsetCheckpointEmissionDelay Duration `json:"maxOffsetCheckpointEmissionDelay"`
-}
-
-// PackageFeature describes package listing limits.
-type PackageFeature struct {
-	MaxVettedPackagesPageSize int32 `json:"maxVettedPackagesPageSize"`
+// VersionInfo is the Ledger API version the node implements and its
+// feature descriptor (Canton's GetLedgerApiVersionResponse).
+type VersionInfo struct {
+	// Version is the Ledger API version (APIVersion).
+	Version string
+	// StaticTime reports that the node runs on static time (the
+	// experimental static-time feature).
+	StaticTime bool
+	// CommandInspection reports the command inspection service
+	// (GetCommandStatus).
+	CommandInspection bool
+	// MaxRightsPerUser, MaxUsersPageSize and MaxPartiesPageSize are the
+	// node's limits (Options).
+	MaxRightsPerUser   int
+	MaxUsersPageSize   int
+	MaxPartiesPageSize int
+	// MaxOffsetCheckpointEmissionDelay bounds the delay of offset
+	// checkpoints in streams.
+	MaxOffsetCheckpointEmissionDelay time.Duration
+	// MaxVettedPackagesPageSize is the largest page of ListVettedPackages.
+	MaxVettedPackagesPageSize int
 }
 
 // Duration is a protobuf Duration in its JSON API object form.

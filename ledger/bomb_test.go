@@ -52,9 +52,9 @@ func TestDARBombs(t *testing.T) {
 				var err error
 				alloc := allocated(func() {
 					if op == "ValidateDAR" {
-						_, err = n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tt.dar})
+						err = n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tt.dar})
 					} else {
-						_, err = n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: tt.dar})
+						err = n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: tt.dar})
 					}
 				})
 				var ae *apierr.Error

@@ -106,11 +106,6 @@ type GetCommandStatusRequest struct {
 	Limit int
 }
 
-// GetCommandStatusResponse lists the matching statuses.
-type GetCommandStatusResponse struct {
-	CommandStatus []CommandStatus
-}
-
 // GetCommandStatus returns the statuses of the node's recent commands
 // (ParticipantAdmin), as Canton's
 // ApiCommandInspectionService.getCommandStatus does: a prefix that is not
@@ -118,16 +113,16 @@ type GetCommandStatusResponse struct {
 // the failed commands come first, then the pending and the succeeded ones,
 // each newest first and each list cut at the limit, and the whole at the
 // limit (CommandProgressTrackerImpl.findCommandStatus).
-func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest) (GetCommandStatusResponse, error) {
+func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest) ([]CommandStatus, error) {
 	if err := n.public(ctx); err != nil {
-		return GetCommandStatusResponse{}, err
+		return nil, err
 	}
 	if err := requireParticipantAdmin(ctx, "inspecting commands"); err != nil {
-		return GetCommandStatusResponse{}, err
+		return nil, err
 	}
 	if req.CommandIDPrefix != "" {
 		if err := identity.ValidateLedgerString(req.CommandIDPrefix); err != nil {
-			return GetCommandStatusResponse{}, apierr.InvalidField.New("command_id_prefix: %v", err)
+			return nil, apierr.InvalidField.New("command_id_prefix: %v", err)
 		}
 	}
 	if req.State < CommandStateUnspecified || req.State > CommandStateFailed {
@@ -137,7 +132,7 @@ func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest
 	if limit <= 0 {
 		limit = DefaultCommandStatusLimit
 	}
-	return GetCommandStatusResponse{CommandStatus: n.tracker.find(req.CommandIDPrefix, req.State, limit)}, nil
+	return n.tracker.find(req.CommandIDPrefix, req.State, limit), nil
 }
 
 // commandTracker is a Node's command progress tracker. Its zero value is

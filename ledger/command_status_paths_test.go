@@ -34,10 +34,10 @@ func TestCommandStatusOfOtherSubmissions(t *testing.T) {
 			t.Fatal(err)
 		}
 		st, err := n.GetCommandStatus(ctx, ledger.GetCommandStatusRequest{CommandIDPrefix: "typed-"})
-		if err != nil || len(st.CommandStatus) != 1 {
+		if err != nil || len(st) != 1 {
 			t.Fatalf("statuses %+v, %v", st, err)
 		}
-		s := st.CommandStatus[0]
+		s := st[0]
 		if s.State != ledger.CommandStateSucceeded || s.UpdateID != res.UpdateID || s.Offset != res.Offset || len(s.Updates.Created) != 1 || s.Updates.Created[0].TemplateID != iou {
 			t.Errorf("status %+v", s)
 		}
@@ -52,10 +52,10 @@ func TestCommandStatusOfOtherSubmissions(t *testing.T) {
 			t.Fatal(err)
 		}
 		st, err := f.n.GetCommandStatus(f.ctx, ledger.GetCommandStatusRequest{CommandIDPrefix: "exec-"})
-		if err != nil || len(st.CommandStatus) != 1 {
+		if err != nil || len(st) != 1 {
 			t.Fatalf("statuses %+v, %v", st, err)
 		}
-		s := st.CommandStatus[0]
+		s := st[0]
 		if s.State != ledger.CommandStateSucceeded || s.UpdateID != res.UpdateID || s.SubmissionID != "s1" || len(s.Updates.Created) != 1 {
 			t.Errorf("status %+v", s)
 		}

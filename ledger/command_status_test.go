@@ -30,14 +30,14 @@ func TestGetCommandStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, s := range all.CommandStatus {
+	for _, s := range all {
 		ids = append(ids, s.CommandID)
 	}
 	// Failed first, then pending (none), then succeeded, newest first.
 	if fmt.Sprint(ids) != "[bad-1 ok-2 ok-1]" {
 		t.Fatalf("commands %v, want [bad-1 ok-2 ok-1]", ids)
 	}
-	bad, ok2 := all.CommandStatus[0], all.CommandStatus[1]
+	bad, ok2 := all[0], all[1]
 	if bad.State != ledger.CommandStateFailed || bad.Error == nil || bad.Error.Code.Name != "CONTRACT_NOT_FOUND" || bad.Completed.IsZero() {
 		t.Errorf("failed command %+v", bad)
 	}
@@ -48,7 +48,7 @@ func TestGetCommandStatus(t *testing.T) {
 	if u := ok2.Updates; u.Exercised != 1 || len(u.Archived) != 1 || u.Archived[0].ContractID != iou.ContractID || u.Archived[0].TemplateID.Name != "Iou" {
 		t.Errorf("the transfer's updates %+v", u)
 	}
-	if u := all.CommandStatus[2].Updates; u.Exercised != 0 || len(u.Archived) != 0 || len(u.Created) != 1 || u.Created[0].ContractID != iou.ContractID {
+	if u := all[2].Updates; u.Exercised != 0 || len(u.Archived) != 0 || len(u.Created) != 1 || u.Created[0].ContractID != iou.ContractID {
 		t.Errorf("the create's updates %+v", u)
 	}
 
@@ -70,7 +70,7 @@ func TestGetCommandStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, s := range res.CommandStatus {
+			for _, s := range res {
 				got = append(got, s.CommandID)
 			}
 			if fmt.Sprint(got) != tc.want {

@@ -40,7 +40,7 @@ func newFixture(t *testing.T, opts ledger.Options) *fixture {
 		if len(opts.Synchronizers) > 1 && s == "" {
 			continue
 		}
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: s}); err != nil {
+		if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}

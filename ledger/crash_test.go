@@ -101,9 +101,9 @@ func TestCrashSafety(t *testing.T) {
 	if prev != end.Offset {
 		t.Fatalf("read up to %d, ledger end %d", prev, end.Offset)
 	}
-	parties, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
-	if err != nil || int64(len(parties.PartyDetails)) != end.Offset {
-		t.Fatalf("%d parties for ledger end %d (%v)", len(parties.PartyDetails), end.Offset, err)
+	parties, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+	if err != nil || int64(len(parties)) != end.Offset {
+		t.Fatalf("%d parties for ledger end %d (%v)", len(parties), end.Offset, err)
 	}
 	if _, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "after"}); err != nil {
 		t.Fatalf("allocating after the kill: %v", err)
@@ -128,22 +128,22 @@ func TestDamlCrashChild(t *testing.T) {
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	var alice string
 	if round == "0" {
-		if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+		if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 			fail("upload", err)
 		}
 		resp, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
 		if err != nil {
 			fail("allocate", err)
 		}
-		alice = resp.PartyDetails.Party
+		alice = resp.Party
 	} else {
 		// A later round has neither uploaded the package nor decoded it in
 		// this process: only the store has it.
-		parties, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
-		if err != nil || len(parties.PartyDetails) != 1 {
-			fail("listing the parties", fmt.Errorf("%v (%d parties)", err, len(parties.PartyDetails)))
+		parties, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+		if err != nil || len(parties) != 1 {
+			fail("listing the parties", fmt.Errorf("%v (%d parties)", err, len(parties)))
 		}
-		alice = parties.PartyDetails[0].Party
+		alice = parties[0].Party
 	}
 	for i := 0; ; i++ {
 		resp, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
@@ -210,11 +210,11 @@ func TestDamlCrashRounds(t *testing.T) {
 	if end.Offset < acked {
 		t.Fatalf("ledger end %d after the kills, but %d was acknowledged", end.Offset, acked)
 	}
-	parties, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
-	if err != nil || len(parties.PartyDetails) != 1 {
-		t.Fatalf("%d parties after the kills (%v)", len(parties.PartyDetails), err)
+	parties, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+	if err != nil || len(parties) != 1 {
+		t.Fatalf("%d parties after the kills (%v)", len(parties), err)
 	}
-	alice := parties.PartyDetails[0].Party
+	alice := parties[0].Party
 	var active int64
 	for _, err := range n.StreamActiveContracts(ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset,
 		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}}) {

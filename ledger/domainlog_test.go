@@ -42,10 +42,10 @@ func TestDomainEventsLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "bob"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "bob"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.DeleteUser(ctx, ledger.GetUserRequest{UserID: "bob"}); err != nil {
+	if err := n.DeleteUser(ctx, "bob", ""); err != nil {
 		t.Fatal(err)
 	}
 	var got []map[string]any
@@ -67,7 +67,7 @@ func TestDomainEventsLogged(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"level": "INFO", "msg": "DAR uploaded", "mainPackageId": ids[0], "version": "1.0.0", "packages": 1.0, "vetted": true},
-		{"level": "INFO", "msg": "party allocated", "party": alice.PartyDetails.Party, "user": ""},
+		{"level": "INFO", "msg": "party allocated", "party": alice.Party, "user": ""},
 		{"level": "INFO", "msg": "user created", "user": "bob", "identityProviderId": "", "rights": 0.0},
 		{"level": "INFO", "msg": "user deleted", "user": "bob", "identityProviderId": ""},
 	}

@@ -34,7 +34,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	}
 	t.Cleanup(func() { n.Close() })
 	ctx := t.Context()
-	if _, err := n.UploadDAR(ctx, UploadDARRequest{DAR: data}); err != nil {
+	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: data}); err != nil {
 		t.Fatal(err)
 	}
 	party := func(hint string) string {
@@ -42,7 +42,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp.PartyDetails.Party
+		return resp.Party
 	}
 	alice, bob := party("alice"), party("bob")
 	pingID := d.Main.ID + ":Canton.Internal.Ping:Ping"

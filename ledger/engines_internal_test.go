@@ -48,7 +48,7 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp.PartyDetails.Party
+		return resp.Party
 	}
 	create := func(n *Node, alice, id string) error {
 		_, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: JsCommands{
@@ -99,7 +99,7 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 			}
 
 			with := open(t, Options{})
-			if _, err := with.UploadDAR(ctx, UploadDARRequest{DAR: d}); err != nil {
+			if err := with.UploadDAR(ctx, UploadDARRequest{DAR: d}); err != nil {
 				t.Fatal(err)
 			}
 			if err := create(with, party(t, with), "with"); err != nil {
@@ -125,7 +125,7 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 				t.Errorf("ledger end after the refusal: %v (%v), want %v", after, err, end)
 			}
 
-			if _, err := without.UploadDAR(ctx, UploadDARRequest{DAR: d}); err != nil {
+			if err := without.UploadDAR(ctx, UploadDARRequest{DAR: d}); err != nil {
 				t.Fatal(err)
 			}
 			if err := create(without, alice, "uploaded"); err != nil {

@@ -29,7 +29,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(strings.HasPrefix(resp.PartyDetails.Party, "alice::1220"), resp.PartyDetails.IsLocal)
+	fmt.Println(strings.HasPrefix(resp.Party, "alice::1220"), resp.IsLocal)
 
 	_, err = node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
 	var apiErr *apierr.Error
@@ -76,10 +76,10 @@ func exampleNode() (node *ledger.Node, party, templateID string) {
 	}
 	dar, ids := lftest.DAR(lftest.TemplatePackage("notes", "1.0.0", nil,
 		lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)}, lftest.Field{Name: "text", Type: lftest.B(lftest.Text)}))
-	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		panic(err)
 	}
-	return node, alice.PartyDetails.Party, ids[0] + ":Main:T"
+	return node, alice.Party, ids[0] + ":Main:T"
 }
 
 // Submit a create command and wait for its completion; submitting the same
@@ -151,7 +151,7 @@ func ExampleNode_Submit() {
 	}
 	defer node.Close()
 	dar, _ := lftest.DAR(examplePingPackage())
-	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		panic(err)
 	}
 	party := func(hint string) string {
@@ -159,7 +159,7 @@ func ExampleNode_Submit() {
 		if err != nil {
 			panic(err)
 		}
-		return resp.PartyDetails.Party
+		return resp.Party
 	}
 	alice, bob := party("alice"), party("bob")
 	ping := ledger.MustParseTemplateRef("#ping:Ping:Ping")

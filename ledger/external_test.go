@@ -85,7 +85,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			t.Parallel()
 			n := ledgertest.Open(t, ledger.Options{})
 			ctx := context.Background()
-			if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "ext-user"}}); err != nil {
+			if _, err := n.CreateUser(ctx, identity.User{ID: "ext-user"}, nil); err != nil {
 				t.Fatal(err)
 			}
 			k := newKey(t)
@@ -118,7 +118,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if end, _ := n.LedgerEnd(ctx); end != before {
 				t.Fatalf("ledger end moved after rejections: %v -> %v", before, end)
 			}
-			if got, _ := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}}); len(got.PartyDetails) != 0 {
+			if got, _ := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}}); len(got) != 0 {
 				t.Fatalf("party registered after rejections: %+v", got)
 			}
 
@@ -135,11 +135,11 @@ func TestExternalPartyOnboarding(t *testing.T) {
 				t.Fatalf("ledger end %d, want %d", end.Offset, before.Offset+1)
 			}
 			got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}})
-			if err != nil || len(got.PartyDetails) != 1 || !got.PartyDetails[0].IsLocal {
+			if err != nil || len(got) != 1 || !got[0].IsLocal {
 				t.Fatalf("GetParties: %+v %v", got, err)
 			}
-			rights, err := n.ListUserRights(ctx, ledger.GetUserRequest{UserID: "ext-user"})
-			if err != nil || len(rights.Rights) != 1 {
+			rights, err := n.ListUserRights(ctx, "ext-user", "")
+			if err != nil || len(rights) != 1 {
 				t.Fatalf("rights: %+v %v", rights, err)
 			}
 			u := ledger.UpdateAtForTest(t, n, end.Offset)

@@ -11,28 +11,6 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// IdentityProviderConfigRequest carries one configuration (create).
-type IdentityProviderConfigRequest struct {
-	IdentityProviderConfig identity.IdentityProviderConfig `json:"identityProviderConfig"`
-}
-
-// IdentityProviderConfigResponse carries one configuration.
-type IdentityProviderConfigResponse struct {
-	IdentityProviderConfig identity.IdentityProviderConfig `json:"identityProviderConfig"`
-}
-
-// UpdateIdentityProviderConfigRequest updates the fields named by the mask
-// (is_deactivated, jwks_url, issuer, audience).
-type UpdateIdentityProviderConfigRequest struct {
-	IdentityProviderConfig identity.IdentityProviderConfig `json:"identityProviderConfig"`
-	UpdateMask             FieldMask                       `json:"updateMask"`
-}
-
-// ListIdentityProviderConfigsResponse lists every configuration.
-type ListIdentityProviderConfigsResponse struct {
-	IdentityProviderConfigs []identity.IdentityProviderConfig `json:"identityProviderConfigs"`
-}
-
 func idpNotFound(id string) *apierr.Error {
 	return apierr.IDPConfigNotFound.New("identity provider config %s not found", apierr.Quote(id)).
 		WithResource("IDENTITY_PROVIDER_CONFIG", id)
@@ -87,13 +65,12 @@ func requireParticipantAdmin(ctx context.Context, what string) error {
 
 // CreateIdentityProviderConfig adds an identity provider (ParticipantAdmin).
 // The id and the issuer must be unique; at most 16 providers exist.
-func (n *Node) CreateIdentityProviderConfig(ctx context.Context, req IdentityProviderConfigRequest) (IdentityProviderConfigResponse, error) {
+func (n *Node) CreateIdentityProviderConfig(ctx context.Context, c identity.IdentityProviderConfig) (identity.IdentityProviderConfig, error) {
 	if err := requireParticipantAdmin(ctx, "creating an identity provider"); err != nil {
-		return IdentityProviderConfigResponse{}, err
+		return identity.IdentityProviderConfig{}, err
 	}
-	c := req.IdentityProviderConfig
 	if err := c.Validate(); err != nil {
-		return IdentityProviderConfigResponse{}, identity.APIError(err)
+		return identity.IdentityProviderConfig{}, identity.APIError(err)
 	}
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		all, err := scanIDPs(tx)
@@ -117,79 +94,79 @@ func (n *Node) CreateIdentityProviderConfig(ctx context.Context, req IdentityPro
 		return nil, nil
 	})
 	if err != nil {
-		return IdentityProviderConfigResponse{}, storeErr(err)
+		return identity.IdentityProviderConfig{}, storeErr(err)
 	}
 	n.idpsChanged()
-	return IdentityProviderConfigResponse{IdentityProviderConfig: c}, nil
+	return c, nil
 }
 
 // GetIdentityProviderConfig returns one provider (ParticipantAdmin).
-func (n *Node) GetIdentityProviderConfig(ctx context.Context, id string) (IdentityProviderConfigResponse, error) {
+func (n *Node) GetIdentityProviderConfig(ctx context.Context, id string) (identity.IdentityProviderConfig, error) {
 	if err := requireParticipantAdmin(ctx, "reading an identity provider"); err != nil {
-		return IdentityProviderConfigResponse{}, err
+		return identity.IdentityProviderConfig{}, err
 	}
 	if id == "" {
-		return IdentityProviderConfigResponse{}, apierr.MissingField.New("identity_provider_id")
+		return identity.IdentityProviderConfig{}, apierr.MissingField.New("identity_provider_id")
 	}
 	if err := validIDP("identity_provider_id", id); err != nil {
-		return IdentityProviderConfigResponse{}, err
+		return identity.IdentityProviderConfig{}, err
 	}
 	var c identity.IdentityProviderConfig
 	err := n.st.View(func(r *store.Reader) (err error) { c, err = loadIDP(r, id); return err })
 	if err != nil {
-		return IdentityProviderConfigResponse{}, storeErr(err)
+		return identity.IdentityProviderConfig{}, storeErr(err)
 	}
-	return IdentityProviderConfigResponse{IdentityProviderConfig: c}, nil
+	return c, nil
 }
 
 // ListIdentityProviderConfigs returns every provider, ordered by id
 // (ParticipantAdmin). The default provider is implicit and not listed.
-func (n *Node) ListIdentityProviderConfigs(ctx context.Context) (ListIdentityProviderConfigsResponse, error) {
+func (n *Node) ListIdentityProviderConfigs(ctx context.Context) ([]identity.IdentityProviderConfig, error) {
 	if err := requireParticipantAdmin(ctx, "listing identity providers"); err != nil {
-		return ListIdentityProviderConfigsResponse{}, err
+		return nil, err
 	}
 	var all []identity.IdentityProviderConfig
 	err := n.st.View(func(r *store.Reader) (err error) { all, err = scanIDPs(r); return err })
 	if err != nil {
-		return ListIdentityProviderConfigsResponse{}, storeErr(err)
+		return nil, storeErr(err)
 	}
 	if all == nil {
 		all = []identity.IdentityProviderConfig{}
 	}
-	return ListIdentityProviderConfigsResponse{IdentityProviderConfigs: all}, nil
+	return all, nil
 }
 
 var idpMaskPaths = []string{"is_deactivated", "jwks_url", "issuer", "audience"}
 
-// UpdateIdentityProviderConfig changes the fields named by the mask
-// (ParticipantAdmin). The issuer stays unique.
-func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdentityProviderConfigRequest) (IdentityProviderConfigResponse, error) {
+// UpdateIdentityProviderConfig changes the fields of c that paths names
+// (is_deactivated, jwks_url, issuer, audience, as in an update mask)
+// and returns the result (ParticipantAdmin). The issuer stays unique.
+func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, c identity.IdentityProviderConfig, paths []string) (identity.IdentityProviderConfig, error) {
 	if err := requireParticipantAdmin(ctx, "updating an identity provider"); err != nil {
-		return IdentityProviderConfigResponse{}, err
+		return identity.IdentityProviderConfig{}, err
 	}
-	c := req.IdentityProviderConfig
 	if c.IdentityProviderID == "" {
-		return IdentityProviderConfigResponse{}, apierr.MissingField.New("identity_provider_id")
+		return identity.IdentityProviderConfig{}, apierr.MissingField.New("identity_provider_id")
 	}
 	if err := validIDP("identity_provider_id", c.IdentityProviderID); err != nil {
-		return IdentityProviderConfigResponse{}, err
+		return identity.IdentityProviderConfig{}, err
 	}
-	if len(req.UpdateMask.Paths) == 0 {
-		return IdentityProviderConfigResponse{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update mask contains no entries", apierr.Quote(c.IdentityProviderID))
+	if len(paths) == 0 {
+		return identity.IdentityProviderConfig{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update mask contains no entries", apierr.Quote(c.IdentityProviderID))
 	}
 	set := map[string]bool{}
-	for _, p := range req.UpdateMask.Paths {
+	for _, p := range paths {
 		if !slices.Contains(idpMaskPaths, p) {
-			return IdentityProviderConfigResponse{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update path: '%s' is invalid", apierr.Quote(c.IdentityProviderID), apierr.Quote(p))
+			return identity.IdentityProviderConfig{}, apierr.InvalidIdentityProviderUpdate.New("Update operation for identity provider config '%s' failed due to: The update path: '%s' is invalid", apierr.Quote(c.IdentityProviderID), apierr.Quote(p))
 		}
 		set[p] = true
 	}
 	if set["issuer"] && c.Issuer == "" {
-		return IdentityProviderConfigResponse{}, apierr.InvalidField.New("issuer: must not be empty")
+		return identity.IdentityProviderConfig{}, apierr.InvalidField.New("issuer: must not be empty")
 	}
 	if set["jwks_url"] {
 		if err := identity.ValidateJWKSURL(c.JWKSURL); err != nil {
-			return IdentityProviderConfigResponse{}, identity.APIError(err)
+			return identity.IdentityProviderConfig{}, identity.APIError(err)
 		}
 	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -223,24 +200,24 @@ func (n *Node) UpdateIdentityProviderConfig(ctx context.Context, req UpdateIdent
 		return cur, nil
 	})
 	if err != nil {
-		return IdentityProviderConfigResponse{}, storeErr(err)
+		return identity.IdentityProviderConfig{}, storeErr(err)
 	}
 	n.idpsChanged()
-	return IdentityProviderConfigResponse{IdentityProviderConfig: v.(identity.IdentityProviderConfig)}, nil
+	return v.(identity.IdentityProviderConfig), nil
 }
 
 // DeleteIdentityProviderConfig removes a provider (ParticipantAdmin). A
 // provider that users or parties still belong to is not deleted:
 // IDP_CONFIG_IN_USE.
-func (n *Node) DeleteIdentityProviderConfig(ctx context.Context, id string) (Empty, error) {
+func (n *Node) DeleteIdentityProviderConfig(ctx context.Context, id string) error {
 	if err := requireParticipantAdmin(ctx, "deleting an identity provider"); err != nil {
-		return Empty{}, err
+		return err
 	}
 	if id == "" {
-		return Empty{}, apierr.MissingField.New("identity_provider_id")
+		return apierr.MissingField.New("identity_provider_id")
 	}
 	if err := validIDP("identity_provider_id", id); err != nil {
-		return Empty{}, err
+		return err
 	}
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		if _, err := loadIDP(tx, id); err != nil {
@@ -265,8 +242,8 @@ func (n *Node) DeleteIdentityProviderConfig(ctx context.Context, id string) (Emp
 		return nil, nil
 	})
 	if err != nil {
-		return Empty{}, storeErr(err)
+		return storeErr(err)
 	}
 	n.idpsChanged()
-	return Empty{}, nil
+	return nil
 }

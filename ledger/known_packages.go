@@ -23,24 +23,18 @@ type KnownPackage struct {
 	Version string
 }
 
-// ListKnownPackagesResponse lists the stored packages in package-id
-// order.
-type ListKnownPackagesResponse struct {
-	PackageDetails []KnownPackage
-}
-
 // ListKnownPackages returns the details of every package the participant
-// stores (ParticipantAdmin), as Canton's
+// stores, in package-id order (ParticipantAdmin), as Canton's
 // ApiPackageManagementService.listKnownPackages does from its package
 // store (PackageManagementServiceAuthorization: RequiredClaim.Admin).
-func (n *Node) ListKnownPackages(ctx context.Context) (ListKnownPackagesResponse, error) {
+func (n *Node) ListKnownPackages(ctx context.Context) ([]KnownPackage, error) {
 	if err := n.public(ctx); err != nil {
-		return ListKnownPackagesResponse{}, err
+		return nil, err
 	}
 	if err := requireParticipantAdmin(ctx, "listing the known packages"); err != nil {
-		return ListKnownPackagesResponse{}, err
+		return nil, err
 	}
-	resp := ListKnownPackagesResponse{PackageDetails: []KnownPackage{}}
+	pkgs := []KnownPackage{}
 	err := n.st.View(func(r *store.Reader) error {
 		return r.Scan([]byte(store.PrefixPackage), nil, func(k, v []byte) (bool, error) {
 			var rec packageRecord
@@ -51,7 +45,7 @@ func (n *Node) ListKnownPackages(ctx context.Context) (ListKnownPackagesResponse
 			if err != nil {
 				return false, fmt.Errorf("package record %s: %w", k, err)
 			}
-			resp.PackageDetails = append(resp.PackageDetails, KnownPackage{
+			pkgs = append(pkgs, KnownPackage{
 				PackageID: rec.ID, PackageSize: int64(rec.Size), KnownSince: since.UTC(),
 				Name: rec.Name, Version: rec.Version,
 			})
@@ -59,7 +53,7 @@ func (n *Node) ListKnownPackages(ctx context.Context) (ListKnownPackagesResponse
 		})
 	})
 	if err != nil {
-		return ListKnownPackagesResponse{}, storeErr(err)
+		return nil, storeErr(err)
 	}
-	return resp, nil
+	return pkgs, nil
 }

@@ -118,7 +118,7 @@ func TestReopenResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(before.PartyDetails, got.PartyDetails); diff != "" {
+	if diff := cmp.Diff(before, got); diff != "" {
 		t.Errorf("parties after reopen (-want +got):\n%s", diff)
 	}
 	if carol := ledgertest.MustAllocate(t, n, "carol"); carol == "" {
@@ -153,7 +153,7 @@ func TestConcurrentAllocations(t *testing.T) {
 				t.Errorf("worker %d: %v", i, err)
 				return
 			}
-			got[i] = resp.PartyDetails.Party
+			got[i] = resp.Party
 		}()
 	}
 	wg.Wait()
@@ -229,11 +229,11 @@ func partyState(t *testing.T, n *ledger.Node) state {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+	ps, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return state{end.Offset, ps.PartyDetails}
+	return state{end.Offset, ps}
 }
 
 func TestRejectedAllocationsLeaveNoTrace(t *testing.T) {
@@ -297,8 +297,8 @@ func TestAllocateGrantsUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.CanActAs(resp.PartyDetails.Party) {
-		t.Errorf("participant_admin did not get CanActAs %s: %+v", resp.PartyDetails.Party, p.Rights)
+	if !p.CanActAs(resp.Party) {
+		t.Errorf("participant_admin did not get CanActAs %s: %+v", resp.Party, p.Rights)
 	}
 }
 
@@ -316,28 +316,28 @@ func TestListPartiesPaging(t *testing.T) {
 		if pages > 5 {
 			t.Fatal("paging does not end")
 		}
-		resp, err := n.ListParties(ctx, ledger.ListPartiesRequest{PageSize: 2, PageToken: token})
+		resp, respNext, err := n.ListParties(ctx, ledger.ListPartiesRequest{PageSize: 2, PageToken: token})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, d := range resp.PartyDetails {
+		for _, d := range resp {
 			got = append(got, d.Party)
 		}
-		if token = resp.NextPageToken; token == "" {
+		if token = respNext; token == "" {
 			break
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("paged parties (-want +got):\n%s", diff)
 	}
-	if _, err := n.ListParties(ctx, ledger.ListPartiesRequest{PageSize: 4}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{PageSize: 4}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("page size over the maximum: err = %v, want INVALID_ARGUMENT", err)
 	}
-	if _, err := n.ListParties(ctx, ledger.ListPartiesRequest{PageToken: "!!"}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{PageToken: "!!"}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("bad page token: err = %v, want INVALID_ARGUMENT", err)
 	}
-	resp, err := n.ListParties(ctx, ledger.ListPartiesRequest{FilterParty: "p3"})
-	if err != nil || len(resp.PartyDetails) != 1 || resp.PartyDetails[0].Party != want[3] {
+	resp, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{FilterParty: "p3"})
+	if err != nil || len(resp) != 1 || resp[0].Party != want[3] {
 		t.Errorf("filter-party p3 = %+v, %v", resp, err)
 	}
 }
@@ -353,7 +353,7 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 	}
 	want := []ledger.PartyDetails{{Party: alice, IsLocal: true,
 		LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}}}
-	if diff := cmp.Diff(want, got.PartyDetails); diff != "" {
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("GetParties (-want +got):\n%s", diff)
 	}
 	// An IDP admin of another provider is denied; asking for its own
@@ -366,7 +366,7 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 	}
 	got, _ = n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}})
 	wantHidden := []ledger.PartyDetails{{Party: alice, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}}
-	if diff := cmp.Diff(wantHidden, got.PartyDetails); diff != "" {
+	if diff := cmp.Diff(wantHidden, got); diff != "" {
 		t.Errorf("party of another provider (-want +got):\n%s", diff)
 	}
 	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}, IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {

@@ -99,7 +99,7 @@ func TestUnvettedPreference(t *testing.T) {
 	d1, ids1 := lftest.DAR(tplPackage("1.0.0", ifcIDs[0], ""), ifcPackage())
 	d2, ids2 := lftest.DAR(tplPackage("2.0.0", ifcIDs[0], ids1[0]), ifcPackage())
 	ledgertest.MustUploadDAR(t, n, d1)
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d2, DontVet: true}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d2, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
 	alice := ledgertest.MustAllocate(t, n, "alice")

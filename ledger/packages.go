@@ -19,12 +19,6 @@ import (
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
-// Package statuses of GET /v2/packages/{id}/status.
-const (
-	PackageStatusUnspecified = "PACKAGE_STATUS_UNSPECIFIED"
-	PackageStatusRegistered  = "PACKAGE_STATUS_REGISTERED"
-)
-
 // Vetting force flags.
 const (
 	ForceFlagAllowVetIncompatibleUpgrades = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_VET_INCOMPATIBLE_UPGRADES"
@@ -54,22 +48,12 @@ type UploadDARRequest struct {
 	SynchronizerID string
 }
 
-// ListPackagesResponse lists the stored package ids.
-type ListPackagesResponse struct {
-	PackageIDs []string `json:"packageIds"`
-}
-
 // PackageArchive is a stored package: the Daml-LF ArchivePayload bytes and
 // their hash (the package id).
 type PackageArchive struct {
 	Payload      []byte
 	Hash         string
 	HashFunction string
-}
-
-// PackageStatusResponse is the answer of GET /v2/packages/{id}/status.
-type PackageStatusResponse struct {
-	PackageStatus string `json:"packageStatus"`
 }
 
 // VettedPackage is one vetted package with its bounds, name and version.
@@ -496,9 +480,9 @@ func withDAR(known []*lf.Package, dar *lf.DAR) []*lf.Package {
 // LF versions, DAR self-consistency, and the dependency and upgrade checks
 // of vetting all its packages on the synchronizer — and stores nothing
 // (ParticipantAdmin).
-func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, error) {
+func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) error {
 	if err := requireParticipantAdmin(ctx, "validating a DAR"); err != nil {
-		return Empty{}, err
+		return err
 	}
 	sync := req.SynchronizerID
 	if sync == "" {
@@ -506,13 +490,13 @@ func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, 
 	}
 	sync, err := n.vettingSynchronizer(sync)
 	if err != nil {
-		return Empty{}, err
+		return err
 	}
 	dar, err := n.readDAR(req.DAR)
 	if err != nil {
-		return Empty{}, err
+		return err
 	}
-	return Empty{}, n.checkVetAll(dar, sync)
+	return n.checkVetAll(dar, sync)
 }
 
 // checkVetAll runs the checks of vetting all of a DAR's packages on a
@@ -537,9 +521,9 @@ func (n *Node) checkVetAll(dar *lf.DAR, sync string) error {
 // again changes nothing) and, unless DontVet, vets all of them on the
 // synchronizer. Every check of ValidateDAR runs first; a refused upload
 // stores nothing (ParticipantAdmin).
-func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, error) {
+func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) error {
 	if err := requireParticipantAdmin(ctx, "uploading a DAR"); err != nil {
-		return Empty{}, err
+		return err
 	}
 	sync := ""
 	var err error
@@ -550,16 +534,16 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 		sync, err = n.vettingSynchronizer(req.SynchronizerID)
 	}
 	if err != nil {
-		return Empty{}, err
+		return err
 	}
 	dar, err := n.readDAR(req.DAR)
 	if err != nil {
-		return Empty{}, err
+		return err
 	}
 	if !req.DontVet {
 		// Refuse what vetting would refuse before writing any payload.
 		if err := n.checkVetAll(dar, sync); err != nil {
-			return Empty{}, err
+			return err
 		}
 	}
 	// The payloads are written first, outside the committer; the commit
@@ -569,7 +553,7 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 	for attempt := 0; ; attempt++ {
 		written, err := n.writeMissingPayloads(dar)
 		if err != nil {
-			return Empty{}, err
+			return err
 		}
 		err = n.commitUpload(dar, req.DontVet, sync)
 		if errors.Is(err, errPayloadGone) && attempt < 3 {
@@ -577,13 +561,13 @@ func (n *Node) UploadDAR(ctx context.Context, req UploadDARRequest) (Empty, erro
 		}
 		if err != nil {
 			n.dropPayloads(written)
-			return Empty{}, storeErr(err)
+			return storeErr(err)
 		}
 		// Only an accepted DAR's packages enter the decoded-package cache.
 		n.cachePackages(dar.Packages)
 		n.log.InfoContext(ctx, "DAR uploaded", "mainPackageId", dar.Main.ID, "name", dar.Main.Name,
 			"version", dar.Main.Version, "packages", len(dar.Packages), "vetted", !req.DontVet)
-		return Empty{}, nil
+		return nil
 	}
 }
 
@@ -719,18 +703,21 @@ func hasKey(r *store.Reader, key []byte) (bool, error) {
 
 // ListPackages returns the ids of every stored package (any authenticated
 // caller).
-func (n *Node) ListPackages(ctx context.Context) (ListPackagesResponse, error) {
+func (n *Node) ListPackages(ctx context.Context) ([]string, error) {
 	if err := n.public(ctx); err != nil {
-		return ListPackagesResponse{}, err
+		return nil, err
 	}
-	resp := ListPackagesResponse{PackageIDs: []string{}}
+	ids := []string{}
 	err := n.st.View(func(r *store.Reader) error {
 		return r.Scan([]byte(store.PrefixPackage), nil, func(k, _ []byte) (bool, error) {
-			resp.PackageIDs = append(resp.PackageIDs, string(k[len(store.PrefixPackage):]))
+			ids = append(ids, string(k[len(store.PrefixPackage):]))
 			return true, nil
 		})
 	})
-	return resp, storeErr(err)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return ids, nil
 }
 
 func packageNotFound(id string) error {
@@ -763,24 +750,21 @@ func (n *Node) GetPackage(ctx context.Context, id string) (PackageArchive, error
 }
 
 // PackageStatus reports whether a package is stored (any authenticated
-// caller): PACKAGE_STATUS_REGISTERED or PACKAGE_STATUS_UNSPECIFIED, and
+// caller; Canton's PACKAGE_STATUS_REGISTERED when true), and
 // INVALID_ARGUMENT when id is not a Daml-LF package id.
-func (n *Node) PackageStatus(ctx context.Context, id string) (PackageStatusResponse, error) {
+func (n *Node) PackageStatus(ctx context.Context, id string) (registered bool, err error) {
 	if err := n.public(ctx); err != nil {
-		return PackageStatusResponse{}, err
+		return false, err
 	}
 	if err := validPackageID(id); err != nil {
-		return PackageStatusResponse{}, err
+		return false, err
 	}
 	var ok bool
-	err := n.st.View(func(r *store.Reader) (err error) { ok, err = hasKey(r, store.PackageKey(id)); return err })
+	err = n.st.View(func(r *store.Reader) (err error) { ok, err = hasKey(r, store.PackageKey(id)); return err })
 	if err != nil {
-		return PackageStatusResponse{}, storeErr(err)
+		return false, storeErr(err)
 	}
-	if ok {
-		return PackageStatusResponse{PackageStatus: PackageStatusRegistered}, nil
-	}
-	return PackageStatusResponse{PackageStatus: PackageStatusUnspecified}, nil
+	return ok, nil
 }
 
 func parseBound(field string, s *string) (*time.Time, error) {

@@ -86,11 +86,11 @@ func TestRealDARs(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			data := realDAR(t, tc.file)
 			before := ledger.StoreDumpForTest(t, n)
-			_, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: data})
+			err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: data})
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
 				t.Fatalf("validation changed the store:\n%s", diff)
 			}
-			_, uerr := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data})
+			uerr := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data})
 			if tc.code != nil {
 				if !errors.Is(err, *tc.code) || !errors.Is(uerr, *tc.code) {
 					t.Fatalf("validate: %v; upload: %v; want %s", err, uerr, tc.code.Name)
@@ -107,7 +107,7 @@ func TestRealDARs(t *testing.T) {
 	}
 	ping := "de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54"
 	st, err := n.PackageStatus(ctx, ping)
-	if err != nil || st.PackageStatus != ledger.PackageStatusRegistered {
+	if err != nil || !st {
 		t.Errorf("ping status = %+v, %v", st, err)
 	}
 	arch, err := n.GetPackage(ctx, ping)
@@ -120,7 +120,7 @@ func TestRealDARs(t *testing.T) {
 	}
 	// Uploading the same DAR again is idempotent.
 	before := ledger.StoreDumpForTest(t, n)
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "canton-builtin-admin-workflow-ping.dar")}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "canton-builtin-admin-workflow-ping.dar")}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
@@ -128,7 +128,7 @@ func TestRealDARs(t *testing.T) {
 	}
 	// DamlDefinitionsServiceMain is accepted with dev LF allowed.
 	dev := ledgertest.Open(t, ledger.Options{AllowDevLF: true})
-	if _, err := dev.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "DamlDefinitionsServiceMain.dar")}); err != nil {
+	if err := dev.UploadDAR(ctx, ledger.UploadDARRequest{DAR: realDAR(t, "DamlDefinitionsServiceMain.dar")}); err != nil {
 		t.Errorf("2.dev DAR with AllowDevLF: %v", err)
 	}
 }
@@ -154,10 +154,10 @@ func TestPackageReopen(t *testing.T) {
 		t.Errorf("vetting after reopen (-want +got):\n%s", diff)
 	}
 	v2, _ := dar(t, lftest.TemplatePackage("app", "2.0.0", nil, owner, lftest.Field{Name: "note", Type: lftest.Opt(lftest.B(lftest.Text))}))
-	if _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: v2}); err != nil {
+	if err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: v2}); err != nil {
 		t.Errorf("a valid upgrade after reopen: %v", err)
 	}
-	if st, _ := n.PackageStatus(ctx, ids[0]); st.PackageStatus != ledger.PackageStatusRegistered {
+	if st, _ := n.PackageStatus(ctx, ids[0]); !st {
 		t.Errorf("package lost after reopen")
 	}
 }
@@ -183,11 +183,11 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := ledger.StoreDumpForTest(t, n)
-			_, verr := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tc.dar})
+			verr := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tc.dar})
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
 				t.Fatalf("validation changed the store:\n%s", diff)
 			}
-			_, uerr := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: tc.dar})
+			uerr := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: tc.dar})
 			if tc.code == nil {
 				if verr != nil || uerr != nil {
 					t.Fatalf("validate %v, upload %v", verr, uerr)
@@ -204,7 +204,7 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	}
 	// Without vetting the incompatible package is stored; vetting it fails
 	// unless forced.
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: bad, DontVet: true}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: bad, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
 	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(badIDs[0]))}}
@@ -226,15 +226,15 @@ func TestVettingChanges(t *testing.T) {
 	app := lftest.TemplatePackage("app", "1.0.0", []string{libID}, owner)
 	d, ids := dar(t, app, lib)
 	appID := ids[0]
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
 	other, otherIDs := dar(t, lftest.TemplatePackage("other", "1.0.0", nil, owner))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: other, DontVet: true}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: other, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
 	twin, _ := dar(t, lftest.TemplatePackage("other", "2.0.0", nil, owner))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
 	prior := func(v int32) *ledger.PriorTopologySerial {
@@ -338,13 +338,13 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	ctx := context.Background()
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
 		t.Fatalf("upload with two synchronizers: %v", err)
 	}
-	if _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); err != nil {
+	if err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); err != nil {
 		t.Fatalf("validate uses the default synchronizer: %v", err)
 	}
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: "b::1220bb"}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: "b::1220bb"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{unvet(byID(ids[0]))}}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
@@ -362,7 +362,7 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 	if len(f.VettedPackages) != 0 {
 		t.Errorf("filtered by name prefix zz: %+v", f)
 	}
-	if st, _ := n.PackageStatus(ctx, "00ff"); st.PackageStatus != ledger.PackageStatusUnspecified {
+	if st, _ := n.PackageStatus(ctx, "00ff"); st {
 		t.Errorf("unknown package status %+v", st)
 	}
 	if _, err := n.GetPackage(ctx, "00ff"); !errors.Is(err, apierr.PackageNotFound) {
@@ -381,11 +381,11 @@ func TestConcurrentUploadsKeepPayloads(t *testing.T) {
 		ledgertest.MustUploadDAR(t, n, y)
 		x, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner, lftest.Field{Name: "x", Type: lftest.Opt(lftest.B(lftest.Text))}))
 		done := make(chan error, 2)
-		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x, DontVet: true}); done <- err }()
-		go func() { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x}); done <- err }()
+		go func() { err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x, DontVet: true}); done <- err }()
+		go func() { err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: x}); done <- err }()
 		<-done
 		<-done
-		if st, _ := n.PackageStatus(ctx, ids[0]); st.PackageStatus == ledger.PackageStatusRegistered {
+		if st, _ := n.PackageStatus(ctx, ids[0]); st {
 			if _, err := n.GetPackage(ctx, ids[0]); err != nil {
 				t.Fatalf("round %d: registered package without payload: %v", round, err)
 			}
@@ -516,10 +516,10 @@ func TestIllTypedDARRefused(t *testing.T) {
 				name string
 				run  func() error
 			}{
-				{"validate", func() error { _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
-				{"upload", func() error { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
+				{"validate", func() error { err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
+				{"upload", func() error { err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
 				{"upload without vetting", func() error {
-					_, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true})
+					err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true})
 					return err
 				}},
 			} {
@@ -531,8 +531,8 @@ func TestIllTypedDARRefused(t *testing.T) {
 				}
 			}
 			pkgs, err := n.ListPackages(ctx)
-			if err != nil || len(pkgs.PackageIDs) != 0 {
-				t.Errorf("packages after the refusals: %v (%v), want none", pkgs.PackageIDs, err)
+			if err != nil || len(pkgs) != 0 {
+				t.Errorf("packages after the refusals: %v (%v), want none", pkgs, err)
 			}
 			if after, _ := n.LedgerEnd(ctx); after != before {
 				t.Errorf("ledger end %v after the refusals, was %v", after, before)
@@ -557,7 +557,7 @@ func TestStoredUncheckedPackageCheckedElsewhere(t *testing.T) {
 	d, _ := lftest.DAR(bad)
 	old := ledgertest.Open(t, ledger.Options{})
 	ledger.StoreDARUncheckedForTest(t, old, d)
-	if _, err := old.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
+	if err := old.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true}); err != nil {
 		t.Fatalf("uploading again the DAR the store holds: %v", err)
 	}
 
@@ -567,8 +567,8 @@ func TestStoredUncheckedPackageCheckedElsewhere(t *testing.T) {
 		name string
 		run  func() error
 	}{
-		{"validate", func() error { _, err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
-		{"upload", func() error { _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
+		{"validate", func() error { err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
+		{"upload", func() error { err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
 	} {
 		if err := op.run(); !errors.Is(err, apierr.DarValidationError) {
 			t.Errorf("%s on a node without the package: %v, want DAR_VALIDATION_ERROR", op.name, err)

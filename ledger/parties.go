@@ -45,11 +45,11 @@ func (p partyRecord) details(idp string) PartyDetails {
 }
 
 // ParticipantID returns the participant's id (any authenticated caller).
-func (n *Node) ParticipantID(ctx context.Context) (ParticipantIDResponse, error) {
+func (n *Node) ParticipantID(ctx context.Context) (string, error) {
 	if err := n.public(ctx); err != nil {
-		return ParticipantIDResponse{}, err
+		return "", err
 	}
-	return ParticipantIDResponse{ParticipantID: n.participantID}, nil
+	return n.participantID, nil
 }
 
 // LedgerEnd returns the offset of the last committed update (any
@@ -66,45 +66,45 @@ func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
 // at a new offset. A participant admin may allocate in any identity
 // provider, an identity-provider admin only in its own. Allocating an
 // existing party fails with INVALID_ARGUMENT and changes nothing.
-func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (AllocatePartyResponse, error) {
+func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (PartyDetails, error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
-		return AllocatePartyResponse{}, err
+		return PartyDetails{}, err
 	}
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
-		return AllocatePartyResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+		return PartyDetails{}, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	hint := req.PartyIDHint
 	if hint == "" {
 		hint = "party-" + randomHex(16)
 	} else if err := identity.ValidateUIDIdentifier(hint); err != nil {
-		return AllocatePartyResponse{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
+		return PartyDetails{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
 	}
 	meta := identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}
 	if m := req.LocalMetadata; m != nil {
 		if m.ResourceVersion != "" {
-			return AllocatePartyResponse{}, apierr.InvalidField.New("local_metadata.resource_version: must be empty when allocating a party")
+			return PartyDetails{}, apierr.InvalidField.New("local_metadata.resource_version: must be empty when allocating a party")
 		}
 		if err := identity.ValidateAnnotations(m.Annotations, false); err != nil {
 			if errors.Is(err, identity.ErrAnnotationsTooLarge) {
-				return AllocatePartyResponse{}, apierr.MaxPartyAnnotationsSizeExceeded.New("%v", err)
+				return PartyDetails{}, apierr.MaxPartyAnnotationsSizeExceeded.New("%v", err)
 			}
-			return AllocatePartyResponse{}, apierr.InvalidField.New("local_metadata.annotations: %v", err)
+			return PartyDetails{}, apierr.InvalidField.New("local_metadata.annotations: %v", err)
 		}
 		maps.Copy(meta.Annotations, m.Annotations)
 	}
 	syncID, err := n.synchronizer(req.SynchronizerID)
 	if err != nil {
-		return AllocatePartyResponse{}, err
+		return PartyDetails{}, err
 	}
 	if req.UserID != "" {
 		if err := identity.ValidateUserID(req.UserID); err != nil {
-			return AllocatePartyResponse{}, apierr.InvalidField.New("user_id: %v", err)
+			return PartyDetails{}, apierr.InvalidField.New("user_id: %v", err)
 		}
 	}
 	party := hint + "::" + n.namespace
 	if err := identity.ValidatePartyString(party); err != nil {
-		return AllocatePartyResponse{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
+		return PartyDetails{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
 	}
 
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -115,10 +115,10 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (All
 		})
 	})
 	if err != nil {
-		return AllocatePartyResponse{}, storeErr(err)
+		return PartyDetails{}, storeErr(err)
 	}
 	n.log.InfoContext(ctx, "party allocated", "party", party, "synchronizerId", syncID, "user", req.UserID)
-	return AllocatePartyResponse{PartyDetails: v.(partyRecord).details(idp)}, nil
+	return v.(partyRecord).details(idp), nil
 }
 
 // registerParty records a party hosted here, inside an allocation: its
@@ -185,30 +185,30 @@ func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 }
 
 // ListParties returns a page of the parties known to the participant,
-// ordered by party id. It needs ParticipantAdmin, or IdentityProviderAdmin
+// ordered by party id, and the token of the next page ("" on the last). It needs ParticipantAdmin, or IdentityProviderAdmin
 // for the request's identity provider.
-func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPartiesResponse, error) {
+func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (parties []PartyDetails, nextPageToken string, err error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
-		return ListPartiesResponse{}, err
+		return nil, "", err
 	}
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
-		return ListPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+		return nil, "", apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	limit := int(req.PageSize)
 	switch {
 	case limit < 0:
-		return ListPartiesResponse{}, apierr.InvalidArgument.New("Page size must be non-negative")
+		return nil, "", apierr.InvalidArgument.New("Page size must be non-negative")
 	case limit == 0:
 		limit = n.opts.MaxPartiesPageSize
 	case limit > n.opts.MaxPartiesPageSize:
-		return ListPartiesResponse{}, apierr.InvalidArgument.New("Page size must not exceed the server's maximum of %d", n.opts.MaxPartiesPageSize)
+		return nil, "", apierr.InvalidArgument.New("Page size must not exceed the server's maximum of %d", n.opts.MaxPartiesPageSize)
 	}
 	var after string
 	if req.PageToken != "" {
 		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
 		if err != nil || identity.ValidatePartyString(string(b)) != nil {
-			return ListPartiesResponse{}, apierr.InvalidArgument.New("Invalid page token")
+			return nil, "", apierr.InvalidArgument.New("Invalid page token")
 		}
 		after = string(b)
 	}
@@ -217,12 +217,12 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPar
 	if after != "" {
 		start = append(store.PartyKey(after), 0) // strictly after the last party
 	}
-	resp := ListPartiesResponse{PartyDetails: []PartyDetails{}}
+	parties = []PartyDetails{}
 	var last string
 	more := false
 	err = n.st.View(func(r *store.Reader) error {
 		return r.Scan(prefix, start, func(_, v []byte) (bool, error) {
-			if len(resp.PartyDetails) == limit {
+			if len(parties) == limit {
 				more = true
 				return false, nil
 			}
@@ -230,41 +230,41 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (ListPar
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return false, err
 			}
-			resp.PartyDetails = append(resp.PartyDetails, rec.details(idp))
+			parties = append(parties, rec.details(idp))
 			last = rec.Party
 			return true, nil
 		})
 	})
 	if err != nil {
-		return ListPartiesResponse{}, storeErr(err)
+		return nil, "", storeErr(err)
 	}
 	if more {
-		resp.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
+		nextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
 	}
-	return resp, nil
+	return parties, nextPageToken, nil
 }
 
 // GetParties returns the details of the requested parties that are known;
 // unknown parties are left out (the answer is not an error). It needs
 // ParticipantAdmin, or IdentityProviderAdmin for the request's identity
 // provider.
-func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartiesResponse, error) {
+func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) ([]PartyDetails, error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
-		return GetPartiesResponse{}, err
+		return nil, err
 	}
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
-		return GetPartiesResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+		return nil, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	if len(req.Parties) == 0 {
-		return GetPartiesResponse{}, apierr.MissingField.New("parties")
+		return nil, apierr.MissingField.New("parties")
 	}
 	for _, p := range req.Parties {
 		if err := identity.ValidatePartyString(p); err != nil {
-			return GetPartiesResponse{}, apierr.InvalidField.New("parties: %v", err)
+			return nil, apierr.InvalidField.New("parties: %v", err)
 		}
 	}
-	resp := GetPartiesResponse{PartyDetails: []PartyDetails{}}
+	parties := []PartyDetails{}
 	seen := map[string]bool{}
 	err = n.st.View(func(r *store.Reader) error {
 		for _, p := range req.Parties {
@@ -283,14 +283,14 @@ func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartie
 			if err := json.Unmarshal(raw, &rec); err != nil {
 				return err
 			}
-			resp.PartyDetails = append(resp.PartyDetails, rec.details(idp))
+			parties = append(parties, rec.details(idp))
 		}
 		return nil
 	})
 	if err != nil {
-		return GetPartiesResponse{}, storeErr(err)
+		return nil, storeErr(err)
 	}
-	return resp, nil
+	return parties, nil
 }
 
 // checkPartiesKnown refuses a transaction whose submitters or informees

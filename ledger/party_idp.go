@@ -9,17 +9,8 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// UpdatePartyIdentityProviderRequest moves a party from one identity
-// provider to another: Canton's UpdatePartyIdentityProviderIdRequest.
-// An empty provider id is the default provider.
-type UpdatePartyIdentityProviderRequest struct {
-	Party                    string
-	SourceIdentityProviderID string
-	TargetIdentityProviderID string
-}
-
 // UpdatePartyIdentityProvider moves a party hosted on this participant
-// from req.SourceIdentityProviderID to req.TargetIdentityProviderID
+// from provider src to provider dst ("" is the default provider)
 // (ParticipantAdmin), as Canton's
 // ApiPartyManagementService.updatePartyIdentityProviderId does: a missing
 // party is MISSING_FIELD, a malformed party or provider id INVALID_FIELD,
@@ -29,26 +20,25 @@ type UpdatePartyIdentityProviderRequest struct {
 // (PersistentPartyRecordStore.updatePartyRecordIdp). A refusal changes
 // nothing; moving a party to the provider it is in succeeds and changes
 // nothing either.
-func (n *Node) UpdatePartyIdentityProvider(ctx context.Context, req UpdatePartyIdentityProviderRequest) (Empty, error) {
+func (n *Node) UpdatePartyIdentityProvider(ctx context.Context, party, src, dst string) error {
 	if err := n.public(ctx); err != nil {
-		return Empty{}, err
+		return err
 	}
 	if err := requireParticipantAdmin(ctx, "moving a party between identity providers"); err != nil {
-		return Empty{}, err
+		return err
 	}
-	if req.Party == "" {
-		return Empty{}, apierr.MissingField.New("party")
+	if party == "" {
+		return apierr.MissingField.New("party")
 	}
-	if err := validPartyField("party", req.Party); err != nil {
-		return Empty{}, err
+	if err := validPartyField("party", party); err != nil {
+		return err
 	}
-	if err := validIDP("source_identity_provider_id", req.SourceIdentityProviderID); err != nil {
-		return Empty{}, err
+	if err := validIDP("source_identity_provider_id", src); err != nil {
+		return err
 	}
-	if err := validIDP("target_identity_provider_id", req.TargetIdentityProviderID); err != nil {
-		return Empty{}, err
+	if err := validIDP("target_identity_provider_id", dst); err != nil {
+		return err
 	}
-	src, dst := req.SourceIdentityProviderID, req.TargetIdentityProviderID
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		for _, id := range []string{src, dst} {
 			if err := requireIDPExists(tx, id); errors.Is(err, apierr.IDPConfigNotFound) {
@@ -58,9 +48,9 @@ func (n *Node) UpdatePartyIdentityProvider(ctx context.Context, req UpdatePartyI
 				return nil, err
 			}
 		}
-		raw, err := tx.Get(store.PartyKey(req.Party))
+		raw, err := tx.Get(store.PartyKey(party))
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, errPartyIDPNotFound(req.Party)
+			return nil, errPartyIDPNotFound(party)
 		}
 		if err != nil {
 			return nil, err
@@ -70,18 +60,18 @@ func (n *Node) UpdatePartyIdentityProvider(ctx context.Context, req UpdatePartyI
 			return nil, err
 		}
 		if rec.IdentityProviderID != src {
-			return nil, errPartyIDPNotFound(req.Party)
+			return nil, errPartyIDPNotFound(party)
 		}
 		if src == dst {
 			return nil, nil
 		}
 		rec.IdentityProviderID = dst
-		tx.Set(store.PartyKey(req.Party), mustJSON(rec))
-		tx.Delete(store.IDPMemberKey(src, "p", req.Party))
-		tx.Set(store.IDPMemberKey(dst, "p", req.Party), nil)
+		tx.Set(store.PartyKey(party), mustJSON(rec))
+		tx.Delete(store.IDPMemberKey(src, "p", party))
+		tx.Set(store.IDPMemberKey(dst, "p", party), nil)
 		return nil, nil
 	})
-	return Empty{}, storeErr(err)
+	return storeErr(err)
 }
 
 // errPartyIDPNotFound is Canton's PartyNotFound.Reject of the operation.

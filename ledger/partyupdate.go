@@ -10,21 +10,6 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// UpdatePartyDetailsRequest updates a party's participant-local details
-// (PATCH /v2/parties/{party}). The mask paths are local_metadata,
-// local_metadata.annotations, local_metadata.resource_version, is_local and
-// identity_provider_id; is_local and identity_provider_id cannot change
-// (moving a party between providers is not part of the JSON API).
-type UpdatePartyDetailsRequest struct {
-	PartyDetails PartyDetails `json:"partyDetails"`
-	UpdateMask   FieldMask    `json:"updateMask"`
-}
-
-// UpdatePartyDetailsResponse carries the updated details.
-type UpdatePartyDetailsResponse struct {
-	PartyDetails PartyDetails `json:"partyDetails"`
-}
-
 var partyMaskPaths = []string{"local_metadata", "local_metadata.annotations",
 	"local_metadata.resource_version", "is_local", "identity_provider_id"}
 
@@ -32,46 +17,49 @@ func partyNotFound(p string) *apierr.Error {
 	return apierr.PartyNotFound.New("Party not found: %s", apierr.Quote(p)).WithResource("PARTY", p)
 }
 
-// UpdatePartyDetails applies the fields named by the mask. It needs
+// UpdatePartyDetails applies to the party d.Party the fields of d that paths
+// names (as in an update mask: local_metadata, local_metadata.annotations,
+// local_metadata.resource_version, is_local and identity_provider_id;
+// is_local and identity_provider_id cannot change), and returns the
+// updated details. It needs
 // ParticipantAdmin or IdentityProviderAdmin of the party's provider; the
 // party must belong to PartyDetails.IdentityProviderID (PARTY_NOT_FOUND
 // otherwise). A stale resourceVersion fails with
 // CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED and changes nothing.
-func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsRequest) (UpdatePartyDetailsResponse, error) {
-	d := req.PartyDetails
+func (n *Node) UpdatePartyDetails(ctx context.Context, d PartyDetails, paths []string) (PartyDetails, error) {
 	idp, err := requireIDPAdmin(ctx, d.IdentityProviderID)
 	if err != nil {
-		return UpdatePartyDetailsResponse{}, err
+		return PartyDetails{}, err
 	}
 	if err := validIDP("party_details.identity_provider_id", idp); err != nil {
-		return UpdatePartyDetailsResponse{}, err
+		return PartyDetails{}, err
 	}
 	if d.Party == "" {
-		return UpdatePartyDetailsResponse{}, apierr.MissingField.New("party_details.party")
+		return PartyDetails{}, apierr.MissingField.New("party_details.party")
 	}
 	if err := validPartyField("party_details.party", d.Party); err != nil {
-		return UpdatePartyDetailsResponse{}, err
+		return PartyDetails{}, err
 	}
 	invalid := func(format string, args ...any) error {
 		return apierr.InvalidPartyDetailsUpdate.New("Update operation for party '%s' failed due to: "+format, append([]any{apierr.Quote(d.Party)}, args...)...)
 	}
-	if len(req.UpdateMask.Paths) == 0 {
-		return UpdatePartyDetailsResponse{}, invalid("The update mask contains no entries")
+	if len(paths) == 0 {
+		return PartyDetails{}, invalid("The update mask contains no entries")
 	}
 	set := map[string]bool{}
-	for _, p := range req.UpdateMask.Paths {
+	for _, p := range paths {
 		if !slices.Contains(partyMaskPaths, p) {
-			return UpdatePartyDetailsResponse{}, invalid("The update path: '%s' is invalid", apierr.Quote(p))
+			return PartyDetails{}, invalid("The update path: '%s' is invalid", apierr.Quote(p))
 		}
 		set[p] = true
 	}
 	if set["is_local"] && !d.IsLocal {
-		return UpdatePartyDetailsResponse{}, invalid("Update path is_local cannot be changed")
+		return PartyDetails{}, invalid("Update path is_local cannot be changed")
 	}
 	annotations := set["local_metadata"] || set["local_metadata.annotations"]
 	if annotations {
 		if err := annotationsErr(d.LocalMetadata.Annotations, true, apierr.MaxPartyAnnotationsSizeExceeded, "party_details.local_metadata.annotations"); err != nil {
-			return UpdatePartyDetailsResponse{}, err
+			return PartyDetails{}, err
 		}
 	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -105,7 +93,7 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsReq
 		return rec, nil
 	})
 	if err != nil {
-		return UpdatePartyDetailsResponse{}, storeErr(err)
+		return PartyDetails{}, storeErr(err)
 	}
-	return UpdatePartyDetailsResponse{PartyDetails: v.(partyRecord).details(idp)}, nil
+	return v.(partyRecord).details(idp), nil
 }

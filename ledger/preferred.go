@@ -18,55 +18,43 @@ import (
 // PackageVettingRequirement asks for the newest package of a name vetted
 // by every participant hosting the parties.
 type PackageVettingRequirement struct {
-	Parties     []string `json:"parties"`
-	PackageName string   `json:"packageName"`
+	Parties     []string
+	PackageName string
 }
 
-// GetPreferredPackagesRequest is the body of POST
-// /v2/interactive-submission/preferred-packages.
+// GetPreferredPackagesRequest asks for the preferred package of each
+// requirement.
 type GetPreferredPackagesRequest struct {
-	PackageVettingRequirements []PackageVettingRequirement `json:"packageVettingRequirements"`
+	PackageVettingRequirements []PackageVettingRequirement
 	// SynchronizerID restricts the search to one connected synchronizer;
 	// "" searches them all, in connection order.
-	SynchronizerID string `json:"synchronizerId"`
-	// VettingValidAt is the time the vetting must be valid at (RFC 3339);
-	// "" means now.
-	VettingValidAt string `json:"vettingValidAt"`
+	SynchronizerID string
+	// VettingValidAt is the time the vetting must be valid at; the zero
+	// time means now.
+	VettingValidAt time.Time
 }
 
 // PackageReference names a package by id, name and version.
 type PackageReference struct {
-	PackageID      string `json:"packageId"`
-	PackageName    string `json:"packageName"`
-	PackageVersion string `json:"packageVersion"`
-}
-
-// GetPreferredPackagesResponse holds one reference per requirement, in the
-// requirements' order, and the synchronizer they were computed for.
-type GetPreferredPackagesResponse struct {
-	PackageReferences []PackageReference `json:"packageReferences"`
-	SynchronizerID    string             `json:"synchronizerId"`
-}
-
-// GetPreferredPackageVersionRequest is the deprecated single-name query
-// (GET /v2/interactive-submission/preferred-package-version).
-type GetPreferredPackageVersionRequest struct {
-	Parties        []string
+	PackageID      string
 	PackageName    string
-	VettingValidAt string
+	PackageVersion string
+}
+
+// GetPreferredPackageVersionRequest is the deprecated single-name query.
+type GetPreferredPackageVersionRequest struct {
+	Parties     []string
+	PackageName string
+	// VettingValidAt is the time the vetting must be valid at; the zero
+	// time means now.
+	VettingValidAt time.Time
 	SynchronizerID string
 }
 
 // PackagePreference is a preferred package and its synchronizer.
 type PackagePreference struct {
-	PackageReference PackageReference `json:"packageReference"`
-	SynchronizerID   string           `json:"synchronizerId"`
-}
-
-// GetPreferredPackageVersionResponse holds the preference, nil when no
-// package satisfies the query.
-type GetPreferredPackageVersionResponse struct {
-	PackagePreference *PackagePreference `json:"packagePreference"`
+	PackageReference PackageReference
+	SynchronizerID   string
 }
 
 // PreferredPackages computes, for each requirement, the highest-versioned
@@ -75,15 +63,17 @@ type GetPreferredPackageVersionResponse struct {
 // participant, which hosts exactly the parties it knows. The first
 // synchronizer (the requested one, else in connection order) that
 // satisfies every requirement is used; PACKAGE_SELECTION_FAILED
-// (FAILED_PRECONDITION) when none does. The request is validated first
-// as Canton's (checkPreferredRequest). Any authenticated caller may ask.
-func (n *Node) PreferredPackages(ctx context.Context, req GetPreferredPackagesRequest) (GetPreferredPackagesResponse, error) {
+// (FAILED_PRECONDITION) when none does. It returns one reference per
+// requirement, in the requirements' order, and the synchronizer they were
+// computed for. The request is validated first as Canton's
+// (checkPreferredRequest). Any authenticated caller may ask.
+func (n *Node) PreferredPackages(ctx context.Context, req GetPreferredPackagesRequest) (refs []PackageReference, synchronizerID string, err error) {
 	if err := n.public(ctx); err != nil {
-		return GetPreferredPackagesResponse{}, err
+		return nil, "", err
 	}
 	at, err := n.checkPreferredRequest(req)
 	if err != nil {
-		return GetPreferredPackagesResponse{}, err
+		return nil, "", err
 	}
 	return n.preferredPackages(req, at)
 }
@@ -92,28 +82,26 @@ func (n *Node) PreferredPackages(ctx context.Context, req GetPreferredPackagesRe
 // (deprecated). The request is validated as one requirement of
 // PreferredPackages, so its parties are required and a malformed
 // parameter is an error, as in Canton 3.5; only when no synchronizer
-// satisfies a valid query does the response have no preference
-// (PackagePreference nil).
-func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPackageVersionRequest) (GetPreferredPackageVersionResponse, error) {
+// satisfies a valid query is there no preference (nil).
+func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPackageVersionRequest) (*PackagePreference, error) {
 	if err := n.public(ctx); err != nil {
-		return GetPreferredPackageVersionResponse{}, err
+		return nil, err
 	}
 	preq := GetPreferredPackagesRequest{
 		PackageVettingRequirements: []PackageVettingRequirement{{Parties: req.Parties, PackageName: req.PackageName}},
 		SynchronizerID:             req.SynchronizerID, VettingValidAt: req.VettingValidAt}
 	at, err := n.checkPreferredRequest(preq)
 	if err != nil {
-		return GetPreferredPackageVersionResponse{}, err
+		return nil, err
 	}
-	resp, err := n.preferredPackages(preq, at)
+	refs, sync, err := n.preferredPackages(preq, at)
 	if errors.Is(err, apierr.PackageSelectionFailed) {
-		return GetPreferredPackageVersionResponse{}, nil
+		return nil, nil
 	}
 	if err != nil {
-		return GetPreferredPackageVersionResponse{}, err
+		return nil, err
 	}
-	return GetPreferredPackageVersionResponse{PackagePreference: &PackagePreference{
-		PackageReference: resp.PackageReferences[0], SynchronizerID: resp.SynchronizerID}}, nil
+	return &PackagePreference{PackageReference: refs[0], SynchronizerID: sync}, nil
 }
 
 // checkPreferredRequest applies Canton's rules to a preferred-packages
@@ -129,8 +117,9 @@ func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPack
 //     (Canton's requireParty names no field);
 //   - a synchronizer id that is not a unique identifier (id::namespace):
 //     INVALID_FIELD synchronizer_id/synchronizerId;
-//   - a vetting time that is not a timestamp: INVALID_FIELD
-//     vetting_valid_at/vettingValidAt.
+//
+// A vetting time that is not a timestamp is the JSON layer's refusal
+// (INVALID_FIELD vetting_valid_at/vettingValidAt, package jsonapi).
 //
 // Causes quote the input truncated (apierr.Quote), so a refusal does not
 // grow with it.
@@ -159,14 +148,10 @@ func (n *Node) checkPreferredRequest(req GetPreferredPackagesRequest) (time.Time
 			return time.Time{}, invalidPreferredField("synchronizer_id/synchronizerId", err.Error())
 		}
 	}
-	if req.VettingValidAt == "" {
+	if req.VettingValidAt.IsZero() {
 		return n.now(), nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, req.VettingValidAt)
-	if err != nil {
-		return time.Time{}, invalidPreferredField("vetting_valid_at/vettingValidAt", fmt.Sprintf("%q is not a timestamp", apierr.Quote(req.VettingValidAt)))
-	}
-	return t, nil
+	return req.VettingValidAt, nil
 }
 
 // invalidPreferredField is Canton's INVALID_FIELD of a preferred-packages
@@ -187,16 +172,17 @@ func syntaxMessage(err error) string {
 
 // preferredPackages answers a request checkPreferredRequest accepted, for
 // the vetting valid at at.
-func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) (GetPreferredPackagesResponse, error) {
+func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) ([]PackageReference, string, error) {
 	syncs := n.syncs
 	if req.SynchronizerID != "" {
 		if !slices.Contains(n.syncs, req.SynchronizerID) {
-			return GetPreferredPackagesResponse{}, apierr.PackageSelectionFailed.New("The participant is not connected to synchronizer %s", apierr.Quote(req.SynchronizerID)).
+			return nil, "", apierr.PackageSelectionFailed.New("The participant is not connected to synchronizer %s", apierr.Quote(req.SynchronizerID)).
 				WithResource("SYNCHRONIZER_ID", req.SynchronizerID)
 		}
 		syncs = []string{req.SynchronizerID}
 	}
-	var resp GetPreferredPackagesResponse
+	var refs []PackageReference
+	var chosen string
 	var reasons []string
 	err := n.st.View(func(r *store.Reader) error {
 		for _, rq := range req.PackageVettingRequirements {
@@ -221,23 +207,23 @@ func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) 
 			if err != nil {
 				return err
 			}
-			refs, missing := preferredIn(st.Packages, lookup, req.PackageVettingRequirements, at)
+			found, missing := preferredIn(st.Packages, lookup, req.PackageVettingRequirements, at)
 			if missing != "" {
 				reasons = append(reasons, fmt.Sprintf("%s: no vetted package for package-name %s", sync, apierr.Quote(missing)))
 				continue
 			}
-			resp = GetPreferredPackagesResponse{PackageReferences: refs, SynchronizerID: sync}
+			refs, chosen = found, sync
 			return nil
 		}
 		return nil
 	})
 	if err != nil {
-		return GetPreferredPackagesResponse{}, storeErr(err)
+		return nil, "", storeErr(err)
 	}
-	if resp.SynchronizerID == "" {
-		return GetPreferredPackagesResponse{}, apierr.PackageSelectionFailed.New("No synchronizers satisfy the topology requirements for the package vetting requirements: %s", strings.Join(reasons, "; "))
+	if chosen == "" {
+		return nil, "", apierr.PackageSelectionFailed.New("No synchronizers satisfy the topology requirements for the package vetting requirements: %s", strings.Join(reasons, "; "))
 	}
-	return resp, nil
+	return refs, chosen, nil
 }
 
 // preferredIn picks, for each requirement, the highest version of its

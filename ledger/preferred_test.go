@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -48,7 +49,7 @@ func TestPreferredPackagesMalformedInput(t *testing.T) {
 		req.Header.Set("Authorization", "Bearer "+token)
 		return doPreferred(t, req)
 	}
-	post := func(t *testing.T, body ledger.GetPreferredPackagesRequest) (int, []byte) {
+	post := func(t *testing.T, body jsonapi.GetPreferredPackagesRequest) (int, []byte) {
 		t.Helper()
 		b, _ := json.Marshal(body)
 		req, _ := http.NewRequest("POST", srv.URL+"/v2/interactive-submission/preferred-packages", strings.NewReader(string(b)))
@@ -116,11 +117,11 @@ func TestPreferredPackagesMalformedInput(t *testing.T) {
 					t.Errorf("%s: %s %q (%d bytes), want %s %q… of at most %d bytes", what, ae.Code.Name, truncForLog(ae.Cause), len(ae.Cause), tc.code, tc.cause, maxRefusal)
 				}
 			}
-			_, err := node.PreferredPackageVersion(ctx, ledger.GetPreferredPackageVersionRequest{Parties: parties, PackageName: pkg, SynchronizerID: s, VettingValidAt: tc.at})
+			_, err := jsonapi.New(node).PreferredPackageVersion(ctx, jsonapi.GetPreferredPackageVersionRequest{Parties: parties, PackageName: pkg, SynchronizerID: s, VettingValidAt: tc.at})
 			check("PreferredPackageVersion", err)
-			preq := ledger.GetPreferredPackagesRequest{PackageVettingRequirements: []ledger.PackageVettingRequirement{{Parties: parties, PackageName: pkg}},
+			preq := jsonapi.GetPreferredPackagesRequest{PackageVettingRequirements: []jsonapi.PackageVettingRequirement{{Parties: parties, PackageName: pkg}},
 				SynchronizerID: s, VettingValidAt: tc.at}
-			_, err = node.PreferredPackages(ctx, preq)
+			_, err = jsonapi.New(node).PreferredPackages(ctx, preq)
 			check("PreferredPackages", err)
 
 			// Over HTTP: the POST answers Canton's error; so does the GET,

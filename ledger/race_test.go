@@ -260,7 +260,7 @@ func TestRaceSubmitUploadView(t *testing.T) {
 		prev := ids1[0]
 		for i := 2; i < 6; i++ {
 			d, ids := lftest.DAR(tplPackage(fmt.Sprintf("%d.0.0", i), ifcIDs[0], prev), ifcPackage())
-			if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+			if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 				errs <- err
 				return
 			}

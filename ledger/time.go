@@ -138,53 +138,28 @@ func (n *Node) AdvanceTime(ctx context.Context, d time.Duration) error {
 	return n.static.Advance(d)
 }
 
-// SetTimeRequest is Canton's TimeService SetTimeRequest (the Ledger
-// API's testing time service) with its times as RFC 3339 strings (the
-// protobuf JSON form): move the time from CurrentTime to NewTime.
-type SetTimeRequest struct {
-	// CurrentTime is the time the caller read (GetTime); it must be the
-	// node's current time. Required.
-	CurrentTime string `json:"currentTime"`
-	// NewTime is the time to set; not before CurrentTime. Required.
-	NewTime string `json:"newTime"`
-}
-
 // SetTimeFrom is Canton's TimeService.SetTime (ParticipantAdmin): it
-// moves the static time from req.CurrentTime to req.NewTime, as a Canton
+// moves the static time from current to t, as a Canton
 // participant on static time does and as Daml Script's ledger client
-// calls it (GetTime, then SetTime from the time read). A missing time is
-// MISSING_FIELD current_time/new_time; a NewTime before CurrentTime, or a
-// CurrentTime that is not the node's time, is INVALID_ARGUMENT in
+// calls it (GetTime, then SetTime from the time read). A missing (zero)
+// time is MISSING_FIELD current_time/new_time; a t before current, or a
+// current that is not the node's time, is INVALID_ARGUMENT in
 // Canton's words (StaticClock.SetFrom); a node on wall-clock time refuses
 // as SetTime does. A refusal leaves the time unchanged.
-func (n *Node) SetTimeFrom(ctx context.Context, req SetTimeRequest) error {
+func (n *Node) SetTimeFrom(ctx context.Context, current, t time.Time) error {
 	if err := n.timeAdmin(ctx, "setting the time"); err != nil {
 		return err
 	}
-	current, err := requestTime(req.CurrentTime, "current_time")
-	if err != nil {
-		return err
+	if current.IsZero() {
+		return apierr.MissingField.New("current_time")
 	}
-	t, err := requestTime(req.NewTime, "new_time")
-	if err != nil {
-		return err
+	if t.IsZero() {
+		return apierr.MissingField.New("new_time")
 	}
 	if n.static == nil {
 		return errNoStaticTime()
 	}
 	return n.static.SetFrom(current, t)
-}
-
-// requestTime reads the required RFC 3339 time of a request field.
-func requestTime(s, field string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, apierr.MissingField.New("%s", field)
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, apierr.InvalidField.New("Invalid field %s: %q is not an RFC 3339 timestamp", field, apierr.Quote(s))
-	}
-	return t, nil
 }
 
 func (n *Node) timeAdmin(ctx context.Context, what string) error {

@@ -12,10 +12,12 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
-// TestSetTimeFrom: Node.SetTimeFrom answers as Canton's TimeService.SetTime
+// TestSetTimeFrom: Node.SetTimeFrom, behind the JSON layer that parses the
+// request's RFC 3339 times, answers as Canton's TimeService.SetTime
 // (ApiTimeService with the testing time service's backend): the time moves
 // from current_time to new_time only when current_time is the node's time
 // and new_time is not before it; every refusal is Canton's code and
@@ -30,26 +32,26 @@ func TestSetTimeFrom(t *testing.T) {
 	tests := []struct {
 		name    string
 		ctx     context.Context
-		req     ledger.SetTimeRequest
+		req     jsonapi.SetTimeRequest
 		code    apierr.Code
 		cause   string
 		wantNow time.Time // the time after the call
 	}{
-		{name: "no current_time", req: ledger.SetTimeRequest{NewTime: "2031-01-01T00:00:00Z"}, code: apierr.MissingField,
+		{name: "no current_time", req: jsonapi.SetTimeRequest{NewTime: "2031-01-01T00:00:00Z"}, code: apierr.MissingField,
 			cause: "The submitted command is missing a mandatory field: current_time", wantNow: start},
-		{name: "no new_time", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z"}, code: apierr.MissingField,
+		{name: "no new_time", req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z"}, code: apierr.MissingField,
 			cause: "The submitted command is missing a mandatory field: new_time", wantNow: start},
-		{name: "new_time not a time", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: strings.Repeat("9", 10<<10)}, code: apierr.InvalidField,
+		{name: "new_time not a time", req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: strings.Repeat("9", 10<<10)}, code: apierr.InvalidField,
 			cause: "The submitted command has a field with invalid value: Invalid field new_time: ", wantNow: start},
-		{name: "backwards", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2029-12-31T23:59:59.999999Z"}, code: apierr.InvalidArgument,
+		{name: "backwards", req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2029-12-31T23:59:59.999999Z"}, code: apierr.InvalidArgument,
 			cause: "The submitted request has invalid arguments: new_time [2029-12-31T23:59:59.999999Z] is before current_time [2030-01-01T00:00:00Z]. Setting time backwards is not allowed.", wantNow: start},
-		{name: "current_time is not the node's", req: ledger.SetTimeRequest{CurrentTime: "2029-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}, code: apierr.InvalidArgument,
+		{name: "current_time is not the node's", req: jsonapi.SetTimeRequest{CurrentTime: "2029-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}, code: apierr.InvalidArgument,
 			cause: "The submitted request has invalid arguments: current_time mismatch. Provided: 2029-01-01T00:00:00Z. Actual: 2030-01-01T00:00:00Z", wantNow: start},
 		{name: "not a participant admin", ctx: ledger.WithPrincipal(ctx, identity.Principal{UserID: "u", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}}),
-			req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}, code: apierr.PermissionDenied, wantNow: start},
-		{name: "the same time", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-01-01T00:00:00Z"}, wantNow: start},
-		{name: "forward", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-01-02T00:00:00.000001Z"}, wantNow: start.Add(24*time.Hour + time.Microsecond)},
-		{name: "from a time read before the last move", req: ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-02-01T00:00:00Z"}, code: apierr.InvalidArgument,
+			req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}, code: apierr.PermissionDenied, wantNow: start},
+		{name: "the same time", req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-01-01T00:00:00Z"}, wantNow: start},
+		{name: "forward", req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-01-02T00:00:00.000001Z"}, wantNow: start.Add(24*time.Hour + time.Microsecond)},
+		{name: "from a time read before the last move", req: jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2030-02-01T00:00:00Z"}, code: apierr.InvalidArgument,
 			cause: "The submitted request has invalid arguments: current_time mismatch. Provided: 2030-01-01T00:00:00Z. Actual: 2030-01-02T00:00:00.000001Z", wantNow: start.Add(24*time.Hour + time.Microsecond)},
 	}
 	for _, tc := range tests { // in order: each starts from the time the previous left
@@ -57,7 +59,7 @@ func TestSetTimeFrom(t *testing.T) {
 		if c == nil {
 			c = ctx
 		}
-		err := node.SetTimeFrom(c, tc.req)
+		err := jsonapi.New(node).SetTimeFrom(c, tc.req)
 		var ae *apierr.Error
 		switch {
 		case tc.code.Name == "" && err != nil:
@@ -80,7 +82,7 @@ func TestSetTimeFrom(t *testing.T) {
 	}
 
 	wall := ledgertest.Open(t, ledger.Options{})
-	if err := wall.SetTimeFrom(ctx, ledger.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}); !errors.Is(err, apierr.InvalidArgument) {
+	if err := jsonapi.New(wall).SetTimeFrom(ctx, jsonapi.SetTimeRequest{CurrentTime: "2030-01-01T00:00:00Z", NewTime: "2031-01-01T00:00:00Z"}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("SetTimeFrom on a wall-clock node: %v, want INVALID_ARGUMENT", err)
 	}
 }
@@ -109,5 +111,37 @@ func TestLedgerTimeAfterRecordTime(t *testing.T) {
 	}
 	if rt.Sub(let) > 10*time.Second {
 		t.Errorf("record time %s long after the effective time %s", resp.Transaction.RecordTime, resp.Transaction.EffectiveAt)
+	}
+}
+
+// TestSetTimeFromZeroTimes: a Go caller's zero time is a missing field, as
+// the wire's absent time is, and leaves the time unchanged.
+func TestSetTimeFromZeroTimes(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, start)
+	tests := []struct {
+		name       string
+		current, t time.Time
+		field      string
+	}{
+		{"no current time", time.Time{}, start.Add(time.Hour), "current_time"},
+		{"no new time", start, time.Time{}, "new_time"},
+		{"neither", time.Time{}, time.Time{}, "current_time"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := node.SetTimeFrom(context.Background(), tc.current, tc.t)
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Code.Name != apierr.MissingField.Name || !strings.HasSuffix(ae.Cause, tc.field) {
+				t.Errorf("SetTimeFrom = %v, want MISSING_FIELD %s", err, tc.field)
+			}
+			if !clock.Now().Equal(start) {
+				t.Errorf("the time moved to %v", clock.Now())
+			}
+		})
+	}
+	if err := node.SetTimeFrom(context.Background(), start, start.Add(time.Minute)); err != nil || !clock.Now().Equal(start.Add(time.Minute)) {
+		t.Errorf("SetTimeFrom forward: %v, time %v", err, clock.Now())
 	}
 }

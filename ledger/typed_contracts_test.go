@@ -174,7 +174,7 @@ func TestActiveContractEventsPageInTransit(t *testing.T) {
 	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
 	dar, _ := lftest.DAR(typedPingPackage())
 	for _, s := range syncs {
-		if _, err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {
+		if err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}

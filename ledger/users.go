@@ -18,85 +18,14 @@ import (
 // ({} on the wire).
 type Empty struct{}
 
-// FieldMask names the fields an update changes, with proto snake_case paths
-// such as "primary_party" or "metadata.annotations".
-type FieldMask struct {
-	Paths         []string       `json:"paths"`
-	UnknownFields *UnknownFields `json:"unknownFields,omitempty"`
-}
-
-// CreateUserRequest creates a user with initial rights (POST /v2/users).
-type CreateUserRequest struct {
-	User   identity.User    `json:"user"`
-	Rights []identity.Right `json:"rights"`
-}
-
-// UserResponse carries one user.
-type UserResponse struct {
-	User identity.User `json:"user"`
-}
-
-// GetUserRequest names a user inside an identity provider. An empty UserID
-// means the authenticated caller's own user.
-type GetUserRequest struct {
-	UserID             string
-	IdentityProviderID string
-}
-
 // ListUsersRequest selects a page of users of one identity provider.
 type ListUsersRequest struct {
-	// PageSize 0 means the maximum (1000); larger values are capped.
+	// PageSize 0 means the maximum (Options.MaxUsersPageSize); larger
+	// values are capped.
 	PageSize  int32
 	PageToken string
 	// IdentityProviderID selects the provider whose users are listed.
 	IdentityProviderID string
-}
-
-// ListUsersResponse is a page of users ordered by id; NextPageToken is ""
-// on the last page.
-type ListUsersResponse struct {
-	Users         []identity.User `json:"users"`
-	NextPageToken string          `json:"nextPageToken"`
-}
-
-// UpdateUserRequest updates the fields of User named by UpdateMask
-// (primary_party, is_deactivated, metadata.annotations,
-// metadata.resource_version, identity_provider_id,
-// primary_party_authentication). A non-empty metadata.resourceVersion must
-// equal the stored one.
-type UpdateUserRequest struct {
-	User       identity.User `json:"user"`
-	UpdateMask FieldMask     `json:"updateMask"`
-}
-
-// UserRightsRequest grants or revokes rights of a user.
-type UserRightsRequest struct {
-	UserID             string           `json:"userId"`
-	Rights             []identity.Right `json:"rights"`
-	IdentityProviderID string           `json:"identityProviderId"`
-}
-
-// ListUserRightsResponse lists a user's rights.
-type ListUserRightsResponse struct {
-	Rights []identity.Right `json:"rights"`
-}
-
-// GrantUserRightsResponse lists the rights the user did not have before.
-type GrantUserRightsResponse struct {
-	NewlyGrantedRights []identity.Right `json:"newlyGrantedRights"`
-}
-
-// RevokeUserRightsResponse lists the rights the user had and lost.
-type RevokeUserRightsResponse struct {
-	NewlyRevokedRights []identity.Right `json:"newlyRevokedRights"`
-}
-
-// UpdateUserIdentityProviderRequest moves a user from one identity provider
-// to another ("" is the default provider).
-type UpdateUserIdentityProviderRequest struct {
-	UserID                   string `json:"userId"`
-	SourceIdentityProviderID string `json:"sourceIdentityProviderId"`
-	TargetIdentityProviderID string `json:"targetIdentityProviderId"`
 }
 
 func userNotFound(id string) *apierr.Error {
@@ -168,36 +97,35 @@ func nextVersion(v string) string {
 // CreateUser creates a user with its rights. It needs ParticipantAdmin, or
 // IdentityProviderAdmin of the user's provider (which cannot grant
 // ParticipantAdmin).
-func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserResponse, error) {
-	u := req.User
+func (n *Node) CreateUser(ctx context.Context, u identity.User, rights []identity.Right) (identity.User, error) {
 	idp, err := requireIDPAdmin(ctx, u.IdentityProviderID)
 	if err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	u.IdentityProviderID = idp
 	if err := validUserID("user.id", u.ID); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	if err := validIDP("user.identity_provider_id", idp); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	if u.PrimaryParty != "" {
 		if err := identity.ValidatePartyString(u.PrimaryParty); err != nil {
-			return UserResponse{}, apierr.InvalidField.New("user.primary_party: %v", err)
+			return identity.User{}, apierr.InvalidField.New("user.primary_party: %v", err)
 		}
 	}
 	if u.Metadata.ResourceVersion != "" {
-		return UserResponse{}, apierr.InvalidField.New("user.metadata.resource_version: must be empty when creating a user")
+		return identity.User{}, apierr.InvalidField.New("user.metadata.resource_version: must be empty when creating a user")
 	}
 	if err := annotationsErr(u.Metadata.Annotations, false, apierr.MaxUserAnnotationsSizeExceeded, "user.metadata.annotations"); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
-	if err := checkRights(ctx, req.Rights); err != nil {
-		return UserResponse{}, err
+	if err := checkRights(ctx, rights); err != nil {
+		return identity.User{}, err
 	}
-	rights := dedupRights(req.Rights)
+	rights = dedupRights(rights)
 	if len(rights) > n.opts.MaxRightsPerUser {
-		return UserResponse{}, apierr.TooManyUserRights.New("%d rights exceed the maximum of %d", len(rights), n.opts.MaxRightsPerUser).
+		return identity.User{}, apierr.TooManyUserRights.New("%d rights exceed the maximum of %d", len(rights), n.opts.MaxRightsPerUser).
 			WithResource("USER", u.ID)
 	}
 	u.Metadata = identity.ObjectMeta{ResourceVersion: "0", Annotations: maps.Clone(u.Metadata.Annotations)}
@@ -218,10 +146,10 @@ func (n *Node) CreateUser(ctx context.Context, req CreateUserRequest) (UserRespo
 		return nil, nil
 	})
 	if err != nil {
-		return UserResponse{}, storeErr(err)
+		return identity.User{}, storeErr(err)
 	}
 	n.log.InfoContext(ctx, "user created", "user", u.ID, "identityProviderId", u.IdentityProviderID, "rights", len(rights))
-	return UserResponse{User: rec.view()}, nil
+	return rec.view(), nil
 }
 
 func annotationsErr(a map[string]string, forUpdate bool, tooLarge apierr.Code, field string) error {
@@ -244,49 +172,50 @@ func dedupRights(rs []identity.Right) []identity.Right {
 	return out
 }
 
-// GetUser returns a user. An empty UserID means the caller's own user (GET
+// GetUser returns the user id of identity provider idp ("" is the default
+// provider). An empty id means the caller's own user (GET
 // /v2/authenticated-user). A user may read itself; otherwise it needs
 // ParticipantAdmin or IdentityProviderAdmin of the provider.
-func (n *Node) GetUser(ctx context.Context, req GetUserRequest) (UserResponse, error) {
-	id, idp := req.UserID, req.IdentityProviderID
+func (n *Node) GetUser(ctx context.Context, id, idp string) (identity.User, error) {
 	if id == "" {
 		p := caller(ctx)
 		if p.Wildcard && p.UserID == "" {
-			return UserResponse{}, apierr.InvalidArgument.New("the caller is not an authenticated user")
+			return identity.User{}, apierr.InvalidArgument.New("the caller is not an authenticated user")
 		}
 		id, idp = p.UserID, p.IdentityProviderID
 	}
 	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
 	if err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	if err := validIDP("identity_provider_id", idp); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	if err := validUserID("user_id", id); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	var u userRecord
 	err = n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, id, idp); return err })
 	if err != nil {
-		return UserResponse{}, storeErr(err)
+		return identity.User{}, storeErr(err)
 	}
-	return UserResponse{User: u.view()}, nil
+	return u.view(), nil
 }
 
 // ListUsers returns a page of the users of one identity provider, ordered by
-// id. It needs ParticipantAdmin or IdentityProviderAdmin of the provider.
-func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersResponse, error) {
+// id, and the token of the next page ("" on the last page). It needs
+// ParticipantAdmin or IdentityProviderAdmin of the provider.
+func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (users []identity.User, nextPageToken string, err error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
-		return ListUsersResponse{}, err
+		return nil, "", err
 	}
 	if err := validIDP("identity_provider_id", idp); err != nil {
-		return ListUsersResponse{}, err
+		return nil, "", err
 	}
 	limit := int(req.PageSize)
 	if limit < 0 {
-		return ListUsersResponse{}, apierr.InvalidArgument.New("Page size must be non-negative")
+		return nil, "", apierr.InvalidArgument.New("Page size must be non-negative")
 	}
 	if limit == 0 || limit > n.opts.MaxUsersPageSize {
 		limit = n.opts.MaxUsersPageSize
@@ -296,16 +225,16 @@ func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersRe
 	if req.PageToken != "" {
 		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
 		if err != nil || identity.ValidateUserID(string(b)) != nil {
-			return ListUsersResponse{}, apierr.InvalidArgument.New("Invalid page token")
+			return nil, "", apierr.InvalidArgument.New("Invalid page token")
 		}
 		start = append(append(slices.Clone(prefix), b...), 0)
 	}
-	resp := ListUsersResponse{Users: []identity.User{}}
+	users = []identity.User{}
 	var last string
 	more := false
 	err = n.st.View(func(r *store.Reader) error {
 		return r.Scan(prefix, start, func(k, _ []byte) (bool, error) {
-			if len(resp.Users) == limit {
+			if len(users) == limit {
 				more = true
 				return false, nil
 			}
@@ -314,95 +243,99 @@ func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersRe
 			if err != nil {
 				return false, err
 			}
-			resp.Users = append(resp.Users, u.view())
+			users = append(users, u.view())
 			last = id
 			return true, nil
 		})
 	})
 	if err != nil {
-		return ListUsersResponse{}, storeErr(err)
+		return nil, "", storeErr(err)
 	}
 	if more {
-		resp.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
+		nextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
 	}
-	return resp, nil
+	return users, nextPageToken, nil
 }
 
-// DeleteUser deletes a user of a provider. It needs ParticipantAdmin or
+// DeleteUser deletes the user id of provider idp. It needs ParticipantAdmin or
 // IdentityProviderAdmin of the provider. A user cannot delete itself
 // (INVALID_ARGUMENT, as Canton).
-func (n *Node) DeleteUser(ctx context.Context, req GetUserRequest) (Empty, error) {
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+func (n *Node) DeleteUser(ctx context.Context, id, idp string) error {
+	idp, err := requireIDPAdmin(ctx, idp)
 	if err != nil {
-		return Empty{}, err
+		return err
 	}
-	if err := validUserID("user_id", req.UserID); err != nil {
-		return Empty{}, err
+	if err := validUserID("user_id", id); err != nil {
+		return err
 	}
 	if err := validIDP("identity_provider_id", idp); err != nil {
-		return Empty{}, err
+		return err
 	}
-	if p := caller(ctx); !p.Wildcard && p.UserID == req.UserID {
-		return Empty{}, apierr.InvalidArgument.New("Requesting user cannot delete itself")
+	if p := caller(ctx); !p.Wildcard && p.UserID == id {
+		return apierr.InvalidArgument.New("Requesting user cannot delete itself")
 	}
 	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
-		if _, err := loadUser(tx, req.UserID, idp); err != nil {
+		if _, err := loadUser(tx, id, idp); err != nil {
 			return nil, err
 		}
-		tx.Delete(store.UserKey(req.UserID))
-		tx.Delete(store.IDPMemberKey(idp, "u", req.UserID))
+		tx.Delete(store.UserKey(id))
+		tx.Delete(store.IDPMemberKey(idp, "u", id))
 		return nil, nil
 	})
 	if err != nil {
-		return Empty{}, storeErr(err)
+		return storeErr(err)
 	}
-	n.log.InfoContext(ctx, "user deleted", "user", req.UserID, "identityProviderId", idp)
-	return Empty{}, nil
+	n.log.InfoContext(ctx, "user deleted", "user", id, "identityProviderId", idp)
+	return nil
 }
 
 var userMaskPaths = []string{"primary_party", "is_deactivated", "metadata", "metadata.annotations",
 	"metadata.resource_version", "identity_provider_id", "primary_party_authentication"}
 
-// UpdateUser applies the fields named by the update mask. It needs
+// UpdateUser applies to the stored user u.ID the fields of u that paths
+// names (proto snake_case field paths, as in an update mask:
+// primary_party, is_deactivated, metadata, metadata.annotations,
+// metadata.resource_version, identity_provider_id,
+// primary_party_authentication), and returns the updated user. A
+// non-empty u.Metadata.ResourceVersion must equal the stored one. It needs
 // ParticipantAdmin or IdentityProviderAdmin of the user's provider; a user
 // cannot deactivate itself. A stale resourceVersion fails with
 // CONCURRENT_USER_UPDATE_DETECTED and changes nothing.
-func (n *Node) UpdateUser(ctx context.Context, req UpdateUserRequest) (UserResponse, error) {
-	u := req.User
+func (n *Node) UpdateUser(ctx context.Context, u identity.User, paths []string) (identity.User, error) {
 	idp, err := requireIDPAdmin(ctx, u.IdentityProviderID)
 	if err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	if err := validUserID("user.id", u.ID); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
 	if err := validIDP("user.identity_provider_id", idp); err != nil {
-		return UserResponse{}, err
+		return identity.User{}, err
 	}
-	if len(req.UpdateMask.Paths) == 0 {
-		return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update mask contains no entries", apierr.Quote(u.ID))
+	if len(paths) == 0 {
+		return identity.User{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update mask contains no entries", apierr.Quote(u.ID))
 	}
 	set := map[string]bool{}
-	for _, p := range req.UpdateMask.Paths {
+	for _, p := range paths {
 		if !slices.Contains(userMaskPaths, p) {
-			return UserResponse{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update path: '%s' is invalid", apierr.Quote(u.ID), apierr.Quote(p))
+			return identity.User{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update path: '%s' is invalid", apierr.Quote(u.ID), apierr.Quote(p))
 		}
 		set[p] = true
 	}
 	if set["primary_party"] && u.PrimaryParty != "" {
 		if err := identity.ValidatePartyString(u.PrimaryParty); err != nil {
-			return UserResponse{}, apierr.InvalidField.New("user.primary_party: %v", err)
+			return identity.User{}, apierr.InvalidField.New("user.primary_party: %v", err)
 		}
 	}
 	if set["is_deactivated"] && u.IsDeactivated {
 		if p := caller(ctx); !p.Wildcard && p.UserID == u.ID {
-			return UserResponse{}, apierr.InvalidArgument.New("Requesting user cannot self-deactivate")
+			return identity.User{}, apierr.InvalidArgument.New("Requesting user cannot self-deactivate")
 		}
 	}
 	annotations := set["metadata"] || set["metadata.annotations"]
 	if annotations {
 		if err := annotationsErr(u.Metadata.Annotations, true, apierr.MaxUserAnnotationsSizeExceeded, "user.metadata.annotations"); err != nil {
-			return UserResponse{}, err
+			return identity.User{}, err
 		}
 	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -436,9 +369,9 @@ func (n *Node) UpdateUser(ctx context.Context, req UpdateUserRequest) (UserRespo
 		return next, nil
 	})
 	if err != nil {
-		return UserResponse{}, storeErr(err)
+		return identity.User{}, storeErr(err)
 	}
-	return UserResponse{User: v.(userRecord).view()}, nil
+	return v.(userRecord).view(), nil
 }
 
 // mergeAnnotations applies an update's annotations (an empty value deletes
@@ -464,64 +397,65 @@ func mergeAnnotations(cur, upd map[string]string, tooLarge apierr.Code) (map[str
 	return out, nil
 }
 
-// ListUserRights returns a user's rights. A user may read its own; otherwise
-// it needs ParticipantAdmin or IdentityProviderAdmin of the provider.
-func (n *Node) ListUserRights(ctx context.Context, req GetUserRequest) (ListUserRightsResponse, error) {
-	idp, err := requireSelfOrIDPAdmin(ctx, req.UserID, req.IdentityProviderID)
+// ListUserRights returns the rights of the user id of provider idp. A user
+// may read its own; otherwise it needs ParticipantAdmin or
+// IdentityProviderAdmin of the provider.
+func (n *Node) ListUserRights(ctx context.Context, id, idp string) ([]identity.Right, error) {
+	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
 	if err != nil {
-		return ListUserRightsResponse{}, err
+		return nil, err
 	}
-	if err := validUserID("user_id", req.UserID); err != nil {
-		return ListUserRightsResponse{}, err
+	if err := validUserID("user_id", id); err != nil {
+		return nil, err
 	}
 	if err := validIDP("identity_provider_id", idp); err != nil {
-		return ListUserRightsResponse{}, err
+		return nil, err
 	}
 	var u userRecord
-	err = n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, req.UserID, idp); return err })
+	err = n.st.View(func(r *store.Reader) (err error) { u, err = loadUser(r, id, idp); return err })
 	if err != nil {
-		return ListUserRightsResponse{}, storeErr(err)
+		return nil, storeErr(err)
 	}
-	return ListUserRightsResponse{Rights: append([]identity.Right{}, u.Rights...)}, nil
+	return append([]identity.Right{}, u.Rights...), nil
 }
 
-// GrantUserRights adds rights to a user and returns those it did not have.
+// GrantUserRights adds rights to the user id of provider idp and returns
+// those it did not have.
 // It needs ParticipantAdmin or IdentityProviderAdmin of the provider (which
 // cannot grant ParticipantAdmin). A user has at most MaxRightsPerUser rights.
-func (n *Node) GrantUserRights(ctx context.Context, req UserRightsRequest) (GrantUserRightsResponse, error) {
-	added, err := n.changeRights(ctx, req, true)
-	return GrantUserRightsResponse{NewlyGrantedRights: added}, err
+func (n *Node) GrantUserRights(ctx context.Context, id, idp string, rights []identity.Right) ([]identity.Right, error) {
+	return n.changeRights(ctx, id, idp, rights, true)
 }
 
-// RevokeUserRights removes rights from a user and returns those it had. A
+// RevokeUserRights removes rights from the user id of provider idp and
+// returns those it had. A
 // user cannot revoke its own ParticipantAdmin right (INVALID_ARGUMENT, as
 // Canton).
-func (n *Node) RevokeUserRights(ctx context.Context, req UserRightsRequest) (RevokeUserRightsResponse, error) {
-	removed, err := n.changeRights(ctx, req, false)
-	return RevokeUserRightsResponse{NewlyRevokedRights: removed}, err
+func (n *Node) RevokeUserRights(ctx context.Context, id, idp string, rights []identity.Right) ([]identity.Right, error) {
+	return n.changeRights(ctx, id, idp, rights, false)
 }
 
-func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bool) ([]identity.Right, error) {
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+func (n *Node) changeRights(ctx context.Context, id, idp string, rights []identity.Right, grant bool) ([]identity.Right, error) {
+	idp, err := requireIDPAdmin(ctx, idp)
 	if err != nil {
 		return nil, err
 	}
-	if err := validUserID("user_id", req.UserID); err != nil {
+	if err := validUserID("user_id", id); err != nil {
 		return nil, err
 	}
 	if err := validIDP("identity_provider_id", idp); err != nil {
 		return nil, err
 	}
-	if err := checkRights(ctx, req.Rights); err != nil {
+	if err := checkRights(ctx, rights); err != nil {
 		return nil, err
 	}
-	if p := caller(ctx); !grant && !p.Wildcard && p.UserID == req.UserID &&
-		slices.Contains(req.Rights, identity.Right{Kind: identity.RightParticipantAdmin}) {
+	if p := caller(ctx); !grant && !p.Wildcard && p.UserID == id &&
+		slices.Contains(rights, identity.Right{Kind: identity.RightParticipantAdmin}) {
 		return nil, apierr.InvalidArgument.New("Requesting user cannot remove own admin rights")
 	}
-	rights := dedupRights(req.Rights)
+	rights = dedupRights(rights)
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		u, err := loadUser(tx, req.UserID, idp)
+		u, err := loadUser(tx, id, idp)
 		if err != nil {
 			return nil, err
 		}
@@ -539,10 +473,10 @@ func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bo
 		}
 		if len(u.Rights) > n.opts.MaxRightsPerUser {
 			return nil, apierr.TooManyUserRights.New("granting %d rights would exceed the maximum of %d", len(changed), n.opts.MaxRightsPerUser).
-				WithResource("USER", req.UserID)
+				WithResource("USER", id)
 		}
 		if len(changed) > 0 {
-			tx.Set(store.UserKey(req.UserID), mustJSON(u))
+			tx.Set(store.UserKey(id), mustJSON(u))
 		}
 		return changed, nil
 	})
@@ -552,24 +486,23 @@ func (n *Node) changeRights(ctx context.Context, req UserRightsRequest, grant bo
 	return v.([]identity.Right), nil
 }
 
-// UpdateUserIdentityProvider moves a user from its source provider to the
-// target one. Only a participant admin may. Both providers must exist and
+// UpdateUserIdentityProvider moves the user id from provider src to provider
+// dst ("" is the default provider). Only a participant admin may. Both providers must exist and
 // the user must belong to the source (USER_NOT_FOUND otherwise). Tokens of
 // the old provider stop working for the user; tokens of the new one work.
-func (n *Node) UpdateUserIdentityProvider(ctx context.Context, req UpdateUserIdentityProviderRequest) (Empty, error) {
+func (n *Node) UpdateUserIdentityProvider(ctx context.Context, id, src, dst string) error {
 	if err := requireParticipantAdmin(ctx, "moving a user between identity providers"); err != nil {
-		return Empty{}, err
+		return err
 	}
-	if err := validUserID("user_id", req.UserID); err != nil {
-		return Empty{}, err
+	if err := validUserID("user_id", id); err != nil {
+		return err
 	}
-	if err := validIDP("source_identity_provider_id", req.SourceIdentityProviderID); err != nil {
-		return Empty{}, err
+	if err := validIDP("source_identity_provider_id", src); err != nil {
+		return err
 	}
-	if err := validIDP("target_identity_provider_id", req.TargetIdentityProviderID); err != nil {
-		return Empty{}, err
+	if err := validIDP("target_identity_provider_id", dst); err != nil {
+		return err
 	}
-	src, dst := req.SourceIdentityProviderID, req.TargetIdentityProviderID
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		if err := requireIDPExists(tx, src); err != nil {
 			return nil, err
@@ -577,7 +510,7 @@ func (n *Node) UpdateUserIdentityProvider(ctx context.Context, req UpdateUserIde
 		if err := requireIDPExists(tx, dst); err != nil {
 			return nil, err
 		}
-		u, err := loadUser(tx, req.UserID, src)
+		u, err := loadUser(tx, id, src)
 		if err != nil {
 			return nil, err
 		}
@@ -586,12 +519,12 @@ func (n *Node) UpdateUserIdentityProvider(ctx context.Context, req UpdateUserIde
 		}
 		u.User.IdentityProviderID = dst
 		u.User.Metadata.ResourceVersion = nextVersion(u.User.Metadata.ResourceVersion)
-		tx.Set(store.UserKey(req.UserID), mustJSON(u))
-		tx.Delete(store.IDPMemberKey(src, "u", req.UserID))
-		tx.Set(store.IDPMemberKey(dst, "u", req.UserID), nil)
+		tx.Set(store.UserKey(id), mustJSON(u))
+		tx.Delete(store.IDPMemberKey(src, "u", id))
+		tx.Set(store.IDPMemberKey(dst, "u", id), nil)
 		return nil, nil
 	})
-	return Empty{}, storeErr(err)
+	return storeErr(err)
 }
 
 func validPartyField(field, p string) error {

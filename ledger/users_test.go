@@ -21,7 +21,7 @@ func right(kind identity.RightKind, party string) identity.Right {
 
 // identityState is what a rejected identity request must leave unchanged.
 type identityState struct {
-	Users  map[string][]ledger.ListUsersResponse
+	Users  map[string][]identity.User
 	Rights map[string][]identity.Right
 	IDPs   []identity.IdentityProviderConfig
 	End    int64
@@ -30,34 +30,34 @@ type identityState struct {
 func identitySnapshot(t *testing.T, n *ledger.Node, idps ...string) identityState {
 	t.Helper()
 	ctx := context.Background()
-	s := identityState{Users: map[string][]ledger.ListUsersResponse{}, Rights: map[string][]identity.Right{}}
+	s := identityState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}}
 	for _, idp := range append([]string{""}, idps...) {
-		resp, err := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: idp})
+		users, _, err := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: idp})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Users[idp] = append(s.Users[idp], resp)
-		for _, u := range resp.Users {
-			r, err := n.ListUserRights(ctx, ledger.GetUserRequest{UserID: u.ID, IdentityProviderID: idp})
+		s.Users[idp] = users
+		for _, u := range users {
+			r, err := n.ListUserRights(ctx, u.ID, idp)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Rights[u.ID] = r.Rights
+			s.Rights[u.ID] = r
 		}
 	}
 	l, err := n.ListIdentityProviderConfigs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.IDPs = l.IdentityProviderConfigs
+	s.IDPs = l
 	end, _ := n.LedgerEnd(ctx)
 	s.End = end.Offset
 	return s
 }
 
-func newIDP(id string) ledger.IdentityProviderConfigRequest {
-	return ledger.IdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{
-		IdentityProviderID: id, Issuer: "https://" + id + ".example", JWKSURL: "https://" + id + ".example/jwks"}}
+func newIDP(id string) identity.IdentityProviderConfig {
+	return identity.IdentityProviderConfig{
+		IdentityProviderID: id, Issuer: "https://" + id + ".example", JWKSURL: "https://" + id + ".example/jwks"}
 }
 
 func TestUserLifecycle(t *testing.T) {
@@ -65,75 +65,69 @@ func TestUserLifecycle(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	created, err := n.CreateUser(ctx, ledger.CreateUserRequest{
-		User: identity.User{ID: "alice_user", PrimaryParty: alice,
-			Metadata: identity.ObjectMeta{Annotations: map[string]string{"example.com/team": "blue"}}},
-		Rights: []identity.Right{right(identity.RightCanActAs, alice), right(identity.RightCanActAs, alice)},
-	})
+	created, err := n.CreateUser(ctx, identity.User{ID: "alice_user", PrimaryParty: alice,
+		Metadata: identity.ObjectMeta{Annotations: map[string]string{"example.com/team": "blue"}}}, []identity.Right{right(identity.RightCanActAs, alice), right(identity.RightCanActAs, alice)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := identity.User{ID: "alice_user", PrimaryParty: alice,
 		Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"example.com/team": "blue"}}}
-	if diff := cmp.Diff(want, created.User); diff != "" {
+	if diff := cmp.Diff(want, created); diff != "" {
 		t.Errorf("created user (-want +got):\n%s", diff)
 	}
-	got, err := n.GetUser(ctx, ledger.GetUserRequest{UserID: "alice_user"})
-	if err != nil || !cmp.Equal(want, got.User) {
+	got, err := n.GetUser(ctx, "alice_user", "")
+	if err != nil || !cmp.Equal(want, got) {
 		t.Errorf("GetUser = %+v, %v", got, err)
 	}
-	rights, _ := n.ListUserRights(ctx, ledger.GetUserRequest{UserID: "alice_user"})
-	if diff := cmp.Diff([]identity.Right{right(identity.RightCanActAs, alice)}, rights.Rights); diff != "" {
+	rights, _ := n.ListUserRights(ctx, "alice_user", "")
+	if diff := cmp.Diff([]identity.Right{right(identity.RightCanActAs, alice)}, rights); diff != "" {
 		t.Errorf("rights deduplicated (-want +got):\n%s", diff)
 	}
 
-	granted, err := n.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: "alice_user", Rights: []identity.Right{
-		right(identity.RightCanActAs, alice), right(identity.RightCanReadAsAnyParty, "")}})
+	granted, err := n.GrantUserRights(ctx, "alice_user", "", []identity.Right{
+		right(identity.RightCanActAs, alice), right(identity.RightCanReadAsAnyParty, "")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]identity.Right{right(identity.RightCanReadAsAnyParty, "")}, granted.NewlyGrantedRights); diff != "" {
+	if diff := cmp.Diff([]identity.Right{right(identity.RightCanReadAsAnyParty, "")}, granted); diff != "" {
 		t.Errorf("newly granted (-want +got):\n%s", diff)
 	}
-	revoked, err := n.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: "alice_user", Rights: []identity.Right{
-		right(identity.RightCanActAs, alice), right(identity.RightCanExecuteAsAnyParty, "")}})
+	revoked, err := n.RevokeUserRights(ctx, "alice_user", "", []identity.Right{
+		right(identity.RightCanActAs, alice), right(identity.RightCanExecuteAsAnyParty, "")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]identity.Right{right(identity.RightCanActAs, alice)}, revoked.NewlyRevokedRights); diff != "" {
+	if diff := cmp.Diff([]identity.Right{right(identity.RightCanActAs, alice)}, revoked); diff != "" {
 		t.Errorf("newly revoked (-want +got):\n%s", diff)
 	}
 
-	upd, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{
-		User: identity.User{ID: "alice_user", IsDeactivated: true, Metadata: identity.ObjectMeta{
-			ResourceVersion: "0", Annotations: map[string]string{"example.com/team": "", "k": "v"}}},
-		UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated", "metadata.annotations"}},
-	})
+	upd, err := n.UpdateUser(ctx, identity.User{ID: "alice_user", IsDeactivated: true, Metadata: identity.ObjectMeta{
+		ResourceVersion: "0", Annotations: map[string]string{"example.com/team": "", "k": "v"}}}, []string{"is_deactivated", "metadata.annotations"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want.IsDeactivated = true
 	want.Metadata = identity.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{"k": "v"}}
-	if diff := cmp.Diff(want, upd.User); diff != "" {
+	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("updated user (-want +got):\n%s", diff)
 	}
 	if _, err := n.Authenticate(ctx, identity.Claims{UserID: "alice_user"}); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("deactivated user authenticated: %v", err)
 	}
 
-	page, _ := n.ListUsers(ctx, ledger.ListUsersRequest{PageSize: 1})
-	if len(page.Users) != 1 || page.Users[0].ID != "alice_user" || page.NextPageToken == "" {
-		t.Fatalf("first page = %+v", page)
+	page, next, _ := n.ListUsers(ctx, ledger.ListUsersRequest{PageSize: 1})
+	if len(page) != 1 || page[0].ID != "alice_user" || next == "" {
+		t.Fatalf("first page = %+v, next %q", page, next)
 	}
-	page, _ = n.ListUsers(ctx, ledger.ListUsersRequest{PageSize: 1, PageToken: page.NextPageToken})
-	if len(page.Users) != 1 || page.Users[0].ID != identity.DefaultParticipantAdmin || page.NextPageToken != "" {
-		t.Fatalf("second page = %+v", page)
+	page, next, _ = n.ListUsers(ctx, ledger.ListUsersRequest{PageSize: 1, PageToken: next})
+	if len(page) != 1 || page[0].ID != identity.DefaultParticipantAdmin || next != "" {
+		t.Fatalf("second page = %+v, next %q", page, next)
 	}
 
-	if _, err := n.DeleteUser(ctx, ledger.GetUserRequest{UserID: "alice_user"}); err != nil {
+	if err := n.DeleteUser(ctx, "alice_user", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.GetUser(ctx, ledger.GetUserRequest{UserID: "alice_user"}); !errors.Is(err, apierr.UserNotFound) {
+	if _, err := n.GetUser(ctx, "alice_user", ""); !errors.Is(err, apierr.UserNotFound) {
 		t.Errorf("deleted user still readable: %v", err)
 	}
 }
@@ -145,7 +139,7 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "bob"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "bob"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	plain := ledger.WithPrincipal(ctx, identity.Principal{UserID: "bob"})
@@ -158,120 +152,117 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 		code apierr.Code
 	}{
 		{"create existing", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "bob"}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "bob"}, nil)
 			return err
 		}, apierr.UserAlreadyExists},
 		{"create bad id", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "b o b"}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "b o b"}, nil)
 			return err
 		}, apierr.InvalidField},
 		{"create in unknown idp", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "x", IdentityProviderID: "nope"}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "x", IdentityProviderID: "nope"}, nil)
 			return err
 		}, apierr.IDPConfigNotFound},
 		{"create with resource version", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "x", Metadata: identity.ObjectMeta{ResourceVersion: "1"}}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "x", Metadata: identity.ObjectMeta{ResourceVersion: "1"}}, nil)
 			return err
 		}, apierr.InvalidField},
 		{"create too many rights", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "x"}, Rights: []identity.Right{
-				right(identity.RightCanReadAsAnyParty, ""), right(identity.RightCanExecuteAsAnyParty, ""), right(identity.RightParticipantAdmin, "")}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "x"}, []identity.Right{
+				right(identity.RightCanReadAsAnyParty, ""), right(identity.RightCanExecuteAsAnyParty, ""), right(identity.RightParticipantAdmin, "")})
 			return err
 		}, apierr.TooManyUserRights},
 		{"create annotations too large", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "x", Metadata: identity.ObjectMeta{Annotations: map[string]string{"k": big}}}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "x", Metadata: identity.ObjectMeta{Annotations: map[string]string{"k": big}}}, nil)
 			return err
 		}, apierr.MaxUserAnnotationsSizeExceeded},
 		{"create bad annotation key", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "x", Metadata: identity.ObjectMeta{Annotations: map[string]string{"a/b/c": "v"}}}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "x", Metadata: identity.ObjectMeta{Annotations: map[string]string{"a/b/c": "v"}}}, nil)
 			return err
 		}, apierr.InvalidField},
 		{"create bad right", func() error {
-			_, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "x"}, Rights: []identity.Right{{Kind: identity.RightCanActAs}}})
+			_, err := n.CreateUser(ctx, identity.User{ID: "x"}, []identity.Right{{Kind: identity.RightCanActAs}})
 			return err
 		}, apierr.InvalidArgument},
 		{"plain user creates", func() error {
-			_, err := n.CreateUser(plain, ledger.CreateUserRequest{User: identity.User{ID: "x"}})
+			_, err := n.CreateUser(plain, identity.User{ID: "x"}, nil)
 			return err
 		}, apierr.PermissionDenied},
 		{"idp admin creates in another idp", func() error {
-			_, err := n.CreateUser(idpAdmin, ledger.CreateUserRequest{User: identity.User{ID: "x", IdentityProviderID: "idp2"}})
+			_, err := n.CreateUser(idpAdmin, identity.User{ID: "x", IdentityProviderID: "idp2"}, nil)
 			return err
 		}, apierr.PermissionDenied},
 		{"idp admin reads a default-provider user", func() error {
-			_, err := n.GetUser(idpAdmin, ledger.GetUserRequest{UserID: "bob"})
+			_, err := n.GetUser(idpAdmin, "bob", "")
 			return err
 		}, apierr.UserNotFound},
 		{"no right beats bad input", func() error {
-			_, err := n.CreateUser(plain, ledger.CreateUserRequest{User: identity.User{ID: "b a d"}})
+			_, err := n.CreateUser(plain, identity.User{ID: "b a d"}, nil)
 			return err
 		}, apierr.PermissionDenied},
 		{"idp admin grants ParticipantAdmin", func() error {
-			_, err := n.CreateUser(idpAdmin, ledger.CreateUserRequest{User: identity.User{ID: "x", IdentityProviderID: "idp1"},
-				Rights: []identity.Right{right(identity.RightParticipantAdmin, "")}})
+			_, err := n.CreateUser(idpAdmin, identity.User{ID: "x", IdentityProviderID: "idp1"}, []identity.Right{right(identity.RightParticipantAdmin, "")})
 			return err
 		}, apierr.PermissionDenied},
-		{"get unknown", func() error { _, err := n.GetUser(ctx, ledger.GetUserRequest{UserID: "ghost"}); return err }, apierr.UserNotFound},
+		{"get unknown", func() error { _, err := n.GetUser(ctx, "ghost", ""); return err }, apierr.UserNotFound},
 		{"get in other idp", func() error {
-			_, err := n.GetUser(ctx, ledger.GetUserRequest{UserID: "bob", IdentityProviderID: "idp1"})
+			_, err := n.GetUser(ctx, "bob", "idp1")
 			return err
 		}, apierr.UserNotFound},
 		{"plain user reads another", func() error {
-			_, err := n.GetUser(plain, ledger.GetUserRequest{UserID: identity.DefaultParticipantAdmin})
+			_, err := n.GetUser(plain, identity.DefaultParticipantAdmin, "")
 			return err
 		}, apierr.PermissionDenied},
-		{"delete unknown", func() error { _, err := n.DeleteUser(ctx, ledger.GetUserRequest{UserID: "ghost"}); return err }, apierr.UserNotFound},
+		{"delete unknown", func() error { err := n.DeleteUser(ctx, "ghost", ""); return err }, apierr.UserNotFound},
 		{"update empty mask", func() error {
-			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "bob", IsDeactivated: true}})
+			_, err := n.UpdateUser(ctx, identity.User{ID: "bob", IsDeactivated: true}, nil)
 			return err
 		}, apierr.InvalidUserUpdate},
 		{"update bad path", func() error {
-			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "bob"}, UpdateMask: ledger.FieldMask{Paths: []string{"id"}}})
+			_, err := n.UpdateUser(ctx, identity.User{ID: "bob"}, []string{"id"})
 			return err
 		}, apierr.InvalidUserUpdate},
 		{"update stale version", func() error {
-			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "bob", PrimaryParty: "p::1220ab",
-				Metadata: identity.ObjectMeta{ResourceVersion: "7"}}, UpdateMask: ledger.FieldMask{Paths: []string{"primary_party"}}})
+			_, err := n.UpdateUser(ctx, identity.User{ID: "bob", PrimaryParty: "p::1220ab",
+				Metadata: identity.ObjectMeta{ResourceVersion: "7"}}, []string{"primary_party"})
 			return err
 		}, apierr.ConcurrentUserUpdate},
 		{"update unknown", func() error {
-			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "ghost"}, UpdateMask: ledger.FieldMask{Paths: []string{"primary_party"}}})
+			_, err := n.UpdateUser(ctx, identity.User{ID: "ghost"}, []string{"primary_party"})
 			return err
 		}, apierr.UserNotFound},
 		{"update annotations too large", func() error {
-			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "bob", Metadata: identity.ObjectMeta{Annotations: map[string]string{"k": big}}},
-				UpdateMask: ledger.FieldMask{Paths: []string{"metadata.annotations"}}})
+			_, err := n.UpdateUser(ctx, identity.User{ID: "bob", Metadata: identity.ObjectMeta{Annotations: map[string]string{"k": big}}}, []string{"metadata.annotations"})
 			return err
 		}, apierr.MaxUserAnnotationsSizeExceeded},
 		{"self deactivation", func() error {
 			self := ledger.WithPrincipal(ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{right(identity.RightParticipantAdmin, "")}})
-			_, err := n.UpdateUser(self, ledger.UpdateUserRequest{User: identity.User{ID: "bob", IsDeactivated: true},
-				UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
+			_, err := n.UpdateUser(self, identity.User{ID: "bob", IsDeactivated: true}, []string{"is_deactivated"})
 			return err
 		}, apierr.InvalidArgument},
 		{"grant beyond the maximum", func() error {
-			_, err := n.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: "bob", Rights: []identity.Right{
-				right(identity.RightCanReadAsAnyParty, ""), right(identity.RightCanExecuteAsAnyParty, ""), right(identity.RightParticipantAdmin, "")}})
+			_, err := n.GrantUserRights(ctx, "bob", "", []identity.Right{
+				right(identity.RightCanReadAsAnyParty, ""), right(identity.RightCanExecuteAsAnyParty, ""), right(identity.RightParticipantAdmin, "")})
 			return err
 		}, apierr.TooManyUserRights},
 		{"grant to unknown", func() error {
-			_, err := n.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: "ghost", Rights: []identity.Right{right(identity.RightCanReadAsAnyParty, "")}})
+			_, err := n.GrantUserRights(ctx, "ghost", "", []identity.Right{right(identity.RightCanReadAsAnyParty, "")})
 			return err
 		}, apierr.UserNotFound},
 		{"plain user grants", func() error {
-			_, err := n.GrantUserRights(plain, ledger.UserRightsRequest{UserID: "bob", Rights: []identity.Right{right(identity.RightCanReadAsAnyParty, "")}})
+			_, err := n.GrantUserRights(plain, "bob", "", []identity.Right{right(identity.RightCanReadAsAnyParty, "")})
 			return err
 		}, apierr.PermissionDenied},
 		{"move: unknown target", func() error {
-			_, err := n.UpdateUserIdentityProvider(ctx, ledger.UpdateUserIdentityProviderRequest{UserID: "bob", TargetIdentityProviderID: "nope"})
+			err := n.UpdateUserIdentityProvider(ctx, "bob", "", "nope")
 			return err
 		}, apierr.IDPConfigNotFound},
 		{"move: wrong source", func() error {
-			_, err := n.UpdateUserIdentityProvider(ctx, ledger.UpdateUserIdentityProviderRequest{UserID: "bob", SourceIdentityProviderID: "idp1"})
+			err := n.UpdateUserIdentityProvider(ctx, "bob", "idp1", "")
 			return err
 		}, apierr.UserNotFound},
 		{"move: idp admin", func() error {
-			_, err := n.UpdateUserIdentityProvider(idpAdmin, ledger.UpdateUserIdentityProviderRequest{UserID: "bob", TargetIdentityProviderID: "idp1"})
+			err := n.UpdateUserIdentityProvider(idpAdmin, "bob", "", "idp1")
 			return err
 		}, apierr.PermissionDenied},
 	} {
@@ -292,8 +283,7 @@ func TestSelfService(t *testing.T) {
 	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "carol"},
-		Rights: []identity.Right{right(identity.RightCanReadAsAnyParty, "")}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "carol"}, []identity.Right{right(identity.RightCanReadAsAnyParty, "")}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := n.Authenticate(ctx, identity.Claims{UserID: "carol"})
@@ -301,13 +291,13 @@ func TestSelfService(t *testing.T) {
 		t.Fatal(err)
 	}
 	self := ledger.WithPrincipal(ctx, p)
-	if u, err := n.GetUser(self, ledger.GetUserRequest{}); err != nil || u.User.ID != "carol" {
+	if u, err := n.GetUser(self, "", ""); err != nil || u.ID != "carol" {
 		t.Errorf("authenticated user = %+v, %v", u, err)
 	}
-	if r, err := n.ListUserRights(self, ledger.GetUserRequest{UserID: "carol"}); err != nil || len(r.Rights) != 1 {
+	if r, err := n.ListUserRights(self, "carol", ""); err != nil || len(r) != 1 {
 		t.Errorf("own rights = %+v, %v", r, err)
 	}
-	if _, err := n.ListUsers(self, ledger.ListUsersRequest{}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, _, err := n.ListUsers(self, ledger.ListUsersRequest{}); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("plain user lists users: %v", err)
 	}
 }
@@ -316,7 +306,7 @@ func TestConcurrentUserUpdates(t *testing.T) {
 	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "dan"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "dan"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	const racers = 8
@@ -326,10 +316,8 @@ func TestConcurrentUserUpdates(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = n.UpdateUser(ctx, ledger.UpdateUserRequest{
-				User: identity.User{ID: "dan", Metadata: identity.ObjectMeta{ResourceVersion: "0",
-					Annotations: map[string]string{"racer": fmt.Sprint(i)}}},
-				UpdateMask: ledger.FieldMask{Paths: []string{"metadata.annotations"}}})
+			_, errs[i] = n.UpdateUser(ctx, identity.User{ID: "dan", Metadata: identity.ObjectMeta{ResourceVersion: "0",
+				Annotations: map[string]string{"racer": fmt.Sprint(i)}}}, []string{"metadata.annotations"})
 		}()
 	}
 	wg.Wait()
@@ -345,9 +333,9 @@ func TestConcurrentUserUpdates(t *testing.T) {
 	if ok != 1 {
 		t.Errorf("%d of %d racing updates with one resourceVersion succeeded, want 1", ok, racers)
 	}
-	u, _ := n.GetUser(ctx, ledger.GetUserRequest{UserID: "dan"})
-	if u.User.Metadata.ResourceVersion != "1" {
-		t.Errorf("resource version = %q, want 1", u.User.Metadata.ResourceVersion)
+	u, _ := n.GetUser(ctx, "dan", "")
+	if u.Metadata.ResourceVersion != "1" {
+		t.Errorf("resource version = %q, want 1", u.Metadata.ResourceVersion)
 	}
 }
 
@@ -363,43 +351,41 @@ func TestIdentityProviders(t *testing.T) {
 	if err != nil || !cmp.Equal(created, got) {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
-	upd, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{
-		IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true, Audience: "aud1"},
-		UpdateMask:             ledger.FieldMask{Paths: []string{"is_deactivated", "audience"}}})
+	upd, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp1", IsDeactivated: true, Audience: "aud1"}, []string{"is_deactivated", "audience"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := newIDP("idp1").IdentityProviderConfig
+	want := newIDP("idp1")
 	want.IsDeactivated, want.Audience = true, "aud1"
-	if diff := cmp.Diff(want, upd.IdentityProviderConfig); diff != "" {
+	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("updated (-want +got):\n%s", diff)
 	}
 
 	// A provider with a user or a party cannot be deleted.
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "eve", IdentityProviderID: "idp1"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "eve", IdentityProviderID: "idp1"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	before := identitySnapshot(t, n, "idp1")
-	if _, err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
+	if err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
 		t.Fatalf("delete with a user: %v", err)
 	}
 	if diff := cmp.Diff(before, identitySnapshot(t, n, "idp1")); diff != "" {
 		t.Errorf("refused delete changed state:\n%s", diff)
 	}
-	if _, err := n.UpdateUserIdentityProvider(ctx, ledger.UpdateUserIdentityProviderRequest{UserID: "eve", SourceIdentityProviderID: "idp1"}); err != nil {
+	if err := n.UpdateUserIdentityProvider(ctx, "eve", "idp1", ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "p1", IdentityProviderID: "idp1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
+	if err := n.DeleteIdentityProviderConfig(ctx, "idp1"); !errors.Is(err, apierr.IDPConfigInUse) {
 		t.Fatalf("delete with a party: %v", err)
 	}
 
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp2")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.DeleteIdentityProviderConfig(ctx, "idp2"); err != nil {
+	if err := n.DeleteIdentityProviderConfig(ctx, "idp2"); err != nil {
 		t.Fatalf("delete unused provider: %v", err)
 	}
 	if _, err := n.GetIdentityProviderConfig(ctx, "idp2"); !errors.Is(err, apierr.IDPConfigNotFound) {
@@ -418,7 +404,7 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 	}
 	plain := ledger.WithPrincipal(ctx, identity.Principal{UserID: "u"})
 	dupIssuer := newIDP("other")
-	dupIssuer.IdentityProviderConfig.Issuer = "https://idp00.example"
+	dupIssuer.Issuer = "https://idp00.example"
 	for _, tc := range []struct {
 		name string
 		call func() error
@@ -429,42 +415,37 @@ func TestIdentityProviderErrorsLeaveNoTrace(t *testing.T) {
 		{"missing id", func() error { _, err := n.CreateIdentityProviderConfig(ctx, newIDP("")); return err }, apierr.MissingField},
 		{"bad url", func() error {
 			r := newIDP("x")
-			r.IdentityProviderConfig.JWKSURL = "not a url"
+			r.JWKSURL = "not a url"
 			_, err := n.CreateIdentityProviderConfig(ctx, r)
 			return err
 		}, apierr.InvalidField},
 		{"missing issuer", func() error {
 			r := newIDP("x")
-			r.IdentityProviderConfig.Issuer = ""
+			r.Issuer = ""
 			_, err := n.CreateIdentityProviderConfig(ctx, r)
 			return err
 		}, apierr.MissingField},
 		{"not admin", func() error { _, err := n.CreateIdentityProviderConfig(plain, newIDP("x")); return err }, apierr.PermissionDenied},
 		{"get unknown", func() error { _, err := n.GetIdentityProviderConfig(ctx, "nope"); return err }, apierr.IDPConfigNotFound},
-		{"delete unknown", func() error { _, err := n.DeleteIdentityProviderConfig(ctx, "nope"); return err }, apierr.IDPConfigNotFound},
+		{"delete unknown", func() error { err := n.DeleteIdentityProviderConfig(ctx, "nope"); return err }, apierr.IDPConfigNotFound},
 		{"update empty mask", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp00"}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp00"}, nil)
 			return err
 		}, apierr.InvalidIdentityProviderUpdate},
 		{"update bad path", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp00"},
-				UpdateMask: ledger.FieldMask{Paths: []string{"identity_provider_id"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp00"}, []string{"identity_provider_id"})
 			return err
 		}, apierr.InvalidIdentityProviderUpdate},
 		{"update to a taken issuer", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{
-				IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp01", Issuer: "https://idp00.example"},
-				UpdateMask:             ledger.FieldMask{Paths: []string{"issuer"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp01", Issuer: "https://idp00.example"}, []string{"issuer"})
 			return err
 		}, apierr.IDPConfigIssuerAlreadyExists},
 		{"update unknown", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "nope"},
-				UpdateMask: ledger.FieldMask{Paths: []string{"audience"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "nope"}, []string{"audience"})
 			return err
 		}, apierr.IDPConfigNotFound},
 		{"update bad url", func() error {
-			_, err := n.UpdateIdentityProviderConfig(ctx, ledger.UpdateIdentityProviderConfigRequest{IdentityProviderConfig: identity.IdentityProviderConfig{IdentityProviderID: "idp00", JWKSURL: "ftp://x"},
-				UpdateMask: ledger.FieldMask{Paths: []string{"jwks_url"}}})
+			_, err := n.UpdateIdentityProviderConfig(ctx, identity.IdentityProviderConfig{IdentityProviderID: "idp00", JWKSURL: "ftp://x"}, []string{"jwks_url"})
 			return err
 		}, apierr.InvalidField},
 	} {
@@ -495,39 +476,33 @@ func TestUpdatePartyDetails(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	upd, err := n.UpdatePartyDetails(ctx, ledger.UpdatePartyDetailsRequest{
-		PartyDetails: ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
-			ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}},
-		UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}})
+	upd, err := n.UpdatePartyDetails(ctx, ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
+		ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}}, []string{"local_metadata.annotations"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{"k": "v"}}}
-	if diff := cmp.Diff(want, upd.PartyDetails); diff != "" {
+	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("updated party (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {
-		name string
-		req  ledger.UpdatePartyDetailsRequest
-		code apierr.Code
+		name    string
+		details ledger.PartyDetails
+		paths   []string
+		code    apierr.Code
 	}{
-		{"stale version", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice,
-			LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"k": "w"}}},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.ConcurrentPartyDetailsUpdate},
-		{"unknown party", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: "ghost::1220ab"},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.PartyNotFound},
-		{"other provider", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice, IdentityProviderID: "idp1"},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.PartyNotFound},
-		{"empty mask", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice}}, apierr.InvalidPartyDetailsUpdate},
-		{"is_local false", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice},
-			UpdateMask: ledger.FieldMask{Paths: []string{"is_local"}}}, apierr.InvalidPartyDetailsUpdate},
-		{"too large", ledger.UpdatePartyDetailsRequest{PartyDetails: ledger.PartyDetails{Party: alice,
-			LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"k": strings.Repeat("v", 256*1024)}}},
-			UpdateMask: ledger.FieldMask{Paths: []string{"local_metadata.annotations"}}}, apierr.MaxPartyAnnotationsSizeExceeded},
+		{"stale version", ledger.PartyDetails{Party: alice,
+			LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"k": "w"}}}, []string{"local_metadata.annotations"}, apierr.ConcurrentPartyDetailsUpdate},
+		{"unknown party", ledger.PartyDetails{Party: "ghost::1220ab"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
+		{"other provider", ledger.PartyDetails{Party: alice, IdentityProviderID: "idp1"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
+		{"empty mask", ledger.PartyDetails{Party: alice}, nil, apierr.InvalidPartyDetailsUpdate},
+		{"is_local false", ledger.PartyDetails{Party: alice}, []string{"is_local"}, apierr.InvalidPartyDetailsUpdate},
+		{"too large", ledger.PartyDetails{Party: alice,
+			LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"k": strings.Repeat("v", 256*1024)}}}, []string{"local_metadata.annotations"}, apierr.MaxPartyAnnotationsSizeExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := partyState(t, n)
-			if _, err := n.UpdatePartyDetails(ctx, tc.req); !errors.Is(err, tc.code) {
+			if _, err := n.UpdatePartyDetails(ctx, tc.details, tc.paths); !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
 			}
 			if diff := cmp.Diff(before, partyState(t, n)); diff != "" {
@@ -544,13 +519,13 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "frank"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "frank"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := n.Authenticate(ctx, identity.Claims{UserID: "frank"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.UpdateUserIdentityProvider(ctx, ledger.UpdateUserIdentityProviderRequest{UserID: "frank", TargetIdentityProviderID: "idp1"}); err != nil {
+	if err := n.UpdateUserIdentityProvider(ctx, "frank", "", "idp1"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := n.Authenticate(ctx, identity.Claims{UserID: "frank"}); !errors.Is(err, apierr.PermissionDenied) {
@@ -560,9 +535,9 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 	if err != nil || p.IdentityProviderID != "idp1" {
 		t.Errorf("idp1 claims after the move: %+v, %v", p, err)
 	}
-	l, _ := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: "idp1"})
-	if len(l.Users) != 1 || l.Users[0].ID != "frank" {
-		t.Errorf("idp1 users = %+v", l.Users)
+	l, _, _ := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: "idp1"})
+	if len(l) != 1 || l[0].ID != "frank" {
+		t.Errorf("idp1 users = %+v", l)
 	}
 }
 
@@ -573,7 +548,7 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 	if _, err := n.CreateIdentityProviderConfig(ctx, newIDP("idp1")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: "gina", IdentityProviderID: "idp1"}}); err != nil {
+	if _, err := n.CreateUser(ctx, identity.User{ID: "gina", IdentityProviderID: "idp1"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	p, err := n.Authenticate(ctx, identity.Claims{UserID: "gina", IdentityProviderID: "idp1"})
@@ -581,10 +556,10 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	self := ledger.WithPrincipal(ctx, p)
-	if u, err := n.GetUser(self, ledger.GetUserRequest{UserID: "gina"}); err != nil || u.User.IdentityProviderID != "idp1" {
+	if u, err := n.GetUser(self, "gina", ""); err != nil || u.IdentityProviderID != "idp1" {
 		t.Errorf("GetUser(own id, no provider) = %+v, %v", u, err)
 	}
-	if _, err := n.ListUserRights(self, ledger.GetUserRequest{UserID: "gina"}); err != nil {
+	if _, err := n.ListUserRights(self, "gina", ""); err != nil {
 		t.Errorf("ListUserRights(own id, no provider) = %v", err)
 	}
 }
@@ -604,18 +579,18 @@ func TestProviderScopeFromClaims(t *testing.T) {
 	}
 	idpAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "adm", IdentityProviderID: "idp1",
 		Rights: []identity.Right{right(identity.RightIdentityProviderAdmin, "")}})
-	u, err := n.CreateUser(idpAdmin, ledger.CreateUserRequest{User: identity.User{ID: "hank"}})
-	if err != nil || u.User.IdentityProviderID != "idp1" {
+	u, err := n.CreateUser(idpAdmin, identity.User{ID: "hank"}, nil)
+	if err != nil || u.IdentityProviderID != "idp1" {
 		t.Fatalf("IDP admin creating without a provider: %+v, %v; want a user of idp1", u, err)
 	}
 	idp1Admin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root1", IdentityProviderID: "idp1",
 		Rights: []identity.Right{right(identity.RightParticipantAdmin, "")}})
-	if _, err := n.ListUsers(idp1Admin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, _, err := n.ListUsers(idp1Admin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("participant admin of idp1 listing idp2: %v, want PERMISSION_DENIED", err)
 	}
 	defaultIDPAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root0",
 		Rights: []identity.Right{right(identity.RightIdentityProviderAdmin, "")}})
-	if _, err := n.ListUsers(defaultIDPAdmin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); err != nil {
+	if _, _, err := n.ListUsers(defaultIDPAdmin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); err != nil {
 		t.Errorf("IDP admin of the default provider listing idp2: %v", err)
 	}
 }
@@ -629,7 +604,7 @@ func TestUserCannotRemoveItself(t *testing.T) {
 	ctx := context.Background()
 	admin := right(identity.RightParticipantAdmin, "")
 	for _, id := range []string{"alice", "root"} {
-		if _, err := n.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: id}, Rights: []identity.Right{admin}}); err != nil {
+		if _, err := n.CreateUser(ctx, identity.User{ID: id}, []identity.Right{admin}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -643,16 +618,15 @@ func TestUserCannotRemoveItself(t *testing.T) {
 		call        func(context.Context) error
 	}{
 		{"delete", "Requesting user cannot delete itself", func(ctx context.Context) error {
-			_, err := n.DeleteUser(ctx, ledger.GetUserRequest{UserID: "alice"})
+			err := n.DeleteUser(ctx, "alice", "")
 			return err
 		}},
 		{"deactivate", "Requesting user cannot self-deactivate", func(ctx context.Context) error {
-			_, err := n.UpdateUser(ctx, ledger.UpdateUserRequest{User: identity.User{ID: "alice", IsDeactivated: true},
-				UpdateMask: ledger.FieldMask{Paths: []string{"is_deactivated"}}})
+			_, err := n.UpdateUser(ctx, identity.User{ID: "alice", IsDeactivated: true}, []string{"is_deactivated"})
 			return err
 		}},
 		{"revoke own admin", "Requesting user cannot remove own admin rights", func(ctx context.Context) error {
-			_, err := n.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: "alice", Rights: []identity.Right{admin}})
+			_, err := n.RevokeUserRights(ctx, "alice", "", []identity.Right{admin})
 			return err
 		}},
 	} {
@@ -666,13 +640,13 @@ func TestUserCannotRemoveItself(t *testing.T) {
 			if diff := cmp.Diff(before, identitySnapshot(t, n)); diff != "" {
 				t.Errorf("state changed (-before +after):\n%s", diff)
 			}
-			if _, err := n.GetUser(self, ledger.GetUserRequest{}); err != nil {
+			if _, err := n.GetUser(self, "", ""); err != nil {
 				t.Errorf("alice cannot read herself afterwards: %v", err)
 			}
 		})
 	}
 	other := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root", Rights: []identity.Right{admin}})
-	if _, err := n.DeleteUser(other, ledger.GetUserRequest{UserID: "alice"}); err != nil {
+	if err := n.DeleteUser(other, "alice", ""); err != nil {
 		t.Fatalf("another admin deletes alice: %v", err)
 	}
 }

@@ -37,7 +37,7 @@ func run(ctx context.Context, out io.Writer) error {
 	// A real application uploads the DAR its Daml compiler built; this
 	// example builds Canton's Ping template in memory instead.
 	dar, _ := lftest.DAR(pingPackage())
-	if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		return err
 	}
 	alice, err := allocate(ctx, node, "alice")
@@ -127,11 +127,11 @@ func show(v value.Value) string {
 }
 
 func allocate(ctx context.Context, node *ledger.Node, hint string) (string, error) {
-	resp, err := node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		return "", err
 	}
-	return resp.PartyDetails.Party, nil
+	return d.Party, nil
 }
 
 // pingPackage is Canton's built-in Ping (Canton.Internal.Ping) as package

@@ -37,7 +37,7 @@ func (c config) seed(ctx context.Context, node *ledger.Node, logger *slog.Logger
 		if err != nil {
 			return fmt.Errorf("-dar: %w", err)
 		}
-		if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
+		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data}); err != nil {
 			return fmt.Errorf("-dar %s: %w", path, err)
 		}
 		dar, err := lf.ReadDAR(data, lf.ReadOptions{MaxTotalSize: c.maxDARInflation})

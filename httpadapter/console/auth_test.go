@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 func mint(t *testing.T, user string) string {
@@ -66,7 +66,7 @@ func TestAuthRequired(t *testing.T) {
 	}
 	// The admin's token opens every page once the admin may read as any
 	// party (the console has the rights of its token's user).
-	if _, err := w.node.GrantUserRights(context.Background(), ledger.UserRightsRequest{UserID: "participant_admin",
+	if _, err := jsonapi.New(w.node).GrantUserRights(context.Background(), jsonapi.UserRightsRequest{UserID: "participant_admin",
 		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestAuthRequired(t *testing.T) {
 		}
 	}
 	// A user who may read as bob only: the node refuses alice's contracts.
-	if _, err := w.node.CreateUser(context.Background(), ledger.CreateUserRequest{User: identity.User{ID: "bobreader"},
+	if _, err := jsonapi.New(w.node).CreateUser(context.Background(), jsonapi.CreateUserRequest{User: identity.User{ID: "bobreader"},
 		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: w.bob}}}); err != nil {
 		t.Fatal(err)
 	}

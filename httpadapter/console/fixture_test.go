@@ -142,7 +142,7 @@ func (b *bytesBuffer) Write(p []byte) (int, error) { b.b = append(b.b, p...); re
 
 func buildWorld(tb testing.TB, w *world, dar []byte) {
 	ctx := context.Background()
-	if _, err := w.node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := w.node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		tb.Fatal(err)
 	}
 	pm, err := w.node.PackageSource(ctx)
@@ -203,9 +203,9 @@ func buildWorld(tb testing.TB, w *world, dar []byte) {
 
 func allocate(tb testing.TB, n *ledger.Node, hint string) string {
 	tb.Helper()
-	res, err := n.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := n.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		tb.Fatal(fmt.Errorf("allocating %s: %w", hint, err))
 	}
-	return res.PartyDetails.Party
+	return d.Party
 }

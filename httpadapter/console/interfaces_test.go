@@ -30,7 +30,7 @@ func TestInterfaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { n.Close() })
-	if _, err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
 		t.Fatal(err)
 	}
 	dso, owner := allocate(t, n, "dso"), allocate(t, n, "owner")

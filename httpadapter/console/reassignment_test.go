@@ -26,7 +26,7 @@ func TestReassignmentPages(t *testing.T) {
 	t.Cleanup(func() { node.Close() })
 	ctx := t.Context()
 	for _, sync := range syncs {
-		if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar, SynchronizerID: sync}); err != nil {
+		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar, SynchronizerID: sync}); err != nil {
 			t.Fatal(err)
 		}
 	}

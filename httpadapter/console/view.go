@@ -66,14 +66,14 @@ func (s *source) overview(ctx context.Context) (overviewView, error) {
 		return v, err
 	}
 	v.Parties = len(parties)
-	if users, err := s.node.ListUsers(ctx, ledger.ListUsersRequest{}); err == nil {
-		v.Users = len(users.Users)
+	if users, _, err := s.node.ListUsers(ctx, ledger.ListUsersRequest{}); err == nil {
+		v.Users = len(users)
 	}
 	pkgs, err := s.node.ListPackages(ctx)
 	if err != nil {
 		return v, err
 	}
-	v.Packages = len(pkgs.PackageIDs)
+	v.Packages = len(pkgs)
 	if p, ok := ledger.PrincipalFrom(ctx); ok {
 		v.Principal = p.UserID
 	}
@@ -111,15 +111,15 @@ func (s *source) allParties(ctx context.Context) ([]ledger.PartyDetails, error) 
 	var out []ledger.PartyDetails
 	token := ""
 	for {
-		page, err := s.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
+		page, next, err := s.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, page.PartyDetails...)
-		if page.NextPageToken == "" {
+		out = append(out, page...)
+		if next == "" {
 			return out, nil
 		}
-		token = page.NextPageToken
+		token = next
 	}
 }
 
@@ -152,24 +152,24 @@ func (s *source) parties(ctx context.Context) (partiesView, error) {
 	}
 	token := ""
 	for {
-		page, err := s.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
+		users, next, err := s.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
 		if err != nil {
 			v.UsersError = errorText(err)
 			return v, nil
 		}
-		for _, u := range page.Users {
+		for _, u := range users {
 			row := userRow{ID: u.ID, PrimaryParty: u.PrimaryParty, IDP: u.IdentityProviderID, Deactivated: u.IsDeactivated}
-			if rights, err := s.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: u.ID, IdentityProviderID: u.IdentityProviderID}); err == nil {
-				for _, r := range rights.Rights {
+			if rights, err := s.node.ListUserRights(ctx, u.ID, u.IdentityProviderID); err == nil {
+				for _, r := range rights {
 					row.Rights = append(row.Rights, rightText(r))
 				}
 			}
 			v.Users = append(v.Users, row)
 		}
-		if page.NextPageToken == "" {
+		if next == "" {
 			return v, nil
 		}
-		token = page.NextPageToken
+		token = next
 	}
 }
 

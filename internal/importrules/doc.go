@@ -9,7 +9,10 @@
 //     ledger/internal/store;
 //   - apierr imports nothing of the module but internal/...;
 //   - only examples/... and ledger/ledgertest (and httpadapter's own tests)
-//     import httpadapter.
+//     import httpadapter;
+//   - only httpadapter (and its subpackages), examples/... and
+//     ledger/ledgertest import ledger/jsonapi, the JSON Ledger API layer
+//     (tests of any package may).
 //
 // It reads the import graph with "go list -json", so it needs the go
 // command; .ci/run runs it as its own step.

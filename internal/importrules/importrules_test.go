@@ -256,3 +256,59 @@ func TestAllowListIsUsed(t *testing.T) {
 		}
 	}
 }
+
+// jsonAPIViolations returns the packages of pkgs whose non-test code
+// imports ledger/jsonapi (or a package under it) though only httpadapter
+// (and its subpackages), examples/..., ledger/ledgertest and jsonapi
+// itself may: the JSON wire is a layer for adapters, never a dependency of
+// the typed Node or of the gRPC adapter. Tests may import it.
+func jsonAPIViolations(pkgs map[string]*pkg) []string {
+	const jsonapi = "ledger/jsonapi"
+	var out []string
+	for name, p := range pkgs {
+		if under(name, jsonapi) || under(name, "httpadapter") || under(name, "examples") || name == "ledger/ledgertest" {
+			continue
+		}
+		if slices.ContainsFunc(moduleImports(p.Imports), func(imp string) bool { return under(imp, jsonapi) }) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestOnlyAdaptersImportJSONAPI: ledger/jsonapi is imported by httpadapter,
+// examples/..., ledger/ledgertest and tests only.
+func TestOnlyAdaptersImportJSONAPI(t *testing.T) {
+	for _, name := range jsonAPIViolations(listPackages(t)) {
+		t.Errorf("%s imports ledger/jsonapi; only httpadapter, examples, ledger/ledgertest and tests may", name)
+	}
+}
+
+// TestJSONAPIRule checks the rule itself on made-up import graphs, so that
+// a violation is known to fail TestOnlyAdaptersImportJSONAPI.
+func TestJSONAPIRule(t *testing.T) {
+	t.Parallel()
+	jsonapi := module + "/ledger/jsonapi"
+	tests := []struct {
+		name string
+		pkgs map[string]*pkg
+		want []string
+	}{
+		{"ledger imports it", map[string]*pkg{"ledger": {Imports: []string{jsonapi}}}, []string{"ledger"}},
+		{"grpcadapter imports it", map[string]*pkg{"grpcadapter": {Imports: []string{"fmt", jsonapi}}}, []string{"grpcadapter"}},
+		{"a subpackage of it is imported", map[string]*pkg{"ledger/scriptledger": {Imports: []string{jsonapi + "/wire"}}}, []string{"ledger/scriptledger"}},
+		{"httpadapter and its console", map[string]*pkg{"httpadapter": {Imports: []string{jsonapi}}, "httpadapter/console": {Imports: []string{jsonapi}}}, nil},
+		{"examples and ledgertest", map[string]*pkg{"examples/embedded": {Imports: []string{jsonapi}}, "ledger/ledgertest": {Imports: []string{jsonapi}}}, nil},
+		{"tests of any package", map[string]*pkg{"ledger": {TestImports: []string{jsonapi}}, "grpcadapter": {XTestImports: []string{jsonapi}}}, nil},
+		{"a package named like it", map[string]*pkg{"ledger": {Imports: []string{jsonapi + "x"}}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := jsonAPIViolations(tt.pkgs); !slices.Equal(got, tt.want) {
+				t.Errorf("jsonAPIViolations = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

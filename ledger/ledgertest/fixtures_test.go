@@ -49,8 +49,8 @@ func TestStaticTime(t *testing.T) {
 	ledgertest.MustUploadDAR(t, node, dar)
 
 	v, err := node.Version(ctx)
-	if err != nil || !v.Features.Experimental.StaticTime.Supported {
-		t.Fatalf("Version: static time supported = %v, %v; want true", v.Features.Experimental.StaticTime.Supported, err)
+	if err != nil || !v.StaticTime {
+		t.Fatalf("Version: static time supported = %v, %v; want true", v.StaticTime, err)
 	}
 	tx := create(t, node, tmpl, "c1", alice)
 	if tx.EffectiveAt != "1970-01-01T00:00:00Z" || tx.RecordTime != "1970-01-01T00:00:00Z" {
@@ -102,8 +102,8 @@ func TestWallClockNodeRefusesTime(t *testing.T) {
 	ctx := context.Background()
 	node := ledgertest.Open(t, ledger.Options{})
 	v, err := node.Version(ctx)
-	if err != nil || v.Features.Experimental.StaticTime.Supported {
-		t.Errorf("Version: static time supported = %v, %v; want false", v.Features.Experimental.StaticTime.Supported, err)
+	if err != nil || v.StaticTime {
+		t.Errorf("Version: static time supported = %v, %v; want false", v.StaticTime, err)
 	}
 	if err := node.SetTime(ctx, time.Now().Add(time.Hour)); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("SetTime: %v, want INVALID_ARGUMENT", err)
@@ -214,12 +214,12 @@ func TestSnapshotRestore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ps, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
+				ps, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				var parties []string
-				for _, p := range ps.PartyDetails {
+				for _, p := range ps {
 					parties = append(parties, p.Party)
 				}
 				pkgs, err := n.ListPackages(ctx)
@@ -231,7 +231,7 @@ func TestSnapshotRestore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return end.Offset, parties, pkgs.PackageIDs, acs
+				return end.Offset, parties, pkgs, acs
 			}
 			e1, p1, k1, a1 := state(src)
 			e2, p2, k2, a2 := state(dst)

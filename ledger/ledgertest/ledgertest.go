@@ -57,18 +57,18 @@ func Open(tb testing.TB, opts ledger.Options) *ledger.Node {
 // caller and returns its id ("hint::1220…"); an error fails tb at once.
 func MustAllocate(tb testing.TB, node *ledger.Node, hint string) string {
 	tb.Helper()
-	resp, err := node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := node.AllocateParty(context.Background(), ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		tb.Fatalf("ledgertest: allocating party %q: %v", hint, err)
 	}
-	return resp.PartyDetails.Party
+	return d.Party
 }
 
 // MustUploadDAR uploads and vets a DAR on the node's default synchronizer
 // as a trusted in-process caller; an error fails tb at once.
 func MustUploadDAR(tb testing.TB, node *ledger.Node, dar []byte) {
 	tb.Helper()
-	if _, err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar}); err != nil {
+	if err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar}); err != nil {
 		tb.Fatalf("ledgertest: uploading the DAR: %v", err)
 	}
 }

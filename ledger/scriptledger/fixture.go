@@ -41,7 +41,7 @@ func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixt
 	}
 	defer node.Close()
 	for i, d := range dars {
-		if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
+		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 			return nil, fmt.Errorf("uploading DAR %d: %w", i+1, err)
 		}
 	}

@@ -45,7 +45,7 @@ func TestFixtureNodes(t *testing.T) {
 		}
 		return end
 	}
-	listPackages := func(n *ledger.Node) ledger.ListPackagesResponse {
+	listPackages := func(n *ledger.Node) []string {
 		t.Helper()
 		pkgs, err := n.ListPackages(ctx)
 		if err != nil {
@@ -55,12 +55,12 @@ func TestFixtureNodes(t *testing.T) {
 	}
 	endA, endB := ledgerEnd(a), ledgerEnd(b)
 	pkgsA, pkgsB := listPackages(a), listPackages(b)
-	if diff := cmp.Diff(pkgsA, pkgsB); diff != "" || endA != endB || len(pkgsA.PackageIDs) < 2 {
+	if diff := cmp.Diff(pkgsA, pkgsB); diff != "" || endA != endB || len(pkgsA) < 2 {
 		t.Fatalf("the fixture's nodes differ: ends %v, %v; packages (-a +b):\n%s", endA, endB, diff)
 	}
 	src, err := a.PackageSource(ctx)
-	if err != nil || len(src) != len(pkgsA.PackageIDs) {
-		t.Fatalf("PackageSource: %d packages, %v; want %d", len(src), err, len(pkgsA.PackageIDs))
+	if err != nil || len(src) != len(pkgsA) {
+		t.Fatalf("PackageSource: %d packages, %v; want %d", len(src), err, len(pkgsA))
 	}
 
 	alice, err := a.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "alice"})
@@ -68,15 +68,15 @@ func TestFixtureNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	pingDAR := scripttest.ReadDAR(t, "../../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar")
-	if _, err := a.UploadDAR(ctx, ledger.UploadDARRequest{DAR: pingDAR}); err != nil {
+	if err := a.UploadDAR(ctx, ledger.UploadDARRequest{DAR: pingDAR}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.PartyDetails.Party}})
-	if err != nil || len(got.PartyDetails) != 0 {
+	got, err := b.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.Party}})
+	if err != nil || len(got) != 0 {
 		t.Errorf("b knows a's party: %v, %v", got, err)
 	}
 	if now := listPackages(b); !cmp.Equal(now, pkgsB) {
-		t.Errorf("b's packages changed with a's upload: %d, were %d", len(now.PackageIDs), len(pkgsB.PackageIDs))
+		t.Errorf("b's packages changed with a's upload: %d, were %d", len(now), len(pkgsB))
 	}
 	if now := ledgerEnd(b); now != endB {
 		t.Errorf("b's ledger end moved with a's writes: %v, was %v", now, endB)
@@ -94,14 +94,14 @@ func TestFixtureNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	for _, id := range pkgsB.PackageIDs {
+	for _, id := range pkgsB {
 		arch, err := plain.GetPackage(ctx, id)
 		sum := sha256.Sum256(arch.Payload)
 		if err != nil || hex.EncodeToString(sum[:]) != id {
 			t.Errorf("package %s restored from a fixture node's snapshot: %d bytes hashing to %x, %v", id, len(arch.Payload), sum, err)
 		}
 	}
-	if src, err := plain.PackageSource(ctx); err != nil || len(src) != len(pkgsB.PackageIDs) {
-		t.Errorf("PackageSource of the restored node: %d packages, %v; want %d", len(src), err, len(pkgsB.PackageIDs))
+	if src, err := plain.PackageSource(ctx); err != nil || len(src) != len(pkgsB) {
+		t.Errorf("PackageSource of the restored node: %d packages, %v; want %d", len(src), err, len(pkgsB))
 	}
 }

@@ -44,8 +44,7 @@ func TestScriptSubmitUnknownObserver(t *testing.T) {
 	}
 	// Over HTTP the script's submissions are participant_admin's.
 	srv, token := ledgertest.Serve(t, node)
-	if _, err := node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
-		Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}}); err != nil {
+	if _, err := node.GrantUserRights(ctx, identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}); err != nil {
 		t.Fatal(err)
 	}
 	tid := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "T"}

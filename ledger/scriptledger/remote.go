@@ -382,8 +382,8 @@ func (r *Remote) ContractByID(ctx context.Context, parties []string, cid string)
 
 // AllocateParty allocates through POST /v2/parties.
 func (r *Remote) AllocateParty(ctx context.Context, hint string) (string, error) {
-	var resp ledger.AllocatePartyResponse
-	if err := r.do(ctx, http.MethodPost, "/v2/parties", ledger.AllocatePartyRequest{PartyIDHint: hint}, &resp); err != nil {
+	var resp allocatePartyResponse
+	if err := r.do(ctx, http.MethodPost, "/v2/parties", allocatePartyRequest{PartyIDHint: hint}, &resp); err != nil {
 		return "", err
 	}
 	return resp.PartyDetails.Party, nil
@@ -394,7 +394,7 @@ func (r *Remote) KnownParties(ctx context.Context) ([]script.PartyDetails, error
 	var out []script.PartyDetails
 	token := ""
 	for {
-		var resp ledger.ListPartiesResponse
+		var resp listPartiesResponse
 		if err := r.do(ctx, http.MethodGet, "/v2/parties?pageToken="+url.QueryEscape(token), nil, &resp); err != nil {
 			return nil, err
 		}
@@ -441,7 +441,7 @@ func (r *Remote) SetTime(ctx context.Context, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	req := ledger.SetTimeRequest{CurrentTime: current, NewTime: t.UTC().Format(time.RFC3339Nano)}
+	req := setTimeRequest{CurrentTime: current, NewTime: t.UTC().Format(time.RFC3339Nano)}
 	if err := r.do(ctx, http.MethodPost, "/ledgernode/v1/time", req, nil); err != nil {
 		return fmt.Errorf("setting the time through /ledgernode/v1/time: %w", err)
 	}
@@ -455,7 +455,7 @@ func isRemoteCode(err error, code string) bool {
 
 // CreateUser creates through POST /v2/users; false when it exists.
 func (r *Remote) CreateUser(ctx context.Context, u script.User, rights []script.UserRight) (bool, error) {
-	err := r.do(ctx, http.MethodPost, "/v2/users", ledger.CreateUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)}, nil)
+	err := r.do(ctx, http.MethodPost, "/v2/users", createUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)}, nil)
 	if isRemoteCode(err, "USER_ALREADY_EXISTS") {
 		return false, nil
 	}
@@ -464,7 +464,7 @@ func (r *Remote) CreateUser(ctx context.Context, u script.User, rights []script.
 
 // GetUser reads GET /v2/users/{id}; nil when unknown.
 func (r *Remote) GetUser(ctx context.Context, id string) (*script.User, error) {
-	var resp ledger.UserResponse
+	var resp userResponse
 	err := r.do(ctx, http.MethodGet, "/v2/users/"+url.PathEscape(id), nil, &resp)
 	if isRemoteCode(err, "USER_NOT_FOUND") {
 		return nil, nil
@@ -489,7 +489,7 @@ func (r *Remote) ListUsers(ctx context.Context) ([]script.User, error) {
 	var out []script.User
 	token := ""
 	for {
-		var resp ledger.ListUsersResponse
+		var resp listUsersResponse
 		if err := r.do(ctx, http.MethodGet, "/v2/users?pageToken="+url.QueryEscape(token), nil, &resp); err != nil {
 			return nil, err
 		}
@@ -504,21 +504,21 @@ func (r *Remote) ListUsers(ctx context.Context) ([]script.User, error) {
 
 // GrantUserRights grants through POST /v2/users/{id}/rights.
 func (r *Remote) GrantUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
-	var resp ledger.GrantUserRightsResponse
-	return r.userRights(ctx, http.MethodPost, id, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
+	var resp grantUserRightsResponse
+	return r.userRights(ctx, http.MethodPost, id, userRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
 		func() []identity.Right { return resp.NewlyGrantedRights })
 }
 
 // RevokeUserRights revokes through PATCH /v2/users/{id}/rights.
 func (r *Remote) RevokeUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
-	var resp ledger.RevokeUserRightsResponse
-	return r.userRights(ctx, http.MethodPatch, id, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
+	var resp revokeUserRightsResponse
+	return r.userRights(ctx, http.MethodPatch, id, userRightsRequest{UserID: id, Rights: toRights(rights)}, &resp,
 		func() []identity.Right { return resp.NewlyRevokedRights })
 }
 
 // ListUserRights reads GET /v2/users/{id}/rights.
 func (r *Remote) ListUserRights(ctx context.Context, id string) ([]script.UserRight, bool, error) {
-	var resp ledger.ListUserRightsResponse
+	var resp listUserRightsResponse
 	return r.userRights(ctx, http.MethodGet, id, nil, &resp, func() []identity.Right { return resp.Rights })
 }
 
@@ -539,7 +539,7 @@ func (r *Remote) userRights(ctx context.Context, method, id string, in, out any,
 // Packages lists GET /v2/packages, named with the script's packages (a
 // package the script does not know is left out).
 func (r *Remote) Packages(ctx context.Context) ([]script.PackageInfo, error) {
-	var resp ledger.ListPackagesResponse
+	var resp listPackagesResponse
 	if err := r.do(ctx, http.MethodGet, "/v2/packages", nil, &resp); err != nil {
 		return nil, err
 	}

@@ -175,11 +175,11 @@ func (l *Ledger) ContractWithBlob(ctx context.Context, parties []string, cid str
 
 // AllocateParty allocates a party with the hint ("hint::namespace").
 func (l *Ledger) AllocateParty(ctx context.Context, hint string) (string, error) {
-	resp, err := l.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
+	d, err := l.node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
 	if err != nil {
 		return "", err
 	}
-	return resp.PartyDetails.Party, nil
+	return d.Party, nil
 }
 
 // KnownParties lists the node's parties.
@@ -187,14 +187,14 @@ func (l *Ledger) KnownParties(ctx context.Context) ([]script.PartyDetails, error
 	var out []script.PartyDetails
 	token := ""
 	for {
-		resp, err := l.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
+		parties, next, err := l.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range resp.PartyDetails {
+		for _, p := range parties {
 			out = append(out, script.PartyDetails{Party: p.Party, IsLocal: p.IsLocal})
 		}
-		if token = resp.NextPageToken; token == "" {
+		if token = next; token == "" {
 			return out, nil
 		}
 	}
@@ -246,7 +246,7 @@ func fromRights(rs []identity.Right) []script.UserRight {
 
 // CreateUser creates a user; false when it exists.
 func (l *Ledger) CreateUser(ctx context.Context, u script.User, rights []script.UserRight) (bool, error) {
-	_, err := l.node.CreateUser(ctx, ledger.CreateUserRequest{User: identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, Rights: toRights(rights)})
+	_, err := l.node.CreateUser(ctx, identity.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, toRights(rights))
 	if errors.Is(err, apierr.UserAlreadyExists) {
 		return false, nil
 	}
@@ -255,19 +255,19 @@ func (l *Ledger) CreateUser(ctx context.Context, u script.User, rights []script.
 
 // GetUser returns a user, nil when unknown.
 func (l *Ledger) GetUser(ctx context.Context, id string) (*script.User, error) {
-	resp, err := l.node.GetUser(ctx, ledger.GetUserRequest{UserID: id})
+	u, err := l.node.GetUser(ctx, id, "")
 	if errors.Is(err, apierr.UserNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &script.User{ID: resp.User.ID, PrimaryParty: resp.User.PrimaryParty}, nil
+	return &script.User{ID: u.ID, PrimaryParty: u.PrimaryParty}, nil
 }
 
 // DeleteUser deletes a user; false when unknown.
 func (l *Ledger) DeleteUser(ctx context.Context, id string) (bool, error) {
-	_, err := l.node.DeleteUser(ctx, ledger.GetUserRequest{UserID: id})
+	err := l.node.DeleteUser(ctx, id, "")
 	if errors.Is(err, apierr.UserNotFound) {
 		return false, nil
 	}
@@ -279,14 +279,14 @@ func (l *Ledger) ListUsers(ctx context.Context) ([]script.User, error) {
 	var out []script.User
 	token := ""
 	for {
-		resp, err := l.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
+		users, next, err := l.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
 		if err != nil {
 			return nil, err
 		}
-		for _, u := range resp.Users {
+		for _, u := range users {
 			out = append(out, script.User{ID: u.ID, PrimaryParty: u.PrimaryParty})
 		}
-		if token = resp.NextPageToken; token == "" {
+		if token = next; token == "" {
 			return out, nil
 		}
 	}
@@ -294,38 +294,38 @@ func (l *Ledger) ListUsers(ctx context.Context) ([]script.User, error) {
 
 // GrantUserRights grants rights; ok is false for an unknown user.
 func (l *Ledger) GrantUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
-	resp, err := l.node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)})
+	granted, err := l.node.GrantUserRights(ctx, id, "", toRights(rights))
 	if errors.Is(err, apierr.UserNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	return fromRights(resp.NewlyGrantedRights), true, nil
+	return fromRights(granted), true, nil
 }
 
 // RevokeUserRights revokes rights; ok is false for an unknown user.
 func (l *Ledger) RevokeUserRights(ctx context.Context, id string, rights []script.UserRight) ([]script.UserRight, bool, error) {
-	resp, err := l.node.RevokeUserRights(ctx, ledger.UserRightsRequest{UserID: id, Rights: toRights(rights)})
+	revoked, err := l.node.RevokeUserRights(ctx, id, "", toRights(rights))
 	if errors.Is(err, apierr.UserNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	return fromRights(resp.NewlyRevokedRights), true, nil
+	return fromRights(revoked), true, nil
 }
 
 // ListUserRights lists a user's rights; ok is false for an unknown user.
 func (l *Ledger) ListUserRights(ctx context.Context, id string) ([]script.UserRight, bool, error) {
-	resp, err := l.node.ListUserRights(ctx, ledger.GetUserRequest{UserID: id})
+	rs, err := l.node.ListUserRights(ctx, id, "")
 	if errors.Is(err, apierr.UserNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	return fromRights(resp.Rights), true, nil
+	return fromRights(rs), true, nil
 }
 
 // Packages lists the node's vetted packages (every package the node runs

@@ -363,8 +363,7 @@ func TestDisclosures(t *testing.T) {
 	// Over HTTP the script's submissions are participant_admin's (the
 	// token's user), which may act as carol once granted.
 	srv, token := ledgertest.Serve(t, node)
-	if _, err := node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
-		Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: carol}}}); err != nil {
+	if _, err := node.GrantUserRights(ctx, identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: carol}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
