@@ -44,15 +44,15 @@ func newReassignEnv(t *testing.T, ids ...string) *reassignEnv {
 	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
 	ctx := context.Background()
 	for _, s := range syncs {
-		if _, err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
+		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r := &reassignEnv{syncs: syncs, alice: ledgertest.MustAllocate(t, node, "alice"), bob: ledgertest.MustAllocate(t, node, "bob"),
 		carol: ledgertest.MustAllocate(t, node, "carol"), pings: map[string]string{}}
 	// The participant admin submits as alice and carol.
-	if _, err := node.GrantUserRights(ctx, ledger.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
-		Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: r.alice}, {Kind: identity.RightCanActAs, Party: r.carol}}}); err != nil {
+	if _, err := node.GrantUserRights(ctx, identity.DefaultParticipantAdmin, "",
+		[]identity.Right{{Kind: identity.RightCanActAs, Party: r.alice}, {Kind: identity.RightCanActAs, Party: r.carol}}); err != nil {
 		t.Fatal(err)
 	}
 	ping := ledger.MustParseTemplateRef(ledgertest.MainPackageID(t, data) + ":Canton.Internal.Ping:Ping")
@@ -324,8 +324,8 @@ func TestReassignmentRefusalsSameAsJSON(t *testing.T) {
 	unknown := "00" + cid[2:66] + "ca12" + cid[:64]
 	noVariant := &ledgerv2.ReassignmentCommands{CommandId: "c", WorkflowId: "wf", Submitter: r.alice, Commands: []*ledgerv2.ReassignmentCommand{{}}}
 	reader := r.token(t, "reader")
-	if _, err := r.node.CreateUser(context.Background(), ledger.CreateUserRequest{User: identity.User{ID: "reader"},
-		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: r.alice}}}); err != nil {
+	if _, err := r.node.CreateUser(context.Background(), identity.User{ID: "reader"},
+		[]identity.Right{{Kind: identity.RightCanReadAs, Party: r.alice}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
