@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
@@ -62,26 +60,6 @@ type PagedContract struct {
 	ReassignmentCounter int64
 	// Unassigned is the unassignment of a contract in transit.
 	Unassigned *UnassignedEvent
-}
-
-// UnassignedEvent is the unassignment of a contract from its source
-// synchronizer towards a target.
-type UnassignedEvent struct {
-	Offset         int64
-	NodeID         int32
-	ReassignmentID string
-	ContractID     value.ContractID
-	TemplateID     lf.TypeConID
-	PackageName    string
-	// Source and Target are the synchronizers the contract leaves and
-	// goes to; Submitter the party that unassigned it.
-	Source, Target, Submitter string
-	ReassignmentCounter       int64
-	// AssignmentExclusivity is the time until which only the submitter
-	// may assign the contract; zero when not set.
-	AssignmentExclusivity time.Time
-	// WitnessParties are the reading parties among the stakeholders.
-	WitnessParties []string
 }
 
 // ActiveContractEventsPage returns one page of the contracts active (or
