@@ -130,8 +130,10 @@ type OffsetRange struct {
 	// Through ends it (0: the ledger end at the time of the call).
 	Through int64
 	// Tail ignores Through and keeps reading as updates commit, until
-	// ctx ends (in descending order: reads down from the ledger end at
-	// the time of the call, as the JSON API does without an end).
+	// ctx ends. In descending order a walk refuses it
+	// (DESCENDING_ORDER_MISSING_END) and a page reads down from the
+	// ledger end at the time of the call, as the JSON API does without
+	// an end.
 	Tail bool
 	// Descending reads from the end of the range down.
 	Descending bool
@@ -281,13 +283,29 @@ const typedWalkPage = 500
 // TypedUpdates walks the updates of a range as the format shows them,
 // with typed values, in offset order (descending with r.Descending),
 // fetching pages as the loop goes (UpdatesPage: the same checks, rights
-// and errors). With r.Tail in ascending order it waits for new updates
+// and errors; DESCENDING_ORDER_MISSING_END for r.Tail with
+// r.Descending, as the JSON stream). With r.Tail it waits for new updates
 // until ctx ends, then yields ctx.Err() as its last element. A refusal
 // is the one element yielded.
 func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
 	return func(yield func(TypedUpdate, error) bool) {
 		size := int32(typedWalkPage)
 		req := n.pageRequest(f, r, &size, nil)
+		if r.Tail && r.Descending {
+			// The JSON stream's refusal, after the format's checks.
+			err := n.public(ctx)
+			if err == nil {
+				err = checkUpdateFormatShape(&req.UpdateFormat, "updateFormat.")
+			}
+			if err == nil {
+				err = n.checkFormat(ctx, req.UpdateFormat)
+			}
+			if err == nil {
+				err = apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
+			}
+			yield(nil, err)
+			return
+		}
 		tr := n.typedRenderer()
 		for {
 			if err := ctx.Err(); err != nil {
