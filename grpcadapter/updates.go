@@ -35,10 +35,13 @@ func (a *Adapter) updateServices() []service {
 // the format shows them, newest first with descending_order (which needs
 // end_inclusive: DESCENDING_ORDER_MISSING_END otherwise, as the JSON
 // stream); without end_inclusive it follows the ledger until the client
-// cancels (the stream's context ends the Node's iterator). Each update is
-// sent before the next is read: Send blocks while the client's
-// flow-control window is full, so a slow reader holds the walk back
-// instead of filling a buffer.
+// cancels (the stream's context ends the Node's iterator).
+//
+// Two goroutines share the work: one walks the Node's typed updates and
+// builds their messages, the handler's marshals and sends them. At most
+// updatesAhead built messages wait between the two, and Send
+// blocks while the client's flow-control window is full, so a slow
+// reader holds the walk back instead of filling a buffer.
 func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.ServerStreamingServer[ledgerv2.GetUpdatesResponse]) error {
 	f, verbose, err := updateFormatFromProto(req.GetUpdateFormat())
 	if err != nil {
@@ -59,38 +62,86 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 			}
 		}
 	}
-	ctx := stream.Context()
-	var c protoConverter
-	for u, err := range s.a.node.TypedUpdates(ctx, f, r) {
-		if err != nil {
-			if ctx.Err() != nil {
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	type encoded struct {
+		msg *ledgerv2.GetUpdatesResponse
+		err error
+	}
+	out := make(chan encoded, updatesAhead)
+	go func() {
+		defer close(out)
+		put := func(e encoded) bool {
+			select {
+			case out <- e:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		var c protoConverter
+		for u, err := range s.a.node.TypedUpdates(ctx, f, r) {
+			if err == nil {
+				var resp *ledgerv2.GetUpdatesResponse
+				if resp, err = c.updatesResponse(u, verbose); err == nil {
+					if !put(encoded{msg: resp}) {
+						return
+					}
+					continue
+				}
+			}
+			put(encoded{err: err})
+			return
+		}
+	}()
+	defer func() {
+		cancel()
+		for range out { // wait for the walk to end
+		}
+	}()
+	for e := range out {
+		if e.err != nil {
+			if err := stream.Context().Err(); err != nil {
 				// The client cancelled: the iterator's last element.
-				return ctx.Err()
-			}
-			return err
-		}
-		resp := &ledgerv2.GetUpdatesResponse{}
-		switch u := u.(type) {
-		case *ledger.Transaction:
-			pt, err := c.transaction(u, verbose.transactions)
-			if err != nil {
 				return err
 			}
-			resp.Update = &ledgerv2.GetUpdatesResponse_Transaction{Transaction: pt}
-		case *ledger.Reassignment:
-			pr, err := c.reassignment(u, verbose.reassignments)
-			if err != nil {
-				return err
-			}
-			resp.Update = &ledgerv2.GetUpdatesResponse_Reassignment{Reassignment: pr}
-		case *ledger.TopologyUpdate:
-			resp.Update = &ledgerv2.GetUpdatesResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}
+			return e.err
 		}
-		if err := stream.Send(resp); err != nil {
+		if err := stream.Send(e.msg); err != nil {
 			return err
 		}
 	}
-	return nil
+	// The walk ended: the range is read, or the client cancelled (and
+	// the walk saw it before it could say so).
+	return stream.Context().Err()
+}
+
+// updatesAhead is how many messages GetUpdates builds ahead of the
+// sends.
+const updatesAhead = 256
+
+// updatesResponse converts an update of the stream.
+func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
+	resp := &ledgerv2.GetUpdatesResponse{}
+	switch u := u.(type) {
+	case *ledger.Transaction:
+		pt, err := c.transaction(u, verbose.transactions)
+		if err != nil {
+			return nil, err
+		}
+		resp.Update = &ledgerv2.GetUpdatesResponse_Transaction{Transaction: pt}
+	case *ledger.Reassignment:
+		pr, err := c.reassignment(u, verbose.reassignments)
+		if err != nil {
+			return nil, err
+		}
+		resp.Update = &ledgerv2.GetUpdatesResponse_Reassignment{Reassignment: pr}
+	case *ledger.TopologyUpdate:
+		resp.Update = &ledgerv2.GetUpdatesResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}
+	default:
+		return nil, apierr.InternalError.New("an update of type %T", u)
+	}
+	return resp, nil
 }
 
 // GetUpdateById returns the update with that update id as the format
