@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -210,7 +211,13 @@ func (c *protoConverter) transaction(t *ledger.Transaction, verbose bool) (*ledg
 			if err != nil {
 				return nil, err
 			}
-			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Created{Created: ce}}
+			b := new(struct {
+				ev      ledgerv2.Event
+				created ledgerv2.Event_Created
+			})
+			b.created.Created = ce
+			b.ev.Event = &b.created
+			pe = &b.ev
 		case *ledger.ArchivedEvent:
 			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Archived{Archived: c.archived(e)}}
 		case *ledger.ExercisedEvent:
@@ -230,7 +237,13 @@ func (c *protoConverter) created(e *ledger.CreatedEvent, verbose bool) (*ledgerv
 	if err != nil {
 		return nil, apierr.InternalError.New("contract %s: argument: %v", e.ContractID, err)
 	}
-	out := &ledgerv2.CreatedEvent{
+	// One allocation for the messages of the event.
+	b := new(struct {
+		ev      ledgerv2.CreatedEvent
+		created timestamppb.Timestamp
+	})
+	out := &b.ev
+	*out = ledgerv2.CreatedEvent{
 		Offset:                  e.Offset,
 		NodeId:                  e.NodeID,
 		ContractId:              string(e.ContractID),
@@ -240,10 +253,13 @@ func (c *protoConverter) created(e *ledger.CreatedEvent, verbose bool) (*ledgerv
 		WitnessParties:          e.WitnessParties,
 		Signatories:             e.Signatories,
 		Observers:               e.Observers,
-		CreatedAt:               timestamp(e.CreatedAt),
 		PackageName:             e.PackageName,
 		AcsDelta:                e.ACSDelta,
 		RepresentativePackageId: e.TemplateID.PackageID,
+	}
+	if !e.CreatedAt.IsZero() {
+		b.created = timestamppb.Timestamp{Seconds: e.CreatedAt.Unix(), Nanos: int32(e.CreatedAt.Nanosecond())}
+		out.CreatedAt = &b.created
 	}
 	if e.Key != nil {
 		out.ContractKey = pbvalue.ToProto(e.Key, verbose)

@@ -248,8 +248,10 @@ func RecordToProto(r value.Record, verbose bool) *ledgerv2.Record {
 	if verbose && r.RecordID != nil {
 		out.RecordId = IdentifierToProto(*r.RecordID)
 	}
+	fields := make([]ledgerv2.RecordField, len(r.Fields)) // one allocation for the fields
 	for i, f := range r.Fields {
-		pf := &ledgerv2.RecordField{Value: ToProto(f.Value, verbose)}
+		pf := &fields[i]
+		pf.Value = ToProto(f.Value, verbose)
 		if verbose {
 			pf.Label = f.Label
 		}
