@@ -148,13 +148,15 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 	if hi <= lo {
 		return nil
 	}
+	// The entries of a scan share their repeated strings.
+	names := &internTable{}
 	load := func(off int64) (*logEntry, error) {
 		raw, err := r.Get(store.UpdateKey(off))
 		if err != nil {
 			return nil, err
 		}
 		var e logEntry
-		return &e, decodeLogEntry(raw, &e)
+		return &e, decodeLogEntryWith(raw, &e, names)
 	}
 	if party != "" {
 		prefix := append([]byte(store.PrefixPartyUpdate+party), '/')
@@ -182,7 +184,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 				return false, nil
 			}
 			var e logEntry
-			if err := log.Visit(store.UpdateKey(off), func(v []byte) error { return decodeLogEntry(v, &e) }); err != nil {
+			if err := log.Visit(store.UpdateKey(off), func(v []byte) error { return decodeLogEntryWith(v, &e, names) }); err != nil {
 				return false, err
 			}
 			return fn(&e)
@@ -190,7 +192,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 	}
 	visit := func(_, v []byte) (bool, error) {
 		var e logEntry
-		if err := decodeLogEntry(v, &e); err != nil {
+		if err := decodeLogEntryWith(v, &e, names); err != nil {
 			return false, err
 		}
 		if e.Offset <= lo || e.Offset > hi {
