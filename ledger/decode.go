@@ -173,15 +173,32 @@ func (d *jsonDecoder) byte(c byte) bool {
 
 // str reads a string without escapes, in valid UTF-8.
 func (d *jsonDecoder) str(dst *string) bool {
-	s, ok := d.strBytes()
-	if ok {
-		*dst = string(s)
+	if !d.byte('"') {
+		return false
 	}
-	return ok
+	end := bytes.IndexByte(d.b[d.i:], '"')
+	if end < 0 {
+		return false
+	}
+	s := d.b[d.i : d.i+end]
+	ascii := true
+	for _, c := range s {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.Valid(s) {
+		return false // encoding/json replaces invalid UTF-8
+	}
+	d.i += end + 1
+	*dst = string(s)
+	return true
 }
 
-// strBytes reads a string without escapes, in valid UTF-8, as the bytes
-// of the input.
+// strBytes is str without the copy: the bytes of the input.
 func (d *jsonDecoder) strBytes() ([]byte, bool) {
 	if !d.byte('"') {
 		return nil, false
