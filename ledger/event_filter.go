@@ -207,6 +207,9 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 			m = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
 		}
 		if m.ok {
+			if out == nil {
+				out = make([]string, 0, len(candidates))
+			}
 			out = append(out, p)
 			all.add(m)
 		}

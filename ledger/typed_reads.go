@@ -253,7 +253,11 @@ func (n *Node) TypedUpdatesPage(ctx context.Context, f UpdateReadFormat, r Offse
 }
 
 func (n *Node) typedPage(ctx context.Context, req GetUpdatesPageRequest, tr *typedRenderer) (*UpdatePage, error) {
-	var updates []TypedUpdate
+	size := DefaultUpdatesPageSize
+	if req.MaxPageSize != nil && *req.MaxPageSize > 0 {
+		size = min(int(*req.MaxPageSize), MaxUpdatesPageSize)
+	}
+	updates := make([]TypedUpdate, 0, size)
 	resp, err := n.updatesPage(ctx, req, func(e *logEntry, rd *renderer) (bool, error) {
 		u, err := tr.update(e, rd)
 		if err != nil {

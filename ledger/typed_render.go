@@ -116,7 +116,7 @@ func (r *typedRenderer) choice(t *templateTypes, iface *lf.TypeConID, name strin
 // transaction renders a transaction entry in a shape; nil when no event
 // is visible.
 func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*Transaction, error) {
-	var events []Event
+	events := make([]Event, 0, len(e.Nodes))
 	err := visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
 		var ev Event
 		var err error
