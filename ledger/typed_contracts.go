@@ -11,9 +11,11 @@ import (
 // Typed contract reads: a page of the active contracts, one contract by
 // id, and a contract's create and archive events — the JSON reads
 // ActiveContractsPage, ContractByID and EventsByContractID with typed
-// values. As the other typed reads (typed_reads.go) they call those
-// methods, so the checks, rights, visibility rules and errors are theirs,
-// and decode the rendered events with the node's packages.
+// values. As the other typed reads (typed_reads.go) they share those
+// methods' checks, rights, errors, tokens and visibility decisions
+// (activeContractsPage, contractFor, contractEventsFor, the ACS walk
+// acsVisitAt) and render the selected contracts as typed events
+// (typed_render.go).
 
 // PageRequest asks for one page of the active contracts
 // (ActiveContractEventsPage). Its optional fields are pointers, as the
