@@ -5,108 +5,85 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// GetActiveContracts streams the contracts active at active_at_offset
-// that the event format shows, one GetActiveContractsResponse per
-// contract as Canton sends them (ApiStateService): the created event,
-// the synchronizer the contract is on, the workflow id of the
-// transaction that created it (read with the typed walk: the typed
-// created event does not carry it; empty for a contract whose creating
-// transaction was pruned — a gap, Canton keeps it). It walks Node.ActiveContractEvents, one
-// contract sent before the next is read (Send blocks under flow
+// GetActiveContracts streams the contracts active (or in transit) at
+// active_at_offset that the event format shows, one
+// GetActiveContractsResponse per contract as Canton sends them
+// (ApiStateService): the created event with the synchronizer the
+// contract is on and its reassignment counter (ActiveContract), or with
+// its unassignment for a contract in transit between synchronizers
+// (IncompleteUnassigned), the workflow id of the transaction that created
+// it, and a stream_continuation_token that resumes the stream after the
+// contract (a request with that token, the same offset and format). It
+// reads Node.ActiveContractEventsPage page by page (the JSON twin's
+// checks and errors; INVALID_ACS_PAGE_TOKEN for a token of another
+// request), one contract sent before the next (Send blocks under flow
 // control); the client's cancellation ends the walk.
-//
-// Not served, and why: stream_continuation_token (the walk has no
-// tokens); nodes connected to more than one synchronizer (the typed
-// walk does not say which synchronizer a reassigned contract is on, nor
-// its reassignment counter); contracts in transit between synchronizers
-// (IncompleteUnassigned/IncompleteAssigned) are not part of the walk —
-// on one synchronizer there are none.
 func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsRequest, stream grpc.ServerStreamingServer[ledgerv2.GetActiveContractsResponse]) error {
 	f, verbose, err := readFormatFromProto(req.GetEventFormat(), "event_format")
 	if err != nil {
 		return err
 	}
-	if req.StreamContinuationToken != nil {
-		return notServed("GetActiveContracts with a stream_continuation_token", "the Node's typed walk has no continuation tokens")
-	}
-	syncs := s.a.node.Synchronizers()
-	if len(syncs) > 1 {
-		return notServed("GetActiveContracts on a node with several synchronizers", "the Node's typed walk does not say which synchronizer a contract is on")
-	}
 	ctx := stream.Context()
 	at := req.GetActiveAtOffset()
-	if at == 0 {
-		// Canton: "If zero, the empty set will be returned" — after the
-		// checks of the format, which the walk's first page makes.
-		for _, err := range s.a.node.ActiveContractEvents(ctx, f, 0) {
-			return err
-		}
-		return nil
+	size := int32(acsStreamPage)
+	p := ledger.PageRequest{At: &at, Size: &size}
+	if req.StreamContinuationToken != nil {
+		p.Token = req.StreamContinuationToken
 	}
-	pruned, _, err := s.a.node.LatestPrunedOffsets(ctx)
-	if err != nil {
-		return err
-	}
-	// One synchronizer: every contract is on it, never reassigned.
-	sync := syncs[0]
-	origins := map[int64]string{}
-	for c, err := range s.a.node.ActiveContractEvents(ctx, f, at) {
+	var c protoConverter
+	for {
+		page, err := s.a.node.ActiveContractEventsPage(ctx, f, p)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return err
 		}
-		var workflow string
-		if c.Offset > pruned {
-			if workflow, err = s.workflow(ctx, f, c.Offset, origins); err != nil {
+		if at == 0 {
+			// Canton: "If zero, the empty set will be returned" — after
+			// the checks of the format, which the page made.
+			return nil
+		}
+		for i := range page.Contracts {
+			r, err := c.activeContract(&page.Contracts[i], verbose)
+			if err != nil {
+				return err
+			}
+			r.StreamContinuationToken = page.Contracts[i].Token
+			if err := stream.Send(r); err != nil {
 				return err
 			}
 		}
-		pc, err := createdToProto(c, verbose)
-		if err != nil {
-			return err
+		if page.NextToken == nil {
+			return nil
 		}
-		if err := stream.Send(&ledgerv2.GetActiveContractsResponse{
-			WorkflowId: workflow,
-			ContractEntry: &ledgerv2.GetActiveContractsResponse_ActiveContract{ActiveContract: &ledgerv2.ActiveContract{
-				CreatedEvent: pc, SynchronizerId: sync}},
-		}); err != nil {
-			return err
-		}
+		p.Token = page.NextToken
 	}
-	return nil
 }
 
-// workflow returns the workflow id of the transaction that created a
-// contract at offset off, read once per offset: the one transaction of
-// the range (off-1, off] as the reader sees it (it sees the create, so
-// it sees that transaction).
-func (s *stateService) workflow(ctx context.Context, f ledger.ReadFormat, off int64, cache map[int64]string) (string, error) {
-	if w, ok := cache[off]; ok {
-		return w, nil
+// acsStreamPage is the page size GetActiveContracts reads with.
+const acsStreamPage = 1000
+
+// activeContract converts a contract of the ACS.
+func (c *protoConverter) activeContract(pc *ledger.PagedContract, verbose bool) (*ledgerv2.GetActiveContractsResponse, error) {
+	ce, err := c.created(pc.Created, verbose)
+	if err != nil {
+		return nil, err
 	}
-	f.Shape = ledger.ACSDelta
-	f.Blobs, f.InterfaceViews = false, false
-	for t, err := range s.a.node.Transactions(ctx, f, ledger.OffsetRange{After: off - 1, Through: off}) {
-		if err != nil {
-			return "", err
-		}
-		if len(cache) >= 4096 {
-			clear(cache) // keep the cache of a long walk small
-		}
-		cache[off] = t.WorkflowID
-		return t.WorkflowID, nil
+	r := &ledgerv2.GetActiveContractsResponse{WorkflowId: pc.WorkflowID}
+	if u := pc.Unassigned; u != nil {
+		r.ContractEntry = &ledgerv2.GetActiveContractsResponse_IncompleteUnassigned{IncompleteUnassigned: &ledgerv2.IncompleteUnassigned{
+			CreatedEvent: ce, UnassignedEvent: unassignedToProto(u)}}
+	} else {
+		r.ContractEntry = &ledgerv2.GetActiveContractsResponse_ActiveContract{ActiveContract: &ledgerv2.ActiveContract{
+			CreatedEvent: ce, SynchronizerId: pc.SynchronizerID, ReassignmentCounter: uint64(pc.ReassignmentCounter)}}
 	}
-	// The reader sees an active contract as a stakeholder, so it sees its
-	// create in the transaction's ACS delta.
-	return "", apierr.InternalError.New("the transaction that created an active contract at offset %d is not visible", off)
+	return r, nil
 }
 
 // GetActiveContractsPage answers one page of the contracts active (or in
@@ -128,18 +105,11 @@ func (s *stateService) GetActiveContractsPage(ctx context.Context, req *ledgerv2
 	}
 	out := &ledgerv2.GetActiveContractsPageResponse{ActiveAtOffset: page.At, NextPageToken: page.NextToken,
 		ActiveContracts: make([]*ledgerv2.GetActiveContractsResponse, 0, len(page.Contracts))}
-	for _, c := range page.Contracts {
-		pc, err := createdToProto(c.Created, verbose)
+	var c protoConverter
+	for i := range page.Contracts {
+		r, err := c.activeContract(&page.Contracts[i], verbose)
 		if err != nil {
 			return nil, err
-		}
-		r := &ledgerv2.GetActiveContractsResponse{WorkflowId: c.WorkflowID}
-		if u := c.Unassigned; u != nil {
-			r.ContractEntry = &ledgerv2.GetActiveContractsResponse_IncompleteUnassigned{IncompleteUnassigned: &ledgerv2.IncompleteUnassigned{
-				CreatedEvent: pc, UnassignedEvent: unassignedToProto(u)}}
-		} else {
-			r.ContractEntry = &ledgerv2.GetActiveContractsResponse_ActiveContract{ActiveContract: &ledgerv2.ActiveContract{
-				CreatedEvent: pc, SynchronizerId: c.SynchronizerID, ReassignmentCounter: uint64(c.ReassignmentCounter)}}
 		}
 		out.ActiveContracts = append(out.ActiveContracts, r)
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -16,110 +16,62 @@ import (
 )
 
 // This file converts the formats of the reads (EventFormat,
-// TransactionFormat) to the Node's typed ledger.ReadFormat, and the
-// Node's typed transactions and events to their proto messages, as
-// Canton's Ledger API server writes them (EventOuterClass,
-// TransactionOuterClass; LfEngineToApi for the values).
+// TransactionFormat, UpdateFormat) to the Node's typed ledger.ReadFormat
+// and ledger.UpdateReadFormat, and the Node's typed updates and events to
+// their proto messages, as Canton's Ledger API server writes them
+// (EventOuterClass, TransactionOuterClass; LfEngineToApi for the values).
 
-// readFormatFromProto converts an event format. The Node's ReadFormat
-// has one filter for all its parties, so the format's filters must be
-// the same for every party (and for any party): a format whose parties
-// filter differently, or whose filters ask blobs or interface views of
-// some identifiers and not others, is refused as not served (its Canton
-// answer has no typed read here). The Node checks the rest: parties,
-// rights, identifiers. verbose is the format's own flag.
+// readFormatFromProto converts an event format: each party's filters,
+// the filters for any party, each cumulative filter with its own flags.
+// The Node checks the rest: parties, rights, identifiers. verbose is the
+// format's own flag.
 func readFormatFromProto(ef *ledgerv2.EventFormat, field string) (f ledger.ReadFormat, verbose bool, err error) {
 	if ef == nil {
 		return f, false, missingField(field)
 	}
-	var first *ledgerv2.Filters
-	seen := false
-	same := func(fs *ledgerv2.Filters) bool {
-		if !seen {
-			first, seen = fs, true
-			return true
-		}
-		return proto.Equal(normFilters(first), normFilters(fs))
-	}
+	f.Parties = make(map[string][]ledger.Filter, len(ef.GetFiltersByParty()))
 	for _, p := range slices.Sorted(maps.Keys(ef.GetFiltersByParty())) {
-		f.Parties = append(f.Parties, p)
-		if !same(ef.GetFiltersByParty()[p]) {
-			return f, false, notServed("an event format whose parties have different filters", "the Node's typed reads take one filter for all the parties")
+		if f.Parties[p], err = filtersFromProto(ef.GetFiltersByParty()[p]); err != nil {
+			return f, false, err
 		}
 	}
 	if ef.FiltersForAnyParty != nil {
-		f.AnyParty = true
-		if !same(ef.FiltersForAnyParty) {
-			return f, false, notServed("an event format whose parties have different filters", "the Node's typed reads take one filter for all the parties")
+		fs, err := filtersFromProto(ef.FiltersForAnyParty)
+		if err != nil {
+			return f, false, err
 		}
+		f.AnyParty = append([]ledger.Filter{}, fs...)
 	}
-	if err := filtersInto(&f, first); err != nil {
-		return f, false, err
-	}
-	return f, ef.GetVerbose(), nil
+	f.Verbose = ef.GetVerbose()
+	return f, f.Verbose, nil
 }
 
-// normFilters is fs with a nil filter as an empty one (both are the
-// wildcard without blobs).
-func normFilters(fs *ledgerv2.Filters) *ledgerv2.Filters {
-	if fs == nil {
-		return &ledgerv2.Filters{}
-	}
-	return fs
-}
-
-// filtersInto sets f's templates, interfaces and flags from fs. No
-// cumulative filter is the wildcard (Canton: all templates, no blobs);
-// a wildcard beside template or interface filters is refused as not
-// served, as are flags that differ between the filters.
-func filtersInto(f *ledger.ReadFormat, fs *ledgerv2.Filters) error {
-	var blobs, views []bool
-	wildcard := false
+// filtersFromProto converts a party's cumulative filters. A cumulative
+// filter with no identifier filter is the wildcard (Canton's
+// FormatValidator), as is no cumulative filter at all.
+func filtersFromProto(fs *ledgerv2.Filters) ([]ledger.Filter, error) {
+	var out []ledger.Filter
 	for _, c := range fs.GetCumulative() {
 		switch x := c.GetIdentifierFilter().(type) {
 		case *ledgerv2.CumulativeFilter_WildcardFilter:
-			wildcard = true
-			blobs = append(blobs, x.WildcardFilter.GetIncludeCreatedEventBlob())
+			out = append(out, ledger.WildcardFilter(x.WildcardFilter.GetIncludeCreatedEventBlob()))
 		case *ledgerv2.CumulativeFilter_TemplateFilter:
 			ref, err := filterRef(x.TemplateFilter.GetTemplateId(), "template_id")
 			if err != nil {
-				return err
+				return nil, err
 			}
-			f.Templates = append(f.Templates, ref)
-			blobs = append(blobs, x.TemplateFilter.GetIncludeCreatedEventBlob())
+			out = append(out, ledger.TemplateFilter(ref, x.TemplateFilter.GetIncludeCreatedEventBlob()))
 		case *ledgerv2.CumulativeFilter_InterfaceFilter:
 			ref, err := filterRef(x.InterfaceFilter.GetInterfaceId(), "interface_id")
 			if err != nil {
-				return err
+				return nil, err
 			}
-			f.Interfaces = append(f.Interfaces, ref)
-			blobs = append(blobs, x.InterfaceFilter.GetIncludeCreatedEventBlob())
-			views = append(views, x.InterfaceFilter.GetIncludeInterfaceView())
+			out = append(out, ledger.InterfaceFilter(ref, x.InterfaceFilter.GetIncludeInterfaceView(), x.InterfaceFilter.GetIncludeCreatedEventBlob()))
 		default:
-			// Canton's FormatValidator: a cumulative filter with no
-			// identifier filter is the wildcard.
-			wildcard = true
-			blobs = append(blobs, false)
+			out = append(out, ledger.WildcardFilter(false))
 		}
 	}
-	if wildcard && len(f.Templates)+len(f.Interfaces) > 0 {
-		return notServed("a filter with a wildcard beside template or interface filters", "the Node's typed reads take either a wildcard or identifiers")
-	}
-	if !allSame(blobs) || !allSame(views) {
-		return notServed("filters that ask created event blobs or interface views of some identifiers only", "the Node's typed reads take one flag for all the identifiers")
-	}
-	f.Blobs = len(blobs) > 0 && blobs[0]
-	f.InterfaceViews = len(views) > 0 && views[0]
-	return nil
-}
-
-func allSame(bs []bool) bool {
-	for _, b := range bs {
-		if b != bs[0] {
-			return false
-		}
-	}
-	return true
+	return out, nil
 }
 
 // filterRef converts a filter's identifier (MISSING_FIELD when absent,
@@ -154,26 +106,93 @@ func transactionFormatFromProto(tf *ledgerv2.TransactionFormat, field string) (l
 	return f, verbose, nil
 }
 
-// updateFormatFromProto converts an update format. The Node's typed walk
-// reads transactions only: a format that asks for reassignments or
-// topology events is refused as not served, rather than answered
-// without them.
-func updateFormatFromProto(uf *ledgerv2.UpdateFormat) (ledger.ReadFormat, bool, error) {
+// updateFormatFromProto converts an update format: transactions,
+// reassignments and topology events, each in its own format (Canton's
+// FormatValidator: at least one). verbose is the flag of the transaction
+// format's events, else of the reassignments'.
+func updateFormatFromProto(uf *ledgerv2.UpdateFormat) (ledger.UpdateReadFormat, updateVerbose, error) {
+	var out ledger.UpdateReadFormat
+	var v updateVerbose
 	if uf == nil {
-		return ledger.ReadFormat{}, false, missingField("update_format")
+		return out, v, missingField("update_format")
 	}
-	if uf.IncludeReassignments != nil || uf.IncludeTopologyEvents != nil {
-		return ledger.ReadFormat{}, false, notServed("an update format with include_reassignments or include_topology_events",
-			"the Node's typed reads return transactions only")
+	if uf.IncludeTransactions == nil && uf.IncludeReassignments == nil && uf.IncludeTopologyEvents == nil {
+		return out, v, apierr.InvalidArgument.New("The update_format must specify at least one of include_transactions, include_reassignments or include_topology_events")
 	}
-	if uf.IncludeTransactions == nil {
-		return ledger.ReadFormat{}, false, apierr.InvalidArgument.New("The update_format must specify at least one of include_transactions, include_reassignments or include_topology_events")
+	if uf.IncludeTransactions != nil {
+		f, verbose, err := transactionFormatFromProto(uf.IncludeTransactions, "include_transactions")
+		if err != nil {
+			return out, v, err
+		}
+		out.Transactions, v.transactions = &f, verbose
 	}
-	return transactionFormatFromProto(uf.IncludeTransactions, "include_transactions")
+	if uf.IncludeReassignments != nil {
+		f, verbose, err := readFormatFromProto(uf.IncludeReassignments, "include_reassignments")
+		if err != nil {
+			return out, v, err
+		}
+		out.Reassignments, v.reassignments = &f, verbose
+	}
+	if t := uf.IncludeTopologyEvents; t != nil && t.IncludeParticipantAuthorizationEvents != nil {
+		out.Topology = append([]string{}, t.IncludeParticipantAuthorizationEvents.GetParties()...)
+	}
+	return out, v, nil
+}
+
+// updateVerbose is the verbose flag of each kind of update of a format.
+type updateVerbose struct{ transactions, reassignments bool }
+
+// protoConverter converts the typed events of one read to their proto
+// messages, converting each identifier once (the messages share them:
+// they are only marshalled).
+type protoConverter struct {
+	ids map[lf.TypeConID]*ledgerv2.Identifier
+}
+
+func (c *protoConverter) id(id lf.TypeConID) *ledgerv2.Identifier {
+	if p, ok := c.ids[id]; ok {
+		return p
+	}
+	p := pbvalue.IdentifierToProto(id)
+	if c.ids == nil {
+		c.ids = map[lf.TypeConID]*ledgerv2.Identifier{}
+	}
+	if len(c.ids) < 4096 {
+		c.ids[id] = p
+	}
+	return p
+}
+
+func (c *protoConverter) idList(ids []lf.TypeConID) []*ledgerv2.Identifier {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]*ledgerv2.Identifier, len(ids))
+	for i, id := range ids {
+		out[i] = c.id(id)
+	}
+	return out
 }
 
 // transactionToProto converts a transaction.
 func transactionToProto(t *ledger.Transaction, verbose bool) (*ledgerv2.Transaction, error) {
+	var c protoConverter
+	return c.transaction(t, verbose)
+}
+
+// createdToProto converts a created event.
+func createdToProto(e *ledger.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
+	var c protoConverter
+	return c.created(e, verbose)
+}
+
+func archivedToProto(e *ledger.ArchivedEvent) *ledgerv2.ArchivedEvent {
+	var c protoConverter
+	return c.archived(e)
+}
+
+// transaction converts a transaction.
+func (c *protoConverter) transaction(t *ledger.Transaction, verbose bool) (*ledgerv2.Transaction, error) {
 	out := &ledgerv2.Transaction{
 		UpdateId:       t.UpdateID,
 		CommandId:      t.CommandID,
@@ -188,15 +207,21 @@ func transactionToProto(t *ledger.Transaction, verbose bool) (*ledgerv2.Transact
 		var pe *ledgerv2.Event
 		switch e := e.(type) {
 		case *ledger.CreatedEvent:
-			c, err := createdToProto(e, verbose)
+			ce, err := c.created(e, verbose)
 			if err != nil {
 				return nil, err
 			}
-			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Created{Created: c}}
+			b := new(struct {
+				ev      ledgerv2.Event
+				created ledgerv2.Event_Created
+			})
+			b.created.Created = ce
+			b.ev.Event = &b.created
+			pe = &b.ev
 		case *ledger.ArchivedEvent:
-			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Archived{Archived: archivedToProto(e)}}
+			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Archived{Archived: c.archived(e)}}
 		case *ledger.ExercisedEvent:
-			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Exercised{Exercised: exercisedToProto(e, verbose)}}
+			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Exercised{Exercised: c.exercised(e, verbose)}}
 		default:
 			return nil, apierr.InternalError.New("transaction %s: event of type %T", t.UpdateID, e)
 		}
@@ -205,33 +230,42 @@ func transactionToProto(t *ledger.Transaction, verbose bool) (*ledgerv2.Transact
 	return out, nil
 }
 
-// createdToProto converts a created event. The representative package
-// is the template's package, as the Node's JSON events have it.
-func createdToProto(e *ledger.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
+// created converts a created event. The representative package is the
+// template's package, as the Node's JSON events have it.
+func (c *protoConverter) created(e *ledger.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
 	args, err := recordToProto(e.Argument, verbose)
 	if err != nil {
 		return nil, apierr.InternalError.New("contract %s: argument: %v", e.ContractID, err)
 	}
-	out := &ledgerv2.CreatedEvent{
+	// One allocation for the messages of the event.
+	b := new(struct {
+		ev      ledgerv2.CreatedEvent
+		created timestamppb.Timestamp
+	})
+	out := &b.ev
+	*out = ledgerv2.CreatedEvent{
 		Offset:                  e.Offset,
 		NodeId:                  e.NodeID,
 		ContractId:              string(e.ContractID),
-		TemplateId:              pbvalue.IdentifierToProto(e.TemplateID),
+		TemplateId:              c.id(e.TemplateID),
 		CreateArguments:         args,
 		CreatedEventBlob:        e.Blob,
 		WitnessParties:          e.WitnessParties,
 		Signatories:             e.Signatories,
 		Observers:               e.Observers,
-		CreatedAt:               timestamp(e.CreatedAt),
 		PackageName:             e.PackageName,
 		AcsDelta:                e.ACSDelta,
 		RepresentativePackageId: e.TemplateID.PackageID,
+	}
+	if !e.CreatedAt.IsZero() {
+		b.created = timestamppb.Timestamp{Seconds: e.CreatedAt.Unix(), Nanos: int32(e.CreatedAt.Nanosecond())}
+		out.CreatedAt = &b.created
 	}
 	if e.Key != nil {
 		out.ContractKey = pbvalue.ToProto(e.Key, verbose)
 	}
 	for _, v := range e.InterfaceViews {
-		pv := &ledgerv2.InterfaceView{InterfaceId: pbvalue.IdentifierToProto(v.InterfaceID), ImplementationPackageId: v.ImplementationPackageID}
+		pv := &ledgerv2.InterfaceView{InterfaceId: c.id(v.InterfaceID), ImplementationPackageId: v.ImplementationPackageID}
 		if v.Err != nil {
 			pv.ViewStatus = &spb.Status{Code: v.Err.Code, Message: v.Err.Message}
 		} else {
@@ -256,52 +290,41 @@ func recordToProto(v value.Value, verbose bool) (*ledgerv2.Record, error) {
 	return nil, apierr.InternalError.New("%T is not a record", v)
 }
 
-func archivedToProto(e *ledger.ArchivedEvent) *ledgerv2.ArchivedEvent {
+func (c *protoConverter) archived(e *ledger.ArchivedEvent) *ledgerv2.ArchivedEvent {
 	return &ledgerv2.ArchivedEvent{
 		Offset:                e.Offset,
 		NodeId:                e.NodeID,
 		ContractId:            string(e.ContractID),
-		TemplateId:            pbvalue.IdentifierToProto(e.TemplateID),
+		TemplateId:            c.id(e.TemplateID),
 		WitnessParties:        e.WitnessParties,
 		PackageName:           e.PackageName,
-		ImplementedInterfaces: identifiers(e.ImplementedInterfaces),
+		ImplementedInterfaces: c.idList(e.ImplementedInterfaces),
 	}
 }
 
-func exercisedToProto(e *ledger.ExercisedEvent, verbose bool) *ledgerv2.ExercisedEvent {
+func (c *protoConverter) exercised(e *ledger.ExercisedEvent, verbose bool) *ledgerv2.ExercisedEvent {
 	out := &ledgerv2.ExercisedEvent{
 		Offset:                e.Offset,
 		NodeId:                e.NodeID,
 		ContractId:            string(e.ContractID),
-		TemplateId:            pbvalue.IdentifierToProto(e.TemplateID),
+		TemplateId:            c.id(e.TemplateID),
 		Choice:                e.Choice,
 		ActingParties:         e.ActingParties,
 		Consuming:             e.Consuming,
 		WitnessParties:        e.WitnessParties,
 		LastDescendantNodeId:  e.LastDescendantNodeID,
 		PackageName:           e.PackageName,
-		ImplementedInterfaces: identifiers(e.ImplementedInterfaces),
+		ImplementedInterfaces: c.idList(e.ImplementedInterfaces),
 		AcsDelta:              e.ACSDelta,
 	}
 	if e.InterfaceID != nil {
-		out.InterfaceId = pbvalue.IdentifierToProto(*e.InterfaceID)
+		out.InterfaceId = c.id(*e.InterfaceID)
 	}
 	if e.Argument != nil {
 		out.ChoiceArgument = pbvalue.ToProto(e.Argument, verbose)
 	}
 	if e.Result != nil {
 		out.ExerciseResult = pbvalue.ToProto(e.Result, verbose)
-	}
-	return out
-}
-
-func identifiers(ids []lf.TypeConID) []*ledgerv2.Identifier {
-	if len(ids) == 0 {
-		return nil
-	}
-	out := make([]*ledgerv2.Identifier, len(ids))
-	for i, id := range ids {
-		out[i] = pbvalue.IdentifierToProto(id)
 	}
 	return out
 }

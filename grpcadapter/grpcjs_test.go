@@ -164,7 +164,7 @@ func TestGRPCJSPing(t *testing.T) {
 		t.Errorf("bob's Respond %+v, want the last transaction (ledger end %d): nothing after it", s.BobRespond, end.Offset)
 	}
 	bobsView, err := node.Transaction(ledger.WithPrincipal(context.Background(), identity.Principal{UserID: identity.DefaultParticipantAdmin, Wildcard: true}),
-		s.BobRespond.UpdateID, ledger.ReadFormat{Parties: []string{s.Bob}, Shape: ledger.LedgerEffects})
+		s.BobRespond.UpdateID, ledger.ReadFormat{Parties: map[string][]ledger.Filter{s.Bob: nil}, Shape: ledger.LedgerEffects})
 	if err != nil {
 		t.Fatal(err)
 	}

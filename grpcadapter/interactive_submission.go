@@ -156,7 +156,7 @@ func (s *interactiveService) ExecuteSubmissionAndWaitForTransaction(ctx context.
 	if req.GetTransactionFormat() == nil {
 		// Reading as the act_as parties is authorized by the execution's
 		// own checks.
-		f = ledger.ReadFormat{Parties: res.ActAs, Shape: ledger.ACSDelta}
+		f = ledger.ReadAs(res.ActAs...)
 	}
 	t, err := s.a.node.Transaction(ctx, res.UpdateID, f)
 	switch {

@@ -3,6 +3,7 @@ package grpcadapter
 import (
 	"context"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -84,16 +85,15 @@ func (s *commandService) SubmitAndWaitForReassignment(ctx context.Context, req *
 	if err != nil {
 		return nil, err
 	}
-	r, err := reassignmentCommittedToProto(res, verbose)
+	r, err := reassignmentToProto(&res.Reassignment, verbose)
 	if err != nil {
 		return nil, err
 	}
 	return &ledgerv2.SubmitAndWaitForReassignmentResponse{Reassignment: r}, nil
 }
 
-// reassignmentCommittedToProto converts a committed reassignment and its
-// events.
-func reassignmentCommittedToProto(r *ledger.ReassignmentCommitted, verbose bool) (*ledgerv2.Reassignment, error) {
+// reassignmentToProto converts a reassignment and its events.
+func reassignmentToProto(r *ledger.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
 	out := &ledgerv2.Reassignment{
 		UpdateId:       r.UpdateID,
 		CommandId:      r.CommandID,
@@ -101,24 +101,28 @@ func reassignmentCommittedToProto(r *ledger.ReassignmentCommitted, verbose bool)
 		Offset:         r.Offset,
 		RecordTime:     timestamp(r.RecordTime),
 		SynchronizerId: r.SynchronizerID,
-		Events:         make([]*ledgerv2.ReassignmentEvent, 0, len(r.Unassigned)+len(r.Assigned)),
+		Events:         make([]*ledgerv2.ReassignmentEvent, 0, len(r.Events)),
 	}
-	for _, u := range r.Unassigned {
-		out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Unassigned{Unassigned: unassignedToProto(u)}})
-	}
-	for _, a := range r.Assigned {
-		pa, err := assignedToProto(a, verbose)
-		if err != nil {
-			return nil, err
+	for _, ev := range r.Events {
+		switch ev := ev.(type) {
+		case *ledger.UnassignedEvent:
+			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Unassigned{Unassigned: unassignedToProto(ev)}})
+		case *ledger.AssignedEvent:
+			pa, err := assignedToProto(ev, verbose)
+			if err != nil {
+				return nil, err
+			}
+			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Assigned{Assigned: pa}})
+		default:
+			return nil, apierr.InternalError.New("reassignment %s: event of type %T", r.UpdateID, ev)
 		}
-		out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Assigned{Assigned: pa}})
 	}
 	return out, nil
 }
 
 // assignedToProto converts an assignment, its created event with
 // createdToProto.
-func assignedToProto(a *ledger.AssignedContract, verbose bool) (*ledgerv2.AssignedEvent, error) {
+func assignedToProto(a *ledger.AssignedEvent, verbose bool) (*ledgerv2.AssignedEvent, error) {
 	c, err := createdToProto(a.Created, verbose)
 	if err != nil {
 		return nil, err

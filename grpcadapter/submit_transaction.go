@@ -36,7 +36,7 @@ func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *l
 	} else {
 		// Reading as the act_as and read_as parties is authorized by the
 		// submission's own checks.
-		f = ledger.ReadFormat{Parties: slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(c.ActAs), c.ReadAs...)))), Shape: ledger.ACSDelta}
+		f = ledger.ReadAs(append(slices.Clone(c.ActAs), c.ReadAs...)...)
 	}
 	res, err := s.a.node.Submit(ctx, c)
 	if err != nil {

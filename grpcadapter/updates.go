@@ -12,16 +12,13 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// updateService is UpdateService, on the Node's typed reads of
-// transactions (Node.Transactions, Node.Transaction).
+// updateService is UpdateService, on the Node's typed reads of updates
+// (Node.TypedUpdates, TypedUpdatesPage, TypedUpdateByID,
+// TypedUpdateByOffset): transactions, reassignments and topology
+// transactions, in ascending or descending order.
 //
-// What it does not serve, and why: update formats asking for
-// reassignments or topology events (the typed walk has transactions
-// only; refused UNIMPLEMENTED rather than answered without them),
-// descending_order, event formats the typed ReadFormat cannot express
-// (see readFormatFromProto), GetUpdateByOffset (the Node has no typed
-// read by offset) and GetUpdatesPage. The stream sends no
-// OffsetCheckpoint elements (the typed walk yields transactions only).
+// What it does not serve: the stream sends no OffsetCheckpoint elements
+// (the typed walk yields updates only).
 type updateService struct {
 	ledgerv2.UnimplementedUpdateServiceServer
 	a *Adapter
@@ -34,21 +31,23 @@ func (a *Adapter) updateServices() []service {
 	}
 }
 
-// GetUpdates streams the transactions of (begin_exclusive,
-// end_inclusive] as the format shows them; without end_inclusive it
-// follows the ledger until the client cancels (the stream's context ends
-// the Node's iterator). Each transaction is sent before the next is
-// read: Send blocks while the client's flow-control window is full, so
-// a slow reader holds the walk back instead of filling a buffer.
+// GetUpdates streams the updates of (begin_exclusive, end_inclusive] as
+// the format shows them, newest first with descending_order (which needs
+// end_inclusive: DESCENDING_ORDER_MISSING_END otherwise, as the JSON
+// stream); without end_inclusive it follows the ledger until the client
+// cancels (the stream's context ends the Node's iterator).
+//
+// Two goroutines share the work: one walks the Node's typed updates and
+// builds their messages, the handler's marshals and sends them. At most
+// updatesAhead built messages wait between the two, and Send
+// blocks while the client's flow-control window is full, so a slow
+// reader holds the walk back instead of filling a buffer.
 func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.ServerStreamingServer[ledgerv2.GetUpdatesResponse]) error {
 	f, verbose, err := updateFormatFromProto(req.GetUpdateFormat())
 	if err != nil {
 		return err
 	}
-	if req.GetDescendingOrder() {
-		return notServed("GetUpdates with descending_order", "the Node's typed walk reads in ascending order only")
-	}
-	r := ledger.OffsetRange{After: req.GetBeginExclusive(), Tail: req.EndInclusive == nil}
+	r := ledger.OffsetRange{After: req.GetBeginExclusive(), Tail: req.EndInclusive == nil, Descending: req.GetDescendingOrder()}
 	if req.EndInclusive != nil {
 		r.Through = *req.EndInclusive
 		if r.Through == 0 {
@@ -63,51 +62,230 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 			}
 		}
 	}
-	ctx := stream.Context()
-	for t, err := range s.a.node.Transactions(ctx, f, r) {
-		if err != nil {
-			if ctx.Err() != nil {
-				// The client cancelled: the iterator's last element.
-				return ctx.Err()
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	type encoded struct {
+		msg *ledgerv2.GetUpdatesResponse
+		err error
+	}
+	out := make(chan encoded, updatesAhead)
+	go func() {
+		defer close(out)
+		put := func(e encoded) bool {
+			select {
+			case out <- e:
+				return true
+			case <-ctx.Done():
+				return false
 			}
-			return err
 		}
-		pt, err := transactionToProto(t, verbose)
-		if err != nil {
-			return err
+		var c protoConverter
+		for u, err := range s.a.node.TypedUpdates(ctx, f, r) {
+			if err == nil {
+				var resp *ledgerv2.GetUpdatesResponse
+				if resp, err = c.updatesResponse(u, verbose); err == nil {
+					if !put(encoded{msg: resp}) {
+						return
+					}
+					continue
+				}
+			}
+			put(encoded{err: err})
+			return
 		}
-		if err := stream.Send(&ledgerv2.GetUpdatesResponse{Update: &ledgerv2.GetUpdatesResponse_Transaction{Transaction: pt}}); err != nil {
+	}()
+	defer func() {
+		cancel()
+		for range out { // wait for the walk to end
+		}
+	}()
+	for e := range out {
+		if e.err != nil {
+			if err := stream.Context().Err(); err != nil {
+				// The client cancelled: the iterator's last element.
+				return err
+			}
+			return e.err
+		}
+		if err := stream.Send(e.msg); err != nil {
 			return err
 		}
 	}
-	return nil
+	// The walk ended: the range is read, or the client cancelled (and
+	// the walk saw it before it could say so).
+	return stream.Context().Err()
 }
 
-// GetUpdateById returns the transaction with that update id as the
-// format shows it (UPDATE_NOT_FOUND when it is unknown or shows
-// nothing).
+// updatesAhead is how many messages GetUpdates builds ahead of the
+// sends.
+const updatesAhead = 256
+
+// updatesResponse converts an update of the stream.
+func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
+	resp := &ledgerv2.GetUpdatesResponse{}
+	switch u := u.(type) {
+	case *ledger.Transaction:
+		pt, err := c.transaction(u, verbose.transactions)
+		if err != nil {
+			return nil, err
+		}
+		resp.Update = &ledgerv2.GetUpdatesResponse_Transaction{Transaction: pt}
+	case *ledger.Reassignment:
+		pr, err := c.reassignment(u, verbose.reassignments)
+		if err != nil {
+			return nil, err
+		}
+		resp.Update = &ledgerv2.GetUpdatesResponse_Reassignment{Reassignment: pr}
+	case *ledger.TopologyUpdate:
+		resp.Update = &ledgerv2.GetUpdatesResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}
+	default:
+		return nil, apierr.InternalError.New("an update of type %T", u)
+	}
+	return resp, nil
+}
+
+// GetUpdateById returns the update with that update id as the format
+// shows it (UPDATE_NOT_FOUND when it is unknown or shows nothing).
 func (s *updateService) GetUpdateById(ctx context.Context, req *ledgerv2.GetUpdateByIdRequest) (*ledgerv2.GetUpdateResponse, error) {
 	f, verbose, err := updateFormatFromProto(req.GetUpdateFormat())
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.a.node.Transaction(ctx, req.GetUpdateId(), f)
+	u, err := s.a.node.TypedUpdateByID(ctx, req.GetUpdateId(), f)
 	if err != nil {
 		return nil, err
 	}
-	pt, err := transactionToProto(t, verbose)
+	var c protoConverter
+	return c.updateResponse(u, verbose)
+}
+
+// GetUpdateByOffset returns the update at an offset as the format shows
+// it (NON_POSITIVE_OFFSET, UPDATE_NOT_FOUND).
+func (s *updateService) GetUpdateByOffset(ctx context.Context, req *ledgerv2.GetUpdateByOffsetRequest) (*ledgerv2.GetUpdateResponse, error) {
+	f, verbose, err := updateFormatFromProto(req.GetUpdateFormat())
 	if err != nil {
 		return nil, err
 	}
-	return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_Transaction{Transaction: pt}}, nil
+	u, err := s.a.node.TypedUpdateByOffset(ctx, req.GetOffset(), f)
+	if err != nil {
+		return nil, err
+	}
+	var c protoConverter
+	return c.updateResponse(u, verbose)
 }
 
-func (s *updateService) GetUpdateByOffset(context.Context, *ledgerv2.GetUpdateByOffsetRequest) (*ledgerv2.GetUpdateResponse, error) {
-	return nil, notServed("GetUpdateByOffset", "the Node has no typed read of a transaction by offset")
+// GetUpdatesPage returns one page of updates (Node.TypedUpdatesPage: the
+// JSON twin's checks, tokens and errors). The page tokens are the bytes
+// whose base64 text is the JSON API's token, as Canton's JSON API writes
+// the bytes; without end_offset_inclusive an ascending page always has a
+// next token (to ask again for later updates) and a descending one reads
+// down from the ledger end.
+func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpdatesPageRequest) (*ledgerv2.GetUpdatesPageResponse, error) {
+	f, verbose, err := updateFormatFromProto(req.GetUpdateFormat())
+	if err != nil {
+		return nil, err
+	}
+	r := ledger.OffsetRange{After: req.GetBeginOffsetExclusive(), Tail: req.EndOffsetInclusive == nil, Descending: req.GetDescendingOrder()}
+	if req.EndOffsetInclusive != nil {
+		r.Through = *req.EndOffsetInclusive
+		if r.Through == 0 && r.After >= 0 {
+			// The Node reads Through 0 as the ledger end: an explicit 0
+			// is the empty range (0, 0] (after the format's checks), or
+			// an end before the begin.
+			if r.After > 0 {
+				return nil, apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", r.After)
+			}
+			one := int32(1)
+			if _, err := s.a.node.TypedUpdatesPage(ctx, f, ledger.OffsetRange{}, &one, nil); err != nil {
+				return nil, err
+			}
+			return &ledgerv2.GetUpdatesPageResponse{Updates: []*ledgerv2.GetUpdateResponse{}}, nil
+		}
+	}
+	var token []byte
+	if req.PageToken != nil {
+		token = req.PageToken
+	}
+	page, err := s.a.node.TypedUpdatesPage(ctx, f, r, req.MaxPageSize, token)
+	if err != nil {
+		return nil, err
+	}
+	out := &ledgerv2.GetUpdatesPageResponse{LowestPageOffsetExclusive: page.Lowest, HighestPageOffsetInclusive: page.Highest,
+		NextPageToken: page.NextToken, Updates: make([]*ledgerv2.GetUpdateResponse, 0, len(page.Updates))}
+	var c protoConverter
+	for _, u := range page.Updates {
+		pu, err := c.updateResponse(u, verbose)
+		if err != nil {
+			return nil, err
+		}
+		out.Updates = append(out.Updates, pu)
+	}
+	return out, nil
 }
 
-func (s *updateService) GetUpdatesPage(context.Context, *ledgerv2.GetUpdatesPageRequest) (*ledgerv2.GetUpdatesPageResponse, error) {
-	return nil, notServed("GetUpdatesPage", "the Node's typed walk has no page tokens")
+// updateResponse converts an update.
+func (c *protoConverter) updateResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
+	switch u := u.(type) {
+	case *ledger.Transaction:
+		pt, err := c.transaction(u, verbose.transactions)
+		if err != nil {
+			return nil, err
+		}
+		return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_Transaction{Transaction: pt}}, nil
+	case *ledger.Reassignment:
+		pr, err := c.reassignment(u, verbose.reassignments)
+		if err != nil {
+			return nil, err
+		}
+		return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_Reassignment{Reassignment: pr}}, nil
+	case *ledger.TopologyUpdate:
+		return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}}, nil
+	}
+	return nil, apierr.InternalError.New("an update of type %T", u)
+}
+
+// reassignment converts a reassignment.
+func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
+	out := &ledgerv2.Reassignment{UpdateId: r.UpdateID, CommandId: r.CommandID, WorkflowId: r.WorkflowID, Offset: r.Offset,
+		RecordTime: timestamp(r.RecordTime), SynchronizerId: r.SynchronizerID, Events: make([]*ledgerv2.ReassignmentEvent, 0, len(r.Events))}
+	for _, e := range r.Events {
+		switch e := e.(type) {
+		case *ledger.UnassignedEvent:
+			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Unassigned{Unassigned: unassignedToProto(e)}})
+		case *ledger.AssignedEvent:
+			ce, err := c.created(e.Created, verbose)
+			if err != nil {
+				return nil, err
+			}
+			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Assigned{Assigned: &ledgerv2.AssignedEvent{
+				Source: e.Source, Target: e.Target, ReassignmentId: e.ReassignmentID, Submitter: e.Submitter,
+				ReassignmentCounter: uint64(e.ReassignmentCounter), CreatedEvent: ce}}})
+		}
+	}
+	return out, nil
+}
+
+// topologyToProto converts a topology transaction.
+func topologyToProto(t *ledger.TopologyUpdate) *ledgerv2.TopologyTransaction {
+	out := &ledgerv2.TopologyTransaction{UpdateId: t.UpdateID, Offset: t.Offset, SynchronizerId: t.SynchronizerID,
+		RecordTime: timestamp(t.RecordTime), Events: make([]*ledgerv2.TopologyEvent, 0, len(t.Events))}
+	for _, e := range t.Events {
+		perm := ledgerv2.ParticipantPermission(ledgerv2.ParticipantPermission_value[string(e.Permission)])
+		var pe *ledgerv2.TopologyEvent
+		switch e.Change {
+		case ledger.AuthorizationAdded:
+			pe = &ledgerv2.TopologyEvent{Event: &ledgerv2.TopologyEvent_ParticipantAuthorizationAdded{ParticipantAuthorizationAdded: &ledgerv2.ParticipantAuthorizationAdded{
+				PartyId: e.PartyID, ParticipantId: e.ParticipantID, ParticipantPermission: perm}}}
+		case ledger.AuthorizationChanged:
+			pe = &ledgerv2.TopologyEvent{Event: &ledgerv2.TopologyEvent_ParticipantAuthorizationChanged{ParticipantAuthorizationChanged: &ledgerv2.ParticipantAuthorizationChanged{
+				PartyId: e.PartyID, ParticipantId: e.ParticipantID, ParticipantPermission: perm}}}
+		default:
+			pe = &ledgerv2.TopologyEvent{Event: &ledgerv2.TopologyEvent_ParticipantAuthorizationRevoked{ParticipantAuthorizationRevoked: &ledgerv2.ParticipantAuthorizationRevoked{
+				PartyId: e.PartyID, ParticipantId: e.ParticipantID}}}
+		}
+		out.Events = append(out.Events, pe)
+	}
+	return out
 }
 
 // timestamp is t as a Timestamp, nil for the zero time (absent).

@@ -266,17 +266,6 @@ func TestGetUpdatesTailsAndCancels(t *testing.T) {
 		code codes.Code
 	}{
 		{"no update format", &ledgerv2.GetUpdatesRequest{}, codes.InvalidArgument},
-		{"reassignments", &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g, IncludeReassignments: g.EventFormat}}, codes.Unimplemented},
-		{"descending", &ledgerv2.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}}, codes.Unimplemented},
-		{"parties filtering differently", &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
-			EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{p.bob: {}, p.alice: {Cumulative: []*ledgerv2.CumulativeFilter{{
-				IdentifierFilter: &ledgerv2.CumulativeFilter_TemplateFilter{TemplateFilter: &ledgerv2.TemplateFilter{TemplateId: identifier(p.pingID)}}}}}}},
-			TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}, codes.Unimplemented},
-		{"wildcard beside a template", &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
-			EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{p.bob: {Cumulative: []*ledgerv2.CumulativeFilter{
-				{IdentifierFilter: &ledgerv2.CumulativeFilter_WildcardFilter{WildcardFilter: &ledgerv2.WildcardFilter{}}},
-				{IdentifierFilter: &ledgerv2.CumulativeFilter_TemplateFilter{TemplateFilter: &ledgerv2.TemplateFilter{TemplateId: identifier(p.pingID)}}}}}}},
-			TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}, codes.Unimplemented},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			end := p.end()
@@ -374,9 +363,8 @@ func TestActiveContractsSameAsJSON(t *testing.T) {
 }
 
 // TestActiveContractsAfterPruning: contracts created by pruned
-// transactions are still sent (without their workflow id: the typed walk
-// does not carry it, and the creating transaction can no longer be
-// read); later ones keep theirs.
+// transactions are still sent, with their workflow id (the contract
+// keeps it, as Canton's ACS does).
 func TestActiveContractsAfterPruning(t *testing.T) {
 	t.Parallel()
 	p := newPingEnv(t)
@@ -413,7 +401,7 @@ func TestActiveContractsAfterPruning(t *testing.T) {
 		got[id] = r.WorkflowId + "@" + r.GetActiveContract().GetSynchronizerId()
 	}
 	sync := p.node.Synchronizers()[0]
-	if d := cmp.Diff(map[string]string{"old": "@" + sync, "new": "wf-new@" + sync}, got); d != "" {
+	if d := cmp.Diff(map[string]string{"old": "wf-old@" + sync, "new": "wf-new@" + sync}, got); d != "" {
 		t.Errorf("active contracts after pruning (-want +got):\n%s", d)
 	}
 }

@@ -104,16 +104,34 @@ func (n *Node) eventFormatAuth(ctx context.Context, f *EventFormat) error {
 	return n.checkFilterIDs(f)
 }
 
+// acsVisit is called with a contract active (or in transit) at the read's
+// offset that the filter shows, its witnesses and what their filters ask
+// for; it returns false to stop.
+type acsVisit func(c *contractRecord, w []string, m filterMatch) bool
+
 // acsAt visits the contracts active (or in transit) at an offset that the
 // filter shows, in contract-id order, starting after the contract id
+// `after`, as JSON entries.
+func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
+	return n.acsVisitAt(r, at, ef, after, jsonACS(ef, fn))
+}
+
+// acsScan is acsAt by a scan of every contract record.
+func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
+	return n.acsVisitScan(r, at, ef, after, jsonACS(ef, fn))
+}
+
+// acsVisitAt is the one walk of the ACS the JSON and typed reads share:
+// it calls fn with the contracts active (or in transit) at an offset that
+// the filter shows, in contract-id order, starting after the contract id
 // `after`. Contracts archived after the offset count as active; the
 // synchronizer and reassignment state are the current ones. A filter by
 // parties reads the parties' entries of the active-contracts index
 // (acsindex.go), so its cost follows their contracts; a filter for any
 // party scans every contract, as Canton's does.
-func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
+func (n *Node) acsVisitAt(r *store.Reader, at int64, ef *eventFilter, after string, fn acsVisit) error {
 	if ef == nil || ef.anyParty != nil {
-		return n.acsScan(r, at, ef, after, fn)
+		return n.acsVisitScan(r, at, ef, after, fn)
 	}
 	return indexedContracts(r, filterParties(ef), at, after, partyKeep(ef), func(cid string) (bool, error) {
 		c, err := loadRecord(r, cid)
@@ -124,8 +142,8 @@ func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, f
 	})
 }
 
-// acsScan is acsAt by a scan of every contract record.
-func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
+// acsVisitScan is acsVisitAt by a scan of every contract record.
+func (n *Node) acsVisitScan(r *store.Reader, at int64, ef *eventFilter, after string, fn acsVisit) error {
 	var start []byte
 	if after != "" {
 		start = append(store.ContractKey(after), 0)
@@ -139,10 +157,10 @@ func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string,
 	})
 }
 
-// acsEntry calls fn with a contract's entry when it is active (or in
-// transit) at offset at and the filter shows it; it returns fn's answer
-// (true when it was not called).
-func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn func(GetActiveContractsResponse) bool) bool {
+// acsEntry calls fn with a contract when it is active (or in transit) at
+// offset at and the filter shows it; it returns fn's answer (true when
+// it was not called).
+func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn acsVisit) bool {
 	if c.CreatedOffset > at || (c.ArchivedOffset != 0 && c.ArchivedOffset <= at) {
 		return true
 	}
@@ -150,18 +168,25 @@ func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn func(GetActiveCon
 	if len(w) == 0 {
 		return true
 	}
-	e := &logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}
-	ev := *createdEvent(e, &c.Create, w, ef, m, true)
-	resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
-	if c.State == contractUnassigned {
-		resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: JsUnassignedEvent{
-			ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
-			Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
-			PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
-	} else {
-		resp.ContractEntry.JsActiveContract = &ActiveContract{CreatedEvent: ev, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
+	return fn(c, w, m)
+}
+
+// jsonACS renders the visited contracts as JSON entries for fn.
+func jsonACS(ef *eventFilter, fn func(GetActiveContractsResponse) bool) acsVisit {
+	return func(c *contractRecord, w []string, m filterMatch) bool {
+		e := &logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}
+		ev := *createdEvent(e, &c.Create, w, ef, m, true)
+		resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
+		if c.State == contractUnassigned {
+			resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: JsUnassignedEvent{
+				ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
+				Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
+				PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
+		} else {
+			resp.ContractEntry.JsActiveContract = &ActiveContract{CreatedEvent: ev, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
+		}
+		return fn(resp)
 	}
-	return fn(resp)
 }
 
 // ActiveContracts returns the active contracts at an offset as one list
@@ -244,6 +269,25 @@ func (req GetActiveContractsPageRequest) fingerprint() string {
 // offset (nil: the ledger end), ordered by contract id; the next page
 // token keeps the offset.
 func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (GetActiveContractsPageResponse, error) {
+	out := []GetActiveContractsResponse{}
+	resp, err := n.activeContractsPage(ctx, req, func(ef *eventFilter) (acsVisit, func() int) {
+		return jsonACS(ef, func(c GetActiveContractsResponse) bool {
+			out = append(out, c)
+			return true
+		}), func() int { return len(out) }
+	})
+	if err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	resp.ActiveContracts = out
+	return resp, nil
+}
+
+// activeContractsPage is ActiveContractsPage with the rendering left to
+// the visitor newVisit makes for the format's filter (with a count of
+// the contracts it kept); the response has the offset and the token, not
+// the contracts.
+func (n *Node) activeContractsPage(ctx context.Context, req GetActiveContractsPageRequest, newVisit func(ef *eventFilter) (acsVisit, func() int)) (GetActiveContractsPageResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
@@ -281,30 +325,26 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 	if err := n.checkActiveAt(at); err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
-	resp := GetActiveContractsPageResponse{ActiveContracts: []GetActiveContractsResponse{}, ActiveAtOffset: at}
+	resp := GetActiveContractsPageResponse{ActiveAtOffset: at}
 	more := false
+	last := ""
+	ef := newEventFilter(&req.EventFormat, n)
+	visit, count := newVisit(ef)
 	err := n.st.View(func(r *store.Reader) error {
-		return n.acsAt(r, at, newEventFilter(&req.EventFormat, n), after, func(c GetActiveContractsResponse) bool {
-			if len(resp.ActiveContracts) == size {
+		return n.acsVisitAt(r, at, ef, after, func(c *contractRecord, w []string, m filterMatch) bool {
+			if count() == size {
 				more = true
 				return false
 			}
-			resp.ActiveContracts = append(resp.ActiveContracts, c)
-			return true
+			last = c.Create.ContractID
+			return visit(c, w, m)
 		})
 	})
 	if err != nil {
 		return GetActiveContractsPageResponse{}, storeErr(err)
 	}
 	if more {
-		last := resp.ActiveContracts[len(resp.ActiveContracts)-1].ContractEntry
-		cid := ""
-		if last.JsActiveContract != nil {
-			cid = last.JsActiveContract.CreatedEvent.ContractID
-		} else {
-			cid = last.JsIncompleteUnassigned.CreatedEvent.ContractID
-		}
-		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: cid, Request: fp}))
+		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: last, Request: fp}))
 		resp.NextPageToken = &s
 	}
 	return resp, nil
@@ -387,23 +427,44 @@ type GetEventsByContractIDResponse struct {
 
 // EventsByContractID returns a contract's create (and archive) events;
 // MISSING_FIELD for an empty contract id (Canton's
-// EventQueryServiceRequestValidator checks it before the format),
+// EventQueryServiceRequestValidator checks it first),
 // CONTRACT_EVENTS_NOT_FOUND when the contract is unknown or invisible to
 // the format.
 func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
-	if err := n.public(ctx); err != nil {
+	c, ef, w, m, err := n.contractEventsFor(ctx, req)
+	if err != nil {
 		return GetEventsByContractIDResponse{}, err
+	}
+	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
+		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
+	if c.ArchivedOffset != 0 {
+		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: JsArchivedEvent{
+			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,
+			PackageName: c.Create.PackageName, ImplementedInterfaces: m.implemented()}}
+	}
+	return resp, nil
+}
+
+// contractEventsFor makes the checks of EventsByContractID and decides
+// what the format sees of the contract: its record, the witnesses and
+// what their filters ask for (shared by the JSON and typed reads).
+func (n *Node) contractEventsFor(ctx context.Context, req GetEventsByContractIDRequest) (*contractRecord, *eventFilter, []string, filterMatch, error) {
+	fail := func(err error) (*contractRecord, *eventFilter, []string, filterMatch, error) {
+		return nil, nil, nil, filterMatch{}, err
+	}
+	if err := n.public(ctx); err != nil {
+		return fail(err)
 	}
 	// The format's shape first: over JSON it is part of decoding the body,
 	// which Canton's JSON API does before the request validator runs.
 	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
-		return GetEventsByContractIDResponse{}, err
+		return fail(err)
 	}
 	if req.ContractID == "" {
-		return GetEventsByContractIDResponse{}, apierr.MissingField.New("contract_id")
+		return fail(apierr.MissingField.New("contract_id"))
 	}
 	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
-		return GetEventsByContractIDResponse{}, err
+		return fail(err)
 	}
 	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", req.ContractID)
 	var c contractRecord
@@ -418,19 +479,12 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 		return decodeContractRecord(raw, &c)
 	})
 	if err != nil {
-		return GetEventsByContractIDResponse{}, storeErr(err)
+		return fail(storeErr(err))
 	}
 	ef := newEventFilter(&req.EventFormat, n)
 	w, m := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
 	if len(w) == 0 {
-		return GetEventsByContractIDResponse{}, notFound
+		return fail(notFound)
 	}
-	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
-		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
-	if c.ArchivedOffset != 0 {
-		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: JsArchivedEvent{
-			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,
-			PackageName: c.Create.PackageName, ImplementedInterfaces: m.implemented()}}
-	}
-	return resp, nil
+	return &c, ef, w, m, nil
 }

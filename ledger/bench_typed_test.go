@@ -13,7 +13,7 @@ import (
 func BenchmarkTypedTransactions(b *testing.B) {
 	f := benchFixture(b, ledger.Options{InMemory: true})
 	fill(b, f, 3000, f.alice)
-	format := ledger.ReadFormat{AnyParty: true}
+	format := ledger.ReadFormat{AnyParty: []ledger.Filter{}}
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0

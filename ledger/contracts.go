@@ -32,14 +32,27 @@ type GetContractResponse struct {
 // is set. CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no
 // querying party is a stakeholder.
 func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetContractResponse, error) {
-	if err := n.public(ctx); err != nil {
+	c, witnesses, err := n.contractFor(ctx, req)
+	if err != nil {
 		return GetContractResponse{}, err
+	}
+	ev := createdEvent(&logEntry{}, &c.Create, witnesses, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
+	ev.NodeID = 0
+	return GetContractResponse{CreatedEvent: *ev}, nil
+}
+
+// contractFor makes the checks of ContractByID and decides what the
+// querying parties see: the contract's record and its witnesses (shared
+// by the JSON and typed reads).
+func (n *Node) contractFor(ctx context.Context, req GetContractRequest) (*contractRecord, []string, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, nil, err
 	}
 	if req.ContractID == "" {
-		return GetContractResponse{}, apierr.MissingField.New("contract_id")
+		return nil, nil, apierr.MissingField.New("contract_id")
 	}
 	if err := authorizeRead(ctx, req.QueryingParties, len(req.QueryingParties) == 0); err != nil {
-		return GetContractResponse{}, err
+		return nil, nil, err
 	}
 	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", req.ContractID)
 	var c contractRecord
@@ -54,16 +67,14 @@ func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetCon
 		return decodeContractRecord(raw, &c)
 	})
 	if err != nil {
-		return GetContractResponse{}, storeErr(err)
+		return nil, nil, storeErr(err)
 	}
 	witnesses := c.Create.stakeholders()
 	if len(req.QueryingParties) > 0 {
 		witnesses = slices.DeleteFunc(slices.Clone(witnesses), func(p string) bool { return !slices.Contains(req.QueryingParties, p) })
 	}
 	if len(witnesses) == 0 {
-		return GetContractResponse{}, notFound
+		return nil, nil, notFound
 	}
-	ev := createdEvent(&logEntry{}, &c.Create, witnesses, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
-	ev.NodeID = 0
-	return GetContractResponse{CreatedEvent: *ev}, nil
+	return &c, witnesses, nil
 }

@@ -24,7 +24,14 @@ import (
 
 // decodeLogEntry decodes a stored log entry.
 func decodeLogEntry(b []byte, e *logEntry) error {
-	d := jsonDecoder{b: b}
+	return decodeLogEntryWith(b, e, nil)
+}
+
+// decodeLogEntryWith is decodeLogEntry sharing the strings that repeat
+// between entries (parties, template ids, package names, synchronizer
+// ids) through names, the table of one scan (nil: none).
+func decodeLogEntryWith(b []byte, e *logEntry, names *internTable) error {
+	d := jsonDecoder{b: b, names: names}
 	if d.logEntry(e) && d.i == len(b) {
 		return nil
 	}
@@ -48,6 +55,66 @@ func decodeContractRecord(b []byte, c *contractRecord) error {
 type jsonDecoder struct {
 	b []byte
 	i int
+	// names, when set, shares repeated strings (istr, istrs).
+	names *internTable
+}
+
+// internTable holds one copy of the strings a scan's entries repeat.
+type internTable struct {
+	m map[string]string
+}
+
+// maxInterned bounds an intern table (a scan of entries whose names do
+// not repeat stops sharing when it is full).
+const maxInterned = 4096
+
+// istr is str through the intern table.
+func (d *jsonDecoder) istr(dst *string) bool {
+	if d.names == nil {
+		return d.str(dst)
+	}
+	raw, ok := d.strBytes()
+	if !ok {
+		return false
+	}
+	if v, ok := d.names.m[string(raw)]; ok {
+		*dst = v
+		return true
+	}
+	s := string(raw)
+	if d.names.m == nil {
+		d.names.m = map[string]string{}
+	}
+	if len(d.names.m) < maxInterned {
+		d.names.m[s] = s
+	}
+	*dst = s
+	return true
+}
+
+// istrs is strs through the intern table.
+func (d *jsonDecoder) istrs(dst *[]string) bool {
+	if d.names == nil {
+		return d.strs(dst)
+	}
+	if !d.byte('[') {
+		return false
+	}
+	var out []string
+	for {
+		var s string
+		if !d.istr(&s) {
+			return false
+		}
+		out = append(out, s)
+		if d.byte(']') {
+			*dst = out
+			return true
+		}
+		if !d.byte(',') {
+			return false
+		}
+	}
 }
 
 // members calls member for each member of an object, with the member's
@@ -129,6 +196,32 @@ func (d *jsonDecoder) str(dst *string) bool {
 	d.i += end + 1
 	*dst = string(s)
 	return true
+}
+
+// strBytes is str without the copy: the bytes of the input.
+func (d *jsonDecoder) strBytes() ([]byte, bool) {
+	if !d.byte('"') {
+		return nil, false
+	}
+	end := bytes.IndexByte(d.b[d.i:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	s := d.b[d.i : d.i+end]
+	ascii := true
+	for _, c := range s {
+		if c < 0x20 || c == '\\' {
+			return nil, false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.Valid(s) {
+		return nil, false // encoding/json replaces invalid UTF-8
+	}
+	d.i += end + 1
+	return s, true
 }
 
 // strs reads a non-empty array of strings.
@@ -398,7 +491,7 @@ func (d *jsonDecoder) logEntry(e *logEntry) bool {
 	return d.members(func(name []byte) bool {
 		switch string(name) {
 		case "k":
-			return once(&seen, 0) && d.str(&e.Kind)
+			return once(&seen, 0) && d.istr(&e.Kind)
 		case "o":
 			return once(&seen, 1) && d.int64(&e.Offset)
 		case "u":
@@ -412,7 +505,7 @@ func (d *jsonDecoder) logEntry(e *logEntry) bool {
 		case "r":
 			return once(&seen, 6) && d.str(&e.RecordTime)
 		case "s":
-			return once(&seen, 7) && d.str(&e.SynchronizerID)
+			return once(&seen, 7) && d.istr(&e.SynchronizerID)
 		case "n":
 			return once(&seen, 8) && d.nodes(&e.Nodes)
 		case "a":
@@ -422,9 +515,9 @@ func (d *jsonDecoder) logEntry(e *logEntry) bool {
 			e.Reassign = new(reassignNode)
 			return d.reassignNode(e.Reassign)
 		case "user":
-			return once(&seen, 10) && d.str(&e.UserID)
+			return once(&seen, 10) && d.istr(&e.UserID)
 		case "actAs":
-			return once(&seen, 11) && d.strs(&e.ActAs)
+			return once(&seen, 11) && d.istrs(&e.ActAs)
 		case "sub":
 			return once(&seen, 12) && d.str(&e.SubmissionID)
 		}
@@ -465,41 +558,41 @@ func (d *jsonDecoder) txNode(n *txNode) bool {
 		case "cid":
 			return once(&seen, 2) && d.str(&n.ContractID)
 		case "tid":
-			return once(&seen, 3) && d.str(&n.TemplateID)
+			return once(&seen, 3) && d.istr(&n.TemplateID)
 		case "pn":
-			return once(&seen, 4) && d.str(&n.PackageName)
+			return once(&seen, 4) && d.istr(&n.PackageName)
 		case "arg":
 			return once(&seen, 5) && d.raw(&n.Argument)
 		case "sig":
-			return once(&seen, 6) && d.strs(&n.Signatories)
+			return once(&seen, 6) && d.istrs(&n.Signatories)
 		case "obs":
-			return once(&seen, 7) && d.strs(&n.Observers)
+			return once(&seen, 7) && d.istrs(&n.Observers)
 		case "at":
 			return once(&seen, 8) && d.str(&n.CreatedAt)
 		case "stk":
-			return once(&seen, 9) && d.strs(&n.Stakeholders)
+			return once(&seen, 9) && d.istrs(&n.Stakeholders)
 		case "ch":
-			return once(&seen, 10) && d.str(&n.Choice)
+			return once(&seen, 10) && d.istr(&n.Choice)
 		case "cons":
 			return once(&seen, 11) && d.bool(&n.Consuming)
 		case "act":
-			return once(&seen, 12) && d.strs(&n.Acting)
+			return once(&seen, 12) && d.istrs(&n.Acting)
 		case "tr":
 			return once(&seen, 13) && d.bool(&n.Transient)
 		case "w":
-			return once(&seen, 14) && d.strs(&n.Witnesses)
+			return once(&seen, 14) && d.istrs(&n.Witnesses)
 		case "ld":
 			return once(&seen, 15) && d.int32(&n.LastDescendant)
 		case "key":
 			return once(&seen, 16) && d.raw(&n.Key)
 		case "km":
-			return once(&seen, 17) && d.strs(&n.Maintainers)
+			return once(&seen, 17) && d.istrs(&n.Maintainers)
 		case "res":
 			return once(&seen, 18) && d.raw(&n.Result)
 		case "cobs":
-			return once(&seen, 19) && d.strs(&n.ChoiceObservers)
+			return once(&seen, 19) && d.istrs(&n.ChoiceObservers)
 		case "iid":
-			return once(&seen, 20) && d.str(&n.InterfaceID)
+			return once(&seen, 20) && d.istr(&n.InterfaceID)
 		case "arc":
 			return once(&seen, 21) && d.bool(&n.Archives)
 		case "eng":
@@ -519,11 +612,11 @@ func (d *jsonDecoder) reassignNode(r *reassignNode) bool {
 		case "rid":
 			return once(&seen, 1) && d.str(&r.ReassignmentID)
 		case "src":
-			return once(&seen, 2) && d.str(&r.Source)
+			return once(&seen, 2) && d.istr(&r.Source)
 		case "dst":
-			return once(&seen, 3) && d.str(&r.Target)
+			return once(&seen, 3) && d.istr(&r.Target)
 		case "by":
-			return once(&seen, 4) && d.str(&r.Submitter)
+			return once(&seen, 4) && d.istr(&r.Submitter)
 		case "cnt":
 			return once(&seen, 5) && d.int64(&r.Counter)
 		case "contract":

@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -94,6 +95,19 @@ func (m filterMatch) implemented() []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// implementedIDs is implemented as ids (the typed events'), nil when
+// none.
+func (m filterMatch) implementedIDs() []lf.TypeConID {
+	var out []lf.TypeConID
+	for _, i := range m.ifaces {
+		if i.view {
+			out = append(out, i.id)
+		}
+	}
+	slices.SortFunc(out, func(a, b lf.TypeConID) int { return strings.Compare(a.String(), b.String()) })
 	return out
 }
 
@@ -193,6 +207,9 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 			m = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
 		}
 		if m.ok {
+			if out == nil {
+				out = make([]string, 0, len(candidates))
+			}
 			out = append(out, p)
 			all.add(m)
 		}
@@ -200,23 +217,42 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 	return out, all
 }
 
-// interfaceViews renders the views an event's filters ask for.
-func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []any {
-	out := []any{}
+// viewResult is a computed interface view: the view value (stored Daml
+// JSON) and its implementation package, or why it could not be computed.
+type viewResult struct {
+	iface lf.TypeConID
+	impl  string
+	value json.RawMessage
+	err   error
+}
+
+// views computes the interface views an event's filters ask for (shared
+// by the JSON and typed renderers).
+func (ef *eventFilter) views(n *txNode, m filterMatch, sync string) []viewResult {
+	var out []viewResult
 	for _, i := range m.ifaces {
 		if !i.view {
 			continue
 		}
-		v := JsInterfaceView{InterfaceID: i.id.String(), ViewStatus: JsStatus{Details: []any{}}}
 		impl, err := ef.implementation(i.id, n, sync)
 		var val json.RawMessage
 		if err == nil {
 			val, err = ef.pk.interfaceView(i.id, n, impl)
 		}
-		if err != nil {
-			v.ViewStatus = statusOf(err)
+		out = append(out, viewResult{iface: i.id, impl: impl, value: val, err: err})
+	}
+	return out
+}
+
+// interfaceViews renders the views an event's filters ask for.
+func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []any {
+	out := []any{}
+	for _, r := range ef.views(n, m, sync) {
+		v := JsInterfaceView{InterfaceID: r.iface.String(), ViewStatus: JsStatus{Details: []any{}}}
+		if r.err != nil {
+			v.ViewStatus = statusOf(r.err)
 		} else {
-			v.ViewValue, v.ImplementationPackageID = val, impl
+			v.ViewValue, v.ImplementationPackageID = r.value, r.impl
 		}
 		out = append(out, v)
 	}

@@ -32,7 +32,7 @@ func ExampleNode_Transactions() {
 		return nil
 	}
 
-	format := ledger.ReadFormat{Parties: []string{alice}, Templates: []ledger.TemplateRef{note}}
+	format := ledger.ReadFormat{Parties: map[string][]ledger.Filter{alice: {ledger.TemplateFilter(note, false)}}}
 	// Every transaction up to the ledger end; the pages are fetched as
 	// the loop goes. (OffsetRange{Tail: true} would wait for new ones.)
 	for tr, err := range node.Transactions(ctx, format, ledger.OffsetRange{}) {

@@ -148,13 +148,15 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 	if hi <= lo {
 		return nil
 	}
+	// The entries of a scan share their repeated strings.
+	names := &internTable{}
 	load := func(off int64) (*logEntry, error) {
 		raw, err := r.Get(store.UpdateKey(off))
 		if err != nil {
 			return nil, err
 		}
 		var e logEntry
-		return &e, decodeLogEntry(raw, &e)
+		return &e, decodeLogEntryWith(raw, &e, names)
 	}
 	if party != "" {
 		prefix := append([]byte(store.PrefixPartyUpdate+party), '/')
@@ -182,7 +184,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 				return false, nil
 			}
 			var e logEntry
-			if err := log.Visit(store.UpdateKey(off), func(v []byte) error { return decodeLogEntry(v, &e) }); err != nil {
+			if err := log.Visit(store.UpdateKey(off), func(v []byte) error { return decodeLogEntryWith(v, &e, names) }); err != nil {
 				return false, err
 			}
 			return fn(&e)
@@ -190,7 +192,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 	}
 	visit := func(_, v []byte) (bool, error) {
 		var e logEntry
-		if err := decodeLogEntry(v, &e); err != nil {
+		if err := decodeLogEntryWith(v, &e, names); err != nil {
 			return false, err
 		}
 		if e.Offset <= lo || e.Offset > hi {
@@ -240,6 +242,27 @@ func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
 // absent. Page tokens are bound to the request: a token used with other
 // parameters fails with INVALID_UPDATES_PAGE_TOKEN.
 func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetUpdatesPageResponse, error) {
+	updates := []GetUpdateResponse{}
+	resp, err := n.updatesPage(ctx, req, func(e *logEntry, rd *renderer) (bool, error) {
+		u, ok := rd.update(e)
+		if ok {
+			updates = append(updates, GetUpdateResponse{Update: u})
+		}
+		return ok, nil
+	})
+	if err != nil {
+		return GetUpdatesPageResponse{}, err
+	}
+	resp.Updates = updates
+	return resp, nil
+}
+
+// updatesPage is UpdatesPage with the rendering left to visit: it checks
+// the request, scans the page's entries and calls visit with each entry
+// and the format's filters; visit emits the update (JSON or typed) and
+// reports whether the entry showed anything. The response has the page's
+// bounds and token, not its updates.
+func (n *Node) updatesPage(ctx context.Context, req GetUpdatesPageRequest, visit func(e *logEntry, rd *renderer) (bool, error)) (GetUpdatesPageResponse, error) {
 	if err := n.public(ctx); err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
@@ -291,12 +314,15 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 			}
 		}
 		rd := newRenderer(req.UpdateFormat, n)
-		resp.Updates = []GetUpdateResponse{}
 		last := int64(-1)
+		count := 0
 		err := scanEntries(r, lo, hi, req.DescendingOrder, indexParty(req.UpdateFormat), func(e *logEntry) (bool, error) {
-			if u, ok := rd.update(e); ok {
-				resp.Updates = append(resp.Updates, GetUpdateResponse{Update: u})
-				if len(resp.Updates) == size {
+			ok, err := visit(e, rd)
+			if err != nil {
+				return false, err
+			}
+			if ok {
+				if count++; count == size {
 					last = e.Offset
 					return false, nil
 				}
@@ -674,13 +700,7 @@ func (n *Node) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest)
 }
 
 func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateFormat) (GetUpdateResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return GetUpdateResponse{}, err
-	}
-	if err := n.checkFormat(ctx, f); err != nil {
-		return GetUpdateResponse{}, err
-	}
-	e, err := n.entryAt(id, off)
+	e, err := n.entryFor(ctx, id, off, f)
 	if err != nil {
 		return GetUpdateResponse{}, err
 	}
@@ -689,6 +709,18 @@ func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateForma
 		return GetUpdateResponse{}, updateNotFound(e.UpdateID)
 	}
 	return GetUpdateResponse{Update: u}, nil
+}
+
+// entryFor checks a format and loads the entry with that update id (or
+// at that offset) for a read by id: the checks of updateBy.
+func (n *Node) entryFor(ctx context.Context, id string, off int64, f UpdateFormat) (*logEntry, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	if err := n.checkFormat(ctx, f); err != nil {
+		return nil, err
+	}
+	return n.entryAt(id, off)
 }
 
 // TransactionTreeByID returns a transaction as a tree (ledger effects),

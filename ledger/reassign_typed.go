@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
@@ -89,36 +88,12 @@ func ReassignmentEvents(f ReadFormat) ReassignOption {
 	}
 }
 
-// ReassignmentCommitted is a committed reassignment.
+// ReassignmentCommitted is a committed reassignment: the Reassignment
+// (its Events as the ReassignmentEvents format shows them, none without
+// it) and the submission's user and submission ids.
 type ReassignmentCommitted struct {
-	// UpdateID and Offset identify the update; RecordTime is its record
-	// time, SynchronizerID the synchronizer it was committed on (the
-	// source of an unassignment, the target of an assignment).
-	UpdateID       string
-	Offset         int64
-	RecordTime     time.Time
-	SynchronizerID string
-	// CommandID, WorkflowID, UserID and SubmissionID are the submission's.
-	CommandID, WorkflowID, UserID, SubmissionID string
-	// Unassigned are an unassignment's events, Assigned an assignment's,
-	// as the ReassignmentEvents format shows them (none without it).
-	Unassigned []*UnassignedEvent
-	Assigned   []*AssignedContract
-}
-
-// AssignedContract is the assignment of a contract to its target
-// synchronizer (Canton's AssignedEvent).
-type AssignedContract struct {
-	// ReassignmentID is the unassignment's id; Source and Target its
-	// synchronizers.
-	ReassignmentID, Source, Target string
-	// Submitter is the assignment's submitter.
-	Submitter string
-	// ReassignmentCounter is the contract's count of unassignments.
-	ReassignmentCounter int64
-	// Created is the contract, as the format shows it (its Offset and
-	// NodeID are the assignment's).
-	Created *CreatedEvent
+	Reassignment
+	UserID, SubmissionID string
 }
 
 // Reassign checks and commits a reassignment. Unassigning needs the
@@ -156,29 +131,17 @@ func (n *Node) reassignmentCommitted(e *logEntry, ef *EventFormat) (*Reassignmen
 	if err != nil {
 		return nil, decodeErr(err)
 	}
-	out := &ReassignmentCommitted{UpdateID: e.UpdateID, Offset: e.Offset, RecordTime: at, SynchronizerID: e.SynchronizerID,
-		CommandID: e.CommandID, WorkflowID: e.WorkflowID, UserID: e.UserID, SubmissionID: e.SubmissionID}
+	out := &ReassignmentCommitted{Reassignment: Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, RecordTime: at, SynchronizerID: e.SynchronizerID,
+		CommandID: e.CommandID, WorkflowID: e.WorkflowID, Events: []ReassignmentEvent{}}, UserID: e.UserID, SubmissionID: e.SubmissionID}
 	if ef == nil {
 		return out, nil
 	}
-	d := n.typedDecoder()
-	for _, ev := range renderReassignment(e, newEventFilter(ef, n), true).Events {
-		switch {
-		case ev.JsUnassignedEvent != nil:
-			u, err := d.unassigned(&ev.JsUnassignedEvent.Value)
-			if err != nil {
-				return nil, decodeErr(err)
-			}
-			out.Unassigned = append(out.Unassigned, u)
-		case ev.JsAssignmentEvent != nil:
-			a := ev.JsAssignmentEvent
-			c, err := d.created(&a.CreatedEvent)
-			if err != nil {
-				return nil, decodeErr(err)
-			}
-			out.Assigned = append(out.Assigned, &AssignedContract{ReassignmentID: a.ReassignmentID, Source: a.Source, Target: a.Target,
-				Submitter: a.Submitter, ReassignmentCounter: a.ReassignmentCounter, Created: c})
-		}
+	ra, err := n.typedRenderer().reassignment(e, newEventFilter(ef, n))
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	if ra != nil {
+		out.Events = ra.Events
 	}
 	return out, nil
 }

@@ -52,12 +52,20 @@ func typedSummary(t *testing.T, r *ledger.ReassignmentCommitted) reassignmentSum
 	t.Helper()
 	out := reassignmentSummary{UpdateID: r.UpdateID, CommandID: r.CommandID, WorkflowID: r.WorkflowID, SynchronizerID: r.SynchronizerID,
 		Offset: r.Offset, RecordTime: r.RecordTime.UTC()}
-	for _, u := range r.Unassigned {
+	for _, ev := range r.Events {
+		u, ok := ev.(*ledger.UnassignedEvent)
+		if !ok {
+			continue
+		}
 		out.Events = append(out.Events, reassignmentEventSummary{Unassign: true, ReassignmentID: u.ReassignmentID, ContractID: string(u.ContractID),
 			TemplateID: u.TemplateID.String(), Source: u.Source, Target: u.Target, Submitter: u.Submitter, PackageName: u.PackageName,
 			Counter: u.ReassignmentCounter, Offset: u.Offset, NodeID: u.NodeID, Witnesses: u.WitnessParties})
 	}
-	for _, a := range r.Assigned {
+	for _, ev := range r.Events {
+		a, ok := ev.(*ledger.AssignedEvent)
+		if !ok {
+			continue
+		}
 		c := a.Created
 		out.Events = append(out.Events, reassignmentEventSummary{ReassignmentID: a.ReassignmentID, ContractID: string(c.ContractID),
 			TemplateID: c.TemplateID.String(), Source: a.Source, Target: a.Target, Submitter: a.Submitter, PackageName: c.PackageName,
@@ -115,7 +123,7 @@ func TestReassign(t *testing.T) {
 	f := newFixture(t, ledger.Options{Synchronizers: reassignSyncs})
 	ev := f.create(t, "c1", f.alice)
 	cid := value.ContractID(ev.ContractID)
-	show := ledger.ReassignmentEvents(ledger.ReadFormat{Parties: []string{f.alice}})
+	show := ledger.ReassignmentEvents(ledger.ReadAs(f.alice))
 
 	un, err := f.n.Reassign(f.ctx, ledger.ReassignCommands{Submitter: f.alice, CommandID: "un", WorkflowID: "wf", SubmissionID: "sub",
 		Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: cid, Source: reassignSyncs[0], Target: reassignSyncs[1]}}}, show)
@@ -127,10 +135,10 @@ func TestReassign(t *testing.T) {
 		t.Fatal(err)
 	}
 	if un.Offset != end.Offset || un.SynchronizerID != reassignSyncs[0] || un.RecordTime.IsZero() || un.SubmissionID != "sub" ||
-		len(un.Unassigned) != 1 || len(un.Assigned) != 0 {
+		len(un.Events) != 1 {
 		t.Fatalf("unassignment: %+v (ledger end %d)", un, end.Offset)
 	}
-	u := un.Unassigned[0]
+	u := un.Events[0].(*ledger.UnassignedEvent)
 	if u.ContractID != cid || u.ReassignmentCounter != 1 || u.Submitter != f.alice || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(u.ReassignmentID) {
 		t.Fatalf("unassigned event: %+v", u)
 	}
@@ -146,10 +154,10 @@ func TestReassign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if as.SynchronizerID != reassignSyncs[1] || as.Offset != un.Offset+1 || len(as.Assigned) != 1 || len(as.Unassigned) != 0 {
+	if as.SynchronizerID != reassignSyncs[1] || as.Offset != un.Offset+1 || len(as.Events) != 1 {
 		t.Fatalf("assignment: %+v", as)
 	}
-	a := as.Assigned[0]
+	a := as.Events[0].(*ledger.AssignedEvent)
 	if a.ReassignmentID != u.ReassignmentID || a.ReassignmentCounter != 1 || a.Created.ContractID != cid {
 		t.Fatalf("assigned event: %+v", a)
 	}
@@ -171,14 +179,14 @@ func TestReassign(t *testing.T) {
 	ev2 := f.create(t, "c2", f.alice)
 	r, err := f.n.Reassign(f.ctx, ledger.ReassignCommands{Submitter: f.alice, CommandID: "un2",
 		Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: value.ContractID(ev2.ContractID), Source: reassignSyncs[0], Target: reassignSyncs[1]}}})
-	if err != nil || len(r.Unassigned)+len(r.Assigned) != 0 || r.UpdateID == "" {
+	if err != nil || len(r.Events) != 0 || r.UpdateID == "" {
 		t.Errorf("without events: %+v, %v", r, err)
 	}
 	ev3 := f.create(t, "c3", f.alice)
 	r, err = f.n.Reassign(f.ctx, ledger.ReassignCommands{Submitter: f.alice, CommandID: "un3",
 		Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: value.ContractID(ev3.ContractID), Source: reassignSyncs[0], Target: reassignSyncs[1]}}},
-		ledger.ReassignmentEvents(ledger.ReadFormat{Parties: []string{f.bob}}))
-	if err != nil || len(r.Unassigned)+len(r.Assigned) != 0 {
+		ledger.ReassignmentEvents(ledger.ReadAs(f.bob)))
+	if err != nil || len(r.Events) != 0 {
 		t.Errorf("as bob: %+v, %v", r, err)
 	}
 }
@@ -249,7 +257,7 @@ func TestReassignRefusals(t *testing.T) {
 			var opts []ledger.ReassignOption
 			var ef *ledger.EventFormat
 			if tc.format != nil {
-				opts = append(opts, ledger.ReassignmentEvents(ledger.ReadFormat{Parties: tc.format}))
+				opts = append(opts, ledger.ReassignmentEvents(ledger.ReadAs(tc.format...)))
 				ef = &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
 				for _, p := range tc.format {
 					ef.FiltersByParty[p] = ledger.Filters{}
@@ -289,7 +297,7 @@ func TestReassignSameAsJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{Synchronizers: reassignSyncs})
 	ef := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}, Verbose: true}
-	show := ledger.ReassignmentEvents(ledger.ReadFormat{Parties: []string{f.alice}})
+	show := ledger.ReassignmentEvents(ledger.ReadAs(f.alice))
 	var typed, wire []reassignmentSummary
 	for _, via := range []string{"typed", "json"} {
 		ev := f.create(t, "c-"+via, f.alice)

@@ -68,11 +68,22 @@ func (n *txNode) archives(e *logEntry) bool {
 	return n.Consuming && !transientContract(e, n.ContractID)
 }
 
-// renderTransaction renders a transaction entry in a shape; nil when no
-// event is visible.
-func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *JsTransaction {
-	effects := f.TransactionShape == ShapeLedgerEffects
-	var events []JsEvent
+// eventKind is the kind of a visible event of a transaction.
+type eventKind uint8
+
+const (
+	evCreated eventKind = iota
+	evExercised
+	evArchived
+)
+
+// visibleEvents is the one place that decides what a reader sees of a
+// transaction entry in a shape: it calls fn, in node order, for each
+// event the filter shows, with its witnesses, what their filters ask for
+// (blob, interface views) and its acsDelta. The JSON renderer
+// (renderTransaction) and the typed one (typedRenderer.transaction) emit
+// what it selects.
+func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error) error {
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
 		switch {
@@ -92,28 +103,51 @@ func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *JsTr
 				// acsDelta: an ACS change for one of the requesting
 				// witnesses, i.e. one of them is a stakeholder (Canton's
 				// acsDeltaForWitnesses).
-				acs := !n.Transient && intersects(w, sh)
-				events = append(events, JsEvent{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
+				if err := fn(evCreated, n, w, m, !n.Transient && intersects(w, sh)); err != nil {
+					return err
+				}
 			}
 		case effects:
 			w, m := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
 			if len(w) > 0 {
-				ev := exercisedEvent(e, n, w)
-				ev.ACSDelta = ev.ACSDelta && intersects(w, n.Stakeholders)
-				if n.Consuming {
-					ev.ImplementedInterfaces = m.implemented()
+				if err := fn(evExercised, n, w, m, n.archives(e) && intersects(w, n.Stakeholders)); err != nil {
+					return err
 				}
-				events = append(events, JsEvent{ExercisedEvent: ev})
 			}
 		case n.archives(e):
 			w, m := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
 			if len(w) > 0 {
-				events = append(events, JsEvent{ArchivedEvent: &JsArchivedEvent{Offset: e.Offset, NodeID: n.ID,
-					ContractID: n.ContractID, TemplateID: n.TemplateID, WitnessParties: w, PackageName: n.PackageName,
-					ImplementedInterfaces: m.implemented()}})
+				if err := fn(evArchived, n, w, m, true); err != nil {
+					return err
+				}
 			}
 		}
 	}
+	return nil
+}
+
+// renderTransaction renders a transaction entry in a shape; nil when no
+// event is visible.
+func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *JsTransaction {
+	var events []JsEvent
+	_ = visibleEvents(e, f.TransactionShape == ShapeLedgerEffects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
+		switch k {
+		case evCreated:
+			events = append(events, JsEvent{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
+		case evExercised:
+			ev := exercisedEvent(e, n, w)
+			ev.ACSDelta = acs
+			if n.Consuming {
+				ev.ImplementedInterfaces = m.implemented()
+			}
+			events = append(events, JsEvent{ExercisedEvent: ev})
+		case evArchived:
+			events = append(events, JsEvent{ArchivedEvent: &JsArchivedEvent{Offset: e.Offset, NodeID: n.ID,
+				ContractID: n.ContractID, TemplateID: n.TemplateID, WitnessParties: w, PackageName: n.PackageName,
+				ImplementedInterfaces: m.implemented()}})
+		}
+		return nil
+	})
 	if len(events) == 0 {
 		return nil
 	}
@@ -149,6 +183,14 @@ func renderTree(e *logEntry, ef *eventFilter) *JsTransactionTree {
 	return t
 }
 
+// visibleReassignment returns the witnesses of a reassignment entry's
+// contract that the filter shows it to, and what their filters ask for
+// (shared by the JSON and typed renderers).
+func visibleReassignment(e *logEntry, ef *eventFilter) ([]string, filterMatch) {
+	c := &e.Reassign.Contract
+	return ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
+}
+
 // renderReassignment renders a reassignment entry; with a nil filter the
 // reassignment has no events (submit-and-wait without an event format).
 func renderReassignment(e *logEntry, ef *eventFilter, always bool) *JsReassignment {
@@ -157,8 +199,7 @@ func renderReassignment(e *logEntry, ef *eventFilter, always bool) *JsReassignme
 		Events: []JsReassignmentEvent{}, RecordTime: e.RecordTime, SynchronizerID: e.SynchronizerID}
 	if ef != nil {
 		c := &r.Contract
-		w, m := ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
-		if len(w) > 0 {
+		if w, m := visibleReassignment(e, ef); len(w) > 0 {
 			if r.Unassign {
 				out.Events = append(out.Events, JsReassignmentEvent{JsUnassignedEvent: &Wrapped[JsUnassignedEvent]{Value: JsUnassignedEvent{
 					ReassignmentID: r.ReassignmentID, ContractID: c.ContractID, TemplateID: c.TemplateID, Source: r.Source,
@@ -177,13 +218,9 @@ func renderReassignment(e *logEntry, ef *eventFilter, always bool) *JsReassignme
 	return out
 }
 
-// renderTopology renders a topology entry for the requested parties (none:
-// all).
-func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
-	if f == nil || f.IncludeParticipantAuthorizationEvents == nil {
-		return nil
-	}
-	want := f.IncludeParticipantAuthorizationEvents.Parties
+// visibleTopology returns the events of a topology entry about the
+// parties want (none: all), shared by the JSON and typed renderers.
+func visibleTopology(e *logEntry, want []string) []TopologyEvent {
 	var events []TopologyEvent
 	for _, t := range e.Topology {
 		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
@@ -193,6 +230,16 @@ func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
 			}
 		}
 	}
+	return events
+}
+
+// renderTopology renders a topology entry for the requested parties (none:
+// all).
+func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
+	if f == nil || f.IncludeParticipantAuthorizationEvents == nil {
+		return nil
+	}
+	events := visibleTopology(e, f.IncludeParticipantAuthorizationEvents.Parties)
 	if len(events) == 0 {
 		return nil
 	}

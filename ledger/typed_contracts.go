@@ -3,20 +3,19 @@ package ledger
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
-	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
 // Typed contract reads: a page of the active contracts, one contract by
 // id, and a contract's create and archive events — the JSON reads
 // ActiveContractsPage, ContractByID and EventsByContractID with typed
-// values. As the other typed reads (typed_reads.go) they call those
-// methods, so the checks, rights, visibility rules and errors are theirs,
-// and decode the rendered events with the node's packages.
+// values. As the other typed reads (typed_reads.go) they share those
+// methods' checks, rights, errors, tokens and visibility decisions
+// (activeContractsPage, contractFor, contractEventsFor, the ACS walk
+// acsVisitAt) and render the selected contracts as typed events
+// (typed_render.go).
 
 // PageRequest asks for one page of the active contracts
 // (ActiveContractEventsPage). Its optional fields are pointers, as the
@@ -62,26 +61,9 @@ type PagedContract struct {
 	ReassignmentCounter int64
 	// Unassigned is the unassignment of a contract in transit.
 	Unassigned *UnassignedEvent
-}
-
-// UnassignedEvent is the unassignment of a contract from its source
-// synchronizer towards a target.
-type UnassignedEvent struct {
-	Offset         int64
-	NodeID         int32
-	ReassignmentID string
-	ContractID     value.ContractID
-	TemplateID     lf.TypeConID
-	PackageName    string
-	// Source and Target are the synchronizers the contract leaves and
-	// goes to; Submitter the party that unassigned it.
-	Source, Target, Submitter string
-	ReassignmentCounter       int64
-	// AssignmentExclusivity is the time until which only the submitter
-	// may assign the contract; zero when not set.
-	AssignmentExclusivity time.Time
-	// WitnessParties are the reading parties among the stakeholders.
-	WitnessParties []string
+	// Token asks for the contracts after this one (PageRequest.Token,
+	// Canton's stream_continuation_token).
+	Token []byte
 }
 
 // ActiveContractEventsPage returns one page of the contracts active (or
@@ -93,62 +75,57 @@ type UnassignedEvent struct {
 // one of this format's (or of another offset), NEGATIVE_OFFSET,
 // OFFSET_AFTER_LEDGER_END and the pruning errors for the offset.
 func (n *Node) ActiveContractEventsPage(ctx context.Context, f ReadFormat, p PageRequest) (*ContractPage, error) {
+	return n.contractPage(ctx, f, p, n.typedRenderer())
+}
+
+func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr *typedRenderer) (*ContractPage, error) {
 	req := GetActiveContractsPageRequest{ActiveAtOffset: p.At, EventFormat: n.eventFormat(f), MaxPageSize: p.Size}
 	if p.Token != nil {
 		req.PageToken = base64.StdEncoding.EncodeToString(p.Token)
 	}
-	resp, err := n.ActiveContractsPage(ctx, req)
+	var contracts []PagedContract
+	var failed error
+	fp := req.fingerprint()
+	resp, err := n.activeContractsPage(ctx, req, func(ef *eventFilter) (acsVisit, func() int) {
+		return func(c *contractRecord, w []string, m filterMatch) bool {
+			pc, err := tr.pagedContract(c, w, ef, m)
+			if err != nil {
+				failed = err
+				return false
+			}
+			contracts = append(contracts, pc)
+			return true
+		}, func() int { return len(contracts) }
+	})
+	if err == nil && failed != nil {
+		err = decodeErr(failed)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := &ContractPage{At: resp.ActiveAtOffset, Contracts: make([]PagedContract, 0, len(resp.ActiveContracts))}
+	out := &ContractPage{At: resp.ActiveAtOffset, Contracts: contracts}
+	for i := range out.Contracts {
+		out.Contracts[i].Token = mustJSON(acsPageToken{At: resp.ActiveAtOffset, After: string(out.Contracts[i].Created.ContractID), Request: fp})
+	}
 	if resp.NextPageToken != nil {
 		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.NextPageToken); err != nil {
 			return nil, apierr.InternalError.Wrap(err, "decoding a page token")
 		}
 	}
-	d := n.typedDecoder()
-	for _, c := range resp.ActiveContracts {
-		pc, err := d.pagedContract(&c)
-		if err != nil {
-			return nil, decodeErr(err)
-		}
-		out.Contracts = append(out.Contracts, pc)
-	}
 	return out, nil
 }
 
-func (d typedDecoder) pagedContract(c *GetActiveContractsResponse) (PagedContract, error) {
-	out := PagedContract{WorkflowID: c.WorkflowID}
+// pagedContract renders a contract of the ACS for its witnesses.
+func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFilter, m filterMatch) (PagedContract, error) {
+	out := PagedContract{WorkflowID: c.WorkflowID, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
 	var err error
-	switch e := c.ContractEntry; {
-	case e.JsActiveContract != nil:
-		out.SynchronizerID, out.ReassignmentCounter = e.JsActiveContract.SynchronizerID, e.JsActiveContract.ReassignmentCounter
-		out.Created, err = d.created(&e.JsActiveContract.CreatedEvent)
-	case e.JsIncompleteUnassigned != nil:
-		u := &e.JsIncompleteUnassigned.UnassignedEvent
-		out.SynchronizerID, out.ReassignmentCounter = u.Source, u.ReassignmentCounter
-		if out.Created, err = d.created(&e.JsIncompleteUnassigned.CreatedEvent); err == nil {
-			out.Unassigned, err = d.unassigned(u)
-		}
-	default:
-		err = fmt.Errorf("an active contract entry with no contract")
+	if out.Created, err = r.created(c.CreatedOffset, c.SynchronizerID, &c.Create, w, ef, m, true); err != nil {
+		return out, err
 	}
-	return out, err
-}
-
-func (d typedDecoder) unassigned(e *JsUnassignedEvent) (*UnassignedEvent, error) {
-	tc, err := splitTypeCon(e.TemplateID)
-	if err != nil {
-		return nil, fmt.Errorf("unassigned event of %s: template id: %w", e.ContractID, err)
-	}
-	out := &UnassignedEvent{Offset: e.Offset, NodeID: e.NodeID, ReassignmentID: e.ReassignmentID, ContractID: value.ContractID(e.ContractID),
-		TemplateID: tc, PackageName: e.PackageName, Source: e.Source, Target: e.Target, Submitter: e.Submitter,
-		ReassignmentCounter: e.ReassignmentCounter, WitnessParties: e.WitnessParties}
-	if e.AssignmentExclusivity != nil {
-		if out.AssignmentExclusivity, err = parseTime(*e.AssignmentExclusivity); err != nil {
-			return nil, err
-		}
+	if c.State == contractUnassigned {
+		out.Unassigned = &UnassignedEvent{Offset: c.UnassignedOffset, ReassignmentID: c.ReassignmentID, ContractID: out.Created.ContractID,
+			TemplateID: out.Created.TemplateID, PackageName: c.Create.PackageName, Source: c.SynchronizerID, Target: c.Target,
+			ReassignmentCounter: c.Counter, WitnessParties: w}
 	}
 	return out, nil
 }
@@ -163,14 +140,15 @@ func (d typedDecoder) unassigned(e *JsUnassignedEvent) (*UnassignedEvent, error)
 // CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no party is
 // a stakeholder.
 func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*CreatedEvent, error) {
-	resp, err := n.ContractByID(ctx, GetContractRequest{ContractID: string(cid), QueryingParties: parties})
+	c, w, err := n.contractFor(ctx, GetContractRequest{ContractID: string(cid), QueryingParties: parties})
 	if err != nil {
 		return nil, err
 	}
-	ev, err := n.typedDecoder().created(&resp.CreatedEvent)
+	ev, err := n.typedRenderer().created(0, "", &c.Create, w, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
 	if err != nil {
 		return nil, decodeErr(err)
 	}
+	ev.NodeID = 0
 	return ev, nil
 }
 
@@ -192,23 +170,21 @@ type ContractEvents struct {
 // party, unknown templates), CONTRACT_EVENTS_NOT_FOUND when the contract
 // is unknown (or pruned) or the format shows none of its events.
 func (n *Node) ContractEvents(ctx context.Context, cid value.ContractID, f ReadFormat) (*ContractEvents, error) {
-	resp, err := n.EventsByContractID(ctx, GetEventsByContractIDRequest{ContractID: string(cid), EventFormat: n.eventFormat(f)})
+	c, ef, w, m, err := n.contractEventsFor(ctx, GetEventsByContractIDRequest{ContractID: string(cid), EventFormat: n.eventFormat(f)})
 	if err != nil {
 		return nil, err
 	}
-	d := n.typedDecoder()
-	out := &ContractEvents{}
-	if c := resp.Created; c != nil {
-		if out.Created, err = d.created(&c.CreatedEvent); err != nil {
-			return nil, decodeErr(err)
-		}
-		out.CreatedSynchronizerID = c.SynchronizerID
+	tr := n.typedRenderer()
+	out := &ContractEvents{CreatedSynchronizerID: c.SynchronizerID}
+	if out.Created, err = tr.created(c.CreatedOffset, c.SynchronizerID, &c.Create, w, ef, m, true); err != nil {
+		return nil, decodeErr(err)
 	}
-	if a := resp.Archived; a != nil {
-		if out.Archived, err = d.archived(&a.ArchivedEvent); err != nil {
+	if c.ArchivedOffset != 0 {
+		a := &txNode{ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, PackageName: c.Create.PackageName}
+		if out.Archived, err = tr.archived(c.ArchivedOffset, a, w, m); err != nil {
 			return nil, decodeErr(err)
 		}
-		out.ArchivedSynchronizerID = a.SynchronizerID
+		out.ArchivedSynchronizerID = c.SynchronizerID
 	}
 	return out, nil
 }

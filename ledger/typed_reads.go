@@ -2,21 +2,26 @@ package ledger
 
 import (
 	"context"
+	"encoding/base64"
 	"iter"
 
 	"github.com/ledgernode/ledgernode/apierr"
 )
 
-// Typed reads: the transactions and active contracts of the JSON reads
-// (UpdateByID, Updates, ActiveContractsPage) with typed values. They go
-// through the same methods — the same checks, rights, filters and
-// visibility rules, the same errors — and decode the rendered events with
-// the node's packages (typedDecoder).
+// Typed reads: the updates and active contracts of the JSON reads with
+// typed values. They share the JSON reads' checks, rights, errors, page
+// tokens and the one visibility pass (render.go: which events a reader
+// sees, witnesses, acsDelta, blobs, interface views), and render the
+// stored entries as typed events themselves (typed_render.go), without
+// going through the JSON structs.
 //
-// Naming: the JSON reads hold the plain names today (TransactionByID,
-// Updates, ActiveContracts) and move to the JSON layer later; the typed
-// reads are named so as not to collide with them: Transaction,
-// Transactions and ActiveContractEvents.
+// Naming: the JSON reads hold the plain names today (Updates,
+// UpdatesPage, UpdateByID, UpdateByOffset, ActiveContracts) and move to
+// the JSON layer later; the typed reads are named so as not to collide
+// with them: TypedUpdates, TypedUpdatesPage, TypedUpdateByID,
+// TypedUpdateByOffset (then Updates, UpdatesPage, UpdateByID,
+// UpdateByOffset), Transaction, Transactions and ActiveContractEvents;
+// ReadFormat and UpdateReadFormat become EventFormat and UpdateFormat.
 
 // Shape is the shape of the transactions a typed read returns (Canton's
 // TransactionShape).
@@ -32,61 +37,138 @@ const (
 	LedgerEffects
 )
 
-// ReadFormat selects what a typed read shows: the parties it reads as,
-// the templates and interfaces, and the shape of transactions.
+// Filter is one cumulative filter of a party (Canton's CumulativeFilter):
+// every template (WildcardFilter), one template (TemplateFilter) or the
+// templates implementing an interface (InterfaceFilter), each with its
+// own flags. Build it with those functions; the zero Filter is the
+// wildcard without blobs.
+type Filter struct {
+	kind  filterKind
+	ref   TemplateRef
+	blobs bool
+	views bool
+}
+
+type filterKind uint8
+
+const (
+	wildcardFilter filterKind = iota
+	templateFilter
+	interfaceFilter
+)
+
+// WildcardFilter selects every template; blobs includes each created
+// contract's blob (CreatedEvent.Blob).
+func WildcardFilter(blobs bool) Filter { return Filter{kind: wildcardFilter, blobs: blobs} }
+
+// TemplateFilter selects the contracts of a template (by package id:
+// that package's name, every version); blobs includes their blobs.
+func TemplateFilter(t TemplateRef, blobs bool) Filter {
+	return Filter{kind: templateFilter, ref: t, blobs: blobs}
+}
+
+// InterfaceFilter selects the contracts of the templates implementing an
+// interface; views computes their views of it
+// (CreatedEvent.InterfaceViews), blobs includes their blobs.
+func InterfaceFilter(i TemplateRef, views, blobs bool) Filter {
+	return Filter{kind: interfaceFilter, ref: i, blobs: blobs, views: views}
+}
+
+// Equal reports whether two filters are the same (for go-cmp).
+func (f Filter) Equal(o Filter) bool { return f == o }
+
+// ReadFormat selects what a typed read shows (Canton's EventFormat, with
+// the transaction shape of a TransactionFormat): the parties it reads
+// as, each with its filters, the filters for any party, and the shape of
+// transactions.
 type ReadFormat struct {
-	// Parties read as these parties (each needs CanReadAs or CanActAs).
-	Parties []string
-	// AnyParty reads as every party (CanReadAsAnyParty).
-	AnyParty bool
-	// Templates and Interfaces limit the events to contracts of these
-	// templates, or of templates implementing these interfaces; none
-	// shows every template.
-	Templates, Interfaces []TemplateRef
-	// InterfaceViews computes the views of the Interfaces for each
-	// created contract (CreatedEvent.InterfaceViews).
-	InterfaceViews bool
-	// Blobs includes each created contract's blob (CreatedEvent.Blob).
-	Blobs bool
-	// Shape is the shape of transactions (not used by
-	// ActiveContractEvents).
+	// Parties reads as these parties (each needs CanReadAs or CanActAs),
+	// each with its filters, cumulative; no filter selects every
+	// template, without blobs.
+	Parties map[string][]Filter
+	// AnyParty, when not nil, reads as every party
+	// (CanReadAsAnyParty) with these filters; empty (but not nil), every
+	// template.
+	AnyParty []Filter
+	// Verbose is the reader's wish to see record ids and field labels
+	// (Canton's verbose). The typed values always carry them; adapters
+	// whose wire can drop them (gRPC) read it.
+	Verbose bool
+	// Shape is the shape of transactions (not used by the reads of
+	// contracts and reassignments).
 	Shape Shape
 }
 
-// OffsetRange is the range (After, Through] of a read of transactions.
+// ReadAs is the format that reads as the parties every template, without
+// blobs, in the ACS-delta shape.
+func ReadAs(parties ...string) ReadFormat {
+	f := ReadFormat{Parties: make(map[string][]Filter, len(parties))}
+	for _, p := range parties {
+		f.Parties[p] = nil
+	}
+	return f
+}
+
+// UpdateReadFormat selects the updates a typed read of updates shows
+// (Canton's UpdateFormat): at least one kind must be asked for.
+type UpdateReadFormat struct {
+	// Transactions, when not nil, shows transactions in this format.
+	Transactions *ReadFormat
+	// Reassignments, when not nil, shows reassignments in this format
+	// (its Shape is not used).
+	Reassignments *ReadFormat
+	// Topology, when not nil, shows the participant authorization events
+	// of these parties; empty (but not nil), of every party (which needs
+	// CanReadAsAnyParty).
+	Topology []string
+}
+
+// OffsetRange is the range (After, Through] of a read of updates.
 type OffsetRange struct {
 	// After starts the range (0: the ledger's beginning).
 	After int64
 	// Through ends it (0: the ledger end at the time of the call).
 	Through int64
-	// Tail ignores Through and keeps reading as transactions commit,
-	// until ctx ends.
+	// Tail ignores Through and keeps reading as updates commit, until
+	// ctx ends. In descending order a walk refuses it
+	// (DESCENDING_ORDER_MISSING_END) and a page reads down from the
+	// ledger end at the time of the call, as the JSON API does without
+	// an end.
 	Tail bool
+	// Descending reads from the end of the range down.
+	Descending bool
 }
 
-// eventFormat is the format of the JSON reads the typed format stands for.
+// eventFormat is the format of the JSON reads the typed format stands
+// for: the checks, rights and filters (eventFilter) of both are one.
 func (n *Node) eventFormat(f ReadFormat) EventFormat {
-	var cs []CumulativeFilter
-	for _, t := range f.Templates {
-		cs = append(cs, CumulativeFilter{IdentifierFilter: IdentifierFilter{TemplateFilter: &Wrapped[TemplateFilterValue]{
-			Value: TemplateFilterValue{TemplateID: n.refString(t), IncludeCreatedEventBlob: f.Blobs}}}})
+	ef := EventFormat{FiltersByParty: make(map[string]Filters, len(f.Parties)), Verbose: f.Verbose}
+	for p, fs := range f.Parties {
+		ef.FiltersByParty[p] = n.filters(fs)
 	}
-	for _, i := range f.Interfaces {
-		cs = append(cs, CumulativeFilter{IdentifierFilter: IdentifierFilter{InterfaceFilter: &Wrapped[InterfaceFilterValue]{
-			Value: InterfaceFilterValue{InterfaceID: n.refString(i), IncludeInterfaceView: f.InterfaceViews, IncludeCreatedEventBlob: f.Blobs}}}})
-	}
-	if len(cs) == 0 && f.Blobs {
-		cs = append(cs, CumulativeFilter{IdentifierFilter: IdentifierFilter{WildcardFilter: &Wrapped[WildcardFilterValue]{
-			Value: WildcardFilterValue{IncludeCreatedEventBlob: true}}}})
-	}
-	ef := EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}
-	for _, p := range f.Parties {
-		ef.FiltersByParty[p] = Filters{Cumulative: cs}
-	}
-	if f.AnyParty {
-		ef.FiltersForAnyParty = &Filters{Cumulative: cs}
+	if f.AnyParty != nil {
+		fs := n.filters(f.AnyParty)
+		ef.FiltersForAnyParty = &fs
 	}
 	return ef
+}
+
+func (n *Node) filters(fs []Filter) Filters {
+	var cs []CumulativeFilter
+	for _, f := range fs {
+		var c IdentifierFilter
+		switch f.kind {
+		case wildcardFilter:
+			c.WildcardFilter = &Wrapped[WildcardFilterValue]{Value: WildcardFilterValue{IncludeCreatedEventBlob: f.blobs}}
+		case templateFilter:
+			c.TemplateFilter = &Wrapped[TemplateFilterValue]{Value: TemplateFilterValue{TemplateID: n.refString(f.ref), IncludeCreatedEventBlob: f.blobs}}
+		case interfaceFilter:
+			c.InterfaceFilter = &Wrapped[InterfaceFilterValue]{Value: InterfaceFilterValue{InterfaceID: n.refString(f.ref),
+				IncludeInterfaceView: f.views, IncludeCreatedEventBlob: f.blobs}}
+		}
+		cs = append(cs, CumulativeFilter{IdentifierFilter: c})
+	}
+	return Filters{Cumulative: cs}
 }
 
 // transactionFormat is eventFormat with the shape.
@@ -96,6 +178,23 @@ func (n *Node) transactionFormat(f ReadFormat) *TransactionFormat {
 		shape = ShapeLedgerEffects
 	}
 	return &TransactionFormat{EventFormat: n.eventFormat(f), TransactionShape: shape}
+}
+
+// updateFormat is the JSON update format the typed one stands for.
+func (n *Node) updateFormat(f UpdateReadFormat) UpdateFormat {
+	var uf UpdateFormat
+	if f.Transactions != nil {
+		uf.IncludeTransactions = n.transactionFormat(*f.Transactions)
+	}
+	if f.Reassignments != nil {
+		ef := n.eventFormat(*f.Reassignments)
+		uf.IncludeReassignments = &ef
+	}
+	if f.Topology != nil {
+		uf.IncludeTopologyEvents = &TopologyFormat{IncludeParticipantAuthorizationEvents: &ParticipantAuthorizationTopologyFormat{
+			Parties: f.Topology}}
+	}
+	return uf
 }
 
 // refString is a reference in the form of the JSON filters: by package
@@ -111,64 +210,206 @@ func (n *Node) refString(r TemplateRef) string {
 	return r.String()
 }
 
-func (n *Node) typedDecoder() typedDecoder { return typedDecoder{lookup: n.cachedPackage} }
-
-// decodeErr reports a stored event that could not be decoded.
-func decodeErr(err error) error {
-	return apierr.InternalError.Wrap(err, "decoding a stored event")
+// UpdatePage is one page of updates: the updates of
+// (Lowest, Highest] the format shows, in the requested order.
+type UpdatePage struct {
+	Updates         []TypedUpdate
+	Lowest, Highest int64
+	// NextToken asks for the next page (same format and range); nil when
+	// the range is read. It is the bytes of the JSON read's page token
+	// (which is their base64 text, as Canton's JSON API writes the gRPC
+	// bytes).
+	NextToken []byte
 }
 
-// Transaction returns the transaction with that update id as the format
-// shows it, with typed values. It is the JSON read TransactionByID with
-// the format's parties: UPDATE_NOT_FOUND when there is no such
-// transaction or nothing of it is visible, PERMISSION_DENIED without the
-// right to read as the parties.
-func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (*Transaction, error) {
-	resp, err := n.TransactionByID(ctx, GetTransactionByIDRequest{UpdateID: updateID, TransactionFormat: n.transactionFormat(f)})
+// pageRequest is the JSON page request of a typed read of a range.
+func (n *Node) pageRequest(f UpdateReadFormat, r OffsetRange, size *int32, token []byte) GetUpdatesPageRequest {
+	req := GetUpdatesPageRequest{BeginOffsetExclusive: r.After, UpdateFormat: n.updateFormat(f), MaxPageSize: size,
+		DescendingOrder: r.Descending}
+	if !r.Tail {
+		end := r.Through
+		if end == 0 {
+			end = n.st.LedgerEnd()
+			if r.After > end {
+				end = r.After // checkOffsets refuses the begin
+			}
+		}
+		req.EndOffsetInclusive = &end
+	}
+	if token != nil {
+		req.PageToken = base64.StdEncoding.EncodeToString(token)
+	}
+	return req
+}
+
+// TypedUpdatesPage returns one page of the updates of a range as the
+// format shows them, with typed values (UpdatesPage: its checks, rights,
+// tokens and errors; INVALID_UPDATES_PAGE_TOKEN for a token of another
+// request). size is 1 to MaxUpdatesPageSize, nil DefaultUpdatesPageSize;
+// token is the NextToken of the previous page, nil for the first. With
+// r.Tail an ascending page always has a next token (to ask again later).
+func (n *Node) TypedUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
+	return n.typedPage(ctx, n.pageRequest(f, r, size, token), n.typedRenderer())
+}
+
+func (n *Node) typedPage(ctx context.Context, req GetUpdatesPageRequest, tr *typedRenderer) (*UpdatePage, error) {
+	size := DefaultUpdatesPageSize
+	if req.MaxPageSize != nil && *req.MaxPageSize > 0 {
+		size = min(int(*req.MaxPageSize), MaxUpdatesPageSize)
+	}
+	updates := make([]TypedUpdate, 0, size)
+	resp, err := n.updatesPage(ctx, req, func(e *logEntry, rd *renderer) (bool, error) {
+		u, err := tr.update(e, rd)
+		if err != nil {
+			return false, decodeErr(err)
+		}
+		if u == nil {
+			return false, nil
+		}
+		updates = append(updates, u)
+		return true, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	t, err := n.typedDecoder().transaction(&resp.Transaction)
+	out := &UpdatePage{Updates: updates, Lowest: resp.LowestPageOffsetExclusive, Highest: resp.HighestPageOffsetInclusive}
+	if resp.NextPageToken != nil {
+		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.NextPageToken); err != nil {
+			return nil, apierr.InternalError.Wrap(err, "decoding a page token")
+		}
+	}
+	return out, nil
+}
+
+// typedWalkPage is the page size of the typed walks.
+const typedWalkPage = 500
+
+// TypedUpdates walks the updates of a range as the format shows them,
+// with typed values, in offset order (descending with r.Descending),
+// fetching pages as the loop goes (UpdatesPage: the same checks, rights
+// and errors; DESCENDING_ORDER_MISSING_END for r.Tail with
+// r.Descending, as the JSON stream). With r.Tail it waits for new updates
+// until ctx ends, then yields ctx.Err() as its last element. A refusal
+// is the one element yielded.
+func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
+	return func(yield func(TypedUpdate, error) bool) {
+		size := int32(typedWalkPage)
+		req := n.pageRequest(f, r, &size, nil)
+		if r.Tail && r.Descending {
+			// The JSON stream's refusal, after the format's checks.
+			err := n.public(ctx)
+			if err == nil {
+				err = checkUpdateFormatShape(&req.UpdateFormat, "updateFormat.")
+			}
+			if err == nil {
+				err = n.checkFormat(ctx, req.UpdateFormat)
+			}
+			if err == nil {
+				err = apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
+			}
+			yield(nil, err)
+			return
+		}
+		tr := n.typedRenderer()
+		for {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			changed := n.st.Changed()
+			page, err := n.typedPage(ctx, req, tr)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, u := range page.Updates {
+				if !yield(u, nil) {
+					return
+				}
+			}
+			if page.NextToken == nil {
+				return
+			}
+			if len(page.Updates) == 0 {
+				select {
+				case <-changed:
+				case <-ctx.Done():
+					yield(nil, ctx.Err())
+					return
+				}
+			}
+			req.PageToken = base64.StdEncoding.EncodeToString(page.NextToken)
+		}
+	}
+}
+
+// TypedUpdateByID returns the update with that id as the format shows it
+// (UpdateByID: UPDATE_NOT_FOUND when there is none or nothing of it is
+// visible, PERMISSION_DENIED without the right to read as the format's
+// parties).
+func (n *Node) TypedUpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (TypedUpdate, error) {
+	return n.typedUpdateBy(ctx, updateID, 0, f)
+}
+
+// TypedUpdateByOffset returns the update at an offset as the format shows
+// it (UpdateByOffset: NON_POSITIVE_OFFSET for an offset ≤ 0, else as
+// TypedUpdateByID).
+func (n *Node) TypedUpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (TypedUpdate, error) {
+	if offset <= 0 {
+		return nil, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
+	}
+	return n.typedUpdateBy(ctx, "", offset, f)
+}
+
+func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (TypedUpdate, error) {
+	uf := n.updateFormat(f)
+	e, err := n.entryFor(ctx, id, off, uf)
+	if err != nil {
+		return nil, err
+	}
+	u, err := n.typedRenderer().update(e, newRenderer(uf, n))
 	if err != nil {
 		return nil, decodeErr(err)
+	}
+	if u == nil {
+		return nil, updateNotFound(e.UpdateID)
+	}
+	return u, nil
+}
+
+// Transaction returns the transaction with that update id as the format
+// shows it, with typed values (TypedUpdateByID for transactions):
+// MISSING_FIELD for an empty id, UPDATE_NOT_FOUND when there is no such
+// transaction or nothing of it is visible, PERMISSION_DENIED without the
+// right to read as the parties.
+func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (*Transaction, error) {
+	if updateID == "" {
+		if err := n.public(ctx); err != nil {
+			return nil, err
+		}
+		return nil, apierr.MissingField.New("update_id")
+	}
+	u, err := n.TypedUpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f})
+	if err != nil {
+		return nil, err
+	}
+	t, ok := u.(*Transaction)
+	if !ok {
+		return nil, updateNotFound("the update is not a transaction")
 	}
 	return t, nil
 }
 
 // Transactions walks the transactions of a range as the format shows
-// them, with typed values, in offset order, fetching pages as the loop
-// goes (Updates). With r.Tail it waits for new transactions until ctx
-// ends, then yields ctx.Err() as its last element. A refusal (the
-// format's checks and rights, the offsets) is the one element yielded.
+// them (TypedUpdates for transactions).
 func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) iter.Seq2[*Transaction, error] {
 	return func(yield func(*Transaction, error) bool) {
-		req := GetUpdatesPageRequest{BeginOffsetExclusive: r.After,
-			UpdateFormat: UpdateFormat{IncludeTransactions: n.transactionFormat(f)}}
-		if !r.Tail {
-			end := r.Through
-			if end == 0 {
-				end = n.st.LedgerEnd()
-				if r.After > end {
-					end = r.After // checkOffsets refuses the begin
-				}
-			}
-			req.EndOffsetInclusive = &end
-		}
-		d := n.typedDecoder()
-		for u, err := range n.Updates(ctx, req) {
+		for u, err := range n.TypedUpdates(ctx, UpdateReadFormat{Transactions: &f}, r) {
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if u.Transaction == nil {
-				continue
-			}
-			t, err := d.transaction(&u.Transaction.Value)
-			if err != nil {
-				yield(nil, decodeErr(err))
-				return
-			}
-			if !yield(t, nil) {
+			if t, ok := u.(*Transaction); ok && !yield(t, nil) {
 				return
 			}
 		}
@@ -178,41 +419,35 @@ func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) it
 // ActiveContractEvents walks the contracts active at an offset (0: the
 // ledger end at the time of the call) that the format shows, as their
 // typed created events, in contract-id order, fetching pages as the loop
-// goes (ActiveContractsPage: the same checks, rights and errors).
+// goes (ActiveContractEventsPage: the same checks, rights and errors).
 // Contracts in transit between synchronizers (unassigned, not yet
-// assigned) are not part of it. The format's Shape is not used.
+// assigned) are not part of it (ActiveContractEventsPage has them). The
+// format's Shape is not used.
 func (n *Node) ActiveContractEvents(ctx context.Context, f ReadFormat, at int64) iter.Seq2[*CreatedEvent, error] {
 	return func(yield func(*CreatedEvent, error) bool) {
-		req := GetActiveContractsPageRequest{EventFormat: n.eventFormat(f)}
+		p := PageRequest{}
 		if at != 0 {
-			req.ActiveAtOffset = &at
+			p.At = &at
 		}
-		d := n.typedDecoder()
+		tr := n.typedRenderer()
 		for {
-			page, err := n.ActiveContractsPage(ctx, req)
+			page, err := n.contractPage(ctx, f, p, tr)
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			for _, c := range page.ActiveContracts {
-				ac := c.ContractEntry.JsActiveContract
-				if ac == nil {
+			for _, c := range page.Contracts {
+				if c.Unassigned != nil {
 					continue
 				}
-				ev, err := d.created(&ac.CreatedEvent)
-				if err != nil {
-					yield(nil, decodeErr(err))
-					return
-				}
-				if !yield(ev, nil) {
+				if !yield(c.Created, nil) {
 					return
 				}
 			}
-			if page.NextPageToken == nil {
+			if page.NextToken == nil {
 				return
 			}
-			req.PageToken = *page.NextPageToken
-			req.ActiveAtOffset = &page.ActiveAtOffset
+			p.Token, p.At = page.NextToken, &page.At
 		}
 	}
 }

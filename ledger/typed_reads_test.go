@@ -181,7 +181,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			format := ledger.ReadFormat{Parties: []string{tt.party}, Shape: tt.shape, Blobs: tt.blobs}
+			format := ledger.ReadFormat{Parties: map[string][]ledger.Filter{tt.party: {ledger.WildcardFilter(tt.blobs)}}, Shape: tt.shape}
 			got, err := f.node.Transaction(ctx, tt.update, format)
 			if err != nil {
 				t.Fatal(err)
@@ -212,7 +212,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	}
 	// Values are typed: the create's argument is a record of Ping:Ping with
 	// its labels, the exercise's result the choice's Text.
-	tr, err := f.node.Transaction(ctx, f.responded, ledger.ReadFormat{Parties: []string{f.bob}, Shape: ledger.LedgerEffects})
+	tr, err := f.node.Transaction(ctx, f.responded, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}, Shape: ledger.LedgerEffects})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	if !ok || x.Result != value.Text("pong") || x.Argument != value.Text("pong") {
 		t.Errorf("Respond event %#v, want argument and result \"pong\"", tr.Events[0])
 	}
-	cr, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: []string{f.alice}})
+	cr, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestTypedReadRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, jsErr := f.node.TransactionByID(tt.ctx, ledger.GetTransactionByIDRequest{UpdateID: tt.update, TransactionFormat: wireFormat(ledger.ShapeACSDelta, tt.party)})
-			_, err := f.node.Transaction(tt.ctx, tt.update, ledger.ReadFormat{Parties: []string{tt.party}})
+			_, err := f.node.Transaction(tt.ctx, tt.update, ledger.ReadFormat{Parties: map[string][]ledger.Filter{tt.party: nil}})
 			for _, e := range []error{jsErr, err} {
 				var ae *apierr.Error
 				if !errors.As(e, &ae) || ae.Code.Name != tt.want.Name {
@@ -299,17 +299,17 @@ func TestTypedReadRefusals(t *testing.T) {
 		typed, wire error
 	}{
 		{"Transactions without rights",
-			only(f.node.Transactions(charlie, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.OffsetRange{})),
+			only(f.node.Transactions(charlie, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.OffsetRange{})),
 			pageErr(f.node.UpdatesPage(charlie, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice)}}))},
 		{"Transactions after the ledger end",
-			only(f.node.Transactions(ctx, ledger.ReadFormat{Parties: []string{f.alice}}, ledger.OffsetRange{After: bad})),
+			only(f.node.Transactions(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.OffsetRange{After: bad})),
 			pageErr(f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: bad, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice)}}))},
 		{"Transactions with no party",
 			only(f.node.Transactions(ctx, ledger.ReadFormat{}, ledger.OffsetRange{})),
 			pageErr(f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta)}}))},
 	}
 	var acsErr error
-	for _, err := range f.node.ActiveContractEvents(charlie, ledger.ReadFormat{Parties: []string{f.alice}}, 0) {
+	for _, err := range f.node.ActiveContractEvents(charlie, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, 0) {
 		acsErr = err
 	}
 	_, acsWire := f.node.ActiveContractsPage(charlie, ledger.GetActiveContractsPageRequest{EventFormat: wireFormat(ledger.ShapeACSDelta, f.alice).EventFormat})
@@ -338,13 +338,13 @@ func TestActiveContractEventsAgreeWithJSON(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
-	created, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: []string{f.bob}})
+	created, err := f.node.Transaction(ctx, f.created, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, at := range []int64{created.Offset, 0} {
 		var got []*ledger.CreatedEvent
-		for ev, err := range f.node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: []string{f.bob}}, at) {
+		for ev, err := range f.node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}}, at) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +370,7 @@ func TestTransactionsTail(t *testing.T) {
 	ping := ledger.MustParseTemplateRef("#typedping:Ping:Ping")
 	var got []string
 	var last error
-	for tr, err := range f.node.Transactions(ctx, ledger.ReadFormat{Parties: []string{f.bob}}, ledger.OffsetRange{Tail: true}) {
+	for tr, err := range f.node.Transactions(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}}, ledger.OffsetRange{Tail: true}) {
 		if err != nil {
 			last = err
 			continue

@@ -26,7 +26,7 @@ func TestTypedKeyAndUnitResult(t *testing.T) {
 	created := ledgertest.Submit(t, node, ledger.Commands{ActAs: []string{alice}, Commands: []ledger.Command{ledger.CreateCommand{Template: k,
 		Arguments: ledgertest.Record(map[string]value.Value{"owner": value.Party(alice), "n": value.Int64(1)})}}})
 	ctx := context.Background()
-	tr, err := node.Transaction(ctx, created.UpdateID, ledger.ReadFormat{Parties: []string{alice}})
+	tr, err := node.Transaction(ctx, created.UpdateID, ledger.ReadFormat{Parties: map[string][]ledger.Filter{alice: nil}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestTypedKeyAndUnitResult(t *testing.T) {
 		t.Errorf("key %#v, want Party %s", c.Key, alice)
 	}
 	gone := ledgertest.Exercise(t, node, alice, k, c.ContractID, "Go", nil)
-	tr, err = node.Transaction(ctx, gone.UpdateID, ledger.ReadFormat{Parties: []string{alice}, Shape: ledger.LedgerEffects})
+	tr, err = node.Transaction(ctx, gone.UpdateID, ledger.ReadFormat{Parties: map[string][]ledger.Filter{alice: nil}, Shape: ledger.LedgerEffects})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestTypedInterfaceView(t *testing.T) {
 	}
 	holding := ledger.MustParseTemplateRef(holdingIface)
 	var got []*ledger.CreatedEvent
-	for c, err := range node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: []string{owner}, Interfaces: []ledger.TemplateRef{holding}, InterfaceViews: true}, 0) {
+	for c, err := range node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{owner: {ledger.InterfaceFilter(holding, true, false)}}}, 0) {
 		if err != nil {
 			t.Fatal(err)
 		}

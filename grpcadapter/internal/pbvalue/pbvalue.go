@@ -178,25 +178,61 @@ func IdentifierToProto(id lf.TypeConID) *ledgerv2.Identifier {
 // ToProto converts v to a Value message: with verbose, with the record
 // ids, labels and variant and enum ids v carries; without, with none.
 func ToProto(v value.Value, verbose bool) *ledgerv2.Value {
+	// The scalars take one allocation for the Value and its variant.
 	switch v := v.(type) {
 	case value.Unit:
 		return &ledgerv2.Value{Sum: &ledgerv2.Value_Unit{Unit: &emptypb.Empty{}}}
 	case value.Bool:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_Bool{Bool: bool(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_Bool
+		})
+		b.s.Bool, b.v.Sum = bool(v), &b.s
+		return &b.v
 	case value.Int64:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_Int64{Int64: int64(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_Int64
+		})
+		b.s.Int64, b.v.Sum = int64(v), &b.s
+		return &b.v
 	case value.Date:
 		return &ledgerv2.Value{Sum: &ledgerv2.Value_Date{Date: int32(v)}}
 	case value.Timestamp:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_Timestamp{Timestamp: int64(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_Timestamp
+		})
+		b.s.Timestamp, b.v.Sum = int64(v), &b.s
+		return &b.v
 	case value.Numeric:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_Numeric{Numeric: string(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_Numeric
+		})
+		b.s.Numeric, b.v.Sum = string(v), &b.s
+		return &b.v
 	case value.Party:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_Party{Party: string(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_Party
+		})
+		b.s.Party, b.v.Sum = string(v), &b.s
+		return &b.v
 	case value.Text:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_Text{Text: string(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_Text
+		})
+		b.s.Text, b.v.Sum = string(v), &b.s
+		return &b.v
 	case value.ContractID:
-		return &ledgerv2.Value{Sum: &ledgerv2.Value_ContractId{ContractId: string(v)}}
+		b := new(struct {
+			v ledgerv2.Value
+			s ledgerv2.Value_ContractId
+		})
+		b.s.ContractId, b.v.Sum = string(v), &b.s
+		return &b.v
 	case value.Optional:
 		o := &ledgerv2.Optional{}
 		if v.Value != nil {
@@ -248,8 +284,10 @@ func RecordToProto(r value.Record, verbose bool) *ledgerv2.Record {
 	if verbose && r.RecordID != nil {
 		out.RecordId = IdentifierToProto(*r.RecordID)
 	}
+	fields := make([]ledgerv2.RecordField, len(r.Fields)) // one allocation for the fields
 	for i, f := range r.Fields {
-		pf := &ledgerv2.RecordField{Value: ToProto(f.Value, verbose)}
+		pf := &fields[i]
+		pf.Value = ToProto(f.Value, verbose)
 		if verbose {
 			pf.Label = f.Label
 		}

@@ -1,0 +1,339 @@
+package ledger
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
+)
+
+// The typed renderer: the stored form of an update (log.go) as typed
+// events, for the events the shared visibility pass selects
+// (visibleEvents, visibleReassignment, visibleTopology, the eventFilter's
+// witnesses, blobs and views — the JSON renderer, render.go, emits the
+// same selection as wire structs). Values are decoded from the stored
+// Daml JSON with the types of the node's packages; the types, parsed ids
+// and times are looked up once per template (and per time string) for
+// the whole read.
+
+// typedRenderer renders log entries as typed updates for one read (one
+// goroutine).
+type typedRenderer struct {
+	lookup func(pkgID string) *lf.Package
+	// templates caches what the renderer needs of a stored template id.
+	templates map[string]*templateTypes
+	// lastTime and lastParsed cache the last time parsed (the events of
+	// a transaction share theirs).
+	lastTime   string
+	lastParsed time.Time
+}
+
+// templateTypes is what rendering needs of one stored template id: the
+// parsed id, the argument and key types, and the choices met so far.
+type templateTypes struct {
+	id      lf.TypeConID
+	arg     lf.Type
+	tmpl    *lf.Template
+	choices map[string]*lf.Choice
+}
+
+func (n *Node) typedRenderer() *typedRenderer {
+	return &typedRenderer{lookup: n.cachedPackage, templates: map[string]*templateTypes{}}
+}
+
+// decodeErr reports a stored event that could not be decoded.
+func decodeErr(err error) error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	return apierr.InternalError.Wrap(err, "decoding a stored event")
+}
+
+func (r *typedRenderer) template(tid string) (*templateTypes, error) {
+	if t, ok := r.templates[tid]; ok {
+		return t, nil
+	}
+	id, err := splitTypeCon(tid)
+	if err != nil {
+		return nil, fmt.Errorf("template id %q: %w", tid, err)
+	}
+	t := &templateTypes{id: id, arg: value.TypeOf(id.PackageID, id.Module, id.Name)}
+	if p := r.lookup(id.PackageID); p != nil {
+		t.tmpl = p.Template(id.Module, id.Name)
+	}
+	r.templates[tid] = t
+	return t, nil
+}
+
+func (r *typedRenderer) time(s string) (time.Time, error) {
+	if s == r.lastTime && s != "" {
+		return r.lastParsed, nil
+	}
+	t, err := parseTime(s)
+	if err != nil {
+		return t, err
+	}
+	r.lastTime, r.lastParsed = s, t
+	return t, nil
+}
+
+// iface returns an interface definition, nil when unknown.
+func (r *typedRenderer) iface(id lf.TypeConID) *lf.Interface {
+	if p := r.lookup(id.PackageID); p != nil {
+		return p.Interface(id.Module, id.Name)
+	}
+	return nil
+}
+
+// choice returns the definition of an exercised choice (of the interface
+// when iface is set).
+func (r *typedRenderer) choice(t *templateTypes, iface *lf.TypeConID, name string) *lf.Choice {
+	if iface != nil {
+		if i := r.iface(*iface); i != nil {
+			return i.Choice(name)
+		}
+		return nil
+	}
+	if c, ok := t.choices[name]; ok {
+		return c
+	}
+	var c *lf.Choice
+	if p := r.lookup(t.id.PackageID); p != nil {
+		c = p.Choice(t.id.Module, t.id.Name, name)
+	}
+	if t.choices == nil {
+		t.choices = map[string]*lf.Choice{}
+	}
+	t.choices[name] = c
+	return c
+}
+
+// transaction renders a transaction entry in a shape; nil when no event
+// is visible.
+func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*Transaction, error) {
+	events := make([]Event, 0, len(e.Nodes))
+	err := visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
+		var ev Event
+		var err error
+		switch k {
+		case evCreated:
+			ev, err = r.created(e.Offset, e.SynchronizerID, n, w, ef, m, acs)
+		case evExercised:
+			ev, err = r.exercised(e.Offset, n, w, m, acs)
+		case evArchived:
+			ev, err = r.archived(e.Offset, n, w, m)
+		}
+		if err != nil {
+			return fmt.Errorf("event %d: %w", n.ID, err)
+		}
+		events = append(events, ev)
+		return nil
+	})
+	if err != nil || len(events) == 0 {
+		return nil, err
+	}
+	t := &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		SynchronizerID: e.SynchronizerID, Events: events}
+	if t.EffectiveAt, err = r.time(e.EffectiveAt); err != nil {
+		return nil, err
+	}
+	if t.RecordTime, err = parseTime(e.RecordTime); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// created renders a create node for witnesses w (offset and sync are
+// those of the update, or of the contract's create for the ACS).
+func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string, ef *eventFilter, m filterMatch, acs bool) (*CreatedEvent, error) {
+	t, err := r.template(n.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	out := &CreatedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+		PackageName: n.PackageName, Signatories: n.Signatories, Observers: n.Observers, WitnessParties: w, ACSDelta: acs}
+	if out.CreatedAt, err = r.time(n.CreatedAt); err != nil {
+		return nil, err
+	}
+	if out.Argument, err = value.FromJSON(n.Argument, t.arg, r.lookup); err != nil {
+		return nil, fmt.Errorf("argument: %w", err)
+	}
+	if len(n.Key) > 0 && string(n.Key) != "null" {
+		if t.tmpl == nil || t.tmpl.Key == nil {
+			return nil, fmt.Errorf("%s has no key", n.TemplateID)
+		}
+		if out.Key, err = value.FromJSON(n.Key, t.tmpl.Key.Type, r.lookup); err != nil {
+			return nil, fmt.Errorf("key: %w", err)
+		}
+	}
+	if ef == nil {
+		return out, nil
+	}
+	if m.blob && ef.pk != nil {
+		if b := ef.pk.contractBlob(n); b != "" {
+			if out.Blob, err = base64.StdEncoding.DecodeString(b); err != nil {
+				return nil, fmt.Errorf("blob: %w", err)
+			}
+		}
+	}
+	if len(m.ifaces) > 0 {
+		for _, v := range ef.views(n, m, sync) {
+			iv := InterfaceView{InterfaceID: v.iface, ImplementationPackageID: v.impl}
+			if v.err != nil {
+				st := statusOf(v.err)
+				iv = InterfaceView{InterfaceID: v.iface, Err: &ViewError{Code: st.Code, Message: st.Message}}
+			} else {
+				i := r.iface(v.iface)
+				if i == nil {
+					return nil, fmt.Errorf("interface %s is unknown", v.iface)
+				}
+				if iv.Value, err = value.FromJSON(v.value, i.View, r.lookup); err != nil {
+					return nil, fmt.Errorf("view: %w", err)
+				}
+			}
+			out.InterfaceViews = append(out.InterfaceViews, iv)
+		}
+	}
+	return out, nil
+}
+
+func (r *typedRenderer) archived(offset int64, n *txNode, w []string, m filterMatch) (*ArchivedEvent, error) {
+	t, err := r.template(n.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	return &ArchivedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+		PackageName: n.PackageName, WitnessParties: w, ImplementedInterfaces: m.implementedIDs()}, nil
+}
+
+func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterMatch, acs bool) (*ExercisedEvent, error) {
+	t, err := r.template(n.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	out := &ExercisedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+		PackageName: n.PackageName, Choice: n.Choice, ActingParties: n.Acting, Consuming: n.Consuming,
+		WitnessParties: w, LastDescendantNodeID: n.lastDescendant(), ACSDelta: acs}
+	if n.Consuming {
+		out.ImplementedInterfaces = m.implementedIDs()
+	}
+	if n.InterfaceID != "" {
+		iid, err := splitTypeCon(n.InterfaceID)
+		if err != nil {
+			return nil, fmt.Errorf("interface id: %w", err)
+		}
+		out.InterfaceID = &iid
+	}
+	ch := r.choice(t, out.InterfaceID, n.Choice)
+	if ch == nil {
+		return nil, fmt.Errorf("choice %s of %s is unknown", n.Choice, n.TemplateID)
+	}
+	if out.Argument, err = value.FromJSON(n.Argument, ch.ArgType, r.lookup); err != nil {
+		return nil, fmt.Errorf("choice argument: %w", err)
+	}
+	// "null" is an Optional result's None, or no stored result.
+	if len(n.Result) > 0 {
+		v, err := value.FromJSON(n.Result, ch.ReturnType, r.lookup)
+		switch {
+		case err == nil:
+			out.Result = v
+		case string(n.Result) != "null":
+			return nil, fmt.Errorf("exercise result: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// reassignment renders a reassignment entry; nil when the filter shows
+// nothing of it.
+func (r *typedRenderer) reassignment(e *logEntry, ef *eventFilter) (*Reassignment, error) {
+	w, m := visibleReassignment(e, ef)
+	if len(w) == 0 {
+		return nil, nil
+	}
+	ra := e.Reassign
+	out := &Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		SynchronizerID: e.SynchronizerID}
+	var err error
+	if out.RecordTime, err = parseTime(e.RecordTime); err != nil {
+		return nil, err
+	}
+	c := &ra.Contract
+	if ra.Unassign {
+		t, err := r.template(c.TemplateID)
+		if err != nil {
+			return nil, err
+		}
+		out.Events = []ReassignmentEvent{&UnassignedEvent{Offset: e.Offset, ReassignmentID: ra.ReassignmentID,
+			ContractID: value.ContractID(c.ContractID), TemplateID: t.id, PackageName: c.PackageName, Source: ra.Source,
+			Target: ra.Target, Submitter: ra.Submitter, ReassignmentCounter: ra.Counter, WitnessParties: w}}
+		return out, nil
+	}
+	ev, err := r.created(e.Offset, e.SynchronizerID, c, w, ef, m, true)
+	if err != nil {
+		return nil, err
+	}
+	out.Events = []ReassignmentEvent{&AssignedEvent{Source: ra.Source, Target: ra.Target, Submitter: ra.Submitter,
+		ReassignmentID: ra.ReassignmentID, ReassignmentCounter: ra.Counter, Created: ev}}
+	return out, nil
+}
+
+// topology renders a topology entry for the parties want (none: all);
+// nil when none of its events is about them.
+func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, error) {
+	events := visibleTopology(e, want)
+	if len(events) == 0 {
+		return nil, nil
+	}
+	out := &TopologyUpdate{UpdateID: e.UpdateID, Offset: e.Offset, SynchronizerID: e.SynchronizerID}
+	var err error
+	if out.RecordTime, err = parseTime(e.RecordTime); err != nil {
+		return nil, err
+	}
+	for _, t := range events {
+		var v *Wrapped[ParticipantAuthorization]
+		var change AuthorizationChange
+		switch k := t.Event; {
+		case k.ParticipantAuthorizationAdded != nil:
+			v, change = k.ParticipantAuthorizationAdded, AuthorizationAdded
+		case k.ParticipantAuthorizationChanged != nil:
+			v, change = k.ParticipantAuthorizationChanged, AuthorizationChanged
+		default:
+			v, change = k.ParticipantAuthorizationRevoked, AuthorizationRevoked
+		}
+		out.Events = append(out.Events, PartyAuthorization{Change: change, PartyID: v.Value.PartyID,
+			ParticipantID: v.Value.ParticipantID, Permission: v.Value.ParticipantPermission})
+	}
+	return out, nil
+}
+
+// update renders an entry for an update format (rd holds its filters);
+// nil when nothing of it is visible.
+func (r *typedRenderer) update(e *logEntry, rd *renderer) (TypedUpdate, error) {
+	switch e.Kind {
+	case kindTransaction:
+		if rd.tx != nil {
+			if t, err := r.transaction(e, rd.format.IncludeTransactions.TransactionShape == ShapeLedgerEffects, rd.tx); t != nil || err != nil {
+				return t, err
+			}
+		}
+	case kindReassignment:
+		if rd.ra != nil {
+			if ra, err := r.reassignment(e, rd.ra); ra != nil || err != nil {
+				return ra, err
+			}
+		}
+	case kindTopology:
+		if f := rd.format.IncludeTopologyEvents; f != nil && f.IncludeParticipantAuthorizationEvents != nil {
+			if t, err := r.topology(e, f.IncludeParticipantAuthorizationEvents.Parties); t != nil || err != nil {
+				return t, err
+			}
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,116 @@
+package ledger_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// kindOf names the kind of a JSON update and of a typed one.
+func kindOf(u any) string {
+	switch u := u.(type) {
+	case ledger.Update:
+		switch {
+		case u.Transaction != nil:
+			return "tx"
+		case u.Reassignment != nil:
+			return "ra"
+		case u.TopologyTransaction != nil:
+			return "tp"
+		}
+	case *ledger.Transaction:
+		return "tx"
+	case *ledger.Reassignment:
+		return "ra"
+	case *ledger.TopologyUpdate:
+		return "tp"
+	}
+	return "?"
+}
+
+// TestTypedUpdatesAgreeWithJSON: the typed walk of every kind of update,
+// ascending and descending, and the reads by offset give the updates of
+// the JSON page (same kinds, offsets and ids), topology events included.
+func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	tf := ledger.ReadAs(f.alice, f.bob)
+	tf.Shape = ledger.LedgerEffects
+	typed := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &tf, Topology: []string{}}
+	wire := ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeLedgerEffects, f.alice, f.bob),
+		IncludeReassignments:  &wireFormat(ledger.ShapeACSDelta, f.alice, f.bob).EventFormat,
+		IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
+	type sum struct {
+		Kind, ID string
+		Offset   int64
+	}
+	for _, desc := range []bool{false, true} {
+		end, err := f.node.LedgerEnd(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: wire, DescendingOrder: desc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got []sum
+		for _, u := range js.Updates {
+			id := ""
+			switch {
+			case u.Update.Transaction != nil:
+				id = u.Update.Transaction.Value.UpdateID
+			case u.Update.TopologyTransaction != nil:
+				id = u.Update.TopologyTransaction.Value.UpdateID
+			}
+			want = append(want, sum{kindOf(u.Update), id, u.Update.Offset()})
+		}
+		for u, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{Descending: desc}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := ""
+			switch u := u.(type) {
+			case *ledger.Transaction:
+				id = u.UpdateID
+			case *ledger.TopologyUpdate:
+				id = u.UpdateID
+				if len(u.Events) != 1 || u.Events[0].Change != ledger.AuthorizationAdded || u.Events[0].Permission == "" {
+					t.Errorf("topology update %d: %+v, want one party added with a permission", u.Offset, u.Events)
+				}
+			}
+			got = append(got, sum{kindOf(u), id, u.UpdateOffset()})
+		}
+		if !slices.ContainsFunc(want, func(s sum) bool { return s.Kind == "tp" }) || !slices.ContainsFunc(want, func(s sum) bool { return s.Kind == "tx" }) {
+			t.Fatalf("the JSON page holds %v; want transactions and topology transactions", want)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("descending=%v: typed walk differs from the JSON page (-json +typed):\n%s", desc, d)
+		}
+		if desc {
+			continue
+		}
+		for _, w := range want {
+			u, err := f.node.TypedUpdateByOffset(ctx, w.Offset, typed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kindOf(u) != w.Kind || u.UpdateOffset() != w.Offset {
+				t.Errorf("TypedUpdateByOffset(%d) = %s at %d, want %s", w.Offset, kindOf(u), u.UpdateOffset(), w.Kind)
+			}
+		}
+	}
+	// A descending walk needs an end, as the JSON stream.
+	for _, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{Tail: true, Descending: true}) {
+		if !errors.Is(err, apierr.DescendingOrderMissingEnd) {
+			t.Errorf("a descending walk without an end: %v, want DESCENDING_ORDER_MISSING_END", err)
+		}
+		break
+	}
+}
