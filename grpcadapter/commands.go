@@ -5,9 +5,6 @@ import (
 	"errors"
 	"math"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
@@ -264,11 +261,4 @@ func (s *commandService) SubmitAndWait(ctx context.Context, req *ledgerv2.Submit
 		return nil, err
 	}
 	return &ledgerv2.SubmitAndWaitResponse{UpdateId: res.UpdateID, CompletionOffset: res.Offset}, nil
-}
-
-// notServed is the UNIMPLEMENTED answer of an RPC the adapter does not
-// serve yet, with the reason (a plain status, as grpc-go's own
-// "method not implemented", not Canton's redacted UNSUPPORTED_OPERATION).
-func notServed(method, why string) error {
-	return status.Errorf(codes.Unimplemented, "%s is not served over gRPC yet: %s", method, why)
 }
