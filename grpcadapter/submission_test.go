@@ -48,6 +48,14 @@ type pingEnv struct {
 
 func newPingEnv(t *testing.T) *pingEnv {
 	t.Helper()
+	// Tailing streams send no offset checkpoints here (an hour idle):
+	// TestGetUpdatesCheckpoints tests them.
+	return newPingEnvWith(t, ledger.Options{CheckpointDelay: time.Hour})
+}
+
+// newPingEnvWith is newPingEnv on a node opened with opts.
+func newPingEnvWith(t *testing.T, opts ledger.Options) *pingEnv {
+	t.Helper()
 	data, err := os.ReadFile(filepath.FromSlash(pingDAR))
 	if err != nil {
 		t.Skipf("../shared not found: skipping (%v)", err)
@@ -56,7 +64,7 @@ func newPingEnv(t *testing.T) *pingEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node := ledgertest.Open(t, ledger.Options{})
+	node := ledgertest.Open(t, opts)
 	ledgertest.MustUploadDAR(t, node, data)
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
 	if _, err := node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{

@@ -15,10 +15,9 @@ import (
 // updateService is UpdateService, on the Node's typed reads of updates
 // (Node.TypedUpdates, TypedUpdatesPage, TypedUpdateByID,
 // TypedUpdateByOffset): transactions, reassignments and topology
-// transactions, in ascending or descending order.
-//
-// What it does not serve: the stream sends no OffsetCheckpoint elements
-// (the typed walk yields updates only).
+// transactions, in ascending or descending order; a tailing GetUpdates
+// also sends an OffsetCheckpoint when it has caught up and stayed idle
+// (ledger.Options.CheckpointDelay, one second by default).
 type updateService struct {
 	ledgerv2.UnimplementedUpdateServiceServer
 	a *Adapter
@@ -47,7 +46,10 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 	if err != nil {
 		return err
 	}
-	r := ledger.OffsetRange{After: req.GetBeginExclusive(), Tail: req.EndInclusive == nil, Descending: req.GetDescendingOrder()}
+	// A tailing stream sends offset checkpoints when idle, as Canton's
+	// (IndexServiceImpl's checkpoint flow, for tailing streams only).
+	r := ledger.OffsetRange{After: req.GetBeginExclusive(), Tail: req.EndInclusive == nil, Descending: req.GetDescendingOrder(),
+		Checkpoints: req.EndInclusive == nil}
 	if req.EndInclusive != nil {
 		r.Through = *req.EndInclusive
 		if r.Through == 0 {
@@ -138,10 +140,21 @@ func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVer
 		resp.Update = &ledgerv2.GetUpdatesResponse_Reassignment{Reassignment: pr}
 	case *ledger.TopologyUpdate:
 		resp.Update = &ledgerv2.GetUpdatesResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}
+	case *ledger.Checkpoint:
+		resp.Update = &ledgerv2.GetUpdatesResponse_OffsetCheckpoint{OffsetCheckpoint: checkpointToProto(u)}
 	default:
 		return nil, apierr.InternalError.New("an update of type %T", u)
 	}
 	return resp, nil
+}
+
+// checkpointToProto converts an offset checkpoint.
+func checkpointToProto(c *ledger.Checkpoint) *ledgerv2.OffsetCheckpoint {
+	out := &ledgerv2.OffsetCheckpoint{Offset: c.Offset, SynchronizerTimes: make([]*ledgerv2.SynchronizerTime, len(c.SynchronizerTimes))}
+	for i, t := range c.SynchronizerTimes {
+		out.SynchronizerTimes[i] = &ledgerv2.SynchronizerTime{SynchronizerId: t.SynchronizerID, RecordTime: timestamppb.New(t.RecordTime)}
+	}
+	return out
 }
 
 // GetUpdateById returns the update with that update id as the format

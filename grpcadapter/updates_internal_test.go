@@ -48,7 +48,7 @@ func TestGetUpdatesFlowAndCancel(t *testing.T) {
 	if err != nil {
 		t.Skipf("../shared not found: skipping (%v)", err)
 	}
-	node := ledgertest.Open(t, ledger.Options{})
+	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour}) // no offset checkpoints in the stream
 	ledgertest.MustUploadDAR(t, node, data)
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
 	svc := &updateService{a: New(node, Options{Logger: slog.New(slog.DiscardHandler)})}

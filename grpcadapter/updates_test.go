@@ -14,6 +14,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // txSummary is what both APIs must agree on about a transaction: its
@@ -403,5 +404,78 @@ func TestActiveContractsAfterPruning(t *testing.T) {
 	sync := p.node.Synchronizers()[0]
 	if d := cmp.Diff(map[string]string{"old": "wf-old@" + sync, "new": "wf-new@" + sync}, got); d != "" {
 		t.Errorf("active contracts after pruning (-want +got):\n%s", d)
+	}
+}
+
+// TestGetUpdatesCheckpoints: a stream following the ledger sends an
+// OffsetCheckpoint at the ledger end once it has caught up and no update
+// came for the node's CheckpointDelay — also when the updates that moved
+// the ledger end are not the reader's — one per ledger end, with every
+// synchronizer's time; a bounded stream sends none.
+func TestGetUpdatesCheckpoints(t *testing.T) {
+	t.Parallel()
+	p := newPingEnvWith(t, ledger.Options{CheckpointDelay: 50 * time.Millisecond})
+	created, _ := p.pingLedger("c1")
+	updates := ledgerv2.NewUpdateServiceClient(p.conn)
+	g, _ := txFormat(p.bob, ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA)
+	ctx, cancel := context.WithTimeout(p.grpcCtx, 30*time.Second) // a missing element fails, not hangs
+	defer cancel()
+	st, err := updates.GetUpdates(ctx, &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv := func() *ledgerv2.GetUpdatesResponse {
+		t.Helper()
+		r, err := st.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := recv(); r.GetTransaction().GetUpdateId() != created {
+		t.Fatalf("first element %v, want the create %s", r, created)
+	}
+	recv() // the archive of bob's Respond
+	end := func() int64 {
+		t.Helper()
+		e, err := p.node.LedgerEnd(p.grpcCtx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Offset
+	}
+	wantCheckpoint := func(at int64) {
+		t.Helper()
+		r := recv()
+		cp := r.GetOffsetCheckpoint()
+		if cp == nil || cp.Offset != at {
+			t.Fatalf("got %v, want an offset checkpoint at %d", r, at)
+		}
+		if len(cp.SynchronizerTimes) != 1 || cp.SynchronizerTimes[0].SynchronizerId != p.node.Synchronizers()[0] || cp.SynchronizerTimes[0].RecordTime == nil {
+			t.Fatalf("checkpoint synchronizer times %v, want the node's synchronizer with a time", cp.SynchronizerTimes)
+		}
+	}
+	wantCheckpoint(end())
+	// A party allocation moves the ledger end with nothing bob's
+	// transaction format shows: the next checkpoint is at the new end.
+	ledgertest.MustAllocate(t, p.node, "carol")
+	wantCheckpoint(end())
+	// One checkpoint per ledger end: the next element is the next update.
+	next, _ := p.pingLedger("c2")
+	if r := recv(); r.GetTransaction().GetUpdateId() != next {
+		t.Fatalf("after the checkpoint: %v, want the create %s", r, next)
+	}
+	cancel()
+
+	// A bounded stream ends without a checkpoint.
+	at := end()
+	got, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &at, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		if s.UpdateID == "" {
+			t.Fatalf("bounded stream %v: an element that is not a transaction", got)
+		}
 	}
 }

@@ -92,6 +92,11 @@ type Options struct {
 	// MaxDeduplicationDuration is the deduplication period of commands that
 	// name none (default 7 days).
 	MaxDeduplicationDuration time.Duration
+	// CheckpointDelay is how long a tailing read that asked for offset
+	// checkpoints (OffsetRange.Checkpoints) waits, caught up and idle,
+	// before it yields one (default DefaultCheckpointDelay, which the
+	// version service reports as the maximum emission delay).
+	CheckpointDelay time.Duration
 
 	// MaxDARUncompressedSize bounds the total uncompressed size of a DAR's
 	// entries (and so of each entry); beyond it ValidateDAR and UploadDAR
@@ -146,6 +151,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxDeduplicationDuration <= 0 {
 		o.MaxDeduplicationDuration = DefaultMaxDeduplicationDuration
+	}
+	if o.CheckpointDelay <= 0 {
+		o.CheckpointDelay = DefaultCheckpointDelay
 	}
 	if o.MaxDARUncompressedSize <= 0 {
 		o.MaxDARUncompressedSize = DefaultMaxDARUncompressedSize

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"iter"
+	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
 )
@@ -137,6 +138,11 @@ type OffsetRange struct {
 	Tail bool
 	// Descending reads from the end of the range down.
 	Descending bool
+	// Checkpoints makes a tailing walk (TypedUpdates with Tail) yield a
+	// *Checkpoint when it has read everything up to the ledger end and no
+	// update arrived for Options.CheckpointDelay: the reader may resume
+	// from its offset. One per ledger end: an idle ledger gives one.
+	Checkpoints bool
 }
 
 // eventFormat is the format of the JSON reads the typed format stands
@@ -311,6 +317,7 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 			return
 		}
 		tr := n.typedRenderer()
+		checkpointed := int64(-1) // the offset of the last checkpoint yielded
 		for {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
@@ -331,11 +338,22 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 				return
 			}
 			if len(page.Updates) == 0 {
-				select {
-				case <-changed:
-				case <-ctx.Done():
-					yield(nil, ctx.Err())
+				// Caught up through page.Highest. With checkpoints, an idle
+				// wait at a ledger end not yet checkpointed ends with one.
+				var delay time.Duration
+				if r.Checkpoints && page.Highest > checkpointed {
+					delay = n.opts.CheckpointDelay
+				}
+				idle, err := waitChange(ctx, changed, delay)
+				if err != nil {
+					yield(nil, err)
 					return
+				}
+				if idle {
+					checkpointed = page.Highest
+					if !yield(n.checkpoint(page.Highest), nil) {
+						return
+					}
 				}
 			}
 			req.PageToken = base64.StdEncoding.EncodeToString(page.NextToken)

@@ -16,8 +16,9 @@ import (
 // layer moves out of ledger (then Update and TopologyTransaction).
 
 // TypedUpdate is one update of the log: a *Transaction, a *Reassignment
-// or a *TopologyUpdate (a type switch tells which; no other type
-// implements it).
+// or a *TopologyUpdate (a type switch tells which), or, in a tailing walk
+// that asks for them (OffsetRange.Checkpoints), a *Checkpoint. No other
+// type implements it.
 type TypedUpdate interface {
 	// UpdateOffset returns the update's offset.
 	UpdateOffset() int64

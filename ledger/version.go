@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"time"
 )
 
 // Version returns the Ledger API version and the node's feature descriptor
@@ -18,7 +17,7 @@ func (n *Node) Version(ctx context.Context) (VersionInfo, error) {
 		MaxRightsPerUser:                 n.opts.MaxRightsPerUser,
 		MaxUsersPageSize:                 n.opts.MaxUsersPageSize,
 		MaxPartiesPageSize:               n.opts.MaxPartiesPageSize,
-		MaxOffsetCheckpointEmissionDelay: time.Second,
+		MaxOffsetCheckpointEmissionDelay: n.opts.CheckpointDelay,
 		MaxVettedPackagesPageSize:        100,
 	}, nil
 }

@@ -1,0 +1,60 @@
+package ledger_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// TestTypedUpdatesCheckpoints: a tailing walk yields a *Checkpoint at the
+// ledger end after CheckpointDelay idle, once per ledger end, only when
+// the range asks for checkpoints; the version service reports the delay.
+func TestTypedUpdatesCheckpoints(t *testing.T) {
+	t.Parallel()
+	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: 20 * time.Millisecond})
+	ledgertest.MustAllocate(t, node, "alice")
+	v, err := node.Version(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.MaxOffsetCheckpointEmissionDelay != 20*time.Millisecond {
+		t.Errorf("version reports a checkpoint delay of %v, want 20ms", v.MaxOffsetCheckpointEmissionDelay)
+	}
+	end, err := node.LedgerEnd(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := ledger.UpdateReadFormat{Topology: []string{}}
+	for _, checkpoints := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		var got []int64
+		var last error
+		for u, err := range node.TypedUpdates(ctx, format, ledger.OffsetRange{Tail: true, Checkpoints: checkpoints}) {
+			if err != nil {
+				last = err
+				break
+			}
+			if c, ok := u.(*ledger.Checkpoint); ok {
+				got = append(got, c.Offset)
+				if len(c.SynchronizerTimes) != 1 || c.SynchronizerTimes[0].RecordTime.IsZero() {
+					t.Errorf("checkpoint times %v, want one synchronizer with a time", c.SynchronizerTimes)
+				}
+			}
+		}
+		cancel()
+		if !errors.Is(last, context.DeadlineExceeded) {
+			t.Errorf("checkpoints %v: the walk ended with %v, want the context's end", checkpoints, last)
+		}
+		want := []int64(nil)
+		if checkpoints {
+			want = []int64{end.Offset} // one, however long the ledger stays idle
+		}
+		if len(got) != len(want) || len(got) == 1 && got[0] != want[0] {
+			t.Errorf("checkpoints %v: got checkpoints at %v, want %v", checkpoints, got, want)
+		}
+	}
+}
