@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -155,5 +156,63 @@ func TestWebSocketGoingAwayOnShutdown(t *testing.T) {
 	defer rcancel()
 	if _, _, err := late.Read(rctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("stream opened after Shutdown ended with %v, want close status 1001", err)
+	}
+}
+
+// TestWebSocketCheckpoints: an open-ended updates stream sends an
+// OffsetCheckpoint at the ledger end once it has caught up and stayed
+// idle for the node's CheckpointDelay, also when the updates that moved
+// the end are not the reader's, and one per ledger end.
+func TestWebSocketCheckpoints(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, ledger.Options{CheckpointDelay: 50 * time.Millisecond},
+		Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}}})
+	srv := httptest.NewServer(h.h)
+	defer srv.Close()
+	ctx := context.Background()
+	api := jsonapi.New(h.node)
+	alice, err := api.AllocateParty(ctx, jsonapi.AllocatePartyRequest{PartyIDHint: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.GrantUserRights(ctx, jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+		Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: alice.PartyDetails.Party}}}); err != nil {
+		t.Fatal(err)
+	}
+	end := func() float64 {
+		t.Helper()
+		e, err := h.node.LedgerEnd(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(e.Offset)
+	}
+	// Alice's transactions only: the party allocations are not part of it.
+	conn := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, "updateFormat": {"includeTransactions": {"eventFormat": {"filtersByParty": {`+
+		`"`+alice.PartyDetails.Party+`": {}}}, "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA"}}}`)
+	defer conn.Close(websocket.StatusNormalClosure, "")
+	checkpoint := func(want float64) {
+		t.Helper()
+		got := frames(t, conn, 1)
+		u, _ := got[0]["update"].(map[string]any)
+		cp, _ := u["OffsetCheckpoint"].(map[string]any)
+		v, _ := cp["value"].(map[string]any)
+		if v["offset"] != want {
+			t.Fatalf("frame %v, want an offset checkpoint at %v", got[0], want)
+		}
+		if times, _ := v["synchronizerTimes"].([]any); len(times) != 1 {
+			t.Fatalf("checkpoint %v: want one synchronizer time", v)
+		}
+	}
+	checkpoint(end())
+	if _, err := api.AllocateParty(ctx, jsonapi.AllocatePartyRequest{PartyIDHint: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	checkpoint(end())
+	// Nothing more until the ledger moves: the read times out.
+	rctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, data, err := conn.Read(rctx); err == nil {
+		t.Fatalf("a second checkpoint at the same ledger end: %s", data)
 	}
 }

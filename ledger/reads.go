@@ -508,9 +508,11 @@ func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOpt
 	return listUpdatesOf(n, ctx, req, opts, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
 		u, ok := rd.tree(e)
 		return GetUpdateTreesResponse{Update: u}, ok
-	}, func(c OffsetCheckpoint) GetUpdateTreesResponse {
-		return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
-	})
+	}, treeCheckpoint)
+}
+
+func treeCheckpoint(c OffsetCheckpoint) GetUpdateTreesResponse {
+	return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
 }
 
 func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, opts ListOptions, shape listShape,
@@ -574,12 +576,7 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 	// reader it may resume from there (if the list has room for it).
 	finish := func() []T {
 		if end == nil && !desc && cursor > lastSeen && int64(len(out)) < min(take, limitL) {
-			now := formatTime(n.now())
-			c := OffsetCheckpoint{Offset: cursor, SynchronizerTimes: []SynchronizerTime{}}
-			for _, s := range n.syncs {
-				c.SynchronizerTimes = append(c.SynchronizerTimes, SynchronizerTime{SynchronizerID: s, RecordTime: now})
-			}
-			out = append(out, checkpoint(c))
+			out = append(out, checkpoint(n.checkpoint(cursor).wire()))
 		}
 		return out
 	}

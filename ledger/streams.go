@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"iter"
+	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -27,7 +28,7 @@ func (n *Node) StreamUpdates(ctx context.Context, req GetUpdatesRequest) iter.Se
 	return streamOf(n, ctx, req, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
 		u, ok := rd.update(e)
 		return GetUpdatesResponse{Update: u}, ok
-	})
+	}, updateCheckpoint)
 }
 
 // StreamFlats is StreamUpdates for /v2/updates/flats (ACS-delta shape).
@@ -35,7 +36,7 @@ func (n *Node) StreamFlats(ctx context.Context, req GetUpdatesRequest) iter.Seq2
 	return streamOf(n, ctx, req, listFlats, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
 		u, ok := rd.update(e)
 		return GetUpdatesResponse{Update: u}, ok
-	})
+	}, updateCheckpoint)
 }
 
 // StreamTrees is StreamUpdates for /v2/updates/trees (transaction trees).
@@ -43,11 +44,11 @@ func (n *Node) StreamTrees(ctx context.Context, req GetUpdatesRequest) iter.Seq2
 	return streamOf(n, ctx, req, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
 		u, ok := rd.tree(e)
 		return GetUpdateTreesResponse{Update: u}, ok
-	})
+	}, treeCheckpoint)
 }
 
 func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape listShape,
-	render func(*renderer, *logEntry) (T, bool)) iter.Seq2[T, error] {
+	render func(*renderer, *logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		fail := func(err error) { yield(zero, err) }
@@ -84,8 +85,8 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			return
 		}
 		rd := newRenderer(f, n)
-		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
-			func(e *logEntry) (T, bool) { return render(rd, e) }) {
+		for v, err := range followCheckpointed(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
+			func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint) {
 			if !yield(v, err) || err != nil {
 				return
 			}
@@ -99,6 +100,15 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 // ends, when it yields ctx.Err().
 func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
 	render func(*logEntry) (T, bool)) iter.Seq2[T, error] {
+	return followCheckpointed(n, ctx, begin, end, desc, party, render, nil)
+}
+
+// followCheckpointed is follow; without an end and with a checkpoint
+// function, it also yields an offset checkpoint at the ledger end when it
+// has caught up and no entry came for Options.CheckpointDelay, once per
+// ledger end (as TypedUpdates with OffsetRange.Checkpoints).
+func followCheckpointed[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
+	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		fail := func(err error) { yield(zero, err) }
@@ -125,6 +135,7 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 			return
 		}
 		cursor := begin
+		checkpointed := int64(-1) // the offset of the last checkpoint yielded
 		for {
 			changed := n.st.Changed()
 			hi := n.st.LedgerEnd()
@@ -166,11 +177,20 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 			if end != nil && cursor >= *end {
 				return
 			}
-			select {
-			case <-changed:
-			case <-ctx.Done():
-				fail(ctx.Err())
+			var delay time.Duration
+			if checkpoint != nil && end == nil && cursor > checkpointed {
+				delay = n.opts.CheckpointDelay
+			}
+			idle, err := waitChange(ctx, changed, delay)
+			if err != nil {
+				fail(err)
 				return
+			}
+			if idle {
+				checkpointed = cursor
+				if !yield(checkpoint(n.checkpoint(cursor).wire()), nil) {
+					return
+				}
 			}
 		}
 	}
