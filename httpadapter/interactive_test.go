@@ -227,9 +227,9 @@ func TestPreferredPackages(t *testing.T) {
 	// Once 2.0.0 is vetted only from 2030-06-01, the preference now is
 	// 1.0.0, and 2.0.0 for a vettingValidAt past that date.
 	from := "2030-06-01T00:00:00Z"
-	vet := f.post("/v2/package-vetting/update", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{{
-		Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{
-			Packages: []ledger.VettedPackagesRef{{PackageID: ids2[0]}}, NewValidFromInclusive: &from}}}}}})
+	vet := f.post("/v2/package-vetting/update", jsonapi.UpdateVettedPackagesRequest{Changes: []jsonapi.VettedPackagesChange{{
+		Operation: jsonapi.VettingOperation{Vet: &jsonapi.Wrapped[jsonapi.VetOperation]{Value: jsonapi.VetOperation{
+			Packages: []jsonapi.VettedPackagesRef{{PackageID: ids2[0]}}, NewValidFromInclusive: &from}}}}}})
 	if vet.Code != http.StatusOK {
 		t.Fatalf("vetting 2.0.0 from %s: %d %s", from, vet.Code, vet.Body)
 	}
