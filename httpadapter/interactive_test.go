@@ -67,7 +67,7 @@ func newP256Signer(t testing.TB) *testSigner {
 func (h *harness) onboardExternal(t *testing.T, hint string, s *testSigner, auth map[string]string) string {
 	t.Helper()
 	sync := h.node.Synchronizers()[0]
-	g := decodeAs[ledger.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+	g := decodeAs[jsonapi.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
 		body: js(t, map[string]any{"synchronizer": sync, "partyHint": hint, "publicKey": s.publicKey}), header: auth}))
 	s.fp = g.PublicKeyFingerprint
 	txs := []map[string]any{}
@@ -76,7 +76,7 @@ func (h *harness) onboardExternal(t *testing.T, hint string, s *testSigner, auth
 	}
 	body := map[string]any{"synchronizer": sync, "onboardingTransactions": txs, "multiHashSignatures": []any{s.sign(g.MultiHash)},
 		"userId": "participant_admin"}
-	resp := decodeAs[ledger.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
+	resp := decodeAs[jsonapi.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
 		body: js(t, body), header: auth}))
 	if resp.PartyID != g.PartyID {
 		t.Fatalf("allocated %s, generated %s", resp.PartyID, g.PartyID)
@@ -93,7 +93,7 @@ func TestExternalPartyOverHTTP(t *testing.T) {
 			auth := bearer("admin-token")
 			s := newSigner(t)
 			sync := h.node.Synchronizers()[0]
-			g := decodeAs[ledger.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+			g := decodeAs[jsonapi.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
 				body: js(t, map[string]any{"synchronizer": sync, "partyHint": "ext", "publicKey": s.publicKey}), header: auth}))
 			s.fp = g.PublicKeyFingerprint
 			tx := base64.StdEncoding.EncodeToString(g.TopologyTransactions[0])
@@ -112,7 +112,7 @@ func TestExternalPartyOverHTTP(t *testing.T) {
 			}
 
 			body["multiHashSignatures"] = []any{s.sign(g.MultiHash)}
-			resp := decodeAs[ledger.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
+			resp := decodeAs[jsonapi.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
 				body: js(t, body), header: auth}))
 			if resp.PartyID != g.PartyID {
 				t.Fatalf("party %s, want %s", resp.PartyID, g.PartyID)

@@ -97,8 +97,8 @@ var routes = []route{
 	{http.MethodPost, "/v2/package-vetting/list", authRequired, callBody((*jsonapi.API).ListVettedPackages)},
 	{http.MethodPost, "/v2/package-vetting/update", authRequired, callBody((*jsonapi.API).UpdateVettedPackages)},
 
-	{http.MethodPost, "/v2/parties/external/generate-topology", authRequired, callBody((*ledger.Node).GenerateExternalPartyTopology)},
-	{http.MethodPost, "/v2/parties/external/allocate", authRequired, callBody((*ledger.Node).AllocateExternalParty)},
+	{http.MethodPost, "/v2/parties/external/generate-topology", authRequired, callBody((*jsonapi.API).GenerateExternalPartyTopology)},
+	{http.MethodPost, "/v2/parties/external/allocate", authRequired, callBody((*jsonapi.API).AllocateExternalParty)},
 
 	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callBody((*ledger.Node).PrepareSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*ledger.Node).ExecuteSubmission)},
