@@ -137,11 +137,6 @@ func (s *timeService) SetTime(ctx context.Context, req *ledgertesting.SetTimeReq
 	return &emptypb.Empty{}, nil
 }
 
-// durationToProto converts the Node's JSON-shaped Duration.
-func durationToProto(d ledger.Duration) *durationpb.Duration {
-	return &durationpb.Duration{Seconds: d.Seconds, Nanos: d.Nanos}
-}
-
 // protoTime is ts as a time.Time, the zero time when absent.
 func protoTime(ts *timestamppb.Timestamp) time.Time {
 	if ts == nil {

@@ -68,8 +68,8 @@ var routes = []route{
 	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*ledger.Node).SubmitAsync)},
 	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*ledger.Node).SubmitReassignment)},
 
-	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[ledger.CompletionStreamRequest], (*ledger.Node).CompletionsList)},
-	{http.MethodPost, "/v2/commands/command-completions", authRequired, callList(decodeGetCompletions, (*ledger.Node).CompletionsList)},
+	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[jsonapi.CompletionStreamRequest], (*jsonapi.API).CompletionsList)},
+	{http.MethodPost, "/v2/commands/command-completions", authRequired, callList(decodeGetCompletions, (*jsonapi.API).CompletionsList)},
 	{http.MethodPost, "/v2/updates", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).UpdatesList)},
 	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).FlatsList)},
 	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).TreeList)},
