@@ -1,6 +1,8 @@
 package grpcadapter
 
 import (
+	"context"
+	"errors"
 	"time"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
@@ -28,7 +30,7 @@ type completionService struct {
 // a slow reader holds the iterator back instead of filling a buffer.
 func (s *completionService) CompletionStream(req *ledgerv2.CompletionStreamRequest, stream grpc.ServerStreamingServer[ledgerv2.CompletionStreamResponse]) error {
 	ctx := stream.Context()
-	for v, err := range s.a.node.StreamCompletions(ctx, ledger.CompletionStreamRequest{
+	for v, err := range s.a.node.Completions(ctx, ledger.CompletionsRequest{
 		UserID:         req.GetUserId(),
 		Parties:        req.GetParties(),
 		BeginExclusive: req.GetBeginExclusive(),
@@ -36,7 +38,7 @@ func (s *completionService) CompletionStream(req *ledgerv2.CompletionStreamReque
 		if err != nil {
 			return err
 		}
-		out, err := completionResponseToProto(v.CompletionResponse)
+		out, err := s.completionToProto(ctx, v)
 		if err != nil {
 			return err
 		}
@@ -47,79 +49,48 @@ func (s *completionService) CompletionStream(req *ledgerv2.CompletionStreamReque
 	return nil
 }
 
-// completionResponseToProto converts one element of the stream: a
-// completion or an offset checkpoint.
-func completionResponseToProto(r ledger.CompletionResponse) (*ledgerv2.CompletionStreamResponse, error) {
-	switch {
-	case r.Completion != nil:
-		c, err := completionToProto(&r.Completion.Value)
-		if err != nil {
-			return nil, err
+// completionToProto converts one element of the stream: a completion or
+// an offset checkpoint. A completion's status is a google.rpc.Status:
+// code 0 for a success, else the error's status as the adapter answers
+// it (the Node reports rejections as the answers of the submissions, so
+// its completions are successes).
+func (s *completionService) completionToProto(ctx context.Context, e ledger.CompletionElement) (*ledgerv2.CompletionStreamResponse, error) {
+	switch e := e.(type) {
+	case *ledger.Completion:
+		c := &ledgerv2.Completion{
+			CommandId:        e.CommandID,
+			Status:           &spb.Status{},
+			UpdateId:         e.UpdateID,
+			UserId:           e.UserID,
+			ActAs:            e.ActAs,
+			SubmissionId:     e.SubmissionID,
+			Offset:           e.Offset,
+			SynchronizerTime: synchronizerTimeToProto(e.SynchronizerID, e.RecordTime),
+		}
+		if e.Status != nil {
+			var ae *apierr.Error
+			if !errors.As(e.Status, &ae) {
+				ae = apierr.InternalError.Wrap(e.Status, "%v", e.Status)
+			}
+			c.Status = s.a.statusProto(ctx, ae)
 		}
 		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_Completion{Completion: c}}, nil
-	case r.OffsetCheckpoint != nil:
-		cp := &ledgerv2.OffsetCheckpoint{Offset: r.OffsetCheckpoint.Value.Offset}
-		for _, st := range r.OffsetCheckpoint.Value.SynchronizerTimes {
-			t, err := synchronizerTimeToProto(st)
-			if err != nil {
-				return nil, err
-			}
-			cp.SynchronizerTimes = append(cp.SynchronizerTimes, t)
+	case *ledger.Checkpoint:
+		cp := &ledgerv2.OffsetCheckpoint{Offset: e.Offset}
+		for _, st := range e.SynchronizerTimes {
+			cp.SynchronizerTimes = append(cp.SynchronizerTimes, synchronizerTimeToProto(st.SynchronizerID, st.RecordTime))
 		}
 		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_OffsetCheckpoint{OffsetCheckpoint: cp}}, nil
 	}
 	return nil, apierr.InternalError.New("completion stream element with neither a completion nor a checkpoint")
 }
 
-// completionToProto converts a completion. Its status becomes a
-// google.rpc.Status with the code and message (code 0 for a success);
-// the Node's completions carry no details (it reports rejections as the
-// answers of the submissions, never as failed completions).
-func completionToProto(c *ledger.Completion) (*ledgerv2.Completion, error) {
-	out := &ledgerv2.Completion{
-		CommandId:    c.CommandID,
-		Status:       &spb.Status{Code: c.Status.Code, Message: c.Status.Message},
-		UpdateId:     c.UpdateID,
-		UserId:       c.UserID,
-		ActAs:        c.ActAs,
-		SubmissionId: c.SubmissionID,
-		Offset:       c.Offset,
+// synchronizerTimeToProto converts a synchronizer's record time (absent
+// when zero).
+func synchronizerTimeToProto(sync string, at time.Time) *ledgerv2.SynchronizerTime {
+	out := &ledgerv2.SynchronizerTime{SynchronizerId: sync}
+	if !at.IsZero() {
+		out.RecordTime = timestamppb.New(at)
 	}
-	if len(c.Status.Details) > 0 {
-		return nil, apierr.InternalError.New("completion %s: a status with details has no gRPC form here", c.CommandID)
-	}
-	switch d := c.DeduplicationPeriod; {
-	case d.DeduplicationDuration != nil:
-		out.DeduplicationPeriod = &ledgerv2.Completion_DeduplicationDuration{DeduplicationDuration: durationToProto(d.DeduplicationDuration.Value)}
-	case d.DeduplicationOffset != nil:
-		out.DeduplicationPeriod = &ledgerv2.Completion_DeduplicationOffset{DeduplicationOffset: d.DeduplicationOffset.Value}
-	}
-	if tc := c.TraceContext; tc != nil {
-		out.TraceContext = &ledgerv2.TraceContext{Traceparent: tc.Traceparent, Tracestate: tc.Tracestate}
-	}
-	if c.SynchronizerTime.SynchronizerID != "" || c.SynchronizerTime.RecordTime != "" {
-		st, err := synchronizerTimeToProto(c.SynchronizerTime)
-		if err != nil {
-			return nil, err
-		}
-		out.SynchronizerTime = st
-	}
-	if c.PaidTrafficCost != nil {
-		out.PaidTrafficCost = *c.PaidTrafficCost
-	}
-	return out, nil
-}
-
-// synchronizerTimeToProto converts a synchronizer's record time (RFC
-// 3339 in the Node's struct).
-func synchronizerTimeToProto(st ledger.SynchronizerTime) (*ledgerv2.SynchronizerTime, error) {
-	out := &ledgerv2.SynchronizerTime{SynchronizerId: st.SynchronizerID}
-	if st.RecordTime != "" {
-		t, err := time.Parse(time.RFC3339Nano, st.RecordTime)
-		if err != nil {
-			return nil, apierr.InternalError.Wrap(err, "record time %q: %v", st.RecordTime, err)
-		}
-		out.RecordTime = timestamppb.New(t)
-	}
-	return out, nil
+	return out
 }

@@ -2,15 +2,18 @@ package grpcadapter
 
 import (
 	"context"
+	"strconv"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
+	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// The Node takes the crypto enums by their proto names
-// ("SIGNATURE_FORMAT_RAW"); an unknown number prints as a number, which
-// the Node refuses as it refuses an unknown name.
+// The crypto enums are read by their proto names ("SIGNATURE_FORMAT_RAW");
+// an unknown number prints as a number, which is refused as an unknown
+// name is over JSON.
 
 func (s *partyService) GenerateExternalPartyTopology(ctx context.Context, req *admin.GenerateExternalPartyTopologyRequest) (*admin.GenerateExternalPartyTopologyResponse, error) {
 	r := ledger.GenerateExternalPartyTopologyRequest{
@@ -18,11 +21,19 @@ func (s *partyService) GenerateExternalPartyTopology(ctx context.Context, req *a
 		PartyHint:                       req.GetPartyHint(),
 		LocalParticipantObservationOnly: req.GetLocalParticipantObservationOnly(),
 		OtherConfirmingParticipantUIDs:  req.GetOtherConfirmingParticipantUids(),
-		ConfirmationThreshold:           int32(min(req.GetConfirmationThreshold(), 1<<31-1)),
+		ConfirmationThreshold:           int(req.GetConfirmationThreshold()),
 		ObservingParticipantUIDs:        req.GetObservingParticipantUids(),
 	}
 	if k := req.GetPublicKey(); k != nil {
-		r.PublicKey = &ledger.SigningPublicKey{Format: k.GetFormat().String(), KeyData: k.GetKeyData(), KeySpec: k.GetKeySpec().String()}
+		format, err := interactive.ParseKeyFormat(k.GetFormat().String())
+		if err != nil {
+			return nil, apierr.InvalidField.New("public_key.format: %v", err)
+		}
+		spec, err := interactive.ParseSigningKeySpec(k.GetKeySpec().String())
+		if err != nil {
+			return nil, apierr.InvalidField.New("public_key.key_spec: %v", err)
+		}
+		r.PublicKey = &interactive.SigningPublicKey{Format: format, KeyData: k.GetKeyData(), KeySpec: spec}
 	}
 	res, err := s.a.node.GenerateExternalPartyTopology(ctx, r)
 	if err != nil {
@@ -38,40 +49,46 @@ func (s *partyService) GenerateExternalPartyTopology(ctx context.Context, req *a
 
 func (s *partyService) AllocateExternalParty(ctx context.Context, req *admin.AllocateExternalPartyRequest) (*admin.AllocateExternalPartyResponse, error) {
 	r := ledger.AllocateExternalPartyRequest{
-		Synchronizer:        req.GetSynchronizer(),
-		MultiHashSignatures: signaturesFromProto(req.GetMultiHashSignatures()),
-		IdentityProviderID:  req.GetIdentityProviderId(),
-		UserID:              req.GetUserId(),
+		Synchronizer:       req.GetSynchronizer(),
+		IdentityProviderID: req.GetIdentityProviderId(),
+		UserID:             req.GetUserId(),
 	}
-	if req.WaitForAllocation != nil {
-		w := req.GetWaitForAllocation()
-		r.WaitForAllocation = &w
+	for i, tx := range req.GetOnboardingTransactions() {
+		sigs, err := signaturesFromProto(tx.GetSignatures(), "onboarding_transactions["+strconv.Itoa(i)+"].signatures")
+		if err != nil {
+			return nil, err
+		}
+		r.OnboardingTransactions = append(r.OnboardingTransactions, interactive.SignedTopologyTransaction{Transaction: tx.GetTransaction(), Signatures: sigs})
 	}
-	for _, tx := range req.GetOnboardingTransactions() {
-		r.OnboardingTransactions = append(r.OnboardingTransactions, ledger.SignedTransaction{
-			Transaction: tx.GetTransaction(),
-			Signatures:  signaturesFromProto(tx.GetSignatures()),
-		})
-	}
-	res, err := s.a.node.AllocateExternalParty(ctx, r)
+	sigs, err := signaturesFromProto(req.GetMultiHashSignatures(), "multi_hash_signatures")
 	if err != nil {
 		return nil, err
 	}
-	return &admin.AllocateExternalPartyResponse{PartyId: res.PartyID}, nil
+	r.MultiHashSignatures = sigs
+	party, err := s.a.node.AllocateExternalParty(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return &admin.AllocateExternalPartyResponse{PartyId: party}, nil
 }
 
-func signaturesFromProto(ss []*ledgerv2.Signature) []ledger.Signature {
+// signaturesFromProto converts Ledger API signatures; an enum number
+// without a name is INVALID_ARGUMENT "<field>[i].format: …".
+func signaturesFromProto(ss []*ledgerv2.Signature, field string) ([]interactive.Signature, error) {
 	if ss == nil {
-		return nil
+		return nil, nil
 	}
-	out := make([]ledger.Signature, len(ss))
+	out := make([]interactive.Signature, len(ss))
 	for i, s := range ss {
-		out[i] = ledger.Signature{
-			Format:               s.GetFormat().String(),
-			Signature:            s.GetSignature(),
-			SignedBy:             s.GetSignedBy(),
-			SigningAlgorithmSpec: s.GetSigningAlgorithmSpec().String(),
+		f, err := interactive.ParseSignatureFormat(s.GetFormat().String())
+		if err != nil {
+			return nil, apierr.InvalidArgument.New("%s[%d].format: %v", field, i, err)
 		}
+		alg, err := interactive.ParseSigningAlgorithmSpec(s.GetSigningAlgorithmSpec().String())
+		if err != nil {
+			return nil, apierr.InvalidArgument.New("%s[%d].signingAlgorithmSpec: %v", field, i, err)
+		}
+		out[i] = interactive.Signature{Format: f, Signature: s.GetSignature(), SignedBy: s.GetSignedBy(), SigningAlgorithmSpec: alg}
 	}
-	return out
+	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
+	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
@@ -51,12 +52,12 @@ func TestExternalParty(t *testing.T) {
 		return r
 	}
 	_, err = c.AllocateExternalParty(ctx, req(otherPriv))
-	nodeReq := ledger.AllocateExternalPartyRequest{Synchronizer: sync, MultiHashSignatures: []ledger.Signature{{
-		Format: "SIGNATURE_FORMAT_CONCAT", Signature: ed25519.Sign(otherPriv, g.MultiHash), SignedBy: g.PublicKeyFingerprint,
-		SigningAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519",
+	nodeReq := ledger.AllocateExternalPartyRequest{Synchronizer: sync, MultiHashSignatures: []interactive.Signature{{
+		Format: interactive.SignatureFormatConcat, Signature: ed25519.Sign(otherPriv, g.MultiHash), SignedBy: g.PublicKeyFingerprint,
+		SigningAlgorithmSpec: interactive.SigningAlgorithmSpecEd25519,
 	}}}
 	for _, tx := range g.TopologyTransactions {
-		nodeReq.OnboardingTransactions = append(nodeReq.OnboardingTransactions, ledger.SignedTransaction{Transaction: tx})
+		nodeReq.OnboardingTransactions = append(nodeReq.OnboardingTransactions, interactive.SignedTopologyTransaction{Transaction: tx})
 	}
 	_, nodeErr := e.node.AllocateExternalParty(context.Background(), nodeReq)
 	var ae *apierr.Error

@@ -137,19 +137,6 @@ func (s *timeService) SetTime(ctx context.Context, req *ledgertesting.SetTimeReq
 	return &emptypb.Empty{}, nil
 }
 
-// timeString is ts in RFC 3339 with nanoseconds, "" when absent.
-func timeString(ts *timestamppb.Timestamp) string {
-	if ts == nil {
-		return ""
-	}
-	return ts.AsTime().UTC().Format(time.RFC3339Nano)
-}
-
-// durationToProto converts the Node's JSON-shaped Duration.
-func durationToProto(d ledger.Duration) *durationpb.Duration {
-	return &durationpb.Duration{Seconds: d.Seconds, Nanos: d.Nanos}
-}
-
 // protoTime is ts as a time.Time, the zero time when absent.
 func protoTime(ts *timestamppb.Timestamp) time.Time {
 	if ts == nil {

@@ -351,12 +351,12 @@ func TestPackages(t *testing.T) {
 	if _, err := pm.UploadDarFile(ctx, &admin.UploadDarFileRequest{DarFile: dar2, VettingChange: admin.UploadDarFileRequest_VETTING_CHANGE_DONT_VET_ANY_PACKAGES}); err != nil {
 		t.Fatal(err)
 	}
-	vetted, err := e.node.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
+	vetted, _, err := e.node.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var vettedIDs []string
-	for _, v := range vetted.VettedPackages {
+	for _, v := range vetted {
 		for _, p := range v.Packages {
 			vettedIDs = append(vettedIDs, p.PackageID)
 		}

@@ -21,6 +21,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -163,12 +164,12 @@ func (p *pingEnv) respond(cmd, actAs, cid string) (*ledgerv2.Commands, string) {
 
 // completionsJSON lists the completions of the admin's commands as
 // alice or bob over HTTP.
-func (p *pingEnv) completionsJSON(begin int64) []ledger.Completion {
+func (p *pingEnv) completionsJSON(begin int64) []jsonapi.Completion {
 	p.t.Helper()
-	var list []ledger.CompletionStreamResponse
+	var list []jsonapi.CompletionStreamResponse
 	p.postOK("/v2/commands/completions?stream_idle_timeout_ms=50",
 		fmt.Sprintf(`{"userId":%q,"parties":[%q,%q],"beginExclusive":%d}`, p.admin, p.alice, p.bob, begin), &list)
-	var out []ledger.Completion
+	var out []jsonapi.Completion
 	for _, r := range list {
 		if c := r.CompletionResponse.Completion; c != nil {
 			out = append(out, c.Value)
@@ -216,7 +217,7 @@ type completionKey struct {
 	Code                                      int32
 }
 
-func keyOfJSON(c ledger.Completion) completionKey {
+func keyOfJSON(c jsonapi.Completion) completionKey {
 	return completionKey{c.CommandID, c.UpdateID, c.UserID, c.SubmissionID, c.ActAs, c.Offset, c.Status.Code}
 }
 

@@ -6,25 +6,27 @@ import (
 
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/vetting"
 )
 
 func (s *packageService) ListVettedPackages(ctx context.Context, req *ledgerv2.ListVettedPackagesRequest) (*ledgerv2.ListVettedPackagesResponse, error) {
-	r := ledger.ListVettedPackagesRequest{PageToken: req.GetPageToken(), PageSize: int32(min(req.GetPageSize(), 1<<31-1))}
+	r := ledger.ListVettedPackagesRequest{PageToken: req.GetPageToken(), PageSize: int(req.GetPageSize())}
 	if f := req.GetPackageMetadataFilter(); f != nil {
-		r.PackageMetadataFilter = &ledger.PackageMetadataFilter{PackageIDs: f.GetPackageIds(), PackageNamePrefixes: f.GetPackageNamePrefixes()}
+		r.PackageIDs, r.PackageNamePrefixes = f.GetPackageIds(), f.GetPackageNamePrefixes()
 	}
 	if f := req.GetTopologyStateFilter(); f != nil {
-		r.TopologyStateFilter = &ledger.TopologyStateFilter{ParticipantIDs: f.GetParticipantIds(), SynchronizerIDs: f.GetSynchronizerIds()}
+		r.ParticipantIDs, r.SynchronizerIDs = f.GetParticipantIds(), f.GetSynchronizerIds()
 	}
-	res, err := s.a.node.ListVettedPackages(ctx, r)
+	states, next, err := s.a.node.ListVettedPackages(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	out := &ledgerv2.ListVettedPackagesResponse{NextPageToken: res.NextPageToken}
-	for _, v := range res.VettedPackages {
+	out := &ledgerv2.ListVettedPackagesResponse{NextPageToken: next}
+	for _, v := range states {
 		out.VettedPackages = append(out.VettedPackages, vettedToProto(v))
 	}
 	return out, nil
@@ -33,63 +35,64 @@ func (s *packageService) ListVettedPackages(ctx context.Context, req *ledgerv2.L
 func (s *packageManagementService) UpdateVettedPackages(ctx context.Context, req *admin.UpdateVettedPackagesRequest) (*admin.UpdateVettedPackagesResponse, error) {
 	r := ledger.UpdateVettedPackagesRequest{DryRun: req.GetDryRun(), SynchronizerID: req.GetSynchronizerId()}
 	for _, c := range req.GetChanges() {
-		var op ledger.VettingOperation
 		switch o := c.GetOperation().(type) {
 		case *admin.VettedPackagesChange_Vet_:
-			op.Vet = &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{
-				Packages:               refsFromProto(o.Vet.GetPackages()),
-				NewValidFromInclusive:  boundString(o.Vet.GetNewValidFromInclusive()),
-				NewValidUntilExclusive: boundString(o.Vet.GetNewValidUntilExclusive()),
-			}}
+			r.Changes = append(r.Changes, ledger.VetPackages{
+				Refs:       refsFromProto(o.Vet.GetPackages()),
+				ValidFrom:  boundTime(o.Vet.GetNewValidFromInclusive()),
+				ValidUntil: boundTime(o.Vet.GetNewValidUntilExclusive()),
+			})
 		case *admin.VettedPackagesChange_Unvet_:
-			op.Unvet = &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refsFromProto(o.Unvet.GetPackages())}}
+			r.Changes = append(r.Changes, ledger.UnvetPackages{Refs: refsFromProto(o.Unvet.GetPackages())})
 		default:
-			op.Empty = &struct{}{}
+			r.Changes = append(r.Changes, nil) // the Node's MISSING_FIELD changes[i].operation
 		}
-		r.Changes = append(r.Changes, ledger.VettedPackagesChange{Operation: op})
 	}
 	if s := req.GetExpectedTopologySerial(); s != nil {
-		var k ledger.SerialKind
 		switch x := s.GetSerial().(type) {
 		case *ledgerv2.PriorTopologySerial_Prior:
-			k.Prior = &ledger.Wrapped[int32]{Value: int32(min(x.Prior, 1<<31-1))}
+			r.ExpectedSerial = ledger.PriorSerial(min(x.Prior, 1<<31-1))
 		case *ledgerv2.PriorTopologySerial_NoPrior:
-			k.NoPrior = &struct{}{}
-		default:
-			k.Empty = &struct{}{}
+			r.ExpectedSerial = ledger.NoPriorSerial{}
 		}
-		r.ExpectedTopologySerial = &ledger.PriorTopologySerial{Serial: k}
 	}
 	for _, f := range req.GetUpdateVettedPackagesForceFlags() {
-		r.UpdateVettedPackagesForceFlags = append(r.UpdateVettedPackagesForceFlags, f.String())
+		switch f {
+		case admin.UpdateVettedPackagesForceFlag_UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_VET_INCOMPATIBLE_UPGRADES:
+			r.Flags.AllowVetIncompatibleUpgrades = true
+		case admin.UpdateVettedPackagesForceFlag_UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES:
+			r.Flags.AllowUnvettedDependencies = true
+		case admin.UpdateVettedPackagesForceFlag_UPDATE_VETTED_PACKAGES_FORCE_FLAG_UNSPECIFIED:
+		default:
+			return nil, apierr.InvalidField.New("update_vetted_packages_force_flags: unknown flag %d", f)
+		}
 	}
-	res, err := s.a.node.UpdateVettedPackages(ctx, r)
+	past, next, err := s.a.node.UpdateVettedPackages(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	out := &admin.UpdateVettedPackagesResponse{NewVettedPackages: vettedToProto(res.NewVettedPackages)}
-	if res.PastVettedPackages != nil {
-		out.PastVettedPackages = vettedToProto(*res.PastVettedPackages)
+	out := &admin.UpdateVettedPackagesResponse{NewVettedPackages: vettedToProto(next)}
+	if past != nil {
+		out.PastVettedPackages = vettedToProto(*past)
 	}
 	return out, nil
 }
 
-func refsFromProto(rs []*admin.VettedPackagesRef) []ledger.VettedPackagesRef {
-	out := make([]ledger.VettedPackagesRef, len(rs))
+func refsFromProto(rs []*admin.VettedPackagesRef) []vetting.Ref {
+	out := make([]vetting.Ref, len(rs))
 	for i, r := range rs {
-		out[i] = ledger.VettedPackagesRef{PackageID: r.GetPackageId(), PackageName: r.GetPackageName(), PackageVersion: r.GetPackageVersion()}
+		out[i] = vetting.Ref{PackageID: r.GetPackageId(), PackageName: r.GetPackageName(), PackageVersion: r.GetPackageVersion()}
 	}
 	return out
 }
 
-// boundString is a vetting bound in the RFC 3339 form the Node's request
-// carries (nil when absent).
-func boundString(ts *timestamppb.Timestamp) *string {
+// boundTime is a vetting bound as the Node takes it (nil when absent).
+func boundTime(ts *timestamppb.Timestamp) *time.Time {
 	if ts == nil {
 		return nil
 	}
-	s := timeString(ts)
-	return &s
+	t := ts.AsTime()
+	return &t
 }
 
 func vettedToProto(v ledger.VettedPackages) *ledgerv2.VettedPackages {
@@ -97,8 +100,8 @@ func vettedToProto(v ledger.VettedPackages) *ledgerv2.VettedPackages {
 	for _, p := range v.Packages {
 		out.Packages = append(out.Packages, &ledgerv2.VettedPackage{
 			PackageId:           p.PackageID,
-			ValidFromInclusive:  boundTime(p.ValidFromInclusive),
-			ValidUntilExclusive: boundTime(p.ValidUntilExclusive),
+			ValidFromInclusive:  protoBound(p.ValidFrom),
+			ValidUntilExclusive: protoBound(p.ValidUntil),
 			PackageName:         p.PackageName,
 			PackageVersion:      p.PackageVersion,
 		})
@@ -106,14 +109,10 @@ func vettedToProto(v ledger.VettedPackages) *ledgerv2.VettedPackages {
 	return out
 }
 
-// boundTime reads a bound the Node prints in RFC 3339 (nil when absent).
-func boundTime(s *string) *timestamppb.Timestamp {
-	if s == nil || *s == "" {
+// protoBound is a bound of a vetted package (nil when unbounded).
+func protoBound(t *time.Time) *timestamppb.Timestamp {
+	if t == nil {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, *s)
-	if err != nil {
-		return nil // the Node prints only valid times
-	}
-	return timestamppb.New(t)
+	return timestamppb.New(*t)
 }

@@ -14,6 +14,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // vettedIDs returns the vetted package ids of a page with their bounds.
@@ -75,8 +76,8 @@ func TestVettedPackages(t *testing.T) {
 	if p == nil || !p.ValidFromInclusive.AsTime().Equal(from) || p.ValidUntilExclusive != nil || p.PackageName != "iou" || p.PackageVersion != "1.0.0" {
 		t.Fatalf("vetted package %v, want iou 1.0.0 from %v", p, from)
 	}
-	nodeList, err := e.node.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
-	if err != nil || len(nodeList.VettedPackages) != 1 || int(nodeList.VettedPackages[0].TopologySerial) != int(res.NewVettedPackages.TopologySerial) {
+	nodeList, _, err := e.node.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
+	if err != nil || len(nodeList) != 1 || int(nodeList[0].TopologySerial) != int(res.NewVettedPackages.TopologySerial) {
 		t.Fatalf("the Node's vetting state %v, %v; the update answered serial %d", nodeList, err, res.NewVettedPackages.TopologySerial)
 	}
 
@@ -85,9 +86,9 @@ func TestVettedPackages(t *testing.T) {
 		Packages: []*admin.VettedPackagesRef{{PackageId: ids[0]}},
 	}}}
 	_, err = pm.UpdateVettedPackages(ctx, &admin.UpdateVettedPackagesRequest{Changes: []*admin.VettedPackagesChange{unvet}, ExpectedTopologySerial: stale})
-	_, nodeErr := e.node.UpdateVettedPackages(context.Background(), ledger.UpdateVettedPackagesRequest{
-		Changes:                []ledger.VettedPackagesChange{{Operation: ledger.VettingOperation{Unvet: &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: []ledger.VettedPackagesRef{{PackageID: ids[0]}}}}}}},
-		ExpectedTopologySerial: &ledger.PriorTopologySerial{Serial: ledger.SerialKind{NoPrior: &struct{}{}}},
+	_, _, nodeErr := e.node.UpdateVettedPackages(context.Background(), ledger.UpdateVettedPackagesRequest{
+		Changes:        []ledger.VettingChange{ledger.UnvetPackages{Refs: []vetting.Ref{{PackageID: ids[0]}}}},
+		ExpectedSerial: ledger.NoPriorSerial{},
 	})
 	sameRefusal(t, err, nodeErr)
 	_, err = pm.UpdateVettedPackages(ctx, &admin.UpdateVettedPackagesRequest{})

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -28,7 +27,7 @@ func TestCompletionsRoutes(t *testing.T) {
 	} {
 		c.header = bearer("admin")
 		rec := h.do(c)
-		var got []ledger.CompletionStreamResponse
+		var got []jsonapi.CompletionStreamResponse
 		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &got) != nil {
 			t.Fatalf("%s: %d %s", c.target, rec.Code, rec.Body)
 		}

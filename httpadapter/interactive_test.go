@@ -67,7 +67,7 @@ func newP256Signer(t testing.TB) *testSigner {
 func (h *harness) onboardExternal(t *testing.T, hint string, s *testSigner, auth map[string]string) string {
 	t.Helper()
 	sync := h.node.Synchronizers()[0]
-	g := decodeAs[ledger.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+	g := decodeAs[jsonapi.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
 		body: js(t, map[string]any{"synchronizer": sync, "partyHint": hint, "publicKey": s.publicKey}), header: auth}))
 	s.fp = g.PublicKeyFingerprint
 	txs := []map[string]any{}
@@ -76,7 +76,7 @@ func (h *harness) onboardExternal(t *testing.T, hint string, s *testSigner, auth
 	}
 	body := map[string]any{"synchronizer": sync, "onboardingTransactions": txs, "multiHashSignatures": []any{s.sign(g.MultiHash)},
 		"userId": "participant_admin"}
-	resp := decodeAs[ledger.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
+	resp := decodeAs[jsonapi.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
 		body: js(t, body), header: auth}))
 	if resp.PartyID != g.PartyID {
 		t.Fatalf("allocated %s, generated %s", resp.PartyID, g.PartyID)
@@ -93,7 +93,7 @@ func TestExternalPartyOverHTTP(t *testing.T) {
 			auth := bearer("admin-token")
 			s := newSigner(t)
 			sync := h.node.Synchronizers()[0]
-			g := decodeAs[ledger.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
+			g := decodeAs[jsonapi.GenerateExternalPartyTopologyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/generate-topology",
 				body: js(t, map[string]any{"synchronizer": sync, "partyHint": "ext", "publicKey": s.publicKey}), header: auth}))
 			s.fp = g.PublicKeyFingerprint
 			tx := base64.StdEncoding.EncodeToString(g.TopologyTransactions[0])
@@ -112,7 +112,7 @@ func TestExternalPartyOverHTTP(t *testing.T) {
 			}
 
 			body["multiHashSignatures"] = []any{s.sign(g.MultiHash)}
-			resp := decodeAs[ledger.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
+			resp := decodeAs[jsonapi.AllocateExternalPartyResponse](t, h.do(httpCall{method: "POST", target: "/v2/parties/external/allocate",
 				body: js(t, body), header: auth}))
 			if resp.PartyID != g.PartyID {
 				t.Fatalf("party %s, want %s", resp.PartyID, g.PartyID)
@@ -227,9 +227,9 @@ func TestPreferredPackages(t *testing.T) {
 	// Once 2.0.0 is vetted only from 2030-06-01, the preference now is
 	// 1.0.0, and 2.0.0 for a vettingValidAt past that date.
 	from := "2030-06-01T00:00:00Z"
-	vet := f.post("/v2/package-vetting/update", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{{
-		Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{
-			Packages: []ledger.VettedPackagesRef{{PackageID: ids2[0]}}, NewValidFromInclusive: &from}}}}}})
+	vet := f.post("/v2/package-vetting/update", jsonapi.UpdateVettedPackagesRequest{Changes: []jsonapi.VettedPackagesChange{{
+		Operation: jsonapi.VettingOperation{Vet: &jsonapi.Wrapped[jsonapi.VetOperation]{Value: jsonapi.VetOperation{
+			Packages: []jsonapi.VettedPackagesRef{{PackageID: ids2[0]}}, NewValidFromInclusive: &from}}}}}})
 	if vet.Code != http.StatusOK {
 		t.Fatalf("vetting 2.0.0 from %s: %d %s", from, vet.Code, vet.Body)
 	}

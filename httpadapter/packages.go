@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Decoders of the package, DAR and vetting routes (JsPackageService).
@@ -59,13 +60,13 @@ func getPackage(a *adapter, rq *request) (any, error) {
 // /v2/package-vetting. A GET body is often impossible to send (browsers'
 // fetch refuses one), so an absent or blank body is the empty request;
 // anything else is decoded as for POST /v2/package-vetting/list.
-func decodeListVettedPackagesGet(rq *request) (ledger.ListVettedPackagesRequest, error) {
+func decodeListVettedPackagesGet(rq *request) (jsonapi.ListVettedPackagesRequest, error) {
 	data, err := rq.readBody()
 	if err != nil {
-		return ledger.ListVettedPackagesRequest{}, err
+		return jsonapi.ListVettedPackagesRequest{}, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return ledger.ListVettedPackagesRequest{}, nil
+		return jsonapi.ListVettedPackagesRequest{}, nil
 	}
-	return decodeJSON[ledger.ListVettedPackagesRequest](data)
+	return decodeJSON[jsonapi.ListVettedPackagesRequest](data)
 }

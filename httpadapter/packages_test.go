@@ -49,14 +49,14 @@ func darCall(target string, dar []byte, header map[string]string) httpCall {
 // pkgState is the package and vetting state as the API shows it.
 type pkgState struct {
 	Packages []string // GET /v2/packages, sorted
-	Vetting  ledger.ListVettedPackagesResponse
+	Vetting  jsonapi.ListVettedPackagesResponse
 }
 
 func (h *harness) pkgState(header map[string]string) pkgState {
 	h.t.Helper()
 	l := decodeAs[jsonapi.ListPackagesResponse](h.t, h.do(httpCall{method: "GET", target: "/v2/packages", header: header}))
 	slices.Sort(l.PackageIDs)
-	v := decodeAs[ledger.ListVettedPackagesResponse](h.t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list", body: `{}`, header: header}))
+	v := decodeAs[jsonapi.ListVettedPackagesResponse](h.t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list", body: `{}`, header: header}))
 	return pkgState{Packages: l.PackageIDs, Vetting: v}
 }
 
@@ -210,35 +210,35 @@ func newVettingFixture(t *testing.T, lopts ledger.Options) *vettingFixture {
 	return f
 }
 
-func vetChange(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
+func vetChange(refs ...jsonapi.VettedPackagesRef) jsonapi.VettedPackagesChange {
+	return jsonapi.VettedPackagesChange{Operation: jsonapi.VettingOperation{Vet: &jsonapi.Wrapped[jsonapi.VetOperation]{Value: jsonapi.VetOperation{Packages: refs}}}}
 }
 
-func unvetChange(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
+func unvetChange(refs ...jsonapi.VettedPackagesRef) jsonapi.VettedPackagesChange {
+	return jsonapi.VettedPackagesChange{Operation: jsonapi.VettingOperation{Unvet: &jsonapi.Wrapped[jsonapi.UnvetOperation]{Value: jsonapi.UnvetOperation{Packages: refs}}}}
 }
 
-func ref(id string) ledger.VettedPackagesRef { return ledger.VettedPackagesRef{PackageID: id} }
+func ref(id string) jsonapi.VettedPackagesRef { return jsonapi.VettedPackagesRef{PackageID: id} }
 
-func prior(v int32) *ledger.PriorTopologySerial {
-	return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Wrapped[int32]{Value: v}}}
+func prior(v int32) *jsonapi.PriorTopologySerial {
+	return &jsonapi.PriorTopologySerial{Serial: jsonapi.SerialKind{Prior: &jsonapi.Wrapped[int32]{Value: v}}}
 }
 
 var (
-	noPrior     = &ledger.PriorTopologySerial{Serial: ledger.SerialKind{NoPrior: &struct{}{}}}
-	emptySerial = &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Empty: &struct{}{}}}
+	noPrior     = &jsonapi.PriorTopologySerial{Serial: jsonapi.SerialKind{NoPrior: &struct{}{}}}
+	emptySerial = &jsonapi.PriorTopologySerial{Serial: jsonapi.SerialKind{Empty: &struct{}{}}}
 )
 
-func updateReq(changes ...ledger.VettedPackagesChange) ledger.UpdateVettedPackagesRequest {
-	return ledger.UpdateVettedPackagesRequest{Changes: changes}
+func updateReq(changes ...jsonapi.VettedPackagesChange) jsonapi.UpdateVettedPackagesRequest {
+	return jsonapi.UpdateVettedPackagesRequest{Changes: changes}
 }
 
-func withSerial(r ledger.UpdateVettedPackagesRequest, s *ledger.PriorTopologySerial) ledger.UpdateVettedPackagesRequest {
+func withSerial(r jsonapi.UpdateVettedPackagesRequest, s *jsonapi.PriorTopologySerial) jsonapi.UpdateVettedPackagesRequest {
 	r.ExpectedTopologySerial = s
 	return r
 }
 
-func withFlags(r ledger.UpdateVettedPackagesRequest, flags ...string) ledger.UpdateVettedPackagesRequest {
+func withFlags(r jsonapi.UpdateVettedPackagesRequest, flags ...string) jsonapi.UpdateVettedPackagesRequest {
 	r.UpdateVettedPackagesForceFlags = flags
 	return r
 }
@@ -286,15 +286,15 @@ func (f *vettingFixture) reject(t *testing.T, rs []vettingRejection) {
 
 // ok applies a request that must succeed; a dry run first must give the
 // same answer and change nothing.
-func (f *vettingFixture) ok(t *testing.T, req ledger.UpdateVettedPackagesRequest) ledger.UpdateVettedPackagesResponse {
+func (f *vettingFixture) ok(t *testing.T, req jsonapi.UpdateVettedPackagesRequest) jsonapi.UpdateVettedPackagesResponse {
 	t.Helper()
 	before := f.pkgState(nil)
 	req.DryRun = true
-	dry := decodeAs[ledger.UpdateVettedPackagesResponse](t, f.update(js(t, req)))
+	dry := decodeAs[jsonapi.UpdateVettedPackagesResponse](t, f.update(js(t, req)))
 	f.wantUnchanged(before, nil, "a dry run")
 	req.DryRun = false
 	rec := f.update(js(t, req))
-	real := decodeAs[ledger.UpdateVettedPackagesResponse](t, rec)
+	real := decodeAs[jsonapi.UpdateVettedPackagesResponse](t, rec)
 	if diff := cmp.Diff(dry, real); diff != "" {
 		t.Errorf("dry run and real run differ (-dry +real):\n%s", diff)
 	}
@@ -309,7 +309,7 @@ func (f *vettingFixture) ok(t *testing.T, req ledger.UpdateVettedPackagesRequest
 	return real
 }
 
-func vettedIDs(v ledger.VettedPackages) []string {
+func vettedIDs(v jsonapi.VettedPackages) []string {
 	ids := []string{}
 	for _, p := range v.Packages {
 		ids = append(ids, p.PackageID)
@@ -330,19 +330,19 @@ func TestVettingRules(t *testing.T) {
 	t.Parallel()
 	f := newVettingFixture(t, ledger.Options{})
 	sync := f.node.Synchronizers()[0]
-	b := func(r ledger.UpdateVettedPackagesRequest) string { return js(t, r) }
+	b := func(r jsonapi.UpdateVettedPackagesRequest) string { return js(t, r) }
 	unknownID := strings.Repeat("ab", 32)
 
 	// No vetting state yet.
 	f.reject(t, []vettingRejection{
 		{"dependency not vetted", b(updateReq(vetChange(ref(f.app)))), 400, "TOPOLOGY_DEPENDENCIES_NOT_VETTED", ""},
 		{"unknown package id", b(updateReq(vetChange(ref(unknownID)))), 404, "TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES", ""},
-		{"unknown package name", b(updateReq(vetChange(ledger.VettedPackagesRef{PackageName: "nope"}))), 404, "UNRESOLVED_VETTING_REFERENCE", ""},
-		{"unvet an unknown name", b(updateReq(unvetChange(ledger.VettedPackagesRef{PackageName: "nope"}))), 404, "UNRESOLVED_VETTING_REFERENCE", ""},
-		{"unknown version", b(updateReq(vetChange(ledger.VettedPackagesRef{PackageName: "lib", PackageVersion: "9.9.9"}))), 404, "UNRESOLVED_VETTING_REFERENCE", ""},
-		{"ambiguous name", b(updateReq(vetChange(ledger.VettedPackagesRef{PackageName: "other"}))), 400, "AMBIGUOUS_VETTING_REFERENCE", ""},
-		{"ambiguous name and version", b(updateReq(vetChange(ledger.VettedPackagesRef{PackageName: "up", PackageVersion: "1.0.0"}))), 400, "AMBIGUOUS_VETTING_REFERENCE", ""},
-		{"reference without id or name", b(updateReq(vetChange(ledger.VettedPackagesRef{PackageVersion: "1.0.0"}))), 400, "INVALID_ARGUMENT", ""},
+		{"unknown package name", b(updateReq(vetChange(jsonapi.VettedPackagesRef{PackageName: "nope"}))), 404, "UNRESOLVED_VETTING_REFERENCE", ""},
+		{"unvet an unknown name", b(updateReq(unvetChange(jsonapi.VettedPackagesRef{PackageName: "nope"}))), 404, "UNRESOLVED_VETTING_REFERENCE", ""},
+		{"unknown version", b(updateReq(vetChange(jsonapi.VettedPackagesRef{PackageName: "lib", PackageVersion: "9.9.9"}))), 404, "UNRESOLVED_VETTING_REFERENCE", ""},
+		{"ambiguous name", b(updateReq(vetChange(jsonapi.VettedPackagesRef{PackageName: "other"}))), 400, "AMBIGUOUS_VETTING_REFERENCE", ""},
+		{"ambiguous name and version", b(updateReq(vetChange(jsonapi.VettedPackagesRef{PackageName: "up", PackageVersion: "1.0.0"}))), 400, "AMBIGUOUS_VETTING_REFERENCE", ""},
+		{"reference without id or name", b(updateReq(vetChange(jsonapi.VettedPackagesRef{PackageVersion: "1.0.0"}))), 400, "INVALID_ARGUMENT", ""},
 		{"prior serial on no state", b(withSerial(updateReq(vetChange(ref(f.lib))), prior(1))), 400, "TOPOLOGY_SERIAL_MISMATCH", ""},
 		{"unknown synchronizer", `{"changes":[{"operation":{"Vet":{"value":{"packages":[{"packageId":"` + f.lib + `"}]}}}}],"synchronizerId":"nope::1220ab"}`,
 			400, "PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER", ""},
@@ -368,7 +368,7 @@ func TestVettingRules(t *testing.T) {
 
 	// Serial 1: app alone, with its dependency left unvetted by force; the
 	// first change set has no past state, printed as null.
-	req := withFlags(withSerial(updateReq(vetChange(ref(f.app))), noPrior), ledger.ForceFlagAllowUnvettedDependencies)
+	req := withFlags(withSerial(updateReq(vetChange(ref(f.app))), noPrior), jsonapi.ForceFlagAllowUnvettedDependencies)
 	dry := req
 	dry.DryRun = true
 	var raw map[string]json.RawMessage
@@ -382,7 +382,7 @@ func TestVettingRules(t *testing.T) {
 	if r1.PastVettedPackages != nil || r1.NewVettedPackages.TopologySerial != 1 {
 		t.Fatalf("first change set: past %+v, serial %d", r1.PastVettedPackages, r1.NewVettedPackages.TopologySerial)
 	}
-	want1 := ledger.VettedPackages{Packages: []ledger.VettedPackage{{PackageID: f.app, PackageName: "app", PackageVersion: "1.0.0"}},
+	want1 := jsonapi.VettedPackages{Packages: []jsonapi.VettedPackage{{PackageID: f.app, PackageName: "app", PackageVersion: "1.0.0"}},
 		ParticipantID: r1.NewVettedPackages.ParticipantID, SynchronizerID: sync, TopologySerial: 1}
 	if diff := cmp.Diff(want1, r1.NewVettedPackages); diff != "" || r1.NewVettedPackages.ParticipantID == "" {
 		t.Errorf("first state (-want +got):\n%s", diff)
@@ -402,7 +402,7 @@ func TestVettingRules(t *testing.T) {
 	if diff := cmp.Diff(want1, *r2.PastVettedPackages); diff != "" {
 		t.Errorf("past state (-want +got):\n%s", diff)
 	}
-	var libVetted *ledger.VettedPackage
+	var libVetted *jsonapi.VettedPackage
 	for i, p := range r2.NewVettedPackages.Packages {
 		if p.PackageID == f.lib {
 			libVetted = &r2.NewVettedPackages.Packages[i]
@@ -434,7 +434,7 @@ func TestVettingRules(t *testing.T) {
 	})
 
 	// Serial 4: the incompatible upgrade, forced.
-	r4 := f.ok(t, withSerial(withFlags(updateReq(vetChange(ref(f.upBad))), ledger.ForceFlagAllowVetIncompatibleUpgrades), prior(3)))
+	r4 := f.ok(t, withSerial(withFlags(updateReq(vetChange(ref(f.upBad))), jsonapi.ForceFlagAllowVetIncompatibleUpgrades), prior(3)))
 	if r4.NewVettedPackages.TopologySerial != 4 {
 		t.Fatalf("fourth change set serial %d", r4.NewVettedPackages.TopologySerial)
 	}
@@ -442,18 +442,18 @@ func TestVettingRules(t *testing.T) {
 		t.Errorf("vetted after four change sets (-want +got):\n%s", diff)
 	}
 	// Serial 5: unvetting a dependency, forced.
-	r5 := f.ok(t, withSerial(withFlags(updateReq(unvetChange(ref(f.lib))), ledger.ForceFlagAllowUnvettedDependencies), prior(4)))
+	r5 := f.ok(t, withSerial(withFlags(updateReq(unvetChange(ref(f.lib))), jsonapi.ForceFlagAllowUnvettedDependencies), prior(4)))
 	if r5.NewVettedPackages.TopologySerial != 5 {
 		t.Fatalf("fifth change set serial %d", r5.NewVettedPackages.TopologySerial)
 	}
 	// Unvet by name: every "up" goes. Serial 6.
 	// (app's dependency lib stays unvetted, so the flag is still needed.)
-	r6 := f.ok(t, withSerial(withFlags(updateReq(unvetChange(ledger.VettedPackagesRef{PackageName: "up"})), ledger.ForceFlagAllowUnvettedDependencies), prior(5)))
+	r6 := f.ok(t, withSerial(withFlags(updateReq(unvetChange(jsonapi.VettedPackagesRef{PackageName: "up"})), jsonapi.ForceFlagAllowUnvettedDependencies), prior(5)))
 	if diff := cmp.Diff([]string{f.app}, vettedIDs(r6.NewVettedPackages)); diff != "" || r6.NewVettedPackages.TopologySerial != 6 {
 		t.Errorf("after unvetting up (serial %d) (-want +got):\n%s", r6.NewVettedPackages.TopologySerial, diff)
 	}
 	// A change set that changes nothing keeps the serial.
-	r7 := f.ok(t, withSerial(withFlags(updateReq(vetChange(ref(f.app))), ledger.ForceFlagAllowUnvettedDependencies), prior(6)))
+	r7 := f.ok(t, withSerial(withFlags(updateReq(vetChange(ref(f.app))), jsonapi.ForceFlagAllowUnvettedDependencies), prior(6)))
 	if r7.NewVettedPackages.TopologySerial != 6 {
 		t.Errorf("a no-op change set moved the serial to %d", r7.NewVettedPackages.TopologySerial)
 	}
@@ -469,12 +469,12 @@ func TestVettingRules(t *testing.T) {
 		{method: "GET", target: "/v2/package-vetting"},
 		{method: "GET", target: "/v2/package-vetting", body: `{"topologyStateFilter":{"synchronizerIds":["` + sync + `"]}}`},
 	} {
-		got := decodeAs[ledger.ListVettedPackagesResponse](t, f.do(c))
+		got := decodeAs[jsonapi.ListVettedPackagesResponse](t, f.do(c))
 		if diff := cmp.Diff(full, got); diff != "" {
 			t.Errorf("%s %s %q (-want +got):\n%s", c.method, c.target, c.body, diff)
 		}
 	}
-	filtered := decodeAs[ledger.ListVettedPackagesResponse](t, f.do(httpCall{method: "POST", target: "/v2/package-vetting/list",
+	filtered := decodeAs[jsonapi.ListVettedPackagesResponse](t, f.do(httpCall{method: "POST", target: "/v2/package-vetting/list",
 		body: `{"topologyStateFilter":{"synchronizerIds":["other::1220ab"]}}`}))
 	if len(filtered.VettedPackages) != 0 {
 		t.Errorf("filtered by another synchronizer: %+v", filtered)
@@ -509,14 +509,14 @@ func TestVettingSynchronizers(t *testing.T) {
 	}
 
 	unvet := js(t, updateReq(unvetChange(ref(ids[0]))))
-	vetOnA := js(t, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vetChange(ref(ids[0]))}, SynchronizerID: a})
+	vetOnA := js(t, jsonapi.UpdateVettedPackagesRequest{Changes: []jsonapi.VettedPackagesChange{vetChange(ref(ids[0]))}, SynchronizerID: a})
 	for _, path := range []string{"/v2/package-vetting", "/v2/package-vetting/update"} {
 		wantCantonError(t, h.do(httpCall{method: "POST", target: path, body: unvet}), 400, "PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER")
 	}
 	h.wantUnchanged(st, nil, "refused vetting changes")
 
 	// Vetting on a is independent of b: serial 1 there.
-	r := decodeAs[ledger.UpdateVettedPackagesResponse](t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/update", body: vetOnA}))
+	r := decodeAs[jsonapi.UpdateVettedPackagesResponse](t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/update", body: vetOnA}))
 	if r.PastVettedPackages != nil || r.NewVettedPackages.SynchronizerID != a || r.NewVettedPackages.TopologySerial != 1 {
 		t.Errorf("vetting on a: %+v", r)
 	}
@@ -529,16 +529,16 @@ func TestVettingSynchronizers(t *testing.T) {
 		t.Errorf("vetting states (-want +got):\n%s", diff)
 	}
 	// Filters and paging over synchronizers.
-	one := decodeAs[ledger.ListVettedPackagesResponse](t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list", body: `{"pageSize":1}`}))
+	one := decodeAs[jsonapi.ListVettedPackagesResponse](t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list", body: `{"pageSize":1}`}))
 	if len(one.VettedPackages) != 1 || one.VettedPackages[0].SynchronizerID != a || one.NextPageToken == "" {
 		t.Fatalf("first page: %+v", one)
 	}
-	next := decodeAs[ledger.ListVettedPackagesResponse](t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list",
+	next := decodeAs[jsonapi.ListVettedPackagesResponse](t, h.do(httpCall{method: "POST", target: "/v2/package-vetting/list",
 		body: `{"pageSize":1,"pageToken":"` + one.NextPageToken + `"}`}))
 	if len(next.VettedPackages) != 1 || next.VettedPackages[0].SynchronizerID != b || next.NextPageToken != "" {
 		t.Errorf("second page: %+v", next)
 	}
-	onlyB := decodeAs[ledger.ListVettedPackagesResponse](t, h.do(httpCall{method: "GET", target: "/v2/package-vetting",
+	onlyB := decodeAs[jsonapi.ListVettedPackagesResponse](t, h.do(httpCall{method: "GET", target: "/v2/package-vetting",
 		body: `{"topologyStateFilter":{"synchronizerIds":["` + b + `"]},"packageMetadataFilter":{"packageIds":["` + ids[0] + `"]}}`}))
 	if len(onlyB.VettedPackages) != 1 || onlyB.VettedPackages[0].SynchronizerID != b || len(onlyB.VettedPackages[0].Packages) != 1 {
 		t.Errorf("filtered to b: %+v", onlyB)
@@ -624,7 +624,7 @@ func TestDARBodies(t *testing.T) {
 		big := append(slices.Clone(ping), make([]byte, int(DefaultMaxBodyBytes)+1-len(ping))...)
 		h := newHarness(t, Options{})
 		wantCantonError(t, h.do(darCall("/v2/dars", big, nil)), 413, "REQUEST_ENTITY_TOO_LARGE")
-		h.wantUnchanged(pkgState{Packages: []string{}, Vetting: ledger.ListVettedPackagesResponse{VettedPackages: []ledger.VettedPackages{}}}, nil, "a DAR over 8 MiB")
+		h.wantUnchanged(pkgState{Packages: []string{}, Vetting: jsonapi.ListVettedPackagesResponse{VettedPackages: []jsonapi.VettedPackages{}}}, nil, "a DAR over 8 MiB")
 	})
 }
 

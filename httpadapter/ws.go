@@ -13,6 +13,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // wsSubprotocol is the subprotocol Canton's JSON API answers WebSocket
@@ -36,8 +37,8 @@ var wsRoutes = []wsRoute{
 	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamFlats)},
 	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamTrees)},
 	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*ledger.Node).StreamActiveContracts)},
-	{"/v2/commands/completions", streamWith(decodeJSON[ledger.CompletionStreamRequest], (*ledger.Node).StreamCompletions)},
-	{"/v2/commands/command-completions", streamWith(getCompletionsFrame, (*ledger.Node).StreamCompletions)},
+	{"/v2/commands/completions", streamWith(decodeJSON[jsonapi.CompletionStreamRequest], (*jsonapi.API).StreamCompletions)},
+	{"/v2/commands/command-completions", streamWith(getCompletionsFrame, (*jsonapi.API).StreamCompletions)},
 }
 
 // getCompletionsRequest is GetCompletionsRequest: the user is the caller.
@@ -46,20 +47,21 @@ type getCompletionsRequest struct {
 	BeginExclusive int64    `json:"beginExclusive"`
 }
 
-func getCompletionsFrame(frame []byte) (ledger.CompletionStreamRequest, error) {
+func getCompletionsFrame(frame []byte) (jsonapi.CompletionStreamRequest, error) {
 	g, err := decodeJSON[getCompletionsRequest](frame)
-	return ledger.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
+	return jsonapi.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
 }
 
 // decodeGetCompletions reads a GetCompletionsRequest body (the user is the
 // caller, so the user id stays empty).
-func decodeGetCompletions(rq *request) (ledger.CompletionStreamRequest, error) {
+func decodeGetCompletions(rq *request) (jsonapi.CompletionStreamRequest, error) {
 	g, err := decodeBody[getCompletionsRequest](rq)
-	return ledger.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
+	return jsonapi.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
 }
 
-// streamWith adapts a Node stream method whose request is the first frame.
-func streamWith[Req, Resp any](decode func([]byte) (Req, error), m func(*ledger.Node, context.Context, Req) iter.Seq2[Resp, error]) streamFunc {
+// streamWith adapts an API (or Node) stream method whose request is the
+// first frame.
+func streamWith[R receiver, Req, Resp any](decode func([]byte) (Req, error), m func(R, context.Context, Req) iter.Seq2[Resp, error]) streamFunc {
 	return func(a *adapter, ctx context.Context, frame []byte) iter.Seq2[any, error] {
 		return func(yield func(any, error) bool) {
 			req, err := decode(frame)
@@ -67,7 +69,7 @@ func streamWith[Req, Resp any](decode func([]byte) (Req, error), m func(*ledger.
 				yield(nil, err)
 				return
 			}
-			for v, err := range m(a.node, ctx, req) {
+			for v, err := range m(recv[R](a), ctx, req) {
 				if !yield(v, err) || err != nil {
 					return
 				}

@@ -26,11 +26,9 @@ import (
 //     format (<package>:<moduleName>:<entityName>)");
 //   - a Canton Js* ADT (Command) holds exactly one variant, and a proto
 //     one-of (DeduplicationPeriod, ReassignmentCommand.command,
-//     IdentifierFilter, VettedPackagesChange.operation,
-//     PriorTopologySerial.serial) at most one;
-//   - an enum (transactionShape, the vetting force flags) is one of its
-//     names;
-//   - a timestamp (minLedgerTimeAbs, the bounds of a Vet) parses.
+//     IdentifierFilter) at most one;
+//   - an enum (transactionShape) is one of its names;
+//   - a timestamp (minLedgerTimeAbs) parses.
 //
 // The paths are the JSON paths of the request (prefix is where the checked
 // value sits in it, e.g. "commands."). Values of other rules (required
@@ -181,55 +179,6 @@ func checkFiltersShape(fs Filters, at string) error {
 			if err := checkIdentifierShape(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
 				return err
 			}
-		}
-	}
-	return nil
-}
-
-// vettingForceFlags are the names of the UpdateVettedPackagesForceFlag
-// enum; "UNRECOGNIZED" decodes as in Canton's enum codec.
-var vettingForceFlags = []string{
-	"UPDATE_VETTED_PACKAGES_FORCE_FLAG_UNSPECIFIED",
-	ForceFlagAllowVetIncompatibleUpgrades,
-	ForceFlagAllowUnvettedDependencies,
-	"UNRECOGNIZED",
-}
-
-// checkVettingUpdateShape checks an UpdateVettedPackagesRequest: each
-// one-of holds at most one variant, the force flags are enum names, and
-// the bounds of a Vet are timestamps.
-func checkVettingUpdateShape(req *UpdateVettedPackagesRequest) error {
-	for i, c := range req.Changes {
-		op := c.Operation
-		if n := countSet(op.Vet != nil, op.Unvet != nil, op.Empty != nil); n > 1 {
-			return apierr.Malformed("a one-of holds %d variants, expected one at 'changes[%d].operation'", n, i)
-		}
-		if op.Vet == nil {
-			continue
-		}
-		bounds := []struct {
-			field string
-			ts    *string
-		}{
-			{"newValidFromInclusive", op.Vet.Value.NewValidFromInclusive},
-			{"newValidUntilExclusive", op.Vet.Value.NewValidUntilExclusive},
-		}
-		for _, b := range bounds {
-			if bad := badTimestamp(b.ts); bad != "" {
-				return apierr.Malformed("%s at 'changes[%d].operation.Vet.value.%s'", bad, i, b.field)
-			}
-		}
-	}
-	if exp := req.ExpectedTopologySerial; exp != nil {
-		s := exp.Serial
-		if n := countSet(s.Prior != nil, s.NoPrior != nil, s.Empty != nil); n > 1 {
-			return apierr.Malformed("a one-of holds %d variants, expected one at 'expectedTopologySerial.serial'", n)
-		}
-	}
-	for i, f := range req.UpdateVettedPackagesForceFlags {
-		if !slices.Contains(vettingForceFlags, f) {
-			return apierr.Malformed("unknown enum value %q, expected one of %s at 'updateVettedPackagesForceFlags[%d]'",
-				apierr.Quote(f), strings.Join(vettingForceFlags[:3], ", "), i)
 		}
 	}
 	return nil

@@ -4,61 +4,70 @@ import (
 	"context"
 	"iter"
 	"slices"
+	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 )
 
-// CompletionStreamRequest asks for the completions of a user's commands
-// that act as any of the parties, after an offset
-// (/v2/commands/completions). With GetCompletions
-// (/v2/commands/command-completions) the user is the caller.
-type CompletionStreamRequest struct {
-	UserID         string   `json:"userId"`
-	Parties        []string `json:"parties"`
-	BeginExclusive int64    `json:"beginExclusive"`
+// CompletionsRequest asks for the completions of a user's commands that
+// act as any of the parties, after an offset (Canton's
+// CommandCompletionService.CompletionStream).
+type CompletionsRequest struct {
+	// UserID is the user whose commands complete; "" is the caller.
+	UserID string
+	// Parties are the parties the commands act as; at least one.
+	Parties []string
+	// BeginExclusive is the offset after which completions are read.
+	BeginExclusive int64
 }
 
-// Status is a gRPC status (JsStatus); code 0 is success.
-type Status struct {
-	Code    int32  `json:"code"`
-	Message string `json:"message"`
-	Details []any  `json:"details"`
-}
+// CompletionElement is one element of a completions read: a *Completion
+// or a *Checkpoint.
+type CompletionElement interface{ isCompletionElement() }
 
 // Completion reports the outcome of a command. ledgernode commits or
-// rejects every submission before answering it, so every completion in the
-// stream is a success; rejections are the answers of the submit calls.
+// rejects every submission before answering it, so every completion it
+// reads is a success (Status nil); rejections are the answers of the
+// submit calls.
 type Completion struct {
-	CommandID           string              `json:"commandId"`
-	Status              Status              `json:"status"`
-	UpdateID            string              `json:"updateId"`
-	UserID              string              `json:"userId"`
-	ActAs               []string            `json:"actAs"`
-	SubmissionID        string              `json:"submissionId"`
-	DeduplicationPeriod DeduplicationPeriod `json:"deduplicationPeriod"`
-	TraceContext        *TraceContext       `json:"traceContext"`
-	Offset              int64               `json:"offset"`
-	SynchronizerTime    SynchronizerTime    `json:"synchronizerTime"`
-	PaidTrafficCost     *int64              `json:"paidTrafficCost"`
+	CommandID string
+	// Status is the command's failure (an *apierr.Error, whose code and
+	// message the wire's status carries), nil when it succeeded.
+	Status       error
+	UpdateID     string
+	UserID       string
+	ActAs        []string
+	SubmissionID string
+	Offset       int64
+	// SynchronizerID and RecordTime are where and when the update was
+	// recorded.
+	SynchronizerID string
+	RecordTime     time.Time
 }
 
-// CompletionResponse is {"Completion": {"value": …}} or
-// {"OffsetCheckpoint": {"value": …}}.
-type CompletionResponse struct {
-	Completion       *Wrapped[Completion]       `json:"Completion,omitempty"`
-	OffsetCheckpoint *Wrapped[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
+// Checkpoint tells a reader that no completion it may see lies before
+// Offset: it may resume from there.
+type Checkpoint struct {
+	Offset int64
+	// SynchronizerTimes are the synchronizers' record times at the
+	// checkpoint, in connection order.
+	SynchronizerTimes []SynchronizerRecordTime
 }
 
-// CompletionStreamResponse is one element of a completions list or stream.
-type CompletionStreamResponse struct {
-	CompletionResponse CompletionResponse `json:"completionResponse"`
+// SynchronizerRecordTime is a synchronizer's record time.
+type SynchronizerRecordTime struct {
+	SynchronizerID string
+	RecordTime     time.Time
 }
+
+func (*Completion) isCompletionElement() {}
+func (*Checkpoint) isCompletionElement() {}
 
 // completionsOf validates and authorizes a completions request: the
 // parties need read rights, and another user's completions need
 // CanReadAsAnyParty. It returns the renderer of matching entries.
-func (n *Node) completionsOf(ctx context.Context, req *CompletionStreamRequest) (func(*logEntry) (CompletionStreamResponse, bool), error) {
+func (n *Node) completionsOf(ctx context.Context, req *CompletionsRequest) (func(*logEntry) (CompletionElement, bool), error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -93,26 +102,34 @@ func (n *Node) completionsOf(ctx context.Context, req *CompletionStreamRequest) 
 		return nil, err
 	}
 	user, parties := req.UserID, req.Parties
-	return func(e *logEntry) (CompletionStreamResponse, bool) {
+	return func(e *logEntry) (CompletionElement, bool) {
 		if e.Kind == kindTopology || e.UserID != user || !slices.ContainsFunc(e.ActAs, func(a string) bool { return slices.Contains(parties, a) }) {
-			return CompletionStreamResponse{}, false
+			return nil, false
 		}
-		return CompletionStreamResponse{CompletionResponse: CompletionResponse{Completion: &Wrapped[Completion]{Value: Completion{
-			CommandID: e.CommandID, Status: Status{Details: []any{}}, UpdateID: e.UpdateID, UserID: e.UserID, ActAs: nonNil(e.ActAs),
-			SubmissionID: e.SubmissionID, DeduplicationPeriod: DeduplicationPeriod{Empty: &struct{}{}}, Offset: e.Offset,
-			SynchronizerTime: SynchronizerTime{SynchronizerID: e.SynchronizerID, RecordTime: e.RecordTime}}}}}, true
+		at, _ := parseTime(e.RecordTime) // the node stored it formatted
+		return &Completion{CommandID: e.CommandID, UpdateID: e.UpdateID, UserID: e.UserID, ActAs: nonNil(e.ActAs),
+			SubmissionID: e.SubmissionID, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: at}, true
 	}, nil
 }
 
-func completionCheckpoint(c OffsetCheckpoint) CompletionStreamResponse {
-	return CompletionStreamResponse{CompletionResponse: CompletionResponse{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
+// completionCheckpoint is the typed form of a list's closing checkpoint.
+func completionCheckpoint(c OffsetCheckpoint) CompletionElement {
+	out := &Checkpoint{Offset: c.Offset, SynchronizerTimes: make([]SynchronizerRecordTime, len(c.SynchronizerTimes))}
+	for i, st := range c.SynchronizerTimes {
+		at, _ := parseTime(st.RecordTime) // formatted by collect from the clock
+		out.SynchronizerTimes[i] = SynchronizerRecordTime{SynchronizerID: st.SynchronizerID, RecordTime: at}
+	}
+	return out
 }
 
 // CompletionsList returns the completions after an offset as one list
-// (POST /v2/commands/completions and command-completions): the stream is
-// open-ended, so the list always waits for the idle timeout, under the
-// list limit (413 beyond it).
-func (n *Node) CompletionsList(ctx context.Context, req CompletionStreamRequest, opts ListOptions) ([]CompletionStreamResponse, error) {
+// (the JSON API's POST /v2/commands/completions and
+// command-completions): the stream is open-ended, so the list always
+// waits for the idle timeout, under the list limit
+// (MAXIMUM_LIST_ELEMENTS_REACHED beyond it). When the ledger end moved
+// past the last completion, the list ends with a *Checkpoint at the
+// ledger end.
+func (n *Node) CompletionsList(ctx context.Context, req CompletionsRequest, opts ListOptions) ([]CompletionElement, error) {
 	render, err := n.completionsOf(ctx, &req)
 	if err != nil {
 		return nil, err
@@ -120,14 +137,15 @@ func (n *Node) CompletionsList(ctx context.Context, req CompletionStreamRequest,
 	return collect(n, ctx, req.BeginExclusive, nil, false, "", opts, true, render, completionCheckpoint)
 }
 
-// StreamCompletions yields the completions after an offset and follows
-// the ledger until ctx ends, then yields ctx.Err() (the WebSocket form;
-// the package's cancellation contract, see streams.go).
-func (n *Node) StreamCompletions(ctx context.Context, req CompletionStreamRequest) iter.Seq2[CompletionStreamResponse, error] {
-	return func(yield func(CompletionStreamResponse, error) bool) {
+// Completions yields the completions after an offset and follows the
+// ledger until ctx ends, then yields ctx.Err() (the package's
+// cancellation contract, see streams.go). A refused request yields its
+// error first and ends.
+func (n *Node) Completions(ctx context.Context, req CompletionsRequest) iter.Seq2[CompletionElement, error] {
+	return func(yield func(CompletionElement, error) bool) {
 		render, err := n.completionsOf(ctx, &req)
 		if err != nil {
-			yield(CompletionStreamResponse{}, err)
+			yield(nil, err)
 			return
 		}
 		for v, err := range follow(n, ctx, req.BeginExclusive, nil, false, "", render) {

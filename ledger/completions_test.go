@@ -20,26 +20,38 @@ func TestCompletions(t *testing.T) {
 	}
 	f.create(t, "c2", f.bob)
 	idle := 20 * time.Millisecond
-	got, err := f.n.CompletionsList(f.ctx, ledger.CompletionStreamRequest{UserID: "u1", Parties: []string{f.alice}, BeginExclusive: start.Offset},
+	got, err := f.n.CompletionsList(f.ctx, ledger.CompletionsRequest{UserID: "u1", Parties: []string{f.alice}, BeginExclusive: start.Offset},
 		ledger.ListOptions{IdleTimeout: &idle})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Two completions for alice's commands, then a checkpoint past bob's.
-	if len(got) != 3 || got[0].CompletionResponse.Completion.Value.CommandID != "c1" ||
-		got[1].CompletionResponse.Completion.Value.CommandID != "x1" || got[2].CompletionResponse.OffsetCheckpoint == nil {
+	if len(got) != 3 {
 		t.Fatalf("completions: %+v", got)
 	}
-	c := got[0].CompletionResponse.Completion.Value
-	if c.Status.Code != 0 || c.UserID != "u1" || c.UpdateID == "" || c.Offset != start.Offset+1 {
+	c, ok := got[0].(*ledger.Completion)
+	x, ok1 := got[1].(*ledger.Completion)
+	cp, ok2 := got[2].(*ledger.Checkpoint)
+	if !ok || !ok1 || !ok2 || c.CommandID != "c1" || x.CommandID != "x1" {
+		t.Fatalf("completions: %+v", got)
+	}
+	end, _ := f.n.LedgerEnd(f.ctx)
+	if c.Status != nil || c.UserID != "u1" || c.UpdateID == "" || c.Offset != start.Offset+1 || c.RecordTime.IsZero() ||
+		c.SynchronizerID != f.n.Synchronizers()[0] {
 		t.Errorf("completion %+v", c)
 	}
+	if cp.Offset != end.Offset || len(cp.SynchronizerTimes) != 1 || cp.SynchronizerTimes[0].RecordTime.Before(c.RecordTime) {
+		t.Errorf("checkpoint %+v at ledger end %d", cp, end.Offset)
+	}
 	other := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u2", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}})
-	if _, err := f.n.CompletionsList(other, ledger.CompletionStreamRequest{UserID: "u1", Parties: []string{f.alice}}, ledger.ListOptions{IdleTimeout: &idle}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := f.n.CompletionsList(other, ledger.CompletionsRequest{UserID: "u1", Parties: []string{f.alice}}, ledger.ListOptions{IdleTimeout: &idle}); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("another user's completions: %v", err)
 	}
-	own, err := f.n.CompletionsList(other, ledger.CompletionStreamRequest{Parties: []string{f.alice}}, ledger.ListOptions{IdleTimeout: &idle})
-	if err != nil || len(own) != 1 || own[0].CompletionResponse.OffsetCheckpoint == nil {
+	own, err := f.n.CompletionsList(other, ledger.CompletionsRequest{Parties: []string{f.alice}}, ledger.ListOptions{IdleTimeout: &idle})
+	if err != nil || len(own) != 1 {
+		t.Fatalf("own (no) completions: %+v, %v", own, err)
+	}
+	if _, ok := own[0].(*ledger.Checkpoint); !ok {
 		t.Errorf("own (no) completions: %+v, %v", own, err)
 	}
 }

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
@@ -25,14 +24,9 @@ const (
 	externalPartyIDPNil = ""
 )
 
-// SigningPublicKey is a Ledger API public key: {format, keyData, keySpec}.
-type SigningPublicKey struct {
-	Format  string `json:"format"`
-	KeyData []byte `json:"keyData"`
-	KeySpec string `json:"keySpec"`
-}
-
-// Signature is a Ledger API signature.
+// Signature is a Ledger API signature in the JSON wire form (enum names as
+// strings) that the interactive submission requests of this package still
+// carry; the typed API takes interactive.Signature.
 type Signature struct {
 	Format               string `json:"format"`
 	Signature            []byte `json:"signature"`
@@ -43,43 +37,40 @@ type Signature struct {
 // GenerateExternalPartyTopologyRequest asks for the onboarding
 // transactions of an external party.
 type GenerateExternalPartyTopologyRequest struct {
-	Synchronizer                    string            `json:"synchronizer"`
-	PartyHint                       string            `json:"partyHint"`
-	PublicKey                       *SigningPublicKey `json:"publicKey"`
-	LocalParticipantObservationOnly bool              `json:"localParticipantObservationOnly"`
-	OtherConfirmingParticipantUIDs  []string          `json:"otherConfirmingParticipantUids"`
-	ConfirmationThreshold           int32             `json:"confirmationThreshold"`
-	ObservingParticipantUIDs        []string          `json:"observingParticipantUids"`
-}
-
-// GenerateExternalPartyTopologyResponse carries the transactions to sign.
-type GenerateExternalPartyTopologyResponse struct {
-	PartyID              string   `json:"partyId"`
-	PublicKeyFingerprint string   `json:"publicKeyFingerprint"`
-	TopologyTransactions [][]byte `json:"topologyTransactions"`
-	MultiHash            []byte   `json:"multiHash"`
-}
-
-// SignedTransaction is an onboarding transaction with its signatures.
-type SignedTransaction struct {
-	Transaction []byte      `json:"transaction"`
-	Signatures  []Signature `json:"signatures"`
+	// Synchronizer is a connected synchronizer, logical or physical id.
+	// Required.
+	Synchronizer string
+	// PartyHint becomes the identifier part of the party id.
+	PartyHint string
+	// PublicKey is the party's namespace and protocol key. Required.
+	PublicKey *interactive.SigningPublicKey
+	// LocalParticipantObservationOnly hosts the party here with
+	// observation instead of confirmation rights.
+	LocalParticipantObservationOnly bool
+	// OtherConfirmingParticipantUIDs are further confirming hosts.
+	OtherConfirmingParticipantUIDs []string
+	// ConfirmationThreshold is the confirmation threshold (0: all
+	// confirming participants; not negative).
+	ConfirmationThreshold int
+	// ObservingParticipantUIDs are further observing hosts.
+	ObservingParticipantUIDs []string
 }
 
 // AllocateExternalPartyRequest registers an external party from signed
 // onboarding transactions.
 type AllocateExternalPartyRequest struct {
-	Synchronizer           string              `json:"synchronizer"`
-	OnboardingTransactions []SignedTransaction `json:"onboardingTransactions"`
-	MultiHashSignatures    []Signature         `json:"multiHashSignatures"`
-	IdentityProviderID     string              `json:"identityProviderId"`
-	WaitForAllocation      *bool               `json:"waitForAllocation"`
-	UserID                 string              `json:"userId"`
-}
-
-// AllocateExternalPartyResponse names the allocated party.
-type AllocateExternalPartyResponse struct {
-	PartyID string `json:"partyId"`
+	// Synchronizer is a connected synchronizer, logical or physical id.
+	// Required.
+	Synchronizer string
+	// OnboardingTransactions are the transactions GenerateExternalPartyTopology
+	// returned, each with its signatures. At least one.
+	OnboardingTransactions []interactive.SignedTopologyTransaction
+	// MultiHashSignatures sign the multi-hash over all transactions.
+	MultiHashSignatures []interactive.Signature
+	// IdentityProviderID is the party's identity provider ("" the default).
+	IdentityProviderID string
+	// UserID, when set, is granted CanActAs on the party.
+	UserID string
 }
 
 // connectedSynchronizer resolves a required synchronizer given as a logical
@@ -103,6 +94,8 @@ func physicalSynchronizer(logical string) string {
 	return interactive.PhysicalSynchronizerID(logical, protocolVersion, synchronizerSerial)
 }
 
+// toSignatures converts the wire signatures of the JSON interactive
+// submission (which moves to ledger/jsonapi with that service).
 func toSignatures(in []Signature, field string) ([]interactive.Signature, error) {
 	out := make([]interactive.Signature, 0, len(in))
 	for i, s := range in {
@@ -123,39 +116,41 @@ func toSignatures(in []Signature, field string) ([]interactive.Signature, error)
 	return out, nil
 }
 
+// checkSignatures applies Canton's proto-level checks to typed signatures.
+func checkSignatures(sigs []interactive.Signature) error {
+	for _, sig := range sigs {
+		if err := interactive.CheckSignatureFields(sig); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // GenerateExternalPartyTopology builds the onboarding transaction of an
 // external party hosted on this participant (one self-authorizing
 // PartyToParticipant, as Canton 3.5's
 // ApiPartyManagementService.generateExternalPartyTopology builds) and the
 // multi-hash to sign. It stores nothing. It needs ParticipantAdmin or
 // IdentityProviderAdmin.
-func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateExternalPartyTopologyRequest) (GenerateExternalPartyTopologyResponse, error) {
+func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateExternalPartyTopologyRequest) (*interactive.GenerateTopologyResult, error) {
 	if err := n.public(ctx); err != nil {
-		return GenerateExternalPartyTopologyResponse{}, err
+		return nil, err
 	}
 	if _, err := requireIDPAdmin(ctx, externalPartyIDPNil); err != nil {
-		return GenerateExternalPartyTopologyResponse{}, err
+		return nil, err
 	}
 	if _, err := n.connectedSynchronizer(req.Synchronizer, "synchronizer"); err != nil {
-		return GenerateExternalPartyTopologyResponse{}, err
+		return nil, err
 	}
 	if req.PublicKey == nil {
-		return GenerateExternalPartyTopologyResponse{}, apierr.MissingField.New("public_key")
+		return nil, apierr.MissingField.New("public_key")
 	}
 	if req.ConfirmationThreshold < 0 {
-		return GenerateExternalPartyTopologyResponse{}, apierr.InvalidField.New("confirmation_threshold: must not be negative")
-	}
-	format, err := interactive.ParseKeyFormat(req.PublicKey.Format)
-	if err != nil {
-		return GenerateExternalPartyTopologyResponse{}, apierr.InvalidField.New("public_key.format: %v", err)
-	}
-	spec, err := interactive.ParseSigningKeySpec(req.PublicKey.KeySpec)
-	if err != nil {
-		return GenerateExternalPartyTopologyResponse{}, apierr.InvalidField.New("public_key.key_spec: %v", err)
+		return nil, apierr.InvalidField.New("confirmation_threshold: must not be negative")
 	}
 	res, err := interactive.GenerateTopology(interactive.GenerateTopologyRequest{
 		PartyHint:                       req.PartyHint,
-		PublicKey:                       interactive.SigningPublicKey{Format: format, KeyData: req.PublicKey.KeyData, KeySpec: spec},
+		PublicKey:                       *req.PublicKey,
 		ParticipantUID:                  n.participantID,
 		LocalParticipantObservationOnly: req.LocalParticipantObservationOnly,
 		OtherConfirmingParticipantUIDs:  req.OtherConfirmingParticipantUIDs,
@@ -163,10 +158,9 @@ func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateEx
 		ObservingParticipantUIDs:        req.ObservingParticipantUIDs,
 	})
 	if err != nil {
-		return GenerateExternalPartyTopologyResponse{}, err
+		return nil, err
 	}
-	return GenerateExternalPartyTopologyResponse{PartyID: res.PartyID, PublicKeyFingerprint: res.PublicKeyFingerprint,
-		TopologyTransactions: res.TopologyTransactions, MultiHash: res.MultiHash}, nil
+	return res, nil
 }
 
 // AllocateExternalParty verifies signed onboarding transactions
@@ -177,45 +171,45 @@ func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateEx
 // fails with EXTERNAL_PARTY_ALREADY_EXISTS. Authorization is that of
 // AllocateParty. Other hosting participants are not contacted: a
 // multi-hosted party is registered here once its own transactions verify.
-func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPartyRequest) (AllocateExternalPartyResponse, error) {
+// It returns the party id.
+func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPartyRequest) (party string, err error) {
 	if err := n.public(ctx); err != nil {
-		return AllocateExternalPartyResponse{}, err
+		return "", err
 	}
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
-		return AllocateExternalPartyResponse{}, err
+		return "", err
 	}
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
-		return AllocateExternalPartyResponse{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+		return "", apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	syncID, err := n.connectedSynchronizer(req.Synchronizer, "synchronizer")
 	if err != nil {
-		return AllocateExternalPartyResponse{}, err
+		return "", err
 	}
 	if len(req.OnboardingTransactions) == 0 {
-		return AllocateExternalPartyResponse{}, apierr.MissingField.New("onboarding_transactions")
+		return "", apierr.MissingField.New("onboarding_transactions")
 	}
 	if req.UserID != "" {
 		if err := identity.ValidateUserID(req.UserID); err != nil {
-			return AllocateExternalPartyResponse{}, apierr.InvalidField.New("user_id: %v", err)
+			return "", apierr.InvalidField.New("user_id: %v", err)
 		}
 	}
-	onb := interactive.OnboardingRequest{ParticipantUID: n.participantID}
-	for i, t := range req.OnboardingTransactions {
-		sigs, err := toSignatures(t.Signatures, "onboarding_transactions["+strconv.Itoa(i)+"].signatures")
-		if err != nil {
-			return AllocateExternalPartyResponse{}, err
+	for _, t := range req.OnboardingTransactions {
+		if err := checkSignatures(t.Signatures); err != nil {
+			return "", err
 		}
-		onb.Transactions = append(onb.Transactions, interactive.SignedTopologyTransaction{Transaction: t.Transaction, Signatures: sigs})
 	}
-	if onb.MultiHashSignatures, err = toSignatures(req.MultiHashSignatures, "multi_hash_signatures"); err != nil {
-		return AllocateExternalPartyResponse{}, err
+	if err := checkSignatures(req.MultiHashSignatures); err != nil {
+		return "", err
 	}
+	onb := interactive.OnboardingRequest{ParticipantUID: n.participantID,
+		Transactions: req.OnboardingTransactions, MultiHashSignatures: req.MultiHashSignatures}
 	p, err := interactive.VerifyOnboarding(onb)
 	if err != nil {
-		return AllocateExternalPartyResponse{}, err
+		return "", err
 	}
-	party := p.PartyID
+	party = p.PartyID
 	permission := PermissionConfirmation
 	for _, h := range p.Participants {
 		if h.ParticipantUID == n.participantID && h.Permission == interactive.ParticipantPermissionObservation {
@@ -232,7 +226,7 @@ func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPa
 		})
 	})
 	if err != nil {
-		return AllocateExternalPartyResponse{}, storeErr(err)
+		return "", storeErr(err)
 	}
-	return AllocateExternalPartyResponse{PartyID: party}, nil
+	return party, nil
 }

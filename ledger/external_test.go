@@ -13,13 +13,14 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // extKey is an external party's key in a test.
 type extKey struct {
-	pub  ledger.SigningPublicKey
+	pub  interactive.SigningPublicKey
 	sign func(msg []byte) ledger.Signature
 	fp   string
 }
@@ -30,7 +31,7 @@ func ed25519Key(t testing.TB) *extKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &extKey{pub: ledger.SigningPublicKey{Format: "CRYPTO_KEY_FORMAT_RAW", KeyData: pub, KeySpec: "SIGNING_KEY_SPEC_EC_CURVE25519"}}
+	k := &extKey{pub: interactive.SigningPublicKey{Format: interactive.KeyFormatRaw, KeyData: pub, KeySpec: interactive.SigningKeySpecEcCurve25519}}
 	k.sign = func(msg []byte) ledger.Signature {
 		return ledger.Signature{Format: "SIGNATURE_FORMAT_CONCAT", Signature: ed25519.Sign(priv, msg), SignedBy: k.fp,
 			SigningAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519"}
@@ -48,7 +49,7 @@ func p256Key(t testing.TB) *extKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &extKey{pub: ledger.SigningPublicKey{Format: "CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO", KeyData: der, KeySpec: "SIGNING_KEY_SPEC_EC_P256"}}
+	k := &extKey{pub: interactive.SigningPublicKey{Format: interactive.KeyFormatDERX509SubjectPublicKeyInfo, KeyData: der, KeySpec: interactive.SigningKeySpecEcP256}}
 	k.sign = func(msg []byte) ledger.Signature {
 		d := sha256.Sum256(msg)
 		sig, err := ecdsa.SignASN1(rand.Reader, priv, d[:])
@@ -62,7 +63,7 @@ func p256Key(t testing.TB) *extKey {
 }
 
 // onboard generates and signs the onboarding transactions of hint with k.
-func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *extKey) (ledger.GenerateExternalPartyTopologyResponse, ledger.AllocateExternalPartyRequest) {
+func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *extKey) (*interactive.GenerateTopologyResult, ledger.AllocateExternalPartyRequest) {
 	t.Helper()
 	g, err := n.GenerateExternalPartyTopology(ctx, ledger.GenerateExternalPartyTopologyRequest{
 		Synchronizer: n.Synchronizers()[0], PartyHint: hint, PublicKey: &k.pub})
@@ -71,9 +72,9 @@ func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *
 	}
 	k.fp = g.PublicKeyFingerprint
 	req := ledger.AllocateExternalPartyRequest{Synchronizer: n.Synchronizers()[0],
-		MultiHashSignatures: []ledger.Signature{k.sign(g.MultiHash)}}
+		MultiHashSignatures: []interactive.Signature{typedSignature(t, k.sign(g.MultiHash))}}
 	for _, tx := range g.TopologyTransactions {
-		req.OnboardingTransactions = append(req.OnboardingTransactions, ledger.SignedTransaction{Transaction: tx})
+		req.OnboardingTransactions = append(req.OnboardingTransactions, interactive.SignedTopologyTransaction{Transaction: tx})
 	}
 	return g, req
 }
@@ -100,11 +101,11 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			sig := k.sign(g.MultiHash)
 			sig.Signature = append([]byte(nil), sig.Signature...)
 			sig.Signature[len(sig.Signature)-1] ^= 1
-			bad.MultiHashSignatures = []ledger.Signature{sig}
+			bad.MultiHashSignatures = []interactive.Signature{typedSignature(t, sig)}
 			if name == "p256" {
 				other := p256Key(t)
 				other.fp = k.fp
-				bad.MultiHashSignatures = []ledger.Signature{other.sign(g.MultiHash)}
+				bad.MultiHashSignatures = []interactive.Signature{typedSignature(t, other.sign(g.MultiHash))}
 			}
 			if _, err := n.AllocateExternalParty(ctx, bad); !errors.Is(err, apierr.TopologyInvalidTxSignature) {
 				t.Fatalf("bad signature: %v", err)
@@ -123,12 +124,12 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			}
 
 			req.UserID = "ext-user"
-			resp, err := n.AllocateExternalParty(ctx, req)
+			party, err := n.AllocateExternalParty(ctx, req)
 			if err != nil {
 				t.Fatalf("AllocateExternalParty: %v", err)
 			}
-			if resp.PartyID != g.PartyID {
-				t.Fatalf("party %s, want %s", resp.PartyID, g.PartyID)
+			if party != g.PartyID {
+				t.Fatalf("party %s, want %s", party, g.PartyID)
 			}
 			end, _ := n.LedgerEnd(ctx)
 			if end.Offset != before.Offset+1 {

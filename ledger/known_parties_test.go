@@ -180,11 +180,11 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 	var ext string
 	for _, o := range []*observedNode{prep, exec} {
 		_, req := onboard(t, ctx, o.n, "ext", k)
-		resp, err := o.n.AllocateExternalParty(ctx, req)
+		party, err := o.n.AllocateExternalParty(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ext = resp.PartyID
+		ext = party
 	}
 	watcher := ledgertest.MustAllocate(t, prep.n, "watcher") // on prep only
 	p, err := prep.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},

@@ -19,13 +19,6 @@ import (
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
-// Vetting force flags.
-const (
-	ForceFlagAllowVetIncompatibleUpgrades = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_VET_INCOMPATIBLE_UPGRADES"
-	ForceFlagAllowUnvettedDependencies    = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES"
-	forceFlagUnspecified                  = "UPDATE_VETTED_PACKAGES_FORCE_FLAG_UNSPECIFIED"
-)
-
 // ValidateDARRequest validates a DAR without storing or vetting anything.
 type ValidateDARRequest struct {
 	// DAR is the DAR file's bytes.
@@ -56,111 +49,86 @@ type PackageArchive struct {
 	HashFunction string
 }
 
-// VettedPackage is one vetted package with its bounds, name and version.
+// VettedPackage is one vetted package with its bounds (nil: unbounded),
+// name and version.
 type VettedPackage struct {
-	PackageID           string  `json:"packageId"`
-	ValidFromInclusive  *string `json:"validFromInclusive"`
-	ValidUntilExclusive *string `json:"validUntilExclusive"`
-	PackageName         string  `json:"packageName"`
-	PackageVersion      string  `json:"packageVersion"`
+	PackageID      string
+	ValidFrom      *time.Time
+	ValidUntil     *time.Time
+	PackageName    string
+	PackageVersion string
 }
 
 // VettedPackages is a participant's vetting state on one synchronizer.
 type VettedPackages struct {
-	Packages       []VettedPackage `json:"packages"`
-	ParticipantID  string          `json:"participantId"`
-	SynchronizerID string          `json:"synchronizerId"`
-	TopologySerial int32           `json:"topologySerial"`
+	Packages       []VettedPackage
+	ParticipantID  string
+	SynchronizerID string
+	TopologySerial int32
 }
 
-// VettedPackagesRef names packages; empty fields are wildcards.
-type VettedPackagesRef struct {
-	PackageID      string `json:"packageId"`
-	PackageName    string `json:"packageName"`
-	PackageVersion string `json:"packageVersion"`
+// VettingChange is one change of UpdateVettedPackages: a VetPackages or
+// an UnvetPackages.
+type VettingChange interface{ isVettingChange() }
+
+// VetPackages vets the packages of Refs (each must match exactly one
+// known package) with new bounds (nil: unbounded), overwriting existing
+// ones. In a ref, empty fields are wildcards.
+type VetPackages struct {
+	Refs       []vetting.Ref
+	ValidFrom  *time.Time
+	ValidUntil *time.Time
 }
 
-// VetOperation vets packages with new bounds.
-type VetOperation struct {
-	Packages               []VettedPackagesRef `json:"packages"`
-	NewValidFromInclusive  *string             `json:"newValidFromInclusive"`
-	NewValidUntilExclusive *string             `json:"newValidUntilExclusive"`
+// UnvetPackages unvets every package the refs match.
+type UnvetPackages struct {
+	Refs []vetting.Ref
 }
 
-// UnvetOperation unvets packages.
-type UnvetOperation struct {
-	Packages []VettedPackagesRef `json:"packages"`
-}
+func (VetPackages) isVettingChange()   {}
+func (UnvetPackages) isVettingChange() {}
 
-// VettedPackagesChange is one change: {"operation": {"Vet"|"Unvet": {"value": …}}}.
-type VettedPackagesChange struct {
-	Operation VettingOperation `json:"operation"`
-}
+// SerialExpectation is the topology serial a change set expects to find:
+// PriorSerial or NoPriorSerial; nil expects nothing.
+type SerialExpectation interface{ isSerialExpectation() }
 
-// VettingOperation holds the variant of a change; Empty is {"Empty": {}}.
-type VettingOperation struct {
-	Vet   *Wrapped[VetOperation]   `json:"Vet,omitempty"`
-	Unvet *Wrapped[UnvetOperation] `json:"Unvet,omitempty"`
-	Empty *struct{}                `json:"Empty,omitempty"`
-}
+// PriorSerial expects the current vetting state to have this serial.
+type PriorSerial int32
 
-// PriorTopologySerial is the serial a change set expects: {"serial":
-// {"Prior": {"value": n}}}, {"serial": {"NoPrior": {}}} or {"serial":
-// {"Empty": {}}} (no check).
-type PriorTopologySerial struct {
-	Serial SerialKind `json:"serial"`
-}
+// NoPriorSerial expects no vetting state yet.
+type NoPriorSerial struct{}
 
-// SerialKind holds the variant of a PriorTopologySerial.
-type SerialKind struct {
-	Prior   *Wrapped[int32] `json:"Prior,omitempty"`
-	NoPrior *struct{}       `json:"NoPrior,omitempty"`
-	Empty   *struct{}       `json:"Empty,omitempty"`
-}
+func (PriorSerial) isSerialExpectation()   {}
+func (NoPriorSerial) isSerialExpectation() {}
 
 // UpdateVettedPackagesRequest changes the vetting state of a synchronizer.
 type UpdateVettedPackagesRequest struct {
-	Changes                        []VettedPackagesChange `json:"changes"`
-	DryRun                         bool                   `json:"dryRun"`
-	SynchronizerID                 string                 `json:"synchronizerId"`
-	ExpectedTopologySerial         *PriorTopologySerial   `json:"expectedTopologySerial"`
-	UpdateVettedPackagesForceFlags []string               `json:"updateVettedPackagesForceFlags"`
-}
-
-// UpdateVettedPackagesResponse holds the state before (nil when there was
-// none) and after the change.
-type UpdateVettedPackagesResponse struct {
-	PastVettedPackages *VettedPackages `json:"pastVettedPackages"`
-	NewVettedPackages  VettedPackages  `json:"newVettedPackages"`
-}
-
-// PackageMetadataFilter keeps packages whose id is listed or whose name
-// starts with a listed prefix (no entries: all).
-type PackageMetadataFilter struct {
-	PackageIDs          []string `json:"packageIds"`
-	PackageNamePrefixes []string `json:"packageNamePrefixes"`
-}
-
-// TopologyStateFilter keeps the listed participants and synchronizers (no
-// entries: all).
-type TopologyStateFilter struct {
-	ParticipantIDs  []string `json:"participantIds"`
-	SynchronizerIDs []string `json:"synchronizerIds"`
+	// Changes are applied in order; at least one, none nil.
+	Changes []VettingChange
+	// DryRun answers what the state would become and changes nothing.
+	DryRun bool
+	// SynchronizerID is the synchronizer; empty means the only one.
+	SynchronizerID string
+	// ExpectedSerial, when set, must match the current state's serial.
+	ExpectedSerial SerialExpectation
+	// Flags relax the checks (Canton's force flags).
+	Flags vetting.Flags
 }
 
 // ListVettedPackagesRequest selects vetting states, one per synchronizer.
+// Each filter list keeps what it names; an empty list keeps everything.
 type ListVettedPackagesRequest struct {
-	PackageMetadataFilter *PackageMetadataFilter `json:"packageMetadataFilter"`
-	TopologyStateFilter   *TopologyStateFilter   `json:"topologyStateFilter"`
-	PageToken             string                 `json:"pageToken"`
+	// PackageIDs and PackageNamePrefixes keep the packages whose id is
+	// listed or whose name starts with a listed prefix.
+	PackageIDs          []string
+	PackageNamePrefixes []string
+	// ParticipantIDs and SynchronizerIDs keep the states of the listed
+	// participants and synchronizers.
+	ParticipantIDs  []string
+	SynchronizerIDs []string
+	PageToken       string
 	// PageSize bounds the number of states (0: 100; at most 100).
-	PageSize int32 `json:"pageSize"`
-}
-
-// ListVettedPackagesResponse is a page of vetting states.
-type ListVettedPackagesResponse struct {
-	VettedPackages []VettedPackages `json:"vettedPackages"`
-	NextPageToken  string           `json:"nextPageToken"`
+	PageSize int
 }
 
 // MaxVettedPackagesPageSize is the largest ListVettedPackages page.
@@ -294,21 +262,13 @@ func vettingJSON(st vetting.State) []byte {
 	return mustJSON(rec)
 }
 
-// wireVetting renders a state for a synchronizer.
-func (n *Node) wireVetting(sync string, st vetting.State, lookup func(string) *lf.Package) VettedPackages {
-	out := VettedPackages{Packages: []VettedPackage{}, ParticipantID: n.participantID, SynchronizerID: sync, TopologySerial: st.Serial}
+// vettedPackages renders a state for a synchronizer.
+func (n *Node) vettedPackages(sync string, st vetting.State, lookup func(string) *lf.Package) VettedPackages {
+	out := VettedPackages{Packages: make([]VettedPackage, 0, len(st.Packages)), ParticipantID: n.participantID, SynchronizerID: sync, TopologySerial: st.Serial}
 	for _, v := range st.Packages {
-		w := VettedPackage{PackageID: v.PackageID}
+		w := VettedPackage{PackageID: v.PackageID, ValidFrom: v.ValidFrom, ValidUntil: v.ValidUntil}
 		if p := lookup(v.PackageID); p != nil {
 			w.PackageName, w.PackageVersion = p.Name, p.Version
-		}
-		if v.ValidFrom != nil {
-			s := formatTime(*v.ValidFrom)
-			w.ValidFromInclusive = &s
-		}
-		if v.ValidUntil != nil {
-			s := formatTime(*v.ValidUntil)
-			w.ValidUntilExclusive = &s
 		}
 		out.Packages = append(out.Packages, w)
 	}
@@ -767,94 +727,56 @@ func (n *Node) PackageStatus(ctx context.Context, id string) (registered bool, e
 	return ok, nil
 }
 
-func parseBound(field string, s *string) (*time.Time, error) {
-	if s == nil || *s == "" {
-		return nil, nil
+// vettingChanges converts a typed change set.
+func vettingChanges(cs []VettingChange) ([]vetting.Change, error) {
+	if len(cs) == 0 {
+		return nil, apierr.MissingField.New("changes")
 	}
-	t, err := time.Parse(time.RFC3339Nano, *s)
-	if err != nil {
-		return nil, apierr.InvalidField.New("%s: %q is not a timestamp", field, apierr.Quote(*s))
-	}
-	return &t, nil
-}
-
-// changes converts the wire change set.
-func vettingChanges(req UpdateVettedPackagesRequest) ([]vetting.Change, vetting.Flags, error) {
-	var flags vetting.Flags
-	for _, f := range req.UpdateVettedPackagesForceFlags {
-		switch f {
-		case ForceFlagAllowVetIncompatibleUpgrades:
-			flags.AllowVetIncompatibleUpgrades = true
-		case ForceFlagAllowUnvettedDependencies:
-			flags.AllowUnvettedDependencies = true
-		case forceFlagUnspecified:
+	out := make([]vetting.Change, 0, len(cs))
+	for i, c := range cs {
+		switch c := c.(type) {
+		case VetPackages:
+			out = append(out, vetting.Change{Vet: true, Refs: c.Refs, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil})
+		case UnvetPackages:
+			out = append(out, vetting.Change{Refs: c.Refs})
 		default:
-			return nil, flags, apierr.InvalidField.New("update_vetted_packages_force_flags: unknown flag %q", apierr.Quote(f))
+			return nil, apierr.MissingField.New("changes[%d].operation", i)
 		}
 	}
-	if len(req.Changes) == 0 {
-		return nil, flags, apierr.MissingField.New("changes")
-	}
-	refs := func(rs []VettedPackagesRef) []vetting.Ref {
-		out := make([]vetting.Ref, len(rs))
-		for i, r := range rs {
-			out[i] = vetting.Ref{PackageID: r.PackageID, PackageName: r.PackageName, PackageVersion: r.PackageVersion}
-		}
-		return out
-	}
-	var out []vetting.Change
-	for i, c := range req.Changes {
-		switch op := c.Operation; {
-		case op.Vet != nil:
-			from, err := parseBound("new_valid_from_inclusive", op.Vet.Value.NewValidFromInclusive)
-			if err != nil {
-				return nil, flags, err
-			}
-			until, err := parseBound("new_valid_until_exclusive", op.Vet.Value.NewValidUntilExclusive)
-			if err != nil {
-				return nil, flags, err
-			}
-			out = append(out, vetting.Change{Vet: true, Refs: refs(op.Vet.Value.Packages), ValidFrom: from, ValidUntil: until})
-		case op.Unvet != nil:
-			out = append(out, vetting.Change{Refs: refs(op.Unvet.Value.Packages)})
-		default:
-			return nil, flags, apierr.MissingField.New("changes[%d].operation", i)
-		}
-	}
-	return out, flags, nil
+	return out, nil
 }
 
 // UpdateVettedPackages applies a change set to the vetting state of a
 // synchronizer (ParticipantAdmin): changes in order, with the dependency
 // and upgrade checks of the resulting state; an expected serial that
-// differs fails with TOPOLOGY_SERIAL_MISMATCH. A dry run answers what the
-// state would become and changes nothing; it fails exactly when the real
-// call would.
-func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackagesRequest) (UpdateVettedPackagesResponse, error) {
-	if err := checkVettingUpdateShape(&req); err != nil {
-		return UpdateVettedPackagesResponse{}, err
-	}
+// differs fails with TOPOLOGY_SERIAL_MISMATCH. It returns the state before
+// (nil when there was none) and after. A dry run answers what the state
+// would become and changes nothing; it fails exactly when the real call
+// would.
+func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackagesRequest) (past *VettedPackages, next VettedPackages, err error) {
 	if err := requireParticipantAdmin(ctx, "changing the vetted packages"); err != nil {
-		return UpdateVettedPackagesResponse{}, err
+		return nil, VettedPackages{}, err
 	}
 	sync, err := n.vettingSynchronizer(req.SynchronizerID)
 	if err != nil {
-		return UpdateVettedPackagesResponse{}, err
+		return nil, VettedPackages{}, err
 	}
-	changes, flags, err := vettingChanges(req)
+	changes, err := vettingChanges(req.Changes)
 	if err != nil {
-		return UpdateVettedPackagesResponse{}, err
+		return nil, VettedPackages{}, err
 	}
 	run := func(tx *store.Tx) (any, error) {
 		st, err := loadVetting(tx, sync)
 		if err != nil {
 			return nil, err
 		}
-		if exp := req.ExpectedTopologySerial; exp != nil {
-			switch s := exp.Serial; {
-			case s.Prior != nil && (s.Prior.Value != st.Serial || st.Serial == 0):
-				return nil, serialMismatch(sync, s.Prior.Value, st.Serial)
-			case s.NoPrior != nil && st.Serial != 0:
+		switch s := req.ExpectedSerial.(type) {
+		case PriorSerial:
+			if int32(s) != st.Serial || st.Serial == 0 {
+				return nil, serialMismatch(sync, int32(s), st.Serial)
+			}
+		case NoPriorSerial:
+			if st.Serial != 0 {
 				return nil, apierr.TopologySerialMismatch.New("expected no prior vetting state on %s, found serial %d", sync, st.Serial)
 			}
 		}
@@ -862,21 +784,23 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 		if err != nil {
 			return nil, err
 		}
-		next, err := vetting.Apply(st, changes, known, flags)
+		nst, err := vetting.Apply(st, changes, known, req.Flags)
 		if err != nil {
 			return nil, err
 		}
 		lookup := lookupIn(known)
-		resp := UpdateVettedPackagesResponse{NewVettedPackages: n.wireVetting(sync, next, lookup)}
+		res := [2]*VettedPackages{}
+		nv := n.vettedPackages(sync, nst, lookup)
+		res[1] = &nv
 		if st.Serial > 0 {
-			past := n.wireVetting(sync, st, lookup)
-			resp.PastVettedPackages = &past
+			pv := n.vettedPackages(sync, st, lookup)
+			res[0] = &pv
 		}
-		if !req.DryRun && next.Serial != st.Serial {
-			tx.Set(store.VettingKey(sync), vettingJSON(next))
+		if !req.DryRun && nst.Serial != st.Serial {
+			tx.Set(store.VettingKey(sync), vettingJSON(nst))
 			n.packagesChanged()
 		}
-		return resp, nil
+		return res, nil
 	}
 	var v any
 	if req.DryRun {
@@ -890,48 +814,48 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 		v, err = n.st.Submit(run)
 	}
 	if err != nil {
-		return UpdateVettedPackagesResponse{}, storeErr(err)
+		return nil, VettedPackages{}, storeErr(err)
 	}
-	return v.(UpdateVettedPackagesResponse), nil
+	res := v.([2]*VettedPackages)
+	return res[0], *res[1], nil
 }
 
 func serialMismatch(sync string, want, got int32) error {
 	return apierr.TopologySerialMismatch.New("the expected topology serial %d does not match the current serial %d of the vetted packages on %s", want, got, sync)
 }
 
-// ListVettedPackages returns the vetting states that match the filters,
-// one per synchronizer, with the packages that match the package filter
-// (any authenticated caller).
-func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesRequest) (ListVettedPackagesResponse, error) {
+// ListVettedPackages returns a page of the vetting states that match the
+// filters, one per synchronizer in id order, with the packages that match
+// the package filter, and the next page's token ("" after the last page;
+// any authenticated caller).
+func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesRequest) (states []VettedPackages, nextPageToken string, err error) {
 	if err := n.public(ctx); err != nil {
-		return ListVettedPackagesResponse{}, err
+		return nil, "", err
 	}
-	size := int(req.PageSize)
+	size := req.PageSize
 	switch {
 	case size < 0 || size > MaxVettedPackagesPageSize:
-		return ListVettedPackagesResponse{}, apierr.InvalidArgument.New("page size must be between 0 and %d", MaxVettedPackagesPageSize)
+		return nil, "", apierr.InvalidArgument.New("page size must be between 0 and %d", MaxVettedPackagesPageSize)
 	case size == 0:
 		size = MaxVettedPackagesPageSize
 	}
 	syncs := slices.Clone(n.syncs)
 	slices.Sort(syncs)
-	if f := req.TopologyStateFilter; f != nil {
-		if len(f.ParticipantIDs) > 0 && !slices.Contains(f.ParticipantIDs, n.participantID) {
-			syncs = nil
-		}
-		if len(f.SynchronizerIDs) > 0 {
-			syncs = slices.DeleteFunc(syncs, func(s string) bool { return !slices.Contains(f.SynchronizerIDs, s) })
-		}
+	if len(req.ParticipantIDs) > 0 && !slices.Contains(req.ParticipantIDs, n.participantID) {
+		syncs = nil
+	}
+	if len(req.SynchronizerIDs) > 0 {
+		syncs = slices.DeleteFunc(syncs, func(s string) bool { return !slices.Contains(req.SynchronizerIDs, s) })
 	}
 	if req.PageToken != "" {
 		if !slices.Contains(n.syncs, req.PageToken) {
-			return ListVettedPackagesResponse{}, apierr.InvalidArgument.New("invalid page token %q", apierr.Quote(req.PageToken))
+			return nil, "", apierr.InvalidArgument.New("invalid page token %q", apierr.Quote(req.PageToken))
 		}
 		i, _ := slices.BinarySearch(syncs, req.PageToken)
 		syncs = syncs[i:]
 	}
-	resp := ListVettedPackagesResponse{VettedPackages: []VettedPackages{}}
-	err := n.st.View(func(r *store.Reader) error {
+	states = []VettedPackages{}
+	err = n.st.View(func(r *store.Reader) error {
 		known, err := n.knownPackages(r)
 		if err != nil {
 			return err
@@ -939,7 +863,7 @@ func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesReq
 		lookup := lookupIn(known)
 		for k, sync := range syncs {
 			if k == size {
-				resp.NextPageToken = sync
+				nextPageToken = sync
 				break
 			}
 			st, err := loadVetting(r, sync)
@@ -950,20 +874,23 @@ func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesReq
 				continue
 			}
 			st.Packages = slices.DeleteFunc(st.Packages, func(v vetting.VettedPackage) bool {
-				return !metadataMatches(req.PackageMetadataFilter, v.PackageID, lookup)
+				return !metadataMatches(&req, v.PackageID, lookup)
 			})
 			if len(st.Packages) == 0 {
 				continue
 			}
-			resp.VettedPackages = append(resp.VettedPackages, n.wireVetting(sync, st, lookup))
+			states = append(states, n.vettedPackages(sync, st, lookup))
 		}
 		return nil
 	})
-	return resp, storeErr(err)
+	if err != nil {
+		return nil, "", storeErr(err)
+	}
+	return states, nextPageToken, nil
 }
 
-func metadataMatches(f *PackageMetadataFilter, id string, lookup func(string) *lf.Package) bool {
-	if f == nil || len(f.PackageIDs) == 0 && len(f.PackageNamePrefixes) == 0 {
+func metadataMatches(f *ListVettedPackagesRequest, id string, lookup func(string) *lf.Package) bool {
+	if len(f.PackageIDs) == 0 && len(f.PackageNamePrefixes) == 0 {
 		return true
 	}
 	if slices.Contains(f.PackageIDs, id) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
@@ -17,6 +18,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/vetting"
 )
 
 const darDir = "../../shared/testdata/dars"
@@ -40,15 +42,22 @@ func dar(t *testing.T, main lftest.Package, deps ...lftest.Package) ([]byte, []s
 	return lftest.DAR(main, deps...)
 }
 
-func vet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Vet: &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}}}
+func vet(refs ...vetting.Ref) ledger.VetPackages { return ledger.VetPackages{Refs: refs} }
+
+func unvet(refs ...vetting.Ref) ledger.UnvetPackages { return ledger.UnvetPackages{Refs: refs} }
+
+func byID(id string) vetting.Ref { return vetting.Ref{PackageID: id} }
+
+// vettingUpdate is the past and new states UpdateVettedPackages returns.
+type vettingUpdate struct {
+	Past *ledger.VettedPackages
+	New  ledger.VettedPackages
 }
 
-func unvet(refs ...ledger.VettedPackagesRef) ledger.VettedPackagesChange {
-	return ledger.VettedPackagesChange{Operation: ledger.VettingOperation{Unvet: &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}}}
+func updateVetting(ctx context.Context, n *ledger.Node, req ledger.UpdateVettedPackagesRequest) (vettingUpdate, error) {
+	past, next, err := n.UpdateVettedPackages(ctx, req)
+	return vettingUpdate{past, next}, err
 }
-
-func byID(id string) ledger.VettedPackagesRef { return ledger.VettedPackagesRef{PackageID: id} }
 
 func vettedIDs(v ledger.VettedPackages) []string {
 	var ids []string
@@ -58,11 +67,11 @@ func vettedIDs(v ledger.VettedPackages) []string {
 	return ids
 }
 
-func listVetted(t *testing.T, n *ledger.Node) ledger.ListVettedPackagesResponse {
+func listVetted(t *testing.T, n *ledger.Node) []ledger.VettedPackages {
 	t.Helper()
-	l, err := n.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
-	if err != nil {
-		t.Fatal(err)
+	l, next, err := n.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
+	if err != nil || next != "" {
+		t.Fatal(next, err)
 	}
 	return l
 }
@@ -115,7 +124,7 @@ func TestRealDARs(t *testing.T) {
 		t.Errorf("GetPackage(ping) = %d bytes, hash %q, %v", len(arch.Payload), arch.Hash, err)
 	}
 	l := listVetted(t, n)
-	if len(l.VettedPackages) != 1 || l.VettedPackages[0].TopologySerial != 2 {
+	if len(l) != 1 || l[0].TopologySerial != 2 {
 		t.Fatalf("vetting state after two uploads: %+v", l)
 	}
 	// Uploading the same DAR again is idempotent.
@@ -207,12 +216,12 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: bad, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(badIDs[0]))}}
-	if _, err := n.UpdateVettedPackages(ctx, req); !errors.Is(err, apierr.NotValidUpgradePackage) {
+	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(badIDs[0]))}}
+	if _, _, err := n.UpdateVettedPackages(ctx, req); !errors.Is(err, apierr.NotValidUpgradePackage) {
 		t.Fatalf("vetting an incompatible upgrade: %v", err)
 	}
-	req.UpdateVettedPackagesForceFlags = []string{ledger.ForceFlagAllowVetIncompatibleUpgrades}
-	if _, err := n.UpdateVettedPackages(ctx, req); err != nil {
+	req.Flags.AllowVetIncompatibleUpgrades = true
+	if _, _, err := n.UpdateVettedPackages(ctx, req); err != nil {
 		t.Fatalf("forced: %v", err)
 	}
 }
@@ -237,25 +246,23 @@ func TestVettingChanges(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	prior := func(v int32) *ledger.PriorTopologySerial {
-		return &ledger.PriorTopologySerial{Serial: ledger.SerialKind{Prior: &ledger.Wrapped[int32]{Value: v}}}
-	}
-	noPrior := &ledger.PriorTopologySerial{Serial: ledger.SerialKind{NoPrior: &struct{}{}}}
+	prior := func(v int32) ledger.SerialExpectation { return ledger.PriorSerial(v) }
+	noPrior := ledger.NoPriorSerial{}
 	for _, tc := range []struct {
 		name string
 		req  ledger.UpdateVettedPackagesRequest
 		code apierr.Code
 	}{
-		{"dependency not vetted", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(appID))}}, apierr.TopologyDependenciesNotVetted},
-		{"unknown package id", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID("00ff"))}}, apierr.TopologyCannotVetDueToMissingPackages},
-		{"unknown name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(ledger.VettedPackagesRef{PackageName: "nope"})}}, apierr.UnresolvedVettingReference},
-		{"ambiguous name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(ledger.VettedPackagesRef{PackageName: "other"})}}, apierr.AmbiguousVettingReference},
-		{"empty ref", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(ledger.VettedPackagesRef{PackageVersion: "1.0.0"})}}, apierr.InvalidArgument},
+		{"dependency not vetted", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(appID))}}, apierr.TopologyDependenciesNotVetted},
+		{"unknown package id", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID("00ff"))}}, apierr.TopologyCannotVetDueToMissingPackages},
+		{"unknown name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(vetting.Ref{PackageName: "nope"})}}, apierr.UnresolvedVettingReference},
+		{"ambiguous name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(vetting.Ref{PackageName: "other"})}}, apierr.AmbiguousVettingReference},
+		{"empty ref", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(vetting.Ref{PackageVersion: "1.0.0"})}}, apierr.InvalidArgument},
 		{"no changes", ledger.UpdateVettedPackagesRequest{}, apierr.MissingField},
-		{"empty operation", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{{}}}, apierr.MissingField},
-		{"wrong prior serial", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(libID))}, ExpectedTopologySerial: prior(3)}, apierr.TopologySerialMismatch},
-		{"unknown synchronizer", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(libID))}, SynchronizerID: "x::1220ab"}, apierr.PackageServiceNotConnectedToSynchronizer},
-		{"not admin", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(libID))}}, apierr.PermissionDenied},
+		{"empty operation", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{nil}}, apierr.MissingField},
+		{"wrong prior serial", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(libID))}, ExpectedSerial: prior(3)}, apierr.TopologySerialMismatch},
+		{"unknown synchronizer", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(libID))}, SynchronizerID: "x::1220ab"}, apierr.PackageServiceNotConnectedToSynchronizer},
+		{"not admin", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(libID))}}, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ctx
@@ -266,7 +273,7 @@ func TestVettingChanges(t *testing.T) {
 			for _, dry := range []bool{true, false} {
 				r := tc.req
 				r.DryRun = dry
-				if _, err := n.UpdateVettedPackages(c, r); !errors.Is(err, tc.code) {
+				if _, _, err := n.UpdateVettedPackages(c, r); !errors.Is(err, tc.code) {
 					t.Fatalf("dryRun=%v: err = %v, want %s", dry, err, tc.code.Name)
 				}
 			}
@@ -277,9 +284,9 @@ func TestVettingChanges(t *testing.T) {
 	}
 
 	// A dry run answers what the real run does, and changes nothing.
-	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{vet(byID(appID), byID(libID))}, ExpectedTopologySerial: noPrior, DryRun: true}
+	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(appID), byID(libID))}, ExpectedSerial: noPrior, DryRun: true}
 	before := ledger.StoreDumpForTest(t, n)
-	dry, err := n.UpdateVettedPackages(ctx, req)
+	dry, err := updateVetting(ctx, n, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,48 +294,48 @@ func TestVettingChanges(t *testing.T) {
 		t.Fatalf("dry run changed the store:\n%s", diff)
 	}
 	req.DryRun = false
-	real, err := n.UpdateVettedPackages(ctx, req)
+	real, err := updateVetting(ctx, n, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(dry, real); diff != "" {
 		t.Errorf("dry run and real run differ (-dry +real):\n%s", diff)
 	}
-	if real.PastVettedPackages != nil || real.NewVettedPackages.TopologySerial != 1 {
-		t.Errorf("first change set: past %+v, serial %d", real.PastVettedPackages, real.NewVettedPackages.TopologySerial)
+	if real.Past != nil || real.New.TopologySerial != 1 {
+		t.Errorf("first change set: past %+v, serial %d", real.Past, real.New.TopologySerial)
 	}
-	if diff := cmp.Diff([]string{appID, libID}, vettedIDs(real.NewVettedPackages)); diff != "" {
+	if diff := cmp.Diff([]string{appID, libID}, vettedIDs(real.New)); diff != "" {
 		t.Errorf("vetted, sorted by name (-want +got):\n%s", diff)
 	}
-	if p := real.NewVettedPackages.Packages[0]; p.PackageName != "app" || p.PackageVersion != "1.0.0" {
+	if p := real.New.Packages[0]; p.PackageName != "app" || p.PackageVersion != "1.0.0" {
 		t.Errorf("vetted package %+v lacks name and version", p)
 	}
 
 	// Bounds overwrite; unvet keeps the others; serial moves by one.
-	from := "2026-01-01T00:00:00Z"
+	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	withBounds := vet(byID(otherIDs[0]))
-	withBounds.Operation.Vet.Value.NewValidFromInclusive = &from
-	resp, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{
-		Changes: []ledger.VettedPackagesChange{withBounds, unvet(byID(appID))}, ExpectedTopologySerial: prior(1)})
+	withBounds.ValidFrom = &from
+	resp, err := updateVetting(ctx, n, ledger.UpdateVettedPackagesRequest{
+		Changes: []ledger.VettingChange{withBounds, unvet(byID(appID))}, ExpectedSerial: prior(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.NewVettedPackages.TopologySerial != 2 || resp.PastVettedPackages == nil || resp.PastVettedPackages.TopologySerial != 1 {
+	if resp.New.TopologySerial != 2 || resp.Past == nil || resp.Past.TopologySerial != 1 {
 		t.Errorf("second change set serials: %+v", resp)
 	}
-	if diff := cmp.Diff([]string{libID, otherIDs[0]}, vettedIDs(resp.NewVettedPackages)); diff != "" {
+	if diff := cmp.Diff([]string{libID, otherIDs[0]}, vettedIDs(resp.New)); diff != "" {
 		t.Errorf("after unvet (-want +got):\n%s", diff)
 	}
-	if got := resp.NewVettedPackages.Packages[1].ValidFromInclusive; got == nil || *got != from {
+	if got := resp.New.Packages[1].ValidFrom; got == nil || !got.Equal(from) {
 		t.Errorf("bounds = %v", got)
 	}
 	// Unvetting a dependency of a vetted package is refused.
-	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{
 		vet(byID(appID)), unvet(byID(libID))}}); !errors.Is(err, apierr.TopologyDependenciesNotVetted) {
 		t.Errorf("unvetting a dependency: %v", err)
 	}
-	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{
-		vet(byID(appID)), unvet(byID(libID))}, UpdateVettedPackagesForceFlags: []string{ledger.ForceFlagAllowUnvettedDependencies}}); err != nil {
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{
+		vet(byID(appID)), unvet(byID(libID))}, Flags: vetting.Flags{AllowUnvettedDependencies: true}}); err != nil {
 		t.Errorf("unvetting a dependency, forced: %v", err)
 	}
 }
@@ -347,19 +354,19 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: "b::1220bb"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{unvet(byID(ids[0]))}}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{unvet(byID(ids[0]))}}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
 		t.Fatalf("vetting with two synchronizers: %v", err)
 	}
 	l := listVetted(t, n)
-	if len(l.VettedPackages) != 1 || l.VettedPackages[0].SynchronizerID != "b::1220bb" {
+	if len(l) != 1 || l[0].SynchronizerID != "b::1220bb" {
 		t.Fatalf("vetting states: %+v", l)
 	}
-	f, _ := n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{TopologyStateFilter: &ledger.TopologyStateFilter{SynchronizerIDs: []string{"a::1220aa"}}})
-	if len(f.VettedPackages) != 0 {
+	f, _, _ := n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{SynchronizerIDs: []string{"a::1220aa"}})
+	if len(f) != 0 {
 		t.Errorf("filtered by synchronizer a: %+v", f)
 	}
-	f, _ = n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{PackageMetadataFilter: &ledger.PackageMetadataFilter{PackageNamePrefixes: []string{"zz"}}})
-	if len(f.VettedPackages) != 0 {
+	f, _, _ = n.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{PackageNamePrefixes: []string{"zz"}})
+	if len(f) != 0 {
 		t.Errorf("filtered by name prefix zz: %+v", f)
 	}
 	if st, _ := n.PackageStatus(ctx, "00ff"); st {
@@ -399,10 +406,10 @@ func TestReuploadKeepsBounds(t *testing.T) {
 	ctx := context.Background()
 	d, ids := dar(t, lftest.TemplatePackage("app", "1.0.0", nil, owner))
 	ledgertest.MustUploadDAR(t, n, d)
-	from := "2026-01-01T00:00:00Z"
+	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := vet(byID(ids[0]))
-	c.Operation.Vet.Value.NewValidFromInclusive = &from
-	if _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{c}}); err != nil {
+	c.ValidFrom = &from
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{c}}); err != nil {
 		t.Fatal(err)
 	}
 	before := ledger.StoreDumpForTest(t, n)

@@ -33,11 +33,11 @@ func newPingExternal(t *testing.T) *pingExternal {
 	ledgertest.MustUploadDAR(t, n, data)
 	k := ed25519Key(t)
 	_, req := onboard(t, ctx, n, "ext", k)
-	resp, err := n.AllocateExternalParty(ctx, req)
+	ext, err := n.AllocateExternalParty(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: pkg}
+	f := &externalFixture{n: n, ctx: ctx, key: k, ext: ext, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: pkg}
 	return &pingExternal{externalFixture: f, alice: ledgertest.MustAllocate(t, n, "alice"), pingID: pkg + ":Canton.Internal.Ping:Ping"}
 }
 

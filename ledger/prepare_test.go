@@ -36,11 +36,11 @@ func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *external
 	ledgertest.MustUploadDAR(t, n, d)
 	k := newKey(t)
 	_, req := onboard(t, ctx, n, "ext", k)
-	resp, err := n.AllocateExternalParty(ctx, req)
+	ext, err := n.AllocateExternalParty(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &externalFixture{n: n, ctx: ctx, key: k, ext: resp.PartyID, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
+	return &externalFixture{n: n, ctx: ctx, key: k, ext: ext, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
 }
 
 func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.JsCommand) ledger.JsPrepareSubmissionResponse {

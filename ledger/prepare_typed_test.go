@@ -21,7 +21,7 @@ import (
 
 // typedSignature is a signature of the JSON API's form in the Node's
 // types.
-func typedSignature(t *testing.T, s ledger.Signature) interactive.Signature {
+func typedSignature(t testing.TB, s ledger.Signature) interactive.Signature {
 	t.Helper()
 	f, err := interactive.ParseSignatureFormat(s.Format)
 	if err != nil {

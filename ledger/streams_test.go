@@ -109,8 +109,8 @@ func TestIteratorsReportCancellation(t *testing.T) {
 		{"StreamUpdates", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
 		}},
-		{"StreamCompletions", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(n.StreamCompletions(ctx, ledger.CompletionStreamRequest{UserID: "participant_admin", Parties: []string{p}}))
+		{"Completions", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.Completions(ctx, ledger.CompletionsRequest{UserID: "participant_admin", Parties: []string{p}}))
 		}},
 		{"StreamActiveContracts", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.StreamActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &ef, ActiveAtOffset: 1}))

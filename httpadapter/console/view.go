@@ -196,11 +196,11 @@ type packagesView struct {
 // vetted returns the package ids vetted on any synchronizer.
 func (s *source) vetted(ctx context.Context) map[string]bool {
 	out := map[string]bool{}
-	res, err := s.node.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{})
+	states, _, err := s.node.ListVettedPackages(ctx, ledger.ListVettedPackagesRequest{})
 	if err != nil {
 		return out
 	}
-	for _, st := range res.VettedPackages {
+	for _, st := range states {
 		for _, p := range st.Packages {
 			out[p.PackageID] = true
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // Ledger is a script.Ledger over a node.
@@ -361,19 +362,19 @@ func (l *Ledger) vettedIDs(ctx context.Context) (map[string]bool, error) {
 	out := map[string]bool{}
 	req := ledger.ListVettedPackagesRequest{}
 	for {
-		resp, err := l.node.ListVettedPackages(ctx, req)
+		states, next, err := l.node.ListVettedPackages(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		for _, vs := range resp.VettedPackages {
+		for _, vs := range states {
 			for _, p := range vs.Packages {
 				out[p.PackageID] = true
 			}
 		}
-		if resp.NextPageToken == "" {
+		if next == "" {
 			return out, nil
 		}
-		req.PageToken = resp.NextPageToken
+		req.PageToken = next
 	}
 }
 
@@ -386,16 +387,14 @@ func (l *Ledger) SetVetted(ctx context.Context, pkgs []script.PackageInfo, vette
 	if len(pkgs) == 0 {
 		return nil
 	}
-	refs := make([]ledger.VettedPackagesRef, len(pkgs))
+	refs := make([]vetting.Ref, len(pkgs))
 	for i, p := range pkgs {
-		refs[i] = ledger.VettedPackagesRef{PackageName: p.Name, PackageVersion: p.Version}
+		refs[i] = vetting.Ref{PackageName: p.Name, PackageVersion: p.Version}
 	}
-	var change ledger.VettedPackagesChange
+	var change ledger.VettingChange = ledger.UnvetPackages{Refs: refs}
 	if vetted {
-		change.Operation.Vet = &ledger.Wrapped[ledger.VetOperation]{Value: ledger.VetOperation{Packages: refs}}
-	} else {
-		change.Operation.Unvet = &ledger.Wrapped[ledger.UnvetOperation]{Value: ledger.UnvetOperation{Packages: refs}}
+		change = ledger.VetPackages{Refs: refs}
 	}
-	_, err := l.node.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettedPackagesChange{change}})
+	_, _, err := l.node.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{change}})
 	return err
 }
