@@ -51,7 +51,7 @@ func TestCompletionStreamFlowAndCancel(t *testing.T) {
 	if err != nil {
 		t.Skipf("../shared not found: skipping (%v)", err)
 	}
-	node := ledgertest.Open(t, ledger.Options{})
+	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour}) // no offset checkpoints in the stream
 	ledgertest.MustUploadDAR(t, node, data)
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
 	if _, err := node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}); err != nil {

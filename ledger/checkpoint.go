@@ -5,10 +5,11 @@ import (
 	"time"
 )
 
-// Checkpoint is an offset checkpoint of a tailing read (Canton's
-// OffsetCheckpoint, which its update and completion streams send when
-// they are idle): the reader has seen everything of the ledger up to
-// Offset, and may resume from there.
+// Checkpoint is an offset checkpoint of a tailing read or of a list that
+// waited for more (Canton's OffsetCheckpoint, which its update and
+// completion streams send when they are idle): nothing the reader may
+// see lies at or before Offset that it has not been given, so it may
+// resume from there.
 type Checkpoint struct {
 	Offset int64
 	// SynchronizerTimes are the record times the connected synchronizers

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -56,5 +57,39 @@ func TestTypedUpdatesCheckpoints(t *testing.T) {
 		if len(got) != len(want) || len(got) == 1 && got[0] != want[0] {
 			t.Errorf("checkpoints %v: got checkpoints at %v, want %v", checkpoints, got, want)
 		}
+	}
+}
+
+// TestCompletionsCheckpoints: the completions stream yields a *Checkpoint
+// at the ledger end once it has caught up and stayed idle, once per
+// ledger end, after the completions it had to give.
+func TestCompletionsCheckpoints(t *testing.T) {
+	t.Parallel()
+	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: 20 * time.Millisecond})
+	alice := ledgertest.MustAllocate(t, node, "alice")
+	ledgertest.MustAllocate(t, node, "bob") // moves the ledger end past alice's allocation
+	end, err := node.LedgerEnd(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var got []ledger.CompletionElement
+	var last error
+	for c, err := range node.Completions(ctx, ledger.CompletionsRequest{UserID: identity.DefaultParticipantAdmin, Parties: []string{alice}}) {
+		if err != nil {
+			last = err
+			break
+		}
+		got = append(got, c)
+	}
+	if !errors.Is(last, context.DeadlineExceeded) {
+		t.Errorf("the stream ended with %v, want the context's end", last)
+	}
+	if len(got) != 1 {
+		t.Fatalf("got %d elements (%v), want one checkpoint", len(got), got)
+	}
+	if c, ok := got[0].(*ledger.Checkpoint); !ok || c.Offset != end.Offset {
+		t.Fatalf("got %#v, want a checkpoint at %d", got[0], end.Offset)
 	}
 }

@@ -46,21 +46,6 @@ type Completion struct {
 	RecordTime     time.Time
 }
 
-// Checkpoint tells a reader that no completion it may see lies before
-// Offset: it may resume from there.
-type Checkpoint struct {
-	Offset int64
-	// SynchronizerTimes are the synchronizers' record times at the
-	// checkpoint, in connection order.
-	SynchronizerTimes []SynchronizerRecordTime
-}
-
-// SynchronizerRecordTime is a synchronizer's record time.
-type SynchronizerRecordTime struct {
-	SynchronizerID string
-	RecordTime     time.Time
-}
-
 func (*Completion) isCompletionElement() {}
 func (*Checkpoint) isCompletionElement() {}
 
@@ -139,8 +124,11 @@ func (n *Node) CompletionsList(ctx context.Context, req CompletionsRequest, opts
 
 // Completions yields the completions after an offset and follows the
 // ledger until ctx ends, then yields ctx.Err() (the package's
-// cancellation contract, see streams.go). A refused request yields its
-// error first and ends.
+// cancellation contract, see streams.go); when it has caught up and no
+// completion came for Options.CheckpointDelay, it yields a *Checkpoint at
+// the ledger end, once per ledger end (as Canton's completion stream,
+// which always adds checkpoints). A refused request yields its error
+// first and ends.
 func (n *Node) Completions(ctx context.Context, req CompletionsRequest) iter.Seq2[CompletionElement, error] {
 	return func(yield func(CompletionElement, error) bool) {
 		render, err := n.completionsOf(ctx, &req)
@@ -148,7 +136,7 @@ func (n *Node) Completions(ctx context.Context, req CompletionsRequest) iter.Seq
 			yield(nil, err)
 			return
 		}
-		for v, err := range follow(n, ctx, req.BeginExclusive, nil, false, "", render) {
+		for v, err := range followCheckpointed(n, ctx, req.BeginExclusive, nil, false, "", render, completionCheckpoint) {
 			if !yield(v, err) || err != nil {
 				return
 			}
