@@ -136,7 +136,7 @@ func (n *Node) Completions(ctx context.Context, req CompletionsRequest) iter.Seq
 			yield(nil, err)
 			return
 		}
-		for v, err := range followCheckpointed(n, ctx, req.BeginExclusive, nil, false, "", render, completionCheckpoint) {
+		for v, err := range follow(n, ctx, req.BeginExclusive, nil, false, "", render, completionCheckpoint) {
 			if !yield(v, err) || err != nil {
 				return
 			}

@@ -85,7 +85,7 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			return
 		}
 		rd := newRenderer(f, n)
-		for v, err := range followCheckpointed(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
+		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
 			func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint) {
 			if !yield(v, err) || err != nil {
 				return
@@ -97,17 +97,11 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 // follow yields the rendered log entries of (begin, end]: newest first from
 // one snapshot when desc; otherwise in order, a page per snapshot, and —
 // without an end — following the ledger, woken by the committer, until ctx
-// ends, when it yields ctx.Err().
-func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
-	render func(*logEntry) (T, bool)) iter.Seq2[T, error] {
-	return followCheckpointed(n, ctx, begin, end, desc, party, render, nil)
-}
-
-// followCheckpointed is follow; without an end and with a checkpoint
+// ends, when it yields ctx.Err(). Without an end and with a checkpoint
 // function, it also yields an offset checkpoint at the ledger end when it
 // has caught up and no entry came for Options.CheckpointDelay, once per
 // ledger end (as TypedUpdates with OffsetRange.Checkpoints).
-func followCheckpointed[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
+func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
 	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
