@@ -2,7 +2,6 @@ package grpcadapter
 
 import (
 	"context"
-	"errors"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -158,15 +157,7 @@ func (s *interactiveService) ExecuteSubmissionAndWaitForTransaction(ctx context.
 		// own checks.
 		f = ledger.ReadAs(res.ActAs...)
 	}
-	t, err := s.a.node.Transaction(ctx, res.UpdateID, f)
-	switch {
-	case errors.Is(err, apierr.UpdateNotFound):
-		t = &ledger.Transaction{UpdateID: res.UpdateID, Offset: res.Offset, CommandID: res.CommandID, WorkflowID: res.WorkflowID,
-			EffectiveAt: res.EffectiveAt, RecordTime: res.RecordTime, SynchronizerID: res.SynchronizerID}
-	case err != nil:
-		return nil, err
-	}
-	pt, err := transactionToProto(t, verbose)
+	pt, err := s.a.committedTransaction(ctx, &res.Committed, f, verbose)
 	if err != nil {
 		return nil, err
 	}

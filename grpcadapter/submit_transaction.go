@@ -42,7 +42,18 @@ func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *l
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.a.node.Transaction(ctx, res.UpdateID, f)
+	pt, err := s.a.committedTransaction(ctx, res, f, verbose)
+	if err != nil {
+		return nil, err
+	}
+	return &ledgerv2.SubmitAndWaitForTransactionResponse{Transaction: pt}, nil
+}
+
+// committedTransaction reads a transaction the caller just committed as
+// the format shows it: with no event it shows, the transaction without
+// events (as Canton answers the *ForTransaction calls).
+func (a *Adapter) committedTransaction(ctx context.Context, res *ledger.Committed, f ledger.ReadFormat, verbose bool) (*ledgerv2.Transaction, error) {
+	t, err := a.node.Transaction(ctx, res.UpdateID, f)
 	switch {
 	case errors.Is(err, apierr.UpdateNotFound):
 		t = &ledger.Transaction{UpdateID: res.UpdateID, Offset: res.Offset, CommandID: res.CommandID, WorkflowID: res.WorkflowID,
@@ -50,11 +61,7 @@ func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *l
 	case err != nil:
 		return nil, err
 	}
-	pt, err := transactionToProto(t, verbose)
-	if err != nil {
-		return nil, err
-	}
-	return &ledgerv2.SubmitAndWaitForTransactionResponse{Transaction: pt}, nil
+	return transactionToProto(t, verbose)
 }
 
 // checkFormat makes the Node check a read format (rights, identifiers)
