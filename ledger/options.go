@@ -6,7 +6,6 @@ import (
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -206,18 +205,7 @@ const valueThreshold = 512
 func (o Options) badgerOptions() badger.Options {
 	var b badger.Options
 	if o.InMemory {
-		b = badger.DefaultOptions("").WithInMemory(true).
-			WithMemTableSize(8 << 20).
-			WithNumMemtables(2).
-			WithNumLevelZeroTables(5).
-			WithNumLevelZeroTablesStall(15).
-			WithBaseLevelSize(64 << 20).
-			WithCompression(options.None).
-			WithBlockCacheSize(0).
-			WithIndexCacheSize(0).
-			WithNumCompactors(2).
-			WithBaseTableSize(2 << 20).
-			WithValueThreshold(1 << 20)
+		b = store.InMemoryBadgerOptions()
 		if _, ok := o.Restore.(*preparedReader); ok {
 			// A node of a PreparedSnapshot (one per test or script) is
 			// short-lived and holds little of its own: each memtable

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
 // purposeUpdateID is the hash purpose ledgernode uses for the ids of the
@@ -113,8 +114,7 @@ func (u TreeUpdate) Offset() int64 {
 // formatTime prints a timestamp as Java's Instant.toString does: UTC, with
 // 0, 3, 6 or 9 fraction digits.
 func formatTime(t time.Time) string {
-	var b [40]byte
-	return string(appendTime(b[:0], t))
+	return wiretime.Format(t)
 }
 
 // newUpdateID derives a Canton-shaped update id ("1220" + 64 hex) from the

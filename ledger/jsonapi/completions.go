@@ -8,6 +8,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
 // The command completion service: Canton's JsCommandService completions
@@ -133,5 +134,5 @@ func wireTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return formatTime(t)
+	return wiretime.Format(t)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
@@ -230,11 +231,11 @@ func wireVetting(v ledger.VettedPackages) VettedPackages {
 	for i, p := range v.Packages {
 		w := VettedPackage{PackageID: p.PackageID, PackageName: p.PackageName, PackageVersion: p.PackageVersion}
 		if p.ValidFrom != nil {
-			s := formatTime(*p.ValidFrom)
+			s := wiretime.Format(*p.ValidFrom)
 			w.ValidFromInclusive = &s
 		}
 		if p.ValidUntil != nil {
-			s := formatTime(*p.ValidUntil)
+			s := wiretime.Format(*p.ValidUntil)
 			w.ValidUntilExclusive = &s
 		}
 		out.Packages[i] = w

@@ -21,7 +21,6 @@ import (
 	"strconv"
 
 	badger "github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -61,18 +60,7 @@ func (s Shape) Bytes() int {
 // Options.badgerOptions with InMemory; a test in package ledger keeps them
 // equal).
 func BadgerOptions() badger.Options {
-	return badger.DefaultOptions("").WithInMemory(true).
-		WithMemTableSize(8 << 20).
-		WithNumMemtables(2).
-		WithNumLevelZeroTables(5).
-		WithNumLevelZeroTablesStall(15).
-		WithBaseLevelSize(64 << 20).
-		WithCompression(options.None).
-		WithBlockCacheSize(0).
-		WithIndexCacheSize(0).
-		WithNumCompactors(2).
-		WithBaseTableSize(2 << 20).
-		WithValueThreshold(1 << 20).
+	return store.InMemoryBadgerOptions().
 		WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
 }
 

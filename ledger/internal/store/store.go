@@ -13,6 +13,7 @@ import (
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // ErrClosed is returned by every call on a closed Store.
@@ -784,4 +785,23 @@ func (c *Cursor) Close() {
 	if c.it != nil {
 		c.it.Close()
 	}
+}
+
+// InMemoryBadgerOptions are the Badger options of an in-memory node's
+// store (package ledger adds its logger and the settings of a prepared
+// snapshot's node): small memtables and tables, no compression and no
+// caches (the data is in memory already), every value in the tree.
+func InMemoryBadgerOptions() badger.Options {
+	return badger.DefaultOptions("").WithInMemory(true).
+		WithMemTableSize(8 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(5).
+		WithNumLevelZeroTablesStall(15).
+		WithBaseLevelSize(64 << 20).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithIndexCacheSize(0).
+		WithNumCompactors(2).
+		WithBaseTableSize(2 << 20).
+		WithValueThreshold(1 << 20)
 }

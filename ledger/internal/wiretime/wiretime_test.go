@@ -1,4 +1,4 @@
-package ledger
+package wiretime
 
 import (
 	"math/rand/v2"
@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// TestFormatTimeIsTimeFormat: formatTime prints what time.Format does with
+// TestFormatIsTimeFormat: Format prints what time.Format does with
 // Instant.toString's layouts, for every fraction precision, time zones other
 // than UTC, and years at and beyond the four-digit range.
-func TestFormatTimeIsTimeFormat(t *testing.T) {
+func TestFormatIsTimeFormat(t *testing.T) {
 	t.Parallel()
 	zone := time.FixedZone("x", -7*3600-30*60)
 	times := []time.Time{
@@ -38,7 +38,7 @@ func TestFormatTimeIsTimeFormat(t *testing.T) {
 		times = append(times, at)
 	}
 	for _, at := range times {
-		if got, want := formatTime(at), formatTimeLayout(at); got != want {
+		if got, want := Format(at), formatTimeLayout(at); got != want {
 			t.Fatalf("formatTime(%v) = %q, time.Format gives %q", at, got, want)
 		}
 	}
@@ -49,7 +49,7 @@ func BenchmarkFormatTime(b *testing.B) {
 	at := time.Date(2026, 11, 27, 13, 59, 1, 123_456_000, time.UTC)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = formatTime(at)
+		_ = Format(at)
 	}
 }
 

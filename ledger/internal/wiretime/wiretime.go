@@ -1,12 +1,21 @@
-package ledger
+// Package wiretime prints times as the Ledger API's JSON does (Java's
+// Instant.toString: UTC, with 0, 3, 6 or 9 fraction digits, the fewest that
+// hold the time), for package ledger and its JSON layer.
+package wiretime
 
 import "time"
 
-// appendTime appends t as formatTime prints it (Java's Instant.toString:
+// Format returns t as the wire prints it.
+func Format(t time.Time) string {
+	var b [40]byte
+	return string(Append(b[:0], t))
+}
+
+// Append appends t as Format prints it (Java's Instant.toString:
 // UTC, 0, 3, 6 or 9 fraction digits) without time.Format's layout
 // interpretation: every create prints its ledger time and record time. Years
 // outside 0001–9999 go through time.Format.
-func appendTime(b []byte, t time.Time) []byte {
+func Append(b []byte, t time.Time) []byte {
 	t = t.UTC()
 	year, month, day := t.Date()
 	if year < 1 || year > 9999 {
@@ -46,8 +55,8 @@ func appendDigits(b []byte, v, n int) []byte {
 	return append(b, d[:n]...)
 }
 
-// formatTimeLayout is formatTime through time.Format (the reference of
-// appendTime, and its printing of years outside 0001–9999).
+// formatTimeLayout is Format through time.Format (the reference of
+// Append, and its printing of years outside 0001–9999).
 func formatTimeLayout(t time.Time) string {
 	t = t.UTC()
 	ns := t.Nanosecond()
