@@ -164,7 +164,7 @@ func TestExplodeText(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("amulet-0.1.8 ", 20)
-	if n := allocsPerRun(100, func() { explodeText(long) }); n > 1 {
+	if n := allocsPerRun(t, 100, func() { explodeText(long) }); n > 1 {
 		t.Errorf("exploding %d ASCII characters: %v allocations, want 1", len(long), n)
 	}
 }

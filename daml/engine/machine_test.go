@@ -555,7 +555,7 @@ func TestApplicationFramesReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	allocs := func(n int64) float64 {
-		return allocsPerRun(5, func() {
+		return allocsPerRun(t, 5, func() {
 			if got, err := e.Apply(ctx, f, Int64(n), Int64(0)); err != nil || got != Int64(n) {
 				t.Fatalf("countdownID %d: %v, %v", n, got, err)
 			}
@@ -586,7 +586,7 @@ func TestClosureOneAllocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	allocs := func(n int64) float64 {
-		return allocsPerRun(5, func() {
+		return allocsPerRun(t, 5, func() {
 			if got, err := e.Apply(ctx, f, Int64(n)); err != nil || got != Int64(0) {
 				t.Fatalf("loopC %d: %v, %v", n, got, err)
 			}
@@ -616,7 +616,7 @@ func TestCaseFramesReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	allocs := func(n int64) float64 {
-		return allocsPerRun(5, func() {
+		return allocsPerRun(t, 5, func() {
 			if got, err := e.Apply(ctx, f, Int64(n)); err != nil || got != Int64(0) {
 				t.Fatalf("loopM %d: %v, %v", n, got, err)
 			}
