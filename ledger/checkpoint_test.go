@@ -31,7 +31,7 @@ func TestTypedUpdatesCheckpoints(t *testing.T) {
 	}
 	format := ledger.UpdateReadFormat{Topology: []string{}}
 	for _, checkpoints := range []bool{false, true} {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		var got []int64
 		var last error
 		for u, err := range node.TypedUpdates(ctx, format, ledger.OffsetRange{Tail: true, Checkpoints: checkpoints}) {
@@ -72,7 +72,7 @@ func TestCompletionsCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	var got []ledger.CompletionElement
 	var last error
