@@ -85,15 +85,15 @@ type Machine struct {
 	opScratch scratch
 	// seqFree are the frames of finished sequences kept for reuse
 	// (releasesVals).
-	seqFree []*kSeq
+	seqFree freeList[kSeq]
 	// overFree are the frames of resumed over-applications kept for
 	// reuse (kOverApp).
-	overFree []*kOverApp
+	overFree freeList[kOverApp]
 	// matchFree are the frames of resumed case expressions kept for
 	// reuse (kMatch).
-	matchFree []*kMatch
+	matchFree freeList[kMatch]
 	// letFree are the frames of resumed lets kept for reuse (kLet).
-	letFree []*kLet
+	letFree freeList[kLet]
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
@@ -311,23 +311,13 @@ const overBuf = 3
 
 func (k *kOverApp) resume(m *Machine, v Value) {
 	m.apply(v, k.rest)
-	if len(m.overFree) < maxFree {
-		*k = kOverApp{}
-		m.overFree = append(m.overFree, k)
-	}
+	m.overFree.put(k)
 }
 
 // overApp returns a frame applying to a copy of rest: a frame a resumed
 // over-application gave back, or a new one.
 func (m *Machine) overApp(rest []Value) *kOverApp {
-	var k *kOverApp
-	if l := len(m.overFree); l > 0 {
-		k = m.overFree[l-1]
-		m.overFree[l-1] = nil
-		m.overFree = m.overFree[:l-1]
-	} else {
-		k = &kOverApp{}
-	}
+	k := m.overFree.get()
 	if len(rest) <= overBuf {
 		k.rest = k.buf[:len(rest):len(rest)]
 		copy(k.rest, rest)
@@ -453,27 +443,38 @@ func releasesVals(f finisher) bool {
 // (seqFree, overFree, matchFree, letFree).
 const maxFree = 64
 
+// freeList holds a machine's frames of one kind given back for reuse,
+// cleared.
+type freeList[T any] []*T
+
+// get returns a frame given back, or a new one.
+func (l *freeList[T]) get() *T {
+	if n := len(*l); n > 0 {
+		k := (*l)[n-1]
+		(*l)[n-1] = nil
+		*l = (*l)[:n-1]
+		return k
+	}
+	return new(T)
+}
+
+// put gives back k, a frame no continuation refers to any more: cleared,
+// so that it keeps nothing alive, and kept unless maxFree are already.
+func (l *freeList[T]) put(k *T) {
+	if len(*l) < maxFree {
+		var zero T
+		*k = zero
+		*l = append(*l, k)
+	}
+}
+
 // seqFrame returns a frame for a sequence of at most seqBuf values whose
 // finisher releases them: a frame a finished sequence gave back, or a new
 // one.
-func (m *Machine) seqFrame() *kSeq {
-	if l := len(m.seqFree); l > 0 {
-		k := m.seqFree[l-1]
-		m.seqFree[l-1] = nil
-		m.seqFree = m.seqFree[:l-1]
-		return k
-	}
-	return &kSeq{}
-}
+func (m *Machine) seqFrame() *kSeq { return m.seqFree.get() }
 
-// releaseSeq gives back a reusable frame whose sequence finished, cleared
-// so that it keeps nothing alive.
-func (m *Machine) releaseSeq(k *kSeq) {
-	if len(m.seqFree) < maxFree {
-		*k = kSeq{}
-		m.seqFree = append(m.seqFree, k)
-	}
-}
+// releaseSeq gives back a reusable frame whose sequence finished.
+func (m *Machine) releaseSeq(k *kSeq) { m.seqFree.put(k) }
 
 const seqBuf = 4
 
@@ -719,7 +720,7 @@ func (n *nLet) eval(m *Machine) {
 		}
 		return
 	}
-	k := m.letFrame()
+	k := m.letFree.get()
 	k.n, k.env, k.caps = n, m.env, m.caps
 	m.push(k)
 	m.ctrl = n.bound
@@ -737,22 +738,7 @@ func (k *kLet) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	m.env[k.n.slot] = v
 	m.ctrl = k.n.body
-	if len(m.letFree) < maxFree {
-		*k = kLet{}
-		m.letFree = append(m.letFree, k)
-	}
-}
-
-// letFrame returns a frame for a let: a frame a resumed let gave back,
-// or a new one.
-func (m *Machine) letFrame() *kLet {
-	if l := len(m.letFree); l > 0 {
-		k := m.letFree[l-1]
-		m.letFree[l-1] = nil
-		m.letFree = m.letFree[:l-1]
-		return k
-	}
-	return &kLet{}
+	m.letFree.put(k)
 }
 
 // nTop is a reference to a top-level value, evaluated at most once per

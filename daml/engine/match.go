@@ -40,7 +40,7 @@ func (n *nCase) eval(m *Machine) {
 		}
 		return
 	}
-	k := m.matchFrame()
+	k := m.matchFree.get()
 	k.n, k.env, k.caps = n, m.env, m.caps
 	m.push(k)
 	m.ctrl = n.scrut
@@ -57,22 +57,7 @@ type kMatch struct {
 func (k *kMatch) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.n.match(m, v)
-	if len(m.matchFree) < maxFree {
-		*k = kMatch{}
-		m.matchFree = append(m.matchFree, k)
-	}
-}
-
-// matchFrame returns a frame for a case expression: a frame a resumed
-// case gave back, or a new one.
-func (m *Machine) matchFrame() *kMatch {
-	if l := len(m.matchFree); l > 0 {
-		k := m.matchFree[l-1]
-		m.matchFree[l-1] = nil
-		m.matchFree = m.matchFree[:l-1]
-		return k
-	}
-	return &kMatch{}
+	m.matchFree.put(k)
 }
 
 func (n *nCase) match(m *Machine, v Value) {
