@@ -5,6 +5,3 @@ package engine
 // raceEnabled reports whether the tests run with the race detector (see
 // race_on_test.go).
 const raceEnabled = false
-
-// RaceEnabled is raceEnabled for the package's external tests.
-const RaceEnabled = raceEnabled

@@ -6,6 +6,3 @@ package engine
 // sync.Pool drops a quarter of what is put back on purpose: allocation
 // counts of code that reuses pooled machines mean nothing then.
 const raceEnabled = true
-
-// RaceEnabled is raceEnabled for the package's external tests.
-const RaceEnabled = raceEnabled
