@@ -3,8 +3,6 @@ package scriptledger
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,9 +126,7 @@ func (r *Remote) do(ctx context.Context, method, path string, in, out any) error
 // Submit submits through POST /v2/commands/submit-and-wait-for-transaction
 // and rebuilds the transaction from its ledger-effects events.
 func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
-	var rnd [16]byte
-	rand.Read(rnd[:])
-	c := ledger.JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: "daml-script-" + hex.EncodeToString(rnd[:]),
+	c := ledger.JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: commandID(),
 		PackageIDSelectionPreference: s.PackagePreference, DisclosedContracts: disclosedContracts(s.Disclosures)}
 	for i, cmd := range s.Commands {
 		jc, err := r.command(cmd)

@@ -84,11 +84,12 @@ func (l *Ledger) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	return res.Transaction, nil
 }
 
-// commandID returns a fresh command id.
+// commandID returns a fresh command id for a script's submission (Ledger
+// and Remote).
 func commandID() string {
 	var b [16]byte
 	rand.Read(b[:])
-	return "script-" + hex.EncodeToString(b[:])
+	return "daml-script-" + hex.EncodeToString(b[:])
 }
 
 // disclosedContracts renders a script's disclosures as the Ledger API's
