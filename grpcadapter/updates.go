@@ -148,11 +148,12 @@ func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVer
 	return resp, nil
 }
 
-// checkpointToProto converts an offset checkpoint.
+// checkpointToProto converts an offset checkpoint, of the update and
+// the completion streams.
 func checkpointToProto(c *ledger.Checkpoint) *ledgerv2.OffsetCheckpoint {
 	out := &ledgerv2.OffsetCheckpoint{Offset: c.Offset, SynchronizerTimes: make([]*ledgerv2.SynchronizerTime, len(c.SynchronizerTimes))}
 	for i, t := range c.SynchronizerTimes {
-		out.SynchronizerTimes[i] = &ledgerv2.SynchronizerTime{SynchronizerId: t.SynchronizerID, RecordTime: timestamppb.New(t.RecordTime)}
+		out.SynchronizerTimes[i] = synchronizerTimeToProto(t.SynchronizerID, t.RecordTime)
 	}
 	return out
 }
