@@ -9,34 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"github.com/ledgernode/ledgernode/daml/value"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
-
-// blockingUpdates is blockingStream for GetUpdates.
-type blockingUpdates struct {
-	grpc.ServerStreamingServer[ledgerv2.GetUpdatesResponse]
-	ctx     context.Context
-	sending chan *ledgerv2.GetUpdatesResponse
-	release chan struct{}
-}
-
-func (s *blockingUpdates) Context() context.Context { return s.ctx }
-
-func (s *blockingUpdates) Send(r *ledgerv2.GetUpdatesResponse) error {
-	s.sending <- r
-	select {
-	case <-s.release:
-		return nil
-	case <-s.ctx.Done():
-		return s.ctx.Err()
-	}
-}
 
 // TestGetUpdatesFlowAndCancel: GetUpdates sends one transaction at a
 // time (no other Send while one is blocked), follows the ledger when it
@@ -56,9 +34,9 @@ func TestGetUpdatesFlowAndCancel(t *testing.T) {
 	req := &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
 		EventFormat:      &ledgerv2.EventFormat{FiltersForAnyParty: &ledgerv2.Filters{}},
 		TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}
-	newStream := func() (*blockingUpdates, context.CancelFunc, chan error) {
+	newStream := func() (*blockingStream[ledgerv2.GetUpdatesResponse], context.CancelFunc, chan error) {
 		ctx, cancel := context.WithCancel(ledger.WithPrincipal(context.Background(), p))
-		s := &blockingUpdates{ctx: ctx, sending: make(chan *ledgerv2.GetUpdatesResponse, 8), release: make(chan struct{})}
+		s := &blockingStream[ledgerv2.GetUpdatesResponse]{ctx: ctx, sending: make(chan *ledgerv2.GetUpdatesResponse, 8), release: make(chan struct{})}
 		done := make(chan error, 1)
 		go func() { done <- svc.GetUpdates(req, s) }()
 		return s, cancel, done
@@ -76,7 +54,7 @@ func TestGetUpdatesFlowAndCancel(t *testing.T) {
 	}
 	// next is the element being sent, failing the test when GetUpdates
 	// returns or nothing comes.
-	next := func(s *blockingUpdates, done chan error) *ledgerv2.Transaction {
+	next := func(s *blockingStream[ledgerv2.GetUpdatesResponse], done chan error) *ledgerv2.Transaction {
 		t.Helper()
 		select {
 		case r := <-s.sending:
