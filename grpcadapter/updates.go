@@ -258,7 +258,8 @@ func (c *protoConverter) updateResponse(u ledger.TypedUpdate, verbose updateVerb
 	return nil, apierr.InternalError.New("an update of type %T", u)
 }
 
-// reassignment converts a reassignment.
+// reassignment converts a reassignment and its events (of the update
+// reads and SubmitAndWaitForReassignment).
 func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
 	out := &ledgerv2.Reassignment{UpdateId: r.UpdateID, CommandId: r.CommandID, WorkflowId: r.WorkflowID, Offset: r.Offset,
 		RecordTime: timestamp(r.RecordTime), SynchronizerId: r.SynchronizerID, Events: make([]*ledgerv2.ReassignmentEvent, 0, len(r.Events))}
@@ -274,6 +275,8 @@ func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*le
 			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Assigned{Assigned: &ledgerv2.AssignedEvent{
 				Source: e.Source, Target: e.Target, ReassignmentId: e.ReassignmentID, Submitter: e.Submitter,
 				ReassignmentCounter: uint64(e.ReassignmentCounter), CreatedEvent: ce}}})
+		default:
+			return nil, apierr.InternalError.New("reassignment %s: event of type %T", r.UpdateID, e)
 		}
 	}
 	return out, nil
