@@ -40,6 +40,20 @@ func (s *blockingStream[T]) Send(r *T) error {
 	}
 }
 
+// flowNode is a node with the Ping DAR and the parties alice and bob,
+// which sends no offset checkpoints in a stream (the flow tests count
+// the elements).
+func flowNode(t *testing.T) (node *ledger.Node, alice, bob string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
+	if err != nil {
+		t.Skipf("../shared not found: skipping (%v)", err)
+	}
+	node = ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour})
+	ledgertest.MustUploadDAR(t, node, data)
+	return node, ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+}
+
 // TestCompletionStreamFlowAndCancel: CompletionStream sends one
 // completion at a time (the next is not read while a Send is blocked),
 // follows the ledger when it has sent everything, and returns once the
@@ -47,13 +61,7 @@ func (s *blockingStream[T]) Send(r *T) error {
 // the ledger.
 func TestCompletionStreamFlowAndCancel(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
-	if err != nil {
-		t.Skipf("../shared not found: skipping (%v)", err)
-	}
-	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour}) // no offset checkpoints in the stream
-	ledgertest.MustUploadDAR(t, node, data)
-	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+	node, alice, bob := flowNode(t)
 	if _, err := node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -22,13 +20,7 @@ import (
 // whether it was blocked in Send or waiting for the ledger.
 func TestGetUpdatesFlowAndCancel(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
-	if err != nil {
-		t.Skipf("../shared not found: skipping (%v)", err)
-	}
-	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour}) // no offset checkpoints in the stream
-	ledgertest.MustUploadDAR(t, node, data)
-	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+	node, alice, bob := flowNode(t)
 	svc := &updateService{a: New(node, Options{Logger: slog.New(slog.DiscardHandler)})}
 	p := identity.Principal{UserID: identity.DefaultParticipantAdmin, Wildcard: true}
 	req := &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
