@@ -52,16 +52,8 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 		Checkpoints: req.EndInclusive == nil}
 	if req.EndInclusive != nil {
 		r.Through = *req.EndInclusive
-		if r.Through == 0 {
-			// The Node reads Through 0 as the ledger end; an explicit 0 is
-			// the empty range (0, 0], or an end before the begin (the
-			// Node's words); a negative begin is the Node's refusal.
-			switch {
-			case r.After == 0:
-				return nil
-			case r.After > 0:
-				return apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", r.After)
-			}
+		if r.Through == 0 && r.After >= 0 {
+			return s.endZero(stream.Context(), f, r.After)
 		}
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
@@ -203,14 +195,7 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 	if req.EndOffsetInclusive != nil {
 		r.Through = *req.EndOffsetInclusive
 		if r.Through == 0 && r.After >= 0 {
-			// The Node reads Through 0 as the ledger end: an explicit 0
-			// is the empty range (0, 0] (after the format's checks), or
-			// an end before the begin.
-			if r.After > 0 {
-				return nil, apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", r.After)
-			}
-			one := int32(1)
-			if _, err := s.a.node.TypedUpdatesPage(ctx, f, ledger.OffsetRange{}, &one, nil); err != nil {
+			if err := s.endZero(ctx, f, r.After); err != nil {
 				return nil, err
 			}
 			return &ledgerv2.GetUpdatesPageResponse{Updates: []*ledgerv2.GetUpdateResponse{}}, nil
@@ -235,6 +220,19 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 		out.Updates = append(out.Updates, pu)
 	}
 	return out, nil
+}
+
+// endZero answers an explicit end_inclusive 0, which the Node's
+// OffsetRange cannot say (its Through 0 is the ledger end): the empty
+// range (0, 0] after the format's checks (a page of the empty range), or
+// an end before the begin. A negative begin is left to the Node.
+func (s *updateService) endZero(ctx context.Context, f ledger.UpdateReadFormat, after int64) error {
+	if after > 0 {
+		return apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", after)
+	}
+	one := int32(1)
+	_, err := s.a.node.TypedUpdatesPage(ctx, f, ledger.OffsetRange{}, &one, nil)
+	return err
 }
 
 // updateResponse converts an update.
