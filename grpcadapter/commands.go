@@ -56,10 +56,10 @@ func commandsFromProto(c *ledgerv2.Commands) (ledger.Commands, error) {
 		return ledger.Commands{}, apierr.InvalidArgument.New("min_ledger_time_abs and min_ledger_time_rel are exclusive: set one")
 	}
 	if t := c.GetMinLedgerTimeAbs(); t != nil {
-		if err := t.CheckValid(); err != nil {
-			return ledger.Commands{}, apierr.InvalidField.New("min_ledger_time_abs: %v", err)
+		var err error
+		if out.MinLedgerTime, err = validTime(t, "min_ledger_time_abs"); err != nil {
+			return ledger.Commands{}, err
 		}
-		out.MinLedgerTime = t.AsTime()
 	}
 	if d := c.GetMinLedgerTimeRel(); d != nil {
 		out.MinLedgerTimeRel = d.AsDuration()

@@ -118,6 +118,7 @@ func TestCommandsFromProtoRefusals(t *testing.T) {
 			apierr.InvalidArgument, "limit must be a positive integer"},
 		{"a prefetch key without its key", &ledgerv2.Commands{CommandId: "c", PrefetchContractKeys: []*ledgerv2.PrefetchContractKey{{TemplateId: id}}},
 			apierr.MissingField, "contract_key"},
+		{"a minimum ledger time out of range", &ledgerv2.Commands{CommandId: "c", MinLedgerTimeAbs: &timestamppb.Timestamp{Seconds: -1 << 40}}, apierr.InvalidField, "min_ledger_time_abs"},
 		{"both minimum ledger times", &ledgerv2.Commands{CommandId: "c", MinLedgerTimeAbs: timestamppb.Now(), MinLedgerTimeRel: durationpb.New(0)}, apierr.InvalidArgument, "exclusive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

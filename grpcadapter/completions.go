@@ -7,7 +7,6 @@ import (
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
@@ -76,11 +75,7 @@ func (s *completionService) completionToProto(ctx context.Context, e ledger.Comp
 		}
 		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_Completion{Completion: c}}, nil
 	case *ledger.Checkpoint:
-		cp := &ledgerv2.OffsetCheckpoint{Offset: e.Offset}
-		for _, st := range e.SynchronizerTimes {
-			cp.SynchronizerTimes = append(cp.SynchronizerTimes, synchronizerTimeToProto(st.SynchronizerID, st.RecordTime))
-		}
-		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_OffsetCheckpoint{OffsetCheckpoint: cp}}, nil
+		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_OffsetCheckpoint{OffsetCheckpoint: checkpointToProto(e)}}, nil
 	}
 	return nil, apierr.InternalError.New("completion stream element with neither a completion nor a checkpoint")
 }
@@ -88,9 +83,5 @@ func (s *completionService) completionToProto(ctx context.Context, e ledger.Comp
 // synchronizerTimeToProto converts a synchronizer's record time (absent
 // when zero).
 func synchronizerTimeToProto(sync string, at time.Time) *ledgerv2.SynchronizerTime {
-	out := &ledgerv2.SynchronizerTime{SynchronizerId: sync}
-	if !at.IsZero() {
-		out.RecordTime = timestamppb.New(at)
-	}
-	return out
+	return &ledgerv2.SynchronizerTime{SynchronizerId: sync, RecordTime: timestamp(at)}
 }

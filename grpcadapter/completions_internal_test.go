@@ -18,19 +18,19 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
-// blockingStream is a completion stream whose Send blocks until the test
+// blockingStream is a server stream whose Send blocks until the test
 // releases it or the stream's context ends, as a client's full
 // flow-control window blocks grpc-go's Send.
-type blockingStream struct {
-	grpc.ServerStreamingServer[ledgerv2.CompletionStreamResponse]
+type blockingStream[T any] struct {
+	grpc.ServerStreamingServer[T]
 	ctx     context.Context
-	sending chan *ledgerv2.CompletionStreamResponse
+	sending chan *T
 	release chan struct{}
 }
 
-func (s *blockingStream) Context() context.Context { return s.ctx }
+func (s *blockingStream[T]) Context() context.Context { return s.ctx }
 
-func (s *blockingStream) Send(r *ledgerv2.CompletionStreamResponse) error {
+func (s *blockingStream[T]) Send(r *T) error {
 	s.sending <- r
 	select {
 	case <-s.release:
@@ -40,6 +40,20 @@ func (s *blockingStream) Send(r *ledgerv2.CompletionStreamResponse) error {
 	}
 }
 
+// flowNode is a node with the Ping DAR and the parties alice and bob,
+// which sends no offset checkpoints in a stream (the flow tests count
+// the elements).
+func flowNode(t *testing.T) (node *ledger.Node, alice, bob string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
+	if err != nil {
+		t.Skipf("../shared not found: skipping (%v)", err)
+	}
+	node = ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour})
+	ledgertest.MustUploadDAR(t, node, data)
+	return node, ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+}
+
 // TestCompletionStreamFlowAndCancel: CompletionStream sends one
 // completion at a time (the next is not read while a Send is blocked),
 // follows the ledger when it has sent everything, and returns once the
@@ -47,13 +61,7 @@ func (s *blockingStream) Send(r *ledgerv2.CompletionStreamResponse) error {
 // the ledger.
 func TestCompletionStreamFlowAndCancel(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
-	if err != nil {
-		t.Skipf("../shared not found: skipping (%v)", err)
-	}
-	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour}) // no offset checkpoints in the stream
-	ledgertest.MustUploadDAR(t, node, data)
-	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+	node, alice, bob := flowNode(t)
 	if _, err := node.GrantUserRights(context.Background(), identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: alice}}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,16 +70,16 @@ func TestCompletionStreamFlowAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(ctx context.Context, s *blockingStream) chan error {
+	run := func(ctx context.Context, s *blockingStream[ledgerv2.CompletionStreamResponse]) chan error {
 		done := make(chan error, 1)
 		go func() {
 			done <- svc.CompletionStream(&ledgerv2.CompletionStreamRequest{UserId: identity.DefaultParticipantAdmin, Parties: []string{alice}}, s)
 		}()
 		return done
 	}
-	newStream := func() (*blockingStream, context.CancelFunc) {
+	newStream := func() (*blockingStream[ledgerv2.CompletionStreamResponse], context.CancelFunc) {
 		ctx, cancel := context.WithCancel(ledger.WithPrincipal(context.Background(), p))
-		return &blockingStream{ctx: ctx, sending: make(chan *ledgerv2.CompletionStreamResponse, 8), release: make(chan struct{})}, cancel
+		return &blockingStream[ledgerv2.CompletionStreamResponse]{ctx: ctx, sending: make(chan *ledgerv2.CompletionStreamResponse, 8), release: make(chan struct{})}, cancel
 	}
 	wantEnd := func(done chan error) {
 		t.Helper()

@@ -46,7 +46,7 @@ func (s *inspectionService) statusToProto(ctx context.Context, c ledger.CommandS
 		// Canton: CompletionFromTransaction.OkStatus.
 		comp.Status = &spb.Status{}
 		comp.UpdateId, comp.Offset = c.UpdateID, c.Offset
-		comp.SynchronizerTime = &ledgerv2.SynchronizerTime{SynchronizerId: c.SynchronizerID, RecordTime: timestamppb.New(c.RecordTime)}
+		comp.SynchronizerTime = synchronizerTimeToProto(c.SynchronizerID, c.RecordTime)
 	case ledger.CommandStateFailed:
 		if c.Error != nil {
 			comp.Status = s.a.statusProto(ctx, c.Error)
@@ -66,9 +66,7 @@ func (s *inspectionService) statusToProto(ctx context.Context, c ledger.CommandS
 		},
 		SynchronizerId: c.SynchronizerID,
 	}
-	if !c.Completed.IsZero() {
-		out.Completed = timestamppb.New(c.Completed)
-	}
+	out.Completed = timestamp(c.Completed)
 	return out
 }
 

@@ -56,10 +56,10 @@ func (s *interactiveService) PrepareSubmission(ctx context.Context, req *interac
 	in := ledger.PrepareRequest{Commands: c, VerboseHashing: req.GetVerboseHashing(),
 		HashingScheme: interactive.HashingSchemeVersion(req.GetHashingSchemeVersion())}
 	if req.MaxRecordTime != nil {
-		if err := req.MaxRecordTime.CheckValid(); err != nil {
-			return nil, apierr.InvalidField.New("max_record_time: %v", err)
+		t, err := validTime(req.MaxRecordTime, "max_record_time")
+		if err != nil {
+			return nil, err
 		}
-		t := req.MaxRecordTime.AsTime()
 		in.MaxRecordTime = &t
 	}
 	p, err := s.a.node.Prepare(ctx, in)
@@ -201,10 +201,10 @@ func executeFromProto(req executeProto, dedup ledger.Deduplication) (ledger.Exec
 	}
 	switch t := req.GetMinLedgerTime().GetTime().(type) {
 	case *interactivepb.MinLedgerTime_MinLedgerTimeAbs:
-		if err := t.MinLedgerTimeAbs.CheckValid(); err != nil {
-			return ledger.ExecuteRequest{}, apierr.InvalidField.New("min_ledger_time: %v", err)
+		var err error
+		if out.MinLedgerTime, err = validTime(t.MinLedgerTimeAbs, "min_ledger_time"); err != nil {
+			return ledger.ExecuteRequest{}, err
 		}
-		out.MinLedgerTime = t.MinLedgerTimeAbs.AsTime()
 	case *interactivepb.MinLedgerTime_MinLedgerTimeRel:
 		out.MinLedgerTimeRel = t.MinLedgerTimeRel.AsDuration()
 	}

@@ -3,7 +3,6 @@ package grpcadapter
 import (
 	"context"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -85,54 +84,10 @@ func (s *commandService) SubmitAndWaitForReassignment(ctx context.Context, req *
 	if err != nil {
 		return nil, err
 	}
-	r, err := reassignmentToProto(&res.Reassignment, verbose)
+	var c protoConverter
+	r, err := c.reassignment(&res.Reassignment, verbose)
 	if err != nil {
 		return nil, err
 	}
 	return &ledgerv2.SubmitAndWaitForReassignmentResponse{Reassignment: r}, nil
-}
-
-// reassignmentToProto converts a reassignment and its events.
-func reassignmentToProto(r *ledger.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
-	out := &ledgerv2.Reassignment{
-		UpdateId:       r.UpdateID,
-		CommandId:      r.CommandID,
-		WorkflowId:     r.WorkflowID,
-		Offset:         r.Offset,
-		RecordTime:     timestamp(r.RecordTime),
-		SynchronizerId: r.SynchronizerID,
-		Events:         make([]*ledgerv2.ReassignmentEvent, 0, len(r.Events)),
-	}
-	for _, ev := range r.Events {
-		switch ev := ev.(type) {
-		case *ledger.UnassignedEvent:
-			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Unassigned{Unassigned: unassignedToProto(ev)}})
-		case *ledger.AssignedEvent:
-			pa, err := assignedToProto(ev, verbose)
-			if err != nil {
-				return nil, err
-			}
-			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Assigned{Assigned: pa}})
-		default:
-			return nil, apierr.InternalError.New("reassignment %s: event of type %T", r.UpdateID, ev)
-		}
-	}
-	return out, nil
-}
-
-// assignedToProto converts an assignment, its created event with
-// createdToProto.
-func assignedToProto(a *ledger.AssignedEvent, verbose bool) (*ledgerv2.AssignedEvent, error) {
-	c, err := createdToProto(a.Created, verbose)
-	if err != nil {
-		return nil, err
-	}
-	return &ledgerv2.AssignedEvent{
-		Source:              a.Source,
-		Target:              a.Target,
-		ReassignmentId:      a.ReassignmentID,
-		Submitter:           a.Submitter,
-		ReassignmentCounter: uint64(a.ReassignmentCounter),
-		CreatedEvent:        c,
-	}, nil
 }

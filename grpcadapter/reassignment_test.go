@@ -34,7 +34,9 @@ type reassignEnv struct {
 	pings      map[string]string // contract ids by Ping id
 }
 
-func newReassignEnv(t *testing.T, ids ...string) *reassignEnv {
+// twoSyncPingNode is a node with two synchronizers and the Ping DAR
+// vetted on both: the node, the DAR and the synchronizer ids.
+func twoSyncPingNode(t *testing.T) (*ledger.Node, []byte, []string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.FromSlash(pingDAR))
 	if err != nil {
@@ -42,12 +44,18 @@ func newReassignEnv(t *testing.T, ids ...string) *reassignEnv {
 	}
 	syncs := []string{"s1::1220" + strings.Repeat("01", 32), "s2::1220" + strings.Repeat("02", 32)}
 	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
-	ctx := context.Background()
 	for _, s := range syncs {
-		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
+		if err := node.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return node, data, syncs
+}
+
+func newReassignEnv(t *testing.T, ids ...string) *reassignEnv {
+	t.Helper()
+	node, data, syncs := twoSyncPingNode(t)
+	ctx := context.Background()
 	r := &reassignEnv{syncs: syncs, alice: ledgertest.MustAllocate(t, node, "alice"), bob: ledgertest.MustAllocate(t, node, "bob"),
 		carol: ledgertest.MustAllocate(t, node, "carol"), pings: map[string]string{}}
 	// The participant admin submits as alice and carol.

@@ -145,6 +145,15 @@ func protoTime(ts *timestamppb.Timestamp) time.Time {
 	return ts.AsTime()
 }
 
+// validTime is ts as a time.Time, INVALID_FIELD naming field when ts is
+// out of the Timestamp's range.
+func validTime(ts *timestamppb.Timestamp, field string) (time.Time, error) {
+	if err := ts.CheckValid(); err != nil {
+		return time.Time{}, apierr.InvalidField.New("%s: %v", field, err)
+	}
+	return ts.AsTime(), nil
+}
+
 // missingField is Canton's MISSING_FIELD for an absent message field
 // (FieldValidator.requirePresence).
 func missingField(name string) error { return apierr.MissingField.New("%s", name) }

@@ -52,16 +52,8 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 		Checkpoints: req.EndInclusive == nil}
 	if req.EndInclusive != nil {
 		r.Through = *req.EndInclusive
-		if r.Through == 0 {
-			// The Node reads Through 0 as the ledger end; an explicit 0 is
-			// the empty range (0, 0], or an end before the begin (the
-			// Node's words); a negative begin is the Node's refusal.
-			switch {
-			case r.After == 0:
-				return nil
-			case r.After > 0:
-				return apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", r.After)
-			}
+		if r.Through == 0 && r.After >= 0 {
+			return s.endZero(stream.Context(), f, r.After)
 		}
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
@@ -148,11 +140,12 @@ func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVer
 	return resp, nil
 }
 
-// checkpointToProto converts an offset checkpoint.
+// checkpointToProto converts an offset checkpoint, of the update and
+// the completion streams.
 func checkpointToProto(c *ledger.Checkpoint) *ledgerv2.OffsetCheckpoint {
 	out := &ledgerv2.OffsetCheckpoint{Offset: c.Offset, SynchronizerTimes: make([]*ledgerv2.SynchronizerTime, len(c.SynchronizerTimes))}
 	for i, t := range c.SynchronizerTimes {
-		out.SynchronizerTimes[i] = &ledgerv2.SynchronizerTime{SynchronizerId: t.SynchronizerID, RecordTime: timestamppb.New(t.RecordTime)}
+		out.SynchronizerTimes[i] = synchronizerTimeToProto(t.SynchronizerID, t.RecordTime)
 	}
 	return out
 }
@@ -202,14 +195,7 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 	if req.EndOffsetInclusive != nil {
 		r.Through = *req.EndOffsetInclusive
 		if r.Through == 0 && r.After >= 0 {
-			// The Node reads Through 0 as the ledger end: an explicit 0
-			// is the empty range (0, 0] (after the format's checks), or
-			// an end before the begin.
-			if r.After > 0 {
-				return nil, apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", r.After)
-			}
-			one := int32(1)
-			if _, err := s.a.node.TypedUpdatesPage(ctx, f, ledger.OffsetRange{}, &one, nil); err != nil {
+			if err := s.endZero(ctx, f, r.After); err != nil {
 				return nil, err
 			}
 			return &ledgerv2.GetUpdatesPageResponse{Updates: []*ledgerv2.GetUpdateResponse{}}, nil
@@ -236,6 +222,19 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 	return out, nil
 }
 
+// endZero answers an explicit end_inclusive 0, which the Node's
+// OffsetRange cannot say (its Through 0 is the ledger end): the empty
+// range (0, 0] after the format's checks (a page of the empty range), or
+// an end before the begin. A negative begin is left to the Node.
+func (s *updateService) endZero(ctx context.Context, f ledger.UpdateReadFormat, after int64) error {
+	if after > 0 {
+		return apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", after)
+	}
+	one := int32(1)
+	_, err := s.a.node.TypedUpdatesPage(ctx, f, ledger.OffsetRange{}, &one, nil)
+	return err
+}
+
 // updateResponse converts an update.
 func (c *protoConverter) updateResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
 	switch u := u.(type) {
@@ -257,7 +256,8 @@ func (c *protoConverter) updateResponse(u ledger.TypedUpdate, verbose updateVerb
 	return nil, apierr.InternalError.New("an update of type %T", u)
 }
 
-// reassignment converts a reassignment.
+// reassignment converts a reassignment and its events (of the update
+// reads and SubmitAndWaitForReassignment).
 func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
 	out := &ledgerv2.Reassignment{UpdateId: r.UpdateID, CommandId: r.CommandID, WorkflowId: r.WorkflowID, Offset: r.Offset,
 		RecordTime: timestamp(r.RecordTime), SynchronizerId: r.SynchronizerID, Events: make([]*ledgerv2.ReassignmentEvent, 0, len(r.Events))}
@@ -273,6 +273,8 @@ func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*le
 			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Assigned{Assigned: &ledgerv2.AssignedEvent{
 				Source: e.Source, Target: e.Target, ReassignmentId: e.ReassignmentID, Submitter: e.Submitter,
 				ReassignmentCounter: uint64(e.ReassignmentCounter), CreatedEvent: ce}}})
+		default:
+			return nil, apierr.InternalError.New("reassignment %s: event of type %T", r.UpdateID, e)
 		}
 	}
 	return out, nil

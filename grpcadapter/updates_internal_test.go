@@ -4,12 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"google.golang.org/grpc"
 
 	"github.com/ledgernode/ledgernode/daml/value"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
@@ -18,47 +14,21 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
-// blockingUpdates is blockingStream for GetUpdates.
-type blockingUpdates struct {
-	grpc.ServerStreamingServer[ledgerv2.GetUpdatesResponse]
-	ctx     context.Context
-	sending chan *ledgerv2.GetUpdatesResponse
-	release chan struct{}
-}
-
-func (s *blockingUpdates) Context() context.Context { return s.ctx }
-
-func (s *blockingUpdates) Send(r *ledgerv2.GetUpdatesResponse) error {
-	s.sending <- r
-	select {
-	case <-s.release:
-		return nil
-	case <-s.ctx.Done():
-		return s.ctx.Err()
-	}
-}
-
 // TestGetUpdatesFlowAndCancel: GetUpdates sends one transaction at a
 // time (no other Send while one is blocked), follows the ledger when it
 // has sent everything, and returns once the client's context ends,
 // whether it was blocked in Send or waiting for the ledger.
 func TestGetUpdatesFlowAndCancel(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.FromSlash("../../shared/testdata/dars/canton-builtin-admin-workflow-ping.dar"))
-	if err != nil {
-		t.Skipf("../shared not found: skipping (%v)", err)
-	}
-	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: time.Hour}) // no offset checkpoints in the stream
-	ledgertest.MustUploadDAR(t, node, data)
-	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
+	node, alice, bob := flowNode(t)
 	svc := &updateService{a: New(node, Options{Logger: slog.New(slog.DiscardHandler)})}
 	p := identity.Principal{UserID: identity.DefaultParticipantAdmin, Wildcard: true}
 	req := &ledgerv2.GetUpdatesRequest{UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
 		EventFormat:      &ledgerv2.EventFormat{FiltersForAnyParty: &ledgerv2.Filters{}},
 		TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}
-	newStream := func() (*blockingUpdates, context.CancelFunc, chan error) {
+	newStream := func() (*blockingStream[ledgerv2.GetUpdatesResponse], context.CancelFunc, chan error) {
 		ctx, cancel := context.WithCancel(ledger.WithPrincipal(context.Background(), p))
-		s := &blockingUpdates{ctx: ctx, sending: make(chan *ledgerv2.GetUpdatesResponse, 8), release: make(chan struct{})}
+		s := &blockingStream[ledgerv2.GetUpdatesResponse]{ctx: ctx, sending: make(chan *ledgerv2.GetUpdatesResponse, 8), release: make(chan struct{})}
 		done := make(chan error, 1)
 		go func() { done <- svc.GetUpdates(req, s) }()
 		return s, cancel, done
@@ -76,7 +46,7 @@ func TestGetUpdatesFlowAndCancel(t *testing.T) {
 	}
 	// next is the element being sent, failing the test when GetUpdates
 	// returns or nothing comes.
-	next := func(s *blockingUpdates, done chan error) *ledgerv2.Transaction {
+	next := func(s *blockingStream[ledgerv2.GetUpdatesResponse], done chan error) *ledgerv2.Transaction {
 		t.Helper()
 		select {
 		case r := <-s.sending:

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -224,18 +222,8 @@ type twoSyncEnv struct {
 
 func newTwoSyncEnv(t *testing.T) *twoSyncEnv {
 	t.Helper()
-	data, err := os.ReadFile(filepath.FromSlash(pingDAR))
-	if err != nil {
-		t.Skipf("../shared not found: skipping (%v)", err)
-	}
-	syncs := []string{"s1::1220" + strings.Repeat("01", 32), "s2::1220" + strings.Repeat("02", 32)}
-	node := ledgertest.Open(t, ledger.Options{Synchronizers: syncs})
+	node, data, syncs := twoSyncPingNode(t)
 	ctx := context.Background()
-	for _, s := range syncs {
-		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: data, SynchronizerID: s}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	alice, bob := ledgertest.MustAllocate(t, node, "alice"), ledgertest.MustAllocate(t, node, "bob")
 	if _, err := node.GrantUserRights(ctx, identity.DefaultParticipantAdmin, "",
 		[]identity.Right{{Kind: identity.RightCanActAs, Party: alice}, {Kind: identity.RightCanActAs, Party: bob}}); err != nil {

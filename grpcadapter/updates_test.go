@@ -187,6 +187,12 @@ func TestUpdatesSameAsJSON(t *testing.T) {
 				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{EventFormat: g.EventFormat}}})
 				return err
 			}},
+			{"an end of 0 with a malformed party", "/v2/updates", `{"beginExclusive":0,"endInclusive":0,"updateFormat":{"includeTransactions":{"eventFormat":{"filtersByParty":{"not a party!":{}}},"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA"}}}`, func() error {
+				zero := int64(0)
+				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &zero, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
+					EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{"not a party!": {}}}, TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}})
+				return err
+			}},
 			{"end before begin", "/v2/updates", fmt.Sprintf(`{"beginExclusive":%d,"endInclusive":1,"updateFormat":{"includeTransactions":%s}}`, end, j), func() error {
 				one := int64(1)
 				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{BeginExclusive: end, EndInclusive: &one, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
