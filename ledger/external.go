@@ -114,16 +114,6 @@ func toSignatures(in []Signature, field string) ([]interactive.Signature, error)
 	return out, nil
 }
 
-// checkSignatures applies Canton's proto-level checks to typed signatures.
-func checkSignatures(sigs []interactive.Signature) error {
-	for _, sig := range sigs {
-		if err := interactive.CheckSignatureFields(sig); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // GenerateExternalPartyTopology builds the onboarding transaction of an
 // external party hosted on this participant (one self-authorizing
 // PartyToParticipant, as Canton 3.5's
@@ -193,14 +183,7 @@ func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPa
 			return "", apierr.InvalidField.New("user_id: %v", err)
 		}
 	}
-	for _, t := range req.OnboardingTransactions {
-		if err := checkSignatures(t.Signatures); err != nil {
-			return "", err
-		}
-	}
-	if err := checkSignatures(req.MultiHashSignatures); err != nil {
-		return "", err
-	}
+	// The signatures' fields are checked by VerifyOnboarding (INVALID_ARGUMENT).
 	onb := interactive.OnboardingRequest{ParticipantUID: n.participantID,
 		Transactions: req.OnboardingTransactions, MultiHashSignatures: req.MultiHashSignatures}
 	p, err := interactive.VerifyOnboarding(onb)
