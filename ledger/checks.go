@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/interactive"
@@ -43,7 +43,7 @@ var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "Exe
 func checkCommandListShape(cmds []JsCommand, prefix string) error {
 	for i, cmd := range cmds {
 		at := fmt.Sprintf("%scommands[%d]", prefix, i)
-		switch n := countSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
+		switch n := shape.CountSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
 			cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); {
 		case n == 0:
 			return apierr.Malformed("expected one of %s at '%s'", strings.Join(commandVariants, ", "), at)
@@ -74,11 +74,11 @@ func checkJsCommandsShape(c *JsCommands, prefix string) error {
 		return err
 	}
 	if d := c.DeduplicationPeriod; d != nil {
-		if n := countSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
+		if n := shape.CountSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at '%sdeduplicationPeriod'", n, prefix)
 		}
 	}
-	if bad := badTimestamp(c.MinLedgerTimeAbs); bad != "" {
+	if bad := shape.BadTimestamp(c.MinLedgerTimeAbs); bad != "" {
 		return apierr.Malformed("%s at '%sminLedgerTimeAbs'", bad, prefix)
 	}
 	return nil
@@ -89,7 +89,7 @@ func checkJsCommandsShape(c *JsCommands, prefix string) error {
 func checkReassignmentCommandsShape(rc *ReassignmentCommands, prefix string) error {
 	for i, c := range rc.Commands {
 		k := c.Command
-		if n := countSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil); n > 1 {
+		if n := shape.CountSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at '%scommands[%d].command'", n, prefix, i)
 		}
 	}
@@ -167,7 +167,7 @@ func checkFiltersShape(fs Filters, at string) error {
 	for i, c := range fs.Cumulative {
 		f := c.IdentifierFilter
 		path := fmt.Sprintf("%s.cumulative[%d].identifierFilter", at, i)
-		if n := countSet(f.WildcardFilter != nil, f.TemplateFilter != nil, f.InterfaceFilter != nil, f.Empty != nil); n > 1 {
+		if n := shape.CountSet(f.WildcardFilter != nil, f.TemplateFilter != nil, f.InterfaceFilter != nil, f.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at '%s'", n, path)
 		}
 		switch {
@@ -184,30 +184,6 @@ func checkFiltersShape(fs Filters, at string) error {
 	return nil
 }
 
-// badTimestamp describes why an optional ISO-8601 timestamp of the wire
-// ("2025-01-28T14:49:33.525551Z") does not parse, or returns "". An
-// absent or empty value is no bound.
-func badTimestamp(s *string) string {
-	if s == nil || *s == "" {
-		return ""
-	}
-	if _, err := time.Parse(time.RFC3339Nano, *s); err != nil {
-		return fmt.Sprintf("text %q could not be parsed as a timestamp", apierr.Quote(*s))
-	}
-	return ""
-}
-
-// countSet counts the true values: the variants set in a one-of.
-func countSet(bs ...bool) int {
-	n := 0
-	for _, b := range bs {
-		if b {
-			n++
-		}
-	}
-	return n
-}
-
 // notSupported is the error of a request field that ledgernode does not
 // honour yet.
 func notSupported(field string) error {
@@ -222,11 +198,11 @@ func checkPrepareShape(req *JsPrepareSubmissionRequest) error {
 	}
 	if m := req.MinLedgerTime; m != nil {
 		k := m.Time
-		if n := countSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil); n > 1 {
+		if n := shape.CountSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at 'minLedgerTime.time'", n)
 		}
 		if k.MinLedgerTimeAbs != nil {
-			if bad := badTimestamp(&k.MinLedgerTimeAbs.Value); bad != "" {
+			if bad := shape.BadTimestamp(&k.MinLedgerTimeAbs.Value); bad != "" {
 				return apierr.Malformed("%s at 'minLedgerTime.time.MinLedgerTimeAbs.value'", bad)
 			}
 		}

@@ -107,23 +107,11 @@ func toSignatures(in []Signature, field string) ([]interactive.Signature, error)
 		if err != nil {
 			return nil, apierr.InvalidArgument.New("%s[%d].signingAlgorithmSpec: %v", field, i, err)
 		}
-		sig := interactive.Signature{Format: f, Signature: s.Signature, SignedBy: s.SignedBy, SigningAlgorithmSpec: a}
-		if err := interactive.CheckSignatureFields(sig); err != nil {
-			return nil, err
-		}
-		out = append(out, sig)
+		// The fields' rules (interactive.CheckSignatureFields) are checked
+		// by execute, with the signature's path and Canton's code.
+		out = append(out, interactive.Signature{Format: f, Signature: s.Signature, SignedBy: s.SignedBy, SigningAlgorithmSpec: a})
 	}
 	return out, nil
-}
-
-// checkSignatures applies Canton's proto-level checks to typed signatures.
-func checkSignatures(sigs []interactive.Signature) error {
-	for _, sig := range sigs {
-		if err := interactive.CheckSignatureFields(sig); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // GenerateExternalPartyTopology builds the onboarding transaction of an
@@ -195,14 +183,7 @@ func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPa
 			return "", apierr.InvalidField.New("user_id: %v", err)
 		}
 	}
-	for _, t := range req.OnboardingTransactions {
-		if err := checkSignatures(t.Signatures); err != nil {
-			return "", err
-		}
-	}
-	if err := checkSignatures(req.MultiHashSignatures); err != nil {
-		return "", err
-	}
+	// The signatures' fields are checked by VerifyOnboarding (INVALID_ARGUMENT).
 	onb := interactive.OnboardingRequest{ParticipantUID: n.participantID,
 		Transactions: req.OnboardingTransactions, MultiHashSignatures: req.MultiHashSignatures}
 	p, err := interactive.VerifyOnboarding(onb)

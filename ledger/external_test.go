@@ -110,6 +110,14 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if _, err := n.AllocateExternalParty(ctx, bad); !errors.Is(err, apierr.TopologyInvalidTxSignature) {
 				t.Fatalf("bad signature: %v", err)
 			}
+			// A signature without signedBy: Canton's INVALID_ARGUMENT.
+			unsignedBy := req
+			noSigner := typedSignature(t, k.sign(g.MultiHash))
+			noSigner.SignedBy = ""
+			unsignedBy.MultiHashSignatures = []interactive.Signature{noSigner}
+			if _, err := n.AllocateExternalParty(ctx, unsignedBy); !errors.Is(err, apierr.InvalidArgument) {
+				t.Fatalf("signature without signedBy: %v, want INVALID_ARGUMENT", err)
+			}
 			// No signature at all.
 			unsigned := req
 			unsigned.MultiHashSignatures = nil

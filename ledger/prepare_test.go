@@ -205,6 +205,9 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 	}{
 		{"no submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "" }, apierr.MissingField},
 		{"bad submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "bad!id" }, apierr.InvalidField},
+		{"signature without signedBy", func(r *ledger.ExecuteSubmissionRequest) {
+			r.PartySignatures.Signatures[0].Signatures[0].SignedBy = ""
+		}, apierr.InvalidField},
 		{"min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
 			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Wrapped[string]{Value: future}}}
 		}, apierr.FailedToExecuteTransaction},

@@ -2,13 +2,13 @@ package jsonapi
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 	"github.com/ledgernode/ledgernode/vetting"
 )
@@ -259,7 +259,7 @@ var vettingForceFlags = []string{
 func checkVettingUpdateShape(req *UpdateVettedPackagesRequest) error {
 	for i, c := range req.Changes {
 		op := c.Operation
-		if n := countSet(op.Vet != nil, op.Unvet != nil, op.Empty != nil); n > 1 {
+		if n := shape.CountSet(op.Vet != nil, op.Unvet != nil, op.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at 'changes[%d].operation'", n, i)
 		}
 		if op.Vet == nil {
@@ -273,14 +273,14 @@ func checkVettingUpdateShape(req *UpdateVettedPackagesRequest) error {
 			{"newValidUntilExclusive", op.Vet.Value.NewValidUntilExclusive},
 		}
 		for _, b := range bounds {
-			if bad := badTimestamp(b.ts); bad != "" {
+			if bad := shape.BadTimestamp(b.ts); bad != "" {
 				return apierr.Malformed("%s at 'changes[%d].operation.Vet.value.%s'", bad, i, b.field)
 			}
 		}
 	}
 	if exp := req.ExpectedTopologySerial; exp != nil {
 		s := exp.Serial
-		if n := countSet(s.Prior != nil, s.NoPrior != nil, s.Empty != nil); n > 1 {
+		if n := shape.CountSet(s.Prior != nil, s.NoPrior != nil, s.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at 'expectedTopologySerial.serial'", n)
 		}
 	}
@@ -291,28 +291,4 @@ func checkVettingUpdateShape(req *UpdateVettedPackagesRequest) error {
 		}
 	}
 	return nil
-}
-
-// badTimestamp describes why an optional ISO-8601 timestamp of the wire
-// ("2025-01-28T14:49:33.525551Z") does not parse, or returns "". An
-// absent or empty value is no bound.
-func badTimestamp(s *string) string {
-	if s == nil || *s == "" {
-		return ""
-	}
-	if _, err := time.Parse(time.RFC3339Nano, *s); err != nil {
-		return fmt.Sprintf("text %q could not be parsed as a timestamp", apierr.Quote(*s))
-	}
-	return ""
-}
-
-// countSet counts the true values: the variants set in a one-of.
-func countSet(bs ...bool) int {
-	n := 0
-	for _, b := range bs {
-		if b {
-			n++
-		}
-	}
-	return n
 }
