@@ -232,6 +232,10 @@ func (ef *eventFilter) implements(templateID, filter string) (lf.TypeConID, bool
 func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, filterMatch) {
 	var out []string
 	var all filterMatch
+	// The filters for any party select the same for every candidate:
+	// matched once per event, when a candidate needs them.
+	var anyMatch filterMatch
+	anyDone := false
 	for _, p := range candidates {
 		fs, listed := ef.byParty[p]
 		var m filterMatch
@@ -239,7 +243,10 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 			m = ef.matches(fs, templateID, pkgName)
 		}
 		if !m.ok && ef.anyParty != nil {
-			m = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
+			if !anyDone {
+				anyMatch, anyDone = ef.matches(ef.anyParty.Cumulative, templateID, pkgName), true
+			}
+			m = anyMatch
 		}
 		if m.ok {
 			if out == nil {
