@@ -23,6 +23,10 @@ type eventFilter struct {
 	// match the templates that implement the interface) and computes
 	// interface views.
 	pk readPackages
+	// ids holds the filters' template and interface ids split once per
+	// read, not once per event (a filter id that does not split is
+	// absent and matches nothing).
+	ids map[string]lf.Identifier
 }
 
 // readPackages is what an event filter needs of the node.
@@ -50,8 +54,36 @@ func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
 	ef := &eventFilter{byParty: map[string][]CumulativeFilter{}, anyParty: f.FiltersForAnyParty, pk: pk}
 	for p, fs := range f.FiltersByParty {
 		ef.byParty[p] = fs.Cumulative
+		ef.splitIDs(fs.Cumulative)
+	}
+	if ef.anyParty != nil {
+		ef.splitIDs(ef.anyParty.Cumulative)
 	}
 	return ef
+}
+
+// splitIDs splits the template and interface ids of filters into ef.ids.
+func (ef *eventFilter) splitIDs(fs []CumulativeFilter) {
+	for _, c := range fs {
+		var s string
+		switch f := c.IdentifierFilter; {
+		case f.TemplateFilter != nil:
+			s = f.TemplateFilter.Value.TemplateID
+		case f.InterfaceFilter != nil:
+			s = f.InterfaceFilter.Value.InterfaceID
+		default:
+			continue
+		}
+		if _, done := ef.ids[s]; done {
+			continue
+		}
+		if id, err := lf.SplitIdentifier(s); err == nil {
+			if ef.ids == nil {
+				ef.ids = map[string]lf.Identifier{}
+			}
+			ef.ids[s] = id
+		}
+	}
 }
 
 // filterMatch is what a party's filters select of an event: whether it is
@@ -144,18 +176,21 @@ func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string
 // "#name:M:E") with an event's: the qualified names must be equal and the
 // package must be the same package name.
 func (ef *eventFilter) templateMatches(filter, templateID, pkgName string) bool {
-	f, err := lf.SplitIdentifier(filter)
-	if err != nil {
+	f, ok := ef.ids[filter]
+	if !ok {
 		return false
 	}
-	t, err := lf.SplitIdentifier(templateID)
-	if err != nil || f.QualifiedName() != t.QualifiedName() {
+	// The event's id is "pkg:M:E" as stored: cut, not split (which
+	// allocates), per event and filter.
+	pkgID, rest, ok1 := strings.Cut(templateID, ":")
+	module, entity, ok2 := strings.Cut(rest, ":")
+	if !ok1 || !ok2 || module != f.Module || entity != f.Entity {
 		return false
 	}
 	if f.ByName() {
 		return f.PackageName == pkgName
 	}
-	return f.PackageID == t.PackageID || (ef.pk != nil && ef.pk.pkgNameOf(f.PackageID) == pkgName)
+	return f.PackageID == pkgID || (ef.pk != nil && ef.pk.pkgNameOf(f.PackageID) == pkgName)
 }
 
 // implements reports whether the template of an event implements the
@@ -165,8 +200,8 @@ func (ef *eventFilter) implements(templateID, filter string) (lf.TypeConID, bool
 	if ef.pk == nil {
 		return lf.TypeConID{}, false
 	}
-	f, err := lf.SplitIdentifier(filter)
-	if err != nil {
+	f, ok := ef.ids[filter]
+	if !ok {
 		return lf.TypeConID{}, false
 	}
 	t, err := splitTypeCon(templateID)
@@ -197,6 +232,10 @@ func (ef *eventFilter) implements(templateID, filter string) (lf.TypeConID, bool
 func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, filterMatch) {
 	var out []string
 	var all filterMatch
+	// The filters for any party select the same for every candidate:
+	// matched once per event, when a candidate needs them.
+	var anyMatch filterMatch
+	anyDone := false
 	for _, p := range candidates {
 		fs, listed := ef.byParty[p]
 		var m filterMatch
@@ -204,7 +243,10 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 			m = ef.matches(fs, templateID, pkgName)
 		}
 		if !m.ok && ef.anyParty != nil {
-			m = ef.matches(ef.anyParty.Cumulative, templateID, pkgName)
+			if !anyDone {
+				anyMatch, anyDone = ef.matches(ef.anyParty.Cumulative, templateID, pkgName), true
+			}
+			m = anyMatch
 		}
 		if m.ok {
 			if out == nil {
