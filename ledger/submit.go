@@ -707,3 +707,49 @@ func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]
 	}
 	return v.resolveIdentifier(id, path, pref, interfaces)
 }
+
+// SubmitForTransaction submits c as Submit does and returns the committed
+// transaction as f shows it, as Canton's SubmitAndWaitForTransaction
+// (command_service.proto) does: f nil is the ACS delta as the ActAs and
+// ReadAs parties see it, verbose. f is checked — the rights to read as
+// its parties, its filters' templates and interfaces — before the
+// submission's own checks, so that a refused format commits nothing
+// (Canton validates the request's format before submitting it). A
+// transaction f shows nothing of comes back without events.
+func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
+	s := newSubmission(&c, opts)
+	tf, err := n.submissionFormat(ctx, s, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := n.checkSubmission(ctx, s); err != nil {
+		return nil, err
+	}
+	e, it, err := n.submitChecked(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	if t == nil {
+		t = &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+			EffectiveAt: it.let, RecordTime: e.recordTime, SynchronizerID: e.SynchronizerID}
+	}
+	return t, nil
+}
+
+// submissionFormat checks the format of a submission's transaction (nil:
+// the actAs and readAs parties', whose reading the submission's own
+// checks authorize) and returns it in the form of the node's reads.
+func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadFormat) (*TransactionFormat, error) {
+	if f == nil {
+		return actAsFormat(s.c.ActAs, s.c.ReadAs, ShapeACSDelta), nil
+	}
+	tf := n.transactionFormat(*f)
+	if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: tf}); err != nil {
+		return nil, err
+	}
+	return tf, nil
+}
