@@ -373,50 +373,6 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 	}
 }
 
-func TestArgumentChecks(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, ledger.Options{})
-	ev := f.create(t, "c0", f.alice)
-	create := func(args string) ledger.JsCommands {
-		return ledger.JsCommands{CommandID: "bad", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{
-			{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(args)}}}}
-	}
-	for _, tc := range []struct {
-		name, args string
-		code       apierr.Code
-		path       string
-	}{
-		{"missing field", `{"owner": "` + f.alice + `"}`, apierr.CommandPreprocessingFailed, "commands[0].CreateCommand.createArguments"},
-		{"unexpected field", `{"owner": "` + f.alice + `", "amount": "1", "extra": 1}`, apierr.InvalidArgument, "commands[0].CreateCommand.createArguments"},
-		{"int64 as a number", `{"owner": "` + f.alice + `", "amount": 1}`, apierr.InvalidArgument, "commands[0].CreateCommand.createArguments.amount"},
-		{"bad party", `{"owner": "no!", "amount": "1"}`, apierr.InvalidArgument, "commands[0].CreateCommand.createArguments.owner"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			before := ledger.StoreDumpForTest(t, f.n)
-			_, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, create(tc.args))
-			var ae *apierr.Error
-			if !errors.As(err, &ae) || !errors.Is(err, tc.code) || !regexp.MustCompile(regexp.QuoteMeta(tc.path)).MatchString(ae.Cause) {
-				t.Fatalf("err = %v, want %s at %s", err, tc.code.Name, tc.path)
-			}
-			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
-				t.Fatalf("state changed:\n%s", diff)
-			}
-		})
-	}
-	// Canonical output: an explicit "+5" comes back as "5".
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: create(`{"owner": "` + f.alice + `", "amount": "+5", "more": null}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := string(resp.Transaction.Events[0].CreatedEvent.CreateArgument); got != `{"owner":"`+f.alice+`","amount":"5"}` {
-		t.Errorf("canonical create argument = %s", got)
-	}
-	// Choice arguments are checked against the choice's type.
-	if _, err := f.exercise("x", f.alice, ev.ContractID, "Transfer", `{"newOwner": 3}`); !errors.Is(err, apierr.InvalidArgument) {
-		t.Errorf("bad choice argument: %v", err)
-	}
-}
-
 // TestDuplicateOfAConsumingExercise: resubmitting an exercise that
 // archived its contract is DUPLICATE_COMMAND, not the CONTRACT_NOT_FOUND
 // its interpretation would give now.
