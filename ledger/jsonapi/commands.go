@@ -115,17 +115,21 @@ func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req ledger.Submit
 	if err != nil {
 		return ledger.SubmitAndWaitForTransactionResponse{}, err
 	}
-	if len(t.Events) == 0 {
-		return ledger.SubmitAndWaitForTransactionResponse{Transaction: ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID,
-			WorkflowID: t.WorkflowID, EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
-			SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}}, nil
+	// The typed format shows at least what the JSON one does (filtersOf):
+	// with no event, none is visible.
+	if len(t.Events) > 0 {
+		// The transaction in JSON: read back in the request's format.
+		resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
+		if err == nil {
+			return ledger.SubmitAndWaitForTransactionResponse(resp), nil
+		}
+		if !errors.Is(err, apierr.UpdateNotFound) {
+			return ledger.SubmitAndWaitForTransactionResponse{}, err
+		}
 	}
-	// The transaction in JSON: read back in the same format.
-	resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
-	if err != nil {
-		return ledger.SubmitAndWaitForTransactionResponse{}, err
-	}
-	return ledger.SubmitAndWaitForTransactionResponse(resp), nil
+	return ledger.SubmitAndWaitForTransactionResponse{Transaction: ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID,
+		WorkflowID: t.WorkflowID, EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
+		SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}}, nil
 }
 
 // SubmitAndWaitForTransactionTree submits commands and returns the
@@ -186,8 +190,10 @@ func readFormatOf(f *ledger.TransactionFormat) (ledger.ReadFormat, error) {
 	return out, nil
 }
 
-// filtersOf converts a party's filters; a cumulative filter without a
-// variant (or Empty) selects every template, as in a JSON read.
+// filtersOf converts a party's filters for the Node's checks: Empty
+// selects every template, as in a JSON read; a cumulative filter without
+// a variant, which selects nothing in a JSON read, is a wildcard here
+// (the typed format shows at least what the JSON one does).
 func filtersOf(fs ledger.Filters) []ledger.Filter {
 	var out []ledger.Filter
 	for _, c := range fs.Cumulative {
