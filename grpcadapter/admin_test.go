@@ -16,6 +16,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestListKnownPackages: PackageManagementService.ListKnownPackages lists
@@ -236,7 +237,7 @@ func TestGetCommandStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	party := alice.Party
-	created, err := e.node.SubmitAndWaitForTransaction(bg, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	created, err := jsonapi.New(e.node).SubmitAndWaitForTransaction(bg, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "ok-1", ActAs: []string{party}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 			CreateArguments: []byte(`{"owner": "` + party + `", "amount": "10"}`)}}}}})
@@ -245,7 +246,7 @@ func TestGetCommandStatus(t *testing.T) {
 	}
 	cid := created.Transaction.Events[0].CreatedEvent.ContractID
 	archive := func(id string) error {
-		_, err := e.node.SubmitAndWait(bg, ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "u1",
+		_, err := jsonapi.New(e.node).SubmitAndWait(bg, ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "u1",
 			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ids[0] + ":Main:Iou", ContractID: cid, Choice: "Archive", ChoiceArgument: []byte(`{}`)}}}})
 		return err
 	}

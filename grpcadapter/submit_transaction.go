@@ -3,7 +3,6 @@ package grpcadapter
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
@@ -11,38 +10,29 @@ import (
 )
 
 // SubmitAndWaitForTransaction submits commands and returns the committed
-// transaction as the request's transaction format shows it, as the JSON
-// API's /v2/commands/submit-and-wait-for-transaction does
-// (Node.SubmitAndWaitForTransaction): without a format, the ACS delta as
-// the act_as and read_as parties see it, verbose; a transaction that
-// shows nothing comes back without events. A format is checked before
-// the submission (a refused format commits nothing): its parties' rights
-// and identifiers, by a walk of the empty range at the ledger end. The
-// transaction is then read with Node.Transaction.
+// transaction as the request's transaction format shows it
+// (Node.SubmitForTransaction, which checks the format before submitting):
+// without a format, the ACS delta as the act_as and read_as parties see
+// it, verbose; a transaction that shows nothing comes back without events.
 func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *ledgerv2.SubmitAndWaitForTransactionRequest) (*ledgerv2.SubmitAndWaitForTransactionResponse, error) {
 	c, err := commandsFromProto(req.GetCommands())
 	if err != nil {
 		return nil, err
 	}
-	var f ledger.ReadFormat
+	var f *ledger.ReadFormat
 	verbose := true
 	if tf := req.GetTransactionFormat(); tf != nil {
-		if f, verbose, err = transactionFormatFromProto(tf, "transaction_format"); err != nil {
+		rf, v, err := transactionFormatFromProto(tf, "transaction_format")
+		if err != nil {
 			return nil, err
 		}
-		if err := s.checkFormat(ctx, f); err != nil {
-			return nil, err
-		}
-	} else {
-		// Reading as the act_as and read_as parties is authorized by the
-		// submission's own checks.
-		f = ledger.ReadAs(append(slices.Clone(c.ActAs), c.ReadAs...)...)
+		f, verbose = &rf, v
 	}
-	res, err := s.a.node.Submit(ctx, c)
+	t, err := s.a.node.SubmitForTransaction(ctx, c, f)
 	if err != nil {
 		return nil, err
 	}
-	pt, err := s.a.committedTransaction(ctx, res, f, verbose)
+	pt, err := transactionToProto(t, verbose)
 	if err != nil {
 		return nil, err
 	}

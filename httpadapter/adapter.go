@@ -233,7 +233,7 @@ func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 	case binary:
 		writeBinary(w, t)
 		return
-	case ledger.SubmitAndWaitResponse:
+	case jsonapi.SubmitAndWaitResponse:
 		if body, ok := appendSubmitAndWait(make([]byte, 0, 128), t); ok {
 			writeJSONBytes(w, http.StatusOK, body)
 			return

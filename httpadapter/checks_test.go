@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestOneInputCheckingPath sends invalid requests as a Go caller, over
@@ -60,11 +61,11 @@ func TestOneInputCheckingPath(t *testing.T) {
 	before := f.end()
 	for _, tc := range submits {
 		t.Run("submit/"+tc.name, func(t *testing.T) {
-			_, goErr := f.node.SubmitAndWait(ctx, tc.cmds)
+			_, goErr := jsonapi.New(f.node).SubmitAndWait(ctx, tc.cmds)
 			sameError(t, goErr, f.post("/v2/commands/submit-and-wait", tc.cmds), tc.detail, tc.cause)
 			// The same rules, at their path inside a larger request.
 			req := ledger.SubmitAndWaitForTransactionRequest{Commands: tc.cmds}
-			_, goErr = f.node.SubmitAndWaitForTransaction(ctx, req)
+			_, goErr = jsonapi.New(f.node).SubmitAndWaitForTransaction(ctx, req)
 			detail := tc.detail
 			if detail != "" {
 				detail = strings.Replace(detail, "at '", "at 'commands.", 1)

@@ -177,7 +177,7 @@ func TestCommandsOverHTTP(t *testing.T) {
 
 	// submit-and-wait: the completion offset is the new ledger end.
 	before := f.end()
-	sw := decodeAs[ledger.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait", commands("c1", f.alice, createIou(f.iou(), f.alice, 1))))
+	sw := decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait", commands("c1", f.alice, createIou(f.iou(), f.alice, 1))))
 	if sw.CompletionOffset != before+1 || sw.CompletionOffset != f.end() || !strings.HasPrefix(sw.UpdateID, "1220") {
 		t.Fatalf("submit-and-wait: %+v after end %d", sw, before)
 	}
@@ -247,7 +247,7 @@ func TestCommandsOverHTTP(t *testing.T) {
 	rec = f.post("/v2/commands/submit-and-wait-for-transaction-tree", commands("cx", f.alice, ledger.JsCommand{
 		CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: f.iou(),
 			CreateArguments: json.RawMessage(`{"owner":"` + f.alice + `","amount":"5"}`), Choice: "Transfer", ChoiceArgument: json.RawMessage(transferTo(f.bob))}}))
-	tree := decodeAs[ledger.SubmitAndWaitForTransactionTreeResponse](t, rec).TransactionTree
+	tree := decodeAs[jsonapi.SubmitAndWaitForTransactionTreeResponse](t, rec).TransactionTree
 	wantKeys(t, rec, []string{"0", "1"}, "transactionTree", "eventsById")
 	wantKeys(t, rec, []string{"value"}, "transactionTree", "eventsById", "0", "CreatedTreeEvent")
 	wantKeys(t, rec, []string{"value"}, "transactionTree", "eventsById", "1", "ExercisedTreeEvent")
@@ -522,5 +522,5 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	}
 	// The reader may not submit, the actor may.
 	f.auth = actor
-	decodeAs[ledger.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait", create))
+	decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait", create))
 }

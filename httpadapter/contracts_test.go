@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 func TestContractByID(t *testing.T) {
@@ -36,7 +37,7 @@ func TestContractByID(t *testing.T) {
 	t.Run("any party", func(t *testing.T) { check(t, f.anyReader, ledger.GetContractRequest{ContractID: c.ContractID}) })
 
 	// An archived contract is still found.
-	decodeAs[ledger.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
+	decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
 		commands("x", f.alice, exerciseIou(f.iou(), c.ContractID, "Transfer", transferTo(f.bob)))))
 	t.Run("archived", func(t *testing.T) {
 		check(t, f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // observedDAR is package "observed": template Main:T {owner: Party,
@@ -82,7 +82,7 @@ func TestUnknownPartiesOverHTTP(t *testing.T) {
 	// The observer allocated, the first submission commits.
 	bob := h.allocate("bob", nil).Party
 	end := h.state().End.Offset
-	got := decodeAs[ledger.SubmitAndWaitResponse](t, h.do(httpCall{method: "POST", target: "/v2/commands/submit-and-wait", body: create("c4", alice, alice, bob)}))
+	got := decodeAs[jsonapi.SubmitAndWaitResponse](t, h.do(httpCall{method: "POST", target: "/v2/commands/submit-and-wait", body: create("c4", alice, alice, bob)}))
 	if got.CompletionOffset != end+1 {
 		t.Errorf("committed at %d, want %d", got.CompletionOffset, end+1)
 	}

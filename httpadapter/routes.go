@@ -61,11 +61,11 @@ var routes = []route{
 	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*jsonapi.API).UpdateIdentityProviderConfig)},
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).DeleteIdentityProviderConfig)},
 
-	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*ledger.Node).SubmitAndWait)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransaction)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*ledger.Node).SubmitAndWaitForTransactionTree)},
+	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*jsonapi.API).SubmitAndWait)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransaction)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTree)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*ledger.Node).SubmitAndWaitForReassignment)},
-	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*ledger.Node).SubmitAsync)},
+	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*jsonapi.API).SubmitAsync)},
 	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*ledger.Node).SubmitReassignment)},
 
 	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[jsonapi.CompletionStreamRequest], (*jsonapi.API).CompletionsList)},

@@ -40,7 +40,7 @@ func TestActiveContractsListAndPage(t *testing.T) {
 		ids = append(ids, f.create(fmt.Sprintf("a%d", i), f.alice, i).ContractID)
 	}
 	archived := ids[0]
-	decodeAs[ledger.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
+	decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
 		commands("x", f.alice, exerciseIou(f.iou(), archived, "Archive", `{}`))))
 	ids = ids[1:] // limitL active contracts
 	slices.Sort(ids)
@@ -181,7 +181,7 @@ func TestEventsByContractID(t *testing.T) {
 		t.Errorf("the archived event of an active contract is not null: %s", rec.Body)
 	}
 
-	sw := decodeAs[ledger.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
+	sw := decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
 		commands("x", f.alice, exerciseIou(f.iou(), c.ContractID, "Transfer", transferTo(f.bob)))))
 	rec = f.post("/v2/events/events-by-contract-id", req)
 	gone := decodeAs[ledger.GetEventsByContractIDResponse](t, rec)

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestAppendSubmitAndWaitIsTheEncoders: the hand-written submit-and-wait
@@ -15,15 +15,15 @@ import (
 func TestAppendSubmitAndWaitIsTheEncoders(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		r    ledger.SubmitAndWaitResponse
+		r    jsonapi.SubmitAndWaitResponse
 		fast bool
 	}{
-		{ledger.SubmitAndWaitResponse{UpdateID: "1220" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12", CompletionOffset: 42}, true},
-		{ledger.SubmitAndWaitResponse{}, true},
-		{ledger.SubmitAndWaitResponse{UpdateID: "AZaz09", CompletionOffset: math.MaxInt64}, true},
-		{ledger.SubmitAndWaitResponse{UpdateID: "x", CompletionOffset: -1}, true},
-		{ledger.SubmitAndWaitResponse{UpdateID: `a"b<c>&\` + "\u2028é", CompletionOffset: 1}, false},
-		{ledger.SubmitAndWaitResponse{UpdateID: "a-b:c", CompletionOffset: 1}, false},
+		{jsonapi.SubmitAndWaitResponse{UpdateID: "1220" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12", CompletionOffset: 42}, true},
+		{jsonapi.SubmitAndWaitResponse{}, true},
+		{jsonapi.SubmitAndWaitResponse{UpdateID: "AZaz09", CompletionOffset: math.MaxInt64}, true},
+		{jsonapi.SubmitAndWaitResponse{UpdateID: "x", CompletionOffset: -1}, true},
+		{jsonapi.SubmitAndWaitResponse{UpdateID: `a"b<c>&\` + "\u2028é", CompletionOffset: 1}, false},
+		{jsonapi.SubmitAndWaitResponse{UpdateID: "a-b:c", CompletionOffset: 1}, false},
 	} {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Tests of the update routes: pages, lists and their limits, the blocking
@@ -313,7 +314,7 @@ func TestOpenEndedTreesBlock(t *testing.T) {
 		time.Sleep(idle / 4)
 		c := commands("w1", f.alice, createIou(f.iou(), f.alice, 1))
 		c.UserID = "committer"
-		resp, err := f.node.SubmitAndWait(context.Background(), c)
+		resp, err := jsonapi.New(f.node).SubmitAndWait(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -46,13 +47,13 @@ func TestAcsDeltaForWitness(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, d)
 	alice, bob := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "bob")
 	tid := ids[0] + ":Main:T"
-	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+	c, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cid := c.Transaction.Events[0].CreatedEvent.ContractID
-	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
+	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Show",
 			ChoiceArgument: json.RawMessage(`{"watcher": "` + bob + `"}`)}}}},
 		TransactionFormat: ledgerEffects(bob)})

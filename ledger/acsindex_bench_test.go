@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -39,7 +40,7 @@ func newNeedleLedger(b *testing.B, others int) *needleLedger {
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, i))}}
 		}
 		seq++
-		if _, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("c", seq), ActAs: []string{owner}, UserID: "u1", Commands: cmds}); err != nil {
+		if _, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("c", seq), ActAs: []string{owner}, UserID: "u1", Commands: cmds}); err != nil {
 			b.Fatal(err)
 		}
 	}

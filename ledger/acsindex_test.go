@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -132,7 +133,7 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 			rec.sync = sync
 			created = append(created, rec)
 		}
-		resp, err := l.n.SubmitAndWaitForTransaction(l.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 			CommandID: fmt.Sprint("cmd-", l.step), ActAs: []string{owner}, UserID: "u1", SynchronizerID: sync, Commands: cmds}})
 		if err != nil {
 			t.Fatalf("step %d: %v", l.step, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -55,7 +56,7 @@ func newHeavyNode(tb testing.TB) *heavyNode {
 	h := &heavyNode{n: n, reg: prometheus.NewRegistry(), owner: ledgertest.MustAllocate(tb, n, "owner"), tpl: ids[0] + ":Main:Heavy"}
 	h.reg.MustRegister(n.Collector())
 	ledger.SetInterpretedHookForTest(n, func() { h.interpreted.Store(time.Now().UnixNano()) })
-	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "heavy", ActAs: []string{h.owner}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: h.tpl,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q}`, h.owner))}}},
@@ -70,7 +71,7 @@ func newHeavyNode(tb testing.TB) *heavyNode {
 // spin exercises the non-consuming Spin {n} on the Heavy contract and
 // returns its result.
 func (h *heavyNode) spin(tb testing.TB, cmdID string, n int64) string {
-	resp, err := h.n.SubmitAndWaitForTransactionTree(tb.Context(), ledger.JsCommands{CommandID: cmdID, ActAs: []string{h.owner}, UserID: "u1",
+	resp, err := jsonapi.New(h.n).SubmitAndWaitForTransactionTree(tb.Context(), ledger.JsCommands{CommandID: cmdID, ActAs: []string{h.owner}, UserID: "u1",
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: h.tpl, ContractID: h.cid,
 			Choice: "Spin", ChoiceArgument: json.RawMessage(fmt.Sprintf(`{"n": "%d"}`, n))}}}})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -34,7 +35,7 @@ func newPingBench(b testing.TB) *pingBench {
 // create submits and waits for one Ping create of alice to bob.
 func (p *pingBench) create(b testing.TB) error {
 	id := strconv.FormatInt(p.commandCount.Add(1), 10)
-	_, err := p.n.SubmitAndWait(b.Context(), ledger.JsCommands{
+	_, err := jsonapi.New(p.n).SubmitAndWait(b.Context(), ledger.JsCommands{
 		CommandID: "ping-" + id, ActAs: []string{p.alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: p.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, p.alice, p.bob))}}},

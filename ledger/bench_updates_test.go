@@ -14,6 +14,7 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -52,7 +53,7 @@ func BenchmarkCommit(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					i := seq.Add(1)
-					if _, err := f.n.SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("c", i), f.alice, int(i))); err != nil {
+					if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("c", i), f.alice, int(i))); err != nil {
 						b.Error(err)
 						return
 					}
@@ -115,7 +116,7 @@ func fill(b *testing.B, f *fixture, n int, party string) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem }()
-			if _, err := f.n.SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("f", party[:3], i), party, i)); err != nil {
+			if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("f", party[:3], i), party, i)); err != nil {
 				failed.Store(true)
 			}
 		}()
@@ -213,7 +214,7 @@ func BenchmarkTailWakeup(b *testing.B) {
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := f.n.SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("w", i), f.alice, i)); err != nil {
+		if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, f.createCmd(fmt.Sprint("w", i), f.alice, i)); err != nil {
 			b.Fatal(err)
 		}
 		acked := time.Now()

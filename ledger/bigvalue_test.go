@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -57,7 +58,7 @@ func TestLargeValues(t *testing.T) {
 					texts = append(texts, text)
 					cmds = append(cmds, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}})
 				}
-				resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+				resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 					CommandID: fmt.Sprint("big", tc.size, tc.creates), ActAs: []string{alice}, UserID: "u1", Commands: cmds}})
 				if err != nil {
 					t.Fatalf("%d creates of a %d-byte Text: %.300v", tc.creates, tc.size, err)

@@ -68,22 +68,6 @@ func checkCommandListShape(cmds []JsCommand, prefix string) error {
 	return nil
 }
 
-// checkJsCommandsShape checks a JsCommands at prefix (e.g. "commands.").
-func checkJsCommandsShape(c *JsCommands, prefix string) error {
-	if err := checkCommandListShape(c.Commands, prefix); err != nil {
-		return err
-	}
-	if d := c.DeduplicationPeriod; d != nil {
-		if n := shape.CountSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
-			return apierr.Malformed("a one-of holds %d variants, expected one at '%sdeduplicationPeriod'", n, prefix)
-		}
-	}
-	if bad := shape.BadTimestamp(c.MinLedgerTimeAbs); bad != "" {
-		return apierr.Malformed("%s at '%sminLedgerTimeAbs'", bad, prefix)
-	}
-	return nil
-}
-
 // checkReassignmentCommandsShape checks the one-of of each reassignment
 // command at prefix.
 func checkReassignmentCommandsShape(rc *ReassignmentCommands, prefix string) error {

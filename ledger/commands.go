@@ -100,12 +100,6 @@ type JsCommands struct {
 	TapsMaxPasses                *int32                  `json:"tapsMaxPasses"`
 }
 
-// SubmitAndWaitResponse tells where a submission was committed.
-type SubmitAndWaitResponse struct {
-	UpdateID         string `json:"updateId"`
-	CompletionOffset int64  `json:"completionOffset"`
-}
-
 // SubmitAndWaitForTransactionRequest submits and asks for the transaction
 // in a format (nil: ACS delta as the actAs parties see it).
 type SubmitAndWaitForTransactionRequest struct {
@@ -116,12 +110,6 @@ type SubmitAndWaitForTransactionRequest struct {
 // SubmitAndWaitForTransactionResponse carries the committed transaction.
 type SubmitAndWaitForTransactionResponse struct {
 	Transaction JsTransaction `json:"transaction"`
-}
-
-// SubmitAndWaitForTransactionTreeResponse carries the committed transaction
-// as a tree.
-type SubmitAndWaitForTransactionTreeResponse struct {
-	TransactionTree JsTransactionTree `json:"transactionTree"`
 }
 
 // contractRecord is a contract's current state.

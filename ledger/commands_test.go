@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -53,7 +54,7 @@ func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
 
 func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCreatedEvent {
 	t.Helper()
-	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(actAs, 10)}}},
 	}})
@@ -66,8 +67,8 @@ func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCrea
 	return *resp.Transaction.Events[0].CreatedEvent
 }
 
-func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (ledger.SubmitAndWaitResponse, error) {
-	return f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (jsonapi.SubmitAndWaitResponse, error) {
+	return jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: cid,
 			Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
 }
@@ -97,7 +98,7 @@ func TestCreateAndExercise(t *testing.T) {
 	}
 
 	// The package-name form resolves to the newest vetted version.
-	if _, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{f.alice}, UserID: "u1",
+	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#iou:Main:Iou", CreateArguments: f.iouArgs(f.alice, 1)}}}}); err != nil {
 		t.Fatalf("#iou create: %v", err)
 	}
@@ -196,7 +197,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := ledger.StoreDumpForTest(t, f.n)
-			if _, err := f.n.SubmitAndWait(tc.ctx, tc.c); !errors.Is(err, tc.code) {
+			if _, err := jsonapi.New(f.n).SubmitAndWait(tc.ctx, tc.c); !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
 			}
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
@@ -207,16 +208,16 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	// Deduplication is per (user, actAs, command id), and a duration of 0
 	// lets the same command through again.
 	other := ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u2", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}
-	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
+	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("same command id, another user: %v", err)
 	}
 	other.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationDuration: &ledger.Wrapped[ledger.Duration]{}}
-	if _, err := f.n.SubmitAndWait(f.ctx, other); err != nil {
+	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("zero deduplication duration: %v", err)
 	}
 	// The user id comes from the caller when omitted.
 	user := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u3", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
-	if _, err := f.n.SubmitAndWait(user, ledger.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}); err != nil {
+	if _, err := jsonapi.New(f.n).SubmitAndWait(user, ledger.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}); err != nil {
 		t.Errorf("user id from the token: %v", err)
 	}
 }
@@ -288,7 +289,7 @@ func TestReassignments(t *testing.T) {
 		t.Errorf("assigning twice: %v", err)
 	}
 	// The contract is active on the target now.
-	_, err = f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: syncs[1],
+	_, err = jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: syncs[1],
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
 			Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}}})
 	if err != nil {
@@ -316,7 +317,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				resp, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: fmt.Sprintf("w%d-%d", w, i), ActAs: []string{f.alice}, UserID: "u1",
+				resp, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: fmt.Sprintf("w%d-%d", w, i), ActAs: []string{f.alice}, UserID: "u1",
 					Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(f.alice, i)}}}})
 				if err != nil {
 					t.Error(err)
@@ -369,50 +370,6 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 	}
 	if end, _ := f.n.LedgerEnd(f.ctx); end.Offset != start.Offset+writers*each || len(seen) != writers*each {
 		t.Errorf("end %d, %d acknowledged", end.Offset, len(seen))
-	}
-}
-
-func TestArgumentChecks(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, ledger.Options{})
-	ev := f.create(t, "c0", f.alice)
-	create := func(args string) ledger.JsCommands {
-		return ledger.JsCommands{CommandID: "bad", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{
-			{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(args)}}}}
-	}
-	for _, tc := range []struct {
-		name, args string
-		code       apierr.Code
-		path       string
-	}{
-		{"missing field", `{"owner": "` + f.alice + `"}`, apierr.CommandPreprocessingFailed, "commands[0].CreateCommand.createArguments"},
-		{"unexpected field", `{"owner": "` + f.alice + `", "amount": "1", "extra": 1}`, apierr.InvalidArgument, "commands[0].CreateCommand.createArguments"},
-		{"int64 as a number", `{"owner": "` + f.alice + `", "amount": 1}`, apierr.InvalidArgument, "commands[0].CreateCommand.createArguments.amount"},
-		{"bad party", `{"owner": "no!", "amount": "1"}`, apierr.InvalidArgument, "commands[0].CreateCommand.createArguments.owner"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			before := ledger.StoreDumpForTest(t, f.n)
-			_, err := f.n.SubmitAndWait(f.ctx, create(tc.args))
-			var ae *apierr.Error
-			if !errors.As(err, &ae) || !errors.Is(err, tc.code) || !regexp.MustCompile(regexp.QuoteMeta(tc.path)).MatchString(ae.Cause) {
-				t.Fatalf("err = %v, want %s at %s", err, tc.code.Name, tc.path)
-			}
-			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
-				t.Fatalf("state changed:\n%s", diff)
-			}
-		})
-	}
-	// Canonical output: an explicit "+5" comes back as "5".
-	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: create(`{"owner": "` + f.alice + `", "amount": "+5", "more": null}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := string(resp.Transaction.Events[0].CreatedEvent.CreateArgument); got != `{"owner":"`+f.alice+`","amount":"5"}` {
-		t.Errorf("canonical create argument = %s", got)
-	}
-	// Choice arguments are checked against the choice's type.
-	if _, err := f.exercise("x", f.alice, ev.ContractID, "Transfer", `{"newOwner": 3}`); !errors.Is(err, apierr.InvalidArgument) {
-		t.Errorf("bad choice argument: %v", err)
 	}
 }
 

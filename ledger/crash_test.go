@@ -14,6 +14,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestCrashChild is the child process of TestCrashSafety: it allocates
@@ -146,7 +147,7 @@ func TestDamlCrashChild(t *testing.T) {
 		alice = parties[0].Party
 	}
 	for i := 0; ; i++ {
-		resp, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
+		resp, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
 			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner":%q,"amount":"%d"}`, alice, i))}}}})
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -39,7 +40,7 @@ func TestDisclosedContracts(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, d)
 	alice, carol := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "carol")
 	tid := ids[0] + ":Main:Rules"
-	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{
+	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{
 		Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
 		TransactionFormat: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
@@ -62,7 +63,7 @@ func TestDisclosedContracts(t *testing.T) {
 		t.Errorf("blob %+v for event %+v", blob.Create, ev)
 	}
 	look := func(cmdID string, dcs []ledger.JsDisclosedContract) error {
-		_, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{carol}, UserID: "u1", DisclosedContracts: dcs,
+		_, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{carol}, UserID: "u1", DisclosedContracts: dcs,
 			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: ev.ContractID,
 				Choice: "Look", ChoiceArgument: json.RawMessage(`"` + carol + `"`)}}}})
 		return err

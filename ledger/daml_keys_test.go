@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -39,7 +40,7 @@ func TestExerciseByKey(t *testing.T) {
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	tid := ids[0] + ":Main:K"
 	submit := func(cmdID string, c ledger.JsCommand) (ledger.JsTransactionTree, error) {
-		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.JsCommand{c}})
+		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.JsCommand{c}})
 		return resp.TransactionTree, err
 	}
 	var cids []string

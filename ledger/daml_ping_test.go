@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -30,7 +31,7 @@ func newPingNode(t *testing.T) *pingNode {
 
 func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
 	t.Helper()
-	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, f.alice, f.bob))}}},
@@ -56,8 +57,8 @@ func TestPingRuns(t *testing.T) {
 	if diff := cmp.Diff([]string{f.bob}, ev.Observers); diff != "" {
 		t.Errorf("observers: %s", diff)
 	}
-	respond := func(cmdID, actAs string) (ledger.SubmitAndWaitForTransactionTreeResponse, error) {
-		return f.n.SubmitAndWaitForTransactionTree(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+	respond := func(cmdID, actAs string) (jsonapi.SubmitAndWaitForTransactionTreeResponse, error) {
+		return jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
 			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
 				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}})
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -41,7 +42,7 @@ func TestUpgrades(t *testing.T) {
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	submit := func(cmdID string, pref []string, c ledger.JsCommand) ledger.JsTransactionTree {
 		t.Helper()
-		resp, err := n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
+		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
 			PackageIDSelectionPreference: pref, Commands: []ledger.JsCommand{c}})
 		if err != nil {
 			t.Fatalf("%s: %v", cmdID, err)

@@ -101,28 +101,38 @@ func decodeDisclosedRefs(dcs []DisclosedContract, prefix string, written map[int
 	}
 	out := make(map[string]*tx.ContractBlob, len(dcs))
 	for i, d := range dcs {
-		path := fmt.Sprintf("%sdisclosedContracts[%d]", prefix, i)
-		if len(d.CreatedEventBlob) == 0 {
-			return nil, apierr.MissingField.New("%s.createdEventBlob", path)
-		}
-		b, err := tx.DecodeContractBlob(d.CreatedEventBlob)
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s.createdEventBlob: Unable to decode disclosed contract event payload: %v", path, err)
-		}
-		cid := b.Create.ContractID
-		if d.ContractID != "" && d.ContractID != cid {
-			return nil, apierr.InvalidArgument.New("%s.contractId: %s does not match the contract id of its createdEventBlob (%s)", path, apierr.Quote(string(d.ContractID)), cid)
-		}
 		text, ok := written[i]
-		if !ok {
-			text = d.Template.String()
+		b, err := decodeDisclosedEntry(d, fmt.Sprintf("%sdisclosedContracts[%d]", prefix, i), text, ok)
+		if err != nil {
+			return nil, err
 		}
-		if ok && d.Template.IsZero() || !d.Template.IsZero() && !disclosedTemplateMatches(d.Template, &b.Create) {
-			return nil, disclosedTemplateMismatch(path, text, &b.Create)
-		}
-		out[string(cid)] = b
+		out[string(b.Create.ContractID)] = b
 	}
 	return out, nil
+}
+
+// decodeDisclosedEntry decodes the blob of a disclosed contract (at path)
+// and checks it against the entry (decodeDisclosedRefs); written reports
+// that the entry's template reference was written as text.
+func decodeDisclosedEntry(d DisclosedContract, path, text string, written bool) (*tx.ContractBlob, error) {
+	if len(d.CreatedEventBlob) == 0 {
+		return nil, apierr.MissingField.New("%s.createdEventBlob", path)
+	}
+	b, err := tx.DecodeContractBlob(d.CreatedEventBlob)
+	if err != nil {
+		return nil, apierr.InvalidArgument.New("%s.createdEventBlob: Unable to decode disclosed contract event payload: %v", path, err)
+	}
+	cid := b.Create.ContractID
+	if d.ContractID != "" && d.ContractID != cid {
+		return nil, apierr.InvalidArgument.New("%s.contractId: %s does not match the contract id of its createdEventBlob (%s)", path, apierr.Quote(string(d.ContractID)), cid)
+	}
+	if !written {
+		text = d.Template.String()
+	}
+	if written && d.Template.IsZero() || !d.Template.IsZero() && !disclosedTemplateMatches(d.Template, &b.Create) {
+		return nil, disclosedTemplateMismatch(path, text, &b.Create)
+	}
+	return b, nil
 }
 
 // disclosedTemplateMatches reports whether r names the template of c: its

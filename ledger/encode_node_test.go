@@ -106,32 +106,32 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	odd := "<ping> & \"quotes\" \u2028 ünï — spaces"
 	create := JsCommands{CommandID: "create", ActAs: []string{alice}, UserID: "u1",
 		Commands: []JsCommand{{CreateCommand: &JsCreateCommand{TemplateID: pingID, CreateArguments: pingArgs(odd)}}}}
-	created, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: create})
+	created, err := n.submitJS(ctx, create)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEntry("create", create, created.Transaction.Offset)
-	if got := read(store.ContractKey(created.Transaction.Events[0].CreatedEvent.ContractID)); !json.Valid(got) {
+	checkEntry("create", create, created.Offset)
+	if got := read(store.ContractKey(created.Nodes[0].ContractID)); !json.Valid(got) {
 		t.Fatalf("contract record %q", got)
 	}
 
 	respond := JsCommands{CommandID: "respond", ActAs: []string{bob}, UserID: "u1",
-		Commands: []JsCommand{{ExerciseCommand: &JsExerciseCommand{TemplateID: pingID, ContractID: created.Transaction.Events[0].CreatedEvent.ContractID,
+		Commands: []JsCommand{{ExerciseCommand: &JsExerciseCommand{TemplateID: pingID, ContractID: created.Nodes[0].ContractID,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
-	responded, err := n.SubmitAndWait(ctx, respond)
+	responded, err := n.submitJS(ctx, respond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEntry("respond", respond, responded.CompletionOffset)
+	checkEntry("respond", respond, responded.Offset)
 
 	// Created and archived at once; actAs out of order (the change id
 	// sorts it).
 	transient := JsCommands{CommandID: "transient", ActAs: []string{bob, alice}, UserID: "u1",
 		Commands: []JsCommand{{CreateAndExerciseCommand: &JsCreateAndExerciseCommand{TemplateID: pingID, CreateArguments: pingArgs(odd + " 2"),
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
-	both, err := n.SubmitAndWait(ctx, transient)
+	both, err := n.submitJS(ctx, transient)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEntry("create and exercise", transient, both.CompletionOffset)
+	checkEntry("create and exercise", transient, both.Offset)
 }

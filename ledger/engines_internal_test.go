@@ -51,10 +51,10 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 		return resp.Party
 	}
 	create := func(n *Node, alice, id string) error {
-		_, err := n.SubmitAndWaitForTransaction(ctx, SubmitAndWaitForTransactionRequest{Commands: JsCommands{
+		_, err := n.submitJS(ctx, JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
 			Commands: []JsCommand{{CreateCommand: &JsCreateCommand{TemplateID: iou.String(),
-				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
+				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}})
 		return err
 	}
 	// engineCalls run the create on the node's engine directly, past the

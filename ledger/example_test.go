@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Open an in-memory node, allocate a party, and handle a rejected request.
@@ -82,32 +83,6 @@ func exampleNode() (node *ledger.Node, party, templateID string) {
 	return node, alice.Party, ids[0] + ":Main:T"
 }
 
-// Submit a create command and wait for its completion; submitting the same
-// command id again is deduplicated.
-func ExampleNode_SubmitAndWait() {
-	node, alice, template := exampleNode()
-	defer node.Close()
-	ctx := context.Background()
-
-	args, _ := json.Marshal(map[string]string{"owner": alice, "text": "hello"})
-	cmds := ledger.JsCommands{CommandID: "note-1", UserID: "app", ActAs: []string{alice},
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}
-	resp, err := node.SubmitAndWait(ctx, cmds)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("completed at offset", resp.CompletionOffset, len(resp.UpdateID) > 0)
-
-	_, err = node.SubmitAndWait(ctx, cmds)
-	var apiErr *apierr.Error
-	if errors.As(err, &apiErr) {
-		fmt.Println(apiErr.Code.Name, apiErr.HTTPStatus())
-	}
-	// Output:
-	// completed at offset 2 true
-	// DUPLICATE_COMMAND 409
-}
-
 // Page through a party's transactions up to the ledger end; Updates
 // fetches the pages as the loop goes.
 func ExampleNode_Updates() {
@@ -116,7 +91,7 @@ func ExampleNode_Updates() {
 	ctx := context.Background()
 	for i := range 3 {
 		args, _ := json.Marshal(map[string]string{"owner": alice, "text": fmt.Sprint("note ", i)})
-		if _, err := node.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("note-", i), ActAs: []string{alice},
+		if _, err := jsonapi.New(node).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("note-", i), ActAs: []string{alice},
 			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}); err != nil {
 			panic(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -68,20 +69,20 @@ type submitEntry struct {
 // four, interactive prepare and the typed Submit (Daml Script's).
 var submitEntries = []submitEntry{
 	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWait", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWaitForTransaction", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		_, err := jsonapi.New(o.n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 			CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}}})
 		return err
 	}},
 	{name: "SubmitAndWaitForTransactionTree", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "PrepareSubmission", external: true, run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
@@ -223,7 +224,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 		t.Fatalf("remembered before any submission: %v", got)
 	}
 	bob := "bob" + o.alice[len("alice"):]
-	_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}})
+	_, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}})
 	if !errors.Is(err, apierr.UnknownInformees) {
 		t.Fatalf("observer %s not allocated: %v, want UNKNOWN_INFORMEES", bob, err)
 	}
@@ -233,7 +234,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 	if got := ledgertest.MustAllocate(t, o.n, "bob"); got != bob {
 		t.Fatalf("allocated %s, want %s", got, bob)
 	}
-	if _, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}}); err != nil {
+	if _, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}}); err != nil {
 		t.Fatalf("observer %s allocated: %v", bob, err)
 	}
 	if diff := cmp.Diff([]string{o.alice, bob}, ledger.KnownPartiesForTest(o.n)); diff != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -103,14 +104,14 @@ func TestUnvettedPreference(t *testing.T) {
 		t.Fatal(err)
 	}
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+	c, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cid := c.Transaction.Events[0].CreatedEvent.ContractID
 	before := ledger.StoreDumpForTest(t, n)
-	resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
+	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
 		PackageIDSelectionPreference: []string{ids2[0]},
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
 			ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(alice)})

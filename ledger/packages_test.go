@@ -17,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/vetting"
 )
@@ -433,7 +434,7 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	iou := ids[0] + ":Main:Iou"
 	create := func(t *testing.T, n *ledger.Node, id, alice string) string {
 		t.Helper()
-		resp, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
 			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: iou,
 				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
@@ -444,7 +445,7 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	}
 	exercise := func(t *testing.T, n *ledger.Node, id, alice, cid, choice, arg string) {
 		t.Helper()
-		_, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u",
+		_, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u",
 			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: iou, ContractID: cid,
 				Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
 		if err != nil {

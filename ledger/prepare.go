@@ -105,7 +105,7 @@ func (n *Node) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionReq
 			return nil, err
 		}
 		sub.sync = sync
-		if err := n.jsonArguments(sub, c.Commands, false); err != nil {
+		if err := n.decodeArguments(sub, false); err != nil {
 			return nil, err
 		}
 		return sub, nil

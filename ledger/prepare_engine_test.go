@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -54,7 +55,7 @@ func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) ledger.JsPrepar
 // alicePing submits alice's Ping to ext and returns its contract id.
 func (f *pingExternal) alicePing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "alice-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
 	if err != nil {
@@ -201,7 +202,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 	}
 	// A submitted Respond (bob answers alice) for comparison.
 	cid2 := f.submitPing(t, "r2")
-	sub, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	sub, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "bob-respond", ActAs: []string{f.bob}, UserID: "u1",
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)})
@@ -226,7 +227,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 
 func (f *pingExternal) submitPing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: "alice-bob-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
 	if err != nil {

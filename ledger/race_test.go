@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -62,7 +63,7 @@ func newRaceNode(t *testing.T) *raceNode {
 
 // respond exercises Respond on a Ping as bob.
 func (f *raceNode) respond(cmdID, cid string) (int64, error) {
-	resp, err := f.n.SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: cmdID, ActAs: []string{f.bob}, UserID: "u1",
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}},
@@ -273,14 +274,14 @@ func TestRaceSubmitUploadView(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 5 {
-				c, err := n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: fmt.Sprintf("c%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
+				c, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: fmt.Sprintf("c%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
 					Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 				if err != nil {
 					errs <- err
 					return
 				}
 				cid := c.Transaction.Events[0].CreatedEvent.ContractID
-				if _, err := n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("x%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
+				if _, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("x%d-%d", w, i), ActAs: []string{alice}, UserID: "u1",
 					Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
 					errs <- err
 					return

@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // reassignSyncs are the synchronizers of the reassignment tests.
@@ -168,7 +169,7 @@ func TestReassign(t *testing.T) {
 		t.Errorf("assignment (-JSON read +typed):\n%s", d)
 	}
 	// The contract is active on the target.
-	if _, err := f.n.SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: reassignSyncs[1],
+	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: reassignSyncs[1],
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
 			Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
 		t.Errorf("exercise on the target after assignment: %v", err)

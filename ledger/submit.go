@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -16,9 +17,9 @@ import (
 // This file is the node's one submission path: Commands in Go types
 // (Daml values as daml/value values, times as time.Time) interpreted by
 // the Daml engine and committed by Submit. The JSON Ledger API's
-// submissions (jsoncommands.go) and Daml Script (ledger/scriptledger)
-// are conversions to it, as Canton's JSON API is a layer over its typed
-// command services.
+// submissions (ledger/jsonapi, with DecodeArguments for its Daml JSON)
+// and Daml Script (ledger/scriptledger) are conversions to it, as
+// Canton's JSON API is a layer over its typed command services.
 
 // Commands is a submission: commands acting as the ActAs parties, as
 // Canton's Commands message (command_service.proto) has them.
@@ -228,6 +229,16 @@ type DisclosedContract struct {
 	SynchronizerID string
 }
 
+// Check decodes the contract's created-event blob and checks that it
+// names the contract id and the template the entry names, when it names
+// them, as Submit checks each disclosed contract before the other rules
+// of a submission; path names the entry in errors (Submit's are
+// "disclosedContracts[i]").
+func (d DisclosedContract) Check(path string) error {
+	_, err := decodeDisclosedEntry(d, path, "", false)
+	return err
+}
+
 // PrefetchContractKey asks the interpretation to load the contracts of a
 // key ahead (a hint ledgernode does not need: see
 // Commands.PrefetchContractKeys).
@@ -244,10 +255,11 @@ type SubmitOption func(*submitConfig)
 
 type submitConfig struct {
 	mode rollbackMode
+	// decoder, when set, gives the commands' arguments (DecodeArguments).
+	decoder ArgumentDecoder
 	// typedAt[i] is the package id against whose types command i's
-	// arguments were built by FromJSON (set by the JSON path,
-	// jsonArguments): when the command resolves to that package they are
-	// used as they are.
+	// arguments were decoded (set by decodeArguments): when the command
+	// resolves to that package they are used as they are.
 	typedAt []string
 }
 
@@ -311,6 +323,9 @@ func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*C
 	if err := n.checkSubmission(ctx, s); err != nil {
 		return nil, err
 	}
+	if err := n.decodeSubmission(s); err != nil {
+		return nil, err
+	}
 	e, it, err := n.submitChecked(ctx, s)
 	if err != nil {
 		return nil, err
@@ -334,6 +349,19 @@ type submission struct {
 	// tracked is the command tracker's entry of the submission (nil:
 	// not tracked), set by commandTracker.track.
 	tracked *trackedCommand
+}
+
+// decodeSubmission decodes a checked submission's arguments when it has
+// a decoder (DecodeArguments).
+func (n *Node) decodeSubmission(s *submission) error {
+	if s.decoder == nil {
+		return nil
+	}
+	if len(s.c.Commands) > 0 {
+		// The caller's slice stays as it was.
+		s.c.Commands = slices.Clone(s.c.Commands)
+	}
+	return n.decodeArguments(s, true)
 }
 
 func newSubmission(c *Commands, opts []SubmitOption) *submission {
@@ -526,7 +554,8 @@ type argTyper struct {
 	pkgs *pkgView
 	pref map[string]string
 	p    cmdPath
-	// typedAt is the package the JSON path built the arguments for.
+	// typedAt is the package the arguments were decoded for
+	// (decodeArguments).
 	typedAt string
 }
 
@@ -537,7 +566,7 @@ func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, err
 
 // arg types v (nil: {} as the JSON API reads it), the command's field, against
 // t of the resolved package r and converts it to a runtime value. A value
-// FromJSON built against r's package (the JSON path) is used as it is; any
+// decoded against r's package (decodeArguments) is used as it is; any
 // other is value.TypeValue'd — printed as JSON guided by t and read back
 // with FromJSON, with the field's path in errors — so that its records
 // match t's fields by label, and must keep its kinds (kindMismatch).
@@ -692,6 +721,10 @@ func commandContractID(s, path string) (engine.ContractID, error) {
 // name of a package id needs that package to be known.
 func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
 	id := lf.Identifier{PackageID: r.ID.PackageID, Module: r.ID.Module, Entity: r.ID.Name}
+	if r.ByPackageName && r.PackageName == "" && r.ID.PackageID == "" {
+		// "#:Module:Entity": no package at all.
+		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(r.String()))
+	}
 	if r.ByPackageName {
 		id.PackageID, id.PackageName = "", r.PackageName
 		if id.PackageName == "" {
@@ -706,4 +739,53 @@ func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]
 		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
 	}
 	return v.resolveIdentifier(id, path, pref, interfaces)
+}
+
+// SubmitForTransaction submits c as Submit does and returns the committed
+// transaction as f shows it, as Canton's SubmitAndWaitForTransaction
+// (command_service.proto) does: f nil is the ACS delta as the ActAs and
+// ReadAs parties see it, verbose. f is checked — the rights to read as
+// its parties, its filters' templates and interfaces — before the
+// submission's own checks, so that a refused format commits nothing
+// (Canton validates the request's format before submitting it). A
+// transaction f shows nothing of comes back without events.
+func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
+	s := newSubmission(&c, opts)
+	tf, err := n.submissionFormat(ctx, s, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := n.checkSubmission(ctx, s); err != nil {
+		return nil, err
+	}
+	if err := n.decodeSubmission(s); err != nil {
+		return nil, err
+	}
+	e, it, err := n.submitChecked(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	if t == nil {
+		t = &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+			EffectiveAt: it.let, RecordTime: e.recordTime, SynchronizerID: e.SynchronizerID}
+	}
+	return t, nil
+}
+
+// submissionFormat checks the format of a submission's transaction (nil:
+// the actAs and readAs parties', whose reading the submission's own
+// checks authorize) and returns it in the form of the node's reads.
+func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadFormat) (*TransactionFormat, error) {
+	if f == nil {
+		return actAsFormat(s.c.ActAs, s.c.ReadAs, ShapeACSDelta), nil
+	}
+	tf := n.transactionFormat(*f)
+	if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: tf}); err != nil {
+		return nil, err
+	}
+	return tf, nil
 }

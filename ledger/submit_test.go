@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -174,7 +175,7 @@ func TestSubmitRefusals(t *testing.T) {
 		})
 	}
 	// The JSON path gives the same error for the same wrong value.
-	_, jsonErr := n.SubmitAndWait(ctx, ledger.JsCommands{ActAs: []string{alice}, CommandID: "c", Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{
+	_, jsonErr := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{ActAs: []string{alice}, CommandID: "c", Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{
 		TemplateID: iou.String(), CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": true}`)}}}})
 	c := good()
 	c.Commands[0] = ledger.CreateCommand{Template: iou, Arguments: iouRecord(value.Party(alice), value.Bool(true))}

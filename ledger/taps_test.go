@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestTapsMaxPassesRefused: a tapsMaxPasses that is not strictly positive
@@ -23,22 +24,22 @@ func TestTapsMaxPassesRefused(t *testing.T) {
 		run  func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error
 	}{
 		{"Submit", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
+			_, err := jsonapi.New(o.n).SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
 				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
 		{"SubmitAndWait", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
+			_, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
 				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},
 		{"SubmitAndWaitForTransaction", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+			_, err := jsonapi.New(o.n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 				CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps, Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}}})
 			return err
 		}},
 		{"SubmitAndWaitForTransactionTree", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
+			_, err := jsonapi.New(o.n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
 				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},

@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -63,7 +64,7 @@ func TestTypedInterfaceView(t *testing.T) {
 	dso, owner := ledgertest.MustAllocate(t, node, "dso"), ledgertest.MustAllocate(t, node, "alice")
 	ctx := context.Background()
 	arg := `{"dso": "` + dso + `", "owner": "` + owner + `", "amount": {"initialAmount": "100.0", "createdAt": {"number": "3"}, "ratePerRound": {"rate": "0.001"}}}`
-	if _, err := node.SubmitAndWait(ctx, ledger.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner},
+	if _, err := jsonapi.New(node).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner},
 		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -26,7 +27,7 @@ func ExampleOpen() {
 		ledgertest.MustUploadDAR(t, node, dar)
 
 		args, _ := json.Marshal(map[string]string{"owner": alice})
-		resp, err := node.SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: "c1", ActAs: []string{alice},
+		resp, err := jsonapi.New(node).SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: "c1", ActAs: []string{alice},
 			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}})
 		if err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -31,7 +32,7 @@ func notes() ([]byte, string) {
 func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) ledger.JsTransaction {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"owner": owner})
-	resp, err := node.SubmitAndWaitForTransaction(context.Background(), ledger.SubmitAndWaitForTransactionRequest{
+	resp, err := jsonapi.New(node).SubmitAndWaitForTransaction(context.Background(), ledger.SubmitAndWaitForTransactionRequest{
 		Commands: ledger.JsCommands{CommandID: cmdID, ActAs: []string{owner},
 			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tmpl, CreateArguments: args}}}}})
 	if err != nil {
