@@ -23,10 +23,16 @@ type pingBench struct {
 }
 
 func newPingBench(b testing.TB) *pingBench {
+	return newPingBenchWith(b, ledger.Options{})
+}
+
+// newPingBenchWith is newPingBench on a node of opts (its logger discards).
+func newPingBenchWith(b testing.TB, opts ledger.Options) *pingBench {
 	b.Helper()
 	data := realDAR(b, "canton-builtin-admin-workflow-ping.dar")
 	pkg := ledgertest.MainPackageID(b, data)
-	n := ledgertest.Open(b, ledger.Options{Logger: slog.New(slog.DiscardHandler)})
+	opts.Logger = slog.New(slog.DiscardHandler)
+	n := ledgertest.Open(b, opts)
 	ledgertest.MustUploadDAR(b, n, data)
 	return &pingBench{n: n, pingID: pkg + ":Canton.Internal.Ping:Ping",
 		alice: ledgertest.MustAllocate(b, n, "alice"), bob: ledgertest.MustAllocate(b, n, "bob")}

@@ -3,7 +3,9 @@ package ledger_test
 import (
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/httplimit"
@@ -26,7 +28,20 @@ func TestHTTPLimitHasTheNodeStoreOptions(t *testing.T) {
 // overwrites), each key and value of the same size.
 func TestHTTPLimitWritesWhatAPingCreateStores(t *testing.T) {
 	t.Parallel()
-	p := newPingBench(t)
+	// Times print their fraction in groups of three digits, dropping zero
+	// groups (as Java's Instant.toString): with the wall clock, one time in
+	// a thousand has zero microseconds, prints three digits shorter, and
+	// the sizes differ by three bytes. This clock's times always have six
+	// digits after the second, as 999 wall-clock times in 1000 do.
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 27, 12, 0, 0, 123457000, time.UTC)
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Millisecond)
+		return now
+	}
+	p := newPingBenchWith(t, ledger.Options{Clock: clock})
 	if err := p.create(t); err != nil { // the first create also stores the package view
 		t.Fatal(err)
 	}
