@@ -426,9 +426,11 @@ func AppendCheckpoint(dst []byte, c *ledger.Checkpoint) []byte {
 		}
 		dst = append(dst, `{"synchronizerId":`...)
 		dst = appendString(dst, s.SynchronizerID)
-		dst = append(dst, `,"recordTime":`...)
-		dst = appendTime(dst, s.RecordTime)
-		dst = append(dst, '}')
+		// Checkpoints always carry a time (the JSON read prints a zero
+		// one too).
+		dst = append(dst, `,"recordTime":"`...)
+		dst = wiretime.Append(dst, s.RecordTime)
+		dst = append(dst, `"}`...)
 	}
 	return append(dst, "]}"...)
 }
