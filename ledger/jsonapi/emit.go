@@ -499,7 +499,11 @@ func AppendUpdatesPage(dst []byte, p *ledger.UpdatePage) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
+		start := len(dst)
 		dst = AppendUpdateResponse(dst, u)
+		if i == 0 {
+			dst = growFor(dst, len(dst)-start, len(p.Updates)-1)
+		}
 	}
 	dst = append(dst, `],"lowestPageOffsetExclusive":`...)
 	dst = strconv.AppendInt(dst, p.Lowest, 10)
@@ -560,7 +564,11 @@ func AppendContractPage(dst []byte, p *ledger.ContractPage) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
+		start := len(dst)
 		dst = AppendActiveContract(dst, &p.Contracts[i])
+		if i == 0 {
+			dst = growFor(dst, len(dst)-start, len(p.Contracts)-1)
+		}
 	}
 	dst = append(dst, `],"activeAtOffset":`...)
 	dst = strconv.AppendInt(dst, p.At, 10)
@@ -603,6 +611,15 @@ func AppendContractResponse(dst []byte, e *ledger.CreatedEvent) []byte {
 	dst = append(dst, `{"createdEvent":`...)
 	dst = AppendCreatedEvent(dst, e)
 	return append(dst, '}')
+}
+
+// growFor makes room in dst for n more elements the size of the first
+// one (and an eighth more), so that a page is written with one or two
+// allocations rather than a doubling per size class; at most 64 MiB are
+// reserved ahead.
+func growFor(dst []byte, first, n int) []byte {
+	want := min((first+1)*n, 64<<20)
+	return slices.Grow(dst, want+want/8+64)
 }
 
 // appendToken appends a page token as base64 text, null when there is

@@ -1,0 +1,126 @@
+package jsonapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// fillPage commits n creates by one party from 64 goroutines, each
+// argument made by arg(i).
+func fillPage(b *testing.B, node *ledger.Node, party, template string, n int, arg func(i int) string) {
+	b.Helper()
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	sem := make(chan struct{}, 64)
+	for i := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			_, err := node.SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: fmt.Sprint("f", i), ActAs: []string{party}, UserID: "bench",
+				Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: json.RawMessage(arg(i))}}}})
+			if err != nil {
+				failed.Store(err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := failed.Load(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkEmitUpdatesPage reads a page of 1000 transactions (ACS delta,
+// any party; offsets 1000 to 2000 of 3000 creates) and writes it as the
+// body of POST /v2/updates/get-updates-page, two ways in the same run:
+//   - json: today's JSON read (Node.UpdatesPage, the stored JSON
+//     rendered into the JSON structs) encoded as httpadapter encodes it
+//     (encoding/json, HTML escaping off);
+//   - typed: the typed read (Node.TypedUpdatesPage, every value decoded
+//     with its package type) written by AppendUpdatesPage;
+//
+// each end to end (read+write) and in its two halves (read, write of a
+// page read ahead). Two ledgers: "iou", the small Iou of
+// BenchmarkUpdatesPage (ledger/bench_updates_test.go: {owner, amount}),
+// and "rich", emitPackage's T (eleven fields: text, numeric, list,
+// optional, timestamp, date, text map, variant, enum).
+func BenchmarkEmitUpdatesPage(b *testing.B) {
+	for _, ledgerKind := range []string{"iou", "rich"} {
+		node := ledgertest.Open(b, ledger.Options{InMemory: true})
+		alice := ledgertest.MustAllocate(b, node, "alice")
+		switch ledgerKind {
+		case "iou":
+			d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
+			ledgertest.MustUploadDAR(b, node, d)
+			fillPage(b, node, alice, "#iou:Main:Iou", 3000, func(i int) string { return fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, alice, i) })
+		case "rich":
+			d, _ := lftest.DAR(emitPackage())
+			ledgertest.MustUploadDAR(b, node, d)
+			l := &emitLedger{}
+			fillPage(b, node, alice, "#emit:Main:T", 3000, func(i int) string { return l.tArg(alice, alice, emitNotes[i%len(emitNotes)], i) })
+		}
+		ctx := context.Background()
+		end, size := int64(2000), int32(1000)
+		jreq := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
+			UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+				EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, FiltersForAnyParty: &ledger.Filters{}}}}}
+		tf := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}}
+		r := ledger.OffsetRange{After: 1000, Through: end}
+
+		jsonRead := func(b *testing.B) ledger.GetUpdatesPageResponse {
+			p, err := node.UpdatesPage(ctx, jreq)
+			if err != nil || len(p.Updates) != 1000 {
+				b.Fatalf("JSON page: %d updates, %v", len(p.Updates), err)
+			}
+			return p
+		}
+		jsonWrite := func(b *testing.B, p ledger.GetUpdatesPageResponse) []byte {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(p); err != nil {
+				b.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+		typedRead := func(b *testing.B) *ledger.UpdatePage {
+			p, err := node.TypedUpdatesPage(ctx, tf, r, &size, nil)
+			if err != nil || len(p.Updates) != 1000 {
+				b.Fatalf("typed page: %v, %v", p, err)
+			}
+			return p
+		}
+		// The same bytes both ways (but for the encoder's final newline).
+		jp, tp := jsonRead(b), typedRead(b)
+		jb, tb := jsonWrite(b, jp), jsonapi.AppendUpdatesPage(nil, tp)
+		if !sameWire(b, ledgerKind, bytes.TrimSuffix(jb, []byte("\n")), tb) {
+			b.FailNow()
+		}
+		b.Logf("%s: page body %d bytes", ledgerKind, len(tb))
+
+		run := func(name string, body func(b *testing.B)) {
+			b.Run(ledgerKind+"/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					body(b)
+				}
+				b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+			})
+		}
+		run("json/read+write", func(b *testing.B) { jsonWrite(b, jsonRead(b)) })
+		run("typed/read+write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, typedRead(b)) })
+		run("json/read", func(b *testing.B) { jsonRead(b) })
+		run("typed/read", func(b *testing.B) { typedRead(b) })
+		run("json/write", func(b *testing.B) { jsonWrite(b, jp) })
+		run("typed/write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, tp) })
+	}
+}
