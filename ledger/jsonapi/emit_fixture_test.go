@@ -23,7 +23,7 @@ import (
 
 var emitSyncs = []string{"s1::1220aa", "s2::1220bb"}
 
-// emitPackage is package "emit" 1.0.0, module Main:
+// emitPackage is package "emit" 1.0.0 (LF 2.3), module Main:
 //   - template T {owner, watcher: Party, note: Text, amount: Numeric 10,
 //     tags: [Text], extra: Optional Int64, at: Timestamp, day: Date,
 //     m: TextMap Int64, v: V, c: Color} (signatory owner, observer
@@ -31,6 +31,7 @@ var emitSyncs = []string{"s1::1220aa", "s2::1220bb"}
 //     Spawn {viewer: Party} (consuming, choice observer viewer, creates
 //     T this, returns its id) and Peek (non-consuming, Unit);
 //   - template U {owner: Party};
+//   - template K {owner: Party, n: Int64} keyed by its owner (LF 2.3);
 //   - variant V = A Int64 | B Text, enum Color = Red | Green.
 func emitPackage() lftest.Package {
 	party := &lf.TBuiltin{Builtin: lf.BuiltinParty}
@@ -43,7 +44,8 @@ func emitPackage() lftest.Package {
 	view := &lf.ERecCon{Type: lf.TypeConApp{ID: lf.TypeConID{PackageID: lftest.SelfID, Module: "Main", Name: "IView"}},
 		Fields: []lf.FieldExpr{{Name: "n", Expr: &lf.EInt64{Value: 7}}}}
 	spawn := &lf.EUpdate{Update: &lf.UCreate{Template: tT.ID, Expr: &lf.EVar{Name: "this"}}}
-	return lftest.Package{Name: "emit", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
+	tK := lf.TypeConApp{ID: lf.TypeConID{Module: "Main", Name: "K"}}
+	return lftest.Package{Minor: "3", Name: "emit", Version: "1.0.0", Imports: []string{}, Modules: []lftest.Module{{Name: "Main",
 		DataTypes: []lftest.DataType{
 			{Name: "T", Serializable: true, Fields: []lftest.Field{
 				{Name: "owner", Type: lftest.B(lftest.Party)}, {Name: "watcher", Type: lftest.B(lftest.Party)},
@@ -54,6 +56,7 @@ func emitPackage() lftest.Package {
 				{Name: "v", Type: lftest.Con(lftest.Self(), "Main", "V")}, {Name: "c", Type: lftest.Con(lftest.Self(), "Main", "Color")},
 			}},
 			{Name: "U", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}}},
+			{Name: "K", Serializable: true, Fields: []lftest.Field{{Name: "owner", Type: lftest.B(lftest.Party)}, {Name: "n", Type: lftest.B(lftest.Int64)}}},
 			{Name: "Spawn", Serializable: true, Fields: []lftest.Field{{Name: "viewer", Type: lftest.B(lftest.Party)}}},
 			{Name: "V", Kind: "variant", Serializable: true, Fields: []lftest.Field{{Name: "A", Type: lftest.B(lftest.Int64)}, {Name: "B", Type: lftest.B(lftest.Text)}}},
 			{Name: "Color", Kind: "enum", Serializable: true, Enum: []string{"Red", "Green"}},
@@ -69,6 +72,9 @@ func emitPackage() lftest.Package {
 					{Name: "Peek", Consuming: false, Arg: lftest.B(lftest.Unit), Ret: lftest.B(lftest.Unit)},
 				}},
 			{Name: "U"},
+			{Name: "K", Key: lftest.B(lftest.Party), KeyBody: &lf.ERecProj{Type: tK, Field: "owner", Record: &lf.EVar{Name: "this"}},
+				KeyMaintainers: &lf.EAbs{Params: []lf.VarWithType{{Name: "key", Type: party}},
+					Body: &lf.ECons{Type: party, Front: []lf.Expr{&lf.EVar{Name: "key"}}, Tail: &lf.ENil{Type: party}}}},
 		},
 		Interfaces: []lftest.Interface{{Name: "I", View: lftest.Con(lftest.Self(), "Main", "IView")}},
 	}}}
@@ -143,6 +149,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	t1 := l.submit(t, "c1", "wf-1", []string{l.alice}, l.create("T", l.tArg(l.alice, l.bob, note(0), 1)))
 	l.submit(t, "c2", "", []string{l.carol}, l.create("T", l.tArg(l.carol, l.alice, note(1), 2)))
 	u := l.submit(t, "c3", "wf-3", []string{l.alice}, l.create("U", fmt.Sprintf(`{"owner": %q}`, l.alice)))
+	k := l.submit(t, "k1", "", []string{l.bob}, l.create("K", fmt.Sprintf(`{"owner": %q, "n": "1"}`, l.bob)))
 	// A wide transaction: twelve creates, node ids 0..11.
 	var wide []ledger.JsCommand
 	for i := range 12 {
@@ -162,6 +169,8 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	// Peek (non-consuming) on the child, Archive of the U.
 	l.submit(t, "peek", "", []string{l.alice}, l.exercise("T", child, "Peek", `{}`))
 	l.submit(t, "archive-u", "", []string{l.alice}, l.exercise("U", u.Events[0].CreatedEvent.ContractID, "Archive", `{}`))
+	l.submit(t, "archive-k", "", []string{l.bob}, l.exercise("K", k.Events[0].CreatedEvent.ContractID, "Archive", `{}`))
+	l.submit(t, "k2", "", []string{l.bob}, l.create("K", fmt.Sprintf(`{"owner": %q, "n": "2"}`, l.bob)))
 	// A transient contract: created and archived in one transaction,
 	// next to a create that stays.
 	l.submit(t, "transient", "", []string{l.alice}, ledger.JsCommand{CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{

@@ -62,6 +62,9 @@ func (c emitCoverage) update(u ledger.TypedUpdate) {
 
 func (c emitCoverage) created(e *ledger.CreatedEvent) {
 	c["created"]++
+	if e.Key != nil {
+		c["keyed create"]++
+	}
 	if len(e.Blob) > 0 {
 		c["blob"]++
 	}
@@ -103,7 +106,7 @@ func TestEmitMatchesJSONReads(t *testing.T) {
 	for _, k := range []string{"transaction", "created", "archived", "archived with interfaces", "exercised", "consuming exercise",
 		"non-consuming exercise", "exercise with children", "wide transaction", "assigned", "unassigned", "topology", "blob",
 		"interface view", "created, no ACS delta", "tree", "acs in transit", "acs active", "contract events archived", "contract by id",
-		"refusal"} {
+		"refusal", "keyed create", "tree stream", "acs list"} {
 		if cov[k] == 0 {
 			t.Errorf("the fixture compared no %s (coverage %v)", k, cov)
 		}
@@ -168,6 +171,29 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		}
 		if n != len(jl) {
 			t.Errorf("%s stream: %d typed updates, %d JSON", wshape, n, len(jl))
+		}
+
+		// The deprecated trees stream, with the legacy filter (ledger
+		// effects, transactions and reassignments).
+		if shape == ledger.LedgerEffects {
+			jl, jerr := l.n.TreeList(l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &ef, Verbose: f.verbose}, ledger.ListOptions{})
+			if jerr != nil {
+				t.Fatal(jerr)
+			}
+			n := 0
+			for u, err := range l.n.TypedUpdates(l.ctx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: end.Offset}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n < len(jl) {
+					cov["tree stream"]++
+					l.same(t, fmt.Sprintf("trees stream element %d", n), wire(t, jl[n]), jsonapi.AppendTreeUpdateResponse(nil, u))
+				}
+				n++
+			}
+			if n != len(jl) {
+				t.Errorf("trees stream: %d typed updates, %d JSON", n, len(jl))
+			}
 		}
 
 		// Each update by id and by offset; transactions by id.
@@ -251,6 +277,24 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				break
 			}
 			jreq.PageToken, treq.Token = *jp.NextPageToken, tp.NextToken
+		}
+	}
+
+	// The active contracts as one list (the state stream), as the
+	// elements of one typed page.
+	for _, at := range []int64{end.Offset, end.Offset / 2} {
+		jl, jerr := l.n.ActiveContracts(l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef}, ledger.ListOptions{})
+		size := int32(ledger.MaxACSPageSize)
+		tp, terr := l.n.ActiveContractEventsPage(l.ctx, l.typed(f, ledger.ACSDelta), ledger.PageRequest{At: &at, Size: &size})
+		if jerr != nil || terr != nil {
+			t.Fatalf("ACS list at %d: JSON read %v, typed %v", at, jerr, terr)
+		}
+		if len(jl) != len(tp.Contracts) {
+			t.Errorf("ACS list at %d: %d JSON, %d typed", at, len(jl), len(tp.Contracts))
+		}
+		for i := range min(len(jl), len(tp.Contracts)) {
+			cov["acs list"]++
+			l.same(t, fmt.Sprintf("ACS list at %d element %d", at, i), wire(t, jl[i]), jsonapi.AppendActiveContract(nil, &tp.Contracts[i]))
 		}
 	}
 
