@@ -31,7 +31,11 @@ import (
 // onto the typed reads without a change on the wire; emit_test.go checks
 // it read by read. Daml values are printed by value.AppendJSON, which
 // prints a decoded value as the node stored it (the canonical encoding of
-// value.CheckValue).
+// value.CheckValue) with one difference in escapes only: the node stores
+// values HTML-escaped (its log is json.Marshal's encoding), so the JSON
+// read serves a Daml text's <, >, &, U+2028 and U+2029 as \u003c …
+// \u2029, where the emitters print them as they are, as Canton's JSON API
+// does (the same JSON; emit_test.go checks that too).
 
 // AppendCreatedEvent appends a created event (Canton's CreatedEvent,
 // JsSchema's codec).
