@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
@@ -29,13 +30,19 @@ import (
 // the JSON structs of package ledger (encoding/json with HTML escaping
 // off, fields in the structs' order), so that the JSON reads can move
 // onto the typed reads without a change on the wire; emit_test.go checks
-// it read by read. Daml values are printed by value.AppendJSON, which
-// prints a decoded value as the node stored it (the canonical encoding of
+// it read by read.
+//
+// Daml values: a typed read whose context asks for stored values
+// (rawjson.WithStoredValues) holds them as the node stored them
+// (rawjson.Value), and the emitters copy those bytes: no decoding, and
+// the JSON read's bytes exactly. Any other value — a decoded one, or one
+// a caller built — is printed by value.AppendJSON, which prints a
+// decoded value as the node stored it (the canonical encoding of
 // value.CheckValue) with one difference in escapes only: the node stores
 // values HTML-escaped (its log is json.Marshal's encoding), so the JSON
 // read serves a Daml text's <, >, &, U+2028 and U+2029 as \u003c …
-// \u2029, where the emitters print them as they are, as Canton's JSON API
-// does (the same JSON; emit_test.go checks that too).
+// \u2029, where value.AppendJSON prints them as they are, as Canton's
+// JSON API does (the same JSON; emit_test.go checks that too).
 
 // AppendCreatedEvent appends a created event (Canton's CreatedEvent,
 // JsSchema's codec).
@@ -96,7 +103,7 @@ func appendInterfaceView(dst []byte, v *ledger.InterfaceView) []byte {
 		dst = append(dst, `0,"message":"","details":[]}`...)
 		if v.Value != nil {
 			dst = append(dst, `,"viewValue":`...)
-			dst = value.AppendJSON(dst, v.Value)
+			dst = appendValue(dst, v.Value)
 		}
 	}
 	dst = append(dst, `,"implementationPackageId":`...)
@@ -637,11 +644,17 @@ func appendToken(dst, tok []byte) []byte {
 	return append(dst, '"')
 }
 
-// appendValue appends a Daml value in the Daml-LF JSON encoding; nil (no
-// key, no stored result) is null.
+// appendValue appends a Daml value in the Daml-LF JSON encoding: a
+// stored one as it is, nil (no key, no stored result) as null.
 func appendValue(dst []byte, v value.Value) []byte {
-	if v == nil {
+	switch x := v.(type) {
+	case nil:
 		return append(dst, "null"...)
+	case rawjson.Value:
+		if len(x.JSON) == 0 {
+			return append(dst, "null"...)
+		}
+		return append(dst, x.JSON...)
 	}
 	return value.AppendJSON(dst, v)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -46,7 +47,11 @@ func fillPage(b *testing.B, node *ledger.Node, party, template string, n int, ar
 //     rendered into the JSON structs) encoded as httpadapter encodes it
 //     (encoding/json, HTML escaping off);
 //   - typed: the typed read (Node.TypedUpdatesPage, every value decoded
-//     with its package type) written by AppendUpdatesPage;
+//     with its package type, as a Go caller reads it) written by
+//     AppendUpdatesPage;
+//   - stored: the typed read with stored values (rawjson.WithStoredValues,
+//     as the JSON layer reads: no value decoded) written by
+//     AppendUpdatesPage;
 //
 // each end to end (read+write) and in its two halves (read, write of a
 // page read ahead). Two ledgers: "iou", the small Iou of
@@ -92,17 +97,22 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 			}
 			return buf.Bytes()
 		}
-		typedRead := func(b *testing.B) *ledger.UpdatePage {
-			p, err := node.TypedUpdatesPage(ctx, tf, r, &size, nil)
-			if err != nil || len(p.Updates) != 1000 {
-				b.Fatalf("typed page: %v, %v", p, err)
+		readIn := func(ctx context.Context) func(b *testing.B) *ledger.UpdatePage {
+			return func(b *testing.B) *ledger.UpdatePage {
+				p, err := node.TypedUpdatesPage(ctx, tf, r, &size, nil)
+				if err != nil || len(p.Updates) != 1000 {
+					b.Fatalf("typed page: %v, %v", p, err)
+				}
+				return p
 			}
-			return p
 		}
-		// The same bytes both ways (but for the encoder's final newline).
-		jp, tp := jsonRead(b), typedRead(b)
-		jb, tb := jsonWrite(b, jp), jsonapi.AppendUpdatesPage(nil, tp)
-		if !sameWire(b, ledgerKind, bytes.TrimSuffix(jb, []byte("\n")), tb) {
+		typedRead, storedRead := readIn(ctx), readIn(rawjson.WithStoredValues(ctx))
+		// The same bytes all three ways (but for the encoder's final
+		// newline).
+		jp, tp, sp := jsonRead(b), typedRead(b), storedRead(b)
+		jb := bytes.TrimSuffix(jsonWrite(b, jp), []byte("\n"))
+		tb, sb := jsonapi.AppendUpdatesPage(nil, tp), jsonapi.AppendUpdatesPage(nil, sp)
+		if !sameWire(b, ledgerKind+" typed", jb, tb) || !sameWire(b, ledgerKind+" stored", jb, sb) {
 			b.FailNow()
 		}
 		b.Logf("%s: page body %d bytes", ledgerKind, len(tb))
@@ -117,10 +127,13 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 			})
 		}
 		run("json/read+write", func(b *testing.B) { jsonWrite(b, jsonRead(b)) })
+		run("stored/read+write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, storedRead(b)) })
 		run("typed/read+write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, typedRead(b)) })
 		run("json/read", func(b *testing.B) { jsonRead(b) })
+		run("stored/read", func(b *testing.B) { storedRead(b) })
 		run("typed/read", func(b *testing.B) { typedRead(b) })
 		run("json/write", func(b *testing.B) { jsonWrite(b, jp) })
+		run("stored/write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, sp) })
 		run("typed/write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, tp) })
 	}
 }

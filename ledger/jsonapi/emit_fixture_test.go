@@ -82,8 +82,10 @@ func emitPackage() lftest.Package {
 
 // emitLedger is a node holding the fixture's updates.
 type emitLedger struct {
-	n                 *ledger.Node
-	ctx               context.Context
+	n   *ledger.Node
+	ctx context.Context
+	// typedCtx is the context of the typed reads (emitLedger.in).
+	typedCtx          context.Context
 	alice, bob, carol string
 	pkg               string
 	// cids are the contracts created (active, archived, in transit).
@@ -140,7 +142,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 			t.Fatal(err)
 		}
 	}
-	l := &emitLedger{n: n, ctx: context.Background(), pkg: ids[0]}
+	l := &emitLedger{n: n, ctx: context.Background(), typedCtx: context.Background(), pkg: ids[0]}
 	l.alice, l.bob, l.carol = ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "bob"), ledgertest.MustAllocate(t, n, "carol")
 	note := func(i int) string { return notes[i%len(notes)] }
 

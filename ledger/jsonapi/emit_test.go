@@ -2,6 +2,7 @@ package jsonapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -32,6 +34,10 @@ func (c emitCoverage) update(u ledger.TypedUpdate) {
 				}
 			case *ledger.ExercisedEvent:
 				c["exercised"]++
+				c.value(e.Argument)
+				if e.Result != nil {
+					c.value(e.Result)
+				}
 				if e.Consuming {
 					c["consuming exercise"]++
 				} else {
@@ -60,10 +66,22 @@ func (c emitCoverage) update(u ledger.TypedUpdate) {
 	}
 }
 
+// value counts a Daml value of an event as stored (rawjson.Value, the
+// stored bytes) or decoded.
+func (c emitCoverage) value(v value.Value) {
+	if _, ok := v.(rawjson.Value); ok {
+		c["stored value"]++
+	} else {
+		c["decoded value"]++
+	}
+}
+
 func (c emitCoverage) created(e *ledger.CreatedEvent) {
 	c["created"]++
+	c.value(e.Argument)
 	if e.Key != nil {
 		c["keyed create"]++
+		c.value(e.Key)
 	}
 	if len(e.Blob) > 0 {
 		c["blob"]++
@@ -71,6 +89,7 @@ func (c emitCoverage) created(e *ledger.CreatedEvent) {
 	for _, v := range e.InterfaceViews {
 		if v.Err == nil && v.Value != nil {
 			c["interface view"]++
+			c.value(v.Value)
 		}
 	}
 	if !e.ACSDelta {
@@ -82,6 +101,38 @@ func (c emitCoverage) created(e *ledger.CreatedEvent) {
 // the JSON read's stored bytes are the emitter's byte for byte.
 var emitNotes = []string{"plain", "with spaces and ünïcödé", `quote " and backslash \ and tab	`}
 
+// emitMode is a way of reading the typed reads the emitters write: with
+// their values decoded (what a Go caller gets), or stored (the stored
+// JSON, rawjson.WithStoredValues: what the JSON layer asks for).
+type emitMode struct {
+	name string
+	ctx  func(context.Context) context.Context
+	// kind is the kind of value (emitCoverage.value) the mode's reads
+	// hold, other the kind they must not.
+	kind, other string
+}
+
+var emitModes = []emitMode{
+	{name: "decoded", ctx: func(ctx context.Context) context.Context { return ctx }, kind: "decoded value", other: "stored value"},
+	{name: "stored", ctx: rawjson.WithStoredValues, kind: "stored value", other: "decoded value"},
+}
+
+// in returns the ledger read in a mode, for a subtest.
+func (l *emitLedger) in(m emitMode) *emitLedger {
+	c := *l
+	c.typedCtx = m.ctx(l.ctx)
+	return &c
+}
+
+// checkValues checks that the reads of a mode held that mode's values
+// only.
+func (m emitMode) checkValues(t *testing.T, cov emitCoverage) {
+	t.Helper()
+	if cov[m.kind] == 0 || cov[m.other] != 0 {
+		t.Errorf("%s reads: %d %ss, %d %ss", m.name, cov[m.kind], m.kind, cov[m.other], m.other)
+	}
+}
+
 // TestEmitMatchesJSONReads is the differential test of the emitters: on a
 // ledger with creates, consuming and non-consuming exercises with
 // children, archives, transients, interface views, blobs, several parties
@@ -91,25 +142,32 @@ var emitNotes = []string{"plain", "with spaces and ünïcödé", `quote " and ba
 // several pages, their tokens), the updates stream, update by id,
 // transaction (and tree) by id, pages of active contracts at several
 // offsets, events by contract id and contract by id — and their refusals
-// are the same.
+// are the same. Both modes: typed reads with decoded values (as a Go
+// caller reads them) and with stored values (as the JSON layer does).
 func TestEmitMatchesJSONReads(t *testing.T) {
 	t.Parallel()
-	l := newEmitLedger(t, emitNotes)
-	l.same = sameWire
-	cov := emitCoverage{}
-	for _, f := range emitFormats {
-		t.Run(f.name, func(t *testing.T) {
-			l.compareReads(t, f, cov)
+	fixture := newEmitLedger(t, emitNotes)
+	fixture.same = sameWire
+	for _, m := range emitModes {
+		t.Run(m.name, func(t *testing.T) {
+			l := fixture.in(m)
+			cov := emitCoverage{}
+			for _, f := range emitFormats {
+				t.Run(f.name, func(t *testing.T) {
+					l.compareReads(t, f, cov)
+				})
+			}
+			t.Logf("compared: %v", cov)
+			for _, k := range []string{"transaction", "created", "archived", "archived with interfaces", "exercised", "consuming exercise",
+				"non-consuming exercise", "exercise with children", "wide transaction", "assigned", "unassigned", "topology", "blob",
+				"interface view", "created, no ACS delta", "tree", "acs in transit", "acs active", "contract events archived", "contract by id",
+				"refusal", "keyed create", "tree stream", "acs list"} {
+				if cov[k] == 0 {
+					t.Errorf("the fixture compared no %s (coverage %v)", k, cov)
+				}
+			}
+			m.checkValues(t, cov)
 		})
-	}
-	t.Logf("compared: %v", cov)
-	for _, k := range []string{"transaction", "created", "archived", "archived with interfaces", "exercised", "consuming exercise",
-		"non-consuming exercise", "exercise with children", "wide transaction", "assigned", "unassigned", "topology", "blob",
-		"interface view", "created, no ACS delta", "tree", "acs in transit", "acs active", "contract events archived", "contract by id",
-		"refusal", "keyed create", "tree stream", "acs list"} {
-		if cov[k] == 0 {
-			t.Errorf("the fixture compared no %s (coverage %v)", k, cov)
-		}
 	}
 }
 
@@ -140,7 +198,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			for page := 0; ; page++ {
 				what := fmt.Sprintf("%s page %d (descending %v)", wshape, page, desc)
 				jp, jerr := l.n.UpdatesPage(l.ctx, jreq)
-				tp, terr := l.n.TypedUpdatesPage(l.ctx, urf, ledger.OffsetRange{Through: end.Offset, Descending: desc}, &size, token)
+				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: end.Offset, Descending: desc}, &size, token)
 				if codeOf(jerr) != codeOf(terr) || jerr != nil {
 					t.Fatalf("%s: JSON read %v, typed %v", what, jerr, terr)
 				}
@@ -160,7 +218,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			t.Fatal(jerr)
 		}
 		n := 0
-		for u, err := range l.n.TypedUpdates(l.ctx, urf, ledger.OffsetRange{Through: end.Offset}) {
+		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: end.Offset}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +239,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				t.Fatal(jerr)
 			}
 			n := 0
-			for u, err := range l.n.TypedUpdates(l.ctx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: end.Offset}) {
+			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: end.Offset}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -199,7 +257,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		// Each update by id and by offset; transactions by id.
 		for off := int64(1); off <= end.Offset; off++ {
 			ju, jerr := l.n.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
-			tu, terr := l.n.TypedUpdateByOffset(l.ctx, off, urf)
+			tu, terr := l.n.TypedUpdateByOffset(l.typedCtx, off, urf)
 			what := fmt.Sprintf("%s update at %d", wshape, off)
 			if codeOf(jerr) != codeOf(terr) {
 				t.Errorf("%s: JSON read %v, typed %v", what, jerr, terr)
@@ -211,7 +269,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			}
 			l.same(t, what, wire(t, ju), jsonapi.AppendUpdateResponse(nil, tu))
 			ju, jerr = l.n.UpdateByID(l.ctx, ledger.GetUpdateByIDRequest{UpdateID: updateID(tu), UpdateFormat: uf})
-			tu, terr = l.n.TypedUpdateByID(l.ctx, updateID(tu), urf)
+			tu, terr = l.n.TypedUpdateByID(l.typedCtx, updateID(tu), urf)
 			if jerr != nil || terr != nil {
 				t.Fatalf("%s by id: JSON read %v, typed %v", what, jerr, terr)
 			}
@@ -220,7 +278,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		for _, id := range l.updates {
 			jt, jerr := l.n.TransactionByID(l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id,
 				TransactionFormat: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: wshape}})
-			tt, terr := l.n.Transaction(l.ctx, id, tf)
+			tt, terr := l.n.Transaction(l.typedCtx, id, tf)
 			what := fmt.Sprintf("%s transaction %s", wshape, id)
 			if codeOf(jerr) != codeOf(terr) {
 				t.Errorf("%s: JSON read %v, typed %v", what, jerr, terr)
@@ -241,7 +299,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		}
 		for _, id := range l.updates {
 			jt, jerr := l.n.TransactionTreeByID(l.ctx, id, parties)
-			tt, terr := l.n.Transaction(l.ctx, id, tf)
+			tt, terr := l.n.Transaction(l.typedCtx, id, tf)
 			if codeOf(jerr) != codeOf(terr) {
 				t.Errorf("tree %s: JSON read %v, typed %v", id, jerr, terr)
 				continue
@@ -261,7 +319,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		for page := 0; ; page++ {
 			what := fmt.Sprintf("ACS at %d page %d", at, page)
 			jp, jerr := l.n.ActiveContractsPage(l.ctx, jreq)
-			tp, terr := l.n.ActiveContractEventsPage(l.ctx, l.typed(f, ledger.ACSDelta), treq)
+			tp, terr := l.n.ActiveContractEventsPage(l.typedCtx, l.typed(f, ledger.ACSDelta), treq)
 			if jerr != nil || terr != nil {
 				t.Fatalf("%s: JSON read %v, typed %v", what, jerr, terr)
 			}
@@ -285,7 +343,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	for _, at := range []int64{end.Offset, end.Offset / 2} {
 		jl, jerr := l.n.ActiveContracts(l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef}, ledger.ListOptions{})
 		size := int32(ledger.MaxACSPageSize)
-		tp, terr := l.n.ActiveContractEventsPage(l.ctx, l.typed(f, ledger.ACSDelta), ledger.PageRequest{At: &at, Size: &size})
+		tp, terr := l.n.ActiveContractEventsPage(l.typedCtx, l.typed(f, ledger.ACSDelta), ledger.PageRequest{At: &at, Size: &size})
 		if jerr != nil || terr != nil {
 			t.Fatalf("ACS list at %d: JSON read %v, typed %v", at, jerr, terr)
 		}
@@ -301,7 +359,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	// Each contract's events, and the contract by id.
 	for _, cid := range l.cids {
 		je, jerr := l.n.EventsByContractID(l.ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
-		te, terr := l.n.ContractEvents(l.ctx, value.ContractID(cid), l.typed(f, ledger.ACSDelta))
+		te, terr := l.n.ContractEvents(l.typedCtx, value.ContractID(cid), l.typed(f, ledger.ACSDelta))
 		if codeOf(jerr) != codeOf(terr) {
 			t.Errorf("events of %s: JSON read %v, typed %v", cid, jerr, terr)
 		} else if jerr == nil {
@@ -312,7 +370,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		}
 		parties := l.partyIDs(f)
 		jc, jerr := l.n.ContractByID(l.ctx, ledger.GetContractRequest{ContractID: cid, QueryingParties: parties})
-		tc, terr := l.n.Contract(l.ctx, value.ContractID(cid), parties)
+		tc, terr := l.n.Contract(l.typedCtx, value.ContractID(cid), parties)
 		if codeOf(jerr) != codeOf(terr) {
 			t.Errorf("contract %s: JSON read %v, typed %v", cid, jerr, terr)
 		} else if jerr == nil {
@@ -360,31 +418,41 @@ func mustTime(t testing.TB, s string) time.Time {
 }
 
 // TestEmitMatchesJSONReadsEscapes: with Daml texts holding <, >, &,
-// U+2028 and control characters the emitter and the JSON reads give the
-// same JSON (the same tokens in the same order), not the same bytes: the
-// node stores Daml values HTML-escaped (its log encoding is
-// json.Marshal's), and the JSON read serves them as stored ("\u003c"),
-// while the emitter prints the decoded text as Canton's JSON API does
-// ("<"; only ", \\ and control characters are escaped in Daml values).
+// U+2028 and control characters, the emitters write the JSON read's
+// bytes from stored values; from decoded values they write the same JSON
+// (the same tokens in the same order) but not the same bytes: the node
+// stores Daml values HTML-escaped (its log encoding is json.Marshal's)
+// and the JSON read serves them as stored ("\u003c"), while
+// value.AppendJSON prints a decoded text as Canton's JSON API does ("<";
+// only ", \\ and control characters are escaped in Daml values).
 func TestEmitMatchesJSONReadsEscapes(t *testing.T) {
 	t.Parallel()
-	l := newEmitLedger(t, []string{"<b>&amp;</b>", "line\u2028sep\u2029par", "ctl\x01\x1f\x7f", `q"b\\`})
-	differs := 0
-	l.same = func(t testing.TB, what string, want, got []byte) bool {
-		t.Helper()
-		if !bytes.Equal(want, got) {
-			differs++
-		}
-		return sameTokens(t, what, want, got)
-	}
-	cov := emitCoverage{}
-	for _, f := range []format{emitFormats[0], emitFormats[len(emitFormats)-1]} {
-		t.Run(f.name, func(t *testing.T) {
-			l.compareReads(t, f, cov)
+	fixture := newEmitLedger(t, []string{"<b>&amp;</b>", "line\u2028sep\u2029par", "ctl\x01\x1f\x7f", `q"b\\`})
+	for _, m := range emitModes {
+		t.Run(m.name, func(t *testing.T) {
+			l := fixture.in(m)
+			differs := 0
+			l.same = func(t testing.TB, what string, want, got []byte) bool {
+				t.Helper()
+				if m.name == "stored" {
+					return sameWire(t, what, want, got)
+				}
+				if !bytes.Equal(want, got) {
+					differs++
+				}
+				return sameTokens(t, what, want, got)
+			}
+			cov := emitCoverage{}
+			for _, f := range []format{emitFormats[0], emitFormats[len(emitFormats)-1]} {
+				t.Run(f.name, func(t *testing.T) {
+					l.compareReads(t, f, cov)
+				})
+			}
+			m.checkValues(t, cov)
+			if m.name == "decoded" && differs == 0 {
+				t.Errorf("no answer differs in bytes: the fixture's texts no longer need escaping")
+			}
 		})
-	}
-	if differs == 0 {
-		t.Errorf("no answer differs in bytes: the fixture's texts no longer need escaping")
 	}
 }
 
