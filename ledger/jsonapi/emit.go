@@ -647,16 +647,7 @@ func appendToken(dst, tok []byte) []byte {
 // appendValue appends a Daml value in the Daml-LF JSON encoding: a
 // stored one as it is, nil (no key, no stored result) as null.
 func appendValue(dst []byte, v value.Value) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(dst, "null"...)
-	case rawjson.Value:
-		if len(x.JSON) == 0 {
-			return append(dst, "null"...)
-		}
-		return append(dst, x.JSON...)
-	}
-	return value.AppendJSON(dst, v)
+	return rawjson.AppendJSON(dst, v)
 }
 
 // appendTime appends a time as Java's Instant.toString prints it; the

@@ -9,7 +9,7 @@
 // rather than the value decoded with its package type. The JSON layer
 // writes a Value's bytes as they are — the bytes the JSON reads serve
 // today, escapes included — and any other value.Value with
-// value.AppendJSON.
+// value.AppendJSON (AppendJSON).
 //
 // The package is internal to ledger: a Go user of the typed reads cannot
 // ask for stored values, and always sees decoded ones.
@@ -30,6 +30,22 @@ type Value struct {
 	value.Unit
 	// JSON is the stored encoding.
 	JSON []byte
+}
+
+// AppendJSON appends v in the Daml-LF JSON encoding: a Value's stored
+// bytes as they are, any other value as value.AppendJSON prints it; nil
+// (and a Value without bytes) is null.
+func AppendJSON(dst []byte, v value.Value) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case Value:
+		if len(x.JSON) == 0 {
+			return append(dst, "null"...)
+		}
+		return append(dst, x.JSON...)
+	}
+	return value.AppendJSON(dst, v)
 }
 
 type storedKey struct{}
