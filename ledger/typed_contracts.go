@@ -75,7 +75,7 @@ type PagedContract struct {
 // one of this format's (or of another offset), NEGATIVE_OFFSET,
 // OFFSET_AFTER_LEDGER_END and the pruning errors for the offset.
 func (n *Node) ActiveContractEventsPage(ctx context.Context, f ReadFormat, p PageRequest) (*ContractPage, error) {
-	return n.contractPage(ctx, f, p, n.typedRenderer())
+	return n.contractPage(ctx, f, p, n.typedRendererFor(ctx))
 }
 
 func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr *typedRenderer) (*ContractPage, error) {
@@ -144,7 +144,7 @@ func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []str
 	if err != nil {
 		return nil, err
 	}
-	ev, err := n.typedRenderer().created(0, "", &c.Create, w, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
+	ev, err := n.typedRendererFor(ctx).created(0, "", &c.Create, w, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
 	if err != nil {
 		return nil, decodeErr(err)
 	}
@@ -174,7 +174,7 @@ func (n *Node) ContractEvents(ctx context.Context, cid value.ContractID, f ReadF
 	if err != nil {
 		return nil, err
 	}
-	tr := n.typedRenderer()
+	tr := n.typedRendererFor(ctx)
 	out := &ContractEvents{CreatedSynchronizerID: c.SynchronizerID}
 	if out.Created, err = tr.created(c.CreatedOffset, c.SynchronizerID, &c.Create, w, ef, m, true); err != nil {
 		return nil, decodeErr(err)

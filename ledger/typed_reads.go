@@ -255,7 +255,7 @@ func (n *Node) pageRequest(f UpdateReadFormat, r OffsetRange, size *int32, token
 // token is the NextToken of the previous page, nil for the first. With
 // r.Tail an ascending page always has a next token (to ask again later).
 func (n *Node) TypedUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
-	return n.typedPage(ctx, n.pageRequest(f, r, size, token), n.typedRenderer())
+	return n.typedPage(ctx, n.pageRequest(f, r, size, token), n.typedRendererFor(ctx))
 }
 
 func (n *Node) typedPage(ctx context.Context, req GetUpdatesPageRequest, tr *typedRenderer) (*UpdatePage, error) {
@@ -316,7 +316,7 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 			yield(nil, err)
 			return
 		}
-		tr := n.typedRenderer()
+		tr := n.typedRendererFor(ctx)
 		checkpointed := int64(-1) // the offset of the last checkpoint yielded
 		for {
 			if err := ctx.Err(); err != nil {
@@ -385,7 +385,7 @@ func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f Update
 	if err != nil {
 		return nil, err
 	}
-	u, err := n.typedRenderer().update(e, newRenderer(uf, n))
+	u, err := n.typedRendererFor(ctx).update(e, newRenderer(uf, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}
@@ -447,7 +447,7 @@ func (n *Node) ActiveContractEvents(ctx context.Context, f ReadFormat, at int64)
 		if at != 0 {
 			p.At = &at
 		}
-		tr := n.typedRenderer()
+		tr := n.typedRendererFor(ctx)
 		for {
 			page, err := n.contractPage(ctx, f, p, tr)
 			if err != nil {

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 )
 
 // The typed renderer: the stored form of an update (log.go) as typed
@@ -30,6 +32,8 @@ type typedRenderer struct {
 	// a transaction share theirs).
 	lastTime   string
 	lastParsed time.Time
+	// stored keeps values as their stored JSON (rawjson.Value).
+	stored bool
 }
 
 // templateTypes is what rendering needs of one stored template id: the
@@ -43,6 +47,24 @@ type templateTypes struct {
 
 func (n *Node) typedRenderer() *typedRenderer {
 	return &typedRenderer{lookup: n.cachedPackage, templates: map[string]*templateTypes{}}
+}
+
+// typedRendererFor is the renderer of a read with ctx: one keeping
+// stored values when ctx asks for them.
+func (n *Node) typedRendererFor(ctx context.Context) *typedRenderer {
+	r := n.typedRenderer()
+	r.stored = rawjson.StoredValues(ctx)
+	return r
+}
+
+// storedValue is a stored value as a typed event holds it in a read of
+// stored values: nil for none (no bytes, or null where the typed read
+// has no value).
+func storedValue(raw []byte) value.Value {
+	if len(raw) == 0 {
+		return nil
+	}
+	return rawjson.Value{JSON: raw}
 }
 
 // decodeErr reports a stored event that could not be decoded.
@@ -160,16 +182,8 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 	if out.CreatedAt, err = r.time(n.CreatedAt); err != nil {
 		return nil, err
 	}
-	if out.Argument, err = value.FromJSON(n.Argument, t.arg, r.lookup); err != nil {
-		return nil, fmt.Errorf("argument: %w", err)
-	}
-	if len(n.Key) > 0 && string(n.Key) != "null" {
-		if t.tmpl == nil || t.tmpl.Key == nil {
-			return nil, fmt.Errorf("%s has no key", n.TemplateID)
-		}
-		if out.Key, err = value.FromJSON(n.Key, t.tmpl.Key.Type, r.lookup); err != nil {
-			return nil, fmt.Errorf("key: %w", err)
-		}
+	if out.Argument, out.Key, err = r.createValues(t, n); err != nil {
+		return nil, err
 	}
 	if ef == nil {
 		return out, nil
@@ -187,6 +201,8 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 			if v.err != nil {
 				st := statusOf(v.err)
 				iv = InterfaceView{InterfaceID: v.iface, Err: &ViewError{Code: st.Code, Message: st.Message}}
+			} else if r.stored {
+				iv.Value = storedValue(v.value)
 			} else {
 				i := r.iface(v.iface)
 				if i == nil {
@@ -200,6 +216,31 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 		}
 	}
 	return out, nil
+}
+
+// createValues returns a create's argument and key (nil when it has
+// none), decoded or stored.
+func (r *typedRenderer) createValues(t *templateTypes, n *txNode) (arg, key value.Value, err error) {
+	noKey := len(n.Key) == 0 || string(n.Key) == "null"
+	if r.stored {
+		if !noKey {
+			key = storedValue(n.Key)
+		}
+		return storedValue(n.Argument), key, nil
+	}
+	if arg, err = value.FromJSON(n.Argument, t.arg, r.lookup); err != nil {
+		return nil, nil, fmt.Errorf("argument: %w", err)
+	}
+	if noKey {
+		return arg, nil, nil
+	}
+	if t.tmpl == nil || t.tmpl.Key == nil {
+		return nil, nil, fmt.Errorf("%s has no key", n.TemplateID)
+	}
+	if key, err = value.FromJSON(n.Key, t.tmpl.Key.Type, r.lookup); err != nil {
+		return nil, nil, fmt.Errorf("key: %w", err)
+	}
+	return arg, key, nil
 }
 
 func (r *typedRenderer) archived(offset int64, n *txNode, w []string, m filterMatch) (*ArchivedEvent, error) {
@@ -228,6 +269,10 @@ func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterM
 			return nil, fmt.Errorf("interface id: %w", err)
 		}
 		out.InterfaceID = &iid
+	}
+	if r.stored {
+		out.Argument, out.Result = storedValue(n.Argument), storedValue(n.Result)
+		return out, nil
 	}
 	ch := r.choice(t, out.InterfaceID, n.Choice)
 	if ch == nil {

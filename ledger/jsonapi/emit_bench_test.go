@@ -1,0 +1,154 @@
+package jsonapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// fillPage commits n creates by one party from 64 goroutines, each
+// argument made by arg(i).
+func fillPage(b *testing.B, node *ledger.Node, party, template string, n int, arg func(i int) string) {
+	b.Helper()
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	sem := make(chan struct{}, 64)
+	for i := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			_, err := node.SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: fmt.Sprint("f", i), ActAs: []string{party}, UserID: "bench",
+				Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: json.RawMessage(arg(i))}}}})
+			if err != nil {
+				failed.Store(err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := failed.Load(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkEmitUpdatesPage reads a page of 1000 transactions (ACS delta,
+// any party; offsets 1000 to 2000 of 3000 creates) and writes it as the
+// body of POST /v2/updates/get-updates-page, two ways in the same run:
+//   - json: today's JSON read (Node.UpdatesPage, the stored JSON
+//     rendered into the JSON structs) encoded as httpadapter encodes it
+//     (encoding/json, HTML escaping off);
+//   - typed: the typed read (Node.TypedUpdatesPage, every value decoded
+//     with its package type, as a Go caller reads it) written by
+//     AppendUpdatesPage;
+//   - stored: the typed read with stored values (rawjson.WithStoredValues,
+//     as the JSON layer reads: no value decoded) written by
+//     AppendUpdatesPage;
+//
+// each end to end (read+write) and in its two halves (read, write of a
+// page read ahead). Two ledgers: "iou", the small Iou of
+// BenchmarkUpdatesPage (ledger/bench_updates_test.go: {owner, amount}),
+// and "rich", emitPackage's T (eleven fields: text, numeric, list,
+// optional, timestamp, date, text map, variant, enum).
+func BenchmarkEmitUpdatesPage(b *testing.B) {
+	for _, ledgerKind := range []string{"iou", "rich"} {
+		node := ledgertest.Open(b, ledger.Options{InMemory: true})
+		alice := ledgertest.MustAllocate(b, node, "alice")
+		switch ledgerKind {
+		case "iou":
+			d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
+			ledgertest.MustUploadDAR(b, node, d)
+			fillPage(b, node, alice, "#iou:Main:Iou", 3000, func(i int) string { return fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, alice, i) })
+		case "rich":
+			d, _ := lftest.DAR(emitPackage())
+			ledgertest.MustUploadDAR(b, node, d)
+			l := &emitLedger{}
+			fillPage(b, node, alice, "#emit:Main:T", 3000, func(i int) string { return l.tArg(alice, alice, emitNotes[i%len(emitNotes)], i) })
+		}
+		ctx := context.Background()
+		end, size := int64(2000), int32(1000)
+		jreq := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
+			UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+				EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, FiltersForAnyParty: &ledger.Filters{}}}}}
+		tf := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}}
+		r := ledger.OffsetRange{After: 1000, Through: end}
+
+		jsonRead := func(b *testing.B) ledger.GetUpdatesPageResponse {
+			p, err := node.UpdatesPage(ctx, jreq)
+			if err != nil || len(p.Updates) != 1000 {
+				b.Fatalf("JSON page: %d updates, %v", len(p.Updates), err)
+			}
+			return p
+		}
+		jsonWrite := func(b *testing.B, p ledger.GetUpdatesPageResponse) []byte {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(p); err != nil {
+				b.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+		readIn := func(ctx context.Context) func(b *testing.B) *ledger.UpdatePage {
+			return func(b *testing.B) *ledger.UpdatePage {
+				p, err := node.TypedUpdatesPage(ctx, tf, r, &size, nil)
+				if err != nil || len(p.Updates) != 1000 {
+					b.Fatalf("typed page: %v, %v", p, err)
+				}
+				return p
+			}
+		}
+		typedRead, storedRead := readIn(ctx), readIn(rawjson.WithStoredValues(ctx))
+		// The same bytes all three ways (but for the encoder's final
+		// newline).
+		jp, tp, sp := jsonRead(b), typedRead(b), storedRead(b)
+		jb := bytes.TrimSuffix(jsonWrite(b, jp), []byte("\n"))
+		tb, sb := jsonapi.AppendUpdatesPage(nil, tp), jsonapi.AppendUpdatesPage(nil, sp)
+		if !sameWire(b, ledgerKind+" typed", jb, tb) || !sameWire(b, ledgerKind+" stored", jb, sb) {
+			b.FailNow()
+		}
+		b.Logf("%s: page body %d bytes", ledgerKind, len(tb))
+
+		run := func(name string, body func(b *testing.B)) {
+			b.Run(ledgerKind+"/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					body(b)
+				}
+				b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+				// The process's CPU time per page (reads, writes, GC): the
+				// cost, which a busy machine blurs less than the time.
+				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+			})
+		}
+		run("json/read+write", func(b *testing.B) { jsonWrite(b, jsonRead(b)) })
+		run("stored/read+write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, storedRead(b)) })
+		run("typed/read+write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, typedRead(b)) })
+		run("json/read", func(b *testing.B) { jsonRead(b) })
+		run("stored/read", func(b *testing.B) { storedRead(b) })
+		run("typed/read", func(b *testing.B) { typedRead(b) })
+		run("json/write", func(b *testing.B) { jsonWrite(b, jp) })
+		run("stored/write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, sp) })
+		run("typed/write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, tp) })
+	}
+}
