@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -108,7 +109,7 @@ func (l *emitLedger) tArg(owner, watcher, note string, i int) string {
 
 func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...ledger.JsCommand) ledger.JsTransaction {
 	t.Helper()
-	resp, err := l.n.SubmitAndWaitForTransaction(l.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
 		CommandID: id, WorkflowID: wf, ActAs: actAs, UserID: "u1", Commands: cmds}})
 	if err != nil {
 		t.Fatalf("%s: %v", id, err)
