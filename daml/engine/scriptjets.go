@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+// Daml Script's Script is a free monad over its questions
+// (Daml.Script.Internal.Free, Daml.Script.Internal.LowLevel in the
+// daml-script library): every bind on a script that stopped at a
+// question rebuilds the question with a continuation composed with the
+// bind's (Free x >>= f = Free (fmap (>>= f) x)), through the Functor and
+// Action dictionaries, one Daml call after another: about half of the
+// interpretation of a typical script (the Splice Amulet suite's). The
+// script jets are native implementations of those few definitions, with
+// the same results: the same variants and records (of the types of the
+// values they are given), continuations that compute what the Daml ones
+// compute. A jet replaces a definition only when the package is a
+// daml-script library, and the definition's type and body are the ones
+// the jet implements (the bodies of daml-script 3.2 and 3.3 are the same).
+type scriptJet struct {
+	// typ is the definition's type as lf.Type's String prints it, without
+	// package ids (scriptJetTypeText).
+	typ string
+	// body is the SHA-256 of the body as lf.FormatExpr prints it.
+	body string
+	v    Value
+}
+
+const (
+	freeModule     = "Daml.Script.Internal.Free"
+	lowLevelModule = "Daml.Script.Internal.LowLevel"
+)
+
+// scriptJetPackages are the names of the daml-script libraries.
+var scriptJetPackages = []string{"daml-script", "daml3-script"}
+
+var scriptJets map[[2]string]scriptJet
+
+func init() {
+	initScriptJetPAPs()
+	scriptJets = map[[2]string]scriptJet{
+		// (>>=) of instance Functor f => Action (Free f):
+		//   Pure a >>= f = f a
+		//   Free x >>= f = Free ((\ds -> ds >>= f) <$> x)
+		{freeModule, "$$c$u003e$u003e$u003d"}: {
+			typ:  "forall (f : * -> *). GHC.Base:Functor f -> forall (a : *). forall (b : *). Daml.Script.Internal.Free:Free f a -> (a -> Daml.Script.Internal.Free:Free f b) -> Daml.Script.Internal.Free:Free f b",
+			body: "d7c5ce59d8771fbbad85ee89dea4056693f76e3603e6796bde41b2d2b4412c4f",
+			v:    freeBindPAP,
+		},
+		// fmap of instance Functor f => Functor (Free f):
+		//   fmap f (Pure a) = Pure (f a)
+		//   fmap f (Free x) = Free (fmap f <$> x)
+		{freeModule, "$$cfmap"}: {
+			typ:  "forall (f : * -> *). GHC.Base:Functor f -> forall (a : *). forall (b : *). (a -> b) -> Daml.Script.Internal.Free:Free f a -> Daml.Script.Internal.Free:Free f b",
+			body: "7c105298c32fffa5275d99001c5db9251f2a83571c8ec3afe0e7f9438583d9e3",
+			v:    freeFmapPAP,
+		},
+		// fmap of instance Functor (Question req res):
+		//   fmap f q = q {continue = \b -> f (continue q b)}
+		{lowLevelModule, "$$cfmap"}: {
+			typ:  "forall (req : *). forall (res : *). forall (a : *). forall (b : *). (a -> b) -> Daml.Script.Internal.LowLevel:Question req res a -> Daml.Script.Internal.LowLevel:Question req res b",
+			body: "5c2aa44418e1389bf9e68c15d5d3588cb666d860c5deda75e7b450f0fecb5080",
+			v:    questionFmapPAP,
+		},
+		// fmap of instance Functor ScriptF:
+		//   fmap f (ScriptF q) = ScriptF (fmap f q)
+		{lowLevelModule, "$$cfmap1"}: {
+			typ:  "forall (a : *). forall (b : *). (a -> b) -> Daml.Script.Internal.LowLevel:ScriptF a -> Daml.Script.Internal.LowLevel:ScriptF b",
+			body: "340141dfc80a2c2323317c87142727eafa683fb2045689730ca6ea2d4272cce6",
+			v:    scriptFFmapPAP,
+		},
+	}
+}
+
+// packageIDPrefix matches the package id of a type constructor as
+// lf.Type's String prints it.
+var packageIDPrefix = regexp.MustCompile(`[0-9a-f]{64}:`)
+
+// scriptJetTypeText returns t as lf.Type's String prints it, without
+// package ids (they differ between SDKs).
+func scriptJetTypeText(t lf.Type) string { return packageIDPrefix.ReplaceAllString(t.String(), "") }
+
+// scriptJetBodyHash returns the SHA-256 of x as lf.FormatExpr prints it
+// (identifiers without their package).
+func scriptJetBodyHash(x lf.Expr) string {
+	h := sha256.Sum256([]byte(lf.FormatExpr(x, 1<<10)))
+	return hex.EncodeToString(h[:])
+}
+
+// ScriptJet returns a native implementation of the top-level value ref of
+// package p when p is a daml-script library and ref one of the
+// definitions of its free monad that have one (scriptJets), of the
+// expected type and body; else ok is false. It is for Options.Override:
+// the Daml Script runner uses it, as it uses StdlibJet.
+func ScriptJet(p *lf.Package, ref lf.TypeConID) (v Value, ok bool) {
+	if p == nil || !slices.Contains(scriptJetPackages, p.Name) {
+		return nil, false
+	}
+	j, ok := scriptJets[[2]string{ref.Module, ref.Name}]
+	if !ok {
+		return nil, false
+	}
+	def := p.Value(ref.Module, ref.Name)
+	if def == nil || def.Type == nil || def.Expr == nil || scriptJetTypeText(def.Type) != j.typ || scriptJetBodyHash(def.Expr) != j.body {
+		return nil, false
+	}
+	return j.v, true
+}
+
+func jetPAP(name string, arity int, fn bf) *PAP {
+	return &PAP{fn: &builtin{name: name, arity: arity, fn: fn}, arity: arity}
+}
+
+var (
+	freeBindPAP, freeBindKPAP, freeFmapPAP, questionFmapPAP, scriptFFmapPAP, composePAP *PAP
+)
+
+func initScriptJetPAPs() {
+	freeBindPAP = jetPAP(freeModule+":>>=", 3, func(m *Machine, a []Value) { freeBind(m, a[0], a[1], a[2]) })
+	// freeBindKPAP applied to dFunctor and f is \ds -> ds >>= f.
+	freeBindKPAP = jetPAP(freeModule+":>>=k", 3, func(m *Machine, a []Value) { freeBind(m, a[0], a[2], a[1]) })
+	freeFmapPAP = jetPAP(freeModule+":fmap", 3, freeFmap)
+	questionFmapPAP = jetPAP(lowLevelModule+":fmap", 2, func(m *Machine, a []Value) {
+		if q, ok := questionFmap(m, a[0], a[1]); ok {
+			m.ret(q)
+		}
+	})
+	scriptFFmapPAP = jetPAP(lowLevelModule+":fmap1", 2, func(m *Machine, a []Value) {
+		sf, ok := a[1].(*Record)
+		if !ok || len(sf.Fields) != 1 {
+			m.fail(crash("ScriptF fmap on %T", a[1]))
+			return
+		}
+		q, ok := questionFmap(m, a[0], sf.Fields[0])
+		if !ok {
+			return
+		}
+		r := newRecord(sf.Type)
+		r.Fields[0] = q
+		m.ret(r)
+	})
+	// composePAP applied to f and g is \b -> f (g b).
+	composePAP = jetPAP(lowLevelModule+":compose", 3, func(m *Machine, a []Value) {
+		m.push(&kApplyFn{f: a[0]})
+		m.apply(a[1], a[2:3])
+	})
+}
+
+// freeBind runs ds >>= f in the free monad of the functor dFunctor.
+func freeBind(m *Machine, dFunctor, ds, f Value) {
+	v, ok := ds.(*Variant)
+	if !ok {
+		m.fail(crash("Free >>= on %T", ds))
+		return
+	}
+	if v.Rank == 0 { // Pure a
+		m.apply(f, []Value{v.Value})
+		return
+	}
+	k := pap2(freeBindKPAP.fn, dFunctor, f)
+	fmapDict(m, dFunctor, v, k)
+}
+
+// freeFmap runs fmap f ds (a = dFunctor, f, ds) in the free monad of the
+// functor dFunctor.
+func freeFmap(m *Machine, a []Value) {
+	dFunctor, f := a[0], a[1]
+	v, ok := a[2].(*Variant)
+	if !ok {
+		m.fail(crash("Free fmap on %T", a[2]))
+		return
+	}
+	if v.Rank == 0 { // Pure a
+		k := wrapVariant(v)
+		m.push(k)
+		m.apply(f, []Value{v.Value})
+		return
+	}
+	g := pap2(freeFmapPAP.fn, dFunctor, f)
+	fmapDict(m, dFunctor, v, g)
+}
+
+// fmapDict returns the variant like v (Free) of fmap g v.Value, fmap being
+// dFunctor's (a Functor dictionary: fmap is its method m_fmap, a function
+// of () as every method is).
+func fmapDict(m *Machine, dFunctor Value, v *Variant, g Value) {
+	d, ok := dFunctor.(*Struct)
+	if !ok {
+		m.fail(crash("Functor dictionary is a %T", dFunctor))
+		return
+	}
+	i, found := slices.BinarySearch(d.Names, "m_fmap")
+	if !found {
+		m.fail(crash("Functor dictionary without fmap"))
+		return
+	}
+	m.push(wrapVariant(v))
+	m.apply(d.Values[i], []Value{Unit{}, g, v.Value})
+}
+
+// questionFmap returns fmap f q of a Question record q: q with its
+// continuation (the last field) composed with f.
+func questionFmap(m *Machine, f, q Value) (Value, bool) {
+	r, ok := q.(*Record)
+	if !ok || len(r.Fields) != 5 || r.Type.Fields[4] != "continue" {
+		m.fail(crash("Question fmap on %T", q))
+		return nil, false
+	}
+	out := newRecord(r.Type)
+	copy(out.Fields, r.Fields)
+	out.Fields[4] = pap2(composePAP.fn, f, r.Fields[4])
+	return out, true
+}
+
+// pap2 returns the partial application of fn (of arity 3) to a and b,
+// in one allocation.
+func pap2(fn callable, a, b Value) *PAP {
+	x := &struct {
+		p    PAP
+		args [2]Value
+	}{args: [2]Value{a, b}}
+	x.p = PAP{fn: fn, args: x.args[:2:2], arity: 3}
+	return &x.p
+}
+
+// kWrapVariant returns the value computed in a variant of the
+// constructor of the one it was made from (wrapVariant): the variant is
+// the frame's, which is resumed once.
+type kWrapVariant struct{ v Variant }
+
+// wrapVariant returns a frame wrapping the value computed in a variant
+// like v.
+func wrapVariant(like *Variant) *kWrapVariant {
+	return &kWrapVariant{v: Variant{ID: like.ID, Con: like.Con, Rank: like.Rank}}
+}
+
+func (k *kWrapVariant) resume(m *Machine, v Value) {
+	k.v.Value = v
+	m.ret(&k.v)
+}
+
+// kApplyFn applies f to the value computed (held in arg: apply keeps no
+// argument slice, and the frame is resumed once).
+type kApplyFn struct {
+	f   Value
+	arg [1]Value
+}
+
+func (k *kApplyFn) resume(m *Machine, v Value) {
+	k.arg[0] = v
+	m.apply(k.f, k.arg[:])
+}
