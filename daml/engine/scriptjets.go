@@ -187,11 +187,19 @@ func freeFmap(m *Machine, a []Value) {
 
 // fmapDict returns the variant like v (Free) of fmap g v.Value, fmap being
 // dFunctor's (a Functor dictionary: fmap is its method m_fmap, a function
-// of () as every method is).
+// of () as every method is). The engine keeps the fmap of the dictionary
+// it last asked (Engine.fmapMemo), as it keeps a dictionary function's
+// last dictionary (nDictApp): the method is closed and its argument (),
+// so it gives the same function every time; a failure is not kept.
 func fmapDict(m *Machine, dFunctor Value, v *Variant, g Value) {
 	d, ok := dFunctor.(*Struct)
 	if !ok {
 		m.fail(crash("Functor dictionary is a %T", dFunctor))
+		return
+	}
+	m.push(wrapVariant(v))
+	if memo := m.e.fmapMemo.Load(); memo != nil && memo.arg == Value(d) {
+		m.apply(memo.res, []Value{g, v.Value})
 		return
 	}
 	i, found := slices.BinarySearch(d.Names, "m_fmap")
@@ -199,8 +207,20 @@ func fmapDict(m *Machine, dFunctor Value, v *Variant, g Value) {
 		m.fail(crash("Functor dictionary without fmap"))
 		return
 	}
-	m.push(wrapVariant(v))
-	m.apply(d.Values[i], []Value{Unit{}, g, v.Value})
+	m.push(&kFmapMemo{dict: d, args: [2]Value{g, v.Value}})
+	m.apply(d.Values[i], []Value{Unit{}})
+}
+
+// kFmapMemo keeps the fmap method of dict computed (Engine.fmapMemo) and
+// applies it to args.
+type kFmapMemo struct {
+	dict *Struct
+	args [2]Value
+}
+
+func (k *kFmapMemo) resume(m *Machine, v Value) {
+	m.e.fmapMemo.Store(&dictMemo{arg: k.dict, res: v})
+	m.apply(v, k.args[:])
 }
 
 // questionFmap returns fmap f q of a Question record q: q with its

@@ -105,6 +105,19 @@ func TestScriptJet(t *testing.T) {
 			inner := apply(c, c.bind, c.dFunctor, question(c, "Q"), c.pure)
 			return apply(c, c.bind, c.dFunctor, inner, c.pure)
 		}},
+		{"bind on two Functors", func(c *scriptJetCase) engine.Value {
+			// The fmap of each dictionary, whichever the engine asked
+			// last (Engine.fmapMemo).
+			other, err := c.e.Eval(ctx, otherFunctor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []engine.Value
+			for _, d := range []engine.Value{c.dFunctor, other, other, c.dFunctor, other} {
+				out = append(out, apply(c, c.bind, d, question(c, "Q"), c.pure))
+			}
+			return engine.ListOf(out...)
+		}},
 		{"fmap Pure", func(c *scriptJetCase) engine.Value { return apply(c, c.fmap, c.dFunctor, c.pure, pure5) }},
 		{"fmap Free", func(c *scriptJetCase) engine.Value { return apply(c, c.fmap, c.dFunctor, c.pure, question(c, "Q")) }},
 		{"fmap fmap Free", func(c *scriptJetCase) engine.Value {
@@ -117,6 +130,15 @@ func TestScriptJet(t *testing.T) {
 		})
 	}
 }
+
+// otherFunctor is a Functor dictionary whose fmap gives "other".
+var otherFunctor = &lf.EStructCon{Fields: []lf.FieldExpr{
+	{Name: "m_fmap", Expr: &lf.EAbs{Params: []lf.VarWithType{{Name: "_"}}, Body: &lf.EAbs{
+		Params: []lf.VarWithType{{Name: "f"}, {Name: "x"}},
+		Body:   &lf.EText{Value: "other"},
+	}}},
+	{Name: "m_$u003c$$", Expr: &lf.EAbs{Params: []lf.VarWithType{{Name: "_"}}, Body: &lf.EText{Value: "unused"}}},
+}}
 
 // sameScript fails unless a (of engine ca) and b (of cb) are the same
 // values, functions being the same when they give the same for the same
@@ -141,6 +163,14 @@ func sameScript(t *testing.T, ca, cb *scriptJetCase, a, b engine.Value, depth in
 			t.Fatal(err)
 		}
 		sameScript(t, ca, cb, va, vb, depth-1)
+	case *engine.List:
+		y, ok := b.(*engine.List)
+		if !ok || x.Len() != y.Len() {
+			t.Fatalf("%v, got %v", a, b)
+		}
+		for ; x != nil; x, y = x.Tail, y.Tail {
+			sameScript(t, ca, cb, x.Head, y.Head, depth)
+		}
 	case *engine.Variant:
 		y, ok := b.(*engine.Variant)
 		if !ok || x.ID != y.ID || x.Con != y.Con || x.Rank != y.Rank {
