@@ -29,6 +29,12 @@ type scriptJet struct {
 	// body is the SHA-256 of the body as lf.FormatExpr prints it.
 	body string
 	v    Value
+	// pkgs are the names of the packages whose definition the jet
+	// replaces; nil is the daml-script libraries (scriptJetPackages).
+	pkgs []string
+	// make, when set, gives the jet for the definition def of package p
+	// (instead of v), or false when the package does not fit.
+	make func(p *lf.Package, def *lf.DefValue) (Value, bool)
 }
 
 const (
@@ -75,6 +81,7 @@ func init() {
 			v:    scriptFFmapPAP,
 		},
 	}
+	addStackJets(scriptJets)
 }
 
 // packageIDPrefix matches the package id of a type constructor as
@@ -93,23 +100,39 @@ func scriptJetBodyHash(x lf.Expr) string {
 }
 
 // ScriptJet returns a native implementation of the top-level value ref of
-// package p when p is a daml-script library and ref one of the
-// definitions of its free monad that have one (scriptJets), of the
+// package p when ref is one of the definitions that have one
+// (scriptJets: daml-script's free monad, the call stacks of daml-prim and
+// daml-stdlib, stackjets.go), in a package of the expected name, of the
 // expected type and body; else ok is false. It is for Options.Override:
 // the Daml Script runner uses it, as it uses StdlibJet.
 func ScriptJet(p *lf.Package, ref lf.TypeConID) (v Value, ok bool) {
-	if p == nil || !slices.Contains(scriptJetPackages, p.Name) {
+	if p == nil {
 		return nil, false
 	}
 	j, ok := scriptJets[[2]string{ref.Module, ref.Name}]
 	if !ok {
 		return nil, false
 	}
-	def := p.Value(ref.Module, ref.Name)
-	if def == nil || def.Type == nil || def.Expr == nil || scriptJetTypeText(def.Type) != j.typ || scriptJetBodyHash(def.Expr) != j.body {
+	pkgs := j.pkgs
+	if pkgs == nil {
+		pkgs = scriptJetPackages
+	}
+	if !slices.Contains(pkgs, p.Name) {
 		return nil, false
 	}
+	def := p.Value(ref.Module, ref.Name)
+	if !jetFits(def, j) {
+		return nil, false
+	}
+	if j.make != nil {
+		return j.make(p, def)
+	}
 	return j.v, true
+}
+
+// jetFits reports whether def has the type and body j implements.
+func jetFits(def *lf.DefValue, j scriptJet) bool {
+	return def != nil && def.Type != nil && def.Expr != nil && scriptJetTypeText(def.Type) == j.typ && scriptJetBodyHash(def.Expr) == j.body
 }
 
 func jetPAP(name string, arity int, fn bf) *PAP {

@@ -65,7 +65,8 @@ func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 					return engine.Identity(), true
 				}
 			}
-			// daml-script's free monad (engine.ScriptJet) and
+			// daml-script's free monad and the call stacks every
+			// question carries (engine.ScriptJet), and
 			// daml-stdlib's text predicates, natively: daml-script asks
 			// DA.Text.isPrefixOf for every frame of every question's
 			// call stack (engine.StdlibJet).
