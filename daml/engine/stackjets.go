@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -35,6 +36,11 @@ func addStackJets(jets map[[2]string]scriptJet) {
 		typ:  convSrcLocType,
 		body: convSrcLocBody,
 		make: makeConvSrcLoc,
+	}
+	jets[[2]string{lowLevelModule, "dropInternalFrames"}] = scriptJet{
+		typ:  dropInternalFramesType,
+		body: dropInternalFramesBody,
+		make: makeDropInternalFrames,
 	}
 	jets[[2]string{stackModule, "getCallStack"}] = scriptJet{
 		pkgs: []string{stdlibPackage},
@@ -245,6 +251,81 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			x.r = Record{Type: rt, Fields: x.f[:]}
 			x.c = List{Head: &x.r, Tail: l}
 			l = &x.c
+		}
+		m.ret(l)
+	}), true
+}
+
+// dropInternalFrames of daml-script (dropWhile (isInternalSrcLoc . snd))
+// drops the innermost frames of a call stack whose location is in
+// daml-script: isInternalSrcLoc loc = isPrefixOf pkgPrefix (srcLocPackage
+// loc) && isPrefixOf "Daml.Script" (srcLocModule loc), the prefixes being
+// text literals of two specialised definitions ("daml-script-" or
+// "daml3-script-" for the package, by library).
+const (
+	dropInternalFramesType = "List (DA.Types:Tuple2 Text DA.Stack.Types:SrcLoc) -> List (DA.Types:Tuple2 Text DA.Stack.Types:SrcLoc)"
+	dropInternalFramesBody = "2cbdbfad4a9f991a1023f2aaa51fbd8281f01796632532532e406ae0e728434b"
+	isInternalSrcLocType   = "DA.Stack.Types:SrcLoc -> Bool"
+	isInternalSrcLocBody   = "92bb356f40e95e1cf0d53745485791c11d85381dad5777a98fd706ca5b3757df"
+)
+
+// isPrefixOfLiteral returns lit when x is DA.Text.isPrefixOf applied to
+// the text literal lit.
+func isPrefixOfLiteral(x lf.Expr) (string, bool) {
+	app, ok := x.(*lf.EApp)
+	if !ok || len(app.Args) != 1 {
+		return "", false
+	}
+	fn, ok := app.Fun.(*lf.EVal)
+	lit, ok2 := app.Args[0].(*lf.EText)
+	if !ok || !ok2 || fn.Ref.Module != "DA.Text" || fn.Ref.Name != "isPrefixOf" {
+		return "", false
+	}
+	return lit.Value, true
+}
+
+func makeDropInternalFrames(p *lf.Package, _ *lf.DefValue) (Value, bool) {
+	if !jetFits(p.Value(lowLevelModule, "isInternalSrcLoc"), scriptJet{typ: isInternalSrcLocType, body: isInternalSrcLocBody}) {
+		return nil, false
+	}
+	var prefixes [2]string
+	for i, name := range []string{"$$$$sc_isInternalSrcLoc_1", "$$$$sc_isInternalSrcLoc_2"} {
+		def := p.Value(lowLevelModule, name)
+		if def == nil || def.Type == nil || def.Type.String() != "Text -> Bool" {
+			return nil, false
+		}
+		lit, ok := isPrefixOfLiteral(def.Expr)
+		if !ok {
+			return nil, false
+		}
+		prefixes[i] = lit
+	}
+	return jetPAP(lowLevelModule+":dropInternalFrames", 1, func(m *Machine, a []Value) {
+		l, ok := a[0].(*List)
+		if !ok {
+			m.fail(crash("dropInternalFrames on %T", a[0]))
+			return
+		}
+		for ; l != nil; l = l.Tail {
+			t, ok := l.Head.(*Record)
+			if !ok || len(t.Fields) != 2 {
+				m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
+				return
+			}
+			loc, ok := t.Fields[1].(*Record)
+			if !ok {
+				m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
+				return
+			}
+			pkg, ok1 := loc.Field("srcLocPackage").(Text)
+			mod, ok2 := loc.Field("srcLocModule").(Text)
+			if !ok1 || !ok2 {
+				m.fail(crash("dropInternalFrames: a location without package or module"))
+				return
+			}
+			if !strings.HasPrefix(string(pkg), prefixes[0]) || !strings.HasPrefix(string(mod), prefixes[1]) {
+				break
+			}
 		}
 		m.ret(l)
 	}), true

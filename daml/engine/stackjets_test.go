@@ -9,8 +9,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// TestStackJets: the jets of pushCallStack, getCallStack and convSrcLoc
-// give what the definitions they replace give, interpreted, on empty,
+// TestStackJets: the jets of pushCallStack, getCallStack, convSrcLoc and
+// dropInternalFrames give what the definitions they replace give, interpreted, on empty,
 // pushed and frozen call stacks, and fail as they do on a location whose
 // line is the least Int64.
 func TestStackJets(t *testing.T) {
@@ -106,6 +106,40 @@ func TestStackJets(t *testing.T) {
 		s4 := run(t, push, frame("i", 40), run(t, push, frame("j", 50), freeze(empty)))
 		for _, s := range []engine.Value{empty, s1, s2, freeze(s2), s3, s4, freeze(freeze(s1))} {
 			run(t, get, s)
+		}
+	})
+	t.Run("dropInternalFrames", func(t *testing.T) {
+		script := damlScript(t, d)
+		drop := lf.TypeConID{PackageID: script.ID, Module: "Daml.Script.Internal.LowLevel", Name: "dropInternalFrames"}
+		if _, ok := engine.ScriptJet(script, drop); !ok {
+			t.Fatal("no jet for dropInternalFrames")
+		}
+		daLoc := lf.TypeConID{PackageID: "60c61c542207080e97e378ab447cc355ecc47534b3a3ebbff307c4fb8339bc4d", Module: "DA.Stack.Types", Name: "SrcLoc"}
+		fr := func(pkg, mod string) engine.Value {
+			l, err := daml.NewRecord(daLoc, engine.Text(pkg), engine.Text(mod), engine.Text("F.daml"), engine.Int64(1), engine.Int64(2), engine.Int64(3), engine.Int64(4))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := daml.NewRecord(tuple2, engine.Text("f"), l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		in := fr("daml-script-3.3.0", "Daml.Script.Internal.LowLevel")
+		for _, l := range [][]engine.Value{
+			nil,
+			{in},
+			{in, in},
+			{in, fr("main-1.0.0", "Main"), in},
+			{fr("main-1.0.0", "Main"), in},
+			{fr("daml-script-3.3.0", "Main"), in},
+			{fr("main", "Daml.Script"), in},
+			{fr("daml-script-", "Daml.Script"), fr("daml-script", "Daml.Script"), in},
+			{fr("daml3-script-3.2", "Daml.Script.Internal"), in},
+			{fr("daml-script-é", "Daml.Scripté"), fr("", "")},
+		} {
+			run(t, drop, engine.ListOf(l...))
 		}
 	})
 	t.Run("conv", func(t *testing.T) {
