@@ -220,9 +220,12 @@ func fmapDict(m *Machine, dFunctor Value, v *Variant, g Value) {
 		m.fail(crash("Functor dictionary is a %T", dFunctor))
 		return
 	}
-	m.push(wrapVariant(v))
+	k := wrapVariant(v)
+	m.push(k)
 	if memo := m.e.fmapMemo.Load(); memo != nil && memo.arg == Value(d) {
-		m.apply(memo.res, []Value{g, v.Value})
+		// The arguments in the frame: apply keeps no argument slice.
+		k.args = [2]Value{g, v.Value}
+		m.apply(memo.res, k.args[:])
 		return
 	}
 	i, found := slices.BinarySearch(d.Names, "m_fmap")
@@ -274,7 +277,12 @@ func pap2(fn callable, a, b Value) *PAP {
 // kWrapVariant returns the value computed in a variant of the
 // constructor of the one it was made from (wrapVariant): the variant is
 // the frame's, which is resumed once.
-type kWrapVariant struct{ v Variant }
+type kWrapVariant struct {
+	v Variant
+	// args holds the arguments of a call made before the frame is
+	// resumed (fmapDict).
+	args [2]Value
+}
 
 // wrapVariant returns a frame wrapping the value computed in a variant
 // like v.
@@ -284,6 +292,7 @@ func wrapVariant(like *Variant) *kWrapVariant {
 
 func (k *kWrapVariant) resume(m *Machine, v Value) {
 	k.v.Value = v
+	k.args = [2]Value{}
 	m.ret(&k.v)
 }
 
