@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -179,7 +180,7 @@ func sameScript(t *testing.T, ca, cb *scriptJetCase, a, b engine.Value, depth in
 		sameScript(t, ca, cb, x.Value, y.Value, depth)
 	case *engine.Record:
 		y, ok := b.(*engine.Record)
-		if !ok || x.Type.ID != y.Type.ID || len(x.Fields) != len(y.Fields) {
+		if !ok || x.Type.ID != y.Type.ID || !slices.Equal(x.Type.Fields, y.Type.Fields) || len(x.Fields) != len(y.Fields) {
 			t.Fatalf("%v, got %v", a, b)
 		}
 		for i := range x.Fields {

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -95,7 +96,7 @@ func makePushCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	if len(tc) != 3 || tc[0].Module != "DA.Types" || tc[0].Name != "Tuple3" {
 		return nil, false
 	}
-	tuple3 := tc[0]
+	tuple3 := &jetRecordType{id: tc[0]}
 	return jetPAP(stackTypes+":pushCallStack", 2, func(m *Machine, a []Value) {
 		ds, ok1 := a[0].(*Record)
 		stk, ok2 := a[1].(*Variant)
@@ -107,7 +108,7 @@ func makePushCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			m.ret(stk)
 			return
 		}
-		rt, err := m.e.recordType(tuple3)
+		rt, err := tuple3.get(m)
 		if err != nil {
 			m.fail(err)
 			return
@@ -126,7 +127,7 @@ func makePushCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 
 // srcLocConv converts GHC.Stack.Types:SrcLoc records to
 // DA.Stack.Types:SrcLoc ones.
-type srcLocConv struct{ to lf.TypeConID }
+type srcLocConv struct{ to *jetRecordType }
 
 // conv returns the DA.Stack.Types:SrcLoc of loc: its fields, the lines and
 // columns (the last four) less one, computed last first as Daml computes
@@ -138,7 +139,7 @@ func (c srcLocConv) conv(m *Machine, loc Value) (Value, bool) {
 		m.fail(crash("convSrcLoc on %T", loc))
 		return nil, false
 	}
-	rt, err := m.e.recordType(c.to)
+	rt, err := c.to.get(m)
 	if err != nil {
 		m.fail(err)
 		return nil, false
@@ -175,7 +176,7 @@ func newSrcLocConv(def *lf.DefValue) (srcLocConv, bool) {
 	if len(cs) != 2 {
 		return srcLocConv{}, false
 	}
-	return srcLocConv{to: cs[1]}, true
+	return srcLocConv{to: &jetRecordType{id: cs[1]}}, true
 }
 
 func makeConvSrcLoc(_ *lf.Package, def *lf.DefValue) (Value, bool) {
@@ -201,10 +202,10 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	}
 	c, ok := newSrcLocConv(cdef)
 	cs := typeCons(def.Type) // CallStack, Tuple2, SrcLoc
-	if !ok || len(cs) != 3 || cs[2] != c.to {
+	if !ok || len(cs) != 3 || cs[2] != c.to.id {
 		return nil, false
 	}
-	tuple2 := cs[1]
+	tuple2 := &jetRecordType{id: cs[1]}
 	return jetPAP(stackModule+":getCallStack", 1, func(m *Machine, a []Value) {
 		// The frames, outermost last.
 		var frames []*Record
@@ -229,7 +230,7 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			frames = append(frames, t)
 			v = t.Fields[2]
 		}
-		rt, err := m.e.recordType(tuple2)
+		rt, err := tuple2.get(m)
 		if err != nil {
 			m.fail(err)
 			return
@@ -254,6 +255,27 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		}
 		m.ret(l)
 	}), true
+}
+
+// jetRecordType is the type of the records a jet builds, looked up
+// (Engine.recordType) at its first use rather than at every one. A jet is
+// made for the definitions of one Cache (Options.Override is asked when a
+// definition is compiled), whose engines share their RecordTypes.
+type jetRecordType struct {
+	id lf.TypeConID
+	rt atomic.Pointer[RecordType]
+}
+
+func (j *jetRecordType) get(m *Machine) (*RecordType, *Error) {
+	if rt := j.rt.Load(); rt != nil {
+		return rt, nil
+	}
+	rt, err := m.e.recordType(j.id)
+	if err != nil {
+		return nil, err
+	}
+	j.rt.Store(rt)
+	return rt, nil
 }
 
 // dropInternalFrames of daml-script (dropWhile (isInternalSrcLoc . snd))

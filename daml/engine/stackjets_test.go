@@ -96,6 +96,9 @@ func TestStackJets(t *testing.T) {
 			if eq, err := engine.Equal(got[0], got[1]); err != nil || !eq {
 				t.Fatalf("%s: jet gives %v, the Daml definition %v (%v)", ref.Name, got[1], got[0], err)
 			}
+			// The same types of records and variants too (Equal
+			// compares their fields).
+			sameScript(t, nil, nil, got[0], got[1], 0)
 		}
 		return got[0]
 	}
