@@ -185,8 +185,54 @@ func freeBind(m *Machine, dFunctor, ds, f Value) {
 		m.apply(f, []Value{v.Value})
 		return
 	}
+	if r, ok := bindScriptF(m, dFunctor, v, f); ok {
+		m.ret(r)
+		return
+	}
 	k := pap2(freeBindKPAP.fn, dFunctor, f)
 	fmapDict(m, dFunctor, v, k)
+}
+
+// bindScriptF returns Free x >>= f (v is Free x) when dFunctor is the
+// dictionary whose fmap the engine keeps (Engine.fmapMemo) and that fmap
+// is ScriptF's jet, and x a ScriptF of a Question: what fmapDict and the
+// jet would build — Free (ScriptF q {continue = \b -> continue q b >>= f})
+// — built at once, in one allocation; else false, having done nothing.
+func bindScriptF(m *Machine, dFunctor Value, v *Variant, f Value) (Value, bool) {
+	memo := m.e.fmapMemo.Load()
+	if memo == nil || memo.arg != dFunctor || memo.res != Value(scriptFFmapPAP) {
+		return nil, false
+	}
+	sf, ok := v.Value.(*Record)
+	if !ok || len(sf.Fields) != 1 {
+		return nil, false
+	}
+	q, ok := sf.Fields[0].(*Record)
+	if !ok || len(q.Fields) != 5 || q.Type.Fields[4] != "continue" {
+		return nil, false
+	}
+	x := &struct {
+		v   Variant
+		sf  Record
+		sfs [1]Value
+		q   Record
+		qs  [5]Value
+		c   PAP
+		cs  [2]Value
+		k   PAP
+		ks  [2]Value
+	}{}
+	x.ks = [2]Value{dFunctor, f}
+	x.k = PAP{fn: freeBindKPAP.fn, args: x.ks[:2:2], arity: 3}
+	x.cs = [2]Value{&x.k, q.Fields[4]}
+	x.c = PAP{fn: composePAP.fn, args: x.cs[:2:2], arity: 3}
+	copy(x.qs[:], q.Fields)
+	x.qs[4] = &x.c
+	x.q = Record{Type: q.Type, Fields: x.qs[:]}
+	x.sfs[0] = &x.q
+	x.sf = Record{Type: sf.Type, Fields: x.sfs[:]}
+	x.v = Variant{ID: v.ID, Con: v.Con, Rank: v.Rank, Value: &x.sf}
+	return &x.v, true
 }
 
 // freeFmap runs fmap f ds (a = dFunctor, f, ds) in the free monad of the

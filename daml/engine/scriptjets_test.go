@@ -106,6 +106,20 @@ func TestScriptJet(t *testing.T) {
 			inner := apply(c, c.bind, c.dFunctor, question(c, "Q"), c.pure)
 			return apply(c, c.bind, c.dFunctor, inner, c.pure)
 		}},
+		{"bind bind bind Free, f observable", func(c *scriptJetCase) engine.Value {
+			// f x = Pure {got = x}, a bind that is not the identity
+			// (binding pure is).
+			f, err := c.e.Eval(ctx, &lf.EAbs{Params: []lf.VarWithType{{Name: "x"}}, Body: &lf.EVariantCon{
+				Type: lf.TypeConApp{ID: freeID}, Con: "Pure",
+				Arg: &lf.EStructCon{Fields: []lf.FieldExpr{{Name: "got", Expr: &lf.EVar{Name: "x"}}}},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := apply(c, c.bind, c.dFunctor, question(c, "Q"), f)
+			v = apply(c, c.bind, c.dFunctor, v, f)
+			return apply(c, c.bind, c.dFunctor, v, f)
+		}},
 		{"bind on two Functors", func(c *scriptJetCase) engine.Value {
 			// The fmap of each dictionary, whichever the engine asked
 			// last (Engine.fmapMemo).
