@@ -79,6 +79,9 @@ type Engine struct {
 	// their frame free lists and continuation stack (newMachine): the
 	// Daml Script runner evaluates once per question.
 	machines sync.Pool
+	// fmapMemo is the fmap method of the Functor dictionary the script
+	// jets last asked (fmapDict).
+	fmapMemo atomic.Pointer[dictMemo]
 }
 
 // Cache holds compiled definitions and the values of top-level

@@ -267,9 +267,7 @@ func (m *Machine) apply(fn Value, args []Value) {
 	}
 	n := len(p.args) + len(args)
 	if n < p.arity {
-		all := make([]Value, 0, n)
-		all = append(append(all, p.args...), args...)
-		m.ret(&PAP{fn: p.fn, args: all, arity: p.arity})
+		m.ret(partial(p, args, n))
 		return
 	}
 	all := args
@@ -296,6 +294,32 @@ func (m *Machine) apply(fn Value, args []Value) {
 	if held != nil {
 		m.releaseSeq(held)
 	}
+}
+
+// partial returns the partial application of p to args, n arguments in
+// all: the PAP and (when few) its arguments in one allocation.
+func partial(p *PAP, args []Value, n int) *PAP {
+	var all []Value
+	var q *PAP
+	switch {
+	case n <= 2:
+		x := &struct {
+			p    PAP
+			args [2]Value
+		}{}
+		q, all = &x.p, x.args[:0:n]
+	case n <= 4:
+		x := &struct {
+			p    PAP
+			args [4]Value
+		}{}
+		q, all = &x.p, x.args[:0:n]
+	default:
+		q, all = &PAP{}, make([]Value, 0, n)
+	}
+	all = append(append(all, p.args...), args...)
+	*q = PAP{fn: p.fn, args: all, arity: p.arity}
+	return q
 }
 
 // kOverApp applies the result of an over-application's call to the rest

@@ -65,10 +65,16 @@ func NewRunner(pkgs engine.PackageSource, opts Options) *Runner {
 					return engine.Identity(), true
 				}
 			}
+			// daml-script's free monad and the call stacks every
+			// question carries (engine.ScriptJet), and
 			// daml-stdlib's text predicates, natively: daml-script asks
 			// DA.Text.isPrefixOf for every frame of every question's
 			// call stack (engine.StdlibJet).
-			return engine.StdlibJet(pkgs.Package(ref.PackageID), ref)
+			p := pkgs.Package(ref.PackageID)
+			if v, ok := engine.ScriptJet(p, ref); ok {
+				return v, true
+			}
+			return engine.StdlibJet(p, ref)
 		},
 		TraceContext: func(ctx context.Context, msg string) {
 			if opts.Trace != nil {
