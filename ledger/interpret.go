@@ -425,13 +425,16 @@ func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
 
 // storedContract converts a stored create node to the engine's Contract:
 // its argument and key typed against its template (every record field
-// present, as stored).
+// present, as stored). The argument is decoded once and then copied from
+// the cache of decoded arguments (contract_cache.go).
 func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
+	arg, err := storedArgs.decode(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
+		return value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
 	}
@@ -440,7 +443,7 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
+		Signatories: slices.Clone(c.Signatories), Stakeholders: c.stakeholders(), Key: key}, nil
 }
 
 func intersects(a, b []string) bool {
