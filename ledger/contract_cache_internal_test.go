@@ -157,12 +157,42 @@ func TestArgCacheBound(t *testing.T) {
 		if d := cmp.Diff(want, v); d != "" {
 			t.Fatalf("entry %d (-want +got):\n%s", i, d)
 		}
-		if c.size > budget/2 {
-			t.Fatalf("entry %d: generation of %d estimated bytes, over half the budget %d", i, c.size, budget)
+		if c.gens.size > budget/2 {
+			t.Fatalf("entry %d: generation of %d estimated bytes, over half the budget %d", i, c.gens.size, budget)
 		}
-		entries := len(c.cur) + len(c.old)
+		entries := len(c.gens.cur) + len(c.gens.old)
 		if entries > 2*(budget/2)/argEntrySize(len(raw))+2 {
 			t.Fatalf("entry %d: %d entries kept", i, entries)
+		}
+	}
+}
+
+// TestRecordCacheByBytes decodes records of one contract id that differ
+// (another argument on another node; the same contract archived): each
+// read, first and repeated, is what decodeContractRecord gives.
+func TestRecordCacheByBytes(t *testing.T) {
+	t.Parallel()
+	create := func(arg string) txNode {
+		return txNode{ContractID: "00cc", TemplateID: "p:Main:T", Argument: json.RawMessage(arg), Signatories: []string{"alice::ns"}}
+	}
+	records := [][]byte{
+		encodeContractRecordJSON(&contractRecord{Create: create(`{"n":"1"}`), SynchronizerID: "s", State: contractActive, CreatedOffset: 3}),
+		encodeContractRecordJSON(&contractRecord{Create: create(`{"n":"2"}`), SynchronizerID: "s", State: contractActive, CreatedOffset: 3}),
+		encodeContractRecordJSON(&contractRecord{Create: create(`{"n":"1"}`), SynchronizerID: "s", State: contractArchived, CreatedOffset: 3, ArchivedOffset: 5}),
+	}
+	for round := range 2 {
+		for i, raw := range records {
+			var want contractRecord
+			if err := decodeContractRecord(raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			got, err := storedRecords.decode(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, *got, cmp.AllowUnexported(txNode{})); d != "" {
+				t.Errorf("round %d, record %d (-want +got):\n%s", round, i, d)
+			}
 		}
 	}
 }

@@ -394,8 +394,8 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	if err != nil {
 		return nil, err
 	}
-	var rec contractRecord
-	if err := decodeContractRecord(raw, &rec); err != nil {
+	rec, err := storedRecords.decode(raw) // shared: read only
+	if err != nil {
 		return nil, err
 	}
 	disclosed := s.disclosed[cid]
@@ -441,6 +441,9 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	key, err := storedKey(lookup, c, tc)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
+	}
+	if key != nil {
+		key.Maintainers = slices.Clone(key.Maintainers)
 	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
 		Signatories: slices.Clone(c.Signatories), Stakeholders: c.stakeholders(), Key: key}, nil

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -40,11 +39,27 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		return nil, err
 	}
 	type found struct {
-		rec  contractRecord
-		tmpl lf.TypeConID
+		rec *contractRecord // shared (recordCache): read only
+		tc  lf.TypeConID
 	}
 	var recs []found
 	var pkgs *pkgView
+	// The templates met, parsed and matched once per call.
+	type template struct {
+		tc   lf.TypeConID
+		err  error
+		keep bool
+	}
+	templates := map[string]template{}
+	templateOf := func(tid string) template {
+		if t, ok := templates[tid]; ok {
+			return t
+		}
+		tc, err := splitTypeCon(tid)
+		t := template{tc: tc, err: err, keep: err == nil && (match == nil || match(tc))}
+		templates[string(tid)] = t
+		return t
+	}
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
@@ -61,23 +76,26 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 			if match == nil {
 				return true
 			}
-			tc, err := splitTypeCon(string(templateID))
-			return err != nil || match(tc) // a bad id is left to the record's check
+			t, ok := templates[string(templateID)]
+			if !ok {
+				t = templateOf(string(templateID))
+			}
+			return t.err != nil || t.keep // a bad id is left to the record's check
 		}
 		return indexedContracts(r, union(parties), end, "", keep, func(cid string) (bool, error) {
-			c, err := loadRecord(r, cid)
+			c, err := loadSharedRecord(r, cid)
 			if err != nil || c == nil {
 				return err == nil, err
 			}
 			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
 				return true, nil
 			}
-			tc, err := splitTypeCon(c.Create.TemplateID)
-			if err != nil {
-				return false, err
+			t := templateOf(c.Create.TemplateID)
+			if t.err != nil {
+				return false, t.err
 			}
-			if match == nil || match(tc) {
-				recs = append(recs, found{*c, tc})
+			if t.keep {
+				recs = append(recs, found{c, t.tc})
 			}
 			return true, nil
 		})
@@ -116,15 +134,8 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 	var out *EngineContract
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		raw, err := t.Get(store.ContractKey(cid))
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		var c contractRecord
-		if err := decodeContractRecord(raw, &c); err != nil {
+		c, err := loadSharedRecord(r, cid) // read only
+		if err != nil || c == nil {
 			return err
 		}
 		if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
