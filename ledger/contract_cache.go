@@ -131,6 +131,26 @@ func loadSharedRecord(r *store.Reader, cid string) (*contractRecord, error) {
 	return storedRecords.decode(raw)
 }
 
+// loadContractCopy is loadContract (CONTRACT_NOT_FOUND when there is no
+// record) through the record cache: a copy of the shared record whose own
+// fields (State, offsets, …) the caller may set, but not the slices and
+// bytes of its create node, which are shared.
+func loadContractCopy(tx *store.Tx, cid string) (*contractRecord, error) {
+	raw, err := tx.Get(store.ContractKey(cid))
+	if errors.Is(err, store.ErrNotFound) {
+		return loadContract(tx, cid) // its error
+	}
+	if err != nil {
+		return nil, err
+	}
+	shared, err := storedRecords.decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := *shared
+	return &c, nil
+}
+
 // generations is a bounded map from bytes to entries: two generations of
 // at most budget/2 estimated bytes each, the older dropped when the newer
 // is full; an entry used from the older one moves to the newer. It is

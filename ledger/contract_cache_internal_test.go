@@ -2,12 +2,16 @@ package ledger
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
 // decodedTemplatePackage decodes lftest.TemplatePackage(name, version,
@@ -194,5 +198,51 @@ func TestRecordCacheByBytes(t *testing.T) {
 				t.Errorf("round %d, record %d (-want +got):\n%s", round, i, d)
 			}
 		}
+	}
+}
+
+// TestLoadContractCopy: the committer sets the state of the records it
+// loads through the cache (an archive); a later load, and the next
+// transaction if that commit is rolled back, see the stored record.
+func TestLoadContractCopy(t *testing.T) {
+	t.Parallel()
+	n, err := Open(Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	cid := "00" + strings.Repeat("dd", 32)
+	raw := encodeContractRecordJSON(&contractRecord{Create: txNode{ContractID: cid, TemplateID: "p:Main:T", Argument: json.RawMessage(`{}`)},
+		SynchronizerID: "s", State: contractActive, CreatedOffset: 1})
+	if _, err := n.st.Submit(func(t *store.Tx) (any, error) { t.Set(store.ContractKey(cid), raw); return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	rollback := errors.New("rolled back")
+	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
+		rec, err := loadContractCopy(tx, cid)
+		if err != nil {
+			return nil, err
+		}
+		rec.State, rec.ArchivedOffset = contractArchived, 2
+		return nil, rollback
+	})
+	if !errors.Is(err, rollback) {
+		t.Fatalf("commit: %v, want the rollback", err)
+	}
+	err = n.st.View(func(r *store.Reader) error {
+		rec, err := loadContractCopy(store.ReadOnlyTx(r), cid)
+		if err != nil {
+			return err
+		}
+		if rec.State != contractActive || rec.ArchivedOffset != 0 {
+			t.Errorf("after a rolled-back archive: state %q, archived at %d; want active", rec.State, rec.ArchivedOffset)
+		}
+		if _, err := loadContractCopy(store.ReadOnlyTx(r), "00"+strings.Repeat("ee", 32)); !errors.Is(err, apierr.ContractNotFound) {
+			t.Errorf("unknown contract: %v, want CONTRACT_NOT_FOUND", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -654,7 +654,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		}
 		archived := make([]*contractRecord, 0, len(it.archived))
 		for _, cid := range it.inputs {
-			rec, err := loadContract(t, cid)
+			rec, err := loadContractCopy(t, cid) // its create node read only
 			if err != nil {
 				return nil, err
 			}
