@@ -1,8 +1,10 @@
 package ledger
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -28,7 +30,8 @@ type EngineContract struct {
 
 // EngineContracts returns the contracts active now on the default
 // synchronizer of which one of parties is a stakeholder and whose template
-// match accepts (nil accepts all), in creation order (offset, then node).
+// match accepts (nil accepts all), in creation order (offset, then node,
+// then contract id).
 // An empty parties list fails with MISSING_FIELD.
 func (n *Node) EngineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
 	if err := n.engineReadAuth(ctx, parties); err != nil {
@@ -66,12 +69,8 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 			return err
 		}
 		// The parties' active contracts at this snapshot's ledger end,
-		// from the active-contracts index (acsindex.go), each checked
-		// against its record.
-		end, err := snapshotEnd(r)
-		if err != nil {
-			return err
-		}
+		// from the active-contracts index (acsindex.go, read by
+		// activeNow), each checked against its record.
 		keep := func(_ string, templateID, _ []byte) bool {
 			if match == nil {
 				return true
@@ -82,7 +81,7 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 			}
 			return t.err != nil || t.keep // a bad id is left to the record's check
 		}
-		return indexedContracts(r, union(parties), end, "", keep, func(cid string) (bool, error) {
+		return activeNow(r, union(parties), keep, func(cid string) (bool, error) {
 			c, err := loadSharedRecord(r, cid)
 			if err != nil || c == nil {
 				return err == nil, err
@@ -103,11 +102,14 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	slices.SortStableFunc(recs, func(a, b found) int {
+	slices.SortFunc(recs, func(a, b found) int {
 		if a.rec.CreatedOffset != b.rec.CreatedOffset {
-			return int(a.rec.CreatedOffset - b.rec.CreatedOffset)
+			return cmp.Compare(a.rec.CreatedOffset, b.rec.CreatedOffset)
 		}
-		return int(a.rec.Create.ID - b.rec.Create.ID)
+		if a.rec.Create.ID != b.rec.Create.ID {
+			return cmp.Compare(a.rec.Create.ID, b.rec.Create.ID)
+		}
+		return strings.Compare(a.rec.Create.ContractID, b.rec.Create.ContractID)
 	})
 	out := make([]EngineContract, 0, len(recs))
 	for i := range recs {
