@@ -554,9 +554,10 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into one buffer (grown as needed).
 	buf := make([]byte, 0, 256*len(evs))
+	js := value.NewJSONAppender(v.lookup)
 	render := func(x value.Value, t lf.Type) json.RawMessage {
 		start := len(buf)
-		buf = value.AppendJSONAs(buf, x, t, v.lookup)
+		buf = js.AppendAs(buf, x, t)
 		return buf[start:len(buf):len(buf)]
 	}
 	for _, ev := range evs {
