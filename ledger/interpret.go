@@ -394,8 +394,8 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	if err != nil {
 		return nil, err
 	}
-	var rec contractRecord
-	if err := decodeContractRecord(raw, &rec); err != nil {
+	rec, err := storedRecords.decode(raw) // shared: read only
+	if err != nil {
 		return nil, err
 	}
 	disclosed := s.disclosed[cid]
@@ -425,13 +425,16 @@ func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
 
 // storedContract converts a stored create node to the engine's Contract:
 // its argument and key typed against its template (every record field
-// present, as stored).
+// present, as stored). The argument is decoded once and then copied from
+// the cache of decoded arguments (contract_cache.go).
 func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
+	arg, err := storedArgs.decode(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
+		return value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
 	}
@@ -439,8 +442,11 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
+	if key != nil {
+		key.Maintainers = slices.Clone(key.Maintainers)
+	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
+		Signatories: slices.Clone(c.Signatories), Stakeholders: c.stakeholders(), Key: key}, nil
 }
 
 func intersects(a, b []string) bool {
@@ -548,9 +554,10 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into one buffer (grown as needed).
 	buf := make([]byte, 0, 256*len(evs))
+	js := value.NewJSONAppender(v.lookup)
 	render := func(x value.Value, t lf.Type) json.RawMessage {
 		start := len(buf)
-		buf = value.AppendJSONAs(buf, x, t, v.lookup)
+		buf = js.AppendAs(buf, x, t)
 		return buf[start:len(buf):len(buf)]
 	}
 	for _, ev := range evs {
@@ -648,7 +655,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		}
 		archived := make([]*contractRecord, 0, len(it.archived))
 		for _, cid := range it.inputs {
-			rec, err := loadContract(t, cid)
+			rec, err := loadContractCopy(t, cid) // its create node read only
 			if err != nil {
 				return nil, err
 			}

@@ -1,9 +1,10 @@
 package ledger
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"slices"
+	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -29,7 +30,8 @@ type EngineContract struct {
 
 // EngineContracts returns the contracts active now on the default
 // synchronizer of which one of parties is a stakeholder and whose template
-// match accepts (nil accepts all), in creation order (offset, then node).
+// match accepts (nil accepts all), in creation order (offset, then node,
+// then contract id).
 // An empty parties list fails with MISSING_FIELD.
 func (n *Node) EngineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
 	if err := n.engineReadAuth(ctx, parties); err != nil {
@@ -40,44 +42,59 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 		return nil, err
 	}
 	type found struct {
-		rec  contractRecord
-		tmpl lf.TypeConID
+		rec *contractRecord // shared (recordCache): read only
+		tc  lf.TypeConID
 	}
 	var recs []found
 	var pkgs *pkgView
+	// The templates met, parsed and matched once per call.
+	type template struct {
+		tc   lf.TypeConID
+		err  error
+		keep bool
+	}
+	templates := map[string]template{}
+	templateOf := func(tid string) template {
+		if t, ok := templates[tid]; ok {
+			return t
+		}
+		tc, err := splitTypeCon(tid)
+		t := template{tc: tc, err: err, keep: err == nil && (match == nil || match(tc))}
+		templates[string(tid)] = t
+		return t
+	}
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
 			return err
 		}
 		// The parties' active contracts at this snapshot's ledger end,
-		// from the active-contracts index (acsindex.go), each checked
-		// against its record.
-		end, err := snapshotEnd(r)
-		if err != nil {
-			return err
-		}
+		// from the active-contracts index (acsindex.go, read by
+		// activeNow), each checked against its record.
 		keep := func(_ string, templateID, _ []byte) bool {
 			if match == nil {
 				return true
 			}
-			tc, err := splitTypeCon(string(templateID))
-			return err != nil || match(tc) // a bad id is left to the record's check
+			t, ok := templates[string(templateID)]
+			if !ok {
+				t = templateOf(string(templateID))
+			}
+			return t.err != nil || t.keep // a bad id is left to the record's check
 		}
-		return indexedContracts(r, union(parties), end, "", keep, func(cid string) (bool, error) {
-			c, err := loadRecord(r, cid)
+		return activeNow(r, union(parties), keep, func(cid string) (bool, error) {
+			c, err := loadSharedRecord(r, cid)
 			if err != nil || c == nil {
 				return err == nil, err
 			}
 			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
 				return true, nil
 			}
-			tc, err := splitTypeCon(c.Create.TemplateID)
-			if err != nil {
-				return false, err
+			t := templateOf(c.Create.TemplateID)
+			if t.err != nil {
+				return false, t.err
 			}
-			if match == nil || match(tc) {
-				recs = append(recs, found{*c, tc})
+			if t.keep {
+				recs = append(recs, found{c, t.tc})
 			}
 			return true, nil
 		})
@@ -85,11 +102,14 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	slices.SortStableFunc(recs, func(a, b found) int {
+	slices.SortFunc(recs, func(a, b found) int {
 		if a.rec.CreatedOffset != b.rec.CreatedOffset {
-			return int(a.rec.CreatedOffset - b.rec.CreatedOffset)
+			return cmp.Compare(a.rec.CreatedOffset, b.rec.CreatedOffset)
 		}
-		return int(a.rec.Create.ID - b.rec.Create.ID)
+		if a.rec.Create.ID != b.rec.Create.ID {
+			return cmp.Compare(a.rec.Create.ID, b.rec.Create.ID)
+		}
+		return strings.Compare(a.rec.Create.ContractID, b.rec.Create.ContractID)
 	})
 	out := make([]EngineContract, 0, len(recs))
 	for i := range recs {
@@ -116,15 +136,8 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 	var out *EngineContract
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		raw, err := t.Get(store.ContractKey(cid))
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		var c contractRecord
-		if err := decodeContractRecord(raw, &c); err != nil {
+		c, err := loadSharedRecord(r, cid) // read only
+		if err != nil || c == nil {
 			return err
 		}
 		if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {

@@ -170,15 +170,34 @@ func AppendJSON(dst []byte, v Value) []byte {
 // does not resolve) that part prints as AppendJSON prints it, so that
 // checking the output against t (CheckValue) reports the mismatch.
 func AppendJSONAs(dst []byte, v Value, t lf.Type, lookup func(pkgID string) *lf.Package) []byte {
-	c := &checker{lookup: lookup}
+	c := &checker{lookup: lookup, root: vpath{name: "$"}}
 	return c.appendAs(dst, v, t, nil, 0)
+}
+
+// JSONAppender prints values as AppendJSONAs does, through one lookup,
+// and keeps the data types it resolved for the next values: for printing
+// the many values of one transaction. It is not safe for concurrent use.
+type JSONAppender struct {
+	c checker
+}
+
+// NewJSONAppender returns a JSONAppender resolving data types through
+// lookup.
+func NewJSONAppender(lookup func(pkgID string) *lf.Package) *JSONAppender {
+	return &JSONAppender{c: checker{lookup: lookup, root: vpath{name: "$"}}}
+}
+
+// AppendAs appends v printed as AppendJSONAs(dst, v, t, lookup) prints
+// it.
+func (a *JSONAppender) AppendAs(dst []byte, v Value, t lf.Type) []byte {
+	return a.c.appendAs(dst, v, t, nil, 0)
 }
 
 func (c *checker) appendAs(dst []byte, v Value, t lf.Type, env *tenv, depth int) []byte {
 	if depth > maxCheckDepth {
 		return AppendJSON(dst, v)
 	}
-	root := &vpath{name: "$"}
+	root := &c.root // error paths only: the errors are not returned
 	head, args, aenv, err := c.whnf(t, env, root)
 	if err != nil {
 		return AppendJSON(dst, v)

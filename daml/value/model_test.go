@@ -163,6 +163,7 @@ func TestAppendJSONAsMismatch(t *testing.T) {
 	pkg := valuesPackage(t)
 	lookup := PackageLookup(pkg)
 	r := TypeOf(pkg.ID, "Main", "R")
+	shared := NewJSONAppender(lookup)
 	for _, tc := range []struct {
 		name string
 		v    Value
@@ -181,6 +182,13 @@ func TestAppendJSONAsMismatch(t *testing.T) {
 	} {
 		if got := string(AppendJSONAs(nil, tc.v, tc.typ, lookup)); got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
+		}
+		// One JSONAppender prints every case, twice (the data types it
+		// resolved kept), as AppendJSONAs does.
+		for round := range 2 {
+			if got := string(shared.AppendAs(nil, tc.v, tc.typ)); got != tc.want {
+				t.Errorf("%s: JSONAppender (round %d): got %s, want %s", tc.name, round, got, tc.want)
+			}
 		}
 	}
 }

@@ -1,0 +1,219 @@
+package ledger
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// Contract arguments are stored as Daml JSON (log.go's txNode) and read
+// back as Daml-LF values whenever the engine or an in-process runner
+// uses a contract (storedContract): a Daml Script queries the active
+// contracts after most steps and so decodes, and type-checks, the same
+// stored arguments again and again. argCache keeps the decoded values.
+//
+// What the decoding depends on is the key: the stored bytes, the
+// template id (which names the type, package id included) and the
+// template's package as the node's lookup resolves it (the entry keeps
+// the *lf.Package it was decoded against and a lookup that resolves the
+// package id to another one misses). Package ids are the SHA-256 of the
+// package payload (lf.DecodePayload), and a payload names its
+// dependencies by id, so the template's package fixes every data type the
+// argument's type reaches. The contract id is no part of the key: two
+// contracts with the same template and stored argument have the same
+// value. A failed decoding is not kept.
+//
+// Values are kept unchanged and handed out as copies (value.Clone), so
+// that a caller changing the value it got cannot change what the cache
+// returns next. The cache is shared by every node of the process (nodes
+// opened from one prepared snapshot share their decoded packages, and so
+// the entries) and bounded (generations, below).
+
+// argCacheBudget bounds the estimated memory of the decoded arguments
+// kept, in bytes.
+const argCacheBudget = 8 << 20
+
+var storedArgs = newArgCache(argCacheBudget)
+
+// argCache is a bounded cache of decoded contract arguments, by stored
+// bytes.
+type argCache struct {
+	gens generations[argEntry]
+}
+
+// argEntry is an argument decoded as of template templateID against pkg.
+type argEntry struct {
+	templateID string
+	pkg        *lf.Package
+	v          value.Value
+}
+
+func newArgCache(budget int) *argCache {
+	return &argCache{gens: newGenerations[argEntry](budget)}
+}
+
+// argEntrySize estimates the memory an entry of n stored bytes takes:
+// the bytes as its key and the decoded value (a few times the JSON).
+func argEntrySize(n int) int { return 4*n + 128 }
+
+// decode returns the argument of template templateID stored as raw, as
+// value.FromJSON decodes it against pkg's template type (pkg the package
+// lookup resolves templateID's package id to): a copy of the cached
+// value, or from decode, which is then kept.
+func (c *argCache) decode(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, error) {
+	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
+	if pkg != nil {
+		if e, ok := c.gens.get(raw, same); ok {
+			return value.Clone(e.v), nil
+		}
+	}
+	v, err := decode()
+	if err != nil {
+		return nil, err
+	}
+	if pkg != nil {
+		c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v}, argEntrySize(len(raw)), same)
+	}
+	return value.Clone(v), nil
+}
+
+// Contract records (the stored JSON of a contract's create node and
+// state, commands.go's contractRecord) are read by every ACS query and
+// every contract the engine fetches. recordCache keeps them decoded, by
+// their stored bytes (decoding is a function of the bytes alone: an
+// archived contract's record has other bytes). The records it returns
+// are shared: callers read them and never change them (storedContract
+// copies what it hands out).
+
+// recordCacheBudget bounds the estimated memory of the decoded records
+// kept, in bytes.
+const recordCacheBudget = 8 << 20
+
+var storedRecords = recordCache{gens: newGenerations[*contractRecord](recordCacheBudget)}
+
+// recordCache is a bounded cache of decoded contract records.
+type recordCache struct {
+	gens generations[*contractRecord]
+}
+
+// recordEntrySize estimates the memory of a record of n stored bytes:
+// the bytes as its key, and the decoded record (its create node's
+// argument copied, its strings).
+func recordEntrySize(n int) int { return 2*n + 256 }
+
+// decode returns the record stored as raw (decodeContractRecord's), shared
+// with other callers: it must not be changed.
+func (c *recordCache) decode(raw []byte) (*contractRecord, error) {
+	if rec, ok := c.gens.get(raw, nil); ok {
+		return rec, nil
+	}
+	rec := new(contractRecord)
+	if err := decodeContractRecord(raw, rec); err != nil {
+		return nil, err
+	}
+	c.gens.put(raw, rec, recordEntrySize(len(raw)), nil)
+	return rec, nil
+}
+
+// loadSharedRecord reads the record of contract cid through the record
+// cache: nil, nil when there is none. The record must not be changed.
+func loadSharedRecord(r *store.Reader, cid string) (*contractRecord, error) {
+	raw, err := r.Get(store.ContractKey(cid))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return storedRecords.decode(raw)
+}
+
+// loadContractCopy is loadContract (CONTRACT_NOT_FOUND when there is no
+// record) through the record cache: a copy of the shared record whose own
+// fields (State, offsets, …) the caller may set, but not the slices and
+// bytes of its create node, which are shared.
+func loadContractCopy(tx *store.Tx, cid string) (*contractRecord, error) {
+	raw, err := tx.Get(store.ContractKey(cid))
+	if errors.Is(err, store.ErrNotFound) {
+		return loadContract(tx, cid) // its error
+	}
+	if err != nil {
+		return nil, err
+	}
+	shared, err := storedRecords.decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := *shared
+	return &c, nil
+}
+
+// generations is a bounded map from bytes to entries: two generations of
+// at most budget/2 estimated bytes each, the older dropped when the newer
+// is full; an entry used from the older one moves to the newer. It is
+// safe for concurrent use.
+type generations[E any] struct {
+	mu sync.Mutex
+	// max is the estimated size at which the newer generation is full.
+	max int
+	// cur is the newer generation, old the older; size is cur's
+	// estimated size.
+	cur, old map[string]sized[E]
+	size     int
+}
+
+type sized[E any] struct {
+	e    E
+	size int
+}
+
+func newGenerations[E any](budget int) generations[E] {
+	return generations[E]{max: budget / 2, cur: map[string]sized[E]{}}
+}
+
+// get returns the entry of key when there is one and valid (nil: any)
+// accepts it.
+func (g *generations[E]) get(key []byte, valid func(E) bool) (E, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if x, ok := g.cur[string(key)]; ok && (valid == nil || valid(x.e)) {
+		return x.e, true
+	}
+	if x, ok := g.old[string(key)]; ok && (valid == nil || valid(x.e)) {
+		delete(g.old, string(key))
+		g.putLocked(string(key), x)
+		return x.e, true
+	}
+	var zero E
+	return zero, false
+}
+
+// put keeps e under key, of the estimated size, unless the newer
+// generation has a valid entry there already (another caller's) or e is
+// larger than a generation.
+func (g *generations[E]) put(key []byte, e E, size int, valid func(E) bool) {
+	if size > g.max {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if x, ok := g.cur[string(key)]; ok && (valid == nil || valid(x.e)) {
+		return
+	}
+	g.putLocked(string(key), sized[E]{e, size})
+}
+
+// putLocked keeps x under key in the newer generation, which becomes the
+// older one first when x would not fit.
+func (g *generations[E]) putLocked(key string, x sized[E]) {
+	if prev, ok := g.cur[key]; ok {
+		g.size -= prev.size
+	} else if g.size+x.size > g.max {
+		g.old, g.cur, g.size = g.cur, map[string]sized[E]{}, 0
+	}
+	g.cur[key] = x
+	g.size += x.size
+}

@@ -1,0 +1,71 @@
+package ledger_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// TestEngineContractsCallerChanges changes, in place, the contracts that
+// EngineContracts and EngineContractByID returned (the node keeps decoded
+// contracts: contract_cache.go), then reads them again and exercises
+// one: every later read, and the engine, see the stored contract.
+func TestEngineContractsCallerChanges(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	n := ledgertest.Open(t, ledger.Options{})
+	p := lftest.IouPackage("1.0.0")
+	dar, _ := lftest.DAR(p)
+	ledgertest.MustUploadDAR(t, n, dar)
+	pkgID, _ := lftest.Dalf(p)
+	iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
+	alice := ledgertest.MustAllocate(t, n, "alice")
+	ref := ledger.TemplateRef{ID: iou, ByPackageName: true}
+	cid := ledgertest.Create(t, n, alice, ref, value.Record{RecordID: &iou, Fields: []value.RecordField{
+		{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(10)}}})
+
+	read := func() []ledger.EngineContract {
+		t.Helper()
+		cs, err := n.EngineContracts(ctx, []string{alice}, nil)
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("contracts %v, %v", cs, err)
+		}
+		return cs
+	}
+	first := read()
+	want := first[0].Contract
+	want.Arg = value.Clone(want.Arg)
+	want.Signatories = append([]string(nil), want.Signatories...)
+	want.Stakeholders = append([]string(nil), want.Stakeholders...)
+
+	change := func(c *ledger.EngineContract) {
+		r := c.Arg.(value.Record)
+		r.Fields[0].Value = value.Party("mallory::ns")
+		r.Fields[1].Value = value.Int64(1_000_000)
+		r.RecordID.Name = "Other"
+		c.Signatories[0] = "mallory::ns"
+		c.Stakeholders[0] = "mallory::ns"
+	}
+	change(&first[0])
+	one, err := n.EngineContractByID(ctx, string(cid), []string{alice})
+	if err != nil || one == nil {
+		t.Fatalf("by id: %v, %v", one, err)
+	}
+	if d := cmp.Diff(want, one.Contract); d != "" {
+		t.Errorf("by id after a change to a read (-want +got):\n%s", d)
+	}
+	change(one)
+	if d := cmp.Diff(want, read()[0].Contract); d != "" {
+		t.Errorf("read after changes to earlier reads (-want +got):\n%s", d)
+	}
+	// The engine fetches the contract from the node's store too.
+	ledgertest.Exercise(t, n, alice, ref, cid, "Peek", value.Unit{})
+	if d := cmp.Diff(want, read()[0].Contract); d != "" {
+		t.Errorf("read after an exercise (-want +got):\n%s", d)
+	}
+}
