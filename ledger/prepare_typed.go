@@ -267,6 +267,43 @@ func (n *Node) Execute(ctx context.Context, req ExecuteRequest) (*Executed, erro
 		SynchronizerID: e.SynchronizerID, EffectiveAt: it.let, RecordTime: e.recordTime, Transaction: it.tx}, ActAs: e.ActAs}, nil
 }
 
+// ExecuteForTransaction executes req as Execute does and returns the
+// committed transaction as f shows it, as Canton's
+// ExecuteSubmissionAndWaitForTransaction
+// (interactive_submission_service.proto) does: f nil is the ACS delta as
+// the prepared transaction's act_as parties see it, verbose. f is checked
+// — the rights to read as its parties, its filters' templates and
+// interfaces — before the execution's own checks, so that a refused
+// format commits nothing (see SubmitForTransaction). A transaction f
+// shows nothing of comes back without events.
+func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f *ReadFormat) (*Transaction, error) {
+	var tf *TransactionFormat
+	if f != nil {
+		tf = n.transactionFormat(*f)
+		if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: tf}); err != nil {
+			return nil, err
+		}
+	}
+	e, it, err := n.execute(ctx, &req, nil)
+	if err != nil {
+		return nil, err
+	}
+	if tf == nil {
+		// Reading as the act_as parties is authorized by the execution's
+		// own checks.
+		tf = actAsFormat(e.ActAs, nil, ShapeACSDelta)
+	}
+	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	if t == nil {
+		t = &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+			EffectiveAt: it.let, RecordTime: e.recordTime, SynchronizerID: e.SynchronizerID}
+	}
+	return t, nil
+}
+
 // execute applies execute's rules, in Canton's order, to req (w: the wire
 // request it was converted from, nil for a typed one), and commits.
 func (n *Node) execute(ctx context.Context, req *ExecuteRequest, w *executeWire) (e *logEntry, it *interpreted, err error) {

@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -237,5 +239,86 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 		HashingScheme: interactive.HashingSchemeVersionV2}))
 	if err != nil || len(res.Created()) != 1 {
 		t.Fatalf("typed execute of a JSON prepare: %+v, %v", res, err)
+	}
+}
+
+// TestExecuteForTransaction executes prepared transactions and gets the
+// committed transaction back in a format: the default (the act_as
+// parties' ACS delta), a ledger-effects format, a format that shows
+// nothing (the transaction without events); refused formats commit
+// nothing, and the prepared transaction they came with still executes.
+func TestExecuteForTransaction(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	iou := ledger.TemplateByID(lf.TypeConID{PackageID: f.pkg, Module: "Main", Name: "Iou"})
+
+	got, err := f.n.ExecuteForTransaction(f.ctx, f.typedExec(t, f.typedPrepare(t, "eft-1", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 7))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Events) != 1 || got.CommandID != "eft-1" || got.EffectiveAt.IsZero() || got.RecordTime.IsZero() || got.Offset == 0 {
+		t.Fatalf("default format: %+v, want one created event of eft-1 with its times", got)
+	}
+	ev, ok := got.Events[0].(*ledger.CreatedEvent)
+	if !ok || ev.TemplateID != iou.ID || !slices.Equal(ev.WitnessParties, []string{f.ext}) {
+		t.Fatalf("default format: event %+v, want ext's Iou", got.Events[0])
+	}
+
+	effects := ledger.ReadAs(f.ext)
+	effects.Shape = ledger.LedgerEffects
+	exercise := ledger.ExerciseCommand{Template: iou, ContractID: ev.ContractID, Choice: "Transfer",
+		Argument: ledgertest.Record(map[string]value.Value{"newOwner": value.Party(f.bob)})}
+	exercised, err := f.n.ExecuteForTransaction(f.ctx, f.typedExec(t, f.typedPrepare(t, "eft-2", interactive.HashingSchemeVersionV2, exercise)), &effects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exercised.Events) == 0 {
+		t.Fatal("ledger effects: no event")
+	}
+	if _, ok := exercised.Events[0].(*ledger.ExercisedEvent); !ok {
+		t.Errorf("ledger effects: first event %T, want the exercise", exercised.Events[0])
+	}
+
+	// bob is no informee of ext's new Iou: the transaction comes back
+	// without events.
+	bobs := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}}
+	empty, err := f.n.ExecuteForTransaction(f.ctx, f.typedExec(t, f.typedPrepare(t, "eft-3", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 8))), &bobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(empty.Events) != 0 || empty.UpdateID == "" || empty.Offset == 0 || empty.EffectiveAt.IsZero() {
+		t.Errorf("bob's format: %+v, want the transaction without events", empty)
+	}
+
+	// Refused formats commit nothing.
+	req := f.typedExec(t, f.typedPrepare(t, "eft-4", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 9)))
+	end, err := f.n.LedgerEnd(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	executor := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "executor", Rights: []identity.Right{{Kind: identity.RightCanExecuteAs, Party: f.ext}}})
+	unknown := ledger.ReadAs(f.ext)
+	unknown.Parties[f.ext] = []ledger.Filter{ledger.TemplateFilter(ledger.TemplateByName("nosuchpackage", "Main", "Iou"), false)}
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		f    ledger.ReadFormat
+		code apierr.Code
+	}{
+		{"no right to read as bob", executor, ledger.ReadAs(f.bob), apierr.PermissionDenied},
+		{"unknown package name", f.ctx, unknown, apierr.PackageNamesNotFound},
+		{"reads as nobody", f.ctx, ledger.ReadFormat{}, apierr.InvalidArgument},
+	} {
+		_, err := f.n.ExecuteForTransaction(tt.ctx, req, &tt.f)
+		var ae *apierr.Error
+		if !errors.As(err, &ae) || ae.Code != tt.code {
+			t.Errorf("%s: %v, want %s", tt.name, err, tt.code.Name)
+		}
+	}
+	if after, err := f.n.LedgerEnd(f.ctx); err != nil || after.Offset != end.Offset {
+		t.Errorf("ledger end %+v (%v) after refused formats, want %d", after, err, end.Offset)
+	}
+	if _, err := f.n.ExecuteForTransaction(f.ctx, req, nil); err != nil {
+		t.Errorf("executing after the refused formats: %v", err)
 	}
 }
