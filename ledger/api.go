@@ -133,11 +133,3 @@ type JsPrefetchContractKey struct {
 	ContractKey json.RawMessage `json:"contractKey"`
 	Limit       *int32          `json:"limit"`
 }
-
-// CostEstimationHints tune the traffic-cost estimate of a prepared
-// transaction. ledgernode makes no estimate (costEstimation is null), so
-// the hints change nothing.
-type CostEstimationHints struct {
-	Disabled           bool     `json:"disabled"`
-	ExpectedSignatures []string `json:"expectedSignatures"`
-}

@@ -14,13 +14,13 @@ import (
 )
 
 // This file is what is left in package ledger of the JSON Ledger API's
-// commands: the conversion of the wire's commands for the JSON interactive
-// submission (PrepareSubmission, prepare.go), until it moves to
-// ledger/jsonapi as the submissions did (ledger/jsonapi/commands.go): the
-// wire's one-ofs, timestamps and protobuf-shaped durations, base64 blobs,
-// and Daml values in their JSON encoding, decoded (jsonArgs, through
-// decodeArguments) against the types of the package each command's
-// template resolves to.
+// commands, for the internal tests that build their fixtures as JSON
+// (submitJS): the conversion of the wire's commands — one-ofs,
+// timestamps and protobuf-shaped durations, base64 blobs, and Daml values
+// in their JSON encoding, decoded (jsonArgs, through decodeArguments)
+// against the types of the package each command's template resolves to.
+// The JSON API's own conversion is ledger/jsonapi's (commands.go,
+// interactive.go).
 
 // jsonFields converts a JsCommands (its field paths in errors start with
 // prefix): its commands without their arguments, which its decoder

@@ -86,7 +86,7 @@ var submitEntries = []submitEntry{
 		return err
 	}},
 	{name: "PrepareSubmission", external: true, run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).PrepareSubmission(ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
@@ -188,16 +188,16 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 		ext = party
 	}
 	watcher := ledgertest.MustAllocate(t, prep.n, "watcher") // on prep only
-	p, err := prep.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},
+	p, err := jsonapi.New(prep.n).PrepareSubmission(ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},
 		Commands: []ledger.JsCommand{prep.createT(ext, watcher)}})
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
-	req := ledger.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
-		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &ledger.PartySignatures{Signatures: []ledger.SinglePartySignatures{
-			{Party: ext, Signatures: []ledger.Signature{k.sign(p.PreparedTransactionHash)}}}}}
+	req := jsonapi.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
+		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &jsonapi.PartySignatures{Signatures: []jsonapi.SinglePartySignatures{
+			{Party: ext, Signatures: []jsonapi.Signature{k.sign(p.PreparedTransactionHash)}}}}}
 	before := ledger.StoreDumpForTest(t, exec.n)
-	_, err = exec.n.ExecuteSubmissionAndWait(ctx, req)
+	_, err = jsonapi.New(exec.n).ExecuteSubmissionAndWait(ctx, req)
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.Code != apierr.UnknownInformees || ae.Context["unknownInformees"] != "Set("+watcher+")" {
 		t.Fatalf("execute with an unknown observer: %v, want UNKNOWN_INFORMEES for %s", err, watcher)
@@ -206,7 +206,7 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 		t.Errorf("the refusal changed the store (-before +after):\n%s", diff)
 	}
 	// The same prepared transaction executes where the observer is known.
-	if _, err := prep.n.ExecuteSubmissionAndWait(ctx, req); err != nil {
+	if _, err := jsonapi.New(prep.n).ExecuteSubmissionAndWait(ctx, req); err != nil {
 		t.Fatalf("execute on the preparing node: %v", err)
 	}
 }

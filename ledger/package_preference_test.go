@@ -58,9 +58,9 @@ func TestExecuteInterfacePreference(t *testing.T) {
 	for _, d := range [][]byte{d1, d2} {
 		ledgertest.MustUploadDAR(t, f.n, d)
 	}
-	prep := func(cmdID string, c ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
+	prep := func(cmdID string, c ledger.JsCommand) jsonapi.JsPrepareSubmissionResponse {
 		t.Helper()
-		p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
+		p, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
 			Commands: []ledger.JsCommand{c}, PackageIDSelectionPreference: []string{ids1[0]}})
 		if err != nil {
 			t.Fatalf("prepare %s: %v", cmdID, err)
@@ -69,7 +69,7 @@ func TestExecuteInterfacePreference(t *testing.T) {
 	}
 	p := prep("create", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T",
 		CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `"}`)}})
-	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
+	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
 	if err != nil {
 		t.Fatalf("execute create: %v", err)
 	}
@@ -81,7 +81,7 @@ func TestExecuteInterfacePreference(t *testing.T) {
 		Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}})
 	req := f.execReq(p)
 	req.SubmissionID = "s2"
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, req); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, req); err != nil {
 		t.Errorf("execute of a prepared interface exercise resolved to v1 (v2 vetted): %v", err)
 	}
 }

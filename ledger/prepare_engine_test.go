@@ -47,7 +47,7 @@ func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage
 }
 
 // prepareCreate prepares ext's Ping to bob.
-func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) ledger.JsPrepareSubmissionResponse {
+func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) jsonapi.JsPrepareSubmissionResponse {
 	return f.prepare(t, cmdID, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
 		CreateArguments: f.pingArgs(cmdID, f.ext, f.bob)}})
 }
@@ -65,14 +65,14 @@ func (f *pingExternal) alicePing(t *testing.T, id string) string {
 }
 
 // prepareRespond prepares ext's Respond on a Ping.
-func (f *pingExternal) prepareRespond(t *testing.T, cmdID, cid string) ledger.JsPrepareSubmissionResponse {
+func (f *pingExternal) prepareRespond(t *testing.T, cmdID, cid string) jsonapi.JsPrepareSubmissionResponse {
 	return f.prepare(t, cmdID, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 		Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}})
 }
 
 // resigned encodes a prepared transaction the client changed and signs
 // its V2 hash with ext's key: the node's own checks must refuse it.
-func (f *pingExternal) resigned(t *testing.T, pt *interactive.PreparedTransaction) ledger.ExecuteSubmissionRequest {
+func (f *pingExternal) resigned(t *testing.T, pt *interactive.PreparedTransaction) jsonapi.ExecuteSubmissionRequest {
 	t.Helper()
 	b, err := interactive.EncodePreparedTransaction(pt)
 	if err != nil {
@@ -82,11 +82,11 @@ func (f *pingExternal) resigned(t *testing.T, pt *interactive.PreparedTransactio
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.execReq(ledger.JsPrepareSubmissionResponse{PreparedTransaction: b, PreparedTransactionHash: h,
+	return f.execReq(jsonapi.JsPrepareSubmissionResponse{PreparedTransaction: b, PreparedTransactionHash: h,
 		HashingSchemeVersion: interactive.HashingSchemeVersionV2.String()})
 }
 
-func decodePrepared(t *testing.T, p ledger.JsPrepareSubmissionResponse) *interactive.PreparedTransaction {
+func decodePrepared(t *testing.T, p jsonapi.JsPrepareSubmissionResponse) *interactive.PreparedTransaction {
 	t.Helper()
 	pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
 	if err != nil {
@@ -133,7 +133,7 @@ func TestPrepareExecutePingCreate(t *testing.T) {
 		pt.Metadata.PreparationTime == 0 || pt.Metadata.MinLedgerEffectiveTime != nil || pt.Metadata.MaxLedgerEffectiveTime != nil {
 		t.Errorf("transaction %+v metadata %+v", pt.Transaction, pt.Metadata)
 	}
-	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.bob)})
 	if err != nil {
 		t.Fatalf("execute: %v", err)
@@ -195,7 +195,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 		!cmp.Equal(ics[0].Contract.Signatories, []string{f.alice}) {
 		t.Fatalf("input contracts %+v", ics)
 	}
-	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.alice)})
 	if err != nil {
 		t.Fatalf("execute: %v", err)
@@ -218,7 +218,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 		t.Fatalf("exercised event %+v", resp.Transaction.Events[0])
 	}
 	// The Ping is archived: preparing Respond again is refused.
-	if _, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: "respond-2", ActAs: []string{f.ext},
+	if _, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: "respond-2", ActAs: []string{f.ext},
 		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}); err == nil {
 		t.Error("Respond on an archived Ping prepared")
@@ -315,7 +315,7 @@ func TestExecuteTamperedPrepared(t *testing.T) {
 			}
 			tc.mutate(pt)
 			before := ledger.StoreDumpForTest(t, f.n)
-			_, err = f.n.ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt))
+			_, err = jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt))
 			if !errors.Is(err, tc.code) || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("err = %v, want %s with %q", err, tc.code.Name, tc.msg)
 			}
@@ -326,7 +326,7 @@ func TestExecuteTamperedPrepared(t *testing.T) {
 	}
 	// Untampered, both execute (the re-signing itself is sound).
 	for _, pt := range []*interactive.PreparedTransaction{create, respond} {
-		if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt)); err != nil {
+		if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt)); err != nil {
 			t.Fatalf("execute %s: %v", pt.Metadata.SubmitterInfo.CommandID, err)
 		}
 	}

@@ -18,12 +18,13 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // typedSignature is a signature of the JSON API's form in the Node's
 // types.
-func typedSignature(t testing.TB, s ledger.Signature) interactive.Signature {
+func typedSignature(t testing.TB, s jsonapi.Signature) interactive.Signature {
 	t.Helper()
 	f, err := interactive.ParseSignatureFormat(s.Format)
 	if err != nil {
@@ -222,10 +223,10 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 	}
 	// The typed prepared transaction executed over JSON, the JSON one
 	// typed.
-	r := f.execReq(ledger.JsPrepareSubmissionResponse{PreparedTransaction: typed.PreparedTransaction, PreparedTransactionHash: typed.Hash,
+	r := f.execReq(jsonapi.JsPrepareSubmissionResponse{PreparedTransaction: typed.PreparedTransaction, PreparedTransactionHash: typed.Hash,
 		HashingSchemeVersion: typed.HashingScheme.String()})
 	r.SubmissionID = "json"
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, r); err != nil {
 		t.Fatalf("JSON execute of a typed prepare: %v", err)
 	}
 	if _, err := f.n.Execute(f.ctx, f.typedExec(t, &ledger.Prepared{PreparedTransaction: js.PreparedTransaction, Hash: js.PreparedTransactionHash,
@@ -320,5 +321,77 @@ func TestExecuteForTransaction(t *testing.T) {
 	}
 	if _, err := f.n.ExecuteForTransaction(f.ctx, req, nil); err != nil {
 		t.Errorf("executing after the refused formats: %v", err)
+	}
+}
+
+// TestConversionError: a field the caller could not convert is reported
+// where Prepare's and Execute's rules check that field — after the checks
+// of the fields before it, before those after it — and the refusal
+// changes nothing.
+func TestConversionError(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	errA, errB := errors.New("a field that did not convert"), errors.New("another field that did not convert")
+	prep := func(mod func(*ledger.PrepareRequest)) ledger.PrepareRequest {
+		r := ledger.PrepareRequest{Commands: ledger.Commands{CommandID: "conv-1", ActAs: []string{f.ext}, Commands: []ledger.Command{f.iouCreate(f.ext, 1)}}}
+		if mod != nil {
+			mod(&r)
+		}
+		return r
+	}
+	p := f.typedPrepare(t, "conv-2", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 2))
+	exec := func(mod func(*ledger.ExecuteRequest)) ledger.ExecuteRequest {
+		r := f.typedExec(t, p)
+		if mod != nil {
+			mod(&r)
+		}
+		return r
+	}
+	conv := ledger.ConversionError
+	for _, tt := range []struct {
+		name    string
+		prepare *ledger.PrepareRequest
+		execute *ledger.ExecuteRequest
+		opts    []ledger.SubmitOption
+		want    error
+	}{
+		{"prepare: hashing scheme", ptr(prep(nil)), nil, []ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"prepare: an earlier field's check first", ptr(prep(func(r *ledger.PrepareRequest) { r.Commands.CommandID = "" })), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, apierr.MissingField},
+		{"prepare: hashing scheme before max record time", ptr(prep(nil)), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldMaxRecordTime, errB), conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"prepare: in place of the field's own check", ptr(prep(func(r *ledger.PrepareRequest) { r.HashingScheme = 99 })), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"prepare: synchronizer before disclosed contracts", ptr(prep(func(r *ledger.PrepareRequest) { r.Commands.SynchronizerID = "nosuch::sync" })), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldDisclosedContracts, errA)}, apierr.InvalidArgument},
+		{"prepare: disclosed contracts before minimum ledger time", ptr(prep(nil)), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldMinLedgerTime, errB), conv(ledger.FieldDisclosedContracts, errA)}, errA},
+		{"prepare: minimum ledger time", ptr(prep(nil)), nil, []ledger.SubmitOption{conv(ledger.FieldMinLedgerTime, errB)}, errB},
+		{"execute: hashing scheme", nil, ptr(exec(nil)), []ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"execute: an earlier field's check first", nil, ptr(exec(func(r *ledger.ExecuteRequest) { r.SubmissionID = "" })),
+			[]ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, apierr.MissingField},
+		{"execute: minimum ledger time before signatures", nil, ptr(exec(nil)),
+			[]ledger.SubmitOption{conv(ledger.FieldPartySignatures, errB), conv(ledger.FieldMinLedgerTime, errA)}, errA},
+		{"execute: signatures", nil, ptr(exec(nil)), []ledger.SubmitOption{conv(ledger.FieldPartySignatures, errB)}, errB},
+	} {
+		end, err := f.n.LedgerEnd(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.prepare != nil {
+			_, err = f.n.Prepare(f.ctx, *tt.prepare, tt.opts...)
+		} else {
+			_, err = f.n.Execute(f.ctx, *tt.execute, tt.opts...)
+		}
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
+		if after, err := f.n.LedgerEnd(f.ctx); err != nil || after.Offset != end.Offset {
+			t.Errorf("%s: ledger end %+v (%v) after the refusal, want %d", tt.name, after, err, end.Offset)
+		}
+	}
+	// The refusals left the prepared transaction executable.
+	if _, err := f.n.Execute(f.ctx, exec(nil)); err != nil {
+		t.Errorf("executing after the refusals: %v", err)
 	}
 }

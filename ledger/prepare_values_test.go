@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -68,7 +69,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			if !value.Equal(rec.Fields[1].Value, tc.oo) {
 				t.Errorf("oo = %#v, want %#v", rec.Fields[1].Value, tc.oo)
 			}
-			resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+			resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p)})
 			if err != nil {
 				t.Fatalf("execute: %v", err)
@@ -93,7 +94,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				t.Errorf("input contract argument %#v, want %#v (%v, %v)", ics[0].Contract.Argument, pt.Transaction.Nodes[0].Create.Argument, err1, err2)
 			}
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p2)); err != nil {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(p2)); err != nil {
 				t.Errorf("execute Go: %v", err)
 			}
 		})

@@ -261,6 +261,9 @@ type submitConfig struct {
 	// arguments were decoded (set by decodeArguments): when the command
 	// resolves to that package they are used as they are.
 	typedAt []string
+	// conversionErrs are the caller's conversion errors by field
+	// (ConversionError).
+	conversionErrs map[RequestField]error
 }
 
 // AllowEffectfulRollback interprets in the contract-state mode of

@@ -44,7 +44,7 @@ func TestTapsMaxPassesRefused(t *testing.T) {
 			return err
 		}},
 		{"PrepareSubmission", func(ctx context.Context, o *observedNode, cmdID string, taps *int32) error {
-			_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
+			_, err := jsonapi.New(o.n).PrepareSubmission(ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{o.alice}, TapsMaxPasses: taps,
 				Commands: []ledger.JsCommand{o.createT(o.alice, o.alice)}})
 			return err
 		}},

@@ -115,21 +115,31 @@ func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req ledger.Submit
 	if err != nil {
 		return ledger.SubmitAndWaitForTransactionResponse{}, err
 	}
-	// The typed format shows at least what the JSON one does (filtersOf):
-	// with no event, none is visible.
+	jt, err := a.transactionAnswer(ctx, t, f)
+	if err != nil {
+		return ledger.SubmitAndWaitForTransactionResponse{}, err
+	}
+	return ledger.SubmitAndWaitForTransactionResponse{Transaction: jt}, nil
+}
+
+// transactionAnswer is the JSON form of t, just committed and got back in
+// the typed counterpart of the JSON format f (readFormatOf, or f's
+// default): read back in f. The typed format shows at least what the JSON
+// one does (filtersOf): with no event, none is visible, and a transaction
+// f shows nothing of comes back without events.
+func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat) (ledger.JsTransaction, error) {
 	if len(t.Events) > 0 {
-		// The transaction in JSON: read back in the request's format.
 		resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
 		if err == nil {
-			return ledger.SubmitAndWaitForTransactionResponse(resp), nil
+			return resp.Transaction, nil
 		}
 		if !errors.Is(err, apierr.UpdateNotFound) {
-			return ledger.SubmitAndWaitForTransactionResponse{}, err
+			return ledger.JsTransaction{}, err
 		}
 	}
-	return ledger.SubmitAndWaitForTransactionResponse{Transaction: ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID,
-		WorkflowID: t.WorkflowID, EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
-		SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}}, nil
+	return ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
+		EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
+		SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}, nil
 }
 
 // SubmitAndWaitForTransactionTree submits commands and returns the
