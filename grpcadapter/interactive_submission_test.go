@@ -319,8 +319,8 @@ func jsonExecute(t *testing.T, r *interactivepb.ExecuteSubmissionAndWaitForTrans
 		j.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeAbs: &jsonapi.Wrapped[string]{
 			Value: m.MinLedgerTimeAbs.AsTime().Format(time.RFC3339Nano)}}}
 	case *interactivepb.MinLedgerTime_MinLedgerTimeRel:
-		j.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeRel: &jsonapi.Wrapped[ledger.Duration]{
-			Value: ledger.Duration{Seconds: m.MinLedgerTimeRel.Seconds, Nanos: m.MinLedgerTimeRel.Nanos}}}}
+		j.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeRel: &jsonapi.Wrapped[jsonapi.Duration]{
+			Value: jsonapi.Duration{Seconds: m.MinLedgerTimeRel.Seconds, Nanos: m.MinLedgerTimeRel.Nanos}}}}
 	}
 	out, err := json.Marshal(j)
 	if err != nil {

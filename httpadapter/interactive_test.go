@@ -138,7 +138,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	s := newEd25519Signer(t)
 	ext := f.onboardExternal(t, "ext", s, auth)
 
-	prepare := func(cmdID string, extra map[string]any, cmds ...ledger.JsCommand) jsonapi.JsPrepareSubmissionResponse {
+	prepare := func(cmdID string, extra map[string]any, cmds ...jsonapi.JsCommand) jsonapi.JsPrepareSubmissionResponse {
 		t.Helper()
 		body := map[string]any{"commandId": cmdID, "actAs": []string{ext}, "commands": cmds}
 		for k, v := range extra {

@@ -48,16 +48,16 @@ func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage
 
 // prepareCreate prepares ext's Ping to bob.
 func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) jsonapi.JsPrepareSubmissionResponse {
-	return f.prepare(t, cmdID, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
+	return f.prepare(t, cmdID, "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID,
 		CreateArguments: f.pingArgs(cmdID, f.ext, f.bob)}})
 }
 
 // alicePing submits alice's Ping to ext and returns its contract id.
 func (f *pingExternal) alicePing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
 	if err != nil {
 		t.Fatalf("alice's Ping: %v", err)
 	}
@@ -66,7 +66,7 @@ func (f *pingExternal) alicePing(t *testing.T, id string) string {
 
 // prepareRespond prepares ext's Respond on a Ping.
 func (f *pingExternal) prepareRespond(t *testing.T, cmdID, cid string) jsonapi.JsPrepareSubmissionResponse {
-	return f.prepare(t, cmdID, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+	return f.prepare(t, cmdID, "", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 		Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}})
 }
 
@@ -202,9 +202,9 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 	}
 	// A submitted Respond (bob answers alice) for comparison.
 	cid2 := f.submitPing(t, "r2")
-	sub, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	sub, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "bob-respond", ActAs: []string{f.bob}, UserID: "u1",
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)})
 	if err != nil {
 		t.Fatalf("submitted Respond: %v", err)
@@ -219,7 +219,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 	}
 	// The Ping is archived: preparing Respond again is refused.
 	if _, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: "respond-2", ActAs: []string{f.ext},
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}); err == nil {
 		t.Error("Respond on an archived Ping prepared")
 	}
@@ -227,9 +227,9 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 
 func (f *pingExternal) submitPing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-bob-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
 	if err != nil {
 		t.Fatalf("alice's Ping to bob: %v", err)
 	}

@@ -44,7 +44,7 @@ func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *external
 	return &externalFixture{n: n, ctx: ctx, key: k, ext: ext, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
 }
 
-func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.JsCommand) jsonapi.JsPrepareSubmissionResponse {
+func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...jsonapi.JsCommand) jsonapi.JsPrepareSubmissionResponse {
 	t.Helper()
 	p, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
 		Commands: cmds, HashingSchemeVersion: scheme, VerboseHashing: true})
@@ -68,7 +68,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			f := newExternalFixture(t, ed25519Key)
 			tid := f.pkg + ":Main:Iou"
 			args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
-			p := f.prepare(t, "create-1", scheme, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+			p := f.prepare(t, "create-1", scheme, jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 			if len(p.PreparedTransactionHash) != 32 || p.HashingDetails == nil || *p.HashingDetails == "" {
 				t.Fatalf("prepare: %+v", p)
 			}
@@ -142,7 +142,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			}
 
 			// Exercise: transfer to bob; the contract is an input contract.
-			p2 := f.prepare(t, "transfer-1", scheme, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid,
+			p2 := f.prepare(t, "transfer-1", scheme, jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid,
 				ContractID: ev.ContractID, Choice: "Transfer", ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 			pt2, err := interactive.DecodePreparedTransaction(p2.PreparedTransaction)
 			if err != nil {
@@ -173,14 +173,14 @@ func TestExecuteStaleInputContract(t *testing.T) {
 	f := newExternalFixture(t, p256Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
-	p := f.prepare(t, "c", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+	p := f.prepare(t, "c", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 	done, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
 	if err != nil {
 		t.Fatalf("execute with a P-256 key: %v", err)
 	}
 	cid := done.Transaction.Events[0].CreatedEvent.ContractID
 	archive := func(cmd string) jsonapi.JsPrepareSubmissionResponse {
-		return f.prepare(t, cmd, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
+		return f.prepare(t, cmd, "", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
 			ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 	}
 	a1, a2 := archive("a1"), archive("a2")
@@ -197,7 +197,7 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 	f := newExternalFixture(t, ed25519Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "1"}`)
-	p := f.prepare(t, "tb-1", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+	p := f.prepare(t, "tb-1", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339Nano)
 	for _, tc := range []struct {
 		name   string
@@ -213,7 +213,7 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 			r.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeAbs: &jsonapi.Wrapped[string]{Value: future}}}
 		}, apierr.FailedToExecuteTransaction},
 		{"relative min ledger time in the future", func(r *jsonapi.ExecuteSubmissionRequest) {
-			r.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeRel: &jsonapi.Wrapped[ledger.Duration]{Value: ledger.Duration{Seconds: 60}}}}
+			r.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeRel: &jsonapi.Wrapped[jsonapi.Duration]{Value: jsonapi.Duration{Seconds: 60}}}}
 		}, apierr.FailedToExecuteTransaction},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

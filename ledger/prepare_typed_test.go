@@ -193,7 +193,7 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	typed := f.typedPrepare(t, "same", interactive.HashingSchemeVersionV3, f.iouCreate(f.ext, 3))
-	js := f.prepare(t, "same", "HASHING_SCHEME_VERSION_V3", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{
+	js := f.prepare(t, "same", "HASHING_SCHEME_VERSION_V3", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{
 		TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "3"}`)}})
 	jpt, err := interactive.DecodePreparedTransaction(js.PreparedTransaction)
 	if err != nil {
@@ -234,7 +234,7 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 		// Same command id, same user: the second is a duplicate.
 		t.Fatalf("typed execute of the JSON prepare with the same command id: %v, want a duplicate", err)
 	}
-	js2 := f.prepare(t, "other", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{
+	js2 := f.prepare(t, "other", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{
 		TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "4"}`)}})
 	res, err := f.n.Execute(f.ctx, f.typedExec(t, &ledger.Prepared{PreparedTransaction: js2.PreparedTransaction, Hash: js2.PreparedTransactionHash,
 		HashingScheme: interactive.HashingSchemeVersionV2}))

@@ -10,7 +10,6 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -56,7 +55,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := json.RawMessage(replaceOwner(tc.args, f.ext))
-			p := f.prepare(t, "rich-"+tc.name, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+			p := f.prepare(t, "rich-"+tc.name, "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 			pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
 			if err != nil {
 				t.Fatal(err)
@@ -83,7 +82,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			}
 			// Used by an exercise, the contract is an input contract whose
 			// argument is the prepared create's (normalized the same way).
-			p2 := f.prepare(t, "rich-go-"+tc.name, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid,
+			p2 := f.prepare(t, "rich-go-"+tc.name, "", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid,
 				ContractID: evs[0].CreatedEvent.ContractID, Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}})
 			ics := decodePrepared(t, p2).Metadata.InputContracts
 			if len(ics) != 1 {

@@ -26,21 +26,21 @@ import (
 // JsPrepareSubmissionRequest is the body of
 // POST /v2/interactive-submission/prepare.
 type JsPrepareSubmissionRequest struct {
-	UserID                       string                         `json:"userId"`
-	CommandID                    string                         `json:"commandId"`
-	Commands                     []ledger.JsCommand             `json:"commands"`
-	MinLedgerTime                *MinLedgerTime                 `json:"minLedgerTime,omitempty"`
-	ActAs                        []string                       `json:"actAs"`
-	ReadAs                       []string                       `json:"readAs"`
-	DisclosedContracts           []ledger.JsDisclosedContract   `json:"disclosedContracts"`
-	SynchronizerID               string                         `json:"synchronizerId"`
-	PackageIDSelectionPreference []string                       `json:"packageIdSelectionPreference"`
-	VerboseHashing               bool                           `json:"verboseHashing"`
-	PrefetchContractKeys         []ledger.JsPrefetchContractKey `json:"prefetchContractKeys"`
-	MaxRecordTime                *string                        `json:"maxRecordTime"`
-	EstimateTrafficCost          *CostEstimationHints           `json:"estimateTrafficCost,omitempty"`
-	TapsMaxPasses                *int32                         `json:"tapsMaxPasses"`
-	HashingSchemeVersion         string                         `json:"hashingSchemeVersion"`
+	UserID                       string                  `json:"userId"`
+	CommandID                    string                  `json:"commandId"`
+	Commands                     []JsCommand             `json:"commands"`
+	MinLedgerTime                *MinLedgerTime          `json:"minLedgerTime,omitempty"`
+	ActAs                        []string                `json:"actAs"`
+	ReadAs                       []string                `json:"readAs"`
+	DisclosedContracts           []JsDisclosedContract   `json:"disclosedContracts"`
+	SynchronizerID               string                  `json:"synchronizerId"`
+	PackageIDSelectionPreference []string                `json:"packageIdSelectionPreference"`
+	VerboseHashing               bool                    `json:"verboseHashing"`
+	PrefetchContractKeys         []JsPrefetchContractKey `json:"prefetchContractKeys"`
+	MaxRecordTime                *string                 `json:"maxRecordTime"`
+	EstimateTrafficCost          *CostEstimationHints    `json:"estimateTrafficCost,omitempty"`
+	TapsMaxPasses                *int32                  `json:"tapsMaxPasses"`
+	HashingSchemeVersion         string                  `json:"hashingSchemeVersion"`
 }
 
 // CostEstimationHints tune the traffic-cost estimate of a prepared
@@ -75,12 +75,12 @@ type PartySignatures struct {
 // ExecuteSubmissionRequest is JsExecuteSubmissionRequest (the bodies of
 // execute and executeAndWait).
 type ExecuteSubmissionRequest struct {
-	PreparedTransaction  []byte                      `json:"preparedTransaction"`
-	PartySignatures      *PartySignatures            `json:"partySignatures"`
-	DeduplicationPeriod  *ledger.DeduplicationPeriod `json:"deduplicationPeriod"`
-	SubmissionID         string                      `json:"submissionId"`
-	UserID               string                      `json:"userId"`
-	HashingSchemeVersion string                      `json:"hashingSchemeVersion"`
+	PreparedTransaction  []byte               `json:"preparedTransaction"`
+	PartySignatures      *PartySignatures     `json:"partySignatures"`
+	DeduplicationPeriod  *DeduplicationPeriod `json:"deduplicationPeriod"`
+	SubmissionID         string               `json:"submissionId"`
+	UserID               string               `json:"userId"`
+	HashingSchemeVersion string               `json:"hashingSchemeVersion"`
 	// MinLedgerTime is the earliest ledger time the submitter accepts; it
 	// must lie within the prepared transaction's ledger-time bounds.
 	MinLedgerTime *MinLedgerTime `json:"minLedgerTime,omitempty"`
@@ -94,9 +94,9 @@ type MinLedgerTime struct {
 
 // MinLedgerTimeKind holds the variant of a MinLedgerTime.
 type MinLedgerTimeKind struct {
-	MinLedgerTimeAbs *Wrapped[string]          `json:"MinLedgerTimeAbs,omitempty"`
-	MinLedgerTimeRel *Wrapped[ledger.Duration] `json:"MinLedgerTimeRel,omitempty"`
-	Empty            *struct{}                 `json:"Empty,omitempty"`
+	MinLedgerTimeAbs *Wrapped[string]   `json:"MinLedgerTimeAbs,omitempty"`
+	MinLedgerTimeRel *Wrapped[Duration] `json:"MinLedgerTimeRel,omitempty"`
+	Empty            *struct{}          `json:"Empty,omitempty"`
 }
 
 // ExecuteSubmissionAndWaitForTransactionRequest is execute with the

@@ -24,7 +24,7 @@ import (
 var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
 
 // checkJsCommandsShape checks a JsCommands at prefix.
-func checkJsCommandsShape(c *ledger.JsCommands, prefix string) error {
+func checkJsCommandsShape(c *JsCommands, prefix string) error {
 	if err := checkCommandListShape(c.Commands, prefix); err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func checkJsCommandsShape(c *ledger.JsCommands, prefix string) error {
 }
 
 // checkCommandListShape checks each command of a list at prefix.
-func checkCommandListShape(cmds []ledger.JsCommand, prefix string) error {
+func checkCommandListShape(cmds []JsCommand, prefix string) error {
 	for i, cmd := range cmds {
 		at := fmt.Sprintf("%scommands[%d]", prefix, i)
 		switch n := shape.CountSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
