@@ -237,17 +237,17 @@ func TestGetCommandStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	party := alice.Party
-	created, err := jsonapi.New(e.node).SubmitAndWaitForTransaction(bg, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	created, err := jsonapi.New(e.node).SubmitAndWaitForTransaction(bg, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "ok-1", ActAs: []string{party}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 			CreateArguments: []byte(`{"owner": "` + party + `", "amount": "10"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cid := created.Transaction.Events[0].CreatedEvent.ContractID
 	archive := func(id string) error {
-		_, err := jsonapi.New(e.node).SubmitAndWait(bg, ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "u1",
-			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ids[0] + ":Main:Iou", ContractID: cid, Choice: "Archive", ChoiceArgument: []byte(`{}`)}}}})
+		_, err := jsonapi.New(e.node).SubmitAndWait(bg, jsonapi.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "u1",
+			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: ids[0] + ":Main:Iou", ContractID: cid, Choice: "Archive", ChoiceArgument: []byte(`{}`)}}}})
 		return err
 	}
 	if err := archive("ok-2"); err != nil {

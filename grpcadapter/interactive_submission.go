@@ -123,8 +123,8 @@ func (s *interactiveService) ExecuteSubmissionAndWait(ctx context.Context, req *
 // prepared transaction and returns it as the request's transaction format
 // shows it, as SubmitAndWaitForTransaction does: without a format, the
 // ACS delta as the prepared transaction's act_as parties see it, verbose;
-// a format is checked before the execution (a refused format commits
-// nothing).
+// a format is checked before the execution (Node.ExecuteForTransaction: a
+// refused format commits nothing).
 func (s *interactiveService) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req *interactivepb.ExecuteSubmissionAndWaitForTransactionRequest) (*interactivepb.ExecuteSubmissionAndWaitForTransactionResponse, error) {
 	var dedup ledger.Deduplication
 	switch d := req.GetDeduplicationPeriod().(type) {
@@ -137,27 +137,20 @@ func (s *interactiveService) ExecuteSubmissionAndWaitForTransaction(ctx context.
 	if err != nil {
 		return nil, err
 	}
-	var f ledger.ReadFormat
+	var f *ledger.ReadFormat
 	verbose := true
-	cs := &commandService{a: s.a}
 	if tf := req.GetTransactionFormat(); tf != nil {
-		if f, verbose, err = transactionFormatFromProto(tf, "transaction_format"); err != nil {
+		rf, v, err := transactionFormatFromProto(tf, "transaction_format")
+		if err != nil {
 			return nil, err
 		}
-		if err := cs.checkFormat(ctx, f); err != nil {
-			return nil, err
-		}
+		f, verbose = &rf, v
 	}
-	res, err := s.a.node.Execute(ctx, in)
+	t, err := s.a.node.ExecuteForTransaction(ctx, in, f)
 	if err != nil {
 		return nil, err
 	}
-	if req.GetTransactionFormat() == nil {
-		// Reading as the act_as parties is authorized by the execution's
-		// own checks.
-		f = ledger.ReadAs(res.ActAs...)
-	}
-	pt, err := s.a.committedTransaction(ctx, &res.Committed, f, verbose)
+	pt, err := transactionToProto(t, verbose)
 	if err != nil {
 		return nil, err
 	}

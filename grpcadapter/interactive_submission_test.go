@@ -22,6 +22,7 @@ import (
 	interactivepb "github.com/ledgernode/ledgernode/grpcadapter/pb/v2/interactive"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // extParty is an external party with its Ed25519 key.
@@ -143,7 +144,7 @@ func TestPrepareSubmissionSameAsJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var jres ledger.JsPrepareSubmissionResponse
+			var jres jsonapi.JsPrepareSubmissionResponse
 			p.postOK("/v2/interactive-submission/prepare", j, &jres)
 			want := scheme
 			if want == interactivepb.HashingSchemeVersion_HASHING_SCHEME_VERSION_UNSPECIFIED {
@@ -183,7 +184,7 @@ func TestPrepareSubmissionSameAsJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var jres ledger.JsPrepareSubmissionResponse
+		var jres jsonapi.JsPrepareSubmissionResponse
 		p.postOK("/v2/interactive-submission/prepare", strings.Replace(j, "{", fmt.Sprintf(`{"maxRecordTime":%q,`, at.Format(time.RFC3339Nano)), 1), &jres)
 		_, gm := grpcPrepared(t, res.PreparedTransaction)
 		jm, err := interactive.DecodePreparedTransaction(jres.PreparedTransaction)
@@ -297,15 +298,15 @@ func jsonExecute(t *testing.T, r *interactivepb.ExecuteSubmissionAndWaitForTrans
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := ledger.ExecuteSubmissionRequest{PreparedTransaction: b, SubmissionID: r.SubmissionId, UserID: r.UserId,
-		HashingSchemeVersion: r.HashingSchemeVersion.String(), PartySignatures: &ledger.PartySignatures{}}
+	j := jsonapi.ExecuteSubmissionRequest{PreparedTransaction: b, SubmissionID: r.SubmissionId, UserID: r.UserId,
+		HashingSchemeVersion: r.HashingSchemeVersion.String(), PartySignatures: &jsonapi.PartySignatures{}}
 	if _, known := interactivepb.HashingSchemeVersion_name[int32(r.HashingSchemeVersion)]; !known {
 		j.HashingSchemeVersion = fmt.Sprintf("HASHING_SCHEME_VERSION_V%d", r.HashingSchemeVersion)
 	}
 	for _, ps := range r.PartySignatures.GetSignatures() {
-		s := ledger.SinglePartySignatures{Party: ps.Party}
+		s := jsonapi.SinglePartySignatures{Party: ps.Party}
 		for _, sig := range ps.Signatures {
-			s.Signatures = append(s.Signatures, ledger.Signature{Format: sig.Format.String(), Signature: sig.Signature, SignedBy: sig.SignedBy,
+			s.Signatures = append(s.Signatures, jsonapi.Signature{Format: sig.Format.String(), Signature: sig.Signature, SignedBy: sig.SignedBy,
 				SigningAlgorithmSpec: sig.SigningAlgorithmSpec.String()})
 		}
 		j.PartySignatures.Signatures = append(j.PartySignatures.Signatures, s)
@@ -315,11 +316,11 @@ func jsonExecute(t *testing.T, r *interactivepb.ExecuteSubmissionAndWaitForTrans
 	}
 	switch m := r.MinLedgerTime.GetTime().(type) {
 	case *interactivepb.MinLedgerTime_MinLedgerTimeAbs:
-		j.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Wrapped[string]{
+		j.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeAbs: &jsonapi.Wrapped[string]{
 			Value: m.MinLedgerTimeAbs.AsTime().Format(time.RFC3339Nano)}}}
 	case *interactivepb.MinLedgerTime_MinLedgerTimeRel:
-		j.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeRel: &ledger.Wrapped[ledger.Duration]{
-			Value: ledger.Duration{Seconds: m.MinLedgerTimeRel.Seconds, Nanos: m.MinLedgerTimeRel.Nanos}}}}
+		j.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeRel: &jsonapi.Wrapped[jsonapi.Duration]{
+			Value: jsonapi.Duration{Seconds: m.MinLedgerTimeRel.Seconds, Nanos: m.MinLedgerTimeRel.Nanos}}}}
 	}
 	out, err := json.Marshal(j)
 	if err != nil {
@@ -505,7 +506,7 @@ func TestExecuteSubmissionSameAsJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		j := prepared(t, "format-j", ext)
-		var jres ledger.ExecuteSubmissionAndWaitForTransactionResponse
+		var jres jsonapi.ExecuteSubmissionAndWaitForTransactionResponse
 		p.postOK("/v2/interactive-submission/executeAndWaitForTransaction", jsonExecute(t, j, bobJSON), &jres)
 		got := summaryOfProto(res.Transaction)
 		if len(got.Events) != 1 || !slices.Equal(got.Events[0].Witnesses, []string{p.bob}) {

@@ -2,9 +2,7 @@ package grpcadapter
 
 import (
 	"context"
-	"errors"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
 )
@@ -37,34 +35,4 @@ func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *l
 		return nil, err
 	}
 	return &ledgerv2.SubmitAndWaitForTransactionResponse{Transaction: pt}, nil
-}
-
-// committedTransaction reads a transaction the caller just committed as
-// the format shows it: with no event it shows, the transaction without
-// events (as Canton answers the *ForTransaction calls).
-func (a *Adapter) committedTransaction(ctx context.Context, res *ledger.Committed, f ledger.ReadFormat, verbose bool) (*ledgerv2.Transaction, error) {
-	t, err := a.node.Transaction(ctx, res.UpdateID, f)
-	switch {
-	case errors.Is(err, apierr.UpdateNotFound):
-		t = &ledger.Transaction{UpdateID: res.UpdateID, Offset: res.Offset, CommandID: res.CommandID, WorkflowID: res.WorkflowID,
-			EffectiveAt: res.EffectiveAt, RecordTime: res.RecordTime, SynchronizerID: res.SynchronizerID}
-	case err != nil:
-		return nil, err
-	}
-	return transactionToProto(t, verbose)
-}
-
-// checkFormat makes the Node check a read format (rights, identifiers)
-// without reading anything: a walk of the empty range at the ledger end.
-func (s *commandService) checkFormat(ctx context.Context, f ledger.ReadFormat) error {
-	end, err := s.a.node.LedgerEnd(ctx)
-	if err != nil {
-		return err
-	}
-	for _, err := range s.a.node.Transactions(ctx, f, ledger.OffsetRange{After: end.Offset, Through: end.Offset}) {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -71,7 +71,7 @@ func TestSubmitAndWaitForTransactionSameAsJSON(t *testing.T) {
 			if tc.json != "" {
 				body = `{"commands":` + j + `,"transactionFormat":` + tc.json + `}`
 			}
-			var jres ledger.SubmitAndWaitForTransactionResponse
+			var jres jsonapi.SubmitAndWaitForTransactionResponse
 			p.postOK("/v2/commands/submit-and-wait-for-transaction", body, &jres)
 			if d := cmp.Diff(withoutIDs(summaryOfJSON(&jres.Transaction)), withoutIDs(got)); d != "" {
 				t.Errorf("gRPC and JSON submissions differ (-json +grpc):\n%s", d)

@@ -817,7 +817,7 @@ func exerciseLedgerRoutes(t *testing.T, auth map[string]string) {
 	ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait", body: create("k1")})
 	ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction-tree", body: create("k2")})
 	ok(httpCall{method: "POST", target: "/v2/commands/async/submit", body: create("k3")})
-	tx := decodeAs[ledger.SubmitAndWaitForTransactionResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction",
+	tx := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction",
 		body: `{"commands":` + create("k4") + `}`})).Transaction
 	cid := tx.Events[0].CreatedEvent.ContractID
 	un := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment",

@@ -27,35 +27,37 @@ func TestOneInputCheckingPath(t *testing.T) {
 	ctx := context.Background()
 	create := createIou(f.iou(), f.alice, 1)
 	twoVariants := create
-	twoVariants.ExerciseCommand = &ledger.JsExerciseCommand{TemplateID: f.iou(), ContractID: "00ab", Choice: "Archive"}
+	twoVariants.ExerciseCommand = &jsonapi.JsExerciseCommand{TemplateID: f.iou(), ContractID: "00ab", Choice: "Archive"}
 	badTemplate := createIou("Main:Iou", f.alice, 1)
 	ts := "2025-01-28T14:49:33.525551Z"
 	badTime := "yesterday"
-	with := func(mod func(*ledger.JsCommands), cs ...ledger.JsCommand) ledger.JsCommands {
+	with := func(mod func(*jsonapi.JsCommands), cs ...jsonapi.JsCommand) jsonapi.JsCommands {
 		c := commands("one-path", f.alice, cs...)
 		mod(&c)
 		return c
 	}
-	same := func(*ledger.JsCommands) {}
+	same := func(*jsonapi.JsCommands) {}
 	submits := []struct {
 		name   string
-		cmds   ledger.JsCommands
+		cmds   jsonapi.JsCommands
 		detail string // the Malformed detail, or "" for a JsCantonError
 		cause  string // a fragment of the JsCantonError cause
 	}{
 		{"two variants", with(same, twoVariants), "a one-of holds 2 variants, expected one at 'commands[0]'", ""},
-		{"no variant", with(same, ledger.JsCommand{}), "expected one of CreateAndExerciseCommand, CreateCommand, ExerciseByKeyCommand, ExerciseCommand at 'commands[0]'", ""},
+		{"no variant", with(same, jsonapi.JsCommand{}), "expected one of CreateAndExerciseCommand, CreateCommand, ExerciseByKeyCommand, ExerciseCommand at 'commands[0]'", ""},
 		{"bad template id", with(same, create, badTemplate),
 			"Invalid identifier format (Main:Iou) not matching the expected format (<package>:<moduleName>:<entityName>) at 'commands[1].CreateCommand.templateId'", ""},
-		{"bad minLedgerTimeAbs", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs = &badTime }, create),
+		{"bad minLedgerTimeAbs", with(func(c *jsonapi.JsCommands) { c.MinLedgerTimeAbs = &badTime }, create),
 			`text "yesterday" could not be parsed as a timestamp at 'minLedgerTimeAbs'`, ""},
-		{"dedup one-of", with(func(c *ledger.JsCommands) {
-			c.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationOffset: &ledger.Wrapped[int64]{Value: 1}, Empty: &struct{}{}}
+		{"dedup one-of", with(func(c *jsonapi.JsCommands) {
+			c.DeduplicationPeriod = &jsonapi.DeduplicationPeriod{DeduplicationOffset: &jsonapi.Wrapped[int64]{Value: 1}, Empty: &struct{}{}}
 		}, create), "a one-of holds 2 variants, expected one at 'deduplicationPeriod'", ""},
-		{"both minLedgerTimes", with(func(c *ledger.JsCommands) { c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &ts, &ledger.Duration{Seconds: 5} }, create),
+		{"both minLedgerTimes", with(func(c *jsonapi.JsCommands) {
+			c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &ts, &jsonapi.Duration{Seconds: 5}
+		}, create),
 			"", "minLedgerTimeAbs and minLedgerTimeRel are exclusive"},
-		{"disclosedContracts with a blob that does not decode", with(func(c *ledger.JsCommands) {
-			c.DisclosedContracts = []ledger.JsDisclosedContract{{CreatedEventBlob: "AA=="}}
+		{"disclosedContracts with a blob that does not decode", with(func(c *jsonapi.JsCommands) {
+			c.DisclosedContracts = []jsonapi.JsDisclosedContract{{CreatedEventBlob: "AA=="}}
 		}, create), "", "disclosedContracts[0].createdEventBlob: Unable to decode disclosed contract event payload"},
 	}
 	before := f.end()
@@ -64,7 +66,7 @@ func TestOneInputCheckingPath(t *testing.T) {
 			_, goErr := jsonapi.New(f.node).SubmitAndWait(ctx, tc.cmds)
 			sameError(t, goErr, f.post("/v2/commands/submit-and-wait", tc.cmds), tc.detail, tc.cause)
 			// The same rules, at their path inside a larger request.
-			req := ledger.SubmitAndWaitForTransactionRequest{Commands: tc.cmds}
+			req := jsonapi.SubmitAndWaitForTransactionRequest{Commands: tc.cmds}
 			_, goErr = jsonapi.New(f.node).SubmitAndWaitForTransaction(ctx, req)
 			detail := tc.detail
 			if detail != "" {

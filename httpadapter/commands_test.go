@@ -54,20 +54,20 @@ func newLedgerFixture(t *testing.T, lopts ledger.Options, opts Options, auth map
 // iou is the template id in the package-id form.
 func (f *ledgerFixture) iou() string { return f.pkg + ":Main:Iou" }
 
-func createIou(tid, owner string, amount int) ledger.JsCommand {
-	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
+func createIou(tid, owner string, amount int) jsonapi.JsCommand {
+	return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid,
 		CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner":%q,"amount":"%d"}`, owner, amount))}}
 }
 
-func exerciseIou(tid, cid, choice, arg string) ledger.JsCommand {
-	return ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: choice,
+func exerciseIou(tid, cid, choice, arg string) jsonapi.JsCommand {
+	return jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: choice,
 		ChoiceArgument: json.RawMessage(arg)}}
 }
 
 func transferTo(party string) string { return fmt.Sprintf(`{"newOwner":%q}`, party) }
 
-func commands(id, actAs string, cs ...ledger.JsCommand) ledger.JsCommands {
-	return ledger.JsCommands{CommandID: id, ActAs: []string{actAs}, Commands: cs}
+func commands(id, actAs string, cs ...jsonapi.JsCommand) jsonapi.JsCommands {
+	return jsonapi.JsCommands{CommandID: id, ActAs: []string{actAs}, Commands: cs}
 }
 
 // post sends a JSON body (a string as it is, anything else encoded).
@@ -89,8 +89,8 @@ func (f *ledgerFixture) get(target string) *httptest.ResponseRecorder {
 func (f *ledgerFixture) create(cmdID, owner string, amount int) ledger.JsCreatedEvent {
 	f.t.Helper()
 	rec := f.post("/v2/commands/submit-and-wait-for-transaction",
-		ledger.SubmitAndWaitForTransactionRequest{Commands: commands(cmdID, owner, createIou(f.iou(), owner, amount))})
-	tx := decodeAs[ledger.SubmitAndWaitForTransactionResponse](f.t, rec).Transaction
+		jsonapi.SubmitAndWaitForTransactionRequest{Commands: commands(cmdID, owner, createIou(f.iou(), owner, amount))})
+	tx := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](f.t, rec).Transaction
 	if len(tx.Events) != 1 || tx.Events[0].CreatedEvent == nil {
 		f.t.Fatalf("create %s: events %+v", cmdID, tx.Events)
 	}
@@ -184,9 +184,9 @@ func TestCommandsOverHTTP(t *testing.T) {
 
 	// submit-and-wait-for-transaction, default format (ACS delta as the
 	// actAs parties see it), by #package-name.
-	rec := f.post("/v2/commands/submit-and-wait-for-transaction", ledger.SubmitAndWaitForTransactionRequest{
+	rec := f.post("/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{
 		Commands: commands("c2", f.alice, createIou("#iou:Main:Iou", f.alice, 2))})
-	tx := decodeAs[ledger.SubmitAndWaitForTransactionResponse](t, rec).Transaction
+	tx := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](t, rec).Transaction
 	wantKeys(t, rec, []string{"CreatedEvent"}, "transaction", "events", 0)
 	if len(tx.Events) != 1 || tx.Events[0].CreatedEvent == nil {
 		t.Fatalf("created: %+v", tx.Events)
@@ -212,9 +212,9 @@ func TestCommandsOverHTTP(t *testing.T) {
 		{"peek-le", ledger.ShapeLedgerEffects, []string{"Exercised c2 Peek consuming=false"}},
 		{"peek-acs", ledger.ShapeACSDelta, nil},
 	} {
-		rec := f.post("/v2/commands/submit-and-wait-for-transaction", ledger.SubmitAndWaitForTransactionRequest{
+		rec := f.post("/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{
 			Commands: commands(tc.id, f.alice, exerciseIou(f.iou(), c2.ContractID, "Peek", `{}`)), TransactionFormat: txFormat(f.alice, tc.shape)})
-		got := decodeAs[ledger.SubmitAndWaitForTransactionResponse](t, rec).Transaction
+		got := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](t, rec).Transaction
 		if diff := cmp.Diff(tc.want, eventKinds(got.Events, cids)); diff != "" {
 			t.Errorf("%s events (-want +got):\n%s", tc.id, diff)
 		}
@@ -234,9 +234,9 @@ func TestCommandsOverHTTP(t *testing.T) {
 		{"transfer-le", c3.ContractID, ledger.ShapeLedgerEffects, []string{"Exercised c3 Transfer consuming=true"}},
 		{"transfer-acs", c4.ContractID, ledger.ShapeACSDelta, []string{"Archived c4"}},
 	} {
-		rec := f.post("/v2/commands/submit-and-wait-for-transaction", ledger.SubmitAndWaitForTransactionRequest{
+		rec := f.post("/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{
 			Commands: commands(tc.id, f.alice, exerciseIou(f.iou(), tc.cid, "Transfer", transferTo(f.bob))), TransactionFormat: txFormat(f.alice, tc.shape)})
-		got := decodeAs[ledger.SubmitAndWaitForTransactionResponse](t, rec).Transaction
+		got := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](t, rec).Transaction
 		if diff := cmp.Diff(tc.want, eventKinds(got.Events, cids)); diff != "" {
 			t.Errorf("%s events (-want +got):\n%s", tc.id, diff)
 		}
@@ -244,8 +244,8 @@ func TestCommandsOverHTTP(t *testing.T) {
 
 	// createAndExercise as a tree: the create and the exercise, each under
 	// a "value" layer, keyed by node id.
-	rec = f.post("/v2/commands/submit-and-wait-for-transaction-tree", commands("cx", f.alice, ledger.JsCommand{
-		CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: f.iou(),
+	rec = f.post("/v2/commands/submit-and-wait-for-transaction-tree", commands("cx", f.alice, jsonapi.JsCommand{
+		CreateAndExerciseCommand: &jsonapi.JsCreateAndExerciseCommand{TemplateID: f.iou(),
 			CreateArguments: json.RawMessage(`{"owner":"` + f.alice + `","amount":"5"}`), Choice: "Transfer", ChoiceArgument: json.RawMessage(transferTo(f.bob))}}))
 	tree := decodeAs[jsonapi.SubmitAndWaitForTransactionTreeResponse](t, rec).TransactionTree
 	wantKeys(t, rec, []string{"0", "1"}, "transactionTree", "eventsById")
@@ -313,7 +313,7 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c1 := f.create("c1", f.alice, 1)
 	unknownCID := "00" + strings.Repeat("ab", 32) + "ca12" + strings.Repeat("cd", 32)
-	cmd := func(id string, c ledger.JsCommand) string { return js(t, commands(id, f.alice, c)) }
+	cmd := func(id string, c jsonapi.JsCommand) string { return js(t, commands(id, f.alice, c)) }
 	withCommands := func(raw string) string {
 		return `{"commandId":"r","actAs":["` + f.alice + `"],"commands":` + raw + `}`
 	}

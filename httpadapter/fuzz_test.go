@@ -89,7 +89,7 @@ func FuzzDecodeJsCommands(f *testing.F) {
 		if rec.Code >= 500 {
 			t.Fatalf("%q: answered %d %s", data, rec.Code, rec.Body)
 		}
-		var c ledger.JsCommands
+		var c jsonapi.JsCommands
 		malformed := json.Unmarshal(data, &c) != nil || !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 		for _, cmd := range c.Commands {
 			n := 0

@@ -138,15 +138,15 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	s := newEd25519Signer(t)
 	ext := f.onboardExternal(t, "ext", s, auth)
 
-	prepare := func(cmdID string, extra map[string]any, cmds ...ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
+	prepare := func(cmdID string, extra map[string]any, cmds ...jsonapi.JsCommand) jsonapi.JsPrepareSubmissionResponse {
 		t.Helper()
 		body := map[string]any{"commandId": cmdID, "actAs": []string{ext}, "commands": cmds}
 		for k, v := range extra {
 			body[k] = v
 		}
-		return decodeAs[ledger.JsPrepareSubmissionResponse](t, f.post("/v2/interactive-submission/prepare", body))
+		return decodeAs[jsonapi.JsPrepareSubmissionResponse](t, f.post("/v2/interactive-submission/prepare", body))
 	}
-	execBody := func(p ledger.JsPrepareSubmissionResponse, submission string) map[string]any {
+	execBody := func(p jsonapi.JsPrepareSubmissionResponse, submission string) map[string]any {
 		return map[string]any{
 			"preparedTransaction":  base64.StdEncoding.EncodeToString(p.PreparedTransaction),
 			"partySignatures":      map[string]any{"signatures": []any{map[string]any{"party": ext, "signatures": []any{s.sign(p.PreparedTransactionHash)}}}},
@@ -172,7 +172,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	if f.end() != before {
 		t.Fatal("a rejected execute moved the ledger end")
 	}
-	r := decodeAs[ledger.ExecuteSubmissionAndWaitResponse](t, f.post("/v2/interactive-submission/executeAndWait", execBody(p, "s1")))
+	r := decodeAs[jsonapi.ExecuteSubmissionAndWaitResponse](t, f.post("/v2/interactive-submission/executeAndWait", execBody(p, "s1")))
 	if r.CompletionOffset != before+1 {
 		t.Fatalf("offset %d, want %d", r.CompletionOffset, before+1)
 	}
@@ -188,7 +188,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 		exerciseIou(f.iou(), cid, "Transfer", transferTo(f.bob)))
 	body := execBody(p2, "s2")
 	body["transactionFormat"] = txFormat(ext, ledger.ShapeLedgerEffects)
-	tx := decodeAs[ledger.ExecuteSubmissionAndWaitForTransactionResponse](t, f.post("/v2/interactive-submission/executeAndWaitForTransaction", body))
+	tx := decodeAs[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](t, f.post("/v2/interactive-submission/executeAndWaitForTransaction", body))
 	if evs := tx.Transaction.Events; len(evs) != 1 || evs[0].ExercisedEvent == nil || evs[0].ExercisedEvent.ContractID != cid {
 		t.Fatalf("transfer: %+v", tx.Transaction)
 	}

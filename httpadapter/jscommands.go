@@ -3,7 +3,7 @@ package httpadapter
 import (
 	"encoding/json"
 
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // fastJsCommands decodes a submission's body (valid UTF-8, starting with
@@ -18,9 +18,9 @@ import (
 // the JSON grammar of what it reads itself, and the arguments with
 // json.Valid; they (json.RawMessage) share data's bytes, and the strings
 // one copy of data, as copies would hold them.
-func fastJsCommands(data []byte, c *ledger.JsCommands) bool {
+func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 	p := jsonCursor{b: data, s: string(data)}
-	var out ledger.JsCommands
+	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
 		bit := uint16(0)
@@ -199,29 +199,29 @@ func (p *jsonCursor) raw() (json.RawMessage, bool) {
 }
 
 // commands reads the commands array.
-func (p *jsonCursor) commands() ([]ledger.JsCommand, bool) {
+func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 	if !p.next('[') {
 		return nil, false
 	}
-	out := []ledger.JsCommand{}
+	out := []jsonapi.JsCommand{}
 	if p.next(']') {
 		return out, true
 	}
 	for {
-		var c ledger.JsCommand
+		var c jsonapi.JsCommand
 		ok := p.object(func(key string) bool {
 			switch key {
 			case "CreateCommand":
 				if c.CreateCommand != nil {
 					return false
 				}
-				c.CreateCommand = &ledger.JsCreateCommand{}
+				c.CreateCommand = &jsonapi.JsCreateCommand{}
 				return p.create(c.CreateCommand)
 			case "ExerciseCommand":
 				if c.ExerciseCommand != nil {
 					return false
 				}
-				c.ExerciseCommand = &ledger.JsExerciseCommand{}
+				c.ExerciseCommand = &jsonapi.JsExerciseCommand{}
 				return p.exercise(c.ExerciseCommand)
 			}
 			return false
@@ -240,7 +240,7 @@ func (p *jsonCursor) commands() ([]ledger.JsCommand, bool) {
 }
 
 // create reads a CreateCommand.
-func (p *jsonCursor) create(c *ledger.JsCreateCommand) bool {
+func (p *jsonCursor) create(c *jsonapi.JsCreateCommand) bool {
 	var seen uint8
 	return p.object(func(key string) bool {
 		bit, ok := uint8(0), false
@@ -261,7 +261,7 @@ func (p *jsonCursor) create(c *ledger.JsCreateCommand) bool {
 }
 
 // exercise reads an ExerciseCommand.
-func (p *jsonCursor) exercise(c *ledger.JsExerciseCommand) bool {
+func (p *jsonCursor) exercise(c *jsonapi.JsExerciseCommand) bool {
 	var seen uint8
 	return p.object(func(key string) bool {
 		bit, ok := uint8(0), false

@@ -6,8 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // jsCommandsBodies are submission bodies: the shapes the fast path takes
@@ -46,18 +45,18 @@ func TestFastJsCommandsIsUnmarshal(t *testing.T) {
 	for _, tc := range jsCommandsBodies {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var got ledger.JsCommands
+			var got jsonapi.JsCommands
 			ok := fastJsCommands([]byte(tc.body), &got)
 			if ok != tc.fast {
 				t.Fatalf("fastJsCommands took the body: %v, want %v", ok, tc.fast)
 			}
 			if !ok {
-				if diff := cmp.Diff(ledger.JsCommands{}, got); diff != "" {
+				if diff := cmp.Diff(jsonapi.JsCommands{}, got); diff != "" {
 					t.Errorf("a body left to encoding/json changed the target (-want +got):\n%s", diff)
 				}
 				return
 			}
-			var want ledger.JsCommands
+			var want jsonapi.JsCommands
 			if err := json.Unmarshal([]byte(tc.body), &want); err != nil {
 				t.Fatal(err)
 			}
@@ -73,8 +72,8 @@ func TestFastJsCommandsIsUnmarshal(t *testing.T) {
 func TestDecodeJSONJsCommands(t *testing.T) {
 	t.Parallel()
 	for _, tc := range jsCommandsBodies {
-		got, gotErr := decodeJSON[ledger.JsCommands]([]byte(tc.body))
-		var want ledger.JsCommands
+		got, gotErr := decodeJSON[jsonapi.JsCommands]([]byte(tc.body))
+		var want jsonapi.JsCommands
 		wantErr := json.Unmarshal([]byte(tc.body), &want)
 		if (gotErr != nil) != (wantErr != nil) {
 			t.Errorf("%s: decodeJSON error %v, json.Unmarshal's %v", tc.name, gotErr, wantErr)
@@ -96,11 +95,11 @@ func FuzzFastJsCommands(f *testing.F) {
 		if !utf8.ValidString(body) {
 			return // decodeJSON refuses it before
 		}
-		var got ledger.JsCommands
+		var got jsonapi.JsCommands
 		if !fastJsCommands([]byte(body), &got) {
 			return
 		}
-		var want ledger.JsCommands
+		var want jsonapi.JsCommands
 		if err := json.Unmarshal([]byte(body), &want); err != nil {
 			t.Fatalf("fastJsCommands took %q, which json.Unmarshal refuses: %v", body, err)
 		}
@@ -117,7 +116,7 @@ func BenchmarkDecodeJsCommands(b *testing.B) {
 	b.Run("decodeJSON", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodeJSON[ledger.JsCommands](body); err != nil {
+			if _, err := decodeJSON[jsonapi.JsCommands](body); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -125,7 +124,7 @@ func BenchmarkDecodeJsCommands(b *testing.B) {
 	b.Run("json.Unmarshal", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var c ledger.JsCommands
+			var c jsonapi.JsCommands
 			if err := json.Unmarshal(body, &c); err != nil {
 				b.Fatal(err)
 			}

@@ -17,7 +17,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // request is what a handler decodes from.
@@ -215,7 +215,7 @@ func decodeJSON[T any](data []byte) (T, error) {
 		}
 		return v, invalidBody(fmt.Sprintf("expected a JSON object, got %s", jsonKind(trimmed[0])))
 	}
-	if c, ok := any(&v).(*ledger.JsCommands); ok && fastJsCommands(trimmed, c) {
+	if c, ok := any(&v).(*jsonapi.JsCommands); ok && fastJsCommands(trimmed, c) {
 		return v, nil
 	}
 	if err := json.Unmarshal(trimmed, &v); err != nil {

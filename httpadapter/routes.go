@@ -100,10 +100,10 @@ var routes = []route{
 	{http.MethodPost, "/v2/parties/external/generate-topology", authRequired, callBody((*jsonapi.API).GenerateExternalPartyTopology)},
 	{http.MethodPost, "/v2/parties/external/allocate", authRequired, callBody((*jsonapi.API).AllocateExternalParty)},
 
-	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callBody((*ledger.Node).PrepareSubmission)},
-	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*ledger.Node).ExecuteSubmission)},
-	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWait)},
-	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*ledger.Node).ExecuteSubmissionAndWaitForTransaction)},
+	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callBody((*jsonapi.API).PrepareSubmission)},
+	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*jsonapi.API).ExecuteSubmission)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWait)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWaitForTransaction)},
 
 	// Issue 13 item 6: the remaining operations of the 3.5 document.
 	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*jsonapi.API).LatestPrunedOffsets)},

@@ -34,13 +34,13 @@ func newNeedleLedger(b *testing.B, others int) *needleLedger {
 	hay := ledgertest.MustAllocate(b, n, "hay")
 	seq := 0
 	create := func(owner string, count int) {
-		cmds := make([]ledger.JsCommand, count)
+		cmds := make([]jsonapi.JsCommand, count)
 		for i := range cmds {
-			cmds[i] = ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
+			cmds[i] = jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, i))}}
 		}
 		seq++
-		if _, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("c", seq), ActAs: []string{owner}, UserID: "u1", Commands: cmds}); err != nil {
+		if _, err := jsonapi.New(n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: fmt.Sprint("c", seq), ActAs: []string{owner}, UserID: "u1", Commands: cmds}); err != nil {
 			b.Fatal(err)
 		}
 	}

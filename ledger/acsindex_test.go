@@ -82,13 +82,13 @@ func (l *acsLedger) pick(rng *rand.Rand, ok func(c *acsContract) bool) *acsContr
 	return cands[rng.IntN(len(cands))]
 }
 
-func (l *acsLedger) createCommand(rng *rand.Rand, owner string) (ledger.JsCommand, *acsContract) {
+func (l *acsLedger) createCommand(rng *rand.Rand, owner string) (jsonapi.JsCommand, *acsContract) {
 	if rng.IntN(3) == 0 {
-		return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: l.pkg + ":Main:Solo",
+		return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: l.pkg + ":Main:Solo",
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "n": "%d"}`, owner, rng.IntN(100)))}}, &acsContract{template: "Solo", owner: owner}
 	}
 	watcher := l.party(rng)
-	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: l.pkg + ":Main:Shared",
+	return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: l.pkg + ":Main:Shared",
 		CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "watcher": %q}`, owner, watcher))}}, &acsContract{template: "Shared", owner: owner, watcher: watcher}
 }
 
@@ -102,7 +102,7 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 	case k < 6:
 		owner := l.party(rng)
 		sync := l.syncs[rng.IntN(len(l.syncs))]
-		var cmds []ledger.JsCommand
+		var cmds []jsonapi.JsCommand
 		var created []*acsContract
 		for range 1 + rng.IntN(3) {
 			switch rng.IntN(4) {
@@ -113,17 +113,17 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 				created = append(created, rec)
 			case 2:
 				c := l.pick(rng, func(c *acsContract) bool {
-					return !c.archived && c.rid == "" && c.owner == owner && c.sync == sync && !slices.ContainsFunc(cmds, func(x ledger.JsCommand) bool {
+					return !c.archived && c.rid == "" && c.owner == owner && c.sync == sync && !slices.ContainsFunc(cmds, func(x jsonapi.JsCommand) bool {
 						return x.ExerciseCommand != nil && x.ExerciseCommand.ContractID == c.cid
 					})
 				})
 				if c != nil {
-					cmds = append(cmds, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: l.pkg + ":Main:" + c.template,
+					cmds = append(cmds, jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: l.pkg + ":Main:" + c.template,
 						ContractID: c.cid, Choice: "Archive", ChoiceArgument: json.RawMessage(`{}`)}})
 				}
 			case 3:
 				c, _ := l.createCommand(rng, owner)
-				cmds = append(cmds, ledger.JsCommand{CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: c.CreateCommand.TemplateID,
+				cmds = append(cmds, jsonapi.JsCommand{CreateAndExerciseCommand: &jsonapi.JsCreateAndExerciseCommand{TemplateID: c.CreateCommand.TemplateID,
 					CreateArguments: c.CreateCommand.CreateArguments, Choice: "Archive", ChoiceArgument: json.RawMessage(`{}`)}})
 			}
 		}
@@ -133,7 +133,7 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 			rec.sync = sync
 			created = append(created, rec)
 		}
-		resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 			CommandID: fmt.Sprint("cmd-", l.step), ActAs: []string{owner}, UserID: "u1", SynchronizerID: sync, Commands: cmds}})
 		if err != nil {
 			t.Fatalf("step %d: %v", l.step, err)

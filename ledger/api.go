@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
@@ -90,13 +89,6 @@ type VersionInfo struct {
 	MaxVettedPackagesPageSize int
 }
 
-// Duration is a protobuf Duration in its JSON API object form.
-type Duration struct {
-	Seconds       int64         `json:"seconds"`
-	Nanos         int32         `json:"nanos"`
-	UnknownFields UnknownFields `json:"unknownFields"`
-}
-
 // UnknownFields is the unknown-field set (UnknownFieldSet) of Canton's
 // Duration, FieldMask and ProtoAny: field numbers to their raw values.
 // ledgernode prints it empty and ignores it on input, where it is still
@@ -111,33 +103,4 @@ type UnknownField struct {
 	Fixed64         []int64  `json:"fixed64,omitempty"`
 	Fixed32         []int32  `json:"fixed32,omitempty"`
 	LengthDelimited []string `json:"lengthDelimited,omitempty"`
-}
-
-// JsDisclosedContract is a contract a submission brings along for the
-// interpretation (JsDisclosedContract): its createdEventBlob, as a created
-// event carries it, lets the submitters use a contract they are not
-// stakeholders of. The blob must describe the ledger's contract.
-type JsDisclosedContract struct {
-	TemplateID string `json:"templateId"`
-	ContractID string `json:"contractId"`
-	// CreatedEventBlob is the contract's created-event blob, base64.
-	CreatedEventBlob string `json:"createdEventBlob"`
-	SynchronizerID   string `json:"synchronizerId"`
-}
-
-// JsPrefetchContractKey asks the interpretation to load the contracts of a
-// key ahead. It is a performance hint: ledgernode looks keys up in its
-// index when the code asks, so the hint changes nothing.
-type JsPrefetchContractKey struct {
-	TemplateID  string          `json:"templateId"`
-	ContractKey json.RawMessage `json:"contractKey"`
-	Limit       *int32          `json:"limit"`
-}
-
-// CostEstimationHints tune the traffic-cost estimate of a prepared
-// transaction. ledgernode makes no estimate (costEstimation is null), so
-// the hints change nothing.
-type CostEstimationHints struct {
-	Disabled           bool     `json:"disabled"`
-	ExpectedSignatures []string `json:"expectedSignatures"`
 }

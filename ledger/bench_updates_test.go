@@ -27,9 +27,9 @@ func benchFixture(b *testing.B, opts ledger.Options) *fixture {
 	return &fixture{n: n, ctx: context.Background(), alice: ledgertest.MustAllocate(b, n, "alice"), bob: ledgertest.MustAllocate(b, n, "bob"), pkg: ids[0]}
 }
 
-func (f *fixture) createCmd(id, party string, i int) ledger.JsCommands {
-	return ledger.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "bench",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(party, i)}}}}
+func (f *fixture) createCmd(id, party string, i int) jsonapi.JsCommands {
+	return jsonapi.JsCommands{CommandID: id, ActAs: []string{party}, UserID: "bench",
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(party, i)}}}}
 }
 
 // BenchmarkCommit submits creates from 64 goroutines (submit-and-wait),

@@ -50,15 +50,15 @@ func TestLargeValues(t *testing.T) {
 			for _, tc := range []struct {
 				size, creates int
 			}{{1 << 20, 1}, {7 << 20, 1}, {900 << 10, 8}} {
-				var cmds []ledger.JsCommand
+				var cmds []jsonapi.JsCommand
 				var texts []string
 				for i := range tc.creates {
 					text := strings.Repeat(fmt.Sprint(i), tc.size)
 					args, _ := json.Marshal(map[string]string{"owner": alice, "text": text})
 					texts = append(texts, text)
-					cmds = append(cmds, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}})
+					cmds = append(cmds, jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}})
 				}
-				resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+				resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 					CommandID: fmt.Sprint("big", tc.size, tc.creates), ActAs: []string{alice}, UserID: "u1", Commands: cmds}})
 				if err != nil {
 					t.Fatalf("%d creates of a %d-byte Text: %.300v", tc.creates, tc.size, err)

@@ -9,7 +9,6 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/interactive"
 )
 
 // The rules of a request's shape: what Canton's JSON codecs check while
@@ -34,39 +33,6 @@ import (
 // value sits in it, e.g. "commands."). Values of other rules (required
 // fields, id syntaxes, parties, offsets, authorization, Daml values) are
 // checked by each method after these, with Canton's codes.
-
-// commandVariants are the variants of the Command ADT, in the order
-// Canton's codec lists them.
-var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
-
-// checkCommandListShape checks each command of a list at prefix.
-func checkCommandListShape(cmds []JsCommand, prefix string) error {
-	for i, cmd := range cmds {
-		at := fmt.Sprintf("%scommands[%d]", prefix, i)
-		switch n := shape.CountSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
-			cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); {
-		case n == 0:
-			return apierr.Malformed("expected one of %s at '%s'", strings.Join(commandVariants, ", "), at)
-		case n > 1:
-			return apierr.Malformed("a one-of holds %d variants, expected one at '%s'", n, at)
-		}
-		var variant, tid string
-		switch {
-		case cmd.CreateCommand != nil:
-			variant, tid = "CreateCommand", cmd.CreateCommand.TemplateID
-		case cmd.ExerciseCommand != nil:
-			variant, tid = "ExerciseCommand", cmd.ExerciseCommand.TemplateID
-		case cmd.CreateAndExerciseCommand != nil:
-			variant, tid = "CreateAndExerciseCommand", cmd.CreateAndExerciseCommand.TemplateID
-		default:
-			variant, tid = "ExerciseByKeyCommand", cmd.ExerciseByKeyCommand.TemplateID
-		}
-		if err := checkIdentifierShape(tid, at+"."+variant+".templateId"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // checkReassignmentCommandsShape checks the one-of of each reassignment
 // command at prefix.
@@ -172,33 +138,6 @@ func checkFiltersShape(fs Filters, at string) error {
 // honour yet.
 func notSupported(field string) error {
 	return apierr.InvalidArgument.New("%s is not supported by ledgernode", field)
-}
-
-// checkPrepareShape checks a JsPrepareSubmissionRequest: the shape of its
-// commands, of its minLedgerTime one-of and of its traffic-cost hints.
-func checkPrepareShape(req *JsPrepareSubmissionRequest) error {
-	if err := checkCommandListShape(req.Commands, ""); err != nil {
-		return err
-	}
-	if m := req.MinLedgerTime; m != nil {
-		k := m.Time
-		if n := shape.CountSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil); n > 1 {
-			return apierr.Malformed("a one-of holds %d variants, expected one at 'minLedgerTime.time'", n)
-		}
-		if k.MinLedgerTimeAbs != nil {
-			if bad := shape.BadTimestamp(&k.MinLedgerTimeAbs.Value); bad != "" {
-				return apierr.Malformed("%s at 'minLedgerTime.time.MinLedgerTimeAbs.value'", bad)
-			}
-		}
-	}
-	if h := req.EstimateTrafficCost; h != nil {
-		for i, s := range h.ExpectedSignatures {
-			if _, err := interactive.ParseSigningAlgorithmSpec(s); err != nil {
-				return apierr.Malformed("unknown enum value %q at 'estimateTrafficCost.expectedSignatures[%d]'", apierr.Quote(s), i)
-			}
-		}
-	}
-	return nil
 }
 
 // checkTapsMaxPasses refuses a tapsMaxPasses that is set but not strictly

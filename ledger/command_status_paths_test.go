@@ -8,6 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -46,8 +47,8 @@ func TestCommandStatusOfOtherSubmissions(t *testing.T) {
 		t.Parallel()
 		f := newExternalFixture(t, ed25519Key)
 		args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
-		p := f.prepare(t, "exec-1", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: args}})
-		res, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p))
+		p := f.prepare(t, "exec-1", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: args}})
+		res, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(p))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,9 +54,9 @@ func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
 
 func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCreatedEvent {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(actAs, 10)}}},
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(actAs, 10)}}},
 	}})
 	if err != nil {
 		t.Fatalf("create: %v", err)
@@ -68,8 +68,8 @@ func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCrea
 }
 
 func (f *fixture) exercise(cmdID, actAs, cid, choice string, arg string) (jsonapi.SubmitAndWaitResponse, error) {
-	return jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: cid,
+	return jsonapi.New(f.n).SubmitAndWait(f.ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: cid,
 			Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
 }
 
@@ -98,8 +98,8 @@ func TestCreateAndExercise(t *testing.T) {
 	}
 
 	// The package-name form resolves to the newest vetted version.
-	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#iou:Main:Iou", CreateArguments: f.iouArgs(f.alice, 1)}}}}); err != nil {
+	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, jsonapi.JsCommands{CommandID: "c2", ActAs: []string{f.alice}, UserID: "u1",
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#iou:Main:Iou", CreateArguments: f.iouArgs(f.alice, 1)}}}}); err != nil {
 		t.Fatalf("#iou create: %v", err)
 	}
 
@@ -162,16 +162,16 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
-	cmd := func(c ledger.JsCommand) ledger.JsCommands {
-		return ledger.JsCommands{CommandID: "r", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{c}}
+	cmd := func(c jsonapi.JsCommand) jsonapi.JsCommands {
+		return jsonapi.JsCommands{CommandID: "r", ActAs: []string{f.alice}, UserID: "u1", Commands: []jsonapi.JsCommand{c}}
 	}
-	create := func(tid string) ledger.JsCommand {
-		return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: f.iouArgs(f.alice, 1)}}
+	create := func(tid string) jsonapi.JsCommand {
+		return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: f.iouArgs(f.alice, 1)}}
 	}
 	for _, tc := range []struct {
 		name string
 		ctx  context.Context
-		c    ledger.JsCommands
+		c    jsonapi.JsCommands
 		code apierr.Code
 	}{
 		{"unknown package", f.ctx, cmd(create("00ff:Main:Iou")), apierr.PackageNotFound},
@@ -182,18 +182,18 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 		{"template id with a bad module name", f.ctx, cmd(create(f.pkg + ":Bad Module:Iou")), apierr.InvalidField},
 		{"template id with a bad package id", f.ctx, cmd(create(strings.Repeat("a", 65) + ":Main:Iou")), apierr.InvalidField},
 		{"template id with a bad package name", f.ctx, cmd(create("#a.b:Main:Iou")), apierr.InvalidField},
-		{"uppercase contract id", f.ctx, cmd(ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+		{"uppercase contract id", f.ctx, cmd(jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: strings.ToUpper(ev.ContractID), Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.InvalidArgument},
-		{"unknown contract", f.ctx, cmd(ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+		{"unknown contract", f.ctx, cmd(jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: "00" + ev.ContractID[2:66] + "ca12" + ev.ContractID[:64], Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.ContractNotFound},
-		{"unknown choice", f.ctx, cmd(ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
+		{"unknown choice", f.ctx, cmd(jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou",
 			ContractID: ev.ContractID, Choice: "Nope", ChoiceArgument: json.RawMessage(`{}`)}}), apierr.CommandPreprocessingFailed},
-		{"by key on a template without a key", f.ctx, cmd(ledger.JsCommand{ExerciseByKeyCommand: &ledger.JsExerciseByKeyCommand{TemplateID: f.pkg + ":Main:Iou"}}), apierr.CommandPreprocessingFailed},
-		{"no act as", f.ctx, ledger.JsCommands{CommandID: "r", UserID: "u1", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
-		{"no command id", f.ctx, ledger.JsCommands{ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
+		{"by key on a template without a key", f.ctx, cmd(jsonapi.JsCommand{ExerciseByKeyCommand: &jsonapi.JsExerciseByKeyCommand{TemplateID: f.pkg + ":Main:Iou"}}), apierr.CommandPreprocessingFailed},
+		{"no act as", f.ctx, jsonapi.JsCommands{CommandID: "r", UserID: "u1", Commands: []jsonapi.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
+		{"no command id", f.ctx, jsonapi.JsCommands{ActAs: []string{f.alice}, UserID: "u1", Commands: []jsonapi.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.MissingField},
 		{"no right to act", ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u1",
 			Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}}), cmd(create(f.pkg + ":Main:Iou")), apierr.PermissionDenied},
-		{"duplicate", f.ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.DuplicateCommand},
+		{"duplicate", f.ctx, jsonapi.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u1", Commands: []jsonapi.JsCommand{create(f.pkg + ":Main:Iou")}}, apierr.DuplicateCommand},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := ledger.StoreDumpForTest(t, f.n)
@@ -207,17 +207,17 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	}
 	// Deduplication is per (user, actAs, command id), and a duration of 0
 	// lets the same command through again.
-	other := ledger.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u2", Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}
+	other := jsonapi.JsCommands{CommandID: "c1", ActAs: []string{f.alice}, UserID: "u2", Commands: []jsonapi.JsCommand{create(f.pkg + ":Main:Iou")}}
 	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("same command id, another user: %v", err)
 	}
-	other.DeduplicationPeriod = &ledger.DeduplicationPeriod{DeduplicationDuration: &ledger.Wrapped[ledger.Duration]{}}
+	other.DeduplicationPeriod = &jsonapi.DeduplicationPeriod{DeduplicationDuration: &jsonapi.Wrapped[jsonapi.Duration]{}}
 	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, other); err != nil {
 		t.Errorf("zero deduplication duration: %v", err)
 	}
 	// The user id comes from the caller when omitted.
 	user := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u3", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
-	if _, err := jsonapi.New(f.n).SubmitAndWait(user, ledger.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []ledger.JsCommand{create(f.pkg + ":Main:Iou")}}); err != nil {
+	if _, err := jsonapi.New(f.n).SubmitAndWait(user, jsonapi.JsCommands{CommandID: "c9", ActAs: []string{f.alice}, Commands: []jsonapi.JsCommand{create(f.pkg + ":Main:Iou")}}); err != nil {
 		t.Errorf("user id from the token: %v", err)
 	}
 }
@@ -289,8 +289,8 @@ func TestReassignments(t *testing.T) {
 		t.Errorf("assigning twice: %v", err)
 	}
 	// The contract is active on the target now.
-	_, err = jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: syncs[1],
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
+	_, err = jsonapi.New(f.n).SubmitAndWait(f.ctx, jsonapi.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: syncs[1],
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
 			Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}}})
 	if err != nil {
 		t.Errorf("exercise on the target after assignment: %v", err)
@@ -317,8 +317,8 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				resp, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: fmt.Sprintf("w%d-%d", w, i), ActAs: []string{f.alice}, UserID: "u1",
-					Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(f.alice, i)}}}})
+				resp, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, jsonapi.JsCommands{CommandID: fmt.Sprintf("w%d-%d", w, i), ActAs: []string{f.alice}, UserID: "u1",
+					Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pkg + ":Main:Iou", CreateArguments: f.iouArgs(f.alice, i)}}}})
 				if err != nil {
 					t.Error(err)
 					return

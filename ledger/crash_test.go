@@ -147,8 +147,8 @@ func TestDamlCrashChild(t *testing.T) {
 		alice = parties[0].Party
 	}
 	for i := 0; ; i++ {
-		resp, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
-			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
+		resp, err := jsonapi.New(n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: fmt.Sprintf("r%s-%d", round, i), ActAs: []string{alice}, UserID: "crash",
+			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner":%q,"amount":"%d"}`, alice, i))}}}})
 		if err != nil {
 			fail("create", err)

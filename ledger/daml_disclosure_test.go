@@ -40,9 +40,9 @@ func TestDisclosedContracts(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, d)
 	alice, carol := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "carol")
 	tid := ids[0] + ":Main:Rules"
-	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{
-		Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
-			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
+	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
+		Commands: jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
 		TransactionFormat: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
 			FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
 				WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}}}}},
@@ -62,16 +62,16 @@ func TestDisclosedContracts(t *testing.T) {
 	if string(blob.Create.ContractID) != ev.ContractID || blob.Create.TemplateID.String() != tid || blob.Create.PackageName != "rules" {
 		t.Errorf("blob %+v for event %+v", blob.Create, ev)
 	}
-	look := func(cmdID string, dcs []ledger.JsDisclosedContract) error {
-		_, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{carol}, UserID: "u1", DisclosedContracts: dcs,
-			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: ev.ContractID,
+	look := func(cmdID string, dcs []jsonapi.JsDisclosedContract) error {
+		_, err := jsonapi.New(n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{carol}, UserID: "u1", DisclosedContracts: dcs,
+			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid, ContractID: ev.ContractID,
 				Choice: "Look", ChoiceArgument: json.RawMessage(`"` + carol + `"`)}}}})
 		return err
 	}
 	if err := look("hidden", nil); !errors.Is(err, apierr.ContractNotFound) {
 		t.Errorf("carol without disclosure: %v, want CONTRACT_NOT_FOUND", err)
 	}
-	if err := look("disclosed", []ledger.JsDisclosedContract{{TemplateID: tid, ContractID: ev.ContractID, CreatedEventBlob: ev.CreatedEventBlob}}); err != nil {
+	if err := look("disclosed", []jsonapi.JsDisclosedContract{{TemplateID: tid, ContractID: ev.ContractID, CreatedEventBlob: ev.CreatedEventBlob}}); err != nil {
 		t.Errorf("carol with the disclosed contract: %v", err)
 	}
 	// A forged blob: the same contract id with another owner.
@@ -82,7 +82,7 @@ func TestDisclosedContracts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = look("forged", []ledger.JsDisclosedContract{{CreatedEventBlob: base64.StdEncoding.EncodeToString(fb)}})
+	err = look("forged", []jsonapi.JsDisclosedContract{{CreatedEventBlob: base64.StdEncoding.EncodeToString(fb)}})
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.Code.Name != "INTERPRETATION_UPGRADE_ERROR_AUTHENTICATION_FAILED" {
 		t.Errorf("a forged disclosed contract: %v", err)

@@ -39,13 +39,13 @@ func TestExerciseByKey(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, d)
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	tid := ids[0] + ":Main:K"
-	submit := func(cmdID string, c ledger.JsCommand) (ledger.JsTransactionTree, error) {
-		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []ledger.JsCommand{c}})
+	submit := func(cmdID string, c jsonapi.JsCommand) (ledger.JsTransactionTree, error) {
+		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []jsonapi.JsCommand{c}})
 		return resp.TransactionTree, err
 	}
 	var cids []string
 	for i, arg := range []string{`1`, `2`} {
-		tree, err := submit("c"+arg, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
+		tree, err := submit("c"+arg, jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid,
 			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "n": "` + arg + `"}`)}})
 		if err != nil {
 			t.Fatalf("create %d: %v", i, err)
@@ -59,7 +59,7 @@ func TestExerciseByKey(t *testing.T) {
 	if got := keyIndexEntries(t, n); got != 2 {
 		t.Errorf("%d key index entries after two creates, want 2", got)
 	}
-	byKey := ledger.JsCommand{ExerciseByKeyCommand: &ledger.JsExerciseByKeyCommand{TemplateID: tid, ContractKey: json.RawMessage(`"` + alice + `"`),
+	byKey := jsonapi.JsCommand{ExerciseByKeyCommand: &jsonapi.JsExerciseByKeyCommand{TemplateID: tid, ContractKey: json.RawMessage(`"` + alice + `"`),
 		Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}}
 	// The newest contract first, then the other, then none.
 	for i, want := range []string{cids[1], cids[0]} {

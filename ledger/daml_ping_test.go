@@ -31,9 +31,9 @@ func newPingNode(t *testing.T) *pingNode {
 
 func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, f.alice, f.bob))}}},
 	}})
 	if err != nil {
@@ -58,8 +58,8 @@ func TestPingRuns(t *testing.T) {
 		t.Errorf("observers: %s", diff)
 	}
 	respond := func(cmdID, actAs string) (jsonapi.SubmitAndWaitForTransactionTreeResponse, error) {
-		return jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
-			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
+		return jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
 				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}})
 	}
 	if _, err := respond("r-alice", f.alice); !errors.Is(err, apierr.DamlAuthorizationError) {

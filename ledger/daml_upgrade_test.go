@@ -40,17 +40,17 @@ func TestUpgrades(t *testing.T) {
 		ledgertest.MustUploadDAR(t, n, d)
 	}
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	submit := func(cmdID string, pref []string, c ledger.JsCommand) ledger.JsTransactionTree {
+	submit := func(cmdID string, pref []string, c jsonapi.JsCommand) ledger.JsTransactionTree {
 		t.Helper()
-		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
-			PackageIDSelectionPreference: pref, Commands: []ledger.JsCommand{c}})
+		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
+			PackageIDSelectionPreference: pref, Commands: []jsonapi.JsCommand{c}})
 		if err != nil {
 			t.Fatalf("%s: %v", cmdID, err)
 		}
 		return resp.TransactionTree
 	}
 	create := func(cmdID, tid string, pref []string) ledger.JsCreatedEvent {
-		tree := submit(cmdID, pref, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid,
+		tree := submit(cmdID, pref, jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid,
 			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}})
 		return tree.EventsByID["0"].CreatedTreeEvent.Value
 	}
@@ -64,7 +64,7 @@ func TestUpgrades(t *testing.T) {
 		t.Fatalf("with a v1 preference #iou resolved to %s", v1.TemplateID)
 	}
 	// v2's Note on the v1 contract: the note is None.
-	tree := submit("note", nil, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: "#iou:Main:Iou", ContractID: v1.ContractID,
+	tree := submit("note", nil, jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: "#iou:Main:Iou", ContractID: v1.ContractID,
 		Choice: "GetNote", ChoiceArgument: json.RawMessage(`{}`)}})
 	x := tree.EventsByID["0"].ExercisedTreeEvent
 	if x == nil || x.Value.TemplateID != ids2[0]+":Main:Iou" || string(x.Value.ExerciseResult) != "null" {

@@ -26,8 +26,8 @@ func TestAmuletHoldingView(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, data)
 	dso, owner := ledgertest.MustAllocate(t, n, "dso"), ledgertest.MustAllocate(t, n, "alice")
 	arg := `{"dso": "` + dso + `", "owner": "` + owner + `", "amount": {"initialAmount": "100.0", "createdAt": {"number": "3"}, "ratePerRound": {"rate": "0.001"}}}`
-	resp, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}})
+	resp, err := jsonapi.New(n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner}, UserID: "u1",
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}})
 	if err != nil {
 		t.Fatalf("create Amulet: %v", err)
 	}

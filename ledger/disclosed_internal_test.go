@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"encoding/base64"
 	"errors"
 	"strings"
 	"testing"
@@ -13,8 +12,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// testBlob returns the createdEventBlob (base64) of a contract.
-func testBlob(t *testing.T, cid value.ContractID) string {
+// testBlob returns the createdEventBlob of a contract.
+func testBlob(t *testing.T, cid value.ContractID) []byte {
 	t.Helper()
 	c := &tx.Create{ContractID: cid, PackageName: "p", TemplateID: lf.TypeConID{PackageID: strings.Repeat("ab", 32), Module: "M", Name: "T"},
 		Arg: value.Record{}, Signatories: []string{"alice"}, Stakeholders: []string{"alice"}, Version: tx.VersionNoKey}
@@ -22,24 +21,25 @@ func testBlob(t *testing.T, cid value.ContractID) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return base64.StdEncoding.EncodeToString(b)
+	return b
 }
 
-// TestDisclosedBlobsDecodedOnce: a JSON submission's disclosed contracts
-// are decoded by its conversion (jsonFields) and the interpretation gets
-// the same decoding; a refused decoding gives no submission, and
-// disclosedSet still checks the synchronizer of every entry.
+// TestDisclosedBlobsDecodedOnce: a submission's disclosed contracts are
+// decoded once (disclosedBlobs, as the submission's checks call it) and
+// the interpretation gets the same decoding (disclosedSet); a refused
+// decoding keeps nothing, and disclosedSet still checks the synchronizer
+// of every entry.
 func TestDisclosedBlobsDecodedOnce(t *testing.T) {
 	cid := value.ContractID("00" + strings.Repeat("1", 64) + "ca121220" + strings.Repeat("ab", 32)) // a committed ca12 id
-	good := JsDisclosedContract{ContractID: string(cid), CreatedEventBlob: testBlob(t, cid)}
+	good := DisclosedContract{ContractID: cid, CreatedEventBlob: testBlob(t, cid)}
 
-	s, err := jsonFields(&JsCommands{DisclosedContracts: []JsDisclosedContract{good}}, "")
+	s := newSubmission(&Commands{DisclosedContracts: []DisclosedContract{good}}, nil)
+	first, err := s.disclosedBlobs("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := s.disclosed
 	if len(first) != 1 || first[string(cid)] == nil {
-		t.Fatalf("after jsonFields, decoded %v; want contract %s", first, cid)
+		t.Fatalf("after disclosedBlobs, decoded %v; want contract %s", first, cid)
 	}
 	s.sync = "sync-1"
 	got, err := s.disclosedSet("")
@@ -47,22 +47,21 @@ func TestDisclosedBlobsDecodedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got[string(cid)] != first[string(cid)] {
-		t.Errorf("disclosedSet decoded the blob again (%p), want jsonFields' decoding (%p)", got[string(cid)], first[string(cid)])
+		t.Errorf("disclosedSet decoded the blob again (%p), want disclosedBlobs' decoding (%p)", got[string(cid)], first[string(cid)])
 	}
 
-	other, err := jsonFields(&JsCommands{DisclosedContracts: []JsDisclosedContract{{ContractID: good.ContractID, CreatedEventBlob: good.CreatedEventBlob, SynchronizerID: "sync-2"}}}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	other.sync = "sync-1"
-	if _, err := other.disclosedSet(""); !errors.Is(err, apierr.InvalidArgument) {
+	other := good
+	other.SynchronizerID = "sync-2"
+	o := newSubmission(&Commands{DisclosedContracts: []DisclosedContract{other}}, nil)
+	o.sync = "sync-1"
+	if _, err := o.disclosedSet(""); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("disclosed contract of another synchronizer: %v, want INVALID_ARGUMENT", err)
 	}
 
-	bad := &JsCommands{DisclosedContracts: []JsDisclosedContract{{CreatedEventBlob: "!"}}}
+	bad := newSubmission(&Commands{DisclosedContracts: []DisclosedContract{{CreatedEventBlob: []byte("!")}}}, nil)
 	for range 2 {
-		if s, err := jsonFields(bad, "commands."); !errors.Is(err, apierr.InvalidArgument) || s != nil {
-			t.Errorf("invalid blob: %v, %v; want no submission, INVALID_ARGUMENT", s, err)
+		if got, err := bad.disclosedBlobs("commands."); !errors.Is(err, apierr.InvalidArgument) || got != nil || bad.disclosed != nil {
+			t.Errorf("invalid blob: %v, %v (kept %v); want nothing kept, INVALID_ARGUMENT", got, err, bad.disclosed)
 		}
 	}
 

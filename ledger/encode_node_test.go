@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -45,9 +45,10 @@ func TestStoredBytesUnchanged(t *testing.T) {
 		return resp.Party
 	}
 	alice, bob := party("alice"), party("bob")
-	pingID := d.Main.ID + ":Canton.Internal.Ping:Ping"
-	pingArgs := func(id string) json.RawMessage {
-		return json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, alice, bob))
+	ping := TemplateByID(lf.TypeConID{PackageID: d.Main.ID, Module: "Canton.Internal.Ping", Name: "Ping"})
+	pingArgs := func(id string) value.Record {
+		return value.Record{Fields: []value.RecordField{{Label: "id", Value: value.Text(id)},
+			{Label: "initiator", Value: value.Party(alice)}, {Label: "responder", Value: value.Party(bob)}}}
 	}
 	read := func(key []byte) []byte {
 		t.Helper()
@@ -63,7 +64,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	}
 	// checkEntry compares a committed entry, its deduplication record and
 	// the contract records it wrote with the old encodings.
-	checkEntry := func(name string, c JsCommands, off int64) {
+	checkEntry := func(name string, c Commands, off int64) {
 		t.Helper()
 		raw := read(store.UpdateKey(off))
 		var e logEntry
@@ -104,9 +105,9 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	}
 
 	odd := "<ping> & \"quotes\" \u2028 ünï — spaces"
-	create := JsCommands{CommandID: "create", ActAs: []string{alice}, UserID: "u1",
-		Commands: []JsCommand{{CreateCommand: &JsCreateCommand{TemplateID: pingID, CreateArguments: pingArgs(odd)}}}}
-	created, err := n.submitJS(ctx, create)
+	create := Commands{CommandID: "create", ActAs: []string{alice}, UserID: "u1",
+		Commands: []Command{CreateCommand{Template: ping, Arguments: pingArgs(odd)}}}
+	created, err := n.submitCmds(ctx, create)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,10 +116,9 @@ func TestStoredBytesUnchanged(t *testing.T) {
 		t.Fatalf("contract record %q", got)
 	}
 
-	respond := JsCommands{CommandID: "respond", ActAs: []string{bob}, UserID: "u1",
-		Commands: []JsCommand{{ExerciseCommand: &JsExerciseCommand{TemplateID: pingID, ContractID: created.Nodes[0].ContractID,
-			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
-	responded, err := n.submitJS(ctx, respond)
+	respond := Commands{CommandID: "respond", ActAs: []string{bob}, UserID: "u1",
+		Commands: []Command{ExerciseCommand{Template: ping, ContractID: value.ContractID(created.Nodes[0].ContractID), Choice: "Respond"}}}
+	responded, err := n.submitCmds(ctx, respond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,10 +126,9 @@ func TestStoredBytesUnchanged(t *testing.T) {
 
 	// Created and archived at once; actAs out of order (the change id
 	// sorts it).
-	transient := JsCommands{CommandID: "transient", ActAs: []string{bob, alice}, UserID: "u1",
-		Commands: []JsCommand{{CreateAndExerciseCommand: &JsCreateAndExerciseCommand{TemplateID: pingID, CreateArguments: pingArgs(odd + " 2"),
-			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}
-	both, err := n.submitJS(ctx, transient)
+	transient := Commands{CommandID: "transient", ActAs: []string{bob, alice}, UserID: "u1",
+		Commands: []Command{CreateAndExerciseCommand{Template: ping, Arguments: pingArgs(odd + " 2"), Choice: "Respond"}}}
+	both, err := n.submitCmds(ctx, transient)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func oldEncodeContractRecord(rec *contractRecord, create json.RawMessage) []byte
 }
 
 // oldChangeID is changeID as it was.
-func oldChangeID(c *JsCommands) string {
+func oldChangeID(c *Commands) string {
 	acts := slices.Clone(c.ActAs)
 	slices.Sort(acts)
 	h := sha256.Sum256(mustJSON([]any{c.UserID, acts, c.CommandID}))
@@ -261,7 +261,7 @@ func TestDedupRecordEncode(t *testing.T) {
 }
 
 func TestChangeIDUnchanged(t *testing.T) {
-	cases := []*JsCommands{
+	cases := []*Commands{
 		{UserID: "u1", ActAs: []string{"alice::1220"}, CommandID: "c1"},
 		{UserID: `u"1\`, ActAs: []string{"z", "a", "m"}, CommandID: "<c>&"},
 		{UserID: "üser", ActAs: []string{"b\u2028", "a\xff"}, CommandID: "日本\x00"},
@@ -270,7 +270,7 @@ func TestChangeIDUnchanged(t *testing.T) {
 		{UserID: "u", ActAs: []string{"a", "a"}, CommandID: "c"},
 	}
 	for _, s := range odd {
-		cases = append(cases, &JsCommands{UserID: s, ActAs: []string{s, "x"}, CommandID: s})
+		cases = append(cases, &Commands{UserID: s, ActAs: []string{s, "x"}, CommandID: s})
 	}
 	for i, c := range cases {
 		acts := slices.Clone(c.ActAs)
@@ -396,7 +396,7 @@ func FuzzEncodeMatchesJSON(f *testing.F) {
 		if diff := cmp.Diff(string(mustJSON(d)), string(d.encode())); diff != "" {
 			t.Fatalf("dedup record (-json.Marshal +encode):\n%s", diff)
 		}
-		c := &JsCommands{UserID: a, ActAs: list(6), CommandID: b}
+		c := &Commands{UserID: a, ActAs: list(6), CommandID: b}
 		if got, want := changeID(c.UserID, c.ActAs, c.CommandID), oldChangeID(c); got != want {
 			t.Fatalf("changeID(%+v) = %s, want %s", c, got, want)
 		}

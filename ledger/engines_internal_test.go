@@ -3,7 +3,6 @@ package ledger
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 )
 
 // TestEngineCacheKeepsPackagesApart: nodes share the process's engine
@@ -51,10 +51,10 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 		return resp.Party
 	}
 	create := func(n *Node, alice, id string) error {
-		_, err := n.submitJS(ctx, JsCommands{
+		_, err := n.submitCmds(ctx, Commands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
-			Commands: []JsCommand{{CreateCommand: &JsCreateCommand{TemplateID: iou.String(),
-				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}})
+			Commands: []Command{CreateCommand{Template: TemplateByID(iou), Arguments: value.Record{Fields: []value.RecordField{
+				{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(1)}}}}}})
 		return err
 	}
 	// engineCalls run the create on the node's engine directly, past the

@@ -91,8 +91,8 @@ func ExampleNode_Updates() {
 	ctx := context.Background()
 	for i := range 3 {
 		args, _ := json.Marshal(map[string]string{"owner": alice, "text": fmt.Sprint("note ", i)})
-		if _, err := jsonapi.New(node).SubmitAndWait(ctx, ledger.JsCommands{CommandID: fmt.Sprint("note-", i), ActAs: []string{alice},
-			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}); err != nil {
+		if _, err := jsonapi.New(node).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: fmt.Sprint("note-", i), ActAs: []string{alice},
+			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}); err != nil {
 			panic(err)
 		}
 	}

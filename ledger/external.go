@@ -24,16 +24,6 @@ const (
 	externalPartyIDPNil = ""
 )
 
-// Signature is a Ledger API signature in the JSON wire form (enum names as
-// strings) that the interactive submission requests of this package still
-// carry; the typed API takes interactive.Signature.
-type Signature struct {
-	Format               string `json:"format"`
-	Signature            []byte `json:"signature"`
-	SignedBy             string `json:"signedBy"`
-	SigningAlgorithmSpec string `json:"signingAlgorithmSpec"`
-}
-
 // GenerateExternalPartyTopologyRequest asks for the onboarding
 // transactions of an external party.
 type GenerateExternalPartyTopologyRequest struct {
@@ -92,26 +82,6 @@ func (n *Node) connectedSynchronizer(id, field string) (string, error) {
 // physicalSynchronizer returns the physical id of a connected synchronizer.
 func physicalSynchronizer(logical string) string {
 	return interactive.PhysicalSynchronizerID(logical, protocolVersion, synchronizerSerial)
-}
-
-// toSignatures converts the wire signatures of the JSON interactive
-// submission (which moves to ledger/jsonapi with that service).
-func toSignatures(in []Signature, field string) ([]interactive.Signature, error) {
-	out := make([]interactive.Signature, 0, len(in))
-	for i, s := range in {
-		f, err := interactive.ParseSignatureFormat(s.Format)
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s[%d].format: %v", field, i, err)
-		}
-		a, err := interactive.ParseSigningAlgorithmSpec(s.SigningAlgorithmSpec)
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s[%d].signingAlgorithmSpec: %v", field, i, err)
-		}
-		// The fields' rules (interactive.CheckSignatureFields) are checked
-		// by execute, with the signature's path and Canton's code.
-		out = append(out, interactive.Signature{Format: f, Signature: s.Signature, SignedBy: s.SignedBy, SigningAlgorithmSpec: a})
-	}
-	return out, nil
 }
 
 // GenerateExternalPartyTopology builds the onboarding transaction of an

@@ -15,13 +15,14 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // extKey is an external party's key in a test.
 type extKey struct {
 	pub  interactive.SigningPublicKey
-	sign func(msg []byte) ledger.Signature
+	sign func(msg []byte) jsonapi.Signature
 	fp   string
 }
 
@@ -32,8 +33,8 @@ func ed25519Key(t testing.TB) *extKey {
 		t.Fatal(err)
 	}
 	k := &extKey{pub: interactive.SigningPublicKey{Format: interactive.KeyFormatRaw, KeyData: pub, KeySpec: interactive.SigningKeySpecEcCurve25519}}
-	k.sign = func(msg []byte) ledger.Signature {
-		return ledger.Signature{Format: "SIGNATURE_FORMAT_CONCAT", Signature: ed25519.Sign(priv, msg), SignedBy: k.fp,
+	k.sign = func(msg []byte) jsonapi.Signature {
+		return jsonapi.Signature{Format: "SIGNATURE_FORMAT_CONCAT", Signature: ed25519.Sign(priv, msg), SignedBy: k.fp,
 			SigningAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519"}
 	}
 	return k
@@ -50,13 +51,13 @@ func p256Key(t testing.TB) *extKey {
 		t.Fatal(err)
 	}
 	k := &extKey{pub: interactive.SigningPublicKey{Format: interactive.KeyFormatDERX509SubjectPublicKeyInfo, KeyData: der, KeySpec: interactive.SigningKeySpecEcP256}}
-	k.sign = func(msg []byte) ledger.Signature {
+	k.sign = func(msg []byte) jsonapi.Signature {
 		d := sha256.Sum256(msg)
 		sig, err := ecdsa.SignASN1(rand.Reader, priv, d[:])
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ledger.Signature{Format: "SIGNATURE_FORMAT_DER", Signature: sig, SignedBy: k.fp,
+		return jsonapi.Signature{Format: "SIGNATURE_FORMAT_DER", Signature: sig, SignedBy: k.fp,
 			SigningAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256"}
 	}
 	return k

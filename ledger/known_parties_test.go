@@ -49,8 +49,8 @@ func newObservedNode(t *testing.T, opts ledger.Options) *observedNode {
 }
 
 // createT is the command creating T {owner, watcher}.
-func (o *observedNode) createT(owner, watcher string) ledger.JsCommand {
-	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: o.tmpl.String(),
+func (o *observedNode) createT(owner, watcher string) jsonapi.JsCommand {
+	return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: o.tmpl.String(),
 		CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "watcher": %q}`, owner, watcher))}}
 }
 
@@ -69,24 +69,24 @@ type submitEntry struct {
 // four, interactive prepare and the typed Submit (Daml Script's).
 var submitEntries = []submitEntry{
 	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := jsonapi.New(o.n).SubmitAsync(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).SubmitAsync(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []jsonapi.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWait", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []jsonapi.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "SubmitAndWaitForTransaction", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := jsonapi.New(o.n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
-			CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}}})
+		_, err := jsonapi.New(o.n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+			CommandID: cmdID, ActAs: []string{actAs}, Commands: []jsonapi.JsCommand{o.createT(owner, watcher)}}})
 		return err
 	}},
 	{name: "SubmitAndWaitForTransactionTree", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := jsonapi.New(o.n).SubmitAndWaitForTransactionTree(ctx, ledger.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, Commands: []jsonapi.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "PrepareSubmission", external: true, run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
-		_, err := o.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []ledger.JsCommand{o.createT(owner, watcher)}})
+		_, err := jsonapi.New(o.n).PrepareSubmission(ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{actAs}, Commands: []jsonapi.JsCommand{o.createT(owner, watcher)}})
 		return err
 	}},
 	{name: "Submit", run: func(ctx context.Context, o *observedNode, cmdID, actAs, owner, watcher string) error {
@@ -188,16 +188,16 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 		ext = party
 	}
 	watcher := ledgertest.MustAllocate(t, prep.n, "watcher") // on prep only
-	p, err := prep.n.PrepareSubmission(ctx, ledger.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},
-		Commands: []ledger.JsCommand{prep.createT(ext, watcher)}})
+	p, err := jsonapi.New(prep.n).PrepareSubmission(ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: "c1", ActAs: []string{ext},
+		Commands: []jsonapi.JsCommand{prep.createT(ext, watcher)}})
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
-	req := ledger.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
-		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &ledger.PartySignatures{Signatures: []ledger.SinglePartySignatures{
-			{Party: ext, Signatures: []ledger.Signature{k.sign(p.PreparedTransactionHash)}}}}}
+	req := jsonapi.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
+		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &jsonapi.PartySignatures{Signatures: []jsonapi.SinglePartySignatures{
+			{Party: ext, Signatures: []jsonapi.Signature{k.sign(p.PreparedTransactionHash)}}}}}
 	before := ledger.StoreDumpForTest(t, exec.n)
-	_, err = exec.n.ExecuteSubmissionAndWait(ctx, req)
+	_, err = jsonapi.New(exec.n).ExecuteSubmissionAndWait(ctx, req)
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.Code != apierr.UnknownInformees || ae.Context["unknownInformees"] != "Set("+watcher+")" {
 		t.Fatalf("execute with an unknown observer: %v, want UNKNOWN_INFORMEES for %s", err, watcher)
@@ -206,7 +206,7 @@ func TestExecuteRefusesUnknownInformees(t *testing.T) {
 		t.Errorf("the refusal changed the store (-before +after):\n%s", diff)
 	}
 	// The same prepared transaction executes where the observer is known.
-	if _, err := prep.n.ExecuteSubmissionAndWait(ctx, req); err != nil {
+	if _, err := jsonapi.New(prep.n).ExecuteSubmissionAndWait(ctx, req); err != nil {
 		t.Fatalf("execute on the preparing node: %v", err)
 	}
 }
@@ -224,7 +224,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 		t.Fatalf("remembered before any submission: %v", got)
 	}
 	bob := "bob" + o.alice[len("alice"):]
-	_, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}})
+	_, err := jsonapi.New(o.n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: "c1", ActAs: []string{o.alice}, Commands: []jsonapi.JsCommand{o.createT(o.alice, bob)}})
 	if !errors.Is(err, apierr.UnknownInformees) {
 		t.Fatalf("observer %s not allocated: %v, want UNKNOWN_INFORMEES", bob, err)
 	}
@@ -234,7 +234,7 @@ func TestKnownPartiesRemembered(t *testing.T) {
 	if got := ledgertest.MustAllocate(t, o.n, "bob"); got != bob {
 		t.Fatalf("allocated %s, want %s", got, bob)
 	}
-	if _, err := jsonapi.New(o.n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []ledger.JsCommand{o.createT(o.alice, bob)}}); err != nil {
+	if _, err := jsonapi.New(o.n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: "c2", ActAs: []string{o.alice}, Commands: []jsonapi.JsCommand{o.createT(o.alice, bob)}}); err != nil {
 		t.Fatalf("observer %s allocated: %v", bob, err)
 	}
 	if diff := cmp.Diff([]string{o.alice, bob}, ledger.KnownPartiesForTest(o.n)); diff != "" {

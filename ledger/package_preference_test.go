@@ -58,18 +58,18 @@ func TestExecuteInterfacePreference(t *testing.T) {
 	for _, d := range [][]byte{d1, d2} {
 		ledgertest.MustUploadDAR(t, f.n, d)
 	}
-	prep := func(cmdID string, c ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
+	prep := func(cmdID string, c jsonapi.JsCommand) jsonapi.JsPrepareSubmissionResponse {
 		t.Helper()
-		p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
-			Commands: []ledger.JsCommand{c}, PackageIDSelectionPreference: []string{ids1[0]}})
+		p, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
+			Commands: []jsonapi.JsCommand{c}, PackageIDSelectionPreference: []string{ids1[0]}})
 		if err != nil {
 			t.Fatalf("prepare %s: %v", cmdID, err)
 		}
 		return p
 	}
-	p := prep("create", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T",
+	p := prep("create", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#tpl:Main:T",
 		CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `"}`)}})
-	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
+	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
 	if err != nil {
 		t.Fatalf("execute create: %v", err)
 	}
@@ -77,11 +77,11 @@ func TestExecuteInterfacePreference(t *testing.T) {
 	if ev.TemplateID != ids1[0]+":Main:T" {
 		t.Fatalf("created %s, want v1 (v2 is %s)", ev.TemplateID, ids2[0])
 	}
-	p = prep("poke", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: ev.ContractID,
+	p = prep("poke", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: ev.ContractID,
 		Choice: "Poke", ChoiceArgument: json.RawMessage(`{}`)}})
 	req := f.execReq(p)
 	req.SubmissionID = "s2"
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, req); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, req); err != nil {
 		t.Errorf("execute of a prepared interface exercise resolved to v1 (v2 vetted): %v", err)
 	}
 }
@@ -104,16 +104,16 @@ func TestUnvettedPreference(t *testing.T) {
 		t.Fatal(err)
 	}
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	c, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
+	c, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#tpl:Main:T", CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cid := c.Transaction.Events[0].CreatedEvent.ContractID
 	before := ledger.StoreDumpForTest(t, n)
-	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
+	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{CommandID: "c2", ActAs: []string{alice}, UserID: "u1",
 		PackageIDSelectionPreference: []string{ids2[0]},
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: ifcIDs[0] + ":Main:I", ContractID: cid, Choice: "Poke",
 			ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(alice)})
 	if err == nil {
 		t.Fatalf("committed with the unvetted v2 (%s): exercised template %s", ids2[0], resp.Transaction.Events[0].ExercisedEvent.TemplateID)

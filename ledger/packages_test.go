@@ -434,9 +434,9 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	iou := ids[0] + ":Main:Iou"
 	create := func(t *testing.T, n *ledger.Node, id, alice string) string {
 		t.Helper()
-		resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+		resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
-			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: iou,
+			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: iou,
 				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
 		if err != nil {
 			t.Fatalf("create %s: %v", id, err)
@@ -445,8 +445,8 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	}
 	exercise := func(t *testing.T, n *ledger.Node, id, alice, cid, choice, arg string) {
 		t.Helper()
-		_, err := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u",
-			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: iou, ContractID: cid,
+		_, err := jsonapi.New(n).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u",
+			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: iou, ContractID: cid,
 				Choice: choice, ChoiceArgument: json.RawMessage(arg)}}}})
 		if err != nil {
 			t.Fatalf("exercise %s: %v", choice, err)

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 var writeNodeFixtures = flag.Bool("write-crosscheck", false,
@@ -31,11 +31,11 @@ func TestWriteNodePreparedFixtures(t *testing.T) {
 	t.Parallel()
 	f := newPingExternal(t)
 	create := f.prepareCreate(t, "xc-create")
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(create)); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(create)); err != nil {
 		t.Fatalf("execute the Ping create: %v", err)
 	}
 	respond := f.prepareRespond(t, "xc-respond", f.alicePing(t, "xc"))
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(respond)); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(respond)); err != nil {
 		t.Fatalf("execute the Respond: %v", err)
 	}
 	if !*writeNodeFixtures {
@@ -57,7 +57,7 @@ func TestWriteNodePreparedFixtures(t *testing.T) {
 		Topology: []any{}, Multi: []any{}}
 	for _, p := range []struct {
 		name string
-		resp ledger.JsPrepareSubmissionResponse
+		resp jsonapi.JsPrepareSubmissionResponse
 	}{{"node-ping-create", create}, {"node-ping-respond", respond}} {
 		out.Prepared = append(out.Prepared, prepared{Name: p.name, Note: "prepared by the node (V2)",
 			Base64: base64.StdEncoding.EncodeToString(p.resp.PreparedTransaction), HashV2: hex.EncodeToString(p.resp.PreparedTransactionHash), ExpectMatch: true})

@@ -47,17 +47,17 @@ func (f *pingExternal) pingArgs(id, initiator, responder string) json.RawMessage
 }
 
 // prepareCreate prepares ext's Ping to bob.
-func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) ledger.JsPrepareSubmissionResponse {
-	return f.prepare(t, cmdID, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID,
+func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) jsonapi.JsPrepareSubmissionResponse {
+	return f.prepare(t, cmdID, "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID,
 		CreateArguments: f.pingArgs(cmdID, f.ext, f.bob)}})
 }
 
 // alicePing submits alice's Ping to ext and returns its contract id.
 func (f *pingExternal) alicePing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
 	if err != nil {
 		t.Fatalf("alice's Ping: %v", err)
 	}
@@ -65,14 +65,14 @@ func (f *pingExternal) alicePing(t *testing.T, id string) string {
 }
 
 // prepareRespond prepares ext's Respond on a Ping.
-func (f *pingExternal) prepareRespond(t *testing.T, cmdID, cid string) ledger.JsPrepareSubmissionResponse {
-	return f.prepare(t, cmdID, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+func (f *pingExternal) prepareRespond(t *testing.T, cmdID, cid string) jsonapi.JsPrepareSubmissionResponse {
+	return f.prepare(t, cmdID, "", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 		Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}})
 }
 
 // resigned encodes a prepared transaction the client changed and signs
 // its V2 hash with ext's key: the node's own checks must refuse it.
-func (f *pingExternal) resigned(t *testing.T, pt *interactive.PreparedTransaction) ledger.ExecuteSubmissionRequest {
+func (f *pingExternal) resigned(t *testing.T, pt *interactive.PreparedTransaction) jsonapi.ExecuteSubmissionRequest {
 	t.Helper()
 	b, err := interactive.EncodePreparedTransaction(pt)
 	if err != nil {
@@ -82,11 +82,11 @@ func (f *pingExternal) resigned(t *testing.T, pt *interactive.PreparedTransactio
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.execReq(ledger.JsPrepareSubmissionResponse{PreparedTransaction: b, PreparedTransactionHash: h,
+	return f.execReq(jsonapi.JsPrepareSubmissionResponse{PreparedTransaction: b, PreparedTransactionHash: h,
 		HashingSchemeVersion: interactive.HashingSchemeVersionV2.String()})
 }
 
-func decodePrepared(t *testing.T, p ledger.JsPrepareSubmissionResponse) *interactive.PreparedTransaction {
+func decodePrepared(t *testing.T, p jsonapi.JsPrepareSubmissionResponse) *interactive.PreparedTransaction {
 	t.Helper()
 	pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
 	if err != nil {
@@ -133,7 +133,7 @@ func TestPrepareExecutePingCreate(t *testing.T) {
 		pt.Metadata.PreparationTime == 0 || pt.Metadata.MinLedgerEffectiveTime != nil || pt.Metadata.MaxLedgerEffectiveTime != nil {
 		t.Errorf("transaction %+v metadata %+v", pt.Transaction, pt.Metadata)
 	}
-	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.bob)})
 	if err != nil {
 		t.Fatalf("execute: %v", err)
@@ -195,16 +195,16 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 		!cmp.Equal(ics[0].Contract.Signatories, []string{f.alice}) {
 		t.Fatalf("input contracts %+v", ics)
 	}
-	resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.alice)})
 	if err != nil {
 		t.Fatalf("execute: %v", err)
 	}
 	// A submitted Respond (bob answers alice) for comparison.
 	cid2 := f.submitPing(t, "r2")
-	sub, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	sub, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "bob-respond", ActAs: []string{f.bob}, UserID: "u1",
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)})
 	if err != nil {
 		t.Fatalf("submitted Respond: %v", err)
@@ -218,8 +218,8 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 		t.Fatalf("exercised event %+v", resp.Transaction.Events[0])
 	}
 	// The Ping is archived: preparing Respond again is refused.
-	if _, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: "respond-2", ActAs: []string{f.ext},
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
+	if _, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: "respond-2", ActAs: []string{f.ext},
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}); err == nil {
 		t.Error("Respond on an archived Ping prepared")
 	}
@@ -227,9 +227,9 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 
 func (f *pingExternal) submitPing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-bob-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
 	if err != nil {
 		t.Fatalf("alice's Ping to bob: %v", err)
 	}
@@ -315,7 +315,7 @@ func TestExecuteTamperedPrepared(t *testing.T) {
 			}
 			tc.mutate(pt)
 			before := ledger.StoreDumpForTest(t, f.n)
-			_, err = f.n.ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt))
+			_, err = jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt))
 			if !errors.Is(err, tc.code) || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("err = %v, want %s with %q", err, tc.code.Name, tc.msg)
 			}
@@ -326,7 +326,7 @@ func TestExecuteTamperedPrepared(t *testing.T) {
 	}
 	// Untampered, both execute (the re-signing itself is sound).
 	for _, pt := range []*interactive.PreparedTransaction{create, respond} {
-		if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt)); err != nil {
+		if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.resigned(t, pt)); err != nil {
 			t.Fatalf("execute %s: %v", pt.Metadata.SubmitterInfo.CommandID, err)
 		}
 	}

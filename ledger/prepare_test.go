@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -43,9 +44,9 @@ func newExternalFixture(t *testing.T, newKey func(testing.TB) *extKey) *external
 	return &externalFixture{n: n, ctx: ctx, key: k, ext: ext, bob: ledgertest.MustAllocate(t, n, "bob"), pkg: ids[0]}
 }
 
-func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...ledger.JsCommand) ledger.JsPrepareSubmissionResponse {
+func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmds ...jsonapi.JsCommand) jsonapi.JsPrepareSubmissionResponse {
 	t.Helper()
-	p, err := f.n.PrepareSubmission(f.ctx, ledger.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
+	p, err := jsonapi.New(f.n).PrepareSubmission(f.ctx, jsonapi.JsPrepareSubmissionRequest{CommandID: cmdID, ActAs: []string{f.ext},
 		Commands: cmds, HashingSchemeVersion: scheme, VerboseHashing: true})
 	if err != nil {
 		t.Fatalf("PrepareSubmission: %v", err)
@@ -53,10 +54,10 @@ func (f *externalFixture) prepare(t *testing.T, cmdID string, scheme string, cmd
 	return p
 }
 
-func (f *externalFixture) execReq(p ledger.JsPrepareSubmissionResponse) ledger.ExecuteSubmissionRequest {
-	return ledger.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
-		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &ledger.PartySignatures{Signatures: []ledger.SinglePartySignatures{
-			{Party: f.ext, Signatures: []ledger.Signature{f.key.sign(p.PreparedTransactionHash)}}}}}
+func (f *externalFixture) execReq(p jsonapi.JsPrepareSubmissionResponse) jsonapi.ExecuteSubmissionRequest {
+	return jsonapi.ExecuteSubmissionRequest{PreparedTransaction: p.PreparedTransaction, SubmissionID: "s1",
+		HashingSchemeVersion: p.HashingSchemeVersion, PartySignatures: &jsonapi.PartySignatures{Signatures: []jsonapi.SinglePartySignatures{
+			{Party: f.ext, Signatures: []jsonapi.Signature{f.key.sign(p.PreparedTransactionHash)}}}}}
 }
 
 func TestPrepareSignExecute(t *testing.T) {
@@ -67,7 +68,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			f := newExternalFixture(t, ed25519Key)
 			tid := f.pkg + ":Main:Iou"
 			args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "100"}`)
-			p := f.prepare(t, "create-1", scheme, ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+			p := f.prepare(t, "create-1", scheme, jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 			if len(p.PreparedTransactionHash) != 32 || p.HashingDetails == nil || *p.HashingDetails == "" {
 				t.Fatalf("prepare: %+v", p)
 			}
@@ -84,7 +85,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			// Signed by nobody, tampered, or with a wrong scheme: refused.
 			unsigned := f.execReq(p)
 			unsigned.PartySignatures.Signatures = nil
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, unsigned); !errors.Is(err, apierr.FailedToExecuteTransaction) {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, unsigned); !errors.Is(err, apierr.FailedToExecuteTransaction) {
 				t.Fatalf("unsigned: %v", err)
 			}
 			pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
@@ -96,17 +97,17 @@ func TestPrepareSignExecute(t *testing.T) {
 			if tampered.PreparedTransaction, err = interactive.EncodePreparedTransaction(pt); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, tampered); !errors.Is(err, apierr.FailedToExecuteTransaction) {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, tampered); !errors.Is(err, apierr.FailedToExecuteTransaction) {
 				t.Fatalf("tampered: %v", err)
 			}
 			garbage := f.execReq(p)
 			garbage.PreparedTransaction = []byte{0xff, 0xff, 0xff}
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, garbage); err == nil {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, garbage); err == nil {
 				t.Fatal("undecodable transaction accepted")
 			}
 			// A user without rights on ext.
 			plain := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u"})
-			if _, err := f.n.ExecuteSubmissionAndWait(plain, f.execReq(p)); !errors.Is(err, apierr.PermissionDenied) {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(plain, f.execReq(p)); !errors.Is(err, apierr.PermissionDenied) {
 				t.Fatalf("no rights: %v", err)
 			}
 			if end, _ := f.n.LedgerEnd(f.ctx); end != before {
@@ -116,7 +117,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			// A user with CanExecuteAs only executes.
 			exec := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u",
 				Rights: []identity.Right{{Kind: identity.RightCanExecuteAs, Party: f.ext}}})
-			resp, err := f.n.ExecuteSubmissionAndWait(exec, f.execReq(p))
+			resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(exec, f.execReq(p))
 			if err != nil {
 				t.Fatalf("execute: %v", err)
 			}
@@ -136,12 +137,12 @@ func TestPrepareSignExecute(t *testing.T) {
 				t.Fatalf("created event: %+v", got.Update.Transaction.Value)
 			}
 			// The same command again is a duplicate.
-			if _, err := f.n.ExecuteSubmissionAndWait(exec, f.execReq(p)); !errors.Is(err, apierr.DuplicateCommand) {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(exec, f.execReq(p)); !errors.Is(err, apierr.DuplicateCommand) {
 				t.Fatalf("duplicate: %v", err)
 			}
 
 			// Exercise: transfer to bob; the contract is an input contract.
-			p2 := f.prepare(t, "transfer-1", scheme, ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid,
+			p2 := f.prepare(t, "transfer-1", scheme, jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid,
 				ContractID: ev.ContractID, Choice: "Transfer", ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 			pt2, err := interactive.DecodePreparedTransaction(p2.PreparedTransaction)
 			if err != nil {
@@ -150,7 +151,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			if len(pt2.Metadata.InputContracts) != 1 || pt2.Metadata.InputContracts[0].Contract.ContractID != ev.ContractID {
 				t.Fatalf("input contracts: %+v", pt2.Metadata.InputContracts)
 			}
-			tx, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+			tx, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p2)})
 			if err != nil {
 				t.Fatalf("execute transfer: %v", err)
@@ -160,7 +161,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			}
 			// Under another user the same prepared create is no duplicate,
 			// but its contract id is taken.
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p)); !errors.Is(err, apierr.FailedToExecuteTransaction) {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(p)); !errors.Is(err, apierr.FailedToExecuteTransaction) {
 				t.Fatalf("replayed contract id: %v", err)
 			}
 		})
@@ -172,21 +173,21 @@ func TestExecuteStaleInputContract(t *testing.T) {
 	f := newExternalFixture(t, p256Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
-	p := f.prepare(t, "c", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
-	done, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
+	p := f.prepare(t, "c", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+	done, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)})
 	if err != nil {
 		t.Fatalf("execute with a P-256 key: %v", err)
 	}
 	cid := done.Transaction.Events[0].CreatedEvent.ContractID
-	archive := func(cmd string) ledger.JsPrepareSubmissionResponse {
-		return f.prepare(t, cmd, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
+	archive := func(cmd string) jsonapi.JsPrepareSubmissionResponse {
+		return f.prepare(t, cmd, "", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid, ContractID: cid, Choice: "Transfer",
 			ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 	}
 	a1, a2 := archive("a1"), archive("a2")
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(a1)); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(a1)); err != nil {
 		t.Fatalf("archive: %v", err)
 	}
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(a2)); !errors.Is(err, apierr.ContractNotFound) {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(a2)); !errors.Is(err, apierr.ContractNotFound) {
 		t.Fatalf("second archive: %v", err)
 	}
 }
@@ -196,30 +197,30 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 	f := newExternalFixture(t, ed25519Key)
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "1"}`)
-	p := f.prepare(t, "tb-1", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+	p := f.prepare(t, "tb-1", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339Nano)
 	for _, tc := range []struct {
 		name   string
-		mutate func(*ledger.ExecuteSubmissionRequest)
+		mutate func(*jsonapi.ExecuteSubmissionRequest)
 		code   apierr.Code
 	}{
-		{"no submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "" }, apierr.MissingField},
-		{"bad submission id", func(r *ledger.ExecuteSubmissionRequest) { r.SubmissionID = "bad!id" }, apierr.InvalidField},
-		{"signature without signedBy", func(r *ledger.ExecuteSubmissionRequest) {
+		{"no submission id", func(r *jsonapi.ExecuteSubmissionRequest) { r.SubmissionID = "" }, apierr.MissingField},
+		{"bad submission id", func(r *jsonapi.ExecuteSubmissionRequest) { r.SubmissionID = "bad!id" }, apierr.InvalidField},
+		{"signature without signedBy", func(r *jsonapi.ExecuteSubmissionRequest) {
 			r.PartySignatures.Signatures[0].Signatures[0].SignedBy = ""
 		}, apierr.InvalidField},
-		{"min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
-			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeAbs: &ledger.Wrapped[string]{Value: future}}}
+		{"min ledger time in the future", func(r *jsonapi.ExecuteSubmissionRequest) {
+			r.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeAbs: &jsonapi.Wrapped[string]{Value: future}}}
 		}, apierr.FailedToExecuteTransaction},
-		{"relative min ledger time in the future", func(r *ledger.ExecuteSubmissionRequest) {
-			r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{MinLedgerTimeRel: &ledger.Wrapped[ledger.Duration]{Value: ledger.Duration{Seconds: 60}}}}
+		{"relative min ledger time in the future", func(r *jsonapi.ExecuteSubmissionRequest) {
+			r.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{MinLedgerTimeRel: &jsonapi.Wrapped[jsonapi.Duration]{Value: jsonapi.Duration{Seconds: 60}}}}
 		}, apierr.FailedToExecuteTransaction},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := ledger.StoreDumpForTest(t, f.n)
 			r := f.execReq(p)
 			tc.mutate(&r)
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); !errors.Is(err, tc.code) {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, r); !errors.Is(err, tc.code) {
 				t.Fatalf("err = %v, want %s", err, tc.code.Name)
 			}
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); diff != "" {
@@ -228,8 +229,8 @@ func TestExecuteSubmissionIDAndTimeBounds(t *testing.T) {
 		})
 	}
 	r := f.execReq(p)
-	r.MinLedgerTime = &ledger.MinLedgerTime{Time: ledger.MinLedgerTimeKind{Empty: &struct{}{}}}
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); err != nil {
+	r.MinLedgerTime = &jsonapi.MinLedgerTime{Time: jsonapi.MinLedgerTimeKind{Empty: &struct{}{}}}
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, r); err != nil {
 		t.Fatalf("empty min ledger time: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -12,13 +11,12 @@ import (
 )
 
 // Interactive submission in Go types: Prepare and Execute hold the one
-// copy of its rules. The JSON Ledger API's PrepareSubmission and
-// ExecuteSubmission* (prepare.go, prepare_execute.go) convert their wire
-// requests to these, as the gRPC adapter does; what a wire conversion
+// copy of its rules. The JSON Ledger API (ledger/jsonapi) and the gRPC
+// adapter convert their wire requests to these; what a wire conversion
 // finds wrong (a timestamp or enum name that does not parse) is reported
-// where the typed rules check that field (prepareWire, executeWire), so
-// that a request with several faults is refused for the same one over
-// every API.
+// where the typed rules check that field (ConversionError), so that a
+// request with several faults is refused for the same one over every
+// API.
 
 // PrepareRequest is a request to prepare commands for external signing
 // (Canton's PrepareSubmissionRequest).
@@ -55,14 +53,46 @@ type Prepared struct {
 	HashingDetails string
 }
 
-// prepareWire is what a wire request's conversion contributes to
-// prepare: the errors of its fields, reported in the typed order, and
-// the conversion of its commands.
-type prepareWire struct {
-	schemeErr, maxRecordTimeErr error
-	// submission converts the request's commands for the checked c on the
-	// resolved synchronizer.
-	submission func(c *Commands, sync string) (*submission, error)
+// RequestField names a field of a Prepare or Execute request that its
+// caller converts from an encoding of its own and whose conversion may
+// fail (ConversionError).
+type RequestField int
+
+// The fields a conversion error may stand for.
+const (
+	// FieldHashingScheme is PrepareRequest.HashingScheme and
+	// ExecuteRequest.HashingScheme.
+	FieldHashingScheme RequestField = iota + 1
+	// FieldMaxRecordTime is PrepareRequest.MaxRecordTime.
+	FieldMaxRecordTime
+	// FieldMinLedgerTime is the minimum ledger time, absolute or relative
+	// (Commands.MinLedgerTime…, ExecuteRequest.MinLedgerTime…).
+	FieldMinLedgerTime
+	// FieldDisclosedContracts is Commands.DisclosedContracts.
+	FieldDisclosedContracts
+	// FieldPartySignatures is ExecuteRequest.PartySignatures.
+	FieldPartySignatures
+)
+
+// ConversionError makes Prepare or Execute refuse the request with err,
+// the failure of converting field f from the caller's encoding (a
+// timestamp or an enum name that does not parse, say), at the point
+// where their rules check f: after the checks of the fields before it,
+// in Canton's order, and instead of f's own checks. A request with
+// several faults is thus refused for the same one whatever encoding it
+// came in — the JSON Ledger API's conversion (ledger/jsonapi) reports its
+// errors so. Of the SubmitOptions, Execute takes only ConversionError
+// (the others are about interpreting commands).
+func ConversionError(f RequestField, err error) SubmitOption {
+	return func(c *submitConfig) {
+		if err == nil {
+			return
+		}
+		if c.conversionErrs == nil {
+			c.conversionErrs = map[RequestField]error{}
+		}
+		c.conversionErrs[f] = err
+	}
 }
 
 // Prepare interprets commands for external signing through the Daml
@@ -76,28 +106,24 @@ type prepareWire struct {
 // the protocol version does not support is refused with
 // FAILED_TO_PREPARE_TRANSACTION. A transaction with an informee the
 // participant does not know (an unallocated actAs party among them) is
-// refused with UNKNOWN_INFORMEES, as Canton routes it.
-func (n *Node) Prepare(ctx context.Context, req PrepareRequest) (*Prepared, error) {
-	return n.prepare(ctx, &req, nil)
-}
-
-// prepare applies prepare's rules, in Canton's order, to req (w: the wire
-// request it was converted from, nil for a typed one).
-func (n *Node) prepare(ctx context.Context, req *PrepareRequest, w *prepareWire) (*Prepared, error) {
+// refused with UNKNOWN_INFORMEES, as Canton routes it. Prepare takes the
+// options of Submit: DecodeArguments decodes the commands' arguments
+// once the fields before them pass their checks, ConversionError reports
+// a field the caller could not convert.
+func (n *Node) Prepare(ctx context.Context, req PrepareRequest, opts ...SubmitOption) (*Prepared, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
 	c := &req.Commands
-	if w == nil {
-		switch {
-		case c.WorkflowID != "":
-			return nil, apierr.InvalidArgument.New("workflow_id: a prepare request has no workflow id")
-		case c.SubmissionID != "":
-			return nil, apierr.InvalidArgument.New("submission_id: a prepare request has no submission id (execute takes it)")
-		case c.Deduplication != nil:
-			return nil, apierr.InvalidArgument.New("deduplication_period: a prepare request has no deduplication period (execute takes it)")
-		}
+	switch {
+	case c.WorkflowID != "":
+		return nil, apierr.InvalidArgument.New("workflow_id: a prepare request has no workflow id")
+	case c.SubmissionID != "":
+		return nil, apierr.InvalidArgument.New("submission_id: a prepare request has no submission id (execute takes it)")
+	case c.Deduplication != nil:
+		return nil, apierr.InvalidArgument.New("deduplication_period: a prepare request has no deduplication period (execute takes it)")
 	}
+	s := newSubmission(c, opts)
 	p := caller(ctx)
 	if c.UserID == "" {
 		c.UserID = p.UserID
@@ -143,8 +169,8 @@ func (n *Node) prepare(ctx context.Context, req *PrepareRequest, w *prepareWire)
 			return nil, err
 		}
 	}
-	if w != nil && w.schemeErr != nil {
-		return nil, w.schemeErr
+	if err := s.conversionErrs[FieldHashingScheme]; err != nil {
+		return nil, err
 	}
 	scheme := req.HashingScheme
 	switch scheme {
@@ -157,8 +183,8 @@ func (n *Node) prepare(ctx context.Context, req *PrepareRequest, w *prepareWire)
 	if !slices.Contains(interactive.SupportedHashingSchemes(protocolVersion), scheme) {
 		return nil, failedToPrepare("hashing scheme %s is not supported", scheme)
 	}
-	if w != nil && w.maxRecordTimeErr != nil {
-		return nil, w.maxRecordTimeErr
+	if err := s.conversionErrs[FieldMaxRecordTime]; err != nil {
+		return nil, err
 	}
 	var maxRecordTime *uint64
 	if t := req.MaxRecordTime; t != nil {
@@ -172,19 +198,22 @@ func (n *Node) prepare(ctx context.Context, req *PrepareRequest, w *prepareWire)
 	if err != nil {
 		return nil, err
 	}
-	var s *submission
-	if w != nil {
-		if s, err = w.submission(c, sync); err != nil {
+	s.sync = sync
+	if err := s.conversionErrs[FieldDisclosedContracts]; err != nil {
+		return nil, err
+	}
+	if _, err := s.disclosedBlobs(""); err != nil {
+		return nil, err
+	}
+	if err := s.conversionErrs[FieldMinLedgerTime]; err != nil {
+		return nil, err
+	}
+	if !c.MinLedgerTime.IsZero() && c.MinLedgerTimeRel != 0 {
+		return nil, apierr.InvalidArgument.New("min_ledger_time_abs and min_ledger_time_rel are exclusive: set one")
+	}
+	if s.decoder != nil {
+		if err := n.decodeArguments(s, false); err != nil {
 			return nil, err
-		}
-	} else {
-		s = newSubmission(c, nil)
-		s.sync = sync
-		if _, err := s.disclosedBlobs(""); err != nil {
-			return nil, err
-		}
-		if !c.MinLedgerTime.IsZero() && c.MinLedgerTimeRel != 0 {
-			return nil, apierr.InvalidArgument.New("min_ledger_time_abs and min_ledger_time_rel are exclusive: set one")
 		}
 	}
 	pt, err := n.prepareOnEngine(ctx, s, newUUID(), maxRecordTime)
@@ -242,12 +271,6 @@ type Executed struct {
 	ActAs []string
 }
 
-// executeWire is what a wire request's conversion contributes to
-// execute: the errors of its fields, reported in the typed order.
-type executeWire struct {
-	schemeErr, minLedgerTimeErr, signaturesErr error
-}
-
 // Execute executes an externally signed prepared transaction: the node
 // keeps nothing between prepare and execute; execute decodes the prepared
 // transaction, recomputes its hash, verifies the external parties'
@@ -257,9 +280,10 @@ type executeWire struct {
 // CanActAs or CanExecuteAs (or CanExecuteAsAnyParty) for every act_as
 // party of the prepared transaction. A bad or missing signature, a
 // tampered transaction and an unsupported hashing scheme are refused with
-// FAILED_TO_EXECUTE_TRANSACTION.
-func (n *Node) Execute(ctx context.Context, req ExecuteRequest) (*Executed, error) {
-	e, it, err := n.execute(ctx, &req, nil)
+// FAILED_TO_EXECUTE_TRANSACTION. A ConversionError option reports a
+// field the caller could not convert; Execute ignores the other options.
+func (n *Node) Execute(ctx context.Context, req ExecuteRequest, opts ...SubmitOption) (*Executed, error) {
+	e, it, err := n.execute(ctx, &req, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -267,11 +291,49 @@ func (n *Node) Execute(ctx context.Context, req ExecuteRequest) (*Executed, erro
 		SynchronizerID: e.SynchronizerID, EffectiveAt: it.let, RecordTime: e.recordTime, Transaction: it.tx}, ActAs: e.ActAs}, nil
 }
 
-// execute applies execute's rules, in Canton's order, to req (w: the wire
-// request it was converted from, nil for a typed one), and commits.
-func (n *Node) execute(ctx context.Context, req *ExecuteRequest, w *executeWire) (e *logEntry, it *interpreted, err error) {
-	if w == nil {
-		w = &executeWire{}
+// ExecuteForTransaction executes req as Execute does and returns the
+// committed transaction as f shows it, as Canton's
+// ExecuteSubmissionAndWaitForTransaction
+// (interactive_submission_service.proto) does: f nil is the ACS delta as
+// the prepared transaction's act_as parties see it, verbose. f is checked
+// — the rights to read as its parties, its filters' templates and
+// interfaces — before the execution's own checks, so that a refused
+// format commits nothing (see SubmitForTransaction). A transaction f
+// shows nothing of comes back without events.
+func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
+	var tf *TransactionFormat
+	if f != nil {
+		tf = n.transactionFormat(*f)
+		if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: tf}); err != nil {
+			return nil, err
+		}
+	}
+	e, it, err := n.execute(ctx, &req, opts)
+	if err != nil {
+		return nil, err
+	}
+	if tf == nil {
+		// Reading as the act_as parties is authorized by the execution's
+		// own checks.
+		tf = actAsFormat(e.ActAs, nil, ShapeACSDelta)
+	}
+	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	if t == nil {
+		t = &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+			EffectiveAt: it.let, RecordTime: e.recordTime, SynchronizerID: e.SynchronizerID}
+	}
+	return t, nil
+}
+
+// execute applies execute's rules, in Canton's order, to req (with the
+// conversion errors of opts), and commits.
+func (n *Node) execute(ctx context.Context, req *ExecuteRequest, opts []SubmitOption) (e *logEntry, it *interpreted, err error) {
+	var cfg submitConfig
+	for _, o := range opts {
+		o(&cfg)
 	}
 	if err := n.public(ctx); err != nil {
 		return nil, nil, err
@@ -305,8 +367,8 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, w *executeWire)
 	if d, ok := req.Deduplication.(DeduplicationDuration); ok && d < 0 {
 		return nil, nil, apierr.InvalidField.New("deduplication_period: the duration must not be negative")
 	}
-	if w.schemeErr != nil {
-		return nil, nil, w.schemeErr
+	if err := cfg.conversionErrs[FieldHashingScheme]; err != nil {
+		return nil, nil, err
 	}
 	switch req.HashingScheme {
 	case interactive.HashingSchemeVersionV2, interactive.HashingSchemeVersionV3:
@@ -319,8 +381,8 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, w *executeWire)
 	}
 	md := pt.Metadata
 	now := n.now()
-	if w.minLedgerTimeErr != nil {
-		return nil, nil, w.minLedgerTimeErr
+	if err := cfg.conversionErrs[FieldMinLedgerTime]; err != nil {
+		return nil, nil, err
 	}
 	if err := checkTimeBounds(req, md, now); err != nil {
 		return nil, nil, err
@@ -349,8 +411,8 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, w *executeWire)
 	if err != nil {
 		return nil, nil, storeErr(err)
 	}
-	if w.signaturesErr != nil {
-		return nil, nil, w.signaturesErr
+	if err := cfg.conversionErrs[FieldPartySignatures]; err != nil {
+		return nil, nil, err
 	}
 	for i, ps := range req.PartySignatures {
 		for j, s := range ps.Signatures {
@@ -419,9 +481,4 @@ func checkTimeBounds(req *ExecuteRequest, md interactive.Metadata, now time.Time
 		return failedToExecute("the prepared maximum record time has passed")
 	}
 	return nil
-}
-
-// partySignaturesPath is the field path of a party's signatures.
-func partySignaturesPath(i int) string {
-	return fmt.Sprintf("party_signatures.signatures[%d].signatures", i)
 }

@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -14,14 +15,16 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // typedSignature is a signature of the JSON API's form in the Node's
 // types.
-func typedSignature(t testing.TB, s ledger.Signature) interactive.Signature {
+func typedSignature(t testing.TB, s jsonapi.Signature) interactive.Signature {
 	t.Helper()
 	f, err := interactive.ParseSignatureFormat(s.Format)
 	if err != nil {
@@ -190,7 +193,7 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 	t.Parallel()
 	f := newExternalFixture(t, ed25519Key)
 	typed := f.typedPrepare(t, "same", interactive.HashingSchemeVersionV3, f.iouCreate(f.ext, 3))
-	js := f.prepare(t, "same", "HASHING_SCHEME_VERSION_V3", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{
+	js := f.prepare(t, "same", "HASHING_SCHEME_VERSION_V3", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{
 		TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "3"}`)}})
 	jpt, err := interactive.DecodePreparedTransaction(js.PreparedTransaction)
 	if err != nil {
@@ -220,10 +223,10 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 	}
 	// The typed prepared transaction executed over JSON, the JSON one
 	// typed.
-	r := f.execReq(ledger.JsPrepareSubmissionResponse{PreparedTransaction: typed.PreparedTransaction, PreparedTransactionHash: typed.Hash,
+	r := f.execReq(jsonapi.JsPrepareSubmissionResponse{PreparedTransaction: typed.PreparedTransaction, PreparedTransactionHash: typed.Hash,
 		HashingSchemeVersion: typed.HashingScheme.String()})
 	r.SubmissionID = "json"
-	if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, r); err != nil {
+	if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, r); err != nil {
 		t.Fatalf("JSON execute of a typed prepare: %v", err)
 	}
 	if _, err := f.n.Execute(f.ctx, f.typedExec(t, &ledger.Prepared{PreparedTransaction: js.PreparedTransaction, Hash: js.PreparedTransactionHash,
@@ -231,11 +234,164 @@ func TestJSONInteractiveIsTyped(t *testing.T) {
 		// Same command id, same user: the second is a duplicate.
 		t.Fatalf("typed execute of the JSON prepare with the same command id: %v, want a duplicate", err)
 	}
-	js2 := f.prepare(t, "other", "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{
+	js2 := f.prepare(t, "other", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{
 		TemplateID: f.pkg + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + f.ext + `", "amount": "4"}`)}})
 	res, err := f.n.Execute(f.ctx, f.typedExec(t, &ledger.Prepared{PreparedTransaction: js2.PreparedTransaction, Hash: js2.PreparedTransactionHash,
 		HashingScheme: interactive.HashingSchemeVersionV2}))
 	if err != nil || len(res.Created()) != 1 {
 		t.Fatalf("typed execute of a JSON prepare: %+v, %v", res, err)
+	}
+}
+
+// TestExecuteForTransaction executes prepared transactions and gets the
+// committed transaction back in a format: the default (the act_as
+// parties' ACS delta), a ledger-effects format, a format that shows
+// nothing (the transaction without events); refused formats commit
+// nothing, and the prepared transaction they came with still executes.
+func TestExecuteForTransaction(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	iou := ledger.TemplateByID(lf.TypeConID{PackageID: f.pkg, Module: "Main", Name: "Iou"})
+
+	got, err := f.n.ExecuteForTransaction(f.ctx, f.typedExec(t, f.typedPrepare(t, "eft-1", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 7))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Events) != 1 || got.CommandID != "eft-1" || got.EffectiveAt.IsZero() || got.RecordTime.IsZero() || got.Offset == 0 {
+		t.Fatalf("default format: %+v, want one created event of eft-1 with its times", got)
+	}
+	ev, ok := got.Events[0].(*ledger.CreatedEvent)
+	if !ok || ev.TemplateID != iou.ID || !slices.Equal(ev.WitnessParties, []string{f.ext}) {
+		t.Fatalf("default format: event %+v, want ext's Iou", got.Events[0])
+	}
+
+	effects := ledger.ReadAs(f.ext)
+	effects.Shape = ledger.LedgerEffects
+	exercise := ledger.ExerciseCommand{Template: iou, ContractID: ev.ContractID, Choice: "Transfer",
+		Argument: ledgertest.Record(map[string]value.Value{"newOwner": value.Party(f.bob)})}
+	exercised, err := f.n.ExecuteForTransaction(f.ctx, f.typedExec(t, f.typedPrepare(t, "eft-2", interactive.HashingSchemeVersionV2, exercise)), &effects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exercised.Events) == 0 {
+		t.Fatal("ledger effects: no event")
+	}
+	if _, ok := exercised.Events[0].(*ledger.ExercisedEvent); !ok {
+		t.Errorf("ledger effects: first event %T, want the exercise", exercised.Events[0])
+	}
+
+	// bob is no informee of ext's new Iou: the transaction comes back
+	// without events.
+	bobs := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}}
+	empty, err := f.n.ExecuteForTransaction(f.ctx, f.typedExec(t, f.typedPrepare(t, "eft-3", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 8))), &bobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(empty.Events) != 0 || empty.UpdateID == "" || empty.Offset == 0 || empty.EffectiveAt.IsZero() {
+		t.Errorf("bob's format: %+v, want the transaction without events", empty)
+	}
+
+	// Refused formats commit nothing.
+	req := f.typedExec(t, f.typedPrepare(t, "eft-4", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 9)))
+	end, err := f.n.LedgerEnd(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	executor := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "executor", Rights: []identity.Right{{Kind: identity.RightCanExecuteAs, Party: f.ext}}})
+	unknown := ledger.ReadAs(f.ext)
+	unknown.Parties[f.ext] = []ledger.Filter{ledger.TemplateFilter(ledger.TemplateByName("nosuchpackage", "Main", "Iou"), false)}
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		f    ledger.ReadFormat
+		code apierr.Code
+	}{
+		{"no right to read as bob", executor, ledger.ReadAs(f.bob), apierr.PermissionDenied},
+		{"unknown package name", f.ctx, unknown, apierr.PackageNamesNotFound},
+		{"reads as nobody", f.ctx, ledger.ReadFormat{}, apierr.InvalidArgument},
+	} {
+		_, err := f.n.ExecuteForTransaction(tt.ctx, req, &tt.f)
+		var ae *apierr.Error
+		if !errors.As(err, &ae) || ae.Code != tt.code {
+			t.Errorf("%s: %v, want %s", tt.name, err, tt.code.Name)
+		}
+	}
+	if after, err := f.n.LedgerEnd(f.ctx); err != nil || after.Offset != end.Offset {
+		t.Errorf("ledger end %+v (%v) after refused formats, want %d", after, err, end.Offset)
+	}
+	if _, err := f.n.ExecuteForTransaction(f.ctx, req, nil); err != nil {
+		t.Errorf("executing after the refused formats: %v", err)
+	}
+}
+
+// TestConversionError: a field the caller could not convert is reported
+// where Prepare's and Execute's rules check that field — after the checks
+// of the fields before it, before those after it — and the refusal
+// changes nothing.
+func TestConversionError(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	errA, errB := errors.New("a field that did not convert"), errors.New("another field that did not convert")
+	prep := func(mod func(*ledger.PrepareRequest)) ledger.PrepareRequest {
+		r := ledger.PrepareRequest{Commands: ledger.Commands{CommandID: "conv-1", ActAs: []string{f.ext}, Commands: []ledger.Command{f.iouCreate(f.ext, 1)}}}
+		if mod != nil {
+			mod(&r)
+		}
+		return r
+	}
+	p := f.typedPrepare(t, "conv-2", interactive.HashingSchemeVersionV2, f.iouCreate(f.ext, 2))
+	exec := func(mod func(*ledger.ExecuteRequest)) ledger.ExecuteRequest {
+		r := f.typedExec(t, p)
+		if mod != nil {
+			mod(&r)
+		}
+		return r
+	}
+	conv := ledger.ConversionError
+	for _, tt := range []struct {
+		name    string
+		prepare *ledger.PrepareRequest
+		execute *ledger.ExecuteRequest
+		opts    []ledger.SubmitOption
+		want    error
+	}{
+		{"prepare: hashing scheme", ptr(prep(nil)), nil, []ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"prepare: an earlier field's check first", ptr(prep(func(r *ledger.PrepareRequest) { r.Commands.CommandID = "" })), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, apierr.MissingField},
+		{"prepare: hashing scheme before max record time", ptr(prep(nil)), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldMaxRecordTime, errB), conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"prepare: in place of the field's own check", ptr(prep(func(r *ledger.PrepareRequest) { r.HashingScheme = 99 })), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"prepare: synchronizer before disclosed contracts", ptr(prep(func(r *ledger.PrepareRequest) { r.Commands.SynchronizerID = "nosuch::sync" })), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldDisclosedContracts, errA)}, apierr.InvalidArgument},
+		{"prepare: disclosed contracts before minimum ledger time", ptr(prep(nil)), nil,
+			[]ledger.SubmitOption{conv(ledger.FieldMinLedgerTime, errB), conv(ledger.FieldDisclosedContracts, errA)}, errA},
+		{"prepare: minimum ledger time", ptr(prep(nil)), nil, []ledger.SubmitOption{conv(ledger.FieldMinLedgerTime, errB)}, errB},
+		{"execute: hashing scheme", nil, ptr(exec(nil)), []ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, errA},
+		{"execute: an earlier field's check first", nil, ptr(exec(func(r *ledger.ExecuteRequest) { r.SubmissionID = "" })),
+			[]ledger.SubmitOption{conv(ledger.FieldHashingScheme, errA)}, apierr.MissingField},
+		{"execute: minimum ledger time before signatures", nil, ptr(exec(nil)),
+			[]ledger.SubmitOption{conv(ledger.FieldPartySignatures, errB), conv(ledger.FieldMinLedgerTime, errA)}, errA},
+		{"execute: signatures", nil, ptr(exec(nil)), []ledger.SubmitOption{conv(ledger.FieldPartySignatures, errB)}, errB},
+	} {
+		end, err := f.n.LedgerEnd(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.prepare != nil {
+			_, err = f.n.Prepare(f.ctx, *tt.prepare, tt.opts...)
+		} else {
+			_, err = f.n.Execute(f.ctx, *tt.execute, tt.opts...)
+		}
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
+		if after, err := f.n.LedgerEnd(f.ctx); err != nil || after.Offset != end.Offset {
+			t.Errorf("%s: ledger end %+v (%v) after the refusal, want %d", tt.name, after, err, end.Offset)
+		}
+	}
+	// The refusals left the prepared transaction executable.
+	if _, err := f.n.Execute(f.ctx, exec(nil)); err != nil {
+		t.Errorf("executing after the refusals: %v", err)
 	}
 }

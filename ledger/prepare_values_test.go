@@ -10,7 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -55,7 +55,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := json.RawMessage(replaceOwner(tc.args, f.ext))
-			p := f.prepare(t, "rich-"+tc.name, "", ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+			p := f.prepare(t, "rich-"+tc.name, "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
 			pt, err := interactive.DecodePreparedTransaction(p.PreparedTransaction)
 			if err != nil {
 				t.Fatal(err)
@@ -68,7 +68,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			if !value.Equal(rec.Fields[1].Value, tc.oo) {
 				t.Errorf("oo = %#v, want %#v", rec.Fields[1].Value, tc.oo)
 			}
-			resp, err := f.n.ExecuteSubmissionAndWaitForTransaction(f.ctx, ledger.ExecuteSubmissionAndWaitForTransactionRequest{
+			resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p)})
 			if err != nil {
 				t.Fatalf("execute: %v", err)
@@ -82,7 +82,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			}
 			// Used by an exercise, the contract is an input contract whose
 			// argument is the prepared create's (normalized the same way).
-			p2 := f.prepare(t, "rich-go-"+tc.name, "", ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: tid,
+			p2 := f.prepare(t, "rich-go-"+tc.name, "", jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid,
 				ContractID: evs[0].CreatedEvent.ContractID, Choice: "Go", ChoiceArgument: json.RawMessage(`{}`)}})
 			ics := decodePrepared(t, p2).Metadata.InputContracts
 			if len(ics) != 1 {
@@ -93,7 +93,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				t.Errorf("input contract argument %#v, want %#v (%v, %v)", ics[0].Contract.Argument, pt.Transaction.Nodes[0].Create.Argument, err1, err2)
 			}
-			if _, err := f.n.ExecuteSubmissionAndWait(f.ctx, f.execReq(p2)); err != nil {
+			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(f.ctx, f.execReq(p2)); err != nil {
 				t.Errorf("execute Go: %v", err)
 			}
 		})

@@ -169,8 +169,8 @@ func TestReassign(t *testing.T) {
 		t.Errorf("assignment (-JSON read +typed):\n%s", d)
 	}
 	// The contract is active on the target.
-	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, ledger.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: reassignSyncs[1],
-		Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
+	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, jsonapi.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: reassignSyncs[1],
+		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pkg + ":Main:Iou", ContractID: ev.ContractID,
 			Choice: "Peek", ChoiceArgument: json.RawMessage(`{}`)}}}}); err != nil {
 		t.Errorf("exercise on the target after assignment: %v", err)
 	}

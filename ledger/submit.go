@@ -261,6 +261,9 @@ type submitConfig struct {
 	// arguments were decoded (set by decodeArguments): when the command
 	// resolves to that package they are used as they are.
 	typedAt []string
+	// conversionErrs are the caller's conversion errors by field
+	// (ConversionError).
+	conversionErrs map[RequestField]error
 }
 
 // AllowEffectfulRollback interprets in the contract-state mode of
@@ -317,7 +320,7 @@ func (c *Committed) Created() []*tx.Create {
 // is still active. The caller needs CanActAs for every ActAs party and
 // CanReadAs for every ReadAs party. Errors are *apierr.Error values with
 // Canton's codes; their field paths are those of the JSON Ledger API's
-// JsCommands ("commands[0].CreateCommand.createArguments.owner").
+// commands ("commands[0].CreateCommand.createArguments.owner").
 func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*Committed, error) {
 	s := newSubmission(&c, opts)
 	if err := n.checkSubmission(ctx, s); err != nil {
@@ -788,4 +791,14 @@ func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadForma
 		return nil, err
 	}
 	return tf, nil
+}
+
+// actAsFormat is the default transaction format of a submission: the
+// shape as the actAs and readAs parties see it, verbose.
+func actAsFormat(actAs, readAs []string, shape string) *TransactionFormat {
+	f := &TransactionFormat{EventFormat: EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}, TransactionShape: shape}
+	for _, p := range append(slices.Clone(actAs), readAs...) {
+		f.EventFormat.FiltersByParty[p] = Filters{}
+	}
+	return f
 }

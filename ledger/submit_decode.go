@@ -25,7 +25,7 @@ type ArgumentDecoder interface {
 	DecodeArgument(i int, field string, t lf.Type, lookup func(pkgID string) *lf.Package, path string) (value.Value, error)
 }
 
-// DecodeArguments makes Submit (and SubmitForTransaction) take every
+// DecodeArguments makes Submit (SubmitForTransaction, Prepare) take every
 // argument of the commands from d rather than from the commands' own
 // argument fields, which are ignored: once the submission's fields pass
 // their checks, each command's template (or interface) reference is

@@ -175,7 +175,7 @@ func TestSubmitRefusals(t *testing.T) {
 		})
 	}
 	// The JSON path gives the same error for the same wrong value.
-	_, jsonErr := jsonapi.New(n).SubmitAndWait(ctx, ledger.JsCommands{ActAs: []string{alice}, CommandID: "c", Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{
+	_, jsonErr := jsonapi.New(n).SubmitAndWait(ctx, jsonapi.JsCommands{ActAs: []string{alice}, CommandID: "c", Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{
 		TemplateID: iou.String(), CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": true}`)}}}})
 	c := good()
 	c.Commands[0] = ledger.CreateCommand{Template: iou, Arguments: iouRecord(value.Party(alice), value.Bool(true))}

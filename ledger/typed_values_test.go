@@ -64,8 +64,8 @@ func TestTypedInterfaceView(t *testing.T) {
 	dso, owner := ledgertest.MustAllocate(t, node, "dso"), ledgertest.MustAllocate(t, node, "alice")
 	ctx := context.Background()
 	arg := `{"dso": "` + dso + `", "owner": "` + owner + `", "amount": {"initialAmount": "100.0", "createdAt": {"number": "3"}, "ratePerRound": {"rate": "0.001"}}}`
-	if _, err := jsonapi.New(node).SubmitAndWait(ctx, ledger.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner},
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}}); err != nil {
+	if _, err := jsonapi.New(node).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: "amulet-1", ActAs: []string{dso, owner},
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#splice-amulet:Splice.Amulet:Amulet", CreateArguments: json.RawMessage(arg)}}}}); err != nil {
 		t.Fatal(err)
 	}
 	holding := ledger.MustParseTemplateRef(holdingIface)

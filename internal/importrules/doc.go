@@ -10,8 +10,9 @@
 //   - apierr imports nothing of the module but internal/...;
 //   - only examples/... and ledger/ledgertest (and httpadapter's own tests)
 //     import httpadapter;
-//   - only httpadapter (and its subpackages), examples/... and
-//     ledger/ledgertest import ledger/jsonapi, the JSON Ledger API layer
+//   - only httpadapter (and its subpackages), examples/...,
+//     ledger/ledgertest and ledger/scriptledger (whose Remote is a JSON
+//     Ledger API client) import ledger/jsonapi, the JSON Ledger API layer
 //     (tests of any package may).
 //
 // It reads the import graph with "go list -json", so it needs the go

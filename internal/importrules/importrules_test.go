@@ -259,14 +259,17 @@ func TestAllowListIsUsed(t *testing.T) {
 
 // jsonAPIViolations returns the packages of pkgs whose non-test code
 // imports ledger/jsonapi (or a package under it) though only httpadapter
-// (and its subpackages), examples/..., ledger/ledgertest and jsonapi
-// itself may: the JSON wire is a layer for adapters, never a dependency of
-// the typed Node or of the gRPC adapter. Tests may import it.
+// (and its subpackages), examples/..., ledger/ledgertest,
+// ledger/scriptledger and jsonapi itself may: the JSON wire is a layer for
+// adapters, never a dependency of the typed Node or of the gRPC adapter.
+// ledger/scriptledger may because its Remote is a JSON Ledger API client
+// (Daml Script against a participant over HTTP): it sends the wire types
+// jsonapi defines rather than a copy of them. Tests may import it.
 func jsonAPIViolations(pkgs map[string]*pkg) []string {
 	const jsonapi = "ledger/jsonapi"
 	var out []string
 	for name, p := range pkgs {
-		if under(name, jsonapi) || under(name, "httpadapter") || under(name, "examples") || name == "ledger/ledgertest" {
+		if under(name, jsonapi) || under(name, "httpadapter") || under(name, "examples") || name == "ledger/ledgertest" || name == "ledger/scriptledger" {
 			continue
 		}
 		if slices.ContainsFunc(moduleImports(p.Imports), func(imp string) bool { return under(imp, jsonapi) }) {
@@ -278,10 +281,11 @@ func jsonAPIViolations(pkgs map[string]*pkg) []string {
 }
 
 // TestOnlyAdaptersImportJSONAPI: ledger/jsonapi is imported by httpadapter,
-// examples/..., ledger/ledgertest and tests only.
+// examples/..., ledger/ledgertest, ledger/scriptledger (a JSON API
+// client) and tests only.
 func TestOnlyAdaptersImportJSONAPI(t *testing.T) {
 	for _, name := range jsonAPIViolations(listPackages(t)) {
-		t.Errorf("%s imports ledger/jsonapi; only httpadapter, examples, ledger/ledgertest and tests may", name)
+		t.Errorf("%s imports ledger/jsonapi; only httpadapter, examples, ledger/ledgertest, ledger/scriptledger and tests may", name)
 	}
 }
 
@@ -297,7 +301,9 @@ func TestJSONAPIRule(t *testing.T) {
 	}{
 		{"ledger imports it", map[string]*pkg{"ledger": {Imports: []string{jsonapi}}}, []string{"ledger"}},
 		{"grpcadapter imports it", map[string]*pkg{"grpcadapter": {Imports: []string{"fmt", jsonapi}}}, []string{"grpcadapter"}},
-		{"a subpackage of it is imported", map[string]*pkg{"ledger/scriptledger": {Imports: []string{jsonapi + "/wire"}}}, []string{"ledger/scriptledger"}},
+		{"a subpackage of it is imported", map[string]*pkg{"daml/script": {Imports: []string{jsonapi + "/wire"}}}, []string{"daml/script"}},
+		{"scriptledger, a JSON API client", map[string]*pkg{"ledger/scriptledger": {Imports: []string{jsonapi}}}, nil},
+		{"a package under scriptledger", map[string]*pkg{"ledger/scriptledger/x": {Imports: []string{jsonapi}}}, []string{"ledger/scriptledger/x"}},
 		{"httpadapter and its console", map[string]*pkg{"httpadapter": {Imports: []string{jsonapi}}, "httpadapter/console": {Imports: []string{jsonapi}}}, nil},
 		{"examples and ledgertest", map[string]*pkg{"examples/embedded": {Imports: []string{jsonapi}}, "ledger/ledgertest": {Imports: []string{jsonapi}}}, nil},
 		{"tests of any package", map[string]*pkg{"ledger": {TestImports: []string{jsonapi}}, "grpcadapter": {XTestImports: []string{jsonapi}}}, nil},

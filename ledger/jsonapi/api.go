@@ -8,7 +8,7 @@ import "github.com/ledgernode/ledgernode/ledger"
 //
 // The embedding of *ledger.Node is transitional: while the services move
 // out of package ledger one by one, the Node's not-yet-moved JSON methods
-// (reads, events, reassignment, interactive submission) are
+// (reads, events, reassignment) are
 // promoted through it, so that httpadapter can serve every route from an
 // *API. A method defined on API shadows the Node's method of the same
 // name. Once every service has moved, the embedding becomes a plain field.

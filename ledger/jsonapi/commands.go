@@ -53,7 +53,7 @@ func (a *API) ready(ctx context.Context) error {
 // SubmitAsync submits commands without waiting for the result to be read
 // back (POST /v2/commands/async/submit): everything is validated and
 // committed before it returns, so a rejection is reported directly.
-func (a *API) SubmitAsync(ctx context.Context, c ledger.JsCommands) (ledger.Empty, error) {
+func (a *API) SubmitAsync(ctx context.Context, c JsCommands) (ledger.Empty, error) {
 	_, err := a.submit(ctx, &c)
 	return ledger.Empty{}, err
 }
@@ -61,7 +61,7 @@ func (a *API) SubmitAsync(ctx context.Context, c ledger.JsCommands) (ledger.Empt
 // SubmitAndWait submits commands (POST /v2/commands/submit-and-wait)
 // through Node.Submit and returns the update id and offset of the
 // committed transaction.
-func (a *API) SubmitAndWait(ctx context.Context, c ledger.JsCommands) (SubmitAndWaitResponse, error) {
+func (a *API) SubmitAndWait(ctx context.Context, c JsCommands) (SubmitAndWaitResponse, error) {
 	res, err := a.submit(ctx, &c)
 	if err != nil {
 		return SubmitAndWaitResponse{}, err
@@ -70,7 +70,7 @@ func (a *API) SubmitAndWait(ctx context.Context, c ledger.JsCommands) (SubmitAnd
 }
 
 // submit checks a JsCommands' wire shapes, converts it and submits it.
-func (a *API) submit(ctx context.Context, c *ledger.JsCommands) (*ledger.Committed, error) {
+func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, error) {
 	if err := a.ready(ctx); err != nil {
 		return nil, err
 	}
@@ -89,23 +89,23 @@ func (a *API) submit(ctx context.Context, c *ledger.JsCommands) (*ledger.Committ
 // and readAs parties, verbose) through Node.SubmitForTransaction, which
 // checks the format before submitting. A transaction with no visible
 // event comes back without events.
-func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req ledger.SubmitAndWaitForTransactionRequest) (ledger.SubmitAndWaitForTransactionResponse, error) {
+func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
 	if err := checkJsCommandsShape(&req.Commands, "commands."); err != nil {
-		return ledger.SubmitAndWaitForTransactionResponse{}, err
+		return SubmitAndWaitForTransactionResponse{}, err
 	}
 	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
-		return ledger.SubmitAndWaitForTransactionResponse{}, err
+		return SubmitAndWaitForTransactionResponse{}, err
 	}
 	cmds, err := commandsOf(&req.Commands, "commands.")
 	if err != nil {
-		return ledger.SubmitAndWaitForTransactionResponse{}, err
+		return SubmitAndWaitForTransactionResponse{}, err
 	}
 	f := req.TransactionFormat
 	var rf *ledger.ReadFormat
 	if f != nil {
 		typed, err := readFormatOf(f)
 		if err != nil {
-			return ledger.SubmitAndWaitForTransactionResponse{}, err
+			return SubmitAndWaitForTransactionResponse{}, err
 		}
 		rf = &typed
 	} else {
@@ -113,29 +113,39 @@ func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req ledger.Submit
 	}
 	t, err := a.Node.SubmitForTransaction(ctx, cmds, rf, ledger.DecodeArguments(jsonArgs(req.Commands.Commands)))
 	if err != nil {
-		return ledger.SubmitAndWaitForTransactionResponse{}, err
+		return SubmitAndWaitForTransactionResponse{}, err
 	}
-	// The typed format shows at least what the JSON one does (filtersOf):
-	// with no event, none is visible.
+	jt, err := a.transactionAnswer(ctx, t, f)
+	if err != nil {
+		return SubmitAndWaitForTransactionResponse{}, err
+	}
+	return SubmitAndWaitForTransactionResponse{Transaction: jt}, nil
+}
+
+// transactionAnswer is the JSON form of t, just committed and got back in
+// the typed counterpart of the JSON format f (readFormatOf, or f's
+// default): read back in f. The typed format shows at least what the JSON
+// one does (filtersOf): with no event, none is visible, and a transaction
+// f shows nothing of comes back without events.
+func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat) (ledger.JsTransaction, error) {
 	if len(t.Events) > 0 {
-		// The transaction in JSON: read back in the request's format.
 		resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
 		if err == nil {
-			return ledger.SubmitAndWaitForTransactionResponse(resp), nil
+			return resp.Transaction, nil
 		}
 		if !errors.Is(err, apierr.UpdateNotFound) {
-			return ledger.SubmitAndWaitForTransactionResponse{}, err
+			return ledger.JsTransaction{}, err
 		}
 	}
-	return ledger.SubmitAndWaitForTransactionResponse{Transaction: ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID,
-		WorkflowID: t.WorkflowID, EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
-		SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}}, nil
+	return ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
+		EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
+		SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}, nil
 }
 
 // SubmitAndWaitForTransactionTree submits commands and returns the
 // transaction as a tree as the actAs and readAs parties see it
 // (deprecated endpoint).
-func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c ledger.JsCommands) (SubmitAndWaitForTransactionTreeResponse, error) {
+func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (SubmitAndWaitForTransactionTreeResponse, error) {
 	res, err := a.submit(ctx, &c)
 	if err != nil {
 		return SubmitAndWaitForTransactionTreeResponse{}, err
@@ -222,7 +232,7 @@ func filtersOf(fs ledger.Filters) []ledger.Filter {
 // shapes (checkJsCommandsShape). The prefetch hints are not carried over:
 // the node does not need them (Commands.PrefetchContractKeys), and their
 // keys are not decoded on the wire either.
-func commandsOf(c *ledger.JsCommands, prefix string) (ledger.Commands, error) {
+func commandsOf(c *JsCommands, prefix string) (ledger.Commands, error) {
 	dcs, err := disclosedOf(c.DisclosedContracts, prefix)
 	if err != nil {
 		return ledger.Commands{}, err
@@ -263,7 +273,7 @@ func commandsOf(c *ledger.JsCommands, prefix string) (ledger.Commands, error) {
 // part is negative (the node refuses negative durations; protobuf's own
 // rule gives both parts the same sign), and one beyond time.Duration's
 // range is its bound.
-func durationOf(d ledger.Duration) time.Duration {
+func durationOf(d Duration) time.Duration {
 	if d.Seconds < 0 || d.Nanos < 0 {
 		if s := d.Seconds; s < math.MinInt64/int64(time.Second) {
 			return math.MinInt64
@@ -283,7 +293,7 @@ func durationOf(d ledger.Duration) time.Duration {
 // turn as the Node does (DisclosedContract.Check): its blob from base64,
 // then the blob against the entry. An entry whose templateId is no
 // identifier matches no blob.
-func disclosedOf(js []ledger.JsDisclosedContract, prefix string) ([]ledger.DisclosedContract, error) {
+func disclosedOf(js []JsDisclosedContract, prefix string) ([]ledger.DisclosedContract, error) {
 	if len(js) == 0 {
 		return nil, nil
 	}
@@ -319,7 +329,7 @@ func disclosedOf(js []ledger.JsDisclosedContract, prefix string) ([]ledger.Discl
 
 // commandOf is a wire command in Go types, its template reference parsed
 // (templateRef) and its arguments left to the decoder (jsonArgs).
-func commandOf(c ledger.JsCommand) ledger.Command {
+func commandOf(c JsCommand) ledger.Command {
 	switch {
 	case c.CreateCommand != nil:
 		return ledger.CreateCommand{Template: templateRef(c.CreateCommand.TemplateID)}
@@ -353,7 +363,7 @@ func templateRef(s string) ledger.TemplateRef {
 
 // jsonArgs decodes the arguments of wire commands from Daml JSON
 // (ledger.ArgumentDecoder).
-type jsonArgs []ledger.JsCommand
+type jsonArgs []JsCommand
 
 // DecodeArgument decodes an argument of command i from its Daml JSON
 // against t; an absent or null choice argument is {}.

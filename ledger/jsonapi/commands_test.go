@@ -34,9 +34,9 @@ func newIouNode(t *testing.T) *iouNode {
 }
 
 // create is a JsCommands creating an Iou of alice's with args.
-func (f *iouNode) create(cmdID, args string) ledger.JsCommands {
-	return ledger.JsCommands{CommandID: cmdID, ActAs: []string{f.alice}, UserID: "u1", Commands: []ledger.JsCommand{
-		{CreateCommand: &ledger.JsCreateCommand{TemplateID: f.iou, CreateArguments: json.RawMessage(args)}}}}
+func (f *iouNode) create(cmdID, args string) jsonapi.JsCommands {
+	return jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{f.alice}, UserID: "u1", Commands: []jsonapi.JsCommand{
+		{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.iou, CreateArguments: json.RawMessage(args)}}}}
 }
 
 // end is the ledger end.
@@ -83,7 +83,7 @@ func TestSubmitArgumentChecks(t *testing.T) {
 		})
 	}
 	// Canonical output: an explicit "+5" comes back as "5".
-	resp, err := f.api.SubmitAndWaitForTransaction(t.Context(), ledger.SubmitAndWaitForTransactionRequest{
+	resp, err := f.api.SubmitAndWaitForTransaction(t.Context(), jsonapi.SubmitAndWaitForTransactionRequest{
 		Commands: f.create("c1", `{"owner": "`+f.alice+`", "amount": "+5", "more": null}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -93,8 +93,8 @@ func TestSubmitArgumentChecks(t *testing.T) {
 		t.Errorf("canonical create argument = %s", got)
 	}
 	exercise := func(cmdID, choice string, arg json.RawMessage) error {
-		_, err := f.api.SubmitAndWaitForTransactionTree(t.Context(), ledger.JsCommands{CommandID: cmdID, ActAs: []string{f.alice},
-			Commands: []ledger.JsCommand{{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: f.iou, ContractID: ev.ContractID, Choice: choice, ChoiceArgument: arg}}}})
+		_, err := f.api.SubmitAndWaitForTransactionTree(t.Context(), jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{f.alice},
+			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.iou, ContractID: ev.ContractID, Choice: choice, ChoiceArgument: arg}}}})
 		return err
 	}
 	// Choice arguments are checked against the choice's type.
@@ -120,45 +120,45 @@ func TestSubmitCheckOrder(t *testing.T) {
 	if _, err := f.api.SubmitAndWait(t.Context(), f.create("done", f.iouArgs(1))); err != nil {
 		t.Fatal(err)
 	}
-	abs, rel := "2020-01-01T00:00:00Z", &ledger.Duration{Seconds: 1}
+	abs, rel := "2020-01-01T00:00:00Z", &jsonapi.Duration{Seconds: 1}
 	badArgs := `{"owner": "` + f.alice + `", "amount": true}`
 	plain := ledger.WithPrincipal(t.Context(), identity.Principal{UserID: "plain", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
 	bobsFormat := &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.bob: {}}}}
 	cases := []struct {
 		name   string
 		plain  bool
-		edit   func(c *ledger.JsCommands)
+		edit   func(c *jsonapi.JsCommands)
 		format *ledger.TransactionFormat
 		code   apierr.Code
 		cause  string
 	}{
-		{"a blob missing before a later blob's base64", false, func(c *ledger.JsCommands) {
-			c.DisclosedContracts = []ledger.JsDisclosedContract{{}, {CreatedEventBlob: "%%"}}
+		{"a blob missing before a later blob's base64", false, func(c *jsonapi.JsCommands) {
+			c.DisclosedContracts = []jsonapi.JsDisclosedContract{{}, {CreatedEventBlob: "%%"}}
 		}, nil, apierr.MissingField, "commands.disclosedContracts[0].createdEventBlob"},
-		{"base64 before the exclusive ledger times", false, func(c *ledger.JsCommands) {
-			c.DisclosedContracts = []ledger.JsDisclosedContract{{CreatedEventBlob: "%%"}}
+		{"base64 before the exclusive ledger times", false, func(c *jsonapi.JsCommands) {
+			c.DisclosedContracts = []jsonapi.JsDisclosedContract{{CreatedEventBlob: "%%"}}
 			c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &abs, rel
 		}, nil, apierr.InvalidArgument, "commands.disclosedContracts[0].createdEventBlob: the string is not a valid Base64"},
-		{"the exclusive ledger times before the format", true, func(c *ledger.JsCommands) {
+		{"the exclusive ledger times before the format", true, func(c *jsonapi.JsCommands) {
 			c.MinLedgerTimeAbs, c.MinLedgerTimeRel = &abs, rel
 		}, bobsFormat, apierr.InvalidArgument, "commands.minLedgerTimeAbs and minLedgerTimeRel are exclusive"},
-		{"the format before the command id", true, func(c *ledger.JsCommands) { c.CommandID = "" }, bobsFormat, apierr.PermissionDenied, "bob"},
-		{"the unspecified shape before the command id", false, func(c *ledger.JsCommands) { c.CommandID = "" },
+		{"the format before the command id", true, func(c *jsonapi.JsCommands) { c.CommandID = "" }, bobsFormat, apierr.PermissionDenied, "bob"},
+		{"the unspecified shape before the command id", false, func(c *jsonapi.JsCommands) { c.CommandID = "" },
 			&ledger.TransactionFormat{TransactionShape: "TRANSACTION_SHAPE_UNSPECIFIED", EventFormat: bobsFormat.EventFormat},
 			apierr.InvalidField, "transaction_shape"},
-		{"an unknown template in the format before the arguments", false, func(c *ledger.JsCommands) {
+		{"an unknown template in the format before the arguments", false, func(c *jsonapi.JsCommands) {
 			c.Commands[0].CreateCommand.CreateArguments = json.RawMessage(badArgs)
 		}, &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
 			f.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{
 				Value: ledger.TemplateFilterValue{TemplateID: "#nosuch:Main:Iou"}}}}}}}}}, apierr.PackageNamesNotFound, "nosuch"},
-		{"the command id before the arguments", false, func(c *ledger.JsCommands) {
+		{"the command id before the arguments", false, func(c *jsonapi.JsCommands) {
 			c.CommandID = ""
 			c.Commands[0].CreateCommand.CreateArguments = json.RawMessage(badArgs)
 		}, nil, apierr.MissingField, "command_id"},
-		{"a reference by no package, as written", false, func(c *ledger.JsCommands) {
+		{"a reference by no package, as written", false, func(c *jsonapi.JsCommands) {
 			c.Commands[0].CreateCommand.TemplateID = "#:Main:Iou"
 		}, nil, apierr.InvalidArgument, "Invalid identifier format (#:Main:Iou) not matching the expected format (<package>:<moduleName>:<entityName>) at 'commands[0].CreateCommand.templateId'"},
-		{"a duplicate over its argument error", false, func(c *ledger.JsCommands) {
+		{"a duplicate over its argument error", false, func(c *jsonapi.JsCommands) {
 			c.CommandID = "done"
 			c.Commands[0].CreateCommand.CreateArguments = json.RawMessage(badArgs)
 		}, nil, apierr.DuplicateCommand, ""},
@@ -172,7 +172,7 @@ func TestSubmitCheckOrder(t *testing.T) {
 			c := f.create("c", f.iouArgs(2))
 			tc.edit(&c)
 			before := f.end(t)
-			_, err := f.api.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: tc.format})
+			_, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: tc.format})
 			var ae *apierr.Error
 			if !errors.As(err, &ae) || ae.Code.Name != tc.code.Name || !strings.Contains(ae.Cause, tc.cause) {
 				t.Fatalf("%v, want %s with %q", err, tc.code.Name, tc.cause)
@@ -192,7 +192,7 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	f := newIouNode(t)
 	ctx := t.Context()
 	bobs := &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.bob: {}}}}
-	resp, err := f.api.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs})
+	resp, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	// A cumulative filter without a variant selects nothing.
 	none := &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
 		FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}
-	hidden, err := f.api.SubmitAndWaitForTransaction(ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none})
+	hidden, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,17 +34,17 @@ type Status struct {
 
 // Completion reports the outcome of a command.
 type Completion struct {
-	CommandID           string                     `json:"commandId"`
-	Status              Status                     `json:"status"`
-	UpdateID            string                     `json:"updateId"`
-	UserID              string                     `json:"userId"`
-	ActAs               []string                   `json:"actAs"`
-	SubmissionID        string                     `json:"submissionId"`
-	DeduplicationPeriod ledger.DeduplicationPeriod `json:"deduplicationPeriod"`
-	TraceContext        *ledger.TraceContext       `json:"traceContext"`
-	Offset              int64                      `json:"offset"`
-	SynchronizerTime    ledger.SynchronizerTime    `json:"synchronizerTime"`
-	PaidTrafficCost     *int64                     `json:"paidTrafficCost"`
+	CommandID           string                  `json:"commandId"`
+	Status              Status                  `json:"status"`
+	UpdateID            string                  `json:"updateId"`
+	UserID              string                  `json:"userId"`
+	ActAs               []string                `json:"actAs"`
+	SubmissionID        string                  `json:"submissionId"`
+	DeduplicationPeriod DeduplicationPeriod     `json:"deduplicationPeriod"`
+	TraceContext        *ledger.TraceContext    `json:"traceContext"`
+	Offset              int64                   `json:"offset"`
+	SynchronizerTime    ledger.SynchronizerTime `json:"synchronizerTime"`
+	PaidTrafficCost     *int64                  `json:"paidTrafficCost"`
 }
 
 // CompletionResponse is {"Completion": {"value": …}} or
@@ -98,7 +98,7 @@ func wireCompletion(e ledger.CompletionElement) CompletionStreamResponse {
 	switch e := e.(type) {
 	case *ledger.Completion:
 		c := Completion{CommandID: e.CommandID, Status: wireStatus(e.Status), UpdateID: e.UpdateID, UserID: e.UserID,
-			ActAs: e.ActAs, SubmissionID: e.SubmissionID, DeduplicationPeriod: ledger.DeduplicationPeriod{Empty: &struct{}{}},
+			ActAs: e.ActAs, SubmissionID: e.SubmissionID, DeduplicationPeriod: DeduplicationPeriod{Empty: &struct{}{}},
 			Offset: e.Offset, SynchronizerTime: ledger.SynchronizerTime{SynchronizerID: e.SynchronizerID, RecordTime: wireTime(e.RecordTime)}}
 		if c.ActAs == nil {
 			c.ActAs = []string{}

@@ -10,6 +10,7 @@
 // about the JSON wire (authorization, field checks, limits, the store)
 // stays in the Node, so the JSON, gRPC and Go callers get the same answers.
 //
-// Only httpadapter, examples/..., ledger/ledgertest and tests import this
+// Only httpadapter, examples/..., ledger/ledgertest, ledger/scriptledger (a
+// JSON API client: its Remote sends these wire types) and tests import this
 // package (internal/importrules checks it).
 package jsonapi

@@ -33,8 +33,8 @@ func ExampleAPI_SubmitAndWait() {
 	api := jsonapi.New(node)
 
 	args, _ := json.Marshal(map[string]string{"owner": alice.Party, "text": "hello"})
-	cmds := ledger.JsCommands{CommandID: "note-1", UserID: "app", ActAs: []string{alice.Party},
-		Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}}
+	cmds := jsonapi.JsCommands{CommandID: "note-1", UserID: "app", ActAs: []string{alice.Party},
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}}
 	resp, err := api.SubmitAndWait(ctx, cmds)
 	if err != nil {
 		panic(err)

@@ -21,9 +21,14 @@ type SigningPublicKey struct {
 }
 
 // Signature is a Ledger API signature: {format, signature, signedBy,
-// signingAlgorithmSpec}. It is ledger.Signature while the interactive
-// submission requests, which carry it too, are still in package ledger.
-type Signature = ledger.Signature
+// signingAlgorithmSpec}, the enums by their proto names (the typed API
+// takes interactive.Signature).
+type Signature struct {
+	Format               string `json:"format"`
+	Signature            []byte `json:"signature"`
+	SignedBy             string `json:"signedBy"`
+	SigningAlgorithmSpec string `json:"signingAlgorithmSpec"`
+}
 
 // GenerateExternalPartyTopologyRequest asks for the onboarding
 // transactions of an external party.

@@ -24,8 +24,24 @@ import (
 var commandVariants = []string{"CreateAndExerciseCommand", "CreateCommand", "ExerciseByKeyCommand", "ExerciseCommand"}
 
 // checkJsCommandsShape checks a JsCommands at prefix.
-func checkJsCommandsShape(c *ledger.JsCommands, prefix string) error {
-	for i, cmd := range c.Commands {
+func checkJsCommandsShape(c *JsCommands, prefix string) error {
+	if err := checkCommandListShape(c.Commands, prefix); err != nil {
+		return err
+	}
+	if d := c.DeduplicationPeriod; d != nil {
+		if n := shape.CountSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at '%sdeduplicationPeriod'", n, prefix)
+		}
+	}
+	if bad := shape.BadTimestamp(c.MinLedgerTimeAbs); bad != "" {
+		return apierr.Malformed("%s at '%sminLedgerTimeAbs'", bad, prefix)
+	}
+	return nil
+}
+
+// checkCommandListShape checks each command of a list at prefix.
+func checkCommandListShape(cmds []JsCommand, prefix string) error {
+	for i, cmd := range cmds {
 		at := fmt.Sprintf("%scommands[%d]", prefix, i)
 		switch n := shape.CountSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
 			cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); {
@@ -48,14 +64,6 @@ func checkJsCommandsShape(c *ledger.JsCommands, prefix string) error {
 		if err := checkIdentifierShape(tid, at+"."+variant+".templateId"); err != nil {
 			return err
 		}
-	}
-	if d := c.DeduplicationPeriod; d != nil {
-		if n := shape.CountSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
-			return apierr.Malformed("a one-of holds %d variants, expected one at '%sdeduplicationPeriod'", n, prefix)
-		}
-	}
-	if bad := shape.BadTimestamp(c.MinLedgerTimeAbs); bad != "" {
-		return apierr.Malformed("%s at '%sminLedgerTimeAbs'", bad, prefix)
 	}
 	return nil
 }

@@ -57,9 +57,6 @@ type PackageFeature struct {
 	MaxVettedPackagesPageSize int32 `json:"maxVettedPackagesPageSize"`
 }
 
-// Duration is a protobuf Duration in its JSON API object form.
-type Duration = ledger.Duration
-
 // UnknownFields is the unknown-field set of Canton's Duration, FieldMask
 // and ProtoAny (printed empty, ignored on input).
 type UnknownFields = ledger.UnknownFields

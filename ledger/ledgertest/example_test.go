@@ -27,8 +27,8 @@ func ExampleOpen() {
 		ledgertest.MustUploadDAR(t, node, dar)
 
 		args, _ := json.Marshal(map[string]string{"owner": alice})
-		resp, err := jsonapi.New(node).SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: "c1", ActAs: []string{alice},
-			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}})
+		resp, err := jsonapi.New(node).SubmitAndWait(context.Background(), jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice},
+			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:T", CreateArguments: args}}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package scriptledger
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Remote is a script.Ledger over a participant's JSON Ledger API v2
@@ -126,7 +128,7 @@ func (r *Remote) do(ctx context.Context, method, path string, in, out any) error
 // Submit submits through POST /v2/commands/submit-and-wait-for-transaction
 // and rebuilds the transaction from its ledger-effects events.
 func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
-	c := ledger.JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: commandID(),
+	c := jsonapi.JsCommands{ActAs: s.ActAs, ReadAs: s.ReadAs, CommandID: commandID(),
 		PackageIDSelectionPreference: s.PackagePreference, DisclosedContracts: disclosedContracts(s.Disclosures)}
 	for i, cmd := range s.Commands {
 		jc, err := r.command(cmd)
@@ -140,8 +142,8 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 	for _, p := range append(slices.Clone(s.ActAs), s.ReadAs...) {
 		f.EventFormat.FiltersByParty[p] = ledger.Filters{}
 	}
-	var resp ledger.SubmitAndWaitForTransactionResponse
-	err := r.do(ctx, http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", ledger.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: f}, &resp)
+	var resp jsonapi.SubmitAndWaitForTransactionResponse
+	err := r.do(ctx, http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: f}, &resp)
 	var re *RemoteError
 	if errors.As(err, &re) && re.Code != "" {
 		return nil, newSubmitError(re.Code, re.Cause, re.Resources)
@@ -153,10 +155,10 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 }
 
 // command renders a command as JSON Ledger API command.
-func (r *Remote) command(c script.Command) (ledger.JsCommand, error) {
+func (r *Remote) command(c script.Command) (jsonapi.JsCommand, error) {
 	p := r.pkgs.Package(c.TemplateID.PackageID)
 	if p == nil {
-		return ledger.JsCommand{}, fmt.Errorf("unknown package %s", c.TemplateID.PackageID)
+		return jsonapi.JsCommand{}, fmt.Errorf("unknown package %s", c.TemplateID.PackageID)
 	}
 	ref := c.TemplateID.String()
 	if !c.ExplicitPackageID {
@@ -167,29 +169,29 @@ func (r *Remote) command(c script.Command) (ledger.JsCommand, error) {
 	if c.Kind != script.CreateCmd {
 		ch := p.Choice(c.TemplateID.Module, c.TemplateID.Name, c.Choice)
 		if ch == nil {
-			return ledger.JsCommand{}, fmt.Errorf("no choice %s on %s", c.Choice, c.TemplateID)
+			return jsonapi.JsCommand{}, fmt.Errorf("no choice %s on %s", c.Choice, c.TemplateID)
 		}
 		argType = ch.ArgType
 	}
 	js := func(v value.Value, t lf.Type) json.RawMessage { return value.AppendJSONAs(nil, v, t, r.lookup) }
 	switch c.Kind {
 	case script.CreateCmd:
-		return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType)}}, nil
+		return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType)}}, nil
 	case script.ExerciseCmd:
-		return ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: ref, ContractID: c.ContractID, Choice: c.Choice,
+		return jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: ref, ContractID: c.ContractID, Choice: c.Choice,
 			ChoiceArgument: js(c.ChoiceArg, argType)}}, nil
 	case script.CreateAndExerciseCmd:
-		return ledger.JsCommand{CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType),
+		return jsonapi.JsCommand{CreateAndExerciseCommand: &jsonapi.JsCreateAndExerciseCommand{TemplateID: ref, CreateArguments: js(c.Arg, tmplType),
 			Choice: c.Choice, ChoiceArgument: js(c.ChoiceArg, argType)}}, nil
 	case script.ExerciseByKeyCmd:
 		t := p.Template(c.TemplateID.Module, c.TemplateID.Name)
 		if t == nil || t.Key == nil {
-			return ledger.JsCommand{}, fmt.Errorf("template %s has no key", c.TemplateID)
+			return jsonapi.JsCommand{}, fmt.Errorf("template %s has no key", c.TemplateID)
 		}
-		return ledger.JsCommand{ExerciseByKeyCommand: &ledger.JsExerciseByKeyCommand{TemplateID: ref, ContractKey: js(c.Key, t.Key.Type),
+		return jsonapi.JsCommand{ExerciseByKeyCommand: &jsonapi.JsExerciseByKeyCommand{TemplateID: ref, ContractKey: js(c.Key, t.Key.Type),
 			Choice: c.Choice, ChoiceArgument: js(c.ChoiceArg, argType)}}, nil
 	}
-	return ledger.JsCommand{}, fmt.Errorf("unknown command kind %d", c.Kind)
+	return jsonapi.JsCommand{}, fmt.Errorf("unknown command kind %d", c.Kind)
 }
 
 // transaction rebuilds a transaction (creates and exercises, roots and
@@ -552,4 +554,14 @@ func (r *Remote) Packages(ctx context.Context) ([]script.PackageInfo, error) {
 // the official runner).
 func (r *Remote) SetVetted(context.Context, []script.PackageInfo, bool) error {
 	return errors.New("vetPackages/unvetPackages is not supported when running Daml Script over the JSON Ledger API")
+}
+
+// disclosedContracts renders a script's disclosures as the Ledger API's
+// disclosed contracts (the blob base64).
+func disclosedContracts(ds []script.Disclosure) []jsonapi.JsDisclosedContract {
+	var out []jsonapi.JsDisclosedContract
+	for _, d := range ds {
+		out = append(out, jsonapi.JsDisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
+	}
+	return out
 }

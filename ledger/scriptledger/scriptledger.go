@@ -11,7 +11,6 @@ package scriptledger
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"slices"
@@ -90,16 +89,6 @@ func commandID() string {
 	var b [16]byte
 	rand.Read(b[:])
 	return "daml-script-" + hex.EncodeToString(b[:])
-}
-
-// disclosedContracts renders a script's disclosures as the Ledger API's
-// disclosed contracts (the blob base64).
-func disclosedContracts(ds []script.Disclosure) []ledger.JsDisclosedContract {
-	var out []ledger.JsDisclosedContract
-	for _, d := range ds {
-		out = append(out, ledger.JsDisclosedContract{ContractID: d.ContractID, CreatedEventBlob: base64.StdEncoding.EncodeToString(d.Blob)})
-	}
-	return out
 }
 
 // nodeDisclosed renders a script's disclosures as the node's disclosed
