@@ -29,8 +29,8 @@ func fillPage(b *testing.B, node *ledger.Node, party, template string, n int, ar
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			_, err := jsonapi.New(node).SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: fmt.Sprint("f", i), ActAs: []string{party}, UserID: "bench",
-				Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: template, CreateArguments: json.RawMessage(arg(i))}}}})
+			_, err := jsonapi.New(node).SubmitAndWait(context.Background(), jsonapi.JsCommands{CommandID: fmt.Sprint("f", i), ActAs: []string{party}, UserID: "bench",
+				Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: template, CreateArguments: json.RawMessage(arg(i))}}}})
 			if err != nil {
 				failed.Store(err)
 			}

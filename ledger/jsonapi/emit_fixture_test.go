@@ -107,9 +107,9 @@ func (l *emitLedger) tArg(owner, watcher, note string, i int) string {
 		map[bool]string{true: "Red", false: "Green"}[i%2 == 0])
 }
 
-func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...ledger.JsCommand) ledger.JsTransaction {
+func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...jsonapi.JsCommand) ledger.JsTransaction {
 	t.Helper()
-	resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, ledger.SubmitAndWaitForTransactionRequest{Commands: ledger.JsCommands{
+	resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: id, WorkflowID: wf, ActAs: actAs, UserID: "u1", Commands: cmds}})
 	if err != nil {
 		t.Fatalf("%s: %v", id, err)
@@ -123,12 +123,12 @@ func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ..
 	return resp.Transaction
 }
 
-func (l *emitLedger) create(tmpl, arg string) ledger.JsCommand {
-	return ledger.JsCommand{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#emit:Main:" + tmpl, CreateArguments: json.RawMessage(arg)}}
+func (l *emitLedger) create(tmpl, arg string) jsonapi.JsCommand {
+	return jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#emit:Main:" + tmpl, CreateArguments: json.RawMessage(arg)}}
 }
 
-func (l *emitLedger) exercise(tmpl, cid, choice, arg string) ledger.JsCommand {
-	return ledger.JsCommand{ExerciseCommand: &ledger.JsExerciseCommand{TemplateID: "#emit:Main:" + tmpl, ContractID: cid, Choice: choice,
+func (l *emitLedger) exercise(tmpl, cid, choice, arg string) jsonapi.JsCommand {
+	return jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: "#emit:Main:" + tmpl, ContractID: cid, Choice: choice,
 		ChoiceArgument: json.RawMessage(arg)}}
 }
 
@@ -154,7 +154,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	u := l.submit(t, "c3", "wf-3", []string{l.alice}, l.create("U", fmt.Sprintf(`{"owner": %q}`, l.alice)))
 	k := l.submit(t, "k1", "", []string{l.bob}, l.create("K", fmt.Sprintf(`{"owner": %q, "n": "1"}`, l.bob)))
 	// A wide transaction: twelve creates, node ids 0..11.
-	var wide []ledger.JsCommand
+	var wide []jsonapi.JsCommand
 	for i := range 12 {
 		owner, watcher := l.alice, l.bob
 		if i%3 == 1 {
@@ -176,7 +176,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	l.submit(t, "k2", "", []string{l.bob}, l.create("K", fmt.Sprintf(`{"owner": %q, "n": "2"}`, l.bob)))
 	// A transient contract: created and archived in one transaction,
 	// next to a create that stays.
-	l.submit(t, "transient", "", []string{l.alice}, ledger.JsCommand{CreateAndExerciseCommand: &ledger.JsCreateAndExerciseCommand{
+	l.submit(t, "transient", "", []string{l.alice}, jsonapi.JsCommand{CreateAndExerciseCommand: &jsonapi.JsCreateAndExerciseCommand{
 		TemplateID: "#emit:Main:T", CreateArguments: json.RawMessage(l.tArg(l.alice, l.carol, note(3), 3)), Choice: "Archive",
 		ChoiceArgument: json.RawMessage(`{}`)}}, l.create("T", l.tArg(l.alice, l.carol, note(4), 4)))
 
