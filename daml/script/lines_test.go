@@ -549,6 +549,43 @@ func TestLibraryLines(t *testing.T) {
 			ledger: keyed,
 			check:  wantContracts(3, 1),
 		},
+		// queryACSTwice: each query asks the ledger, and a contract's
+		// argument is converted once per script (session.contractArg):
+		// the second answer holds the first's argument values.
+		"queryACSTwice": {
+			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr {
+				return b.Alloc("alice", func(p lf.Expr) lf.Expr {
+					tpl := scripttest.TemplateTypeRep(lf.TypeConID{Module: "Test", Name: "T"})
+					q := func(then func(lf.Expr) lf.Expr) lf.Expr {
+						return b.Ask("QueryACS", 1, b.Payload("Query", "QueryACS", "parties", scripttest.List(p), "tplId", tpl), then)
+					}
+					return q(func(a lf.Expr) lf.Expr { return q(func(b2 lf.Expr) lf.Expr { return b.Pure(pair(a, b2)) }) })
+				})
+			},
+			ledger: keyed,
+			check: func(t *testing.T, e *lineEnv, v engine.Value, err error, l *lineLedger) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				var args [2][]engine.Value
+				for i, q := range v.(*engine.Record).Fields {
+					var got []string
+					for _, x := range listOf(t, q) {
+						r := x.(*engine.Record)
+						arg := r.Fields[1].(*engine.Record).Fields[0].(*engine.Any)
+						got = append(got, fmt.Sprintf("%s n=%v %s", r.Fields[0], arg.Value.(*engine.Record).Fields[1], typeName(arg.Type)))
+						args[i] = append(args[i], arg.Value)
+					}
+					want(t, got, []string{cid(1) + " n=1 Test:T", cid(2) + " n=2 Test:T", cid(3) + " n=3 Test:T"})
+				}
+				for i := range args[0] {
+					if args[0][i] != args[1][i] {
+						t.Errorf("contract %d: its argument was converted again", i+1)
+					}
+				}
+				want(t, l.queried, [][]string{{"alice::1220ab"}, {"alice::1220ab"}})
+			},
+		},
 		"queryNByKeyZero": {
 			lines:  []scripttest.Line{scripttest.S35},
 			script: func(e *lineEnv, b *scripttest.Builder) lf.Expr { return queryKey(e, b, "QueryNByKey", 0) },

@@ -30,7 +30,7 @@ func (s *session) queryACS(ctx context.Context, p *engine.Record, _ string) (eng
 	}
 	out := make([]engine.Value, 0, len(cs))
 	for i := range cs {
-		arg, err := s.fromValue(cs[i].Arg)
+		arg, err := s.contractArg(&cs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +88,7 @@ func (s *session) queryContractID(ctx context.Context, p *engine.Record, _ strin
 	if err != nil || c == nil {
 		return engine.None, err
 	}
-	arg, err := s.fromValue(c.Arg)
+	arg, err := s.contractArg(c)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func (s *session) contractsByKey(ctx context.Context, ps []string, tpl lf.TypeCo
 		if !eq {
 			continue
 		}
-		arg, err := s.fromValue(cs[i].Arg)
+		arg, err := s.contractArg(&cs[i])
 		if err != nil {
 			return nil, err
 		}

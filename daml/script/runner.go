@@ -247,6 +247,16 @@ type session struct {
 	eng *engine.Engine
 	l   Ledger
 	ds  string
+	// args holds the contract arguments the queries converted
+	// (contractArg).
+	args map[argKey]engine.Value
+}
+
+// argKey identifies a contract argument: a contract's argument never
+// changes, and its conversion depends on nothing else.
+type argKey struct {
+	cid engine.ContractID
+	tpl lf.TypeConID
 }
 
 // runScript steps a Script value (the record {runScript, dummy}) to its

@@ -122,6 +122,25 @@ func (s *session) fromValue(v value.Value) (engine.Value, error) {
 	return s.eng.FromValue(v)
 }
 
+// contractArg returns the argument of c as the engine's value, converted
+// once per session: the Amulet suites query the same contracts after
+// every step, and the engine's values are immutable.
+func (s *session) contractArg(c *engine.Contract) (engine.Value, error) {
+	k := argKey{cid: c.ID, tpl: c.TemplateID}
+	if v, ok := s.args[k]; ok {
+		return v, nil
+	}
+	v, err := s.fromValue(c.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if s.args == nil {
+		s.args = make(map[argKey]engine.Value)
+	}
+	s.args[k] = v
+	return v, nil
+}
+
 // Readers of payload values.
 
 func asText(v engine.Value) (string, error) {
