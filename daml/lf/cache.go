@@ -27,6 +27,26 @@ type Cache struct {
 	pkgs  map[string]*Package
 	order []string // ids in insertion order
 	bytes int64
+
+	// dars are the DARs ReadDAR read through the cache (as read, never
+	// handed out), by the hash of their bytes and the options that
+	// decide the outcome; darOrder is their insertion order. Every
+	// package of a DAR kept here is in pkgs: an eviction from pkgs
+	// empties dars.
+	dars     map[darKey]*DAR
+	darOrder []darKey
+}
+
+// maxCachedDARs is how many DARs a Cache keeps (see Cache.dars). A DAR
+// adds only its manifest and indexes to the packages the cache holds.
+const maxCachedDARs = 8
+
+// darKey names the bytes of a DAR and the ReadOptions that decide what
+// ReadDAR makes of them.
+type darKey struct {
+	sum          [sha256.Size]byte
+	entry, total int64
+	allowDev     bool
 }
 
 // DefaultCacheBytes is the payload budget of a Cache whose MaxBytes is 0.
@@ -87,8 +107,11 @@ func (c *Cache) Len() int {
 }
 
 // add caches p unless a package of the same id is there already, and
-// returns the cached one.
+// returns the cached one. A nil cache returns p.
 func (c *Cache) add(p *Package) *Package {
+	if c == nil {
+		return p
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if q := c.pkgs[p.ID]; q != nil {
@@ -110,6 +133,7 @@ func (c *Cache) add(p *Package) *Package {
 		c.order = c.order[1:]
 		c.bytes -= int64(len(c.pkgs[old].Payload))
 		delete(c.pkgs, old)
+		c.dars, c.darOrder = nil, nil
 	}
 	c.pkgs[p.ID] = p
 	c.order = append(c.order, p.ID)
@@ -117,29 +141,88 @@ func (c *Cache) add(p *Package) *Package {
 	return p
 }
 
+// dar returns a copy of the DAR read under key, or nil. A nil cache has
+// none.
+func (c *Cache) dar(key darKey) *DAR {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	d := c.dars[key]
+	c.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	return d.clone()
+}
+
+// putDAR keeps a copy of d, read under key, if every package of d is the
+// cache's.
+func (c *Cache) putDAR(key darKey, d *DAR) {
+	if c == nil {
+		return
+	}
+	d = d.clone()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range d.Packages {
+		if c.pkgs[p.ID] != p {
+			return
+		}
+	}
+	if _, ok := c.dars[key]; ok {
+		return
+	}
+	if c.dars == nil {
+		c.dars = map[darKey]*DAR{}
+	}
+	if len(c.darOrder) >= maxCachedDARs {
+		delete(c.dars, c.darOrder[0])
+		c.darOrder = c.darOrder[1:]
+	}
+	c.dars[key] = d
+	c.darOrder = append(c.darOrder, key)
+}
+
 // decodeArchive is the package-level decodeArchive through the cache; a
 // nil cache decodes.
 func (c *Cache) decodeArchive(b []byte) (*Package, error) {
-	if c == nil {
-		return decodeArchive(b)
-	}
-	if id, ok := archiveID(b); ok {
-		if p := c.Get(id); p != nil {
-			return p, nil
-		}
-	}
-	p, err := decodeArchive(b)
+	p, fresh, err := c.find(b)
 	if err != nil {
 		return nil, err
 	}
-	return c.add(p), nil
+	if fresh {
+		p = c.add(p)
+	}
+	return p, nil
 }
 
-// archiveID returns the package id of a well-formed Archive whose hash
-// matches its payload. Anything else is left to decodeArchive, which
-// reports the problem.
-func archiveID(b []byte) (string, bool) {
-	var payload []byte
+// find returns the cached package of the archive b, or decodes it
+// without caching it (fresh is true then; a nil cache always decodes).
+// A well-formed archive is hashed once: its id serves both the look-up
+// and the decoding.
+func (c *Cache) find(b []byte) (p *Package, fresh bool, err error) {
+	if c == nil {
+		p, err = decodeArchive(b)
+		return p, err == nil, err
+	}
+	id, payload, ok := archiveID(b)
+	if !ok {
+		p, err = decodeArchive(b) // reports what is wrong
+		return p, err == nil, err
+	}
+	if p := c.Get(id); p != nil {
+		return p, false, nil
+	}
+	// What decodeArchive does once the archive header is checked.
+	p, err = decodePayload(id, payload)
+	return p, err == nil, err
+}
+
+// archiveID returns the package id and the payload of a well-formed
+// Archive whose hash matches its payload. Anything else is left to
+// decodeArchive, which reports the problem.
+func archiveID(b []byte) (id string, payload []byte, ok bool) {
 	var hash string
 	hasPayload := false
 	r := pbwire.NewReader(b)
@@ -147,20 +230,19 @@ func archiveID(b []byte) (string, bool) {
 		switch {
 		case f.Num == 1 && f.IsVarint():
 			if f.Uint != 0 {
-				return "", false // not SHA256
+				return "", nil, false // not SHA256
 			}
 		case f.Num == 3 && f.IsBytes():
 			payload, hasPayload = f.Bytes, true
 		case f.Num == 4 && f.IsBytes():
 			hash = string(f.Bytes)
 		default:
-			return "", false
+			return "", nil, false
 		}
 	}
 	if r.Err() != nil || !hasPayload {
-		return "", false
+		return "", nil, false
 	}
-	sum := sha256.Sum256(payload)
-	id := hex.EncodeToString(sum[:])
-	return id, id == hash
+	id = PackageID(payload)
+	return id, payload, id == hash
 }

@@ -4,9 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"crypto/sha256"
 	"errors"
 	"hash/crc32"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ledgernode/ledgernode/internal/quote"
@@ -45,6 +48,10 @@ type ReadOptions struct {
 	AllowDevLF bool
 	// Cache, when set, serves packages already decoded (by package id)
 	// and keeps the ones decoded now (see Cache).
+	//
+	// ReadDAR also keeps, in the cache, the last DARs it read
+	// successfully, by the SHA-256 of their bytes and the options above:
+	// reading one of them again costs hashing its bytes.
 	Cache *Cache
 }
 
@@ -94,6 +101,18 @@ type DAR struct {
 	byID map[string]*Package
 }
 
+// clone returns a copy of d that shares its packages (immutable) but none
+// of its slices and maps.
+func (d *DAR) clone() *DAR {
+	c := *d
+	c.Manifest.Dalfs = slices.Clone(d.Manifest.Dalfs)
+	c.Manifest.Attributes = maps.Clone(d.Manifest.Attributes)
+	c.Packages = slices.Clone(d.Packages)
+	c.DalfPaths = maps.Clone(d.DalfPaths)
+	c.byID = maps.Clone(d.byID)
+	return &c
+}
+
 // Package returns the DAR's package with the given id, or nil.
 func (d *DAR) Package(id string) *Package { return d.byID[id] }
 
@@ -116,17 +135,28 @@ func (d *DAR) PackageIDs() []string {
 // declared size and no further, content beyond it being refused. Other
 // entries are never inflated.
 //
+// The dalfs are inflated and decoded concurrently, on up to GOMAXPROCS
+// goroutines; the outcome, errors included, is that of reading them one
+// after the other in manifest order and stopping at the first failure.
+//
 // Errors are *Error values of kind KindInvalidDAR (not a zip, missing,
 // oversized or invalid manifest, unsupported format), KindInvalidZipEntry
 // (path tricks, duplicate or corrupt entries, a listed dalf missing),
 // KindZipBomb (size limits, by header or by actual content), KindParse (a
 // malformed dalf) and KindLanguageVersion.
 func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
+	maxEntry, maxTotal := opts.limits()
+	var key darKey
+	if opts.Cache != nil {
+		key = darKey{sum: sha256.Sum256(data), entry: maxEntry, total: maxTotal, allowDev: opts.AllowDevLF}
+		if d := opts.Cache.dar(key); d != nil {
+			return d, nil
+		}
+	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, wrapError(KindInvalidDAR, err, "The DAR is not a valid zip archive: %v", err)
 	}
-	maxEntry, maxTotal := opts.limits()
 	entries := make(map[string]*zip.File, len(zr.File))
 	var declared uint64
 	for _, f := range zr.File {
@@ -147,13 +177,6 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		}
 	}
 
-	budget := maxTotal
-	read := func(f *zip.File) ([]byte, error) {
-		b, err := readEntry(f, min(maxEntry, budget))
-		budget -= int64(len(b))
-		return b, err
-	}
-
 	mf := entries[ManifestPath]
 	if mf == nil {
 		return nil, newError(KindInvalidDAR, "The DAR has no %s", ManifestPath)
@@ -162,7 +185,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		return nil, newError(KindInvalidDAR, "Invalid manifest: %s is %d bytes uncompressed, above the limit of %d bytes",
 			ManifestPath, mf.UncompressedSize64, MaxManifestSize)
 	}
-	raw, err := read(mf)
+	raw, err := readEntry(mf, min(maxEntry, maxTotal))
 	if err != nil {
 		return nil, err
 	}
@@ -171,20 +194,52 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		return nil, err
 	}
 
-	dar := &DAR{Manifest: man, DalfPaths: map[string]string{}, byID: map[string]*Package{}}
+	// The dalfs are independent archives: they are inflated and decoded
+	// concurrently, and the outcome is that of reading them one after the
+	// other in manifest order, stopping at the first failure. Each entry's
+	// limit is what remains of the total budget after the manifest and
+	// the dalfs before it (an entry read without error holds exactly its
+	// declared size).
 	paths := append([]string{man.MainDalf}, man.Dalfs...)
+	files := make([]*zip.File, len(paths))
+	limits := make([]int64, len(paths))
+	budget := maxTotal - int64(len(raw))
 	for i, path := range paths {
-		f := entries[path]
+		files[i] = entries[path]
+		limits[i] = min(maxEntry, budget)
+		if files[i] != nil {
+			budget -= int64(files[i].UncompressedSize64)
+		}
+	}
+	pkgs := make([]*Package, len(paths))
+	fresh := make([]bool, len(paths))
+	err = firstError(len(paths), func(i int) int64 {
+		if files[i] == nil {
+			return 0
+		}
+		return int64(files[i].UncompressedSize64)
+	}, func(i int) error {
+		f := files[i]
 		if f == nil {
-			return nil, entryError(KindInvalidZipEntry, truncateInput(path), "The dalf %s listed in the manifest is not in the DAR", quoteInput(path))
+			return entryError(KindInvalidZipEntry, truncateInput(paths[i]), "The dalf %s listed in the manifest is not in the DAR", quoteInput(paths[i]))
 		}
-		b, err := read(f)
+		b, err := readEntry(f, limits[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		p, err := opts.Cache.decodeArchive(b)
-		if err != nil {
-			return nil, parseErr(err, path)
+		if pkgs[i], fresh[i], err = opts.Cache.find(b); err != nil {
+			return parseErr(err, paths[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	dar := &DAR{Manifest: man, DalfPaths: map[string]string{}, byID: map[string]*Package{}}
+	for i, p := range pkgs {
+		if fresh[i] {
+			p = opts.Cache.add(p) // in manifest order: the cache's order stays deterministic
 		}
 		if i == 0 {
 			dar.Main = p
@@ -193,7 +248,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 			continue // the same archive twice
 		}
 		dar.byID[p.ID] = p
-		dar.DalfPaths[p.ID] = path
+		dar.DalfPaths[p.ID] = paths[i]
 		dar.Packages = append(dar.Packages, p)
 	}
 	for _, p := range dar.Packages {
@@ -201,6 +256,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 			return nil, err
 		}
 	}
+	opts.Cache.putDAR(key, dar)
 	return dar, nil
 }
 
