@@ -74,16 +74,22 @@ func Check(pkg *lf.Package, lookup Lookup) (err error) {
 // resolving references among the DAR's packages only (Canton's
 // Engine.validateDar checks the packages its engine has not loaded yet;
 // stable packages are always loaded). It returns the first error.
+//
+// The packages are checked concurrently, on up to GOMAXPROCS goroutines
+// (a package's check reads the others but does not depend on their
+// checks); the error returned is the first in the DAR's order, as when
+// they are checked one after the other. skip is called in the caller's
+// goroutine, once per package, before any check starts.
 func CheckDAR(dar *lf.DAR, skip func(id string) bool) error {
+	var pkgs []*lf.Package
 	for _, p := range dar.Packages {
 		if p.IsStable() || (skip != nil && skip(p.ID)) {
 			continue
 		}
-		if err := Check(p, dar.Package); err != nil {
-			return err
-		}
+		pkgs = append(pkgs, p)
 	}
-	return nil
+	return firstError(len(pkgs), func(i int) int64 { return int64(len(pkgs[i].Payload)) },
+		func(i int) error { return Check(pkgs[i], dar.Package) })
 }
 
 func newChecker(pkg *lf.Package, lookup Lookup) *checker {
