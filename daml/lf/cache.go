@@ -29,24 +29,38 @@ type Cache struct {
 	bytes int64
 
 	// dars are the DARs ReadDAR read through the cache (as read, never
-	// handed out), by the hash of their bytes and the options that
-	// decide the outcome; darOrder is their insertion order. Every
-	// package of a DAR kept here is in pkgs: an eviction from pkgs
-	// empties dars.
-	dars     map[darKey]*DAR
-	darOrder []darKey
+	// handed out), by the SHA-256 of their bytes; darOrder is their
+	// insertion order. Every package of a DAR kept here is in pkgs: an
+	// eviction from pkgs empties dars.
+	dars     map[[sha256.Size]byte]*cachedDAR
+	darOrder [][sha256.Size]byte
 }
 
 // maxCachedDARs is how many DARs a Cache keeps (see Cache.dars). A DAR
 // adds only its manifest and indexes to the packages the cache holds.
 const maxCachedDARs = 8
 
-// darKey names the bytes of a DAR and the ReadOptions that decide what
-// ReadDAR makes of them.
-type darKey struct {
-	sum          [sha256.Size]byte
-	entry, total int64
-	allowDev     bool
+// cachedDAR is a DAR ReadDAR read, with what decides whether reading its
+// bytes under other ReadOptions gives the same DAR: ReadDAR's outcome
+// depends on the options only through its size limits and the LF version
+// policy, so the same bytes read without error under any options whose
+// limits admit the sizes below, and that accept 2.dev if the DAR has a
+// 2.dev package, give the same DAR.
+type cachedDAR struct {
+	dar *DAR
+	// maxEntry is the largest declared uncompressed size of the DAR's
+	// zip entries; total is the smallest total budget that its reading
+	// stays within (the declared total, or what the manifest and the
+	// dalfs take if more).
+	maxEntry, total int64
+	// dev is true if a package of the DAR is of LF 2.dev.
+	dev bool
+}
+
+// admits reports whether reading the DAR under opts gives c.dar.
+func (c *cachedDAR) admits(opts ReadOptions) bool {
+	entry, total := opts.limits()
+	return c.maxEntry <= entry && c.total <= total && (!c.dev || opts.AllowDevLF)
 }
 
 // DefaultCacheBytes is the payload budget of a Cache whose MaxBytes is 0.
@@ -141,47 +155,47 @@ func (c *Cache) add(p *Package) *Package {
 	return p
 }
 
-// dar returns a copy of the DAR read under key, or nil. A nil cache has
-// none.
-func (c *Cache) dar(key darKey) *DAR {
+// dar returns a copy of the DAR whose bytes hash to sum if reading them
+// under opts gives it, or nil. A nil cache has none.
+func (c *Cache) dar(sum [sha256.Size]byte, opts ReadOptions) *DAR {
 	if c == nil {
 		return nil
 	}
 	c.mu.Lock()
-	d := c.dars[key]
+	d := c.dars[sum]
 	c.mu.Unlock()
-	if d == nil {
+	if d == nil || !d.admits(opts) {
 		return nil
 	}
-	return d.clone()
+	return d.dar.clone()
 }
 
-// putDAR keeps a copy of d, read under key, if every package of d is the
-// cache's.
-func (c *Cache) putDAR(key darKey, d *DAR) {
+// putDAR keeps a copy of d.dar, read from bytes that hash to sum, if
+// every package of it is the cache's.
+func (c *Cache) putDAR(sum [sha256.Size]byte, d cachedDAR) {
 	if c == nil {
 		return
 	}
-	d = d.clone()
+	d.dar = d.dar.clone()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, p := range d.Packages {
+	for _, p := range d.dar.Packages {
 		if c.pkgs[p.ID] != p {
 			return
 		}
 	}
-	if _, ok := c.dars[key]; ok {
+	if _, ok := c.dars[sum]; ok {
 		return
 	}
 	if c.dars == nil {
-		c.dars = map[darKey]*DAR{}
+		c.dars = map[[sha256.Size]byte]*cachedDAR{}
 	}
 	if len(c.darOrder) >= maxCachedDARs {
 		delete(c.dars, c.darOrder[0])
 		c.darOrder = c.darOrder[1:]
 	}
-	c.dars[key] = d
-	c.darOrder = append(c.darOrder, key)
+	c.dars[sum] = &d
+	c.darOrder = append(c.darOrder, sum)
 }
 
 // decodeArchive is the package-level decodeArchive through the cache; a

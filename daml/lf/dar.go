@@ -50,8 +50,9 @@ type ReadOptions struct {
 	// and keeps the ones decoded now (see Cache).
 	//
 	// ReadDAR also keeps, in the cache, the last DARs it read
-	// successfully, by the SHA-256 of their bytes and the options above:
-	// reading one of them again costs hashing its bytes.
+	// successfully, by the SHA-256 of their bytes: reading one of them
+	// again, under options that give the same outcome, costs hashing its
+	// bytes.
 	Cache *Cache
 }
 
@@ -146,10 +147,10 @@ func (d *DAR) PackageIDs() []string {
 // malformed dalf) and KindLanguageVersion.
 func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	maxEntry, maxTotal := opts.limits()
-	var key darKey
+	var sum [sha256.Size]byte
 	if opts.Cache != nil {
-		key = darKey{sum: sha256.Sum256(data), entry: maxEntry, total: maxTotal, allowDev: opts.AllowDevLF}
-		if d := opts.Cache.dar(key); d != nil {
+		sum = sha256.Sum256(data)
+		if d := opts.Cache.dar(sum, opts); d != nil {
 			return d, nil
 		}
 	}
@@ -158,7 +159,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		return nil, wrapError(KindInvalidDAR, err, "The DAR is not a valid zip archive: %v", err)
 	}
 	entries := make(map[string]*zip.File, len(zr.File))
-	var declared uint64
+	var declared, maxDeclared uint64
 	for _, f := range zr.File {
 		if msg := badPath(f.Name); msg != "" {
 			return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Invalid zip entry %s: %s", quoteInput(f.Name), msg)
@@ -172,6 +173,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 				quoteInput(f.Name), f.UncompressedSize64, maxEntry)
 		}
 		declared += f.UncompressedSize64
+		maxDeclared = max(maxDeclared, f.UncompressedSize64)
 		if declared > uint64(maxTotal) {
 			return nil, newError(KindZipBomb, "The DAR is more than %d bytes uncompressed", maxTotal)
 		}
@@ -251,12 +253,14 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		dar.DalfPaths[p.ID] = paths[i]
 		dar.Packages = append(dar.Packages, p)
 	}
+	dev := false
 	for _, p := range dar.Packages {
 		if err := checkLanguageVersion(p, opts); err != nil {
 			return nil, err
 		}
+		dev = dev || (p.LanguageVersion.IsDev() && !IsStablePackage(p.ID))
 	}
-	opts.Cache.putDAR(key, dar)
+	opts.Cache.putDAR(sum, cachedDAR{dar: dar, maxEntry: int64(maxDeclared), total: max(int64(declared), maxTotal-budget), dev: dev})
 	return dar, nil
 }
 

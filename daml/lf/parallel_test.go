@@ -1,6 +1,7 @@
 package lf
 
 import (
+	"archive/zip"
 	"bytes"
 	"fmt"
 	"testing"
@@ -44,8 +45,8 @@ func TestReadDARFirstErrorInManifestOrder(t *testing.T) {
 
 // TestReadDARCachedDAR: a DAR read again through the cache that read it
 // is not inflated nor decoded again; the copy handed out is the caller's
-// to modify; a DAR read under other options is read again, and an
-// eviction from the cache forgets the DARs.
+// to modify; under options that would refuse it, it is refused as
+// before; an eviction from the cache forgets the DARs.
 func TestReadDARCachedDAR(t *testing.T) {
 	data, ids := e.DAR(simplePkg("app", "1.0.0"), simplePkg("lib", "1.0.0"))
 	c := &Cache{}
@@ -69,12 +70,59 @@ func TestReadDARCachedDAR(t *testing.T) {
 	if again.DalfPaths[ids[0]] == "changed" {
 		t.Errorf("a caller's change to its DAR is seen by the next reader")
 	}
-	if c.dar(darKey{}) != nil || len(c.dars) != 1 {
+	if len(c.dars) != 1 {
 		t.Errorf("%d DARs cached, want 1", len(c.dars))
 	}
-	// Other limits: read again (and kept apart).
+	// Other limits that admit the DAR (as the ledger's): served too.
+	if allocs := testing.AllocsPerRun(5, func() {
+		if _, err := ReadDAR(data, ReadOptions{Cache: c, MaxEntrySize: 128 << 20, MaxTotalSize: 128 << 20}); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs > 20 {
+		t.Errorf("reading the DAR under the ledger's limits: %v allocations, want at most 20", allocs)
+	}
+	// At the exact limits it is served; one byte less is refused, as a
+	// fresh read would be.
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total, largest int64
+	for _, f := range zr.File {
+		total += int64(f.UncompressedSize64)
+		largest = max(largest, int64(f.UncompressedSize64))
+	}
+	for _, tc := range []struct {
+		opts ReadOptions
+		kind ErrorKind
+	}{
+		{ReadOptions{MaxEntrySize: largest, MaxTotalSize: total}, 0},
+		{ReadOptions{MaxEntrySize: largest - 1, MaxTotalSize: total}, KindZipBomb},
+		{ReadOptions{MaxEntrySize: largest, MaxTotalSize: total - 1}, KindZipBomb},
+	} {
+		want, wantErr := ReadDAR(data, tc.opts) // no cache: a fresh read
+		tc.opts.Cache = c
+		got, err := ReadDAR(data, tc.opts)
+		if kindOf(err) != tc.kind || kindOf(wantErr) != tc.kind || (err == nil && got.Main.ID != want.Main.ID) {
+			t.Errorf("limits %d/%d: %v (fresh read: %v), want kind %v", tc.opts.MaxEntrySize, tc.opts.MaxTotalSize, err, wantErr, tc.kind)
+		}
+	}
+	// Limits that do not: refused as before.
 	if _, err := ReadDAR(data, ReadOptions{Cache: c, MaxTotalSize: 100}); kindOf(err) != KindZipBomb {
 		t.Errorf("with a 100-byte limit: %v, want a ZipBomb", err)
+	}
+	if _, err := ReadDAR(data, ReadOptions{Cache: c, MaxEntrySize: 100}); kindOf(err) != KindZipBomb {
+		t.Errorf("with a 100-byte entry limit: %v, want a ZipBomb", err)
+	}
+	// A 2.dev DAR read with AllowDevLF is refused without.
+	devPkg := simplePkg("devapp", "1.0.0")
+	devPkg.Minor = "dev"
+	dev, _ := e.DAR(devPkg)
+	if _, err := ReadDAR(dev, ReadOptions{Cache: c, AllowDevLF: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadDAR(dev, ReadOptions{Cache: c}); kindOf(err) != KindLanguageVersion {
+		t.Errorf("2.dev DAR without AllowDevLF: %v, want a LanguageVersion error", err)
 	}
 	// An eviction forgets the DARs, whose packages may be gone.
 	c.MaxBytes = int64(len(again.Packages[0].Payload) + len(again.Packages[1].Payload))
