@@ -57,13 +57,31 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 // tables tests reuse.
 func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, error) {
 	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
+	// The tables are sized by a first pass over the fields (a malformed
+	// message is reported by the second): a package has thousands of
+	// interned strings, types and expressions.
+	var count [fPackagePackageImports + 1]int
+	for r := pbwire.NewReader(b); ; {
+		f, ok := r.Next()
+		if !ok {
+			break
+		}
+		if int(f.Num) < len(count) {
+			count[f.Num]++
+		}
+	}
 	var (
-		modules, dnames, types, kinds [][]byte
-		exprs                         [][]byte
-		metadata                      [][]byte
-		importsCase                   protowire.Number
-		importsRaw                    []byte
+		modules     = make([][]byte, 0, count[fPackageModules])
+		dnames      = make([][]byte, 0, count[fPackageInternedDottedNames])
+		types       = make([][]byte, 0, count[fPackageInternedTypes])
+		kinds       = make([][]byte, 0, count[fPackageInternedKinds])
+		exprs       = make([][]byte, 0, count[fPackageInternedExprs])
+		metadata    [][]byte
+		importsCase protowire.Number
+		importsRaw  []byte
 	)
+	d.strs = make([]string, 0, count[fPackageInternedStrings])
+	d.dnames = make([]string, 0, count[fPackageInternedDottedNames])
 	err := eachField(b, func(f field) error {
 		var err error
 		var m []byte
@@ -132,7 +150,10 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	if len(metadata) == 0 {
 		return nil, nil, errorf("Package.metadata is required in Daml-LF %s", lf)
 	}
-	p := &Package{ID: id, LanguageVersion: lf, modules: map[string]*Module{}}
+	p := &Package{ID: id, LanguageVersion: lf, modules: make(map[string]*Module, len(modules))}
+	if len(modules) > 0 {
+		p.Modules = make([]*Module, 0, len(modules))
+	}
 	if err := d.metadata(bytes.Join(metadata, nil), p); err != nil {
 		return nil, nil, err
 	}
@@ -164,6 +185,7 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	if len(kinds) > 0 && !d.flat() {
 		return nil, nil, errorf("interned kinds are not supported by Daml-LF %s", lf)
 	}
+	d.kinds, d.kindSizes = make([]*Kind, 0, len(kinds)), make([]int, 0, len(kinds))
 	for i, k := range kinds {
 		c, ok, err := lastCase(k, "Kind", kindCase)
 		if err != nil {
@@ -183,6 +205,7 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 		d.kinds = append(d.kinds, kd)
 		d.kindSizes = append(d.kindSizes, d.nodes)
 	}
+	d.types, d.typeSizes = make([]Type, 0, len(types)), make([]int, 0, len(types))
 	for i, t := range types {
 		c, ok, err := lastCase(t, "Type", typeCase)
 		if err != nil {
