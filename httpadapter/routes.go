@@ -73,7 +73,7 @@ var routes = []route{
 	{http.MethodPost, "/v2/updates", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).UpdatesList)},
 	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).FlatsList)},
 	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).TreeList)},
-	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*ledger.Node).UpdatesPage)},
+	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*jsonapi.API).UpdatesPage)},
 	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callBody((*ledger.Node).UpdateByID)},
 	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callBody((*ledger.Node).UpdateByOffset)},
 	{http.MethodGet, "/v2/updates/transaction-tree-by-id/:update-id", authRequired, callWith(decodeTreeByID, treeByID)},
@@ -81,8 +81,8 @@ var routes = []route{
 
 	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
 	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*ledger.Node).ActiveContracts)},
-	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
-	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
+	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
+	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},
 	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callBody((*ledger.Node).EventsByContractID)},
 

@@ -57,7 +57,8 @@ type updateSpec struct {
 	Tx *txSpec
 	Ra *eventSpec
 	// Topo is set when topology events are asked for; TopoAuth when
-	// participant authorization events are, of TopoParties (none: all).
+	// participant authorization events are, of TopoParties (nil: all;
+	// never empty, so that equal formats have equal fingerprints).
 	Topo        bool
 	TopoAuth    bool
 	TopoParties []string
@@ -115,7 +116,10 @@ func (n *Node) typedUpdateSpec(f UpdateReadFormat) updateSpec {
 		s.Ra = &ra
 	}
 	if f.Topology != nil {
-		s.Topo, s.TopoAuth, s.TopoParties = true, true, f.Topology
+		s.Topo, s.TopoAuth = true, true
+		if len(f.Topology) > 0 {
+			s.TopoParties = f.Topology
+		}
 	}
 	return s
 }
@@ -173,7 +177,10 @@ func jsonUpdateSpec(f UpdateFormat) updateSpec {
 	if t := f.IncludeTopologyEvents; t != nil {
 		s.Topo = true
 		if a := t.IncludeParticipantAuthorizationEvents; a != nil {
-			s.TopoAuth, s.TopoParties = true, a.Parties
+			s.TopoAuth = true
+			if len(a.Parties) > 0 {
+				s.TopoParties = a.Parties
+			}
 		}
 	}
 	return s
