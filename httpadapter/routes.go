@@ -80,7 +80,7 @@ var routes = []route{
 	{http.MethodGet, "/v2/updates/transaction-tree-by-offset/:offset", authRequired, callWith(decodeTreeByOffset, treeByOffset)},
 
 	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
-	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*ledger.Node).ActiveContracts)},
+	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*jsonapi.API).ActiveContracts)},
 	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},

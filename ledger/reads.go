@@ -864,3 +864,8 @@ func (n *Node) transactionBy(ctx context.Context, id string, off int64, f Transa
 	}
 	return GetTransactionResponse{Transaction: resp.Update.Transaction.Value}, nil
 }
+
+// ListLimit is the most elements a blocking list returns
+// (Options.ListLimit, http-list-max-elements-limit); the JSON layer's
+// lists refuse more with JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED.
+func (n *Node) ListLimit() int { return n.opts.ListLimit }
