@@ -233,6 +233,9 @@ func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 	case binary:
 		writeBinary(w, t)
 		return
+	case jsonapi.Body:
+		writeJSONBytes(w, http.StatusOK, append(t, '\n'))
+		return
 	case jsonapi.SubmitAndWaitResponse:
 		if body, ok := appendSubmitAndWait(make([]byte, 0, 128), t); ok {
 			writeJSONBytes(w, http.StatusOK, body)

@@ -73,18 +73,18 @@ var routes = []route{
 	{http.MethodPost, "/v2/updates", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).UpdatesList)},
 	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).FlatsList)},
 	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*ledger.Node).TreeList)},
-	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*ledger.Node).UpdatesPage)},
-	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callBody((*ledger.Node).UpdateByID)},
-	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callBody((*ledger.Node).UpdateByOffset)},
+	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*jsonapi.API).UpdatesPage)},
+	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callBody((*jsonapi.API).UpdateByID)},
+	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callBody((*jsonapi.API).UpdateByOffset)},
 	{http.MethodGet, "/v2/updates/transaction-tree-by-id/:update-id", authRequired, callWith(decodeTreeByID, treeByID)},
 	{http.MethodGet, "/v2/updates/transaction-tree-by-offset/:offset", authRequired, callWith(decodeTreeByOffset, treeByOffset)},
 
 	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
-	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*ledger.Node).ActiveContracts)},
-	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
-	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*ledger.Node).ActiveContractsPage)},
+	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*jsonapi.API).ActiveContracts)},
+	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
+	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},
-	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callBody((*ledger.Node).EventsByContractID)},
+	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callBody((*jsonapi.API).EventsByContractID)},
 
 	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*jsonapi.API).ValidateDAR)},
 	{http.MethodPost, "/v2/dars", authRequired, callWith(decodeUploadDAR, (*jsonapi.API).UploadDAR)},
@@ -107,9 +107,9 @@ var routes = []route{
 
 	// Issue 13 item 6: the remaining operations of the 3.5 document.
 	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*jsonapi.API).LatestPrunedOffsets)},
-	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*ledger.Node).TransactionByID)},
-	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*ledger.Node).TransactionByOffset)},
-	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*ledger.Node).ContractByID)},
+	{http.MethodPost, "/v2/updates/transaction-by-id", authRequired, callBody((*jsonapi.API).TransactionByID)},
+	{http.MethodPost, "/v2/updates/transaction-by-offset", authRequired, callBody((*jsonapi.API).TransactionByOffset)},
+	{http.MethodPost, "/v2/contracts/contract-by-id", authRequired, callBody((*jsonapi.API).ContractByID)},
 	{http.MethodGet, "/v2/interactive-submission/preferred-package-version", authRequired, callWith(decodePreferredPackageVersion, (*jsonapi.API).PreferredPackageVersion)},
 	{http.MethodPost, "/v2/interactive-submission/preferred-packages", authRequired, callBody((*jsonapi.API).PreferredPackages)},
 

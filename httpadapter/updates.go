@@ -105,12 +105,12 @@ func decodeTreeByOffset(rq *request) (treeRequest, error) {
 	return treeRequest{offset: off, parties: rq.queryAll("parties")}, nil
 }
 
-func treeByID(n *ledger.Node, ctx context.Context, r treeRequest) (ledger.TransactionTreeResponse, error) {
-	return n.TransactionTreeByID(ctx, r.updateID, r.parties)
+func treeByID(a *jsonapi.API, ctx context.Context, r treeRequest) (jsonapi.Body, error) {
+	return a.TransactionTreeByID(ctx, r.updateID, r.parties)
 }
 
-func treeByOffset(n *ledger.Node, ctx context.Context, r treeRequest) (ledger.TransactionTreeResponse, error) {
-	return n.TransactionTreeByOffset(ctx, r.offset, r.parties)
+func treeByOffset(a *jsonapi.API, ctx context.Context, r treeRequest) (jsonapi.Body, error) {
+	return a.TransactionTreeByOffset(ctx, r.offset, r.parties)
 }
 
 // decodeActiveContracts reads a GetActiveContractsRequest body.

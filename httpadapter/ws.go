@@ -36,7 +36,7 @@ var wsRoutes = []wsRoute{
 	{"/v2/updates", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamUpdates)},
 	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamFlats)},
 	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamTrees)},
-	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*ledger.Node).StreamActiveContracts)},
+	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*jsonapi.API).StreamActiveContracts)},
 	{"/v2/commands/completions", streamWith(decodeJSON[jsonapi.CompletionStreamRequest], (*jsonapi.API).StreamCompletions)},
 	{"/v2/commands/command-completions", streamWith(getCompletionsFrame, (*jsonapi.API).StreamCompletions)},
 }

@@ -93,11 +93,11 @@ type GetActiveContractsPageResponse struct {
 
 // eventFormatAuth checks an event format, authorizes reading as its
 // parties and refuses filters naming unknown templates or interfaces.
-func (n *Node) eventFormatAuth(ctx context.Context, f *EventFormat) error {
+func (n *Node) eventFormatAuth(ctx context.Context, f *eventSpec) error {
 	if err := checkEventFormat(f, "event_format"); err != nil {
 		return err
 	}
-	parties, anyParty := UpdateFormat{IncludeReassignments: f}.readingParties()
+	parties, anyParty := (&updateSpec{Ra: f}).readingParties()
 	if err := authorizeRead(ctx, parties, anyParty); err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string,
 // (acsindex.go), so its cost follows their contracts; a filter for any
 // party scans every contract, as Canton's does.
 func (n *Node) acsVisitAt(r *store.Reader, at int64, ef *eventFilter, after string, fn acsVisit) error {
-	if ef == nil || ef.anyParty != nil {
+	if ef == nil || ef.hasAny {
 		return n.acsVisitScan(r, at, ef, after, fn)
 	}
 	return indexedContracts(r, filterParties(ef), at, after, partyKeep(ef), func(cid string) (bool, error) {
@@ -212,7 +212,8 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 	default:
 		return nil, apierr.InvalidArgument.New("Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.")
 	}
-	if err := n.eventFormatAuth(ctx, f); err != nil {
+	spec := jsonEventSpec(f)
+	if err := n.eventFormatAuth(ctx, spec); err != nil {
 		return nil, err
 	}
 	if err := n.checkActiveAt(req.ActiveAtOffset); err != nil {
@@ -228,7 +229,7 @@ func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsReques
 		return out, nil
 	}
 	err := n.st.View(func(r *store.Reader) error {
-		return n.acsAt(r, req.ActiveAtOffset, newEventFilter(f, n), "", func(c GetActiveContractsResponse) bool {
+		return n.acsAt(r, req.ActiveAtOffset, newSpecFilter(spec, n), "", func(c GetActiveContractsResponse) bool {
 			out = append(out, c)
 			return int64(len(out)) < take
 		})
@@ -259,18 +260,39 @@ type acsPageToken struct {
 	Request string `json:"r"`
 }
 
-func (req GetActiveContractsPageRequest) fingerprint() string {
-	r := req
-	r.PageToken, r.ActiveAtOffset = "", nil
-	return fingerprint(r)
+// acsQuery is a compiled request of a page of active contracts: the
+// parameters its page token is bound to (exported for the fingerprint),
+// the offset and the token (base64).
+type acsQuery struct {
+	Format eventSpec
+	Size   *int32
+	at     *int64
+	token  string
+}
+
+// fingerprint identifies the parameters a page token is bound to.
+func (q *acsQuery) fingerprint() string { return fingerprint(q) }
+
+// acsBounds are a page's offset and its next token (base64), nil on the
+// last page.
+type acsBounds struct {
+	at   int64
+	next *string
 }
 
 // ActiveContractsPage returns one page of the active contracts at an
 // offset (nil: the ledger end), ordered by contract id; the next page
 // token keeps the offset.
 func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (GetActiveContractsPageResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
+	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
+		return GetActiveContractsPageResponse{}, err
+	}
 	out := []GetActiveContractsResponse{}
-	resp, err := n.activeContractsPage(ctx, req, func(ef *eventFilter) (acsVisit, func() int) {
+	q := acsQuery{Format: *jsonEventSpec(&req.EventFormat), Size: req.MaxPageSize, at: req.ActiveAtOffset, token: req.PageToken}
+	b, err := n.activeContractsPage(ctx, q, func(ef *eventFilter) (acsVisit, func() int) {
 		return jsonACS(ef, func(c GetActiveContractsResponse) bool {
 			out = append(out, c)
 			return true
@@ -279,56 +301,52 @@ func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPa
 	if err != nil {
 		return GetActiveContractsPageResponse{}, err
 	}
-	resp.ActiveContracts = out
-	return resp, nil
+	return GetActiveContractsPageResponse{ActiveContracts: out, ActiveAtOffset: b.at, NextPageToken: b.next}, nil
 }
 
 // activeContractsPage is ActiveContractsPage with the rendering left to
 // the visitor newVisit makes for the format's filter (with a count of
 // the contracts it kept); the response has the offset and the token, not
 // the contracts.
-func (n *Node) activeContractsPage(ctx context.Context, req GetActiveContractsPageRequest, newVisit func(ef *eventFilter) (acsVisit, func() int)) (GetActiveContractsPageResponse, error) {
+func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit func(ef *eventFilter) (acsVisit, func() int)) (acsBounds, error) {
 	if err := n.public(ctx); err != nil {
-		return GetActiveContractsPageResponse{}, err
+		return acsBounds{}, err
 	}
-	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
-		return GetActiveContractsPageResponse{}, err
-	}
-	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
-		return GetActiveContractsPageResponse{}, err
+	if err := n.eventFormatAuth(ctx, &req.Format); err != nil {
+		return acsBounds{}, err
 	}
 	size := DefaultACSPageSize
-	if req.MaxPageSize != nil {
-		if s := int(*req.MaxPageSize); s <= 0 || s > MaxACSPageSize {
-			return GetActiveContractsPageResponse{}, apierr.InvalidArgument.New("Requested page size must be between 1 and %d", MaxACSPageSize)
+	if req.Size != nil {
+		if s := int(*req.Size); s <= 0 || s > MaxACSPageSize {
+			return acsBounds{}, apierr.InvalidArgument.New("Requested page size must be between 1 and %d", MaxACSPageSize)
 		} else {
 			size = s
 		}
 	}
 	at := n.st.LedgerEnd()
-	if req.ActiveAtOffset != nil {
-		at = *req.ActiveAtOffset
+	if req.at != nil {
+		at = *req.at
 	}
 	fp := req.fingerprint()
 	after := ""
-	if req.PageToken != "" {
+	if req.token != "" {
 		var tok acsPageToken
-		raw, err := base64.StdEncoding.DecodeString(req.PageToken)
+		raw, err := base64.StdEncoding.DecodeString(req.token)
 		if err == nil {
 			err = json.Unmarshal(raw, &tok)
 		}
-		if err != nil || tok.Request != fp || (req.ActiveAtOffset != nil && tok.At != at) {
-			return GetActiveContractsPageResponse{}, apierr.InvalidACSPageToken.New("the page token does not belong to this request")
+		if err != nil || tok.Request != fp || (req.at != nil && tok.At != at) {
+			return acsBounds{}, apierr.InvalidACSPageToken.New("the page token does not belong to this request")
 		}
 		at, after = tok.At, tok.After
 	}
 	if err := n.checkActiveAt(at); err != nil {
-		return GetActiveContractsPageResponse{}, err
+		return acsBounds{}, err
 	}
-	resp := GetActiveContractsPageResponse{ActiveAtOffset: at}
+	resp := acsBounds{at: at}
 	more := false
 	last := ""
-	ef := newEventFilter(&req.EventFormat, n)
+	ef := newSpecFilter(&req.Format, n)
 	visit, count := newVisit(ef)
 	err := n.st.View(func(r *store.Reader) error {
 		return n.acsVisitAt(r, at, ef, after, func(c *contractRecord, w []string, m filterMatch) bool {
@@ -341,11 +359,11 @@ func (n *Node) activeContractsPage(ctx context.Context, req GetActiveContractsPa
 		})
 	})
 	if err != nil {
-		return GetActiveContractsPageResponse{}, storeErr(err)
+		return acsBounds{}, storeErr(err)
 	}
 	if more {
 		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: last, Request: fp}))
-		resp.NextPageToken = &s
+		resp.next = &s
 	}
 	return resp, nil
 }
@@ -431,7 +449,15 @@ type GetEventsByContractIDResponse struct {
 // CONTRACT_EVENTS_NOT_FOUND when the contract is unknown or invisible to
 // the format.
 func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
-	c, ef, w, m, err := n.contractEventsFor(ctx, req)
+	if err := n.public(ctx); err != nil {
+		return GetEventsByContractIDResponse{}, err
+	}
+	// The format's shape first: over JSON it is part of decoding the body,
+	// which Canton's JSON API does before the request validator runs.
+	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
+		return GetEventsByContractIDResponse{}, err
+	}
+	c, ef, w, m, err := n.contractEventsFor(ctx, req.ContractID, jsonEventSpec(&req.EventFormat))
 	if err != nil {
 		return GetEventsByContractIDResponse{}, err
 	}
@@ -448,28 +474,23 @@ func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractID
 // contractEventsFor makes the checks of EventsByContractID and decides
 // what the format sees of the contract: its record, the witnesses and
 // what their filters ask for (shared by the JSON and typed reads).
-func (n *Node) contractEventsFor(ctx context.Context, req GetEventsByContractIDRequest) (*contractRecord, *eventFilter, []string, filterMatch, error) {
+func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) (*contractRecord, *eventFilter, []string, filterMatch, error) {
 	fail := func(err error) (*contractRecord, *eventFilter, []string, filterMatch, error) {
 		return nil, nil, nil, filterMatch{}, err
 	}
 	if err := n.public(ctx); err != nil {
 		return fail(err)
 	}
-	// The format's shape first: over JSON it is part of decoding the body,
-	// which Canton's JSON API does before the request validator runs.
-	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
-		return fail(err)
-	}
-	if req.ContractID == "" {
+	if cid == "" {
 		return fail(apierr.MissingField.New("contract_id"))
 	}
-	if err := n.eventFormatAuth(ctx, &req.EventFormat); err != nil {
+	if err := n.eventFormatAuth(ctx, f); err != nil {
 		return fail(err)
 	}
-	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", req.ContractID)
+	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", cid)
 	var c contractRecord
 	err := n.st.View(func(r *store.Reader) error {
-		raw, err := r.Get(store.ContractKey(req.ContractID))
+		raw, err := r.Get(store.ContractKey(cid))
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound
 		}
@@ -481,7 +502,7 @@ func (n *Node) contractEventsFor(ctx context.Context, req GetEventsByContractIDR
 	if err != nil {
 		return fail(storeErr(err))
 	}
-	ef := newEventFilter(&req.EventFormat, n)
+	ef := newSpecFilter(f, n)
 	w, m := ef.witnesses(c.Create.stakeholders(), c.Create.TemplateID, c.Create.PackageName)
 	if len(w) == 0 {
 		return fail(notFound)

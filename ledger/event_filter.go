@@ -8,13 +8,15 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// The event filter: an EventFormat prepared for matching the events of
-// stored updates (parties, templates, interfaces, package names).
+// The event filter: a compiled event format (eventSpec) prepared for
+// matching the events of stored updates (parties, templates, interfaces,
+// package names).
 
-// eventFilter is an EventFormat prepared for matching.
+// eventFilter is an eventSpec prepared for matching.
 type eventFilter struct {
-	byParty  map[string][]CumulativeFilter
-	anyParty *Filters
+	byParty  map[string][]filterSpec
+	anyParty []filterSpec
+	hasAny   bool
 	// impls memoizes the view implementations of this read (a filter is
 	// used by one goroutine), as Canton picks them once per stream.
 	impls map[implKey]implChoice
@@ -47,33 +49,35 @@ type readPackages interface {
 	interfaceView(iface lf.TypeConID, c *txNode, impl string) (json.RawMessage, error)
 }
 
+// newEventFilter is newSpecFilter for a JSON event format.
 func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
+	return newSpecFilter(jsonEventSpec(f), pk)
+}
+
+// newSpecFilter prepares a compiled event format for matching (nil:
+// nil).
+func newSpecFilter(f *eventSpec, pk readPackages) *eventFilter {
 	if f == nil {
 		return nil
 	}
-	ef := &eventFilter{byParty: map[string][]CumulativeFilter{}, anyParty: f.FiltersForAnyParty, pk: pk}
-	for p, fs := range f.FiltersByParty {
-		ef.byParty[p] = fs.Cumulative
-		ef.splitIDs(fs.Cumulative)
+	ef := &eventFilter{byParty: make(map[string][]filterSpec, len(f.ByParty)), anyParty: f.AnyParty, hasAny: f.HasAny, pk: pk}
+	for p, fs := range f.ByParty {
+		ef.byParty[p] = fs
+		ef.splitIDs(fs)
 	}
-	if ef.anyParty != nil {
-		ef.splitIDs(ef.anyParty.Cumulative)
+	if ef.hasAny {
+		ef.splitIDs(ef.anyParty)
 	}
 	return ef
 }
 
 // splitIDs splits the template and interface ids of filters into ef.ids.
-func (ef *eventFilter) splitIDs(fs []CumulativeFilter) {
+func (ef *eventFilter) splitIDs(fs []filterSpec) {
 	for _, c := range fs {
-		var s string
-		switch f := c.IdentifierFilter; {
-		case f.TemplateFilter != nil:
-			s = f.TemplateFilter.Value.TemplateID
-		case f.InterfaceFilter != nil:
-			s = f.InterfaceFilter.Value.InterfaceID
-		default:
+		if c.Kind != specTemplate && c.Kind != specInterface {
 			continue
 		}
+		s := c.ID
 		if _, done := ef.ids[s]; done {
 			continue
 		}
@@ -145,28 +149,24 @@ func (m filterMatch) implementedIDs() []lf.TypeConID {
 
 // matches reports what a party's filters select of an event of a
 // template.
-func (ef *eventFilter) matches(fs []CumulativeFilter, templateID, pkgName string) filterMatch {
+func (ef *eventFilter) matches(fs []filterSpec, templateID, pkgName string) filterMatch {
 	if len(fs) == 0 {
 		return filterMatch{ok: true}
 	}
 	var m filterMatch
-	for _, c := range fs {
-		f := c.IdentifierFilter
-		switch {
-		case f.WildcardFilter != nil:
-			m.ok, m.blob = true, m.blob || f.WildcardFilter.Value.IncludeCreatedEventBlob
-		case f.TemplateFilter != nil:
-			if ef.templateMatches(f.TemplateFilter.Value.TemplateID, templateID, pkgName) {
-				m.ok, m.blob = true, m.blob || f.TemplateFilter.Value.IncludeCreatedEventBlob
+	for _, f := range fs {
+		switch f.Kind {
+		case specWildcard:
+			m.ok, m.blob = true, m.blob || f.Blobs
+		case specTemplate:
+			if ef.templateMatches(f.ID, templateID, pkgName) {
+				m.ok, m.blob = true, m.blob || f.Blobs
 			}
-		case f.InterfaceFilter != nil:
-			v := f.InterfaceFilter.Value
-			if id, ok := ef.implements(templateID, v.InterfaceID); ok {
-				m.ok, m.blob = true, m.blob || v.IncludeCreatedEventBlob
-				m.addIface(ifaceMatch{id: id, view: v.IncludeInterfaceView})
+		case specInterface:
+			if id, ok := ef.implements(templateID, f.ID); ok {
+				m.ok, m.blob = true, m.blob || f.Blobs
+				m.addIface(ifaceMatch{id: id, view: f.Views})
 			}
-		case f.Empty != nil:
-			m.ok = true
 		}
 	}
 	return m
@@ -242,9 +242,9 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 		if listed {
 			m = ef.matches(fs, templateID, pkgName)
 		}
-		if !m.ok && ef.anyParty != nil {
+		if !m.ok && ef.hasAny {
 			if !anyDone {
-				anyMatch, anyDone = ef.matches(ef.anyParty.Cumulative, templateID, pkgName), true
+				anyMatch, anyDone = ef.matches(ef.anyParty, templateID, pkgName), true
 			}
 			m = anyMatch
 		}

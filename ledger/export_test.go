@@ -47,7 +47,7 @@ func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
 		t.Fatal(err)
 	}
 	all := &TopologyFormat{IncludeParticipantAuthorizationEvents: &ParticipantAuthorizationTopologyFormat{}}
-	u, _ := newRenderer(UpdateFormat{IncludeTopologyEvents: all}, nil).update(&e)
+	u, _ := newRenderer(jsonUpdateSpec(UpdateFormat{IncludeTopologyEvents: all}), nil).update(&e)
 	return u
 }
 

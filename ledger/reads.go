@@ -66,10 +66,31 @@ type pageToken struct {
 	Request string `json:"r"`
 }
 
-func (req GetUpdatesPageRequest) fingerprint() string {
-	r := req
-	r.PageToken = ""
-	return fingerprint(r)
+// pageQuery is a compiled page request: the parameters its page token is
+// bound to (exported for the fingerprint) and the token (base64).
+type pageQuery struct {
+	Begin  int64
+	End    *int64
+	Size   *int32
+	Format updateSpec
+	Desc   bool
+	token  string
+}
+
+// fingerprint identifies the parameters a page token is bound to.
+func (q *pageQuery) fingerprint() string { return fingerprint(q) }
+
+// pageBounds are a page's bounds and its next token (base64), nil when
+// the range is read.
+type pageBounds struct {
+	lowest, highest int64
+	next            *string
+}
+
+// jsonPageQuery compiles a JSON page request.
+func jsonPageQuery(req GetUpdatesPageRequest) pageQuery {
+	return pageQuery{Begin: req.BeginOffsetExclusive, End: req.EndOffsetInclusive, Size: req.MaxPageSize,
+		Format: jsonUpdateSpec(req.UpdateFormat), Desc: req.DescendingOrder, token: req.PageToken}
 }
 
 // fingerprint identifies the parameters a page token is bound to.
@@ -82,19 +103,19 @@ func fingerprint(params any) string {
 // names a known transaction shape, and authorizes reading it: every
 // filtered party needs CanReadAs (or CanActAs), any-party filters
 // CanReadAsAnyParty.
-func checkFormatSelects(ctx context.Context, f UpdateFormat) error {
-	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
+func checkFormatSelects(ctx context.Context, f *updateSpec) error {
+	if f.Tx == nil && f.Ra == nil && !f.Topo {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
 	}
-	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
-		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.TransactionShape), ShapeACSDelta, ShapeLedgerEffects)
+	if t := f.Tx; t != nil && t.Shape != ShapeACSDelta && t.Shape != ShapeLedgerEffects {
+		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.Shape), ShapeACSDelta, ShapeLedgerEffects)
 	}
-	if t := f.IncludeTransactions; t != nil {
-		if err := checkEventFormat(&t.EventFormat, "include_transactions.event_format"); err != nil {
+	if t := f.Tx; t != nil {
+		if err := checkEventFormat(&t.Events, "include_transactions.event_format"); err != nil {
 			return err
 		}
 	}
-	if err := checkEventFormat(f.IncludeReassignments, "include_reassignments"); err != nil {
+	if err := checkEventFormat(f.Ra, "include_reassignments"); err != nil {
 		return err
 	}
 	parties, anyParty := f.readingParties()
@@ -103,8 +124,8 @@ func checkFormatSelects(ctx context.Context, f UpdateFormat) error {
 
 // checkEventFormat refuses an event format that selects no party: it needs
 // filters by party or filters for any party.
-func checkEventFormat(f *EventFormat, field string) error {
-	if f != nil && len(f.FiltersByParty) == 0 && f.FiltersForAnyParty == nil {
+func checkEventFormat(f *eventSpec, field string) error {
+	if f != nil && len(f.ByParty) == 0 && !f.HasAny {
 		return apierr.InvalidArgument.New("%s: filters_by_party and filters_for_any_party cannot both be empty", field)
 	}
 	return nil
@@ -207,7 +228,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 }
 
 // indexParty returns the single party whose index can serve a format, or "".
-func indexParty(f UpdateFormat) string {
+func indexParty(f *updateSpec) string {
 	parties, anyParty := f.readingParties()
 	if anyParty || len(parties) != 1 {
 		return ""
@@ -242,8 +263,14 @@ func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
 // absent. Page tokens are bound to the request: a token used with other
 // parameters fails with INVALID_UPDATES_PAGE_TOKEN.
 func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetUpdatesPageResponse, error) {
+	if err := n.public(ctx); err != nil {
+		return GetUpdatesPageResponse{}, err
+	}
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+		return GetUpdatesPageResponse{}, err
+	}
 	updates := []GetUpdateResponse{}
-	resp, err := n.updatesPage(ctx, req, func(e *logEntry, rd *renderer) (bool, error) {
+	b, err := n.updatesPage(ctx, jsonPageQuery(req), func(e *logEntry, rd *renderer) (bool, error) {
 		u, ok := rd.update(e)
 		if ok {
 			updates = append(updates, GetUpdateResponse{Update: u})
@@ -253,8 +280,8 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 	if err != nil {
 		return GetUpdatesPageResponse{}, err
 	}
-	resp.Updates = updates
-	return resp, nil
+	return GetUpdatesPageResponse{Updates: updates, LowestPageOffsetExclusive: b.lowest, HighestPageOffsetInclusive: b.highest,
+		NextPageToken: b.next}, nil
 }
 
 // updatesPage is UpdatesPage with the rendering left to visit: it checks
@@ -262,61 +289,58 @@ func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetU
 // and the format's filters; visit emits the update (JSON or typed) and
 // reports whether the entry showed anything. The response has the page's
 // bounds and token, not its updates.
-func (n *Node) updatesPage(ctx context.Context, req GetUpdatesPageRequest, visit func(e *logEntry, rd *renderer) (bool, error)) (GetUpdatesPageResponse, error) {
+func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEntry, rd *renderer) (bool, error)) (pageBounds, error) {
 	if err := n.public(ctx); err != nil {
-		return GetUpdatesPageResponse{}, err
+		return pageBounds{}, err
 	}
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
-		return GetUpdatesPageResponse{}, err
-	}
-	if err := n.checkFormat(ctx, req.UpdateFormat); err != nil {
-		return GetUpdatesPageResponse{}, err
+	if err := n.checkSpec(ctx, &q.Format); err != nil {
+		return pageBounds{}, err
 	}
 	size := DefaultUpdatesPageSize
-	if req.MaxPageSize != nil {
-		switch s := int(*req.MaxPageSize); {
+	if q.Size != nil {
+		switch s := int(*q.Size); {
 		case s <= 0:
-			return GetUpdatesPageResponse{}, apierr.InvalidArgument.New("Requested page size must be positive")
+			return pageBounds{}, apierr.InvalidArgument.New("Requested page size must be positive")
 		case s > MaxUpdatesPageSize:
-			return GetUpdatesPageResponse{}, apierr.InvalidArgument.New("Requested page size must not exceed %d", MaxUpdatesPageSize)
+			return pageBounds{}, apierr.InvalidArgument.New("Requested page size must not exceed %d", MaxUpdatesPageSize)
 		default:
 			size = s
 		}
 	}
-	fp := req.fingerprint()
-	var resp GetUpdatesPageResponse
+	fp := q.fingerprint()
+	var resp pageBounds
 	err := n.st.View(func(r *store.Reader) error {
 		ledgerEnd := n.st.LedgerEnd()
-		if err := checkOffsets(req.BeginOffsetExclusive, req.EndOffsetInclusive, ledgerEnd); err != nil {
+		if err := checkOffsets(q.Begin, q.End, ledgerEnd); err != nil {
 			return err
 		}
-		if err := n.checkUpdatesNotPruned(req.BeginOffsetExclusive, req.EndOffsetInclusive); err != nil { // prune.go
+		if err := n.checkUpdatesNotPruned(q.Begin, q.End); err != nil { // prune.go
 			return err
 		}
 		end := ledgerEnd
-		if req.EndOffsetInclusive != nil {
-			end = *req.EndOffsetInclusive
+		if q.End != nil {
+			end = *q.End
 		}
-		lo, hi := req.BeginOffsetExclusive, end
-		if req.PageToken != "" {
+		lo, hi := q.Begin, end
+		if q.token != "" {
 			var tok pageToken
-			raw, err := base64.StdEncoding.DecodeString(req.PageToken)
+			raw, err := base64.StdEncoding.DecodeString(q.token)
 			if err == nil {
 				err = json.Unmarshal(raw, &tok)
 			}
 			if err != nil || tok.Request != fp || tok.Cursor < lo || tok.Cursor > hi {
 				return apierr.InvalidUpdatesPageToken.New("the page token does not belong to this request")
 			}
-			if req.DescendingOrder {
+			if q.Desc {
 				hi = tok.Cursor
 			} else {
 				lo = tok.Cursor
 			}
 		}
-		rd := newRenderer(req.UpdateFormat, n)
+		rd := newRenderer(q.Format, n)
 		last := int64(-1)
 		count := 0
-		err := scanEntries(r, lo, hi, req.DescendingOrder, indexParty(req.UpdateFormat), func(e *logEntry) (bool, error) {
+		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), func(e *logEntry) (bool, error) {
 			ok, err := visit(e, rd)
 			if err != nil {
 				return false, err
@@ -337,26 +361,26 @@ func (n *Node) updatesPage(ctx context.Context, req GetUpdatesPageRequest, visit
 			return &s
 		}
 		switch {
-		case !req.DescendingOrder && last >= 0:
-			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = lo, last
-			resp.NextPageToken = token(last)
-		case !req.DescendingOrder:
-			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = lo, hi
-			if req.EndOffsetInclusive == nil {
-				resp.NextPageToken = token(hi) // tailing: ask again later
+		case !q.Desc && last >= 0:
+			resp.lowest, resp.highest = lo, last
+			resp.next = token(last)
+		case !q.Desc:
+			resp.lowest, resp.highest = lo, hi
+			if q.End == nil {
+				resp.next = token(hi) // tailing: ask again later
 			}
 		case last >= 0:
-			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = last-1, hi
+			resp.lowest, resp.highest = last-1, hi
 			if last-1 > lo {
-				resp.NextPageToken = token(last - 1)
+				resp.next = token(last - 1)
 			}
 		default:
-			resp.LowestPageOffsetExclusive, resp.HighestPageOffsetInclusive = lo, hi
+			resp.lowest, resp.highest = lo, hi
 		}
 		return nil
 	})
 	if err != nil {
-		return GetUpdatesPageResponse{}, storeErr(err)
+		return pageBounds{}, storeErr(err)
 	}
 	return resp, nil
 }
@@ -530,7 +554,8 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if shape == listTrees {
 		f.IncludeTopologyEvents = nil
 	}
-	if err := n.checkFormat(ctx, f); err != nil {
+	spec := jsonUpdateSpec(f)
+	if err := n.checkSpec(ctx, &spec); err != nil {
 		return nil, err
 	}
 	if req.DescendingOrder && req.EndInclusive == nil {
@@ -542,9 +567,9 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 	if err := n.checkUpdatesNotPruned(req.BeginExclusive, req.EndInclusive); err != nil { // prune.go
 		return nil, err
 	}
-	rd := newRenderer(f, n)
+	rd := newRenderer(spec, n)
 	waits := req.EndInclusive == nil || opts.IdleTimeout != nil
-	return collect(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f), opts, waits,
+	return collect(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(&spec), opts, waits,
 		func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint)
 }
 
@@ -682,7 +707,7 @@ func (n *Node) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (GetUpd
 	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return GetUpdateResponse{}, err
 	}
-	return n.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
+	return n.updateBy(ctx, req.UpdateID, 0, jsonUpdateSpec(req.UpdateFormat))
 }
 
 // UpdateByOffset returns the update at an offset (see UpdateByID).
@@ -693,11 +718,11 @@ func (n *Node) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest)
 	if req.Offset <= 0 {
 		return GetUpdateResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
 	}
-	return n.updateBy(ctx, "", req.Offset, req.UpdateFormat)
+	return n.updateBy(ctx, "", req.Offset, jsonUpdateSpec(req.UpdateFormat))
 }
 
-func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateFormat) (GetUpdateResponse, error) {
-	e, err := n.entryFor(ctx, id, off, f)
+func (n *Node) updateBy(ctx context.Context, id string, off int64, f updateSpec) (GetUpdateResponse, error) {
+	e, err := n.entryFor(ctx, id, off, &f)
 	if err != nil {
 		return GetUpdateResponse{}, err
 	}
@@ -710,11 +735,11 @@ func (n *Node) updateBy(ctx context.Context, id string, off int64, f UpdateForma
 
 // entryFor checks a format and loads the entry with that update id (or
 // at that offset) for a read by id: the checks of updateBy.
-func (n *Node) entryFor(ctx context.Context, id string, off int64, f UpdateFormat) (*logEntry, error) {
+func (n *Node) entryFor(ctx context.Context, id string, off int64, f *updateSpec) (*logEntry, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
-	if err := n.checkFormat(ctx, f); err != nil {
+	if err := n.checkSpec(ctx, f); err != nil {
 		return nil, err
 	}
 	return n.entryAt(id, off)
@@ -748,12 +773,9 @@ func (n *Node) treeBy(ctx context.Context, id string, off int64, parties []strin
 	if err != nil {
 		return TransactionTreeResponse{}, err
 	}
-	ef := &EventFormat{FiltersByParty: map[string]Filters{}}
-	for _, p := range parties {
-		ef.FiltersByParty[p] = Filters{}
-	}
+	ef := partiesSpec(parties, false)
 	if e.Kind == kindTransaction {
-		if t := renderTree(e, newEventFilter(ef, n)); t != nil {
+		if t := renderTree(e, newSpecFilter(&ef, n)); t != nil {
 			return TransactionTreeResponse{Transaction: *t}, nil
 		}
 	}
@@ -833,7 +855,7 @@ func (n *Node) TransactionByOffset(ctx context.Context, req GetTransactionByOffs
 }
 
 func (n *Node) transactionBy(ctx context.Context, id string, off int64, f TransactionFormat) (GetTransactionResponse, error) {
-	resp, err := n.updateBy(ctx, id, off, UpdateFormat{IncludeTransactions: &f})
+	resp, err := n.updateBy(ctx, id, off, updateSpec{Tx: jsonTxSpec(&f)})
 	if err != nil {
 		return GetTransactionResponse{}, err
 	}
@@ -842,3 +864,8 @@ func (n *Node) transactionBy(ctx context.Context, id string, off int64, f Transa
 	}
 	return GetTransactionResponse{Transaction: resp.Update.Transaction.Value}, nil
 }
+
+// ListLimit is the most elements a blocking list returns
+// (Options.ListLimit, http-list-max-elements-limit); the JSON layer's
+// lists refuse more with JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED.
+func (n *Node) ListLimit() int { return n.opts.ListLimit }

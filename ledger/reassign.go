@@ -207,7 +207,7 @@ func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWa
 	if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}
-	e, err := n.reassign(ctx, reassignCommandsOf(req.ReassignmentCommands), req.EventFormat)
+	e, err := n.reassign(ctx, reassignCommandsOf(req.ReassignmentCommands), jsonEventSpec(req.EventFormat))
 	if err != nil {
 		return SubmitAndWaitForReassignmentResponse{}, err
 	}

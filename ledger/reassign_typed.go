@@ -112,9 +112,9 @@ func (n *Node) Reassign(ctx context.Context, c ReassignCommands, opts ...Reassig
 	for _, o := range opts {
 		o(&cfg)
 	}
-	var ef *EventFormat
+	var ef *eventSpec
 	if cfg.format != nil {
-		f := n.eventFormat(*cfg.format)
+		f := n.typedEventSpec(*cfg.format)
 		ef = &f
 	}
 	e, err := n.reassign(ctx, c, ef)
@@ -126,7 +126,7 @@ func (n *Node) Reassign(ctx context.Context, c ReassignCommands, opts ...Reassig
 
 // reassignmentCommitted is the typed form of a committed reassignment
 // entry, its events filtered by ef (nil: none).
-func (n *Node) reassignmentCommitted(e *logEntry, ef *EventFormat) (*ReassignmentCommitted, error) {
+func (n *Node) reassignmentCommitted(e *logEntry, ef *eventSpec) (*ReassignmentCommitted, error) {
 	at, err := parseTime(e.RecordTime)
 	if err != nil {
 		return nil, decodeErr(err)
@@ -136,7 +136,7 @@ func (n *Node) reassignmentCommitted(e *logEntry, ef *EventFormat) (*Reassignmen
 	if ef == nil {
 		return out, nil
 	}
-	ra, err := n.typedRenderer().reassignment(e, newEventFilter(ef, n))
+	ra, err := n.typedRenderer().reassignment(e, newSpecFilter(ef, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}
@@ -149,9 +149,9 @@ func (n *Node) reassignmentCommitted(e *logEntry, ef *EventFormat) (*Reassignmen
 // reassign checks, authorizes and commits a reassignment; with an event
 // format ef, the caller's right to read as its parties is checked first.
 // It returns the committed entry.
-func (n *Node) reassign(ctx context.Context, rc ReassignCommands, ef *EventFormat) (*logEntry, error) {
+func (n *Node) reassign(ctx context.Context, rc ReassignCommands, ef *eventSpec) (*logEntry, error) {
 	if ef != nil {
-		parties, anyParty := UpdateFormat{IncludeReassignments: ef}.readingParties()
+		parties, anyParty := (&updateSpec{Ra: ef}).readingParties()
 		if err := authorizeRead(ctx, parties, anyParty); err != nil {
 			return nil, err
 		}

@@ -129,8 +129,14 @@ func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKi
 // renderTransaction renders a transaction entry in a shape; nil when no
 // event is visible.
 func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *JsTransaction {
+	return renderTransactionIn(e, f.TransactionShape == ShapeLedgerEffects, ef)
+}
+
+// renderTransactionIn renders a transaction entry in the ledger-effects
+// shape (effects) or the ACS-delta one; nil when no event is visible.
+func renderTransactionIn(e *logEntry, effects bool, ef *eventFilter) *JsTransaction {
 	var events []JsEvent
-	_ = visibleEvents(e, f.TransactionShape == ShapeLedgerEffects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
+	_ = visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
 		switch k {
 		case evCreated:
 			events = append(events, JsEvent{CreatedEvent: createdEvent(e, n, w, ef, m, acs)})
@@ -166,7 +172,7 @@ func transientContract(e *logEntry, cid string) bool {
 
 // renderTree renders a transaction entry as a tree (ledger effects).
 func renderTree(e *logEntry, ef *eventFilter) *JsTransactionTree {
-	tx := renderTransaction(e, &TransactionFormat{TransactionShape: ShapeLedgerEffects}, ef)
+	tx := renderTransactionIn(e, true, ef)
 	if tx == nil {
 		return nil
 	}
@@ -234,12 +240,12 @@ func visibleTopology(e *logEntry, want []string) []TopologyEvent {
 }
 
 // renderTopology renders a topology entry for the requested parties (none:
-// all).
-func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
-	if f == nil || f.IncludeParticipantAuthorizationEvents == nil {
+// all) when the format asks for participant authorization events.
+func renderTopology(e *logEntry, f *updateSpec) *TopologyTransaction {
+	if !f.TopoAuth {
 		return nil
 	}
-	events := visibleTopology(e, f.IncludeParticipantAuthorizationEvents.Parties)
+	events := visibleTopology(e, f.TopoParties)
 	if len(events) == 0 {
 		return nil
 	}
@@ -249,15 +255,15 @@ func renderTopology(e *logEntry, f *TopologyFormat) *TopologyTransaction {
 
 // renderer turns log entries into updates for one format.
 type renderer struct {
-	format UpdateFormat
+	format updateSpec
 	tx     *eventFilter
 	ra     *eventFilter
 }
 
-func newRenderer(f UpdateFormat, pk readPackages) *renderer {
-	r := &renderer{format: f, ra: newEventFilter(f.IncludeReassignments, pk)}
-	if f.IncludeTransactions != nil {
-		r.tx = newEventFilter(&f.IncludeTransactions.EventFormat, pk)
+func newRenderer(f updateSpec, pk readPackages) *renderer {
+	r := &renderer{format: f, ra: newSpecFilter(f.Ra, pk)}
+	if f.Tx != nil {
+		r.tx = newSpecFilter(&f.Tx.Events, pk)
 	}
 	return r
 }
@@ -267,7 +273,7 @@ func (r *renderer) update(e *logEntry) (Update, bool) {
 	switch e.Kind {
 	case kindTransaction:
 		if r.tx != nil {
-			if t := renderTransaction(e, r.format.IncludeTransactions, r.tx); t != nil {
+			if t := renderTransactionIn(e, r.format.Tx.effects(), r.tx); t != nil {
 				return Update{Transaction: &Wrapped[JsTransaction]{Value: *t}}, true
 			}
 		}
@@ -278,7 +284,7 @@ func (r *renderer) update(e *logEntry) (Update, bool) {
 			}
 		}
 	case kindTopology:
-		if t := renderTopology(e, r.format.IncludeTopologyEvents); t != nil {
+		if t := renderTopology(e, &r.format); t != nil {
 			return Update{TopologyTransaction: &Wrapped[TopologyTransaction]{Value: *t}}, true
 		}
 	}
@@ -306,27 +312,27 @@ func (r *renderer) tree(e *logEntry) (TreeUpdate, bool) {
 
 // readingParties are the parties a format reads as (nil with any-party
 // filters: every party).
-func (f UpdateFormat) readingParties() (parties []string, anyParty bool) {
-	add := func(ef *EventFormat) {
+func (f *updateSpec) readingParties() (parties []string, anyParty bool) {
+	add := func(ef *eventSpec) {
 		if ef == nil {
 			return
 		}
-		if ef.FiltersForAnyParty != nil {
+		if ef.HasAny {
 			anyParty = true
 		}
-		for p := range ef.FiltersByParty {
+		for p := range ef.ByParty {
 			parties = append(parties, p)
 		}
 	}
-	if f.IncludeTransactions != nil {
-		add(&f.IncludeTransactions.EventFormat)
+	if f.Tx != nil {
+		add(&f.Tx.Events)
 	}
-	add(f.IncludeReassignments)
-	if t := f.IncludeTopologyEvents; t != nil && t.IncludeParticipantAuthorizationEvents != nil {
-		if len(t.IncludeParticipantAuthorizationEvents.Parties) == 0 {
+	add(f.Ra)
+	if f.TopoAuth {
+		if len(f.TopoParties) == 0 {
 			anyParty = true
 		}
-		parties = append(parties, t.IncludeParticipantAuthorizationEvents.Parties...)
+		parties = append(parties, f.TopoParties...)
 	}
 	return union(parties), anyParty
 }

@@ -68,7 +68,8 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 		if shape == listTrees {
 			f.IncludeTopologyEvents = nil
 		}
-		if err := n.checkFormat(ctx, f); err != nil {
+		spec := jsonUpdateSpec(f)
+		if err := n.checkSpec(ctx, &spec); err != nil {
 			fail(err)
 			return
 		}
@@ -84,8 +85,8 @@ func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape 
 			fail(err)
 			return
 		}
-		rd := newRenderer(f, n)
-		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(f),
+		rd := newRenderer(spec, n)
+		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(&spec),
 			func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint) {
 			if !yield(v, err) || err != nil {
 				return

@@ -768,7 +768,7 @@ func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadForm
 	if err != nil {
 		return nil, err
 	}
-	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	t, err := n.typedRenderer().transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}
@@ -782,12 +782,12 @@ func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadForm
 // submissionFormat checks the format of a submission's transaction (nil:
 // the actAs and readAs parties', whose reading the submission's own
 // checks authorize) and returns it in the form of the node's reads.
-func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadFormat) (*TransactionFormat, error) {
+func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadFormat) (*txSpec, error) {
 	if f == nil {
-		return actAsFormat(s.c.ActAs, s.c.ReadAs, ShapeACSDelta), nil
+		return actAsSpec(s.c.ActAs, s.c.ReadAs), nil
 	}
-	tf := n.transactionFormat(*f)
-	if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: tf}); err != nil {
+	tf := n.typedTxSpec(*f)
+	if err := n.checkSpec(ctx, &updateSpec{Tx: tf}); err != nil {
 		return nil, err
 	}
 	return tf, nil

@@ -79,9 +79,9 @@ func (n *Node) ActiveContractEventsPage(ctx context.Context, f ReadFormat, p Pag
 }
 
 func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr *typedRenderer) (*ContractPage, error) {
-	req := GetActiveContractsPageRequest{ActiveAtOffset: p.At, EventFormat: n.eventFormat(f), MaxPageSize: p.Size}
+	req := acsQuery{Format: n.typedEventSpec(f), Size: p.Size, at: p.At}
 	if p.Token != nil {
-		req.PageToken = base64.StdEncoding.EncodeToString(p.Token)
+		req.token = base64.StdEncoding.EncodeToString(p.Token)
 	}
 	var contracts []PagedContract
 	var failed error
@@ -103,12 +103,12 @@ func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr
 	if err != nil {
 		return nil, err
 	}
-	out := &ContractPage{At: resp.ActiveAtOffset, Contracts: contracts}
+	out := &ContractPage{At: resp.at, Contracts: contracts}
 	for i := range out.Contracts {
-		out.Contracts[i].Token = mustJSON(acsPageToken{At: resp.ActiveAtOffset, After: string(out.Contracts[i].Created.ContractID), Request: fp})
+		out.Contracts[i].Token = mustJSON(acsPageToken{At: resp.at, After: string(out.Contracts[i].Created.ContractID), Request: fp})
 	}
-	if resp.NextPageToken != nil {
-		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.NextPageToken); err != nil {
+	if resp.next != nil {
+		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.next); err != nil {
 			return nil, apierr.InternalError.Wrap(err, "decoding a page token")
 		}
 	}
@@ -170,7 +170,8 @@ type ContractEvents struct {
 // party, unknown templates), CONTRACT_EVENTS_NOT_FOUND when the contract
 // is unknown (or pruned) or the format shows none of its events.
 func (n *Node) ContractEvents(ctx context.Context, cid value.ContractID, f ReadFormat) (*ContractEvents, error) {
-	c, ef, w, m, err := n.contractEventsFor(ctx, GetEventsByContractIDRequest{ContractID: string(cid), EventFormat: n.eventFormat(f)})
+	spec := n.typedEventSpec(f)
+	c, ef, w, m, err := n.contractEventsFor(ctx, string(cid), &spec)
 	if err != nil {
 		return nil, err
 	}

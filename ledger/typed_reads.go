@@ -10,11 +10,13 @@ import (
 )
 
 // Typed reads: the updates and active contracts of the JSON reads with
-// typed values. They share the JSON reads' checks, rights, errors, page
-// tokens and the one visibility pass (render.go: which events a reader
-// sees, witnesses, acsDelta, blobs, interface views), and render the
-// stored entries as typed events themselves (typed_render.go), without
-// going through the JSON structs.
+// typed values. Their formats compile to the read specs the JSON reads'
+// formats compile to too (event_filter_spec.go), so both share the
+// checks, rights, errors, page tokens and the one visibility pass
+// (render.go: which events a reader sees, witnesses, acsDelta, blobs,
+// interface views); the typed reads render the stored entries as typed
+// events themselves (typed_render.go), without going through the JSON
+// structs.
 //
 // Naming: the JSON reads hold the plain names today (Updates,
 // UpdatesPage, UpdateByID, UpdateByOffset, ActiveContracts) and move to
@@ -145,64 +147,6 @@ type OffsetRange struct {
 	Checkpoints bool
 }
 
-// eventFormat is the format of the JSON reads the typed format stands
-// for: the checks, rights and filters (eventFilter) of both are one.
-func (n *Node) eventFormat(f ReadFormat) EventFormat {
-	ef := EventFormat{FiltersByParty: make(map[string]Filters, len(f.Parties)), Verbose: f.Verbose}
-	for p, fs := range f.Parties {
-		ef.FiltersByParty[p] = n.filters(fs)
-	}
-	if f.AnyParty != nil {
-		fs := n.filters(f.AnyParty)
-		ef.FiltersForAnyParty = &fs
-	}
-	return ef
-}
-
-func (n *Node) filters(fs []Filter) Filters {
-	var cs []CumulativeFilter
-	for _, f := range fs {
-		var c IdentifierFilter
-		switch f.kind {
-		case wildcardFilter:
-			c.WildcardFilter = &Wrapped[WildcardFilterValue]{Value: WildcardFilterValue{IncludeCreatedEventBlob: f.blobs}}
-		case templateFilter:
-			c.TemplateFilter = &Wrapped[TemplateFilterValue]{Value: TemplateFilterValue{TemplateID: n.refString(f.ref), IncludeCreatedEventBlob: f.blobs}}
-		case interfaceFilter:
-			c.InterfaceFilter = &Wrapped[InterfaceFilterValue]{Value: InterfaceFilterValue{InterfaceID: n.refString(f.ref),
-				IncludeInterfaceView: f.views, IncludeCreatedEventBlob: f.blobs}}
-		}
-		cs = append(cs, CumulativeFilter{IdentifierFilter: c})
-	}
-	return Filters{Cumulative: cs}
-}
-
-// transactionFormat is eventFormat with the shape.
-func (n *Node) transactionFormat(f ReadFormat) *TransactionFormat {
-	shape := ShapeACSDelta
-	if f.Shape == LedgerEffects {
-		shape = ShapeLedgerEffects
-	}
-	return &TransactionFormat{EventFormat: n.eventFormat(f), TransactionShape: shape}
-}
-
-// updateFormat is the JSON update format the typed one stands for.
-func (n *Node) updateFormat(f UpdateReadFormat) UpdateFormat {
-	var uf UpdateFormat
-	if f.Transactions != nil {
-		uf.IncludeTransactions = n.transactionFormat(*f.Transactions)
-	}
-	if f.Reassignments != nil {
-		ef := n.eventFormat(*f.Reassignments)
-		uf.IncludeReassignments = &ef
-	}
-	if f.Topology != nil {
-		uf.IncludeTopologyEvents = &TopologyFormat{IncludeParticipantAuthorizationEvents: &ParticipantAuthorizationTopologyFormat{
-			Parties: f.Topology}}
-	}
-	return uf
-}
-
 // refString is a reference in the form of the JSON filters: by package
 // name, the name of the package ID.PackageID when PackageName is "".
 func (n *Node) refString(r TemplateRef) string {
@@ -228,10 +172,9 @@ type UpdatePage struct {
 	NextToken []byte
 }
 
-// pageRequest is the JSON page request of a typed read of a range.
-func (n *Node) pageRequest(f UpdateReadFormat, r OffsetRange, size *int32, token []byte) GetUpdatesPageRequest {
-	req := GetUpdatesPageRequest{BeginOffsetExclusive: r.After, UpdateFormat: n.updateFormat(f), MaxPageSize: size,
-		DescendingOrder: r.Descending}
+// pageQuery is the page query of a typed read of a range.
+func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token []byte) pageQuery {
+	q := pageQuery{Begin: r.After, Format: n.typedUpdateSpec(f), Size: size, Desc: r.Descending}
 	if !r.Tail {
 		end := r.Through
 		if end == 0 {
@@ -240,12 +183,12 @@ func (n *Node) pageRequest(f UpdateReadFormat, r OffsetRange, size *int32, token
 				end = r.After // checkOffsets refuses the begin
 			}
 		}
-		req.EndOffsetInclusive = &end
+		q.End = &end
 	}
 	if token != nil {
-		req.PageToken = base64.StdEncoding.EncodeToString(token)
+		q.token = base64.StdEncoding.EncodeToString(token)
 	}
-	return req
+	return q
 }
 
 // TypedUpdatesPage returns one page of the updates of a range as the
@@ -255,16 +198,16 @@ func (n *Node) pageRequest(f UpdateReadFormat, r OffsetRange, size *int32, token
 // token is the NextToken of the previous page, nil for the first. With
 // r.Tail an ascending page always has a next token (to ask again later).
 func (n *Node) TypedUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
-	return n.typedPage(ctx, n.pageRequest(f, r, size, token), n.typedRendererFor(ctx))
+	return n.typedPage(ctx, n.pageQuery(f, r, size, token), n.typedRendererFor(ctx))
 }
 
-func (n *Node) typedPage(ctx context.Context, req GetUpdatesPageRequest, tr *typedRenderer) (*UpdatePage, error) {
+func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*UpdatePage, error) {
 	size := DefaultUpdatesPageSize
-	if req.MaxPageSize != nil && *req.MaxPageSize > 0 {
-		size = min(int(*req.MaxPageSize), MaxUpdatesPageSize)
+	if q.Size != nil && *q.Size > 0 {
+		size = min(int(*q.Size), MaxUpdatesPageSize)
 	}
 	updates := make([]TypedUpdate, 0, size)
-	resp, err := n.updatesPage(ctx, req, func(e *logEntry, rd *renderer) (bool, error) {
+	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
 		u, err := tr.update(e, rd)
 		if err != nil {
 			return false, decodeErr(err)
@@ -278,9 +221,9 @@ func (n *Node) typedPage(ctx context.Context, req GetUpdatesPageRequest, tr *typ
 	if err != nil {
 		return nil, err
 	}
-	out := &UpdatePage{Updates: updates, Lowest: resp.LowestPageOffsetExclusive, Highest: resp.HighestPageOffsetInclusive}
-	if resp.NextPageToken != nil {
-		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.NextPageToken); err != nil {
+	out := &UpdatePage{Updates: updates, Lowest: resp.lowest, Highest: resp.highest}
+	if resp.next != nil {
+		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.next); err != nil {
 			return nil, apierr.InternalError.Wrap(err, "decoding a page token")
 		}
 	}
@@ -300,15 +243,12 @@ const typedWalkPage = 500
 func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
 	return func(yield func(TypedUpdate, error) bool) {
 		size := int32(typedWalkPage)
-		req := n.pageRequest(f, r, &size, nil)
+		q := n.pageQuery(f, r, &size, nil)
 		if r.Tail && r.Descending {
 			// The JSON stream's refusal, after the format's checks.
 			err := n.public(ctx)
 			if err == nil {
-				err = checkUpdateFormatShape(&req.UpdateFormat, "updateFormat.")
-			}
-			if err == nil {
-				err = n.checkFormat(ctx, req.UpdateFormat)
+				err = n.checkSpec(ctx, &q.Format)
 			}
 			if err == nil {
 				err = apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
@@ -324,7 +264,7 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 				return
 			}
 			changed := n.st.Changed()
-			page, err := n.typedPage(ctx, req, tr)
+			page, err := n.typedPage(ctx, q, tr)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -356,7 +296,7 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 					}
 				}
 			}
-			req.PageToken = base64.StdEncoding.EncodeToString(page.NextToken)
+			q.token = base64.StdEncoding.EncodeToString(page.NextToken)
 		}
 	}
 }
@@ -380,8 +320,8 @@ func (n *Node) TypedUpdateByOffset(ctx context.Context, offset int64, f UpdateRe
 }
 
 func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (TypedUpdate, error) {
-	uf := n.updateFormat(f)
-	e, err := n.entryFor(ctx, id, off, uf)
+	uf := n.typedUpdateSpec(f)
+	e, err := n.entryFor(ctx, id, off, &uf)
 	if err != nil {
 		return nil, err
 	}

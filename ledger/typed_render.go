@@ -363,7 +363,7 @@ func (r *typedRenderer) update(e *logEntry, rd *renderer) (TypedUpdate, error) {
 	switch e.Kind {
 	case kindTransaction:
 		if rd.tx != nil {
-			if t, err := r.transaction(e, rd.format.IncludeTransactions.TransactionShape == ShapeLedgerEffects, rd.tx); t != nil || err != nil {
+			if t, err := r.transaction(e, rd.format.Tx.effects(), rd.tx); t != nil || err != nil {
 				return t, err
 			}
 		}
@@ -374,8 +374,8 @@ func (r *typedRenderer) update(e *logEntry, rd *renderer) (TypedUpdate, error) {
 			}
 		}
 	case kindTopology:
-		if f := rd.format.IncludeTopologyEvents; f != nil && f.IncludeParticipantAuthorizationEvents != nil {
-			if t, err := r.topology(e, f.IncludeParticipantAuthorizationEvents.Parties); t != nil || err != nil {
+		if rd.format.TopoAuth {
+			if t, err := r.topology(e, rd.format.TopoParties); t != nil || err != nil {
 				return t, err
 			}
 		}

@@ -102,19 +102,19 @@ func statusOf(err error) JsStatus {
 // package name is PACKAGE_NAMES_NOT_FOUND, an unknown package id or an
 // entity that is not a template (template filter) or not an interface
 // (interface filter) of the named package(s) TEMPLATES_OR_INTERFACES_NOT_FOUND.
-func (n *Node) checkFilterIDs(formats ...*EventFormat) error {
+func (n *Node) checkFilterIDs(formats ...*eventSpec) error {
 	type ref struct {
 		id    string
 		iface bool
 	}
 	var refs []ref
-	each := func(fs []CumulativeFilter) {
+	each := func(fs []filterSpec) {
 		for _, c := range fs {
-			switch f := c.IdentifierFilter; {
-			case f.TemplateFilter != nil:
-				refs = append(refs, ref{f.TemplateFilter.Value.TemplateID, false})
-			case f.InterfaceFilter != nil:
-				refs = append(refs, ref{f.InterfaceFilter.Value.InterfaceID, true})
+			switch c.Kind {
+			case specTemplate:
+				refs = append(refs, ref{c.ID, false})
+			case specInterface:
+				refs = append(refs, ref{c.ID, true})
 			}
 		}
 	}
@@ -122,11 +122,11 @@ func (n *Node) checkFilterIDs(formats ...*EventFormat) error {
 		if f == nil {
 			continue
 		}
-		for _, fs := range f.FiltersByParty {
-			each(fs.Cumulative)
+		for _, fs := range f.ByParty {
+			each(fs)
 		}
-		if f.FiltersForAnyParty != nil {
-			each(f.FiltersForAnyParty.Cumulative)
+		if f.HasAny {
+			each(f.AnyParty)
 		}
 	}
 	if len(refs) == 0 {
@@ -180,12 +180,18 @@ func (n *Node) checkFilterIDs(formats ...*EventFormat) error {
 // (checkFormatSelects) and refuses filters naming unknown templates or
 // interfaces.
 func (n *Node) checkFormat(ctx context.Context, f UpdateFormat) error {
+	s := jsonUpdateSpec(f)
+	return n.checkSpec(ctx, &s)
+}
+
+// checkSpec is checkFormat for a compiled format.
+func (n *Node) checkSpec(ctx context.Context, f *updateSpec) error {
 	if err := checkFormatSelects(ctx, f); err != nil {
 		return err
 	}
-	var tf *EventFormat
-	if f.IncludeTransactions != nil {
-		tf = &f.IncludeTransactions.EventFormat
+	var tf *eventSpec
+	if f.Tx != nil {
+		tf = &f.Tx.Events
 	}
-	return n.checkFilterIDs(tf, f.IncludeReassignments)
+	return n.checkFilterIDs(tf, f.Ra)
 }

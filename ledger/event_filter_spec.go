@@ -1,0 +1,204 @@
+package ledger
+
+import "slices"
+
+// Read specs: the one compiled form of a read's format that the read
+// internals (checks, rights, filters, renderers, page tokens) work on.
+// The typed reads compile their ReadFormat and UpdateReadFormat into it
+// (typedEventSpec, typedUpdateSpec); the JSON reads compile the wire's
+// EventFormat and UpdateFormat (jsonEventSpec, jsonUpdateSpec).
+
+// filterSpecKind is what a compiled filter selects.
+type filterSpecKind uint8
+
+const (
+	// specNone is an identifier filter with no variant set: it selects
+	// nothing (the JSON wire's empty one-of).
+	specNone filterSpecKind = iota
+	specWildcard
+	specTemplate
+	specInterface
+)
+
+// filterSpec is one cumulative filter. Its fields are exported for the
+// page tokens' fingerprint (mustJSON) only.
+type filterSpec struct {
+	Kind filterSpecKind
+	// ID is the template or interface id as the JSON filters write it
+	// ("pkg:M:E" or "#name:M:E").
+	ID    string
+	Blobs bool
+	Views bool
+}
+
+// eventSpec is a compiled event format: the parties read as, each with
+// its filters (none: every template), and the filters for any party.
+type eventSpec struct {
+	ByParty map[string][]filterSpec
+	// AnyParty holds the filters for any party when HasAny.
+	AnyParty []filterSpec
+	HasAny   bool
+	Verbose  bool
+}
+
+// txSpec is an event spec with the transaction shape (the JSON name,
+// ShapeACSDelta or ShapeLedgerEffects once checked).
+type txSpec struct {
+	Events eventSpec
+	Shape  string
+}
+
+// effects reports whether transactions are read in the ledger-effects
+// shape.
+func (t *txSpec) effects() bool { return t.Shape == ShapeLedgerEffects }
+
+// updateSpec is a compiled update format: an absent part is not read.
+type updateSpec struct {
+	Tx *txSpec
+	Ra *eventSpec
+	// Topo is set when topology events are asked for; TopoAuth when
+	// participant authorization events are, of TopoParties (nil: all;
+	// never empty, so that equal formats have equal fingerprints).
+	Topo        bool
+	TopoAuth    bool
+	TopoParties []string
+}
+
+// typedEventSpec compiles a typed format.
+func (n *Node) typedEventSpec(f ReadFormat) eventSpec {
+	s := eventSpec{ByParty: make(map[string][]filterSpec, len(f.Parties)), Verbose: f.Verbose}
+	for p, fs := range f.Parties {
+		s.ByParty[p] = n.typedFilterSpecs(fs)
+	}
+	if f.AnyParty != nil {
+		s.AnyParty, s.HasAny = n.typedFilterSpecs(f.AnyParty), true
+	}
+	return s
+}
+
+func (n *Node) typedFilterSpecs(fs []Filter) []filterSpec {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]filterSpec, 0, len(fs))
+	for _, f := range fs {
+		c := filterSpec{Blobs: f.blobs}
+		switch f.kind {
+		case wildcardFilter:
+			c.Kind = specWildcard
+		case templateFilter:
+			c.Kind, c.ID = specTemplate, n.refString(f.ref)
+		case interfaceFilter:
+			c.Kind, c.ID, c.Views = specInterface, n.refString(f.ref), f.views
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// typedTxSpec is typedEventSpec with the shape.
+func (n *Node) typedTxSpec(f ReadFormat) *txSpec {
+	shape := ShapeACSDelta
+	if f.Shape == LedgerEffects {
+		shape = ShapeLedgerEffects
+	}
+	return &txSpec{Events: n.typedEventSpec(f), Shape: shape}
+}
+
+// typedUpdateSpec compiles a typed update format.
+func (n *Node) typedUpdateSpec(f UpdateReadFormat) updateSpec {
+	var s updateSpec
+	if f.Transactions != nil {
+		s.Tx = n.typedTxSpec(*f.Transactions)
+	}
+	if f.Reassignments != nil {
+		ra := n.typedEventSpec(*f.Reassignments)
+		s.Ra = &ra
+	}
+	if f.Topology != nil {
+		s.Topo, s.TopoAuth = true, true
+		if len(f.Topology) > 0 {
+			s.TopoParties = f.Topology
+		}
+	}
+	return s
+}
+
+// jsonEventSpec compiles a JSON event format (nil: nil).
+func jsonEventSpec(f *EventFormat) *eventSpec {
+	if f == nil {
+		return nil
+	}
+	s := &eventSpec{ByParty: make(map[string][]filterSpec, len(f.FiltersByParty)), Verbose: f.Verbose}
+	for p, fs := range f.FiltersByParty {
+		s.ByParty[p] = jsonFilterSpecs(fs)
+	}
+	if f.FiltersForAnyParty != nil {
+		s.AnyParty, s.HasAny = jsonFilterSpecs(*f.FiltersForAnyParty), true
+	}
+	return s
+}
+
+func jsonFilterSpecs(fs Filters) []filterSpec {
+	if len(fs.Cumulative) == 0 {
+		return nil
+	}
+	out := make([]filterSpec, 0, len(fs.Cumulative))
+	for _, c := range fs.Cumulative {
+		var s filterSpec
+		switch f := c.IdentifierFilter; {
+		case f.WildcardFilter != nil:
+			s = filterSpec{Kind: specWildcard, Blobs: f.WildcardFilter.Value.IncludeCreatedEventBlob}
+		case f.TemplateFilter != nil:
+			v := f.TemplateFilter.Value
+			s = filterSpec{Kind: specTemplate, ID: v.TemplateID, Blobs: v.IncludeCreatedEventBlob}
+		case f.InterfaceFilter != nil:
+			v := f.InterfaceFilter.Value
+			s = filterSpec{Kind: specInterface, ID: v.InterfaceID, Blobs: v.IncludeCreatedEventBlob, Views: v.IncludeInterfaceView}
+		case f.Empty != nil:
+			s = filterSpec{Kind: specWildcard}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// jsonTxSpec compiles a JSON transaction format (nil: nil).
+func jsonTxSpec(f *TransactionFormat) *txSpec {
+	if f == nil {
+		return nil
+	}
+	return &txSpec{Events: *jsonEventSpec(&f.EventFormat), Shape: f.TransactionShape}
+}
+
+// jsonUpdateSpec compiles a JSON update format.
+func jsonUpdateSpec(f UpdateFormat) updateSpec {
+	s := updateSpec{Tx: jsonTxSpec(f.IncludeTransactions), Ra: jsonEventSpec(f.IncludeReassignments)}
+	if t := f.IncludeTopologyEvents; t != nil {
+		s.Topo = true
+		if a := t.IncludeParticipantAuthorizationEvents; a != nil {
+			s.TopoAuth = true
+			if len(a.Parties) > 0 {
+				s.TopoParties = a.Parties
+			}
+		}
+	}
+	return s
+}
+
+// partiesSpec reads as the parties every template (the requesting
+// parties of the deprecated reads).
+func partiesSpec(parties []string, verbose bool) eventSpec {
+	s := eventSpec{ByParty: make(map[string][]filterSpec, len(parties)), Verbose: verbose}
+	for _, p := range parties {
+		s.ByParty[p] = nil
+	}
+	return s
+}
+
+// actAsSpec is the default transaction format of a typed submission: the
+// actAs and readAs parties' view, every template, in the ACS-delta shape
+// (jsoncommands.go's actAsFormat).
+func actAsSpec(actAs, readAs []string) *txSpec {
+	return &txSpec{Events: partiesSpec(append(slices.Clone(actAs), readAs...), true), Shape: ShapeACSDelta}
+}

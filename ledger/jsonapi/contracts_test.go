@@ -1,0 +1,168 @@
+package jsonapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+// TestStreamActiveContractsSameAsNode checks that the JSON layer's
+// active-contracts stream yields, element by element, the bytes of the
+// Node's stream for every format of the fixture at several offsets, and
+// the same refusals.
+func TestStreamActiveContractsSameAsNode(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type elem struct {
+		v   any
+		err error
+	}
+	compare := func(t *testing.T, what string, ctx context.Context, req ledger.GetActiveContractsRequest) int {
+		t.Helper()
+		var want []elem
+		for v, err := range l.n.StreamActiveContracts(ctx, req) {
+			want = append(want, elem{v, err})
+		}
+		i := 0
+		for b, err := range a.StreamActiveContracts(ctx, req) {
+			if i >= len(want) {
+				t.Fatalf("%s: the JSON layer yields more than the Node's %d elements: %s, %v", what, len(want), b, err)
+			}
+			sameAnswer(t, fmt.Sprintf("%s element %d", what, i), want[i].v, want[i].err, b, err)
+			i++
+		}
+		if i != len(want) {
+			t.Errorf("%s: the JSON layer yields %d elements, the Node %d", what, i, len(want))
+		}
+		return i
+	}
+	seen := 0
+	for _, f := range emitFormats {
+		ef := l.wire(f)
+		for _, at := range []int64{end.Offset, end.Offset - 2, end.Offset / 2, 0} {
+			seen += compare(t, fmt.Sprintf("%s at %d", f.name, at), l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef})
+			seen += compare(t, fmt.Sprintf("%s at %d, legacy filter", f.name, at), l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, Filter: &ef, Verbose: true})
+		}
+	}
+	if seen < 100 {
+		t.Errorf("compared %d elements only", seen)
+	}
+	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+	cancelled, cancel := context.WithCancel(l.ctx)
+	cancel()
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		req  ledger.GetActiveContractsRequest
+	}{
+		{"no format", l.ctx, ledger.GetActiveContractsRequest{}},
+		{"continuation token", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, StreamContinuationToken: "AA=="}},
+		{"bad identifier", l.ctx, ledger.GetActiveContractsRequest{Filter: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
+			l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{}}}}}}}}},
+		{"no variant", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
+			l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}},
+		{"no right", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}},
+		{"after the end", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end.Offset + 1}},
+		{"negative", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}},
+		{"cancelled", cancelled, ledger.GetActiveContractsRequest{EventFormat: &alice}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { compare(t, tt.name, tt.ctx, tt.req) })
+	}
+}
+
+// TestActiveContractsListSameAsNode checks that the JSON layer's list of
+// active contracts is the bytes of the Node's list for every format of
+// the fixture, at several offsets and limits, with the same refusals
+// (413 beyond the node's list limit included).
+func TestActiveContractsListSameAsNode(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := []*int64{nil}
+	for _, n := range []int64{-1, 0, 1, 3, 1000} {
+		limits = append(limits, &n)
+	}
+	for _, f := range emitFormats {
+		ef := l.wire(f)
+		for _, at := range []int64{end.Offset, end.Offset / 2, 0} {
+			for _, limit := range limits {
+				for _, req := range []ledger.GetActiveContractsRequest{{ActiveAtOffset: at, EventFormat: &ef}, {ActiveAtOffset: at, Filter: &ef, Verbose: true}} {
+					what := fmt.Sprintf("%s at %d, limit %v", f.name, at, limit)
+					want, werr := l.n.ActiveContracts(l.ctx, req, ledger.ListOptions{Limit: limit})
+					got, gerr := a.ActiveContracts(l.ctx, req, ledger.ListOptions{Limit: limit})
+					sameAnswer(t, what, want, werr, got, gerr)
+				}
+			}
+		}
+	}
+	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+	zero := int64(0)
+	for _, tt := range []struct {
+		name  string
+		ctx   context.Context
+		req   ledger.GetActiveContractsRequest
+		limit *int64
+	}{
+		{"neither", l.ctx, ledger.GetActiveContractsRequest{}, nil},
+		{"both", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, Filter: &alice}, nil},
+		{"continuation token", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, StreamContinuationToken: "AA=="}, nil},
+		{"no party", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{}}, nil},
+		{"no variant", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
+			l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}, nil},
+		{"no right", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}, nil},
+		{"no right, limit 0", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}, &zero},
+		{"after the end, limit 0", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end.Offset + 1}, &zero},
+		{"negative", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, werr := l.n.ActiveContracts(tt.ctx, tt.req, ledger.ListOptions{Limit: tt.limit})
+			got, gerr := a.ActiveContracts(tt.ctx, tt.req, ledger.ListOptions{Limit: tt.limit})
+			sameAnswer(t, tt.name, want, werr, got, gerr)
+		})
+	}
+
+	// Beyond the list limit: 413, not a list.
+	small := ledgertest.Open(t, ledger.Options{InMemory: true, ListLimit: 2})
+	owner := ledgertest.MustAllocate(t, small, "owner")
+	d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
+	ledgertest.MustUploadDAR(t, small, d)
+	for i := range 3 {
+		if _, err := jsonapi.New(small).SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: fmt.Sprint("c", i), ActAs: []string{owner}, UserID: "u",
+			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#iou:Main:Iou",
+				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, i))}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end, err = small.LedgerEnd(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := int64(2)
+	for _, limit := range []*int64{nil, &two} {
+		req := ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset, EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{owner: {}}}}
+		want, werr := small.ActiveContracts(context.Background(), req, ledger.ListOptions{Limit: limit})
+		got, gerr := jsonapi.New(small).ActiveContracts(context.Background(), req, ledger.ListOptions{Limit: limit})
+		if limit == nil && werr == nil {
+			t.Errorf("the Node lists %d contracts beyond its limit of 2", len(want))
+		}
+		sameAnswer(t, fmt.Sprintf("limit %v", limit), want, werr, got, gerr)
+	}
+}

@@ -1,0 +1,124 @@
+package jsonapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+)
+
+// The JSON reads of pages (JsUpdateService's get-updates-page,
+// JsStateService's active-contracts-page) over the typed reads: the
+// request's wire checks and conversion to the typed format
+// (reads_format.go), the typed read with the stored values
+// (rawjson.WithStoredValues: no decoding of Daml values), and the
+// emitters (emit.go) for the answer's bytes.
+
+// Body is a JSON answer as the emitters wrote it. httpadapter writes it
+// as it is; MarshalJSON gives the same bytes to encoding/json.
+type Body []byte
+
+// MarshalJSON returns the body.
+func (b Body) MarshalJSON() ([]byte, error) { return b, nil }
+
+// public makes the node's first check of every read: it is ready and
+// ctx is live.
+func (a *API) public(ctx context.Context) error {
+	if err := a.Node.Ready(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// encoded is the JSON of a Node method's answer (the transitional path
+// of the requests the typed formats do not express), as httpadapter
+// writes it: HTML escaping off.
+func encoded(v any) (Body, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return Body(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// pageToken is a request's page token as the typed reads take it: its
+// bytes, or for text that is not base64 the text itself (which is no
+// token either, so the read refuses it where it refuses a stale one).
+func pageToken(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return b
+	}
+	return []byte(s)
+}
+
+// UpdatesPage returns one page of updates (POST
+// /v2/updates/get-updates-page): Node.TypedUpdatesPage with the
+// request's format, its range (no end: up to the ledger end, with a
+// token to ask again), size and token.
+func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest) (Body, error) {
+	if err := a.public(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+		return nil, err
+	}
+	if err := checkUpdateFormat(&req.UpdateFormat); err != nil {
+		return nil, err
+	}
+	f, ok := updateReadFormat(&req.UpdateFormat)
+	if !ok || req.EndOffsetInclusive != nil && *req.EndOffsetInclusive == 0 {
+		// The typed read cannot ask this (its Through 0 is the ledger
+		// end): the Node's JSON read answers it.
+		resp, err := a.Node.UpdatesPage(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return encoded(resp)
+	}
+	r := ledger.OffsetRange{After: req.BeginOffsetExclusive, Descending: req.DescendingOrder}
+	if req.EndOffsetInclusive == nil {
+		r.Tail = true
+	} else {
+		r.Through = *req.EndOffsetInclusive
+	}
+	p, err := a.Node.TypedUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken))
+	if err != nil {
+		return nil, err
+	}
+	return AppendUpdatesPage(make([]byte, 0, 512*len(p.Updates)+128), p), nil
+}
+
+// ActiveContractsPage returns one page of the active contracts at an
+// offset (POST and GET /v2/state/active-contracts-page):
+// Node.ActiveContractEventsPage with the request's format, offset, size
+// and token.
+func (a *API) ActiveContractsPage(ctx context.Context, req ledger.GetActiveContractsPageRequest) (Body, error) {
+	if err := a.public(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
+		return nil, err
+	}
+	f, ok := readFormat(&req.EventFormat, ledger.ACSDelta)
+	if !ok {
+		resp, err := a.Node.ActiveContractsPage(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return encoded(resp)
+	}
+	p, err := a.Node.ActiveContractEventsPage(rawjson.WithStoredValues(ctx), f,
+		ledger.PageRequest{At: req.ActiveAtOffset, Size: req.MaxPageSize, Token: pageToken(req.PageToken)})
+	if err != nil {
+		return nil, err
+	}
+	return AppendContractPage(make([]byte, 0, 1024*len(p.Contracts)+128), p), nil
+}

@@ -1,0 +1,214 @@
+package jsonapi
+
+import (
+	"context"
+	"slices"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+)
+
+// The JSON reads of one update (JsUpdateService's update-by-id and
+// -offset, and the deprecated transaction-by-id/-offset and
+// transaction-tree-by-id/-offset) over the typed reads, as the pages
+// (reads.go): the wire's checks in the Node's order, the typed read with
+// stored values, the emitters.
+
+func nonPositive(offset int64) error {
+	return apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
+}
+
+func notATransaction() error {
+	return apierr.UpdateNotFound.New("Update not found, or not visible: %s", "the update is not a transaction")
+}
+
+// UpdateByID returns the update with that id as the format shows it
+// (POST /v2/updates/update-by-id): Node.TypedUpdateByID.
+func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (Body, error) {
+	return a.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
+}
+
+// UpdateByOffset returns the update at an offset as the format shows it
+// (POST /v2/updates/update-by-offset): Node.TypedUpdateByOffset.
+func (a *API) UpdateByOffset(ctx context.Context, req ledger.GetUpdateByOffsetRequest) (Body, error) {
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+		return nil, err
+	}
+	if req.Offset <= 0 {
+		return nil, nonPositive(req.Offset)
+	}
+	return a.updateBy(ctx, "", req.Offset, req.UpdateFormat)
+}
+
+func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.UpdateFormat) (Body, error) {
+	if err := checkUpdateFormatShape(&uf, "updateFormat."); err != nil {
+		return nil, err
+	}
+	if err := a.public(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkUpdateFormat(&uf); err != nil {
+		return nil, err
+	}
+	f, ok := updateReadFormat(&uf)
+	if !ok {
+		if off == 0 {
+			return encodedOr(a.Node.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf}))
+		}
+		return encodedOr(a.Node.UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf}))
+	}
+	var u ledger.TypedUpdate
+	var err error
+	if off == 0 {
+		u, err = a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
+	} else {
+		u, err = a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return AppendUpdateResponse(make([]byte, 0, 2048), u), nil
+}
+
+// encodedOr is encoded for a Node method's answer and error.
+func encodedOr[T any](v T, err error) (Body, error) {
+	if err != nil {
+		return nil, err
+	}
+	return encoded(v)
+}
+
+// legacyTransactionFormat resolves the format of a deprecated transaction
+// lookup: the transaction format, or for requesting parties a wildcard
+// filter per party, verbose, in the ACS-delta shape. Exactly one of the
+// two must be given.
+func legacyTransactionFormat(parties []string, f *ledger.TransactionFormat) (ledger.TransactionFormat, error) {
+	if err := checkTransactionFormatShape(f, "transactionFormat."); err != nil {
+		return ledger.TransactionFormat{}, err
+	}
+	switch {
+	case f != nil && len(parties) > 0:
+		return ledger.TransactionFormat{}, apierr.InvalidArgument.New("Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format, but not both.")
+	case f != nil:
+		return *f, nil
+	case len(parties) > 0:
+		ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
+		for _, p := range parties {
+			ef.FiltersByParty[p] = ledger.Filters{}
+		}
+		return ledger.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeACSDelta}, nil
+	}
+	return ledger.TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
+}
+
+// TransactionByID returns the transaction with that update id as the
+// format shows it (deprecated POST /v2/updates/transaction-by-id):
+// Node.Transaction.
+func (a *API) TransactionByID(ctx context.Context, req ledger.GetTransactionByIDRequest) (Body, error) {
+	tf, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
+	if err != nil {
+		return nil, err
+	}
+	if req.UpdateID == "" {
+		return nil, apierr.MissingField.New("update_id")
+	}
+	return a.transactionBy(ctx, req.UpdateID, 0, tf)
+}
+
+// TransactionByOffset is TransactionByID by offset (deprecated POST
+// /v2/updates/transaction-by-offset).
+func (a *API) TransactionByOffset(ctx context.Context, req ledger.GetTransactionByOffsetRequest) (Body, error) {
+	tf, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
+	if err != nil {
+		return nil, err
+	}
+	if req.Offset <= 0 {
+		return nil, nonPositive(req.Offset)
+	}
+	return a.transactionBy(ctx, "", req.Offset, tf)
+}
+
+func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger.TransactionFormat) (Body, error) {
+	if err := a.public(ctx); err != nil {
+		return nil, err
+	}
+	uf := ledger.UpdateFormat{IncludeTransactions: &tf}
+	if err := checkUpdateFormat(&uf); err != nil {
+		return nil, err
+	}
+	f, ok := updateReadFormat(&uf)
+	if !ok {
+		if off == 0 {
+			return encodedOr(a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf}))
+		}
+		return encodedOr(a.Node.TransactionByOffset(ctx, ledger.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf}))
+	}
+	var u ledger.TypedUpdate
+	var err error
+	if off == 0 {
+		u, err = a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
+	} else {
+		u, err = a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, ok := u.(*ledger.Transaction)
+	if !ok {
+		return nil, notATransaction()
+	}
+	return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
+}
+
+// TransactionTreeByID returns a transaction as a tree (ledger effects)
+// seen by the parties (deprecated GET
+// /v2/updates/transaction-tree-by-id/{update-id}): Node.TypedUpdateByID
+// reading as the parties, every template.
+func (a *API) TransactionTreeByID(ctx context.Context, updateID string, parties []string) (Body, error) {
+	return a.treeBy(ctx, updateID, 0, parties)
+}
+
+// TransactionTreeByOffset is TransactionTreeByID by offset.
+func (a *API) TransactionTreeByOffset(ctx context.Context, offset int64, parties []string) (Body, error) {
+	if offset <= 0 {
+		return nil, nonPositive(offset)
+	}
+	return a.treeBy(ctx, "", offset, parties)
+}
+
+func (a *API) treeBy(ctx context.Context, id string, off int64, parties []string) (Body, error) {
+	if err := a.public(ctx); err != nil {
+		return nil, err
+	}
+	if len(parties) == 0 {
+		return nil, apierr.MissingField.New("requesting_parties")
+	}
+	if !slices.IsSorted(parties) || len(slices.Compact(slices.Clone(parties))) != len(parties) {
+		// The typed read checks the parties in sorted order, without
+		// repeats; the Node's JSON read in the request's order, whose
+		// first refused party it names.
+		if off == 0 {
+			return encodedOr(a.Node.TransactionTreeByID(ctx, id, parties))
+		}
+		return encodedOr(a.Node.TransactionTreeByOffset(ctx, off, parties))
+	}
+	f := ledger.ReadAs(parties...)
+	f.Shape = ledger.LedgerEffects
+	uf := ledger.UpdateReadFormat{Transactions: &f}
+	var u ledger.TypedUpdate
+	var err error
+	if off == 0 {
+		u, err = a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, uf)
+	} else {
+		u, err = a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, uf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, ok := u.(*ledger.Transaction)
+	if !ok {
+		return nil, notATransaction()
+	}
+	return AppendTransactionTreeResponse(make([]byte, 0, 2048), t), nil
+}

@@ -1,0 +1,174 @@
+package jsonapi_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+)
+
+// TestReadsOneSameAsNode checks that the JSON layer's reads of one update
+// (by id and offset, as an update, a transaction and a tree) and of one
+// contract (its events, the contract by id) are the bytes of the Node's
+// JSON reads for every format of the fixture and every update and
+// contract, refusals included.
+func TestReadsOneSameAsNode(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range emitFormats {
+		ef := l.wire(f)
+		parties := l.partyIDs(f)
+		slices.Sort(parties)
+		topo := parties
+		if f.anyParty {
+			topo = nil
+		}
+		for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+			tf := ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}
+			uf := ledger.UpdateFormat{IncludeTransactions: &tf, IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
+				IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
+			for off := int64(0); off <= end.Offset+1; off++ {
+				what := fmt.Sprintf("%s %s offset %d", f.name, shape, off)
+				want, werr := l.n.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
+				got, gerr := a.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
+				sameAnswer(t, what+" update", want, werr, got, gerr)
+				wt, werr := l.n.TransactionByOffset(l.ctx, ledger.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf})
+				got, gerr = a.TransactionByOffset(l.ctx, ledger.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf})
+				sameAnswer(t, what+" transaction", wt, werr, got, gerr)
+			}
+			for _, id := range append(slices.Clone(l.updates), "nope") {
+				what := fmt.Sprintf("%s %s update %s", f.name, shape, id)
+				want, werr := l.n.UpdateByID(l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf})
+				got, gerr := a.UpdateByID(l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf})
+				sameAnswer(t, what, want, werr, got, gerr)
+				wt, werr := l.n.TransactionByID(l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf})
+				got, gerr = a.TransactionByID(l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf})
+				sameAnswer(t, what+" transaction", wt, werr, got, gerr)
+			}
+		}
+		if len(parties) > 0 {
+			for off := int64(0); off <= end.Offset+1; off++ {
+				what := fmt.Sprintf("%s offset %d", f.name, off)
+				want, werr := l.n.TransactionTreeByOffset(l.ctx, off, parties)
+				got, gerr := a.TransactionTreeByOffset(l.ctx, off, parties)
+				sameAnswer(t, what+" tree", want, werr, got, gerr)
+				wt, werr := l.n.TransactionByOffset(l.ctx, ledger.GetTransactionByOffsetRequest{Offset: off, RequestingParties: parties})
+				got, gerr = a.TransactionByOffset(l.ctx, ledger.GetTransactionByOffsetRequest{Offset: off, RequestingParties: parties})
+				sameAnswer(t, what+" transaction of the requesting parties", wt, werr, got, gerr)
+			}
+			for _, id := range l.updates {
+				want, werr := l.n.TransactionTreeByID(l.ctx, id, parties)
+				got, gerr := a.TransactionTreeByID(l.ctx, id, parties)
+				sameAnswer(t, f.name+" tree "+id, want, werr, got, gerr)
+			}
+		}
+		for _, cid := range append(slices.Clone(l.cids), "00nope", "") {
+			what := fmt.Sprintf("%s contract %s", f.name, cid)
+			want, werr := l.n.EventsByContractID(l.ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
+			got, gerr := a.EventsByContractID(l.ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
+			sameAnswer(t, what+" events", want, werr, got, gerr)
+			wc, werr := l.n.ContractByID(l.ctx, ledger.GetContractRequest{ContractID: cid, QueryingParties: parties})
+			got, gerr = a.ContractByID(l.ctx, ledger.GetContractRequest{ContractID: cid, QueryingParties: parties})
+			sameAnswer(t, what+" by id", wc, werr, got, gerr)
+		}
+	}
+}
+
+// TestReadsOneRefusals checks the refusals of the JSON layer's reads of
+// one update or contract against the Node's JSON reads (the order of
+// their checks), and the requests the typed formats do not express.
+func TestReadsOneRefusals(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	id := l.updates[len(l.updates)-1]
+	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	tf := func(shape string) *ledger.TransactionFormat {
+		return &ledger.TransactionFormat{EventFormat: alice, TransactionShape: shape}
+	}
+	noVariant := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
+	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+	cancelled, cancel := context.WithCancel(l.ctx)
+	cancel()
+	type read struct {
+		name string
+		node func() (any, error)
+		api  func() (jsonapi.Body, error)
+	}
+	byID := func(name string, ctx context.Context, req ledger.GetUpdateByIDRequest) read {
+		return read{"update by id " + name, func() (any, error) { return l.n.UpdateByID(ctx, req) }, func() (jsonapi.Body, error) { return a.UpdateByID(ctx, req) }}
+	}
+	byOffset := func(name string, ctx context.Context, req ledger.GetUpdateByOffsetRequest) read {
+		return read{"update by offset " + name, func() (any, error) { return l.n.UpdateByOffset(ctx, req) }, func() (jsonapi.Body, error) { return a.UpdateByOffset(ctx, req) }}
+	}
+	txByID := func(name string, ctx context.Context, req ledger.GetTransactionByIDRequest) read {
+		return read{"transaction by id " + name, func() (any, error) { return l.n.TransactionByID(ctx, req) }, func() (jsonapi.Body, error) { return a.TransactionByID(ctx, req) }}
+	}
+	txByOffset := func(name string, ctx context.Context, req ledger.GetTransactionByOffsetRequest) read {
+		return read{"transaction by offset " + name, func() (any, error) { return l.n.TransactionByOffset(ctx, req) }, func() (jsonapi.Body, error) { return a.TransactionByOffset(ctx, req) }}
+	}
+	tree := func(name string, ctx context.Context, id string, parties ...string) read {
+		return read{"tree " + name, func() (any, error) { return l.n.TransactionTreeByID(ctx, id, parties) }, func() (jsonapi.Body, error) { return a.TransactionTreeByID(ctx, id, parties) }}
+	}
+	treeAt := func(name string, ctx context.Context, off int64, parties ...string) read {
+		return read{"tree by offset " + name, func() (any, error) { return l.n.TransactionTreeByOffset(ctx, off, parties) }, func() (jsonapi.Body, error) { return a.TransactionTreeByOffset(ctx, off, parties) }}
+	}
+	events := func(name string, ctx context.Context, req ledger.GetEventsByContractIDRequest) read {
+		return read{"events " + name, func() (any, error) { return l.n.EventsByContractID(ctx, req) }, func() (jsonapi.Body, error) { return a.EventsByContractID(ctx, req) }}
+	}
+	contract := func(name string, ctx context.Context, req ledger.GetContractRequest) read {
+		return read{"contract " + name, func() (any, error) { return l.n.ContractByID(ctx, req) }, func() (jsonapi.Body, error) { return a.ContractByID(ctx, req) }}
+	}
+	for _, r := range []read{
+		byID("selects nothing", l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id}),
+		byID("unknown shape", l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf("X")}}),
+		byID("unrecognized shape", cancelled, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf("UNRECOGNIZED")}}),
+		byID("no right", bob, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byID("no variant", l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{
+			EventFormat: noVariant, TransactionShape: ledger.ShapeACSDelta}}}),
+		byID("empty id", l.ctx, ledger.GetUpdateByIDRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byOffset("0", l.ctx, ledger.GetUpdateByOffsetRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byOffset("0, bad shape", l.ctx, ledger.GetUpdateByOffsetRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf("X")}}),
+		byOffset("topology without authorizations", l.ctx, ledger.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}}),
+		txByID("neither", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id}),
+		txByID("both", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}, TransactionFormat: tf(ledger.ShapeACSDelta)}),
+		txByID("empty id", cancelled, ledger.GetTransactionByIDRequest{RequestingParties: []string{l.alice}}),
+		txByID("unspecified shape", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: tf("")}),
+		txByID("no right", bob, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}}),
+		txByID("bad party", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{"not a party"}}),
+		txByOffset("negative", l.ctx, ledger.GetTransactionByOffsetRequest{Offset: -1, RequestingParties: []string{l.alice}}),
+		txByOffset("not a transaction", l.ctx, ledger.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{l.alice}}),
+		tree("no parties", l.ctx, id),
+		tree("no right", bob, id, l.alice),
+		tree("no right, unsorted", bob, id, l.carol, l.alice, l.bob),
+		tree("repeated", l.ctx, id, l.alice, l.alice),
+		tree("empty id", l.ctx, "", l.alice),
+		tree("cancelled", cancelled, id, l.alice),
+		treeAt("0", cancelled, 0, l.alice),
+		treeAt("after the end", l.ctx, 10_000, l.alice),
+		events("empty id, bad shape", l.ctx, ledger.GetEventsByContractIDRequest{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
+			l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{}}}}}}}}),
+		events("empty id", l.ctx, ledger.GetEventsByContractIDRequest{}),
+		events("no party", l.ctx, ledger.GetEventsByContractIDRequest{ContractID: l.cids[0]}),
+		events("no right", bob, ledger.GetEventsByContractIDRequest{ContractID: l.cids[0], EventFormat: alice}),
+		events("no variant", l.ctx, ledger.GetEventsByContractIDRequest{ContractID: l.cids[0], EventFormat: noVariant}),
+		contract("empty id", cancelled, ledger.GetContractRequest{}),
+		contract("no right", bob, ledger.GetContractRequest{ContractID: l.cids[0], QueryingParties: []string{l.alice}}),
+		contract("any party without the right", bob, ledger.GetContractRequest{ContractID: l.cids[0]}),
+	} {
+		t.Run(r.name, func(t *testing.T) {
+			want, werr := r.node()
+			got, gerr := r.api()
+			sameAnswer(t, r.name, want, werr, got, gerr)
+		})
+	}
+}
