@@ -198,7 +198,7 @@ func partiesSpec(parties []string, verbose bool) eventSpec {
 
 // actAsSpec is the default transaction format of a typed submission: the
 // actAs and readAs parties' view, every template, in the ACS-delta shape
-// (jsoncommands.go's actAsFormat).
+// (the JSON API's default, jsonapi.actAsFormat).
 func actAsSpec(actAs, readAs []string) *txSpec {
 	return &txSpec{Events: partiesSpec(append(slices.Clone(actAs), readAs...), true), Shape: ShapeACSDelta}
 }

@@ -301,10 +301,10 @@ func (n *Node) Execute(ctx context.Context, req ExecuteRequest, opts ...SubmitOp
 // format commits nothing (see SubmitForTransaction). A transaction f
 // shows nothing of comes back without events.
 func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
-	var tf *TransactionFormat
+	var tf *txSpec
 	if f != nil {
-		tf = n.transactionFormat(*f)
-		if err := n.checkFormat(ctx, UpdateFormat{IncludeTransactions: tf}); err != nil {
+		tf = n.typedTxSpec(*f)
+		if err := n.checkSpec(ctx, &updateSpec{Tx: tf}); err != nil {
 			return nil, err
 		}
 	}
@@ -315,9 +315,9 @@ func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f 
 	if tf == nil {
 		// Reading as the act_as parties is authorized by the execution's
 		// own checks.
-		tf = actAsFormat(e.ActAs, nil, ShapeACSDelta)
+		tf = actAsSpec(e.ActAs, nil)
 	}
-	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	t, err := n.typedRenderer().transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}

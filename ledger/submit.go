@@ -792,13 +792,3 @@ func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadForma
 	}
 	return tf, nil
 }
-
-// actAsFormat is the default transaction format of a submission: the
-// shape as the actAs and readAs parties see it, verbose.
-func actAsFormat(actAs, readAs []string, shape string) *TransactionFormat {
-	f := &TransactionFormat{EventFormat: EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}, TransactionShape: shape}
-	for _, p := range append(slices.Clone(actAs), readAs...) {
-		f.EventFormat.FiltersByParty[p] = Filters{}
-	}
-	return f
-}

@@ -145,8 +145,8 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 	d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
 	ledgertest.MustUploadDAR(t, small, d)
 	for i := range 3 {
-		if _, err := jsonapi.New(small).SubmitAndWait(context.Background(), ledger.JsCommands{CommandID: fmt.Sprint("c", i), ActAs: []string{owner}, UserID: "u",
-			Commands: []ledger.JsCommand{{CreateCommand: &ledger.JsCreateCommand{TemplateID: "#iou:Main:Iou",
+		if _, err := jsonapi.New(small).SubmitAndWait(context.Background(), jsonapi.JsCommands{CommandID: fmt.Sprint("c", i), ActAs: []string{owner}, UserID: "u",
+			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: "#iou:Main:Iou",
 				CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, i))}}}}); err != nil {
 			t.Fatal(err)
 		}
