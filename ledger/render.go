@@ -81,7 +81,7 @@ const (
 // transaction entry in a shape: it calls fn, in node order, for each
 // event the filter shows, with its witnesses, what their filters ask for
 // (blob, interface views) and its acsDelta. The JSON renderer
-// (renderTransaction) and the typed one (typedRenderer.transaction) emit
+// (renderTransactionIn) and the typed one (typedRenderer.transaction) emit
 // what it selects.
 func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error) error {
 	for i := range e.Nodes {
@@ -124,12 +124,6 @@ func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKi
 		}
 	}
 	return nil
-}
-
-// renderTransaction renders a transaction entry in a shape; nil when no
-// event is visible.
-func renderTransaction(e *logEntry, f *TransactionFormat, ef *eventFilter) *JsTransaction {
-	return renderTransactionIn(e, f.TransactionShape == ShapeLedgerEffects, ef)
 }
 
 // renderTransactionIn renders a transaction entry in the ledger-effects

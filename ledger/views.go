@@ -176,15 +176,9 @@ func (n *Node) checkFilterIDs(formats ...*eventSpec) error {
 	return nil
 }
 
-// checkFormat checks and authorizes an update format
+// checkSpec checks and authorizes a compiled update format
 // (checkFormatSelects) and refuses filters naming unknown templates or
 // interfaces.
-func (n *Node) checkFormat(ctx context.Context, f UpdateFormat) error {
-	s := jsonUpdateSpec(f)
-	return n.checkSpec(ctx, &s)
-}
-
-// checkSpec is checkFormat for a compiled format.
 func (n *Node) checkSpec(ctx context.Context, f *updateSpec) error {
 	if err := checkFormatSelects(ctx, f); err != nil {
 		return err
