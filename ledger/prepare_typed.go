@@ -317,7 +317,7 @@ func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f 
 		// own checks.
 		tf = actAsFormat(e.ActAs, nil, ShapeACSDelta)
 	}
-	t, err := n.typedRenderer().transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
+	t, err := n.typedRendererFor(ctx).transaction(e, tf.TransactionShape == ShapeLedgerEffects, newEventFilter(&tf.EventFormat, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}
