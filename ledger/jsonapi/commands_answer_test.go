@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/identity"
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -188,4 +193,42 @@ func readBack(t *testing.T, n *ledger.Node, updateID, alice string, f *ledger.Tr
 		r.Transaction.Events = []ledger.JsEvent{}
 	}
 	return encodeAnswer(t, jsonapi.SubmitAndWaitForTransactionResponse{Transaction: r.Transaction})
+}
+
+// TestSubmitTreeCheckOrder: a tree submission the format check of its
+// parties would refuse is refused for what the submission checks first,
+// as by Node.Submit, and nothing is written.
+func TestSubmitTreeCheckOrder(t *testing.T) {
+	t.Parallel()
+	f := newIouNode(t)
+	plain := ledger.WithPrincipal(t.Context(), identity.Principal{UserID: "plain", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
+	for _, tc := range []struct {
+		name  string
+		plain bool
+		edit  func(c *jsonapi.JsCommands)
+		code  apierr.Code
+		cause string
+	}{
+		{"no actAs: act_as, not an empty format", false, func(c *jsonapi.JsCommands) { c.ActAs = nil }, apierr.MissingField, "act_as"},
+		{"no right to read as a readAs party", true, func(c *jsonapi.JsCommands) { c.ReadAs = []string{f.bob} }, apierr.PermissionDenied, "may not read as"},
+		{"a bad party id as Submit reports it", false, func(c *jsonapi.JsCommands) { c.ReadAs = []string{"no!"} }, apierr.InvalidField, "act_as/read_as"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			if tc.plain {
+				ctx = plain
+			}
+			c := f.create("tree", f.iouArgs(1))
+			tc.edit(&c)
+			before := f.end(t)
+			_, err := f.api.SubmitAndWaitForTransactionTreeJSON(ctx, c)
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Code.Name != tc.code.Name || !strings.Contains(ae.Cause, tc.cause) {
+				t.Fatalf("%v, want %s with %q", err, tc.code.Name, tc.cause)
+			}
+			if after := f.end(t); after != before {
+				t.Errorf("the ledger end moved from %d to %d", before, after)
+			}
+		})
+	}
 }
