@@ -317,7 +317,7 @@ func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f 
 		// own checks.
 		tf = actAsSpec(e.ActAs, nil)
 	}
-	t, err := n.typedRenderer().transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
+	t, err := n.typedRendererFor(ctx).transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}

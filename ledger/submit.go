@@ -768,7 +768,7 @@ func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadForm
 	if err != nil {
 		return nil, err
 	}
-	t, err := n.typedRenderer().transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
+	t, err := n.typedRendererFor(ctx).transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}

@@ -1,6 +1,7 @@
 package jsonapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -15,7 +16,9 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
@@ -88,124 +91,255 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 // transaction in the requested format (default: ACS delta for the actAs
 // and readAs parties, verbose) through Node.SubmitForTransaction, which
 // checks the format before submitting. A transaction with no visible
-// event comes back without events.
+// event comes back without events. It is SubmitAndWaitForTransactionJSON's
+// answer decoded.
 func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
+	var out SubmitAndWaitForTransactionResponse
+	return out, decodeAnswer(a.SubmitAndWaitForTransactionJSON(ctx, req))(&out)
+}
+
+// SubmitAndWaitForTransactionJSON is SubmitAndWaitForTransaction's answer
+// as the JSON API writes it (POST
+// /v2/commands/submit-and-wait-for-transaction): the transaction
+// Node.SubmitForTransaction returns, its values as the node stored them,
+// written by the emitters (AppendTransaction) — the bytes of the JSON
+// read of the same update in the same format, without reading it back.
+func (a *API) SubmitAndWaitForTransactionJSON(ctx context.Context, req SubmitAndWaitForTransactionRequest) (json.RawMessage, error) {
 	if err := checkJsCommandsShape(&req.Commands, "commands."); err != nil {
-		return SubmitAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
 	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
-		return SubmitAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
 	cmds, err := commandsOf(&req.Commands, "commands.")
 	if err != nil {
-		return SubmitAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
-	f := req.TransactionFormat
-	var rf *ledger.ReadFormat
-	if f != nil {
-		typed, err := readFormatOf(f)
-		if err != nil {
-			return SubmitAndWaitForTransactionResponse{}, err
-		}
-		rf = &typed
-	} else {
-		f = actAsFormat(cmds.ActAs, cmds.ReadAs, ledger.ShapeACSDelta)
-	}
-	t, err := a.Node.SubmitForTransaction(ctx, cmds, rf, ledger.DecodeArguments(jsonArgs(req.Commands.Commands)))
+	rf, exact, err := submissionReadFormat(req.TransactionFormat)
 	if err != nil {
-		return SubmitAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
-	jt, err := a.transactionAnswer(ctx, t, f)
+	t, err := a.Node.SubmitForTransaction(rawjson.WithStoredValues(ctx), cmds, rf, ledger.DecodeArguments(jsonArgs(req.Commands.Commands)))
 	if err != nil {
-		return SubmitAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
-	return SubmitAndWaitForTransactionResponse{Transaction: jt}, nil
+	return a.transactionAnswer(ctx, t, req.TransactionFormat, exact)
 }
 
-// transactionAnswer is the JSON form of t, just committed and got back in
-// the typed counterpart of the JSON format f (readFormatOf, or f's
-// default): read back in f. The typed format shows at least what the JSON
-// one does (filtersOf): with no event, none is visible, and a transaction
-// f shows nothing of comes back without events.
-func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat) (ledger.JsTransaction, error) {
-	if len(t.Events) > 0 {
-		resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
-		if err == nil {
-			return resp.Transaction, nil
-		}
-		if !errors.Is(err, apierr.UpdateNotFound) {
-			return ledger.JsTransaction{}, err
-		}
+// submissionReadFormat is the typed counterpart of a submission's JSON
+// transaction format f (nil for nil: the Node's default is the JSON
+// API's), and whether it shows exactly what f shows (readFormatOf).
+func submissionReadFormat(f *ledger.TransactionFormat) (*ledger.ReadFormat, bool, error) {
+	if f == nil {
+		return nil, true, nil
 	}
-	return ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
-		EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
-		SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)}, nil
+	typed, exact, err := readFormatOf(f)
+	if err != nil {
+		return nil, false, err
+	}
+	return &typed, exact, nil
+}
+
+// transactionAnswer is {"transaction": …} with t, just committed and got
+// back in the typed counterpart of the JSON format f (nil: the default
+// format of the typed and JSON forms alike). When that counterpart shows
+// exactly what f does (exact), t is written as it is; otherwise (a party
+// whose filters all lack a variant: readFormatOf) t shows more than f,
+// and the transaction is read back in f — with no event visible in f, it
+// comes back without events.
+func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat, exact bool) (json.RawMessage, error) {
+	if exact || len(t.Events) == 0 {
+		if !exact {
+			t = &ledger.Transaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
+				EffectiveAt: t.EffectiveAt, Offset: t.Offset, SynchronizerID: t.SynchronizerID, RecordTime: t.RecordTime}
+		}
+		storedForm(t)
+		return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
+	}
+	resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
+	switch {
+	case errors.Is(err, apierr.UpdateNotFound):
+		return transactionAnswerOf(ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
+			EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
+			SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)})
+	case err != nil:
+		return nil, err
+	}
+	return transactionAnswerOf(resp.Transaction)
+}
+
+// transactionAnswerOf is {"transaction": …} with a transaction read in
+// JSON, as httpadapter's encoder writes it (no HTML escaping).
+func transactionAnswerOf(t ledger.JsTransaction) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(SubmitAndWaitForTransactionResponse{Transaction: t}); err != nil {
+		return nil, apierr.InternalError.Wrap(err, "encoding a transaction")
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// decodeAnswer decodes an answer of the emitters into the wire type the
+// Go methods return (an answer that does not decode is an internal
+// error).
+func decodeAnswer(raw json.RawMessage, err error) func(out any) error {
+	return func(out any) error {
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(raw, out); err != nil {
+			return apierr.InternalError.Wrap(err, "decoding an answer")
+		}
+		return nil
+	}
 }
 
 // SubmitAndWaitForTransactionTree submits commands and returns the
 // transaction as a tree as the actAs and readAs parties see it
-// (deprecated endpoint).
+// (deprecated endpoint). It is SubmitAndWaitForTransactionTreeJSON's
+// answer decoded.
 func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (SubmitAndWaitForTransactionTreeResponse, error) {
-	res, err := a.submit(ctx, &c)
-	if err != nil {
-		return SubmitAndWaitForTransactionTreeResponse{}, err
-	}
-	resp, err := a.Node.TransactionTreeByID(ctx, res.UpdateID, append(slices.Clone(c.ActAs), c.ReadAs...))
-	switch {
-	case errors.Is(err, apierr.UpdateNotFound):
-		return SubmitAndWaitForTransactionTreeResponse{TransactionTree: ledger.JsTransactionTree{UpdateID: res.UpdateID,
-			CommandID: res.CommandID, WorkflowID: res.WorkflowID, EffectiveAt: wiretime.Format(res.EffectiveAt), Offset: res.Offset,
-			EventsByID: map[string]ledger.JsTreeEvent{}, SynchronizerID: res.SynchronizerID, RecordTime: wiretime.Format(res.RecordTime)}}, nil
-	case err != nil:
-		return SubmitAndWaitForTransactionTreeResponse{}, err
-	}
-	return SubmitAndWaitForTransactionTreeResponse{TransactionTree: resp.Transaction}, nil
+	var out SubmitAndWaitForTransactionTreeResponse
+	return out, decodeAnswer(a.SubmitAndWaitForTransactionTreeJSON(ctx, c))(&out)
 }
 
-// actAsFormat is the default transaction format of a submission: the
-// shape as the actAs and readAs parties see it, verbose.
-func actAsFormat(actAs, readAs []string, shape string) *ledger.TransactionFormat {
-	f := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}, TransactionShape: shape}
-	for _, p := range append(slices.Clone(actAs), readAs...) {
-		f.EventFormat.FiltersByParty[p] = ledger.Filters{}
+// SubmitAndWaitForTransactionTreeJSON is SubmitAndWaitForTransactionTree's
+// answer as the JSON API writes it (POST
+// /v2/commands/submit-and-wait-for-transaction-tree): the transaction
+// Node.SubmitForTransaction returns in the ledger-effects shape as the
+// actAs and readAs parties see it, written as a tree
+// (AppendTransactionTree), without reading it back.
+//
+// SubmitForTransaction checks that format — the parties' ids and the
+// caller's right to read as them — before the submission's own checks,
+// which check as much and more (acting as a party grants reading as
+// it): a submission the format check would refuse goes through
+// Node.Submit instead, so that it is refused for what Submit checks
+// first, as before.
+func (a *API) SubmitAndWaitForTransactionTreeJSON(ctx context.Context, c JsCommands) (json.RawMessage, error) {
+	parties := append(slices.Clone(c.ActAs), c.ReadAs...)
+	if !mayReadAs(ctx, parties) {
+		res, err := a.submit(ctx, &c)
+		if err != nil {
+			return nil, err
+		}
+		// Submit's checks passed: so would the format's. Not reached
+		// unless the two disagree; the tree is read back then.
+		return a.treeReadBack(ctx, res, parties)
 	}
-	return f
+	if err := a.ready(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkJsCommandsShape(&c, ""); err != nil {
+		return nil, err
+	}
+	cmds, err := commandsOf(&c, "")
+	if err != nil {
+		return nil, err
+	}
+	rf := &ledger.ReadFormat{Shape: ledger.LedgerEffects, Verbose: true, Parties: make(map[string][]ledger.Filter, len(parties))}
+	for _, p := range parties {
+		rf.Parties[p] = nil
+	}
+	t, err := a.Node.SubmitForTransaction(rawjson.WithStoredValues(ctx), cmds, rf, ledger.DecodeArguments(jsonArgs(c.Commands)))
+	if err != nil {
+		return nil, err
+	}
+	storedForm(t)
+	b := append(make([]byte, 0, 2048), `{"transactionTree":`...)
+	b = AppendTransactionTree(b, t)
+	return append(b, '}'), nil
+}
+
+// mayReadAs reports whether the format check of a typed read as parties
+// (with no filters) passes for the caller of ctx, as the node checks it:
+// at least one party, each a valid party id the caller may read as (a
+// context without a principal is a trusted caller).
+func mayReadAs(ctx context.Context, parties []string) bool {
+	if len(parties) == 0 {
+		return false
+	}
+	p, ok := ledger.PrincipalFrom(ctx)
+	if !ok {
+		p = identity.Principal{Wildcard: true}
+	}
+	for _, party := range parties {
+		if identity.ValidatePartyString(party) != nil || !p.CanReadAs(party) {
+			return false
+		}
+	}
+	return true
+}
+
+// treeReadBack is the tree answer of a committed submission read back as
+// the parties.
+func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties []string) (json.RawMessage, error) {
+	resp, err := a.Node.TransactionTreeByID(ctx, res.UpdateID, parties)
+	var out SubmitAndWaitForTransactionTreeResponse
+	switch {
+	case errors.Is(err, apierr.UpdateNotFound):
+		out.TransactionTree = ledger.JsTransactionTree{UpdateID: res.UpdateID,
+			CommandID: res.CommandID, WorkflowID: res.WorkflowID, EffectiveAt: wiretime.Format(res.EffectiveAt), Offset: res.Offset,
+			EventsByID: map[string]ledger.JsTreeEvent{}, SynchronizerID: res.SynchronizerID, RecordTime: wiretime.Format(res.RecordTime)}
+	case err != nil:
+		return nil, err
+	default:
+		out.TransactionTree = resp.Transaction
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, apierr.InternalError.Wrap(err, "encoding a transaction tree")
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // readFormatOf converts a transaction format to the Node's (its shapes
 // checked: checkTransactionFormatShape). The unspecified shapes the wire
-// decodes are refused as the Node refuses them in a JSON read.
-func readFormatOf(f *ledger.TransactionFormat) (ledger.ReadFormat, error) {
-	var out ledger.ReadFormat
+// decodes are refused as the Node refuses them in a JSON read. exact
+// reports whether the typed format shows exactly what f does; it shows
+// more when a party's filters (or the filters for any party) all lack a
+// variant (filtersOf).
+func readFormatOf(f *ledger.TransactionFormat) (out ledger.ReadFormat, exact bool, err error) {
 	switch f.TransactionShape {
 	case ledger.ShapeACSDelta:
 		out.Shape = ledger.ACSDelta
 	case ledger.ShapeLedgerEffects:
 		out.Shape = ledger.LedgerEffects
 	default:
-		return out, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(f.TransactionShape), ledger.ShapeACSDelta, ledger.ShapeLedgerEffects)
+		return out, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(f.TransactionShape), ledger.ShapeACSDelta, ledger.ShapeLedgerEffects)
 	}
 	ef := f.EventFormat
 	out.Verbose = ef.Verbose
 	out.Parties = make(map[string][]ledger.Filter, len(ef.FiltersByParty))
+	exact = true
 	for p, fs := range ef.FiltersByParty {
-		out.Parties[p] = filtersOf(fs)
+		var ok bool
+		out.Parties[p], ok = filtersOf(fs)
+		exact = exact && ok
 	}
 	if ef.FiltersForAnyParty != nil {
-		out.AnyParty = filtersOf(*ef.FiltersForAnyParty)
+		var ok bool
+		out.AnyParty, ok = filtersOf(*ef.FiltersForAnyParty)
+		exact = exact && ok
 		if out.AnyParty == nil {
 			out.AnyParty = []ledger.Filter{}
 		}
 	}
-	return out, nil
+	return out, exact, nil
 }
 
 // filtersOf converts a party's filters for the Node's checks: Empty
-// selects every template, as in a JSON read; a cumulative filter without
-// a variant, which selects nothing in a JSON read, is a wildcard here
-// (the typed format shows at least what the JSON one does).
-func filtersOf(fs ledger.Filters) []ledger.Filter {
-	var out []ledger.Filter
+// selects every template, as in a JSON read. A cumulative filter without
+// a variant selects nothing in a JSON read: it is left out — which
+// changes nothing when another filter remains (exact) — but filters
+// that all lack a variant select nothing at all, which typed filters
+// cannot say (none selects everything): they are a wildcard here (the
+// typed format shows more than the JSON one, not exact), so that the
+// Node checks the party alike.
+func filtersOf(fs ledger.Filters) (out []ledger.Filter, exact bool) {
 	for _, c := range fs.Cumulative {
 		switch f := c.IdentifierFilter; {
 		case f.TemplateFilter != nil:
@@ -216,11 +350,14 @@ func filtersOf(fs ledger.Filters) []ledger.Filter {
 			out = append(out, ledger.InterfaceFilter(templateRef(v.InterfaceID), v.IncludeInterfaceView, v.IncludeCreatedEventBlob))
 		case f.WildcardFilter != nil:
 			out = append(out, ledger.WildcardFilter(f.WildcardFilter.Value.IncludeCreatedEventBlob))
-		default:
+		case f.Empty != nil:
 			out = append(out, ledger.WildcardFilter(false))
 		}
 	}
-	return out
+	if len(out) == 0 && len(fs.Cumulative) > 0 {
+		return []ledger.Filter{ledger.WildcardFilter(false)}, false
+	}
+	return out, true
 }
 
 // commandsOf converts a JsCommands (its field paths in errors start with
@@ -394,4 +531,55 @@ func nullToEmpty(v json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return v
+}
+
+// storedForm gives the Daml values of a transaction just committed the
+// bytes the node's log holds and its JSON reads serve. The transaction
+// comes from the entry in memory, whose values are in the canonical
+// encoding as the engine printed them; the log holds them as json.Marshal
+// wrote them, with <, >, &, U+2028 and U+2029 escaped (\u003c …). The
+// escapes are applied here (json.HTMLEscape, a no-op on escaped bytes),
+// only to values holding such a character.
+func storedForm(t *ledger.Transaction) {
+	for _, e := range t.Events {
+		switch x := e.(type) {
+		case *ledger.CreatedEvent:
+			x.Argument, x.Key = escapedValue(x.Argument), escapedValue(x.Key)
+			for i := range x.InterfaceViews {
+				x.InterfaceViews[i].Value = escapedValue(x.InterfaceViews[i].Value)
+			}
+		case *ledger.ExercisedEvent:
+			x.Argument, x.Result = escapedValue(x.Argument), escapedValue(x.Result)
+		}
+	}
+}
+
+// escapedValue is v in its stored JSON with json.Marshal's HTML escapes;
+// nil stays nil.
+func escapedValue(v value.Value) value.Value {
+	if v == nil {
+		return nil
+	}
+	raw, ok := v.(rawjson.Value)
+	if !ok {
+		raw = rawjson.Value{JSON: rawjson.AppendJSON(nil, v)}
+	}
+	if !needsEscape(raw.JSON) {
+		return raw
+	}
+	var buf bytes.Buffer
+	json.HTMLEscape(&buf, raw.JSON)
+	return rawjson.Value{JSON: buf.Bytes()}
+}
+
+// needsEscape reports whether JSON text holds a character json.HTMLEscape
+// escapes (<, >, &, or the first byte of U+2028 and U+2029).
+func needsEscape(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case '<', '>', '&', 0xE2:
+			return true
+		}
+	}
+	return false
 }

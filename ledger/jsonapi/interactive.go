@@ -9,6 +9,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 )
 
@@ -213,38 +214,33 @@ func (a *API) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissio
 // ACS delta for the prepared transaction's act_as parties, verbose)
 // through Node.ExecuteForTransaction, which checks the format before
 // executing. A transaction with no visible event comes back without
-// events.
+// events. It is ExecuteSubmissionAndWaitForTransactionJSON's answer
+// decoded.
 func (a *API) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (ExecuteSubmissionAndWaitForTransactionResponse, error) {
+	var out ExecuteSubmissionAndWaitForTransactionResponse
+	return out, decodeAnswer(a.ExecuteSubmissionAndWaitForTransactionJSON(ctx, req))(&out)
+}
+
+// ExecuteSubmissionAndWaitForTransactionJSON is
+// ExecuteSubmissionAndWaitForTransaction's answer as the JSON API writes
+// it (POST /v2/interactive-submission/executeAndWaitForTransaction): the
+// transaction Node.ExecuteForTransaction returns, its values as the node
+// stored them, written by the emitters — the bytes of the JSON read of
+// the same update in the same format, without reading it back.
+func (a *API) ExecuteSubmissionAndWaitForTransactionJSON(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (json.RawMessage, error) {
 	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
-		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
-	f := req.TransactionFormat
-	var rf *ledger.ReadFormat
-	if f != nil {
-		typed, err := readFormatOf(f)
-		if err != nil {
-			return ExecuteSubmissionAndWaitForTransactionResponse{}, err
-		}
-		rf = &typed
+	rf, exact, err := submissionReadFormat(req.TransactionFormat)
+	if err != nil {
+		return nil, err
 	}
 	typed, opts := executeRequestOf(&req.ExecuteSubmissionRequest)
-	t, err := a.Node.ExecuteForTransaction(ctx, typed, rf, opts...)
+	t, err := a.Node.ExecuteForTransaction(rawjson.WithStoredValues(ctx), typed, rf, opts...)
 	if err != nil {
-		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
+		return nil, err
 	}
-	if f == nil && len(t.Events) > 0 {
-		// The act_as parties of the prepared transaction, which executed.
-		pt, err := interactive.DecodePreparedTransaction(typed.PreparedTransaction)
-		if err != nil {
-			return ExecuteSubmissionAndWaitForTransactionResponse{}, apierr.InternalError.Wrap(err, "decoding an executed transaction")
-		}
-		f = actAsFormat(pt.Metadata.SubmitterInfo.ActAs, nil, ledger.ShapeACSDelta)
-	}
-	jt, err := a.transactionAnswer(ctx, t, f)
-	if err != nil {
-		return ExecuteSubmissionAndWaitForTransactionResponse{}, err
-	}
-	return ExecuteSubmissionAndWaitForTransactionResponse{Transaction: jt}, nil
+	return a.transactionAnswer(ctx, t, req.TransactionFormat, exact)
 }
 
 // executeRequestOf converts a JSON execute request to an ExecuteRequest

@@ -1,0 +1,72 @@
+package ledger_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+)
+
+// TestExecuteAnswerIsTheReadBack: the answer of
+// executeAndWaitForTransaction, written from the typed transaction
+// ExecuteForTransaction returns, is byte for byte the JSON read of the
+// same update in the same format: the default (the act_as parties, ACS
+// delta, verbose), ledger effects not verbose, and a format showing
+// nothing (its header, no events).
+func TestExecuteAnswerIsTheReadBack(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	tid := f.pkg + ":Main:Iou"
+	formats := []struct {
+		name string
+		f    *ledger.TransactionFormat
+	}{
+		{"default", nil},
+		{"ledger effects not verbose", &ledger.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
+			EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.ext: {}, f.bob: {}}}}},
+		{"showing nothing", &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+			EventFormat: ledger.EventFormat{Verbose: true, FiltersByParty: map[string]ledger.Filters{f.bob: {}}}}},
+	}
+	for i, tc := range formats {
+		t.Run(tc.name, func(t *testing.T) {
+			// A create of an Iou of the external party.
+			args := json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, f.ext, i+1))
+			p := f.prepare(t, fmt.Sprintf("create-%d", i), "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
+			got, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransactionJSON(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+				ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: tc.f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var head jsonapi.ExecuteSubmissionAndWaitForTransactionResponse
+			if err := json.Unmarshal(got, &head); err != nil {
+				t.Fatal(err)
+			}
+			rf := tc.f
+			if rf == nil {
+				rf = &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{Verbose: true,
+					FiltersByParty: map[string]ledger.Filters{f.ext: {}}}}
+			}
+			r, err := f.n.TransactionByID(f.ctx, ledger.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, TransactionFormat: rf})
+			if err != nil {
+				all, err2 := f.n.TransactionByID(f.ctx, ledger.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, RequestingParties: []string{f.ext}})
+				if err2 != nil {
+					t.Fatalf("%v; %v", err, err2)
+				}
+				r = all
+				r.Transaction.Events = []ledger.JsEvent{}
+			}
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(jsonapi.ExecuteSubmissionAndWaitForTransactionResponse{Transaction: r.Transaction}); err != nil {
+				t.Fatal(err)
+			}
+			if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+				t.Errorf("\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
