@@ -104,7 +104,7 @@ func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWait
 // Node.SubmitForTransaction returns, its values as the node stored them,
 // written by the emitters (AppendTransaction) — the bytes of the JSON
 // read of the same update in the same format, without reading it back.
-func (a *API) SubmitAndWaitForTransactionJSON(ctx context.Context, req SubmitAndWaitForTransactionRequest) (json.RawMessage, error) {
+func (a *API) SubmitAndWaitForTransactionJSON(ctx context.Context, req SubmitAndWaitForTransactionRequest) (Body, error) {
 	if err := checkJsCommandsShape(&req.Commands, "commands."); err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func submissionReadFormat(f *ledger.TransactionFormat) (*ledger.ReadFormat, bool
 // whose filters all lack a variant: readFormatOf) t shows more than f,
 // and the transaction is read back in f — with no event visible in f, it
 // comes back without events.
-func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat, exact bool) (json.RawMessage, error) {
+func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat, exact bool) (Body, error) {
 	if exact || len(t.Events) == 0 {
 		if !exact {
 			t = &ledger.Transaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
@@ -170,7 +170,7 @@ func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *l
 
 // transactionAnswerOf is {"transaction": …} with a transaction read in
 // JSON, as httpadapter's encoder writes it (no HTML escaping).
-func transactionAnswerOf(t ledger.JsTransaction) (json.RawMessage, error) {
+func transactionAnswerOf(t ledger.JsTransaction) (Body, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -183,7 +183,7 @@ func transactionAnswerOf(t ledger.JsTransaction) (json.RawMessage, error) {
 // decodeAnswer decodes an answer of the emitters into the wire type the
 // Go methods return (an answer that does not decode is an internal
 // error).
-func decodeAnswer(raw json.RawMessage, err error) func(out any) error {
+func decodeAnswer(raw Body, err error) func(out any) error {
 	return func(out any) error {
 		if err != nil {
 			return err
@@ -217,7 +217,7 @@ func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands)
 // it): a submission the format check would refuse goes through
 // Node.Submit instead, so that it is refused for what Submit checks
 // first, as before.
-func (a *API) SubmitAndWaitForTransactionTreeJSON(ctx context.Context, c JsCommands) (json.RawMessage, error) {
+func (a *API) SubmitAndWaitForTransactionTreeJSON(ctx context.Context, c JsCommands) (Body, error) {
 	parties := append(slices.Clone(c.ActAs), c.ReadAs...)
 	if !mayReadAs(ctx, parties) {
 		res, err := a.submit(ctx, &c)
@@ -274,7 +274,7 @@ func mayReadAs(ctx context.Context, parties []string) bool {
 
 // treeReadBack is the tree answer of a committed submission read back as
 // the parties.
-func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties []string) (json.RawMessage, error) {
+func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties []string) (Body, error) {
 	resp, err := a.Node.TransactionTreeByID(ctx, res.UpdateID, parties)
 	var out SubmitAndWaitForTransactionTreeResponse
 	switch {

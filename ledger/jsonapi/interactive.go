@@ -227,7 +227,7 @@ func (a *API) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req Ex
 // transaction Node.ExecuteForTransaction returns, its values as the node
 // stored them, written by the emitters — the bytes of the JSON read of
 // the same update in the same format, without reading it back.
-func (a *API) ExecuteSubmissionAndWaitForTransactionJSON(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (json.RawMessage, error) {
+func (a *API) ExecuteSubmissionAndWaitForTransactionJSON(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (Body, error) {
 	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
 		return nil, err
 	}
