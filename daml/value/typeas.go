@@ -47,6 +47,13 @@ type directTyper struct {
 	size int
 }
 
+// minTimestamp and maxTimestamp are the Timestamps of
+// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z.
+const (
+	minTimestamp = Timestamp(-62135596800000000)
+	maxTimestamp = Timestamp(253402300799999999)
+)
+
 // directMaxDepth is the deepest the direct typer goes (well within the
 // depth limits of the round trip's printer and checker).
 const directMaxDepth = maxValueDepth / 2
@@ -122,16 +129,16 @@ func (d *directTyper) builtin(v Value, b lf.BuiltinType, args targs, env *tenv, 
 	switch b {
 	case lf.BuiltinUnit:
 		if _, ok := v.(Unit); ok {
-			return Unit{}, true
+			return v, true
 		}
 	case lf.BuiltinBool:
-		if x, ok := v.(Bool); ok {
-			return x, true
+		if _, ok := v.(Bool); ok {
+			return v, true
 		}
 	case lf.BuiltinInt64:
-		if x, ok := v.(Int64); ok {
+		if _, ok := v.(Int64); ok {
 			d.size += 24
-			return x, true
+			return v, true
 		}
 	case lf.BuiltinNumeric:
 		x, ok := v.(Numeric)
@@ -150,32 +157,31 @@ func (d *directTyper) builtin(v Value, b lf.BuiltinType, args targs, env *tenv, 
 		return Numeric(out), true
 	case lf.BuiltinText:
 		if x, ok := v.(Text); ok && d.str(string(x)) {
-			return x, true
+			return v, true
 		}
 	case lf.BuiltinParty:
 		if x, ok := v.(Party); ok && d.str(string(x)) && validParty(string(x)) == "" {
-			return x, true
+			return v, true
 		}
 	case lf.BuiltinContractID:
 		if x, ok := v.(ContractID); ok && d.str(string(x)) {
 			if msg, _ := validContractID(string(x)); msg == "" {
-				return x, true
+				return v, true
 			}
 		}
 	case lf.BuiltinDate:
 		if x, ok := v.(Date); ok {
 			if y, _, _ := CivilFromDays(int64(x)); y >= 1 && y <= 9999 {
-				return x, true
+				d.size += 8
+				return v, true
 			}
 		}
 	case lf.BuiltinTimestamp:
-		if x, ok := v.(Timestamp); ok {
-			var buf [48]byte
-			micros, inRange, ok := parseTimestamp(string(appendTimestamp(buf[:0], int64(x))))
-			if ok && inRange && micros == int64(x) {
-				d.size += 32
-				return x, true
-			}
+		// Printed and read back, a Timestamp keeps its value within the
+		// range the reader accepts.
+		if x, ok := v.(Timestamp); ok && x >= minTimestamp && x <= maxTimestamp {
+			d.size += 32
+			return v, true
 		}
 	case lf.BuiltinOptional:
 		x, ok := v.(Optional)
@@ -300,13 +306,16 @@ func (d *directTyper) record(r Record, id *lf.TypeConID, dt *lf.DataType, env *t
 	var unknown []string
 	for i, f := range r.Fields {
 		label := f.Label
-		if label == "" && i < len(dt.Fields) {
-			label = dt.Fields[i].Name
+		fi := -1
+		if i < len(dt.Fields) && (label == "" || label == dt.Fields[i].Name) {
+			// Unlabelled, or labelled in dt's order.
+			label, fi = dt.Fields[i].Name, i
+		} else {
+			fi = c.fieldIndex(dt, label)
 		}
 		if !d.str(label) {
 			return nil, false
 		}
-		fi := c.fieldIndex(dt, label)
 		if fi < 0 {
 			if !printsNull(f.Value) || slices.Contains(unknown, label) {
 				return nil, false

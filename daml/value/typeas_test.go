@@ -296,3 +296,16 @@ func FuzzTypeAsMatchesJSON(f *testing.F) {
 		compareTypeAs(t, g.value(typ, nil, 0), typ, lookup)
 	})
 }
+
+// TestTimestampBounds: the bounds of the direct path are the round trip's.
+func TestTimestampBounds(t *testing.T) {
+	for _, tc := range []struct {
+		ts Timestamp
+		in bool
+	}{{minTimestamp, true}, {minTimestamp - 1, false}, {maxTimestamp, true}, {maxTimestamp + 1, false}} {
+		_, err := FromJSON(AppendJSON(nil, tc.ts), tTimestamp, nil)
+		if (err == nil) != tc.in {
+			t.Errorf("Timestamp %d: round trip error %v, want in range %v", int64(tc.ts), err, tc.in)
+		}
+	}
+}
