@@ -18,7 +18,8 @@ import (
 // A value whose parts have the Go kinds t asks for and that the round trip
 // accepts unchanged is typed directly, without printing it; anything else
 // (a kind the JSON form would re-read as another, a value the round trip
-// rejects, non-empty GenMaps, values near the size or depth limits) is
+// rejects, GenMaps whose keys are not strictly in the LF order, values
+// near the size, depth or work limits) is
 // typed by the round trip itself, so that its errors are the round trip's.
 func TypeAs(v Value, t lf.Type, path string, lookup func(pkgID string) *lf.Package) (Value, error) {
 	if tv, ok := typeAsDirect(v, t, lookup); ok {
@@ -45,6 +46,8 @@ type directTyper struct {
 	// size bounds the length of the canonical encoding from above (the
 	// round trip fails past maxCanonicalBytes).
 	size int
+	// genMapWork bounds the round trip's GenMap work from above.
+	genMapWork int
 }
 
 // minTimestamp and maxTimestamp are the Timestamps of
@@ -231,11 +234,40 @@ func (d *directTyper) builtin(v Value, b lf.BuiltinType, args targs, env *tenv, 
 		}
 		return out, true
 	case lf.BuiltinGenMap:
-		// Keys are deduplicated and ordered on their canonical encodings:
-		// left to the round trip, but for the empty map.
-		if x, ok := v.(GenMap); ok && len(x) == 0 {
+		x, ok := v.(GenMap)
+		if !ok {
+			return nil, false
+		}
+		if len(x) == 0 {
 			return GenMap{}, true
 		}
+		start := d.size
+		out := make(GenMap, len(x))
+		for i, e := range x {
+			d.size += 8
+			k, ok := d.value(e.Key, args.at(0), env, depth+1)
+			if !ok {
+				return nil, false
+			}
+			tv, ok := d.value(e.Value, args.at(1), env, depth+1)
+			if !ok {
+				return nil, false
+			}
+			// The round trip orders the keys in the LF order and keeps the
+			// last of equal ones: keys already strictly in order are kept
+			// as they are, any others are left to it.
+			if i > 0 && Compare(out[i-1].Key, k) >= 0 {
+				return nil, false
+			}
+			out[i] = GenMapEntry{Key: k, Value: tv}
+		}
+		// The round trip spends three times the map's canonical length
+		// of a budget of at least 1<<20 (checkGenMap).
+		d.genMapWork += 3 * (d.size - start)
+		if d.genMapWork > 1<<19 {
+			return nil, false
+		}
+		return out, true
 	}
 	return nil, false
 }
@@ -316,6 +348,7 @@ func (d *directTyper) record(r Record, id *lf.TypeConID, dt *lf.DataType, env *t
 		if !d.str(label) {
 			return nil, false
 		}
+		d.size += 4
 		if fi < 0 {
 			if !printsNull(f.Value) || slices.Contains(unknown, label) {
 				return nil, false

@@ -28,6 +28,10 @@ func typeAsTypes(tb testing.TB) ([]lf.Type, func(string) *lf.Package) {
 		tOpt(tInt64), tOpt(tOpt(tInt64)), tOpt(syn("Opt", tInt64)), syn("Opt", syn("I")),
 		tList(tOpt(con("R"))), tTextMap(tOpt(tInt64)), tGenMap(con("Shape"), tTimestamp),
 		tList(con("Pair", tOpt(tOpt(tParty)), tDate)),
+		tGenMap(tText, tInt64), tGenMap(tInt64, tText), tGenMap(tCid(con("R")), tUnit), tGenMap(tParty, tOpt(tText)),
+		tGenMap(con("Color"), tNum(2)), tGenMap(tNum(2), tUnit), tGenMap(tDate, tTimestamp), tGenMap(tTimestamp, tDate),
+		tGenMap(tOpt(tInt64), tBool), tGenMap(con("Pair", tText, tOpt(tInt64)), tUnit), tGenMap(tList(tInt64), tUnit),
+		tGenMap(tBool, tGenMap(con("Shape"), tText)), tGenMap(tTextMap(tInt64), tUnit), tGenMap(con("Tree"), tUnit),
 	}, PackageLookup(pkg, synPkg())
 }
 
@@ -139,7 +143,7 @@ func (g *valueGen) value(t lf.Type, env *tenv, depth int) Value {
 			return out
 		case lf.BuiltinGenMap:
 			out := GenMap{}
-			for range g.s.n(3) {
+			for range g.s.n(4) {
 				out = append(out, GenMapEntry{Key: g.value(args.at(0), aenv, depth+1), Value: g.value(args.at(1), aenv, depth+1)})
 			}
 			return out
@@ -270,7 +274,10 @@ func TestTypeAsCases(t *testing.T) {
 		{"variant rank", Variant{Constructor: "Maybe", Value: Optional{Value: Int64(3)}}, con("Shape")},
 		{"enum rank", Enum{Constructor: "Blue"}, con("Color")},
 		{"contract id, date, timestamp", List{Record{Fields: []RecordField{{Value: Optional{Value: Optional{Value: Party("p::1")}}}, {Value: Date(18000)}}}}, tList(con("Pair", tOpt(tOpt(tParty)), tDate))},
-		{"empty list and gen map", Record{Fields: []RecordField{{Value: List{}}, {Value: TextMap{}}}}, con("Pair", tList(tInt64), tTextMap(tUnit))},
+		{"empty list and text map", Record{Fields: []RecordField{{Value: List{}}, {Value: TextMap{}}}}, con("Pair", tList(tInt64), tTextMap(tUnit))},
+		{"empty gen map", GenMap{}, tGenMap(tText, tUnit)},
+		{"gen map in key order", GenMap{{Key: Variant{Constructor: "Circle", Value: Numeric("1")}, Value: Timestamp(0)}, {Key: Variant{Constructor: "Empty", Value: Unit{}}, Value: Timestamp(1)}}, tGenMap(con("Shape"), tTimestamp)},
+		{"gen map of contract ids", GenMap{{Key: ContractID(cidV1), Value: Unit{}}, {Key: ContractID(cidV2), Value: Unit{}}}, tGenMap(tCid(con("R")), tUnit)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if !compareTypeAs(t, tc.v, tc.typ, lookup) {
