@@ -587,7 +587,7 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 		v = x
 	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
 		t := typ()
-		tv, err := value.TypeAs(v, t, a.p.at(field), a.pkgs.lookup)
+		tv, err := value.TypeAsAt(v, t, func() string { return a.p.at(field) }, a.pkgs.lookup)
 		if err != nil {
 			return nil, damlError(err)
 		}

@@ -22,10 +22,16 @@ import (
 // near the size, depth or work limits) is
 // typed by the round trip itself, so that its errors are the round trip's.
 func TypeAs(v Value, t lf.Type, path string, lookup func(pkgID string) *lf.Package) (Value, error) {
+	return TypeAsAt(v, t, func() string { return path }, lookup)
+}
+
+// TypeAsAt is TypeAs with the path made only when the value is typed by
+// the round trip (which names it in errors).
+func TypeAsAt(v Value, t lf.Type, path func() string, lookup func(pkgID string) *lf.Package) (Value, error) {
 	if tv, ok := typeAsDirect(v, t, lookup); ok {
 		return tv, nil
 	}
-	return FromJSONAt(AppendJSONAs(nil, v, t, lookup), t, path, lookup)
+	return FromJSONAt(AppendJSONAs(nil, v, t, lookup), t, path(), lookup)
 }
 
 // typeAsDirect is TypeAs without the round trip: ok is false where the
