@@ -570,9 +570,10 @@ func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, err
 // arg types v (nil: {} as the JSON API reads it), the command's field, against
 // t of the resolved package r and converts it to a runtime value. A value
 // decoded against r's package (decodeArguments) is used as it is; any
-// other is value.TypeValue'd — printed as JSON guided by t and read back
-// with FromJSON, with the field's path in errors — so that its records
-// match t's fields by label, and must keep its kinds (kindMismatch).
+// other is typed by value.TypeAs — as if printed as JSON guided by t and
+// read back with FromJSON, with the field's path in errors — so that its
+// records match t's fields by label, and must keep its kinds
+// (kindMismatch).
 //
 // typ gives t, asked for only when v is typed here.
 func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, field string) (engine.Value, error) {
@@ -586,7 +587,7 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 		v = x
 	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
 		t := typ()
-		tv, err := value.FromJSONAt(value.AppendJSONAs(nil, v, t, a.pkgs.lookup), t, a.p.at(field), a.pkgs.lookup)
+		tv, err := value.TypeAsAt(v, t, func() string { return a.p.at(field) }, a.pkgs.lookup)
 		if err != nil {
 			return nil, damlError(err)
 		}
