@@ -138,13 +138,16 @@ func TestStreamsSameAsNode(t *testing.T) {
 	}
 }
 
-// TestStreamsRefusals checks the refusals of the JSON layer's update
-// streams against the Node's JSON streams (code, text, order), and the
-// requests the typed read does not express (streamed as the Node does).
-func TestStreamsRefusals(t *testing.T) {
-	t.Parallel()
-	l := newEmitLedger(t, emitNotes)
-	a := jsonapi.New(l.n)
+// updatesRefusal is a request of a list or stream of updates.
+type updatesRefusal struct {
+	name string
+	ctx  context.Context
+	req  ledger.GetUpdatesRequest
+}
+
+// updatesRefusals are the refusals of the lists and streams of updates
+// (and the requests the typed read does not express) on the fixture.
+func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 	end, err := l.n.LedgerEnd(l.ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -165,11 +168,7 @@ func TestStreamsRefusals(t *testing.T) {
 	cancelled, cancel := context.WithCancel(l.ctx)
 	cancel()
 	topoOnly := &ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}
-	for _, tt := range []struct {
-		name string
-		ctx  context.Context
-		req  ledger.GetUpdatesRequest
-	}{
+	return []updatesRefusal{
 		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset}},
 		{"both format and filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"bad filter shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &two, UpdateFormat: tx(two, "X")}},
@@ -192,7 +191,17 @@ func TestStreamsRefusals(t *testing.T) {
 		{"end after the ledger end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"end before begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"end 0", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-	} {
+	}
+}
+
+// TestStreamsRefusals checks the refusals of the JSON layer's update
+// streams against the Node's JSON streams (code, text, order), and the
+// requests the typed read does not express (streamed as the Node does).
+func TestStreamsRefusals(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	for _, tt := range updatesRefusals(t, l) {
 		for _, k := range streamKinds(l.n, a) {
 			t.Run(k.name+" "+tt.name, func(t *testing.T) {
 				sameStream(t, k.name, k.node(tt.ctx, tt.req), k.api(tt.ctx, tt.req))
