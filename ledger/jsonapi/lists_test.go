@@ -144,3 +144,45 @@ func TestListsRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestListsWaitForCommits checks that an open-ended list of the JSON
+// layer waits for an update committed after it started, returns once
+// the idle timeout passed without another, and answers the elements the
+// Node's list answers for the same request afterwards.
+func TestListsWaitForCommits(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef := l.wire(emitFormats[0])
+	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset, Filter: &ef}
+	idle := 400 * time.Millisecond
+	opts := ledger.ListOptions{IdleTimeout: &idle}
+	for i, k := range listKinds(l.n, a) {
+		committed := make(chan error, 1)
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			_, err := a.SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+				CommandID: fmt.Sprintf("wait-%d", i), ActAs: []string{l.alice}, UserID: "u1",
+				Commands: []jsonapi.JsCommand{l.create("U", fmt.Sprintf(`{"owner": %q}`, l.alice))}}})
+			committed <- err
+		}()
+		got, gerr := k.api(l.ctx, req, opts)
+		if err := <-committed; err != nil {
+			t.Fatal(err)
+		}
+		if gerr != nil {
+			t.Fatalf("%s: %v", k.name, gerr)
+		}
+		if els := listElements(t, got); len(els) != 1 {
+			t.Errorf("%s: the list waited for the commit and answers %q, want one transaction", k.name, els)
+		}
+		short := time.Millisecond
+		want, werr := k.node(l.ctx, req, ledger.ListOptions{IdleTimeout: &short})
+		sameList(t, k.name, want, werr, got, gerr)
+		req.BeginExclusive++
+	}
+}
