@@ -33,9 +33,9 @@ type wsRoute struct {
 
 // wsRoutes are the streams ledgernode serves over WebSockets.
 var wsRoutes = []wsRoute{
-	{"/v2/updates", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamUpdates)},
-	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamFlats)},
-	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*ledger.Node).StreamTrees)},
+	{"/v2/updates", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*jsonapi.API).StreamUpdates)},
+	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*jsonapi.API).StreamFlats)},
+	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*jsonapi.API).StreamTrees)},
 	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*jsonapi.API).StreamActiveContracts)},
 	{"/v2/commands/completions", streamWith(decodeJSON[jsonapi.CompletionStreamRequest], (*jsonapi.API).StreamCompletions)},
 	{"/v2/commands/command-completions", streamWith(getCompletionsFrame, (*jsonapi.API).StreamCompletions)},

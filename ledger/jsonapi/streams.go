@@ -1,0 +1,163 @@
+package jsonapi
+
+import (
+	"context"
+	"iter"
+
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+)
+
+// The WebSocket streams of updates (/v2/updates, /v2/updates/flats,
+// /v2/updates/trees) over Node.TypedUpdates (stored values, offset
+// checkpoints when idle) and the emitters, with the Node's JSON streams'
+// checks in their order.
+
+// listKind is which list a GetUpdatesRequest is read for: it decides how
+// a legacy filter reads and the transactions' shape.
+type listKind int
+
+const (
+	kindUpdates listKind = iota
+	kindFlats
+	kindTrees
+)
+
+// updatesFormat checks a list request's shape and resolves its format as
+// the Node's lists do: exactly one of updateFormat and filter (+verbose);
+// a legacy filter reads transactions (ACS delta, ledger effects for
+// trees) and reassignments; flats read every transaction in the ACS-delta
+// shape; trees read no topology events.
+func updatesFormat(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateFormat, error) {
+	if req.Filter != nil {
+		if err := checkEventFormatShape(req.Filter, "filter."); err != nil {
+			return ledger.UpdateFormat{}, err
+		}
+	}
+	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
+		return ledger.UpdateFormat{}, err
+	}
+	var f ledger.UpdateFormat
+	switch {
+	case req.UpdateFormat != nil && req.Filter != nil:
+		return f, apierr.InvalidArgument.New("Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.")
+	case req.UpdateFormat != nil:
+		f = *req.UpdateFormat
+		if kind == kindFlats && f.IncludeTransactions != nil {
+			t := *f.IncludeTransactions
+			t.TransactionShape = ledger.ShapeACSDelta
+			f.IncludeTransactions = &t
+		}
+	case req.Filter != nil:
+		ef := *req.Filter
+		ef.Verbose = req.Verbose
+		s := ledger.ShapeACSDelta
+		if kind == kindTrees {
+			s = ledger.ShapeLedgerEffects
+		}
+		f = ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: s}, IncludeReassignments: &ef}
+	default:
+		return f, apierr.InvalidArgument.New("Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.")
+	}
+	if kind == kindTrees {
+		f.IncludeTopologyEvents = nil
+	}
+	return f, nil
+}
+
+// typedList resolves a list request for the typed read: its format and
+// range, and ok false for what the typed read does not express (the
+// conversion's cases; an end offset 0, which is the ledger end to
+// OffsetRange). A refusal is err.
+func typedList(req *ledger.GetUpdatesRequest, kind listKind) (_ ledger.UpdateReadFormat, _ ledger.OffsetRange, ok bool, err error) {
+	uf, err := updatesFormat(req, kind)
+	if err != nil {
+		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, false, err
+	}
+	if err := checkUpdateFormat(&uf); err != nil {
+		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, false, err
+	}
+	f, ok := updateReadFormat(&uf)
+	if kind == kindTrees && f.Transactions != nil {
+		// The trees show every transaction as a tree, whatever shape
+		// the format names.
+		f.Transactions.Shape = ledger.LedgerEffects
+	}
+	if !ok || req.EndInclusive != nil && *req.EndInclusive == 0 {
+		return f, ledger.OffsetRange{}, false, nil
+	}
+	r := ledger.OffsetRange{After: req.BeginExclusive, Descending: req.DescendingOrder}
+	if req.EndInclusive == nil {
+		r.Tail = true
+	} else {
+		r.Through = *req.EndInclusive
+	}
+	return f, r, true, nil
+}
+
+// appendElement returns the emitter of a list's elements.
+func appendElement(kind listKind) func([]byte, ledger.TypedUpdate) []byte {
+	if kind == kindTrees {
+		return AppendTreeUpdateResponse
+	}
+	return AppendUpdateResponse
+}
+
+// StreamUpdates yields the updates of a list request one by one, each as
+// an element of the list (the WebSocket form of /v2/updates):
+// Node.TypedUpdates with checkpoints. It ends after the end offset, or,
+// open-ended, follows the ledger, yielding an offset checkpoint when
+// idle, until ctx ends, then yields ctx.Err().
+func (a *API) StreamUpdates(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
+	return streamOf(a, ctx, req, kindUpdates, (*ledger.Node).StreamUpdates)
+}
+
+// StreamFlats is StreamUpdates for /v2/updates/flats (ACS-delta shape).
+func (a *API) StreamFlats(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
+	return streamOf(a, ctx, req, kindFlats, (*ledger.Node).StreamFlats)
+}
+
+// StreamTrees is StreamUpdates for /v2/updates/trees (transaction trees).
+func (a *API) StreamTrees(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
+	return streamOf(a, ctx, req, kindTrees, (*ledger.Node).StreamTrees)
+}
+
+func streamOf[T any](a *API, ctx context.Context, req ledger.GetUpdatesRequest, kind listKind,
+	node func(*ledger.Node, context.Context, ledger.GetUpdatesRequest) iter.Seq2[T, error]) iter.Seq2[Body, error] {
+	return func(yield func(Body, error) bool) {
+		if err := a.public(ctx); err != nil {
+			yield(nil, err)
+			return
+		}
+		f, r, ok, err := typedList(&req, kind)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !ok {
+			// What the typed read does not express: the Node's stream.
+			for v, err := range node(a.Node, ctx, req) {
+				var b Body
+				if err == nil {
+					b, err = encoded(v)
+				}
+				if !yield(b, err) || err != nil {
+					return
+				}
+			}
+			return
+		}
+		r.Checkpoints = true
+		emit := appendElement(kind)
+		for u, err := range a.Node.TypedUpdates(rawjson.WithStoredValues(ctx), f, r) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(emit(make([]byte, 0, 2048), u), nil) {
+				return
+			}
+		}
+	}
+}

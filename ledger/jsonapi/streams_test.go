@@ -1,0 +1,300 @@
+package jsonapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+)
+
+// streamKinds are the update streams, the Node's JSON stream and the
+// JSON layer's, each as bodies.
+func streamKinds(n *ledger.Node, a *jsonapi.API) []struct {
+	name string
+	node func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[any, error]
+	api  func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
+} {
+	anyOf := func(s iter.Seq2[ledger.GetUpdatesResponse, error]) iter.Seq2[any, error] {
+		return func(yield func(any, error) bool) {
+			for v, err := range s {
+				if !yield(v, err) {
+					return
+				}
+			}
+		}
+	}
+	trees := func(s iter.Seq2[ledger.GetUpdateTreesResponse, error]) iter.Seq2[any, error] {
+		return func(yield func(any, error) bool) {
+			for v, err := range s {
+				if !yield(v, err) {
+					return
+				}
+			}
+		}
+	}
+	return []struct {
+		name string
+		node func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[any, error]
+		api  func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
+	}{
+		{"updates", func(ctx context.Context, r ledger.GetUpdatesRequest) iter.Seq2[any, error] {
+			return anyOf(n.StreamUpdates(ctx, r))
+		}, a.StreamUpdates},
+		{"flats", func(ctx context.Context, r ledger.GetUpdatesRequest) iter.Seq2[any, error] {
+			return anyOf(n.StreamFlats(ctx, r))
+		}, a.StreamFlats},
+		{"trees", func(ctx context.Context, r ledger.GetUpdatesRequest) iter.Seq2[any, error] {
+			return trees(n.StreamTrees(ctx, r))
+		}, a.StreamTrees},
+	}
+}
+
+// sameStream checks that two bounded streams yield the same elements
+// (bytes) and end with the same refusal, if any.
+func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.Seq2[jsonapi.Body, error]) {
+	t.Helper()
+	var ws []any
+	var werr error
+	for v, err := range want {
+		if err != nil {
+			werr = err
+			break
+		}
+		ws = append(ws, v)
+	}
+	var gs []jsonapi.Body
+	var gerr error
+	for v, err := range got {
+		if err != nil {
+			gerr = err
+			break
+		}
+		gs = append(gs, v)
+	}
+	if len(ws) != len(gs) {
+		t.Errorf("%s: the Node streams %d elements, the JSON layer %d", what, len(ws), len(gs))
+		return
+	}
+	for i := range ws {
+		if !sameWire(t, fmt.Sprintf("%s element %d", what, i), wire(t, ws[i]), gs[i]) {
+			return
+		}
+	}
+	if werr != nil || gerr != nil {
+		sameAnswer(t, what+" refusal", nil, werr, nil, gerr)
+	}
+}
+
+// TestStreamsSameAsNode checks that the JSON layer's update streams
+// (updates, flats, trees), read through TypedUpdates and the emitters,
+// yield the Node's JSON streams' elements byte for byte for every format
+// of the fixture, by update format and by legacy filter, in both
+// directions.
+func TestStreamsSameAsNode(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range streamKinds(l.n, a) {
+		for _, f := range emitFormats {
+			ef := l.wire(f)
+			topo := l.partyIDs(f)
+			if f.anyParty {
+				topo = nil
+			}
+			var reqs []ledger.GetUpdatesRequest
+			for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+				reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &ledger.UpdateFormat{
+					IncludeTransactions:  &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
+					IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
+						IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}})
+			}
+			legacy := ef
+			legacy.Verbose = false
+			reqs = append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
+			for i, req := range reqs {
+				for _, desc := range []bool{false, true} {
+					req.EndInclusive, req.DescendingOrder = &end.Offset, desc
+					req.BeginExclusive = 0
+					what := fmt.Sprintf("%s %s request %d descending %v", k.name, f.name, i, desc)
+					sameStream(t, what, k.node(l.ctx, req), k.api(l.ctx, req))
+					req.BeginExclusive = end.Offset / 2
+					sameStream(t, what+" from the middle", k.node(l.ctx, req), k.api(l.ctx, req))
+				}
+			}
+		}
+	}
+}
+
+// updatesRefusal is a request of a list or stream of updates.
+type updatesRefusal struct {
+	name string
+	ctx  context.Context
+	req  ledger.GetUpdatesRequest
+}
+
+// updatesRefusals are the refusals of the lists and streams of updates
+// (and the requests the typed read does not express) on the fixture.
+func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, negative, none := end.Offset+5, int64(-1), int64(0)
+	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	tx := func(ef ledger.EventFormat, shape string) *ledger.UpdateFormat {
+		return &ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
+	}
+	tmpl := func(id string) ledger.EventFormat {
+		return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
+			IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
+	}
+	noVariant := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
+	two := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
+		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
+	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+	cancelled, cancel := context.WithCancel(l.ctx)
+	cancel()
+	topoOnly := &ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}
+	return []updatesRefusal{
+		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset}},
+		{"both format and filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"bad filter shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &two, UpdateFormat: tx(two, "X")}},
+		{"selects nothing", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: &ledger.UpdateFormat{}}},
+		{"topology only", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: topoOnly}},
+		{"unknown shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, "X")}},
+		{"no party", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(ledger.EventFormat{}, ledger.ShapeACSDelta)}},
+		{"no party by filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &ledger.EventFormat{}}},
+		{"bad identifier", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
+		{"unknown template", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
+		{"trailing colon", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
+		{"identifier filter without variant", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
+		{"no right", bob, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"cancelled", cancelled, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, "X")}},
+		{"descending without end", l.ctx, ledger.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"descending without end, unknown template", l.ctx, ledger.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
+		{"begin after the end", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"negative begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end.Offset, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"negative end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end after the ledger end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end before begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end 0", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+	}
+}
+
+// TestStreamsRefusals checks the refusals of the JSON layer's update
+// streams against the Node's JSON streams (code, text, order), and the
+// requests the typed read does not express (streamed as the Node does).
+func TestStreamsRefusals(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	for _, tt := range updatesRefusals(t, l) {
+		for _, k := range streamKinds(l.n, a) {
+			t.Run(k.name+" "+tt.name, func(t *testing.T) {
+				sameStream(t, k.name, k.node(tt.ctx, tt.req), k.api(tt.ctx, tt.req))
+			})
+		}
+	}
+}
+
+// checkpointOf is the offset and synchronizers of an element that is an
+// offset checkpoint (their record times are the node's clock at the
+// time), ok false for another element.
+func checkpointOf(t *testing.T, b []byte) (string, bool) {
+	t.Helper()
+	var e struct {
+		Update struct {
+			OffsetCheckpoint *struct {
+				Value struct {
+					Offset            int64 `json:"offset"`
+					SynchronizerTimes []struct {
+						SynchronizerID string `json:"synchronizerId"`
+						RecordTime     string `json:"recordTime"`
+					} `json:"synchronizerTimes"`
+				} `json:"value"`
+			} `json:"OffsetCheckpoint"`
+		} `json:"update"`
+	}
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	c := e.Update.OffsetCheckpoint
+	if c == nil {
+		return "", false
+	}
+	out := fmt.Sprint(c.Value.Offset)
+	for _, s := range c.Value.SynchronizerTimes {
+		if s.RecordTime == "" {
+			t.Errorf("%s: a checkpoint without a record time", b)
+		}
+		out += " " + s.SynchronizerID
+	}
+	return out, true
+}
+
+// tail reads an open-ended stream up to its first offset checkpoint,
+// then ends ctx and reads its last element: the elements' bytes (the
+// checkpoint as its offset and synchronizers) and the final error.
+func tail[T any](t *testing.T, ctx context.Context, s func(context.Context) iter.Seq2[T, error], bytesOf func(T) []byte) ([]string, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var out []string
+	for v, err := range s(ctx) {
+		if err != nil {
+			return out, err
+		}
+		b := bytesOf(v)
+		if c, ok := checkpointOf(t, b); ok {
+			out = append(out, "checkpoint "+c)
+			cancel()
+			continue
+		}
+		out = append(out, string(b))
+	}
+	return out, nil
+}
+
+// TestStreamsTailSameAsNode checks that the open-ended streams of the
+// JSON layer yield the Node's elements, then, caught up at the ledger
+// end, the same offset checkpoint, and end with the context's error
+// when the context ends.
+func TestStreamsTailSameAsNode(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef := l.wire(emitFormats[len(emitFormats)-2])
+	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset / 2, Filter: &ef}
+	for _, k := range streamKinds(l.n, a) {
+		want, werr := tail(t, l.ctx, func(ctx context.Context) iter.Seq2[any, error] { return k.node(ctx, req) },
+			func(v any) []byte { return wire(t, v) })
+		got, gerr := tail(t, l.ctx, func(ctx context.Context) iter.Seq2[jsonapi.Body, error] { return k.api(ctx, req) },
+			func(b jsonapi.Body) []byte { return b })
+		if len(want) < 2 || !strings.HasPrefix(want[len(want)-1], "checkpoint ") {
+			t.Fatalf("%s: the Node's stream %q does not end with a checkpoint", k.name, want)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: the JSON layer's elements differ from the Node's (-Node +JSON layer):\n%s", k.name, diff)
+		}
+		if !errors.Is(werr, context.Canceled) || !errors.Is(gerr, context.Canceled) {
+			t.Errorf("%s: the Node's stream ends with %v, the JSON layer's with %v", k.name, werr, gerr)
+		}
+	}
+}
