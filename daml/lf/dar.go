@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/internal/parallel"
 	"github.com/ledgernode/ledgernode/internal/quote"
 )
 
@@ -215,7 +216,7 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 	}
 	pkgs := make([]*Package, len(paths))
 	fresh := make([]bool, len(paths))
-	err = firstError(len(paths), func(i int) int64 {
+	err = parallel.FirstError(len(paths), func(i int) int64 {
 		if files[i] == nil {
 			return 0
 		}

@@ -17,6 +17,7 @@ package typecheck
 
 import (
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/internal/parallel"
 )
 
 // Lookup returns the package with the given id, or nil when it is unknown.
@@ -88,7 +89,7 @@ func CheckDAR(dar *lf.DAR, skip func(id string) bool) error {
 		}
 		pkgs = append(pkgs, p)
 	}
-	return firstError(len(pkgs), func(i int) int64 { return int64(len(pkgs[i].Payload)) },
+	return parallel.FirstError(len(pkgs), func(i int) int64 { return int64(len(pkgs[i].Payload)) },
 		func(i int) error { return Check(pkgs[i], dar.Package) })
 }
 

@@ -1,4 +1,6 @@
-package typecheck
+// Package parallel runs independent jobs on several goroutines with the
+// result of running them in order.
+package parallel
 
 import (
 	"cmp"
@@ -8,7 +10,7 @@ import (
 	"sync/atomic"
 )
 
-// firstError runs do(i) for every i in [0, n) on up to GOMAXPROCS
+// FirstError runs do(i) for every i in [0, n) on up to GOMAXPROCS
 // goroutines and returns what a loop over i in order that stops at the
 // first failure returns: the error of the lowest index that fails, or the
 // panic of the lowest index that panics when no lower index failed (the
@@ -16,7 +18,7 @@ import (
 // known to have failed is not started. Jobs start in the order of
 // decreasing cost(i), which balances the workers when costs vary a lot.
 // With one worker (GOMAXPROCS 1 or n == 1) it is that loop.
-func firstError(n int, cost func(i int) int64, do func(i int) error) error {
+func FirstError(n int, cost func(i int) int64, do func(i int) error) error {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		for i := range n {
