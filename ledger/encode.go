@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 )
 
 // Hand-written encoders of the records the submission path stores (log
@@ -24,65 +24,7 @@ import (
 // appendJSONString appends s as a JSON string, escaped as json.Marshal
 // escapes it (HTML-safe: <, > and & as \u003c, \u003e, \u0026; U+2028
 // and U+2029 escaped; invalid UTF-8 replaced by \ufffd).
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if jsonSafe[b] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default: // other control bytes, <, > and &
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case c == '\u2028' || c == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// jsonSafe marks the ASCII bytes json.Marshal copies into a string as
-// they are: printable, except ", \\, <, > and &.
-var jsonSafe = func() (safe [utf8.RuneSelf]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		safe[b] = !strings.ContainsRune(`"\<>&`, rune(b))
-	}
-	return safe
-}()
+func appendJSONString(dst []byte, s string) []byte { return jsontext.AppendString(dst, s, true) }
 
 // appendJSONStrings appends a list of strings as a JSON array (null for
 // a nil list).

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
@@ -701,57 +701,7 @@ func appendStrings(dst []byte, l []string) []byte {
 // writes it (encoding/json without HTML escaping): ", \ and control
 // characters escaped (\b, \f, \n, \r, \t, else \u00XX), U+2028 and
 // U+2029 escaped, invalid UTF-8 replaced by \ufffd.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = appendStringBody(dst, s)
-	return append(dst, '"')
-}
+func appendString(dst []byte, s string) []byte { return jsontext.AppendString(dst, s, false) }
 
-func appendStringBody(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case c == '\u2028' || c == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(dst, s[start:]...)
-}
+// appendStringBody is appendString without the quotes.
+func appendStringBody(dst []byte, s string) []byte { return jsontext.AppendStringBody(dst, s, false) }
