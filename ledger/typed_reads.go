@@ -130,8 +130,10 @@ type UpdateReadFormat struct {
 type OffsetRange struct {
 	// After starts the range (0: the ledger's beginning).
 	After int64
-	// Through ends it (0: the ledger end at the time of the call).
-	Through int64
+	// Through ends it; nil is the ledger end at the time of the call
+	// (new(int64(0)) is the offset 0: the empty range from the
+	// beginning).
+	Through *int64
 	// Tail ignores Through and keeps reading as updates commit, until
 	// ctx ends. In descending order a walk refuses it
 	// (DESCENDING_ORDER_MISSING_END) and a page reads down from the
@@ -176,8 +178,10 @@ type UpdatePage struct {
 func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token []byte) pageQuery {
 	q := pageQuery{Begin: r.After, Format: n.typedUpdateSpec(f), Size: size, Desc: r.Descending}
 	if !r.Tail {
-		end := r.Through
-		if end == 0 {
+		var end int64
+		if r.Through != nil {
+			end = *r.Through
+		} else {
 			end = n.st.LedgerEnd()
 			if r.After > end {
 				end = r.After // checkOffsets refuses the begin

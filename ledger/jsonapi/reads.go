@@ -74,9 +74,9 @@ func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest)
 		return nil, err
 	}
 	f, ok := updateReadFormat(&req.UpdateFormat)
-	if !ok || req.EndOffsetInclusive != nil && *req.EndOffsetInclusive == 0 {
-		// The typed read cannot ask this (its Through 0 is the ledger
-		// end): the Node's JSON read answers it.
+	if !ok {
+		// The typed format cannot express this filter: the Node's JSON
+		// read answers it.
 		resp, err := a.Node.UpdatesPage(ctx, req)
 		if err != nil {
 			return nil, err
@@ -87,7 +87,7 @@ func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest)
 	if req.EndOffsetInclusive == nil {
 		r.Tail = true
 	} else {
-		r.Through = *req.EndOffsetInclusive
+		r.Through = req.EndOffsetInclusive
 	}
 	p, err := a.Node.TypedUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken))
 	if err != nil {

@@ -84,14 +84,14 @@ func typedList(req *ledger.GetUpdatesRequest, kind listKind) (_ ledger.UpdateRea
 		// the format names.
 		f.Transactions.Shape = ledger.LedgerEffects
 	}
-	if !ok || req.EndInclusive != nil && *req.EndInclusive == 0 {
+	if !ok {
 		return f, ledger.OffsetRange{}, false, nil
 	}
 	r := ledger.OffsetRange{After: req.BeginExclusive, Descending: req.DescendingOrder}
 	if req.EndInclusive == nil {
 		r.Tail = true
 	} else {
-		r.Through = *req.EndInclusive
+		r.Through = req.EndInclusive
 	}
 	return f, r, true, nil
 }
