@@ -115,10 +115,13 @@ func (n *Node) typedUpdateSpec(f UpdateReadFormat) updateSpec {
 		ra := n.typedEventSpec(*f.Reassignments)
 		s.Ra = &ra
 	}
-	if f.Topology != nil {
-		s.Topo, s.TopoAuth = true, true
-		if len(f.Topology) > 0 {
-			s.TopoParties = f.Topology
+	if t := f.Topology; t != nil {
+		s.Topo = true
+		if a := t.ParticipantAuthorizations; a != nil {
+			s.TopoAuth = true
+			if len(a) > 0 {
+				s.TopoParties = a
+			}
 		}
 	}
 	return s

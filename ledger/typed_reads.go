@@ -120,10 +120,20 @@ type UpdateReadFormat struct {
 	// Reassignments, when not nil, shows reassignments in this format
 	// (its Shape is not used).
 	Reassignments *ReadFormat
-	// Topology, when not nil, shows the participant authorization events
-	// of these parties; empty (but not nil), of every party (which needs
-	// CanReadAsAnyParty).
-	Topology []string
+	// Topology, when not nil, shows topology events in this format.
+	Topology *TopologyReadFormat
+}
+
+// TopologyReadFormat selects the topology events a typed read shows
+// (Canton's TopologyFormat, topology_format.proto).
+type TopologyReadFormat struct {
+	// ParticipantAuthorizations, when not nil, shows the participant
+	// authorization events of these parties; empty (but not nil), of
+	// every party (which needs CanReadAsAnyParty). nil shows none (the
+	// proto's TopologyFormat without include_participant_authorization_events),
+	// yet the format still asks for topology events: with nothing else
+	// it is not refused as selecting nothing.
+	ParticipantAuthorizations []string
 }
 
 // OffsetRange is the range (After, Through] of a read of updates.

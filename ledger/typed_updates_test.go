@@ -43,7 +43,7 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 	ctx := context.Background()
 	tf := ledger.ReadAs(f.alice, f.bob)
 	tf.Shape = ledger.LedgerEffects
-	typed := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &tf, Topology: []string{}}
+	typed := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &tf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	wire := ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeLedgerEffects, f.alice, f.bob),
 		IncludeReassignments:  &wireFormat(ledger.ShapeACSDelta, f.alice, f.bob).EventFormat,
 		IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
@@ -112,5 +112,48 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 			t.Errorf("a descending walk without an end: %v, want DESCENDING_ORDER_MISSING_END", err)
 		}
 		break
+	}
+}
+
+// TestTopologyWithoutAuthorizations: a topology format without
+// participant authorizations selects something (no refusal) and shows no
+// update, as the JSON read of IncludeTopologyEvents without
+// includeParticipantAuthorizationEvents; with transactions it shows
+// just them.
+func TestTopologyWithoutAuthorizations(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	tf := ledger.ReadAs(f.alice, f.bob)
+	for _, tc := range []struct {
+		name  string
+		typed ledger.UpdateReadFormat
+		wire  ledger.UpdateFormat
+	}{
+		{"topology only", ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{}},
+			ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}},
+		{"with transactions", ledger.UpdateReadFormat{Transactions: &tf, Topology: &ledger.TopologyReadFormat{}},
+			ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice, f.bob), IncludeTopologyEvents: &ledger.TopologyFormat{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tc.wire})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := f.node.TypedUpdatesPage(ctx, tc.typed, ledger.OffsetRange{}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got []int64
+			for _, u := range js.Updates {
+				want = append(want, u.Update.Offset())
+			}
+			for _, u := range p.Updates {
+				got = append(got, u.UpdateOffset())
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("offsets (-JSON +typed):\n%s", diff)
+			}
+		})
 	}
 }

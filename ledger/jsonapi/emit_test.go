@@ -185,7 +185,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		wshape := map[ledger.Shape]string{ledger.ACSDelta: ledger.ShapeACSDelta, ledger.LedgerEffects: ledger.ShapeLedgerEffects}[shape]
 		tf := l.typed(f, shape)
 		rf := l.typed(f, shape)
-		urf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf, Topology: topo}
+		urf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: topo}}
 		uf := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: wshape},
 			IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
 				IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}

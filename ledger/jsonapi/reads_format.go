@@ -102,7 +102,7 @@ func filterRef(s string) (ledger.TemplateRef, bool) {
 
 // updateReadFormat converts a checked JSON update format (checkUpdateFormat).
 // ok is false for what the typed format does not express (readFormat's
-// cases, topology events without participant authorizations).
+// cases).
 func updateReadFormat(f *ledger.UpdateFormat) (_ ledger.UpdateReadFormat, ok bool) {
 	var out ledger.UpdateReadFormat
 	if t := f.IncludeTransactions; t != nil {
@@ -124,13 +124,12 @@ func updateReadFormat(f *ledger.UpdateFormat) (_ ledger.UpdateReadFormat, ok boo
 		out.Reassignments = &rf
 	}
 	if t := f.IncludeTopologyEvents; t != nil {
-		a := t.IncludeParticipantAuthorizationEvents
-		if a == nil {
-			return out, false
-		}
-		out.Topology = a.Parties
-		if out.Topology == nil {
-			out.Topology = []string{}
+		out.Topology = &ledger.TopologyReadFormat{}
+		if a := t.IncludeParticipantAuthorizationEvents; a != nil {
+			out.Topology.ParticipantAuthorizations = a.Parties
+			if a.Parties == nil {
+				out.Topology.ParticipantAuthorizations = []string{}
+			}
 		}
 	}
 	return out, true
