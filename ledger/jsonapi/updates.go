@@ -2,7 +2,6 @@ package jsonapi
 
 import (
 	"context"
-	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -184,14 +183,10 @@ func (a *API) treeBy(ctx context.Context, id string, off int64, parties []string
 	if len(parties) == 0 {
 		return nil, apierr.MissingField.New("requesting_parties")
 	}
-	if !slices.IsSorted(parties) || len(slices.Compact(slices.Clone(parties))) != len(parties) {
-		// The typed read checks the parties in sorted order, without
-		// repeats; the Node's JSON read in the request's order, whose
-		// first refused party it names.
-		if off == 0 {
-			return encodedOr(a.Node.TransactionTreeByID(ctx, id, parties))
-		}
-		return encodedOr(a.Node.TransactionTreeByOffset(ctx, off, parties))
+	// The typed read checks the parties in sorted order; the request's
+	// order names the first refused party.
+	if err := ledger.CheckReadAs(ctx, parties...); err != nil {
+		return nil, err
 	}
 	f := ledger.ReadAs(parties...)
 	f.Shape = ledger.LedgerEffects
