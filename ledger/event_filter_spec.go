@@ -90,6 +90,8 @@ func (n *Node) typedFilterSpecs(fs []Filter) []filterSpec {
 			c.Kind, c.ID = specTemplate, n.refString(f.ref)
 		case interfaceFilter:
 			c.Kind, c.ID, c.Views = specInterface, n.refString(f.ref), f.views
+		case noneFilter:
+			c.Kind = specNone
 		}
 		out = append(out, c)
 	}

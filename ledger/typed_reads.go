@@ -43,7 +43,7 @@ const (
 // Filter is one cumulative filter of a party (Canton's CumulativeFilter):
 // every template (WildcardFilter), one template (TemplateFilter) or the
 // templates implementing an interface (InterfaceFilter), each with its
-// own flags. Build it with those functions; the zero Filter is the
+// own flags, or none (NoneFilter). Build it with those functions; the zero Filter is the
 // wildcard without blobs.
 type Filter struct {
 	kind  filterKind
@@ -58,6 +58,7 @@ const (
 	wildcardFilter filterKind = iota
 	templateFilter
 	interfaceFilter
+	noneFilter
 )
 
 // WildcardFilter selects every template; blobs includes each created
@@ -76,6 +77,15 @@ func TemplateFilter(t TemplateRef, blobs bool) Filter {
 func InterfaceFilter(i TemplateRef, views, blobs bool) Filter {
 	return Filter{kind: interfaceFilter, ref: i, blobs: blobs, views: views}
 }
+
+// NoneFilter selects no template: among a party's filters it adds
+// nothing, and a party whose filters are all NoneFilter sees no event
+// (where no filter at all selects every template). It is what the JSON
+// API makes of an identifier filter with no variant set; Canton's
+// FormatValidator instead drops such filters from the gRPC API's, and
+// reads every template when all are empty, which gRPC adapters express
+// by leaving them out.
+func NoneFilter() Filter { return Filter{kind: noneFilter} }
 
 // Equal reports whether two filters are the same (for go-cmp).
 func (f Filter) Equal(o Filter) bool { return f == o }

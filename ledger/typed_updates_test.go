@@ -157,3 +157,41 @@ func TestTopologyWithoutAuthorizations(t *testing.T) {
 		})
 	}
 }
+
+// TestNoneFilter: a party whose only filter is NoneFilter sees no
+// transaction, as the JSON read of an identifier filter with no variant;
+// beside a wildcard it adds nothing.
+func TestNoneFilter(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	none := ledger.CumulativeFilter{}
+	all := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}}}
+	for _, tc := range []struct {
+		name  string
+		typed []ledger.Filter
+		wire  []ledger.CumulativeFilter
+		want  int
+	}{
+		{"none only", []ledger.Filter{ledger.NoneFilter()}, []ledger.CumulativeFilter{none}, 0},
+		{"none twice", []ledger.Filter{ledger.NoneFilter(), ledger.NoneFilter()}, []ledger.CumulativeFilter{none, none}, 0},
+		{"none and wildcard", []ledger.Filter{ledger.NoneFilter(), ledger.WildcardFilter(false)}, []ledger.CumulativeFilter{none, all}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: tc.typed}}
+			wf := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: tc.wire}}},
+				TransactionShape: ledger.ShapeACSDelta}
+			js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wf}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(js.Updates) != tc.want || len(p.Updates) != tc.want {
+				t.Errorf("JSON %d updates, typed %d, want %d", len(js.Updates), len(p.Updates), tc.want)
+			}
+		})
+	}
+}

@@ -40,9 +40,9 @@ func checkUpdateFormat(f *ledger.UpdateFormat) error {
 }
 
 // readFormat converts a (shape-checked) JSON event format. ok is false
-// for what the typed format does not express: an identifier filter with
-// no variant (which selects nothing), or an id that does not print back
-// as written (a trailing ':').
+// for what the typed format does not express: an id that does not print
+// back as written (a trailing ':'). An identifier filter with no variant
+// is a NoneFilter.
 func readFormat(f *ledger.EventFormat, s ledger.Shape) (_ ledger.ReadFormat, ok bool) {
 	out := ledger.ReadFormat{Parties: make(map[string][]ledger.Filter, len(f.FiltersByParty)), Verbose: f.Verbose, Shape: s}
 	for p, fs := range f.FiltersByParty {
@@ -86,7 +86,8 @@ func filters(fs ledger.Filters) ([]ledger.Filter, bool) {
 		case f.Empty != nil:
 			out = append(out, ledger.WildcardFilter(false))
 		default:
-			return nil, false
+			// No variant set: selects nothing.
+			out = append(out, ledger.NoneFilter())
 		}
 	}
 	return out, true
