@@ -46,10 +46,12 @@ const (
 // own flags, or none (NoneFilter). Build it with those functions; the zero Filter is the
 // wildcard without blobs.
 type Filter struct {
-	kind  filterKind
-	ref   TemplateRef
-	blobs bool
-	views bool
+	kind    filterKind
+	ref     TemplateRef
+	text    string // the id as written, when written (TemplateFilterText, InterfaceFilterText)
+	written bool
+	blobs   bool
+	views   bool
 }
 
 type filterKind uint8
@@ -76,6 +78,22 @@ func TemplateFilter(t TemplateRef, blobs bool) Filter {
 // (CreatedEvent.InterfaceViews), blobs includes their blobs.
 func InterfaceFilter(i TemplateRef, views, blobs bool) Filter {
 	return Filter{kind: interfaceFilter, ref: i, blobs: blobs, views: views}
+}
+
+// TemplateFilterText is TemplateFilter naming the template by its text
+// ("pkg:Module:Entity" or "#name:Module:Entity") as a client wrote it,
+// for a reader relaying a client's filter: the read checks the text as
+// the JSON API's filters (INVALID_ARGUMENT when it is not an
+// identifier) and its refusals quote it as written, where TemplateFilter's
+// quote the reference's String (which drops, say, a trailing ':').
+func TemplateFilterText(id string, blobs bool) Filter {
+	return Filter{kind: templateFilter, text: id, written: true, blobs: blobs}
+}
+
+// InterfaceFilterText is InterfaceFilter naming the interface by its
+// text as a client wrote it (TemplateFilterText).
+func InterfaceFilterText(id string, views, blobs bool) Filter {
+	return Filter{kind: interfaceFilter, text: id, written: true, blobs: blobs, views: views}
 }
 
 // NoneFilter selects no template: among a party's filters it adds

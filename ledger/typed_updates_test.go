@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -191,6 +192,28 @@ func TestNoneFilter(t *testing.T) {
 			}
 			if len(js.Updates) != tc.want || len(p.Updates) != tc.want {
 				t.Errorf("JSON %d updates, typed %d, want %d", len(js.Updates), len(p.Updates), tc.want)
+			}
+		})
+	}
+}
+
+// TestFilterText: a filter by an id's text as written is checked and
+// quoted as written (trailing ':'s), with the JSON
+// read's code and text.
+func TestFilterText(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	for _, id := range []string{f.pkg.ID + ":Ping:Nope:", f.pkg.ID + ":Ping:Nope::"} {
+		t.Run(id, func(t *testing.T) {
+			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: {ledger.TemplateFilterText(id, false)}}}
+			cf := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}
+			wf := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: []ledger.CumulativeFilter{cf}}}},
+				TransactionShape: ledger.ShapeACSDelta}
+			_, jerr := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wf}})
+			_, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
+			if err == nil || jerr == nil || err.Error() != jerr.Error() || !strings.Contains(err.Error(), id) {
+				t.Fatalf("typed %v, JSON %v", err, jerr)
 			}
 		})
 	}

@@ -50,13 +50,7 @@ func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.Upda
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
-	f, ok := updateReadFormat(&uf)
-	if !ok {
-		if off == 0 {
-			return encodedOr(a.Node.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf}))
-		}
-		return encodedOr(a.Node.UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf}))
-	}
+	f := updateReadFormat(&uf)
 	var u ledger.TypedUpdate
 	var err error
 	if off == 0 {
@@ -68,14 +62,6 @@ func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.Upda
 		return nil, err
 	}
 	return AppendUpdateResponse(make([]byte, 0, 2048), u), nil
-}
-
-// encodedOr is encoded for a Node method's answer and error.
-func encodedOr[T any](v T, err error) (Body, error) {
-	if err != nil {
-		return nil, err
-	}
-	return encoded(v)
 }
 
 // legacyTransactionFormat resolves the format of a deprecated transaction
@@ -136,13 +122,7 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
-	f, ok := updateReadFormat(&uf)
-	if !ok {
-		if off == 0 {
-			return encodedOr(a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf}))
-		}
-		return encodedOr(a.Node.TransactionByOffset(ctx, ledger.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf}))
-	}
+	f := updateReadFormat(&uf)
 	var u ledger.TypedUpdate
 	var err error
 	if off == 0 {
