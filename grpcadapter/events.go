@@ -133,8 +133,11 @@ func updateFormatFromProto(uf *ledgerv2.UpdateFormat) (ledger.UpdateReadFormat, 
 		}
 		out.Reassignments, v.reassignments = &f, verbose
 	}
-	if t := uf.IncludeTopologyEvents; t != nil && t.IncludeParticipantAuthorizationEvents != nil {
-		out.Topology = append([]string{}, t.IncludeParticipantAuthorizationEvents.GetParties()...)
+	if t := uf.IncludeTopologyEvents; t != nil {
+		out.Topology = &ledger.TopologyReadFormat{}
+		if a := t.IncludeParticipantAuthorizationEvents; a != nil {
+			out.Topology.ParticipantAuthorizations = append([]string{}, a.GetParties()...)
+		}
 	}
 	return out, v, nil
 }

@@ -50,12 +50,7 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 	// (IndexServiceImpl's checkpoint flow, for tailing streams only).
 	r := ledger.OffsetRange{After: req.GetBeginExclusive(), Tail: req.EndInclusive == nil, Descending: req.GetDescendingOrder(),
 		Checkpoints: req.EndInclusive == nil}
-	if req.EndInclusive != nil {
-		r.Through = *req.EndInclusive
-		if r.Through == 0 && r.After >= 0 {
-			return s.endZero(stream.Context(), f, r.After)
-		}
-	}
+	r.Through = req.EndInclusive
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
 	type encoded struct {
@@ -192,15 +187,7 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 		return nil, err
 	}
 	r := ledger.OffsetRange{After: req.GetBeginOffsetExclusive(), Tail: req.EndOffsetInclusive == nil, Descending: req.GetDescendingOrder()}
-	if req.EndOffsetInclusive != nil {
-		r.Through = *req.EndOffsetInclusive
-		if r.Through == 0 && r.After >= 0 {
-			if err := s.endZero(ctx, f, r.After); err != nil {
-				return nil, err
-			}
-			return &ledgerv2.GetUpdatesPageResponse{Updates: []*ledgerv2.GetUpdateResponse{}}, nil
-		}
-	}
+	r.Through = req.EndOffsetInclusive
 	var token []byte
 	if req.PageToken != nil {
 		token = req.PageToken
@@ -220,19 +207,6 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 		out.Updates = append(out.Updates, pu)
 	}
 	return out, nil
-}
-
-// endZero answers an explicit end_inclusive 0, which the Node's
-// OffsetRange cannot say (its Through 0 is the ledger end): the empty
-// range (0, 0] after the format's checks (a page of the empty range), or
-// an end before the begin. A negative begin is left to the Node.
-func (s *updateService) endZero(ctx context.Context, f ledger.UpdateReadFormat, after int64) error {
-	if after > 0 {
-		return apierr.InvalidArgument.New("end_inclusive (0) is before begin_exclusive (%d)", after)
-	}
-	one := int32(1)
-	_, err := s.a.node.TypedUpdatesPage(ctx, f, ledger.OffsetRange{}, &one, nil)
-	return err
 }
 
 // updateResponse converts an update.

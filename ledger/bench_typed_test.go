@@ -17,7 +17,7 @@ func BenchmarkTypedTransactions(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		for _, err := range f.n.Transactions(f.ctx, format, ledger.OffsetRange{After: 1000, Through: 2000}) {
+		for _, err := range f.n.Transactions(f.ctx, format, ledger.OffsetRange{After: 1000, Through: new(int64(2000))}) {
 			if err != nil {
 				b.Fatal(err)
 			}

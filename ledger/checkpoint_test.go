@@ -29,7 +29,7 @@ func TestTypedUpdatesCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	format := ledger.UpdateReadFormat{Topology: []string{}}
+	format := ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	for _, checkpoints := range []bool{false, true} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		var got []int64

@@ -87,13 +87,24 @@ func (n *Node) typedFilterSpecs(fs []Filter) []filterSpec {
 		case wildcardFilter:
 			c.Kind = specWildcard
 		case templateFilter:
-			c.Kind, c.ID = specTemplate, n.refString(f.ref)
+			c.Kind, c.ID = specTemplate, n.filterID(f)
 		case interfaceFilter:
-			c.Kind, c.ID, c.Views = specInterface, n.refString(f.ref), f.views
+			c.Kind, c.ID, c.Views = specInterface, n.filterID(f), f.views
+		case noneFilter:
+			c.Kind = specNone
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// filterID is a template or interface filter's id as the specs write
+// it: its text as written, else its reference's.
+func (n *Node) filterID(f Filter) string {
+	if f.written {
+		return f.text
+	}
+	return n.refString(f.ref)
 }
 
 // typedTxSpec is typedEventSpec with the shape.
@@ -115,10 +126,13 @@ func (n *Node) typedUpdateSpec(f UpdateReadFormat) updateSpec {
 		ra := n.typedEventSpec(*f.Reassignments)
 		s.Ra = &ra
 	}
-	if f.Topology != nil {
-		s.Topo, s.TopoAuth = true, true
-		if len(f.Topology) > 0 {
-			s.TopoParties = f.Topology
+	if t := f.Topology; t != nil {
+		s.Topo = true
+		if a := t.ParticipantAuthorizations; a != nil {
+			s.TopoAuth = true
+			if len(a) > 0 {
+				s.TopoParties = a
+			}
 		}
 	}
 	return s

@@ -43,13 +43,15 @@ const (
 // Filter is one cumulative filter of a party (Canton's CumulativeFilter):
 // every template (WildcardFilter), one template (TemplateFilter) or the
 // templates implementing an interface (InterfaceFilter), each with its
-// own flags. Build it with those functions; the zero Filter is the
+// own flags, or none (NoneFilter). Build it with those functions; the zero Filter is the
 // wildcard without blobs.
 type Filter struct {
-	kind  filterKind
-	ref   TemplateRef
-	blobs bool
-	views bool
+	kind    filterKind
+	ref     TemplateRef
+	text    string // the id as written, when written (TemplateFilterText, InterfaceFilterText)
+	written bool
+	blobs   bool
+	views   bool
 }
 
 type filterKind uint8
@@ -58,6 +60,7 @@ const (
 	wildcardFilter filterKind = iota
 	templateFilter
 	interfaceFilter
+	noneFilter
 )
 
 // WildcardFilter selects every template; blobs includes each created
@@ -76,6 +79,31 @@ func TemplateFilter(t TemplateRef, blobs bool) Filter {
 func InterfaceFilter(i TemplateRef, views, blobs bool) Filter {
 	return Filter{kind: interfaceFilter, ref: i, blobs: blobs, views: views}
 }
+
+// TemplateFilterText is TemplateFilter naming the template by its text
+// ("pkg:Module:Entity" or "#name:Module:Entity") as a client wrote it,
+// for a reader relaying a client's filter: the read checks the text as
+// the JSON API's filters (INVALID_ARGUMENT when it is not an
+// identifier) and its refusals quote it as written, where TemplateFilter's
+// quote the reference's String (which drops, say, a trailing ':').
+func TemplateFilterText(id string, blobs bool) Filter {
+	return Filter{kind: templateFilter, text: id, written: true, blobs: blobs}
+}
+
+// InterfaceFilterText is InterfaceFilter naming the interface by its
+// text as a client wrote it (TemplateFilterText).
+func InterfaceFilterText(id string, views, blobs bool) Filter {
+	return Filter{kind: interfaceFilter, text: id, written: true, blobs: blobs, views: views}
+}
+
+// NoneFilter selects no template: among a party's filters it adds
+// nothing, and a party whose filters are all NoneFilter sees no event
+// (where no filter at all selects every template). It is what the JSON
+// API makes of an identifier filter with no variant set; Canton's
+// FormatValidator instead drops such filters from the gRPC API's, and
+// reads every template when all are empty, which gRPC adapters express
+// by leaving them out.
+func NoneFilter() Filter { return Filter{kind: noneFilter} }
 
 // Equal reports whether two filters are the same (for go-cmp).
 func (f Filter) Equal(o Filter) bool { return f == o }
@@ -120,18 +148,30 @@ type UpdateReadFormat struct {
 	// Reassignments, when not nil, shows reassignments in this format
 	// (its Shape is not used).
 	Reassignments *ReadFormat
-	// Topology, when not nil, shows the participant authorization events
-	// of these parties; empty (but not nil), of every party (which needs
-	// CanReadAsAnyParty).
-	Topology []string
+	// Topology, when not nil, shows topology events in this format.
+	Topology *TopologyReadFormat
+}
+
+// TopologyReadFormat selects the topology events a typed read shows
+// (Canton's TopologyFormat, topology_format.proto).
+type TopologyReadFormat struct {
+	// ParticipantAuthorizations, when not nil, shows the participant
+	// authorization events of these parties; empty (but not nil), of
+	// every party (which needs CanReadAsAnyParty). nil shows none (the
+	// proto's TopologyFormat without include_participant_authorization_events),
+	// yet the format still asks for topology events: with nothing else
+	// it is not refused as selecting nothing.
+	ParticipantAuthorizations []string
 }
 
 // OffsetRange is the range (After, Through] of a read of updates.
 type OffsetRange struct {
 	// After starts the range (0: the ledger's beginning).
 	After int64
-	// Through ends it (0: the ledger end at the time of the call).
-	Through int64
+	// Through ends it; nil is the ledger end at the time of the call
+	// (new(int64(0)) is the offset 0: the empty range from the
+	// beginning).
+	Through *int64
 	// Tail ignores Through and keeps reading as updates commit, until
 	// ctx ends. In descending order a walk refuses it
 	// (DESCENDING_ORDER_MISSING_END) and a page reads down from the
@@ -176,8 +216,10 @@ type UpdatePage struct {
 func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token []byte) pageQuery {
 	q := pageQuery{Begin: r.After, Format: n.typedUpdateSpec(f), Size: size, Desc: r.Descending}
 	if !r.Tail {
-		end := r.Through
-		if end == 0 {
+		var end int64
+		if r.Through != nil {
+			end = *r.Through
+		} else {
 			end = n.st.LedgerEnd()
 			if r.After > end {
 				end = r.After // checkOffsets refuses the begin

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,7 +44,7 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 	ctx := context.Background()
 	tf := ledger.ReadAs(f.alice, f.bob)
 	tf.Shape = ledger.LedgerEffects
-	typed := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &tf, Topology: []string{}}
+	typed := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &tf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	wire := ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeLedgerEffects, f.alice, f.bob),
 		IncludeReassignments:  &wireFormat(ledger.ShapeACSDelta, f.alice, f.bob).EventFormat,
 		IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
@@ -112,5 +113,108 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 			t.Errorf("a descending walk without an end: %v, want DESCENDING_ORDER_MISSING_END", err)
 		}
 		break
+	}
+}
+
+// TestTopologyWithoutAuthorizations: a topology format without
+// participant authorizations selects something (no refusal) and shows no
+// update, as the JSON read of IncludeTopologyEvents without
+// includeParticipantAuthorizationEvents; with transactions it shows
+// just them.
+func TestTopologyWithoutAuthorizations(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	tf := ledger.ReadAs(f.alice, f.bob)
+	for _, tc := range []struct {
+		name  string
+		typed ledger.UpdateReadFormat
+		wire  ledger.UpdateFormat
+	}{
+		{"topology only", ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{}},
+			ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}},
+		{"with transactions", ledger.UpdateReadFormat{Transactions: &tf, Topology: &ledger.TopologyReadFormat{}},
+			ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice, f.bob), IncludeTopologyEvents: &ledger.TopologyFormat{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tc.wire})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := f.node.TypedUpdatesPage(ctx, tc.typed, ledger.OffsetRange{}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got []int64
+			for _, u := range js.Updates {
+				want = append(want, u.Update.Offset())
+			}
+			for _, u := range p.Updates {
+				got = append(got, u.UpdateOffset())
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("offsets (-JSON +typed):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestNoneFilter: a party whose only filter is NoneFilter sees no
+// transaction, as the JSON read of an identifier filter with no variant;
+// beside a wildcard it adds nothing.
+func TestNoneFilter(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	none := ledger.CumulativeFilter{}
+	all := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}}}
+	for _, tc := range []struct {
+		name  string
+		typed []ledger.Filter
+		wire  []ledger.CumulativeFilter
+		want  int
+	}{
+		{"none only", []ledger.Filter{ledger.NoneFilter()}, []ledger.CumulativeFilter{none}, 0},
+		{"none twice", []ledger.Filter{ledger.NoneFilter(), ledger.NoneFilter()}, []ledger.CumulativeFilter{none, none}, 0},
+		{"none and wildcard", []ledger.Filter{ledger.NoneFilter(), ledger.WildcardFilter(false)}, []ledger.CumulativeFilter{none, all}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: tc.typed}}
+			wf := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: tc.wire}}},
+				TransactionShape: ledger.ShapeACSDelta}
+			js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wf}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(js.Updates) != tc.want || len(p.Updates) != tc.want {
+				t.Errorf("JSON %d updates, typed %d, want %d", len(js.Updates), len(p.Updates), tc.want)
+			}
+		})
+	}
+}
+
+// TestFilterText: a filter by an id's text as written is checked and
+// quoted as written (trailing ':'s), with the JSON
+// read's code and text.
+func TestFilterText(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	for _, id := range []string{f.pkg.ID + ":Ping:Nope:", f.pkg.ID + ":Ping:Nope::"} {
+		t.Run(id, func(t *testing.T) {
+			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: {ledger.TemplateFilterText(id, false)}}}
+			cf := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}
+			wf := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: []ledger.CumulativeFilter{cf}}}},
+				TransactionShape: ledger.ShapeACSDelta}
+			_, jerr := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wf}})
+			_, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
+			if err == nil || jerr == nil || err.Error() != jerr.Error() || !strings.Contains(err.Error(), id) {
+				t.Fatalf("typed %v, JSON %v", err, jerr)
+			}
+		})
 	}
 }

@@ -23,10 +23,7 @@ func (a *API) EventsByContractID(ctx context.Context, req ledger.GetEventsByCont
 	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
 		return nil, err
 	}
-	f, ok := readFormat(&req.EventFormat, ledger.ACSDelta)
-	if !ok {
-		return encodedOr(a.Node.EventsByContractID(ctx, req))
-	}
+	f := readFormat(&req.EventFormat, ledger.ACSDelta)
 	e, err := a.Node.ContractEvents(rawjson.WithStoredValues(ctx), value.ContractID(req.ContractID), f)
 	if err != nil {
 		return nil, err

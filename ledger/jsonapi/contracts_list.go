@@ -31,10 +31,7 @@ func (a *API) ActiveContracts(ctx context.Context, req ledger.GetActiveContracts
 	default:
 		return nil, apierr.InvalidArgument.New("Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.")
 	}
-	f, ok := readFormat(ef, ledger.ACSDelta)
-	if !ok {
-		return encodedOr(a.Node.ActiveContracts(ctx, req, opts))
-	}
+	f := readFormat(ef, ledger.ACSDelta)
 	limitL := int64(a.Node.ListLimit())
 	take := limitL + 1
 	if opts.Limit != nil && *opts.Limit < take {

@@ -35,20 +35,7 @@ func (a *API) StreamActiveContracts(ctx context.Context, req ledger.GetActiveCon
 		if ef == nil {
 			ef = &ledger.EventFormat{}
 		}
-		f, ok := readFormat(ef, ledger.ACSDelta)
-		if !ok {
-			// What the typed format does not express: the Node's stream.
-			for c, err := range a.Node.StreamActiveContracts(ctx, req) {
-				var b Body
-				if err == nil {
-					b, err = encoded(c)
-				}
-				if !yield(b, err) || err != nil {
-					return
-				}
-			}
-			return
-		}
+		f := readFormat(ef, ledger.ACSDelta)
 		at, size := req.ActiveAtOffset, int32(contractStreamPage)
 		p := ledger.PageRequest{At: &at, Size: &size}
 		read := rawjson.WithStoredValues(ctx)

@@ -90,7 +90,7 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 			UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
 				EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, FiltersForAnyParty: &ledger.Filters{}}}}}
 		tf := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}}
-		r := ledger.OffsetRange{After: 1000, Through: end}
+		r := ledger.OffsetRange{After: 1000, Through: new(end)}
 
 		jsonRead := func(b *testing.B) ledger.GetUpdatesPageResponse {
 			p, err := node.UpdatesPage(ctx, jreq)

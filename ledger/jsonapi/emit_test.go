@@ -185,7 +185,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		wshape := map[ledger.Shape]string{ledger.ACSDelta: ledger.ShapeACSDelta, ledger.LedgerEffects: ledger.ShapeLedgerEffects}[shape]
 		tf := l.typed(f, shape)
 		rf := l.typed(f, shape)
-		urf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf, Topology: topo}
+		urf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: topo}}
 		uf := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: wshape},
 			IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
 				IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
@@ -198,7 +198,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			for page := 0; ; page++ {
 				what := fmt.Sprintf("%s page %d (descending %v)", wshape, page, desc)
 				jp, jerr := l.n.UpdatesPage(l.ctx, jreq)
-				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: end.Offset, Descending: desc}, &size, token)
+				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset), Descending: desc}, &size, token)
 				if codeOf(jerr) != codeOf(terr) || jerr != nil {
 					t.Fatalf("%s: JSON read %v, typed %v", what, jerr, terr)
 				}
@@ -218,7 +218,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			t.Fatal(jerr)
 		}
 		n := 0
-		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: end.Offset}) {
+		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset)}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				t.Fatal(jerr)
 			}
 			n := 0
-			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: end.Offset}) {
+			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end.Offset)}) {
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -26,35 +26,31 @@ import (
 // closes with an offset checkpoint when the ledger end it read through
 // lies past the last update it shows.
 func (a *API) UpdatesList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
-	return listOf(a, ctx, req, opts, kindUpdates, (*ledger.Node).UpdatesList)
+	return listOf(a, ctx, req, opts, kindUpdates)
 }
 
 // FlatsList is UpdatesList for the deprecated /v2/updates/flats (every
 // transaction in the ACS-delta shape).
 func (a *API) FlatsList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
-	return listOf(a, ctx, req, opts, kindFlats, (*ledger.Node).FlatsList)
+	return listOf(a, ctx, req, opts, kindFlats)
 }
 
 // TreeList is UpdatesList for the deprecated /v2/updates/trees
 // (transactions as trees, no topology transactions).
 func (a *API) TreeList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
-	return listOf(a, ctx, req, opts, kindTrees, (*ledger.Node).TreeList)
+	return listOf(a, ctx, req, opts, kindTrees)
 }
 
 // listPage is the page size of a list's reads up to the ledger end.
 const listPage = 500
 
-func listOf[T any](a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions, kind listKind,
-	node func(*ledger.Node, context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) ([]T, error)) (Body, error) {
+func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions, kind listKind) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
-	f, r, ok, err := typedList(&req, kind)
+	f, r, err := typedList(&req, kind)
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return encodedOr(node(a.Node, ctx, req, opts))
 	}
 	limitL := int64(a.Node.ListLimit())
 	take := limitL + 1

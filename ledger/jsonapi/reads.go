@@ -1,10 +1,8 @@
 package jsonapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
@@ -31,19 +29,6 @@ func (a *API) public(ctx context.Context) error {
 		return err
 	}
 	return ctx.Err()
-}
-
-// encoded is the JSON of a Node method's answer (the transitional path
-// of the requests the typed formats do not express), as httpadapter
-// writes it: HTML escaping off.
-func encoded(v any) (Body, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return Body(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // pageToken is a request's page token as the typed reads take it: its
@@ -73,21 +58,12 @@ func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest)
 	if err := checkUpdateFormat(&req.UpdateFormat); err != nil {
 		return nil, err
 	}
-	f, ok := updateReadFormat(&req.UpdateFormat)
-	if !ok || req.EndOffsetInclusive != nil && *req.EndOffsetInclusive == 0 {
-		// The typed read cannot ask this (its Through 0 is the ledger
-		// end): the Node's JSON read answers it.
-		resp, err := a.Node.UpdatesPage(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		return encoded(resp)
-	}
+	f := updateReadFormat(&req.UpdateFormat)
 	r := ledger.OffsetRange{After: req.BeginOffsetExclusive, Descending: req.DescendingOrder}
 	if req.EndOffsetInclusive == nil {
 		r.Tail = true
 	} else {
-		r.Through = *req.EndOffsetInclusive
+		r.Through = req.EndOffsetInclusive
 	}
 	p, err := a.Node.TypedUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken))
 	if err != nil {
@@ -107,14 +83,7 @@ func (a *API) ActiveContractsPage(ctx context.Context, req ledger.GetActiveContr
 	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
 		return nil, err
 	}
-	f, ok := readFormat(&req.EventFormat, ledger.ACSDelta)
-	if !ok {
-		resp, err := a.Node.ActiveContractsPage(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		return encoded(resp)
-	}
+	f := readFormat(&req.EventFormat, ledger.ACSDelta)
 	p, err := a.Node.ActiveContractEventsPage(rawjson.WithStoredValues(ctx), f,
 		ledger.PageRequest{At: req.ActiveAtOffset, Size: req.MaxPageSize, Token: pageToken(req.PageToken)})
 	if err != nil {

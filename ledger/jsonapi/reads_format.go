@@ -39,31 +39,27 @@ func checkUpdateFormat(f *ledger.UpdateFormat) error {
 	return nil
 }
 
-// readFormat converts a (shape-checked) JSON event format. ok is false
-// for what the typed format does not express: an identifier filter with
-// no variant (which selects nothing), or an id that does not print back
-// as written (a trailing ':').
-func readFormat(f *ledger.EventFormat, s ledger.Shape) (_ ledger.ReadFormat, ok bool) {
+// readFormat converts a (shape-checked) JSON event format. An identifier
+// filter with no variant is a NoneFilter; an id that does not print back
+// as written (a trailing ':', or no identifier) is kept as written
+// (TemplateFilterText), for the read to check and quote.
+func readFormat(f *ledger.EventFormat, s ledger.Shape) ledger.ReadFormat {
 	out := ledger.ReadFormat{Parties: make(map[string][]ledger.Filter, len(f.FiltersByParty)), Verbose: f.Verbose, Shape: s}
 	for p, fs := range f.FiltersByParty {
-		if out.Parties[p], ok = filters(fs); !ok {
-			return out, false
-		}
+		out.Parties[p] = filters(fs)
 	}
 	if f.FiltersForAnyParty != nil {
-		if out.AnyParty, ok = filters(*f.FiltersForAnyParty); !ok {
-			return out, false
-		}
+		out.AnyParty = filters(*f.FiltersForAnyParty)
 		if out.AnyParty == nil {
 			out.AnyParty = []ledger.Filter{}
 		}
 	}
-	return out, true
+	return out
 }
 
-func filters(fs ledger.Filters) ([]ledger.Filter, bool) {
+func filters(fs ledger.Filters) []ledger.Filter {
 	if len(fs.Cumulative) == 0 {
-		return nil, true
+		return nil
 	}
 	out := make([]ledger.Filter, 0, len(fs.Cumulative))
 	for _, c := range fs.Cumulative {
@@ -71,25 +67,27 @@ func filters(fs ledger.Filters) ([]ledger.Filter, bool) {
 		case f.WildcardFilter != nil:
 			out = append(out, ledger.WildcardFilter(f.WildcardFilter.Value.IncludeCreatedEventBlob))
 		case f.TemplateFilter != nil:
-			r, ok := filterRef(f.TemplateFilter.Value.TemplateID)
-			if !ok {
-				return nil, false
+			v := f.TemplateFilter.Value
+			if r, ok := filterRef(v.TemplateID); ok {
+				out = append(out, ledger.TemplateFilter(r, v.IncludeCreatedEventBlob))
+			} else {
+				out = append(out, ledger.TemplateFilterText(v.TemplateID, v.IncludeCreatedEventBlob))
 			}
-			out = append(out, ledger.TemplateFilter(r, f.TemplateFilter.Value.IncludeCreatedEventBlob))
 		case f.InterfaceFilter != nil:
 			v := f.InterfaceFilter.Value
-			r, ok := filterRef(v.InterfaceID)
-			if !ok {
-				return nil, false
+			if r, ok := filterRef(v.InterfaceID); ok {
+				out = append(out, ledger.InterfaceFilter(r, v.IncludeInterfaceView, v.IncludeCreatedEventBlob))
+			} else {
+				out = append(out, ledger.InterfaceFilterText(v.InterfaceID, v.IncludeInterfaceView, v.IncludeCreatedEventBlob))
 			}
-			out = append(out, ledger.InterfaceFilter(r, v.IncludeInterfaceView, v.IncludeCreatedEventBlob))
 		case f.Empty != nil:
 			out = append(out, ledger.WildcardFilter(false))
 		default:
-			return nil, false
+			// No variant set: selects nothing.
+			out = append(out, ledger.NoneFilter())
 		}
 	}
-	return out, true
+	return out
 }
 
 // filterRef is a filter's id as a reference (templateRef), and whether
@@ -101,37 +99,28 @@ func filterRef(s string) (ledger.TemplateRef, bool) {
 }
 
 // updateReadFormat converts a checked JSON update format (checkUpdateFormat).
-// ok is false for what the typed format does not express (readFormat's
-// cases, topology events without participant authorizations).
-func updateReadFormat(f *ledger.UpdateFormat) (_ ledger.UpdateReadFormat, ok bool) {
+func updateReadFormat(f *ledger.UpdateFormat) ledger.UpdateReadFormat {
 	var out ledger.UpdateReadFormat
 	if t := f.IncludeTransactions; t != nil {
 		s := ledger.ACSDelta
 		if t.TransactionShape == ledger.ShapeLedgerEffects {
 			s = ledger.LedgerEffects
 		}
-		rf, ok := readFormat(&t.EventFormat, s)
-		if !ok {
-			return out, false
-		}
+		rf := readFormat(&t.EventFormat, s)
 		out.Transactions = &rf
 	}
 	if f.IncludeReassignments != nil {
-		rf, ok := readFormat(f.IncludeReassignments, ledger.ACSDelta)
-		if !ok {
-			return out, false
-		}
+		rf := readFormat(f.IncludeReassignments, ledger.ACSDelta)
 		out.Reassignments = &rf
 	}
 	if t := f.IncludeTopologyEvents; t != nil {
-		a := t.IncludeParticipantAuthorizationEvents
-		if a == nil {
-			return out, false
-		}
-		out.Topology = a.Parties
-		if out.Topology == nil {
-			out.Topology = []string{}
+		out.Topology = &ledger.TopologyReadFormat{}
+		if a := t.IncludeParticipantAuthorizationEvents; a != nil {
+			out.Topology.ParticipantAuthorizations = a.Parties
+			if a.Parties == nil {
+				out.Topology.ParticipantAuthorizations = []string{}
+			}
 		}
 	}
-	return out, true
+	return out
 }

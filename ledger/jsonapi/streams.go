@@ -67,33 +67,28 @@ func updatesFormat(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateF
 }
 
 // typedList resolves a list request for the typed read: its format and
-// range, and ok false for what the typed read does not express (the
-// conversion's cases; an end offset 0, which is the ledger end to
-// OffsetRange). A refusal is err.
-func typedList(req *ledger.GetUpdatesRequest, kind listKind) (_ ledger.UpdateReadFormat, _ ledger.OffsetRange, ok bool, err error) {
+// range. A refusal is err.
+func typedList(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateReadFormat, ledger.OffsetRange, error) {
 	uf, err := updatesFormat(req, kind)
 	if err != nil {
-		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, false, err
+		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, err
 	}
 	if err := checkUpdateFormat(&uf); err != nil {
-		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, false, err
+		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, err
 	}
-	f, ok := updateReadFormat(&uf)
+	f := updateReadFormat(&uf)
 	if kind == kindTrees && f.Transactions != nil {
 		// The trees show every transaction as a tree, whatever shape
 		// the format names.
 		f.Transactions.Shape = ledger.LedgerEffects
 	}
-	if !ok || req.EndInclusive != nil && *req.EndInclusive == 0 {
-		return f, ledger.OffsetRange{}, false, nil
-	}
 	r := ledger.OffsetRange{After: req.BeginExclusive, Descending: req.DescendingOrder}
 	if req.EndInclusive == nil {
 		r.Tail = true
 	} else {
-		r.Through = *req.EndInclusive
+		r.Through = req.EndInclusive
 	}
-	return f, r, true, nil
+	return f, r, nil
 }
 
 // appendElement returns the emitter of a list's elements.
@@ -110,42 +105,28 @@ func appendElement(kind listKind) func([]byte, ledger.TypedUpdate) []byte {
 // open-ended, follows the ledger, yielding an offset checkpoint when
 // idle, until ctx ends, then yields ctx.Err().
 func (a *API) StreamUpdates(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
-	return streamOf(a, ctx, req, kindUpdates, (*ledger.Node).StreamUpdates)
+	return streamOf(a, ctx, req, kindUpdates)
 }
 
 // StreamFlats is StreamUpdates for /v2/updates/flats (ACS-delta shape).
 func (a *API) StreamFlats(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
-	return streamOf(a, ctx, req, kindFlats, (*ledger.Node).StreamFlats)
+	return streamOf(a, ctx, req, kindFlats)
 }
 
 // StreamTrees is StreamUpdates for /v2/updates/trees (transaction trees).
 func (a *API) StreamTrees(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
-	return streamOf(a, ctx, req, kindTrees, (*ledger.Node).StreamTrees)
+	return streamOf(a, ctx, req, kindTrees)
 }
 
-func streamOf[T any](a *API, ctx context.Context, req ledger.GetUpdatesRequest, kind listKind,
-	node func(*ledger.Node, context.Context, ledger.GetUpdatesRequest) iter.Seq2[T, error]) iter.Seq2[Body, error] {
+func streamOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, kind listKind) iter.Seq2[Body, error] {
 	return func(yield func(Body, error) bool) {
 		if err := a.public(ctx); err != nil {
 			yield(nil, err)
 			return
 		}
-		f, r, ok, err := typedList(&req, kind)
+		f, r, err := typedList(&req, kind)
 		if err != nil {
 			yield(nil, err)
-			return
-		}
-		if !ok {
-			// What the typed read does not express: the Node's stream.
-			for v, err := range node(a.Node, ctx, req) {
-				var b Body
-				if err == nil {
-					b, err = encoded(v)
-				}
-				if !yield(b, err) || err != nil {
-					return
-				}
-			}
 			return
 		}
 		r.Checkpoints = true

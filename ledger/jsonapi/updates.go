@@ -2,7 +2,6 @@ package jsonapi
 
 import (
 	"context"
-	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -51,13 +50,7 @@ func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.Upda
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
-	f, ok := updateReadFormat(&uf)
-	if !ok {
-		if off == 0 {
-			return encodedOr(a.Node.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf}))
-		}
-		return encodedOr(a.Node.UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf}))
-	}
+	f := updateReadFormat(&uf)
 	var u ledger.TypedUpdate
 	var err error
 	if off == 0 {
@@ -69,14 +62,6 @@ func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.Upda
 		return nil, err
 	}
 	return AppendUpdateResponse(make([]byte, 0, 2048), u), nil
-}
-
-// encodedOr is encoded for a Node method's answer and error.
-func encodedOr[T any](v T, err error) (Body, error) {
-	if err != nil {
-		return nil, err
-	}
-	return encoded(v)
 }
 
 // legacyTransactionFormat resolves the format of a deprecated transaction
@@ -137,13 +122,7 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
-	f, ok := updateReadFormat(&uf)
-	if !ok {
-		if off == 0 {
-			return encodedOr(a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf}))
-		}
-		return encodedOr(a.Node.TransactionByOffset(ctx, ledger.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf}))
-	}
+	f := updateReadFormat(&uf)
 	var u ledger.TypedUpdate
 	var err error
 	if off == 0 {
@@ -184,14 +163,10 @@ func (a *API) treeBy(ctx context.Context, id string, off int64, parties []string
 	if len(parties) == 0 {
 		return nil, apierr.MissingField.New("requesting_parties")
 	}
-	if !slices.IsSorted(parties) || len(slices.Compact(slices.Clone(parties))) != len(parties) {
-		// The typed read checks the parties in sorted order, without
-		// repeats; the Node's JSON read in the request's order, whose
-		// first refused party it names.
-		if off == 0 {
-			return encodedOr(a.Node.TransactionTreeByID(ctx, id, parties))
-		}
-		return encodedOr(a.Node.TransactionTreeByOffset(ctx, off, parties))
+	// The typed read checks the parties in sorted order; the request's
+	// order names the first refused party.
+	if err := ledger.CheckReadAs(ctx, parties...); err != nil {
+		return nil, err
 	}
 	f := ledger.ReadAs(parties...)
 	f.Shape = ledger.LedgerEffects

@@ -1,0 +1,59 @@
+package ledger_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ledgernode/ledgernode/ledger"
+)
+
+// TestOffsetRangeThrough: a nil Through reads to the ledger end, an
+// explicit 0 is the empty range (0, 0] and refuses a later begin, with
+// the code of the JSON read of the same range.
+func TestOffsetRangeThrough(t *testing.T) {
+	t.Parallel()
+	f := newTypedFixture(t)
+	ctx := context.Background()
+	tf := ledger.ReadAs(f.alice, f.bob)
+	typed := ledger.UpdateReadFormat{Transactions: &tf}
+	wire := ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice, f.bob)}
+	for _, tc := range []struct {
+		name    string
+		after   int64
+		through *int64
+		want    int
+	}{
+		{"nil: the ledger end", 0, nil, 2},
+		{"zero: empty", 0, new(int64(0)), 0},
+		{"zero after a begin", 1, new(int64(0)), -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := f.node.TypedUpdatesPage(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}, nil, nil)
+			if tc.want < 0 {
+				_, jerr := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: tc.after, EndOffsetInclusive: tc.through, UpdateFormat: wire})
+				if err == nil || jerr == nil || err.Error() != jerr.Error() {
+					t.Fatalf("typed %v, JSON %v", err, jerr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, len(p.Updates)); diff != "" {
+				t.Errorf("updates (-want +got):\n%s", diff)
+			}
+			n := 0
+			for _, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				n++
+			}
+			if n != tc.want {
+				t.Errorf("walk: %d updates, want %d", n, tc.want)
+			}
+		})
+	}
+}
