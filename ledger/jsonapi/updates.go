@@ -122,7 +122,17 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
-	f := updateReadFormat(&uf)
+	t, err := a.transactionAt(ctx, id, off, updateReadFormat(&uf))
+	if err != nil {
+		return nil, err
+	}
+	return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
+}
+
+// transactionAt reads the transaction of update id (off 0) or at offset
+// off in f, with stored values; an update that is not a transaction is
+// refused as the JSON API refuses it.
+func (a *API) transactionAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (*ledger.Transaction, error) {
 	var u ledger.TypedUpdate
 	var err error
 	if off == 0 {
@@ -137,7 +147,7 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 	if !ok {
 		return nil, notATransaction()
 	}
-	return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
+	return t, nil
 }
 
 // TransactionTreeByID returns a transaction as a tree (ledger effects)
@@ -170,20 +180,9 @@ func (a *API) treeBy(ctx context.Context, id string, off int64, parties []string
 	}
 	f := ledger.ReadAs(parties...)
 	f.Shape = ledger.LedgerEffects
-	uf := ledger.UpdateReadFormat{Transactions: &f}
-	var u ledger.TypedUpdate
-	var err error
-	if off == 0 {
-		u, err = a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, uf)
-	} else {
-		u, err = a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, uf)
-	}
+	t, err := a.transactionAt(ctx, id, off, ledger.UpdateReadFormat{Transactions: &f})
 	if err != nil {
 		return nil, err
-	}
-	t, ok := u.(*ledger.Transaction)
-	if !ok {
-		return nil, notATransaction()
 	}
 	return AppendTransactionTreeResponse(make([]byte, 0, 2048), t), nil
 }
