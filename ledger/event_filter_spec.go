@@ -12,8 +12,9 @@ import "slices"
 type filterSpecKind uint8
 
 const (
-	// specNone is an identifier filter with no variant set: it selects
-	// nothing (the JSON wire's empty one-of).
+	// specNone is an identifier filter with no variant set (the proto's
+	// unset one-of, the JSON wire's Empty or no variant); cantonEmpties
+	// resolves it before a read uses the filters.
 	specNone filterSpecKind = iota
 	specWildcard
 	specTemplate
@@ -95,7 +96,7 @@ func (n *Node) typedFilterSpecs(fs []Filter) []filterSpec {
 		}
 		out = append(out, c)
 	}
-	return out
+	return cantonEmpties(out)
 }
 
 // filterID is a template or interface filter's id as the specs write
@@ -169,12 +170,32 @@ func jsonFilterSpecs(fs Filters) []filterSpec {
 		case f.InterfaceFilter != nil:
 			v := f.InterfaceFilter.Value
 			s = filterSpec{Kind: specInterface, ID: v.InterfaceID, Blobs: v.IncludeCreatedEventBlob, Views: v.IncludeInterfaceView}
-		case f.Empty != nil:
-			s = filterSpec{Kind: specWildcard}
 		}
+		// Empty, or no variant at all, is the proto's unset identifier
+		// filter: specNone, which cantonEmpties resolves.
 		out = append(out, s)
 	}
-	return out
+	return cantonEmpties(out)
+}
+
+// cantonEmpties applies Canton's rule for identifier filters with no
+// variant (FormatValidator.validateFilters, ledger-api-core): a party
+// whose filters are all such reads every template, as with no filters;
+// otherwise they are dropped.
+func cantonEmpties(fs []filterSpec) []filterSpec {
+	none := 0
+	for _, f := range fs {
+		if f.Kind == specNone {
+			none++
+		}
+	}
+	switch none {
+	case 0:
+		return fs
+	case len(fs):
+		return nil
+	}
+	return slices.DeleteFunc(fs, func(f filterSpec) bool { return f.Kind == specNone })
 }
 
 // jsonTxSpec compiles a JSON transaction format (nil: nil).

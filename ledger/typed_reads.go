@@ -96,13 +96,11 @@ func InterfaceFilterText(id string, views, blobs bool) Filter {
 	return Filter{kind: interfaceFilter, text: id, written: true, blobs: blobs, views: views}
 }
 
-// NoneFilter selects no template: among a party's filters it adds
-// nothing, and a party whose filters are all NoneFilter sees no event
-// (where no filter at all selects every template). It is what the JSON
-// API makes of an identifier filter with no variant set; Canton's
-// FormatValidator instead drops such filters from the gRPC API's, and
-// reads every template when all are empty, which gRPC adapters express
-// by leaving them out.
+// NoneFilter is an identifier filter with no variant set, as Canton's
+// FormatValidator (ledger-api-core) reads one: among a party's other
+// filters it adds nothing and is dropped, and a party whose filters are
+// all NoneFilter reads every template, as with no filters. It is what the
+// JSON API makes of an identifier filter that is Empty or has no variant.
 func NoneFilter() Filter { return Filter{kind: noneFilter} }
 
 // Equal reports whether two filters are the same (for go-cmp).

@@ -159,9 +159,10 @@ func TestTopologyWithoutAuthorizations(t *testing.T) {
 	}
 }
 
-// TestNoneFilter: a party whose only filter is NoneFilter sees no
-// transaction, as the JSON read of an identifier filter with no variant;
-// beside a wildcard it adds nothing.
+// TestNoneFilter: a party whose filters are all NoneFilter reads every
+// template, as Canton's FormatValidator reads identifier filters with no
+// variant (the JSON read of such filters alike); beside another filter it
+// is dropped.
 func TestNoneFilter(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
@@ -174,8 +175,8 @@ func TestNoneFilter(t *testing.T) {
 		wire  []ledger.CumulativeFilter
 		want  int
 	}{
-		{"none only", []ledger.Filter{ledger.NoneFilter()}, []ledger.CumulativeFilter{none}, 0},
-		{"none twice", []ledger.Filter{ledger.NoneFilter(), ledger.NoneFilter()}, []ledger.CumulativeFilter{none, none}, 0},
+		{"none only", []ledger.Filter{ledger.NoneFilter()}, []ledger.CumulativeFilter{none}, 2},
+		{"none twice", []ledger.Filter{ledger.NoneFilter(), ledger.NoneFilter()}, []ledger.CumulativeFilter{none, none}, 2},
 		{"none and wildcard", []ledger.Filter{ledger.NoneFilter(), ledger.WildcardFilter(false)}, []ledger.CumulativeFilter{none, all}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
