@@ -47,8 +47,9 @@ func readFormatFromProto(ef *ledgerv2.EventFormat, field string) (f ledger.ReadF
 }
 
 // filtersFromProto converts a party's cumulative filters. A cumulative
-// filter with no identifier filter is the wildcard (Canton's
-// FormatValidator), as is no cumulative filter at all.
+// filter with no identifier filter is ledger.NoneFilter, which the node
+// reads as Canton's FormatValidator does: every template when all of a
+// party's filters are such, else dropped.
 func filtersFromProto(fs *ledgerv2.Filters) ([]ledger.Filter, error) {
 	var out []ledger.Filter
 	for _, c := range fs.GetCumulative() {
@@ -68,7 +69,7 @@ func filtersFromProto(fs *ledgerv2.Filters) ([]ledger.Filter, error) {
 			}
 			out = append(out, ledger.InterfaceFilter(ref, x.InterfaceFilter.GetIncludeInterfaceView(), x.InterfaceFilter.GetIncludeCreatedEventBlob()))
 		default:
-			out = append(out, ledger.WildcardFilter(false))
+			out = append(out, ledger.NoneFilter())
 		}
 	}
 	return out, nil
