@@ -44,8 +44,8 @@ const maxCachedDARs = 8
 // bytes under other ReadOptions gives the same DAR: ReadDAR's outcome
 // depends on the options only through its size limits and the LF version
 // policy, so the same bytes read without error under any options whose
-// limits admit the sizes below, and that accept 2.dev if the DAR has a
-// 2.dev package, give the same DAR.
+// limits admit the sizes below, and that set AllowDevLF if a package of
+// the DAR needs it, give the same DAR.
 type cachedDAR struct {
 	dar *DAR
 	// maxEntry is the largest declared uncompressed size of the DAR's
@@ -53,7 +53,8 @@ type cachedDAR struct {
 	// stays within (the declared total, or what the manifest and the
 	// dalfs take if more).
 	maxEntry, total int64
-	// dev is true if a package of the DAR is of LF 2.dev.
+	// dev is true if a package of the DAR is admitted only with
+	// AllowDevLF (checkLanguageVersion, whose policy is not restated).
 	dev bool
 }
 

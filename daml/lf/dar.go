@@ -254,12 +254,12 @@ func ReadDAR(data []byte, opts ReadOptions) (*DAR, error) {
 		dar.DalfPaths[p.ID] = paths[i]
 		dar.Packages = append(dar.Packages, p)
 	}
-	dev := false
+	dev := false // a package is admitted only with AllowDevLF
 	for _, p := range dar.Packages {
 		if err := checkLanguageVersion(p, opts); err != nil {
 			return nil, err
 		}
-		dev = dev || (p.LanguageVersion.IsDev() && !IsStablePackage(p.ID))
+		dev = dev || (opts.AllowDevLF && checkLanguageVersion(p, ReadOptions{}) != nil)
 	}
 	opts.Cache.putDAR(sum, cachedDAR{dar: dar, maxEntry: int64(maxDeclared), total: max(int64(declared), maxTotal-budget), dev: dev})
 	return dar, nil
