@@ -91,3 +91,34 @@ func TestFirstErrorSkipsAfterFailure(t *testing.T) {
 		t.Errorf("%d jobs ran, want 3 (0, 1 and the failing 2)", got)
 	}
 }
+
+// TestFirstErrorSkipsAfterFailureConcurrently: on several workers, an
+// index taken once a lower one failed is not started. Job 1 holds one
+// worker until job 2 starts (or a while passes); the other, free once
+// job 0 failed, takes job 2 and must skip it.
+func TestFirstErrorSkipsAfterFailureConcurrently(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	started2 := make(chan struct{})
+	var ran2 atomic.Bool
+	err := FirstError(3, func(i int) int64 { return int64(3 - i) }, func(i int) error {
+		switch i {
+		case 0:
+			return errors.New("zero")
+		case 1:
+			select {
+			case <-started2:
+			case <-time.After(200 * time.Millisecond):
+			}
+		case 2:
+			ran2.Store(true)
+			close(started2)
+		}
+		return nil
+	})
+	if fmt.Sprint(err) != "zero" {
+		t.Errorf("FirstError = %v, want zero", err)
+	}
+	if ran2.Load() {
+		t.Error("job 2 started after job 0 failed")
+	}
+}
