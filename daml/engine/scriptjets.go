@@ -310,14 +310,9 @@ func questionFmap(m *Machine, f, q Value) (Value, bool) {
 }
 
 // pap2 returns the partial application of fn (of arity 3) to a and b,
-// in one allocation.
+// in one allocation (partial).
 func pap2(fn callable, a, b Value) *PAP {
-	x := &struct {
-		p    PAP
-		args [2]Value
-	}{args: [2]Value{a, b}}
-	x.p = PAP{fn: fn, args: x.args[:2:2], arity: 3}
-	return &x.p
+	return partial(&PAP{fn: fn, arity: 3}, []Value{a, b}, 2)
 }
 
 // kWrapVariant returns the value computed in a variant of the
