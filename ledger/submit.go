@@ -235,7 +235,7 @@ type DisclosedContract struct {
 // of a submission; path names the entry in errors (Submit's are
 // "disclosedContracts[i]").
 func (d DisclosedContract) Check(path string) error {
-	_, err := decodeDisclosedEntry(d, path, "", false)
+	_, err := decodeDisclosedEntry(d, path)
 	return err
 }
 
