@@ -769,6 +769,13 @@ func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadForm
 	if err != nil {
 		return nil, err
 	}
+	return n.committedTransaction(ctx, e, it, tf)
+}
+
+// committedTransaction is the transaction e committed (interpreted as
+// it) as tf shows it, without events when tf shows none of them
+// (SubmitForTransaction, ExecuteForTransaction).
+func (n *Node) committedTransaction(ctx context.Context, e *logEntry, it *interpreted, tf *txSpec) (*Transaction, error) {
 	t, err := n.typedRendererFor(ctx).transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
@@ -787,7 +794,14 @@ func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadForma
 	if f == nil {
 		return actAsSpec(s.c.ActAs, s.c.ReadAs), nil
 	}
-	tf := n.typedTxSpec(*f)
+	return n.checkedTxSpec(ctx, *f)
+}
+
+// checkedTxSpec compiles f and checks it as the transaction reads do
+// (the rights to read as its parties, its filters' templates and
+// interfaces).
+func (n *Node) checkedTxSpec(ctx context.Context, f ReadFormat) (*txSpec, error) {
+	tf := n.typedTxSpec(f)
 	if err := n.checkSpec(ctx, &updateSpec{Tx: tf}); err != nil {
 		return nil, err
 	}
