@@ -182,11 +182,6 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 	return nil, "", pathErr(apierr.InvalidArgument, path, "the command is empty")
 }
 
-// resolveEntity (interpret.go, whose owner removes it) lost its last
-// caller when the JSON submissions moved to ledger/jsonapi: referenced
-// here until then.
-var _ = (*pkgView).resolveEntity
-
 // derefCommand returns the command a pointer command points to.
 func derefCommand(c Command) Command {
 	switch x := c.(type) {
