@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -359,10 +358,6 @@ type submission struct {
 func (n *Node) decodeSubmission(s *submission) error {
 	if s.decoder == nil {
 		return nil
-	}
-	if len(s.c.Commands) > 0 {
-		// The caller's slice stays as it was.
-		s.c.Commands = slices.Clone(s.c.Commands)
 	}
 	return n.decodeArguments(s, true)
 }
