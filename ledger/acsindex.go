@@ -261,18 +261,6 @@ func activeEntries(r *store.Reader, party string, at int64, after string, keep f
 	}
 }
 
-// snapshotEnd is the ledger end of the reader's snapshot.
-func snapshotEnd(r *store.Reader) (int64, error) {
-	v, err := r.Get(store.KeyLedgerEnd)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	return store.DecodeOffset(v), nil
-}
-
 // loadRecord reads a contract record; nil, nil when there is none.
 func loadRecord(r *store.Reader, cid string) (*contractRecord, error) {
 	raw, err := r.Get(store.ContractKey(cid))

@@ -88,21 +88,12 @@ func (n *Node) contractBlob(c *txNode) string {
 // blob must decode and name the contract id and template the entry
 // names, when it names them.
 func decodeDisclosed(dcs []DisclosedContract, prefix string) (map[string]*tx.ContractBlob, error) {
-	return decodeDisclosedRefs(dcs, prefix, nil)
-}
-
-// decodeDisclosedRefs is decodeDisclosed for entries whose template
-// references were written as texts (written[i], the JSON API's): errors
-// quote the text, and an entry with a text but no Template (the text is
-// no identifier) does not match its blob.
-func decodeDisclosedRefs(dcs []DisclosedContract, prefix string, written map[int]string) (map[string]*tx.ContractBlob, error) {
 	if len(dcs) == 0 {
 		return nil, nil
 	}
 	out := make(map[string]*tx.ContractBlob, len(dcs))
 	for i, d := range dcs {
-		text, ok := written[i]
-		b, err := decodeDisclosedEntry(d, fmt.Sprintf("%sdisclosedContracts[%d]", prefix, i), text, ok)
+		b, err := decodeDisclosedEntry(d, fmt.Sprintf("%sdisclosedContracts[%d]", prefix, i))
 		if err != nil {
 			return nil, err
 		}
@@ -112,9 +103,8 @@ func decodeDisclosedRefs(dcs []DisclosedContract, prefix string, written map[int
 }
 
 // decodeDisclosedEntry decodes the blob of a disclosed contract (at path)
-// and checks it against the entry (decodeDisclosedRefs); written reports
-// that the entry's template reference was written as text.
-func decodeDisclosedEntry(d DisclosedContract, path, text string, written bool) (*tx.ContractBlob, error) {
+// and checks it against the entry (decodeDisclosed).
+func decodeDisclosedEntry(d DisclosedContract, path string) (*tx.ContractBlob, error) {
 	if len(d.CreatedEventBlob) == 0 {
 		return nil, apierr.MissingField.New("%s.createdEventBlob", path)
 	}
@@ -126,11 +116,8 @@ func decodeDisclosedEntry(d DisclosedContract, path, text string, written bool) 
 	if d.ContractID != "" && d.ContractID != cid {
 		return nil, apierr.InvalidArgument.New("%s.contractId: %s does not match the contract id of its createdEventBlob (%s)", path, apierr.Quote(string(d.ContractID)), cid)
 	}
-	if !written {
-		text = d.Template.String()
-	}
-	if written && d.Template.IsZero() || !d.Template.IsZero() && !disclosedTemplateMatches(d.Template, &b.Create) {
-		return nil, disclosedTemplateMismatch(path, text, &b.Create)
+	if !d.Template.IsZero() && !disclosedTemplateMatches(d.Template, &b.Create) {
+		return nil, disclosedTemplateMismatch(path, d.Template.String(), &b.Create)
 	}
 	return b, nil
 }

@@ -301,16 +301,6 @@ type resolvedEntity struct {
 	iface *lf.Interface // nil for a template
 }
 
-// resolveEntity resolves a command's template (or, when interfaces are
-// allowed, interface) reference in its text form (resolveIdentifier).
-func (v *pkgView) resolveEntity(ref, path string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
-	id, err := lf.SplitIdentifier(ref)
-	if err != nil || id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
-		return nil, pathErr(apierr.InvalidArgument, path, "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(ref))
-	}
-	return v.resolveIdentifier(id, func() string { return path }, pref, interfaces)
-}
-
 // resolveIdentifier resolves a split template or interface reference: its
 // parts must be valid; a package id must be known and vetted on the
 // synchronizer; a #package-name resolves to the preferred package of that

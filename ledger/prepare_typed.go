@@ -303,8 +303,8 @@ func (n *Node) Execute(ctx context.Context, req ExecuteRequest, opts ...SubmitOp
 func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
 	var tf *txSpec
 	if f != nil {
-		tf = n.typedTxSpec(*f)
-		if err := n.checkSpec(ctx, &updateSpec{Tx: tf}); err != nil {
+		var err error
+		if tf, err = n.checkedTxSpec(ctx, *f); err != nil {
 			return nil, err
 		}
 	}
@@ -317,15 +317,7 @@ func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f 
 		// own checks.
 		tf = actAsSpec(e.ActAs, nil)
 	}
-	t, err := n.typedRendererFor(ctx).transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
-	if err != nil {
-		return nil, decodeErr(err)
-	}
-	if t == nil {
-		t = &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
-			EffectiveAt: it.let, RecordTime: e.recordTime, SynchronizerID: e.SynchronizerID}
-	}
-	return t, nil
+	return n.committedTransaction(ctx, e, it, tf)
 }
 
 // execute applies execute's rules, in Canton's order, to req (with the

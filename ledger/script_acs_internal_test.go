@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -103,4 +104,17 @@ func TestActiveNowIsIndexedContractsAtTheEnd(t *testing.T) {
 			t.Errorf("%s: an archived contract is visited", c.name)
 		}
 	}
+}
+
+// snapshotEnd is the ledger end of the reader's snapshot (activeNow's
+// reference, indexedContracts, reads at it).
+func snapshotEnd(r *store.Reader) (int64, error) {
+	v, err := r.Get(store.KeyLedgerEnd)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return store.DecodeOffset(v), nil
 }

@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -235,7 +234,7 @@ type DisclosedContract struct {
 // of a submission; path names the entry in errors (Submit's are
 // "disclosedContracts[i]").
 func (d DisclosedContract) Check(path string) error {
-	_, err := decodeDisclosedEntry(d, path, "", false)
+	_, err := decodeDisclosedEntry(d, path)
 	return err
 }
 
@@ -359,10 +358,6 @@ type submission struct {
 func (n *Node) decodeSubmission(s *submission) error {
 	if s.decoder == nil {
 		return nil
-	}
-	if len(s.c.Commands) > 0 {
-		// The caller's slice stays as it was.
-		s.c.Commands = slices.Clone(s.c.Commands)
 	}
 	return n.decodeArguments(s, true)
 }
@@ -769,6 +764,13 @@ func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadForm
 	if err != nil {
 		return nil, err
 	}
+	return n.committedTransaction(ctx, e, it, tf)
+}
+
+// committedTransaction is the transaction e committed (interpreted as
+// it) as tf shows it, without events when tf shows none of them
+// (SubmitForTransaction, ExecuteForTransaction).
+func (n *Node) committedTransaction(ctx context.Context, e *logEntry, it *interpreted, tf *txSpec) (*Transaction, error) {
 	t, err := n.typedRendererFor(ctx).transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
@@ -787,7 +789,14 @@ func (n *Node) submissionFormat(ctx context.Context, s *submission, f *ReadForma
 	if f == nil {
 		return actAsSpec(s.c.ActAs, s.c.ReadAs), nil
 	}
-	tf := n.typedTxSpec(*f)
+	return n.checkedTxSpec(ctx, *f)
+}
+
+// checkedTxSpec compiles f and checks it as the transaction reads do
+// (the rights to read as its parties, its filters' templates and
+// interfaces).
+func (n *Node) checkedTxSpec(ctx context.Context, f ReadFormat) (*txSpec, error) {
+	tf := n.typedTxSpec(f)
 	if err := n.checkSpec(ctx, &updateSpec{Tx: tf}); err != nil {
 		return nil, err
 	}

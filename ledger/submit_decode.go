@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -46,9 +47,9 @@ func DecodeArguments(d ArgumentDecoder) SubmitOption {
 // snapshot) with the submission's package preference, and its arguments
 // are decoded against that package's types. The package ids are kept
 // with s (typedAt), so that the interpretation does not type the values
-// again when it resolves the same packages. When submitting, a duplicate
-// command is refused rather than whatever its decoding says, as the
-// interpretation refuses it.
+// again when it resolves the same packages; the caller's commands stay
+// as they were. When submitting, a duplicate command is refused rather
+// than whatever its decoding says, as the interpretation refuses it.
 func (n *Node) decodeArguments(s *submission, submitting bool) error {
 	sync := s.sync
 	if sync == "" {
@@ -58,6 +59,9 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 		}
 	}
 	s.typedAt = make([]string, len(s.c.Commands))
+	// The decoded commands replace the checked ones in a copy: the
+	// caller's slice stays as it was.
+	s.c.Commands = slices.Clone(s.c.Commands)
 	convert := func(pkgs *pkgView) error {
 		pref, err := pkgs.preference(s.c.PackageIDSelectionPreference)
 		if err != nil {
@@ -181,11 +185,6 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 	}
 	return nil, "", pathErr(apierr.InvalidArgument, path, "the command is empty")
 }
-
-// resolveEntity (interpret.go, whose owner removes it) lost its last
-// caller when the JSON submissions moved to ledger/jsonapi: referenced
-// here until then.
-var _ = (*pkgView).resolveEntity
 
 // derefCommand returns the command a pointer command points to.
 func derefCommand(c Command) Command {

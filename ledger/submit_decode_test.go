@@ -128,3 +128,24 @@ func TestDisclosedContractCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareDecodeArgumentsKeepsCommands: Prepare with DecodeArguments
+// prepares the decoded arguments and leaves the caller's commands as
+// they were, as Submit does.
+func TestPrepareDecodeArgumentsKeepsCommands(t *testing.T) {
+	t.Parallel()
+	f := newExternalFixture(t, ed25519Key)
+	d := &textDecoder{args: map[string]string{"0/createArguments": `{"owner": "` + f.ext + `", "amount": "7"}`}}
+	cmds := []ledger.Command{ledger.CreateCommand{Template: ledger.TemplateByName("iou", "Main", "Iou"), Arguments: value.Unit{}}}
+	p, err := f.n.Prepare(f.ctx, ledger.PrepareRequest{Commands: ledger.Commands{CommandID: "dec-1", ActAs: []string{f.ext}, Commands: cmds}},
+		ledger.DecodeArguments(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Transaction.Transaction.Nodes) == 0 {
+		t.Fatal("prepared no nodes")
+	}
+	if _, ok := cmds[0].(ledger.CreateCommand).Arguments.(value.Unit); !ok {
+		t.Errorf("the caller's commands changed: %+v", cmds[0])
+	}
+}
