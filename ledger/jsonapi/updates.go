@@ -25,6 +25,9 @@ func notATransaction() error {
 // UpdateByID returns the update with that id as the format shows it
 // (POST /v2/updates/update-by-id): Node.TypedUpdateByID.
 func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (Body, error) {
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+		return nil, err
+	}
 	return a.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
 }
 
@@ -41,9 +44,6 @@ func (a *API) UpdateByOffset(ctx context.Context, req ledger.GetUpdateByOffsetRe
 }
 
 func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.UpdateFormat) (Body, error) {
-	if err := checkUpdateFormatShape(&uf, "updateFormat."); err != nil {
-		return nil, err
-	}
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
