@@ -52,11 +52,7 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 	if err != nil {
 		return nil, err
 	}
-	limitL := int64(a.Node.ListLimit())
-	take := limitL + 1
-	if opts.Limit != nil && *opts.Limit < take {
-		take = max(*opts.Limit, 0) // a negative limit takes nothing, as pekko's take does
-	}
+	limitL, take := a.listTake(opts)
 	l := list{emit: appendElement(kind), take: take, out: append(make([]byte, 0, 4096), '[')}
 	read := rawjson.WithStoredValues(ctx)
 	switch {
@@ -82,13 +78,29 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 		}
 	}
 	if l.n > limitL {
-		return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", l.n, limitL).
-			WithDefiniteAnswer(false)
+		return nil, tooMany(l.n, limitL)
 	}
 	if l.cursor > l.lastSeen && l.n < min(take, limitL) {
 		l.add(a.Node.CheckpointAt(l.cursor))
 	}
 	return append(l.out, ']'), nil
+}
+
+// listTake returns the node's list limit L and how many elements a list
+// takes: min(limit, L+1), L+1 telling a list over the limit.
+func (a *API) listTake(opts ledger.ListOptions) (limitL, take int64) {
+	limitL = int64(a.Node.ListLimit())
+	take = limitL + 1
+	if opts.Limit != nil && *opts.Limit < take {
+		take = max(*opts.Limit, 0) // a negative limit takes nothing, as pekko's take does
+	}
+	return limitL, take
+}
+
+// tooMany is the refusal of a list of n elements over the node's limit.
+func tooMany(n, limitL int64) error {
+	return apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", n, limitL).
+		WithDefiniteAnswer(false)
 }
 
 // list is a list being written: its elements, how many, and for an
