@@ -374,3 +374,30 @@ func codeOf(err error) string {
 	s, _, _ := strings.Cut(err.Error(), ":")
 	return s
 }
+
+// wireUpdates is the update format of f on the wire: its transactions in
+// shape, its reassignments and the topology events of its parties (every
+// party's for any party).
+func (l *emitLedger) wireUpdates(f format, shape string) ledger.UpdateFormat {
+	ef := l.wire(f)
+	topo := l.partyIDs(f)
+	if f.anyParty {
+		topo = nil
+	}
+	return ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
+		IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
+			IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
+}
+
+// updatesRequests are the list requests of f over the whole ledger: by
+// update format in both shapes, and by legacy filter and verbose.
+func (l *emitLedger) updatesRequests(f format) []ledger.GetUpdatesRequest {
+	var reqs []ledger.GetUpdatesRequest
+	for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+		uf := l.wireUpdates(f, shape)
+		reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &uf})
+	}
+	legacy := l.wire(f)
+	legacy.Verbose = false
+	return append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
+}

@@ -87,22 +87,7 @@ func TestListsSameAsNode(t *testing.T) {
 	three, zero, negative := int64(3), int64(0), int64(-2)
 	for _, k := range listKinds(l.n, a) {
 		for _, f := range emitFormats {
-			ef := l.wire(f)
-			topo := l.partyIDs(f)
-			if f.anyParty {
-				topo = nil
-			}
-			var reqs []ledger.GetUpdatesRequest
-			for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
-				reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &ledger.UpdateFormat{
-					IncludeTransactions:  &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
-					IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-						IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}})
-			}
-			legacy := ef
-			legacy.Verbose = false
-			reqs = append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
-			for i, req := range reqs {
+			for i, req := range l.updatesRequests(f) {
 				for _, begin := range []int64{0, end.Offset / 2, end.Offset} {
 					for _, limit := range []*int64{nil, &three, &zero, &negative} {
 						req.BeginExclusive = begin

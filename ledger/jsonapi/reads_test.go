@@ -42,15 +42,8 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range emitFormats {
-		ef := l.wire(f)
-		topo := l.partyIDs(f)
-		if f.anyParty {
-			topo = nil
-		}
 		for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
-			uf := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
-				IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-					IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
+			uf := l.wireUpdates(f, shape)
 			for _, desc := range []bool{false, true} {
 				for _, open := range []bool{false, true} {
 					size := int32(3)
@@ -73,7 +66,7 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 		}
 		for _, at := range []*int64{nil, &end.Offset} {
 			size := int32(2)
-			req := ledger.GetActiveContractsPageRequest{ActiveAtOffset: at, EventFormat: ef, MaxPageSize: &size}
+			req := ledger.GetActiveContractsPageRequest{ActiveAtOffset: at, EventFormat: l.wire(f), MaxPageSize: &size}
 			for page := 0; page < 50; page++ {
 				what := fmt.Sprintf("%s active contracts page %d", f.name, page)
 				want, werr := l.n.ActiveContractsPage(l.ctx, req)

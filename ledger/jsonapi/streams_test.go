@@ -109,22 +109,7 @@ func TestStreamsSameAsNode(t *testing.T) {
 	}
 	for _, k := range streamKinds(l.n, a) {
 		for _, f := range emitFormats {
-			ef := l.wire(f)
-			topo := l.partyIDs(f)
-			if f.anyParty {
-				topo = nil
-			}
-			var reqs []ledger.GetUpdatesRequest
-			for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
-				reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &ledger.UpdateFormat{
-					IncludeTransactions:  &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
-					IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-						IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}})
-			}
-			legacy := ef
-			legacy.Verbose = false
-			reqs = append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
-			for i, req := range reqs {
+			for i, req := range l.updatesRequests(f) {
 				for _, desc := range []bool{false, true} {
 					req.EndInclusive, req.DescendingOrder = &end.Offset, desc
 					req.BeginExclusive = 0
