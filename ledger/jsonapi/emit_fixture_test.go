@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -400,4 +401,38 @@ func (l *emitLedger) updatesRequests(f format) []ledger.GetUpdatesRequest {
 	legacy := l.wire(f)
 	legacy.Verbose = false
 	return append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
+}
+
+// aliceFormat reads every template for alice.
+func (l *emitLedger) aliceFormat() ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+}
+
+// templateFormat reads the template id names for alice.
+func (l *emitLedger) templateFormat(id string) ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
+		IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
+}
+
+// noVariantFormat has alice's one identifier filter, which names no variant.
+func (l *emitLedger) noVariantFormat() ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
+}
+
+// twoVariantsFormat has alice's one identifier filter, which names two variants.
+func (l *emitLedger) twoVariantsFormat() ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
+		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
+}
+
+// bobCtx is a request of user bob, who may read as bob only.
+func (l *emitLedger) bobCtx() context.Context {
+	return ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+}
+
+// cancelledCtx is a request whose context has ended.
+func (l *emitLedger) cancelledCtx() context.Context {
+	ctx, cancel := context.WithCancel(l.ctx)
+	cancel()
+	return ctx
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
@@ -95,24 +94,19 @@ func TestReadsPagesRefusals(t *testing.T) {
 	}
 	zero, over, size := int32(0), int32(5000), int32(1)
 	after, negative, none := end.Offset+5, int64(-1), int64(0)
-	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	alice := l.aliceFormat()
 	tx := func(ef ledger.EventFormat, shape string) ledger.UpdateFormat {
 		return ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
 	}
-	tmpl := func(id string) ledger.EventFormat {
-		return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
-			IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
-	}
-	noVariant := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
-	two := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
+	tmpl := l.templateFormat
+	noVariant := l.noVariantFormat()
+	two := l.twoVariantsFormat()
 	first, err := l.n.UpdatesPage(l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, UpdateFormat: tx(alice, ledger.ShapeACSDelta)})
 	if err != nil || first.NextPageToken == nil {
 		t.Fatalf("first page: %v, %v", first, err)
 	}
-	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
-	cancelled, cancel := context.WithCancel(l.ctx)
-	cancel()
+	bob := l.bobCtx()
+	cancelled := l.cancelledCtx()
 	for _, tt := range []struct {
 		name string
 		ctx  context.Context

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
@@ -138,20 +137,15 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 		t.Fatal(err)
 	}
 	after, negative, none := end.Offset+5, int64(-1), int64(0)
-	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	alice := l.aliceFormat()
 	tx := func(ef ledger.EventFormat, shape string) *ledger.UpdateFormat {
 		return &ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
 	}
-	tmpl := func(id string) ledger.EventFormat {
-		return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
-			IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
-	}
-	noVariant := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
-	two := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
-	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
-	cancelled, cancel := context.WithCancel(l.ctx)
-	cancel()
+	tmpl := l.templateFormat
+	noVariant := l.noVariantFormat()
+	two := l.twoVariantsFormat()
+	bob := l.bobCtx()
+	cancelled := l.cancelledCtx()
 	topoOnly := &ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}
 	return []updatesRefusal{
 		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset}},
