@@ -73,7 +73,7 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 			}
 		}
 	default:
-		if err := a.tail(ctx, f, r, opts, &l); err != nil {
+		if err := a.tail(read, f, r, opts, &l); err != nil {
 			return nil, err
 		}
 	}
@@ -141,14 +141,14 @@ func (a *API) checkOnly(ctx context.Context, f ledger.UpdateReadFormat, r ledger
 
 // tail reads an open-ended ascending list: the pages up to the ledger
 // end, then the updates that commit until none came for the idle
-// timeout, the list is full or ctx ends.
+// timeout, the list is full or ctx ends. ctx is the read's (its values
+// as stored).
 func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange, opts ledger.ListOptions, l *list) error {
-	read := rawjson.WithStoredValues(ctx)
 	l.cursor, l.lastSeen = r.After, r.After
 	size := int32(listPage)
 	var token []byte
 	for {
-		p, err := a.Node.TypedUpdatesPage(read, f, r, &size, token)
+		p, err := a.Node.TypedUpdatesPage(ctx, f, r, &size, token)
 		if err != nil && ctx.Err() != nil && token != nil {
 			return nil // ctx ended: the list as it is, as when waiting
 		}
@@ -170,7 +170,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	if opts.IdleTimeout != nil {
 		idle = *opts.IdleTimeout
 	}
-	wait, stop := context.WithCancel(read)
+	wait, stop := context.WithCancel(ctx)
 	defer stop()
 	timer := time.AfterFunc(idle, stop)
 	defer timer.Stop()
@@ -196,7 +196,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	// The ledger end now, when nothing the list would show came since
 	// its last update: the checkpoint may say so.
 	one := int32(1)
-	p, err := a.Node.TypedUpdatesPage(context.WithoutCancel(read), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
+	p, err := a.Node.TypedUpdatesPage(context.WithoutCancel(ctx), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
 	if err == nil && len(p.Updates) == 0 {
 		l.cursor = max(l.cursor, p.Highest)
 	}
