@@ -195,7 +195,10 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	un := reassign("un1", ledger.UnassignContract{ContractID: first, Source: emitSyncs[0], Target: emitSyncs[1]})
 	rid := ""
 	if len(un.Events) == 0 {
-		end, _ := n.LedgerEnd(l.ctx)
+		end, err := n.LedgerEnd(l.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rid = l.reassignmentID(t, end.Offset)
 	} else {
 		rid = un.Events[0].(*ledger.UnassignedEvent).ReassignmentID
