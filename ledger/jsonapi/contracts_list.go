@@ -32,11 +32,7 @@ func (a *API) ActiveContracts(ctx context.Context, req ledger.GetActiveContracts
 		return nil, apierr.InvalidArgument.New("Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.")
 	}
 	f := readFormat(ef, ledger.ACSDelta)
-	limitL := int64(a.Node.ListLimit())
-	take := limitL + 1
-	if opts.Limit != nil && *opts.Limit < take {
-		take = max(*opts.Limit, 0) // a negative limit takes nothing, as pekko's take does
-	}
+	limitL, take := a.listTake(opts)
 	// One page size for the whole list (the pages' tokens are bound to
 	// it); with nothing to take, one page of one makes the checks.
 	size := int32(min(max(take, 1), ledger.MaxACSPageSize))
@@ -66,8 +62,7 @@ func (a *API) ActiveContracts(ctx context.Context, req ledger.GetActiveContracts
 		p.Token = page.NextToken
 	}
 	if n > limitL {
-		return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", n, limitL).
-			WithDefiniteAnswer(false)
+		return nil, tooMany(n, limitL)
 	}
 	return append(out, ']'), nil
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -59,10 +58,9 @@ func TestStreamActiveContractsSameAsNode(t *testing.T) {
 	if seen < 100 {
 		t.Errorf("compared %d elements only", seen)
 	}
-	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
-	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
-	cancelled, cancel := context.WithCancel(l.ctx)
-	cancel()
+	alice := l.aliceFormat()
+	bob := l.bobCtx()
+	cancelled := l.cancelledCtx()
 	for _, tt := range []struct {
 		name string
 		ctx  context.Context
@@ -112,8 +110,8 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 			}
 		}
 	}
-	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
-	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+	alice := l.aliceFormat()
+	bob := l.bobCtx()
 	zero := int64(0)
 	for _, tt := range []struct {
 		name  string

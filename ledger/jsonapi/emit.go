@@ -47,14 +47,7 @@ import (
 // AppendCreatedEvent appends a created event (Canton's CreatedEvent,
 // JsSchema's codec).
 func AppendCreatedEvent(dst []byte, e *ledger.CreatedEvent) []byte {
-	dst = append(dst, `{"offset":`...)
-	dst = strconv.AppendInt(dst, e.Offset, 10)
-	dst = append(dst, `,"nodeId":`...)
-	dst = strconv.AppendInt(dst, int64(e.NodeID), 10)
-	dst = append(dst, `,"contractId":`...)
-	dst = appendString(dst, string(e.ContractID))
-	dst = append(dst, `,"templateId":`...)
-	dst = appendTypeCon(dst, e.TemplateID)
+	dst = appendEventHead(dst, e.Offset, e.NodeID, e.ContractID, e.TemplateID)
 	dst = append(dst, `,"contractKey":`...)
 	dst = appendValue(dst, e.Key)
 	// The node does not compute key hashes: "" as the JSON read has it.
@@ -88,6 +81,19 @@ func AppendCreatedEvent(dst []byte, e *ledger.CreatedEvent) []byte {
 	return append(dst, '}')
 }
 
+// appendEventHead opens an event of a transaction with the fields every
+// kind starts with: offset, node id, contract id and template id.
+func appendEventHead(dst []byte, offset int64, node int32, cid value.ContractID, tid lf.TypeConID) []byte {
+	dst = append(dst, `{"offset":`...)
+	dst = strconv.AppendInt(dst, offset, 10)
+	dst = append(dst, `,"nodeId":`...)
+	dst = strconv.AppendInt(dst, int64(node), 10)
+	dst = append(dst, `,"contractId":`...)
+	dst = appendString(dst, string(cid))
+	dst = append(dst, `,"templateId":`...)
+	return appendTypeCon(dst, tid)
+}
+
 // appendInterfaceView appends an interface view: its status (code 0 and
 // the view value, or the error), and the implementing package.
 func appendInterfaceView(dst []byte, v *ledger.InterfaceView) []byte {
@@ -113,14 +119,7 @@ func appendInterfaceView(dst []byte, v *ledger.InterfaceView) []byte {
 
 // AppendArchivedEvent appends an archived event.
 func AppendArchivedEvent(dst []byte, e *ledger.ArchivedEvent) []byte {
-	dst = append(dst, `{"offset":`...)
-	dst = strconv.AppendInt(dst, e.Offset, 10)
-	dst = append(dst, `,"nodeId":`...)
-	dst = strconv.AppendInt(dst, int64(e.NodeID), 10)
-	dst = append(dst, `,"contractId":`...)
-	dst = appendString(dst, string(e.ContractID))
-	dst = append(dst, `,"templateId":`...)
-	dst = appendTypeCon(dst, e.TemplateID)
+	dst = appendEventHead(dst, e.Offset, e.NodeID, e.ContractID, e.TemplateID)
 	dst = append(dst, `,"witnessParties":`...)
 	dst = appendStrings(dst, e.WitnessParties)
 	dst = append(dst, `,"packageName":`...)
@@ -132,14 +131,7 @@ func AppendArchivedEvent(dst []byte, e *ledger.ArchivedEvent) []byte {
 
 // AppendExercisedEvent appends an exercised event.
 func AppendExercisedEvent(dst []byte, e *ledger.ExercisedEvent) []byte {
-	dst = append(dst, `{"offset":`...)
-	dst = strconv.AppendInt(dst, e.Offset, 10)
-	dst = append(dst, `,"nodeId":`...)
-	dst = strconv.AppendInt(dst, int64(e.NodeID), 10)
-	dst = append(dst, `,"contractId":`...)
-	dst = appendString(dst, string(e.ContractID))
-	dst = append(dst, `,"templateId":`...)
-	dst = appendTypeCon(dst, e.TemplateID)
+	dst = appendEventHead(dst, e.Offset, e.NodeID, e.ContractID, e.TemplateID)
 	dst = append(dst, `,"interfaceId":`...)
 	if e.InterfaceID != nil {
 		dst = appendTypeCon(dst, *e.InterfaceID)

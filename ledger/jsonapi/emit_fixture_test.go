@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -194,7 +195,10 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	un := reassign("un1", ledger.UnassignContract{ContractID: first, Source: emitSyncs[0], Target: emitSyncs[1]})
 	rid := ""
 	if len(un.Events) == 0 {
-		end, _ := n.LedgerEnd(l.ctx)
+		end, err := n.LedgerEnd(l.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rid = l.reassignmentID(t, end.Offset)
 	} else {
 		rid = un.Events[0].(*ledger.UnassignedEvent).ReassignmentID
@@ -373,4 +377,65 @@ func codeOf(err error) string {
 	}
 	s, _, _ := strings.Cut(err.Error(), ":")
 	return s
+}
+
+// wireUpdates is the update format of f on the wire: its transactions in
+// shape, its reassignments and the topology events of its parties (every
+// party's for any party).
+func (l *emitLedger) wireUpdates(f format, shape string) ledger.UpdateFormat {
+	ef := l.wire(f)
+	topo := l.partyIDs(f)
+	if f.anyParty {
+		topo = nil
+	}
+	return ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
+		IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
+			IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
+}
+
+// updatesRequests are the list requests of f over the whole ledger: by
+// update format in both shapes, and by legacy filter and verbose.
+func (l *emitLedger) updatesRequests(f format) []ledger.GetUpdatesRequest {
+	var reqs []ledger.GetUpdatesRequest
+	for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+		uf := l.wireUpdates(f, shape)
+		reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &uf})
+	}
+	legacy := l.wire(f)
+	legacy.Verbose = false
+	return append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
+}
+
+// aliceFormat reads every template for alice.
+func (l *emitLedger) aliceFormat() ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+}
+
+// templateFormat reads the template id names for alice.
+func (l *emitLedger) templateFormat(id string) ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
+		IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
+}
+
+// noVariantFormat has alice's one identifier filter, which names no variant.
+func (l *emitLedger) noVariantFormat() ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
+}
+
+// twoVariantsFormat has alice's one identifier filter, which names two variants.
+func (l *emitLedger) twoVariantsFormat() ledger.EventFormat {
+	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
+		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
+}
+
+// bobCtx is a request of user bob, who may read as bob only.
+func (l *emitLedger) bobCtx() context.Context {
+	return ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
+}
+
+// cancelledCtx is a request whose context has ended.
+func (l *emitLedger) cancelledCtx() context.Context {
+	ctx, cancel := context.WithCancel(l.ctx)
+	cancel()
+	return ctx
 }

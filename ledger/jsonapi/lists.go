@@ -52,11 +52,7 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 	if err != nil {
 		return nil, err
 	}
-	limitL := int64(a.Node.ListLimit())
-	take := limitL + 1
-	if opts.Limit != nil && *opts.Limit < take {
-		take = max(*opts.Limit, 0) // a negative limit takes nothing, as pekko's take does
-	}
+	limitL, take := a.listTake(opts)
 	l := list{emit: appendElement(kind), take: take, out: append(make([]byte, 0, 4096), '[')}
 	read := rawjson.WithStoredValues(ctx)
 	switch {
@@ -77,18 +73,34 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 			}
 		}
 	default:
-		if err := a.tail(ctx, f, r, opts, &l); err != nil {
+		if err := a.tail(read, f, r, opts, &l); err != nil {
 			return nil, err
 		}
 	}
 	if l.n > limitL {
-		return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", l.n, limitL).
-			WithDefiniteAnswer(false)
+		return nil, tooMany(l.n, limitL)
 	}
 	if l.cursor > l.lastSeen && l.n < min(take, limitL) {
 		l.add(a.Node.CheckpointAt(l.cursor))
 	}
 	return append(l.out, ']'), nil
+}
+
+// listTake returns the node's list limit L and how many elements a list
+// takes: min(limit, L+1), L+1 telling a list over the limit.
+func (a *API) listTake(opts ledger.ListOptions) (limitL, take int64) {
+	limitL = int64(a.Node.ListLimit())
+	take = limitL + 1
+	if opts.Limit != nil && *opts.Limit < take {
+		take = max(*opts.Limit, 0) // a negative limit takes nothing, as pekko's take does
+	}
+	return limitL, take
+}
+
+// tooMany is the refusal of a list of n elements over the node's limit.
+func tooMany(n, limitL int64) error {
+	return apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", n, limitL).
+		WithDefiniteAnswer(false)
 }
 
 // list is a list being written: its elements, how many, and for an
@@ -129,14 +141,14 @@ func (a *API) checkOnly(ctx context.Context, f ledger.UpdateReadFormat, r ledger
 
 // tail reads an open-ended ascending list: the pages up to the ledger
 // end, then the updates that commit until none came for the idle
-// timeout, the list is full or ctx ends.
+// timeout, the list is full or ctx ends. ctx is the read's (its values
+// as stored).
 func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange, opts ledger.ListOptions, l *list) error {
-	read := rawjson.WithStoredValues(ctx)
 	l.cursor, l.lastSeen = r.After, r.After
 	size := int32(listPage)
 	var token []byte
 	for {
-		p, err := a.Node.TypedUpdatesPage(read, f, r, &size, token)
+		p, err := a.Node.TypedUpdatesPage(ctx, f, r, &size, token)
 		if err != nil && ctx.Err() != nil && token != nil {
 			return nil // ctx ended: the list as it is, as when waiting
 		}
@@ -158,7 +170,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	if opts.IdleTimeout != nil {
 		idle = *opts.IdleTimeout
 	}
-	wait, stop := context.WithCancel(read)
+	wait, stop := context.WithCancel(ctx)
 	defer stop()
 	timer := time.AfterFunc(idle, stop)
 	defer timer.Stop()
@@ -184,7 +196,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	// The ledger end now, when nothing the list would show came since
 	// its last update: the checkpoint may say so.
 	one := int32(1)
-	p, err := a.Node.TypedUpdatesPage(context.WithoutCancel(read), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
+	p, err := a.Node.TypedUpdatesPage(context.WithoutCancel(ctx), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
 	if err == nil && len(p.Updates) == 0 {
 		l.cursor = max(l.cursor, p.Highest)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
@@ -60,7 +59,7 @@ func streamKinds(n *ledger.Node, a *jsonapi.API) []struct {
 
 // sameStream checks that two bounded streams yield the same elements
 // (bytes) and end with the same refusal, if any.
-func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.Seq2[jsonapi.Body, error]) {
+func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.Seq2[jsonapi.Body, error]) int {
 	t.Helper()
 	var ws []any
 	var werr error
@@ -82,16 +81,17 @@ func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.
 	}
 	if len(ws) != len(gs) {
 		t.Errorf("%s: the Node streams %d elements, the JSON layer %d", what, len(ws), len(gs))
-		return
+		return 0
 	}
 	for i := range ws {
 		if !sameWire(t, fmt.Sprintf("%s element %d", what, i), wire(t, ws[i]), gs[i]) {
-			return
+			return i
 		}
 	}
 	if werr != nil || gerr != nil {
 		sameAnswer(t, what+" refusal", nil, werr, nil, gerr)
 	}
+	return len(ws)
 }
 
 // TestStreamsSameAsNode checks that the JSON layer's update streams
@@ -107,34 +107,23 @@ func TestStreamsSameAsNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seen := 0
 	for _, k := range streamKinds(l.n, a) {
 		for _, f := range emitFormats {
-			ef := l.wire(f)
-			topo := l.partyIDs(f)
-			if f.anyParty {
-				topo = nil
-			}
-			var reqs []ledger.GetUpdatesRequest
-			for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
-				reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &ledger.UpdateFormat{
-					IncludeTransactions:  &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
-					IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-						IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}})
-			}
-			legacy := ef
-			legacy.Verbose = false
-			reqs = append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
-			for i, req := range reqs {
+			for i, req := range l.updatesRequests(f) {
 				for _, desc := range []bool{false, true} {
 					req.EndInclusive, req.DescendingOrder = &end.Offset, desc
 					req.BeginExclusive = 0
 					what := fmt.Sprintf("%s %s request %d descending %v", k.name, f.name, i, desc)
-					sameStream(t, what, k.node(l.ctx, req), k.api(l.ctx, req))
+					seen += sameStream(t, what, k.node(l.ctx, req), k.api(l.ctx, req))
 					req.BeginExclusive = end.Offset / 2
-					sameStream(t, what+" from the middle", k.node(l.ctx, req), k.api(l.ctx, req))
+					seen += sameStream(t, what+" from the middle", k.node(l.ctx, req), k.api(l.ctx, req))
 				}
 			}
 		}
+	}
+	if seen < 1000 {
+		t.Errorf("compared %d elements only", seen)
 	}
 }
 
@@ -153,20 +142,15 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 		t.Fatal(err)
 	}
 	after, negative, none := end.Offset+5, int64(-1), int64(0)
-	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	alice := l.aliceFormat()
 	tx := func(ef ledger.EventFormat, shape string) *ledger.UpdateFormat {
 		return &ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
 	}
-	tmpl := func(id string) ledger.EventFormat {
-		return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
-			IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
-	}
-	noVariant := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
-	two := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
-	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
-	cancelled, cancel := context.WithCancel(l.ctx)
-	cancel()
+	tmpl := l.templateFormat
+	noVariant := l.noVariantFormat()
+	two := l.twoVariantsFormat()
+	bob := l.bobCtx()
+	cancelled := l.cancelledCtx()
 	topoOnly := &ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}
 	return []updatesRefusal{
 		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset}},

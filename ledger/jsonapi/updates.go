@@ -25,6 +25,9 @@ func notATransaction() error {
 // UpdateByID returns the update with that id as the format shows it
 // (POST /v2/updates/update-by-id): Node.TypedUpdateByID.
 func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (Body, error) {
+	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+		return nil, err
+	}
 	return a.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
 }
 
@@ -41,23 +44,13 @@ func (a *API) UpdateByOffset(ctx context.Context, req ledger.GetUpdateByOffsetRe
 }
 
 func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.UpdateFormat) (Body, error) {
-	if err := checkUpdateFormatShape(&uf, "updateFormat."); err != nil {
-		return nil, err
-	}
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
-	f := updateReadFormat(&uf)
-	var u ledger.TypedUpdate
-	var err error
-	if off == 0 {
-		u, err = a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
-	} else {
-		u, err = a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
-	}
+	u, err := a.updateAt(ctx, id, off, updateReadFormat(&uf))
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +122,20 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 	return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
 }
 
+// updateAt reads update id (off 0) or the update at offset off as f
+// shows it, its values as stored.
+func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.TypedUpdate, error) {
+	if off == 0 {
+		return a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
+	}
+	return a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
+}
+
 // transactionAt reads the transaction of update id (off 0) or at offset
 // off in f, with stored values; an update that is not a transaction is
 // refused as the JSON API refuses it.
 func (a *API) transactionAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (*ledger.Transaction, error) {
-	var u ledger.TypedUpdate
-	var err error
-	if off == 0 {
-		u, err = a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
-	} else {
-		u, err = a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
-	}
+	u, err := a.updateAt(ctx, id, off, f)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
@@ -91,14 +90,13 @@ func TestReadsOneRefusals(t *testing.T) {
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	id := l.updates[len(l.updates)-1]
-	alice := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+	alice := l.aliceFormat()
 	tf := func(shape string) *ledger.TransactionFormat {
 		return &ledger.TransactionFormat{EventFormat: alice, TransactionShape: shape}
 	}
-	noVariant := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
-	bob := ledger.WithPrincipal(l.ctx, identity.Principal{UserID: "bob", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: l.bob}}})
-	cancelled, cancel := context.WithCancel(l.ctx)
-	cancel()
+	noVariant := l.noVariantFormat()
+	bob := l.bobCtx()
+	cancelled := l.cancelledCtx()
 	type read struct {
 		name string
 		node func() (any, error)
