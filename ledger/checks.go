@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -42,17 +41,6 @@ func checkReassignmentCommandsShape(rc *ReassignmentCommands, prefix string) err
 		if n := shape.CountSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil); n > 1 {
 			return apierr.Malformed("a one-of holds %d variants, expected one at '%scommands[%d].command'", n, prefix, i)
 		}
-	}
-	return nil
-}
-
-// checkIdentifierShape checks the format of a template or interface
-// identifier as Canton's codec does: Java's String.split(":") (trailing
-// empty parts dropped) must give exactly three parts. Package names
-// ("#name") pass; whether the parts name anything is checked later.
-func checkIdentifierShape(id, at string) error {
-	if _, err := lf.SplitIdentifier(id); err != nil {
-		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at)
 	}
 	return nil
 }
@@ -122,11 +110,11 @@ func checkFiltersShape(fs Filters, at string) error {
 		}
 		switch {
 		case f.TemplateFilter != nil:
-			if err := checkIdentifierShape(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
+			if err := shape.Identifier(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
 				return err
 			}
 		case f.InterfaceFilter != nil:
-			if err := checkIdentifierShape(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
+			if err := shape.Identifier(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
 				return err
 			}
 		}

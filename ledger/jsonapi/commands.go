@@ -484,7 +484,7 @@ func commandOf(c JsCommand) ledger.Command {
 }
 
 // templateRef parses a template or interface reference whose shape was
-// checked (checkIdentifierShape): "#:Module:Entity", with no package at
+// checked (shape.Identifier): "#:Module:Entity", with no package at
 // all, stays a reference by name, which the Node refuses quoting it as
 // written.
 func templateRef(s string) ledger.TemplateRef {

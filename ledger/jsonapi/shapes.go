@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 )
@@ -61,20 +60,9 @@ func checkCommandListShape(cmds []JsCommand, prefix string) error {
 		default:
 			variant, tid = "ExerciseByKeyCommand", cmd.ExerciseByKeyCommand.TemplateID
 		}
-		if err := checkIdentifierShape(tid, at+"."+variant+".templateId"); err != nil {
+		if err := shape.Identifier(tid, at+"."+variant+".templateId"); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// checkIdentifierShape checks the format of a template or interface
-// identifier as Canton's codec does: Java's String.split(":") (trailing
-// empty parts dropped) must give exactly three parts. Package names
-// ("#name") pass; whether the parts name anything is checked later.
-func checkIdentifierShape(id, at string) error {
-	if _, err := lf.SplitIdentifier(id); err != nil {
-		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at)
 	}
 	return nil
 }
@@ -130,11 +118,11 @@ func checkFiltersShape(fs ledger.Filters, at string) error {
 		}
 		switch {
 		case f.TemplateFilter != nil:
-			if err := checkIdentifierShape(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
+			if err := shape.Identifier(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
 				return err
 			}
 		case f.InterfaceFilter != nil:
-			if err := checkIdentifierShape(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
+			if err := shape.Identifier(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
 				return err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
 // BadTimestamp describes why an optional ISO-8601 timestamp of the wire
@@ -32,4 +33,15 @@ func CountSet(bs ...bool) int {
 		}
 	}
 	return n
+}
+
+// Identifier checks the format of a template or interface identifier at
+// the JSON path at as Canton's codec does: Java's String.split(":")
+// (trailing empty parts dropped) must give exactly three parts. Package
+// names ("#name") pass; whether the parts name anything is checked later.
+func Identifier(id, at string) error {
+	if _, err := lf.SplitIdentifier(id); err != nil {
+		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at)
+	}
+	return nil
 }

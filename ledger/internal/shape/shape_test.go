@@ -1,6 +1,9 @@
 package shape
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestBadTimestamp(t *testing.T) {
 	t.Parallel()
@@ -38,6 +41,29 @@ func TestCountSet(t *testing.T) {
 	for _, tt := range tests {
 		if got := CountSet(tt.in...); got != tt.want {
 			t.Errorf("CountSet(%v) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestIdentifier(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, id string
+		ok       bool
+	}{
+		{"three parts", "pkg:Mod:T", true},
+		{"package name", "#iou:Mod:T", true},
+		{"two parts", "Mod:T", false},
+		{"four parts", "pkg:Mod:T:x", false},
+		{"empty", "", false},
+	}
+	for _, tt := range tests {
+		err := Identifier(tt.id, "templateId")
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: Identifier(%q) = %v, want ok %v", tt.name, tt.id, err, tt.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "at 'templateId'") {
+			t.Errorf("%s: error %q does not name the path", tt.name, err)
 		}
 	}
 }
