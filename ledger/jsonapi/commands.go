@@ -169,13 +169,20 @@ func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *l
 }
 
 // transactionAnswerOf is {"transaction": …} with a transaction read in
-// JSON, as httpadapter's encoder writes it (no HTML escaping).
+// JSON.
 func transactionAnswerOf(t ledger.JsTransaction) (Body, error) {
+	return encodeAnswer(SubmitAndWaitForTransactionResponse{Transaction: t}, "a transaction")
+}
+
+// encodeAnswer is the answer v (what it is named in an error) as
+// httpadapter's encoder writes it (no HTML escaping), without the
+// encoder's trailing newline.
+func encodeAnswer(v any, what string) (Body, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(SubmitAndWaitForTransactionResponse{Transaction: t}); err != nil {
-		return nil, apierr.InternalError.Wrap(err, "encoding a transaction")
+	if err := enc.Encode(v); err != nil {
+		return nil, apierr.InternalError.Wrap(err, "encoding %s", what)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
@@ -287,13 +294,7 @@ func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties [
 	default:
 		out.TransactionTree = resp.Transaction
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return nil, apierr.InternalError.Wrap(err, "encoding a transaction tree")
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return encodeAnswer(out, "a transaction tree")
 }
 
 // readFormatOf converts a transaction format to the Node's (its shapes
