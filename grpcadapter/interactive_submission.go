@@ -137,14 +137,9 @@ func (s *interactiveService) ExecuteSubmissionAndWaitForTransaction(ctx context.
 	if err != nil {
 		return nil, err
 	}
-	var f *ledger.ReadFormat
-	verbose := true
-	if tf := req.GetTransactionFormat(); tf != nil {
-		rf, v, err := transactionFormatFromProto(tf, "transaction_format")
-		if err != nil {
-			return nil, err
-		}
-		f, verbose = &rf, v
+	f, verbose, err := submissionFormatFromProto(req.GetTransactionFormat())
+	if err != nil {
+		return nil, err
 	}
 	t, err := s.a.node.ExecuteForTransaction(ctx, in, f)
 	if err != nil {

@@ -17,14 +17,9 @@ func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *l
 	if err != nil {
 		return nil, err
 	}
-	var f *ledger.ReadFormat
-	verbose := true
-	if tf := req.GetTransactionFormat(); tf != nil {
-		rf, v, err := transactionFormatFromProto(tf, "transaction_format")
-		if err != nil {
-			return nil, err
-		}
-		f, verbose = &rf, v
+	f, verbose, err := submissionFormatFromProto(req.GetTransactionFormat())
+	if err != nil {
+		return nil, err
 	}
 	t, err := s.a.node.SubmitForTransaction(ctx, c, f)
 	if err != nil {
@@ -35,4 +30,18 @@ func (s *commandService) SubmitAndWaitForTransaction(ctx context.Context, req *l
 		return nil, err
 	}
 	return &ledgerv2.SubmitAndWaitForTransactionResponse{Transaction: pt}, nil
+}
+
+// submissionFormatFromProto converts the optional transaction format of a
+// submission or execution that waits for its transaction: nil for none
+// (the Node's default, verbose), else the format and its verbosity.
+func submissionFormatFromProto(tf *ledgerv2.TransactionFormat) (*ledger.ReadFormat, bool, error) {
+	if tf == nil {
+		return nil, true, nil
+	}
+	f, verbose, err := transactionFormatFromProto(tf, "transaction_format")
+	if err != nil {
+		return nil, false, err
+	}
+	return &f, verbose, nil
 }
