@@ -173,9 +173,9 @@ func TestPrune(t *testing.T) {
 		}
 		return res.ParticipantPrunedUpToInclusive
 	}
-	topology := ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
+	topology := ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	readFromStart := func() error {
-		_, err := e.node.UpdatesPage(context.Background(), ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: topology})
+		_, err := e.node.TypedUpdatesPage(context.Background(), topology, ledger.OffsetRange{Through: &end.Offset}, nil, nil)
 		return err
 	}
 	pp := admin.NewParticipantPruningServiceClient(e.conn)
@@ -214,9 +214,12 @@ func TestPrune(t *testing.T) {
 	if err := readFromStart(); !errors.Is(err, apierr.ParticipantPrunedDataAccessed) {
 		t.Errorf("reading from the start after pruning: %v, want PARTICIPANT_PRUNED_DATA_ACCESSED", err)
 	}
-	page, err := e.node.UpdatesPage(context.Background(), ledger.GetUpdatesPageRequest{BeginOffsetExclusive: upTo, EndOffsetInclusive: &end.Offset, UpdateFormat: topology})
-	if err != nil || len(page.Updates) != 1 {
-		t.Errorf("the update after the pruned offset: %v, %v", page.Updates, err)
+	page, err := e.node.TypedUpdatesPage(context.Background(), topology, ledger.OffsetRange{After: upTo, Through: &end.Offset}, nil, nil)
+	if err != nil {
+		t.Fatalf("reading after the pruned offset: %v", err)
+	}
+	if len(page.Updates) != 1 || page.Updates[0].UpdateOffset() != end.Offset {
+		t.Errorf("the updates after the pruned offset: %v, want the one at %d", page.Updates, end.Offset)
 	}
 }
 

@@ -542,11 +542,8 @@ func TestActiveContractsPageInTransitSameAsJSON(t *testing.T) {
 				"id": value.Text(id), "initiator": value.Party(alice), "responder": value.Party(bob)})}}})
 		cids = append(cids, string(res.Created()[0].ContractID))
 	}
-	if _, err := node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
-		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "unassign", Submitter: alice, Commands: []ledger.ReassignmentCommand{
-			{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{
-				ContractID: cids[0], Source: syncs[0], Target: syncs[1]}}}}}},
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}}); err != nil {
+	if _, err := node.Reassign(ctx, ledger.ReassignCommands{CommandID: "unassign", Submitter: alice, Commands: []ledger.ReassignCommand{
+		ledger.UnassignContract{ContractID: value.ContractID(cids[0]), Source: syncs[0], Target: syncs[1]}}}); err != nil {
 		t.Fatal(err)
 	}
 	e := newEnv(t, node, grpcadapter.Options{})

@@ -240,20 +240,17 @@ func newTwoSyncEnv(t *testing.T) *twoSyncEnv {
 	}
 	resp := ledgertest.Submit(t, node, ledger.Commands{ActAs: []string{bob}, WorkflowID: "wf-respond", Commands: []ledger.Command{
 		ledger.ExerciseCommand{Template: ping, ContractID: cids[2], Choice: "Respond", Argument: ledgertest.Record(nil)}}})
-	un, err := node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
-		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "unassign", WorkflowID: "wf-move", Submitter: alice, Commands: []ledger.ReassignmentCommand{
-			{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{
-				ContractID: string(cids[0]), Source: syncs[0], Target: syncs[1]}}}}}},
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}})
+	un, err := node.Reassign(ctx, ledger.ReassignCommands{CommandID: "unassign", WorkflowID: "wf-move", Submitter: alice, Commands: []ledger.ReassignCommand{
+		ledger.UnassignContract{ContractID: cids[0], Source: syncs[0], Target: syncs[1]}}}, ledger.ReassignmentEvents(ledger.ReadAs(alice)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rid := un.Reassignment.Events[0].JsUnassignedEvent.Value.ReassignmentID
-	if _, err := node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
-		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "assign", Submitter: alice, Commands: []ledger.ReassignmentCommand{
-			{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{
-				ReassignmentID: rid, Source: syncs[0], Target: syncs[1]}}}}}},
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}}); err != nil {
+	unassigned, ok := un.Events[0].(*ledger.UnassignedEvent)
+	if !ok {
+		t.Fatalf("the unassignment's event is a %T", un.Events[0])
+	}
+	if _, err := node.Reassign(ctx, ledger.ReassignCommands{CommandID: "assign", Submitter: alice, Commands: []ledger.ReassignCommand{
+		ledger.AssignContract{ReassignmentID: unassigned.ReassignmentID, Source: syncs[0], Target: syncs[1]}}}); err != nil {
 		t.Fatal(err)
 	}
 	e := newEnv(t, node, grpcadapter.Options{})
@@ -507,11 +504,8 @@ func TestGetActiveContractsSameAsJSON(t *testing.T) {
 	res := ledgertest.Submit(t, e.node, ledger.Commands{ActAs: []string{e.alice}, WorkflowID: "wf-transit", Commands: []ledger.Command{
 		ledger.CreateCommand{Template: ping, Arguments: ledgertest.Record(map[string]value.Value{
 			"id": value.Text("transit"), "initiator": value.Party(e.alice), "responder": value.Party(e.bob)})}}})
-	if _, err := e.node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
-		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "unassign-2", Submitter: e.alice, Commands: []ledger.ReassignmentCommand{
-			{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{
-				ContractID: string(res.Created()[0].ContractID), Source: e.syncs[0], Target: e.syncs[1]}}}}}},
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{e.alice: {}}}}); err != nil {
+	if _, err := e.node.Reassign(ctx, ledger.ReassignCommands{CommandID: "unassign-2", Submitter: e.alice, Commands: []ledger.ReassignCommand{
+		ledger.UnassignContract{ContractID: res.Created()[0].ContractID, Source: e.syncs[0], Target: e.syncs[1]}}}); err != nil {
 		t.Fatal(err)
 	}
 	end := e.endOffset(t)
