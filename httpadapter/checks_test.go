@@ -115,9 +115,9 @@ func TestOneInputCheckingPath(t *testing.T) {
 	}
 	for _, tc := range streams {
 		t.Run("stream/"+tc.name, func(t *testing.T) {
-			goErr := lastError(f.node.StreamUpdates(ctx, tc.req))
+			goErr := lastError(jsonapi.New(f.node).StreamUpdates(ctx, tc.req))
 			sameError(t, goErr, f.post("/v2/updates", tc.req), tc.detail, "")
-			_, listErr := f.node.UpdatesList(ctx, tc.req, ledger.ListOptions{})
+			_, listErr := jsonapi.New(f.node).UpdatesList(ctx, tc.req, ledger.ListOptions{})
 			if !errors.Is(listErr, apierr.InvalidArgument) {
 				t.Errorf("UpdatesList: %v, want INVALID_ARGUMENT", listErr)
 			}

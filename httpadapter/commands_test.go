@@ -416,13 +416,18 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 	}
 }
 
-// activeContracts reads the active contracts of alice and bob in-process.
+// activeContracts reads the active contracts of alice and bob in-process
+// (the first page of the JSON API's active-contracts-page).
 func (f *ledgerFixture) activeContracts(t testing.TB) []ledger.GetActiveContractsResponse {
 	t.Helper()
-	page, err := f.node.ActiveContractsPage(context.Background(), ledger.GetActiveContractsPageRequest{
+	body, err := jsonapi.New(f.node).ActiveContractsPage(context.Background(), ledger.GetActiveContractsPageRequest{
 		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}, f.bob: {}}}})
 	if err != nil {
 		t.Fatalf("ActiveContractsPage: %v", err)
+	}
+	var page ledger.GetActiveContractsPageResponse
+	if err := json.Unmarshal(body, &page); err != nil {
+		t.Fatalf("ActiveContractsPage: %v in %s", err, body)
 	}
 	return page.ActiveContracts
 }

@@ -34,18 +34,25 @@ func BenchmarkPages(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	// The baseline: the node's reads the two pages make, alone.
+	// The baseline: the node's typed reads of the two pages, alone (the
+	// party's contracts; its transactions in the ledger-effects shape,
+	// reassignments and topology events, newest first).
 	size := int32(50)
+	contracts := ledger.ReadFormat{Parties: map[string][]ledger.Filter{w.alice: nil}, Verbose: true}
+	transactions := contracts
+	transactions.Shape = ledger.LedgerEffects
+	updates := ledger.UpdateReadFormat{Transactions: &transactions, Reassignments: &contracts,
+		Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{w.alice}}}
 	b.Run("node-contracts-page", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := w.node.ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: partyFormat(w.alice, "", nil), MaxPageSize: &size}); err != nil {
+			if _, err := w.node.ActiveContractEventsPage(ctx, contracts, ledger.PageRequest{Size: &size}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("node-updates-page", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := w.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: updateFormat(w.alice), DescendingOrder: true, MaxPageSize: &size}); err != nil {
+			if _, err := w.node.TypedUpdatesPage(ctx, updates, ledger.OffsetRange{Tail: true, Descending: true}, &size, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

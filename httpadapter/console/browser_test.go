@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // browserPath finds a Chromium (Debian's chromium, which .ci/run
@@ -153,15 +152,7 @@ func TestBrowser(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll("#contracts tr.contract a.cid")].map(a => a.title)`, &shown)); err != nil {
 		t.Fatal(err)
 	}
-	acs, err := w.node.ActiveContracts(context.Background(), ledger.GetActiveContractsRequest{ActiveAtOffset: ledgerEnd(t, w.node),
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{w.bob: {}}}}, ledger.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for _, a := range acs {
-		want = append(want, a.ContractEntry.JsActiveContract.CreatedEvent.ContractID)
-	}
+	want := activeContractIDs(t, w.node, w.bob)
 	slices.Sort(shown)
 	slices.Sort(want)
 	if !slices.Equal(shown, want) || slices.Contains(shown, w.ping) {

@@ -189,17 +189,7 @@ func TestContractsOfBob(t *testing.T) {
 	w := newWorld(t)
 	srv := serve(t, w, false, "")
 	_, body := get(t, client(t), srv.URL+"/console/contracts?party="+url.QueryEscape(w.bob))
-	acs, err := w.node.ActiveContracts(context.Background(), ledger.GetActiveContractsRequest{ActiveAtOffset: ledgerEnd(t, w.node),
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{w.bob: {}}}}, ledger.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for _, a := range acs {
-		if e := a.ContractEntry.JsActiveContract; e != nil {
-			want = append(want, e.CreatedEvent.ContractID)
-		}
-	}
+	want := activeContractIDs(t, w.node, w.bob)
 	got := regexp.MustCompile(`<tr class="contract"><td><a class="cid" href="[^"]*" title="([0-9a-f]+)">`).FindAllStringSubmatch(body, -1)
 	var ids []string
 	for _, m := range got {
@@ -213,6 +203,20 @@ func TestContractsOfBob(t *testing.T) {
 	if strings.Contains(body, w.ping) {
 		t.Errorf("bob's page shows dave's Ping %s", w.ping)
 	}
+}
+
+// activeContractIDs reads the ids of the contracts active at the ledger
+// end that party is a stakeholder of, through the node's typed read.
+func activeContractIDs(t *testing.T, n *ledger.Node, party string) []string {
+	t.Helper()
+	var ids []string
+	for c, err := range n.ActiveContractEvents(context.Background(), ledger.ReadAs(party), ledgerEnd(t, n)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, string(c.ContractID))
+	}
+	return ids
 }
 
 // regexpFind returns the first group of re in s.

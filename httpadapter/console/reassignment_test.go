@@ -40,18 +40,17 @@ func TestReassignmentPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	cid := created.Created()[0].ContractID
-	un, err := node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
-		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "unassign-1", Submitter: alice, Commands: []ledger.ReassignmentCommand{
-			{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: string(cid), Source: syncs[0], Target: syncs[1]}}}}}},
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}})
+	un, err := node.Reassign(ctx, ledger.ReassignCommands{CommandID: "unassign-1", Submitter: alice, Commands: []ledger.ReassignCommand{
+		ledger.UnassignContract{ContractID: cid, Source: syncs[0], Target: syncs[1]}}}, ledger.ReassignmentEvents(ledger.ReadAs(alice)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rid := un.Reassignment.Events[0].JsUnassignedEvent.Value.ReassignmentID
-	as, err := node.SubmitAndWaitForReassignment(ctx, ledger.SubmitAndWaitForReassignmentRequest{
-		ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "assign-1", Submitter: alice, Commands: []ledger.ReassignmentCommand{
-			{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: rid, Source: syncs[0], Target: syncs[1]}}}}}},
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}})
+	unassigned, ok := un.Events[0].(*ledger.UnassignedEvent)
+	if !ok {
+		t.Fatalf("the unassignment's event is a %T", un.Events[0])
+	}
+	as, err := node.Reassign(ctx, ledger.ReassignCommands{CommandID: "assign-1", Submitter: alice, Commands: []ledger.ReassignCommand{
+		ledger.AssignContract{ReassignmentID: unassigned.ReassignmentID, Source: syncs[0], Target: syncs[1]}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +70,10 @@ func TestReassignmentPages(t *testing.T) {
 			}
 		}
 	}
-	contains("/console/updates?party="+url.QueryEscape(alice), `<tr class="reassignment">`, un.Reassignment.UpdateID[:8], as.Reassignment.UpdateID[:8])
-	contains("/console/updates/"+url.PathEscape(un.Reassignment.UpdateID)+"?party="+url.QueryEscape(alice),
+	contains("/console/updates?party="+url.QueryEscape(alice), `<tr class="reassignment">`, un.UpdateID[:8], as.UpdateID[:8])
+	contains("/console/updates/"+url.PathEscape(un.UpdateID)+"?party="+url.QueryEscape(alice),
 		"unassigned "+string(cid), "from "+syncs[0]+" to "+syncs[1], "counter 1")
-	contains("/console/updates/"+url.PathEscape(as.Reassignment.UpdateID)+"?party="+url.QueryEscape(alice),
+	contains("/console/updates/"+url.PathEscape(as.UpdateID)+"?party="+url.QueryEscape(alice),
 		"assigned "+string(cid), "from "+syncs[0]+" to "+syncs[1], "counter 1")
 	contains("/console/contracts/"+url.PathEscape(string(cid)), "Ping", alice)
 }
