@@ -73,8 +73,7 @@ func reassignCommandsOf(rc ledger.ReassignmentCommands) ledger.ReassignCommands 
 			u := k.UnassignCommand.Value
 			out.Commands[i] = ledger.UnassignContract{ContractID: value.ContractID(u.ContractID), Source: u.Source, Target: u.Target}
 		case k.AssignCommand != nil:
-			v := k.AssignCommand.Value
-			out.Commands[i] = ledger.AssignContract{ReassignmentID: v.ReassignmentID, Source: v.Source, Target: v.Target}
+			out.Commands[i] = ledger.AssignContract(k.AssignCommand.Value)
 		}
 	}
 	return out
