@@ -12,7 +12,6 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	ledgertesting "github.com/ledgernode/ledgernode/grpcadapter/pb/v2/testing"
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // services lists the Ledger API services the adapter serves. The testing
@@ -75,28 +74,26 @@ type stateService struct {
 }
 
 func (s *stateService) GetLedgerEnd(ctx context.Context, _ *ledgerv2.GetLedgerEndRequest) (*ledgerv2.GetLedgerEndResponse, error) {
-	end, err := s.a.node.LedgerEnd(ctx)
+	end, err := s.a.node.LedgerEndOffset(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &ledgerv2.GetLedgerEndResponse{Offset: end.Offset}, nil
+	return &ledgerv2.GetLedgerEndResponse{Offset: end}, nil
 }
 
 func (s *stateService) GetConnectedSynchronizers(ctx context.Context, req *ledgerv2.GetConnectedSynchronizersRequest) (*ledgerv2.GetConnectedSynchronizersResponse, error) {
-	res, err := s.a.node.ConnectedSynchronizers(ctx, ledger.ConnectedSynchronizersRequest{
-		Party:              req.GetParty(),
-		ParticipantID:      req.GetParticipantId(),
-		IdentityProviderID: req.GetIdentityProviderId(),
-	})
+	// The request's identity provider id does not change the answer:
+	// every party the participant knows is hosted on every synchronizer.
+	res, err := s.a.node.TypedConnectedSynchronizers(ctx, req.GetParty(), req.GetParticipantId())
 	if err != nil {
 		return nil, err
 	}
 	out := &ledgerv2.GetConnectedSynchronizersResponse{}
-	for _, c := range res.ConnectedSynchronizers {
+	for _, c := range res {
 		out.ConnectedSynchronizers = append(out.ConnectedSynchronizers, &ledgerv2.GetConnectedSynchronizersResponse_ConnectedSynchronizer{
-			SynchronizerAlias: c.SynchronizerAlias,
-			SynchronizerId:    c.SynchronizerID,
-			Permission:        ledgerv2.ParticipantPermission(ledgerv2.ParticipantPermission_value[c.Permission]),
+			SynchronizerAlias: c.Alias,
+			SynchronizerId:    c.ID,
+			Permission:        ledgerv2.ParticipantPermission(ledgerv2.ParticipantPermission_value[string(c.Permission)]),
 		})
 	}
 	return out, nil

@@ -64,9 +64,9 @@ var routes = []route{
 	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*jsonapi.API).SubmitAndWait)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionJSON)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTreeJSON)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*ledger.Node).SubmitAndWaitForReassignment)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*jsonapi.API).SubmitAndWaitForReassignment)},
 	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*jsonapi.API).SubmitAsync)},
-	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*ledger.Node).SubmitReassignment)},
+	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*jsonapi.API).SubmitReassignment)},
 
 	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[jsonapi.CompletionStreamRequest], (*jsonapi.API).CompletionsList)},
 	{http.MethodPost, "/v2/commands/command-completions", authRequired, callList(decodeGetCompletions, (*jsonapi.API).CompletionsList)},
@@ -79,11 +79,11 @@ var routes = []route{
 	{http.MethodGet, "/v2/updates/transaction-tree-by-id/:update-id", authRequired, callWith(decodeTreeByID, treeByID)},
 	{http.MethodGet, "/v2/updates/transaction-tree-by-offset/:offset", authRequired, callWith(decodeTreeByOffset, treeByOffset)},
 
-	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*ledger.Node).LedgerEnd)},
+	{http.MethodGet, "/v2/state/ledger-end", authRequired, call((*jsonapi.API).LedgerEnd)},
 	{http.MethodPost, "/v2/state/active-contracts", authRequired, callList(decodeActiveContracts, (*jsonapi.API).ActiveContracts)},
 	{http.MethodPost, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
 	{http.MethodGet, "/v2/state/active-contracts-page", authRequired, callWith(decodeActiveContractsPage, (*jsonapi.API).ActiveContractsPage)},
-	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*ledger.Node).ConnectedSynchronizers)},
+	{http.MethodGet, "/v2/state/connected-synchronizers", authRequired, callWith(decodeConnectedSynchronizers, (*jsonapi.API).ConnectedSynchronizers)},
 	{http.MethodPost, "/v2/events/events-by-contract-id", authRequired, callBody((*jsonapi.API).EventsByContractID)},
 
 	{http.MethodPost, "/v2/dars/validate", authRequired, callWith(decodeValidateDAR, (*jsonapi.API).ValidateDAR)},

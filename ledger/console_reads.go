@@ -34,18 +34,20 @@ import (
 // from the stored ones) is refused with INTERNAL_ERROR rather than shown
 // wrong.
 func (n *Node) TransactionNodes(ctx context.Context, updateID string, parties []string) (*tx.Transaction, error) {
-	ef := EventFormat{}
+	f := ReadFormat{Shape: LedgerEffects}
 	if len(parties) == 0 {
-		ef.FiltersForAnyParty = &Filters{}
+		f.AnyParty = []Filter{}
 	} else {
-		ef.FiltersByParty = map[string]Filters{}
-		for _, p := range parties {
-			ef.FiltersByParty[p] = Filters{}
+		// The typed read checks the parties in sorted order; the given
+		// order names the first refused party, as before.
+		if err := CheckReadAs(ctx, parties...); err != nil {
+			return nil, err
 		}
+		f = ReadAs(parties...)
+		f.Shape = LedgerEffects
 	}
 	// The same authorization and visibility as the update read.
-	if _, err := n.UpdateByID(ctx, GetUpdateByIDRequest{UpdateID: updateID,
-		UpdateFormat: UpdateFormat{IncludeTransactions: &TransactionFormat{EventFormat: ef, TransactionShape: ShapeLedgerEffects}}}); err != nil {
+	if _, err := n.TypedUpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f}); err != nil {
 		return nil, err
 	}
 	e, err := n.entryAt(updateID, 0)

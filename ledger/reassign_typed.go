@@ -121,12 +121,13 @@ func (n *Node) Reassign(ctx context.Context, c ReassignCommands, opts ...Reassig
 	if err != nil {
 		return nil, err
 	}
-	return n.reassignmentCommitted(e, ef)
+	return n.reassignmentCommitted(ctx, e, ef)
 }
 
 // reassignmentCommitted is the typed form of a committed reassignment
-// entry, its events filtered by ef (nil: none).
-func (n *Node) reassignmentCommitted(e *logEntry, ef *eventSpec) (*ReassignmentCommitted, error) {
+// entry, its events filtered by ef (nil: none), its values as a read
+// with ctx gives them.
+func (n *Node) reassignmentCommitted(ctx context.Context, e *logEntry, ef *eventSpec) (*ReassignmentCommitted, error) {
 	at, err := parseTime(e.RecordTime)
 	if err != nil {
 		return nil, decodeErr(err)
@@ -136,7 +137,7 @@ func (n *Node) reassignmentCommitted(e *logEntry, ef *eventSpec) (*ReassignmentC
 	if ef == nil {
 		return out, nil
 	}
-	ra, err := n.typedRenderer().reassignment(e, newSpecFilter(ef, n))
+	ra, err := n.typedRendererFor(ctx).reassignment(e, newSpecFilter(ef, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}

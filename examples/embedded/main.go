@@ -71,18 +71,15 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	printTree(out, responded)
 
-	end, err := node.LedgerEnd(ctx)
-	if err != nil {
-		return err
-	}
-	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
-		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{bob: {}}}}}
-	for u, err := range node.Updates(ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: format}) {
+	format := ledger.ReadAs(bob)
+	format.Shape = ledger.LedgerEffects
+	// Through nil: up to the ledger end at the time of the call.
+	for u, err := range node.TypedUpdates(ctx, ledger.UpdateReadFormat{Transactions: &format}, ledger.OffsetRange{}) {
 		if err != nil {
 			return err
 		}
-		if u.Transaction != nil {
-			fmt.Fprintf(out, "bob's update at offset %d: %d event(s)\n", u.Offset(), len(u.Transaction.Value.Events))
+		if t, ok := u.(*ledger.Transaction); ok {
+			fmt.Fprintf(out, "bob's update at offset %d: %d event(s)\n", t.Offset, len(t.Events))
 		}
 	}
 	return nil

@@ -36,15 +36,17 @@ func run(ctx context.Context, n int, print func(string)) error {
 			node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: fmt.Sprintf("p%d", i)})
 		}
 	}()
-	all := ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{
-		IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
+	all := ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	seen := 0
-	for u, err := range node.Updates(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: all}) {
+	for u, err := range node.TypedUpdates(ctx, all, ledger.OffsetRange{Tail: true}) {
 		if err != nil {
 			return err
 		}
-		ev := u.TopologyTransaction.Value.Events[0].Event.ParticipantAuthorizationAdded.Value
-		print(fmt.Sprintf("offset %d: %s added", u.Offset(), ev.PartyID))
+		t, ok := u.(*ledger.TopologyUpdate)
+		if !ok {
+			continue
+		}
+		print(fmt.Sprintf("offset %d: %s added", t.Offset, t.Events[0].PartyID))
 		if seen++; seen == n {
 			return nil // stopping the loop releases the iterator
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 //go:embed templates/*.html
@@ -351,8 +352,8 @@ func (c *Console) exerciseView(r *request) (formView, formTypes, error) {
 	if err != nil {
 		return v, formTypes{}, err
 	}
-	evs, err := c.node.EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})
-	if err != nil {
+	var evs contractEvents
+	if err := decodeBody(&evs)(jsonapi.New(c.node).EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})); err != nil {
 		return v, formTypes{}, err
 	}
 	if evs.Created == nil {

@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,12 +22,41 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
-// source reads the node for the pages.
+// source reads the node for the pages: the typed Node API, and the
+// JSON API (package jsonapi) for what the pages show as the JSON reads
+// write it (arguments, keys and results as Daml JSON).
 type source struct {
 	node     *ledger.Node
 	pageSize int
+}
+
+// api is the JSON API over the source's node.
+func (s *source) api() *jsonapi.API { return jsonapi.New(s.node) }
+
+// decodeBody decodes an answer of the JSON API into out.
+func decodeBody(out any) func(jsonapi.Body, error) error {
+	return func(b jsonapi.Body, err error) error {
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(b, out)
+	}
+}
+
+// contractEvents is the JSON API's answer to events-by-contract-id, its
+// interface views decoded as such (ledger.JsCreatedEvent carries them as
+// any).
+type contractEvents struct {
+	Created *struct {
+		CreatedEvent struct {
+			ledger.JsCreatedEvent
+			InterfaceViews []ledger.JsInterfaceView `json:"interfaceViews"`
+		} `json:"createdEvent"`
+	} `json:"created"`
+	Archived *ledger.ArchivedWithSynchronizer `json:"archived"`
 }
 
 // overviewView is the participant page.
@@ -44,18 +74,16 @@ type overviewView struct {
 
 func (s *source) overview(ctx context.Context) (overviewView, error) {
 	v := overviewView{ParticipantID: s.node.ParticipantIDString(), Static: s.node.StaticTime()}
-	cs, err := s.node.ConnectedSynchronizers(ctx, ledger.ConnectedSynchronizersRequest{})
+	cs, err := s.node.TypedConnectedSynchronizers(ctx, "", "")
 	if err != nil {
 		return v, err
 	}
-	for _, c := range cs.ConnectedSynchronizers {
-		v.Synchronizers = append(v.Synchronizers, c.SynchronizerID)
+	for _, c := range cs {
+		v.Synchronizers = append(v.Synchronizers, c.ID)
 	}
-	end, err := s.node.LedgerEnd(ctx)
-	if err != nil {
+	if v.LedgerEnd, err = s.node.LedgerEndOffset(ctx); err != nil {
 		return v, err
 	}
-	v.LedgerEnd = end.Offset
 	now, err := s.node.Time(ctx)
 	if err != nil {
 		return v, err
@@ -500,8 +528,9 @@ func (s *source) contracts(ctx context.Context, party, template, page string) (c
 		return v, nil
 	}
 	size := int32(s.pageSize)
-	res, err := s.node.ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: partyFormat(party, template, nil),
-		MaxPageSize: &size, PageToken: page})
+	var res ledger.GetActiveContractsPageResponse
+	err = decodeBody(&res)(s.api().ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: partyFormat(party, template, nil),
+		MaxPageSize: &size, PageToken: page}))
 	if err != nil {
 		return v, err
 	}
@@ -561,8 +590,8 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	}
 	format := partyEvents(party)
 	format.Verbose = true
-	evs, err := s.node.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})
-	if err != nil {
+	var evs contractEvents
+	if err := decodeBody(&evs)(s.api().EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})); err != nil {
 		return v, err
 	}
 	if evs.Created == nil {
@@ -603,8 +632,9 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 		for _, i := range tmpl.Implements {
 			ifaces = append(ifaces, i.String())
 		}
-		withViews, err := s.node.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid,
-			EventFormat: partyFormat(viewer, "", ifaces)})
+		var withViews contractEvents
+		err := decodeBody(&withViews)(s.api().EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid,
+			EventFormat: partyFormat(viewer, "", ifaces)}))
 		if err == nil && withViews.Created != nil {
 			for _, iv := range withViews.Created.CreatedEvent.InterfaceViews {
 				v.Views = append(v.Views, interfaceViewOf(iv, pm))
@@ -614,10 +644,8 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	return v, nil
 }
 
-// interfaceViewOf renders a JsInterfaceView (carried as any; the Node
-// puts JsInterfaceView values there, see ledger.InterfaceFilterValue).
-func interfaceViewOf(iv any, pm map[string]*lf.Package) interfaceViewRow {
-	jv, _ := iv.(ledger.JsInterfaceView)
+// interfaceViewOf renders an interface view of a contract's events.
+func interfaceViewOf(jv ledger.JsInterfaceView, pm map[string]*lf.Package) interfaceViewRow {
 	row := interfaceViewRow{Interface: jv.InterfaceID}
 	if len(jv.ViewValue) == 0 {
 		row.Error = jv.ViewStatus.Message
@@ -640,8 +668,8 @@ func interfaceViewOf(iv any, pm map[string]*lf.Package) interfaceViewRow {
 
 // updateAt locates the update at an offset.
 func (s *source) updateAt(ctx context.Context, off int64, party string) (*eventRef, error) {
-	res, err := s.node.UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: updateFormat(party)})
-	if err != nil {
+	var res ledger.GetUpdateResponse
+	if err := decodeBody(&res)(s.api().UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: updateFormat(party)})); err != nil {
 		return nil, err
 	}
 	u := res.Update
@@ -704,9 +732,9 @@ func (s *source) updates(ctx context.Context, party, page string) (updatesView, 
 		return v, nil
 	}
 	size := int32(s.pageSize)
-	res, err := s.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: updateFormat(party), DescendingOrder: true,
-		MaxPageSize: &size, PageToken: page})
-	if err != nil {
+	var res ledger.GetUpdatesPageResponse
+	if err := decodeBody(&res)(s.api().UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: updateFormat(party), DescendingOrder: true,
+		MaxPageSize: &size, PageToken: page})); err != nil {
 		return v, err
 	}
 	if res.NextPageToken != nil && len(res.Updates) > 0 {
@@ -810,8 +838,8 @@ type updateView struct {
 
 func (s *source) update(ctx context.Context, id, party string) (updateView, error) {
 	v := updateView{UpdateID: id, Party: party}
-	res, err := s.node.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: updateFormat(party)})
-	if err != nil {
+	var res ledger.GetUpdateResponse
+	if err := decodeBody(&res)(s.api().UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: updateFormat(party)})); err != nil {
 		return v, err
 	}
 	u := res.Update

@@ -19,7 +19,6 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
-	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
 // The command service's submissions (Canton's JsCommandService:
@@ -148,43 +147,31 @@ func submissionReadFormat(f *ledger.TransactionFormat) (*ledger.ReadFormat, bool
 // and the transaction is read back in f — with no event visible in f, it
 // comes back without events.
 func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat, exact bool) (Body, error) {
-	if exact || len(t.Events) == 0 {
-		if !exact {
-			t = &ledger.Transaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
-				EffectiveAt: t.EffectiveAt, Offset: t.Offset, SynchronizerID: t.SynchronizerID, RecordTime: t.RecordTime}
+	if !exact && len(t.Events) > 0 {
+		// Read back in f as the JSON read does (Node.TypedUpdateByID in
+		// f's typed counterpart, stored values); no event visible in f
+		// is UPDATE_NOT_FOUND there, and an answer without events here.
+		uf := ledger.UpdateFormat{IncludeTransactions: f}
+		back, err := a.transactionAt(ctx, t.UpdateID, 0, updateReadFormat(&uf))
+		switch {
+		case errors.Is(err, apierr.UpdateNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			return AppendTransactionResponse(make([]byte, 0, 2048), back), nil
 		}
-		storedForm(t)
-		return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
 	}
-	resp, err := a.Node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: t.UpdateID, TransactionFormat: f})
-	switch {
-	case errors.Is(err, apierr.UpdateNotFound):
-		return transactionAnswerOf(ledger.JsTransaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
-			EffectiveAt: wiretime.Format(t.EffectiveAt), Events: []ledger.JsEvent{}, Offset: t.Offset,
-			SynchronizerID: t.SynchronizerID, RecordTime: wiretime.Format(t.RecordTime)})
-	case err != nil:
-		return nil, err
+	if !exact {
+		t = withoutEvents(t)
 	}
-	return transactionAnswerOf(resp.Transaction)
+	storedForm(t)
+	return AppendTransactionResponse(make([]byte, 0, 2048), t), nil
 }
 
-// transactionAnswerOf is {"transaction": …} with a transaction read in
-// JSON.
-func transactionAnswerOf(t ledger.JsTransaction) (Body, error) {
-	return encodeAnswer(SubmitAndWaitForTransactionResponse{Transaction: t}, "a transaction")
-}
-
-// encodeAnswer is the answer v (what it is named in an error) as
-// httpadapter's encoder writes it (no HTML escaping), without the
-// encoder's trailing newline.
-func encodeAnswer(v any, what string) (Body, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, apierr.InternalError.Wrap(err, "encoding %s", what)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+// withoutEvents is t's header: t with no events.
+func withoutEvents(t *ledger.Transaction) *ledger.Transaction {
+	return &ledger.Transaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
+		EffectiveAt: t.EffectiveAt, Offset: t.Offset, SynchronizerID: t.SynchronizerID, RecordTime: t.RecordTime}
 }
 
 // decodeAnswer decodes an answer of the emitters into the wire type the
@@ -282,19 +269,20 @@ func mayReadAs(ctx context.Context, parties []string) bool {
 // treeReadBack is the tree answer of a committed submission read back as
 // the parties.
 func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties []string) (Body, error) {
-	resp, err := a.Node.TransactionTreeByID(ctx, res.UpdateID, parties)
-	var out SubmitAndWaitForTransactionTreeResponse
+	f := ledger.ReadAs(parties...)
+	f.Shape = ledger.LedgerEffects
+	t, err := a.transactionAt(ctx, res.UpdateID, 0, ledger.UpdateReadFormat{Transactions: &f})
 	switch {
 	case errors.Is(err, apierr.UpdateNotFound):
-		out.TransactionTree = ledger.JsTransactionTree{UpdateID: res.UpdateID,
-			CommandID: res.CommandID, WorkflowID: res.WorkflowID, EffectiveAt: wiretime.Format(res.EffectiveAt), Offset: res.Offset,
-			EventsByID: map[string]ledger.JsTreeEvent{}, SynchronizerID: res.SynchronizerID, RecordTime: wiretime.Format(res.RecordTime)}
+		// Nothing visible to the parties: the transaction without events.
+		t = &ledger.Transaction{UpdateID: res.UpdateID, CommandID: res.CommandID, WorkflowID: res.WorkflowID,
+			EffectiveAt: res.EffectiveAt, Offset: res.Offset, SynchronizerID: res.SynchronizerID, RecordTime: res.RecordTime}
 	case err != nil:
 		return nil, err
-	default:
-		out.TransactionTree = resp.Transaction
 	}
-	return encodeAnswer(out, "a transaction tree")
+	b := append(make([]byte, 0, 2048), `{"transactionTree":`...)
+	b = AppendTransactionTree(b, t)
+	return append(b, '}'), nil
 }
 
 // readFormatOf converts a transaction format to the Node's (its shapes

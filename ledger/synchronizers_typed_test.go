@@ -1,0 +1,70 @@
+package ledger_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+)
+
+func TestTypedConnectedSynchronizers(t *testing.T) {
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{ParticipantID: "p1", Synchronizers: []string{"a::1220aa", "b::1220bb"}})
+	alice := ledgertest.MustAllocate(t, n, "alice")
+	both := []ledger.SynchronizerConnection{
+		{Alias: "a", ID: "a::1220aa", Permission: ledger.PermissionSubmission},
+		{Alias: "b", ID: "b::1220bb", Permission: ledger.PermissionSubmission},
+	}
+	tests := []struct {
+		name, party, participant string
+		want                     []ledger.SynchronizerConnection
+	}{
+		{"every synchronizer", "", "", both},
+		{"a local party", alice, "", both},
+		{"this participant", alice, n.ParticipantIDString(), both},
+		{"an unknown party", "nobody::1220cc", "", []ledger.SynchronizerConnection{}},
+		{"another participant", "", "p2::1220dd", []ledger.SynchronizerConnection{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := n.TypedConnectedSynchronizers(context.Background(), tt.party, tt.participant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("TypedConnectedSynchronizers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLedgerEndOffset(t *testing.T) {
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
+	ctx := context.Background()
+	before, err := n.LedgerEndOffset(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledgertest.MustAllocate(t, n, "alice") // one topology update
+	after, err := n.LedgerEndOffset(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != before+1 {
+		t.Errorf("LedgerEndOffset = %d after one update, want %d", after, before+1)
+	}
+	// A caller that has gone away is answered with its context's error.
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := n.LedgerEndOffset(gone); !errors.Is(err, context.Canceled) {
+		t.Errorf("LedgerEndOffset with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := n.TypedConnectedSynchronizers(gone, "", ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("TypedConnectedSynchronizers with a cancelled context: %v, want context.Canceled", err)
+	}
+}
