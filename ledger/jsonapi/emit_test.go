@@ -113,8 +113,8 @@ type emitMode struct {
 }
 
 var emitModes = []emitMode{
-	{name: "decoded", ctx: func(ctx context.Context) context.Context { return ctx }, kind: "decoded value", other: "stored value"},
 	{name: "stored", ctx: rawjson.WithStoredValues, kind: "stored value", other: "decoded value"},
+	{name: "decoded", ctx: func(ctx context.Context) context.Context { return ctx }, kind: "decoded value", other: "stored value"},
 }
 
 // in returns the ledger read in a mode, for a subtest.
@@ -145,7 +145,8 @@ func (m emitMode) checkValues(t *testing.T, cov emitCoverage) {
 // are the same. Both modes: typed reads with decoded values (as a Go
 // caller reads them) and with stored values (as the JSON layer does).
 func TestEmitMatchesJSONReads(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	fixture := newEmitLedger(t, emitNotes)
 	fixture.same = sameWire
 	for _, m := range emitModes {
@@ -227,6 +228,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			}
 			n++
 		}
+		recordOracle(t, fmt.Sprintf("%s stream count", wshape), []byte(fmt.Sprint(len(jl))))
 		if n != len(jl) {
 			t.Errorf("%s stream: %d typed updates, %d JSON", wshape, n, len(jl))
 		}
@@ -249,6 +251,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				}
 				n++
 			}
+			recordOracle(t, "trees stream count", []byte(fmt.Sprint(len(jl))))
 			if n != len(jl) {
 				t.Errorf("trees stream: %d typed updates, %d JSON", n, len(jl))
 			}
@@ -347,6 +350,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		if jerr != nil || terr != nil {
 			t.Fatalf("ACS list at %d: JSON read %v, typed %v", at, jerr, terr)
 		}
+		recordOracle(t, fmt.Sprintf("ACS list at %d count", at), []byte(fmt.Sprint(len(jl))))
 		if len(jl) != len(tp.Contracts) {
 			t.Errorf("ACS list at %d: %d JSON, %d typed", at, len(jl), len(tp.Contracts))
 		}
@@ -426,7 +430,8 @@ func mustTime(t testing.TB, s string) time.Time {
 // value.AppendJSON prints a decoded text as Canton's JSON API does ("<";
 // only ", \\ and control characters are escaped in Daml values).
 func TestEmitMatchesJSONReadsEscapes(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	fixture := newEmitLedger(t, []string{"<b>&amp;</b>", "line\u2028sep\u2029par", "ctl\x01\x1f\x7f", `q"b\\`})
 	for _, m := range emitModes {
 		t.Run(m.name, func(t *testing.T) {
@@ -460,6 +465,7 @@ func TestEmitMatchesJSONReadsEscapes(t *testing.T) {
 // same order (strings compared unescaped, numbers as written).
 func sameTokens(t testing.TB, what string, want, got []byte) bool {
 	t.Helper()
+	recordOracle(t, what, want)
 	dw, dg := json.NewDecoder(bytes.NewReader(want)), json.NewDecoder(bytes.NewReader(got))
 	dw.UseNumber()
 	dg.UseNumber()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +67,7 @@ func sameList(t *testing.T, what string, want any, werr error, got jsonapi.Body,
 		return 0
 	}
 	ws := listElements(t, wire(t, want))
+	recordOracle(t, what, []byte(strings.Join(ws, "\n")))
 	if diff := cmp.Diff(ws, listElements(t, got)); diff != "" {
 		t.Errorf("%s: the JSON layer's list differs from the Node's (-Node +JSON layer):\n%s", what, diff)
 	}
@@ -78,7 +80,8 @@ func sameList(t *testing.T, what string, want any, werr error, got jsonapi.Body,
 // bounded in both directions and open-ended (up to the idle timeout,
 // closing with the same checkpoint), under limits.
 func TestListsSameAsNode(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	end, err := l.n.LedgerEnd(l.ctx)
@@ -101,7 +104,7 @@ func TestListsSameAsNode(t *testing.T) {
 						}{{"ascending", &end.Offset, false}, {"descending", &end.Offset, true}, {"open", nil, false}} {
 							req.EndInclusive, req.DescendingOrder = c.end, c.desc
 							opts := ledger.ListOptions{Limit: limit, IdleTimeout: &idle}
-							what := fmt.Sprintf("%s %s request %d %s from %d limit %v", k.name, f.name, i, c.name, begin, limit != nil)
+							what := fmt.Sprintf("%s %s request %d %s from %d limit %s", k.name, f.name, i, c.name, begin, limitName(limit))
 							want, werr := k.node(l.ctx, req, opts)
 							got, gerr := k.api(l.ctx, req, opts)
 							seen += sameList(t, what, want, werr, got, gerr)
@@ -120,7 +123,8 @@ func TestListsSameAsNode(t *testing.T) {
 // updates against the Node's JSON lists (code, text, order), and the
 // requests the typed read does not express (answered as the Node does).
 func TestListsRefusals(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	idle := time.Millisecond

@@ -79,6 +79,7 @@ func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.
 		}
 		gs = append(gs, v)
 	}
+	recordOracle(t, what+" count", []byte(fmt.Sprint(len(ws))))
 	if len(ws) != len(gs) {
 		t.Errorf("%s: the Node streams %d elements, the JSON layer %d", what, len(ws), len(gs))
 		return 0
@@ -100,7 +101,8 @@ func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.
 // of the fixture, by update format and by legacy filter, in both
 // directions.
 func TestStreamsSameAsNode(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	end, err := l.n.LedgerEnd(l.ctx)
@@ -182,7 +184,8 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 // streams against the Node's JSON streams (code, text, order), and the
 // requests the typed read does not express (streamed as the Node does).
 func TestStreamsRefusals(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	for _, tt := range updatesRefusals(t, l) {

@@ -16,7 +16,8 @@ import (
 // JSON reads for every format of the fixture and every update and
 // contract, refusals included.
 func TestReadsOneSameAsNode(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	end, err := l.n.LedgerEnd(l.ctx)
@@ -86,7 +87,8 @@ func TestReadsOneSameAsNode(t *testing.T) {
 // one update or contract against the Node's JSON reads (the order of
 // their checks), and the requests the typed formats do not express.
 func TestReadsOneRefusals(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	id := l.updates[len(l.updates)-1]
