@@ -262,6 +262,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			ju, jerr := l.n.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
 			tu, terr := l.n.TypedUpdateByOffset(l.typedCtx, off, urf)
 			what := fmt.Sprintf("%s update at %d", wshape, off)
+			recordOracle(t, what+" refusal", []byte(codeOf(jerr)))
 			if codeOf(jerr) != codeOf(terr) {
 				t.Errorf("%s: JSON read %v, typed %v", what, jerr, terr)
 				continue
@@ -283,6 +284,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				TransactionFormat: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: wshape}})
 			tt, terr := l.n.Transaction(l.typedCtx, id, tf)
 			what := fmt.Sprintf("%s transaction %s", wshape, id)
+			recordOracle(t, what+" refusal", []byte(codeOf(jerr)))
 			if codeOf(jerr) != codeOf(terr) {
 				t.Errorf("%s: JSON read %v, typed %v", what, jerr, terr)
 				continue
@@ -303,6 +305,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		for _, id := range l.updates {
 			jt, jerr := l.n.TransactionTreeByID(l.ctx, id, parties)
 			tt, terr := l.n.Transaction(l.typedCtx, id, tf)
+			recordOracle(t, "tree "+id+" refusal", []byte(codeOf(jerr)))
 			if codeOf(jerr) != codeOf(terr) {
 				t.Errorf("tree %s: JSON read %v, typed %v", id, jerr, terr)
 				continue
@@ -364,6 +367,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	for _, cid := range l.cids {
 		je, jerr := l.n.EventsByContractID(l.ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
 		te, terr := l.n.ContractEvents(l.typedCtx, value.ContractID(cid), l.typed(f, ledger.ACSDelta))
+		recordOracle(t, "events of "+cid+" refusal", []byte(codeOf(jerr)))
 		if codeOf(jerr) != codeOf(terr) {
 			t.Errorf("events of %s: JSON read %v, typed %v", cid, jerr, terr)
 		} else if jerr == nil {
@@ -375,6 +379,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		parties := l.partyIDs(f)
 		jc, jerr := l.n.ContractByID(l.ctx, ledger.GetContractRequest{ContractID: cid, QueryingParties: parties})
 		tc, terr := l.n.Contract(l.typedCtx, value.ContractID(cid), parties)
+		recordOracle(t, "contract "+cid+" refusal", []byte(codeOf(jerr)))
 		if codeOf(jerr) != codeOf(terr) {
 			t.Errorf("contract %s: JSON read %v, typed %v", cid, jerr, terr)
 		} else if jerr == nil {
