@@ -184,7 +184,7 @@ func goldenWant(t testing.TB, key string, got []byte) (want []byte, ok bool) {
 // reports whether they are the same.
 func checkGolden(t testing.TB, what string, got []byte) bool {
 	t.Helper()
-	want, ok := goldenWant(t, t.Name()+" | "+what, got)
+	want, ok := goldenWant(t, goldenKey(t, what), got)
 	return ok && sameWire(t, what, want, got)
 }
 
