@@ -195,23 +195,6 @@ func goldenKey(t testing.TB, what string) string {
 	return strings.TrimSuffix(name, "/") + " | " + what
 }
 
-// recordOracle stores, with -update, the Node's JSON read's answer (the
-// oracle) under what, in a test using goldens; without, it checks that
-// the oracle still answers the stored answer.
-func recordOracle(t testing.TB, what string, want []byte) {
-	t.Helper()
-	name, _, _ := strings.Cut(t.Name(), "/")
-	goldensMu.Lock()
-	g := goldens[name]
-	goldensMu.Unlock()
-	if g == nil {
-		return
-	}
-	if w, ok := goldenWant(t, goldenKey(t, what), want); ok && !bytes.Equal(w, want) {
-		t.Errorf("oracle %q: answers differently from the golden (or twice, differently)", goldenKey(t, what))
-	}
-}
-
 // limitName names a list's limit in the names of answers ("none" for
 // nil).
 func limitName(limit *int64) string {
