@@ -21,17 +21,17 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 )
 
-// The goldens: the answers of the ledger's JSON reads (the Node's
-// JsTransaction, GetUpdatesPageResponse … methods, since deleted) on the
-// fixtures of this package, recorded while those reads existed, in
+// The goldens: the answers of the ledger's JSON reads (Node.UpdatesPage,
+// Node.TransactionByID …, deleted by issue 24) on the fixtures of this
+// package, recorded while those reads existed, in
 // testdata/<Test>.golden.gz, one file per top-level test. The tests
 // compare the JSON layer's answers (bodies, list and stream elements,
 // refusals) with them byte for byte.
 //
 // After a deliberate change of the wire, regenerate them from the JSON
-// layer's answers and review the diff (zcat testdata/X.golden.gz):
+// layer's answers and review the diff (testdata/README.md):
 //
-//	go test ./ledger/jsonapi -run 'SameAsNode|Refusals|MatchesJSONReads|ReadBack' -update
+//	go test ./ledger/jsonapi -run 'SameAsNode|Refusals|MatchesJSONReads' -update
 //
 // The fixtures are deterministic, so no answer is normalized: a golden
 // test builds its node on static time (newEmitLedger) after seeding
