@@ -212,8 +212,14 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 		t.Errorf("a filter without a variant: %+v, want alice's create", h)
 	}
 	// The same transaction read by id as alice shows its times alike.
-	read, err := f.n.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: tr.UpdateID, RequestingParties: []string{f.alice}})
+	body, err := f.api.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: tr.UpdateID, RequestingParties: []string{f.alice}})
 	if err != nil {
+		t.Fatal(err)
+	}
+	var read struct {
+		Transaction struct{ EffectiveAt, RecordTime string }
+	}
+	if err := json.Unmarshal(body, &read); err != nil {
 		t.Fatal(err)
 	}
 	if read.Transaction.EffectiveAt != tr.EffectiveAt || read.Transaction.RecordTime != tr.RecordTime {

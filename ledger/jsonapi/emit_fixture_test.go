@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -24,6 +25,10 @@ import (
 // transit, on two synchronizers.
 
 var emitSyncs = []string{"s1::1220aa", "s2::1220bb"}
+
+// emitStart is the fixture's static time: its record times and ledger
+// effective times, fixed for the goldens (golden_test.go).
+var emitStart = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // emitPackage is package "emit" 1.0.0 (LF 2.3), module Main:
 //   - template T {owner, watcher: Party, note: Text, amount: Numeric 10,
@@ -137,7 +142,7 @@ func (l *emitLedger) exercise(tmpl, cid, choice, arg string) jsonapi.JsCommand {
 // text, the one free-form value of the fixture).
 func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	t.Helper()
-	n := ledgertest.Open(t, ledger.Options{Synchronizers: emitSyncs})
+	n, _ := ledgertest.OpenStatic(t, ledger.Options{Synchronizers: emitSyncs}, emitStart)
 	dar, ids := lftest.DAR(emitPackage())
 	for _, s := range emitSyncs {
 		if err := n.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {

@@ -113,8 +113,8 @@ type emitMode struct {
 }
 
 var emitModes = []emitMode{
-	{name: "decoded", ctx: func(ctx context.Context) context.Context { return ctx }, kind: "decoded value", other: "stored value"},
 	{name: "stored", ctx: rawjson.WithStoredValues, kind: "stored value", other: "decoded value"},
+	{name: "decoded", ctx: func(ctx context.Context) context.Context { return ctx }, kind: "decoded value", other: "stored value"},
 }
 
 // in returns the ledger read in a mode, for a subtest.
@@ -145,7 +145,8 @@ func (m emitMode) checkValues(t *testing.T, cov emitCoverage) {
 // are the same. Both modes: typed reads with decoded values (as a Go
 // caller reads them) and with stored values (as the JSON layer does).
 func TestEmitMatchesJSONReads(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	fixture := newEmitLedger(t, emitNotes)
 	fixture.same = sameWire
 	for _, m := range emitModes {
@@ -176,7 +177,6 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ef := l.wire(f)
 	topo := l.partyIDs(f)
 	if f.anyParty {
 		topo = []string{}
@@ -186,106 +186,75 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		tf := l.typed(f, shape)
 		rf := l.typed(f, shape)
 		urf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: topo}}
-		uf := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: wshape},
-			IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-				IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
 
 		// Pages of updates, ascending and descending, four at a time.
 		for _, desc := range []bool{false, true} {
 			size := int32(4)
-			jreq := ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, UpdateFormat: uf, DescendingOrder: desc}
 			var token []byte
 			for page := 0; ; page++ {
 				what := fmt.Sprintf("%s page %d (descending %v)", wshape, page, desc)
-				jp, jerr := l.n.UpdatesPage(l.ctx, jreq)
 				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset), Descending: desc}, &size, token)
-				if codeOf(jerr) != codeOf(terr) || jerr != nil {
-					t.Fatalf("%s: JSON read %v, typed %v", what, jerr, terr)
+				if terr != nil {
+					t.Fatalf("%s: typed read %v", what, terr)
 				}
 				for _, u := range tp.Updates {
 					cov.update(u)
 				}
-				if !l.same(t, what, wire(t, jp), jsonapi.AppendUpdatesPage(nil, tp)) || tp.NextToken == nil {
+				if !l.check(t, what, jsonapi.AppendUpdatesPage(nil, tp)) || tp.NextToken == nil {
 					break
 				}
-				jreq.PageToken, token = *jp.NextPageToken, tp.NextToken
+				token = tp.NextToken
 			}
 		}
 
 		// The updates stream (one list).
-		jl, jerr := l.n.UpdatesList(l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: &uf}, ledger.ListOptions{})
-		if jerr != nil {
-			t.Fatal(jerr)
-		}
 		n := 0
 		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset)}) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n < len(jl) {
-				l.same(t, fmt.Sprintf("%s stream element %d", wshape, n), wire(t, jl[n]), jsonapi.AppendUpdateResponse(nil, u))
-			}
+			l.check(t, fmt.Sprintf("%s stream element %d", wshape, n), jsonapi.AppendUpdateResponse(nil, u))
 			n++
 		}
-		if n != len(jl) {
-			t.Errorf("%s stream: %d typed updates, %d JSON", wshape, n, len(jl))
-		}
+		checkGolden(t, fmt.Sprintf("%s stream count", wshape), []byte(fmt.Sprint(n)))
 
 		// The deprecated trees stream, with the legacy filter (ledger
 		// effects, transactions and reassignments).
 		if shape == ledger.LedgerEffects {
-			jl, jerr := l.n.TreeList(l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &ef, Verbose: f.verbose}, ledger.ListOptions{})
-			if jerr != nil {
-				t.Fatal(jerr)
-			}
 			n := 0
 			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end.Offset)}) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if n < len(jl) {
-					cov["tree stream"]++
-					l.same(t, fmt.Sprintf("trees stream element %d", n), wire(t, jl[n]), jsonapi.AppendTreeUpdateResponse(nil, u))
-				}
+				cov["tree stream"]++
+				l.check(t, fmt.Sprintf("trees stream element %d", n), jsonapi.AppendTreeUpdateResponse(nil, u))
 				n++
 			}
-			if n != len(jl) {
-				t.Errorf("trees stream: %d typed updates, %d JSON", n, len(jl))
-			}
+			checkGolden(t, "trees stream count", []byte(fmt.Sprint(n)))
 		}
 
 		// Each update by id and by offset; transactions by id.
 		for off := int64(1); off <= end.Offset; off++ {
-			ju, jerr := l.n.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
 			tu, terr := l.n.TypedUpdateByOffset(l.typedCtx, off, urf)
 			what := fmt.Sprintf("%s update at %d", wshape, off)
-			if codeOf(jerr) != codeOf(terr) {
-				t.Errorf("%s: JSON read %v, typed %v", what, jerr, terr)
-				continue
-			}
-			if jerr != nil {
+			checkGolden(t, what+" refusal", []byte(codeOf(terr)))
+			if terr != nil {
 				cov["refusal"]++
 				continue
 			}
-			l.same(t, what, wire(t, ju), jsonapi.AppendUpdateResponse(nil, tu))
-			ju, jerr = l.n.UpdateByID(l.ctx, ledger.GetUpdateByIDRequest{UpdateID: updateID(tu), UpdateFormat: uf})
+			l.check(t, what, jsonapi.AppendUpdateResponse(nil, tu))
 			tu, terr = l.n.TypedUpdateByID(l.typedCtx, updateID(tu), urf)
-			if jerr != nil || terr != nil {
-				t.Fatalf("%s by id: JSON read %v, typed %v", what, jerr, terr)
+			if terr != nil {
+				t.Fatalf("%s by id: typed read %v", what, terr)
 			}
-			l.same(t, what+" by id", wire(t, ju), jsonapi.AppendUpdateResponse(nil, tu))
+			l.check(t, what+" by id", jsonapi.AppendUpdateResponse(nil, tu))
 		}
 		for _, id := range l.updates {
-			jt, jerr := l.n.TransactionByID(l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id,
-				TransactionFormat: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: wshape}})
 			tt, terr := l.n.Transaction(l.typedCtx, id, tf)
 			what := fmt.Sprintf("%s transaction %s", wshape, id)
-			if codeOf(jerr) != codeOf(terr) {
-				t.Errorf("%s: JSON read %v, typed %v", what, jerr, terr)
-				continue
-			}
-			if jerr == nil {
-				l.same(t, what, wire(t, jt), jsonapi.AppendTransactionResponse(nil, tt))
+			checkGolden(t, what+" refusal", []byte(codeOf(terr)))
+			if terr == nil {
+				l.check(t, what, jsonapi.AppendTransactionResponse(nil, tt))
 			}
 		}
 	}
@@ -298,15 +267,11 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			tf.Parties[p] = nil
 		}
 		for _, id := range l.updates {
-			jt, jerr := l.n.TransactionTreeByID(l.ctx, id, parties)
 			tt, terr := l.n.Transaction(l.typedCtx, id, tf)
-			if codeOf(jerr) != codeOf(terr) {
-				t.Errorf("tree %s: JSON read %v, typed %v", id, jerr, terr)
-				continue
-			}
-			if jerr == nil {
+			checkGolden(t, "tree "+id+" refusal", []byte(codeOf(terr)))
+			if terr == nil {
 				cov["tree"]++
-				l.same(t, "tree "+id, wire(t, jt), jsonapi.AppendTransactionTreeResponse(nil, tt))
+				l.check(t, "tree "+id, jsonapi.AppendTransactionTreeResponse(nil, tt))
 			}
 		}
 	}
@@ -314,14 +279,12 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	// Pages of active contracts, three at a time, at several offsets.
 	for _, at := range []int64{end.Offset, end.Offset - 2, end.Offset / 2} {
 		size := int32(3)
-		jreq := ledger.GetActiveContractsPageRequest{ActiveAtOffset: &at, EventFormat: ef, MaxPageSize: &size}
 		treq := ledger.PageRequest{At: &at, Size: &size}
 		for page := 0; ; page++ {
 			what := fmt.Sprintf("ACS at %d page %d", at, page)
-			jp, jerr := l.n.ActiveContractsPage(l.ctx, jreq)
 			tp, terr := l.n.ActiveContractEventsPage(l.typedCtx, l.typed(f, ledger.ACSDelta), treq)
-			if jerr != nil || terr != nil {
-				t.Fatalf("%s: JSON read %v, typed %v", what, jerr, terr)
+			if terr != nil {
+				t.Fatalf("%s: typed read %v", what, terr)
 			}
 			for _, c := range tp.Contracts {
 				if c.Unassigned != nil {
@@ -331,53 +294,54 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				}
 				cov.created(c.Created)
 			}
-			if !l.same(t, what, wire(t, jp), jsonapi.AppendContractPage(nil, tp)) || tp.NextToken == nil {
+			if !l.check(t, what, jsonapi.AppendContractPage(nil, tp)) || tp.NextToken == nil {
 				break
 			}
-			jreq.PageToken, treq.Token = *jp.NextPageToken, tp.NextToken
+			treq.Token = tp.NextToken
 		}
 	}
 
 	// The active contracts as one list (the state stream), as the
 	// elements of one typed page.
 	for _, at := range []int64{end.Offset, end.Offset / 2} {
-		jl, jerr := l.n.ActiveContracts(l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef}, ledger.ListOptions{})
 		size := int32(ledger.MaxACSPageSize)
 		tp, terr := l.n.ActiveContractEventsPage(l.typedCtx, l.typed(f, ledger.ACSDelta), ledger.PageRequest{At: &at, Size: &size})
-		if jerr != nil || terr != nil {
-			t.Fatalf("ACS list at %d: JSON read %v, typed %v", at, jerr, terr)
+		if terr != nil {
+			t.Fatalf("ACS list at %d: typed read %v", at, terr)
 		}
-		if len(jl) != len(tp.Contracts) {
-			t.Errorf("ACS list at %d: %d JSON, %d typed", at, len(jl), len(tp.Contracts))
-		}
-		for i := range min(len(jl), len(tp.Contracts)) {
+		checkGolden(t, fmt.Sprintf("ACS list at %d count", at), []byte(fmt.Sprint(len(tp.Contracts))))
+		for i := range tp.Contracts {
 			cov["acs list"]++
-			l.same(t, fmt.Sprintf("ACS list at %d element %d", at, i), wire(t, jl[i]), jsonapi.AppendActiveContract(nil, &tp.Contracts[i]))
+			l.check(t, fmt.Sprintf("ACS list at %d element %d", at, i), jsonapi.AppendActiveContract(nil, &tp.Contracts[i]))
 		}
 	}
 
 	// Each contract's events, and the contract by id.
 	for _, cid := range l.cids {
-		je, jerr := l.n.EventsByContractID(l.ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
 		te, terr := l.n.ContractEvents(l.typedCtx, value.ContractID(cid), l.typed(f, ledger.ACSDelta))
-		if codeOf(jerr) != codeOf(terr) {
-			t.Errorf("events of %s: JSON read %v, typed %v", cid, jerr, terr)
-		} else if jerr == nil {
+		checkGolden(t, "events of "+cid+" refusal", []byte(codeOf(terr)))
+		if terr == nil {
 			if te.Archived != nil {
 				cov["contract events archived"]++
 			}
-			l.same(t, "events of "+cid, wire(t, je), jsonapi.AppendContractEvents(nil, te))
+			l.check(t, "events of "+cid, jsonapi.AppendContractEvents(nil, te))
 		}
 		parties := l.partyIDs(f)
-		jc, jerr := l.n.ContractByID(l.ctx, ledger.GetContractRequest{ContractID: cid, QueryingParties: parties})
 		tc, terr := l.n.Contract(l.typedCtx, value.ContractID(cid), parties)
-		if codeOf(jerr) != codeOf(terr) {
-			t.Errorf("contract %s: JSON read %v, typed %v", cid, jerr, terr)
-		} else if jerr == nil {
+		checkGolden(t, "contract "+cid+" refusal", []byte(codeOf(terr)))
+		if terr == nil {
 			cov["contract by id"]++
-			l.same(t, "contract "+cid, wire(t, jc), jsonapi.AppendContractResponse(nil, tc))
+			l.check(t, "contract "+cid, jsonapi.AppendContractResponse(nil, tc))
 		}
 	}
+}
+
+// check compares an emitter's answer with the golden answer named what
+// (the Node's JSON read's, recorded) with l.same.
+func (l *emitLedger) check(t *testing.T, what string, got []byte) bool {
+	t.Helper()
+	want, ok := goldenWant(t, goldenKey(t, what), got)
+	return ok && l.same(t, what, want, got)
 }
 
 func updateID(u ledger.TypedUpdate) string {
@@ -426,7 +390,8 @@ func mustTime(t testing.TB, s string) time.Time {
 // value.AppendJSON prints a decoded text as Canton's JSON API does ("<";
 // only ", \\ and control characters are escaped in Daml values).
 func TestEmitMatchesJSONReadsEscapes(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	fixture := newEmitLedger(t, []string{"<b>&amp;</b>", "line\u2028sep\u2029par", "ctl\x01\x1f\x7f", `q"b\\`})
 	for _, m := range emitModes {
 		t.Run(m.name, func(t *testing.T) {

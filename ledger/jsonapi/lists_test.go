@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,28 +14,15 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
-// listKinds are the lists of updates, the Node's JSON list and the JSON
-// layer's.
-func listKinds(n *ledger.Node, a *jsonapi.API) []struct {
+// listKinds are the JSON layer's lists of updates.
+func listKinds(a *jsonapi.API) []struct {
 	name string
-	node func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (any, error)
 	api  func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
 } {
 	return []struct {
 		name string
-		node func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (any, error)
 		api  func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
-	}{
-		{"updates", func(ctx context.Context, r ledger.GetUpdatesRequest, o ledger.ListOptions) (any, error) {
-			return n.UpdatesList(ctx, r, o)
-		}, a.UpdatesList},
-		{"flats", func(ctx context.Context, r ledger.GetUpdatesRequest, o ledger.ListOptions) (any, error) {
-			return n.FlatsList(ctx, r, o)
-		}, a.FlatsList},
-		{"trees", func(ctx context.Context, r ledger.GetUpdatesRequest, o ledger.ListOptions) (any, error) {
-			return n.TreeList(ctx, r, o)
-		}, a.TreeList},
-	}
+	}{{"updates", a.UpdatesList}, {"flats", a.FlatsList}, {"trees", a.TreeList}}
 }
 
 // listElements splits a list's JSON into its elements, an offset
@@ -57,19 +45,21 @@ func listElements(t *testing.T, b []byte) []string {
 	return out
 }
 
-// sameList checks that the JSON layer's list is the Node's: the same
-// elements (bytes; checkpoints by offset), or the same refusal.
-func sameList(t *testing.T, what string, want any, werr error, got jsonapi.Body, gerr error) int {
+// sameList checks that the JSON layer's list is the golden one named
+// what (the Node's JSON list, recorded): the same elements (bytes;
+// checkpoints by offset), or the same refusal. It returns the number of
+// elements compared.
+func sameList(t *testing.T, what string, got jsonapi.Body, gerr error) int {
 	t.Helper()
-	if werr != nil || gerr != nil {
-		sameAnswer(t, what, nil, werr, got, gerr)
+	if gerr != nil {
+		sameAnswer(t, what, got, gerr)
 		return 0
 	}
-	ws := listElements(t, wire(t, want))
-	if diff := cmp.Diff(ws, listElements(t, got)); diff != "" {
-		t.Errorf("%s: the JSON layer's list differs from the Node's (-Node +JSON layer):\n%s", what, diff)
+	gs := listElements(t, got)
+	if !checkGolden(t, what, []byte(strings.Join(gs, "\n"))) {
+		return 0
 	}
-	return len(ws)
+	return len(gs)
 }
 
 // TestListsSameAsNode checks that the JSON layer's lists of updates
@@ -78,7 +68,8 @@ func sameList(t *testing.T, what string, want any, werr error, got jsonapi.Body,
 // bounded in both directions and open-ended (up to the idle timeout,
 // closing with the same checkpoint), under limits.
 func TestListsSameAsNode(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	end, err := l.n.LedgerEnd(l.ctx)
@@ -88,7 +79,7 @@ func TestListsSameAsNode(t *testing.T) {
 	idle := 5 * time.Millisecond
 	three, zero, negative := int64(3), int64(0), int64(-2)
 	seen := 0
-	for _, k := range listKinds(l.n, a) {
+	for _, k := range listKinds(a) {
 		for _, f := range emitFormats {
 			for i, req := range l.updatesRequests(f) {
 				for _, begin := range []int64{0, end.Offset / 2, end.Offset} {
@@ -101,10 +92,9 @@ func TestListsSameAsNode(t *testing.T) {
 						}{{"ascending", &end.Offset, false}, {"descending", &end.Offset, true}, {"open", nil, false}} {
 							req.EndInclusive, req.DescendingOrder = c.end, c.desc
 							opts := ledger.ListOptions{Limit: limit, IdleTimeout: &idle}
-							what := fmt.Sprintf("%s %s request %d %s from %d limit %v", k.name, f.name, i, c.name, begin, limit != nil)
-							want, werr := k.node(l.ctx, req, opts)
+							what := fmt.Sprintf("%s %s request %d %s from %d limit %s", k.name, f.name, i, c.name, begin, limitName(limit))
 							got, gerr := k.api(l.ctx, req, opts)
-							seen += sameList(t, what, want, werr, got, gerr)
+							seen += sameList(t, what, got, gerr)
 						}
 					}
 				}
@@ -120,17 +110,17 @@ func TestListsSameAsNode(t *testing.T) {
 // updates against the Node's JSON lists (code, text, order), and the
 // requests the typed read does not express (answered as the Node does).
 func TestListsRefusals(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	idle := time.Millisecond
 	for _, tt := range updatesRefusals(t, l) {
-		for _, k := range listKinds(l.n, a) {
+		for _, k := range listKinds(a) {
 			t.Run(k.name+" "+tt.name, func(t *testing.T) {
 				opts := ledger.ListOptions{IdleTimeout: &idle}
-				want, werr := k.node(tt.ctx, tt.req, opts)
 				got, gerr := k.api(tt.ctx, tt.req, opts)
-				sameList(t, k.name, want, werr, got, gerr)
+				sameList(t, k.name, got, gerr)
 			})
 		}
 	}
@@ -139,7 +129,7 @@ func TestListsRefusals(t *testing.T) {
 // TestListsWaitForCommits checks that an open-ended list of the JSON
 // layer waits for an update committed after it started, returns once
 // the idle timeout passed without another, and answers the elements the
-// Node's list answers for the same request afterwards.
+// same list answers when read afterwards.
 func TestListsWaitForCommits(t *testing.T) {
 	t.Parallel()
 	l := newEmitLedger(t, emitNotes)
@@ -152,7 +142,7 @@ func TestListsWaitForCommits(t *testing.T) {
 	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset, Filter: &ef}
 	idle := 400 * time.Millisecond
 	opts := ledger.ListOptions{IdleTimeout: &idle}
-	for i, k := range listKinds(l.n, a) {
+	for i, k := range listKinds(a) {
 		committed := make(chan error, 1)
 		go func() {
 			time.Sleep(50 * time.Millisecond)
@@ -172,8 +162,13 @@ func TestListsWaitForCommits(t *testing.T) {
 			t.Errorf("%s: the list waited for the commit and answers %q, want one transaction", k.name, els)
 		}
 		short := time.Millisecond
-		want, werr := k.node(l.ctx, req, ledger.ListOptions{IdleTimeout: &short})
-		sameList(t, k.name, want, werr, got, gerr)
+		want, werr := k.api(l.ctx, req, ledger.ListOptions{IdleTimeout: &short})
+		if werr != nil {
+			t.Fatalf("%s afterwards: %v", k.name, werr)
+		}
+		if diff := cmp.Diff(listElements(t, want), listElements(t, got)); diff != "" {
+			t.Errorf("%s: the list that waited differs from the list read afterwards (-afterwards +waited):\n%s", k.name, diff)
+		}
 		req.BeginExclusive++
 	}
 }

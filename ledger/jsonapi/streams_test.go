@@ -15,61 +15,24 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
-// streamKinds are the update streams, the Node's JSON stream and the
-// JSON layer's, each as bodies.
-func streamKinds(n *ledger.Node, a *jsonapi.API) []struct {
+// streamKinds are the JSON layer's update streams, each element a
+// body.
+func streamKinds(a *jsonapi.API) []struct {
 	name string
-	node func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[any, error]
 	api  func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
 } {
-	anyOf := func(s iter.Seq2[ledger.GetUpdatesResponse, error]) iter.Seq2[any, error] {
-		return func(yield func(any, error) bool) {
-			for v, err := range s {
-				if !yield(v, err) {
-					return
-				}
-			}
-		}
-	}
-	trees := func(s iter.Seq2[ledger.GetUpdateTreesResponse, error]) iter.Seq2[any, error] {
-		return func(yield func(any, error) bool) {
-			for v, err := range s {
-				if !yield(v, err) {
-					return
-				}
-			}
-		}
-	}
 	return []struct {
 		name string
-		node func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[any, error]
 		api  func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
-	}{
-		{"updates", func(ctx context.Context, r ledger.GetUpdatesRequest) iter.Seq2[any, error] {
-			return anyOf(n.StreamUpdates(ctx, r))
-		}, a.StreamUpdates},
-		{"flats", func(ctx context.Context, r ledger.GetUpdatesRequest) iter.Seq2[any, error] {
-			return anyOf(n.StreamFlats(ctx, r))
-		}, a.StreamFlats},
-		{"trees", func(ctx context.Context, r ledger.GetUpdatesRequest) iter.Seq2[any, error] {
-			return trees(n.StreamTrees(ctx, r))
-		}, a.StreamTrees},
-	}
+	}{{"updates", a.StreamUpdates}, {"flats", a.StreamFlats}, {"trees", a.StreamTrees}}
 }
 
-// sameStream checks that two bounded streams yield the same elements
-// (bytes) and end with the same refusal, if any.
-func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.Seq2[jsonapi.Body, error]) int {
+// sameStream checks that a bounded stream of the JSON layer yields the
+// golden elements named what (the Node's JSON stream's, recorded, bytes)
+// and ends with the same refusal, if any. It returns the number of
+// elements compared.
+func sameStream(t *testing.T, what string, got iter.Seq2[jsonapi.Body, error]) int {
 	t.Helper()
-	var ws []any
-	var werr error
-	for v, err := range want {
-		if err != nil {
-			werr = err
-			break
-		}
-		ws = append(ws, v)
-	}
 	var gs []jsonapi.Body
 	var gerr error
 	for v, err := range got {
@@ -79,19 +42,18 @@ func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.
 		}
 		gs = append(gs, v)
 	}
-	if len(ws) != len(gs) {
-		t.Errorf("%s: the Node streams %d elements, the JSON layer %d", what, len(ws), len(gs))
+	if !checkGolden(t, what+" count", []byte(fmt.Sprint(len(gs)))) {
 		return 0
 	}
-	for i := range ws {
-		if !sameWire(t, fmt.Sprintf("%s element %d", what, i), wire(t, ws[i]), gs[i]) {
+	for i := range gs {
+		if !checkGolden(t, fmt.Sprintf("%s element %d", what, i), gs[i]) {
 			return i
 		}
 	}
-	if werr != nil || gerr != nil {
-		sameAnswer(t, what+" refusal", nil, werr, nil, gerr)
+	if gerr != nil {
+		sameAnswer(t, what+" refusal", nil, gerr)
 	}
-	return len(ws)
+	return len(gs)
 }
 
 // TestStreamsSameAsNode checks that the JSON layer's update streams
@@ -100,7 +62,8 @@ func sameStream(t *testing.T, what string, want iter.Seq2[any, error], got iter.
 // of the fixture, by update format and by legacy filter, in both
 // directions.
 func TestStreamsSameAsNode(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	end, err := l.n.LedgerEnd(l.ctx)
@@ -108,16 +71,16 @@ func TestStreamsSameAsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := 0
-	for _, k := range streamKinds(l.n, a) {
+	for _, k := range streamKinds(a) {
 		for _, f := range emitFormats {
 			for i, req := range l.updatesRequests(f) {
 				for _, desc := range []bool{false, true} {
 					req.EndInclusive, req.DescendingOrder = &end.Offset, desc
 					req.BeginExclusive = 0
 					what := fmt.Sprintf("%s %s request %d descending %v", k.name, f.name, i, desc)
-					seen += sameStream(t, what, k.node(l.ctx, req), k.api(l.ctx, req))
+					seen += sameStream(t, what, k.api(l.ctx, req))
 					req.BeginExclusive = end.Offset / 2
-					seen += sameStream(t, what+" from the middle", k.node(l.ctx, req), k.api(l.ctx, req))
+					seen += sameStream(t, what+" from the middle", k.api(l.ctx, req))
 				}
 			}
 		}
@@ -182,13 +145,14 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 // streams against the Node's JSON streams (code, text, order), and the
 // requests the typed read does not express (streamed as the Node does).
 func TestStreamsRefusals(t *testing.T) {
-	t.Parallel()
+	useGolden(t)
+	deterministicRandom(t)
 	l := newEmitLedger(t, emitNotes)
 	a := jsonapi.New(l.n)
 	for _, tt := range updatesRefusals(t, l) {
-		for _, k := range streamKinds(l.n, a) {
+		for _, k := range streamKinds(a) {
 			t.Run(k.name+" "+tt.name, func(t *testing.T) {
-				sameStream(t, k.name, k.node(tt.ctx, tt.req), k.api(tt.ctx, tt.req))
+				sameStream(t, k.name, k.api(tt.ctx, tt.req))
 			})
 		}
 	}
@@ -253,9 +217,11 @@ func tail[T any](t *testing.T, ctx context.Context, s func(context.Context) iter
 }
 
 // TestStreamsTailSameAsNode checks that the open-ended streams of the
-// JSON layer yield the Node's elements, then, caught up at the ledger
-// end, the same offset checkpoint, and end with the context's error
-// when the context ends.
+// JSON layer yield the elements of the same stream bounded at the ledger
+// end (whose bytes TestStreamsSameAsNode checks against the Node's),
+// then, caught up at the ledger end, an offset checkpoint at the end for
+// both synchronizers, and end with the context's error when the context
+// ends.
 func TestStreamsTailSameAsNode(t *testing.T) {
 	t.Parallel()
 	l := newEmitLedger(t, emitNotes)
@@ -266,19 +232,27 @@ func TestStreamsTailSameAsNode(t *testing.T) {
 	}
 	ef := l.wire(emitFormats[len(emitFormats)-2])
 	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset / 2, Filter: &ef}
-	for _, k := range streamKinds(l.n, a) {
-		want, werr := tail(t, l.ctx, func(ctx context.Context) iter.Seq2[any, error] { return k.node(ctx, req) },
-			func(v any) []byte { return wire(t, v) })
+	for _, k := range streamKinds(a) {
+		bounded := req
+		bounded.EndInclusive = &end.Offset
+		var want []string
+		for b, err := range k.api(l.ctx, bounded) {
+			if err != nil {
+				t.Fatalf("%s bounded: %v", k.name, err)
+			}
+			want = append(want, string(b))
+		}
+		want = append(want, fmt.Sprintf("checkpoint %d %s", end.Offset, strings.Join(emitSyncs, " ")))
 		got, gerr := tail(t, l.ctx, func(ctx context.Context) iter.Seq2[jsonapi.Body, error] { return k.api(ctx, req) },
 			func(b jsonapi.Body) []byte { return b })
-		if len(want) < 2 || !strings.HasPrefix(want[len(want)-1], "checkpoint ") {
-			t.Fatalf("%s: the Node's stream %q does not end with a checkpoint", k.name, want)
+		if len(want) < 2 {
+			t.Fatalf("%s: the bounded stream %q is empty", k.name, want)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: the JSON layer's elements differ from the Node's (-Node +JSON layer):\n%s", k.name, diff)
+			t.Errorf("%s: the open-ended stream differs from the bounded one and its checkpoint (-bounded +open-ended):\n%s", k.name, diff)
 		}
-		if !errors.Is(werr, context.Canceled) || !errors.Is(gerr, context.Canceled) {
-			t.Errorf("%s: the Node's stream ends with %v, the JSON layer's with %v", k.name, werr, gerr)
+		if !errors.Is(gerr, context.Canceled) {
+			t.Errorf("%s: the stream ends with %v, want the context's error", k.name, gerr)
 		}
 	}
 }

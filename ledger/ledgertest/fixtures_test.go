@@ -209,7 +209,7 @@ func TestSnapshotRestore(t *testing.T) {
 			if dst.ParticipantIDString() != src.ParticipantIDString() {
 				t.Errorf("participant %s, want %s", dst.ParticipantIDString(), src.ParticipantIDString())
 			}
-			state := func(n *ledger.Node) (int64, []string, []string, []ledger.GetActiveContractsResponse) {
+			state := func(n *ledger.Node) (int64, []string, []string, []*ledger.CreatedEvent) {
 				t.Helper()
 				end, err := n.LedgerEnd(ctx)
 				if err != nil {
@@ -227,10 +227,12 @@ func TestSnapshotRestore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				acs, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset,
-					EventFormat: &ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}}, ledger.ListOptions{})
-				if err != nil {
-					t.Fatal(err)
+				var acs []*ledger.CreatedEvent
+				for c, err := range n.ActiveContractEvents(ctx, ledger.ReadFormat{AnyParty: []ledger.Filter{}}, end.Offset) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					acs = append(acs, c)
 				}
 				return end.Offset, parties, pkgs, acs
 			}
