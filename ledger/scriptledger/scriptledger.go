@@ -270,7 +270,7 @@ func (l *Ledger) ListUsers(ctx context.Context) ([]script.User, error) {
 	var out []script.User
 	token := ""
 	for {
-		users, next, err := l.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
+		users, next, err := l.node.ListUsers(ctx, 0, token, "")
 		if err != nil {
 			return nil, err
 		}
