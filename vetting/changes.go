@@ -67,6 +67,13 @@ func (r Ref) String() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
+// Requirement asks for the newest package of a name vetted by every
+// participant hosting the parties (Canton's PackageVettingRequirement).
+type Requirement struct {
+	Parties     []string
+	PackageName string
+}
+
 func (r Ref) matches(p *lf.Package) bool {
 	return (r.PackageID == "" || r.PackageID == p.ID) &&
 		(r.PackageName == "" || r.PackageName == p.Name) &&
