@@ -184,11 +184,7 @@ func (s *userService) DeleteUser(ctx context.Context, req *admin.DeleteUserReque
 }
 
 func (s *userService) ListUsers(ctx context.Context, req *admin.ListUsersRequest) (*admin.ListUsersResponse, error) {
-	users, next, err := s.a.node.ListUsers(ctx, ledger.ListUsersRequest{
-		PageSize:           req.GetPageSize(),
-		PageToken:          req.GetPageToken(),
-		IdentityProviderID: req.GetIdentityProviderId(),
-	})
+	users, next, err := s.a.node.ListUsers(ctx, req.GetPageSize(), req.GetPageToken(), req.GetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // interactiveService is InteractiveSubmissionService: its package
@@ -20,18 +20,14 @@ type interactiveService struct {
 // query of GET /v2/interactive-submission/preferred-package-version: a
 // response without a preference when no synchronizer satisfies it.
 func (s *interactiveService) GetPreferredPackageVersion(ctx context.Context, req *interactive.GetPreferredPackageVersionRequest) (*interactive.GetPreferredPackageVersionResponse, error) {
-	res, err := s.a.node.PreferredPackageVersion(ctx, ledger.GetPreferredPackageVersionRequest{
-		Parties:        req.GetParties(),
-		PackageName:    req.GetPackageName(),
-		VettingValidAt: protoTime(req.GetVettingValidAt()),
-		SynchronizerID: req.GetSynchronizerId(),
-	})
+	ref, sync, err := s.a.node.PreferredPackageVersion(ctx, vetting.Requirement{Parties: req.GetParties(), PackageName: req.GetPackageName()},
+		req.GetSynchronizerId(), protoTime(req.GetVettingValidAt()))
 	if err != nil {
 		return nil, err
 	}
 	out := &interactive.GetPreferredPackageVersionResponse{}
-	if p := res; p != nil {
-		out.PackagePreference = &interactive.PackagePreference{PackageReference: packageRefToProto(p.PackageReference), SynchronizerId: p.SynchronizerID}
+	if ref != nil {
+		out.PackagePreference = &interactive.PackagePreference{PackageReference: packageRefToProto(*ref), SynchronizerId: sync}
 	}
 	return out, nil
 }
@@ -39,11 +35,11 @@ func (s *interactiveService) GetPreferredPackageVersion(ctx context.Context, req
 // GetPreferredPackages is the Node's PreferredPackages (POST
 // /v2/interactive-submission/preferred-packages).
 func (s *interactiveService) GetPreferredPackages(ctx context.Context, req *interactive.GetPreferredPackagesRequest) (*interactive.GetPreferredPackagesResponse, error) {
-	in := ledger.GetPreferredPackagesRequest{SynchronizerID: req.GetSynchronizerId(), VettingValidAt: protoTime(req.GetVettingValidAt())}
+	var reqs []vetting.Requirement
 	for _, r := range req.GetPackageVettingRequirements() {
-		in.PackageVettingRequirements = append(in.PackageVettingRequirements, ledger.PackageVettingRequirement{Parties: r.GetParties(), PackageName: r.GetPackageName()})
+		reqs = append(reqs, vetting.Requirement{Parties: r.GetParties(), PackageName: r.GetPackageName()})
 	}
-	refs, sync, err := s.a.node.PreferredPackages(ctx, in)
+	refs, sync, err := s.a.node.PreferredPackages(ctx, reqs, req.GetSynchronizerId(), protoTime(req.GetVettingValidAt()))
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +50,6 @@ func (s *interactiveService) GetPreferredPackages(ctx context.Context, req *inte
 	return out, nil
 }
 
-func packageRefToProto(r ledger.PackageReference) *ledgerv2.PackageReference {
+func packageRefToProto(r vetting.Ref) *ledgerv2.PackageReference {
 	return &ledgerv2.PackageReference{PackageId: r.PackageID, PackageName: r.PackageName, PackageVersion: r.PackageVersion}
 }

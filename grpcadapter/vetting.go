@@ -37,23 +37,23 @@ func (s *packageManagementService) UpdateVettedPackages(ctx context.Context, req
 	for _, c := range req.GetChanges() {
 		switch o := c.GetOperation().(type) {
 		case *admin.VettedPackagesChange_Vet_:
-			r.Changes = append(r.Changes, ledger.VetPackages{
+			r.Changes = append(r.Changes, vetting.Change{Op: vetting.Vet,
 				Refs:       refsFromProto(o.Vet.GetPackages()),
 				ValidFrom:  boundTime(o.Vet.GetNewValidFromInclusive()),
 				ValidUntil: boundTime(o.Vet.GetNewValidUntilExclusive()),
 			})
 		case *admin.VettedPackagesChange_Unvet_:
-			r.Changes = append(r.Changes, ledger.UnvetPackages{Refs: refsFromProto(o.Unvet.GetPackages())})
+			r.Changes = append(r.Changes, vetting.Change{Op: vetting.Unvet, Refs: refsFromProto(o.Unvet.GetPackages())})
 		default:
-			r.Changes = append(r.Changes, nil) // the Node's MISSING_FIELD changes[i].operation
+			r.Changes = append(r.Changes, vetting.Change{}) // no operation: the Node's MISSING_FIELD changes[i].operation
 		}
 	}
 	if s := req.GetExpectedTopologySerial(); s != nil {
 		switch x := s.GetSerial().(type) {
 		case *ledgerv2.PriorTopologySerial_Prior:
-			r.ExpectedSerial = ledger.PriorSerial(min(x.Prior, 1<<31-1))
+			r.ExpectedSerial = vetting.PriorSerial(min(x.Prior, 1<<31-1))
 		case *ledgerv2.PriorTopologySerial_NoPrior:
-			r.ExpectedSerial = ledger.NoPriorSerial{}
+			r.ExpectedSerial = vetting.NoPriorSerial{}
 		}
 	}
 	for _, f := range req.GetUpdateVettedPackagesForceFlags() {
@@ -95,8 +95,8 @@ func boundTime(ts *timestamppb.Timestamp) *time.Time {
 	return &t
 }
 
-func vettedToProto(v ledger.VettedPackages) *ledgerv2.VettedPackages {
-	out := &ledgerv2.VettedPackages{ParticipantId: v.ParticipantID, SynchronizerId: v.SynchronizerID, TopologySerial: uint32(max(v.TopologySerial, 0))}
+func vettedToProto(v vetting.State) *ledgerv2.VettedPackages {
+	out := &ledgerv2.VettedPackages{ParticipantId: v.ParticipantID, SynchronizerId: v.SynchronizerID, TopologySerial: uint32(max(v.Serial, 0))}
 	for _, p := range v.Packages {
 		out.Packages = append(out.Packages, &ledgerv2.VettedPackage{
 			PackageId:           p.PackageID,

@@ -77,7 +77,7 @@ func TestVettedPackages(t *testing.T) {
 		t.Fatalf("vetted package %v, want iou 1.0.0 from %v", p, from)
 	}
 	nodeList, _, err := e.node.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
-	if err != nil || len(nodeList) != 1 || int(nodeList[0].TopologySerial) != int(res.NewVettedPackages.TopologySerial) {
+	if err != nil || len(nodeList) != 1 || int(nodeList[0].Serial) != int(res.NewVettedPackages.TopologySerial) {
 		t.Fatalf("the Node's vetting state %v, %v; the update answered serial %d", nodeList, err, res.NewVettedPackages.TopologySerial)
 	}
 
@@ -87,8 +87,8 @@ func TestVettedPackages(t *testing.T) {
 	}}}
 	_, err = pm.UpdateVettedPackages(ctx, &admin.UpdateVettedPackagesRequest{Changes: []*admin.VettedPackagesChange{unvet}, ExpectedTopologySerial: stale})
 	_, _, nodeErr := e.node.UpdateVettedPackages(context.Background(), ledger.UpdateVettedPackagesRequest{
-		Changes:        []ledger.VettingChange{ledger.UnvetPackages{Refs: []vetting.Ref{{PackageID: ids[0]}}}},
-		ExpectedSerial: ledger.NoPriorSerial{},
+		Changes:        []vetting.Change{{Op: vetting.Unvet, Refs: []vetting.Ref{{PackageID: ids[0]}}}},
+		ExpectedSerial: vetting.NoPriorSerial{},
 	})
 	sameRefusal(t, err, nodeErr)
 	_, err = pm.UpdateVettedPackages(ctx, &admin.UpdateVettedPackagesRequest{})

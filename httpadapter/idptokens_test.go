@@ -252,7 +252,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 	})
 
 	t.Run("move to the default provider", func(t *testing.T) {
-		decodeAs[ledger.Empty](t, h.do(httpCall{method: "PATCH", target: "/v2/users/" + userID + "/identity-provider-id", header: admin,
+		decodeAs[jsonapi.Empty](t, h.do(httpCall{method: "PATCH", target: "/v2/users/" + userID + "/identity-provider-id", header: admin,
 			body: js(t, jsonapi.UpdateUserIdentityProviderRequest{UserID: userID, SourceIdentityProviderID: "idp1", TargetIdentityProviderID: ""})}))
 		wantRejected(idpToken(ec1, "ec1", nil), 403)
 		e := decodeCantonError(t, whoami(idpToken(ec1, "ec1", nil)))
@@ -266,7 +266,7 @@ func TestIdentityProviderTokens(t *testing.T) {
 			t.Errorf("own rights after the move (-want +got):\n%s", diff)
 		}
 		// The provider has no users left and can be deleted.
-		decodeAs[ledger.Empty](t, h.do(httpCall{method: "DELETE", target: "/v2/idps/idp1", header: admin}))
+		decodeAs[jsonapi.Empty](t, h.do(httpCall{method: "DELETE", target: "/v2/idps/idp1", header: admin}))
 		wantCantonError(t, h.do(httpCall{method: "GET", target: "/v2/idps/idp1", header: admin}), 404, apierr.IDPConfigNotFound.Name)
 	})
 }

@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/registry"
 )
 
 // registryRoutes serve the token-standard registry metadata API
@@ -19,21 +21,40 @@ import (
 // replaced by the adapter's registry mode).
 var registryRoutes = []route{
 	{http.MethodGet, "/registry/metadata/v1/info", authOptional, call((*ledger.Node).RegistryInfo)},
-	{http.MethodGet, "/registry/metadata/v1/instruments", authOptional, callWith(decodeListInstruments, (*ledger.Node).ListInstruments)},
+	{http.MethodGet, "/registry/metadata/v1/instruments", authOptional, callWith(decodeListInstruments, listInstruments)},
 	{http.MethodGet, "/registry/metadata/v1/instruments/:instrumentId", authOptional, callWith(decodeInstrumentID, (*ledger.Node).GetInstrument)},
+}
+
+// listInstrumentsQuery is the query of GET /registry/metadata/v1/instruments.
+type listInstrumentsQuery struct {
+	pageSize  int32
+	pageToken string
+}
+
+// instrumentsPage is the registry's page of instruments; nextPageToken is
+// absent on the last page.
+type instrumentsPage struct {
+	Instruments   []registry.Instrument `json:"instruments"`
+	NextPageToken string                `json:"nextPageToken,omitempty"`
 }
 
 // decodeListInstruments reads pageSize (a positive int32 when present; the
 // node caps it) and pageToken.
-func decodeListInstruments(rq *request) (ledger.ListInstrumentsRequest, error) {
+func decodeListInstruments(rq *request) (listInstrumentsQuery, error) {
 	size, err := rq.queryInt32("pageSize")
 	if err != nil {
-		return ledger.ListInstrumentsRequest{}, err
+		return listInstrumentsQuery{}, err
 	}
 	if rq.values().Has("pageSize") && size <= 0 {
-		return ledger.ListInstrumentsRequest{}, invalidQuery("pageSize", "must be between 1 and 100")
+		return listInstrumentsQuery{}, invalidQuery("pageSize", "must be between 1 and 100")
 	}
-	return ledger.ListInstrumentsRequest{PageSize: size, PageToken: rq.query("pageToken")}, nil
+	return listInstrumentsQuery{pageSize: size, pageToken: rq.query("pageToken")}, nil
+}
+
+// listInstruments serves a page of Node.ListInstruments.
+func listInstruments(n *ledger.Node, ctx context.Context, q listInstrumentsQuery) (instrumentsPage, error) {
+	ins, next, err := n.ListInstruments(ctx, q.pageSize, q.pageToken)
+	return instrumentsPage{Instruments: ins, NextPageToken: next}, err
 }
 
 func decodeInstrumentID(rq *request) (string, error) { return rq.pathParam("instrumentId") }

@@ -16,7 +16,6 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/registry"
 )
 
@@ -128,7 +127,7 @@ func TestRegistryWallet(t *testing.T) {
 	var all []registry.Instrument
 	target := "/registry/metadata/v1/instruments?pageSize=3"
 	for pages := 0; ; pages++ {
-		page := decodeRegistry[ledger.InstrumentsPage](t, h.registryGet(t, target, nil), 200)
+		page := decodeRegistry[instrumentsPage](t, h.registryGet(t, target, nil), 200)
 		all = append(all, page.Instruments...)
 		if page.NextPageToken == "" {
 			break
@@ -138,7 +137,7 @@ func TestRegistryWallet(t *testing.T) {
 	if diff := cmp.Diff(f.Instruments, all); diff != "" {
 		t.Errorf("paged instruments (-want +got):\n%s", diff)
 	}
-	def := decodeRegistry[ledger.InstrumentsPage](t, h.registryGet(t, "/registry/metadata/v1/instruments", nil), 200)
+	def := decodeRegistry[instrumentsPage](t, h.registryGet(t, "/registry/metadata/v1/instruments", nil), 200)
 	if len(def.Instruments) != 4 || def.NextPageToken != "" {
 		t.Errorf("default page = %+v", def)
 	}

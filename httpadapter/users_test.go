@@ -101,7 +101,7 @@ func (h *harness) adminState() adminState {
 		providers = append(providers, c.IdentityProviderID)
 	}
 	for _, idp := range providers {
-		users, err := jsonapi.New(h.node).ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: idp})
+		users, err := jsonapi.New(h.node).ListUsers(ctx, jsonapi.ListUsersRequest{IdentityProviderID: idp})
 		if err != nil {
 			h.t.Fatalf("ListUsers(%q): %v", idp, err)
 		}
@@ -311,7 +311,7 @@ func TestUserLifecycle(t *testing.T) {
 		if got.User.IdentityProviderID != "idp1" {
 			t.Errorf("after the move: %+v", got.User)
 		}
-		decodeAs[ledger.Empty](t, move("idp1", ""))
+		decodeAs[jsonapi.Empty](t, move("idp1", ""))
 		if got := decodeAs[jsonapi.UserResponse](t, h.do(httpCall{method: "GET", target: "/v2/users/bob"})); got.User.IdentityProviderID != "" {
 			t.Errorf("after moving back: %+v", got.User)
 		}
@@ -614,7 +614,7 @@ func TestTooManyIdentityProviders(t *testing.T) {
 		t.Errorf("%d providers", len(after.IDPs))
 	}
 	// Deleting one makes room again.
-	decodeAs[ledger.Empty](t, h.do(httpCall{method: "DELETE", target: "/v2/idps/idp-01"}))
+	decodeAs[jsonapi.Empty](t, h.do(httpCall{method: "DELETE", target: "/v2/idps/idp-01"}))
 	decodeAs[jsonapi.IdentityProviderConfigResponse](t, create(identity.MaxIdentityProviders+1))
 }
 
@@ -753,12 +753,12 @@ func TestUserAuthorization(t *testing.T) {
 		if got := decodeAs[jsonapi.UserResponse](t, h.do(with(idpadm, upd))); got.User.PrimaryParty != p {
 			t.Errorf("PATCH eve: %+v", got.User)
 		}
-		decodeAs[ledger.Empty](t, h.do(with(idpadm, httpCall{method: "DELETE", target: "/v2/users/eve"})))
+		decodeAs[jsonapi.Empty](t, h.do(with(idpadm, httpCall{method: "DELETE", target: "/v2/users/eve"})))
 		wantCantonError(t, h.do(with(admin, httpCall{method: "GET", target: "/v2/users/eve?identity-provider-id=idp1"})), 404, apierr.UserNotFound.Name)
 	})
 
 	t.Run("only a participant admin moves users between providers", func(t *testing.T) {
-		decodeAs[ledger.Empty](t, h.do(with(admin, move("idpuser", "idp1", ""))))
+		decodeAs[jsonapi.Empty](t, h.do(with(admin, move("idpuser", "idp1", ""))))
 		got := decodeAs[jsonapi.UserResponse](t, h.do(with(admin, httpCall{method: "GET", target: "/v2/users/idpuser"})))
 		if got.User.IdentityProviderID != "" {
 			t.Errorf("after the move: %+v", got.User)

@@ -49,68 +49,16 @@ type PackageArchive struct {
 	HashFunction string
 }
 
-// VettedPackage is one vetted package with its bounds (nil: unbounded),
-// name and version.
-type VettedPackage struct {
-	PackageID      string
-	ValidFrom      *time.Time
-	ValidUntil     *time.Time
-	PackageName    string
-	PackageVersion string
-}
-
-// VettedPackages is a participant's vetting state on one synchronizer.
-type VettedPackages struct {
-	Packages       []VettedPackage
-	ParticipantID  string
-	SynchronizerID string
-	TopologySerial int32
-}
-
-// VettingChange is one change of UpdateVettedPackages: a VetPackages or
-// an UnvetPackages.
-type VettingChange interface{ isVettingChange() }
-
-// VetPackages vets the packages of Refs (each must match exactly one
-// known package) with new bounds (nil: unbounded), overwriting existing
-// ones. In a ref, empty fields are wildcards.
-type VetPackages struct {
-	Refs       []vetting.Ref
-	ValidFrom  *time.Time
-	ValidUntil *time.Time
-}
-
-// UnvetPackages unvets every package the refs match.
-type UnvetPackages struct {
-	Refs []vetting.Ref
-}
-
-func (VetPackages) isVettingChange()   {}
-func (UnvetPackages) isVettingChange() {}
-
-// SerialExpectation is the topology serial a change set expects to find:
-// PriorSerial or NoPriorSerial; nil expects nothing.
-type SerialExpectation interface{ isSerialExpectation() }
-
-// PriorSerial expects the current vetting state to have this serial.
-type PriorSerial int32
-
-// NoPriorSerial expects no vetting state yet.
-type NoPriorSerial struct{}
-
-func (PriorSerial) isSerialExpectation()   {}
-func (NoPriorSerial) isSerialExpectation() {}
-
 // UpdateVettedPackagesRequest changes the vetting state of a synchronizer.
 type UpdateVettedPackagesRequest struct {
-	// Changes are applied in order; at least one, none nil.
-	Changes []VettingChange
+	// Changes are applied in order; at least one, each with an operation.
+	Changes []vetting.Change
 	// DryRun answers what the state would become and changes nothing.
 	DryRun bool
 	// SynchronizerID is the synchronizer; empty means the only one.
 	SynchronizerID string
 	// ExpectedSerial, when set, must match the current state's serial.
-	ExpectedSerial SerialExpectation
+	ExpectedSerial vetting.SerialExpectation
 	// Flags relax the checks (Canton's force flags).
 	Flags vetting.Flags
 }
@@ -262,11 +210,12 @@ func vettingJSON(st vetting.State) []byte {
 	return mustJSON(rec)
 }
 
-// vettedPackages renders a state for a synchronizer.
-func (n *Node) vettedPackages(sync string, st vetting.State, lookup func(string) *lf.Package) VettedPackages {
-	out := VettedPackages{Packages: make([]VettedPackage, 0, len(st.Packages)), ParticipantID: n.participantID, SynchronizerID: sync, TopologySerial: st.Serial}
+// vettedPackages renders a state for a synchronizer: its participant,
+// synchronizer, and the names and versions of its packages.
+func (n *Node) vettedPackages(sync string, st vetting.State, lookup func(string) *lf.Package) vetting.State {
+	out := vetting.State{Packages: make([]vetting.VettedPackage, 0, len(st.Packages)), ParticipantID: n.participantID, SynchronizerID: sync, Serial: st.Serial}
 	for _, v := range st.Packages {
-		w := VettedPackage{PackageID: v.PackageID, ValidFrom: v.ValidFrom, ValidUntil: v.ValidUntil}
+		w := vetting.VettedPackage{PackageID: v.PackageID, ValidFrom: v.ValidFrom, ValidUntil: v.ValidUntil}
 		if p := lookup(v.PackageID); p != nil {
 			w.PackageName, w.PackageVersion = p.Name, p.Version
 		}
@@ -409,7 +358,7 @@ func (c *darCache) put(k darKey, dar *lf.DAR) {
 // vetted yet (vetted ones keep their bounds, so a re-upload changes
 // nothing).
 func vetAll(dar *lf.DAR, st vetting.State) []vetting.Change {
-	c := vetting.Change{Vet: true}
+	c := vetting.Change{Op: vetting.Vet}
 	for _, p := range dar.Packages {
 		if !slices.ContainsFunc(st.Packages, func(v vetting.VettedPackage) bool { return v.PackageID == p.ID }) {
 			c.Refs = append(c.Refs, vetting.Ref{PackageID: p.ID})
@@ -727,25 +676,6 @@ func (n *Node) PackageStatus(ctx context.Context, id string) (registered bool, e
 	return ok, nil
 }
 
-// vettingChanges converts a typed change set.
-func vettingChanges(cs []VettingChange) ([]vetting.Change, error) {
-	if len(cs) == 0 {
-		return nil, apierr.MissingField.New("changes")
-	}
-	out := make([]vetting.Change, 0, len(cs))
-	for i, c := range cs {
-		switch c := c.(type) {
-		case VetPackages:
-			out = append(out, vetting.Change{Vet: true, Refs: c.Refs, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil})
-		case UnvetPackages:
-			out = append(out, vetting.Change{Refs: c.Refs})
-		default:
-			return nil, apierr.MissingField.New("changes[%d].operation", i)
-		}
-	}
-	return out, nil
-}
-
 // UpdateVettedPackages applies a change set to the vetting state of a
 // synchronizer (ParticipantAdmin): changes in order, with the dependency
 // and upgrade checks of the resulting state; an expected serial that
@@ -753,17 +683,16 @@ func vettingChanges(cs []VettingChange) ([]vetting.Change, error) {
 // (nil when there was none) and after. A dry run answers what the state
 // would become and changes nothing; it fails exactly when the real call
 // would.
-func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackagesRequest) (past *VettedPackages, next VettedPackages, err error) {
+func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackagesRequest) (past *vetting.State, next vetting.State, err error) {
 	if err := requireParticipantAdmin(ctx, "changing the vetted packages"); err != nil {
-		return nil, VettedPackages{}, err
+		return nil, vetting.State{}, err
 	}
 	sync, err := n.vettingSynchronizer(req.SynchronizerID)
 	if err != nil {
-		return nil, VettedPackages{}, err
+		return nil, vetting.State{}, err
 	}
-	changes, err := vettingChanges(req.Changes)
-	if err != nil {
-		return nil, VettedPackages{}, err
+	if err := vetting.CheckOperations(req.Changes); err != nil {
+		return nil, vetting.State{}, err
 	}
 	run := func(tx *store.Tx) (any, error) {
 		st, err := loadVetting(tx, sync)
@@ -771,11 +700,11 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 			return nil, err
 		}
 		switch s := req.ExpectedSerial.(type) {
-		case PriorSerial:
+		case vetting.PriorSerial:
 			if int32(s) != st.Serial || st.Serial == 0 {
 				return nil, serialMismatch(sync, int32(s), st.Serial)
 			}
-		case NoPriorSerial:
+		case vetting.NoPriorSerial:
 			if st.Serial != 0 {
 				return nil, apierr.TopologySerialMismatch.New("expected no prior vetting state on %s, found serial %d", sync, st.Serial)
 			}
@@ -784,12 +713,12 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 		if err != nil {
 			return nil, err
 		}
-		nst, err := vetting.Apply(st, changes, known, req.Flags)
+		nst, err := vetting.Apply(st, req.Changes, known, req.Flags)
 		if err != nil {
 			return nil, err
 		}
 		lookup := lookupIn(known)
-		res := [2]*VettedPackages{}
+		res := [2]*vetting.State{}
 		nv := n.vettedPackages(sync, nst, lookup)
 		res[1] = &nv
 		if st.Serial > 0 {
@@ -814,9 +743,9 @@ func (n *Node) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackage
 		v, err = n.st.Submit(run)
 	}
 	if err != nil {
-		return nil, VettedPackages{}, storeErr(err)
+		return nil, vetting.State{}, storeErr(err)
 	}
-	res := v.([2]*VettedPackages)
+	res := v.([2]*vetting.State)
 	return res[0], *res[1], nil
 }
 
@@ -828,7 +757,7 @@ func serialMismatch(sync string, want, got int32) error {
 // filters, one per synchronizer in id order, with the packages that match
 // the package filter, and the next page's token ("" after the last page;
 // any authenticated caller).
-func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesRequest) (states []VettedPackages, nextPageToken string, err error) {
+func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesRequest) (states []vetting.State, nextPageToken string, err error) {
 	if err := n.public(ctx); err != nil {
 		return nil, "", err
 	}
@@ -854,7 +783,7 @@ func (n *Node) ListVettedPackages(ctx context.Context, req ListVettedPackagesReq
 		i, _ := slices.BinarySearch(syncs, req.PageToken)
 		syncs = syncs[i:]
 	}
-	states = []VettedPackages{}
+	states = []vetting.State{}
 	err = n.st.View(func(r *store.Reader) error {
 		known, err := n.knownPackages(r)
 		if err != nil {

@@ -43,16 +43,16 @@ func dar(t *testing.T, main lftest.Package, deps ...lftest.Package) ([]byte, []s
 	return lftest.DAR(main, deps...)
 }
 
-func vet(refs ...vetting.Ref) ledger.VetPackages { return ledger.VetPackages{Refs: refs} }
+func vet(refs ...vetting.Ref) vetting.Change { return vetting.Change{Op: vetting.Vet, Refs: refs} }
 
-func unvet(refs ...vetting.Ref) ledger.UnvetPackages { return ledger.UnvetPackages{Refs: refs} }
+func unvet(refs ...vetting.Ref) vetting.Change { return vetting.Change{Op: vetting.Unvet, Refs: refs} }
 
 func byID(id string) vetting.Ref { return vetting.Ref{PackageID: id} }
 
 // vettingUpdate is the past and new states UpdateVettedPackages returns.
 type vettingUpdate struct {
-	Past *ledger.VettedPackages
-	New  ledger.VettedPackages
+	Past *vetting.State
+	New  vetting.State
 }
 
 func updateVetting(ctx context.Context, n *ledger.Node, req ledger.UpdateVettedPackagesRequest) (vettingUpdate, error) {
@@ -60,7 +60,7 @@ func updateVetting(ctx context.Context, n *ledger.Node, req ledger.UpdateVettedP
 	return vettingUpdate{past, next}, err
 }
 
-func vettedIDs(v ledger.VettedPackages) []string {
+func vettedIDs(v vetting.State) []string {
 	var ids []string
 	for _, p := range v.Packages {
 		ids = append(ids, p.PackageID)
@@ -68,7 +68,7 @@ func vettedIDs(v ledger.VettedPackages) []string {
 	return ids
 }
 
-func listVetted(t *testing.T, n *ledger.Node) []ledger.VettedPackages {
+func listVetted(t *testing.T, n *ledger.Node) []vetting.State {
 	t.Helper()
 	l, next, err := n.ListVettedPackages(context.Background(), ledger.ListVettedPackagesRequest{})
 	if err != nil || next != "" {
@@ -125,7 +125,7 @@ func TestRealDARs(t *testing.T) {
 		t.Errorf("GetPackage(ping) = %d bytes, hash %q, %v", len(arch.Payload), arch.Hash, err)
 	}
 	l := listVetted(t, n)
-	if len(l) != 1 || l[0].TopologySerial != 2 {
+	if len(l) != 1 || l[0].Serial != 2 {
 		t.Fatalf("vetting state after two uploads: %+v", l)
 	}
 	// Uploading the same DAR again is idempotent.
@@ -217,7 +217,7 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: bad, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(badIDs[0]))}}
+	req := ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID(badIDs[0]))}}
 	if _, _, err := n.UpdateVettedPackages(ctx, req); !errors.Is(err, apierr.NotValidUpgradePackage) {
 		t.Fatalf("vetting an incompatible upgrade: %v", err)
 	}
@@ -247,23 +247,23 @@ func TestVettingChanges(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: twin, DontVet: true}); err != nil {
 		t.Fatal(err)
 	}
-	prior := func(v int32) ledger.SerialExpectation { return ledger.PriorSerial(v) }
-	noPrior := ledger.NoPriorSerial{}
+	prior := func(v int32) vetting.SerialExpectation { return vetting.PriorSerial(v) }
+	noPrior := vetting.NoPriorSerial{}
 	for _, tc := range []struct {
 		name string
 		req  ledger.UpdateVettedPackagesRequest
 		code apierr.Code
 	}{
-		{"dependency not vetted", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(appID))}}, apierr.TopologyDependenciesNotVetted},
-		{"unknown package id", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID("00ff"))}}, apierr.TopologyCannotVetDueToMissingPackages},
-		{"unknown name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(vetting.Ref{PackageName: "nope"})}}, apierr.UnresolvedVettingReference},
-		{"ambiguous name", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(vetting.Ref{PackageName: "other"})}}, apierr.AmbiguousVettingReference},
-		{"empty ref", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(vetting.Ref{PackageVersion: "1.0.0"})}}, apierr.InvalidArgument},
+		{"dependency not vetted", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID(appID))}}, apierr.TopologyDependenciesNotVetted},
+		{"unknown package id", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID("00ff"))}}, apierr.TopologyCannotVetDueToMissingPackages},
+		{"unknown name", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(vetting.Ref{PackageName: "nope"})}}, apierr.UnresolvedVettingReference},
+		{"ambiguous name", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(vetting.Ref{PackageName: "other"})}}, apierr.AmbiguousVettingReference},
+		{"empty ref", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(vetting.Ref{PackageVersion: "1.0.0"})}}, apierr.InvalidArgument},
 		{"no changes", ledger.UpdateVettedPackagesRequest{}, apierr.MissingField},
-		{"empty operation", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{nil}}, apierr.MissingField},
-		{"wrong prior serial", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(libID))}, ExpectedSerial: prior(3)}, apierr.TopologySerialMismatch},
-		{"unknown synchronizer", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(libID))}, SynchronizerID: "x::1220ab"}, apierr.PackageServiceNotConnectedToSynchronizer},
-		{"not admin", ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(libID))}}, apierr.PermissionDenied},
+		{"empty operation", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{{}}}, apierr.MissingField},
+		{"wrong prior serial", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID(libID))}, ExpectedSerial: prior(3)}, apierr.TopologySerialMismatch},
+		{"unknown synchronizer", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID(libID))}, SynchronizerID: "x::1220ab"}, apierr.PackageServiceNotConnectedToSynchronizer},
+		{"not admin", ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID(libID))}}, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ctx
@@ -285,7 +285,7 @@ func TestVettingChanges(t *testing.T) {
 	}
 
 	// A dry run answers what the real run does, and changes nothing.
-	req := ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{vet(byID(appID), byID(libID))}, ExpectedSerial: noPrior, DryRun: true}
+	req := ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{vet(byID(appID), byID(libID))}, ExpectedSerial: noPrior, DryRun: true}
 	before := ledger.StoreDumpForTest(t, n)
 	dry, err := updateVetting(ctx, n, req)
 	if err != nil {
@@ -302,8 +302,8 @@ func TestVettingChanges(t *testing.T) {
 	if diff := cmp.Diff(dry, real); diff != "" {
 		t.Errorf("dry run and real run differ (-dry +real):\n%s", diff)
 	}
-	if real.Past != nil || real.New.TopologySerial != 1 {
-		t.Errorf("first change set: past %+v, serial %d", real.Past, real.New.TopologySerial)
+	if real.Past != nil || real.New.Serial != 1 {
+		t.Errorf("first change set: past %+v, serial %d", real.Past, real.New.Serial)
 	}
 	if diff := cmp.Diff([]string{appID, libID}, vettedIDs(real.New)); diff != "" {
 		t.Errorf("vetted, sorted by name (-want +got):\n%s", diff)
@@ -317,11 +317,11 @@ func TestVettingChanges(t *testing.T) {
 	withBounds := vet(byID(otherIDs[0]))
 	withBounds.ValidFrom = &from
 	resp, err := updateVetting(ctx, n, ledger.UpdateVettedPackagesRequest{
-		Changes: []ledger.VettingChange{withBounds, unvet(byID(appID))}, ExpectedSerial: prior(1)})
+		Changes: []vetting.Change{withBounds, unvet(byID(appID))}, ExpectedSerial: prior(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.New.TopologySerial != 2 || resp.Past == nil || resp.Past.TopologySerial != 1 {
+	if resp.New.Serial != 2 || resp.Past == nil || resp.Past.Serial != 1 {
 		t.Errorf("second change set serials: %+v", resp)
 	}
 	if diff := cmp.Diff([]string{libID, otherIDs[0]}, vettedIDs(resp.New)); diff != "" {
@@ -331,11 +331,11 @@ func TestVettingChanges(t *testing.T) {
 		t.Errorf("bounds = %v", got)
 	}
 	// Unvetting a dependency of a vetted package is refused.
-	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{
 		vet(byID(appID)), unvet(byID(libID))}}); !errors.Is(err, apierr.TopologyDependenciesNotVetted) {
 		t.Errorf("unvetting a dependency: %v", err)
 	}
-	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{
 		vet(byID(appID)), unvet(byID(libID))}, Flags: vetting.Flags{AllowUnvettedDependencies: true}}); err != nil {
 		t.Errorf("unvetting a dependency, forced: %v", err)
 	}
@@ -355,7 +355,7 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: "b::1220bb"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{unvet(byID(ids[0]))}}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{unvet(byID(ids[0]))}}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
 		t.Fatalf("vetting with two synchronizers: %v", err)
 	}
 	l := listVetted(t, n)
@@ -410,7 +410,7 @@ func TestReuploadKeepsBounds(t *testing.T) {
 	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := vet(byID(ids[0]))
 	c.ValidFrom = &from
-	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{c}}); err != nil {
+	if _, _, err := n.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{c}}); err != nil {
 		t.Fatal(err)
 	}
 	before := ledger.StoreDumpForTest(t, n)

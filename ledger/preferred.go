@@ -15,93 +15,51 @@ import (
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
-// PackageVettingRequirement asks for the newest package of a name vetted
-// by every participant hosting the parties.
-type PackageVettingRequirement struct {
-	Parties     []string
-	PackageName string
-}
-
-// GetPreferredPackagesRequest asks for the preferred package of each
-// requirement.
-type GetPreferredPackagesRequest struct {
-	PackageVettingRequirements []PackageVettingRequirement
-	// SynchronizerID restricts the search to one connected synchronizer;
-	// "" searches them all, in connection order.
-	SynchronizerID string
-	// VettingValidAt is the time the vetting must be valid at; the zero
-	// time means now.
-	VettingValidAt time.Time
-}
-
-// PackageReference names a package by id, name and version.
-type PackageReference struct {
-	PackageID      string
-	PackageName    string
-	PackageVersion string
-}
-
-// GetPreferredPackageVersionRequest is the deprecated single-name query.
-type GetPreferredPackageVersionRequest struct {
-	Parties     []string
-	PackageName string
-	// VettingValidAt is the time the vetting must be valid at; the zero
-	// time means now.
-	VettingValidAt time.Time
-	SynchronizerID string
-}
-
-// PackagePreference is a preferred package and its synchronizer.
-type PackagePreference struct {
-	PackageReference PackageReference
-	SynchronizerID   string
-}
-
 // PreferredPackages computes, for each requirement, the highest-versioned
-// package of its name that is vetted (valid at VettingValidAt, default
-// now) by every participant hosting its parties — on ledgernode the one
+// package of its name that is vetted (valid at vettingValidAt; the zero
+// time means now) by every participant hosting its parties — on ledgernode the one
 // participant, which hosts exactly the parties it knows. The first
-// synchronizer (the requested one, else in connection order) that
+// synchronizer (synchronizerID, else each connected one in connection
+// order) that
 // satisfies every requirement is used; PACKAGE_SELECTION_FAILED
 // (FAILED_PRECONDITION) when none does. It returns one reference per
 // requirement, in the requirements' order, and the synchronizer they were
 // computed for. The request is validated first as Canton's
 // (checkPreferredRequest). Any authenticated caller may ask.
-func (n *Node) PreferredPackages(ctx context.Context, req GetPreferredPackagesRequest) (refs []PackageReference, synchronizerID string, err error) {
+func (n *Node) PreferredPackages(ctx context.Context, reqs []vetting.Requirement, synchronizerID string, vettingValidAt time.Time) (refs []vetting.Ref, chosenSynchronizerID string, err error) {
 	if err := n.public(ctx); err != nil {
 		return nil, "", err
 	}
-	at, err := n.checkPreferredRequest(req)
+	at, err := n.checkPreferredRequest(reqs, synchronizerID, vettingValidAt)
 	if err != nil {
 		return nil, "", err
 	}
-	return n.preferredPackages(req, at)
+	return n.preferredPackages(reqs, synchronizerID, at)
 }
 
 // PreferredPackageVersion is PreferredPackages for one package name
 // (deprecated). The request is validated as one requirement of
 // PreferredPackages, so its parties are required and a malformed
 // parameter is an error, as in Canton 3.5; only when no synchronizer
-// satisfies a valid query is there no preference (nil).
-func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPackageVersionRequest) (*PackagePreference, error) {
+// satisfies a valid query is there no preference (nil ref). It returns the
+// preferred package and the synchronizer it was computed for.
+func (n *Node) PreferredPackageVersion(ctx context.Context, req vetting.Requirement, synchronizerID string, vettingValidAt time.Time) (ref *vetting.Ref, chosenSynchronizerID string, err error) {
 	if err := n.public(ctx); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	preq := GetPreferredPackagesRequest{
-		PackageVettingRequirements: []PackageVettingRequirement{{Parties: req.Parties, PackageName: req.PackageName}},
-		SynchronizerID:             req.SynchronizerID, VettingValidAt: req.VettingValidAt}
-	at, err := n.checkPreferredRequest(preq)
+	reqs := []vetting.Requirement{req}
+	at, err := n.checkPreferredRequest(reqs, synchronizerID, vettingValidAt)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	refs, sync, err := n.preferredPackages(preq, at)
+	refs, sync, err := n.preferredPackages(reqs, synchronizerID, at)
 	if errors.Is(err, apierr.PackageSelectionFailed) {
-		return nil, nil
+		return nil, "", nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return &PackagePreference{PackageReference: refs[0], SynchronizerID: sync}, nil
+	return &refs[0], sync, nil
 }
 
 // checkPreferredRequest applies Canton's rules to a preferred-packages
@@ -123,11 +81,11 @@ func (n *Node) PreferredPackageVersion(ctx context.Context, req GetPreferredPack
 //
 // Causes quote the input truncated (apierr.Quote), so a refusal does not
 // grow with it.
-func (n *Node) checkPreferredRequest(req GetPreferredPackagesRequest) (time.Time, error) {
-	if len(req.PackageVettingRequirements) == 0 {
+func (n *Node) checkPreferredRequest(reqs []vetting.Requirement, synchronizerID string, validAt time.Time) (time.Time, error) {
+	if len(reqs) == 0 {
 		return time.Time{}, apierr.MissingField.New("package_vetting_requirements/packageVettingRequirements")
 	}
-	for _, r := range req.PackageVettingRequirements {
+	for _, r := range reqs {
 		if r.PackageName == "" {
 			return time.Time{}, apierr.MissingField.New("package_name/packageName")
 		}
@@ -143,15 +101,15 @@ func (n *Node) checkPreferredRequest(req GetPreferredPackagesRequest) (time.Time
 			}
 		}
 	}
-	if req.SynchronizerID != "" {
-		if _, err := identity.ParseUID(req.SynchronizerID); err != nil {
+	if synchronizerID != "" {
+		if _, err := identity.ParseUID(synchronizerID); err != nil {
 			return time.Time{}, invalidPreferredField("synchronizer_id/synchronizerId", err.Error())
 		}
 	}
-	if req.VettingValidAt.IsZero() {
+	if validAt.IsZero() {
 		return n.now(), nil
 	}
-	return req.VettingValidAt, nil
+	return validAt, nil
 }
 
 // invalidPreferredField is Canton's INVALID_FIELD of a preferred-packages
@@ -172,20 +130,20 @@ func syntaxMessage(err error) string {
 
 // preferredPackages answers a request checkPreferredRequest accepted, for
 // the vetting valid at at.
-func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) ([]PackageReference, string, error) {
+func (n *Node) preferredPackages(reqs []vetting.Requirement, synchronizerID string, at time.Time) ([]vetting.Ref, string, error) {
 	syncs := n.syncs
-	if req.SynchronizerID != "" {
-		if !slices.Contains(n.syncs, req.SynchronizerID) {
-			return nil, "", apierr.PackageSelectionFailed.New("The participant is not connected to synchronizer %s", apierr.Quote(req.SynchronizerID)).
-				WithResource("SYNCHRONIZER_ID", req.SynchronizerID)
+	if synchronizerID != "" {
+		if !slices.Contains(n.syncs, synchronizerID) {
+			return nil, "", apierr.PackageSelectionFailed.New("The participant is not connected to synchronizer %s", apierr.Quote(synchronizerID)).
+				WithResource("SYNCHRONIZER_ID", synchronizerID)
 		}
-		syncs = []string{req.SynchronizerID}
+		syncs = []string{synchronizerID}
 	}
-	var refs []PackageReference
+	var refs []vetting.Ref
 	var chosen string
 	var reasons []string
 	err := n.st.View(func(r *store.Reader) error {
-		for _, rq := range req.PackageVettingRequirements {
+		for _, rq := range reqs {
 			for _, p := range rq.Parties {
 				hosted, err := hasKey(r, store.PartyKey(p))
 				if err != nil {
@@ -207,7 +165,7 @@ func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) 
 			if err != nil {
 				return err
 			}
-			found, missing := preferredIn(st.Packages, lookup, req.PackageVettingRequirements, at)
+			found, missing := preferredIn(st.Packages, lookup, reqs, at)
 			if missing != "" {
 				reasons = append(reasons, fmt.Sprintf("%s: no vetted package for package-name %s", sync, apierr.Quote(missing)))
 				continue
@@ -229,8 +187,8 @@ func (n *Node) preferredPackages(req GetPreferredPackagesRequest, at time.Time) 
 // preferredIn picks, for each requirement, the highest version of its
 // package name among the vetted packages valid at t. It returns the first
 // name without a vetted package when one is missing.
-func preferredIn(vetted []vetting.VettedPackage, lookup func(string) *lf.Package, reqs []PackageVettingRequirement, t time.Time) ([]PackageReference, string) {
-	var refs []PackageReference
+func preferredIn(vetted []vetting.VettedPackage, lookup func(string) *lf.Package, reqs []vetting.Requirement, t time.Time) ([]vetting.Ref, string) {
+	var refs []vetting.Ref
 	for _, req := range reqs {
 		var best *lf.Package
 		for _, v := range vetted {
@@ -245,7 +203,7 @@ func preferredIn(vetted []vetting.VettedPackage, lookup func(string) *lf.Package
 		if best == nil {
 			return nil, req.PackageName
 		}
-		refs = append(refs, PackageReference{PackageID: best.ID, PackageName: best.Name, PackageVersion: best.Version})
+		refs = append(refs, vetting.Ref{PackageID: best.ID, PackageName: best.Name, PackageVersion: best.Version})
 	}
 	return refs, ""
 }

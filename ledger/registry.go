@@ -18,23 +18,6 @@ const (
 	MaxInstrumentsPageSize     = 100
 )
 
-// ListInstrumentsRequest selects a page of instruments, ordered by id.
-type ListInstrumentsRequest struct {
-	// PageSize is 1 to 100; 0 means 25. Other values are INVALID_ARGUMENT.
-	PageSize int32
-	// PageToken is the previous page's NextPageToken ("" for the first).
-	// Pages are stable under concurrent inserts: each instrument present
-	// during the whole walk is seen exactly once.
-	PageToken string
-}
-
-// InstrumentsPage is one page of instruments; NextPageToken is "" (and
-// absent on the wire) on the last page.
-type InstrumentsPage struct {
-	Instruments   []registry.Instrument `json:"instruments"`
-	NextPageToken string                `json:"nextPageToken,omitempty"`
-}
-
 func registryErr(err error) error {
 	var fe *registry.FieldError
 	if errors.As(err, &fe) {
@@ -127,31 +110,36 @@ func (n *Node) GetInstrument(ctx context.Context, id string) (registry.Instrumen
 	return in, storeErr(err)
 }
 
-// ListInstruments returns a page of instruments ordered by id (any caller).
-func (n *Node) ListInstruments(ctx context.Context, req ListInstrumentsRequest) (InstrumentsPage, error) {
+// ListInstruments returns a page of instruments ordered by id (any caller)
+// and the next page's token ("" on the last page). pageSize is 1 to 100;
+// 0 means 25, other values are INVALID_ARGUMENT. pageToken is the previous
+// page's nextPageToken ("" for the first); pages are stable under
+// concurrent inserts: each instrument present during the whole walk is
+// seen exactly once.
+func (n *Node) ListInstruments(ctx context.Context, pageSize int32, pageToken string) (instruments []registry.Instrument, nextPageToken string, err error) {
 	if err := n.public(ctx); err != nil {
-		return InstrumentsPage{}, err
+		return nil, "", err
 	}
-	size := int(req.PageSize)
+	size := int(pageSize)
 	switch {
 	case size == 0:
 		size = DefaultInstrumentsPageSize
 	case size < 0 || size > MaxInstrumentsPageSize:
-		return InstrumentsPage{}, apierr.InvalidArgument.New("pageSize must be between 1 and %d, not %d", MaxInstrumentsPageSize, size)
+		return nil, "", apierr.InvalidArgument.New("pageSize must be between 1 and %d, not %d", MaxInstrumentsPageSize, size)
 	}
 	var start []byte
-	if req.PageToken != "" {
-		last, err := base64.RawURLEncoding.DecodeString(req.PageToken)
+	if pageToken != "" {
+		last, err := base64.RawURLEncoding.DecodeString(pageToken)
 		if err != nil || len(last) == 0 {
-			return InstrumentsPage{}, apierr.InvalidArgument.New("invalid pageToken %q", apierr.Quote(req.PageToken))
+			return nil, "", apierr.InvalidArgument.New("invalid pageToken %q", apierr.Quote(pageToken))
 		}
 		start = append(store.InstrumentKey(string(last)), 0)
 	}
-	page := InstrumentsPage{Instruments: []registry.Instrument{}}
+	instruments = []registry.Instrument{}
 	more := false
-	err := n.st.View(func(r *store.Reader) error {
+	err = n.st.View(func(r *store.Reader) error {
 		return r.Scan([]byte(store.PrefixInstrument), start, func(_, v []byte) (bool, error) {
-			if len(page.Instruments) == size {
+			if len(instruments) == size {
 				more = true
 				return false, nil
 			}
@@ -159,39 +147,39 @@ func (n *Node) ListInstruments(ctx context.Context, req ListInstrumentsRequest) 
 			if err := json.Unmarshal(v, &in); err != nil {
 				return false, err
 			}
-			page.Instruments = append(page.Instruments, in)
+			instruments = append(instruments, in)
 			return true, nil
 		})
 	})
 	if err != nil {
-		return InstrumentsPage{}, storeErr(err)
+		return nil, "", storeErr(err)
 	}
 	if more {
-		page.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(page.Instruments[len(page.Instruments)-1].ID))
+		nextPageToken = base64.RawURLEncoding.EncodeToString([]byte(instruments[len(instruments)-1].ID))
 	}
-	return page, nil
+	return instruments, nextPageToken, nil
 }
 
 // AllInstruments walks every instrument in id order, a page of pageSize at
 // a time (0: the default). Stopping the loop stops the walk.
 func (n *Node) AllInstruments(ctx context.Context, pageSize int32) iter.Seq2[registry.Instrument, error] {
 	return func(yield func(registry.Instrument, error) bool) {
-		req := ListInstrumentsRequest{PageSize: pageSize}
+		token := ""
 		for {
-			page, err := n.ListInstruments(ctx, req)
+			page, next, err := n.ListInstruments(ctx, pageSize, token)
 			if err != nil {
 				yield(registry.Instrument{}, err)
 				return
 			}
-			for _, in := range page.Instruments {
+			for _, in := range page {
 				if !yield(in, nil) {
 					return
 				}
 			}
-			if page.NextPageToken == "" {
+			if next == "" {
 				return
 			}
-			req.PageToken = page.NextPageToken
+			token = next
 		}
 	}
 }

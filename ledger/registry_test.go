@@ -41,13 +41,13 @@ func TestRegistryPagingUnderConcurrentInserts(t *testing.T) {
 		}
 	}
 	seen := map[string]int{}
-	req := ledger.ListInstrumentsRequest{PageSize: 7}
+	token := ""
 	for added := 0; ; added++ {
-		page, err := n.ListInstruments(ctx, req)
+		page, next, err := n.ListInstruments(ctx, 7, token)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, in := range page.Instruments {
+		for _, in := range page {
 			seen[in.ID]++
 		}
 		// Insert between pages, before and after the cursor.
@@ -56,10 +56,10 @@ func TestRegistryPagingUnderConcurrentInserts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if page.NextPageToken == "" {
+		if next == "" {
 			break
 		}
-		req.PageToken = page.NextPageToken
+		token = next
 	}
 	for i := range 50 {
 		id := fmt.Sprintf("i%03d", i*2)
@@ -106,11 +106,11 @@ func TestRegistryReopenAndErrors(t *testing.T) {
 		{"delete unknown", func() error { return n.DeleteInstrument(ctx, "nope") }, apierr.InstrumentNotFound},
 		{"bad info", func() error { _, err := n.SetRegistryInfo(ctx, registry.Info{}); return err }, apierr.InvalidArgument},
 		{"page size 101", func() error {
-			_, err := n.ListInstruments(ctx, ledger.ListInstrumentsRequest{PageSize: 101})
+			_, _, err := n.ListInstruments(ctx, 101, "")
 			return err
 		}, apierr.InvalidArgument},
 		{"bad token", func() error {
-			_, err := n.ListInstruments(ctx, ledger.ListInstrumentsRequest{PageToken: "%%"})
+			_, _, err := n.ListInstruments(ctx, 0, "%%")
 			return err
 		}, apierr.InvalidArgument},
 	} {

@@ -18,16 +18,6 @@ import (
 // ({} on the wire).
 type Empty struct{}
 
-// ListUsersRequest selects a page of users of one identity provider.
-type ListUsersRequest struct {
-	// PageSize 0 means the maximum (Options.MaxUsersPageSize); larger
-	// values are capped.
-	PageSize  int32
-	PageToken string
-	// IdentityProviderID selects the provider whose users are listed.
-	IdentityProviderID string
-}
-
 func userNotFound(id string) *apierr.Error {
 	return apierr.UserNotFound.New("getting user failed for unknown user \"%s\"", apierr.Quote(id)).WithResource("USER", id)
 }
@@ -202,18 +192,21 @@ func (n *Node) GetUser(ctx context.Context, id, idp string) (identity.User, erro
 	return u.view(), nil
 }
 
-// ListUsers returns a page of the users of one identity provider, ordered by
-// id, and the token of the next page ("" on the last page). It needs
-// ParticipantAdmin or IdentityProviderAdmin of the provider.
-func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (users []identity.User, nextPageToken string, err error) {
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+// ListUsers returns a page of the users of identity provider
+// identityProviderID, ordered by id, and the token of the next page (""
+// on the last page); pageToken is the previous page's ("" for the first).
+// pageSize 0 means the maximum (Options.MaxUsersPageSize); larger values
+// are capped. It needs ParticipantAdmin or IdentityProviderAdmin of the
+// provider.
+func (n *Node) ListUsers(ctx context.Context, pageSize int32, pageToken, identityProviderID string) (users []identity.User, nextPageToken string, err error) {
+	idp, err := requireIDPAdmin(ctx, identityProviderID)
 	if err != nil {
 		return nil, "", err
 	}
 	if err := validIDP("identity_provider_id", idp); err != nil {
 		return nil, "", err
 	}
-	limit := int(req.PageSize)
+	limit := int(pageSize)
 	if limit < 0 {
 		return nil, "", apierr.InvalidArgument.New("Page size must be non-negative")
 	}
@@ -222,8 +215,8 @@ func (n *Node) ListUsers(ctx context.Context, req ListUsersRequest) (users []ide
 	}
 	prefix := store.IDPMemberPrefix(idp, "u")
 	var start []byte
-	if req.PageToken != "" {
-		b, err := base64.RawURLEncoding.DecodeString(req.PageToken)
+	if pageToken != "" {
+		b, err := base64.RawURLEncoding.DecodeString(pageToken)
 		if err != nil || identity.ValidateUserID(string(b)) != nil {
 			return nil, "", apierr.InvalidArgument.New("Invalid page token")
 		}

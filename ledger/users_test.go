@@ -32,7 +32,7 @@ func identitySnapshot(t *testing.T, n *ledger.Node, idps ...string) identityStat
 	ctx := context.Background()
 	s := identityState{Users: map[string][]identity.User{}, Rights: map[string][]identity.Right{}}
 	for _, idp := range append([]string{""}, idps...) {
-		users, _, err := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: idp})
+		users, _, err := n.ListUsers(ctx, 0, "", idp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,11 +115,11 @@ func TestUserLifecycle(t *testing.T) {
 		t.Errorf("deactivated user authenticated: %v", err)
 	}
 
-	page, next, _ := n.ListUsers(ctx, ledger.ListUsersRequest{PageSize: 1})
+	page, next, _ := n.ListUsers(ctx, 1, "", "")
 	if len(page) != 1 || page[0].ID != "alice_user" || next == "" {
 		t.Fatalf("first page = %+v, next %q", page, next)
 	}
-	page, next, _ = n.ListUsers(ctx, ledger.ListUsersRequest{PageSize: 1, PageToken: next})
+	page, next, _ = n.ListUsers(ctx, 1, next, "")
 	if len(page) != 1 || page[0].ID != identity.DefaultParticipantAdmin || next != "" {
 		t.Fatalf("second page = %+v, next %q", page, next)
 	}
@@ -297,7 +297,7 @@ func TestSelfService(t *testing.T) {
 	if r, err := n.ListUserRights(self, "carol", ""); err != nil || len(r) != 1 {
 		t.Errorf("own rights = %+v, %v", r, err)
 	}
-	if _, _, err := n.ListUsers(self, ledger.ListUsersRequest{}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, _, err := n.ListUsers(self, 0, "", ""); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("plain user lists users: %v", err)
 	}
 }
@@ -535,7 +535,7 @@ func TestMovedUserAuthenticatesInNewProvider(t *testing.T) {
 	if err != nil || p.IdentityProviderID != "idp1" {
 		t.Errorf("idp1 claims after the move: %+v, %v", p, err)
 	}
-	l, _, _ := n.ListUsers(ctx, ledger.ListUsersRequest{IdentityProviderID: "idp1"})
+	l, _, _ := n.ListUsers(ctx, 0, "", "idp1")
 	if len(l) != 1 || l[0].ID != "frank" {
 		t.Errorf("idp1 users = %+v", l)
 	}
@@ -585,12 +585,12 @@ func TestProviderScopeFromClaims(t *testing.T) {
 	}
 	idp1Admin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root1", IdentityProviderID: "idp1",
 		Rights: []identity.Right{right(identity.RightParticipantAdmin, "")}})
-	if _, _, err := n.ListUsers(idp1Admin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, _, err := n.ListUsers(idp1Admin, 0, "", "idp2"); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("participant admin of idp1 listing idp2: %v, want PERMISSION_DENIED", err)
 	}
 	defaultIDPAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "root0",
 		Rights: []identity.Right{right(identity.RightIdentityProviderAdmin, "")}})
-	if _, _, err := n.ListUsers(defaultIDPAdmin, ledger.ListUsersRequest{IdentityProviderID: "idp2"}); err != nil {
+	if _, _, err := n.ListUsers(defaultIDPAdmin, 0, "", "idp2"); err != nil {
 		t.Errorf("IDP admin of the default provider listing idp2: %v", err)
 	}
 }

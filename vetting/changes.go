@@ -7,24 +7,45 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
 // VettedPackage is one package of a vetting state with its validity bounds
-// (nil: unbounded).
+// (nil: unbounded). PackageName and PackageVersion describe the package
+// when the state is listed (Apply neither needs nor sets them).
 type VettedPackage struct {
-	PackageID  string
-	ValidFrom  *time.Time
-	ValidUntil *time.Time
+	PackageID      string
+	ValidFrom      *time.Time
+	ValidUntil     *time.Time
+	PackageName    string
+	PackageVersion string
 }
 
 // State is a participant's vetted packages on one synchronizer. Serial is
 // the topology serial of the last applied change set: 0 when there is no
 // state yet, then 1, 2, … (each applied change set adds one).
+// ParticipantID and SynchronizerID name the participant and synchronizer
+// when the state is listed (Apply keeps them).
 type State struct {
-	Serial   int32
-	Packages []VettedPackage
+	Serial         int32
+	Packages       []VettedPackage
+	ParticipantID  string
+	SynchronizerID string
 }
+
+// SerialExpectation is the topology serial a change set expects to find:
+// PriorSerial or NoPriorSerial; nil expects nothing.
+type SerialExpectation interface{ isSerialExpectation() }
+
+// PriorSerial expects the current vetting state to have this serial.
+type PriorSerial int32
+
+// NoPriorSerial expects no vetting state yet.
+type NoPriorSerial struct{}
+
+func (PriorSerial) isSerialExpectation()   {}
+func (NoPriorSerial) isSerialExpectation() {}
 
 // Ref names one or more packages: an empty field is a wildcard, and at
 // least PackageID or PackageName must be set.
@@ -46,20 +67,53 @@ func (r Ref) String() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
+// Requirement asks for the newest package of a name vetted by every
+// participant hosting the parties (Canton's PackageVettingRequirement).
+type Requirement struct {
+	Parties     []string
+	PackageName string
+}
+
 func (r Ref) matches(p *lf.Package) bool {
 	return (r.PackageID == "" || r.PackageID == p.ID) &&
 		(r.PackageName == "" || r.PackageName == p.Name) &&
 		(r.PackageVersion == "" || r.PackageVersion == p.Version)
 }
 
-// Change is one operation of a change set: vet the packages of Refs with
-// the new bounds (each ref must match exactly one known package; existing
-// bounds are overwritten), or unvet every package the refs match.
+// Operation is what a Change does; the zero value is no operation (a
+// change set holding one is refused: MISSING_FIELD).
+type Operation uint8
+
+// The operations of a Change.
+const (
+	Vet Operation = iota + 1
+	Unvet
+)
+
+// Change is one operation of a change set: Vet the packages of Refs with
+// the new bounds (nil: unbounded; each ref must match exactly one known
+// package; existing bounds are overwritten), or Unvet every package the
+// refs match (the bounds are ignored).
 type Change struct {
-	Vet        bool
+	Op         Operation
 	Refs       []Ref
 	ValidFrom  *time.Time
 	ValidUntil *time.Time
+}
+
+// CheckOperations refuses a change set that is empty (MISSING_FIELD
+// changes) or holds a change with no operation (MISSING_FIELD
+// changes[i].operation), as Canton's request validation does.
+func CheckOperations(changes []Change) error {
+	if len(changes) == 0 {
+		return apierr.MissingField.New("changes")
+	}
+	for i, c := range changes {
+		if c.Op != Vet && c.Op != Unvet {
+			return apierr.MissingField.New("changes[%d].operation", i)
+		}
+	}
+	return nil
 }
 
 // Flags relax the checks of Apply.
@@ -77,6 +131,7 @@ type Flags struct {
 // being uploaded). The result keeps the packages no change mentions, and
 // its Serial is the old one plus one when the package set or bounds
 // changed (unchanged otherwise). Errors:
+//   - a change with no operation: MISSING_FIELD (CheckOperations);
 //   - a ref with neither id nor name: INVALID_ARGUMENT;
 //   - a Vet ref by id of a package that is not known:
 //     TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES; any other ref matching
@@ -101,6 +156,11 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 	for _, v := range state.Packages {
 		vetted[v.PackageID] = v
 	}
+	for i, c := range changes {
+		if c.Op != Vet && c.Op != Unvet {
+			return State{}, apierr.MissingField.New("changes[%d].operation", i)
+		}
+	}
 	newlyVetted := map[string]bool{}
 	for _, c := range changes {
 		for _, r := range c.Refs {
@@ -115,7 +175,7 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 					matches = append(matches, p)
 				}
 			}
-			if !c.Vet {
+			if c.Op == Unvet {
 				found := false
 				for id := range vetted {
 					if p := byID[id]; (p != nil && r.matches(p)) || (p == nil && r.PackageID == id) {
@@ -205,7 +265,7 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 		}
 	}
 
-	next := State{Serial: state.Serial, Packages: make([]VettedPackage, 0, len(vetted))}
+	next := State{Serial: state.Serial, Packages: make([]VettedPackage, 0, len(vetted)), ParticipantID: state.ParticipantID, SynchronizerID: state.SynchronizerID}
 	for _, v := range vetted {
 		next.Packages = append(next.Packages, v)
 	}

@@ -1,11 +1,13 @@
 package vetting
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
@@ -23,7 +25,7 @@ func TestApplyUpgradeChecks(t *testing.T) {
 		return st
 	}
 	vet := func(ps ...*lf.Package) Change {
-		c := Change{Vet: true}
+		c := Change{Op: Vet}
 		for _, p := range ps {
 			c.Refs = append(c.Refs, Ref{PackageID: p.ID})
 		}
@@ -87,5 +89,38 @@ func TestApplyUpgradeChecks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestCheckOperations(t *testing.T) {
+	t.Parallel()
+	ref := []Ref{{PackageID: "p"}}
+	tests := []struct {
+		name    string
+		changes []Change
+		cause   string // "" when accepted
+	}{
+		{"none", nil, "changes"},
+		{"vet and unvet", []Change{{Op: Vet, Refs: ref}, {Op: Unvet, Refs: ref}}, ""},
+		{"no operation", []Change{{Op: Vet, Refs: ref}, {Refs: ref}}, "changes[1].operation"},
+		{"unknown operation", []Change{{Op: Unvet + 1, Refs: ref}}, "changes[0].operation"},
+	}
+	for _, tt := range tests {
+		err := CheckOperations(tt.changes)
+		if tt.cause == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, apierr.MissingField) || !strings.Contains(err.Error(), tt.cause) {
+			t.Errorf("%s: err = %v, want MISSING_FIELD %s", tt.name, err, tt.cause)
+		}
+		// Apply refuses the same change sets.
+		if len(tt.changes) > 0 {
+			if _, err := Apply(State{}, tt.changes, nil, Flags{}); !errors.Is(err, apierr.MissingField) {
+				t.Errorf("%s: Apply err = %v, want MISSING_FIELD", tt.name, err)
+			}
+		}
 	}
 }

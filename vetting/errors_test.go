@@ -35,7 +35,7 @@ func TestErrorTable(t *testing.T) {
 func TestErrorKinds(t *testing.T) {
 	f := newLineageFixture(t)
 	dep1 := f.w.pkgs[f.w.dep1]
-	vet := func(refs ...Ref) []Change { return []Change{{Vet: true, Refs: refs}} }
+	vet := func(refs ...Ref) []Change { return []Change{{Op: Vet, Refs: refs}} }
 	byID := func(p *lf.Package) Ref { return Ref{PackageID: p.ID} }
 	apply := func(st State, changes []Change, known ...*lf.Package) func() error {
 		return func() error { _, err := Apply(st, changes, known, Flags{}); return err }

@@ -94,7 +94,7 @@ func (s *source) overview(ctx context.Context) (overviewView, error) {
 		return v, err
 	}
 	v.Parties = len(parties)
-	if users, _, err := s.node.ListUsers(ctx, ledger.ListUsersRequest{}); err == nil {
+	if users, _, err := s.node.ListUsers(ctx, 0, "", ""); err == nil {
 		v.Users = len(users)
 	}
 	pkgs, err := s.node.ListPackages(ctx)
@@ -180,7 +180,7 @@ func (s *source) parties(ctx context.Context) (partiesView, error) {
 	}
 	token := ""
 	for {
-		users, next, err := s.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
+		users, next, err := s.node.ListUsers(ctx, 0, token, "")
 		if err != nil {
 			v.UsersError = errorText(err)
 			return v, nil

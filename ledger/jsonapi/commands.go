@@ -55,9 +55,9 @@ func (a *API) ready(ctx context.Context) error {
 // SubmitAsync submits commands without waiting for the result to be read
 // back (POST /v2/commands/async/submit): everything is validated and
 // committed before it returns, so a rejection is reported directly.
-func (a *API) SubmitAsync(ctx context.Context, c JsCommands) (ledger.Empty, error) {
+func (a *API) SubmitAsync(ctx context.Context, c JsCommands) (Empty, error) {
 	_, err := a.submit(ctx, &c)
-	return ledger.Empty{}, err
+	return Empty{}, err
 }
 
 // SubmitAndWait submits commands (POST /v2/commands/submit-and-wait)

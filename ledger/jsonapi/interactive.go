@@ -192,10 +192,10 @@ func (a *API) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionRequ
 // ExecuteSubmission executes an externally signed prepared transaction
 // (POST /v2/interactive-submission/execute) through Node.Execute; it
 // returns after the commit.
-func (a *API) ExecuteSubmission(ctx context.Context, req ExecuteSubmissionRequest) (ledger.Empty, error) {
+func (a *API) ExecuteSubmission(ctx context.Context, req ExecuteSubmissionRequest) (Empty, error) {
 	typed, opts := executeRequestOf(&req)
 	_, err := a.Node.Execute(ctx, typed, opts...)
-	return ledger.Empty{}, err
+	return Empty{}, err
 }
 
 // ExecuteSubmissionAndWait executes an externally signed prepared

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/vetting"
 )
 
 // The preferred-package queries of the interactive submission service
@@ -74,11 +74,11 @@ func (a *API) PreferredPackages(ctx context.Context, req GetPreferredPackagesReq
 	if err != nil {
 		return GetPreferredPackagesResponse{}, err
 	}
-	in := ledger.GetPreferredPackagesRequest{SynchronizerID: req.SynchronizerID, VettingValidAt: at}
-	for _, r := range req.PackageVettingRequirements {
-		in.PackageVettingRequirements = append(in.PackageVettingRequirements, ledger.PackageVettingRequirement(r))
+	reqs := make([]vetting.Requirement, len(req.PackageVettingRequirements))
+	for i, r := range req.PackageVettingRequirements {
+		reqs[i] = vetting.Requirement(r)
 	}
-	refs, sync, err := a.Node.PreferredPackages(ctx, in)
+	refs, sync, err := a.Node.PreferredPackages(ctx, reqs, req.SynchronizerID, at)
 	if err != nil {
 		return GetPreferredPackagesResponse{}, err
 	}
@@ -97,13 +97,12 @@ func (a *API) PreferredPackageVersion(ctx context.Context, req GetPreferredPacka
 	if err != nil {
 		return GetPreferredPackageVersionResponse{}, err
 	}
-	p, err := a.Node.PreferredPackageVersion(ctx, ledger.GetPreferredPackageVersionRequest{
-		Parties: req.Parties, PackageName: req.PackageName, VettingValidAt: at, SynchronizerID: req.SynchronizerID})
-	if err != nil || p == nil {
+	ref, sync, err := a.Node.PreferredPackageVersion(ctx, vetting.Requirement{Parties: req.Parties, PackageName: req.PackageName}, req.SynchronizerID, at)
+	if err != nil || ref == nil {
 		return GetPreferredPackageVersionResponse{}, err
 	}
 	return GetPreferredPackageVersionResponse{PackagePreference: &PackagePreference{
-		PackageReference: PackageReference(p.PackageReference), SynchronizerID: p.SynchronizerID}}, nil
+		PackageReference: PackageReference(*ref), SynchronizerID: sync}}, nil
 }
 
 // vettingValidAt parses a request's vetting time ("" is the zero time, now

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // The user management service (Canton's JsUserManagementService): users,
@@ -12,7 +11,7 @@ import (
 
 // Empty is the answer of operations Canton answers with an empty message
 // ({} on the wire).
-type Empty = ledger.Empty
+type Empty struct{}
 
 // FieldMask names the fields an update changes, with proto snake_case paths
 // such as "primary_party" or "metadata.annotations".
@@ -42,7 +41,13 @@ type GetUserRequest struct {
 
 // ListUsersRequest selects a page of users of one identity provider (the
 // query of GET /v2/users).
-type ListUsersRequest = ledger.ListUsersRequest
+type ListUsersRequest struct {
+	// PageSize 0 means the node's maximum; larger values are capped.
+	PageSize  int32
+	PageToken string
+	// IdentityProviderID selects the provider whose users are listed.
+	IdentityProviderID string
+}
 
 // ListUsersResponse is a page of users ordered by id; NextPageToken is ""
 // on the last page.
@@ -112,7 +117,7 @@ func (a *API) GetUser(ctx context.Context, req GetUserRequest) (UserResponse, er
 
 // ListUsers serves GET /v2/users (Node.ListUsers).
 func (a *API) ListUsers(ctx context.Context, req ListUsersRequest) (ListUsersResponse, error) {
-	users, next, err := a.Node.ListUsers(ctx, req)
+	users, next, err := a.Node.ListUsers(ctx, req.PageSize, req.PageToken, req.IdentityProviderID)
 	if err != nil {
 		return ListUsersResponse{}, err
 	}

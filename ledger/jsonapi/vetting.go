@@ -155,20 +155,20 @@ func (a *API) UpdateVettedPackages(ctx context.Context, req UpdateVettedPackages
 	for _, c := range req.Changes {
 		switch op := c.Operation; {
 		case op.Vet != nil:
-			in.Changes = append(in.Changes, ledger.VetPackages{Refs: vettingRefs(op.Vet.Value.Packages),
+			in.Changes = append(in.Changes, vetting.Change{Op: vetting.Vet, Refs: vettingRefs(op.Vet.Value.Packages),
 				ValidFrom: bound(op.Vet.Value.NewValidFromInclusive), ValidUntil: bound(op.Vet.Value.NewValidUntilExclusive)})
 		case op.Unvet != nil:
-			in.Changes = append(in.Changes, ledger.UnvetPackages{Refs: vettingRefs(op.Unvet.Value.Packages)})
+			in.Changes = append(in.Changes, vetting.Change{Op: vetting.Unvet, Refs: vettingRefs(op.Unvet.Value.Packages)})
 		default:
-			in.Changes = append(in.Changes, nil) // the Node's MISSING_FIELD changes[i].operation
+			in.Changes = append(in.Changes, vetting.Change{}) // no operation: the Node's MISSING_FIELD changes[i].operation
 		}
 	}
 	if exp := req.ExpectedTopologySerial; exp != nil {
 		switch s := exp.Serial; {
 		case s.Prior != nil:
-			in.ExpectedSerial = ledger.PriorSerial(s.Prior.Value)
+			in.ExpectedSerial = vetting.PriorSerial(s.Prior.Value)
 		case s.NoPrior != nil:
-			in.ExpectedSerial = ledger.NoPriorSerial{}
+			in.ExpectedSerial = vetting.NoPriorSerial{}
 		}
 	}
 	past, next, err := a.Node.UpdateVettedPackages(ctx, in)
@@ -225,9 +225,9 @@ func bound(s *string) *time.Time {
 	return &t
 }
 
-func wireVetting(v ledger.VettedPackages) VettedPackages {
+func wireVetting(v vetting.State) VettedPackages {
 	out := VettedPackages{Packages: make([]VettedPackage, len(v.Packages)), ParticipantID: v.ParticipantID,
-		SynchronizerID: v.SynchronizerID, TopologySerial: v.TopologySerial}
+		SynchronizerID: v.SynchronizerID, TopologySerial: v.Serial}
 	for i, p := range v.Packages {
 		w := VettedPackage{PackageID: p.PackageID, PackageName: p.PackageName, PackageVersion: p.PackageVersion}
 		if p.ValidFrom != nil {

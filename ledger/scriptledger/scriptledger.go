@@ -270,7 +270,7 @@ func (l *Ledger) ListUsers(ctx context.Context) ([]script.User, error) {
 	var out []script.User
 	token := ""
 	for {
-		users, next, err := l.node.ListUsers(ctx, ledger.ListUsersRequest{PageToken: token})
+		users, next, err := l.node.ListUsers(ctx, 0, token, "")
 		if err != nil {
 			return nil, err
 		}
@@ -381,10 +381,10 @@ func (l *Ledger) SetVetted(ctx context.Context, pkgs []script.PackageInfo, vette
 	for i, p := range pkgs {
 		refs[i] = vetting.Ref{PackageName: p.Name, PackageVersion: p.Version}
 	}
-	var change ledger.VettingChange = ledger.UnvetPackages{Refs: refs}
+	change := vetting.Change{Op: vetting.Unvet, Refs: refs}
 	if vetted {
-		change = ledger.VetPackages{Refs: refs}
+		change.Op = vetting.Vet
 	}
-	_, _, err := l.node.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []ledger.VettingChange{change}})
+	_, _, err := l.node.UpdateVettedPackages(ctx, ledger.UpdateVettedPackagesRequest{Changes: []vetting.Change{change}})
 	return err
 }
