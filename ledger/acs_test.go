@@ -5,10 +5,15 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
+// partyFormat is the JSON event format reading as p every template (the
+// other test files' wire requests use it).
 func partyFormat(p string) ledger.EventFormat {
 	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{p: {}}}
 }
@@ -27,63 +32,71 @@ func TestActiveContracts(t *testing.T) {
 	}
 	end, _ := f.n.LedgerEnd(f.ctx)
 
-	af := partyFormat(f.alice)
-	now, err := f.n.ActiveContracts(f.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset, EventFormat: &af}, ledger.ListOptions{})
-	if err != nil || len(now) != 3 {
-		t.Fatalf("alice's ACS now: %d, %v", len(now), err)
-	}
-	for _, c := range now {
-		if c.ContractEntry.JsActiveContract == nil || c.ContractEntry.JsActiveContract.CreatedEvent.ContractID == cids[0] {
-			t.Errorf("ACS entry %+v", c.ContractEntry)
+	af := ledger.ReadAs(f.alice)
+	acs := func(f0 ledger.ReadFormat, at int64) ([]string, error) {
+		var ids []string
+		for ev, err := range f.n.ActiveContractEvents(f.ctx, f0, at) {
+			if err != nil {
+				return ids, err
+			}
+			ids = append(ids, string(ev.ContractID))
 		}
+		return ids, nil
 	}
-	before, err := f.n.ActiveContracts(f.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: atFour.Offset, EventFormat: &af}, ledger.ListOptions{})
-	if err != nil || len(before) != 4 {
-		t.Fatalf("alice's ACS before the archive: %d, %v", len(before), err)
+	now, err := acs(af, end.Offset)
+	if diff := cmp.Diff(cids[1:], now, cmpopts.SortSlices(func(a, b string) bool { return a < b })); err != nil || diff != "" {
+		t.Fatalf("alice's ACS now (-want +got), %v:\n%s", err, diff)
 	}
-	any := ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}
-	_, err = f.n.ActiveContracts(f.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: atFour.Offset, EventFormat: &any}, ledger.ListOptions{})
-	var ae *apierr.Error
-	if !errors.As(err, &ae) || ae.HTTPStatus() != 413 {
-		t.Fatalf("5 contracts with a list limit of 4: %v", err)
+	before, err := acs(af, atFour.Offset)
+	if diff := cmp.Diff(cids, before, cmpopts.SortSlices(func(a, b string) bool { return a < b })); err != nil || diff != "" {
+		t.Fatalf("alice's ACS before the archive (-want +got), %v:\n%s", err, diff)
 	}
-	if _, err := f.n.ActiveContracts(f.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset + 1, EventFormat: &af}, ledger.ListOptions{}); !errors.Is(err, apierr.OffsetAfterLedgerEnd) {
+	// The list limit (413 for 5 contracts with a limit of 4) is the JSON
+	// list's (ledger/jsonapi TestActiveContractsListSameAsNode); the typed
+	// walk pages instead.
+	any := ledger.ReadFormat{AnyParty: []ledger.Filter{}}
+	if all, err := acs(any, atFour.Offset); err != nil || len(all) != 5 {
+		t.Fatalf("every party's ACS before the archive: %d, %v", len(all), err)
+	}
+	if _, err := acs(af, end.Offset+1); !errors.Is(err, apierr.OffsetAfterLedgerEnd) {
 		t.Errorf("offset after the end: %v", err)
 	}
 
 	// Pages of 2 visit every active contract once.
-	seen := map[string]bool{}
-	req := ledger.GetActiveContractsPageRequest{EventFormat: any, MaxPageSize: i32(2)}
+	seen := map[value.ContractID]bool{}
+	req := ledger.PageRequest{Size: i32(2)}
 	for pages := 0; pages < 10; pages++ {
-		page, err := f.n.ActiveContractsPage(f.ctx, req)
+		page, err := f.n.ActiveContractEventsPage(f.ctx, any, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range page.ActiveContracts {
-			id := c.ContractEntry.JsActiveContract.CreatedEvent.ContractID
+		for _, c := range page.Contracts {
+			id := c.Created.ContractID
 			if seen[id] {
 				t.Errorf("%s seen twice", id)
 			}
 			seen[id] = true
 		}
-		if page.NextPageToken == nil {
+		if page.NextToken == nil {
 			break
 		}
-		req.PageToken = *page.NextPageToken
+		req.Token = page.NextToken
 	}
 	if len(seen) != 4 {
 		t.Errorf("paged %d active contracts, want 4", len(seen))
 	}
 
-	ev, err := f.n.EventsByContractID(f.ctx, ledger.GetEventsByContractIDRequest{ContractID: cids[0], EventFormat: af})
-	if err != nil || ev.Created == nil || ev.Archived == nil || ev.Archived.ArchivedEvent.Offset != end.Offset {
+	ev, err := f.n.ContractEvents(f.ctx, value.ContractID(cids[0]), af)
+	if err != nil || ev.Created == nil || ev.Archived == nil || ev.Archived.Offset != end.Offset || ev.Created.ContractID != value.ContractID(cids[0]) {
 		t.Fatalf("events of the archived contract: %+v, %v", ev, err)
 	}
-	if _, err := f.n.EventsByContractID(f.ctx, ledger.GetEventsByContractIDRequest{ContractID: cids[1], EventFormat: partyFormat(f.bob)}); !errors.Is(err, apierr.ContractEventsNotFound) {
+	if _, err := f.n.ContractEvents(f.ctx, value.ContractID(cids[1]), ledger.ReadAs(f.bob)); !errors.Is(err, apierr.ContractEventsNotFound) {
 		t.Errorf("events invisible to bob: %v", err)
 	}
-	cs, err := f.n.ConnectedSynchronizers(f.ctx, ledger.ConnectedSynchronizersRequest{Party: f.alice})
-	if err != nil || len(cs.ConnectedSynchronizers) != 1 || cs.ConnectedSynchronizers[0].Permission != "PARTICIPANT_PERMISSION_SUBMISSION" {
-		t.Errorf("connected synchronizers: %+v, %v", cs, err)
+	// The participant's permission per synchronizer is the JSON/gRPC
+	// answer's (httpadapter TestConnectedSynchronizers, grpcadapter); the
+	// typed node lists its one synchronizer.
+	if syncs := f.n.Synchronizers(); len(syncs) != 1 {
+		t.Errorf("synchronizers: %v", syncs)
 	}
 }

@@ -63,19 +63,25 @@ func newNeedleLedger(b *testing.B, others int) *needleLedger {
 
 // BenchmarkACSNeedle reads the active contracts of a party with 100
 // contracts on ledgers where another party has 10 000 and 100 000: as
-// one list at the ledger end and at an earlier offset, and as a Daml
+// one typed walk (ActiveContractEvents) at the ledger end and at an earlier offset, and as a Daml
 // Script query (EngineContracts). With the active-contracts index the
 // cost is the same on both ledgers.
 func BenchmarkACSNeedle(b *testing.B) {
 	for _, others := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("others=%d", others), func(b *testing.B) {
 			l := newNeedleLedger(b, others)
-			f := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.needle: {}}}
+			f := ledger.ReadAs(l.needle)
 			list := func(b *testing.B, at int64, want int) {
 				for b.Loop() {
-					cs, err := l.n.ActiveContracts(l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: f}, ledger.ListOptions{})
-					if err != nil || len(cs) != want {
-						b.Fatalf("%d contracts, %v; want %d", len(cs), err, want)
+					cs := 0
+					for _, err := range l.n.ActiveContractEvents(l.ctx, f, at) {
+						if err != nil {
+							b.Fatal(err)
+						}
+						cs++
+					}
+					if cs != want {
+						b.Fatalf("%d contracts; want %d", cs, want)
 					}
 				}
 			}

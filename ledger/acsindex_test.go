@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -168,14 +169,17 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 		if c.sync == dst {
 			dst = l.syncs[1]
 		}
-		r, err := l.n.SubmitAndWaitForReassignment(l.ctx, ledger.SubmitAndWaitForReassignmentRequest{
-			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: fmt.Sprint("un-", l.step), Submitter: by, Commands: []ledger.ReassignmentCommand{
-				{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.cid, Source: c.sync, Target: dst}}}}}},
-			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{by: {}}}})
-		if err != nil || len(r.Reassignment.Events) != 1 || r.Reassignment.Events[0].JsUnassignedEvent == nil {
+		r, err := l.n.Reassign(l.ctx, ledger.ReassignCommands{CommandID: fmt.Sprint("un-", l.step), Submitter: by,
+			Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: value.ContractID(c.cid), Source: c.sync, Target: dst}}},
+			ledger.ReassignmentEvents(ledger.ReadAs(by)))
+		var un *ledger.UnassignedEvent
+		if err == nil && len(r.Events) == 1 {
+			un, _ = r.Events[0].(*ledger.UnassignedEvent)
+		}
+		if un == nil || un.ContractID != value.ContractID(c.cid) {
 			t.Fatalf("step %d: unassign: %+v, %v", l.step, r, err)
 		}
-		c.rid, c.sync = r.Reassignment.Events[0].JsUnassignedEvent.Value.ReassignmentID, dst
+		c.rid, c.sync = un.ReassignmentID, dst
 	default:
 		c := l.pick(rng, func(c *acsContract) bool { return c.rid != "" })
 		if c == nil {
@@ -185,9 +189,8 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 		if c.sync == src {
 			src = l.syncs[1]
 		}
-		_, err := l.n.SubmitAndWaitForReassignment(l.ctx, ledger.SubmitAndWaitForReassignmentRequest{
-			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: fmt.Sprint("as-", l.step), Submitter: c.owner, Commands: []ledger.ReassignmentCommand{
-				{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: c.rid, Source: src, Target: c.sync}}}}}}})
+		_, err := l.n.Reassign(l.ctx, ledger.ReassignCommands{CommandID: fmt.Sprint("as-", l.step), Submitter: c.owner,
+			Commands: []ledger.ReassignCommand{ledger.AssignContract{ReassignmentID: c.rid, Source: src, Target: c.sync}}})
 		if err != nil {
 			t.Fatalf("step %d: assign: %v", l.step, err)
 		}
@@ -197,39 +200,118 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 
 // format returns a random event format by parties: one to three parties,
 // each with no filter, a template filter (by package id or name), an
-// interface filter with its view, or two of them.
-func (l *acsLedger) format(rng *rand.Rand) *ledger.EventFormat {
+// interface filter with its view, or two of them; as the JSON format of
+// the scan and as the typed read's format.
+func (l *acsLedger) format(rng *rand.Rand) (*ledger.EventFormat, ledger.ReadFormat) {
 	f := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: rng.IntN(2) == 0}
+	rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{}, Verbose: f.Verbose}
 	tmpl := func(id string, blob bool) ledger.CumulativeFilter {
 		return ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{
 			Value: ledger.TemplateFilterValue{TemplateID: id, IncludeCreatedEventBlob: blob}}}}
 	}
-	choices := [][]ledger.CumulativeFilter{
-		nil,
-		{tmpl(l.pkg+":Main:Shared", false)},
-		{tmpl("#acsidx:Main:Solo", true)},
-		{{IdentifierFilter: ledger.IdentifierFilter{InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{
+	type choice struct {
+		wire  []ledger.CumulativeFilter
+		typed []ledger.Filter
+	}
+	choices := []choice{
+		{},
+		{[]ledger.CumulativeFilter{tmpl(l.pkg+":Main:Shared", false)}, []ledger.Filter{ledger.TemplateFilterText(l.pkg+":Main:Shared", false)}},
+		{[]ledger.CumulativeFilter{tmpl("#acsidx:Main:Solo", true)}, []ledger.Filter{ledger.TemplateFilterText("#acsidx:Main:Solo", true)}},
+		{[]ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{
 			Value: ledger.InterfaceFilterValue{InterfaceID: l.pkg + ":Main:I", IncludeInterfaceView: true}}}}},
-		{tmpl("#acsidx:Main:Shared", false), tmpl(l.pkg+":Main:Solo", false)},
+			[]ledger.Filter{ledger.InterfaceFilterText(l.pkg+":Main:I", true, false)}},
+		{[]ledger.CumulativeFilter{tmpl("#acsidx:Main:Shared", false), tmpl(l.pkg+":Main:Solo", false)},
+			[]ledger.Filter{ledger.TemplateFilterText("#acsidx:Main:Shared", false), ledger.TemplateFilterText(l.pkg+":Main:Solo", false)}},
 	}
 	for range 1 + rng.IntN(3) {
-		f.FiltersByParty[l.parties[rng.IntN(len(l.parties))]] = ledger.Filters{Cumulative: choices[rng.IntN(len(choices))]}
+		p, c := l.parties[rng.IntN(len(l.parties))], choices[rng.IntN(len(choices))]
+		f.FiltersByParty[p] = ledger.Filters{Cumulative: c.wire}
+		rf.Parties[p] = c.typed
 	}
+	return f, rf
+}
+
+// formatWire is format's JSON format alone (for the reads that take it).
+func (l *acsLedger) formatWire(rng *rand.Rand) *ledger.EventFormat {
+	f, _ := l.format(rng)
 	return f
+}
+
+// acsEntry is what the index decides of an active contract a read shows:
+// the contract, where it is, to whom, with a blob and interface views or
+// not, and its unassignment when in transit.
+type acsEntry struct {
+	ContractID, WorkflowID, SynchronizerID string
+	Counter, Offset                        int64
+	Witnesses                              []string
+	Blob                                   bool
+	Views                                  int
+	Unassigned                             string // the reassignment id
+}
+
+// wireEntries are the entries of the scan's (JSON-shaped) answer.
+func wireEntries(cs []ledger.GetActiveContractsResponse) []acsEntry {
+	out := []acsEntry{}
+	for _, c := range cs {
+		var e acsEntry
+		var ev ledger.JsCreatedEvent
+		if a := c.ContractEntry.JsActiveContract; a != nil {
+			ev, e.SynchronizerID, e.Counter = a.CreatedEvent, a.SynchronizerID, a.ReassignmentCounter
+		} else if u := c.ContractEntry.JsIncompleteUnassigned; u != nil {
+			ev, e.SynchronizerID, e.Counter = u.CreatedEvent, u.UnassignedEvent.Source, u.UnassignedEvent.ReassignmentCounter
+			e.Unassigned = u.UnassignedEvent.ReassignmentID
+		}
+		e.ContractID, e.WorkflowID, e.Offset = ev.ContractID, c.WorkflowID, ev.Offset
+		e.Witnesses, e.Blob, e.Views = ev.WitnessParties, ev.CreatedEventBlob != "", len(ev.InterfaceViews)
+		out = append(out, e)
+	}
+	return out
+}
+
+// typedEntry is the entry of a contract of a typed page.
+func typedEntry(c ledger.PagedContract) acsEntry {
+	e := acsEntry{ContractID: string(c.Created.ContractID), WorkflowID: c.WorkflowID, SynchronizerID: c.SynchronizerID,
+		Counter: c.ReassignmentCounter, Offset: c.Created.Offset, Witnesses: c.Created.WitnessParties,
+		Blob: len(c.Created.Blob) > 0, Views: len(c.Created.InterfaceViews)}
+	if c.Unassigned != nil {
+		e.Unassigned = c.Unassigned.ReassignmentID
+	}
+	return e
 }
 
 // acsDiff is cmp.Diff of two lists of active contracts (empty and nil
 // alike), with reflect.DeepEqual first: cmp takes most of the test's time.
-func acsDiff(want, got []ledger.GetActiveContractsResponse) string {
+func acsDiff(want, got []acsEntry) string {
 	if len(want) == 0 && len(got) == 0 || reflect.DeepEqual(want, got) {
 		return ""
 	}
 	return cmp.Diff(want, got, cmpopts.EquateEmpty())
 }
 
+// typedACS reads every page (of size, nil the default) of the active
+// contracts at (nil the ledger end) with the typed read.
+func (l *acsLedger) typedACS(t *testing.T, f ledger.ReadFormat, at *int64, size *int32, most int) []acsEntry {
+	t.Helper()
+	got := []acsEntry{}
+	req := ledger.PageRequest{At: at, Size: size}
+	for pages := 0; ; pages++ {
+		page, err := l.n.ActiveContractEventsPage(l.ctx, f, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range page.Contracts {
+			got = append(got, typedEntry(c))
+		}
+		if page.NextToken == nil || pages > most+1 {
+			return got
+		}
+		req.Token = page.NextToken
+	}
+}
+
 // check compares every indexed read with the scan of all contracts: the
-// list, pages and the stream of the active contracts at every offset
-// and at random ones after random contract ids, and the script queries.
+// typed pages and walk of the active contracts at every offset and at
+// random ones after random contract ids, and the script queries.
 func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 	t.Helper()
 	end, err := l.n.LedgerEnd(l.ctx)
@@ -238,13 +320,9 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 	}
 	nonEmpty := 0
 	for at := int64(0); at <= end.Offset; at++ {
-		f := l.format(rng)
-		want := ledger.ACSByScanForTest(t, l.n, at, f, "")
-		got, err := l.n.ActiveContracts(l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: f}, ledger.ListOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := acsDiff(want, got); diff != "" {
+		f, rf := l.format(rng)
+		want := wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, ""))
+		if diff := acsDiff(want, l.typedACS(t, rf, &at, nil, len(want))); diff != "" {
 			t.Fatalf("active contracts at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
 		}
 		if len(want) > 0 {
@@ -259,7 +337,7 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 		cids = append(cids, c.cid)
 	}
 	for range 60 {
-		at, f := rng.Int64N(end.Offset+1), l.format(rng)
+		at, f := rng.Int64N(end.Offset+1), l.formatWire(rng)
 		after := ""
 		if rng.IntN(4) > 0 {
 			after = cids[rng.IntN(len(cids))]
@@ -268,48 +346,43 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 			}
 		}
 		max := 1 + rng.IntN(6)
-		want := ledger.ACSByScanForTest(t, l.n, at, f, after)
+		want := wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, after))
 		want = want[:min(max, len(want))]
-		if diff := acsDiff(want, ledger.ACSAtForTest(t, l.n, at, f, after, max)); diff != "" {
+		if diff := acsDiff(want, wireEntries(ledger.ACSAtForTest(t, l.n, at, f, after, max))); diff != "" {
 			t.Fatalf("%d active contracts at %d after %s for %v (-scan +index):\n%s", max, at, after, f.FiltersByParty, diff)
 		}
 	}
 	for i := range 30 {
-		at, f := rng.Int64N(end.Offset+1), l.format(rng)
-		want := ledger.ACSByScanForTest(t, l.n, at, f, "")
-		var got []ledger.GetActiveContractsResponse
-		req := ledger.GetActiveContractsPageRequest{ActiveAtOffset: &at, EventFormat: *f, MaxPageSize: i32(int32(1 + rng.IntN(4)))}
+		at := rng.Int64N(end.Offset + 1)
+		f, rf := l.format(rng)
+		want := wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, ""))
+		atp := &at
 		if i%3 == 0 {
-			req.ActiveAtOffset = nil // the ledger end
-			want = ledger.ACSByScanForTest(t, l.n, end.Offset, f, "")
+			atp = nil // the ledger end
+			want = wireEntries(ledger.ACSByScanForTest(t, l.n, end.Offset, f, ""))
 		}
-		for pages := 0; ; pages++ {
-			page, err := l.n.ActiveContractsPage(l.ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, page.ActiveContracts...)
-			if page.NextPageToken == nil || pages > len(want)+1 {
-				break
-			}
-			req.PageToken = *page.NextPageToken
-		}
-		if diff := acsDiff(want, got); diff != "" {
+		if diff := acsDiff(want, l.typedACS(t, rf, atp, i32(int32(1+rng.IntN(4))), len(want))); diff != "" {
 			t.Fatalf("pages at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
 		}
 	}
 	for range 5 {
-		at, f := rng.Int64N(end.Offset+1), l.format(rng)
-		want := ledger.ACSByScanForTest(t, l.n, at, f, "")
-		var got []ledger.GetActiveContractsResponse
-		for c, err := range l.n.StreamActiveContracts(l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: f}) {
+		at := 1 + rng.Int64N(end.Offset) // ActiveContractEvents reads 0 as the ledger end
+		f, rf := l.format(rng)
+		var want []string
+		for _, e := range wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, "")) {
+			if e.Unassigned == "" { // the walk leaves out contracts in transit
+				want = append(want, e.ContractID)
+			}
+		}
+		var got []string
+		for c, err := range l.n.ActiveContractEvents(l.ctx, rf, at) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, c)
+			got = append(got, string(c.ContractID))
 		}
-		if diff := acsDiff(want, got); diff != "" {
-			t.Fatalf("stream at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("walk at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
 		}
 	}
 	solo := func(tc lf.TypeConID) bool { return tc.Name == "Solo" }
@@ -328,7 +401,7 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 
 // TestACSIndexAgreesWithScan: on a random ledger of creates, archives,
 // transient contracts and reassignments among several parties, every read
-// of the active contracts by parties (list, pages, stream, at every offset,
+// of the active contracts by parties (typed pages and walk, at every offset,
 // after any contract id, with template and interface filters) and every
 // script query answer as the scan of every contract does; a store written
 // before the index (no index entries, no marker, and debris of an

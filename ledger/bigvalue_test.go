@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -36,14 +37,19 @@ func TestLargeValues(t *testing.T) {
 			check := func(n *ledger.Node) {
 				t.Helper()
 				for cid, text := range readBack {
-					ev, err := n.EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid,
-						EventFormat: ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}})
+					ev, err := n.ContractEvents(ctx, value.ContractID(cid), ledger.ReadFormat{AnyParty: []ledger.Filter{}})
 					if err != nil {
 						t.Fatalf("reading back: %v", err)
 					}
-					var got struct{ Text string }
-					if err := json.Unmarshal(ev.Created.CreatedEvent.CreateArgument, &got); err != nil || got.Text != text {
-						t.Fatalf("read back a %d-byte text (%v), want the %d bytes sent", len(got.Text), err, len(text))
+					rec, _ := ev.Created.Argument.(value.Record)
+					var got value.Text
+					for _, f := range rec.Fields {
+						if f.Label == "text" {
+							got, _ = f.Value.(value.Text)
+						}
+					}
+					if string(got) != text {
+						t.Fatalf("read back a %d-byte text (%T), want the %d bytes sent", len(got), ev.Created.Argument, len(text))
 					}
 				}
 			}

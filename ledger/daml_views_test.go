@@ -3,11 +3,11 @@ package ledger_test
 import (
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -31,58 +31,65 @@ func TestAmuletHoldingView(t *testing.T) {
 	if err != nil {
 		t.Fatalf("create Amulet: %v", err)
 	}
-	filter := func(iface string, view bool) ledger.EventFormat {
-		return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{owner: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-			InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{Value: ledger.InterfaceFilterValue{InterfaceID: iface, IncludeInterfaceView: view}}}}}}}}
+	filter := func(iface string, view bool) ledger.ReadFormat {
+		return ledger.ReadFormat{Parties: map[string][]ledger.Filter{owner: {ledger.InterfaceFilterText(iface, view, false)}}}
 	}
-	acs, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: ptr(filter(holdingIface, true)), ActiveAtOffset: resp.CompletionOffset}, ledger.ListOptions{})
+	acs := func(f ledger.ReadFormat) ([]*ledger.CreatedEvent, error) {
+		var out []*ledger.CreatedEvent
+		for ev, err := range n.ActiveContractEvents(ctx, f, resp.CompletionOffset) {
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ev)
+		}
+		return out, nil
+	}
+	evs, err := acs(filter(holdingIface, true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(acs) != 1 || acs[0].ContractEntry.JsActiveContract == nil {
-		t.Fatalf("ACS %+v", acs)
+	if len(evs) != 1 {
+		t.Fatalf("ACS %+v", evs)
 	}
-	ev := acs[0].ContractEntry.JsActiveContract.CreatedEvent
+	ev := evs[0]
 	if len(ev.InterfaceViews) != 1 {
 		t.Fatalf("interface views %+v", ev.InterfaceViews)
 	}
-	b, _ := json.Marshal(ev.InterfaceViews[0])
-	var view struct {
-		InterfaceID             string
-		ViewStatus              struct{ Code int }
-		ViewValue               map[string]any
-		ImplementationPackageID string
+	view := ev.InterfaceViews[0]
+	if view.Err != nil || view.Value == nil {
+		t.Fatalf("view %+v", view)
 	}
-	if err := json.Unmarshal(b, &view); err != nil {
+	if view.InterfaceID.Module != "Splice.Api.Token.HoldingV1" || view.InterfaceID.Name != "Holding" {
+		t.Errorf("view of %v, want Holding", view.InterfaceID)
+	}
+	if view.ImplementationPackageID != ev.TemplateID.PackageID {
+		t.Errorf("implementationPackageId %q, want the only splice-amulet version %q", view.ImplementationPackageID, ev.TemplateID.PackageID)
+	}
+	// The view as the JSON API writes it (value.AppendJSON: numerics
+	// with their scale, a DA.Map as [key, value] pairs).
+	var got map[string]any
+	if err := json.Unmarshal(value.AppendJSON(nil, view.Value), &got); err != nil {
 		t.Fatal(err)
-	}
-	if view.ViewStatus.Code != 0 || view.ViewValue == nil {
-		t.Fatalf("view %s", b)
-	}
-	if pkg, _, _ := strings.Cut(ev.TemplateID, ":"); view.ImplementationPackageID != pkg {
-		t.Errorf("implementationPackageId %q, want the only splice-amulet version %q", view.ImplementationPackageID, pkg)
 	}
 	want := map[string]any{"owner": owner, "instrumentId": map[string]any{"admin": dso, "id": "Amulet"}, "amount": "100.0000000000",
 		"lock": nil, "meta": map[string]any{"values": []any{ // a DA.Map (GenMap): [key, value] pairs
 			[]any{"splice.lfdecentralizedtrust.org/created-in-round", "Round {number = 3}"},
 			[]any{"splice.lfdecentralizedtrust.org/rate-per-round", "RatePerRound {rate = 0.001}"}}}}
-	if diff := cmp.Diff(want, view.ViewValue); diff != "" {
-		t.Errorf("Holding view (-want +got):\n%s\n%s", diff, b)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Holding view (-want +got):\n%s", diff)
 	}
 	// Without includeInterfaceView the contract matches, without views.
-	acs, err = n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: ptr(filter(holdingIface, false)), ActiveAtOffset: resp.CompletionOffset}, ledger.ListOptions{})
-	if err != nil || len(acs) != 1 || len(acs[0].ContractEntry.JsActiveContract.CreatedEvent.InterfaceViews) != 0 {
-		t.Errorf("without views: %v %+v", err, acs)
+	evs, err = acs(filter(holdingIface, false))
+	if err != nil || len(evs) != 1 || len(evs[0].InterfaceViews) != 0 {
+		t.Errorf("without views: %v %+v", err, evs)
 	}
 	// An unknown interface is refused, not an empty answer.
-	_, err = n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: ptr(filter("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Nope", true)),
-		ActiveAtOffset: resp.CompletionOffset}, ledger.ListOptions{})
+	_, err = acs(filter("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Nope", true))
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.Code.Name != "TEMPLATES_OR_INTERFACES_NOT_FOUND" {
 		t.Errorf("unknown interface: %v", err)
 	}
-	_, err = n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: ptr(filter("#no-such-package:M:I", true)),
-		ActiveAtOffset: resp.CompletionOffset}, ledger.ListOptions{})
+	_, err = acs(filter("#no-such-package:M:I", true))
 	if !errors.As(err, &ae) || ae.Code.Name != "PACKAGE_NAMES_NOT_FOUND" {
 		t.Errorf("unknown package name: %v", err)
 	}

@@ -1,10 +1,13 @@
 package ledger_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"regexp"
 	"testing"
 	"time"
@@ -16,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // reassignSyncs are the synchronizers of the reassignment tests.
@@ -49,7 +53,7 @@ func jsonObject(t *testing.T, b []byte) map[string]any {
 	return m
 }
 
-func typedSummary(t *testing.T, r *ledger.ReassignmentCommitted) reassignmentSummary {
+func typedSummary(t *testing.T, r *ledger.Reassignment) reassignmentSummary {
 	t.Helper()
 	out := reassignmentSummary{UpdateID: r.UpdateID, CommandID: r.CommandID, WorkflowID: r.WorkflowID, SynchronizerID: r.SynchronizerID,
 		Offset: r.Offset, RecordTime: r.RecordTime.UTC()}
@@ -102,23 +106,25 @@ func jsonSummary(t *testing.T, r ledger.JsReassignment) reassignmentSummary {
 	return out
 }
 
-// updateReassignment reads a reassignment with the JSON API's
-// update-by-id, as party sees it.
-func updateReassignment(t *testing.T, f *fixture, updateID, party string) ledger.JsReassignment {
+// updateReassignment reads a reassignment with the typed update-by-id,
+// as party sees it.
+func updateReassignment(t *testing.T, f *fixture, updateID, party string) *ledger.Reassignment {
 	t.Helper()
-	u, err := f.n.UpdateByID(f.ctx, ledger.GetUpdateByIDRequest{UpdateID: updateID, UpdateFormat: ledger.UpdateFormat{
-		IncludeReassignments: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{party: {}}, Verbose: true}}})
+	rf := ledger.ReadAs(party)
+	rf.Verbose = true
+	u, err := f.n.TypedUpdateByID(f.ctx, updateID, ledger.UpdateReadFormat{Reassignments: &rf})
 	if err != nil {
 		t.Fatalf("update %s: %v", updateID, err)
 	}
-	if u.Update.Reassignment == nil {
-		t.Fatalf("update %s is not a reassignment: %+v", updateID, u.Update)
+	r, ok := u.(*ledger.Reassignment)
+	if !ok {
+		t.Fatalf("update %s is not a reassignment: %+v", updateID, u)
 	}
-	return u.Update.Reassignment.Value
+	return r
 }
 
 // TestReassign: a typed unassignment then assignment across two
-// synchronizers; each result is what the JSON API reads of its update.
+// synchronizers; each result is what a read of its update gives.
 func TestReassign(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{Synchronizers: reassignSyncs})
@@ -143,8 +149,8 @@ func TestReassign(t *testing.T) {
 	if u.ContractID != cid || u.ReassignmentCounter != 1 || u.Submitter != f.alice || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(u.ReassignmentID) {
 		t.Fatalf("unassigned event: %+v", u)
 	}
-	if d := cmp.Diff(jsonSummary(t, updateReassignment(t, f, un.UpdateID, f.alice)), typedSummary(t, un)); d != "" {
-		t.Errorf("unassignment (-JSON read +typed):\n%s", d)
+	if d := cmp.Diff(typedSummary(t, updateReassignment(t, f, un.UpdateID, f.alice)), typedSummary(t, &un.Reassignment)); d != "" {
+		t.Errorf("unassignment (-read +result):\n%s", d)
 	}
 	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Peek", `{}`); !errors.Is(err, apierr.ContractNotActive) {
 		t.Errorf("exercise in transit: %v", err)
@@ -165,8 +171,8 @@ func TestReassign(t *testing.T) {
 	if r, ok := a.Created.Argument.(value.Record); !ok || len(r.Fields) != 2 {
 		t.Errorf("assigned contract's argument: %#v", a.Created.Argument)
 	}
-	if d := cmp.Diff(jsonSummary(t, updateReassignment(t, f, as.UpdateID, f.alice)), typedSummary(t, as)); d != "" {
-		t.Errorf("assignment (-JSON read +typed):\n%s", d)
+	if d := cmp.Diff(typedSummary(t, updateReassignment(t, f, as.UpdateID, f.alice)), typedSummary(t, &as.Reassignment)); d != "" {
+		t.Errorf("assignment (-read +result):\n%s", d)
 	}
 	// The contract is active on the target.
 	if _, err := jsonapi.New(f.n).SubmitAndWait(f.ctx, jsonapi.JsCommands{CommandID: "x2", ActAs: []string{f.alice}, UserID: "u1", SynchronizerID: reassignSyncs[1],
@@ -212,9 +218,8 @@ func jsonReassignment(c ledger.ReassignCommands) ledger.ReassignmentCommands {
 }
 
 // TestReassignRefusals: Reassign refuses with Canton's codes, commits
-// nothing (the store and the ledger end are unchanged), and the JSON
-// API's reassignment submissions refuse the same commands with the same
-// codes.
+// nothing (the store and the ledger end are unchanged). (The JSON API's
+// reassignment submissions are httpadapter's to test.)
 func TestReassignRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{Synchronizers: reassignSyncs})
@@ -256,13 +261,8 @@ func TestReassignRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts []ledger.ReassignOption
-			var ef *ledger.EventFormat
 			if tc.format != nil {
 				opts = append(opts, ledger.ReassignmentEvents(ledger.ReadAs(tc.format...)))
-				ef = &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
-				for _, p := range tc.format {
-					ef.FiltersByParty[p] = ledger.Filters{}
-				}
 			}
 			before := ledger.StoreDumpForTest(t, f.n)
 			endBefore, err := f.n.LedgerEnd(f.ctx)
@@ -271,14 +271,6 @@ func TestReassignRefusals(t *testing.T) {
 			}
 			if _, err := f.n.Reassign(tc.ctx, tc.c, opts...); !errors.Is(err, tc.code) {
 				t.Errorf("Reassign: %v, want %s", err, tc.code.Name)
-			}
-			if _, err := f.n.SubmitAndWaitForReassignment(tc.ctx, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonReassignment(tc.c), EventFormat: ef}); !errors.Is(err, tc.code) {
-				t.Errorf("SubmitAndWaitForReassignment: %v, want %s", err, tc.code.Name)
-			}
-			if tc.format == nil {
-				if _, err := f.n.SubmitReassignment(tc.ctx, ledger.SubmitReassignmentRequest{ReassignmentCommands: jsonReassignment(tc.c)}); !errors.Is(err, tc.code) {
-					t.Errorf("SubmitReassignment: %v, want %s", err, tc.code.Name)
-				}
 			}
 			if d := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); d != "" {
 				t.Errorf("state changed:\n%s", d)
@@ -291,14 +283,40 @@ func TestReassignRefusals(t *testing.T) {
 }
 
 // TestReassignSameAsJSON: the same unassignment and assignment submitted
-// through the JSON API's SubmitAndWaitForReassignment and through
-// Reassign commit the same shape of update: what each returns is what the
-// JSON API reads of its update.
+// through the JSON API's submit-and-wait-for-reassignment (over HTTP) and
+// through Reassign commit the same shape of update: what each returns is
+// what the typed read of its update gives.
 func TestReassignSameAsJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{Synchronizers: reassignSyncs})
 	ef := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}, Verbose: true}
 	show := ledger.ReassignmentEvents(ledger.ReadAs(f.alice))
+	// The JSON submissions go over HTTP as participant_admin (the
+	// token's user), which may act as alice once granted.
+	srv, token := ledgertest.Serve(t, f.n)
+	if _, err := f.n.GrantUserRights(f.ctx, identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}); err != nil {
+		t.Fatal(err)
+	}
+	submitJSON := func(req ledger.SubmitAndWaitForReassignmentRequest) (ledger.SubmitAndWaitForReassignmentResponse, error) {
+		var out ledger.SubmitAndWaitForReassignmentResponse
+		body, _ := json.Marshal(req)
+		hr, _ := http.NewRequestWithContext(f.ctx, http.MethodPost, srv.URL+"/v2/commands/submit-and-wait-for-reassignment", bytes.NewReader(body))
+		hr.Header.Set("Authorization", "Bearer "+token)
+		hr.Header.Set("Content-Type", "application/json")
+		resp, err := srv.Client().Do(hr)
+		if err != nil {
+			return out, err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return out, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return out, fmt.Errorf("%s: %s", resp.Status, b)
+		}
+		return out, json.Unmarshal(b, &out)
+	}
 	var typed, wire []reassignmentSummary
 	for _, via := range []string{"typed", "json"} {
 		ev := f.create(t, "c-"+via, f.alice)
@@ -312,16 +330,16 @@ func TestReassignSameAsJSON(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s step %d: %v", via, step, err)
 				}
-				s = typedSummary(t, r)
+				s = typedSummary(t, &r.Reassignment)
 			} else {
-				r, err := f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonReassignment(c), EventFormat: ef})
+				r, err := submitJSON(ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonReassignment(c), EventFormat: ef})
 				if err != nil {
 					t.Fatalf("%s step %d: %v", via, step, err)
 				}
 				s = jsonSummary(t, r.Reassignment)
 			}
-			if d := cmp.Diff(jsonSummary(t, updateReassignment(t, f, s.UpdateID, f.alice)), s); d != "" {
-				t.Errorf("%s step %d (-JSON read +result):\n%s", via, step, d)
+			if d := cmp.Diff(typedSummary(t, updateReassignment(t, f, s.UpdateID, f.alice)), s); d != "" {
+				t.Errorf("%s step %d (-read +result):\n%s", via, step, d)
 			}
 			got = append(got, s)
 			c = ledger.ReassignCommands{Submitter: f.alice, CommandID: "as-" + via, WorkflowID: "wf",

@@ -2,23 +2,24 @@ package ledger_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // TestOffsetRangeThrough: a nil Through reads to the ledger end, an
 // explicit 0 is the empty range (0, 0] and refuses a later begin, with
-// the code of the JSON read of the same range.
+// INVALID_ARGUMENT (end before begin), as the JSON read of the same range.
 func TestOffsetRangeThrough(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
 	tf := ledger.ReadAs(f.alice, f.bob)
 	typed := ledger.UpdateReadFormat{Transactions: &tf}
-	wire := ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice, f.bob)}
 	for _, tc := range []struct {
 		name    string
 		after   int64
@@ -32,9 +33,13 @@ func TestOffsetRangeThrough(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := f.node.TypedUpdatesPage(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}, nil, nil)
 			if tc.want < 0 {
-				_, jerr := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: tc.after, EndOffsetInclusive: tc.through, UpdateFormat: wire})
-				if err == nil || jerr == nil || err.Error() != jerr.Error() {
-					t.Fatalf("typed %v, JSON %v", err, jerr)
+				if codeOf(err) != apierr.InvalidArgument.Name || !strings.Contains(err.Error(), "end_inclusive (0) is before begin_exclusive (1)") {
+					t.Fatalf("page %+v, %v; want INVALID_ARGUMENT: end_inclusive (0) is before begin_exclusive (1)", p, err)
+				}
+				for _, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
+					if codeOf(err) != apierr.InvalidArgument.Name {
+						t.Errorf("walk: %v; want INVALID_ARGUMENT", err)
+					}
 				}
 				return
 			}

@@ -2,12 +2,10 @@ package ledger_test
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"iter"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
@@ -69,132 +67,89 @@ func newTypedFixture(t *testing.T) typedFixture {
 	return f
 }
 
-// wireFormat is the JSON reads' format for the parties in a shape.
-func wireFormat(shape string, parties ...string) *ledger.TransactionFormat {
-	return wireFormatBlobs(shape, false, parties...)
-}
-
-// wireFormatBlobs is wireFormat, with created-event blobs when blobs.
-func wireFormatBlobs(shape string, blobs bool, parties ...string) *ledger.TransactionFormat {
-	ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
-	var fs ledger.Filters
-	if blobs {
-		fs.Cumulative = []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-			WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}
-	}
-	for _, p := range parties {
-		ef.FiltersByParty[p] = fs
-	}
-	return &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}
-}
-
-// fromJSON is what a typed read should hold for a JSON transaction: its
-// values decoded with value.FromJSON and the package's types.
-func (f typedFixture) fromJSON(t *testing.T, jt ledger.JsTransaction) *ledger.Transaction {
-	t.Helper()
-	lookup := value.PackageLookup(f.pkg)
-	at := func(s string) time.Time {
-		tm, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tm
-	}
-	tid := func(s string) lf.TypeConID {
-		id, err := lf.SplitIdentifier(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return lf.TypeConID{PackageID: id.PackageID, Module: id.Module, Name: id.Entity}
-	}
-	decode := func(raw []byte, ty lf.Type) value.Value {
-		v, err := value.FromJSON(raw, ty, lookup)
-		if err != nil {
-			t.Fatalf("FromJSON(%s): %v", raw, err)
-		}
-		return v
-	}
-	blob := func(s string) []byte {
-		if s == "" {
-			return nil
-		}
-		b, err := base64.StdEncoding.DecodeString(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	out := &ledger.Transaction{UpdateID: jt.UpdateID, Offset: jt.Offset, CommandID: jt.CommandID, WorkflowID: jt.WorkflowID,
-		EffectiveAt: at(jt.EffectiveAt), RecordTime: at(jt.RecordTime), SynchronizerID: jt.SynchronizerID, Events: []ledger.Event{}}
-	for _, e := range jt.Events {
-		switch {
-		case e.CreatedEvent != nil:
-			c := e.CreatedEvent
-			id := tid(c.TemplateID)
-			out.Events = append(out.Events, &ledger.CreatedEvent{Offset: c.Offset, NodeID: c.NodeID, ContractID: value.ContractID(c.ContractID),
-				TemplateID: id, PackageName: c.PackageName, Argument: decode(c.CreateArgument, value.TypeOf(id.PackageID, id.Module, id.Name)),
-				Signatories: c.Signatories, Observers: c.Observers, WitnessParties: c.WitnessParties, CreatedAt: at(c.CreatedAt), ACSDelta: c.ACSDelta,
-				Blob: blob(c.CreatedEventBlob)})
-		case e.ArchivedEvent != nil:
-			a := e.ArchivedEvent
-			out.Events = append(out.Events, &ledger.ArchivedEvent{Offset: a.Offset, NodeID: a.NodeID, ContractID: value.ContractID(a.ContractID),
-				TemplateID: tid(a.TemplateID), PackageName: a.PackageName, WitnessParties: a.WitnessParties})
-		case e.ExercisedEvent != nil:
-			x := e.ExercisedEvent
-			id := tid(x.TemplateID)
-			ch := f.pkg.Choice(id.Module, id.Name, x.Choice)
-			out.Events = append(out.Events, &ledger.ExercisedEvent{Offset: x.Offset, NodeID: x.NodeID, ContractID: value.ContractID(x.ContractID),
-				TemplateID: id, PackageName: x.PackageName, Choice: x.Choice, Argument: decode(x.ChoiceArgument, ch.ArgType),
-				Result: decode(x.ExerciseResult, ch.ReturnType), ActingParties: x.ActingParties, Consuming: x.Consuming,
-				WitnessParties: x.WitnessParties, LastDescendantNodeID: x.LastDescendantNodeID, ACSDelta: x.ACSDelta})
-		}
-	}
-	return out
-}
-
 // TestTransactionAgreesWithJSON: the typed read of an update holds the
-// events, ids and parties of the JSON read of the same update, and its
-// values are the JSON's decoded with the package's types (records with
-// their type id and labels).
+// events, ids, offsets and parties the JSON read of the same update
+// shows (each asserted here; the JSON bytes are package jsonapi's to
+// test), with typed values (records with their type id and labels).
 func TestTransactionAgreesWithJSON(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
+	end, err := f.node.LedgerEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	respondedAt, createdAt := end.Offset, end.Offset-1 // the fixture's last two commits
+	sync := f.node.Synchronizers()[0]
+	var cid value.ContractID // the Ping's, from the first read
 	tests := []struct {
 		name   string
 		update string
 		party  string
 		shape  ledger.Shape
-		wire   string
 		blobs  bool
-		events int
+		check  func(t *testing.T, ev ledger.Event)
 	}{
-		{"create as alice, ACS delta", f.created, f.alice, ledger.ACSDelta, ledger.ShapeACSDelta, false, 1},
-		{"create as bob, ledger effects", f.created, f.bob, ledger.LedgerEffects, ledger.ShapeLedgerEffects, false, 1},
-		{"create as bob, with its blob", f.created, f.bob, ledger.ACSDelta, ledger.ShapeACSDelta, true, 1},
-		{"respond as alice, ACS delta", f.responded, f.alice, ledger.ACSDelta, ledger.ShapeACSDelta, false, 1},
-		{"respond as bob, ledger effects", f.responded, f.bob, ledger.LedgerEffects, ledger.ShapeLedgerEffects, false, 1},
+		{"create as alice, ACS delta", f.created, f.alice, ledger.ACSDelta, false, func(t *testing.T, ev ledger.Event) {
+			c, _ := ev.(*ledger.CreatedEvent)
+			if c == nil || !cidPattern.MatchString(string(c.ContractID)) {
+				t.Fatalf("event %#v, want a created event with a contract id", ev)
+			}
+			cid = c.ContractID
+			f.checkPing(t, c, cid, "1", f.alice)
+			if c.Offset != createdAt || c.NodeID != 0 || !c.ACSDelta || len(c.Blob) != 0 {
+				t.Errorf("created event %+v, want node 0 at %d in the ACS delta, no blob", c, createdAt)
+			}
+		}},
+		{"create as bob, ledger effects", f.created, f.bob, ledger.LedgerEffects, false, func(t *testing.T, ev ledger.Event) {
+			c, _ := ev.(*ledger.CreatedEvent)
+			f.checkPing(t, c, cid, "1", f.bob)
+			if c != nil && (c.Offset != createdAt || !c.ACSDelta) {
+				t.Errorf("created event %+v, want at %d, in the ACS delta", c, createdAt)
+			}
+		}},
+		{"create as bob, with its blob", f.created, f.bob, ledger.ACSDelta, true, func(t *testing.T, ev ledger.Event) {
+			c, _ := ev.(*ledger.CreatedEvent)
+			f.checkPing(t, c, cid, "1", f.bob)
+		}},
+		{"respond as alice, ACS delta", f.responded, f.alice, ledger.ACSDelta, false, func(t *testing.T, ev ledger.Event) {
+			a, ok := ev.(*ledger.ArchivedEvent)
+			if !ok || a.ContractID != cid || a.TemplateID.Name != "Ping" || a.PackageName != "typedping" || a.Offset != respondedAt ||
+				!cmp.Equal([]string{f.alice}, a.WitnessParties) {
+				t.Errorf("event %#v, want the archive of %s seen by alice", ev, cid)
+			}
+		}},
+		{"respond as bob, ledger effects", f.responded, f.bob, ledger.LedgerEffects, false, func(t *testing.T, ev ledger.Event) {
+			x, ok := ev.(*ledger.ExercisedEvent)
+			if !ok || x.ContractID != cid || x.Choice != "Respond" || !x.Consuming || x.TemplateID.Name != "Ping" || x.PackageName != "typedping" ||
+				x.Offset != respondedAt || x.NodeID != 0 || x.LastDescendantNodeID != 0 || !x.ACSDelta ||
+				!cmp.Equal([]string{f.bob}, x.ActingParties) || !cmp.Equal([]string{f.bob}, x.WitnessParties) ||
+				x.Argument != value.Text("pong") || x.Result != value.Text("pong") {
+				t.Errorf("event %#v, want bob's consuming Respond on %s", ev, cid)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			js, err := f.node.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: tt.update, TransactionFormat: wireFormatBlobs(tt.wire, tt.blobs, tt.party)})
-			if err != nil {
-				t.Fatal(err)
-			}
 			format := ledger.ReadFormat{Parties: map[string][]ledger.Filter{tt.party: {ledger.WildcardFilter(tt.blobs)}}, Shape: tt.shape}
 			got, err := f.node.Transaction(ctx, tt.update, format)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got.Events) != tt.events {
-				t.Fatalf("%d events, want %d: %+v", len(got.Events), tt.events, got.Events)
+			if len(got.Events) != 1 {
+				t.Fatalf("%d events, want 1: %+v", len(got.Events), got.Events)
 			}
 			if c, ok := got.Events[0].(*ledger.CreatedEvent); ok && (len(c.Blob) > 0) != tt.blobs {
 				t.Errorf("created event blob of %d bytes, want one: %v", len(c.Blob), tt.blobs)
 			}
-			if diff := cmp.Diff(f.fromJSON(t, js.Transaction), got); diff != "" {
-				t.Errorf("typed read (-from JSON +typed):\n%s", diff)
+			wantAt := createdAt
+			if tt.update == f.responded {
+				wantAt = respondedAt
 			}
+			if got.UpdateID != tt.update || got.Offset != wantAt || got.SynchronizerID != sync || got.EffectiveAt.IsZero() || got.RecordTime.IsZero() {
+				t.Errorf("transaction %+v; want %s at %d on %s", got, tt.update, wantAt, sync)
+			}
+			tt.check(t, got.Events[0])
 			// The typed page read holds the same transaction.
 			var paged *ledger.Transaction
 			for tr, err := range f.node.Transactions(ctx, format, ledger.OffsetRange{}) {
@@ -230,11 +185,8 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	}
 }
 
-// pageErr is the error of an UpdatesPage call.
-func pageErr(_ ledger.GetUpdatesPageResponse, err error) error { return err }
-
 // TestTypedReadRefusals: the typed reads refuse with the codes of the
-// JSON reads they stand for, and change nothing.
+// JSON reads they stand for (Canton's), and change nothing.
 func TestTypedReadRefusals(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
@@ -258,13 +210,10 @@ func TestTypedReadRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, jsErr := f.node.TransactionByID(tt.ctx, ledger.GetTransactionByIDRequest{UpdateID: tt.update, TransactionFormat: wireFormat(ledger.ShapeACSDelta, tt.party)})
 			_, err := f.node.Transaction(tt.ctx, tt.update, ledger.ReadFormat{Parties: map[string][]ledger.Filter{tt.party: nil}})
-			for _, e := range []error{jsErr, err} {
-				var ae *apierr.Error
-				if !errors.As(e, &ae) || ae.Code.Name != tt.want.Name {
-					t.Errorf("error %v, want %s", e, tt.want.Name)
-				}
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Code.Name != tt.want.Name {
+				t.Errorf("error %v, want %s", err, tt.want.Name)
 			}
 		})
 	}
@@ -295,31 +244,29 @@ func TestTypedReadRefusals(t *testing.T) {
 	}
 	bad := cur.Offset + 1
 	walks := []struct {
-		name        string
-		typed, wire error
+		name  string
+		typed error
+		want  apierr.Code
 	}{
 		{"Transactions without rights",
-			only(f.node.Transactions(charlie, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.OffsetRange{})),
-			pageErr(f.node.UpdatesPage(charlie, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice)}}))},
+			only(f.node.Transactions(charlie, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.OffsetRange{})), apierr.PermissionDenied},
 		{"Transactions after the ledger end",
-			only(f.node.Transactions(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.OffsetRange{After: bad})),
-			pageErr(f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: bad, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice)}}))},
+			only(f.node.Transactions(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.OffsetRange{After: bad})), apierr.OffsetAfterLedgerEnd},
 		{"Transactions with no party",
-			only(f.node.Transactions(ctx, ledger.ReadFormat{}, ledger.OffsetRange{})),
-			pageErr(f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta)}}))},
+			only(f.node.Transactions(ctx, ledger.ReadFormat{}, ledger.OffsetRange{})), apierr.InvalidArgument},
 	}
 	var acsErr error
 	for _, err := range f.node.ActiveContractEvents(charlie, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, 0) {
 		acsErr = err
 	}
-	_, acsWire := f.node.ActiveContractsPage(charlie, ledger.GetActiveContractsPageRequest{EventFormat: wireFormat(ledger.ShapeACSDelta, f.alice).EventFormat})
 	walks = append(walks, struct {
-		name        string
-		typed, wire error
-	}{"ActiveContractEvents without rights", acsErr, acsWire})
+		name  string
+		typed error
+		want  apierr.Code
+	}{"ActiveContractEvents without rights", acsErr, apierr.PermissionDenied})
 	for _, w := range walks {
-		if w.wire == nil || code(w.typed) != code(w.wire) {
-			t.Errorf("%s: typed %v, JSON %v", w.name, w.typed, w.wire)
+		if code(w.typed) != w.want.Name {
+			t.Errorf("%s: %v, want %s", w.name, w.typed, w.want.Name)
 		}
 	}
 	after, err := f.node.LedgerEnd(ctx)

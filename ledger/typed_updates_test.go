@@ -36,8 +36,9 @@ func kindOf(u any) string {
 }
 
 // TestTypedUpdatesAgreeWithJSON: the typed walk of every kind of update,
-// ascending and descending, and the reads by offset give the updates of
-// the JSON page (same kinds, offsets and ids), topology events included.
+// ascending and descending, gives the updates the reads by offset give
+// (same kinds, offsets and ids): the fixture's two parties' topology
+// transactions and its two transactions.
 func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
@@ -45,9 +46,6 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 	tf := ledger.ReadAs(f.alice, f.bob)
 	tf.Shape = ledger.LedgerEffects
 	typed := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &tf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
-	wire := ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeLedgerEffects, f.alice, f.bob),
-		IncludeReassignments:  &wireFormat(ledger.ShapeACSDelta, f.alice, f.bob).EventFormat,
-		IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{}}}
 	type sum struct {
 		Kind, ID string
 		Offset   int64
@@ -57,20 +55,44 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: wire, DescendingOrder: desc})
-		if err != nil {
-			t.Fatal(err)
-		}
+		// The updates one by one (TypedUpdateByOffset), every offset of
+		// the ledger that has one the format shows.
 		var want, got []sum
-		for _, u := range js.Updates {
-			id := ""
-			switch {
-			case u.Update.Transaction != nil:
-				id = u.Update.Transaction.Value.UpdateID
-			case u.Update.TopologyTransaction != nil:
-				id = u.Update.TopologyTransaction.Value.UpdateID
+		kinds := map[string]int{}
+		for off := int64(1); off <= end.Offset; off++ {
+			u, err := f.node.TypedUpdateByOffset(ctx, off, typed)
+			if errors.Is(err, apierr.UpdateNotFound) {
+				continue
 			}
-			want = append(want, sum{kindOf(u.Update), id, u.Update.Offset()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := ""
+			switch u := u.(type) {
+			case *ledger.Transaction:
+				id = u.UpdateID
+			case *ledger.TopologyUpdate:
+				id = u.UpdateID
+			}
+			if u.UpdateOffset() != off {
+				t.Errorf("TypedUpdateByOffset(%d) is at %d", off, u.UpdateOffset())
+			}
+			kinds[kindOf(u)]++
+			want = append(want, sum{kindOf(u), id, off})
+		}
+		var txs []string
+		for _, w := range want {
+			if w.Kind == "tx" {
+				txs = append(txs, w.ID)
+			}
+		}
+		// The fixture allocated alice and bob (one topology transaction
+		// each), then committed the Ping's create and bob's Respond.
+		if kinds["tp"] != 2 || kinds["tx"] != 2 || len(want) != 4 || !cmp.Equal([]string{f.created, f.responded}, txs) {
+			t.Fatalf("updates by offset %v; want 2 topology transactions, then %s and %s", want, f.created, f.responded)
+		}
+		if desc {
+			slices.Reverse(want)
 		}
 		for u, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{Descending: desc}) {
 			if err != nil {
@@ -88,23 +110,8 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 			}
 			got = append(got, sum{kindOf(u), id, u.UpdateOffset()})
 		}
-		if !slices.ContainsFunc(want, func(s sum) bool { return s.Kind == "tp" }) || !slices.ContainsFunc(want, func(s sum) bool { return s.Kind == "tx" }) {
-			t.Fatalf("the JSON page holds %v; want transactions and topology transactions", want)
-		}
 		if d := cmp.Diff(want, got); d != "" {
-			t.Errorf("descending=%v: typed walk differs from the JSON page (-json +typed):\n%s", desc, d)
-		}
-		if desc {
-			continue
-		}
-		for _, w := range want {
-			u, err := f.node.TypedUpdateByOffset(ctx, w.Offset, typed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if kindOf(u) != w.Kind || u.UpdateOffset() != w.Offset {
-				t.Errorf("TypedUpdateByOffset(%d) = %s at %d, want %s", w.Offset, kindOf(u), u.UpdateOffset(), w.Kind)
-			}
+			t.Errorf("descending=%v: typed walk differs from the updates by offset (-by offset +walk):\n%s", desc, d)
 		}
 	}
 	// A descending walk needs an end, as the JSON stream.
@@ -126,34 +133,34 @@ func TestTopologyWithoutAuthorizations(t *testing.T) {
 	f := newTypedFixture(t)
 	ctx := context.Background()
 	tf := ledger.ReadAs(f.alice, f.bob)
+	var txs []int64 // the offsets of the fixture's two transactions
+	for _, id := range []string{f.created, f.responded} {
+		tr, err := f.node.Transaction(ctx, id, tf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tr.Offset)
+	}
 	for _, tc := range []struct {
 		name  string
 		typed ledger.UpdateReadFormat
-		wire  ledger.UpdateFormat
+		want  []int64
 	}{
-		{"topology only", ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{}},
-			ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}},
-		{"with transactions", ledger.UpdateReadFormat{Transactions: &tf, Topology: &ledger.TopologyReadFormat{}},
-			ledger.UpdateFormat{IncludeTransactions: wireFormat(ledger.ShapeACSDelta, f.alice, f.bob), IncludeTopologyEvents: &ledger.TopologyFormat{}}},
+		{"topology only", ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{}}, nil},
+		{"with transactions", ledger.UpdateReadFormat{Transactions: &tf, Topology: &ledger.TopologyReadFormat{}}, txs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tc.wire})
-			if err != nil {
-				t.Fatal(err)
-			}
 			p, err := f.node.TypedUpdatesPage(ctx, tc.typed, ledger.OffsetRange{}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want, got []int64
-			for _, u := range js.Updates {
-				want = append(want, u.Update.Offset())
-			}
+			want := tc.want
+			var got []int64
 			for _, u := range p.Updates {
 				got = append(got, u.UpdateOffset())
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("offsets (-JSON +typed):\n%s", diff)
+				t.Errorf("offsets (-want +typed):\n%s", diff)
 			}
 		})
 	}
@@ -167,40 +174,37 @@ func TestNoneFilter(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
-	none := ledger.CumulativeFilter{}
-	all := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}}}
 	for _, tc := range []struct {
 		name  string
 		typed []ledger.Filter
-		wire  []ledger.CumulativeFilter
 		want  int
 	}{
-		{"none only", []ledger.Filter{ledger.NoneFilter()}, []ledger.CumulativeFilter{none}, 2},
-		{"none twice", []ledger.Filter{ledger.NoneFilter(), ledger.NoneFilter()}, []ledger.CumulativeFilter{none, none}, 2},
-		{"none and wildcard", []ledger.Filter{ledger.NoneFilter(), ledger.WildcardFilter(false)}, []ledger.CumulativeFilter{none, all}, 2},
+		{"none only", []ledger.Filter{ledger.NoneFilter()}, 2},
+		{"none twice", []ledger.Filter{ledger.NoneFilter(), ledger.NoneFilter()}, 2},
+		{"none and wildcard", []ledger.Filter{ledger.NoneFilter(), ledger.WildcardFilter(false)}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: tc.typed}}
-			wf := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: tc.wire}}},
-				TransactionShape: ledger.ShapeACSDelta}
-			js, err := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wf}})
-			if err != nil {
-				t.Fatal(err)
-			}
 			p, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(js.Updates) != tc.want || len(p.Updates) != tc.want {
-				t.Errorf("JSON %d updates, typed %d, want %d", len(js.Updates), len(p.Updates), tc.want)
+			var ids []string
+			for _, u := range p.Updates {
+				if tr, ok := u.(*ledger.Transaction); ok {
+					ids = append(ids, tr.UpdateID)
+				}
+			}
+			if len(p.Updates) != tc.want || !cmp.Equal([]string{f.created, f.responded}, ids) {
+				t.Errorf("typed %d updates %v, want %d: %s and %s", len(p.Updates), ids, tc.want, f.created, f.responded)
 			}
 		})
 	}
 }
 
 // TestFilterText: a filter by an id's text as written is checked and
-// quoted as written (trailing ':'s), with the JSON
-// read's code and text.
+// quoted as written (trailing ':'s), with the JSON read's code
+// (TEMPLATES_OR_INTERFACES_NOT_FOUND) and text.
 func TestFilterText(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
@@ -208,13 +212,9 @@ func TestFilterText(t *testing.T) {
 	for _, id := range []string{f.pkg.ID + ":Ping:Nope:", f.pkg.ID + ":Ping:Nope::"} {
 		t.Run(id, func(t *testing.T) {
 			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: {ledger.TemplateFilterText(id, false)}}}
-			cf := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}
-			wf := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: []ledger.CumulativeFilter{cf}}}},
-				TransactionShape: ledger.ShapeACSDelta}
-			_, jerr := f.node.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: wf}})
 			_, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
-			if err == nil || jerr == nil || err.Error() != jerr.Error() || !strings.Contains(err.Error(), id) {
-				t.Fatalf("typed %v, JSON %v", err, jerr)
+			if codeOf(err) != apierr.TemplatesOrInterfacesNotFound.Name || !strings.HasSuffix(err.Error(), "were not found: "+id) {
+				t.Fatalf("typed %v; want TEMPLATES_OR_INTERFACES_NOT_FOUND ending with %s", err, id)
 			}
 		})
 	}

@@ -50,8 +50,8 @@ func TestTypedKeyAndUnitResult(t *testing.T) {
 }
 
 // TestTypedInterfaceView: an interface filter with views gives the
-// Holding view of an Amulet as the JSON read shows it, decoded with the
-// interface's view type.
+// Holding view of an Amulet, typed with the interface's view type: the
+// value the JSON read shows, decoded with that type.
 func TestTypedInterfaceView(t *testing.T) {
 	data := realDAR(t, "splice-amulet-0.1.8.dar")
 	t.Parallel()
@@ -76,31 +76,28 @@ func TestTypedInterfaceView(t *testing.T) {
 		}
 		got = append(got, c)
 	}
-	js, err := node.ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
-		owner: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{
-			Value: ledger.InterfaceFilterValue{InterfaceID: holdingIface, IncludeInterfaceView: true}}}}}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || len(js.ActiveContracts) != 1 || len(got[0].InterfaceViews) != 1 {
-		t.Fatalf("typed %+v, JSON %+v", got, js.ActiveContracts)
-	}
-	jv := js.ActiveContracts[0].ContractEntry.JsActiveContract.CreatedEvent.InterfaceViews[0].(ledger.JsInterfaceView)
-	iid, err := lf.SplitIdentifier(jv.InterfaceID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	iface := dar.Package(iid.PackageID).Interface(iid.Module, iid.Entity)
-	want, err := value.FromJSON(jv.ViewValue, iface.View, dar.Package)
-	if err != nil {
-		t.Fatal(err)
+	if len(got) != 1 || len(got[0].InterfaceViews) != 1 {
+		t.Fatalf("typed %+v", got)
 	}
 	v := got[0].InterfaceViews[0]
-	if v.Err != nil || v.InterfaceID.String() != jv.InterfaceID || v.ImplementationPackageID != jv.ImplementationPackageID {
-		t.Errorf("view %+v, JSON %+v", v, jv)
+	if v.Err != nil || v.InterfaceID.Module != "Splice.Api.Token.HoldingV1" || v.InterfaceID.Name != "Holding" ||
+		v.ImplementationPackageID != got[0].TemplateID.PackageID {
+		t.Fatalf("view %+v, want Holding's, implemented by the Amulet's package %s", v, got[0].TemplateID.PackageID)
+	}
+	ipkg := dar.Package(v.InterfaceID.PackageID)
+	if ipkg == nil || ipkg.Name != "splice-api-token-holding-v1" {
+		t.Fatalf("interface package %s is not splice-api-token-holding-v1's", v.InterfaceID.PackageID)
+	}
+	// The view Canton's JSON API shows, decoded with the view type.
+	viewJSON := `{"owner": "` + owner + `", "instrumentId": {"admin": "` + dso + `", "id": "Amulet"}, "amount": "100.0000000000", "lock": null,
+		"meta": {"values": [["splice.lfdecentralizedtrust.org/created-in-round", "Round {number = 3}"],
+			["splice.lfdecentralizedtrust.org/rate-per-round", "RatePerRound {rate = 0.001}"]]}}`
+	want, err := value.FromJSON([]byte(viewJSON), ipkg.Interface(v.InterfaceID.Module, v.InterfaceID.Name).View, dar.Package)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, v.Value); diff != "" {
-		t.Errorf("Holding view (-JSON decoded +typed):\n%s", diff)
+		t.Errorf("Holding view (-want +typed):\n%s", diff)
 	}
 	if r, ok := v.Value.(value.Record); !ok || r.RecordID == nil || r.RecordID.Name != "HoldingView" {
 		t.Errorf("view %#v, want a HoldingView record", v.Value)
