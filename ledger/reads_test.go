@@ -51,14 +51,6 @@ func listUpdates(ctx context.Context, n *ledger.Node, req ledger.GetUpdatesReque
 	return out, nil
 }
 
-func offsetsOf(us []ledger.GetUpdateResponse) []int64 {
-	var out []int64
-	for _, u := range us {
-		out = append(out, u.Update.Offset())
-	}
-	return out
-}
-
 func seq(from, to int64) []int64 {
 	var out []int64
 	if from <= to {
