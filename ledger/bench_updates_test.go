@@ -129,17 +129,22 @@ func fill(b *testing.B, f *fixture, n int, party string) {
 	}
 }
 
-// BenchmarkUpdatesPage reads a page of 1000 transactions (ACS delta, any
-// party), beside a raw Badger iteration over the same 1000 stored values.
-func BenchmarkUpdatesPage(b *testing.B) {
+// txRead is the typed format of transactions in the ACS-delta shape.
+func txRead(f ledger.ReadFormat) ledger.UpdateReadFormat {
+	return ledger.UpdateReadFormat{Transactions: &f}
+}
+
+// BenchmarkTypedUpdatesPage reads a page of 1000 transactions (ACS delta,
+// any party) with typed values (TypedUpdatesPage), beside a raw Badger
+// iteration over the same 1000 stored values.
+func BenchmarkTypedUpdatesPage(b *testing.B) {
 	f := benchFixture(b, ledger.Options{InMemory: true})
 	fill(b, f, 3000, f.alice)
-	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-		EventFormat: ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}}}
+	format := txRead(ledger.ReadFormat{AnyParty: []ledger.Filter{}})
 	b.Run("node", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			page, err := f.n.UpdatesPage(f.ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, UpdateFormat: format, MaxPageSize: i32(1000)})
+			page, err := f.n.TypedUpdatesPage(f.ctx, format, ledger.OffsetRange{After: 1000, Tail: true}, i32(1000), nil)
 			if err != nil || len(page.Updates) != 1000 {
 				b.Fatalf("%d updates, %v", len(page.Updates), err)
 			}
@@ -170,21 +175,20 @@ func BenchmarkUpdatesPage(b *testing.B) {
 	})
 }
 
-// BenchmarkPartyFilteredPage reads the page of a party with 100 updates on
-// ledgers of 10 000 and 100 000 updates: the per-party index makes the cost
-// the party's updates, not the ledger's.
-func BenchmarkPartyFilteredPage(b *testing.B) {
+// BenchmarkTypedPartyFilteredPage reads the typed page (TypedUpdatesPage)
+// of a party with 100 updates on ledgers of 10 000 and 100 000 updates: the
+// per-party index makes the cost the party's updates, not the ledger's.
+func BenchmarkTypedPartyFilteredPage(b *testing.B) {
 	for _, size := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprint(size), func(b *testing.B) {
 			f := benchFixture(b, ledger.Options{InMemory: true})
 			fill(b, f, size-100, f.alice)
 			fill(b, f, 100, f.bob)
-			format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-				EventFormat: partyFormat(f.bob)}}
+			format := txRead(ledger.ReadAs(f.bob))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				page, err := f.n.UpdatesPage(f.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: format, MaxPageSize: i32(1000)})
+				page, err := f.n.TypedUpdatesPage(f.ctx, format, ledger.OffsetRange{Tail: true}, i32(1000), nil)
 				if err != nil || len(page.Updates) != 100 {
 					b.Fatalf("%d updates, %v", len(page.Updates), err)
 				}
@@ -193,18 +197,18 @@ func BenchmarkPartyFilteredPage(b *testing.B) {
 	}
 }
 
-// BenchmarkTailWakeup measures how long after a commit is acknowledged a
-// tailing reader (the Go iterator, woken by the committer) holds it.
-func BenchmarkTailWakeup(b *testing.B) {
+// BenchmarkTypedTailWakeup measures how long after a commit is
+// acknowledged a tailing reader (the typed Go iterator TypedUpdates, woken
+// by the committer) holds it.
+func BenchmarkTypedTailWakeup(b *testing.B) {
 	f := benchFixture(b, ledger.Options{InMemory: true})
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
 	end, _ := f.n.LedgerEnd(ctx)
-	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-		EventFormat: partyFormat(f.alice)}}
+	format := txRead(ledger.ReadAs(f.alice))
 	got := make(chan time.Time, 1)
 	go func() {
-		for _, err := range f.n.Updates(ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: end.Offset, UpdateFormat: format}) {
+		for _, err := range f.n.TypedUpdates(ctx, format, ledger.OffsetRange{After: end.Offset, Tail: true}) {
 			if err != nil {
 				return
 			}
@@ -226,13 +230,13 @@ func BenchmarkTailWakeup(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }
 
-// BenchmarkIterateMillion walks 1 000 000 updates with the Go iterator
-// (pages of 2000) and reports the peak growth of the live heap (measured
+// BenchmarkTypedIterateMillion walks 1 000 000 updates with the typed Go
+// iterator (TypedUpdates, pages of 500) and reports the peak growth of the live heap (measured
 // after a collection every 50 000 updates) during the walk; the
 // ledger is filled once, outside the timer. It runs on disk: an in-memory
 // Badger keeps every table on the Go heap, so its compactions after the
 // fill would be measured instead of the iterator.
-func BenchmarkIterateMillion(b *testing.B) {
+func BenchmarkTypedIterateMillion(b *testing.B) {
 	const total = 1_000_000
 	// Badger's block and index caches fill up during a cold walk (bounded
 	// by their configured sizes); they are off here so that what is
@@ -242,8 +246,7 @@ func BenchmarkIterateMillion(b *testing.B) {
 	}})
 	fill(b, f, total, f.alice)
 	end, _ := f.n.LedgerEnd(f.ctx)
-	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-		EventFormat: partyFormat(f.alice)}}
+	format := txRead(ledger.ReadAs(f.alice))
 	b.ResetTimer()
 	for b.Loop() {
 		runtime.GC()
@@ -251,8 +254,7 @@ func BenchmarkIterateMillion(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		base, peak := ms.HeapAlloc, ms.HeapAlloc
 		count := 0
-		req := ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: format, MaxPageSize: i32(2000)}
-		for _, err := range f.n.Updates(f.ctx, req) {
+		for _, err := range f.n.TypedUpdates(f.ctx, format, ledger.OffsetRange{Through: &end.Offset}) {
 			if err != nil {
 				b.Fatal(err)
 			}

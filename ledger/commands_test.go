@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
@@ -133,23 +134,33 @@ func TestCreateAndExercise(t *testing.T) {
 		t.Errorf("a rejected command moved the ledger end from %d to %d", end.Offset, after.Offset)
 	}
 
-	// The tree of the transfer and its ACS-delta form.
-	tree, err := f.n.TransactionTreeByID(f.ctx, resp.UpdateID, []string{f.alice})
+	// The transfer as ledger effects (the tree) and as an ACS delta.
+	effects := func(parties ...string) ledger.ReadFormat {
+		rf := ledger.ReadAs(parties...)
+		rf.Shape = ledger.LedgerEffects
+		return rf
+	}
+	tree, err := f.n.Transaction(f.ctx, resp.UpdateID, effects(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex := tree.Transaction.EventsByID["0"].ExercisedTreeEvent
-	if ex == nil || ex.Value.Choice != "Transfer" || !ex.Value.Consuming || string(ex.Value.ExerciseResult) != "{}" {
-		t.Fatalf("tree: %+v", tree.Transaction.EventsByID)
+	if len(tree.Events) == 0 {
+		t.Fatalf("tree: no events")
 	}
-	if _, err := f.n.TransactionTreeByID(f.ctx, resp.UpdateID, []string{f.bob}); !errors.Is(err, apierr.UpdateNotFound) {
+	ex, _ := tree.Events[0].(*ledger.ExercisedEvent)
+	if ex == nil || ex.NodeID != 0 || ex.Choice != "Transfer" || !ex.Consuming || string(ex.ContractID) != ev.ContractID ||
+		!cmp.Equal(ex.Result, value.Value(value.Unit{})) {
+		t.Fatalf("tree: %+v", tree.Events)
+	}
+	if _, err := f.n.Transaction(f.ctx, resp.UpdateID, effects(f.bob)); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("tree for a party that sees nothing: %v", err)
 	}
-	flat, err := f.n.UpdateByID(f.ctx, ledger.GetUpdateByIDRequest{UpdateID: resp.UpdateID, UpdateFormat: ledger.UpdateFormat{
-		IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-			EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}}}})
-	if err != nil || len(flat.Update.Transaction.Value.Events) != 1 || flat.Update.Transaction.Value.Events[0].ArchivedEvent == nil {
+	flat, err := f.n.Transaction(f.ctx, resp.UpdateID, ledger.ReadAs(f.alice))
+	if err != nil || len(flat.Events) != 1 {
 		t.Fatalf("ACS delta of the transfer: %+v, %v", flat, err)
+	}
+	if ar, ok := flat.Events[0].(*ledger.ArchivedEvent); !ok || string(ar.ContractID) != ev.ContractID {
+		t.Fatalf("ACS delta of the transfer: %+v", flat.Events)
 	}
 	// Every template has an Archive choice.
 	ev2 := f.create(t, "c3", f.alice)
@@ -227,17 +238,14 @@ func TestReassignments(t *testing.T) {
 	syncs := []string{"s1::1220aa", "s2::1220bb"}
 	f := newFixture(t, ledger.Options{Synchronizers: syncs})
 	ev := f.create(t, "c1", f.alice)
-	unassign := func(cid, src, dst, by string) (ledger.SubmitAndWaitForReassignmentResponse, error) {
-		return f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{
-			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "u-" + cid[:8] + by[:3], Submitter: by, Commands: []ledger.ReassignmentCommand{
-				{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: cid, Source: src, Target: dst}}}}}},
-			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
+	asAlice := ledger.ReassignmentEvents(ledger.ReadAs(f.alice))
+	unassign := func(cid, src, dst, by string) (*ledger.ReassignmentCommitted, error) {
+		return f.n.Reassign(f.ctx, ledger.ReassignCommands{CommandID: "u-" + cid[:8] + by[:3], Submitter: by,
+			Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: value.ContractID(cid), Source: src, Target: dst}}}, asAlice)
 	}
-	assign := func(rid, src, dst string) (ledger.SubmitAndWaitForReassignmentResponse, error) {
-		return f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{
-			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "a-" + rid[:8], Submitter: f.alice, Commands: []ledger.ReassignmentCommand{
-				{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: rid, Source: src, Target: dst}}}}}},
-			EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}})
+	assign := func(rid, src, dst string) (*ledger.ReassignmentCommitted, error) {
+		return f.n.Reassign(f.ctx, ledger.ReassignCommands{CommandID: "a-" + rid[:8], Submitter: f.alice,
+			Commands: []ledger.ReassignCommand{ledger.AssignContract{ReassignmentID: rid, Source: src, Target: dst}}}, asAlice)
 	}
 	for _, tc := range []struct {
 		name          string
@@ -262,14 +270,18 @@ func TestReassignments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ue := un.Reassignment.Events[0].JsUnassignedEvent
-	if ue == nil || ue.Value.ReassignmentCounter != 1 || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(ue.Value.ReassignmentID) {
+	if len(un.Events) != 1 {
+		t.Fatalf("unassignment: %+v", un.Reassignment)
+	}
+	ue, _ := un.Events[0].(*ledger.UnassignedEvent)
+	if ue == nil || ue.ReassignmentCounter != 1 || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(ue.ReassignmentID) ||
+		string(ue.ContractID) != ev.ContractID || ue.Source != syncs[0] || ue.Target != syncs[1] || un.SynchronizerID != syncs[0] {
 		t.Fatalf("unassigned event: %+v", un.Reassignment)
 	}
 	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Peek", `{}`); !errors.Is(err, apierr.ContractNotActive) {
 		t.Errorf("exercise in transit: %v", err)
 	}
-	rid := ue.Value.ReassignmentID
+	rid := ue.ReassignmentID
 	if _, err := assign(rid, syncs[1], syncs[0]); !errors.Is(err, apierr.ReassignmentMismatch) {
 		t.Errorf("assign with swapped synchronizers: %v", err)
 	}
@@ -280,9 +292,12 @@ func TestReassignments(t *testing.T) {
 	if err != nil {
 		t.Fatalf("assign: %v", err)
 	}
-	ae := as.Reassignment.Events[0].JsAssignmentEvent
+	if len(as.Events) != 1 {
+		t.Fatalf("assignment: %+v", as.Reassignment)
+	}
+	ae, _ := as.Events[0].(*ledger.AssignedEvent)
 	if ae == nil || ae.ReassignmentID != rid || ae.ReassignmentCounter != 1 || ae.Target != syncs[1] ||
-		ae.CreatedEvent.ContractID != ev.ContractID || as.Reassignment.SynchronizerID != syncs[1] {
+		ae.Created == nil || string(ae.Created.ContractID) != ev.ContractID || as.SynchronizerID != syncs[1] {
 		t.Fatalf("assignment: %+v", as.Reassignment)
 	}
 	if _, err := assign(rid, syncs[0], syncs[1]); !errors.Is(err, apierr.ReassignmentMismatch) {
@@ -297,10 +312,9 @@ func TestReassignments(t *testing.T) {
 	}
 	// Without an event format, the reassignment has no events.
 	ev2 := f.create(t, "c2", f.alice)
-	r, err := f.n.SubmitAndWaitForReassignment(f.ctx, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
-		CommandID: "u2", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: ev2.ContractID, Source: syncs[0], Target: syncs[1]}}}}}}})
-	if err != nil || len(r.Reassignment.Events) != 0 {
+	r, err := f.n.Reassign(f.ctx, ledger.ReassignCommands{CommandID: "u2", Submitter: f.alice,
+		Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: value.ContractID(ev2.ContractID), Source: syncs[0], Target: syncs[1]}}})
+	if err != nil || len(r.Events) != 0 {
 		t.Errorf("reassignment without event format: %+v, %v", r, err)
 	}
 }
@@ -327,8 +341,8 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			}
 		}()
 	}
-	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}}}}
+	aliceRead := ledger.ReadAs(f.alice)
+	format := ledger.UpdateReadFormat{Transactions: &aliceRead}
 	var rg sync.WaitGroup
 	for range 8 {
 		rg.Add(1)
@@ -337,17 +351,24 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			for range 5 {
 				end, _ := f.n.LedgerEnd(f.ctx)
 				var prev int64 = start.Offset
-				req := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: start.Offset, EndOffsetInclusive: &end.Offset, UpdateFormat: format, MaxPageSize: i32(7)}
-				for u, err := range f.n.Updates(f.ctx, req) {
+				r := ledger.OffsetRange{After: start.Offset, Through: &end.Offset}
+				var token []byte
+				for {
+					page, err := f.n.TypedUpdatesPage(f.ctx, format, r, i32(7), token)
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					if u.Offset() != prev+1 {
-						t.Errorf("reader saw offset %d after %d", u.Offset(), prev)
-						return
+					for _, u := range page.Updates {
+						if u.UpdateOffset() != prev+1 {
+							t.Errorf("reader saw offset %d after %d", u.UpdateOffset(), prev)
+							return
+						}
+						prev = u.UpdateOffset()
 					}
-					prev = u.Offset()
+					if token = page.NextToken; token == nil {
+						break
+					}
 				}
 				if prev != end.Offset {
 					t.Errorf("reader stopped at %d, end %d", prev, end.Offset)
@@ -364,7 +385,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			t.Errorf("offset %d acknowledged twice", off)
 		}
 		seen[off] = true
-		if _, err := f.n.UpdateByOffset(f.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: format}); err != nil {
+		if _, err := f.n.TypedUpdateByOffset(f.ctx, off, format); err != nil {
 			t.Errorf("acknowledged offset %d not readable: %v", off, err)
 		}
 	}

@@ -90,14 +90,14 @@ func TestCrashSafety(t *testing.T) {
 		t.Fatalf("ledger end %d after the kill, but %d was acknowledged", end.Offset, acked)
 	}
 	var prev int64
-	for u, err := range n.Updates(ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: topologyFormat()}) {
+	for u, err := range n.TypedUpdates(ctx, topologyRead(), ledger.OffsetRange{Through: &end.Offset}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Offset() != prev+1 {
-			t.Fatalf("update %d follows %d: a gap or a torn write", u.Offset(), prev)
+		if u.UpdateOffset() != prev+1 {
+			t.Fatalf("update %d follows %d: a gap or a torn write", u.UpdateOffset(), prev)
 		}
-		prev = u.Offset()
+		prev = u.UpdateOffset()
 	}
 	if prev != end.Offset {
 		t.Fatalf("read up to %d, ledger end %d", prev, end.Offset)
@@ -217,8 +217,7 @@ func TestDamlCrashRounds(t *testing.T) {
 	}
 	alice := parties[0].Party
 	var active int64
-	for _, err := range n.StreamActiveContracts(ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset,
-		EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}}) {
+	for _, err := range n.ActiveContractEvents(ctx, ledger.ReadAs(alice), end.Offset) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package ledger_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // Open an in-memory node, allocate a party, and handle a rejected request.
@@ -83,35 +81,125 @@ func exampleNode() (node *ledger.Node, party, templateID string) {
 	return node, alice.Party, ids[0] + ":Main:T"
 }
 
-// Page through a party's transactions up to the ledger end; Updates
-// fetches the pages as the loop goes.
-func ExampleNode_Updates() {
-	node, alice, template := exampleNode()
-	defer node.Close()
+// Page through a party's updates with typed values: alice creates two
+// Pings for bob, bob responds to the first; alice's transactions (ACS
+// delta) come two per page, the next page asked for with the token of the
+// previous one.
+func ExampleNode_TypedUpdatesPage() {
 	ctx := context.Background()
-	for i := range 3 {
-		args, _ := json.Marshal(map[string]string{"owner": alice, "text": fmt.Sprint("note ", i)})
-		if _, err := jsonapi.New(node).SubmitAndWait(ctx, jsonapi.JsCommands{CommandID: fmt.Sprint("note-", i), ActAs: []string{alice},
-			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: template, CreateArguments: args}}}}); err != nil {
-			panic(err)
-		}
-	}
+	node, alice, bob := examplePings(ctx, "ping-1", "ping-2")
+	defer node.Close()
+	respondTo(ctx, node, bob, "ping-1")
 
-	end, _ := node.LedgerEnd(ctx)
-	format := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}}}
-	for u, err := range node.Updates(ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, UpdateFormat: format}) {
+	format := ledger.ReadAs(alice)
+	var token []byte
+	for {
+		page, err := node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &format}, ledger.OffsetRange{}, new(int32(2)), token)
 		if err != nil {
 			panic(err)
 		}
-		var arg struct{ Text string }
-		json.Unmarshal(u.Transaction.Value.Events[0].CreatedEvent.CreateArgument, &arg)
-		fmt.Println(u.Offset(), arg.Text)
+		fmt.Println("page of", len(page.Updates))
+		for _, u := range page.Updates {
+			for _, e := range u.(*ledger.Transaction).Events {
+				switch e := e.(type) {
+				case *ledger.CreatedEvent:
+					fmt.Println(u.UpdateOffset(), "created", e.TemplateID.Name, field(e.Argument, "id"))
+				case *ledger.ArchivedEvent:
+					fmt.Println(u.UpdateOffset(), "archived", e.TemplateID.Name)
+				}
+			}
+		}
+		if token = page.NextToken; token == nil {
+			break
+		}
 	}
 	// Output:
-	// 2 note 0
-	// 3 note 1
-	// 4 note 2
+	// page of 2
+	// 3 created Ping ping-1
+	// 4 created Ping ping-2
+	// page of 1
+	// 5 archived Ping
+}
+
+// Read the active contracts as bob: the Ping he has not responded to.
+func ExampleNode_ActiveContractEvents() {
+	ctx := context.Background()
+	node, alice, bob := examplePings(ctx, "ping-1", "ping-2")
+	defer node.Close()
+	respondTo(ctx, node, bob, "ping-1")
+
+	for c, err := range node.ActiveContractEvents(ctx, ledger.ReadAs(bob), 0) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(c.TemplateID.Name, field(c.Argument, "id"), "signed by alice:", c.Signatories[0] == alice, "seen by bob:", c.WitnessParties[0] == bob)
+	}
+	// Output:
+	// Ping ping-2 signed by alice: true seen by bob: true
+}
+
+// examplePings opens an in-memory node with the Ping package, alice and
+// bob, and alice's Pings for bob with these ids.
+func examplePings(ctx context.Context, ids ...string) (node *ledger.Node, alice, bob string) {
+	node, err := ledger.Open(ledger.Options{InMemory: true})
+	if err != nil {
+		panic(err)
+	}
+	dar, _ := lftest.DAR(examplePingPackage())
+	if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: dar}); err != nil {
+		panic(err)
+	}
+	party := func(hint string) string {
+		resp, err := node.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: hint})
+		if err != nil {
+			panic(err)
+		}
+		return resp.Party
+	}
+	alice, bob = party("alice"), party("bob")
+	for _, id := range ids {
+		if _, err := node.Submit(ctx, ledger.Commands{ActAs: []string{alice}, CommandID: id,
+			Commands: []ledger.Command{ledger.CreateCommand{Template: examplePing, Arguments: value.Record{Fields: []value.RecordField{
+				{Label: "id", Value: value.Text(id)},
+				{Label: "initiator", Value: value.Party(alice)},
+				{Label: "responder", Value: value.Party(bob)},
+			}}}}}); err != nil {
+			panic(err)
+		}
+	}
+	return node, alice, bob
+}
+
+// examplePing is the Ping template by package name.
+var examplePing = ledger.MustParseTemplateRef("#ping:Ping:Ping")
+
+// respondTo has bob respond to the Ping with that id, found among his
+// active contracts.
+func respondTo(ctx context.Context, node *ledger.Node, bob, id string) {
+	for c, err := range node.ActiveContractEvents(ctx, ledger.ReadAs(bob), 0) {
+		if err != nil {
+			panic(err)
+		}
+		if field(c.Argument, "id") == value.Text(id) {
+			if _, err := node.Submit(ctx, ledger.Commands{ActAs: []string{bob}, CommandID: "respond-" + id,
+				Commands: []ledger.Command{ledger.ExerciseCommand{Template: examplePing, ContractID: c.ContractID, Choice: "Respond"}}}); err != nil {
+				panic(err)
+			}
+			return
+		}
+	}
+	panic("no Ping " + id)
+}
+
+// field is the field of a record value with that label.
+func field(v value.Value, label string) value.Value {
+	r, _ := v.(value.Record)
+	for _, f := range r.Fields {
+		if f.Label == label {
+			return f.Value
+		}
+	}
+	return nil
 }
 
 // Submit commands with typed values: alice creates a Ping (Canton's

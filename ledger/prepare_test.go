@@ -124,17 +124,15 @@ func TestPrepareSignExecute(t *testing.T) {
 			if resp.CompletionOffset != before.Offset+1 {
 				t.Fatalf("offset %d, want %d", resp.CompletionOffset, before.Offset+1)
 			}
-			got, err := f.n.UpdateByID(f.ctx, ledger.GetUpdateByIDRequest{UpdateID: resp.UpdateID, UpdateFormat: ledger.UpdateFormat{
-				IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-					EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.ext: {}}}}}})
-			if err != nil || got.Update.Transaction == nil || len(got.Update.Transaction.Value.Events) != 1 {
-				t.Fatalf("UpdateByID: %+v %v", got, err)
+			got, err := f.n.Transaction(f.ctx, resp.UpdateID, ledger.ReadAs(f.ext))
+			if err != nil || len(got.Events) != 1 {
+				t.Fatalf("Transaction: %+v %v", got, err)
 			}
-			ev := got.Update.Transaction.Value.Events[0].CreatedEvent
+			ev, _ := got.Events[0].(*ledger.CreatedEvent)
 			// The prepared id is local; the committed one carries its suffix.
-			if ev == nil || !strings.HasPrefix(ev.ContractID, pt.Transaction.Nodes[0].Create.ContractID) || ev.TemplateID != tid ||
-				got.Update.Transaction.Value.CommandID != "create-1" {
-				t.Fatalf("created event: %+v", got.Update.Transaction.Value)
+			if ev == nil || !strings.HasPrefix(string(ev.ContractID), pt.Transaction.Nodes[0].Create.ContractID) || ev.TemplateID.String() != tid ||
+				got.CommandID != "create-1" {
+				t.Fatalf("created event: %+v", got)
 			}
 			// The same command again is a duplicate.
 			if _, err := jsonapi.New(f.n).ExecuteSubmissionAndWait(exec, f.execReq(p)); !errors.Is(err, apierr.DuplicateCommand) {
@@ -143,12 +141,12 @@ func TestPrepareSignExecute(t *testing.T) {
 
 			// Exercise: transfer to bob; the contract is an input contract.
 			p2 := f.prepare(t, "transfer-1", scheme, jsonapi.JsCommand{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: tid,
-				ContractID: ev.ContractID, Choice: "Transfer", ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
+				ContractID: string(ev.ContractID), Choice: "Transfer", ChoiceArgument: json.RawMessage(`{"newOwner": "` + f.bob + `"}`)}})
 			pt2, err := interactive.DecodePreparedTransaction(p2.PreparedTransaction)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(pt2.Metadata.InputContracts) != 1 || pt2.Metadata.InputContracts[0].Contract.ContractID != ev.ContractID {
+			if len(pt2.Metadata.InputContracts) != 1 || pt2.Metadata.InputContracts[0].Contract.ContractID != string(ev.ContractID) {
 				t.Fatalf("input contracts: %+v", pt2.Metadata.InputContracts)
 			}
 			tx, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
@@ -156,7 +154,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			if err != nil {
 				t.Fatalf("execute transfer: %v", err)
 			}
-			if evs := tx.Transaction.Events; len(evs) != 1 || evs[0].ArchivedEvent == nil || evs[0].ArchivedEvent.ContractID != ev.ContractID {
+			if evs := tx.Transaction.Events; len(evs) != 1 || evs[0].ArchivedEvent == nil || evs[0].ArchivedEvent.ContractID != string(ev.ContractID) {
 				t.Fatalf("transfer events: %+v", tx.Transaction.Events)
 			}
 			// Under another user the same prepared create is no duplicate,

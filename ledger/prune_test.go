@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -42,9 +43,16 @@ func TestPrune(t *testing.T) {
 	f.create(t, "c4", f.bob)
 	end, _ := f.n.LedgerEnd(f.ctx)
 
-	both := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}, f.bob: {}}}
-	acs := func(n *ledger.Node, at int64) ([]ledger.GetActiveContractsResponse, error) {
-		return n.ActiveContracts(f.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &both}, ledger.ListOptions{})
+	both := ledger.ReadAs(f.alice, f.bob)
+	acs := func(n *ledger.Node, at int64) ([]*ledger.CreatedEvent, error) {
+		var out []*ledger.CreatedEvent
+		for c, err := range n.ActiveContractEvents(f.ctx, both, at) {
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+		return out, nil
 	}
 	acsAtEnd, err := acs(f.n, end.Offset)
 	if err != nil {
@@ -53,6 +61,13 @@ func TestPrune(t *testing.T) {
 	acsAtP, err := acs(f.n, p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// keep and later are active at p, keep alone of the three at the end.
+	if ids := createdIDs(acsAtP); !ids[keep.ContractID] || !ids[later.ContractID] || ids[gone.ContractID] {
+		t.Fatalf("the ACS at %d: %v", p, ids)
+	}
+	if ids := createdIDs(acsAtEnd); !ids[keep.ContractID] || ids[later.ContractID] || ids[gone.ContractID] {
+		t.Fatalf("the ACS at the ledger end: %v", ids)
 	}
 	before := ledger.StoreDumpForTest(t, f.n)
 
@@ -143,12 +158,14 @@ func TestPrune(t *testing.T) {
 func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	t.Helper()
 	af := partyFormat(f.alice)
+	aliceRead := ledger.ReadAs(f.alice)
+	txs := ledger.UpdateReadFormat{Transactions: &aliceRead}
 	updates := func(begin int64) error {
-		_, err := n.UpdatesList(f.ctx, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}, ledger.ListOptions{})
+		_, err := jsonapi.New(n).UpdatesList(f.ctx, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}, ledger.ListOptions{})
 		return err
 	}
 	stream := func(begin int64) error {
-		for _, err := range n.StreamUpdates(f.ctx, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}) {
+		for _, err := range n.TypedUpdates(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}) {
 			if err != nil {
 				return err
 			}
@@ -156,8 +173,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 		return nil
 	}
 	page := func(begin int64) error {
-		_, err := n.UpdatesPage(f.ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end,
-			UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: af, TransactionShape: ledger.ShapeACSDelta}}})
+		_, err := n.TypedUpdatesPage(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}, nil, nil)
 		return err
 	}
 	completions := func(begin int64) error {
@@ -166,8 +182,12 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 		return err
 	}
 	acs := func(at int64) error {
-		_, err := n.ActiveContracts(f.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &af}, ledger.ListOptions{})
-		return err
+		for _, err := range n.ActiveContractEvents(f.ctx, aliceRead, at) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	for _, tc := range []struct {
 		name   string
@@ -177,10 +197,10 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	}{
 		{"UpdatesList", updates, p - 1, p},
 		{"UpdatesList from the beginning", updates, 0, end},
-		{"StreamUpdates", stream, p - 1, p},
-		{"UpdatesPage", page, 0, p},
+		{"TypedUpdates", stream, p - 1, p},
+		{"TypedUpdatesPage", page, 0, p},
 		{"CompletionsList", completions, p - 1, p},
-		{"ActiveContracts", acs, p - 1, p},
+		{"ActiveContractEvents", acs, p - 1, p},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.read(tc.before)
@@ -193,8 +213,16 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 			}
 		})
 	}
-	if _, err := n.UpdateByOffset(f.ctx, ledger.GetUpdateByOffsetRequest{Offset: p, UpdateFormat: ledger.UpdateFormat{
-		IncludeTransactions: &ledger.TransactionFormat{EventFormat: af, TransactionShape: ledger.ShapeACSDelta}}}); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.TypedUpdateByOffset(f.ctx, p, txs); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("the pruned update at %d: %v, want UPDATE_NOT_FOUND", p, err)
 	}
+}
+
+// createdIDs is the set of the contract ids of created events.
+func createdIDs(evs []*ledger.CreatedEvent) map[string]bool {
+	ids := make(map[string]bool, len(evs))
+	for _, e := range evs {
+		ids[string(e.ContractID)] = true
+	}
+	return ids
 }

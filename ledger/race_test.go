@@ -287,11 +287,12 @@ func TestRaceSubmitUploadView(t *testing.T) {
 					return
 				}
 				end, _ := n.LedgerEnd(ctx)
-				f := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-					InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{Value: ledger.InterfaceFilterValue{InterfaceID: ifcIDs[0] + ":Main:I", IncludeInterfaceView: true}}}}}}}}
-				if _, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &f, ActiveAtOffset: end.Offset}, ledger.ListOptions{}); err != nil {
-					errs <- err
-					return
+				f := ledger.ReadFormat{Parties: map[string][]ledger.Filter{alice: {ledger.InterfaceFilterText(ifcIDs[0]+":Main:I", true, false)}}}
+				for _, err := range n.ActiveContractEvents(ctx, f, end.Offset) {
+					if err != nil {
+						errs <- err
+						return
+					}
 				}
 			}
 		}()

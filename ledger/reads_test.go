@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -19,15 +21,34 @@ func topologyFormat(parties ...string) ledger.UpdateFormat {
 		IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: parties}}}
 }
 
+// topologyRead is the typed format of the participant authorization
+// events of the parties, of every party without any.
+func topologyRead(parties ...string) ledger.UpdateReadFormat {
+	return ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: append([]string{}, parties...)}}
+}
+
 func i32(v int32) *int32 { return &v }
 func i64(v int64) *int64 { return &v }
 
-func offsetsOf(us []ledger.GetUpdateResponse) []int64 {
+func typedOffsets(us []ledger.TypedUpdate) []int64 {
 	var out []int64
 	for _, u := range us {
-		out = append(out, u.Update.Offset())
+		out = append(out, u.UpdateOffset())
 	}
 	return out
+}
+
+// listUpdates is the JSON API's list of updates, decoded.
+func listUpdates(ctx context.Context, n *ledger.Node, req ledger.GetUpdatesRequest, opts ledger.ListOptions) ([]ledger.GetUpdateResponse, error) {
+	body, err := jsonapi.New(n).UpdatesList(ctx, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	var out []ledger.GetUpdateResponse
+	if err := json.Unmarshal(body, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func seq(from, to int64) []int64 {
@@ -51,22 +72,24 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 	for i := range 23 {
 		ledgertest.MustAllocate(t, n, fmt.Sprintf("p%02d", i))
 	}
+	all := topologyRead()
 	for _, desc := range []bool{false, true} {
-		req := ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(5), DescendingOrder: desc, EndOffsetInclusive: i64(23)}
+		r := ledger.OffsetRange{Through: i64(23), Descending: desc}
 		var got []int64
+		var token []byte
 		for pages := 0; ; pages++ {
 			if pages > 10 {
 				t.Fatal("paging does not end")
 			}
-			page, err := n.UpdatesPage(ctx, req)
+			page, err := n.TypedUpdatesPage(ctx, all, r, i32(5), token)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, offsetsOf(page.Updates)...)
-			if page.NextPageToken == nil {
+			got = append(got, typedOffsets(page.Updates)...)
+			if page.NextToken == nil {
 				break
 			}
-			req.PageToken = *page.NextPageToken
+			token = page.NextToken
 		}
 		want := seq(1, 23)
 		if desc {
@@ -77,55 +100,68 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 		}
 	}
 	// A token used with another request is refused.
-	page, _ := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(5)})
-	other := ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(6), PageToken: *page.NextPageToken}
-	if _, err := n.UpdatesPage(ctx, other); !errors.Is(err, apierr.InvalidUpdatesPageToken) {
+	page, err := n.TypedUpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(5), nil)
+	if err != nil || page.NextToken == nil {
+		t.Fatalf("first page: %+v, %v", page, err)
+	}
+	if _, err := n.TypedUpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(6), page.NextToken); !errors.Is(err, apierr.InvalidUpdatesPageToken) {
 		t.Errorf("token with another page size: %v", err)
 	}
 	// Without an end, an ascending read always gives a token (tailing).
-	page, _ = n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), BeginOffsetExclusive: 20})
-	if len(page.Updates) != 3 || page.NextPageToken == nil || page.HighestPageOffsetInclusive != 23 {
-		t.Errorf("tail page = %d updates, token %v, highest %d", len(page.Updates), page.NextPageToken, page.HighestPageOffsetInclusive)
+	page, _ = n.TypedUpdatesPage(ctx, all, ledger.OffsetRange{After: 20, Tail: true}, nil, nil)
+	if len(page.Updates) != 3 || page.NextToken == nil || page.Highest != 23 {
+		t.Errorf("tail page = %d updates, token %v, highest %d", len(page.Updates), page.NextToken, page.Highest)
 	}
 	// A party-filtered read sees that party's updates only.
-	p7 := ledger.UpdateAtForTest(t, n, 8).TopologyTransaction.Value.Events[0].Event.ParticipantAuthorizationAdded.Value.PartyID
-	page, _ = n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(p7), EndOffsetInclusive: i64(23)})
-	if diff := cmp.Diff([]int64{8}, offsetsOf(page.Updates)); diff != "" {
+	u8, err := n.TypedUpdateByOffset(ctx, 8, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p7 := u8.(*ledger.TopologyUpdate).Events[0].PartyID
+	page, _ = n.TypedUpdatesPage(ctx, topologyRead(p7), ledger.OffsetRange{Through: i64(23)}, nil, nil)
+	if diff := cmp.Diff([]int64{8}, typedOffsets(page.Updates)); diff != "" {
 		t.Errorf("party-filtered page (-want +got):\n%s", diff)
 	}
 	// Descending without an end pages down from the ledger end.
-	down, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), DescendingOrder: true, MaxPageSize: i32(2)})
+	downward := ledger.OffsetRange{Tail: true, Descending: true}
+	down, err := n.TypedUpdatesPage(ctx, all, downward, i32(2), nil)
 	if err != nil {
 		t.Fatalf("descending without end: %v", err)
 	}
-	if diff := cmp.Diff([]int64{23, 22}, offsetsOf(down.Updates)); diff != "" || down.HighestPageOffsetInclusive != 23 || down.NextPageToken == nil {
-		t.Fatalf("descending page without end (-want +got):\n%s; highest %d, token %v", diff, down.HighestPageOffsetInclusive, down.NextPageToken)
+	if diff := cmp.Diff([]int64{23, 22}, typedOffsets(down.Updates)); diff != "" || down.Highest != 23 || down.NextToken == nil {
+		t.Fatalf("descending page without end (-want +got):\n%s; highest %d, token %v", diff, down.Highest, down.NextToken)
 	}
-	next, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), DescendingOrder: true, MaxPageSize: i32(2), PageToken: *down.NextPageToken})
-	if diff := cmp.Diff([]int64{21, 20}, offsetsOf(next.Updates)); err != nil || diff != "" {
-		t.Errorf("second descending page without end: %v (-want +got):\n%s", err, diff)
+	next, err := n.TypedUpdatesPage(ctx, all, downward, i32(2), down.NextToken)
+	if err != nil {
+		t.Fatalf("second descending page without end: %v", err)
+	}
+	if diff := cmp.Diff([]int64{21, 20}, typedOffsets(next.Updates)); diff != "" {
+		t.Errorf("second descending page without end (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {
-		name string
-		req  ledger.GetUpdatesPageRequest
-		code apierr.Code
+		name  string
+		f     ledger.UpdateReadFormat
+		r     ledger.OffsetRange
+		size  *int32
+		token []byte
+		code  apierr.Code
 	}{
-		{"size 0", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(0)}, apierr.InvalidArgument},
-		{"size 2001", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), MaxPageSize: i32(2001)}, apierr.InvalidArgument},
-		{"negative begin", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), BeginOffsetExclusive: -1}, apierr.NegativeOffset},
-		{"end after ledger end", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), EndOffsetInclusive: i64(99)}, apierr.OffsetAfterLedgerEnd},
-		{"empty format", ledger.GetUpdatesPageRequest{}, apierr.InvalidArgument},
-		{"garbage token", ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(), PageToken: "!!"}, apierr.InvalidUpdatesPageToken},
+		{"size 0", all, ledger.OffsetRange{Tail: true}, i32(0), nil, apierr.InvalidArgument},
+		{"size 2001", all, ledger.OffsetRange{Tail: true}, i32(2001), nil, apierr.InvalidArgument},
+		{"negative begin", all, ledger.OffsetRange{After: -1, Tail: true}, nil, nil, apierr.NegativeOffset},
+		{"end after ledger end", all, ledger.OffsetRange{Through: i64(99)}, nil, nil, apierr.OffsetAfterLedgerEnd},
+		{"empty format", ledger.UpdateReadFormat{}, ledger.OffsetRange{Tail: true}, nil, nil, apierr.InvalidArgument},
+		{"garbage token", all, ledger.OffsetRange{Tail: true}, nil, []byte("!!"), apierr.InvalidUpdatesPageToken},
 	} {
-		if _, err := n.UpdatesPage(ctx, tc.req); !errors.Is(err, tc.code) {
+		if _, err := n.TypedUpdatesPage(ctx, tc.f, tc.r, tc.size, tc.token); !errors.Is(err, tc.code) {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code.Name)
 		}
 	}
 	reader := ledger.WithPrincipal(ctx, identity.Principal{UserID: "r", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: p7}}})
-	if _, err := n.UpdatesPage(reader, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat(p7)}); err != nil {
+	if _, err := n.TypedUpdatesPage(reader, topologyRead(p7), ledger.OffsetRange{Tail: true}, nil, nil); err != nil {
 		t.Errorf("reading as an allowed party: %v", err)
 	}
-	if _, err := n.UpdatesPage(reader, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat()}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := n.TypedUpdatesPage(reader, all, ledger.OffsetRange{Tail: true}, nil, nil); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("reading as any party without the right: %v", err)
 	}
 }
@@ -138,11 +174,11 @@ func TestUpdatesIteratorTails(t *testing.T) {
 	ledgertest.MustAllocate(t, n, "a")
 	later := allocateLater(n, "b", 20*time.Millisecond)
 	var got []int64
-	for u, err := range n.Updates(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: topologyFormat()}) {
+	for u, err := range n.TypedUpdates(ctx, topologyRead(), ledger.OffsetRange{Tail: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got = append(got, u.Offset()); len(got) == 2 {
+		if got = append(got, u.UpdateOffset()); len(got) == 2 {
 			break
 		}
 	}
@@ -162,16 +198,16 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	}
 	f := topologyFormat()
 	closed := ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(5)}
-	got, err := n.UpdatesList(ctx, closed, ledger.ListOptions{})
+	got, err := listUpdates(ctx, n, closed, ledger.ListOptions{})
 	if err != nil || len(got) != 5 {
 		t.Fatalf("at the limit: %d, %v", len(got), err)
 	}
-	if got, err = n.UpdatesList(ctx, closed, ledger.ListOptions{Limit: i64(3)}); err != nil || len(got) != 3 {
+	if got, err = listUpdates(ctx, n, closed, ledger.ListOptions{Limit: i64(3)}); err != nil || len(got) != 3 {
 		t.Fatalf("limit 3: %d, %v", len(got), err)
 	}
 	ledgertest.MustAllocate(t, n, "p5")
 	closed.EndInclusive = i64(6)
-	_, err = n.UpdatesList(ctx, closed, ledger.ListOptions{})
+	_, err = listUpdates(ctx, n, closed, ledger.ListOptions{})
 	var ae *apierr.Error
 	if !errors.As(err, &ae) || ae.HTTPStatus() != 413 || ae.Code.Name != "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED" {
 		t.Fatalf("limit + 1: %v", err)
@@ -183,7 +219,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	idle := 200 * time.Millisecond
 	later := allocateLater(n, "late", 50*time.Millisecond)
 	start := time.Now()
-	got, err = n.UpdatesList(ctx, open, ledger.ListOptions{IdleTimeout: &idle})
+	got, err = listUpdates(ctx, n, open, ledger.ListOptions{IdleTimeout: &idle})
 	elapsed := time.Since(start)
 	if err := <-later; err != nil {
 		t.Fatalf("allocating while blocked: %v", err)
@@ -194,10 +230,10 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	if elapsed > 2*time.Second {
 		t.Errorf("blocking list took %v", elapsed)
 	}
-	if _, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("neither format nor filter: %v", err)
 	}
-	if _, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f, Filter: &ledger.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f, Filter: &ledger.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("both format and filter: %v", err)
 	}
 }
@@ -206,20 +242,25 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	ledgertest.MustAllocate(t, n, "a")
-	u := ledger.UpdateAtForTest(t, n, 1)
-	id := u.TopologyTransaction.Value.UpdateID
-	got, err := n.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: topologyFormat()})
-	if err != nil || !cmp.Equal(u, got.Update) {
-		t.Fatalf("by id = %+v, %v", got, err)
+	a := ledgertest.MustAllocate(t, n, "a")
+	id := ledger.UpdateAtForTest(t, n, 1).TopologyTransaction.Value.UpdateID
+	got, err := n.TypedUpdateByID(ctx, id, topologyRead())
+	if err != nil {
+		t.Fatalf("by id: %v", err)
 	}
-	if got, err = n.UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: topologyFormat()}); err != nil || got.Update.Offset() != 1 {
-		t.Fatalf("by offset = %+v, %v", got, err)
+	topo, ok := got.(*ledger.TopologyUpdate)
+	if !ok || topo.UpdateID != id || topo.Offset != 1 || len(topo.Events) != 1 || topo.Events[0].PartyID != a ||
+		topo.Events[0].Change != ledger.AuthorizationAdded {
+		t.Fatalf("by id = %+v", got)
 	}
-	if _, err := n.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: "1220ff", UpdateFormat: topologyFormat()}); !errors.Is(err, apierr.UpdateNotFound) {
+	byOffset, err := n.TypedUpdateByOffset(ctx, 1, topologyRead())
+	if err != nil || !cmp.Equal(got, byOffset) {
+		t.Fatalf("by offset = %+v, %v; want %+v", byOffset, err, got)
+	}
+	if _, err := n.TypedUpdateByID(ctx, "1220ff", topologyRead()); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("unknown id: %v", err)
 	}
-	if _, err := n.UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: topologyFormat("other::1220ab")}); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.TypedUpdateByID(ctx, id, topologyRead("other::1220ab")); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("invisible update: %v", err)
 	}
 }
@@ -233,7 +274,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 	ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat(a)
 	idle := 20 * time.Millisecond
-	got, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
+	got, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("list = %+v, %v", got, err)
 	}
@@ -243,7 +284,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 	}
 	// Nothing past the last visible update: no checkpoint.
 	all := topologyFormat()
-	got, _ = n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
+	got, _ = listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
 	if len(got) != 3 || got[2].Update.OffsetCheckpoint != nil {
 		t.Errorf("all visible: %d elements, last %+v", len(got), got[len(got)-1])
 	}
@@ -254,15 +295,15 @@ func TestEmptyEventFormatAndNegativeLimit(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	ledgertest.MustAllocate(t, n, "a")
-	empty := ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta}}
-	if _, err := n.UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: empty}); !errors.Is(err, apierr.InvalidArgument) {
+	empty := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{}}
+	if _, err := n.TypedUpdatesPage(ctx, empty, ledger.OffsetRange{Tail: true}, nil, nil); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("event format without parties: %v", err)
 	}
-	if _, err := n.ActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := n.ActiveContractEventsPage(ctx, ledger.ReadFormat{}, ledger.PageRequest{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("ACS without parties: %v", err)
 	}
 	f := topologyFormat()
-	got, err := n.UpdatesList(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
+	got, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
 	if err != nil || len(got) != 0 {
 		t.Errorf("negative limit: %d elements, %v", len(got), err)
 	}

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -23,39 +25,38 @@ func TestStreams(t *testing.T) {
 			first = p
 		}
 	}
-	f := topologyFormat()
+	f := topologyRead()
 	var got []int64
-	for u, err := range n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(4)}) {
+	for u, err := range n.TypedUpdates(ctx, f, ledger.OffsetRange{Through: i64(4)}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, u.Update.Offset())
+		got = append(got, u.UpdateOffset())
 	}
 	if diff := cmp.Diff([]int64{1, 2, 3, 4}, got); diff != "" {
 		t.Errorf("closed stream (-want +got):\n%s", diff)
 	}
 	got = nil
-	for u, err := range n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(4), DescendingOrder: true}) {
+	for u, err := range n.TypedUpdates(ctx, f, ledger.OffsetRange{Through: i64(4), Descending: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, u.Update.Offset())
+		got = append(got, u.UpdateOffset())
 	}
 	if diff := cmp.Diff([]int64{4, 3, 2, 1}, got); diff != "" {
 		t.Errorf("descending stream (-want +got):\n%s", diff)
 	}
 	// An open-ended stream for one party follows the ledger.
-	one := topologyFormat(first)
+	one := topologyRead(first)
 	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	later := allocateLater(n, "later", 20*time.Millisecond)
-	all := topologyFormat()
 	got = nil
-	for u, err := range n.StreamUpdates(tctx, ledger.GetUpdatesRequest{UpdateFormat: &all, BeginExclusive: 4}) {
+	for u, err := range n.TypedUpdates(tctx, f, ledger.OffsetRange{After: 4, Tail: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got = append(got, u.Update.Offset()); len(got) == 1 {
+		if got = append(got, u.UpdateOffset()); len(got) == 1 {
 			break
 		}
 	}
@@ -66,7 +67,7 @@ func TestStreams(t *testing.T) {
 		t.Errorf("tailing stream (-want +got):\n%s", diff)
 	}
 	count := 0
-	for _, err := range n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &one, EndInclusive: i64(5)}) {
+	for _, err := range n.TypedUpdates(ctx, one, ledger.OffsetRange{Through: i64(5)}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,9 +76,9 @@ func TestStreams(t *testing.T) {
 	if count != 1 {
 		t.Errorf("party stream saw %d updates, want 1", count)
 	}
-	for _, err := range n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(99)}) {
-		if err == nil {
-			t.Error("an end after the ledger end streamed")
+	for _, err := range n.TypedUpdates(ctx, f, ledger.OffsetRange{Through: i64(99)}) {
+		if !errors.Is(err, apierr.OffsetAfterLedgerEnd) {
+			t.Errorf("an end after the ledger end: %v, want OFFSET_AFTER_LEDGER_END", err)
 		}
 		break
 	}
@@ -91,7 +92,7 @@ func TestIteratorsReportCancellation(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	p := ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat()
-	ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{p: {}}}
+	tail := ledger.OffsetRange{Tail: true}
 	drain := func(seq func(func(any, error) bool)) error {
 		var last error
 		for _, err := range seq {
@@ -103,17 +104,20 @@ func TestIteratorsReportCancellation(t *testing.T) {
 		name string
 		seq  func(ctx context.Context) func(func(any, error) bool)
 	}{
-		{"Updates", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(n.Updates(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: f}))
+		{"TypedUpdates", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.TypedUpdates(ctx, topologyRead(), tail))
 		}},
-		{"StreamUpdates", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(n.StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
+		{"Transactions", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.Transactions(ctx, ledger.ReadAs(p), tail))
+		}},
+		{"jsonapi.StreamUpdates", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(jsonapi.New(n).StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
 		}},
 		{"Completions", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.Completions(ctx, ledger.CompletionsRequest{UserID: "participant_admin", Parties: []string{p}}))
 		}},
-		{"StreamActiveContracts", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(n.StreamActiveContracts(ctx, ledger.GetActiveContractsRequest{EventFormat: &ef, ActiveAtOffset: 1}))
+		{"ActiveContractEvents", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.ActiveContractEvents(ctx, ledger.ReadAs(p), 1))
 		}},
 	}
 	for _, it := range iters {
@@ -125,7 +129,7 @@ func TestIteratorsReportCancellation(t *testing.T) {
 			}
 		})
 	}
-	for _, it := range iters[:3] {
+	for _, it := range iters[:4] {
 		t.Run(it.name+"/tailing", func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()

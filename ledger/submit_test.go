@@ -63,13 +63,18 @@ func TestSubmit(t *testing.T) {
 	if diff := cmp.Diff(value.Value(want), cs[0].Arg); diff != "" {
 		t.Errorf("argument (-want +got):\n%s", diff)
 	}
-	// The JSON API reads the same update.
-	tree, err := n.TransactionTreeByID(ctx, created.UpdateID, []string{alice})
+	// The typed read shows the same update.
+	effects := ledger.ReadAs(alice)
+	effects.Shape = ledger.LedgerEffects
+	read, err := n.Transaction(ctx, created.UpdateID, effects)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev := tree.Transaction.EventsByID["0"].CreatedTreeEvent; ev == nil || ev.Value.ContractID != string(cs[0].ContractID) {
-		t.Errorf("the tree of %s: %+v", created.UpdateID, tree.Transaction.EventsByID)
+	if len(read.Events) != 1 {
+		t.Fatalf("the transaction %s: %+v", created.UpdateID, read.Events)
+	}
+	if ev, ok := read.Events[0].(*ledger.CreatedEvent); !ok || ev.NodeID != 0 || ev.ContractID != cs[0].ContractID || read.Offset != created.Offset {
+		t.Errorf("the transaction %s: %+v", created.UpdateID, read)
 	}
 
 	// Transfer by package name, its argument a labelled record.
