@@ -26,7 +26,7 @@ func (s *partyService) GetParticipantId(ctx context.Context, _ *admin.GetPartici
 }
 
 func (s *partyService) GetParties(ctx context.Context, req *admin.GetPartiesRequest) (*admin.GetPartiesResponse, error) {
-	res, err := s.a.node.GetParties(ctx, ledger.GetPartiesRequest{Parties: req.GetParties(), IdentityProviderID: req.GetIdentityProviderId()})
+	res, err := s.a.node.GetParties(ctx, req.GetParties(), req.GetIdentityProviderId())
 	if err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func TestUpdatePartyIdentityProviderId(t *testing.T) {
 	idpOf := func() string {
 		t.Helper()
 		for _, idp := range []string{"", "idp1"} {
-			got, err := e.node.GetParties(context.Background(), ledger.GetPartiesRequest{Parties: []string{alice}, IdentityProviderID: idp})
+			got, err := e.node.GetParties(context.Background(), []string{alice}, idp)
 			if err != nil {
 				t.Fatal(err)
 			}

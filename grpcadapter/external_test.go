@@ -66,7 +66,7 @@ func TestExternalParty(t *testing.T) {
 	}
 	// A security alert: redacted, with the category's code.
 	wantCode(t, err, codes.Code(ae.GRPCCode()), "")
-	if got, err := e.node.GetParties(context.Background(), ledger.GetPartiesRequest{Parties: []string{g.PartyId}}); err != nil || len(got) != 0 {
+	if got, err := e.node.GetParties(context.Background(), []string{g.PartyId}, ""); err != nil || len(got) != 0 {
 		t.Fatalf("a refused allocation hosts %s (or the Node cannot say): %v, %v", g.PartyId, got, err)
 	}
 	res, err := c.AllocateExternalParty(ctx, req(priv))
@@ -76,7 +76,7 @@ func TestExternalParty(t *testing.T) {
 	if res.PartyId != g.PartyId {
 		t.Errorf("allocated %s, generated %s", res.PartyId, g.PartyId)
 	}
-	if got, err := e.node.GetParties(context.Background(), ledger.GetPartiesRequest{Parties: []string{g.PartyId}}); err != nil || len(got) != 1 {
+	if got, err := e.node.GetParties(context.Background(), []string{g.PartyId}, ""); err != nil || len(got) != 1 {
 		t.Errorf("the Node does not host %s: %v, %v", g.PartyId, got, err)
 	}
 }

@@ -114,7 +114,7 @@ func TestGRPCurl(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &alloc); err != nil || !strings.HasPrefix(alloc.PartyDetails.Party, "alice::") {
 		t.Fatalf("allocated %s (%v)", out, err)
 	}
-	if res, err := node.GetParties(t.Context(), ledger.GetPartiesRequest{Parties: []string{alloc.PartyDetails.Party}}); err != nil || len(res) != 1 {
+	if res, err := node.GetParties(t.Context(), []string{alloc.PartyDetails.Party}, ""); err != nil || len(res) != 1 {
 		t.Errorf("the node does not know %s: %v, %v", alloc.PartyDetails.Party, res, err)
 	}
 

@@ -65,7 +65,7 @@ func (s *packageManagementService) UploadDarFile(ctx context.Context, req *admin
 }
 
 func (s *packageManagementService) ValidateDarFile(ctx context.Context, req *admin.ValidateDarFileRequest) (*admin.ValidateDarFileResponse, error) {
-	if err := s.a.node.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: req.GetDarFile(), SynchronizerID: req.GetSynchronizerId()}); err != nil {
+	if err := s.a.node.ValidateDAR(ctx, req.GetDarFile(), req.GetSynchronizerId()); err != nil {
 		return nil, err
 	}
 	return &admin.ValidateDarFileResponse{}, nil

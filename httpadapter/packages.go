@@ -12,12 +12,12 @@ import (
 
 // decodeValidateDAR reads POST /v2/dars/validate: the raw DAR body (any or
 // no Content-Type) and the optional synchronizerId query parameter.
-func decodeValidateDAR(rq *request) (ledger.ValidateDARRequest, error) {
+func decodeValidateDAR(rq *request) (jsonapi.ValidateDARRequest, error) {
 	data, err := rq.readBody()
 	if err != nil {
-		return ledger.ValidateDARRequest{}, err
+		return jsonapi.ValidateDARRequest{}, err
 	}
-	return ledger.ValidateDARRequest{DAR: data, SynchronizerID: rq.query("synchronizerId")}, nil
+	return jsonapi.ValidateDARRequest{DAR: data, SynchronizerID: rq.query("synchronizerId")}, nil
 }
 
 // decodeUploadDAR reads POST /v2/dars and POST /v2/packages: the raw DAR

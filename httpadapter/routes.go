@@ -192,26 +192,26 @@ func decodeListParties(rq *request) (ledger.ListPartiesRequest, error) {
 // by the repeated "parties" query values, and identity-provider-id. The
 // party strings and the provider id are format-checked here (a decode
 // failure, 400 text/plain).
-func decodeGetParties(rq *request) (ledger.GetPartiesRequest, error) {
+func decodeGetParties(rq *request) (jsonapi.GetPartiesRequest, error) {
 	party, err := rq.pathParam("party")
 	if err != nil {
-		return ledger.GetPartiesRequest{}, err
+		return jsonapi.GetPartiesRequest{}, err
 	}
 	if err := identity.ValidatePartyString(party); err != nil {
-		return ledger.GetPartiesRequest{}, invalidPath("party", err.Error())
+		return jsonapi.GetPartiesRequest{}, invalidPath("party", err.Error())
 	}
 	parties := []string{party}
 	for _, p := range rq.queryAll("parties") {
 		if err := identity.ValidatePartyString(p); err != nil {
-			return ledger.GetPartiesRequest{}, invalidQuery("parties", err.Error())
+			return jsonapi.GetPartiesRequest{}, invalidQuery("parties", err.Error())
 		}
 		parties = append(parties, p)
 	}
 	idp := rq.query("identity-provider-id")
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
-		return ledger.GetPartiesRequest{}, invalidQuery("identity-provider-id", err.Error())
+		return jsonapi.GetPartiesRequest{}, invalidQuery("identity-provider-id", err.Error())
 	}
-	return ledger.GetPartiesRequest{Parties: parties, IdentityProviderID: idp}, nil
+	return jsonapi.GetPartiesRequest{Parties: parties, IdentityProviderID: idp}, nil
 }
 
 // register adds the routes to the router. Every handler first decodes

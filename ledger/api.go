@@ -56,16 +56,6 @@ type ListPartiesRequest struct {
 	PageToken string
 }
 
-// GetPartiesRequest names parties to look up.
-type GetPartiesRequest struct {
-	// Parties are the ids to look up; unknown ones are left out of the
-	// answer.
-	Parties []string
-	// IdentityProviderID scopes the visibility of isLocal and
-	// identityProviderId.
-	IdentityProviderID string
-}
-
 // VersionInfo is the Ledger API version the node implements and its
 // feature descriptor (Canton's GetLedgerApiVersionResponse).
 type VersionInfo struct {

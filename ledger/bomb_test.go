@@ -52,7 +52,7 @@ func TestDARBombs(t *testing.T) {
 				var err error
 				alloc := allocated(func() {
 					if op == "ValidateDAR" {
-						err = n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tt.dar})
+						err = n.ValidateDAR(ctx, tt.dar, "")
 					} else {
 						err = n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: tt.dar})
 					}

@@ -128,7 +128,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if end, _ := n.LedgerEnd(ctx); end != before {
 				t.Fatalf("ledger end moved after rejections: %v -> %v", before, end)
 			}
-			if got, _ := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}}); len(got) != 0 {
+			if got, _ := n.GetParties(ctx, []string{g.PartyID}, ""); len(got) != 0 {
 				t.Fatalf("party registered after rejections: %+v", got)
 			}
 
@@ -144,7 +144,7 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if end.Offset != before.Offset+1 {
 				t.Fatalf("ledger end %d, want %d", end.Offset, before.Offset+1)
 			}
-			got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{g.PartyID}})
+			got, err := n.GetParties(ctx, []string{g.PartyID}, "")
 			if err != nil || len(got) != 1 || !got[0].IsLocal {
 				t.Fatalf("GetParties: %+v %v", got, err)
 			}

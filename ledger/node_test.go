@@ -91,7 +91,7 @@ func TestReopenResumes(t *testing.T) {
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	bob := ledgertest.MustAllocate(t, n, "bob")
 	id, syncs := n.ParticipantIDString(), n.Synchronizers()
-	before, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice, bob}})
+	before, err := n.GetParties(ctx, []string{alice, bob}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestReopenResumes(t *testing.T) {
 	if end.Offset != 2 {
 		t.Errorf("ledger end after reopen = %d, want 2", end.Offset)
 	}
-	got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice, bob}})
+	got, err := n.GetParties(ctx, []string{alice, bob}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	got, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice, "ghost::1220ab", alice}})
+	got, err := n.GetParties(ctx, []string{alice, "ghost::1220ab", alice}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,19 +360,19 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 	// provider hides isLocal for parties of the default provider.
 	idpAdmin := ledger.WithPrincipal(ctx, identity.Principal{UserID: "u", IdentityProviderID: "idp1",
 		Rights: []identity.Right{{Kind: identity.RightIdentityProviderAdmin}}})
-	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}, IdentityProviderID: ""}); err != nil {
+	if _, err := n.GetParties(idpAdmin, []string{alice}, ""); err != nil {
 		// empty means the caller's own provider
 		t.Fatalf("IDP admin, own provider: %v", err)
 	}
-	got, _ = n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}})
+	got, _ = n.GetParties(idpAdmin, []string{alice}, "")
 	wantHidden := []ledger.PartyDetails{{Party: alice, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}}
 	if diff := cmp.Diff(wantHidden, got); diff != "" {
 		t.Errorf("party of another provider (-want +got):\n%s", diff)
 	}
-	if _, err := n.GetParties(idpAdmin, ledger.GetPartiesRequest{Parties: []string{alice}, IdentityProviderID: "idp2"}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := n.GetParties(idpAdmin, []string{alice}, "idp2"); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("IDP admin of another provider: err = %v, want PERMISSION_DENIED", err)
 	}
-	if _, err := n.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{"bad!party"}}); !errors.Is(err, apierr.InvalidField) {
+	if _, err := n.GetParties(ctx, []string{"bad!party"}, ""); !errors.Is(err, apierr.InvalidField) {
 		t.Errorf("malformed party: err = %v, want INVALID_FIELD", err)
 	}
 }

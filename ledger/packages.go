@@ -19,16 +19,6 @@ import (
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
-// ValidateDARRequest validates a DAR without storing or vetting anything.
-type ValidateDARRequest struct {
-	// DAR is the DAR file's bytes.
-	DAR []byte
-	// SynchronizerID is where the upgrade checks look at the vetted
-	// packages; empty means the node's default synchronizer (validation has
-	// no side effects, so a default is safe even with several).
-	SynchronizerID string
-}
-
 // UploadDARRequest stores a DAR's packages and, by default, vets them.
 type UploadDARRequest struct {
 	// DAR is the DAR file's bytes.
@@ -388,12 +378,15 @@ func withDAR(known []*lf.Package, dar *lf.DAR) []*lf.Package {
 // ValidateDAR runs every check an upload with vetting runs — decoding,
 // LF versions, DAR self-consistency, and the dependency and upgrade checks
 // of vetting all its packages on the synchronizer — and stores nothing
-// (ParticipantAdmin).
-func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) error {
+// (ParticipantAdmin). dar is the DAR file's bytes. synchronizerID is where
+// the upgrade checks look at the vetted packages; "" means the node's
+// default synchronizer (validation has no side effects, so a default is
+// safe even with several).
+func (n *Node) ValidateDAR(ctx context.Context, dar []byte, synchronizerID string) error {
 	if err := requireParticipantAdmin(ctx, "validating a DAR"); err != nil {
 		return err
 	}
-	sync := req.SynchronizerID
+	sync := synchronizerID
 	if sync == "" {
 		sync = n.syncs[0]
 	}
@@ -401,11 +394,11 @@ func (n *Node) ValidateDAR(ctx context.Context, req ValidateDARRequest) error {
 	if err != nil {
 		return err
 	}
-	dar, err := n.readDAR(req.DAR)
+	d, err := n.readDAR(dar)
 	if err != nil {
 		return err
 	}
-	return n.checkVetAll(dar, sync)
+	return n.checkVetAll(d, sync)
 }
 
 // checkVetAll runs the checks of vetting all of a DAR's packages on a

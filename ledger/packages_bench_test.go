@@ -28,7 +28,7 @@ func BenchmarkValidateDAR(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: data}); err != nil {
+		if err := n.ValidateDAR(ctx, data, ""); err != nil {
 			b.Fatal(err)
 		}
 	}

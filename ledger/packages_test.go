@@ -96,7 +96,7 @@ func TestRealDARs(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			data := realDAR(t, tc.file)
 			before := ledger.StoreDumpForTest(t, n)
-			err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: data})
+			err := n.ValidateDAR(ctx, data, "")
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
 				t.Fatalf("validation changed the store:\n%s", diff)
 			}
@@ -164,7 +164,7 @@ func TestPackageReopen(t *testing.T) {
 		t.Errorf("vetting after reopen (-want +got):\n%s", diff)
 	}
 	v2, _ := dar(t, lftest.TemplatePackage("app", "2.0.0", nil, owner, lftest.Field{Name: "note", Type: lftest.Opt(lftest.B(lftest.Text))}))
-	if err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: v2}); err != nil {
+	if err := n.ValidateDAR(ctx, v2, ""); err != nil {
 		t.Errorf("a valid upgrade after reopen: %v", err)
 	}
 	if st, _ := n.PackageStatus(ctx, ids[0]); !st {
@@ -193,7 +193,7 @@ func TestUpgradeChecksOnUploadAndVetting(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := ledger.StoreDumpForTest(t, n)
-			verr := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: tc.dar})
+			verr := n.ValidateDAR(ctx, tc.dar, "")
 			if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, n)); diff != "" {
 				t.Fatalf("validation changed the store:\n%s", diff)
 			}
@@ -349,7 +349,7 @@ func TestVettingSynchronizerAutodetect(t *testing.T) {
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); !errors.Is(err, apierr.PackageServiceCannotAutodetectSynchronizer) {
 		t.Fatalf("upload with two synchronizers: %v", err)
 	}
-	if err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); err != nil {
+	if err := n.ValidateDAR(ctx, d, ""); err != nil {
 		t.Fatalf("validate uses the default synchronizer: %v", err)
 	}
 	if err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, SynchronizerID: "b::1220bb"}); err != nil {
@@ -524,7 +524,7 @@ func TestIllTypedDARRefused(t *testing.T) {
 				name string
 				run  func() error
 			}{
-				{"validate", func() error { err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
+				{"validate", func() error { err := n.ValidateDAR(ctx, d, ""); return err }},
 				{"upload", func() error { err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
 				{"upload without vetting", func() error {
 					err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d, DontVet: true})
@@ -575,7 +575,7 @@ func TestStoredUncheckedPackageCheckedElsewhere(t *testing.T) {
 		name string
 		run  func() error
 	}{
-		{"validate", func() error { err := n.ValidateDAR(ctx, ledger.ValidateDARRequest{DAR: d}); return err }},
+		{"validate", func() error { err := n.ValidateDAR(ctx, d, ""); return err }},
 		{"upload", func() error { err := n.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); return err }},
 	} {
 		if err := op.run(); !errors.Is(err, apierr.DarValidationError) {

@@ -244,30 +244,32 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (parties
 	return parties, nextPageToken, nil
 }
 
-// GetParties returns the details of the requested parties that are known;
-// unknown parties are left out (the answer is not an error). It needs
-// ParticipantAdmin, or IdentityProviderAdmin for the request's identity
-// provider.
-func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) ([]PartyDetails, error) {
-	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
+// GetParties returns the details of the known parties among parties, each
+// once, in the order asked; unknown parties are left out (the answer is not
+// an error). parties must not be empty (MISSING_FIELD) and each must be a
+// valid party id (INVALID_FIELD). identityProviderID scopes the answer's
+// IsLocal and IdentityProviderID: "" is the default identity provider. It
+// needs ParticipantAdmin, or IdentityProviderAdmin for identityProviderID.
+func (n *Node) GetParties(ctx context.Context, parties []string, identityProviderID string) ([]PartyDetails, error) {
+	idp, err := requireIDPAdmin(ctx, identityProviderID)
 	if err != nil {
 		return nil, err
 	}
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
 		return nil, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
-	if len(req.Parties) == 0 {
+	if len(parties) == 0 {
 		return nil, apierr.MissingField.New("parties")
 	}
-	for _, p := range req.Parties {
+	for _, p := range parties {
 		if err := identity.ValidatePartyString(p); err != nil {
 			return nil, apierr.InvalidField.New("parties: %v", err)
 		}
 	}
-	parties := []PartyDetails{}
+	found := []PartyDetails{}
 	seen := map[string]bool{}
 	err = n.st.View(func(r *store.Reader) error {
-		for _, p := range req.Parties {
+		for _, p := range parties {
 			if seen[p] {
 				continue
 			}
@@ -283,14 +285,14 @@ func (n *Node) GetParties(ctx context.Context, req GetPartiesRequest) ([]PartyDe
 			if err := json.Unmarshal(raw, &rec); err != nil {
 				return err
 			}
-			parties = append(parties, rec.details(idp))
+			found = append(found, rec.details(idp))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	return parties, nil
+	return found, nil
 }
 
 // checkPartiesKnown refuses a transaction whose submitters or informees

@@ -17,7 +17,13 @@ const (
 
 // ValidateDARRequest is POST /v2/dars/validate: the DAR body and the
 // synchronizerId query parameter.
-type ValidateDARRequest = ledger.ValidateDARRequest
+type ValidateDARRequest struct {
+	// DAR is the DAR file's bytes.
+	DAR []byte
+	// SynchronizerID is the synchronizerId query parameter ("" for the
+	// node's default).
+	SynchronizerID string
+}
 
 // UploadDARRequest is POST /v2/dars (and POST /v2/packages): the DAR body
 // and the vetAllPackages and synchronizerId query parameters.
@@ -35,7 +41,7 @@ type PackageStatusResponse struct {
 
 // ValidateDAR serves POST /v2/dars/validate (Node.ValidateDAR).
 func (a *API) ValidateDAR(ctx context.Context, req ValidateDARRequest) (Empty, error) {
-	return Empty{}, a.Node.ValidateDAR(ctx, req)
+	return Empty{}, a.Node.ValidateDAR(ctx, req.DAR, req.SynchronizerID)
 }
 
 // UploadDAR serves POST /v2/dars and POST /v2/packages (Node.UploadDAR).

@@ -51,7 +51,12 @@ type ListPartiesResponse struct {
 
 // GetPartiesRequest names parties to look up (the path and query of GET
 // /v2/parties/{party}).
-type GetPartiesRequest = ledger.GetPartiesRequest
+type GetPartiesRequest struct {
+	// Parties are the ids to look up.
+	Parties []string
+	// IdentityProviderID scopes isLocal and identityProviderId.
+	IdentityProviderID string
+}
 
 // GetPartiesResponse holds the known parties among the requested ones.
 type GetPartiesResponse struct {
@@ -102,7 +107,7 @@ func (a *API) ListParties(ctx context.Context, req ListPartiesRequest) (ListPart
 
 // GetParties serves GET /v2/parties/{party} (Node.GetParties).
 func (a *API) GetParties(ctx context.Context, req GetPartiesRequest) (GetPartiesResponse, error) {
-	parties, err := a.Node.GetParties(ctx, req)
+	parties, err := a.Node.GetParties(ctx, req.Parties, req.IdentityProviderID)
 	if err != nil {
 		return GetPartiesResponse{}, err
 	}

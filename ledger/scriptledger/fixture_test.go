@@ -71,7 +71,7 @@ func TestFixtureNodes(t *testing.T) {
 	if err := a.UploadDAR(ctx, ledger.UploadDARRequest{DAR: pingDAR}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.GetParties(ctx, ledger.GetPartiesRequest{Parties: []string{alice.Party}})
+	got, err := b.GetParties(ctx, []string{alice.Party}, "")
 	if err != nil || len(got) != 0 {
 		t.Errorf("b knows a's party: %v, %v", got, err)
 	}
