@@ -24,11 +24,7 @@ type inspectionService struct {
 // ledgernode has no sequencer, so request_statistics is zero and there
 // are no timings.
 func (s *inspectionService) GetCommandStatus(ctx context.Context, req *admin.GetCommandStatusRequest) (*admin.GetCommandStatusResponse, error) {
-	res, err := s.a.node.GetCommandStatus(ctx, ledger.GetCommandStatusRequest{
-		CommandIDPrefix: req.GetCommandIdPrefix(),
-		State:           ledger.CommandState(req.GetState()),
-		Limit:           int(req.GetLimit()),
-	})
+	res, err := s.a.node.CommandStatuses(ctx, req.GetCommandIdPrefix(), ledger.CommandState(req.GetState()), int(req.GetLimit()))
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ type VersionInfo struct {
 	// experimental static-time feature).
 	StaticTime bool
 	// CommandInspection reports the command inspection service
-	// (GetCommandStatus).
+	// (CommandStatuses).
 	CommandInspection bool
 	// MaxRightsPerUser, MaxUsersPageSize and MaxPartiesPageSize are the
 	// node's limits (Options).

@@ -38,8 +38,8 @@ const (
 	trackMaxFailed    = 100
 )
 
-// DefaultCommandStatusLimit is the number of statuses GetCommandStatus
-// returns when the request's limit is 0 (the proto's documented
+// DefaultCommandStatusLimit is the number of statuses CommandStatuses
+// returns when limit is 0 or less (the proto's documented
 // default).
 const DefaultCommandStatusLimit = 100
 
@@ -94,45 +94,36 @@ type CommandStatus struct {
 	Error *apierr.Error
 }
 
-// GetCommandStatusRequest is Canton's GetCommandStatusRequest.
-type GetCommandStatusRequest struct {
-	// CommandIDPrefix selects the commands whose id starts with it ("":
-	// all); non-empty, it must be a valid command id.
-	CommandIDPrefix string
-	// State selects the commands in that state (unspecified: all).
-	State CommandState
-	// Limit bounds the statuses returned; 0 means
-	// DefaultCommandStatusLimit.
-	Limit int
-}
-
-// GetCommandStatus returns the statuses of the node's recent commands
+// CommandStatuses returns the statuses of the node's recent commands
 // (ParticipantAdmin), as Canton's
-// ApiCommandInspectionService.getCommandStatus does: a prefix that is not
-// a valid command id is INVALID_FIELD command_id_prefix; without a state,
+// ApiCommandInspectionService.getCommandStatus does. commandIDPrefix
+// selects the commands whose id starts with it ("": all); a non-empty
+// prefix that is not a valid command id is INVALID_FIELD
+// command_id_prefix. state selects the commands in that state
+// (CommandStateUnspecified, or an unknown state: all). limit bounds the
+// statuses returned (0 or less: DefaultCommandStatusLimit). Without a state,
 // the failed commands come first, then the pending and the succeeded ones,
 // each newest first and each list cut at the limit, and the whole at the
 // limit (CommandProgressTrackerImpl.findCommandStatus).
-func (n *Node) GetCommandStatus(ctx context.Context, req GetCommandStatusRequest) ([]CommandStatus, error) {
+func (n *Node) CommandStatuses(ctx context.Context, commandIDPrefix string, state CommandState, limit int) ([]CommandStatus, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
 	if err := requireParticipantAdmin(ctx, "inspecting commands"); err != nil {
 		return nil, err
 	}
-	if req.CommandIDPrefix != "" {
-		if err := identity.ValidateLedgerString(req.CommandIDPrefix); err != nil {
+	if commandIDPrefix != "" {
+		if err := identity.ValidateLedgerString(commandIDPrefix); err != nil {
 			return nil, apierr.InvalidField.New("command_id_prefix: %v", err)
 		}
 	}
-	if req.State < CommandStateUnspecified || req.State > CommandStateFailed {
-		req.State = CommandStateUnspecified // Canton: CommandState.Unrecognized matches all
+	if state < CommandStateUnspecified || state > CommandStateFailed {
+		state = CommandStateUnspecified // Canton: CommandState.Unrecognized matches all
 	}
-	limit := req.Limit
 	if limit <= 0 {
 		limit = DefaultCommandStatusLimit
 	}
-	return n.tracker.find(req.CommandIDPrefix, req.State, limit), nil
+	return n.tracker.find(commandIDPrefix, state, limit), nil
 }
 
 // commandTracker is a Node's command progress tracker. Its zero value is

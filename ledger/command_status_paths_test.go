@@ -34,7 +34,7 @@ func TestCommandStatusOfOtherSubmissions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := n.GetCommandStatus(ctx, ledger.GetCommandStatusRequest{CommandIDPrefix: "typed-"})
+		st, err := n.CommandStatuses(ctx, "typed-", ledger.CommandStateUnspecified, 0)
 		if err != nil || len(st) != 1 {
 			t.Fatalf("statuses %+v, %v", st, err)
 		}
@@ -52,7 +52,7 @@ func TestCommandStatusOfOtherSubmissions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := f.n.GetCommandStatus(f.ctx, ledger.GetCommandStatusRequest{CommandIDPrefix: "exec-"})
+		st, err := f.n.CommandStatuses(f.ctx, "exec-", ledger.CommandStateUnspecified, 0)
 		if err != nil || len(st) != 1 {
 			t.Fatalf("statuses %+v, %v", st, err)
 		}

@@ -10,10 +10,10 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// TestGetCommandStatus: the node tracks its submissions as Canton's
-// command progress tracker does, and GetCommandStatus filters them by
+// TestCommandStatuses: the node tracks its submissions as Canton's
+// command progress tracker does, and CommandStatuses filters them by
 // command id prefix, state and limit.
-func TestGetCommandStatus(t *testing.T) {
+func TestCommandStatuses(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	iou := f.create(t, "ok-1", f.alice)
@@ -25,7 +25,7 @@ func TestGetCommandStatus(t *testing.T) {
 	}
 	end, _ := f.n.LedgerEnd(f.ctx)
 
-	all, err := f.n.GetCommandStatus(f.ctx, ledger.GetCommandStatusRequest{})
+	all, err := f.n.CommandStatuses(f.ctx, "", ledger.CommandStateUnspecified, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,18 +54,18 @@ func TestGetCommandStatus(t *testing.T) {
 
 	for _, tc := range []struct {
 		name string
-		req  ledger.GetCommandStatusRequest
+		req  statusQuery
 		want string
 	}{
-		{"by prefix", ledger.GetCommandStatusRequest{CommandIDPrefix: "ok-"}, "[ok-2 ok-1]"},
-		{"succeeded", ledger.GetCommandStatusRequest{State: ledger.CommandStateSucceeded}, "[ok-2 ok-1]"},
-		{"failed", ledger.GetCommandStatusRequest{State: ledger.CommandStateFailed}, "[bad-1]"},
-		{"pending", ledger.GetCommandStatusRequest{State: ledger.CommandStatePending}, "[]"},
-		{"limit", ledger.GetCommandStatusRequest{Limit: 2}, "[bad-1 ok-2]"},
-		{"prefix and state", ledger.GetCommandStatusRequest{CommandIDPrefix: "bad", State: ledger.CommandStateSucceeded}, "[]"},
+		{"by prefix", statusQuery{prefix: "ok-"}, "[ok-2 ok-1]"},
+		{"succeeded", statusQuery{state: ledger.CommandStateSucceeded}, "[ok-2 ok-1]"},
+		{"failed", statusQuery{state: ledger.CommandStateFailed}, "[bad-1]"},
+		{"pending", statusQuery{state: ledger.CommandStatePending}, "[]"},
+		{"limit", statusQuery{limit: 2}, "[bad-1 ok-2]"},
+		{"prefix and state", statusQuery{prefix: "bad", state: ledger.CommandStateSucceeded}, "[]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := f.n.GetCommandStatus(f.ctx, tc.req)
+			res, err := f.n.CommandStatuses(f.ctx, tc.req.prefix, tc.req.state, tc.req.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,10 +80,17 @@ func TestGetCommandStatus(t *testing.T) {
 	}
 
 	plain := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "plain", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
-	if _, err := f.n.GetCommandStatus(plain, ledger.GetCommandStatusRequest{}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := f.n.CommandStatuses(plain, "", ledger.CommandStateUnspecified, 0); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("a user without the admin right: %v", err)
 	}
-	if _, err := f.n.GetCommandStatus(f.ctx, ledger.GetCommandStatusRequest{CommandIDPrefix: "bad prefix!"}); !errors.Is(err, apierr.InvalidField) {
+	if _, err := f.n.CommandStatuses(f.ctx, "bad prefix!", ledger.CommandStateUnspecified, 0); !errors.Is(err, apierr.InvalidField) {
 		t.Errorf("an invalid prefix: %v", err)
 	}
+}
+
+// statusQuery is the arguments of one CommandStatuses call.
+type statusQuery struct {
+	prefix string
+	state  ledger.CommandState
+	limit  int
 }
