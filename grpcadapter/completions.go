@@ -29,11 +29,7 @@ type completionService struct {
 // a slow reader holds the iterator back instead of filling a buffer.
 func (s *completionService) CompletionStream(req *ledgerv2.CompletionStreamRequest, stream grpc.ServerStreamingServer[ledgerv2.CompletionStreamResponse]) error {
 	ctx := stream.Context()
-	for v, err := range s.a.node.Completions(ctx, ledger.CompletionsRequest{
-		UserID:         req.GetUserId(),
-		Parties:        req.GetParties(),
-		BeginExclusive: req.GetBeginExclusive(),
-	}) {
+	for v, err := range s.a.node.Completions(ctx, req.GetUserId(), req.GetParties(), req.GetBeginExclusive()) {
 		if err != nil {
 			return err
 		}

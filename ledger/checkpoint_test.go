@@ -76,7 +76,7 @@ func TestCompletionsCheckpoints(t *testing.T) {
 	defer cancel()
 	var got []ledger.CompletionElement
 	var last error
-	for c, err := range node.Completions(ctx, ledger.CompletionsRequest{UserID: identity.DefaultParticipantAdmin, Parties: []string{alice}}) {
+	for c, err := range node.Completions(ctx, identity.DefaultParticipantAdmin, []string{alice}, 0) {
 		if err != nil {
 			last = err
 			break

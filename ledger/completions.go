@@ -10,18 +10,6 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 )
 
-// CompletionsRequest asks for the completions of a user's commands that
-// act as any of the parties, after an offset (Canton's
-// CommandCompletionService.CompletionStream).
-type CompletionsRequest struct {
-	// UserID is the user whose commands complete; "" is the caller.
-	UserID string
-	// Parties are the parties the commands act as; at least one.
-	Parties []string
-	// BeginExclusive is the offset after which completions are read.
-	BeginExclusive int64
-}
-
 // CompletionElement is one element of a completions read: a *Completion
 // or a *Checkpoint.
 type CompletionElement interface{ isCompletionElement() }
@@ -52,41 +40,41 @@ func (*Checkpoint) isCompletionElement() {}
 // completionsOf validates and authorizes a completions request: the
 // parties need read rights, and another user's completions need
 // CanReadAsAnyParty. It returns the renderer of matching entries.
-func (n *Node) completionsOf(ctx context.Context, req *CompletionsRequest) (func(*logEntry) (CompletionElement, bool), error) {
+func (n *Node) completionsOf(ctx context.Context, userID string, parties []string, beginExclusive int64) (func(*logEntry) (CompletionElement, bool), error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
 	p := caller(ctx)
-	if req.UserID == "" {
-		req.UserID = p.UserID
+	if userID == "" {
+		userID = p.UserID
 	}
-	if req.UserID == "" {
+	if userID == "" {
 		return nil, apierr.MissingField.New("user_id")
 	}
-	if err := identity.ValidateUserID(req.UserID); err != nil {
+	if err := identity.ValidateUserID(userID); err != nil {
 		return nil, apierr.InvalidField.New("user_id: %v", err)
 	}
-	if len(req.Parties) == 0 {
+	if len(parties) == 0 {
 		return nil, apierr.MissingField.New("parties")
 	}
-	for _, party := range req.Parties {
+	for _, party := range parties {
 		if err := identity.ValidatePartyString(party); err != nil {
 			return nil, apierr.InvalidField.New("parties: %v", err)
 		}
 	}
-	if err := authorizeRead(ctx, req.Parties, false); err != nil {
+	if err := authorizeRead(ctx, parties, false); err != nil {
 		return nil, err
 	}
-	if !p.Wildcard && req.UserID != p.UserID && !p.Has(identity.Right{Kind: identity.RightCanReadAsAnyParty}) {
-		return nil, denied("reading the completions of user %s", req.UserID)
+	if !p.Wildcard && userID != p.UserID && !p.Has(identity.Right{Kind: identity.RightCanReadAsAnyParty}) {
+		return nil, denied("reading the completions of user %s", userID)
 	}
-	if err := checkOffsets(req.BeginExclusive, nil, n.st.LedgerEnd()); err != nil {
+	if err := checkOffsets(beginExclusive, nil, n.st.LedgerEnd()); err != nil {
 		return nil, err
 	}
-	if err := n.checkCompletionsNotPruned(req.BeginExclusive); err != nil { // prune.go
+	if err := n.checkCompletionsNotPruned(beginExclusive); err != nil { // prune.go
 		return nil, err
 	}
-	user, parties := req.UserID, req.Parties
+	user := userID
 	return func(e *logEntry) (CompletionElement, bool) {
 		if e.Kind == kindTopology || e.UserID != user || !slices.ContainsFunc(e.ActAs, func(a string) bool { return slices.Contains(parties, a) }) {
 			return nil, false
@@ -107,36 +95,42 @@ func completionCheckpoint(c OffsetCheckpoint) CompletionElement {
 	return out
 }
 
-// CompletionsList returns the completions after an offset as one list
+// CompletionsList returns the completions Completions yields, as one list
 // (the JSON API's POST /v2/commands/completions and
 // command-completions): the stream is open-ended, so the list always
 // waits for the idle timeout, under the list limit
 // (MAXIMUM_LIST_ELEMENTS_REACHED beyond it). When the ledger end moved
 // past the last completion, the list ends with a *Checkpoint at the
 // ledger end.
-func (n *Node) CompletionsList(ctx context.Context, req CompletionsRequest, opts ListOptions) ([]CompletionElement, error) {
-	render, err := n.completionsOf(ctx, &req)
+func (n *Node) CompletionsList(ctx context.Context, userID string, parties []string, beginExclusive int64, opts ListOptions) ([]CompletionElement, error) {
+	render, err := n.completionsOf(ctx, userID, parties, beginExclusive)
 	if err != nil {
 		return nil, err
 	}
-	return collect(n, ctx, req.BeginExclusive, nil, false, "", opts, true, render, completionCheckpoint)
+	return collect(n, ctx, beginExclusive, nil, false, "", opts, true, render, completionCheckpoint)
 }
 
-// Completions yields the completions after an offset and follows the
-// ledger until ctx ends, then yields ctx.Err() (the package's
+// Completions yields the completions of user userID's commands that act
+// as any of parties, after offset beginExclusive (Canton's
+// CommandCompletionService.CompletionStream), and follows the ledger
+// until ctx ends, then yields ctx.Err() (the package's
 // cancellation contract, see streams.go); when it has caught up and no
 // completion came for Options.CheckpointDelay, it yields a *Checkpoint at
 // the ledger end, once per ledger end (as Canton's completion stream,
 // which always adds checkpoints). A refused request yields its error
-// first and ends.
-func (n *Node) Completions(ctx context.Context, req CompletionsRequest) iter.Seq2[CompletionElement, error] {
+// first and ends. userID "" is the caller (MISSING_FIELD user_id when the
+// caller has none); another user's completions need CanReadAsAnyParty.
+// parties must not be empty (MISSING_FIELD), each a valid party id
+// (INVALID_FIELD) the caller can read as. beginExclusive must not be past
+// the ledger end nor before the pruning offset.
+func (n *Node) Completions(ctx context.Context, userID string, parties []string, beginExclusive int64) iter.Seq2[CompletionElement, error] {
 	return func(yield func(CompletionElement, error) bool) {
-		render, err := n.completionsOf(ctx, &req)
+		render, err := n.completionsOf(ctx, userID, parties, beginExclusive)
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		for v, err := range follow(n, ctx, req.BeginExclusive, nil, false, "", render, completionCheckpoint) {
+		for v, err := range follow(n, ctx, beginExclusive, nil, false, "", render, completionCheckpoint) {
 			if !yield(v, err) || err != nil {
 				return
 			}

@@ -20,7 +20,7 @@ func TestCompletions(t *testing.T) {
 	}
 	f.create(t, "c2", f.bob)
 	idle := 20 * time.Millisecond
-	got, err := f.n.CompletionsList(f.ctx, ledger.CompletionsRequest{UserID: "u1", Parties: []string{f.alice}, BeginExclusive: start.Offset},
+	got, err := f.n.CompletionsList(f.ctx, "u1", []string{f.alice}, start.Offset,
 		ledger.ListOptions{IdleTimeout: &idle})
 	if err != nil {
 		t.Fatal(err)
@@ -44,10 +44,10 @@ func TestCompletions(t *testing.T) {
 		t.Errorf("checkpoint %+v at ledger end %d", cp, end.Offset)
 	}
 	other := ledger.WithPrincipal(f.ctx, identity.Principal{UserID: "u2", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: f.alice}}})
-	if _, err := f.n.CompletionsList(other, ledger.CompletionsRequest{UserID: "u1", Parties: []string{f.alice}}, ledger.ListOptions{IdleTimeout: &idle}); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := f.n.CompletionsList(other, "u1", []string{f.alice}, 0, ledger.ListOptions{IdleTimeout: &idle}); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("another user's completions: %v", err)
 	}
-	own, err := f.n.CompletionsList(other, ledger.CompletionsRequest{Parties: []string{f.alice}}, ledger.ListOptions{IdleTimeout: &idle})
+	own, err := f.n.CompletionsList(other, "", []string{f.alice}, 0, ledger.ListOptions{IdleTimeout: &idle})
 	if err != nil || len(own) != 1 {
 		t.Fatalf("own (no) completions: %+v, %v", own, err)
 	}

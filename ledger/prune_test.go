@@ -178,7 +178,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	}
 	completions := func(begin int64) error {
 		idle := int64(0)
-		_, err := n.CompletionsList(f.ctx, ledger.CompletionsRequest{UserID: "u1", Parties: []string{f.alice}, BeginExclusive: begin}, ledger.ListOptions{Limit: &idle})
+		_, err := n.CompletionsList(f.ctx, "u1", []string{f.alice}, begin, ledger.ListOptions{Limit: &idle})
 		return err
 	}
 	acs := func(at int64) error {

@@ -114,7 +114,7 @@ func TestIteratorsReportCancellation(t *testing.T) {
 			return anySeq(jsonapi.New(n).StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
 		}},
 		{"Completions", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(n.Completions(ctx, ledger.CompletionsRequest{UserID: "participant_admin", Parties: []string{p}}))
+			return anySeq(n.Completions(ctx, "participant_admin", []string{p}, 0))
 		}},
 		{"ActiveContractEvents", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.ActiveContractEvents(ctx, ledger.ReadAs(p), 1))

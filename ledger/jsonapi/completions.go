@@ -59,14 +59,10 @@ type CompletionStreamResponse struct {
 	CompletionResponse CompletionResponse `json:"completionResponse"`
 }
 
-func (r CompletionStreamRequest) typed() ledger.CompletionsRequest {
-	return ledger.CompletionsRequest{UserID: r.UserID, Parties: r.Parties, BeginExclusive: r.BeginExclusive}
-}
-
 // CompletionsList serves the list form of POST /v2/commands/completions
 // and command-completions (Node.CompletionsList).
 func (a *API) CompletionsList(ctx context.Context, req CompletionStreamRequest, opts ledger.ListOptions) ([]CompletionStreamResponse, error) {
-	list, err := a.Node.CompletionsList(ctx, req.typed(), opts)
+	list, err := a.Node.CompletionsList(ctx, req.UserID, req.Parties, req.BeginExclusive, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +77,7 @@ func (a *API) CompletionsList(ctx context.Context, req CompletionStreamRequest, 
 // completions after the offset, following the ledger until ctx ends.
 func (a *API) StreamCompletions(ctx context.Context, req CompletionStreamRequest) iter.Seq2[CompletionStreamResponse, error] {
 	return func(yield func(CompletionStreamResponse, error) bool) {
-		for c, err := range a.Node.Completions(ctx, req.typed()) {
+		for c, err := range a.Node.Completions(ctx, req.UserID, req.Parties, req.BeginExclusive) {
 			if err != nil {
 				yield(CompletionStreamResponse{}, err)
 				return
