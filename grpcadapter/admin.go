@@ -72,7 +72,7 @@ func (s *partyService) UpdatePartyDetails(ctx context.Context, req *admin.Update
 	if req.GetUpdateMask() == nil {
 		return nil, missingField("update_mask")
 	}
-	res, err := s.a.node.UpdatePartyDetails(ctx, ledger.PartyDetails{
+	res, err := s.a.node.UpdatePartyDetails(ctx, identity.Party{
 		Party:              pd.GetParty(),
 		IsLocal:            pd.GetIsLocal(),
 		LocalMetadata:      metaFromProto(pd.GetLocalMetadata()),
@@ -92,7 +92,7 @@ func (s *partyService) UpdatePartyIdentityProviderId(ctx context.Context, req *a
 	return &admin.UpdatePartyIdentityProviderIdResponse{}, nil
 }
 
-func partyToProto(p ledger.PartyDetails) *admin.PartyDetails {
+func partyToProto(p identity.Party) *admin.PartyDetails {
 	return &admin.PartyDetails{
 		Party:              p.Party,
 		IsLocal:            p.IsLocal,
@@ -101,7 +101,7 @@ func partyToProto(p ledger.PartyDetails) *admin.PartyDetails {
 	}
 }
 
-func partiesToProto(ps []ledger.PartyDetails) []*admin.PartyDetails {
+func partiesToProto(ps []identity.Party) []*admin.PartyDetails {
 	out := make([]*admin.PartyDetails, len(ps))
 	for i, p := range ps {
 		out[i] = partyToProto(p)

@@ -22,3 +22,20 @@ type User struct {
 	IdentityProviderID         string     `json:"identityProviderId"`
 	PrimaryPartyAuthentication bool       `json:"primaryPartyAuthentication"`
 }
+
+// Party is a party as the participant's party management shows it
+// (Canton's PartyDetails). IsLocal and IdentityProviderID follow Canton's
+// visibility rule: they are true/shown only when the party is hosted here
+// and belongs to the requesting identity provider, as is LocalMetadata
+// (empty annotations otherwise).
+type Party struct {
+	// Party is the party id (hint::namespace).
+	Party string
+	// IsLocal reports that the party is hosted on this participant.
+	IsLocal bool
+	// LocalMetadata is the participant-local metadata of the party.
+	LocalMetadata ObjectMeta
+	// IdentityProviderID is the identity provider the party belongs to
+	// ("" the default one).
+	IdentityProviderID string
+}

@@ -12,17 +12,6 @@ type LedgerEnd struct {
 	Offset int64 `json:"offset"`
 }
 
-// PartyDetails describes one party. IsLocal and IdentityProviderID follow
-// Canton's visibility rule: they are true/shown only when the party is
-// hosted here and belongs to the requesting identity provider, as is
-// LocalMetadata (empty annotations otherwise).
-type PartyDetails struct {
-	Party              string
-	IsLocal            bool
-	LocalMetadata      identity.ObjectMeta
-	IdentityProviderID string
-}
-
 // AllocatePartyRequest asks the node to allocate a party.
 // Every field is optional.
 type AllocatePartyRequest struct {

@@ -216,7 +216,7 @@ func TestSameHintConcurrently(t *testing.T) {
 // state is what a rejected request must leave unchanged.
 type state struct {
 	End     int64
-	Parties []ledger.PartyDetails
+	Parties []identity.Party
 }
 
 // partyState reads the ledger end and the parties of n, to compare before
@@ -351,7 +351,7 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ledger.PartyDetails{{Party: alice, IsLocal: true,
+	want := []identity.Party{{Party: alice, IsLocal: true,
 		LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("GetParties (-want +got):\n%s", diff)
@@ -365,7 +365,7 @@ func TestGetPartiesUnknownAndVisibility(t *testing.T) {
 		t.Fatalf("IDP admin, own provider: %v", err)
 	}
 	got, _ = n.GetParties(idpAdmin, []string{alice}, "")
-	wantHidden := []ledger.PartyDetails{{Party: alice, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}}
+	wantHidden := []identity.Party{{Party: alice, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}}
 	if diff := cmp.Diff(wantHidden, got); diff != "" {
 		t.Errorf("party of another provider (-want +got):\n%s", diff)
 	}

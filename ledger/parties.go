@@ -33,15 +33,15 @@ type partyRecord struct {
 // details applies Canton's visibility rule: isLocal, identityProviderId and
 // the local metadata are shown only to requests scoped to the party's own
 // identity provider.
-func (p partyRecord) details(idp string) PartyDetails {
+func (p partyRecord) details(idp string) identity.Party {
 	if p.IdentityProviderID != idp {
-		return PartyDetails{Party: p.Party, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}
+		return identity.Party{Party: p.Party, LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{}}}
 	}
 	meta := p.Metadata
 	if meta.Annotations == nil {
 		meta.Annotations = map[string]string{}
 	}
-	return PartyDetails{Party: p.Party, IsLocal: true, LocalMetadata: meta, IdentityProviderID: p.IdentityProviderID}
+	return identity.Party{Party: p.Party, IsLocal: true, LocalMetadata: meta, IdentityProviderID: p.IdentityProviderID}
 }
 
 // ParticipantID returns the participant's id (any authenticated caller).
@@ -66,45 +66,45 @@ func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
 // at a new offset. A participant admin may allocate in any identity
 // provider, an identity-provider admin only in its own. Allocating an
 // existing party fails with INVALID_ARGUMENT and changes nothing.
-func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (PartyDetails, error) {
+func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (identity.Party, error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
-		return PartyDetails{}, err
+		return identity.Party{}, err
 	}
 	if err := identity.ValidateIdentityProviderID(idp); err != nil {
-		return PartyDetails{}, apierr.InvalidField.New("identity_provider_id: %v", err)
+		return identity.Party{}, apierr.InvalidField.New("identity_provider_id: %v", err)
 	}
 	hint := req.PartyIDHint
 	if hint == "" {
 		hint = "party-" + randomHex(16)
 	} else if err := identity.ValidateUIDIdentifier(hint); err != nil {
-		return PartyDetails{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
+		return identity.Party{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
 	}
 	meta := identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}
 	if m := req.LocalMetadata; m != nil {
 		if m.ResourceVersion != "" {
-			return PartyDetails{}, apierr.InvalidField.New("local_metadata.resource_version: must be empty when allocating a party")
+			return identity.Party{}, apierr.InvalidField.New("local_metadata.resource_version: must be empty when allocating a party")
 		}
 		if err := identity.ValidateAnnotations(m.Annotations, false); err != nil {
 			if errors.Is(err, identity.ErrAnnotationsTooLarge) {
-				return PartyDetails{}, apierr.MaxPartyAnnotationsSizeExceeded.New("%v", err)
+				return identity.Party{}, apierr.MaxPartyAnnotationsSizeExceeded.New("%v", err)
 			}
-			return PartyDetails{}, apierr.InvalidField.New("local_metadata.annotations: %v", err)
+			return identity.Party{}, apierr.InvalidField.New("local_metadata.annotations: %v", err)
 		}
 		maps.Copy(meta.Annotations, m.Annotations)
 	}
 	syncID, err := n.synchronizer(req.SynchronizerID)
 	if err != nil {
-		return PartyDetails{}, err
+		return identity.Party{}, err
 	}
 	if req.UserID != "" {
 		if err := identity.ValidateUserID(req.UserID); err != nil {
-			return PartyDetails{}, apierr.InvalidField.New("user_id: %v", err)
+			return identity.Party{}, apierr.InvalidField.New("user_id: %v", err)
 		}
 	}
 	party := hint + "::" + n.namespace
 	if err := identity.ValidatePartyString(party); err != nil {
-		return PartyDetails{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
+		return identity.Party{}, apierr.InvalidArgument.New("invalid party id hint: %v", err)
 	}
 
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -115,7 +115,7 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (Par
 		})
 	})
 	if err != nil {
-		return PartyDetails{}, storeErr(err)
+		return identity.Party{}, storeErr(err)
 	}
 	n.log.InfoContext(ctx, "party allocated", "party", party, "synchronizerId", syncID, "user", req.UserID)
 	return v.(partyRecord).details(idp), nil
@@ -187,7 +187,7 @@ func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 // ListParties returns a page of the parties known to the participant,
 // ordered by party id, and the token of the next page ("" on the last). It needs ParticipantAdmin, or IdentityProviderAdmin
 // for the request's identity provider.
-func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (parties []PartyDetails, nextPageToken string, err error) {
+func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (parties []identity.Party, nextPageToken string, err error) {
 	idp, err := requireIDPAdmin(ctx, req.IdentityProviderID)
 	if err != nil {
 		return nil, "", err
@@ -217,7 +217,7 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (parties
 	if after != "" {
 		start = append(store.PartyKey(after), 0) // strictly after the last party
 	}
-	parties = []PartyDetails{}
+	parties = []identity.Party{}
 	var last string
 	more := false
 	err = n.st.View(func(r *store.Reader) error {
@@ -250,7 +250,7 @@ func (n *Node) ListParties(ctx context.Context, req ListPartiesRequest) (parties
 // valid party id (INVALID_FIELD). identityProviderID scopes the answer's
 // IsLocal and IdentityProviderID: "" is the default identity provider. It
 // needs ParticipantAdmin, or IdentityProviderAdmin for identityProviderID.
-func (n *Node) GetParties(ctx context.Context, parties []string, identityProviderID string) ([]PartyDetails, error) {
+func (n *Node) GetParties(ctx context.Context, parties []string, identityProviderID string) ([]identity.Party, error) {
 	idp, err := requireIDPAdmin(ctx, identityProviderID)
 	if err != nil {
 		return nil, err
@@ -266,7 +266,7 @@ func (n *Node) GetParties(ctx context.Context, parties []string, identityProvide
 			return nil, apierr.InvalidField.New("parties: %v", err)
 		}
 	}
-	found := []PartyDetails{}
+	found := []identity.Party{}
 	seen := map[string]bool{}
 	err = n.st.View(func(r *store.Reader) error {
 		for _, p := range parties {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -23,43 +24,43 @@ func partyNotFound(p string) *apierr.Error {
 // is_local and identity_provider_id cannot change), and returns the
 // updated details. It needs
 // ParticipantAdmin or IdentityProviderAdmin of the party's provider; the
-// party must belong to PartyDetails.IdentityProviderID (PARTY_NOT_FOUND
+// party must belong to d.IdentityProviderID (PARTY_NOT_FOUND
 // otherwise). A stale resourceVersion fails with
 // CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED and changes nothing.
-func (n *Node) UpdatePartyDetails(ctx context.Context, d PartyDetails, paths []string) (PartyDetails, error) {
+func (n *Node) UpdatePartyDetails(ctx context.Context, d identity.Party, paths []string) (identity.Party, error) {
 	idp, err := requireIDPAdmin(ctx, d.IdentityProviderID)
 	if err != nil {
-		return PartyDetails{}, err
+		return identity.Party{}, err
 	}
 	if err := validIDP("party_details.identity_provider_id", idp); err != nil {
-		return PartyDetails{}, err
+		return identity.Party{}, err
 	}
 	if d.Party == "" {
-		return PartyDetails{}, apierr.MissingField.New("party_details.party")
+		return identity.Party{}, apierr.MissingField.New("party_details.party")
 	}
 	if err := validPartyField("party_details.party", d.Party); err != nil {
-		return PartyDetails{}, err
+		return identity.Party{}, err
 	}
 	invalid := func(format string, args ...any) error {
 		return apierr.InvalidPartyDetailsUpdate.New("Update operation for party '%s' failed due to: "+format, append([]any{apierr.Quote(d.Party)}, args...)...)
 	}
 	if len(paths) == 0 {
-		return PartyDetails{}, invalid("The update mask contains no entries")
+		return identity.Party{}, invalid("The update mask contains no entries")
 	}
 	set := map[string]bool{}
 	for _, p := range paths {
 		if !slices.Contains(partyMaskPaths, p) {
-			return PartyDetails{}, invalid("The update path: '%s' is invalid", apierr.Quote(p))
+			return identity.Party{}, invalid("The update path: '%s' is invalid", apierr.Quote(p))
 		}
 		set[p] = true
 	}
 	if set["is_local"] && !d.IsLocal {
-		return PartyDetails{}, invalid("Update path is_local cannot be changed")
+		return identity.Party{}, invalid("Update path is_local cannot be changed")
 	}
 	annotations := set["local_metadata"] || set["local_metadata.annotations"]
 	if annotations {
 		if err := annotationsErr(d.LocalMetadata.Annotations, true, apierr.MaxPartyAnnotationsSizeExceeded, "party_details.local_metadata.annotations"); err != nil {
-			return PartyDetails{}, err
+			return identity.Party{}, err
 		}
 	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
@@ -93,7 +94,7 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, d PartyDetails, paths []s
 		return rec, nil
 	})
 	if err != nil {
-		return PartyDetails{}, storeErr(err)
+		return identity.Party{}, storeErr(err)
 	}
 	return v.(partyRecord).details(idp), nil
 }

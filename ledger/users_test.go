@@ -476,28 +476,28 @@ func TestUpdatePartyDetails(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	upd, err := n.UpdatePartyDetails(ctx, ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
+	upd, err := n.UpdatePartyDetails(ctx, identity.Party{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{
 		ResourceVersion: "0", Annotations: map[string]string{"k": "v"}}}, []string{"local_metadata.annotations"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ledger.PartyDetails{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{"k": "v"}}}
+	want := identity.Party{Party: alice, IsLocal: true, LocalMetadata: identity.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{"k": "v"}}}
 	if diff := cmp.Diff(want, upd); diff != "" {
 		t.Errorf("updated party (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {
 		name    string
-		details ledger.PartyDetails
+		details identity.Party
 		paths   []string
 		code    apierr.Code
 	}{
-		{"stale version", ledger.PartyDetails{Party: alice,
+		{"stale version", identity.Party{Party: alice,
 			LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"k": "w"}}}, []string{"local_metadata.annotations"}, apierr.ConcurrentPartyDetailsUpdate},
-		{"unknown party", ledger.PartyDetails{Party: "ghost::1220ab"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
-		{"other provider", ledger.PartyDetails{Party: alice, IdentityProviderID: "idp1"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
-		{"empty mask", ledger.PartyDetails{Party: alice}, nil, apierr.InvalidPartyDetailsUpdate},
-		{"is_local false", ledger.PartyDetails{Party: alice}, []string{"is_local"}, apierr.InvalidPartyDetailsUpdate},
-		{"too large", ledger.PartyDetails{Party: alice,
+		{"unknown party", identity.Party{Party: "ghost::1220ab"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
+		{"other provider", identity.Party{Party: alice, IdentityProviderID: "idp1"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
+		{"empty mask", identity.Party{Party: alice}, nil, apierr.InvalidPartyDetailsUpdate},
+		{"is_local false", identity.Party{Party: alice}, []string{"is_local"}, apierr.InvalidPartyDetailsUpdate},
+		{"too large", identity.Party{Party: alice,
 			LocalMetadata: identity.ObjectMeta{Annotations: map[string]string{"k": strings.Repeat("v", 256*1024)}}}, []string{"local_metadata.annotations"}, apierr.MaxPartyAnnotationsSizeExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

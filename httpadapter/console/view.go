@@ -135,8 +135,8 @@ type partiesView struct {
 }
 
 // allParties reads every page of the known parties.
-func (s *source) allParties(ctx context.Context) ([]ledger.PartyDetails, error) {
-	var out []ledger.PartyDetails
+func (s *source) allParties(ctx context.Context) ([]identity.Party, error) {
+	var out []identity.Party
 	token := ""
 	for {
 		page, next, err := s.node.ListParties(ctx, ledger.ListPartiesRequest{PageToken: token})

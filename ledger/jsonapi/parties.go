@@ -15,7 +15,7 @@ type ParticipantIDResponse struct {
 }
 
 // PartyDetails describes one party as the JSON API shows it
-// (ledger.PartyDetails on the wire).
+// (identity.Party on the wire).
 type PartyDetails struct {
 	Party              string              `json:"party"`
 	IsLocal            bool                `json:"isLocal"`
@@ -117,7 +117,7 @@ func (a *API) GetParties(ctx context.Context, req GetPartiesRequest) (GetParties
 // UpdatePartyDetails serves PATCH /v2/parties/{party}
 // (Node.UpdatePartyDetails).
 func (a *API) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsRequest) (UpdatePartyDetailsResponse, error) {
-	d, err := a.Node.UpdatePartyDetails(ctx, ledger.PartyDetails(req.PartyDetails), req.UpdateMask.Paths)
+	d, err := a.Node.UpdatePartyDetails(ctx, identity.Party(req.PartyDetails), req.UpdateMask.Paths)
 	if err != nil {
 		return UpdatePartyDetailsResponse{}, err
 	}
@@ -126,7 +126,7 @@ func (a *API) UpdatePartyDetails(ctx context.Context, req UpdatePartyDetailsRequ
 
 // partyDetails converts the Node's party details to the wire's ([] for
 // none).
-func partyDetails(ds []ledger.PartyDetails) []PartyDetails {
+func partyDetails(ds []identity.Party) []PartyDetails {
 	out := make([]PartyDetails, len(ds))
 	for i, d := range ds {
 		out[i] = PartyDetails(d)
