@@ -8,7 +8,6 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // The crypto enums are read by their proto names ("SIGNATURE_FORMAT_RAW");
@@ -16,7 +15,7 @@ import (
 // name is over JSON.
 
 func (s *partyService) GenerateExternalPartyTopology(ctx context.Context, req *admin.GenerateExternalPartyTopologyRequest) (*admin.GenerateExternalPartyTopologyResponse, error) {
-	r := ledger.GenerateExternalPartyTopologyRequest{
+	r := interactive.PartyTopologyRequest{
 		Synchronizer:                    req.GetSynchronizer(),
 		PartyHint:                       req.GetPartyHint(),
 		LocalParticipantObservationOnly: req.GetLocalParticipantObservationOnly(),
@@ -48,7 +47,7 @@ func (s *partyService) GenerateExternalPartyTopology(ctx context.Context, req *a
 }
 
 func (s *partyService) AllocateExternalParty(ctx context.Context, req *admin.AllocateExternalPartyRequest) (*admin.AllocateExternalPartyResponse, error) {
-	r := ledger.AllocateExternalPartyRequest{
+	r := interactive.PartyAllocationRequest{
 		Synchronizer:       req.GetSynchronizer(),
 		IdentityProviderID: req.GetIdentityProviderId(),
 		UserID:             req.GetUserId(),

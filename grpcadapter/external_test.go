@@ -14,7 +14,6 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // TestExternalParty: an external party is onboarded over gRPC: the
@@ -52,7 +51,7 @@ func TestExternalParty(t *testing.T) {
 		return r
 	}
 	_, err = c.AllocateExternalParty(ctx, req(otherPriv))
-	nodeReq := ledger.AllocateExternalPartyRequest{Synchronizer: sync, MultiHashSignatures: []interactive.Signature{{
+	nodeReq := interactive.PartyAllocationRequest{Synchronizer: sync, MultiHashSignatures: []interactive.Signature{{
 		Format: interactive.SignatureFormatConcat, Signature: ed25519.Sign(otherPriv, g.MultiHash), SignedBy: g.PublicKeyFingerprint,
 		SigningAlgorithmSpec: interactive.SigningAlgorithmSpecEd25519,
 	}}}

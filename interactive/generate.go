@@ -6,7 +6,7 @@ import (
 )
 
 // GenerateTopologyRequest is the input of GenerateTopology: the fields of
-// GenerateExternalPartyTopologyRequest except the synchronizer (which the
+// PartyTopologyRequest except the synchronizer (which the
 // caller resolves), plus this participant's uid.
 type GenerateTopologyRequest struct {
 	// PartyHint becomes the identifier part of the party id; it must be a

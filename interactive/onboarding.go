@@ -10,7 +10,8 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 )
 
-// SignedTopologyTransaction is AllocateExternalPartyRequest.SignedTransaction:
+// SignedTopologyTransaction is Canton's
+// AllocateExternalPartyRequest.SignedTransaction:
 // an UntypedVersionedMessage and the signatures over its hash.
 type SignedTopologyTransaction struct {
 	// Transaction holds the versioned topology transaction bytes.
@@ -19,7 +20,7 @@ type SignedTopologyTransaction struct {
 	Signatures []Signature
 }
 
-// OnboardingRequest is the pure part of AllocateExternalPartyRequest.
+// OnboardingRequest is the pure part of PartyAllocationRequest.
 type OnboardingRequest struct {
 	// ParticipantUID is this (the local) participant's uid.
 	ParticipantUID string

@@ -24,45 +24,6 @@ const (
 	externalPartyIDPNil = ""
 )
 
-// GenerateExternalPartyTopologyRequest asks for the onboarding
-// transactions of an external party.
-type GenerateExternalPartyTopologyRequest struct {
-	// Synchronizer is a connected synchronizer, logical or physical id.
-	// Required.
-	Synchronizer string
-	// PartyHint becomes the identifier part of the party id.
-	PartyHint string
-	// PublicKey is the party's namespace and protocol key. Required.
-	PublicKey *interactive.SigningPublicKey
-	// LocalParticipantObservationOnly hosts the party here with
-	// observation instead of confirmation rights.
-	LocalParticipantObservationOnly bool
-	// OtherConfirmingParticipantUIDs are further confirming hosts.
-	OtherConfirmingParticipantUIDs []string
-	// ConfirmationThreshold is the confirmation threshold (0: all
-	// confirming participants; not negative).
-	ConfirmationThreshold int
-	// ObservingParticipantUIDs are further observing hosts.
-	ObservingParticipantUIDs []string
-}
-
-// AllocateExternalPartyRequest registers an external party from signed
-// onboarding transactions.
-type AllocateExternalPartyRequest struct {
-	// Synchronizer is a connected synchronizer, logical or physical id.
-	// Required.
-	Synchronizer string
-	// OnboardingTransactions are the transactions GenerateExternalPartyTopology
-	// returned, each with its signatures. At least one.
-	OnboardingTransactions []interactive.SignedTopologyTransaction
-	// MultiHashSignatures sign the multi-hash over all transactions.
-	MultiHashSignatures []interactive.Signature
-	// IdentityProviderID is the party's identity provider ("" the default).
-	IdentityProviderID string
-	// UserID, when set, is granted CanActAs on the party.
-	UserID string
-}
-
 // connectedSynchronizer resolves a required synchronizer given as a logical
 // or physical id to the logical id the node is connected to.
 func (n *Node) connectedSynchronizer(id, field string) (string, error) {
@@ -90,7 +51,7 @@ func physicalSynchronizer(logical string) string {
 // ApiPartyManagementService.generateExternalPartyTopology builds) and the
 // multi-hash to sign. It stores nothing. It needs ParticipantAdmin or
 // IdentityProviderAdmin.
-func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateExternalPartyTopologyRequest) (*interactive.GenerateTopologyResult, error) {
+func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req interactive.PartyTopologyRequest) (*interactive.GenerateTopologyResult, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -130,7 +91,7 @@ func (n *Node) GenerateExternalPartyTopology(ctx context.Context, req GenerateEx
 // AllocateParty. Other hosting participants are not contacted: a
 // multi-hosted party is registered here once its own transactions verify.
 // It returns the party id.
-func (n *Node) AllocateExternalParty(ctx context.Context, req AllocateExternalPartyRequest) (party string, err error) {
+func (n *Node) AllocateExternalParty(ctx context.Context, req interactive.PartyAllocationRequest) (party string, err error) {
 	if err := n.public(ctx); err != nil {
 		return "", err
 	}

@@ -64,15 +64,15 @@ func p256Key(t testing.TB) *extKey {
 }
 
 // onboard generates and signs the onboarding transactions of hint with k.
-func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *extKey) (*interactive.GenerateTopologyResult, ledger.AllocateExternalPartyRequest) {
+func onboard(t testing.TB, ctx context.Context, n *ledger.Node, hint string, k *extKey) (*interactive.GenerateTopologyResult, interactive.PartyAllocationRequest) {
 	t.Helper()
-	g, err := n.GenerateExternalPartyTopology(ctx, ledger.GenerateExternalPartyTopologyRequest{
+	g, err := n.GenerateExternalPartyTopology(ctx, interactive.PartyTopologyRequest{
 		Synchronizer: n.Synchronizers()[0], PartyHint: hint, PublicKey: &k.pub})
 	if err != nil {
 		t.Fatalf("GenerateExternalPartyTopology: %v", err)
 	}
 	k.fp = g.PublicKeyFingerprint
-	req := ledger.AllocateExternalPartyRequest{Synchronizer: n.Synchronizers()[0],
+	req := interactive.PartyAllocationRequest{Synchronizer: n.Synchronizers()[0],
 		MultiHashSignatures: []interactive.Signature{typedSignature(t, k.sign(g.MultiHash))}}
 	for _, tx := range g.TopologyTransactions {
 		req.OnboardingTransactions = append(req.OnboardingTransactions, interactive.SignedTopologyTransaction{Transaction: tx})
@@ -174,7 +174,7 @@ func TestExternalPartyAuthorization(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := ledger.WithPrincipal(context.Background(), identity.Principal{UserID: "u"})
 	k := ed25519Key(t)
-	_, err := n.GenerateExternalPartyTopology(ctx, ledger.GenerateExternalPartyTopologyRequest{
+	_, err := n.GenerateExternalPartyTopology(ctx, interactive.PartyTopologyRequest{
 		Synchronizer: n.Synchronizers()[0], PartyHint: "x", PublicKey: &k.pub})
 	if !errors.Is(err, apierr.PermissionDenied) {
 		t.Fatalf("generate as a plain user: %v", err)

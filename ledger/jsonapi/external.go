@@ -6,7 +6,6 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // External parties: Canton's JsPartyManagementService
@@ -78,7 +77,7 @@ type AllocateExternalPartyResponse struct {
 // (INVALID_FIELD public_key.format/key_spec), then
 // Node.GenerateExternalPartyTopology answers.
 func (a *API) GenerateExternalPartyTopology(ctx context.Context, req GenerateExternalPartyTopologyRequest) (GenerateExternalPartyTopologyResponse, error) {
-	in := ledger.GenerateExternalPartyTopologyRequest{
+	in := interactive.PartyTopologyRequest{
 		Synchronizer:                    req.Synchronizer,
 		PartyHint:                       req.PartyHint,
 		LocalParticipantObservationOnly: req.LocalParticipantObservationOnly,
@@ -109,7 +108,7 @@ func (a *API) GenerateExternalPartyTopology(ctx context.Context, req GenerateExt
 // signatures' enum names are parsed (INVALID_ARGUMENT at their path), then
 // Node.AllocateExternalParty answers.
 func (a *API) AllocateExternalParty(ctx context.Context, req AllocateExternalPartyRequest) (AllocateExternalPartyResponse, error) {
-	in := ledger.AllocateExternalPartyRequest{Synchronizer: req.Synchronizer, IdentityProviderID: req.IdentityProviderID, UserID: req.UserID}
+	in := interactive.PartyAllocationRequest{Synchronizer: req.Synchronizer, IdentityProviderID: req.IdentityProviderID, UserID: req.UserID}
 	for i, t := range req.OnboardingTransactions {
 		sigs, err := typedSignatures(t.Signatures, "onboarding_transactions["+strconv.Itoa(i)+"].signatures")
 		if err != nil {
