@@ -22,25 +22,6 @@ type GetContractResponse struct {
 	CreatedEvent JsCreatedEvent `json:"createdEvent"`
 }
 
-// ContractByID returns the created event of a contract this participant
-// stores, active or archived (POST /v2/contracts/contract-by-id). As in
-// Canton, querying parties need CanReadAs (CanActAs) each, and no querying
-// party needs CanReadAsAnyParty. The witnesses are the querying parties
-// that are stakeholders (all stakeholders when none is given); the offset,
-// node id, interface views and acsDelta are not populated, the
-// representative package is the contract's own and the created-event blob
-// is set. CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no
-// querying party is a stakeholder.
-func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetContractResponse, error) {
-	c, witnesses, err := n.contractFor(ctx, req)
-	if err != nil {
-		return GetContractResponse{}, err
-	}
-	ev := createdEvent(&logEntry{}, &c.Create, witnesses, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
-	ev.NodeID = 0
-	return GetContractResponse{CreatedEvent: *ev}, nil
-}
-
 // contractFor makes the checks of ContractByID and decides what the
 // querying parties see: the contract's record and its witnesses (shared
 // by the JSON and typed reads).

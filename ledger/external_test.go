@@ -152,9 +152,9 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if err != nil || len(rights) != 1 {
 				t.Fatalf("rights: %+v %v", rights, err)
 			}
-			u := ledger.UpdateAtForTest(t, n, end.Offset)
-			if u.TopologyTransaction == nil || len(u.TopologyTransaction.Value.Events) != 1 ||
-				u.TopologyTransaction.Value.Events[0].Event.ParticipantAuthorizationAdded.Value.ParticipantPermission != ledger.PermissionConfirmation {
+			u, _ := ledger.UpdateAtForTest(t, n, end.Offset).(*ledger.TopologyUpdate)
+			if u == nil || len(u.Events) != 1 || u.Events[0].Change != ledger.AuthorizationAdded ||
+				u.Events[0].Permission != ledger.PermissionConfirmation {
 				t.Fatalf("topology update: %+v", u)
 			}
 

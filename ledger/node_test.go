@@ -429,9 +429,9 @@ func TestClock(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
 	n := ledgertest.Open(t, ledger.Options{Clock: func() time.Time { return at }})
 	ledgertest.MustAllocate(t, n, "alice")
-	upd := ledger.UpdateAtForTest(t, n, 1)
-	if got := upd.TopologyTransaction.Value.RecordTime; got != "2026-01-02T03:04:05.600Z" {
-		t.Errorf("record time = %q", got)
+	upd := ledger.UpdateAtForTest(t, n, 1).(*ledger.TopologyUpdate)
+	if got := upd.RecordTime; !got.Equal(at) {
+		t.Errorf("record time = %v, want %v", got, at)
 	}
 }
 

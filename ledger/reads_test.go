@@ -243,7 +243,7 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	a := ledgertest.MustAllocate(t, n, "a")
-	id := ledger.UpdateAtForTest(t, n, 1).TopologyTransaction.Value.UpdateID
+	id := ledger.UpdateAtForTest(t, n, 1).(*ledger.TopologyUpdate).UpdateID
 	got, err := n.TypedUpdateByID(ctx, id, topologyRead())
 	if err != nil {
 		t.Fatalf("by id: %v", err)
