@@ -97,7 +97,7 @@ func (r *reassignEnv) end(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e.Offset
+	return e
 }
 
 // reassignSummary is what both APIs must agree on about a reassignment.

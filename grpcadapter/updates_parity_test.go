@@ -328,7 +328,7 @@ func (e *twoSyncEnv) endOffset(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return end.Offset
+	return end
 }
 
 // TestGetUpdatesSameAsJSON: GetUpdates (ascending and descending),

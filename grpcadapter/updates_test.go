@@ -448,7 +448,7 @@ func TestGetUpdatesCheckpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return e.Offset
+		return e
 	}
 	wantCheckpoint := func(at int64) {
 		t.Helper()

@@ -99,7 +99,7 @@ func (f *ledgerFixture) create(cmdID, owner string, amount int) ledger.JsCreated
 
 func (f *ledgerFixture) end() int64 {
 	f.t.Helper()
-	return decodeAs[ledger.LedgerEnd](f.t, f.get("/v2/state/ledger-end")).Offset
+	return decodeAs[jsonapi.LedgerEnd](f.t, f.get("/v2/state/ledger-end")).Offset
 }
 
 // partyFormat reads everything party sees.

@@ -289,7 +289,7 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 		t.Fatal(err)
 	}
 	nonEmpty := 0
-	for at := int64(0); at <= end.Offset; at++ {
+	for at := int64(0); at <= end; at++ {
 		rf := l.format(rng)
 		want := typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, ""))
 		if diff := acsDiff(want, l.typedACS(t, rf, &at, nil, len(want))); diff != "" {
@@ -299,15 +299,15 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 			nonEmpty++
 		}
 	}
-	if nonEmpty < int(end.Offset)/2 {
-		t.Fatalf("only %d of %d reads found contracts: the ledger is too thin to test the index", nonEmpty, end.Offset)
+	if nonEmpty < int(end)/2 {
+		t.Fatalf("only %d of %d reads found contracts: the ledger is too thin to test the index", nonEmpty, end)
 	}
 	var cids []string
 	for _, c := range l.cs {
 		cids = append(cids, c.cid)
 	}
 	for range 60 {
-		at, rf := rng.Int64N(end.Offset+1), l.format(rng)
+		at, rf := rng.Int64N(end+1), l.format(rng)
 		after := ""
 		if rng.IntN(4) > 0 {
 			after = cids[rng.IntN(len(cids))]
@@ -323,20 +323,20 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 		}
 	}
 	for i := range 30 {
-		at := rng.Int64N(end.Offset + 1)
+		at := rng.Int64N(end + 1)
 		rf := l.format(rng)
 		want := typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, ""))
 		atp := &at
 		if i%3 == 0 {
 			atp = nil // the ledger end
-			want = typedEntries(ledger.ACSByScanForTest(t, l.n, end.Offset, rf, ""))
+			want = typedEntries(ledger.ACSByScanForTest(t, l.n, end, rf, ""))
 		}
 		if diff := acsDiff(want, l.typedACS(t, rf, atp, i32(int32(1+rng.IntN(4))), len(want))); diff != "" {
 			t.Fatalf("pages at %d for %v (-scan +index):\n%s", at, rf.Parties, diff)
 		}
 	}
 	for range 5 {
-		at := 1 + rng.Int64N(end.Offset) // ActiveContractEvents reads 0 as the ledger end
+		at := 1 + rng.Int64N(end) // ActiveContractEvents reads 0 as the ledger end
 		rf := l.format(rng)
 		var want []string
 		for _, e := range typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, "")) {

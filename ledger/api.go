@@ -6,12 +6,6 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 )
 
-// LedgerEnd is the answer of GET /v2/state/ledger-end: the offset of the
-// last committed update (0 on an empty ledger).
-type LedgerEnd struct {
-	Offset int64 `json:"offset"`
-}
-
 // PartyDetails describes one party. IsLocal and IdentityProviderID follow
 // Canton's visibility rule: they are true/shown only when the party is
 // hosted here and belongs to the requesting identity provider, as is

@@ -208,7 +208,7 @@ func BenchmarkTypedTailWakeup(b *testing.B) {
 	format := txRead(ledger.ReadAs(f.alice))
 	got := make(chan time.Time, 1)
 	go func() {
-		for _, err := range f.n.TypedUpdates(ctx, format, ledger.OffsetRange{After: end.Offset, Tail: true}) {
+		for _, err := range f.n.TypedUpdates(ctx, format, ledger.OffsetRange{After: end, Tail: true}) {
 			if err != nil {
 				return
 			}
@@ -254,7 +254,7 @@ func BenchmarkTypedIterateMillion(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		base, peak := ms.HeapAlloc, ms.HeapAlloc
 		count := 0
-		for _, err := range f.n.TypedUpdates(f.ctx, format, ledger.OffsetRange{Through: &end.Offset}) {
+		for _, err := range f.n.TypedUpdates(f.ctx, format, ledger.OffsetRange{Through: &end}) {
 			if err != nil {
 				b.Fatal(err)
 			}

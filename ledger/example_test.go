@@ -37,7 +37,7 @@ func Example() {
 	}
 
 	end, _ := node.LedgerEnd(ctx)
-	fmt.Println("ledger end", end.Offset)
+	fmt.Println("ledger end", end)
 	// Output:
 	// true true
 	// INVALID_ARGUMENT 400

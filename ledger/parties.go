@@ -52,15 +52,6 @@ func (n *Node) ParticipantID(ctx context.Context) (string, error) {
 	return n.participantID, nil
 }
 
-// LedgerEnd returns the offset of the last committed update (any
-// authenticated caller).
-func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
-	if err := n.public(ctx); err != nil {
-		return LedgerEnd{}, err
-	}
-	return LedgerEnd{Offset: n.st.LedgerEnd()}, nil
-}
-
 // AllocateParty allocates a party hint::namespace on this participant and
 // appends a topology transaction with a ParticipantAuthorizationAdded event
 // at a new offset. A participant admin may allocate in any identity

@@ -36,7 +36,7 @@ func TestPrune(t *testing.T) {
 		t.Fatal(err)
 	}
 	pruneAt, _ := f.n.LedgerEnd(f.ctx)
-	p := pruneAt.Offset
+	p := pruneAt
 	if _, err := f.exercise("x2", f.alice, later.ContractID, "Transfer", transfer); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestPrune(t *testing.T) {
 		}
 		return out, nil
 	}
-	acsAtEnd, err := acs(f.n, end.Offset)
+	acsAtEnd, err := acs(f.n, end)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +80,8 @@ func TestPrune(t *testing.T) {
 	}{
 		{"zero", f.ctx, 0, apierr.InvalidArgument},
 		{"negative", f.ctx, -1, apierr.NonPositiveOffset},
-		{"at the ledger end", f.ctx, end.Offset, apierr.OffsetOutOfRange},
-		{"after the ledger end", f.ctx, end.Offset + 5, apierr.OffsetOutOfRange},
+		{"at the ledger end", f.ctx, end, apierr.OffsetOutOfRange},
+		{"after the ledger end", f.ctx, end + 5, apierr.OffsetOutOfRange},
 		{"not an admin", plain, p, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,13 +122,13 @@ func TestPrune(t *testing.T) {
 	if got, divulged, err := f.n.LatestPrunedOffsets(f.ctx); err != nil || got != p || divulged != p {
 		t.Errorf("pruned offsets %d, %d, %v; want %d for both", got, divulged, err, p)
 	}
-	if got, err := acs(f.n, end.Offset); err != nil || !cmp.Equal(got, acsAtEnd) {
+	if got, err := acs(f.n, end); err != nil || !cmp.Equal(got, acsAtEnd) {
 		t.Errorf("the ACS at the ledger end changed: %v\n%s", err, cmp.Diff(acsAtEnd, got))
 	}
 	if got, err := acs(f.n, p); err != nil || !cmp.Equal(got, acsAtP) {
 		t.Errorf("the ACS at the pruned offset changed: %v\n%s", err, cmp.Diff(acsAtP, got))
 	}
-	checkPrunedReads(t, f, f.n, p, end.Offset)
+	checkPrunedReads(t, f, f.n, p, end)
 
 	// Pruning at an offset already pruned succeeds and changes nothing.
 	if err := f.n.Prune(f.ctx, ledger.PruneRequest{PruneUpTo: p - 1}); err != nil {
@@ -146,10 +146,10 @@ func TestPrune(t *testing.T) {
 	if got, divulged, err := reopened.LatestPrunedOffsets(f.ctx); err != nil || got != p || divulged != p {
 		t.Errorf("after a restart: pruned offsets %d, %d, %v; want %d for both", got, divulged, err, p)
 	}
-	if got, err := acs(reopened, end.Offset); err != nil || !cmp.Equal(got, acsAtEnd) {
+	if got, err := acs(reopened, end); err != nil || !cmp.Equal(got, acsAtEnd) {
 		t.Errorf("after a restart, the ACS at the ledger end changed: %v\n%s", err, cmp.Diff(acsAtEnd, got))
 	}
-	checkPrunedReads(t, f, reopened, p, end.Offset)
+	checkPrunedReads(t, f, reopened, p, end)
 }
 
 // checkPrunedReads: the reads that reach back before the pruned offset p

@@ -141,9 +141,9 @@ func TestReassign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if un.Offset != end.Offset || un.SynchronizerID != reassignSyncs[0] || un.RecordTime.IsZero() || un.SubmissionID != "sub" ||
+	if un.Offset != end || un.SynchronizerID != reassignSyncs[0] || un.RecordTime.IsZero() || un.SubmissionID != "sub" ||
 		len(un.Events) != 1 {
-		t.Fatalf("unassignment: %+v (ledger end %d)", un, end.Offset)
+		t.Fatalf("unassignment: %+v (ledger end %d)", un, end)
 	}
 	u := un.Events[0].(*ledger.UnassignedEvent)
 	if u.ContractID != cid || u.ReassignmentCounter != 1 || u.Submitter != f.alice || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(u.ReassignmentID) {
@@ -275,8 +275,8 @@ func TestReassignRefusals(t *testing.T) {
 			if d := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); d != "" {
 				t.Errorf("state changed:\n%s", d)
 			}
-			if end, err := f.n.LedgerEnd(f.ctx); err != nil || end.Offset != endBefore.Offset {
-				t.Errorf("ledger end %+v (%v), was %d", end, err, endBefore.Offset)
+			if end, err := f.n.LedgerEnd(f.ctx); err != nil || end != endBefore {
+				t.Errorf("ledger end %+v (%v), was %d", end, err, endBefore)
 			}
 		})
 	}

@@ -59,7 +59,7 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 		// the ledger that has one the format shows.
 		var want, got []sum
 		kinds := map[string]int{}
-		for off := int64(1); off <= end.Offset; off++ {
+		for off := int64(1); off <= end; off++ {
 			u, err := f.node.TypedUpdateByOffset(ctx, off, typed)
 			if errors.Is(err, apierr.UpdateNotFound) {
 				continue

@@ -74,14 +74,14 @@ type overviewView struct {
 
 func (s *source) overview(ctx context.Context) (overviewView, error) {
 	v := overviewView{ParticipantID: s.node.ParticipantIDString(), Static: s.node.StaticTime()}
-	cs, err := s.node.TypedConnectedSynchronizers(ctx, "", "")
+	cs, err := s.node.ConnectedSynchronizers(ctx, "", "")
 	if err != nil {
 		return v, err
 	}
 	for _, c := range cs {
 		v.Synchronizers = append(v.Synchronizers, c.ID)
 	}
-	if v.LedgerEnd, err = s.node.LedgerEndOffset(ctx); err != nil {
+	if v.LedgerEnd, err = s.node.LedgerEnd(ctx); err != nil {
 		return v, err
 	}
 	now, err := s.node.Time(ctx)

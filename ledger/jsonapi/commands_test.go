@@ -46,7 +46,7 @@ func (f *iouNode) end(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return end.Offset
+	return end
 }
 
 func (f *iouNode) iouArgs(amount int) string {

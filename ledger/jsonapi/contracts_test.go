@@ -38,7 +38,7 @@ func TestStreamActiveContractsSameAsNode(t *testing.T) {
 	seen := 0
 	for _, f := range emitFormats {
 		ef := l.wire(f)
-		for _, at := range []int64{end.Offset, end.Offset - 2, end.Offset / 2, 0} {
+		for _, at := range []int64{end, end - 2, end / 2, 0} {
 			seen += compare(t, fmt.Sprintf("%s at %d", f.name, at), l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef})
 			seen += compare(t, fmt.Sprintf("%s at %d, legacy filter", f.name, at), l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, Filter: &ef, Verbose: true})
 		}
@@ -61,7 +61,7 @@ func TestStreamActiveContractsSameAsNode(t *testing.T) {
 		{"no variant", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
 			l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}},
 		{"no right", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}},
-		{"after the end", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end.Offset + 1}},
+		{"after the end", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end + 1}},
 		{"negative", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}},
 		{"cancelled", cancelled, ledger.GetActiveContractsRequest{EventFormat: &alice}},
 	} {
@@ -88,7 +88,7 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 	}
 	for _, f := range emitFormats {
 		ef := l.wire(f)
-		for _, at := range []int64{end.Offset, end.Offset / 2, 0} {
+		for _, at := range []int64{end, end / 2, 0} {
 			for _, limit := range limits {
 				for _, req := range []ledger.GetActiveContractsRequest{{ActiveAtOffset: at, EventFormat: &ef}, {ActiveAtOffset: at, Filter: &ef, Verbose: true}} {
 					what := fmt.Sprintf("%s at %d, limit %s", f.name, at, limitName(limit))
@@ -115,7 +115,7 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 			l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}, nil},
 		{"no right", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}, nil},
 		{"no right, limit 0", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}, &zero},
-		{"after the end, limit 0", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end.Offset + 1}, &zero},
+		{"after the end, limit 0", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end + 1}, &zero},
 		{"negative", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,7 +142,7 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 	}
 	two := int64(2)
 	for _, limit := range []*int64{nil, &two} {
-		req := ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset, EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{owner: {}}}}
+		req := ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{owner: {}}}}
 		got, gerr := jsonapi.New(small).ActiveContracts(context.Background(), req, ledger.ListOptions{Limit: limit})
 		if limit == nil && gerr == nil {
 			t.Errorf("the JSON layer lists contracts beyond the node's limit of 2: %s", got)

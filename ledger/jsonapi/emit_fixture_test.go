@@ -204,7 +204,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rid = l.reassignmentID(t, end.Offset)
+		rid = l.reassignmentID(t, end)
 	} else {
 		rid = un.Events[0].(*ledger.UnassignedEvent).ReassignmentID
 	}

@@ -193,7 +193,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			var token []byte
 			for page := 0; ; page++ {
 				what := fmt.Sprintf("%s page %d (descending %v)", wshape, page, desc)
-				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset), Descending: desc}, &size, token)
+				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end), Descending: desc}, &size, token)
 				if terr != nil {
 					t.Fatalf("%s: typed read %v", what, terr)
 				}
@@ -209,7 +209,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 
 		// The updates stream (one list).
 		n := 0
-		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset)}) {
+		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end)}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		// effects, transactions and reassignments).
 		if shape == ledger.LedgerEffects {
 			n := 0
-			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end.Offset)}) {
+			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end)}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -234,7 +234,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		}
 
 		// Each update by id and by offset; transactions by id.
-		for off := int64(1); off <= end.Offset; off++ {
+		for off := int64(1); off <= end; off++ {
 			tu, terr := l.n.TypedUpdateByOffset(l.typedCtx, off, urf)
 			what := fmt.Sprintf("%s update at %d", wshape, off)
 			checkGolden(t, what+" refusal", []byte(codeOf(terr)))
@@ -277,7 +277,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	}
 
 	// Pages of active contracts, three at a time, at several offsets.
-	for _, at := range []int64{end.Offset, end.Offset - 2, end.Offset / 2} {
+	for _, at := range []int64{end, end - 2, end / 2} {
 		size := int32(3)
 		treq := ledger.PageRequest{At: &at, Size: &size}
 		for page := 0; ; page++ {
@@ -303,7 +303,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 
 	// The active contracts as one list (the state stream), as the
 	// elements of one typed page.
-	for _, at := range []int64{end.Offset, end.Offset / 2} {
+	for _, at := range []int64{end, end / 2} {
 		size := int32(ledger.MaxACSPageSize)
 		tp, terr := l.n.ActiveContractEventsPage(l.typedCtx, l.typed(f, ledger.ACSDelta), ledger.PageRequest{At: &at, Size: &size})
 		if terr != nil {

@@ -57,7 +57,7 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 			for _, desc := range []bool{false, true} {
 				for _, open := range []bool{false, true} {
 					size := int32(3)
-					req := ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, UpdateFormat: uf, DescendingOrder: desc}
+					req := ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: uf, DescendingOrder: desc}
 					if open {
 						req.EndOffsetInclusive = nil
 					}
@@ -77,7 +77,7 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 				}
 			}
 		}
-		for _, at := range []*int64{nil, &end.Offset} {
+		for _, at := range []*int64{nil, &end} {
 			size := int32(2)
 			req := ledger.GetActiveContractsPageRequest{ActiveAtOffset: at, EventFormat: l.wire(f), MaxPageSize: &size}
 			for page := 0; page < 50; page++ {
@@ -114,7 +114,7 @@ func TestReadsPagesRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	zero, over, size := int32(0), int32(5000), int32(1)
-	after, negative, none := end.Offset+5, int64(-1), int64(0)
+	after, negative, none := end+5, int64(-1), int64(0)
 	alice := l.aliceFormat()
 	tx := func(ef ledger.EventFormat, shape string) ledger.UpdateFormat {
 		return ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
@@ -122,7 +122,7 @@ func TestReadsPagesRefusals(t *testing.T) {
 	tmpl := l.templateFormat
 	noVariant := l.noVariantFormat()
 	two := l.twoVariantsFormat()
-	firstBody, err := a.UpdatesPage(l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, UpdateFormat: tx(alice, ledger.ShapeACSDelta)})
+	firstBody, err := a.UpdatesPage(l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: tx(alice, ledger.ShapeACSDelta)})
 	if err != nil {
 		t.Fatalf("first page: %v", err)
 	}
@@ -160,7 +160,7 @@ func TestReadsPagesRefusals(t *testing.T) {
 		{"not base64", l.ctx, ledger.GetUpdatesPageRequest{PageToken: "???", UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"not a token", l.ctx, ledger.GetUpdatesPageRequest{PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`)), UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"another request's token", l.ctx, ledger.GetUpdatesPageRequest{PageToken: *first.NextPageToken, UpdateFormat: tx(alice, ledger.ShapeLedgerEffects)}},
-		{"the request's token", l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, PageToken: *first.NextPageToken,
+		{"the request's token", l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, PageToken: *first.NextPageToken,
 			UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,7 +64,7 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 		return ledger.ReassignmentCommands{Submitter: l.alice, CommandID: id, WorkflowID: "wf-" + id, Commands: c}
 	}
 	end := func() int64 {
-		e, err := l.n.LedgerEndOffset(l.ctx)
+		e, err := l.n.LedgerEnd(l.ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestStateAnswers(t *testing.T) {
 	t.Parallel()
 	l := newEmitLedger(t, []string{"plain"})
 	api := jsonapi.New(l.n)
-	off, err := l.n.LedgerEndOffset(l.ctx)
+	off, err := l.n.LedgerEnd(l.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

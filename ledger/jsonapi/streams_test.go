@@ -75,11 +75,11 @@ func TestStreamsSameAsNode(t *testing.T) {
 		for _, f := range emitFormats {
 			for i, req := range l.updatesRequests(f) {
 				for _, desc := range []bool{false, true} {
-					req.EndInclusive, req.DescendingOrder = &end.Offset, desc
+					req.EndInclusive, req.DescendingOrder = &end, desc
 					req.BeginExclusive = 0
 					what := fmt.Sprintf("%s %s request %d descending %v", k.name, f.name, i, desc)
 					seen += sameStream(t, what, k.api(l.ctx, req))
-					req.BeginExclusive = end.Offset / 2
+					req.BeginExclusive = end / 2
 					seen += sameStream(t, what+" from the middle", k.api(l.ctx, req))
 				}
 			}
@@ -104,7 +104,7 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, negative, none := end.Offset+5, int64(-1), int64(0)
+	after, negative, none := end+5, int64(-1), int64(0)
 	alice := l.aliceFormat()
 	tx := func(ef ledger.EventFormat, shape string) *ledger.UpdateFormat {
 		return &ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
@@ -116,24 +116,24 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 	cancelled := l.cancelledCtx()
 	topoOnly := &ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}
 	return []updatesRefusal{
-		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset}},
-		{"both format and filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"bad filter shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &two, UpdateFormat: tx(two, "X")}},
-		{"selects nothing", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: &ledger.UpdateFormat{}}},
-		{"topology only", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: topoOnly}},
-		{"unknown shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, "X")}},
-		{"no party", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(ledger.EventFormat{}, ledger.ShapeACSDelta)}},
-		{"no party by filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &ledger.EventFormat{}}},
-		{"bad identifier", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
-		{"unknown template", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"trailing colon", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
-		{"identifier filter without variant", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
-		{"no right", bob, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"cancelled", cancelled, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, "X")}},
+		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end}},
+		{"both format and filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"bad filter shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, Filter: &two, UpdateFormat: tx(two, "X")}},
+		{"selects nothing", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledger.UpdateFormat{}}},
+		{"topology only", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: topoOnly}},
+		{"unknown shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
+		{"no party", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(ledger.EventFormat{}, ledger.ShapeACSDelta)}},
+		{"no party by filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, Filter: &ledger.EventFormat{}}},
+		{"bad identifier", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
+		{"unknown template", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
+		{"trailing colon", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
+		{"identifier filter without variant", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
+		{"no right", bob, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"cancelled", cancelled, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
 		{"descending without end", l.ctx, ledger.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"descending without end, unknown template", l.ctx, ledger.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
 		{"begin after the end", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end.Offset, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"negative begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"negative end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"end after the ledger end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 		{"end before begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
@@ -231,10 +231,10 @@ func TestStreamsTailSameAsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	ef := l.wire(emitFormats[len(emitFormats)-2])
-	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset / 2, Filter: &ef}
+	req := ledger.GetUpdatesRequest{BeginExclusive: end / 2, Filter: &ef}
 	for _, k := range streamKinds(a) {
 		bounded := req
-		bounded.EndInclusive = &end.Offset
+		bounded.EndInclusive = &end
 		var want []string
 		for b, err := range k.api(l.ctx, bounded) {
 			if err != nil {
@@ -242,7 +242,7 @@ func TestStreamsTailSameAsNode(t *testing.T) {
 			}
 			want = append(want, string(b))
 		}
-		want = append(want, fmt.Sprintf("checkpoint %d %s", end.Offset, strings.Join(emitSyncs, " ")))
+		want = append(want, fmt.Sprintf("checkpoint %d %s", end, strings.Join(emitSyncs, " ")))
 		got, gerr := tail(t, l.ctx, func(ctx context.Context) iter.Seq2[jsonapi.Body, error] { return k.api(ctx, req) },
 			func(b jsonapi.Body) []byte { return b })
 		if len(want) < 2 {

@@ -36,7 +36,7 @@ func TestReadsOneSameAsNode(t *testing.T) {
 			tf := ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}
 			uf := ledger.UpdateFormat{IncludeTransactions: &tf, IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
 				IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
-			for off := int64(0); off <= end.Offset+1; off++ {
+			for off := int64(0); off <= end+1; off++ {
 				what := fmt.Sprintf("%s %s offset %d", f.name, shape, off)
 				got, gerr := a.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
 				sameAnswer(t, what+" update", got, gerr)
@@ -52,7 +52,7 @@ func TestReadsOneSameAsNode(t *testing.T) {
 			}
 		}
 		if len(parties) > 0 {
-			for off := int64(0); off <= end.Offset+1; off++ {
+			for off := int64(0); off <= end+1; off++ {
 				what := fmt.Sprintf("%s offset %d", f.name, off)
 				got, gerr := a.TransactionTreeByOffset(l.ctx, off, parties)
 				sameAnswer(t, what+" tree", got, gerr)

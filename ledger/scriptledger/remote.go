@@ -330,7 +330,7 @@ func union(a, b []string) []string {
 // Contracts reads the active contracts at the ledger end visible to the
 // parties (a wildcard filter) and keeps those match accepts.
 func (r *Remote) Contracts(ctx context.Context, parties []string, match func(lf.TypeConID) bool) ([]engine.Contract, error) {
-	var end ledger.LedgerEnd
+	var end jsonapi.LedgerEnd
 	if err := r.do(ctx, http.MethodGet, "/v2/state/ledger-end", nil, &end); err != nil {
 		return nil, err
 	}
