@@ -34,7 +34,7 @@ func TestTypedUpdatesCheckpoints(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		var got []int64
 		var last error
-		for u, err := range node.TypedUpdates(ctx, format, ledger.OffsetRange{Tail: true, Checkpoints: checkpoints}) {
+		for u, err := range node.Updates(ctx, format, ledger.OffsetRange{Tail: true, Checkpoints: checkpoints}) {
 			if err != nil {
 				last = err
 				break

@@ -354,7 +354,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 				r := ledger.OffsetRange{After: start, Through: &end}
 				var token []byte
 				for {
-					page, err := f.n.TypedUpdatesPage(f.ctx, format, r, i32(7), token)
+					page, err := f.n.UpdatesPage(f.ctx, format, r, i32(7), token)
 					if err != nil {
 						t.Error(err)
 						return
@@ -385,7 +385,7 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			t.Errorf("offset %d acknowledged twice", off)
 		}
 		seen[off] = true
-		if _, err := f.n.TypedUpdateByOffset(f.ctx, off, format); err != nil {
+		if _, err := f.n.UpdateByOffset(f.ctx, off, format); err != nil {
 			t.Errorf("acknowledged offset %d not readable: %v", off, err)
 		}
 	}

@@ -90,7 +90,7 @@ func TestCrashSafety(t *testing.T) {
 		t.Fatalf("ledger end %d after the kill, but %d was acknowledged", end, acked)
 	}
 	var prev int64
-	for u, err := range n.TypedUpdates(ctx, topologyRead(), ledger.OffsetRange{Through: &end}) {
+	for u, err := range n.Updates(ctx, topologyRead(), ledger.OffsetRange{Through: &end}) {
 		if err != nil {
 			t.Fatal(err)
 		}

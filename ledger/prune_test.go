@@ -165,7 +165,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 		return err
 	}
 	stream := func(begin int64) error {
-		for _, err := range n.TypedUpdates(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}) {
+		for _, err := range n.Updates(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}) {
 			if err != nil {
 				return err
 			}
@@ -173,7 +173,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 		return nil
 	}
 	page := func(begin int64) error {
-		_, err := n.TypedUpdatesPage(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}, nil, nil)
+		_, err := n.UpdatesPage(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}, nil, nil)
 		return err
 	}
 	completions := func(begin int64) error {
@@ -197,8 +197,8 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	}{
 		{"UpdatesList", updates, p - 1, p},
 		{"UpdatesList from the beginning", updates, 0, end},
-		{"TypedUpdates", stream, p - 1, p},
-		{"TypedUpdatesPage", page, 0, p},
+		{"Updates", stream, p - 1, p},
+		{"UpdatesPage", page, 0, p},
 		{"CompletionsList", completions, p - 1, p},
 		{"ActiveContractEvents", acs, p - 1, p},
 	} {
@@ -213,7 +213,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 			}
 		})
 	}
-	if _, err := n.TypedUpdateByOffset(f.ctx, p, txs); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.UpdateByOffset(f.ctx, p, txs); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("the pruned update at %d: %v, want UPDATE_NOT_FOUND", p, err)
 	}
 }

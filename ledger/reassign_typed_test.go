@@ -112,7 +112,7 @@ func updateReassignment(t *testing.T, f *fixture, updateID, party string) *ledge
 	t.Helper()
 	rf := ledger.ReadAs(party)
 	rf.Verbose = true
-	u, err := f.n.TypedUpdateByID(f.ctx, updateID, ledger.UpdateReadFormat{Reassignments: &rf})
+	u, err := f.n.UpdateByID(f.ctx, updateID, ledger.UpdateReadFormat{Reassignments: &rf})
 	if err != nil {
 		t.Fatalf("update %s: %v", updateID, err)
 	}

@@ -24,7 +24,7 @@ const streamPage = 500
 // ends, when it yields ctx.Err(). Without an end and with a checkpoint
 // function, it also yields an offset checkpoint at the ledger end when it
 // has caught up and no entry came for Options.CheckpointDelay, once per
-// ledger end (as TypedUpdates with OffsetRange.Checkpoints).
+// ledger end (as Updates with OffsetRange.Checkpoints).
 func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
 	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {

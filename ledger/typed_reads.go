@@ -21,8 +21,8 @@ import (
 // Naming: the JSON reads hold the plain names today (Updates,
 // UpdatesPage, UpdateByID, UpdateByOffset, ActiveContracts) and move to
 // the JSON layer later; the typed reads are named so as not to collide
-// with them: TypedUpdates, TypedUpdatesPage, TypedUpdateByID,
-// TypedUpdateByOffset (then Updates, UpdatesPage, UpdateByID,
+// with them: Updates, UpdatesPage, UpdateByID,
+// UpdateByOffset (then Updates, UpdatesPage, UpdateByID,
 // UpdateByOffset), Transaction, Transactions and ActiveContractEvents;
 // ReadFormat and UpdateReadFormat become EventFormat and UpdateFormat.
 
@@ -178,7 +178,7 @@ type OffsetRange struct {
 	Tail bool
 	// Descending reads from the end of the range down.
 	Descending bool
-	// Checkpoints makes a tailing walk (TypedUpdates with Tail) yield a
+	// Checkpoints makes a tailing walk (Updates with Tail) yield a
 	// *Checkpoint when it has read everything up to the ledger end and no
 	// update arrived for Options.CheckpointDelay: the reader may resume
 	// from its offset. One per ledger end: an idle ledger gives one.
@@ -231,13 +231,13 @@ func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token [
 	return q
 }
 
-// TypedUpdatesPage returns one page of the updates of a range as the
+// UpdatesPage returns one page of the updates of a range as the
 // format shows them, with typed values (UpdatesPage: its checks, rights,
 // tokens and errors; INVALID_UPDATES_PAGE_TOKEN for a token of another
 // request). size is 1 to MaxUpdatesPageSize, nil DefaultUpdatesPageSize;
 // token is the NextToken of the previous page, nil for the first. With
 // r.Tail an ascending page always has a next token (to ask again later).
-func (n *Node) TypedUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
+func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
 	return n.typedPage(ctx, n.pageQuery(f, r, size, token), n.typedRendererFor(ctx))
 }
 
@@ -273,14 +273,14 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*
 // typedWalkPage is the page size of the typed walks.
 const typedWalkPage = 500
 
-// TypedUpdates walks the updates of a range as the format shows them,
+// Updates walks the updates of a range as the format shows them,
 // with typed values, in offset order (descending with r.Descending),
 // fetching pages as the loop goes (UpdatesPage: the same checks, rights
 // and errors; DESCENDING_ORDER_MISSING_END for r.Tail with
 // r.Descending, as the JSON stream). With r.Tail it waits for new updates
 // until ctx ends, then yields ctx.Err() as its last element. A refusal
 // is the one element yielded.
-func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
+func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
 	return func(yield func(TypedUpdate, error) bool) {
 		size := int32(typedWalkPage)
 		q := n.pageQuery(f, r, &size, nil)
@@ -341,18 +341,18 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 	}
 }
 
-// TypedUpdateByID returns the update with that id as the format shows it
+// UpdateByID returns the update with that id as the format shows it
 // (UpdateByID: UPDATE_NOT_FOUND when there is none or nothing of it is
 // visible, PERMISSION_DENIED without the right to read as the format's
 // parties).
-func (n *Node) TypedUpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (TypedUpdate, error) {
+func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (TypedUpdate, error) {
 	return n.typedUpdateBy(ctx, updateID, 0, f)
 }
 
-// TypedUpdateByOffset returns the update at an offset as the format shows
+// UpdateByOffset returns the update at an offset as the format shows
 // it (UpdateByOffset: NON_POSITIVE_OFFSET for an offset ≤ 0, else as
-// TypedUpdateByID).
-func (n *Node) TypedUpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (TypedUpdate, error) {
+// UpdateByID).
+func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (TypedUpdate, error) {
 	if offset <= 0 {
 		return nil, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
 	}
@@ -376,7 +376,7 @@ func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f Update
 }
 
 // Transaction returns the transaction with that update id as the format
-// shows it, with typed values (TypedUpdateByID for transactions):
+// shows it, with typed values (UpdateByID for transactions):
 // MISSING_FIELD for an empty id, UPDATE_NOT_FOUND when there is no such
 // transaction or nothing of it is visible, PERMISSION_DENIED without the
 // right to read as the parties.
@@ -387,7 +387,7 @@ func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (
 		}
 		return nil, apierr.MissingField.New("update_id")
 	}
-	u, err := n.TypedUpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f})
+	u, err := n.UpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f})
 	if err != nil {
 		return nil, err
 	}
@@ -399,10 +399,10 @@ func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (
 }
 
 // Transactions walks the transactions of a range as the format shows
-// them (TypedUpdates for transactions).
+// them (Updates for transactions).
 func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) iter.Seq2[*Transaction, error] {
 	return func(yield func(*Transaction, error) bool) {
-		for u, err := range n.TypedUpdates(ctx, UpdateReadFormat{Transactions: &f}, r) {
+		for u, err := range n.Updates(ctx, UpdateReadFormat{Transactions: &f}, r) {
 			if err != nil {
 				yield(nil, err)
 				return

@@ -148,7 +148,7 @@ func submissionReadFormat(f *ledger.TransactionFormat) (*ledger.ReadFormat, bool
 // comes back without events.
 func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat, exact bool) (Body, error) {
 	if !exact && len(t.Events) > 0 {
-		// Read back in f as the JSON read does (Node.TypedUpdateByID in
+		// Read back in f as the JSON read does (Node.UpdateByID in
 		// f's typed counterpart, stored values); no event visible in f
 		// is UPDATE_NOT_FOUND there, and an answer without events here.
 		uf := ledger.UpdateFormat{IncludeTransactions: f}

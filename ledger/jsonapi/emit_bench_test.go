@@ -56,7 +56,7 @@ func cpuTime() time.Duration {
 // (the Node's JSON read encoded with encoding/json, the former baseline,
 // went with that read; the goldens of TestReadsPagesSameAsNode hold its
 // bytes):
-//   - typed: the typed read (Node.TypedUpdatesPage, every value decoded
+//   - typed: the typed read (Node.UpdatesPage, every value decoded
 //     with its package type, as a Go caller reads it) written by
 //     AppendUpdatesPage;
 //   - stored: the typed read with stored values (rawjson.WithStoredValues,
@@ -93,7 +93,7 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 
 		readIn := func(ctx context.Context) func(b *testing.B) *ledger.UpdatePage {
 			return func(b *testing.B) *ledger.UpdatePage {
-				p, err := node.TypedUpdatesPage(ctx, tf, r, &size, nil)
+				p, err := node.UpdatesPage(ctx, tf, r, &size, nil)
 				if err != nil || len(p.Updates) != 1000 {
 					b.Fatalf("typed page: %v, %v", p, err)
 				}

@@ -219,7 +219,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 // offset.
 func (l *emitLedger) reassignmentID(t testing.TB, off int64) string {
 	t.Helper()
-	u, err := l.n.TypedUpdateByOffset(l.ctx, off, ledger.UpdateReadFormat{Reassignments: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}})
+	u, err := l.n.UpdateByOffset(l.ctx, off, ledger.UpdateReadFormat{Reassignments: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			var token []byte
 			for page := 0; ; page++ {
 				what := fmt.Sprintf("%s page %d (descending %v)", wshape, page, desc)
-				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end), Descending: desc}, &size, token)
+				tp, terr := l.n.UpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end), Descending: desc}, &size, token)
 				if terr != nil {
 					t.Fatalf("%s: typed read %v", what, terr)
 				}
@@ -209,7 +209,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 
 		// The updates stream (one list).
 		n := 0
-		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end)}) {
+		for u, err := range l.n.Updates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end)}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		// effects, transactions and reassignments).
 		if shape == ledger.LedgerEffects {
 			n := 0
-			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end)}) {
+			for u, err := range l.n.Updates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end)}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -235,7 +235,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 
 		// Each update by id and by offset; transactions by id.
 		for off := int64(1); off <= end; off++ {
-			tu, terr := l.n.TypedUpdateByOffset(l.typedCtx, off, urf)
+			tu, terr := l.n.UpdateByOffset(l.typedCtx, off, urf)
 			what := fmt.Sprintf("%s update at %d", wshape, off)
 			checkGolden(t, what+" refusal", []byte(codeOf(terr)))
 			if terr != nil {
@@ -243,7 +243,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				continue
 			}
 			l.check(t, what, jsonapi.AppendUpdateResponse(nil, tu))
-			tu, terr = l.n.TypedUpdateByID(l.typedCtx, updateID(tu), urf)
+			tu, terr = l.n.UpdateByID(l.typedCtx, updateID(tu), urf)
 			if terr != nil {
 				t.Fatalf("%s by id: typed read %v", what, terr)
 			}

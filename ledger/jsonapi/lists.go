@@ -64,7 +64,7 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 	case !r.Tail || r.Descending:
 		// A bounded range (or the refusal of a descending one without
 		// an end), read without waiting.
-		for u, err := range a.Node.TypedUpdates(read, f, r) {
+		for u, err := range a.Node.Updates(read, f, r) {
 			if err != nil {
 				return nil, err
 			}
@@ -129,13 +129,13 @@ func (l *list) add(u ledger.TypedUpdate) bool {
 // checkOnly makes the checks of a read of f over r without reading.
 func (a *API) checkOnly(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange) error {
 	if r.Tail && r.Descending {
-		for _, err := range a.Node.TypedUpdates(ctx, f, r) {
+		for _, err := range a.Node.Updates(ctx, f, r) {
 			return err
 		}
 		return nil
 	}
 	one := int32(1)
-	_, err := a.Node.TypedUpdatesPage(ctx, f, r, &one, nil)
+	_, err := a.Node.UpdatesPage(ctx, f, r, &one, nil)
 	return err
 }
 
@@ -148,7 +148,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	size := int32(listPage)
 	var token []byte
 	for {
-		p, err := a.Node.TypedUpdatesPage(ctx, f, r, &size, token)
+		p, err := a.Node.UpdatesPage(ctx, f, r, &size, token)
 		if err != nil && ctx.Err() != nil && token != nil {
 			return nil // ctx ended: the list as it is, as when waiting
 		}
@@ -174,7 +174,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	defer stop()
 	timer := time.AfterFunc(idle, stop)
 	defer timer.Stop()
-	next, done := iter.Pull2(a.Node.TypedUpdates(wait, f, ledger.OffsetRange{After: l.cursor, Tail: true}))
+	next, done := iter.Pull2(a.Node.Updates(wait, f, ledger.OffsetRange{After: l.cursor, Tail: true}))
 	defer done()
 	for {
 		u, err, ok := next()
@@ -196,7 +196,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	// The ledger end now, when nothing the list would show came since
 	// its last update: the checkpoint may say so.
 	one := int32(1)
-	p, err := a.Node.TypedUpdatesPage(context.WithoutCancel(ctx), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
+	p, err := a.Node.UpdatesPage(context.WithoutCancel(ctx), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
 	if err == nil && len(p.Updates) == 0 {
 		l.cursor = max(l.cursor, p.Highest)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // The WebSocket streams of updates (/v2/updates, /v2/updates/flats,
-// /v2/updates/trees) over Node.TypedUpdates (stored values, offset
+// /v2/updates/trees) over Node.Updates (stored values, offset
 // checkpoints when idle) and the emitters, with the Node's JSON streams'
 // checks in their order.
 
@@ -101,7 +101,7 @@ func appendElement(kind listKind) func([]byte, ledger.TypedUpdate) []byte {
 
 // StreamUpdates yields the updates of a list request one by one, each as
 // an element of the list (the WebSocket form of /v2/updates):
-// Node.TypedUpdates with checkpoints. It ends after the end offset, or,
+// Node.Updates with checkpoints. It ends after the end offset, or,
 // open-ended, follows the ledger, yielding an offset checkpoint when
 // idle, until ctx ends, then yields ctx.Err().
 func (a *API) StreamUpdates(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
@@ -131,7 +131,7 @@ func streamOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, kind li
 		}
 		r.Checkpoints = true
 		emit := appendElement(kind)
-		for u, err := range a.Node.TypedUpdates(rawjson.WithStoredValues(ctx), f, r) {
+		for u, err := range a.Node.Updates(rawjson.WithStoredValues(ctx), f, r) {
 			if err != nil {
 				yield(nil, err)
 				return

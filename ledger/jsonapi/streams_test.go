@@ -57,7 +57,7 @@ func sameStream(t *testing.T, what string, got iter.Seq2[jsonapi.Body, error]) i
 }
 
 // TestStreamsSameAsNode checks that the JSON layer's update streams
-// (updates, flats, trees), read through TypedUpdates and the emitters,
+// (updates, flats, trees), read through Updates and the emitters,
 // yield the Node's JSON streams' elements byte for byte for every format
 // of the fixture, by update format and by legacy filter, in both
 // directions.

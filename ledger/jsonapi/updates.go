@@ -23,7 +23,7 @@ func notATransaction() error {
 }
 
 // UpdateByID returns the update with that id as the format shows it
-// (POST /v2/updates/update-by-id): Node.TypedUpdateByID.
+// (POST /v2/updates/update-by-id): Node.UpdateByID.
 func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (Body, error) {
 	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (
 }
 
 // UpdateByOffset returns the update at an offset as the format shows it
-// (POST /v2/updates/update-by-offset): Node.TypedUpdateByOffset.
+// (POST /v2/updates/update-by-offset): Node.UpdateByOffset.
 func (a *API) UpdateByOffset(ctx context.Context, req ledger.GetUpdateByOffsetRequest) (Body, error) {
 	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
@@ -126,9 +126,9 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 // shows it, its values as stored.
 func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.TypedUpdate, error) {
 	if off == 0 {
-		return a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
+		return a.Node.UpdateByID(rawjson.WithStoredValues(ctx), id, f)
 	}
-	return a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
+	return a.Node.UpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
 }
 
 // transactionAt reads the transaction of update id (off 0) or at offset
@@ -148,7 +148,7 @@ func (a *API) transactionAt(ctx context.Context, id string, off int64, f ledger.
 
 // TransactionTreeByID returns a transaction as a tree (ledger effects)
 // seen by the parties (deprecated GET
-// /v2/updates/transaction-tree-by-id/{update-id}): Node.TypedUpdateByID
+// /v2/updates/transaction-tree-by-id/{update-id}): Node.UpdateByID
 // reading as the parties, every template.
 func (a *API) TransactionTreeByID(ctx context.Context, updateID string, parties []string) (Body, error) {
 	return a.treeBy(ctx, updateID, 0, parties)
