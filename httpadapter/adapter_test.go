@@ -820,7 +820,7 @@ func exerciseLedgerRoutes(t *testing.T, auth map[string]string) {
 	tx := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction",
 		body: `{"commands":` + create("k4") + `}`})).Transaction
 	cid := tx.Events[0].CreatedEvent.ContractID
-	un := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment",
+	un := decodeAs[jsonapi.SubmitAndWaitForReassignmentResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment",
 		body: `{"reassignmentCommands":{"commandId":"u","submitter":"` + p + `","commands":[{"command":{"UnassignCommand":{"value":{"contractId":"` +
 			cid + `","source":"` + a + `","target":"` + b + `"}}}}]},"eventFormat":` + party + `}`})).Reassignment
 	rid := un.Events[0].JsUnassignedEvent.Value.ReassignmentID

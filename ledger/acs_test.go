@@ -10,12 +10,13 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // partyFormat is the JSON event format reading as p every template (the
 // other test files' wire requests use it).
-func partyFormat(p string) ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{p: {}}}
+func partyFormat(p string) jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{p: {}}}
 }
 
 func TestActiveContracts(t *testing.T) {

@@ -53,7 +53,7 @@ func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, amount))
 }
 
-func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCreatedEvent {
+func (f *fixture) create(t *testing.T, cmdID string, actAs string) jsonapi.JsCreatedEvent {
 	t.Helper()
 	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",

@@ -9,36 +9,23 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// GetContractRequest looks a contract up by id (the alpha ContractService).
-type GetContractRequest struct {
-	ContractID string `json:"contractId"`
-	// QueryingParties must share a stakeholder with the contract; empty
-	// means any party (and needs CanReadAsAnyParty).
-	QueryingParties []string `json:"queryingParties"`
-}
-
-// GetContractResponse carries the contract's created event.
-type GetContractResponse struct {
-	CreatedEvent JsCreatedEvent `json:"createdEvent"`
-}
-
 // contractFor makes the checks of ContractByID and decides what the
 // querying parties see: the contract's record and its witnesses (shared
 // by the JSON and typed reads).
-func (n *Node) contractFor(ctx context.Context, req GetContractRequest) (*contractRecord, []string, error) {
+func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*contractRecord, []string, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, nil, err
 	}
-	if req.ContractID == "" {
+	if cid == "" {
 		return nil, nil, apierr.MissingField.New("contract_id")
 	}
-	if err := authorizeRead(ctx, req.QueryingParties, len(req.QueryingParties) == 0); err != nil {
+	if err := authorizeRead(ctx, parties, len(parties) == 0); err != nil {
 		return nil, nil, err
 	}
-	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", req.ContractID)
+	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", cid)
 	var c contractRecord
 	err := n.st.View(func(r *store.Reader) error {
-		raw, err := r.Get(store.ContractKey(req.ContractID))
+		raw, err := r.Get(store.ContractKey(cid))
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound
 		}
@@ -51,8 +38,8 @@ func (n *Node) contractFor(ctx context.Context, req GetContractRequest) (*contra
 		return nil, nil, storeErr(err)
 	}
 	witnesses := c.Create.stakeholders()
-	if len(req.QueryingParties) > 0 {
-		witnesses = slices.DeleteFunc(slices.Clone(witnesses), func(p string) bool { return !slices.Contains(req.QueryingParties, p) })
+	if len(parties) > 0 {
+		witnesses = slices.DeleteFunc(slices.Clone(witnesses), func(p string) bool { return !slices.Contains(parties, p) })
 	}
 	if len(witnesses) == 0 {
 		return nil, nil, notFound

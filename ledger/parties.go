@@ -138,8 +138,8 @@ func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permi
 	tx.Set(store.PartyKey(rec.Party), mustJSON(rec))
 	tx.Set(store.IDPMemberKey(rec.IdentityProviderID, "p", rec.Party), nil)
 	appendEntry(tx, &logEntry{Kind: kindTopology, Offset: rec.Offset, UpdateID: updateID, RecordTime: now, SynchronizerID: rec.SynchronizerID,
-		Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Wrapped[ParticipantAuthorization]{
-			Value: ParticipantAuthorization{PartyID: rec.Party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
+		Topology: []topologyEvent{{Event: topologyEventKind{ParticipantAuthorizationAdded: &wrapped[participantAuthorization]{
+			Value: participantAuthorization{PartyID: rec.Party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
 	return rec, nil
 }
 

@@ -161,7 +161,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	aliceRead := ledger.ReadAs(f.alice)
 	txs := ledger.UpdateReadFormat{Transactions: &aliceRead}
 	updates := func(begin int64) error {
-		_, err := jsonapi.New(n).UpdatesList(f.ctx, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}, ledger.ListOptions{})
+		_, err := jsonapi.New(n).UpdatesList(f.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}, ledger.ListOptions{})
 		return err
 	}
 	stream := func(begin int64) error {

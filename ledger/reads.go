@@ -24,40 +24,6 @@ const (
 	DefaultListIdleTimeout = 500 * time.Millisecond
 )
 
-// GetUpdatesPageRequest asks for one page of updates.
-type GetUpdatesPageRequest struct {
-	// BeginOffsetExclusive starts the range (0: the ledger's beginning).
-	BeginOffsetExclusive int64 `json:"beginOffsetExclusive"`
-	// EndOffsetInclusive ends the range; nil means the ledger end at the
-	// time of the request: an ascending page then always carries a next
-	// page token (for tailing), and a descending one starts from that
-	// ledger end (its tokens continue downwards).
-	EndOffsetInclusive *int64 `json:"endOffsetInclusive"`
-	// MaxPageSize is 1 to 2000; nil means 100.
-	MaxPageSize *int32 `json:"maxPageSize"`
-	// UpdateFormat selects what is read.
-	UpdateFormat UpdateFormat `json:"updateFormat"`
-	// DescendingOrder reads from the end down.
-	DescendingOrder bool `json:"descendingOrder"`
-	// PageToken continues a previous page of the same request (base64).
-	PageToken string `json:"pageToken"`
-}
-
-// GetUpdateResponse carries one update.
-type GetUpdateResponse struct {
-	Update Update `json:"update"`
-}
-
-// GetUpdatesPageResponse is one page of updates: the updates in
-// (LowestPageOffsetExclusive, HighestPageOffsetInclusive] that the format
-// selects, in the requested order.
-type GetUpdatesPageResponse struct {
-	Updates                    []GetUpdateResponse `json:"updates"`
-	LowestPageOffsetExclusive  int64               `json:"lowestPageOffsetExclusive"`
-	HighestPageOffsetInclusive int64               `json:"highestPageOffsetInclusive"`
-	NextPageToken              *string             `json:"nextPageToken"`
-}
-
 // pageToken is the decoded form of a page token: where the next page
 // starts, bound to the request it continues.
 type pageToken struct {
@@ -351,34 +317,12 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 	return resp, nil
 }
 
-// GetUpdatesRequest is the body of the list endpoints (/v2/updates,
-// /v2/updates/flats, /v2/updates/trees): exactly one of UpdateFormat or the
-// legacy Filter (+Verbose) is given.
-type GetUpdatesRequest struct {
-	BeginExclusive  int64         `json:"beginExclusive"`
-	EndInclusive    *int64        `json:"endInclusive"`
-	Filter          *EventFormat  `json:"filter"`
-	Verbose         bool          `json:"verbose"`
-	UpdateFormat    *UpdateFormat `json:"updateFormat"`
-	DescendingOrder bool          `json:"descendingOrder"`
-}
-
 // ListOptions bound a blocking list: Limit caps the number of elements (nil:
 // the node's list limit), IdleTimeout is how long it waits for a new
 // element (nil: 500 ms, and only when the request is open-ended).
 type ListOptions struct {
 	Limit       *int64
 	IdleTimeout *time.Duration
-}
-
-// GetUpdatesResponse is one element of an updates list.
-type GetUpdatesResponse struct {
-	Update Update `json:"update"`
-}
-
-// GetUpdateTreesResponse is one element of the trees list.
-type GetUpdateTreesResponse struct {
-	Update TreeUpdate `json:"update"`
 }
 
 // collect gathers the rendered log entries of (begin, end] as one list
@@ -388,7 +332,7 @@ type GetUpdateTreesResponse struct {
 // then closes with an OffsetCheckpoint when the ledger end moved past the
 // last entry it could see.
 func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string, opts ListOptions, waits bool,
-	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) ([]T, error) {
+	render func(*logEntry) (T, bool), checkpoint func(*Checkpoint) T) ([]T, error) {
 	limitL := int64(n.opts.ListLimit)
 	take := limitL + 1
 	if opts.Limit != nil && *opts.Limit < take {
@@ -409,7 +353,7 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 	// reader it may resume from there (if the list has room for it).
 	finish := func() []T {
 		if end == nil && !desc && cursor > lastSeen && int64(len(out)) < min(take, limitL) {
-			out = append(out, checkpoint(n.checkpoint(cursor).wire()))
+			out = append(out, checkpoint(n.checkpoint(cursor)))
 		}
 		return out
 	}
@@ -462,23 +406,6 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 	}
 }
 
-// GetUpdateByIDRequest looks an update up by id.
-type GetUpdateByIDRequest struct {
-	UpdateID     string       `json:"updateId"`
-	UpdateFormat UpdateFormat `json:"updateFormat"`
-}
-
-// GetUpdateByOffsetRequest looks an update up by offset.
-type GetUpdateByOffsetRequest struct {
-	Offset       int64        `json:"offset"`
-	UpdateFormat UpdateFormat `json:"updateFormat"`
-}
-
-// TransactionTreeResponse carries a transaction tree.
-type TransactionTreeResponse struct {
-	Transaction JsTransactionTree `json:"transaction"`
-}
-
 func updateNotFound(what string) error {
 	return apierr.UpdateNotFound.New("Update not found, or not visible: %s", what)
 }
@@ -519,26 +446,6 @@ func (n *Node) entryFor(ctx context.Context, id string, off int64, f *updateSpec
 		return nil, err
 	}
 	return n.entryAt(id, off)
-}
-
-// GetTransactionByIDRequest is the deprecated lookup of a transaction by
-// update id: exactly one of RequestingParties and TransactionFormat.
-type GetTransactionByIDRequest struct {
-	UpdateID          string             `json:"updateId"`
-	RequestingParties []string           `json:"requestingParties"`
-	TransactionFormat *TransactionFormat `json:"transactionFormat"`
-}
-
-// GetTransactionByOffsetRequest is GetTransactionByIDRequest by offset.
-type GetTransactionByOffsetRequest struct {
-	Offset            int64              `json:"offset"`
-	RequestingParties []string           `json:"requestingParties"`
-	TransactionFormat *TransactionFormat `json:"transactionFormat"`
-}
-
-// GetTransactionResponse carries one transaction (JsGetTransactionResponse).
-type GetTransactionResponse struct {
-	Transaction JsTransaction `json:"transaction"`
 }
 
 // ListLimit is the most elements a blocking list returns

@@ -16,9 +16,9 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
-func topologyFormat(parties ...string) ledger.UpdateFormat {
-	return ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{
-		IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: parties}}}
+func topologyFormat(parties ...string) jsonapi.UpdateFormat {
+	return jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{
+		IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: parties}}}
 }
 
 // topologyRead is the typed format of the participant authorization
@@ -39,12 +39,12 @@ func typedOffsets(us []ledger.TypedUpdate) []int64 {
 }
 
 // listUpdates is the JSON API's list of updates, decoded.
-func listUpdates(ctx context.Context, n *ledger.Node, req ledger.GetUpdatesRequest, opts ledger.ListOptions) ([]ledger.GetUpdateResponse, error) {
+func listUpdates(ctx context.Context, n *ledger.Node, req jsonapi.GetUpdatesRequest, opts ledger.ListOptions) ([]jsonapi.GetUpdateResponse, error) {
 	body, err := jsonapi.New(n).UpdatesList(ctx, req, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out []ledger.GetUpdateResponse
+	var out []jsonapi.GetUpdateResponse
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 		ledgertest.MustAllocate(t, n, fmt.Sprintf("p%d", i))
 	}
 	f := topologyFormat()
-	closed := ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(5)}
+	closed := jsonapi.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(5)}
 	got, err := listUpdates(ctx, n, closed, ledger.ListOptions{})
 	if err != nil || len(got) != 5 {
 		t.Fatalf("at the limit: %d, %v", len(got), err)
@@ -215,7 +215,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 
 	// An open-ended list blocks, wakes on a commit, and returns after the
 	// idle timeout.
-	open := ledger.GetUpdatesRequest{UpdateFormat: &f, BeginExclusive: 6}
+	open := jsonapi.GetUpdatesRequest{UpdateFormat: &f, BeginExclusive: 6}
 	idle := 200 * time.Millisecond
 	later := allocateLater(n, "late", 50*time.Millisecond)
 	start := time.Now()
@@ -230,10 +230,10 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	if elapsed > 2*time.Second {
 		t.Errorf("blocking list took %v", elapsed)
 	}
-	if _, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("neither format nor filter: %v", err)
 	}
-	if _, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f, Filter: &ledger.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &f, Filter: &jsonapi.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("both format and filter: %v", err)
 	}
 }
@@ -274,7 +274,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 	ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat(a)
 	idle := 20 * time.Millisecond
-	got, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
+	got, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("list = %+v, %v", got, err)
 	}
@@ -284,7 +284,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 	}
 	// Nothing past the last visible update: no checkpoint.
 	all := topologyFormat()
-	got, _ = listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
+	got, _ = listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
 	if len(got) != 3 || got[2].Update.OffsetCheckpoint != nil {
 		t.Errorf("all visible: %d elements, last %+v", len(got), got[len(got)-1])
 	}
@@ -303,7 +303,7 @@ func TestEmptyEventFormatAndNegativeLimit(t *testing.T) {
 		t.Errorf("ACS without parties: %v", err)
 	}
 	f := topologyFormat()
-	got, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
+	got, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
 	if err != nil || len(got) != 0 {
 		t.Errorf("negative limit: %d elements, %v", len(got), err)
 	}

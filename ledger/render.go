@@ -108,10 +108,10 @@ func visibleReassignment(e *logEntry, ef *eventFilter) ([]string, filterMatch) {
 
 // visibleTopology returns the events of a topology entry about the
 // parties want (none: all), shared by the JSON and typed renderers.
-func visibleTopology(e *logEntry, want []string) []TopologyEvent {
-	var events []TopologyEvent
+func visibleTopology(e *logEntry, want []string) []topologyEvent {
+	var events []topologyEvent
 	for _, t := range e.Topology {
-		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
 			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
 			if v != nil && (len(want) == 0 || slices.Contains(want, v.Value.PartyID)) {
 				events = append(events, t)

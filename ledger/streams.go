@@ -26,7 +26,7 @@ const streamPage = 500
 // has caught up and no entry came for Options.CheckpointDelay, once per
 // ledger end (as Updates with OffsetRange.Checkpoints).
 func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
-	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
+	render func(*logEntry) (T, bool), checkpoint func(*Checkpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		fail := func(err error) { yield(zero, err) }
@@ -106,7 +106,7 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 			}
 			if idle {
 				checkpointed = cursor
-				if !yield(checkpoint(n.checkpoint(cursor).wire()), nil) {
+				if !yield(checkpoint(n.checkpoint(cursor)), nil) {
 					return
 				}
 			}

@@ -111,7 +111,7 @@ func TestIteratorsReportCancellation(t *testing.T) {
 			return anySeq(n.Transactions(ctx, ledger.ReadAs(p), tail))
 		}},
 		{"jsonapi.StreamUpdates", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(jsonapi.New(n).StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
+			return anySeq(jsonapi.New(n).StreamUpdates(ctx, jsonapi.GetUpdatesRequest{UpdateFormat: &f}))
 		}},
 		{"Completions", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.Completions(ctx, ledger.CompletionsRequest{UserID: "participant_admin", Parties: []string{p}}))

@@ -140,7 +140,7 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 // CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no party is
 // a stakeholder.
 func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*CreatedEvent, error) {
-	c, w, err := n.contractFor(ctx, GetContractRequest{ContractID: string(cid), QueryingParties: parties})
+	c, w, err := n.contractFor(ctx, string(cid), parties)
 	if err != nil {
 		return nil, err
 	}

@@ -199,8 +199,7 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 		for _, v := range ef.views(n, m, sync) {
 			iv := InterfaceView{InterfaceID: v.iface, ImplementationPackageID: v.impl}
 			if v.err != nil {
-				st := statusOf(v.err)
-				iv = InterfaceView{InterfaceID: v.iface, Err: &ViewError{Code: st.Code, Message: st.Message}}
+				iv = InterfaceView{InterfaceID: v.iface, Err: statusOf(v.err)}
 			} else if r.stored {
 				iv.Value = storedValue(v.value)
 			} else {
@@ -341,7 +340,7 @@ func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, e
 		return nil, err
 	}
 	for _, t := range events {
-		var v *Wrapped[ParticipantAuthorization]
+		var v *wrapped[participantAuthorization]
 		var change AuthorizationChange
 		switch k := t.Event; {
 		case k.ParticipantAuthorizationAdded != nil:

@@ -11,12 +11,13 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // kindOf names the kind of a JSON update and of a typed one.
 func kindOf(u any) string {
 	switch u := u.(type) {
-	case ledger.Update:
+	case jsonapi.Update:
 		switch {
 		case u.Transaction != nil:
 			return "tx"

@@ -85,9 +85,9 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 		}
 		ctx := context.Background()
 		end, size := int64(2000), int32(1000)
-		jreq := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
-			UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-				EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, FiltersForAnyParty: &ledger.Filters{}}}}}
+		jreq := jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
+			UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+				EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, FiltersForAnyParty: &jsonapi.Filters{}}}}}
 		tf := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}}
 		r := ledger.OffsetRange{After: 1000, Through: new(end)}
 

@@ -363,13 +363,13 @@ func TestEmitCheckpoint(t *testing.T) {
 	c := &ledger.Checkpoint{Offset: 42, SynchronizerTimes: []ledger.SynchronizerRecordTime{
 		{SynchronizerID: emitSyncs[0], RecordTime: mustTime(t, "2025-01-28T14:49:33.525551Z")},
 		{SynchronizerID: emitSyncs[1], RecordTime: mustTime(t, "2025-01-28T14:49:33Z")}}}
-	want := ledger.GetUpdatesResponse{Update: ledger.Update{OffsetCheckpoint: &ledger.Wrapped[ledger.OffsetCheckpoint]{Value: ledger.OffsetCheckpoint{
-		Offset: 42, SynchronizerTimes: []ledger.SynchronizerTime{{SynchronizerID: emitSyncs[0], RecordTime: "2025-01-28T14:49:33.525551Z"},
+	want := jsonapi.GetUpdatesResponse{Update: jsonapi.Update{OffsetCheckpoint: &jsonapi.Wrapped[jsonapi.OffsetCheckpoint]{Value: jsonapi.OffsetCheckpoint{
+		Offset: 42, SynchronizerTimes: []jsonapi.SynchronizerTime{{SynchronizerID: emitSyncs[0], RecordTime: "2025-01-28T14:49:33.525551Z"},
 			{SynchronizerID: emitSyncs[1], RecordTime: "2025-01-28T14:49:33Z"}}}}}}
 	sameWire(t, "checkpoint", wire(t, want), jsonapi.AppendUpdateResponse(nil, c))
 	empty := &ledger.Checkpoint{Offset: 1, SynchronizerTimes: []ledger.SynchronizerRecordTime{}}
-	sameWire(t, "checkpoint without synchronizers", wire(t, ledger.Update{OffsetCheckpoint: &ledger.Wrapped[ledger.OffsetCheckpoint]{
-		Value: ledger.OffsetCheckpoint{Offset: 1, SynchronizerTimes: []ledger.SynchronizerTime{}}}}), jsonapi.AppendUpdate(nil, empty))
+	sameWire(t, "checkpoint without synchronizers", wire(t, jsonapi.Update{OffsetCheckpoint: &jsonapi.Wrapped[jsonapi.OffsetCheckpoint]{
+		Value: jsonapi.OffsetCheckpoint{Offset: 1, SynchronizerTimes: []jsonapi.SynchronizerTime{}}}}), jsonapi.AppendUpdate(nil, empty))
 }
 
 func mustTime(t testing.TB, s string) time.Time {

@@ -25,26 +25,26 @@ import (
 // ledger.DefaultListIdleTimeout), the limit is reached or ctx ends; it
 // closes with an offset checkpoint when the ledger end it read through
 // lies past the last update it shows.
-func (a *API) UpdatesList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
 	return listOf(a, ctx, req, opts, kindUpdates)
 }
 
 // FlatsList is UpdatesList for the deprecated /v2/updates/flats (every
 // transaction in the ACS-delta shape).
-func (a *API) FlatsList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) FlatsList(ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
 	return listOf(a, ctx, req, opts, kindFlats)
 }
 
 // TreeList is UpdatesList for the deprecated /v2/updates/trees
 // (transactions as trees, no topology transactions).
-func (a *API) TreeList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) TreeList(ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
 	return listOf(a, ctx, req, opts, kindTrees)
 }
 
 // listPage is the page size of a list's reads up to the ledger end.
 const listPage = 500
 
-func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions, kind listKind) (Body, error) {
+func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions, kind listKind) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}

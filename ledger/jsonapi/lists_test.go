@@ -17,11 +17,11 @@ import (
 // listKinds are the JSON layer's lists of updates.
 func listKinds(a *jsonapi.API) []struct {
 	name string
-	api  func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
+	api  func(context.Context, jsonapi.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
 } {
 	return []struct {
 		name string
-		api  func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
+		api  func(context.Context, jsonapi.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
 	}{{"updates", a.UpdatesList}, {"flats", a.FlatsList}, {"trees", a.TreeList}}
 }
 
@@ -139,7 +139,7 @@ func TestListsWaitForCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ef := l.wire(emitFormats[0])
-	req := ledger.GetUpdatesRequest{BeginExclusive: end, Filter: &ef}
+	req := jsonapi.GetUpdatesRequest{BeginExclusive: end, Filter: &ef}
 	idle := 400 * time.Millisecond
 	opts := ledger.ListOptions{IdleTimeout: &idle}
 	for i, k := range listKinds(a) {

@@ -48,7 +48,7 @@ func pageToken(s string) []byte {
 // /v2/updates/get-updates-page): Node.UpdatesPage with the
 // request's format, its range (no end: up to the ledger end, with a
 // token to ask again), size and token.
-func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest) (Body, error) {
+func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest)
 // offset (POST and GET /v2/state/active-contracts-page):
 // Node.ActiveContractEventsPage with the request's format, offset, size
 // and token.
-func (a *API) ActiveContractsPage(ctx context.Context, req ledger.GetActiveContractsPageRequest) (Body, error) {
+func (a *API) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}

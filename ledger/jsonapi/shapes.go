@@ -78,7 +78,7 @@ var transactionShapes = []string{
 }
 
 // checkTransactionFormatShape checks a TransactionFormat at prefix.
-func checkTransactionFormatShape(f *ledger.TransactionFormat, prefix string) error {
+func checkTransactionFormatShape(f *TransactionFormat, prefix string) error {
 	if f == nil {
 		return nil
 	}
@@ -91,7 +91,7 @@ func checkTransactionFormatShape(f *ledger.TransactionFormat, prefix string) err
 
 // checkEventFormatShape checks the filters of an EventFormat at prefix,
 // parties in sorted order.
-func checkEventFormatShape(f *ledger.EventFormat, prefix string) error {
+func checkEventFormatShape(f *EventFormat, prefix string) error {
 	parties := make([]string, 0, len(f.FiltersByParty))
 	for p := range f.FiltersByParty {
 		parties = append(parties, p)
@@ -109,7 +109,7 @@ func checkEventFormatShape(f *ledger.EventFormat, prefix string) error {
 }
 
 // checkFiltersShape checks each identifier filter of a party's filters.
-func checkFiltersShape(fs ledger.Filters, at string) error {
+func checkFiltersShape(fs Filters, at string) error {
 	for i, c := range fs.Cumulative {
 		f := c.IdentifierFilter
 		path := fmt.Sprintf("%s.cumulative[%d].identifierFilter", at, i)

@@ -2,8 +2,6 @@ package jsonapi
 
 import (
 	"context"
-
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // LedgerEnd serves GET /v2/state/ledger-end: {"offset": …}
@@ -21,14 +19,14 @@ func (a *API) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
 // party's permission when the request names a party. The request's
 // identity provider id does not change the answer (every party the
 // participant knows is hosted on every synchronizer).
-func (a *API) ConnectedSynchronizers(ctx context.Context, req ledger.ConnectedSynchronizersRequest) (ledger.ConnectedSynchronizersResponse, error) {
+func (a *API) ConnectedSynchronizers(ctx context.Context, req ConnectedSynchronizersRequest) (ConnectedSynchronizersResponse, error) {
 	cs, err := a.Node.ConnectedSynchronizers(ctx, req.Party, req.ParticipantID)
 	if err != nil {
-		return ledger.ConnectedSynchronizersResponse{}, err
+		return ConnectedSynchronizersResponse{}, err
 	}
-	out := ledger.ConnectedSynchronizersResponse{ConnectedSynchronizers: make([]ledger.ConnectedSynchronizer, len(cs))}
+	out := ConnectedSynchronizersResponse{ConnectedSynchronizers: make([]ConnectedSynchronizer, len(cs))}
 	for i, c := range cs {
-		out.ConnectedSynchronizers[i] = ledger.ConnectedSynchronizer{SynchronizerAlias: c.Alias, SynchronizerID: c.ID, Permission: string(c.Permission)}
+		out.ConnectedSynchronizers[i] = ConnectedSynchronizer{SynchronizerAlias: c.Alias, SynchronizerID: c.ID, Permission: string(c.Permission)}
 	}
 	return out, nil
 }

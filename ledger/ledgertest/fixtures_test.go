@@ -29,7 +29,7 @@ func notes() ([]byte, string) {
 }
 
 // create commits a Main:T of owner and returns the transaction.
-func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) ledger.JsTransaction {
+func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) jsonapi.JsTransaction {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"owner": owner})
 	resp, err := jsonapi.New(node).SubmitAndWaitForTransaction(context.Background(), jsonapi.SubmitAndWaitForTransactionRequest{
