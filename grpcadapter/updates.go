@@ -110,7 +110,7 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 const updatesAhead = 256
 
 // updatesResponse converts an update of the stream.
-func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
+func (c *protoConverter) updatesResponse(u ledger.Update, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
 	resp := &ledgerv2.GetUpdatesResponse{}
 	switch u := u.(type) {
 	case *ledger.Transaction:
@@ -210,7 +210,7 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 }
 
 // updateResponse converts an update.
-func (c *protoConverter) updateResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
+func (c *protoConverter) updateResponse(u ledger.Update, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
 	switch u := u.(type) {
 	case *ledger.Transaction:
 		pt, err := c.transaction(u, verbose.transactions)

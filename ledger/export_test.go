@@ -34,7 +34,7 @@ func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
 
 // UpdateAtForTest returns the stored update at an offset, as a reader of
 // every party's topology events sees it.
-func UpdateAtForTest(t testing.TB, n *Node, off int64) TypedUpdate {
+func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
 	t.Helper()
 	var e logEntry
 	err := n.st.View(func(r *store.Reader) error {

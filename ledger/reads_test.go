@@ -30,7 +30,7 @@ func topologyRead(parties ...string) ledger.UpdateReadFormat {
 func i32(v int32) *int32 { return &v }
 func i64(v int64) *int64 { return &v }
 
-func typedOffsets(us []ledger.TypedUpdate) []int64 {
+func typedOffsets(us []ledger.Update) []int64 {
 	var out []int64
 	for _, u := range us {
 		out = append(out, u.UpdateOffset())

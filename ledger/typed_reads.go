@@ -201,7 +201,7 @@ func (n *Node) refString(r TemplateRef) string {
 // UpdatePage is one page of updates: the updates of
 // (Lowest, Highest] the format shows, in the requested order.
 type UpdatePage struct {
-	Updates         []TypedUpdate
+	Updates         []Update
 	Lowest, Highest int64
 	// NextToken asks for the next page (same format and range); nil when
 	// the range is read. It is the bytes of the JSON read's page token
@@ -246,7 +246,7 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*
 	if q.Size != nil && *q.Size > 0 {
 		size = min(int(*q.Size), MaxUpdatesPageSize)
 	}
-	updates := make([]TypedUpdate, 0, size)
+	updates := make([]Update, 0, size)
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
 		u, err := tr.update(e, rd)
 		if err != nil {
@@ -280,8 +280,8 @@ const typedWalkPage = 500
 // r.Descending, as the JSON stream). With r.Tail it waits for new updates
 // until ctx ends, then yields ctx.Err() as its last element. A refusal
 // is the one element yielded.
-func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
-	return func(yield func(TypedUpdate, error) bool) {
+func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[Update, error] {
+	return func(yield func(Update, error) bool) {
 		size := int32(typedWalkPage)
 		q := n.pageQuery(f, r, &size, nil)
 		if r.Tail && r.Descending {
@@ -345,21 +345,21 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 // (UpdateByID: UPDATE_NOT_FOUND when there is none or nothing of it is
 // visible, PERMISSION_DENIED without the right to read as the format's
 // parties).
-func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (TypedUpdate, error) {
+func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (Update, error) {
 	return n.typedUpdateBy(ctx, updateID, 0, f)
 }
 
 // UpdateByOffset returns the update at an offset as the format shows
 // it (UpdateByOffset: NON_POSITIVE_OFFSET for an offset ≤ 0, else as
 // UpdateByID).
-func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (TypedUpdate, error) {
+func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (Update, error) {
 	if offset <= 0 {
 		return nil, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
 	}
 	return n.typedUpdateBy(ctx, "", offset, f)
 }
 
-func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (TypedUpdate, error) {
+func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (Update, error) {
 	uf := n.typedUpdateSpec(f)
 	e, err := n.entryFor(ctx, id, off, &uf)
 	if err != nil {

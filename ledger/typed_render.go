@@ -358,7 +358,7 @@ func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, e
 
 // update renders an entry for an update format (rd holds its filters);
 // nil when nothing of it is visible.
-func (r *typedRenderer) update(e *logEntry, rd *renderer) (TypedUpdate, error) {
+func (r *typedRenderer) update(e *logEntry, rd *renderer) (Update, error) {
 	switch e.Kind {
 	case kindTransaction:
 		if rd.tx != nil {

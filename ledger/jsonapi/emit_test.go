@@ -19,7 +19,7 @@ import (
 // fails when the fixture stops producing a kind of event.
 type emitCoverage map[string]int
 
-func (c emitCoverage) update(u ledger.TypedUpdate) {
+func (c emitCoverage) update(u ledger.Update) {
 	switch x := u.(type) {
 	case *ledger.Transaction:
 		c["transaction"]++
@@ -344,7 +344,7 @@ func (l *emitLedger) check(t *testing.T, what string, got []byte) bool {
 	return ok && l.same(t, what, want, got)
 }
 
-func updateID(u ledger.TypedUpdate) string {
+func updateID(u ledger.Update) string {
 	switch x := u.(type) {
 	case *ledger.Transaction:
 		return x.UpdateID

@@ -107,14 +107,14 @@ func tooMany(n, limitL int64) error {
 // open-ended one the ledger end it has read through (cursor) and the
 // offset of its last update (lastSeen).
 type list struct {
-	emit             func([]byte, ledger.TypedUpdate) []byte
+	emit             func([]byte, ledger.Update) []byte
 	take, n          int64
 	out              []byte
 	cursor, lastSeen int64
 }
 
 // add writes an update; false once the list has all it takes.
-func (l *list) add(u ledger.TypedUpdate) bool {
+func (l *list) add(u ledger.Update) bool {
 	if l.n > 0 {
 		l.out = append(l.out, ',')
 	}

@@ -92,7 +92,7 @@ func typedList(req *GetUpdatesRequest, kind listKind) (ledger.UpdateReadFormat, 
 }
 
 // appendElement returns the emitter of a list's elements.
-func appendElement(kind listKind) func([]byte, ledger.TypedUpdate) []byte {
+func appendElement(kind listKind) func([]byte, ledger.Update) []byte {
 	if kind == kindTrees {
 		return AppendTreeUpdateResponse
 	}

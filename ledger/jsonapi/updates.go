@@ -124,7 +124,7 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf Transa
 
 // updateAt reads update id (off 0) or the update at offset off as f
 // shows it, its values as stored.
-func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.TypedUpdate, error) {
+func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.Update, error) {
 	if off == 0 {
 		return a.Node.UpdateByID(rawjson.WithStoredValues(ctx), id, f)
 	}
