@@ -34,7 +34,7 @@ func (n *Node) eventFormatAuth(ctx context.Context, f *eventSpec) error {
 // for; it returns false to stop.
 type acsVisit func(c *contractRecord, w []string, m filterMatch) bool
 
-// acsVisitAt is the one walk of the ACS the JSON and typed reads share:
+// acsVisitAt is the one walk of the ACS the reads share:
 // it calls fn with the contracts active (or in transit) at an offset that
 // the filter shows, in contract-id order, starting after the contract id
 // `after`. Contracts archived after the offset count as active; the
@@ -120,8 +120,8 @@ type acsBounds struct {
 	next *string
 }
 
-// activeContractsPage is ActiveContractsPage with the rendering left to
-// the visitor newVisit makes for the format's filter (with a count of
+// activeContractsPage makes the checks of ActiveContractEventsPage and
+// walks a page of the ACS, the rendering left to the visitor newVisit makes for the format's filter (with a count of
 // the contracts it kept); the response has the offset and the token, not
 // the contracts.
 func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit func(ef *eventFilter) (acsVisit, func() int)) (acsBounds, error) {
@@ -184,9 +184,9 @@ func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit f
 	return resp, nil
 }
 
-// contractEventsFor makes the checks of EventsByContractID and decides
-// what the format sees of the contract: its record, the witnesses and
-// what their filters ask for (shared by the JSON and typed reads).
+// contractEventsFor makes the checks of ContractEvents and decides what
+// the format sees of the contract: its record, the witnesses and what
+// their filters ask for.
 func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) (*contractRecord, *eventFilter, []string, filterMatch, error) {
 	fail := func(err error) (*contractRecord, *eventFilter, []string, filterMatch, error) {
 		return nil, nil, nil, filterMatch{}, err

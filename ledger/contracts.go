@@ -9,9 +9,8 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// contractFor makes the checks of ContractByID and decides what the
-// querying parties see: the contract's record and its witnesses (shared
-// by the JSON and typed reads).
+// contractFor makes the checks of Contract and decides what the querying
+// parties see: the contract's record and its witnesses.
 func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*contractRecord, []string, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, nil, err

@@ -250,8 +250,7 @@ type viewResult struct {
 	err   error
 }
 
-// views computes the interface views an event's filters ask for (shared
-// by the JSON and typed renderers).
+// views computes the interface views an event's filters ask for.
 func (ef *eventFilter) views(n *txNode, m filterMatch, sync string) []viewResult {
 	var out []viewResult
 	for _, i := range m.ifaces {

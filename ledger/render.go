@@ -6,8 +6,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// Rendering: the stored form of an update (log.go) as a reader sees it in
-// the JSON API's shapes, with the events the reader's filter keeps.
+// Visibility: which parts of a stored update (log.go) a reader sees, with
+// the events the reader's filter keeps; typed_render.go renders them.
 
 func nonNil(s []string) []string {
 	if s == nil {
@@ -43,9 +43,8 @@ const (
 // visibleEvents is the one place that decides what a reader sees of a
 // transaction entry in a shape: it calls fn, in node order, for each
 // event the filter shows, with its witnesses, what their filters ask for
-// (blob, interface views) and its acsDelta. The JSON renderer
-// (renderTransactionIn) and the typed one (typedRenderer.transaction) emit
-// what it selects.
+// (blob, interface views) and its acsDelta. The typed renderer
+// (typedRenderer.transaction) emits what it selects.
 func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error) error {
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
@@ -99,15 +98,14 @@ func transientContract(e *logEntry, cid string) bool {
 }
 
 // visibleReassignment returns the witnesses of a reassignment entry's
-// contract that the filter shows it to, and what their filters ask for
-// (shared by the JSON and typed renderers).
+// contract that the filter shows it to, and what their filters ask for.
 func visibleReassignment(e *logEntry, ef *eventFilter) ([]string, filterMatch) {
 	c := &e.Reassign.Contract
 	return ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
 }
 
 // visibleTopology returns the events of a topology entry about the
-// parties want (none: all), shared by the JSON and typed renderers.
+// parties want (none: all).
 func visibleTopology(e *logEntry, want []string) []topologyEvent {
 	var events []topologyEvent
 	for _, t := range e.Topology {

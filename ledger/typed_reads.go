@@ -9,22 +9,13 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 )
 
-// Typed reads: the updates and active contracts of the JSON reads with
-// typed values. Their formats compile to the read specs the JSON reads'
-// formats compile to too (event_filter_spec.go), so both share the
-// checks, rights, errors, page tokens and the one visibility pass
-// (render.go: which events a reader sees, witnesses, acsDelta, blobs,
-// interface views); the typed reads render the stored entries as typed
-// events themselves (typed_render.go), without going through the JSON
-// structs.
-//
-// Naming: the JSON reads hold the plain names today (Updates,
-// UpdatesPage, UpdateByID, UpdateByOffset, ActiveContracts) and move to
-// the JSON layer later; the typed reads are named so as not to collide
-// with them: Updates, UpdatesPage, UpdateByID,
-// UpdateByOffset (then Updates, UpdatesPage, UpdateByID,
-// UpdateByOffset), Transaction, Transactions and ActiveContractEvents;
-// ReadFormat and UpdateReadFormat become EventFormat and UpdateFormat.
+// Reads: the updates and active contracts with typed values. Their
+// formats compile to read specs (event_filter_spec.go) that the checks,
+// rights, errors, page tokens and the one visibility pass (render.go:
+// which events a reader sees, witnesses, acsDelta, blobs, interface
+// views) work on; typed_render.go renders the stored entries as typed
+// events. The JSON Ledger API's reads are a layer over these
+// (ledger/jsonapi).
 
 // Shape is the shape of the transactions a typed read returns (Canton's
 // TransactionShape).
@@ -204,9 +195,8 @@ type UpdatePage struct {
 	Updates         []Update
 	Lowest, Highest int64
 	// NextToken asks for the next page (same format and range); nil when
-	// the range is read. It is the bytes of the JSON read's page token
-	// (which is their base64 text, as Canton's JSON API writes the gRPC
-	// bytes).
+	// the range is read. The JSON API writes it as base64 text, as
+	// Canton's does with the gRPC bytes.
 	NextToken []byte
 }
 

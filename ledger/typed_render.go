@@ -16,8 +16,7 @@ import (
 // The typed renderer: the stored form of an update (log.go) as typed
 // events, for the events the shared visibility pass selects
 // (visibleEvents, visibleReassignment, visibleTopology, the eventFilter's
-// witnesses, blobs and views — the JSON renderer, render.go, emits the
-// same selection as wire structs). Values are decoded from the stored
+// witnesses, blobs and views). Values are decoded from the stored
 // Daml JSON with the types of the node's packages; the types, parsed ids
 // and times are looked up once per template (and per time string) for
 // the whole read.
