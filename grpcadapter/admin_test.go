@@ -175,7 +175,7 @@ func TestPrune(t *testing.T) {
 	}
 	topology := ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	readFromStart := func() error {
-		_, err := e.node.TypedUpdatesPage(context.Background(), topology, ledger.OffsetRange{Through: &end.Offset}, nil, nil)
+		_, err := e.node.UpdatesPage(context.Background(), topology, ledger.OffsetRange{Through: &end.Offset}, nil, nil)
 		return err
 	}
 	pp := admin.NewParticipantPruningServiceClient(e.conn)
@@ -214,7 +214,7 @@ func TestPrune(t *testing.T) {
 	if err := readFromStart(); !errors.Is(err, apierr.ParticipantPrunedDataAccessed) {
 		t.Errorf("reading from the start after pruning: %v, want PARTICIPANT_PRUNED_DATA_ACCESSED", err)
 	}
-	page, err := e.node.TypedUpdatesPage(context.Background(), topology, ledger.OffsetRange{After: upTo, Through: &end.Offset}, nil, nil)
+	page, err := e.node.UpdatesPage(context.Background(), topology, ledger.OffsetRange{After: upTo, Through: &end.Offset}, nil, nil)
 	if err != nil {
 		t.Fatalf("reading after the pruned offset: %v", err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -56,7 +57,7 @@ func createdOfProto(c *ledgerv2.CreatedEvent) createdSummary {
 		Blob: base64.StdEncoding.EncodeToString(c.CreatedEventBlob), ACSDelta: c.AcsDelta}
 }
 
-func createdOfJSON(t *testing.T, c *ledger.JsCreatedEvent) createdSummary {
+func createdOfJSON(t *testing.T, c *jsonapi.JsCreatedEvent) createdSummary {
 	t.Helper()
 	var ping struct{ ID, Initiator, Responder string }
 	if err := json.Unmarshal(c.CreateArgument, &ping); err != nil {
@@ -102,7 +103,7 @@ func pageOfProto(p *ledgerv2.GetActiveContractsPageResponse) pageSummary {
 	return out
 }
 
-func pageOfJSON(t *testing.T, p ledger.GetActiveContractsPageResponse) pageSummary {
+func pageOfJSON(t *testing.T, p jsonapi.GetActiveContractsPageResponse) pageSummary {
 	t.Helper()
 	out := pageSummary{At: p.ActiveAtOffset, Next: p.NextPageToken}
 	for _, r := range p.ActiveContracts {
@@ -221,7 +222,7 @@ func TestActiveContractsPageSameAsJSON(t *testing.T) {
 	size := int32(2)
 	jsonPage := func(token, body string) pageSummary {
 		t.Helper()
-		var p ledger.GetActiveContractsPageResponse
+		var p jsonapi.GetActiveContractsPageResponse
 		decodeOK(t, c.postAs(token, "/v2/state/active-contracts-page", body), &p)
 		return pageOfJSON(t, p)
 	}
@@ -259,7 +260,7 @@ func TestActiveContractsPageSameAsJSON(t *testing.T) {
 			}
 			// The pages hold the active contracts the JSON API lists at
 			// their offset, in that order.
-			var list []ledger.GetActiveContractsResponse
+			var list []jsonapi.GetActiveContractsResponse
 			c.postOK("/v2/state/active-contracts", fmt.Sprintf(`{"activeAtOffset":%d,"eventFormat":%s}`, grpcPages[0].At, j), &list)
 			var want, got []string
 			for _, r := range list {
@@ -363,7 +364,7 @@ func TestGetContractSameAsJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want ledger.GetContractResponse
+			var want jsonapi.GetContractResponse
 			c.postOK("/v2/contracts/contract-by-id", body(tc.cid, tc.parties...), &want)
 			if d := cmp.Diff(createdOfJSON(t, &want.CreatedEvent), createdOfProto(res.CreatedEvent), cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("created event differs (-json +grpc):\n%s", d)
@@ -456,7 +457,7 @@ func TestEventsByContractIDSameAsJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want ledger.GetEventsByContractIDResponse
+			var want jsonapi.GetEventsByContractIDResponse
 			c.postOK("/v2/events/events-by-contract-id", body, &want)
 			if (want.Archived != nil) != tc.archived || want.Created == nil {
 				t.Fatalf("the JSON API answers %+v; want created and archived: %v", want, tc.archived)
@@ -564,7 +565,7 @@ func TestActiveContractsPageInTransitSameAsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var js ledger.GetActiveContractsPageResponse
+	var js jsonapi.GetActiveContractsPageResponse
 	decodeOK(t, resp, &js)
 	type entry struct {
 		WorkflowID, SynchronizerID    string

@@ -85,7 +85,7 @@ func BenchmarkGRPCGetUpdates(b *testing.B) {
 	}
 	b.Cleanup(func() { conn.Close() })
 	updates := ledgerv2.NewUpdateServiceClient(conn)
-	req := &ledgerv2.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
+	req := &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
 		EventFormat:      &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{alice: {}}, Verbose: true},
 		TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}
 	b.ReportAllocs()

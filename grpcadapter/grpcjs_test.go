@@ -160,8 +160,8 @@ func TestGRPCJSPing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.BobRespond.UpdateID == "" || s.BobRespond.Offset != strconv.FormatInt(end.Offset, 10) {
-		t.Errorf("bob's Respond %+v, want the last transaction (ledger end %d): nothing after it", s.BobRespond, end.Offset)
+	if s.BobRespond.UpdateID == "" || s.BobRespond.Offset != strconv.FormatInt(end, 10) {
+		t.Errorf("bob's Respond %+v, want the last transaction (ledger end %d): nothing after it", s.BobRespond, end)
 	}
 	bobsView, err := node.Transaction(ledger.WithPrincipal(context.Background(), identity.Principal{UserID: identity.DefaultParticipantAdmin, Wildcard: true}),
 		s.BobRespond.UpdateID, ledger.ReadFormat{Parties: map[string][]ledger.Filter{s.Bob: nil}, Shape: ledger.LedgerEffects})

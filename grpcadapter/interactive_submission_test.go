@@ -21,7 +21,6 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	interactivepb "github.com/ledgernode/ledgernode/grpcadapter/pb/v2/interactive"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -403,7 +402,7 @@ func TestExecuteSubmissionSameAsJSON(t *testing.T) {
 			var jres struct {
 				UpdateID         string
 				CompletionOffset int64
-				Transaction      *ledger.JsTransaction
+				Transaction      *jsonapi.JsTransaction
 			}
 			p.postOK(call.path, jsonExecute(t, j, ""), &jres)
 			if jres.Transaction != nil {

@@ -19,6 +19,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -97,7 +98,7 @@ func (r *reassignEnv) end(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e.Offset
+	return e
 }
 
 // reassignSummary is what both APIs must agree on about a reassignment.
@@ -140,7 +141,7 @@ func reassignOfProto(r *ledgerv2.Reassignment) reassignSummary {
 	return out
 }
 
-func reassignOfJSON(t *testing.T, r ledger.JsReassignment) reassignSummary {
+func reassignOfJSON(t *testing.T, r jsonapi.JsReassignment) reassignSummary {
 	t.Helper()
 	at, err := time.Parse(time.RFC3339Nano, r.RecordTime)
 	if err != nil {
@@ -167,7 +168,7 @@ func reassignOfJSON(t *testing.T, r ledger.JsReassignment) reassignSummary {
 // as alice sees it.
 func (r *reassignEnv) readReassignment(t *testing.T, updateID string) reassignSummary {
 	t.Helper()
-	var u ledger.GetUpdateResponse
+	var u jsonapi.GetUpdateResponse
 	decodeOK(t, r.post(t, "/v2/updates/update-by-id", fmt.Sprintf(`{"updateId":%q,"updateFormat":{"includeReassignments":{"filtersByParty":{%q:{}},"verbose":true}}}`,
 		updateID, r.alice)), &u)
 	if u.Update.Reassignment == nil {
@@ -243,7 +244,7 @@ func TestSubmitAndWaitForReassignmentSameAsJSON(t *testing.T) {
 		if f != "" {
 			body += `,"eventFormat":` + f
 		}
-		var res ledger.SubmitAndWaitForReassignmentResponse
+		var res jsonapi.SubmitAndWaitForReassignmentResponse
 		decodeOK(t, r.post(t, "/v2/commands/submit-and-wait-for-reassignment", body+"}"), &res)
 		return reassignOfJSON(t, res.Reassignment)
 	}
@@ -298,7 +299,7 @@ func TestSubmitReassignmentSameAsJSON(t *testing.T) {
 	if r.end(t) != before+1 {
 		t.Fatalf("ledger end %d, want %d", r.end(t), before+1)
 	}
-	var up ledger.GetUpdateResponse
+	var up jsonapi.GetUpdateResponse
 	decodeOK(t, r.post(t, "/v2/updates/update-by-offset", fmt.Sprintf(`{"offset":%d,"updateFormat":{"includeReassignments":{"filtersByParty":{%q:{}},"verbose":true}}}`,
 		before+1, r.alice)), &up)
 	if up.Update.Reassignment == nil {

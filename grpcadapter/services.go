@@ -74,7 +74,7 @@ type stateService struct {
 }
 
 func (s *stateService) GetLedgerEnd(ctx context.Context, _ *ledgerv2.GetLedgerEndRequest) (*ledgerv2.GetLedgerEndResponse, error) {
-	end, err := s.a.node.LedgerEndOffset(ctx)
+	end, err := s.a.node.LedgerEnd(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (s *stateService) GetLedgerEnd(ctx context.Context, _ *ledgerv2.GetLedgerEn
 func (s *stateService) GetConnectedSynchronizers(ctx context.Context, req *ledgerv2.GetConnectedSynchronizersRequest) (*ledgerv2.GetConnectedSynchronizersResponse, error) {
 	// The request's identity provider id does not change the answer:
 	// every party the participant knows is hosted on every synchronizer.
-	res, err := s.a.node.TypedConnectedSynchronizers(ctx, req.GetParty(), req.GetParticipantId())
+	res, err := s.a.node.ConnectedSynchronizers(ctx, req.GetParty(), req.GetParticipantId())
 	if err != nil {
 		return nil, err
 	}

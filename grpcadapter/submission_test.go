@@ -124,7 +124,7 @@ func (p *pingEnv) end() int64 {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	return end.Offset
+	return end
 }
 
 // identifier is the proto form of "pkg:Module:Entity".

@@ -13,8 +13,8 @@ import (
 )
 
 // updateService is UpdateService, on the Node's typed reads of updates
-// (Node.TypedUpdates, TypedUpdatesPage, TypedUpdateByID,
-// TypedUpdateByOffset): transactions, reassignments and topology
+// (Node.Updates, UpdatesPage, UpdateByID,
+// UpdateByOffset): transactions, reassignments and topology
 // transactions, in ascending or descending order; a tailing GetUpdates
 // also sends an OffsetCheckpoint when it has caught up and stayed idle
 // (ledger.Options.CheckpointDelay, one second by default).
@@ -69,7 +69,7 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 			}
 		}
 		var c protoConverter
-		for u, err := range s.a.node.TypedUpdates(ctx, f, r) {
+		for u, err := range s.a.node.Updates(ctx, f, r) {
 			if err == nil {
 				var resp *ledgerv2.GetUpdatesResponse
 				if resp, err = c.updatesResponse(u, verbose); err == nil {
@@ -110,7 +110,7 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 const updatesAhead = 256
 
 // updatesResponse converts an update of the stream.
-func (c *protoConverter) updatesResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
+func (c *protoConverter) updatesResponse(u ledger.Update, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
 	resp := &ledgerv2.GetUpdatesResponse{}
 	switch u := u.(type) {
 	case *ledger.Transaction:
@@ -152,7 +152,7 @@ func (s *updateService) GetUpdateById(ctx context.Context, req *ledgerv2.GetUpda
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.a.node.TypedUpdateByID(ctx, req.GetUpdateId(), f)
+	u, err := s.a.node.UpdateByID(ctx, req.GetUpdateId(), f)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (s *updateService) GetUpdateByOffset(ctx context.Context, req *ledgerv2.Get
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.a.node.TypedUpdateByOffset(ctx, req.GetOffset(), f)
+	u, err := s.a.node.UpdateByOffset(ctx, req.GetOffset(), f)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *updateService) GetUpdateByOffset(ctx context.Context, req *ledgerv2.Get
 	return c.updateResponse(u, verbose)
 }
 
-// GetUpdatesPage returns one page of updates (Node.TypedUpdatesPage: the
+// GetUpdatesPage returns one page of updates (Node.UpdatesPage: the
 // JSON twin's checks, tokens and errors). The page tokens are the bytes
 // whose base64 text is the JSON API's token, as Canton's JSON API writes
 // the bytes; without end_offset_inclusive an ascending page always has a
@@ -192,7 +192,7 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 	if req.PageToken != nil {
 		token = req.PageToken
 	}
-	page, err := s.a.node.TypedUpdatesPage(ctx, f, r, req.MaxPageSize, token)
+	page, err := s.a.node.UpdatesPage(ctx, f, r, req.MaxPageSize, token)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 }
 
 // updateResponse converts an update.
-func (c *protoConverter) updateResponse(u ledger.TypedUpdate, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
+func (c *protoConverter) updateResponse(u ledger.Update, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
 	switch u := u.(type) {
 	case *ledger.Transaction:
 		pt, err := c.transaction(u, verbose.transactions)

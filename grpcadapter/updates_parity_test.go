@@ -22,6 +22,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -147,7 +148,7 @@ func idsOf(ids []*ledgerv2.Identifier) []string {
 	return out
 }
 
-func sumOfJSON(t *testing.T, u ledger.Update) updSum {
+func sumOfJSON(t *testing.T, u jsonapi.Update) updSum {
 	t.Helper()
 	switch {
 	case u.Transaction != nil:
@@ -192,7 +193,7 @@ func sumOfJSON(t *testing.T, u ledger.Update) updSum {
 		tp := u.TopologyTransaction.Value
 		out := updSum{Kind: "tp", UpdateID: tp.UpdateID, Sync: tp.SynchronizerID, Offset: tp.Offset, RecordTime: jsonTime(t, tp.RecordTime)}
 		for _, e := range tp.Events {
-			for kind, v := range map[string]*ledger.Wrapped[ledger.ParticipantAuthorization]{"added": e.Event.ParticipantAuthorizationAdded,
+			for kind, v := range map[string]*jsonapi.Wrapped[jsonapi.ParticipantAuthorization]{"added": e.Event.ParticipantAuthorizationAdded,
 				"changed": e.Event.ParticipantAuthorizationChanged, "revoked": e.Event.ParticipantAuthorizationRevoked} {
 				if v != nil {
 					ev := evSum{Kind: "topology", ChangeKind: kind, Party: v.Value.PartyID, Participant: v.Value.ParticipantID}
@@ -281,7 +282,7 @@ func (e *twoSyncEnv) post(t *testing.T, path string, body any) *http.Response {
 // formats returns the same update format for both APIs: alice with a
 // wildcard with blobs; bob with a Ping template filter beside a
 // wildcard; reassignments as alice; the topology events of alice.
-func (e *twoSyncEnv) formats(shape ledgerv2.TransactionShape) (*ledgerv2.UpdateFormat, ledger.UpdateFormat) {
+func (e *twoSyncEnv) formats(shape ledgerv2.TransactionShape) (*ledgerv2.UpdateFormat, jsonapi.UpdateFormat) {
 	blobs := &ledgerv2.CumulativeFilter{IdentifierFilter: &ledgerv2.CumulativeFilter_WildcardFilter{WildcardFilter: &ledgerv2.WildcardFilter{IncludeCreatedEventBlob: true}}}
 	tmpl := &ledgerv2.CumulativeFilter{IdentifierFilter: &ledgerv2.CumulativeFilter_TemplateFilter{TemplateFilter: &ledgerv2.TemplateFilter{TemplateId: identifier(e.pingID)}}}
 	wild := &ledgerv2.CumulativeFilter{IdentifierFilter: &ledgerv2.CumulativeFilter_WildcardFilter{WildcardFilter: &ledgerv2.WildcardFilter{}}}
@@ -295,25 +296,25 @@ func (e *twoSyncEnv) formats(shape ledgerv2.TransactionShape) (*ledgerv2.UpdateF
 	if shape == ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS {
 		jsShape = ledger.ShapeLedgerEffects
 	}
-	jBlobs := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}
-	jTmpl := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: e.pingID}}}}
-	jWild := ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}}}
-	j := ledger.UpdateFormat{
-		IncludeTransactions: &ledger.TransactionFormat{TransactionShape: jsShape, EventFormat: ledger.EventFormat{Verbose: true,
-			FiltersByParty: map[string]ledger.Filters{e.alice: {Cumulative: []ledger.CumulativeFilter{jBlobs}}, e.bob: {Cumulative: []ledger.CumulativeFilter{jTmpl, jWild}}}}},
-		IncludeReassignments:  &ledger.EventFormat{Verbose: true, FiltersByParty: map[string]ledger.Filters{e.alice: {}}},
-		IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: []string{e.alice}}},
+	jBlobs := jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{Value: jsonapi.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}
+	jTmpl := jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{Value: jsonapi.TemplateFilterValue{TemplateID: e.pingID}}}}
+	jWild := jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{}}}
+	j := jsonapi.UpdateFormat{
+		IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsShape, EventFormat: jsonapi.EventFormat{Verbose: true,
+			FiltersByParty: map[string]jsonapi.Filters{e.alice: {Cumulative: []jsonapi.CumulativeFilter{jBlobs}}, e.bob: {Cumulative: []jsonapi.CumulativeFilter{jTmpl, jWild}}}}},
+		IncludeReassignments:  &jsonapi.EventFormat{Verbose: true, FiltersByParty: map[string]jsonapi.Filters{e.alice: {}}},
+		IncludeTopologyEvents: &jsonapi.TopologyFormat{IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: []string{e.alice}}},
 	}
 	return g, j
 }
 
 // jsonUpdates reads every update of the format over HTTP, in one page.
-func (e *twoSyncEnv) jsonUpdates(t *testing.T, j ledger.UpdateFormat, desc bool) []updSum {
+func (e *twoSyncEnv) jsonUpdates(t *testing.T, j jsonapi.UpdateFormat, desc bool) []updSum {
 	t.Helper()
 	end := e.endOffset(t)
 	size := int32(ledger.MaxUpdatesPageSize)
-	var page ledger.GetUpdatesPageResponse
-	decodeOK(t, e.post(t, "/v2/updates/get-updates-page", ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size,
+	var page jsonapi.GetUpdatesPageResponse
+	decodeOK(t, e.post(t, "/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size,
 		UpdateFormat: j, DescendingOrder: desc}), &page)
 	var out []updSum
 	for _, u := range page.Updates {
@@ -328,7 +329,7 @@ func (e *twoSyncEnv) endOffset(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return end.Offset
+	return end
 }
 
 // TestGetUpdatesSameAsJSON: GetUpdates (ascending and descending),
@@ -405,15 +406,15 @@ func TestGetUpdatesSameAsJSON(t *testing.T) {
 			{"by offset 0", func() error {
 				_, err := updates.GetUpdateByOffset(ctx, &ledgerv2.GetUpdateByOffsetRequest{Offset: 0, UpdateFormat: g})
 				return err
-			}, "/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: 0, UpdateFormat: j}},
+			}, "/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: 0, UpdateFormat: j}},
 			{"by an offset after the end", func() error {
 				_, err := updates.GetUpdateByOffset(ctx, &ledgerv2.GetUpdateByOffsetRequest{Offset: 1000, UpdateFormat: g})
 				return err
-			}, "/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: 1000, UpdateFormat: j}},
+			}, "/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: 1000, UpdateFormat: j}},
 			{"a page with a token of another request", func() error {
 				_, err := updates.GetUpdatesPage(ctx, &ledgerv2.GetUpdatesPageRequest{UpdateFormat: g, PageToken: []byte(`{"c":1,"r":"x"}`)})
 				return err
-			}, "/v2/updates/get-updates-page", ledger.GetUpdatesPageRequest{UpdateFormat: j, PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`))}},
+			}, "/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{UpdateFormat: j, PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`))}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				want := fromHTTP(t, e.post(t, tc.path, tc.body))
@@ -446,11 +447,11 @@ func TestGetUpdatesPageSameAsJSON(t *testing.T) {
 			end := e.endOffset(t)
 			size := int32(3)
 			greq := &ledgerv2.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: g, DescendingOrder: desc}
-			jreq := ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: j, DescendingOrder: desc}
+			jreq := jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: j, DescendingOrder: desc}
 			pages := 0
 			for {
 				pages++
-				var js ledger.GetUpdatesPageResponse
+				var js jsonapi.GetUpdatesPageResponse
 				decodeOK(t, e.post(t, "/v2/updates/get-updates-page", jreq), &js)
 				gp, err := updates.GetUpdatesPage(ctx, greq)
 				if err != nil {
@@ -509,9 +510,9 @@ func TestGetActiveContractsSameAsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := e.endOffset(t)
-	var js []ledger.GetActiveContractsResponse
-	decodeOK(t, e.post(t, "/v2/state/active-contracts", ledger.GetActiveContractsRequest{ActiveAtOffset: end,
-		EventFormat: &ledger.EventFormat{Verbose: true, FiltersByParty: map[string]ledger.Filters{e.bob: {}}}}), &js)
+	var js []jsonapi.GetActiveContractsResponse
+	decodeOK(t, e.post(t, "/v2/state/active-contracts", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end,
+		EventFormat: &jsonapi.EventFormat{Verbose: true, FiltersByParty: map[string]jsonapi.Filters{e.bob: {}}}}), &js)
 	type entry struct {
 		WorkflowID, SynchronizerID string
 		Counter                    int64

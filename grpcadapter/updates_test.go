@@ -14,6 +14,7 @@ import (
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -52,7 +53,7 @@ func summaryOfProto(t *ledgerv2.Transaction) txSummary {
 	return s
 }
 
-func summaryOfJSON(t *ledger.JsTransaction) txSummary {
+func summaryOfJSON(t *jsonapi.JsTransaction) txSummary {
 	s := txSummary{UpdateID: t.UpdateID, CommandID: t.CommandID, SynchronizerID: t.SynchronizerID, Offset: t.Offset, Events: []eventSummary{}}
 	for _, e := range t.Events {
 		switch {
@@ -134,7 +135,7 @@ func TestUpdatesSameAsJSON(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var list []ledger.GetUpdatesResponse
+				var list []jsonapi.GetUpdatesResponse
 				p.postOK("/v2/updates", fmt.Sprintf(`{"beginExclusive":0,"endInclusive":%d,"updateFormat":{"includeTransactions":%s}}`, end, j), &list)
 				var want []txSummary
 				for _, u := range list {
@@ -153,7 +154,7 @@ func TestUpdatesSameAsJSON(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					var one ledger.GetUpdateResponse
+					var one jsonapi.GetUpdateResponse
 					p.postOK("/v2/updates/update-by-id", fmt.Sprintf(`{"updateId":%q,"updateFormat":{"includeTransactions":%s}}`, id, j), &one)
 					if d := cmp.Diff(summaryOfJSON(&one.Update.Transaction.Value), summaryOfProto(r.GetTransaction())); d != "" {
 						t.Errorf("GetUpdateById %s differs (-json +grpc):\n%s", id, d)
@@ -342,7 +343,7 @@ func TestActiveContractsSameAsJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var list []ledger.GetActiveContractsResponse
+			var list []jsonapi.GetActiveContractsResponse
 			p.postOK("/v2/state/active-contracts", fmt.Sprintf(`{"activeAtOffset":%d,"eventFormat":{"filtersByParty":{%q:{}},"verbose":true}}`, at, party), &list)
 			var want []acsSummary
 			for _, r := range list {
@@ -448,7 +449,7 @@ func TestGetUpdatesCheckpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return e.Offset
+		return e
 	}
 	wantCheckpoint := func(at int64) {
 		t.Helper()

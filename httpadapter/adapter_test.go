@@ -74,8 +74,8 @@ func TestVersionParticipantIDLedgerEnd(t *testing.T) {
 	if diff := cmp.Diff(jsonapi.ParticipantIDResponse{ParticipantID: h.node.ParticipantIDString()}, pid); diff != "" {
 		t.Errorf("participant id (-want +got):\n%s", diff)
 	}
-	end := decodeAs[ledger.LedgerEnd](t, h.do(httpCall{method: "GET", target: "/v2/state/ledger-end"}))
-	if diff := cmp.Diff(h.state().End, end); diff != "" {
+	end := decodeAs[jsonapi.LedgerEnd](t, h.do(httpCall{method: "GET", target: "/v2/state/ledger-end"}))
+	if diff := cmp.Diff(jsonapi.LedgerEnd{Offset: h.state().End}, end); diff != "" {
 		t.Errorf("ledger end (-want +got):\n%s", diff)
 	}
 }
@@ -83,13 +83,13 @@ func TestVersionParticipantIDLedgerEnd(t *testing.T) {
 func TestAllocateAndGetParties(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{})
-	before := h.state().End.Offset
+	before := h.state().End
 	alice := h.allocate("alice", nil)
 	bob := h.allocate("bob", nil)
 	if !strings.HasPrefix(alice.Party, "alice::") || !alice.IsLocal {
 		t.Fatalf("allocated %+v", alice)
 	}
-	if got := h.state().End.Offset; got <= before {
+	if got := h.state().End; got <= before {
 		t.Errorf("ledger end %d after two allocations, want > %d", got, before)
 	}
 
@@ -329,7 +329,7 @@ func TestTokens(t *testing.T) {
 			rec := h.do(httpCall{method: "GET", target: target, header: tt.header})
 			switch {
 			case tt.status == 200:
-				decodeAs[ledger.LedgerEnd](t, rec)
+				decodeAs[jsonapi.LedgerEnd](t, rec)
 			case tt.status == 400:
 				wantText(t, rec, 400, tt.prefix)
 			default:
@@ -820,7 +820,7 @@ func exerciseLedgerRoutes(t *testing.T, auth map[string]string) {
 	tx := decodeAs[jsonapi.SubmitAndWaitForTransactionResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction",
 		body: `{"commands":` + create("k4") + `}`})).Transaction
 	cid := tx.Events[0].CreatedEvent.ContractID
-	un := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment",
+	un := decodeAs[jsonapi.SubmitAndWaitForReassignmentResponse](t, ok(httpCall{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment",
 		body: `{"reassignmentCommands":{"commandId":"u","submitter":"` + p + `","commands":[{"command":{"UnassignCommand":{"value":{"contractId":"` +
 			cid + `","source":"` + a + `","target":"` + b + `"}}}}]},"eventFormat":` + party + `}`})).Reassignment
 	rid := un.Events[0].JsUnassignedEvent.Value.ReassignmentID

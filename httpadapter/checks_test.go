@@ -86,20 +86,20 @@ func TestOneInputCheckingPath(t *testing.T) {
 	// Stream requests: Go iterator, HTTP list, WebSocket stream.
 	srv := httptest.NewServer(f.h)
 	defer srv.Close()
-	filter := func(tf map[string]any) ledger.GetUpdatesRequest {
-		var cf ledger.CumulativeFilter
+	filter := func(tf map[string]any) jsonapi.GetUpdatesRequest {
+		var cf jsonapi.CumulativeFilter
 		raw, _ := json.Marshal(map[string]any{"identifierFilter": tf})
 		if err := json.Unmarshal(raw, &cf); err != nil {
 			t.Fatal(err)
 		}
-		ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: []ledger.CumulativeFilter{cf}}}}
-		return ledger.GetUpdatesRequest{UpdateFormat: &ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{
+		ef := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.alice: {Cumulative: []jsonapi.CumulativeFilter{cf}}}}
+		return jsonapi.GetUpdatesRequest{UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{
 			EventFormat: ef, TransactionShape: ledger.ShapeACSDelta}}}
 	}
 	at := "updateFormat.includeTransactions.eventFormat.filtersByParty." + f.alice + ".cumulative[0].identifierFilter"
 	streams := []struct {
 		name   string
-		req    ledger.GetUpdatesRequest
+		req    jsonapi.GetUpdatesRequest
 		detail string
 	}{
 		{"bad template id", filter(map[string]any{"TemplateFilter": map[string]any{"value": map[string]any{"templateId": "Iou"}}}),
@@ -107,7 +107,7 @@ func TestOneInputCheckingPath(t *testing.T) {
 		{"two variants", filter(map[string]any{"TemplateFilter": map[string]any{"value": map[string]any{"templateId": f.iou()}},
 			"WildcardFilter": map[string]any{"value": map[string]any{}}}),
 			"a one-of holds 2 variants, expected one at '" + at + "'"},
-		{"bad shape", func() ledger.GetUpdatesRequest {
+		{"bad shape", func() jsonapi.GetUpdatesRequest {
 			r := filter(map[string]any{"WildcardFilter": map[string]any{"value": map[string]any{}}})
 			r.UpdateFormat.IncludeTransactions.TransactionShape = "FLAT"
 			return r

@@ -86,7 +86,7 @@ func (f *ledgerFixture) get(target string) *httptest.ResponseRecorder {
 }
 
 // create creates an iou of owner over HTTP and returns its created event.
-func (f *ledgerFixture) create(cmdID, owner string, amount int) ledger.JsCreatedEvent {
+func (f *ledgerFixture) create(cmdID, owner string, amount int) jsonapi.JsCreatedEvent {
 	f.t.Helper()
 	rec := f.post("/v2/commands/submit-and-wait-for-transaction",
 		jsonapi.SubmitAndWaitForTransactionRequest{Commands: commands(cmdID, owner, createIou(f.iou(), owner, amount))})
@@ -99,21 +99,21 @@ func (f *ledgerFixture) create(cmdID, owner string, amount int) ledger.JsCreated
 
 func (f *ledgerFixture) end() int64 {
 	f.t.Helper()
-	return decodeAs[ledger.LedgerEnd](f.t, f.get("/v2/state/ledger-end")).Offset
+	return decodeAs[jsonapi.LedgerEnd](f.t, f.get("/v2/state/ledger-end")).Offset
 }
 
 // partyFormat reads everything party sees.
-func partyFormat(party string) ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{party: {}}}
+func partyFormat(party string) jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{party: {}}}
 }
 
-func txFormat(party, shape string) *ledger.TransactionFormat {
-	return &ledger.TransactionFormat{EventFormat: partyFormat(party), TransactionShape: shape}
+func txFormat(party, shape string) *jsonapi.TransactionFormat {
+	return &jsonapi.TransactionFormat{EventFormat: partyFormat(party), TransactionShape: shape}
 }
 
 // eventKinds summarizes events as "<variant> <contract> [choice]" with
 // contract ids replaced by their names in cids.
-func eventKinds(events []ledger.JsEvent, cids map[string]string) []string {
+func eventKinds(events []jsonapi.JsEvent, cids map[string]string) []string {
 	var out []string
 	for _, e := range events {
 		switch {
@@ -258,26 +258,26 @@ func TestCommandsOverHTTP(t *testing.T) {
 	}
 
 	// The tree again, by id and by offset.
-	byID := decodeAs[ledger.TransactionTreeResponse](t, f.get("/v2/updates/transaction-tree-by-id/"+tree.UpdateID+"?parties="+url.QueryEscape(f.alice)))
+	byID := decodeAs[jsonapi.TransactionTreeResponse](t, f.get("/v2/updates/transaction-tree-by-id/"+tree.UpdateID+"?parties="+url.QueryEscape(f.alice)))
 	if diff := cmp.Diff(tree, byID.Transaction); diff != "" {
 		t.Errorf("tree by id (-submit +read):\n%s", diff)
 	}
-	byOffset := decodeAs[ledger.TransactionTreeResponse](t, f.get(fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s&parties=%s",
+	byOffset := decodeAs[jsonapi.TransactionTreeResponse](t, f.get(fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s&parties=%s",
 		tree.Offset, url.QueryEscape(f.alice), url.QueryEscape(f.bob))))
 	if diff := cmp.Diff(tree, byOffset.Transaction); diff != "" {
 		t.Errorf("tree by offset (-submit +read):\n%s", diff)
 	}
 
 	// The transfer of c4 by id and by offset, as its submitter saw it.
-	acs := ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	acs := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
 	last := f.end() - 1 // the offset before the createAndExercise: transfer-acs
-	u := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: last, UpdateFormat: acs}))
+	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: last, UpdateFormat: acs}))
 	if u.Update.Transaction == nil || u.Update.Transaction.Value.CommandID != "transfer-acs" {
 		t.Fatalf("update by offset %d: %+v", last, u)
 	}
-	rec = f.post("/v2/updates/update-by-id", ledger.GetUpdateByIDRequest{UpdateID: u.Update.Transaction.Value.UpdateID, UpdateFormat: acs})
+	rec = f.post("/v2/updates/update-by-id", jsonapi.GetUpdateByIDRequest{UpdateID: u.Update.Transaction.Value.UpdateID, UpdateFormat: acs})
 	wantKeys(t, rec, []string{"value"}, "update", "Transaction")
-	if diff := cmp.Diff(u, decodeAs[ledger.GetUpdateResponse](t, rec)); diff != "" {
+	if diff := cmp.Diff(u, decodeAs[jsonapi.GetUpdateResponse](t, rec)); diff != "" {
 		t.Errorf("update by id (-by offset +by id):\n%s", diff)
 	}
 
@@ -418,14 +418,14 @@ func TestCommandRejectionsLeaveNoTrace(t *testing.T) {
 
 // activeContracts reads the active contracts of alice and bob in-process
 // (the first page of the JSON API's active-contracts-page).
-func (f *ledgerFixture) activeContracts(t testing.TB) []ledger.GetActiveContractsResponse {
+func (f *ledgerFixture) activeContracts(t testing.TB) []jsonapi.GetActiveContractsResponse {
 	t.Helper()
-	body, err := jsonapi.New(f.node).ActiveContractsPage(context.Background(), ledger.GetActiveContractsPageRequest{
-		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}, f.bob: {}}}})
+	body, err := jsonapi.New(f.node).ActiveContractsPage(context.Background(), jsonapi.GetActiveContractsPageRequest{
+		EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.alice: {}, f.bob: {}}}})
 	if err != nil {
 		t.Fatalf("ActiveContractsPage: %v", err)
 	}
-	var page ledger.GetActiveContractsPageResponse
+	var page jsonapi.GetActiveContractsPageResponse
 	if err := json.Unmarshal(body, &page); err != nil {
 		t.Fatalf("ActiveContractsPage: %v in %s", err, body)
 	}
@@ -459,8 +459,8 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	// The actor creates; the user id comes from the token.
 	f.auth = actor
 	c := f.create("c1", f.alice, 1)
-	tx := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: c.Offset,
-		UpdateFormat: ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}})).Update.Transaction.Value
+	tx := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset,
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}})).Update.Transaction.Value
 
 	create := js(t, commands("c2", f.alice, createIou(f.iou(), f.alice, 2)))
 	submits := []httpCall{
@@ -468,25 +468,25 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 		{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction", body: `{"commands":` + create + `}`},
 		{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction-tree", body: create},
 		{method: "POST", target: "/v2/commands/async/submit", body: create},
-		{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment", body: js(t, ledger.SubmitAndWaitForReassignmentRequest{
-			ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "u", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{}}}})},
+		{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment", body: js(t, jsonapi.SubmitAndWaitForReassignmentRequest{
+			ReassignmentCommands: jsonapi.ReassignmentCommands{CommandID: "u", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{}}}})},
 	}
 	alice := partyFormat(f.alice)
-	updates := ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	updates := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
 	end := tx.Offset
 	reads := []httpCall{
-		{method: "POST", target: "/v2/updates/get-updates-page", body: js(t, ledger.GetUpdatesPageRequest{UpdateFormat: updates})},
-		{method: "POST", target: "/v2/updates", body: js(t, ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &updates})},
-		{method: "POST", target: "/v2/updates/flats", body: js(t, ledger.GetUpdatesRequest{EndInclusive: &end, Filter: &alice})},
-		{method: "POST", target: "/v2/updates/trees", body: js(t, ledger.GetUpdatesRequest{EndInclusive: &end, Filter: &alice})},
-		{method: "POST", target: "/v2/updates/update-by-id", body: js(t, ledger.GetUpdateByIDRequest{UpdateID: tx.UpdateID, UpdateFormat: updates})},
-		{method: "POST", target: "/v2/updates/update-by-offset", body: js(t, ledger.GetUpdateByOffsetRequest{Offset: tx.Offset, UpdateFormat: updates})},
+		{method: "POST", target: "/v2/updates/get-updates-page", body: js(t, jsonapi.GetUpdatesPageRequest{UpdateFormat: updates})},
+		{method: "POST", target: "/v2/updates", body: js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &updates})},
+		{method: "POST", target: "/v2/updates/flats", body: js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice})},
+		{method: "POST", target: "/v2/updates/trees", body: js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice})},
+		{method: "POST", target: "/v2/updates/update-by-id", body: js(t, jsonapi.GetUpdateByIDRequest{UpdateID: tx.UpdateID, UpdateFormat: updates})},
+		{method: "POST", target: "/v2/updates/update-by-offset", body: js(t, jsonapi.GetUpdateByOffsetRequest{Offset: tx.Offset, UpdateFormat: updates})},
 		{method: "GET", target: "/v2/updates/transaction-tree-by-id/" + tx.UpdateID + "?parties=" + url.QueryEscape(f.alice)},
 		{method: "GET", target: fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", tx.Offset, url.QueryEscape(f.alice))},
-		{method: "POST", target: "/v2/state/active-contracts", body: js(t, ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice})},
-		{method: "POST", target: "/v2/state/active-contracts-page", body: js(t, ledger.GetActiveContractsPageRequest{EventFormat: alice})},
-		{method: "GET", target: "/v2/state/active-contracts-page", body: js(t, ledger.GetActiveContractsPageRequest{EventFormat: alice})},
-		{method: "POST", target: "/v2/events/events-by-contract-id", body: js(t, ledger.GetEventsByContractIDRequest{ContractID: c.ContractID, EventFormat: alice})},
+		{method: "POST", target: "/v2/state/active-contracts", body: js(t, jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice})},
+		{method: "POST", target: "/v2/state/active-contracts-page", body: js(t, jsonapi.GetActiveContractsPageRequest{EventFormat: alice})},
+		{method: "GET", target: "/v2/state/active-contracts-page", body: js(t, jsonapi.GetActiveContractsPageRequest{EventFormat: alice})},
+		{method: "POST", target: "/v2/events/events-by-contract-id", body: js(t, jsonapi.GetEventsByContractIDRequest{ContractID: c.ContractID, EventFormat: alice})},
 	}
 
 	before := f.state()
@@ -519,9 +519,9 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	}
 	// Reading as any party needs CanReadAsAnyParty; listing the
 	// synchronizers only authentication.
-	anyParty := ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}
+	anyParty := jsonapi.EventFormat{FiltersForAnyParty: &jsonapi.Filters{}}
 	wantCantonError(t, f.do(httpCall{method: "POST", target: "/v2/state/active-contracts-page", header: reader,
-		body: js(t, ledger.GetActiveContractsPageRequest{EventFormat: anyParty})}), 403, "NA")
+		body: js(t, jsonapi.GetActiveContractsPageRequest{EventFormat: anyParty})}), 403, "NA")
 	if rec := f.do(httpCall{method: "GET", target: "/v2/state/connected-synchronizers", header: none}); rec.Code != http.StatusOK {
 		t.Errorf("connected synchronizers without rights: %d %s", rec.Code, rec.Body)
 	}

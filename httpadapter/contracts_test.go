@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -18,10 +17,10 @@ func TestContractByID(t *testing.T) {
 	wantEvent := c
 	wantEvent.Offset, wantEvent.NodeID, wantEvent.ACSDelta = 0, 0, false
 	wantEvent.CreatedEventBlob = ""
-	check := func(t *testing.T, header map[string]string, req ledger.GetContractRequest) {
+	check := func(t *testing.T, header map[string]string, req jsonapi.GetContractRequest) {
 		t.Helper()
 		rec := f.postAs(header, "/v2/contracts/contract-by-id", req)
-		got := decodeAs[ledger.GetContractResponse](t, rec)
+		got := decodeAs[jsonapi.GetContractResponse](t, rec)
 		wantKeys(t, rec, []string{"createdEvent"})
 		if got.CreatedEvent.CreatedEventBlob == "" {
 			t.Errorf("no created event blob: %s", rec.Body)
@@ -32,15 +31,15 @@ func TestContractByID(t *testing.T) {
 		}
 	}
 	t.Run("querying party", func(t *testing.T) {
-		check(t, f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})
+		check(t, f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})
 	})
-	t.Run("any party", func(t *testing.T) { check(t, f.anyReader, ledger.GetContractRequest{ContractID: c.ContractID}) })
+	t.Run("any party", func(t *testing.T) { check(t, f.anyReader, jsonapi.GetContractRequest{ContractID: c.ContractID}) })
 
 	// An archived contract is still found.
 	decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
 		commands("x", f.alice, exerciseIou(f.iou(), c.ContractID, "Transfer", transferTo(f.bob)))))
 	t.Run("archived", func(t *testing.T) {
-		check(t, f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})
+		check(t, f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}})
 	})
 
 	before := f.state()
@@ -51,13 +50,13 @@ func TestContractByID(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"unknown contract", f.anyReader, ledger.GetContractRequest{ContractID: "00" + strings.Repeat("ab", 32)}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
-		{"no querying party is a stakeholder", f.bobReader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
-		{"no contract id", f.anyReader, ledger.GetContractRequest{}, 400, "MISSING_FIELD"},
-		{"malformed party", f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 400, "INVALID_FIELD"},
-		{"any party without CanReadAsAnyParty", f.reader, ledger.GetContractRequest{ContractID: c.ContractID}, 403, "NA"},
-		{"another party", f.reader, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 403, "NA"},
-		{"no rights", f.none, ledger.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}}, 403, "NA"},
+		{"unknown contract", f.anyReader, jsonapi.GetContractRequest{ContractID: "00" + strings.Repeat("ab", 32)}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
+		{"no querying party is a stakeholder", f.bobReader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
+		{"no contract id", f.anyReader, jsonapi.GetContractRequest{}, 400, "MISSING_FIELD"},
+		{"malformed party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 400, "INVALID_FIELD"},
+		{"any party without CanReadAsAnyParty", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID}, 403, "NA"},
+		{"another party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 403, "NA"},
+		{"no rights", f.none, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}}, 403, "NA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.postAs(tc.header, "/v2/contracts/contract-by-id", tc.body), tc.status, tc.code)

@@ -184,7 +184,7 @@ func wantText(t testing.TB, rec *httptest.ResponseRecorder, status int, prefix s
 
 // state is what a rejected request must leave unchanged.
 type state struct {
-	End     ledger.LedgerEnd
+	End     int64
 	Parties jsonapi.ListPartiesResponse
 }
 

@@ -176,8 +176,8 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	if r.CompletionOffset != before+1 {
 		t.Fatalf("offset %d, want %d", r.CompletionOffset, before+1)
 	}
-	u := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-id", ledger.GetUpdateByIDRequest{UpdateID: r.UpdateID,
-		UpdateFormat: ledger.UpdateFormat{IncludeTransactions: txFormat(ext, ledger.ShapeACSDelta)}}))
+	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-id", jsonapi.GetUpdateByIDRequest{UpdateID: r.UpdateID,
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(ext, ledger.ShapeACSDelta)}}))
 	if u.Update.Transaction == nil || len(u.Update.Transaction.Value.Events) != 1 || u.Update.Transaction.Value.Events[0].CreatedEvent == nil {
 		t.Fatalf("update: %+v", u)
 	}

@@ -81,7 +81,7 @@ func TestUnknownPartiesOverHTTP(t *testing.T) {
 	}
 	// The observer allocated, the first submission commits.
 	bob := h.allocate("bob", nil).Party
-	end := h.state().End.Offset
+	end := h.state().End
 	got := decodeAs[jsonapi.SubmitAndWaitResponse](t, h.do(httpCall{method: "POST", target: "/v2/commands/submit-and-wait", body: create("c4", alice, alice, bob)}))
 	if got.CompletionOffset != end+1 {
 		t.Errorf("committed at %d, want %d", got.CompletionOffset, end+1)

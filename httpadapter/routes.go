@@ -70,9 +70,9 @@ var routes = []route{
 
 	{http.MethodPost, "/v2/commands/completions", authRequired, callList(decodeBody[jsonapi.CompletionStreamRequest], (*jsonapi.API).CompletionsList)},
 	{http.MethodPost, "/v2/commands/command-completions", authRequired, callList(decodeGetCompletions, (*jsonapi.API).CompletionsList)},
-	{http.MethodPost, "/v2/updates", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*jsonapi.API).UpdatesList)},
-	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*jsonapi.API).FlatsList)},
-	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeBody[ledger.GetUpdatesRequest], (*jsonapi.API).TreeList)},
+	{http.MethodPost, "/v2/updates", authRequired, callList(decodeBody[jsonapi.GetUpdatesRequest], (*jsonapi.API).UpdatesList)},
+	{http.MethodPost, "/v2/updates/flats", authRequired, callList(decodeBody[jsonapi.GetUpdatesRequest], (*jsonapi.API).FlatsList)},
+	{http.MethodPost, "/v2/updates/trees", authRequired, callList(decodeBody[jsonapi.GetUpdatesRequest], (*jsonapi.API).TreeList)},
 	{http.MethodPost, "/v2/updates/get-updates-page", authRequired, callWith(decodeUpdatesPage, (*jsonapi.API).UpdatesPage)},
 	{http.MethodPost, "/v2/updates/update-by-id", authRequired, callBody((*jsonapi.API).UpdateByID)},
 	{http.MethodPost, "/v2/updates/update-by-offset", authRequired, callBody((*jsonapi.API).UpdateByOffset)},

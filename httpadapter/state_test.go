@@ -18,7 +18,7 @@ import (
 
 // acsIDs lists the contract ids of active-contract entries, with "~" after
 // the id of a contract in transit.
-func acsIDs(entries []ledger.GetActiveContractsResponse) []string {
+func acsIDs(entries []jsonapi.GetActiveContractsResponse) []string {
 	var out []string
 	for _, e := range entries {
 		switch c := e.ContractEntry; {
@@ -51,16 +51,16 @@ func TestActiveContractsListAndPage(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		query string
-		req   ledger.GetActiveContractsRequest
+		req   jsonapi.GetActiveContractsRequest
 		want  []string // nil: 413
 	}{
-		{"event format", "", ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice}, ids},
-		{"legacy filter", "", ledger.GetActiveContractsRequest{ActiveAtOffset: end, Filter: &alice, Verbose: true}, ids},
-		{"limit 2", "?limit=2", ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice}, ids[:2]},
-		{"idle timeout", "?stream_idle_timeout_ms=10", ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice}, ids},
-		{"before the archive: L+1", "", ledger.GetActiveContractsRequest{ActiveAtOffset: end - 1, EventFormat: &alice}, nil},
-		{"before the archive, limit L", fmt.Sprintf("?limit=%d", limitL), ledger.GetActiveContractsRequest{ActiveAtOffset: end - 1, EventFormat: &alice}, nil},
-		{"bob sees nothing", "", ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: new(partyFormat(f.bob))}, nil},
+		{"event format", "", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice}, ids},
+		{"legacy filter", "", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, Filter: &alice, Verbose: true}, ids},
+		{"limit 2", "?limit=2", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice}, ids[:2]},
+		{"idle timeout", "?stream_idle_timeout_ms=10", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice}, ids},
+		{"before the archive: L+1", "", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end - 1, EventFormat: &alice}, nil},
+		{"before the archive, limit L", fmt.Sprintf("?limit=%d", limitL), jsonapi.GetActiveContractsRequest{ActiveAtOffset: end - 1, EventFormat: &alice}, nil},
+		{"bob sees nothing", "", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: new(partyFormat(f.bob))}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := f.post("/v2/state/active-contracts"+tc.query, tc.req)
@@ -68,13 +68,13 @@ func TestActiveContractsListAndPage(t *testing.T) {
 			case tc.name == "before the archive: L+1":
 				wantCantonError(t, rec, 413, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED")
 			case tc.name == "before the archive, limit L":
-				got := acsIDs(decodeAs[[]ledger.GetActiveContractsResponse](t, rec))
+				got := acsIDs(decodeAs[[]jsonapi.GetActiveContractsResponse](t, rec))
 				all := append([]string{archived}, ids...)
 				if len(got) != limitL || slices.ContainsFunc(got, func(id string) bool { return !slices.Contains(all, id) }) {
 					t.Errorf("%d contracts at %d: %v", len(got), end-1, got)
 				}
 			default:
-				got := decodeAs[[]ledger.GetActiveContractsResponse](t, rec)
+				got := decodeAs[[]jsonapi.GetActiveContractsResponse](t, rec)
 				if diff := cmp.Diff(tc.want, acsIDs(got)); diff != "" {
 					t.Errorf("contracts (-want +got):\n%s", diff)
 				}
@@ -90,14 +90,14 @@ func TestActiveContractsListAndPage(t *testing.T) {
 	// Pages: POST and the deprecated GET with a body, walked by token.
 	for _, method := range []string{"POST", "GET"} {
 		size := int32(2)
-		req := ledger.GetActiveContractsPageRequest{EventFormat: alice, MaxPageSize: &size}
+		req := jsonapi.GetActiveContractsPageRequest{EventFormat: alice, MaxPageSize: &size}
 		var got []string
 		for i := 0; ; i++ {
 			if i == 5 {
 				t.Fatalf("%s: no last page: %v", method, got)
 			}
 			rec := f.do(httpCall{method: method, target: "/v2/state/active-contracts-page", body: js(t, req)})
-			p := decodeAs[ledger.GetActiveContractsPageResponse](t, rec)
+			p := decodeAs[jsonapi.GetActiveContractsPageResponse](t, rec)
 			wantKeys(t, rec, []string{"activeAtOffset", "activeContracts", "nextPageToken"})
 			if p.ActiveAtOffset != end {
 				t.Errorf("%s: page at %d, want the ledger end %d", method, p.ActiveAtOffset, end)
@@ -115,11 +115,11 @@ func TestActiveContractsListAndPage(t *testing.T) {
 
 	// Rejections.
 	before := f.state()
-	wantCantonError(t, f.post("/v2/state/active-contracts", ledger.GetActiveContractsRequest{ActiveAtOffset: end + 1, EventFormat: &alice}), 400, "OFFSET_AFTER_LEDGER_END")
-	wantCantonError(t, f.post("/v2/state/active-contracts", ledger.GetActiveContractsRequest{ActiveAtOffset: end}), 400, "INVALID_ARGUMENT")
-	wantCantonError(t, f.post("/v2/state/active-contracts", ledger.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice, Filter: &alice}), 400, "INVALID_ARGUMENT")
-	wantCantonError(t, f.post("/v2/state/active-contracts-page", ledger.GetActiveContractsPageRequest{EventFormat: alice, MaxPageSize: new(int32)}), 400, "INVALID_ARGUMENT")
-	wantCantonError(t, f.post("/v2/state/active-contracts-page", ledger.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: new(end + 1)}), 400, "OFFSET_AFTER_LEDGER_END")
+	wantCantonError(t, f.post("/v2/state/active-contracts", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end + 1, EventFormat: &alice}), 400, "OFFSET_AFTER_LEDGER_END")
+	wantCantonError(t, f.post("/v2/state/active-contracts", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end}), 400, "INVALID_ARGUMENT")
+	wantCantonError(t, f.post("/v2/state/active-contracts", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice, Filter: &alice}), 400, "INVALID_ARGUMENT")
+	wantCantonError(t, f.post("/v2/state/active-contracts-page", jsonapi.GetActiveContractsPageRequest{EventFormat: alice, MaxPageSize: new(int32)}), 400, "INVALID_ARGUMENT")
+	wantCantonError(t, f.post("/v2/state/active-contracts-page", jsonapi.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: new(end + 1)}), 400, "OFFSET_AFTER_LEDGER_END")
 	wantText(t, f.post("/v2/state/active-contracts-page", `{"eventFormat":{},"pageToken":"%%%"}`), 400, "Invalid value for: body (The string is not a valid Base64: ")
 	wantText(t, f.post("/v2/state/active-contracts", `{"activeAtOffset":0,"streamContinuationToken":"%%%"}`), 400, "Invalid value for: body (The string is not a valid Base64: ")
 	wantText(t, f.post("/v2/state/active-contracts?limit=ten", `{"activeAtOffset":0}`), 400, `Invalid value for: query parameter limit (For input string: "ten")`)
@@ -138,22 +138,22 @@ func TestConnectedSynchronizers(t *testing.T) {
 	const a, b = "a::1220aa", "b::1220bb"
 	f := newLedgerFixture(t, ledger.Options{Synchronizers: []string{a, b}}, Options{}, nil)
 	pid := decodeAs[jsonapi.ParticipantIDResponse](t, f.get("/v2/parties/participant-id")).ParticipantID
-	both := []ledger.ConnectedSynchronizer{
+	both := []jsonapi.ConnectedSynchronizer{
 		{SynchronizerAlias: "a", SynchronizerID: a, Permission: string(ledger.PermissionSubmission)},
 		{SynchronizerAlias: "b", SynchronizerID: b, Permission: string(ledger.PermissionSubmission)},
 	}
 	for _, tc := range []struct {
 		query string
-		want  []ledger.ConnectedSynchronizer
+		want  []jsonapi.ConnectedSynchronizer
 	}{
 		{"", both},
 		{"?party=" + url.QueryEscape(f.alice), both},
 		{"?party=" + url.QueryEscape(f.alice) + "&participantId=" + url.QueryEscape(pid) + "&identityProviderId=", both},
-		{"?party=nobody%3A%3A1220ab", []ledger.ConnectedSynchronizer{}},
-		{"?participantId=other%3A%3A1220ab", []ledger.ConnectedSynchronizer{}},
+		{"?party=nobody%3A%3A1220ab", []jsonapi.ConnectedSynchronizer{}},
+		{"?participantId=other%3A%3A1220ab", []jsonapi.ConnectedSynchronizer{}},
 	} {
 		rec := f.get("/v2/state/connected-synchronizers" + tc.query)
-		got := decodeAs[ledger.ConnectedSynchronizersResponse](t, rec)
+		got := decodeAs[jsonapi.ConnectedSynchronizersResponse](t, rec)
 		if diff := cmp.Diff(tc.want, got.ConnectedSynchronizers); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.query, diff)
 		}
@@ -166,10 +166,10 @@ func TestEventsByContractID(t *testing.T) {
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
 	alice := partyFormat(f.alice)
-	req := ledger.GetEventsByContractIDRequest{ContractID: c.ContractID, EventFormat: alice}
+	req := jsonapi.GetEventsByContractIDRequest{ContractID: c.ContractID, EventFormat: alice}
 
 	rec := f.post("/v2/events/events-by-contract-id", req)
-	active := decodeAs[ledger.GetEventsByContractIDResponse](t, rec)
+	active := decodeAs[jsonapi.GetEventsByContractIDResponse](t, rec)
 	if active.Created == nil || active.Archived != nil || active.Created.SynchronizerID == "" {
 		t.Fatalf("active contract: %s", rec.Body)
 	}
@@ -184,7 +184,7 @@ func TestEventsByContractID(t *testing.T) {
 	sw := decodeAs[jsonapi.SubmitAndWaitResponse](t, f.post("/v2/commands/submit-and-wait",
 		commands("x", f.alice, exerciseIou(f.iou(), c.ContractID, "Transfer", transferTo(f.bob)))))
 	rec = f.post("/v2/events/events-by-contract-id", req)
-	gone := decodeAs[ledger.GetEventsByContractIDResponse](t, rec)
+	gone := decodeAs[jsonapi.GetEventsByContractIDResponse](t, rec)
 	if gone.Created == nil || gone.Archived == nil || gone.Archived.ArchivedEvent.Offset != sw.CompletionOffset ||
 		gone.Archived.ArchivedEvent.ContractID != c.ContractID || gone.Archived.SynchronizerID != active.Created.SynchronizerID {
 		t.Fatalf("archived contract: %s", rec.Body)
@@ -194,10 +194,10 @@ func TestEventsByContractID(t *testing.T) {
 	before := f.state()
 	for _, tc := range []struct {
 		name string
-		req  ledger.GetEventsByContractIDRequest
+		req  jsonapi.GetEventsByContractIDRequest
 	}{
-		{"unknown contract", ledger.GetEventsByContractIDRequest{ContractID: "00" + c.ContractID[4:] + "00", EventFormat: alice}},
-		{"invisible to the party", ledger.GetEventsByContractIDRequest{ContractID: c.ContractID, EventFormat: partyFormat(f.bob)}},
+		{"unknown contract", jsonapi.GetEventsByContractIDRequest{ContractID: "00" + c.ContractID[4:] + "00", EventFormat: alice}},
+		{"invisible to the party", jsonapi.GetEventsByContractIDRequest{ContractID: c.ContractID, EventFormat: partyFormat(f.bob)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.post("/v2/events/events-by-contract-id", tc.req), 404, "CONTRACT_EVENTS_NOT_FOUND")
@@ -216,9 +216,9 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	f := newLedgerFixture(t, ledger.Options{Synchronizers: []string{a, b}}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
 	alice := partyFormat(f.alice)
-	unassign := func(id string) ledger.ReassignmentCommands {
-		return ledger.ReassignmentCommands{CommandID: id, Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: a, Target: b}}}}}}
+	unassign := func(id string) jsonapi.ReassignmentCommands {
+		return jsonapi.ReassignmentCommands{CommandID: id, Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{
+			UnassignCommand: &jsonapi.Wrapped[jsonapi.UnassignCommand]{Value: jsonapi.UnassignCommand{ContractID: c.ContractID, Source: a, Target: b}}}}}}
 	}
 
 	// Refusals first: nothing moves.
@@ -229,14 +229,14 @@ func TestReassignmentOverHTTP(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"same source and target", js(t, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
-			CommandID: "r", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-				UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: a, Target: a}}}}}}}), 400, "INVALID_ARGUMENT"},
-		{"not a stakeholder", js(t, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
+		{"same source and target", js(t, jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonapi.ReassignmentCommands{
+			CommandID: "r", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{
+				UnassignCommand: &jsonapi.Wrapped[jsonapi.UnassignCommand]{Value: jsonapi.UnassignCommand{ContractID: c.ContractID, Source: a, Target: a}}}}}}}), 400, "INVALID_ARGUMENT"},
+		{"not a stakeholder", js(t, jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonapi.ReassignmentCommands{
 			CommandID: "r", Submitter: f.bob, Commands: unassign("r").Commands}}), 400, "DAML_AUTHORIZATION_ERROR"},
-		{"unknown reassignment", js(t, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
-			CommandID: "r", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-				AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: "00ab", Source: a, Target: b}}}}}}}), 404, "REASSIGNMENT_NOT_FOUND"},
+		{"unknown reassignment", js(t, jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonapi.ReassignmentCommands{
+			CommandID: "r", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{
+				AssignCommand: &jsonapi.Wrapped[jsonapi.AssignCommand]{Value: jsonapi.AssignCommand{ReassignmentID: "00ab", Source: a, Target: b}}}}}}}), 404, "REASSIGNMENT_NOT_FOUND"},
 		{"no submitter", `{"reassignmentCommands":{"commandId":"r","commands":[]}}`, 400, "MISSING_FIELD"},
 		{"two variants", `{"reassignmentCommands":{"commandId":"r","submitter":"` + f.alice + `","commands":[{"command":{"Empty":{},"AssignCommand":{"value":{}}}}]}}`, 400, ""},
 	} {
@@ -255,8 +255,8 @@ func TestReassignmentOverHTTP(t *testing.T) {
 
 	// Unassign, with an event format: JsUnassignedEvent has the "value"
 	// layer.
-	rec := f.post("/v2/commands/submit-and-wait-for-reassignment", ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: unassign("u1"), EventFormat: &alice})
-	un := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, rec).Reassignment
+	rec := f.post("/v2/commands/submit-and-wait-for-reassignment", jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: unassign("u1"), EventFormat: &alice})
+	un := decodeAs[jsonapi.SubmitAndWaitForReassignmentResponse](t, rec).Reassignment
 	wantKeys(t, rec, []string{"JsUnassignedEvent"}, "reassignment", "events", 0)
 	wantKeys(t, rec, []string{"value"}, "reassignment", "events", 0, "JsUnassignedEvent")
 	if len(un.Events) != 1 || un.Events[0].JsUnassignedEvent == nil {
@@ -270,7 +270,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 
 	// In transit: the ACS shows an incomplete unassignment; exercising on
 	// it is refused.
-	page := decodeAs[ledger.GetActiveContractsPageResponse](t, f.post("/v2/state/active-contracts-page", ledger.GetActiveContractsPageRequest{EventFormat: alice}))
+	page := decodeAs[jsonapi.GetActiveContractsPageResponse](t, f.post("/v2/state/active-contracts-page", jsonapi.GetActiveContractsPageRequest{EventFormat: alice}))
 	if diff := cmp.Diff([]string{c.ContractID + "~"}, acsIDs(page.ActiveContracts)); diff != "" {
 		t.Errorf("ACS in transit (-want +got):\n%s", diff)
 	}
@@ -278,16 +278,16 @@ func TestReassignmentOverHTTP(t *testing.T) {
 
 	// Assign asynchronously ({}), then read it back: JsAssignmentEvent has
 	// no "value" layer.
-	assign := ledger.SubmitReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{CommandID: "a1", Submitter: f.alice,
-		Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand{ReassignmentID: ue.ReassignmentID, Source: a, Target: b}}}}}}}
+	assign := jsonapi.SubmitReassignmentRequest{ReassignmentCommands: jsonapi.ReassignmentCommands{CommandID: "a1", Submitter: f.alice,
+		Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{
+			AssignCommand: &jsonapi.Wrapped[jsonapi.AssignCommand]{Value: jsonapi.AssignCommand{ReassignmentID: ue.ReassignmentID, Source: a, Target: b}}}}}}}
 	wantEmptyObject(t, f.post("/v2/commands/async/submit-reassignment", assign))
-	rec = f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: f.end(), UpdateFormat: ledger.UpdateFormat{IncludeReassignments: &alice}})
+	rec = f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: f.end(), UpdateFormat: jsonapi.UpdateFormat{IncludeReassignments: &alice}})
 	wantKeys(t, rec, []string{"value"}, "update", "Reassignment")
 	wantKeys(t, rec, []string{"JsAssignmentEvent"}, "update", "Reassignment", "value", "events", 0)
 	wantKeys(t, rec, []string{"createdEvent", "reassignmentCounter", "reassignmentId", "source", "submitter", "target"},
 		"update", "Reassignment", "value", "events", 0, "JsAssignmentEvent")
-	as := decodeAs[ledger.GetUpdateResponse](t, rec).Update.Reassignment.Value
+	as := decodeAs[jsonapi.GetUpdateResponse](t, rec).Update.Reassignment.Value
 	if ae := as.Events[0].JsAssignmentEvent; ae.ReassignmentID != ue.ReassignmentID || ae.CreatedEvent.ContractID != c.ContractID ||
 		ae.ReassignmentCounter != 1 || as.SynchronizerID != b {
 		t.Errorf("assignment %+v", as)
@@ -299,7 +299,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	if diff := cmp.Diff(before, f.state()); diff != "" {
 		t.Errorf("a refused assignment changed the state (-before +after):\n%s", diff)
 	}
-	list := decodeAs[[]ledger.GetActiveContractsResponse](t, f.post("/v2/state/active-contracts", ledger.GetActiveContractsRequest{ActiveAtOffset: f.end(), EventFormat: &alice}))
+	list := decodeAs[[]jsonapi.GetActiveContractsResponse](t, f.post("/v2/state/active-contracts", jsonapi.GetActiveContractsRequest{ActiveAtOffset: f.end(), EventFormat: &alice}))
 	if len(list) != 1 || list[0].ContractEntry.JsActiveContract == nil || list[0].ContractEntry.JsActiveContract.SynchronizerID != b ||
 		list[0].ContractEntry.JsActiveContract.ReassignmentCounter != 1 {
 		t.Errorf("ACS after the assignment: %+v", list)
@@ -307,16 +307,16 @@ func TestReassignmentOverHTTP(t *testing.T) {
 
 	// Without an event format the reassignment has no events; the
 	// contract goes back to a.
-	rec = f.post("/v2/commands/submit-and-wait-for-reassignment", ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: ledger.ReassignmentCommands{
-		CommandID: "u2", Submitter: f.alice, Commands: []ledger.ReassignmentCommand{{Command: ledger.ReassignmentCommandKind{
-			UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: c.ContractID, Source: b, Target: a}}}}}}})
-	if r := decodeAs[ledger.SubmitAndWaitForReassignmentResponse](t, rec).Reassignment; len(r.Events) != 0 || r.SynchronizerID != b {
+	rec = f.post("/v2/commands/submit-and-wait-for-reassignment", jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonapi.ReassignmentCommands{
+		CommandID: "u2", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{
+			UnassignCommand: &jsonapi.Wrapped[jsonapi.UnassignCommand]{Value: jsonapi.UnassignCommand{ContractID: c.ContractID, Source: b, Target: a}}}}}}})
+	if r := decodeAs[jsonapi.SubmitAndWaitForReassignmentResponse](t, rec).Reassignment; len(r.Events) != 0 || r.SynchronizerID != b {
 		t.Errorf("reassignment without a format: %s", rec.Body)
 	}
 	// The updates list reads both kinds.
 	end := f.end()
-	all := decodeAs[[]ledger.GetUpdatesResponse](t, f.post("/v2/updates", ledger.GetUpdatesRequest{BeginExclusive: c.Offset, EndInclusive: &end,
-		UpdateFormat: &ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta), IncludeReassignments: &alice}}))
+	all := decodeAs[[]jsonapi.GetUpdatesResponse](t, f.post("/v2/updates", jsonapi.GetUpdatesRequest{BeginExclusive: c.Offset, EndInclusive: &end,
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta), IncludeReassignments: &alice}}))
 	var kinds []string
 	for _, u := range all {
 		switch {

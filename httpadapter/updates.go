@@ -63,8 +63,8 @@ func decodeListOptions(rq *request) (ledger.ListOptions, error) {
 }
 
 // decodeUpdatesPage reads a GetUpdatesPageRequest body.
-func decodeUpdatesPage(rq *request) (ledger.GetUpdatesPageRequest, error) {
-	req, err := decodeBody[ledger.GetUpdatesPageRequest](rq)
+func decodeUpdatesPage(rq *request) (jsonapi.GetUpdatesPageRequest, error) {
+	req, err := decodeBody[jsonapi.GetUpdatesPageRequest](rq)
 	if err != nil {
 		return req, err
 	}
@@ -114,8 +114,8 @@ func treeByOffset(a *jsonapi.API, ctx context.Context, r treeRequest) (jsonapi.B
 }
 
 // decodeActiveContracts reads a GetActiveContractsRequest body.
-func decodeActiveContracts(rq *request) (ledger.GetActiveContractsRequest, error) {
-	req, err := decodeBody[ledger.GetActiveContractsRequest](rq)
+func decodeActiveContracts(rq *request) (jsonapi.GetActiveContractsRequest, error) {
+	req, err := decodeBody[jsonapi.GetActiveContractsRequest](rq)
 	if err != nil {
 		return req, err
 	}
@@ -126,8 +126,8 @@ func decodeActiveContracts(rq *request) (ledger.GetActiveContractsRequest, error
 // decodeActiveContractsPage reads a GetActiveContractsPageRequest body,
 // for POST /v2/state/active-contracts-page and the deprecated GET with a
 // body.
-func decodeActiveContractsPage(rq *request) (ledger.GetActiveContractsPageRequest, error) {
-	req, err := decodeBody[ledger.GetActiveContractsPageRequest](rq)
+func decodeActiveContractsPage(rq *request) (jsonapi.GetActiveContractsPageRequest, error) {
+	req, err := decodeBody[jsonapi.GetActiveContractsPageRequest](rq)
 	if err != nil {
 		return req, err
 	}
@@ -137,8 +137,8 @@ func decodeActiveContractsPage(rq *request) (ledger.GetActiveContractsPageReques
 
 // decodeConnectedSynchronizers reads GET
 // /v2/state/connected-synchronizers' query parameters (camelCase names).
-func decodeConnectedSynchronizers(rq *request) (ledger.ConnectedSynchronizersRequest, error) {
-	return ledger.ConnectedSynchronizersRequest{
+func decodeConnectedSynchronizers(rq *request) (jsonapi.ConnectedSynchronizersRequest, error) {
+	return jsonapi.ConnectedSynchronizersRequest{
 		Party:              rq.query("party"),
 		ParticipantID:      rq.query("participantId"),
 		IdentityProviderID: rq.query("identityProviderId"),

@@ -30,7 +30,7 @@ func (f *ledgerFixture) createMany(prefix string, n int) []int64 {
 	return offs
 }
 
-func pageOffsets(p ledger.GetUpdatesPageResponse) []int64 {
+func pageOffsets(p jsonapi.GetUpdatesPageResponse) []int64 {
 	var out []int64
 	for _, u := range p.Updates {
 		out = append(out, u.Update.Offset())
@@ -38,7 +38,7 @@ func pageOffsets(p ledger.GetUpdatesPageResponse) []int64 {
 	return out
 }
 
-func listOffsets(l []ledger.GetUpdatesResponse) []int64 {
+func listOffsets(l []jsonapi.GetUpdatesResponse) []int64 {
 	var out []int64
 	for _, u := range l {
 		out = append(out, u.Update.Offset())
@@ -52,14 +52,14 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	begin := f.end()
 	offs := f.createMany("p", 5)
 	end := f.end()
-	alice := ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
 	size := int32(2)
 
-	walk := func(req ledger.GetUpdatesPageRequest) (got []int64, pages []ledger.GetUpdatesPageResponse) {
+	walk := func(req jsonapi.GetUpdatesPageRequest) (got []int64, pages []jsonapi.GetUpdatesPageResponse) {
 		t.Helper()
 		for range 10 {
 			rec := f.post("/v2/updates/get-updates-page", req)
-			p := decodeAs[ledger.GetUpdatesPageResponse](t, rec)
+			p := decodeAs[jsonapi.GetUpdatesPageResponse](t, rec)
 			wantKeys(t, rec, []string{"highestPageOffsetInclusive", "lowestPageOffsetExclusive", "nextPageToken", "updates"})
 			pages = append(pages, p)
 			got = append(got, pageOffsets(p)...)
@@ -72,7 +72,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 		return nil, nil
 	}
 
-	up, upPages := walk(ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice})
+	up, upPages := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice})
 	if diff := cmp.Diff(offs, up); diff != "" {
 		t.Errorf("ascending offsets (-want +got):\n%s", diff)
 	}
@@ -81,7 +81,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 		t.Errorf("ascending pages: %+v", upPages)
 	}
 
-	down, _ := walk(ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice, DescendingOrder: true})
+	down, _ := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice, DescendingOrder: true})
 	rev := slices.Clone(offs)
 	slices.Reverse(rev)
 	if diff := cmp.Diff(rev, down); diff != "" {
@@ -89,7 +89,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	}
 
 	// Without an end a descending walk pages down from the ledger end.
-	downOpen, _ := walk(ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, MaxPageSize: &size, UpdateFormat: alice, DescendingOrder: true})
+	downOpen, _ := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, MaxPageSize: &size, UpdateFormat: alice, DescendingOrder: true})
 	if diff := cmp.Diff(rev, downOpen); diff != "" {
 		t.Errorf("descending offsets without an end (-want +got):\n%s", diff)
 	}
@@ -97,19 +97,19 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	// Without an end the ascending page always has a token (tailing), and
 	// the token of an exhausted ledger gives an empty page that still has
 	// one.
-	open := decodeAs[ledger.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page", ledger.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: alice}))
+	open := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: alice}))
 	if diff := cmp.Diff(offs[4:], pageOffsets(open)); diff != "" || open.NextPageToken == nil {
 		t.Fatalf("open-ended page (-want +got):\n%s; token %v", diff, open.NextPageToken)
 	}
-	tail := decodeAs[ledger.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page",
-		ledger.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: alice, PageToken: *open.NextPageToken}))
+	tail := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page",
+		jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: alice, PageToken: *open.NextPageToken}))
 	if len(tail.Updates) != 0 || tail.NextPageToken == nil {
 		t.Errorf("tail page: %+v", tail)
 	}
 	// An unpadded token is the same bytes.
 	unpadded := strings.TrimRight(*upPages[0].NextPageToken, "=")
-	again := decodeAs[ledger.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page",
-		ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice, PageToken: unpadded}))
+	again := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page",
+		jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice, PageToken: unpadded}))
 	if diff := cmp.Diff(upPages[1], again); diff != "" {
 		t.Errorf("page of an unpadded token (-padded +unpadded):\n%s", diff)
 	}
@@ -119,16 +119,16 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	foreign := *upPages[0].NextPageToken
 	for _, tc := range []struct {
 		name string
-		req  ledger.GetUpdatesPageRequest
+		req  jsonapi.GetUpdatesPageRequest
 		code string
 	}{
-		{"token of another request", ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, UpdateFormat: alice, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
-		{"token in the other direction", ledger.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size,
+		{"token of another request", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, UpdateFormat: alice, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
+		{"token in the other direction", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size,
 			UpdateFormat: alice, DescendingOrder: true, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
-		{"base64 of garbage", ledger.GetUpdatesPageRequest{UpdateFormat: alice, PageToken: base64.StdEncoding.EncodeToString([]byte("garbage"))}, "INVALID_UPDATES_PAGE_TOKEN"},
-		{"page size 0", ledger.GetUpdatesPageRequest{UpdateFormat: alice, MaxPageSize: new(int32)}, "INVALID_ARGUMENT"},
-		{"end after the ledger end", ledger.GetUpdatesPageRequest{UpdateFormat: alice, EndOffsetInclusive: new(end + 1)}, "OFFSET_AFTER_LEDGER_END"},
-		{"no format", ledger.GetUpdatesPageRequest{}, "INVALID_ARGUMENT"},
+		{"base64 of garbage", jsonapi.GetUpdatesPageRequest{UpdateFormat: alice, PageToken: base64.StdEncoding.EncodeToString([]byte("garbage"))}, "INVALID_UPDATES_PAGE_TOKEN"},
+		{"page size 0", jsonapi.GetUpdatesPageRequest{UpdateFormat: alice, MaxPageSize: new(int32)}, "INVALID_ARGUMENT"},
+		{"end after the ledger end", jsonapi.GetUpdatesPageRequest{UpdateFormat: alice, EndOffsetInclusive: new(end + 1)}, "OFFSET_AFTER_LEDGER_END"},
+		{"no format", jsonapi.GetUpdatesPageRequest{}, "INVALID_ARGUMENT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.post("/v2/updates/get-updates-page", tc.req), 400, tc.code)
@@ -148,18 +148,18 @@ func TestUpdateLookups(t *testing.T) {
 	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
-	alice := ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}
-	bob := ledger.UpdateFormat{IncludeTransactions: txFormat(f.bob, ledger.ShapeLedgerEffects)}
+	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}
+	bob := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.bob, ledger.ShapeLedgerEffects)}
 	before := f.state()
 	for _, tc := range []struct {
 		name, target, body string
 		status             int
 		code               string
 	}{
-		{"unknown update id", "/v2/updates/update-by-id", js(t, ledger.GetUpdateByIDRequest{UpdateID: "1220" + strings.Repeat("ab", 32), UpdateFormat: alice}), 404, "UPDATE_NOT_FOUND"},
-		{"invisible update", "/v2/updates/update-by-offset", js(t, ledger.GetUpdateByOffsetRequest{Offset: c.Offset, UpdateFormat: bob}), 404, "UPDATE_NOT_FOUND"},
-		{"offset 0", "/v2/updates/update-by-offset", js(t, ledger.GetUpdateByOffsetRequest{UpdateFormat: alice}), 400, "NON_POSITIVE_OFFSET"},
-		{"offset after the end", "/v2/updates/update-by-offset", js(t, ledger.GetUpdateByOffsetRequest{Offset: c.Offset + 100, UpdateFormat: alice}), 404, "UPDATE_NOT_FOUND"},
+		{"unknown update id", "/v2/updates/update-by-id", js(t, jsonapi.GetUpdateByIDRequest{UpdateID: "1220" + strings.Repeat("ab", 32), UpdateFormat: alice}), 404, "UPDATE_NOT_FOUND"},
+		{"invisible update", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset, UpdateFormat: bob}), 404, "UPDATE_NOT_FOUND"},
+		{"offset 0", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: alice}), 400, "NON_POSITIVE_OFFSET"},
+		{"offset after the end", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset + 100, UpdateFormat: alice}), 404, "UPDATE_NOT_FOUND"},
 		{"tree of an unknown id", "/v2/updates/transaction-tree-by-id/1220ab?parties=" + f.alice, "", 404, "UPDATE_NOT_FOUND"},
 		{"tree invisible to the party", fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", c.Offset, f.bob), "", 404, "UPDATE_NOT_FOUND"},
 		{"tree without parties", fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d", c.Offset), "", 400, "MISSING_FIELD"},
@@ -180,8 +180,8 @@ func TestUpdateLookups(t *testing.T) {
 		t.Errorf("refused reads changed the state (-before +after):\n%s", diff)
 	}
 	// The path parameter is percent-decoded.
-	tree := decodeAs[ledger.TransactionTreeResponse](t, f.get(fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", c.Offset, encodeURIComponent(f.alice))))
-	byID := decodeAs[ledger.TransactionTreeResponse](t, f.get("/v2/updates/transaction-tree-by-id/"+escapeAll(tree.Transaction.UpdateID)+"?parties="+f.alice))
+	tree := decodeAs[jsonapi.TransactionTreeResponse](t, f.get(fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", c.Offset, encodeURIComponent(f.alice))))
+	byID := decodeAs[jsonapi.TransactionTreeResponse](t, f.get("/v2/updates/transaction-tree-by-id/"+escapeAll(tree.Transaction.UpdateID)+"?parties="+f.alice))
 	if diff := cmp.Diff(tree, byID); diff != "" {
 		t.Errorf("tree by escaped id (-by offset +by id):\n%s", diff)
 	}
@@ -198,17 +198,17 @@ func TestUpdatesListLimit(t *testing.T) {
 	offs := f.createMany("l", limitL+1)
 	end := f.end()
 	alice := partyFormat(f.alice)
-	format := ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	format := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
 	fifth := offs[limitL-1]
 	bodies := map[string]func(end int64) string{
 		"/v2/updates": func(end int64) string {
-			return js(t, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, UpdateFormat: &format})
+			return js(t, jsonapi.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, UpdateFormat: &format})
 		},
 		"/v2/updates/flats": func(end int64) string {
-			return js(t, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &alice})
+			return js(t, jsonapi.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &alice})
 		},
 		"/v2/updates/trees": func(end int64) string {
-			return js(t, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &alice})
+			return js(t, jsonapi.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &alice})
 		},
 	}
 	for _, path := range []string{"/v2/updates", "/v2/updates/flats", "/v2/updates/trees"} {
@@ -240,11 +240,11 @@ func TestUpdatesListLimit(t *testing.T) {
 				}
 				var got []int64
 				if path == "/v2/updates/trees" {
-					for _, u := range decodeAs[[]ledger.GetUpdateTreesResponse](t, rec) {
+					for _, u := range decodeAs[[]jsonapi.GetUpdateTreesResponse](t, rec) {
 						got = append(got, u.Update.Offset())
 					}
 				} else {
-					got = listOffsets(decodeAs[[]ledger.GetUpdatesResponse](t, rec))
+					got = listOffsets(decodeAs[[]jsonapi.GetUpdatesResponse](t, rec))
 				}
 				if diff := cmp.Diff(tc.want, got); diff != "" {
 					t.Errorf("offsets (-want +got):\n%s", diff)
@@ -255,15 +255,15 @@ func TestUpdatesListLimit(t *testing.T) {
 
 	// Descending order needs an end; with one it lists from the end down.
 	before := f.state()
-	wantCantonError(t, f.post("/v2/updates", ledger.GetUpdatesRequest{UpdateFormat: &format, DescendingOrder: true}), 400, "DESCENDING_ORDER_MISSING_END")
-	down := listOffsets(decodeAs[[]ledger.GetUpdatesResponse](t, f.post("/v2/updates?limit=3", ledger.GetUpdatesRequest{
+	wantCantonError(t, f.post("/v2/updates", jsonapi.GetUpdatesRequest{UpdateFormat: &format, DescendingOrder: true}), 400, "DESCENDING_ORDER_MISSING_END")
+	down := listOffsets(decodeAs[[]jsonapi.GetUpdatesResponse](t, f.post("/v2/updates?limit=3", jsonapi.GetUpdatesRequest{
 		BeginExclusive: begin, EndInclusive: &end, UpdateFormat: &format, DescendingOrder: true})))
 	if diff := cmp.Diff([]int64{offs[5], offs[4], offs[3]}, down); diff != "" {
 		t.Errorf("descending list (-want +got):\n%s", diff)
 	}
 	// Both or neither of updateFormat and filter; bad query parameters.
-	wantCantonError(t, f.post("/v2/updates", ledger.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &format, Filter: &alice}), 400, "INVALID_ARGUMENT")
-	wantCantonError(t, f.post("/v2/updates/trees", ledger.GetUpdatesRequest{EndInclusive: &end}), 400, "INVALID_ARGUMENT")
+	wantCantonError(t, f.post("/v2/updates", jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &format, Filter: &alice}), 400, "INVALID_ARGUMENT")
+	wantCantonError(t, f.post("/v2/updates/trees", jsonapi.GetUpdatesRequest{EndInclusive: &end}), 400, "INVALID_ARGUMENT")
 	wantText(t, f.post("/v2/updates?limit=x", body0(t, end)), 400, `Invalid value for: query parameter limit (For input string: "x")`)
 	wantText(t, f.post("/v2/updates/trees?limit=", body0(t, end)), 400, `Invalid value for: query parameter limit (For input string: "")`)
 	wantText(t, f.post("/v2/updates/flats?stream_idle_timeout_ms=1.5", body0(t, end)), 400, `Invalid value for: query parameter stream_idle_timeout_ms (For input string: "1.5")`)
@@ -275,7 +275,7 @@ func TestUpdatesListLimit(t *testing.T) {
 }
 
 func body0(t testing.TB, end int64) string {
-	return js(t, ledger.GetUpdatesRequest{EndInclusive: &end, Filter: &ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}})
+	return js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &jsonapi.EventFormat{FiltersForAnyParty: &jsonapi.Filters{}}})
 }
 
 // TestOpenEndedTreesBlock: an open-ended list waits for new updates, wakes
@@ -291,11 +291,11 @@ func TestOpenEndedTreesBlock(t *testing.T) {
 	alice := partyFormat(f.alice)
 
 	t.Run("idle", func(t *testing.T) {
-		body := js(t, ledger.GetUpdatesRequest{BeginExclusive: f.end(), Filter: &alice})
+		body := js(t, jsonapi.GetUpdatesRequest{BeginExclusive: f.end(), Filter: &alice})
 		start := time.Now()
 		rec := f.post(fmt.Sprintf("/v2/updates/trees?stream_idle_timeout_ms=%d", idle.Milliseconds()), body)
 		elapsed := time.Since(start)
-		if got := decodeAs[[]ledger.GetUpdateTreesResponse](t, rec); len(got) != 0 {
+		if got := decodeAs[[]jsonapi.GetUpdateTreesResponse](t, rec); len(got) != 0 {
 			t.Errorf("trees: %+v, want none", got)
 		}
 		if elapsed < idle || elapsed >= idle+slack {
@@ -304,7 +304,7 @@ func TestOpenEndedTreesBlock(t *testing.T) {
 	})
 
 	t.Run("woken by a commit", func(t *testing.T) {
-		body := js(t, ledger.GetUpdatesRequest{BeginExclusive: f.end(), Filter: &alice})
+		body := js(t, jsonapi.GetUpdatesRequest{BeginExclusive: f.end(), Filter: &alice})
 		type result struct {
 			rec     *httptest.ResponseRecorder
 			elapsed time.Duration
@@ -324,7 +324,7 @@ func TestOpenEndedTreesBlock(t *testing.T) {
 		}
 		committed := time.Since(start)
 		r := <-done
-		got := decodeAs[[]ledger.GetUpdateTreesResponse](t, r.rec)
+		got := decodeAs[[]jsonapi.GetUpdateTreesResponse](t, r.rec)
 		if len(got) != 1 || got[0].Update.TransactionTree == nil || got[0].Update.TransactionTree.Value.UpdateID != resp.UpdateID {
 			t.Fatalf("trees: %+v, want the commit %s", got, resp.UpdateID)
 		}
@@ -335,7 +335,7 @@ func TestOpenEndedTreesBlock(t *testing.T) {
 	})
 
 	t.Run("client gone", func(t *testing.T) {
-		body := js(t, ledger.GetUpdatesRequest{BeginExclusive: f.end(), Filter: &alice})
+		body := js(t, jsonapi.GetUpdatesRequest{BeginExclusive: f.end(), Filter: &alice})
 		ctx, cancel := context.WithCancel(context.Background())
 		req := httptest.NewRequest("POST", "/v2/updates/trees?stream_idle_timeout_ms=600000", strings.NewReader(body)).WithContext(ctx)
 		done := make(chan struct{})
@@ -402,8 +402,8 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 	t.Parallel()
 	f := newAuthFixture(t)
 	c := f.create("c1", f.alice, 1)
-	want := decodeAs[ledger.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", ledger.GetUpdateByOffsetRequest{Offset: c.Offset,
-		UpdateFormat: ledger.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}})).Update.Transaction.Value
+	want := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset,
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}})).Update.Transaction.Value
 	id := want.UpdateID
 
 	// The same transaction by id and by offset, with an explicit format or
@@ -412,14 +412,14 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 		name, target string
 		body         any
 	}{
-		{"by id, format", "/v2/updates/transaction-by-id", ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
-		{"by offset, format", "/v2/updates/transaction-by-offset", ledger.GetTransactionByOffsetRequest{Offset: c.Offset, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
-		{"by id, parties", "/v2/updates/transaction-by-id", ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice}}},
-		{"by offset, parties", "/v2/updates/transaction-by-offset", ledger.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}},
+		{"by id, format", "/v2/updates/transaction-by-id", jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
+		{"by offset, format", "/v2/updates/transaction-by-offset", jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
+		{"by id, parties", "/v2/updates/transaction-by-id", jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice}}},
+		{"by offset, parties", "/v2/updates/transaction-by-offset", jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := f.postAs(f.reader, tc.target, tc.body)
-			got := decodeAs[ledger.GetTransactionResponse](t, rec)
+			got := decodeAs[jsonapi.GetTransactionResponse](t, rec)
 			wantKeys(t, rec, []string{"transaction"})
 			if diff := cmp.Diff(want, got.Transaction); diff != "" {
 				t.Errorf("transaction (-update-by-offset +got):\n%s", diff)
@@ -436,16 +436,16 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 		status       int
 		code         string
 	}{
-		{"unknown id", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{UpdateID: unknown, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
-		{"invisible to the party", "/v2/updates/transaction-by-offset", f.bobReader, ledger.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.bob}}, 404, "UPDATE_NOT_FOUND"},
-		{"a topology update", "/v2/updates/transaction-by-offset", f.reader, ledger.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
-		{"offset 0", "/v2/updates/transaction-by-offset", f.reader, ledger.GetTransactionByOffsetRequest{RequestingParties: []string{f.alice}}, 400, "NON_POSITIVE_OFFSET"},
-		{"both filters", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice},
+		{"unknown id", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{UpdateID: unknown, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
+		{"invisible to the party", "/v2/updates/transaction-by-offset", f.bobReader, jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.bob}}, 404, "UPDATE_NOT_FOUND"},
+		{"a topology update", "/v2/updates/transaction-by-offset", f.reader, jsonapi.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
+		{"offset 0", "/v2/updates/transaction-by-offset", f.reader, jsonapi.GetTransactionByOffsetRequest{RequestingParties: []string{f.alice}}, 400, "NON_POSITIVE_OFFSET"},
+		{"both filters", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice},
 			TransactionFormat: txFormat(f.alice, ledger.ShapeACSDelta)}, 400, "INVALID_ARGUMENT"},
-		{"no filter", "/v2/updates/transaction-by-offset", f.reader, ledger.GetTransactionByOffsetRequest{Offset: c.Offset}, 400, "INVALID_ARGUMENT"},
-		{"no update id", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{RequestingParties: []string{f.alice}}, 400, "MISSING_FIELD"},
-		{"another party's transaction", "/v2/updates/transaction-by-id", f.reader, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.bob}}, 403, "NA"},
-		{"no rights", "/v2/updates/transaction-by-offset", f.none, ledger.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}, 403, "NA"},
+		{"no filter", "/v2/updates/transaction-by-offset", f.reader, jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset}, 400, "INVALID_ARGUMENT"},
+		{"no update id", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{RequestingParties: []string{f.alice}}, 400, "MISSING_FIELD"},
+		{"another party's transaction", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.bob}}, 403, "NA"},
+		{"no rights", "/v2/updates/transaction-by-offset", f.none, jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}, 403, "NA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.postAs(tc.header, tc.target, tc.body), tc.status, tc.code)

@@ -77,7 +77,7 @@ func wantCantonError(t testing.TB, rec *httptest.ResponseRecorder, status int, c
 // adminState is everything the user/idp/party routes can change, read
 // in-process as a trusted caller.
 type adminState struct {
-	End     ledger.LedgerEnd
+	End     int64
 	Parties jsonapi.ListPartiesResponse
 	IDPs    []identity.IdentityProviderConfig
 	Users   map[string][]identity.User      // by identity provider

@@ -12,7 +12,6 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -33,10 +32,10 @@ type wsRoute struct {
 
 // wsRoutes are the streams ledgernode serves over WebSockets.
 var wsRoutes = []wsRoute{
-	{"/v2/updates", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*jsonapi.API).StreamUpdates)},
-	{"/v2/updates/flats", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*jsonapi.API).StreamFlats)},
-	{"/v2/updates/trees", streamWith(decodeJSON[ledger.GetUpdatesRequest], (*jsonapi.API).StreamTrees)},
-	{"/v2/state/active-contracts", streamWith(decodeJSON[ledger.GetActiveContractsRequest], (*jsonapi.API).StreamActiveContracts)},
+	{"/v2/updates", streamWith(decodeJSON[jsonapi.GetUpdatesRequest], (*jsonapi.API).StreamUpdates)},
+	{"/v2/updates/flats", streamWith(decodeJSON[jsonapi.GetUpdatesRequest], (*jsonapi.API).StreamFlats)},
+	{"/v2/updates/trees", streamWith(decodeJSON[jsonapi.GetUpdatesRequest], (*jsonapi.API).StreamTrees)},
+	{"/v2/state/active-contracts", streamWith(decodeJSON[jsonapi.GetActiveContractsRequest], (*jsonapi.API).StreamActiveContracts)},
 	{"/v2/commands/completions", streamWith(decodeJSON[jsonapi.CompletionStreamRequest], (*jsonapi.API).StreamCompletions)},
 	{"/v2/commands/command-completions", streamWith(getCompletionsFrame, (*jsonapi.API).StreamCompletions)},
 }

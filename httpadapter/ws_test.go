@@ -185,7 +185,7 @@ func TestWebSocketCheckpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return float64(e.Offset)
+		return float64(e)
 	}
 	// Alice's transactions only: the party allocations are not part of it.
 	conn := dialStream(t, srv.URL+"/v2/updates", "admin", `{"beginExclusive": 0, "updateFormat": {"includeTransactions": {"eventFormat": {"filtersByParty": {`+

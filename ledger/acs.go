@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -16,80 +15,6 @@ const (
 	DefaultACSPageSize = 2000
 	MaxACSPageSize     = 10000
 )
-
-// GetActiveContractsRequest reads the active contracts at an offset:
-// exactly one of EventFormat and the legacy Filter (+Verbose).
-// StreamContinuationToken is not supported yet: a request that sets it is
-// refused with INVALID_ARGUMENT.
-type GetActiveContractsRequest struct {
-	ActiveAtOffset          int64        `json:"activeAtOffset"`
-	EventFormat             *EventFormat `json:"eventFormat"`
-	Filter                  *EventFormat `json:"filter"`
-	Verbose                 bool         `json:"verbose"`
-	StreamContinuationToken string       `json:"streamContinuationToken"`
-}
-
-// checkShape checks the shape of the request's event format and filter,
-// and refuses a stream continuation token, which ledgernode does not
-// honour yet.
-func (req *GetActiveContractsRequest) checkShape() error {
-	if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
-		return err
-	}
-	if err := checkEventFormatShape(req.Filter, "filter."); err != nil {
-		return err
-	}
-	if req.StreamContinuationToken != "" {
-		return notSupported("streamContinuationToken")
-	}
-	return nil
-}
-
-// ActiveContract is an active contract with where it lives.
-type ActiveContract struct {
-	CreatedEvent        JsCreatedEvent `json:"createdEvent"`
-	SynchronizerID      string         `json:"synchronizerId"`
-	ReassignmentCounter int64          `json:"reassignmentCounter"`
-}
-
-// IncompleteUnassigned is a contract in transit, unassigned but not yet
-// assigned.
-type IncompleteUnassigned struct {
-	CreatedEvent    JsCreatedEvent    `json:"createdEvent"`
-	UnassignedEvent JsUnassignedEvent `json:"unassignedEvent"`
-}
-
-// ContractEntry is {"JsActiveContract": {…}} or {"JsIncompleteUnassigned":
-// {…}} (no value layer).
-type ContractEntry struct {
-	JsActiveContract       *ActiveContract       `json:"JsActiveContract,omitempty"`
-	JsIncompleteUnassigned *IncompleteUnassigned `json:"JsIncompleteUnassigned,omitempty"`
-}
-
-// GetActiveContractsResponse is one element of the active contracts.
-type GetActiveContractsResponse struct {
-	WorkflowID              string        `json:"workflowId"`
-	ContractEntry           ContractEntry `json:"contractEntry"`
-	StreamContinuationToken string        `json:"streamContinuationToken"`
-}
-
-// GetActiveContractsPageRequest asks for one page of active contracts.
-type GetActiveContractsPageRequest struct {
-	// ActiveAtOffset is the offset the contracts are active at; nil means
-	// the ledger end.
-	ActiveAtOffset *int64      `json:"activeAtOffset"`
-	EventFormat    EventFormat `json:"eventFormat"`
-	// MaxPageSize is 1 to 10000; nil means 2000.
-	MaxPageSize *int32 `json:"maxPageSize"`
-	PageToken   string `json:"pageToken"`
-}
-
-// GetActiveContractsPageResponse is a page of active contracts.
-type GetActiveContractsPageResponse struct {
-	ActiveContracts []GetActiveContractsResponse `json:"activeContracts"`
-	ActiveAtOffset  int64                        `json:"activeAtOffset"`
-	NextPageToken   *string                      `json:"nextPageToken"`
-}
 
 // eventFormatAuth checks an event format, authorizes reading as its
 // parties and refuses filters naming unknown templates or interfaces.
@@ -109,19 +34,7 @@ func (n *Node) eventFormatAuth(ctx context.Context, f *eventSpec) error {
 // for; it returns false to stop.
 type acsVisit func(c *contractRecord, w []string, m filterMatch) bool
 
-// acsAt visits the contracts active (or in transit) at an offset that the
-// filter shows, in contract-id order, starting after the contract id
-// `after`, as JSON entries.
-func (n *Node) acsAt(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
-	return n.acsVisitAt(r, at, ef, after, jsonACS(ef, fn))
-}
-
-// acsScan is acsAt by a scan of every contract record.
-func (n *Node) acsScan(r *store.Reader, at int64, ef *eventFilter, after string, fn func(GetActiveContractsResponse) bool) error {
-	return n.acsVisitScan(r, at, ef, after, jsonACS(ef, fn))
-}
-
-// acsVisitAt is the one walk of the ACS the JSON and typed reads share:
+// acsVisitAt is the one walk of the ACS the reads share:
 // it calls fn with the contracts active (or in transit) at an offset that
 // the filter shows, in contract-id order, starting after the contract id
 // `after`. Contracts archived after the offset count as active; the
@@ -171,79 +84,6 @@ func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn acsVisit) bool {
 	return fn(c, w, m)
 }
 
-// jsonACS renders the visited contracts as JSON entries for fn.
-func jsonACS(ef *eventFilter, fn func(GetActiveContractsResponse) bool) acsVisit {
-	return func(c *contractRecord, w []string, m filterMatch) bool {
-		e := &logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}
-		ev := *createdEvent(e, &c.Create, w, ef, m, true)
-		resp := GetActiveContractsResponse{WorkflowID: c.WorkflowID, StreamContinuationToken: ""}
-		if c.State == contractUnassigned {
-			resp.ContractEntry.JsIncompleteUnassigned = &IncompleteUnassigned{CreatedEvent: ev, UnassignedEvent: JsUnassignedEvent{
-				ReassignmentID: c.ReassignmentID, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID,
-				Source: c.SynchronizerID, Target: c.Target, ReassignmentCounter: c.Counter, WitnessParties: w,
-				PackageName: c.Create.PackageName, Offset: c.UnassignedOffset}}
-		} else {
-			resp.ContractEntry.JsActiveContract = &ActiveContract{CreatedEvent: ev, SynchronizerID: c.SynchronizerID, ReassignmentCounter: c.Counter}
-		}
-		return fn(resp)
-	}
-}
-
-// ActiveContracts returns the active contracts at an offset as one list
-// (POST /v2/state/active-contracts): at most min(limit, L+1) elements,
-// JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED (413) when more than the
-// node's list limit L match. An offset beyond the ledger end fails with
-// OFFSET_AFTER_LEDGER_END.
-func (n *Node) ActiveContracts(ctx context.Context, req GetActiveContractsRequest, opts ListOptions) ([]GetActiveContractsResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return nil, err
-	}
-	if err := req.checkShape(); err != nil {
-		return nil, err
-	}
-	var f *EventFormat
-	switch {
-	case req.EventFormat != nil && req.Filter != nil:
-		return nil, apierr.InvalidArgument.New("Both event_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.")
-	case req.EventFormat != nil:
-		f = req.EventFormat
-	case req.Filter != nil:
-		f = req.Filter
-	default:
-		return nil, apierr.InvalidArgument.New("Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.")
-	}
-	spec := jsonEventSpec(f)
-	if err := n.eventFormatAuth(ctx, spec); err != nil {
-		return nil, err
-	}
-	if err := n.checkActiveAt(req.ActiveAtOffset); err != nil {
-		return nil, err
-	}
-	limitL := int64(n.opts.ListLimit)
-	take := limitL + 1
-	if opts.Limit != nil && *opts.Limit < take {
-		take = max(*opts.Limit, 0)
-	}
-	out := []GetActiveContractsResponse{}
-	if take == 0 {
-		return out, nil
-	}
-	err := n.st.View(func(r *store.Reader) error {
-		return n.acsAt(r, req.ActiveAtOffset, newSpecFilter(spec, n), "", func(c GetActiveContractsResponse) bool {
-			out = append(out, c)
-			return int64(len(out)) < take
-		})
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	if int64(len(out)) > limitL {
-		return nil, apierr.MaximumListElementsReached.New("The number of matching elements (%d) is greater than the node limit (%d).", len(out), limitL).
-			WithDefiniteAnswer(false)
-	}
-	return out, nil
-}
-
 func (n *Node) checkActiveAt(at int64) error {
 	if at < 0 {
 		return apierr.NegativeOffset.New("Offset %d in active_at_offset is a negative integer", at)
@@ -280,32 +120,8 @@ type acsBounds struct {
 	next *string
 }
 
-// ActiveContractsPage returns one page of the active contracts at an
-// offset (nil: the ledger end), ordered by contract id; the next page
-// token keeps the offset.
-func (n *Node) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (GetActiveContractsPageResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return GetActiveContractsPageResponse{}, err
-	}
-	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
-		return GetActiveContractsPageResponse{}, err
-	}
-	out := []GetActiveContractsResponse{}
-	q := acsQuery{Format: *jsonEventSpec(&req.EventFormat), Size: req.MaxPageSize, at: req.ActiveAtOffset, token: req.PageToken}
-	b, err := n.activeContractsPage(ctx, q, func(ef *eventFilter) (acsVisit, func() int) {
-		return jsonACS(ef, func(c GetActiveContractsResponse) bool {
-			out = append(out, c)
-			return true
-		}), func() int { return len(out) }
-	})
-	if err != nil {
-		return GetActiveContractsPageResponse{}, err
-	}
-	return GetActiveContractsPageResponse{ActiveContracts: out, ActiveAtOffset: b.at, NextPageToken: b.next}, nil
-}
-
-// activeContractsPage is ActiveContractsPage with the rendering left to
-// the visitor newVisit makes for the format's filter (with a count of
+// activeContractsPage makes the checks of ActiveContractEventsPage and
+// walks a page of the ACS, the rendering left to the visitor newVisit makes for the format's filter (with a count of
 // the contracts it kept); the response has the offset and the token, not
 // the contracts.
 func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit func(ef *eventFilter) (acsVisit, func() int)) (acsBounds, error) {
@@ -368,112 +184,9 @@ func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit f
 	return resp, nil
 }
 
-// ConnectedSynchronizer is a synchronizer the participant is connected to.
-type ConnectedSynchronizer struct {
-	SynchronizerAlias string `json:"synchronizerAlias"`
-	SynchronizerID    string `json:"synchronizerId"`
-	Permission        string `json:"permission"`
-}
-
-// ConnectedSynchronizersRequest optionally names a party whose hosting
-// permission is reported.
-type ConnectedSynchronizersRequest struct {
-	Party              string
-	ParticipantID      string
-	IdentityProviderID string
-}
-
-// ConnectedSynchronizersResponse lists the connected synchronizers.
-type ConnectedSynchronizersResponse struct {
-	ConnectedSynchronizers []ConnectedSynchronizer `json:"connectedSynchronizers"`
-}
-
-// ConnectedSynchronizers lists the synchronizers (any authenticated
-// caller). With a party, only those where the party is hosted, with its
-// permission (every local party is hosted with submission permission).
-func (n *Node) ConnectedSynchronizers(ctx context.Context, req ConnectedSynchronizersRequest) (ConnectedSynchronizersResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return ConnectedSynchronizersResponse{}, err
-	}
-	resp := ConnectedSynchronizersResponse{ConnectedSynchronizers: []ConnectedSynchronizer{}}
-	if req.ParticipantID != "" && req.ParticipantID != n.participantID {
-		return resp, nil
-	}
-	if req.Party != "" {
-		var known bool
-		err := n.st.View(func(r *store.Reader) (err error) { known, err = hasKey(r, store.PartyKey(req.Party)); return err })
-		if err != nil {
-			return ConnectedSynchronizersResponse{}, storeErr(err)
-		}
-		if !known {
-			return resp, nil
-		}
-	}
-	for _, s := range n.syncs {
-		alias, _, _ := strings.Cut(s, "::")
-		resp.ConnectedSynchronizers = append(resp.ConnectedSynchronizers, ConnectedSynchronizer{
-			SynchronizerAlias: alias, SynchronizerID: s, Permission: string(PermissionSubmission)})
-	}
-	return resp, nil
-}
-
-// GetEventsByContractIDRequest asks for a contract's create and archive
-// events as the format shows them.
-type GetEventsByContractIDRequest struct {
-	ContractID  string      `json:"contractId"`
-	EventFormat EventFormat `json:"eventFormat"`
-}
-
-// CreatedWithSynchronizer is a create event with its synchronizer.
-type CreatedWithSynchronizer struct {
-	CreatedEvent   JsCreatedEvent `json:"createdEvent"`
-	SynchronizerID string         `json:"synchronizerId"`
-}
-
-// ArchivedWithSynchronizer is an archive event with its synchronizer.
-type ArchivedWithSynchronizer struct {
-	ArchivedEvent  JsArchivedEvent `json:"archivedEvent"`
-	SynchronizerID string          `json:"synchronizerId"`
-}
-
-// GetEventsByContractIDResponse holds the events (archived is nil while
-// the contract is active).
-type GetEventsByContractIDResponse struct {
-	Created  *CreatedWithSynchronizer  `json:"created"`
-	Archived *ArchivedWithSynchronizer `json:"archived"`
-}
-
-// EventsByContractID returns a contract's create (and archive) events;
-// MISSING_FIELD for an empty contract id (Canton's
-// EventQueryServiceRequestValidator checks it first),
-// CONTRACT_EVENTS_NOT_FOUND when the contract is unknown or invisible to
-// the format.
-func (n *Node) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (GetEventsByContractIDResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return GetEventsByContractIDResponse{}, err
-	}
-	// The format's shape first: over JSON it is part of decoding the body,
-	// which Canton's JSON API does before the request validator runs.
-	if err := checkEventFormatShape(&req.EventFormat, "eventFormat."); err != nil {
-		return GetEventsByContractIDResponse{}, err
-	}
-	c, ef, w, m, err := n.contractEventsFor(ctx, req.ContractID, jsonEventSpec(&req.EventFormat))
-	if err != nil {
-		return GetEventsByContractIDResponse{}, err
-	}
-	resp := GetEventsByContractIDResponse{Created: &CreatedWithSynchronizer{
-		CreatedEvent: *createdEvent(&logEntry{Offset: c.CreatedOffset, SynchronizerID: c.SynchronizerID}, &c.Create, w, ef, m, true), SynchronizerID: c.SynchronizerID}}
-	if c.ArchivedOffset != 0 {
-		resp.Archived = &ArchivedWithSynchronizer{SynchronizerID: c.SynchronizerID, ArchivedEvent: JsArchivedEvent{
-			Offset: c.ArchivedOffset, ContractID: c.Create.ContractID, TemplateID: c.Create.TemplateID, WitnessParties: w,
-			PackageName: c.Create.PackageName, ImplementedInterfaces: m.implemented()}}
-	}
-	return resp, nil
-}
-
-// contractEventsFor makes the checks of EventsByContractID and decides
-// what the format sees of the contract: its record, the witnesses and
-// what their filters ask for (shared by the JSON and typed reads).
+// contractEventsFor makes the checks of ContractEvents and decides what
+// the format sees of the contract: its record, the witnesses and what
+// their filters ask for.
 func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) (*contractRecord, *eventFilter, []string, filterMatch, error) {
 	fail := func(err error) (*contractRecord, *eventFilter, []string, filterMatch, error) {
 		return nil, nil, nil, filterMatch{}, err

@@ -10,12 +10,13 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // partyFormat is the JSON event format reading as p every template (the
 // other test files' wire requests use it).
-func partyFormat(p string) ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{p: {}}}
+func partyFormat(p string) jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{p: {}}}
 }
 
 func TestActiveContracts(t *testing.T) {
@@ -43,11 +44,11 @@ func TestActiveContracts(t *testing.T) {
 		}
 		return ids, nil
 	}
-	now, err := acs(af, end.Offset)
+	now, err := acs(af, end)
 	if diff := cmp.Diff(cids[1:], now, cmpopts.SortSlices(func(a, b string) bool { return a < b })); err != nil || diff != "" {
 		t.Fatalf("alice's ACS now (-want +got), %v:\n%s", err, diff)
 	}
-	before, err := acs(af, atFour.Offset)
+	before, err := acs(af, atFour)
 	if diff := cmp.Diff(cids, before, cmpopts.SortSlices(func(a, b string) bool { return a < b })); err != nil || diff != "" {
 		t.Fatalf("alice's ACS before the archive (-want +got), %v:\n%s", err, diff)
 	}
@@ -55,10 +56,10 @@ func TestActiveContracts(t *testing.T) {
 	// list's (ledger/jsonapi TestActiveContractsListSameAsNode); the typed
 	// walk pages instead.
 	any := ledger.ReadFormat{AnyParty: []ledger.Filter{}}
-	if all, err := acs(any, atFour.Offset); err != nil || len(all) != 5 {
+	if all, err := acs(any, atFour); err != nil || len(all) != 5 {
 		t.Fatalf("every party's ACS before the archive: %d, %v", len(all), err)
 	}
-	if _, err := acs(af, end.Offset+1); !errors.Is(err, apierr.OffsetAfterLedgerEnd) {
+	if _, err := acs(af, end+1); !errors.Is(err, apierr.OffsetAfterLedgerEnd) {
 		t.Errorf("offset after the end: %v", err)
 	}
 
@@ -87,7 +88,7 @@ func TestActiveContracts(t *testing.T) {
 	}
 
 	ev, err := f.n.ContractEvents(f.ctx, value.ContractID(cids[0]), af)
-	if err != nil || ev.Created == nil || ev.Archived == nil || ev.Archived.Offset != end.Offset || ev.Created.ContractID != value.ContractID(cids[0]) {
+	if err != nil || ev.Created == nil || ev.Archived == nil || ev.Archived.Offset != end || ev.Created.ContractID != value.ContractID(cids[0]) {
 		t.Fatalf("events of the archived contract: %+v, %v", ev, err)
 	}
 	if _, err := f.n.ContractEvents(f.ctx, value.ContractID(cids[1]), ledger.ReadAs(f.bob)); !errors.Is(err, apierr.ContractEventsNotFound) {

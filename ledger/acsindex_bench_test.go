@@ -55,7 +55,7 @@ func newNeedleLedger(b *testing.B, others int) *needleLedger {
 			if err != nil {
 				b.Fatal(err)
 			}
-			l.half = end.Offset
+			l.half = end
 		}
 	}
 	return l
@@ -90,7 +90,7 @@ func BenchmarkACSNeedle(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				list(b, end.Offset, 100)
+				list(b, end, 100)
 			})
 			b.Run("past", func(b *testing.B) { list(b, l.half, 50) })
 			b.Run("script", func(b *testing.B) {

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -14,32 +15,45 @@ import (
 // active contracts at an offset that a format shows, after the contract id
 // after, found by a scan of every contract record (as every read did
 // before the index).
-func ACSByScanForTest(t testing.TB, n *Node, at int64, f *EventFormat, after string) []GetActiveContractsResponse {
+func ACSByScanForTest(t testing.TB, n *Node, at int64, f ReadFormat, after string) []PagedContract {
 	t.Helper()
-	out := []GetActiveContractsResponse{}
-	err := n.st.View(func(r *store.Reader) error {
-		return n.acsScan(r, at, newEventFilter(f, n), after, func(c GetActiveContractsResponse) bool {
-			out = append(out, c)
-			return true
-		})
+	return acsForTest(t, n, f, -1, func(r *store.Reader, ef *eventFilter, fn acsVisit) error {
+		return n.acsVisitScan(r, at, ef, after, fn)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
-// ACSAtForTest is acsAt (the index for a format by parties) after the
+// ACSAtForTest is acsVisitAt (the index for a format by parties) after the
 // contract id after, at most max contracts.
-func ACSAtForTest(t testing.TB, n *Node, at int64, f *EventFormat, after string, max int) []GetActiveContractsResponse {
+func ACSAtForTest(t testing.TB, n *Node, at int64, f ReadFormat, after string, max int) []PagedContract {
 	t.Helper()
-	out := []GetActiveContractsResponse{}
+	return acsForTest(t, n, f, max, func(r *store.Reader, ef *eventFilter, fn acsVisit) error {
+		return n.acsVisitAt(r, at, ef, after, fn)
+	})
+}
+
+// acsForTest renders the contracts a walk of the ACS visits for a format,
+// at most max of them (all when max < 0).
+func acsForTest(t testing.TB, n *Node, f ReadFormat, max int, walk func(*store.Reader, *eventFilter, acsVisit) error) []PagedContract {
+	t.Helper()
+	spec := n.typedEventSpec(f)
+	ef := newSpecFilter(&spec, n)
+	tr := n.typedRendererFor(context.Background())
+	out := []PagedContract{}
+	var failed error
 	err := n.st.View(func(r *store.Reader) error {
-		return n.acsAt(r, at, newEventFilter(f, n), after, func(c GetActiveContractsResponse) bool {
-			out = append(out, c)
-			return len(out) < max
+		return walk(r, ef, func(c *contractRecord, w []string, m filterMatch) bool {
+			pc, err := tr.pagedContract(c, w, ef, m)
+			if err != nil {
+				failed = err
+				return false
+			}
+			out = append(out, pc)
+			return max < 0 || len(out) < max
 		})
 	})
+	if err == nil {
+		err = failed
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

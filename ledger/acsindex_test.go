@@ -200,41 +200,21 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 
 // format returns a random event format by parties: one to three parties,
 // each with no filter, a template filter (by package id or name), an
-// interface filter with its view, or two of them; as the JSON format of
-// the scan and as the typed read's format.
-func (l *acsLedger) format(rng *rand.Rand) (*ledger.EventFormat, ledger.ReadFormat) {
-	f := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: rng.IntN(2) == 0}
-	rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{}, Verbose: f.Verbose}
-	tmpl := func(id string, blob bool) ledger.CumulativeFilter {
-		return ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{
-			Value: ledger.TemplateFilterValue{TemplateID: id, IncludeCreatedEventBlob: blob}}}}
-	}
-	type choice struct {
-		wire  []ledger.CumulativeFilter
-		typed []ledger.Filter
-	}
-	choices := []choice{
-		{},
-		{[]ledger.CumulativeFilter{tmpl(l.pkg+":Main:Shared", false)}, []ledger.Filter{ledger.TemplateFilterText(l.pkg+":Main:Shared", false)}},
-		{[]ledger.CumulativeFilter{tmpl("#acsidx:Main:Solo", true)}, []ledger.Filter{ledger.TemplateFilterText("#acsidx:Main:Solo", true)}},
-		{[]ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{
-			Value: ledger.InterfaceFilterValue{InterfaceID: l.pkg + ":Main:I", IncludeInterfaceView: true}}}}},
-			[]ledger.Filter{ledger.InterfaceFilterText(l.pkg+":Main:I", true, false)}},
-		{[]ledger.CumulativeFilter{tmpl("#acsidx:Main:Shared", false), tmpl(l.pkg+":Main:Solo", false)},
-			[]ledger.Filter{ledger.TemplateFilterText("#acsidx:Main:Shared", false), ledger.TemplateFilterText(l.pkg+":Main:Solo", false)}},
+// interface filter with its view, or two of them.
+func (l *acsLedger) format(rng *rand.Rand) ledger.ReadFormat {
+	rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{}, Verbose: rng.IntN(2) == 0}
+	choices := [][]ledger.Filter{
+		nil,
+		{ledger.TemplateFilterText(l.pkg+":Main:Shared", false)},
+		{ledger.TemplateFilterText("#acsidx:Main:Solo", true)},
+		{ledger.InterfaceFilterText(l.pkg+":Main:I", true, false)},
+		{ledger.TemplateFilterText("#acsidx:Main:Shared", false), ledger.TemplateFilterText(l.pkg+":Main:Solo", false)},
 	}
 	for range 1 + rng.IntN(3) {
 		p, c := l.parties[rng.IntN(len(l.parties))], choices[rng.IntN(len(choices))]
-		f.FiltersByParty[p] = ledger.Filters{Cumulative: c.wire}
-		rf.Parties[p] = c.typed
+		rf.Parties[p] = c
 	}
-	return f, rf
-}
-
-// formatWire is format's JSON format alone (for the reads that take it).
-func (l *acsLedger) formatWire(rng *rand.Rand) *ledger.EventFormat {
-	f, _ := l.format(rng)
-	return f
+	return rf
 }
 
 // acsEntry is what the index decides of an active contract a read shows:
@@ -249,21 +229,11 @@ type acsEntry struct {
 	Unassigned                             string // the reassignment id
 }
 
-// wireEntries are the entries of the scan's (JSON-shaped) answer.
-func wireEntries(cs []ledger.GetActiveContractsResponse) []acsEntry {
+// typedEntries are the entries of a list of paged contracts.
+func typedEntries(cs []ledger.PagedContract) []acsEntry {
 	out := []acsEntry{}
 	for _, c := range cs {
-		var e acsEntry
-		var ev ledger.JsCreatedEvent
-		if a := c.ContractEntry.JsActiveContract; a != nil {
-			ev, e.SynchronizerID, e.Counter = a.CreatedEvent, a.SynchronizerID, a.ReassignmentCounter
-		} else if u := c.ContractEntry.JsIncompleteUnassigned; u != nil {
-			ev, e.SynchronizerID, e.Counter = u.CreatedEvent, u.UnassignedEvent.Source, u.UnassignedEvent.ReassignmentCounter
-			e.Unassigned = u.UnassignedEvent.ReassignmentID
-		}
-		e.ContractID, e.WorkflowID, e.Offset = ev.ContractID, c.WorkflowID, ev.Offset
-		e.Witnesses, e.Blob, e.Views = ev.WitnessParties, ev.CreatedEventBlob != "", len(ev.InterfaceViews)
-		out = append(out, e)
+		out = append(out, typedEntry(c))
 	}
 	return out
 }
@@ -319,25 +289,25 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 		t.Fatal(err)
 	}
 	nonEmpty := 0
-	for at := int64(0); at <= end.Offset; at++ {
-		f, rf := l.format(rng)
-		want := wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, ""))
+	for at := int64(0); at <= end; at++ {
+		rf := l.format(rng)
+		want := typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, ""))
 		if diff := acsDiff(want, l.typedACS(t, rf, &at, nil, len(want))); diff != "" {
-			t.Fatalf("active contracts at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
+			t.Fatalf("active contracts at %d for %v (-scan +index):\n%s", at, rf.Parties, diff)
 		}
 		if len(want) > 0 {
 			nonEmpty++
 		}
 	}
-	if nonEmpty < int(end.Offset)/2 {
-		t.Fatalf("only %d of %d reads found contracts: the ledger is too thin to test the index", nonEmpty, end.Offset)
+	if nonEmpty < int(end)/2 {
+		t.Fatalf("only %d of %d reads found contracts: the ledger is too thin to test the index", nonEmpty, end)
 	}
 	var cids []string
 	for _, c := range l.cs {
 		cids = append(cids, c.cid)
 	}
 	for range 60 {
-		at, f := rng.Int64N(end.Offset+1), l.formatWire(rng)
+		at, rf := rng.Int64N(end+1), l.format(rng)
 		after := ""
 		if rng.IntN(4) > 0 {
 			after = cids[rng.IntN(len(cids))]
@@ -346,30 +316,30 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 			}
 		}
 		max := 1 + rng.IntN(6)
-		want := wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, after))
+		want := typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, after))
 		want = want[:min(max, len(want))]
-		if diff := acsDiff(want, wireEntries(ledger.ACSAtForTest(t, l.n, at, f, after, max))); diff != "" {
-			t.Fatalf("%d active contracts at %d after %s for %v (-scan +index):\n%s", max, at, after, f.FiltersByParty, diff)
+		if diff := acsDiff(want, typedEntries(ledger.ACSAtForTest(t, l.n, at, rf, after, max))); diff != "" {
+			t.Fatalf("%d active contracts at %d after %s for %v (-scan +index):\n%s", max, at, after, rf.Parties, diff)
 		}
 	}
 	for i := range 30 {
-		at := rng.Int64N(end.Offset + 1)
-		f, rf := l.format(rng)
-		want := wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, ""))
+		at := rng.Int64N(end + 1)
+		rf := l.format(rng)
+		want := typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, ""))
 		atp := &at
 		if i%3 == 0 {
 			atp = nil // the ledger end
-			want = wireEntries(ledger.ACSByScanForTest(t, l.n, end.Offset, f, ""))
+			want = typedEntries(ledger.ACSByScanForTest(t, l.n, end, rf, ""))
 		}
 		if diff := acsDiff(want, l.typedACS(t, rf, atp, i32(int32(1+rng.IntN(4))), len(want))); diff != "" {
-			t.Fatalf("pages at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
+			t.Fatalf("pages at %d for %v (-scan +index):\n%s", at, rf.Parties, diff)
 		}
 	}
 	for range 5 {
-		at := 1 + rng.Int64N(end.Offset) // ActiveContractEvents reads 0 as the ledger end
-		f, rf := l.format(rng)
+		at := 1 + rng.Int64N(end) // ActiveContractEvents reads 0 as the ledger end
+		rf := l.format(rng)
 		var want []string
-		for _, e := range wireEntries(ledger.ACSByScanForTest(t, l.n, at, f, "")) {
+		for _, e := range typedEntries(ledger.ACSByScanForTest(t, l.n, at, rf, "")) {
 			if e.Unassigned == "" { // the walk leaves out contracts in transit
 				want = append(want, e.ContractID)
 			}
@@ -382,7 +352,7 @@ func (l *acsLedger) check(t *testing.T, rng *rand.Rand) {
 			got = append(got, string(c.ContractID))
 		}
 		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("walk at %d for %v (-scan +index):\n%s", at, f.FiltersByParty, diff)
+			t.Fatalf("walk at %d for %v (-scan +index):\n%s", at, rf.Parties, diff)
 		}
 	}
 	solo := func(tc lf.TypeConID) bool { return tc.Name == "Solo" }

@@ -6,12 +6,6 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 )
 
-// LedgerEnd is the answer of GET /v2/state/ledger-end: the offset of the
-// last committed update (0 on an empty ledger).
-type LedgerEnd struct {
-	Offset int64 `json:"offset"`
-}
-
 // AllocatePartyRequest asks the node to allocate a party.
 // Every field is optional.
 type AllocatePartyRequest struct {
@@ -66,20 +60,4 @@ type VersionInfo struct {
 	MaxOffsetCheckpointEmissionDelay time.Duration
 	// MaxVettedPackagesPageSize is the largest page of ListVettedPackages.
 	MaxVettedPackagesPageSize int
-}
-
-// UnknownFields is the unknown-field set (UnknownFieldSet) of Canton's
-// Duration, FieldMask and ProtoAny: field numbers to their raw values.
-// ledgernode prints it empty and ignores it on input, where it is still
-// decoded with its type.
-type UnknownFields struct {
-	Fields map[int32]UnknownField `json:"fields"`
-}
-
-// UnknownField is the raw values of one unknown protobuf field (Field).
-type UnknownField struct {
-	Varint          []int64  `json:"varint,omitempty"`
-	Fixed64         []int64  `json:"fixed64,omitempty"`
-	Fixed32         []int32  `json:"fixed32,omitempty"`
-	LengthDelimited []string `json:"lengthDelimited,omitempty"`
 }

@@ -134,17 +134,17 @@ func txRead(f ledger.ReadFormat) ledger.UpdateReadFormat {
 	return ledger.UpdateReadFormat{Transactions: &f}
 }
 
-// BenchmarkTypedUpdatesPage reads a page of 1000 transactions (ACS delta,
-// any party) with typed values (TypedUpdatesPage), beside a raw Badger
+// BenchmarkUpdatesPage reads a page of 1000 transactions (ACS delta,
+// any party) with typed values (UpdatesPage), beside a raw Badger
 // iteration over the same 1000 stored values.
-func BenchmarkTypedUpdatesPage(b *testing.B) {
+func BenchmarkUpdatesPage(b *testing.B) {
 	f := benchFixture(b, ledger.Options{InMemory: true})
 	fill(b, f, 3000, f.alice)
 	format := txRead(ledger.ReadFormat{AnyParty: []ledger.Filter{}})
 	b.Run("node", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			page, err := f.n.TypedUpdatesPage(f.ctx, format, ledger.OffsetRange{After: 1000, Tail: true}, i32(1000), nil)
+			page, err := f.n.UpdatesPage(f.ctx, format, ledger.OffsetRange{After: 1000, Tail: true}, i32(1000), nil)
 			if err != nil || len(page.Updates) != 1000 {
 				b.Fatalf("%d updates, %v", len(page.Updates), err)
 			}
@@ -175,10 +175,10 @@ func BenchmarkTypedUpdatesPage(b *testing.B) {
 	})
 }
 
-// BenchmarkTypedPartyFilteredPage reads the typed page (TypedUpdatesPage)
+// BenchmarkPartyFilteredPage reads the typed page (UpdatesPage)
 // of a party with 100 updates on ledgers of 10 000 and 100 000 updates: the
 // per-party index makes the cost the party's updates, not the ledger's.
-func BenchmarkTypedPartyFilteredPage(b *testing.B) {
+func BenchmarkPartyFilteredPage(b *testing.B) {
 	for _, size := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprint(size), func(b *testing.B) {
 			f := benchFixture(b, ledger.Options{InMemory: true})
@@ -188,7 +188,7 @@ func BenchmarkTypedPartyFilteredPage(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				page, err := f.n.TypedUpdatesPage(f.ctx, format, ledger.OffsetRange{Tail: true}, i32(1000), nil)
+				page, err := f.n.UpdatesPage(f.ctx, format, ledger.OffsetRange{Tail: true}, i32(1000), nil)
 				if err != nil || len(page.Updates) != 100 {
 					b.Fatalf("%d updates, %v", len(page.Updates), err)
 				}
@@ -197,10 +197,10 @@ func BenchmarkTypedPartyFilteredPage(b *testing.B) {
 	}
 }
 
-// BenchmarkTypedTailWakeup measures how long after a commit is
-// acknowledged a tailing reader (the typed Go iterator TypedUpdates, woken
+// BenchmarkTailWakeup measures how long after a commit is
+// acknowledged a tailing reader (the typed Go iterator Updates, woken
 // by the committer) holds it.
-func BenchmarkTypedTailWakeup(b *testing.B) {
+func BenchmarkTailWakeup(b *testing.B) {
 	f := benchFixture(b, ledger.Options{InMemory: true})
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
@@ -208,7 +208,7 @@ func BenchmarkTypedTailWakeup(b *testing.B) {
 	format := txRead(ledger.ReadAs(f.alice))
 	got := make(chan time.Time, 1)
 	go func() {
-		for _, err := range f.n.TypedUpdates(ctx, format, ledger.OffsetRange{After: end.Offset, Tail: true}) {
+		for _, err := range f.n.Updates(ctx, format, ledger.OffsetRange{After: end, Tail: true}) {
 			if err != nil {
 				return
 			}
@@ -230,13 +230,13 @@ func BenchmarkTypedTailWakeup(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }
 
-// BenchmarkTypedIterateMillion walks 1 000 000 updates with the typed Go
-// iterator (TypedUpdates, pages of 500) and reports the peak growth of the live heap (measured
+// BenchmarkIterateMillion walks 1 000 000 updates with the typed Go
+// iterator (Updates, pages of 500) and reports the peak growth of the live heap (measured
 // after a collection every 50 000 updates) during the walk; the
 // ledger is filled once, outside the timer. It runs on disk: an in-memory
 // Badger keeps every table on the Go heap, so its compactions after the
 // fill would be measured instead of the iterator.
-func BenchmarkTypedIterateMillion(b *testing.B) {
+func BenchmarkIterateMillion(b *testing.B) {
 	const total = 1_000_000
 	// Badger's block and index caches fill up during a cold walk (bounded
 	// by their configured sizes); they are off here so that what is
@@ -254,7 +254,7 @@ func BenchmarkTypedIterateMillion(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		base, peak := ms.HeapAlloc, ms.HeapAlloc
 		count := 0
-		for _, err := range f.n.TypedUpdates(f.ctx, format, ledger.OffsetRange{Through: &end.Offset}) {
+		for _, err := range f.n.Updates(f.ctx, format, ledger.OffsetRange{Through: &end}) {
 			if err != nil {
 				b.Fatal(err)
 			}

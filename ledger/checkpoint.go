@@ -43,15 +43,6 @@ func (n *Node) checkpoint(offset int64) *Checkpoint {
 	return c
 }
 
-// wire is the checkpoint in the JSON API's shape.
-func (c *Checkpoint) wire() OffsetCheckpoint {
-	out := OffsetCheckpoint{Offset: c.Offset, SynchronizerTimes: make([]SynchronizerTime, len(c.SynchronizerTimes))}
-	for i, t := range c.SynchronizerTimes {
-		out.SynchronizerTimes[i] = SynchronizerTime{SynchronizerID: t.SynchronizerID, RecordTime: formatTime(t.RecordTime)}
-	}
-	return out
-}
-
 // waitChange waits for changed to close or ctx to end (its error); with a
 // delay above zero, also for the delay, and reports whether that came
 // first.

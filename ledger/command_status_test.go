@@ -41,7 +41,7 @@ func TestCommandStatuses(t *testing.T) {
 	if bad.State != ledger.CommandStateFailed || bad.Error == nil || bad.Error.Code.Name != "CONTRACT_NOT_FOUND" || bad.Completed.IsZero() {
 		t.Errorf("failed command %+v", bad)
 	}
-	if ok2.State != ledger.CommandStateSucceeded || ok2.Offset != end.Offset || ok2.UpdateID == "" || ok2.UserID != "u1" ||
+	if ok2.State != ledger.CommandStateSucceeded || ok2.Offset != end || ok2.UpdateID == "" || ok2.UserID != "u1" ||
 		ok2.Started.IsZero() || ok2.Completed.Before(ok2.Started) || fmt.Sprint(ok2.ActAs) != fmt.Sprint([]string{f.alice}) || len(ok2.Commands) != 1 {
 		t.Errorf("succeeded command %+v", ok2)
 	}

@@ -53,7 +53,7 @@ func (f *fixture) iouArgs(owner string, amount int) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, owner, amount))
 }
 
-func (f *fixture) create(t *testing.T, cmdID string, actAs string) ledger.JsCreatedEvent {
+func (f *fixture) create(t *testing.T, cmdID string, actAs string) jsonapi.JsCreatedEvent {
 	t.Helper()
 	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
@@ -123,15 +123,15 @@ func TestCreateAndExercise(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Transfer: %v", err)
 	}
-	if resp.CompletionOffset != before.Offset+1 {
-		t.Errorf("completion offset %d after end %d", resp.CompletionOffset, before.Offset)
+	if resp.CompletionOffset != before+1 {
+		t.Errorf("completion offset %d after end %d", resp.CompletionOffset, before)
 	}
 	end, _ := f.n.LedgerEnd(f.ctx)
 	if _, err := f.exercise("x4", f.alice, ev.ContractID, "Peek", `{}`); !errors.Is(err, apierr.ContractNotFound) {
 		t.Fatalf("exercise on an archived contract: %v", err)
 	}
 	if after, _ := f.n.LedgerEnd(f.ctx); after != end {
-		t.Errorf("a rejected command moved the ledger end from %d to %d", end.Offset, after.Offset)
+		t.Errorf("a rejected command moved the ledger end from %d to %d", end, after)
 	}
 
 	// The transfer as ledger effects (the tree) and as an ACS delta.
@@ -350,11 +350,11 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			defer rg.Done()
 			for range 5 {
 				end, _ := f.n.LedgerEnd(f.ctx)
-				var prev int64 = start.Offset
-				r := ledger.OffsetRange{After: start.Offset, Through: &end.Offset}
+				var prev int64 = start
+				r := ledger.OffsetRange{After: start, Through: &end}
 				var token []byte
 				for {
-					page, err := f.n.TypedUpdatesPage(f.ctx, format, r, i32(7), token)
+					page, err := f.n.UpdatesPage(f.ctx, format, r, i32(7), token)
 					if err != nil {
 						t.Error(err)
 						return
@@ -370,8 +370,8 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 						break
 					}
 				}
-				if prev != end.Offset {
-					t.Errorf("reader stopped at %d, end %d", prev, end.Offset)
+				if prev != end {
+					t.Errorf("reader stopped at %d, end %d", prev, end)
 				}
 			}
 		}()
@@ -385,12 +385,12 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 			t.Errorf("offset %d acknowledged twice", off)
 		}
 		seen[off] = true
-		if _, err := f.n.TypedUpdateByOffset(f.ctx, off, format); err != nil {
+		if _, err := f.n.UpdateByOffset(f.ctx, off, format); err != nil {
 			t.Errorf("acknowledged offset %d not readable: %v", off, err)
 		}
 	}
-	if end, _ := f.n.LedgerEnd(f.ctx); end.Offset != start.Offset+writers*each || len(seen) != writers*each {
-		t.Errorf("end %d, %d acknowledged", end.Offset, len(seen))
+	if end, _ := f.n.LedgerEnd(f.ctx); end != start+writers*each || len(seen) != writers*each {
+		t.Errorf("end %d, %d acknowledged", end, len(seen))
 	}
 }
 

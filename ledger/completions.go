@@ -85,15 +85,9 @@ func (n *Node) completionsOf(ctx context.Context, userID string, parties []strin
 	}, nil
 }
 
-// completionCheckpoint is the typed form of a list's closing checkpoint.
-func completionCheckpoint(c OffsetCheckpoint) CompletionElement {
-	out := &Checkpoint{Offset: c.Offset, SynchronizerTimes: make([]SynchronizerRecordTime, len(c.SynchronizerTimes))}
-	for i, st := range c.SynchronizerTimes {
-		at, _ := parseTime(st.RecordTime) // formatted by collect from the clock
-		out.SynchronizerTimes[i] = SynchronizerRecordTime{SynchronizerID: st.SynchronizerID, RecordTime: at}
-	}
-	return out
-}
+// completionCheckpoint is a list's closing checkpoint as a completion
+// element.
+func completionCheckpoint(c *Checkpoint) CompletionElement { return c }
 
 // CompletionsList returns the completions Completions yields, as one list
 // (the JSON API's POST /v2/commands/completions and

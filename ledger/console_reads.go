@@ -47,7 +47,7 @@ func (n *Node) TransactionNodes(ctx context.Context, updateID string, parties []
 		f.Shape = LedgerEffects
 	}
 	// The same authorization and visibility as the update read.
-	if _, err := n.TypedUpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f}); err != nil {
+	if _, err := n.UpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f}); err != nil {
 		return nil, err
 	}
 	e, err := n.entryAt(updateID, 0)

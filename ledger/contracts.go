@@ -9,55 +9,22 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// GetContractRequest looks a contract up by id (the alpha ContractService).
-type GetContractRequest struct {
-	ContractID string `json:"contractId"`
-	// QueryingParties must share a stakeholder with the contract; empty
-	// means any party (and needs CanReadAsAnyParty).
-	QueryingParties []string `json:"queryingParties"`
-}
-
-// GetContractResponse carries the contract's created event.
-type GetContractResponse struct {
-	CreatedEvent JsCreatedEvent `json:"createdEvent"`
-}
-
-// ContractByID returns the created event of a contract this participant
-// stores, active or archived (POST /v2/contracts/contract-by-id). As in
-// Canton, querying parties need CanReadAs (CanActAs) each, and no querying
-// party needs CanReadAsAnyParty. The witnesses are the querying parties
-// that are stakeholders (all stakeholders when none is given); the offset,
-// node id, interface views and acsDelta are not populated, the
-// representative package is the contract's own and the created-event blob
-// is set. CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no
-// querying party is a stakeholder.
-func (n *Node) ContractByID(ctx context.Context, req GetContractRequest) (GetContractResponse, error) {
-	c, witnesses, err := n.contractFor(ctx, req)
-	if err != nil {
-		return GetContractResponse{}, err
-	}
-	ev := createdEvent(&logEntry{}, &c.Create, witnesses, &eventFilter{pk: n}, filterMatch{ok: true, blob: true}, false)
-	ev.NodeID = 0
-	return GetContractResponse{CreatedEvent: *ev}, nil
-}
-
-// contractFor makes the checks of ContractByID and decides what the
-// querying parties see: the contract's record and its witnesses (shared
-// by the JSON and typed reads).
-func (n *Node) contractFor(ctx context.Context, req GetContractRequest) (*contractRecord, []string, error) {
+// contractFor makes the checks of Contract and decides what the querying
+// parties see: the contract's record and its witnesses.
+func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*contractRecord, []string, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, nil, err
 	}
-	if req.ContractID == "" {
+	if cid == "" {
 		return nil, nil, apierr.MissingField.New("contract_id")
 	}
-	if err := authorizeRead(ctx, req.QueryingParties, len(req.QueryingParties) == 0); err != nil {
+	if err := authorizeRead(ctx, parties, len(parties) == 0); err != nil {
 		return nil, nil, err
 	}
-	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", req.ContractID)
+	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", cid)
 	var c contractRecord
 	err := n.st.View(func(r *store.Reader) error {
-		raw, err := r.Get(store.ContractKey(req.ContractID))
+		raw, err := r.Get(store.ContractKey(cid))
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound
 		}
@@ -70,8 +37,8 @@ func (n *Node) contractFor(ctx context.Context, req GetContractRequest) (*contra
 		return nil, nil, storeErr(err)
 	}
 	witnesses := c.Create.stakeholders()
-	if len(req.QueryingParties) > 0 {
-		witnesses = slices.DeleteFunc(slices.Clone(witnesses), func(p string) bool { return !slices.Contains(req.QueryingParties, p) })
+	if len(parties) > 0 {
+		witnesses = slices.DeleteFunc(slices.Clone(witnesses), func(p string) bool { return !slices.Contains(parties, p) })
 	}
 	if len(witnesses) == 0 {
 		return nil, nil, notFound

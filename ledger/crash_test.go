@@ -38,7 +38,7 @@ func TestCrashChild(t *testing.T) {
 		}
 		_ = resp
 		end, _ := n.LedgerEnd(context.Background())
-		fmt.Printf("ack %d\n", end.Offset)
+		fmt.Printf("ack %d\n", end)
 	}
 }
 
@@ -86,11 +86,11 @@ func TestCrashSafety(t *testing.T) {
 	defer n.Close()
 	ctx := context.Background()
 	end, _ := n.LedgerEnd(ctx)
-	if end.Offset < acked {
-		t.Fatalf("ledger end %d after the kill, but %d was acknowledged", end.Offset, acked)
+	if end < acked {
+		t.Fatalf("ledger end %d after the kill, but %d was acknowledged", end, acked)
 	}
 	var prev int64
-	for u, err := range n.TypedUpdates(ctx, topologyRead(), ledger.OffsetRange{Through: &end.Offset}) {
+	for u, err := range n.Updates(ctx, topologyRead(), ledger.OffsetRange{Through: &end}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,12 +99,12 @@ func TestCrashSafety(t *testing.T) {
 		}
 		prev = u.UpdateOffset()
 	}
-	if prev != end.Offset {
-		t.Fatalf("read up to %d, ledger end %d", prev, end.Offset)
+	if prev != end {
+		t.Fatalf("read up to %d, ledger end %d", prev, end)
 	}
 	parties, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
-	if err != nil || int64(len(parties)) != end.Offset {
-		t.Fatalf("%d parties for ledger end %d (%v)", len(parties), end.Offset, err)
+	if err != nil || int64(len(parties)) != end {
+		t.Fatalf("%d parties for ledger end %d (%v)", len(parties), end, err)
 	}
 	if _, err := n.AllocateParty(ctx, ledger.AllocatePartyRequest{PartyIDHint: "after"}); err != nil {
 		t.Fatalf("allocating after the kill: %v", err)
@@ -208,8 +208,8 @@ func TestDamlCrashRounds(t *testing.T) {
 	defer n.Close()
 	ctx := context.Background()
 	end, _ := n.LedgerEnd(ctx)
-	if end.Offset < acked {
-		t.Fatalf("ledger end %d after the kills, but %d was acknowledged", end.Offset, acked)
+	if end < acked {
+		t.Fatalf("ledger end %d after the kills, but %d was acknowledged", end, acked)
 	}
 	parties, _, err := n.ListParties(ctx, ledger.ListPartiesRequest{})
 	if err != nil || len(parties) != 1 {
@@ -217,7 +217,7 @@ func TestDamlCrashRounds(t *testing.T) {
 	}
 	alice := parties[0].Party
 	var active int64
-	for _, err := range n.ActiveContractEvents(ctx, ledger.ReadAs(alice), end.Offset) {
+	for _, err := range n.ActiveContractEvents(ctx, ledger.ReadAs(alice), end) {
 		if err != nil {
 			t.Fatal(err)
 		}

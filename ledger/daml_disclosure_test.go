@@ -43,9 +43,9 @@ func TestDisclosedContracts(t *testing.T) {
 	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
 		Commands: jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
-		TransactionFormat: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
-			FiltersByParty: map[string]ledger.Filters{alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-				WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}}}}},
+		TransactionFormat: &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
+			FiltersByParty: map[string]jsonapi.Filters{alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{
+				WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{Value: jsonapi.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}}}}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func TestExerciseByKey(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, d)
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	tid := ids[0] + ":Main:K"
-	submit := func(cmdID string, c jsonapi.JsCommand) (ledger.JsTransactionTree, error) {
+	submit := func(cmdID string, c jsonapi.JsCommand) (jsonapi.JsTransactionTree, error) {
 		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []jsonapi.JsCommand{c}})
 		return resp.TransactionTree, err
 	}
@@ -67,7 +67,7 @@ func TestExerciseByKey(t *testing.T) {
 		if err != nil {
 			t.Fatalf("exercise by key %d: %v", i, err)
 		}
-		var x *ledger.JsExercisedEvent
+		var x *jsonapi.JsExercisedEvent
 		for _, ev := range tree.EventsByID {
 			if ev.ExercisedTreeEvent != nil {
 				x = &ev.ExercisedTreeEvent.Value

@@ -29,7 +29,7 @@ func newPingNode(t *testing.T) *pingNode {
 	return &pingNode{fixture: f, pingID: pkg + ":Canton.Internal.Ping:Ping"}
 }
 
-func (f *pingNode) createPing(t *testing.T, id string) ledger.JsCreatedEvent {
+func (f *pingNode) createPing(t *testing.T, id string) jsonapi.JsCreatedEvent {
 	t.Helper()
 	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",

@@ -40,7 +40,7 @@ func TestUpgrades(t *testing.T) {
 		ledgertest.MustUploadDAR(t, n, d)
 	}
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	submit := func(cmdID string, pref []string, c jsonapi.JsCommand) ledger.JsTransactionTree {
+	submit := func(cmdID string, pref []string, c jsonapi.JsCommand) jsonapi.JsTransactionTree {
 		t.Helper()
 		resp, err := jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
 			PackageIDSelectionPreference: pref, Commands: []jsonapi.JsCommand{c}})
@@ -49,7 +49,7 @@ func TestUpgrades(t *testing.T) {
 		}
 		return resp.TransactionTree
 	}
-	create := func(cmdID, tid string, pref []string) ledger.JsCreatedEvent {
+	create := func(cmdID, tid string, pref []string) jsonapi.JsCreatedEvent {
 		tree := submit(cmdID, pref, jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid,
 			CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}})
 		return tree.EventsByID["0"].CreatedTreeEvent.Value

@@ -80,7 +80,7 @@ func oldParties(e *logEntry) []string {
 		out = union(out, e.Reassign.Contract.stakeholders())
 	}
 	for _, t := range e.Topology {
-		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
 			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
 			if v != nil {
 				out = union(out, []string{v.Value.PartyID})
@@ -194,7 +194,7 @@ func TestEncodeNodes(t *testing.T) {
 func sampleEntries() []*logEntry {
 	nodes := sampleNodes()
 	enc, _ := encodeNodes(nodes[:3])
-	auth := &Wrapped[ParticipantAuthorization]{Value: ParticipantAuthorization{PartyID: "<p>&", ParticipantID: "pa", ParticipantPermission: PermissionSubmission}}
+	auth := &wrapped[participantAuthorization]{Value: participantAuthorization{PartyID: "<p>&", ParticipantID: "pa", ParticipantPermission: PermissionSubmission}}
 	var out []*logEntry
 	for i, s := range odd {
 		out = append(out,
@@ -204,9 +204,9 @@ func sampleEntries() []*logEntry {
 				Nodes: nodes[:3], nodesJSON: enc, readers: []string{s}},
 			&logEntry{Kind: kindReassignment, UpdateID: s, Reassign: &reassignNode{Unassign: i%2 == 0, ReassignmentID: s, Source: s,
 				Target: s, Submitter: s, Counter: int64(i), Contract: nodes[2*i]}},
-			&logEntry{Kind: kindTopology, UpdateID: s, ActAs: []string{}, Topology: []TopologyEvent{
-				{Event: TopologyEventKind{ParticipantAuthorizationAdded: auth}},
-				{Event: TopologyEventKind{ParticipantAuthorizationRevoked: auth}}}},
+			&logEntry{Kind: kindTopology, UpdateID: s, ActAs: []string{}, Topology: []topologyEvent{
+				{Event: topologyEventKind{ParticipantAuthorizationAdded: auth}},
+				{Event: topologyEventKind{ParticipantAuthorizationRevoked: auth}}}},
 		)
 	}
 	return append(out, &logEntry{}, &logEntry{Nodes: []txNode{}, nodesJSON: json.RawMessage(`[]`)},

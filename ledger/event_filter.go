@@ -49,11 +49,6 @@ type readPackages interface {
 	interfaceView(iface lf.TypeConID, c *txNode, impl string) (json.RawMessage, error)
 }
 
-// newEventFilter is newSpecFilter for a JSON event format.
-func newEventFilter(f *EventFormat, pk readPackages) *eventFilter {
-	return newSpecFilter(jsonEventSpec(f), pk)
-}
-
 // newSpecFilter prepares a compiled event format for matching (nil:
 // nil).
 func newSpecFilter(f *eventSpec, pk readPackages) *eventFilter {
@@ -119,19 +114,6 @@ func (m *filterMatch) addIface(i ifaceMatch) {
 		}
 	}
 	m.ifaces = append(m.ifaces, i)
-}
-
-// implemented lists the interfaces matched with views asked for
-// (implementedInterfaces of exercised and archived events).
-func (m filterMatch) implemented() []string {
-	out := []string{}
-	for _, i := range m.ifaces {
-		if i.view {
-			out = append(out, i.id.String())
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // implementedIDs is implemented as ids (the typed events'), nil when
@@ -268,8 +250,7 @@ type viewResult struct {
 	err   error
 }
 
-// views computes the interface views an event's filters ask for (shared
-// by the JSON and typed renderers).
+// views computes the interface views an event's filters ask for.
 func (ef *eventFilter) views(n *txNode, m filterMatch, sync string) []viewResult {
 	var out []viewResult
 	for _, i := range m.ifaces {
@@ -282,21 +263,6 @@ func (ef *eventFilter) views(n *txNode, m filterMatch, sync string) []viewResult
 			val, err = ef.pk.interfaceView(i.id, n, impl)
 		}
 		out = append(out, viewResult{iface: i.id, impl: impl, value: val, err: err})
-	}
-	return out
-}
-
-// interfaceViews renders the views an event's filters ask for.
-func (ef *eventFilter) interfaceViews(n *txNode, m filterMatch, sync string) []any {
-	out := []any{}
-	for _, r := range ef.views(n, m, sync) {
-		v := JsInterfaceView{InterfaceID: r.iface.String(), ViewStatus: JsStatus{Details: []any{}}}
-		if r.err != nil {
-			v.ViewStatus = statusOf(r.err)
-		} else {
-			v.ViewValue, v.ImplementationPackageID = r.value, r.impl
-		}
-		out = append(out, v)
 	}
 	return out
 }

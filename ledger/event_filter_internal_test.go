@@ -16,10 +16,6 @@ func (s stubPackages) pkgNameOf(id string) string { return s.names[id] }
 
 func TestEventFilterTemplateWitnesses(t *testing.T) {
 	t.Parallel()
-	tf := func(id string) CumulativeFilter {
-		return CumulativeFilter{IdentifierFilter: IdentifierFilter{
-			TemplateFilter: &Wrapped[TemplateFilterValue]{Value: TemplateFilterValue{TemplateID: id}}}}
-	}
 	pk := stubPackages{names: map[string]string{"v1": "pkg", "v2": "pkg", "o1": "other"}}
 	tests := []struct {
 		name, filter, event, pkgName string
@@ -37,8 +33,8 @@ func TestEventFilterTemplateWitnesses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ef := newEventFilter(&EventFormat{FiltersByParty: map[string]Filters{
-				"alice": {Cumulative: []CumulativeFilter{tf(tt.filter)}}}}, pk)
+			ef := newSpecFilter(&eventSpec{ByParty: map[string][]filterSpec{
+				"alice": {{Kind: specTemplate, ID: tt.filter}}}}, pk)
 			got, m := ef.witnesses([]string{"alice", "bob"}, tt.event, tt.pkgName)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("witnesses (-want +got):\n%s", diff)

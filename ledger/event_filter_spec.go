@@ -4,9 +4,8 @@ import "slices"
 
 // Read specs: the one compiled form of a read's format that the read
 // internals (checks, rights, filters, renderers, page tokens) work on.
-// The typed reads compile their ReadFormat and UpdateReadFormat into it
-// (typedEventSpec, typedUpdateSpec); the JSON reads compile the wire's
-// EventFormat and UpdateFormat (jsonEventSpec, jsonUpdateSpec).
+// The reads compile their ReadFormat and UpdateReadFormat into it
+// (typedEventSpec, typedUpdateSpec).
 
 // filterSpecKind is what a compiled filter selects.
 type filterSpecKind uint8
@@ -139,45 +138,6 @@ func (n *Node) typedUpdateSpec(f UpdateReadFormat) updateSpec {
 	return s
 }
 
-// jsonEventSpec compiles a JSON event format (nil: nil).
-func jsonEventSpec(f *EventFormat) *eventSpec {
-	if f == nil {
-		return nil
-	}
-	s := &eventSpec{ByParty: make(map[string][]filterSpec, len(f.FiltersByParty)), Verbose: f.Verbose}
-	for p, fs := range f.FiltersByParty {
-		s.ByParty[p] = jsonFilterSpecs(fs)
-	}
-	if f.FiltersForAnyParty != nil {
-		s.AnyParty, s.HasAny = jsonFilterSpecs(*f.FiltersForAnyParty), true
-	}
-	return s
-}
-
-func jsonFilterSpecs(fs Filters) []filterSpec {
-	if len(fs.Cumulative) == 0 {
-		return nil
-	}
-	out := make([]filterSpec, 0, len(fs.Cumulative))
-	for _, c := range fs.Cumulative {
-		var s filterSpec
-		switch f := c.IdentifierFilter; {
-		case f.WildcardFilter != nil:
-			s = filterSpec{Kind: specWildcard, Blobs: f.WildcardFilter.Value.IncludeCreatedEventBlob}
-		case f.TemplateFilter != nil:
-			v := f.TemplateFilter.Value
-			s = filterSpec{Kind: specTemplate, ID: v.TemplateID, Blobs: v.IncludeCreatedEventBlob}
-		case f.InterfaceFilter != nil:
-			v := f.InterfaceFilter.Value
-			s = filterSpec{Kind: specInterface, ID: v.InterfaceID, Blobs: v.IncludeCreatedEventBlob, Views: v.IncludeInterfaceView}
-		}
-		// Empty, or no variant at all, is the proto's unset identifier
-		// filter: specNone, which cantonEmpties resolves.
-		out = append(out, s)
-	}
-	return cantonEmpties(out)
-}
-
 // cantonEmpties applies Canton's rule for identifier filters with no
 // variant (FormatValidator.validateFilters, ledger-api-core): a party
 // whose filters are all such reads every template, as with no filters;
@@ -196,29 +156,6 @@ func cantonEmpties(fs []filterSpec) []filterSpec {
 		return nil
 	}
 	return slices.DeleteFunc(fs, func(f filterSpec) bool { return f.Kind == specNone })
-}
-
-// jsonTxSpec compiles a JSON transaction format (nil: nil).
-func jsonTxSpec(f *TransactionFormat) *txSpec {
-	if f == nil {
-		return nil
-	}
-	return &txSpec{Events: *jsonEventSpec(&f.EventFormat), Shape: f.TransactionShape}
-}
-
-// jsonUpdateSpec compiles a JSON update format.
-func jsonUpdateSpec(f UpdateFormat) updateSpec {
-	s := updateSpec{Tx: jsonTxSpec(f.IncludeTransactions), Ra: jsonEventSpec(f.IncludeReassignments)}
-	if t := f.IncludeTopologyEvents; t != nil {
-		s.Topo = true
-		if a := t.IncludeParticipantAuthorizationEvents; a != nil {
-			s.TopoAuth = true
-			if len(a.Parties) > 0 {
-				s.TopoParties = a.Parties
-			}
-		}
-	}
-	return s
 }
 
 // partiesSpec reads as the parties every template (the requesting

@@ -37,7 +37,7 @@ func Example() {
 	}
 
 	end, _ := node.LedgerEnd(ctx)
-	fmt.Println("ledger end", end.Offset)
+	fmt.Println("ledger end", end)
 	// Output:
 	// true true
 	// INVALID_ARGUMENT 400
@@ -85,7 +85,7 @@ func exampleNode() (node *ledger.Node, party, templateID string) {
 // Pings for bob, bob responds to the first; alice's transactions (ACS
 // delta) come two per page, the next page asked for with the token of the
 // previous one.
-func ExampleNode_TypedUpdatesPage() {
+func ExampleNode_UpdatesPage() {
 	ctx := context.Background()
 	node, alice, bob := examplePings(ctx, "ping-1", "ping-2")
 	defer node.Close()
@@ -94,7 +94,7 @@ func ExampleNode_TypedUpdatesPage() {
 	format := ledger.ReadAs(alice)
 	var token []byte
 	for {
-		page, err := node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &format}, ledger.OffsetRange{}, new(int32(2)), token)
+		page, err := node.UpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &format}, ledger.OffsetRange{}, new(int32(2)), token)
 		if err != nil {
 			panic(err)
 		}

@@ -24,13 +24,13 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 	tid := f.pkg + ":Main:Iou"
 	formats := []struct {
 		name string
-		f    *ledger.TransactionFormat
+		f    *jsonapi.TransactionFormat
 	}{
 		{"default", nil},
-		{"ledger effects not verbose", &ledger.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
-			EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.ext: {}, f.bob: {}}}}},
-		{"showing nothing", &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-			EventFormat: ledger.EventFormat{Verbose: true, FiltersByParty: map[string]ledger.Filters{f.bob: {}}}}},
+		{"ledger effects not verbose", &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
+			EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.ext: {}, f.bob: {}}}}},
+		{"showing nothing", &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+			EventFormat: jsonapi.EventFormat{Verbose: true, FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}},
 	}
 	for i, tc := range formats {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,12 +48,12 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 			}
 			rf := tc.f
 			if rf == nil {
-				rf = &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{Verbose: true,
-					FiltersByParty: map[string]ledger.Filters{f.ext: {}}}}
+				rf = &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{Verbose: true,
+					FiltersByParty: map[string]jsonapi.Filters{f.ext: {}}}}
 			}
 			api := jsonapi.New(f.n)
 			var want []byte
-			read, err := api.TransactionByID(f.ctx, ledger.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, TransactionFormat: rf})
+			read, err := api.TransactionByID(f.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, TransactionFormat: rf})
 			if err == nil {
 				want = read
 			} else {
@@ -62,19 +62,19 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 				if !errors.Is(err, apierr.UpdateNotFound) {
 					t.Fatalf("read back: %v, want UPDATE_NOT_FOUND", err)
 				}
-				all, err2 := api.TransactionByID(f.ctx, ledger.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, RequestingParties: []string{f.ext}})
+				all, err2 := api.TransactionByID(f.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, RequestingParties: []string{f.ext}})
 				if err2 != nil {
 					t.Fatalf("%v; %v", err, err2)
 				}
-				var r ledger.GetTransactionResponse
+				var r jsonapi.GetTransactionResponse
 				if err := json.Unmarshal(all, &r); err != nil {
 					t.Fatal(err)
 				}
-				r.Transaction.Events = []ledger.JsEvent{}
+				r.Transaction.Events = []jsonapi.JsEvent{}
 				var buf bytes.Buffer
 				enc := json.NewEncoder(&buf)
 				enc.SetEscapeHTML(false)
-				if err := enc.Encode(jsonapi.ExecuteSubmissionAndWaitForTransactionResponse{Transaction: r.Transaction}); err != nil {
+				if err := enc.Encode(jsonapi.ExecuteSubmissionAndWaitForTransactionResponse(r)); err != nil {
 					t.Fatal(err)
 				}
 				want = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))

@@ -32,7 +32,8 @@ func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
 	return out
 }
 
-// UpdateAtForTest returns the stored update at an offset.
+// UpdateAtForTest returns the stored update at an offset, as a reader of
+// every party's topology events sees it.
 func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
 	t.Helper()
 	var e logEntry
@@ -46,8 +47,11 @@ func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := &TopologyFormat{IncludeParticipantAuthorizationEvents: &ParticipantAuthorizationTopologyFormat{}}
-	u, _ := newRenderer(jsonUpdateSpec(UpdateFormat{IncludeTopologyEvents: all}), nil).update(&e)
+	all := UpdateReadFormat{Topology: &TopologyReadFormat{ParticipantAuthorizations: []string{}}}
+	u, err := n.typedRenderer().update(&e, newRenderer(n.typedUpdateSpec(all), n))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return u
 }
 

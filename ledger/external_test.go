@@ -141,8 +141,8 @@ func TestExternalPartyOnboarding(t *testing.T) {
 				t.Fatalf("party %s, want %s", party, g.PartyID)
 			}
 			end, _ := n.LedgerEnd(ctx)
-			if end.Offset != before.Offset+1 {
-				t.Fatalf("ledger end %d, want %d", end.Offset, before.Offset+1)
+			if end != before+1 {
+				t.Fatalf("ledger end %d, want %d", end, before+1)
 			}
 			got, err := n.GetParties(ctx, []string{g.PartyID}, "")
 			if err != nil || len(got) != 1 || !got[0].IsLocal {
@@ -152,9 +152,9 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if err != nil || len(rights) != 1 {
 				t.Fatalf("rights: %+v %v", rights, err)
 			}
-			u := ledger.UpdateAtForTest(t, n, end.Offset)
-			if u.TopologyTransaction == nil || len(u.TopologyTransaction.Value.Events) != 1 ||
-				u.TopologyTransaction.Value.Events[0].Event.ParticipantAuthorizationAdded.Value.ParticipantPermission != ledger.PermissionConfirmation {
+			u, _ := ledger.UpdateAtForTest(t, n, end).(*ledger.TopologyUpdate)
+			if u == nil || len(u.Events) != 1 || u.Events[0].Change != ledger.AuthorizationAdded ||
+				u.Events[0].Permission != ledger.PermissionConfirmation {
 				t.Fatalf("topology update: %+v", u)
 			}
 

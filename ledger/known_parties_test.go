@@ -152,7 +152,7 @@ func TestUnknownPartiesRefused(t *testing.T) {
 						c.name, ae.Category(), ae.GRPCCode(), ae.HTTPStatus())
 				}
 				if after, _ := o.n.LedgerEnd(ctx); after != end {
-					t.Errorf("%s: ledger end %d after the refusal, was %d", c.name, after.Offset, end.Offset)
+					t.Errorf("%s: ledger end %d after the refusal, was %d", c.name, after, end)
 				}
 				if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, o.n)); diff != "" {
 					t.Errorf("%s: the refusal changed the store (-before +after):\n%s", c.name, diff)

@@ -32,7 +32,7 @@ type logEntry struct {
 	// Reassign is a reassignment's event.
 	Reassign *reassignNode `json:"a,omitempty"`
 	// Topology are a topology transaction's events.
-	Topology []TopologyEvent `json:"t,omitempty"`
+	Topology []topologyEvent `json:"t,omitempty"`
 	// Submission data, for deduplication and completions.
 	UserID       string   `json:"user,omitempty"`
 	ActAs        []string `json:"actAs,omitempty"`
@@ -157,7 +157,7 @@ func (e *logEntry) parties() []string {
 		out = e.Reassign.Contract.appendStakeholders(out)
 	}
 	for _, t := range e.Topology {
-		for _, v := range []*Wrapped[ParticipantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
 			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
 			if v != nil {
 				out = append(out, v.Value.PartyID)

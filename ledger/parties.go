@@ -52,15 +52,6 @@ func (n *Node) ParticipantID(ctx context.Context) (string, error) {
 	return n.participantID, nil
 }
 
-// LedgerEnd returns the offset of the last committed update (any
-// authenticated caller).
-func (n *Node) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
-	if err := n.public(ctx); err != nil {
-		return LedgerEnd{}, err
-	}
-	return LedgerEnd{Offset: n.st.LedgerEnd()}, nil
-}
-
 // AllocateParty allocates a party hint::namespace on this participant and
 // appends a topology transaction with a ParticipantAuthorizationAdded event
 // at a new offset. A participant admin may allocate in any identity
@@ -147,8 +138,8 @@ func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permi
 	tx.Set(store.PartyKey(rec.Party), mustJSON(rec))
 	tx.Set(store.IDPMemberKey(rec.IdentityProviderID, "p", rec.Party), nil)
 	appendEntry(tx, &logEntry{Kind: kindTopology, Offset: rec.Offset, UpdateID: updateID, RecordTime: now, SynchronizerID: rec.SynchronizerID,
-		Topology: []TopologyEvent{{Event: TopologyEventKind{ParticipantAuthorizationAdded: &Wrapped[ParticipantAuthorization]{
-			Value: ParticipantAuthorization{PartyID: rec.Party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
+		Topology: []topologyEvent{{Event: topologyEventKind{ParticipantAuthorizationAdded: &wrapped[participantAuthorization]{
+			Value: participantAuthorization{PartyID: rec.Party, ParticipantID: n.participantID, ParticipantPermission: permission}}}}}})
 	return rec, nil
 }
 

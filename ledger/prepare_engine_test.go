@@ -95,11 +95,11 @@ func decodePrepared(t *testing.T, p jsonapi.JsPrepareSubmissionResponse) *intera
 	return pt
 }
 
-func ledgerEffects(parties ...string) *ledger.TransactionFormat {
-	f := &ledger.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
-		EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}}
+func ledgerEffects(parties ...string) *jsonapi.TransactionFormat {
+	f := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
+		EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: true}}
 	for _, p := range parties {
-		f.EventFormat.FiltersByParty[p] = ledger.Filters{}
+		f.EventFormat.FiltersByParty[p] = jsonapi.Filters{}
 	}
 	return f
 }
@@ -238,7 +238,7 @@ func (f *pingExternal) submitPing(t *testing.T, id string) string {
 
 // shape is what an event tree shows apart from ids, offsets and the
 // responder's name (replaced by "RESPONDER").
-func shape(evs []ledger.JsEvent, responder string) []string {
+func shape(evs []jsonapi.JsEvent, responder string) []string {
 	var out []string
 	for _, e := range evs {
 		b, _ := json.Marshal(e)

@@ -121,8 +121,8 @@ func TestPrepareSignExecute(t *testing.T) {
 			if err != nil {
 				t.Fatalf("execute: %v", err)
 			}
-			if resp.CompletionOffset != before.Offset+1 {
-				t.Fatalf("offset %d, want %d", resp.CompletionOffset, before.Offset+1)
+			if resp.CompletionOffset != before+1 {
+				t.Fatalf("offset %d, want %d", resp.CompletionOffset, before+1)
 			}
 			got, err := f.n.Transaction(f.ctx, resp.UpdateID, ledger.ReadAs(f.ext))
 			if err != nil || len(got.Events) != 1 {

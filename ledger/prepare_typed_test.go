@@ -94,8 +94,8 @@ func TestPrepareExecute(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Execute: %v", err)
 			}
-			if res.Offset != end.Offset+1 || res.CommandID != "typed-1" || !slices.Equal(res.ActAs, []string{f.ext}) {
-				t.Fatalf("executed at %d as %v (command %q), want %d as [%s]", res.Offset, res.ActAs, res.CommandID, end.Offset+1, f.ext)
+			if res.Offset != end+1 || res.CommandID != "typed-1" || !slices.Equal(res.ActAs, []string{f.ext}) {
+				t.Fatalf("executed at %d as %v (command %q), want %d as [%s]", res.Offset, res.ActAs, res.CommandID, end+1, f.ext)
 			}
 			created := res.Created()
 			if len(created) != 1 || !tx.IsLocalContractID(value.ContractID(pt.Transaction.Nodes[0].Create.ContractID)) ||
@@ -316,8 +316,8 @@ func TestExecuteForTransaction(t *testing.T) {
 			t.Errorf("%s: %v, want %s", tt.name, err, tt.code.Name)
 		}
 	}
-	if after, err := f.n.LedgerEnd(f.ctx); err != nil || after.Offset != end.Offset {
-		t.Errorf("ledger end %+v (%v) after refused formats, want %d", after, err, end.Offset)
+	if after, err := f.n.LedgerEnd(f.ctx); err != nil || after != end {
+		t.Errorf("ledger end %+v (%v) after refused formats, want %d", after, err, end)
 	}
 	if _, err := f.n.ExecuteForTransaction(f.ctx, req, nil); err != nil {
 		t.Errorf("executing after the refused formats: %v", err)
@@ -386,8 +386,8 @@ func TestConversionError(t *testing.T) {
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 		}
-		if after, err := f.n.LedgerEnd(f.ctx); err != nil || after.Offset != end.Offset {
-			t.Errorf("%s: ledger end %+v (%v) after the refusal, want %d", tt.name, after, err, end.Offset)
+		if after, err := f.n.LedgerEnd(f.ctx); err != nil || after != end {
+			t.Errorf("%s: ledger end %+v (%v) after the refusal, want %d", tt.name, after, err, end)
 		}
 	}
 	// The refusals left the prepared transaction executable.

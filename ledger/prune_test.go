@@ -36,7 +36,7 @@ func TestPrune(t *testing.T) {
 		t.Fatal(err)
 	}
 	pruneAt, _ := f.n.LedgerEnd(f.ctx)
-	p := pruneAt.Offset
+	p := pruneAt
 	if _, err := f.exercise("x2", f.alice, later.ContractID, "Transfer", transfer); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestPrune(t *testing.T) {
 		}
 		return out, nil
 	}
-	acsAtEnd, err := acs(f.n, end.Offset)
+	acsAtEnd, err := acs(f.n, end)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +80,8 @@ func TestPrune(t *testing.T) {
 	}{
 		{"zero", f.ctx, 0, apierr.InvalidArgument},
 		{"negative", f.ctx, -1, apierr.NonPositiveOffset},
-		{"at the ledger end", f.ctx, end.Offset, apierr.OffsetOutOfRange},
-		{"after the ledger end", f.ctx, end.Offset + 5, apierr.OffsetOutOfRange},
+		{"at the ledger end", f.ctx, end, apierr.OffsetOutOfRange},
+		{"after the ledger end", f.ctx, end + 5, apierr.OffsetOutOfRange},
 		{"not an admin", plain, p, apierr.PermissionDenied},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,13 +122,13 @@ func TestPrune(t *testing.T) {
 	if got, divulged, err := f.n.LatestPrunedOffsets(f.ctx); err != nil || got != p || divulged != p {
 		t.Errorf("pruned offsets %d, %d, %v; want %d for both", got, divulged, err, p)
 	}
-	if got, err := acs(f.n, end.Offset); err != nil || !cmp.Equal(got, acsAtEnd) {
+	if got, err := acs(f.n, end); err != nil || !cmp.Equal(got, acsAtEnd) {
 		t.Errorf("the ACS at the ledger end changed: %v\n%s", err, cmp.Diff(acsAtEnd, got))
 	}
 	if got, err := acs(f.n, p); err != nil || !cmp.Equal(got, acsAtP) {
 		t.Errorf("the ACS at the pruned offset changed: %v\n%s", err, cmp.Diff(acsAtP, got))
 	}
-	checkPrunedReads(t, f, f.n, p, end.Offset)
+	checkPrunedReads(t, f, f.n, p, end)
 
 	// Pruning at an offset already pruned succeeds and changes nothing.
 	if err := f.n.Prune(f.ctx, ledger.PruneRequest{PruneUpTo: p - 1}); err != nil {
@@ -146,10 +146,10 @@ func TestPrune(t *testing.T) {
 	if got, divulged, err := reopened.LatestPrunedOffsets(f.ctx); err != nil || got != p || divulged != p {
 		t.Errorf("after a restart: pruned offsets %d, %d, %v; want %d for both", got, divulged, err, p)
 	}
-	if got, err := acs(reopened, end.Offset); err != nil || !cmp.Equal(got, acsAtEnd) {
+	if got, err := acs(reopened, end); err != nil || !cmp.Equal(got, acsAtEnd) {
 		t.Errorf("after a restart, the ACS at the ledger end changed: %v\n%s", err, cmp.Diff(acsAtEnd, got))
 	}
-	checkPrunedReads(t, f, reopened, p, end.Offset)
+	checkPrunedReads(t, f, reopened, p, end)
 }
 
 // checkPrunedReads: the reads that reach back before the pruned offset p
@@ -161,11 +161,11 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	aliceRead := ledger.ReadAs(f.alice)
 	txs := ledger.UpdateReadFormat{Transactions: &aliceRead}
 	updates := func(begin int64) error {
-		_, err := jsonapi.New(n).UpdatesList(f.ctx, ledger.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}, ledger.ListOptions{})
+		_, err := jsonapi.New(n).UpdatesList(f.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: begin, EndInclusive: &end, Filter: &af}, ledger.ListOptions{})
 		return err
 	}
 	stream := func(begin int64) error {
-		for _, err := range n.TypedUpdates(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}) {
+		for _, err := range n.Updates(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}) {
 			if err != nil {
 				return err
 			}
@@ -173,7 +173,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 		return nil
 	}
 	page := func(begin int64) error {
-		_, err := n.TypedUpdatesPage(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}, nil, nil)
+		_, err := n.UpdatesPage(f.ctx, txs, ledger.OffsetRange{After: begin, Through: &end}, nil, nil)
 		return err
 	}
 	completions := func(begin int64) error {
@@ -197,8 +197,8 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 	}{
 		{"UpdatesList", updates, p - 1, p},
 		{"UpdatesList from the beginning", updates, 0, end},
-		{"TypedUpdates", stream, p - 1, p},
-		{"TypedUpdatesPage", page, 0, p},
+		{"Updates", stream, p - 1, p},
+		{"UpdatesPage", page, 0, p},
 		{"CompletionsList", completions, p - 1, p},
 		{"ActiveContractEvents", acs, p - 1, p},
 	} {
@@ -213,7 +213,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 			}
 		})
 	}
-	if _, err := n.TypedUpdateByOffset(f.ctx, p, txs); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.UpdateByOffset(f.ctx, p, txs); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("the pruned update at %d: %v, want UPDATE_NOT_FOUND", p, err)
 	}
 }

@@ -80,7 +80,7 @@ func (f *raceNode) end(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e.Offset
+	return e
 }
 
 // codeOf is the Canton error code of a submission's error ("" for nil).
@@ -288,7 +288,7 @@ func TestRaceSubmitUploadView(t *testing.T) {
 				}
 				end, _ := n.LedgerEnd(ctx)
 				f := ledger.ReadFormat{Parties: map[string][]ledger.Filter{alice: {ledger.InterfaceFilterText(ifcIDs[0]+":Main:I", true, false)}}}
-				for _, err := range n.ActiveContractEvents(ctx, f, end.Offset) {
+				for _, err := range n.ActiveContractEvents(ctx, f, end) {
 					if err != nil {
 						errs <- err
 						return

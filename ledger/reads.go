@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"iter"
 	"slices"
 	"time"
 
@@ -24,40 +23,6 @@ const (
 	// element before it returns what it has (http-list-wait-time).
 	DefaultListIdleTimeout = 500 * time.Millisecond
 )
-
-// GetUpdatesPageRequest asks for one page of updates.
-type GetUpdatesPageRequest struct {
-	// BeginOffsetExclusive starts the range (0: the ledger's beginning).
-	BeginOffsetExclusive int64 `json:"beginOffsetExclusive"`
-	// EndOffsetInclusive ends the range; nil means the ledger end at the
-	// time of the request: an ascending page then always carries a next
-	// page token (for tailing), and a descending one starts from that
-	// ledger end (its tokens continue downwards).
-	EndOffsetInclusive *int64 `json:"endOffsetInclusive"`
-	// MaxPageSize is 1 to 2000; nil means 100.
-	MaxPageSize *int32 `json:"maxPageSize"`
-	// UpdateFormat selects what is read.
-	UpdateFormat UpdateFormat `json:"updateFormat"`
-	// DescendingOrder reads from the end down.
-	DescendingOrder bool `json:"descendingOrder"`
-	// PageToken continues a previous page of the same request (base64).
-	PageToken string `json:"pageToken"`
-}
-
-// GetUpdateResponse carries one update.
-type GetUpdateResponse struct {
-	Update Update `json:"update"`
-}
-
-// GetUpdatesPageResponse is one page of updates: the updates in
-// (LowestPageOffsetExclusive, HighestPageOffsetInclusive] that the format
-// selects, in the requested order.
-type GetUpdatesPageResponse struct {
-	Updates                    []GetUpdateResponse `json:"updates"`
-	LowestPageOffsetExclusive  int64               `json:"lowestPageOffsetExclusive"`
-	HighestPageOffsetInclusive int64               `json:"highestPageOffsetInclusive"`
-	NextPageToken              *string             `json:"nextPageToken"`
-}
 
 // pageToken is the decoded form of a page token: where the next page
 // starts, bound to the request it continues.
@@ -85,12 +50,6 @@ func (q *pageQuery) fingerprint() string { return fingerprint(q) }
 type pageBounds struct {
 	lowest, highest int64
 	next            *string
-}
-
-// jsonPageQuery compiles a JSON page request.
-func jsonPageQuery(req GetUpdatesPageRequest) pageQuery {
-	return pageQuery{Begin: req.BeginOffsetExclusive, End: req.EndOffsetInclusive, Size: req.MaxPageSize,
-		Format: jsonUpdateSpec(req.UpdateFormat), Desc: req.DescendingOrder, token: req.PageToken}
 }
 
 // fingerprint identifies the parameters a page token is bound to.
@@ -257,33 +216,6 @@ func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
 	return nil
 }
 
-// UpdatesPage returns one page of updates read from one consistent
-// snapshot. A descending page is filled from the end of the range down:
-// from EndOffsetInclusive, or from the current ledger end when it is
-// absent. Page tokens are bound to the request: a token used with other
-// parameters fails with INVALID_UPDATES_PAGE_TOKEN.
-func (n *Node) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (GetUpdatesPageResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return GetUpdatesPageResponse{}, err
-	}
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
-		return GetUpdatesPageResponse{}, err
-	}
-	updates := []GetUpdateResponse{}
-	b, err := n.updatesPage(ctx, jsonPageQuery(req), func(e *logEntry, rd *renderer) (bool, error) {
-		u, ok := rd.update(e)
-		if ok {
-			updates = append(updates, GetUpdateResponse{Update: u})
-		}
-		return ok, nil
-	})
-	if err != nil {
-		return GetUpdatesPageResponse{}, err
-	}
-	return GetUpdatesPageResponse{Updates: updates, LowestPageOffsetExclusive: b.lowest, HighestPageOffsetInclusive: b.highest,
-		NextPageToken: b.next}, nil
-}
-
 // updatesPage is UpdatesPage with the rendering left to visit: it checks
 // the request, scans the page's entries and calls visit with each entry
 // and the format's filters; visit emits the update (JSON or typed) and
@@ -385,192 +317,12 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 	return resp, nil
 }
 
-// Updates walks every update of the request page by page. Without an end
-// offset in ascending order it tails the ledger: when it has caught up it
-// waits (woken by the committer) for new updates until ctx ends, then
-// yields ctx.Err() as its last element (the package's cancellation
-// contract, see streams.go). Stopping the loop releases everything.
-func (n *Node) Updates(ctx context.Context, req GetUpdatesPageRequest) iter.Seq2[Update, error] {
-	return func(yield func(Update, error) bool) {
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(Update{}, err)
-				return
-			}
-			changed := n.st.Changed()
-			page, err := n.UpdatesPage(ctx, req)
-			if err != nil {
-				yield(Update{}, err)
-				return
-			}
-			for _, u := range page.Updates {
-				if !yield(u.Update, nil) {
-					return
-				}
-			}
-			if page.NextPageToken == nil {
-				return
-			}
-			if len(page.Updates) == 0 {
-				select {
-				case <-changed:
-				case <-ctx.Done():
-					yield(Update{}, ctx.Err())
-					return
-				}
-			}
-			req.PageToken = *page.NextPageToken
-		}
-	}
-}
-
-// GetUpdatesRequest is the body of the list endpoints (/v2/updates,
-// /v2/updates/flats, /v2/updates/trees): exactly one of UpdateFormat or the
-// legacy Filter (+Verbose) is given.
-type GetUpdatesRequest struct {
-	BeginExclusive  int64         `json:"beginExclusive"`
-	EndInclusive    *int64        `json:"endInclusive"`
-	Filter          *EventFormat  `json:"filter"`
-	Verbose         bool          `json:"verbose"`
-	UpdateFormat    *UpdateFormat `json:"updateFormat"`
-	DescendingOrder bool          `json:"descendingOrder"`
-}
-
 // ListOptions bound a blocking list: Limit caps the number of elements (nil:
 // the node's list limit), IdleTimeout is how long it waits for a new
 // element (nil: 500 ms, and only when the request is open-ended).
 type ListOptions struct {
 	Limit       *int64
 	IdleTimeout *time.Duration
-}
-
-// GetUpdatesResponse is one element of an updates list.
-type GetUpdatesResponse struct {
-	Update Update `json:"update"`
-}
-
-// GetUpdateTreesResponse is one element of the trees list.
-type GetUpdateTreesResponse struct {
-	Update TreeUpdate `json:"update"`
-}
-
-// listShape is how a list endpoint reads a legacy filter.
-type listShape int
-
-const (
-	listUpdates listShape = iota
-	listFlats
-	listTrees
-)
-
-// checkShape checks the shape of the request's filter and update format.
-func (req *GetUpdatesRequest) checkShape() error {
-	if err := checkEventFormatShape(req.Filter, "filter."); err != nil {
-		return err
-	}
-	return checkUpdateFormatShape(req.UpdateFormat, "updateFormat.")
-}
-
-// format resolves the request's format: exactly one of updateFormat and
-// filter; a legacy filter reads transactions (ACS delta, or ledger effects
-// for trees) and reassignments.
-func (req GetUpdatesRequest) format(shape listShape) (UpdateFormat, error) {
-	switch {
-	case req.UpdateFormat != nil && req.Filter != nil:
-		return UpdateFormat{}, apierr.InvalidArgument.New("Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.")
-	case req.UpdateFormat != nil:
-		f := *req.UpdateFormat
-		if shape == listFlats && f.IncludeTransactions != nil {
-			t := *f.IncludeTransactions
-			t.TransactionShape = ShapeACSDelta
-			f.IncludeTransactions = &t
-		}
-		return f, nil
-	case req.Filter != nil:
-		ef := *req.Filter
-		ef.Verbose = req.Verbose
-		s := ShapeACSDelta
-		if shape == listTrees {
-			s = ShapeLedgerEffects
-		}
-		return UpdateFormat{IncludeTransactions: &TransactionFormat{EventFormat: ef, TransactionShape: s}, IncludeReassignments: &ef}, nil
-	}
-	return UpdateFormat{}, apierr.InvalidArgument.New("Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.")
-}
-
-// UpdatesList returns the updates of the request as one list (POST
-// /v2/updates). An open-ended ascending list that ends while the ledger end
-// is past the last update the reader could see closes with an
-// OffsetCheckpoint at that ledger end. It takes at most min(limit, L+1) elements, where L is the
-// node's list limit, and fails with JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED
-// (413) when more than L match. An open-ended request (no end) blocks for
-// new updates — woken by the committer — and returns once no new element
-// arrived for the idle timeout, the limit is reached, or ctx ends.
-func (n *Node) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts ListOptions) ([]GetUpdatesResponse, error) {
-	return listUpdatesOf(n, ctx, req, opts, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
-		u, ok := rd.update(e)
-		return GetUpdatesResponse{Update: u}, ok
-	}, updateCheckpoint)
-}
-
-func updateCheckpoint(c OffsetCheckpoint) GetUpdatesResponse {
-	return GetUpdatesResponse{Update: Update{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
-}
-
-// FlatsList is UpdatesList for the deprecated /v2/updates/flats: every
-// transaction is read in the ACS-delta shape.
-func (n *Node) FlatsList(ctx context.Context, req GetUpdatesRequest, opts ListOptions) ([]GetUpdatesResponse, error) {
-	return listUpdatesOf(n, ctx, req, opts, listFlats, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
-		u, ok := rd.update(e)
-		return GetUpdatesResponse{Update: u}, ok
-	}, updateCheckpoint)
-}
-
-// TreeList is UpdatesList for the deprecated /v2/updates/trees: transactions
-// as trees (ledger effects); topology transactions are not part of it.
-func (n *Node) TreeList(ctx context.Context, req GetUpdatesRequest, opts ListOptions) ([]GetUpdateTreesResponse, error) {
-	return listUpdatesOf(n, ctx, req, opts, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
-		u, ok := rd.tree(e)
-		return GetUpdateTreesResponse{Update: u}, ok
-	}, treeCheckpoint)
-}
-
-func treeCheckpoint(c OffsetCheckpoint) GetUpdateTreesResponse {
-	return GetUpdateTreesResponse{Update: TreeUpdate{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: c}}}
-}
-
-func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, opts ListOptions, shape listShape,
-	render func(*renderer, *logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) ([]T, error) {
-	if err := n.public(ctx); err != nil {
-		return nil, err
-	}
-	if err := req.checkShape(); err != nil {
-		return nil, err
-	}
-	f, err := req.format(shape)
-	if err != nil {
-		return nil, err
-	}
-	if shape == listTrees {
-		f.IncludeTopologyEvents = nil
-	}
-	spec := jsonUpdateSpec(f)
-	if err := n.checkSpec(ctx, &spec); err != nil {
-		return nil, err
-	}
-	if req.DescendingOrder && req.EndInclusive == nil {
-		return nil, apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
-	}
-	if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
-		return nil, err
-	}
-	if err := n.checkUpdatesNotPruned(req.BeginExclusive, req.EndInclusive); err != nil { // prune.go
-		return nil, err
-	}
-	rd := newRenderer(spec, n)
-	waits := req.EndInclusive == nil || opts.IdleTimeout != nil
-	return collect(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(&spec), opts, waits,
-		func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint)
 }
 
 // collect gathers the rendered log entries of (begin, end] as one list
@@ -580,7 +332,7 @@ func listUpdatesOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, o
 // then closes with an OffsetCheckpoint when the ledger end moved past the
 // last entry it could see.
 func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string, opts ListOptions, waits bool,
-	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) ([]T, error) {
+	render func(*logEntry) (T, bool), checkpoint func(*Checkpoint) T) ([]T, error) {
 	limitL := int64(n.opts.ListLimit)
 	take := limitL + 1
 	if opts.Limit != nil && *opts.Limit < take {
@@ -601,7 +353,7 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 	// reader it may resume from there (if the list has room for it).
 	finish := func() []T {
 		if end == nil && !desc && cursor > lastSeen && int64(len(out)) < min(take, limitL) {
-			out = append(out, checkpoint(n.checkpoint(cursor).wire()))
+			out = append(out, checkpoint(n.checkpoint(cursor)))
 		}
 		return out
 	}
@@ -654,23 +406,6 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 	}
 }
 
-// GetUpdateByIDRequest looks an update up by id.
-type GetUpdateByIDRequest struct {
-	UpdateID     string       `json:"updateId"`
-	UpdateFormat UpdateFormat `json:"updateFormat"`
-}
-
-// GetUpdateByOffsetRequest looks an update up by offset.
-type GetUpdateByOffsetRequest struct {
-	Offset       int64        `json:"offset"`
-	UpdateFormat UpdateFormat `json:"updateFormat"`
-}
-
-// TransactionTreeResponse carries a transaction tree.
-type TransactionTreeResponse struct {
-	Transaction JsTransactionTree `json:"transaction"`
-}
-
 func updateNotFound(what string) error {
 	return apierr.UpdateNotFound.New("Update not found, or not visible: %s", what)
 }
@@ -701,38 +436,6 @@ func (n *Node) entryAt(id string, off int64) (*logEntry, error) {
 	return &e, storeErr(err)
 }
 
-// UpdateByID returns the update with that id as the format shows it;
-// UPDATE_NOT_FOUND when it does not exist or nothing of it is visible.
-func (n *Node) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (GetUpdateResponse, error) {
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
-		return GetUpdateResponse{}, err
-	}
-	return n.updateBy(ctx, req.UpdateID, 0, jsonUpdateSpec(req.UpdateFormat))
-}
-
-// UpdateByOffset returns the update at an offset (see UpdateByID).
-func (n *Node) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) (GetUpdateResponse, error) {
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
-		return GetUpdateResponse{}, err
-	}
-	if req.Offset <= 0 {
-		return GetUpdateResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
-	}
-	return n.updateBy(ctx, "", req.Offset, jsonUpdateSpec(req.UpdateFormat))
-}
-
-func (n *Node) updateBy(ctx context.Context, id string, off int64, f updateSpec) (GetUpdateResponse, error) {
-	e, err := n.entryFor(ctx, id, off, &f)
-	if err != nil {
-		return GetUpdateResponse{}, err
-	}
-	u, ok := newRenderer(f, n).update(e)
-	if !ok {
-		return GetUpdateResponse{}, updateNotFound(e.UpdateID)
-	}
-	return GetUpdateResponse{Update: u}, nil
-}
-
 // entryFor checks a format and loads the entry with that update id (or
 // at that offset) for a read by id: the checks of updateBy.
 func (n *Node) entryFor(ctx context.Context, id string, off int64, f *updateSpec) (*logEntry, error) {
@@ -743,126 +446,6 @@ func (n *Node) entryFor(ctx context.Context, id string, off int64, f *updateSpec
 		return nil, err
 	}
 	return n.entryAt(id, off)
-}
-
-// TransactionTreeByID returns a transaction as a tree (ledger effects),
-// seen by the parties; UPDATE_NOT_FOUND when absent or invisible to them.
-func (n *Node) TransactionTreeByID(ctx context.Context, updateID string, parties []string) (TransactionTreeResponse, error) {
-	return n.treeBy(ctx, updateID, 0, parties)
-}
-
-// TransactionTreeByOffset is TransactionTreeByID by offset.
-func (n *Node) TransactionTreeByOffset(ctx context.Context, offset int64, parties []string) (TransactionTreeResponse, error) {
-	if offset <= 0 {
-		return TransactionTreeResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
-	}
-	return n.treeBy(ctx, "", offset, parties)
-}
-
-func (n *Node) treeBy(ctx context.Context, id string, off int64, parties []string) (TransactionTreeResponse, error) {
-	if err := n.public(ctx); err != nil {
-		return TransactionTreeResponse{}, err
-	}
-	if len(parties) == 0 {
-		return TransactionTreeResponse{}, apierr.MissingField.New("requesting_parties")
-	}
-	if err := authorizeRead(ctx, parties, false); err != nil {
-		return TransactionTreeResponse{}, err
-	}
-	e, err := n.entryAt(id, off)
-	if err != nil {
-		return TransactionTreeResponse{}, err
-	}
-	ef := partiesSpec(parties, false)
-	if e.Kind == kindTransaction {
-		if t := renderTree(e, newSpecFilter(&ef, n)); t != nil {
-			return TransactionTreeResponse{Transaction: *t}, nil
-		}
-	}
-	return TransactionTreeResponse{}, updateNotFound(e.UpdateID)
-}
-
-// GetTransactionByIDRequest is the deprecated lookup of a transaction by
-// update id: exactly one of RequestingParties and TransactionFormat.
-type GetTransactionByIDRequest struct {
-	UpdateID          string             `json:"updateId"`
-	RequestingParties []string           `json:"requestingParties"`
-	TransactionFormat *TransactionFormat `json:"transactionFormat"`
-}
-
-// GetTransactionByOffsetRequest is GetTransactionByIDRequest by offset.
-type GetTransactionByOffsetRequest struct {
-	Offset            int64              `json:"offset"`
-	RequestingParties []string           `json:"requestingParties"`
-	TransactionFormat *TransactionFormat `json:"transactionFormat"`
-}
-
-// GetTransactionResponse carries one transaction (JsGetTransactionResponse).
-type GetTransactionResponse struct {
-	Transaction JsTransaction `json:"transaction"`
-}
-
-// legacyTransactionFormat resolves the format of a deprecated transaction
-// lookup: the transaction format, or for requesting parties a wildcard
-// filter per party, verbose, in the ACS-delta shape. Exactly one of the
-// two must be given.
-func legacyTransactionFormat(parties []string, f *TransactionFormat) (TransactionFormat, error) {
-	if err := checkTransactionFormatShape(f, "transactionFormat."); err != nil {
-		return TransactionFormat{}, err
-	}
-	switch {
-	case f != nil && len(parties) > 0:
-		return TransactionFormat{}, apierr.InvalidArgument.New("Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format, but not both.")
-	case f != nil:
-		return *f, nil
-	case len(parties) > 0:
-		ef := EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}
-		for _, p := range parties {
-			ef.FiltersByParty[p] = Filters{}
-		}
-		return TransactionFormat{EventFormat: ef, TransactionShape: ShapeACSDelta}, nil
-	}
-	return TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
-}
-
-// TransactionByID returns the transaction with that update id as the
-// format shows it (deprecated POST /v2/updates/transaction-by-id). Reading
-// needs CanReadAs on the requesting parties (or on the format's parties).
-// UPDATE_NOT_FOUND when there is no such update, it is not a
-// transaction, or nothing of it is visible.
-func (n *Node) TransactionByID(ctx context.Context, req GetTransactionByIDRequest) (GetTransactionResponse, error) {
-	f, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
-	if err != nil {
-		return GetTransactionResponse{}, err
-	}
-	if req.UpdateID == "" {
-		return GetTransactionResponse{}, apierr.MissingField.New("update_id")
-	}
-	return n.transactionBy(ctx, req.UpdateID, 0, f)
-}
-
-// TransactionByOffset is TransactionByID by offset (a positive integer,
-// NON_POSITIVE_OFFSET otherwise).
-func (n *Node) TransactionByOffset(ctx context.Context, req GetTransactionByOffsetRequest) (GetTransactionResponse, error) {
-	f, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
-	if err != nil {
-		return GetTransactionResponse{}, err
-	}
-	if req.Offset <= 0 {
-		return GetTransactionResponse{}, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", req.Offset)
-	}
-	return n.transactionBy(ctx, "", req.Offset, f)
-}
-
-func (n *Node) transactionBy(ctx context.Context, id string, off int64, f TransactionFormat) (GetTransactionResponse, error) {
-	resp, err := n.updateBy(ctx, id, off, updateSpec{Tx: jsonTxSpec(&f)})
-	if err != nil {
-		return GetTransactionResponse{}, err
-	}
-	if resp.Update.Transaction == nil {
-		return GetTransactionResponse{}, updateNotFound("the update is not a transaction")
-	}
-	return GetTransactionResponse{Transaction: resp.Update.Transaction.Value}, nil
 }
 
 // ListLimit is the most elements a blocking list returns

@@ -16,9 +16,9 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
-func topologyFormat(parties ...string) ledger.UpdateFormat {
-	return ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{
-		IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: parties}}}
+func topologyFormat(parties ...string) jsonapi.UpdateFormat {
+	return jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{
+		IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: parties}}}
 }
 
 // topologyRead is the typed format of the participant authorization
@@ -30,7 +30,7 @@ func topologyRead(parties ...string) ledger.UpdateReadFormat {
 func i32(v int32) *int32 { return &v }
 func i64(v int64) *int64 { return &v }
 
-func typedOffsets(us []ledger.TypedUpdate) []int64 {
+func typedOffsets(us []ledger.Update) []int64 {
 	var out []int64
 	for _, u := range us {
 		out = append(out, u.UpdateOffset())
@@ -39,12 +39,12 @@ func typedOffsets(us []ledger.TypedUpdate) []int64 {
 }
 
 // listUpdates is the JSON API's list of updates, decoded.
-func listUpdates(ctx context.Context, n *ledger.Node, req ledger.GetUpdatesRequest, opts ledger.ListOptions) ([]ledger.GetUpdateResponse, error) {
+func listUpdates(ctx context.Context, n *ledger.Node, req jsonapi.GetUpdatesRequest, opts ledger.ListOptions) ([]jsonapi.GetUpdateResponse, error) {
 	body, err := jsonapi.New(n).UpdatesList(ctx, req, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out []ledger.GetUpdateResponse
+	var out []jsonapi.GetUpdateResponse
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 			if pages > 10 {
 				t.Fatal("paging does not end")
 			}
-			page, err := n.TypedUpdatesPage(ctx, all, r, i32(5), token)
+			page, err := n.UpdatesPage(ctx, all, r, i32(5), token)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,38 +100,38 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 		}
 	}
 	// A token used with another request is refused.
-	page, err := n.TypedUpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(5), nil)
+	page, err := n.UpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(5), nil)
 	if err != nil || page.NextToken == nil {
 		t.Fatalf("first page: %+v, %v", page, err)
 	}
-	if _, err := n.TypedUpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(6), page.NextToken); !errors.Is(err, apierr.InvalidUpdatesPageToken) {
+	if _, err := n.UpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(6), page.NextToken); !errors.Is(err, apierr.InvalidUpdatesPageToken) {
 		t.Errorf("token with another page size: %v", err)
 	}
 	// Without an end, an ascending read always gives a token (tailing).
-	page, _ = n.TypedUpdatesPage(ctx, all, ledger.OffsetRange{After: 20, Tail: true}, nil, nil)
+	page, _ = n.UpdatesPage(ctx, all, ledger.OffsetRange{After: 20, Tail: true}, nil, nil)
 	if len(page.Updates) != 3 || page.NextToken == nil || page.Highest != 23 {
 		t.Errorf("tail page = %d updates, token %v, highest %d", len(page.Updates), page.NextToken, page.Highest)
 	}
 	// A party-filtered read sees that party's updates only.
-	u8, err := n.TypedUpdateByOffset(ctx, 8, all)
+	u8, err := n.UpdateByOffset(ctx, 8, all)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p7 := u8.(*ledger.TopologyUpdate).Events[0].PartyID
-	page, _ = n.TypedUpdatesPage(ctx, topologyRead(p7), ledger.OffsetRange{Through: i64(23)}, nil, nil)
+	page, _ = n.UpdatesPage(ctx, topologyRead(p7), ledger.OffsetRange{Through: i64(23)}, nil, nil)
 	if diff := cmp.Diff([]int64{8}, typedOffsets(page.Updates)); diff != "" {
 		t.Errorf("party-filtered page (-want +got):\n%s", diff)
 	}
 	// Descending without an end pages down from the ledger end.
 	downward := ledger.OffsetRange{Tail: true, Descending: true}
-	down, err := n.TypedUpdatesPage(ctx, all, downward, i32(2), nil)
+	down, err := n.UpdatesPage(ctx, all, downward, i32(2), nil)
 	if err != nil {
 		t.Fatalf("descending without end: %v", err)
 	}
 	if diff := cmp.Diff([]int64{23, 22}, typedOffsets(down.Updates)); diff != "" || down.Highest != 23 || down.NextToken == nil {
 		t.Fatalf("descending page without end (-want +got):\n%s; highest %d, token %v", diff, down.Highest, down.NextToken)
 	}
-	next, err := n.TypedUpdatesPage(ctx, all, downward, i32(2), down.NextToken)
+	next, err := n.UpdatesPage(ctx, all, downward, i32(2), down.NextToken)
 	if err != nil {
 		t.Fatalf("second descending page without end: %v", err)
 	}
@@ -153,15 +153,15 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 		{"empty format", ledger.UpdateReadFormat{}, ledger.OffsetRange{Tail: true}, nil, nil, apierr.InvalidArgument},
 		{"garbage token", all, ledger.OffsetRange{Tail: true}, nil, []byte("!!"), apierr.InvalidUpdatesPageToken},
 	} {
-		if _, err := n.TypedUpdatesPage(ctx, tc.f, tc.r, tc.size, tc.token); !errors.Is(err, tc.code) {
+		if _, err := n.UpdatesPage(ctx, tc.f, tc.r, tc.size, tc.token); !errors.Is(err, tc.code) {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code.Name)
 		}
 	}
 	reader := ledger.WithPrincipal(ctx, identity.Principal{UserID: "r", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: p7}}})
-	if _, err := n.TypedUpdatesPage(reader, topologyRead(p7), ledger.OffsetRange{Tail: true}, nil, nil); err != nil {
+	if _, err := n.UpdatesPage(reader, topologyRead(p7), ledger.OffsetRange{Tail: true}, nil, nil); err != nil {
 		t.Errorf("reading as an allowed party: %v", err)
 	}
-	if _, err := n.TypedUpdatesPage(reader, all, ledger.OffsetRange{Tail: true}, nil, nil); !errors.Is(err, apierr.PermissionDenied) {
+	if _, err := n.UpdatesPage(reader, all, ledger.OffsetRange{Tail: true}, nil, nil); !errors.Is(err, apierr.PermissionDenied) {
 		t.Errorf("reading as any party without the right: %v", err)
 	}
 }
@@ -174,7 +174,7 @@ func TestUpdatesIteratorTails(t *testing.T) {
 	ledgertest.MustAllocate(t, n, "a")
 	later := allocateLater(n, "b", 20*time.Millisecond)
 	var got []int64
-	for u, err := range n.TypedUpdates(ctx, topologyRead(), ledger.OffsetRange{Tail: true}) {
+	for u, err := range n.Updates(ctx, topologyRead(), ledger.OffsetRange{Tail: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 		ledgertest.MustAllocate(t, n, fmt.Sprintf("p%d", i))
 	}
 	f := topologyFormat()
-	closed := ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(5)}
+	closed := jsonapi.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(5)}
 	got, err := listUpdates(ctx, n, closed, ledger.ListOptions{})
 	if err != nil || len(got) != 5 {
 		t.Fatalf("at the limit: %d, %v", len(got), err)
@@ -215,7 +215,7 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 
 	// An open-ended list blocks, wakes on a commit, and returns after the
 	// idle timeout.
-	open := ledger.GetUpdatesRequest{UpdateFormat: &f, BeginExclusive: 6}
+	open := jsonapi.GetUpdatesRequest{UpdateFormat: &f, BeginExclusive: 6}
 	idle := 200 * time.Millisecond
 	later := allocateLater(n, "late", 50*time.Millisecond)
 	start := time.Now()
@@ -230,10 +230,10 @@ func TestUpdatesListLimitAndBlocking(t *testing.T) {
 	if elapsed > 2*time.Second {
 		t.Errorf("blocking list took %v", elapsed)
 	}
-	if _, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("neither format nor filter: %v", err)
 	}
-	if _, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f, Filter: &ledger.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &f, Filter: &jsonapi.EventFormat{}}, ledger.ListOptions{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("both format and filter: %v", err)
 	}
 }
@@ -243,8 +243,8 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	a := ledgertest.MustAllocate(t, n, "a")
-	id := ledger.UpdateAtForTest(t, n, 1).TopologyTransaction.Value.UpdateID
-	got, err := n.TypedUpdateByID(ctx, id, topologyRead())
+	id := ledger.UpdateAtForTest(t, n, 1).(*ledger.TopologyUpdate).UpdateID
+	got, err := n.UpdateByID(ctx, id, topologyRead())
 	if err != nil {
 		t.Fatalf("by id: %v", err)
 	}
@@ -253,14 +253,14 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 		topo.Events[0].Change != ledger.AuthorizationAdded {
 		t.Fatalf("by id = %+v", got)
 	}
-	byOffset, err := n.TypedUpdateByOffset(ctx, 1, topologyRead())
+	byOffset, err := n.UpdateByOffset(ctx, 1, topologyRead())
 	if err != nil || !cmp.Equal(got, byOffset) {
 		t.Fatalf("by offset = %+v, %v; want %+v", byOffset, err, got)
 	}
-	if _, err := n.TypedUpdateByID(ctx, "1220ff", topologyRead()); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.UpdateByID(ctx, "1220ff", topologyRead()); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("unknown id: %v", err)
 	}
-	if _, err := n.TypedUpdateByID(ctx, id, topologyRead("other::1220ab")); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.UpdateByID(ctx, id, topologyRead("other::1220ab")); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("invisible update: %v", err)
 	}
 }
@@ -274,7 +274,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 	ledgertest.MustAllocate(t, n, "c")
 	f := topologyFormat(a)
 	idle := 20 * time.Millisecond
-	got, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
+	got, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &f}, ledger.ListOptions{IdleTimeout: &idle})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("list = %+v, %v", got, err)
 	}
@@ -284,7 +284,7 @@ func TestOpenEndedListEndsWithCheckpoint(t *testing.T) {
 	}
 	// Nothing past the last visible update: no checkpoint.
 	all := topologyFormat()
-	got, _ = listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
+	got, _ = listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &all}, ledger.ListOptions{IdleTimeout: &idle})
 	if len(got) != 3 || got[2].Update.OffsetCheckpoint != nil {
 		t.Errorf("all visible: %d elements, last %+v", len(got), got[len(got)-1])
 	}
@@ -296,14 +296,14 @@ func TestEmptyEventFormatAndNegativeLimit(t *testing.T) {
 	ctx := context.Background()
 	ledgertest.MustAllocate(t, n, "a")
 	empty := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{}}
-	if _, err := n.TypedUpdatesPage(ctx, empty, ledger.OffsetRange{Tail: true}, nil, nil); !errors.Is(err, apierr.InvalidArgument) {
+	if _, err := n.UpdatesPage(ctx, empty, ledger.OffsetRange{Tail: true}, nil, nil); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("event format without parties: %v", err)
 	}
 	if _, err := n.ActiveContractEventsPage(ctx, ledger.ReadFormat{}, ledger.PageRequest{}); !errors.Is(err, apierr.InvalidArgument) {
 		t.Errorf("ACS without parties: %v", err)
 	}
 	f := topologyFormat()
-	got, err := listUpdates(ctx, n, ledger.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
+	got, err := listUpdates(ctx, n, jsonapi.GetUpdatesRequest{UpdateFormat: &f, EndInclusive: i64(1)}, ledger.ListOptions{Limit: i64(-1)})
 	if err != nil || len(got) != 0 {
 		t.Errorf("negative limit: %d elements, %v", len(got), err)
 	}

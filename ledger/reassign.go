@@ -1,14 +1,12 @@
 package ledger
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/vetting"
@@ -16,61 +14,6 @@ import (
 
 // purposeReassignmentID is the hash purpose of reassignment ids.
 const purposeReassignmentID identity.HashPurpose = 0x4c4e0002
-
-// UnassignCommand moves a contract off its source synchronizer.
-type UnassignCommand struct {
-	ContractID string `json:"contractId"`
-	Source     string `json:"source"`
-	Target     string `json:"target"`
-}
-
-// AssignCommand completes an unassignment on the target synchronizer.
-type AssignCommand struct {
-	ReassignmentID string `json:"reassignmentId"`
-	Source         string `json:"source"`
-	Target         string `json:"target"`
-}
-
-// ReassignmentCommandKind is {"UnassignCommand": {"value": …}},
-// {"AssignCommand": {"value": …}} or {"Empty": {}}.
-type ReassignmentCommandKind struct {
-	AssignCommand   *Wrapped[AssignCommand]   `json:"AssignCommand,omitempty"`
-	UnassignCommand *Wrapped[UnassignCommand] `json:"UnassignCommand,omitempty"`
-	Empty           *struct{}                 `json:"Empty,omitempty"`
-}
-
-// ReassignmentCommand is one reassignment command.
-type ReassignmentCommand struct {
-	Command ReassignmentCommandKind `json:"command"`
-}
-
-// ReassignmentCommands is a reassignment submission: all commands are of
-// one kind, between the same synchronizers, and commit as one update.
-type ReassignmentCommands struct {
-	WorkflowID   string                `json:"workflowId"`
-	UserID       string                `json:"userId"`
-	CommandID    string                `json:"commandId"`
-	Submitter    string                `json:"submitter"`
-	SubmissionID string                `json:"submissionId"`
-	Commands     []ReassignmentCommand `json:"commands"`
-}
-
-// SubmitReassignmentRequest is the body of async/submit-reassignment.
-type SubmitReassignmentRequest struct {
-	ReassignmentCommands ReassignmentCommands `json:"reassignmentCommands"`
-}
-
-// SubmitAndWaitForReassignmentRequest submits a reassignment and asks for
-// it in an event format (nil: the reassignment has no events).
-type SubmitAndWaitForReassignmentRequest struct {
-	ReassignmentCommands ReassignmentCommands `json:"reassignmentCommands"`
-	EventFormat          *EventFormat         `json:"eventFormat"`
-}
-
-// SubmitAndWaitForReassignmentResponse carries the committed reassignment.
-type SubmitAndWaitForReassignmentResponse struct {
-	Reassignment JsReassignment `json:"reassignment"`
-}
 
 // reassignmentRecord is an unassignment, open until its assignment.
 type reassignmentRecord struct {
@@ -86,23 +29,6 @@ func (n *Node) connected(id, field string) error {
 		return apierr.InvalidField.New("%s: the participant is not connected to synchronizer %q", field, apierr.Quote(id))
 	}
 	return nil
-}
-
-// reassignCommandsOf converts the JSON API's ReassignmentCommands to the
-// typed ones (a command with no variant stays nil: MISSING_FIELD).
-func reassignCommandsOf(rc ReassignmentCommands) ReassignCommands {
-	out := ReassignCommands{Commands: make([]ReassignCommand, len(rc.Commands)), Submitter: rc.Submitter, UserID: rc.UserID,
-		CommandID: rc.CommandID, WorkflowID: rc.WorkflowID, SubmissionID: rc.SubmissionID}
-	for i, c := range rc.Commands {
-		switch k := c.Command; {
-		case k.UnassignCommand != nil:
-			u := k.UnassignCommand.Value
-			out.Commands[i] = UnassignContract{ContractID: value.ContractID(u.ContractID), Source: u.Source, Target: u.Target}
-		case k.AssignCommand != nil:
-			out.Commands[i] = AssignContract(k.AssignCommand.Value)
-		}
-	}
-	return out
 }
 
 func loadContract(tx *store.Tx, cid string) (*contractRecord, error) {
@@ -184,33 +110,4 @@ func (n *Node) assign(tx *store.Tx, a AssignContract, submitter string) (*reassi
 	tx.Set(store.ContractKey(r.ContractID), mustJSON(c))
 	return &reassignNode{ReassignmentID: a.ReassignmentID, Source: r.Source, Target: r.Target, Submitter: submitter,
 		Counter: r.Counter, Contract: c.Create}, nil
-}
-
-// SubmitReassignment submits a reassignment and returns once it is
-// committed (POST /v2/commands/async/submit-reassignment); the result is
-// in the update log. It is Reassign with the JSON API's request.
-func (n *Node) SubmitReassignment(ctx context.Context, req SubmitReassignmentRequest) (Empty, error) {
-	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
-		return Empty{}, err
-	}
-	_, err := n.reassign(ctx, reassignCommandsOf(req.ReassignmentCommands), nil)
-	return Empty{}, err
-}
-
-// SubmitAndWaitForReassignment submits an unassignment or an assignment as
-// one atomic update (Reassign's rules) and returns it: without an event
-// format it has no events; with one, its events are filtered by it.
-func (n *Node) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWaitForReassignmentRequest) (SubmitAndWaitForReassignmentResponse, error) {
-	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
-		return SubmitAndWaitForReassignmentResponse{}, err
-	}
-	if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
-		return SubmitAndWaitForReassignmentResponse{}, err
-	}
-	e, err := n.reassign(ctx, reassignCommandsOf(req.ReassignmentCommands), jsonEventSpec(req.EventFormat))
-	if err != nil {
-		return SubmitAndWaitForReassignmentResponse{}, err
-	}
-	r := renderReassignment(e, newEventFilter(req.EventFormat, n), true)
-	return SubmitAndWaitForReassignmentResponse{Reassignment: *r}, nil
 }

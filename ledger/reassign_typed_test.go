@@ -80,7 +80,7 @@ func typedSummary(t *testing.T, r *ledger.Reassignment) reassignmentSummary {
 	return out
 }
 
-func jsonSummary(t *testing.T, r ledger.JsReassignment) reassignmentSummary {
+func jsonSummary(t *testing.T, r jsonapi.JsReassignment) reassignmentSummary {
 	t.Helper()
 	at, err := time.Parse(time.RFC3339Nano, r.RecordTime)
 	if err != nil {
@@ -112,7 +112,7 @@ func updateReassignment(t *testing.T, f *fixture, updateID, party string) *ledge
 	t.Helper()
 	rf := ledger.ReadAs(party)
 	rf.Verbose = true
-	u, err := f.n.TypedUpdateByID(f.ctx, updateID, ledger.UpdateReadFormat{Reassignments: &rf})
+	u, err := f.n.UpdateByID(f.ctx, updateID, ledger.UpdateReadFormat{Reassignments: &rf})
 	if err != nil {
 		t.Fatalf("update %s: %v", updateID, err)
 	}
@@ -141,9 +141,9 @@ func TestReassign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if un.Offset != end.Offset || un.SynchronizerID != reassignSyncs[0] || un.RecordTime.IsZero() || un.SubmissionID != "sub" ||
+	if un.Offset != end || un.SynchronizerID != reassignSyncs[0] || un.RecordTime.IsZero() || un.SubmissionID != "sub" ||
 		len(un.Events) != 1 {
-		t.Fatalf("unassignment: %+v (ledger end %d)", un, end.Offset)
+		t.Fatalf("unassignment: %+v (ledger end %d)", un, end)
 	}
 	u := un.Events[0].(*ledger.UnassignedEvent)
 	if u.ContractID != cid || u.ReassignmentCounter != 1 || u.Submitter != f.alice || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(u.ReassignmentID) {
@@ -199,20 +199,20 @@ func TestReassign(t *testing.T) {
 }
 
 // jsonReassignment is the JSON API's request for typed commands.
-func jsonReassignment(c ledger.ReassignCommands) ledger.ReassignmentCommands {
-	out := ledger.ReassignmentCommands{Submitter: c.Submitter, UserID: c.UserID, CommandID: c.CommandID, WorkflowID: c.WorkflowID, SubmissionID: c.SubmissionID,
-		Commands: []ledger.ReassignmentCommand{}}
+func jsonReassignment(c ledger.ReassignCommands) jsonapi.ReassignmentCommands {
+	out := jsonapi.ReassignmentCommands{Submitter: c.Submitter, UserID: c.UserID, CommandID: c.CommandID, WorkflowID: c.WorkflowID, SubmissionID: c.SubmissionID,
+		Commands: []jsonapi.ReassignmentCommand{}}
 	for _, x := range c.Commands {
-		var k ledger.ReassignmentCommandKind
+		var k jsonapi.ReassignmentCommandKind
 		switch x := x.(type) {
 		case ledger.UnassignContract:
-			k.UnassignCommand = &ledger.Wrapped[ledger.UnassignCommand]{Value: ledger.UnassignCommand{ContractID: string(x.ContractID), Source: x.Source, Target: x.Target}}
+			k.UnassignCommand = &jsonapi.Wrapped[jsonapi.UnassignCommand]{Value: jsonapi.UnassignCommand{ContractID: string(x.ContractID), Source: x.Source, Target: x.Target}}
 		case ledger.AssignContract:
-			k.AssignCommand = &ledger.Wrapped[ledger.AssignCommand]{Value: ledger.AssignCommand(x)}
+			k.AssignCommand = &jsonapi.Wrapped[jsonapi.AssignCommand]{Value: jsonapi.AssignCommand(x)}
 		default:
 			k.Empty = &struct{}{}
 		}
-		out.Commands = append(out.Commands, ledger.ReassignmentCommand{Command: k})
+		out.Commands = append(out.Commands, jsonapi.ReassignmentCommand{Command: k})
 	}
 	return out
 }
@@ -275,8 +275,8 @@ func TestReassignRefusals(t *testing.T) {
 			if d := cmp.Diff(before, ledger.StoreDumpForTest(t, f.n)); d != "" {
 				t.Errorf("state changed:\n%s", d)
 			}
-			if end, err := f.n.LedgerEnd(f.ctx); err != nil || end.Offset != endBefore.Offset {
-				t.Errorf("ledger end %+v (%v), was %d", end, err, endBefore.Offset)
+			if end, err := f.n.LedgerEnd(f.ctx); err != nil || end != endBefore {
+				t.Errorf("ledger end %+v (%v), was %d", end, err, endBefore)
 			}
 		})
 	}
@@ -289,7 +289,7 @@ func TestReassignRefusals(t *testing.T) {
 func TestReassignSameAsJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{Synchronizers: reassignSyncs})
-	ef := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.alice: {}}, Verbose: true}
+	ef := &jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.alice: {}}, Verbose: true}
 	show := ledger.ReassignmentEvents(ledger.ReadAs(f.alice))
 	// The JSON submissions go over HTTP as participant_admin (the
 	// token's user), which may act as alice once granted.
@@ -297,8 +297,8 @@ func TestReassignSameAsJSON(t *testing.T) {
 	if _, err := f.n.GrantUserRights(f.ctx, identity.DefaultParticipantAdmin, "", []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}); err != nil {
 		t.Fatal(err)
 	}
-	submitJSON := func(req ledger.SubmitAndWaitForReassignmentRequest) (ledger.SubmitAndWaitForReassignmentResponse, error) {
-		var out ledger.SubmitAndWaitForReassignmentResponse
+	submitJSON := func(req jsonapi.SubmitAndWaitForReassignmentRequest) (jsonapi.SubmitAndWaitForReassignmentResponse, error) {
+		var out jsonapi.SubmitAndWaitForReassignmentResponse
 		body, _ := json.Marshal(req)
 		hr, _ := http.NewRequestWithContext(f.ctx, http.MethodPost, srv.URL+"/v2/commands/submit-and-wait-for-reassignment", bytes.NewReader(body))
 		hr.Header.Set("Authorization", "Bearer "+token)
@@ -332,7 +332,7 @@ func TestReassignSameAsJSON(t *testing.T) {
 				}
 				s = typedSummary(t, &r.Reassignment)
 			} else {
-				r, err := submitJSON(ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonReassignment(c), EventFormat: ef})
+				r, err := submitJSON(jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: jsonReassignment(c), EventFormat: ef})
 				if err != nil {
 					t.Fatalf("%s step %d: %v", via, step, err)
 				}

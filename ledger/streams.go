@@ -5,7 +5,6 @@ import (
 	"iter"
 	"time"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -19,91 +18,15 @@ const streamPage = 500
 // itself gets nothing more. An iterator that reaches its natural end (the
 // end offset, the last active contract) just stops, with no error.
 
-// StreamUpdates yields the updates of a list request one by one, as the
-// WebSocket form of /v2/updates does: it ends after the end offset, or,
-// open-ended, follows the ledger (woken by the committer) until ctx ends,
-// then yields ctx.Err() (see the cancellation contract above). Stopping the
-// loop releases everything.
-func (n *Node) StreamUpdates(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdatesResponse, error] {
-	return streamOf(n, ctx, req, listUpdates, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
-		u, ok := rd.update(e)
-		return GetUpdatesResponse{Update: u}, ok
-	}, updateCheckpoint)
-}
-
-// StreamFlats is StreamUpdates for /v2/updates/flats (ACS-delta shape).
-func (n *Node) StreamFlats(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdatesResponse, error] {
-	return streamOf(n, ctx, req, listFlats, func(rd *renderer, e *logEntry) (GetUpdatesResponse, bool) {
-		u, ok := rd.update(e)
-		return GetUpdatesResponse{Update: u}, ok
-	}, updateCheckpoint)
-}
-
-// StreamTrees is StreamUpdates for /v2/updates/trees (transaction trees).
-func (n *Node) StreamTrees(ctx context.Context, req GetUpdatesRequest) iter.Seq2[GetUpdateTreesResponse, error] {
-	return streamOf(n, ctx, req, listTrees, func(rd *renderer, e *logEntry) (GetUpdateTreesResponse, bool) {
-		u, ok := rd.tree(e)
-		return GetUpdateTreesResponse{Update: u}, ok
-	}, treeCheckpoint)
-}
-
-func streamOf[T any](n *Node, ctx context.Context, req GetUpdatesRequest, shape listShape,
-	render func(*renderer, *logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		fail := func(err error) { yield(zero, err) }
-		if err := n.public(ctx); err != nil {
-			fail(err)
-			return
-		}
-		if err := req.checkShape(); err != nil {
-			fail(err)
-			return
-		}
-		f, err := req.format(shape)
-		if err != nil {
-			fail(err)
-			return
-		}
-		if shape == listTrees {
-			f.IncludeTopologyEvents = nil
-		}
-		spec := jsonUpdateSpec(f)
-		if err := n.checkSpec(ctx, &spec); err != nil {
-			fail(err)
-			return
-		}
-		if req.DescendingOrder && req.EndInclusive == nil {
-			fail(apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive"))
-			return
-		}
-		if err := checkOffsets(req.BeginExclusive, req.EndInclusive, n.st.LedgerEnd()); err != nil {
-			fail(err)
-			return
-		}
-		if err := n.checkUpdatesNotPruned(req.BeginExclusive, req.EndInclusive); err != nil { // prune.go
-			fail(err)
-			return
-		}
-		rd := newRenderer(spec, n)
-		for v, err := range follow(n, ctx, req.BeginExclusive, req.EndInclusive, req.DescendingOrder, indexParty(&spec),
-			func(e *logEntry) (T, bool) { return render(rd, e) }, checkpoint) {
-			if !yield(v, err) || err != nil {
-				return
-			}
-		}
-	}
-}
-
 // follow yields the rendered log entries of (begin, end]: newest first from
 // one snapshot when desc; otherwise in order, a page per snapshot, and —
 // without an end — following the ledger, woken by the committer, until ctx
 // ends, when it yields ctx.Err(). Without an end and with a checkpoint
 // function, it also yields an offset checkpoint at the ledger end when it
 // has caught up and no entry came for Options.CheckpointDelay, once per
-// ledger end (as TypedUpdates with OffsetRange.Checkpoints).
+// ledger end (as Updates with OffsetRange.Checkpoints).
 func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
-	render func(*logEntry) (T, bool), checkpoint func(OffsetCheckpoint) T) iter.Seq2[T, error] {
+	render func(*logEntry) (T, bool), checkpoint func(*Checkpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		fail := func(err error) { yield(zero, err) }
@@ -183,63 +106,10 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 			}
 			if idle {
 				checkpointed = cursor
-				if !yield(checkpoint(n.checkpoint(cursor).wire()), nil) {
+				if !yield(checkpoint(n.checkpoint(cursor)), nil) {
 					return
 				}
 			}
 		}
 	}
-}
-
-// StreamActiveContracts yields the active contracts at an offset one by
-// one (the WebSocket form of /v2/state/active-contracts); the stream ends
-// by itself after the last contract, or yields ctx.Err() when ctx ends
-// first.
-func (n *Node) StreamActiveContracts(ctx context.Context, req GetActiveContractsRequest) iter.Seq2[GetActiveContractsResponse, error] {
-	return func(yield func(GetActiveContractsResponse, error) bool) {
-		// The list form with the list limit lifted; a page of contracts at a
-		// time keeps the snapshot short.
-		if err := n.public(ctx); err != nil {
-			yield(GetActiveContractsResponse{}, err)
-			return
-		}
-		if err := req.checkShape(); err != nil {
-			yield(GetActiveContractsResponse{}, err)
-			return
-		}
-		f := req.EventFormat
-		if f == nil {
-			f = req.Filter
-		}
-		after := ""
-		at := req.ActiveAtOffset
-		size := int32(streamPage)
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(GetActiveContractsResponse{}, err)
-				return
-			}
-			page, err := n.ActiveContractsPage(ctx, GetActiveContractsPageRequest{ActiveAtOffset: &at, EventFormat: derefFormat(f), MaxPageSize: &size, PageToken: after})
-			if err != nil {
-				yield(GetActiveContractsResponse{}, err)
-				return
-			}
-			for _, c := range page.ActiveContracts {
-				if !yield(c, nil) {
-					return
-				}
-			}
-			if page.NextPageToken == nil {
-				return
-			}
-			after = *page.NextPageToken
-		}
-	}
-}
-
-func derefFormat(f *EventFormat) EventFormat {
-	if f == nil {
-		return EventFormat{}
-	}
-	return *f
 }

@@ -27,7 +27,7 @@ func TestStreams(t *testing.T) {
 	}
 	f := topologyRead()
 	var got []int64
-	for u, err := range n.TypedUpdates(ctx, f, ledger.OffsetRange{Through: i64(4)}) {
+	for u, err := range n.Updates(ctx, f, ledger.OffsetRange{Through: i64(4)}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestStreams(t *testing.T) {
 		t.Errorf("closed stream (-want +got):\n%s", diff)
 	}
 	got = nil
-	for u, err := range n.TypedUpdates(ctx, f, ledger.OffsetRange{Through: i64(4), Descending: true}) {
+	for u, err := range n.Updates(ctx, f, ledger.OffsetRange{Through: i64(4), Descending: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestStreams(t *testing.T) {
 	defer cancel()
 	later := allocateLater(n, "later", 20*time.Millisecond)
 	got = nil
-	for u, err := range n.TypedUpdates(tctx, f, ledger.OffsetRange{After: 4, Tail: true}) {
+	for u, err := range n.Updates(tctx, f, ledger.OffsetRange{After: 4, Tail: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestStreams(t *testing.T) {
 		t.Errorf("tailing stream (-want +got):\n%s", diff)
 	}
 	count := 0
-	for _, err := range n.TypedUpdates(ctx, one, ledger.OffsetRange{Through: i64(5)}) {
+	for _, err := range n.Updates(ctx, one, ledger.OffsetRange{Through: i64(5)}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestStreams(t *testing.T) {
 	if count != 1 {
 		t.Errorf("party stream saw %d updates, want 1", count)
 	}
-	for _, err := range n.TypedUpdates(ctx, f, ledger.OffsetRange{Through: i64(99)}) {
+	for _, err := range n.Updates(ctx, f, ledger.OffsetRange{Through: i64(99)}) {
 		if !errors.Is(err, apierr.OffsetAfterLedgerEnd) {
 			t.Errorf("an end after the ledger end: %v, want OFFSET_AFTER_LEDGER_END", err)
 		}
@@ -104,14 +104,14 @@ func TestIteratorsReportCancellation(t *testing.T) {
 		name string
 		seq  func(ctx context.Context) func(func(any, error) bool)
 	}{
-		{"TypedUpdates", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(n.TypedUpdates(ctx, topologyRead(), tail))
+		{"Updates", func(ctx context.Context) func(func(any, error) bool) {
+			return anySeq(n.Updates(ctx, topologyRead(), tail))
 		}},
 		{"Transactions", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.Transactions(ctx, ledger.ReadAs(p), tail))
 		}},
 		{"jsonapi.StreamUpdates", func(ctx context.Context) func(func(any, error) bool) {
-			return anySeq(jsonapi.New(n).StreamUpdates(ctx, ledger.GetUpdatesRequest{UpdateFormat: &f}))
+			return anySeq(jsonapi.New(n).StreamUpdates(ctx, jsonapi.GetUpdatesRequest{UpdateFormat: &f}))
 		}},
 		{"Completions", func(ctx context.Context) func(func(any, error) bool) {
 			return anySeq(n.Completions(ctx, "participant_admin", []string{p}, 0))

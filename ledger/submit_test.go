@@ -48,8 +48,8 @@ func TestSubmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if created.Offset != end.Offset || created.UpdateID == "" || created.CommandID != "c1" || created.WorkflowID != "wf" || created.SynchronizerID == "" {
-		t.Errorf("committed %+v, want offset %d, command c1, workflow wf", created, end.Offset)
+	if created.Offset != end || created.UpdateID == "" || created.CommandID != "c1" || created.WorkflowID != "wf" || created.SynchronizerID == "" {
+		t.Errorf("committed %+v, want offset %d, command c1, workflow wf", created, end)
 	}
 	if created.EffectiveAt.Before(before) || created.RecordTime.Before(created.EffectiveAt) {
 		t.Errorf("effective at %v, record time %v; want both after %v, in that order", created.EffectiveAt, created.RecordTime, before)

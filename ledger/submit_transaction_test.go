@@ -89,7 +89,7 @@ func TestSubmitForTransaction(t *testing.T) {
 			t.Errorf("%s: %v, want %s", tt.name, err, tt.code.Name)
 		}
 	}
-	if after, err := n.LedgerEnd(ctx); err != nil || after.Offset != end.Offset {
-		t.Errorf("ledger end %+v (%v) after refused formats, want %d", after, err, end.Offset)
+	if after, err := n.LedgerEnd(ctx); err != nil || after != end {
+		t.Errorf("ledger end %+v (%v) after refused formats, want %d", after, err, end)
 	}
 }

@@ -21,13 +21,13 @@ type SynchronizerConnection struct {
 	Permission ParticipantPermission
 }
 
-// TypedConnectedSynchronizers lists the synchronizers the participant is
+// ConnectedSynchronizers lists the synchronizers the participant is
 // connected to (any authenticated caller), in the order of
 // Options.Synchronizers. With a party, only those where the party is
 // hosted: none for a party the participant does not know. With a
 // participantID other than this participant's, none (Canton asks the
 // topology of that participant; ledgernode knows only its own).
-func (n *Node) TypedConnectedSynchronizers(ctx context.Context, party, participantID string) ([]SynchronizerConnection, error) {
+func (n *Node) ConnectedSynchronizers(ctx context.Context, party, participantID string) ([]SynchronizerConnection, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -52,9 +52,9 @@ func (n *Node) TypedConnectedSynchronizers(ctx context.Context, party, participa
 	return out, nil
 }
 
-// LedgerEndOffset returns the offset of the last committed update, 0 on
+// LedgerEnd returns the offset of the last committed update, 0 on
 // an empty ledger (any authenticated caller; Canton's GetLedgerEnd).
-func (n *Node) LedgerEndOffset(ctx context.Context) (int64, error) {
+func (n *Node) LedgerEnd(ctx context.Context) (int64, error) {
 	if err := n.public(ctx); err != nil {
 		return 0, err
 	}

@@ -31,12 +31,12 @@ func TestTypedConnectedSynchronizers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := n.TypedConnectedSynchronizers(context.Background(), tt.party, tt.participant)
+			got, err := n.ConnectedSynchronizers(context.Background(), tt.party, tt.participant)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("TypedConnectedSynchronizers (-want +got):\n%s", diff)
+				t.Errorf("ConnectedSynchronizers (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -46,25 +46,25 @@ func TestLedgerEndOffset(t *testing.T) {
 	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
-	before, err := n.LedgerEndOffset(ctx)
+	before, err := n.LedgerEnd(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ledgertest.MustAllocate(t, n, "alice") // one topology update
-	after, err := n.LedgerEndOffset(ctx)
+	after, err := n.LedgerEnd(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after != before+1 {
-		t.Errorf("LedgerEndOffset = %d after one update, want %d", after, before+1)
+		t.Errorf("LedgerEnd = %d after one update, want %d", after, before+1)
 	}
 	// A caller that has gone away is answered with its context's error.
 	gone, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := n.LedgerEndOffset(gone); !errors.Is(err, context.Canceled) {
-		t.Errorf("LedgerEndOffset with a cancelled context: %v, want context.Canceled", err)
+	if _, err := n.LedgerEnd(gone); !errors.Is(err, context.Canceled) {
+		t.Errorf("LedgerEnd with a cancelled context: %v, want context.Canceled", err)
 	}
-	if _, err := n.TypedConnectedSynchronizers(gone, "", ""); !errors.Is(err, context.Canceled) {
-		t.Errorf("TypedConnectedSynchronizers with a cancelled context: %v, want context.Canceled", err)
+	if _, err := n.ConnectedSynchronizers(gone, "", ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("ConnectedSynchronizers with a cancelled context: %v, want context.Canceled", err)
 	}
 }

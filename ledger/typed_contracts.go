@@ -8,14 +8,12 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// Typed contract reads: a page of the active contracts, one contract by
-// id, and a contract's create and archive events — the JSON reads
-// ActiveContractsPage, ContractByID and EventsByContractID with typed
-// values. As the other typed reads (typed_reads.go) they share those
-// methods' checks, rights, errors, tokens and visibility decisions
-// (activeContractsPage, contractFor, contractEventsFor, the ACS walk
-// acsVisitAt) and render the selected contracts as typed events
-// (typed_render.go).
+// Contract reads: a page of the active contracts, one contract by id,
+// and a contract's create and archive events (Canton's StateService,
+// ContractService and EventQueryService). Their checks, rights, errors,
+// tokens and visibility decisions are activeContractsPage, contractFor,
+// contractEventsFor and the ACS walk acsVisitAt; they render the selected
+// contracts as typed events (typed_render.go).
 
 // PageRequest asks for one page of the active contracts
 // (ActiveContractEventsPage). Its optional fields are pointers, as the
@@ -40,8 +38,8 @@ type ContractPage struct {
 	// At is the offset the contracts are active at.
 	At int64
 	// NextToken asks for the next page (PageRequest.Token); nil on the
-	// last page. It is the bytes of the JSON read's page token (which is
-	// their base64 text, as Canton's JSON API writes the gRPC bytes).
+	// last page. The JSON API writes it as base64 text, as Canton's does
+	// with the gRPC bytes.
 	NextToken []byte
 }
 
@@ -68,8 +66,8 @@ type PagedContract struct {
 
 // ActiveContractEventsPage returns one page of the contracts active (or
 // in transit) at an offset that the format shows, in contract-id order,
-// with typed created events (ActiveContractsPage: its checks, rights and
-// errors). The format's Shape is not used. Refusals: PERMISSION_DENIED
+// with typed created events (Canton's StateService.GetActiveContracts,
+// paged). The format's Shape is not used. Refusals: PERMISSION_DENIED
 // without the right to read as the format's parties, INVALID_ARGUMENT for
 // a size out of range, INVALID_ACS_PAGE_TOKEN for a token that is not
 // one of this format's (or of another offset), NEGATIVE_OFFSET,
@@ -131,8 +129,8 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 }
 
 // Contract returns the created event of a contract this participant
-// stores, active or archived, as the querying parties see it (ContractByID,
-// Canton's ContractService.GetContract): its witnesses are the parties
+// stores, active or archived, as the querying parties see it
+// (Canton's ContractService.GetContract): its witnesses are the parties
 // that are stakeholders (every stakeholder when parties is empty); its
 // offset and node id are 0, it has no interface views, its blob is set.
 // Refusals: MISSING_FIELD for an empty id, PERMISSION_DENIED without the
@@ -140,7 +138,7 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 // CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no party is
 // a stakeholder.
 func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*CreatedEvent, error) {
-	c, w, err := n.contractFor(ctx, GetContractRequest{ContractID: string(cid), QueryingParties: parties})
+	c, w, err := n.contractFor(ctx, string(cid), parties)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +162,7 @@ type ContractEvents struct {
 
 // ContractEvents returns a contract's create event and, once archived,
 // its archive event, as the format shows them in the ACS-delta shape
-// (EventsByContractID, Canton's EventQueryService.GetEventsByContractId;
+// (Canton's EventQueryService.GetEventsByContractId;
 // the format's Shape is not used). Refusals: PERMISSION_DENIED without
 // the right to read as the format's parties, the format's errors (no
 // party, unknown templates), CONTRACT_EVENTS_NOT_FOUND when the contract

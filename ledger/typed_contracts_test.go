@@ -74,7 +74,7 @@ func TestActiveContractEventsPageAgreesWithJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pings[cid] = ping{fmt.Sprint("p", i), end.Offset}
+		pings[cid] = ping{fmt.Sprint("p", i), end}
 		cids = append(cids, cid)
 	}
 	slices.Sort(cids)
@@ -97,8 +97,8 @@ func TestActiveContractEventsPageAgreesWithJSON(t *testing.T) {
 		if pages == 1 {
 			f.createPing(t, "later") // not on the pages: they read at the first page's offset
 		}
-		if want := min(2, 5-len(got)); page.At != atEnd.Offset || len(page.Contracts) != want {
-			t.Fatalf("page %d: at %d with %d contracts; want at %d with %d", pages, page.At, len(page.Contracts), atEnd.Offset, want)
+		if want := min(2, 5-len(got)); page.At != atEnd || len(page.Contracts) != want {
+			t.Fatalf("page %d: at %d with %d contracts; want at %d with %d", pages, page.At, len(page.Contracts), atEnd, want)
 		}
 		for i, c := range page.Contracts {
 			cid := cids[len(got)]
@@ -167,7 +167,7 @@ func TestActiveContractEventsPageRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, earlier := end.Offset+1, first.At-1
+	after, earlier := end+1, first.At-1
 	tests := []struct {
 		name   string
 		ctx    context.Context
@@ -190,8 +190,8 @@ func TestActiveContractEventsPageRefusals(t *testing.T) {
 			}
 		})
 	}
-	if e, _ := f.node.LedgerEnd(ctx); e.Offset != end.Offset {
-		t.Errorf("ledger end %d after the refusals, want %d", e.Offset, end.Offset)
+	if e, _ := f.node.LedgerEnd(ctx); e != end {
+		t.Errorf("ledger end %d after the refusals, want %d", e, end)
 	}
 }
 
@@ -363,8 +363,8 @@ func TestContractEventsAgreeWithJSON(t *testing.T) {
 		blobs     bool
 		archived  bool
 	}{
-		{"active, as alice", active, "active", activeEnd.Offset, []string{f.alice}, []string{f.alice}, false, false},
-		{"active, as bob and dave, with blobs", active, "active", activeEnd.Offset, []string{f.bob, dave}, []string{f.bob}, true, false},
+		{"active, as alice", active, "active", activeEnd, []string{f.alice}, []string{f.alice}, false, false},
+		{"active, as bob and dave, with blobs", active, "active", activeEnd, []string{f.bob, dave}, []string{f.bob}, true, false},
 		{"archived, as alice", archived, "1", created.Offset, []string{f.alice}, []string{f.alice}, false, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,12 +31,12 @@ func TestOffsetRangeThrough(t *testing.T) {
 		{"zero after a begin", 1, new(int64(0)), -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := f.node.TypedUpdatesPage(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}, nil, nil)
+			p, err := f.node.UpdatesPage(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}, nil, nil)
 			if tc.want < 0 {
 				if codeOf(err) != apierr.InvalidArgument.Name || !strings.Contains(err.Error(), "end_inclusive (0) is before begin_exclusive (1)") {
 					t.Fatalf("page %+v, %v; want INVALID_ARGUMENT: end_inclusive (0) is before begin_exclusive (1)", p, err)
 				}
-				for _, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
+				for _, err := range f.node.Updates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
 					if codeOf(err) != apierr.InvalidArgument.Name {
 						t.Errorf("walk: %v; want INVALID_ARGUMENT", err)
 					}
@@ -50,7 +50,7 @@ func TestOffsetRangeThrough(t *testing.T) {
 				t.Errorf("updates (-want +got):\n%s", diff)
 			}
 			n := 0
-			for _, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
+			for _, err := range f.node.Updates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,22 +9,13 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 )
 
-// Typed reads: the updates and active contracts of the JSON reads with
-// typed values. Their formats compile to the read specs the JSON reads'
-// formats compile to too (event_filter_spec.go), so both share the
-// checks, rights, errors, page tokens and the one visibility pass
-// (render.go: which events a reader sees, witnesses, acsDelta, blobs,
-// interface views); the typed reads render the stored entries as typed
-// events themselves (typed_render.go), without going through the JSON
-// structs.
-//
-// Naming: the JSON reads hold the plain names today (Updates,
-// UpdatesPage, UpdateByID, UpdateByOffset, ActiveContracts) and move to
-// the JSON layer later; the typed reads are named so as not to collide
-// with them: TypedUpdates, TypedUpdatesPage, TypedUpdateByID,
-// TypedUpdateByOffset (then Updates, UpdatesPage, UpdateByID,
-// UpdateByOffset), Transaction, Transactions and ActiveContractEvents;
-// ReadFormat and UpdateReadFormat become EventFormat and UpdateFormat.
+// Reads: the updates and active contracts with typed values. Their
+// formats compile to read specs (event_filter_spec.go) that the checks,
+// rights, errors, page tokens and the one visibility pass (render.go:
+// which events a reader sees, witnesses, acsDelta, blobs, interface
+// views) work on; typed_render.go renders the stored entries as typed
+// events. The JSON Ledger API's reads are a layer over these
+// (ledger/jsonapi).
 
 // Shape is the shape of the transactions a typed read returns (Canton's
 // TransactionShape).
@@ -178,7 +169,7 @@ type OffsetRange struct {
 	Tail bool
 	// Descending reads from the end of the range down.
 	Descending bool
-	// Checkpoints makes a tailing walk (TypedUpdates with Tail) yield a
+	// Checkpoints makes a tailing walk (Updates with Tail) yield a
 	// *Checkpoint when it has read everything up to the ledger end and no
 	// update arrived for Options.CheckpointDelay: the reader may resume
 	// from its offset. One per ledger end: an idle ledger gives one.
@@ -201,12 +192,11 @@ func (n *Node) refString(r TemplateRef) string {
 // UpdatePage is one page of updates: the updates of
 // (Lowest, Highest] the format shows, in the requested order.
 type UpdatePage struct {
-	Updates         []TypedUpdate
+	Updates         []Update
 	Lowest, Highest int64
 	// NextToken asks for the next page (same format and range); nil when
-	// the range is read. It is the bytes of the JSON read's page token
-	// (which is their base64 text, as Canton's JSON API writes the gRPC
-	// bytes).
+	// the range is read. The JSON API writes it as base64 text, as
+	// Canton's does with the gRPC bytes.
 	NextToken []byte
 }
 
@@ -231,13 +221,13 @@ func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token [
 	return q
 }
 
-// TypedUpdatesPage returns one page of the updates of a range as the
+// UpdatesPage returns one page of the updates of a range as the
 // format shows them, with typed values (UpdatesPage: its checks, rights,
 // tokens and errors; INVALID_UPDATES_PAGE_TOKEN for a token of another
 // request). size is 1 to MaxUpdatesPageSize, nil DefaultUpdatesPageSize;
 // token is the NextToken of the previous page, nil for the first. With
 // r.Tail an ascending page always has a next token (to ask again later).
-func (n *Node) TypedUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
+func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
 	return n.typedPage(ctx, n.pageQuery(f, r, size, token), n.typedRendererFor(ctx))
 }
 
@@ -246,7 +236,7 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*
 	if q.Size != nil && *q.Size > 0 {
 		size = min(int(*q.Size), MaxUpdatesPageSize)
 	}
-	updates := make([]TypedUpdate, 0, size)
+	updates := make([]Update, 0, size)
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
 		u, err := tr.update(e, rd)
 		if err != nil {
@@ -273,15 +263,15 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*
 // typedWalkPage is the page size of the typed walks.
 const typedWalkPage = 500
 
-// TypedUpdates walks the updates of a range as the format shows them,
+// Updates walks the updates of a range as the format shows them,
 // with typed values, in offset order (descending with r.Descending),
 // fetching pages as the loop goes (UpdatesPage: the same checks, rights
 // and errors; DESCENDING_ORDER_MISSING_END for r.Tail with
 // r.Descending, as the JSON stream). With r.Tail it waits for new updates
 // until ctx ends, then yields ctx.Err() as its last element. A refusal
 // is the one element yielded.
-func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[TypedUpdate, error] {
-	return func(yield func(TypedUpdate, error) bool) {
+func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[Update, error] {
+	return func(yield func(Update, error) bool) {
 		size := int32(typedWalkPage)
 		q := n.pageQuery(f, r, &size, nil)
 		if r.Tail && r.Descending {
@@ -341,25 +331,25 @@ func (n *Node) TypedUpdates(ctx context.Context, f UpdateReadFormat, r OffsetRan
 	}
 }
 
-// TypedUpdateByID returns the update with that id as the format shows it
+// UpdateByID returns the update with that id as the format shows it
 // (UpdateByID: UPDATE_NOT_FOUND when there is none or nothing of it is
 // visible, PERMISSION_DENIED without the right to read as the format's
 // parties).
-func (n *Node) TypedUpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (TypedUpdate, error) {
+func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (Update, error) {
 	return n.typedUpdateBy(ctx, updateID, 0, f)
 }
 
-// TypedUpdateByOffset returns the update at an offset as the format shows
+// UpdateByOffset returns the update at an offset as the format shows
 // it (UpdateByOffset: NON_POSITIVE_OFFSET for an offset ≤ 0, else as
-// TypedUpdateByID).
-func (n *Node) TypedUpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (TypedUpdate, error) {
+// UpdateByID).
+func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (Update, error) {
 	if offset <= 0 {
 		return nil, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
 	}
 	return n.typedUpdateBy(ctx, "", offset, f)
 }
 
-func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (TypedUpdate, error) {
+func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (Update, error) {
 	uf := n.typedUpdateSpec(f)
 	e, err := n.entryFor(ctx, id, off, &uf)
 	if err != nil {
@@ -376,7 +366,7 @@ func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f Update
 }
 
 // Transaction returns the transaction with that update id as the format
-// shows it, with typed values (TypedUpdateByID for transactions):
+// shows it, with typed values (UpdateByID for transactions):
 // MISSING_FIELD for an empty id, UPDATE_NOT_FOUND when there is no such
 // transaction or nothing of it is visible, PERMISSION_DENIED without the
 // right to read as the parties.
@@ -387,7 +377,7 @@ func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (
 		}
 		return nil, apierr.MissingField.New("update_id")
 	}
-	u, err := n.TypedUpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f})
+	u, err := n.UpdateByID(ctx, updateID, UpdateReadFormat{Transactions: &f})
 	if err != nil {
 		return nil, err
 	}
@@ -399,10 +389,10 @@ func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (
 }
 
 // Transactions walks the transactions of a range as the format shows
-// them (TypedUpdates for transactions).
+// them (Updates for transactions).
 func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) iter.Seq2[*Transaction, error] {
 	return func(yield func(*Transaction, error) bool) {
-		for u, err := range n.TypedUpdates(ctx, UpdateReadFormat{Transactions: &f}, r) {
+		for u, err := range n.Updates(ctx, UpdateReadFormat{Transactions: &f}, r) {
 			if err != nil {
 				yield(nil, err)
 				return

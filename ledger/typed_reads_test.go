@@ -79,7 +79,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	respondedAt, createdAt := end.Offset, end.Offset-1 // the fixture's last two commits
+	respondedAt, createdAt := end, end-1 // the fixture's last two commits
 	sync := f.node.Synchronizers()[0]
 	var cid value.ContractID // the Ping's, from the first read
 	tests := []struct {
@@ -242,7 +242,7 @@ func TestTypedReadRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := cur.Offset + 1
+	bad := cur + 1
 	walks := []struct {
 		name  string
 		typed error
@@ -273,8 +273,8 @@ func TestTypedReadRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after.Offset != end.Offset+1 { // dave's allocation only
-		t.Errorf("ledger end %d after the refusals, want %d", after.Offset, end.Offset+1)
+	if after != end+1 { // dave's allocation only
+		t.Errorf("ledger end %d after the refusals, want %d", after, end+1)
 	}
 }
 

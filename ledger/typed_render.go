@@ -16,8 +16,7 @@ import (
 // The typed renderer: the stored form of an update (log.go) as typed
 // events, for the events the shared visibility pass selects
 // (visibleEvents, visibleReassignment, visibleTopology, the eventFilter's
-// witnesses, blobs and views — the JSON renderer, render.go, emits the
-// same selection as wire structs). Values are decoded from the stored
+// witnesses, blobs and views). Values are decoded from the stored
 // Daml JSON with the types of the node's packages; the types, parsed ids
 // and times are looked up once per template (and per time string) for
 // the whole read.
@@ -199,8 +198,7 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 		for _, v := range ef.views(n, m, sync) {
 			iv := InterfaceView{InterfaceID: v.iface, ImplementationPackageID: v.impl}
 			if v.err != nil {
-				st := statusOf(v.err)
-				iv = InterfaceView{InterfaceID: v.iface, Err: &ViewError{Code: st.Code, Message: st.Message}}
+				iv = InterfaceView{InterfaceID: v.iface, Err: statusOf(v.err)}
 			} else if r.stored {
 				iv.Value = storedValue(v.value)
 			} else {
@@ -341,7 +339,7 @@ func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, e
 		return nil, err
 	}
 	for _, t := range events {
-		var v *Wrapped[ParticipantAuthorization]
+		var v *wrapped[participantAuthorization]
 		var change AuthorizationChange
 		switch k := t.Event; {
 		case k.ParticipantAuthorizationAdded != nil:
@@ -359,7 +357,7 @@ func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, e
 
 // update renders an entry for an update format (rd holds its filters);
 // nil when nothing of it is visible.
-func (r *typedRenderer) update(e *logEntry, rd *renderer) (TypedUpdate, error) {
+func (r *typedRenderer) update(e *logEntry, rd *renderer) (Update, error) {
 	switch e.Kind {
 	case kindTransaction:
 		if rd.tx != nil {

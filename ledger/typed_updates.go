@@ -12,14 +12,14 @@ import (
 // TopologyTransaction, update_service.proto's GetUpdateResponse one-of).
 //
 // Naming: the JSON layer's Update and TopologyTransaction hold those names
-// today; the typed ones are TypedUpdate and TopologyUpdate until the JSON
+// today; the typed ones are Update and TopologyUpdate until the JSON
 // layer moves out of ledger (then Update and TopologyTransaction).
 
-// TypedUpdate is one update of the log: a *Transaction, a *Reassignment
+// Update is one update of the log: a *Transaction, a *Reassignment
 // or a *TopologyUpdate (a type switch tells which), or, in a tailing walk
 // that asks for them (OffsetRange.Checkpoints), a *Checkpoint. No other
 // type implements it.
-type TypedUpdate interface {
+type Update interface {
 	// UpdateOffset returns the update's offset.
 	UpdateOffset() int64
 	isUpdate()

@@ -11,12 +11,13 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // kindOf names the kind of a JSON update and of a typed one.
 func kindOf(u any) string {
 	switch u := u.(type) {
-	case ledger.Update:
+	case jsonapi.Update:
 		switch {
 		case u.Transaction != nil:
 			return "tx"
@@ -55,12 +56,12 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The updates one by one (TypedUpdateByOffset), every offset of
+		// The updates one by one (UpdateByOffset), every offset of
 		// the ledger that has one the format shows.
 		var want, got []sum
 		kinds := map[string]int{}
-		for off := int64(1); off <= end.Offset; off++ {
-			u, err := f.node.TypedUpdateByOffset(ctx, off, typed)
+		for off := int64(1); off <= end; off++ {
+			u, err := f.node.UpdateByOffset(ctx, off, typed)
 			if errors.Is(err, apierr.UpdateNotFound) {
 				continue
 			}
@@ -75,7 +76,7 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 				id = u.UpdateID
 			}
 			if u.UpdateOffset() != off {
-				t.Errorf("TypedUpdateByOffset(%d) is at %d", off, u.UpdateOffset())
+				t.Errorf("UpdateByOffset(%d) is at %d", off, u.UpdateOffset())
 			}
 			kinds[kindOf(u)]++
 			want = append(want, sum{kindOf(u), id, off})
@@ -94,7 +95,7 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 		if desc {
 			slices.Reverse(want)
 		}
-		for u, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{Descending: desc}) {
+		for u, err := range f.node.Updates(ctx, typed, ledger.OffsetRange{Descending: desc}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 		}
 	}
 	// A descending walk needs an end, as the JSON stream.
-	for _, err := range f.node.TypedUpdates(ctx, typed, ledger.OffsetRange{Tail: true, Descending: true}) {
+	for _, err := range f.node.Updates(ctx, typed, ledger.OffsetRange{Tail: true, Descending: true}) {
 		if !errors.Is(err, apierr.DescendingOrderMissingEnd) {
 			t.Errorf("a descending walk without an end: %v, want DESCENDING_ORDER_MISSING_END", err)
 		}
@@ -150,7 +151,7 @@ func TestTopologyWithoutAuthorizations(t *testing.T) {
 		{"with transactions", ledger.UpdateReadFormat{Transactions: &tf, Topology: &ledger.TopologyReadFormat{}}, txs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := f.node.TypedUpdatesPage(ctx, tc.typed, ledger.OffsetRange{}, nil, nil)
+			p, err := f.node.UpdatesPage(ctx, tc.typed, ledger.OffsetRange{}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +186,7 @@ func TestNoneFilter(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: tc.typed}}
-			p, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
+			p, err := f.node.UpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +213,7 @@ func TestFilterText(t *testing.T) {
 	for _, id := range []string{f.pkg.ID + ":Ping:Nope:", f.pkg.ID + ":Ping:Nope::"} {
 		t.Run(id, func(t *testing.T) {
 			rf := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: {ledger.TemplateFilterText(id, false)}}}
-			_, err := f.node.TypedUpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
+			_, err := f.node.UpdatesPage(ctx, ledger.UpdateReadFormat{Transactions: &rf}, ledger.OffsetRange{}, nil, nil)
 			if codeOf(err) != apierr.TemplatesOrInterfacesNotFound.Name || !strings.HasSuffix(err.Error(), "were not found: "+id) {
 				t.Fatalf("typed %v; want TEMPLATES_OR_INTERFACES_NOT_FOUND ending with %s", err, id)
 			}

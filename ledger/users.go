@@ -14,10 +14,6 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// Empty is the answer of operations Canton answers with an empty message
-// ({} on the wire).
-type Empty struct{}
-
 func userNotFound(id string) *apierr.Error {
 	return apierr.UserNotFound.New("getting user failed for unknown user \"%s\"", apierr.Quote(id)).WithResource("USER", id)
 }

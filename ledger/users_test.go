@@ -51,7 +51,7 @@ func identitySnapshot(t *testing.T, n *ledger.Node, idps ...string) identityStat
 	}
 	s.IDPs = l
 	end, _ := n.LedgerEnd(ctx)
-	s.End = end.Offset
+	s.End = end
 	return s
 }
 

@@ -88,13 +88,13 @@ func (n *Node) viewImplementation(iface, tc lf.TypeConID, pkgName, sync string) 
 var noVettedInterfaceImplementation = apierr.Code{Name: "NO_VETTED_INTERFACE_IMPLEMENTATION_PACKAGE", Category: apierr.InvalidGivenCurrentSystemStateOther}
 
 // statusOf renders an error as the status of a view that could not be
-// computed: Canton's error code and message.
-func statusOf(err error) JsStatus {
+// computed: Canton's error code (the gRPC code) and message.
+func statusOf(err error) *ViewError {
 	var ae *apierr.Error
 	if !errors.As(err, &ae) {
 		ae = apierr.InternalError.Wrap(err, "%v", err)
 	}
-	return JsStatus{Code: int32(ae.GRPCCode()), Message: ae.Error(), Details: []any{}}
+	return &ViewError{Code: int32(ae.GRPCCode()), Message: ae.Error()}
 }
 
 // checkFilterIDs refuses event formats whose template or interface

@@ -74,7 +74,7 @@ func run(ctx context.Context, out io.Writer) error {
 	format := ledger.ReadAs(bob)
 	format.Shape = ledger.LedgerEffects
 	// Through nil: up to the ledger end at the time of the call.
-	for u, err := range node.TypedUpdates(ctx, ledger.UpdateReadFormat{Transactions: &format}, ledger.OffsetRange{}) {
+	for u, err := range node.Updates(ctx, ledger.UpdateReadFormat{Transactions: &format}, ledger.OffsetRange{}) {
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func run(ctx context.Context, n int, print func(string)) error {
 	}()
 	all := ledger.UpdateReadFormat{Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: []string{}}}
 	seen := 0
-	for u, err := range node.TypedUpdates(ctx, all, ledger.OffsetRange{Tail: true}) {
+	for u, err := range node.Updates(ctx, all, ledger.OffsetRange{Tail: true}) {
 		if err != nil {
 			return err
 		}

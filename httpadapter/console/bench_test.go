@@ -52,7 +52,7 @@ func BenchmarkPages(b *testing.B) {
 	})
 	b.Run("node-updates-page", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := w.node.TypedUpdatesPage(ctx, updates, ledger.OffsetRange{Tail: true, Descending: true}, &size, nil); err != nil {
+			if _, err := w.node.UpdatesPage(ctx, updates, ledger.OffsetRange{Tail: true, Descending: true}, &size, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -90,7 +90,7 @@ func ledgerEnd(t *testing.T, n *ledger.Node) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return end.Offset
+	return end
 }
 
 // TestPages loads every page and checks what it shows.

@@ -353,7 +353,7 @@ func (c *Console) exerciseView(r *request) (formView, formTypes, error) {
 		return v, formTypes{}, err
 	}
 	var evs contractEvents
-	if err := decodeBody(&evs)(jsonapi.New(c.node).EventsByContractID(r.ctx, ledger.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})); err != nil {
+	if err := decodeBody(&evs)(jsonapi.New(c.node).EventsByContractID(r.ctx, jsonapi.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})); err != nil {
 		return v, formTypes{}, err
 	}
 	if evs.Created == nil {

@@ -3,7 +3,7 @@ package console
 import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // treeNode is a node of a transaction as the update page draws it.
@@ -36,7 +36,7 @@ type treeNode struct {
 // the full transaction's: the events at their node ids, and the fetches,
 // key lookups and rollbacks under the exercises the party sees; without
 // it, the events nested by their last descendants.
-func buildTree(evs []ledger.JsEvent, full *tx.Transaction, lookup func(string) *lf.Package) []*treeNode {
+func buildTree(evs []jsonapi.JsEvent, full *tx.Transaction, lookup func(string) *lf.Package) []*treeNode {
 	byID := map[int32]*treeNode{}
 	var order []*treeNode
 	consumed := map[string]bool{}

@@ -7,7 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
 // TestFullTree: with the re-interpreted transaction, the tree holds the
@@ -27,12 +27,12 @@ func TestFullTree(t *testing.T) {
 		&tx.Create{ContractID: "c5", TemplateID: tpl, Arg: value.Record{}},
 	}}
 	tid := tpl.String()
-	exercised := func(id, last int32, cid, choice string) ledger.JsEvent {
-		return ledger.JsEvent{ExercisedEvent: &ledger.JsExercisedEvent{NodeID: id, LastDescendantNodeID: last, ContractID: cid, TemplateID: tid, Choice: choice,
+	exercised := func(id, last int32, cid, choice string) jsonapi.JsEvent {
+		return jsonapi.JsEvent{ExercisedEvent: &jsonapi.JsExercisedEvent{NodeID: id, LastDescendantNodeID: last, ContractID: cid, TemplateID: tid, Choice: choice,
 			ChoiceArgument: []byte(`{}`), ExerciseResult: []byte(`{}`), Consuming: choice == "A", ACSDelta: choice == "A"}}
 	}
-	createdEv := func(id int32, cid string) ledger.JsEvent {
-		return ledger.JsEvent{CreatedEvent: &ledger.JsCreatedEvent{NodeID: id, ContractID: cid, TemplateID: tid, CreateArgument: []byte(`{}`), ACSDelta: true}}
+	createdEv := func(id int32, cid string) jsonapi.JsEvent {
+		return jsonapi.JsEvent{CreatedEvent: &jsonapi.JsCreatedEvent{NodeID: id, ContractID: cid, TemplateID: tid, CreateArgument: []byte(`{}`), ACSDelta: true}}
 	}
 	// draw lists the tree in pre-order as "depth kind id [rb]".
 	var draw func(ns []*treeNode, depth int, out *[]string)
@@ -48,15 +48,15 @@ func TestFullTree(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		evs  []ledger.JsEvent
+		evs  []jsonapi.JsEvent
 		full *tx.Transaction
 		want []string
 	}{
-		{"everything", []ledger.JsEvent{exercised(0, 5, "c0", "A"), exercised(4, 5, "c4", "B"), createdEv(5, "c5")}, full,
+		{"everything", []jsonapi.JsEvent{exercised(0, 5, "c0", "A"), exercised(4, 5, "c4", "B"), createdEv(5, "c5")}, full,
 			[]string{"0 exercise c0", "1 fetch c1", "1 rollback  rb", "2 create c3 rb", "1 exercise c4", "2 create c5"}},
-		{"a viewer of B only", []ledger.JsEvent{exercised(4, 5, "c4", "B"), createdEv(5, "c5")}, full,
+		{"a viewer of B only", []jsonapi.JsEvent{exercised(4, 5, "c4", "B"), createdEv(5, "c5")}, full,
 			[]string{"0 exercise c4", "1 create c5"}},
-		{"without the re-interpretation", []ledger.JsEvent{exercised(0, 5, "c0", "A"), exercised(4, 5, "c4", "B"), createdEv(5, "c5")}, nil,
+		{"without the re-interpretation", []jsonapi.JsEvent{exercised(0, 5, "c0", "A"), exercised(4, 5, "c4", "B"), createdEv(5, "c5")}, nil,
 			[]string{"0 exercise c0", "1 exercise c4", "2 create c5"}},
 	}
 	for _, tc := range tests {

@@ -47,16 +47,16 @@ func decodeBody(out any) func(jsonapi.Body, error) error {
 }
 
 // contractEvents is the JSON API's answer to events-by-contract-id, its
-// interface views decoded as such (ledger.JsCreatedEvent carries them as
+// interface views decoded as such (jsonapi.JsCreatedEvent carries them as
 // any).
 type contractEvents struct {
 	Created *struct {
 		CreatedEvent struct {
-			ledger.JsCreatedEvent
-			InterfaceViews []ledger.JsInterfaceView `json:"interfaceViews"`
+			jsonapi.JsCreatedEvent
+			InterfaceViews []jsonapi.JsInterfaceView `json:"interfaceViews"`
 		} `json:"createdEvent"`
 	} `json:"created"`
-	Archived *ledger.ArchivedWithSynchronizer `json:"archived"`
+	Archived *jsonapi.ArchivedWithSynchronizer `json:"archived"`
 }
 
 // overviewView is the participant page.
@@ -74,14 +74,14 @@ type overviewView struct {
 
 func (s *source) overview(ctx context.Context) (overviewView, error) {
 	v := overviewView{ParticipantID: s.node.ParticipantIDString(), Static: s.node.StaticTime()}
-	cs, err := s.node.TypedConnectedSynchronizers(ctx, "", "")
+	cs, err := s.node.ConnectedSynchronizers(ctx, "", "")
 	if err != nil {
 		return v, err
 	}
 	for _, c := range cs {
 		v.Synchronizers = append(v.Synchronizers, c.ID)
 	}
-	if v.LedgerEnd, err = s.node.LedgerEndOffset(ctx); err != nil {
+	if v.LedgerEnd, err = s.node.LedgerEnd(ctx); err != nil {
 		return v, err
 	}
 	now, err := s.node.Time(ctx)
@@ -489,21 +489,21 @@ type contractsView struct {
 
 // party filter of a read: the party's contracts (of one template when
 // template is set).
-func partyFormat(party, template string, views []string) ledger.EventFormat {
-	var f ledger.Filters
+func partyFormat(party, template string, views []string) jsonapi.EventFormat {
+	var f jsonapi.Filters
 	if template != "" {
-		f.Cumulative = append(f.Cumulative, ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{
-			TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: template}}}})
+		f.Cumulative = append(f.Cumulative, jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{
+			TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{Value: jsonapi.TemplateFilterValue{TemplateID: template}}}})
 	}
 	for _, i := range views {
-		f.Cumulative = append(f.Cumulative, ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{
-			InterfaceFilter: &ledger.Wrapped[ledger.InterfaceFilterValue]{Value: ledger.InterfaceFilterValue{InterfaceID: i, IncludeInterfaceView: true}}}})
+		f.Cumulative = append(f.Cumulative, jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{
+			InterfaceFilter: &jsonapi.Wrapped[jsonapi.InterfaceFilterValue]{Value: jsonapi.InterfaceFilterValue{InterfaceID: i, IncludeInterfaceView: true}}}})
 	}
 	if template == "" && len(views) > 0 {
-		f.Cumulative = append(f.Cumulative, ledger.CumulativeFilter{IdentifierFilter: ledger.IdentifierFilter{
-			WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}}})
+		f.Cumulative = append(f.Cumulative, jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{
+			WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{}}})
 	}
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{party: f}, Verbose: true}
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{party: f}, Verbose: true}
 }
 
 func (s *source) contracts(ctx context.Context, party, template, page string) (contractsView, error) {
@@ -528,8 +528,8 @@ func (s *source) contracts(ctx context.Context, party, template, page string) (c
 		return v, nil
 	}
 	size := int32(s.pageSize)
-	var res ledger.GetActiveContractsPageResponse
-	err = decodeBody(&res)(s.api().ActiveContractsPage(ctx, ledger.GetActiveContractsPageRequest{EventFormat: partyFormat(party, template, nil),
+	var res jsonapi.GetActiveContractsPageResponse
+	err = decodeBody(&res)(s.api().ActiveContractsPage(ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: partyFormat(party, template, nil),
 		MaxPageSize: &size, PageToken: page}))
 	if err != nil {
 		return v, err
@@ -591,7 +591,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	format := partyEvents(party)
 	format.Verbose = true
 	var evs contractEvents
-	if err := decodeBody(&evs)(s.api().EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})); err != nil {
+	if err := decodeBody(&evs)(s.api().EventsByContractID(ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})); err != nil {
 		return v, err
 	}
 	if evs.Created == nil {
@@ -633,7 +633,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 			ifaces = append(ifaces, i.String())
 		}
 		var withViews contractEvents
-		err := decodeBody(&withViews)(s.api().EventsByContractID(ctx, ledger.GetEventsByContractIDRequest{ContractID: cid,
+		err := decodeBody(&withViews)(s.api().EventsByContractID(ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid,
 			EventFormat: partyFormat(viewer, "", ifaces)}))
 		if err == nil && withViews.Created != nil {
 			for _, iv := range withViews.Created.CreatedEvent.InterfaceViews {
@@ -645,7 +645,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 }
 
 // interfaceViewOf renders an interface view of a contract's events.
-func interfaceViewOf(jv ledger.JsInterfaceView, pm map[string]*lf.Package) interfaceViewRow {
+func interfaceViewOf(jv jsonapi.JsInterfaceView, pm map[string]*lf.Package) interfaceViewRow {
 	row := interfaceViewRow{Interface: jv.InterfaceID}
 	if len(jv.ViewValue) == 0 {
 		row.Error = jv.ViewStatus.Message
@@ -668,8 +668,8 @@ func interfaceViewOf(jv ledger.JsInterfaceView, pm map[string]*lf.Package) inter
 
 // updateAt locates the update at an offset.
 func (s *source) updateAt(ctx context.Context, off int64, party string) (*eventRef, error) {
-	var res ledger.GetUpdateResponse
-	if err := decodeBody(&res)(s.api().UpdateByOffset(ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: updateFormat(party)})); err != nil {
+	var res jsonapi.GetUpdateResponse
+	if err := decodeBody(&res)(s.api().UpdateByOffset(ctx, jsonapi.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: updateFormat(party)})); err != nil {
 		return nil, err
 	}
 	u := res.Update
@@ -683,26 +683,26 @@ func (s *source) updateAt(ctx context.Context, off int64, party string) (*eventR
 }
 
 // partyEvents reads a party's events (every party's with party empty).
-func partyEvents(party string) ledger.EventFormat {
+func partyEvents(party string) jsonapi.EventFormat {
 	if party == "" {
-		return ledger.EventFormat{FiltersForAnyParty: &ledger.Filters{}}
+		return jsonapi.EventFormat{FiltersForAnyParty: &jsonapi.Filters{}}
 	}
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{party: {}}}
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{party: {}}}
 }
 
 // updateFormat reads a party's view of every kind of update (every
 // party's with party empty), transactions in the ledger-effects shape.
-func updateFormat(party string) ledger.UpdateFormat {
+func updateFormat(party string) jsonapi.UpdateFormat {
 	ef := partyEvents(party)
 	ef.Verbose = true
-	topo := &ledger.ParticipantAuthorizationTopologyFormat{}
+	topo := &jsonapi.ParticipantAuthorizationTopologyFormat{}
 	if party != "" {
 		topo.Parties = []string{party}
 	}
-	return ledger.UpdateFormat{
-		IncludeTransactions:   &ledger.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeLedgerEffects},
+	return jsonapi.UpdateFormat{
+		IncludeTransactions:   &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeLedgerEffects},
 		IncludeReassignments:  &ef,
-		IncludeTopologyEvents: &ledger.TopologyFormat{IncludeParticipantAuthorizationEvents: topo},
+		IncludeTopologyEvents: &jsonapi.TopologyFormat{IncludeParticipantAuthorizationEvents: topo},
 	}
 }
 
@@ -732,8 +732,8 @@ func (s *source) updates(ctx context.Context, party, page string) (updatesView, 
 		return v, nil
 	}
 	size := int32(s.pageSize)
-	var res ledger.GetUpdatesPageResponse
-	if err := decodeBody(&res)(s.api().UpdatesPage(ctx, ledger.GetUpdatesPageRequest{UpdateFormat: updateFormat(party), DescendingOrder: true,
+	var res jsonapi.GetUpdatesPageResponse
+	if err := decodeBody(&res)(s.api().UpdatesPage(ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: updateFormat(party), DescendingOrder: true,
 		MaxPageSize: &size, PageToken: page})); err != nil {
 		return v, err
 	}
@@ -773,7 +773,7 @@ func (s *source) updates(ctx context.Context, party, page string) (updatesView, 
 }
 
 // summarize lists a transaction's root actions and counts.
-func summarize(evs []ledger.JsEvent) []string {
+func summarize(evs []jsonapi.JsEvent) []string {
 	var out []string
 	created, exercised := 0, 0
 	var last int32 = -1
@@ -800,7 +800,7 @@ func summarize(evs []ledger.JsEvent) []string {
 	return out
 }
 
-func topologyText(e ledger.TopologyEvent) string {
+func topologyText(e jsonapi.TopologyEvent) string {
 	k := e.Event
 	switch {
 	case k.ParticipantAuthorizationAdded != nil:
@@ -838,8 +838,8 @@ type updateView struct {
 
 func (s *source) update(ctx context.Context, id, party string) (updateView, error) {
 	v := updateView{UpdateID: id, Party: party}
-	var res ledger.GetUpdateResponse
-	if err := decodeBody(&res)(s.api().UpdateByID(ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: updateFormat(party)})); err != nil {
+	var res jsonapi.GetUpdateResponse
+	if err := decodeBody(&res)(s.api().UpdateByID(ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: updateFormat(party)})); err != nil {
 		return v, err
 	}
 	u := res.Update

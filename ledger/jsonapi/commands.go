@@ -40,7 +40,7 @@ type SubmitAndWaitResponse struct {
 // SubmitAndWaitForTransactionTreeResponse carries the committed transaction
 // as a tree.
 type SubmitAndWaitForTransactionTreeResponse struct {
-	TransactionTree ledger.JsTransactionTree `json:"transactionTree"`
+	TransactionTree JsTransactionTree `json:"transactionTree"`
 }
 
 // ready admits a request to a serving node, as the Node's own methods do
@@ -128,7 +128,7 @@ func (a *API) SubmitAndWaitForTransactionJSON(ctx context.Context, req SubmitAnd
 // submissionReadFormat is the typed counterpart of a submission's JSON
 // transaction format f (nil for nil: the Node's default is the JSON
 // API's), and whether it shows exactly what f shows (readFormatOf).
-func submissionReadFormat(f *ledger.TransactionFormat) (*ledger.ReadFormat, bool, error) {
+func submissionReadFormat(f *TransactionFormat) (*ledger.ReadFormat, bool, error) {
 	if f == nil {
 		return nil, true, nil
 	}
@@ -146,12 +146,12 @@ func submissionReadFormat(f *ledger.TransactionFormat) (*ledger.ReadFormat, bool
 // whose filters all lack a variant: readFormatOf) t shows more than f,
 // and the transaction is read back in f — with no event visible in f, it
 // comes back without events.
-func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *ledger.TransactionFormat, exact bool) (Body, error) {
+func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *TransactionFormat, exact bool) (Body, error) {
 	if !exact && len(t.Events) > 0 {
-		// Read back in f as the JSON read does (Node.TypedUpdateByID in
+		// Read back in f as the JSON read does (Node.UpdateByID in
 		// f's typed counterpart, stored values); no event visible in f
 		// is UPDATE_NOT_FOUND there, and an answer without events here.
-		uf := ledger.UpdateFormat{IncludeTransactions: f}
+		uf := UpdateFormat{IncludeTransactions: f}
 		back, err := a.transactionAt(ctx, t.UpdateID, 0, updateReadFormat(&uf))
 		switch {
 		case errors.Is(err, apierr.UpdateNotFound):
@@ -291,7 +291,7 @@ func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties [
 // reports whether the typed format shows exactly what f does; it shows
 // more when a party's filters (or the filters for any party) all lack a
 // variant (filtersOf).
-func readFormatOf(f *ledger.TransactionFormat) (out ledger.ReadFormat, exact bool, err error) {
+func readFormatOf(f *TransactionFormat) (out ledger.ReadFormat, exact bool, err error) {
 	switch f.TransactionShape {
 	case ledger.ShapeACSDelta:
 		out.Shape = ledger.ACSDelta
@@ -328,7 +328,7 @@ func readFormatOf(f *ledger.TransactionFormat) (out ledger.ReadFormat, exact boo
 // cannot say (none selects everything): they are a wildcard here (the
 // typed format shows more than the JSON one, not exact), so that the
 // Node checks the party alike.
-func filtersOf(fs ledger.Filters) (out []ledger.Filter, exact bool) {
+func filtersOf(fs Filters) (out []ledger.Filter, exact bool) {
 	for _, c := range fs.Cumulative {
 		switch f := c.IdentifierFilter; {
 		case f.TemplateFilter != nil:

@@ -48,21 +48,21 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 	l := &emitLedger{n: n, ctx: ctx}
 	alice, bob, carol := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "bob"), ledgertest.MustAllocate(t, n, "carol")
 	parties := map[string]string{"alice": alice, "bob": bob, "carol": carol}
-	wire := func(fs []filt) ledger.Filters {
-		var out ledger.Filters
+	wire := func(fs []filt) jsonapi.Filters {
+		var out jsonapi.Filters
 		for _, f := range fs {
 			out.Cumulative = append(out.Cumulative, f.wire())
 		}
 		return out
 	}
-	variantless := ledger.CumulativeFilter{}
+	variantless := jsonapi.CumulativeFilter{}
 	type tcase struct {
 		name   string
-		format func() *ledger.TransactionFormat
+		format func() *jsonapi.TransactionFormat
 	}
-	byParty := func(shape string, verbose bool, ps map[string][]filt) func() *ledger.TransactionFormat {
-		return func() *ledger.TransactionFormat {
-			f := &ledger.TransactionFormat{TransactionShape: shape, EventFormat: ledger.EventFormat{Verbose: verbose, FiltersByParty: map[string]ledger.Filters{}}}
+	byParty := func(shape string, verbose bool, ps map[string][]filt) func() *jsonapi.TransactionFormat {
+		return func() *jsonapi.TransactionFormat {
+			f := &jsonapi.TransactionFormat{TransactionShape: shape, EventFormat: jsonapi.EventFormat{Verbose: verbose, FiltersByParty: map[string]jsonapi.Filters{}}}
 			for p, fs := range ps {
 				f.EventFormat.FiltersByParty[parties[p]] = wire(fs)
 			}
@@ -70,27 +70,27 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 		}
 	}
 	cases := []tcase{
-		{"default", func() *ledger.TransactionFormat { return nil }},
+		{"default", func() *jsonapi.TransactionFormat { return nil }},
 		{"acs delta verbose", byParty(ledger.ShapeACSDelta, true, map[string][]filt{"alice": nil})},
 		{"acs delta not verbose", byParty(ledger.ShapeACSDelta, false, map[string][]filt{"alice": nil, "carol": nil})},
 		{"ledger effects verbose", byParty(ledger.ShapeLedgerEffects, true, map[string][]filt{"alice": nil, "carol": nil})},
 		{"ledger effects not verbose, views and blobs", byParty(ledger.ShapeLedgerEffects, false, map[string][]filt{
 			"alice": {{kind: "interface", ref: "#emit:Main:I", views: true, blobs: true}}, "bob": {{kind: "template", ref: "#emit:Main:T"}}})},
 		{"acs delta blobs", byParty(ledger.ShapeACSDelta, true, map[string][]filt{"bob": {{kind: "wildcard", blobs: true}}})},
-		{"any party", func() *ledger.TransactionFormat {
-			return &ledger.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects, EventFormat: ledger.EventFormat{
-				FiltersForAnyParty: &ledger.Filters{Cumulative: []ledger.CumulativeFilter{(filt{kind: "template", ref: "#emit:Main:T", blobs: true}).wire()}}}}
+		{"any party", func() *jsonapi.TransactionFormat {
+			return &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects, EventFormat: jsonapi.EventFormat{
+				FiltersForAnyParty: &jsonapi.Filters{Cumulative: []jsonapi.CumulativeFilter{(filt{kind: "template", ref: "#emit:Main:T", blobs: true}).wire()}}}}
 		}},
 		{"a filter showing nothing", byParty(ledger.ShapeACSDelta, true, map[string][]filt{"carol": {{kind: "template", ref: "#emit:Main:U"}}})},
 		{"a party seeing nothing", byParty(ledger.ShapeLedgerEffects, false, map[string][]filt{"carol": nil})},
-		{"a filter without a variant next to one", func() *ledger.TransactionFormat {
+		{"a filter without a variant next to one", func() *jsonapi.TransactionFormat {
 			f := byParty(ledger.ShapeLedgerEffects, true, nil)()
-			f.EventFormat.FiltersByParty[alice] = ledger.Filters{Cumulative: []ledger.CumulativeFilter{variantless, (filt{kind: "template", ref: "#emit:Main:T", blobs: true}).wire()}}
+			f.EventFormat.FiltersByParty[alice] = jsonapi.Filters{Cumulative: []jsonapi.CumulativeFilter{variantless, (filt{kind: "template", ref: "#emit:Main:T", blobs: true}).wire()}}
 			return f
 		}},
-		{"filters without a variant only", func() *ledger.TransactionFormat {
+		{"filters without a variant only", func() *jsonapi.TransactionFormat {
 			f := byParty(ledger.ShapeLedgerEffects, true, map[string][]filt{"bob": nil})()
-			f.EventFormat.FiltersByParty[alice] = ledger.Filters{Cumulative: []ledger.CumulativeFilter{variantless}}
+			f.EventFormat.FiltersByParty[alice] = jsonapi.Filters{Cumulative: []jsonapi.CumulativeFilter{variantless}}
 			return f
 		}},
 	}
@@ -116,25 +116,25 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", id, err)
 				}
-				var head struct{ Transaction ledger.JsTransaction }
+				var head struct{ Transaction jsonapi.JsTransaction }
 				if err := json.Unmarshal(got, &head); err != nil {
 					t.Fatal(err)
 				}
 				if created == "" {
 					// The contract, as alice reads it.
-					all, err := api.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, RequestingParties: []string{alice}})
+					all, err := api.TransactionByID(ctx, jsonapi.GetTransactionByIDRequest{UpdateID: head.Transaction.UpdateID, RequestingParties: []string{alice}})
 					if err != nil {
 						t.Fatal(err)
 					}
-					var read struct{ Transaction ledger.JsTransaction }
+					var read struct{ Transaction jsonapi.JsTransaction }
 					if err := json.Unmarshal(all, &read); err != nil {
 						t.Fatal(err)
 					}
 					created = read.Transaction.Events[0].CreatedEvent.ContractID
 				}
 				if f == nil {
-					f = &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{Verbose: true,
-						FiltersByParty: map[string]ledger.Filters{alice: {}}}}
+					f = &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{Verbose: true,
+						FiltersByParty: map[string]jsonapi.Filters{alice: {}}}}
 				}
 				want := readBack(t, api, head.Transaction.UpdateID, alice, f)
 				if !bytes.Equal(got, want) {
@@ -165,7 +165,7 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 				if err := json.Unmarshal(got, &head); err != nil {
 					t.Fatal(err)
 				}
-				var tree ledger.JsTransactionTree
+				var tree jsonapi.JsTransactionTree
 				if err := json.Unmarshal(head.TransactionTree, &tree); err != nil {
 					t.Fatal(err)
 				}
@@ -194,27 +194,27 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 // readBack is the answer the JSON read of an update in f makes: the
 // transaction, or when f shows nothing of it its header (as alice reads
 // it) without events.
-func readBack(t *testing.T, api *jsonapi.API, updateID, alice string, f *ledger.TransactionFormat) []byte {
+func readBack(t *testing.T, api *jsonapi.API, updateID, alice string, f *jsonapi.TransactionFormat) []byte {
 	t.Helper()
 	var r struct {
 		Transaction json.RawMessage `json:"transaction"`
 	}
-	body, err := api.TransactionByID(context.Background(), ledger.GetTransactionByIDRequest{UpdateID: updateID, TransactionFormat: f})
+	body, err := api.TransactionByID(context.Background(), jsonapi.GetTransactionByIDRequest{UpdateID: updateID, TransactionFormat: f})
 	if err == nil {
 		if err := json.Unmarshal(body, &r); err != nil {
 			t.Fatal(err)
 		}
 		return encodeAnswer(t, r)
 	}
-	all, err2 := api.TransactionByID(context.Background(), ledger.GetTransactionByIDRequest{UpdateID: updateID, RequestingParties: []string{alice}})
+	all, err2 := api.TransactionByID(context.Background(), jsonapi.GetTransactionByIDRequest{UpdateID: updateID, RequestingParties: []string{alice}})
 	if err2 != nil {
 		t.Fatalf("%v; %v", err, err2)
 	}
-	var header struct{ Transaction ledger.JsTransaction }
+	var header struct{ Transaction jsonapi.JsTransaction }
 	if err := json.Unmarshal(all, &header); err != nil {
 		t.Fatal(err)
 	}
-	header.Transaction.Events = []ledger.JsEvent{}
+	header.Transaction.Events = []jsonapi.JsEvent{}
 	return encodeAnswer(t, jsonapi.SubmitAndWaitForTransactionResponse{Transaction: header.Transaction})
 }
 

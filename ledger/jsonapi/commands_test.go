@@ -46,7 +46,7 @@ func (f *iouNode) end(t *testing.T) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return end.Offset
+	return end
 }
 
 func (f *iouNode) iouArgs(amount int) string {
@@ -123,12 +123,12 @@ func TestSubmitCheckOrder(t *testing.T) {
 	abs, rel := "2020-01-01T00:00:00Z", &jsonapi.Duration{Seconds: 1}
 	badArgs := `{"owner": "` + f.alice + `", "amount": true}`
 	plain := ledger.WithPrincipal(t.Context(), identity.Principal{UserID: "plain", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
-	bobsFormat := &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.bob: {}}}}
+	bobsFormat := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
 	cases := []struct {
 		name   string
 		plain  bool
 		edit   func(c *jsonapi.JsCommands)
-		format *ledger.TransactionFormat
+		format *jsonapi.TransactionFormat
 		code   apierr.Code
 		cause  string
 	}{
@@ -144,13 +144,13 @@ func TestSubmitCheckOrder(t *testing.T) {
 		}, bobsFormat, apierr.InvalidArgument, "commands.minLedgerTimeAbs and minLedgerTimeRel are exclusive"},
 		{"the format before the command id", true, func(c *jsonapi.JsCommands) { c.CommandID = "" }, bobsFormat, apierr.PermissionDenied, "bob"},
 		{"the unspecified shape before the command id", false, func(c *jsonapi.JsCommands) { c.CommandID = "" },
-			&ledger.TransactionFormat{TransactionShape: "TRANSACTION_SHAPE_UNSPECIFIED", EventFormat: bobsFormat.EventFormat},
+			&jsonapi.TransactionFormat{TransactionShape: "TRANSACTION_SHAPE_UNSPECIFIED", EventFormat: bobsFormat.EventFormat},
 			apierr.InvalidField, "transaction_shape"},
 		{"an unknown template in the format before the arguments", false, func(c *jsonapi.JsCommands) {
 			c.Commands[0].CreateCommand.CreateArguments = json.RawMessage(badArgs)
-		}, &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
-			f.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{
-				Value: ledger.TemplateFilterValue{TemplateID: "#nosuch:Main:Iou"}}}}}}}}}, apierr.PackageNamesNotFound, "nosuch"},
+		}, &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
+			f.alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{
+				Value: jsonapi.TemplateFilterValue{TemplateID: "#nosuch:Main:Iou"}}}}}}}}}, apierr.PackageNamesNotFound, "nosuch"},
 		{"the command id before the arguments", false, func(c *jsonapi.JsCommands) {
 			c.CommandID = ""
 			c.Commands[0].CreateCommand.CreateArguments = json.RawMessage(badArgs)
@@ -191,7 +191,7 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	t.Parallel()
 	f := newIouNode(t)
 	ctx := t.Context()
-	bobs := &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{f.bob: {}}}}
+	bobs := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
 	resp, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs})
 	if err != nil {
 		t.Fatal(err)
@@ -202,8 +202,8 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	}
 	// A party whose only cumulative filter has no variant reads every
 	// template, as Canton's FormatValidator has it.
-	none := &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ledger.EventFormat{
-		FiltersByParty: map[string]ledger.Filters{f.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}
+	none := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
+		FiltersByParty: map[string]jsonapi.Filters{f.alice: {Cumulative: []jsonapi.CumulativeFilter{{}}}}}}
 	hidden, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none})
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 		t.Errorf("a filter without a variant: %+v, want alice's create", h)
 	}
 	// The same transaction read by id as alice shows its times alike.
-	body, err := f.api.TransactionByID(ctx, ledger.GetTransactionByIDRequest{UpdateID: tr.UpdateID, RequestingParties: []string{f.alice}})
+	body, err := f.api.TransactionByID(ctx, jsonapi.GetTransactionByIDRequest{UpdateID: tr.UpdateID, RequestingParties: []string{f.alice}})
 	if err != nil {
 		t.Fatal(err)
 	}

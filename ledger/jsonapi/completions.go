@@ -34,24 +34,24 @@ type Status struct {
 
 // Completion reports the outcome of a command.
 type Completion struct {
-	CommandID           string                  `json:"commandId"`
-	Status              Status                  `json:"status"`
-	UpdateID            string                  `json:"updateId"`
-	UserID              string                  `json:"userId"`
-	ActAs               []string                `json:"actAs"`
-	SubmissionID        string                  `json:"submissionId"`
-	DeduplicationPeriod DeduplicationPeriod     `json:"deduplicationPeriod"`
-	TraceContext        *ledger.TraceContext    `json:"traceContext"`
-	Offset              int64                   `json:"offset"`
-	SynchronizerTime    ledger.SynchronizerTime `json:"synchronizerTime"`
-	PaidTrafficCost     *int64                  `json:"paidTrafficCost"`
+	CommandID           string              `json:"commandId"`
+	Status              Status              `json:"status"`
+	UpdateID            string              `json:"updateId"`
+	UserID              string              `json:"userId"`
+	ActAs               []string            `json:"actAs"`
+	SubmissionID        string              `json:"submissionId"`
+	DeduplicationPeriod DeduplicationPeriod `json:"deduplicationPeriod"`
+	TraceContext        *TraceContext       `json:"traceContext"`
+	Offset              int64               `json:"offset"`
+	SynchronizerTime    SynchronizerTime    `json:"synchronizerTime"`
+	PaidTrafficCost     *int64              `json:"paidTrafficCost"`
 }
 
 // CompletionResponse is {"Completion": {"value": …}} or
 // {"OffsetCheckpoint": {"value": …}}.
 type CompletionResponse struct {
-	Completion       *Wrapped[Completion]              `json:"Completion,omitempty"`
-	OffsetCheckpoint *Wrapped[ledger.OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
+	Completion       *Wrapped[Completion]       `json:"Completion,omitempty"`
+	OffsetCheckpoint *Wrapped[OffsetCheckpoint] `json:"OffsetCheckpoint,omitempty"`
 }
 
 // CompletionStreamResponse is one element of a completions list or stream.
@@ -95,17 +95,17 @@ func wireCompletion(e ledger.CompletionElement) CompletionStreamResponse {
 	case *ledger.Completion:
 		c := Completion{CommandID: e.CommandID, Status: wireStatus(e.Status), UpdateID: e.UpdateID, UserID: e.UserID,
 			ActAs: e.ActAs, SubmissionID: e.SubmissionID, DeduplicationPeriod: DeduplicationPeriod{Empty: &struct{}{}},
-			Offset: e.Offset, SynchronizerTime: ledger.SynchronizerTime{SynchronizerID: e.SynchronizerID, RecordTime: wireTime(e.RecordTime)}}
+			Offset: e.Offset, SynchronizerTime: SynchronizerTime{SynchronizerID: e.SynchronizerID, RecordTime: wireTime(e.RecordTime)}}
 		if c.ActAs == nil {
 			c.ActAs = []string{}
 		}
 		return CompletionStreamResponse{CompletionResponse: CompletionResponse{Completion: &Wrapped[Completion]{Value: c}}}
 	case *ledger.Checkpoint:
-		cp := ledger.OffsetCheckpoint{Offset: e.Offset, SynchronizerTimes: make([]ledger.SynchronizerTime, len(e.SynchronizerTimes))}
+		cp := OffsetCheckpoint{Offset: e.Offset, SynchronizerTimes: make([]SynchronizerTime, len(e.SynchronizerTimes))}
 		for i, st := range e.SynchronizerTimes {
-			cp.SynchronizerTimes[i] = ledger.SynchronizerTime{SynchronizerID: st.SynchronizerID, RecordTime: wireTime(st.RecordTime)}
+			cp.SynchronizerTimes[i] = SynchronizerTime{SynchronizerID: st.SynchronizerID, RecordTime: wireTime(st.RecordTime)}
 		}
-		return CompletionStreamResponse{CompletionResponse: CompletionResponse{OffsetCheckpoint: &Wrapped[ledger.OffsetCheckpoint]{Value: cp}}}
+		return CompletionStreamResponse{CompletionResponse: CompletionResponse{OffsetCheckpoint: &Wrapped[OffsetCheckpoint]{Value: cp}}}
 	}
 	return CompletionStreamResponse{}
 }

@@ -14,7 +14,7 @@ import (
 // EventsByContractID returns a contract's create (and archive) events as
 // the format shows them (POST /v2/events/events-by-contract-id):
 // Node.ContractEvents.
-func (a *API) EventsByContractID(ctx context.Context, req ledger.GetEventsByContractIDRequest) (Body, error) {
+func (a *API) EventsByContractID(ctx context.Context, req GetEventsByContractIDRequest) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (a *API) EventsByContractID(ctx context.Context, req ledger.GetEventsByCont
 // ContractByID returns the created event of a contract this participant
 // stores, active or archived, as the querying parties see it (POST
 // /v2/contracts/contract-by-id): Node.Contract.
-func (a *API) ContractByID(ctx context.Context, req ledger.GetContractRequest) (Body, error) {
+func (a *API) ContractByID(ctx context.Context, req GetContractRequest) (Body, error) {
 	e, err := a.Node.Contract(rawjson.WithStoredValues(ctx), value.ContractID(req.ContractID), req.QueryingParties)
 	if err != nil {
 		return nil, err

@@ -13,14 +13,14 @@ import (
 // JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED (413) when more than the
 // node's list limit L match. It reads them with
 // Node.ActiveContractEventsPage, at the offset of the request.
-func (a *API) ActiveContracts(ctx context.Context, req ledger.GetActiveContractsRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) ActiveContracts(ctx context.Context, req GetActiveContractsRequest, opts ledger.ListOptions) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
 	if err := checkActiveContractsShape(&req); err != nil {
 		return nil, err
 	}
-	var ef *ledger.EventFormat
+	var ef *EventFormat
 	switch {
 	case req.EventFormat != nil && req.Filter != nil:
 		return nil, apierr.InvalidArgument.New("Both event_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.")

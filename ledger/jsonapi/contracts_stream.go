@@ -18,7 +18,7 @@ const contractStreamPage = 500
 // /v2/state/active-contracts): Node.ActiveContractEventsPage a page at a
 // time. The stream ends by itself after the last contract, or yields
 // ctx.Err() when ctx ends first.
-func (a *API) StreamActiveContracts(ctx context.Context, req ledger.GetActiveContractsRequest) iter.Seq2[Body, error] {
+func (a *API) StreamActiveContracts(ctx context.Context, req GetActiveContractsRequest) iter.Seq2[Body, error] {
 	return func(yield func(Body, error) bool) {
 		if err := a.public(ctx); err != nil {
 			yield(nil, err)
@@ -33,7 +33,7 @@ func (a *API) StreamActiveContracts(ctx context.Context, req ledger.GetActiveCon
 			ef = req.Filter
 		}
 		if ef == nil {
-			ef = &ledger.EventFormat{}
+			ef = &EventFormat{}
 		}
 		f := readFormat(ef, ledger.ACSDelta)
 		at, size := req.ActiveAtOffset, int32(contractStreamPage)
@@ -65,7 +65,7 @@ func (a *API) StreamActiveContracts(ctx context.Context, req ledger.GetActiveCon
 // checkActiveContractsShape checks the shape of a request's event format
 // and filter, and refuses a stream continuation token, which ledgernode
 // does not honour yet.
-func checkActiveContractsShape(req *ledger.GetActiveContractsRequest) error {
+func checkActiveContractsShape(req *GetActiveContractsRequest) error {
 	if req.EventFormat != nil {
 		if err := checkEventFormatShape(req.EventFormat, "eventFormat."); err != nil {
 			return err

@@ -25,7 +25,7 @@ func TestStreamActiveContractsSameAsNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compare := func(t *testing.T, what string, ctx context.Context, req ledger.GetActiveContractsRequest) int {
+	compare := func(t *testing.T, what string, ctx context.Context, req jsonapi.GetActiveContractsRequest) int {
 		t.Helper()
 		i := 0
 		for b, err := range a.StreamActiveContracts(ctx, req) {
@@ -38,9 +38,9 @@ func TestStreamActiveContractsSameAsNode(t *testing.T) {
 	seen := 0
 	for _, f := range emitFormats {
 		ef := l.wire(f)
-		for _, at := range []int64{end.Offset, end.Offset - 2, end.Offset / 2, 0} {
-			seen += compare(t, fmt.Sprintf("%s at %d", f.name, at), l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef})
-			seen += compare(t, fmt.Sprintf("%s at %d, legacy filter", f.name, at), l.ctx, ledger.GetActiveContractsRequest{ActiveAtOffset: at, Filter: &ef, Verbose: true})
+		for _, at := range []int64{end, end - 2, end / 2, 0} {
+			seen += compare(t, fmt.Sprintf("%s at %d", f.name, at), l.ctx, jsonapi.GetActiveContractsRequest{ActiveAtOffset: at, EventFormat: &ef})
+			seen += compare(t, fmt.Sprintf("%s at %d, legacy filter", f.name, at), l.ctx, jsonapi.GetActiveContractsRequest{ActiveAtOffset: at, Filter: &ef, Verbose: true})
 		}
 	}
 	if seen < 100 {
@@ -52,18 +52,18 @@ func TestStreamActiveContractsSameAsNode(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		ctx  context.Context
-		req  ledger.GetActiveContractsRequest
+		req  jsonapi.GetActiveContractsRequest
 	}{
-		{"no format", l.ctx, ledger.GetActiveContractsRequest{}},
-		{"continuation token", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, StreamContinuationToken: "AA=="}},
-		{"bad identifier", l.ctx, ledger.GetActiveContractsRequest{Filter: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
-			l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{}}}}}}}}},
-		{"no variant", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
-			l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}},
-		{"no right", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}},
-		{"after the end", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end.Offset + 1}},
-		{"negative", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}},
-		{"cancelled", cancelled, ledger.GetActiveContractsRequest{EventFormat: &alice}},
+		{"no format", l.ctx, jsonapi.GetActiveContractsRequest{}},
+		{"continuation token", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, StreamContinuationToken: "AA=="}},
+		{"bad identifier", l.ctx, jsonapi.GetActiveContractsRequest{Filter: &jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
+			l.alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{}}}}}}}}},
+		{"no variant", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
+			l.alice: {Cumulative: []jsonapi.CumulativeFilter{{}}}}}}},
+		{"no right", bob, jsonapi.GetActiveContractsRequest{EventFormat: &alice}},
+		{"after the end", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end + 1}},
+		{"negative", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}},
+		{"cancelled", cancelled, jsonapi.GetActiveContractsRequest{EventFormat: &alice}},
 	} {
 		t.Run(tt.name, func(t *testing.T) { compare(t, tt.name, tt.ctx, tt.req) })
 	}
@@ -88,9 +88,9 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 	}
 	for _, f := range emitFormats {
 		ef := l.wire(f)
-		for _, at := range []int64{end.Offset, end.Offset / 2, 0} {
+		for _, at := range []int64{end, end / 2, 0} {
 			for _, limit := range limits {
-				for _, req := range []ledger.GetActiveContractsRequest{{ActiveAtOffset: at, EventFormat: &ef}, {ActiveAtOffset: at, Filter: &ef, Verbose: true}} {
+				for _, req := range []jsonapi.GetActiveContractsRequest{{ActiveAtOffset: at, EventFormat: &ef}, {ActiveAtOffset: at, Filter: &ef, Verbose: true}} {
 					what := fmt.Sprintf("%s at %d, limit %s", f.name, at, limitName(limit))
 					got, gerr := a.ActiveContracts(l.ctx, req, ledger.ListOptions{Limit: limit})
 					sameAnswer(t, what, got, gerr)
@@ -104,19 +104,19 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		ctx   context.Context
-		req   ledger.GetActiveContractsRequest
+		req   jsonapi.GetActiveContractsRequest
 		limit *int64
 	}{
-		{"neither", l.ctx, ledger.GetActiveContractsRequest{}, nil},
-		{"both", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, Filter: &alice}, nil},
-		{"continuation token", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, StreamContinuationToken: "AA=="}, nil},
-		{"no party", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{}}, nil},
-		{"no variant", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
-			l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}}, nil},
-		{"no right", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}, nil},
-		{"no right, limit 0", bob, ledger.GetActiveContractsRequest{EventFormat: &alice}, &zero},
-		{"after the end, limit 0", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end.Offset + 1}, &zero},
-		{"negative", l.ctx, ledger.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}, nil},
+		{"neither", l.ctx, jsonapi.GetActiveContractsRequest{}, nil},
+		{"both", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, Filter: &alice}, nil},
+		{"continuation token", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, StreamContinuationToken: "AA=="}, nil},
+		{"no party", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &jsonapi.EventFormat{}}, nil},
+		{"no variant", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
+			l.alice: {Cumulative: []jsonapi.CumulativeFilter{{}}}}}}, nil},
+		{"no right", bob, jsonapi.GetActiveContractsRequest{EventFormat: &alice}, nil},
+		{"no right, limit 0", bob, jsonapi.GetActiveContractsRequest{EventFormat: &alice}, &zero},
+		{"after the end, limit 0", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: end + 1}, &zero},
+		{"negative", l.ctx, jsonapi.GetActiveContractsRequest{EventFormat: &alice, ActiveAtOffset: -1}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, gerr := a.ActiveContracts(tt.ctx, tt.req, ledger.ListOptions{Limit: tt.limit})
@@ -142,7 +142,7 @@ func TestActiveContractsListSameAsNode(t *testing.T) {
 	}
 	two := int64(2)
 	for _, limit := range []*int64{nil, &two} {
-		req := ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset, EventFormat: &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{owner: {}}}}
+		req := jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{owner: {}}}}
 		got, gerr := jsonapi.New(small).ActiveContracts(context.Background(), req, ledger.ListOptions{Limit: limit})
 		if limit == nil && gerr == nil {
 			t.Errorf("the JSON layer lists contracts beyond the node's limit of 2: %s", got)

@@ -442,7 +442,7 @@ func AppendCheckpoint(dst []byte, c *ledger.Checkpoint) []byte {
 // page (Update): {"Transaction": {"value": …}}, {"Reassignment":
 // {"value": …}}, {"TopologyTransaction": {"value": …}} or
 // {"OffsetCheckpoint": {"value": …}}.
-func AppendUpdate(dst []byte, u ledger.TypedUpdate) []byte {
+func AppendUpdate(dst []byte, u ledger.Update) []byte {
 	switch x := u.(type) {
 	case *ledger.Transaction:
 		dst = append(dst, `{"Transaction":{"value":`...)
@@ -467,7 +467,7 @@ func AppendUpdate(dst []byte, u ledger.TypedUpdate) []byte {
 // …}} (AppendTransactionTree), the others as AppendUpdate writes them
 // (the trees stream has no topology transactions: its reads do not ask
 // for them).
-func AppendTreeUpdate(dst []byte, u ledger.TypedUpdate) []byte {
+func AppendTreeUpdate(dst []byte, u ledger.Update) []byte {
 	if t, ok := u.(*ledger.Transaction); ok {
 		dst = append(dst, `{"TransactionTree":{"value":`...)
 		dst = AppendTransactionTree(dst, t)
@@ -479,7 +479,7 @@ func AppendTreeUpdate(dst []byte, u ledger.TypedUpdate) []byte {
 // AppendUpdateResponse appends {"update": …}, an element of the updates
 // stream and the answer of update-by-id and update-by-offset
 // (JsGetUpdatesResponse, JsGetUpdateResponse).
-func AppendUpdateResponse(dst []byte, u ledger.TypedUpdate) []byte {
+func AppendUpdateResponse(dst []byte, u ledger.Update) []byte {
 	dst = append(dst, `{"update":`...)
 	dst = AppendUpdate(dst, u)
 	return append(dst, '}')
@@ -487,7 +487,7 @@ func AppendUpdateResponse(dst []byte, u ledger.TypedUpdate) []byte {
 
 // AppendTreeUpdateResponse appends {"update": …}, an element of the
 // deprecated trees stream (JsGetUpdateTreesResponse).
-func AppendTreeUpdateResponse(dst []byte, u ledger.TypedUpdate) []byte {
+func AppendTreeUpdateResponse(dst []byte, u ledger.Update) []byte {
 	dst = append(dst, `{"update":`...)
 	dst = AppendTreeUpdate(dst, u)
 	return append(dst, '}')

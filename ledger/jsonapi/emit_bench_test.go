@@ -56,7 +56,7 @@ func cpuTime() time.Duration {
 // (the Node's JSON read encoded with encoding/json, the former baseline,
 // went with that read; the goldens of TestReadsPagesSameAsNode hold its
 // bytes):
-//   - typed: the typed read (Node.TypedUpdatesPage, every value decoded
+//   - typed: the typed read (Node.UpdatesPage, every value decoded
 //     with its package type, as a Go caller reads it) written by
 //     AppendUpdatesPage;
 //   - stored: the typed read with stored values (rawjson.WithStoredValues,
@@ -85,15 +85,15 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 		}
 		ctx := context.Background()
 		end, size := int64(2000), int32(1000)
-		jreq := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
-			UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
-				EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, FiltersForAnyParty: &ledger.Filters{}}}}}
+		jreq := jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
+			UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+				EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, FiltersForAnyParty: &jsonapi.Filters{}}}}}
 		tf := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}}
 		r := ledger.OffsetRange{After: 1000, Through: new(end)}
 
 		readIn := func(ctx context.Context) func(b *testing.B) *ledger.UpdatePage {
 			return func(b *testing.B) *ledger.UpdatePage {
-				p, err := node.TypedUpdatesPage(ctx, tf, r, &size, nil)
+				p, err := node.UpdatesPage(ctx, tf, r, &size, nil)
 				if err != nil || len(p.Updates) != 1000 {
 					b.Fatalf("typed page: %v, %v", p, err)
 				}

@@ -113,7 +113,7 @@ func (l *emitLedger) tArg(owner, watcher, note string, i int) string {
 		map[bool]string{true: "Red", false: "Green"}[i%2 == 0])
 }
 
-func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...jsonapi.JsCommand) ledger.JsTransaction {
+func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...jsonapi.JsCommand) jsonapi.JsTransaction {
 	t.Helper()
 	resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: id, WorkflowID: wf, ActAs: actAs, UserID: "u1", Commands: cmds}})
@@ -204,7 +204,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rid = l.reassignmentID(t, end.Offset)
+		rid = l.reassignmentID(t, end)
 	} else {
 		rid = un.Events[0].(*ledger.UnassignedEvent).ReassignmentID
 	}
@@ -219,7 +219,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 // offset.
 func (l *emitLedger) reassignmentID(t testing.TB, off int64) string {
 	t.Helper()
-	u, err := l.n.TypedUpdateByOffset(l.ctx, off, ledger.UpdateReadFormat{Reassignments: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}})
+	u, err := l.n.UpdateByOffset(l.ctx, off, ledger.UpdateReadFormat{Reassignments: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,18 +244,18 @@ func (f filt) typed() ledger.Filter {
 	return ledger.WildcardFilter(f.blobs)
 }
 
-func (f filt) wire() ledger.CumulativeFilter {
-	var c ledger.IdentifierFilter
+func (f filt) wire() jsonapi.CumulativeFilter {
+	var c jsonapi.IdentifierFilter
 	switch f.kind {
 	case "template":
-		c.TemplateFilter = &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: f.ref, IncludeCreatedEventBlob: f.blobs}}
+		c.TemplateFilter = &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{Value: jsonapi.TemplateFilterValue{TemplateID: f.ref, IncludeCreatedEventBlob: f.blobs}}
 	case "interface":
-		c.InterfaceFilter = &ledger.Wrapped[ledger.InterfaceFilterValue]{Value: ledger.InterfaceFilterValue{InterfaceID: f.ref,
+		c.InterfaceFilter = &jsonapi.Wrapped[jsonapi.InterfaceFilterValue]{Value: jsonapi.InterfaceFilterValue{InterfaceID: f.ref,
 			IncludeInterfaceView: f.views, IncludeCreatedEventBlob: f.blobs}}
 	default:
-		c.WildcardFilter = &ledger.Wrapped[ledger.WildcardFilterValue]{Value: ledger.WildcardFilterValue{IncludeCreatedEventBlob: f.blobs}}
+		c.WildcardFilter = &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{Value: jsonapi.WildcardFilterValue{IncludeCreatedEventBlob: f.blobs}}
 	}
-	return ledger.CumulativeFilter{IdentifierFilter: c}
+	return jsonapi.CumulativeFilter{IdentifierFilter: c}
 }
 
 // format is a read format, written once for both reads: parties by name
@@ -308,15 +308,15 @@ func (l *emitLedger) typed(f format, shape ledger.Shape) ledger.ReadFormat {
 	return out
 }
 
-func (l *emitLedger) wire(f format) ledger.EventFormat {
-	cum := func(fs []filt) ledger.Filters {
-		var out ledger.Filters
+func (l *emitLedger) wire(f format) jsonapi.EventFormat {
+	cum := func(fs []filt) jsonapi.Filters {
+		var out jsonapi.Filters
 		for _, x := range fs {
 			out.Cumulative = append(out.Cumulative, x.wire())
 		}
 		return out
 	}
-	out := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: f.verbose}
+	out := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: f.verbose}
 	for p, fs := range f.parties {
 		out.FiltersByParty[l.party(p)] = cum(fs)
 	}
@@ -387,50 +387,50 @@ func codeOf(err error) string {
 // wireUpdates is the update format of f on the wire: its transactions in
 // shape, its reassignments and the topology events of its parties (every
 // party's for any party).
-func (l *emitLedger) wireUpdates(f format, shape string) ledger.UpdateFormat {
+func (l *emitLedger) wireUpdates(f format, shape string) jsonapi.UpdateFormat {
 	ef := l.wire(f)
 	topo := l.partyIDs(f)
 	if f.anyParty {
 		topo = nil
 	}
-	return ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape},
-		IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-			IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
+	return jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape},
+		IncludeReassignments: &ef, IncludeTopologyEvents: &jsonapi.TopologyFormat{
+			IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
 }
 
 // updatesRequests are the list requests of f over the whole ledger: by
 // update format in both shapes, and by legacy filter and verbose.
-func (l *emitLedger) updatesRequests(f format) []ledger.GetUpdatesRequest {
-	var reqs []ledger.GetUpdatesRequest
+func (l *emitLedger) updatesRequests(f format) []jsonapi.GetUpdatesRequest {
+	var reqs []jsonapi.GetUpdatesRequest
 	for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
 		uf := l.wireUpdates(f, shape)
-		reqs = append(reqs, ledger.GetUpdatesRequest{UpdateFormat: &uf})
+		reqs = append(reqs, jsonapi.GetUpdatesRequest{UpdateFormat: &uf})
 	}
 	legacy := l.wire(f)
 	legacy.Verbose = false
-	return append(reqs, ledger.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
+	return append(reqs, jsonapi.GetUpdatesRequest{Filter: &legacy, Verbose: f.verbose})
 }
 
 // aliceFormat reads every template for alice.
-func (l *emitLedger) aliceFormat() ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {}}}
+func (l *emitLedger) aliceFormat() jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{l.alice: {}}}
 }
 
 // templateFormat reads the template id names for alice.
-func (l *emitLedger) templateFormat(id string) ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{
-		IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{Value: ledger.TemplateFilterValue{TemplateID: id}}}}}}}}
+func (l *emitLedger) templateFormat(id string) jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{l.alice: {Cumulative: []jsonapi.CumulativeFilter{{
+		IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{Value: jsonapi.TemplateFilterValue{TemplateID: id}}}}}}}}
 }
 
 // noVariantFormat has alice's one identifier filter, which names no variant.
-func (l *emitLedger) noVariantFormat() ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{}}}}}
+func (l *emitLedger) noVariantFormat() jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{l.alice: {Cumulative: []jsonapi.CumulativeFilter{{}}}}}
 }
 
 // twoVariantsFormat has alice's one identifier filter, which names two variants.
-func (l *emitLedger) twoVariantsFormat() ledger.EventFormat {
-	return ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{
-		WildcardFilter: &ledger.Wrapped[ledger.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
+func (l *emitLedger) twoVariantsFormat() jsonapi.EventFormat {
+	return jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{l.alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{
+		WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{}, Empty: &struct{}{}}}}}}}
 }
 
 // bobCtx is a request of user bob, who may read as bob only.

@@ -42,25 +42,25 @@ func FuzzEmitTransaction(f *testing.F) {
 			SynchronizerID: s4, Events: []ledger.Event{created, exercised, archived}}
 
 		wt := wiretime.Format(at)
-		want := ledger.JsTransaction{UpdateID: s1, CommandID: s2, WorkflowID: s3, EffectiveAt: wt, Offset: off, SynchronizerID: s4, RecordTime: wt,
-			Events: []ledger.JsEvent{
-				{CreatedEvent: &ledger.JsCreatedEvent{Offset: off, NodeID: node, ContractID: s1, TemplateID: tid.String(),
+		want := jsonapi.JsTransaction{UpdateID: s1, CommandID: s2, WorkflowID: s3, EffectiveAt: wt, Offset: off, SynchronizerID: s4, RecordTime: wt,
+			Events: []jsonapi.JsEvent{
+				{CreatedEvent: &jsonapi.JsCreatedEvent{Offset: off, NodeID: node, ContractID: s1, TemplateID: tid.String(),
 					ContractKey: []byte("null"), CreateArgument: value.AppendJSON(nil, arg), CreatedEventBlob: b64(s4),
 					InterfaceViews: []any{
-						ledger.JsInterfaceView{InterfaceID: iid.String(), ViewStatus: ledger.JsStatus{Details: []any{}},
+						jsonapi.JsInterfaceView{InterfaceID: iid.String(), ViewStatus: jsonapi.JsStatus{Details: []any{}},
 							ViewValue: value.AppendJSON(nil, value.Text(s1)), ImplementationPackageID: s2},
-						ledger.JsInterfaceView{InterfaceID: iid.String(), ViewStatus: ledger.JsStatus{Code: node, Message: s3, Details: []any{}}},
+						jsonapi.JsInterfaceView{InterfaceID: iid.String(), ViewStatus: jsonapi.JsStatus{Code: node, Message: s3, Details: []any{}}},
 					},
 					WitnessParties: []string{s3}, Signatories: []string{s1, s2}, Observers: []string{}, CreatedAt: wt, PackageName: s2,
 					RepresentativePackageID: s1, ACSDelta: flag}},
-				{ExercisedEvent: &ledger.JsExercisedEvent{Offset: off, NodeID: node + 1, ContractID: s2, TemplateID: tid.String(),
+				{ExercisedEvent: &jsonapi.JsExercisedEvent{Offset: off, NodeID: node + 1, ContractID: s2, TemplateID: tid.String(),
 					InterfaceID: ptr(iid.String()), Choice: s4, ChoiceArgument: value.AppendJSON(nil, value.Text(s1)), ActingParties: []string{s4},
 					Consuming: flag, WitnessParties: []string{s1}, LastDescendantNodeID: node + 2, ExerciseResult: []byte("null"), PackageName: s3,
 					ImplementedInterfaces: []string{iid.String()}, ACSDelta: !flag}},
-				{ArchivedEvent: &ledger.JsArchivedEvent{Offset: off, NodeID: node, ContractID: s3, TemplateID: tid.String(), WitnessParties: []string{s2},
+				{ArchivedEvent: &jsonapi.JsArchivedEvent{Offset: off, NodeID: node, ContractID: s3, TemplateID: tid.String(), WitnessParties: []string{s2},
 					PackageName: s4, ImplementedInterfaces: []string{}}},
 			}}
-		sameWire(t, "transaction", wire(t, ledger.GetTransactionResponse{Transaction: want}), jsonapi.AppendTransactionResponse(nil, tx))
+		sameWire(t, "transaction", wire(t, jsonapi.GetTransactionResponse{Transaction: want}), jsonapi.AppendTransactionResponse(nil, tx))
 	})
 }
 

@@ -19,7 +19,7 @@ import (
 // fails when the fixture stops producing a kind of event.
 type emitCoverage map[string]int
 
-func (c emitCoverage) update(u ledger.TypedUpdate) {
+func (c emitCoverage) update(u ledger.Update) {
 	switch x := u.(type) {
 	case *ledger.Transaction:
 		c["transaction"]++
@@ -193,7 +193,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 			var token []byte
 			for page := 0; ; page++ {
 				what := fmt.Sprintf("%s page %d (descending %v)", wshape, page, desc)
-				tp, terr := l.n.TypedUpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset), Descending: desc}, &size, token)
+				tp, terr := l.n.UpdatesPage(l.typedCtx, urf, ledger.OffsetRange{Through: new(end), Descending: desc}, &size, token)
 				if terr != nil {
 					t.Fatalf("%s: typed read %v", what, terr)
 				}
@@ -209,7 +209,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 
 		// The updates stream (one list).
 		n := 0
-		for u, err := range l.n.TypedUpdates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end.Offset)}) {
+		for u, err := range l.n.Updates(l.typedCtx, urf, ledger.OffsetRange{Through: new(end)}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		// effects, transactions and reassignments).
 		if shape == ledger.LedgerEffects {
 			n := 0
-			for u, err := range l.n.TypedUpdates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end.Offset)}) {
+			for u, err := range l.n.Updates(l.typedCtx, ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf}, ledger.OffsetRange{Through: new(end)}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -234,8 +234,8 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		}
 
 		// Each update by id and by offset; transactions by id.
-		for off := int64(1); off <= end.Offset; off++ {
-			tu, terr := l.n.TypedUpdateByOffset(l.typedCtx, off, urf)
+		for off := int64(1); off <= end; off++ {
+			tu, terr := l.n.UpdateByOffset(l.typedCtx, off, urf)
 			what := fmt.Sprintf("%s update at %d", wshape, off)
 			checkGolden(t, what+" refusal", []byte(codeOf(terr)))
 			if terr != nil {
@@ -243,7 +243,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 				continue
 			}
 			l.check(t, what, jsonapi.AppendUpdateResponse(nil, tu))
-			tu, terr = l.n.TypedUpdateByID(l.typedCtx, updateID(tu), urf)
+			tu, terr = l.n.UpdateByID(l.typedCtx, updateID(tu), urf)
 			if terr != nil {
 				t.Fatalf("%s by id: typed read %v", what, terr)
 			}
@@ -277,7 +277,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 	}
 
 	// Pages of active contracts, three at a time, at several offsets.
-	for _, at := range []int64{end.Offset, end.Offset - 2, end.Offset / 2} {
+	for _, at := range []int64{end, end - 2, end / 2} {
 		size := int32(3)
 		treq := ledger.PageRequest{At: &at, Size: &size}
 		for page := 0; ; page++ {
@@ -303,7 +303,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 
 	// The active contracts as one list (the state stream), as the
 	// elements of one typed page.
-	for _, at := range []int64{end.Offset, end.Offset / 2} {
+	for _, at := range []int64{end, end / 2} {
 		size := int32(ledger.MaxACSPageSize)
 		tp, terr := l.n.ActiveContractEventsPage(l.typedCtx, l.typed(f, ledger.ACSDelta), ledger.PageRequest{At: &at, Size: &size})
 		if terr != nil {
@@ -344,7 +344,7 @@ func (l *emitLedger) check(t *testing.T, what string, got []byte) bool {
 	return ok && l.same(t, what, want, got)
 }
 
-func updateID(u ledger.TypedUpdate) string {
+func updateID(u ledger.Update) string {
 	switch x := u.(type) {
 	case *ledger.Transaction:
 		return x.UpdateID
@@ -363,13 +363,13 @@ func TestEmitCheckpoint(t *testing.T) {
 	c := &ledger.Checkpoint{Offset: 42, SynchronizerTimes: []ledger.SynchronizerRecordTime{
 		{SynchronizerID: emitSyncs[0], RecordTime: mustTime(t, "2025-01-28T14:49:33.525551Z")},
 		{SynchronizerID: emitSyncs[1], RecordTime: mustTime(t, "2025-01-28T14:49:33Z")}}}
-	want := ledger.GetUpdatesResponse{Update: ledger.Update{OffsetCheckpoint: &ledger.Wrapped[ledger.OffsetCheckpoint]{Value: ledger.OffsetCheckpoint{
-		Offset: 42, SynchronizerTimes: []ledger.SynchronizerTime{{SynchronizerID: emitSyncs[0], RecordTime: "2025-01-28T14:49:33.525551Z"},
+	want := jsonapi.GetUpdatesResponse{Update: jsonapi.Update{OffsetCheckpoint: &jsonapi.Wrapped[jsonapi.OffsetCheckpoint]{Value: jsonapi.OffsetCheckpoint{
+		Offset: 42, SynchronizerTimes: []jsonapi.SynchronizerTime{{SynchronizerID: emitSyncs[0], RecordTime: "2025-01-28T14:49:33.525551Z"},
 			{SynchronizerID: emitSyncs[1], RecordTime: "2025-01-28T14:49:33Z"}}}}}}
 	sameWire(t, "checkpoint", wire(t, want), jsonapi.AppendUpdateResponse(nil, c))
 	empty := &ledger.Checkpoint{Offset: 1, SynchronizerTimes: []ledger.SynchronizerRecordTime{}}
-	sameWire(t, "checkpoint without synchronizers", wire(t, ledger.Update{OffsetCheckpoint: &ledger.Wrapped[ledger.OffsetCheckpoint]{
-		Value: ledger.OffsetCheckpoint{Offset: 1, SynchronizerTimes: []ledger.SynchronizerTime{}}}}), jsonapi.AppendUpdate(nil, empty))
+	sameWire(t, "checkpoint without synchronizers", wire(t, jsonapi.Update{OffsetCheckpoint: &jsonapi.Wrapped[jsonapi.OffsetCheckpoint]{
+		Value: jsonapi.OffsetCheckpoint{Offset: 1, SynchronizerTimes: []jsonapi.SynchronizerTime{}}}}), jsonapi.AppendUpdate(nil, empty))
 }
 
 func mustTime(t testing.TB, s string) time.Time {

@@ -105,7 +105,7 @@ type MinLedgerTimeKind struct {
 // parties).
 type ExecuteSubmissionAndWaitForTransactionRequest struct {
 	ExecuteSubmissionRequest
-	TransactionFormat *ledger.TransactionFormat `json:"transactionFormat"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
 }
 
 // ExecuteSubmissionAndWaitResponse tells where the transaction was
@@ -118,7 +118,7 @@ type ExecuteSubmissionAndWaitResponse struct {
 // ExecuteSubmissionAndWaitForTransactionResponse carries the committed
 // transaction.
 type ExecuteSubmissionAndWaitForTransactionResponse struct {
-	Transaction ledger.JsTransaction `json:"transaction"`
+	Transaction JsTransaction `json:"transaction"`
 }
 
 // PrepareSubmission prepares commands for external signing

@@ -25,26 +25,26 @@ import (
 // ledger.DefaultListIdleTimeout), the limit is reached or ctx ends; it
 // closes with an offset checkpoint when the ledger end it read through
 // lies past the last update it shows.
-func (a *API) UpdatesList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) UpdatesList(ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
 	return listOf(a, ctx, req, opts, kindUpdates)
 }
 
 // FlatsList is UpdatesList for the deprecated /v2/updates/flats (every
 // transaction in the ACS-delta shape).
-func (a *API) FlatsList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) FlatsList(ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
 	return listOf(a, ctx, req, opts, kindFlats)
 }
 
 // TreeList is UpdatesList for the deprecated /v2/updates/trees
 // (transactions as trees, no topology transactions).
-func (a *API) TreeList(ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
+func (a *API) TreeList(ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions) (Body, error) {
 	return listOf(a, ctx, req, opts, kindTrees)
 }
 
 // listPage is the page size of a list's reads up to the ledger end.
 const listPage = 500
 
-func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledger.ListOptions, kind listKind) (Body, error) {
+func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.ListOptions, kind listKind) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func listOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, opts ledg
 	case !r.Tail || r.Descending:
 		// A bounded range (or the refusal of a descending one without
 		// an end), read without waiting.
-		for u, err := range a.Node.TypedUpdates(read, f, r) {
+		for u, err := range a.Node.Updates(read, f, r) {
 			if err != nil {
 				return nil, err
 			}
@@ -107,14 +107,14 @@ func tooMany(n, limitL int64) error {
 // open-ended one the ledger end it has read through (cursor) and the
 // offset of its last update (lastSeen).
 type list struct {
-	emit             func([]byte, ledger.TypedUpdate) []byte
+	emit             func([]byte, ledger.Update) []byte
 	take, n          int64
 	out              []byte
 	cursor, lastSeen int64
 }
 
 // add writes an update; false once the list has all it takes.
-func (l *list) add(u ledger.TypedUpdate) bool {
+func (l *list) add(u ledger.Update) bool {
 	if l.n > 0 {
 		l.out = append(l.out, ',')
 	}
@@ -129,13 +129,13 @@ func (l *list) add(u ledger.TypedUpdate) bool {
 // checkOnly makes the checks of a read of f over r without reading.
 func (a *API) checkOnly(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange) error {
 	if r.Tail && r.Descending {
-		for _, err := range a.Node.TypedUpdates(ctx, f, r) {
+		for _, err := range a.Node.Updates(ctx, f, r) {
 			return err
 		}
 		return nil
 	}
 	one := int32(1)
-	_, err := a.Node.TypedUpdatesPage(ctx, f, r, &one, nil)
+	_, err := a.Node.UpdatesPage(ctx, f, r, &one, nil)
 	return err
 }
 
@@ -148,7 +148,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	size := int32(listPage)
 	var token []byte
 	for {
-		p, err := a.Node.TypedUpdatesPage(ctx, f, r, &size, token)
+		p, err := a.Node.UpdatesPage(ctx, f, r, &size, token)
 		if err != nil && ctx.Err() != nil && token != nil {
 			return nil // ctx ended: the list as it is, as when waiting
 		}
@@ -174,7 +174,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	defer stop()
 	timer := time.AfterFunc(idle, stop)
 	defer timer.Stop()
-	next, done := iter.Pull2(a.Node.TypedUpdates(wait, f, ledger.OffsetRange{After: l.cursor, Tail: true}))
+	next, done := iter.Pull2(a.Node.Updates(wait, f, ledger.OffsetRange{After: l.cursor, Tail: true}))
 	defer done()
 	for {
 		u, err, ok := next()
@@ -196,7 +196,7 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	// The ledger end now, when nothing the list would show came since
 	// its last update: the checkpoint may say so.
 	one := int32(1)
-	p, err := a.Node.TypedUpdatesPage(context.WithoutCancel(ctx), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
+	p, err := a.Node.UpdatesPage(context.WithoutCancel(ctx), f, ledger.OffsetRange{After: l.cursor, Tail: true}, &one, nil)
 	if err == nil && len(p.Updates) == 0 {
 		l.cursor = max(l.cursor, p.Highest)
 	}

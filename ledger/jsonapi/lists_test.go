@@ -17,11 +17,11 @@ import (
 // listKinds are the JSON layer's lists of updates.
 func listKinds(a *jsonapi.API) []struct {
 	name string
-	api  func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
+	api  func(context.Context, jsonapi.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
 } {
 	return []struct {
 		name string
-		api  func(context.Context, ledger.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
+		api  func(context.Context, jsonapi.GetUpdatesRequest, ledger.ListOptions) (jsonapi.Body, error)
 	}{{"updates", a.UpdatesList}, {"flats", a.FlatsList}, {"trees", a.TreeList}}
 }
 
@@ -82,14 +82,14 @@ func TestListsSameAsNode(t *testing.T) {
 	for _, k := range listKinds(a) {
 		for _, f := range emitFormats {
 			for i, req := range l.updatesRequests(f) {
-				for _, begin := range []int64{0, end.Offset / 2, end.Offset} {
+				for _, begin := range []int64{0, end / 2, end} {
 					for _, limit := range []*int64{nil, &three, &zero, &negative} {
 						req.BeginExclusive = begin
 						for _, c := range []struct {
 							name string
 							end  *int64
 							desc bool
-						}{{"ascending", &end.Offset, false}, {"descending", &end.Offset, true}, {"open", nil, false}} {
+						}{{"ascending", &end, false}, {"descending", &end, true}, {"open", nil, false}} {
 							req.EndInclusive, req.DescendingOrder = c.end, c.desc
 							opts := ledger.ListOptions{Limit: limit, IdleTimeout: &idle}
 							what := fmt.Sprintf("%s %s request %d %s from %d limit %s", k.name, f.name, i, c.name, begin, limitName(limit))
@@ -139,7 +139,7 @@ func TestListsWaitForCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ef := l.wire(emitFormats[0])
-	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset, Filter: &ef}
+	req := jsonapi.GetUpdatesRequest{BeginExclusive: end, Filter: &ef}
 	idle := 400 * time.Millisecond
 	opts := ledger.ListOptions{IdleTimeout: &idle}
 	for i, k := range listKinds(a) {

@@ -45,10 +45,10 @@ func pageToken(s string) []byte {
 }
 
 // UpdatesPage returns one page of updates (POST
-// /v2/updates/get-updates-page): Node.TypedUpdatesPage with the
+// /v2/updates/get-updates-page): Node.UpdatesPage with the
 // request's format, its range (no end: up to the ledger end, with a
 // token to ask again), size and token.
-func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest) (Body, error) {
+func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest)
 	} else {
 		r.Through = req.EndOffsetInclusive
 	}
-	p, err := a.Node.TypedUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken))
+	p, err := a.Node.UpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken))
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (a *API) UpdatesPage(ctx context.Context, req ledger.GetUpdatesPageRequest)
 // offset (POST and GET /v2/state/active-contracts-page):
 // Node.ActiveContractEventsPage with the request's format, offset, size
 // and token.
-func (a *API) ActiveContractsPage(ctx context.Context, req ledger.GetActiveContractsPageRequest) (Body, error) {
+func (a *API) ActiveContractsPage(ctx context.Context, req GetActiveContractsPageRequest) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}

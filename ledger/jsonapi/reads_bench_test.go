@@ -30,10 +30,10 @@ func BenchmarkReadsPages(b *testing.B) {
 	ctx := context.Background()
 	a := jsonapi.New(node)
 	end, size := int64(2000), int32(1000)
-	ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{alice: {}}}
-	ureq := ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
-		UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ef}}}
-	areq := ledger.GetActiveContractsPageRequest{EventFormat: ef, MaxPageSize: &size}
+	ef := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{alice: {}}}
+	ureq := jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: ef}}}
+	areq := jsonapi.GetActiveContractsPageRequest{EventFormat: ef, MaxPageSize: &size}
 	reads := []struct {
 		name string
 		page func(b *testing.B) []byte

@@ -12,7 +12,7 @@ import (
 // order (selects nothing, transaction shape), then the conversion.
 
 // checkUpdateFormatShape checks an UpdateFormat at prefix.
-func checkUpdateFormatShape(f *ledger.UpdateFormat, prefix string) error {
+func checkUpdateFormatShape(f *UpdateFormat, prefix string) error {
 	if f == nil {
 		return nil
 	}
@@ -28,7 +28,7 @@ func checkUpdateFormatShape(f *ledger.UpdateFormat, prefix string) error {
 // checkUpdateFormat makes the checks of an update format the typed
 // format cannot carry, in the node's order: it selects something, and
 // its transaction shape is one of the two.
-func checkUpdateFormat(f *ledger.UpdateFormat) error {
+func checkUpdateFormat(f *UpdateFormat) error {
 	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
 	}
@@ -43,7 +43,7 @@ func checkUpdateFormat(f *ledger.UpdateFormat) error {
 // filter with no variant is a NoneFilter; an id that does not print back
 // as written (a trailing ':', or no identifier) is kept as written
 // (TemplateFilterText), for the read to check and quote.
-func readFormat(f *ledger.EventFormat, s ledger.Shape) ledger.ReadFormat {
+func readFormat(f *EventFormat, s ledger.Shape) ledger.ReadFormat {
 	out := ledger.ReadFormat{Parties: make(map[string][]ledger.Filter, len(f.FiltersByParty)), Verbose: f.Verbose, Shape: s}
 	for p, fs := range f.FiltersByParty {
 		out.Parties[p] = filters(fs)
@@ -57,7 +57,7 @@ func readFormat(f *ledger.EventFormat, s ledger.Shape) ledger.ReadFormat {
 	return out
 }
 
-func filters(fs ledger.Filters) []ledger.Filter {
+func filters(fs Filters) []ledger.Filter {
 	if len(fs.Cumulative) == 0 {
 		return nil
 	}
@@ -99,7 +99,7 @@ func filterRef(s string) (ledger.TemplateRef, bool) {
 }
 
 // updateReadFormat converts a checked JSON update format (checkUpdateFormat).
-func updateReadFormat(f *ledger.UpdateFormat) ledger.UpdateReadFormat {
+func updateReadFormat(f *UpdateFormat) ledger.UpdateReadFormat {
 	var out ledger.UpdateReadFormat
 	if t := f.IncludeTransactions; t != nil {
 		s := ledger.ACSDelta

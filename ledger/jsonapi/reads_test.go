@@ -57,7 +57,7 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 			for _, desc := range []bool{false, true} {
 				for _, open := range []bool{false, true} {
 					size := int32(3)
-					req := ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, UpdateFormat: uf, DescendingOrder: desc}
+					req := jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: uf, DescendingOrder: desc}
 					if open {
 						req.EndOffsetInclusive = nil
 					}
@@ -77,9 +77,9 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 				}
 			}
 		}
-		for _, at := range []*int64{nil, &end.Offset} {
+		for _, at := range []*int64{nil, &end} {
 			size := int32(2)
-			req := ledger.GetActiveContractsPageRequest{ActiveAtOffset: at, EventFormat: l.wire(f), MaxPageSize: &size}
+			req := jsonapi.GetActiveContractsPageRequest{ActiveAtOffset: at, EventFormat: l.wire(f), MaxPageSize: &size}
 			for page := 0; page < 50; page++ {
 				what := fmt.Sprintf("%s active contracts page %d", f.name, page)
 				got, gerr := a.ActiveContractsPage(l.ctx, req)
@@ -114,15 +114,15 @@ func TestReadsPagesRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	zero, over, size := int32(0), int32(5000), int32(1)
-	after, negative, none := end.Offset+5, int64(-1), int64(0)
+	after, negative, none := end+5, int64(-1), int64(0)
 	alice := l.aliceFormat()
-	tx := func(ef ledger.EventFormat, shape string) ledger.UpdateFormat {
-		return ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
+	tx := func(ef jsonapi.EventFormat, shape string) jsonapi.UpdateFormat {
+		return jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
 	}
 	tmpl := l.templateFormat
 	noVariant := l.noVariantFormat()
 	two := l.twoVariantsFormat()
-	firstBody, err := a.UpdatesPage(l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, UpdateFormat: tx(alice, ledger.ShapeACSDelta)})
+	firstBody, err := a.UpdatesPage(l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: tx(alice, ledger.ShapeACSDelta)})
 	if err != nil {
 		t.Fatalf("first page: %v", err)
 	}
@@ -135,32 +135,32 @@ func TestReadsPagesRefusals(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		ctx  context.Context
-		req  ledger.GetUpdatesPageRequest
+		req  jsonapi.GetUpdatesPageRequest
 	}{
-		{"selects nothing", l.ctx, ledger.GetUpdatesPageRequest{}},
-		{"unknown shape", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
-		{"unspecified shape", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(alice, "TRANSACTION_SHAPE_UNSPECIFIED")}},
-		{"no party", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(ledger.EventFormat{}, ledger.ShapeACSDelta)}},
-		{"bad identifier", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
-		{"two variants", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(two, ledger.ShapeACSDelta)}},
-		{"unknown template", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"unknown package name", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#nope:Main:T"), ledger.ShapeACSDelta)}},
-		{"template by name", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#emit:Main:T"), ledger.ShapeLedgerEffects)}},
-		{"trailing colon", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
-		{"identifier filter without variant", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
-		{"topology without authorizations", l.ctx, ledger.GetUpdatesPageRequest{UpdateFormat: ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}}},
-		{"no right", bob, ledger.GetUpdatesPageRequest{UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"cancelled", cancelled, ledger.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
-		{"size 0", l.ctx, ledger.GetUpdatesPageRequest{MaxPageSize: &zero, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"size too large", l.ctx, ledger.GetUpdatesPageRequest{MaxPageSize: &over, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"begin after the end", l.ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative end", l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end 0", l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end 0 after a begin", l.ctx, ledger.GetUpdatesPageRequest{BeginOffsetExclusive: 1, EndOffsetInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"not base64", l.ctx, ledger.GetUpdatesPageRequest{PageToken: "???", UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"not a token", l.ctx, ledger.GetUpdatesPageRequest{PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`)), UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"another request's token", l.ctx, ledger.GetUpdatesPageRequest{PageToken: *first.NextPageToken, UpdateFormat: tx(alice, ledger.ShapeLedgerEffects)}},
-		{"the request's token", l.ctx, ledger.GetUpdatesPageRequest{EndOffsetInclusive: &end.Offset, MaxPageSize: &size, PageToken: *first.NextPageToken,
+		{"selects nothing", l.ctx, jsonapi.GetUpdatesPageRequest{}},
+		{"unknown shape", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
+		{"unspecified shape", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "TRANSACTION_SHAPE_UNSPECIFIED")}},
+		{"no party", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(jsonapi.EventFormat{}, ledger.ShapeACSDelta)}},
+		{"bad identifier", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
+		{"two variants", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(two, ledger.ShapeACSDelta)}},
+		{"unknown template", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
+		{"unknown package name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#nope:Main:T"), ledger.ShapeACSDelta)}},
+		{"template by name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#emit:Main:T"), ledger.ShapeLedgerEffects)}},
+		{"trailing colon", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
+		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
+		{"topology without authorizations", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}},
+		{"no right", bob, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"cancelled", cancelled, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
+		{"size 0", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &zero, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"size too large", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &over, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"begin after the end", l.ctx, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"negative end", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end 0", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end 0 after a begin", l.ctx, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1, EndOffsetInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"not base64", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: "???", UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"not a token", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`)), UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"another request's token", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: *first.NextPageToken, UpdateFormat: tx(alice, ledger.ShapeLedgerEffects)}},
+		{"the request's token", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, PageToken: *first.NextPageToken,
 			UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,18 +171,18 @@ func TestReadsPagesRefusals(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		ctx  context.Context
-		req  ledger.GetActiveContractsPageRequest
+		req  jsonapi.GetActiveContractsPageRequest
 	}{
-		{"no party", l.ctx, ledger.GetActiveContractsPageRequest{}},
-		{"bad identifier", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: tmpl("M:E")}},
-		{"unknown template", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: tmpl(l.pkg + ":Main:Nope")}},
-		{"identifier filter without variant", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: noVariant}},
-		{"no right", bob, ledger.GetActiveContractsPageRequest{EventFormat: alice}},
-		{"size 0", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: alice, MaxPageSize: &zero}},
-		{"offset after the end", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: &after}},
-		{"negative offset", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: &negative}},
-		{"offset 0", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: &none}},
-		{"not a token", l.ctx, ledger.GetActiveContractsPageRequest{EventFormat: alice, PageToken: "???"}},
+		{"no party", l.ctx, jsonapi.GetActiveContractsPageRequest{}},
+		{"bad identifier", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: tmpl("M:E")}},
+		{"unknown template", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: tmpl(l.pkg + ":Main:Nope")}},
+		{"identifier filter without variant", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: noVariant}},
+		{"no right", bob, jsonapi.GetActiveContractsPageRequest{EventFormat: alice}},
+		{"size 0", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: alice, MaxPageSize: &zero}},
+		{"offset after the end", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: &after}},
+		{"negative offset", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: &negative}},
+		{"offset 0", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: alice, ActiveAtOffset: &none}},
+		{"not a token", l.ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: alice, PageToken: "???"}},
 	} {
 		t.Run("active contracts "+tt.name, func(t *testing.T) {
 			got, gerr := a.ActiveContractsPage(tt.ctx, tt.req)

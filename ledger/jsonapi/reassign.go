@@ -14,7 +14,7 @@ import (
 // the JSON reassignment commands, their one-ofs checked as Canton's JSON
 // codec checks them, decoded into ledger.ReassignCommands for
 // Node.Reassign (which checks the rest); {} once committed.
-func (a *API) SubmitReassignment(ctx context.Context, req ledger.SubmitReassignmentRequest) (Empty, error) {
+func (a *API) SubmitReassignment(ctx context.Context, req SubmitReassignmentRequest) (Empty, error) {
 	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
 		return Empty{}, err
 	}
@@ -28,7 +28,7 @@ func (a *API) SubmitReassignment(ctx context.Context, req ledger.SubmitReassignm
 // committed reassignment written by the emitters (AppendReassignment) as
 // {"reassignment": …}. Without an event format it has no events; with
 // one, the events it shows (none visible: no events).
-func (a *API) SubmitAndWaitForReassignment(ctx context.Context, req ledger.SubmitAndWaitForReassignmentRequest) (Body, error) {
+func (a *API) SubmitAndWaitForReassignment(ctx context.Context, req SubmitAndWaitForReassignmentRequest) (Body, error) {
 	if err := checkReassignmentCommandsShape(&req.ReassignmentCommands, "reassignmentCommands."); err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (a *API) SubmitAndWaitForReassignment(ctx context.Context, req ledger.Submi
 // checkReassignmentCommandsShape checks the one-of of each reassignment
 // command at prefix: at most one variant (none is the node's
 // MISSING_FIELD).
-func checkReassignmentCommandsShape(rc *ledger.ReassignmentCommands, prefix string) error {
+func checkReassignmentCommandsShape(rc *ReassignmentCommands, prefix string) error {
 	for i, c := range rc.Commands {
 		k := c.Command
 		if n := shape.CountSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil); n > 1 {
@@ -64,7 +64,7 @@ func checkReassignmentCommandsShape(rc *ledger.ReassignmentCommands, prefix stri
 // reassignCommandsOf decodes the JSON reassignment commands into the
 // typed ones; a command with no variant (or Empty) stays nil, which
 // Node.Reassign refuses with MISSING_FIELD.
-func reassignCommandsOf(rc ledger.ReassignmentCommands) ledger.ReassignCommands {
+func reassignCommandsOf(rc ReassignmentCommands) ledger.ReassignCommands {
 	out := ledger.ReassignCommands{Commands: make([]ledger.ReassignCommand, len(rc.Commands)), Submitter: rc.Submitter,
 		UserID: rc.UserID, CommandID: rc.CommandID, WorkflowID: rc.WorkflowID, SubmissionID: rc.SubmissionID}
 	for i, c := range rc.Commands {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -15,9 +14,9 @@ import (
 // update-by-id's {"update": {"Reassignment": {"value": r}}}, as
 // {"reassignment": r}, the answer submit-and-wait-for-reassignment gives
 // for the same reassignment in the same format.
-func reassignmentRead(t *testing.T, api *jsonapi.API, l *emitLedger, id string, ef ledger.EventFormat) []byte {
+func reassignmentRead(t *testing.T, api *jsonapi.API, l *emitLedger, id string, ef jsonapi.EventFormat) []byte {
 	t.Helper()
-	b, err := api.UpdateByID(l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeReassignments: &ef}})
+	b, err := api.UpdateByID(l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeReassignments: &ef}})
 	if err != nil {
 		t.Fatalf("update-by-id %s: %v", id, err)
 	}
@@ -28,23 +27,23 @@ func reassignmentRead(t *testing.T, api *jsonapi.API, l *emitLedger, id string, 
 	return append(append([]byte(`{"reassignment":`), b[len(prefix):len(b)-len(suffix)]...), '}')
 }
 
-func reassignmentOf(t *testing.T, b []byte) ledger.JsReassignment {
+func reassignmentOf(t *testing.T, b []byte) jsonapi.JsReassignment {
 	t.Helper()
-	var r ledger.SubmitAndWaitForReassignmentResponse
+	var r jsonapi.SubmitAndWaitForReassignmentResponse
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("decoding %s: %v", b, err)
 	}
 	return r.Reassignment
 }
 
-func unassign(cid, src, dst string) ledger.ReassignmentCommand {
-	return ledger.ReassignmentCommand{Command: ledger.ReassignmentCommandKind{UnassignCommand: &ledger.Wrapped[ledger.UnassignCommand]{
-		Value: ledger.UnassignCommand{ContractID: cid, Source: src, Target: dst}}}}
+func unassign(cid, src, dst string) jsonapi.ReassignmentCommand {
+	return jsonapi.ReassignmentCommand{Command: jsonapi.ReassignmentCommandKind{UnassignCommand: &jsonapi.Wrapped[jsonapi.UnassignCommand]{
+		Value: jsonapi.UnassignCommand{ContractID: cid, Source: src, Target: dst}}}}
 }
 
-func assign(rid, src, dst string) ledger.ReassignmentCommand {
-	return ledger.ReassignmentCommand{Command: ledger.ReassignmentCommandKind{AssignCommand: &ledger.Wrapped[ledger.AssignCommand]{
-		Value: ledger.AssignCommand{ReassignmentID: rid, Source: src, Target: dst}}}}
+func assign(rid, src, dst string) jsonapi.ReassignmentCommand {
+	return jsonapi.ReassignmentCommand{Command: jsonapi.ReassignmentCommandKind{AssignCommand: &jsonapi.Wrapped[jsonapi.AssignCommand]{
+		Value: jsonapi.AssignCommand{ReassignmentID: rid, Source: src, Target: dst}}}}
 }
 
 // TestSubmitAndWaitForReassignment: the answer is the JSON read of the
@@ -60,11 +59,11 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 	c := l.submit(t, "escapes", "", []string{l.alice}, l.create("T", l.tArg(l.alice, l.bob, note, 9)))
 	cid := c.Events[0].CreatedEvent.ContractID
 	s1, s2 := emitSyncs[0], emitSyncs[1]
-	cmds := func(id string, c ...ledger.ReassignmentCommand) ledger.ReassignmentCommands {
-		return ledger.ReassignmentCommands{Submitter: l.alice, CommandID: id, WorkflowID: "wf-" + id, Commands: c}
+	cmds := func(id string, c ...jsonapi.ReassignmentCommand) jsonapi.ReassignmentCommands {
+		return jsonapi.ReassignmentCommands{Submitter: l.alice, CommandID: id, WorkflowID: "wf-" + id, Commands: c}
 	}
 	end := func() int64 {
-		e, err := l.n.LedgerEndOffset(l.ctx)
+		e, err := l.n.LedgerEnd(l.ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,20 +74,20 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 	// the node's rules (no variant: MISSING_FIELD).
 	for _, tt := range []struct {
 		name string
-		cmd  ledger.ReassignmentCommand
+		cmd  jsonapi.ReassignmentCommand
 		want error
 	}{
-		{"two variants", ledger.ReassignmentCommand{Command: ledger.ReassignmentCommandKind{
+		{"two variants", jsonapi.ReassignmentCommand{Command: jsonapi.ReassignmentCommandKind{
 			UnassignCommand: unassign(cid, s1, s2).Command.UnassignCommand, Empty: &struct{}{}}}, apierr.InvalidArgument},
-		{"no variant", ledger.ReassignmentCommand{}, apierr.MissingField},
+		{"no variant", jsonapi.ReassignmentCommand{}, apierr.MissingField},
 		{"same synchronizer", unassign(cid, s1, s1), apierr.InvalidArgument},
 	} {
 		before := end()
-		_, err := api.SubmitAndWaitForReassignment(l.ctx, ledger.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: cmds("bad", tt.cmd)})
+		_, err := api.SubmitAndWaitForReassignment(l.ctx, jsonapi.SubmitAndWaitForReassignmentRequest{ReassignmentCommands: cmds("bad", tt.cmd)})
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 		}
-		if _, err := api.SubmitReassignment(l.ctx, ledger.SubmitReassignmentRequest{ReassignmentCommands: cmds("bad", tt.cmd)}); !errors.Is(err, tt.want) {
+		if _, err := api.SubmitReassignment(l.ctx, jsonapi.SubmitReassignmentRequest{ReassignmentCommands: cmds("bad", tt.cmd)}); !errors.Is(err, tt.want) {
 			t.Errorf("%s (async): %v, want %v", tt.name, err, tt.want)
 		}
 		if after := end(); after != before {
@@ -99,7 +98,7 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 	// Unassign, shown to alice (verbose).
 	alice := l.aliceFormat()
 	alice.Verbose = true
-	got, err := api.SubmitAndWaitForReassignment(l.ctx, ledger.SubmitAndWaitForReassignmentRequest{
+	got, err := api.SubmitAndWaitForReassignment(l.ctx, jsonapi.SubmitAndWaitForReassignmentRequest{
 		ReassignmentCommands: cmds("un", unassign(cid, s1, s2)), EventFormat: &alice})
 	if err != nil {
 		t.Fatal(err)
@@ -112,9 +111,9 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 
 	// Assign, shown to bob, the watcher: the created event carries the
 	// stored argument, escapes included.
-	bob := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.bob: {}}, Verbose: true}
+	bob := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{l.bob: {}}, Verbose: true}
 	rid := un.Events[0].JsUnassignedEvent.Value.ReassignmentID
-	got, err = api.SubmitAndWaitForReassignment(l.ctx, ledger.SubmitAndWaitForReassignmentRequest{
+	got, err = api.SubmitAndWaitForReassignment(l.ctx, jsonapi.SubmitAndWaitForReassignmentRequest{
 		ReassignmentCommands: cmds("as", assign(rid, s1, s2)), EventFormat: &bob})
 	if err != nil {
 		t.Fatal(err)
@@ -130,14 +129,14 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 	sameWire(t, "assignment", reassignmentRead(t, api, l, as.UpdateID, bob), got)
 
 	// Without a format, and in one whose party sees nothing: no events.
-	carol := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{l.carol: {}}}
+	carol := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{l.carol: {}}}
 	for _, tt := range []struct {
 		name string
-		ef   *ledger.EventFormat
+		ef   *jsonapi.EventFormat
 	}{{"no format", nil}, {"carol's format", &carol}} {
 		id := "back-" + tt.name[:2]
 		before := end()
-		got, err := api.SubmitAndWaitForReassignment(l.ctx, ledger.SubmitAndWaitForReassignmentRequest{
+		got, err := api.SubmitAndWaitForReassignment(l.ctx, jsonapi.SubmitAndWaitForReassignmentRequest{
 			ReassignmentCommands: cmds(id, unassign(cid, s2, s1)), EventFormat: tt.ef})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
@@ -152,7 +151,7 @@ func TestSubmitAndWaitForReassignment(t *testing.T) {
 		}
 		// Back to s2 for the next round, through the async route.
 		before = end()
-		if _, err := api.SubmitReassignment(l.ctx, ledger.SubmitReassignmentRequest{ReassignmentCommands: cmds(id+"-as",
+		if _, err := api.SubmitReassignment(l.ctx, jsonapi.SubmitReassignmentRequest{ReassignmentCommands: cmds(id+"-as",
 			assign(full.Events[0].JsUnassignedEvent.Value.ReassignmentID, s2, s1))}); err != nil {
 			t.Fatalf("%s: async assign: %v", tt.name, err)
 		}
@@ -170,7 +169,7 @@ func TestStateAnswers(t *testing.T) {
 	t.Parallel()
 	l := newEmitLedger(t, []string{"plain"})
 	api := jsonapi.New(l.n)
-	off, err := l.n.LedgerEndOffset(l.ctx)
+	off, err := l.n.LedgerEnd(l.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +180,7 @@ func TestStateAnswers(t *testing.T) {
 	if b, _ := json.Marshal(end); string(b) != `{"offset":`+jsonInt(off)+`}` {
 		t.Errorf("ledger-end body %s", b)
 	}
-	cs, err := api.ConnectedSynchronizers(l.ctx, ledger.ConnectedSynchronizersRequest{Party: l.alice})
+	cs, err := api.ConnectedSynchronizers(l.ctx, jsonapi.ConnectedSynchronizersRequest{Party: l.alice})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +190,7 @@ func TestStateAnswers(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("connected-synchronizers for alice:\n got %s\nwant %s", b, want)
 	}
-	cs, err = api.ConnectedSynchronizers(l.ctx, ledger.ConnectedSynchronizersRequest{Party: "nobody::1220cc"})
+	cs, err = api.ConnectedSynchronizers(l.ctx, jsonapi.ConnectedSynchronizersRequest{Party: "nobody::1220cc"})
 	if b, _ := json.Marshal(cs); err != nil || string(b) != `{"connectedSynchronizers":[]}` {
 		t.Errorf("connected-synchronizers for an unknown party: %s, %v", b, err)
 	}

@@ -11,12 +11,17 @@ import (
 )
 
 // The rules of a request's shape that Canton's JSON codecs check while
-// decoding a body (see ledger/checks.go, where the shapes of the services
-// still in package ledger are checked): an identifier splits into three
-// parts, a Js* ADT holds exactly one variant and a proto one-of at most
-// one, an enum is one of its names, a timestamp parses. A violation is an
-// apierr.Malformed error, its path the request's JSON path (prefix is
-// where the checked value sits in it, e.g. "commands.").
+// decoding a body, checked here, in the JSON layer, before the typed Node
+// method is called: an identifier splits into three parts, a Js* ADT
+// holds exactly one variant and a proto one-of at most one, an enum is
+// one of its names, a timestamp parses. A violation is an apierr.Malformed
+// error, its path the request's JSON path (prefix is where the checked
+// value sits in it, e.g. "commands."): a 400 text/plain "Invalid value
+// for: body (<detail> at '<path>')" over HTTP, tapir's decode-failure
+// response, which Canton's ledger-json-api serves
+// (http/json/v2/V2Routes.scala). Values of other rules (required fields,
+// id syntaxes, parties, offsets, authorization, Daml values) are checked
+// by the Node methods, with Canton's codes.
 
 // commandVariants are the variants of the Command ADT, in the order
 // Canton's codec lists them.
@@ -78,7 +83,7 @@ var transactionShapes = []string{
 }
 
 // checkTransactionFormatShape checks a TransactionFormat at prefix.
-func checkTransactionFormatShape(f *ledger.TransactionFormat, prefix string) error {
+func checkTransactionFormatShape(f *TransactionFormat, prefix string) error {
 	if f == nil {
 		return nil
 	}
@@ -91,7 +96,7 @@ func checkTransactionFormatShape(f *ledger.TransactionFormat, prefix string) err
 
 // checkEventFormatShape checks the filters of an EventFormat at prefix,
 // parties in sorted order.
-func checkEventFormatShape(f *ledger.EventFormat, prefix string) error {
+func checkEventFormatShape(f *EventFormat, prefix string) error {
 	parties := make([]string, 0, len(f.FiltersByParty))
 	for p := range f.FiltersByParty {
 		parties = append(parties, p)
@@ -109,7 +114,7 @@ func checkEventFormatShape(f *ledger.EventFormat, prefix string) error {
 }
 
 // checkFiltersShape checks each identifier filter of a party's filters.
-func checkFiltersShape(fs ledger.Filters, at string) error {
+func checkFiltersShape(fs Filters, at string) error {
 	for i, c := range fs.Cumulative {
 		f := c.IdentifierFilter
 		path := fmt.Sprintf("%s.cumulative[%d].identifierFilter", at, i)

@@ -10,7 +10,7 @@ import (
 )
 
 // The WebSocket streams of updates (/v2/updates, /v2/updates/flats,
-// /v2/updates/trees) over Node.TypedUpdates (stored values, offset
+// /v2/updates/trees) over Node.Updates (stored values, offset
 // checkpoints when idle) and the emitters, with the Node's JSON streams'
 // checks in their order.
 
@@ -29,16 +29,16 @@ const (
 // a legacy filter reads transactions (ACS delta, ledger effects for
 // trees) and reassignments; flats read every transaction in the ACS-delta
 // shape; trees read no topology events.
-func updatesFormat(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateFormat, error) {
+func updatesFormat(req *GetUpdatesRequest, kind listKind) (UpdateFormat, error) {
 	if req.Filter != nil {
 		if err := checkEventFormatShape(req.Filter, "filter."); err != nil {
-			return ledger.UpdateFormat{}, err
+			return UpdateFormat{}, err
 		}
 	}
 	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
-		return ledger.UpdateFormat{}, err
+		return UpdateFormat{}, err
 	}
-	var f ledger.UpdateFormat
+	var f UpdateFormat
 	switch {
 	case req.UpdateFormat != nil && req.Filter != nil:
 		return f, apierr.InvalidArgument.New("Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.")
@@ -56,7 +56,7 @@ func updatesFormat(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateF
 		if kind == kindTrees {
 			s = ledger.ShapeLedgerEffects
 		}
-		f = ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: s}, IncludeReassignments: &ef}
+		f = UpdateFormat{IncludeTransactions: &TransactionFormat{EventFormat: ef, TransactionShape: s}, IncludeReassignments: &ef}
 	default:
 		return f, apierr.InvalidArgument.New("Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.")
 	}
@@ -68,7 +68,7 @@ func updatesFormat(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateF
 
 // typedList resolves a list request for the typed read: its format and
 // range. A refusal is err.
-func typedList(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateReadFormat, ledger.OffsetRange, error) {
+func typedList(req *GetUpdatesRequest, kind listKind) (ledger.UpdateReadFormat, ledger.OffsetRange, error) {
 	uf, err := updatesFormat(req, kind)
 	if err != nil {
 		return ledger.UpdateReadFormat{}, ledger.OffsetRange{}, err
@@ -92,7 +92,7 @@ func typedList(req *ledger.GetUpdatesRequest, kind listKind) (ledger.UpdateReadF
 }
 
 // appendElement returns the emitter of a list's elements.
-func appendElement(kind listKind) func([]byte, ledger.TypedUpdate) []byte {
+func appendElement(kind listKind) func([]byte, ledger.Update) []byte {
 	if kind == kindTrees {
 		return AppendTreeUpdateResponse
 	}
@@ -101,24 +101,24 @@ func appendElement(kind listKind) func([]byte, ledger.TypedUpdate) []byte {
 
 // StreamUpdates yields the updates of a list request one by one, each as
 // an element of the list (the WebSocket form of /v2/updates):
-// Node.TypedUpdates with checkpoints. It ends after the end offset, or,
+// Node.Updates with checkpoints. It ends after the end offset, or,
 // open-ended, follows the ledger, yielding an offset checkpoint when
 // idle, until ctx ends, then yields ctx.Err().
-func (a *API) StreamUpdates(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
+func (a *API) StreamUpdates(ctx context.Context, req GetUpdatesRequest) iter.Seq2[Body, error] {
 	return streamOf(a, ctx, req, kindUpdates)
 }
 
 // StreamFlats is StreamUpdates for /v2/updates/flats (ACS-delta shape).
-func (a *API) StreamFlats(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
+func (a *API) StreamFlats(ctx context.Context, req GetUpdatesRequest) iter.Seq2[Body, error] {
 	return streamOf(a, ctx, req, kindFlats)
 }
 
 // StreamTrees is StreamUpdates for /v2/updates/trees (transaction trees).
-func (a *API) StreamTrees(ctx context.Context, req ledger.GetUpdatesRequest) iter.Seq2[Body, error] {
+func (a *API) StreamTrees(ctx context.Context, req GetUpdatesRequest) iter.Seq2[Body, error] {
 	return streamOf(a, ctx, req, kindTrees)
 }
 
-func streamOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, kind listKind) iter.Seq2[Body, error] {
+func streamOf(a *API, ctx context.Context, req GetUpdatesRequest, kind listKind) iter.Seq2[Body, error] {
 	return func(yield func(Body, error) bool) {
 		if err := a.public(ctx); err != nil {
 			yield(nil, err)
@@ -131,7 +131,7 @@ func streamOf(a *API, ctx context.Context, req ledger.GetUpdatesRequest, kind li
 		}
 		r.Checkpoints = true
 		emit := appendElement(kind)
-		for u, err := range a.Node.TypedUpdates(rawjson.WithStoredValues(ctx), f, r) {
+		for u, err := range a.Node.Updates(rawjson.WithStoredValues(ctx), f, r) {
 			if err != nil {
 				yield(nil, err)
 				return

@@ -19,11 +19,11 @@ import (
 // body.
 func streamKinds(a *jsonapi.API) []struct {
 	name string
-	api  func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
+	api  func(context.Context, jsonapi.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
 } {
 	return []struct {
 		name string
-		api  func(context.Context, ledger.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
+		api  func(context.Context, jsonapi.GetUpdatesRequest) iter.Seq2[jsonapi.Body, error]
 	}{{"updates", a.StreamUpdates}, {"flats", a.StreamFlats}, {"trees", a.StreamTrees}}
 }
 
@@ -57,7 +57,7 @@ func sameStream(t *testing.T, what string, got iter.Seq2[jsonapi.Body, error]) i
 }
 
 // TestStreamsSameAsNode checks that the JSON layer's update streams
-// (updates, flats, trees), read through TypedUpdates and the emitters,
+// (updates, flats, trees), read through Updates and the emitters,
 // yield the Node's JSON streams' elements byte for byte for every format
 // of the fixture, by update format and by legacy filter, in both
 // directions.
@@ -75,11 +75,11 @@ func TestStreamsSameAsNode(t *testing.T) {
 		for _, f := range emitFormats {
 			for i, req := range l.updatesRequests(f) {
 				for _, desc := range []bool{false, true} {
-					req.EndInclusive, req.DescendingOrder = &end.Offset, desc
+					req.EndInclusive, req.DescendingOrder = &end, desc
 					req.BeginExclusive = 0
 					what := fmt.Sprintf("%s %s request %d descending %v", k.name, f.name, i, desc)
 					seen += sameStream(t, what, k.api(l.ctx, req))
-					req.BeginExclusive = end.Offset / 2
+					req.BeginExclusive = end / 2
 					seen += sameStream(t, what+" from the middle", k.api(l.ctx, req))
 				}
 			}
@@ -94,7 +94,7 @@ func TestStreamsSameAsNode(t *testing.T) {
 type updatesRefusal struct {
 	name string
 	ctx  context.Context
-	req  ledger.GetUpdatesRequest
+	req  jsonapi.GetUpdatesRequest
 }
 
 // updatesRefusals are the refusals of the lists and streams of updates
@@ -104,40 +104,40 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, negative, none := end.Offset+5, int64(-1), int64(0)
+	after, negative, none := end+5, int64(-1), int64(0)
 	alice := l.aliceFormat()
-	tx := func(ef ledger.EventFormat, shape string) *ledger.UpdateFormat {
-		return &ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
+	tx := func(ef jsonapi.EventFormat, shape string) *jsonapi.UpdateFormat {
+		return &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
 	}
 	tmpl := l.templateFormat
 	noVariant := l.noVariantFormat()
 	two := l.twoVariantsFormat()
 	bob := l.bobCtx()
 	cancelled := l.cancelledCtx()
-	topoOnly := &ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}
+	topoOnly := &jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}
 	return []updatesRefusal{
-		{"neither format nor filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset}},
-		{"both format and filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"bad filter shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &two, UpdateFormat: tx(two, "X")}},
-		{"selects nothing", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: &ledger.UpdateFormat{}}},
-		{"topology only", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: topoOnly}},
-		{"unknown shape", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, "X")}},
-		{"no party", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(ledger.EventFormat{}, ledger.ShapeACSDelta)}},
-		{"no party by filter", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, Filter: &ledger.EventFormat{}}},
-		{"bad identifier", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
-		{"unknown template", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"trailing colon", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
-		{"identifier filter without variant", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
-		{"no right", bob, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"cancelled", cancelled, ledger.GetUpdatesRequest{EndInclusive: &end.Offset, UpdateFormat: tx(alice, "X")}},
-		{"descending without end", l.ctx, ledger.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"descending without end, unknown template", l.ctx, ledger.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"begin after the end", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end.Offset, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end after the ledger end", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end before begin", l.ctx, ledger.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end 0", l.ctx, ledger.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"neither format nor filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end}},
+		{"both format and filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"bad filter shape", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &two, UpdateFormat: tx(two, "X")}},
+		{"selects nothing", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &jsonapi.UpdateFormat{}}},
+		{"topology only", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: topoOnly}},
+		{"unknown shape", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
+		{"no party", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(jsonapi.EventFormat{}, ledger.ShapeACSDelta)}},
+		{"no party by filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &jsonapi.EventFormat{}}},
+		{"bad identifier", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
+		{"unknown template", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
+		{"trailing colon", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
+		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
+		{"no right", bob, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"cancelled", cancelled, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
+		{"descending without end", l.ctx, jsonapi.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"descending without end, unknown template", l.ctx, jsonapi.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
+		{"begin after the end", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"negative begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"negative end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end after the ledger end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end before begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"end 0", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
 	}
 }
 
@@ -231,10 +231,10 @@ func TestStreamsTailSameAsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	ef := l.wire(emitFormats[len(emitFormats)-2])
-	req := ledger.GetUpdatesRequest{BeginExclusive: end.Offset / 2, Filter: &ef}
+	req := jsonapi.GetUpdatesRequest{BeginExclusive: end / 2, Filter: &ef}
 	for _, k := range streamKinds(a) {
 		bounded := req
-		bounded.EndInclusive = &end.Offset
+		bounded.EndInclusive = &end
 		var want []string
 		for b, err := range k.api(l.ctx, bounded) {
 			if err != nil {
@@ -242,7 +242,7 @@ func TestStreamsTailSameAsNode(t *testing.T) {
 			}
 			want = append(want, string(b))
 		}
-		want = append(want, fmt.Sprintf("checkpoint %d %s", end.Offset, strings.Join(emitSyncs, " ")))
+		want = append(want, fmt.Sprintf("checkpoint %d %s", end, strings.Join(emitSyncs, " ")))
 		got, gerr := tail(t, l.ctx, func(ctx context.Context) iter.Seq2[jsonapi.Body, error] { return k.api(ctx, req) },
 			func(b jsonapi.Body) []byte { return b })
 		if len(want) < 2 {

@@ -2,33 +2,31 @@ package jsonapi
 
 import (
 	"context"
-
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // LedgerEnd serves GET /v2/state/ledger-end: {"offset": …}
-// (Node.LedgerEndOffset).
-func (a *API) LedgerEnd(ctx context.Context) (ledger.LedgerEnd, error) {
-	off, err := a.Node.LedgerEndOffset(ctx)
+// (Node.LedgerEnd).
+func (a *API) LedgerEnd(ctx context.Context) (LedgerEnd, error) {
+	off, err := a.Node.LedgerEnd(ctx)
 	if err != nil {
-		return ledger.LedgerEnd{}, err
+		return LedgerEnd{}, err
 	}
-	return ledger.LedgerEnd{Offset: off}, nil
+	return LedgerEnd{Offset: off}, nil
 }
 
 // ConnectedSynchronizers serves GET /v2/state/connected-synchronizers
-// (Node.TypedConnectedSynchronizers): the synchronizers, with the
+// (Node.ConnectedSynchronizers): the synchronizers, with the
 // party's permission when the request names a party. The request's
 // identity provider id does not change the answer (every party the
 // participant knows is hosted on every synchronizer).
-func (a *API) ConnectedSynchronizers(ctx context.Context, req ledger.ConnectedSynchronizersRequest) (ledger.ConnectedSynchronizersResponse, error) {
-	cs, err := a.Node.TypedConnectedSynchronizers(ctx, req.Party, req.ParticipantID)
+func (a *API) ConnectedSynchronizers(ctx context.Context, req ConnectedSynchronizersRequest) (ConnectedSynchronizersResponse, error) {
+	cs, err := a.Node.ConnectedSynchronizers(ctx, req.Party, req.ParticipantID)
 	if err != nil {
-		return ledger.ConnectedSynchronizersResponse{}, err
+		return ConnectedSynchronizersResponse{}, err
 	}
-	out := ledger.ConnectedSynchronizersResponse{ConnectedSynchronizers: make([]ledger.ConnectedSynchronizer, len(cs))}
+	out := ConnectedSynchronizersResponse{ConnectedSynchronizers: make([]ConnectedSynchronizer, len(cs))}
 	for i, c := range cs {
-		out.ConnectedSynchronizers[i] = ledger.ConnectedSynchronizer{SynchronizerAlias: c.Alias, SynchronizerID: c.ID, Permission: string(c.Permission)}
+		out.ConnectedSynchronizers[i] = ConnectedSynchronizer{SynchronizerAlias: c.Alias, SynchronizerID: c.ID, Permission: string(c.Permission)}
 	}
 	return out, nil
 }

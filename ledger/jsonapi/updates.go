@@ -23,8 +23,8 @@ func notATransaction() error {
 }
 
 // UpdateByID returns the update with that id as the format shows it
-// (POST /v2/updates/update-by-id): Node.TypedUpdateByID.
-func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (Body, error) {
+// (POST /v2/updates/update-by-id): Node.UpdateByID.
+func (a *API) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (Body, error) {
 	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
@@ -32,8 +32,8 @@ func (a *API) UpdateByID(ctx context.Context, req ledger.GetUpdateByIDRequest) (
 }
 
 // UpdateByOffset returns the update at an offset as the format shows it
-// (POST /v2/updates/update-by-offset): Node.TypedUpdateByOffset.
-func (a *API) UpdateByOffset(ctx context.Context, req ledger.GetUpdateByOffsetRequest) (Body, error) {
+// (POST /v2/updates/update-by-offset): Node.UpdateByOffset.
+func (a *API) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) (Body, error) {
 	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (a *API) UpdateByOffset(ctx context.Context, req ledger.GetUpdateByOffsetRe
 	return a.updateBy(ctx, "", req.Offset, req.UpdateFormat)
 }
 
-func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.UpdateFormat) (Body, error) {
+func (a *API) updateBy(ctx context.Context, id string, off int64, uf UpdateFormat) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
@@ -61,29 +61,29 @@ func (a *API) updateBy(ctx context.Context, id string, off int64, uf ledger.Upda
 // lookup: the transaction format, or for requesting parties a wildcard
 // filter per party, verbose, in the ACS-delta shape. Exactly one of the
 // two must be given.
-func legacyTransactionFormat(parties []string, f *ledger.TransactionFormat) (ledger.TransactionFormat, error) {
+func legacyTransactionFormat(parties []string, f *TransactionFormat) (TransactionFormat, error) {
 	if err := checkTransactionFormatShape(f, "transactionFormat."); err != nil {
-		return ledger.TransactionFormat{}, err
+		return TransactionFormat{}, err
 	}
 	switch {
 	case f != nil && len(parties) > 0:
-		return ledger.TransactionFormat{}, apierr.InvalidArgument.New("Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format, but not both.")
+		return TransactionFormat{}, apierr.InvalidArgument.New("Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format, but not both.")
 	case f != nil:
 		return *f, nil
 	case len(parties) > 0:
-		ef := ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
+		ef := EventFormat{FiltersByParty: map[string]Filters{}, Verbose: true}
 		for _, p := range parties {
-			ef.FiltersByParty[p] = ledger.Filters{}
+			ef.FiltersByParty[p] = Filters{}
 		}
-		return ledger.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeACSDelta}, nil
+		return TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeACSDelta}, nil
 	}
-	return ledger.TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
+	return TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
 }
 
 // TransactionByID returns the transaction with that update id as the
 // format shows it (deprecated POST /v2/updates/transaction-by-id):
 // Node.Transaction.
-func (a *API) TransactionByID(ctx context.Context, req ledger.GetTransactionByIDRequest) (Body, error) {
+func (a *API) TransactionByID(ctx context.Context, req GetTransactionByIDRequest) (Body, error) {
 	tf, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (a *API) TransactionByID(ctx context.Context, req ledger.GetTransactionByID
 
 // TransactionByOffset is TransactionByID by offset (deprecated POST
 // /v2/updates/transaction-by-offset).
-func (a *API) TransactionByOffset(ctx context.Context, req ledger.GetTransactionByOffsetRequest) (Body, error) {
+func (a *API) TransactionByOffset(ctx context.Context, req GetTransactionByOffsetRequest) (Body, error) {
 	tf, err := legacyTransactionFormat(req.RequestingParties, req.TransactionFormat)
 	if err != nil {
 		return nil, err
@@ -107,11 +107,11 @@ func (a *API) TransactionByOffset(ctx context.Context, req ledger.GetTransaction
 	return a.transactionBy(ctx, "", req.Offset, tf)
 }
 
-func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger.TransactionFormat) (Body, error) {
+func (a *API) transactionBy(ctx context.Context, id string, off int64, tf TransactionFormat) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
-	uf := ledger.UpdateFormat{IncludeTransactions: &tf}
+	uf := UpdateFormat{IncludeTransactions: &tf}
 	if err := checkUpdateFormat(&uf); err != nil {
 		return nil, err
 	}
@@ -124,11 +124,11 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf ledger
 
 // updateAt reads update id (off 0) or the update at offset off as f
 // shows it, its values as stored.
-func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.TypedUpdate, error) {
+func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.Update, error) {
 	if off == 0 {
-		return a.Node.TypedUpdateByID(rawjson.WithStoredValues(ctx), id, f)
+		return a.Node.UpdateByID(rawjson.WithStoredValues(ctx), id, f)
 	}
-	return a.Node.TypedUpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
+	return a.Node.UpdateByOffset(rawjson.WithStoredValues(ctx), off, f)
 }
 
 // transactionAt reads the transaction of update id (off 0) or at offset
@@ -148,7 +148,7 @@ func (a *API) transactionAt(ctx context.Context, id string, off int64, f ledger.
 
 // TransactionTreeByID returns a transaction as a tree (ledger effects)
 // seen by the parties (deprecated GET
-// /v2/updates/transaction-tree-by-id/{update-id}): Node.TypedUpdateByID
+// /v2/updates/transaction-tree-by-id/{update-id}): Node.UpdateByID
 // reading as the parties, every template.
 func (a *API) TransactionTreeByID(ctx context.Context, updateID string, parties []string) (Body, error) {
 	return a.treeBy(ctx, updateID, 0, parties)

@@ -33,30 +33,30 @@ func TestReadsOneSameAsNode(t *testing.T) {
 			topo = nil
 		}
 		for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
-			tf := ledger.TransactionFormat{EventFormat: ef, TransactionShape: shape}
-			uf := ledger.UpdateFormat{IncludeTransactions: &tf, IncludeReassignments: &ef, IncludeTopologyEvents: &ledger.TopologyFormat{
-				IncludeParticipantAuthorizationEvents: &ledger.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
-			for off := int64(0); off <= end.Offset+1; off++ {
+			tf := jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}
+			uf := jsonapi.UpdateFormat{IncludeTransactions: &tf, IncludeReassignments: &ef, IncludeTopologyEvents: &jsonapi.TopologyFormat{
+				IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
+			for off := int64(0); off <= end+1; off++ {
 				what := fmt.Sprintf("%s %s offset %d", f.name, shape, off)
-				got, gerr := a.UpdateByOffset(l.ctx, ledger.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
+				got, gerr := a.UpdateByOffset(l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
 				sameAnswer(t, what+" update", got, gerr)
-				got, gerr = a.TransactionByOffset(l.ctx, ledger.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf})
+				got, gerr = a.TransactionByOffset(l.ctx, jsonapi.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf})
 				sameAnswer(t, what+" transaction", got, gerr)
 			}
 			for _, id := range append(slices.Clone(l.updates), "nope") {
 				what := fmt.Sprintf("%s %s update %s", f.name, shape, id)
-				got, gerr := a.UpdateByID(l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf})
+				got, gerr := a.UpdateByID(l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf})
 				sameAnswer(t, what, got, gerr)
-				got, gerr = a.TransactionByID(l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf})
+				got, gerr = a.TransactionByID(l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf})
 				sameAnswer(t, what+" transaction", got, gerr)
 			}
 		}
 		if len(parties) > 0 {
-			for off := int64(0); off <= end.Offset+1; off++ {
+			for off := int64(0); off <= end+1; off++ {
 				what := fmt.Sprintf("%s offset %d", f.name, off)
 				got, gerr := a.TransactionTreeByOffset(l.ctx, off, parties)
 				sameAnswer(t, what+" tree", got, gerr)
-				got, gerr = a.TransactionByOffset(l.ctx, ledger.GetTransactionByOffsetRequest{Offset: off, RequestingParties: parties})
+				got, gerr = a.TransactionByOffset(l.ctx, jsonapi.GetTransactionByOffsetRequest{Offset: off, RequestingParties: parties})
 				sameAnswer(t, what+" transaction of the requesting parties", got, gerr)
 			}
 			for _, id := range l.updates {
@@ -66,9 +66,9 @@ func TestReadsOneSameAsNode(t *testing.T) {
 		}
 		for _, cid := range append(slices.Clone(l.cids), "00nope", "") {
 			what := fmt.Sprintf("%s contract %s", f.name, cid)
-			got, gerr := a.EventsByContractID(l.ctx, ledger.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
+			got, gerr := a.EventsByContractID(l.ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid, EventFormat: ef})
 			sameAnswer(t, what+" events", got, gerr)
-			got, gerr = a.ContractByID(l.ctx, ledger.GetContractRequest{ContractID: cid, QueryingParties: parties})
+			got, gerr = a.ContractByID(l.ctx, jsonapi.GetContractRequest{ContractID: cid, QueryingParties: parties})
 			sameAnswer(t, what+" by id", got, gerr)
 		}
 	}
@@ -84,8 +84,8 @@ func TestReadsOneRefusals(t *testing.T) {
 	a := jsonapi.New(l.n)
 	id := l.updates[len(l.updates)-1]
 	alice := l.aliceFormat()
-	tf := func(shape string) *ledger.TransactionFormat {
-		return &ledger.TransactionFormat{EventFormat: alice, TransactionShape: shape}
+	tf := func(shape string) *jsonapi.TransactionFormat {
+		return &jsonapi.TransactionFormat{EventFormat: alice, TransactionShape: shape}
 	}
 	noVariant := l.noVariantFormat()
 	bob := l.bobCtx()
@@ -94,16 +94,16 @@ func TestReadsOneRefusals(t *testing.T) {
 		name string
 		api  func() (jsonapi.Body, error)
 	}
-	byID := func(name string, ctx context.Context, req ledger.GetUpdateByIDRequest) read {
+	byID := func(name string, ctx context.Context, req jsonapi.GetUpdateByIDRequest) read {
 		return read{"update by id " + name, func() (jsonapi.Body, error) { return a.UpdateByID(ctx, req) }}
 	}
-	byOffset := func(name string, ctx context.Context, req ledger.GetUpdateByOffsetRequest) read {
+	byOffset := func(name string, ctx context.Context, req jsonapi.GetUpdateByOffsetRequest) read {
 		return read{"update by offset " + name, func() (jsonapi.Body, error) { return a.UpdateByOffset(ctx, req) }}
 	}
-	txByID := func(name string, ctx context.Context, req ledger.GetTransactionByIDRequest) read {
+	txByID := func(name string, ctx context.Context, req jsonapi.GetTransactionByIDRequest) read {
 		return read{"transaction by id " + name, func() (jsonapi.Body, error) { return a.TransactionByID(ctx, req) }}
 	}
-	txByOffset := func(name string, ctx context.Context, req ledger.GetTransactionByOffsetRequest) read {
+	txByOffset := func(name string, ctx context.Context, req jsonapi.GetTransactionByOffsetRequest) read {
 		return read{"transaction by offset " + name, func() (jsonapi.Body, error) { return a.TransactionByOffset(ctx, req) }}
 	}
 	tree := func(name string, ctx context.Context, id string, parties ...string) read {
@@ -112,31 +112,31 @@ func TestReadsOneRefusals(t *testing.T) {
 	treeAt := func(name string, ctx context.Context, off int64, parties ...string) read {
 		return read{"tree by offset " + name, func() (jsonapi.Body, error) { return a.TransactionTreeByOffset(ctx, off, parties) }}
 	}
-	events := func(name string, ctx context.Context, req ledger.GetEventsByContractIDRequest) read {
+	events := func(name string, ctx context.Context, req jsonapi.GetEventsByContractIDRequest) read {
 		return read{"events " + name, func() (jsonapi.Body, error) { return a.EventsByContractID(ctx, req) }}
 	}
-	contract := func(name string, ctx context.Context, req ledger.GetContractRequest) read {
+	contract := func(name string, ctx context.Context, req jsonapi.GetContractRequest) read {
 		return read{"contract " + name, func() (jsonapi.Body, error) { return a.ContractByID(ctx, req) }}
 	}
 	for _, r := range []read{
-		byID("selects nothing", l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id}),
-		byID("unknown shape", l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf("X")}}),
-		byID("unrecognized shape", cancelled, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf("UNRECOGNIZED")}}),
-		byID("no right", bob, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
-		byID("no variant", l.ctx, ledger.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: ledger.UpdateFormat{IncludeTransactions: &ledger.TransactionFormat{
+		byID("selects nothing", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id}),
+		byID("unknown shape", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
+		byID("unrecognized shape", cancelled, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("UNRECOGNIZED")}}),
+		byID("no right", bob, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byID("no variant", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{
 			EventFormat: noVariant, TransactionShape: ledger.ShapeACSDelta}}}),
-		byID("empty id", l.ctx, ledger.GetUpdateByIDRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
-		byOffset("0", l.ctx, ledger.GetUpdateByOffsetRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
-		byOffset("0, bad shape", l.ctx, ledger.GetUpdateByOffsetRequest{UpdateFormat: ledger.UpdateFormat{IncludeTransactions: tf("X")}}),
-		byOffset("topology without authorizations", l.ctx, ledger.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: ledger.UpdateFormat{IncludeTopologyEvents: &ledger.TopologyFormat{}}}),
-		txByID("neither", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id}),
-		txByID("both", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}, TransactionFormat: tf(ledger.ShapeACSDelta)}),
-		txByID("empty id", cancelled, ledger.GetTransactionByIDRequest{RequestingParties: []string{l.alice}}),
-		txByID("unspecified shape", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: tf("")}),
-		txByID("no right", bob, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}}),
-		txByID("bad party", l.ctx, ledger.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{"not a party"}}),
-		txByOffset("negative", l.ctx, ledger.GetTransactionByOffsetRequest{Offset: -1, RequestingParties: []string{l.alice}}),
-		txByOffset("not a transaction", l.ctx, ledger.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{l.alice}}),
+		byID("empty id", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byOffset("0", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byOffset("0, bad shape", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
+		byOffset("topology without authorizations", l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}),
+		txByID("neither", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id}),
+		txByID("both", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}, TransactionFormat: tf(ledger.ShapeACSDelta)}),
+		txByID("empty id", cancelled, jsonapi.GetTransactionByIDRequest{RequestingParties: []string{l.alice}}),
+		txByID("unspecified shape", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: tf("")}),
+		txByID("no right", bob, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}}),
+		txByID("bad party", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{"not a party"}}),
+		txByOffset("negative", l.ctx, jsonapi.GetTransactionByOffsetRequest{Offset: -1, RequestingParties: []string{l.alice}}),
+		txByOffset("not a transaction", l.ctx, jsonapi.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{l.alice}}),
 		tree("no parties", l.ctx, id),
 		tree("no right", bob, id, l.alice),
 		tree("no right, unsorted", bob, id, l.carol, l.alice, l.bob),
@@ -145,15 +145,15 @@ func TestReadsOneRefusals(t *testing.T) {
 		tree("cancelled", cancelled, id, l.alice),
 		treeAt("0", cancelled, 0, l.alice),
 		treeAt("after the end", l.ctx, 10_000, l.alice),
-		events("empty id, bad shape", l.ctx, ledger.GetEventsByContractIDRequest{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{
-			l.alice: {Cumulative: []ledger.CumulativeFilter{{IdentifierFilter: ledger.IdentifierFilter{TemplateFilter: &ledger.Wrapped[ledger.TemplateFilterValue]{}}}}}}}}),
-		events("empty id", l.ctx, ledger.GetEventsByContractIDRequest{}),
-		events("no party", l.ctx, ledger.GetEventsByContractIDRequest{ContractID: l.cids[0]}),
-		events("no right", bob, ledger.GetEventsByContractIDRequest{ContractID: l.cids[0], EventFormat: alice}),
-		events("no variant", l.ctx, ledger.GetEventsByContractIDRequest{ContractID: l.cids[0], EventFormat: noVariant}),
-		contract("empty id", cancelled, ledger.GetContractRequest{}),
-		contract("no right", bob, ledger.GetContractRequest{ContractID: l.cids[0], QueryingParties: []string{l.alice}}),
-		contract("any party without the right", bob, ledger.GetContractRequest{ContractID: l.cids[0]}),
+		events("empty id, bad shape", l.ctx, jsonapi.GetEventsByContractIDRequest{EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
+			l.alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{}}}}}}}}),
+		events("empty id", l.ctx, jsonapi.GetEventsByContractIDRequest{}),
+		events("no party", l.ctx, jsonapi.GetEventsByContractIDRequest{ContractID: l.cids[0]}),
+		events("no right", bob, jsonapi.GetEventsByContractIDRequest{ContractID: l.cids[0], EventFormat: alice}),
+		events("no variant", l.ctx, jsonapi.GetEventsByContractIDRequest{ContractID: l.cids[0], EventFormat: noVariant}),
+		contract("empty id", cancelled, jsonapi.GetContractRequest{}),
+		contract("no right", bob, jsonapi.GetContractRequest{ContractID: l.cids[0], QueryingParties: []string{l.alice}}),
+		contract("any party without the right", bob, jsonapi.GetContractRequest{ContractID: l.cids[0]}),
 	} {
 		t.Run(r.name, func(t *testing.T) {
 			got, gerr := r.api()

@@ -3,8 +3,6 @@ package jsonapi
 import (
 	"context"
 	"time"
-
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // The version service (Canton's JsVersionService).
@@ -57,10 +55,6 @@ type PackageFeature struct {
 	MaxVettedPackagesPageSize int32 `json:"maxVettedPackagesPageSize"`
 }
 
-// UnknownFields is the unknown-field set of Canton's Duration, FieldMask
-// and ProtoAny (printed empty, ignored on input).
-type UnknownFields = ledger.UnknownFields
-
 // Version serves GET /v2/version (Node.Version).
 func (a *API) Version(ctx context.Context) (VersionResponse, error) {
 	v, err := a.Node.Version(ctx)
@@ -84,5 +78,5 @@ func (a *API) Version(ctx context.Context) (VersionResponse, error) {
 // duration is d as the wire's Duration object.
 func duration(d time.Duration) Duration {
 	return Duration{Seconds: int64(d / time.Second), Nanos: int32(d % time.Second),
-		UnknownFields: UnknownFields{Fields: map[int32]ledger.UnknownField{}}}
+		UnknownFields: UnknownFields{Fields: map[int32]UnknownField{}}}
 }

@@ -2,8 +2,6 @@ package jsonapi
 
 import (
 	"encoding/json"
-
-	"github.com/ledgernode/ledgernode/ledger"
 )
 
 // The command service's wire types (Canton's JsCommands and its kin, in
@@ -121,11 +119,11 @@ type JsCommands struct {
 // SubmitAndWaitForTransactionRequest submits and asks for the transaction
 // in a format (nil: ACS delta as the actAs parties see it).
 type SubmitAndWaitForTransactionRequest struct {
-	Commands          JsCommands                `json:"commands"`
-	TransactionFormat *ledger.TransactionFormat `json:"transactionFormat"`
+	Commands          JsCommands         `json:"commands"`
+	TransactionFormat *TransactionFormat `json:"transactionFormat"`
 }
 
 // SubmitAndWaitForTransactionResponse carries the committed transaction.
 type SubmitAndWaitForTransactionResponse struct {
-	Transaction ledger.JsTransaction `json:"transaction"`
+	Transaction JsTransaction `json:"transaction"`
 }

@@ -37,7 +37,7 @@ func TestFixtureNodes(t *testing.T) {
 		return n
 	}
 	a, b := open(), open()
-	ledgerEnd := func(n *ledger.Node) ledger.LedgerEnd {
+	ledgerEnd := func(n *ledger.Node) int64 {
 		t.Helper()
 		end, err := n.LedgerEnd(ctx)
 		if err != nil {

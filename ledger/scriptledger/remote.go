@@ -137,10 +137,10 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 		}
 		c.Commands = append(c.Commands, jc)
 	}
-	f := &ledger.TransactionFormat{EventFormat: ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true},
+	f := &jsonapi.TransactionFormat{EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: true},
 		TransactionShape: ledger.ShapeLedgerEffects}
 	for _, p := range append(slices.Clone(s.ActAs), s.ReadAs...) {
-		f.EventFormat.FiltersByParty[p] = ledger.Filters{}
+		f.EventFormat.FiltersByParty[p] = jsonapi.Filters{}
 	}
 	var resp jsonapi.SubmitAndWaitForTransactionResponse
 	err := r.do(ctx, http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{Commands: c, TransactionFormat: f}, &resp)
@@ -197,7 +197,7 @@ func (r *Remote) command(c script.Command) (jsonapi.JsCommand, error) {
 // transaction rebuilds a transaction (creates and exercises, roots and
 // children from node ids and last descendants) from ledger-effects
 // events.
-func (r *Remote) transaction(events []ledger.JsEvent) (*tx.Transaction, error) {
+func (r *Remote) transaction(events []jsonapi.JsEvent) (*tx.Transaction, error) {
 	type open struct {
 		idx  tx.NodeID
 		last int32
@@ -242,7 +242,7 @@ func (r *Remote) transaction(events []ledger.JsEvent) (*tx.Transaction, error) {
 	return t, nil
 }
 
-func nodeID(ev ledger.JsEvent) int32 {
+func nodeID(ev jsonapi.JsEvent) int32 {
 	switch {
 	case ev.CreatedEvent != nil:
 		return ev.CreatedEvent.NodeID
@@ -267,7 +267,7 @@ func (r *Remote) typeCon(s string) (lf.TypeConID, *lf.Package, error) {
 }
 
 // contract reads a created event as an engine.Contract.
-func (r *Remote) contract(ev *ledger.JsCreatedEvent) (*engine.Contract, error) {
+func (r *Remote) contract(ev *jsonapi.JsCreatedEvent) (*engine.Contract, error) {
 	tc, p, err := r.typeCon(ev.TemplateID)
 	if err != nil {
 		return nil, err
@@ -288,7 +288,7 @@ func (r *Remote) contract(ev *ledger.JsCreatedEvent) (*engine.Contract, error) {
 	return c, nil
 }
 
-func (r *Remote) exercise(ev *ledger.JsExercisedEvent) (*tx.Exercise, error) {
+func (r *Remote) exercise(ev *jsonapi.JsExercisedEvent) (*tx.Exercise, error) {
 	tc, p, err := r.typeCon(ev.TemplateID)
 	if err != nil {
 		return nil, err
@@ -330,16 +330,16 @@ func union(a, b []string) []string {
 // Contracts reads the active contracts at the ledger end visible to the
 // parties (a wildcard filter) and keeps those match accepts.
 func (r *Remote) Contracts(ctx context.Context, parties []string, match func(lf.TypeConID) bool) ([]engine.Contract, error) {
-	var end ledger.LedgerEnd
+	var end jsonapi.LedgerEnd
 	if err := r.do(ctx, http.MethodGet, "/v2/state/ledger-end", nil, &end); err != nil {
 		return nil, err
 	}
-	f := &ledger.EventFormat{FiltersByParty: map[string]ledger.Filters{}, Verbose: true}
+	f := &jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: true}
 	for _, p := range parties {
-		f.FiltersByParty[p] = ledger.Filters{}
+		f.FiltersByParty[p] = jsonapi.Filters{}
 	}
-	var resp []ledger.GetActiveContractsResponse
-	if err := r.do(ctx, http.MethodPost, "/v2/state/active-contracts", ledger.GetActiveContractsRequest{ActiveAtOffset: end.Offset, EventFormat: f}, &resp); err != nil {
+	var resp []jsonapi.GetActiveContractsResponse
+	if err := r.do(ctx, http.MethodPost, "/v2/state/active-contracts", jsonapi.GetActiveContractsRequest{ActiveAtOffset: end.Offset, EventFormat: f}, &resp); err != nil {
 		return nil, err
 	}
 	var out []engine.Contract

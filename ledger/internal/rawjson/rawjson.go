@@ -3,7 +3,7 @@
 // Daml values, which it would print straight back.
 //
 // A context made by WithStoredValues asks the typed reads (Node.Transaction,
-// TypedUpdatesPage, ActiveContractEventsPage, …) for their values as the
+// UpdatesPage, ActiveContractEventsPage, …) for their values as the
 // node stored them: the value fields of the typed events (arguments, keys,
 // results, interface views) then hold a Value, the stored Daml-LF JSON,
 // rather than the value decoded with its package type. The JSON layer
