@@ -18,9 +18,16 @@ import (
 // be here (any other example found is checked as well).
 var copiedExamples = []string{"damlscript", "embedded", "ledgerd", "mount", "tail"}
 
+// testedOutside are the examples whose own tests also run in the copy: they
+// use only ledgernode's exported API (the embedded example creates a Ping,
+// has bob respond and reads the tree with typed values), so a test that
+// passes there passes for any Go module that depends on ledgernode.
+var testedOutside = []string{"embedded"}
+
 // TestExamplesBuildOutsideModule copies each example's non-test Go files
 // into a fresh module that requires ledgernode (replaced by this checkout),
-// then runs `go mod tidy` and `go build` there, with the go command's
+// then runs `go mod tidy` and `go build` there (and, for testedOutside, copies
+// the example's tests too and runs `go test`), with the go command's
 // environment as it is: the module proxy and checksum database a user has,
 // and whatever module cache the environment uses, empty or not. An example
 // that imports a package internal to ledgernode, or that needs a module
@@ -48,7 +55,7 @@ func TestExamplesBuildOutsideModule(t *testing.T) {
 	if err := touchLibrary(root); err != nil {
 		t.Fatal(err)
 	}
-	examples := exampleSources(t)
+	examples := exampleSources(t, testedOutside)
 	for _, name := range copiedExamples {
 		if examples[name] == nil {
 			t.Errorf("example %s: no Go files in examples/%s", name, name)
@@ -74,7 +81,11 @@ func TestExamplesBuildOutsideModule(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, args := range [][]string{{"mod", "tidy"}, {"build", "-o", os.DevNull, "."}} {
+			steps := [][]string{{"mod", "tidy"}, {"build", "-o", os.DevNull, "."}}
+			if slices.Contains(testedOutside, name) {
+				steps = append(steps, []string{"test", "-count=1", "."})
+			}
+			for _, args := range steps {
 				cmd := exec.Command(goBin, args...)
 				cmd.Dir = dir
 				cmd.Env = env
@@ -87,8 +98,8 @@ func TestExamplesBuildOutsideModule(t *testing.T) {
 }
 
 // exampleSources returns the non-test Go files of each example directory,
-// by directory name.
-func exampleSources(t *testing.T) map[string][]string {
+// by directory name, and the test files too of the examples in withTests.
+func exampleSources(t *testing.T, withTests []string) map[string][]string {
 	t.Helper()
 	entries, err := os.ReadDir(".")
 	if err != nil {
@@ -104,7 +115,9 @@ func exampleSources(t *testing.T) map[string][]string {
 			t.Fatal(err)
 		}
 		for _, f := range files {
-			if n := f.Name(); !f.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			n := f.Name()
+			test := strings.HasSuffix(n, "_test.go")
+			if !f.IsDir() && strings.HasSuffix(n, ".go") && (!test || slices.Contains(withTests, e.Name())) {
 				out[e.Name()] = append(out[e.Name()], n)
 			}
 		}
