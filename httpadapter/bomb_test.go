@@ -13,6 +13,7 @@ import (
 // allocates a few MiB (runtime.MemStats.TotalAlloc around the request: an
 // upper bound of the heap it adds), on every endpoint that reads DARs.
 func TestDARManifestBomb(t *testing.T) {
+	// Not parallel: runtime.MemStats counts the whole process's allocations.
 	h := newHarness(t, Options{})
 	_, dalf := lftest.Dalf(lftest.TemplatePackage("app", "1.0.0", nil, lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)}))
 	dalfFile := lftest.File{Name: "a.dalf", Data: dalf}

@@ -29,6 +29,7 @@ func allocated(f func()) uint64 {
 // amount: at most 1 MiB of manifest, and at most MaxDARUncompressedSize of
 // dalfs.
 func TestDARBombs(t *testing.T) {
+	// Not parallel: runtime.MemStats counts the whole process's allocations.
 	ctx := context.Background()
 	n := ledgertest.Open(t, ledger.Options{MaxDARUncompressedSize: 16 << 20})
 	_, dalf := lftest.Dalf(lftest.TemplatePackage("app", "1.0.0", nil, owner))

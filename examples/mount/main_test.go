@@ -11,6 +11,7 @@ import (
 )
 
 func TestMounted(t *testing.T) {
+	t.Parallel()
 	node, err := ledger.Open(ledger.Options{InMemory: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

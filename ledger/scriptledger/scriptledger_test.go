@@ -48,6 +48,7 @@ func decode(t *testing.T, p lftest.Package) *lf.Package {
 // TestScriptsOnNode runs hand-written scripts against a fresh node each:
 // submissions (create, exercise, must-fail), queries, users, time.
 func TestScriptsOnNode(t *testing.T) {
+	t.Parallel()
 	_, dar := readDAR(t)
 	ctx := context.Background()
 	tmplPkg := lftest.TemplatePackage("script-tmpl", "1.0.0", nil, lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)})
@@ -285,6 +286,7 @@ func slicesFilter(ids []lf.TypeConID, keep func(lf.TypeConID) bool) []lf.TypeCon
 // the package list's vetted flags (listVettedPackages) follow; an unknown
 // package fails.
 func TestSetVetted(t *testing.T) {
+	t.Parallel()
 	node := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	dar, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
@@ -328,6 +330,7 @@ func TestSetVetted(t *testing.T) {
 // stakeholder, exercises a choice on alice's contract with its blob (as
 // queryDisclosure gives it), and cannot without.
 func TestDisclosures(t *testing.T) {
+	t.Parallel()
 	node := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	party := &lf.TBuiltin{Builtin: lf.BuiltinParty}

@@ -14,6 +14,7 @@ import (
 // spilled ones included, and the same ledger end; the copy commits on from
 // there and releases the chunks of the spilled values it overwrites.
 func TestBackupLoad(t *testing.T) {
+	t.Parallel()
 	src := openSpilling(t)
 	big := pattern(2<<20+3, 5)
 	if _, err := src.Submit(func(tx *Tx) (any, error) {
@@ -82,6 +83,7 @@ func TestBackupLoad(t *testing.T) {
 // store reads the plain stream (its blobs survive a reopen, where a
 // reference into this process's memory would not).
 func TestPreparedRestore(t *testing.T) {
+	t.Parallel()
 	src := openSpilling(t)
 	blob := pattern(3*BlobChunk+17, 3)
 	big := pattern(2<<20+3, 5)

@@ -13,6 +13,7 @@ import (
 // which badger.Open fails (dgraph-io/badger#2207). The store opens, and
 // keeps what was committed before.
 func TestOpenAfterKillLeftEmptyLogFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	o := badger.DefaultOptions(dir).WithLogger(nil)
 	s, err := Open(Options{Badger: o})
@@ -51,6 +52,7 @@ func TestOpenAfterKillLeftEmptyLogFiles(t *testing.T) {
 // fails on Badger's lock and removes nothing: an empty log file there may
 // be the one the running store has just created and is about to write.
 func TestOpenLeavesAHeldDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	o := badger.DefaultOptions(dir).WithLogger(nil)
 	s, err := Open(Options{Badger: o})

@@ -186,6 +186,7 @@ func TestClosed(t *testing.T) {
 }
 
 func TestBlob(t *testing.T) {
+	t.Parallel()
 	o := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
 		WithCompression(options.None).WithBlockCacheSize(0).WithMemTableSize(8 << 20)
 	s, err := Open(Options{Badger: o})
