@@ -8,6 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // GetActiveContracts streams the contracts active (or in transit) at
@@ -116,7 +117,7 @@ func (s *stateService) GetActiveContractsPage(ctx context.Context, req *ledgerv2
 	return out, nil
 }
 
-func unassignedToProto(u *ledger.UnassignedEvent) *ledgerv2.UnassignedEvent {
+func unassignedToProto(u *update.UnassignedEvent) *ledgerv2.UnassignedEvent {
 	return &ledgerv2.UnassignedEvent{
 		ReassignmentId:        u.ReassignmentID,
 		ContractId:            string(u.ContractID),

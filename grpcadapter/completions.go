@@ -10,7 +10,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // completionService is CommandCompletionService.
@@ -49,9 +49,9 @@ func (s *completionService) CompletionStream(req *ledgerv2.CompletionStreamReque
 // code 0 for a success, else the error's status as the adapter answers
 // it (the Node reports rejections as the answers of the submissions, so
 // its completions are successes).
-func (s *completionService) completionToProto(ctx context.Context, e ledger.CompletionElement) (*ledgerv2.CompletionStreamResponse, error) {
+func (s *completionService) completionToProto(ctx context.Context, e update.CompletionElement) (*ledgerv2.CompletionStreamResponse, error) {
 	switch e := e.(type) {
-	case *ledger.Completion:
+	case *update.Completion:
 		c := &ledgerv2.Completion{
 			CommandId:        e.CommandID,
 			Status:           &spb.Status{},
@@ -70,7 +70,7 @@ func (s *completionService) completionToProto(ctx context.Context, e ledger.Comp
 			c.Status = s.a.statusProto(ctx, ae)
 		}
 		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_Completion{Completion: c}}, nil
-	case *ledger.Checkpoint:
+	case *update.OffsetCheckpoint:
 		return &ledgerv2.CompletionStreamResponse{CompletionResponse: &ledgerv2.CompletionStreamResponse_OffsetCheckpoint{OffsetCheckpoint: checkpointToProto(e)}}, nil
 	}
 	return nil, apierr.InternalError.New("completion stream element with neither a completion nor a checkpoint")

@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // This file converts the formats of the reads (EventFormat,
@@ -179,24 +180,24 @@ func (c *protoConverter) idList(ids []lf.TypeConID) []*ledgerv2.Identifier {
 }
 
 // transactionToProto converts a transaction.
-func transactionToProto(t *ledger.Transaction, verbose bool) (*ledgerv2.Transaction, error) {
+func transactionToProto(t *update.Transaction, verbose bool) (*ledgerv2.Transaction, error) {
 	var c protoConverter
 	return c.transaction(t, verbose)
 }
 
 // createdToProto converts a created event.
-func createdToProto(e *ledger.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
+func createdToProto(e *update.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
 	var c protoConverter
 	return c.created(e, verbose)
 }
 
-func archivedToProto(e *ledger.ArchivedEvent) *ledgerv2.ArchivedEvent {
+func archivedToProto(e *update.ArchivedEvent) *ledgerv2.ArchivedEvent {
 	var c protoConverter
 	return c.archived(e)
 }
 
 // transaction converts a transaction.
-func (c *protoConverter) transaction(t *ledger.Transaction, verbose bool) (*ledgerv2.Transaction, error) {
+func (c *protoConverter) transaction(t *update.Transaction, verbose bool) (*ledgerv2.Transaction, error) {
 	out := &ledgerv2.Transaction{
 		UpdateId:       t.UpdateID,
 		CommandId:      t.CommandID,
@@ -210,7 +211,7 @@ func (c *protoConverter) transaction(t *ledger.Transaction, verbose bool) (*ledg
 	for _, e := range t.Events {
 		var pe *ledgerv2.Event
 		switch e := e.(type) {
-		case *ledger.CreatedEvent:
+		case *update.CreatedEvent:
 			ce, err := c.created(e, verbose)
 			if err != nil {
 				return nil, err
@@ -222,9 +223,9 @@ func (c *protoConverter) transaction(t *ledger.Transaction, verbose bool) (*ledg
 			b.created.Created = ce
 			b.ev.Event = &b.created
 			pe = &b.ev
-		case *ledger.ArchivedEvent:
+		case *update.ArchivedEvent:
 			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Archived{Archived: c.archived(e)}}
-		case *ledger.ExercisedEvent:
+		case *update.ExercisedEvent:
 			pe = &ledgerv2.Event{Event: &ledgerv2.Event_Exercised{Exercised: c.exercised(e, verbose)}}
 		default:
 			return nil, apierr.InternalError.New("transaction %s: event of type %T", t.UpdateID, e)
@@ -236,7 +237,7 @@ func (c *protoConverter) transaction(t *ledger.Transaction, verbose bool) (*ledg
 
 // created converts a created event. The representative package is the
 // template's package, as the Node's JSON events have it.
-func (c *protoConverter) created(e *ledger.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
+func (c *protoConverter) created(e *update.CreatedEvent, verbose bool) (*ledgerv2.CreatedEvent, error) {
 	args, err := recordToProto(e.Argument, verbose)
 	if err != nil {
 		return nil, apierr.InternalError.New("contract %s: argument: %v", e.ContractID, err)
@@ -294,7 +295,7 @@ func recordToProto(v value.Value, verbose bool) (*ledgerv2.Record, error) {
 	return nil, apierr.InternalError.New("%T is not a record", v)
 }
 
-func (c *protoConverter) archived(e *ledger.ArchivedEvent) *ledgerv2.ArchivedEvent {
+func (c *protoConverter) archived(e *update.ArchivedEvent) *ledgerv2.ArchivedEvent {
 	return &ledgerv2.ArchivedEvent{
 		Offset:                e.Offset,
 		NodeId:                e.NodeID,
@@ -306,7 +307,7 @@ func (c *protoConverter) archived(e *ledger.ArchivedEvent) *ledgerv2.ArchivedEve
 	}
 }
 
-func (c *protoConverter) exercised(e *ledger.ExercisedEvent, verbose bool) *ledgerv2.ExercisedEvent {
+func (c *protoConverter) exercised(e *update.ExercisedEvent, verbose bool) *ledgerv2.ExercisedEvent {
 	out := &ledgerv2.ExercisedEvent{
 		Offset:                e.Offset,
 		NodeId:                e.NodeID,

@@ -23,6 +23,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // protoRoot is the directory of Canton 3.5's .proto files.
@@ -168,7 +169,7 @@ func TestGRPCJSPing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ex, ok := bobsView.Events[0].(*ledger.ExercisedEvent); !ok || ex.Choice != "Respond" || string(ex.ContractID) != s.Created.ContractID {
+	if ex, ok := bobsView.Events[0].(*update.ExercisedEvent); !ok || ex.Choice != "Respond" || string(ex.ContractID) != s.Created.ContractID {
 		t.Errorf("bob's Respond is %+v", bobsView.Events[0])
 	}
 }

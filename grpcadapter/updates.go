@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // updateService is UpdateService, on the Node's typed reads of updates
@@ -110,24 +111,24 @@ func (s *updateService) GetUpdates(req *ledgerv2.GetUpdatesRequest, stream grpc.
 const updatesAhead = 256
 
 // updatesResponse converts an update of the stream.
-func (c *protoConverter) updatesResponse(u ledger.Update, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
+func (c *protoConverter) updatesResponse(u update.Update, verbose updateVerbose) (*ledgerv2.GetUpdatesResponse, error) {
 	resp := &ledgerv2.GetUpdatesResponse{}
 	switch u := u.(type) {
-	case *ledger.Transaction:
+	case *update.Transaction:
 		pt, err := c.transaction(u, verbose.transactions)
 		if err != nil {
 			return nil, err
 		}
 		resp.Update = &ledgerv2.GetUpdatesResponse_Transaction{Transaction: pt}
-	case *ledger.Reassignment:
+	case *update.Reassignment:
 		pr, err := c.reassignment(u, verbose.reassignments)
 		if err != nil {
 			return nil, err
 		}
 		resp.Update = &ledgerv2.GetUpdatesResponse_Reassignment{Reassignment: pr}
-	case *ledger.TopologyUpdate:
+	case *update.TopologyTransaction:
 		resp.Update = &ledgerv2.GetUpdatesResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}
-	case *ledger.Checkpoint:
+	case *update.OffsetCheckpoint:
 		resp.Update = &ledgerv2.GetUpdatesResponse_OffsetCheckpoint{OffsetCheckpoint: checkpointToProto(u)}
 	default:
 		return nil, apierr.InternalError.New("an update of type %T", u)
@@ -137,7 +138,7 @@ func (c *protoConverter) updatesResponse(u ledger.Update, verbose updateVerbose)
 
 // checkpointToProto converts an offset checkpoint, of the update and
 // the completion streams.
-func checkpointToProto(c *ledger.Checkpoint) *ledgerv2.OffsetCheckpoint {
+func checkpointToProto(c *update.OffsetCheckpoint) *ledgerv2.OffsetCheckpoint {
 	out := &ledgerv2.OffsetCheckpoint{Offset: c.Offset, SynchronizerTimes: make([]*ledgerv2.SynchronizerTime, len(c.SynchronizerTimes))}
 	for i, t := range c.SynchronizerTimes {
 		out.SynchronizerTimes[i] = synchronizerTimeToProto(t.SynchronizerID, t.RecordTime)
@@ -210,21 +211,21 @@ func (s *updateService) GetUpdatesPage(ctx context.Context, req *ledgerv2.GetUpd
 }
 
 // updateResponse converts an update.
-func (c *protoConverter) updateResponse(u ledger.Update, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
+func (c *protoConverter) updateResponse(u update.Update, verbose updateVerbose) (*ledgerv2.GetUpdateResponse, error) {
 	switch u := u.(type) {
-	case *ledger.Transaction:
+	case *update.Transaction:
 		pt, err := c.transaction(u, verbose.transactions)
 		if err != nil {
 			return nil, err
 		}
 		return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_Transaction{Transaction: pt}}, nil
-	case *ledger.Reassignment:
+	case *update.Reassignment:
 		pr, err := c.reassignment(u, verbose.reassignments)
 		if err != nil {
 			return nil, err
 		}
 		return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_Reassignment{Reassignment: pr}}, nil
-	case *ledger.TopologyUpdate:
+	case *update.TopologyTransaction:
 		return &ledgerv2.GetUpdateResponse{Update: &ledgerv2.GetUpdateResponse_TopologyTransaction{TopologyTransaction: topologyToProto(u)}}, nil
 	}
 	return nil, apierr.InternalError.New("an update of type %T", u)
@@ -232,14 +233,14 @@ func (c *protoConverter) updateResponse(u ledger.Update, verbose updateVerbose) 
 
 // reassignment converts a reassignment and its events (of the update
 // reads and SubmitAndWaitForReassignment).
-func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
+func (c *protoConverter) reassignment(r *update.Reassignment, verbose bool) (*ledgerv2.Reassignment, error) {
 	out := &ledgerv2.Reassignment{UpdateId: r.UpdateID, CommandId: r.CommandID, WorkflowId: r.WorkflowID, Offset: r.Offset,
 		RecordTime: timestamp(r.RecordTime), SynchronizerId: r.SynchronizerID, Events: make([]*ledgerv2.ReassignmentEvent, 0, len(r.Events))}
 	for _, e := range r.Events {
 		switch e := e.(type) {
-		case *ledger.UnassignedEvent:
+		case *update.UnassignedEvent:
 			out.Events = append(out.Events, &ledgerv2.ReassignmentEvent{Event: &ledgerv2.ReassignmentEvent_Unassigned{Unassigned: unassignedToProto(e)}})
-		case *ledger.AssignedEvent:
+		case *update.AssignedEvent:
 			ce, err := c.created(e.Created, verbose)
 			if err != nil {
 				return nil, err
@@ -255,17 +256,17 @@ func (c *protoConverter) reassignment(r *ledger.Reassignment, verbose bool) (*le
 }
 
 // topologyToProto converts a topology transaction.
-func topologyToProto(t *ledger.TopologyUpdate) *ledgerv2.TopologyTransaction {
+func topologyToProto(t *update.TopologyTransaction) *ledgerv2.TopologyTransaction {
 	out := &ledgerv2.TopologyTransaction{UpdateId: t.UpdateID, Offset: t.Offset, SynchronizerId: t.SynchronizerID,
 		RecordTime: timestamp(t.RecordTime), Events: make([]*ledgerv2.TopologyEvent, 0, len(t.Events))}
 	for _, e := range t.Events {
 		perm := ledgerv2.ParticipantPermission(ledgerv2.ParticipantPermission_value[string(e.Permission)])
 		var pe *ledgerv2.TopologyEvent
 		switch e.Change {
-		case ledger.AuthorizationAdded:
+		case update.AuthorizationAdded:
 			pe = &ledgerv2.TopologyEvent{Event: &ledgerv2.TopologyEvent_ParticipantAuthorizationAdded{ParticipantAuthorizationAdded: &ledgerv2.ParticipantAuthorizationAdded{
 				PartyId: e.PartyID, ParticipantId: e.ParticipantID, ParticipantPermission: perm}}}
-		case ledger.AuthorizationChanged:
+		case update.AuthorizationChanged:
 			pe = &ledgerv2.TopologyEvent{Event: &ledgerv2.TopologyEvent_ParticipantAuthorizationChanged{ParticipantAuthorizationChanged: &ledgerv2.ParticipantAuthorizationChanged{
 				PartyId: e.PartyID, ParticipantId: e.ParticipantID, ParticipantPermission: perm}}}
 		default:

@@ -24,6 +24,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // updSum is what both APIs must agree on about an update.
@@ -246,7 +247,7 @@ func newTwoSyncEnv(t *testing.T) *twoSyncEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unassigned, ok := un.Events[0].(*ledger.UnassignedEvent)
+	unassigned, ok := un.Events[0].(*update.UnassignedEvent)
 	if !ok {
 		t.Fatalf("the unassignment's event is a %T", un.Events[0])
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Tests of the state routes (active contracts, connected synchronizers),
@@ -139,8 +140,8 @@ func TestConnectedSynchronizers(t *testing.T) {
 	f := newLedgerFixture(t, ledger.Options{Synchronizers: []string{a, b}}, Options{}, nil)
 	pid := decodeAs[jsonapi.ParticipantIDResponse](t, f.get("/v2/parties/participant-id")).ParticipantID
 	both := []jsonapi.ConnectedSynchronizer{
-		{SynchronizerAlias: "a", SynchronizerID: a, Permission: string(ledger.PermissionSubmission)},
-		{SynchronizerAlias: "b", SynchronizerID: b, Permission: string(ledger.PermissionSubmission)},
+		{SynchronizerAlias: "a", SynchronizerID: a, Permission: string(update.PermissionSubmission)},
+		{SynchronizerAlias: "b", SynchronizerID: b, Permission: string(update.PermissionSubmission)},
 	}
 	for _, tc := range []struct {
 		query string

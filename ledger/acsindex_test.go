@@ -18,6 +18,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // acsIndexPackage is package "acsidx" 1.0.0: template Main:Shared {owner,
@@ -172,9 +173,9 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 		r, err := l.n.Reassign(l.ctx, ledger.ReassignCommands{CommandID: fmt.Sprint("un-", l.step), Submitter: by,
 			Commands: []ledger.ReassignCommand{ledger.UnassignContract{ContractID: value.ContractID(c.cid), Source: c.sync, Target: dst}}},
 			ledger.ReassignmentEvents(ledger.ReadAs(by)))
-		var un *ledger.UnassignedEvent
+		var un *update.UnassignedEvent
 		if err == nil && len(r.Events) == 1 {
-			un, _ = r.Events[0].(*ledger.UnassignedEvent)
+			un, _ = r.Events[0].(*update.UnassignedEvent)
 		}
 		if un == nil || un.ContractID != value.ContractID(c.cid) {
 			t.Fatalf("step %d: unassign: %+v, %v", l.step, r, err)

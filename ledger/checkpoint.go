@@ -3,30 +3,9 @@ package ledger
 import (
 	"context"
 	"time"
+
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
-
-// Checkpoint is an offset checkpoint of a tailing read or of a list that
-// waited for more (Canton's OffsetCheckpoint, which its update and
-// completion streams send when they are idle): nothing the reader may
-// see lies at or before Offset that it has not been given, so it may
-// resume from there.
-type Checkpoint struct {
-	Offset int64
-	// SynchronizerTimes are the record times the connected synchronizers
-	// had reached, one per synchronizer.
-	SynchronizerTimes []SynchronizerRecordTime
-}
-
-// SynchronizerRecordTime is a synchronizer's record time in a Checkpoint.
-type SynchronizerRecordTime struct {
-	SynchronizerID string
-	RecordTime     time.Time
-}
-
-// UpdateOffset returns the checkpoint's offset.
-func (c *Checkpoint) UpdateOffset() int64 { return c.Offset }
-
-func (*Checkpoint) isUpdate() {}
 
 // DefaultCheckpointDelay is the default Options.CheckpointDelay.
 const DefaultCheckpointDelay = time.Second
@@ -34,11 +13,11 @@ const DefaultCheckpointDelay = time.Second
 // checkpoint is the checkpoint at offset, with the node's time as every
 // synchronizer's record time (the node commits on all of them with its
 // own clock).
-func (n *Node) checkpoint(offset int64) *Checkpoint {
+func (n *Node) checkpoint(offset int64) *update.OffsetCheckpoint {
 	now := n.now()
-	c := &Checkpoint{Offset: offset, SynchronizerTimes: make([]SynchronizerRecordTime, len(n.syncs))}
+	c := &update.OffsetCheckpoint{Offset: offset, SynchronizerTimes: make([]update.SynchronizerTime, len(n.syncs))}
 	for i, s := range n.syncs {
-		c.SynchronizerTimes[i] = SynchronizerRecordTime{SynchronizerID: s, RecordTime: now}
+		c.SynchronizerTimes[i] = update.SynchronizerTime{SynchronizerID: s, RecordTime: now}
 	}
 	return c
 }

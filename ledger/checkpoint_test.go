@@ -9,9 +9,10 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
-// TestTypedUpdatesCheckpoints: a tailing walk yields a *Checkpoint at the
+// TestTypedUpdatesCheckpoints: a tailing walk yields a *update.OffsetCheckpoint at the
 // ledger end after CheckpointDelay idle, once per ledger end, only when
 // the range asks for checkpoints; the version service reports the delay.
 func TestTypedUpdatesCheckpoints(t *testing.T) {
@@ -39,7 +40,7 @@ func TestTypedUpdatesCheckpoints(t *testing.T) {
 				last = err
 				break
 			}
-			if c, ok := u.(*ledger.Checkpoint); ok {
+			if c, ok := u.(*update.OffsetCheckpoint); ok {
 				got = append(got, c.Offset)
 				if len(c.SynchronizerTimes) != 1 || c.SynchronizerTimes[0].RecordTime.IsZero() {
 					t.Errorf("checkpoint times %v, want one synchronizer with a time", c.SynchronizerTimes)
@@ -60,7 +61,7 @@ func TestTypedUpdatesCheckpoints(t *testing.T) {
 	}
 }
 
-// TestCompletionsCheckpoints: the completions stream yields a *Checkpoint
+// TestCompletionsCheckpoints: the completions stream yields a *update.OffsetCheckpoint
 // at the ledger end once it has caught up and stayed idle, once per
 // ledger end, after the completions it had to give.
 func TestCompletionsCheckpoints(t *testing.T) {
@@ -74,7 +75,7 @@ func TestCompletionsCheckpoints(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	var got []ledger.CompletionElement
+	var got []update.CompletionElement
 	var last error
 	for c, err := range node.Completions(ctx, identity.DefaultParticipantAdmin, []string{alice}, 0) {
 		if err != nil {
@@ -89,7 +90,7 @@ func TestCompletionsCheckpoints(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("got %d elements (%v), want one checkpoint", len(got), got)
 	}
-	if c, ok := got[0].(*ledger.Checkpoint); !ok || c.Offset != end {
+	if c, ok := got[0].(*update.OffsetCheckpoint); !ok || c.Offset != end {
 		t.Fatalf("got %#v, want a checkpoint at %d", got[0], end)
 	}
 }

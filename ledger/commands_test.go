@@ -18,6 +18,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // fixture is a node with the iou package (Main:Iou) and the parties alice
@@ -147,7 +148,7 @@ func TestCreateAndExercise(t *testing.T) {
 	if len(tree.Events) == 0 {
 		t.Fatalf("tree: no events")
 	}
-	ex, _ := tree.Events[0].(*ledger.ExercisedEvent)
+	ex, _ := tree.Events[0].(*update.ExercisedEvent)
 	if ex == nil || ex.NodeID != 0 || ex.Choice != "Transfer" || !ex.Consuming || string(ex.ContractID) != ev.ContractID ||
 		!cmp.Equal(ex.Result, value.Value(value.Unit{})) {
 		t.Fatalf("tree: %+v", tree.Events)
@@ -159,7 +160,7 @@ func TestCreateAndExercise(t *testing.T) {
 	if err != nil || len(flat.Events) != 1 {
 		t.Fatalf("ACS delta of the transfer: %+v, %v", flat, err)
 	}
-	if ar, ok := flat.Events[0].(*ledger.ArchivedEvent); !ok || string(ar.ContractID) != ev.ContractID {
+	if ar, ok := flat.Events[0].(*update.ArchivedEvent); !ok || string(ar.ContractID) != ev.ContractID {
 		t.Fatalf("ACS delta of the transfer: %+v", flat.Events)
 	}
 	// Every template has an Archive choice.
@@ -273,7 +274,7 @@ func TestReassignments(t *testing.T) {
 	if len(un.Events) != 1 {
 		t.Fatalf("unassignment: %+v", un.Reassignment)
 	}
-	ue, _ := un.Events[0].(*ledger.UnassignedEvent)
+	ue, _ := un.Events[0].(*update.UnassignedEvent)
 	if ue == nil || ue.ReassignmentCounter != 1 || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(ue.ReassignmentID) ||
 		string(ue.ContractID) != ev.ContractID || ue.Source != syncs[0] || ue.Target != syncs[1] || un.SynchronizerID != syncs[0] {
 		t.Fatalf("unassigned event: %+v", un.Reassignment)
@@ -295,7 +296,7 @@ func TestReassignments(t *testing.T) {
 	if len(as.Events) != 1 {
 		t.Fatalf("assignment: %+v", as.Reassignment)
 	}
-	ae, _ := as.Events[0].(*ledger.AssignedEvent)
+	ae, _ := as.Events[0].(*update.AssignedEvent)
 	if ae == nil || ae.ReassignmentID != rid || ae.ReassignmentCounter != 1 || ae.Target != syncs[1] ||
 		ae.Created == nil || string(ae.Created.ContractID) != ev.ContractID || as.SynchronizerID != syncs[1] {
 		t.Fatalf("assignment: %+v", as.Reassignment)

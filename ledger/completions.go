@@ -4,43 +4,16 @@ import (
 	"context"
 	"iter"
 	"slices"
-	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
-
-// CompletionElement is one element of a completions read: a *Completion
-// or a *Checkpoint.
-type CompletionElement interface{ isCompletionElement() }
-
-// Completion reports the outcome of a command. ledgernode commits or
-// rejects every submission before answering it, so every completion it
-// reads is a success (Status nil); rejections are the answers of the
-// submit calls.
-type Completion struct {
-	CommandID string
-	// Status is the command's failure (an *apierr.Error, whose code and
-	// message the wire's status carries), nil when it succeeded.
-	Status       error
-	UpdateID     string
-	UserID       string
-	ActAs        []string
-	SubmissionID string
-	Offset       int64
-	// SynchronizerID and RecordTime are where and when the update was
-	// recorded.
-	SynchronizerID string
-	RecordTime     time.Time
-}
-
-func (*Completion) isCompletionElement() {}
-func (*Checkpoint) isCompletionElement() {}
 
 // completionsOf validates and authorizes a completions request: the
 // parties need read rights, and another user's completions need
 // CanReadAsAnyParty. It returns the renderer of matching entries.
-func (n *Node) completionsOf(ctx context.Context, userID string, parties []string, beginExclusive int64) (func(*logEntry) (CompletionElement, bool), error) {
+func (n *Node) completionsOf(ctx context.Context, userID string, parties []string, beginExclusive int64) (func(*logEntry) (update.CompletionElement, bool), error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
 	}
@@ -75,28 +48,28 @@ func (n *Node) completionsOf(ctx context.Context, userID string, parties []strin
 		return nil, err
 	}
 	user := userID
-	return func(e *logEntry) (CompletionElement, bool) {
+	return func(e *logEntry) (update.CompletionElement, bool) {
 		if e.Kind == kindTopology || e.UserID != user || !slices.ContainsFunc(e.ActAs, func(a string) bool { return slices.Contains(parties, a) }) {
 			return nil, false
 		}
 		at, _ := parseTime(e.RecordTime) // the node stored it formatted
-		return &Completion{CommandID: e.CommandID, UpdateID: e.UpdateID, UserID: e.UserID, ActAs: nonNil(e.ActAs),
+		return &update.Completion{CommandID: e.CommandID, UpdateID: e.UpdateID, UserID: e.UserID, ActAs: nonNil(e.ActAs),
 			SubmissionID: e.SubmissionID, Offset: e.Offset, SynchronizerID: e.SynchronizerID, RecordTime: at}, true
 	}, nil
 }
 
 // completionCheckpoint is a list's closing checkpoint as a completion
 // element.
-func completionCheckpoint(c *Checkpoint) CompletionElement { return c }
+func completionCheckpoint(c *update.OffsetCheckpoint) update.CompletionElement { return c }
 
 // CompletionsList returns the completions Completions yields, as one list
 // (the JSON API's POST /v2/commands/completions and
 // command-completions): the stream is open-ended, so the list always
 // waits for the idle timeout, under the list limit
 // (MAXIMUM_LIST_ELEMENTS_REACHED beyond it). When the ledger end moved
-// past the last completion, the list ends with a *Checkpoint at the
-// ledger end.
-func (n *Node) CompletionsList(ctx context.Context, userID string, parties []string, beginExclusive int64, opts ListOptions) ([]CompletionElement, error) {
+// past the last completion, the list ends with a *update.OffsetCheckpoint
+// at the ledger end.
+func (n *Node) CompletionsList(ctx context.Context, userID string, parties []string, beginExclusive int64, opts ListOptions) ([]update.CompletionElement, error) {
 	render, err := n.completionsOf(ctx, userID, parties, beginExclusive)
 	if err != nil {
 		return nil, err
@@ -109,16 +82,16 @@ func (n *Node) CompletionsList(ctx context.Context, userID string, parties []str
 // CommandCompletionService.CompletionStream), and follows the ledger
 // until ctx ends, then yields ctx.Err() (the package's
 // cancellation contract, see streams.go); when it has caught up and no
-// completion came for Options.CheckpointDelay, it yields a *Checkpoint at
-// the ledger end, once per ledger end (as Canton's completion stream,
-// which always adds checkpoints). A refused request yields its error
+// completion came for Options.CheckpointDelay, it yields a
+// *update.OffsetCheckpoint at the ledger end, once per ledger end (as
+// Canton's completion stream, which always adds checkpoints). A refused request yields its error
 // first and ends. userID "" is the caller (MISSING_FIELD user_id when the
 // caller has none); another user's completions need CanReadAsAnyParty.
 // parties must not be empty (MISSING_FIELD), each a valid party id
 // (INVALID_FIELD) the caller can read as. beginExclusive must not be past
 // the ledger end nor before the pruning offset.
-func (n *Node) Completions(ctx context.Context, userID string, parties []string, beginExclusive int64) iter.Seq2[CompletionElement, error] {
-	return func(yield func(CompletionElement, error) bool) {
+func (n *Node) Completions(ctx context.Context, userID string, parties []string, beginExclusive int64) iter.Seq2[update.CompletionElement, error] {
+	return func(yield func(update.CompletionElement, error) bool) {
 		render, err := n.completionsOf(ctx, userID, parties, beginExclusive)
 		if err != nil {
 			yield(nil, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 func TestCompletions(t *testing.T) {
@@ -29,9 +30,9 @@ func TestCompletions(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("completions: %+v", got)
 	}
-	c, ok := got[0].(*ledger.Completion)
-	x, ok1 := got[1].(*ledger.Completion)
-	cp, ok2 := got[2].(*ledger.Checkpoint)
+	c, ok := got[0].(*update.Completion)
+	x, ok1 := got[1].(*update.Completion)
+	cp, ok2 := got[2].(*update.OffsetCheckpoint)
 	if !ok || !ok1 || !ok2 || c.CommandID != "c1" || x.CommandID != "x1" {
 		t.Fatalf("completions: %+v", got)
 	}
@@ -51,7 +52,7 @@ func TestCompletions(t *testing.T) {
 	if err != nil || len(own) != 1 {
 		t.Fatalf("own (no) completions: %+v, %v", own, err)
 	}
-	if _, ok := own[0].(*ledger.Checkpoint); !ok {
+	if _, ok := own[0].(*update.OffsetCheckpoint); !ok {
 		t.Errorf("own (no) completions: %+v, %v", own, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 const holdingIface = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding"
@@ -34,8 +35,8 @@ func TestAmuletHoldingView(t *testing.T) {
 	filter := func(iface string, view bool) ledger.ReadFormat {
 		return ledger.ReadFormat{Parties: map[string][]ledger.Filter{owner: {ledger.InterfaceFilterText(iface, view, false)}}}
 	}
-	acs := func(f ledger.ReadFormat) ([]*ledger.CreatedEvent, error) {
-		var out []*ledger.CreatedEvent
+	acs := func(f ledger.ReadFormat) ([]*update.CreatedEvent, error) {
+		var out []*update.CreatedEvent
 		for ev, err := range n.ActiveContractEvents(ctx, f, resp.CompletionOffset) {
 			if err != nil {
 				return nil, err

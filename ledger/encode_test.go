@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The encoders of encode.go against encoding/json: json.Marshal for the
@@ -194,7 +195,7 @@ func TestEncodeNodes(t *testing.T) {
 func sampleEntries() []*logEntry {
 	nodes := sampleNodes()
 	enc, _ := encodeNodes(nodes[:3])
-	auth := &wrapped[participantAuthorization]{Value: participantAuthorization{PartyID: "<p>&", ParticipantID: "pa", ParticipantPermission: PermissionSubmission}}
+	auth := &wrapped[participantAuthorization]{Value: participantAuthorization{PartyID: "<p>&", ParticipantID: "pa", ParticipantPermission: update.PermissionSubmission}}
 	var out []*logEntry
 	for i, s := range odd {
 		out = append(out,

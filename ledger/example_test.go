@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Open an in-memory node, allocate a party, and handle a rejected request.
@@ -100,11 +101,11 @@ func ExampleNode_UpdatesPage() {
 		}
 		fmt.Println("page of", len(page.Updates))
 		for _, u := range page.Updates {
-			for _, e := range u.(*ledger.Transaction).Events {
+			for _, e := range u.(*update.Transaction).Events {
 				switch e := e.(type) {
-				case *ledger.CreatedEvent:
+				case *update.CreatedEvent:
 					fmt.Println(u.UpdateOffset(), "created", e.TemplateID.Name, field(e.Argument, "id"))
-				case *ledger.ArchivedEvent:
+				case *update.ArchivedEvent:
 					fmt.Println(u.UpdateOffset(), "archived", e.TemplateID.Name)
 				}
 			}

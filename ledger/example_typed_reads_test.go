@@ -6,6 +6,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Read the active contracts and page through a party's transactions with
@@ -40,7 +41,7 @@ func ExampleNode_Transactions() {
 			panic(err)
 		}
 		for _, ev := range tr.Events {
-			if c, ok := ev.(*ledger.CreatedEvent); ok {
+			if c, ok := ev.(*update.CreatedEvent); ok {
 				fmt.Println("offset", tr.Offset, tr.CommandID, c.TemplateID.Name, text(c.Argument))
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // TopologyOffsetsForTest returns the offsets of all stored updates, in order.
@@ -34,7 +35,7 @@ func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
 
 // UpdateAtForTest returns the stored update at an offset, as a reader of
 // every party's topology events sees it.
-func UpdateAtForTest(t testing.TB, n *Node, off int64) Update {
+func UpdateAtForTest(t testing.TB, n *Node, off int64) update.Update {
 	t.Helper()
 	var e logEntry
 	err := n.st.View(func(r *store.Reader) error {

@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // External parties: GenerateExternalPartyTopology and
@@ -122,10 +123,10 @@ func (n *Node) AllocateExternalParty(ctx context.Context, req interactive.PartyA
 		return "", err
 	}
 	party = p.PartyID
-	permission := PermissionConfirmation
+	permission := update.PermissionConfirmation
 	for _, h := range p.Participants {
 		if h.ParticipantUID == n.participantID && h.Permission == interactive.ParticipantPermissionObservation {
-			permission = PermissionObservation
+			permission = update.PermissionObservation
 		}
 	}
 	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {

@@ -17,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // extKey is an external party's key in a test.
@@ -152,9 +153,9 @@ func TestExternalPartyOnboarding(t *testing.T) {
 			if err != nil || len(rights) != 1 {
 				t.Fatalf("rights: %+v %v", rights, err)
 			}
-			u, _ := ledger.UpdateAtForTest(t, n, end).(*ledger.TopologyUpdate)
-			if u == nil || len(u.Events) != 1 || u.Events[0].Change != ledger.AuthorizationAdded ||
-				u.Events[0].Permission != ledger.PermissionConfirmation {
+			u, _ := ledger.UpdateAtForTest(t, n, end).(*update.TopologyTransaction)
+			if u == nil || len(u.Events) != 1 || u.Events[0].Change != update.AuthorizationAdded ||
+				u.Events[0].Permission != update.PermissionConfirmation {
 				t.Fatalf("topology update: %+v", u)
 			}
 

@@ -1,5 +1,7 @@
 package ledger
 
+import "github.com/ledgernode/ledgernode/ledger/update"
+
 // Stored topology events. The update log (log.go) writes a topology
 // transaction's events in the JSON Ledger API's shape, {"event":
 // {"<Variant>": {"value": {…}}}}, as it always has; these are the
@@ -13,9 +15,9 @@ type wrapped[T any] struct {
 
 // participantAuthorization is the payload of a stored topology event.
 type participantAuthorization struct {
-	PartyID               string                `json:"partyId"`
-	ParticipantID         string                `json:"participantId"`
-	ParticipantPermission ParticipantPermission `json:"participantPermission,omitempty"`
+	PartyID               string                       `json:"partyId"`
+	ParticipantID         string                       `json:"participantId"`
+	ParticipantPermission update.ParticipantPermission `json:"participantPermission,omitempty"`
 }
 
 // topologyEvent is one stored event of a topology transaction.

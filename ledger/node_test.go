@@ -16,6 +16,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // allocateLater allocates a party from another goroutine after delay. The
@@ -429,7 +430,7 @@ func TestClock(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
 	n := ledgertest.Open(t, ledger.Options{Clock: func() time.Time { return at }})
 	ledgertest.MustAllocate(t, n, "alice")
-	upd := ledger.UpdateAtForTest(t, n, 1).(*ledger.TopologyUpdate)
+	upd := ledger.UpdateAtForTest(t, n, 1).(*update.TopologyTransaction)
 	if got := upd.RecordTime; !got.Equal(at) {
 		t.Errorf("record time = %v, want %v", got, at)
 	}

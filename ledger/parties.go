@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // partyRecord is a stored party hosted on this participant.
@@ -100,7 +101,7 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (ide
 
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		rec := partyRecord{Party: party, IdentityProviderID: idp, Metadata: meta, SynchronizerID: syncID}
-		return n.registerParty(tx, rec, req.UserID, PermissionSubmission, func() error {
+		return n.registerParty(tx, rec, req.UserID, update.PermissionSubmission, func() error {
 			return apierr.InvalidArgument.New("Party already exists: party %s is already allocated on this node", apierr.Quote(party)).
 				WithResource("PARTY", party)
 		})
@@ -116,7 +117,7 @@ func (n *Node) AllocateParty(ctx context.Context, req AllocatePartyRequest) (ide
 // identity provider must exist and the party must not (exists builds that
 // error); the user, when named, gets CanActAs on it; a topology transaction
 // with a ParticipantAuthorizationAdded event is appended at a new offset.
-func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permission ParticipantPermission, exists func() error) (partyRecord, error) {
+func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permission update.ParticipantPermission, exists func() error) (partyRecord, error) {
 	if err := requireIDPExists(tx, rec.IdentityProviderID); err != nil {
 		return rec, err
 	}

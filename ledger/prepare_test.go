@@ -16,6 +16,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // externalFixture is a node with the iou package, an external party ext
@@ -128,7 +129,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			if err != nil || len(got.Events) != 1 {
 				t.Fatalf("Transaction: %+v %v", got, err)
 			}
-			ev, _ := got.Events[0].(*ledger.CreatedEvent)
+			ev, _ := got.Events[0].(*update.CreatedEvent)
 			// The prepared id is local; the committed one carries its suffix.
 			if ev == nil || !strings.HasPrefix(string(ev.ContractID), pt.Transaction.Nodes[0].Create.ContractID) || ev.TemplateID.String() != tid ||
 				got.CommandID != "create-1" {

@@ -8,6 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Interactive submission in Go types: Prepare and Execute hold the one
@@ -300,7 +301,7 @@ func (n *Node) Execute(ctx context.Context, req ExecuteRequest, opts ...SubmitOp
 // interfaces — before the execution's own checks, so that a refused
 // format commits nothing (see SubmitForTransaction). A transaction f
 // shows nothing of comes back without events.
-func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
+func (n *Node) ExecuteForTransaction(ctx context.Context, req ExecuteRequest, f *ReadFormat, opts ...SubmitOption) (*update.Transaction, error) {
 	var tf *txSpec
 	if f != nil {
 		var err error

@@ -20,6 +20,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // typedSignature is a signature of the JSON API's form in the Node's
@@ -260,7 +261,7 @@ func TestExecuteForTransaction(t *testing.T) {
 	if len(got.Events) != 1 || got.CommandID != "eft-1" || got.EffectiveAt.IsZero() || got.RecordTime.IsZero() || got.Offset == 0 {
 		t.Fatalf("default format: %+v, want one created event of eft-1 with its times", got)
 	}
-	ev, ok := got.Events[0].(*ledger.CreatedEvent)
+	ev, ok := got.Events[0].(*update.CreatedEvent)
 	if !ok || ev.TemplateID != iou.ID || !slices.Equal(ev.WitnessParties, []string{f.ext}) {
 		t.Fatalf("default format: event %+v, want ext's Iou", got.Events[0])
 	}
@@ -276,7 +277,7 @@ func TestExecuteForTransaction(t *testing.T) {
 	if len(exercised.Events) == 0 {
 		t.Fatal("ledger effects: no event")
 	}
-	if _, ok := exercised.Events[0].(*ledger.ExercisedEvent); !ok {
+	if _, ok := exercised.Events[0].(*update.ExercisedEvent); !ok {
 		t.Errorf("ledger effects: first event %T, want the exercise", exercised.Events[0])
 	}
 

@@ -16,6 +16,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // TestPrune: Node.Prune refuses what Canton's ParticipantPruningService
@@ -44,8 +45,8 @@ func TestPrune(t *testing.T) {
 	end, _ := f.n.LedgerEnd(f.ctx)
 
 	both := ledger.ReadAs(f.alice, f.bob)
-	acs := func(n *ledger.Node, at int64) ([]*ledger.CreatedEvent, error) {
-		var out []*ledger.CreatedEvent
+	acs := func(n *ledger.Node, at int64) ([]*update.CreatedEvent, error) {
+		var out []*update.CreatedEvent
 		for c, err := range n.ActiveContractEvents(f.ctx, both, at) {
 			if err != nil {
 				return nil, err
@@ -219,7 +220,7 @@ func checkPrunedReads(t *testing.T, f *fixture, n *ledger.Node, p, end int64) {
 }
 
 // createdIDs is the set of the contract ids of created events.
-func createdIDs(evs []*ledger.CreatedEvent) map[string]bool {
+func createdIDs(evs []*update.CreatedEvent) map[string]bool {
 	ids := make(map[string]bool, len(evs))
 	for _, e := range evs {
 		ids[string(e.ContractID)] = true

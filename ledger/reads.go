@@ -13,6 +13,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Update page sizes (UpdateServiceConfig).
@@ -332,7 +333,7 @@ type ListOptions struct {
 // then closes with an OffsetCheckpoint when the ledger end moved past the
 // last entry it could see.
 func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string, opts ListOptions, waits bool,
-	render func(*logEntry) (T, bool), checkpoint func(*Checkpoint) T) ([]T, error) {
+	render func(*logEntry) (T, bool), checkpoint func(*update.OffsetCheckpoint) T) ([]T, error) {
 	limitL := int64(n.opts.ListLimit)
 	take := limitL + 1
 	if opts.Limit != nil && *opts.Limit < take {

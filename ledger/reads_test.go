@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 func topologyFormat(parties ...string) jsonapi.UpdateFormat {
@@ -30,7 +31,7 @@ func topologyRead(parties ...string) ledger.UpdateReadFormat {
 func i32(v int32) *int32 { return &v }
 func i64(v int64) *int64 { return &v }
 
-func typedOffsets(us []ledger.Update) []int64 {
+func typedOffsets(us []update.Update) []int64 {
 	var out []int64
 	for _, u := range us {
 		out = append(out, u.UpdateOffset())
@@ -117,7 +118,7 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p7 := u8.(*ledger.TopologyUpdate).Events[0].PartyID
+	p7 := u8.(*update.TopologyTransaction).Events[0].PartyID
 	page, _ = n.UpdatesPage(ctx, topologyRead(p7), ledger.OffsetRange{Through: i64(23)}, nil, nil)
 	if diff := cmp.Diff([]int64{8}, typedOffsets(page.Updates)); diff != "" {
 		t.Errorf("party-filtered page (-want +got):\n%s", diff)
@@ -243,14 +244,14 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{})
 	ctx := context.Background()
 	a := ledgertest.MustAllocate(t, n, "a")
-	id := ledger.UpdateAtForTest(t, n, 1).(*ledger.TopologyUpdate).UpdateID
+	id := ledger.UpdateAtForTest(t, n, 1).(*update.TopologyTransaction).UpdateID
 	got, err := n.UpdateByID(ctx, id, topologyRead())
 	if err != nil {
 		t.Fatalf("by id: %v", err)
 	}
-	topo, ok := got.(*ledger.TopologyUpdate)
+	topo, ok := got.(*update.TopologyTransaction)
 	if !ok || topo.UpdateID != id || topo.Offset != 1 || len(topo.Events) != 1 || topo.Events[0].PartyID != a ||
-		topo.Events[0].Change != ledger.AuthorizationAdded {
+		topo.Events[0].Change != update.AuthorizationAdded {
 		t.Fatalf("by id = %+v", got)
 	}
 	byOffset, err := n.UpdateByOffset(ctx, 1, topologyRead())

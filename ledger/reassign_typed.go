@@ -8,6 +8,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // This file is the node's one reassignment path: ReassignCommands in Go
@@ -92,7 +93,7 @@ func ReassignmentEvents(f ReadFormat) ReassignOption {
 // (its Events as the ReassignmentEvents format shows them, none without
 // it) and the submission's user and submission ids.
 type ReassignmentCommitted struct {
-	Reassignment
+	update.Reassignment
 	UserID, SubmissionID string
 }
 
@@ -132,8 +133,8 @@ func (n *Node) reassignmentCommitted(ctx context.Context, e *logEntry, ef *event
 	if err != nil {
 		return nil, decodeErr(err)
 	}
-	out := &ReassignmentCommitted{Reassignment: Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, RecordTime: at, SynchronizerID: e.SynchronizerID,
-		CommandID: e.CommandID, WorkflowID: e.WorkflowID, Events: []ReassignmentEvent{}}, UserID: e.UserID, SubmissionID: e.SubmissionID}
+	out := &ReassignmentCommitted{Reassignment: update.Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, RecordTime: at, SynchronizerID: e.SynchronizerID,
+		CommandID: e.CommandID, WorkflowID: e.WorkflowID, Events: []update.ReassignmentEvent{}}, UserID: e.UserID, SubmissionID: e.SubmissionID}
 	if ef == nil {
 		return out, nil
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // reassignSyncs are the synchronizers of the reassignment tests.
@@ -53,12 +54,12 @@ func jsonObject(t *testing.T, b []byte) map[string]any {
 	return m
 }
 
-func typedSummary(t *testing.T, r *ledger.Reassignment) reassignmentSummary {
+func typedSummary(t *testing.T, r *update.Reassignment) reassignmentSummary {
 	t.Helper()
 	out := reassignmentSummary{UpdateID: r.UpdateID, CommandID: r.CommandID, WorkflowID: r.WorkflowID, SynchronizerID: r.SynchronizerID,
 		Offset: r.Offset, RecordTime: r.RecordTime.UTC()}
 	for _, ev := range r.Events {
-		u, ok := ev.(*ledger.UnassignedEvent)
+		u, ok := ev.(*update.UnassignedEvent)
 		if !ok {
 			continue
 		}
@@ -67,7 +68,7 @@ func typedSummary(t *testing.T, r *ledger.Reassignment) reassignmentSummary {
 			Counter: u.ReassignmentCounter, Offset: u.Offset, NodeID: u.NodeID, Witnesses: u.WitnessParties})
 	}
 	for _, ev := range r.Events {
-		a, ok := ev.(*ledger.AssignedEvent)
+		a, ok := ev.(*update.AssignedEvent)
 		if !ok {
 			continue
 		}
@@ -108,7 +109,7 @@ func jsonSummary(t *testing.T, r jsonapi.JsReassignment) reassignmentSummary {
 
 // updateReassignment reads a reassignment with the typed update-by-id,
 // as party sees it.
-func updateReassignment(t *testing.T, f *fixture, updateID, party string) *ledger.Reassignment {
+func updateReassignment(t *testing.T, f *fixture, updateID, party string) *update.Reassignment {
 	t.Helper()
 	rf := ledger.ReadAs(party)
 	rf.Verbose = true
@@ -116,7 +117,7 @@ func updateReassignment(t *testing.T, f *fixture, updateID, party string) *ledge
 	if err != nil {
 		t.Fatalf("update %s: %v", updateID, err)
 	}
-	r, ok := u.(*ledger.Reassignment)
+	r, ok := u.(*update.Reassignment)
 	if !ok {
 		t.Fatalf("update %s is not a reassignment: %+v", updateID, u)
 	}
@@ -145,7 +146,7 @@ func TestReassign(t *testing.T) {
 		len(un.Events) != 1 {
 		t.Fatalf("unassignment: %+v (ledger end %d)", un, end)
 	}
-	u := un.Events[0].(*ledger.UnassignedEvent)
+	u := un.Events[0].(*update.UnassignedEvent)
 	if u.ContractID != cid || u.ReassignmentCounter != 1 || u.Submitter != f.alice || !regexp.MustCompile(`^001220[0-9a-f]{64}$`).MatchString(u.ReassignmentID) {
 		t.Fatalf("unassigned event: %+v", u)
 	}
@@ -164,7 +165,7 @@ func TestReassign(t *testing.T) {
 	if as.SynchronizerID != reassignSyncs[1] || as.Offset != un.Offset+1 || len(as.Events) != 1 {
 		t.Fatalf("assignment: %+v", as)
 	}
-	a := as.Events[0].(*ledger.AssignedEvent)
+	a := as.Events[0].(*update.AssignedEvent)
 	if a.ReassignmentID != u.ReassignmentID || a.ReassignmentCounter != 1 || a.Created.ContractID != cid {
 		t.Fatalf("assigned event: %+v", a)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // streamPage is how many log entries a stream reads from one snapshot.
@@ -26,7 +27,7 @@ const streamPage = 500
 // has caught up and no entry came for Options.CheckpointDelay, once per
 // ledger end (as Updates with OffsetRange.Checkpoints).
 func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc bool, party string,
-	render func(*logEntry) (T, bool), checkpoint func(*Checkpoint) T) iter.Seq2[T, error] {
+	render func(*logEntry) (T, bool), checkpoint func(*update.OffsetCheckpoint) T) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		fail := func(err error) { yield(zero, err) }

@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // This file is the node's one submission path: Commands in Go types
@@ -748,7 +749,7 @@ func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]
 // submission's own checks, so that a refused format commits nothing
 // (Canton validates the request's format before submitting it). A
 // transaction f shows nothing of comes back without events.
-func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadFormat, opts ...SubmitOption) (*Transaction, error) {
+func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadFormat, opts ...SubmitOption) (*update.Transaction, error) {
 	s := newSubmission(&c, opts)
 	tf, err := n.submissionFormat(ctx, s, f)
 	if err != nil {
@@ -770,13 +771,13 @@ func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadForm
 // committedTransaction is the transaction e committed (interpreted as
 // it) as tf shows it, without events when tf shows none of them
 // (SubmitForTransaction, ExecuteForTransaction).
-func (n *Node) committedTransaction(ctx context.Context, e *logEntry, it *interpreted, tf *txSpec) (*Transaction, error) {
+func (n *Node) committedTransaction(ctx context.Context, e *logEntry, it *interpreted, tf *txSpec) (*update.Transaction, error) {
 	t, err := n.typedRendererFor(ctx).transaction(e, tf.effects(), newSpecFilter(&tf.Events, n))
 	if err != nil {
 		return nil, decodeErr(err)
 	}
 	if t == nil {
-		t = &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		t = &update.Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
 			EffectiveAt: it.let, RecordTime: e.recordTime, SynchronizerID: e.SynchronizerID}
 	}
 	return t, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // iouRecord is an Iou argument with labels and no type id, as a Go caller
@@ -73,7 +74,7 @@ func TestSubmit(t *testing.T) {
 	if len(read.Events) != 1 {
 		t.Fatalf("the transaction %s: %+v", created.UpdateID, read.Events)
 	}
-	if ev, ok := read.Events[0].(*ledger.CreatedEvent); !ok || ev.NodeID != 0 || ev.ContractID != cs[0].ContractID || read.Offset != created.Offset {
+	if ev, ok := read.Events[0].(*update.CreatedEvent); !ok || ev.NodeID != 0 || ev.ContractID != cs[0].ContractID || read.Offset != created.Offset {
 		t.Errorf("the transaction %s: %+v", created.UpdateID, read)
 	}
 

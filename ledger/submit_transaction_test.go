@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // TestSubmitForTransaction submits and reads the committed transaction
@@ -38,7 +39,7 @@ func TestSubmitForTransaction(t *testing.T) {
 	if len(got.Events) != 1 || got.CommandID != "c1" || got.EffectiveAt.IsZero() || got.RecordTime.IsZero() {
 		t.Fatalf("default format: %+v, want one created event of c1 with its times", got)
 	}
-	ev, ok := got.Events[0].(*ledger.CreatedEvent)
+	ev, ok := got.Events[0].(*update.CreatedEvent)
 	if !ok || ev.TemplateID != iou.ID || len(ev.WitnessParties) != 1 || ev.WitnessParties[0] != alice {
 		t.Errorf("default format: event %+v, want alice's Iou", got.Events[0])
 	}
@@ -51,7 +52,7 @@ func TestSubmitForTransaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := exercised.Events[0].(*ledger.ExercisedEvent); !ok {
+	if _, ok := exercised.Events[0].(*update.ExercisedEvent); !ok {
 		t.Errorf("ledger effects: first event %T, want the exercise", exercised.Events[0])
 	}
 

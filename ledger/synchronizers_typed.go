@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // SynchronizerConnection is a synchronizer the participant is connected
@@ -18,7 +19,7 @@ type SynchronizerConnection struct {
 	// Permission is the hosting permission of the asked-for party (every
 	// local party is hosted with submission permission; so is the
 	// participant itself when no party is asked for).
-	Permission ParticipantPermission
+	Permission update.ParticipantPermission
 }
 
 // ConnectedSynchronizers lists the synchronizers the participant is
@@ -47,7 +48,7 @@ func (n *Node) ConnectedSynchronizers(ctx context.Context, party, participantID 
 	}
 	for _, s := range n.syncs {
 		alias, _, _ := strings.Cut(s, "::")
-		out = append(out, SynchronizerConnection{Alias: alias, ID: s, Permission: PermissionSubmission})
+		out = append(out, SynchronizerConnection{Alias: alias, ID: s, Permission: update.PermissionSubmission})
 	}
 	return out, nil
 }

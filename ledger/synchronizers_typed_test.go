@@ -9,6 +9,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 func TestTypedConnectedSynchronizers(t *testing.T) {
@@ -16,8 +17,8 @@ func TestTypedConnectedSynchronizers(t *testing.T) {
 	n := ledgertest.Open(t, ledger.Options{ParticipantID: "p1", Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	both := []ledger.SynchronizerConnection{
-		{Alias: "a", ID: "a::1220aa", Permission: ledger.PermissionSubmission},
-		{Alias: "b", ID: "b::1220bb", Permission: ledger.PermissionSubmission},
+		{Alias: "a", ID: "a::1220aa", Permission: update.PermissionSubmission},
+		{Alias: "b", ID: "b::1220bb", Permission: update.PermissionSubmission},
 	}
 	tests := []struct {
 		name, party, participant string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Contract reads: a page of the active contracts, one contract by id,
@@ -48,7 +49,7 @@ type ContractPage struct {
 // unassigned and not yet assigned (Unassigned set).
 type PagedContract struct {
 	// Created is the contract's created event.
-	Created *CreatedEvent
+	Created *update.CreatedEvent
 	// WorkflowID is the workflow id of the transaction that created the
 	// contract.
 	WorkflowID string
@@ -58,7 +59,7 @@ type PagedContract struct {
 	SynchronizerID      string
 	ReassignmentCounter int64
 	// Unassigned is the unassignment of a contract in transit.
-	Unassigned *UnassignedEvent
+	Unassigned *update.UnassignedEvent
 	// Token asks for the contracts after this one (PageRequest.Token,
 	// Canton's stream_continuation_token).
 	Token []byte
@@ -121,7 +122,7 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 		return out, err
 	}
 	if c.State == contractUnassigned {
-		out.Unassigned = &UnassignedEvent{Offset: c.UnassignedOffset, ReassignmentID: c.ReassignmentID, ContractID: out.Created.ContractID,
+		out.Unassigned = &update.UnassignedEvent{Offset: c.UnassignedOffset, ReassignmentID: c.ReassignmentID, ContractID: out.Created.ContractID,
 			TemplateID: out.Created.TemplateID, PackageName: c.Create.PackageName, Source: c.SynchronizerID, Target: c.Target,
 			ReassignmentCounter: c.Counter, WitnessParties: w}
 	}
@@ -137,7 +138,7 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 // right to read as each party (as any party when parties is empty),
 // CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no party is
 // a stakeholder.
-func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*CreatedEvent, error) {
+func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*update.CreatedEvent, error) {
 	c, w, err := n.contractFor(ctx, string(cid), parties)
 	if err != nil {
 		return nil, err
@@ -153,10 +154,10 @@ func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []str
 // ContractEvents are a contract's create and archive events, each with
 // the synchronizer that sequenced it.
 type ContractEvents struct {
-	Created               *CreatedEvent
+	Created               *update.CreatedEvent
 	CreatedSynchronizerID string
 	// Archived is nil while the contract is active.
-	Archived               *ArchivedEvent
+	Archived               *update.ArchivedEvent
 	ArchivedSynchronizerID string
 }
 

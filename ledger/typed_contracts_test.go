@@ -16,6 +16,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // createPing has alice create a Ping (id) for bob on f's node and returns
@@ -31,7 +32,7 @@ func (f typedFixture) createPing(t *testing.T, id string) value.ContractID {
 // checkPing asserts that ev is the created event of the Ping id (alice's,
 // for bob) with the contract id cid, seen by witnesses (in any order), its
 // argument a typed Ping record with its labels.
-func (f typedFixture) checkPing(t *testing.T, ev *ledger.CreatedEvent, cid value.ContractID, id string, witnesses ...string) {
+func (f typedFixture) checkPing(t *testing.T, ev *update.CreatedEvent, cid value.ContractID, id string, witnesses ...string) {
 	t.Helper()
 	if ev == nil {
 		t.Errorf("no created event, want Ping %s (%s)", id, cid)
@@ -86,7 +87,7 @@ func TestActiveContractEventsPageAgreesWithJSON(t *testing.T) {
 	format := ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}, Verbose: true}
 	size := int32(2)
 	req := ledger.PageRequest{Size: &size}
-	var got []*ledger.CreatedEvent
+	var got []*update.CreatedEvent
 	pages := 0
 	for {
 		page, err := f.node.ActiveContractEventsPage(ctx, format, req)
@@ -131,7 +132,7 @@ func TestActiveContractEventsPageAgreesWithJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := first.At - 1 // before "later"
-	var walk []*ledger.CreatedEvent
+	var walk []*update.CreatedEvent
 	for ev, err := range f.node.ActiveContractEvents(ctx, format, at) {
 		if err != nil {
 			t.Fatal(err)
@@ -224,7 +225,7 @@ func TestActiveContractEventsPageInTransit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	un, ok := res.Events[0].(*ledger.UnassignedEvent)
+	un, ok := res.Events[0].(*update.UnassignedEvent)
 	if !ok || len(res.Events) != 1 {
 		t.Fatalf("unassignment events %+v", res.Events)
 	}
@@ -247,7 +248,7 @@ func TestActiveContractEventsPageInTransit(t *testing.T) {
 		inTransit++
 		f.checkPing(t, c.Created, moving, "moving", f.bob)
 		want := ledger.PagedContract{Created: c.Created, WorkflowID: "wf-moving",
-			SynchronizerID: syncs[0], ReassignmentCounter: 1, Unassigned: &ledger.UnassignedEvent{Offset: res.Offset, NodeID: un.NodeID,
+			SynchronizerID: syncs[0], ReassignmentCounter: 1, Unassigned: &update.UnassignedEvent{Offset: res.Offset, NodeID: un.NodeID,
 				ReassignmentID: un.ReassignmentID, ContractID: moving, TemplateID: c.Created.TemplateID,
 				PackageName: "typedping", Source: syncs[0], Target: syncs[1], ReassignmentCounter: 1, WitnessParties: []string{f.bob}}} // no submitter on a page (as the JSON page)
 		if d := cmp.Diff(want, c, ignoreToken); d != "" {
@@ -275,7 +276,7 @@ func TestContractAgreesWithJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	archived := created.Events[0].(*ledger.CreatedEvent).ContractID
+	archived := created.Events[0].(*update.CreatedEvent).ContractID
 	active := f.createPing(t, "active")
 	dave := ledgertest.MustAllocate(t, f.node, "dave")
 	for _, tt := range []struct {
@@ -341,7 +342,7 @@ func TestContractEventsAgreeWithJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	archived := created.Events[0].(*ledger.CreatedEvent).ContractID
+	archived := created.Events[0].(*update.CreatedEvent).ContractID
 	responded, err := f.node.Transaction(ctx, f.responded, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}})
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +378,7 @@ func TestContractEventsAgreeWithJSON(t *testing.T) {
 				t.Errorf("created at %d (ACS delta %v), want at %d in the ACS delta", got.Created.Offset, got.Created.ACSDelta, tt.at)
 			}
 			if a := got.Archived; a != nil {
-				want := &ledger.ArchivedEvent{Offset: responded.Offset, NodeID: a.NodeID, ContractID: tt.cid, TemplateID: got.Created.TemplateID,
+				want := &update.ArchivedEvent{Offset: responded.Offset, NodeID: a.NodeID, ContractID: tt.cid, TemplateID: got.Created.TemplateID,
 					PackageName: "typedping", WitnessParties: tt.witnesses}
 				if d := cmp.Diff(want, a); d != "" || got.ArchivedSynchronizerID != sync {
 					t.Errorf("archived on %s (-want +typed):\n%s", got.ArchivedSynchronizerID, d)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Reads: the updates and active contracts with typed values. Their
@@ -24,10 +25,11 @@ type Shape uint8
 // Transaction shapes.
 const (
 	// ACSDelta shows the creates and archives that change the active
-	// contracts of the reading parties (CreatedEvent, ArchivedEvent).
+	// contracts of the reading parties (update.CreatedEvent,
+	// update.ArchivedEvent).
 	ACSDelta Shape = iota
 	// LedgerEffects shows every create and exercise the reading parties
-	// witness (CreatedEvent, ExercisedEvent).
+	// witness (update.CreatedEvent, update.ExercisedEvent).
 	LedgerEffects
 )
 
@@ -55,7 +57,7 @@ const (
 )
 
 // WildcardFilter selects every template; blobs includes each created
-// contract's blob (CreatedEvent.Blob).
+// contract's blob (update.CreatedEvent.Blob).
 func WildcardFilter(blobs bool) Filter { return Filter{kind: wildcardFilter, blobs: blobs} }
 
 // TemplateFilter selects the contracts of a template (by package id:
@@ -66,7 +68,7 @@ func TemplateFilter(t TemplateRef, blobs bool) Filter {
 
 // InterfaceFilter selects the contracts of the templates implementing an
 // interface; views computes their views of it
-// (CreatedEvent.InterfaceViews), blobs includes their blobs.
+// (update.CreatedEvent.InterfaceViews), blobs includes their blobs.
 func InterfaceFilter(i TemplateRef, views, blobs bool) Filter {
 	return Filter{kind: interfaceFilter, ref: i, blobs: blobs, views: views}
 }
@@ -170,9 +172,9 @@ type OffsetRange struct {
 	// Descending reads from the end of the range down.
 	Descending bool
 	// Checkpoints makes a tailing walk (Updates with Tail) yield a
-	// *Checkpoint when it has read everything up to the ledger end and no
-	// update arrived for Options.CheckpointDelay: the reader may resume
-	// from its offset. One per ledger end: an idle ledger gives one.
+	// *update.OffsetCheckpoint when it has read everything up to the
+	// ledger end and no update arrived for Options.CheckpointDelay: the
+	// reader may resume from its offset. One per ledger end: an idle ledger gives one.
 	Checkpoints bool
 }
 
@@ -192,7 +194,7 @@ func (n *Node) refString(r TemplateRef) string {
 // UpdatePage is one page of updates: the updates of
 // (Lowest, Highest] the format shows, in the requested order.
 type UpdatePage struct {
-	Updates         []Update
+	Updates         []update.Update
 	Lowest, Highest int64
 	// NextToken asks for the next page (same format and range); nil when
 	// the range is read. The JSON API writes it as base64 text, as
@@ -236,7 +238,7 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*
 	if q.Size != nil && *q.Size > 0 {
 		size = min(int(*q.Size), MaxUpdatesPageSize)
 	}
-	updates := make([]Update, 0, size)
+	updates := make([]update.Update, 0, size)
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
 		u, err := tr.update(e, rd)
 		if err != nil {
@@ -270,8 +272,8 @@ const typedWalkPage = 500
 // r.Descending, as the JSON stream). With r.Tail it waits for new updates
 // until ctx ends, then yields ctx.Err() as its last element. A refusal
 // is the one element yielded.
-func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[Update, error] {
-	return func(yield func(Update, error) bool) {
+func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[update.Update, error] {
+	return func(yield func(update.Update, error) bool) {
 		size := int32(typedWalkPage)
 		q := n.pageQuery(f, r, &size, nil)
 		if r.Tail && r.Descending {
@@ -335,21 +337,21 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 // (UpdateByID: UPDATE_NOT_FOUND when there is none or nothing of it is
 // visible, PERMISSION_DENIED without the right to read as the format's
 // parties).
-func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (Update, error) {
+func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (update.Update, error) {
 	return n.typedUpdateBy(ctx, updateID, 0, f)
 }
 
 // UpdateByOffset returns the update at an offset as the format shows
 // it (UpdateByOffset: NON_POSITIVE_OFFSET for an offset ≤ 0, else as
 // UpdateByID).
-func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (Update, error) {
+func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (update.Update, error) {
 	if offset <= 0 {
 		return nil, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
 	}
 	return n.typedUpdateBy(ctx, "", offset, f)
 }
 
-func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (Update, error) {
+func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (update.Update, error) {
 	uf := n.typedUpdateSpec(f)
 	e, err := n.entryFor(ctx, id, off, &uf)
 	if err != nil {
@@ -370,7 +372,7 @@ func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f Update
 // MISSING_FIELD for an empty id, UPDATE_NOT_FOUND when there is no such
 // transaction or nothing of it is visible, PERMISSION_DENIED without the
 // right to read as the parties.
-func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (*Transaction, error) {
+func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (*update.Transaction, error) {
 	if updateID == "" {
 		if err := n.public(ctx); err != nil {
 			return nil, err
@@ -381,7 +383,7 @@ func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (
 	if err != nil {
 		return nil, err
 	}
-	t, ok := u.(*Transaction)
+	t, ok := u.(*update.Transaction)
 	if !ok {
 		return nil, updateNotFound("the update is not a transaction")
 	}
@@ -390,14 +392,14 @@ func (n *Node) Transaction(ctx context.Context, updateID string, f ReadFormat) (
 
 // Transactions walks the transactions of a range as the format shows
 // them (Updates for transactions).
-func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) iter.Seq2[*Transaction, error] {
-	return func(yield func(*Transaction, error) bool) {
+func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) iter.Seq2[*update.Transaction, error] {
+	return func(yield func(*update.Transaction, error) bool) {
 		for u, err := range n.Updates(ctx, UpdateReadFormat{Transactions: &f}, r) {
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if t, ok := u.(*Transaction); ok && !yield(t, nil) {
+			if t, ok := u.(*update.Transaction); ok && !yield(t, nil) {
 				return
 			}
 		}
@@ -411,8 +413,8 @@ func (n *Node) Transactions(ctx context.Context, f ReadFormat, r OffsetRange) it
 // Contracts in transit between synchronizers (unassigned, not yet
 // assigned) are not part of it (ActiveContractEventsPage has them). The
 // format's Shape is not used.
-func (n *Node) ActiveContractEvents(ctx context.Context, f ReadFormat, at int64) iter.Seq2[*CreatedEvent, error] {
-	return func(yield func(*CreatedEvent, error) bool) {
+func (n *Node) ActiveContractEvents(ctx context.Context, f ReadFormat, at int64) iter.Seq2[*update.CreatedEvent, error] {
+	return func(yield func(*update.CreatedEvent, error) bool) {
 		p := PageRequest{}
 		if at != 0 {
 			p.At = &at

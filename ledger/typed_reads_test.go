@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // typedPingPackage is a Ping package as Canton's admin workflow has it
@@ -88,10 +89,10 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 		party  string
 		shape  ledger.Shape
 		blobs  bool
-		check  func(t *testing.T, ev ledger.Event)
+		check  func(t *testing.T, ev update.Event)
 	}{
-		{"create as alice, ACS delta", f.created, f.alice, ledger.ACSDelta, false, func(t *testing.T, ev ledger.Event) {
-			c, _ := ev.(*ledger.CreatedEvent)
+		{"create as alice, ACS delta", f.created, f.alice, ledger.ACSDelta, false, func(t *testing.T, ev update.Event) {
+			c, _ := ev.(*update.CreatedEvent)
 			if c == nil || !cidPattern.MatchString(string(c.ContractID)) {
 				t.Fatalf("event %#v, want a created event with a contract id", ev)
 			}
@@ -101,26 +102,26 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 				t.Errorf("created event %+v, want node 0 at %d in the ACS delta, no blob", c, createdAt)
 			}
 		}},
-		{"create as bob, ledger effects", f.created, f.bob, ledger.LedgerEffects, false, func(t *testing.T, ev ledger.Event) {
-			c, _ := ev.(*ledger.CreatedEvent)
+		{"create as bob, ledger effects", f.created, f.bob, ledger.LedgerEffects, false, func(t *testing.T, ev update.Event) {
+			c, _ := ev.(*update.CreatedEvent)
 			f.checkPing(t, c, cid, "1", f.bob)
 			if c != nil && (c.Offset != createdAt || !c.ACSDelta) {
 				t.Errorf("created event %+v, want at %d, in the ACS delta", c, createdAt)
 			}
 		}},
-		{"create as bob, with its blob", f.created, f.bob, ledger.ACSDelta, true, func(t *testing.T, ev ledger.Event) {
-			c, _ := ev.(*ledger.CreatedEvent)
+		{"create as bob, with its blob", f.created, f.bob, ledger.ACSDelta, true, func(t *testing.T, ev update.Event) {
+			c, _ := ev.(*update.CreatedEvent)
 			f.checkPing(t, c, cid, "1", f.bob)
 		}},
-		{"respond as alice, ACS delta", f.responded, f.alice, ledger.ACSDelta, false, func(t *testing.T, ev ledger.Event) {
-			a, ok := ev.(*ledger.ArchivedEvent)
+		{"respond as alice, ACS delta", f.responded, f.alice, ledger.ACSDelta, false, func(t *testing.T, ev update.Event) {
+			a, ok := ev.(*update.ArchivedEvent)
 			if !ok || a.ContractID != cid || a.TemplateID.Name != "Ping" || a.PackageName != "typedping" || a.Offset != respondedAt ||
 				!cmp.Equal([]string{f.alice}, a.WitnessParties) {
 				t.Errorf("event %#v, want the archive of %s seen by alice", ev, cid)
 			}
 		}},
-		{"respond as bob, ledger effects", f.responded, f.bob, ledger.LedgerEffects, false, func(t *testing.T, ev ledger.Event) {
-			x, ok := ev.(*ledger.ExercisedEvent)
+		{"respond as bob, ledger effects", f.responded, f.bob, ledger.LedgerEffects, false, func(t *testing.T, ev update.Event) {
+			x, ok := ev.(*update.ExercisedEvent)
 			if !ok || x.ContractID != cid || x.Choice != "Respond" || !x.Consuming || x.TemplateID.Name != "Ping" || x.PackageName != "typedping" ||
 				x.Offset != respondedAt || x.NodeID != 0 || x.LastDescendantNodeID != 0 || !x.ACSDelta ||
 				!cmp.Equal([]string{f.bob}, x.ActingParties) || !cmp.Equal([]string{f.bob}, x.WitnessParties) ||
@@ -139,7 +140,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 			if len(got.Events) != 1 {
 				t.Fatalf("%d events, want 1: %+v", len(got.Events), got.Events)
 			}
-			if c, ok := got.Events[0].(*ledger.CreatedEvent); ok && (len(c.Blob) > 0) != tt.blobs {
+			if c, ok := got.Events[0].(*update.CreatedEvent); ok && (len(c.Blob) > 0) != tt.blobs {
 				t.Errorf("created event blob of %d bytes, want one: %v", len(c.Blob), tt.blobs)
 			}
 			wantAt := createdAt
@@ -151,7 +152,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 			}
 			tt.check(t, got.Events[0])
 			// The typed page read holds the same transaction.
-			var paged *ledger.Transaction
+			var paged *update.Transaction
 			for tr, err := range f.node.Transactions(ctx, format, ledger.OffsetRange{}) {
 				if err != nil {
 					t.Fatal(err)
@@ -171,7 +172,7 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, ok := tr.Events[0].(*ledger.ExercisedEvent)
+	x, ok := tr.Events[0].(*update.ExercisedEvent)
 	if !ok || x.Result != value.Text("pong") || x.Argument != value.Text("pong") {
 		t.Errorf("Respond event %#v, want argument and result \"pong\"", tr.Events[0])
 	}
@@ -179,9 +180,9 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, ok := cr.Events[0].(*ledger.CreatedEvent).Argument.(value.Record)
+	rec, ok := cr.Events[0].(*update.CreatedEvent).Argument.(value.Record)
 	if !ok || rec.RecordID == nil || rec.RecordID.Name != "Ping" || len(rec.Fields) != 3 || rec.Fields[1].Label != "initiator" {
-		t.Errorf("create argument %#v, want a Ping:Ping record with labels", cr.Events[0].(*ledger.CreatedEvent).Argument)
+		t.Errorf("create argument %#v, want a Ping:Ping record with labels", cr.Events[0].(*update.CreatedEvent).Argument)
 	}
 }
 
@@ -225,7 +226,7 @@ func TestTypedReadRefusals(t *testing.T) {
 		}
 		return ae.Code.Name
 	}
-	only := func(seq iter.Seq2[*ledger.Transaction, error]) error {
+	only := func(seq iter.Seq2[*update.Transaction, error]) error {
 		var errs []error
 		for tr, err := range seq {
 			if err == nil {
@@ -290,16 +291,16 @@ func TestActiveContractEventsAgreeWithJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, at := range []int64{created.Offset, 0} {
-		var got []*ledger.CreatedEvent
+		var got []*update.CreatedEvent
 		for ev, err := range f.node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}}, at) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, ev)
 		}
-		var want []*ledger.CreatedEvent
+		var want []*update.CreatedEvent
 		if at != 0 {
-			want = []*ledger.CreatedEvent{created.Events[0].(*ledger.CreatedEvent)}
+			want = []*update.CreatedEvent{created.Events[0].(*update.CreatedEvent)}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("active at %d (-want +got):\n%s", at, diff)

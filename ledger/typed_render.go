@@ -11,6 +11,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The typed renderer: the stored form of an update (log.go) as typed
@@ -136,10 +137,10 @@ func (r *typedRenderer) choice(t *templateTypes, iface *lf.TypeConID, name strin
 
 // transaction renders a transaction entry in a shape; nil when no event
 // is visible.
-func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*Transaction, error) {
-	events := make([]Event, 0, len(e.Nodes))
+func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*update.Transaction, error) {
+	events := make([]update.Event, 0, len(e.Nodes))
 	err := visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
-		var ev Event
+		var ev update.Event
 		var err error
 		switch k {
 		case evCreated:
@@ -158,7 +159,7 @@ func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) 
 	if err != nil || len(events) == 0 {
 		return nil, err
 	}
-	t := &Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+	t := &update.Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
 		SynchronizerID: e.SynchronizerID, Events: events}
 	if t.EffectiveAt, err = r.time(e.EffectiveAt); err != nil {
 		return nil, err
@@ -171,12 +172,12 @@ func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) 
 
 // created renders a create node for witnesses w (offset and sync are
 // those of the update, or of the contract's create for the ACS).
-func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string, ef *eventFilter, m filterMatch, acs bool) (*CreatedEvent, error) {
+func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string, ef *eventFilter, m filterMatch, acs bool) (*update.CreatedEvent, error) {
 	t, err := r.template(n.TemplateID)
 	if err != nil {
 		return nil, err
 	}
-	out := &CreatedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+	out := &update.CreatedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
 		PackageName: n.PackageName, Signatories: n.Signatories, Observers: n.Observers, WitnessParties: w, ACSDelta: acs}
 	if out.CreatedAt, err = r.time(n.CreatedAt); err != nil {
 		return nil, err
@@ -196,9 +197,9 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 	}
 	if len(m.ifaces) > 0 {
 		for _, v := range ef.views(n, m, sync) {
-			iv := InterfaceView{InterfaceID: v.iface, ImplementationPackageID: v.impl}
+			iv := update.InterfaceView{InterfaceID: v.iface, ImplementationPackageID: v.impl}
 			if v.err != nil {
-				iv = InterfaceView{InterfaceID: v.iface, Err: statusOf(v.err)}
+				iv = update.InterfaceView{InterfaceID: v.iface, Err: statusOf(v.err)}
 			} else if r.stored {
 				iv.Value = storedValue(v.value)
 			} else {
@@ -241,21 +242,21 @@ func (r *typedRenderer) createValues(t *templateTypes, n *txNode) (arg, key valu
 	return arg, key, nil
 }
 
-func (r *typedRenderer) archived(offset int64, n *txNode, w []string, m filterMatch) (*ArchivedEvent, error) {
+func (r *typedRenderer) archived(offset int64, n *txNode, w []string, m filterMatch) (*update.ArchivedEvent, error) {
 	t, err := r.template(n.TemplateID)
 	if err != nil {
 		return nil, err
 	}
-	return &ArchivedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+	return &update.ArchivedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
 		PackageName: n.PackageName, WitnessParties: w, ImplementedInterfaces: m.implementedIDs()}, nil
 }
 
-func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterMatch, acs bool) (*ExercisedEvent, error) {
+func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterMatch, acs bool) (*update.ExercisedEvent, error) {
 	t, err := r.template(n.TemplateID)
 	if err != nil {
 		return nil, err
 	}
-	out := &ExercisedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+	out := &update.ExercisedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
 		PackageName: n.PackageName, Choice: n.Choice, ActingParties: n.Acting, Consuming: n.Consuming,
 		WitnessParties: w, LastDescendantNodeID: n.lastDescendant(), ACSDelta: acs}
 	if n.Consuming {
@@ -294,13 +295,13 @@ func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterM
 
 // reassignment renders a reassignment entry; nil when the filter shows
 // nothing of it.
-func (r *typedRenderer) reassignment(e *logEntry, ef *eventFilter) (*Reassignment, error) {
+func (r *typedRenderer) reassignment(e *logEntry, ef *eventFilter) (*update.Reassignment, error) {
 	w, m := visibleReassignment(e, ef)
 	if len(w) == 0 {
 		return nil, nil
 	}
 	ra := e.Reassign
-	out := &Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+	out := &update.Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
 		SynchronizerID: e.SynchronizerID}
 	var err error
 	if out.RecordTime, err = parseTime(e.RecordTime); err != nil {
@@ -312,7 +313,7 @@ func (r *typedRenderer) reassignment(e *logEntry, ef *eventFilter) (*Reassignmen
 		if err != nil {
 			return nil, err
 		}
-		out.Events = []ReassignmentEvent{&UnassignedEvent{Offset: e.Offset, ReassignmentID: ra.ReassignmentID,
+		out.Events = []update.ReassignmentEvent{&update.UnassignedEvent{Offset: e.Offset, ReassignmentID: ra.ReassignmentID,
 			ContractID: value.ContractID(c.ContractID), TemplateID: t.id, PackageName: c.PackageName, Source: ra.Source,
 			Target: ra.Target, Submitter: ra.Submitter, ReassignmentCounter: ra.Counter, WitnessParties: w}}
 		return out, nil
@@ -321,35 +322,35 @@ func (r *typedRenderer) reassignment(e *logEntry, ef *eventFilter) (*Reassignmen
 	if err != nil {
 		return nil, err
 	}
-	out.Events = []ReassignmentEvent{&AssignedEvent{Source: ra.Source, Target: ra.Target, Submitter: ra.Submitter,
+	out.Events = []update.ReassignmentEvent{&update.AssignedEvent{Source: ra.Source, Target: ra.Target, Submitter: ra.Submitter,
 		ReassignmentID: ra.ReassignmentID, ReassignmentCounter: ra.Counter, Created: ev}}
 	return out, nil
 }
 
 // topology renders a topology entry for the parties want (none: all);
 // nil when none of its events is about them.
-func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, error) {
+func (r *typedRenderer) topology(e *logEntry, want []string) (*update.TopologyTransaction, error) {
 	events := visibleTopology(e, want)
 	if len(events) == 0 {
 		return nil, nil
 	}
-	out := &TopologyUpdate{UpdateID: e.UpdateID, Offset: e.Offset, SynchronizerID: e.SynchronizerID}
+	out := &update.TopologyTransaction{UpdateID: e.UpdateID, Offset: e.Offset, SynchronizerID: e.SynchronizerID}
 	var err error
 	if out.RecordTime, err = parseTime(e.RecordTime); err != nil {
 		return nil, err
 	}
 	for _, t := range events {
 		var v *wrapped[participantAuthorization]
-		var change AuthorizationChange
+		var change update.AuthorizationChange
 		switch k := t.Event; {
 		case k.ParticipantAuthorizationAdded != nil:
-			v, change = k.ParticipantAuthorizationAdded, AuthorizationAdded
+			v, change = k.ParticipantAuthorizationAdded, update.AuthorizationAdded
 		case k.ParticipantAuthorizationChanged != nil:
-			v, change = k.ParticipantAuthorizationChanged, AuthorizationChanged
+			v, change = k.ParticipantAuthorizationChanged, update.AuthorizationChanged
 		default:
-			v, change = k.ParticipantAuthorizationRevoked, AuthorizationRevoked
+			v, change = k.ParticipantAuthorizationRevoked, update.AuthorizationRevoked
 		}
-		out.Events = append(out.Events, PartyAuthorization{Change: change, PartyID: v.Value.PartyID,
+		out.Events = append(out.Events, update.PartyAuthorization{Change: change, PartyID: v.Value.PartyID,
 			ParticipantID: v.Value.ParticipantID, Permission: v.Value.ParticipantPermission})
 	}
 	return out, nil
@@ -357,7 +358,7 @@ func (r *typedRenderer) topology(e *logEntry, want []string) (*TopologyUpdate, e
 
 // update renders an entry for an update format (rd holds its filters);
 // nil when nothing of it is visible.
-func (r *typedRenderer) update(e *logEntry, rd *renderer) (Update, error) {
+func (r *typedRenderer) update(e *logEntry, rd *renderer) (update.Update, error) {
 	switch e.Kind {
 	case kindTransaction:
 		if rd.tx != nil {

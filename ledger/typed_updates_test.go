@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // kindOf names the kind of a JSON update and of a typed one.
@@ -26,11 +27,11 @@ func kindOf(u any) string {
 		case u.TopologyTransaction != nil:
 			return "tp"
 		}
-	case *ledger.Transaction:
+	case *update.Transaction:
 		return "tx"
-	case *ledger.Reassignment:
+	case *update.Reassignment:
 		return "ra"
-	case *ledger.TopologyUpdate:
+	case *update.TopologyTransaction:
 		return "tp"
 	}
 	return "?"
@@ -70,9 +71,9 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 			}
 			id := ""
 			switch u := u.(type) {
-			case *ledger.Transaction:
+			case *update.Transaction:
 				id = u.UpdateID
-			case *ledger.TopologyUpdate:
+			case *update.TopologyTransaction:
 				id = u.UpdateID
 			}
 			if u.UpdateOffset() != off {
@@ -101,11 +102,11 @@ func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
 			}
 			id := ""
 			switch u := u.(type) {
-			case *ledger.Transaction:
+			case *update.Transaction:
 				id = u.UpdateID
-			case *ledger.TopologyUpdate:
+			case *update.TopologyTransaction:
 				id = u.UpdateID
-				if len(u.Events) != 1 || u.Events[0].Change != ledger.AuthorizationAdded || u.Events[0].Permission == "" {
+				if len(u.Events) != 1 || u.Events[0].Change != update.AuthorizationAdded || u.Events[0].Permission == "" {
 					t.Errorf("topology update %d: %+v, want one party added with a permission", u.Offset, u.Events)
 				}
 			}
@@ -192,7 +193,7 @@ func TestNoneFilter(t *testing.T) {
 			}
 			var ids []string
 			for _, u := range p.Updates {
-				if tr, ok := u.(*ledger.Transaction); ok {
+				if tr, ok := u.(*update.Transaction); ok {
 					ids = append(ids, tr.UpdateID)
 				}
 			}

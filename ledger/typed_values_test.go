@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // TestTypedKeyAndUnitResult: a keyed contract's created event carries its
@@ -31,7 +32,7 @@ func TestTypedKeyAndUnitResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := tr.Events[0].(*ledger.CreatedEvent)
+	c := tr.Events[0].(*update.CreatedEvent)
 	if c.Key != value.Party(alice) {
 		t.Errorf("key %#v, want Party %s", c.Key, alice)
 	}
@@ -40,7 +41,7 @@ func TestTypedKeyAndUnitResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := tr.Events[0].(*ledger.ExercisedEvent)
+	x := tr.Events[0].(*update.ExercisedEvent)
 	if diff := cmp.Diff(value.Value(value.Unit{}), x.Result); diff != "" || !x.Consuming || !x.ACSDelta {
 		t.Errorf("Go: result (-want +got) %s, consuming %v, ACS delta %v", diff, x.Consuming, x.ACSDelta)
 	}
@@ -69,7 +70,7 @@ func TestTypedInterfaceView(t *testing.T) {
 		t.Fatal(err)
 	}
 	holding := ledger.MustParseTemplateRef(holdingIface)
-	var got []*ledger.CreatedEvent
+	var got []*update.CreatedEvent
 	for c, err := range node.ActiveContractEvents(ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{owner: {ledger.InterfaceFilter(holding, true, false)}}}, 0) {
 		if err != nil {
 			t.Fatal(err)

@@ -14,16 +14,6 @@ import (
 // a single-node ledger does not have).
 const purposeUpdateID identity.HashPurpose = 0x4c4e0001
 
-// ParticipantPermission is a party's hosting permission on a participant.
-type ParticipantPermission string
-
-// Participant permissions.
-const (
-	PermissionSubmission   ParticipantPermission = "PARTICIPANT_PERMISSION_SUBMISSION"
-	PermissionConfirmation ParticipantPermission = "PARTICIPANT_PERMISSION_CONFIRMATION"
-	PermissionObservation  ParticipantPermission = "PARTICIPANT_PERMISSION_OBSERVATION"
-)
-
 // formatTime prints a timestamp as Java's Instant.toString does: UTC, with
 // 0, 3, 6 or 9 fraction digits.
 func formatTime(t time.Time) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // Reads that need Daml: interface filters match the templates that
@@ -89,12 +90,12 @@ var noVettedInterfaceImplementation = apierr.Code{Name: "NO_VETTED_INTERFACE_IMP
 
 // statusOf renders an error as the status of a view that could not be
 // computed: Canton's error code (the gRPC code) and message.
-func statusOf(err error) *ViewError {
+func statusOf(err error) *update.ViewError {
 	var ae *apierr.Error
 	if !errors.As(err, &ae) {
 		ae = apierr.InternalError.Wrap(err, "%v", err)
 	}
-	return &ViewError{Code: int32(ae.GRPCCode()), Message: ae.Error()}
+	return &update.ViewError{Code: int32(ae.GRPCCode()), Message: ae.Error()}
 }
 
 // checkFilterIDs refuses event formats whose template or interface

@@ -19,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 func main() {
@@ -78,7 +79,7 @@ func run(ctx context.Context, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if t, ok := u.(*ledger.Transaction); ok {
+		if t, ok := u.(*update.Transaction); ok {
 			fmt.Fprintf(out, "bob's update at offset %d: %d event(s)\n", t.Offset, len(t.Events))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 func main() {
@@ -42,7 +43,7 @@ func run(ctx context.Context, n int, print func(string)) error {
 		if err != nil {
 			return err
 		}
-		t, ok := u.(*ledger.TopologyUpdate)
+		t, ok := u.(*update.TopologyTransaction)
 		if !ok {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // TestReassignmentPages: on a node with two synchronizers, a Ping moved
@@ -45,7 +46,7 @@ func TestReassignmentPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unassigned, ok := un.Events[0].(*ledger.UnassignedEvent)
+	unassigned, ok := un.Events[0].(*update.UnassignedEvent)
 	if !ok {
 		t.Fatalf("the unassignment's event is a %T", un.Events[0])
 	}

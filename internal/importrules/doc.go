@@ -8,6 +8,9 @@
 //   - only ledger (its tests and ledger/internal/...) imports
 //     ledger/internal/store;
 //   - apierr imports nothing of the module but internal/...;
+//   - ledger/update, the typed updates the Node's reads return, imports
+//     nothing of the module but daml/value, daml/lf and apierr (never
+//     ledger);
 //   - only examples/... and ledger/ledgertest (and httpadapter's own tests)
 //     import httpadapter;
 //   - only httpadapter (and its subpackages), examples/...,

@@ -318,3 +318,68 @@ func TestJSONAPIRule(t *testing.T) {
 		})
 	}
 }
+
+// updateAllowed are the module packages ledger/update may import: it is
+// pure data (Daml values, identifiers, errors), below ledger and every
+// adapter that renders it.
+var updateAllowed = []string{"daml/value", "daml/lf", "apierr"}
+
+// updateViolations returns the imports "pkg -> import" of ledger/update
+// (and any package under it) that are module packages other than
+// updateAllowed: the updates a participant records are values any package
+// may hold, so they depend on no part of the node (ledger above all).
+// Tests may import more.
+func updateViolations(pkgs map[string]*pkg) []string {
+	var out []string
+	for name, p := range pkgs {
+		if !under(name, "ledger/update") {
+			continue
+		}
+		for _, imp := range moduleImports(p.Imports) {
+			if !slices.Contains(updateAllowed, imp) {
+				out = append(out, name+" -> "+imp)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestUpdateIsPure: ledger/update imports only daml/value, daml/lf and
+// apierr of the module.
+func TestUpdateIsPure(t *testing.T) {
+	pkgs := listPackages(t)
+	if pkgs["ledger/update"] == nil {
+		t.Fatal("go list did not list ledger/update")
+	}
+	for _, v := range updateViolations(pkgs) {
+		t.Errorf("%s; ledger/update may import only %v", v, updateAllowed)
+	}
+}
+
+// TestUpdateRule checks the rule itself on made-up import graphs, so that
+// a violation is known to fail TestUpdateIsPure.
+func TestUpdateRule(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		pkgs map[string]*pkg
+		want []string
+	}{
+		{"values, identifiers, errors and the standard library", map[string]*pkg{"ledger/update": {Imports: []string{"time", module + "/daml/value", module + "/daml/lf", module + "/apierr"}}}, nil},
+		{"ledger", map[string]*pkg{"ledger/update": {Imports: []string{module + "/ledger"}}}, []string{"ledger/update -> ledger"}},
+		{"the JSON layer", map[string]*pkg{"ledger/update": {Imports: []string{module + "/ledger/jsonapi"}}}, []string{"ledger/update -> ledger/jsonapi"}},
+		{"a package under it", map[string]*pkg{"ledger/update/x": {Imports: []string{module + "/identity"}}}, []string{"ledger/update/x -> identity"}},
+		{"a subpackage of an allowed one", map[string]*pkg{"ledger/update": {Imports: []string{module + "/daml/lf/lftest"}}}, []string{"ledger/update -> daml/lf/lftest"}},
+		{"its tests", map[string]*pkg{"ledger/update": {TestImports: []string{module + "/ledger"}, XTestImports: []string{module + "/ledger/ledgertest"}}}, nil},
+		{"a package named like it", map[string]*pkg{"ledger/updates": {Imports: []string{module + "/ledger"}}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := updateViolations(tt.pkgs); !slices.Equal(got, tt.want) {
+				t.Errorf("updateViolations = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

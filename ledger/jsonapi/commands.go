@@ -19,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The command service's submissions (Canton's JsCommandService:
@@ -146,7 +147,7 @@ func submissionReadFormat(f *TransactionFormat) (*ledger.ReadFormat, bool, error
 // whose filters all lack a variant: readFormatOf) t shows more than f,
 // and the transaction is read back in f — with no event visible in f, it
 // comes back without events.
-func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *TransactionFormat, exact bool) (Body, error) {
+func (a *API) transactionAnswer(ctx context.Context, t *update.Transaction, f *TransactionFormat, exact bool) (Body, error) {
 	if !exact && len(t.Events) > 0 {
 		// Read back in f as the JSON read does (Node.UpdateByID in
 		// f's typed counterpart, stored values); no event visible in f
@@ -169,8 +170,8 @@ func (a *API) transactionAnswer(ctx context.Context, t *ledger.Transaction, f *T
 }
 
 // withoutEvents is t's header: t with no events.
-func withoutEvents(t *ledger.Transaction) *ledger.Transaction {
-	return &ledger.Transaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
+func withoutEvents(t *update.Transaction) *update.Transaction {
+	return &update.Transaction{UpdateID: t.UpdateID, CommandID: t.CommandID, WorkflowID: t.WorkflowID,
 		EffectiveAt: t.EffectiveAt, Offset: t.Offset, SynchronizerID: t.SynchronizerID, RecordTime: t.RecordTime}
 }
 
@@ -275,7 +276,7 @@ func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties [
 	switch {
 	case errors.Is(err, apierr.UpdateNotFound):
 		// Nothing visible to the parties: the transaction without events.
-		t = &ledger.Transaction{UpdateID: res.UpdateID, CommandID: res.CommandID, WorkflowID: res.WorkflowID,
+		t = &update.Transaction{UpdateID: res.UpdateID, CommandID: res.CommandID, WorkflowID: res.WorkflowID,
 			EffectiveAt: res.EffectiveAt, Offset: res.Offset, SynchronizerID: res.SynchronizerID, RecordTime: res.RecordTime}
 	case err != nil:
 		return nil, err
@@ -529,15 +530,15 @@ func nullToEmpty(v json.RawMessage) json.RawMessage {
 // wrote them, with <, >, &, U+2028 and U+2029 escaped (\u003c …). The
 // escapes are applied here (json.HTMLEscape, a no-op on escaped bytes),
 // only to values holding such a character.
-func storedForm(t *ledger.Transaction) {
+func storedForm(t *update.Transaction) {
 	for _, e := range t.Events {
 		switch x := e.(type) {
-		case *ledger.CreatedEvent:
+		case *update.CreatedEvent:
 			x.Argument, x.Key = escapedValue(x.Argument), escapedValue(x.Key)
 			for i := range x.InterfaceViews {
 				x.InterfaceViews[i].Value = escapedValue(x.InterfaceViews[i].Value)
 			}
-		case *ledger.ExercisedEvent:
+		case *update.ExercisedEvent:
 			x.Argument, x.Result = escapedValue(x.Argument), escapedValue(x.Result)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The command completion service: Canton's JsCommandService completions
@@ -90,9 +91,9 @@ func (a *API) StreamCompletions(ctx context.Context, req CompletionStreamRequest
 }
 
 // wireCompletion renders a completion or a checkpoint.
-func wireCompletion(e ledger.CompletionElement) CompletionStreamResponse {
+func wireCompletion(e update.CompletionElement) CompletionStreamResponse {
 	switch e := e.(type) {
-	case *ledger.Completion:
+	case *update.Completion:
 		c := Completion{CommandID: e.CommandID, Status: wireStatus(e.Status), UpdateID: e.UpdateID, UserID: e.UserID,
 			ActAs: e.ActAs, SubmissionID: e.SubmissionID, DeduplicationPeriod: DeduplicationPeriod{Empty: &struct{}{}},
 			Offset: e.Offset, SynchronizerTime: SynchronizerTime{SynchronizerID: e.SynchronizerID, RecordTime: wireTime(e.RecordTime)}}
@@ -100,7 +101,7 @@ func wireCompletion(e ledger.CompletionElement) CompletionStreamResponse {
 			c.ActAs = []string{}
 		}
 		return CompletionStreamResponse{CompletionResponse: CompletionResponse{Completion: &Wrapped[Completion]{Value: c}}}
-	case *ledger.Checkpoint:
+	case *update.OffsetCheckpoint:
 		cp := OffsetCheckpoint{Offset: e.Offset, SynchronizerTimes: make([]SynchronizerTime, len(e.SynchronizerTimes))}
 		for i, st := range e.SynchronizerTimes {
 			cp.SynchronizerTimes[i] = SynchronizerTime{SynchronizerID: st.SynchronizerID, RecordTime: wireTime(st.RecordTime)}

@@ -12,6 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The emitters: the typed reads of a *ledger.Node (transactions, events,
@@ -46,7 +47,7 @@ import (
 
 // AppendCreatedEvent appends a created event (Canton's CreatedEvent,
 // JsSchema's codec).
-func AppendCreatedEvent(dst []byte, e *ledger.CreatedEvent) []byte {
+func AppendCreatedEvent(dst []byte, e *update.CreatedEvent) []byte {
 	dst = appendEventHead(dst, e.Offset, e.NodeID, e.ContractID, e.TemplateID)
 	dst = append(dst, `,"contractKey":`...)
 	dst = appendValue(dst, e.Key)
@@ -96,7 +97,7 @@ func appendEventHead(dst []byte, offset int64, node int32, cid value.ContractID,
 
 // appendInterfaceView appends an interface view: its status (code 0 and
 // the view value, or the error), and the implementing package.
-func appendInterfaceView(dst []byte, v *ledger.InterfaceView) []byte {
+func appendInterfaceView(dst []byte, v *update.InterfaceView) []byte {
 	dst = append(dst, `{"interfaceId":`...)
 	dst = appendTypeCon(dst, v.InterfaceID)
 	dst = append(dst, `,"viewStatus":{"code":`...)
@@ -118,7 +119,7 @@ func appendInterfaceView(dst []byte, v *ledger.InterfaceView) []byte {
 }
 
 // AppendArchivedEvent appends an archived event.
-func AppendArchivedEvent(dst []byte, e *ledger.ArchivedEvent) []byte {
+func AppendArchivedEvent(dst []byte, e *update.ArchivedEvent) []byte {
 	dst = appendEventHead(dst, e.Offset, e.NodeID, e.ContractID, e.TemplateID)
 	dst = append(dst, `,"witnessParties":`...)
 	dst = appendStrings(dst, e.WitnessParties)
@@ -130,7 +131,7 @@ func AppendArchivedEvent(dst []byte, e *ledger.ArchivedEvent) []byte {
 }
 
 // AppendExercisedEvent appends an exercised event.
-func AppendExercisedEvent(dst []byte, e *ledger.ExercisedEvent) []byte {
+func AppendExercisedEvent(dst []byte, e *update.ExercisedEvent) []byte {
 	dst = appendEventHead(dst, e.Offset, e.NodeID, e.ContractID, e.TemplateID)
 	dst = append(dst, `,"interfaceId":`...)
 	if e.InterfaceID != nil {
@@ -164,15 +165,15 @@ func AppendExercisedEvent(dst []byte, e *ledger.ExercisedEvent) []byte {
 // AppendEvent appends an event of a transaction: {"CreatedEvent": {…}},
 // {"ArchivedEvent": {…}} or {"ExercisedEvent": {…}} (JsEvent: no value
 // layer).
-func AppendEvent(dst []byte, e ledger.Event) []byte {
+func AppendEvent(dst []byte, e update.Event) []byte {
 	switch x := e.(type) {
-	case *ledger.CreatedEvent:
+	case *update.CreatedEvent:
 		dst = append(dst, `{"CreatedEvent":`...)
 		dst = AppendCreatedEvent(dst, x)
-	case *ledger.ArchivedEvent:
+	case *update.ArchivedEvent:
 		dst = append(dst, `{"ArchivedEvent":`...)
 		dst = AppendArchivedEvent(dst, x)
-	case *ledger.ExercisedEvent:
+	case *update.ExercisedEvent:
 		dst = append(dst, `{"ExercisedEvent":`...)
 		dst = AppendExercisedEvent(dst, x)
 	default:
@@ -184,7 +185,7 @@ func AppendEvent(dst []byte, e ledger.Event) []byte {
 // AppendTransaction appends a transaction (JsTransaction). The trace
 // context, external transaction hash and paid traffic cost, which the
 // node does not have, are null.
-func AppendTransaction(dst []byte, t *ledger.Transaction) []byte {
+func AppendTransaction(dst []byte, t *update.Transaction) []byte {
 	dst = append(dst, `{"updateId":`...)
 	dst = appendString(dst, t.UpdateID)
 	dst = append(dst, `,"commandId":`...)
@@ -215,7 +216,7 @@ func AppendTransaction(dst []byte, t *ledger.Transaction) []byte {
 // and {"ExercisedTreeEvent": {"value": …}}. The keys are in the order
 // of their text, as the JSON read writes its map; archived events (not
 // part of the ledger-effects shape) are left out.
-func AppendTransactionTree(dst []byte, t *ledger.Transaction) []byte {
+func AppendTransactionTree(dst []byte, t *update.Transaction) []byte {
 	dst = append(dst, `{"updateId":`...)
 	dst = appendString(dst, t.UpdateID)
 	dst = append(dst, `,"commandId":`...)
@@ -234,10 +235,10 @@ func AppendTransactionTree(dst []byte, t *ledger.Transaction) []byte {
 		dst = append(dst, '"')
 		dst = strconv.AppendInt(dst, int64(e.Node()), 10)
 		switch x := e.(type) {
-		case *ledger.CreatedEvent:
+		case *update.CreatedEvent:
 			dst = append(dst, `":{"CreatedTreeEvent":{"value":`...)
 			dst = AppendCreatedEvent(dst, x)
-		case *ledger.ExercisedEvent:
+		case *update.ExercisedEvent:
 			dst = append(dst, `":{"ExercisedTreeEvent":{"value":`...)
 			dst = AppendExercisedEvent(dst, x)
 		}
@@ -253,17 +254,17 @@ func AppendTransactionTree(dst []byte, t *ledger.Transaction) []byte {
 // treeOrder returns the created and exercised events in the order of
 // their node ids' decimal text (encoding/json's order of map keys), the
 // last one kept for a node id met twice.
-func treeOrder(events []ledger.Event) []ledger.Event {
-	out := make([]ledger.Event, 0, len(events))
+func treeOrder(events []update.Event) []update.Event {
+	out := make([]update.Event, 0, len(events))
 	for _, e := range events {
 		switch e.(type) {
-		case *ledger.CreatedEvent, *ledger.ExercisedEvent:
+		case *update.CreatedEvent, *update.ExercisedEvent:
 			out = append(out, e)
 		}
 	}
 	// Node ids are small non-negative numbers: compare their text
 	// without printing it.
-	slices.SortStableFunc(out, func(a, b ledger.Event) int { return compareDecimalText(a.Node(), b.Node()) })
+	slices.SortStableFunc(out, func(a, b update.Event) int { return compareDecimalText(a.Node(), b.Node()) })
 	// A map holds one event per key: keep the last of equal ids.
 	w := 0
 	for i := range out {
@@ -295,7 +296,7 @@ func compareDecimalText(a, b int32) int {
 // AppendReassignment appends a reassignment (JsReassignment): its events
 // are {"JsAssignmentEvent": {…}} (no value layer) and
 // {"JsUnassignedEvent": {"value": {…}}}.
-func AppendReassignment(dst []byte, r *ledger.Reassignment) []byte {
+func AppendReassignment(dst []byte, r *update.Reassignment) []byte {
 	dst = append(dst, `{"updateId":`...)
 	dst = appendString(dst, r.UpdateID)
 	dst = append(dst, `,"commandId":`...)
@@ -310,7 +311,7 @@ func AppendReassignment(dst []byte, r *ledger.Reassignment) []byte {
 			dst = append(dst, ',')
 		}
 		switch x := e.(type) {
-		case *ledger.AssignedEvent:
+		case *update.AssignedEvent:
 			dst = append(dst, `{"JsAssignmentEvent":{"source":`...)
 			dst = appendString(dst, x.Source)
 			dst = append(dst, `,"target":`...)
@@ -324,7 +325,7 @@ func AppendReassignment(dst []byte, r *ledger.Reassignment) []byte {
 			dst = append(dst, `,"createdEvent":`...)
 			dst = AppendCreatedEvent(dst, x.Created)
 			dst = append(dst, "}}"...)
-		case *ledger.UnassignedEvent:
+		case *update.UnassignedEvent:
 			dst = append(dst, `{"JsUnassignedEvent":{"value":`...)
 			dst = AppendUnassignedEvent(dst, x)
 			dst = append(dst, "}}"...)
@@ -341,7 +342,7 @@ func AppendReassignment(dst []byte, r *ledger.Reassignment) []byte {
 
 // AppendUnassignedEvent appends an unassigned event (JsUnassignedEvent's
 // payload); a zero AssignmentExclusivity is null.
-func AppendUnassignedEvent(dst []byte, e *ledger.UnassignedEvent) []byte {
+func AppendUnassignedEvent(dst []byte, e *update.UnassignedEvent) []byte {
 	dst = append(dst, `{"reassignmentId":`...)
 	dst = appendString(dst, e.ReassignmentID)
 	dst = append(dst, `,"contractId":`...)
@@ -376,7 +377,7 @@ func AppendUnassignedEvent(dst []byte, e *ledger.UnassignedEvent) []byte {
 // AppendTopologyTransaction appends a topology update
 // (JsTopologyTransaction): each event {"event": {"<Change>": {"value":
 // {…}}}}, the permission left out when it is empty.
-func AppendTopologyTransaction(dst []byte, t *ledger.TopologyUpdate) []byte {
+func AppendTopologyTransaction(dst []byte, t *update.TopologyTransaction) []byte {
 	dst = append(dst, `{"updateId":`...)
 	dst = appendString(dst, t.UpdateID)
 	dst = append(dst, `,"offset":`...)
@@ -396,9 +397,9 @@ func AppendTopologyTransaction(dst []byte, t *ledger.TopologyUpdate) []byte {
 			}
 			dst = append(dst, `{"event":{`...)
 			switch e.Change {
-			case ledger.AuthorizationAdded:
+			case update.AuthorizationAdded:
 				dst = append(dst, `"ParticipantAuthorizationAdded"`...)
-			case ledger.AuthorizationChanged:
+			case update.AuthorizationChanged:
 				dst = append(dst, `"ParticipantAuthorizationChanged"`...)
 			default:
 				dst = append(dst, `"ParticipantAuthorizationRevoked"`...)
@@ -419,7 +420,7 @@ func AppendTopologyTransaction(dst []byte, t *ledger.TopologyUpdate) []byte {
 }
 
 // AppendCheckpoint appends an offset checkpoint (OffsetCheckpoint).
-func AppendCheckpoint(dst []byte, c *ledger.Checkpoint) []byte {
+func AppendCheckpoint(dst []byte, c *update.OffsetCheckpoint) []byte {
 	dst = append(dst, `{"offset":`...)
 	dst = strconv.AppendInt(dst, c.Offset, 10)
 	dst = append(dst, `,"synchronizerTimes":[`...)
@@ -442,18 +443,18 @@ func AppendCheckpoint(dst []byte, c *ledger.Checkpoint) []byte {
 // page (Update): {"Transaction": {"value": …}}, {"Reassignment":
 // {"value": …}}, {"TopologyTransaction": {"value": …}} or
 // {"OffsetCheckpoint": {"value": …}}.
-func AppendUpdate(dst []byte, u ledger.Update) []byte {
+func AppendUpdate(dst []byte, u update.Update) []byte {
 	switch x := u.(type) {
-	case *ledger.Transaction:
+	case *update.Transaction:
 		dst = append(dst, `{"Transaction":{"value":`...)
 		dst = AppendTransaction(dst, x)
-	case *ledger.Reassignment:
+	case *update.Reassignment:
 		dst = append(dst, `{"Reassignment":{"value":`...)
 		dst = AppendReassignment(dst, x)
-	case *ledger.TopologyUpdate:
+	case *update.TopologyTransaction:
 		dst = append(dst, `{"TopologyTransaction":{"value":`...)
 		dst = AppendTopologyTransaction(dst, x)
-	case *ledger.Checkpoint:
+	case *update.OffsetCheckpoint:
 		dst = append(dst, `{"OffsetCheckpoint":{"value":`...)
 		dst = AppendCheckpoint(dst, x)
 	default:
@@ -467,8 +468,8 @@ func AppendUpdate(dst []byte, u ledger.Update) []byte {
 // …}} (AppendTransactionTree), the others as AppendUpdate writes them
 // (the trees stream has no topology transactions: its reads do not ask
 // for them).
-func AppendTreeUpdate(dst []byte, u ledger.Update) []byte {
-	if t, ok := u.(*ledger.Transaction); ok {
+func AppendTreeUpdate(dst []byte, u update.Update) []byte {
+	if t, ok := u.(*update.Transaction); ok {
 		dst = append(dst, `{"TransactionTree":{"value":`...)
 		dst = AppendTransactionTree(dst, t)
 		return append(dst, "}}"...)
@@ -479,7 +480,7 @@ func AppendTreeUpdate(dst []byte, u ledger.Update) []byte {
 // AppendUpdateResponse appends {"update": …}, an element of the updates
 // stream and the answer of update-by-id and update-by-offset
 // (JsGetUpdatesResponse, JsGetUpdateResponse).
-func AppendUpdateResponse(dst []byte, u ledger.Update) []byte {
+func AppendUpdateResponse(dst []byte, u update.Update) []byte {
 	dst = append(dst, `{"update":`...)
 	dst = AppendUpdate(dst, u)
 	return append(dst, '}')
@@ -487,7 +488,7 @@ func AppendUpdateResponse(dst []byte, u ledger.Update) []byte {
 
 // AppendTreeUpdateResponse appends {"update": …}, an element of the
 // deprecated trees stream (JsGetUpdateTreesResponse).
-func AppendTreeUpdateResponse(dst []byte, u ledger.Update) []byte {
+func AppendTreeUpdateResponse(dst []byte, u update.Update) []byte {
 	dst = append(dst, `{"update":`...)
 	dst = AppendTreeUpdate(dst, u)
 	return append(dst, '}')
@@ -520,7 +521,7 @@ func AppendUpdatesPage(dst []byte, p *ledger.UpdatePage) []byte {
 // AppendTransactionResponse appends {"transaction": …}, the answer of
 // the deprecated transaction-by-id and -by-offset
 // (JsGetTransactionResponse).
-func AppendTransactionResponse(dst []byte, t *ledger.Transaction) []byte {
+func AppendTransactionResponse(dst []byte, t *update.Transaction) []byte {
 	dst = append(dst, `{"transaction":`...)
 	dst = AppendTransaction(dst, t)
 	return append(dst, '}')
@@ -529,7 +530,7 @@ func AppendTransactionResponse(dst []byte, t *ledger.Transaction) []byte {
 // AppendTransactionTreeResponse appends {"transaction": …} with the
 // tree of t, the answer of the deprecated transaction-tree-by-id and
 // -by-offset (JsGetTransactionTreeResponse).
-func AppendTransactionTreeResponse(dst []byte, t *ledger.Transaction) []byte {
+func AppendTransactionTreeResponse(dst []byte, t *update.Transaction) []byte {
 	dst = append(dst, `{"transaction":`...)
 	dst = AppendTransactionTree(dst, t)
 	return append(dst, '}')
@@ -610,7 +611,7 @@ func AppendContractEvents(dst []byte, e *ledger.ContractEvents) []byte {
 
 // AppendContractResponse appends {"createdEvent": …}, the answer of
 // contract-by-id (GetContractResponse).
-func AppendContractResponse(dst []byte, e *ledger.CreatedEvent) []byte {
+func AppendContractResponse(dst []byte, e *update.CreatedEvent) []byte {
 	dst = append(dst, `{"createdEvent":`...)
 	dst = AppendCreatedEvent(dst, e)
 	return append(dst, '}')

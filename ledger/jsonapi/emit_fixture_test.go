@@ -16,6 +16,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The ledger the emitter tests read: package "emit" with a template of
@@ -206,7 +207,7 @@ func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 		}
 		rid = l.reassignmentID(t, end)
 	} else {
-		rid = un.Events[0].(*ledger.UnassignedEvent).ReassignmentID
+		rid = un.Events[0].(*update.UnassignedEvent).ReassignmentID
 	}
 	reassign("as1", ledger.AssignContract{ReassignmentID: rid, Source: emitSyncs[0], Target: emitSyncs[1]})
 	reassign("un2", ledger.UnassignContract{ContractID: value.ContractID(w.Events[3].CreatedEvent.ContractID), Source: emitSyncs[0], Target: emitSyncs[1]})
@@ -223,7 +224,7 @@ func (l *emitLedger) reassignmentID(t testing.TB, off int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return u.(*ledger.Reassignment).Events[0].(*ledger.UnassignedEvent).ReassignmentID
+	return u.(*update.Reassignment).Events[0].(*update.UnassignedEvent).ReassignmentID
 }
 
 // filt is one cumulative filter, written once for the typed and the JSON

@@ -7,9 +7,9 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // FuzzEmitTransaction: for any strings in the ids, parties, names and
@@ -28,18 +28,18 @@ func FuzzEmitTransaction(f *testing.F) {
 		tid := lf.TypeConID{PackageID: s1, Module: s2, Name: s3}
 		iid := lf.TypeConID{PackageID: s4, Module: "M", Name: s1}
 		arg := value.Record{Fields: []value.RecordField{{Label: "a", Value: value.Text(s3)}, {Label: "b", Value: value.Text(s4)}}}
-		created := &ledger.CreatedEvent{Offset: off, NodeID: node, ContractID: value.ContractID(s1), TemplateID: tid, PackageName: s2,
+		created := &update.CreatedEvent{Offset: off, NodeID: node, ContractID: value.ContractID(s1), TemplateID: tid, PackageName: s2,
 			Argument: arg, Blob: []byte(s4), Signatories: []string{s1, s2}, Observers: nil, WitnessParties: []string{s3},
-			CreatedAt: at, ACSDelta: flag, InterfaceViews: []ledger.InterfaceView{
+			CreatedAt: at, ACSDelta: flag, InterfaceViews: []update.InterfaceView{
 				{InterfaceID: iid, Value: value.Text(s1), ImplementationPackageID: s2},
-				{InterfaceID: iid, Err: &ledger.ViewError{Code: node, Message: s3}}}}
-		exercised := &ledger.ExercisedEvent{Offset: off, NodeID: node + 1, ContractID: value.ContractID(s2), TemplateID: tid, PackageName: s3,
+				{InterfaceID: iid, Err: &update.ViewError{Code: node, Message: s3}}}}
+		exercised := &update.ExercisedEvent{Offset: off, NodeID: node + 1, ContractID: value.ContractID(s2), TemplateID: tid, PackageName: s3,
 			InterfaceID: &iid, Choice: s4, Argument: value.Text(s1), ActingParties: []string{s4}, Consuming: flag, WitnessParties: []string{s1},
 			LastDescendantNodeID: node + 2, ImplementedInterfaces: []lf.TypeConID{iid}, ACSDelta: !flag}
-		archived := &ledger.ArchivedEvent{Offset: off, NodeID: node, ContractID: value.ContractID(s3), TemplateID: tid, PackageName: s4,
+		archived := &update.ArchivedEvent{Offset: off, NodeID: node, ContractID: value.ContractID(s3), TemplateID: tid, PackageName: s4,
 			WitnessParties: []string{s2}}
-		tx := &ledger.Transaction{UpdateID: s1, Offset: off, CommandID: s2, WorkflowID: s3, EffectiveAt: at, RecordTime: at,
-			SynchronizerID: s4, Events: []ledger.Event{created, exercised, archived}}
+		tx := &update.Transaction{UpdateID: s1, Offset: off, CommandID: s2, WorkflowID: s3, EffectiveAt: at, RecordTime: at,
+			SynchronizerID: s4, Events: []update.Event{created, exercised, archived}}
 
 		wt := wiretime.Format(at)
 		want := jsonapi.JsTransaction{UpdateID: s1, CommandID: s2, WorkflowID: s3, EffectiveAt: wt, Offset: off, SynchronizerID: s4, RecordTime: wt,

@@ -13,26 +13,27 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // emitCoverage counts what the differential test compared, so that it
 // fails when the fixture stops producing a kind of event.
 type emitCoverage map[string]int
 
-func (c emitCoverage) update(u ledger.Update) {
+func (c emitCoverage) update(u update.Update) {
 	switch x := u.(type) {
-	case *ledger.Transaction:
+	case *update.Transaction:
 		c["transaction"]++
 		for _, e := range x.Events {
 			switch e := e.(type) {
-			case *ledger.CreatedEvent:
+			case *update.CreatedEvent:
 				c.created(e)
-			case *ledger.ArchivedEvent:
+			case *update.ArchivedEvent:
 				c["archived"]++
 				if len(e.ImplementedInterfaces) > 0 {
 					c["archived with interfaces"]++
 				}
-			case *ledger.ExercisedEvent:
+			case *update.ExercisedEvent:
 				c["exercised"]++
 				c.value(e.Argument)
 				if e.Result != nil {
@@ -51,17 +52,17 @@ func (c emitCoverage) update(u ledger.Update) {
 		if len(x.Events) > 10 {
 			c["wide transaction"]++
 		}
-	case *ledger.Reassignment:
+	case *update.Reassignment:
 		for _, e := range x.Events {
 			switch e := e.(type) {
-			case *ledger.AssignedEvent:
+			case *update.AssignedEvent:
 				c["assigned"]++
 				c.created(e.Created)
-			case *ledger.UnassignedEvent:
+			case *update.UnassignedEvent:
 				c["unassigned"]++
 			}
 		}
-	case *ledger.TopologyUpdate:
+	case *update.TopologyTransaction:
 		c["topology"]++
 	}
 }
@@ -76,7 +77,7 @@ func (c emitCoverage) value(v value.Value) {
 	}
 }
 
-func (c emitCoverage) created(e *ledger.CreatedEvent) {
+func (c emitCoverage) created(e *update.CreatedEvent) {
 	c["created"]++
 	c.value(e.Argument)
 	if e.Key != nil {
@@ -344,13 +345,13 @@ func (l *emitLedger) check(t *testing.T, what string, got []byte) bool {
 	return ok && l.same(t, what, want, got)
 }
 
-func updateID(u ledger.Update) string {
+func updateID(u update.Update) string {
 	switch x := u.(type) {
-	case *ledger.Transaction:
+	case *update.Transaction:
 		return x.UpdateID
-	case *ledger.Reassignment:
+	case *update.Reassignment:
 		return x.UpdateID
-	case *ledger.TopologyUpdate:
+	case *update.TopologyTransaction:
 		return x.UpdateID
 	}
 	return ""
@@ -360,14 +361,14 @@ func updateID(u ledger.Update) string {
 // OffsetCheckpoint update.
 func TestEmitCheckpoint(t *testing.T) {
 	t.Parallel()
-	c := &ledger.Checkpoint{Offset: 42, SynchronizerTimes: []ledger.SynchronizerRecordTime{
+	c := &update.OffsetCheckpoint{Offset: 42, SynchronizerTimes: []update.SynchronizerTime{
 		{SynchronizerID: emitSyncs[0], RecordTime: mustTime(t, "2025-01-28T14:49:33.525551Z")},
 		{SynchronizerID: emitSyncs[1], RecordTime: mustTime(t, "2025-01-28T14:49:33Z")}}}
 	want := jsonapi.GetUpdatesResponse{Update: jsonapi.Update{OffsetCheckpoint: &jsonapi.Wrapped[jsonapi.OffsetCheckpoint]{Value: jsonapi.OffsetCheckpoint{
 		Offset: 42, SynchronizerTimes: []jsonapi.SynchronizerTime{{SynchronizerID: emitSyncs[0], RecordTime: "2025-01-28T14:49:33.525551Z"},
 			{SynchronizerID: emitSyncs[1], RecordTime: "2025-01-28T14:49:33Z"}}}}}}
 	sameWire(t, "checkpoint", wire(t, want), jsonapi.AppendUpdateResponse(nil, c))
-	empty := &ledger.Checkpoint{Offset: 1, SynchronizerTimes: []ledger.SynchronizerRecordTime{}}
+	empty := &update.OffsetCheckpoint{Offset: 1, SynchronizerTimes: []update.SynchronizerTime{}}
 	sameWire(t, "checkpoint without synchronizers", wire(t, jsonapi.Update{OffsetCheckpoint: &jsonapi.Wrapped[jsonapi.OffsetCheckpoint]{
 		Value: jsonapi.OffsetCheckpoint{Offset: 1, SynchronizerTimes: []jsonapi.SynchronizerTime{}}}}), jsonapi.AppendUpdate(nil, empty))
 }

@@ -38,10 +38,10 @@ import (
 // crypto/rand (deterministicRandom), which fixes the participant's key
 // (so the party ids), the contract ids, the update ids and the blobs.
 // Such a test cannot run in parallel (the seed is process-wide).
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.gz from the JSON layer's answers")
+var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden.gz from the JSON layer's answers")
 
 // deterministicRandom seeds crypto/rand for the rest of t (the golden
-// tests' fixtures; see update).
+// tests' fixtures; see updateGolden).
 func deterministicRandom(t *testing.T) {
 	cryptotest.SetGlobalRandom(t, 24)
 }
@@ -74,7 +74,7 @@ func useGolden(t *testing.T) {
 	name := t.Name()
 	g := &golden{path: filepath.Join("testdata", name+".golden.gz"), used: map[string]bool{},
 		file: goldenFile{Keys: map[string]string{}, Bodies: map[string]string{}}}
-	if !*update {
+	if !*updateGolden {
 		b, err := os.ReadFile(g.path)
 		if err != nil {
 			t.Fatalf("goldens: %v (record them with -update)", err)
@@ -98,7 +98,7 @@ func useGolden(t *testing.T) {
 		goldensMu.Lock()
 		delete(goldens, name)
 		goldensMu.Unlock()
-		if *update {
+		if *updateGolden {
 			if t.Failed() {
 				t.Errorf("goldens: not written, the test failed")
 				return
@@ -166,7 +166,7 @@ func goldenWant(t testing.TB, key string, got []byte) (want []byte, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	h, ok := g.file.Keys[key]
-	if *update && !ok {
+	if *updateGolden && !ok {
 		sum := sha256.Sum256(got)
 		h, ok = hex.EncodeToString(sum[:12]), true
 		g.file.Keys[key], g.file.Bodies[h] = h, string(got)

@@ -9,6 +9,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The blocking lists of updates (POST /v2/updates, /v2/updates/flats,
@@ -107,20 +108,20 @@ func tooMany(n, limitL int64) error {
 // open-ended one the ledger end it has read through (cursor) and the
 // offset of its last update (lastSeen).
 type list struct {
-	emit             func([]byte, ledger.Update) []byte
+	emit             func([]byte, update.Update) []byte
 	take, n          int64
 	out              []byte
 	cursor, lastSeen int64
 }
 
 // add writes an update; false once the list has all it takes.
-func (l *list) add(u ledger.Update) bool {
+func (l *list) add(u update.Update) bool {
 	if l.n > 0 {
 		l.out = append(l.out, ',')
 	}
 	l.out = l.emit(l.out, u)
 	l.n++
-	if _, ok := u.(*ledger.Checkpoint); !ok {
+	if _, ok := u.(*update.OffsetCheckpoint); !ok {
 		l.lastSeen = max(l.lastSeen, u.UpdateOffset())
 	}
 	return l.n < l.take

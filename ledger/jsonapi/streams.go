@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The WebSocket streams of updates (/v2/updates, /v2/updates/flats,
@@ -92,7 +93,7 @@ func typedList(req *GetUpdatesRequest, kind listKind) (ledger.UpdateReadFormat, 
 }
 
 // appendElement returns the emitter of a list's elements.
-func appendElement(kind listKind) func([]byte, ledger.Update) []byte {
+func appendElement(kind listKind) func([]byte, update.Update) []byte {
 	if kind == kindTrees {
 		return AppendTreeUpdateResponse
 	}

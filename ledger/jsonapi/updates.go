@@ -6,6 +6,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The JSON reads of one update (JsUpdateService's update-by-id and
@@ -124,7 +125,7 @@ func (a *API) transactionBy(ctx context.Context, id string, off int64, tf Transa
 
 // updateAt reads update id (off 0) or the update at offset off as f
 // shows it, its values as stored.
-func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (ledger.Update, error) {
+func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (update.Update, error) {
 	if off == 0 {
 		return a.Node.UpdateByID(rawjson.WithStoredValues(ctx), id, f)
 	}
@@ -134,12 +135,12 @@ func (a *API) updateAt(ctx context.Context, id string, off int64, f ledger.Updat
 // transactionAt reads the transaction of update id (off 0) or at offset
 // off in f, with stored values; an update that is not a transaction is
 // refused as the JSON API refuses it.
-func (a *API) transactionAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (*ledger.Transaction, error) {
+func (a *API) transactionAt(ctx context.Context, id string, off int64, f ledger.UpdateReadFormat) (*update.Transaction, error) {
 	u, err := a.updateAt(ctx, id, off, f)
 	if err != nil {
 		return nil, err
 	}
-	t, ok := u.(*ledger.Transaction)
+	t, ok := u.(*update.Transaction)
 	if !ok {
 		return nil, notATransaction()
 	}

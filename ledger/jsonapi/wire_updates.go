@@ -1,6 +1,6 @@
 package jsonapi
 
-import "github.com/ledgernode/ledgernode/ledger"
+import "github.com/ledgernode/ledgernode/ledger/update"
 
 // TraceContext is a W3C trace context.
 type TraceContext struct {
@@ -12,7 +12,7 @@ type TraceContext struct {
 type ParticipantAuthorization struct {
 	PartyID               string                       `json:"partyId"`
 	ParticipantID         string                       `json:"participantId"`
-	ParticipantPermission ledger.ParticipantPermission `json:"participantPermission,omitempty"`
+	ParticipantPermission update.ParticipantPermission `json:"participantPermission,omitempty"`
 }
 
 // TopologyEvent is one event of a topology transaction:

@@ -19,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // notes is a one-template DAR (Main:T with an owner) and its template id.
@@ -209,7 +210,7 @@ func TestSnapshotRestore(t *testing.T) {
 			if dst.ParticipantIDString() != src.ParticipantIDString() {
 				t.Errorf("participant %s, want %s", dst.ParticipantIDString(), src.ParticipantIDString())
 			}
-			state := func(n *ledger.Node) (int64, []string, []string, []*ledger.CreatedEvent) {
+			state := func(n *ledger.Node) (int64, []string, []string, []*update.CreatedEvent) {
 				t.Helper()
 				end, err := n.LedgerEnd(ctx)
 				if err != nil {
@@ -227,7 +228,7 @@ func TestSnapshotRestore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var acs []*ledger.CreatedEvent
+				var acs []*update.CreatedEvent
 				for c, err := range n.ActiveContractEvents(ctx, ledger.ReadFormat{AnyParty: []ledger.Filter{}}, end) {
 					if err != nil {
 						t.Fatal(err)

@@ -1,4 +1,4 @@
-package ledger
+package update
 
 import (
 	"time"
@@ -7,18 +7,14 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
-// Typed updates: the three kinds of update of the log as a reader sees
-// them (Canton's com.daml.ledger.api.v2 Transaction, Reassignment and
+// The three kinds of update of the log as a reader sees them (Canton's
+// com.daml.ledger.api.v2 Transaction, Reassignment and
 // TopologyTransaction, update_service.proto's GetUpdateResponse one-of).
-//
-// Naming: the JSON layer's Update and TopologyTransaction hold those names
-// today; the typed ones are Update and TopologyUpdate until the JSON
-// layer moves out of ledger (then Update and TopologyTransaction).
 
 // Update is one update of the log: a *Transaction, a *Reassignment
-// or a *TopologyUpdate (a type switch tells which), or, in a tailing walk
-// that asks for them (OffsetRange.Checkpoints), a *Checkpoint. No other
-// type implements it.
+// or a *TopologyTransaction (a type switch tells which), or, in a tailing
+// walk that asks for them (ledger's OffsetRange.Checkpoints), an
+// *OffsetCheckpoint. No other type implements it.
 type Update interface {
 	// UpdateOffset returns the update's offset.
 	UpdateOffset() int64
@@ -32,11 +28,11 @@ func (t *Transaction) UpdateOffset() int64 { return t.Offset }
 func (r *Reassignment) UpdateOffset() int64 { return r.Offset }
 
 // UpdateOffset returns the topology transaction's offset.
-func (t *TopologyUpdate) UpdateOffset() int64 { return t.Offset }
+func (t *TopologyTransaction) UpdateOffset() int64 { return t.Offset }
 
-func (*Transaction) isUpdate()    {}
-func (*Reassignment) isUpdate()   {}
-func (*TopologyUpdate) isUpdate() {}
+func (*Transaction) isUpdate()         {}
+func (*Reassignment) isUpdate()        {}
+func (*TopologyTransaction) isUpdate() {}
 
 // Reassignment is the unassignment of contracts from a synchronizer, or
 // their assignment to one, as a reader sees it (Canton's
@@ -107,10 +103,10 @@ func (e *AssignedEvent) Reassigned() value.ContractID { return e.Created.Contrac
 func (*UnassignedEvent) isReassignmentEvent() {}
 func (*AssignedEvent) isReassignmentEvent()   {}
 
-// TopologyUpdate is a topology transaction as a reader sees it: the
+// TopologyTransaction is a topology transaction as a reader sees it: the
 // changes of the hosting of parties it asked for (Canton's
 // topology_transaction.proto).
-type TopologyUpdate struct {
+type TopologyTransaction struct {
 	UpdateID       string
 	Offset         int64
 	SynchronizerID string
