@@ -35,9 +35,14 @@ type contractRecord struct {
 	CreatedOffset  int64  `json:"co"`
 	ArchivedOffset int64  `json:"ao,omitempty"`
 	WorkflowID     string `json:"wf,omitempty"`
-	// Target and UnassignedOffset describe an open unassignment.
+	// Target, UnassignedOffset and UnassignedBy (the submitting party)
+	// describe an open unassignment: the active contracts show it as the
+	// contract's unassigned event (Canton's ACSReader reads the submitter
+	// from the unassign event's row). A record written before UnassignedBy
+	// existed shows an empty submitter.
 	Target           string `json:"dst,omitempty"`
 	UnassignedOffset int64  `json:"uo,omitempty"`
+	UnassignedBy     string `json:"ub,omitempty"`
 }
 
 const (

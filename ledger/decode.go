@@ -652,6 +652,8 @@ func (d *jsonDecoder) contractRecord(c *contractRecord) bool {
 			return once(&seen, 8) && d.str(&c.Target)
 		case "uo":
 			return once(&seen, 9) && d.int64(&c.UnassignedOffset)
+		case "ub":
+			return once(&seen, 10) && d.str(&c.UnassignedBy)
 		}
 		return false
 	})

@@ -301,12 +301,13 @@ func (o *jsonObject) contractRecordFields(rec *contractRecord) {
 	o.strOmit("wf", rec.WorkflowID)
 	o.strOmit("dst", rec.Target)
 	o.intOmit("uo", rec.UnassignedOffset)
+	o.strOmit("ub", rec.UnassignedBy)
 }
 
 // contractRecordSize estimates the encoded size of a contract record
 // without its create node.
 func contractRecordSize(rec *contractRecord) int {
-	return 128 + len(rec.SynchronizerID) + len(rec.State) + len(rec.ReassignmentID) + len(rec.WorkflowID) + len(rec.Target)
+	return 128 + len(rec.SynchronizerID) + len(rec.State) + len(rec.ReassignmentID) + len(rec.WorkflowID) + len(rec.Target) + len(rec.UnassignedBy)
 }
 
 // encodeContractRecordJSON is json.Marshal(rec), hand-written.

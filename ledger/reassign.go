@@ -69,7 +69,7 @@ func (n *Node) unassign(tx *store.Tx, u UnassignContract, submitter string, e *l
 	counter := c.Counter + 1
 	rid := "00" + hex.EncodeToString(identity.CantonHash(purposeReassignmentID,
 		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, cid, counter})))
-	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset = contractUnassigned, counter, rid, u.Target, e.Offset
+	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset, c.UnassignedBy = contractUnassigned, counter, rid, u.Target, e.Offset, submitter
 	// In transit, the contract stays in its stakeholders' active contracts:
 	// its entries of the active-contracts index (acsindex.go) are unchanged.
 	tx.Set(store.ContractKey(cid), mustJSON(c))
@@ -105,7 +105,7 @@ func (n *Node) assign(tx *store.Tx, a AssignContract, submitter string) (*reassi
 		return nil, apierr.DamlAuthorizationError.New("the submitter %s is not a stakeholder of contract %s", submitter, apierr.Quote(r.ContractID))
 	}
 	r.Completed = true
-	c.State, c.SynchronizerID, c.ReassignmentID, c.Target, c.UnassignedOffset = contractActive, r.Target, "", "", 0
+	c.State, c.SynchronizerID, c.ReassignmentID, c.Target, c.UnassignedOffset, c.UnassignedBy = contractActive, r.Target, "", "", 0, ""
 	tx.Set(store.ReassignmentKey(a.ReassignmentID), mustJSON(r))
 	tx.Set(store.ContractKey(r.ContractID), mustJSON(c))
 	return &reassignNode{ReassignmentID: a.ReassignmentID, Source: r.Source, Target: r.Target, Submitter: submitter,

@@ -124,7 +124,7 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 	if c.State == contractUnassigned {
 		out.Unassigned = &update.UnassignedEvent{Offset: c.UnassignedOffset, ReassignmentID: c.ReassignmentID, ContractID: out.Created.ContractID,
 			TemplateID: out.Created.TemplateID, PackageName: c.Create.PackageName, Source: c.SynchronizerID, Target: c.Target,
-			ReassignmentCounter: c.Counter, WitnessParties: w}
+			Submitter: c.UnassignedBy, ReassignmentCounter: c.Counter, WitnessParties: w}
 	}
 	return out, nil
 }

@@ -198,7 +198,8 @@ func TestActiveContractEventsPageRefusals(t *testing.T) {
 
 // TestActiveContractEventsPageInTransit: a contract unassigned and not
 // yet assigned is on the page with its typed unassigned event, as the
-// JSON page's JsIncompleteUnassigned.
+// JSON page's JsIncompleteUnassigned, its submitter included (Canton's
+// ACSReader builds it from the unassign event, submitter and all).
 func TestActiveContractEventsPageInTransit(t *testing.T) {
 	t.Parallel()
 	syncs := []string{"s1::1220" + fmt.Sprintf("%064x", 1), "s2::1220" + fmt.Sprintf("%064x", 2)}
@@ -250,7 +251,7 @@ func TestActiveContractEventsPageInTransit(t *testing.T) {
 		want := ledger.PagedContract{Created: c.Created, WorkflowID: "wf-moving",
 			SynchronizerID: syncs[0], ReassignmentCounter: 1, Unassigned: &update.UnassignedEvent{Offset: res.Offset, NodeID: un.NodeID,
 				ReassignmentID: un.ReassignmentID, ContractID: moving, TemplateID: c.Created.TemplateID,
-				PackageName: "typedping", Source: syncs[0], Target: syncs[1], ReassignmentCounter: 1, WitnessParties: []string{f.bob}}} // no submitter on a page (as the JSON page)
+				PackageName: "typedping", Source: syncs[0], Target: syncs[1], Submitter: f.alice, ReassignmentCounter: 1, WitnessParties: []string{f.bob}}}
 		if d := cmp.Diff(want, c, ignoreToken); d != "" {
 			t.Errorf("contract in transit (-want +typed):\n%s", d)
 		}
