@@ -15,6 +15,14 @@
 // Commands run through the Daml engine (daml/engine) on a read snapshot
 // outside the committer; see interpret.go and the README for what the
 // ledger still does not do.
+//
+// The API is Go-typed: commands carry daml/value values and lf identifiers
+// (Commands, CreateCommand, …), reads return the values of package
+// ledger/update (transactions and their events, reassignments, topology
+// transactions, completions) and take a ReadFormat or UpdateReadFormat.
+// The JSON Ledger API is a layer of its own over these methods, package
+// ledger/jsonapi; package ledger/ledgertest opens a node per test and has
+// helpers to create, exercise and read with typed values.
 package ledger
 
 import (
