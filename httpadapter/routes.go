@@ -118,46 +118,27 @@ var routes = []route{
 	{http.MethodPost, "/ledgernode/v1/time", authRequired, postTime},
 }
 
-// receiver is what a route's method is called on: the JSON API, or the
-// Node for the services whose JSON methods have not moved to package
-// jsonapi yet (the API embeds the Node, so both expressions work while the
-// move lasts; a row changes to (*jsonapi.API).X when its service moves).
-type receiver interface{ *ledger.Node | *jsonapi.API }
-
-// recv returns the adapter's receiver of type R.
-func recv[R receiver](a *adapter) R {
-	var r R
-	switch p := any(&r).(type) {
-	case **jsonapi.API:
-		*p = a.api
-	case **ledger.Node:
-		*p = a.api.Node
-	}
-	return r
-}
-
-// call adapts an API (or Node) method without input.
-func call[R receiver, Resp any](m func(R, context.Context) (Resp, error)) handlerFunc {
+// call adapts a JSON API method without input.
+func call[Resp any](m func(*jsonapi.API, context.Context) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
-		return m(recv[R](a), rq.ctx)
+		return m(a.api, rq.ctx)
 	}
 }
 
-// callBody adapts an API (or Node) method whose input is the JSON request
-// body.
-func callBody[R receiver, Req, Resp any](m func(R, context.Context, Req) (Resp, error)) handlerFunc {
+// callBody adapts a JSON API method whose input is the JSON request body.
+func callBody[Req, Resp any](m func(*jsonapi.API, context.Context, Req) (Resp, error)) handlerFunc {
 	return callWith(decodeBody[Req], m)
 }
 
-// callWith adapts an API (or Node) method whose input decode builds from
-// the request (path, query and/or body).
-func callWith[R receiver, Req, Resp any](decode func(*request) (Req, error), m func(R, context.Context, Req) (Resp, error)) handlerFunc {
+// callWith adapts a JSON API method whose input decode builds from the
+// request (path, query and/or body).
+func callWith[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi.API, context.Context, Req) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
 		req, err := decode(rq)
 		if err != nil {
 			return nil, err
 		}
-		return m(recv[R](a), rq.ctx, req)
+		return m(a.api, rq.ctx, req)
 	}
 }
 
