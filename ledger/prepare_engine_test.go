@@ -96,7 +96,7 @@ func decodePrepared(t *testing.T, p jsonapi.JsPrepareSubmissionResponse) *intera
 }
 
 func ledgerEffects(parties ...string) *jsonapi.TransactionFormat {
-	f := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
+	f := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeLedgerEffects,
 		EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: true}}
 	for _, p := range parties {
 		f.EventFormat.FiltersByParty[p] = jsonapi.Filters{}

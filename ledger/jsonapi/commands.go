@@ -294,12 +294,12 @@ func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties [
 // variant (filtersOf).
 func readFormatOf(f *TransactionFormat) (out ledger.ReadFormat, exact bool, err error) {
 	switch f.TransactionShape {
-	case ledger.ShapeACSDelta:
+	case ShapeACSDelta:
 		out.Shape = ledger.ACSDelta
-	case ledger.ShapeLedgerEffects:
+	case ShapeLedgerEffects:
 		out.Shape = ledger.LedgerEffects
 	default:
-		return out, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(f.TransactionShape), ledger.ShapeACSDelta, ledger.ShapeLedgerEffects)
+		return out, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(f.TransactionShape), ShapeACSDelta, ShapeLedgerEffects)
 	}
 	ef := f.EventFormat
 	out.Verbose = ef.Verbose

@@ -403,7 +403,7 @@ func (l *emitLedger) wireUpdates(f format, shape string) jsonapi.UpdateFormat {
 // update format in both shapes, and by legacy filter and verbose.
 func (l *emitLedger) updatesRequests(f format) []jsonapi.GetUpdatesRequest {
 	var reqs []jsonapi.GetUpdatesRequest
-	for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+	for _, shape := range []string{jsonapi.ShapeACSDelta, jsonapi.ShapeLedgerEffects} {
 		uf := l.wireUpdates(f, shape)
 		reqs = append(reqs, jsonapi.GetUpdatesRequest{UpdateFormat: &uf})
 	}
