@@ -14,7 +14,6 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -419,7 +418,8 @@ func durationOf(d Duration) time.Duration {
 // disclosedOf converts the wire's disclosed contracts, checking each in
 // turn as the Node does (DisclosedContract.Check): its blob from base64,
 // then the blob against the entry. An entry whose templateId is no
-// identifier matches no blob.
+// identifier is passed on as written (DisclosedContract.TemplateText),
+// which matches no blob.
 func disclosedOf(js []JsDisclosedContract, prefix string) ([]ledger.DisclosedContract, error) {
 	if len(js) == 0 {
 		return nil, nil
@@ -438,17 +438,12 @@ func disclosedOf(js []JsDisclosedContract, prefix string) ([]ledger.DisclosedCon
 		if d.TemplateID != "" {
 			if _, err := lf.SplitIdentifier(d.TemplateID); err == nil {
 				out[i].Template = templateRef(d.TemplateID)
+			} else {
+				out[i].TemplateText = d.TemplateID
 			}
 		}
 		if err := out[i].Check(path); err != nil {
 			return nil, err
-		}
-		if d.TemplateID != "" && out[i].Template.IsZero() {
-			b, err := tx.DecodeContractBlob(out[i].CreatedEventBlob) // Check decoded it
-			if err != nil {
-				return nil, apierr.InternalError.Wrap(err, "decoding a checked blob")
-			}
-			return nil, apierr.InvalidArgument.New("%s.templateId: %s does not match the template of its createdEventBlob (%s)", path, apierr.Quote(d.TemplateID), b.Create.TemplateID)
 		}
 	}
 	return out, nil
