@@ -62,8 +62,8 @@ var routes = []route{
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).DeleteIdentityProviderConfig)},
 
 	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*jsonapi.API).SubmitAndWait)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionJSON)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTreeJSON)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransaction)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTree)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*jsonapi.API).SubmitAndWaitForReassignment)},
 	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*jsonapi.API).SubmitAsync)},
 	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*jsonapi.API).SubmitReassignment)},
@@ -103,7 +103,7 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callBody((*jsonapi.API).PrepareSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*jsonapi.API).ExecuteSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWait)},
-	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWaitForTransactionJSON)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWaitForTransaction)},
 
 	// Issue 13 item 6: the remaining operations of the 3.5 document.
 	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*jsonapi.API).LatestPrunedOffsets)},

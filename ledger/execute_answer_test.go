@@ -36,7 +36,7 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 			// A create of an Iou of the external party.
 			args := json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, f.ext, i+1))
 			p := f.prepare(t, fmt.Sprintf("create-%d", i), "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
-			got, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransactionJSON(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+			got, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: tc.f})
 			if err != nil {
 				t.Fatal(err)

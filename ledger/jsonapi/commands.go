@@ -86,24 +86,18 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 	return a.Node.Submit(ctx, cmds, ledger.DecodeArguments(jsonArgs(c.Commands)))
 }
 
-// SubmitAndWaitForTransaction submits commands and returns the committed
-// transaction in the requested format (default: ACS delta for the actAs
-// and readAs parties, verbose) through Node.SubmitForTransaction, which
-// checks the format before submitting. A transaction with no visible
-// event comes back without events. It is SubmitAndWaitForTransactionJSON's
-// answer decoded.
-func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
-	var out SubmitAndWaitForTransactionResponse
-	return out, decodeAnswer(a.SubmitAndWaitForTransactionJSON(ctx, req))(&out)
-}
-
-// SubmitAndWaitForTransactionJSON is SubmitAndWaitForTransaction's answer
-// as the JSON API writes it (POST
-// /v2/commands/submit-and-wait-for-transaction): the transaction
-// Node.SubmitForTransaction returns, its values as the node stored them,
-// written by the emitters (AppendTransaction) — the bytes of the JSON
-// read of the same update in the same format, without reading it back.
-func (a *API) SubmitAndWaitForTransactionJSON(ctx context.Context, req SubmitAndWaitForTransactionRequest) (Body, error) {
+// SubmitAndWaitForTransaction serves POST
+// /v2/commands/submit-and-wait-for-transaction: it submits commands and
+// returns the committed transaction in the requested format (default: ACS
+// delta for the actAs and readAs parties, verbose) through
+// Node.SubmitForTransaction, which checks the format before submitting. A
+// transaction with no visible event comes back without events. The answer
+// is a SubmitAndWaitForTransactionResponse as the JSON API writes it: the
+// transaction Node.SubmitForTransaction returns, its values as the node
+// stored them, written by the emitters (AppendTransaction) — the bytes of
+// the JSON read of the same update in the same format, without reading it
+// back.
+func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (Body, error) {
 	if err := checkJsCommandsShape(&req.Commands, "commands."); err != nil {
 		return nil, err
 	}
@@ -174,36 +168,12 @@ func withoutEvents(t *update.Transaction) *update.Transaction {
 		EffectiveAt: t.EffectiveAt, Offset: t.Offset, SynchronizerID: t.SynchronizerID, RecordTime: t.RecordTime}
 }
 
-// decodeAnswer decodes an answer of the emitters into the wire type the
-// Go methods return (an answer that does not decode is an internal
-// error).
-func decodeAnswer(raw Body, err error) func(out any) error {
-	return func(out any) error {
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(raw, out); err != nil {
-			return apierr.InternalError.Wrap(err, "decoding an answer")
-		}
-		return nil
-	}
-}
-
-// SubmitAndWaitForTransactionTree submits commands and returns the
-// transaction as a tree as the actAs and readAs parties see it
-// (deprecated endpoint). It is SubmitAndWaitForTransactionTreeJSON's
-// answer decoded.
-func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (SubmitAndWaitForTransactionTreeResponse, error) {
-	var out SubmitAndWaitForTransactionTreeResponse
-	return out, decodeAnswer(a.SubmitAndWaitForTransactionTreeJSON(ctx, c))(&out)
-}
-
-// SubmitAndWaitForTransactionTreeJSON is SubmitAndWaitForTransactionTree's
-// answer as the JSON API writes it (POST
-// /v2/commands/submit-and-wait-for-transaction-tree): the transaction
-// Node.SubmitForTransaction returns in the ledger-effects shape as the
-// actAs and readAs parties see it, written as a tree
-// (AppendTransactionTree), without reading it back.
+// SubmitAndWaitForTransactionTree serves POST
+// /v2/commands/submit-and-wait-for-transaction-tree (deprecated): it
+// submits commands and returns a SubmitAndWaitForTransactionTreeResponse
+// as the JSON API writes it, the transaction Node.SubmitForTransaction
+// returns in the ledger-effects shape as the actAs and readAs parties see
+// it, written as a tree (AppendTransactionTree), without reading it back.
 //
 // SubmitForTransaction checks that format — the parties' ids and the
 // caller's right to read as them — before the submission's own checks,
@@ -211,7 +181,7 @@ func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands)
 // it): a submission the format check would refuse goes through
 // Node.Submit instead, so that it is refused for what Submit checks
 // first, as before.
-func (a *API) SubmitAndWaitForTransactionTreeJSON(ctx context.Context, c JsCommands) (Body, error) {
+func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (Body, error) {
 	parties := append(slices.Clone(c.ActAs), c.ReadAs...)
 	if !mayReadAs(ctx, parties) {
 		res, err := a.submit(ctx, &c)

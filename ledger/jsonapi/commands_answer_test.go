@@ -111,7 +111,7 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 				seq++
 				id := fmt.Sprintf("c%d", seq)
 				f := tc.format()
-				got, err := api.SubmitAndWaitForTransactionJSON(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
+				got, err := api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
 					Commands: jsonapi.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u1", Commands: []jsonapi.JsCommand{step(id)}}, TransactionFormat: f})
 				if err != nil {
 					t.Fatalf("%s: %v", id, err)
@@ -156,7 +156,7 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 					continue
 				}
 				seq++
-				got, err := api.SubmitAndWaitForTransactionTreeJSON(ctx, jsonapi.JsCommands{CommandID: fmt.Sprintf("t%d", seq), ActAs: []string{alice}, ReadAs: readAs,
+				got, err := api.SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: fmt.Sprintf("t%d", seq), ActAs: []string{alice}, ReadAs: readAs,
 					UserID: "u1", Commands: []jsonapi.JsCommand{step()}})
 				if err != nil {
 					t.Fatal(err)
@@ -244,7 +244,7 @@ func TestSubmitTreeCheckOrder(t *testing.T) {
 			c := f.create("tree", f.iouArgs(1))
 			tc.edit(&c)
 			before := f.end(t)
-			_, err := f.api.SubmitAndWaitForTransactionTreeJSON(ctx, c)
+			_, err := f.api.SubmitAndWaitForTransactionTree(ctx, c)
 			var ae *apierr.Error
 			if !errors.As(err, &ae) || ae.Code.Name != tc.code.Name || !strings.Contains(ae.Cause, tc.cause) {
 				t.Fatalf("%v, want %s with %q", err, tc.code.Name, tc.cause)
