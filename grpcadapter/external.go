@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 	"github.com/ledgernode/ledgernode/interactive"
@@ -24,15 +23,11 @@ func (s *partyService) GenerateExternalPartyTopology(ctx context.Context, req *a
 		ObservingParticipantUIDs:        req.GetObservingParticipantUids(),
 	}
 	if k := req.GetPublicKey(); k != nil {
-		format, err := interactive.ParseKeyFormat(k.GetFormat().String())
+		key, err := interactive.ParsePublicKey(k.GetFormat().String(), k.GetKeyData(), k.GetKeySpec().String())
 		if err != nil {
-			return nil, apierr.InvalidField.New("public_key.format: %v", err)
+			return nil, err
 		}
-		spec, err := interactive.ParseSigningKeySpec(k.GetKeySpec().String())
-		if err != nil {
-			return nil, apierr.InvalidField.New("public_key.key_spec: %v", err)
-		}
-		r.PublicKey = &interactive.SigningPublicKey{Format: format, KeyData: k.GetKeyData(), KeySpec: spec}
+		r.PublicKey = key
 	}
 	res, err := s.a.node.GenerateExternalPartyTopology(ctx, r)
 	if err != nil {
@@ -71,23 +66,12 @@ func (s *partyService) AllocateExternalParty(ctx context.Context, req *admin.All
 	return &admin.AllocateExternalPartyResponse{PartyId: party}, nil
 }
 
-// signaturesFromProto converts Ledger API signatures; an enum number
-// without a name is INVALID_ARGUMENT "<field>[i].format: …".
+// signaturesFromProto converts Ledger API signatures by their enum names
+// (interactive.ParseSignatures): an enum number without a name is
+// INVALID_ARGUMENT "<field>[i].format: …".
 func signaturesFromProto(ss []*ledgerv2.Signature, field string) ([]interactive.Signature, error) {
-	if ss == nil {
-		return nil, nil
-	}
-	out := make([]interactive.Signature, len(ss))
-	for i, s := range ss {
-		f, err := interactive.ParseSignatureFormat(s.GetFormat().String())
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s[%d].format: %v", field, i, err)
-		}
-		alg, err := interactive.ParseSigningAlgorithmSpec(s.GetSigningAlgorithmSpec().String())
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s[%d].signingAlgorithmSpec: %v", field, i, err)
-		}
-		out[i] = interactive.Signature{Format: f, Signature: s.GetSignature(), SignedBy: s.GetSignedBy(), SigningAlgorithmSpec: alg}
-	}
-	return out, nil
+	return interactive.ParseSignatures(ss, field, func(s *ledgerv2.Signature) interactive.SignatureNames {
+		return interactive.SignatureNames{Format: s.GetFormat().String(), Signature: s.GetSignature(), SignedBy: s.GetSignedBy(),
+			SigningAlgorithmSpec: s.GetSigningAlgorithmSpec().String()}
+	})
 }

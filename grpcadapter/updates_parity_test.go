@@ -293,9 +293,9 @@ func (e *twoSyncEnv) formats(shape ledgerv2.TransactionShape) (*ledgerv2.UpdateF
 		IncludeReassignments:  &ledgerv2.EventFormat{Verbose: true, FiltersByParty: map[string]*ledgerv2.Filters{e.alice: {}}},
 		IncludeTopologyEvents: &ledgerv2.TopologyFormat{IncludeParticipantAuthorizationEvents: &ledgerv2.ParticipantAuthorizationTopologyFormat{Parties: []string{e.alice}}},
 	}
-	jsShape := ledger.ShapeACSDelta
+	jsShape := jsonapi.ShapeACSDelta
 	if shape == ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS {
-		jsShape = ledger.ShapeLedgerEffects
+		jsShape = jsonapi.ShapeLedgerEffects
 	}
 	jBlobs := jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{Value: jsonapi.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}
 	jTmpl := jsonapi.CumulativeFilter{IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{Value: jsonapi.TemplateFilterValue{TemplateID: e.pingID}}}}

@@ -94,7 +94,7 @@ func TestOneInputCheckingPath(t *testing.T) {
 		}
 		ef := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.alice: {Cumulative: []jsonapi.CumulativeFilter{cf}}}}
 		return jsonapi.GetUpdatesRequest{UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{
-			EventFormat: ef, TransactionShape: ledger.ShapeACSDelta}}}
+			EventFormat: ef, TransactionShape: jsonapi.ShapeACSDelta}}}
 	}
 	at := "updateFormat.includeTransactions.eventFormat.filtersByParty." + f.alice + ".cumulative[0].identifierFilter"
 	streams := []struct {

@@ -209,8 +209,8 @@ func TestCommandsOverHTTP(t *testing.T) {
 		id, shape string
 		want      []string
 	}{
-		{"peek-le", ledger.ShapeLedgerEffects, []string{"Exercised c2 Peek consuming=false"}},
-		{"peek-acs", ledger.ShapeACSDelta, nil},
+		{"peek-le", jsonapi.ShapeLedgerEffects, []string{"Exercised c2 Peek consuming=false"}},
+		{"peek-acs", jsonapi.ShapeACSDelta, nil},
 	} {
 		rec := f.post("/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{
 			Commands: commands(tc.id, f.alice, exerciseIou(f.iou(), c2.ContractID, "Peek", `{}`)), TransactionFormat: txFormat(f.alice, tc.shape)})
@@ -231,8 +231,8 @@ func TestCommandsOverHTTP(t *testing.T) {
 		id, cid, shape string
 		want           []string
 	}{
-		{"transfer-le", c3.ContractID, ledger.ShapeLedgerEffects, []string{"Exercised c3 Transfer consuming=true"}},
-		{"transfer-acs", c4.ContractID, ledger.ShapeACSDelta, []string{"Archived c4"}},
+		{"transfer-le", c3.ContractID, jsonapi.ShapeLedgerEffects, []string{"Exercised c3 Transfer consuming=true"}},
+		{"transfer-acs", c4.ContractID, jsonapi.ShapeACSDelta, []string{"Archived c4"}},
 	} {
 		rec := f.post("/v2/commands/submit-and-wait-for-transaction", jsonapi.SubmitAndWaitForTransactionRequest{
 			Commands: commands(tc.id, f.alice, exerciseIou(f.iou(), tc.cid, "Transfer", transferTo(f.bob))), TransactionFormat: txFormat(f.alice, tc.shape)})
@@ -269,7 +269,7 @@ func TestCommandsOverHTTP(t *testing.T) {
 	}
 
 	// The transfer of c4 by id and by offset, as its submitter saw it.
-	acs := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	acs := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
 	last := f.end() - 1 // the offset before the createAndExercise: transfer-acs
 	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: last, UpdateFormat: acs}))
 	if u.Update.Transaction == nil || u.Update.Transaction.Value.CommandID != "transfer-acs" {
@@ -460,7 +460,7 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	f.auth = actor
 	c := f.create("c1", f.alice, 1)
 	tx := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}})).Update.Transaction.Value
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}})).Update.Transaction.Value
 
 	create := js(t, commands("c2", f.alice, createIou(f.iou(), f.alice, 2)))
 	submits := []httpCall{
@@ -472,7 +472,7 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 			ReassignmentCommands: jsonapi.ReassignmentCommands{CommandID: "u", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{}}}})},
 	}
 	alice := partyFormat(f.alice)
-	updates := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	updates := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
 	end := tx.Offset
 	reads := []httpCall{
 		{method: "POST", target: "/v2/updates/get-updates-page", body: js(t, jsonapi.GetUpdatesPageRequest{UpdateFormat: updates})},

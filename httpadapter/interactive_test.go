@@ -177,7 +177,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 		t.Fatalf("offset %d, want %d", r.CompletionOffset, before+1)
 	}
 	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-id", jsonapi.GetUpdateByIDRequest{UpdateID: r.UpdateID,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(ext, ledger.ShapeACSDelta)}}))
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(ext, jsonapi.ShapeACSDelta)}}))
 	if u.Update.Transaction == nil || len(u.Update.Transaction.Value.Events) != 1 || u.Update.Transaction.Value.Events[0].CreatedEvent == nil {
 		t.Fatalf("update: %+v", u)
 	}
@@ -187,7 +187,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	p2 := prepare("transfer-1", map[string]any{"hashingSchemeVersion": "HASHING_SCHEME_VERSION_V3"},
 		exerciseIou(f.iou(), cid, "Transfer", transferTo(f.bob)))
 	body := execBody(p2, "s2")
-	body["transactionFormat"] = txFormat(ext, ledger.ShapeLedgerEffects)
+	body["transactionFormat"] = txFormat(ext, jsonapi.ShapeLedgerEffects)
 	tx := decodeAs[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](t, f.post("/v2/interactive-submission/executeAndWaitForTransaction", body))
 	if evs := tx.Transaction.Events; len(evs) != 1 || evs[0].ExercisedEvent == nil || evs[0].ExercisedEvent.ContractID != cid {
 		t.Fatalf("transfer: %+v", tx.Transaction)

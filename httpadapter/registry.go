@@ -10,7 +10,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/registry"
 )
 
@@ -20,9 +20,9 @@ import (
 // Options.RegistryRequireAuth is set (their auth mode in this table is
 // replaced by the adapter's registry mode).
 var registryRoutes = []route{
-	{http.MethodGet, "/registry/metadata/v1/info", authOptional, call((*ledger.Node).RegistryInfo)},
+	{http.MethodGet, "/registry/metadata/v1/info", authOptional, call(registryInfo)},
 	{http.MethodGet, "/registry/metadata/v1/instruments", authOptional, callWith(decodeListInstruments, listInstruments)},
-	{http.MethodGet, "/registry/metadata/v1/instruments/:instrumentId", authOptional, callWith(decodeInstrumentID, (*ledger.Node).GetInstrument)},
+	{http.MethodGet, "/registry/metadata/v1/instruments/:instrumentId", authOptional, callWith(decodeInstrumentID, getInstrument)},
 }
 
 // listInstrumentsQuery is the query of GET /registry/metadata/v1/instruments.
@@ -51,9 +51,20 @@ func decodeListInstruments(rq *request) (listInstrumentsQuery, error) {
 	return listInstrumentsQuery{pageSize: size, pageToken: rq.query("pageToken")}, nil
 }
 
+// registryInfo serves Node.RegistryInfo (the registry's answers are its
+// own JSON, not the Ledger API's: the JSON API's Node answers them).
+func registryInfo(a *jsonapi.API, ctx context.Context) (registry.Info, error) {
+	return a.Node.RegistryInfo(ctx)
+}
+
+// getInstrument serves Node.GetInstrument.
+func getInstrument(a *jsonapi.API, ctx context.Context, id string) (registry.Instrument, error) {
+	return a.Node.GetInstrument(ctx, id)
+}
+
 // listInstruments serves a page of Node.ListInstruments.
-func listInstruments(n *ledger.Node, ctx context.Context, q listInstrumentsQuery) (instrumentsPage, error) {
-	ins, next, err := n.ListInstruments(ctx, q.pageSize, q.pageToken)
+func listInstruments(a *jsonapi.API, ctx context.Context, q listInstrumentsQuery) (instrumentsPage, error) {
+	ins, next, err := a.Node.ListInstruments(ctx, q.pageSize, q.pageToken)
 	return instrumentsPage{Instruments: ins, NextPageToken: next}, err
 }
 

@@ -62,8 +62,8 @@ var routes = []route{
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).DeleteIdentityProviderConfig)},
 
 	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*jsonapi.API).SubmitAndWait)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionJSON)},
-	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTreeJSON)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransaction)},
+	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTree)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*jsonapi.API).SubmitAndWaitForReassignment)},
 	{http.MethodPost, "/v2/commands/async/submit", authRequired, callBody((*jsonapi.API).SubmitAsync)},
 	{http.MethodPost, "/v2/commands/async/submit-reassignment", authRequired, callBody((*jsonapi.API).SubmitReassignment)},
@@ -103,7 +103,7 @@ var routes = []route{
 	{http.MethodPost, "/v2/interactive-submission/prepare", authRequired, callBody((*jsonapi.API).PrepareSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/execute", authRequired, callBody((*jsonapi.API).ExecuteSubmission)},
 	{http.MethodPost, "/v2/interactive-submission/executeAndWait", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWait)},
-	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWaitForTransactionJSON)},
+	{http.MethodPost, "/v2/interactive-submission/executeAndWaitForTransaction", authRequired, callBody((*jsonapi.API).ExecuteSubmissionAndWaitForTransaction)},
 
 	// Issue 13 item 6: the remaining operations of the 3.5 document.
 	{http.MethodGet, "/v2/state/latest-pruned-offsets", authRequired, call((*jsonapi.API).LatestPrunedOffsets)},
@@ -118,46 +118,27 @@ var routes = []route{
 	{http.MethodPost, "/ledgernode/v1/time", authRequired, postTime},
 }
 
-// receiver is what a route's method is called on: the JSON API, or the
-// Node for the services whose JSON methods have not moved to package
-// jsonapi yet (the API embeds the Node, so both expressions work while the
-// move lasts; a row changes to (*jsonapi.API).X when its service moves).
-type receiver interface{ *ledger.Node | *jsonapi.API }
-
-// recv returns the adapter's receiver of type R.
-func recv[R receiver](a *adapter) R {
-	var r R
-	switch p := any(&r).(type) {
-	case **jsonapi.API:
-		*p = a.api
-	case **ledger.Node:
-		*p = a.api.Node
-	}
-	return r
-}
-
-// call adapts an API (or Node) method without input.
-func call[R receiver, Resp any](m func(R, context.Context) (Resp, error)) handlerFunc {
+// call adapts a JSON API method without input.
+func call[Resp any](m func(*jsonapi.API, context.Context) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
-		return m(recv[R](a), rq.ctx)
+		return m(a.api, rq.ctx)
 	}
 }
 
-// callBody adapts an API (or Node) method whose input is the JSON request
-// body.
-func callBody[R receiver, Req, Resp any](m func(R, context.Context, Req) (Resp, error)) handlerFunc {
+// callBody adapts a JSON API method whose input is the JSON request body.
+func callBody[Req, Resp any](m func(*jsonapi.API, context.Context, Req) (Resp, error)) handlerFunc {
 	return callWith(decodeBody[Req], m)
 }
 
-// callWith adapts an API (or Node) method whose input decode builds from
-// the request (path, query and/or body).
-func callWith[R receiver, Req, Resp any](decode func(*request) (Req, error), m func(R, context.Context, Req) (Resp, error)) handlerFunc {
+// callWith adapts a JSON API method whose input decode builds from the
+// request (path, query and/or body).
+func callWith[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi.API, context.Context, Req) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
 		req, err := decode(rq)
 		if err != nil {
 			return nil, err
 		}
-		return m(recv[R](a), rq.ctx, req)
+		return m(a.api, rq.ctx, req)
 	}
 }
 

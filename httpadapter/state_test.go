@@ -317,7 +317,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 	// The updates list reads both kinds.
 	end := f.end()
 	all := decodeAs[[]jsonapi.GetUpdatesResponse](t, f.post("/v2/updates", jsonapi.GetUpdatesRequest{BeginExclusive: c.Offset, EndInclusive: &end,
-		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta), IncludeReassignments: &alice}}))
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta), IncludeReassignments: &alice}}))
 	var kinds []string
 	for _, u := range all {
 		switch {

@@ -19,7 +19,7 @@ import (
 // come from the query parameters limit and stream_idle_timeout_ms (decoded
 // first, as tapir does), the request from decode. The method runs under
 // the request context: a client that goes away ends the wait.
-func callList[R receiver, Req, Resp any](decode func(*request) (Req, error), m func(R, context.Context, Req, ledger.ListOptions) (Resp, error)) handlerFunc {
+func callList[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi.API, context.Context, Req, ledger.ListOptions) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
 		opts, err := decodeListOptions(rq)
 		if err != nil {
@@ -30,7 +30,7 @@ func callList[R receiver, Req, Resp any](decode func(*request) (Req, error), m f
 		if err != nil {
 			return nil, err
 		}
-		return m(recv[R](a), rq.ctx, req, opts)
+		return m(a.api, rq.ctx, req, opts)
 	}
 }
 

@@ -52,7 +52,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	begin := f.end()
 	offs := f.createMany("p", 5)
 	end := f.end()
-	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
 	size := int32(2)
 
 	walk := func(req jsonapi.GetUpdatesPageRequest) (got []int64, pages []jsonapi.GetUpdatesPageResponse) {
@@ -148,8 +148,8 @@ func TestUpdateLookups(t *testing.T) {
 	t.Parallel()
 	f := newLedgerFixture(t, ledger.Options{}, Options{}, nil)
 	c := f.create("c1", f.alice, 1)
-	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}
-	bob := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.bob, ledger.ShapeLedgerEffects)}
+	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeLedgerEffects)}
+	bob := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.bob, jsonapi.ShapeLedgerEffects)}
 	before := f.state()
 	for _, tc := range []struct {
 		name, target, body string
@@ -198,7 +198,7 @@ func TestUpdatesListLimit(t *testing.T) {
 	offs := f.createMany("l", limitL+1)
 	end := f.end()
 	alice := partyFormat(f.alice)
-	format := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeACSDelta)}
+	format := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
 	fifth := offs[limitL-1]
 	bodies := map[string]func(end int64) string{
 		"/v2/updates": func(end int64) string {
@@ -403,7 +403,7 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 	f := newAuthFixture(t)
 	c := f.create("c1", f.alice, 1)
 	want := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, ledger.ShapeLedgerEffects)}})).Update.Transaction.Value
+		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeLedgerEffects)}})).Update.Transaction.Value
 	id := want.UpdateID
 
 	// The same transaction by id and by offset, with an explicit format or
@@ -412,8 +412,8 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 		name, target string
 		body         any
 	}{
-		{"by id, format", "/v2/updates/transaction-by-id", jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
-		{"by offset, format", "/v2/updates/transaction-by-offset", jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, TransactionFormat: txFormat(f.alice, ledger.ShapeLedgerEffects)}},
+		{"by id, format", "/v2/updates/transaction-by-id", jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: txFormat(f.alice, jsonapi.ShapeLedgerEffects)}},
+		{"by offset, format", "/v2/updates/transaction-by-offset", jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, TransactionFormat: txFormat(f.alice, jsonapi.ShapeLedgerEffects)}},
 		{"by id, parties", "/v2/updates/transaction-by-id", jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice}}},
 		{"by offset, parties", "/v2/updates/transaction-by-offset", jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset, RequestingParties: []string{f.alice}}},
 	} {
@@ -441,7 +441,7 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 		{"a topology update", "/v2/updates/transaction-by-offset", f.reader, jsonapi.GetTransactionByOffsetRequest{Offset: 1, RequestingParties: []string{f.alice}}, 404, "UPDATE_NOT_FOUND"},
 		{"offset 0", "/v2/updates/transaction-by-offset", f.reader, jsonapi.GetTransactionByOffsetRequest{RequestingParties: []string{f.alice}}, 400, "NON_POSITIVE_OFFSET"},
 		{"both filters", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.alice},
-			TransactionFormat: txFormat(f.alice, ledger.ShapeACSDelta)}, 400, "INVALID_ARGUMENT"},
+			TransactionFormat: txFormat(f.alice, jsonapi.ShapeACSDelta)}, 400, "INVALID_ARGUMENT"},
 		{"no filter", "/v2/updates/transaction-by-offset", f.reader, jsonapi.GetTransactionByOffsetRequest{Offset: c.Offset}, 400, "INVALID_ARGUMENT"},
 		{"no update id", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{RequestingParties: []string{f.alice}}, 400, "MISSING_FIELD"},
 		{"another party's transaction", "/v2/updates/transaction-by-id", f.reader, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{f.bob}}, 403, "NA"},

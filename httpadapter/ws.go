@@ -58,9 +58,9 @@ func decodeGetCompletions(rq *request) (jsonapi.CompletionStreamRequest, error) 
 	return jsonapi.CompletionStreamRequest{Parties: g.Parties, BeginExclusive: g.BeginExclusive}, err
 }
 
-// streamWith adapts an API (or Node) stream method whose request is the
+// streamWith adapts a JSON API stream method whose request is the
 // first frame.
-func streamWith[R receiver, Req, Resp any](decode func([]byte) (Req, error), m func(R, context.Context, Req) iter.Seq2[Resp, error]) streamFunc {
+func streamWith[Req, Resp any](decode func([]byte) (Req, error), m func(*jsonapi.API, context.Context, Req) iter.Seq2[Resp, error]) streamFunc {
 	return func(a *adapter, ctx context.Context, frame []byte) iter.Seq2[any, error] {
 		return func(yield func(any, error) bool) {
 			req, err := decode(frame)
@@ -68,7 +68,7 @@ func streamWith[R receiver, Req, Resp any](decode func([]byte) (Req, error), m f
 				yield(nil, err)
 				return
 			}
-			for v, err := range m(recv[R](a), ctx, req) {
+			for v, err := range m(a.api, ctx, req) {
 				if !yield(v, err) || err != nil {
 					return
 				}

@@ -40,13 +40,13 @@ func TestDisclosedContracts(t *testing.T) {
 	ledgertest.MustUploadDAR(t, n, d)
 	alice, carol := ledgertest.MustAllocate(t, n, "alice"), ledgertest.MustAllocate(t, n, "carol")
 	tid := ids[0] + ":Main:Rules"
-	resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
 		Commands: jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: json.RawMessage(`{"owner": "` + alice + `"}`)}}}},
-		TransactionFormat: &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
+		TransactionFormat: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
 			FiltersByParty: map[string]jsonapi.Filters{alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{
 				WildcardFilter: &jsonapi.Wrapped[jsonapi.WildcardFilterValue]{Value: jsonapi.WildcardFilterValue{IncludeCreatedEventBlob: true}}}}}}}}},
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

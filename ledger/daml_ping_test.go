@@ -31,11 +31,11 @@ func newPingNode(t *testing.T) *pingNode {
 
 func (f *pingNode) createPing(t *testing.T, id string) jsonapi.JsCreatedEvent {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, f.alice, f.bob))}}},
-	}})
+	}}))
 	if err != nil {
 		t.Fatalf("create Ping: %v", err)
 	}
@@ -58,9 +58,9 @@ func TestPingRuns(t *testing.T) {
 		t.Errorf("observers: %s", diff)
 	}
 	respond := func(cmdID, actAs string) (jsonapi.SubmitAndWaitForTransactionTreeResponse, error) {
-		return jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+		return decodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
 			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
-				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}})
+				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}))
 	}
 	if _, err := respond("r-alice", f.alice); !errors.Is(err, apierr.DamlAuthorizationError) {
 		t.Fatalf("alice's Respond: %v, want DAML_AUTHORIZATION_ERROR", err)

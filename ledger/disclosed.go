@@ -119,6 +119,9 @@ func decodeDisclosedEntry(d DisclosedContract, path string) (*tx.ContractBlob, e
 	if !d.Template.IsZero() && !disclosedTemplateMatches(d.Template, &b.Create) {
 		return nil, disclosedTemplateMismatch(path, d.Template.String(), &b.Create)
 	}
+	if d.Template.IsZero() && d.TemplateText != "" {
+		return nil, disclosedTemplateMismatch(path, d.TemplateText, &b.Create)
+	}
 	return b, nil
 }
 

@@ -70,3 +70,39 @@ func TestDisclosedBlobsDecodedOnce(t *testing.T) {
 		t.Errorf("no disclosed contracts: %v, %v; want nil, nil", got, err)
 	}
 }
+
+// TestDisclosedTemplateText: an entry's template as written, where it is
+// no identifier, names no blob's template; Check refuses it after the
+// contract id, quoting it as written, and a parsed Template wins over it.
+func TestDisclosedTemplateText(t *testing.T) {
+	t.Parallel()
+	cid := value.ContractID("00" + strings.Repeat("1", 64) + "ca121220" + strings.Repeat("ab", 32))
+	blob := testBlob(t, cid)
+	tid := lf.TypeConID{PackageID: strings.Repeat("ab", 32), Module: "M", Name: "T"}
+	for _, tc := range []struct {
+		name  string
+		d     DisclosedContract
+		cause string // "" when accepted
+	}{
+		{"not an identifier", DisclosedContract{CreatedEventBlob: blob, TemplateText: "M:T"},
+			`x.templateId: M:T does not match the template of its createdEventBlob (` + tid.String() + ")"},
+		{"the contract id first", DisclosedContract{CreatedEventBlob: blob, ContractID: "00ff", TemplateText: "M:T"},
+			`x.contractId: 00ff does not match the contract id`},
+		{"a parsed template wins", DisclosedContract{CreatedEventBlob: blob, Template: TemplateByID(tid), TemplateText: "M:T"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := tc.d.Check("x")
+			if tc.cause == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || !errors.Is(err, apierr.InvalidArgument) || !strings.Contains(ae.Cause, tc.cause) {
+				t.Fatalf("err = %v, want INVALID_ARGUMENT with %q", err, tc.cause)
+			}
+		})
+	}
+}

@@ -41,8 +41,10 @@ type eventSpec struct {
 	Verbose  bool
 }
 
-// txSpec is an event spec with the transaction shape (the JSON name,
-// ShapeACSDelta or ShapeLedgerEffects once checked).
+// txSpec is an event spec with the transaction shape, by its Ledger API
+// name (shapeACSDelta or shapeLedgerEffects): a page token's fingerprint
+// binds to the spec as JSON, so the names keep the tokens already handed
+// out valid.
 type txSpec struct {
 	Events eventSpec
 	Shape  string
@@ -50,7 +52,13 @@ type txSpec struct {
 
 // effects reports whether transactions are read in the ledger-effects
 // shape.
-func (t *txSpec) effects() bool { return t.Shape == ShapeLedgerEffects }
+func (t *txSpec) effects() bool { return t.Shape == shapeLedgerEffects }
+
+// The shape names of txSpec.Shape (Canton's TransactionShape enum names).
+const (
+	shapeACSDelta      = "TRANSACTION_SHAPE_ACS_DELTA"
+	shapeLedgerEffects = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+)
 
 // updateSpec is a compiled update format: an absent part is not read.
 type updateSpec struct {
@@ -109,9 +117,9 @@ func (n *Node) filterID(f Filter) string {
 
 // typedTxSpec is typedEventSpec with the shape.
 func (n *Node) typedTxSpec(f ReadFormat) *txSpec {
-	shape := ShapeACSDelta
+	shape := shapeACSDelta
 	if f.Shape == LedgerEffects {
-		shape = ShapeLedgerEffects
+		shape = shapeLedgerEffects
 	}
 	return &txSpec{Events: n.typedEventSpec(f), Shape: shape}
 }
@@ -172,5 +180,5 @@ func partiesSpec(parties []string, verbose bool) eventSpec {
 // actAs and readAs parties' view, every template, in the ACS-delta shape
 // (the JSON API's default, jsonapi.actAsFormat).
 func actAsSpec(actAs, readAs []string) *txSpec {
-	return &txSpec{Events: partiesSpec(append(slices.Clone(actAs), readAs...), true), Shape: ShapeACSDelta}
+	return &txSpec{Events: partiesSpec(append(slices.Clone(actAs), readAs...), true), Shape: shapeACSDelta}
 }

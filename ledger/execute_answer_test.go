@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -27,9 +26,9 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 		f    *jsonapi.TransactionFormat
 	}{
 		{"default", nil},
-		{"ledger effects not verbose", &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
+		{"ledger effects not verbose", &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeLedgerEffects,
 			EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.ext: {}, f.bob: {}}}}},
-		{"showing nothing", &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta,
+		{"showing nothing", &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta,
 			EventFormat: jsonapi.EventFormat{Verbose: true, FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}},
 	}
 	for i, tc := range formats {
@@ -37,7 +36,7 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 			// A create of an Iou of the external party.
 			args := json.RawMessage(fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, f.ext, i+1))
 			p := f.prepare(t, fmt.Sprintf("create-%d", i), "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
-			got, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransactionJSON(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+			got, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: tc.f})
 			if err != nil {
 				t.Fatal(err)
@@ -48,7 +47,7 @@ func TestExecuteAnswerIsTheReadBack(t *testing.T) {
 			}
 			rf := tc.f
 			if rf == nil {
-				rf = &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{Verbose: true,
+				rf = &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{Verbose: true,
 					FiltersByParty: map[string]jsonapi.Filters{f.ext: {}}}}
 			}
 			api := jsonapi.New(f.n)

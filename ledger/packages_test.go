@@ -434,10 +434,10 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	iou := ids[0] + ":Main:Iou"
 	create := func(t *testing.T, n *ledger.Node, id, alice string) string {
 		t.Helper()
-		resp, err := jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+		resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
 			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: iou,
-				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}})
+				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}}))
 		if err != nil {
 			t.Fatalf("create %s: %v", id, err)
 		}

@@ -55,9 +55,9 @@ func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) jsonapi.JsPrepa
 // alicePing submits alice's Ping to ext and returns its contract id.
 func (f *pingExternal) alicePing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}})
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}}))
 	if err != nil {
 		t.Fatalf("alice's Ping: %v", err)
 	}
@@ -96,7 +96,7 @@ func decodePrepared(t *testing.T, p jsonapi.JsPrepareSubmissionResponse) *intera
 }
 
 func ledgerEffects(parties ...string) *jsonapi.TransactionFormat {
-	f := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects,
+	f := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeLedgerEffects,
 		EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: true}}
 	for _, p := range parties {
 		f.EventFormat.FiltersByParty[p] = jsonapi.Filters{}
@@ -133,8 +133,8 @@ func TestPrepareExecutePingCreate(t *testing.T) {
 		pt.Metadata.PreparationTime == 0 || pt.Metadata.MinLedgerEffectiveTime != nil || pt.Metadata.MaxLedgerEffectiveTime != nil {
 		t.Errorf("transaction %+v metadata %+v", pt.Transaction, pt.Metadata)
 	}
-	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
-		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.bob)})
+	resp, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.bob)}))
 	if err != nil {
 		t.Fatalf("execute: %v", err)
 	}
@@ -195,17 +195,17 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 		!cmp.Equal(ics[0].Contract.Signatories, []string{f.alice}) {
 		t.Fatalf("input contracts %+v", ics)
 	}
-	resp, err := jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
-		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.alice)})
+	resp, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.alice)}))
 	if err != nil {
 		t.Fatalf("execute: %v", err)
 	}
 	// A submitted Respond (bob answers alice) for comparison.
 	cid2 := f.submitPing(t, "r2")
-	sub, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	sub, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "bob-respond", ActAs: []string{f.bob}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
-			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)})
+			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)}))
 	if err != nil {
 		t.Fatalf("submitted Respond: %v", err)
 	}
@@ -227,9 +227,9 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 
 func (f *pingExternal) submitPing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-bob-" + id, ActAs: []string{f.alice}, UserID: "u1",
-		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}})
+		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}}))
 	if err != nil {
 		t.Fatalf("alice's Ping to bob: %v", err)
 	}

@@ -60,15 +60,12 @@ func fingerprint(params any) string {
 }
 
 // checkFormatSelects checks that an update format selects something and
-// names a known transaction shape, and authorizes reading it: every
+// authorizes reading it (the shape is typed, ledger.Shape): every
 // filtered party needs CanReadAs (or CanActAs), any-party filters
 // CanReadAsAnyParty.
 func checkFormatSelects(ctx context.Context, f *updateSpec) error {
 	if f.Tx == nil && f.Ra == nil && !f.Topo {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
-	}
-	if t := f.Tx; t != nil && t.Shape != ShapeACSDelta && t.Shape != ShapeLedgerEffects {
-		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.Shape), ShapeACSDelta, ShapeLedgerEffects)
 	}
 	if t := f.Tx; t != nil {
 		if err := checkEventFormat(&t.Events, "include_transactions.event_format"); err != nil {

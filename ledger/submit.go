@@ -225,6 +225,11 @@ type DisclosedContract struct {
 	// ContractID and Template, when set, must be the blob's.
 	ContractID value.ContractID
 	Template   TemplateRef
+	// TemplateText, when set and Template is not, is the template id as
+	// a client wrote it where it is not an identifier (a reader relaying
+	// a client's entry, as the JSON API): it names no blob's template, and
+	// the refusal quotes it as written.
+	TemplateText string
 	// SynchronizerID, when set, must be the submission's synchronizer.
 	SynchronizerID string
 }

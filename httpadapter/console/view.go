@@ -700,7 +700,7 @@ func updateFormat(party string) jsonapi.UpdateFormat {
 		topo.Parties = []string{party}
 	}
 	return jsonapi.UpdateFormat{
-		IncludeTransactions:   &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeLedgerEffects},
+		IncludeTransactions:   &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: jsonapi.ShapeLedgerEffects},
 		IncludeReassignments:  &ef,
 		IncludeTopologyEvents: &jsonapi.TopologyFormat{IncludeParticipantAuthorizationEvents: topo},
 	}

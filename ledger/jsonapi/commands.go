@@ -14,7 +14,6 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -87,24 +86,18 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 	return a.Node.Submit(ctx, cmds, ledger.DecodeArguments(jsonArgs(c.Commands)))
 }
 
-// SubmitAndWaitForTransaction submits commands and returns the committed
-// transaction in the requested format (default: ACS delta for the actAs
-// and readAs parties, verbose) through Node.SubmitForTransaction, which
-// checks the format before submitting. A transaction with no visible
-// event comes back without events. It is SubmitAndWaitForTransactionJSON's
-// answer decoded.
-func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (SubmitAndWaitForTransactionResponse, error) {
-	var out SubmitAndWaitForTransactionResponse
-	return out, decodeAnswer(a.SubmitAndWaitForTransactionJSON(ctx, req))(&out)
-}
-
-// SubmitAndWaitForTransactionJSON is SubmitAndWaitForTransaction's answer
-// as the JSON API writes it (POST
-// /v2/commands/submit-and-wait-for-transaction): the transaction
-// Node.SubmitForTransaction returns, its values as the node stored them,
-// written by the emitters (AppendTransaction) — the bytes of the JSON
-// read of the same update in the same format, without reading it back.
-func (a *API) SubmitAndWaitForTransactionJSON(ctx context.Context, req SubmitAndWaitForTransactionRequest) (Body, error) {
+// SubmitAndWaitForTransaction serves POST
+// /v2/commands/submit-and-wait-for-transaction: it submits commands and
+// returns the committed transaction in the requested format (default: ACS
+// delta for the actAs and readAs parties, verbose) through
+// Node.SubmitForTransaction, which checks the format before submitting. A
+// transaction with no visible event comes back without events. The answer
+// is a SubmitAndWaitForTransactionResponse as the JSON API writes it: the
+// transaction Node.SubmitForTransaction returns, its values as the node
+// stored them, written by the emitters (AppendTransaction) — the bytes of
+// the JSON read of the same update in the same format, without reading it
+// back.
+func (a *API) SubmitAndWaitForTransaction(ctx context.Context, req SubmitAndWaitForTransactionRequest) (Body, error) {
 	if err := checkJsCommandsShape(&req.Commands, "commands."); err != nil {
 		return nil, err
 	}
@@ -175,36 +168,12 @@ func withoutEvents(t *update.Transaction) *update.Transaction {
 		EffectiveAt: t.EffectiveAt, Offset: t.Offset, SynchronizerID: t.SynchronizerID, RecordTime: t.RecordTime}
 }
 
-// decodeAnswer decodes an answer of the emitters into the wire type the
-// Go methods return (an answer that does not decode is an internal
-// error).
-func decodeAnswer(raw Body, err error) func(out any) error {
-	return func(out any) error {
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(raw, out); err != nil {
-			return apierr.InternalError.Wrap(err, "decoding an answer")
-		}
-		return nil
-	}
-}
-
-// SubmitAndWaitForTransactionTree submits commands and returns the
-// transaction as a tree as the actAs and readAs parties see it
-// (deprecated endpoint). It is SubmitAndWaitForTransactionTreeJSON's
-// answer decoded.
-func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (SubmitAndWaitForTransactionTreeResponse, error) {
-	var out SubmitAndWaitForTransactionTreeResponse
-	return out, decodeAnswer(a.SubmitAndWaitForTransactionTreeJSON(ctx, c))(&out)
-}
-
-// SubmitAndWaitForTransactionTreeJSON is SubmitAndWaitForTransactionTree's
-// answer as the JSON API writes it (POST
-// /v2/commands/submit-and-wait-for-transaction-tree): the transaction
-// Node.SubmitForTransaction returns in the ledger-effects shape as the
-// actAs and readAs parties see it, written as a tree
-// (AppendTransactionTree), without reading it back.
+// SubmitAndWaitForTransactionTree serves POST
+// /v2/commands/submit-and-wait-for-transaction-tree (deprecated): it
+// submits commands and returns a SubmitAndWaitForTransactionTreeResponse
+// as the JSON API writes it, the transaction Node.SubmitForTransaction
+// returns in the ledger-effects shape as the actAs and readAs parties see
+// it, written as a tree (AppendTransactionTree), without reading it back.
 //
 // SubmitForTransaction checks that format — the parties' ids and the
 // caller's right to read as them — before the submission's own checks,
@@ -212,7 +181,7 @@ func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands)
 // it): a submission the format check would refuse goes through
 // Node.Submit instead, so that it is refused for what Submit checks
 // first, as before.
-func (a *API) SubmitAndWaitForTransactionTreeJSON(ctx context.Context, c JsCommands) (Body, error) {
+func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands) (Body, error) {
 	parties := append(slices.Clone(c.ActAs), c.ReadAs...)
 	if !mayReadAs(ctx, parties) {
 		res, err := a.submit(ctx, &c)
@@ -294,12 +263,12 @@ func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties [
 // variant (filtersOf).
 func readFormatOf(f *TransactionFormat) (out ledger.ReadFormat, exact bool, err error) {
 	switch f.TransactionShape {
-	case ledger.ShapeACSDelta:
+	case ShapeACSDelta:
 		out.Shape = ledger.ACSDelta
-	case ledger.ShapeLedgerEffects:
+	case ShapeLedgerEffects:
 		out.Shape = ledger.LedgerEffects
 	default:
-		return out, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(f.TransactionShape), ledger.ShapeACSDelta, ledger.ShapeLedgerEffects)
+		return out, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(f.TransactionShape), ShapeACSDelta, ShapeLedgerEffects)
 	}
 	ef := f.EventFormat
 	out.Verbose = ef.Verbose
@@ -419,7 +388,8 @@ func durationOf(d Duration) time.Duration {
 // disclosedOf converts the wire's disclosed contracts, checking each in
 // turn as the Node does (DisclosedContract.Check): its blob from base64,
 // then the blob against the entry. An entry whose templateId is no
-// identifier matches no blob.
+// identifier is passed on as written (DisclosedContract.TemplateText),
+// which matches no blob.
 func disclosedOf(js []JsDisclosedContract, prefix string) ([]ledger.DisclosedContract, error) {
 	if len(js) == 0 {
 		return nil, nil
@@ -438,17 +408,12 @@ func disclosedOf(js []JsDisclosedContract, prefix string) ([]ledger.DisclosedCon
 		if d.TemplateID != "" {
 			if _, err := lf.SplitIdentifier(d.TemplateID); err == nil {
 				out[i].Template = templateRef(d.TemplateID)
+			} else {
+				out[i].TemplateText = d.TemplateID
 			}
 		}
 		if err := out[i].Check(path); err != nil {
 			return nil, err
-		}
-		if d.TemplateID != "" && out[i].Template.IsZero() {
-			b, err := tx.DecodeContractBlob(out[i].CreatedEventBlob) // Check decoded it
-			if err != nil {
-				return nil, apierr.InternalError.Wrap(err, "decoding a checked blob")
-			}
-			return nil, apierr.InvalidArgument.New("%s.templateId: %s does not match the template of its createdEventBlob (%s)", path, apierr.Quote(d.TemplateID), b.Create.TemplateID)
 		}
 	}
 	return out, nil

@@ -71,25 +71,25 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 	}
 	cases := []tcase{
 		{"default", func() *jsonapi.TransactionFormat { return nil }},
-		{"acs delta verbose", byParty(ledger.ShapeACSDelta, true, map[string][]filt{"alice": nil})},
-		{"acs delta not verbose", byParty(ledger.ShapeACSDelta, false, map[string][]filt{"alice": nil, "carol": nil})},
-		{"ledger effects verbose", byParty(ledger.ShapeLedgerEffects, true, map[string][]filt{"alice": nil, "carol": nil})},
-		{"ledger effects not verbose, views and blobs", byParty(ledger.ShapeLedgerEffects, false, map[string][]filt{
+		{"acs delta verbose", byParty(jsonapi.ShapeACSDelta, true, map[string][]filt{"alice": nil})},
+		{"acs delta not verbose", byParty(jsonapi.ShapeACSDelta, false, map[string][]filt{"alice": nil, "carol": nil})},
+		{"ledger effects verbose", byParty(jsonapi.ShapeLedgerEffects, true, map[string][]filt{"alice": nil, "carol": nil})},
+		{"ledger effects not verbose, views and blobs", byParty(jsonapi.ShapeLedgerEffects, false, map[string][]filt{
 			"alice": {{kind: "interface", ref: "#emit:Main:I", views: true, blobs: true}}, "bob": {{kind: "template", ref: "#emit:Main:T"}}})},
-		{"acs delta blobs", byParty(ledger.ShapeACSDelta, true, map[string][]filt{"bob": {{kind: "wildcard", blobs: true}}})},
+		{"acs delta blobs", byParty(jsonapi.ShapeACSDelta, true, map[string][]filt{"bob": {{kind: "wildcard", blobs: true}}})},
 		{"any party", func() *jsonapi.TransactionFormat {
-			return &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeLedgerEffects, EventFormat: jsonapi.EventFormat{
+			return &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeLedgerEffects, EventFormat: jsonapi.EventFormat{
 				FiltersForAnyParty: &jsonapi.Filters{Cumulative: []jsonapi.CumulativeFilter{(filt{kind: "template", ref: "#emit:Main:T", blobs: true}).wire()}}}}
 		}},
-		{"a filter showing nothing", byParty(ledger.ShapeACSDelta, true, map[string][]filt{"carol": {{kind: "template", ref: "#emit:Main:U"}}})},
-		{"a party seeing nothing", byParty(ledger.ShapeLedgerEffects, false, map[string][]filt{"carol": nil})},
+		{"a filter showing nothing", byParty(jsonapi.ShapeACSDelta, true, map[string][]filt{"carol": {{kind: "template", ref: "#emit:Main:U"}}})},
+		{"a party seeing nothing", byParty(jsonapi.ShapeLedgerEffects, false, map[string][]filt{"carol": nil})},
 		{"a filter without a variant next to one", func() *jsonapi.TransactionFormat {
-			f := byParty(ledger.ShapeLedgerEffects, true, nil)()
+			f := byParty(jsonapi.ShapeLedgerEffects, true, nil)()
 			f.EventFormat.FiltersByParty[alice] = jsonapi.Filters{Cumulative: []jsonapi.CumulativeFilter{variantless, (filt{kind: "template", ref: "#emit:Main:T", blobs: true}).wire()}}
 			return f
 		}},
 		{"filters without a variant only", func() *jsonapi.TransactionFormat {
-			f := byParty(ledger.ShapeLedgerEffects, true, map[string][]filt{"bob": nil})()
+			f := byParty(jsonapi.ShapeLedgerEffects, true, map[string][]filt{"bob": nil})()
 			f.EventFormat.FiltersByParty[alice] = jsonapi.Filters{Cumulative: []jsonapi.CumulativeFilter{variantless}}
 			return f
 		}},
@@ -111,7 +111,7 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 				seq++
 				id := fmt.Sprintf("c%d", seq)
 				f := tc.format()
-				got, err := api.SubmitAndWaitForTransactionJSON(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
+				got, err := api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{
 					Commands: jsonapi.JsCommands{CommandID: id, ActAs: []string{alice}, UserID: "u1", Commands: []jsonapi.JsCommand{step(id)}}, TransactionFormat: f})
 				if err != nil {
 					t.Fatalf("%s: %v", id, err)
@@ -133,7 +133,7 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 					created = read.Transaction.Events[0].CreatedEvent.ContractID
 				}
 				if f == nil {
-					f = &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{Verbose: true,
+					f = &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{Verbose: true,
 						FiltersByParty: map[string]jsonapi.Filters{alice: {}}}}
 				}
 				want := readBack(t, api, head.Transaction.UpdateID, alice, f)
@@ -156,7 +156,7 @@ func TestSubmitAnswersAreTheReadBack(t *testing.T) {
 					continue
 				}
 				seq++
-				got, err := api.SubmitAndWaitForTransactionTreeJSON(ctx, jsonapi.JsCommands{CommandID: fmt.Sprintf("t%d", seq), ActAs: []string{alice}, ReadAs: readAs,
+				got, err := api.SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: fmt.Sprintf("t%d", seq), ActAs: []string{alice}, ReadAs: readAs,
 					UserID: "u1", Commands: []jsonapi.JsCommand{step()}})
 				if err != nil {
 					t.Fatal(err)
@@ -244,7 +244,7 @@ func TestSubmitTreeCheckOrder(t *testing.T) {
 			c := f.create("tree", f.iouArgs(1))
 			tc.edit(&c)
 			before := f.end(t)
-			_, err := f.api.SubmitAndWaitForTransactionTreeJSON(ctx, c)
+			_, err := f.api.SubmitAndWaitForTransactionTree(ctx, c)
 			var ae *apierr.Error
 			if !errors.As(err, &ae) || ae.Code.Name != tc.code.Name || !strings.Contains(ae.Cause, tc.cause) {
 				t.Fatalf("%v, want %s with %q", err, tc.code.Name, tc.cause)

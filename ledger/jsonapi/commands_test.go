@@ -83,8 +83,8 @@ func TestSubmitArgumentChecks(t *testing.T) {
 		})
 	}
 	// Canonical output: an explicit "+5" comes back as "5".
-	resp, err := f.api.SubmitAndWaitForTransaction(t.Context(), jsonapi.SubmitAndWaitForTransactionRequest{
-		Commands: f.create("c1", `{"owner": "`+f.alice+`", "amount": "+5", "more": null}`)})
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(t.Context(), jsonapi.SubmitAndWaitForTransactionRequest{
+		Commands: f.create("c1", `{"owner": "`+f.alice+`", "amount": "+5", "more": null}`)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestSubmitCheckOrder(t *testing.T) {
 	abs, rel := "2020-01-01T00:00:00Z", &jsonapi.Duration{Seconds: 1}
 	badArgs := `{"owner": "` + f.alice + `", "amount": true}`
 	plain := ledger.WithPrincipal(t.Context(), identity.Principal{UserID: "plain", Rights: []identity.Right{{Kind: identity.RightCanActAs, Party: f.alice}}})
-	bobsFormat := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
+	bobsFormat := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
 	cases := []struct {
 		name   string
 		plain  bool
@@ -148,7 +148,7 @@ func TestSubmitCheckOrder(t *testing.T) {
 			apierr.InvalidField, "transaction_shape"},
 		{"an unknown template in the format before the arguments", false, func(c *jsonapi.JsCommands) {
 			c.Commands[0].CreateCommand.CreateArguments = json.RawMessage(badArgs)
-		}, &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
+		}, &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{
 			f.alice: {Cumulative: []jsonapi.CumulativeFilter{{IdentifierFilter: jsonapi.IdentifierFilter{TemplateFilter: &jsonapi.Wrapped[jsonapi.TemplateFilterValue]{
 				Value: jsonapi.TemplateFilterValue{TemplateID: "#nosuch:Main:Iou"}}}}}}}}}, apierr.PackageNamesNotFound, "nosuch"},
 		{"the command id before the arguments", false, func(c *jsonapi.JsCommands) {
@@ -191,8 +191,8 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	t.Parallel()
 	f := newIouNode(t)
 	ctx := t.Context()
-	bobs := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
-	resp, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs})
+	bobs := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,9 +202,9 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	}
 	// A party whose only cumulative filter has no variant reads every
 	// template, as Canton's FormatValidator has it.
-	none := &jsonapi.TransactionFormat{TransactionShape: ledger.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
+	none := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
 		FiltersByParty: map[string]jsonapi.Filters{f.alice: {Cumulative: []jsonapi.CumulativeFilter{{}}}}}}
-	hidden, err := f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none})
+	hidden, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,8 +116,8 @@ func (l *emitLedger) tArg(owner, watcher, note string, i int) string {
 
 func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...jsonapi.JsCommand) jsonapi.JsTransaction {
 	t.Helper()
-	resp, err := jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
-		CommandID: id, WorkflowID: wf, ActAs: actAs, UserID: "u1", Commands: cmds}})
+	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+		CommandID: id, WorkflowID: wf, ActAs: actAs, UserID: "u1", Commands: cmds}}))
 	if err != nil {
 		t.Fatalf("%s: %v", id, err)
 	}
@@ -403,7 +403,7 @@ func (l *emitLedger) wireUpdates(f format, shape string) jsonapi.UpdateFormat {
 // update format in both shapes, and by legacy filter and verbose.
 func (l *emitLedger) updatesRequests(f format) []jsonapi.GetUpdatesRequest {
 	var reqs []jsonapi.GetUpdatesRequest
-	for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+	for _, shape := range []string{jsonapi.ShapeACSDelta, jsonapi.ShapeLedgerEffects} {
 		uf := l.wireUpdates(f, shape)
 		reqs = append(reqs, jsonapi.GetUpdatesRequest{UpdateFormat: &uf})
 	}

@@ -183,7 +183,7 @@ func (l *emitLedger) compareReads(t *testing.T, f format, cov emitCoverage) {
 		topo = []string{}
 	}
 	for _, shape := range []ledger.Shape{ledger.ACSDelta, ledger.LedgerEffects} {
-		wshape := map[ledger.Shape]string{ledger.ACSDelta: ledger.ShapeACSDelta, ledger.LedgerEffects: ledger.ShapeLedgerEffects}[shape]
+		wshape := map[ledger.Shape]string{ledger.ACSDelta: jsonapi.ShapeACSDelta, ledger.LedgerEffects: jsonapi.ShapeLedgerEffects}[shape]
 		tf := l.typed(f, shape)
 		rf := l.typed(f, shape)
 		urf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &rf, Topology: &ledger.TopologyReadFormat{ParticipantAuthorizations: topo}}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/interactive"
 )
 
@@ -86,15 +85,11 @@ func (a *API) GenerateExternalPartyTopology(ctx context.Context, req GenerateExt
 		ObservingParticipantUIDs:        req.ObservingParticipantUIDs,
 	}
 	if k := req.PublicKey; k != nil {
-		format, err := interactive.ParseKeyFormat(k.Format)
+		key, err := interactive.ParsePublicKey(k.Format, k.KeyData, k.KeySpec)
 		if err != nil {
-			return GenerateExternalPartyTopologyResponse{}, apierr.InvalidField.New("public_key.format: %v", err)
+			return GenerateExternalPartyTopologyResponse{}, err
 		}
-		spec, err := interactive.ParseSigningKeySpec(k.KeySpec)
-		if err != nil {
-			return GenerateExternalPartyTopologyResponse{}, apierr.InvalidField.New("public_key.key_spec: %v", err)
-		}
-		in.PublicKey = &interactive.SigningPublicKey{Format: format, KeyData: k.KeyData, KeySpec: spec}
+		in.PublicKey = key
 	}
 	res, err := a.Node.GenerateExternalPartyTopology(ctx, in)
 	if err != nil {
@@ -128,20 +123,10 @@ func (a *API) AllocateExternalParty(ctx context.Context, req AllocateExternalPar
 	return AllocateExternalPartyResponse{PartyID: party}, nil
 }
 
-// typedSignatures parses the enum names of wire signatures; a name that is
-// not one is INVALID_ARGUMENT "<field>[i].format: …".
+// typedSignatures parses the enum names of wire signatures at field
+// (interactive.ParseSignatures).
 func typedSignatures(in []Signature, field string) ([]interactive.Signature, error) {
-	out := make([]interactive.Signature, 0, len(in))
-	for i, s := range in {
-		f, err := interactive.ParseSignatureFormat(s.Format)
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s[%d].format: %v", field, i, err)
-		}
-		alg, err := interactive.ParseSigningAlgorithmSpec(s.SigningAlgorithmSpec)
-		if err != nil {
-			return nil, apierr.InvalidArgument.New("%s[%d].signingAlgorithmSpec: %v", field, i, err)
-		}
-		out = append(out, interactive.Signature{Format: f, Signature: s.Signature, SignedBy: s.SignedBy, SigningAlgorithmSpec: alg})
-	}
-	return out, nil
+	return interactive.ParseSignatures(in, field, func(s Signature) interactive.SignatureNames {
+		return interactive.SignatureNames{Format: s.Format, Signature: s.Signature, SignedBy: s.SignedBy, SigningAlgorithmSpec: s.SigningAlgorithmSpec}
+	})
 }

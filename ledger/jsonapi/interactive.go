@@ -209,25 +209,18 @@ func (a *API) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissio
 	return ExecuteSubmissionAndWaitResponse{UpdateID: e.UpdateID, CompletionOffset: e.Offset}, nil
 }
 
-// ExecuteSubmissionAndWaitForTransaction executes an externally signed
-// prepared transaction and returns it in the requested format (default:
-// ACS delta for the prepared transaction's act_as parties, verbose)
-// through Node.ExecuteForTransaction, which checks the format before
-// executing. A transaction with no visible event comes back without
-// events. It is ExecuteSubmissionAndWaitForTransactionJSON's answer
-// decoded.
-func (a *API) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (ExecuteSubmissionAndWaitForTransactionResponse, error) {
-	var out ExecuteSubmissionAndWaitForTransactionResponse
-	return out, decodeAnswer(a.ExecuteSubmissionAndWaitForTransactionJSON(ctx, req))(&out)
-}
-
-// ExecuteSubmissionAndWaitForTransactionJSON is
-// ExecuteSubmissionAndWaitForTransaction's answer as the JSON API writes
-// it (POST /v2/interactive-submission/executeAndWaitForTransaction): the
-// transaction Node.ExecuteForTransaction returns, its values as the node
-// stored them, written by the emitters — the bytes of the JSON read of
-// the same update in the same format, without reading it back.
-func (a *API) ExecuteSubmissionAndWaitForTransactionJSON(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (Body, error) {
+// ExecuteSubmissionAndWaitForTransaction serves POST
+// /v2/interactive-submission/executeAndWaitForTransaction: it executes an
+// externally signed prepared transaction and returns it in the requested
+// format (default: ACS delta for the prepared transaction's act_as
+// parties, verbose) through Node.ExecuteForTransaction, which checks the
+// format before executing; a transaction with no visible event comes back
+// without events. The answer is an
+// ExecuteSubmissionAndWaitForTransactionResponse as the JSON API writes
+// it: the transaction's values as the node stored them, written by the
+// emitters — the bytes of the JSON read of the same update in the same
+// format, without reading it back.
+func (a *API) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (Body, error) {
 	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
 		return nil, err
 	}

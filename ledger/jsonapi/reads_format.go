@@ -32,9 +32,9 @@ func checkUpdateFormat(f *UpdateFormat) error {
 	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
 		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
 	}
-	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ledger.ShapeACSDelta && t.TransactionShape != ledger.ShapeLedgerEffects {
+	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
 		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.TransactionShape),
-			ledger.ShapeACSDelta, ledger.ShapeLedgerEffects)
+			ShapeACSDelta, ShapeLedgerEffects)
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ func updateReadFormat(f *UpdateFormat) ledger.UpdateReadFormat {
 	var out ledger.UpdateReadFormat
 	if t := f.IncludeTransactions; t != nil {
 		s := ledger.ACSDelta
-		if t.TransactionShape == ledger.ShapeLedgerEffects {
+		if t.TransactionShape == ShapeLedgerEffects {
 			s = ledger.LedgerEffects
 		}
 		rf := readFormat(&t.EventFormat, s)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -52,7 +51,7 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 	}
 	updates, contracts := 0, 0
 	for _, f := range emitFormats {
-		for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+		for _, shape := range []string{jsonapi.ShapeACSDelta, jsonapi.ShapeLedgerEffects} {
 			uf := l.wireUpdates(f, shape)
 			for _, desc := range []bool{false, true} {
 				for _, open := range []bool{false, true} {
@@ -122,7 +121,7 @@ func TestReadsPagesRefusals(t *testing.T) {
 	tmpl := l.templateFormat
 	noVariant := l.noVariantFormat()
 	two := l.twoVariantsFormat()
-	firstBody, err := a.UpdatesPage(l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: tx(alice, ledger.ShapeACSDelta)})
+	firstBody, err := a.UpdatesPage(l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)})
 	if err != nil {
 		t.Fatalf("first page: %v", err)
 	}
@@ -140,28 +139,28 @@ func TestReadsPagesRefusals(t *testing.T) {
 		{"selects nothing", l.ctx, jsonapi.GetUpdatesPageRequest{}},
 		{"unknown shape", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
 		{"unspecified shape", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "TRANSACTION_SHAPE_UNSPECIFIED")}},
-		{"no party", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(jsonapi.EventFormat{}, ledger.ShapeACSDelta)}},
-		{"bad identifier", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
-		{"two variants", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(two, ledger.ShapeACSDelta)}},
-		{"unknown template", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"unknown package name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#nope:Main:T"), ledger.ShapeACSDelta)}},
-		{"template by name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#emit:Main:T"), ledger.ShapeLedgerEffects)}},
-		{"trailing colon", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
-		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
+		{"no party", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(jsonapi.EventFormat{}, jsonapi.ShapeACSDelta)}},
+		{"bad identifier", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("M:E"), jsonapi.ShapeACSDelta)}},
+		{"two variants", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(two, jsonapi.ShapeACSDelta)}},
+		{"unknown template", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), jsonapi.ShapeACSDelta)}},
+		{"unknown package name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#nope:Main:T"), jsonapi.ShapeACSDelta)}},
+		{"template by name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#emit:Main:T"), jsonapi.ShapeLedgerEffects)}},
+		{"trailing colon", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), jsonapi.ShapeACSDelta)}},
+		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(noVariant, jsonapi.ShapeACSDelta)}},
 		{"topology without authorizations", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}},
-		{"no right", bob, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"no right", bob, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"cancelled", cancelled, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
-		{"size 0", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &zero, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"size too large", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &over, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"begin after the end", l.ctx, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative end", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end 0", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end 0 after a begin", l.ctx, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1, EndOffsetInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"not base64", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: "???", UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"not a token", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`)), UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"another request's token", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: *first.NextPageToken, UpdateFormat: tx(alice, ledger.ShapeLedgerEffects)}},
+		{"size 0", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &zero, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"size too large", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &over, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"begin after the end", l.ctx, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: after, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"negative end", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &negative, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"end 0", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &none, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"end 0 after a begin", l.ctx, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1, EndOffsetInclusive: &none, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"not base64", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: "???", UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"not a token", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`)), UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"another request's token", l.ctx, jsonapi.GetUpdatesPageRequest{PageToken: *first.NextPageToken, UpdateFormat: tx(alice, jsonapi.ShapeLedgerEffects)}},
 		{"the request's token", l.ctx, jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, PageToken: *first.NextPageToken,
-			UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+			UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, gerr := a.UpdatesPage(tt.ctx, tt.req)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 )
 
@@ -77,8 +76,8 @@ func checkCommandListShape(cmds []JsCommand, prefix string) error {
 // the node refuses it, as it refuses the unspecified shape.
 var transactionShapes = []string{
 	"TRANSACTION_SHAPE_UNSPECIFIED",
-	ledger.ShapeACSDelta,
-	ledger.ShapeLedgerEffects,
+	ShapeACSDelta,
+	ShapeLedgerEffects,
 	"UNRECOGNIZED",
 }
 

@@ -47,15 +47,15 @@ func updatesFormat(req *GetUpdatesRequest, kind listKind) (UpdateFormat, error) 
 		f = *req.UpdateFormat
 		if kind == kindFlats && f.IncludeTransactions != nil {
 			t := *f.IncludeTransactions
-			t.TransactionShape = ledger.ShapeACSDelta
+			t.TransactionShape = ShapeACSDelta
 			f.IncludeTransactions = &t
 		}
 	case req.Filter != nil:
 		ef := *req.Filter
 		ef.Verbose = req.Verbose
-		s := ledger.ShapeACSDelta
+		s := ShapeACSDelta
 		if kind == kindTrees {
-			s = ledger.ShapeLedgerEffects
+			s = ShapeLedgerEffects
 		}
 		f = UpdateFormat{IncludeTransactions: &TransactionFormat{EventFormat: ef, TransactionShape: s}, IncludeReassignments: &ef}
 	default:

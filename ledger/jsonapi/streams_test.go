@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -117,27 +116,27 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 	topoOnly := &jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}
 	return []updatesRefusal{
 		{"neither format nor filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end}},
-		{"both format and filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"both format and filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"bad filter shape", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &two, UpdateFormat: tx(two, "X")}},
 		{"selects nothing", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &jsonapi.UpdateFormat{}}},
 		{"topology only", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: topoOnly}},
 		{"unknown shape", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
-		{"no party", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(jsonapi.EventFormat{}, ledger.ShapeACSDelta)}},
+		{"no party", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(jsonapi.EventFormat{}, jsonapi.ShapeACSDelta)}},
 		{"no party by filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &jsonapi.EventFormat{}}},
-		{"bad identifier", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl("M:E"), ledger.ShapeACSDelta)}},
-		{"unknown template", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"trailing colon", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), ledger.ShapeACSDelta)}},
-		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(noVariant, ledger.ShapeACSDelta)}},
-		{"no right", bob, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"bad identifier", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl("M:E"), jsonapi.ShapeACSDelta)}},
+		{"unknown template", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), jsonapi.ShapeACSDelta)}},
+		{"trailing colon", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), jsonapi.ShapeACSDelta)}},
+		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(noVariant, jsonapi.ShapeACSDelta)}},
+		{"no right", bob, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"cancelled", cancelled, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
-		{"descending without end", l.ctx, jsonapi.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"descending without end, unknown template", l.ctx, jsonapi.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), ledger.ShapeACSDelta)}},
-		{"begin after the end", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"negative end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &negative, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end after the ledger end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end before begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
-		{"end 0", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, ledger.ShapeACSDelta)}},
+		{"descending without end", l.ctx, jsonapi.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"descending without end, unknown template", l.ctx, jsonapi.GetUpdatesRequest{DescendingOrder: true, UpdateFormat: tx(tmpl(l.pkg+":Main:Nope"), jsonapi.ShapeACSDelta)}},
+		{"begin after the end", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: after, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"negative begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: negative, EndInclusive: &end, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"negative end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &negative, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"end after the ledger end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"end before begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"end 0", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 	}
 }
 

@@ -76,7 +76,7 @@ func legacyTransactionFormat(parties []string, f *TransactionFormat) (Transactio
 		for _, p := range parties {
 			ef.FiltersByParty[p] = Filters{}
 		}
-		return TransactionFormat{EventFormat: ef, TransactionShape: ledger.ShapeACSDelta}, nil
+		return TransactionFormat{EventFormat: ef, TransactionShape: ShapeACSDelta}, nil
 	}
 	return TransactionFormat{}, apierr.InvalidArgument.New("Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.")
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -32,7 +31,7 @@ func TestReadsOneSameAsNode(t *testing.T) {
 		if f.anyParty {
 			topo = nil
 		}
-		for _, shape := range []string{ledger.ShapeACSDelta, ledger.ShapeLedgerEffects} {
+		for _, shape := range []string{jsonapi.ShapeACSDelta, jsonapi.ShapeLedgerEffects} {
 			tf := jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}
 			uf := jsonapi.UpdateFormat{IncludeTransactions: &tf, IncludeReassignments: &ef, IncludeTopologyEvents: &jsonapi.TopologyFormat{
 				IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
@@ -122,15 +121,15 @@ func TestReadsOneRefusals(t *testing.T) {
 		byID("selects nothing", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id}),
 		byID("unknown shape", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
 		byID("unrecognized shape", cancelled, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("UNRECOGNIZED")}}),
-		byID("no right", bob, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+		byID("no right", bob, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
 		byID("no variant", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{
-			EventFormat: noVariant, TransactionShape: ledger.ShapeACSDelta}}}),
-		byID("empty id", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
-		byOffset("0", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(ledger.ShapeACSDelta)}}),
+			EventFormat: noVariant, TransactionShape: jsonapi.ShapeACSDelta}}}),
+		byID("empty id", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
+		byOffset("0", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
 		byOffset("0, bad shape", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
 		byOffset("topology without authorizations", l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}),
 		txByID("neither", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id}),
-		txByID("both", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}, TransactionFormat: tf(ledger.ShapeACSDelta)}),
+		txByID("both", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}, TransactionFormat: tf(jsonapi.ShapeACSDelta)}),
 		txByID("empty id", cancelled, jsonapi.GetTransactionByIDRequest{RequestingParties: []string{l.alice}}),
 		txByID("unspecified shape", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: tf("")}),
 		txByID("no right", bob, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}}),

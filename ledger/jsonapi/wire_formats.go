@@ -47,6 +47,13 @@ type EventFormat struct {
 	Verbose            bool               `json:"verbose"`
 }
 
+// The transaction shapes of TransactionFormat.TransactionShape, the names
+// of the Ledger API's TransactionShape enum (the typed API's ledger.Shape).
+const (
+	ShapeACSDelta      = "TRANSACTION_SHAPE_ACS_DELTA"
+	ShapeLedgerEffects = "TRANSACTION_SHAPE_LEDGER_EFFECTS"
+)
+
 // TransactionFormat is an event format with a transaction shape.
 type TransactionFormat struct {
 	EventFormat      EventFormat `json:"eventFormat"`

@@ -21,7 +21,6 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
-	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -138,7 +137,7 @@ func (r *Remote) Submit(ctx context.Context, s *script.Submission) (*tx.Transact
 		c.Commands = append(c.Commands, jc)
 	}
 	f := &jsonapi.TransactionFormat{EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, Verbose: true},
-		TransactionShape: ledger.ShapeLedgerEffects}
+		TransactionShape: jsonapi.ShapeLedgerEffects}
 	for _, p := range append(slices.Clone(s.ActAs), s.ReadAs...) {
 		f.EventFormat.FiltersByParty[p] = jsonapi.Filters{}
 	}
