@@ -12,10 +12,10 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
-// TestTypedUpdatesCheckpoints: a tailing walk yields a *update.OffsetCheckpoint at the
+// TestUpdatesCheckpoints: a tailing walk yields a *update.OffsetCheckpoint at the
 // ledger end after CheckpointDelay idle, once per ledger end, only when
 // the range asks for checkpoints; the version service reports the delay.
-func TestTypedUpdatesCheckpoints(t *testing.T) {
+func TestUpdatesCheckpoints(t *testing.T) {
 	t.Parallel()
 	node := ledgertest.Open(t, ledger.Options{CheckpointDelay: 20 * time.Millisecond})
 	ledgertest.MustAllocate(t, node, "alice")

@@ -1,162 +1,383 @@
 package ledger
 
 import (
-	"slices"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
-// Visibility: which parts of a stored update (log.go) a reader sees, with
-// the events the reader's filter keeps; typed_render.go renders them.
+// The typed renderer: the stored form of an update (log.go) as typed
+// events, for the events the shared visibility pass selects
+// (visibleEvents, visibleReassignment, visibleTopology, the eventFilter's
+// witnesses, blobs and views). Values are decoded from the stored
+// Daml JSON with the types of the node's packages; the types, parsed ids
+// and times are looked up once per template (and per time string) for
+// the whole read.
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// typedRenderer renders log entries as typed updates for one read (one
+// goroutine).
+type typedRenderer struct {
+	lookup func(pkgID string) *lf.Package
+	// templates caches what the renderer needs of a stored template id.
+	templates map[string]*templateTypes
+	// lastTime and lastParsed cache the last time parsed (the events of
+	// a transaction share theirs).
+	lastTime   string
+	lastParsed time.Time
+	// stored keeps values as their stored JSON (rawjson.Value).
+	stored bool
+}
+
+// templateTypes is what rendering needs of one stored template id: the
+// parsed id, the argument and key types, and the choices met so far.
+type templateTypes struct {
+	id      lf.TypeConID
+	arg     lf.Type
+	tmpl    *lf.Template
+	choices map[string]*lf.Choice
+}
+
+func (n *Node) typedRenderer() *typedRenderer {
+	return &typedRenderer{lookup: n.cachedPackage, templates: map[string]*templateTypes{}}
+}
+
+// typedRendererFor is the renderer of a read with ctx: one keeping
+// stored values when ctx asks for them.
+func (n *Node) typedRendererFor(ctx context.Context) *typedRenderer {
+	r := n.typedRenderer()
+	r.stored = rawjson.StoredValues(ctx)
+	return r
+}
+
+// storedValue is a stored value as a typed event holds it in a read of
+// stored values: nil for none (no bytes, or null where the typed read
+// has no value).
+func storedValue(raw []byte) value.Value {
+	if len(raw) == 0 {
+		return nil
 	}
-	return s
+	return rawjson.Value{JSON: raw}
 }
 
-// packageOf returns the package id of a stored template id.
-func packageOf(templateID string) string {
-	id, _ := lf.SplitIdentifier(templateID)
-	return id.PackageID
-}
-
-// archives reports whether an exercise node archives a contract that
-// existed before its transaction (an ACS change).
-func (n *txNode) archives(e *logEntry) bool {
-	if n.Engine {
-		return n.Archives
+// decodeErr reports a stored event that could not be decoded.
+func decodeErr(err error) error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return err
 	}
-	return n.Consuming && !transientContract(e, n.ContractID)
+	return apierr.InternalError.Wrap(err, "decoding a stored event")
 }
 
-// eventKind is the kind of a visible event of a transaction.
-type eventKind uint8
+func (r *typedRenderer) template(tid string) (*templateTypes, error) {
+	if t, ok := r.templates[tid]; ok {
+		return t, nil
+	}
+	id, err := splitTypeCon(tid)
+	if err != nil {
+		return nil, fmt.Errorf("template id %q: %w", tid, err)
+	}
+	t := &templateTypes{id: id, arg: value.TypeOf(id.PackageID, id.Module, id.Name)}
+	if p := r.lookup(id.PackageID); p != nil {
+		t.tmpl = p.Template(id.Module, id.Name)
+	}
+	r.templates[tid] = t
+	return t, nil
+}
 
-const (
-	evCreated eventKind = iota
-	evExercised
-	evArchived
-)
+func (r *typedRenderer) time(s string) (time.Time, error) {
+	if s == r.lastTime && s != "" {
+		return r.lastParsed, nil
+	}
+	t, err := parseTime(s)
+	if err != nil {
+		return t, err
+	}
+	r.lastTime, r.lastParsed = s, t
+	return t, nil
+}
 
-// visibleEvents is the one place that decides what a reader sees of a
-// transaction entry in a shape: it calls fn, in node order, for each
-// event the filter shows, with its witnesses, what their filters ask for
-// (blob, interface views) and its acsDelta. The typed renderer
-// (typedRenderer.transaction) emits what it selects.
-func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error) error {
-	for i := range e.Nodes {
-		n := &e.Nodes[i]
-		switch {
-		case !n.Exercise:
-			if !effects && n.Transient {
-				continue
-			}
-			// A create is seen by its stakeholders, and in ledger
-			// effects by the witnesses stored when they are more.
-			sh := n.stakeholders()
-			seen := sh
-			if effects && n.Witnesses != nil {
-				seen = n.Witnesses
-			}
-			w, m := ef.witnesses(seen, n.TemplateID, n.PackageName)
-			if len(w) > 0 {
-				// acsDelta: an ACS change for one of the requesting
-				// witnesses, i.e. one of them is a stakeholder (Canton's
-				// acsDeltaForWitnesses).
-				if err := fn(evCreated, n, w, m, !n.Transient && intersects(w, sh)); err != nil {
-					return err
-				}
-			}
-		case effects:
-			w, m := ef.witnesses(n.witnesses(), n.TemplateID, n.PackageName)
-			if len(w) > 0 {
-				if err := fn(evExercised, n, w, m, n.archives(e) && intersects(w, n.Stakeholders)); err != nil {
-					return err
-				}
-			}
-		case n.archives(e):
-			w, m := ef.witnesses(n.Stakeholders, n.TemplateID, n.PackageName)
-			if len(w) > 0 {
-				if err := fn(evArchived, n, w, m, true); err != nil {
-					return err
-				}
-			}
-		}
+// iface returns an interface definition, nil when unknown.
+func (r *typedRenderer) iface(id lf.TypeConID) *lf.Interface {
+	if p := r.lookup(id.PackageID); p != nil {
+		return p.Interface(id.Module, id.Name)
 	}
 	return nil
 }
 
-func transientContract(e *logEntry, cid string) bool {
-	for i := range e.Nodes {
-		if !e.Nodes[i].Exercise && e.Nodes[i].ContractID == cid {
-			return e.Nodes[i].Transient
+// choice returns the definition of an exercised choice (of the interface
+// when iface is set).
+func (r *typedRenderer) choice(t *templateTypes, iface *lf.TypeConID, name string) *lf.Choice {
+	if iface != nil {
+		if i := r.iface(*iface); i != nil {
+			return i.Choice(name)
 		}
+		return nil
 	}
-	return false
+	if c, ok := t.choices[name]; ok {
+		return c
+	}
+	var c *lf.Choice
+	if p := r.lookup(t.id.PackageID); p != nil {
+		c = p.Choice(t.id.Module, t.id.Name, name)
+	}
+	if t.choices == nil {
+		t.choices = map[string]*lf.Choice{}
+	}
+	t.choices[name] = c
+	return c
 }
 
-// visibleReassignment returns the witnesses of a reassignment entry's
-// contract that the filter shows it to, and what their filters ask for.
-func visibleReassignment(e *logEntry, ef *eventFilter) ([]string, filterMatch) {
-	c := &e.Reassign.Contract
-	return ef.witnesses(c.stakeholders(), c.TemplateID, c.PackageName)
+// transaction renders a transaction entry in a shape; nil when no event
+// is visible.
+func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*update.Transaction, error) {
+	events := make([]update.Event, 0, len(e.Nodes))
+	err := visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
+		var ev update.Event
+		var err error
+		switch k {
+		case evCreated:
+			ev, err = r.created(e.Offset, e.SynchronizerID, n, w, ef, m, acs)
+		case evExercised:
+			ev, err = r.exercised(e.Offset, n, w, m, acs)
+		case evArchived:
+			ev, err = r.archived(e.Offset, n, w, m)
+		}
+		if err != nil {
+			return fmt.Errorf("event %d: %w", n.ID, err)
+		}
+		events = append(events, ev)
+		return nil
+	})
+	if err != nil || len(events) == 0 {
+		return nil, err
+	}
+	t := &update.Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		SynchronizerID: e.SynchronizerID, Events: events}
+	if t.EffectiveAt, err = r.time(e.EffectiveAt); err != nil {
+		return nil, err
+	}
+	if t.RecordTime, err = parseTime(e.RecordTime); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
-// visibleTopology returns the events of a topology entry about the
-// parties want (none: all).
-func visibleTopology(e *logEntry, want []string) []topologyEvent {
-	var events []topologyEvent
-	for _, t := range e.Topology {
-		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
-			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
-			if v != nil && (len(want) == 0 || slices.Contains(want, v.Value.PartyID)) {
-				events = append(events, t)
+// created renders a create node for witnesses w (offset and sync are
+// those of the update, or of the contract's create for the ACS).
+func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string, ef *eventFilter, m filterMatch, acs bool) (*update.CreatedEvent, error) {
+	t, err := r.template(n.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	out := &update.CreatedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+		PackageName: n.PackageName, Signatories: n.Signatories, Observers: n.Observers, WitnessParties: w, ACSDelta: acs}
+	if out.CreatedAt, err = r.time(n.CreatedAt); err != nil {
+		return nil, err
+	}
+	if out.Argument, out.Key, err = r.createValues(t, n); err != nil {
+		return nil, err
+	}
+	if ef == nil {
+		return out, nil
+	}
+	if m.blob && ef.pk != nil {
+		if b := ef.pk.contractBlob(n); b != "" {
+			if out.Blob, err = base64.StdEncoding.DecodeString(b); err != nil {
+				return nil, fmt.Errorf("blob: %w", err)
 			}
 		}
 	}
-	return events
+	if len(m.ifaces) > 0 {
+		for _, v := range ef.views(n, m, sync) {
+			iv := update.InterfaceView{InterfaceID: v.iface, ImplementationPackageID: v.impl}
+			if v.err != nil {
+				iv = update.InterfaceView{InterfaceID: v.iface, Err: statusOf(v.err)}
+			} else if r.stored {
+				iv.Value = storedValue(v.value)
+			} else {
+				i := r.iface(v.iface)
+				if i == nil {
+					return nil, fmt.Errorf("interface %s is unknown", v.iface)
+				}
+				if iv.Value, err = value.FromJSON(v.value, i.View, r.lookup); err != nil {
+					return nil, fmt.Errorf("view: %w", err)
+				}
+			}
+			out.InterfaceViews = append(out.InterfaceViews, iv)
+		}
+	}
+	return out, nil
 }
 
-// renderer turns log entries into updates for one format.
-type renderer struct {
-	format updateSpec
-	tx     *eventFilter
-	ra     *eventFilter
+// createValues returns a create's argument and key (nil when it has
+// none), decoded or stored.
+func (r *typedRenderer) createValues(t *templateTypes, n *txNode) (arg, key value.Value, err error) {
+	noKey := len(n.Key) == 0 || string(n.Key) == "null"
+	if r.stored {
+		if !noKey {
+			key = storedValue(n.Key)
+		}
+		return storedValue(n.Argument), key, nil
+	}
+	if arg, err = value.FromJSON(n.Argument, t.arg, r.lookup); err != nil {
+		return nil, nil, fmt.Errorf("argument: %w", err)
+	}
+	if noKey {
+		return arg, nil, nil
+	}
+	if t.tmpl == nil || t.tmpl.Key == nil {
+		return nil, nil, fmt.Errorf("%s has no key", n.TemplateID)
+	}
+	if key, err = value.FromJSON(n.Key, t.tmpl.Key.Type, r.lookup); err != nil {
+		return nil, nil, fmt.Errorf("key: %w", err)
+	}
+	return arg, key, nil
 }
 
-func newRenderer(f updateSpec, pk readPackages) *renderer {
-	r := &renderer{format: f, ra: newSpecFilter(f.Ra, pk)}
-	if f.Tx != nil {
-		r.tx = newSpecFilter(&f.Tx.Events, pk)
+func (r *typedRenderer) archived(offset int64, n *txNode, w []string, m filterMatch) (*update.ArchivedEvent, error) {
+	t, err := r.template(n.TemplateID)
+	if err != nil {
+		return nil, err
 	}
-	return r
+	return &update.ArchivedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+		PackageName: n.PackageName, WitnessParties: w, ImplementedInterfaces: m.implementedIDs()}, nil
 }
 
-// readingParties are the parties a format reads as (nil with any-party
-// filters: every party).
-func (f *updateSpec) readingParties() (parties []string, anyParty bool) {
-	add := func(ef *eventSpec) {
-		if ef == nil {
-			return
+func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterMatch, acs bool) (*update.ExercisedEvent, error) {
+	t, err := r.template(n.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	out := &update.ExercisedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+		PackageName: n.PackageName, Choice: n.Choice, ActingParties: n.Acting, Consuming: n.Consuming,
+		WitnessParties: w, LastDescendantNodeID: n.lastDescendant(), ACSDelta: acs}
+	if n.Consuming {
+		out.ImplementedInterfaces = m.implementedIDs()
+	}
+	if n.InterfaceID != "" {
+		iid, err := splitTypeCon(n.InterfaceID)
+		if err != nil {
+			return nil, fmt.Errorf("interface id: %w", err)
 		}
-		if ef.HasAny {
-			anyParty = true
-		}
-		for p := range ef.ByParty {
-			parties = append(parties, p)
+		out.InterfaceID = &iid
+	}
+	if r.stored {
+		out.Argument, out.Result = storedValue(n.Argument), storedValue(n.Result)
+		return out, nil
+	}
+	ch := r.choice(t, out.InterfaceID, n.Choice)
+	if ch == nil {
+		return nil, fmt.Errorf("choice %s of %s is unknown", n.Choice, n.TemplateID)
+	}
+	if out.Argument, err = value.FromJSON(n.Argument, ch.ArgType, r.lookup); err != nil {
+		return nil, fmt.Errorf("choice argument: %w", err)
+	}
+	// "null" is an Optional result's None, or no stored result.
+	if len(n.Result) > 0 {
+		v, err := value.FromJSON(n.Result, ch.ReturnType, r.lookup)
+		switch {
+		case err == nil:
+			out.Result = v
+		case string(n.Result) != "null":
+			return nil, fmt.Errorf("exercise result: %w", err)
 		}
 	}
-	if f.Tx != nil {
-		add(&f.Tx.Events)
+	return out, nil
+}
+
+// reassignment renders a reassignment entry; nil when the filter shows
+// nothing of it.
+func (r *typedRenderer) reassignment(e *logEntry, ef *eventFilter) (*update.Reassignment, error) {
+	w, m := visibleReassignment(e, ef)
+	if len(w) == 0 {
+		return nil, nil
 	}
-	add(f.Ra)
-	if f.TopoAuth {
-		if len(f.TopoParties) == 0 {
-			anyParty = true
+	ra := e.Reassign
+	out := &update.Reassignment{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		SynchronizerID: e.SynchronizerID}
+	var err error
+	if out.RecordTime, err = parseTime(e.RecordTime); err != nil {
+		return nil, err
+	}
+	c := &ra.Contract
+	if ra.Unassign {
+		t, err := r.template(c.TemplateID)
+		if err != nil {
+			return nil, err
 		}
-		parties = append(parties, f.TopoParties...)
+		out.Events = []update.ReassignmentEvent{&update.UnassignedEvent{Offset: e.Offset, ReassignmentID: ra.ReassignmentID,
+			ContractID: value.ContractID(c.ContractID), TemplateID: t.id, PackageName: c.PackageName, Source: ra.Source,
+			Target: ra.Target, Submitter: ra.Submitter, ReassignmentCounter: ra.Counter, WitnessParties: w}}
+		return out, nil
 	}
-	return union(parties), anyParty
+	ev, err := r.created(e.Offset, e.SynchronizerID, c, w, ef, m, true)
+	if err != nil {
+		return nil, err
+	}
+	out.Events = []update.ReassignmentEvent{&update.AssignedEvent{Source: ra.Source, Target: ra.Target, Submitter: ra.Submitter,
+		ReassignmentID: ra.ReassignmentID, ReassignmentCounter: ra.Counter, Created: ev}}
+	return out, nil
+}
+
+// topology renders a topology entry for the parties want (none: all);
+// nil when none of its events is about them.
+func (r *typedRenderer) topology(e *logEntry, want []string) (*update.TopologyTransaction, error) {
+	events := visibleTopology(e, want)
+	if len(events) == 0 {
+		return nil, nil
+	}
+	out := &update.TopologyTransaction{UpdateID: e.UpdateID, Offset: e.Offset, SynchronizerID: e.SynchronizerID}
+	var err error
+	if out.RecordTime, err = parseTime(e.RecordTime); err != nil {
+		return nil, err
+	}
+	for _, t := range events {
+		var v *wrapped[participantAuthorization]
+		var change update.AuthorizationChange
+		switch k := t.Event; {
+		case k.ParticipantAuthorizationAdded != nil:
+			v, change = k.ParticipantAuthorizationAdded, update.AuthorizationAdded
+		case k.ParticipantAuthorizationChanged != nil:
+			v, change = k.ParticipantAuthorizationChanged, update.AuthorizationChanged
+		default:
+			v, change = k.ParticipantAuthorizationRevoked, update.AuthorizationRevoked
+		}
+		out.Events = append(out.Events, update.PartyAuthorization{Change: change, PartyID: v.Value.PartyID,
+			ParticipantID: v.Value.ParticipantID, Permission: v.Value.ParticipantPermission})
+	}
+	return out, nil
+}
+
+// update renders an entry for an update format (rd holds its filters);
+// nil when nothing of it is visible.
+func (r *typedRenderer) update(e *logEntry, rd *renderer) (update.Update, error) {
+	switch e.Kind {
+	case kindTransaction:
+		if rd.tx != nil {
+			if t, err := r.transaction(e, rd.format.Tx.effects(), rd.tx); t != nil || err != nil {
+				return t, err
+			}
+		}
+	case kindReassignment:
+		if rd.ra != nil {
+			if ra, err := r.reassignment(e, rd.ra); ra != nil || err != nil {
+				return ra, err
+			}
+		}
+	case kindTopology:
+		if rd.format.TopoAuth {
+			if t, err := r.topology(e, rd.format.TopoParties); t != nil || err != nil {
+				return t, err
+			}
+		}
+	}
+	return nil, nil
 }

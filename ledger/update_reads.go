@@ -12,9 +12,9 @@ import (
 
 // Reads: the updates and active contracts with typed values. Their
 // formats compile to read specs (event_filter_spec.go) that the checks,
-// rights, errors, page tokens and the one visibility pass (render.go:
+// rights, errors, page tokens and the one visibility pass (visibility.go:
 // which events a reader sees, witnesses, acsDelta, blobs, interface
-// views) work on; typed_render.go renders the stored entries as typed
+// views) work on; render.go renders the stored entries as typed
 // events. The JSON Ledger API's reads are a layer over these
 // (ledger/jsonapi).
 

@@ -14,7 +14,7 @@ import (
 // ContractService and EventQueryService). Their checks, rights, errors,
 // tokens and visibility decisions are activeContractsPage, contractFor,
 // contractEventsFor and the ACS walk acsVisitAt; they render the selected
-// contracts as typed events (typed_render.go).
+// contracts as typed events (render.go).
 
 // PageRequest asks for one page of the active contracts
 // (ActiveContractEventsPage). Its optional fields are pointers, as the

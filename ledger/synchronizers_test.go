@@ -12,7 +12,7 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
-func TestTypedConnectedSynchronizers(t *testing.T) {
+func TestConnectedSynchronizers(t *testing.T) {
 	t.Parallel()
 	n := ledgertest.Open(t, ledger.Options{ParticipantID: "p1", Synchronizers: []string{"a::1220aa", "b::1220bb"}})
 	alice := ledgertest.MustAllocate(t, n, "alice")

@@ -37,11 +37,11 @@ func kindOf(u any) string {
 	return "?"
 }
 
-// TestTypedUpdatesAgreeWithJSON: the typed walk of every kind of update,
+// TestUpdates: the walk of every kind of update,
 // ascending and descending, gives the updates the reads by offset give
 // (same kinds, offsets and ids): the fixture's two parties' topology
 // transactions and its two transactions.
-func TestTypedUpdatesAgreeWithJSON(t *testing.T) {
+func TestUpdates(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()

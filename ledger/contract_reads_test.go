@@ -55,11 +55,11 @@ func (f typedFixture) checkPing(t *testing.T, ev *update.CreatedEvent, cid value
 	}
 }
 
-// TestActiveContractEventsPageAgreesWithJSON: the typed pages hold the
-// contracts of the JSON pages, in the same order, with typed events, the
-// same offset and the same tokens (the JSON token is the base64 of the
-// typed one); a token keeps its offset after the ledger moves on.
-func TestActiveContractEventsPageAgreesWithJSON(t *testing.T) {
+// TestActiveContractEventsPage: the pages hold the readers' contracts in
+// order, with typed events, the page's offset and continuation tokens (the
+// JSON API's token is the base64 of this one); a token keeps its offset
+// after the ledger moves on.
+func TestActiveContractEventsPage(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
@@ -264,12 +264,12 @@ func TestActiveContractEventsPageInTransit(t *testing.T) {
 	}
 }
 
-// TestContractAgreesWithJSON: Contract answers the JSON ContractByID's
-// created event with typed values, for an active and an archived
+// TestContract: Contract answers a contract's created event with typed
+// values (Canton's GetContract), for an active and an archived
 // contract, and refuses with its codes: a non-stakeholder or an unknown
 // contract (CONTRACT_PAYLOAD_NOT_FOUND), a party the caller may not read
 // as (PERMISSION_DENIED).
-func TestContractAgreesWithJSON(t *testing.T) {
+func TestContract(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
@@ -330,12 +330,13 @@ func TestContractAgreesWithJSON(t *testing.T) {
 	}
 }
 
-// TestContractEventsAgreeWithJSON: ContractEvents answers the JSON
-// EventsByContractID's events with typed values and their synchronizers,
+// TestContractEvents: ContractEvents answers a contract's create and
+// archive events (Canton's GetEventsByContractId) with typed values and
+// their synchronizers,
 // for an active and an archived contract, and refuses with its codes: a
 // format showing none of the events or an unknown contract
 // (CONTRACT_EVENTS_NOT_FOUND), a party the caller may not read as.
-func TestContractEventsAgreeWithJSON(t *testing.T) {
+func TestContractEvents(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()

@@ -68,11 +68,10 @@ func newTypedFixture(t *testing.T) typedFixture {
 	return f
 }
 
-// TestTransactionAgreesWithJSON: the typed read of an update holds the
-// events, ids, offsets and parties the JSON read of the same update
-// shows (each asserted here; the JSON bytes are package jsonapi's to
+// TestTransaction: the read of an update holds its events, ids, offsets
+// and parties (each asserted here; the JSON bytes are package jsonapi's to
 // test), with typed values (records with their type id and labels).
-func TestTransactionAgreesWithJSON(t *testing.T) {
+func TestTransaction(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
@@ -186,9 +185,9 @@ func TestTransactionAgreesWithJSON(t *testing.T) {
 	}
 }
 
-// TestTypedReadRefusals: the typed reads refuse with the codes of the
-// JSON reads they stand for (Canton's), and change nothing.
-func TestTypedReadRefusals(t *testing.T) {
+// TestReadRefusals: the reads refuse with Canton's codes (those the JSON
+// API answers too), and change nothing.
+func TestReadRefusals(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
@@ -279,10 +278,9 @@ func TestTypedReadRefusals(t *testing.T) {
 	}
 }
 
-// TestActiveContractEventsAgreeWithJSON: the typed active contracts are
-// the JSON ones, with typed arguments, at the ledger end and at an
-// earlier offset.
-func TestActiveContractEventsAgreeWithJSON(t *testing.T) {
+// TestActiveContractEvents: the active contracts, with typed arguments, at
+// the ledger end and at an earlier offset.
+func TestActiveContractEvents(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
 	ctx := context.Background()
