@@ -240,7 +240,7 @@ func TestGetCommandStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	party := alice.Party
-	created, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(e.node).SubmitAndWaitForTransaction(bg, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	created, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(e.node).SubmitAndWaitForTransaction(bg, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "ok-1", ActAs: []string{party}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou",
 			CreateArguments: []byte(`{"owner": "` + party + `", "amount": "10"}`)}}}}}))

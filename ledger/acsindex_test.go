@@ -135,7 +135,7 @@ func (l *acsLedger) next(t *testing.T, rng *rand.Rand) {
 			rec.sync = sync
 			created = append(created, rec)
 		}
-		resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+		resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 			CommandID: fmt.Sprint("cmd-", l.step), ActAs: []string{owner}, UserID: "u1", SynchronizerID: sync, Commands: cmds}}))
 		if err != nil {
 			t.Fatalf("step %d: %v", l.step, err)

@@ -56,7 +56,7 @@ func newHeavyNode(tb testing.TB) *heavyNode {
 	h := &heavyNode{n: n, reg: prometheus.NewRegistry(), owner: ledgertest.MustAllocate(tb, n, "owner"), tpl: ids[0] + ":Main:Heavy"}
 	h.reg.MustRegister(n.Collector())
 	ledger.SetInterpretedHookForTest(n, func() { h.interpreted.Store(time.Now().UnixNano()) })
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "heavy", ActAs: []string{h.owner}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: h.tpl,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"owner": %q}`, h.owner))}}},
@@ -71,7 +71,7 @@ func newHeavyNode(tb testing.TB) *heavyNode {
 // spin exercises the non-consuming Spin {n} on the Heavy contract and
 // returns its result.
 func (h *heavyNode) spin(tb testing.TB, cmdID string, n int64) string {
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(h.n).SubmitAndWaitForTransactionTree(tb.Context(), jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{h.owner}, UserID: "u1",
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(h.n).SubmitAndWaitForTransactionTree(tb.Context(), jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{h.owner}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: h.tpl, ContractID: h.cid,
 			Choice: "Spin", ChoiceArgument: json.RawMessage(fmt.Sprintf(`{"n": "%d"}`, n))}}}}))
 	if err != nil {

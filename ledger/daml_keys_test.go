@@ -40,7 +40,7 @@ func TestExerciseByKey(t *testing.T) {
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	tid := ids[0] + ":Main:K"
 	submit := func(cmdID string, c jsonapi.JsCommand) (jsonapi.JsTransactionTree, error) {
-		resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []jsonapi.JsCommand{c}}))
+		resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1", Commands: []jsonapi.JsCommand{c}}))
 		return resp.TransactionTree, err
 	}
 	var cids []string

@@ -31,7 +31,7 @@ func newPingNode(t *testing.T) *pingNode {
 
 func (f *pingNode) createPing(t *testing.T, id string) jsonapi.JsCreatedEvent {
 	t.Helper()
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "create-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID,
 			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, f.alice, f.bob))}}},
@@ -58,7 +58,7 @@ func TestPingRuns(t *testing.T) {
 		t.Errorf("observers: %s", diff)
 	}
 	respond := func(cmdID, actAs string) (jsonapi.SubmitAndWaitForTransactionTreeResponse, error) {
-		return decodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
+		return jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(f.n).SubmitAndWaitForTransactionTree(f.ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{actAs}, UserID: "u1",
 			Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: ev.ContractID,
 				Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}))
 	}

@@ -42,7 +42,7 @@ func TestUpgrades(t *testing.T) {
 	alice := ledgertest.MustAllocate(t, n, "alice")
 	submit := func(cmdID string, pref []string, c jsonapi.JsCommand) jsonapi.JsTransactionTree {
 		t.Helper()
-		resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
+		resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionTreeResponse](jsonapi.New(n).SubmitAndWaitForTransactionTree(ctx, jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{alice}, UserID: "u1",
 			PackageIDSelectionPreference: pref, Commands: []jsonapi.JsCommand{c}}))
 		if err != nil {
 			t.Fatalf("%s: %v", cmdID, err)

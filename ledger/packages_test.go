@@ -434,7 +434,7 @@ func TestDamlAfterReopenAndRestore(t *testing.T) {
 	iou := ids[0] + ":Main:Iou"
 	create := func(t *testing.T, n *ledger.Node, id, alice string) string {
 		t.Helper()
-		resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+		resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
 			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: iou,
 				CreateArguments: json.RawMessage(`{"owner":"` + alice + `","amount":"1"}`)}}}}}))

@@ -55,7 +55,7 @@ func (f *pingExternal) prepareCreate(t *testing.T, cmdID string) jsonapi.JsPrepa
 // alicePing submits alice's Ping to ext and returns its contract id.
 func (f *pingExternal) alicePing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.ext)}}}}}))
 	if err != nil {
@@ -133,7 +133,7 @@ func TestPrepareExecutePingCreate(t *testing.T) {
 		pt.Metadata.PreparationTime == 0 || pt.Metadata.MinLedgerEffectiveTime != nil || pt.Metadata.MaxLedgerEffectiveTime != nil {
 		t.Errorf("transaction %+v metadata %+v", pt.Transaction, pt.Metadata)
 	}
-	resp, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.bob)}))
 	if err != nil {
 		t.Fatalf("execute: %v", err)
@@ -195,14 +195,14 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 		!cmp.Equal(ics[0].Contract.Signatories, []string{f.alice}) {
 		t.Fatalf("input contracts %+v", ics)
 	}
-	resp, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 		ExecuteSubmissionRequest: f.execReq(p), TransactionFormat: ledgerEffects(f.ext, f.alice)}))
 	if err != nil {
 		t.Fatalf("execute: %v", err)
 	}
 	// A submitted Respond (bob answers alice) for comparison.
 	cid2 := f.submitPing(t, "r2")
-	sub, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	sub, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "bob-respond", ActAs: []string{f.bob}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{ExerciseCommand: &jsonapi.JsExerciseCommand{TemplateID: f.pingID, ContractID: cid2,
 			Choice: "Respond", ChoiceArgument: json.RawMessage(`{}`)}}}}, TransactionFormat: ledgerEffects(f.bob, f.alice)}))
@@ -227,7 +227,7 @@ func TestPrepareExecutePingRespond(t *testing.T) {
 
 func (f *pingExternal) submitPing(t *testing.T, id string) string {
 	t.Helper()
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(f.n).SubmitAndWaitForTransaction(f.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: "alice-bob-" + id, ActAs: []string{f.alice}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: f.pingID, CreateArguments: f.pingArgs(id, f.alice, f.bob)}}}}}))
 	if err != nil {

@@ -150,7 +150,7 @@ func TestPrepareSignExecute(t *testing.T) {
 			if len(pt2.Metadata.InputContracts) != 1 || pt2.Metadata.InputContracts[0].Contract.ContractID != string(ev.ContractID) {
 				t.Fatalf("input contracts: %+v", pt2.Metadata.InputContracts)
 			}
-			tx, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+			tx, err := jsonapi.DecodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p2)}))
 			if err != nil {
 				t.Fatalf("execute transfer: %v", err)
@@ -173,7 +173,7 @@ func TestExecuteStaleInputContract(t *testing.T) {
 	tid := f.pkg + ":Main:Iou"
 	args := json.RawMessage(`{"owner": "` + f.ext + `", "amount": "5"}`)
 	p := f.prepare(t, "c", "", jsonapi.JsCommand{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tid, CreateArguments: args}})
-	done, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)}))
+	done, err := jsonapi.DecodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{ExecuteSubmissionRequest: f.execReq(p)}))
 	if err != nil {
 		t.Fatalf("execute with a P-256 key: %v", err)
 	}

@@ -68,7 +68,7 @@ func TestPrepareExecuteValues(t *testing.T) {
 			if !value.Equal(rec.Fields[1].Value, tc.oo) {
 				t.Errorf("oo = %#v, want %#v", rec.Fields[1].Value, tc.oo)
 			}
-			resp, err := decodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
+			resp, err := jsonapi.DecodeAnswer[jsonapi.ExecuteSubmissionAndWaitForTransactionResponse](jsonapi.New(f.n).ExecuteSubmissionAndWaitForTransaction(f.ctx, jsonapi.ExecuteSubmissionAndWaitForTransactionRequest{
 				ExecuteSubmissionRequest: f.execReq(p)}))
 			if err != nil {
 				t.Fatalf("execute: %v", err)

@@ -98,7 +98,7 @@ func TestLedgerTimeAfterRecordTime(t *testing.T) {
 	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	ledgertest.MustUploadDAR(t, n, d)
 	alice := ledgertest.MustAllocate(t, n, "alice")
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(n).SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{CommandID: "c1", ActAs: []string{alice}, UserID: "u1",
 		MinLedgerTimeRel: &jsonapi.Duration{Nanos: 300_000_000},
 		Commands:         []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: ids[0] + ":Main:Iou", CreateArguments: json.RawMessage(`{"owner": "` + alice + `", "amount": "1"}`)}}}}}))
 	if err != nil {

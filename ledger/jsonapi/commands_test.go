@@ -83,7 +83,7 @@ func TestSubmitArgumentChecks(t *testing.T) {
 		})
 	}
 	// Canonical output: an explicit "+5" comes back as "5".
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(t.Context(), jsonapi.SubmitAndWaitForTransactionRequest{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(t.Context(), jsonapi.SubmitAndWaitForTransactionRequest{
 		Commands: f.create("c1", `{"owner": "`+f.alice+`", "amount": "+5", "more": null}`)}))
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	f := newIouNode(t)
 	ctx := t.Context()
 	bobs := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{f.bob: {}}}}
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs}))
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c1", f.iouArgs(1)), TransactionFormat: bobs}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestSubmitTransactionWithoutVisibleEvents(t *testing.T) {
 	// template, as Canton's FormatValidator has it.
 	none := &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: jsonapi.EventFormat{
 		FiltersByParty: map[string]jsonapi.Filters{f.alice: {Cumulative: []jsonapi.CumulativeFilter{{}}}}}}
-	hidden, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none}))
+	hidden, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](f.api.SubmitAndWaitForTransaction(ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: f.create("c2", f.iouArgs(1)), TransactionFormat: none}))
 	if err != nil {
 		t.Fatal(err)
 	}

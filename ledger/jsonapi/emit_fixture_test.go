@@ -116,7 +116,7 @@ func (l *emitLedger) tArg(owner, watcher, note string, i int) string {
 
 func (l *emitLedger) submit(t testing.TB, id, wf string, actAs []string, cmds ...jsonapi.JsCommand) jsonapi.JsTransaction {
 	t.Helper()
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(l.n).SubmitAndWaitForTransaction(l.ctx, jsonapi.SubmitAndWaitForTransactionRequest{Commands: jsonapi.JsCommands{
 		CommandID: id, WorkflowID: wf, ActAs: actAs, UserID: "u1", Commands: cmds}}))
 	if err != nil {
 		t.Fatalf("%s: %v", id, err)

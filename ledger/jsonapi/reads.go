@@ -3,6 +3,7 @@ package jsonapi
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
@@ -21,6 +22,19 @@ type Body []byte
 
 // MarshalJSON returns the body.
 func (b Body) MarshalJSON() ([]byte, error) { return b, nil }
+
+// DecodeAnswer decodes the answer of a method that returns a Body into its
+// wire type T (e.g. SubmitAndWaitForTransactionResponse), for Go callers
+// of the JSON API that want the answer's fields; it passes err through.
+// Callers that only forward the answer should write the Body as it is.
+func DecodeAnswer[T any](b Body, err error) (T, error) {
+	var out T
+	if err != nil {
+		return out, err
+	}
+	err = json.Unmarshal(b, &out)
+	return out, err
+}
 
 // public makes the node's first check of every read: it is ready and
 // ctx is live.

@@ -33,7 +33,7 @@ func notes() ([]byte, string) {
 func create(t *testing.T, node *ledger.Node, tmpl, cmdID, owner string) jsonapi.JsTransaction {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"owner": owner})
-	resp, err := decodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(node).SubmitAndWaitForTransaction(context.Background(), jsonapi.SubmitAndWaitForTransactionRequest{
+	resp, err := jsonapi.DecodeAnswer[jsonapi.SubmitAndWaitForTransactionResponse](jsonapi.New(node).SubmitAndWaitForTransaction(context.Background(), jsonapi.SubmitAndWaitForTransactionRequest{
 		Commands: jsonapi.JsCommands{CommandID: cmdID, ActAs: []string{owner},
 			Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: tmpl, CreateArguments: args}}}}}))
 	if err != nil {
