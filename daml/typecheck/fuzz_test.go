@@ -2,7 +2,6 @@ package typecheck
 
 import (
 	"testing"
-	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -80,10 +79,19 @@ func sharedStructs(n int) lf.Expr {
 	return e
 }
 
-// TestHostileInput: exponentially shared expressions and deep nesting are
-// refused with ETooComplex, quickly, without exhausting the stack.
-func TestHostileInput(t *testing.T) {
-	t.Parallel()
+// hostileInput is a package built to make the checker work hard: an
+// exponentially shared expression or deep nesting, and the error kind
+// the check must end with.
+type hostileInput struct {
+	name    string
+	typ     lf.Type
+	expr    lf.Expr
+	payload int
+	want    ErrorKind
+}
+
+// hostileInputs are TestHostileInput's and BenchmarkHostileInput's cases.
+func hostileInputs() []hostileInput {
 	deepLambda := func(n int) lf.Expr {
 		var e lf.Expr = &lf.EBuiltinCon{Con: lf.ConUnit}
 		for range n {
@@ -98,13 +106,7 @@ func TestHostileInput(t *testing.T) {
 		}
 		return t
 	}
-	tests := []struct {
-		name    string
-		typ     lf.Type
-		expr    lf.Expr
-		payload int
-		want    ErrorKind
-	}{
+	return []hostileInput{
 		{"exponential DAG in a 1 KB archive", tyUnit, sharedStructs(80), 1000, ETooComplex},
 		{"exponential DAG built in memory", tyUnit, sharedStructs(80), 0, ETooComplex},
 		{"moderately shared DAG", tyUnit, sharedStructs(12), 1000, ETypeMismatch},
@@ -112,21 +114,41 @@ func TestHostileInput(t *testing.T) {
 		{"type nested beyond the depth bound", tyUnit, lam("x", deepType(2*maxDepth), unitE), 0, ETooComplex},
 		{"lambdas nested as deep as the decoder allows", tyUnit, deepLambda(10_000), 0, ETypeMismatch},
 	}
-	for _, tt := range tests {
+}
+
+// TestHostileInput: exponentially shared expressions and deep nesting are
+// refused with ETooComplex, without exhausting the stack, and with a
+// bounded message. How quickly is BenchmarkHostileInput's to measure: the
+// checker's step budget (check.go) is what bounds the time.
+func TestHostileInput(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostileInputs() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p := withValue(tt.typ, tt.expr)
 			p.Payload = make([]byte, tt.payload)
-			start := time.Now()
 			e := checkErr(t, p)
 			if kindOfErr(e) != tt.want {
 				t.Fatalf("kind %v, want %v (%.200v)", kindOfErr(e), tt.want, e)
 			}
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("took %v", d)
-			}
 			if len(e.Error()) > 3*maxPrinted {
 				t.Errorf("message of %d bytes", len(e.Error()))
+			}
+		})
+	}
+}
+
+// BenchmarkHostileInput times the check of each hostile package up to its
+// refusal (or, for the two well-formed-but-ill-typed ones, its type error).
+func BenchmarkHostileInput(b *testing.B) {
+	for _, tt := range hostileInputs() {
+		p := withValue(tt.typ, tt.expr)
+		p.Payload = make([]byte, tt.payload)
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := Check(p, Lookup(lookupDATypes)); err == nil {
+					b.Fatal("accepted")
+				}
 			}
 		})
 	}
