@@ -228,6 +228,11 @@ func (n *Node) reassign(ctx context.Context, rc ReassignCommands, ef *eventSpec)
 	if src == dst {
 		return nil, apierr.InvalidArgument.New("source and target synchronizer are the same: %s", apierr.Quote(src))
 	}
+	if len(rc.Commands) > 1 {
+		// Refused before the committer: nothing of the first command is
+		// worked out only to be thrown away.
+		return nil, apierr.Unimplemented.New("ledgernode reassigns one contract per submission")
+	}
 	v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		off := tx.NextOffset()
 		at := formatTime(n.now())
@@ -249,9 +254,6 @@ func (n *Node) reassign(ctx context.Context, rc ReassignCommands, ef *eventSpec)
 			}
 			if err != nil {
 				return nil, err
-			}
-			if i > 0 {
-				return nil, apierr.Unimplemented.New("ledgernode reassigns one contract per submission")
 			}
 			e.Reassign = node
 		}

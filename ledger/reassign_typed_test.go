@@ -252,6 +252,9 @@ func TestReassignRefusals(t *testing.T) {
 		{"commands of two kinds", f.ctx, cmd(f.alice, append(unassign(cid, s1, s2), ledger.AssignContract{ReassignmentID: "00", Source: s1, Target: s2})), nil, apierr.InvalidArgument},
 		{"commands between other synchronizers", f.ctx, cmd(f.alice, append(unassign(cid, s1, s2), unassign(cid, s2, s1)...)), nil, apierr.InvalidArgument},
 		{"unknown contract", f.ctx, cmd(f.alice, unassign(unknown, s1, s2)), nil, apierr.ContractNotFound},
+		// Refused before any command is looked at: the unknown second
+		// contract is not what is reported.
+		{"two contracts", f.ctx, cmd(f.alice, append(unassign(cid, s1, s2), unassign(unknown, s1, s2)...)), nil, apierr.Unimplemented},
 		{"wrong source synchronizer", f.ctx, cmd(f.alice, unassign(cid, s2, s1)), nil, apierr.ContractNotActive},
 		{"same synchronizer", f.ctx, cmd(f.alice, unassign(cid, s1, s1)), nil, apierr.InvalidArgument},
 		{"unknown synchronizer", f.ctx, cmd(f.alice, unassign(cid, s1, "s3::1220cc")), nil, apierr.InvalidField},

@@ -108,6 +108,12 @@ func CheckOperations(changes []Change) error {
 	if len(changes) == 0 {
 		return apierr.MissingField.New("changes")
 	}
+	return checkOps(changes)
+}
+
+// checkOps refuses a change with no operation (MISSING_FIELD
+// changes[i].operation): CheckOperations and Apply share it.
+func checkOps(changes []Change) error {
 	for i, c := range changes {
 		if c.Op != Vet && c.Op != Unvet {
 			return apierr.MissingField.New("changes[%d].operation", i)
@@ -156,10 +162,8 @@ func Apply(state State, changes []Change, known []*lf.Package, flags Flags) (Sta
 	for _, v := range state.Packages {
 		vetted[v.PackageID] = v
 	}
-	for i, c := range changes {
-		if c.Op != Vet && c.Op != Unvet {
-			return State{}, apierr.MissingField.New("changes[%d].operation", i)
-		}
+	if err := checkOps(changes); err != nil {
+		return State{}, err
 	}
 	newlyVetted := map[string]bool{}
 	for _, c := range changes {
