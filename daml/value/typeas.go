@@ -56,13 +56,6 @@ type directTyper struct {
 	genMapWork int
 }
 
-// minTimestamp and maxTimestamp are the Timestamps of
-// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z.
-const (
-	minTimestamp = Timestamp(-62135596800000000)
-	maxTimestamp = Timestamp(253402300799999999)
-)
-
 // directMaxDepth is the deepest the direct typer goes (well within the
 // depth limits of the round trip's printer and checker).
 const directMaxDepth = maxValueDepth / 2
@@ -188,7 +181,7 @@ func (d *directTyper) builtin(v Value, b lf.BuiltinType, args targs, env *tenv, 
 	case lf.BuiltinTimestamp:
 		// Printed and read back, a Timestamp keeps its value within the
 		// range the reader accepts.
-		if x, ok := v.(Timestamp); ok && x >= minTimestamp && x <= maxTimestamp {
+		if x, ok := v.(Timestamp); ok && x >= MinTimestamp && x <= MaxTimestamp {
 			d.size += 32
 			return v, true
 		}

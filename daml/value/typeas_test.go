@@ -309,7 +309,7 @@ func TestTimestampBounds(t *testing.T) {
 	for _, tc := range []struct {
 		ts Timestamp
 		in bool
-	}{{minTimestamp, true}, {minTimestamp - 1, false}, {maxTimestamp, true}, {maxTimestamp + 1, false}} {
+	}{{MinTimestamp, true}, {MinTimestamp - 1, false}, {MaxTimestamp, true}, {MaxTimestamp + 1, false}} {
 		_, err := FromJSON(AppendJSON(nil, tc.ts), tTimestamp, nil)
 		if (err == nil) != tc.in {
 			t.Errorf("Timestamp %d: round trip error %v, want in range %v", int64(tc.ts), err, tc.in)
