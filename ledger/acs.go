@@ -113,11 +113,13 @@ type acsQuery struct {
 // fingerprint identifies the parameters a page token is bound to.
 func (q *acsQuery) fingerprint() string { return fingerprint(q) }
 
-// acsBounds are a page's offset and its next token (base64), nil on the
-// last page.
+// acsBounds are a page's offset, the request's fingerprint (its
+// contracts' tokens are bound to it) and its next token (base64), nil on
+// the last page.
 type acsBounds struct {
-	at   int64
-	next *string
+	at      int64
+	request string
+	next    *string
 }
 
 // activeContractsPage makes the checks of ActiveContractEventsPage and
@@ -159,7 +161,7 @@ func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit f
 	if err := n.checkActiveAt(at); err != nil {
 		return acsBounds{}, err
 	}
-	resp := acsBounds{at: at}
+	resp := acsBounds{at: at, request: fp}
 	more := false
 	last := ""
 	ef := newSpecFilter(&req.Format, n)

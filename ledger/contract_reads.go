@@ -84,7 +84,6 @@ func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr
 	}
 	var contracts []PagedContract
 	var failed error
-	fp := req.fingerprint()
 	resp, err := n.activeContractsPage(ctx, req, func(ef *eventFilter) (acsVisit, func() int) {
 		return func(c *contractRecord, w []string, m filterMatch) bool {
 			pc, err := tr.pagedContract(c, w, ef, m)
@@ -104,7 +103,7 @@ func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr
 	}
 	out := &ContractPage{At: resp.at, Contracts: contracts}
 	for i := range out.Contracts {
-		out.Contracts[i].Token = mustJSON(acsPageToken{At: resp.at, After: string(out.Contracts[i].Created.ContractID), Request: fp})
+		out.Contracts[i].Token = mustJSON(acsPageToken{At: resp.at, After: string(out.Contracts[i].Created.ContractID), Request: resp.request})
 	}
 	if resp.next != nil {
 		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.next); err != nil {
