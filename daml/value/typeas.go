@@ -49,8 +49,10 @@ func typeAsDirect(v Value, t lf.Type, lookup func(pkgID string) *lf.Package) (Va
 // its type resolution.
 type directTyper struct {
 	c checker
-	// size bounds the length of the canonical encoding from above (the
-	// round trip fails past maxCanonicalBytes).
+	// size bounds from above the length of the JSON the round trip would
+	// print; a value past half of maxValueBytes (the most JSON the round
+	// trip reads) is left to the round trip, so that its size refusals
+	// stay the round trip's.
 	size int
 	// genMapWork bounds the round trip's GenMap work from above.
 	genMapWork int
