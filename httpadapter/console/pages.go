@@ -352,8 +352,8 @@ func (c *Console) exerciseView(r *request) (formView, formTypes, error) {
 	if err != nil {
 		return v, formTypes{}, err
 	}
-	var evs contractEvents
-	if err := decodeBody(&evs)(jsonapi.New(c.node).EventsByContractID(r.ctx, jsonapi.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)})); err != nil {
+	evs, err := jsonapi.DecodeAnswer[contractEvents](jsonapi.New(c.node).EventsByContractID(r.ctx, jsonapi.GetEventsByContractIDRequest{ContractID: v.ContractID, EventFormat: partyEvents(v.Party)}))
+	if err != nil {
 		return v, formTypes{}, err
 	}
 	if evs.Created == nil {

@@ -10,7 +10,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,16 +34,6 @@ type source struct {
 
 // api is the JSON API over the source's node.
 func (s *source) api() *jsonapi.API { return jsonapi.New(s.node) }
-
-// decodeBody decodes an answer of the JSON API into out.
-func decodeBody(out any) func(jsonapi.Body, error) error {
-	return func(b jsonapi.Body, err error) error {
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(b, out)
-	}
-}
 
 // contractEvents is the JSON API's answer to events-by-contract-id, its
 // interface views decoded as such (jsonapi.JsCreatedEvent carries them as
@@ -528,8 +517,7 @@ func (s *source) contracts(ctx context.Context, party, template, page string) (c
 		return v, nil
 	}
 	size := int32(s.pageSize)
-	var res jsonapi.GetActiveContractsPageResponse
-	err = decodeBody(&res)(s.api().ActiveContractsPage(ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: partyFormat(party, template, nil),
+	res, err := jsonapi.DecodeAnswer[jsonapi.GetActiveContractsPageResponse](s.api().ActiveContractsPage(ctx, jsonapi.GetActiveContractsPageRequest{EventFormat: partyFormat(party, template, nil),
 		MaxPageSize: &size, PageToken: page}))
 	if err != nil {
 		return v, err
@@ -590,8 +578,8 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 	}
 	format := partyEvents(party)
 	format.Verbose = true
-	var evs contractEvents
-	if err := decodeBody(&evs)(s.api().EventsByContractID(ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format})); err != nil {
+	evs, err := jsonapi.DecodeAnswer[contractEvents](s.api().EventsByContractID(ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid, EventFormat: format}))
+	if err != nil {
 		return v, err
 	}
 	if evs.Created == nil {
@@ -632,8 +620,7 @@ func (s *source) contract(ctx context.Context, cid, party string) (contractView,
 		for _, i := range tmpl.Implements {
 			ifaces = append(ifaces, i.String())
 		}
-		var withViews contractEvents
-		err := decodeBody(&withViews)(s.api().EventsByContractID(ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid,
+		withViews, err := jsonapi.DecodeAnswer[contractEvents](s.api().EventsByContractID(ctx, jsonapi.GetEventsByContractIDRequest{ContractID: cid,
 			EventFormat: partyFormat(viewer, "", ifaces)}))
 		if err == nil && withViews.Created != nil {
 			for _, iv := range withViews.Created.CreatedEvent.InterfaceViews {
@@ -668,8 +655,8 @@ func interfaceViewOf(jv jsonapi.JsInterfaceView, pm map[string]*lf.Package) inte
 
 // updateAt locates the update at an offset.
 func (s *source) updateAt(ctx context.Context, off int64, party string) (*eventRef, error) {
-	var res jsonapi.GetUpdateResponse
-	if err := decodeBody(&res)(s.api().UpdateByOffset(ctx, jsonapi.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: updateFormat(party)})); err != nil {
+	res, err := jsonapi.DecodeAnswer[jsonapi.GetUpdateResponse](s.api().UpdateByOffset(ctx, jsonapi.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: updateFormat(party)}))
+	if err != nil {
 		return nil, err
 	}
 	u := res.Update
@@ -732,9 +719,9 @@ func (s *source) updates(ctx context.Context, party, page string) (updatesView, 
 		return v, nil
 	}
 	size := int32(s.pageSize)
-	var res jsonapi.GetUpdatesPageResponse
-	if err := decodeBody(&res)(s.api().UpdatesPage(ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: updateFormat(party), DescendingOrder: true,
-		MaxPageSize: &size, PageToken: page})); err != nil {
+	res, err := jsonapi.DecodeAnswer[jsonapi.GetUpdatesPageResponse](s.api().UpdatesPage(ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: updateFormat(party), DescendingOrder: true,
+		MaxPageSize: &size, PageToken: page}))
+	if err != nil {
 		return v, err
 	}
 	if res.NextPageToken != nil && len(res.Updates) > 0 {
@@ -838,8 +825,8 @@ type updateView struct {
 
 func (s *source) update(ctx context.Context, id, party string) (updateView, error) {
 	v := updateView{UpdateID: id, Party: party}
-	var res jsonapi.GetUpdateResponse
-	if err := decodeBody(&res)(s.api().UpdateByID(ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: updateFormat(party)})); err != nil {
+	res, err := jsonapi.DecodeAnswer[jsonapi.GetUpdateResponse](s.api().UpdateByID(ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: updateFormat(party)}))
+	if err != nil {
 		return v, err
 	}
 	u := res.Update

@@ -211,9 +211,7 @@ func (a *API) SubmitAndWaitForTransactionTree(ctx context.Context, c JsCommands)
 		return nil, err
 	}
 	storedForm(t)
-	b := append(make([]byte, 0, 2048), `{"transactionTree":`...)
-	b = AppendTransactionTree(b, t)
-	return append(b, '}'), nil
+	return treeAnswer(t), nil
 }
 
 // mayReadAs reports whether the format check of a typed read as parties
@@ -236,6 +234,14 @@ func mayReadAs(ctx context.Context, parties []string) bool {
 	return true
 }
 
+// treeAnswer is {"transactionTree": …} with t, the answer of
+// submit-and-wait-for-transaction-tree.
+func treeAnswer(t *update.Transaction) Body {
+	b := append(make([]byte, 0, 2048), `{"transactionTree":`...)
+	b = AppendTransactionTree(b, t)
+	return append(b, '}')
+}
+
 // treeReadBack is the tree answer of a committed submission read back as
 // the parties.
 func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties []string) (Body, error) {
@@ -250,9 +256,7 @@ func (a *API) treeReadBack(ctx context.Context, res *ledger.Committed, parties [
 	case err != nil:
 		return nil, err
 	}
-	b := append(make([]byte, 0, 2048), `{"transactionTree":`...)
-	b = AppendTransactionTree(b, t)
-	return append(b, '}'), nil
+	return treeAnswer(t), nil
 }
 
 // readFormatOf converts a transaction format to the Node's (its shapes

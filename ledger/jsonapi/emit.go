@@ -262,8 +262,8 @@ func treeOrder(events []update.Event) []update.Event {
 			out = append(out, e)
 		}
 	}
-	// Node ids are small non-negative numbers: compare their text
-	// without printing it.
+	// Node ids sort as the JSON API sorts its map keys, by their decimal
+	// text (compareDecimalText, on the stack: no allocation).
 	slices.SortStableFunc(out, func(a, b update.Event) int { return compareDecimalText(a.Node(), b.Node()) })
 	// A map holds one event per key: keep the last of equal ids.
 	w := 0
