@@ -82,6 +82,7 @@ func init() {
 		},
 	}
 	addStackJets(scriptJets)
+	addScriptMonadJets(scriptJets)
 }
 
 // packageIDPrefix matches the package id of a type constructor as

@@ -236,7 +236,9 @@ func TestScriptJetRefusals(t *testing.T) {
 		{"other package", &other, free, "$$c$u003e$u003e$u003d", nil},
 		{"no package", nil, free, "$$c$u003e$u003e$u003d", nil},
 		{"no jet", p, free, "$$fActionFree", nil},
-		{"no jet", p, low, "$$c$u003e$u003e$u003d", nil},
+		{"no jet", p, low, "$$fActionScript", nil},
+		// The Script monad's jets stand in for Free's definitions too.
+		{"other dependency", p, low, "$$cpure", func() { p.Value(free, "$$WPure").Expr = fmap.Expr }},
 		{"other body", p, free, "$$c$u003e$u003e$u003d", func() { bind.Expr = fmap.Expr }},
 		{"other type", p, free, "$$cfmap", func() { fmap.Type = bind.Type }},
 	} {

@@ -1,0 +1,169 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+// TestScriptMonadJets: the jets of the Script monad (>>=, pure, fmap and
+// <*> of Daml.Script.Internal.LowLevel's Script) give what the
+// definitions they replace give, interpreted: scripts whose runScript
+// gives the same Pure and Free values, with continuations that give the
+// same when answered, for scripts that finish and scripts that stop at
+// questions, nested.
+func TestScriptMonadJets(t *testing.T) {
+	d := loadDAR(t, amuletTestDARName)
+	p := damlScript(t, d)
+	ctx := context.Background()
+	ref := func(module, name string) lf.TypeConID {
+		return lf.TypeConID{PackageID: p.ID, Module: module, Name: name}
+	}
+	const free, low = "Daml.Script.Internal.Free", "Daml.Script.Internal.LowLevel"
+	names := []string{"$$c$u003e$u003e$u003d", "$$cpure", "$$cfmap2", "$$c$u003c$u002a$u003e"}
+	for _, name := range names {
+		if _, ok := engine.ScriptJet(p, ref(low, name)); !ok {
+			t.Fatalf("no jet for %s", name)
+		}
+	}
+	type monad struct {
+		c                       *scriptJetCase
+		bind, pure, fmap, ap    engine.Value
+		lift, wpure             engine.Value
+		got, pair, pureGot, bad engine.Value
+	}
+	val := func(name string) lf.Expr { return &lf.EVal{Ref: ref(low, name)} }
+	v := func(n string) lf.Expr { return &lf.EVar{Name: n} }
+	lam := func(body lf.Expr, params ...string) lf.Expr {
+		var ps []lf.VarWithType
+		for _, n := range params {
+			ps = append(ps, lf.VarWithType{Name: n})
+		}
+		return &lf.EAbs{Params: ps, Body: body}
+	}
+	app := func(f lf.Expr, args ...lf.Expr) lf.Expr { return &lf.EApp{Fun: f, Args: args} }
+	got := func(fields ...string) lf.Expr {
+		var fs []lf.FieldExpr
+		for _, n := range fields {
+			fs = append(fs, lf.FieldExpr{Name: "got_" + n, Expr: v(n)})
+		}
+		return &lf.EStructCon{Fields: fs}
+	}
+	mk := func(jets bool) *monad {
+		opts := engine.Options{}
+		if jets {
+			opts.Override = func(r lf.TypeConID) (engine.Value, bool) { return engine.ScriptJet(d.Package(r.PackageID), r) }
+		}
+		c := &scriptJetCase{e: engine.New(d, opts)}
+		m := &monad{c: c}
+		for _, x := range []struct {
+			v *engine.Value
+			x lf.Expr
+		}{
+			{&m.bind, val("$$c$u003e$u003e$u003d")},
+			{&m.pure, val("$$cpure")},
+			{&m.fmap, val("$$cfmap2")},
+			{&m.ap, val("$$c$u003c$u002a$u003e")},
+			{&m.lift, val("liftScript")},
+			{&m.wpure, &lf.EVal{Ref: ref(free, "$$WPure")}},
+			// got x = {got_x = x}
+			{&m.got, lam(got("x"), "x")},
+			// pair x = \y -> {got_x = x, got_y = y}
+			{&m.pair, lam(lam(got("x", "y"), "y"), "x")},
+			// pureGot x = pure {got_x = x}
+			{&m.pureGot, lam(app(val("$$cpure"), got("x")), "x")},
+			// bad x = x: not a script
+			{&m.bad, lam(v("x"), "x")},
+		} {
+			r, err := c.e.Eval(ctx, x.x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			*x.v = r
+		}
+		return m
+	}
+	daml, jet := mk(false), mk(true)
+	freeID := ref(free, "Free")
+	apply := func(m *monad, fn engine.Value, args ...engine.Value) engine.Value {
+		t.Helper()
+		r, err := m.c.e.Apply(ctx, fn, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// question is liftScript (Free (ScriptF (Question name 1 () [] Pure))).
+	question := func(m *monad, name string) engine.Value {
+		q, err := m.c.e.NewRecord(ref(low, "Question"), engine.Text(name), engine.Int64(1), engine.Unit{}, (*engine.List)(nil), m.wpure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf, err := m.c.e.NewRecord(ref(low, "ScriptF"), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return apply(m, m.lift, &engine.Variant{ID: freeID, Con: "Free", Rank: 1, Value: sf})
+	}
+	// run is runScript s ().
+	run := func(m *monad, s engine.Value) engine.Value {
+		t.Helper()
+		r, ok := s.(*engine.Record)
+		if !ok || len(r.Fields) != 2 {
+			t.Fatalf("not a Script: %v", s)
+		}
+		return apply(m, r.Fields[0], engine.Unit{})
+	}
+	for _, tc := range []struct {
+		name string
+		s    func(m *monad) engine.Value
+	}{
+		{"pure", func(m *monad) engine.Value { return apply(m, m.pure, engine.Int64(5)) }},
+		{"bind pure", func(m *monad) engine.Value {
+			return apply(m, m.bind, apply(m, m.pure, engine.Int64(5)), m.pureGot)
+		}},
+		{"bind question", func(m *monad) engine.Value { return apply(m, m.bind, question(m, "Q"), m.pureGot) }},
+		{"bind bind question", func(m *monad) engine.Value {
+			s := apply(m, m.bind, question(m, "Q"), m.pureGot)
+			return apply(m, m.bind, s, m.pureGot)
+		}},
+		{"bind to a question", func(m *monad) engine.Value {
+			// k x = question "R" (the answer of Q is dropped).
+			k, err := m.c.e.Eval(ctx, lam(app(val("liftScript"), app(&lf.EVal{Ref: ref(free, "$$WPure")}, v("x"))), "x"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := apply(m, m.bind, question(m, "Q"), k)
+			return apply(m, m.bind, s, m.pureGot)
+		}},
+		{"fmap pure", func(m *monad) engine.Value { return apply(m, m.fmap, m.got, apply(m, m.pure, engine.Int64(5))) }},
+		{"fmap question", func(m *monad) engine.Value { return apply(m, m.fmap, m.got, question(m, "Q")) }},
+		{"fmap fmap bind question", func(m *monad) engine.Value {
+			s := apply(m, m.bind, question(m, "Q"), m.pureGot)
+			return apply(m, m.fmap, m.got, apply(m, m.fmap, m.got, s))
+		}},
+		{"ap pure pure", func(m *monad) engine.Value {
+			return apply(m, m.ap, apply(m, m.pure, apply(m, m.pair, engine.Int64(1))), apply(m, m.pure, engine.Int64(2)))
+		}},
+		{"ap question question", func(m *monad) engine.Value {
+			return apply(m, m.ap, apply(m, m.fmap, m.pair, question(m, "Q")), question(m, "R"))
+		}},
+		{"bind ap", func(m *monad) engine.Value {
+			s := apply(m, m.ap, apply(m, m.fmap, m.pair, question(m, "Q")), apply(m, m.pure, engine.Int64(2)))
+			return apply(m, m.bind, s, m.pureGot)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sameScript(t, daml.c, jet.c, run(daml, tc.s(daml)), run(jet, tc.s(jet)), 4)
+		})
+	}
+	// A continuation that is not a Script fails on both.
+	for _, m := range []*monad{daml, jet} {
+		s := apply(m, m.bind, apply(m, m.pure, engine.Int64(5)), m.bad)
+		if v, err := m.c.e.Apply(ctx, s.(*engine.Record).Fields[0], engine.Unit{}); err == nil {
+			t.Errorf("binding to a non-script gave %v", v)
+		}
+	}
+}
