@@ -13,10 +13,10 @@ import (
 // that asked it (Daml.Script.Internal.LowLevel.getExposedCallStack): each
 // HasCallStack call pushes a frame (GHC.Stack.Types.pushCallStack), and
 // DA.Stack.getCallStack turns the stack into a list of frames, converting
-// each location (DA.Stack.convSrcLoc) field by field. The stack jets are
-// native versions of those three, with the same results: a quarter of
-// the interpretation of the Splice Amulet suite once the free monad's
-// jets are in.
+// each location (DA.Stack.convSrcLoc) field by field; DA.Stack.callStack
+// gives the stack of its caller. The stack jets are native versions of
+// those four, with the same results: a quarter of the interpretation of
+// the Splice Amulet suite once the free monad's jets are in.
 
 const (
 	primPackage  = "daml-prim"
@@ -42,6 +42,12 @@ func addStackJets(jets map[[2]string]scriptJet) {
 		typ:  dropInternalFramesType,
 		body: dropInternalFramesBody,
 		make: makeDropInternalFrames,
+	}
+	jets[[2]string{stackModule, "callStack"}] = scriptJet{
+		pkgs: []string{stdlibPackage},
+		typ:  callStackType,
+		body: callStackBody,
+		make: makeCallStack,
 	}
 	jets[[2]string{stackModule, "getCallStack"}] = scriptJet{
 		pkgs: []string{stdlibPackage},
@@ -351,4 +357,92 @@ func makeDropInternalFrames(p *lf.Package, _ *lf.DefValue) (Value, bool) {
 		}
 		m.ret(l)
 	}), true
+}
+
+// DA.Stack's callStack gives the call stack of its caller (the implicit
+// parameter ?callStack, less the frame of the call of callStack itself):
+//
+//	callStack = case ?callStack of
+//	  EmptyCallStack -> EmptyCallStack
+//	  _ -> let ds = ?callStack in popCallStack ?callStack
+//
+// It asks the implicit parameter's function three times; each time the
+// function pushes the frames of the calls between the caller and the
+// HasCallStack function that asked (pushCallStack), and every question a
+// script asks computes a call stack (getExposedCallStack). The jet asks
+// once: the function is a Daml function of (), whose result is the same
+// each time (Daml has no side effects but traces, and the compiler's
+// call-stack functions trace nothing). It evaluates the definitions the
+// Daml one uses (the empty stack and daml-prim's popCallStack) as the
+// Daml one does.
+const (
+	callStackType  = "GHC.Classes:IP (DA.Internal.PromotedText:PromotedText <_callStack : Unit>) GHC.Stack.Types:CallStack -> GHC.Stack.Types:CallStack"
+	callStackBody  = "457b4d74d2281e8c186f5e97d6ea4f8d20f4dcc5cae0c0d1d2666780cee38a9b"
+	emptyStackBody = "e4a584e7a19e58ac201855903e35ad5f375f346d4d9ff9f3428a4abcca1e3d22"
+)
+
+func makeCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
+	empty := lf.TypeConID{PackageID: p.ID, Module: stackModule, Name: "$$$$sc_callStack_1"}
+	if !jetFits(p.Value(empty.Module, empty.Name), scriptJet{typ: "GHC.Stack.Types:CallStack", body: emptyStackBody}) {
+		return nil, false
+	}
+	var pop lf.TypeConID
+	lf.Inspect(def.Expr, func(n any) bool {
+		if v, ok := n.(*lf.EVal); ok && v.Ref.Module == stackTypes && v.Ref.Name == "popCallStack" {
+			pop = v.Ref
+		}
+		return true
+	})
+	if pop.PackageID == "" {
+		return nil, false
+	}
+	return jetPAP(stackModule+":callStack", 1, func(m *Machine, a []Value) {
+		d, ok := a[0].(*Struct)
+		if !ok {
+			m.fail(crash("callStack of %T", a[0]))
+			return
+		}
+		i, found := slices.BinarySearch(d.Names, "m_ip")
+		if !found {
+			m.fail(crash("callStack of a struct without m_ip"))
+			return
+		}
+		k := &kCallStack{empty: empty, pop: pop}
+		m.push(k)
+		k.arg[0] = Unit{}
+		m.apply(d.Values[i], k.arg[:])
+	}), true
+}
+
+// kCallStack gives the empty stack, or popCallStack of the stack
+// computed.
+type kCallStack struct {
+	empty, pop lf.TypeConID
+	arg        [1]Value
+}
+
+func (k *kCallStack) resume(m *Machine, v Value) {
+	stk, ok := v.(*Variant)
+	if !ok {
+		m.fail(crash("callStack: a %T", v))
+		return
+	}
+	if stk.Con == "EmptyCallStack" {
+		evalTop(m, k.empty)
+		return
+	}
+	k.arg[0] = stk
+	m.push(&kApplyTo{args: k.arg[:]})
+	evalTop(m, k.pop)
+}
+
+// evalTop computes the top-level value ref, as a reference to it in
+// Daml does.
+func evalTop(m *Machine, ref lf.TypeConID) {
+	d := m.e.valueDef(ref)
+	if v := d.cached.Load(); v != nil {
+		m.ret(*v)
+		return
+	}
+	m.ctrl = &nTop{def: d}
 }

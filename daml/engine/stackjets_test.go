@@ -145,6 +145,41 @@ func TestStackJets(t *testing.T) {
 			run(t, drop, engine.ListOf(l...))
 		}
 	})
+	t.Run("callStack", func(t *testing.T) {
+		cs := lf.TypeConID{PackageID: stdlib.ID, Module: "DA.Stack", Name: "callStack"}
+		if _, ok := engine.ScriptJet(stdlib, cs); !ok {
+			t.Fatal("no jet for callStack")
+		}
+		// ip s is the implicit parameter {m_ip = \_ -> s}; ipErr's
+		// m_ip fails.
+		ip, err := daml.Eval(ctx, &lf.EAbs{Params: []lf.VarWithType{{Name: "s"}}, Body: &lf.EStructCon{Fields: []lf.FieldExpr{
+			{Name: "m_ip", Expr: &lf.EAbs{Params: []lf.VarWithType{{Name: "_"}}, Body: &lf.EVar{Name: "s"}}},
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ipErr, err := daml.Eval(ctx, &lf.EStructCon{Fields: []lf.FieldExpr{
+			{Name: "m_ip", Expr: &lf.EAbs{Params: []lf.VarWithType{{Name: "_"}}, Body: &lf.EApp{
+				Fun: &lf.EBuiltinFun{Fun: lf.BuiltinError}, Args: []lf.Expr{&lf.EText{Value: "no stack"}},
+			}}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dict := func(s engine.Value) engine.Value {
+			v, err := daml.Apply(ctx, ip, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		s1 := run(t, push, frame("f", 10), empty)
+		s2 := run(t, push, frame("g", 20), s1)
+		for _, s := range []engine.Value{empty, s1, s2, freeze(empty), freeze(s2)} {
+			run(t, get, run(t, cs, dict(s)))
+		}
+		run(t, cs, ipErr)
+	})
 	t.Run("conv", func(t *testing.T) {
 		run(t, conv, loc(1))
 		run(t, conv, loc(math.MinInt64))
