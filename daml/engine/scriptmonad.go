@@ -381,8 +381,31 @@ func (sm *scriptMonad) rewrap(m *Machine, v *Variant, then *builtin, f Value) (V
 	}{}
 	x.cs = [2]Value{f, q.Fields[4]}
 	x.c = PAP{fn: then, args: x.cs[:2:2], arity: 3}
+	var c Value = &x.c
+	// The frames that would take this value at once and rewrap it
+	// (a bind or fmap of an enclosing Script bind, fmap or <*>) are
+	// composed into its continuation here: the value they would build is
+	// this one's with the continuation they would compose, and nothing
+	// runs between (the machine's stack is its own: a run starts on an
+	// empty one, Engine.runOnce).
+	for len(m.konts) > 0 {
+		var next *builtin
+		var g Value
+		switch k := m.konts[len(m.konts)-1].(type) {
+		case *kSFBind:
+			next, g = k.sm.sfBindThen, k.f
+		case *kSFFmap:
+			next, g = k.sm.sfFmapThen, k.f
+		}
+		if next == nil {
+			break
+		}
+		m.konts[len(m.konts)-1] = nil
+		m.konts = m.konts[:len(m.konts)-1]
+		c = pap2(next, g, c)
+	}
 	copy(x.qs[:], q.Fields)
-	x.qs[4] = &x.c
+	x.qs[4] = c
 	x.q = Record{Type: q.Type, Fields: x.qs[:]}
 	x.sfs[0] = &x.q
 	x.sf = Record{Type: sf.Type, Fields: x.sfs[:]}
