@@ -12,12 +12,13 @@ import (
 //	pure a         = Script (\s -> Pure (a, s))
 //	fmap f (Script m) = Script (\s -> fmap (\(a, s') -> (f a, s')) (m s))
 //	Script mf <*> Script mx = Script (\s -> mf s >>= \(f, s') -> mx s' >>= \(x, s'') -> pure (f x, s''))
+//	liftScript m   = Script (\s -> m >>= \a -> pure (a, s))
 //
 // every step of a script (each do statement, ApplicativeDo's <*> and
-// fmap) goes through these, which go through Free's Action and Functor
-// dictionaries (method calls that build partial applications each time)
-// and Daml closures. The Script monad jets are native versions of those
-// four definitions, with the same results: Script records whose runScript
+// fmap, each question's liftScript) goes through these, which go through
+// Free's Action and Functor dictionaries (method calls that build partial
+// applications each time) and Daml closures. The Script monad jets are native versions of those
+// five definitions, with the same results: Script records whose runScript
 // functions compute what the Daml ones compute, binding and mapping in
 // the free monad of ScriptF natively (sfBind, sfFmap: what Free's >>= and
 // fmap jets compute for ScriptF's Functor dictionary). A jet replaces a
@@ -79,6 +80,18 @@ func addScriptMonadJets(jets map[[2]string]scriptJet) {
 			return jetPAP(lowLevelModule+":Scriptfmap", 2, sm.fmap), true
 		},
 	}
+	// liftScript m = Script (\s -> m >>= \a -> pure (a, s))
+	jets[[2]string{lowLevelModule, "liftScript"}] = scriptJet{
+		typ:  "forall (a : *). Daml.Script.Internal.Free:Free Daml.Script.Internal.LowLevel:ScriptF a -> Daml.Script.Internal.LowLevel:Script a",
+		body: "5dc88359c75b8245d642163e84752858f434e3efc4e8c981de4aa825fa57a55c",
+		make: func(p *lf.Package, _ *lf.DefValue) (Value, bool) {
+			sm, ok := newScriptMonad(p)
+			if !ok {
+				return nil, false
+			}
+			return jetPAP(lowLevelModule+":liftScript", 1, sm.liftScript), true
+		},
+	}
 	jets[[2]string{lowLevelModule, "$$c$u003c$u002a$u003e"}] = scriptJet{
 		typ:  "forall (a : *). forall (b : *). Daml.Script.Internal.LowLevel:Script (a -> b) -> Daml.Script.Internal.LowLevel:Script a -> Daml.Script.Internal.LowLevel:Script b",
 		body: "fd3ce796fe4d12c1f629c3be51d1e2d8b5d974ed698b82175da8a5a0f5819795",
@@ -102,7 +115,7 @@ type scriptMonad struct {
 
 	// The functions the jets' values hold, each partially applied to
 	// what it closes over.
-	bindRun, bindK, pureRun, fmapRun, apRun, apK1, apK2, sfBindThen, sfFmapThen *builtin
+	bindRun, bindK, pureRun, fmapRun, apRun, apK1, apK2, liftRun, pureWith, sfBindThen, sfFmapThen *builtin
 }
 
 // newScriptMonad returns the Script monad of the daml-script package p,
@@ -143,6 +156,8 @@ func newScriptMonad(p *lf.Package) (*scriptMonad, bool) {
 	sm.apRun = b("Script<*>.run", 3, sm.runAp)
 	sm.apK1 = b("Script<*>.k1", 2, sm.runApK1)
 	sm.apK2 = b("Script<*>.k2", 2, sm.runApK2)
+	sm.liftRun = b("liftScript.run", 2, sm.runLift)
+	sm.pureWith = b("liftScript.k", 2, sm.runPureWith)
 	sm.sfBindThen = b("Free>>=.then", 3, sm.runSFBindThen)
 	sm.sfFmapThen = b("Freefmap.then", 3, sm.runSFFmapThen)
 	return sm, true
@@ -325,6 +340,25 @@ func (sm *scriptMonad) runApK2(m *Machine, a []Value) {
 	m.push(k)
 	k.arg[0] = x
 	m.apply(a[0], k.arg[:])
+}
+
+// liftScript (m) is Script (\s -> m >>= \a -> pure (a, s)).
+func (sm *scriptMonad) liftScript(m *Machine, a []Value) {
+	if r, ok := sm.newScript(m, sm.liftRun, a[0], nil, Unit{}); ok {
+		m.ret(r)
+	}
+}
+
+// runLift (m, s) is m >>= pureWith s.
+func (sm *scriptMonad) runLift(m *Machine, a []Value) {
+	sm.sfBind(m, a[0], pap1(sm.pureWith, a[1], 2))
+}
+
+// runPureWith (s, a) is Pure (a, s).
+func (sm *scriptMonad) runPureWith(m *Machine, a []Value) {
+	if v, ok := sm.pureTuple(m, a[1], a[0]); ok {
+		m.ret(v)
+	}
 }
 
 // pap1 returns fn (of the arity) partially applied to a.

@@ -8,8 +8,8 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// TestScriptMonadJets: the jets of the Script monad (>>=, pure, fmap and
-// <*> of Daml.Script.Internal.LowLevel's Script) give what the
+// TestScriptMonadJets: the jets of the Script monad (>>=, pure, fmap,
+// <*> and liftScript of Daml.Script.Internal.LowLevel's Script) give what the
 // definitions they replace give, interpreted: scripts whose runScript
 // gives the same Pure and Free values, with continuations that give the
 // same when answered, for scripts that finish and scripts that stop at
@@ -22,7 +22,7 @@ func TestScriptMonadJets(t *testing.T) {
 		return lf.TypeConID{PackageID: p.ID, Module: module, Name: name}
 	}
 	const free, low = "Daml.Script.Internal.Free", "Daml.Script.Internal.LowLevel"
-	names := []string{"$$c$u003e$u003e$u003d", "$$cpure", "$$cfmap2", "$$c$u003c$u002a$u003e"}
+	names := []string{"$$c$u003e$u003e$u003d", "$$cpure", "$$cfmap2", "$$c$u003c$u002a$u003e", "liftScript"}
 	for _, name := range names {
 		if _, ok := engine.ScriptJet(p, ref(low, name)); !ok {
 			t.Fatalf("no jet for %s", name)
@@ -121,6 +121,10 @@ func TestScriptMonadJets(t *testing.T) {
 		s    func(m *monad) engine.Value
 	}{
 		{"pure", func(m *monad) engine.Value { return apply(m, m.pure, engine.Int64(5)) }},
+		{"liftScript Pure", func(m *monad) engine.Value {
+			return apply(m, m.lift, &engine.Variant{ID: freeID, Con: "Pure", Rank: 0, Value: engine.Int64(5)})
+		}},
+		{"liftScript question", func(m *monad) engine.Value { return question(m, "Q") }},
 		{"bind pure", func(m *monad) engine.Value {
 			return apply(m, m.bind, apply(m, m.pure, engine.Int64(5)), m.pureGot)
 		}},
