@@ -127,18 +127,18 @@ func (s *session) sign(p *engine.Record, hash bool) (engine.Value, error) {
 	return engine.Text(hex.EncodeToString(secpecdsa.Sign(key, digest).Serialize())), nil
 }
 
-func (s *session) secp256k1Sign(_ context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) secp256k1Sign(_ context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	return s.sign(p, true)
 }
 
-func (s *session) secp256k1WithEcdsaSign(_ context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) secp256k1WithEcdsaSign(_ context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	return s.sign(p, false)
 }
 
 // secp256k1GenerateKeyPair answers Secp256k1GenerateKeyPair {} with a
 // fresh random key pair: Secp256k1KeyPair {privateKey, publicKey}, hex
 // PKCS#8 and X.509 DER.
-func (s *session) secp256k1GenerateKeyPair(context.Context, *engine.Record, string) (engine.Value, error) {
+func (s *session) secp256k1GenerateKeyPair(context.Context, *engine.Record, engine.Value) (engine.Value, error) {
 	key, err := secp256k1.GeneratePrivateKey()
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ const unhandledCategory = 9
 // the JVM runner likewise fails with the interpreter's FailureStatus
 // error. Being an interpretation error and not a failed question, Catch
 // and TryCommands let it through; TryFailureStatus catches it.
-func (s *session) failWithStatus(_ context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) failWithStatus(_ context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	fs, err := readFailureStatus(field(p, "status"))
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (s *session) failureStatusValue(errorID string, category int64, message str
 // becomes UNHANDLED_EXCEPTION/<Module>:<Name> in category 9, as a Canton
 // ledger reports it. A failed question is not one and propagates, as do
 // the other interpretation errors.
-func (s *session) tryFailureStatus(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) tryFailureStatus(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	act := field(p, "act")
 	if act == nil {
 		return nil, fmt.Errorf("TryFailureStatus: no act field in %v", p.Type.Fields)

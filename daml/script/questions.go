@@ -18,7 +18,7 @@ import (
 
 // queryACS answers QueryACS {parties, tplId}: the visible active
 // contracts of exactly tplId, as (cid, AnyTemplate tplId payload).
-func (s *session) queryACS(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) queryACS(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	ps, tpl, err := partiesType(f)
 	if err != nil {
@@ -70,7 +70,7 @@ func partiesTypeCID(f []engine.Value, question string) ([]string, lf.TypeConID, 
 // queryContractID answers QueryContractId {parties, tplId, cid}:
 // Some (AnyTemplate, TemplateTypeRep, blob) when the contract is active
 // and visible.
-func (s *session) queryContractID(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) queryContractID(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	ps, tpl, cid, err := partiesTypeCID(f, "QueryContractId")
 	if err != nil {
@@ -110,7 +110,7 @@ func (s *session) view(ctx context.Context, iface lf.TypeConID, c *engine.Contra
 
 // queryInterface answers QueryInterface {parties, interfaceId}: the
 // visible active contracts implementing it with their views.
-func (s *session) queryInterface(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) queryInterface(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	ps, iface, err := partiesType(f)
 	if err != nil {
@@ -129,7 +129,7 @@ func (s *session) queryInterface(ctx context.Context, p *engine.Record, _ string
 
 // queryInterfaceContractID answers QueryInterfaceContractId {parties,
 // interfaceId, cid}: the view of the contract, None when not visible.
-func (s *session) queryInterfaceContractID(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) queryInterfaceContractID(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	ps, iface, cid, err := partiesTypeCID(f, "QueryInterfaceContractId")
 	if err != nil {
@@ -145,7 +145,7 @@ func (s *session) queryInterfaceContractID(ctx context.Context, p *engine.Record
 // queryContractKey answers QueryContractKey (QueryByKey from 3.5 on)
 // {parties, tplId, key}: Some (cid, AnyTemplate) of the visible active
 // contract with the key, the newest when several have it.
-func (s *session) queryContractKey(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) queryContractKey(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	ps, tpl, err := partiesType(f)
 	if err != nil {
@@ -165,7 +165,7 @@ func (s *session) queryContractKey(ctx context.Context, p *engine.Record, _ stri
 // queryNByKey answers QueryNByKey {parties, tplId, contractKey, limit}
 // (3.5 on, for the non-unique keys of LF 2.3): up to limit visible active
 // contracts with the key, as [(cid, AnyTemplate)].
-func (s *session) queryNByKey(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) queryNByKey(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	ps, tpl, err := partiesType(f)
 	if err != nil {
@@ -234,7 +234,7 @@ func newPartySuffix() string {
 // the 3.2 library), idHint, participant (v1) or participants (v2)}. The
 // participant fields name the participant that hosts the party; the
 // script's ledger is one participant, so they are not read.
-func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) allocateParty(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	if display := field(p, "displayName"); display != nil {
 		return s.allocateParty32(ctx, p, display)
 	}
@@ -307,7 +307,7 @@ func (s *session) allocateHint(ctx context.Context, hint string) (engine.Value, 
 // listKnownParties answers ListKnownParties {participant} with the
 // library's PartyDetails: {party, isLocal}, and in the 3.2 library also
 // displayName (Some of the party's name, as the 3.2 runner fills it).
-func (s *session) listKnownParties(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
+func (s *session) listKnownParties(ctx context.Context, _ *engine.Record, _ engine.Value) (engine.Value, error) {
 	ps, err := s.l.KnownParties(ctx)
 	if err != nil {
 		return nil, err
@@ -324,7 +324,7 @@ func (s *session) listKnownParties(ctx context.Context, _ *engine.Record, _ stri
 
 // Time (the library's Internal/Questions/Time.daml).
 
-func (s *session) getTime(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
+func (s *session) getTime(ctx context.Context, _ *engine.Record, _ engine.Value) (engine.Value, error) {
 	t, err := s.l.Time(ctx)
 	if err != nil {
 		return nil, err
@@ -332,7 +332,7 @@ func (s *session) getTime(ctx context.Context, _ *engine.Record, _ string) (engi
 	return engine.Timestamp(t.UnixMicro()), nil
 }
 
-func (s *session) setTime(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) setTime(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	t, ok := f[0].(engine.Timestamp)
 	if !ok {
@@ -346,7 +346,7 @@ func (s *session) setTime(ctx context.Context, p *engine.Record, _ string) (engi
 
 // sleep answers Sleep {duration: RelTime {microseconds}}: it sleeps for
 // real (wall time), as the official runner does.
-func (s *session) sleep(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) sleep(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	r, err := asRecord(f[0], "RelTime")
 	if err != nil {
@@ -380,7 +380,7 @@ func validUserID(id string) string {
 	return fmt.Sprintf("User ID \"%s\" does not match regex \"[a-zA-Z0-9@^$.!`\\-#+'~_|:]{1,128}\"", id)
 }
 
-func (s *session) validateUserID(_ context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) validateUserID(_ context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	id, err := asText(f[0])
 	if err != nil {
@@ -477,7 +477,7 @@ func optionalUnit(ok bool) engine.Value {
 	return engine.None
 }
 
-func (s *session) createUser(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) createUser(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	u, err := s.readUser(f[0])
 	if err != nil {
@@ -494,7 +494,7 @@ func (s *session) createUser(ctx context.Context, p *engine.Record, _ string) (e
 	return optionalUnit(ok), nil
 }
 
-func (s *session) getUser(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) getUser(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	id, err := userID(f[0])
 	if err != nil {
@@ -507,7 +507,7 @@ func (s *session) getUser(ctx context.Context, p *engine.Record, _ string) (engi
 	return some(s.userValue(*u)), nil
 }
 
-func (s *session) deleteUser(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) deleteUser(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	id, err := userID(f[0])
 	if err != nil {
@@ -520,7 +520,7 @@ func (s *session) deleteUser(ctx context.Context, p *engine.Record, _ string) (e
 	return optionalUnit(ok), nil
 }
 
-func (s *session) listAllUsers(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
+func (s *session) listAllUsers(ctx context.Context, _ *engine.Record, _ engine.Value) (engine.Value, error) {
 	us, err := s.l.ListUsers(ctx)
 	if err != nil {
 		return nil, err
@@ -551,17 +551,17 @@ func (s *session) userRights(ctx context.Context, f []engine.Value, op func(ctx 
 	return some(s.rightsValue(rs)), nil
 }
 
-func (s *session) grantUserRights(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) grantUserRights(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	return s.userRights(ctx, f, s.l.GrantUserRights)
 }
 
-func (s *session) revokeUserRights(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) revokeUserRights(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	return s.userRights(ctx, f, s.l.RevokeUserRights)
 }
 
-func (s *session) listUserRights(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) listUserRights(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	return s.userRights(ctx, f, func(ctx context.Context, id string, _ []UserRight) ([]UserRight, bool, error) {
 		return s.l.ListUserRights(ctx, id)
@@ -609,11 +609,11 @@ func (s *session) setVetted(ctx context.Context, p *engine.Record, vetted bool) 
 	return engine.Unit{}, nil
 }
 
-func (s *session) vetPackages(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) vetPackages(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	return s.setVetted(ctx, p, true)
 }
 
-func (s *session) unvetPackages(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) unvetPackages(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	return s.setVetted(ctx, p, false)
 }
 
@@ -633,10 +633,10 @@ func (s *session) listPackages(ctx context.Context, onlyVetted bool) (engine.Val
 	return list(out), nil
 }
 
-func (s *session) listVettedPackages(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
+func (s *session) listVettedPackages(ctx context.Context, _ *engine.Record, _ engine.Value) (engine.Value, error) {
 	return s.listPackages(ctx, true)
 }
 
-func (s *session) listAllPackages(ctx context.Context, _ *engine.Record, _ string) (engine.Value, error) {
+func (s *session) listAllPackages(ctx context.Context, _ *engine.Record, _ engine.Value) (engine.Value, error) {
 	return s.listPackages(ctx, false)
 }

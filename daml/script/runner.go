@@ -296,8 +296,7 @@ func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Va
 		}
 		name, _ := q.Fields[0].(engine.Text)
 		version, _ := q.Fields[1].(engine.Int64)
-		loc, at := location(q.Fields[3])
-		ans, err := s.answer(ctx, string(name), int64(version), q.Fields[2], loc)
+		ans, err := s.answer(ctx, string(name), int64(version), q.Fields[2], q.Fields[3])
 		if err != nil {
 			// Failures of a nested script (Catch, TryCommands), thrown
 			// exceptions, interpreter errors and cancellation propagate as
@@ -308,6 +307,7 @@ func (s *session) runScript(ctx context.Context, script engine.Value) (engine.Va
 			if errors.As(err, &qe) || errors.As(err, &te) || errors.As(err, &ee) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, err
 			}
+			loc, at := location(q.Fields[3])
 			return nil, &QuestionError{Command: string(name), Location: loc, Loc: at, Err: err}
 		}
 		if free, err = s.eng.Apply(ctx, q.Fields[4], ans); err != nil {
@@ -349,7 +349,7 @@ func location(v engine.Value) (string, *SrcLoc) {
 
 // answer dispatches a question by its name and version, as the JVM
 // runner's script/v2/ScriptF.scala parse does, and returns its answer.
-func (s *session) answer(ctx context.Context, name string, version int64, payload engine.Value, loc string) (engine.Value, error) {
+func (s *session) answer(ctx context.Context, name string, version int64, payload, locs engine.Value) (engine.Value, error) {
 	q, ok := questions[name]
 	if !ok || !slices.Contains(q.versions, version) {
 		return nil, &UnknownQuestionError{Name: name, Version: version, Library: s.library()}
@@ -358,7 +358,7 @@ func (s *session) answer(ctx context.Context, name string, version int64, payloa
 	if !ok {
 		return nil, fmt.Errorf("payload of %s: expected a record, got %T", name, payload)
 	}
-	return q.h(s, ctx, p, loc)
+	return q.h(s, ctx, p, locs)
 }
 
 // library names the daml-script library of the session, as name-version.
@@ -369,10 +369,12 @@ func (s *session) library() string {
 	return s.ds
 }
 
-// handler answers one question given its payload record. Payloads whose
-// shape changed between daml-script library lines are read by field name
-// (field), the others by position.
-type handler func(s *session, ctx context.Context, p *engine.Record, loc string) (engine.Value, error)
+// handler answers one question given its payload record and the
+// question's call stack (locs, rendered by location only when a handler
+// needs it: most never do). Payloads whose shape changed between
+// daml-script library lines are read by field name (field), the others by
+// position.
+type handler func(s *session, ctx context.Context, p *engine.Record, locs engine.Value) (engine.Value, error)
 
 // question is a question the runner answers, with the versions of it
 // that libraries emit. A library line changed a payload's shape without
@@ -433,7 +435,7 @@ func init() {
 
 // throw fails with the exception (Throw {exc}); an enclosing Catch
 // catches it.
-func (s *session) throw(ctx context.Context, p *engine.Record, loc string) (engine.Value, error) {
+func (s *session) throw(ctx context.Context, p *engine.Record, locs engine.Value) (engine.Value, error) {
 	f := p.Fields
 	exc, ok := f[0].(*engine.Any)
 	if !ok {
@@ -446,12 +448,13 @@ func (s *session) throw(ctx context.Context, p *engine.Record, loc string) (engi
 			msg = "<message failed: " + err.Error() + ">"
 		}
 	}
+	loc, _ := location(locs)
 	return nil, &ThrowError{Exception: exc, Message: msg, Location: loc}
 }
 
 // catch runs act () nested (Catch {act, dummy}): Right v, or Left the
 // exception it raised; other failures propagate.
-func (s *session) catch(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) catch(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	script, err := s.eng.Apply(ctx, f[0], engine.Unit{})
 	var v engine.Value
@@ -474,7 +477,7 @@ func (s *session) catch(ctx context.Context, p *engine.Record, _ string) (engine
 
 // tryCommands runs act nested (TryCommands {act}): Right v, or Left
 // (command name, error class, message) for a failed question.
-func (s *session) tryCommands(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) tryCommands(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	v, err := s.runScript(ctx, f[0])
 	if err == nil {
@@ -496,6 +499,6 @@ func (s *session) tryCommands(ctx context.Context, p *engine.Record, _ string) (
 }
 
 // vetDar is unsupported, as on the IDE ledger.
-func (s *session) vetDar(context.Context, *engine.Record, string) (engine.Value, error) {
+func (s *session) vetDar(context.Context, *engine.Record, engine.Value) (engine.Value, error) {
 	return nil, errors.New("vetDar/unvetDar is not supported when running Daml Script on ledgernode")
 }

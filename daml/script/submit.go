@@ -21,7 +21,7 @@ const (
 // submit answers Submit {submissions}: one Either SubmitError (results,
 // tree) per submission, in order (the library's
 // Internal/Questions/Submit.daml).
-func (s *session) submit(ctx context.Context, p *engine.Record, _ string) (engine.Value, error) {
+func (s *session) submit(ctx context.Context, p *engine.Record, _ engine.Value) (engine.Value, error) {
 	f := p.Fields
 	subs, ok := f[0].(*engine.List)
 	if !ok && f[0] != (*engine.List)(nil) {
