@@ -171,3 +171,77 @@ func TestScriptMonadJets(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScriptMonad: a script of a question under eight nested Script
+// binds and fmaps (as helper functions nest in a test script), run to
+// its question and answered, with daml-script's Daml definitions, with
+// the free monad's jets only, and with all the jets (free monad, Script
+// monad). Skipped without ../shared.
+func BenchmarkScriptMonad(b *testing.B) {
+	d := loadDAR(b, amuletTestDARName)
+	p := damlScript(b, d)
+	ctx := context.Background()
+	ref := func(module, name string) lf.TypeConID {
+		return lf.TypeConID{PackageID: p.ID, Module: module, Name: name}
+	}
+	const free, low = "Daml.Script.Internal.Free", "Daml.Script.Internal.LowLevel"
+	// The Script monad's own jets, left out in "free-jets".
+	scriptMonad := map[string]bool{"$$c$u003e$u003e$u003d": true, "$$cfmap2": true, "$$cpure": true, "$$c$u003c$u002a$u003e": true, "liftScript": true}
+	for _, name := range []string{"daml", "free-jets", "jets"} {
+		opts := engine.Options{}
+		if name != "daml" {
+			opts.Override = func(r lf.TypeConID) (engine.Value, bool) {
+				if name == "free-jets" && r.Module == low && scriptMonad[r.Name] {
+					return nil, false
+				}
+				return engine.ScriptJet(d.Package(r.PackageID), r)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			e := engine.New(d, opts)
+			val := func(module, name string) engine.Value {
+				v, err := e.EvalValue(ctx, ref(module, name))
+				if err != nil {
+					b.Fatal(err)
+				}
+				return v
+			}
+			bind, fmap, pure, lift, wpure := val(low, "$$c$u003e$u003e$u003d"), val(low, "$$cfmap2"), val(low, "$$cpure"), val(low, "liftScript"), val(free, "$$WPure")
+			id, err := e.Eval(ctx, &lf.EAbs{Params: []lf.VarWithType{{Name: "x"}}, Body: &lf.EVar{Name: "x"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			q, err := e.NewRecord(ref(low, "Question"), engine.Text("Q"), engine.Int64(1), engine.Unit{}, (*engine.List)(nil), wpure)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sf, err := e.NewRecord(ref(low, "ScriptF"), q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			apply := func(fn engine.Value, args ...engine.Value) engine.Value {
+				v, err := e.Apply(ctx, fn, args...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return v
+			}
+			s := apply(lift, &engine.Variant{ID: ref(free, "Free"), Con: "Free", Rank: 1, Value: sf})
+			for i := range 8 {
+				if i%2 == 0 {
+					s = apply(bind, s, pure)
+				} else {
+					s = apply(fmap, id, s)
+				}
+			}
+			run := s.(*engine.Record).Fields[0]
+			for b.Loop() {
+				fr := apply(run, engine.Unit{}).(*engine.Variant)
+				cont := fr.Value.(*engine.Record).Fields[0].(*engine.Record).Fields[4]
+				if v := apply(cont, engine.Int64(7)).(*engine.Variant); v.Rank != 0 {
+					b.Fatalf("not Pure: %v", v)
+				}
+			}
+		})
+	}
+}
