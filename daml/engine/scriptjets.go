@@ -83,6 +83,7 @@ func init() {
 	}
 	addStackJets(scriptJets)
 	addScriptMonadJets(scriptJets)
+	addExposedCallStackJet(scriptJets)
 }
 
 // packageIDPrefix matches the package id of a type constructor as

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
@@ -139,7 +140,16 @@ type srcLocConv struct{ to *jetRecordType }
 // columns (the last four) less one, computed last first as Daml computes
 // a record's fields; false when it failed or threw (SUB_INT64 of the
 // least Int64).
-func (c srcLocConv) conv(m *Machine, loc Value) (Value, bool) {
+func (c srcLocConv) conv(m *Machine, loc Value) (Value, bool) { return c.convert(m, loc, true) }
+
+// check fails or throws as conv does, building nothing.
+func (c srcLocConv) check(m *Machine, loc Value) bool {
+	_, ok := c.convert(m, loc, false)
+	return ok
+}
+
+// convert is conv, building the record when build is set.
+func (c srcLocConv) convert(m *Machine, loc Value, build bool) (Value, bool) {
 	r, ok := loc.(*Record)
 	if !ok || len(r.Fields) != 7 {
 		m.fail(crash("convSrcLoc on %T", loc))
@@ -154,7 +164,10 @@ func (c srcLocConv) conv(m *Machine, loc Value) (Value, bool) {
 		m.fail(crash("convSrcLoc to %s of %d fields", rt.ID, len(rt.Fields)))
 		return nil, false
 	}
-	out := newRecord(rt)
+	var out *Record
+	if build {
+		out = newRecord(rt)
+	}
 	for i := 6; i >= 0; i-- {
 		v := r.Fields[i]
 		if i >= 3 {
@@ -170,7 +183,12 @@ func (c srcLocConv) conv(m *Machine, loc Value) (Value, bool) {
 			}
 			v = Int64(d)
 		}
-		out.Fields[i] = v
+		if build {
+			out.Fields[i] = v
+		}
+	}
+	if !build {
+		return nil, true
 	}
 	return out, true
 }
@@ -212,7 +230,8 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		return nil, false
 	}
 	tuple2 := &jetRecordType{id: cs[1]}
-	return jetPAP(stackModule+":getCallStack", 1, func(m *Machine, a []Value) {
+	g := &getCallStackJet{conv: c, tuple2: tuple2}
+	pap := jetPAP(stackModule+":getCallStack", 1, func(m *Machine, a []Value) {
 		// The frames, outermost last.
 		var frames []*Record
 		for v := a[0]; ; {
@@ -260,8 +279,21 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			l = &x.c
 		}
 		m.ret(l)
-	}), true
+	})
+	getCallStackJets.Store(pap.fn, g)
+	return pap, true
 }
+
+// getCallStackJet is what a getCallStack jet converts frames with.
+type getCallStackJet struct {
+	conv   srcLocConv
+	tuple2 *jetRecordType
+}
+
+// getCallStackJets maps the function of each getCallStack jet made to
+// its getCallStackJet: getExposedCallStack's jet does what it does, when
+// getCallStack is one (exposedjet.go).
+var getCallStackJets sync.Map // callable -> *getCallStackJet
 
 // jetRecordType is the type of the records a jet builds, looked up
 // (Engine.recordType) at its first use rather than at every one. A jet is
@@ -312,21 +344,32 @@ func isPrefixOfLiteral(x lf.Expr) (string, bool) {
 	return lit.Value, true
 }
 
-func makeDropInternalFrames(p *lf.Package, _ *lf.DefValue) (Value, bool) {
-	if !jetFits(p.Value(lowLevelModule, "isInternalSrcLoc"), scriptJet{typ: isInternalSrcLocType, body: isInternalSrcLocBody}) {
-		return nil, false
-	}
+// internalPrefixes returns the package and module prefixes of
+// isInternalSrcLoc of the daml-script package p, or false when it is not
+// the definition the jets implement.
+func internalPrefixes(p *lf.Package) ([2]string, bool) {
 	var prefixes [2]string
+	if !jetFits(p.Value(lowLevelModule, "isInternalSrcLoc"), scriptJet{typ: isInternalSrcLocType, body: isInternalSrcLocBody}) {
+		return prefixes, false
+	}
 	for i, name := range []string{"$$$$sc_isInternalSrcLoc_1", "$$$$sc_isInternalSrcLoc_2"} {
 		def := p.Value(lowLevelModule, name)
 		if def == nil || def.Type == nil || def.Type.String() != "Text -> Bool" {
-			return nil, false
+			return prefixes, false
 		}
 		lit, ok := isPrefixOfLiteral(def.Expr)
 		if !ok {
-			return nil, false
+			return prefixes, false
 		}
 		prefixes[i] = lit
+	}
+	return prefixes, true
+}
+
+func makeDropInternalFrames(p *lf.Package, _ *lf.DefValue) (Value, bool) {
+	prefixes, ok := internalPrefixes(p)
+	if !ok {
+		return nil, false
 	}
 	return jetPAP(lowLevelModule+":dropInternalFrames", 1, func(m *Machine, a []Value) {
 		l, ok := a[0].(*List)

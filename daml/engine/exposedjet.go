@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
+
+// daml-script's getExposedCallStack gives the call stack a question
+// carries:
+//
+//	getExposedCallStack = dropInternalFrames (getCallStack callStack)
+//
+// (with ?callStack the caller's, pushed the frame of the call of
+// callStack). getCallStack converts every frame's location, and
+// dropInternalFrames then drops the innermost ones, those in daml-script
+// itself: about half of them, converted for nothing, for every question.
+// The jet computes the stack as the Daml definition does (the implicit
+// parameter, the specialised pushCallStack and callStack as the engine
+// has them), and, when getCallStack is its jet, converts only the frames
+// dropInternalFrames keeps, having checked that the conversion of the
+// others would not fail (as getCallStack would have converted them, from
+// the outermost in); else it applies getCallStack and drops the frames as
+// dropInternalFrames does.
+const (
+	exposedCallStackType = "GHC.Classes:IP (DA.Internal.PromotedText:PromotedText <_callStack : Unit>) GHC.Stack.Types:CallStack -> List (DA.Types:Tuple2 Text DA.Stack.Types:SrcLoc)"
+	exposedCallStackBody = "f817ffeca2b172368e1f78c1d02821d1d87b39f7eda38894df82a675327f10ff"
+)
+
+func addExposedCallStackJet(jets map[[2]string]scriptJet) {
+	jets[[2]string{lowLevelModule, "getExposedCallStack"}] = scriptJet{
+		typ:  exposedCallStackType,
+		body: exposedCallStackBody,
+		make: makeGetExposedCallStack,
+	}
+}
+
+// exposedCallStack is the getExposedCallStack jet of a daml-script
+// package.
+type exposedCallStack struct {
+	// prefixes are isInternalSrcLoc's (internalPrefixes).
+	prefixes [2]string
+	// The top-level values the definition uses.
+	callStack, getCallStack, push lf.TypeConID
+	// ip is the implicit parameter's function it gives callStack.
+	ip *builtin
+}
+
+func makeGetExposedCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
+	if !jetFits(p.Value(lowLevelModule, "dropInternalFrames"), scriptJet{typ: dropInternalFramesType, body: dropInternalFramesBody}) {
+		return nil, false
+	}
+	prefixes, ok := internalPrefixes(p)
+	if !ok {
+		return nil, false
+	}
+	x := &exposedCallStack{prefixes: prefixes}
+	lf.Inspect(def.Expr, func(n any) bool {
+		if v, ok := n.(*lf.EVal); ok {
+			switch {
+			case v.Ref.Module == stackModule && v.Ref.Name == "callStack":
+				x.callStack = v.Ref
+			case v.Ref.Module == stackModule && v.Ref.Name == "getCallStack":
+				x.getCallStack = v.Ref
+			case v.Ref.Module == lowLevelModule && v.Ref.Name == "$$$$sc_getExposedCallStack_1":
+				x.push = v.Ref
+			}
+		}
+		return true
+	})
+	if x.callStack.PackageID == "" || x.getCallStack.PackageID == "" || x.push.PackageID == "" {
+		return nil, false
+	}
+	x.ip = &builtin{name: lowLevelModule + ":getExposedCallStack.ip", arity: 2, fn: x.runIP}
+	return jetPAP(lowLevelModule+":getExposedCallStack", 1, x.run), true
+}
+
+// run (dIP) is dropInternalFrames (getCallStack (callStack {m_ip = \_ ->
+// push (dIP.m_ip ())})).
+func (x *exposedCallStack) run(m *Machine, a []Value) {
+	dict := &Struct{Names: []string{"m_ip"}, Values: []Value{pap1(x.ip, a[0], 2)}}
+	m.push(&kExposedStack{x: x})
+	m.push(&kApplyTo{args: []Value{dict}})
+	evalTop(m, x.callStack)
+}
+
+// runIP (dIP, ()) is push (dIP.m_ip ()): the top-level push is computed
+// first, as Daml computes a function before its argument.
+func (x *exposedCallStack) runIP(m *Machine, a []Value) {
+	k := &kExposedIP{dIP: a[0], arg: a[1]}
+	m.push(k)
+	evalTop(m, x.push)
+}
+
+// kExposedIP applies the push function computed to dIP.m_ip ().
+type kExposedIP struct {
+	dIP, arg Value
+}
+
+func (k *kExposedIP) resume(m *Machine, push Value) {
+	d, ok := k.dIP.(*Struct)
+	if !ok {
+		m.fail(crash("getExposedCallStack of %T", k.dIP))
+		return
+	}
+	i, found := slices.BinarySearch(d.Names, "m_ip")
+	if !found {
+		m.fail(crash("getExposedCallStack of a struct without m_ip"))
+		return
+	}
+	m.push(&kArgThen{fn: push})
+	m.apply(d.Values[i], []Value{k.arg})
+}
+
+// kArgThen applies fn to the value computed.
+type kArgThen struct{ fn Value }
+
+func (k *kArgThen) resume(m *Machine, v Value) { m.apply(k.fn, []Value{v}) }
+
+// kExposedStack gives the exposed frames of the call stack computed.
+type kExposedStack struct{ x *exposedCallStack }
+
+func (k *kExposedStack) resume(m *Machine, stk Value) {
+	d := m.e.valueDef(k.x.getCallStack)
+	if v := d.cached.Load(); v != nil {
+		k.x.frames(m, *v, stk)
+		return
+	}
+	m.push(&kExposedGet{x: k.x, stk: stk})
+	m.ctrl = &nTop{def: d}
+}
+
+// kExposedGet gives the exposed frames of stk with the getCallStack
+// function computed.
+type kExposedGet struct {
+	x   *exposedCallStack
+	stk Value
+}
+
+func (k *kExposedGet) resume(m *Machine, fn Value) { k.x.frames(m, fn, k.stk) }
+
+// frames gives dropInternalFrames (get stk), fused when get is a
+// getCallStack jet.
+func (x *exposedCallStack) frames(m *Machine, get, stk Value) {
+	if p, ok := get.(*PAP); ok && len(p.args) == 0 {
+		if g, ok := getCallStackJets.Load(p.fn); ok {
+			x.fused(m, g.(*getCallStackJet), stk)
+			return
+		}
+	}
+	m.push(&kDropInternal{x: x})
+	m.apply(get, []Value{stk})
+}
+
+// kDropInternal drops the internal frames of the list computed.
+type kDropInternal struct{ x *exposedCallStack }
+
+func (k *kDropInternal) resume(m *Machine, v Value) {
+	l, ok := v.(*List)
+	if !ok {
+		m.fail(crash("dropInternalFrames on %T", v))
+		return
+	}
+	for ; l != nil; l = l.Tail {
+		t, ok := l.Head.(*Record)
+		if !ok || len(t.Fields) != 2 {
+			m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
+			return
+		}
+		loc, ok := t.Fields[1].(*Record)
+		if !ok {
+			m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
+			return
+		}
+		internal, ok := k.x.internal(m, loc, loc.Type)
+		if !ok {
+			return
+		}
+		if !internal {
+			break
+		}
+	}
+	m.ret(l)
+}
+
+// internal reports whether loc (of a record type whose field names are
+// those of names, positionally) is in daml-script, as isInternalSrcLoc
+// decides; false when it fails, as dropInternalFrames does.
+func (x *exposedCallStack) internal(m *Machine, loc *Record, names *RecordType) (internal, ok bool) {
+	var pkg, mod Text
+	var ok1, ok2 bool
+	if i := slices.Index(names.Fields, "srcLocPackage"); i >= 0 && i < len(loc.Fields) {
+		pkg, ok1 = loc.Fields[i].(Text)
+	}
+	if i := slices.Index(names.Fields, "srcLocModule"); i >= 0 && i < len(loc.Fields) {
+		mod, ok2 = loc.Fields[i].(Text)
+	}
+	if !ok1 || !ok2 {
+		m.fail(crash("dropInternalFrames: a location without package or module"))
+		return false, false
+	}
+	return strings.HasPrefix(string(pkg), x.prefixes[0]) && strings.HasPrefix(string(mod), x.prefixes[1]), true
+}
+
+// fused gives dropInternalFrames (getCallStack stk), g being the
+// getCallStack jet: the failures of getCallStack first (it converts every
+// frame, from the outermost in), then only the frames kept are converted.
+func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
+	var frames []*Record
+	for v := stk; ; {
+		s, ok := v.(*Variant)
+		if !ok {
+			m.fail(crash("getCallStack on %T", v))
+			return
+		}
+		if s.Rank == 0 { // EmptyCallStack
+			break
+		}
+		if s.Rank == 2 { // FreezeCallStack
+			v = s.Value
+			continue
+		}
+		t, ok := s.Value.(*Record)
+		if !ok || len(t.Fields) != 3 {
+			m.fail(crash("getCallStack: PushCallStack of %T", s.Value))
+			return
+		}
+		frames = append(frames, t)
+		v = t.Fields[2]
+	}
+	rt, err := g.tuple2.get(m)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	for _, t := range slices.Backward(frames) {
+		if !g.conv.check(m, t.Fields[1]) {
+			return
+		}
+	}
+	locType, err := g.conv.to.get(m)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	// The converted locations' package and module are the original's
+	// fields at the same places (conv copies all but the last four).
+	if i, j := slices.Index(locType.Fields, "srcLocPackage"), slices.Index(locType.Fields, "srcLocModule"); i < 0 || i >= 3 || j < 0 || j >= 3 {
+		m.fail(crash("getExposedCallStack: a location type %v", locType.Fields))
+		return
+	}
+	n := 0
+	for ; n < len(frames); n++ {
+		internal, ok := x.internal(m, frames[n].Fields[1].(*Record), locType)
+		if !ok {
+			return
+		}
+		if !internal {
+			break
+		}
+	}
+	var l *List
+	for _, t := range slices.Backward(frames[n:]) {
+		loc, ok := g.conv.conv(m, t.Fields[1])
+		if !ok {
+			return
+		}
+		y := &struct {
+			c List
+			r Record
+			f [2]Value
+		}{}
+		y.f = [2]Value{t.Fields[0], loc}
+		y.r = Record{Type: rt, Fields: y.f[:]}
+		y.c = List{Head: &y.r, Tail: l}
+		l = &y.c
+	}
+	m.ret(l)
+}
