@@ -103,9 +103,11 @@ func scriptJetBodyHash(x lf.Expr) string {
 
 // ScriptJet returns a native implementation of the top-level value ref of
 // package p when ref is one of the definitions that have one
-// (scriptJets: daml-script's free monad, the call stacks of daml-prim and
-// daml-stdlib, stackjets.go), in a package of the expected name, of the
-// expected type and body; else ok is false. It is for Options.Override:
+// (scriptJets: daml-script's free monad, its Script monad
+// (scriptmonad.go) and the call stacks of its questions (exposedjet.go),
+// the call stacks of daml-prim and daml-stdlib (stackjets.go)), in a
+// package of the expected name, of the expected type and body; else ok is
+// false. It is for Options.Override:
 // the Daml Script runner uses it, as it uses StdlibJet.
 func ScriptJet(p *lf.Package, ref lf.TypeConID) (v Value, ok bool) {
 	if p == nil {
