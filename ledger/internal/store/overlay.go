@@ -329,35 +329,36 @@ func (o *overlay) write(writes []write) {
 	o.cur.Store(o.cur.Load().with(writes))
 }
 
-// commitOverlay is commitBatch for an overlay store: the operations of a
-// group run in order, each seeing the writes of those before it, and their
-// writes are published together.
-func (s *Store) commitOverlay(batch []*request) {
+// submitOverlay is Submit for an overlay store: the operation runs on the
+// caller's goroutine, the operations of all callers one at a time (in the
+// order they take the overlay's lock), each seeing the writes of those
+// before it, and its writes are published before it returns. An overlay
+// store commits in memory, so grouping operations (commitBatch) saves
+// nothing, and handing each to a committer goroutine and waiting for its
+// answer costs two goroutine switches per operation, which a Daml Script
+// pays at every submission. What a caller sees is what the committer
+// gives it: the operation's result once its writes are visible to every
+// later read; ErrClosed once Close has been called.
+func (s *Store) submitOverlay(op Op) (any, error) {
 	s.ov.mu.Lock()
 	defer s.ov.mu.Unlock()
+	if s.Closed() {
+		return nil, ErrClosed
+	}
 	end := s.end.Load()
 	view := s.ov.cur.Load()
-	var pending []applied
-	for _, r := range batch {
-		tx := &Tx{Reader: Reader{ov: view}, base: end}
-		v, err := runOp(r.op, tx)
-		if err != nil {
-			r.res <- result{err: err}
-			continue
-		}
-		newEnd := end + tx.next
-		if tx.next > 0 {
-			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
-		}
-		view = view.with(tx.writes)
-		pending = append(pending, applied{r: r, v: v, end: newEnd})
-		end = newEnd
+	tx := &Tx{Reader: Reader{ov: view}, base: end}
+	v, err := runOp(op, tx)
+	if err != nil {
+		return nil, err
 	}
-	if len(pending) == 0 {
-		return
+	newEnd := end + tx.next
+	if tx.next > 0 {
+		tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
 	}
-	s.ov.cur.Store(view)
-	s.publish(pending)
+	s.ov.cur.Store(view.with(tx.writes))
+	s.publishEnd(newEnd)
+	return v, nil
 }
 
 // backupOverlay is Backup for an overlay store: its entries as of one
