@@ -377,14 +377,10 @@ type snapshotContracts struct {
 // transit or on another synchronizer.
 func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
 	cid := string(id)
-	raw, err := s.tx.Get(store.ContractKey(cid))
+	rec, err := sharedRecordAt(s.tx.GetFunc, cid) // shared: read only
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	rec, err := storedRecords.decode(raw) // shared: read only
 	if err != nil {
 		return nil, err
 	}
@@ -405,10 +401,14 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	if at, err := time.Parse(time.RFC3339Nano, rec.Create.CreatedAt); err == nil && at.After(s.maxCreated) {
 		s.maxCreated = at
 	}
-	return s.pkgs.engineContract(&rec.Create)
+	// The engine converts the contract to its own values at once
+	// (fromLedgerValue) and keeps nothing of it but the key: it may share
+	// the cache's values.
+	return sharedContract(s.pkgs.lookup, &rec.Create)
 }
 
-// engineContract converts a stored create node to the engine's Contract.
+// engineContract converts a stored create node to the engine's Contract,
+// the caller's own (storedContract).
 func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
 	return storedContract(v.lookup, c)
 }
@@ -416,13 +416,33 @@ func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
 // storedContract converts a stored create node to the engine's Contract:
 // its argument and key typed against its template (every record field
 // present, as stored). The argument is decoded once and then copied from
-// the cache of decoded arguments (contract_cache.go).
+// the cache of decoded arguments (contract_cache.go): the contract is the
+// caller's, who may change it.
 func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
+	ec, err := sharedContract(lookup, c)
+	if err != nil {
+		return nil, err
+	}
+	ec.Arg = value.Clone(ec.Arg)
+	ec.Signatories = slices.Clone(ec.Signatories)
+	if ec.Key != nil {
+		ec.Key.Maintainers = slices.Clone(ec.Key.Maintainers)
+	}
+	return ec, nil
+}
+
+// sharedContract is storedContract without the copies: the contract's
+// argument is the cache's and its signatories and key maintainers the
+// stored node's (shared, contract_cache.go), so the caller must not
+// change them; it is for callers that convert the contract at once, such
+// as the engine (whose fromLedgerValue copies the values into its own),
+// and spares them copying every argument they read.
+func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := storedArgs.decode(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
+	arg, err := storedArgs.decodeShared(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
 		return value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
 	})
 	if err != nil {
@@ -432,11 +452,8 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
-	if key != nil {
-		key.Maintainers = slices.Clone(key.Maintainers)
-	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: slices.Clone(c.Signatories), Stakeholders: c.stakeholders(), Key: key}, nil
+		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
 }
 
 func intersects(a, b []string) bool {

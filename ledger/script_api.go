@@ -34,6 +34,23 @@ type EngineContract struct {
 // then contract id).
 // An empty parties list fails with MISSING_FIELD.
 func (n *Node) EngineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
+	return n.engineContracts(ctx, parties, match, storedContract)
+}
+
+// EngineContractsShared is EngineContracts for a caller that only reads
+// the contracts it gets, such as the Daml Script runner (which converts
+// them to the engine's values): their arguments, signatories and key
+// maintainers are shared with the node's cache of decoded contracts
+// (contract_cache.go) rather than copied for each call, so the caller must
+// not change them (value.Clone gives a copy of one's own).
+func (n *Node) EngineContractsShared(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
+	return n.engineContracts(ctx, parties, match, sharedContract)
+}
+
+// engineContracts is EngineContracts, with the stored contracts converted
+// by conv (storedContract or sharedContract).
+func (n *Node) engineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool,
+	conv func(func(string) *lf.Package, *txNode) (*engine.Contract, error)) ([]EngineContract, error) {
 	if err := n.engineReadAuth(ctx, parties); err != nil {
 		return nil, err
 	}
@@ -113,7 +130,7 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	})
 	out := make([]EngineContract, 0, len(recs))
 	for i := range recs {
-		ec, err := pkgs.engineContract(&recs[i].rec.Create)
+		ec, err := conv(pkgs.lookup, &recs[i].rec.Create)
 		if err != nil {
 			return nil, apierr.InternalError.Wrap(err, "reading a contract")
 		}
