@@ -124,32 +124,48 @@ type tnode struct {
 	del         bool
 	prio        uint32
 	left, right *tnode
+	// gen is the batch of writes (overlayView.with) that made the node:
+	// a later write of the same batch may change it in place, since no
+	// published version holds it yet.
+	gen uint64
 }
 
+// tgen numbers the batches of writes of every overlay store (one counter
+// for the process, so that no two batches share a number, whatever
+// version each starts from).
+var tgen atomic.Uint64
+
 // tinsert returns a treap with key set to val (or deleted), copying the
-// nodes on the path to it.
-func tinsert(n *tnode, key, val []byte, del bool, prio uint32) *tnode {
+// nodes on the path to it, but for those batch gen made, which it changes
+// in place: the writes of one batch share the top of the tree, which is
+// then copied once per batch rather than once per write.
+func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnode {
 	if n == nil {
-		return &tnode{key: key, val: val, del: del, prio: prio}
+		return &tnode{key: key, val: val, del: del, prio: prio, gen: gen}
 	}
-	cp := *n
+	cp := n
+	if n.gen != gen {
+		c := *n
+		c.gen = gen
+		cp = &c
+	}
 	switch c := bytes.Compare(key, n.key); {
 	case c == 0:
 		cp.val, cp.del = val, del
 	case c < 0:
-		cp.left = tinsert(n.left, key, val, del, prio)
-		if l := cp.left; l.prio > cp.prio { // rotate right (l is a new node)
-			cp.left, l.right = l.right, &cp
+		cp.left = tinsert(cp.left, key, val, del, prio, gen)
+		if l := cp.left; l.prio > cp.prio { // rotate right (l is the batch's)
+			cp.left, l.right = l.right, cp
 			return l
 		}
 	default:
-		cp.right = tinsert(n.right, key, val, del, prio)
+		cp.right = tinsert(cp.right, key, val, del, prio, gen)
 		if r := cp.right; r.prio > cp.prio { // rotate left
-			cp.right, r.left = r.left, &cp
+			cp.right, r.left = r.left, cp
 			return r
 		}
 	}
-	return &cp
+	return cp
 }
 
 // overlayView is one version of an overlay store: immutable once
@@ -178,18 +194,22 @@ func (v *overlayView) get(key []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// with returns the version with writes applied (values copied: a writer
-// may reuse its buffers once its transaction committed, as with Badger).
+// with returns the version with writes applied (values copied, but for
+// those handed over by SetOwned: a writer may reuse its buffers once its
+// transaction committed, as with Badger).
 func (v overlayView) with(writes []write) *overlayView {
+	gen := tgen.Add(1)
 	for _, w := range writes {
 		val := w.val
 		if !w.del {
-			val = bytes.Clone(val)
+			if !w.owned {
+				val = bytes.Clone(val)
+			}
 			if val == nil {
 				val = []byte{}
 			}
 		}
-		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32())
+		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32(), gen)
 	}
 	return &v
 }

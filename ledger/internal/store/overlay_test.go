@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -428,5 +429,69 @@ func TestStoreSubmitKinds(t *testing.T) {
 				t.Fatalf("Submit after Close: %v", err)
 			}
 		})
+	}
+}
+
+// TestOverlayVersionsStay builds many versions of an overlay, each from
+// the one before by a batch of random writes and deletions (several of
+// them to keys near each other, which share the top of the tree, and some
+// to one key twice), and also from older versions: every version still
+// reads as the model of its own writes afterwards, by get and by scan,
+// although a batch changes the nodes it made in place (tinsert).
+func TestOverlayVersionsStay(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := &overlayBase{}
+	for i := range 50 {
+		base.keys = append(base.keys, fmt.Appendf(nil, "b/%03d", i*2))
+		base.vals = append(base.vals, fmt.Appendf(nil, "base%d", i))
+	}
+	type version struct {
+		v     *overlayView
+		model map[string]string
+	}
+	model0 := map[string]string{}
+	for i, k := range base.keys {
+		model0[string(k)] = string(base.vals[i])
+	}
+	versions := []version{{&overlayView{base: base}, model0}}
+	for round := range 300 {
+		from := versions[len(versions)-1]
+		if round%7 == 0 {
+			from = versions[rng.IntN(len(versions))] // a branch from an older version
+		}
+		model := maps.Clone(from.model)
+		var writes []write
+		for range 1 + rng.IntN(12) {
+			k := fmt.Appendf(nil, "b/%03d", rng.IntN(120))
+			if rng.IntN(4) == 0 {
+				writes = append(writes, write{key: k, del: true})
+				delete(model, string(k))
+				continue
+			}
+			v := fmt.Appendf(nil, "r%d-%d", round, len(writes))
+			writes = append(writes, write{key: k, val: v})
+			model[string(k)] = string(v)
+		}
+		versions = append(versions, version{from.v.with(writes), model})
+	}
+	for i, ver := range versions {
+		got := map[string]string{}
+		if err := ver.v.scan([]byte("b/"), []byte("b/"), false, func(k, v []byte) (bool, error) {
+			got[string(k)] = string(v)
+			return true, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(ver.model, got); d != "" {
+			t.Fatalf("version %d by scan (-model +got):\n%s", i, d)
+		}
+		for k := range 120 {
+			key := fmt.Sprintf("b/%03d", k)
+			v, ok := ver.v.get([]byte(key))
+			if want, has := ver.model[key]; ok != has || string(v) != want {
+				t.Fatalf("version %d: get %s = %q, %v; want %q, %v", i, key, v, ok, want, has)
+			}
+		}
 	}
 }

@@ -587,6 +587,7 @@ type write struct {
 	del      bool
 	meta     byte // metaSpilled: val is a pointer to a spilled value
 	chunk    bool // the deletion of a spilled value's chunk
+	owned    bool // val is handed over for good (SetOwned)
 }
 
 // Tx is an operation's view of the store inside a group commit: reads see
@@ -635,10 +636,12 @@ func (t *Tx) Has(key []byte) (bool, error) {
 // reuse it; val is kept and must not change until the commit.
 func (t *Tx) Set(key, val []byte) { t.stage(write{key: slices.Clone(key), val: val}) }
 
-// SetOwned stages a write of val at key as Set does, but keeps key
-// without copying it: the caller hands it over and must not change it
-// afterwards (for a key built for this write, e.g. by UpdateKey).
-func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val}) }
+// SetOwned stages a write of val at key as Set does, but the caller hands
+// both over for good: it must not change either afterwards, even once the
+// write is committed (for a key and a value built for this write, e.g. by
+// UpdateKey and an encoder). Neither is copied, not even by an overlay
+// store's commit, which copies the values of Set.
+func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val, owned: true}) }
 
 // Delete stages the removal of key.
 func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: true}) }
