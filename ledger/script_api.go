@@ -70,7 +70,7 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 		err  error
 		keep bool
 	}
-	templates := map[string]template{}
+	templates := make(map[string]template, 16) // a script's parties see a handful of templates
 	templateOf := func(tid string) template {
 		if t, ok := templates[tid]; ok {
 			return t
