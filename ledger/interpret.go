@@ -388,7 +388,7 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	switch {
 	case rec.State == contractArchived:
 		return nil, nil
-	case disclosed == nil && !s.anyReader && !intersects(rec.Create.stakeholders(), s.readers):
+	case disclosed == nil && !s.anyReader && !rec.Create.seenBy(s.readers):
 		return nil, nil
 	case rec.State == contractUnassigned || rec.SynchronizerID != s.sync:
 		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), s.sync).WithResource("CONTRACT_ID", cid)
@@ -454,6 +454,15 @@ func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
 		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
+}
+
+// seenBy reports whether one of parties is a stakeholder of the node:
+// intersects(n.stakeholders(), parties), without building the union.
+func (n *txNode) seenBy(parties []string) bool {
+	if n.Exercise {
+		return intersects(n.Stakeholders, parties)
+	}
+	return intersects(n.Signatories, parties) || intersects(n.Observers, parties)
 }
 
 func intersects(a, b []string) bool {

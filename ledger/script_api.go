@@ -64,22 +64,7 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 	}
 	var recs []found
 	var pkgs *pkgView
-	// The templates met, parsed and matched once per call.
-	type template struct {
-		tc   lf.TypeConID
-		err  error
-		keep bool
-	}
-	templates := make(map[string]template, 16) // a script's parties see a handful of templates
-	templateOf := func(tid string) template {
-		if t, ok := templates[tid]; ok {
-			return t
-		}
-		tc, err := splitTypeCon(tid)
-		t := template{tc: tc, err: err, keep: err == nil && (match == nil || match(tc))}
-		templates[string(tid)] = t
-		return t
-	}
+	templates := templateMemo{match: match}
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
@@ -92,10 +77,7 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 			if match == nil {
 				return true
 			}
-			t, ok := templates[string(templateID)]
-			if !ok {
-				t = templateOf(string(templateID))
-			}
+			t := templateOf(&templates, templateID)
 			return t.err != nil || t.keep // a bad id is left to the record's check
 		}
 		return activeNow(r, union(parties), keep, func(cid string) (bool, error) {
@@ -103,10 +85,10 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 			if err != nil || c == nil {
 				return err == nil, err
 			}
-			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+			if c.State != contractActive || c.SynchronizerID != sync || !c.Create.seenBy(parties) {
 				return true, nil
 			}
-			t := templateOf(c.Create.TemplateID)
+			t := templateOf(&templates, c.Create.TemplateID)
 			if t.err != nil {
 				return false, t.err
 			}
@@ -139,6 +121,59 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 	return out, nil
 }
 
+// templateMemo keeps the templates one read met, each split and matched
+// once: in a slice searched in order while they are few (a script's
+// parties see a handful of templates), which costs less than making a map
+// for every read, and in a map once they are many.
+type templateMemo struct {
+	match func(lf.TypeConID) bool
+	few   []memoTemplate
+	byID  map[string]int
+}
+
+// memoTemplate is a template id split (err: it does not split) and
+// whether the read's match keeps it.
+type memoTemplate struct {
+	id   string
+	tc   lf.TypeConID
+	err  error
+	keep bool
+}
+
+// templateMemoMax is the number of templates from which a templateMemo
+// finds them through a map.
+const templateMemoMax = 16
+
+// templateOf returns the template tid of m (the bytes are not kept; a
+// function rather than a method, to take both the index's bytes and the
+// record's string without converting them).
+func templateOf[T string | []byte](m *templateMemo, tid T) memoTemplate {
+	if m.byID != nil {
+		if i, ok := m.byID[string(tid)]; ok {
+			return m.few[i]
+		}
+	} else {
+		for i := range m.few {
+			if m.few[i].id == string(tid) {
+				return m.few[i]
+			}
+		}
+	}
+	id := string(tid)
+	tc, err := splitTypeCon(id)
+	m.few = append(m.few, memoTemplate{id: id, tc: tc, err: err, keep: err == nil && (m.match == nil || m.match(tc))})
+	switch {
+	case m.byID != nil:
+		m.byID[id] = len(m.few) - 1
+	case len(m.few) > templateMemoMax:
+		m.byID = make(map[string]int, 2*len(m.few))
+		for i := range m.few {
+			m.byID[m.few[i].id] = i
+		}
+	}
+	return m.few[len(m.few)-1]
+}
+
 // EngineContractByID returns the contract cid when it is active on the
 // default synchronizer and one of parties is a stakeholder; nil, nil
 // otherwise.
@@ -157,7 +192,7 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 		if err != nil || c == nil {
 			return err
 		}
-		if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+		if c.State != contractActive || c.SynchronizerID != sync || !c.Create.seenBy(parties) {
 			return nil
 		}
 		pkgs, err := n.snapshotPkgView(t, sync)
