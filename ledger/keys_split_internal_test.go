@@ -9,7 +9,9 @@ import (
 
 // TestSplitTypeCon: splitTypeCon's split of the stored form, without
 // lf.SplitIdentifier, gives what SplitIdentifier gives, for every shape
-// of id, odd ones included (the stored form only has the first).
+// of id, odd ones included (the stored form only has the first); and
+// splitTemplateID (the reads' cache of splits) gives what splitTypeCon
+// gives.
 func TestSplitTypeCon(t *testing.T) {
 	t.Parallel()
 	for _, tid := range []string{
@@ -18,6 +20,13 @@ func TestSplitTypeCon(t *testing.T) {
 	} {
 		want, wantErr := lf.SplitIdentifier(tid)
 		got, err := splitTypeCon(tid)
+		// The reads' cache of splits gives the same, the first time and
+		// the next, by string and by bytes.
+		for _, st := range []*splitTemplate{splitTemplateID(tid), splitTemplateID([]byte(tid))} {
+			if st.id != tid || st.tc != got || (st.err == nil) != (err == nil) {
+				t.Errorf("%q: splitTemplateID gives %q, %v, %v; splitTypeCon %v, %v", tid, st.id, st.tc, st.err, got, err)
+			}
+		}
 		if (err != nil) != (wantErr != nil) {
 			t.Errorf("%q: error %v, SplitIdentifier's %v", tid, err, wantErr)
 			continue

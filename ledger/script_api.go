@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -121,22 +122,20 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 	return out, nil
 }
 
-// templateMemo keeps the templates one read met, each split and matched
-// once: in a slice searched in order while they are few (a script's
-// parties see a handful of templates), which costs less than making a map
-// for every read, and in a map once they are many.
+// templateMemo keeps the templates one read met, each matched once: in a
+// slice searched in order while they are few (a script's parties see a
+// handful of templates), which costs less than making a map for every
+// read, and in a map once they are many.
 type templateMemo struct {
 	match func(lf.TypeConID) bool
 	few   []memoTemplate
 	byID  map[string]int
 }
 
-// memoTemplate is a template id split (err: it does not split) and
-// whether the read's match keeps it.
+// memoTemplate is a template id met (split) and whether the read's match
+// keeps it.
 type memoTemplate struct {
-	id   string
-	tc   lf.TypeConID
-	err  error
+	*splitTemplate
 	keep bool
 }
 
@@ -159,12 +158,14 @@ func templateOf[T string | []byte](m *templateMemo, tid T) memoTemplate {
 			}
 		}
 	}
-	id := string(tid)
-	tc, err := splitTypeCon(id)
-	m.few = append(m.few, memoTemplate{id: id, tc: tc, err: err, keep: err == nil && (m.match == nil || m.match(tc))})
+	st := splitTemplateID(tid)
+	if m.few == nil {
+		m.few = make([]memoTemplate, 0, 8)
+	}
+	m.few = append(m.few, memoTemplate{splitTemplate: st, keep: st.err == nil && (m.match == nil || m.match(st.tc))})
 	switch {
 	case m.byID != nil:
-		m.byID[id] = len(m.few) - 1
+		m.byID[st.id] = len(m.few) - 1
 	case len(m.few) > templateMemoMax:
 		m.byID = make(map[string]int, 2*len(m.few))
 		for i := range m.few {
@@ -172,6 +173,49 @@ func templateOf[T string | []byte](m *templateMemo, tid T) memoTemplate {
 		}
 	}
 	return m.few[len(m.few)-1]
+}
+
+// splitTemplate is a stored template id and its split (err: it does not
+// split).
+type splitTemplate struct {
+	id  string
+	tc  lf.TypeConID
+	err error
+}
+
+// splitTemplates keeps the template ids reads met, split: a node's
+// templates are few and an id's split never changes, while a script's
+// reads meet the same ones again and again. It holds at most
+// maxSplitTemplates ids (the process's packages have fewer templates;
+// past it, ids are split afresh).
+var splitTemplates struct {
+	mu sync.RWMutex
+	m  map[string]*splitTemplate
+}
+
+const maxSplitTemplates = 1 << 14
+
+// splitTemplateID returns the split of template id tid (the bytes are not
+// kept).
+func splitTemplateID[T string | []byte](tid T) *splitTemplate {
+	splitTemplates.mu.RLock()
+	st := splitTemplates.m[string(tid)]
+	splitTemplates.mu.RUnlock()
+	if st != nil {
+		return st
+	}
+	id := string(tid)
+	tc, err := splitTypeCon(id)
+	st = &splitTemplate{id: id, tc: tc, err: err}
+	splitTemplates.mu.Lock()
+	defer splitTemplates.mu.Unlock()
+	if splitTemplates.m == nil {
+		splitTemplates.m = make(map[string]*splitTemplate)
+	}
+	if len(splitTemplates.m) < maxSplitTemplates {
+		splitTemplates.m[id] = st
+	}
+	return st
 }
 
 // EngineContractByID returns the contract cid when it is active on the
