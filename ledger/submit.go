@@ -718,10 +718,12 @@ func commandContractID(s, path string) (engine.ContractID, error) {
 // commandContractIDAt is commandContractID with the path built only for
 // an error.
 func commandContractIDAt(s string, path func() string) (engine.ContractID, error) {
-	if !isContractID(s) {
+	// Parsed once: isContractID and tx.IsLocalContractID each parse it.
+	c, err := lf.ParseContractID(s)
+	if err != nil {
 		return "", pathErr(apierr.InvalidArgument, path(), "invalid contract id %s", apierr.Quote(s))
 	}
-	if tx.IsLocalContractID(value.ContractID(s)) {
+	if c.IsLocal() {
 		return "", pathErr(apierr.CommandPreprocessingFailed, path(), "the contract id %s is local (unsuffixed): commands may only name committed contracts", apierr.Quote(s))
 	}
 	return engine.ContractID(s), nil
