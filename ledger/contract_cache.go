@@ -85,6 +85,18 @@ func (c *argCache) decodeShared(templateID string, raw []byte, pkg *lf.Package, 
 	return v, nil
 }
 
+// seed keeps v as the argument of template templateID stored as raw,
+// decoded against pkg, for a v that is what decodeShared's decode gives
+// for them (pkgView.seedArg); the cache owns v from then on. An entry
+// already there is kept.
+func (c *argCache) seed(templateID string, raw []byte, pkg *lf.Package, v value.Value) {
+	if pkg == nil {
+		return
+	}
+	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
+	c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v}, argEntrySize(len(raw)), same)
+}
+
 // Contract records (the stored JSON of a contract's create node and
 // state, commands.go's contractRecord) are read by every ACS query and
 // every contract the engine fetches. recordCache keeps them decoded, by

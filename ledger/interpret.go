@@ -489,7 +489,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	n.tracker.interpreted(s, t) // command_status.go
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
 		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
-	nodes, err := pkgs.eventNodes(t, at)
+	nodes, err := pkgs.eventNodes(t, at, s.mode == ideMode)
 	if err != nil {
 		return nil, err
 	}
@@ -565,7 +565,15 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // TransactionTraversalUtils.executionOrderTraversalForIngestion indexes
 // them) as stored nodes: node ids, witnesses, last descendants and the
 // ACS-delta flags are Canton's; values are Daml JSON of their LF types.
-func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, error) {
+//
+// With seed (a Daml Script's submission, whose contracts the script's
+// queries and next submissions read back at once), the arguments of the
+// contracts that stay active go to the cache of decoded arguments
+// (contract_cache.go) as their readers would decode them, typed from the
+// engine's values (value.TypeAs, which is the JSON round trip
+// FromJSON(AppendJSONAs(v)) without the JSON), rather than decoded from
+// the stored JSON at the first read.
+func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into one buffer (grown as needed).
@@ -583,10 +591,14 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 			if pkg == nil {
 				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
 			}
+			argType := value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)
 			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: render(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
+				PackageName: x.PackageName, Argument: render(x.Arg, argType),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
+			if seed && ev.AcsDelta {
+				v.seedArg(&nd, pkg, x.Arg, argType)
+			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
 			}
@@ -620,6 +632,25 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 		}
 	}
 	return out, nil
+}
+
+// seedArg puts the argument of the created node nd, whose engine value is
+// arg, in the cache of decoded arguments under the bytes that will store
+// it (appendRawJSON's, as encodeNodes writes them), as
+// sharedContract's decoding of them gives it: value.TypeAs(arg, argType)
+// is FromJSON(AppendJSONAs(arg, argType), argType), and the stored bytes
+// only differ from AppendJSONAs's by escapes that read back alike. A value
+// TypeAs refuses is left to the first read.
+func (v *pkgView) seedArg(nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
+	typed, err := value.TypeAs(arg, argType, "", v.lookup)
+	if err != nil {
+		return
+	}
+	raw := []byte(nd.Argument)
+	if rawNeedsRewrite(raw) {
+		raw = appendRawJSON(nil, raw)
+	}
+	storedArgs.seed(nd.TemplateID, raw, pkg, typed)
 }
 
 // choice returns the definition of an exercised choice (of the
