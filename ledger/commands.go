@@ -270,7 +270,3 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	}
 	return v, nil
 }
-
-// isContractID reports whether s has the syntax of a V1 or V2 contract id
-// (lf.IsContractID).
-func isContractID(s string) bool { return lf.IsContractID(s) }

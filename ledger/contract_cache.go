@@ -26,9 +26,13 @@ import (
 // contracts with the same template and stored argument have the same
 // value. A failed decoding is not kept.
 //
-// Values are kept unchanged and handed out as copies (value.Clone), so
-// that a caller changing the value it got cannot change what the cache
-// returns next. The cache is shared by every node of the process (nodes
+// Values are kept unchanged and handed out as copies (value.Clone,
+// storedContract), so that a caller changing the value it got cannot
+// change what the cache returns next; callers that only read them (the
+// engine, which converts a contract to its own values at once, and the
+// Daml Script runner through EngineContractsShared) get the cache's own
+// (sharedContract), which spares copying every argument a script's
+// queries read. The cache is shared by every node of the process (nodes
 // opened from one prepared snapshot share their decoded packages, and so
 // the entries) and bounded (generations, below).
 
@@ -59,15 +63,16 @@ func newArgCache(budget int) *argCache {
 // the bytes as its key and the decoded value (a few times the JSON).
 func argEntrySize(n int) int { return 4*n + 128 }
 
-// decode returns the argument of template templateID stored as raw, as
-// value.FromJSON decodes it against pkg's template type (pkg the package
-// lookup resolves templateID's package id to): a copy of the cached
-// value, or from decode, which is then kept.
-func (c *argCache) decode(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, error) {
+// decodeShared returns the argument of template templateID stored as raw,
+// as value.FromJSON decodes it against pkg's template type (pkg the
+// package lookup resolves templateID's package id to): the cached value,
+// or from decode, which is then kept. The value is shared with every
+// other caller and must not be changed (storedContract hands out copies).
+func (c *argCache) decodeShared(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, error) {
 	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
 	if pkg != nil {
 		if e, ok := c.gens.get(raw, same); ok {
-			return value.Clone(e.v), nil
+			return e.v, nil
 		}
 	}
 	v, err := decode()
@@ -77,7 +82,19 @@ func (c *argCache) decode(templateID string, raw []byte, pkg *lf.Package, decode
 	if pkg != nil {
 		c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v}, argEntrySize(len(raw)), same)
 	}
-	return value.Clone(v), nil
+	return v, nil
+}
+
+// seed keeps v as the argument of template templateID stored as raw,
+// decoded against pkg, for a v that is what decodeShared's decode gives
+// for them (pkgView.seedArg); the cache owns v from then on. An entry
+// already there is kept.
+func (c *argCache) seed(templateID string, raw []byte, pkg *lf.Package, v value.Value) {
+	if pkg == nil {
+		return
+	}
+	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
+	c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v}, argEntrySize(len(raw)), same)
 }
 
 // Contract records (the stored JSON of a contract's create node and
@@ -121,14 +138,26 @@ func (c *recordCache) decode(raw []byte) (*contractRecord, error) {
 // loadSharedRecord reads the record of contract cid through the record
 // cache: nil, nil when there is none. The record must not be changed.
 func loadSharedRecord(r *store.Reader, cid string) (*contractRecord, error) {
-	raw, err := r.Get(store.ContractKey(cid))
+	rec, err := sharedRecordAt(r.GetFunc, cid)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return storedRecords.decode(raw)
+	return rec, err
+}
+
+// sharedRecordAt reads the record of contract cid with get (a Reader's or
+// a Tx's GetFunc) through the record cache, which keeps nothing of the
+// stored bytes it is handed (it copies its key and decodes into fresh
+// memory), so they need no copy of their own: store.ErrNotFound when
+// there is none. The record must not be changed.
+func sharedRecordAt(get func([]byte, func([]byte) error) error, cid string) (*contractRecord, error) {
+	var rec *contractRecord
+	err := get(store.ContractKey(cid), func(raw []byte) error {
+		var err error
+		rec, err = storedRecords.decode(raw)
+		return err
+	})
+	return rec, err
 }
 
 // loadContractCopy is loadContract (CONTRACT_NOT_FOUND when there is no
@@ -136,14 +165,10 @@ func loadSharedRecord(r *store.Reader, cid string) (*contractRecord, error) {
 // fields (State, offsets, …) the caller may set, but not the slices and
 // bytes of its create node, which are shared.
 func loadContractCopy(tx *store.Tx, cid string) (*contractRecord, error) {
-	raw, err := tx.Get(store.ContractKey(cid))
+	shared, err := sharedRecordAt(tx.GetFunc, cid)
 	if errors.Is(err, store.ErrNotFound) {
 		return loadContract(tx, cid) // its error
 	}
-	if err != nil {
-		return nil, err
-	}
-	shared, err := storedRecords.decode(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -69,3 +69,59 @@ func TestEngineContractsCallerChanges(t *testing.T) {
 		t.Errorf("read after an exercise (-want +got):\n%s", d)
 	}
 }
+
+// TestEngineContractsShared reads the active contracts through
+// EngineContractsShared, which hands out the node's decoded values
+// without copies: it returns what EngineContracts returns, before and
+// after a caller changed what EngineContracts gave it, and after an
+// exercise (the engine reads the contract through the same cache) and an
+// archive.
+func TestEngineContractsShared(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	n := ledgertest.Open(t, ledger.Options{})
+	p := lftest.IouPackage("1.0.0")
+	dar, _ := lftest.DAR(p)
+	ledgertest.MustUploadDAR(t, n, dar)
+	pkgID, _ := lftest.Dalf(p)
+	iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
+	alice := ledgertest.MustAllocate(t, n, "alice")
+	ref := ledger.TemplateRef{ID: iou, ByPackageName: true}
+	var cids []value.ContractID
+	for i := range 3 {
+		cids = append(cids, ledgertest.Create(t, n, alice, ref, value.Record{RecordID: &iou, Fields: []value.RecordField{
+			{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(10 + i)}}}))
+	}
+	same := func(step string, want int) {
+		t.Helper()
+		cs, err := n.EngineContracts(ctx, []string{alice}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared, err := n.EngineContractsShared(ctx, []string{alice}, func(id lf.TypeConID) bool { return id == iou })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) != want {
+			t.Fatalf("%s: %d contracts, want %d", step, len(cs), want)
+		}
+		if d := cmp.Diff(cs, shared); d != "" {
+			t.Errorf("%s: EngineContractsShared differs from EngineContracts (-copied +shared):\n%s", step, d)
+		}
+	}
+	same("created", 3)
+	cs, err := n.EngineContracts(ctx, []string{alice}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs[0].Arg.(value.Record).Fields[1].Value = value.Int64(1_000_000)
+	cs[0].Signatories[0] = "mallory::ns"
+	same("after a caller's change", 3)
+	ledgertest.Exercise(t, n, alice, ref, cids[1], "Peek", value.Unit{})
+	same("after an exercise", 3)
+	ledgertest.Exercise(t, n, alice, ref, cids[1], "Archive", value.Unit{})
+	same("after an archive", 2)
+	if cs, err := n.EngineContractsShared(ctx, []string{alice}, func(lf.TypeConID) bool { return false }); err != nil || len(cs) != 0 {
+		t.Errorf("no template matched: %d contracts, %v", len(cs), err)
+	}
+}

@@ -68,6 +68,19 @@ func appendRawJSON(dst []byte, raw []byte) []byte {
 // JSON is invalid and json.Compact says so), <, >, & and U+2028/U+2029
 // (escaped). Spaces inside strings stay.
 func rawNeedsRewrite(raw []byte) bool {
+	// Most values hold none of the bytes that can need a rewrite: looking
+	// for each (bytes.IndexByte, vectorized) costs a fraction of the walk
+	// below, which only they can make answer true.
+	special := false
+	for _, c := range rawSpecial {
+		if bytes.IndexByte(raw, c) >= 0 {
+			special = true
+			break
+		}
+	}
+	if !special {
+		return len(raw) == 0
+	}
 	inString := false
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
@@ -91,6 +104,9 @@ func rawNeedsRewrite(raw []byte) bool {
 	}
 	return len(raw) == 0
 }
+
+// rawSpecial are the bytes on which rawNeedsRewrite can answer true.
+var rawSpecial = []byte{' ', '<', '>', '&', '\t', '\n', '\r', 0xE2}
 
 // jsonObject appends the members of a JSON object.
 type jsonObject struct {

@@ -377,14 +377,10 @@ type snapshotContracts struct {
 // transit or on another synchronizer.
 func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
 	cid := string(id)
-	raw, err := s.tx.Get(store.ContractKey(cid))
+	rec, err := sharedRecordAt(s.tx.GetFunc, cid) // shared: read only
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	rec, err := storedRecords.decode(raw) // shared: read only
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +388,7 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	switch {
 	case rec.State == contractArchived:
 		return nil, nil
-	case disclosed == nil && !s.anyReader && !intersects(rec.Create.stakeholders(), s.readers):
+	case disclosed == nil && !s.anyReader && !rec.Create.seenBy(s.readers):
 		return nil, nil
 	case rec.State == contractUnassigned || rec.SynchronizerID != s.sync:
 		return nil, apierr.ContractNotActive.New("Contract %s is not active on synchronizer %s", apierr.Quote(cid), s.sync).WithResource("CONTRACT_ID", cid)
@@ -405,10 +401,14 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	if at, err := time.Parse(time.RFC3339Nano, rec.Create.CreatedAt); err == nil && at.After(s.maxCreated) {
 		s.maxCreated = at
 	}
-	return s.pkgs.engineContract(&rec.Create)
+	// The engine converts the contract to its own values at once
+	// (fromLedgerValue) and keeps nothing of it but the key: it may share
+	// the cache's values.
+	return sharedContract(s.pkgs.lookup, &rec.Create)
 }
 
-// engineContract converts a stored create node to the engine's Contract.
+// engineContract converts a stored create node to the engine's Contract,
+// the caller's own (storedContract).
 func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
 	return storedContract(v.lookup, c)
 }
@@ -416,13 +416,33 @@ func (v *pkgView) engineContract(c *txNode) (*engine.Contract, error) {
 // storedContract converts a stored create node to the engine's Contract:
 // its argument and key typed against its template (every record field
 // present, as stored). The argument is decoded once and then copied from
-// the cache of decoded arguments (contract_cache.go).
+// the cache of decoded arguments (contract_cache.go): the contract is the
+// caller's, who may change it.
 func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
+	ec, err := sharedContract(lookup, c)
+	if err != nil {
+		return nil, err
+	}
+	ec.Arg = value.Clone(ec.Arg)
+	ec.Signatories = slices.Clone(ec.Signatories)
+	if ec.Key != nil {
+		ec.Key.Maintainers = slices.Clone(ec.Key.Maintainers)
+	}
+	return ec, nil
+}
+
+// sharedContract is storedContract without the copies: the contract's
+// argument is the cache's and its signatories and key maintainers the
+// stored node's (shared, contract_cache.go), so the caller must not
+// change them; it is for callers that convert the contract at once, such
+// as the engine (whose fromLedgerValue copies the values into its own),
+// and spares them copying every argument they read.
+func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := storedArgs.decode(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
+	arg, err := storedArgs.decodeShared(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
 		return value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
 	})
 	if err != nil {
@@ -432,11 +452,17 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
-	if key != nil {
-		key.Maintainers = slices.Clone(key.Maintainers)
-	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: slices.Clone(c.Signatories), Stakeholders: c.stakeholders(), Key: key}, nil
+		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
+}
+
+// seenBy reports whether one of parties is a stakeholder of the node:
+// intersects(n.stakeholders(), parties), without building the union.
+func (n *txNode) seenBy(parties []string) bool {
+	if n.Exercise {
+		return intersects(n.Stakeholders, parties)
+	}
+	return intersects(n.Signatories, parties) || intersects(n.Observers, parties)
 }
 
 func intersects(a, b []string) bool {
@@ -463,7 +489,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	n.tracker.interpreted(s, t) // command_status.go
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
 		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
-	nodes, err := pkgs.eventNodes(t, at)
+	nodes, err := pkgs.eventNodes(t, at, s.mode == ideMode)
 	if err != nil {
 		return nil, err
 	}
@@ -539,7 +565,15 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // TransactionTraversalUtils.executionOrderTraversalForIngestion indexes
 // them) as stored nodes: node ids, witnesses, last descendants and the
 // ACS-delta flags are Canton's; values are Daml JSON of their LF types.
-func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, error) {
+//
+// With seed (a Daml Script's submission, whose contracts the script's
+// queries and next submissions read back at once), the arguments of the
+// contracts that stay active go to the cache of decoded arguments
+// (contract_cache.go) as their readers would decode them, typed from the
+// engine's values (value.TypeAs, which is the JSON round trip
+// FromJSON(AppendJSONAs(v)) without the JSON), rather than decoded from
+// the stored JSON at the first read.
+func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into one buffer (grown as needed).
@@ -557,10 +591,14 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 			if pkg == nil {
 				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
 			}
+			argType := value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)
 			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: render(x.Arg, value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)),
+				PackageName: x.PackageName, Argument: render(x.Arg, argType),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
+			if seed && ev.AcsDelta {
+				v.seedArg(&nd, pkg, x.Arg, argType)
+			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
 			}
@@ -594,6 +632,25 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string) ([]txNode, err
 		}
 	}
 	return out, nil
+}
+
+// seedArg puts the argument of the created node nd, whose engine value is
+// arg, in the cache of decoded arguments under the bytes that will store
+// it (appendRawJSON's, as encodeNodes writes them), as
+// sharedContract's decoding of them gives it: value.TypeAs(arg, argType)
+// is FromJSON(AppendJSONAs(arg, argType), argType), and the stored bytes
+// only differ from AppendJSONAs's by escapes that read back alike. A value
+// TypeAs refuses is left to the first read.
+func (v *pkgView) seedArg(nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
+	typed, err := value.TypeAs(arg, argType, "", v.lookup)
+	if err != nil {
+		return
+	}
+	raw := []byte(nd.Argument)
+	if rawNeedsRewrite(raw) {
+		raw = appendRawJSON(nil, raw)
+	}
+	storedArgs.seed(nd.TemplateID, raw, pkg, typed)
 }
 
 // choice returns the definition of an exercised choice (of the

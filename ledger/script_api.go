@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -34,6 +35,23 @@ type EngineContract struct {
 // then contract id).
 // An empty parties list fails with MISSING_FIELD.
 func (n *Node) EngineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
+	return n.engineContracts(ctx, parties, match, storedContract)
+}
+
+// EngineContractsShared is EngineContracts for a caller that only reads
+// the contracts it gets, such as the Daml Script runner (which converts
+// them to the engine's values): their arguments, signatories and key
+// maintainers are shared with the node's cache of decoded contracts
+// (contract_cache.go) rather than copied for each call, so the caller must
+// not change them (value.Clone gives a copy of one's own).
+func (n *Node) EngineContractsShared(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
+	return n.engineContracts(ctx, parties, match, sharedContract)
+}
+
+// engineContracts is EngineContracts, with the stored contracts converted
+// by conv (storedContract or sharedContract).
+func (n *Node) engineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool,
+	conv func(func(string) *lf.Package, *txNode) (*engine.Contract, error)) ([]EngineContract, error) {
 	if err := n.engineReadAuth(ctx, parties); err != nil {
 		return nil, err
 	}
@@ -47,22 +65,7 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	}
 	var recs []found
 	var pkgs *pkgView
-	// The templates met, parsed and matched once per call.
-	type template struct {
-		tc   lf.TypeConID
-		err  error
-		keep bool
-	}
-	templates := map[string]template{}
-	templateOf := func(tid string) template {
-		if t, ok := templates[tid]; ok {
-			return t
-		}
-		tc, err := splitTypeCon(tid)
-		t := template{tc: tc, err: err, keep: err == nil && (match == nil || match(tc))}
-		templates[string(tid)] = t
-		return t
-	}
+	templates := templateMemo{match: match}
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
 		if pkgs, err = n.snapshotPkgView(t, sync); err != nil {
@@ -75,10 +78,7 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 			if match == nil {
 				return true
 			}
-			t, ok := templates[string(templateID)]
-			if !ok {
-				t = templateOf(string(templateID))
-			}
+			t := templateOf(&templates, templateID)
 			return t.err != nil || t.keep // a bad id is left to the record's check
 		}
 		return activeNow(r, union(parties), keep, func(cid string) (bool, error) {
@@ -86,10 +86,10 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 			if err != nil || c == nil {
 				return err == nil, err
 			}
-			if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+			if c.State != contractActive || c.SynchronizerID != sync || !c.Create.seenBy(parties) {
 				return true, nil
 			}
-			t := templateOf(c.Create.TemplateID)
+			t := templateOf(&templates, c.Create.TemplateID)
 			if t.err != nil {
 				return false, t.err
 			}
@@ -113,13 +113,109 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 	})
 	out := make([]EngineContract, 0, len(recs))
 	for i := range recs {
-		ec, err := pkgs.engineContract(&recs[i].rec.Create)
+		ec, err := conv(pkgs.lookup, &recs[i].rec.Create)
 		if err != nil {
 			return nil, apierr.InternalError.Wrap(err, "reading a contract")
 		}
 		out = append(out, EngineContract{Contract: *ec, CreatedOffset: recs[i].rec.CreatedOffset})
 	}
 	return out, nil
+}
+
+// templateMemo keeps the templates one read met, each matched once: in a
+// slice searched in order while they are few (a script's parties see a
+// handful of templates), which costs less than making a map for every
+// read, and in a map once they are many.
+type templateMemo struct {
+	match func(lf.TypeConID) bool
+	few   []memoTemplate
+	byID  map[string]int
+}
+
+// memoTemplate is a template id met (split) and whether the read's match
+// keeps it.
+type memoTemplate struct {
+	*splitTemplate
+	keep bool
+}
+
+// templateMemoMax is the number of templates from which a templateMemo
+// finds them through a map.
+const templateMemoMax = 16
+
+// templateOf returns the template tid of m (the bytes are not kept; a
+// function rather than a method, to take both the index's bytes and the
+// record's string without converting them).
+func templateOf[T string | []byte](m *templateMemo, tid T) memoTemplate {
+	if m.byID != nil {
+		if i, ok := m.byID[string(tid)]; ok {
+			return m.few[i]
+		}
+	} else {
+		for i := range m.few {
+			if m.few[i].id == string(tid) {
+				return m.few[i]
+			}
+		}
+	}
+	st := splitTemplateID(tid)
+	if m.few == nil {
+		m.few = make([]memoTemplate, 0, 8)
+	}
+	m.few = append(m.few, memoTemplate{splitTemplate: st, keep: st.err == nil && (m.match == nil || m.match(st.tc))})
+	switch {
+	case m.byID != nil:
+		m.byID[st.id] = len(m.few) - 1
+	case len(m.few) > templateMemoMax:
+		m.byID = make(map[string]int, 2*len(m.few))
+		for i := range m.few {
+			m.byID[m.few[i].id] = i
+		}
+	}
+	return m.few[len(m.few)-1]
+}
+
+// splitTemplate is a stored template id and its split (err: it does not
+// split).
+type splitTemplate struct {
+	id  string
+	tc  lf.TypeConID
+	err error
+}
+
+// splitTemplates keeps the template ids reads met, split: a node's
+// templates are few and an id's split never changes, while a script's
+// reads meet the same ones again and again. It holds at most
+// maxSplitTemplates ids (the process's packages have fewer templates;
+// past it, ids are split afresh).
+var splitTemplates struct {
+	mu sync.RWMutex
+	m  map[string]*splitTemplate
+}
+
+const maxSplitTemplates = 1 << 14
+
+// splitTemplateID returns the split of template id tid (the bytes are not
+// kept).
+func splitTemplateID[T string | []byte](tid T) *splitTemplate {
+	splitTemplates.mu.RLock()
+	st := splitTemplates.m[string(tid)]
+	splitTemplates.mu.RUnlock()
+	if st != nil {
+		return st
+	}
+	id := string(tid)
+	tc, err := splitTypeCon(id)
+	st = &splitTemplate{id: id, tc: tc, err: err}
+	splitTemplates.mu.Lock()
+	defer splitTemplates.mu.Unlock()
+	if splitTemplates.m == nil {
+		splitTemplates.m = make(map[string]*splitTemplate)
+	}
+	if len(splitTemplates.m) < maxSplitTemplates {
+		splitTemplates.m[id] = st
+	}
+	return st
 }
 
 // EngineContractByID returns the contract cid when it is active on the
@@ -140,7 +236,7 @@ func (n *Node) EngineContractByID(ctx context.Context, cid string, parties []str
 		if err != nil || c == nil {
 			return err
 		}
-		if c.State != contractActive || c.SynchronizerID != sync || !intersects(c.Create.stakeholders(), parties) {
+		if c.State != contractActive || c.SynchronizerID != sync || !c.Create.seenBy(parties) {
 			return nil
 		}
 		pkgs, err := n.snapshotPkgView(t, sync)

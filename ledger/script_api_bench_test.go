@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 // BenchmarkEngineContracts reads a party's active contracts of one
 // template as a Daml Script's query does (EngineContracts with a template
 // match): the party has 40 Iou contracts and 2 of the queried template,
-// T; /all reads every contract (no match).
+// T; /all reads every contract (no match); /shared reads through
+// EngineContractsShared (as the script runner does).
 func BenchmarkEngineContracts(b *testing.B) {
 	// A node restored from a prepared snapshot, as a Daml Script's node
 	// is (scriptledger.Fixture).
@@ -57,14 +59,17 @@ func BenchmarkEngineContracts(b *testing.B) {
 		name  string
 		match func(lf.TypeConID) bool
 		want  int
+		read  func(context.Context, []string, func(lf.TypeConID) bool) ([]ledger.EngineContract, error)
 	}{
-		{"template", func(id lf.TypeConID) bool { return id == tt }, 2},
-		{"all", nil, 42},
+		{"template", func(id lf.TypeConID) bool { return id == tt }, 2, n.EngineContracts},
+		{"all", nil, 42, n.EngineContracts},
+		{"template/shared", func(id lf.TypeConID) bool { return id == tt }, 2, n.EngineContractsShared},
+		{"all/shared", nil, 42, n.EngineContractsShared},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				cs, err := n.EngineContracts(ctx, []string{alice}, c.match)
+				cs, err := c.read(ctx, []string{alice}, c.match)
 				if err != nil || len(cs) != c.want {
 					b.Fatalf("%d contracts, %v; want %d", len(cs), err, c.want)
 				}

@@ -631,7 +631,7 @@ func (a *argTyper) exercise(x ExerciseCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := commandContractID(string(x.ContractID), a.p.at("contractId"))
+	id, err := commandContractIDAt(string(x.ContractID), func() string { return a.p.at("contractId") })
 	if err != nil {
 		return nil, err
 	}
@@ -712,11 +712,19 @@ func noChoice(r *resolvedEntity, choice, path string) error {
 // commandContractID checks the contract id of a command: a V1 or V2 id,
 // suffixed (committed).
 func commandContractID(s, path string) (engine.ContractID, error) {
-	if !isContractID(s) {
-		return "", pathErr(apierr.InvalidArgument, path, "invalid contract id %s", apierr.Quote(s))
+	return commandContractIDAt(s, func() string { return path })
+}
+
+// commandContractIDAt is commandContractID with the path built only for
+// an error.
+func commandContractIDAt(s string, path func() string) (engine.ContractID, error) {
+	// Parsed once: isContractID and tx.IsLocalContractID each parse it.
+	c, err := lf.ParseContractID(s)
+	if err != nil {
+		return "", pathErr(apierr.InvalidArgument, path(), "invalid contract id %s", apierr.Quote(s))
 	}
-	if tx.IsLocalContractID(value.ContractID(s)) {
-		return "", pathErr(apierr.CommandPreprocessingFailed, path, "the contract id %s is local (unsuffixed): commands may only name committed contracts", apierr.Quote(s))
+	if c.IsLocal() {
+		return "", pathErr(apierr.CommandPreprocessingFailed, path(), "the contract id %s is local (unsuffixed): commands may only name committed contracts", apierr.Quote(s))
 	}
 	return engine.ContractID(s), nil
 }

@@ -3,8 +3,13 @@ package scriptledger_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/ledgernode/ledgernode/daml/engine"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
+	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
 )
@@ -48,4 +53,69 @@ func BenchmarkFixtureOpen(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAmuletScripts runs every script of the Splice Amulet test DAR
+// serially, each on a fresh node of one fixture (as `damlscript --all`
+// does), and reports what the ledger side of a script costs: the mean
+// time of a submission (Ledger.Submit: the engine's interpretation, the
+// node's checks, encoding and commit) and of an active-contracts query
+// (Ledger.Contracts), besides the time of the whole suite per iteration.
+// Every script must pass. Skipped without ../shared.
+func BenchmarkAmuletScripts(b *testing.B) {
+	data := scripttest.ReadDAR(b, amuletTestDAR)
+	ctx := context.Background()
+	dar, err := lf.ReadDAR(data, lf.ReadOptions{Cache: lf.DefaultCache})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fx, err := scriptledger.NewFixture(ctx, ledger.Options{}, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := script.Discover(dar.Main)
+	r := script.NewRunner(dar, script.Options{})
+	var t timings
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, id := range ids {
+			node, err := fx.Open()
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, err = r.Run(ctx, id, &timedLedger{Ledger: scriptledger.New(node, scriptledger.Options{}), t: &t})
+			node.Close()
+			if err != nil {
+				b.Fatalf("%s: %v", script.Name(id), err)
+			}
+		}
+	}
+	b.ReportMetric(float64(t.submit.Nanoseconds())/float64(t.submits)/1e3, "µs/submit")
+	b.ReportMetric(float64(t.query.Nanoseconds())/float64(t.queries)/1e3, "µs/query")
+	b.ReportMetric(float64(t.submits)/float64(b.N), "submits/op")
+	b.ReportMetric(float64(t.queries)/float64(b.N), "queries/op")
+}
+
+// timings sums the time of a benchmark's submissions and queries.
+type timings struct {
+	submit, query    time.Duration
+	submits, queries int
+}
+
+// timedLedger times a ledger's Submit and Contracts calls.
+type timedLedger struct {
+	*scriptledger.Ledger
+	t *timings
+}
+
+func (l *timedLedger) Submit(ctx context.Context, s *script.Submission) (*tx.Transaction, error) {
+	start := time.Now()
+	defer func() { l.t.submit += time.Since(start); l.t.submits++ }()
+	return l.Ledger.Submit(ctx, s)
+}
+
+func (l *timedLedger) Contracts(ctx context.Context, parties []string, match func(lf.TypeConID) bool) ([]engine.Contract, error) {
+	start := time.Now()
+	defer func() { l.t.query += time.Since(start); l.t.queries++ }()
+	return l.Ledger.Contracts(ctx, parties, match)
 }

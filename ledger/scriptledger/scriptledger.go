@@ -132,9 +132,13 @@ func newSubmitError(code, cause string, resources [][2]string) *script.SubmitErr
 	return se
 }
 
-// Contracts reads the node's active contracts as Daml-LF values.
+// Contracts reads the node's active contracts as Daml-LF values. They
+// share their values with the node's cache of decoded contracts
+// (ledger.Node.EngineContractsShared): the caller must not change them,
+// as the script runner does not (it converts them to the engine's
+// values).
 func (l *Ledger) Contracts(ctx context.Context, parties []string, match func(lf.TypeConID) bool) ([]engine.Contract, error) {
-	cs, err := l.node.EngineContracts(ctx, parties, match)
+	cs, err := l.node.EngineContractsShared(ctx, parties, match)
 	if err != nil {
 		return nil, err
 	}

@@ -124,32 +124,48 @@ type tnode struct {
 	del         bool
 	prio        uint32
 	left, right *tnode
+	// gen is the batch of writes (overlayView.with) that made the node:
+	// a later write of the same batch may change it in place, since no
+	// published version holds it yet.
+	gen uint64
 }
 
+// tgen numbers the batches of writes of every overlay store (one counter
+// for the process, so that no two batches share a number, whatever
+// version each starts from).
+var tgen atomic.Uint64
+
 // tinsert returns a treap with key set to val (or deleted), copying the
-// nodes on the path to it.
-func tinsert(n *tnode, key, val []byte, del bool, prio uint32) *tnode {
+// nodes on the path to it, but for those batch gen made, which it changes
+// in place: the writes of one batch share the top of the tree, which is
+// then copied once per batch rather than once per write.
+func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnode {
 	if n == nil {
-		return &tnode{key: key, val: val, del: del, prio: prio}
+		return &tnode{key: key, val: val, del: del, prio: prio, gen: gen}
 	}
-	cp := *n
+	cp := n
+	if n.gen != gen {
+		c := *n
+		c.gen = gen
+		cp = &c
+	}
 	switch c := bytes.Compare(key, n.key); {
 	case c == 0:
 		cp.val, cp.del = val, del
 	case c < 0:
-		cp.left = tinsert(n.left, key, val, del, prio)
-		if l := cp.left; l.prio > cp.prio { // rotate right (l is a new node)
-			cp.left, l.right = l.right, &cp
+		cp.left = tinsert(cp.left, key, val, del, prio, gen)
+		if l := cp.left; l.prio > cp.prio { // rotate right (l is the batch's)
+			cp.left, l.right = l.right, cp
 			return l
 		}
 	default:
-		cp.right = tinsert(n.right, key, val, del, prio)
+		cp.right = tinsert(cp.right, key, val, del, prio, gen)
 		if r := cp.right; r.prio > cp.prio { // rotate left
-			cp.right, r.left = r.left, &cp
+			cp.right, r.left = r.left, cp
 			return r
 		}
 	}
-	return &cp
+	return cp
 }
 
 // overlayView is one version of an overlay store: immutable once
@@ -178,18 +194,22 @@ func (v *overlayView) get(key []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// with returns the version with writes applied (values copied: a writer
-// may reuse its buffers once its transaction committed, as with Badger).
+// with returns the version with writes applied (values copied, but for
+// those handed over by SetOwned: a writer may reuse its buffers once its
+// transaction committed, as with Badger).
 func (v overlayView) with(writes []write) *overlayView {
+	gen := tgen.Add(1)
 	for _, w := range writes {
 		val := w.val
 		if !w.del {
-			val = bytes.Clone(val)
+			if !w.owned {
+				val = bytes.Clone(val)
+			}
 			if val == nil {
 				val = []byte{}
 			}
 		}
-		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32())
+		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32(), gen)
 	}
 	return &v
 }
@@ -329,35 +349,36 @@ func (o *overlay) write(writes []write) {
 	o.cur.Store(o.cur.Load().with(writes))
 }
 
-// commitOverlay is commitBatch for an overlay store: the operations of a
-// group run in order, each seeing the writes of those before it, and their
-// writes are published together.
-func (s *Store) commitOverlay(batch []*request) {
+// submitOverlay is Submit for an overlay store: the operation runs on the
+// caller's goroutine, the operations of all callers one at a time (in the
+// order they take the overlay's lock), each seeing the writes of those
+// before it, and its writes are published before it returns. An overlay
+// store commits in memory, so grouping operations (commitBatch) saves
+// nothing, and handing each to a committer goroutine and waiting for its
+// answer costs two goroutine switches per operation, which a Daml Script
+// pays at every submission. What a caller sees is what the committer
+// gives it: the operation's result once its writes are visible to every
+// later read; ErrClosed once Close has been called.
+func (s *Store) submitOverlay(op Op) (any, error) {
 	s.ov.mu.Lock()
 	defer s.ov.mu.Unlock()
+	if s.Closed() {
+		return nil, ErrClosed
+	}
 	end := s.end.Load()
 	view := s.ov.cur.Load()
-	var pending []applied
-	for _, r := range batch {
-		tx := &Tx{Reader: Reader{ov: view}, base: end}
-		v, err := runOp(r.op, tx)
-		if err != nil {
-			r.res <- result{err: err}
-			continue
-		}
-		newEnd := end + tx.next
-		if tx.next > 0 {
-			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
-		}
-		view = view.with(tx.writes)
-		pending = append(pending, applied{r: r, v: v, end: newEnd})
-		end = newEnd
+	tx := &Tx{Reader: Reader{ov: view}, base: end}
+	v, err := runOp(op, tx)
+	if err != nil {
+		return nil, err
 	}
-	if len(pending) == 0 {
-		return
+	newEnd := end + tx.next
+	if tx.next > 0 {
+		tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
 	}
-	s.ov.cur.Store(view)
-	s.publish(pending)
+	s.ov.cur.Store(view.with(tx.writes))
+	s.publishEnd(newEnd)
+	return v, nil
 }
 
 // backupOverlay is Backup for an overlay store: its entries as of one

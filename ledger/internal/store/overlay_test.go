@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"sync"
 	"testing"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -109,6 +112,12 @@ func dump(t *testing.T, s *Store, keys [][]byte) (fwd, rev []string, gets map[st
 				return err
 			default:
 				gets[string(k)] = fmt.Sprintf("%x", v)
+			}
+			// GetFunc reads what Get reads.
+			var fv []byte
+			ferr := r.GetFunc(k, func(val []byte) error { fv = slices.Clone(val); return nil })
+			if !errors.Is(ferr, err) || !bytes.Equal(fv, v) {
+				t.Errorf("GetFunc(%s) = %.20x, %v; Get = %.20x, %v", k, fv, ferr, v, err)
 			}
 		}
 		return nil
@@ -318,5 +327,171 @@ func TestPreparedKeepsNoStream(t *testing.T) {
 			t.Errorf("%s: ledger end %d, want 1", name, s.LedgerEnd())
 		}
 		s.Close()
+	}
+}
+
+// TestStoreSubmitKinds runs the committer's rules on both kinds of store,
+// an overlay store (whose operations run on their callers' goroutines)
+// and a Badger one (a committer goroutine): a failed or panicking
+// operation leaves nothing and gives its offsets back; concurrent
+// operations run one at a time, each seeing the writes of those before
+// it, and take contiguous offsets; a Tx's GetFunc sees its own staged
+// writes; a commit closes the Changed channel; after Close, Submit is
+// ErrClosed.
+func TestStoreSubmitKinds(t *testing.T) {
+	t.Parallel()
+	_, ov, bg := overlayFixture(t)
+	for _, c := range []struct {
+		name string
+		s    *Store
+	}{{"overlay", ov}, {"badger", bg}} {
+		t.Run(c.name, func(t *testing.T) {
+			s := c.s
+			end := s.LedgerEnd()
+			if _, err := s.Submit(func(tx *Tx) (any, error) {
+				tx.NextOffset()
+				tx.Set([]byte("n/failed"), []byte("x"))
+				return nil, errors.New("rejected")
+			}); err == nil || err.Error() != "rejected" {
+				t.Fatalf("failed op: %v", err)
+			}
+			if _, err := s.Submit(func(tx *Tx) (any, error) { tx.NextOffset(); panic("boom") }); err == nil {
+				t.Fatal("panic not reported")
+			}
+			if s.LedgerEnd() != end {
+				t.Fatalf("ledger end %d after failed ops, want %d", s.LedgerEnd(), end)
+			}
+			ch := s.Changed()
+			const workers, each = 4, 25
+			var wg sync.WaitGroup
+			offsets := make(chan int64, workers*each)
+			for range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range each {
+						_, err := s.Submit(func(tx *Tx) (any, error) {
+							n := 0
+							err := tx.GetFunc([]byte("n/count"), func(v []byte) error { n, _ = strconv.Atoi(string(v)); return nil })
+							if err != nil && !errors.Is(err, ErrNotFound) {
+								return nil, err
+							}
+							tx.Set([]byte("n/count"), []byte(strconv.Itoa(n+1)))
+							var staged []byte
+							if err := tx.GetFunc([]byte("n/count"), func(v []byte) error { staged = slices.Clone(v); return nil }); err != nil {
+								return nil, err
+							}
+							if string(staged) != strconv.Itoa(n+1) {
+								return nil, fmt.Errorf("GetFunc read %q after staging %d", staged, n+1)
+							}
+							offsets <- tx.NextOffset()
+							return nil, nil
+						})
+						if err != nil {
+							t.Error(err)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(offsets)
+			var got []int64
+			for o := range offsets {
+				got = append(got, o)
+			}
+			slices.Sort(got)
+			for i, o := range got {
+				if o != end+int64(i)+1 {
+					t.Fatalf("offsets %v: not contiguous from %d", got, end+1)
+				}
+			}
+			select {
+			case <-ch:
+			default:
+				t.Fatal("Changed channel not closed after a commit")
+			}
+			var count []byte
+			if err := s.View(func(r *Reader) error {
+				if _, err := r.Get([]byte("n/failed")); !errors.Is(err, ErrNotFound) {
+					return fmt.Errorf("the failed op's write: %v", err)
+				}
+				var err error
+				count, err = r.Get([]byte("n/count"))
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if string(count) != strconv.Itoa(workers*each) || s.LedgerEnd() != end+workers*each {
+				t.Fatalf("count %s, ledger end %d; want %d, %d", count, s.LedgerEnd(), workers*each, end+workers*each)
+			}
+			s.Close()
+			if _, err := s.Submit(func(tx *Tx) (any, error) { return nil, nil }); !errors.Is(err, ErrClosed) {
+				t.Fatalf("Submit after Close: %v", err)
+			}
+		})
+	}
+}
+
+// TestOverlayVersionsStay builds many versions of an overlay, each from
+// the one before by a batch of random writes and deletions (several of
+// them to keys near each other, which share the top of the tree, and some
+// to one key twice), and also from older versions: every version still
+// reads as the model of its own writes afterwards, by get and by scan,
+// although a batch changes the nodes it made in place (tinsert).
+func TestOverlayVersionsStay(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := &overlayBase{}
+	for i := range 50 {
+		base.keys = append(base.keys, fmt.Appendf(nil, "b/%03d", i*2))
+		base.vals = append(base.vals, fmt.Appendf(nil, "base%d", i))
+	}
+	type version struct {
+		v     *overlayView
+		model map[string]string
+	}
+	model0 := map[string]string{}
+	for i, k := range base.keys {
+		model0[string(k)] = string(base.vals[i])
+	}
+	versions := []version{{&overlayView{base: base}, model0}}
+	for round := range 300 {
+		from := versions[len(versions)-1]
+		if round%7 == 0 {
+			from = versions[rng.IntN(len(versions))] // a branch from an older version
+		}
+		model := maps.Clone(from.model)
+		var writes []write
+		for range 1 + rng.IntN(12) {
+			k := fmt.Appendf(nil, "b/%03d", rng.IntN(120))
+			if rng.IntN(4) == 0 {
+				writes = append(writes, write{key: k, del: true})
+				delete(model, string(k))
+				continue
+			}
+			v := fmt.Appendf(nil, "r%d-%d", round, len(writes))
+			writes = append(writes, write{key: k, val: v})
+			model[string(k)] = string(v)
+		}
+		versions = append(versions, version{from.v.with(writes), model})
+	}
+	for i, ver := range versions {
+		got := map[string]string{}
+		if err := ver.v.scan([]byte("b/"), []byte("b/"), false, func(k, v []byte) (bool, error) {
+			got[string(k)] = string(v)
+			return true, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(ver.model, got); d != "" {
+			t.Fatalf("version %d by scan (-model +got):\n%s", i, d)
+		}
+		for k := range 120 {
+			key := fmt.Sprintf("b/%03d", k)
+			v, ok := ver.v.get([]byte(key))
+			if want, has := ver.model[key]; ok != has || string(v) != want {
+				t.Fatalf("version %d: get %s = %q, %v; want %q, %v", i, key, v, ok, want, has)
+			}
+		}
 	}
 }

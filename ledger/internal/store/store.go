@@ -200,7 +200,9 @@ func openOverlayStore(opts Options, p *Prepared) (*Store, error) {
 	if v, ok := ov.cur.Load().get(KeyLedgerEnd); ok {
 		s.end.Store(DecodeOffset(v))
 	}
-	go s.loop()
+	// No committer goroutine: Submit runs each operation on its caller's
+	// goroutine (submitOverlay).
+	close(s.done)
 	return s, nil
 }
 
@@ -239,6 +241,11 @@ func (s *Store) Close() error {
 	s.once.Do(func() {
 		close(s.quit)
 		<-s.done
+		if s.ov != nil {
+			// An operation under way (submitOverlay) finishes first.
+			s.ov.mu.Lock()
+			s.ov.mu.Unlock() //lint:ignore SA2001 waits for the operation under way
+		}
 		if s.trimDone != nil {
 			<-s.trimDone
 		}
@@ -286,6 +293,9 @@ func (s *Store) Submit(op Op) (any, error) {
 }
 
 func (s *Store) submit(op Op) (any, error) {
+	if s.ov != nil {
+		return s.submitOverlay(op)
+	}
 	r := &request{op: op, res: make(chan result, 1)}
 	select {
 	case s.reqs <- r:
@@ -334,11 +344,7 @@ func (s *Store) loop() {
 				break drain
 			}
 		}
-		if s.ov != nil {
-			s.commitOverlay(batch)
-		} else {
-			s.commitBatch(batch)
-		}
+		s.commitBatch(batch)
 	}
 }
 
@@ -451,6 +457,16 @@ func (s *Store) finish(txn *badger.Txn, pending []applied) int64 {
 // and answers their callers. It returns the new ledger end.
 func (s *Store) publish(pending []applied) int64 {
 	newEnd := pending[len(pending)-1].end
+	s.publishEnd(newEnd)
+	for _, p := range pending {
+		p.r.res <- result{v: p.v}
+	}
+	return newEnd
+}
+
+// publishEnd publishes newEnd as the ledger end and wakes those waiting
+// for a change (Changed).
+func (s *Store) publishEnd(newEnd int64) {
 	if newEnd != s.end.Load() {
 		s.end.Store(newEnd)
 	}
@@ -458,10 +474,6 @@ func (s *Store) publish(pending []applied) int64 {
 	close(s.notify)
 	s.notify = make(chan struct{})
 	s.mu.Unlock()
-	for _, p := range pending {
-		p.r.res <- result{v: p.v}
-	}
-	return newEnd
 }
 
 func runOp(op Op, tx *Tx) (v any, err error) {
@@ -527,6 +539,28 @@ func (r *Reader) Get(key []byte) ([]byte, error) {
 	return out, err
 }
 
+// GetFunc calls fn with the value at key, or returns ErrNotFound. The value
+// is not copied, as Scan's are not: it is only valid during the call, and
+// fn must not change it. It spares a caller that only reads the value (to
+// decode it, or to look it up in a cache) Get's copy.
+func (r *Reader) GetFunc(key []byte, fn func(val []byte) error) error {
+	if r.ov != nil {
+		v, ok := r.ov.get(key)
+		if !ok {
+			return ErrNotFound
+		}
+		return fn(v)
+	}
+	item, err := r.txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	return r.value(item, fn)
+}
+
 // Scan calls fn for every key with the prefix at or after start (nil: from
 // the first), in key order, until fn returns false or an error. key and val
 // are only valid during the call: fn copies what it keeps.
@@ -553,6 +587,7 @@ type write struct {
 	del      bool
 	meta     byte // metaSpilled: val is a pointer to a spilled value
 	chunk    bool // the deletion of a spilled value's chunk
+	owned    bool // val is handed over for good (SetOwned)
 }
 
 // Tx is an operation's view of the store inside a group commit: reads see
@@ -577,6 +612,17 @@ func (t *Tx) Get(key []byte) ([]byte, error) {
 	return t.Reader.Get(key)
 }
 
+// GetFunc is Reader.GetFunc as this operation sees it.
+func (t *Tx) GetFunc(key []byte, fn func(val []byte) error) error {
+	if i, ok := t.staged(key); ok {
+		if t.writes[i].del {
+			return ErrNotFound
+		}
+		return fn(t.writes[i].val)
+	}
+	return t.Reader.GetFunc(key, fn)
+}
+
 // Has reports whether key is present.
 func (t *Tx) Has(key []byte) (bool, error) {
 	_, err := t.Get(key)
@@ -590,10 +636,12 @@ func (t *Tx) Has(key []byte) (bool, error) {
 // reuse it; val is kept and must not change until the commit.
 func (t *Tx) Set(key, val []byte) { t.stage(write{key: slices.Clone(key), val: val}) }
 
-// SetOwned stages a write of val at key as Set does, but keeps key
-// without copying it: the caller hands it over and must not change it
-// afterwards (for a key built for this write, e.g. by UpdateKey).
-func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val}) }
+// SetOwned stages a write of val at key as Set does, but the caller hands
+// both over for good: it must not change either afterwards, even once the
+// write is committed (for a key and a value built for this write, e.g. by
+// UpdateKey and an encoder). Neither is copied, not even by an overlay
+// store's commit, which copies the values of Set.
+func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val, owned: true}) }
 
 // Delete stages the removal of key.
 func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: true}) }
