@@ -144,14 +144,14 @@ func allAtomic(ns []node) bool {
 // their argument slice).
 type nPrimCall struct {
 	fn     func(m *Machine, a []Value)
-	args   []node
+	args   []operand
 	direct bool // the builtin returns a value (or throws/fails) without calling functions
 }
 
 func (n *nPrimCall) eval(m *Machine) {
 	a := m.scratch[:len(n.args)]
-	for i, x := range n.args {
-		a[i], _ = atomicVal(m, x)
+	for i := range n.args {
+		a[i], _ = n.args[i].atomic(m)
 	}
 	n.fn(m, a)
 	clear(a)
@@ -384,10 +384,74 @@ func atomicVal(m *Machine, n node) (Value, bool) {
 	return nil, false
 }
 
+// operand is a node of a sequence (an application's function and
+// arguments, an op's arguments) with what atomicVal needs of it copied
+// into the sequence's own array: reading an atomic operand then neither
+// dereferences the node nor switches on its dynamic type, the cost of
+// atomicVal on the machine's hottest paths (enterClosure, startSeq).
+type operand struct {
+	kind operandKind
+	i    int32   // the slot of an opLoc or opCap
+	v    Value   // the value of an opConst
+	def  *topDef // the definition of an opTop
+	n    node    // the node itself
+}
+
+type operandKind uint8
+
+const (
+	opNode  operandKind = iota // not atomic: needs the machine
+	opLoc                      // an *nLoc
+	opCap                      // an *nCap
+	opConst                    // an *nConst
+	opTop                      // an *nTop: atomic once its value is cached
+)
+
+// operandOf returns n as an operand.
+func operandOf(n node) operand {
+	switch a := n.(type) {
+	case *nLoc:
+		return operand{kind: opLoc, i: int32(a.i), n: n}
+	case *nCap:
+		return operand{kind: opCap, i: int32(a.i), n: n}
+	case *nConst:
+		return operand{kind: opConst, v: a.v, n: n}
+	case *nTop:
+		return operand{kind: opTop, def: a.def, n: n}
+	}
+	return operand{kind: opNode, n: n}
+}
+
+// operandsOf returns the operands of nodes.
+func operandsOf(nodes []node) []operand {
+	ops := make([]operand, len(nodes))
+	for i, n := range nodes {
+		ops[i] = operandOf(n)
+	}
+	return ops
+}
+
+// atomic is atomicVal(m, o.n).
+func (o *operand) atomic(m *Machine) (Value, bool) {
+	switch o.kind {
+	case opLoc:
+		return m.env[o.i], true
+	case opCap:
+		return m.caps[o.i], true
+	case opConst:
+		return o.v, true
+	case opTop:
+		if v := o.def.cached.Load(); v != nil {
+			return *v, true
+		}
+	}
+	return nil, false
+}
+
 // nClosure builds a closure capturing the values of caps.
 type nClosure struct {
 	code *lambda
-	caps []node
+	caps []operand
 }
 
 func (n *nClosure) eval(m *Machine) {
@@ -423,8 +487,8 @@ func (n *nClosure) eval(m *Machine) {
 		caps = make([]Value, len(n.caps))
 		p = &PAP{fn: &closure{code: n.code, caps: caps}}
 	}
-	for i, c := range n.caps {
-		caps[i], _ = atomicVal(m, c)
+	for i := range n.caps {
+		caps[i], _ = n.caps[i].atomic(m)
 	}
 	p.arity = n.code.arity
 	m.val = p
@@ -436,7 +500,7 @@ type finisher interface {
 }
 
 type kSeq struct {
-	nodes []node
+	nodes []operand
 	vals  []Value
 	i     int
 	f     finisher
@@ -500,14 +564,17 @@ func (m *Machine) seqFrame() *kSeq { return m.seqFree.get() }
 // releaseSeq gives back a reusable frame whose sequence finished.
 func (m *Machine) releaseSeq(k *kSeq) { m.seqFree.put(k) }
 
-const seqBuf = 4
+// seqBuf is the most values a sequence frame holds in its own buffer:
+// enough for the arguments of most calls and the fields of most records
+// (maxInlineFields), which then need no slice of their own.
+const seqBuf = maxInlineFields
 
 // startSeq evaluates nodes right to left into a fresh vals, then calls
 // f.finish. Atomic nodes are read and direct calls on atomic arguments
 // run inline (inlineVal); one frame, reused for every other node, waits
 // for the others, and holds the values when there are few (one
 // allocation for both).
-func startSeq(m *Machine, nodes []node, f finisher) {
+func startSeq(m *Machine, nodes []operand, f finisher) {
 	// The values inlined before a frame is needed: on the stack while
 	// they fit seqBuf, else in big, which becomes vals.
 	var tmp [seqBuf]Value
@@ -517,7 +584,7 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 	}
 	i := len(nodes) - 1
 	for ; i >= 0; i-- {
-		v, r := inlineVal(m, nodes[i])
+		v, r := inlineVal(m, &nodes[i])
 		if r == inlineGone {
 			return
 		}
@@ -566,7 +633,7 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 		copy(k.vals, tmp[:])
 	}
 	m.push(k)
-	m.ctrl = nodes[i]
+	m.ctrl = nodes[i].n
 }
 
 type inlineResult uint8
@@ -581,11 +648,14 @@ const (
 // without running the machine: an atomic node's (atomicVal), or that of
 // a direct builtin call or direct op on atomic arguments, run here
 // (evalDirect).
-func inlineVal(m *Machine, n node) (Value, inlineResult) {
-	if v, ok := atomicVal(m, n); ok {
+func inlineVal(m *Machine, o *operand) (Value, inlineResult) {
+	if v, ok := o.atomic(m); ok {
 		return v, inlined
 	}
-	if handled, ok := evalDirect(m, n); handled {
+	if o.kind != opNode {
+		return nil, notInline // an opTop not yet evaluated
+	}
+	if handled, ok := evalDirect(m, o.n); handled {
 		if !ok {
 			return nil, inlineGone
 		}
@@ -595,11 +665,14 @@ func inlineVal(m *Machine, n node) (Value, inlineResult) {
 }
 
 // inlineable reports whether inlineVal would not need the machine for n.
-func inlineable(m *Machine, n node) bool {
-	if _, ok := atomicVal(m, n); ok {
+func inlineable(m *Machine, o *operand) bool {
+	if _, ok := o.atomic(m); ok {
 		return true
 	}
-	switch p := n.(type) {
+	if o.kind != opNode {
+		return false
+	}
+	switch p := o.n.(type) {
 	case *nPrimCall:
 		return p.direct
 	case *nOp:
@@ -610,9 +683,9 @@ func inlineable(m *Machine, n node) bool {
 
 // atomicNow reports whether every node is atomic now (atomicVal): unlike
 // allAtomic it also accepts a top-level value already evaluated.
-func atomicNow(m *Machine, nodes []node) bool {
-	for _, n := range nodes {
-		if _, ok := atomicVal(m, n); !ok {
+func atomicNow(m *Machine, nodes []operand) bool {
+	for i := range nodes {
+		if _, ok := nodes[i].atomic(m); !ok {
 			return false
 		}
 	}
@@ -623,7 +696,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.vals[k.i] = v
 	for k.i--; k.i >= 0; k.i-- {
-		v, r := inlineVal(m, k.nodes[k.i])
+		v, r := inlineVal(m, &k.nodes[k.i])
 		if r == inlineGone {
 			return
 		}
@@ -632,7 +705,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 			continue
 		}
 		m.push(k)
-		m.ctrl = k.nodes[k.i]
+		m.ctrl = k.nodes[k.i].n
 		return
 	}
 	k.f.finish(m, k.vals)
@@ -640,12 +713,18 @@ func (k *kSeq) resume(m *Machine, v Value) {
 }
 
 // nApp is an application: the arguments right to left, then the function
-// (which is nodes[0]).
-type nApp struct{ nodes []node }
+// (which is nodes[0]). ops are the operands of nodes.
+type nApp struct {
+	nodes []node
+	ops   []operand
+}
+
+// newApp returns the application of nodes[0] to nodes[1:].
+func newApp(nodes []node) *nApp { return &nApp{nodes: nodes, ops: operandsOf(nodes)} }
 
 func (n *nApp) eval(m *Machine) {
 	if !n.enterClosure(m) {
-		startSeq(m, n.nodes, n)
+		startSeq(m, n.ops, n)
 	}
 }
 
@@ -656,27 +735,27 @@ func (n *nApp) eval(m *Machine) {
 // closure's environment. It reports false, having done nothing, for any
 // other application.
 func (n *nApp) enterClosure(m *Machine) bool {
-	fv, ok := atomicVal(m, n.nodes[0])
+	fv, ok := n.ops[0].atomic(m)
 	if !ok {
 		return false
 	}
 	p, ok := fv.(*PAP)
-	if !ok || len(p.args) != 0 || p.arity != len(n.nodes)-1 {
+	if !ok || len(p.args) != 0 || p.arity != len(n.ops)-1 {
 		return false
 	}
 	c, ok := p.fn.(*closure)
 	if !ok {
 		return false
 	}
-	args := n.nodes[1:]
-	for _, a := range args {
-		if !inlineable(m, a) {
+	args := n.ops[1:]
+	for i := range args {
+		if !inlineable(m, &args[i]) {
 			return false
 		}
 	}
 	env := m.newEnv(max(c.code.slots, p.arity))
 	for j := len(args) - 1; j >= 0; j-- {
-		v, r := inlineVal(m, args[j])
+		v, r := inlineVal(m, &args[j])
 		if r == inlineGone {
 			return true
 		}
@@ -690,7 +769,7 @@ func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
 
 // nOp evaluates its arguments right to left, then runs op.
 type nOp struct {
-	args []node
+	args []operand
 	op   func(m *Machine, vals []Value)
 	// direct marks an op (directOp) that returns, fails or throws at once
 	// (it calls no function and pushes no frame) and keeps no reference
@@ -715,8 +794,8 @@ func (n *nOp) evalsDirect(m *Machine) bool {
 // runDirect runs a direct op on its atomic arguments (evalsDirect).
 func (n *nOp) runDirect(m *Machine) {
 	a := m.opScratch[:len(n.args)]
-	for i, x := range n.args {
-		a[i], _ = atomicVal(m, x)
+	for i := range n.args {
+		a[i], _ = n.args[i].atomic(m)
 	}
 	n.op(m, a)
 	clear(a)
