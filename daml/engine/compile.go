@@ -92,14 +92,12 @@ func (c *compiler) exprs(s *scope, xs []lf.Expr) []node {
 	return out
 }
 
-func op(args []node, f func(m *Machine, vals []Value)) node {
-	return &nOp{args: operandsOf(args), op: f}
-}
+func op(args []node, f func(m *Machine, vals []Value)) node { return newOp(args, f, false) }
 
 // directOp is op for an f that returns, fails or throws at once (calls
 // no function, pushes no frame) and keeps no reference to vals (nOp.direct).
 func directOp(args []node, f func(m *Machine, vals []Value)) node {
-	return &nOp{args: operandsOf(args), op: f, direct: true}
+	return newOp(args, f, true)
 }
 
 func (c *compiler) expr(s *scope, x lf.Expr) node {

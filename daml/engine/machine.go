@@ -292,7 +292,7 @@ func (m *Machine) apply(fn Value, args []Value) {
 	}
 	p.fn.enter(m, all)
 	if held != nil {
-		m.releaseSeq(held)
+		m.releaseSeq(held, n)
 	}
 }
 
@@ -422,6 +422,18 @@ func operandOf(n node) operand {
 	return operand{kind: opNode, n: n}
 }
 
+// settled reports whether every operand is a variable or a constant:
+// atomic whatever the machine's state (an opTop is atomic only once its
+// value is cached).
+func settled(ops []operand) bool {
+	for i := range ops {
+		if k := ops[i].kind; k == opNode || k == opTop {
+			return false
+		}
+	}
+	return true
+}
+
 // operandsOf returns the operands of nodes.
 func operandsOf(nodes []node) []operand {
 	ops := make([]operand, len(nodes))
@@ -509,6 +521,7 @@ type kSeq struct {
 	// buf holds vals when there are few and the finisher keeps no
 	// reference to them (releasesVals). Once the sequence finished, the
 	// frame goes back to the machine (Machine.seqFree) for the next one.
+	// Every value of buf past those in use is nil (releaseSeq).
 	buf [seqBuf]Value
 }
 
@@ -561,13 +574,23 @@ func (l *freeList[T]) put(k *T) {
 // one.
 func (m *Machine) seqFrame() *kSeq { return m.seqFree.get() }
 
-// releaseSeq gives back a reusable frame whose sequence finished.
-func (m *Machine) releaseSeq(k *kSeq) { m.seqFree.put(k) }
+// releaseSeq gives back a reusable frame whose sequence finished, of
+// whose buffer at most the first n values were written: it clears only
+// those (and the other fields), not the whole frame as freeList.put
+// would — zeroing a frame of pointers costs a write-barrier pass over all
+// of it, and most sequences use two or three of its seqBuf values.
+func (m *Machine) releaseSeq(k *kSeq, n int) {
+	if len(m.seqFree) >= maxFree {
+		return
+	}
+	for i := range min(n, seqBuf) {
+		k.buf[i] = nil
+	}
+	k.nodes, k.vals, k.i, k.f, k.env, k.caps = nil, nil, 0, nil, nil, nil
+	m.seqFree = append(m.seqFree, k)
+}
 
-// seqBuf is the most values a sequence frame holds in its own buffer:
-// enough for the arguments of most calls and the fields of most records
-// (maxInlineFields), which then need no slice of their own.
-const seqBuf = maxInlineFields
+const seqBuf = 4
 
 // startSeq evaluates nodes right to left into a fresh vals, then calls
 // f.finish. Atomic nodes are read and direct calls on atomic arguments
@@ -609,7 +632,7 @@ func startSeq(m *Machine, nodes []operand, f finisher) {
 			vals := k.buf[:len(nodes):len(nodes)]
 			copy(vals, tmp[:])
 			f.finish(m, vals)
-			m.releaseSeq(k)
+			m.releaseSeq(k, len(vals))
 		default:
 			vals := make([]Value, len(nodes))
 			copy(vals, tmp[:])
@@ -709,7 +732,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 		return
 	}
 	k.f.finish(m, k.vals)
-	m.releaseSeq(k)
+	m.releaseSeq(k, len(k.vals)) // the values are in buf, or buf is unused
 }
 
 // nApp is an application: the arguments right to left, then the function
@@ -717,10 +740,15 @@ func (k *kSeq) resume(m *Machine, v Value) {
 type nApp struct {
 	nodes []node
 	ops   []operand
+	// settled reports that the arguments (ops[1:]) are all settled.
+	settled bool
 }
 
 // newApp returns the application of nodes[0] to nodes[1:].
-func newApp(nodes []node) *nApp { return &nApp{nodes: nodes, ops: operandsOf(nodes)} }
+func newApp(nodes []node) *nApp {
+	ops := operandsOf(nodes)
+	return &nApp{nodes: nodes, ops: ops, settled: settled(ops[1:])}
+}
 
 func (n *nApp) eval(m *Machine) {
 	if !n.enterClosure(m) {
@@ -748,6 +776,15 @@ func (n *nApp) enterClosure(m *Machine) bool {
 		return false
 	}
 	args := n.ops[1:]
+	if n.settled {
+		// Variables and constants: read straight into the environment.
+		env := m.newEnv(max(c.code.slots, p.arity))
+		for j := range args {
+			env[j], _ = args[j].atomic(m)
+		}
+		m.env, m.caps, m.ctrl = env, c.caps, c.code.body
+		return true
+	}
 	for i := range args {
 		if !inlineable(m, &args[i]) {
 			return false
@@ -775,6 +812,15 @@ type nOp struct {
 	// (it calls no function and pushes no frame) and keeps no reference
 	// to vals: with atomic arguments it runs inline, on m.opScratch.
 	direct bool
+	// inline marks a direct op whose arguments fit m.opScratch; settled
+	// one whose arguments are all settled (no atomicNow needed).
+	inline, settled bool
+}
+
+// newOp returns the op f on args (direct: see nOp.direct).
+func newOp(args []node, f func(m *Machine, vals []Value), direct bool) *nOp {
+	ops := operandsOf(args)
+	return &nOp{args: ops, op: f, direct: direct, inline: direct && len(ops) <= len(scratch{}), settled: settled(ops)}
 }
 
 func (n *nOp) eval(m *Machine) {
@@ -788,7 +834,7 @@ func (n *nOp) eval(m *Machine) {
 // evalsDirect reports whether n runs inline now: a direct op whose
 // arguments are all atomic and fit m.opScratch.
 func (n *nOp) evalsDirect(m *Machine) bool {
-	return n.direct && len(n.args) <= len(m.opScratch) && atomicNow(m, n.args)
+	return n.inline && (n.settled || atomicNow(m, n.args))
 }
 
 // runDirect runs a direct op on its atomic arguments (evalsDirect).
