@@ -404,7 +404,7 @@ func (c *compiler) let(s *scope, bs []lf.Binding, body lf.Expr) node {
 	slot := s.bind(bs[0].Var.Name)
 	rest := c.let(s, bs[1:], body)
 	s.unbind(1)
-	return &nLet{bound: bound, slot: slot, body: rest}
+	return newLet(bound, slot, rest)
 }
 
 func (c *compiler) rank(id lf.TypeConID, con string, want lf.Variety) (int, *Error) {

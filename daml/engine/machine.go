@@ -854,10 +854,16 @@ type nLet struct {
 	bound node
 	slot  int
 	body  node
+	op    operand // bound's
+}
+
+// newLet returns let slot = bound in body.
+func newLet(bound node, slot int, body node) *nLet {
+	return &nLet{bound: bound, slot: slot, body: body, op: operandOf(bound)}
 }
 
 func (n *nLet) eval(m *Machine) {
-	if v, ok := atomicVal(m, n.bound); ok {
+	if v, ok := n.op.atomic(m); ok {
 		m.env[n.slot] = v
 		m.ctrl = n.body
 		return

@@ -147,12 +147,12 @@ func (c *compiler) block(s *scope, b *lf.UBlock) node {
 	}
 	var body node = newApp([]node{c.expr(inner, b.Body), tok})
 	for i := len(steps) - 1; i >= 0; i-- {
-		body = &nLet{bound: steps[i].bound, slot: steps[i].slot, body: body}
+		body = newLet(steps[i].bound, steps[i].slot, body)
 	}
 	inner.unbind(len(steps))
 	clo := c.closeLambda(inner, body, 1)
 	s.unbind(1)
-	return &nLet{bound: first, slot: tmpSlot, body: clo}
+	return newLet(first, tmpSlot, clo)
 }
 
 // closeLambda turns a compiled body in scope inner into a closure node.
