@@ -292,7 +292,7 @@ func (m *Machine) apply(fn Value, args []Value) {
 	}
 	p.fn.enter(m, all)
 	if held != nil {
-		m.releaseSeq(held, n)
+		m.releaseSeq(held)
 	}
 }
 
@@ -521,7 +521,6 @@ type kSeq struct {
 	// buf holds vals when there are few and the finisher keeps no
 	// reference to them (releasesVals). Once the sequence finished, the
 	// frame goes back to the machine (Machine.seqFree) for the next one.
-	// Every value of buf past those in use is nil (releaseSeq).
 	buf [seqBuf]Value
 }
 
@@ -574,21 +573,8 @@ func (l *freeList[T]) put(k *T) {
 // one.
 func (m *Machine) seqFrame() *kSeq { return m.seqFree.get() }
 
-// releaseSeq gives back a reusable frame whose sequence finished, of
-// whose buffer at most the first n values were written: it clears only
-// those (and the other fields), not the whole frame as freeList.put
-// would — zeroing a frame of pointers costs a write-barrier pass over all
-// of it, and most sequences use two or three of its seqBuf values.
-func (m *Machine) releaseSeq(k *kSeq, n int) {
-	if len(m.seqFree) >= maxFree {
-		return
-	}
-	for i := range min(n, seqBuf) {
-		k.buf[i] = nil
-	}
-	k.nodes, k.vals, k.i, k.f, k.env, k.caps = nil, nil, 0, nil, nil, nil
-	m.seqFree = append(m.seqFree, k)
-}
+// releaseSeq gives back a reusable frame whose sequence finished.
+func (m *Machine) releaseSeq(k *kSeq) { m.seqFree.put(k) }
 
 const seqBuf = 4
 
@@ -632,7 +618,7 @@ func startSeq(m *Machine, nodes []operand, f finisher) {
 			vals := k.buf[:len(nodes):len(nodes)]
 			copy(vals, tmp[:])
 			f.finish(m, vals)
-			m.releaseSeq(k, len(vals))
+			m.releaseSeq(k)
 		default:
 			vals := make([]Value, len(nodes))
 			copy(vals, tmp[:])
@@ -732,7 +718,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 		return
 	}
 	k.f.finish(m, k.vals)
-	m.releaseSeq(k, len(k.vals)) // the values are in buf, or buf is unused
+	m.releaseSeq(k)
 }
 
 // nApp is an application: the arguments right to left, then the function
