@@ -49,7 +49,7 @@ type closure struct {
 // evaluation ends (TestLoopRetainsNoFrames).
 func (c *closure) enter(m *Machine, args []Value) {
 	env := m.newEnv(c.code.slots)
-	copy(env, args)
+	copyVals(env, args)
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
 
@@ -121,6 +121,17 @@ func (m *Machine) newEnv(n int) []Value {
 }
 
 type scratch [4]Value
+
+// copyVals copies src into dst (len(dst) >= len(src)): the few values of
+// a call or a sequence, for which a loop of stores is cheaper than
+// copy's runtime call (typedslicecopy).
+func copyVals(dst, src []Value) {
+	dst = dst[:len(src)]
+	//lint:ignore S1001 a loop on purpose, see above
+	for i := range src {
+		dst[i] = src[i]
+	}
+}
 
 // controlBuiltins are the builtins that transfer control (call functions)
 // instead of returning a value directly.
@@ -283,7 +294,9 @@ func (m *Machine) apply(fn Value, args []Value) {
 		} else {
 			all = make([]Value, 0, n)
 		}
-		all = append(append(all, p.args...), args...)
+		all = all[:n]
+		copyVals(all, p.args)
+		copyVals(all[len(p.args):], args)
 	}
 	if n > p.arity {
 		// A copy: args may be a reused frame's values (releasesVals).
@@ -344,7 +357,7 @@ func (m *Machine) overApp(rest []Value) *kOverApp {
 	k := m.overFree.get()
 	if len(rest) <= overBuf {
 		k.rest = k.buf[:len(rest):len(rest)]
-		copy(k.rest, rest)
+		copyVals(k.rest, rest)
 	} else {
 		k.rest = slices.Clone(rest)
 	}
@@ -616,12 +629,12 @@ func startSeq(m *Machine, nodes []operand, f finisher) {
 			// than a slice of their own.
 			k := m.seqFrame()
 			vals := k.buf[:len(nodes):len(nodes)]
-			copy(vals, tmp[:])
+			copyVals(vals, tmp[:len(nodes)])
 			f.finish(m, vals)
 			m.releaseSeq(k)
 		default:
 			vals := make([]Value, len(nodes))
-			copy(vals, tmp[:])
+			copyVals(vals, tmp[:len(nodes)])
 			f.finish(m, vals)
 		}
 		return
@@ -636,10 +649,10 @@ func startSeq(m *Machine, nodes []operand, f finisher) {
 	case big != nil:
 	case reuse:
 		k.vals = k.buf[:len(nodes):len(nodes)]
-		copy(k.vals, tmp[:])
+		copyVals(k.vals, tmp[:len(nodes)])
 	default:
 		k.vals = make([]Value, len(nodes))
-		copy(k.vals, tmp[:])
+		copyVals(k.vals, tmp[:len(nodes)])
 	}
 	m.push(k)
 	m.ctrl = nodes[i].n
