@@ -418,6 +418,8 @@ const (
 	opCap                      // an *nCap
 	opConst                    // an *nConst
 	opTop                      // an *nTop: atomic once its value is cached
+	opPrim                     // a direct *nPrimCall: runs inline
+	opOp                       // an *nOp that runs inline when its arguments are atomic (nOp.inline)
 )
 
 // operandOf returns n as an operand.
@@ -431,6 +433,14 @@ func operandOf(n node) operand {
 		return operand{kind: opConst, v: a.v, n: n}
 	case *nTop:
 		return operand{kind: opTop, def: a.def, n: n}
+	case *nPrimCall:
+		if a.direct {
+			return operand{kind: opPrim, n: n}
+		}
+	case *nOp:
+		if a.inline {
+			return operand{kind: opOp, n: n}
+		}
 	}
 	return operand{kind: opNode, n: n}
 }
@@ -440,7 +450,7 @@ func operandOf(n node) operand {
 // value is cached).
 func settled(ops []operand) bool {
 	for i := range ops {
-		if k := ops[i].kind; k == opNode || k == opTop {
+		if k := ops[i].kind; k != opLoc && k != opCap && k != opConst {
 			return false
 		}
 	}
@@ -671,19 +681,30 @@ const (
 // a direct builtin call or direct op on atomic arguments, run here
 // (evalDirect).
 func inlineVal(m *Machine, o *operand) (Value, inlineResult) {
-	if v, ok := o.atomic(m); ok {
-		return v, inlined
-	}
-	if o.kind != opNode {
-		return nil, notInline // an opTop not yet evaluated
-	}
-	if handled, ok := evalDirect(m, o.n); handled {
-		if !ok {
+	switch o.kind {
+	case opPrim, opOp:
+		// evalDirect, its node's kind known at compile time.
+		t := m.throws
+		if o.kind == opPrim {
+			o.n.(*nPrimCall).eval(m)
+		} else {
+			p := o.n.(*nOp)
+			if !p.settled && !atomicNow(m, p.args) {
+				return nil, notInline
+			}
+			p.runDirect(m)
+		}
+		if m.err != nil || m.throws != t {
 			return nil, inlineGone
 		}
 		return m.val, inlined
+	case opNode:
+		return nil, notInline
 	}
-	return nil, notInline
+	if v, ok := o.atomic(m); ok {
+		return v, inlined
+	}
+	return nil, notInline // an opTop not yet evaluated
 }
 
 // inlineable reports whether inlineVal would not need the machine for n.
@@ -691,14 +712,11 @@ func inlineable(m *Machine, o *operand) bool {
 	if _, ok := o.atomic(m); ok {
 		return true
 	}
-	if o.kind != opNode {
-		return false
-	}
-	switch p := o.n.(type) {
-	case *nPrimCall:
-		return p.direct
-	case *nOp:
-		return p.evalsDirect(m)
+	switch o.kind {
+	case opPrim:
+		return true
+	case opOp:
+		return o.n.(*nOp).evalsDirect(m)
 	}
 	return false
 }
