@@ -880,16 +880,12 @@ func newLet(bound node, slot int, body node) *nLet {
 }
 
 func (n *nLet) eval(m *Machine) {
-	if v, ok := n.op.atomic(m); ok {
+	switch v, r := inlineVal(m, &n.op); r {
+	case inlined:
 		m.env[n.slot] = v
 		m.ctrl = n.body
 		return
-	}
-	if handled, ok := evalDirect(m, n.bound); handled {
-		if ok {
-			m.env[n.slot] = m.val
-			m.ctrl = n.body
-		}
+	case inlineGone:
 		return
 	}
 	k := m.letFree.get()
