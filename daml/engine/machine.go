@@ -753,10 +753,9 @@ func (k *kSeq) resume(m *Machine, v Value) {
 }
 
 // nApp is an application: the arguments right to left, then the function
-// (which is nodes[0]). ops are the operands of nodes.
+// (which is ops[0]).
 type nApp struct {
-	nodes []node
-	ops   []operand
+	ops []operand
 	// settled reports that the arguments (ops[1:]) are all settled.
 	settled bool
 }
@@ -764,7 +763,7 @@ type nApp struct {
 // newApp returns the application of nodes[0] to nodes[1:].
 func newApp(nodes []node) *nApp {
 	ops := operandsOf(nodes)
-	return &nApp{nodes: nodes, ops: ops, settled: settled(ops[1:])}
+	return &nApp{ops: ops, settled: settled(ops[1:])}
 }
 
 func (n *nApp) eval(m *Machine) {
