@@ -94,6 +94,8 @@ type Machine struct {
 	matchFree freeList[kMatch]
 	// letFree are the frames of resumed lets kept for reuse (kLet).
 	letFree freeList[kLet]
+	// bufFree are the value buffers kept for reuse (valBuf).
+	bufFree freeList[valBuf]
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
@@ -212,7 +214,7 @@ func (e *Engine) runOnce(m *Machine) (Value, error) {
 	v, err := m.result()
 	if k := m.konts; cap(k) <= maxIdleKonts {
 		clear(k[:cap(k)])
-		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, envs: m.envs}
+		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, bufFree: m.bufFree, envs: m.envs}
 		e.machines.Put(m)
 	}
 	return v, err
@@ -282,15 +284,15 @@ func (m *Machine) apply(fn Value, args []Value) {
 		return
 	}
 	all := args
-	var held *kSeq // holds all, given back once entered
+	var held *valBuf // holds all, given back once entered
 	if len(p.args) > 0 {
 		if n <= seqBuf {
 			// The function enters all (a closure copies it into its
 			// environment, a builtin keeps no argument slice) and the
-			// over-application's rest is copied: a reused frame's
-			// buffer can hold it.
-			held = m.seqFrame()
-			all = held.buf[:0:n]
+			// over-application's rest is copied: a reused buffer can
+			// hold it.
+			held = m.bufFree.get()
+			all = held[:0:n]
 		} else {
 			all = make([]Value, 0, n)
 		}
@@ -305,9 +307,14 @@ func (m *Machine) apply(fn Value, args []Value) {
 	}
 	p.fn.enter(m, all)
 	if held != nil {
-		m.releaseSeq(held)
+		m.bufFree.put(held)
 	}
 }
+
+// valBuf holds the values of a call or a sequence that are done with
+// once it returns (Machine.bufFree): a buffer of its own rather than a
+// sequence frame's, which is three times its size to clear.
+type valBuf [seqBuf]Value
 
 // partial returns the partial application of p to args, n arguments in
 // all: the PAP and (when few) its arguments in one allocation.
@@ -635,13 +642,13 @@ func startSeq(m *Machine, nodes []operand, f finisher) {
 		case big != nil:
 			f.finish(m, big)
 		case reuse:
-			// The values in a frame given back after finish, rather
+			// The values in a buffer given back after finish, rather
 			// than a slice of their own.
-			k := m.seqFrame()
-			vals := k.buf[:len(nodes):len(nodes)]
+			b := m.bufFree.get()
+			vals := b[:len(nodes):len(nodes)]
 			copyVals(vals, tmp[:len(nodes)])
 			f.finish(m, vals)
-			m.releaseSeq(k)
+			m.bufFree.put(b)
 		default:
 			vals := make([]Value, len(nodes))
 			copyVals(vals, tmp[:len(nodes)])
