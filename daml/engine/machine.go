@@ -689,6 +689,16 @@ const (
 // (evalDirect).
 func inlineVal(m *Machine, o *operand) (Value, inlineResult) {
 	switch o.kind {
+	case opLoc:
+		return m.env[o.i], inlined
+	case opCap:
+		return m.caps[o.i], inlined
+	case opConst:
+		return o.v, inlined
+	case opTop:
+		if v := o.def.cached.Load(); v != nil {
+			return *v, inlined
+		}
 	case opPrim, opOp:
 		// evalDirect, its node's kind known at compile time.
 		t := m.throws
@@ -705,13 +715,8 @@ func inlineVal(m *Machine, o *operand) (Value, inlineResult) {
 			return nil, inlineGone
 		}
 		return m.val, inlined
-	case opNode:
-		return nil, notInline
 	}
-	if v, ok := o.atomic(m); ok {
-		return v, inlined
-	}
-	return nil, notInline // an opTop not yet evaluated
+	return nil, notInline
 }
 
 // inlineable reports whether inlineVal would not need the machine for n.
