@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -770,6 +771,14 @@ type nApp struct {
 	ops []operand
 	// settled reports that the arguments (ops[1:]) are all settled.
 	settled bool
+	// known is the closure of the function, once seen, when the function
+	// is a top-level value (an opTop) that enterClosure enters: a
+	// top-level value is evaluated once per engine cache (its definition
+	// is this node's), so the closure is the same at every call, and
+	// reading it here saves loading the value, its PAP and the closure
+	// through their pointers at every call — top-level functions are
+	// the most called, and their values the coldest in the cache.
+	known atomic.Pointer[closure]
 }
 
 // newApp returns the application of nodes[0] to nodes[1:].
@@ -791,22 +800,28 @@ func (n *nApp) eval(m *Machine) {
 // closure's environment. It reports false, having done nothing, for any
 // other application.
 func (n *nApp) enterClosure(m *Machine) bool {
-	fv, ok := n.ops[0].atomic(m)
-	if !ok {
-		return false
-	}
-	p, ok := fv.(*PAP)
-	if !ok || len(p.args) != 0 || p.arity != len(n.ops)-1 {
-		return false
-	}
-	c, ok := p.fn.(*closure)
-	if !ok {
-		return false
+	c := n.known.Load()
+	if c == nil {
+		fv, ok := n.ops[0].atomic(m)
+		if !ok {
+			return false
+		}
+		p, ok := fv.(*PAP)
+		if !ok || len(p.args) != 0 || p.arity != len(n.ops)-1 {
+			return false
+		}
+		if c, ok = p.fn.(*closure); !ok {
+			return false
+		}
+		if n.ops[0].kind == opTop {
+			n.known.Store(c)
+		}
 	}
 	args := n.ops[1:]
+	arity := len(args)
 	if n.settled {
 		// Variables and constants: read straight into the environment.
-		env := m.newEnv(max(c.code.slots, p.arity))
+		env := m.newEnv(max(c.code.slots, arity))
 		for j := range args {
 			env[j], _ = args[j].atomic(m)
 		}
@@ -818,7 +833,7 @@ func (n *nApp) enterClosure(m *Machine) bool {
 			return false
 		}
 	}
-	env := m.newEnv(max(c.code.slots, p.arity))
+	env := m.newEnv(max(c.code.slots, arity))
 	for j := len(args) - 1; j >= 0; j-- {
 		v, r := inlineVal(m, &args[j])
 		if r == inlineGone {
