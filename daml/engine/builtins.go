@@ -228,7 +228,12 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	reg(lf.BuiltinDateToText, func(m *Machine, a []Value) { m.ret(Text(dateText(int32(a[0].(Date))))) })
 	reg(lf.BuiltinFoldL, func(m *Machine, a []Value) { foldl(m, a[0], a[1], a[2].(*List)) })
 	reg(lf.BuiltinFoldR, func(m *Machine, a []Value) {
-		k := &kFoldR{f: a[0], xs: a[2].(*List).Slice()}
+		l := a[2].(*List)
+		xs := make([]Value, 0, l.Len())
+		for ; l != nil; l = l.Tail {
+			xs = append(xs, l.Head)
+		}
+		k := &kFoldR{f: a[0], xs: xs}
 		k.resume(m, a[1])
 	})
 	reg(lf.BuiltinEqualList, func(m *Machine, a []Value) {
@@ -250,27 +255,46 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	})
 }
 
-// foldl runs FOLDL with a heap frame per element.
+// foldl runs FOLDL with one frame, pushed again for every element.
 func foldl(m *Machine, f, acc Value, xs *List) {
 	if xs == nil {
 		m.ret(acc)
 		return
 	}
-	m.push(&kFoldL{f: f, xs: xs.Tail})
-	m.apply(f, []Value{acc, xs.Head})
+	k := &kFoldL{f: f, xs: xs}
+	k.resume(m, acc)
 }
 
+// kFoldL applies f to the accumulator and the elements from the first
+// to the last. args holds the arguments of the call being made: apply
+// keeps no argument slice (a closure copies its arguments into its
+// environment, a builtin keeps none, a partial or over-application
+// copies them), so one buffer serves every element.
 type kFoldL struct {
-	f  Value
-	xs *List
+	f    Value
+	xs   *List
+	args [2]Value
 }
 
-func (k *kFoldL) resume(m *Machine, v Value) { foldl(m, k.f, v, k.xs) }
+func (k *kFoldL) resume(m *Machine, acc Value) {
+	if k.xs == nil {
+		m.ret(acc)
+		return
+	}
+	x := k.xs.Head
+	k.xs = k.xs.Tail
+	m.push(k)
+	k.args = [2]Value{acc, x}
+	m.apply(k.f, k.args[:])
+	k.args = [2]Value{}
+}
 
-// kFoldR applies f to the elements from the last to the first.
+// kFoldR applies f to the elements from the last to the first; args is
+// as kFoldL's.
 type kFoldR struct {
-	f  Value
-	xs []Value
+	f    Value
+	xs   []Value
+	args [2]Value
 }
 
 func (k *kFoldR) resume(m *Machine, acc Value) {
@@ -281,7 +305,9 @@ func (k *kFoldR) resume(m *Machine, acc Value) {
 	x := k.xs[len(k.xs)-1]
 	k.xs = k.xs[:len(k.xs)-1]
 	m.push(k)
-	m.apply(k.f, []Value{x, acc})
+	k.args = [2]Value{x, acc}
+	m.apply(k.f, k.args[:])
+	k.args = [2]Value{}
 }
 
 // kEqualList compares pairwise, swapping the lists at every step as
@@ -289,6 +315,7 @@ func (k *kFoldR) resume(m *Machine, acc Value) {
 type kEqualList struct {
 	f      Value
 	xs, ys *List
+	args   [2]Value // as kFoldL's
 }
 
 func (k *kEqualList) resume(m *Machine, v Value) {
@@ -305,9 +332,11 @@ func (k *kEqualList) resume(m *Machine, v Value) {
 		return
 	}
 	x, y := k.xs.Head, k.ys.Head
-	next := &kEqualList{f: k.f, xs: k.ys.Tail, ys: k.xs.Tail}
-	m.push(next)
-	m.apply(k.f, []Value{y, x})
+	k.xs, k.ys = k.ys.Tail, k.xs.Tail
+	m.push(k)
+	k.args = [2]Value{y, x}
+	m.apply(k.f, k.args[:])
+	k.args = [2]Value{}
 }
 
 // asciiTexts are the one-character Texts of the ASCII characters, boxed

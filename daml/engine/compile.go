@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
@@ -91,12 +92,12 @@ func (c *compiler) exprs(s *scope, xs []lf.Expr) []node {
 	return out
 }
 
-func op(args []node, f func(m *Machine, vals []Value)) node { return &nOp{args: args, op: f} }
+func op(args []node, f func(m *Machine, vals []Value)) node { return newOp(args, f, false) }
 
 // directOp is op for an f that returns, fails or throws at once (calls
 // no function, pushes no frame) and keeps no reference to vals (nOp.direct).
 func directOp(args []node, f func(m *Machine, vals []Value)) node {
-	return &nOp{args: args, op: f, direct: true}
+	return newOp(args, f, true)
 }
 
 func (c *compiler) expr(s *scope, x lf.Expr) node {
@@ -191,9 +192,15 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 				m.fail(crash("rec_upd on %T", v[0]))
 				return
 			}
-			fs := slices.Clone(r.Fields)
-			fs[i] = v[1]
-			m.ret(&Record{Type: r.Type, Fields: fs})
+			var u *Record
+			if len(r.Fields) == len(r.Type.Fields) {
+				u = newRecord(r.Type) // the record and its fields in one allocation
+				copy(u.Fields, r.Fields)
+			} else {
+				u = &Record{Type: r.Type, Fields: slices.Clone(r.Fields)}
+			}
+			u.Fields[i] = v[1]
+			m.ret(u)
 		})
 	case *lf.EVariantCon:
 		rank, err := c.rank(x.Type.ID, x.Con, lf.VariantVariety)
@@ -219,13 +226,14 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		return c.structCon(s, x)
 	case *lf.EStructProj:
 		f := x.Field
+		var hint structHint
 		return directOp([]node{c.expr(s, x.Struct)}, func(m *Machine, v []Value) {
 			st, ok := v[0].(*Struct)
 			if !ok {
 				m.fail(crash("struct_proj on %T", v[0]))
 				return
 			}
-			i, found := slices.BinarySearch(st.Names, f)
+			i, found := hint.index(st.Names, f)
 			if !found {
 				m.fail(crash("struct_proj: no field %s", f))
 				return
@@ -234,20 +242,22 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		})
 	case *lf.EStructUpd:
 		f := x.Field
+		var hint structHint
 		return directOp([]node{c.expr(s, x.Struct), c.expr(s, x.Update)}, func(m *Machine, v []Value) {
 			st, ok := v[0].(*Struct)
 			if !ok {
 				m.fail(crash("struct_upd on %T", v[0]))
 				return
 			}
-			i, found := slices.BinarySearch(st.Names, f)
+			i, found := hint.index(st.Names, f)
 			if !found {
 				m.fail(crash("struct_upd: no field %s", f))
 				return
 			}
-			vs := slices.Clone(st.Values)
-			vs[i] = v[1]
-			m.ret(&Struct{Names: st.Names, Values: vs})
+			u := newStruct(st.Names)
+			copy(u.Values, st.Values)
+			u.Values[i] = v[1]
+			m.ret(u)
 		})
 	case *lf.ENil:
 		return &nConst{v: (*List)(nil)}
@@ -259,8 +269,11 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 				m.fail(crash("cons onto %T", v[len(v)-1]))
 				return
 			}
+			// The new cells in one allocation.
+			cells := make([]List, len(v)-1)
 			for i := len(v) - 2; i >= 0; i-- {
-				l = &List{Head: v[i], Tail: l}
+				cells[i] = List{Head: v[i], Tail: l}
+				l = &cells[i]
 			}
 			m.ret(l)
 		})
@@ -330,9 +343,9 @@ func (c *compiler) lambda(s *scope, x lf.Expr) node {
 	if len(inner.caps) == 0 {
 		return &nConst{v: &PAP{fn: &closure{code: code}, arity: code.arity}}
 	}
-	caps := make([]node, len(inner.caps))
+	caps := make([]operand, len(inner.caps))
 	for i, cp := range inner.caps {
-		caps[i] = cp.from
+		caps[i] = operandOf(cp.from)
 	}
 	return &nClosure{code: code, caps: caps}
 }
@@ -361,10 +374,10 @@ func (c *compiler) app(s *scope, x *lf.EApp) node {
 	}
 	if bf, ok := fun.(*lf.EBuiltinFun); ok {
 		if b, ok := builtins[bf.Fun]; ok && b.arity == len(nodes)-1 && len(nodes)-1 <= len(scratch{}) && allAtomic(nodes[1:]) {
-			return &nPrimCall{fn: b.fn, args: nodes[1:], direct: !controlBuiltins[bf.Fun]}
+			return &nPrimCall{fn: b.fn, args: operandsOf(nodes[1:]), direct: !controlBuiltins[bf.Fun]}
 		}
 	}
-	app := &nApp{nodes: nodes}
+	app := newApp(nodes)
 	if v, ok := fun.(*lf.EVal); ok && len(nodes) == 2 {
 		if d := c.e.dictFunction(v.Ref); d != nil {
 			return &nDictApp{memo: &d.dict, app: app}
@@ -391,7 +404,7 @@ func (c *compiler) let(s *scope, bs []lf.Binding, body lf.Expr) node {
 	slot := s.bind(bs[0].Var.Name)
 	rest := c.let(s, bs[1:], body)
 	s.unbind(1)
-	return &nLet{bound: bound, slot: slot, body: rest}
+	return newLet(bound, slot, rest)
 }
 
 func (c *compiler) rank(id lf.TypeConID, con string, want lf.Variety) (int, *Error) {
@@ -532,11 +545,11 @@ func (c *compiler) structCon(s *scope, x *lf.EStructCon) node {
 		args[i] = c.expr(s, f.Expr)
 	}
 	return directOp(args, func(m *Machine, v []Value) {
-		vs := make([]Value, len(v))
+		st := newStruct(names)
 		for i, j := range idx {
-			vs[i] = v[j]
+			st.Values[i] = v[j]
 		}
-		m.ret(&Struct{Names: names, Values: vs})
+		m.ret(st)
 	})
 }
 
@@ -557,4 +570,54 @@ func (c *compiler) fromAny(s *scope, t lf.Type, x lf.Expr) node {
 		}
 		m.ret(None)
 	})
+}
+
+// structHint is the position of a field in the structs a projection or
+// update sees, learnt from the first: LF structs are not row-polymorphic,
+// so at one site the struct type (and the position of the field among
+// its sorted names) is always the same. The hint is checked before use,
+// so a stale or racing one only costs the binary search it saves.
+type structHint struct{ i atomic.Int32 }
+
+// index returns the position of f in names (sorted), as
+// slices.BinarySearch does.
+func (h *structHint) index(names []string, f string) (int, bool) {
+	if i := int(h.i.Load()); i < len(names) && names[i] == f {
+		return i, true
+	}
+	i, found := slices.BinarySearch(names, f)
+	if found {
+		h.i.Store(int32(i))
+	}
+	return i, found
+}
+
+// newStruct returns a struct of the given names with its values all nil:
+// for a few names, the struct and its values are one allocation.
+func newStruct(names []string) *Struct {
+	n := len(names)
+	switch {
+	case n <= 2:
+		x := &struct {
+			s  Struct
+			vs [2]Value
+		}{}
+		x.s = Struct{Names: names, Values: x.vs[:n:n]}
+		return &x.s
+	case n <= 4:
+		x := &struct {
+			s  Struct
+			vs [4]Value
+		}{}
+		x.s = Struct{Names: names, Values: x.vs[:n:n]}
+		return &x.s
+	case n <= 8:
+		x := &struct {
+			s  Struct
+			vs [8]Value
+		}{}
+		x.s = Struct{Names: names, Values: x.vs[:n:n]}
+		return &x.s
+	}
+	return &Struct{Names: names, Values: make([]Value, n)}
 }

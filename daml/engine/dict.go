@@ -69,11 +69,11 @@ func dictKey(v Value) Value {
 // built from, else app, the ordinary application, whose result is kept.
 type nDictApp struct {
 	memo *atomic.Pointer[dictMemo]
-	app  *nApp // nodes[0] is the function, nodes[1] the argument
+	app  *nApp // ops[0] is the function, ops[1] the argument
 }
 
 func (n *nDictApp) eval(m *Machine) {
-	arg, ok := atomicVal(m, n.app.nodes[1])
+	arg, ok := n.app.ops[1].atomic(m)
 	if ok {
 		if key := dictKey(arg); key != nil {
 			if d := n.memo.Load(); d != nil && d.arg == key {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -49,7 +50,7 @@ type closure struct {
 // evaluation ends (TestLoopRetainsNoFrames).
 func (c *closure) enter(m *Machine, args []Value) {
 	env := m.newEnv(c.code.slots)
-	copy(env, args)
+	copyVals(env, args)
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
 }
 
@@ -94,6 +95,8 @@ type Machine struct {
 	matchFree freeList[kMatch]
 	// letFree are the frames of resumed lets kept for reuse (kLet).
 	letFree freeList[kLet]
+	// bufFree are the value buffers kept for reuse (valBuf).
+	bufFree freeList[valBuf]
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
@@ -122,6 +125,17 @@ func (m *Machine) newEnv(n int) []Value {
 
 type scratch [4]Value
 
+// copyVals copies src into dst (len(dst) >= len(src)): the few values of
+// a call or a sequence, for which a loop of stores is cheaper than
+// copy's runtime call (typedslicecopy).
+func copyVals(dst, src []Value) {
+	dst = dst[:len(src)]
+	//lint:ignore S1001 a loop on purpose, see above
+	for i := range src {
+		dst[i] = src[i]
+	}
+}
+
 // controlBuiltins are the builtins that transfer control (call functions)
 // instead of returning a value directly.
 var controlBuiltins = map[lf.BuiltinFunction]bool{
@@ -144,14 +158,14 @@ func allAtomic(ns []node) bool {
 // their argument slice).
 type nPrimCall struct {
 	fn     func(m *Machine, a []Value)
-	args   []node
+	args   []operand
 	direct bool // the builtin returns a value (or throws/fails) without calling functions
 }
 
 func (n *nPrimCall) eval(m *Machine) {
 	a := m.scratch[:len(n.args)]
-	for i, x := range n.args {
-		a[i], _ = atomicVal(m, x)
+	for i := range n.args {
+		a[i], _ = n.args[i].atomic(m)
 	}
 	n.fn(m, a)
 	clear(a)
@@ -201,7 +215,7 @@ func (e *Engine) runOnce(m *Machine) (Value, error) {
 	v, err := m.result()
 	if k := m.konts; cap(k) <= maxIdleKonts {
 		clear(k[:cap(k)])
-		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, envs: m.envs}
+		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, bufFree: m.bufFree, envs: m.envs}
 		e.machines.Put(m)
 	}
 	return v, err
@@ -271,19 +285,21 @@ func (m *Machine) apply(fn Value, args []Value) {
 		return
 	}
 	all := args
-	var held *kSeq // holds all, given back once entered
+	var held *valBuf // holds all, given back once entered
 	if len(p.args) > 0 {
 		if n <= seqBuf {
 			// The function enters all (a closure copies it into its
 			// environment, a builtin keeps no argument slice) and the
-			// over-application's rest is copied: a reused frame's
-			// buffer can hold it.
-			held = m.seqFrame()
-			all = held.buf[:0:n]
+			// over-application's rest is copied: a reused buffer can
+			// hold it.
+			held = m.bufFree.get()
+			all = held[:0:n]
 		} else {
 			all = make([]Value, 0, n)
 		}
-		all = append(append(all, p.args...), args...)
+		all = all[:n]
+		copyVals(all, p.args)
+		copyVals(all[len(p.args):], args)
 	}
 	if n > p.arity {
 		// A copy: args may be a reused frame's values (releasesVals).
@@ -292,9 +308,14 @@ func (m *Machine) apply(fn Value, args []Value) {
 	}
 	p.fn.enter(m, all)
 	if held != nil {
-		m.releaseSeq(held)
+		m.bufFree.put(held)
 	}
 }
+
+// valBuf holds the values of a call or a sequence that are done with
+// once it returns (Machine.bufFree): a buffer of its own rather than a
+// sequence frame's, which is three times its size to clear.
+type valBuf [seqBuf]Value
 
 // partial returns the partial application of p to args, n arguments in
 // all: the PAP and (when few) its arguments in one allocation.
@@ -344,7 +365,7 @@ func (m *Machine) overApp(rest []Value) *kOverApp {
 	k := m.overFree.get()
 	if len(rest) <= overBuf {
 		k.rest = k.buf[:len(rest):len(rest)]
-		copy(k.rest, rest)
+		copyVals(k.rest, rest)
 	} else {
 		k.rest = slices.Clone(rest)
 	}
@@ -384,10 +405,96 @@ func atomicVal(m *Machine, n node) (Value, bool) {
 	return nil, false
 }
 
+// operand is a node of a sequence (an application's function and
+// arguments, an op's arguments) with what atomicVal needs of it copied
+// into the sequence's own array: reading an atomic operand then neither
+// dereferences the node nor switches on its dynamic type, the cost of
+// atomicVal on the machine's hottest paths (enterClosure, startSeq).
+type operand struct {
+	kind operandKind
+	i    int32   // the slot of an opLoc or opCap
+	v    Value   // the value of an opConst
+	def  *topDef // the definition of an opTop
+	n    node    // the node itself
+}
+
+type operandKind uint8
+
+const (
+	opNode  operandKind = iota // not atomic: needs the machine
+	opLoc                      // an *nLoc
+	opCap                      // an *nCap
+	opConst                    // an *nConst
+	opTop                      // an *nTop: atomic once its value is cached
+	opPrim                     // a direct *nPrimCall: runs inline
+	opOp                       // an *nOp that runs inline when its arguments are atomic (nOp.inline)
+)
+
+// operandOf returns n as an operand.
+func operandOf(n node) operand {
+	switch a := n.(type) {
+	case *nLoc:
+		return operand{kind: opLoc, i: int32(a.i), n: n}
+	case *nCap:
+		return operand{kind: opCap, i: int32(a.i), n: n}
+	case *nConst:
+		return operand{kind: opConst, v: a.v, n: n}
+	case *nTop:
+		return operand{kind: opTop, def: a.def, n: n}
+	case *nPrimCall:
+		if a.direct {
+			return operand{kind: opPrim, n: n}
+		}
+	case *nOp:
+		if a.inline {
+			return operand{kind: opOp, n: n}
+		}
+	}
+	return operand{kind: opNode, n: n}
+}
+
+// settled reports whether every operand is a variable or a constant:
+// atomic whatever the machine's state (an opTop is atomic only once its
+// value is cached).
+func settled(ops []operand) bool {
+	for i := range ops {
+		if k := ops[i].kind; k != opLoc && k != opCap && k != opConst {
+			return false
+		}
+	}
+	return true
+}
+
+// operandsOf returns the operands of nodes.
+func operandsOf(nodes []node) []operand {
+	ops := make([]operand, len(nodes))
+	for i, n := range nodes {
+		ops[i] = operandOf(n)
+	}
+	return ops
+}
+
+// atomic is atomicVal(m, o.n).
+func (o *operand) atomic(m *Machine) (Value, bool) {
+	switch o.kind {
+	case opLoc:
+		return m.env[o.i], true
+	case opCap:
+		return m.caps[o.i], true
+	case opConst:
+		return o.v, true
+	case opTop:
+		if v := o.def.cached.Load(); v != nil {
+			return *v, true
+		}
+	}
+	return nil, false
+}
+
 // nClosure builds a closure capturing the values of caps.
 type nClosure struct {
 	code *lambda
-	caps []node
+	caps []operand
 }
 
 func (n *nClosure) eval(m *Machine) {
@@ -423,8 +530,8 @@ func (n *nClosure) eval(m *Machine) {
 		caps = make([]Value, len(n.caps))
 		p = &PAP{fn: &closure{code: n.code, caps: caps}}
 	}
-	for i, c := range n.caps {
-		caps[i], _ = atomicVal(m, c)
+	for i := range n.caps {
+		caps[i], _ = n.caps[i].atomic(m)
 	}
 	p.arity = n.code.arity
 	m.val = p
@@ -436,7 +543,7 @@ type finisher interface {
 }
 
 type kSeq struct {
-	nodes []node
+	nodes []operand
 	vals  []Value
 	i     int
 	f     finisher
@@ -507,7 +614,7 @@ const seqBuf = 4
 // run inline (inlineVal); one frame, reused for every other node, waits
 // for the others, and holds the values when there are few (one
 // allocation for both).
-func startSeq(m *Machine, nodes []node, f finisher) {
+func startSeq(m *Machine, nodes []operand, f finisher) {
 	// The values inlined before a frame is needed: on the stack while
 	// they fit seqBuf, else in big, which becomes vals.
 	var tmp [seqBuf]Value
@@ -517,7 +624,7 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 	}
 	i := len(nodes) - 1
 	for ; i >= 0; i-- {
-		v, r := inlineVal(m, nodes[i])
+		v, r := inlineVal(m, &nodes[i])
 		if r == inlineGone {
 			return
 		}
@@ -536,16 +643,16 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 		case big != nil:
 			f.finish(m, big)
 		case reuse:
-			// The values in a frame given back after finish, rather
+			// The values in a buffer given back after finish, rather
 			// than a slice of their own.
-			k := m.seqFrame()
-			vals := k.buf[:len(nodes):len(nodes)]
-			copy(vals, tmp[:])
+			b := m.bufFree.get()
+			vals := b[:len(nodes):len(nodes)]
+			copyVals(vals, tmp[:len(nodes)])
 			f.finish(m, vals)
-			m.releaseSeq(k)
+			m.bufFree.put(b)
 		default:
 			vals := make([]Value, len(nodes))
-			copy(vals, tmp[:])
+			copyVals(vals, tmp[:len(nodes)])
 			f.finish(m, vals)
 		}
 		return
@@ -560,13 +667,13 @@ func startSeq(m *Machine, nodes []node, f finisher) {
 	case big != nil:
 	case reuse:
 		k.vals = k.buf[:len(nodes):len(nodes)]
-		copy(k.vals, tmp[:])
+		copyVals(k.vals, tmp[:len(nodes)])
 	default:
 		k.vals = make([]Value, len(nodes))
-		copy(k.vals, tmp[:])
+		copyVals(k.vals, tmp[:len(nodes)])
 	}
 	m.push(k)
-	m.ctrl = nodes[i]
+	m.ctrl = nodes[i].n
 }
 
 type inlineResult uint8
@@ -581,12 +688,31 @@ const (
 // without running the machine: an atomic node's (atomicVal), or that of
 // a direct builtin call or direct op on atomic arguments, run here
 // (evalDirect).
-func inlineVal(m *Machine, n node) (Value, inlineResult) {
-	if v, ok := atomicVal(m, n); ok {
-		return v, inlined
-	}
-	if handled, ok := evalDirect(m, n); handled {
-		if !ok {
+func inlineVal(m *Machine, o *operand) (Value, inlineResult) {
+	switch o.kind {
+	case opLoc:
+		return m.env[o.i], inlined
+	case opCap:
+		return m.caps[o.i], inlined
+	case opConst:
+		return o.v, inlined
+	case opTop:
+		if v := o.def.cached.Load(); v != nil {
+			return *v, inlined
+		}
+	case opPrim, opOp:
+		// evalDirect, its node's kind known at compile time.
+		t := m.throws
+		if o.kind == opPrim {
+			o.n.(*nPrimCall).eval(m)
+		} else {
+			p := o.n.(*nOp)
+			if !p.settled && !atomicNow(m, p.args) {
+				return nil, notInline
+			}
+			p.runDirect(m)
+		}
+		if m.err != nil || m.throws != t {
 			return nil, inlineGone
 		}
 		return m.val, inlined
@@ -595,24 +721,24 @@ func inlineVal(m *Machine, n node) (Value, inlineResult) {
 }
 
 // inlineable reports whether inlineVal would not need the machine for n.
-func inlineable(m *Machine, n node) bool {
-	if _, ok := atomicVal(m, n); ok {
+func inlineable(m *Machine, o *operand) bool {
+	if _, ok := o.atomic(m); ok {
 		return true
 	}
-	switch p := n.(type) {
-	case *nPrimCall:
-		return p.direct
-	case *nOp:
-		return p.evalsDirect(m)
+	switch o.kind {
+	case opPrim:
+		return true
+	case opOp:
+		return o.n.(*nOp).evalsDirect(m)
 	}
 	return false
 }
 
 // atomicNow reports whether every node is atomic now (atomicVal): unlike
 // allAtomic it also accepts a top-level value already evaluated.
-func atomicNow(m *Machine, nodes []node) bool {
-	for _, n := range nodes {
-		if _, ok := atomicVal(m, n); !ok {
+func atomicNow(m *Machine, nodes []operand) bool {
+	for i := range nodes {
+		if _, ok := nodes[i].atomic(m); !ok {
 			return false
 		}
 	}
@@ -623,7 +749,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 	m.env, m.caps = k.env, k.caps
 	k.vals[k.i] = v
 	for k.i--; k.i >= 0; k.i-- {
-		v, r := inlineVal(m, k.nodes[k.i])
+		v, r := inlineVal(m, &k.nodes[k.i])
 		if r == inlineGone {
 			return
 		}
@@ -632,7 +758,7 @@ func (k *kSeq) resume(m *Machine, v Value) {
 			continue
 		}
 		m.push(k)
-		m.ctrl = k.nodes[k.i]
+		m.ctrl = k.nodes[k.i].n
 		return
 	}
 	k.f.finish(m, k.vals)
@@ -640,12 +766,30 @@ func (k *kSeq) resume(m *Machine, v Value) {
 }
 
 // nApp is an application: the arguments right to left, then the function
-// (which is nodes[0]).
-type nApp struct{ nodes []node }
+// (which is ops[0]).
+type nApp struct {
+	ops []operand
+	// settled reports that the arguments (ops[1:]) are all settled.
+	settled bool
+	// known is the closure of the function, once seen, when the function
+	// is a top-level value (an opTop) that enterClosure enters: a
+	// top-level value is evaluated once per engine cache (its definition
+	// is this node's), so the closure is the same at every call, and
+	// reading it here saves loading the value, its PAP and the closure
+	// through their pointers at every call — top-level functions are
+	// the most called, and their values the coldest in the cache.
+	known atomic.Pointer[closure]
+}
+
+// newApp returns the application of nodes[0] to nodes[1:].
+func newApp(nodes []node) *nApp {
+	ops := operandsOf(nodes)
+	return &nApp{ops: ops, settled: settled(ops[1:])}
+}
 
 func (n *nApp) eval(m *Machine) {
 	if !n.enterClosure(m) {
-		startSeq(m, n.nodes, n)
+		startSeq(m, n.ops, n)
 	}
 }
 
@@ -656,27 +800,42 @@ func (n *nApp) eval(m *Machine) {
 // closure's environment. It reports false, having done nothing, for any
 // other application.
 func (n *nApp) enterClosure(m *Machine) bool {
-	fv, ok := atomicVal(m, n.nodes[0])
-	if !ok {
-		return false
+	c := n.known.Load()
+	if c == nil {
+		fv, ok := n.ops[0].atomic(m)
+		if !ok {
+			return false
+		}
+		p, ok := fv.(*PAP)
+		if !ok || len(p.args) != 0 || p.arity != len(n.ops)-1 {
+			return false
+		}
+		if c, ok = p.fn.(*closure); !ok {
+			return false
+		}
+		if n.ops[0].kind == opTop {
+			n.known.Store(c)
+		}
 	}
-	p, ok := fv.(*PAP)
-	if !ok || len(p.args) != 0 || p.arity != len(n.nodes)-1 {
-		return false
+	args := n.ops[1:]
+	arity := len(args)
+	if n.settled {
+		// Variables and constants: read straight into the environment.
+		env := m.newEnv(max(c.code.slots, arity))
+		for j := range args {
+			env[j], _ = args[j].atomic(m)
+		}
+		m.env, m.caps, m.ctrl = env, c.caps, c.code.body
+		return true
 	}
-	c, ok := p.fn.(*closure)
-	if !ok {
-		return false
-	}
-	args := n.nodes[1:]
-	for _, a := range args {
-		if !inlineable(m, a) {
+	for i := range args {
+		if !inlineable(m, &args[i]) {
 			return false
 		}
 	}
-	env := m.newEnv(max(c.code.slots, p.arity))
+	env := m.newEnv(max(c.code.slots, arity))
 	for j := len(args) - 1; j >= 0; j-- {
-		v, r := inlineVal(m, args[j])
+		v, r := inlineVal(m, &args[j])
 		if r == inlineGone {
 			return true
 		}
@@ -690,12 +849,21 @@ func (n *nApp) finish(m *Machine, vals []Value) { m.apply(vals[0], vals[1:]) }
 
 // nOp evaluates its arguments right to left, then runs op.
 type nOp struct {
-	args []node
+	args []operand
 	op   func(m *Machine, vals []Value)
 	// direct marks an op (directOp) that returns, fails or throws at once
 	// (it calls no function and pushes no frame) and keeps no reference
 	// to vals: with atomic arguments it runs inline, on m.opScratch.
 	direct bool
+	// inline marks a direct op whose arguments fit m.opScratch; settled
+	// one whose arguments are all settled (no atomicNow needed).
+	inline, settled bool
+}
+
+// newOp returns the op f on args (direct: see nOp.direct).
+func newOp(args []node, f func(m *Machine, vals []Value), direct bool) *nOp {
+	ops := operandsOf(args)
+	return &nOp{args: ops, op: f, direct: direct, inline: direct && len(ops) <= len(scratch{}), settled: settled(ops)}
 }
 
 func (n *nOp) eval(m *Machine) {
@@ -709,14 +877,14 @@ func (n *nOp) eval(m *Machine) {
 // evalsDirect reports whether n runs inline now: a direct op whose
 // arguments are all atomic and fit m.opScratch.
 func (n *nOp) evalsDirect(m *Machine) bool {
-	return n.direct && len(n.args) <= len(m.opScratch) && atomicNow(m, n.args)
+	return n.inline && (n.settled || atomicNow(m, n.args))
 }
 
 // runDirect runs a direct op on its atomic arguments (evalsDirect).
 func (n *nOp) runDirect(m *Machine) {
 	a := m.opScratch[:len(n.args)]
-	for i, x := range n.args {
-		a[i], _ = atomicVal(m, x)
+	for i := range n.args {
+		a[i], _ = n.args[i].atomic(m)
 	}
 	n.op(m, a)
 	clear(a)
@@ -729,19 +897,21 @@ type nLet struct {
 	bound node
 	slot  int
 	body  node
+	op    operand // bound's
+}
+
+// newLet returns let slot = bound in body.
+func newLet(bound node, slot int, body node) *nLet {
+	return &nLet{bound: bound, slot: slot, body: body, op: operandOf(bound)}
 }
 
 func (n *nLet) eval(m *Machine) {
-	if v, ok := atomicVal(m, n.bound); ok {
+	switch v, r := inlineVal(m, &n.op); r {
+	case inlined:
 		m.env[n.slot] = v
 		m.ctrl = n.body
 		return
-	}
-	if handled, ok := evalDirect(m, n.bound); handled {
-		if ok {
-			m.env[n.slot] = m.val
-			m.ctrl = n.body
-		}
+	case inlineGone:
 		return
 	}
 	k := m.letFree.get()

@@ -48,7 +48,7 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 		tokSlot := inner.bind(tokenVar)
 		tok := &nLoc{i: tokSlot}
 		n := &nTry{tok: tok}
-		n.body = &nApp{nodes: []node{c.expr(inner, u.Try), tok}}
+		n.body = newApp([]node{c.expr(inner, u.Try), tok})
 		n.slot = inner.bind(u.Var)
 		n.handler = c.expr(inner, u.Catch)
 		return c.closeLambda(inner, n, 1)
@@ -143,16 +143,16 @@ func (c *compiler) block(s *scope, b *lf.UBlock) node {
 		} else {
 			f = c.expr(inner, bd.Bound)
 		}
-		steps[i] = step{bound: &nApp{nodes: []node{f, tok}}, slot: inner.bind(bd.Var.Name)}
+		steps[i] = step{bound: newApp([]node{f, tok}), slot: inner.bind(bd.Var.Name)}
 	}
-	var body node = &nApp{nodes: []node{c.expr(inner, b.Body), tok}}
+	var body node = newApp([]node{c.expr(inner, b.Body), tok})
 	for i := len(steps) - 1; i >= 0; i-- {
-		body = &nLet{bound: steps[i].bound, slot: steps[i].slot, body: body}
+		body = newLet(steps[i].bound, steps[i].slot, body)
 	}
 	inner.unbind(len(steps))
 	clo := c.closeLambda(inner, body, 1)
 	s.unbind(1)
-	return &nLet{bound: first, slot: tmpSlot, body: clo}
+	return newLet(first, tmpSlot, clo)
 }
 
 // closeLambda turns a compiled body in scope inner into a closure node.
@@ -161,9 +161,9 @@ func (c *compiler) closeLambda(inner *scope, body node, arity int) node {
 	if len(inner.caps) == 0 {
 		return &nConst{v: &PAP{fn: &closure{code: code}, arity: arity}}
 	}
-	caps := make([]node, len(inner.caps))
+	caps := make([]operand, len(inner.caps))
 	for i, cp := range inner.caps {
-		caps[i] = cp.from
+		caps[i] = operandOf(cp.from)
 	}
 	return &nClosure{code: code, caps: caps}
 }
