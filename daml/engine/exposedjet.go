@@ -207,27 +207,9 @@ func (x *exposedCallStack) internal(m *Machine, loc *Record, names *RecordType) 
 // getCallStack jet: the failures of getCallStack first (it converts every
 // frame, from the outermost in), then only the frames kept are converted.
 func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
-	var frames []*Record
-	for v := stk; ; {
-		s, ok := v.(*Variant)
-		if !ok {
-			m.fail(crash("getCallStack on %T", v))
-			return
-		}
-		if s.Rank == 0 { // EmptyCallStack
-			break
-		}
-		if s.Rank == 2 { // FreezeCallStack
-			v = s.Value
-			continue
-		}
-		t, ok := s.Value.(*Record)
-		if !ok || len(t.Fields) != 3 {
-			m.fail(crash("getCallStack: PushCallStack of %T", s.Value))
-			return
-		}
-		frames = append(frames, t)
-		v = t.Fields[2]
+	frames, ok := callStackFrames(m, stk)
+	if !ok {
+		return
 	}
 	rt, err := g.tuple2.get(m)
 	if err != nil {

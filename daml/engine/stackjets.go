@@ -232,28 +232,9 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	tuple2 := &jetRecordType{id: cs[1]}
 	g := &getCallStackJet{conv: c, tuple2: tuple2}
 	pap := jetPAP(stackModule+":getCallStack", 1, func(m *Machine, a []Value) {
-		// The frames, outermost last.
-		var frames []*Record
-		for v := a[0]; ; {
-			stk, ok := v.(*Variant)
-			if !ok {
-				m.fail(crash("getCallStack on %T", v))
-				return
-			}
-			if stk.Rank == 0 { // EmptyCallStack
-				break
-			}
-			if stk.Rank == 2 { // FreezeCallStack
-				v = stk.Value
-				continue
-			}
-			t, ok := stk.Value.(*Record)
-			if !ok || len(t.Fields) != 3 {
-				m.fail(crash("getCallStack: PushCallStack of %T", stk.Value))
-				return
-			}
-			frames = append(frames, t)
-			v = t.Fields[2]
+		frames, ok := callStackFrames(m, a[0])
+		if !ok {
+			return
 		}
 		rt, err := tuple2.get(m)
 		if err != nil {
@@ -282,6 +263,35 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	})
 	getCallStackJets.Store(pap.fn, g)
 	return pap, true
+}
+
+// callStackFrames gives the PushCallStack frames of a DA.Stack CallStack
+// value, outermost last, as getCallStack walks them (through frozen
+// stacks); on a value of another shape it fails the machine and returns
+// false.
+func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
+	var frames []*Record
+	for v := stk; ; {
+		s, ok := v.(*Variant)
+		if !ok {
+			m.fail(crash("getCallStack on %T", v))
+			return nil, false
+		}
+		if s.Rank == 0 { // EmptyCallStack
+			return frames, true
+		}
+		if s.Rank == 2 { // FreezeCallStack
+			v = s.Value
+			continue
+		}
+		t, ok := s.Value.(*Record)
+		if !ok || len(t.Fields) != 3 {
+			m.fail(crash("getCallStack: PushCallStack of %T", s.Value))
+			return nil, false
+		}
+		frames = append(frames, t)
+		v = t.Fields[2]
+	}
 }
 
 // getCallStackJet is what a getCallStack jet converts frames with.
