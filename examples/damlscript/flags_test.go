@@ -544,3 +544,21 @@ func TestHeapLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupHeapLimit: while the collector is paused for the setup, the
+// memory limit is 135 MiB, or 64 times the DAR's size when that is more.
+func TestSetupHeapLimit(t *testing.T) {
+	for _, tc := range []struct {
+		darSize int
+		want    int64
+	}{
+		{0, 135 << 20},
+		{1 << 20, 135 << 20},
+		{3 << 20, 192 << 20},
+		{1 << 30, 64 << 30},
+	} {
+		if got := setupHeapLimit(tc.darSize); got != tc.want {
+			t.Errorf("setupHeapLimit(%d) = %d MiB, want %d MiB", tc.darSize, got>>20, tc.want>>20)
+		}
+	}
+}
