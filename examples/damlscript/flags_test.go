@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -559,6 +560,23 @@ func TestSetupHeapLimit(t *testing.T) {
 	} {
 		if got := setupHeapLimit(tc.darSize); got != tc.want {
 			t.Errorf("setupHeapLimit(%d) = %d MiB, want %d MiB", tc.darSize, got>>20, tc.want>>20)
+		}
+	}
+}
+
+// TestAfterNextGC: the function runs once a collection has run.
+func TestAfterNextGC(t *testing.T) {
+	done := make(chan struct{})
+	afterNextGC(func() { close(done) })
+	deadline := time.After(10 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-done:
+			return
+		case <-deadline:
+			t.Fatal("did not run after collections")
+		case <-time.After(time.Millisecond):
 		}
 	}
 }

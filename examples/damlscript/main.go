@@ -104,8 +104,9 @@ func setupHeapLimit(darSize int) int64 { return max(minHeapLimit, 64*int64(darSi
 // collection during it marks that heap for little garbage (the Splice
 // Amulet suite's setup ran two, ~10% of its CPU time). The memory limit
 // setupHeapLimit bounds the heap meanwhile. resume restores the
-// collector, collects once and sets the memory limit (limitHeap) from
-// the live heap that collection measured; calling it again does nothing.
+// collector and, after its next collection, sets the memory limit
+// (limitHeap) from the live heap that collection measured; calling it
+// again does nothing.
 // Unless run tunes the collector (boundHeap), both do nothing.
 func pauseGC(darSize int) (resume func()) {
 	if !boundHeap {
@@ -115,10 +116,25 @@ func pauseGC(darSize int) (resume func()) {
 	debug.SetMemoryLimit(setupHeapLimit(darSize))
 	return sync.OnceFunc(func() {
 		debug.SetGCPercent(old)
-		runtime.GC()
-		limitHeap()
+		afterNextGC(limitHeap)
 	})
 }
+
+// afterNextGC calls f (in the finalizer goroutine) once the next
+// collection has run: the cleanup of an object allocated here and
+// referenced nowhere runs after the collection that finds it
+// unreachable. resume uses it rather than collecting at once (which
+// blocked the first script for the whole collection): the heap is past
+// the goal that the restored GOGC sets, so that collection starts at the
+// next allocation and runs beside the first script.
+func afterNextGC(f func()) {
+	runtime.AddCleanup(new(gcSentinel), func(f func()) { f() }, f)
+}
+
+// gcSentinel holds a pointer so that it is not a tiny allocation: those
+// share a memory block, which other objects may keep reachable, so the
+// cleanup of one may never run.
+type gcSentinel struct{ _ *byte }
 
 // limitHeap sets the memory limit from the live heap as of the last
 // collection (the packages decoded, checked and the fixture prepared).
