@@ -145,7 +145,9 @@ func (n *Node) decodedPackage(r *store.Reader, id string) (*lf.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err = lf.DefaultCache.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
+	// Served from the cache without hashing the payload again when the
+	// cached package id has these very bytes.
+	p, err = lf.DefaultCache.DecodeStoredPayload(id, payload, lf.ReadOptions{AllowDevLF: true})
 	if err == nil && p.ID != id {
 		err = fmt.Errorf("its payload hashes to %s", p.ID)
 	}

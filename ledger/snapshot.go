@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"io"
 
@@ -58,15 +59,35 @@ func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
 		return true
 	})
 	for _, id := range ids {
+		prefix := store.BlobPrefix("pkg", id)
 		var payload []byte
-		st.Scan(store.BlobPrefix("pkg", id), func(_, v []byte) bool { payload = append(payload, v...); return true })
+		if c := lf.DefaultCache.Get(id); c != nil && chunksEqual(st, prefix, c.Payload) {
+			// The node uploaded these packages in this process: the
+			// cached package has the same bytes, which are not copied.
+			payload = c.Payload
+		} else {
+			st.Scan(prefix, func(_, v []byte) bool { payload = append(payload, v...); return true })
+		}
 		// As decodedPackage reads a stored package.
-		pkg, err := lf.DefaultCache.DecodePayload(payload, lf.ReadOptions{AllowDevLF: true})
+		pkg, err := lf.DefaultCache.DecodeStoredPayload(id, payload, lf.ReadOptions{AllowDevLF: true})
 		if err == nil && pkg.ID == id {
 			p.pkgs = append(p.pkgs, pkg)
 		}
 	}
 	return p, nil
+}
+
+// chunksEqual reports whether the blob at prefix (its chunks in key
+// order) is want.
+func chunksEqual(st *store.Prepared, prefix, want []byte) bool {
+	eq := true
+	st.Scan(prefix, func(_, v []byte) bool {
+		if eq = len(v) <= len(want) && bytes.Equal(v, want[:len(v)]); eq {
+			want = want[len(v):]
+		}
+		return eq
+	})
+	return eq && len(want) == 0
 }
 
 // Reader returns a reader of the snapshot for Options.Restore. An

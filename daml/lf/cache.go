@@ -1,6 +1,7 @@
 package lf
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
@@ -102,6 +103,23 @@ func (c *Cache) DecodePayload(payload []byte, opts ReadOptions) (*Package, error
 		return nil, err
 	}
 	return p, nil
+}
+
+// DecodeStoredPayload is DecodePayload for a payload stored as package
+// id's (read back from a store, which keeps payloads by id): when the
+// cache holds package id with this very payload, it returns that package
+// without hashing the payload again (the cached package's payload hashed
+// to id when it was decoded, and comparing bytes costs a fraction of
+// hashing them). Otherwise it is DecodePayload, whose package the caller
+// checks has the id it expects.
+func (c *Cache) DecodeStoredPayload(id string, payload []byte, opts ReadOptions) (*Package, error) {
+	if p := c.Get(id); p != nil && bytes.Equal(p.Payload, payload) {
+		if err := checkLanguageVersion(p, opts); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	return c.DecodePayload(payload, opts)
 }
 
 // Get returns the cached package id, or nil.

@@ -134,3 +134,36 @@ func BenchmarkReadDARPackagesCached(b *testing.B) {
 		}
 	}
 }
+
+// TestCacheDecodeStoredPayload: a payload stored as a cached package's id
+// is that package when it is the same payload, and is decoded (to its own
+// id) when it is not; the version policy applies either way.
+func TestCacheDecodeStoredPayload(t *testing.T) {
+	c := &Cache{}
+	_, dalf := e.Dalf(simplePkg("app", "1.0.0"))
+	p1, err := c.DecodeArchive(dalf, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.DecodeStoredPayload(p1.ID, append([]byte(nil), p1.Payload...), ReadOptions{})
+	if err != nil || got != p1 {
+		t.Errorf("same payload: %v, same package %v", err, got == p1)
+	}
+	_, other := e.Dalf(simplePkg("app", "2.0.0"))
+	p2, err := DecodeArchive(other, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = c.DecodeStoredPayload(p1.ID, p2.Payload, ReadOptions{})
+	if err != nil || got == p1 || got.ID != p2.ID {
+		t.Errorf("another payload under p1's id: %v, got %v, want a package of id %s", err, got, p2.ID)
+	}
+	_, dev := e.Dalf(func() e.Package { p := simplePkg("devapp", "1.0.0"); p.Minor = "dev"; return p }())
+	pd, err := c.DecodeArchive(dev, ReadOptions{AllowDevLF: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DecodeStoredPayload(pd.ID, pd.Payload, ReadOptions{}); code(err) != "ALLOWED_LANGUAGE_VERSIONS" {
+		t.Errorf("cached 2.dev package without AllowDevLF: %v", err)
+	}
+}

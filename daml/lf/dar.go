@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ledgernode/ledgernode/internal/parallel"
 	"github.com/ledgernode/ledgernode/internal/quote"
@@ -305,16 +306,17 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	case zip.Store:
 		r = raw
 	case zip.Deflate:
-		fr := flate.NewReader(raw)
-		defer fr.Close()
+		fr := newInflater(raw)
+		defer freeInflater(fr)
 		r = fr
 	default:
 		return nil, entryError(KindInvalidZipEntry, truncateInput(f.Name), "Zip entry %s uses unsupported compression method %d", quoteInput(f.Name), f.Method)
 	}
 	// The buffer grows as content arrives: a header that lies upwards costs
-	// only what really inflates, and content beyond the declared size (which
-	// is within limit) is never held.
-	b, err := readUpTo(r, int64(declared))
+	// only what really inflates, or at most inflateGuess times the entry's
+	// compressed size (which the DAR's bytes hold already), and content
+	// beyond the declared size (which is within limit) is never held.
+	b, err := readUpTo(r, int64(declared), int64(min(declared, max(64<<10, inflateGuess*f.CompressedSize64))))
 	if err != nil {
 		return nil, withErr(entryError(KindInvalidZipEntry, truncateInput(f.Name), "Corrupt zip entry %s: %v", quoteInput(f.Name), err), err)
 	}
@@ -333,10 +335,36 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// readUpTo reads r until EOF or n bytes, into a buffer that starts at 64
-// KiB (at most n) and doubles up to n: never more than n bytes of capacity.
-func readUpTo(r io.Reader, n int64) ([]byte, error) {
-	b := make([]byte, 0, min(n, 64<<10))
+// inflateGuess is how many times its compressed size readEntry expects an
+// entry to inflate to at most: dalfs compress 4 to 5 times, so most are
+// read into one buffer of their declared size, without growing it.
+const inflateGuess = 8
+
+// inflaters are flate readers for reuse (newInflater, freeInflater): each
+// holds a 32 KiB window and Huffman tables, which a DAR of dozens of dalfs
+// would otherwise allocate per dalf.
+var inflaters sync.Pool
+
+// newInflater returns a flate reader of r, reused if one is free.
+func newInflater(r io.Reader) io.ReadCloser {
+	if fr, ok := inflaters.Get().(io.ReadCloser); ok && fr.(flate.Resetter).Reset(r, nil) == nil {
+		return fr
+	}
+	return flate.NewReader(r)
+}
+
+// freeInflater closes fr and keeps it for reuse; Reset clears all of its
+// state, so it keeps nothing of what it read.
+func freeInflater(fr io.ReadCloser) {
+	fr.Close()
+	inflaters.Put(fr)
+}
+
+// readUpTo reads r until EOF or n bytes, into a buffer that starts at
+// start bytes (at most n) and doubles up to n: never more than n bytes of
+// capacity.
+func readUpTo(r io.Reader, n, start int64) ([]byte, error) {
+	b := make([]byte, 0, min(n, max(start, 1)))
 	for int64(len(b)) < n {
 		if len(b) == cap(b) {
 			nb := make([]byte, len(b), min(n, 2*int64(cap(b))))

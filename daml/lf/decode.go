@@ -37,8 +37,11 @@ type decoder struct {
 	// nodes of the type or kind being decoded.
 	typeSizes, kindSizes []int
 	nodes                int
-	// tyCons memoizes decoded TypeConId messages by their bytes.
-	tyCons map[string]TypeConID
+	// tyCons memoizes decoded TypeConId messages by their bytes;
+	// shortTyCons those of the usual short ones, keyed without
+	// allocating a string (see tyConKey).
+	tyCons      map[string]TypeConID
+	shortTyCons map[tyConKey]TypeConID
 	// refs collects the package ids referenced through
 	// SelfOrImportedPackageId (self excluded).
 	refs map[string]bool
@@ -641,7 +644,8 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 	var head []byte
 	var headIdx int
 	var hasHead bool
-	var args [][]byte
+	var argBuf [4][]byte // no allocation for the usual few arguments
+	args := argBuf[:0]
 	r := pbwire.NewReader(m)
 	for pf, ok := r.Next(); ok; pf, ok = r.Next() {
 		f := fieldOf(pf)
@@ -791,6 +795,22 @@ func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error))
 // typeConID decodes a TypeConId (also TypeSynId and ValueId, which have
 // the same shape).
 func (d *decoder) typeConID(b []byte) (TypeConID, error) {
+	if len(b) < len(tyConKey{}) {
+		var k tyConKey
+		k[0] = byte(len(b))
+		copy(k[1:], b)
+		if id, ok := d.shortTyCons[k]; ok {
+			return id, nil
+		}
+		id, err := d.decodeTypeConID(b)
+		if err == nil {
+			if d.shortTyCons == nil {
+				d.shortTyCons = map[tyConKey]TypeConID{}
+			}
+			d.shortTyCons[k] = id
+		}
+		return id, err
+	}
 	if id, ok := d.tyCons[string(b)]; ok {
 		return id, nil
 	}
@@ -800,6 +820,11 @@ func (d *decoder) typeConID(b []byte) (TypeConID, error) {
 	}
 	return id, err
 }
+
+// tyConKey is a TypeConId message of fewer than 24 bytes (most are 8 to
+// 16: a module id and two interned indexes) as a map key: its length,
+// then its bytes, then zeros.
+type tyConKey [24]byte
 
 func (d *decoder) decodeTypeConID(b []byte) (TypeConID, error) {
 	var mod []byte

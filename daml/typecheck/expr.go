@@ -35,7 +35,7 @@ func (c *checker) checkExpr(e lf.Expr, typ lf.Type) lf.Type {
 // checkTypeConApp checks a data type applied to type arguments in an
 // expression (Env.checkTypConApp) and returns the data type and the
 // substitution of its parameters.
-func (c *checker) checkTypeConApp(a lf.TypeConApp) (*lf.DataType, map[string]lf.Type) {
+func (c *checker) checkTypeConApp(a lf.TypeConApp) (*lf.DataType, tsubst) {
 	dt := c.lookupDataType(a.ID, Reference{Sort: RefDataType, ID: a.ID})
 	if len(dt.Params) != len(a.Args) {
 		c.throw(ETypeConAppWrongArity, Error{Found: typeConAppToType(a)},
@@ -47,9 +47,9 @@ func (c *checker) checkTypeConApp(a lf.TypeConApp) (*lf.DataType, map[string]lf.
 	if len(a.Args) == 0 {
 		return dt, nil
 	}
-	m := make(map[string]lf.Type, len(a.Args))
+	m := make(tsubst, 0, len(a.Args))
 	for i, t := range a.Args {
-		m[dt.Params[i].Name] = t
+		m = m.set(dt.Params[i].Name, t)
 	}
 	return dt, m
 }
@@ -380,7 +380,8 @@ func (c *checker) unknownField(field string, t lf.Type) {
 // are substituted into the body together.
 func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 	// Collect the chain: e @t1 ... @tn where e may itself be a ty_app.
-	var chain [][]lf.Type
+	var buf [8][]lf.Type // most chains are short: no allocation
+	chain := buf[:0]
 	head := lf.Expr(e)
 	for {
 		ta, ok := head.(*lf.ETyApp)
@@ -391,15 +392,12 @@ func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 		head = ta.Expr
 	}
 	body := c.typeOf(head)
-	var m map[string]lf.Type
+	var m tsubst
 	for i := len(chain) - 1; i >= 0; i-- {
 		for _, t := range chain[i] {
 			f := c.toForall(body)
 			c.checkType(t, f.Param.Kind)
-			if m == nil {
-				m = map[string]lf.Type{}
-			}
-			m[f.Param.Name] = t
+			m = m.set(f.Param.Name, t)
 			body = f.Body
 		}
 	}
@@ -533,12 +531,12 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 			if !ok {
 				c.throw(EUnknownVariantCon, Error{Name: p.Con}, "unknown variant constructor: %s", p.Con)
 			}
-			var m map[string]lf.Type
+			var m tsubst
 			if len(targs) > 0 {
-				m = make(map[string]lf.Type, len(targs))
+				m = make(tsubst, 0, len(targs))
 				for j, a := range targs {
 					if j < len(dt.Params) {
-						m[dt.Params[j].Name] = a
+						m = m.set(dt.Params[j].Name, a)
 					}
 				}
 			}

@@ -303,9 +303,9 @@ func (c *checker) expandHead(t *lf.TSyn) lf.Type {
 	}
 	x := syn.Type
 	if len(t.Args) > 0 {
-		m := make(map[string]lf.Type, len(t.Args))
+		m := make(tsubst, 0, len(t.Args))
 		for i, a := range t.Args {
-			m[syn.Params[i].Name] = a
+			m = m.set(syn.Params[i].Name, a)
 		}
 		x = c.subst(m, syn.Type)
 	}
@@ -441,7 +441,7 @@ func binderDepth(bs []string, v string) int {
 // capture (TypeSubst.substitute): a forall binding a variable free in a
 // replacement is renamed to a fresh "$freshVar<i>". Parts of t that do
 // not change are shared.
-func (c *checker) subst(m map[string]lf.Type, t lf.Type) lf.Type {
+func (c *checker) subst(m tsubst, t lf.Type) lf.Type {
 	if len(m) == 0 {
 		return t
 	}
@@ -449,17 +449,50 @@ func (c *checker) subst(m map[string]lf.Type, t lf.Type) lf.Type {
 	return s.apply(t)
 }
 
+// tsubst maps type variables to types: the parameters of one definition
+// or the binders of one type application, so a handful of entries, which
+// a linear search finds faster than a map's hashing (substitutions are
+// built for most type applications and constructor expressions) and
+// which a slice holds in one allocation. Each name has at most one entry.
+type tsubst []tbinding
+
+type tbinding struct {
+	name string
+	t    lf.Type
+}
+
+// get returns the type of name and whether it has one.
+func (m tsubst) get(name string) (lf.Type, bool) {
+	for i := range m {
+		if m[i].name == name {
+			return m[i].t, true
+		}
+	}
+	return nil, false
+}
+
+// set maps name to t, replacing name's entry if any (as a map assignment).
+func (m tsubst) set(name string, t lf.Type) tsubst {
+	for i := range m {
+		if m[i].name == name {
+			m[i].t = t
+			return m
+		}
+	}
+	return append(m, tbinding{name, t})
+}
+
 type substituter struct {
 	c  *checker
-	m  map[string]lf.Type
+	m  tsubst
 	fv map[string]bool // variable names of the replacements, computed on demand
 }
 
 func (s *substituter) freeVars() map[string]bool {
 	if s.fv == nil {
 		s.fv = map[string]bool{}
-		for _, t := range s.m {
-			s.c.varNames(t, s.fv)
+		for _, b := range s.m {
+			s.c.varNames(b.t, s.fv)
 		}
 	}
 	return s.fv
@@ -476,7 +509,7 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 	c := s.c
 	switch t := t.(type) {
 	case *lf.TVar:
-		if r, ok := s.m[t.Name]; ok {
+		if r, ok := s.m.get(t.Name); ok {
 			return r
 		}
 		return t
@@ -528,11 +561,7 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 					break
 				}
 			}
-			m := make(map[string]lf.Type, len(s.m)+1)
-			for k, x := range s.m {
-				m[k] = x
-			}
-			m[v] = &lf.TVar{Name: fresh}
+			m := slices.Clone(s.m).set(v, &lf.TVar{Name: fresh})
 			fv2 := make(map[string]bool, len(fv)+1)
 			for k := range fv {
 				fv2[k] = true
@@ -541,14 +570,14 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 			inner = &substituter{c: c, m: m, fv: fv2}
 			return &lf.TForall{Param: lf.TypeParam{Name: fresh, Kind: t.Param.Kind}, Body: inner.apply(t.Body)}
 		}
-		if _, shadowed := s.m[v]; shadowed {
+		if _, shadowed := s.m.get(v); shadowed {
 			if len(s.m) == 1 {
 				return t
 			}
-			m := make(map[string]lf.Type, len(s.m))
-			for k, x := range s.m {
-				if k != v {
-					m[k] = x
+			m := make(tsubst, 0, len(s.m)-1)
+			for _, b := range s.m {
+				if b.name != v {
+					m = append(m, b)
 				}
 			}
 			inner = &substituter{c: c, m: m, fv: fv}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -541,6 +542,41 @@ func TestHeapLimit(t *testing.T) {
 	} {
 		if got := heapLimit(tc.live); got != tc.want {
 			t.Errorf("heapLimit(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
+		}
+	}
+}
+
+// TestSetupHeapLimit: while the collector is paused for the setup, the
+// memory limit is 135 MiB, or 64 times the DAR's size when that is more.
+func TestSetupHeapLimit(t *testing.T) {
+	for _, tc := range []struct {
+		darSize int
+		want    int64
+	}{
+		{0, 135 << 20},
+		{1 << 20, 135 << 20},
+		{3 << 20, 192 << 20},
+		{1 << 30, 64 << 30},
+	} {
+		if got := setupHeapLimit(tc.darSize); got != tc.want {
+			t.Errorf("setupHeapLimit(%d) = %d MiB, want %d MiB", tc.darSize, got>>20, tc.want>>20)
+		}
+	}
+}
+
+// TestAfterNextGC: the function runs once a collection has run.
+func TestAfterNextGC(t *testing.T) {
+	done := make(chan struct{})
+	afterNextGC(func() { close(done) })
+	deadline := time.After(10 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-done:
+			return
+		case <-deadline:
+			t.Fatal("did not run after collections")
+		case <-time.After(time.Millisecond):
 		}
 	}
 }

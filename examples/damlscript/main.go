@@ -72,7 +72,8 @@ func tuneGC() {
 	}
 }
 
-// boundHeap makes run call limitHeap once its fixture is ready.
+// boundHeap makes run pause the collector for its setup and call
+// limitHeap once its fixture is ready (pauseGC).
 var boundHeap bool
 
 // minHeapLimit is the least memory limit limitHeap sets: GOGC 400 lets
@@ -87,6 +88,53 @@ const minHeapLimit = 135 << 20
 // bytes: minHeapLimit, or four times live for larger DARs, so that the
 // collector never runs for a heap that is mostly live.
 func heapLimit(live uint64) int64 { return max(minHeapLimit, 4*int64(live)) }
+
+// setupHeapLimit is the memory limit while the collector is paused for
+// the setup (pauseGC) of a DAR of darSize bytes: minHeapLimit, or 64
+// times the DAR for larger ones. The setup's heap is bounded by the DAR:
+// the Splice Amulet test DAR (1.2 MB) allocates ~70 MB in all and keeps
+// ~31 MB live (27 times its size), so the limit stays above what the
+// setup keeps and is reached only by a DAR much larger than that suite's,
+// which is then collected as the limit requires.
+func setupHeapLimit(darSize int) int64 { return max(minHeapLimit, 64*int64(darSize)) }
+
+// pauseGC stops the collector for the setup before the first script
+// (decoding the DAR, type-checking it and preparing the fixture): its
+// allocations are mostly what stays live (the decoded packages), so a
+// collection during it marks that heap for little garbage (the Splice
+// Amulet suite's setup ran two, ~10% of its CPU time). The memory limit
+// setupHeapLimit bounds the heap meanwhile. resume restores the
+// collector and, after its next collection, sets the memory limit
+// (limitHeap) from the live heap that collection measured; calling it
+// again does nothing.
+// Unless run tunes the collector (boundHeap), both do nothing.
+func pauseGC(darSize int) (resume func()) {
+	if !boundHeap {
+		return func() {}
+	}
+	old := debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(setupHeapLimit(darSize))
+	return sync.OnceFunc(func() {
+		debug.SetGCPercent(old)
+		afterNextGC(limitHeap)
+	})
+}
+
+// afterNextGC calls f (in the finalizer goroutine) once the next
+// collection has run: the cleanup of an object allocated here and
+// referenced nowhere runs after the collection that finds it
+// unreachable. resume uses it rather than collecting at once (which
+// blocked the first script for the whole collection): the heap is past
+// the goal that the restored GOGC sets, so that collection starts at the
+// next allocation and runs beside the first script.
+func afterNextGC(f func()) {
+	runtime.AddCleanup(new(gcSentinel), func(f func()) { f() }, f)
+}
+
+// gcSentinel holds a pointer so that it is not a tiny allocation: those
+// share a memory block, which other objects may keep reachable, so the
+// cleanup of one may never run.
+type gcSentinel struct{ _ *byte }
 
 // limitHeap sets the memory limit from the live heap as of the last
 // collection (the packages decoded, checked and the fixture prepared).
@@ -227,6 +275,8 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	resumeGC := pauseGC(len(data))
+	defer resumeGC()
 	// Through the process-wide cache: the fixture's nodes decode the same
 	// packages, and share these (one copy in memory).
 	dar, err := lf.ReadDAR(data, lf.ReadOptions{Cache: lf.DefaultCache})
@@ -278,9 +328,6 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if boundHeap {
-			limitHeap()
-		}
 		// As fx.Run, with the ledger in hand to wrap.
 		open = func() (script.Ledger, func(), error) {
 			node, err := fx.Open()
@@ -290,6 +337,7 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 			return scriptledger.New(node, scriptledger.Options{}), func() { node.Close() }, nil
 		}
 	}
+	resumeGC()
 	var traceMu sync.Mutex
 	trace := func(id lf.TypeConID, msg string) {
 		traceMu.Lock()

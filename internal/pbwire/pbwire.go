@@ -65,6 +65,23 @@ func NewReader(b []byte) Reader { return Reader{b: b} }
 // Next returns the next field. It returns false at the end of the message
 // or on malformed input; Err then tells which.
 func (r *Reader) Next() (Field, bool) {
+	// Fast path: a one-byte tag (field numbers 1 to 15) with a one-byte
+	// varint or length, the most common fields of Daml-LF archives, read
+	// without the general decoding below; anything else (field number 0,
+	// longer varints, other wire types, a length beyond the message)
+	// goes the general way, which reports what is wrong.
+	if b := r.b; len(b) >= 2 && r.err == nil && b[0] < 0x80 && b[0] >= 8 && b[1] < 0x80 {
+		num, typ := protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
+		switch {
+		case typ == protowire.VarintType:
+			r.b = b[2:]
+			return Field{Num: num, Type: typ, Uint: uint64(b[1])}, true
+		case typ == protowire.BytesType && int(b[1]) <= len(b)-2:
+			n := 2 + int(b[1])
+			r.b = b[n:]
+			return Field{Num: num, Type: typ, Bytes: b[2:n]}, true
+		}
+	}
 	for len(r.b) > 0 && r.err == nil {
 		num, typ, n := protowire.ConsumeTag(r.b)
 		if n < 0 {

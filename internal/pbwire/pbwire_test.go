@@ -121,3 +121,33 @@ func TestMalformed(t *testing.T) {
 		t.Errorf("Walk does not return fn's error: %v", err)
 	}
 }
+
+// TestReaderShortFields: fields with a one-byte tag and a one-byte varint
+// or length (Next's fast path) and their neighbours with longer ones read
+// the same, up to the message's last byte.
+func TestReaderShortFields(t *testing.T) {
+	var b []byte
+	var want []Field
+	for _, num := range []protowire.Number{1, 15, 16} {
+		for _, v := range []uint64{0, 127, 128} {
+			b = protowire.AppendTag(b, num, protowire.VarintType)
+			b = protowire.AppendVarint(b, v)
+			want = append(want, Field{Num: num, Type: protowire.VarintType, Uint: v})
+			p := make([]byte, v)
+			b = protowire.AppendTag(b, num, protowire.BytesType)
+			b = protowire.AppendBytes(b, p)
+			want = append(want, Field{Num: num, Type: protowire.BytesType, Bytes: p})
+		}
+	}
+	var got []Field
+	if err := Walk(b, func(f Field) error { got = append(got, f); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("fields (-want +got):\n%s", d)
+	}
+	// A one-byte length one beyond the message is malformed.
+	if err := Walk([]byte{0x0a, 0x02, 'a'}, func(Field) error { return nil }); err == nil {
+		t.Error("a length beyond the message was read")
+	}
+}
