@@ -424,6 +424,7 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 		return nil, err
 	}
 	ec.Arg = value.Clone(ec.Arg)
+	ec.Memo = nil // the memo is the shared argument's, not the copy's
 	ec.Signatories = slices.Clone(ec.Signatories)
 	if ec.Key != nil {
 		ec.Key.Maintainers = slices.Clone(ec.Key.Maintainers)
@@ -442,7 +443,7 @@ func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	if err != nil {
 		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := storedArgs.decodeShared(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
+	arg, memo, err := storedArgs.decodeSharedMemo(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
 		return value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
 	})
 	if err != nil {
@@ -453,7 +454,7 @@ func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
+		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key, Memo: memo}, nil
 }
 
 // seenBy reports whether one of parties is a stakeholder of the node:

@@ -69,6 +69,9 @@ type Engine struct {
 	src  PackageSource
 	opts Options
 	c    *compiled
+	// sharedCache reports that c is an Options.Cache's, shared with
+	// other engines (and kept by them): ArgMemo keeps values for it.
+	sharedCache bool
 	// defs and records are the definitions and record types the engine
 	// has looked up, each after finding its package in src: they come
 	// from c, which other engines may have filled.
@@ -124,9 +127,9 @@ func New(src PackageSource, opts Options) *Engine {
 	case opts.Cache == nil || opts.Override != nil:
 		e.c = &compiled{}
 	case opts.OffLedger:
-		e.c = &opts.Cache.offLedger
+		e.c, e.sharedCache = &opts.Cache.offLedger, true
 	default:
-		e.c = &opts.Cache.onLedger
+		e.c, e.sharedCache = &opts.Cache.onLedger, true
 	}
 	return e
 }
