@@ -9,10 +9,11 @@ import (
 )
 
 // TestSharedContractMemo checks the memo of a stored argument's
-// conversion to engine values (engine.ArgMemo): every shared read of the
-// same stored argument hands out the same memo with the same value, a
-// read against another package another memo, and a caller's own copy
-// (storedContract) none, since the caller may change it.
+// conversion to engine values (engine.ArgMemo): every read for the
+// engine (memoContract) of the same stored argument hands out the same
+// memo with the same value, a read against another package another memo,
+// and the other reads (storedContract, a copy the caller may change, and
+// sharedContract, which the Daml Script runner converts itself) none.
 func TestSharedContractMemo(t *testing.T) {
 	t.Parallel()
 	owner := lftest.Field{Name: "owner", Type: lftest.B(lftest.Party)}
@@ -23,18 +24,18 @@ func TestSharedContractMemo(t *testing.T) {
 	c := &txNode{ContractID: "00cc", TemplateID: v1.ID + ":Main:T", Argument: json.RawMessage(`{"owner":"alice::ns"}`),
 		Signatories: []string{"alice::ns"}}
 
-	first, err := sharedContract(value.PackageLookup(v1), c)
+	first, err := memoContract(value.PackageLookup(v1), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := sharedContract(value.PackageLookup(v1), c)
+	again, err := memoContract(value.PackageLookup(v1), c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first.Memo == nil || again.Memo != first.Memo {
 		t.Errorf("shared reads: memos %p, %p; want one memo", first.Memo, again.Memo)
 	}
-	other, err := sharedContract(value.PackageLookup(&impostor), c)
+	other, err := memoContract(value.PackageLookup(&impostor), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,5 +48,12 @@ func TestSharedContractMemo(t *testing.T) {
 	}
 	if own.Memo != nil {
 		t.Errorf("storedContract's copy has memo %p, want none", own.Memo)
+	}
+	shared, err := sharedContract(value.PackageLookup(v1), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shared.Memo != nil {
+		t.Errorf("sharedContract has memo %p, want none", shared.Memo)
 	}
 }
