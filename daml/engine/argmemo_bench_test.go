@@ -75,3 +75,20 @@ func BenchmarkContractLookup(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFromValue converts an Amulet contract argument (nested
+// records) to engine values, as the Daml Script runner converts the
+// contracts its queries return.
+func BenchmarkFromValue(b *testing.B) {
+	a := newAmulet(b)
+	arg, err := engine.ToValue(a.amuletArg(b, "dso", "alice", "100.0", 3, "0.001"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.e.FromValue(arg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

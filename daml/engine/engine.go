@@ -77,7 +77,7 @@ type Engine struct {
 	// from c, which other engines may have filled.
 	defsMu  sync.RWMutex
 	defs    map[defKey]*topDef
-	records sync.Map // lf.TypeConID → *RecordType
+	records recordTypes
 	// machines are idle machines of finished evaluations, kept with
 	// their frame free lists and continuation stack (newMachine): the
 	// Daml Script runner evaluates once per question.
@@ -329,8 +329,8 @@ func (e *Engine) templateChoice(t lf.TypeConID, choice string) (*lf.Choice, *Err
 // recordType returns the shared RecordType of a record data type (the
 // engine's cache's, once the engine's PackageSource has the type).
 func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
-	if rt, ok := e.records.Load(id); ok {
-		return rt.(*RecordType), nil
+	if rt := e.records.load(id); rt != nil {
+		return rt, nil
 	}
 	dt, err := e.dataType(id)
 	if err != nil {
@@ -347,8 +347,60 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 		}
 		rt, _ = e.c.records.LoadOrStore(id, &RecordType{ID: id, Fields: names})
 	}
-	e.records.Store(id, rt)
-	return rt.(*RecordType), nil
+	return e.records.loadOrStore(id, rt.(*RecordType)), nil
+}
+
+// recordTypes are the record types an engine has looked up: a plain map
+// under a read-write lock, which a lookup (every record FromValue
+// converts, every Engine.NewRecord) reads several times faster than a
+// sync.Map keyed by the whole type id. It is keyed by the type's name
+// alone, which is short and cheap to hash (a type id's package id is 64
+// hex digits); the few types of one name in other modules or packages
+// (an upgraded package's) are chained, and every lookup compares the
+// whole id. The zero value is empty and ready for use.
+type recordTypes struct {
+	mu sync.RWMutex
+	m  map[string]*recordTypeEntry
+}
+
+// recordTypeEntry is a record type in recordTypes, with the next one of
+// the same name.
+type recordTypeEntry struct {
+	rt   *RecordType
+	next *recordTypeEntry
+}
+
+// load returns the record type of id, nil when there is none.
+func (r *recordTypes) load(id lf.TypeConID) *RecordType {
+	r.mu.RLock()
+	x := r.m[id.Name]
+	r.mu.RUnlock()
+	for ; x != nil; x = x.next {
+		if x.rt.ID == id {
+			return x.rt
+		}
+	}
+	return nil
+}
+
+// loadOrStore keeps rt as the record type of id unless there is one, and
+// returns the one kept.
+func (r *recordTypes) loadOrStore(id lf.TypeConID, rt *RecordType) *RecordType {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	first := r.m[id.Name]
+	for x := first; x != nil; x = x.next {
+		if x.rt.ID == id {
+			return x.rt
+		}
+	}
+	if r.m == nil {
+		r.m = make(map[string]*recordTypeEntry)
+	}
+	// A new entry in front: entries are never changed once readers can
+	// see them (load walks the chain after unlocking).
+	r.m[id.Name] = &recordTypeEntry{rt: rt, next: first}
+	return rt
 }
 
 // EvalValue evaluates the top-level value ref (at most once per engine
