@@ -65,7 +65,10 @@ func newArgCache(budget int) *argCache {
 }
 
 // argEntrySize estimates the memory an entry of n stored bytes takes:
-// the bytes as its key and the decoded value (a few times the JSON).
+// the bytes as its key and the decoded value (a few times the JSON). The
+// engine value its memo keeps once an engine used the contract is of the
+// same order as the decoded value and is not counted: the budget bounds
+// the number of entries, and so their memory, within a small factor.
 func argEntrySize(n int) int { return 4*n + 128 }
 
 // decodeShared returns the argument of template templateID stored as raw,
