@@ -77,7 +77,10 @@ type Engine struct {
 	// from c, which other engines may have filled.
 	defsMu  sync.RWMutex
 	defs    map[defKey]*topDef
-	records recordTypes
+	records byName[*RecordType]
+	// values are the top-level values the engine has looked up (as defs
+	// has them), for valueDef's lookups at run time.
+	values byName[*topDef]
 	// machines are idle machines of finished evaluations, kept with
 	// their frame free lists and continuation stack (newMachine): the
 	// Daml Script runner evaluates once per question.
@@ -263,6 +266,24 @@ func (e *Engine) cachedDef(k defKey) *topDef {
 }
 
 func (e *Engine) valueDef(ref lf.TypeConID) *topDef {
+	if d := e.values.load(ref); d != nil {
+		return d
+	}
+	d := e.newValueDef(ref)
+	if e.cachedDef(defKey{kind: defValue, id: ref}) == d {
+		// Kept (a definition whose package the engine lacks is not,
+		// and is looked up again).
+		e.values.loadOrStore(ref, d)
+	}
+	return d
+}
+
+// newValueDef is valueDef's cache miss (apart, so that a hit, which the
+// call-stack jets make at every call, does not allocate the closure that
+// captures ref).
+//
+//go:noinline
+func (e *Engine) newValueDef(ref lf.TypeConID) *topDef {
 	return e.def(defKey{kind: defValue, id: ref}, func(e *Engine) (lf.Expr, *Error) {
 		m, err := e.module(ref)
 		if err != nil {
@@ -350,57 +371,59 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 	return e.records.loadOrStore(id, rt.(*RecordType)), nil
 }
 
-// recordTypes are the record types an engine has looked up: a plain map
-// under a read-write lock, which a lookup (every record FromValue
-// converts, every Engine.NewRecord) reads several times faster than a
-// sync.Map keyed by the whole type id. It is keyed by the type's name
-// alone, which is short and cheap to hash (a type id's package id is 64
-// hex digits); the few types of one name in other modules or packages
-// (an upgraded package's) are chained, and every lookup compares the
-// whole id. The zero value is empty and ready for use.
-type recordTypes struct {
+// byName is a map from type ids (of record types, of top-level values)
+// to V, for an engine's lookups that happen at run time: a plain map under
+// a read-write lock, which a lookup reads several times faster than a
+// sync.Map or a map keyed by the whole id (a type id's package id is 64
+// hex digits, a defKey holds two ids). It is keyed by the id's name
+// alone, which is short and cheap to hash; the few ids of one name in
+// other modules or packages (an upgraded package's) are chained, and
+// every lookup compares the whole id. The zero value is empty and ready
+// for use.
+type byName[V comparable] struct {
 	mu sync.RWMutex
-	m  map[string]*recordTypeEntry
+	m  map[string]*byNameEntry[V]
 }
 
-// recordTypeEntry is a record type in recordTypes, with the next one of
-// the same name.
-type recordTypeEntry struct {
-	rt   *RecordType
-	next *recordTypeEntry
+// byNameEntry is an entry of a byName, with the next one of the same
+// name. Entries are never changed once in the map (load walks a chain
+// after unlocking).
+type byNameEntry[V comparable] struct {
+	id   lf.TypeConID
+	v    V
+	next *byNameEntry[V]
 }
 
-// load returns the record type of id, nil when there is none.
-func (r *recordTypes) load(id lf.TypeConID) *RecordType {
+// load returns the value of id, the zero V when there is none.
+func (r *byName[V]) load(id lf.TypeConID) V {
 	r.mu.RLock()
 	x := r.m[id.Name]
 	r.mu.RUnlock()
 	for ; x != nil; x = x.next {
-		if x.rt.ID == id {
-			return x.rt
+		if x.id == id {
+			return x.v
 		}
 	}
-	return nil
+	var zero V
+	return zero
 }
 
-// loadOrStore keeps rt as the record type of id unless there is one, and
-// returns the one kept.
-func (r *recordTypes) loadOrStore(id lf.TypeConID, rt *RecordType) *RecordType {
+// loadOrStore keeps v as the value of id unless there is one, and returns
+// the one kept.
+func (r *byName[V]) loadOrStore(id lf.TypeConID, v V) V {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	first := r.m[id.Name]
 	for x := first; x != nil; x = x.next {
-		if x.rt.ID == id {
-			return x.rt
+		if x.id == id {
+			return x.v
 		}
 	}
 	if r.m == nil {
-		r.m = make(map[string]*recordTypeEntry)
+		r.m = make(map[string]*byNameEntry[V])
 	}
-	// A new entry in front: entries are never changed once readers can
-	// see them (load walks the chain after unlocking).
-	r.m[id.Name] = &recordTypeEntry{rt: rt, next: first}
-	return rt
+	r.m[id.Name] = &byNameEntry[V]{id: id, v: v, next: first}
+	return v
 }
 
 // EvalValue evaluates the top-level value ref (at most once per engine

@@ -6,7 +6,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// TestRecordTypes checks the engine's record-type map, keyed by type name:
+// TestRecordTypes checks the engine's record-type map (byName), keyed by type name:
 // types of one name in other modules and packages stay apart, and the
 // first type stored for an id is the one kept.
 func TestRecordTypes(t *testing.T) {
@@ -16,7 +16,7 @@ func TestRecordTypes(t *testing.T) {
 		{PackageID: "p2", Module: "A", Name: "T"},
 		{PackageID: "p1", Module: "A", Name: "U"},
 	}
-	var r recordTypes
+	var r byName[*RecordType]
 	for _, id := range ids {
 		if got := r.load(id); got != nil {
 			t.Fatalf("load(%v) on an empty map: %v", id, got)
