@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
@@ -48,11 +49,15 @@ type argCache struct {
 	gens generations[argEntry]
 }
 
-// argEntry is an argument decoded as of template templateID against pkg.
+// argEntry is an argument decoded as of template templateID against pkg,
+// with the memo of its conversion to engine values (engine.ArgMemo: the
+// engines convert the shared value v once, not at every lookup; v is
+// never changed, so the memo stays true to it).
 type argEntry struct {
 	templateID string
 	pkg        *lf.Package
 	v          value.Value
+	memo       *engine.ArgMemo
 }
 
 func newArgCache(budget int) *argCache {
@@ -60,7 +65,10 @@ func newArgCache(budget int) *argCache {
 }
 
 // argEntrySize estimates the memory an entry of n stored bytes takes:
-// the bytes as its key and the decoded value (a few times the JSON).
+// the bytes as its key and the decoded value (a few times the JSON). The
+// engine value its memo keeps once an engine used the contract is of the
+// same order as the decoded value and is not counted: the budget bounds
+// the number of entries, and so their memory, within a small factor.
 func argEntrySize(n int) int { return 4*n + 128 }
 
 // decodeShared returns the argument of template templateID stored as raw,
@@ -69,20 +77,32 @@ func argEntrySize(n int) int { return 4*n + 128 }
 // or from decode, which is then kept. The value is shared with every
 // other caller and must not be changed (storedContract hands out copies).
 func (c *argCache) decodeShared(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, error) {
+	v, _, err := c.decodeSharedMemo(templateID, raw, pkg, decode)
+	return v, err
+}
+
+// decodeSharedMemo is decodeShared that also returns the memo of the
+// value's conversion to engine values, kept with it (nil when the value
+// is not kept: pkg nil).
+func (c *argCache) decodeSharedMemo(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, *engine.ArgMemo, error) {
 	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
 	if pkg != nil {
 		if e, ok := c.gens.get(raw, same); ok {
-			return e.v, nil
+			return e.v, e.memo, nil
 		}
 	}
 	v, err := decode()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if pkg != nil {
-		c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v}, argEntrySize(len(raw)), same)
+	if pkg == nil {
+		return v, nil, nil
 	}
-	return v, nil
+	e := argEntry{templateID: templateID, pkg: pkg, v: v, memo: new(engine.ArgMemo)}
+	// Another caller may have kept its own decoding meanwhile: hand out
+	// the entry kept, so that value and memo stay paired.
+	e = c.gens.putOrGet(raw, e, argEntrySize(len(raw)), same)
+	return e.v, e.memo, nil
 }
 
 // seed keeps v as the argument of template templateID stored as raw,
@@ -94,7 +114,7 @@ func (c *argCache) seed(templateID string, raw []byte, pkg *lf.Package, v value.
 		return
 	}
 	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
-	c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v}, argEntrySize(len(raw)), same)
+	c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v, memo: new(engine.ArgMemo)}, argEntrySize(len(raw)), same)
 }
 
 // Contract records (the stored JSON of a contract's create node and
@@ -229,6 +249,22 @@ func (g *generations[E]) put(key []byte, e E, size int, valid func(E) bool) {
 		return
 	}
 	g.putLocked(string(key), sized[E]{e, size})
+}
+
+// putOrGet is put that returns the entry kept under key: e, or the valid
+// entry the newer generation has there already; e when e is larger than
+// a generation (kept nowhere).
+func (g *generations[E]) putOrGet(key []byte, e E, size int, valid func(E) bool) E {
+	if size > g.max {
+		return e
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if x, ok := g.cur[string(key)]; ok && (valid == nil || valid(x.e)) {
+		return x.e
+	}
+	g.putLocked(string(key), sized[E]{e, size})
+	return e
 }
 
 // putLocked keeps x under key in the newer generation, which becomes the

@@ -404,7 +404,7 @@ func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*
 	// The engine converts the contract to its own values at once
 	// (fromLedgerValue) and keeps nothing of it but the key: it may share
 	// the cache's values.
-	return sharedContract(s.pkgs.lookup, &rec.Create)
+	return memoContract(s.pkgs.lookup, &rec.Create)
 }
 
 // engineContract converts a stored create node to the engine's Contract,
@@ -438,22 +438,43 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 // as the engine (whose fromLedgerValue copies the values into its own),
 // and spares them copying every argument they read.
 func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
+	ec, _, err := sharedContractMemo(lookup, c)
+	return ec, err
+}
+
+// memoContract is sharedContract for the engine: the contract carries
+// the memo of its shared argument's conversion to engine values
+// (engine.ArgMemo, kept with the argument in the cache of decoded
+// arguments), so that the engines convert it once and not at every
+// submission that uses the contract.
+func memoContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {
+	ec, memo, err := sharedContractMemo(lookup, c)
+	if err != nil {
+		return nil, err
+	}
+	ec.Memo = memo
+	return ec, nil
+}
+
+// sharedContractMemo is sharedContract that also returns the memo kept
+// with the shared argument (nil when the argument is not kept).
+func sharedContractMemo(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, *engine.ArgMemo, error) {
 	tc, err := splitTypeCon(c.TemplateID)
 	if err != nil {
-		return nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
+		return nil, nil, fmt.Errorf("stored contract %s: template id %q: %w", c.ContractID, c.TemplateID, err)
 	}
-	arg, err := storedArgs.decodeShared(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
+	arg, memo, err := storedArgs.decodeSharedMemo(c.TemplateID, c.Argument, lookup(tc.PackageID), func() (value.Value, error) {
 		return value.FromJSON(c.Argument, value.TypeOf(tc.PackageID, tc.Module, tc.Name), lookup)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
+		return nil, nil, fmt.Errorf("stored contract %s: %w", c.ContractID, err)
 	}
 	key, err := storedKey(lookup, c, tc)
 	if err != nil {
-		return nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
+		return nil, nil, fmt.Errorf("stored contract %s: key: %w", c.ContractID, err)
 	}
 	return &engine.Contract{ID: engine.ContractID(c.ContractID), TemplateID: tc, Arg: arg,
-		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, nil
+		Signatories: c.Signatories, Stakeholders: c.stakeholders(), Key: key}, memo, nil
 }
 
 // seenBy reports whether one of parties is a stakeholder of the node:

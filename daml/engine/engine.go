@@ -69,12 +69,18 @@ type Engine struct {
 	src  PackageSource
 	opts Options
 	c    *compiled
+	// sharedCache reports that c is an Options.Cache's, shared with
+	// other engines (and kept by them): ArgMemo keeps values for it.
+	sharedCache bool
 	// defs and records are the definitions and record types the engine
 	// has looked up, each after finding its package in src: they come
 	// from c, which other engines may have filled.
 	defsMu  sync.RWMutex
 	defs    map[defKey]*topDef
-	records sync.Map // lf.TypeConID → *RecordType
+	records byName[*RecordType]
+	// values are the top-level values the engine has looked up (as defs
+	// has them), for valueDef's lookups at run time.
+	values byName[*topDef]
 	// machines are idle machines of finished evaluations, kept with
 	// their frame free lists and continuation stack (newMachine): the
 	// Daml Script runner evaluates once per question.
@@ -124,9 +130,9 @@ func New(src PackageSource, opts Options) *Engine {
 	case opts.Cache == nil || opts.Override != nil:
 		e.c = &compiled{}
 	case opts.OffLedger:
-		e.c = &opts.Cache.offLedger
+		e.c, e.sharedCache = &opts.Cache.offLedger, true
 	default:
-		e.c = &opts.Cache.onLedger
+		e.c, e.sharedCache = &opts.Cache.onLedger, true
 	}
 	return e
 }
@@ -260,6 +266,24 @@ func (e *Engine) cachedDef(k defKey) *topDef {
 }
 
 func (e *Engine) valueDef(ref lf.TypeConID) *topDef {
+	if d := e.values.load(ref); d != nil {
+		return d
+	}
+	d := e.newValueDef(ref)
+	if e.cachedDef(defKey{kind: defValue, id: ref}) == d {
+		// Kept (a definition whose package the engine lacks is not,
+		// and is looked up again).
+		e.values.loadOrStore(ref, d)
+	}
+	return d
+}
+
+// newValueDef is valueDef's cache miss (apart, so that a hit, which the
+// call-stack jets make at every call, does not allocate the closure that
+// captures ref).
+//
+//go:noinline
+func (e *Engine) newValueDef(ref lf.TypeConID) *topDef {
 	return e.def(defKey{kind: defValue, id: ref}, func(e *Engine) (lf.Expr, *Error) {
 		m, err := e.module(ref)
 		if err != nil {
@@ -326,8 +350,8 @@ func (e *Engine) templateChoice(t lf.TypeConID, choice string) (*lf.Choice, *Err
 // recordType returns the shared RecordType of a record data type (the
 // engine's cache's, once the engine's PackageSource has the type).
 func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
-	if rt, ok := e.records.Load(id); ok {
-		return rt.(*RecordType), nil
+	if rt := e.records.load(id); rt != nil {
+		return rt, nil
 	}
 	dt, err := e.dataType(id)
 	if err != nil {
@@ -344,8 +368,62 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 		}
 		rt, _ = e.c.records.LoadOrStore(id, &RecordType{ID: id, Fields: names})
 	}
-	e.records.Store(id, rt)
-	return rt.(*RecordType), nil
+	return e.records.loadOrStore(id, rt.(*RecordType)), nil
+}
+
+// byName is a map from type ids (of record types, of top-level values)
+// to V, for an engine's lookups that happen at run time: a plain map under
+// a read-write lock, which a lookup reads several times faster than a
+// sync.Map or a map keyed by the whole id (a type id's package id is 64
+// hex digits, a defKey holds two ids). It is keyed by the id's name
+// alone, which is short and cheap to hash; the few ids of one name in
+// other modules or packages (an upgraded package's) are chained, and
+// every lookup compares the whole id. The zero value is empty and ready
+// for use.
+type byName[V comparable] struct {
+	mu sync.RWMutex
+	m  map[string]*byNameEntry[V]
+}
+
+// byNameEntry is an entry of a byName, with the next one of the same
+// name. Entries are never changed once in the map (load walks a chain
+// after unlocking).
+type byNameEntry[V comparable] struct {
+	id   lf.TypeConID
+	v    V
+	next *byNameEntry[V]
+}
+
+// load returns the value of id, the zero V when there is none.
+func (r *byName[V]) load(id lf.TypeConID) V {
+	r.mu.RLock()
+	x := r.m[id.Name]
+	r.mu.RUnlock()
+	for ; x != nil; x = x.next {
+		if x.id == id {
+			return x.v
+		}
+	}
+	var zero V
+	return zero
+}
+
+// loadOrStore keeps v as the value of id unless there is one, and returns
+// the one kept.
+func (r *byName[V]) loadOrStore(id lf.TypeConID, v V) V {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	first := r.m[id.Name]
+	for x := first; x != nil; x = x.next {
+		if x.id == id {
+			return x.v
+		}
+	}
+	if r.m == nil {
+		r.m = make(map[string]*byNameEntry[V])
+	}
+	r.m[id.Name] = &byNameEntry[V]{id: id, v: v, next: first}
+	return v
 }
 
 // EvalValue evaluates the top-level value ref (at most once per engine

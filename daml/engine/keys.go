@@ -57,8 +57,7 @@ func (e *Engine) tuple2(a, b Value) *Record {
 	if err != nil {
 		// daml-prim is not among the engine's packages: use (and keep)
 		// the stable definition.
-		v, _ := e.records.LoadOrStore(tuple2ID, tuple2Fallback)
-		rt = v.(*RecordType)
+		rt = e.records.loadOrStore(tuple2ID, tuple2Fallback)
 	}
 	return &Record{Type: rt, Fields: []Value{a, b}}
 }

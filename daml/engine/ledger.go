@@ -30,6 +30,10 @@ type Contract struct {
 	// Key is the stored key with its maintainers (LF 2.3), nil when
 	// none; the engine records it in the Fetch and Exercise nodes.
 	Key *tx.KeyWithMaintainers
+	// Memo, when not nil, is the memo of Arg (ArgMemo): the store hands
+	// it out only with this very Arg, which nobody changes, so that the
+	// engine converts the argument once for all the lookups of it.
+	Memo *ArgMemo
 }
 
 // ContractStore gives the engine the ledger contracts a submission may
@@ -641,7 +645,7 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 	if sc == nil {
 		return nil, errorf(ErrContractNotFound, "Contract could not be found with id %s", cid)
 	}
-	arg, err := m.e.fromLedgerValue(sc.Arg)
+	arg, err := m.e.contractArg(sc)
 	if err != nil {
 		err.Message = fmt.Sprintf("stored contract %s: %s", cid, err.Message)
 		return nil, err

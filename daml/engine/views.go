@@ -99,7 +99,7 @@ func (e *Engine) InterfaceView(ctx context.Context, iface lf.TypeConID, c *Contr
 	if tpl.Instance(iface) == nil {
 		return nil, errorf(ErrContractDoesNotImplementInterface, "contract %s of type %s does not implement interface %s", c.ID, t, iface)
 	}
-	arg, err := e.fromLedgerValue(c.Arg)
+	arg, err := e.contractArg(c)
 	if err != nil {
 		err.Message = fmt.Sprintf("stored contract %s: %s", c.ID, err.Message)
 		return nil, err
