@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
@@ -185,6 +186,42 @@ type pkgView struct {
 
 	prefOnce sync.Once
 	pref     map[string]string // newestVetted
+
+	// appenders keeps JSONAppenders of lookup, whose caches of resolved
+	// data types stay warm from one submission to the next.
+	appenders appenderPool
+}
+
+// appenderPool is a free list of the JSONAppenders of one package view
+// (unlike a sync.Pool's, not emptied by the collector: a script's node
+// makes garbage fast).
+type appenderPool struct {
+	mu   sync.Mutex
+	free []*value.JSONAppender
+}
+
+// appender returns a JSONAppender of v.lookup for the caller's use
+// alone, until it gives it back (putAppender).
+func (v *pkgView) appender() *value.JSONAppender {
+	p := &v.appenders
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		js := p.free[n-1]
+		p.free = p.free[:n-1]
+		return js
+	}
+	return value.NewJSONAppender(v.lookup)
+}
+
+// putAppender gives back an appender of appender(); a few are kept.
+func (v *pkgView) putAppender(js *value.JSONAppender) {
+	p := &v.appenders
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < 8 {
+		p.free = append(p.free, js)
+	}
 }
 
 func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }

@@ -578,7 +578,8 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into one buffer (grown as needed).
 	buf := make([]byte, 0, 256*len(evs))
-	js := value.NewJSONAppender(v.lookup)
+	js := v.appender()
+	defer v.putAppender(js)
 	render := func(x value.Value, t lf.Type) json.RawMessage {
 		start := len(buf)
 		buf = js.AppendAs(buf, x, t)
@@ -597,7 +598,7 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
 			if seed && ev.AcsDelta {
-				v.seedArg(&nd, pkg, x.Arg, argType)
+				v.seedArg(js, &nd, pkg, x.Arg, argType)
 			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
@@ -640,9 +641,12 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]
 // sharedContract's decoding of them gives it: value.TypeAs(arg, argType)
 // is FromJSON(AppendJSONAs(arg, argType), argType), and the stored bytes
 // only differ from AppendJSONAs's by escapes that read back alike. A value
-// TypeAs refuses is left to the first read.
-func (v *pkgView) seedArg(nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
-	typed, err := value.TypeAs(arg, argType, "", v.lookup)
+// TypeAs refuses is left to the first read. The typed value shares the
+// parts of arg that TypeAs keeps (values of the transaction, which nothing
+// changes in place), and js resolves its types through the view's warm
+// caches.
+func (v *pkgView) seedArg(js *value.JSONAppender, nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
+	typed, err := js.TypeAs(arg, argType, "")
 	if err != nil {
 		return
 	}

@@ -588,7 +588,9 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 		v = x
 	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
 		t := typ()
-		tv, err := value.TypeAsAt(v, t, func() string { return a.p.at(field) }, a.pkgs.lookup)
+		js := a.pkgs.appender()
+		tv, err := js.TypeAsAt(v, t, func() string { return a.p.at(field) })
+		a.pkgs.putAppender(js)
 		if err != nil {
 			return nil, damlError(err)
 		}
