@@ -187,40 +187,52 @@ type pkgView struct {
 	prefOnce sync.Once
 	pref     map[string]string // newestVetted
 
-	// appenders keeps JSONAppenders of lookup, whose caches of resolved
-	// data types stay warm from one submission to the next.
-	appenders appenderPool
+	// renderers keeps JSONAppenders of lookup, whose caches of resolved
+	// data types stay warm from one submission to the next, with their
+	// buffers.
+	renderers valueRenderers
 }
 
-// appenderPool is a free list of the JSONAppenders of one package view
+// valueRenderer prints (and types) the values of one submission: a
+// JSONAppender of a package view and a buffer to render into.
+type valueRenderer struct {
+	js  *value.JSONAppender
+	buf []byte
+}
+
+// valueRenderers is a free list of the valueRenderers of one package view
 // (unlike a sync.Pool's, not emptied by the collector: a script's node
 // makes garbage fast).
-type appenderPool struct {
+type valueRenderers struct {
 	mu   sync.Mutex
-	free []*value.JSONAppender
+	free []*valueRenderer
 }
 
-// appender returns a JSONAppender of v.lookup for the caller's use
-// alone, until it gives it back (putAppender).
-func (v *pkgView) appender() *value.JSONAppender {
-	p := &v.appenders
+// valueRenderer returns a valueRenderer of v for the caller's use
+// alone, until it gives it back (putRenderer).
+func (v *pkgView) valueRenderer() *valueRenderer {
+	p := &v.renderers
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.free); n > 0 {
-		js := p.free[n-1]
+		r := p.free[n-1]
 		p.free = p.free[:n-1]
-		return js
+		return r
 	}
-	return value.NewJSONAppender(v.lookup)
+	return &valueRenderer{js: value.NewJSONAppender(v.lookup)}
 }
 
-// putAppender gives back an appender of appender(); a few are kept.
-func (v *pkgView) putAppender(js *value.JSONAppender) {
-	p := &v.appenders
+// putRenderer gives back a valueRenderer of v.valueRenderer(), nothing
+// referring to its buffer any more; a few are kept.
+func (v *pkgView) putRenderer(r *valueRenderer) {
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil // a rare big transaction's
+	}
+	p := &v.renderers
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.free) < 8 {
-		p.free = append(p.free, js)
+		p.free = append(p.free, r)
 	}
 }
 
