@@ -112,9 +112,10 @@ var rawSpecial = []byte{' ', '<', '>', '&', '\t', '\n', '\r', 0xE2}
 type jsonObject struct {
 	b     []byte
 	first bool
-	// refs, when not nil, collects where the raw members written as
+	// With noteRefs, refs collects where the raw members written as
 	// they are (rawRef) lie in b; the others are copied (encodeNodes).
-	refs *[]rawRef
+	noteRefs bool
+	refs     []rawRef
 }
 
 // rawRef is a raw JSON member v written as it is at b[start:end].
@@ -179,17 +180,17 @@ func (o *jsonObject) strsOmit(k string, v []string) {
 }
 
 // rawRef appends a json.RawMessage member *v (as json.Marshal writes
-// it); with o.refs, *v is noted there when written as it is, else
+// it); with o.noteRefs, *v is noted in o.refs when written as it is, else
 // replaced by a copy of its own.
 func (o *jsonObject) rawRef(k string, v *json.RawMessage) {
 	o.key(k)
 	start := len(o.b)
 	o.b = appendRawJSON(o.b, *v)
-	if o.refs == nil || *v == nil {
+	if !o.noteRefs || *v == nil {
 		return
 	}
 	if bytes.Equal(o.b[start:], *v) {
-		*o.refs = append(*o.refs, rawRef{v: v, start: start, end: len(o.b)})
+		o.refs = append(o.refs, rawRef{v: v, start: start, end: len(o.b)})
 	} else {
 		*v = bytes.Clone(*v)
 	}
@@ -212,14 +213,24 @@ func (o *jsonObject) spliced(k string, v []byte) {
 func (o *jsonObject) end() []byte { return append(o.b, '}') }
 
 // appendTxNode appends a node as json.Marshal encodes a txNode.
-func appendTxNode(dst []byte, n *txNode) []byte { return appendTxNodeRefs(dst, n, nil) }
+func appendTxNode(dst []byte, n *txNode) []byte {
+	o := newJSONObject(dst)
+	o.txNode(n)
+	return o.end()
+}
 
 // appendTxNodeRefs is appendTxNode noting the raw members it writes as
-// they are in refs (when not nil) and copying the others (jsonObject's
+// they are, appended to refs, and copying the others (jsonObject's
 // rawRef).
-func appendTxNodeRefs(dst []byte, n *txNode, refs *[]rawRef) []byte {
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) ([]byte, []rawRef) {
 	o := newJSONObject(dst)
-	o.refs = refs
+	o.noteRefs, o.refs = true, refs
+	o.txNode(n)
+	return o.end(), o.refs
+}
+
+// txNode appends the members of a node.
+func (o *jsonObject) txNode(n *txNode) {
 	o.int("id", int64(n.ID))
 	o.trueOmit("x", n.Exercise)
 	o.str("cid", n.ContractID)
@@ -243,7 +254,6 @@ func appendTxNodeRefs(dst []byte, n *txNode, refs *[]rawRef) []byte {
 	o.strOmit("iid", n.InterfaceID)
 	o.trueOmit("arc", n.Archives)
 	o.trueOmit("eng", n.Engine)
-	return o.end()
 }
 
 // encodeTxNode is json.Marshal(n), hand-written.

@@ -774,12 +774,12 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 	out = make([]byte, 0, size)
 	out = append(out, '[')
 	ends = make([]int, len(nodes))
-	var refs []rawRef
+	refs := make([]rawRef, 0, 2*len(nodes)) // an argument and a key or result each
 	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = appendTxNodeRefs(out, &nodes[i], &refs)
+		out, refs = appendTxNodeRefs(out, &nodes[i], refs)
 		ends[i] = len(out)
 	}
 	out = append(out, ']')
