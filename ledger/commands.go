@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
@@ -185,6 +186,54 @@ type pkgView struct {
 
 	prefOnce sync.Once
 	pref     map[string]string // newestVetted
+
+	// renderers keeps JSONAppenders of lookup, whose caches of resolved
+	// data types stay warm from one submission to the next, with their
+	// buffers.
+	renderers valueRenderers
+}
+
+// valueRenderer prints (and types) the values of one submission: a
+// JSONAppender of a package view and a buffer to render into.
+type valueRenderer struct {
+	js  *value.JSONAppender
+	buf []byte
+}
+
+// valueRenderers is a free list of the valueRenderers of one package view
+// (unlike a sync.Pool's, not emptied by the collector: a script's node
+// makes garbage fast).
+type valueRenderers struct {
+	mu   sync.Mutex
+	free []*valueRenderer
+}
+
+// valueRenderer returns a valueRenderer of v for the caller's use
+// alone, until it gives it back (putRenderer).
+func (v *pkgView) valueRenderer() *valueRenderer {
+	p := &v.renderers
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		r := p.free[n-1]
+		p.free = p.free[:n-1]
+		return r
+	}
+	return &valueRenderer{js: value.NewJSONAppender(v.lookup)}
+}
+
+// putRenderer gives back a valueRenderer of v.valueRenderer(), nothing
+// referring to its buffer any more; a few are kept.
+func (v *pkgView) putRenderer(r *valueRenderer) {
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil // a rare big transaction's
+	}
+	p := &v.renderers
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < 8 {
+		p.free = append(p.free, r)
+	}
 }
 
 func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }

@@ -112,6 +112,16 @@ var rawSpecial = []byte{' ', '<', '>', '&', '\t', '\n', '\r', 0xE2}
 type jsonObject struct {
 	b     []byte
 	first bool
+	// With noteRefs, refs collects where the raw members written as
+	// they are (rawRef) lie in b; the others are copied (encodeNodes).
+	noteRefs bool
+	refs     []rawRef
+}
+
+// rawRef is a raw JSON member v written as it is at b[start:end].
+type rawRef struct {
+	v          *json.RawMessage
+	start, end int
 }
 
 func newJSONObject(dst []byte) jsonObject {
@@ -169,15 +179,27 @@ func (o *jsonObject) strsOmit(k string, v []string) {
 	}
 }
 
-func (o *jsonObject) raw(k string, v []byte) {
+// rawRef appends a json.RawMessage member *v (as json.Marshal writes
+// it); with o.noteRefs, *v is noted in o.refs when written as it is, else
+// replaced by a copy of its own.
+func (o *jsonObject) rawRef(k string, v *json.RawMessage) {
 	o.key(k)
-	o.b = appendRawJSON(o.b, v)
+	start := len(o.b)
+	o.b = appendRawJSON(o.b, *v)
+	if !o.noteRefs || *v == nil {
+		return
+	}
+	if bytes.Equal(o.b[start:], *v) {
+		o.refs = append(o.refs, rawRef{v: v, start: start, end: len(o.b)})
+	} else {
+		*v = bytes.Clone(*v)
+	}
 }
 
-// rawOmit is a json.RawMessage member with omitempty.
-func (o *jsonObject) rawOmit(k string, v []byte) {
-	if len(v) > 0 {
-		o.raw(k, v)
+// rawRefOmit is rawRef with omitempty.
+func (o *jsonObject) rawRefOmit(k string, v *json.RawMessage) {
+	if len(*v) > 0 {
+		o.rawRef(k, v)
 	}
 }
 
@@ -193,12 +215,28 @@ func (o *jsonObject) end() []byte { return append(o.b, '}') }
 // appendTxNode appends a node as json.Marshal encodes a txNode.
 func appendTxNode(dst []byte, n *txNode) []byte {
 	o := newJSONObject(dst)
+	o.txNode(n)
+	return o.end()
+}
+
+// appendTxNodeRefs is appendTxNode noting the raw members it writes as
+// they are, appended to refs, and copying the others (jsonObject's
+// rawRef).
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) ([]byte, []rawRef) {
+	o := newJSONObject(dst)
+	o.noteRefs, o.refs = true, refs
+	o.txNode(n)
+	return o.end(), o.refs
+}
+
+// txNode appends the members of a node.
+func (o *jsonObject) txNode(n *txNode) {
 	o.int("id", int64(n.ID))
 	o.trueOmit("x", n.Exercise)
 	o.str("cid", n.ContractID)
 	o.str("tid", n.TemplateID)
 	o.str("pn", n.PackageName)
-	o.raw("arg", n.Argument)
+	o.rawRef("arg", &n.Argument)
 	o.strsOmit("sig", n.Signatories)
 	o.strsOmit("obs", n.Observers)
 	o.strOmit("at", n.CreatedAt)
@@ -209,14 +247,13 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 	o.trueOmit("tr", n.Transient)
 	o.strsOmit("w", n.Witnesses)
 	o.intOmit("ld", int64(n.LastDescendant))
-	o.rawOmit("key", n.Key)
+	o.rawRefOmit("key", &n.Key)
 	o.strsOmit("km", n.Maintainers)
-	o.rawOmit("res", n.Result)
+	o.rawRefOmit("res", &n.Result)
 	o.strsOmit("cobs", n.ChoiceObservers)
 	o.strOmit("iid", n.InterfaceID)
 	o.trueOmit("arc", n.Archives)
 	o.trueOmit("eng", n.Engine)
-	return o.end()
 }
 
 // encodeTxNode is json.Marshal(n), hand-written.

@@ -192,6 +192,48 @@ func TestEncodeNodes(t *testing.T) {
 	}
 }
 
+// TestEncodeNodesDetaches: after encodeNodes, the nodes' raw values no
+// longer refer to the buffer they were rendered into (eventNodes reuses
+// it): overwriting it leaves them and the encoding as they were, and the
+// values the encoding escapes keep their own form.
+func TestEncodeNodesDetaches(t *testing.T) {
+	nodes := sampleNodes()
+	var buf []byte
+	put := func(raw json.RawMessage) json.RawMessage {
+		if raw == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, raw...)
+		return buf[start:len(buf):len(buf)]
+	}
+	want := make([]txNode, len(nodes))
+	copy(want, nodes)
+	buf = make([]byte, 0, 1<<16) // not grown: every value in one buffer
+	for i := range nodes {
+		n := &nodes[i]
+		n.Argument, n.Key, n.Result = put(n.Argument), put(n.Key), put(n.Result)
+	}
+	wantJSON := mustJSON(want)
+	got, _ := encodeNodes(nodes)
+	for i := range buf {
+		buf[i] = 'X'
+	}
+	if diff := cmp.Diff(string(wantJSON), string(got)); diff != "" {
+		t.Errorf("encoding (-want +got):\n%s", diff)
+	}
+	for i := range nodes {
+		for _, f := range []struct {
+			name      string
+			want, got json.RawMessage
+		}{{"argument", want[i].Argument, nodes[i].Argument}, {"key", want[i].Key, nodes[i].Key}, {"result", want[i].Result, nodes[i].Result}} {
+			if string(f.got) != string(f.want) {
+				t.Errorf("node %d: %s %q after the buffer changed, want %q", i, f.name, f.got, f.want)
+			}
+		}
+	}
+}
+
 func sampleEntries() []*logEntry {
 	nodes := sampleNodes()
 	enc, _ := encodeNodes(nodes[:3])

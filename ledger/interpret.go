@@ -510,15 +510,20 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	n.tracker.interpreted(s, t) // command_status.go
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
 		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
-	nodes, err := pkgs.eventNodes(t, at, s.mode == ideMode)
+	r := pkgs.valueRenderer()
+	nodes, err := pkgs.eventNodes(r, t, at, s.mode == ideMode)
 	if err != nil {
+		pkgs.putRenderer(r)
 		return nil, err
 	}
 	e.Nodes = nodes
 	// What the committer writes is encoded here, on the submitter's
 	// goroutine: the entry's nodes (one JSON array, whose elements are
-	// the created contracts' create nodes too) and its readers.
+	// the created contracts' create nodes too) and its readers. The
+	// nodes' values, rendered into r's buffer, then refer to the array's
+	// bytes (encodeNodes), so that r's buffer serves the next submission.
 	nodesJSON, ends := encodeNodes(e.Nodes)
+	pkgs.putRenderer(r)
 	e.nodesJSON, e.readers = nodesJSON, e.parties()
 	eff := t.Effects()
 	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
@@ -594,17 +599,19 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // engine's values (value.TypeAs, which is the JSON round trip
 // FromJSON(AppendJSONAs(v)) without the JSON), rather than decoded from
 // the stored JSON at the first read.
-func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]txNode, error) {
+func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
-	// The nodes' values are rendered into one buffer (grown as needed).
-	buf := make([]byte, 0, 256*len(evs))
-	js := value.NewJSONAppender(v.lookup)
+	// The nodes' values are rendered into r's buffer, one after the
+	// other; as it grows, the values rendered before stay in the old
+	// one. They refer to r's buffers until encodeNodes.
+	js := r.js
 	render := func(x value.Value, t lf.Type) json.RawMessage {
-		start := len(buf)
-		buf = js.AppendAs(buf, x, t)
-		return buf[start:len(buf):len(buf)]
+		start := len(r.buf)
+		r.buf = js.AppendAs(r.buf, x, t)
+		return r.buf[start:len(r.buf):len(r.buf)]
 	}
+	r.buf = r.buf[:0]
 	for _, ev := range evs {
 		switch x := ev.Node.(type) {
 		case *tx.Create:
@@ -618,7 +625,7 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
 			if seed && ev.AcsDelta {
-				v.seedArg(&nd, pkg, x.Arg, argType)
+				v.seedArg(js, &nd, pkg, x.Arg, argType)
 			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
@@ -661,9 +668,12 @@ func (v *pkgView) eventNodes(t *tx.Transaction, createdAt string, seed bool) ([]
 // sharedContract's decoding of them gives it: value.TypeAs(arg, argType)
 // is FromJSON(AppendJSONAs(arg, argType), argType), and the stored bytes
 // only differ from AppendJSONAs's by escapes that read back alike. A value
-// TypeAs refuses is left to the first read.
-func (v *pkgView) seedArg(nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
-	typed, err := value.TypeAs(arg, argType, "", v.lookup)
+// TypeAs refuses is left to the first read. The typed value shares the
+// parts of arg that TypeAs keeps (values of the transaction, which nothing
+// changes in place), and js resolves its types through the view's warm
+// caches.
+func (v *pkgView) seedArg(js *value.JSONAppender, nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
+	typed, err := js.TypeAs(arg, argType, "")
 	if err != nil {
 		return
 	}
@@ -773,6 +783,10 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 // of them, and returns with it where each node's encoding ends (the
 // array's element i is out[start:ends[i]], start the byte after '[' or
 // after element i-1's ',').
+//
+// The nodes' Argument, Key and Result then refer to out's bytes where out
+// holds them as they are, else to copies of their own: to no memory they
+// referred to before (eventNodes renders them into a reused buffer).
 func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 	size := 2
 	for i := range nodes {
@@ -781,12 +795,17 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 	out = make([]byte, 0, size)
 	out = append(out, '[')
 	ends = make([]int, len(nodes))
+	refs := make([]rawRef, 0, 2*len(nodes)) // an argument and a key or result each
 	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = appendTxNode(out, &nodes[i])
+		out, refs = appendTxNodeRefs(out, &nodes[i], refs)
 		ends[i] = len(out)
 	}
-	return append(out, ']'), ends
+	out = append(out, ']')
+	for _, r := range refs {
+		*r.v = out[r.start:r.end:r.end]
+	}
+	return out, ends
 }

@@ -588,7 +588,9 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 		v = x
 	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
 		t := typ()
-		tv, err := value.TypeAsAt(v, t, func() string { return a.p.at(field) }, a.pkgs.lookup)
+		r := a.pkgs.valueRenderer()
+		tv, err := r.js.TypeAsAt(v, t, func() string { return a.p.at(field) })
+		a.pkgs.putRenderer(r)
 		if err != nil {
 			return nil, damlError(err)
 		}

@@ -68,7 +68,12 @@ func AppendJSON(dst []byte, v Value) []byte {
 		return appendJSONString(dst, string(x))
 	case Date:
 		y, m, d := CivilFromDays(int64(x))
-		return fmt.Appendf(dst, `"%04d-%02d-%02d"`, y, m, d)
+		if y < 0 || y > 9999 {
+			return fmt.Appendf(dst, `"%04d-%02d-%02d"`, y, m, d)
+		}
+		// fmt's %04d-%02d-%02d, without fmt (dates are common in values).
+		return append(dst, '"', byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10),
+			'-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10), '"')
 	case Timestamp:
 		dst = append(dst, '"')
 		dst = appendTimestamp(dst, int64(x))
@@ -252,7 +257,7 @@ func (c *checker) appendAs(dst []byte, v Value, t lf.Type, env *tenv, depth int)
 			}
 		}
 	case *lf.TCon:
-		dt, err := c.dataType(h.ID, root)
+		dt, _, err := c.dataTypeOf(h, root)
 		if err != nil || args.n != len(dt.Params) {
 			break
 		}
@@ -320,7 +325,13 @@ func (c *checker) appendRecordAs(dst []byte, r Record, dt *lf.DataType, env *ten
 		dst = appendJSONString(dst, label)
 		dst = append(dst, ':')
 		vs := len(dst)
-		if fi := c.fieldIndex(dt, label); fi >= 0 {
+		fi := -1
+		if i < len(dt.Fields) && dt.Fields[i].Name == label {
+			fi = i // labelled in dt's order, as the engine's records are
+		} else {
+			fi = c.fieldIndex(dt, label)
+		}
+		if fi >= 0 {
 			dst = c.appendAs(dst, f.Value, dt.Fields[fi].Type, env, depth+1)
 		} else {
 			dst = AppendJSON(dst, f.Value)

@@ -67,3 +67,38 @@ func BenchmarkTypeAs(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJSONAppender prints the values of BenchmarkTypeAs in the form
+// the engine gives them (record ids and labels), as a transaction's
+// events are rendered (one JSONAppender for many values), and types them
+// for the decoded-argument cache (render+type).
+func BenchmarkJSONAppender(b *testing.B) {
+	ping, nested, pingT, nestedT, lookup := typeAsBenchValues(b)
+	for _, bc := range []struct {
+		name string
+		v    Value
+		t    lf.Type
+	}{{"ping", ping, pingT}, {"nested", nested, nestedT}} {
+		v, err := TypeAs(bc.v, bc.t, "", lookup)
+		if err != nil {
+			b.Fatal(err)
+		}
+		js := NewJSONAppender(lookup)
+		var buf []byte
+		b.Run(bc.name+"/render", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = js.AppendAs(buf[:0], v, bc.t)
+			}
+		})
+		b.Run(bc.name+"/render+type", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = js.AppendAs(buf[:0], v, bc.t)
+				if _, err := TypeAs(v, bc.t, "", lookup); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

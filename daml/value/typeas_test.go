@@ -1,7 +1,9 @@
 package value
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -289,7 +291,8 @@ func TestTypeAsCases(t *testing.T) {
 
 // FuzzTypeAsMatchesJSON: for values generated from the fuzz bytes against
 // each of typeAsTypes, TypeAs gives the JSON round trip's value or error,
-// and a value typed directly is the round trip's.
+// and a value typed directly is the round trip's; so for the values the
+// round trip gives, and those changed as the engine's differ.
 func FuzzTypeAsMatchesJSON(f *testing.F) {
 	types, lookup := typeAsTypes(f)
 	for _, s := range []string{"", "\x01\x02\x03", "\xff\xfe\xfd\xfc\x00\x01", strings.Repeat("\x05", 40), strings.Repeat("\x0c\x00", 30)} {
@@ -300,7 +303,14 @@ func FuzzTypeAsMatchesJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
 		typ := types[int(k)%len(types)]
 		g := &valueGen{s: &bytesSource{b: data}, c: checker{lookup: lookup, root: vpath{name: "$"}}}
-		compareTypeAs(t, g.value(typ, nil, 0), typ, lookup)
+		v := g.value(typ, nil, 0)
+		compareTypeAs(t, v, typ, lookup)
+		// The engine's form of the value: type ids and ranks, as typed
+		// or changed (engineForm).
+		if typed, err := FromJSONAt(AppendJSONAs(nil, v, typ, lookup), typ, "arg", lookup); err == nil {
+			compareTypeAs(t, typed, typ, lookup)
+			compareTypeAs(t, engineForm(typed, len(data)), typ, lookup)
+		}
 	})
 }
 
@@ -315,4 +325,141 @@ func TestTimestampBounds(t *testing.T) {
 			t.Errorf("Timestamp %d: round trip error %v, want in range %v", int64(tc.ts), err, tc.in)
 		}
 	}
+}
+
+// TestJSONAppenderMatchesJSON prints and types many generated values of
+// many types through one JSONAppender, as a transaction's values are (its
+// caches of data types shared by all of them, the TCon cache cleared on
+// the way), and compares each with AppendJSONAs and the JSON round trip
+// of a fresh resolution.
+func TestJSONAppenderMatchesJSON(t *testing.T) {
+	types, lookup := typeAsTypes(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	js := NewJSONAppender(lookup)
+	pkg := valuesPackage(t)
+	var buf []byte
+	const runs = 20000
+	for i := range runs {
+		typ := types[i%len(types)]
+		if i%7 == 0 {
+			// A fresh TCon, as TypeOf makes for each created contract.
+			typ = TypeOf(pkg.ID, "Main", "Fz")
+		}
+		data := make([]byte, 64)
+		for k := range data {
+			data[k] = byte(r.Uint32())
+		}
+		g := &valueGen{s: &bytesSource{b: data}, c: checker{lookup: lookup, root: vpath{name: "$"}}}
+		v := g.value(typ, nil, 0)
+		vs := []Value{v}
+		if typed, err := FromJSONAt(AppendJSONAs(nil, v, typ, lookup), typ, "arg", lookup); err == nil {
+			// Values with type ids and ranks, as the engine's: typed
+			// ones (kept as they are), and typed ones changed as the
+			// engine's may differ.
+			vs = append(vs, typed, engineForm(typed, i))
+		}
+		for _, v := range vs {
+			want := AppendJSONAs(nil, v, typ, lookup)
+			buf = js.AppendAs(buf[:0], v, typ)
+			if string(buf) != string(want) {
+				t.Fatalf("AppendAs(%#v, %s) = %s, AppendJSONAs %s", v, typ, buf, want)
+			}
+			wantV, werr := FromJSONAt(want, typ, "arg", lookup)
+			got, gerr := js.TypeAs(v, typ, "arg")
+			if cause(gerr) != cause(werr) || code(gerr) != code(werr) {
+				t.Fatalf("TypeAs(%#v, %s) error %v, the round trip's %v", v, typ, gerr, werr)
+			}
+			if d := cmp.Diff(wantV, got); d != "" {
+				t.Fatalf("TypeAs(%#v, %s) (-round trip +TypeAs):\n%s", v, typ, d)
+			}
+		}
+	}
+	if len(js.c.tcons) > maxCachedTCons {
+		t.Errorf("%d TCons cached, at most %d wanted", len(js.c.tcons), maxCachedTCons)
+	}
+}
+
+// TestAppendJSONDate: a Date prints as fmt's "%04d-%02d-%02d" of its civil
+// date, for every day of years 1 to 9999 and days outside them.
+func TestAppendJSONDate(t *testing.T) {
+	lo, hi := DaysFromCivil(-2, 1, 1), DaysFromCivil(10001, 12, 31)
+	for d := lo; d <= hi; d++ {
+		y, m, dd := CivilFromDays(d)
+		want := fmt.Sprintf(`"%04d-%02d-%02d"`, y, m, dd)
+		if got := string(AppendJSON(nil, Date(d))); got != want {
+			t.Fatalf("AppendJSON(Date(%d)) = %s, want %s", d, got, want)
+		}
+	}
+}
+
+// engineForm changes a typed value as the engine's values can differ
+// from it (k chooses how): records without their trailing None fields,
+// Optionals not flagged Nested, variant and enum ranks off by one, type
+// ids copied, non-canonical Numerics, maps out of order.
+func engineForm(v Value, k int) Value {
+	switch x := v.(type) {
+	case Record:
+		n := len(x.Fields)
+		for k%2 == 0 && n > 0 && x.Fields[n-1].Value == (Optional{}) {
+			n--
+		}
+		out := Record{RecordID: x.RecordID, Fields: make([]RecordField, n)}
+		if k%3 == 0 && x.RecordID != nil {
+			id := *x.RecordID
+			out.RecordID = &id
+		}
+		for i := range n {
+			out.Fields[i] = RecordField{Label: x.Fields[i].Label, Value: engineForm(x.Fields[i].Value, k/2+i)}
+		}
+		return out
+	case Variant:
+		if k%5 == 1 {
+			x.Rank++
+		}
+		x.Value = engineForm(x.Value, k/3)
+		return x
+	case Enum:
+		if k%5 == 2 {
+			x.Rank++
+		}
+		return x
+	case Optional:
+		if k%7 == 3 {
+			x.Nested = false
+		}
+		if x.Value != nil {
+			x.Value = engineForm(x.Value, k/2)
+		}
+		return x
+	case Numeric:
+		if k%4 == 1 && strings.Contains(string(x), ".") {
+			return x + "0"
+		}
+		return x
+	case List:
+		out := make(List, len(x))
+		for i, e := range x {
+			out[i] = engineForm(e, k/2+i)
+		}
+		return out
+	case TextMap:
+		out := make(TextMap, len(x))
+		for i, e := range x {
+			out[i] = TextMapEntry{Key: e.Key, Value: engineForm(e.Value, k/2+i)}
+		}
+		if k%3 == 1 {
+			slices.Reverse(out)
+		}
+		return out
+	case GenMap:
+		out := make(GenMap, len(x))
+		for i, e := range x {
+			out[i] = GenMapEntry{Key: engineForm(e.Key, k/2+i), Value: engineForm(e.Value, k/3+i)}
+		}
+		if k%3 == 2 {
+			slices.Reverse(out)
+		}
+		return out
+	}
+	return v
 }

@@ -871,6 +871,11 @@ type checker struct {
 	paths     []vpath
 	pathsUsed int
 	fidx      map[*lf.DataType]map[string]int
+	// tcons caches the data types of the TCons dataTypeOf resolved, by
+	// pointer: the types of a package's fields are shared nodes, and
+	// hashing a pointer is much cheaper than hashing a TypeConID's three
+	// strings (and resolving them through lookup).
+	tcons map[*lf.TCon]dataTypeEntry
 }
 
 // dataTypeEntry is a resolved data type and its id, shared by the values
@@ -929,6 +934,9 @@ func (c *checker) free(p *vpath) {
 	}
 }
 
+// maxCachedTCons bounds a checker's cache of TCons.
+const maxCachedTCons = 1024
+
 // dataTypeOf is dataTypeID for the data type h names, telling the last
 // one by its TCon (a list of records names the same data type again and
 // again).
@@ -936,8 +944,25 @@ func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID,
 	if h == c.lastCon {
 		return c.last.dt, c.last.id, nil
 	}
+	if e, ok := c.tcons[h]; ok {
+		c.lastCon, c.last = h, e
+		return e.dt, e.id, nil
+	}
+	prevCon, prev := c.lastCon, c.last
 	dt, id, err := c.dataTypeID(h.ID, p)
 	if err == nil {
+		// The map is made for the second TCon: most values have one.
+		if c.tcons != nil {
+			if len(c.tcons) >= maxCachedTCons {
+				// A JSONAppender kept across many values sees a fresh
+				// TCon in each type made for the occasion (TypeOf):
+				// the cache stays bounded.
+				clear(c.tcons)
+			}
+			c.tcons[h] = c.last
+		} else if prevCon != nil {
+			c.tcons = map[*lf.TCon]dataTypeEntry{prevCon: prev, h: c.last}
+		}
 		c.lastCon = h
 	}
 	return dt, id, err
