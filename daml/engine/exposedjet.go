@@ -144,8 +144,8 @@ func (k *kExposedGet) resume(m *Machine, fn Value) { k.x.frames(m, fn, k.stk) }
 // getCallStack jet.
 func (x *exposedCallStack) frames(m *Machine, get, stk Value) {
 	if p, ok := get.(*PAP); ok && len(p.args) == 0 {
-		if g, ok := getCallStackJets.Load(p.fn); ok {
-			x.fused(m, g.(*getCallStackJet), stk)
+		if g, ok := p.fn.(*getCallStackJet); ok {
+			x.fused(m, g, stk)
 			return
 		}
 	}
@@ -242,21 +242,7 @@ func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
 			break
 		}
 	}
-	var l *List
-	for _, t := range slices.Backward(frames[n:]) {
-		loc, ok := g.conv.conv(m, t.Fields[1])
-		if !ok {
-			return
-		}
-		y := &struct {
-			c List
-			r Record
-			f [2]Value
-		}{}
-		y.f = [2]Value{t.Fields[0], loc}
-		y.r = Record{Type: rt, Fields: y.f[:]}
-		y.c = List{Head: &y.r, Tail: l}
-		l = &y.c
+	if l, ok := g.list(m, rt, frames[n:]); ok {
+		m.ret(l)
 	}
-	m.ret(l)
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
@@ -229,40 +228,7 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	if !ok || len(cs) != 3 || cs[2] != c.to.id {
 		return nil, false
 	}
-	tuple2 := &jetRecordType{id: cs[1]}
-	g := &getCallStackJet{conv: c, tuple2: tuple2}
-	pap := jetPAP(stackModule+":getCallStack", 1, func(m *Machine, a []Value) {
-		frames, ok := callStackFrames(m, a[0])
-		if !ok {
-			return
-		}
-		rt, err := tuple2.get(m)
-		if err != nil {
-			m.fail(err)
-			return
-		}
-		// Built from the outermost frame in, as Daml computes the tail
-		// of a cons before its head.
-		var l *List
-		for _, t := range slices.Backward(frames) {
-			loc, ok := c.conv(m, t.Fields[1])
-			if !ok {
-				return
-			}
-			x := &struct {
-				c List
-				r Record
-				f [2]Value
-			}{}
-			x.f = [2]Value{t.Fields[0], loc}
-			x.r = Record{Type: rt, Fields: x.f[:]}
-			x.c = List{Head: &x.r, Tail: l}
-			l = &x.c
-		}
-		m.ret(l)
-	})
-	getCallStackJets.Store(pap.fn, g)
-	return pap, true
+	return &PAP{fn: &getCallStackJet{conv: c, tuple2: &jetRecordType{id: cs[1]}}, arity: 1}, true
 }
 
 // callStackFrames gives the PushCallStack frames of a DA.Stack CallStack
@@ -294,16 +260,54 @@ func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
 	}
 }
 
-// getCallStackJet is what a getCallStack jet converts frames with.
+// getCallStackJet is the function of a getCallStack jet (of arity 1),
+// with what it converts frames with: getExposedCallStack's jet, finding
+// it as getCallStack's function, converts only the frames it keeps
+// (exposedjet.go).
 type getCallStackJet struct {
 	conv   srcLocConv
 	tuple2 *jetRecordType
 }
 
-// getCallStackJets maps the function of each getCallStack jet made to
-// its getCallStackJet: getExposedCallStack's jet does what it does, when
-// getCallStack is one (exposedjet.go).
-var getCallStackJets sync.Map // callable -> *getCallStackJet
+func (g *getCallStackJet) enter(m *Machine, a []Value) {
+	frames, ok := callStackFrames(m, a[0])
+	if !ok {
+		return
+	}
+	rt, err := g.tuple2.get(m)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	if l, ok := g.list(m, rt, frames); ok {
+		m.ret(l)
+	}
+}
+
+// list returns the list of the frames (outermost last), each (function,
+// converted location) in a record of type rt (Tuple2), innermost first;
+// false when a conversion failed or threw. It is built from the
+// outermost frame in, as Daml computes the tail of a cons before its
+// head.
+func (g *getCallStackJet) list(m *Machine, rt *RecordType, frames []*Record) (*List, bool) {
+	var l *List
+	for _, t := range slices.Backward(frames) {
+		loc, ok := g.conv.conv(m, t.Fields[1])
+		if !ok {
+			return nil, false
+		}
+		x := &struct {
+			c List
+			r Record
+			f [2]Value
+		}{}
+		x.f = [2]Value{t.Fields[0], loc}
+		x.r = Record{Type: rt, Fields: x.f[:]}
+		x.c = List{Head: &x.r, Tail: l}
+		l = &x.c
+	}
+	return l, true
+}
 
 // jetRecordType is the type of the records a jet builds, looked up
 // (Engine.recordType) at its first use rather than at every one. A jet is
