@@ -361,8 +361,8 @@ func isPrefixOfLiteral(x lf.Expr) (string, bool) {
 // internalPrefixes returns the package and module prefixes of
 // isInternalSrcLoc of the daml-script package p, or false when it is not
 // the definition the jets implement.
-func internalPrefixes(p *lf.Package) ([2]string, bool) {
-	var prefixes [2]string
+func internalPrefixes(p *lf.Package) (srcLocPrefixes, bool) {
+	var prefixes srcLocPrefixes
 	if !jetFits(p.Value(lowLevelModule, "isInternalSrcLoc"), scriptJet{typ: isInternalSrcLocType, body: isInternalSrcLocBody}) {
 		return prefixes, false
 	}
@@ -386,34 +386,63 @@ func makeDropInternalFrames(p *lf.Package, _ *lf.DefValue) (Value, bool) {
 		return nil, false
 	}
 	return jetPAP(lowLevelModule+":dropInternalFrames", 1, func(m *Machine, a []Value) {
-		l, ok := a[0].(*List)
-		if !ok {
-			m.fail(crash("dropInternalFrames on %T", a[0]))
-			return
+		if l, ok := prefixes.drop(m, a[0]); ok {
+			m.ret(l)
 		}
-		for ; l != nil; l = l.Tail {
-			t, ok := l.Head.(*Record)
-			if !ok || len(t.Fields) != 2 {
-				m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
-				return
-			}
-			loc, ok := t.Fields[1].(*Record)
-			if !ok {
-				m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
-				return
-			}
-			pkg, ok1 := loc.Field("srcLocPackage").(Text)
-			mod, ok2 := loc.Field("srcLocModule").(Text)
-			if !ok1 || !ok2 {
-				m.fail(crash("dropInternalFrames: a location without package or module"))
-				return
-			}
-			if !strings.HasPrefix(string(pkg), prefixes[0]) || !strings.HasPrefix(string(mod), prefixes[1]) {
-				break
-			}
-		}
-		m.ret(l)
 	}), true
+}
+
+// srcLocPrefixes are the package and module prefixes of the locations
+// isInternalSrcLoc finds internal (internalPrefixes).
+type srcLocPrefixes [2]string
+
+// drop returns dropInternalFrames v: the frames of the list v from the
+// first one outside daml-script on; false when it failed the machine.
+func (x srcLocPrefixes) drop(m *Machine, v Value) (*List, bool) {
+	l, ok := v.(*List)
+	if !ok {
+		m.fail(crash("dropInternalFrames on %T", v))
+		return nil, false
+	}
+	for ; l != nil; l = l.Tail {
+		t, ok := l.Head.(*Record)
+		if !ok || len(t.Fields) != 2 {
+			m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
+			return nil, false
+		}
+		loc, ok := t.Fields[1].(*Record)
+		if !ok {
+			m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
+			return nil, false
+		}
+		internal, ok := x.internal(m, loc, loc.Type)
+		if !ok {
+			return nil, false
+		}
+		if !internal {
+			break
+		}
+	}
+	return l, true
+}
+
+// internal reports whether loc (of a record type whose field names are
+// those of names, positionally) is in daml-script, as isInternalSrcLoc
+// decides; false when it fails, as dropInternalFrames does.
+func (x srcLocPrefixes) internal(m *Machine, loc *Record, names *RecordType) (internal, ok bool) {
+	var pkg, mod Text
+	var ok1, ok2 bool
+	if i := slices.Index(names.Fields, "srcLocPackage"); i >= 0 && i < len(loc.Fields) {
+		pkg, ok1 = loc.Fields[i].(Text)
+	}
+	if i := slices.Index(names.Fields, "srcLocModule"); i >= 0 && i < len(loc.Fields) {
+		mod, ok2 = loc.Fields[i].(Text)
+	}
+	if !ok1 || !ok2 {
+		m.fail(crash("dropInternalFrames: a location without package or module"))
+		return false, false
+	}
+	return strings.HasPrefix(string(pkg), x[0]) && strings.HasPrefix(string(mod), x[1]), true
 }
 
 // DA.Stack's callStack gives the call stack of its caller (the implicit
