@@ -228,12 +228,7 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 	reg(lf.BuiltinDateToText, func(m *Machine, a []Value) { m.ret(Text(dateText(int32(a[0].(Date))))) })
 	reg(lf.BuiltinFoldL, func(m *Machine, a []Value) { foldl(m, a[0], a[1], a[2].(*List)) })
 	reg(lf.BuiltinFoldR, func(m *Machine, a []Value) {
-		l := a[2].(*List)
-		xs := make([]Value, 0, l.Len())
-		for ; l != nil; l = l.Tail {
-			xs = append(xs, l.Head)
-		}
-		k := &kFoldR{f: a[0], xs: xs}
+		k := &kFoldR{f: a[0], xs: a[2].(*List).Slice()}
 		k.resume(m, a[1])
 	})
 	reg(lf.BuiltinEqualList, func(m *Machine, a []Value) {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -40,7 +39,7 @@ func addExposedCallStackJet(jets map[[2]string]scriptJet) {
 // package.
 type exposedCallStack struct {
 	// prefixes are isInternalSrcLoc's (internalPrefixes).
-	prefixes [2]string
+	prefixes srcLocPrefixes
 	// The top-level values the definition uses.
 	callStack, getCallStack, push lf.TypeConID
 	// ip is the implicit parameter's function it gives callStack.
@@ -144,8 +143,8 @@ func (k *kExposedGet) resume(m *Machine, fn Value) { k.x.frames(m, fn, k.stk) }
 // getCallStack jet.
 func (x *exposedCallStack) frames(m *Machine, get, stk Value) {
 	if p, ok := get.(*PAP); ok && len(p.args) == 0 {
-		if g, ok := getCallStackJets.Load(p.fn); ok {
-			x.fused(m, g.(*getCallStackJet), stk)
+		if g, ok := p.fn.(*getCallStackJet); ok {
+			x.fused(m, g, stk)
 			return
 		}
 	}
@@ -157,50 +156,9 @@ func (x *exposedCallStack) frames(m *Machine, get, stk Value) {
 type kDropInternal struct{ x *exposedCallStack }
 
 func (k *kDropInternal) resume(m *Machine, v Value) {
-	l, ok := v.(*List)
-	if !ok {
-		m.fail(crash("dropInternalFrames on %T", v))
-		return
+	if l, ok := k.x.prefixes.drop(m, v); ok {
+		m.ret(l)
 	}
-	for ; l != nil; l = l.Tail {
-		t, ok := l.Head.(*Record)
-		if !ok || len(t.Fields) != 2 {
-			m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
-			return
-		}
-		loc, ok := t.Fields[1].(*Record)
-		if !ok {
-			m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
-			return
-		}
-		internal, ok := k.x.internal(m, loc, loc.Type)
-		if !ok {
-			return
-		}
-		if !internal {
-			break
-		}
-	}
-	m.ret(l)
-}
-
-// internal reports whether loc (of a record type whose field names are
-// those of names, positionally) is in daml-script, as isInternalSrcLoc
-// decides; false when it fails, as dropInternalFrames does.
-func (x *exposedCallStack) internal(m *Machine, loc *Record, names *RecordType) (internal, ok bool) {
-	var pkg, mod Text
-	var ok1, ok2 bool
-	if i := slices.Index(names.Fields, "srcLocPackage"); i >= 0 && i < len(loc.Fields) {
-		pkg, ok1 = loc.Fields[i].(Text)
-	}
-	if i := slices.Index(names.Fields, "srcLocModule"); i >= 0 && i < len(loc.Fields) {
-		mod, ok2 = loc.Fields[i].(Text)
-	}
-	if !ok1 || !ok2 {
-		m.fail(crash("dropInternalFrames: a location without package or module"))
-		return false, false
-	}
-	return strings.HasPrefix(string(pkg), x.prefixes[0]) && strings.HasPrefix(string(mod), x.prefixes[1]), true
 }
 
 // fused gives dropInternalFrames (getCallStack stk), g being the
@@ -234,7 +192,7 @@ func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
 	}
 	n := 0
 	for ; n < len(frames); n++ {
-		internal, ok := x.internal(m, frames[n].Fields[1].(*Record), locType)
+		internal, ok := x.prefixes.internal(m, frames[n].Fields[1].(*Record), locType)
 		if !ok {
 			return
 		}
@@ -242,21 +200,7 @@ func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
 			break
 		}
 	}
-	var l *List
-	for _, t := range slices.Backward(frames[n:]) {
-		loc, ok := g.conv.conv(m, t.Fields[1])
-		if !ok {
-			return
-		}
-		y := &struct {
-			c List
-			r Record
-			f [2]Value
-		}{}
-		y.f = [2]Value{t.Fields[0], loc}
-		y.r = Record{Type: rt, Fields: y.f[:]}
-		y.c = List{Head: &y.r, Tail: l}
-		l = &y.c
+	if l, ok := g.list(m, rt, frames[n:]); ok {
+		m.ret(l)
 	}
-	m.ret(l)
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/daml/engine/prim"
@@ -229,40 +228,7 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	if !ok || len(cs) != 3 || cs[2] != c.to.id {
 		return nil, false
 	}
-	tuple2 := &jetRecordType{id: cs[1]}
-	g := &getCallStackJet{conv: c, tuple2: tuple2}
-	pap := jetPAP(stackModule+":getCallStack", 1, func(m *Machine, a []Value) {
-		frames, ok := callStackFrames(m, a[0])
-		if !ok {
-			return
-		}
-		rt, err := tuple2.get(m)
-		if err != nil {
-			m.fail(err)
-			return
-		}
-		// Built from the outermost frame in, as Daml computes the tail
-		// of a cons before its head.
-		var l *List
-		for _, t := range slices.Backward(frames) {
-			loc, ok := c.conv(m, t.Fields[1])
-			if !ok {
-				return
-			}
-			x := &struct {
-				c List
-				r Record
-				f [2]Value
-			}{}
-			x.f = [2]Value{t.Fields[0], loc}
-			x.r = Record{Type: rt, Fields: x.f[:]}
-			x.c = List{Head: &x.r, Tail: l}
-			l = &x.c
-		}
-		m.ret(l)
-	})
-	getCallStackJets.Store(pap.fn, g)
-	return pap, true
+	return &PAP{fn: &getCallStackJet{conv: c, tuple2: &jetRecordType{id: cs[1]}}, arity: 1}, true
 }
 
 // callStackFrames gives the PushCallStack frames of a DA.Stack CallStack
@@ -294,16 +260,54 @@ func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
 	}
 }
 
-// getCallStackJet is what a getCallStack jet converts frames with.
+// getCallStackJet is the function of a getCallStack jet (of arity 1),
+// with what it converts frames with: getExposedCallStack's jet, finding
+// it as getCallStack's function, converts only the frames it keeps
+// (exposedjet.go).
 type getCallStackJet struct {
 	conv   srcLocConv
 	tuple2 *jetRecordType
 }
 
-// getCallStackJets maps the function of each getCallStack jet made to
-// its getCallStackJet: getExposedCallStack's jet does what it does, when
-// getCallStack is one (exposedjet.go).
-var getCallStackJets sync.Map // callable -> *getCallStackJet
+func (g *getCallStackJet) enter(m *Machine, a []Value) {
+	frames, ok := callStackFrames(m, a[0])
+	if !ok {
+		return
+	}
+	rt, err := g.tuple2.get(m)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	if l, ok := g.list(m, rt, frames); ok {
+		m.ret(l)
+	}
+}
+
+// list returns the list of the frames (outermost last), each (function,
+// converted location) in a record of type rt (Tuple2), innermost first;
+// false when a conversion failed or threw. It is built from the
+// outermost frame in, as Daml computes the tail of a cons before its
+// head.
+func (g *getCallStackJet) list(m *Machine, rt *RecordType, frames []*Record) (*List, bool) {
+	var l *List
+	for _, t := range slices.Backward(frames) {
+		loc, ok := g.conv.conv(m, t.Fields[1])
+		if !ok {
+			return nil, false
+		}
+		x := &struct {
+			c List
+			r Record
+			f [2]Value
+		}{}
+		x.f = [2]Value{t.Fields[0], loc}
+		x.r = Record{Type: rt, Fields: x.f[:]}
+		x.c = List{Head: &x.r, Tail: l}
+		l = &x.c
+	}
+	return l, true
+}
 
 // jetRecordType is the type of the records a jet builds, looked up
 // (Engine.recordType) at its first use rather than at every one. A jet is
@@ -357,8 +361,8 @@ func isPrefixOfLiteral(x lf.Expr) (string, bool) {
 // internalPrefixes returns the package and module prefixes of
 // isInternalSrcLoc of the daml-script package p, or false when it is not
 // the definition the jets implement.
-func internalPrefixes(p *lf.Package) ([2]string, bool) {
-	var prefixes [2]string
+func internalPrefixes(p *lf.Package) (srcLocPrefixes, bool) {
+	var prefixes srcLocPrefixes
 	if !jetFits(p.Value(lowLevelModule, "isInternalSrcLoc"), scriptJet{typ: isInternalSrcLocType, body: isInternalSrcLocBody}) {
 		return prefixes, false
 	}
@@ -382,34 +386,63 @@ func makeDropInternalFrames(p *lf.Package, _ *lf.DefValue) (Value, bool) {
 		return nil, false
 	}
 	return jetPAP(lowLevelModule+":dropInternalFrames", 1, func(m *Machine, a []Value) {
-		l, ok := a[0].(*List)
-		if !ok {
-			m.fail(crash("dropInternalFrames on %T", a[0]))
-			return
+		if l, ok := prefixes.drop(m, a[0]); ok {
+			m.ret(l)
 		}
-		for ; l != nil; l = l.Tail {
-			t, ok := l.Head.(*Record)
-			if !ok || len(t.Fields) != 2 {
-				m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
-				return
-			}
-			loc, ok := t.Fields[1].(*Record)
-			if !ok {
-				m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
-				return
-			}
-			pkg, ok1 := loc.Field("srcLocPackage").(Text)
-			mod, ok2 := loc.Field("srcLocModule").(Text)
-			if !ok1 || !ok2 {
-				m.fail(crash("dropInternalFrames: a location without package or module"))
-				return
-			}
-			if !strings.HasPrefix(string(pkg), prefixes[0]) || !strings.HasPrefix(string(mod), prefixes[1]) {
-				break
-			}
-		}
-		m.ret(l)
 	}), true
+}
+
+// srcLocPrefixes are the package and module prefixes of the locations
+// isInternalSrcLoc finds internal (internalPrefixes).
+type srcLocPrefixes [2]string
+
+// drop returns dropInternalFrames v: the frames of the list v from the
+// first one outside daml-script on; false when it failed the machine.
+func (x srcLocPrefixes) drop(m *Machine, v Value) (*List, bool) {
+	l, ok := v.(*List)
+	if !ok {
+		m.fail(crash("dropInternalFrames on %T", v))
+		return nil, false
+	}
+	for ; l != nil; l = l.Tail {
+		t, ok := l.Head.(*Record)
+		if !ok || len(t.Fields) != 2 {
+			m.fail(crash("dropInternalFrames: a frame is a %T", l.Head))
+			return nil, false
+		}
+		loc, ok := t.Fields[1].(*Record)
+		if !ok {
+			m.fail(crash("dropInternalFrames: a location is a %T", t.Fields[1]))
+			return nil, false
+		}
+		internal, ok := x.internal(m, loc, loc.Type)
+		if !ok {
+			return nil, false
+		}
+		if !internal {
+			break
+		}
+	}
+	return l, true
+}
+
+// internal reports whether loc (of a record type whose field names are
+// those of names, positionally) is in daml-script, as isInternalSrcLoc
+// decides; false when it fails, as dropInternalFrames does.
+func (x srcLocPrefixes) internal(m *Machine, loc *Record, names *RecordType) (internal, ok bool) {
+	var pkg, mod Text
+	var ok1, ok2 bool
+	if i := slices.Index(names.Fields, "srcLocPackage"); i >= 0 && i < len(loc.Fields) {
+		pkg, ok1 = loc.Fields[i].(Text)
+	}
+	if i := slices.Index(names.Fields, "srcLocModule"); i >= 0 && i < len(loc.Fields) {
+		mod, ok2 = loc.Fields[i].(Text)
+	}
+	if !ok1 || !ok2 {
+		m.fail(crash("dropInternalFrames: a location without package or module"))
+		return false, false
+	}
+	return strings.HasPrefix(string(pkg), x[0]) && strings.HasPrefix(string(mod), x[1]), true
 }
 
 // DA.Stack's callStack gives the call stack of its caller (the implicit

@@ -182,9 +182,13 @@ func ListOf(vs ...Value) *List {
 	return l
 }
 
-// Slice returns the elements of l, first element first.
+// Slice returns the elements of l, first element first, in a slice of
+// its own allocated once (nil for the empty list).
 func (l *List) Slice() []Value {
-	var out []Value
+	if l == nil {
+		return nil
+	}
+	out := make([]Value, 0, l.Len())
 	for ; l != nil; l = l.Tail {
 		out = append(out, l.Head)
 	}
