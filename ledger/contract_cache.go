@@ -71,19 +71,13 @@ func newArgCache(budget int) *argCache {
 // the number of entries, and so their memory, within a small factor.
 func argEntrySize(n int) int { return 4*n + 128 }
 
-// decodeShared returns the argument of template templateID stored as raw,
-// as value.FromJSON decodes it against pkg's template type (pkg the
+// decodeSharedMemo returns the argument of template templateID stored as
+// raw, as value.FromJSON decodes it against pkg's template type (pkg the
 // package lookup resolves templateID's package id to): the cached value,
 // or from decode, which is then kept. The value is shared with every
 // other caller and must not be changed (storedContract hands out copies).
-func (c *argCache) decodeShared(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, error) {
-	v, _, err := c.decodeSharedMemo(templateID, raw, pkg, decode)
-	return v, err
-}
-
-// decodeSharedMemo is decodeShared that also returns the memo of the
-// value's conversion to engine values, kept with it (nil when the value
-// is not kept: pkg nil).
+// It also returns the memo of the value's conversion to engine values,
+// kept with it (nil when the value is not kept: pkg nil).
 func (c *argCache) decodeSharedMemo(templateID string, raw []byte, pkg *lf.Package, decode func() (value.Value, error)) (value.Value, *engine.ArgMemo, error) {
 	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
 	if pkg != nil {
@@ -106,7 +100,7 @@ func (c *argCache) decodeSharedMemo(templateID string, raw []byte, pkg *lf.Packa
 }
 
 // seed keeps v as the argument of template templateID stored as raw,
-// decoded against pkg, for a v that is what decodeShared's decode gives
+// decoded against pkg, for a v that is what decodeSharedMemo's decode gives
 // for them (pkgView.seedArg); the cache owns v from then on. An entry
 // already there is kept.
 func (c *argCache) seed(templateID string, raw []byte, pkg *lf.Package, v value.Value) {

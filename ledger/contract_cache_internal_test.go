@@ -153,7 +153,7 @@ func TestArgCacheBound(t *testing.T) {
 	c := newArgCache(budget)
 	for i := range 1000 {
 		raw := []byte(`{"n":"` + string(rune('0'+i%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i/100)) + `"}`)
-		v, err := c.decodeShared(pkg.ID+":Main:T", raw, pkg, func() (value.Value, error) { return value.FromJSON(raw, typ, lookup) })
+		v, _, err := c.decodeSharedMemo(pkg.ID+":Main:T", raw, pkg, func() (value.Value, error) { return value.FromJSON(raw, typ, lookup) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -92,7 +93,7 @@ func TestEngineContractsShared(t *testing.T) {
 		cids = append(cids, ledgertest.Create(t, n, alice, ref, value.Record{RecordID: &iou, Fields: []value.RecordField{
 			{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(10 + i)}}}))
 	}
-	same := func(step string, want int) {
+	same := func(step string, want int) []ledger.EngineContract {
 		t.Helper()
 		cs, err := n.EngineContracts(ctx, []string{alice}, nil)
 		if err != nil {
@@ -108,6 +109,7 @@ func TestEngineContractsShared(t *testing.T) {
 		if d := cmp.Diff(cs, shared); d != "" {
 			t.Errorf("%s: EngineContractsShared differs from EngineContracts (-copied +shared):\n%s", step, d)
 		}
+		return shared
 	}
 	same("created", 3)
 	cs, err := n.EngineContracts(ctx, []string{alice}, nil)
@@ -116,7 +118,14 @@ func TestEngineContractsShared(t *testing.T) {
 	}
 	cs[0].Arg.(value.Record).Fields[1].Value = value.Int64(1_000_000)
 	cs[0].Signatories[0] = "mallory::ns"
-	same("after a caller's change", 3)
+	// Both reads would agree on a changed cache: what they hand out next
+	// is checked against the contracts as created.
+	for i, c := range same("after a caller's change", 3) {
+		amount := c.Arg.(value.Record).Fields[1].Value
+		if amount != value.Int64(10+i) || !slices.Equal(c.Signatories, []string{alice}) {
+			t.Errorf("after a caller's change: contract %d has amount %v, signatories %v; want %d, [%s]", i, amount, c.Signatories, 10+i, alice)
+		}
+	}
 	ledgertest.Exercise(t, n, alice, ref, cids[1], "Peek", value.Unit{})
 	same("after an exercise", 3)
 	ledgertest.Exercise(t, n, alice, ref, cids[1], "Archive", value.Unit{})
