@@ -30,7 +30,11 @@ type Fixture struct {
 // the fixture's.
 func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixture, error) {
 	opts.Dir, opts.InMemory, opts.Restore = "", true, nil
-	if opts.Logger == nil {
+	// With a logger of the caller's, the template node closes before
+	// NewFixture returns: it may log while closing, and a caller's logger
+	// (a test's, say) may not outlive the call.
+	quiet := opts.Logger == nil
+	if quiet {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	o := opts
@@ -41,7 +45,7 @@ func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixt
 	}
 	prepared := false
 	defer func() {
-		if prepared {
+		if prepared && quiet {
 			// The template node is of no more use: closing it (its
 			// in-memory store flushes its tables, 6-8 ms for the Splice
 			// Amulet test DAR) goes on beside the first scripts rather
