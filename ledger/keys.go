@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -149,13 +148,6 @@ func (v *pkgView) indexKey(t *store.Tx, c *txNode, createdOffset int64, add bool
 
 // splitTypeCon parses a stored template id ("<package id>:M:E").
 func splitTypeCon(tid string) (lf.TypeConID, error) {
-	// The stored form, "pkg:Module:Entity" (every part set, no '#'), is
-	// split without SplitIdentifier's allocation, to what it gives.
-	if pkg, rest, ok := strings.Cut(tid, ":"); ok && pkg != "" && pkg[0] != '#' {
-		if mod, name, ok := strings.Cut(rest, ":"); ok && name != "" && !strings.Contains(name, ":") {
-			return lf.TypeConID{PackageID: pkg, Module: mod, Name: name}, nil
-		}
-	}
 	id, err := lf.SplitIdentifier(tid)
 	if err != nil {
 		return lf.TypeConID{}, err

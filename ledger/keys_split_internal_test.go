@@ -7,9 +7,9 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// TestSplitTypeCon: splitTypeCon's split of the stored form, without
-// lf.SplitIdentifier, gives what SplitIdentifier gives, for every shape
-// of id, odd ones included (the stored form only has the first); and
+// TestSplitTypeCon: splitTypeCon gives what lf.SplitIdentifier gives,
+// for every shape of id, odd ones included (the stored form only has the
+// first); and
 // splitTemplateID (the reads' cache of splits) gives what splitTypeCon
 // gives.
 func TestSplitTypeCon(t *testing.T) {

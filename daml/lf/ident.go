@@ -33,19 +33,19 @@ const identifierFormat = "<package>:<moduleName>:<entityName>"
 // Canton's: "Invalid identifier format (s) not matching the expected
 // format (<package>:<moduleName>:<entityName>)".
 func SplitIdentifier(s string) (Identifier, error) {
-	parts := strings.Split(s, ":")
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	if len(parts) != 3 {
+	// Split's dropped trailing empty parts are the trailing colons; cut
+	// rather than split, as stored ids are split on every read.
+	pkg, rest, ok := strings.Cut(strings.TrimRight(s, ":"), ":")
+	mod, entity, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || strings.Contains(entity, ":") {
 		return Identifier{}, newError(KindIdentifier,
 			"Invalid identifier format (%s) not matching the expected format (%s)", s, identifierFormat)
 	}
-	id := Identifier{Module: parts[1], Entity: parts[2]}
-	if name, ok := strings.CutPrefix(parts[0], "#"); ok {
+	id := Identifier{Module: mod, Entity: entity}
+	if name, ok := strings.CutPrefix(pkg, "#"); ok {
 		id.PackageName = name
 	} else {
-		id.PackageID = parts[0]
+		id.PackageID = pkg
 	}
 	return id, nil
 }

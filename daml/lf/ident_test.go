@@ -221,3 +221,51 @@ func TestContractID(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitIdentifierIsJavaSplit compares SplitIdentifier with the rule
+// it implements, written out as Canton's codec applies it (split on every
+// ':', drop trailing empty parts, exactly three parts), on ids of every
+// shape of up to six characters from ':', '#' and two letters; and checks
+// that a well-formed id splits without allocating (stored ids are split
+// on every read).
+func TestSplitIdentifierIsJavaSplit(t *testing.T) {
+	javaSplit := func(s string) (Identifier, bool) {
+		parts := strings.Split(s, ":")
+		for len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+		if len(parts) != 3 {
+			return Identifier{}, false
+		}
+		id := Identifier{Module: parts[1], Entity: parts[2]}
+		if name, ok := strings.CutPrefix(parts[0], "#"); ok {
+			id.PackageName = name
+		} else {
+			id.PackageID = parts[0]
+		}
+		return id, true
+	}
+	alphabet := []byte{':', '#', 'a', 'b'}
+	var ids []string
+	var gen func(prefix []byte)
+	gen = func(prefix []byte) {
+		ids = append(ids, string(prefix))
+		if len(prefix) == 6 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(append(prefix, c))
+		}
+	}
+	gen(nil)
+	for _, s := range ids {
+		want, ok := javaSplit(s)
+		got, err := SplitIdentifier(s)
+		if (err == nil) != ok || got != want {
+			t.Errorf("SplitIdentifier(%q) = %+v, %v; the split rule gives %+v, %v", s, got, err, want, ok)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = SplitIdentifier("pkg:Mod.Sub:Ent") }); n != 0 {
+		t.Errorf("SplitIdentifier allocates %v times", n)
+	}
+}
