@@ -595,29 +595,7 @@ func (h *structHint) index(names []string, f string) (int, bool) {
 // newStruct returns a struct of the given names with its values all nil:
 // for a few names, the struct and its values are one allocation.
 func newStruct(names []string) *Struct {
-	n := len(names)
-	switch {
-	case n <= 2:
-		x := &struct {
-			s  Struct
-			vs [2]Value
-		}{}
-		x.s = Struct{Names: names, Values: x.vs[:n:n]}
-		return &x.s
-	case n <= 4:
-		x := &struct {
-			s  Struct
-			vs [4]Value
-		}{}
-		x.s = Struct{Names: names, Values: x.vs[:n:n]}
-		return &x.s
-	case n <= 8:
-		x := &struct {
-			s  Struct
-			vs [8]Value
-		}{}
-		x.s = Struct{Names: names, Values: x.vs[:n:n]}
-		return &x.s
-	}
-	return &Struct{Names: names, Values: make([]Value, n)}
+	st, values := withValues[Struct](len(names))
+	*st = Struct{Names: names, Values: values}
+	return st
 }

@@ -301,31 +301,37 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 // newRecord returns a record of type rt with its fields all nil: for a
 // few fields, the record and its fields are one allocation.
 func newRecord(rt *RecordType) *Record {
-	n := len(rt.Fields)
+	r, fields := withValues[Record](len(rt.Fields))
+	*r = Record{Type: rt, Fields: fields}
+	return r
+}
+
+// withValues allocates an H and n values (all nil) for the caller to put
+// in it: for n up to 8, in one allocation, sized to the next of 2, 4 or
+// 8 values: records and structs of a few fields are built at every
+// step.
+func withValues[H any](n int) (*H, []Value) {
 	switch {
 	case n <= 2:
 		x := &struct {
-			r Record
-			f [2]Value
+			h H
+			v [2]Value
 		}{}
-		x.r = Record{Type: rt, Fields: x.f[:n:n]}
-		return &x.r
+		return &x.h, x.v[:n:n]
 	case n <= 4:
 		x := &struct {
-			r Record
-			f [4]Value
+			h H
+			v [4]Value
 		}{}
-		x.r = Record{Type: rt, Fields: x.f[:n:n]}
-		return &x.r
+		return &x.h, x.v[:n:n]
 	case n <= 8:
 		x := &struct {
-			r Record
-			f [8]Value
+			h H
+			v [8]Value
 		}{}
-		x.r = Record{Type: rt, Fields: x.f[:n:n]}
-		return &x.r
+		return &x.h, x.v[:n:n]
 	}
-	return &Record{Type: rt, Fields: make([]Value, n)}
+	return new(H), make([]Value, n)
 }
 
 // FromValue converts a typed ledger value into a runtime value the
