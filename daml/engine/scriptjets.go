@@ -207,12 +207,8 @@ func bindScriptF(m *Machine, dFunctor Value, v *Variant, f Value) (Value, bool) 
 	if memo == nil || memo.arg != dFunctor || memo.res != Value(scriptFFmapPAP) {
 		return nil, false
 	}
-	sf, ok := v.Value.(*Record)
-	if !ok || len(sf.Fields) != 1 {
-		return nil, false
-	}
-	q, ok := sf.Fields[0].(*Record)
-	if !ok || len(q.Fields) != 5 || q.Type.Fields[4] != "continue" {
+	sf, q, err := scriptFQuestion(v)
+	if err != nil {
 		return nil, false
 	}
 	x := &struct {
@@ -237,6 +233,22 @@ func bindScriptF(m *Machine, dFunctor Value, v *Variant, f Value) (Value, bool) 
 	x.sf = Record{Type: sf.Type, Fields: x.sfs[:]}
 	x.v = Variant{ID: v.ID, Con: v.Con, Rank: v.Rank, Value: &x.sf}
 	return &x.v, true
+}
+
+// scriptFQuestion returns the ScriptF record sf and its question q of v,
+// a Free (ScriptF q) whose question has its continuation last
+// ("continue"), as the jets that rebuild it with another continuation
+// need; else a crash naming what v holds.
+func scriptFQuestion(v *Variant) (sf, q *Record, err *Error) {
+	sf, ok := v.Value.(*Record)
+	if !ok || len(sf.Fields) != 1 {
+		return nil, nil, crash("ScriptF fmap on %T", v.Value)
+	}
+	q, ok = sf.Fields[0].(*Record)
+	if !ok || len(q.Fields) != 5 || q.Type.Fields[4] != "continue" {
+		return nil, nil, crash("Question fmap on %T", sf.Fields[0])
+	}
+	return sf, q, nil
 }
 
 // freeFmap runs fmap f ds (a = dFunctor, f, ds) in the free monad of the

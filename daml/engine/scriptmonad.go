@@ -394,14 +394,9 @@ func (sm *scriptMonad) sfBind(m *Machine, ds, f Value) {
 // rewrap returns Free (ScriptF q {continue = then f (continue q)}) of v,
 // Free (ScriptF q).
 func (sm *scriptMonad) rewrap(m *Machine, v *Variant, then *builtin, f Value) (Value, bool) {
-	sf, ok := v.Value.(*Record)
-	if !ok || len(sf.Fields) != 1 {
-		m.fail(crash("ScriptF fmap on %T", v.Value))
-		return nil, false
-	}
-	q, ok := sf.Fields[0].(*Record)
-	if !ok || len(q.Fields) != 5 || q.Type.Fields[4] != "continue" {
-		m.fail(crash("Question fmap on %T", sf.Fields[0]))
+	sf, q, err := scriptFQuestion(v)
+	if err != nil {
+		m.fail(err)
 		return nil, false
 	}
 	x := &struct {
