@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"sync/atomic"
+	"weak"
 
 	"github.com/ledgernode/ledgernode/daml/value"
 )
@@ -22,6 +23,9 @@ import (
 // changes a value it was given.
 type ArgMemo struct {
 	p atomic.Pointer[argConv]
+	// checks are the validations of the argument's contract metadata
+	// that engines completed (validatedBy, addValidated).
+	checks atomic.Pointer[argChecks]
 }
 
 // argConv is an argument converted by the engines of one compiled cache:
@@ -115,4 +119,101 @@ func typePackages(v value.Value, out []string) []string {
 		}
 	}
 	return out
+}
+
+// A ledger contract that a submission uses under a template is validated
+// first (fetchContractAs, kValidate: Speedy's SBuiltinFun.fetchTemplate
+// and fetchInterface recompute the precondition, the signatories and the
+// observers under the template used and compare them with the stored
+// metadata). Speedy does it once per contract, package and
+// interpretation; a Daml Script submits many times against the same
+// contracts (AmuletRules, the open rounds …), and these evaluations were
+// half the steps of its submissions.
+//
+// The validation is a function of the argument, the package the
+// template is taken from and the stored metadata: the three are pure
+// Daml expressions of the argument (no ledger access, no time), compiled
+// from a package that its id names for good. So an engine that validated
+// an argument under a package need not evaluate them again for a
+// contract with the same argument and metadata: it would compute the
+// same values. What an evaluation could show besides its value are the
+// messages of TRACE, which an engine without a trace sink drops
+// (memoizesChecks), and its steps, which only count against the step
+// budget. A failed validation is not kept: it fails again, with its
+// error, at every use, as before.
+//
+// The memo keeps the validations per engine (a weak pointer, which does
+// not keep the engine alive): each node runs its own engine, so a node
+// (a Daml Script's) validates a contract once for all its submissions
+// and reuses nothing another node validated.
+
+// argChecks are the validations kept in an ArgMemo; never changed once
+// stored (addValidated stores a new list).
+type argChecks struct {
+	list []argCheck
+}
+
+// argCheck is a validation an engine completed: the argument under the
+// template of package pkg has the signatories sigs and the stakeholders
+// stakeholders (sorted sets).
+type argCheck struct {
+	e                  weak.Pointer[Engine]
+	pkg                string
+	sigs, stakeholders []string
+}
+
+// argChecksMax bounds the validations an ArgMemo keeps (the engines of
+// the nodes that use the contract at once, times the packages they use
+// it under); past it the oldest go.
+const argChecksMax = 8
+
+// memoizesChecks reports whether the engine keeps its validations in the
+// memos: when it has no trace sink, so that skipping an evaluation
+// cannot drop a message.
+func (e *Engine) memoizesChecks() bool {
+	return e.opts.Trace == nil && e.opts.TraceContext == nil
+}
+
+// validatedBy reports whether engine e validated the argument under the
+// template of package pkg, with the signatories sigs and the stakeholders
+// stakeholders as the result.
+func (memo *ArgMemo) validatedBy(e weak.Pointer[Engine], pkg string, sigs, stakeholders []string) bool {
+	cs := memo.checks.Load()
+	if cs == nil {
+		return false
+	}
+	for i := range cs.list {
+		c := &cs.list[i]
+		if c.e == e && c.pkg == pkg && slices.Equal(c.sigs, sigs) && slices.Equal(c.stakeholders, stakeholders) {
+			return true
+		}
+	}
+	return false
+}
+
+// addValidated records that engine e validated the argument under the
+// template of package pkg with the signatories sigs and the stakeholders
+// stakeholders (which the memo keeps: the caller does not change them).
+// It drops the validations of engines that are gone, and the oldest past
+// argChecksMax.
+func (memo *ArgMemo) addValidated(e weak.Pointer[Engine], pkg string, sigs, stakeholders []string) {
+	for {
+		old := memo.checks.Load()
+		var list []argCheck
+		if old != nil {
+			list = make([]argCheck, 0, len(old.list)+1)
+			for _, c := range old.list {
+				if c.e == e || c.e.Value() != nil {
+					list = append(list, c)
+				}
+			}
+		}
+		list = append(list, argCheck{e: e, pkg: pkg, sigs: sigs, stakeholders: stakeholders})
+		if len(list) > argChecksMax {
+			list = list[len(list)-argChecksMax:]
+		}
+		if memo.checks.CompareAndSwap(old, &argChecks{list: list}) {
+			return
+		}
+	}
 }

@@ -29,12 +29,17 @@ func (l *memoLedger) Contract(_ context.Context, id engine.ContractID) (*engine.
 }
 
 // BenchmarkContractLookup submits a fetch_interface of a committed Amulet
-// and its Holding view, the stored contract handed out with a memo of
-// its argument's conversion (converted once) and without (converted at
-// every submission).
+// and its Holding view, the stored contract handed out without a memo of
+// its argument (converted and validated at every submission), with one to
+// an engine with a trace sink (converted once, validated at every
+// submission: such an engine keeps no validations) and with one to an
+// engine without (converted and validated once).
 func BenchmarkContractLookup(b *testing.B) {
 	a := newAmulet(b)
-	a.e = engine.New(loadDAR(b, amuletDARName), engine.Options{Cache: engine.NewCache()})
+	d := loadDAR(b, amuletDARName)
+	cache := engine.NewCache()
+	a.e = engine.New(d, engine.Options{Cache: cache})
+	traced := engine.New(d, engine.Options{Cache: cache, Trace: func(string) {}})
 	ctx := context.Background()
 	const dso, owner = "dso::1220aa", "alice::1220bb"
 	led := newLedger()
@@ -57,18 +62,22 @@ func BenchmarkContractLookup(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, memo := range []bool{false, true} {
-		name := "converted each time"
-		if memo {
-			name = "memo"
-		}
+	for _, bc := range []struct {
+		name string
+		e    *engine.Engine
+		memo bool
+	}{
+		{"converted each time", a.e, false},
+		{"memo, validated each time", traced, true},
+		{"memo", a.e, true},
+	} {
 		c := *stored
 		c.Memo = new(engine.ArgMemo)
-		l := &memoLedger{c: &c, memo: memo}
-		b.Run(name, func(b *testing.B) {
+		l := &memoLedger{c: &c, memo: bc.memo}
+		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := a.e.Submit(ctx, engine.Submission{ActAs: []string{owner}, Contracts: l}, cmd); err != nil {
+				if _, err := bc.e.Submit(ctx, engine.Submission{ActAs: []string{owner}, Contracts: l}, cmd); err != nil {
 					b.Fatal(err)
 				}
 			}

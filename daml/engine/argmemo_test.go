@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"testing"
+	"weak"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/daml/tx"
@@ -83,5 +84,87 @@ func TestContractArgMemo(t *testing.T) {
 	}
 	if fresh.Memo.p.Load() != nil {
 		t.Error("an engine with its own cache filled the memo")
+	}
+}
+
+// TestValidationMemo checks the validations an engine keeps in the memo
+// of a stored contract's argument (argmemo.go): an engine without a
+// trace sink records that it validated the contract under its template's
+// package and, at the next use of a contract with that argument and
+// metadata, trusts the record instead of evaluating the precondition,
+// signatories and observers again; it trusts no other engine's record,
+// nor one for other metadata, and a traced engine neither records nor
+// trusts. A stored T whose precondition fails (n = -1) shows whether the
+// engine evaluated it.
+func TestValidationMemo(t *testing.T) {
+	cache := NewCache()
+	newEngine := func(opts Options) *Engine {
+		opts.Cache = cache
+		return New(PackageMap{testPkg: testPackage(nil)}, opts)
+	}
+	plain, other := newEngine(Options{}), newEngine(Options{})
+	traced := newEngine(Options{Trace: func(string) {}})
+	alice, aliceBob := []string{"alice"}, []string{"alice", "bob"}
+	type check struct {
+		e                  *Engine
+		sigs, stakeholders []string
+	}
+	tests := []struct {
+		name         string
+		e            *Engine
+		n            int64
+		stakeholders []string // stored; the signatories are alice
+		before       []check  // validations in the memo before
+		wantErr      ErrorKind
+		wantAfter    []check
+	}{
+		{name: "records its validation", e: plain, n: 5, stakeholders: alice,
+			wantAfter: []check{{plain, alice, alice}}},
+		{name: "trusts its own validation", e: plain, n: -1, stakeholders: alice,
+			before: []check{{plain, alice, alice}}, wantAfter: []check{{plain, alice, alice}}},
+		{name: "evaluates without a validation", e: plain, n: -1, stakeholders: alice,
+			wantErr: ErrTemplatePreconditionViolated},
+		{name: "does not trust another engine's", e: plain, n: -1, stakeholders: alice,
+			before: []check{{other, alice, alice}}, wantErr: ErrTemplatePreconditionViolated,
+			wantAfter: []check{{other, alice, alice}}},
+		{name: "does not trust one for other metadata", e: plain, n: 5, stakeholders: aliceBob,
+			before: []check{{plain, alice, alice}}, wantErr: ErrUpgradeValidationFailed,
+			wantAfter: []check{{plain, alice, alice}}},
+		{name: "records one per metadata", e: plain, n: 5, stakeholders: alice,
+			before: []check{{plain, alice, aliceBob}}, wantAfter: []check{{plain, alice, aliceBob}, {plain, alice, alice}}},
+		{name: "traced engine does not trust", e: traced, n: -1, stakeholders: alice,
+			before: []check{{traced, alice, alice}}, wantErr: ErrTemplatePreconditionViolated,
+			wantAfter: []check{{traced, alice, alice}}},
+		{name: "traced engine does not record", e: traced, n: 5, stakeholders: alice},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := memoContract()
+			c.Arg.(value.Record).Fields[1].Value = value.Int64(tt.n)
+			c.Stakeholders = tt.stakeholders
+			for _, ch := range tt.before {
+				c.Memo.addValidated(weak.Make(ch.e), testPkg, ch.sigs, ch.stakeholders)
+			}
+			// Twice: the second submission finds what the first recorded.
+			for range 2 {
+				_, err := tt.e.Submit(context.Background(), Submission{ActAs: []string{"alice"}, Contracts: memStore{c.ID: c}},
+					ExerciseCommand(tid("T"), "Peek", c.ID, &Record{Type: &RecordType{ID: tid("Arg")}}))
+				if got := errKind(err); got != tt.wantErr {
+					t.Fatalf("Submit: %v, want error kind %v", err, tt.wantErr)
+				}
+			}
+			var got []check
+			if cs := c.Memo.checks.Load(); cs != nil {
+				for _, ch := range cs.list {
+					if ch.pkg != testPkg {
+						t.Errorf("validation under package %q, want %q", ch.pkg, testPkg)
+					}
+					got = append(got, check{ch.e.Value(), ch.sigs, ch.stakeholders})
+				}
+			}
+			if diff := cmp.Diff(tt.wantAfter, got, cmp.AllowUnexported(check{}), cmp.Comparer(func(a, b *Engine) bool { return a == b })); diff != "" {
+				t.Errorf("validations in the memo (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

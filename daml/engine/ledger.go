@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"weak"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
@@ -321,6 +322,9 @@ type contractInfo struct {
 
 	// key is the stored key of a ledger contract (keys.go).
 	key *tx.KeyWithMaintainers
+	// memo is the store's memo of a ledger contract's argument (nil:
+	// none), which keeps the engine's validations (argmemo.go).
+	memo *ArgMemo
 }
 
 // txError turns an error of the tx.Builder into the engine's *Error of
@@ -650,7 +654,7 @@ func (m *Machine) lookupContract(cid ContractID) (*contractInfo, *Error) {
 		err.Message = fmt.Sprintf("stored contract %s: %s", cid, err.Message)
 		return nil, err
 	}
-	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders), key: sc.Key}
+	c = &contractInfo{id: cid, templateID: sc.TemplateID, arg: arg, signatories: asSet(sc.Signatories), stakeholders: asSet(sc.Stakeholders), key: sc.Key, memo: sc.Memo}
 	lt.put(c)
 	return c, nil
 }
@@ -714,11 +718,34 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 		k.useContract(m, c, t)
 		return
 	}
+	if m.validated(c, t) {
+		k.useContract(m, c, t)
+		return
+	}
 	v := &kValidate{c: c, cid: cid, ct: ct, t: t, k: k, env: m.env, caps: m.caps}
 	v.args[0] = c.arg
 	m.push(v)
 	m.push(kPreventCatch{})
 	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), v.args[:]...)
+}
+
+// validated reports whether the engine validated a contract with c's
+// argument and metadata under the template t before (argmemo.go), and
+// then records it as checked under t's package, as kValidate would.
+func (m *Machine) validated(c *contractInfo, t lf.TypeConID) bool {
+	if c.memo == nil || !m.e.memoizesChecks() || m.e.src.Package(t.PackageID) == nil ||
+		!c.memo.validatedBy(weak.Make(m.e), t.PackageID, c.signatories, c.stakeholders) {
+		return false
+	}
+	owner := c
+	if c.owner != nil {
+		owner = c.owner
+	}
+	if owner.checked == nil {
+		owner.checked = owner.checkedBuf[:0]
+	}
+	owner.checked = append(owner.checked, t.PackageID)
+	return true
 }
 
 // kValidate recomputes a ledger contract's metadata under the template t
@@ -789,6 +816,9 @@ func (v *kValidate) resume(m *Machine, x Value) {
 			owner.checked = owner.checkedBuf[:0]
 		}
 		owner.checked = append(owner.checked, v.t.PackageID)
+		if c.memo != nil && m.e.memoizesChecks() {
+			c.memo.addValidated(weak.Make(m.e), v.t.PackageID, c.signatories, c.stakeholders)
+		}
 		v.k.useContract(m, c, v.t)
 	}
 }
