@@ -101,3 +101,17 @@ func BenchmarkFromValue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkToValue converts an Amulet contract argument (nested records)
+// from engine values to its normalized ledger form, as a create, a choice
+// argument and a choice result are converted (toLedgerValue).
+func BenchmarkToValue(b *testing.B) {
+	a := newAmulet(b)
+	arg := a.amuletArg(b, "dso", "alice", "100.0", 3, "0.001")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := engine.ToValue(arg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"weak"
 
@@ -166,5 +167,53 @@ func TestValidationMemo(t *testing.T) {
 				t.Errorf("validations in the memo (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestValidationMemoConcurrent has engines submit at once against one
+// contract and its memo (run it with -race): every engine's validation is
+// recorded, each once, and each engine trusts its own.
+func TestValidationMemoConcurrent(t *testing.T) {
+	cache := NewCache()
+	engines := make([]*Engine, 4)
+	for i := range engines {
+		engines[i] = New(PackageMap{testPkg: testPackage(nil)}, Options{Cache: cache})
+	}
+	c := memoContract()
+	var wg sync.WaitGroup
+	errs := make([]error, len(engines))
+	for i, e := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				if _, err := e.Submit(context.Background(), Submission{ActAs: []string{"alice"}, Contracts: memStore{c.ID: c}},
+					ExerciseCommand(tid("T"), "Peek", c.ID, &Record{Type: &RecordType{ID: tid("Arg")}})); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("engine %d: %v", i, err)
+		}
+	}
+	cs := c.Memo.checks.Load()
+	if cs == nil {
+		t.Fatal("no validation recorded")
+	}
+	for i, e := range engines {
+		n := 0
+		for _, ch := range cs.list {
+			if ch.e.Value() == e {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("engine %d has %d validations recorded, want 1", i, n)
+		}
 	}
 }
