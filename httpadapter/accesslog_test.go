@@ -69,3 +69,35 @@ func TestAccessLog(t *testing.T) {
 		t.Errorf("access log at level warn: %s", quiet)
 	}
 }
+
+// TestAccessLogSource: with AddSource, every access-log line names the
+// middleware's call site, as Logger.LogAttrs would, the first request's
+// and the later ones'.
+func TestAccessLogSource(t *testing.T) {
+	t.Parallel()
+	logs := &syncBuffer{}
+	h := newHarness(t, Options{Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{AddSource: true}))})
+	for range 3 {
+		h.do(httpCall{method: "GET", target: "/livez"})
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var v struct {
+			Msg    string
+			Source struct{ Function, File string }
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		if v.Msg != "http request" {
+			continue
+		}
+		n++
+		if !strings.HasSuffix(v.Source.Function, "httpadapter.(*adapter).accessLog") || !strings.HasSuffix(v.Source.File, "/httpadapter/accesslog.go") {
+			t.Errorf("source %+v, want the access log's", v.Source)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d access-log lines, want 3", n)
+	}
+}

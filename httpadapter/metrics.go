@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -33,6 +34,45 @@ type Metrics struct {
 	latency  *prometheus.HistogramVec
 	streams  prometheus.Gauge
 	labels   *httprouter.Router
+
+	// The children of requests (by requestLabels) and latency (by
+	// latencyLabels) that requests have used: found in a sync.Map rather
+	// than by the vectors' hashing and locking of the label values on
+	// every request. They hold the children the vectors hold (which are
+	// never deleted), no more.
+	counters  sync.Map
+	observers sync.Map
+}
+
+// requestLabels are the label values of a child of Metrics.requests.
+type requestLabels struct {
+	method, route string
+	status        int
+}
+
+// latencyLabels are the label values of a child of Metrics.latency.
+type latencyLabels struct{ method, route string }
+
+// counter returns the requests counter of the labels.
+func (m *Metrics) counter(method, route string, status int) prometheus.Counter {
+	k := requestLabels{method, route, status}
+	if c, ok := m.counters.Load(k); ok {
+		return c.(prometheus.Counter)
+	}
+	c := m.requests.WithLabelValues(method, route, strconv.Itoa(status))
+	m.counters.Store(k, c)
+	return c
+}
+
+// observer returns the latency histogram of the labels.
+func (m *Metrics) observer(method, route string) prometheus.Observer {
+	k := latencyLabels{method, route}
+	if o, ok := m.observers.Load(k); ok {
+		return o.(prometheus.Observer)
+	}
+	o := m.latency.WithLabelValues(method, route)
+	m.observers.Store(k, o)
+	return o
 }
 
 // NewMetrics returns the metrics of node, registered in a new registry.
@@ -85,8 +125,8 @@ func (m *Metrics) Wrap(h http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			m.requests.WithLabelValues(r.Method, route, strconv.Itoa(status)).Inc()
-			m.latency.WithLabelValues(r.Method, route).Observe(time.Since(start).Seconds())
+			m.counter(r.Method, route, status).Inc()
+			m.observer(r.Method, route).Observe(time.Since(start).Seconds())
 		}()
 		h.ServeHTTP(sw, r)
 	})

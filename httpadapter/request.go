@@ -171,7 +171,7 @@ func (rq *request) readBody() ([]byte, error) {
 	if rq.r.ContentLength > rq.maxBody {
 		return nil, tooLarge()
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(rq.w, rq.r.Body, rq.maxBody))
+	data, err := readAll(http.MaxBytesReader(rq.w, rq.r.Body, rq.maxBody), rq.r.ContentLength)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -180,6 +180,29 @@ func (rq *request) readBody() ([]byte, error) {
 		return nil, invalidBody(err.Error())
 	}
 	return data, nil
+}
+
+// readAll is io.ReadAll, its buffer sized for a body of the announced
+// length (when known, -1 otherwise): the body and the read that finds its
+// end fit without growing it.
+func readAll(r io.Reader, length int64) ([]byte, error) {
+	if length < 0 || length >= 1<<20 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, length+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // a body longer than announced
+		}
+	}
 }
 
 // decodeBody reads and decodes the JSON request body into a Req. Any

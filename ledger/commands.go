@@ -145,7 +145,14 @@ func changeID(userID string, actAs []string, commandID string) string {
 
 // checkDuplicate fails with DUPLICATE_COMMAND when the command was accepted
 // within its deduplication period.
+//
+// The node's dedupFilter spares the read for a change id without a
+// record; it notes every id checked, as the committer writes the record
+// of an id only after checking it here.
 func (n *Node) checkDuplicate(tx *store.Tx, s *submission, now time.Time) error {
+	if n.dedup != nil && !n.dedup.note(s.changeKey()) {
+		return nil
+	}
 	raw, err := tx.Get(store.DedupKey(s.changeKey()))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

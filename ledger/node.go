@@ -73,6 +73,7 @@ type Node struct {
 
 	pruning pruneState     // prune.go
 	tracker commandTracker // command_status.go
+	dedup   *dedupFilter   // dedupfilter.go
 
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.
@@ -124,12 +125,16 @@ func Open(opts Options) (*Node, error) {
 		st.Close()
 		return nil, err
 	}
+	n.dedup = newDedupFilter(st)
 	return n, nil
 }
 
 // Close stops the committer and closes the store. Operations already
 // handed to the committer finish; later calls fail with SERVICE_NOT_RUNNING.
-func (n *Node) Close() error { return n.st.Close() }
+func (n *Node) Close() error {
+	n.dedup.close()
+	return n.st.Close()
+}
 
 // Ready returns nil while the node serves, and a SERVICE_NOT_RUNNING error
 // once it is closed.

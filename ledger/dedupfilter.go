@@ -1,0 +1,116 @@
+package ledger
+
+import (
+	"errors"
+	"hash/maphash"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// A dedupFilter lets checkDuplicate skip the store read for a change id
+// that has no deduplication record — nearly every submission's: the read
+// of a missing key goes through Badger's memtables and every level-0
+// table, in the committer. It is a Bloom filter of the change ids that
+// may have a record: those of the store when the node opened (read by a
+// scan in the background, during which the filter answers "maybe" for
+// every id) and every id checked since (note). The committer writes a
+// record only for a change id it has just checked, so every record the
+// store holds, or will commit, has its id in the filter before it is
+// visible: an id the filter does not hold has none, and checkDuplicate
+// answers as the read would. A false "maybe" costs the read, as before.
+//
+// Its 2^23 bits (1 MiB, in pages allocated when first set) keep false
+// positives near 2 % at a million change ids; memory does not grow with
+// the ledger beyond that.
+type dedupFilter struct {
+	seed  maphash.Seed
+	pages [dedupPages]atomic.Pointer[dedupPage]
+	ready atomic.Bool // the store's ids are all in
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+const (
+	dedupBits      = 1 << 23
+	dedupPageWords = 2048 // 16 KiB
+	dedupPageBits  = dedupPageWords * 64
+	dedupPages     = dedupBits / dedupPageBits
+	dedupHashes    = 4
+)
+
+type dedupPage [dedupPageWords]atomic.Uint64
+
+// errDedupScanStopped ends the background scan of a closing node.
+var errDedupScanStopped = errors.New("ledger: the node closed during the deduplication filter's scan")
+
+// newDedupFilter returns a filter that holds the change ids of st's
+// deduplication records once its background scan has read them; close
+// stops the scan.
+func newDedupFilter(st *store.Store) *dedupFilter {
+	f := &dedupFilter{seed: maphash.MakeSeed(), stop: make(chan struct{}), done: make(chan struct{})}
+	go f.scan(st)
+	return f
+}
+
+// scan adds the change id of every deduplication record in st, then
+// marks the filter ready. Records committed after its snapshot were
+// noted by their checks.
+func (f *dedupFilter) scan(st *store.Store) {
+	defer close(f.done)
+	prefix := []byte(store.PrefixDedup)
+	err := st.View(func(r *store.Reader) error {
+		return r.Scan(prefix, nil, func(key, _ []byte) (bool, error) {
+			select {
+			case <-f.stop:
+				return false, errDedupScanStopped
+			default:
+			}
+			f.set(maphash.Bytes(f.seed, key[len(prefix):]))
+			return true, nil
+		})
+	})
+	if err == nil {
+		f.ready.Store(true)
+	}
+}
+
+// close stops the background scan and waits for it.
+func (f *dedupFilter) close() {
+	if f == nil {
+		return
+	}
+	f.stopOnce.Do(func() { close(f.stop) })
+	<-f.done
+}
+
+// note reports whether change may have a deduplication record, and holds
+// change from now on: the caller may write its record.
+func (f *dedupFilter) note(change string) (maybe bool) {
+	return !f.set(maphash.String(f.seed, change)) || !f.ready.Load()
+}
+
+// set sets the bits of the hash h and reports whether any was clear.
+func (f *dedupFilter) set(h uint64) (changed bool) {
+	// Double hashing: the bit positions h1 + i·h2 (h2 odd).
+	h1, h2 := h&(dedupBits-1), (h>>32)|1
+	for i := range uint64(dedupHashes) {
+		bit := (h1 + i*h2) & (dedupBits - 1)
+		p := f.pages[bit/dedupPageBits].Load()
+		if p == nil {
+			p = new(dedupPage)
+			if !f.pages[bit/dedupPageBits].CompareAndSwap(nil, p) {
+				p = f.pages[bit/dedupPageBits].Load()
+			}
+		}
+		w, m := &p[bit%dedupPageBits/64], uint64(1)<<(bit%64)
+		if w.Load()&m == 0 {
+			w.Or(m)
+			changed = true
+		}
+	}
+	return changed
+}

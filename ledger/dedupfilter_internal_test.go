@@ -1,0 +1,89 @@
+package ledger
+
+import (
+	"fmt"
+	"hash/maphash"
+	"testing"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
+)
+
+// TestDedupFilter: the filter answers "maybe" for every id until its scan
+// of the store has read the store's deduplication records, then "maybe"
+// for those and for every id noted since, and "no" for ids it never saw
+// (but for rare false positives, counted here).
+func TestDedupFilter(t *testing.T) {
+	t.Parallel()
+	st, err := store.Open(store.Options{Badger: store.InMemoryBadgerOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const stored = 2000
+	_, err = st.Submit(func(tx *store.Tx) (any, error) {
+		for i := range stored {
+			tx.Set(store.DedupKey(changeID("u", []string{"alice"}, fmt.Sprint("stored", i))), []byte(`{}`))
+		}
+		return nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Before the scan: "maybe" for anything.
+	blocked := &dedupFilter{seed: maphash.MakeSeed(), stop: make(chan struct{}), done: make(chan struct{})}
+	if !blocked.note("never-seen") {
+		t.Error("a filter whose scan has not finished answered no")
+	}
+
+	f := newDedupFilter(st)
+	<-f.done
+	if !f.ready.Load() {
+		t.Fatal("the scan did not finish")
+	}
+	for i := range stored {
+		if id := changeID("u", []string{"alice"}, fmt.Sprint("stored", i)); !f.note(id) {
+			t.Fatalf("stored change id %d: the filter answered no", i)
+		}
+	}
+	falsePositives := 0
+	for i := range 10000 {
+		id := changeID("u", []string{"alice"}, fmt.Sprint("new", i))
+		if f.note(id) {
+			falsePositives++
+		}
+		if !f.note(id) {
+			t.Fatalf("new change id %d: no after it was noted", i)
+		}
+	}
+	if falsePositives > 10 {
+		t.Errorf("%d false positives in 10 000 new ids with %d held", falsePositives, stored)
+	}
+	f.close()
+	f.close() // twice: no panic
+}
+
+// TestDedupFilterScanStops: closing a filter during its scan ends the
+// scan, and the filter stays not ready (answering "maybe").
+func TestDedupFilterScanStops(t *testing.T) {
+	t.Parallel()
+	st, err := store.Open(store.Options{Badger: store.InMemoryBadgerOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, err = st.Submit(func(tx *store.Tx) (any, error) {
+		tx.Set(store.DedupKey("a"), []byte(`{}`))
+		return nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &dedupFilter{seed: maphash.MakeSeed(), stop: make(chan struct{}), done: make(chan struct{})}
+	f.stopOnce.Do(func() { close(f.stop) })
+	f.scan(st)
+	if f.ready.Load() || !f.note("b") {
+		t.Error("a stopped scan left the filter ready")
+	}
+	f.close() // the scan has ended: returns at once
+}
