@@ -84,6 +84,8 @@ func init() {
 	addStackJets(scriptJets)
 	addScriptMonadJets(scriptJets)
 	addExposedCallStackJet(scriptJets)
+	addQuestionJets(scriptJets)
+	addLiftJet(scriptJets)
 }
 
 // packageIDPrefix matches the package id of a type constructor as
