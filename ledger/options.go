@@ -77,7 +77,7 @@ type Options struct {
 	// that stay mapped in the process, so counted in its resident set:
 	// over it, the node unmaps them from the process (Linux; madvise
 	// MADV_DONTNEED), the oldest files first, and they stay in the page
-	// cache, for the kernel to keep or drop. 0 means 64 MiB; a negative
+	// cache, for the kernel to keep or drop. 0 means 32 MiB; a negative
 	// value leaves them mapped (the resident set then grows with the
 	// ledger's files, until the kernel needs the memory).
 	MappedResident int64
@@ -193,6 +193,16 @@ func (o Options) spill() store.Spill {
 // the disk.
 const valueThreshold = 512
 
+// blockSize is an on-disk node's Badger block size: 16 KiB rather than
+// Badger's 4 KiB. Each table's index holds every block's first key (with
+// the ledger's keys of 70–150 bytes, ~175 bytes a block) and its bloom
+// filter, and Badger reads every table's index through and checks its
+// checksum when it opens the store: 38 MiB at a million Ping creates with
+// 4 KiB blocks, the part of a restart that grew with the ledger. With 16
+// KiB blocks the offsets are a quarter; a point read decompresses a
+// larger block (BENCHMARKS.md, issue 23).
+const blockSize = 16 << 10
+
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test
 // must open in milliseconds and cost a few MB, so it gets small tables and
 // no caches; a durable node keeps moderate tables instead of Badger's
@@ -216,10 +226,18 @@ func (o Options) badgerOptions() badger.Options {
 	} else {
 		b = badger.DefaultOptions(o.Dir).
 			WithMemTableSize(16 << 20).
-			WithNumMemtables(3).
+			// NumMemtables is how many full memtables may wait for
+			// their flush (besides the one being flushed and the one
+			// written) before writes stall. Each holds a 16 MiB arena
+			// and its write-ahead log's pages, mapped; they pile up
+			// only when the flushes wait for compactions (level 0
+			// full), late in a large ledger's run, when the memory
+			// peaked (BENCHMARKS.md, issue 23): 2 rather than 3.
+			WithNumMemtables(2).
 			WithBlockCacheSize(32 << 20).
 			WithIndexCacheSize(16 << 20).
 			WithBaseTableSize(4 << 20).
+			WithBlockSize(blockSize).
 			WithValueThreshold(valueThreshold).
 			// Value log files of 16 MiB: at Open, Badger reads the
 			// last one through (for its end), and its garbage

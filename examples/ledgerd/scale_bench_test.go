@@ -332,6 +332,34 @@ func BenchmarkScale(b *testing.B) {
 		n, total.Round(time.Millisecond), serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon.Load()>>20, file>>20, peakFile.Load()>>20, restart)
 }
 
+// BenchmarkScaleRestart times what BenchmarkScale's last step times, on
+// the store a scale run kept (LEDGERD_SCALE_DIR): each iteration starts
+// ledgerd on it, times exec → the first 200 of /livez, and stops it with
+// SIGTERM. It reports the median and the slowest of the iterations, and
+// the server's CPU time until /livez answered (user + system, which unlike
+// the wall time does not depend on what else the machine runs). Skipped
+// without LEDGERD_SCALE_DIR:
+//
+//	LEDGERD_SCALE_DIR=/tmp/store go test -run '^$' -bench ScaleRestart -benchtime 10x ./examples/ledgerd
+func BenchmarkScaleRestart(b *testing.B) {
+	dir := os.Getenv(envScaleDir)
+	if dir == "" {
+		b.Skipf("%s not set: skipping the restart benchmark", envScaleDir)
+	}
+	var ds, cpus []time.Duration
+	for b.Loop() {
+		p, d := startScaleProcess(b, dir, "")
+		cpus = append(cpus, procCPU(b, p.cmd.Process.Pid))
+		ds = append(ds, d)
+		p.stopScale(b)
+	}
+	slices.Sort(ds)
+	slices.Sort(cpus)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms-restart-livez")
+	b.ReportMetric(float64(ds[len(ds)-1].Microseconds())/1000, "ms-restart-livez-max")
+	b.ReportMetric(float64(cpus[len(cpus)/2].Microseconds())/1000, "ms-cpu-to-livez")
+}
+
 func get(b *testing.B, c *http.Client, url string) []byte {
 	resp, err := c.Get(url)
 	if err != nil {

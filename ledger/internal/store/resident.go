@@ -50,7 +50,7 @@ import (
 
 // DefaultMappedResident is the budget of an on-disk store's mapped file
 // pages when Options.MappedResident is 0.
-const DefaultMappedResident = 64 << 20
+const DefaultMappedResident = 32 << 20
 
 // trimInterval is how often the store compares its mapped pages with
 // the budget: one read of /proc/self/status (the process's file pages,
