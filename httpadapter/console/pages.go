@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -73,9 +74,12 @@ type nodeCtx struct {
 	N    *treeNode
 }
 
-// pages holds one template set per page: the layout, the shared
-// definitions and the page's own file.
-var pages = func() map[string]*template.Template {
+// pages returns one template set per page: the layout, the shared
+// definitions and the page's own file. They are parsed at the first
+// page, not at package init: a process that imports the console (as
+// ledgerd does) but serves no page pays nothing at start (~7 ms of CPU,
+// measured in ledgerd's restart).
+var pages = sync.OnceValue(func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
@@ -90,7 +94,7 @@ var pages = func() map[string]*template.Template {
 		out[strings.TrimSuffix(base, ".html")] = t
 	}
 	return out
-}()
+})
 
 // render writes a page.
 func (c *Console) render(w http.ResponseWriter, r *request, status int, name, title string, page any) {
@@ -107,7 +111,7 @@ func (c *Console) render(w http.ResponseWriter, r *request, status int, name, ti
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	if err := pages[name].ExecuteTemplate(w, "layout.html", d); err != nil {
+	if err := pages()[name].ExecuteTemplate(w, "layout.html", d); err != nil {
 		c.log.Error("console: rendering a page", "page", name, "err", err)
 	}
 }
