@@ -336,10 +336,11 @@ func (m *Machine) apply(fn Value, args []Value) {
 		return
 	}
 	// A closure without arguments yet whose body is atomic returns its
-	// value at once (closure.value): an over-application then goes on
+	// value at once (closure.value): an over-application of one goes on
 	// with the rest of the arguments here, without a frame — the shape
-	// of a class method's call, (dict.m) () x y.
-	for len(p.args) == 0 {
+	// of a class method's call, (dict.m) () x y. (An exact call of one
+	// returns in closure.enter.)
+	for n > p.arity && len(p.args) == 0 {
 		c, ok := p.fn.(*closure)
 		if !ok {
 			break
@@ -347,10 +348,6 @@ func (m *Machine) apply(fn Value, args []Value) {
 		v, ok := c.value(args[:p.arity])
 		if !ok {
 			break
-		}
-		if n == p.arity {
-			m.ret(v)
-			return
 		}
 		args = args[p.arity:]
 		if p, ok = v.(*PAP); !ok {
