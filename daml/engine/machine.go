@@ -410,10 +410,23 @@ func partial(p *PAP, args []Value, n int) *PAP {
 	var all []Value
 	var q *PAP
 	switch {
-	case n <= 2:
+	case n == 1:
+		// Exact sizes, as nClosure.eval's.
+		x := &struct {
+			p    PAP
+			args [1]Value
+		}{}
+		q, all = &x.p, x.args[:0:n]
+	case n == 2:
 		x := &struct {
 			p    PAP
 			args [2]Value
+		}{}
+		q, all = &x.p, x.args[:0:n]
+	case n == 3:
+		x := &struct {
+			p    PAP
+			args [3]Value
 		}{}
 		q, all = &x.p, x.args[:0:n]
 	case n <= 4:
@@ -597,15 +610,33 @@ func (n *nClosure) eval(m *Machine) {
 		}{}
 		p, x.c.code = &x.p, n.code
 		p.fn = &x.c
-	case 1, 2:
+	case 1:
+		// Exact sizes: each value is 16 bytes, and the allocator's size
+		// classes 96, 112, 128 and 144 fit one to four.
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [1]Value
+		}{}
+		caps, p, x.c.code = x.caps[:], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	case 2:
 		x := &struct {
 			p    PAP
 			c    closure
 			caps [2]Value
 		}{}
-		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
+		caps, p, x.c.code = x.caps[:], &x.p, n.code
 		x.c.caps, p.fn = caps, &x.c
-	case 3, 4:
+	case 3:
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [3]Value
+		}{}
+		caps, p, x.c.code = x.caps[:], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	case 4:
 		x := &struct {
 			p    PAP
 			c    closure

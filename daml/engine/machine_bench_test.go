@@ -98,3 +98,12 @@ func BenchmarkFoldLPartial(b *testing.B) {
 	e := newTestEngine(map[string]lf.Expr{"step": app(f, i64(0))}, Options{MaxSteps: -1})
 	benchFoldOn(b, e, n, Int64(n*(n+1)/2))
 }
+
+// BenchmarkClosureCall builds and calls a closure capturing one value
+// per element, as Daml code passes a lambda over a local (map (\y -> y +
+// x) …): (\y -> y + x) acc — the closure, its PAP and its captured value
+// in one allocation.
+func BenchmarkClosureCall(b *testing.B) {
+	const n = 1000
+	benchFold(b, lam(app(lam(add(v("y"), v("x")), "y"), v("acc")), "acc", "x"), n, Int64(n*(n+1)/2))
+}
