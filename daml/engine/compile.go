@@ -340,6 +340,7 @@ func (c *compiler) lambda(s *scope, x lf.Expr) node {
 	code := &lambda{arity: len(params)}
 	code.body = c.expr(inner, body)
 	code.slots = inner.max
+	code.ret = atomicBody(code.body, code.arity)
 	if len(inner.caps) == 0 {
 		return &nConst{v: &PAP{fn: &closure{code: code}, arity: code.arity}}
 	}

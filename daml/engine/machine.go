@@ -33,6 +33,53 @@ type lambda struct {
 	body  node
 	arity int
 	slots int
+	// ret is the body's operand when the body is atomic: a parameter, a
+	// captured value, a constant or a top-level value (atomicBody). A
+	// call then has its value at once (closure.value), without an
+	// environment or a step: dictionary methods (\_ -> $cmethod) and
+	// const-like functions are called that way hundreds of thousands of
+	// times in a script suite.
+	ret *operand
+}
+
+// atomicBody returns the operand of body if the machine can read its
+// value without an environment of its own (closure.value), else nil.
+func atomicBody(body node, arity int) *operand {
+	o := operandOf(body)
+	switch o.kind {
+	case opLoc:
+		if int(o.i) >= arity {
+			return nil
+		}
+	case opCap, opConst, opTop:
+	default:
+		return nil
+	}
+	return &o
+}
+
+// value returns what a call of c on its arguments returns when its body
+// is atomic (lambda.ret) and ready (a top-level value is until it is
+// first evaluated), args being its arguments. It reports false, the
+// call to be entered, otherwise.
+func (c *closure) value(args []Value) (Value, bool) {
+	o := c.code.ret
+	if o == nil {
+		return nil, false
+	}
+	switch o.kind {
+	case opLoc:
+		return args[o.i], true
+	case opCap:
+		return c.caps[o.i], true
+	case opConst:
+		return o.v, true
+	case opTop:
+		if v := o.def.cached.Load(); v != nil {
+			return *v, true
+		}
+	}
+	return nil, false
 }
 
 // closure is a lambda with its captured values.
@@ -49,6 +96,10 @@ type closure struct {
 // alive: a loop of n recursive calls would retain all n frames until the
 // evaluation ends (TestLoopRetainsNoFrames).
 func (c *closure) enter(m *Machine, args []Value) {
+	if v, ok := c.value(args); ok {
+		m.ret(v)
+		return
+	}
 	env := m.newEnv(c.code.slots)
 	copyVals(env, args)
 	m.env, m.caps, m.ctrl = env, c.caps, c.code.body
@@ -284,6 +335,42 @@ func (m *Machine) apply(fn Value, args []Value) {
 		m.ret(partial(p, args, n))
 		return
 	}
+	// A closure without arguments yet whose body is atomic returns its
+	// value at once (closure.value): an over-application of one goes on
+	// with the rest of the arguments here, without a frame — the shape
+	// of a class method's call, (dict.m) () x y. (An exact call of one
+	// returns in closure.enter.)
+	for n > p.arity && len(p.args) == 0 {
+		c, ok := p.fn.(*closure)
+		if !ok {
+			break
+		}
+		v, ok := c.value(args[:p.arity])
+		if !ok {
+			break
+		}
+		args = args[p.arity:]
+		if p, ok = v.(*PAP); !ok {
+			m.fail(crash("apply: not a function: %T", v))
+			return
+		}
+		n = len(p.args) + len(args)
+		if n < p.arity {
+			m.ret(partial(p, args, n))
+			return
+		}
+	}
+	if n == p.arity && len(p.args) > 0 {
+		if c, ok := p.fn.(*closure); ok && c.code.ret == nil {
+			// The PAP's arguments and these straight into the
+			// environment (closure.enter without the copy in between).
+			env := m.newEnv(max(c.code.slots, n))
+			copyVals(env, p.args)
+			copyVals(env[len(p.args):], args)
+			m.env, m.caps, m.ctrl = env, c.caps, c.code.body
+			return
+		}
+	}
 	all := args
 	var held *valBuf // holds all, given back once entered
 	if len(p.args) > 0 {
@@ -323,10 +410,23 @@ func partial(p *PAP, args []Value, n int) *PAP {
 	var all []Value
 	var q *PAP
 	switch {
-	case n <= 2:
+	case n == 1:
+		// Exact sizes, as nClosure.eval's.
+		x := &struct {
+			p    PAP
+			args [1]Value
+		}{}
+		q, all = &x.p, x.args[:0:n]
+	case n == 2:
 		x := &struct {
 			p    PAP
 			args [2]Value
+		}{}
+		q, all = &x.p, x.args[:0:n]
+	case n == 3:
+		x := &struct {
+			p    PAP
+			args [3]Value
 		}{}
 		q, all = &x.p, x.args[:0:n]
 	case n <= 4:
@@ -510,15 +610,33 @@ func (n *nClosure) eval(m *Machine) {
 		}{}
 		p, x.c.code = &x.p, n.code
 		p.fn = &x.c
-	case 1, 2:
+	case 1:
+		// Exact sizes: each value is 16 bytes, and the allocator's size
+		// classes 96, 112, 128 and 144 fit one to four.
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [1]Value
+		}{}
+		caps, p, x.c.code = x.caps[:], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	case 2:
 		x := &struct {
 			p    PAP
 			c    closure
 			caps [2]Value
 		}{}
-		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
+		caps, p, x.c.code = x.caps[:], &x.p, n.code
 		x.c.caps, p.fn = caps, &x.c
-	case 3, 4:
+	case 3:
+		x := &struct {
+			p    PAP
+			c    closure
+			caps [3]Value
+		}{}
+		caps, p, x.c.code = x.caps[:], &x.p, n.code
+		x.c.caps, p.fn = caps, &x.c
+	case 4:
 		x := &struct {
 			p    PAP
 			c    closure
@@ -771,6 +889,10 @@ type nApp struct {
 	ops []operand
 	// settled reports that the arguments (ops[1:]) are all settled.
 	settled bool
+	// direct reports that the arguments are settled or top-level values
+	// and fit a valBuf, and the function is not an opNode: when
+	// enterClosure does not apply, applyDirect may.
+	direct bool
 	// known is the closure of the function, once seen, when the function
 	// is a top-level value (an opTop) that enterClosure enters: a
 	// top-level value is evaluated once per engine cache (its definition
@@ -784,13 +906,57 @@ type nApp struct {
 // newApp returns the application of nodes[0] to nodes[1:].
 func newApp(nodes []node) *nApp {
 	ops := operandsOf(nodes)
-	return &nApp{ops: ops, settled: settled(ops[1:])}
+	return &nApp{ops: ops, settled: settled(ops[1:]), direct: readable(ops[1:]) && len(ops)-1 <= seqBuf && ops[0].kind != opNode}
+}
+
+// readable reports whether every operand is a variable, a constant or a
+// top-level value: reading any has no effect, and all are atomic once
+// the top-level values are evaluated (atomicNow).
+func readable(ops []operand) bool {
+	for i := range ops {
+		if k := ops[i].kind; k != opLoc && k != opCap && k != opConst && k != opTop {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *nApp) eval(m *Machine) {
-	if !n.enterClosure(m) {
-		startSeq(m, n.ops, n)
+	if n.enterClosure(m) || n.direct && n.applyDirect(m) {
+		return
 	}
+	startSeq(m, n.ops, n)
+}
+
+// applyDirect runs an application whose arguments are atomic now (of
+// n.direct, they are variables, constants and top-level values already
+// evaluated) and whose function's value is at hand without the machine
+// (inlineVal: a top-level value, a dictionary's method projected, …):
+// what startSeq and finish would do, without their sequence — the
+// function's value, then apply on the arguments read into a buffer,
+// given back once apply returned (apply keeps no argument slice).
+// Reading such arguments has no effect, so reading them after the
+// function, not before, makes no difference. It reports false, having
+// done nothing, when an argument or the function needs the machine.
+func (n *nApp) applyDirect(m *Machine) bool {
+	if !n.settled && !atomicNow(m, n.ops[1:]) {
+		return false
+	}
+	fv, r := inlineVal(m, &n.ops[0])
+	switch r {
+	case notInline:
+		return false
+	case inlineGone:
+		return true
+	}
+	b := m.bufFree.get()
+	args := b[:len(n.ops)-1]
+	for j := range args {
+		args[j], _ = n.ops[j+1].atomic(m)
+	}
+	m.apply(fv, args)
+	m.bufFree.put(b)
+	return true
 }
 
 // enterClosure runs an application whose function is atomic and a
@@ -820,6 +986,19 @@ func (n *nApp) enterClosure(m *Machine) bool {
 	args := n.ops[1:]
 	arity := len(args)
 	if n.settled {
+		if o := c.code.ret; o != nil {
+			// An atomic body (closure.value): its value without an
+			// environment; the arguments, variables and constants, need
+			// no evaluating.
+			if o.kind == opLoc {
+				m.val, _ = args[o.i].atomic(m)
+				return true
+			}
+			if v, ok := c.value(nil); ok {
+				m.val = v
+				return true
+			}
+		}
 		// Variables and constants: read straight into the environment.
 		env := m.newEnv(max(c.code.slots, arity))
 		for j := range args {
