@@ -87,3 +87,48 @@ func TestDedupFilterScanStops(t *testing.T) {
 	}
 	f.close() // the scan has ended: returns at once
 }
+
+// TestDedupFilterPages: a node that sees few commands allocates about a
+// page per command (its bits lie in one block), not the whole bitmap;
+// and at a million ids the filter still says no to most new ones.
+func TestDedupFilterPages(t *testing.T) {
+	t.Parallel()
+	f := &dedupFilter{seed: maphash.MakeSeed()}
+	f.ready.Store(true)
+	const few = 30
+	for i := range few {
+		f.note(fmt.Sprint("cmd", i))
+	}
+	if n := f.allocatedPages(); n > few {
+		t.Errorf("%d commands allocated %d pages of %d bytes", few, n, dedupPageWords*8)
+	}
+
+	if testing.Short() {
+		return
+	}
+	const held, probes = 1_000_000, 100_000
+	for i := range held {
+		f.note(fmt.Sprint("held", i))
+	}
+	falsePositives := 0
+	for i := range probes {
+		if f.note(fmt.Sprint("new", i)) {
+			falsePositives++
+		}
+	}
+	if rate := float64(falsePositives) / probes; rate > 0.04 {
+		t.Errorf("false positives at %d ids: %.1f %%", held, 100*rate)
+	} else {
+		t.Logf("false positives at %d ids: %.2f %%", held, 100*rate)
+	}
+}
+
+func (f *dedupFilter) allocatedPages() int {
+	n := 0
+	for i := range f.pages {
+		if f.pages[i].Load() != nil {
+			n++
+		}
+	}
+	return n
+}
