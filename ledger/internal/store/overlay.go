@@ -120,7 +120,10 @@ func (b *overlayBase) seek(key []byte) int {
 // del, the deletion of the key (hiding the snapshot's entry). Nodes never
 // change once a version holding them is published.
 type tnode struct {
-	key, val    []byte
+	key, val []byte
+	// decoded is val's decoded form its writer handed over with it
+	// (Tx.SetOwnedDecoded), or nil.
+	decoded     any
 	del         bool
 	prio        uint32
 	left, right *tnode
@@ -139,9 +142,9 @@ var tgen atomic.Uint64
 // nodes on the path to it, but for those batch gen made, which it changes
 // in place: the writes of one batch share the top of the tree, which is
 // then copied once per batch rather than once per write.
-func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnode {
+func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen uint64) *tnode {
 	if n == nil {
-		return &tnode{key: key, val: val, del: del, prio: prio, gen: gen}
+		return &tnode{key: key, val: val, decoded: decoded, del: del, prio: prio, gen: gen}
 	}
 	cp := n
 	if n.gen != gen {
@@ -151,15 +154,15 @@ func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnod
 	}
 	switch c := bytes.Compare(key, n.key); {
 	case c == 0:
-		cp.val, cp.del = val, del
+		cp.val, cp.decoded, cp.del = val, decoded, del
 	case c < 0:
-		cp.left = tinsert(cp.left, key, val, del, prio, gen)
+		cp.left = tinsert(cp.left, key, val, decoded, del, prio, gen)
 		if l := cp.left; l.prio > cp.prio { // rotate right (l is the batch's)
 			cp.left, l.right = l.right, cp
 			return l
 		}
 	default:
-		cp.right = tinsert(cp.right, key, val, del, prio, gen)
+		cp.right = tinsert(cp.right, key, val, decoded, del, prio, gen)
 		if r := cp.right; r.prio > cp.prio { // rotate left
 			cp.right, r.left = r.left, cp
 			return r
@@ -178,10 +181,21 @@ type overlayView struct {
 // get returns the value at key (not a copy: the caller must not change
 // it).
 func (v *overlayView) get(key []byte) ([]byte, bool) {
+	val, _, ok := v.getDecoded(key)
+	return val, ok
+}
+
+// getDecoded is get that also returns the value's decoded form, when
+// its writer handed one over (nil otherwise: the snapshot's entries have
+// none).
+func (v *overlayView) getDecoded(key []byte) ([]byte, any, bool) {
 	for n := v.root; n != nil; {
 		switch c := bytes.Compare(key, n.key); {
 		case c == 0:
-			return n.val, !n.del
+			if n.del {
+				return nil, nil, false
+			}
+			return n.val, n.decoded, true
 		case c < 0:
 			n = n.left
 		default:
@@ -189,9 +203,9 @@ func (v *overlayView) get(key []byte) ([]byte, bool) {
 		}
 	}
 	if i := v.base.seek(key); i < len(v.base.keys) && bytes.Equal(v.base.keys[i], key) {
-		return v.base.vals[i], true
+		return v.base.vals[i], nil, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // with returns the version with writes applied (values copied, but for
@@ -209,7 +223,7 @@ func (v overlayView) with(writes []write) *overlayView {
 				val = []byte{}
 			}
 		}
-		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32(), gen)
+		v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen)
 	}
 	return &v
 }
