@@ -106,7 +106,8 @@ type timings struct {
 	submits, queries int
 }
 
-// timedLedger times a ledger's Submit and Contracts calls.
+// timedLedger times a ledger's Submit, Contracts and ContractsOfTemplate
+// calls.
 type timedLedger struct {
 	*scriptledger.Ledger
 	t *timings
@@ -122,4 +123,10 @@ func (l *timedLedger) Contracts(ctx context.Context, parties []string, match fun
 	start := time.Now()
 	defer func() { l.t.query += time.Since(start); l.t.queries++ }()
 	return l.Ledger.Contracts(ctx, parties, match)
+}
+
+func (l *timedLedger) ContractsOfTemplate(ctx context.Context, parties []string, tpl lf.TypeConID) ([]engine.Contract, error) {
+	start := time.Now()
+	defer func() { l.t.query += time.Since(start); l.t.queries++ }()
+	return l.Ledger.ContractsOfTemplate(ctx, parties, tpl)
 }

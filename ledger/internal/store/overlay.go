@@ -35,6 +35,9 @@ import (
 type overlayBase struct {
 	keys [][]byte
 	vals [][]byte
+	// byTemplate are the entries of the index by template of the
+	// snapshot's active-contracts index entries (see byTemplateKey).
+	byTemplate *overlayBase
 }
 
 // overlayReader is the Restore reader of an overlay store
@@ -106,9 +109,29 @@ func (p *Prepared) overlayBase() (*overlayBase, error) {
 			p.baseErr = errors.New("store: a snapshot's keys are out of order")
 			return
 		}
+		b.byTemplate = b.indexByTemplate()
 		p.base = b
 	})
 	return p.base, p.baseErr
+}
+
+// indexByTemplate returns the entries of the index by template of b's
+// active-contracts index entries (see byTemplateKey).
+func (b *overlayBase) indexByTemplate() *overlayBase {
+	type entry struct{ k, v []byte }
+	var derived []entry
+	for i := b.seek([]byte(PrefixActiveByParty)); i < len(b.keys) && bytes.HasPrefix(b.keys[i], []byte(PrefixActiveByParty)); i++ {
+		if k := byTemplateKey(b.keys[i], b.vals[i]); k != nil {
+			derived = append(derived, entry{k, b.vals[i]})
+		}
+	}
+	slices.SortFunc(derived, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
+	out := &overlayBase{}
+	for _, e := range derived {
+		out.keys = append(out.keys, e.k)
+		out.vals = append(out.vals, e.v)
+	}
+	return out
 }
 
 // seek returns the position of the first key >= key.
@@ -172,15 +195,60 @@ func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen 
 }
 
 // overlayView is one version of an overlay store: immutable once
-// published.
+// published. Besides its entries (tview), it keeps an index by template
+// of its active-contracts index entries (byTemplate, below).
 type overlayView struct {
+	tview
+	byTemplate tview
+}
+
+// tview is one version of a sorted set of entries: the snapshot's
+// (base) under the store's own writes (root).
+type tview struct {
 	base *overlayBase
 	root *tnode
 }
 
+// An overlay store, the in-memory store of a Daml Script's node, answers
+// a script's queries of the active contracts of one template, which
+// read a party's entries of the active-contracts index (w/<party>/<cid>,
+// keys.go) and keep those whose value names the template (a script's
+// parties see a few dozen contracts of a dozen templates, of which a
+// query wants one or two). So it also keeps, for every such entry, one
+// under <party>/<template id>\x00<cid> with the same value, in a tree of
+// its own (never stored, never backed up: derived from the entries at
+// every write), which ScanActiveOfTemplate reads: the entries of one
+// party and template, in contract-id order as the party's are.
+
+// byTemplateKey returns the key of the index by template of the
+// active-contracts index entry key (w/<party>/<cid>) with value val
+// (ACSIndexValue), or nil when they are not such an entry.
+func byTemplateKey(key, val []byte) []byte {
+	rest, ok := bytes.CutPrefix(key, []byte(PrefixActiveByParty))
+	if !ok {
+		return nil
+	}
+	party, cid, ok := bytes.Cut(rest, []byte{'/'})
+	_, tid, _, okv := DecodeACSIndexValue(val)
+	if !ok || !okv {
+		return nil
+	}
+	return byTemplatePrefix(make([]byte, 0, len(party)+len(tid)+2+len(cid)), party, tid, cid)
+}
+
+// byTemplatePrefix appends the prefix of the index by template of one
+// party's entries of one template, then cid.
+func byTemplatePrefix[T string | []byte](dst []byte, party, templateID T, cid []byte) []byte {
+	dst = append(dst, party...)
+	dst = append(dst, '/')
+	dst = append(dst, templateID...)
+	dst = append(dst, 0)
+	return append(dst, cid...)
+}
+
 // get returns the value at key (not a copy: the caller must not change
 // it).
-func (v *overlayView) get(key []byte) ([]byte, bool) {
+func (v *tview) get(key []byte) ([]byte, bool) {
 	val, _, ok := v.getDecoded(key)
 	return val, ok
 }
@@ -188,7 +256,7 @@ func (v *overlayView) get(key []byte) ([]byte, bool) {
 // getDecoded is get that also returns the value's decoded form, when
 // its writer handed one over (nil otherwise: the snapshot's entries have
 // none).
-func (v *overlayView) getDecoded(key []byte) ([]byte, any, bool) {
+func (v *tview) getDecoded(key []byte) ([]byte, any, bool) {
 	for n := v.root; n != nil; {
 		switch c := bytes.Compare(key, n.key); {
 		case c == 0:
@@ -223,14 +291,35 @@ func (v overlayView) with(writes []write) *overlayView {
 				val = []byte{}
 			}
 		}
+		if bytes.HasPrefix(w.key, []byte(PrefixActiveByParty)) {
+			v.indexByTemplate(w.key, val, w.del, gen)
+		}
 		v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen)
 	}
 	return &v
 }
 
+// indexByTemplate updates the index by template for the write of val at
+// key (or its deletion), before the write: the entry of the value
+// replaced goes, the new value's comes.
+func (v *overlayView) indexByTemplate(key, val []byte, del bool, gen uint64) {
+	var add []byte
+	if !del {
+		add = byTemplateKey(key, val)
+	}
+	if old, ok := v.get(key); ok {
+		if drop := byTemplateKey(key, old); drop != nil && !bytes.Equal(drop, add) {
+			v.byTemplate.root = tinsert(v.byTemplate.root, drop, nil, nil, true, rand.Uint32(), gen)
+		}
+	}
+	if add != nil {
+		v.byTemplate.root = tinsert(v.byTemplate.root, add, val, nil, false, rand.Uint32(), gen)
+	}
+}
+
 // scan calls fn for every entry with the prefix from seek on (reverse:
 // down from seek), in key order, until fn returns false or an error.
-func (v *overlayView) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte) (bool, error)) error {
+func (v *tview) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte) (bool, error)) error {
 	var it titer
 	it.seek(v.root, seek, reverse)
 	// i is the next base entry: the first at or after seek, or (reverse)
@@ -352,7 +441,7 @@ func openOverlay(p *Prepared) (*overlay, error) {
 		return nil, err
 	}
 	o := &overlay{}
-	o.cur.Store(&overlayView{base: b})
+	o.cur.Store(&overlayView{tview: tview{base: b}, byTemplate: tview{base: b.byTemplate}})
 	return o, nil
 }
 

@@ -575,6 +575,24 @@ func (r *Reader) GetDecoded(key []byte, fn func(val []byte, decoded any) error) 
 	return r.GetFunc(key, func(val []byte) error { return fn(val, nil) })
 }
 
+// ScanActiveOfTemplate calls fn with the contract id of every entry of
+// party's active-contracts index (ActiveByPartyKey) whose value
+// (ACSIndexValue) names template templateID, as it is stored, in
+// contract-id order, until fn returns false or an error: what a Scan of
+// ActiveByPartyPrefix(party) gives, filtered. ok is false when the store
+// keeps no index by template (only an overlay store does, overlay.go):
+// the caller scans the party's entries then. cid is only valid during the
+// call.
+func (r *Reader) ScanActiveOfTemplate(party, templateID string, fn func(cid []byte) (bool, error)) (ok bool, err error) {
+	if r.ov == nil {
+		return false, nil
+	}
+	prefix := byTemplatePrefix(nil, party, templateID, nil)
+	return true, r.ov.byTemplate.scan(prefix, prefix, false, func(k, _ []byte) (bool, error) {
+		return fn(k[len(prefix):])
+	})
+}
+
 // Scan calls fn for every key with the prefix at or after start (nil: from
 // the first), in key order, until fn returns false or an error. key and val
 // are only valid during the call: fn copies what it keeps.
