@@ -165,7 +165,10 @@ var tgen atomic.Uint64
 // nodes on the path to it, but for those batch gen made, which it changes
 // in place: the writes of one batch share the top of the tree, which is
 // then copied once per batch rather than once per write.
-func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen uint64) *tnode {
+//
+// When old is not nil, it is set to the node's value before the write
+// when the tree had the key (found; del when it was a deletion).
+func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen uint64, old *tprev) *tnode {
 	if n == nil {
 		return &tnode{key: key, val: val, decoded: decoded, del: del, prio: prio, gen: gen}
 	}
@@ -177,21 +180,30 @@ func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen 
 	}
 	switch c := bytes.Compare(key, n.key); {
 	case c == 0:
+		if old != nil {
+			*old = tprev{val: cp.val, del: cp.del, found: true}
+		}
 		cp.val, cp.decoded, cp.del = val, decoded, del
 	case c < 0:
-		cp.left = tinsert(cp.left, key, val, decoded, del, prio, gen)
+		cp.left = tinsert(cp.left, key, val, decoded, del, prio, gen, old)
 		if l := cp.left; l.prio > cp.prio { // rotate right (l is the batch's)
 			cp.left, l.right = l.right, cp
 			return l
 		}
 	default:
-		cp.right = tinsert(cp.right, key, val, decoded, del, prio, gen)
+		cp.right = tinsert(cp.right, key, val, decoded, del, prio, gen, old)
 		if r := cp.right; r.prio > cp.prio { // rotate left
 			cp.right, r.left = r.left, cp
 			return r
 		}
 	}
 	return cp
+}
+
+// tprev is what a tree held at a key before a write (tinsert).
+type tprev struct {
+	val        []byte
+	del, found bool
 }
 
 // overlayView is one version of an overlay store: immutable once
@@ -291,29 +303,37 @@ func (v overlayView) with(writes []write) *overlayView {
 				val = []byte{}
 			}
 		}
-		if bytes.HasPrefix(w.key, []byte(PrefixActiveByParty)) {
-			v.indexByTemplate(w.key, val, w.del, gen)
+		if !bytes.HasPrefix(w.key, []byte(PrefixActiveByParty)) {
+			v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen, nil)
+			continue
 		}
-		v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen)
+		var old tprev
+		v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen, &old)
+		if !old.found {
+			if i := v.base.seek(w.key); i < len(v.base.keys) && bytes.Equal(v.base.keys[i], w.key) {
+				old = tprev{val: v.base.vals[i], found: true}
+			}
+		}
+		v.indexByTemplate(w.key, val, w.del, old, gen)
 	}
 	return &v
 }
 
 // indexByTemplate updates the index by template for the write of val at
-// key (or its deletion), before the write: the entry of the value
-// replaced goes, the new value's comes.
-func (v *overlayView) indexByTemplate(key, val []byte, del bool, gen uint64) {
+// key (or its deletion) over old, what the key held before: the entry of
+// the value replaced goes, the new value's comes.
+func (v *overlayView) indexByTemplate(key, val []byte, del bool, old tprev, gen uint64) {
 	var add []byte
 	if !del {
 		add = byTemplateKey(key, val)
 	}
-	if old, ok := v.get(key); ok {
-		if drop := byTemplateKey(key, old); drop != nil && !bytes.Equal(drop, add) {
-			v.byTemplate.root = tinsert(v.byTemplate.root, drop, nil, nil, true, rand.Uint32(), gen)
+	if old.found && !old.del {
+		if drop := byTemplateKey(key, old.val); drop != nil && !bytes.Equal(drop, add) {
+			v.byTemplate.root = tinsert(v.byTemplate.root, drop, nil, nil, true, rand.Uint32(), gen, nil)
 		}
 	}
 	if add != nil {
-		v.byTemplate.root = tinsert(v.byTemplate.root, add, val, nil, false, rand.Uint32(), gen)
+		v.byTemplate.root = tinsert(v.byTemplate.root, add, val, nil, false, rand.Uint32(), gen, nil)
 	}
 }
 
