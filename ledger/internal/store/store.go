@@ -587,7 +587,8 @@ func (r *Reader) ScanActiveOfTemplate(party, templateID string, fn func(cid []by
 	if r.ov == nil {
 		return false, nil
 	}
-	prefix := byTemplatePrefix(nil, party, templateID, nil)
+	var buf [256]byte // the prefix, on the stack when it fits
+	prefix := byTemplatePrefix(buf[:0], party, templateID, nil)
 	return true, r.ov.byTemplate.scan(prefix, prefix, false, func(k, _ []byte) (bool, error) {
 		return fn(k[len(prefix):])
 	})
