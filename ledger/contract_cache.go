@@ -191,22 +191,34 @@ func (c *recordCache) decode(raw []byte) (*contractRecord, error) {
 // loadSharedRecord reads the record of contract cid through the record
 // cache: nil, nil when there is none. The record must not be changed.
 func loadSharedRecord(r *store.Reader, cid string) (*contractRecord, error) {
-	rec, err := sharedRecordAt(r.GetDecoded, cid)
+	rec, err := sharedRecordAt(r, cid)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	return rec, err
 }
 
-// sharedRecordAt reads the record of contract cid with get (a Reader's or
-// a Tx's GetDecoded): the decoded record its writer stored with it
-// (setContractRecord), else through the record cache, which keeps
-// nothing of the stored bytes it is handed (it copies its key and
-// decodes into fresh memory), so they need no copy of their own:
-// store.ErrNotFound when there is none. The record must not be changed.
-func sharedRecordAt(get func([]byte, func([]byte, any) error) error, cid string) (*contractRecord, error) {
+// decodedReader is a store.Reader or a store.Tx.
+type decodedReader interface {
+	Decoded(key []byte) (any, bool)
+	GetDecoded(key []byte, fn func(val []byte, decoded any) error) error
+}
+
+// sharedRecordAt reads the record of contract cid from src: the decoded
+// record its writer stored with it (setContractRecord), else through the
+// record cache, which keeps nothing of the stored bytes it is handed (it
+// copies its key and decodes into fresh memory), so they need no copy of
+// their own: store.ErrNotFound when there is none. The record must not be
+// changed.
+func sharedRecordAt(src decodedReader, cid string) (*contractRecord, error) {
+	key := store.ContractKey(cid)
+	if d, ok := src.Decoded(key); ok {
+		if rec, ok := d.(*contractRecord); ok {
+			return rec, nil
+		}
+	}
 	var rec *contractRecord
-	err := get(store.ContractKey(cid), func(raw []byte, decoded any) error {
+	err := src.GetDecoded(key, func(raw []byte, decoded any) error {
 		if d, ok := decoded.(*contractRecord); ok {
 			rec = d
 			return nil
@@ -260,7 +272,7 @@ var verifyStoredRecords bool
 // fields (State, offsets, …) the caller may set, but not the slices and
 // bytes of its create node, which are shared.
 func loadContractCopy(tx *store.Tx, cid string) (*contractRecord, error) {
-	shared, err := sharedRecordAt(tx.GetDecoded, cid)
+	shared, err := sharedRecordAt(tx, cid)
 	if errors.Is(err, store.ErrNotFound) {
 		return loadContract(tx, cid) // its error
 	}

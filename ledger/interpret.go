@@ -377,7 +377,7 @@ type snapshotContracts struct {
 // transit or on another synchronizer.
 func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
 	cid := string(id)
-	rec, err := sharedRecordAt(s.tx.GetDecoded, cid) // shared: read only
+	rec, err := sharedRecordAt(s.tx, cid) // shared: read only
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}

@@ -40,6 +40,15 @@ func TestGetDecoded(t *testing.T) {
 				if err != nil || val != wantVal || dec != wantDec {
 					t.Errorf("GetDecoded(%s) = %q, %v, %v; want %q, %v", key, val, dec, err, wantVal, wantDec)
 				}
+				// Decoded hands out the same decoded form, without the value.
+				var d any
+				var ok bool
+				if err := c.s.View(func(r *Reader) error { d, ok = r.Decoded([]byte(key)); return nil }); err != nil {
+					t.Fatal(err)
+				}
+				if d != wantDec || ok != (wantDec != nil) {
+					t.Errorf("Decoded(%s) = %v, %v; want %v", key, d, ok, wantDec)
+				}
 			}
 			keep := func(f *form) any {
 				if c.keep {
@@ -54,6 +63,13 @@ func TestGetDecoded(t *testing.T) {
 				var staged any
 				if err := tx.GetDecoded([]byte("d/1"), func(_ []byte, d any) error { staged = d; return nil }); err != nil || staged != any(a) {
 					t.Errorf("Tx.GetDecoded(d/1) = %v, %v; want %v", staged, err, a)
+				}
+				if d, ok := tx.Decoded([]byte("d/2")); d != any(b) || !ok {
+					t.Errorf("Tx.Decoded(d/2) = %v, %v; want %v", d, ok, b)
+				}
+				tx.Delete([]byte("d/3"))
+				if d, ok := tx.Decoded([]byte("d/3")); d != nil || ok {
+					t.Errorf("Tx.Decoded(d/3) after its deletion = %v, %v", d, ok)
 				}
 			})
 			want("d/1", "one", keep(a))

@@ -594,6 +594,18 @@ func (r *Reader) ScanActiveOfTemplate(party, templateID string, fn func(cid []by
 	})
 }
 
+// Decoded returns the decoded form kept with the value at key, when the
+// store kept one (an overlay store, for a value written by
+// SetOwnedDecoded): a read that needs no callback. false says nothing of
+// the value (GetDecoded reads it).
+func (r *Reader) Decoded(key []byte) (any, bool) {
+	if r.ov == nil {
+		return nil, false
+	}
+	_, d, ok := r.ov.getDecoded(key)
+	return d, ok && d != nil
+}
+
 // Scan calls fn for every key with the prefix at or after start (nil: from
 // the first), in key order, until fn returns false or an error. key and val
 // are only valid during the call: fn copies what it keeps.
@@ -669,6 +681,15 @@ func (t *Tx) GetDecoded(key []byte, fn func(val []byte, decoded any) error) erro
 		return fn(t.writes[i].val, t.writes[i].decoded)
 	}
 	return t.Reader.GetDecoded(key, fn)
+}
+
+// Decoded is Reader.Decoded as this operation sees it.
+func (t *Tx) Decoded(key []byte) (any, bool) {
+	if i, ok := t.staged(key); ok {
+		w := &t.writes[i]
+		return w.decoded, !w.del && w.decoded != nil
+	}
+	return t.Reader.Decoded(key)
 }
 
 // Has reports whether key is present.
