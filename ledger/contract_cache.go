@@ -61,36 +61,6 @@ type argEntry struct {
 	pkg        *lf.Package
 	v          value.Value
 	memo       *engine.ArgMemo
-	// lazy, when set, gives v at the first read instead (a seeded
-	// argument, seedLazy).
-	lazy *lazyArg
-}
-
-// lazyArg is a seeded argument typed at its first read (seedLazy): many
-// of the contracts a Daml Script creates are never read back.
-type lazyArg struct {
-	once sync.Once
-	// typed gives the value (nil once it ran).
-	typed func() (value.Value, error)
-	v     value.Value
-	err   error
-}
-
-// value returns the entry's argument: e.v, or what e.lazy gives, once,
-// else (it failed) what decode gives, once.
-func (e *argEntry) value(decode func() (value.Value, error)) (value.Value, error) {
-	l := e.lazy
-	if l == nil {
-		return e.v, nil
-	}
-	l.once.Do(func() {
-		l.v, l.err = l.typed()
-		if l.err != nil {
-			l.v, l.err = decode()
-		}
-		l.typed = nil
-	})
-	return l.v, l.err
 }
 
 func newArgCache(budget int) *argCache {
@@ -115,11 +85,7 @@ func (c *argCache) decodeSharedMemo(templateID string, raw []byte, pkg *lf.Packa
 	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
 	if pkg != nil {
 		if e, ok := c.gens.get(raw, same); ok {
-			v, err := e.value(decode)
-			if err != nil {
-				return nil, nil, err
-			}
-			return v, e.memo, nil
+			return e.v, e.memo, nil
 		}
 	}
 	v, err := decode()
@@ -136,18 +102,16 @@ func (c *argCache) decodeSharedMemo(templateID string, raw []byte, pkg *lf.Packa
 	return e.v, e.memo, nil
 }
 
-// seedLazy keeps the argument of template templateID stored as raw,
-// decoded against pkg, as the value typed gives at the first read
-// (decodeSharedMemo), for a typed that gives what decodeSharedMemo's
-// decode gives for them, or an error, on which the read decodes it
-// (pkgView.seedArg); the cache owns the value from then on. typed may
-// run on any goroutine, once. An entry already there is kept.
-func (c *argCache) seedLazy(templateID string, raw []byte, pkg *lf.Package, typed func() (value.Value, error)) {
+// seed keeps v as the argument of template templateID stored as raw,
+// decoded against pkg, for a v that is what decodeSharedMemo's decode gives
+// for them (pkgView.seedArg); the cache owns v from then on. An entry
+// already there is kept.
+func (c *argCache) seed(templateID string, raw []byte, pkg *lf.Package, v value.Value) {
 	if pkg == nil {
 		return
 	}
 	same := func(e argEntry) bool { return e.templateID == templateID && e.pkg == pkg }
-	c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, lazy: &lazyArg{typed: typed}, memo: new(engine.ArgMemo)}, argEntrySize(len(raw)), same)
+	c.gens.put(raw, argEntry{templateID: templateID, pkg: pkg, v: v, memo: new(engine.ArgMemo)}, argEntrySize(len(raw)), same)
 }
 
 // Contract records (the stored JSON of a contract's create node and

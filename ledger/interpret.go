@@ -625,7 +625,7 @@ func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt stri
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
 			if seed && ev.AcsDelta {
-				v.seedArg(&nd, pkg, x.Arg, argType)
+				v.seedArg(js, &nd, pkg, x.Arg, argType)
 			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
@@ -667,23 +667,21 @@ func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt stri
 // it (appendRawJSON's, as encodeNodes writes them), as
 // sharedContract's decoding of them gives it: value.TypeAs(arg, argType)
 // is FromJSON(AppendJSONAs(arg, argType), argType), and the stored bytes
-// only differ from AppendJSONAs's by escapes that read back alike. The
-// value is typed at the first read of the argument (argCache.seedLazy):
-// about half of the contracts a script creates are never read back. A
-// value TypeAs refuses is decoded then. The typed value shares the parts
-// of arg that TypeAs keeps (values of the transaction, which nothing
-// changes in place), and is typed through a renderer of the view, whose
-// caches are warm.
-func (v *pkgView) seedArg(nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
+// only differ from AppendJSONAs's by escapes that read back alike. A value
+// TypeAs refuses is left to the first read. The typed value shares the
+// parts of arg that TypeAs keeps (values of the transaction, which nothing
+// changes in place), and js resolves its types through the view's warm
+// caches.
+func (v *pkgView) seedArg(js *value.JSONAppender, nd *txNode, pkg *lf.Package, arg value.Value, argType lf.Type) {
+	typed, err := js.TypeAs(arg, argType, "")
+	if err != nil {
+		return
+	}
 	raw := []byte(nd.Argument)
 	if rawNeedsRewrite(raw) {
 		raw = appendRawJSON(nil, raw)
 	}
-	storedArgs.seedLazy(nd.TemplateID, raw, pkg, func() (value.Value, error) {
-		r := v.valueRenderer()
-		defer v.putRenderer(r)
-		return r.js.TypeAs(arg, argType, "")
-	})
+	storedArgs.seed(nd.TemplateID, raw, pkg, typed)
 }
 
 // choice returns the definition of an exercised choice (of the
