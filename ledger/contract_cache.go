@@ -1,7 +1,10 @@
 package ledger
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -152,21 +155,38 @@ func (c *recordCache) decode(raw []byte) (*contractRecord, error) {
 // loadSharedRecord reads the record of contract cid through the record
 // cache: nil, nil when there is none. The record must not be changed.
 func loadSharedRecord(r *store.Reader, cid string) (*contractRecord, error) {
-	rec, err := sharedRecordAt(r.GetFunc, cid)
+	rec, err := sharedRecordAt(r, cid)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	return rec, err
 }
 
-// sharedRecordAt reads the record of contract cid with get (a Reader's or
-// a Tx's GetFunc) through the record cache, which keeps nothing of the
-// stored bytes it is handed (it copies its key and decodes into fresh
-// memory), so they need no copy of their own: store.ErrNotFound when
-// there is none. The record must not be changed.
-func sharedRecordAt(get func([]byte, func([]byte) error) error, cid string) (*contractRecord, error) {
+// decodedReader is a store.Reader or a store.Tx.
+type decodedReader interface {
+	Decoded(key []byte) (any, bool)
+	GetDecoded(key []byte, fn func(val []byte, decoded any) error) error
+}
+
+// sharedRecordAt reads the record of contract cid from src: the decoded
+// record its writer stored with it (setContractRecord), else through the
+// record cache, which keeps nothing of the stored bytes it is handed (it
+// copies its key and decodes into fresh memory), so they need no copy of
+// their own: store.ErrNotFound when there is none. The record must not be
+// changed.
+func sharedRecordAt(src decodedReader, cid string) (*contractRecord, error) {
+	key := store.ContractKey(cid)
+	if d, ok := src.Decoded(key); ok {
+		if rec, ok := d.(*contractRecord); ok {
+			return rec, nil
+		}
+	}
 	var rec *contractRecord
-	err := get(store.ContractKey(cid), func(raw []byte) error {
+	err := src.GetDecoded(key, func(raw []byte, decoded any) error {
+		if d, ok := decoded.(*contractRecord); ok {
+			rec = d
+			return nil
+		}
 		var err error
 		rec, err = storedRecords.decode(raw)
 		return err
@@ -174,12 +194,49 @@ func sharedRecordAt(get func([]byte, func([]byte) error) error, cid string) (*co
 	return rec, err
 }
 
+// setContractRecord stages the write of contract record rec, stored as
+// raw (its encoding, built for this write), handing rec over with it as
+// its decoded form (store.Tx.SetOwnedDecoded): an in-memory script node's
+// readers (sharedRecordAt) then share rec rather than look its bytes up
+// in the record cache and decode them at the first read. rec is changed
+// to what decodeContractRecord gives for raw (its lists that are empty
+// become nil, as the encoding omits them; the create node's key digest,
+// which is not stored, is dropped; a raw JSON member the encoding
+// rewrites, such as one holding '<', becomes its rewriting), and neither
+// the caller nor anyone else may change it afterwards.
+func setContractRecord(t *store.Tx, rec *contractRecord, raw []byte) {
+	c := &rec.Create
+	c.keyHash = nil
+	for _, l := range []*[]string{&c.Signatories, &c.Observers, &c.Stakeholders, &c.Acting, &c.Witnesses, &c.Maintainers, &c.ChoiceObservers} {
+		if len(*l) == 0 {
+			*l = nil
+		}
+	}
+	for _, m := range []*json.RawMessage{&c.Argument, &c.Key, &c.Result} {
+		if len(*m) > 0 && rawNeedsRewrite(*m) {
+			*m = appendRawJSON(nil, *m)
+		}
+	}
+	if verifyStoredRecords {
+		var want contractRecord
+		if err := decodeContractRecord(raw, &want); err != nil || !reflect.DeepEqual(&want, rec) {
+			panic(fmt.Sprintf("ledger: the decoded form of contract record %s is not its decoding (%v):\n%+v\n%+v", c.ContractID, err, rec, &want))
+		}
+	}
+	t.SetOwnedDecoded(store.ContractKey(c.ContractID), raw, rec)
+}
+
+// verifyStoredRecords makes setContractRecord check every decoded form
+// it stores against the decoding of its bytes (set by package ledger's
+// tests).
+var verifyStoredRecords bool
+
 // loadContractCopy is loadContract (CONTRACT_NOT_FOUND when there is no
 // record) through the record cache: a copy of the shared record whose own
 // fields (State, offsets, …) the caller may set, but not the slices and
 // bytes of its create node, which are shared.
 func loadContractCopy(tx *store.Tx, cid string) (*contractRecord, error) {
-	shared, err := sharedRecordAt(tx.GetFunc, cid)
+	shared, err := sharedRecordAt(tx, cid)
 	if errors.Is(err, store.ErrNotFound) {
 		return loadContract(tx, cid) // its error
 	}

@@ -377,7 +377,7 @@ type snapshotContracts struct {
 // transit or on another synchronizer.
 func (s *snapshotContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
 	cid := string(id)
-	rec, err := sharedRecordAt(s.tx.GetFunc, cid) // shared: read only
+	rec, err := sharedRecordAt(s.tx, cid) // shared: read only
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -748,25 +748,29 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		off := t.NextOffset()
 		e := *it.entry
 		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
+		// Each record is written with its decoded form (setContractRecord),
+		// which the node's readers share.
 		for i, nd := range it.created {
-			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecord(&contractRecord{SynchronizerID: sync, State: contractActive,
-				CreatedOffset: off, WorkflowID: e.WorkflowID}, it.createdJSON[i]))
+			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
+			raw := encodeContractRecord(rec, it.createdJSON[i])
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 			indexCreated(t, nd, off)
+			rec.Create = *nd
+			setContractRecord(t, rec, raw)
 		}
 		for _, nd := range it.transient {
-			t.SetOwned(store.ContractKey(nd.ContractID), encodeContractRecordJSON(&contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived,
-				CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}))
+			rec := &contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived, CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}
+			setContractRecord(t, rec, encodeContractRecordJSON(rec))
 		}
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
-			t.SetOwned(store.ContractKey(rec.Create.ContractID), encodeContractRecordJSON(rec))
 			if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
 				return nil, err
 			}
 			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
+			setContractRecord(t, rec, encodeContractRecordJSON(rec))
 		}
 		appendEntry(t, &e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}

@@ -13,30 +13,47 @@ import (
 // the caller sorts. Each party's entries are one scan (no merge of the
 // parties' scans in contract-id order); a contract several of the parties
 // see is visited once.
-func activeNow(r *store.Reader, parties []string, keep func(party string, templateID, pkgName []byte) bool,
+//
+// With templateID (a stored template id; "" for none), keep must accept
+// the entries of that template only: a store that keeps an index by
+// template (store.Reader.ScanActiveOfTemplate: a Daml Script's node) then
+// reads just the entries of templateID rather than every entry of the
+// party (and keep is not called).
+func activeNow(r *store.Reader, parties []string, templateID string, keep func(party string, templateID, pkgName []byte) bool,
 	visit func(cid string) (bool, error)) error {
 	var seen map[string]bool
 	if len(parties) > 1 {
 		seen = map[string]bool{}
 	}
+	more := true
+	once := func(cid []byte) (bool, error) {
+		if seen != nil {
+			if seen[string(cid)] {
+				return true, nil
+			}
+			seen[string(cid)] = true
+		}
+		var err error
+		more, err = visit(string(cid))
+		return more, err
+	}
 	for _, p := range parties {
+		if templateID != "" {
+			ok, err := r.ScanActiveOfTemplate(p, templateID, once)
+			if err != nil || !more {
+				return err
+			}
+			if ok {
+				continue
+			}
+		}
 		prefix := store.ActiveByPartyPrefix(p)
-		more := true
 		err := r.Scan(prefix, nil, func(k, v []byte) (bool, error) {
 			_, tid, pkg, ok := store.DecodeACSIndexValue(v)
 			if !ok || !keep(p, tid, pkg) {
 				return true, nil
 			}
-			cid := k[len(prefix):]
-			if seen != nil {
-				if seen[string(cid)] {
-					return true, nil
-				}
-				seen[string(cid)] = true
-			}
-			var err error
-			more, err = visit(string(cid))
-			return more, err
+			return once(k[len(prefix):])
 		})
 		if err != nil || !more {
 			return err

@@ -35,7 +35,7 @@ type EngineContract struct {
 // then contract id).
 // An empty parties list fails with MISSING_FIELD.
 func (n *Node) EngineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
-	return n.engineContracts(ctx, parties, match, storedContract)
+	return n.engineContracts(ctx, parties, match, "", storedContract)
 }
 
 // EngineContractsShared is EngineContracts for a caller that only reads
@@ -45,12 +45,24 @@ func (n *Node) EngineContracts(ctx context.Context, parties []string, match func
 // (contract_cache.go) rather than copied for each call, so the caller must
 // not change them (value.Clone gives a copy of one's own).
 func (n *Node) EngineContractsShared(ctx context.Context, parties []string, match func(template lf.TypeConID) bool) ([]EngineContract, error) {
-	return n.engineContracts(ctx, parties, match, sharedContract)
+	return n.engineContracts(ctx, parties, match, "", sharedContract)
+}
+
+// EngineContractsOfTemplateShared is EngineContractsShared with the match
+// of exactly template tpl (a Daml Script's query of one template), which
+// a Daml Script's node answers from its index by template
+// (store.Reader.ScanActiveOfTemplate) rather than from every contract of
+// the parties.
+func (n *Node) EngineContractsOfTemplateShared(ctx context.Context, parties []string, tpl lf.TypeConID) ([]EngineContract, error) {
+	// The node stores template ids as lf.TypeConID.String() writes them
+	// (eventNodes), which the index by template is keyed by.
+	return n.engineContracts(ctx, parties, func(t lf.TypeConID) bool { return t == tpl }, tpl.String(), sharedContract)
 }
 
 // engineContracts is EngineContracts, with the stored contracts converted
-// by conv (storedContract or sharedContract).
-func (n *Node) engineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool,
+// by conv (storedContract or sharedContract); templateID, when not "", is
+// the stored id of the one template match accepts.
+func (n *Node) engineContracts(ctx context.Context, parties []string, match func(template lf.TypeConID) bool, templateID string,
 	conv func(func(string) *lf.Package, *txNode) (*engine.Contract, error)) ([]EngineContract, error) {
 	if err := n.engineReadAuth(ctx, parties); err != nil {
 		return nil, err
@@ -81,7 +93,7 @@ func (n *Node) engineContracts(ctx context.Context, parties []string, match func
 			t := templateOf(&templates, templateID)
 			return t.err != nil || t.keep // a bad id is left to the record's check
 		}
-		return activeNow(r, union(parties), keep, func(cid string) (bool, error) {
+		return activeNow(r, union(parties), templateID, keep, func(cid string) (bool, error) {
 			c, err := loadSharedRecord(r, cid)
 			if err != nil || c == nil {
 				return err == nil, err

@@ -17,7 +17,9 @@ import (
 // template as a Daml Script's query does (EngineContracts with a template
 // match): the party has 40 Iou contracts and 2 of the queried template,
 // T; /all reads every contract (no match); /shared reads through
-// EngineContractsShared (as the script runner does).
+// EngineContractsShared; template/index reads through
+// EngineContractsOfTemplateShared, from the node's index by template (as
+// the script runner's queries of one template do).
 func BenchmarkEngineContracts(b *testing.B) {
 	// A node restored from a prepared snapshot, as a Daml Script's node
 	// is (scriptledger.Fixture).
@@ -65,6 +67,9 @@ func BenchmarkEngineContracts(b *testing.B) {
 		{"all", nil, 42, n.EngineContracts},
 		{"template/shared", func(id lf.TypeConID) bool { return id == tt }, 2, n.EngineContractsShared},
 		{"all/shared", nil, 42, n.EngineContractsShared},
+		{"template/index", nil, 2, func(ctx context.Context, parties []string, _ func(lf.TypeConID) bool) ([]ledger.EngineContract, error) {
+			return n.EngineContractsOfTemplateShared(ctx, parties, tt)
+		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

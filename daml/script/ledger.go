@@ -11,6 +11,15 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
+// TemplateContracts is what a Ledger that can read the active contracts
+// of one template faster than through Contracts' match implements
+// (ledger/scriptledger's, whose node keeps an index by template): the
+// queries of one template (QueryACS, the key queries) use it.
+type TemplateContracts interface {
+	// ContractsOfTemplate is Contracts with the match of exactly tpl.
+	ContractsOfTemplate(ctx context.Context, parties []string, tpl lf.TypeConID) ([]engine.Contract, error)
+}
+
 // Ledger is what a script runs against: the ledger questions of the
 // daml-script library (submissions, queries, parties, users, time,
 // packages). Implementations must be safe for use by one script at a time;

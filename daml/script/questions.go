@@ -24,7 +24,7 @@ func (s *session) queryACS(ctx context.Context, p *engine.Record, _ engine.Value
 	if err != nil {
 		return nil, err
 	}
-	cs, err := s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return t == tpl })
+	cs, err := s.contractsOf(ctx, ps, tpl)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +37,15 @@ func (s *session) queryACS(ctx context.Context, p *engine.Record, _ engine.Value
 		out = append(out, s.tuple2(cs[i].ID, s.anyTemplate(tpl, arg)))
 	}
 	return list(out), nil
+}
+
+// contractsOf reads the visible active contracts of exactly template tpl:
+// through the ledger's TemplateContracts when it has one.
+func (s *session) contractsOf(ctx context.Context, ps []string, tpl lf.TypeConID) ([]engine.Contract, error) {
+	if tl, ok := s.l.(TemplateContracts); ok {
+		return tl.ContractsOfTemplate(ctx, ps, tpl)
+	}
+	return s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return t == tpl })
 }
 
 // partiesType reads the leading {parties, type rep} fields every query
@@ -192,7 +201,7 @@ func (s *session) queryNByKey(ctx context.Context, p *engine.Record, _ engine.Va
 // library's queryNByKey refuses one, and the JVM runner reads the
 // queryAllByKey limit maxBound, truncated to -1, as unlimited.
 func (s *session) contractsByKey(ctx context.Context, ps []string, tpl lf.TypeConID, key engine.Value, limit int64) ([]engine.Value, error) {
-	cs, err := s.l.Contracts(ctx, ps, func(t lf.TypeConID) bool { return t == tpl })
+	cs, err := s.contractsOf(ctx, ps, tpl)
 	if err != nil {
 		return nil, err
 	}

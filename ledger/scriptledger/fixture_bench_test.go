@@ -60,8 +60,10 @@ func BenchmarkFixtureOpen(b *testing.B) {
 // does), and reports what the ledger side of a script costs: the mean
 // time of a submission (Ledger.Submit: the engine's interpretation, the
 // node's checks, encoding and commit) and of an active-contracts query
-// (Ledger.Contracts), besides the time of the whole suite per iteration.
-// Every script must pass. Skipped without ../shared.
+// (Ledger.Contracts), besides the time of the whole suite per iteration
+// and the process's CPU time per iteration (cpu-ms/op, the steadier
+// figure on a shared machine). Every script must pass. Skipped without
+// ../shared.
 func BenchmarkAmuletScripts(b *testing.B) {
 	data := scripttest.ReadDAR(b, amuletTestDAR)
 	ctx := context.Background()
@@ -77,6 +79,7 @@ func BenchmarkAmuletScripts(b *testing.B) {
 	r := script.NewRunner(dar, script.Options{})
 	var t timings
 	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		for _, id := range ids {
 			node, err := fx.Open()
@@ -90,6 +93,7 @@ func BenchmarkAmuletScripts(b *testing.B) {
 			}
 		}
 	}
+	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 	b.ReportMetric(float64(t.submit.Nanoseconds())/float64(t.submits)/1e3, "µs/submit")
 	b.ReportMetric(float64(t.query.Nanoseconds())/float64(t.queries)/1e3, "µs/query")
 	b.ReportMetric(float64(t.submits)/float64(b.N), "submits/op")
@@ -102,7 +106,8 @@ type timings struct {
 	submits, queries int
 }
 
-// timedLedger times a ledger's Submit and Contracts calls.
+// timedLedger times a ledger's Submit, Contracts and ContractsOfTemplate
+// calls.
 type timedLedger struct {
 	*scriptledger.Ledger
 	t *timings
@@ -118,4 +123,10 @@ func (l *timedLedger) Contracts(ctx context.Context, parties []string, match fun
 	start := time.Now()
 	defer func() { l.t.query += time.Since(start); l.t.queries++ }()
 	return l.Ledger.Contracts(ctx, parties, match)
+}
+
+func (l *timedLedger) ContractsOfTemplate(ctx context.Context, parties []string, tpl lf.TypeConID) ([]engine.Contract, error) {
+	start := time.Now()
+	defer func() { l.t.query += time.Since(start); l.t.queries++ }()
+	return l.Ledger.ContractsOfTemplate(ctx, parties, tpl)
 }

@@ -149,6 +149,22 @@ func (l *Ledger) Contracts(ctx context.Context, parties []string, match func(lf.
 	return out, nil
 }
 
+// ContractsOfTemplate is Contracts with the match of exactly tpl
+// (script.TemplateContracts), which the node answers from its index by
+// template when it keeps one (ledger.Node.EngineContractsOfTemplateShared:
+// a node opened from a Fixture does).
+func (l *Ledger) ContractsOfTemplate(ctx context.Context, parties []string, tpl lf.TypeConID) ([]engine.Contract, error) {
+	cs, err := l.node.EngineContractsOfTemplateShared(ctx, parties, tpl)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Contract, len(cs))
+	for i := range cs {
+		out[i] = cs[i].Contract
+	}
+	return out, nil
+}
+
 // ContractByID reads one active contract.
 func (l *Ledger) ContractByID(ctx context.Context, parties []string, cid string) (*engine.Contract, error) {
 	c, err := l.node.EngineContractByID(ctx, cid, parties)

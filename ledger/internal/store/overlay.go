@@ -35,6 +35,9 @@ import (
 type overlayBase struct {
 	keys [][]byte
 	vals [][]byte
+	// byTemplate are the entries of the index by template of the
+	// snapshot's active-contracts index entries (see byTemplateKey).
+	byTemplate *overlayBase
 }
 
 // overlayReader is the Restore reader of an overlay store
@@ -106,9 +109,29 @@ func (p *Prepared) overlayBase() (*overlayBase, error) {
 			p.baseErr = errors.New("store: a snapshot's keys are out of order")
 			return
 		}
+		b.byTemplate = b.indexByTemplate()
 		p.base = b
 	})
 	return p.base, p.baseErr
+}
+
+// indexByTemplate returns the entries of the index by template of b's
+// active-contracts index entries (see byTemplateKey).
+func (b *overlayBase) indexByTemplate() *overlayBase {
+	type entry struct{ k, v []byte }
+	var derived []entry
+	for i := b.seek([]byte(PrefixActiveByParty)); i < len(b.keys) && bytes.HasPrefix(b.keys[i], []byte(PrefixActiveByParty)); i++ {
+		if k := byTemplateKey(b.keys[i], b.vals[i]); k != nil {
+			derived = append(derived, entry{k, b.vals[i]})
+		}
+	}
+	slices.SortFunc(derived, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
+	out := &overlayBase{}
+	for _, e := range derived {
+		out.keys = append(out.keys, e.k)
+		out.vals = append(out.vals, e.v)
+	}
+	return out
 }
 
 // seek returns the position of the first key >= key.
@@ -120,7 +143,10 @@ func (b *overlayBase) seek(key []byte) int {
 // del, the deletion of the key (hiding the snapshot's entry). Nodes never
 // change once a version holding them is published.
 type tnode struct {
-	key, val    []byte
+	key, val []byte
+	// decoded is val's decoded form its writer handed over with it
+	// (Tx.SetOwnedDecoded), or nil.
+	decoded     any
 	del         bool
 	prio        uint32
 	left, right *tnode
@@ -139,9 +165,12 @@ var tgen atomic.Uint64
 // nodes on the path to it, but for those batch gen made, which it changes
 // in place: the writes of one batch share the top of the tree, which is
 // then copied once per batch rather than once per write.
-func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnode {
+//
+// When old is not nil, it is set to the node's value before the write
+// when the tree had the key (found; del when it was a deletion).
+func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen uint64, old *tprev) *tnode {
 	if n == nil {
-		return &tnode{key: key, val: val, del: del, prio: prio, gen: gen}
+		return &tnode{key: key, val: val, decoded: decoded, del: del, prio: prio, gen: gen}
 	}
 	cp := n
 	if n.gen != gen {
@@ -151,15 +180,18 @@ func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnod
 	}
 	switch c := bytes.Compare(key, n.key); {
 	case c == 0:
-		cp.val, cp.del = val, del
+		if old != nil {
+			*old = tprev{val: cp.val, del: cp.del, found: true}
+		}
+		cp.val, cp.decoded, cp.del = val, decoded, del
 	case c < 0:
-		cp.left = tinsert(cp.left, key, val, del, prio, gen)
+		cp.left = tinsert(cp.left, key, val, decoded, del, prio, gen, old)
 		if l := cp.left; l.prio > cp.prio { // rotate right (l is the batch's)
 			cp.left, l.right = l.right, cp
 			return l
 		}
 	default:
-		cp.right = tinsert(cp.right, key, val, del, prio, gen)
+		cp.right = tinsert(cp.right, key, val, decoded, del, prio, gen, old)
 		if r := cp.right; r.prio > cp.prio { // rotate left
 			cp.right, r.left = r.left, cp
 			return r
@@ -168,20 +200,82 @@ func tinsert(n *tnode, key, val []byte, del bool, prio uint32, gen uint64) *tnod
 	return cp
 }
 
+// tprev is what a tree held at a key before a write (tinsert).
+type tprev struct {
+	val        []byte
+	del, found bool
+}
+
 // overlayView is one version of an overlay store: immutable once
-// published.
+// published. Besides its entries (tview), it keeps an index by template
+// of its active-contracts index entries (byTemplate, below).
 type overlayView struct {
+	tview
+	byTemplate tview
+}
+
+// tview is one version of a sorted set of entries: the snapshot's
+// (base) under the store's own writes (root).
+type tview struct {
 	base *overlayBase
 	root *tnode
 }
 
+// An overlay store, the in-memory store of a Daml Script's node, answers
+// a script's queries of the active contracts of one template, which
+// read a party's entries of the active-contracts index (w/<party>/<cid>,
+// keys.go) and keep those whose value names the template (a script's
+// parties see a few dozen contracts of a dozen templates, of which a
+// query wants one or two). So it also keeps, for every such entry, one
+// under <party>/<template id>\x00<cid> with the same value, in a tree of
+// its own (never stored, never backed up: derived from the entries at
+// every write), which ScanActiveOfTemplate reads: the entries of one
+// party and template, in contract-id order as the party's are.
+
+// byTemplateKey returns the key of the index by template of the
+// active-contracts index entry key (w/<party>/<cid>) with value val
+// (ACSIndexValue), or nil when they are not such an entry.
+func byTemplateKey(key, val []byte) []byte {
+	rest, ok := bytes.CutPrefix(key, []byte(PrefixActiveByParty))
+	if !ok {
+		return nil
+	}
+	party, cid, ok := bytes.Cut(rest, []byte{'/'})
+	_, tid, _, okv := DecodeACSIndexValue(val)
+	if !ok || !okv {
+		return nil
+	}
+	return byTemplatePrefix(make([]byte, 0, len(party)+len(tid)+2+len(cid)), party, tid, cid)
+}
+
+// byTemplatePrefix appends the prefix of the index by template of one
+// party's entries of one template, then cid.
+func byTemplatePrefix[T string | []byte](dst []byte, party, templateID T, cid []byte) []byte {
+	dst = append(dst, party...)
+	dst = append(dst, '/')
+	dst = append(dst, templateID...)
+	dst = append(dst, 0)
+	return append(dst, cid...)
+}
+
 // get returns the value at key (not a copy: the caller must not change
 // it).
-func (v *overlayView) get(key []byte) ([]byte, bool) {
+func (v *tview) get(key []byte) ([]byte, bool) {
+	val, _, ok := v.getDecoded(key)
+	return val, ok
+}
+
+// getDecoded is get that also returns the value's decoded form, when
+// its writer handed one over (nil otherwise: the snapshot's entries have
+// none).
+func (v *tview) getDecoded(key []byte) ([]byte, any, bool) {
 	for n := v.root; n != nil; {
 		switch c := bytes.Compare(key, n.key); {
 		case c == 0:
-			return n.val, !n.del
+			if n.del {
+				return nil, nil, false
+			}
+			return n.val, n.decoded, true
 		case c < 0:
 			n = n.left
 		default:
@@ -189,9 +283,9 @@ func (v *overlayView) get(key []byte) ([]byte, bool) {
 		}
 	}
 	if i := v.base.seek(key); i < len(v.base.keys) && bytes.Equal(v.base.keys[i], key) {
-		return v.base.vals[i], true
+		return v.base.vals[i], nil, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // with returns the version with writes applied (values copied, but for
@@ -209,14 +303,43 @@ func (v overlayView) with(writes []write) *overlayView {
 				val = []byte{}
 			}
 		}
-		v.root = tinsert(v.root, w.key, val, w.del, rand.Uint32(), gen)
+		if !bytes.HasPrefix(w.key, []byte(PrefixActiveByParty)) {
+			v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen, nil)
+			continue
+		}
+		var old tprev
+		v.root = tinsert(v.root, w.key, val, w.decoded, w.del, rand.Uint32(), gen, &old)
+		if !old.found {
+			if i := v.base.seek(w.key); i < len(v.base.keys) && bytes.Equal(v.base.keys[i], w.key) {
+				old = tprev{val: v.base.vals[i], found: true}
+			}
+		}
+		v.indexByTemplate(w.key, val, w.del, old, gen)
 	}
 	return &v
 }
 
+// indexByTemplate updates the index by template for the write of val at
+// key (or its deletion) over old, what the key held before: the entry of
+// the value replaced goes, the new value's comes.
+func (v *overlayView) indexByTemplate(key, val []byte, del bool, old tprev, gen uint64) {
+	var add []byte
+	if !del {
+		add = byTemplateKey(key, val)
+	}
+	if old.found && !old.del {
+		if drop := byTemplateKey(key, old.val); drop != nil && !bytes.Equal(drop, add) {
+			v.byTemplate.root = tinsert(v.byTemplate.root, drop, nil, nil, true, rand.Uint32(), gen, nil)
+		}
+	}
+	if add != nil {
+		v.byTemplate.root = tinsert(v.byTemplate.root, add, val, nil, false, rand.Uint32(), gen, nil)
+	}
+}
+
 // scan calls fn for every entry with the prefix from seek on (reverse:
 // down from seek), in key order, until fn returns false or an error.
-func (v *overlayView) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte) (bool, error)) error {
+func (v *tview) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte) (bool, error)) error {
 	var it titer
 	it.seek(v.root, seek, reverse)
 	// i is the next base entry: the first at or after seek, or (reverse)
@@ -338,7 +461,7 @@ func openOverlay(p *Prepared) (*overlay, error) {
 		return nil, err
 	}
 	o := &overlay{}
-	o.cur.Store(&overlayView{base: b})
+	o.cur.Store(&overlayView{tview: tview{base: b}, byTemplate: tview{base: b.byTemplate}})
 	return o, nil
 }
 

@@ -454,7 +454,7 @@ func TestOverlayVersionsStay(t *testing.T) {
 	for i, k := range base.keys {
 		model0[string(k)] = string(base.vals[i])
 	}
-	versions := []version{{&overlayView{base: base}, model0}}
+	versions := []version{{&overlayView{tview: tview{base: base}, byTemplate: tview{base: base.indexByTemplate()}}, model0}}
 	for round := range 300 {
 		from := versions[len(versions)-1]
 		if round%7 == 0 {

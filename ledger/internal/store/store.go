@@ -561,6 +561,51 @@ func (r *Reader) GetFunc(key []byte, fn func(val []byte) error) error {
 	return r.value(item, fn)
 }
 
+// GetDecoded is GetFunc that also hands fn the value's decoded form its
+// writer gave SetOwnedDecoded, when the store kept one (an overlay store
+// does; nil otherwise: fn decodes val itself). Neither may be changed.
+func (r *Reader) GetDecoded(key []byte, fn func(val []byte, decoded any) error) error {
+	if r.ov != nil {
+		v, d, ok := r.ov.getDecoded(key)
+		if !ok {
+			return ErrNotFound
+		}
+		return fn(v, d)
+	}
+	return r.GetFunc(key, func(val []byte) error { return fn(val, nil) })
+}
+
+// ScanActiveOfTemplate calls fn with the contract id of every entry of
+// party's active-contracts index (ActiveByPartyKey) whose value
+// (ACSIndexValue) names template templateID, as it is stored, in
+// contract-id order, until fn returns false or an error: what a Scan of
+// ActiveByPartyPrefix(party) gives, filtered. ok is false when the store
+// keeps no index by template (only an overlay store does, overlay.go):
+// the caller scans the party's entries then. cid is only valid during the
+// call.
+func (r *Reader) ScanActiveOfTemplate(party, templateID string, fn func(cid []byte) (bool, error)) (ok bool, err error) {
+	if r.ov == nil {
+		return false, nil
+	}
+	var buf [256]byte // the prefix, on the stack when it fits
+	prefix := byTemplatePrefix(buf[:0], party, templateID, nil)
+	return true, r.ov.byTemplate.scan(prefix, prefix, false, func(k, _ []byte) (bool, error) {
+		return fn(k[len(prefix):])
+	})
+}
+
+// Decoded returns the decoded form kept with the value at key, when the
+// store kept one (an overlay store, for a value written by
+// SetOwnedDecoded): a read that needs no callback. false says nothing of
+// the value (GetDecoded reads it).
+func (r *Reader) Decoded(key []byte) (any, bool) {
+	if r.ov == nil {
+		return nil, false
+	}
+	_, d, ok := r.ov.getDecoded(key)
+	return d, ok && d != nil
+}
+
 // Scan calls fn for every key with the prefix at or after start (nil: from
 // the first), in key order, until fn returns false or an error. key and val
 // are only valid during the call: fn copies what it keeps.
@@ -588,6 +633,9 @@ type write struct {
 	meta     byte // metaSpilled: val is a pointer to a spilled value
 	chunk    bool // the deletion of a spilled value's chunk
 	owned    bool // val is handed over for good (SetOwned)
+	// decoded is val's decoded form (SetOwnedDecoded), kept by an
+	// overlay store only.
+	decoded any
 }
 
 // Tx is an operation's view of the store inside a group commit: reads see
@@ -623,6 +671,27 @@ func (t *Tx) GetFunc(key []byte, fn func(val []byte) error) error {
 	return t.Reader.GetFunc(key, fn)
 }
 
+// GetDecoded is Reader.GetDecoded as this operation sees it (a staged
+// value's decoded form is the one staged with it).
+func (t *Tx) GetDecoded(key []byte, fn func(val []byte, decoded any) error) error {
+	if i, ok := t.staged(key); ok {
+		if t.writes[i].del {
+			return ErrNotFound
+		}
+		return fn(t.writes[i].val, t.writes[i].decoded)
+	}
+	return t.Reader.GetDecoded(key, fn)
+}
+
+// Decoded is Reader.Decoded as this operation sees it.
+func (t *Tx) Decoded(key []byte) (any, bool) {
+	if i, ok := t.staged(key); ok {
+		w := &t.writes[i]
+		return w.decoded, !w.del && w.decoded != nil
+	}
+	return t.Reader.Decoded(key)
+}
+
 // Has reports whether key is present.
 func (t *Tx) Has(key []byte) (bool, error) {
 	_, err := t.Get(key)
@@ -642,6 +711,17 @@ func (t *Tx) Set(key, val []byte) { t.stage(write{key: slices.Clone(key), val: v
 // UpdateKey and an encoder). Neither is copied, not even by an overlay
 // store's commit, which copies the values of Set.
 func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val, owned: true}) }
+
+// SetOwnedDecoded is SetOwned with decoded, the form the caller's
+// readers decode val to, which the caller hands over for good too (its
+// readers share it and never change it): an overlay store keeps it with
+// the value and GetDecoded hands it out, so that they need not decode
+// val again; the other stores drop it. decoded must be what the readers'
+// decoding of val gives (a reader of another store, or of the value
+// after a restart, decodes it).
+func (t *Tx) SetOwnedDecoded(key, val []byte, decoded any) {
+	t.stage(write{key: key, val: val, owned: true, decoded: decoded})
+}
 
 // Delete stages the removal of key.
 func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: true}) }
