@@ -69,8 +69,9 @@ func (c *coverage) merge(o *coverage) {
 
 // recordingLedger is a script.Ledger that records the transactions its
 // submissions commit. It forwards ContractWithBlob (script.ContractBlobs)
-// when the ledger it wraps has it and otherwise answers as the runner
-// does without it (no blob), so that wrapping changes nothing.
+// and ContractsOfTemplate (script.TemplateContracts) when the ledger it
+// wraps has them and otherwise answers as the runner does without them,
+// so that wrapping changes nothing.
 type recordingLedger struct {
 	script.Ledger
 	mu  sync.Mutex
@@ -96,6 +97,21 @@ func (l *recordingLedger) ContractWithBlob(ctx context.Context, parties []string
 	}
 	c, err := l.Ledger.ContractByID(ctx, parties, cid)
 	return c, nil, err
+}
+
+// A recordingLedger keeps the fast paths of the ledger it wraps.
+var (
+	_ script.ContractBlobs     = (*recordingLedger)(nil)
+	_ script.TemplateContracts = (*recordingLedger)(nil)
+)
+
+// ContractsOfTemplate is the wrapped ledger's (script.TemplateContracts),
+// or Contracts matching exactly tpl: the same answer either way.
+func (l *recordingLedger) ContractsOfTemplate(ctx context.Context, parties []string, tpl lf.TypeConID) ([]engine.Contract, error) {
+	if tl, ok := l.Ledger.(script.TemplateContracts); ok {
+		return tl.ContractsOfTemplate(ctx, parties, tpl)
+	}
+	return l.Ledger.Contracts(ctx, parties, func(t lf.TypeConID) bool { return t == tpl })
 }
 
 // The coverage report is damlc's (`daml test --show-coverage`,
