@@ -307,23 +307,36 @@ func newRecord(rt *RecordType) *Record {
 }
 
 // withValues allocates an H and n values (all nil) for the caller to put
-// in it: for n up to 8, in one allocation, sized to the next of 2, 4 or
-// 8 values: records and structs of a few fields are built at every
-// step.
+// in it: for n up to 8, in one allocation, of exactly n values up to 4
+// (each value is 16 bytes, and the allocator's size classes fit the few
+// that records, structs, closures and partial applications hold at every
+// step), of 8 beyond.
 func withValues[H any](n int) (*H, []Value) {
 	switch {
-	case n <= 2:
+	case n <= 1:
+		x := &struct {
+			h H
+			v [1]Value
+		}{}
+		return &x.h, x.v[:n:n] // never nil: a record of no fields has an empty list
+	case n == 2:
 		x := &struct {
 			h H
 			v [2]Value
 		}{}
-		return &x.h, x.v[:n:n]
-	case n <= 4:
+		return &x.h, x.v[:]
+	case n == 3:
+		x := &struct {
+			h H
+			v [3]Value
+		}{}
+		return &x.h, x.v[:]
+	case n == 4:
 		x := &struct {
 			h H
 			v [4]Value
 		}{}
-		return &x.h, x.v[:n:n]
+		return &x.h, x.v[:]
 	case n <= 8:
 		x := &struct {
 			h H

@@ -407,38 +407,9 @@ type valBuf [seqBuf]Value
 // partial returns the partial application of p to args, n arguments in
 // all: the PAP and (when few) its arguments in one allocation.
 func partial(p *PAP, args []Value, n int) *PAP {
-	var all []Value
-	var q *PAP
-	switch {
-	case n == 1:
-		// Exact sizes, as nClosure.eval's.
-		x := &struct {
-			p    PAP
-			args [1]Value
-		}{}
-		q, all = &x.p, x.args[:0:n]
-	case n == 2:
-		x := &struct {
-			p    PAP
-			args [2]Value
-		}{}
-		q, all = &x.p, x.args[:0:n]
-	case n == 3:
-		x := &struct {
-			p    PAP
-			args [3]Value
-		}{}
-		q, all = &x.p, x.args[:0:n]
-	case n <= 4:
-		x := &struct {
-			p    PAP
-			args [4]Value
-		}{}
-		q, all = &x.p, x.args[:0:n]
-	default:
-		q, all = &PAP{}, make([]Value, 0, n)
-	}
-	all = append(append(all, p.args...), args...)
+	q, all := withValues[PAP](n)
+	copyVals(all, p.args)
+	copyVals(all[len(p.args):], args)
 	*q = PAP{fn: p.fn, args: all, arity: p.arity}
 	return q
 }
@@ -598,61 +569,22 @@ type nClosure struct {
 }
 
 func (n *nClosure) eval(m *Machine) {
-	var caps []Value
-	var p *PAP
 	// The PAP, its closure and (when few) the captured values in one
 	// allocation.
-	switch len(n.caps) {
-	case 0:
-		x := &struct {
-			p PAP
-			c closure
-		}{}
-		p, x.c.code = &x.p, n.code
-		p.fn = &x.c
-	case 1:
-		// Exact sizes: each value is 16 bytes, and the allocator's size
-		// classes 96, 112, 128 and 144 fit one to four.
-		x := &struct {
-			p    PAP
-			c    closure
-			caps [1]Value
-		}{}
-		caps, p, x.c.code = x.caps[:], &x.p, n.code
-		x.c.caps, p.fn = caps, &x.c
-	case 2:
-		x := &struct {
-			p    PAP
-			c    closure
-			caps [2]Value
-		}{}
-		caps, p, x.c.code = x.caps[:], &x.p, n.code
-		x.c.caps, p.fn = caps, &x.c
-	case 3:
-		x := &struct {
-			p    PAP
-			c    closure
-			caps [3]Value
-		}{}
-		caps, p, x.c.code = x.caps[:], &x.p, n.code
-		x.c.caps, p.fn = caps, &x.c
-	case 4:
-		x := &struct {
-			p    PAP
-			c    closure
-			caps [4]Value
-		}{}
-		caps, p, x.c.code = x.caps[:len(n.caps):len(n.caps)], &x.p, n.code
-		x.c.caps, p.fn = caps, &x.c
-	default:
-		caps = make([]Value, len(n.caps))
-		p = &PAP{fn: &closure{code: n.code, caps: caps}}
-	}
+	x, caps := withValues[papClosure](len(n.caps))
+	p := &x.p
+	x.c = closure{code: n.code, caps: caps}
 	for i := range n.caps {
 		caps[i], _ = n.caps[i].atomic(m)
 	}
-	p.arity = n.code.arity
+	*p = PAP{fn: &x.c, arity: n.code.arity}
 	m.val = p
+}
+
+// papClosure is a closure and the PAP of it, allocated together.
+type papClosure struct {
+	p PAP
+	c closure
 }
 
 // finisher consumes the values of a sequence of sub-expressions.
