@@ -68,15 +68,20 @@ func noteCorrelationID(r *http.Request, id string) {
 // pattern (the path when no route matched), status, duration, user and
 // the correlation id of an error answer. A WebSocket stream is logged
 // when it ends, with status 101.
-func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
+//
+// next gets the context the request is to run under (the entry added;
+// nil when nothing is logged: r's own), and makes the request with it
+// itself: the timeout middleware adds its deadline first, so that a
+// request is copied once, not twice.
+func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request, context.Context)) {
 	if !a.log.Enabled(r.Context(), slog.LevelInfo) {
-		next(w, r)
+		next(w, r, nil)
 		return
 	}
 	start := time.Now()
 	e := &accessEntry{}
 	sw := &statusWriter{ResponseWriter: w}
-	next(sw, r.WithContext(context.WithValue(r.Context(), accessKey{}, e)))
+	next(sw, r, context.WithValue(r.Context(), accessKey{}, e))
 	route := e.route
 	if route == "" {
 		route = r.URL.EscapedPath()

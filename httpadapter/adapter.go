@@ -2,6 +2,7 @@ package httpadapter
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -167,7 +168,12 @@ func (a *adapter) router(table []route) *httprouter.Router {
 // The request runs under the timeouts (timeouts.go) and is logged when it
 // ends (accesslog.go).
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.a.accessLog(w, r, func(w http.ResponseWriter, r *http.Request) { h.a.timeouts.serve(w, r, h.route) })
+	h.a.accessLog(w, r, h.serve)
+}
+
+// serve runs the request under ctx and the timeouts.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request, ctx context.Context) {
+	h.a.timeouts.serve(w, r, ctx, h.route)
 }
 
 func (h *handler) route(w http.ResponseWriter, r *http.Request) {

@@ -89,20 +89,34 @@ func ServerTimeouts(srv *http.Server) {
 // deadline and a write deadline from the request timeout; when the timeout
 // passes before the handler answered, the client gets pekko-http's 503 at
 // once and whatever the handler writes afterwards is dropped.
-func (t timeouts) serve(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
+//
+// ctx is the context to run the request under, derived from r's (nil:
+// r's own); r is copied with it (and the timeouts' own) once.
+func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Context, next http.HandlerFunc) {
 	rc := http.NewResponseController(w)
+	own := ctx == nil
+	if own {
+		ctx = r.Context()
+	}
 	if isWebSocket(r) {
 		_ = rc.SetReadDeadline(time.Time{})
 		_ = rc.SetWriteDeadline(time.Time{})
 		if t.websocket > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), t.websocket)
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, t.websocket)
 			defer cancel()
+			own = false
+		}
+		if !own {
 			r = r.WithContext(ctx)
 		}
 		next.ServeHTTP(w, r)
 		return
 	}
 	if t.request <= 0 {
+		if !own {
+			r = r.WithContext(ctx)
+		}
 		next.ServeHTTP(w, r)
 		return
 	}
@@ -110,7 +124,7 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
-	ctx, cancel := context.WithDeadline(r.Context(), deadline)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	tw := &timeoutWriter{w: w, h: http.Header{}, deadline: deadline}
 	stop := context.AfterFunc(ctx, func() {
