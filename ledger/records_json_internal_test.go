@@ -74,3 +74,46 @@ func TestStoredRecordsAreJSONMarshal(t *testing.T) {
 		t.Errorf("read back %+v, want %+v", back, u)
 	}
 }
+
+// benchUserRecord is a Daml Script user's record: a few CanActAs and
+// CanReadAs rights.
+func benchUserRecord() userRecord {
+	u := userRecord{User: identity.User{ID: "alice", PrimaryParty: "alice::1220ab",
+		Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}}}
+	for i := range 6 {
+		u.Rights = append(u.Rights, identity.Right{Kind: identity.RightCanActAs, Party: fmt.Sprintf("party-%d::1220abcdef", i)},
+			identity.Right{Kind: identity.RightCanReadAs, Party: fmt.Sprintf("party-%d::1220abcdef", i)})
+	}
+	return u
+}
+
+// BenchmarkUserRecordJSON writes a user's stored record: "written" as the
+// node does, "json.Marshal" as it did.
+func BenchmarkUserRecordJSON(b *testing.B) {
+	u := benchUserRecord()
+	b.Run("written", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			userRecordJSON(u)
+		}
+	})
+	b.Run("json.Marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			mustJSON(u)
+		}
+	})
+}
+
+// BenchmarkUserRecordRead reads a user's stored record back (its rights
+// by Right.UnmarshalJSON).
+func BenchmarkUserRecordRead(b *testing.B) {
+	raw := userRecordJSON(benchUserRecord())
+	b.ReportAllocs()
+	for b.Loop() {
+		var u userRecord
+		if err := json.Unmarshal(raw, &u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
