@@ -14,6 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
+	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
@@ -136,7 +137,7 @@ func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permi
 	rec.Offset = tx.NextOffset()
 	now := formatTime(n.now())
 	updateID := newUpdateID("party", rec.Party, n.participantID, strconv.FormatInt(rec.Offset, 10), now)
-	tx.Set(store.PartyKey(rec.Party), mustJSON(rec))
+	tx.Set(store.PartyKey(rec.Party), partyRecordJSON(rec))
 	tx.Set(store.IDPMemberKey(rec.IdentityProviderID, "p", rec.Party), nil)
 	appendEntry(tx, &logEntry{Kind: kindTopology, Offset: rec.Offset, UpdateID: updateID, RecordTime: now, SynchronizerID: rec.SynchronizerID,
 		Topology: []topologyEvent{{Event: topologyEventKind{ParticipantAuthorizationAdded: &wrapped[participantAuthorization]{
@@ -172,7 +173,7 @@ func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 			WithResource("USER", userID)
 	}
 	u.Rights = append(u.Rights, right)
-	tx.Set(store.UserKey(userID), mustJSON(u))
+	tx.Set(store.UserKey(userID), userRecordJSON(u))
 	return nil
 }
 
@@ -388,4 +389,30 @@ func unknownParties(code apierr.Code, what string, parties []string) error {
 	e := code.New("The participant is not connected to any synchronizer where the given %s are known.", what)
 	e.Context = map[string]string{"unknown" + strings.ToUpper(what[:1]) + what[1:]: set, "definite_answer": "false"}
 	return e
+}
+
+// partyRecordJSON is a party's stored record: json.Marshal's bytes for
+// partyRecord, written without reflection for a local party (a Daml
+// Script allocates several); an external party's signing keys take
+// json.Marshal.
+func partyRecordJSON(p partyRecord) []byte {
+	if len(p.SigningKeys) > 0 {
+		return mustJSON(p)
+	}
+	dst := make([]byte, 0, 160+len(p.Party))
+	dst = append(dst, `{"party":`...)
+	dst = jsontext.AppendString(dst, p.Party, true)
+	dst = append(dst, `,"identityProviderId":`...)
+	dst = jsontext.AppendString(dst, p.IdentityProviderID, true)
+	dst = append(dst, `,"metadata":`...)
+	dst = appendObjectMetaJSON(dst, p.Metadata)
+	dst = append(dst, `,"synchronizerId":`...)
+	dst = jsontext.AppendString(dst, p.SynchronizerID, true)
+	dst = append(dst, `,"offset":`...)
+	dst = strconv.AppendInt(dst, p.Offset, 10)
+	if p.SigningThreshold != 0 {
+		dst = append(dst, `,"signingThreshold":`...)
+		dst = strconv.AppendInt(dst, int64(p.SigningThreshold), 10)
+	}
+	return append(dst, '}')
 }

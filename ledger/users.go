@@ -11,6 +11,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -127,7 +128,7 @@ func (n *Node) CreateUser(ctx context.Context, u identity.User, rights []identit
 		if exists {
 			return nil, apierr.UserAlreadyExists.New("creating user failed, as user \"%s\" already exists", apierr.Quote(u.ID)).WithResource("USER", u.ID)
 		}
-		tx.Set(store.UserKey(u.ID), mustJSON(rec))
+		tx.Set(store.UserKey(u.ID), userRecordJSON(rec))
 		tx.Set(store.IDPMemberKey(u.IdentityProviderID, "u", u.ID), nil)
 		return nil, nil
 	})
@@ -354,7 +355,7 @@ func (n *Node) UpdateUser(ctx context.Context, u identity.User, paths []string) 
 			next.User.Metadata.Annotations = merged
 		}
 		next.User.Metadata.ResourceVersion = nextVersion(cur.User.Metadata.ResourceVersion)
-		tx.Set(store.UserKey(u.ID), mustJSON(next))
+		tx.Set(store.UserKey(u.ID), userRecordJSON(next))
 		return next, nil
 	})
 	if err != nil {
@@ -465,7 +466,7 @@ func (n *Node) changeRights(ctx context.Context, id, idp string, rights []identi
 				WithResource("USER", id)
 		}
 		if len(changed) > 0 {
-			tx.Set(store.UserKey(id), mustJSON(u))
+			tx.Set(store.UserKey(id), userRecordJSON(u))
 		}
 		return changed, nil
 	})
@@ -508,7 +509,7 @@ func (n *Node) UpdateUserIdentityProvider(ctx context.Context, id, src, dst stri
 		}
 		u.User.IdentityProviderID = dst
 		u.User.Metadata.ResourceVersion = nextVersion(u.User.Metadata.ResourceVersion)
-		tx.Set(store.UserKey(id), mustJSON(u))
+		tx.Set(store.UserKey(id), userRecordJSON(u))
 		tx.Delete(store.IDPMemberKey(src, "u", id))
 		tx.Set(store.IDPMemberKey(dst, "u", id), nil)
 		return nil, nil
@@ -521,4 +522,60 @@ func validPartyField(field, p string) error {
 		return apierr.InvalidField.New("%s: %v", field, err)
 	}
 	return nil
+}
+
+// userRecordJSON is a user's stored record: json.Marshal's bytes for
+// userRecord, written without reflection (a user's rights change with
+// every party a Daml Script allocates for it).
+func userRecordJSON(u userRecord) []byte {
+	dst := make([]byte, 0, 192+64*len(u.Rights))
+	dst = append(dst, `{"user":{"id":`...)
+	dst = jsontext.AppendString(dst, u.User.ID, true)
+	dst = append(dst, `,"primaryParty":`...)
+	dst = jsontext.AppendString(dst, u.User.PrimaryParty, true)
+	dst = append(dst, `,"isDeactivated":`...)
+	dst = strconv.AppendBool(dst, u.User.IsDeactivated)
+	dst = append(dst, `,"metadata":`...)
+	dst = appendObjectMetaJSON(dst, u.User.Metadata)
+	dst = append(dst, `,"identityProviderId":`...)
+	dst = jsontext.AppendString(dst, u.User.IdentityProviderID, true)
+	dst = append(dst, `,"primaryPartyAuthentication":`...)
+	dst = strconv.AppendBool(dst, u.User.PrimaryPartyAuthentication)
+	dst = append(dst, `},"rights":`...)
+	if u.Rights == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i, r := range u.Rights {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = r.AppendJSON(dst)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+// appendObjectMetaJSON appends m as json.Marshal writes it: annotations
+// null when nil, else sorted by key.
+func appendObjectMetaJSON(dst []byte, m identity.ObjectMeta) []byte {
+	dst = append(dst, `{"resourceVersion":`...)
+	dst = jsontext.AppendString(dst, m.ResourceVersion, true)
+	dst = append(dst, `,"annotations":`...)
+	if m.Annotations == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '{')
+		for i, k := range slices.Sorted(maps.Keys(m.Annotations)) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsontext.AppendString(dst, k, true)
+			dst = append(dst, ':')
+			dst = jsontext.AppendString(dst, m.Annotations[k], true)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
 }
