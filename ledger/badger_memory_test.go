@@ -67,3 +67,17 @@ func TestBadgerOptionsValuesInValueLog(t *testing.T) {
 		t.Errorf("value log files: %d bytes after writing %d values of %d bytes: want them all there", vlog, n, size)
 	}
 }
+
+// TestBadgerOptionsOneMemtableWaiting checks that an on-disk node lets at
+// most one full memtable wait for its flush besides the one being
+// flushed: each waiting one holds its arena and its write-ahead log's
+// mapped pages, and they pile up late in a large ledger's run, when the
+// flushes wait for compactions and the memory peaks (BENCHMARKS.md, issue
+// 23: with 2 waiting, 413 MiB at a million Ping creates).
+func TestBadgerOptionsOneMemtableWaiting(t *testing.T) {
+	t.Parallel()
+	o := ledger.BadgerOptionsForBench(false, t.TempDir())
+	if waiting := int64(o.NumMemtables) * o.MemTableSize; waiting > o.MemTableSize {
+		t.Errorf("on disk, up to %d full memtables waiting for their flush, %d MiB: want at most one, %d MiB", o.NumMemtables, waiting>>20, o.MemTableSize>>20)
+	}
+}

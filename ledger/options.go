@@ -232,8 +232,9 @@ func (o Options) badgerOptions() badger.Options {
 			// and its write-ahead log's pages, mapped; they pile up
 			// only when the flushes wait for compactions (level 0
 			// full), late in a large ledger's run, when the memory
-			// peaked (BENCHMARKS.md, issue 23): 2 rather than 3.
-			WithNumMemtables(2).
+			// peaked (BENCHMARKS.md, issue 23): 1, so that at most one
+			// waits; with 2, a million Ping creates peaked at 413 MiB.
+			WithNumMemtables(1).
 			WithBlockCacheSize(32 << 20).
 			WithIndexCacheSize(16 << 20).
 			WithBaseTableSize(4 << 20).
