@@ -9,9 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -21,6 +19,7 @@ import (
 	"github.com/ledgernode/ledgernode/grpcadapter"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/cputime"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
@@ -89,7 +88,7 @@ func BenchmarkGRPCGetUpdates(b *testing.B) {
 		EventFormat:      &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{alice: {}}, Verbose: true},
 		TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}}
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		st, err := updates.GetUpdates(context.Background(), req)
 		if err != nil {
@@ -115,14 +114,5 @@ func BenchmarkGRPCGetUpdates(b *testing.B) {
 	b.ReportMetric(benchUpdates*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
 	// The process's CPU time per update (server, client, GC): the cost,
 	// which a busy machine does not blur as it does the rate.
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(benchUpdates*b.N), "cpu-µs/update")
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/float64(benchUpdates*b.N), "cpu-µs/update")
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ledgernode/ledgernode/internal/cputime"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -124,7 +125,7 @@ func pingLoad(b *testing.B, client *http.Client, url, pingT, alice, bob string) 
 	b.SetParallelism(32) // 64 clients on 2 cores
 	runtime.GC()
 	b.ResetTimer()
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), cputime.Process()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if send(b, client, url, pingCreate(seq.Add(1), pingT, alice, bob)) == nil {
@@ -134,7 +135,7 @@ func pingLoad(b *testing.B, client *http.Client, url, pingT, alice, bob string) 
 	})
 	b.StopTimer()
 	rate = float64(b.N) / time.Since(start).Seconds()
-	cpuPerOp = float64(processCPU()-cpu0) / float64(time.Microsecond) / float64(b.N)
+	cpuPerOp = float64(cputime.Process()-cpu0) / float64(time.Microsecond) / float64(b.N)
 	b.ReportMetric(rate, "creates/s")
 	b.ReportMetric(cpuPerOp, "cpu-µs/create")
 	return rate, cpuPerOp

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/internal/cputime"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
@@ -39,15 +38,6 @@ func fillPage(b *testing.B, node *ledger.Node, party, template string, n int, ar
 	if err := failed.Load(); err != nil {
 		b.Fatal(err)
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkEmitUpdatesPage reads a page of 1000 transactions (ACS delta,
@@ -117,14 +107,14 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 		run := func(name string, body func(b *testing.B)) {
 			b.Run(ledgerKind+"/"+name, func(b *testing.B) {
 				b.ReportAllocs()
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					body(b)
 				}
 				b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
 				// The process's CPU time per page (reads, writes, GC): the
 				// cost, which a busy machine blurs less than the time.
-				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+				b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
 			})
 		}
 		run("stored/read+write", func(b *testing.B) { jsonapi.AppendUpdatesPage(nil, storedRead(b)) })

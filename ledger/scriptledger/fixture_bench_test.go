@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/script"
 	"github.com/ledgernode/ledgernode/daml/script/scripttest"
 	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/internal/cputime"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/scriptledger"
 )
@@ -79,7 +80,7 @@ func BenchmarkAmuletScripts(b *testing.B) {
 	r := script.NewRunner(dar, script.Options{})
 	var t timings
 	b.ReportAllocs()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, id := range ids {
 			node, err := fx.Open()
@@ -93,7 +94,7 @@ func BenchmarkAmuletScripts(b *testing.B) {
 			}
 		}
 	}
-	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 	b.ReportMetric(float64(t.submit.Nanoseconds())/float64(t.submits)/1e3, "µs/submit")
 	b.ReportMetric(float64(t.query.Nanoseconds())/float64(t.queries)/1e3, "µs/query")
 	b.ReportMetric(float64(t.submits)/float64(b.N), "submits/op")
