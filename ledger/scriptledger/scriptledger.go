@@ -138,15 +138,7 @@ func newSubmitError(code, cause string, resources [][2]string) *script.SubmitErr
 // as the script runner does not (it converts them to the engine's
 // values).
 func (l *Ledger) Contracts(ctx context.Context, parties []string, match func(lf.TypeConID) bool) ([]engine.Contract, error) {
-	cs, err := l.node.EngineContractsShared(ctx, parties, match)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]engine.Contract, len(cs))
-	for i := range cs {
-		out[i] = cs[i].Contract
-	}
-	return out, nil
+	return contractsOf(l.node.EngineContractsShared(ctx, parties, match))
 }
 
 // ContractsOfTemplate is Contracts with the match of exactly tpl
@@ -154,7 +146,11 @@ func (l *Ledger) Contracts(ctx context.Context, parties []string, match func(lf.
 // template when it keeps one (ledger.Node.EngineContractsOfTemplateShared:
 // a node opened from a Fixture does).
 func (l *Ledger) ContractsOfTemplate(ctx context.Context, parties []string, tpl lf.TypeConID) ([]engine.Contract, error) {
-	cs, err := l.node.EngineContractsOfTemplateShared(ctx, parties, tpl)
+	return contractsOf(l.node.EngineContractsOfTemplateShared(ctx, parties, tpl))
+}
+
+// contractsOf returns the contracts of a node's read (cs, err).
+func contractsOf(cs []ledger.EngineContract, err error) ([]engine.Contract, error) {
 	if err != nil {
 		return nil, err
 	}
