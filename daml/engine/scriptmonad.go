@@ -417,21 +417,35 @@ func (sm *scriptMonad) rewrap(m *Machine, v *Variant, then *builtin, f Value) (V
 	// this one's with the continuation they would compose, and nothing
 	// runs between (the machine's stack is its own: a run starts on an
 	// empty one, Engine.runOnce).
-	for len(m.konts) > 0 {
-		var next *builtin
-		var g Value
-		switch k := m.konts[len(m.konts)-1].(type) {
-		case *kSFBind:
-			next, g = k.sm.sfBindThen, k.f
-		case *kSFFmap:
-			next, g = k.sm.sfFmapThen, k.f
+	// The composed continuations are built in one allocation: count the
+	// frames first.
+	n := 0
+	for i := len(m.konts) - 1; i >= 0; i-- {
+		switch m.konts[i].(type) {
+		case *kSFBind, *kSFFmap:
+			n++
+			continue
 		}
-		if next == nil {
-			break
+		break
+	}
+	if n > 0 {
+		cells := make([]papCell, n)
+		for i := range cells {
+			var next *builtin
+			var g Value
+			switch k := m.konts[len(m.konts)-1].(type) {
+			case *kSFBind:
+				next, g = k.sm.sfBindThen, k.f
+			case *kSFFmap:
+				next, g = k.sm.sfFmapThen, k.f
+			}
+			m.konts[len(m.konts)-1] = nil
+			m.konts = m.konts[:len(m.konts)-1]
+			cl := &cells[i]
+			cl.args = [2]Value{g, c}
+			cl.p = PAP{fn: next, args: cl.args[:2:2], arity: 3}
+			c = &cl.p
 		}
-		m.konts[len(m.konts)-1] = nil
-		m.konts = m.konts[:len(m.konts)-1]
-		c = pap2(next, g, c)
 	}
 	copy(x.qs[:], q.Fields)
 	x.qs[4] = c
@@ -440,6 +454,13 @@ func (sm *scriptMonad) rewrap(m *Machine, v *Variant, then *builtin, f Value) (V
 	x.sf = Record{Type: sf.Type, Fields: x.sfs[:]}
 	x.v = Variant{ID: v.ID, Con: v.Con, Rank: v.Rank, Value: &x.sf}
 	return &x.v, true
+}
+
+// papCell is a PAP of two arguments with its arguments, so that several
+// can be built in one allocation (rewrap).
+type papCell struct {
+	p    PAP
+	args [2]Value
 }
 
 // runSFBindThen (f, cont, b) is cont b >>= f.

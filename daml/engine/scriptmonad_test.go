@@ -235,6 +235,7 @@ func BenchmarkScriptMonad(b *testing.B) {
 				}
 			}
 			run := s.(*engine.Record).Fields[0]
+			b.ReportAllocs()
 			for b.Loop() {
 				fr := apply(run, engine.Unit{}).(*engine.Variant)
 				cont := fr.Value.(*engine.Record).Fields[0].(*engine.Record).Fields[4]
