@@ -2,8 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/engine"
@@ -261,15 +259,7 @@ func TestQuestionJetRefusals(t *testing.T) {
 	} {
 		t.Run(c.name+" "+c.value, func(t *testing.T) {
 			// A DAR of the test's own: its definitions are changed.
-			data, err := os.ReadFile(filepath.Join(sharedDARs(), amuletTestDARName))
-			if err != nil {
-				t.Skipf("real DAR not found (%v)", err)
-			}
-			d, err := lf.ReadDAR(data, lf.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := damlScript(t, d)
+			p := damlScript(t, ownAmuletDAR(t))
 			ref := lf.TypeConID{PackageID: p.ID, Module: c.module, Name: c.value}
 			if _, ok := engine.ScriptJet(p, ref); !ok {
 				t.Fatal("no jet before the change")

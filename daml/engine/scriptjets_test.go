@@ -211,16 +211,7 @@ func sameScript(t *testing.T, ca, cb *scriptJetCase, a, b engine.Value, depth in
 // name, for a daml-script definition without one, or for one whose body
 // or type is not the one the jet implements.
 func TestScriptJetRefusals(t *testing.T) {
-	// A DAR of the test's own: its definitions are changed.
-	data, err := os.ReadFile(filepath.Join(sharedDARs(), amuletTestDARName))
-	if err != nil {
-		t.Skipf("real DAR not found (%v)", err)
-	}
-	d, err := lf.ReadDAR(data, lf.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := damlScript(t, d)
+	p := damlScript(t, ownAmuletDAR(t))
 	const free, low = "Daml.Script.Internal.Free", "Daml.Script.Internal.LowLevel"
 	bind := p.Value(free, "$$c$u003e$u003e$u003d")
 	fmap := p.Value(free, "$$cfmap")
@@ -254,4 +245,20 @@ func TestScriptJetRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ownAmuletDAR reads the Splice Amulet test DAR into packages of the
+// test's own (not the process-wide cache's), so that the test may change
+// their definitions; it skips the test without the DAR.
+func ownAmuletDAR(t *testing.T) *lf.DAR {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDARs(), amuletTestDARName))
+	if err != nil {
+		t.Skipf("real DAR not found (%v)", err)
+	}
+	d, err := lf.ReadDAR(data, lf.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
