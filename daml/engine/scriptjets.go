@@ -328,9 +328,12 @@ func questionFmap(m *Machine, f, q Value) (Value, bool) {
 }
 
 // pap2 returns the partial application of fn (of arity 3) to a and b,
-// in one allocation (partial).
+// in one allocation (withValues).
 func pap2(fn callable, a, b Value) *PAP {
-	return partial(&PAP{fn: fn, arity: 3}, []Value{a, b}, 2)
+	p, args := withValues[PAP](2)
+	args[0], args[1] = a, b
+	*p = PAP{fn: fn, args: args, arity: 3}
+	return p
 }
 
 // kWrapVariant returns the value computed in a variant of the

@@ -361,15 +361,13 @@ func (sm *scriptMonad) runPureWith(m *Machine, a []Value) {
 	}
 }
 
-// pap1 returns fn (of the arity) partially applied to a.
+// pap1 returns fn (of the arity) partially applied to a, in one
+// allocation (withValues).
 func pap1(fn callable, a Value, arity int) *PAP {
-	x := &struct {
-		p    PAP
-		args [1]Value
-	}{}
-	x.args[0] = a
-	x.p = PAP{fn: fn, args: x.args[:1:1], arity: arity}
-	return &x.p
+	p, args := withValues[PAP](1)
+	args[0] = a
+	*p = PAP{fn: fn, args: args, arity: arity}
+	return p
 }
 
 // sfBind runs ds >>= f in the free monad of ScriptF: f a for Pure a, and
