@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
@@ -88,6 +89,10 @@ type Engine struct {
 	// fmapMemo is the fmap method of the Functor dictionary the script
 	// jets last asked (fmapDict).
 	fmapMemo atomic.Pointer[dictMemo]
+	// self is a weak pointer to the engine, made once (New): the key of
+	// its validations in the contracts' memos (argmemo.go), looked up at
+	// every fetch of a ledger contract.
+	self weak.Pointer[Engine]
 }
 
 // Cache holds compiled definitions and the values of top-level
@@ -126,6 +131,7 @@ type compiled struct {
 // New returns an engine reading packages from src.
 func New(src PackageSource, opts Options) *Engine {
 	e := &Engine{src: src, opts: opts}
+	e.self = weak.Make(e)
 	switch {
 	case opts.Cache == nil || opts.Override != nil:
 		e.c = &compiled{}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"weak"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
@@ -734,7 +733,7 @@ func (m *Machine) fetchContractAs(cidV Value, want lf.TypeConID, byIface bool, k
 // then records it as checked under t's package, as kValidate would.
 func (m *Machine) validated(c *contractInfo, t lf.TypeConID) bool {
 	if c.memo == nil || !m.e.memoizesChecks() || m.e.src.Package(t.PackageID) == nil ||
-		!c.memo.validatedBy(weak.Make(m.e), t.PackageID, c.signatories, c.stakeholders) {
+		!c.memo.validatedBy(m.e.self, t.PackageID, c.signatories, c.stakeholders) {
 		return false
 	}
 	owner := c
@@ -817,7 +816,7 @@ func (v *kValidate) resume(m *Machine, x Value) {
 		}
 		owner.checked = append(owner.checked, v.t.PackageID)
 		if c.memo != nil && m.e.memoizesChecks() {
-			c.memo.addValidated(weak.Make(m.e), v.t.PackageID, c.signatories, c.stakeholders)
+			c.memo.addValidated(m.e.self, v.t.PackageID, c.signatories, c.stakeholders)
 		}
 		v.k.useContract(m, c, v.t)
 	}
