@@ -147,10 +147,10 @@ func changeID(userID string, actAs []string, commandID string) string {
 // within its deduplication period.
 //
 // The node's dedupFilter spares the read for a change id without a
-// record; it notes every id checked, as the committer writes the record
-// of an id only after checking it here.
+// record: the committer adds an id to it before it writes its record
+// (commitInterpreted); a check adds nothing.
 func (n *Node) checkDuplicate(tx *store.Tx, s *submission, now time.Time) error {
-	if n.dedup != nil && !n.dedup.note(s.changeKey()) {
+	if n.dedup != nil && !n.dedup.mayHold(s.changeKey()) {
 		return nil
 	}
 	raw, err := tx.Get(store.DedupKey(s.changeKey()))

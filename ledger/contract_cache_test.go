@@ -12,6 +12,19 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
+// openIouNode opens a node with the Iou package uploaded and party alice
+// allocated, and returns it with the Iou template's id and alice.
+func openIouNode(t *testing.T) (n *ledger.Node, iou lf.TypeConID, alice string) {
+	t.Helper()
+	n = ledgertest.Open(t, ledger.Options{})
+	p := lftest.IouPackage("1.0.0")
+	dar, _ := lftest.DAR(p)
+	ledgertest.MustUploadDAR(t, n, dar)
+	pkgID, _ := lftest.Dalf(p)
+	iou = lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
+	return n, iou, ledgertest.MustAllocate(t, n, "alice")
+}
+
 // TestEngineContractsCallerChanges changes, in place, the contracts that
 // EngineContracts and EngineContractByID returned (the node keeps decoded
 // contracts: contract_cache.go), then reads them again and exercises
@@ -19,13 +32,7 @@ import (
 func TestEngineContractsCallerChanges(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	n := ledgertest.Open(t, ledger.Options{})
-	p := lftest.IouPackage("1.0.0")
-	dar, _ := lftest.DAR(p)
-	ledgertest.MustUploadDAR(t, n, dar)
-	pkgID, _ := lftest.Dalf(p)
-	iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
-	alice := ledgertest.MustAllocate(t, n, "alice")
+	n, iou, alice := openIouNode(t)
 	ref := ledger.TemplateRef{ID: iou, ByPackageName: true}
 	cid := ledgertest.Create(t, n, alice, ref, value.Record{RecordID: &iou, Fields: []value.RecordField{
 		{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(10)}}})
@@ -80,13 +87,7 @@ func TestEngineContractsCallerChanges(t *testing.T) {
 func TestEngineContractsShared(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	n := ledgertest.Open(t, ledger.Options{})
-	p := lftest.IouPackage("1.0.0")
-	dar, _ := lftest.DAR(p)
-	ledgertest.MustUploadDAR(t, n, dar)
-	pkgID, _ := lftest.Dalf(p)
-	iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
-	alice := ledgertest.MustAllocate(t, n, "alice")
+	n, iou, alice := openIouNode(t)
 	ref := ledger.TemplateRef{ID: iou, ByPackageName: true}
 	var cids []value.ContractID
 	for i := range 3 {

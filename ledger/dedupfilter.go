@@ -15,11 +15,12 @@ import (
 // table, in the committer. It is a Bloom filter of the change ids that
 // may have a record: those of the store when the node opened (read by a
 // scan in the background, during which the filter answers "maybe" for
-// every id) and every id checked since (note). The committer writes a
-// record only for a change id it has just checked, so every record the
-// store holds, or will commit, has its id in the filter before it is
-// visible: an id the filter does not hold has none, and checkDuplicate
-// answers as the read would. A false "maybe" costs the read, as before.
+// every id) and every id whose record the committer has written since
+// (add, before the write), so every record the store holds, or will
+// commit, has its id in the filter before it is visible: an id the
+// filter does not hold has none, and checkDuplicate answers as the read
+// would. A check adds nothing, so that a refused command leaves no trace
+// in the filter. A false "maybe" costs the read, as before.
 //
 // Its 2^23 bits (1 MiB) keep false positives near 3 % at a million
 // change ids; memory does not grow with the ledger beyond that. It is a
@@ -65,8 +66,8 @@ func newDedupFilter(st *store.Store) *dedupFilter {
 }
 
 // scan adds the change id of every deduplication record in st, then
-// marks the filter ready. Records committed after its snapshot were
-// noted by their checks.
+// marks the filter ready. The ids of records committed after its
+// snapshot were added by the committer (add).
 func (f *dedupFilter) scan(st *store.Store) {
 	defer close(f.done)
 	prefix := []byte(store.PrefixDedup)
@@ -95,14 +96,32 @@ func (f *dedupFilter) close() {
 	<-f.done
 }
 
-// note reports whether change may have a deduplication record, and holds
-// change from now on: the caller may write its record.
-func (f *dedupFilter) note(change string) (maybe bool) {
-	return !f.set(maphash.String(f.seed, change)) || !f.ready.Load()
+// mayHold reports whether change may have a deduplication record; it
+// changes nothing, so that a check of a command that is then refused
+// leaves no trace in the filter (the committer adds the id of a record
+// it writes: add).
+func (f *dedupFilter) mayHold(change string) bool {
+	return !f.ready.Load() || f.has(maphash.String(f.seed, change))
 }
 
-// set sets the bits of the hash h and reports whether any was clear.
-func (f *dedupFilter) set(h uint64) (changed bool) {
+// add holds change from now on: called before its record is written.
+func (f *dedupFilter) add(change string) { f.set(maphash.String(f.seed, change)) }
+
+// has reports whether every bit of the hash h is set.
+func (f *dedupFilter) has(h uint64) bool {
+	block := h & (dedupBlocks - 1)
+	for i := range uint64(dedupHashes) {
+		bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+		p := f.pages[bit/dedupPageBits].Load()
+		if p == nil || p[bit%dedupPageBits/64].Load()&(uint64(1)<<(bit%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// set sets the bits of the hash h.
+func (f *dedupFilter) set(h uint64) {
 	// The low bits choose the block, the next 9-bit groups the bits in it.
 	block := h & (dedupBlocks - 1)
 	for i := range uint64(dedupHashes) {
@@ -114,11 +133,8 @@ func (f *dedupFilter) set(h uint64) (changed bool) {
 				p = f.pages[bit/dedupPageBits].Load()
 			}
 		}
-		w, m := &p[bit%dedupPageBits/64], uint64(1)<<(bit%64)
-		if w.Load()&m == 0 {
+		if w, m := &p[bit%dedupPageBits/64], uint64(1)<<(bit%64); w.Load()&m == 0 {
 			w.Or(m)
-			changed = true
 		}
 	}
-	return changed
 }

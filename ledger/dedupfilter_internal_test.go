@@ -5,12 +5,15 @@ import (
 	"hash/maphash"
 	"testing"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
 // TestDedupFilter: the filter answers "maybe" for every id until its scan
 // of the store has read the store's deduplication records, then "maybe"
-// for those and for every id noted since, and "no" for ids it never saw
+// for those and for every id added since, and "no" for ids it never saw
 // (but for rare false positives, counted here).
 func TestDedupFilter(t *testing.T) {
 	t.Parallel()
@@ -32,7 +35,7 @@ func TestDedupFilter(t *testing.T) {
 
 	// Before the scan: "maybe" for anything.
 	blocked := &dedupFilter{seed: maphash.MakeSeed(), stop: make(chan struct{}), done: make(chan struct{})}
-	if !blocked.note("never-seen") {
+	if !blocked.mayHold("never-seen") {
 		t.Error("a filter whose scan has not finished answered no")
 	}
 
@@ -42,18 +45,19 @@ func TestDedupFilter(t *testing.T) {
 		t.Fatal("the scan did not finish")
 	}
 	for i := range stored {
-		if id := changeID("u", []string{"alice"}, fmt.Sprint("stored", i)); !f.note(id) {
+		if id := changeID("u", []string{"alice"}, fmt.Sprint("stored", i)); !f.mayHold(id) {
 			t.Fatalf("stored change id %d: the filter answered no", i)
 		}
 	}
 	falsePositives := 0
 	for i := range 10000 {
 		id := changeID("u", []string{"alice"}, fmt.Sprint("new", i))
-		if f.note(id) {
+		if f.mayHold(id) {
 			falsePositives++
 		}
-		if !f.note(id) {
-			t.Fatalf("new change id %d: no after it was noted", i)
+		f.add(id)
+		if !f.mayHold(id) {
+			t.Fatalf("new change id %d: no after it was added", i)
 		}
 	}
 	if falsePositives > 10 {
@@ -82,7 +86,7 @@ func TestDedupFilterScanStops(t *testing.T) {
 	f := &dedupFilter{seed: maphash.MakeSeed(), stop: make(chan struct{}), done: make(chan struct{})}
 	f.stopOnce.Do(func() { close(f.stop) })
 	f.scan(st)
-	if f.ready.Load() || !f.note("b") {
+	if f.ready.Load() || !f.mayHold("b") {
 		t.Error("a stopped scan left the filter ready")
 	}
 	f.close() // the scan has ended: returns at once
@@ -97,7 +101,7 @@ func TestDedupFilterPages(t *testing.T) {
 	f.ready.Store(true)
 	const few = 30
 	for i := range few {
-		f.note(fmt.Sprint("cmd", i))
+		f.add(fmt.Sprint("cmd", i))
 	}
 	if n := f.allocatedPages(); n > few {
 		t.Errorf("%d commands allocated %d pages of %d bytes", few, n, dedupPageWords*8)
@@ -108,11 +112,11 @@ func TestDedupFilterPages(t *testing.T) {
 	}
 	const held, probes = 1_000_000, 100_000
 	for i := range held {
-		f.note(fmt.Sprint("held", i))
+		f.add(fmt.Sprint("held", i))
 	}
 	falsePositives := 0
 	for i := range probes {
-		if f.note(fmt.Sprint("new", i)) {
+		if f.mayHold(fmt.Sprint("new", i)) {
 			falsePositives++
 		}
 	}
@@ -131,4 +135,50 @@ func (f *dedupFilter) allocatedPages() int {
 		}
 	}
 	return n
+}
+
+// TestDedupFilterRefusedLeaveNoTrace: a refused command (its
+// interpretation fails: alice creates a contract bob signs) leaves its
+// change id out of the node's deduplication filter, which holds the id
+// of a command committed.
+func TestDedupFilterRefusedLeaveNoTrace(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	n, err := Open(Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	<-n.dedup.done
+	p := lftest.IouPackage("1.0.0")
+	dar, _ := lftest.DAR(p)
+	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: dar}); err != nil {
+		t.Fatal(err)
+	}
+	pkgID, _ := lftest.Dalf(p)
+	iou := lf.TypeConID{PackageID: pkgID, Module: "Main", Name: "Iou"}
+	var parties []string
+	for _, hint := range []string{"alice", "bob"} {
+		d, err := n.AllocateParty(ctx, AllocatePartyRequest{PartyIDHint: hint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parties = append(parties, d.Party)
+	}
+	create := func(id, owner string) Commands {
+		return Commands{UserID: "u", ActAs: parties[:1], CommandID: id, Commands: []Command{CreateCommand{Template: TemplateByID(iou),
+			Arguments: value.Record{RecordID: &iou, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)}, {Label: "amount", Value: value.Int64(1)}}}}}}
+	}
+	for _, c := range []struct {
+		id, owner string
+		ok        bool
+	}{{"refused", parties[1], false}, {"committed", parties[0], true}} {
+		_, err := n.Submit(ctx, create(c.id, c.owner))
+		if (err == nil) != c.ok {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		if held := n.dedup.mayHold(changeID("u", parties[:1], c.id)); held != c.ok {
+			t.Errorf("%s: the filter holds its id: %v, want %v", c.id, held, c.ok)
+		}
+	}
 }

@@ -774,6 +774,9 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		}
 		appendEntry(t, &e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
+		if n.dedup != nil {
+			n.dedup.add(change) // before the record can be read (checkDuplicate)
+		}
 		t.SetOwned(store.DedupKey(change), dedup.encode())
 		return &e, nil
 	})
