@@ -52,6 +52,46 @@ func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
 	if err != nil {
 		return nil, storeErr(err)
 	}
+	return prepared(st), nil
+}
+
+// EmptySnapshot returns a PreparedSnapshot of no state: an in-memory node
+// opened from its Reader starts as a new in-memory node does (a new
+// participant identity and admin user, ledger end 0), but on an overlay
+// store rather than a Badger instance (see PreparedSnapshot). It is for a
+// short-lived node that is filled and then prepared (Node.PrepareSnapshot), as
+// scriptledger.Fixture's template node: it opens and closes at no cost and
+// its PrepareSnapshot copies nothing.
+func EmptySnapshot() *PreparedSnapshot { return &PreparedSnapshot{st: store.Empty()} }
+
+// PrepareSnapshot returns a PreparedSnapshot of the node's state as of one moment:
+// what PrepareSnapshot gives for the node's Snapshot. For a node opened
+// in memory from a PreparedSnapshot (EmptySnapshot, say) it shares the
+// node's entries rather than writing and reading a snapshot stream. It
+// needs ParticipantAdmin.
+func (n *Node) PrepareSnapshot(ctx context.Context) (*PreparedSnapshot, error) {
+	if err := n.public(ctx); err != nil {
+		return nil, err
+	}
+	if err := requireParticipantAdmin(ctx, "taking a snapshot"); err != nil {
+		return nil, err
+	}
+	st, ok, err := n.st.Prepare()
+	if !ok {
+		var buf bytes.Buffer
+		if err := n.Snapshot(ctx, &buf); err != nil {
+			return nil, err
+		}
+		return PrepareSnapshot(buf.Bytes())
+	}
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return prepared(st), nil
+}
+
+// prepared is the PreparedSnapshot of st, its packages decoded.
+func prepared(st *store.Prepared) *PreparedSnapshot {
 	p := &PreparedSnapshot{st: st}
 	var ids []string
 	st.Scan([]byte(store.PrefixPackage), func(k, _ []byte) bool {
@@ -74,7 +114,7 @@ func PrepareSnapshot(snapshot []byte) (*PreparedSnapshot, error) {
 			p.pkgs = append(p.pkgs, pkg)
 		}
 	}
-	return p, nil
+	return p
 }
 
 // chunksEqual reports whether the blob at prefix (its chunks in key

@@ -1,10 +1,8 @@
 package scriptledger
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-
 	"log/slog"
 	"time"
 
@@ -23,61 +21,40 @@ type Fixture struct {
 }
 
 // NewFixture uploads the DARs to a new in-memory node on static time
-// starting at the Unix epoch and keeps its snapshot, prepared
-// (ledger.PrepareSnapshot): the nodes it opens share its package payloads
-// and decoded packages rather than each restoring a copy. opts may set the
-// participant id, synchronizers and limits; storage, clock and logger are
-// the fixture's.
+// starting at the Unix epoch and keeps its state, prepared
+// (ledger.PreparedSnapshot): the nodes it opens share its package
+// payloads and decoded packages rather than each restoring a copy. opts
+// may set the participant id, synchronizers and limits; storage, clock
+// and logger are the fixture's.
 func NewFixture(ctx context.Context, opts ledger.Options, dars ...[]byte) (*Fixture, error) {
 	opts.Dir, opts.InMemory, opts.Restore = "", true, nil
-	// With a logger of the caller's, the template node closes before
-	// NewFixture returns: it may log while closing, and a caller's logger
-	// (a test's, say) may not outlive the call.
-	quiet := opts.Logger == nil
-	if quiet {
+	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	o := opts
 	o.StaticTime = ledger.NewStaticClock(time.Unix(0, 0))
+	// The template node is a new node on an overlay store
+	// (ledger.EmptySnapshot), as the nodes the fixture opens are, rather
+	// than on an in-memory Badger database: that one allocated ~35 MB
+	// (its memtable arenas and tables) and flushed its memtable when
+	// closed, for a node that lives for one upload; and Node.PrepareSnapshot takes
+	// an overlay node's state as it is, without the round trip through a
+	// snapshot stream.
+	o.Restore = ledger.EmptySnapshot().Reader()
 	node, err := ledger.Open(o)
 	if err != nil {
 		return nil, err
 	}
-	prepared := false
-	defer func() {
-		if prepared && quiet {
-			// The template node is of no more use: closing it (its
-			// in-memory store flushes its tables, 6-8 ms for the Splice
-			// Amulet test DAR) goes on beside the first scripts rather
-			// than before them.
-			go node.Close()
-			return
-		}
-		node.Close()
-	}()
+	defer node.Close()
 	for i, d := range dars {
 		if err := node.UploadDAR(ctx, ledger.UploadDARRequest{DAR: d}); err != nil {
 			return nil, fmt.Errorf("uploading DAR %d: %w", i+1, err)
 		}
 	}
-	// The snapshot is mostly the packages' payloads, which the DARs hold
-	// deflated (2.6 to 3.5 times smaller for the Splice test DARs' snapshots):
-	// sized for that, the buffer is allocated once rather than grown by
-	// doubling, copying what it holds each time.
-	var buf bytes.Buffer
-	size := 0
-	for _, d := range dars {
-		size += 4 * len(d)
-	}
-	buf.Grow(size)
-	if err := node.Snapshot(ctx, &buf); err != nil {
-		return nil, err
-	}
-	snap, err := ledger.PrepareSnapshot(buf.Bytes())
+	snap, err := node.PrepareSnapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	prepared = true
 	return &Fixture{snapshot: snap, opts: opts}, nil
 }
 

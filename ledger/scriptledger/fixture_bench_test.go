@@ -56,6 +56,25 @@ func BenchmarkFixtureOpen(b *testing.B) {
 	}
 }
 
+// BenchmarkNewFixture prepares a fixture of the Splice Amulet test DAR:
+// its template node's open, upload and close, and the prepared snapshot
+// the fixture keeps. The DAR's decoding and type check are the process's
+// once (every iteration after the first finds the DAR read and checked),
+// as they are not the fixture's own cost. Skipped without ../shared.
+func BenchmarkNewFixture(b *testing.B) {
+	data := scripttest.ReadDAR(b, amuletTestDAR)
+	ctx := context.Background()
+	if _, err := scriptledger.NewFixture(ctx, ledger.Options{}, data); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := scriptledger.NewFixture(ctx, ledger.Options{}, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkAmuletScripts runs every script of the Splice Amulet test DAR
 // serially, each on a fresh node of one fixture (as `damlscript --all`
 // does), and reports what the ledger side of a script costs: the mean
