@@ -189,6 +189,27 @@ var exprCaseNames = map[protowire.Number]string{
 	fExprExperimental: "experimental",
 }
 
+// eApp1, eTyApp1 and eAbs1 are an application, a type application and
+// a lambda allocated together with room for one argument, type or
+// parameter, the only count Daml-LF 2.2 allows: their slices point into
+// it, one allocation per node instead of two (a quarter of a package's
+// expression nodes are applications). A second element is appended as
+// to any slice (into a new array: the room holds one).
+type (
+	eApp1 struct {
+		EApp
+		arg [1]Expr
+	}
+	eTyApp1 struct {
+		ETyApp
+		typ [1]Type
+	}
+	eAbs1 struct {
+		EAbs
+		param [1]VarWithType
+	}
+)
+
 // expr decodes an Expr message. A nil or empty b is Expr.SUM_NOT_SET.
 func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	if depth > maxExprDepth {
@@ -472,7 +493,14 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if len(args) == 0 {
 			return nil, errorf("Unexpected empty Expr.App.args")
 		}
-		e := &EApp{Args: make([]Expr, len(args))}
+		var e *EApp
+		if len(args) == 1 {
+			node := new(eApp1)
+			node.Args = node.arg[:]
+			e = &node.EApp
+		} else {
+			e = &EApp{Args: make([]Expr, len(args))}
+		}
 		if e.Fun, err = d.expr(fun, depth); err != nil {
 			return nil, err
 		}
@@ -483,7 +511,8 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprTyApp:
-		e := &ETyApp{}
+		node := new(eTyApp1)
+		e := &node.ETyApp
 		var body []byte
 		if err := eachMessage(m, "Expr.TyApp", func(num protowire.Number, x []byte) error {
 			switch num {
@@ -494,7 +523,12 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 				if err != nil {
 					return err
 				}
-				e.Types = append(e.Types, t)
+				if e.Types == nil {
+					node.typ[0] = t
+					e.Types = node.typ[:]
+				} else {
+					e.Types = append(e.Types, t)
+				}
 			default:
 				return errorf("Message Expr.TyApp has unknown field %d", num)
 			}
@@ -513,7 +547,8 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprAbs:
-		e := &EAbs{}
+		node := new(eAbs1)
+		e := &node.EAbs
 		var body []byte
 		if err := eachMessage(m, "Expr.Abs", func(num protowire.Number, x []byte) error {
 			switch num {
@@ -522,7 +557,12 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 				if err != nil {
 					return err
 				}
-				e.Params = append(e.Params, v)
+				if e.Params == nil {
+					node.param[0] = v
+					e.Params = node.param[:]
+				} else {
+					e.Params = append(e.Params, v)
+				}
 			case fAbsBody:
 				body = x
 			default:
