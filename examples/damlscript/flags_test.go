@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -578,43 +577,6 @@ func TestAfterNextGC(t *testing.T) {
 		case <-deadline:
 			t.Fatal("did not run after collections")
 		case <-time.After(time.Millisecond):
-		}
-	}
-}
-
-// TestResumeGCAfterCollection: resume leaves the collector paused (its
-// memory limit resumeHeapLimit) until a collection has run, then restores
-// the collector's percentage and sets the memory limit from the live
-// heap.
-func TestResumeGCAfterCollection(t *testing.T) {
-	defer func(b bool) { boundHeap = b }(boundHeap)
-	boundHeap = true
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer debug.SetGCPercent(debug.SetGCPercent(250))
-	resume := pauseGC(0)
-	resume()
-	if got := debug.SetGCPercent(-1); got != -1 {
-		t.Fatalf("GC percent right after resume = %d, want -1 (paused until a collection)", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != resumeHeapLimit {
-		t.Errorf("memory limit right after resume = %d, want %d", got, resumeHeapLimit)
-	}
-	deadline := time.After(10 * time.Second)
-	for {
-		runtime.GC()
-		select {
-		case <-deadline:
-			t.Fatal("the collector was not restored after collections")
-		case <-time.After(time.Millisecond):
-		}
-		if got := debug.SetGCPercent(-1); got != -1 {
-			if got != 250 {
-				t.Errorf("GC percent after a collection = %d, want 250", got)
-			}
-			if lim := debug.SetMemoryLimit(-1); lim < minHeapLimit {
-				t.Errorf("memory limit after a collection = %d, want >= %d", lim, minHeapLimit)
-			}
-			return
 		}
 	}
 }

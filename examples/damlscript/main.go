@@ -98,32 +98,16 @@ func heapLimit(live uint64) int64 { return max(minHeapLimit, 4*int64(live)) }
 // which is then collected as the limit requires.
 func setupHeapLimit(darSize int) int64 { return max(minHeapLimit, 64*int64(darSize)) }
 
-// resumeHeapLimit is the memory limit from the end of the setup to the
-// first collection (pauseGC's resume), unless the setup's limit is
-// lower: that collection comes when the heap is about as large as the
-// collector restored (GOGC 400 over the live heap, ~22 MB for the Splice
-// Amulet suite) lets it grow in the rest of the run, and the process
-// stays as far below 150 MB with -p 2 (at minHeapLimit it peaked at
-// 154 MB).
-const resumeHeapLimit = 120 << 20
-
 // pauseGC stops the collector for the setup before the first script
 // (decoding the DAR, type-checking it and preparing the fixture): its
 // allocations are mostly what stays live (the decoded packages), so a
 // collection during it marks that heap for little garbage (the Splice
 // Amulet suite's setup ran two, ~10% of its CPU time). The memory limit
-// setupHeapLimit bounds the heap meanwhile. resume lets the collector
-// run again: the first collection comes when the heap reaches
-// resumeHeapLimit (or the setup's limit when lower), and once it has run the collector is restored and the memory
-// limit set (limitHeap) from the live heap it measured; calling resume
+// setupHeapLimit bounds the heap meanwhile. resume restores the
+// collector and, after its next collection, sets the memory limit
+// (limitHeap) from the live heap that collection measured; calling it
 // again does nothing.
 // Unless run tunes the collector (boundHeap), both do nothing.
-//
-// The collector is restored only after that first collection, not at
-// resume: restored at once, it collected at once (the setup's heap, ~75
-// MB for the Splice Amulet suite, half of it garbage, was far beyond the
-// goal of a collector that had not measured a live heap yet), one
-// collection more in the run than the memory limit needs, ~15 ms of CPU.
 func pauseGC(darSize int) (resume func()) {
 	if !boundHeap {
 		return func() {}
@@ -131,11 +115,8 @@ func pauseGC(darSize int) (resume func()) {
 	old := debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(setupHeapLimit(darSize))
 	return sync.OnceFunc(func() {
-		debug.SetMemoryLimit(min(setupHeapLimit(darSize), resumeHeapLimit))
-		afterNextGC(func() {
-			debug.SetGCPercent(old)
-			limitHeap()
-		})
+		debug.SetGCPercent(old)
+		afterNextGC(limitHeap)
 	})
 }
 
