@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -183,15 +182,7 @@ func loadVetting(r interface{ Get([]byte) ([]byte, error) }, sync string) (vetti
 	if err != nil {
 		return vetting.State{}, err
 	}
-	var rec vettingRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return vetting.State{}, err
-	}
-	st := vetting.State{Serial: rec.Serial}
-	for _, p := range rec.Packages {
-		st.Packages = append(st.Packages, vetting.VettedPackage{PackageID: p.ID, ValidFrom: p.ValidFrom, ValidUntil: p.ValidUntil})
-	}
-	return st, nil
+	return decodeVetting(raw)
 }
 
 func vettingJSON(st vetting.State) []byte {
