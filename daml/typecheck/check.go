@@ -129,6 +129,14 @@ type checker struct {
 	kinds       map[lf.Type]*lf.Kind
 	expansions  map[*lf.TSyn]lf.Type
 	tvarLookups int
+
+	// lastModule is the module moduleOf found last, of package
+	// lastModulePkg: most references follow one to the same module (a
+	// package and its modules are immutable), and the lookup through
+	// two maps by long strings was 5 % of a check (1.4 % fewer
+	// instructions with this).
+	lastModule    *lf.Module
+	lastModulePkg string
 }
 
 func (c *checker) enter() {
@@ -212,10 +220,14 @@ func (c *checker) packageOf(id string, ctx Reference) *lf.Package {
 }
 
 func (c *checker) moduleOf(id lf.TypeConID, ctx Reference) *lf.Module {
+	if c.lastModule != nil && id.Module == c.lastModule.Name && id.PackageID == c.lastModulePkg {
+		return c.lastModule
+	}
 	m := c.packageOf(id.PackageID, ctx).Module(id.Module)
 	if m == nil {
 		c.fail(c.lookupErr(Reference{Sort: RefModule, ID: lf.TypeConID{PackageID: id.PackageID, Module: id.Module}}, ctx))
 	}
+	c.lastModule, c.lastModulePkg = m, id.PackageID
 	return m
 }
 
