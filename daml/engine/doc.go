@@ -31,6 +31,10 @@
 // of one call; the context cancels it. Options.Cache lets engines over
 // different PackageSources share their compiled definitions and
 // top-level values, each engine still seeing only its own packages.
+// Every engine runs a few list functions of daml-prim and daml-stdlib
+// (map, filter, all, sortBy, …) natively when their definitions are the
+// expected ones (ListJet), with the same results, traces and errors in
+// the same order; Options.NoListJets interprets them.
 //
 // # Errors
 //

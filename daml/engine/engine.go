@@ -45,6 +45,10 @@ type Options struct {
 	// OffLedger makes CONTRACT_ID_TO_TEXT return Some (Daml Script and
 	// other off-ledger machines); on ledger it returns None.
 	OffLedger bool
+	// NoListJets makes the engine interpret the list functions of
+	// daml-prim and daml-stdlib that have a native implementation with the
+	// same results (ListJet): for differential tests.
+	NoListJets bool
 	// Cache, if set, holds the engine's compiled definitions and the
 	// values of its top-level definitions, shared with the other engines
 	// given the same Cache (nil: the engine has a cache of its own). An
@@ -133,7 +137,7 @@ func New(src PackageSource, opts Options) *Engine {
 	e := &Engine{src: src, opts: opts}
 	e.self = weak.Make(e)
 	switch {
-	case opts.Cache == nil || opts.Override != nil:
+	case opts.Cache == nil || opts.Override != nil || opts.NoListJets:
 		e.c = &compiled{}
 	case opts.OffLedger:
 		e.c, e.sharedCache = &opts.Cache.offLedger, true
@@ -189,6 +193,13 @@ func (d *topDef) compiled(e *Engine) (node, int, *Error) {
 	}
 	if d.key.kind == defValue && e.opts.Override != nil {
 		if v, ok := e.opts.Override(d.key.id); ok {
+			d.body, d.slots = &nConst{v: v}, 0
+			d.done.Store(true)
+			return d.body, d.slots, nil
+		}
+	}
+	if d.key.kind == defValue && !e.opts.NoListJets {
+		if v, ok := ListJet(e.src.Package, d.key.id); ok {
 			d.body, d.slots = &nConst{v: v}, 0
 			d.done.Store(true)
 			return d.body, d.slots, nil

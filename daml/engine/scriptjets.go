@@ -86,6 +86,7 @@ func init() {
 	addExposedCallStackJet(scriptJets)
 	addQuestionJets(scriptJets)
 	addLiftJet(scriptJets)
+	addQueryJet(scriptJets)
 }
 
 // packageIDPrefix matches the package id of a type constructor as
