@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -19,9 +18,10 @@ import (
 // record's rendering — the exercise nodes' argument and result as Daml
 // JSON, the array of nodes, the entry — to the record's first reader, if
 // any (the Ledger API's update readers, Snapshot): deferredEvents holds
-// what it takes. The create nodes are still rendered at once, since
-// their contract records are stored as bytes and read back by the
-// script's queries.
+// what it takes. Its contract records too are encoded at their first
+// read (setContractRecordLazy), from their decoded forms, which the
+// script's queries and the engine read; the created contracts' arguments
+// and keys are still rendered at once, as those decoded forms hold them.
 //
 // The record's bytes are those the eager path stores: the same
 // renderings (value.JSONAppender.AppendAs of the same values and types,
@@ -99,34 +99,4 @@ func appendDeferredEntry(t *store.Tx, e *logEntry) {
 	}
 	t.SetOwnedLazy(store.UpdateKey(e.Offset), func() []byte { return d.render(e) })
 	appendEntryIndexes(t, e)
-}
-
-// encodeCreates encodes the create nodes of nodes as encodeNodes does,
-// one after the other in one buffer (no array: the exercise nodes are
-// left out): node i's encoding is out[starts[i]:ends[i]] (both 0 for an
-// exercise). The create nodes' Argument and Key then refer to out's
-// bytes where out holds them as they are, else to copies of their own,
-// as with encodeNodes.
-func encodeCreates(nodes []txNode) (out json.RawMessage, starts, ends []int) {
-	size := 0
-	for i := range nodes {
-		if !nodes[i].Exercise {
-			size += txNodeSize(&nodes[i])
-		}
-	}
-	out = make([]byte, 0, size)
-	starts, ends = make([]int, len(nodes)), make([]int, len(nodes))
-	refs := make([]rawRef, 0, 2*len(nodes))
-	for i := range nodes {
-		if nodes[i].Exercise {
-			continue
-		}
-		starts[i] = len(out)
-		out, refs = appendTxNodeRefs(out, &nodes[i], refs)
-		ends[i] = len(out)
-	}
-	for _, r := range refs {
-		*r.v = out[r.start:r.end:r.end]
-	}
-	return out, starts, ends
 }

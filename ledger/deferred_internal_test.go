@@ -20,8 +20,8 @@ import (
 // read back, each is byte for byte the record the eager path encodes
 // from the same transaction (exercise arguments and results of records
 // and of Int64, create arguments holding text that the encoding escapes,
-// transient contracts), and the Ledger API's update reads see it; a node
-// of its own store renders at once.
+// transient contracts), and the Ledger API's update reads see it; so are
+// the records of its contracts; a node of its own store renders at once.
 func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -118,8 +118,44 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 				}); err != nil {
 					t.Fatal(err)
 				}
-				if want := eagerRecord(t, n, res, raw); !bytes.Equal(raw, want) {
+				want, nodes := eagerRecord(t, n, res, raw)
+				if !bytes.Equal(raw, want) {
 					t.Errorf("update %d: stored\n%s\nwant\n%s", res.Offset, raw, want)
+				}
+				// The records of its contracts, created or transient (those
+				// archived since are the archive's), as the eager path writes
+				// them (encodeContractRecord of the node's encoding).
+				for i := range nodes {
+					nd := &nodes[i]
+					if nd.Exercise {
+						continue
+					}
+					var stored []byte
+					if err := n.st.View(func(r *store.Reader) error {
+						v, err := r.Get(store.ContractKey(nd.ContractID))
+						stored = v
+						return err
+					}); err != nil {
+						t.Fatal(err)
+					}
+					var rec contractRecord
+					if err := decodeContractRecord(stored, &rec); err != nil {
+						t.Fatal(err)
+					}
+					var want []byte
+					switch {
+					case nd.Transient:
+						c := rec
+						c.Create = *nd
+						want = encodeContractRecordJSON(&c)
+					case rec.State == contractActive:
+						want = encodeContractRecord(&rec, encodeTxNode(nd))
+					default:
+						continue
+					}
+					if !bytes.Equal(stored, want) {
+						t.Errorf("contract %s: stored\n%s\nwant\n%s", nd.ContractID, stored, want)
+					}
 				}
 				f := ReadAs(alice)
 				f.Shape = LedgerEffects
@@ -135,7 +171,7 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 // eagerRecord returns the update record the eager path (committable
 // without deferral) stores for the committed transaction res, whose
 // stored record is raw (for the fields the committer sets).
-func eagerRecord(t *testing.T, n *Node, res *Committed, raw []byte) []byte {
+func eagerRecord(t *testing.T, n *Node, res *Committed, raw []byte) ([]byte, []txNode) {
 	t.Helper()
 	var e logEntry
 	if err := decodeLogEntry(raw, &e); err != nil {
@@ -157,5 +193,5 @@ func eagerRecord(t *testing.T, n *Node, res *Committed, raw []byte) []byte {
 	}
 	e.Nodes = nodes
 	e.nodesJSON, _ = encodeNodes(e.Nodes)
-	return e.encode()
+	return e.encode(), e.Nodes
 }

@@ -526,12 +526,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// the created contracts' create nodes too) and its readers. The
 	// nodes' values, rendered into r's buffer, then refer to the array's
 	// bytes (encodeNodes), so that r's buffer serves the next submission.
-	// With deferred, only the create nodes are encoded (encodeCreates):
-	// the array and the exercises' values wait for a reader of the entry.
+	// With deferred, nothing is encoded: the nodes keep r's buffer, which
+	// r gives up, and the array, the exercises' values and the contract
+	// records wait for their readers (deferred.go).
 	var nodesJSON json.RawMessage
 	var starts, ends []int
 	if deferred != nil {
-		nodesJSON, starts, ends = encodeCreates(e.Nodes)
+		r.buf = nil
 		e.deferred = deferred
 	} else {
 		nodesJSON, ends = encodeNodes(e.Nodes)
@@ -597,7 +598,9 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 			out.transient = append(out.transient, nd)
 		} else {
 			out.created = append(out.created, nd)
-			out.createdJSON = append(out.createdJSON, nodesJSON[starts[i]:ends[i]:ends[i]])
+			if deferred == nil {
+				out.createdJSON = append(out.createdJSON, nodesJSON[starts[i]:ends[i]:ends[i]])
+			}
 		}
 	}
 	return out, nil
@@ -773,22 +776,36 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		}
 		off := t.NextOffset()
 		e := *it.entry
+		// A deferred entry's contract records are rendered at their first
+		// read too (deferred.go).
+		deferred := e.deferred != nil
 		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
 		// Each record is written with its decoded form (setContractRecord),
 		// which the node's readers share.
 		for i, nd := range it.created {
 			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
-			raw := encodeContractRecord(rec, it.createdJSON[i])
+			var raw []byte
+			if !deferred {
+				raw = encodeContractRecord(rec, it.createdJSON[i])
+			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 			indexCreated(t, nd, off)
 			rec.Create = *nd
-			setContractRecord(t, rec, raw)
+			if deferred {
+				setContractRecordLazy(t, rec, encodeCreatedRecord)
+			} else {
+				setContractRecord(t, rec, raw)
+			}
 		}
 		for _, nd := range it.transient {
 			rec := &contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived, CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}
-			setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			if deferred {
+				setContractRecordLazy(t, rec, encodeContractRecordJSON)
+			} else {
+				setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			}
 		}
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
@@ -796,7 +813,11 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				return nil, err
 			}
 			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
-			setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			if deferred {
+				setContractRecordLazy(t, rec, encodeContractRecordJSON)
+			} else {
+				setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			}
 		}
 		appendEntry(t, &e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}

@@ -84,6 +84,28 @@ func TestSetOwnedLazy(t *testing.T) {
 			if !bytes.Contains(backup.Bytes(), []byte("lazy")) {
 				t.Error("the backup lacks the lazy value")
 			}
+			// With a decoded form: kept (overlay) or dropped, as
+			// SetOwnedDecoded's.
+			form := &struct{ s string }{"four"}
+			if _, err := c.s.Submit(func(tx *Tx) (any, error) {
+				tx.SetOwnedLazyDecoded([]byte("l/4"), func() []byte { return []byte("four") }, form)
+				if d, ok := tx.Decoded([]byte("l/4")); !ok || d != any(form) {
+					t.Errorf("Tx.Decoded(l/4) = %v, %v; want the form", d, ok)
+				}
+				return nil, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.s.View(func(r *Reader) error {
+				return r.GetDecoded([]byte("l/4"), func(v []byte, d any) error {
+					if want := any(form); string(v) != "four" || (c.lazy && d != want) || (!c.lazy && d != nil) {
+						t.Errorf("GetDecoded(l/4) = %q, %v", v, d)
+					}
+					return nil
+				})
+			}); err != nil {
+				t.Fatal(err)
+			}
 			// A Tx reads its staged lazy write as its rendering.
 			if _, err := c.s.Submit(func(tx *Tx) (any, error) {
 				tx.SetOwnedLazy([]byte("l/3"), func() []byte { return []byte("three") })
@@ -108,7 +130,7 @@ func TestSetOwnedLazy(t *testing.T) {
 				}); err != nil {
 					t.Error(err)
 				}
-				if len(got) != 3 || got[2] != "three" {
+				if len(got) != 4 || got[2] != "three" {
 					t.Errorf("Tx.Scan = %q", got)
 				}
 				return nil, nil

@@ -641,16 +641,18 @@ type write struct {
 // value returns the value the write stages (a lazy one's rendering).
 func (w *write) value() []byte { return valueOf(w.val, w.decoded) }
 
-// decodedForm returns the decoded form the write stages (nil for a lazy
-// value).
+// decodedForm returns the decoded form the write stages (a lazy value's
+// own).
 func (w *write) decodedForm() any { return decodedOf(w.decoded) }
 
 // lazyValue is a value an overlay store renders at its first read
-// (SetOwnedLazy), kept as the decoded form of an entry with no bytes.
+// (SetOwnedLazy), kept as the decoded form of an entry with no bytes,
+// with the value's own decoded form (SetOwnedLazyDecoded; nil: none).
 type lazyValue struct {
-	once   sync.Once
-	render func() []byte
-	val    []byte
+	once    sync.Once
+	render  func() []byte
+	val     []byte
+	decoded any
 }
 
 // bytes returns the value, rendered at the first call.
@@ -674,11 +676,11 @@ func valueOf(val []byte, decoded any) []byte {
 	return val
 }
 
-// decodedOf returns the decoded form of an entry holding decoded: nil
-// for a lazy value, which has none.
+// decodedOf returns the decoded form of an entry holding decoded: a
+// lazy value's own.
 func decodedOf(decoded any) any {
-	if _, ok := decoded.(*lazyValue); ok {
-		return nil
+	if l, ok := decoded.(*lazyValue); ok {
+		return l.decoded
 	}
 	return decoded
 }
@@ -782,11 +784,18 @@ func (s *Store) RendersLazily() bool { return s.ov != nil }
 // fail, must return the same bytes whenever it is called, from any
 // goroutine, and must hand them over as SetOwned's val is.
 func (t *Tx) SetOwnedLazy(key []byte, render func() []byte) {
+	t.SetOwnedLazyDecoded(key, render, nil)
+}
+
+// SetOwnedLazyDecoded is SetOwnedLazy with decoded, the decoded form of
+// the value render returns, as SetOwnedDecoded hands it over (an overlay
+// store keeps it, the others drop it).
+func (t *Tx) SetOwnedLazyDecoded(key []byte, render func() []byte, decoded any) {
 	if t.ov == nil {
-		t.SetOwned(key, render())
+		t.SetOwnedDecoded(key, render(), decoded)
 		return
 	}
-	t.stage(write{key: key, owned: true, decoded: &lazyValue{render: render}})
+	t.stage(write{key: key, owned: true, decoded: &lazyValue{render: render, decoded: decoded}})
 }
 
 // Delete stages the removal of key.
