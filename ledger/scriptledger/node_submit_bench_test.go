@@ -1,4 +1,4 @@
-package ledger_test
+package scriptledger_test
 
 import (
 	"bytes"
@@ -19,7 +19,9 @@ import (
 // scriptledger.Fixture): per op, a fresh node creates an Iou, transfers
 // it (an exercise with a record argument) and lists its user's rights,
 // as a script does between its queries (IDE mode, as the runner
-// submits). The node's open is outside the timer.
+// submits). The node's open is outside the timer. (In package ledger's
+// own tests every stored record is checked against its decoding and
+// encoding at once, verifyStoredRecords: the benchmark lives here.)
 func BenchmarkScriptNodeSubmit(b *testing.B) {
 	ctx := b.Context()
 	iouPkg := lftest.IouPackage("1.0.0")
