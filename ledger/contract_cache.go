@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -205,6 +206,41 @@ func sharedRecordAt(src decodedReader, cid string) (*contractRecord, error) {
 // rewrites, such as one holding '<', becomes its rewriting), and neither
 // the caller nor anyone else may change it afterwards.
 func setContractRecord(t *store.Tx, rec *contractRecord, raw []byte) {
+	normalizeRecord(rec, raw)
+	t.SetOwnedDecoded(store.ContractKey(rec.Create.ContractID), raw, rec)
+}
+
+// setContractRecordLazy is setContractRecord of the record encode(rec)
+// encodes, rendered at its first read where the store renders lazily
+// (store.Tx.SetOwnedLazyDecoded; deferred.go): encode must encode rec as
+// setContractRecord's raw, once rec is what its decoding gives (which
+// encodes alike: lists omitted when empty, raw members written in their
+// rewriting).
+func setContractRecordLazy(t *store.Tx, rec *contractRecord, encode func(*contractRecord) []byte) {
+	var raw []byte
+	if verifyStoredRecords {
+		raw = encode(rec)
+	}
+	normalizeRecord(rec, raw)
+	if verifyStoredRecords {
+		if again := encode(rec); !bytes.Equal(again, raw) {
+			panic(fmt.Sprintf("ledger: contract record %s encodes otherwise once decoded:\n%s\n%s", rec.Create.ContractID, raw, again))
+		}
+	}
+	t.SetOwnedLazyDecoded(store.ContractKey(rec.Create.ContractID), func() []byte { return encode(rec) }, rec)
+}
+
+// encodeCreatedRecord is the encoding of the record of a contract
+// created by a submission (committable, commitInterpreted): its create
+// node last.
+func encodeCreatedRecord(rec *contractRecord) []byte {
+	return encodeContractRecord(rec, encodeTxNode(&rec.Create))
+}
+
+// normalizeRecord changes rec to what decodeContractRecord gives for its
+// encoding raw (setContractRecord), and checks it under
+// verifyStoredRecords.
+func normalizeRecord(rec *contractRecord, raw []byte) {
 	c := &rec.Create
 	c.keyHash = nil
 	for _, l := range []*[]string{&c.Signatories, &c.Observers, &c.Stakeholders, &c.Acting, &c.Witnesses, &c.Maintainers, &c.ChoiceObservers} {
@@ -223,7 +259,6 @@ func setContractRecord(t *store.Tx, rec *contractRecord, raw []byte) {
 			panic(fmt.Sprintf("ledger: the decoded form of contract record %s is not its decoding (%v):\n%+v\n%+v", c.ContractID, err, rec, &want))
 		}
 	}
-	t.SetOwnedDecoded(store.ContractKey(c.ContractID), raw, rec)
 }
 
 // verifyStoredRecords makes setContractRecord check every decoded form

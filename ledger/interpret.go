@@ -511,7 +511,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
 		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
 	r := pkgs.valueRenderer()
-	nodes, err := pkgs.eventNodes(r, t, at, s.mode == ideMode)
+	var deferred *deferredEvents
+	if s.deferJSON {
+		deferred = &deferredEvents{pkgs: pkgs, tx: t, createdAt: at}
+	}
+	nodes, err := pkgs.eventNodes(r, t, at, s.mode == ideMode, deferred)
 	if err != nil {
 		pkgs.putRenderer(r)
 		return nil, err
@@ -522,9 +526,27 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// the created contracts' create nodes too) and its readers. The
 	// nodes' values, rendered into r's buffer, then refer to the array's
 	// bytes (encodeNodes), so that r's buffer serves the next submission.
-	nodesJSON, ends := encodeNodes(e.Nodes)
+	// With deferred, nothing is encoded: the nodes keep r's buffer, which
+	// r gives up, and the array, the exercises' values and the contract
+	// records wait for their readers (deferred.go).
+	var nodesJSON json.RawMessage
+	var starts, ends []int
+	if deferred != nil {
+		r.buf = nil
+		e.deferred = deferred
+	} else {
+		nodesJSON, ends = encodeNodes(e.Nodes)
+		e.nodesJSON = nodesJSON
+		starts = make([]int, len(ends))
+		for i := range ends {
+			starts[i] = 1 // after '['
+			if i > 0 {
+				starts[i] = ends[i-1] + 1 // after ','
+			}
+		}
+	}
 	pkgs.putRenderer(r)
-	e.nodesJSON, e.readers = nodesJSON, e.parties()
+	e.readers = e.parties()
 	eff := t.Effects()
 	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
 	if len(eff.Archived) > 0 {
@@ -576,11 +598,9 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 			out.transient = append(out.transient, nd)
 		} else {
 			out.created = append(out.created, nd)
-			start := 1 // after '['
-			if i > 0 {
-				start = ends[i-1] + 1 // after ','
+			if deferred == nil {
+				out.createdJSON = append(out.createdJSON, nodesJSON[starts[i]:ends[i]:ends[i]])
 			}
-			out.createdJSON = append(out.createdJSON, nodesJSON[start:ends[i]:ends[i]])
 		}
 	}
 	return out, nil
@@ -599,7 +619,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // engine's values (value.TypeAs, which is the JSON round trip
 // FromJSON(AppendJSONAs(v)) without the JSON), rather than decoded from
 // the stored JSON at the first read.
-func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool) ([]txNode, error) {
+//
+// With deferred, the exercise nodes' Argument and Result are left nil
+// and their values noted in deferred, which renders them at the first
+// read of the entry (deferredEvents.render).
+func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
 	evs := t.Events(nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into r's buffer, one after the
@@ -649,10 +673,15 @@ func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt stri
 				return nil, apierr.InternalError.New("choice %s of %s is unknown", x.Choice, x.TemplateID)
 			}
 			nd := txNode{ID: int32(ev.NodeID), Exercise: true, ContractID: string(x.TargetID), TemplateID: x.TemplateID.String(),
-				PackageName: x.PackageName, Argument: render(x.ChosenValue, ch.ArgType), Stakeholders: x.Stakeholders,
+				PackageName: x.PackageName, Stakeholders: x.Stakeholders,
 				Choice: x.Choice, Consuming: x.Consuming, Acting: x.ActingParties, Witnesses: ev.Witnesses,
-				LastDescendant: int32(ev.LastDescendant), Result: render(x.Result, ch.ReturnType),
+				LastDescendant:  int32(ev.LastDescendant),
 				ChoiceObservers: x.ChoiceObservers, Archives: ev.AcsDelta, Engine: true}
+			if deferred != nil {
+				deferred.exercises = append(deferred.exercises, deferredExercise{node: len(out), x: x, ch: ch})
+			} else {
+				nd.Argument, nd.Result = render(x.ChosenValue, ch.ArgType), render(x.Result, ch.ReturnType)
+			}
 			if x.InterfaceID != nil {
 				nd.InterfaceID = x.InterfaceID.String()
 			}
@@ -747,22 +776,36 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		}
 		off := t.NextOffset()
 		e := *it.entry
+		// A deferred entry's contract records are rendered at their first
+		// read too (deferred.go).
+		deferred := e.deferred != nil
 		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
 		// Each record is written with its decoded form (setContractRecord),
 		// which the node's readers share.
 		for i, nd := range it.created {
 			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
-			raw := encodeContractRecord(rec, it.createdJSON[i])
+			var raw []byte
+			if !deferred {
+				raw = encodeContractRecord(rec, it.createdJSON[i])
+			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 			indexCreated(t, nd, off)
 			rec.Create = *nd
-			setContractRecord(t, rec, raw)
+			if deferred {
+				setContractRecordLazy(t, rec, encodeCreatedRecord)
+			} else {
+				setContractRecord(t, rec, raw)
+			}
 		}
 		for _, nd := range it.transient {
 			rec := &contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived, CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}
-			setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			if deferred {
+				setContractRecordLazy(t, rec, encodeContractRecordJSON)
+			} else {
+				setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			}
 		}
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
@@ -770,7 +813,11 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				return nil, err
 			}
 			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
-			setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			if deferred {
+				setContractRecordLazy(t, rec, encodeContractRecordJSON)
+			} else {
+				setContractRecord(t, rec, encodeContractRecordJSON(rec))
+			}
 		}
 		appendEntry(t, &e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}

@@ -45,6 +45,10 @@ type logEntry struct {
 	// recordTime is RecordTime as a time, set by the committer of a
 	// submission (not stored as such).
 	recordTime time.Time
+	// deferred, when set, renders the entry's stored form at its first
+	// read (deferred.go): its exercise nodes' Argument and Result are nil
+	// meanwhile, and nodesJSON too.
+	deferred *deferredEvents
 }
 
 // txNode is a create or an exercise node.
@@ -196,7 +200,17 @@ func (n *txNode) appendParties(out []string) []string {
 
 // appendEntry writes an entry at its offset with its indexes.
 func appendEntry(tx *store.Tx, e *logEntry) {
+	if e.deferred != nil {
+		appendDeferredEntry(tx, e) // deferred.go
+		return
+	}
 	tx.SetOwned(store.UpdateKey(e.Offset), e.encode())
+	appendEntryIndexes(tx, e)
+}
+
+// appendEntryIndexes writes the indexes of an entry: by update id, by
+// party.
+func appendEntryIndexes(tx *store.Tx, e *logEntry) {
 	tx.SetOwned(store.UpdateIDKey(e.UpdateID), store.OffsetBytes(e.Offset))
 	parties := e.readers
 	if parties == nil {

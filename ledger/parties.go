@@ -147,16 +147,12 @@ func (n *Node) registerParty(tx *store.Tx, rec partyRecord, userID string, permi
 
 // grantActAs gives a user CanActAs on a new party inside an allocation.
 func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
-	raw, err := tx.Get(store.UserKey(userID))
+	u, err := readUserRecord(tx, userID)
 	notFound := apierr.UserNotFound.New("user %s not found", apierr.Quote(userID)).WithResource("USER", userID)
 	if errors.Is(err, store.ErrNotFound) {
 		return notFound
 	}
 	if err != nil {
-		return err
-	}
-	var u userRecord
-	if err := json.Unmarshal(raw, &u); err != nil {
 		return err
 	}
 	if u.User.IdentityProviderID != idp {
@@ -173,7 +169,7 @@ func (n *Node) grantActAs(tx *store.Tx, userID, idp, party string) error {
 			WithResource("USER", userID)
 	}
 	u.Rights = append(u.Rights, right)
-	tx.Set(store.UserKey(userID), userRecordJSON(u))
+	setUserRecord(tx, u)
 	return nil
 }
 

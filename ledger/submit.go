@@ -269,6 +269,11 @@ type submitConfig struct {
 	// conversionErrs are the caller's conversion errors by field
 	// (ConversionError).
 	conversionErrs map[RequestField]error
+	// deferJSON lets the committer store the transaction's update record
+	// for rendering at its first read (deferredEvents): set by Submit,
+	// whose caller reads the engine's transaction and not the entry's
+	// nodes, on a store that renders lazily.
+	deferJSON bool
 }
 
 // AllowEffectfulRollback interprets in the contract-state mode of
@@ -334,6 +339,7 @@ func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*C
 	if err := n.decodeSubmission(s); err != nil {
 		return nil, err
 	}
+	s.deferJSON = n.st.RendersLazily()
 	e, it, err := n.submitChecked(ctx, s)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
@@ -50,16 +49,12 @@ func checkRights(ctx context.Context, rights []identity.Right) error {
 
 // loadUser reads a user inside an identity provider (USER_NOT_FOUND when it
 // is absent or belongs to another provider).
-func loadUser(r interface{ Get([]byte) ([]byte, error) }, id, idp string) (userRecord, error) {
-	raw, err := r.Get(store.UserKey(id))
+func loadUser(r userReader, id, idp string) (userRecord, error) {
+	u, err := readUserRecord(r, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return userRecord{}, userNotFound(id)
 	}
 	if err != nil {
-		return userRecord{}, err
-	}
-	var u userRecord
-	if err := json.Unmarshal(raw, &u); err != nil {
 		return userRecord{}, err
 	}
 	if u.User.IdentityProviderID != idp {
@@ -128,7 +123,7 @@ func (n *Node) CreateUser(ctx context.Context, u identity.User, rights []identit
 		if exists {
 			return nil, apierr.UserAlreadyExists.New("creating user failed, as user \"%s\" already exists", apierr.Quote(u.ID)).WithResource("USER", u.ID)
 		}
-		tx.Set(store.UserKey(u.ID), userRecordJSON(rec))
+		setUserRecord(tx, rec)
 		tx.Set(store.IDPMemberKey(u.IdentityProviderID, "u", u.ID), nil)
 		return nil, nil
 	})
@@ -355,7 +350,7 @@ func (n *Node) UpdateUser(ctx context.Context, u identity.User, paths []string) 
 			next.User.Metadata.Annotations = merged
 		}
 		next.User.Metadata.ResourceVersion = nextVersion(cur.User.Metadata.ResourceVersion)
-		tx.Set(store.UserKey(u.ID), userRecordJSON(next))
+		setUserRecord(tx, next)
 		return next, nil
 	})
 	if err != nil {
@@ -466,7 +461,7 @@ func (n *Node) changeRights(ctx context.Context, id, idp string, rights []identi
 				WithResource("USER", id)
 		}
 		if len(changed) > 0 {
-			tx.Set(store.UserKey(id), userRecordJSON(u))
+			setUserRecord(tx, u)
 		}
 		return changed, nil
 	})
@@ -509,7 +504,7 @@ func (n *Node) UpdateUserIdentityProvider(ctx context.Context, id, src, dst stri
 		}
 		u.User.IdentityProviderID = dst
 		u.User.Metadata.ResourceVersion = nextVersion(u.User.Metadata.ResourceVersion)
-		tx.Set(store.UserKey(id), userRecordJSON(u))
+		setUserRecord(tx, u)
 		tx.Delete(store.IDPMemberKey(src, "u", id))
 		tx.Set(store.IDPMemberKey(dst, "u", id), nil)
 		return nil, nil

@@ -145,7 +145,8 @@ func (b *overlayBase) seek(key []byte) int {
 type tnode struct {
 	key, val []byte
 	// decoded is val's decoded form its writer handed over with it
-	// (Tx.SetOwnedDecoded), or nil.
+	// (Tx.SetOwnedDecoded), or nil, or a *lazyValue (Tx.SetOwnedLazy,
+	// val nil) that renders the value at its first read.
 	decoded     any
 	del         bool
 	prio        uint32
@@ -181,7 +182,7 @@ func tinsert(n *tnode, key, val []byte, decoded any, del bool, prio uint32, gen 
 	switch c := bytes.Compare(key, n.key); {
 	case c == 0:
 		if old != nil {
-			*old = tprev{val: cp.val, del: cp.del, found: true}
+			*old = tprev{val: valueOf(cp.val, cp.decoded), del: cp.del, found: true}
 		}
 		cp.val, cp.decoded, cp.del = val, decoded, del
 	case c < 0:
@@ -275,7 +276,7 @@ func (v *tview) getDecoded(key []byte) ([]byte, any, bool) {
 			if n.del {
 				return nil, nil, false
 			}
-			return n.val, n.decoded, true
+			return valueOf(n.val, n.decoded), decodedOf(n.decoded), true
 		case c < 0:
 			n = n.left
 		default:
@@ -295,7 +296,7 @@ func (v overlayView) with(writes []write) *overlayView {
 	gen := tgen.Add(1)
 	for _, w := range writes {
 		val := w.val
-		if !w.del {
+		if _, lazy := w.decoded.(*lazyValue); !w.del && !lazy {
 			if !w.owned {
 				val = bytes.Clone(val)
 			}
@@ -314,7 +315,7 @@ func (v overlayView) with(writes []write) *overlayView {
 				old = tprev{val: v.base.vals[i], found: true}
 			}
 		}
-		v.indexByTemplate(w.key, val, w.del, old, gen)
+		v.indexByTemplate(w.key, valueOf(val, w.decoded), w.del, old, gen)
 	}
 	return &v
 }
@@ -370,7 +371,7 @@ func (v *tview) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte)
 			if n.del {
 				continue
 			}
-			key, val = n.key, n.val
+			key, val = n.key, valueOf(n.val, n.decoded)
 		default:
 			c := bytes.Compare(n.key, bk)
 			if reverse {
@@ -388,7 +389,7 @@ func (v *tview) scan(prefix, seek []byte, reverse bool, fn func(key, val []byte)
 			if n.del {
 				continue
 			}
-			key, val = n.key, n.val
+			key, val = n.key, valueOf(n.val, n.decoded)
 		}
 		if !bytes.HasPrefix(key, prefix) {
 			return nil

@@ -634,8 +634,55 @@ type write struct {
 	chunk    bool // the deletion of a spilled value's chunk
 	owned    bool // val is handed over for good (SetOwned)
 	// decoded is val's decoded form (SetOwnedDecoded), kept by an
-	// overlay store only.
+	// overlay store only, or a *lazyValue (SetOwnedLazy, val nil).
 	decoded any
+}
+
+// value returns the value the write stages (a lazy one's rendering).
+func (w *write) value() []byte { return valueOf(w.val, w.decoded) }
+
+// decodedForm returns the decoded form the write stages (a lazy value's
+// own).
+func (w *write) decodedForm() any { return decodedOf(w.decoded) }
+
+// lazyValue is a value an overlay store renders at its first read
+// (SetOwnedLazy), kept as the decoded form of an entry with no bytes,
+// with the value's own decoded form (SetOwnedLazyDecoded; nil: none).
+type lazyValue struct {
+	once    sync.Once
+	render  func() []byte
+	val     []byte
+	decoded any
+}
+
+// bytes returns the value, rendered at the first call.
+func (l *lazyValue) bytes() []byte {
+	l.once.Do(func() {
+		l.val = l.render()
+		if l.val == nil {
+			l.val = []byte{}
+		}
+		l.render = nil
+	})
+	return l.val
+}
+
+// valueOf returns the value of an entry holding val and decoded: val, or
+// decoded's rendering when it is a lazy value.
+func valueOf(val []byte, decoded any) []byte {
+	if l, ok := decoded.(*lazyValue); ok {
+		return l.bytes()
+	}
+	return val
+}
+
+// decodedOf returns the decoded form of an entry holding decoded: a
+// lazy value's own.
+func decodedOf(decoded any) any {
+	if l, ok := decoded.(*lazyValue); ok {
+		return l.decoded
+	}
+	return decoded
 }
 
 // Tx is an operation's view of the store inside a group commit: reads see
@@ -655,7 +702,7 @@ func (t *Tx) Get(key []byte) ([]byte, error) {
 		if t.writes[i].del {
 			return nil, ErrNotFound
 		}
-		return slices.Clone(t.writes[i].val), nil
+		return slices.Clone(t.writes[i].value()), nil
 	}
 	return t.Reader.Get(key)
 }
@@ -666,7 +713,7 @@ func (t *Tx) GetFunc(key []byte, fn func(val []byte) error) error {
 		if t.writes[i].del {
 			return ErrNotFound
 		}
-		return fn(t.writes[i].val)
+		return fn(t.writes[i].value())
 	}
 	return t.Reader.GetFunc(key, fn)
 }
@@ -678,7 +725,8 @@ func (t *Tx) GetDecoded(key []byte, fn func(val []byte, decoded any) error) erro
 		if t.writes[i].del {
 			return ErrNotFound
 		}
-		return fn(t.writes[i].val, t.writes[i].decoded)
+		w := &t.writes[i]
+		return fn(w.value(), w.decodedForm())
 	}
 	return t.Reader.GetDecoded(key, fn)
 }
@@ -687,7 +735,8 @@ func (t *Tx) GetDecoded(key []byte, fn func(val []byte, decoded any) error) erro
 func (t *Tx) Decoded(key []byte) (any, bool) {
 	if i, ok := t.staged(key); ok {
 		w := &t.writes[i]
-		return w.decoded, !w.del && w.decoded != nil
+		d := w.decodedForm()
+		return d, !w.del && d != nil
 	}
 	return t.Reader.Decoded(key)
 }
@@ -721,6 +770,32 @@ func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val, owned
 // after a restart, decodes it).
 func (t *Tx) SetOwnedDecoded(key, val []byte, decoded any) {
 	t.stage(write{key: key, val: val, owned: true, decoded: decoded})
+}
+
+// RendersLazily reports whether the store renders the values written
+// with Tx.SetOwnedLazy at their first read (an overlay store, overlay.go)
+// rather than at the write.
+func (s *Store) RendersLazily() bool { return s.ov != nil }
+
+// SetOwnedLazy is SetOwned of the value render returns: an overlay store
+// (overlay.go) calls render at the value's first read, if it is ever
+// read (a Daml Script's node stores records nobody reads), and keeps its
+// bytes from then on; any other store calls it here. render must not
+// fail, must return the same bytes whenever it is called, from any
+// goroutine, and must hand them over as SetOwned's val is.
+func (t *Tx) SetOwnedLazy(key []byte, render func() []byte) {
+	t.SetOwnedLazyDecoded(key, render, nil)
+}
+
+// SetOwnedLazyDecoded is SetOwnedLazy with decoded, the decoded form of
+// the value render returns, as SetOwnedDecoded hands it over (an overlay
+// store keeps it, the others drop it).
+func (t *Tx) SetOwnedLazyDecoded(key []byte, render func() []byte, decoded any) {
+	if t.ov == nil {
+		t.SetOwnedDecoded(key, render(), decoded)
+		return
+	}
+	t.stage(write{key: key, owned: true, decoded: &lazyValue{render: render, decoded: decoded}})
 }
 
 // Delete stages the removal of key.
@@ -798,7 +873,7 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 			if w.del {
 				continue
 			}
-			more, err := fn(slices.Clone(w.key), slices.Clone(w.val))
+			more, err := fn(slices.Clone(w.key), slices.Clone(w.value()))
 			if err != nil {
 				return err
 			}
