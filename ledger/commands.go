@@ -313,7 +313,7 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	if err != nil {
 		return nil, err
 	}
-	vetted, err := vettedSets.load(tx, sync)
+	vetted, err := vettedSet(tx, sync)
 	if err != nil {
 		return nil, err
 	}
@@ -324,46 +324,17 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 	return v, nil
 }
 
-// A Daml Script's node reads its package view twice per script (on the
-// first submission's snapshot, then in the committer, which caches it),
-// each time decoding the synchronizer's vetting record, which every node
-// restored from one snapshot shares. vettedSets keeps the sets of vetted
-// package ids of the records read, by their bytes (the set is a function
-// of them), shared read-only by the views (nothing changes a view's
-// vetted set once built).
-var vettedSets = vettedSetCache{max: 16}
-
-// vettedSetCache is a small cache of vetted sets by vetting record bytes;
-// safe for concurrent use.
-type vettedSetCache struct {
-	mu  sync.Mutex
-	max int
-	m   map[string]map[string]bool
-}
-
-// load returns the set of package ids vetted on sync as tx sees them
-// (loadVetting's packages), shared: it must not be changed.
-func (c *vettedSetCache) load(tx *store.Tx, sync string) (map[string]bool, error) {
+// vettedSet returns the set of package ids vetted on sync as tx sees
+// them (loadVetting's packages), shared with every view of the same
+// vetting record (decodedVettingOf): it must not be changed.
+func vettedSet(tx *store.Tx, sync string) (map[string]bool, error) {
 	var set map[string]bool
 	err := tx.GetFunc(store.VettingKey(sync), func(raw []byte) error {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if s, ok := c.m[string(raw)]; ok {
-			set = s
-			return nil
-		}
-		var rec vettingRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
+		d, err := decodedVettingOf(raw)
+		if err != nil {
 			return err
 		}
-		set = make(map[string]bool, len(rec.Packages))
-		for _, p := range rec.Packages {
-			set[p.ID] = true
-		}
-		if c.m == nil || len(c.m) >= c.max {
-			c.m = map[string]map[string]bool{}
-		}
-		c.m[string(raw)] = set
+		set = d.vetted
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

@@ -7,39 +7,54 @@ import (
 	"github.com/ledgernode/ledgernode/vetting"
 )
 
-// decodeVetting decodes a stored vetting record (vettingJSON's form).
+// decodeVetting decodes a stored vetting record (vettingJSON's form) into
+// a state of the caller's own (decodedVettingOf's, copied).
+func decodeVetting(raw []byte) (vetting.State, error) {
+	d, err := decodedVettingOf(raw)
+	if err != nil {
+		return vetting.State{}, err
+	}
+	return cloneVetting(d.st), nil
+}
+
+// decodedVettingOf returns the decoding of a stored vetting record,
+// shared: nothing may change it.
 //
 // The last record decoded in the process is kept with its bytes and a
-// record with the same bytes is copied from it rather than decoded
-// again: decoding is a function of the bytes alone, and the nodes a
-// Daml Script fixture opens (one per script) all start with the same
-// record, whose JSON (one entry per vetted package, ~60 for the Splice
-// Amulet test DAR) each decoded when it first read its packages (~0.1 ms,
-// about 1 % of a median script of that suite).
-func decodeVetting(raw []byte) (vetting.State, error) {
-	if m := lastVetting.Load(); m != nil && m.raw == string(raw) {
-		return cloneVetting(m.st), nil
+// record with the same bytes is not decoded again: decoding is a
+// function of the bytes alone, and the nodes a Daml Script fixture opens
+// (one per script) all start with the same record, whose JSON (one entry
+// per vetted package, ~60 for the Splice Amulet test DAR) each decoded
+// more than once (the package views of its first submission's snapshot
+// and of its committer, its packages' reads): ~0.1 ms each, about 1 % of
+// a median script of that suite.
+func decodedVettingOf(raw []byte) (*decodedVetting, error) {
+	if d := lastVetting.Load(); d != nil && d.raw == string(raw) {
+		return d, nil
 	}
 	var rec vettingRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
-		return vetting.State{}, err
+		return nil, err
 	}
-	st := vetting.State{Serial: rec.Serial}
+	d := &decodedVetting{raw: string(raw), st: vetting.State{Serial: rec.Serial}, vetted: make(map[string]bool, len(rec.Packages))}
 	for _, p := range rec.Packages {
-		st.Packages = append(st.Packages, vetting.VettedPackage{PackageID: p.ID, ValidFrom: p.ValidFrom, ValidUntil: p.ValidUntil})
+		d.st.Packages = append(d.st.Packages, vetting.VettedPackage{PackageID: p.ID, ValidFrom: p.ValidFrom, ValidUntil: p.ValidUntil})
+		d.vetted[p.ID] = true
 	}
-	lastVetting.Store(&decodedVetting{raw: string(raw), st: cloneVetting(st)})
-	return st, nil
+	lastVetting.Store(d)
+	return d, nil
 }
 
 // decodedVetting is a vetting record's bytes and its decoding, which no
-// one changes: decodeVetting hands out copies.
+// one changes: decodeVetting hands out copies of st, package views share
+// vetted.
 type decodedVetting struct {
-	raw string
-	st  vetting.State
+	raw    string
+	st     vetting.State
+	vetted map[string]bool // the ids of st.Packages
 }
 
-// lastVetting is the last vetting record decodeVetting decoded.
+// lastVetting is the last vetting record decodedVettingOf decoded.
 var lastVetting atomic.Pointer[decodedVetting]
 
 // cloneVetting returns a copy of st that shares nothing a caller may
