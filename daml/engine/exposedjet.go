@@ -41,7 +41,7 @@ type exposedCallStack struct {
 	// prefixes are isInternalSrcLoc's (internalPrefixes).
 	prefixes srcLocPrefixes
 	// The top-level values the definition uses.
-	callStack, getCallStack, push lf.TypeConID
+	callStack, getCallStack, push topRef
 	// ip is the implicit parameter's function it gives callStack.
 	ip *builtin
 }
@@ -59,16 +59,16 @@ func makeGetExposedCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		if v, ok := n.(*lf.EVal); ok {
 			switch {
 			case v.Ref.Module == stackModule && v.Ref.Name == "callStack":
-				x.callStack = v.Ref
+				x.callStack.id = v.Ref
 			case v.Ref.Module == stackModule && v.Ref.Name == "getCallStack":
-				x.getCallStack = v.Ref
+				x.getCallStack.id = v.Ref
 			case v.Ref.Module == lowLevelModule && v.Ref.Name == "$$$$sc_getExposedCallStack_1":
-				x.push = v.Ref
+				x.push.id = v.Ref
 			}
 		}
 		return true
 	})
-	if x.callStack.PackageID == "" || x.getCallStack.PackageID == "" || x.push.PackageID == "" {
+	if x.callStack.id.PackageID == "" || x.getCallStack.id.PackageID == "" || x.push.id.PackageID == "" {
 		return nil, false
 	}
 	x.ip = &builtin{name: lowLevelModule + ":getExposedCallStack.ip", arity: 2, fn: x.runIP}
@@ -81,7 +81,7 @@ func (x *exposedCallStack) run(m *Machine, a []Value) {
 	dict := &Struct{Names: []string{"m_ip"}, Values: []Value{pap1(x.ip, a[0], 2)}}
 	m.push(&kExposedStack{x: x})
 	m.push(&kApplyTo{args: []Value{dict}})
-	evalTop(m, x.callStack)
+	x.callStack.eval(m)
 }
 
 // runIP (dIP, ()) is push (dIP.m_ip ()): the top-level push is computed
@@ -89,7 +89,7 @@ func (x *exposedCallStack) run(m *Machine, a []Value) {
 func (x *exposedCallStack) runIP(m *Machine, a []Value) {
 	k := &kExposedIP{dIP: a[0], arg: a[1]}
 	m.push(k)
-	evalTop(m, x.push)
+	x.push.eval(m)
 }
 
 // kExposedIP applies the push function computed to dIP.m_ip ().
@@ -121,7 +121,7 @@ func (k *kArgThen) resume(m *Machine, v Value) { m.apply(k.fn, []Value{v}) }
 type kExposedStack struct{ x *exposedCallStack }
 
 func (k *kExposedStack) resume(m *Machine, stk Value) {
-	d := m.e.valueDef(k.x.getCallStack)
+	d := k.x.getCallStack.def(m)
 	if v := d.cached.Load(); v != nil {
 		k.x.frames(m, *v, stk)
 		return

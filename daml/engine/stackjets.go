@@ -482,6 +482,8 @@ func makeCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	if pop.PackageID == "" {
 		return nil, false
 	}
+	refs := &callStackRefs{}
+	refs.empty.id, refs.pop.id = empty, pop
 	return jetPAP(stackModule+":callStack", 1, func(m *Machine, a []Value) {
 		d, ok := a[0].(*Struct)
 		if !ok {
@@ -493,18 +495,22 @@ func makeCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			m.fail(crash("callStack of a struct without m_ip"))
 			return
 		}
-		k := &kCallStack{empty: empty, pop: pop}
+		k := &kCallStack{refs: refs}
 		m.push(k)
 		k.arg[0] = Unit{}
 		m.apply(d.Values[i], k.arg[:])
 	}), true
 }
 
+// callStackRefs are the top-level values a callStack jet uses: the empty
+// stack and popCallStack.
+type callStackRefs struct{ empty, pop topRef }
+
 // kCallStack gives the empty stack, or popCallStack of the stack
 // computed.
 type kCallStack struct {
-	empty, pop lf.TypeConID
-	arg        [1]Value
+	refs *callStackRefs
+	arg  [1]Value
 }
 
 func (k *kCallStack) resume(m *Machine, v Value) {
@@ -514,21 +520,10 @@ func (k *kCallStack) resume(m *Machine, v Value) {
 		return
 	}
 	if stk.Con == "EmptyCallStack" {
-		evalTop(m, k.empty)
+		k.refs.empty.eval(m)
 		return
 	}
 	k.arg[0] = stk
 	m.push(&kApplyTo{args: k.arg[:]})
-	evalTop(m, k.pop)
-}
-
-// evalTop computes the top-level value ref, as a reference to it in
-// Daml does.
-func evalTop(m *Machine, ref lf.TypeConID) {
-	d := m.e.valueDef(ref)
-	if v := d.cached.Load(); v != nil {
-		m.ret(*v)
-		return
-	}
-	m.ctrl = &nTop{def: d}
+	k.refs.pop.eval(m)
 }
