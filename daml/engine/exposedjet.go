@@ -165,7 +165,8 @@ func (k *kDropInternal) resume(m *Machine, v Value) {
 // getCallStack jet: the failures of getCallStack first (it converts every
 // frame, from the outermost in), then only the frames kept are converted.
 func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
-	frames, ok := callStackFrames(m, stk)
+	var buf [frameBuf]*Record
+	frames, ok := callStackFrames(m, stk, buf[:0])
 	if !ok {
 		return
 	}

@@ -233,10 +233,10 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 
 // callStackFrames gives the PushCallStack frames of a DA.Stack CallStack
 // value, outermost last, as getCallStack walks them (through frozen
-// stacks); on a value of another shape it fails the machine and returns
-// false.
-func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
-	var frames []*Record
+// stacks), appended to frames (the callers' buffer on their stack, which
+// a script's call stacks, a few frames deep, fit); on a value of another
+// shape it fails the machine and returns false.
+func callStackFrames(m *Machine, stk Value, frames []*Record) ([]*Record, bool) {
 	for v := stk; ; {
 		s, ok := v.(*Variant)
 		if !ok {
@@ -260,6 +260,9 @@ func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
 	}
 }
 
+// frameBuf is the size of the buffers of callStackFrames.
+const frameBuf = 16
+
 // getCallStackJet is the function of a getCallStack jet (of arity 1),
 // with what it converts frames with: getExposedCallStack's jet, finding
 // it as getCallStack's function, converts only the frames it keeps
@@ -270,7 +273,8 @@ type getCallStackJet struct {
 }
 
 func (g *getCallStackJet) enter(m *Machine, a []Value) {
-	frames, ok := callStackFrames(m, a[0])
+	var buf [frameBuf]*Record
+	frames, ok := callStackFrames(m, a[0], buf[:0])
 	if !ok {
 		return
 	}
