@@ -78,9 +78,26 @@ func makeGetExposedCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 // run (dIP) is dropInternalFrames (getCallStack (callStack {m_ip = \_ ->
 // push (dIP.m_ip ())})).
 func (x *exposedCallStack) run(m *Machine, a []Value) {
-	dict := &Struct{Names: []string{"m_ip"}, Values: []Value{pap1(x.ip, a[0], 2)}}
-	m.push(&kExposedStack{x: x})
-	m.push(&kApplyTo{args: []Value{dict}})
+	// The struct, its function and the two frames, in one allocation
+	// (every question a script asks runs this).
+	y := &struct {
+		dict  Struct
+		vs    [1]Value
+		ip    PAP
+		ipArg [1]Value
+		stack kExposedStack
+		apply kApplyTo
+		args  [1]Value
+	}{}
+	y.ipArg[0] = a[0]
+	y.ip = PAP{fn: x.ip, args: y.ipArg[:1:1], arity: 2}
+	y.vs[0] = &y.ip
+	y.dict = Struct{Names: ipNames, Values: y.vs[:1:1]}
+	y.stack.x = x
+	y.args[0] = &y.dict
+	y.apply.args = y.args[:1:1]
+	m.push(&y.stack)
+	m.push(&y.apply)
 	x.callStack.eval(m)
 }
 
