@@ -109,9 +109,14 @@ func (x *exposedCallStack) runIP(m *Machine, a []Value) {
 	x.push.eval(m)
 }
 
-// kExposedIP applies the push function computed to dIP.m_ip ().
+// kExposedIP applies the push function computed to dIP.m_ip (). It
+// holds the argument list of that call and the frame that takes its
+// result, so that the whole push is one allocation (every HasCallStack
+// call makes one).
 type kExposedIP struct {
 	dIP, arg Value
+	args     [1]Value
+	then     kArgThen
 }
 
 func (k *kExposedIP) resume(m *Machine, push Value) {
@@ -125,14 +130,22 @@ func (k *kExposedIP) resume(m *Machine, push Value) {
 		m.fail(crash("getExposedCallStack of a struct without m_ip"))
 		return
 	}
-	m.push(&kArgThen{fn: push})
-	m.apply(d.Values[i], []Value{k.arg})
+	k.then.fn = push
+	m.push(&k.then)
+	k.args[0] = k.arg
+	m.apply(d.Values[i], k.args[:])
 }
 
-// kArgThen applies fn to the value computed.
-type kArgThen struct{ fn Value }
+// kArgThen applies fn to the value computed (in arg, its argument list).
+type kArgThen struct {
+	fn  Value
+	arg [1]Value
+}
 
-func (k *kArgThen) resume(m *Machine, v Value) { m.apply(k.fn, []Value{v}) }
+func (k *kArgThen) resume(m *Machine, v Value) {
+	k.arg[0] = v
+	m.apply(k.fn, k.arg[:])
+}
 
 // kExposedStack gives the exposed frames of the call stack computed.
 type kExposedStack struct{ x *exposedCallStack }
