@@ -283,16 +283,23 @@ func (e *Engine) cachedDef(k defKey) *topDef {
 }
 
 func (e *Engine) valueDef(ref lf.TypeConID) *topDef {
+	d, _ := e.valueDefKept(ref)
+	return d
+}
+
+// valueDefKept is valueDef, reporting whether the engine keeps the
+// definition (a definition whose package the engine lacks is not, and is
+// looked up again).
+func (e *Engine) valueDefKept(ref lf.TypeConID) (*topDef, bool) {
 	if d := e.values.load(ref); d != nil {
-		return d
+		return d, true
 	}
 	d := e.newValueDef(ref)
 	if e.cachedDef(defKey{kind: defValue, id: ref}) == d {
-		// Kept (a definition whose package the engine lacks is not,
-		// and is looked up again).
 		e.values.loadOrStore(ref, d)
+		return d, true
 	}
-	return d
+	return d, false
 }
 
 // newValueDef is valueDef's cache miss (apart, so that a hit, which the

@@ -41,7 +41,7 @@ type exposedCallStack struct {
 	// prefixes are isInternalSrcLoc's (internalPrefixes).
 	prefixes srcLocPrefixes
 	// The top-level values the definition uses.
-	callStack, getCallStack, push lf.TypeConID
+	callStack, getCallStack, push topRef
 	// ip is the implicit parameter's function it gives callStack.
 	ip *builtin
 }
@@ -59,16 +59,16 @@ func makeGetExposedCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		if v, ok := n.(*lf.EVal); ok {
 			switch {
 			case v.Ref.Module == stackModule && v.Ref.Name == "callStack":
-				x.callStack = v.Ref
+				x.callStack.id = v.Ref
 			case v.Ref.Module == stackModule && v.Ref.Name == "getCallStack":
-				x.getCallStack = v.Ref
+				x.getCallStack.id = v.Ref
 			case v.Ref.Module == lowLevelModule && v.Ref.Name == "$$$$sc_getExposedCallStack_1":
-				x.push = v.Ref
+				x.push.id = v.Ref
 			}
 		}
 		return true
 	})
-	if x.callStack.PackageID == "" || x.getCallStack.PackageID == "" || x.push.PackageID == "" {
+	if x.callStack.id.PackageID == "" || x.getCallStack.id.PackageID == "" || x.push.id.PackageID == "" {
 		return nil, false
 	}
 	x.ip = &builtin{name: lowLevelModule + ":getExposedCallStack.ip", arity: 2, fn: x.runIP}
@@ -78,10 +78,27 @@ func makeGetExposedCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 // run (dIP) is dropInternalFrames (getCallStack (callStack {m_ip = \_ ->
 // push (dIP.m_ip ())})).
 func (x *exposedCallStack) run(m *Machine, a []Value) {
-	dict := &Struct{Names: []string{"m_ip"}, Values: []Value{pap1(x.ip, a[0], 2)}}
-	m.push(&kExposedStack{x: x})
-	m.push(&kApplyTo{args: []Value{dict}})
-	evalTop(m, x.callStack)
+	// The struct, its function and the two frames, in one allocation
+	// (every question a script asks runs this).
+	y := &struct {
+		dict  Struct
+		vs    [1]Value
+		ip    PAP
+		ipArg [1]Value
+		stack kExposedStack
+		apply kApplyTo
+		args  [1]Value
+	}{}
+	y.ipArg[0] = a[0]
+	y.ip = PAP{fn: x.ip, args: y.ipArg[:1:1], arity: 2}
+	y.vs[0] = &y.ip
+	y.dict = Struct{Names: ipNames, Values: y.vs[:1:1]}
+	y.stack.x = x
+	y.args[0] = &y.dict
+	y.apply.args = y.args[:1:1]
+	m.push(&y.stack)
+	m.push(&y.apply)
+	x.callStack.eval(m)
 }
 
 // runIP (dIP, ()) is push (dIP.m_ip ()): the top-level push is computed
@@ -89,12 +106,17 @@ func (x *exposedCallStack) run(m *Machine, a []Value) {
 func (x *exposedCallStack) runIP(m *Machine, a []Value) {
 	k := &kExposedIP{dIP: a[0], arg: a[1]}
 	m.push(k)
-	evalTop(m, x.push)
+	x.push.eval(m)
 }
 
-// kExposedIP applies the push function computed to dIP.m_ip ().
+// kExposedIP applies the push function computed to dIP.m_ip (). It
+// holds the argument list of that call and the frame that takes its
+// result, so that the whole push is one allocation (every HasCallStack
+// call makes one).
 type kExposedIP struct {
 	dIP, arg Value
+	args     [1]Value
+	then     kArgThen
 }
 
 func (k *kExposedIP) resume(m *Machine, push Value) {
@@ -108,20 +130,28 @@ func (k *kExposedIP) resume(m *Machine, push Value) {
 		m.fail(crash("getExposedCallStack of a struct without m_ip"))
 		return
 	}
-	m.push(&kArgThen{fn: push})
-	m.apply(d.Values[i], []Value{k.arg})
+	k.then.fn = push
+	m.push(&k.then)
+	k.args[0] = k.arg
+	m.apply(d.Values[i], k.args[:])
 }
 
-// kArgThen applies fn to the value computed.
-type kArgThen struct{ fn Value }
+// kArgThen applies fn to the value computed (in arg, its argument list).
+type kArgThen struct {
+	fn  Value
+	arg [1]Value
+}
 
-func (k *kArgThen) resume(m *Machine, v Value) { m.apply(k.fn, []Value{v}) }
+func (k *kArgThen) resume(m *Machine, v Value) {
+	k.arg[0] = v
+	m.apply(k.fn, k.arg[:])
+}
 
 // kExposedStack gives the exposed frames of the call stack computed.
 type kExposedStack struct{ x *exposedCallStack }
 
 func (k *kExposedStack) resume(m *Machine, stk Value) {
-	d := m.e.valueDef(k.x.getCallStack)
+	d := k.x.getCallStack.def(m)
 	if v := d.cached.Load(); v != nil {
 		k.x.frames(m, *v, stk)
 		return
@@ -165,7 +195,8 @@ func (k *kDropInternal) resume(m *Machine, v Value) {
 // getCallStack jet: the failures of getCallStack first (it converts every
 // frame, from the outermost in), then only the frames kept are converted.
 func (x *exposedCallStack) fused(m *Machine, g *getCallStackJet, stk Value) {
-	frames, ok := callStackFrames(m, stk)
+	var buf [frameBuf]*Record
+	frames, ok := callStackFrames(m, stk, buf[:0])
 	if !ok {
 		return
 	}

@@ -37,7 +37,7 @@ func addQueryJet(jets map[[2]string]scriptJet) {
 // queryJet is the query jet of a daml-script package: the top-level
 // values its body uses, and the types of the records it builds.
 type queryJet struct {
-	fmap, lift, dIP, isQuestion, templateTypeRep, fromSome lf.TypeConID
+	fmap, lift, dIP, isQuestion, templateTypeRep, fromSome topRef
 	queryACS, tuple                                        lf.TypeConID
 	convert                                                *builtin
 }
@@ -45,12 +45,12 @@ type queryJet struct {
 func makeQuery(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	x := &queryJet{}
 	refs := map[string]*lf.TypeConID{
-		lowLevelModule + ":$$cfmap2":                       &x.fmap,
-		lowLevelModule + ":lift":                           &x.lift,
-		queryModule + ":$$$$sc_query_2":                    &x.dIP,
-		queryModule + ":$$fIsQuestionQueryACS$u005b$u005d": &x.isQuestion,
-		"DA.Internal.Template.Functions:templateTypeRep":   &x.templateTypeRep,
-		"DA.Optional:fromSome":                             &x.fromSome,
+		lowLevelModule + ":$$cfmap2":                       &x.fmap.id,
+		lowLevelModule + ":lift":                           &x.lift.id,
+		queryModule + ":$$$$sc_query_2":                    &x.dIP.id,
+		queryModule + ":$$fIsQuestionQueryACS$u005b$u005d": &x.isQuestion.id,
+		"DA.Internal.Template.Functions:templateTypeRep":   &x.templateTypeRep.id,
+		"DA.Optional:fromSome":                             &x.fromSome.id,
 	}
 	lf.Inspect(def.Expr, func(n any) bool {
 		switch n := n.(type) {
@@ -94,7 +94,7 @@ func (x *queryJet) run(m *Machine, a []Value) {
 	k := &kQuery{x: x, dFrom: dFrom, dIsParties: a[2], p: a[3]}
 	m.push(k)
 	m.push(&kApplyTo{args: []Value{dRep}})
-	evalTop(m, x.templateTypeRep)
+	x.templateTypeRep.eval(m)
 }
 
 // kQuery is the rest of a query: the steps after the template's type
@@ -140,22 +140,22 @@ func (k *kQuery) resume(m *Machine, v Value) {
 		}
 		k.acs = r
 		m.push(k)
-		evalTop(m, x.isQuestion)
+		x.isQuestion.eval(m)
 	case 3:
 		k.isQuestion = v
 		m.push(k)
-		evalTop(m, x.dIP)
+		x.dIP.eval(m)
 	case 4:
 		k.dIP = v
 		m.push(k)
-		evalTop(m, x.lift)
+		x.lift.eval(m)
 	case 5: // lift dIP isQuestion acs
 		m.push(k)
 		m.apply(v, []Value{k.dIP, k.isQuestion, k.acs})
 	case 6: // the script: then <$>'s function
 		k.sc = v
 		m.push(k)
-		evalTop(m, x.fmap)
+		x.fmap.eval(m)
 	case 7: // convert <$> script
 		m.apply(v, []Value{pap1(x.convert, k.dFrom, 2), k.sc})
 	default:
@@ -241,7 +241,7 @@ func (k *kConvert) resume(m *Machine, v Value) {
 		k.none = true
 		m.push(k)
 		m.push(&kApplyTo{args: []Value{o}})
-		evalTop(m, k.x.fromSome)
+		k.x.fromSome.eval(m)
 		return
 	}
 	r := newRecord(k.rt)

@@ -49,12 +49,13 @@ var ipNames = []string{"m_ip"}
 // being its own, push a top-level value (pushCallStack of the frame of
 // the call).
 type ipPush struct {
-	push lf.TypeConID
+	push topRef
 	fn   *builtin
 }
 
 func newIPPush(name string, push lf.TypeConID) *ipPush {
-	x := &ipPush{push: push}
+	x := &ipPush{}
+	x.push.id = push
 	x.fn = &builtin{name: name, arity: 2, fn: x.run}
 	return x
 }
@@ -78,7 +79,7 @@ func (x *ipPush) dict(dIP Value) *Struct {
 // first, as Daml computes a function before its argument.
 func (x *ipPush) run(m *Machine, a []Value) {
 	m.push(&kExposedIP{dIP: a[0], arg: a[1]})
-	evalTop(m, x.push)
+	x.push.eval(m)
 }
 
 // structField returns the field name of the struct v, failing the
@@ -108,7 +109,7 @@ func structField(m *Machine, v Value, name string) (Value, bool) {
 // record's fields computed last first, as Daml computes them.
 type defaultMakeQuestion struct {
 	ip                   *ipPush
-	getExposed, identity lf.TypeConID
+	getExposed, identity topRef
 	question             *jetRecordType
 }
 
@@ -131,14 +132,14 @@ func makeDefaultMakeQuestion(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			case v.Ref.Module == lowLevelModule && v.Ref.Name == "$$$$sc_$$dmmakeQuestion_1":
 				push = v.Ref
 			case v.Ref.Module == lowLevelModule && v.Ref.Name == "getExposedCallStack":
-				x.getExposed = v.Ref
+				x.getExposed.id = v.Ref
 			case v.Ref.Module == "DA.Internal.Prelude" && v.Ref.Name == "identity":
-				x.identity = v.Ref
+				x.identity.id = v.Ref
 			}
 		}
 		return true
 	})
-	if push.PackageID == "" || x.getExposed.PackageID == "" || x.identity.PackageID == "" {
+	if push.PackageID == "" || x.getExposed.id.PackageID == "" || x.identity.id.PackageID == "" {
 		return nil, false
 	}
 	x.ip = newIPPush(lowLevelModule+":$dmmakeQuestion.ip", push)
@@ -151,7 +152,7 @@ func (x *defaultMakeQuestion) run(m *Machine, a []Value) {
 	k := &kMakeQuestion{x: x, dIsQ: a[0], dIP: a[1]}
 	k.fields[2] = a[2]
 	m.push(k)
-	evalTop(m, x.identity)
+	x.identity.eval(m)
 }
 
 // kMakeQuestion computes the fields of a default makeQuestion's Question
@@ -170,7 +171,7 @@ func (k *kMakeQuestion) resume(m *Machine, v Value) {
 		k.fields[4] = v
 		k.stage = 1
 		m.push(k)
-		evalTop(m, k.x.getExposed)
+		k.x.getExposed.eval(m)
 	case 1: // getExposedCallStack computed: apply it to dIP1
 		k.stage = 2
 		m.push(k)
@@ -244,7 +245,7 @@ type liftJet struct {
 	// ipLift and ipMakeScriptF push the frames of lift's call of
 	// makeScriptF and of makeScriptF's of makeQuestion.
 	ipLift, ipMakeScriptF *ipPush
-	castQuestion          lf.TypeConID
+	castQuestion          topRef
 	// scriptF is the ScriptF record type, pure the Pure variant Free.lift
 	// wraps answers in.
 	scriptF   *jetRecordType
@@ -290,10 +291,10 @@ func makeLift(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		sm:            sm,
 		ipLift:        newIPPush(lowLevelModule+":lift.ip", pushLift),
 		ipMakeScriptF: newIPPush(lowLevelModule+":makeScriptF.ip", pushMSF),
-		castQuestion:  cast,
 		scriptF:       &jetRecordType{id: lf.TypeConID{PackageID: p.ID, Module: lowLevelModule, Name: "ScriptF"}},
 		pure:          Variant{ID: sm.free, Con: "Pure", Rank: 0},
 	}
+	x.castQuestion.id = cast
 	x.req = &builtin{name: lowLevelModule + ":lift.req", arity: 3, fn: x.runReq}
 	x.cont = &builtin{name: lowLevelModule + ":lift.continue", arity: 2, fn: x.runCont}
 	return jetPAP(lowLevelModule+":lift", 2, x.run), true
@@ -324,7 +325,7 @@ func (k *kLift) resume(m *Machine, v Value) {
 	if k.mq == nil {
 		k.mq, k.args = v, [2]Value{}
 		m.push(k)
-		evalTop(m, k.x.castQuestion)
+		k.x.castQuestion.eval(m)
 		return
 	}
 	m.ret(pap2(k.x.req, k.mq, v))

@@ -233,10 +233,10 @@ func makeGetCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 
 // callStackFrames gives the PushCallStack frames of a DA.Stack CallStack
 // value, outermost last, as getCallStack walks them (through frozen
-// stacks); on a value of another shape it fails the machine and returns
-// false.
-func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
-	var frames []*Record
+// stacks), appended to frames (the callers' buffer on their stack, which
+// a script's call stacks, a few frames deep, fit); on a value of another
+// shape it fails the machine and returns false.
+func callStackFrames(m *Machine, stk Value, frames []*Record) ([]*Record, bool) {
 	for v := stk; ; {
 		s, ok := v.(*Variant)
 		if !ok {
@@ -260,6 +260,9 @@ func callStackFrames(m *Machine, stk Value) ([]*Record, bool) {
 	}
 }
 
+// frameBuf is the size of the buffers of callStackFrames.
+const frameBuf = 16
+
 // getCallStackJet is the function of a getCallStack jet (of arity 1),
 // with what it converts frames with: getExposedCallStack's jet, finding
 // it as getCallStack's function, converts only the frames it keeps
@@ -270,7 +273,8 @@ type getCallStackJet struct {
 }
 
 func (g *getCallStackJet) enter(m *Machine, a []Value) {
-	frames, ok := callStackFrames(m, a[0])
+	var buf [frameBuf]*Record
+	frames, ok := callStackFrames(m, a[0], buf[:0])
 	if !ok {
 		return
 	}
@@ -482,6 +486,8 @@ func makeCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	if pop.PackageID == "" {
 		return nil, false
 	}
+	refs := &callStackRefs{}
+	refs.empty.id, refs.pop.id = empty, pop
 	return jetPAP(stackModule+":callStack", 1, func(m *Machine, a []Value) {
 		d, ok := a[0].(*Struct)
 		if !ok {
@@ -493,18 +499,22 @@ func makeCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 			m.fail(crash("callStack of a struct without m_ip"))
 			return
 		}
-		k := &kCallStack{empty: empty, pop: pop}
+		k := &kCallStack{refs: refs}
 		m.push(k)
 		k.arg[0] = Unit{}
 		m.apply(d.Values[i], k.arg[:])
 	}), true
 }
 
+// callStackRefs are the top-level values a callStack jet uses: the empty
+// stack and popCallStack.
+type callStackRefs struct{ empty, pop topRef }
+
 // kCallStack gives the empty stack, or popCallStack of the stack
 // computed.
 type kCallStack struct {
-	empty, pop lf.TypeConID
-	arg        [1]Value
+	refs *callStackRefs
+	arg  [1]Value
 }
 
 func (k *kCallStack) resume(m *Machine, v Value) {
@@ -514,21 +524,10 @@ func (k *kCallStack) resume(m *Machine, v Value) {
 		return
 	}
 	if stk.Con == "EmptyCallStack" {
-		evalTop(m, k.empty)
+		k.refs.empty.eval(m)
 		return
 	}
 	k.arg[0] = stk
 	m.push(&kApplyTo{args: k.arg[:]})
-	evalTop(m, k.pop)
-}
-
-// evalTop computes the top-level value ref, as a reference to it in
-// Daml does.
-func evalTop(m *Machine, ref lf.TypeConID) {
-	d := m.e.valueDef(ref)
-	if v := d.cached.Load(); v != nil {
-		m.ret(*v)
-		return
-	}
-	m.ctrl = &nTop{def: d}
+	k.refs.pop.eval(m)
 }
