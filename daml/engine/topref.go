@@ -47,13 +47,6 @@ func (r *topRef) def(m *Machine) *topDef {
 // does.
 func (r *topRef) eval(m *Machine) { evalDef(m, r.def(m)) }
 
-// evalTop computes the top-level value ref, as a reference to it in Daml
-// does, looking it up (topRef.eval looks it up once per engine): for a
-// jet that holds no topRef.
-//
-//lint:ignore U1000 the jets of this package all hold topRefs now
-func evalTop(m *Machine, ref lf.TypeConID) { evalDef(m, m.e.valueDef(ref)) }
-
 // evalDef computes the top-level value of d.
 func evalDef(m *Machine, d *topDef) {
 	if v := d.cached.Load(); v != nil {
