@@ -1,7 +1,6 @@
 package scriptledger_test
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"testing"
@@ -11,29 +10,22 @@ import (
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/ledgertest"
+	"github.com/ledgernode/ledgernode/ledger/scriptledger"
 )
 
 // BenchmarkScriptNodeSubmit measures the node's side of a Daml Script's
-// steps on a node restored from a prepared snapshot (a script's node,
-// scriptledger.Fixture): per op, a fresh node creates an Iou, transfers
-// it (an exercise with a record argument) and lists its user's rights,
-// as a script does between its queries (IDE mode, as the runner
-// submits). The node's open is outside the timer. (In package ledger's
+// steps on a fresh node of a scriptledger.Fixture (a script's node): per
+// op, a fresh node creates an Iou, transfers it (an exercise with a record
+// argument) and lists its user's rights, as a script does between its
+// queries (IDE mode, as the runner submits). The node's open is outside the timer. (In package ledger's
 // own tests every stored record is checked against its decoding and
 // encoding at once, verifyStoredRecords: the benchmark lives here.)
 func BenchmarkScriptNodeSubmit(b *testing.B) {
 	ctx := b.Context()
 	iouPkg := lftest.IouPackage("1.0.0")
 	log := slog.New(slog.DiscardHandler)
-	base := ledgertest.Open(b, ledger.Options{Logger: log})
 	d, _ := lftest.DAR(iouPkg)
-	ledgertest.MustUploadDAR(b, base, d)
-	var snap bytes.Buffer
-	if err := base.Snapshot(ctx, &snap); err != nil {
-		b.Fatal(err)
-	}
-	prepared, err := ledger.PrepareSnapshot(snap.Bytes())
+	fx, err := scriptledger.NewFixture(ctx, ledger.Options{Logger: log}, d)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +35,7 @@ func BenchmarkScriptNodeSubmit(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		n, err := ledger.Open(ledger.Options{InMemory: true, Logger: log, Restore: prepared.Reader()})
+		n, err := fx.Open()
 		if err != nil {
 			b.Fatal(err)
 		}
