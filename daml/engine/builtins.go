@@ -353,7 +353,7 @@ func explodeText(s string) *List {
 	if n == 0 {
 		return nil
 	}
-	cells := make([]List, n)
+	cells := newCells(n, nil)
 	for i := range cells {
 		if c := s[0]; c < utf8.RuneSelf {
 			cells[i].Head = asciiTexts[c]
@@ -362,9 +362,6 @@ func explodeText(s string) *List {
 			_, w := utf8.DecodeRuneInString(s)
 			cells[i].Head = Text(s[:w])
 			s = s[w:]
-		}
-		if i+1 < n {
-			cells[i].Tail = &cells[i+1]
 		}
 	}
 	return &cells[0]

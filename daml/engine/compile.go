@@ -269,13 +269,7 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 				m.fail(crash("cons onto %T", v[len(v)-1]))
 				return
 			}
-			// The new cells in one allocation.
-			cells := make([]List, len(v)-1)
-			for i := len(v) - 2; i >= 0; i-- {
-				cells[i] = List{Head: v[i], Tail: l}
-				l = &cells[i]
-			}
-			m.ret(l)
+			m.ret(listOnto(v[:len(v)-1], l)) // the new cells in one allocation
 		})
 	case *lf.EOptionalNone:
 		return &nConst{v: None}

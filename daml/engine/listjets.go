@@ -183,7 +183,7 @@ func listMap(m *Machine, a []Value) {
 		return
 	}
 	vs := xs.Slice()
-	k := &kMap{f: a[0], xs: vs, cells: make([]List, len(vs))}
+	k := &kMap{f: a[0], xs: vs, cells: newCells(len(vs), nil)}
 	k.next(m)
 }
 
@@ -199,21 +199,15 @@ type kMap struct {
 }
 
 func (k *kMap) next(m *Machine) {
-	k.args[0] = k.xs[len(k.xs)-1]
-	k.xs[len(k.xs)-1] = nil
-	k.xs = k.xs[:len(k.xs)-1]
+	k.args[0] = popLast(&k.xs)
 	m.push(k)
 	m.apply(k.f, k.args[:])
 	k.args[0] = nil
 }
 
 func (k *kMap) resume(m *Machine, v Value) {
-	i := len(k.xs)
-	k.cells[i].Head = v
-	if i+1 < len(k.cells) {
-		k.cells[i].Tail = &k.cells[i+1]
-	}
-	if i == 0 {
+	k.cells[len(k.xs)].Head = v
+	if len(k.xs) == 0 {
 		m.ret(&k.cells[0])
 		return
 	}
@@ -246,9 +240,7 @@ type kFilter struct {
 }
 
 func (k *kFilter) next(m *Machine) {
-	k.x = k.xs[len(k.xs)-1]
-	k.xs[len(k.xs)-1] = nil
-	k.xs = k.xs[:len(k.xs)-1]
+	k.x = popLast(&k.xs)
 	m.push(k)
 	k.args[0] = k.x
 	m.apply(k.p, k.args[:])
@@ -296,9 +288,7 @@ type kConcatMap struct {
 }
 
 func (k *kConcatMap) next(m *Machine) {
-	k.args[0] = k.xs[len(k.xs)-1]
-	k.xs[len(k.xs)-1] = nil
-	k.xs = k.xs[:len(k.xs)-1]
+	k.args[0] = popLast(&k.xs)
 	m.push(k)
 	m.apply(k.f, k.args[:])
 	k.args[0] = nil
@@ -391,16 +381,22 @@ func appendList(xs, ys *List) *List {
 	if xs == nil {
 		return ys
 	}
-	cells := make([]List, xs.Len())
+	cells := newCells(xs.Len(), ys)
 	for i := range cells {
 		cells[i].Head = xs.Head
 		xs = xs.Tail
-		if i+1 < len(cells) {
-			cells[i].Tail = &cells[i+1]
-		}
 	}
-	cells[len(cells)-1].Tail = ys
 	return &cells[0]
+}
+
+// popLast removes the last element of *xs, a slice of the jet's own, and
+// returns it, clearing its slot so that the frame does not keep it.
+func popLast(xs *[]Value) Value {
+	s := *xs
+	x := s[len(s)-1]
+	s[len(s)-1] = nil
+	*xs = s[:len(s)-1]
+	return x
 }
 
 // listSortBy sorts a[1] with the comparison a[0] as DA.List.sortBy does:
@@ -479,7 +475,7 @@ func (k *kSort) step(m *Machine) {
 			continue
 		}
 		if len(k.next) == 1 {
-			m.ret(listFromSlice(k.next[0]))
+			m.ret(ListOf(k.next[0]...))
 			return
 		}
 		k.level(k.next)
@@ -500,19 +496,4 @@ func (k *kSort) resume(m *Machine, v Value) {
 		k.x = k.x[1:]
 	}
 	k.step(m)
-}
-
-// listFromSlice returns the list of vs, its cells allocated at once.
-func listFromSlice(vs []Value) *List {
-	if len(vs) == 0 {
-		return nil
-	}
-	cells := make([]List, len(vs))
-	for i, v := range vs {
-		cells[i].Head = v
-		if i+1 < len(cells) {
-			cells[i].Tail = &cells[i+1]
-		}
-	}
-	return &cells[0]
 }

@@ -189,7 +189,7 @@ func (x *queryJet) runConvert(m *Machine, a []Value) {
 		return
 	}
 	vs := xs.Slice()
-	k := &kConvert{x: x, method: method, xs: vs, cells: make([]List, len(vs)), rt: rt, i1: i1, i2: i2}
+	k := &kConvert{x: x, method: method, xs: vs, cells: newCells(len(vs), nil), rt: rt, i1: i1, i2: i2}
 	k.next(m)
 }
 
@@ -213,8 +213,7 @@ func (k *kConvert) next(m *Machine) {
 		m.fail(crash("query: a contract of %T", k.xs[len(k.xs)-1]))
 		return
 	}
-	k.xs[len(k.xs)-1] = nil
-	k.xs = k.xs[:len(k.xs)-1]
+	popLast(&k.xs)
 	// The pair's fields by the index of the tuple type's.
 	k.cid = pair.Fields[k.i1]
 	tpl, ok := pair.Fields[k.i2].(*Record)
@@ -246,12 +245,8 @@ func (k *kConvert) resume(m *Machine, v Value) {
 	}
 	r := newRecord(k.rt)
 	r.Fields[k.i1], r.Fields[k.i2] = k.cid, o.Value
-	i := len(k.xs)
-	k.cells[i].Head = r
-	if i+1 < len(k.cells) {
-		k.cells[i].Tail = &k.cells[i+1]
-	}
-	if i == 0 {
+	k.cells[len(k.xs)].Head = r
+	if len(k.xs) == 0 {
 		m.ret(&k.cells[0])
 		return
 	}

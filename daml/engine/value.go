@@ -173,13 +173,33 @@ var None = Optional{}
 // Some returns the Optional value Some v.
 func Some(v Value) Optional { return Optional{Value: v} }
 
-// ListOf builds a list of the given elements, first element first.
-func ListOf(vs ...Value) *List {
-	var l *List
-	for i := len(vs) - 1; i >= 0; i-- {
-		l = &List{Head: vs[i], Tail: l}
+// ListOf builds a list of the given elements, first element first (its
+// cells are one allocation).
+func ListOf(vs ...Value) *List { return listOnto(vs, nil) }
+
+// listOnto returns the list of vs followed by tail (shared), the cells
+// for vs allocated at once.
+func listOnto(vs []Value, tail *List) *List {
+	if len(vs) == 0 {
+		return tail
 	}
-	return l
+	cells := newCells(len(vs), tail)
+	for i, v := range vs {
+		cells[i].Head = v
+	}
+	return &cells[0]
+}
+
+// newCells returns n > 0 list cells in one allocation, each linked to the
+// next and the last to tail: the list from &cells[0] once the caller has
+// set their heads (values are immutable once shared: set them first).
+func newCells(n int, tail *List) []List {
+	cells := make([]List, n)
+	for i := range n - 1 {
+		cells[i].Tail = &cells[i+1]
+	}
+	cells[n-1].Tail = tail
+	return cells
 }
 
 // Slice returns the elements of l, first element first, in a slice of
