@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -47,11 +46,9 @@ func (n *Node) Authenticate(ctx context.Context, c identity.Claims) (identity.Pr
 	}
 	var rec userRecord
 	err := n.st.View(func(r *store.Reader) error {
-		raw, err := r.Get(store.UserKey(c.UserID))
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(raw, &rec)
+		var err error
+		rec, err = readUserRecord(r, c.UserID)
+		return err
 	})
 	if errors.Is(err, store.ErrNotFound) || (err == nil && rec.User.IdentityProviderID != c.IdentityProviderID) {
 		return identity.Principal{}, invalid("user %s does not exist in identity provider %q", c.UserID, c.IdentityProviderID)

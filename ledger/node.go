@@ -168,7 +168,7 @@ func (n *Node) bootstrap() error {
 			admin := userRecord{User: identity.User{ID: identity.DefaultParticipantAdmin,
 				Metadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{}}},
 				Rights: []identity.Right{{Kind: identity.RightParticipantAdmin}}}
-			tx.Set(store.UserKey(admin.User.ID), mustJSON(admin))
+			setUserRecord(tx, admin)
 			tx.Set(store.IDPMemberKey("", "u", admin.User.ID), nil)
 		case err != nil:
 			return nil, err
