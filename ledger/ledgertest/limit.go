@@ -36,3 +36,39 @@ func ServeLimit(tb testing.TB) *httptest.Server {
 	})
 	return srv
 }
+
+// ServePageLimit serves, for benchmarks, the physical limit of HTTP +
+// Badger for an updates page, closed when tb ends: a store of the limit
+// holding the writes of creates Ping creates (each commit made from
+// body(i)), and a server (with the node's timeouts) that for every
+// request reads the body, reads the size updates stored after offset from
+// in one read of the store, and answers them as one reply, each update's
+// stored bytes copied and repeated to updateBytes bytes (a node's reply
+// is larger than its stored updates; 0: as stored). No JSON decoding, no
+// filtering, no rendering. A
+// node's pages per second over this server's, in the same run with the
+// same clients, is how close it comes to the limit (examples/ledgerd's
+// BenchmarkHTTPUpdatesPageVsLimit).
+func ServePageLimit(tb testing.TB, creates int, body func(i int) []byte, from int64, size, updateBytes int) *httptest.Server {
+	tb.Helper()
+	s, err := httplimit.Open(httplimit.PingCreate, slog.New(slog.DiscardHandler))
+	if err != nil {
+		tb.Fatalf("ledgertest: opening the limit's store: %v", err)
+	}
+	for i := range creates {
+		if _, err := s.Commit(body(i)); err != nil {
+			s.Close()
+			tb.Fatalf("ledgertest: filling the limit's store: %v", err)
+		}
+	}
+	srv := httptest.NewUnstartedServer(s.Page(from, size, updateBytes))
+	httpadapter.ServerTimeouts(srv.Config)
+	srv.Start()
+	tb.Cleanup(func() {
+		srv.Close()
+		if err := s.Close(); err != nil {
+			tb.Errorf("ledgertest: closing the limit's store: %v", err)
+		}
+	})
+	return srv
+}

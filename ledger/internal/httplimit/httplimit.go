@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -33,6 +34,10 @@ type Shape struct {
 	// operation, besides the ledger end (which the store writes itself
 	// for an operation that takes an offset, as for the node's).
 	Writes []Write
+	// Update is the index in Writes of the update's record, whose key is
+	// its prefix and the offset alone, so that the records are in offset
+	// order as the node's are: the write Page reads.
+	Update int
 }
 
 // PingCreate is the shape of one submit-and-wait create of Canton's Ping
@@ -44,7 +49,7 @@ type Shape struct {
 // with the ledger end, 9 keys and 3 218 bytes.
 var PingCreate = Shape{Writes: []Write{
 	{140, 846}, {216, 133}, {214, 133}, {10, 1075}, {70, 8}, {86, 0}, {84, 0}, {66, 117},
-}}
+}, Update: 3}
 
 // Bytes returns the keys and values the shape writes, in bytes (the
 // ledger end excluded).
@@ -102,6 +107,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sum := sha256.Sum256(body)
+	off, err := s.commit(body, sum)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	out := make([]byte, 0, 128)
+	out = append(out, `{"updateId":"1220`...)
+	out = hex.AppendEncode(out, sum[:])
+	out = append(out, `","completionOffset":`...)
+	out = strconv.AppendInt(out, off, 10)
+	out = append(out, '}')
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out)
+}
+
+// Commit commits the shape's writes for a request body, as ServeHTTP
+// does, and returns their offset: to fill the store before a benchmark
+// reads it (Page).
+func (s *Server) Commit(body []byte) (int64, error) {
+	return s.commit(body, sha256.Sum256(body))
+}
+
+// commit commits the shape's writes for body, whose SHA-256 is sum.
+func (s *Server) commit(body []byte, sum [32]byte) (int64, error) {
 	v, err := s.st.Submit(func(tx *store.Tx) (any, error) {
 		off := tx.NextOffset()
 		ob := store.OffsetBytes(off)
@@ -115,17 +144,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return off, nil
 	})
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
-		return
+		return 0, err
 	}
-	out := make([]byte, 0, 128)
-	out = append(out, `{"updateId":"1220`...)
-	out = hex.AppendEncode(out, sum[:])
-	out = append(out, `","completionOffset":`...)
-	out = strconv.AppendInt(out, v.(int64), 10)
-	out = append(out, '}')
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(out)
+	return v.(int64), nil
 }
 
 // fill fills b with prefix (when not 0) and "/", then tail at the end (as
@@ -144,4 +165,49 @@ func fill(b []byte, prefix byte, src, tail []byte) {
 	for i < end && len(src) > 0 {
 		i += copy(b[i:end], src)
 	}
+}
+
+// Page is the handler of the limit of an updates page: for every request
+// (any path) it reads the body and answers the size updates stored after
+// offset from (one read of the store, in offset order) as one JSON-shaped
+// reply, {"updates":[…]}, each update's stored bytes copied and repeated
+// to updateBytes bytes (0: as stored), so that the reply has the size of
+// the node's, which renders each update from its stored form. It decodes
+// nothing: every request reads the same page.
+func (s *Server) Page(from int64, size, updateBytes int) http.Handler {
+	prefix := []byte{byte('a' + s.shape.Update), '/'}
+	start := append(prefix[:2:2], store.OffsetBytes(from+1)...)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, 4<<20)); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		out := make([]byte, 0, 64<<10)
+		out = append(out, `{"updates":[`...)
+		n := 0
+		err := s.st.View(func(rd *store.Reader) error {
+			return rd.Scan(prefix, start, func(_, v []byte) (bool, error) {
+				if n > 0 {
+					out = append(out, ',')
+				}
+				if updateBytes <= 0 {
+					out = append(out, v...)
+				} else {
+					out = slices.Grow(out, updateBytes)
+					at := len(out)
+					out = out[:at+updateBytes]
+					fill(out[at:], 0, v, nil)
+				}
+				n++
+				return n < size, nil
+			})
+		})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		out = append(out, `]}`...)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	})
 }

@@ -88,3 +88,38 @@ func TestFill(t *testing.T) {
 		}
 	}
 }
+
+// TestPageReadsTheUpdatesAfterItsOffset: a page holds the stored update
+// records after its offset, in offset order, at most size of them.
+func TestPageReadsTheUpdatesAfterItsOffset(t *testing.T) {
+	t.Parallel()
+	shape := Shape{Writes: []Write{{20, 4}, {10, 6}}, Update: 1}
+	s, err := Open(shape, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, body := range []string{"aa", "bb", "cc", "dd", "ee"} {
+		if _, err := s.Commit([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		from              int64
+		size, updateBytes int
+		want              string
+	}{
+		{2, 2, 0, `{"updates":[cccccc,dddddd]}`},
+		{0, 1, 0, `{"updates":[aaaaaa]}`},
+		{3, 10, 0, `{"updates":[dddddd,eeeeee]}`},
+		{5, 10, 0, `{"updates":[]}`},
+		{1, 2, 3, `{"updates":[bbb,ccc]}`},
+		{1, 1, 9, `{"updates":[bbbbbbbbb]}`},
+	} {
+		rec := httptest.NewRecorder()
+		s.Page(tc.from, tc.size, tc.updateBytes).ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`)))
+		if got := rec.Body.String(); rec.Code != http.StatusOK || got != tc.want {
+			t.Errorf("Page(%d, %d, %d) = %d %s, want %s", tc.from, tc.size, tc.updateBytes, rec.Code, got, tc.want)
+		}
+	}
+}
