@@ -46,8 +46,15 @@ func (n *Node) acsVisitAt(r *store.Reader, at int64, ef *eventFilter, after stri
 	if ef == nil || ef.hasAny {
 		return n.acsVisitScan(r, at, ef, after, fn)
 	}
-	return indexedContracts(r, filterParties(ef), at, after, partyKeep(ef), func(cid string) (bool, error) {
-		c, err := loadRecord(r, cid)
+	return indexedContracts(r, filterParties(ef), at, after, partyKeep(ef), func(cid string, record []byte) (bool, error) {
+		var c *contractRecord
+		var err error
+		if record != nil {
+			c = new(contractRecord)
+			err = decodeContractRecord(record, c)
+		} else {
+			c, err = loadRecord(r, cid)
+		}
 		if err != nil || c == nil {
 			return err == nil, err
 		}

@@ -22,11 +22,16 @@ package ledger
 // entry: the contract record it rewrites holds the reassignment state the
 // reads show.
 //
-// Reads load the contract record of every candidate the index yields and
-// apply the same checks as a scan of all contracts would (active at the
-// offset, visible to the filter), so an index entry that is stale (e.g.
-// left by a build interrupted by a crash) cannot show a contract wrongly;
-// only missing entries could hide one, which the build on open prevents.
+// Reads take the contract record of every candidate the index yields
+// and apply the same checks as a scan of all contracts would (active at
+// the offset, visible to the filter). On disk, an active entry carries
+// the contract's record (activeValue), which every write of the record
+// writes again, so the read scans the party's entries and looks nothing
+// up; in memory, and for entries written before they carried records,
+// the read looks the record up under its contract id. An entry left by a
+// build interrupted by a crash is dropped by the next build, which runs
+// on open; only missing entries could hide a contract, which that build
+// prevents.
 //
 // A store written before the index has no KeyACSIndex: Open builds the
 // index once (ensureACSIndex), in committer operations of at most
@@ -51,14 +56,54 @@ const acsIndexVersion = "1"
 const acsIndexBatch = 2000
 
 // indexCreated writes the index entries of a contract created at offset
-// created: one active entry per stakeholder.
-func indexCreated(t *store.Tx, c *txNode, created int64) int {
-	val := store.ACSIndexValue(created, c.TemplateID, c.PackageName)
+// created: one active entry per stakeholder, carrying record (the
+// contract's stored record) when it is not nil (activeValue).
+func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
+	val := activeValue(created, c, record)
 	hs := c.stakeholders()
 	for _, p := range hs {
 		t.SetOwned(store.ActiveByPartyKey(p, c.ContractID), val) // keys built for this write
 	}
 	return len(hs)
+}
+
+// activeValue is the value of an active entry of a contract created at
+// offset created: with its stored record when record is not nil
+// (store.ACSIndexRecordValue). An on-disk node's entries carry the record
+// (indexRecords): a party's active contracts are then read in one scan of
+// its entries, in key order, rather than by a lookup of each record under
+// its random contract id, which on a large store misses Badger's block
+// cache for nearly every contract. The record in an entry is kept equal
+// to the contract's: every write of the record of an active contract
+// writes its entries again (reindexActive).
+func activeValue(created int64, c *txNode, record []byte) []byte {
+	if record == nil {
+		return store.ACSIndexValue(created, c.TemplateID, c.PackageName)
+	}
+	return store.ACSIndexRecordValue(created, c.TemplateID, c.PackageName, record)
+}
+
+// indexRecords tells whether the node's active entries carry the
+// contracts' records: on disk only (in memory, a record lookup is cheap
+// and a copy per stakeholder would cost memory).
+func (n *Node) indexRecords() bool { return !n.opts.InMemory }
+
+// entryRecord is raw when the node's active entries carry the contracts'
+// records (indexRecords), else nil.
+func (n *Node) entryRecord(raw []byte) []byte {
+	if !n.indexRecords() {
+		return nil
+	}
+	return raw
+}
+
+// reindexActive writes again the active entries of contract c, not
+// archived, whose record was rewritten as raw (a reassignment changes the
+// record but not the entries' keys). In memory too: the entries of a
+// store restored from an on-disk node's snapshot carry records, which
+// must not stay behind.
+func (n *Node) reindexActive(t *store.Tx, c *contractRecord, raw []byte) {
+	indexCreated(t, &c.Create, c.CreatedOffset, n.entryRecord(raw))
 }
 
 // indexArchived moves the index entries of a contract created at offset
@@ -71,12 +116,13 @@ func indexArchived(t *store.Tx, c *txNode, created, archived int64) {
 	}
 }
 
-// indexRecord writes the index entries of a stored contract as the
-// committer would have written them; it returns how many.
-func indexRecord(t *store.Tx, c *contractRecord) int {
+// indexRecord writes the index entries of a stored contract, whose
+// stored record is raw, as the committer would have written them; it
+// returns how many.
+func (n *Node) indexRecord(t *store.Tx, c *contractRecord, raw []byte) int {
 	switch {
 	case c.State != contractArchived:
-		return indexCreated(t, &c.Create, c.CreatedOffset)
+		return indexCreated(t, &c.Create, c.CreatedOffset, n.entryRecord(raw))
 	case c.ArchivedOffset == c.CreatedOffset:
 		return 0 // transient
 	default:
@@ -135,7 +181,7 @@ func (n *Node) buildACSIndex(batch int) error {
 				if err := decodeContractRecord(v, &c); err != nil {
 					return false, fmt.Errorf("contract record %s: %w", k, err)
 				}
-				entries += indexRecord(t, &c)
+				entries += n.indexRecord(t, &c, v)
 				seen++
 				last = append(last[:0], k...)
 				cut = entries >= batch
@@ -168,9 +214,11 @@ func (n *Node) buildACSIndex(batch int) error {
 // order after the id after, each once, until visit returns false or an
 // error. keep sees a party's entry's template id and package name first
 // and drops it when it returns false. The candidates are the parties'
-// index entries: visit checks each against its contract record.
+// index entries: visit checks each against its contract record, which it
+// is handed when the active entry carries it (nil otherwise; valid only
+// during the call).
 func indexedContracts(r *store.Reader, parties []string, at int64, after string, keep func(party string, templateID, pkgName []byte) bool,
-	visit func(cid string) (bool, error)) error {
+	visit func(cid string, record []byte) (bool, error)) error {
 	// The contracts archived after at, in the order of their archival:
 	// collected and sorted.
 	var late []string
@@ -192,22 +240,22 @@ func indexedContracts(r *store.Reader, parties []string, at int64, after string,
 		}
 	}
 	slices.Sort(late)
-	sources := make([]func() (string, bool), 0, len(parties)+1)
+	sources := make([]func() (indexEntry, bool), 0, len(parties)+1)
 	var scanErr error
 	for _, p := range parties {
 		next, stop := iter.Pull(activeEntries(r, p, at, after, keep, &scanErr))
 		defer stop()
 		sources = append(sources, next)
 	}
-	sources = append(sources, func() (string, bool) {
+	sources = append(sources, func() (indexEntry, bool) {
 		if len(late) == 0 {
-			return "", false
+			return indexEntry{}, false
 		}
 		cid := late[0]
 		late = late[1:]
-		return cid, true
+		return indexEntry{cid: cid}, true
 	})
-	heads := make([]string, len(sources))
+	heads := make([]indexEntry, len(sources))
 	live := make([]bool, len(sources))
 	for i, next := range sources {
 		heads[i], live[i] = next()
@@ -216,33 +264,42 @@ func indexedContracts(r *store.Reader, parties []string, at int64, after string,
 	for {
 		best := -1
 		for i := range sources {
-			if live[i] && (best < 0 || heads[i] < heads[best]) {
+			if live[i] && (best < 0 || heads[i].cid < heads[best].cid) {
 				best = i
 			}
 		}
 		if best < 0 {
 			return scanErr
 		}
-		cid := heads[best]
+		// The source moves on after the visit: the entry's record is
+		// valid until then.
+		e := heads[best]
+		if !emitted || e.cid != last {
+			last, emitted = e.cid, true
+			if more, err := visit(e.cid, e.record); err != nil || !more {
+				return err
+			}
+		}
 		heads[best], live[best] = sources[best]()
-		if emitted && cid == last {
-			continue
-		}
-		last, emitted = cid, true
-		if more, err := visit(cid); err != nil || !more {
-			return err
-		}
 		if scanErr != nil {
 			return scanErr
 		}
 	}
 }
 
-// activeEntries yields the ids of party's active entries after the id
-// after, created at or before at and kept by keep, in contract-id order;
-// a store error ends it and is left in *errp.
-func activeEntries(r *store.Reader, party string, at int64, after string, keep func(party string, templateID, pkgName []byte) bool, errp *error) iter.Seq[string] {
-	return func(yield func(string) bool) {
+// indexEntry is a candidate of indexedContracts: a contract id and the
+// record its entry carries (nil when it carries none).
+type indexEntry struct {
+	cid    string
+	record []byte
+}
+
+// activeEntries yields party's active entries after the id after,
+// created at or before at and kept by keep, in contract-id order, with
+// the record each carries (valid until the next entry is asked for); a
+// store error ends it and is left in *errp.
+func activeEntries(r *store.Reader, party string, at int64, after string, keep func(party string, templateID, pkgName []byte) bool, errp *error) iter.Seq[indexEntry] {
+	return func(yield func(indexEntry) bool) {
 		prefix := store.ActiveByPartyPrefix(party)
 		var start []byte
 		if after != "" {
@@ -253,7 +310,7 @@ func activeEntries(r *store.Reader, party string, at int64, after string, keep f
 			if !ok || co > at || !keep(party, tid, pkg) {
 				return true, nil
 			}
-			return yield(string(k[len(prefix):])), nil
+			return yield(indexEntry{cid: string(k[len(prefix):]), record: store.ACSIndexRecord(v)}), nil
 		})
 		if err != nil && *errp == nil {
 			*errp = err

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -174,6 +175,61 @@ func UnindexForTest(t testing.TB, n *Node) {
 func RebuildACSIndexForTest(t testing.TB, n *Node, batch int) {
 	t.Helper()
 	if err := n.buildACSIndex(batch); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// CheckEntryRecordsForTest fails t unless every active entry of the
+// active-contracts index carries its contract's stored record where the
+// node's entries carry records (on disk), and none does in memory.
+func CheckEntryRecordsForTest(t testing.TB, n *Node) {
+	t.Helper()
+	entries := 0
+	err := n.st.View(func(r *store.Reader) error {
+		return r.Scan([]byte(store.PrefixActiveByParty), nil, func(k, v []byte) (bool, error) {
+			entries++
+			_, cid, _ := strings.Cut(string(k[len(store.PrefixActiveByParty):]), "/")
+			got := store.ACSIndexRecord(v)
+			if !n.indexRecords() {
+				if got != nil {
+					t.Errorf("in memory, the entry %s carries a record", k)
+				}
+				return true, nil
+			}
+			want, err := r.Get(store.ContractKey(cid))
+			if err != nil {
+				return false, err
+			}
+			if string(got) != string(want) {
+				t.Errorf("the entry %s carries\n%s\nthe contract's record is\n%s", k, got, want)
+			}
+			return true, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries == 0 {
+		t.Error("the index has no active entry")
+	}
+}
+
+// StripEntryRecordsForTest rewrites every active entry of the index
+// without its record, as a store written before the entries carried
+// records holds them.
+func StripEntryRecordsForTest(t testing.TB, n *Node) {
+	t.Helper()
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		return nil, tx.Scan([]byte(store.PrefixActiveByParty), nil, func(k, v []byte) (bool, error) {
+			co, tid, pkg, ok := store.DecodeACSIndexValue(v)
+			if !ok {
+				return false, fmt.Errorf("entry %s: not an index value", k)
+			}
+			tx.Set(slices.Clone(k), store.ACSIndexValue(co, string(tid), string(pkg)))
+			return true, nil
+		})
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

@@ -791,7 +791,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
-			indexCreated(t, nd, off)
+			indexCreated(t, nd, off, n.entryRecord(raw))
 			rec.Create = *nd
 			if deferred {
 				setContractRecordLazy(t, rec, encodeCreatedRecord)

@@ -71,8 +71,11 @@ func (n *Node) unassign(tx *store.Tx, u UnassignContract, submitter string, e *l
 		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, cid, counter})))
 	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset, c.UnassignedBy = contractUnassigned, counter, rid, u.Target, e.Offset, submitter
 	// In transit, the contract stays in its stakeholders' active contracts:
-	// its entries of the active-contracts index (acsindex.go) are unchanged.
-	tx.Set(store.ContractKey(cid), mustJSON(c))
+	// its entries of the active-contracts index (acsindex.go) keep their
+	// keys, and carry its new record where they carry records.
+	raw := mustJSON(c)
+	tx.Set(store.ContractKey(cid), raw)
+	n.reindexActive(tx, c, raw)
 	tx.Set(store.ReassignmentKey(rid), mustJSON(reassignmentRecord{ContractID: cid, Source: u.Source, Target: u.Target, Counter: counter}))
 	return &reassignNode{Unassign: true, ReassignmentID: rid, Source: u.Source, Target: u.Target, Submitter: submitter,
 		Counter: counter, Contract: c.Create}, nil
@@ -107,7 +110,9 @@ func (n *Node) assign(tx *store.Tx, a AssignContract, submitter string) (*reassi
 	r.Completed = true
 	c.State, c.SynchronizerID, c.ReassignmentID, c.Target, c.UnassignedOffset, c.UnassignedBy = contractActive, r.Target, "", "", 0, ""
 	tx.Set(store.ReassignmentKey(a.ReassignmentID), mustJSON(r))
-	tx.Set(store.ContractKey(r.ContractID), mustJSON(c))
+	raw = mustJSON(c)
+	tx.Set(store.ContractKey(r.ContractID), raw)
+	n.reindexActive(tx, c, raw)
 	return &reassignNode{ReassignmentID: a.ReassignmentID, Source: r.Source, Target: r.Target, Submitter: submitter,
 		Counter: r.Counter, Contract: c.Create}, nil
 }

@@ -136,7 +136,7 @@ func activeNowCases(t *testing.T, n *Node, tt, tu lf.TypeConID) {
 			if err != nil {
 				return err
 			}
-			if err := indexedContracts(r, c.parties, end, "", c.keep, func(cid string) (bool, error) { want = append(want, cid); return true, nil }); err != nil {
+			if err := indexedContracts(r, c.parties, end, "", c.keep, func(cid string, _ []byte) (bool, error) { want = append(want, cid); return true, nil }); err != nil {
 				return err
 			}
 			return activeNow(r, c.parties, c.template, c.keep, func(cid string) (bool, error) { got = append(got, cid); return true, nil })

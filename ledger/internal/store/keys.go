@@ -172,7 +172,9 @@ const ContractKeyEntryIDOffset = 8 + 4
 // contract that was ever active has one entry: w/<party>/<contract id>
 // while the contract is active (or in transit), replaced when it is
 // archived at offset off by z/<party>/<off><contract id>. Both hold the
-// same value (ACSIndexValue). A read of a party's active contracts at the
+// contract's creation offset, template and package name (ACSIndexValue);
+// an active entry of an on-disk node also holds its record
+// (ACSIndexRecordValue). A read of a party's active contracts at the
 // ledger end scans its w/ entries (in contract-id order); a read at an
 // earlier offset at also scans its z/ entries from at+1 on, the contracts
 // archived since. Party ids contain no '/' (Daml-LF Party strings), so a
@@ -231,8 +233,24 @@ func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
 	return append(v, pkgName...)
 }
 
-// DecodeACSIndexValue splits an ACSIndexValue; ok is false when v is not
-// one.
+// ACSIndexRecordValue is ACSIndexValue followed by a 0 byte and the
+// contract's record as stored under its ContractKey: an active entry of
+// an on-disk store carries it, so that a read of a party's active
+// contracts finds them in its scan of the entries rather than looking each
+// record up at a random place of the store.
+func ACSIndexRecordValue(createdOffset int64, templateID, pkgName string, record []byte) []byte {
+	v := make([]byte, 0, 8+len(templateID)+1+len(pkgName)+1+len(record))
+	v = binary.BigEndian.AppendUint64(v, uint64(createdOffset))
+	v = append(v, templateID...)
+	v = append(v, 0)
+	v = append(v, pkgName...)
+	v = append(v, 0)
+	return append(v, record...)
+}
+
+// DecodeACSIndexValue splits an ACSIndexValue or the index part of an
+// ACSIndexRecordValue (ACSIndexRecord gives its record); ok is false when
+// v is neither. (Template ids and package names hold no 0 byte.)
 func DecodeACSIndexValue(v []byte) (createdOffset int64, templateID, pkgName []byte, ok bool) {
 	if len(v) < 9 {
 		return 0, nil, nil, false
@@ -242,5 +260,27 @@ func DecodeACSIndexValue(v []byte) (createdOffset int64, templateID, pkgName []b
 	if i < 0 {
 		return 0, nil, nil, false
 	}
-	return int64(binary.BigEndian.Uint64(v)), rest[:i], rest[i+1:], true
+	templateID, pkgName = rest[:i], rest[i+1:]
+	if j := bytes.IndexByte(pkgName, 0); j >= 0 {
+		pkgName = pkgName[:j]
+	}
+	return int64(binary.BigEndian.Uint64(v)), templateID, pkgName, true
+}
+
+// ACSIndexRecord returns the contract record an ACSIndexRecordValue
+// carries, nil for an ACSIndexValue (or a value that is neither).
+func ACSIndexRecord(v []byte) []byte {
+	if len(v) < 9 {
+		return nil
+	}
+	rest := v[8:]
+	i := bytes.IndexByte(rest, 0)
+	if i < 0 {
+		return nil
+	}
+	rest = rest[i+1:]
+	if j := bytes.IndexByte(rest, 0); j >= 0 {
+		return rest[j+1:]
+	}
+	return nil
 }

@@ -1,0 +1,38 @@
+package store
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestACSIndexValues: both forms of an index entry's value decode to
+// their offset, template and package name; only the record form gives a
+// record, the stored bytes as they were (0 bytes and all).
+func TestACSIndexValues(t *testing.T) {
+	t.Parallel()
+	record := []byte("{\"cid\":\"00ab\"}\x00tail")
+	for _, tc := range []struct {
+		name   string
+		v      []byte
+		record []byte
+	}{
+		{"without a record", ACSIndexValue(42, "pkg:Main:T", "acsidx"), nil},
+		{"with a record", ACSIndexRecordValue(42, "pkg:Main:T", "acsidx", record), record},
+		{"with an empty record", ACSIndexRecordValue(42, "pkg:Main:T", "acsidx", nil), []byte{}},
+	} {
+		co, tid, pkg, ok := DecodeACSIndexValue(tc.v)
+		if !ok || co != 42 || string(tid) != "pkg:Main:T" || string(pkg) != "acsidx" {
+			t.Errorf("%s: DecodeACSIndexValue = %d %q %q %v", tc.name, co, tid, pkg, ok)
+		}
+		got := ACSIndexRecord(tc.v)
+		if (got == nil) != (tc.record == nil) || !bytes.Equal(got, tc.record) {
+			t.Errorf("%s: ACSIndexRecord = %q, want %q", tc.name, got, tc.record)
+		}
+	}
+	if _, _, _, ok := DecodeACSIndexValue([]byte("short")); ok {
+		t.Error("DecodeACSIndexValue accepts a short value")
+	}
+	if ACSIndexRecord([]byte("short")) != nil {
+		t.Error("ACSIndexRecord of a short value is not nil")
+	}
+}
