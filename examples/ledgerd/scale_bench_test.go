@@ -62,8 +62,9 @@ const (
 // process of its own, 64 HTTP clients creating LEDGERD_SCALE Pings, 100
 // of them for one "needle" party (spread evenly), the others round-robin
 // for 50 "crowd" parties; then it measures the reads whose cost must
-// follow the reader's contracts, not the ledger, the server's memory, and
-// a restart. One iteration whatever b.N (run it with -benchtime 1x):
+// follow the reader's contracts, not the ledger (right after the creates,
+// and again once the server is idle: the -idle metrics), the server's
+// memory, and a restart. One iteration whatever b.N (run it with -benchtime 1x):
 //
 //	LEDGERD_SCALE=100000 go test -run '^$' -bench Scale -benchtime 1x ./examples/ledgerd
 //
@@ -261,34 +262,46 @@ func BenchmarkScale(b *testing.B) {
 		slices.Sort(ds)
 		return ds[2]
 	}
-	needleACS := timed("the needle's ACS", func() int {
-		out := post(b, client, srv.base+"/v2/state/active-contracts", fmt.Appendf(nil, `{"activeAtOffset":%d,"eventFormat":%s}`, end.Offset, filter(needle)))
-		var rs []json.RawMessage
-		if err := json.Unmarshal(out, &rs); err != nil {
-			b.Fatalf("active-contracts: %v", err)
-		}
-		return len(rs)
-	}, scaleNeedle)
-	crowdPage := timed("a crowd party's ACS page", func() int {
-		out := post(b, client, srv.base+"/v2/state/active-contracts-page", fmt.Appendf(nil, `{"activeAtOffset":%d,"maxPageSize":1000,"eventFormat":%s}`, end.Offset, filter(crowd[0])))
-		var r struct {
-			ActiveContracts []json.RawMessage `json:"activeContracts"`
-		}
-		if err := json.Unmarshal(out, &r); err != nil {
-			b.Fatalf("active-contracts-page: %v", err)
-		}
-		return len(r.ActiveContracts)
-	}, min(1000, crowd0))
-	needleUpdates := timed("the needle's updates page", func() int {
-		out := post(b, client, srv.base+"/v2/updates/get-updates-page", fmt.Appendf(nil, `{"beginOffsetExclusive":0,"maxPageSize":1000,"updateFormat":{"includeTransactions":{"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA","eventFormat":%s}}}`, filter(needle)))
-		var r struct {
-			Updates []json.RawMessage `json:"updates"`
-		}
-		if err := json.Unmarshal(out, &r); err != nil {
-			b.Fatalf("get-updates-page: %v", err)
-		}
-		return len(r.Updates)
-	}, scaleNeedle)
+	// The reads, measured twice: right after the creates, while Badger
+	// still compacts what they wrote (sharing the 2 cores with the reads),
+	// and again once the server is idle (idleServer), which is what a
+	// read costs on its own.
+	type reads struct{ needleACS, crowdPage, needleUpdates time.Duration }
+	measure := func() reads {
+		var r reads
+		r.needleACS = timed("the needle's ACS", func() int {
+			out := post(b, client, srv.base+"/v2/state/active-contracts", fmt.Appendf(nil, `{"activeAtOffset":%d,"eventFormat":%s}`, end.Offset, filter(needle)))
+			var rs []json.RawMessage
+			if err := json.Unmarshal(out, &rs); err != nil {
+				b.Fatalf("active-contracts: %v", err)
+			}
+			return len(rs)
+		}, scaleNeedle)
+		r.crowdPage = timed("a crowd party's ACS page", func() int {
+			out := post(b, client, srv.base+"/v2/state/active-contracts-page", fmt.Appendf(nil, `{"activeAtOffset":%d,"maxPageSize":1000,"eventFormat":%s}`, end.Offset, filter(crowd[0])))
+			var r struct {
+				ActiveContracts []json.RawMessage `json:"activeContracts"`
+			}
+			if err := json.Unmarshal(out, &r); err != nil {
+				b.Fatalf("active-contracts-page: %v", err)
+			}
+			return len(r.ActiveContracts)
+		}, min(1000, crowd0))
+		r.needleUpdates = timed("the needle's updates page", func() int {
+			out := post(b, client, srv.base+"/v2/updates/get-updates-page", fmt.Appendf(nil, `{"beginOffsetExclusive":0,"maxPageSize":1000,"updateFormat":{"includeTransactions":{"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA","eventFormat":%s}}}`, filter(needle)))
+			var r struct {
+				Updates []json.RawMessage `json:"updates"`
+			}
+			if err := json.Unmarshal(out, &r); err != nil {
+				b.Fatalf("get-updates-page: %v", err)
+			}
+			return len(r.Updates)
+		}, scaleNeedle)
+		return r
+	}
+	busy := measure()
+	idleAfter := idleServer(b, pid, 2*time.Minute)
+	idle := measure()
 
 	rss, peak, anon, file := procMemory(b, srv.cmd.Process.Pid)
 	close(stopSampling)
@@ -314,9 +327,13 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(n)/total.Seconds(), "creates/s")
 	b.ReportMetric(rate(0), "creates/s-first10%")
 	b.ReportMetric(rate(9), "creates/s-last10%")
-	b.ReportMetric(float64(needleACS.Microseconds())/1000, "ms-needle-acs")
-	b.ReportMetric(float64(crowdPage.Microseconds())/1000, "ms-crowd-acs-page")
-	b.ReportMetric(float64(needleUpdates.Microseconds())/1000, "ms-needle-updates-page")
+	b.ReportMetric(float64(busy.needleACS.Microseconds())/1000, "ms-needle-acs")
+	b.ReportMetric(float64(busy.crowdPage.Microseconds())/1000, "ms-crowd-acs-page")
+	b.ReportMetric(float64(busy.needleUpdates.Microseconds())/1000, "ms-needle-updates-page")
+	b.ReportMetric(float64(idle.needleACS.Microseconds())/1000, "ms-needle-acs-idle")
+	b.ReportMetric(float64(idle.crowdPage.Microseconds())/1000, "ms-crowd-acs-page-idle")
+	b.ReportMetric(float64(idle.needleUpdates.Microseconds())/1000, "ms-needle-updates-page-idle")
+	b.ReportMetric(idleAfter.Seconds(), "s-until-idle")
 	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-rss")
 	b.ReportMetric(float64(anon)/(1<<20), "MiB-rss-anon")
@@ -330,6 +347,22 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(restart.Microseconds())/1000, "ms-restart-livez")
 	b.Logf("%d contracts in %v (server CPU %v); server RSS %d MiB (peak %d MiB; anonymous %d MiB, peak %d; files %d MiB, peak %d); restart exec→/livez %v",
 		n, total.Round(time.Millisecond), serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon.Load()>>20, file>>20, peakFile.Load()>>20, restart)
+}
+
+// idleServer waits until the server process pid uses less than 5 % of a
+// core over a second (its compactions done), at most limit, and returns
+// how long it waited.
+func idleServer(b *testing.B, pid int, limit time.Duration) time.Duration {
+	b.Helper()
+	start := time.Now()
+	for time.Since(start) < limit {
+		c0 := procCPU(b, pid)
+		time.Sleep(time.Second)
+		if procCPU(b, pid)-c0 < 50*time.Millisecond {
+			break
+		}
+	}
+	return time.Since(start)
 }
 
 // BenchmarkScaleRestart times what BenchmarkScale's last step times, on
