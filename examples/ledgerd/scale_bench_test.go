@@ -238,66 +238,12 @@ func BenchmarkScale(b *testing.B) {
 			crowd0++
 		}
 	}
-	var end struct {
-		Offset int64 `json:"offset"`
-	}
-	if err := json.Unmarshal(get(b, client, srv.base+"/v2/state/ledger-end"), &end); err != nil {
-		b.Fatal(err)
-	}
-	filter := func(p string) string {
-		return fmt.Sprintf(`{"filtersByParty":{%q:{"cumulative":[{"identifierFilter":{"WildcardFilter":{"value":{"includeCreatedEventBlob":false}}}}]}}}`, p)
-	}
-	// median of 5 timed calls (after one warm-up), with a check of the
-	// answer's size.
-	timed := func(what string, call func() int, want int) time.Duration {
-		if got := call(); got != want {
-			b.Fatalf("%s: %d contracts, want %d", what, got, want)
-		}
-		var ds []time.Duration
-		for range 5 {
-			t0 := time.Now()
-			call()
-			ds = append(ds, time.Since(t0))
-		}
-		slices.Sort(ds)
-		return ds[2]
-	}
 	// The reads, measured twice: right after the creates, while Badger
 	// still compacts what they wrote (sharing the 2 cores with the reads),
 	// and again once the server is idle (idleServer), which is what a
 	// read costs on its own.
-	type reads struct{ needleACS, crowdPage, needleUpdates time.Duration }
-	measure := func() reads {
-		var r reads
-		r.needleACS = timed("the needle's ACS", func() int {
-			out := post(b, client, srv.base+"/v2/state/active-contracts", fmt.Appendf(nil, `{"activeAtOffset":%d,"eventFormat":%s}`, end.Offset, filter(needle)))
-			var rs []json.RawMessage
-			if err := json.Unmarshal(out, &rs); err != nil {
-				b.Fatalf("active-contracts: %v", err)
-			}
-			return len(rs)
-		}, scaleNeedle)
-		r.crowdPage = timed("a crowd party's ACS page", func() int {
-			out := post(b, client, srv.base+"/v2/state/active-contracts-page", fmt.Appendf(nil, `{"activeAtOffset":%d,"maxPageSize":1000,"eventFormat":%s}`, end.Offset, filter(crowd[0])))
-			var r struct {
-				ActiveContracts []json.RawMessage `json:"activeContracts"`
-			}
-			if err := json.Unmarshal(out, &r); err != nil {
-				b.Fatalf("active-contracts-page: %v", err)
-			}
-			return len(r.ActiveContracts)
-		}, min(1000, crowd0))
-		r.needleUpdates = timed("the needle's updates page", func() int {
-			out := post(b, client, srv.base+"/v2/updates/get-updates-page", fmt.Appendf(nil, `{"beginOffsetExclusive":0,"maxPageSize":1000,"updateFormat":{"includeTransactions":{"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA","eventFormat":%s}}}`, filter(needle)))
-			var r struct {
-				Updates []json.RawMessage `json:"updates"`
-			}
-			if err := json.Unmarshal(out, &r); err != nil {
-				b.Fatalf("get-updates-page: %v", err)
-			}
-			return len(r.Updates)
-		}, scaleNeedle)
-		return r
+	measure := func() scaleReads {
+		return timeScaleReads(b, client, srv.base, needle, crowd[0], min(1000, crowd0), 5)
 	}
 	busy := measure()
 	idleAfter := idleServer(b, pid, 2*time.Minute)
@@ -347,6 +293,138 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(restart.Microseconds())/1000, "ms-restart-livez")
 	b.Logf("%d contracts in %v (server CPU %v); server RSS %d MiB (peak %d MiB; anonymous %d MiB, peak %d; files %d MiB, peak %d); restart exec→/livez %v",
 		n, total.Round(time.Millisecond), serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon.Load()>>20, file>>20, peakFile.Load()>>20, restart)
+}
+
+// scaleReads are the reads BenchmarkScale times: the needle's active
+// contracts, a page of 1000 of a crowd party's, the needle's updates page.
+type scaleReads struct{ needleACS, crowdPage, needleUpdates time.Duration }
+
+// timeScaleReads times the reads of scaleReads on the ledgerd at base,
+// at its ledger end: each the median of calls calls after a warm-up whose
+// answer's size is checked (crowdWant contracts in the crowd page; any
+// number from 1 to 1000 when negative).
+func timeScaleReads(b *testing.B, client *http.Client, base, needle, crowd string, crowdWant, calls int) scaleReads {
+	b.Helper()
+	var end struct {
+		Offset int64 `json:"offset"`
+	}
+	if err := json.Unmarshal(get(b, client, base+"/v2/state/ledger-end"), &end); err != nil {
+		b.Fatal(err)
+	}
+	filter := func(p string) string {
+		return fmt.Sprintf(`{"filtersByParty":{%q:{"cumulative":[{"identifierFilter":{"WildcardFilter":{"value":{"includeCreatedEventBlob":false}}}}]}}}`, p)
+	}
+	timed := func(what string, call func() int, want int) time.Duration {
+		if got := call(); got != want && (want >= 0 || got < 1 || got > 1000) {
+			b.Fatalf("%s: %d contracts, want %d", what, got, want)
+		}
+		var ds []time.Duration
+		for range calls {
+			t0 := time.Now()
+			call()
+			ds = append(ds, time.Since(t0))
+		}
+		slices.Sort(ds)
+		return ds[len(ds)/2]
+	}
+	var r scaleReads
+	r.needleACS = timed("the needle's ACS", func() int {
+		out := post(b, client, base+"/v2/state/active-contracts", fmt.Appendf(nil, `{"activeAtOffset":%d,"eventFormat":%s}`, end.Offset, filter(needle)))
+		var rs []json.RawMessage
+		if err := json.Unmarshal(out, &rs); err != nil {
+			b.Fatalf("active-contracts: %v", err)
+		}
+		return len(rs)
+	}, scaleNeedle)
+	r.crowdPage = timed("a crowd party's ACS page", func() int {
+		out := post(b, client, base+"/v2/state/active-contracts-page", fmt.Appendf(nil, `{"activeAtOffset":%d,"maxPageSize":1000,"eventFormat":%s}`, end.Offset, filter(crowd)))
+		var r struct {
+			ActiveContracts []json.RawMessage `json:"activeContracts"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			b.Fatalf("active-contracts-page: %v", err)
+		}
+		return len(r.ActiveContracts)
+	}, crowdWant)
+	r.needleUpdates = timed("the needle's updates page", func() int {
+		out := post(b, client, base+"/v2/updates/get-updates-page", fmt.Appendf(nil, `{"beginOffsetExclusive":0,"maxPageSize":1000,"updateFormat":{"includeTransactions":{"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA","eventFormat":%s}}}`, filter(needle)))
+		var r struct {
+			Updates []json.RawMessage `json:"updates"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			b.Fatalf("get-updates-page: %v", err)
+		}
+		return len(r.Updates)
+	}, scaleNeedle)
+	return r
+}
+
+// BenchmarkScaleReads times BenchmarkScale's reads on stores scale runs
+// kept (LEDGERD_SCALE_DIR, several separated by commas: a ledgerd on
+// each, all running, the reads of each in turn, rounds times): on a quiet
+// server, the same machine state for every store, so that their ratio is
+// the reads' own. Reported per store in the order given (-0, -1, …): the
+// medians over the rounds of each read's median of 11 calls. Skipped
+// without LEDGERD_SCALE_DIR:
+//
+//	LEDGERD_SCALE_DIR=/tmp/s100k,/tmp/s1m go test -run '^$' -bench ScaleReads -benchtime 5x ./examples/ledgerd
+func BenchmarkScaleReads(b *testing.B) {
+	env := os.Getenv(envScaleDir)
+	if env == "" {
+		b.Skipf("%s not set: skipping the reads benchmark", envScaleDir)
+	}
+	dirs := strings.Split(env, ",")
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	type server struct {
+		p              *process
+		needle, crowd0 string
+		rounds         []scaleReads
+	}
+	servers := make([]*server, len(dirs))
+	for i, dir := range dirs {
+		p, _ := startScaleProcess(b, dir, "")
+		defer p.stopScale(b)
+		var parties struct {
+			PartyDetails []struct{ Party string } `json:"partyDetails"`
+		}
+		if err := json.Unmarshal(get(b, client, p.base+"/v2/parties"), &parties); err != nil {
+			b.Fatal(err)
+		}
+		s := &server{p: p}
+		for _, d := range parties.PartyDetails {
+			switch hint, _, _ := strings.Cut(d.Party, "::"); hint {
+			case "needle":
+				s.needle = d.Party
+			case "crowd0":
+				s.crowd0 = d.Party
+			}
+		}
+		if s.needle == "" || s.crowd0 == "" {
+			b.Fatalf("%s: not a store of BenchmarkScale (no needle or crowd0 party)", dir)
+		}
+		servers[i] = s
+	}
+	for _, s := range servers {
+		idleServer(b, s.p.cmd.Process.Pid, 2*time.Minute)
+	}
+	for b.Loop() {
+		for _, s := range servers {
+			s.rounds = append(s.rounds, timeScaleReads(b, client, s.p.base, s.needle, s.crowd0, -1, 11))
+		}
+	}
+	median := func(rs []scaleReads, f func(scaleReads) time.Duration) float64 {
+		ds := make([]time.Duration, len(rs))
+		for i, r := range rs {
+			ds[i] = f(r)
+		}
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2].Microseconds()) / 1000
+	}
+	for i, s := range servers {
+		b.ReportMetric(median(s.rounds, func(r scaleReads) time.Duration { return r.needleACS }), fmt.Sprintf("ms-needle-acs-%d", i))
+		b.ReportMetric(median(s.rounds, func(r scaleReads) time.Duration { return r.crowdPage }), fmt.Sprintf("ms-crowd-acs-page-%d", i))
+		b.ReportMetric(median(s.rounds, func(r scaleReads) time.Duration { return r.needleUpdates }), fmt.Sprintf("ms-needle-updates-page-%d", i))
+	}
 }
 
 // idleServer waits until the server process pid uses less than 5 % of a
@@ -417,9 +495,17 @@ func startScaleProcess(b *testing.B, dir, pprofAddr string) (*process, time.Dura
 	}
 	addr := l.Addr().String()
 	l.Close()
+	// A free port for the gRPC API too, so that several can run at once
+	// (BenchmarkScaleReads).
+	gl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	grpcAddr := gl.Addr().String()
+	gl.Close()
 	// -log-level warn: no line per request (what the benchmark measures is
 	// the node, not its logging).
-	cmd := exec.Command(os.Args[0], "-addr", addr, "-data", dir, "-auth", "none", "-log-level", "warn")
+	cmd := exec.Command(os.Args[0], "-addr", addr, "-grpc-addr", grpcAddr, "-data", dir, "-auth", "none", "-log-level", "warn")
 	cmd.Env = append(os.Environ(), envProcess+"=1")
 	if pprofAddr != "" {
 		cmd.Env = append(cmd.Env, envScalePprof+"="+pprofAddr)
