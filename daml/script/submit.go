@@ -279,6 +279,7 @@ func (s *session) treeEvent(t *tx.Transaction, id tx.NodeID) (engine.Value, erro
 		if err != nil {
 			return nil, fmt.Errorf("create argument: %w", err)
 		}
+		s.rememberArg(n, arg)
 		c := s.record(s.dsID("Questions.TransactionTree", "Created"), s.anyContractID(n.TemplateID, string(n.ContractID)), s.anyTemplate(n.TemplateID, arg))
 		return s.variant(treeEvent, "CreatedEvent", c), nil
 	case *tx.Exercise:

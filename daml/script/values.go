@@ -6,6 +6,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
@@ -139,6 +140,17 @@ func (s *session) contractArg(c *engine.Contract) (engine.Value, error) {
 	}
 	s.args[k] = v
 	return v, nil
+}
+
+// rememberArg keeps the argument of a contract the script's transaction
+// created, as converted for its tree, for the queries that read the
+// contract later (contractArg): the ledger stores the transaction's
+// value, whose conversion it is.
+func (s *session) rememberArg(n *tx.Create, arg engine.Value) {
+	if s.args == nil {
+		s.args = make(map[argKey]engine.Value)
+	}
+	s.args[argKey{cid: engine.ContractID(n.ContractID), tpl: n.TemplateID}] = arg
 }
 
 // Readers of payload values.
