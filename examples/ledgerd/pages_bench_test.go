@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/ledgernode/ledgernode/internal/cputime"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
@@ -81,29 +78,21 @@ func BenchmarkHTTPUpdatesPageVsLimit(b *testing.B) {
 // process's CPU µs per page.
 func pageLoad(b *testing.B, client *http.Client, url string, body []byte) (rate, cpuPerOp float64) {
 	var size atomic.Int64
-	b.SetParallelism(32) // 64 clients on 2 cores
-	runtime.GC()
-	b.ResetTimer()
-	start, cpu0 := time.Now(), cputime.Process()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			resp, err := client.Post(url, "", bytes.NewReader(body))
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			n, _ := io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK || n < pageSize*100 {
-				b.Errorf("POST %s: status %d, %d bytes", url, resp.StatusCode, n)
-				return
-			}
-			size.Store(n)
+	rate, cpuPerOp = clientLoad(b, func() bool {
+		resp, err := client.Post(url, "", bytes.NewReader(body))
+		if err != nil {
+			b.Error(err)
+			return false
 		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || n < pageSize*100 {
+			b.Errorf("POST %s: status %d, %d bytes", url, resp.StatusCode, n)
+			return false
+		}
+		size.Store(n)
+		return true
 	})
-	b.StopTimer()
-	rate = float64(b.N) / time.Since(start).Seconds()
-	cpuPerOp = float64(cputime.Process()-cpu0) / float64(time.Microsecond) / float64(b.N)
 	b.ReportMetric(rate, "pages/s")
 	b.ReportMetric(rate*pageSize, "updates/s")
 	b.ReportMetric(float64(size.Load()), "bytes/page")

@@ -2,6 +2,7 @@ package ledgertest
 
 import (
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -25,16 +26,7 @@ func ServeLimit(tb testing.TB) *httptest.Server {
 	if err != nil {
 		tb.Fatalf("ledgertest: opening the limit's store: %v", err)
 	}
-	srv := httptest.NewUnstartedServer(s)
-	httpadapter.ServerTimeouts(srv.Config)
-	srv.Start()
-	tb.Cleanup(func() {
-		srv.Close()
-		if err := s.Close(); err != nil {
-			tb.Errorf("ledgertest: closing the limit's store: %v", err)
-		}
-	})
-	return srv
+	return serveLimit(tb, s, s)
 }
 
 // ServePageLimit serves, for benchmarks, the physical limit of HTTP +
@@ -61,7 +53,13 @@ func ServePageLimit(tb testing.TB, creates int, body func(i int) []byte, from in
 			tb.Fatalf("ledgertest: filling the limit's store: %v", err)
 		}
 	}
-	srv := httptest.NewUnstartedServer(s.Page(from, size, updateBytes))
+	return serveLimit(tb, s, s.Page(from, size, updateBytes))
+}
+
+// serveLimit serves h with the node's server timeouts, closing the server
+// and then the limit's store s when tb ends.
+func serveLimit(tb testing.TB, s *httplimit.Server, h http.Handler) *httptest.Server {
+	srv := httptest.NewUnstartedServer(h)
 	httpadapter.ServerTimeouts(srv.Config)
 	srv.Start()
 	tb.Cleanup(func() {
