@@ -225,7 +225,7 @@ func indexedContracts(r *store.Reader, parties []string, at int64, after string,
 	for _, p := range parties {
 		prefix := store.ArchivedByPartyPrefix(p)
 		err := r.Scan(prefix, store.ArchivedByPartyKey(p, at+1, ""), func(k, v []byte) (bool, error) {
-			co, tid, pkg, ok := store.DecodeACSIndexValue(v)
+			co, tid, pkg, _, ok := store.DecodeACSIndexValue(v)
 			if !ok || co > at || len(k) < len(prefix)+8 {
 				return true, nil
 			}
@@ -306,11 +306,11 @@ func activeEntries(r *store.Reader, party string, at int64, after string, keep f
 			start = append(store.ActiveByPartyKey(party, after), 0)
 		}
 		err := r.Scan(prefix, start, func(k, v []byte) (bool, error) {
-			co, tid, pkg, ok := store.DecodeACSIndexValue(v)
+			co, tid, pkg, record, ok := store.DecodeACSIndexValue(v)
 			if !ok || co > at || !keep(party, tid, pkg) {
 				return true, nil
 			}
-			return yield(indexEntry{cid: string(k[len(prefix):]), record: store.ACSIndexRecord(v)}), nil
+			return yield(indexEntry{cid: string(k[len(prefix):]), record: record}), nil
 		})
 		if err != nil && *errp == nil {
 			*errp = err

@@ -189,7 +189,7 @@ func CheckEntryRecordsForTest(t testing.TB, n *Node) {
 		return r.Scan([]byte(store.PrefixActiveByParty), nil, func(k, v []byte) (bool, error) {
 			entries++
 			_, cid, _ := strings.Cut(string(k[len(store.PrefixActiveByParty):]), "/")
-			got := store.ACSIndexRecord(v)
+			_, _, _, got, _ := store.DecodeACSIndexValue(v)
 			if !n.indexRecords() {
 				if got != nil {
 					t.Errorf("in memory, the entry %s carries a record", k)
@@ -221,7 +221,7 @@ func StripEntryRecordsForTest(t testing.TB, n *Node) {
 	t.Helper()
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		return nil, tx.Scan([]byte(store.PrefixActiveByParty), nil, func(k, v []byte) (bool, error) {
-			co, tid, pkg, ok := store.DecodeACSIndexValue(v)
+			co, tid, pkg, _, ok := store.DecodeACSIndexValue(v)
 			if !ok {
 				return false, fmt.Errorf("entry %s: not an index value", k)
 			}

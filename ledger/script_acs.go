@@ -49,7 +49,7 @@ func activeNow(r *store.Reader, parties []string, templateID string, keep func(p
 		}
 		prefix := store.ActiveByPartyPrefix(p)
 		err := r.Scan(prefix, nil, func(k, v []byte) (bool, error) {
-			_, tid, pkg, ok := store.DecodeACSIndexValue(v)
+			_, tid, pkg, _, ok := store.DecodeACSIndexValue(v)
 			if !ok || !keep(p, tid, pkg) {
 				return true, nil
 			}

@@ -20,19 +20,17 @@ func TestACSIndexValues(t *testing.T) {
 		{"with a record", ACSIndexRecordValue(42, "pkg:Main:T", "acsidx", record), record},
 		{"with an empty record", ACSIndexRecordValue(42, "pkg:Main:T", "acsidx", nil), []byte{}},
 	} {
-		co, tid, pkg, ok := DecodeACSIndexValue(tc.v)
+		co, tid, pkg, got, ok := DecodeACSIndexValue(tc.v)
 		if !ok || co != 42 || string(tid) != "pkg:Main:T" || string(pkg) != "acsidx" {
 			t.Errorf("%s: DecodeACSIndexValue = %d %q %q %v", tc.name, co, tid, pkg, ok)
 		}
-		got := ACSIndexRecord(tc.v)
 		if (got == nil) != (tc.record == nil) || !bytes.Equal(got, tc.record) {
-			t.Errorf("%s: ACSIndexRecord = %q, want %q", tc.name, got, tc.record)
+			t.Errorf("%s: its record = %q, want %q", tc.name, got, tc.record)
 		}
 	}
-	if _, _, _, ok := DecodeACSIndexValue([]byte("short")); ok {
-		t.Error("DecodeACSIndexValue accepts a short value")
-	}
-	if ACSIndexRecord([]byte("short")) != nil {
-		t.Error("ACSIndexRecord of a short value is not nil")
+	for _, v := range []string{"short", "12345678no zero byte"} {
+		if _, _, _, _, ok := DecodeACSIndexValue([]byte(v)); ok {
+			t.Errorf("DecodeACSIndexValue accepts %q", v)
+		}
 	}
 }

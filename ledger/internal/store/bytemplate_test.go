@@ -50,7 +50,7 @@ func TestScanActiveOfTemplate(t *testing.T) {
 				var want, got []string
 				for _, k := range slices.Sorted(maps.Keys(ver.model)) {
 					cid, ok := bytes.CutPrefix([]byte(k), ActiveByPartyPrefix(p))
-					if _, vt, _, okv := DecodeACSIndexValue(ver.model[k]); ok && okv && string(vt) == tid {
+					if _, vt, _, _, okv := DecodeACSIndexValue(ver.model[k]); ok && okv && string(vt) == tid {
 						want = append(want, string(cid))
 					}
 				}

@@ -226,11 +226,7 @@ func ArchivedByPartyKey(party string, off int64, cid string) []byte {
 // name, so that reads filter by offset and template before loading the
 // contract.
 func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
-	v := make([]byte, 0, 8+len(templateID)+1+len(pkgName))
-	v = binary.BigEndian.AppendUint64(v, uint64(createdOffset))
-	v = append(v, templateID...)
-	v = append(v, 0)
-	return append(v, pkgName...)
+	return appendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)), createdOffset, templateID, pkgName)
 }
 
 // ACSIndexRecordValue is ACSIndexValue followed by a 0 byte and the
@@ -239,48 +235,34 @@ func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
 // contracts finds them in its scan of the entries rather than looking each
 // record up at a random place of the store.
 func ACSIndexRecordValue(createdOffset int64, templateID, pkgName string, record []byte) []byte {
-	v := make([]byte, 0, 8+len(templateID)+1+len(pkgName)+1+len(record))
-	v = binary.BigEndian.AppendUint64(v, uint64(createdOffset))
-	v = append(v, templateID...)
-	v = append(v, 0)
-	v = append(v, pkgName...)
+	v := appendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)+1+len(record)), createdOffset, templateID, pkgName)
 	v = append(v, 0)
 	return append(v, record...)
 }
 
-// DecodeACSIndexValue splits an ACSIndexValue or the index part of an
-// ACSIndexRecordValue (ACSIndexRecord gives its record); ok is false when
-// v is neither. (Template ids and package names hold no 0 byte.)
-func DecodeACSIndexValue(v []byte) (createdOffset int64, templateID, pkgName []byte, ok bool) {
+// appendACSIndexValue appends ACSIndexValue's bytes to v.
+func appendACSIndexValue(v []byte, createdOffset int64, templateID, pkgName string) []byte {
+	v = binary.BigEndian.AppendUint64(v, uint64(createdOffset))
+	v = append(v, templateID...)
+	v = append(v, 0)
+	return append(v, pkgName...)
+}
+
+// DecodeACSIndexValue splits an ACSIndexValue or an ACSIndexRecordValue;
+// record is nil for the former; ok is false when v is neither. (Template
+// ids and package names hold no 0 byte.)
+func DecodeACSIndexValue(v []byte) (createdOffset int64, templateID, pkgName, record []byte, ok bool) {
 	if len(v) < 9 {
-		return 0, nil, nil, false
+		return 0, nil, nil, nil, false
 	}
 	rest := v[8:]
 	i := bytes.IndexByte(rest, 0)
 	if i < 0 {
-		return 0, nil, nil, false
+		return 0, nil, nil, nil, false
 	}
 	templateID, pkgName = rest[:i], rest[i+1:]
 	if j := bytes.IndexByte(pkgName, 0); j >= 0 {
-		pkgName = pkgName[:j]
+		pkgName, record = pkgName[:j], pkgName[j+1:]
 	}
-	return int64(binary.BigEndian.Uint64(v)), templateID, pkgName, true
-}
-
-// ACSIndexRecord returns the contract record an ACSIndexRecordValue
-// carries, nil for an ACSIndexValue (or a value that is neither).
-func ACSIndexRecord(v []byte) []byte {
-	if len(v) < 9 {
-		return nil
-	}
-	rest := v[8:]
-	i := bytes.IndexByte(rest, 0)
-	if i < 0 {
-		return nil
-	}
-	rest = rest[i+1:]
-	if j := bytes.IndexByte(rest, 0); j >= 0 {
-		return rest[j+1:]
-	}
-	return nil
+	return int64(binary.BigEndian.Uint64(v)), templateID, pkgName, record, true
 }

@@ -242,7 +242,7 @@ func byTemplateKey(key, val []byte) []byte {
 		return nil
 	}
 	party, cid, ok := bytes.Cut(rest, []byte{'/'})
-	_, tid, _, okv := DecodeACSIndexValue(val)
+	_, tid, _, _, okv := DecodeACSIndexValue(val)
 	if !ok || !okv {
 		return nil
 	}
