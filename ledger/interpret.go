@@ -727,6 +727,16 @@ func (v *pkgView) choice(x *tx.Exercise) *lf.Choice {
 	return v.byID[x.TemplateID.PackageID].Choice(x.TemplateID.Module, x.TemplateID.Name, x.Choice)
 }
 
+// writeRecord stages contract record rec in its JSON encoding
+// (encodeContractRecordJSON), rendered at its first read when deferred.
+func writeRecord(t *store.Tx, rec *contractRecord, deferred bool) {
+	if deferred {
+		setContractRecordLazy(t, rec, encodeContractRecordJSON)
+	} else {
+		setContractRecord(t, rec, encodeContractRecordJSON(rec))
+	}
+}
+
 // commitInterpreted commits an interpreted submission: the committer
 // re-checks deduplication, that the packages the transaction used are
 // still vetted and that every input contract is still active (a lost race
@@ -801,11 +811,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		}
 		for _, nd := range it.transient {
 			rec := &contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived, CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}
-			if deferred {
-				setContractRecordLazy(t, rec, encodeContractRecordJSON)
-			} else {
-				setContractRecord(t, rec, encodeContractRecordJSON(rec))
-			}
+			writeRecord(t, rec, deferred)
 		}
 		for _, rec := range archived {
 			rec.State, rec.ArchivedOffset = contractArchived, off
@@ -813,11 +819,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				return nil, err
 			}
 			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
-			if deferred {
-				setContractRecordLazy(t, rec, encodeContractRecordJSON)
-			} else {
-				setContractRecord(t, rec, encodeContractRecordJSON(rec))
-			}
+			writeRecord(t, rec, deferred)
 		}
 		appendEntry(t, &e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
