@@ -530,20 +530,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// r gives up, and the array, the exercises' values and the contract
 	// records wait for their readers (deferred.go).
 	var nodesJSON json.RawMessage
-	var starts, ends []int
+	var ends []int
 	if deferred != nil {
 		r.buf = nil
 		e.deferred = deferred
 	} else {
 		nodesJSON, ends = encodeNodes(e.Nodes)
 		e.nodesJSON = nodesJSON
-		starts = make([]int, len(ends))
-		for i := range ends {
-			starts[i] = 1 // after '['
-			if i > 0 {
-				starts[i] = ends[i-1] + 1 // after ','
-			}
-		}
 	}
 	pkgs.putRenderer(r)
 	e.readers = e.parties()
@@ -599,7 +592,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 		} else {
 			out.created = append(out.created, nd)
 			if deferred == nil {
-				out.createdJSON = append(out.createdJSON, nodesJSON[starts[i]:ends[i]:ends[i]])
+				start := 1 // after '['
+				if i > 0 {
+					start = ends[i-1] + 1 // after ','
+				}
+				out.createdJSON = append(out.createdJSON, nodesJSON[start:ends[i]:ends[i]])
 			}
 		}
 	}
