@@ -182,7 +182,9 @@ func (s *Server) Page(from int64, size, updateBytes int) http.Handler {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		out := make([]byte, 0, 64<<10)
+		// The reply's size, when known, is allocated at once: the limit
+		// copies its bytes and nothing else.
+		out := make([]byte, 0, 16+size*(max(updateBytes, 0)+1))
 		out = append(out, `{"updates":[`...)
 		n := 0
 		err := s.st.View(func(rd *store.Reader) error {
