@@ -191,15 +191,8 @@ func (d *topDef) compiled(e *Engine) (node, int, *Error) {
 	if d.done.Load() {
 		return d.body, d.slots, nil
 	}
-	if d.key.kind == defValue && e.opts.Override != nil {
-		if v, ok := e.opts.Override(d.key.id); ok {
-			d.body, d.slots = &nConst{v: v}, 0
-			d.done.Store(true)
-			return d.body, d.slots, nil
-		}
-	}
-	if d.key.kind == defValue && !e.opts.NoListJets {
-		if v, ok := ListJet(e.src.Package, d.key.id); ok {
+	if d.key.kind == defValue {
+		if v, ok := e.native(d.key.id); ok {
 			d.body, d.slots = &nConst{v: v}, 0
 			d.done.Store(true)
 			return d.body, d.slots, nil
@@ -218,6 +211,21 @@ func (d *topDef) compiled(e *Engine) (node, int, *Error) {
 	d.body, d.slots = body, s.max
 	d.done.Store(true)
 	return d.body, d.slots, nil
+}
+
+// native returns the value that replaces the top-level value ref, if
+// any: Options.Override's, else its list jet (ListJet) unless
+// Options.NoListJets.
+func (e *Engine) native(ref lf.TypeConID) (Value, bool) {
+	if e.opts.Override != nil {
+		if v, ok := e.opts.Override(ref); ok {
+			return v, true
+		}
+	}
+	if e.opts.NoListJets {
+		return nil, false
+	}
+	return ListJet(e.src.Package, ref)
 }
 
 // def returns the definition of k, made with expr on first use in the

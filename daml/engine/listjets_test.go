@@ -172,8 +172,6 @@ func TestListJet(t *testing.T) {
 		"oddEmpty":   ljLam(ljIf(ljb(lf.BuiltinEqual, ljb(lf.BuiltinModInt64, ljv("x"), lj(2)), lj(1)), &lf.ENil{}, &lf.ECons{Front: []lf.Expr{ljv("x")}, Tail: &lf.ENil{}}), "x"),
 		"cmpTens":    ljLam(ljTrace("cmp", cmpTens, ljv("x"), ljv("y")), "x", "y"),
 		"cmpDivide":  ljLam(ljTrace("cmp", ljIf(ljb(lf.BuiltinLess, div3(ljv("x")), ljv("y")), lt, gt), ljv("x"), ljv("y")), "x", "y"),
-		// notBool gives a non-Bool (as a Daml predicate cannot): both
-		// fail, with errors of their own.
 	}
 	type jetCase struct {
 		p      *lf.Package
@@ -228,6 +226,22 @@ func TestListJet(t *testing.T) {
 						t.Fatalf("value (-Daml +jet):\n%s", firstLines(diff, 20))
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestListJetNotBool: a predicate that gives a non-Bool (as a Daml
+// predicate cannot) fails filter, all and any, interpreted and as jets,
+// each with an error of its own.
+func TestListJetNotBool(t *testing.T) {
+	x := newListJetEnv(t, loadDAR(t, amuletTestDARName))
+	notBool := ljLam(lj(1), "x")
+	for _, name := range []string{"filter", "all", "any"} {
+		ref := x.ref(x.std, "DA.Internal.Prelude", name)
+		for i, engineName := range []string{"daml", "jets"} {
+			if got, err, _ := x.run(t, i, ref, notBool, ljList([]int64{1, 2})); err == "" {
+				t.Errorf("%s on %s: %v, want a failure", name, engineName, got)
 			}
 		}
 	}

@@ -205,6 +205,8 @@ type kConvert struct {
 	rt     *RecordType
 	i1, i2 int
 	none   bool
+	// args is the argument list of a call of method, as kMap's.
+	args [2]Value
 }
 
 func (k *kConvert) next(m *Machine) {
@@ -222,7 +224,9 @@ func (k *kConvert) next(m *Machine) {
 		return
 	}
 	m.push(k)
-	m.apply(k.method, []Value{Unit{}, tpl.Fields[0]})
+	k.args = [2]Value{Unit{}, tpl.Fields[0]}
+	m.apply(k.method, k.args[:])
+	k.args = [2]Value{}
 }
 
 func (k *kConvert) resume(m *Machine, v Value) {

@@ -297,14 +297,14 @@ func readEntry(data []byte, f *zip.File, limit int64) ([]byte, error) {
 		return nil, entryError(KindZipBomb, truncateInput(f.Name), "Zip entry %s is %d bytes uncompressed, above the remaining limit of %d bytes",
 			quoteInput(f.Name), declared, limit)
 	}
-	raw, err := f.OpenRaw()
-	if err != nil {
-		return nil, withErr(entryError(KindInvalidZipEntry, truncateInput(f.Name), "Cannot open zip entry %s: %v", quoteInput(f.Name), err), err)
-	}
+	// The entry's bytes as a reader the inflater reads directly rather
+	// than through a buffer of its own; OpenRaw (which reads the local
+	// header again, as DataOffset did) only when they are not in data.
+	var raw io.Reader
 	if off, err := f.DataOffset(); err == nil && data != nil && off >= 0 && uint64(off) <= uint64(len(data)) && f.CompressedSize64 <= uint64(len(data))-uint64(off) {
-		// The same bytes as a reader the inflater reads directly rather
-		// than through a buffer of its own.
 		raw = bytes.NewReader(data[off : off+int64(f.CompressedSize64)])
+	} else if raw, err = f.OpenRaw(); err != nil {
+		return nil, withErr(entryError(KindInvalidZipEntry, truncateInput(f.Name), "Cannot open zip entry %s: %v", quoteInput(f.Name), err), err)
 	}
 	var r io.Reader
 	switch f.Method {

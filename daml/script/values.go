@@ -135,10 +135,7 @@ func (s *session) contractArg(c *engine.Contract) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.args == nil {
-		s.args = make(map[argKey]engine.Value)
-	}
-	s.args[k] = v
+	s.keepArg(k, v)
 	return v, nil
 }
 
@@ -147,10 +144,15 @@ func (s *session) contractArg(c *engine.Contract) (engine.Value, error) {
 // contract later (contractArg): the ledger stores the transaction's
 // value, whose conversion it is.
 func (s *session) rememberArg(n *tx.Create, arg engine.Value) {
+	s.keepArg(argKey{cid: engine.ContractID(n.ContractID), tpl: n.TemplateID}, arg)
+}
+
+// keepArg keeps v as the converted argument k (contractArg).
+func (s *session) keepArg(k argKey, v engine.Value) {
 	if s.args == nil {
 		s.args = make(map[argKey]engine.Value)
 	}
-	s.args[argKey{cid: engine.ContractID(n.ContractID), tpl: n.TemplateID}] = arg
+	s.args[k] = v
 }
 
 // Readers of payload values.
