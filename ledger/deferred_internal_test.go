@@ -109,15 +109,20 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 			add(submit(CreateAndExerciseCommand{Template: TemplateRef{ID: notedT}, Arguments: record(notedT, "a", value.Party(alice), "note", value.Text("gone")),
 				Choice: "Go", Argument: value.Unit{}}))
 
-			for _, res := range all {
-				var raw []byte
+			stored := func(key []byte) []byte {
+				t.Helper()
+				var v []byte
 				if err := n.st.View(func(r *store.Reader) error {
-					v, err := r.Get(store.UpdateKey(res.Offset))
-					raw = v
+					var err error
+					v, err = r.Get(key)
 					return err
 				}); err != nil {
 					t.Fatal(err)
 				}
+				return v
+			}
+			for _, res := range all {
+				raw := stored(store.UpdateKey(res.Offset))
 				want, nodes := eagerRecord(t, n, res, raw)
 				if !bytes.Equal(raw, want) {
 					t.Errorf("update %d: stored\n%s\nwant\n%s", res.Offset, raw, want)
@@ -130,16 +135,9 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 					if nd.Exercise {
 						continue
 					}
-					var stored []byte
-					if err := n.st.View(func(r *store.Reader) error {
-						v, err := r.Get(store.ContractKey(nd.ContractID))
-						stored = v
-						return err
-					}); err != nil {
-						t.Fatal(err)
-					}
+					got := stored(store.ContractKey(nd.ContractID))
 					var rec contractRecord
-					if err := decodeContractRecord(stored, &rec); err != nil {
+					if err := decodeContractRecord(got, &rec); err != nil {
 						t.Fatal(err)
 					}
 					var want []byte
@@ -153,8 +151,8 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 					default:
 						continue
 					}
-					if !bytes.Equal(stored, want) {
-						t.Errorf("contract %s: stored\n%s\nwant\n%s", nd.ContractID, stored, want)
+					if !bytes.Equal(got, want) {
+						t.Errorf("contract %s: stored\n%s\nwant\n%s", nd.ContractID, got, want)
 					}
 				}
 				f := ReadAs(alice)
