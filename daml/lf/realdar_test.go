@@ -335,3 +335,16 @@ func BenchmarkReadDAR(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadDARAmulet decodes the largest real DAR (Splice Amulet's
+// test DAR, ~3.2 MB of dalf payloads), without a cache.
+func BenchmarkReadDARAmulet(b *testing.B) {
+	data := realDAR(b, "splice-amulet-test-0.1.8.dar")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadDAR(data, ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
