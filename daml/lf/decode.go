@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -23,8 +22,11 @@ const maxTypeSize = 1 << 16
 // decoder decodes one LF 2 Package message (daml_lf2.proto, as Canton's
 // archive/DecodeV2.scala decodes it; both in community/daml-lf/archive).
 type decoder struct {
-	id      string
-	lf      LFVersion
+	id string
+	lf LFVersion
+	// rank is minorRank(lf) and isFlat is lf ≥ 2.2, computed once.
+	rank    int
+	isFlat  bool
 	strs    []string
 	dnames  []string
 	imports []string
@@ -48,7 +50,38 @@ type decoder struct {
 	exprState
 }
 
-func (d *decoder) flat() bool { return d.lf.atLeast(LF22) }
+func (d *decoder) flat() bool { return d.isFlat }
+
+// atLeast is d.atLeast(w) without parsing minor versions for the
+// versions the decoders compare with: it runs for most nodes.
+func (d *decoder) atLeast(w LFVersion) bool {
+	if r := minorRank(w); r >= 0 && d.rank >= 0 && w.Major == d.lf.Major {
+		return d.rank >= r
+	}
+	return d.atLeast(w)
+}
+
+// minorRank orders the known LF 2 minors as LFVersion.Compare does, or
+// returns -1 for another minor.
+func minorRank(v LFVersion) int {
+	switch v.Minor {
+	case "1":
+		return 1
+	case "2":
+		return 2
+	case "3":
+		return 3
+	case "dev":
+		return 1 << 30
+	}
+	return -1
+}
+
+// newDecoder returns a decoder of a package id of LF version lf, with
+// empty tables.
+func newDecoder(id string, lf LFVersion) *decoder {
+	return &decoder{id: id, lf: lf, rank: minorRank(lf), isFlat: lf.atLeast(LF22), refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
+}
 
 // decodePackage decodes the daml_lf_2 bytes of the package id.
 func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
@@ -59,18 +92,18 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 // decodePackageWith is decodePackage that also returns its decoder, whose
 // tables tests reuse.
 func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, error) {
-	d := &decoder{id: id, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
+	d := newDecoder(id, lf)
 	// The tables are sized by a first pass over the fields (a malformed
 	// message is reported by the second): a package has thousands of
 	// interned strings, types and expressions.
 	var count [fPackagePackageImports + 1]int
-	for r := pbwire.NewReader(b); ; {
-		f, ok := r.Next()
+	for r := newReader(b); ; {
+		f, ok := r.next()
 		if !ok {
 			break
 		}
-		if int(f.Num) < len(count) {
-			count[f.Num]++
+		if int(f.num) < len(count) {
+			count[f.num]++
 		}
 	}
 	var (
@@ -143,7 +176,7 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 		}
 		parts := make([]string, len(segs))
 		for j, s := range segs {
-			if parts[j], err = d.name(s); err != nil {
+			if parts[j], err = d.vname(s); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -328,18 +361,6 @@ func (d *decoder) str(i int) (string, error) {
 	return d.strs[i], nil
 }
 
-// name returns interned string i, which must be a Daml-LF Name.
-func (d *decoder) name(i int) (string, error) {
-	s, err := d.str(i)
-	if err != nil {
-		return "", err
-	}
-	if !validName(s) {
-		return "", errorf("invalid name %q", s)
-	}
-	return s, nil
-}
-
 // dname returns interned dotted name i.
 func (d *decoder) dname(i int) (string, error) {
 	if i >= len(d.dnames) {
@@ -353,20 +374,20 @@ func (d *decoder) dname(i int) (string, error) {
 func lastCase(b []byte, msg string, isCase func(protowire.Number) bool) (field, bool, error) {
 	// eachField's loop, written out: a closure call per field was a
 	// tenth of decoding a package (lastCase reads every type and kind).
-	var last pbwire.Field
+	var last field
 	found := false
-	r := pbwire.NewReader(b)
+	r := newReader(b)
 	for {
-		f, ok := r.Next()
+		f, ok := r.next()
 		if !ok {
 			break
 		}
-		if !isCase(f.Num) {
-			return fieldOf(last), found, unknownField(msg, fieldOf(f))
+		if !isCase(f.num) {
+			return last, found, unknownField(msg, f)
 		}
 		last, found = f, true
 	}
-	return fieldOf(last), found, wireError(r.Err())
+	return last, found, r.err
 }
 
 func kindCase(n protowire.Number) bool { return n >= fKindStar && n <= fKindInterned }
@@ -652,9 +673,9 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 	var hasHead bool
 	var argBuf [4][]byte // no allocation for the usual few arguments
 	args := argBuf[:0]
-	r := pbwire.NewReader(m)
-	for pf, ok := r.Next(); ok; pf, ok = r.Next() {
-		f := fieldOf(pf)
+	r := newReader(m)
+	for pf, ok := r.next(); ok; pf, ok = r.next() {
+		f := pf
 		var err error
 		switch {
 		case f.num == fTypeArgs:
@@ -680,13 +701,13 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 			return nil, err
 		}
 	}
-	if err := r.Err(); err != nil {
-		return nil, wireError(err)
+	if err := r.err; err != nil {
+		return nil, err
 	}
 	var t Type
 	switch c {
 	case fTypeVar:
-		name, err := d.name(headIdx)
+		name, err := d.vname(headIdx)
 		if err != nil {
 			return nil, err
 		}
@@ -697,7 +718,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if !ok {
 			return nil, errorf("BuiltinType.UNRECOGNIZED (%d)", headIdx)
 		}
-		if !d.lf.atLeast(minV) {
+		if !d.atLeast(minV) {
 			return nil, errorf("%s is not supported by Daml-LF %s", b, d.lf)
 		}
 		t = &TBuiltin{Builtin: b}
@@ -755,7 +776,7 @@ func (d *decoder) typeVarWithKind(b []byte, depth int) (TypeParam, error) {
 	}); err != nil {
 		return TypeParam{}, err
 	}
-	name, err := d.name(nameIdx)
+	name, err := d.vname(nameIdx)
 	if err != nil {
 		return TypeParam{}, err
 	}
@@ -787,7 +808,7 @@ func (d *decoder) fieldWithType(b []byte, decodeType func([]byte) (Type, error))
 	}); err != nil {
 		return Field{}, err
 	}
-	name, err := d.name(nameIdx)
+	name, err := d.vname(nameIdx)
 	if err != nil {
 		return Field{}, err
 	}
@@ -1251,7 +1272,7 @@ func (d *decoder) dataType(b []byte) (*DataType, error) {
 		}
 		seen := map[string]bool{}
 		for _, i := range idx {
-			c, err := d.name(i)
+			c, err := d.vname(i)
 			if err != nil {
 				return nil, err
 			}
@@ -1363,7 +1384,7 @@ func (d *decoder) template(b []byte) (*Template, error) {
 		return nil, err
 	}
 	t := &Template{Name: name}
-	if t.Param, err = d.name(paramIdx); err != nil {
+	if t.Param, err = d.vname(paramIdx); err != nil {
 		return nil, err
 	}
 	if t.Choices, err = d.choices(choices); err != nil {
@@ -1381,7 +1402,7 @@ func (d *decoder) template(b []byte) (*Template, error) {
 		return nil, errorf("template %s: observers: %v", name, err)
 	}
 	if len(key) > 0 {
-		if !d.lf.atLeast(LF23) {
+		if !d.atLeast(LF23) {
 			return nil, errorf("template %s: Contract Keys is not supported by Daml-LF %s", name, d.lf)
 		}
 		var typ, maintainers, body []byte
@@ -1483,7 +1504,7 @@ func (d *decoder) instanceBody(id TypeConID, b []byte) (*InterfaceInstance, erro
 		}); err != nil {
 			return nil, err
 		}
-		mn, err := d.name(nameIdx)
+		mn, err := d.vname(nameIdx)
 		if err != nil {
 			return nil, err
 		}
@@ -1554,12 +1575,12 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	}); err != nil {
 		return nil, err
 	}
-	name, err := d.name(nameIdx)
+	name, err := d.vname(nameIdx)
 	if err != nil {
 		return nil, err
 	}
 	c := &Choice{Name: name, Consuming: consuming}
-	if c.SelfBinder, err = d.name(selfIdx); err != nil {
+	if c.SelfBinder, err = d.vname(selfIdx); err != nil {
 		return nil, err
 	}
 	var argVar int
@@ -1578,7 +1599,7 @@ func (d *decoder) choice(b []byte) (*Choice, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if c.ArgBinder, err = d.name(argVar); err != nil {
+	if c.ArgBinder, err = d.vname(argVar); err != nil {
 		return nil, err
 	}
 	if c.ArgType, err = d.typeRef(argType); err != nil {
@@ -1641,7 +1662,7 @@ func (d *decoder) iface(b []byte) (*Interface, error) {
 		return nil, err
 	}
 	i := &Interface{Name: name}
-	if i.Param, err = d.name(paramIdx); err != nil {
+	if i.Param, err = d.vname(paramIdx); err != nil {
 		return nil, err
 	}
 	for _, x := range methods {
@@ -1663,7 +1684,7 @@ func (d *decoder) iface(b []byte) (*Interface, error) {
 		}); err != nil {
 			return nil, err
 		}
-		mn, err := d.name(mIdx)
+		mn, err := d.vname(mIdx)
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package lf
 import (
 	"strings"
 
-	"github.com/ledgernode/ledgernode/internal/pbwire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -24,24 +23,24 @@ const maxExprTreeDepth = 10 * maxExprDepth
 // fields holds the singular fields 1..7 of a small message, the last
 // occurrence of each.
 type fields struct {
-	f   [8]pbwire.Field
+	f   [8]field
 	has uint8
 }
 
 // readFields reads the message b, whose fields must all be among allowed
 // (a bit mask of field numbers 1..7), into fs.
 func readFields(b []byte, msg string, allowed uint8, fs *fields) error {
-	r := pbwire.NewReader(b)
+	r := newReader(b)
 	for {
-		f, ok := r.Next()
+		f, ok := r.next()
 		if !ok {
-			return wireError(r.Err())
+			return r.err
 		}
-		if f.Num >= 8 || allowed&(1<<f.Num) == 0 {
-			return errorf("Message %s has unknown field %d", msg, f.Num)
+		if f.num >= 8 || allowed&(1<<f.num) == 0 {
+			return errorf("Message %s has unknown field %d", msg, f.num)
 		}
-		fs.f[f.Num] = f
-		fs.has |= 1 << f.Num
+		fs.f[f.num] = f
+		fs.has |= 1 << f.num
 	}
 }
 
@@ -60,7 +59,7 @@ func (fs *fields) msgBytes(n protowire.Number, msg string) ([]byte, error) {
 	if !fs.present(n) {
 		return nil, nil
 	}
-	return fieldOf(fs.f[n]).message(msg)
+	return fs.f[n].message(msg)
 }
 
 // idx returns field n as a table index (0 when absent, the proto3
@@ -69,7 +68,7 @@ func (fs *fields) idx(n protowire.Number, msg string) (int, error) {
 	if !fs.present(n) {
 		return 0, nil
 	}
-	return fieldOf(fs.f[n]).index(msg)
+	return fs.f[n].index(msg)
 }
 
 // exprState is the part of the package decoder used by expressions.
@@ -86,7 +85,8 @@ type exprState struct {
 	nameOK []uint8
 }
 
-// vname returns interned string i, which must be a Name, memoized.
+// vname returns interned string i, which must be a Daml-LF Name; the
+// check is memoized.
 func (d *decoder) vname(i int) (string, error) {
 	if i >= len(d.strs) {
 		return "", errorf("invalid internedString table index %d", i)
@@ -216,37 +216,37 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return nil, errorf("expression nested too deeply (more than %d levels)", maxExprDepth)
 	}
 	d.height = max(d.height, depth)
-	var c pbwire.Field
+	var c field
 	found := false
-	r := pbwire.NewReader(b)
+	r := newReader(b)
 	for {
-		f, ok := r.Next()
+		f, ok := r.next()
 		if !ok {
 			break
 		}
-		if f.Num == fExprLocation {
-			if f.Type != protowire.BytesType {
-				return nil, fieldOf(f).wrongType("Expr.location")
+		if f.num == fExprLocation {
+			if f.typ != protowire.BytesType {
+				return nil, f.wrongType("Expr.location")
 			}
-			if err := d.exprLocation(f.Bytes); err != nil {
+			if err := d.exprLocation(f.b); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if !exprCase(f.Num) {
-			return nil, errorf("Message Expr has unknown field %d", f.Num)
+		if !exprCase(f.num) {
+			return nil, errorf("Message Expr has unknown field %d", f.num)
 		}
 		c, found = f, true
 	}
-	if err := r.Err(); err != nil {
-		return nil, wireError(err)
+	if err := r.err; err != nil {
+		return nil, err
 	}
 	if !found {
 		return nil, errorf("Expr.SUM_NOT_SET")
 	}
-	cf := fieldOf(c)
+	cf := c
 	depth++
-	switch c.Num {
+	switch c.num {
 	case fExprVar:
 		i, err := cf.index("Expr.var_interned_str")
 		if err != nil {
@@ -273,7 +273,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			}
 			return nil, errorf("BuiltinFunction.UNRECOGNIZED (%d)", v)
 		}
-		if !d.lf.atLeast(info.min) {
+		if !d.atLeast(info.min) {
 			return nil, errorf("builtin %s is not supported by Daml-LF %s", info.name, d.lf)
 		}
 		return &EBuiltinFun{Fun: fn}, nil
@@ -307,12 +307,12 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	// The case's name is built only for the error: concatenating it for
 	// every expression was an allocation per node.
 	if cf.typ != protowire.BytesType {
-		return nil, cf.wrongType("Expr." + exprCaseNames[c.Num])
+		return nil, cf.wrongType("Expr." + exprCaseNames[c.num])
 	}
 	m := cf.b
 	var err error
 	var fs fields
-	switch c.Num {
+	switch c.num {
 	case fExprVal:
 		id, err := d.typeConID(m)
 		if err != nil {
@@ -324,15 +324,15 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	case fExprRecCon:
 		e := &ERecCon{}
 		var tycon []byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			switch f.Num {
+		r := newReader(m)
+		for f, ok := r.next(); ok; f, ok = r.next() {
+			switch f.num {
 			case fRecConTycon:
-				if tycon, err = fieldOf(f).message("Expr.RecCon.tycon"); err != nil {
+				if tycon, err = f.message("Expr.RecCon.tycon"); err != nil {
 					return nil, err
 				}
 			case fRecConFields:
-				x, err := fieldOf(f).message("Expr.RecCon.fields")
+				x, err := f.message("Expr.RecCon.fields")
 				if err != nil {
 					return nil, err
 				}
@@ -342,11 +342,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 				}
 				e.Fields = append(e.Fields, fe)
 			default:
-				return nil, errorf("Message Expr.RecCon has unknown field %d", f.Num)
+				return nil, errorf("Message Expr.RecCon has unknown field %d", f.num)
 			}
 		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+		if err := r.err; err != nil {
+			return nil, err
 		}
 		if e.Type, err = d.typeConApp(tycon); err != nil {
 			return nil, err
@@ -418,12 +418,12 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprStructCon:
 		e := &EStructCon{}
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			if f.Num != fStructConFields {
-				return nil, errorf("Message Expr.StructCon has unknown field %d", f.Num)
+		r := newReader(m)
+		for f, ok := r.next(); ok; f, ok = r.next() {
+			if f.num != fStructConFields {
+				return nil, errorf("Message Expr.StructCon has unknown field %d", f.num)
 			}
-			x, err := fieldOf(f).message("Expr.StructCon.fields")
+			x, err := f.message("Expr.StructCon.fields")
 			if err != nil {
 				return nil, err
 			}
@@ -433,8 +433,8 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			}
 			e.Fields = append(e.Fields, fe)
 		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+		if err := r.err; err != nil {
+			return nil, err
 		}
 		return e, nil
 	case fExprStructProj:
@@ -471,24 +471,24 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		var args [][]byte
 		var argBuf [4][]byte
 		args = argBuf[:0]
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
+		r := newReader(m)
+		for f, ok := r.next(); ok; f, ok = r.next() {
 			var x []byte
-			switch f.Num {
+			switch f.num {
 			case fAppFun:
-				fun, err = fieldOf(f).message("Expr.App.fun")
+				fun, err = f.message("Expr.App.fun")
 			case fAppArgs:
-				x, err = fieldOf(f).message("Expr.App.args")
+				x, err = f.message("Expr.App.args")
 				args = append(args, x)
 			default:
-				return nil, errorf("Message Expr.App has unknown field %d", f.Num)
+				return nil, errorf("Message Expr.App has unknown field %d", f.num)
 			}
 			if err != nil {
 				return nil, err
 			}
 		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+		if err := r.err; err != nil {
+			return nil, err
 		}
 		if len(args) == 0 {
 			return nil, errorf("Unexpected empty Expr.App.args")
@@ -703,7 +703,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return &EOptionalNone{Type: t}, nil
 	case fExprOptionalSome, fExprToAny, fExprFromAny, fExprToAnyException, fExprFromAnyException:
-		msg := "Expr." + exprCaseNames[c.Num]
+		msg := "Expr." + exprCaseNames[c.num]
 		if err := readFields(m, msg, bits(fTypeExprType, fTypeExprExpr), &fs); err != nil {
 			return nil, err
 		}
@@ -715,7 +715,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch c.Num {
+		switch c.num {
 		case fExprOptionalSome:
 			return &EOptionalSome{Type: t, Value: x}, nil
 		case fExprToAny:
@@ -750,7 +750,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprToInterface, fExprFromInterface:
-		msg := "Expr." + exprCaseNames[c.Num]
+		msg := "Expr." + exprCaseNames[c.num]
 		if err := readFields(m, msg, bits(fIfaceConvInterface, fIfaceConvTemplate, fIfaceConvExpr), &fs); err != nil {
 			return nil, err
 		}
@@ -766,7 +766,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c.Num == fExprToInterface {
+		if c.num == fExprToInterface {
 			return &EToInterface{Interface: iface, Template: tpl, Expr: x}, nil
 		}
 		return &EFromInterface{Interface: iface, Template: tpl, Expr: x}, nil
@@ -811,7 +811,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprSignatoryInterface, fExprObserverInterface, fExprViewInterface, fExprInterfaceTemplateTypeRep:
-		msg := "Expr." + exprCaseNames[c.Num]
+		msg := "Expr." + exprCaseNames[c.num]
 		if err := readFields(m, msg, bits(fIfaceExprInterface, fIfaceExprExpr), &fs); err != nil {
 			return nil, err
 		}
@@ -823,7 +823,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch c.Num {
+		switch c.num {
 		case fExprSignatoryInterface:
 			return &ESignatoryInterface{Interface: iface, Expr: x}, nil
 		case fExprObserverInterface:
@@ -834,7 +834,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			return &EInterfaceTemplateTypeRep{Interface: iface, Expr: x}, nil
 		}
 	case fExprToRequiredInterface, fExprFromRequiredInterface:
-		msg := "Expr." + exprCaseNames[c.Num]
+		msg := "Expr." + exprCaseNames[c.num]
 		if err := readFields(m, msg, bits(fRequiredRequired, fRequiredRequiring, fRequiredExpr), &fs); err != nil {
 			return nil, err
 		}
@@ -850,7 +850,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c.Num == fExprToRequiredInterface {
+		if c.num == fExprToRequiredInterface {
 			return &EToRequiredInterface{Required: req, Requiring: ring, Expr: x}, nil
 		}
 		return &EFromRequiredInterface{Required: req, Requiring: ring, Expr: x}, nil
@@ -874,30 +874,30 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprChoiceController, fExprChoiceObserver:
-		return nil, errorf("%s is not supported by Daml-LF %s", exprCaseNames[c.Num], d.lf)
+		return nil, errorf("%s is not supported by Daml-LF %s", exprCaseNames[c.num], d.lf)
 	default: // fExprExperimental
 		if !d.lf.IsDev() {
 			return nil, errorf("experimental is not supported by Daml-LF %s", d.lf)
 		}
 		e := &EExperimental{}
 		var typ []byte
-		r := pbwire.NewReader(m)
-		for f, ok := r.Next(); ok; f, ok = r.Next() {
-			switch f.Num {
+		r := newReader(m)
+		for f, ok := r.next(); ok; f, ok = r.next() {
+			switch f.num {
 			case fExperimentalName:
-				if e.Name, err = fieldOf(f).str("Expr.Experimental.name"); err != nil {
+				if e.Name, err = f.str("Expr.Experimental.name"); err != nil {
 					return nil, err
 				}
 			case fExperimentalType:
-				if typ, err = fieldOf(f).message("Expr.Experimental.type"); err != nil {
+				if typ, err = f.message("Expr.Experimental.type"); err != nil {
 					return nil, err
 				}
 			default:
-				return nil, errorf("Message Expr.Experimental has unknown field %d", f.Num)
+				return nil, errorf("Message Expr.Experimental has unknown field %d", f.num)
 			}
 		}
-		if err := r.Err(); err != nil {
-			return nil, wireError(err)
+		if err := r.err; err != nil {
+			return nil, err
 		}
 		if e.Type, err = d.typeRef(typ); err != nil {
 			return nil, err
@@ -1178,32 +1178,32 @@ var (
 func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
 	var alt CaseAlt
 	var body []byte
-	var pat pbwire.Field
+	var pat field
 	hasPat := false
-	r := pbwire.NewReader(b)
-	for f, ok := r.Next(); ok; f, ok = r.Next() {
+	r := newReader(b)
+	for f, ok := r.next(); ok; f, ok = r.next() {
 		switch {
-		case f.Num == fAltBody:
-			x, err := fieldOf(f).message("CaseAlt.body")
+		case f.num == fAltBody:
+			x, err := f.message("CaseAlt.body")
 			if err != nil {
 				return alt, err
 			}
 			body = x
-		case f.Num >= fAltDefault && f.Num <= fAltEnum:
+		case f.num >= fAltDefault && f.num <= fAltEnum:
 			pat, hasPat = f, true
 		default:
-			return alt, errorf("Message CaseAlt has unknown field %d", f.Num)
+			return alt, errorf("Message CaseAlt has unknown field %d", f.num)
 		}
 	}
-	if err := r.Err(); err != nil {
-		return alt, wireError(err)
+	if err := r.err; err != nil {
+		return alt, err
 	}
 	if !hasPat {
 		return alt, errorf("CaseAlt.SUM_NOT_SET")
 	}
-	pf := fieldOf(pat)
+	pf := pat
 	var err error
-	if pat.Num == fAltBuiltinCon {
+	if pat.num == fAltBuiltinCon {
 		v, err := pf.int32Of("CaseAlt.builtin_con")
 		if err != nil {
 			return alt, err
@@ -1218,12 +1218,12 @@ func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
 		if err != nil {
 			return alt, err
 		}
-		switch pat.Num {
+		switch pat.num {
 		case fAltDefault, fAltNil, fAltOptionalNone:
 			if err := readFields(m, "Unit", 0, &fs); err != nil {
 				return alt, err
 			}
-			alt.Pattern = map[protowire.Number]Pattern{fAltDefault: pDefault, fAltNil: pNil, fAltOptionalNone: pOptionalNone}[pat.Num]
+			alt.Pattern = map[protowire.Number]Pattern{fAltDefault: pDefault, fAltNil: pNil, fAltOptionalNone: pOptionalNone}[pat.num]
 		case fAltVariant:
 			const msg = "CaseAlt.Variant"
 			if err := readFields(m, msg, bits(fAltVariantCon, fAltVariantVariant, fAltVariantBinder), &fs); err != nil {
@@ -1397,7 +1397,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		}
 		return u, nil
 	case fUpdateExerciseByKey:
-		if !d.lf.atLeast(LF23) {
+		if !d.atLeast(LF23) {
 			return nil, errorf("exercise_by_key is not supported by Daml-LF %s", d.lf)
 		}
 		if err := readFields(m, msg, bits(fExerciseByKeyTemplate, fExerciseByKeyChoice, fExerciseByKeyKey, fExerciseByKeyArg), &fs); err != nil {
@@ -1449,7 +1449,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		if c.num == fUpdateLookupByKey {
 			min = LF2Dev
 		}
-		if !d.lf.atLeast(min) {
+		if !d.atLeast(min) {
 			return nil, errorf("%s is not supported by Daml-LF %s", updateCaseNames[c.num], d.lf)
 		}
 		if err := readFields(m, msg, bits(fRetrieveByKeyTemplate), &fs); err != nil {

@@ -16,7 +16,7 @@ const testPkgID = "1111111111111111111111111111111111111111111111111111111111111
 // interned type 0 = Int64; and the given interned expressions.
 func testDecoder(t testing.TB, lf LFVersion, exprs ...[]byte) *decoder {
 	t.Helper()
-	d := &decoder{id: testPkgID, lf: lf, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
+	d := newDecoder(testPkgID, lf)
 	d.strs = []string{"x", "y", "M", "T", "1.50", "hello", "C", "bad name", "1x"}
 	d.dnames = []string{"M", "T"}
 	d.types = []Type{&TBuiltin{Builtin: BuiltinInt64}}
@@ -240,7 +240,7 @@ func TestDecodeExprErrors(t *testing.T) {
 }
 
 func TestInternedExprTable(t *testing.T) {
-	d := &decoder{id: testPkgID, lf: LF22, refs: map[string]bool{}, tyCons: map[string]TypeConID{}}
+	d := newDecoder(testPkgID, LF22)
 	d.strs = []string{"x"}
 	d.types = []Type{&TBuiltin{Builtin: BuiltinInt64}}
 	d.typeSizes = []int{1}

@@ -1,7 +1,6 @@
 package lf
 
 import (
-	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -19,19 +18,7 @@ func errorf(format string, args ...any) error {
 	return &parseError{msg: fmt.Sprintf(format, args...)}
 }
 
-// wireError turns a pbwire error into a parseError.
-func wireError(err error) error {
-	if err == nil {
-		return nil
-	}
-	var we *pbwire.Error
-	if errors.As(err, &we) {
-		return &parseError{msg: we.Error()}
-	}
-	return err
-}
-
-// field is one protobuf field as read from the wire (see pbwire.Field),
+// field is one protobuf field as read from the wire (see field),
 // with accessors that name the message field in their errors.
 type field struct {
 	num protowire.Number
@@ -40,18 +27,16 @@ type field struct {
 	b   []byte // bytes value (length-delimited)
 }
 
-func fieldOf(f pbwire.Field) field { return field{num: f.Num, typ: f.Type, u: f.Uint, b: f.Bytes} }
-
 // eachField calls fn for every field of the message b, in wire order.
 // Groups are rejected: Daml-LF has none.
 func eachField(b []byte, fn func(f field) error) error {
-	r := pbwire.NewReader(b)
+	r := newReader(b)
 	for {
-		f, ok := r.Next()
+		f, ok := r.next()
 		if !ok {
-			return wireError(r.Err())
+			return r.err
 		}
-		if err := fn(fieldOf(f)); err != nil {
+		if err := fn(f); err != nil {
 			return err
 		}
 	}
@@ -62,17 +47,17 @@ func eachField(b []byte, fn func(f field) error) error {
 // must be length-delimited: any other wire type is reported, naming msg,
 // before fn sees the field, so fn rejects unknown numbers itself.
 func eachMessage(b []byte, msg string, fn func(num protowire.Number, x []byte) error) error {
-	r := pbwire.NewReader(b)
+	r := newReader(b)
 	for {
-		f, ok := r.Next()
+		f, ok := r.next()
 		if !ok {
-			return wireError(r.Err())
+			return r.err
 		}
-		x, err := fieldOf(f).message(msg)
+		x, err := f.message(msg)
 		if err != nil {
 			return err
 		}
-		if err := fn(f.Num, x); err != nil {
+		if err := fn(f.num, x); err != nil {
 			return err
 		}
 	}
@@ -172,3 +157,75 @@ func (f field) appendIndices(dst []int, msg string) ([]int, error) {
 	}
 	return dst, nil
 }
+
+// reader reads the fields of one message in wire order, as pbwire.Reader
+// does, with the same errors, but yields fields in the decoders' form and
+// reads the usual field (a one-byte tag and a one-byte length or varint)
+// in a path small enough to be inlined into the decoders' loops: reading
+// fields is most of decoding a package.
+type reader struct {
+	b   []byte
+	err error
+}
+
+// next returns the next field; false at the end of the message or on
+// malformed input (r.err, after which r.b is empty).
+func (r *reader) next() (field, bool) {
+	b := r.b
+	// The usual field: a one-byte tag (field number 1 to 15) and a
+	// one-byte length or varint value.
+	if len(b) >= 2 && b[0] < 0x80 && b[0] >= 8 && b[1] < 0x80 {
+		num, l := protowire.Number(b[0]>>3), int(b[1])
+		switch protowire.Type(b[0] & 7) {
+		case protowire.BytesType:
+			if l <= len(b)-2 {
+				r.b = b[2+l:]
+				return field{num: num, typ: protowire.BytesType, b: b[2 : 2+l]}, true
+			}
+		case protowire.VarintType:
+			r.b = b[2:]
+			return field{num: num, typ: protowire.VarintType, u: uint64(l)}, true
+		}
+	}
+	if len(b) == 0 {
+		return field{}, false
+	}
+	return r.slow()
+}
+
+// slow is next for any other field.
+func (r *reader) slow() (field, bool) {
+	num, typ, n := protowire.ConsumeTag(r.b)
+	if n < 0 {
+		return r.fail(fmt.Sprint(protowire.ParseError(n)))
+	}
+	b := r.b[n:]
+	f := field{num: num, typ: typ}
+	switch typ {
+	case protowire.VarintType:
+		f.u, n = protowire.ConsumeVarint(b)
+	case protowire.Fixed32Type:
+		var v uint32
+		v, n = protowire.ConsumeFixed32(b)
+		f.u = uint64(v)
+	case protowire.Fixed64Type:
+		f.u, n = protowire.ConsumeFixed64(b)
+	case protowire.BytesType:
+		f.b, n = protowire.ConsumeBytes(b)
+	default:
+		return r.fail(fmt.Sprintf("unexpected wire type %d for field %d", typ, num))
+	}
+	if n < 0 {
+		return r.fail(fmt.Sprintf("field %d: %v", num, protowire.ParseError(n)))
+	}
+	r.b = b[n:]
+	return f, true
+}
+
+func (r *reader) fail(msg string) (field, bool) {
+	r.err = &parseError{msg: (&pbwire.Error{Msg: msg}).Error()}
+	r.b = nil
+	return field{}, false
+}
+
+func newReader(b []byte) reader { return reader{b: b} }
