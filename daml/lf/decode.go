@@ -416,9 +416,9 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 	}
 	switch f.num {
 	case fKindStar:
-		return &Kind{Sort: KindStar}, unit(f, "Kind.star")
+		return d.a.kind.put(Kind{Sort: KindStar}), unit(f, "Kind.star")
 	case fKindNat:
-		return &Kind{Sort: KindNat}, unit(f, "Kind.nat")
+		return d.a.kind.put(Kind{Sort: KindNat}), unit(f, "Kind.nat")
 	case fKindInterned:
 		if !d.flat() {
 			return nil, errorf("interned kinds are not supported by Daml-LF %s", d.lf)
@@ -473,7 +473,7 @@ func (d *decoder) kind(b []byte, depth int) (*Kind, error) {
 		if i > 0 {
 			d.nodes++
 		}
-		k = &Kind{Sort: KindArrow, Param: pk, Result: k}
+		k = d.a.kind.put(Kind{Sort: KindArrow, Param: pk, Result: k})
 	}
 	return k, nil
 }
@@ -590,11 +590,12 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 			if i > 0 {
 				d.nodes++
 			}
-			t = &TForall{Param: tp, Body: t}
+			t = d.a.tforall.put(TForall{Param: tp, Body: t})
 		}
 		return t, nil
 	case fTypeStruct:
-		st := &TStruct{}
+		var buf [8]Field
+		fields := buf[:0]
 		seen := map[string]bool{}
 		if err := eachField(m, func(f field) error {
 			if f.num != fTypeStructFields {
@@ -612,15 +613,15 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 				return errorf("TStruct: duplicate field %s", fl.Name)
 			}
 			seen[fl.Name] = true
-			st.Fields = append(st.Fields, fl)
+			fields = append(fields, fl)
 			return nil
 		}); err != nil {
 			return nil, err
 		}
-		if len(st.Fields) == 0 {
+		if len(fields) == 0 {
 			return nil, errorf("Unexpected empty Type.Struct.fields")
 		}
-		return st, nil
+		return d.a.tstruct.put(TStruct{Fields: d.a.fields.clone(fields)}), nil
 	default: // 9: tapp
 		if !d.flat() {
 			return nil, errorf("TApp not supported by Daml-LF %s (local flattening)", d.lf)
@@ -648,7 +649,7 @@ func (d *decoder) typ(b []byte, depth int) (Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &TApp{Fun: fun, Arg: arg}, nil
+		return d.a.tapp.put(TApp{Fun: fun, Arg: arg}), nil
 	}
 }
 
@@ -711,7 +712,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if err != nil {
 			return nil, err
 		}
-		t = &TVar{Name: name}
+		t = d.a.tvar.put(TVar{Name: name})
 	case fTypeBuiltin:
 		b := BuiltinType(headIdx)
 		minV, ok := builtinMinVersion[b]
@@ -721,7 +722,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 		if !d.atLeast(minV) {
 			return nil, errorf("%s is not supported by Daml-LF %s", b, d.lf)
 		}
-		t = &TBuiltin{Builtin: b}
+		t = d.a.tbuiltin.put(TBuiltin{Builtin: b})
 	default:
 		if !hasHead {
 			return nil, errorf("PackageId.SUM_NOT_SET")
@@ -731,17 +732,15 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 			return nil, err
 		}
 		if c == fTypeSyn {
-			syn := &TSyn{ID: id}
-			for _, a := range args {
-				at, err := d.typ(a, depth+1)
-				if err != nil {
+			syn := d.a.tsyn.put(TSyn{ID: id, Args: d.a.types.make(len(args))})
+			for i, a := range args {
+				if syn.Args[i], err = d.typ(a, depth+1); err != nil {
 					return nil, err
 				}
-				syn.Args = append(syn.Args, at)
 			}
 			return syn, nil
 		}
-		t = &TCon{ID: id}
+		t = d.a.tcon.put(TCon{ID: id})
 	}
 	if d.flat() && len(args) > 0 {
 		return nil, errorf("%s.args must be empty in Daml-LF %s", msg, d.lf)
@@ -752,7 +751,7 @@ func (d *decoder) headWithArgs(c protowire.Number, m []byte, depth int) (Type, e
 			return nil, err
 		}
 		d.nodes++
-		t = &TApp{Fun: t, Arg: at}
+		t = d.a.tapp.put(TApp{Fun: t, Arg: at})
 	}
 	return t, nil
 }
@@ -1330,7 +1329,7 @@ func (d *decoder) value(b []byte) (*DefValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &DefValue{Name: name}
+	v := d.a.value.put(DefValue{Name: name})
 	if v.Type, err = d.typeRef(typ); err != nil {
 		return nil, errorf("value %s: type: %v", name, err)
 	}

@@ -83,6 +83,8 @@ type exprState struct {
 	// nameOK memoizes validName of interned strings: 0 unknown, 1 valid,
 	// 2 invalid.
 	nameOK []uint8
+	// a allocates the decoded nodes.
+	a nodeSlabs
 }
 
 // vname returns interned string i, which must be a Daml-LF Name; the
@@ -256,7 +258,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &EVar{Name: name}, nil
+		return d.a.evar.put(EVar{Name: name}), nil
 	case fExprBuiltin:
 		v, err := cf.int32Of("Expr.builtin")
 		if err != nil {
@@ -318,46 +320,17 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &EVal{Ref: id}, nil
+		return d.a.eval.put(EVal{Ref: id}), nil
 	case fExprBuiltinLit:
 		return d.builtinLit(m)
 	case fExprRecCon:
-		e := &ERecCon{}
-		var tycon []byte
-		r := newReader(m)
-		for f, ok := r.next(); ok; f, ok = r.next() {
-			switch f.num {
-			case fRecConTycon:
-				if tycon, err = f.message("Expr.RecCon.tycon"); err != nil {
-					return nil, err
-				}
-			case fRecConFields:
-				x, err := f.message("Expr.RecCon.fields")
-				if err != nil {
-					return nil, err
-				}
-				fe, err := d.fieldWithExpr(x, depth)
-				if err != nil {
-					return nil, err
-				}
-				e.Fields = append(e.Fields, fe)
-			default:
-				return nil, errorf("Message Expr.RecCon has unknown field %d", f.num)
-			}
-		}
-		if err := r.err; err != nil {
-			return nil, err
-		}
-		if e.Type, err = d.typeConApp(tycon); err != nil {
-			return nil, err
-		}
-		return e, nil
+		return d.exprRecCon(m, depth)
 	case fExprRecProj:
 		const msg = "Expr.RecProj"
 		if err := readFields(m, msg, bits(fRecConTycon, fRecProjRecord, fRecProjField), &fs); err != nil {
 			return nil, err
 		}
-		e := &ERecProj{}
+		e := d.a.recProj.put(ERecProj{})
 		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
 			return nil, err
 		}
@@ -417,32 +390,13 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprStructCon:
-		e := &EStructCon{}
-		r := newReader(m)
-		for f, ok := r.next(); ok; f, ok = r.next() {
-			if f.num != fStructConFields {
-				return nil, errorf("Message Expr.StructCon has unknown field %d", f.num)
-			}
-			x, err := f.message("Expr.StructCon.fields")
-			if err != nil {
-				return nil, err
-			}
-			fe, err := d.fieldWithExpr(x, depth)
-			if err != nil {
-				return nil, err
-			}
-			e.Fields = append(e.Fields, fe)
-		}
-		if err := r.err; err != nil {
-			return nil, err
-		}
-		return e, nil
+		return d.exprStructCon(m, depth)
 	case fExprStructProj:
 		const msg = "Expr.StructProj"
 		if err := readFields(m, msg, bits(fStructProjField, fStructProjStruct), &fs); err != nil {
 			return nil, err
 		}
-		e := &EStructProj{}
+		e := d.a.structProj.put(EStructProj{})
 		if e.Field, err = d.nameField(&fs, fStructProjField, msg+".field"); err != nil {
 			return nil, err
 		}
@@ -495,11 +449,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		var e *EApp
 		if len(args) == 1 {
-			node := new(eApp1)
+			node := d.a.app1.put(eApp1{})
 			node.Args = node.arg[:]
 			e = &node.EApp
 		} else {
-			e = &EApp{Args: make([]Expr, len(args))}
+			e = d.a.app.put(EApp{Args: d.a.exprs.make(len(args))})
 		}
 		if e.Fun, err = d.expr(fun, depth); err != nil {
 			return nil, err
@@ -511,7 +465,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprTyApp:
-		node := new(eTyApp1)
+		node := d.a.tyApp1.put(eTyApp1{})
 		e := &node.ETyApp
 		var body []byte
 		if err := eachMessage(m, "Expr.TyApp", func(num protowire.Number, x []byte) error {
@@ -547,7 +501,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprAbs:
-		node := new(eAbs1)
+		node := d.a.abs1.put(eAbs1{})
 		e := &node.EAbs
 		var body []byte
 		if err := eachMessage(m, "Expr.Abs", func(num protowire.Number, x []byte) error {
@@ -583,7 +537,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprTyAbs:
-		e := &ETyAbs{}
+		e := d.a.tyAbs.put(ETyAbs{})
 		var body []byte
 		if err := eachMessage(m, "Expr.TyAbs", func(num protowire.Number, x []byte) error {
 			switch num {
@@ -613,35 +567,13 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprCase:
-		e := &ECase{}
-		var scrut []byte
-		if err := eachMessage(m, "Expr.Case", func(num protowire.Number, x []byte) error {
-			switch num {
-			case fCaseScrut:
-				scrut = x
-			case fCaseAlts:
-				alt, err := d.caseAlt(x, depth)
-				if err != nil {
-					return err
-				}
-				e.Alts = append(e.Alts, alt)
-			default:
-				return errorf("Message Expr.Case has unknown field %d", num)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		if e.Scrut, err = d.expr(scrut, depth); err != nil {
-			return nil, err
-		}
-		return e, nil
+		return d.exprCase(m, depth)
 	case fExprLet:
 		bs, body, err := d.block(m, "Expr.Block", depth)
 		if err != nil {
 			return nil, err
 		}
-		return &ELet{Bindings: bs, Body: body}, nil
+		return d.a.let.put(ELet{Bindings: bs, Body: body}), nil
 	case fExprNil:
 		if err := readFields(m, "Expr.Nil", bits(fNilType), &fs); err != nil {
 			return nil, err
@@ -906,6 +838,98 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 	}
 }
 
+// exprRecCon decodes an Expr.RecCon.
+func (d *decoder) exprRecCon(m []byte, depth int) (Expr, error) {
+	var buf [8]FieldExpr // no allocation but the slab's for the usual few fields
+	fields := buf[:0]
+	var err error
+	var tycon []byte
+	r := newReader(m)
+	for f, ok := r.next(); ok; f, ok = r.next() {
+		switch f.num {
+		case fRecConTycon:
+			if tycon, err = f.message("Expr.RecCon.tycon"); err != nil {
+				return nil, err
+			}
+		case fRecConFields:
+			x, err := f.message("Expr.RecCon.fields")
+			if err != nil {
+				return nil, err
+			}
+			fe, err := d.fieldWithExpr(x, depth)
+			if err != nil {
+				return nil, err
+			}
+			fields = append(fields, fe)
+		default:
+			return nil, errorf("Message Expr.RecCon has unknown field %d", f.num)
+		}
+	}
+	if err := r.err; err != nil {
+		return nil, err
+	}
+	e := d.a.recCon.put(ERecCon{Fields: d.a.fieldExprs.clone(fields)})
+	if e.Type, err = d.typeConApp(tycon); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// exprStructCon decodes an Expr.StructCon.
+func (d *decoder) exprStructCon(m []byte, depth int) (Expr, error) {
+	var buf [8]FieldExpr
+	fields := buf[:0]
+	r := newReader(m)
+	for f, ok := r.next(); ok; f, ok = r.next() {
+		if f.num != fStructConFields {
+			return nil, errorf("Message Expr.StructCon has unknown field %d", f.num)
+		}
+		x, err := f.message("Expr.StructCon.fields")
+		if err != nil {
+			return nil, err
+		}
+		fe, err := d.fieldWithExpr(x, depth)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, fe)
+	}
+	if err := r.err; err != nil {
+		return nil, err
+	}
+	return d.a.structCon.put(EStructCon{Fields: d.a.fieldExprs.clone(fields)}), nil
+}
+
+// exprCase decodes an Expr.Case.
+func (d *decoder) exprCase(m []byte, depth int) (Expr, error) {
+	var buf [4]CaseAlt
+	alts := buf[:0]
+	var scrut []byte
+	if err := eachMessage(m, "Expr.Case", func(num protowire.Number, x []byte) error {
+		switch num {
+		case fCaseScrut:
+			scrut = x
+		case fCaseAlts:
+			alt, err := d.caseAlt(x, depth)
+			if err != nil {
+				return err
+			}
+			alts = append(alts, alt)
+		default:
+			return errorf("Message Expr.Case has unknown field %d", num)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	e := d.a.ecase.put(ECase{Alts: d.a.alts.clone(alts)})
+	var err error
+	if e.Scrut, err = d.expr(scrut, depth); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // exprLocation checks an expression's Location. Locations are dropped,
 // but, as in Canton's decoder, the module of a location with a range is
 // resolved and counts as a package reference.
@@ -1060,6 +1084,8 @@ func (d *decoder) typeConApp(b []byte) (TypeConApp, error) {
 	var app TypeConApp
 	var tycon []byte
 	hasTycon := false
+	var buf [4]Type
+	args := buf[:0]
 	if err := eachMessage(b, "Type.Con", func(num protowire.Number, x []byte) error {
 		switch num {
 		case fTypeConTycon:
@@ -1069,7 +1095,7 @@ func (d *decoder) typeConApp(b []byte) (TypeConApp, error) {
 			if err != nil {
 				return err
 			}
-			app.Args = append(app.Args, t)
+			args = append(args, t)
 		default:
 			return errorf("Message Type.Con has unknown field %d", num)
 		}
@@ -1077,6 +1103,7 @@ func (d *decoder) typeConApp(b []byte) (TypeConApp, error) {
 	}); err != nil {
 		return app, err
 	}
+	app.Args = d.a.types.clone(args)
 	if !hasTycon {
 		return app, errorf("PackageId.SUM_NOT_SET")
 	}
@@ -1127,7 +1154,8 @@ func (d *decoder) varWithType(b []byte) (VarWithType, error) {
 
 // block decodes a Block (let and update blocks): bindings and body.
 func (d *decoder) block(b []byte, msg string, depth int) ([]Binding, Expr, error) {
-	var bs []Binding
+	var buf [4]Binding
+	bs := buf[:0]
 	var body []byte
 	if err := eachMessage(b, msg, func(num protowire.Number, x []byte) error {
 		switch num {
@@ -1165,7 +1193,7 @@ func (d *decoder) block(b []byte, msg string, depth int) ([]Binding, Expr, error
 	if err != nil {
 		return nil, nil, err
 	}
-	return bs, e, nil
+	return d.a.bindings.clone(bs), e, nil
 }
 
 var (
