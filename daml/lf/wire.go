@@ -63,8 +63,14 @@ func eachMessage(b []byte, msg string, fn func(num protowire.Number, x []byte) e
 	}
 }
 
-func (f field) wrongType(msg string) error {
-	return errorf("malformed protobuf: %s field %d has wire type %d", msg, f.num, f.typ)
+// The accessors below are small enough to be inlined into the decoders
+// (they run for most fields); their errors are built out of line.
+
+func (f field) wrongType(msg string) error { return wrongType(msg, f.num, f.typ) }
+
+//go:noinline
+func wrongType(msg string, num protowire.Number, typ protowire.Type) error {
+	return errorf("malformed protobuf: %s field %d has wire type %d", msg, num, typ)
 }
 
 func unknownField(msg string, f field) error {
@@ -74,13 +80,18 @@ func unknownField(msg string, f field) error {
 // bytesOf returns the value of a length-delimited field.
 func (f field) bytesOf(msg string) ([]byte, error) {
 	if f.typ != protowire.BytesType {
-		return nil, f.wrongType(msg)
+		return nil, wrongType(msg, f.num, f.typ)
 	}
 	return f.b, nil
 }
 
 // message is bytesOf for embedded messages.
-func (f field) message(msg string) ([]byte, error) { return f.bytesOf(msg) }
+func (f field) message(msg string) ([]byte, error) {
+	if f.typ != protowire.BytesType {
+		return nil, wrongType(msg, f.num, f.typ)
+	}
+	return f.b, nil
+}
 
 // str returns the value of a string field, which must be UTF-8.
 func (f field) str(msg string) (string, error) {
@@ -96,7 +107,7 @@ func (f field) str(msg string) (string, error) {
 // int32Of returns the value of an int32 (or enum) field.
 func (f field) int32Of(msg string) (int32, error) {
 	if f.typ != protowire.VarintType {
-		return 0, f.wrongType(msg)
+		return 0, wrongType(msg, f.num, f.typ)
 	}
 	return int32(f.u), nil
 }
