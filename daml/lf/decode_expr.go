@@ -28,7 +28,7 @@ type fields struct {
 }
 
 // readFields reads the message b, whose fields must all be among allowed
-// (a bit mask of field numbers 1..7), into fs.
+// (a bit mask of field numbers 1..7, a constant: 1<<n | ...), into fs.
 func readFields(b []byte, msg string, allowed uint8, fs *fields) error {
 	r := newReader(b)
 	for {
@@ -42,14 +42,6 @@ func readFields(b []byte, msg string, allowed uint8, fs *fields) error {
 		fs.f[f.num] = f
 		fs.has |= 1 << f.num
 	}
-}
-
-func bits(nums ...protowire.Number) uint8 {
-	var m uint8
-	for _, n := range nums {
-		m |= 1 << n
-	}
-	return m
 }
 
 func (fs *fields) present(n protowire.Number) bool { return fs.has&(1<<n) != 0 }
@@ -327,11 +319,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return d.exprRecCon(m, depth)
 	case fExprRecProj:
 		const msg = "Expr.RecProj"
-		if err := readFields(m, msg, bits(fRecConTycon, fRecProjRecord, fRecProjField), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fRecConTycon|1<<fRecProjRecord|1<<fRecProjField, &fs); err != nil {
 			return nil, err
 		}
 		e := d.a.recProj.put(ERecProj{})
-		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
+		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg+".tycon"); err != nil {
 			return nil, err
 		}
 		if e.Field, err = d.nameField(&fs, fRecProjField, msg+".field"); err != nil {
@@ -343,11 +335,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprRecUpd:
 		const msg = "Expr.RecUpd"
-		if err := readFields(m, msg, bits(fRecConTycon, fRecUpdField, fRecUpdRecord, fRecUpdUpdate), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fRecConTycon|1<<fRecUpdField|1<<fRecUpdRecord|1<<fRecUpdUpdate, &fs); err != nil {
 			return nil, err
 		}
 		e := &ERecUpd{}
-		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
+		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg+".tycon"); err != nil {
 			return nil, err
 		}
 		if e.Field, err = d.nameField(&fs, fRecUpdField, msg+".field"); err != nil {
@@ -362,11 +354,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprVariantCon:
 		const msg = "Expr.VariantCon"
-		if err := readFields(m, msg, bits(fRecConTycon, fVariantConCon, fVariantConArg), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fRecConTycon|1<<fVariantConCon|1<<fVariantConArg, &fs); err != nil {
 			return nil, err
 		}
 		e := &EVariantCon{}
-		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg); err != nil {
+		if e.Type, err = d.typeConAppField(&fs, fRecConTycon, msg+".tycon"); err != nil {
 			return nil, err
 		}
 		if e.Con, err = d.nameField(&fs, fVariantConCon, msg+".variant_con"); err != nil {
@@ -378,7 +370,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprEnumCon:
 		const msg = "Expr.EnumCon"
-		if err := readFields(m, msg, bits(fEnumConTycon, fEnumConCon), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fEnumConTycon|1<<fEnumConCon, &fs); err != nil {
 			return nil, err
 		}
 		e := &EEnumCon{}
@@ -393,7 +385,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return d.exprStructCon(m, depth)
 	case fExprStructProj:
 		const msg = "Expr.StructProj"
-		if err := readFields(m, msg, bits(fStructProjField, fStructProjStruct), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fStructProjField|1<<fStructProjStruct, &fs); err != nil {
 			return nil, err
 		}
 		e := d.a.structProj.put(EStructProj{})
@@ -406,7 +398,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprStructUpd:
 		const msg = "Expr.StructUpd"
-		if err := readFields(m, msg, bits(fStructUpdField, fStructUpdStruct, fStructUpdUpdate), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fStructUpdField|1<<fStructUpdStruct|1<<fStructUpdUpdate, &fs); err != nil {
 			return nil, err
 		}
 		e := &EStructUpd{}
@@ -465,107 +457,11 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return e, nil
 	case fExprTyApp:
-		node := d.a.tyApp1.put(eTyApp1{})
-		e := &node.ETyApp
-		var body []byte
-		if err := eachMessage(m, "Expr.TyApp", func(num protowire.Number, x []byte) error {
-			switch num {
-			case fTyAppExpr:
-				body = x
-			case fTyAppTypes:
-				t, err := d.typeRef(x)
-				if err != nil {
-					return err
-				}
-				if e.Types == nil {
-					node.typ[0] = t
-					e.Types = node.typ[:]
-				} else {
-					e.Types = append(e.Types, t)
-				}
-			default:
-				return errorf("Message Expr.TyApp has unknown field %d", num)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		if len(e.Types) == 0 {
-			return nil, errorf("Unexpected empty Expr.TyApp.types")
-		}
-		if d.flat() && len(e.Types) != 1 {
-			return nil, errorf("Expr.TyApp.types must have exactly one element in Daml-LF %s", d.lf)
-		}
-		if e.Expr, err = d.expr(body, depth); err != nil {
-			return nil, err
-		}
-		return e, nil
+		return d.exprTyApp(m, depth)
 	case fExprAbs:
-		node := d.a.abs1.put(eAbs1{})
-		e := &node.EAbs
-		var body []byte
-		if err := eachMessage(m, "Expr.Abs", func(num protowire.Number, x []byte) error {
-			switch num {
-			case fAbsParams:
-				v, err := d.varWithType(x)
-				if err != nil {
-					return err
-				}
-				if e.Params == nil {
-					node.param[0] = v
-					e.Params = node.param[:]
-				} else {
-					e.Params = append(e.Params, v)
-				}
-			case fAbsBody:
-				body = x
-			default:
-				return errorf("Message Expr.Abs has unknown field %d", num)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		if len(e.Params) == 0 {
-			return nil, errorf("Unexpected empty Expr.Abs.param")
-		}
-		if d.flat() && len(e.Params) != 1 {
-			return nil, errorf("Expr.Abs.param must have exactly one element in Daml-LF %s", d.lf)
-		}
-		if e.Body, err = d.expr(body, depth); err != nil {
-			return nil, err
-		}
-		return e, nil
+		return d.exprAbs(m, depth)
 	case fExprTyAbs:
-		e := d.a.tyAbs.put(ETyAbs{})
-		var body []byte
-		if err := eachMessage(m, "Expr.TyAbs", func(num protowire.Number, x []byte) error {
-			switch num {
-			case fAbsParams:
-				p, err := d.typeVarWithKind(x, 0)
-				if err != nil {
-					return err
-				}
-				e.Params = append(e.Params, p)
-			case fAbsBody:
-				body = x
-			default:
-				return errorf("Message Expr.TyAbs has unknown field %d", num)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		if len(e.Params) == 0 {
-			return nil, errorf("Unexpected empty Expr.TyAbs.param")
-		}
-		if d.flat() && len(e.Params) != 1 {
-			return nil, errorf("Expr.TyAbs.param must have exactly one element in Daml-LF %s", d.lf)
-		}
-		if e.Body, err = d.expr(body, depth); err != nil {
-			return nil, err
-		}
-		return e, nil
+		return d.exprTyAbs(m, depth)
 	case fExprCase:
 		return d.exprCase(m, depth)
 	case fExprLet:
@@ -575,7 +471,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return d.a.let.put(ELet{Bindings: bs, Body: body}), nil
 	case fExprNil:
-		if err := readFields(m, "Expr.Nil", bits(fNilType), &fs); err != nil {
+		if err := readFields(m, "Expr.Nil", 1<<fNilType, &fs); err != nil {
 			return nil, err
 		}
 		t, err := d.typeField(&fs, fNilType, "Expr.Nil.type")
@@ -626,7 +522,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 		return &EUpdate{Update: u}, nil
 	case fExprOptionalNone:
-		if err := readFields(m, "Expr.OptionalNone", bits(fNilType), &fs); err != nil {
+		if err := readFields(m, "Expr.OptionalNone", 1<<fNilType, &fs); err != nil {
 			return nil, err
 		}
 		t, err := d.typeField(&fs, fNilType, "Expr.OptionalNone.type")
@@ -636,7 +532,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return &EOptionalNone{Type: t}, nil
 	case fExprOptionalSome, fExprToAny, fExprFromAny, fExprToAnyException, fExprFromAnyException:
 		msg := "Expr." + exprCaseNames[c.num]
-		if err := readFields(m, msg, bits(fTypeExprType, fTypeExprExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fTypeExprType|1<<fTypeExprExpr, &fs); err != nil {
 			return nil, err
 		}
 		t, err := d.typeField(&fs, fTypeExprType, msg+".type")
@@ -667,7 +563,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return &ETypeRep{Type: t}, nil
 	case fExprThrow:
 		const msg = "Expr.Throw"
-		if err := readFields(m, msg, bits(fThrowReturnType, fThrowExceptionType, fThrowExceptionExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fThrowReturnType|1<<fThrowExceptionType|1<<fThrowExceptionExpr, &fs); err != nil {
 			return nil, err
 		}
 		e := &EThrow{}
@@ -683,7 +579,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprToInterface, fExprFromInterface:
 		msg := "Expr." + exprCaseNames[c.num]
-		if err := readFields(m, msg, bits(fIfaceConvInterface, fIfaceConvTemplate, fIfaceConvExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fIfaceConvInterface|1<<fIfaceConvTemplate|1<<fIfaceConvExpr, &fs); err != nil {
 			return nil, err
 		}
 		iface, err := d.tyConField(&fs, fIfaceConvInterface, msg+".interface_type")
@@ -709,7 +605,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if d.flat() && !d.lf.IsDev() {
 			return nil, errorf("unsafe_from_interface is not supported by Daml-LF %s", d.lf)
 		}
-		if err := readFields(m, msg, bits(fIfaceConvInterface, fIfaceConvTemplate, fUnsafeFromIfaceCid, fUnsafeFromIfaceExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fIfaceConvInterface|1<<fIfaceConvTemplate|1<<fUnsafeFromIfaceCid|1<<fUnsafeFromIfaceExpr, &fs); err != nil {
 			return nil, err
 		}
 		e := &EUnsafeFromInterface{}
@@ -728,7 +624,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprCallInterface:
 		const msg = "Expr.CallInterface"
-		if err := readFields(m, msg, bits(fCallIfaceInterface, fCallIfaceMethod, fCallIfaceExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fCallIfaceInterface|1<<fCallIfaceMethod|1<<fCallIfaceExpr, &fs); err != nil {
 			return nil, err
 		}
 		e := &ECallInterface{}
@@ -744,7 +640,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return e, nil
 	case fExprSignatoryInterface, fExprObserverInterface, fExprViewInterface, fExprInterfaceTemplateTypeRep:
 		msg := "Expr." + exprCaseNames[c.num]
-		if err := readFields(m, msg, bits(fIfaceExprInterface, fIfaceExprExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fIfaceExprInterface|1<<fIfaceExprExpr, &fs); err != nil {
 			return nil, err
 		}
 		iface, err := d.tyConField(&fs, fIfaceExprInterface, msg+".interface")
@@ -767,7 +663,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		}
 	case fExprToRequiredInterface, fExprFromRequiredInterface:
 		msg := "Expr." + exprCaseNames[c.num]
-		if err := readFields(m, msg, bits(fRequiredRequired, fRequiredRequiring, fRequiredExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fRequiredRequired|1<<fRequiredRequiring|1<<fRequiredExpr, &fs); err != nil {
 			return nil, err
 		}
 		req, err := d.tyConField(&fs, fRequiredRequired, msg+".required_interface")
@@ -788,7 +684,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		return &EFromRequiredInterface{Required: req, Requiring: ring, Expr: x}, nil
 	case fExprUnsafeFromRequiredInterface:
 		const msg = "Expr.UnsafeFromRequiredInterface"
-		if err := readFields(m, msg, bits(fRequiredRequired, fRequiredRequiring, fUnsafeRequiredCid, fUnsafeRequiredExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fRequiredRequired|1<<fRequiredRequiring|1<<fUnsafeRequiredCid|1<<fUnsafeRequiredExpr, &fs); err != nil {
 			return nil, err
 		}
 		e := &EUnsafeFromRequiredInterface{}
@@ -930,12 +826,136 @@ func (d *decoder) exprCase(m []byte, depth int) (Expr, error) {
 	return e, nil
 }
 
+// exprTyApp decodes an Expr.TyApp. Its types are gathered in a buffer,
+// then kept in the node's room for one (the only count from LF 2.2) or
+// in the slab.
+func (d *decoder) exprTyApp(m []byte, depth int) (Expr, error) {
+	var buf [4]Type
+	types := buf[:0]
+	var body []byte
+	if err := eachMessage(m, "Expr.TyApp", func(num protowire.Number, x []byte) error {
+		switch num {
+		case fTyAppExpr:
+			body = x
+		case fTyAppTypes:
+			t, err := d.typeRef(x)
+			if err != nil {
+				return err
+			}
+			types = append(types, t)
+		default:
+			return errorf("Message Expr.TyApp has unknown field %d", num)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if len(types) == 0 {
+		return nil, errorf("Unexpected empty Expr.TyApp.types")
+	}
+	if d.flat() && len(types) != 1 {
+		return nil, errorf("Expr.TyApp.types must have exactly one element in Daml-LF %s", d.lf)
+	}
+	node := d.a.tyApp1.put(eTyApp1{})
+	e := &node.ETyApp
+	if len(types) == 1 {
+		node.typ[0] = types[0]
+		e.Types = node.typ[:]
+	} else {
+		e.Types = d.a.types.clone(types)
+	}
+	var err error
+	if e.Expr, err = d.expr(body, depth); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// exprAbs decodes an Expr.Abs, its parameters as exprTyApp its types.
+func (d *decoder) exprAbs(m []byte, depth int) (Expr, error) {
+	var buf [4]VarWithType
+	params := buf[:0]
+	var body []byte
+	if err := eachMessage(m, "Expr.Abs", func(num protowire.Number, x []byte) error {
+		switch num {
+		case fAbsParams:
+			v, err := d.varWithType(x)
+			if err != nil {
+				return err
+			}
+			params = append(params, v)
+		case fAbsBody:
+			body = x
+		default:
+			return errorf("Message Expr.Abs has unknown field %d", num)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
+		return nil, errorf("Unexpected empty Expr.Abs.param")
+	}
+	if d.flat() && len(params) != 1 {
+		return nil, errorf("Expr.Abs.param must have exactly one element in Daml-LF %s", d.lf)
+	}
+	node := d.a.abs1.put(eAbs1{})
+	e := &node.EAbs
+	if len(params) == 1 {
+		node.param[0] = params[0]
+		e.Params = node.param[:]
+	} else {
+		e.Params = d.a.vars.clone(params)
+	}
+	var err error
+	if e.Body, err = d.expr(body, depth); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// exprTyAbs decodes an Expr.TyAbs.
+func (d *decoder) exprTyAbs(m []byte, depth int) (Expr, error) {
+	var buf [4]TypeParam
+	params := buf[:0]
+	var body []byte
+	if err := eachMessage(m, "Expr.TyAbs", func(num protowire.Number, x []byte) error {
+		switch num {
+		case fAbsParams:
+			p, err := d.typeVarWithKind(x, 0)
+			if err != nil {
+				return err
+			}
+			params = append(params, p)
+		case fAbsBody:
+			body = x
+		default:
+			return errorf("Message Expr.TyAbs has unknown field %d", num)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
+		return nil, errorf("Unexpected empty Expr.TyAbs.param")
+	}
+	if d.flat() && len(params) != 1 {
+		return nil, errorf("Expr.TyAbs.param must have exactly one element in Daml-LF %s", d.lf)
+	}
+	e := d.a.tyAbs.put(ETyAbs{Params: d.a.typeParams.clone(params)})
+	var err error
+	if e.Body, err = d.expr(body, depth); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // exprLocation checks an expression's Location. Locations are dropped,
 // but, as in Canton's decoder, the module of a location with a range is
 // resolved and counts as a package reference.
 func (d *decoder) exprLocation(b []byte) error {
 	var fs fields
-	if err := readFields(b, "Location", bits(fLocationModule, fLocationRange), &fs); err != nil {
+	if err := readFields(b, "Location", 1<<fLocationModule|1<<fLocationRange, &fs); err != nil {
 		return err
 	}
 	if !fs.present(fLocationRange) || !fs.present(fLocationModule) {
@@ -1113,7 +1133,7 @@ func (d *decoder) typeConApp(b []byte) (TypeConApp, error) {
 }
 
 func (d *decoder) typeConAppField(fs *fields, n protowire.Number, msg string) (TypeConApp, error) {
-	b, err := fs.msgBytes(n, msg+".tycon")
+	b, err := fs.msgBytes(n, msg)
 	if err != nil {
 		return TypeConApp{}, err
 	}
@@ -1122,7 +1142,7 @@ func (d *decoder) typeConAppField(fs *fields, n protowire.Number, msg string) (T
 
 func (d *decoder) fieldWithExpr(b []byte, depth int) (FieldExpr, error) {
 	var fs fields
-	if err := readFields(b, "FieldWithExpr", bits(fFieldWithExprName, fFieldWithExprExpr), &fs); err != nil {
+	if err := readFields(b, "FieldWithExpr", 1<<fFieldWithExprName|1<<fFieldWithExprExpr, &fs); err != nil {
 		return FieldExpr{}, err
 	}
 	name, err := d.nameField(&fs, fFieldWithExprName, "FieldWithExpr.field")
@@ -1138,7 +1158,7 @@ func (d *decoder) fieldWithExpr(b []byte, depth int) (FieldExpr, error) {
 
 func (d *decoder) varWithType(b []byte) (VarWithType, error) {
 	var fs fields
-	if err := readFields(b, "VarWithType", bits(fVarWithTypeName, fVarWithTypeType), &fs); err != nil {
+	if err := readFields(b, "VarWithType", 1<<fVarWithTypeName|1<<fVarWithTypeType, &fs); err != nil {
 		return VarWithType{}, err
 	}
 	name, err := d.nameField(&fs, fVarWithTypeName, "VarWithType.var")
@@ -1161,7 +1181,7 @@ func (d *decoder) block(b []byte, msg string, depth int) ([]Binding, Expr, error
 		switch num {
 		case fBlockBindings:
 			var fs fields
-			if err := readFields(x, "Binding", bits(fBindingBinder, fBindingBound), &fs); err != nil {
+			if err := readFields(x, "Binding", 1<<fBindingBinder|1<<fBindingBound, &fs); err != nil {
 				return err
 			}
 			vb, err := fs.msgBytes(fBindingBinder, "Binding.binder")
@@ -1254,7 +1274,7 @@ func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
 			alt.Pattern = map[protowire.Number]Pattern{fAltDefault: pDefault, fAltNil: pNil, fAltOptionalNone: pOptionalNone}[pat.num]
 		case fAltVariant:
 			const msg = "CaseAlt.Variant"
-			if err := readFields(m, msg, bits(fAltVariantCon, fAltVariantVariant, fAltVariantBinder), &fs); err != nil {
+			if err := readFields(m, msg, 1<<fAltVariantCon|1<<fAltVariantVariant|1<<fAltVariantBinder, &fs); err != nil {
 				return alt, err
 			}
 			p := &PVariant{}
@@ -1270,7 +1290,7 @@ func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
 			alt.Pattern = p
 		case fAltCons:
 			const msg = "CaseAlt.Cons"
-			if err := readFields(m, msg, bits(fAltConsHead, fAltConsTail), &fs); err != nil {
+			if err := readFields(m, msg, 1<<fAltConsHead|1<<fAltConsTail, &fs); err != nil {
 				return alt, err
 			}
 			p := &PCons{}
@@ -1283,7 +1303,7 @@ func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
 			alt.Pattern = p
 		case fAltOptionalSome:
 			const msg = "CaseAlt.OptionalSome"
-			if err := readFields(m, msg, bits(fAltOptionalSomeBody), &fs); err != nil {
+			if err := readFields(m, msg, 1<<fAltOptionalSomeBody, &fs); err != nil {
 				return alt, err
 			}
 			p := &POptionalSome{}
@@ -1293,7 +1313,7 @@ func (d *decoder) caseAlt(b []byte, depth int) (CaseAlt, error) {
 			alt.Pattern = p
 		default: // fAltEnum
 			const msg = "CaseAlt.Enum"
-			if err := readFields(m, msg, bits(fAltEnumCon, fAltEnumConstructor), &fs); err != nil {
+			if err := readFields(m, msg, 1<<fAltEnumCon|1<<fAltEnumConstructor, &fs); err != nil {
 				return alt, err
 			}
 			p := &PEnum{}
@@ -1343,7 +1363,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 	var fs fields
 	switch c.num {
 	case fUpdatePure, fUpdateEmbedExpr:
-		if err := readFields(m, msg, bits(fTypeExprType, fTypeExprExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fTypeExprType|1<<fTypeExprExpr, &fs); err != nil {
 			return nil, err
 		}
 		t, err := d.typeField(&fs, fTypeExprType, msg+".type")
@@ -1365,7 +1385,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		}
 		return &UBlock{Bindings: bs, Body: body}, nil
 	case fUpdateCreate, fUpdateCreateInterface:
-		if err := readFields(m, msg, bits(fCreateTemplate, fCreateExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fCreateTemplate|1<<fCreateExpr, &fs); err != nil {
 			return nil, err
 		}
 		id, err := d.tyConField(&fs, fCreateTemplate, msg+".template")
@@ -1381,7 +1401,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		}
 		return &UCreateInterface{Interface: id, Expr: x}, nil
 	case fUpdateExercise:
-		if err := readFields(m, msg, bits(fExerciseTemplate, fExerciseChoice, fExerciseCid, fExerciseArg), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fExerciseTemplate|1<<fExerciseChoice|1<<fExerciseCid|1<<fExerciseArg, &fs); err != nil {
 			return nil, err
 		}
 		u := &UExercise{}
@@ -1399,7 +1419,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		}
 		return u, nil
 	case fUpdateExerciseInterface:
-		if err := readFields(m, msg, bits(fExerciseIfaceInterface, fExerciseIfaceChoice, fExerciseIfaceCid, fExerciseIfaceArg, fExerciseIfaceGuard), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fExerciseIfaceInterface|1<<fExerciseIfaceChoice|1<<fExerciseIfaceCid|1<<fExerciseIfaceArg|1<<fExerciseIfaceGuard, &fs); err != nil {
 			return nil, err
 		}
 		u := &UExerciseInterface{}
@@ -1428,7 +1448,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		if !d.atLeast(LF23) {
 			return nil, errorf("exercise_by_key is not supported by Daml-LF %s", d.lf)
 		}
-		if err := readFields(m, msg, bits(fExerciseByKeyTemplate, fExerciseByKeyChoice, fExerciseByKeyKey, fExerciseByKeyArg), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fExerciseByKeyTemplate|1<<fExerciseByKeyChoice|1<<fExerciseByKeyKey|1<<fExerciseByKeyArg, &fs); err != nil {
 			return nil, err
 		}
 		u := &UExerciseByKey{}
@@ -1446,7 +1466,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		}
 		return u, nil
 	case fUpdateFetch, fUpdateFetchInterface:
-		if err := readFields(m, msg, bits(fFetchTemplate, fFetchCid), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fFetchTemplate|1<<fFetchCid, &fs); err != nil {
 			return nil, err
 		}
 		id, err := d.tyConField(&fs, fFetchTemplate, msg+".template")
@@ -1480,7 +1500,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 		if !d.atLeast(min) {
 			return nil, errorf("%s is not supported by Daml-LF %s", updateCaseNames[c.num], d.lf)
 		}
-		if err := readFields(m, msg, bits(fRetrieveByKeyTemplate), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fRetrieveByKeyTemplate, &fs); err != nil {
 			return nil, err
 		}
 		id, err := d.tyConField(&fs, fRetrieveByKeyTemplate, msg+".template")
@@ -1496,7 +1516,7 @@ func (d *decoder) update(b []byte, depth int) (Update, error) {
 			return &UQueryNByKey{Template: id}, nil
 		}
 	default: // fUpdateTryCatch
-		if err := readFields(m, msg, bits(fTryCatchReturnType, fTryCatchTryExpr, fTryCatchVar, fTryCatchCatchExpr), &fs); err != nil {
+		if err := readFields(m, msg, 1<<fTryCatchReturnType|1<<fTryCatchTryExpr|1<<fTryCatchVar|1<<fTryCatchCatchExpr, &fs); err != nil {
 			return nil, err
 		}
 		u := &UTryCatch{}

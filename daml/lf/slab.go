@@ -80,6 +80,8 @@ type nodeSlabs struct {
 	fieldExprs slab[FieldExpr]
 	fields     slab[Field]
 	bindings   slab[Binding]
+	vars       slab[VarWithType]
+	typeParams slab[TypeParam]
 	alts       slab[CaseAlt]
 	tapp       slab[TApp]
 	tbuiltin   slab[TBuiltin]
