@@ -97,6 +97,7 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	// message is reported by the second): a package has thousands of
 	// interned strings, types and expressions.
 	var count [fPackagePackageImports + 1]int
+	strBytes := 0
 	for r := newReader(b); ; {
 		f, ok := r.next()
 		if !ok {
@@ -104,6 +105,9 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 		}
 		if int(f.num) < len(count) {
 			count[f.num]++
+		}
+		if f.num == fPackageInternedStrings {
+			strBytes += len(f.b)
 		}
 	}
 	var (
@@ -116,7 +120,12 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 		importsCase protowire.Number
 		importsRaw  []byte
 	)
-	d.strs = make([]string, 0, count[fPackageInternedStrings])
+	// The interned strings are copied into one string, which the table
+	// slices (strEnds are their end offsets): one allocation for
+	// thousands of short strings that live as long as the package.
+	var strAll strings.Builder
+	strAll.Grow(strBytes)
+	strEnds := make([]int, 0, count[fPackageInternedStrings])
 	d.dnames = make([]string, 0, count[fPackageInternedDottedNames])
 	err := eachField(b, func(f field) error {
 		var err error
@@ -126,9 +135,10 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 			m, err = f.message("Package.modules")
 			modules = append(modules, m)
 		case fPackageInternedStrings:
-			var s string
-			s, err = f.str("Package.interned_strings")
-			d.strs = append(d.strs, s)
+			var s []byte
+			s, err = f.utf8("Package.interned_strings")
+			strAll.Write(s)
+			strEnds = append(strEnds, strAll.Len())
 		case fPackageInternedDottedNames:
 			m, err = f.message("Package.interned_dotted_names")
 			dnames = append(dnames, m)
@@ -158,9 +168,16 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	if err != nil {
 		return nil, nil, err
 	}
+	all, start := strAll.String(), 0
+	d.strs = make([]string, len(strEnds))
+	for i, end := range strEnds {
+		d.strs[i], start = all[start:end], end
+	}
 
+	var segBuf [8]int // a dotted name's segments, without allocating for the usual few
+	var partBuf [8]string
 	for i, dn := range dnames {
-		var segs []int
+		segs := segBuf[:0]
 		if err := eachField(dn, func(f field) error {
 			if f.num != fDottedNameSegments {
 				return unknownField("InternedDottedName", f)
@@ -174,7 +191,11 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 		if len(segs) == 0 {
 			return nil, nil, errorf("interned dotted name %d has no segments", i)
 		}
-		parts := make([]string, len(segs))
+		parts := partBuf[:0]
+		if len(segs) > len(partBuf) {
+			parts = make([]string, 0, len(segs))
+		}
+		parts = parts[:len(segs)]
 		for j, s := range segs {
 			if parts[j], err = d.vname(s); err != nil {
 				return nil, nil, err
@@ -1004,7 +1025,7 @@ func (d *decoder) module(b []byte) (*Module, error) {
 		return nil, err
 	}
 	m := &Module{
-		Name:       name,
+		Name: name,
 		// Sized by the definitions' counts: growing them was a
 		// twentieth of decoding.
 		dataTypes:  make(map[string]*DataType, len(dts)),

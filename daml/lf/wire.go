@@ -95,13 +95,19 @@ func (f field) message(msg string) ([]byte, error) {
 
 // str returns the value of a string field, which must be UTF-8.
 func (f field) str(msg string) (string, error) {
+	b, err := f.utf8(msg)
+	return string(b), err
+}
+
+// utf8 is str without the conversion: the field's bytes, checked.
+func (f field) utf8(msg string) ([]byte, error) {
 	if f.typ != protowire.BytesType {
-		return "", f.wrongType(msg)
+		return nil, f.wrongType(msg)
 	}
 	if !utf8.Valid(f.b) {
-		return "", errorf("malformed protobuf: %s field %d is not valid UTF-8", msg, f.num)
+		return nil, errorf("malformed protobuf: %s field %d is not valid UTF-8", msg, f.num)
 	}
-	return string(f.b), nil
+	return f.b, nil
 }
 
 // int32Of returns the value of an int32 (or enum) field.
