@@ -507,9 +507,15 @@ var typeCaseNames = map[protowire.Number]string{
 // typeRef decodes a Type outside the interning table, where only the
 // interned_type case is allowed.
 func (d *decoder) typeRef(b []byte) (Type, error) {
-	// Fast path: the message is exactly one interned_type field.
+	// Fast path: the message is exactly one interned_type field, of an
+	// index below 1<<14.
 	if len(b) == 2 && b[0] == byte(fTypeInterned<<3) && b[1] < 0x80 {
 		if i := int(b[1]); i < len(d.types) {
+			return d.types[i], nil
+		}
+	}
+	if len(b) == 3 && b[0] == byte(fTypeInterned<<3) && b[1] >= 0x80 && b[2] < 0x80 {
+		if i := int(b[1]&0x7f) | int(b[2])<<7; i < len(d.types) {
 			return d.types[i], nil
 		}
 	}

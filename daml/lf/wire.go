@@ -204,6 +204,11 @@ func (r *reader) next() (field, bool) {
 			return field{num: num, typ: protowire.VarintType, u: uint64(l)}, true
 		}
 	}
+	// A one-byte tag and a two-byte varint: interned indexes from 128.
+	if len(b) >= 3 && b[0] < 0x80 && b[0] >= 8 && b[0]&7 == byte(protowire.VarintType) && b[1] >= 0x80 && b[2] < 0x80 {
+		r.b = b[3:]
+		return field{num: protowire.Number(b[0] >> 3), typ: protowire.VarintType, u: uint64(b[1]&0x7f) | uint64(b[2])<<7}, true
+	}
 	if len(b) == 0 {
 		return field{}, false
 	}
