@@ -1,5 +1,7 @@
 package lf
 
+import "unsafe"
+
 // slab allocates values of one type for a package's decoder in chunks: a
 // package has tens of thousands of nodes of a few kinds, allocated one by
 // one otherwise, and all of them live exactly as long as the package
@@ -12,11 +14,23 @@ type slab[T any] struct {
 }
 
 // Chunks start small, for the many small packages, and double up to
-// maxSlabChunk values, which bounds the unused tail a package keeps.
+// maxSlabBytes, which bounds the unused tail a package keeps and keeps
+// chunks among the small objects the garbage collector scans a span at a
+// time: larger ones cost it more per pointer than the separate nodes did.
+// With the Splice Amulet test DAR decoded, the live heap is 13.8 MB in
+// 39k objects (14.5 MB in 245k without slabs) and a collection takes a
+// fifth fewer instructions; with chunks of up to 64 values it was 15.0 MB
+// and a collection took as many as without slabs.
 const (
-	minSlabChunk = 8
-	maxSlabChunk = 256
+	minSlabChunk = 4
+	maxSlabBytes = 512
 )
+
+// maxChunk is the largest chunk of s, in values.
+func (s *slab[T]) maxChunk() int {
+	var v T
+	return max(1, maxSlabBytes/int(unsafe.Sizeof(v)))
+}
 
 // put returns a pointer to a copy of v.
 func (s *slab[T]) put(v T) *T {
@@ -36,7 +50,7 @@ func (s *slab[T]) make(n int) []T {
 		return nil
 	}
 	if n > len(s.free) {
-		if n > maxSlabChunk/4 {
+		if n > s.maxChunk()/4 {
 			return make([]T, n)
 		}
 		s.grow(n)
@@ -55,7 +69,7 @@ func (s *slab[T]) clone(v []T) []T {
 
 // grow starts a new chunk of at least n values.
 func (s *slab[T]) grow(n int) {
-	s.size = min(max(2*s.size, minSlabChunk), maxSlabChunk)
+	s.size = min(max(2*s.size, minSlabChunk), s.maxChunk())
 	s.free = make([]T, max(s.size, n))
 }
 
