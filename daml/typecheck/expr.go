@@ -208,44 +208,42 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 	case *lf.ETyApp:
 		return c.typeOfTyApp(e)
 	case *lf.EAbs:
-		saved := make([]savedE, len(e.Params))
-		for i, p := range e.Params {
+		base := len(c.eStack)
+		for _, p := range e.Params {
 			c.checkType(p.Type, kStar)
-			saved[i] = c.bindE(p.Name, p.Type)
+			c.pushE(p.Name, p.Type)
 		}
 		t := c.typeOf(e.Body)
+		c.popE(base)
 		for i := len(e.Params) - 1; i >= 0; i-- {
-			c.unbindE(saved[i])
 			t = fn(e.Params[i].Type, t)
 		}
 		return t
 	case *lf.ETyAbs:
-		saved := make([]savedT, len(e.Params))
-		for i, p := range e.Params {
+		base := len(c.tStack)
+		for _, p := range e.Params {
 			c.checkKind(p.Kind)
-			saved[i] = c.bindT(p.Name, p.Kind)
+			c.pushT(p.Name, p.Kind)
 		}
 		t := c.typeOf(e.Body)
+		c.popT(base)
 		for i := len(e.Params) - 1; i >= 0; i-- {
-			c.unbindT(saved[i])
 			t = forall(e.Params[i].Name, e.Params[i].Kind, t)
 		}
 		return t
 	case *lf.ECase:
 		return c.typeOfCase(e)
 	case *lf.ELet:
-		saved := make([]savedE, 0, len(e.Bindings))
+		base := len(c.eStack)
 		for _, b := range e.Bindings {
 			c.checkType(b.Var.Type, kStar)
 			t := c.checkExpr(b.Bound, b.Var.Type)
 			if b.Var.Name != "" {
-				saved = append(saved, c.bindE(b.Var.Name, t))
+				c.pushE(b.Var.Name, t)
 			}
 		}
 		t := c.typeOf(e.Body)
-		for i := len(saved) - 1; i >= 0; i-- {
-			c.unbindE(saved[i])
-		}
+		c.popE(base)
 		return t
 	case *lf.ECons:
 		c.checkType(e.Type, kStar)
@@ -584,14 +582,12 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 	}
 	types := make([]lf.Type, len(e.Alts))
 	for i, alt := range e.Alts {
-		saved := make([]savedE, len(binders[i]))
-		for j, b := range binders[i] {
-			saved[j] = c.bindE(b.Name, b.Type)
+		base := len(c.eStack)
+		for _, b := range binders[i] {
+			c.pushE(b.Name, b.Type)
 		}
 		types[i] = c.typeOf(alt.Body)
-		for j := len(saved) - 1; j >= 0; j-- {
-			c.unbindE(saved[j])
-		}
+		c.popE(base)
 	}
 	if len(e.Alts) == 0 {
 		c.throw(EEmptyCase, Error{}, "empty case")
