@@ -99,7 +99,7 @@ func newChecker(pkg *lf.Package, lookup Lookup) *checker {
 		budget = baseWork + workPerByte*len(pkg.Payload)
 	}
 	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
-		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
+		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
 		referenced: map[string]bool{}}
 }
 
@@ -129,8 +129,10 @@ type checker struct {
 
 	// kinds memoizes kindOf for the types whose kind does not depend on
 	// the type variables in scope; tvarLookups counts the type variable
-	// lookups, to tell them. expansions memoizes expandHead.
+	// lookups, to tell them. tyApps memoizes typeOfTyApp's instances,
+	// expansions expandHead.
 	kinds       map[lf.Type]*lf.Kind
+	tyApps      map[tyAppKey]lf.Type
 	expansions  map[*lf.TSyn]lf.Type
 	tvarLookups int
 

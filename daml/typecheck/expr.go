@@ -390,6 +390,7 @@ func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 		head = ta.Expr
 	}
 	body := c.typeOf(head)
+	key := tyAppKey{head: body}
 	var m tsubst
 	for i := len(chain) - 1; i >= 0; i-- {
 		for _, t := range chain[i] {
@@ -397,9 +398,32 @@ func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 			c.checkType(t, f.Param.Kind)
 			m = m.set(f.Param.Name, t)
 			body = f.Body
+			if key.n < len(key.args) {
+				key.args[key.n] = t
+			}
+			key.n++
 		}
 	}
-	return c.subst(m, body)
+	if key.n > len(key.args) {
+		return c.subst(m, body)
+	}
+	// The instance is a function of the head's type and the arguments
+	// (the binders peeled are the head's): a function applied to the same
+	// (interned) types again reuses it.
+	if r, ok := c.tyApps[key]; ok {
+		return r
+	}
+	r := c.subst(m, body)
+	c.tyApps[key] = r
+	return r
+}
+
+// tyAppKey identifies an instance of a polymorphic type: its type and
+// its first (up to four) type arguments, n in all.
+type tyAppKey struct {
+	head lf.Type
+	n    int
+	args [4]lf.Type
 }
 
 func (c *checker) checkInterfaceInstanceRef(iface, tmpl lf.TypeConID) {

@@ -222,8 +222,16 @@ func (c *checker) kindOf1(t lf.Type) *lf.Kind {
 	case *lf.TNat:
 		return kNat
 	case *lf.TCon:
+		// A data type's kind is memoized like a closed type's: the head
+		// of applications with variables is looked up and its kind built
+		// once.
+		if k, ok := c.kinds[t]; ok {
+			return k
+		}
 		dt := c.lookupDataType(t.ID, Reference{Sort: RefDataType, ID: t.ID})
-		return kindOfParams(dt.Params)
+		k := kindOfParams(dt.Params)
+		c.kinds[t] = k
+		return k
 	case *lf.TApp:
 		fk := c.kindOf(t.Fun)
 		if fk.Sort != lf.KindArrow {
