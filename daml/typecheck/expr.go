@@ -9,27 +9,136 @@ import (
 // checkTopExpr checks a definition-level expression against typ in the
 // current context (Env.checkTopExpr): a mismatch is always ETypeMismatch.
 func (c *checker) checkTopExpr(e lf.Expr, typ lf.Type) {
-	t := c.typeOf(e)
-	if !c.equal(t, typ) {
+	if t := c.mismatch(e, typ); t != nil {
 		c.fail(c.typeMismatch(t, typ))
 	}
 }
 
 // checkExpr checks that e has type typ (Env.checkExpr): a mismatch is
 // EFieldTypeMismatch when e is a record projection, else ETypeMismatch.
-// It returns the inferred type.
-func (c *checker) checkExpr(e lf.Expr, typ lf.Type) lf.Type {
+func (c *checker) checkExpr(e lf.Expr, typ lf.Type) {
+	if t := c.mismatch(e, typ); t != nil {
+		c.exprMismatch(e, t, typ)
+	}
+}
+
+// checkExprType is checkExpr returning e's type.
+func (c *checker) checkExprType(e lf.Expr, typ lf.Type) lf.Type {
 	t := c.typeOf(e)
 	if !c.equal(t, typ) {
-		if p, ok := e.(*lf.ERecProj); ok {
-			rec := typeConAppToType(p.Type)
-			c.throw(EFieldTypeMismatch, Error{Found: t, Expected: typ, Name: p.Field},
-				"Tried to use field %s with type %s on value of type %s, but that field has type %s",
-				p.Field, prettyType(t), prettyType(rec), prettyType(typ))
-		}
-		c.fail(c.typeMismatch(t, typ))
+		c.exprMismatch(e, t, typ)
 	}
 	return t
+}
+
+func (c *checker) exprMismatch(e lf.Expr, t, typ lf.Type) {
+	if p, ok := e.(*lf.ERecProj); ok {
+		rec := typeConAppToType(p.Type)
+		c.throw(EFieldTypeMismatch, Error{Found: t, Expected: typ, Name: p.Field},
+			"Tried to use field %s with type %s on value of type %s, but that field has type %s",
+			p.Field, prettyType(t), prettyType(rec), prettyType(typ))
+	}
+	c.fail(c.typeMismatch(t, typ))
+}
+
+// mismatch returns nil when e has type typ (equal(typeOf(e), typ)), else
+// e's type. The type of a lambda or type abstraction is not built: its
+// body is typed under its binders as typeOf does, then its binders are
+// compared with typ's arrows and foralls (expanding typ's synonyms where
+// equal would, in the same order) and the body's type with what
+// remains; the whole type is built for the error message only.
+func (c *checker) mismatch(e lf.Expr, typ lf.Type) lf.Type {
+	switch e.(type) {
+	case *lf.EAbs, *lf.ETyAbs:
+	default:
+		t := c.typeOf(e)
+		if c.equal(t, typ) {
+			return nil
+		}
+		return t
+	}
+	var buf [4]lf.Expr
+	layers := buf[:0]
+	eBase, tBase := len(c.eStack), len(c.tStack)
+	body := e
+peel:
+	for {
+		switch x := body.(type) {
+		case *lf.EAbs:
+			c.enter()
+			for _, p := range x.Params {
+				c.checkType(p.Type, kStar)
+				c.pushE(p.Name, p.Type)
+			}
+			layers, body = append(layers, x), x.Body
+		case *lf.ETyAbs:
+			c.enter()
+			for _, p := range x.Params {
+				c.checkKind(p.Kind)
+				c.pushT(p.Name, p.Kind)
+			}
+			layers, body = append(layers, x), x.Body
+		default:
+			break peel
+		}
+	}
+	t := c.typeOf(body)
+	c.popE(eBase)
+	c.popT(tBase)
+	for range layers {
+		c.leave()
+	}
+	if c.layersMatch(layers, t, typ) {
+		return nil
+	}
+	for i := len(layers) - 1; i >= 0; i-- {
+		switch x := layers[i].(type) {
+		case *lf.EAbs:
+			for j := len(x.Params) - 1; j >= 0; j-- {
+				t = fn(x.Params[j].Type, t)
+			}
+		case *lf.ETyAbs:
+			for j := len(x.Params) - 1; j >= 0; j-- {
+				t = forall(x.Params[j].Name, x.Params[j].Kind, t)
+			}
+		}
+	}
+	return t
+}
+
+// layersMatch is equal(T, typ) where T is the type of the lambdas and
+// type abstractions layers whose body has type t, compared as alpha
+// compares T's arrows and foralls.
+func (c *checker) layersMatch(layers []lf.Expr, t, typ lf.Type) bool {
+	var l, r []string
+	same := true
+	for _, x := range layers {
+		switch x := x.(type) {
+		case *lf.EAbs:
+			for _, p := range x.Params {
+				a, ok := c.whnf(typ).(*lf.TApp)
+				if !ok {
+					return false
+				}
+				f, ok := c.whnf(a.Fun).(*lf.TApp)
+				if !ok || !c.alpha(tArrow, f.Fun, l, r, same) || !c.alpha(p.Type, f.Arg, l, r, same) {
+					return false
+				}
+				typ = a.Arg
+			}
+		case *lf.ETyAbs:
+			for _, p := range x.Params {
+				f, ok := c.whnf(typ).(*lf.TForall)
+				if !ok || !p.Kind.Equal(f.Param.Kind) {
+					return false
+				}
+				l, r = append(l, p.Name), append(r, f.Param.Name)
+				same = same && p.Name == f.Param.Name
+				typ = f.Body
+			}
+		}
+	}
+	return c.alpha(t, typ, l, r, same)
 }
 
 // checkTypeConApp checks a data type applied to type arguments in an
@@ -237,7 +346,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		base := len(c.eStack)
 		for _, b := range e.Bindings {
 			c.checkType(b.Var.Type, kStar)
-			t := c.checkExpr(b.Bound, b.Var.Type)
+			t := c.checkExprType(b.Bound, b.Var.Type)
 			if b.Var.Name != "" {
 				c.pushE(b.Var.Name, t)
 			}
