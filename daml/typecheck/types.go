@@ -69,7 +69,22 @@ func init() {
 		lf.BuiltinArrow: k2, lf.BuiltinGenMap: k2,
 	} {
 		builtinStarKind[b] = k
+		if int(b) < len(builtinKinds) {
+			builtinKinds[b] = k
+		}
 	}
+}
+
+// builtinKinds holds the kinds of builtinStarKind's small values: an
+// array is indexed without a map's hashing, at every builtin type node.
+var builtinKinds [lf.BuiltinTextMap + 1]*lf.Kind
+
+// builtinKind is the kind of the builtin type b, nil when unknown.
+func builtinKind(b lf.BuiltinType) *lf.Kind {
+	if b >= 0 && int(b) < len(builtinKinds) {
+		return builtinKinds[b]
+	}
+	return builtinStarKind[b]
 }
 
 func app(f, a lf.Type) lf.Type       { return &lf.TApp{Fun: f, Arg: a} }
@@ -171,7 +186,7 @@ func (c *checker) checkType(t lf.Type, k *lf.Kind) {
 // throughout a package is kind-checked once. Errors are not memoized.
 func (c *checker) kindOfCached(t lf.Type) *lf.Kind {
 	switch t.(type) {
-	case *lf.TBuiltin, *lf.TNat:
+	case *lf.TBuiltin, *lf.TNat, *lf.TVar: // a variable's kind is never memoized
 		return c.kindOf(t)
 	}
 	if k, ok := c.kinds[t]; ok {
@@ -240,7 +255,7 @@ func (c *checker) kindOf1(t lf.Type) *lf.Kind {
 		c.checkType(t.Arg, fk.Param)
 		return fk.Result
 	case *lf.TBuiltin:
-		if k := builtinStarKind[t.Builtin]; k != nil {
+		if k := builtinKind(t.Builtin); k != nil {
 			return k
 		}
 		// Scenario and unknown builtins: the decoder rejects them.
@@ -272,6 +287,19 @@ func (c *checker) checkRecordType(fs []lf.Field) {
 
 func (c *checker) checkUniq(n int, name func(int) string, dup func(string)) {
 	if n < 2 {
+		return
+	}
+	if n <= 32 {
+		// Without a map for the usual handful of names (struct types,
+		// checked at each occurrence, have tens of fields at most).
+		for i := 1; i < n; i++ {
+			s := name(i)
+			for j := range i {
+				if name(j) == s {
+					dup(s)
+				}
+			}
+		}
 		return
 	}
 	seen := make(map[string]bool, n)
