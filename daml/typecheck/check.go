@@ -114,6 +114,8 @@ type checker struct {
 	// an entry, which is restored when the binder's scope ends.
 	tvars map[string]*lf.Kind
 	evars map[string]lf.Type
+	// alphaL and alphaR are the binders entered by alpha on each side.
+	alphaL, alphaR []string
 	// eStack and tStack are the entries replaced by the binders in
 	// scope (pushE, pushT).
 	eStack []savedE

@@ -110,7 +110,13 @@ peel:
 // type abstractions layers whose body has type t, compared as alpha
 // compares T's arrows and foralls.
 func (c *checker) layersMatch(layers []lf.Expr, t, typ lf.Type) bool {
-	var l, r []string
+	base := len(c.alphaL)
+	eq := c.layersMatch1(layers, t, typ)
+	c.alphaL, c.alphaR = c.alphaL[:base], c.alphaR[:base]
+	return eq
+}
+
+func (c *checker) layersMatch1(layers []lf.Expr, t, typ lf.Type) bool {
 	same := true
 	for _, x := range layers {
 		switch x := x.(type) {
@@ -121,7 +127,7 @@ func (c *checker) layersMatch(layers []lf.Expr, t, typ lf.Type) bool {
 					return false
 				}
 				f, ok := c.whnf(a.Fun).(*lf.TApp)
-				if !ok || !c.alpha(tArrow, f.Fun, l, r, same) || !c.alpha(p.Type, f.Arg, l, r, same) {
+				if !ok || !c.alpha(tArrow, f.Fun, same) || !c.alpha(p.Type, f.Arg, same) {
 					return false
 				}
 				typ = a.Arg
@@ -132,13 +138,13 @@ func (c *checker) layersMatch(layers []lf.Expr, t, typ lf.Type) bool {
 				if !ok || !p.Kind.Equal(f.Param.Kind) {
 					return false
 				}
-				l, r = append(l, p.Name), append(r, f.Param.Name)
+				c.alphaL, c.alphaR = append(c.alphaL, p.Name), append(c.alphaR, f.Param.Name)
 				same = same && p.Name == f.Param.Name
 				typ = f.Body
 			}
 		}
 	}
-	return c.alpha(t, typ, l, r, same)
+	return c.alpha(t, typ, same)
 }
 
 // checkTypeConApp checks a data type applied to type arguments in an

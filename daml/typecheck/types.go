@@ -372,29 +372,80 @@ func (c *checker) whnf(t lf.Type) lf.Type {
 // synonym applied to alpha-equivalent arguments on both sides is equal
 // without expansion, and otherwise its expansion is compared; the result
 // is the same as comparing the full expansions.
-func (c *checker) equal(t1, t2 lf.Type) bool { return c.alpha(t1, t2, nil, nil, true) }
+func (c *checker) equal(t1, t2 lf.Type) bool { return c.alpha(t1, t2, true) }
 
 // alpha compares t1 and t2 (AlphaEquiv.alphaEquiv, with lazy synonym
-// expansion). l and r are the binders entered on each side, innermost
-// last; same reports that they are the same names, in which case
-// physically equal types are equivalent.
-func (c *checker) alpha(t1, t2 lf.Type, l, r []string, same bool) bool {
+// expansion) under the binders c.alphaL and c.alphaR entered on each
+// side, innermost last; same reports that they are the same names, in
+// which case physically equal types are equivalent. Each pair of types
+// not physically equal is a step. The usual pairs of nodes of one form
+// are compared here, without the general case's interface comparison
+// and synonym tests.
+func (c *checker) alpha(t1, t2 lf.Type, same bool) bool {
+	switch a := t1.(type) {
+	case *lf.TApp:
+		if b, ok := t2.(*lf.TApp); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			eq := c.alpha(a.Fun, b.Fun, same) && c.alpha(a.Arg, b.Arg, same)
+			c.leave()
+			return eq
+		}
+	case *lf.TBuiltin:
+		if b, ok := t2.(*lf.TBuiltin); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			c.leave()
+			return a.Builtin == b.Builtin
+		}
+	case *lf.TVar:
+		if b, ok := t2.(*lf.TVar); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			c.leave()
+			return c.sameVar(a.Name, b.Name)
+		}
+	case *lf.TCon:
+		if b, ok := t2.(*lf.TCon); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			c.leave()
+			return a.ID == b.ID
+		}
+	}
 	if same && t1 == t2 {
 		return true
 	}
 	c.enter()
-	eq := c.alpha1(t1, t2, l, r, same)
+	eq := c.alpha1(t1, t2, same)
 	c.leave()
 	return eq
 }
 
-func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
+// sameVar compares the type variables a (of the left side) and b.
+func (c *checker) sameVar(a, b string) bool {
+	da, db := binderDepth(c.alphaL, a), binderDepth(c.alphaR, b)
+	if da < 0 && db < 0 {
+		return a == b
+	}
+	return da == db
+}
+
+func (c *checker) alpha1(t1, t2 lf.Type, same bool) bool {
 	s1, ok1 := t1.(*lf.TSyn)
 	s2, ok2 := t2.(*lf.TSyn)
 	if ok1 && ok2 && s1.ID == s2.ID && len(s1.Args) == len(s2.Args) {
 		eq := true
 		for i := range s1.Args {
-			if !c.alpha(s1.Args[i], s2.Args[i], l, r, same) {
+			if !c.alpha(s1.Args[i], s2.Args[i], same) {
 				eq = false
 				break
 			}
@@ -403,42 +454,28 @@ func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
 			return true
 		}
 	}
+	// Expanding changes no binder: same still holds (an expansion
+	// shares the parts of the synonym's definition it does not change,
+	// which may be the other side's).
 	if ok1 {
-		return c.alpha(c.expandHead(s1), t2, l, r, false)
+		return c.alpha(c.expandHead(s1), t2, same)
 	}
 	if ok2 {
-		return c.alpha(t1, c.expandHead(s2), l, r, false)
+		return c.alpha(t1, c.expandHead(s2), same)
 	}
 	switch a := t1.(type) {
-	case *lf.TVar:
-		b, ok := t2.(*lf.TVar)
-		if !ok {
-			return false
-		}
-		da, db := binderDepth(l, a.Name), binderDepth(r, b.Name)
-		if da < 0 && db < 0 {
-			return a.Name == b.Name
-		}
-		return da == db
 	case *lf.TNat:
 		b, ok := t2.(*lf.TNat)
 		return ok && a.N == b.N
-	case *lf.TCon:
-		b, ok := t2.(*lf.TCon)
-		return ok && a.ID == b.ID
-	case *lf.TApp:
-		b, ok := t2.(*lf.TApp)
-		return ok && c.alpha(a.Fun, b.Fun, l, r, same) && c.alpha(a.Arg, b.Arg, l, r, same)
-	case *lf.TBuiltin:
-		b, ok := t2.(*lf.TBuiltin)
-		return ok && a.Builtin == b.Builtin
 	case *lf.TForall:
 		b, ok := t2.(*lf.TForall)
 		if !ok || !a.Param.Kind.Equal(b.Param.Kind) {
 			return false
 		}
-		return c.alpha(a.Body, b.Body, append(l[:len(l):len(l)], a.Param.Name), append(r[:len(r):len(r)], b.Param.Name),
-			same && a.Param.Name == b.Param.Name)
+		c.alphaL, c.alphaR = append(c.alphaL, a.Param.Name), append(c.alphaR, b.Param.Name)
+		eq := c.alpha(a.Body, b.Body, same && a.Param.Name == b.Param.Name)
+		c.alphaL, c.alphaR = c.alphaL[:len(c.alphaL)-1], c.alphaR[:len(c.alphaR)-1]
+		return eq
 	case *lf.TStruct:
 		b, ok := t2.(*lf.TStruct)
 		if !ok || len(a.Fields) != len(b.Fields) {
@@ -451,12 +488,14 @@ func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
 			}
 		}
 		for i := range fa {
-			if !c.alpha(fa[i].Type, fb[i].Type, l, r, same) {
+			if !c.alpha(fa[i].Type, fb[i].Type, same) {
 				return false
 			}
 		}
 		return true
 	}
+	// Other pairs of forms (the ones alpha compares, when they differ)
+	// are not equivalent.
 	return false
 }
 
