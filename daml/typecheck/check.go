@@ -116,6 +116,10 @@ type checker struct {
 	evars map[string]lf.Type
 	// alphaL and alphaR are the binders entered by alpha on each side.
 	alphaL, alphaR []string
+	// typeStack holds the types of the fields of the structs being
+	// checked (structMismatch); fieldOrder is structMatch's scratch.
+	typeStack  []lf.Type
+	fieldOrder []int
 	// eStack and tStack are the entries replaced by the binders in
 	// scope (pushE, pushT).
 	eStack []savedE

@@ -1,6 +1,7 @@
 package typecheck
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -46,80 +47,93 @@ func (c *checker) exprMismatch(e lf.Expr, t, typ lf.Type) {
 // body is typed under its binders as typeOf does, then its binders are
 // compared with typ's arrows and foralls (expanding typ's synonyms where
 // equal would, in the same order) and the body's type with what
-// remains; the whole type is built for the error message only.
+// remains. A struct's fields are typed so too, then compared with typ's
+// fields. The whole type is built for the error message only.
 func (c *checker) mismatch(e lf.Expr, typ lf.Type) lf.Type {
-	switch e.(type) {
+	switch e := e.(type) {
 	case *lf.EAbs, *lf.ETyAbs:
-	default:
-		t := c.typeOf(e)
-		if c.equal(t, typ) {
+		t := c.bodyType(e)
+		if c.layersMatch(e, t, typ) {
 			return nil
 		}
-		return t
+		return withLayers(e, t)
+	case *lf.EStructCon:
+		return c.structMismatch(e, typ)
 	}
-	var buf [4]lf.Expr
-	layers := buf[:0]
+	t := c.typeOf(e)
+	if c.equal(t, typ) {
+		return nil
+	}
+	return t
+}
+
+// bodyType types e as typeOf does and returns the type of its body
+// under the lambdas and type abstractions around it: e's type is
+// withLayers(e, bodyType(e)).
+func (c *checker) bodyType(e lf.Expr) lf.Type {
 	eBase, tBase := len(c.eStack), len(c.tStack)
-	body := e
+	n := 0
 peel:
 	for {
-		switch x := body.(type) {
+		switch x := e.(type) {
 		case *lf.EAbs:
 			c.enter()
 			for _, p := range x.Params {
 				c.checkType(p.Type, kStar)
 				c.pushE(p.Name, p.Type)
 			}
-			layers, body = append(layers, x), x.Body
+			e, n = x.Body, n+1
 		case *lf.ETyAbs:
 			c.enter()
 			for _, p := range x.Params {
 				c.checkKind(p.Kind)
 				c.pushT(p.Name, p.Kind)
 			}
-			layers, body = append(layers, x), x.Body
+			e, n = x.Body, n+1
 		default:
 			break peel
 		}
 	}
-	t := c.typeOf(body)
+	t := c.typeOf(e)
 	c.popE(eBase)
 	c.popT(tBase)
-	for range layers {
+	for range n {
 		c.leave()
 	}
-	if c.layersMatch(layers, t, typ) {
-		return nil
-	}
-	for i := len(layers) - 1; i >= 0; i-- {
-		switch x := layers[i].(type) {
-		case *lf.EAbs:
-			for j := len(x.Params) - 1; j >= 0; j-- {
-				t = fn(x.Params[j].Type, t)
-			}
-		case *lf.ETyAbs:
-			for j := len(x.Params) - 1; j >= 0; j-- {
-				t = forall(x.Params[j].Name, x.Params[j].Kind, t)
-			}
+	return t
+}
+
+// withLayers is the type of e whose body has type t: the arrows and
+// foralls of the lambdas and type abstractions around the body.
+func withLayers(e lf.Expr, t lf.Type) lf.Type {
+	switch x := e.(type) {
+	case *lf.EAbs:
+		t = withLayers(x.Body, t)
+		for j := len(x.Params) - 1; j >= 0; j-- {
+			t = fn(x.Params[j].Type, t)
+		}
+	case *lf.ETyAbs:
+		t = withLayers(x.Body, t)
+		for j := len(x.Params) - 1; j >= 0; j-- {
+			t = forall(x.Params[j].Name, x.Params[j].Kind, t)
 		}
 	}
 	return t
 }
 
-// layersMatch is equal(T, typ) where T is the type of the lambdas and
-// type abstractions layers whose body has type t, compared as alpha
-// compares T's arrows and foralls.
-func (c *checker) layersMatch(layers []lf.Expr, t, typ lf.Type) bool {
+// layersMatch is equal(withLayers(e, t), typ), comparing the arrows and
+// foralls of e's lambdas and type abstractions as alpha would.
+func (c *checker) layersMatch(e lf.Expr, t, typ lf.Type) bool {
 	base := len(c.alphaL)
-	eq := c.layersMatch1(layers, t, typ)
+	eq := c.layersMatch1(e, t, typ)
 	c.alphaL, c.alphaR = c.alphaL[:base], c.alphaR[:base]
 	return eq
 }
 
-func (c *checker) layersMatch1(layers []lf.Expr, t, typ lf.Type) bool {
+func (c *checker) layersMatch1(e lf.Expr, t, typ lf.Type) bool {
 	same := true
-	for _, x := range layers {
-		switch x := x.(type) {
+	for {
+		switch x := e.(type) {
 		case *lf.EAbs:
 			for _, p := range x.Params {
 				a, ok := c.whnf(typ).(*lf.TApp)
@@ -132,6 +146,7 @@ func (c *checker) layersMatch1(layers []lf.Expr, t, typ lf.Type) bool {
 				}
 				typ = a.Arg
 			}
+			e = x.Body
 		case *lf.ETyAbs:
 			for _, p := range x.Params {
 				f, ok := c.whnf(typ).(*lf.TForall)
@@ -142,9 +157,63 @@ func (c *checker) layersMatch1(layers []lf.Expr, t, typ lf.Type) bool {
 				same = same && p.Name == f.Param.Name
 				typ = f.Body
 			}
+			e = x.Body
+		default:
+			return c.alpha(t, typ, same)
 		}
 	}
-	return c.alpha(t, typ, same)
+}
+
+// structMismatch is mismatch for a struct: its fields are typed (their
+// body types, on c.typeStack) and checked unique as typeOf does, then
+// compared with typ's as equal compares struct types.
+func (c *checker) structMismatch(e *lf.EStructCon, typ lf.Type) lf.Type {
+	base := len(c.typeStack)
+	c.enter()
+	for _, f := range e.Fields {
+		c.typeStack = append(c.typeStack, c.bodyType(f.Expr))
+	}
+	c.checkUniq(len(e.Fields), func(i int) string { return e.Fields[i].Name }, func(n string) {
+		c.throw(EDuplicateField, Error{Name: n}, "duplicate field: %s", n)
+	})
+	c.leave()
+	types := c.typeStack[base:]
+	if c.structMatch(e, types, typ) {
+		c.typeStack = c.typeStack[:base]
+		return nil
+	}
+	fs := make([]lf.Field, len(e.Fields))
+	for i, f := range e.Fields {
+		fs[i] = lf.Field{Name: f.Name, Type: withLayers(f.Expr, types[i])}
+	}
+	c.typeStack = c.typeStack[:base]
+	return &lf.TStruct{Fields: sortedFields(&lf.TStruct{Fields: fs})}
+}
+
+func (c *checker) structMatch(e *lf.EStructCon, types []lf.Type, typ lf.Type) bool {
+	x, ok := c.whnf(typ).(*lf.TStruct)
+	if !ok || len(x.Fields) != len(e.Fields) {
+		return false
+	}
+	fb := sortedFields(x)
+	// The fields' indices in the order of their (unique) names.
+	order := c.fieldOrder[:0]
+	for i := range e.Fields {
+		order = append(order, i)
+	}
+	slices.SortFunc(order, func(i, j int) int { return strings.Compare(e.Fields[i].Name, e.Fields[j].Name) })
+	c.fieldOrder = order
+	for i, k := range order {
+		if e.Fields[k].Name != fb[i].Name {
+			return false
+		}
+	}
+	for i, k := range order {
+		if !c.layersMatch(e.Fields[k].Expr, types[k], fb[i].Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkTypeConApp checks a data type applied to type arguments in an
