@@ -124,42 +124,54 @@ func withLayers(e lf.Expr, t lf.Type) lf.Type {
 // layersMatch is equal(withLayers(e, t), typ), comparing the arrows and
 // foralls of e's lambdas and type abstractions as alpha would.
 func (c *checker) layersMatch(e lf.Expr, t, typ lf.Type) bool {
+	return c.layersMatchSub(e, t, typ, nil)
+}
+
+// layersMatchSub is layersMatch(e, t, s.apply(typ)) (alphaSub).
+func (c *checker) layersMatchSub(e lf.Expr, t, typ lf.Type, s *substituter) bool {
 	base := len(c.alphaL)
-	eq := c.layersMatch1(e, t, typ)
+	eq := c.layersMatch1(e, t, typ, s)
 	c.alphaL, c.alphaR = c.alphaL[:base], c.alphaR[:base]
 	return eq
 }
 
-func (c *checker) layersMatch1(e lf.Expr, t, typ lf.Type) bool {
-	same := true
+func (c *checker) layersMatch1(e lf.Expr, t, typ lf.Type, s *substituter) bool {
+	same := s == nil
 	for {
 		switch x := e.(type) {
 		case *lf.EAbs:
 			for _, p := range x.Params {
-				a, ok := c.whnf(typ).(*lf.TApp)
+				h, hs := c.resolve(typ, s)
+				a, ok := h.(*lf.TApp)
 				if !ok {
 					return false
 				}
-				f, ok := c.whnf(a.Fun).(*lf.TApp)
-				if !ok || !c.alpha(tArrow, f.Fun, same) || !c.alpha(p.Type, f.Arg, same) {
+				h, fs := c.resolve(a.Fun, hs)
+				f, ok := h.(*lf.TApp)
+				if !ok || !c.alphaSub(tArrow, f.Fun, same, fs) || !c.alphaSub(p.Type, f.Arg, same, fs) {
 					return false
 				}
-				typ = a.Arg
+				typ, s = a.Arg, hs
 			}
 			e = x.Body
 		case *lf.ETyAbs:
 			for _, p := range x.Params {
-				f, ok := c.whnf(typ).(*lf.TForall)
+				h, hs := c.resolve(typ, s)
+				f, ok := h.(*lf.TForall)
 				if !ok || !p.Kind.Equal(f.Param.Kind) {
 					return false
 				}
-				c.alphaL, c.alphaR = append(c.alphaL, p.Name), append(c.alphaR, f.Param.Name)
-				same = same && p.Name == f.Param.Name
-				typ = f.Body
+				v := f.Param.Name
+				if hs != nil {
+					hs, v = hs.under(v)
+				}
+				c.alphaL, c.alphaR = append(c.alphaL, p.Name), append(c.alphaR, v)
+				same = same && p.Name == v
+				typ, s = f.Body, hs
 			}
 			e = x.Body
 		default:
-			return c.alpha(t, typ, same)
+			return c.alphaSub(t, typ, same, s)
 		}
 	}
 }
@@ -191,7 +203,31 @@ func (c *checker) structMismatch(e *lf.EStructCon, typ lf.Type) lf.Type {
 }
 
 func (c *checker) structMatch(e *lf.EStructCon, types []lf.Type, typ lf.Type) bool {
-	x, ok := c.whnf(typ).(*lf.TStruct)
+	// A synonym of a struct type (a type class's dictionary) is compared
+	// with its definition under the substitution of its parameters, not
+	// expanded (expandHead) into a struct built to be compared once.
+	var s *substituter
+	if syn, ok := typ.(*lf.TSyn); ok && len(syn.Args) > 0 {
+		if _, expanded := c.expansions[syn]; !expanded {
+			c.enter()
+			c.leave()
+			def := c.lookupTypeSyn(syn.ID, Reference{Sort: RefTypeSyn, ID: syn.ID})
+			if len(def.Params) != len(syn.Args) {
+				c.synArity(syn.ID, syn.Args)
+			}
+			if _, ok := def.Type.(*lf.TStruct); ok {
+				m := make(tsubst, 0, len(syn.Args))
+				for i, a := range syn.Args {
+					m = m.set(def.Params[i].Name, a)
+				}
+				s, typ = &substituter{c: c, m: m}, def.Type
+			}
+		}
+	}
+	if s == nil {
+		typ = c.whnf(typ)
+	}
+	x, ok := typ.(*lf.TStruct)
 	if !ok || len(x.Fields) != len(e.Fields) {
 		return false
 	}
@@ -209,7 +245,7 @@ func (c *checker) structMatch(e *lf.EStructCon, types []lf.Type, typ lf.Type) bo
 		}
 	}
 	for i, k := range order {
-		if !c.layersMatch(e.Fields[k].Expr, types[k], fb[i].Type) {
+		if !c.layersMatchSub(e.Fields[k].Expr, types[k], fb[i].Type, s) {
 			return false
 		}
 	}

@@ -581,7 +581,6 @@ func (s *substituter) apply(t lf.Type) lf.Type {
 }
 
 func (s *substituter) apply1(t lf.Type) lf.Type {
-	c := s.c
 	switch t := t.(type) {
 	case *lf.TVar:
 		if r, ok := s.m.get(t.Name); ok {
@@ -625,37 +624,12 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 		}
 		return &lf.TStruct{Fields: fs}
 	case *lf.TForall:
-		v := t.Param.Name
-		fv := s.freeVars()
-		inner := s
-		if fv[v] {
-			fresh := ""
-			for i := 0; ; i++ {
-				fresh = freshVarPrefix + strconv.Itoa(i)
-				if !fv[fresh] {
-					break
-				}
-			}
-			m := slices.Clone(s.m).set(v, &lf.TVar{Name: fresh})
-			fv2 := make(map[string]bool, len(fv)+1)
-			for k := range fv {
-				fv2[k] = true
-			}
-			fv2[fresh] = true
-			inner = &substituter{c: c, m: m, fv: fv2}
-			return &lf.TForall{Param: lf.TypeParam{Name: fresh, Kind: t.Param.Kind}, Body: inner.apply(t.Body)}
+		inner, v := s.under(t.Param.Name)
+		if v != t.Param.Name {
+			return &lf.TForall{Param: lf.TypeParam{Name: v, Kind: t.Param.Kind}, Body: inner.apply(t.Body)}
 		}
-		if _, shadowed := s.m.get(v); shadowed {
-			if len(s.m) == 1 {
-				return t
-			}
-			m := make(tsubst, 0, len(s.m)-1)
-			for _, b := range s.m {
-				if b.name != v {
-					m = append(m, b)
-				}
-			}
-			inner = &substituter{c: c, m: m, fv: fv}
+		if len(inner.m) == 0 {
+			return t
 		}
 		b := inner.apply(t.Body)
 		if b == t.Body {
@@ -664,6 +638,147 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 		return &lf.TForall{Param: t.Param, Body: b}
 	}
 	return t
+}
+
+// under returns the substituter for the body of a forall binding v, and
+// the binder's name in the result: v, or a fresh name when v is a
+// variable of a replacement (which the binder would capture).
+func (s *substituter) under(v string) (*substituter, string) {
+	fv := s.freeVars()
+	if fv[v] {
+		fresh := ""
+		for i := 0; ; i++ {
+			fresh = freshVarPrefix + strconv.Itoa(i)
+			if !fv[fresh] {
+				break
+			}
+		}
+		m := slices.Clone(s.m).set(v, &lf.TVar{Name: fresh})
+		fv2 := make(map[string]bool, len(fv)+1)
+		for k := range fv {
+			fv2[k] = true
+		}
+		fv2[fresh] = true
+		return &substituter{c: s.c, m: m, fv: fv2}, fresh
+	}
+	if _, shadowed := s.m.get(v); shadowed {
+		m := make(tsubst, 0, len(s.m)-1)
+		for _, b := range s.m {
+			if b.name != v {
+				m = append(m, b)
+			}
+		}
+		return &substituter{c: s.c, m: m, fv: fv}, v
+	}
+	return s, v
+}
+
+// alphaSub is alpha(t1, s.apply(t2), false) without building
+// s.apply(t2): t2's nodes are compared as the substitution would
+// rebuild them, its variables of s by their replacements, and a synonym
+// application to expand is built (s.apply) first. s is nil for none.
+func (c *checker) alphaSub(t1, t2 lf.Type, same bool, s *substituter) bool {
+	if s == nil || len(s.m) == 0 {
+		return c.alpha(t1, t2, same)
+	}
+	if v, ok := t2.(*lf.TVar); ok {
+		if r, ok := s.m.get(v.Name); ok {
+			return c.alpha(t1, r, false)
+		}
+		return c.alpha(t1, t2, false)
+	}
+	c.enter()
+	eq := c.alphaSub1(t1, t2, s)
+	c.leave()
+	return eq
+}
+
+func (c *checker) alphaSub1(t1, t2 lf.Type, s *substituter) bool {
+	s1, ok1 := t1.(*lf.TSyn)
+	s2, ok2 := t2.(*lf.TSyn)
+	if ok1 && ok2 && s1.ID == s2.ID && len(s1.Args) == len(s2.Args) {
+		eq := true
+		for i := range s1.Args {
+			if !c.alphaSub(s1.Args[i], s2.Args[i], false, s) {
+				eq = false
+				break
+			}
+		}
+		if eq {
+			return true
+		}
+	}
+	if ok1 {
+		return c.alphaSub(c.expandHead(s1), t2, false, s)
+	}
+	if ok2 {
+		return c.alpha(t1, c.expandHead(s.apply(s2).(*lf.TSyn)), false)
+	}
+	switch a := t1.(type) {
+	case *lf.TApp:
+		b, ok := t2.(*lf.TApp)
+		return ok && c.alphaSub(a.Fun, b.Fun, false, s) && c.alphaSub(a.Arg, b.Arg, false, s)
+	case *lf.TBuiltin:
+		b, ok := t2.(*lf.TBuiltin)
+		return ok && a.Builtin == b.Builtin
+	case *lf.TCon:
+		b, ok := t2.(*lf.TCon)
+		return ok && a.ID == b.ID
+	case *lf.TNat:
+		b, ok := t2.(*lf.TNat)
+		return ok && a.N == b.N
+	case *lf.TForall:
+		b, ok := t2.(*lf.TForall)
+		if !ok || !a.Param.Kind.Equal(b.Param.Kind) {
+			return false
+		}
+		inner, v := s.under(b.Param.Name)
+		c.alphaL, c.alphaR = append(c.alphaL, a.Param.Name), append(c.alphaR, v)
+		eq := c.alphaSub(a.Body, b.Body, false, inner)
+		c.alphaL, c.alphaR = c.alphaL[:len(c.alphaL)-1], c.alphaR[:len(c.alphaR)-1]
+		return eq
+	case *lf.TStruct:
+		b, ok := t2.(*lf.TStruct)
+		if !ok || len(a.Fields) != len(b.Fields) {
+			return false
+		}
+		// The substitution keeps the fields' names and order.
+		fa, fb := sortedFields(a), sortedFields(b)
+		for i := range fa {
+			if fa[i].Name != fb[i].Name {
+				return false
+			}
+		}
+		for i := range fa {
+			if !c.alphaSub(fa[i].Type, fb[i].Type, false, s) {
+				return false
+			}
+		}
+		return true
+	}
+	// A variable (t2 is not one) or another pair of forms.
+	return false
+}
+
+// resolve is whnf(s.apply(t)) down to its head node: that node, and the
+// substitution still to apply below it (nil for none).
+func (c *checker) resolve(t lf.Type, s *substituter) (lf.Type, *substituter) {
+	if s != nil && len(s.m) == 0 {
+		s = nil
+	}
+	if s != nil {
+		switch x := t.(type) {
+		case *lf.TVar:
+			if r, ok := s.m.get(x.Name); ok {
+				return c.whnf(r), nil
+			}
+			return t, s
+		case *lf.TSyn:
+			return c.whnf(s.apply(x)), nil
+		}
+		return t, s
+	}
+	return c.whnf(t), nil
 }
 
 // varNames adds the names of every type variable of t (bound or free) to
