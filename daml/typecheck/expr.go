@@ -611,20 +611,29 @@ func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 	}
 	body := c.typeOf(head)
 	key := tyAppKey{head: body}
-	var m tsubst
+	var binders [len(key.args)]string // of key.args
+	n := 0
+	for _, ts := range chain {
+		n += len(ts)
+	}
+	var m tsubst // past len(key.args) arguments
 	for i := len(chain) - 1; i >= 0; i-- {
 		for _, t := range chain[i] {
 			f := c.toForall(body)
 			c.checkType(t, f.Param.Kind)
-			m = m.set(f.Param.Name, t)
 			body = f.Body
-			if key.n < len(key.args) {
-				key.args[key.n] = t
+			if n <= len(key.args) {
+				key.args[key.n], binders[key.n] = t, f.Param.Name
+			} else {
+				if m == nil {
+					m = make(tsubst, 0, n)
+				}
+				m = m.set(f.Param.Name, t)
 			}
 			key.n++
 		}
 	}
-	if key.n > len(key.args) {
+	if n > len(key.args) {
 		return c.subst(m, body)
 	}
 	// The instance is a function of the head's type and the arguments
@@ -632,6 +641,12 @@ func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 	// (interned) types again reuses it.
 	if r, ok := c.tyApps[key]; ok {
 		return r
+	}
+	if n > 0 {
+		m = make(tsubst, 0, n)
+		for i := range n {
+			m = m.set(binders[i], key.args[i])
+		}
 	}
 	r := c.subst(m, body)
 	c.tyApps[key] = r
