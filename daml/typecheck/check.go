@@ -120,6 +120,8 @@ type checker struct {
 	// checked (structMismatch); fieldOrder is structMatch's scratch.
 	typeStack  []lf.Type
 	fieldOrder []int
+	// ranks is checkExhaustive's scratch.
+	ranks []bool
 	// eStack and tStack are the entries replaced by the binders in
 	// scope (pushE, pushT).
 	eStack []savedE

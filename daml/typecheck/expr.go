@@ -866,26 +866,43 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 // listed [False, True] — so the missing pattern reported is the one
 // present (Canton's quirk, mirrored).
 func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.DataType, tcID lf.TypeConID, scrut lf.Type) {
-	ranks := map[int]bool{}
+	// The ranks seen (typeOfCase checked the patterns: each rank is
+	// below the number expected, or 2), and how many.
+	n := expectedPatterns(fam, dt)
+	ranks := c.ranks[:0]
+	for range max(n, 2) {
+		ranks = append(ranks, false)
+	}
+	c.ranks = ranks
+	distinct := 0
+	see := func(r int) {
+		if !ranks[r] {
+			ranks[r] = true
+			distinct++
+		}
+	}
 	for _, a := range alts {
 		switch p := a.Pattern.(type) {
 		case *lf.PDefault:
 			return
 		case *lf.PVariant:
-			ranks[indexOfField(dt.Fields, p.Con)] = true
+			see(indexOfField(dt.Fields, p.Con))
 		case *lf.PEnum:
-			ranks[indexOf(dt.Constructors, p.Con)] = true
+			see(indexOf(dt.Constructors, p.Con))
 		case *lf.PBuiltinCon:
 			if p.Con == lf.ConTrue {
-				ranks[0] = true
+				see(0)
 			} else {
-				ranks[1] = true
+				see(1)
 			}
 		case *lf.PCons, *lf.POptionalSome:
-			ranks[1] = true
+			see(1)
 		case *lf.PNil, *lf.POptionalNone:
-			ranks[0] = true
+			see(0)
 		}
+	}
+	if distinct >= n {
+		return
 	}
 	var expected []string
 	switch fam {
@@ -908,9 +925,6 @@ func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.D
 	default:
 		expected = []string{"CPDefault"}
 	}
-	if len(ranks) >= len(expected) {
-		return
-	}
 	var missing []string
 	for i, p := range expected {
 		if !ranks[i] {
@@ -920,6 +934,20 @@ func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.D
 	c.throw(ENonExhaustivePatterns, Error{Found: scrut, Names: missing},
 		"non-exhaustive pattern match:\n * missing patterns: %s\n * scrutinee type: %s",
 		strings.Join(missing, ", "), prettyType(scrut))
+}
+
+// expectedPatterns is the number of patterns checkExhaustive expects
+// (without building their names, which only an error shows).
+func expectedPatterns(fam patternFamily, dt *lf.DataType) int {
+	switch fam {
+	case famVariant:
+		return len(dt.Fields)
+	case famEnum:
+		return len(dt.Constructors)
+	case famBool, famList, famOptional:
+		return 2
+	}
+	return 1
 }
 
 func indexOfField(fs []lf.Field, name string) int {
