@@ -99,7 +99,7 @@ func newChecker(pkg *lf.Package, lookup Lookup) *checker {
 		budget = baseWork + workPerByte*len(pkg.Payload)
 	}
 	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
-		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
+		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, tcons: map[*lf.DataType]*lf.TCon{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
 		referenced: map[string]bool{}}
 }
 
@@ -139,8 +139,10 @@ type checker struct {
 	// the type variables in scope; tvarLookups counts the type variable
 	// lookups, to tell them. tyApps memoizes typeOfTyApp's instances,
 	// expansions expandHead.
-	kinds       map[lf.Type]*lf.Kind
-	tyApps      map[tyAppKey]lf.Type
+	kinds  map[lf.Type]*lf.Kind
+	tyApps map[tyAppKey]lf.Type
+	// tcons are the type constructor nodes of conAppType.
+	tcons       map[*lf.DataType]*lf.TCon
 	expansions  map[*lf.TSyn]lf.Type
 	tvarLookups int
 

@@ -358,11 +358,11 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		for i, f := range e.Fields {
 			c.checkExpr(f.Expr, c.subst(m, dt.Fields[i].Type))
 		}
-		return typeConAppToType(e.Type)
+		return c.conAppType(dt, e.Type)
 	case *lf.ERecProj:
 		dt, m := c.checkTypeConApp(e.Type)
 		c.expectRecord(e.Type, dt)
-		rec := typeConAppToType(e.Type)
+		rec := c.conAppType(dt, e.Type)
 		f, ok := dt.Field(e.Field)
 		if !ok {
 			c.unknownField(e.Field, rec)
@@ -373,7 +373,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 	case *lf.ERecUpd:
 		dt, m := c.checkTypeConApp(e.Type)
 		c.expectRecord(e.Type, dt)
-		rec := typeConAppToType(e.Type)
+		rec := c.conAppType(dt, e.Type)
 		c.checkExpr(e.Record, rec)
 		f, ok := dt.Field(e.Field)
 		if !ok {
@@ -391,7 +391,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 			c.throw(EUnknownVariantCon, Error{Name: e.Con}, "unknown variant constructor: %s", e.Con)
 		}
 		c.checkExpr(e.Arg, c.subst(m, f.Type))
-		return typeConAppToType(e.Type)
+		return c.conAppType(dt, e.Type)
 	case *lf.EStructCon:
 		fs := make([]lf.Field, len(e.Fields))
 		for i, f := range e.Fields {

@@ -109,6 +109,21 @@ func natType(n int) lf.Type {
 	return &lf.TNat{N: n}
 }
 
+// conAppType is typeConAppToType for the data type dt of app.ID, its
+// constructor node made once per data type.
+func (c *checker) conAppType(dt *lf.DataType, app lf.TypeConApp) lf.Type {
+	tc, ok := c.tcons[dt]
+	if !ok {
+		tc = &lf.TCon{ID: app.ID}
+		c.tcons[dt] = tc
+	}
+	var t lf.Type = tc
+	for _, a := range app.Args {
+		t = &lf.TApp{Fun: t, Arg: a}
+	}
+	return t
+}
+
 func typeConAppToType(app lf.TypeConApp) lf.Type {
 	var t lf.Type = tCon(app.ID)
 	for _, a := range app.Args {
