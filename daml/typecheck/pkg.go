@@ -234,9 +234,16 @@ func (c *checker) moduleIdentifiers(m *lf.Module, add func(lf.TypeConID)) {
 	seenTypes := map[lf.Type]bool{}
 	addType := func(id lf.TypeConID, _ bool) { add(id) }
 	ty := func(t lf.Type) {
-		if t != nil && !seenTypes[t] {
-			seenTypes[t] = true
-			c.typeIdentifiers(t, addType)
+		switch x := t.(type) {
+		case nil, *lf.TBuiltin, *lf.TVar, *lf.TNat:
+			// No identifier, nor a set lookup for the commonest types.
+		case *lf.TCon:
+			add(x.ID)
+		default:
+			if !seenTypes[t] {
+				seenTypes[t] = true
+				c.typeIdentifiers(t, addType)
+			}
 		}
 	}
 	ex := func(e lf.Expr) { c.exprIdentifiers(e, add, ty) }
