@@ -190,7 +190,7 @@ func (c *checker) checkKind1(k *lf.Kind) {
 // checkType checks that t has kind k (Env.checkType).
 func (c *checker) checkType(t lf.Type, k *lf.Kind) {
 	found := c.kindOfCached(t)
-	if !found.Equal(k) {
+	if found != k && !found.Equal(k) {
 		c.fail(c.kindMismatch(found, k))
 	}
 }
