@@ -99,7 +99,7 @@ func newChecker(pkg *lf.Package, lookup Lookup) *checker {
 		budget = baseWork + workPerByte*len(pkg.Payload)
 	}
 	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
-		kinds: map[lf.Type]*lf.Kind{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
+		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, tcons: map[*lf.DataType]*lf.TCon{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
 		referenced: map[string]bool{}}
 }
 
@@ -114,6 +114,18 @@ type checker struct {
 	// an entry, which is restored when the binder's scope ends.
 	tvars map[string]*lf.Kind
 	evars map[string]lf.Type
+	// alphaL and alphaR are the binders entered by alpha on each side.
+	alphaL, alphaR []string
+	// typeStack holds the types of the fields of the structs being
+	// checked (structMismatch); fieldOrder is structMatch's scratch.
+	typeStack  []lf.Type
+	fieldOrder []int
+	// ranks is checkExhaustive's scratch.
+	ranks []bool
+	// eStack and tStack are the entries replaced by the binders in
+	// scope (pushE, pushT).
+	eStack []savedE
+	tStack []savedT
 
 	depth, work, maxWork int
 
@@ -125,8 +137,12 @@ type checker struct {
 
 	// kinds memoizes kindOf for the types whose kind does not depend on
 	// the type variables in scope; tvarLookups counts the type variable
-	// lookups, to tell them. expansions memoizes expandHead.
-	kinds       map[lf.Type]*lf.Kind
+	// lookups, to tell them. tyApps memoizes typeOfTyApp's instances,
+	// expansions expandHead.
+	kinds  map[lf.Type]*lf.Kind
+	tyApps map[tyAppKey]lf.Type
+	// tcons are the type constructor nodes of conAppType.
+	tcons       map[*lf.DataType]*lf.TCon
 	expansions  map[*lf.TSyn]lf.Type
 	tvarLookups int
 
@@ -196,11 +212,34 @@ func (c *checker) unbindT(s savedT)                     { unbind(c.tvars, s) }
 func (c *checker) bindE(name string, t lf.Type) savedE  { return bind(c.evars, name, t) }
 func (c *checker) unbindE(s savedE)                     { unbind(c.evars, s) }
 
+// pushE binds name for a scope that popE(base) ends, base being the
+// length of c.eStack when the scope began: the entries a scope replaces
+// live on one stack rather than in a slice allocated per binder.
+func (c *checker) pushE(name string, t lf.Type) { c.eStack = append(c.eStack, c.bindE(name, t)) }
+
+func (c *checker) popE(base int) {
+	for i := len(c.eStack) - 1; i >= base; i-- {
+		c.unbindE(c.eStack[i])
+	}
+	c.eStack = c.eStack[:base]
+}
+
+// pushT and popT are pushE and popE for type variables.
+func (c *checker) pushT(name string, k *lf.Kind) { c.tStack = append(c.tStack, c.bindT(name, k)) }
+
+func (c *checker) popT(base int) {
+	for i := len(c.tStack) - 1; i >= base; i-- {
+		c.unbindT(c.tStack[i])
+	}
+	c.tStack = c.tStack[:base]
+}
+
 // reset empties the environment and sets the context for a definition.
 func (c *checker) reset(ctx Context) {
 	c.ctx = ctx
 	clear(c.tvars)
 	clear(c.evars)
+	c.eStack, c.tStack = c.eStack[:0], c.tStack[:0]
 }
 
 // --- Lookups (Canton's PackageInterface): each failure is

@@ -1,6 +1,7 @@
 package typecheck
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -9,27 +10,246 @@ import (
 // checkTopExpr checks a definition-level expression against typ in the
 // current context (Env.checkTopExpr): a mismatch is always ETypeMismatch.
 func (c *checker) checkTopExpr(e lf.Expr, typ lf.Type) {
-	t := c.typeOf(e)
-	if !c.equal(t, typ) {
+	if t := c.mismatch(e, typ); t != nil {
 		c.fail(c.typeMismatch(t, typ))
 	}
 }
 
 // checkExpr checks that e has type typ (Env.checkExpr): a mismatch is
 // EFieldTypeMismatch when e is a record projection, else ETypeMismatch.
-// It returns the inferred type.
-func (c *checker) checkExpr(e lf.Expr, typ lf.Type) lf.Type {
+func (c *checker) checkExpr(e lf.Expr, typ lf.Type) {
+	if t := c.mismatch(e, typ); t != nil {
+		c.exprMismatch(e, t, typ)
+	}
+}
+
+// checkExprType is checkExpr returning e's type.
+func (c *checker) checkExprType(e lf.Expr, typ lf.Type) lf.Type {
 	t := c.typeOf(e)
 	if !c.equal(t, typ) {
-		if p, ok := e.(*lf.ERecProj); ok {
-			rec := typeConAppToType(p.Type)
-			c.throw(EFieldTypeMismatch, Error{Found: t, Expected: typ, Name: p.Field},
-				"Tried to use field %s with type %s on value of type %s, but that field has type %s",
-				p.Field, prettyType(t), prettyType(rec), prettyType(typ))
-		}
-		c.fail(c.typeMismatch(t, typ))
+		c.exprMismatch(e, t, typ)
 	}
 	return t
+}
+
+func (c *checker) exprMismatch(e lf.Expr, t, typ lf.Type) {
+	if p, ok := e.(*lf.ERecProj); ok {
+		rec := typeConAppToType(p.Type)
+		c.throw(EFieldTypeMismatch, Error{Found: t, Expected: typ, Name: p.Field},
+			"Tried to use field %s with type %s on value of type %s, but that field has type %s",
+			p.Field, prettyType(t), prettyType(rec), prettyType(typ))
+	}
+	c.fail(c.typeMismatch(t, typ))
+}
+
+// mismatch returns nil when e has type typ (equal(typeOf(e), typ)), else
+// e's type. The type of a lambda or type abstraction is not built: its
+// body is typed under its binders as typeOf does, then its binders are
+// compared with typ's arrows and foralls (expanding typ's synonyms where
+// equal would, in the same order) and the body's type with what
+// remains. A struct's fields are typed so too, then compared with typ's
+// fields. The whole type is built for the error message only.
+func (c *checker) mismatch(e lf.Expr, typ lf.Type) lf.Type {
+	switch e := e.(type) {
+	case *lf.EAbs, *lf.ETyAbs:
+		t := c.bodyType(e)
+		if c.layersMatch(e, t, typ) {
+			return nil
+		}
+		return withLayers(e, t)
+	case *lf.EStructCon:
+		return c.structMismatch(e, typ)
+	}
+	t := c.typeOf(e)
+	if c.equal(t, typ) {
+		return nil
+	}
+	return t
+}
+
+// bodyType types e as typeOf does and returns the type of its body
+// under the lambdas and type abstractions around it: e's type is
+// withLayers(e, bodyType(e)).
+func (c *checker) bodyType(e lf.Expr) lf.Type {
+	eBase, tBase := len(c.eStack), len(c.tStack)
+	n := 0
+peel:
+	for {
+		switch x := e.(type) {
+		case *lf.EAbs:
+			c.enter()
+			for _, p := range x.Params {
+				c.checkType(p.Type, kStar)
+				c.pushE(p.Name, p.Type)
+			}
+			e, n = x.Body, n+1
+		case *lf.ETyAbs:
+			c.enter()
+			for _, p := range x.Params {
+				c.checkKind(p.Kind)
+				c.pushT(p.Name, p.Kind)
+			}
+			e, n = x.Body, n+1
+		default:
+			break peel
+		}
+	}
+	t := c.typeOf(e)
+	c.popE(eBase)
+	c.popT(tBase)
+	for range n {
+		c.leave()
+	}
+	return t
+}
+
+// withLayers is the type of e whose body has type t: the arrows and
+// foralls of the lambdas and type abstractions around the body.
+func withLayers(e lf.Expr, t lf.Type) lf.Type {
+	switch x := e.(type) {
+	case *lf.EAbs:
+		t = withLayers(x.Body, t)
+		for j := len(x.Params) - 1; j >= 0; j-- {
+			t = fn(x.Params[j].Type, t)
+		}
+	case *lf.ETyAbs:
+		t = withLayers(x.Body, t)
+		for j := len(x.Params) - 1; j >= 0; j-- {
+			t = forall(x.Params[j].Name, x.Params[j].Kind, t)
+		}
+	}
+	return t
+}
+
+// layersMatch is equal(withLayers(e, t), typ), comparing the arrows and
+// foralls of e's lambdas and type abstractions as alpha would.
+func (c *checker) layersMatch(e lf.Expr, t, typ lf.Type) bool {
+	return c.layersMatchSub(e, t, typ, nil)
+}
+
+// layersMatchSub is layersMatch(e, t, s.apply(typ)) (alphaSub).
+func (c *checker) layersMatchSub(e lf.Expr, t, typ lf.Type, s *substituter) bool {
+	base := len(c.alphaL)
+	eq := c.layersMatch1(e, t, typ, s)
+	c.alphaL, c.alphaR = c.alphaL[:base], c.alphaR[:base]
+	return eq
+}
+
+func (c *checker) layersMatch1(e lf.Expr, t, typ lf.Type, s *substituter) bool {
+	same := s == nil
+	for {
+		switch x := e.(type) {
+		case *lf.EAbs:
+			for _, p := range x.Params {
+				h, hs := c.resolve(typ, s)
+				a, ok := h.(*lf.TApp)
+				if !ok {
+					return false
+				}
+				h, fs := c.resolve(a.Fun, hs)
+				f, ok := h.(*lf.TApp)
+				if !ok || !c.alphaSub(tArrow, f.Fun, same, fs) || !c.alphaSub(p.Type, f.Arg, same, fs) {
+					return false
+				}
+				typ, s = a.Arg, hs
+			}
+			e = x.Body
+		case *lf.ETyAbs:
+			for _, p := range x.Params {
+				h, hs := c.resolve(typ, s)
+				f, ok := h.(*lf.TForall)
+				if !ok || !p.Kind.Equal(f.Param.Kind) {
+					return false
+				}
+				v := f.Param.Name
+				if hs != nil {
+					hs, v = hs.under(v)
+				}
+				c.alphaL, c.alphaR = append(c.alphaL, p.Name), append(c.alphaR, v)
+				same = same && p.Name == v
+				typ, s = f.Body, hs
+			}
+			e = x.Body
+		default:
+			return c.alphaSub(t, typ, same, s)
+		}
+	}
+}
+
+// structMismatch is mismatch for a struct: its fields are typed (their
+// body types, on c.typeStack) and checked unique as typeOf does, then
+// compared with typ's as equal compares struct types.
+func (c *checker) structMismatch(e *lf.EStructCon, typ lf.Type) lf.Type {
+	base := len(c.typeStack)
+	c.enter()
+	for _, f := range e.Fields {
+		c.typeStack = append(c.typeStack, c.bodyType(f.Expr))
+	}
+	c.checkUniq(len(e.Fields), func(i int) string { return e.Fields[i].Name }, func(n string) {
+		c.throw(EDuplicateField, Error{Name: n}, "duplicate field: %s", n)
+	})
+	c.leave()
+	types := c.typeStack[base:]
+	if c.structMatch(e, types, typ) {
+		c.typeStack = c.typeStack[:base]
+		return nil
+	}
+	fs := make([]lf.Field, len(e.Fields))
+	for i, f := range e.Fields {
+		fs[i] = lf.Field{Name: f.Name, Type: withLayers(f.Expr, types[i])}
+	}
+	c.typeStack = c.typeStack[:base]
+	return &lf.TStruct{Fields: sortedFields(&lf.TStruct{Fields: fs})}
+}
+
+func (c *checker) structMatch(e *lf.EStructCon, types []lf.Type, typ lf.Type) bool {
+	// A synonym of a struct type (a type class's dictionary) is compared
+	// with its definition under the substitution of its parameters, not
+	// expanded (expandHead) into a struct built to be compared once.
+	var s *substituter
+	if syn, ok := typ.(*lf.TSyn); ok && len(syn.Args) > 0 {
+		if _, expanded := c.expansions[syn]; !expanded {
+			c.enter()
+			c.leave()
+			def := c.lookupTypeSyn(syn.ID, Reference{Sort: RefTypeSyn, ID: syn.ID})
+			if len(def.Params) != len(syn.Args) {
+				c.synArity(syn.ID, syn.Args)
+			}
+			if _, ok := def.Type.(*lf.TStruct); ok {
+				m := make(tsubst, 0, len(syn.Args))
+				for i, a := range syn.Args {
+					m = m.set(def.Params[i].Name, a)
+				}
+				s, typ = &substituter{c: c, m: m}, def.Type
+			}
+		}
+	}
+	if s == nil {
+		typ = c.whnf(typ)
+	}
+	x, ok := typ.(*lf.TStruct)
+	if !ok || len(x.Fields) != len(e.Fields) {
+		return false
+	}
+	fb := sortedFields(x)
+	// The fields' indices in the order of their (unique) names.
+	order := c.fieldOrder[:0]
+	for i := range e.Fields {
+		order = append(order, i)
+	}
+	slices.SortFunc(order, func(i, j int) int { return strings.Compare(e.Fields[i].Name, e.Fields[j].Name) })
+	c.fieldOrder = order
+	for i, k := range order {
+		if e.Fields[k].Name != fb[i].Name {
+			return false
+		}
+	}
+	for i, k := range order {
+		if !c.layersMatchSub(e.Fields[k].Expr, types[k], fb[i].Type, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkTypeConApp checks a data type applied to type arguments in an
@@ -138,11 +358,11 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		for i, f := range e.Fields {
 			c.checkExpr(f.Expr, c.subst(m, dt.Fields[i].Type))
 		}
-		return typeConAppToType(e.Type)
+		return c.conAppType(dt, e.Type)
 	case *lf.ERecProj:
 		dt, m := c.checkTypeConApp(e.Type)
 		c.expectRecord(e.Type, dt)
-		rec := typeConAppToType(e.Type)
+		rec := c.conAppType(dt, e.Type)
 		f, ok := dt.Field(e.Field)
 		if !ok {
 			c.unknownField(e.Field, rec)
@@ -153,7 +373,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 	case *lf.ERecUpd:
 		dt, m := c.checkTypeConApp(e.Type)
 		c.expectRecord(e.Type, dt)
-		rec := typeConAppToType(e.Type)
+		rec := c.conAppType(dt, e.Type)
 		c.checkExpr(e.Record, rec)
 		f, ok := dt.Field(e.Field)
 		if !ok {
@@ -171,7 +391,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 			c.throw(EUnknownVariantCon, Error{Name: e.Con}, "unknown variant constructor: %s", e.Con)
 		}
 		c.checkExpr(e.Arg, c.subst(m, f.Type))
-		return typeConAppToType(e.Type)
+		return c.conAppType(dt, e.Type)
 	case *lf.EStructCon:
 		fs := make([]lf.Field, len(e.Fields))
 		for i, f := range e.Fields {
@@ -208,44 +428,42 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 	case *lf.ETyApp:
 		return c.typeOfTyApp(e)
 	case *lf.EAbs:
-		saved := make([]savedE, len(e.Params))
-		for i, p := range e.Params {
+		base := len(c.eStack)
+		for _, p := range e.Params {
 			c.checkType(p.Type, kStar)
-			saved[i] = c.bindE(p.Name, p.Type)
+			c.pushE(p.Name, p.Type)
 		}
 		t := c.typeOf(e.Body)
+		c.popE(base)
 		for i := len(e.Params) - 1; i >= 0; i-- {
-			c.unbindE(saved[i])
 			t = fn(e.Params[i].Type, t)
 		}
 		return t
 	case *lf.ETyAbs:
-		saved := make([]savedT, len(e.Params))
-		for i, p := range e.Params {
+		base := len(c.tStack)
+		for _, p := range e.Params {
 			c.checkKind(p.Kind)
-			saved[i] = c.bindT(p.Name, p.Kind)
+			c.pushT(p.Name, p.Kind)
 		}
 		t := c.typeOf(e.Body)
+		c.popT(base)
 		for i := len(e.Params) - 1; i >= 0; i-- {
-			c.unbindT(saved[i])
 			t = forall(e.Params[i].Name, e.Params[i].Kind, t)
 		}
 		return t
 	case *lf.ECase:
 		return c.typeOfCase(e)
 	case *lf.ELet:
-		saved := make([]savedE, 0, len(e.Bindings))
+		base := len(c.eStack)
 		for _, b := range e.Bindings {
 			c.checkType(b.Var.Type, kStar)
-			t := c.checkExpr(b.Bound, b.Var.Type)
+			t := c.checkExprType(b.Bound, b.Var.Type)
 			if b.Var.Name != "" {
-				saved = append(saved, c.bindE(b.Var.Name, t))
+				c.pushE(b.Var.Name, t)
 			}
 		}
 		t := c.typeOf(e.Body)
-		for i := len(saved) - 1; i >= 0; i-- {
-			c.unbindE(saved[i])
-		}
+		c.popE(base)
 		return t
 	case *lf.ECons:
 		c.checkType(e.Type, kStar)
@@ -392,16 +610,55 @@ func (c *checker) typeOfTyApp(e *lf.ETyApp) lf.Type {
 		head = ta.Expr
 	}
 	body := c.typeOf(head)
-	var m tsubst
+	key := tyAppKey{head: body}
+	var binders [len(key.args)]string // of key.args
+	n := 0
+	for _, ts := range chain {
+		n += len(ts)
+	}
+	var m tsubst // past len(key.args) arguments
 	for i := len(chain) - 1; i >= 0; i-- {
 		for _, t := range chain[i] {
 			f := c.toForall(body)
 			c.checkType(t, f.Param.Kind)
-			m = m.set(f.Param.Name, t)
 			body = f.Body
+			if n <= len(key.args) {
+				key.args[key.n], binders[key.n] = t, f.Param.Name
+			} else {
+				if m == nil {
+					m = make(tsubst, 0, n)
+				}
+				m = m.set(f.Param.Name, t)
+			}
+			key.n++
 		}
 	}
-	return c.subst(m, body)
+	if n > len(key.args) {
+		return c.subst(m, body)
+	}
+	// The instance is a function of the head's type and the arguments
+	// (the binders peeled are the head's): a function applied to the same
+	// (interned) types again reuses it.
+	if r, ok := c.tyApps[key]; ok {
+		return r
+	}
+	if n > 0 {
+		m = make(tsubst, 0, n)
+		for i := range n {
+			m = m.set(binders[i], key.args[i])
+		}
+	}
+	r := c.subst(m, body)
+	c.tyApps[key] = r
+	return r
+}
+
+// tyAppKey identifies an instance of a polymorphic type: its type and
+// its first (up to four) type arguments, n in all.
+type tyAppKey struct {
+	head lf.Type
+	n    int
+	args [4]lf.Type
 }
 
 func (c *checker) checkInterfaceInstanceRef(iface, tmpl lf.TypeConID) {
@@ -584,14 +841,12 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 	}
 	types := make([]lf.Type, len(e.Alts))
 	for i, alt := range e.Alts {
-		saved := make([]savedE, len(binders[i]))
-		for j, b := range binders[i] {
-			saved[j] = c.bindE(b.Name, b.Type)
+		base := len(c.eStack)
+		for _, b := range binders[i] {
+			c.pushE(b.Name, b.Type)
 		}
 		types[i] = c.typeOf(alt.Body)
-		for j := len(saved) - 1; j >= 0; j-- {
-			c.unbindE(saved[j])
-		}
+		c.popE(base)
 	}
 	if len(e.Alts) == 0 {
 		c.throw(EEmptyCase, Error{}, "empty case")
@@ -611,26 +866,43 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 // listed [False, True] — so the missing pattern reported is the one
 // present (Canton's quirk, mirrored).
 func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.DataType, tcID lf.TypeConID, scrut lf.Type) {
-	ranks := map[int]bool{}
+	// The ranks seen (typeOfCase checked the patterns: each rank is
+	// below the number expected, or 2), and how many.
+	n := expectedPatterns(fam, dt)
+	ranks := c.ranks[:0]
+	for range max(n, 2) {
+		ranks = append(ranks, false)
+	}
+	c.ranks = ranks
+	distinct := 0
+	see := func(r int) {
+		if !ranks[r] {
+			ranks[r] = true
+			distinct++
+		}
+	}
 	for _, a := range alts {
 		switch p := a.Pattern.(type) {
 		case *lf.PDefault:
 			return
 		case *lf.PVariant:
-			ranks[indexOfField(dt.Fields, p.Con)] = true
+			see(indexOfField(dt.Fields, p.Con))
 		case *lf.PEnum:
-			ranks[indexOf(dt.Constructors, p.Con)] = true
+			see(indexOf(dt.Constructors, p.Con))
 		case *lf.PBuiltinCon:
 			if p.Con == lf.ConTrue {
-				ranks[0] = true
+				see(0)
 			} else {
-				ranks[1] = true
+				see(1)
 			}
 		case *lf.PCons, *lf.POptionalSome:
-			ranks[1] = true
+			see(1)
 		case *lf.PNil, *lf.POptionalNone:
-			ranks[0] = true
+			see(0)
 		}
+	}
+	if distinct >= n {
+		return
 	}
 	var expected []string
 	switch fam {
@@ -653,9 +925,6 @@ func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.D
 	default:
 		expected = []string{"CPDefault"}
 	}
-	if len(ranks) >= len(expected) {
-		return
-	}
 	var missing []string
 	for i, p := range expected {
 		if !ranks[i] {
@@ -665,6 +934,20 @@ func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.D
 	c.throw(ENonExhaustivePatterns, Error{Found: scrut, Names: missing},
 		"non-exhaustive pattern match:\n * missing patterns: %s\n * scrutinee type: %s",
 		strings.Join(missing, ", "), prettyType(scrut))
+}
+
+// expectedPatterns is the number of patterns checkExhaustive expects
+// (without building their names, which only an error shows).
+func expectedPatterns(fam patternFamily, dt *lf.DataType) int {
+	switch fam {
+	case famVariant:
+		return len(dt.Fields)
+	case famEnum:
+		return len(dt.Constructors)
+	case famBool, famList, famOptional:
+		return 2
+	}
+	return 1
 }
 
 func indexOfField(fs []lf.Field, name string) int {

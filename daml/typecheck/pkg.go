@@ -234,9 +234,16 @@ func (c *checker) moduleIdentifiers(m *lf.Module, add func(lf.TypeConID)) {
 	seenTypes := map[lf.Type]bool{}
 	addType := func(id lf.TypeConID, _ bool) { add(id) }
 	ty := func(t lf.Type) {
-		if t != nil && !seenTypes[t] {
-			seenTypes[t] = true
-			c.typeIdentifiers(t, addType)
+		switch x := t.(type) {
+		case nil, *lf.TBuiltin, *lf.TVar, *lf.TNat:
+			// No identifier, nor a set lookup for the commonest types.
+		case *lf.TCon:
+			add(x.ID)
+		default:
+			if !seenTypes[t] {
+				seenTypes[t] = true
+				c.typeIdentifiers(t, addType)
+			}
 		}
 	}
 	ex := func(e lf.Expr) { c.exprIdentifiers(e, add, ty) }
@@ -328,203 +335,224 @@ func (c *checker) typeIdentifiers1(t lf.Type, f func(id lf.TypeConID, isSyn bool
 // walked at each occurrence, as the type checker does; the work bound
 // applies).
 func (c *checker) exprIdentifiers(e lf.Expr, add func(lf.TypeConID), ty func(lf.Type)) {
+	w := idWalk{c, add, ty}
+	w.expr(e)
+}
+
+// idWalk is exprIdentifiers' walk.
+type idWalk struct {
+	c   *checker
+	add func(lf.TypeConID)
+	ty  func(lf.Type)
+}
+
+func (w *idWalk) expr(e lf.Expr) {
 	if e == nil {
 		return
 	}
-	c.enter()
-	c.exprIdentifiers1(e, add, ty)
-	c.leave()
+	w.c.enter()
+	w.expr1(e)
+	w.c.leave()
 }
 
-func (c *checker) exprIdentifiers1(e lf.Expr, add func(lf.TypeConID), ty func(lf.Type)) {
-	ex := func(xs ...lf.Expr) {
-		for _, x := range xs {
-			c.exprIdentifiers(x, add, ty)
-		}
+func (w *idWalk) tca(a lf.TypeConApp) {
+	w.add(a.ID)
+	for _, t := range a.Args {
+		w.ty(t)
 	}
-	tca := func(a lf.TypeConApp) {
-		add(a.ID)
-		for _, t := range a.Args {
-			ty(t)
-		}
-	}
+}
+
+func (w *idWalk) expr1(e lf.Expr) {
 	switch n := e.(type) {
 	case *lf.EVal:
-		add(n.Ref)
+		w.add(n.Ref)
 	case *lf.ERecCon:
-		tca(n.Type)
+		w.tca(n.Type)
 		for _, f := range n.Fields {
-			ex(f.Expr)
+			w.expr(f.Expr)
 		}
 	case *lf.ERecProj:
-		tca(n.Type)
-		ex(n.Record)
+		w.tca(n.Type)
+		w.expr(n.Record)
 	case *lf.ERecUpd:
-		tca(n.Type)
-		ex(n.Record, n.Update)
+		w.tca(n.Type)
+		w.expr(n.Record)
+		w.expr(n.Update)
 	case *lf.EVariantCon:
-		tca(n.Type)
-		ex(n.Arg)
+		w.tca(n.Type)
+		w.expr(n.Arg)
 	case *lf.EEnumCon:
-		add(n.ID)
+		w.add(n.ID)
 	case *lf.EStructCon:
 		for _, f := range n.Fields {
-			ex(f.Expr)
+			w.expr(f.Expr)
 		}
 	case *lf.EStructProj:
-		ex(n.Struct)
+		w.expr(n.Struct)
 	case *lf.EStructUpd:
-		ex(n.Struct, n.Update)
+		w.expr(n.Struct)
+		w.expr(n.Update)
 	case *lf.EApp:
-		ex(n.Fun)
-		ex(n.Args...)
+		w.expr(n.Fun)
+		for _, x := range n.Args {
+			w.expr(x)
+		}
 	case *lf.ETyApp:
-		ex(n.Expr)
+		w.expr(n.Expr)
 		for _, t := range n.Types {
-			ty(t)
+			w.ty(t)
 		}
 	case *lf.EAbs:
 		for _, p := range n.Params {
-			ty(p.Type)
+			w.ty(p.Type)
 		}
-		ex(n.Body)
+		w.expr(n.Body)
 	case *lf.ETyAbs:
-		ex(n.Body)
+		w.expr(n.Body)
 	case *lf.ECase:
-		ex(n.Scrut)
+		w.expr(n.Scrut)
 		for _, a := range n.Alts {
-			if c.patternPackages != nil {
+			if w.c.patternPackages != nil {
 				switch p := a.Pattern.(type) {
 				case *lf.PVariant:
-					c.patternPackages(p.ID)
+					w.c.patternPackages(p.ID)
 				case *lf.PEnum:
-					c.patternPackages(p.ID)
+					w.c.patternPackages(p.ID)
 				}
 			}
-			ex(a.Body)
+			w.expr(a.Body)
 		}
 	case *lf.ELet:
 		for _, b := range n.Bindings {
-			ty(b.Var.Type)
-			ex(b.Bound)
+			w.ty(b.Var.Type)
+			w.expr(b.Bound)
 		}
-		ex(n.Body)
+		w.expr(n.Body)
 	case *lf.ENil:
-		ty(n.Type)
+		w.ty(n.Type)
 	case *lf.ECons:
-		ty(n.Type)
-		ex(n.Front...)
-		ex(n.Tail)
+		w.ty(n.Type)
+		for _, x := range n.Front {
+			w.expr(x)
+		}
+		w.expr(n.Tail)
 	case *lf.EOptionalNone:
-		ty(n.Type)
+		w.ty(n.Type)
 	case *lf.EOptionalSome:
-		ty(n.Type)
-		ex(n.Value)
+		w.ty(n.Type)
+		w.expr(n.Value)
 	case *lf.EToAny:
-		ty(n.Type)
-		ex(n.Expr)
+		w.ty(n.Type)
+		w.expr(n.Expr)
 	case *lf.EFromAny:
-		ty(n.Type)
-		ex(n.Expr)
+		w.ty(n.Type)
+		w.expr(n.Expr)
 	case *lf.ETypeRep:
-		ty(n.Type)
+		w.ty(n.Type)
 	case *lf.EToAnyException:
-		ty(n.Type)
-		ex(n.Expr)
+		w.ty(n.Type)
+		w.expr(n.Expr)
 	case *lf.EFromAnyException:
-		ty(n.Type)
-		ex(n.Expr)
+		w.ty(n.Type)
+		w.expr(n.Expr)
 	case *lf.EThrow:
-		ty(n.ReturnType)
-		ty(n.ExceptionType)
-		ex(n.Exception)
+		w.ty(n.ReturnType)
+		w.ty(n.ExceptionType)
+		w.expr(n.Exception)
 	case *lf.EToInterface:
-		add(n.Interface)
-		add(n.Template)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.add(n.Template)
+		w.expr(n.Expr)
 	case *lf.EFromInterface:
-		add(n.Interface)
-		add(n.Template)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.add(n.Template)
+		w.expr(n.Expr)
 	case *lf.EUnsafeFromInterface:
-		add(n.Interface)
-		add(n.Template)
-		ex(n.ContractID, n.Expr)
+		w.add(n.Interface)
+		w.add(n.Template)
+		w.expr(n.ContractID)
+		w.expr(n.Expr)
 	case *lf.ECallInterface:
-		add(n.Interface)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.expr(n.Expr)
 	case *lf.ESignatoryInterface:
-		add(n.Interface)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.expr(n.Expr)
 	case *lf.EObserverInterface:
-		add(n.Interface)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.expr(n.Expr)
 	case *lf.EViewInterface:
-		add(n.Interface)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.expr(n.Expr)
 	case *lf.EInterfaceTemplateTypeRep:
-		add(n.Interface)
-		ex(n.Expr)
+		w.add(n.Interface)
+		w.expr(n.Expr)
 	case *lf.EToRequiredInterface:
-		add(n.Required)
-		add(n.Requiring)
-		ex(n.Expr)
+		w.add(n.Required)
+		w.add(n.Requiring)
+		w.expr(n.Expr)
 	case *lf.EFromRequiredInterface:
-		add(n.Required)
-		add(n.Requiring)
-		ex(n.Expr)
+		w.add(n.Required)
+		w.add(n.Requiring)
+		w.expr(n.Expr)
 	case *lf.EUnsafeFromRequiredInterface:
-		add(n.Required)
-		add(n.Requiring)
-		ex(n.ContractID, n.Expr)
+		w.add(n.Required)
+		w.add(n.Requiring)
+		w.expr(n.ContractID)
+		w.expr(n.Expr)
 	case *lf.EExperimental:
-		ty(n.Type)
+		w.ty(n.Type)
 	case *lf.EUpdate:
 		switch u := n.Update.(type) {
 		case *lf.UPure:
-			ty(u.Type)
-			ex(u.Expr)
+			w.ty(u.Type)
+			w.expr(u.Expr)
 		case *lf.UBlock:
 			for _, b := range u.Bindings {
-				ty(b.Var.Type)
-				ex(b.Bound)
+				w.ty(b.Var.Type)
+				w.expr(b.Bound)
 			}
-			ex(u.Body)
+			w.expr(u.Body)
 		case *lf.UCreate:
-			add(u.Template)
-			ex(u.Expr)
+			w.add(u.Template)
+			w.expr(u.Expr)
 		case *lf.UCreateInterface:
-			add(u.Interface)
-			ex(u.Expr)
+			w.add(u.Interface)
+			w.expr(u.Expr)
 		case *lf.UExercise:
-			add(u.Template)
-			ex(u.ContractID, u.Arg)
+			w.add(u.Template)
+			w.expr(u.ContractID)
+			w.expr(u.Arg)
 		case *lf.UExerciseInterface:
-			add(u.Interface)
-			ex(u.ContractID, u.Arg, u.Guard)
+			w.add(u.Interface)
+			w.expr(u.ContractID)
+			w.expr(u.Arg)
+			w.expr(u.Guard)
 		case *lf.UExerciseByKey:
-			add(u.Template)
-			ex(u.Key, u.Arg)
+			w.add(u.Template)
+			w.expr(u.Key)
+			w.expr(u.Arg)
 		case *lf.UFetch:
-			add(u.Template)
-			ex(u.ContractID)
+			w.add(u.Template)
+			w.expr(u.ContractID)
 		case *lf.UFetchInterface:
-			add(u.Interface)
-			ex(u.ContractID)
+			w.add(u.Interface)
+			w.expr(u.ContractID)
 		case *lf.ULedgerTimeLT:
-			ex(u.Expr)
+			w.expr(u.Expr)
 		case *lf.UEmbedExpr:
-			ty(u.Type)
-			ex(u.Expr)
+			w.ty(u.Type)
+			w.expr(u.Expr)
 		case *lf.UFetchByKey:
-			add(u.Template)
+			w.add(u.Template)
 		case *lf.ULookupByKey:
-			add(u.Template)
+			w.add(u.Template)
 		case *lf.UQueryNByKey:
-			add(u.Template)
+			w.add(u.Template)
 		case *lf.UTryCatch:
-			ty(u.ReturnType)
-			ex(u.Try, u.Catch)
+			w.ty(u.ReturnType)
+			w.expr(u.Try)
+			w.expr(u.Catch)
 		}
 	}
 }

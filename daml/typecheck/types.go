@@ -69,7 +69,22 @@ func init() {
 		lf.BuiltinArrow: k2, lf.BuiltinGenMap: k2,
 	} {
 		builtinStarKind[b] = k
+		if int(b) < len(builtinKinds) {
+			builtinKinds[b] = k
+		}
 	}
+}
+
+// builtinKinds holds the kinds of builtinStarKind's small values: an
+// array is indexed without a map's hashing, at every builtin type node.
+var builtinKinds [lf.BuiltinTextMap + 1]*lf.Kind
+
+// builtinKind is the kind of the builtin type b, nil when unknown.
+func builtinKind(b lf.BuiltinType) *lf.Kind {
+	if b >= 0 && int(b) < len(builtinKinds) {
+		return builtinKinds[b]
+	}
+	return builtinStarKind[b]
 }
 
 func app(f, a lf.Type) lf.Type       { return &lf.TApp{Fun: f, Arg: a} }
@@ -92,6 +107,21 @@ func natType(n int) lf.Type {
 		return natTypes[n]
 	}
 	return &lf.TNat{N: n}
+}
+
+// conAppType is typeConAppToType for the data type dt of app.ID, its
+// constructor node made once per data type.
+func (c *checker) conAppType(dt *lf.DataType, app lf.TypeConApp) lf.Type {
+	tc, ok := c.tcons[dt]
+	if !ok {
+		tc = &lf.TCon{ID: app.ID}
+		c.tcons[dt] = tc
+	}
+	var t lf.Type = tc
+	for _, a := range app.Args {
+		t = &lf.TApp{Fun: t, Arg: a}
+	}
+	return t
 }
 
 func typeConAppToType(app lf.TypeConApp) lf.Type {
@@ -160,7 +190,7 @@ func (c *checker) checkKind1(k *lf.Kind) {
 // checkType checks that t has kind k (Env.checkType).
 func (c *checker) checkType(t lf.Type, k *lf.Kind) {
 	found := c.kindOfCached(t)
-	if !found.Equal(k) {
+	if found != k && !found.Equal(k) {
 		c.fail(c.kindMismatch(found, k))
 	}
 }
@@ -171,7 +201,7 @@ func (c *checker) checkType(t lf.Type, k *lf.Kind) {
 // throughout a package is kind-checked once. Errors are not memoized.
 func (c *checker) kindOfCached(t lf.Type) *lf.Kind {
 	switch t.(type) {
-	case *lf.TBuiltin, *lf.TNat:
+	case *lf.TBuiltin, *lf.TNat, *lf.TVar: // a variable's kind is never memoized
 		return c.kindOf(t)
 	}
 	if k, ok := c.kinds[t]; ok {
@@ -222,8 +252,16 @@ func (c *checker) kindOf1(t lf.Type) *lf.Kind {
 	case *lf.TNat:
 		return kNat
 	case *lf.TCon:
+		// A data type's kind is memoized like a closed type's: the head
+		// of applications with variables is looked up and its kind built
+		// once.
+		if k, ok := c.kinds[t]; ok {
+			return k
+		}
 		dt := c.lookupDataType(t.ID, Reference{Sort: RefDataType, ID: t.ID})
-		return kindOfParams(dt.Params)
+		k := kindOfParams(dt.Params)
+		c.kinds[t] = k
+		return k
 	case *lf.TApp:
 		fk := c.kindOf(t.Fun)
 		if fk.Sort != lf.KindArrow {
@@ -232,7 +270,7 @@ func (c *checker) kindOf1(t lf.Type) *lf.Kind {
 		c.checkType(t.Arg, fk.Param)
 		return fk.Result
 	case *lf.TBuiltin:
-		if k := builtinStarKind[t.Builtin]; k != nil {
+		if k := builtinKind(t.Builtin); k != nil {
 			return k
 		}
 		// Scenario and unknown builtins: the decoder rejects them.
@@ -264,6 +302,19 @@ func (c *checker) checkRecordType(fs []lf.Field) {
 
 func (c *checker) checkUniq(n int, name func(int) string, dup func(string)) {
 	if n < 2 {
+		return
+	}
+	if n <= 32 {
+		// Without a map for the usual handful of names (struct types,
+		// checked at each occurrence, have tens of fields at most).
+		for i := 1; i < n; i++ {
+			s := name(i)
+			for j := range i {
+				if name(j) == s {
+					dup(s)
+				}
+			}
+		}
 		return
 	}
 	seen := make(map[string]bool, n)
@@ -336,29 +387,80 @@ func (c *checker) whnf(t lf.Type) lf.Type {
 // synonym applied to alpha-equivalent arguments on both sides is equal
 // without expansion, and otherwise its expansion is compared; the result
 // is the same as comparing the full expansions.
-func (c *checker) equal(t1, t2 lf.Type) bool { return c.alpha(t1, t2, nil, nil, true) }
+func (c *checker) equal(t1, t2 lf.Type) bool { return c.alpha(t1, t2, true) }
 
 // alpha compares t1 and t2 (AlphaEquiv.alphaEquiv, with lazy synonym
-// expansion). l and r are the binders entered on each side, innermost
-// last; same reports that they are the same names, in which case
-// physically equal types are equivalent.
-func (c *checker) alpha(t1, t2 lf.Type, l, r []string, same bool) bool {
+// expansion) under the binders c.alphaL and c.alphaR entered on each
+// side, innermost last; same reports that they are the same names, in
+// which case physically equal types are equivalent. Each pair of types
+// not physically equal is a step. The usual pairs of nodes of one form
+// are compared here, without the general case's interface comparison
+// and synonym tests.
+func (c *checker) alpha(t1, t2 lf.Type, same bool) bool {
+	switch a := t1.(type) {
+	case *lf.TApp:
+		if b, ok := t2.(*lf.TApp); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			eq := c.alpha(a.Fun, b.Fun, same) && c.alpha(a.Arg, b.Arg, same)
+			c.leave()
+			return eq
+		}
+	case *lf.TBuiltin:
+		if b, ok := t2.(*lf.TBuiltin); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			c.leave()
+			return a.Builtin == b.Builtin
+		}
+	case *lf.TVar:
+		if b, ok := t2.(*lf.TVar); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			c.leave()
+			return c.sameVar(a.Name, b.Name)
+		}
+	case *lf.TCon:
+		if b, ok := t2.(*lf.TCon); ok {
+			if same && a == b {
+				return true
+			}
+			c.enter()
+			c.leave()
+			return a.ID == b.ID
+		}
+	}
 	if same && t1 == t2 {
 		return true
 	}
 	c.enter()
-	eq := c.alpha1(t1, t2, l, r, same)
+	eq := c.alpha1(t1, t2, same)
 	c.leave()
 	return eq
 }
 
-func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
+// sameVar compares the type variables a (of the left side) and b.
+func (c *checker) sameVar(a, b string) bool {
+	da, db := binderDepth(c.alphaL, a), binderDepth(c.alphaR, b)
+	if da < 0 && db < 0 {
+		return a == b
+	}
+	return da == db
+}
+
+func (c *checker) alpha1(t1, t2 lf.Type, same bool) bool {
 	s1, ok1 := t1.(*lf.TSyn)
 	s2, ok2 := t2.(*lf.TSyn)
 	if ok1 && ok2 && s1.ID == s2.ID && len(s1.Args) == len(s2.Args) {
 		eq := true
 		for i := range s1.Args {
-			if !c.alpha(s1.Args[i], s2.Args[i], l, r, same) {
+			if !c.alpha(s1.Args[i], s2.Args[i], same) {
 				eq = false
 				break
 			}
@@ -367,42 +469,28 @@ func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
 			return true
 		}
 	}
+	// Expanding changes no binder: same still holds (an expansion
+	// shares the parts of the synonym's definition it does not change,
+	// which may be the other side's).
 	if ok1 {
-		return c.alpha(c.expandHead(s1), t2, l, r, false)
+		return c.alpha(c.expandHead(s1), t2, same)
 	}
 	if ok2 {
-		return c.alpha(t1, c.expandHead(s2), l, r, false)
+		return c.alpha(t1, c.expandHead(s2), same)
 	}
 	switch a := t1.(type) {
-	case *lf.TVar:
-		b, ok := t2.(*lf.TVar)
-		if !ok {
-			return false
-		}
-		da, db := binderDepth(l, a.Name), binderDepth(r, b.Name)
-		if da < 0 && db < 0 {
-			return a.Name == b.Name
-		}
-		return da == db
 	case *lf.TNat:
 		b, ok := t2.(*lf.TNat)
 		return ok && a.N == b.N
-	case *lf.TCon:
-		b, ok := t2.(*lf.TCon)
-		return ok && a.ID == b.ID
-	case *lf.TApp:
-		b, ok := t2.(*lf.TApp)
-		return ok && c.alpha(a.Fun, b.Fun, l, r, same) && c.alpha(a.Arg, b.Arg, l, r, same)
-	case *lf.TBuiltin:
-		b, ok := t2.(*lf.TBuiltin)
-		return ok && a.Builtin == b.Builtin
 	case *lf.TForall:
 		b, ok := t2.(*lf.TForall)
 		if !ok || !a.Param.Kind.Equal(b.Param.Kind) {
 			return false
 		}
-		return c.alpha(a.Body, b.Body, append(l[:len(l):len(l)], a.Param.Name), append(r[:len(r):len(r)], b.Param.Name),
-			same && a.Param.Name == b.Param.Name)
+		c.alphaL, c.alphaR = append(c.alphaL, a.Param.Name), append(c.alphaR, b.Param.Name)
+		eq := c.alpha(a.Body, b.Body, same && a.Param.Name == b.Param.Name)
+		c.alphaL, c.alphaR = c.alphaL[:len(c.alphaL)-1], c.alphaR[:len(c.alphaR)-1]
+		return eq
 	case *lf.TStruct:
 		b, ok := t2.(*lf.TStruct)
 		if !ok || len(a.Fields) != len(b.Fields) {
@@ -415,12 +503,14 @@ func (c *checker) alpha1(t1, t2 lf.Type, l, r []string, same bool) bool {
 			}
 		}
 		for i := range fa {
-			if !c.alpha(fa[i].Type, fb[i].Type, l, r, same) {
+			if !c.alpha(fa[i].Type, fb[i].Type, same) {
 				return false
 			}
 		}
 		return true
 	}
+	// Other pairs of forms (the ones alpha compares, when they differ)
+	// are not equivalent.
 	return false
 }
 
@@ -506,7 +596,6 @@ func (s *substituter) apply(t lf.Type) lf.Type {
 }
 
 func (s *substituter) apply1(t lf.Type) lf.Type {
-	c := s.c
 	switch t := t.(type) {
 	case *lf.TVar:
 		if r, ok := s.m.get(t.Name); ok {
@@ -550,37 +639,12 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 		}
 		return &lf.TStruct{Fields: fs}
 	case *lf.TForall:
-		v := t.Param.Name
-		fv := s.freeVars()
-		inner := s
-		if fv[v] {
-			fresh := ""
-			for i := 0; ; i++ {
-				fresh = freshVarPrefix + strconv.Itoa(i)
-				if !fv[fresh] {
-					break
-				}
-			}
-			m := slices.Clone(s.m).set(v, &lf.TVar{Name: fresh})
-			fv2 := make(map[string]bool, len(fv)+1)
-			for k := range fv {
-				fv2[k] = true
-			}
-			fv2[fresh] = true
-			inner = &substituter{c: c, m: m, fv: fv2}
-			return &lf.TForall{Param: lf.TypeParam{Name: fresh, Kind: t.Param.Kind}, Body: inner.apply(t.Body)}
+		inner, v := s.under(t.Param.Name)
+		if v != t.Param.Name {
+			return &lf.TForall{Param: lf.TypeParam{Name: v, Kind: t.Param.Kind}, Body: inner.apply(t.Body)}
 		}
-		if _, shadowed := s.m.get(v); shadowed {
-			if len(s.m) == 1 {
-				return t
-			}
-			m := make(tsubst, 0, len(s.m)-1)
-			for _, b := range s.m {
-				if b.name != v {
-					m = append(m, b)
-				}
-			}
-			inner = &substituter{c: c, m: m, fv: fv}
+		if len(inner.m) == 0 {
+			return t
 		}
 		b := inner.apply(t.Body)
 		if b == t.Body {
@@ -589,6 +653,147 @@ func (s *substituter) apply1(t lf.Type) lf.Type {
 		return &lf.TForall{Param: t.Param, Body: b}
 	}
 	return t
+}
+
+// under returns the substituter for the body of a forall binding v, and
+// the binder's name in the result: v, or a fresh name when v is a
+// variable of a replacement (which the binder would capture).
+func (s *substituter) under(v string) (*substituter, string) {
+	fv := s.freeVars()
+	if fv[v] {
+		fresh := ""
+		for i := 0; ; i++ {
+			fresh = freshVarPrefix + strconv.Itoa(i)
+			if !fv[fresh] {
+				break
+			}
+		}
+		m := slices.Clone(s.m).set(v, &lf.TVar{Name: fresh})
+		fv2 := make(map[string]bool, len(fv)+1)
+		for k := range fv {
+			fv2[k] = true
+		}
+		fv2[fresh] = true
+		return &substituter{c: s.c, m: m, fv: fv2}, fresh
+	}
+	if _, shadowed := s.m.get(v); shadowed {
+		m := make(tsubst, 0, len(s.m)-1)
+		for _, b := range s.m {
+			if b.name != v {
+				m = append(m, b)
+			}
+		}
+		return &substituter{c: s.c, m: m, fv: fv}, v
+	}
+	return s, v
+}
+
+// alphaSub is alpha(t1, s.apply(t2), false) without building
+// s.apply(t2): t2's nodes are compared as the substitution would
+// rebuild them, its variables of s by their replacements, and a synonym
+// application to expand is built (s.apply) first. s is nil for none.
+func (c *checker) alphaSub(t1, t2 lf.Type, same bool, s *substituter) bool {
+	if s == nil || len(s.m) == 0 {
+		return c.alpha(t1, t2, same)
+	}
+	if v, ok := t2.(*lf.TVar); ok {
+		if r, ok := s.m.get(v.Name); ok {
+			return c.alpha(t1, r, false)
+		}
+		return c.alpha(t1, t2, false)
+	}
+	c.enter()
+	eq := c.alphaSub1(t1, t2, s)
+	c.leave()
+	return eq
+}
+
+func (c *checker) alphaSub1(t1, t2 lf.Type, s *substituter) bool {
+	s1, ok1 := t1.(*lf.TSyn)
+	s2, ok2 := t2.(*lf.TSyn)
+	if ok1 && ok2 && s1.ID == s2.ID && len(s1.Args) == len(s2.Args) {
+		eq := true
+		for i := range s1.Args {
+			if !c.alphaSub(s1.Args[i], s2.Args[i], false, s) {
+				eq = false
+				break
+			}
+		}
+		if eq {
+			return true
+		}
+	}
+	if ok1 {
+		return c.alphaSub(c.expandHead(s1), t2, false, s)
+	}
+	if ok2 {
+		return c.alpha(t1, c.expandHead(s.apply(s2).(*lf.TSyn)), false)
+	}
+	switch a := t1.(type) {
+	case *lf.TApp:
+		b, ok := t2.(*lf.TApp)
+		return ok && c.alphaSub(a.Fun, b.Fun, false, s) && c.alphaSub(a.Arg, b.Arg, false, s)
+	case *lf.TBuiltin:
+		b, ok := t2.(*lf.TBuiltin)
+		return ok && a.Builtin == b.Builtin
+	case *lf.TCon:
+		b, ok := t2.(*lf.TCon)
+		return ok && a.ID == b.ID
+	case *lf.TNat:
+		b, ok := t2.(*lf.TNat)
+		return ok && a.N == b.N
+	case *lf.TForall:
+		b, ok := t2.(*lf.TForall)
+		if !ok || !a.Param.Kind.Equal(b.Param.Kind) {
+			return false
+		}
+		inner, v := s.under(b.Param.Name)
+		c.alphaL, c.alphaR = append(c.alphaL, a.Param.Name), append(c.alphaR, v)
+		eq := c.alphaSub(a.Body, b.Body, false, inner)
+		c.alphaL, c.alphaR = c.alphaL[:len(c.alphaL)-1], c.alphaR[:len(c.alphaR)-1]
+		return eq
+	case *lf.TStruct:
+		b, ok := t2.(*lf.TStruct)
+		if !ok || len(a.Fields) != len(b.Fields) {
+			return false
+		}
+		// The substitution keeps the fields' names and order.
+		fa, fb := sortedFields(a), sortedFields(b)
+		for i := range fa {
+			if fa[i].Name != fb[i].Name {
+				return false
+			}
+		}
+		for i := range fa {
+			if !c.alphaSub(fa[i].Type, fb[i].Type, false, s) {
+				return false
+			}
+		}
+		return true
+	}
+	// A variable (t2 is not one) or another pair of forms.
+	return false
+}
+
+// resolve is whnf(s.apply(t)) down to its head node: that node, and the
+// substitution still to apply below it (nil for none).
+func (c *checker) resolve(t lf.Type, s *substituter) (lf.Type, *substituter) {
+	if s != nil && len(s.m) == 0 {
+		s = nil
+	}
+	if s != nil {
+		switch x := t.(type) {
+		case *lf.TVar:
+			if r, ok := s.m.get(x.Name); ok {
+				return c.whnf(r), nil
+			}
+			return t, s
+		case *lf.TSyn:
+			return c.whnf(s.apply(x)), nil
+		}
+		return t, s
+	}
+	return c.whnf(t), nil
 }
 
 // varNames adds the names of every type variable of t (bound or free) to

@@ -10,16 +10,14 @@ func (c *checker) typeOfUpdate(u lf.Update) lf.Type {
 		c.checkExpr(u.Expr, u.Type)
 		return tUpdate(u.Type)
 	case *lf.UBlock:
-		saved := make([]savedE, len(u.Bindings))
-		for i, b := range u.Bindings {
+		base := len(c.eStack)
+		for _, b := range u.Bindings {
 			c.checkType(b.Var.Type, kStar)
 			c.checkExpr(b.Bound, tUpdate(b.Var.Type))
-			saved[i] = c.bindE(b.Var.Name, b.Var.Type)
+			c.pushE(b.Var.Name, b.Var.Type)
 		}
 		t := c.toUpdate(c.typeOf(u.Body))
-		for i := len(saved) - 1; i >= 0; i-- {
-			c.unbindE(saved[i])
-		}
+		c.popE(base)
 		return t
 	case *lf.UCreate:
 		c.lookupTemplate(u.Template, Reference{Sort: RefTemplate, ID: u.Template})
