@@ -177,7 +177,7 @@ func registerCore(reg func(lf.BuiltinFunction, bf)) {
 		m.ret(Text(prim.SHA256Text(string(a[0].(Text)))))
 	})
 	reg(lf.BuiltinTextToHex, func(m *Machine, a []Value) { m.ret(Text(prim.TextToHex(string(a[0].(Text))))) })
-	reg(lf.BuiltinAppendText, func(m *Machine, a []Value) { m.ret(a[0].(Text) + a[1].(Text)) })
+	reg(lf.BuiltinAppendText, func(m *Machine, a []Value) { m.ret(m.appendText(a[0].(Text), a[1].(Text))) })
 	reg(lf.BuiltinExplodeText, func(m *Machine, a []Value) { m.ret(explodeText(string(a[0].(Text)))) })
 	reg(lf.BuiltinImplodeText, func(m *Machine, a []Value) {
 		var b strings.Builder

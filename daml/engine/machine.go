@@ -151,6 +151,9 @@ type Machine struct {
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
+	// prepend is the buffer of the last long text AppendText built, with
+	// room in front of it (textbuf.go).
+	prepend prependBuf
 }
 
 // envBlock is the number of values newEnv allocates at once.
