@@ -52,13 +52,14 @@ type decoder struct {
 
 func (d *decoder) flat() bool { return d.isFlat }
 
-// atLeast is d.atLeast(w) without parsing minor versions for the
-// versions the decoders compare with: it runs for most nodes.
+// atLeast is d.lf.atLeast(w) without parsing minor versions for the
+// versions the decoders compare with: it runs for most nodes. A minor
+// minorRank does not know falls back to the parsing comparison.
 func (d *decoder) atLeast(w LFVersion) bool {
 	if r := minorRank(w); r >= 0 && d.rank >= 0 && w.Major == d.lf.Major {
 		return d.rank >= r
 	}
-	return d.atLeast(w)
+	return d.lf.atLeast(w)
 }
 
 // minorRank orders the known LF 2 minors as LFVersion.Compare does, or
@@ -168,6 +169,9 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	if err != nil {
 		return nil, nil, err
 	}
+	// One string for the whole table, which the names slice: a name
+	// kept after its package (a field label in a value) keeps the
+	// package's table with it, a few hundred KB at most.
 	all, start := strAll.String(), 0
 	d.strs = make([]string, len(strEnds))
 	for i, end := range strEnds {

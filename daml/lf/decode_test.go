@@ -370,3 +370,20 @@ func TestDecodePayload(t *testing.T) {
 		t.Errorf("garbage payload: %v", err)
 	}
 }
+
+// TestDecoderAtLeast checks the decoder's version comparison against
+// LFVersion's, minors it ranks without parsing and others alike (an LF
+// 2.4 package compared with the known minors, and the known ones with
+// 2.4): it fell back to itself once, which would overflow the stack for
+// the first minor added to the decoder's tables but not to minorRank.
+func TestDecoderAtLeast(t *testing.T) {
+	versions := []LFVersion{{2, "1"}, {2, "2"}, {2, "3"}, {2, "4"}, {2, "dev"}, {1, "17"}}
+	for _, v := range versions {
+		d := newDecoder("p", v)
+		for _, w := range versions {
+			if got, want := d.atLeast(w), v.atLeast(w); got != want {
+				t.Errorf("decoder of LF %s: atLeast(%s) = %v, want %v", v, w, got, want)
+			}
+		}
+	}
+}

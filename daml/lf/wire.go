@@ -18,7 +18,7 @@ func errorf(format string, args ...any) error {
 	return &parseError{msg: fmt.Sprintf(format, args...)}
 }
 
-// field is one protobuf field as read from the wire (see field),
+// field is one protobuf field as read from the wire (by reader),
 // with accessors that name the message field in their errors.
 type field struct {
 	num protowire.Number
@@ -244,6 +244,8 @@ func (r *reader) slow() (field, bool) {
 	return f, true
 }
 
+// fail records the malformed input's error (pbwire's text) and ends the
+// read.
 func (r *reader) fail(msg string) (field, bool) {
 	r.err = &parseError{msg: (&pbwire.Error{Msg: msg}).Error()}
 	r.b = nil

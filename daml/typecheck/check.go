@@ -239,7 +239,10 @@ func (c *checker) reset(ctx Context) {
 	c.ctx = ctx
 	clear(c.tvars)
 	clear(c.evars)
+	// A failure throws out of Check with binders still entered: a
+	// checker reused after one starts from empty stacks.
 	c.eStack, c.tStack = c.eStack[:0], c.tStack[:0]
+	c.alphaL, c.alphaR = c.alphaL[:0], c.alphaR[:0]
 }
 
 // --- Lookups (Canton's PackageInterface): each failure is

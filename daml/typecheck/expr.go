@@ -32,6 +32,8 @@ func (c *checker) checkExprType(e lf.Expr, typ lf.Type) lf.Type {
 	return t
 }
 
+// exprMismatch fails for e, of type t where typ was expected, with the
+// error Canton reports for e's form.
 func (c *checker) exprMismatch(e lf.Expr, t, typ lf.Type) {
 	if p, ok := e.(*lf.ERecProj); ok {
 		rec := typeConAppToType(p.Type)
@@ -866,6 +868,15 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 // listed [False, True] — so the missing pattern reported is the one
 // present (Canton's quirk, mirrored).
 func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.DataType, tcID lf.TypeConID, scrut lf.Type) {
+	// A default alternative makes any case exhaustive: return before
+	// the ranks' set-up, whose cost is the data type's constructors (a
+	// package of many trivial cases over a large variant would
+	// otherwise pay them at every case).
+	for _, a := range alts {
+		if _, ok := a.Pattern.(*lf.PDefault); ok {
+			return
+		}
+	}
 	// The ranks seen (typeOfCase checked the patterns: each rank is
 	// below the number expected, or 2), and how many.
 	n := expectedPatterns(fam, dt)
@@ -883,8 +894,6 @@ func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.D
 	}
 	for _, a := range alts {
 		switch p := a.Pattern.(type) {
-		case *lf.PDefault:
-			return
 		case *lf.PVariant:
 			see(indexOfField(dt.Fields, p.Con))
 		case *lf.PEnum:

@@ -113,7 +113,10 @@ func natType(n int) lf.Type {
 // constructor node made once per data type.
 func (c *checker) conAppType(dt *lf.DataType, app lf.TypeConApp) lf.Type {
 	tc, ok := c.tcons[dt]
-	if !ok {
+	if !ok || tc.ID != app.ID {
+		// Keyed by the data type, checked by the id: a Lookup that
+		// returned two packages for one id would share a data type
+		// under two ids.
 		tc = &lf.TCon{ID: app.ID}
 		c.tcons[dt] = tc
 	}
@@ -708,6 +711,9 @@ func (c *checker) alphaSub(t1, t2 lf.Type, same bool, s *substituter) bool {
 	return eq
 }
 
+// alphaSub1 is alpha1 with s applied to t2 as it is compared, without
+// building the substituted type; its synonym and struct cases mirror
+// alpha1's, and a change to one must be made to the other.
 func (c *checker) alphaSub1(t1, t2 lf.Type, s *substituter) bool {
 	s1, ok1 := t1.(*lf.TSyn)
 	s2, ok2 := t2.(*lf.TSyn)
