@@ -99,7 +99,7 @@ func newChecker(pkg *lf.Package, lookup Lookup) *checker {
 		budget = baseWork + workPerByte*len(pkg.Payload)
 	}
 	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
-		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, tcons: map[*lf.DataType]*lf.TCon{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
+		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, tcons: map[*lf.DataType]*lf.TCon{}, positions: map[*lf.DataType]namePositions{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
 		referenced: map[string]bool{}}
 }
 
@@ -142,7 +142,9 @@ type checker struct {
 	kinds  map[lf.Type]*lf.Kind
 	tyApps map[tyAppKey]lf.Type
 	// tcons are the type constructor nodes of conAppType.
-	tcons       map[*lf.DataType]*lf.TCon
+	tcons map[*lf.DataType]*lf.TCon
+	// positions are the name positions of large data types (fieldIndex).
+	positions   map[*lf.DataType]namePositions
 	expansions  map[*lf.TSyn]lf.Type
 	tvarLookups int
 

@@ -340,7 +340,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		if dt.Variety != lf.EnumVariety {
 			c.throw(EExpectedEnumType, Error{Found: tCon(e.ID)}, "expected enum type: %s", qualified(e.ID))
 		}
-		if !contains(dt.Constructors, e.Con) {
+		if c.constructor(dt, e.Con) < 0 {
 			c.throw(EUnknownEnumCon, Error{Name: e.Con}, "unknown enum constructor: %s", e.Con)
 		}
 		return tCon(e.ID)
@@ -365,7 +365,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		dt, m := c.checkTypeConApp(e.Type)
 		c.expectRecord(e.Type, dt)
 		rec := c.conAppType(dt, e.Type)
-		f, ok := dt.Field(e.Field)
+		f, ok := c.field(dt, e.Field)
 		if !ok {
 			c.unknownField(e.Field, rec)
 		}
@@ -377,7 +377,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		c.expectRecord(e.Type, dt)
 		rec := c.conAppType(dt, e.Type)
 		c.checkExpr(e.Record, rec)
-		f, ok := dt.Field(e.Field)
+		f, ok := c.field(dt, e.Field)
 		if !ok {
 			c.unknownField(e.Field, rec)
 		}
@@ -388,7 +388,7 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 		if dt.Variety != lf.VariantVariety {
 			c.throw(EExpectedVariantType, Error{Found: tCon(e.Type.ID)}, "expected variant type: %s", qualified(e.Type.ID))
 		}
-		f, ok := dt.Field(e.Con)
+		f, ok := c.field(dt, e.Con)
 		if !ok {
 			c.throw(EUnknownVariantCon, Error{Name: e.Con}, "unknown variant constructor: %s", e.Con)
 		}
@@ -559,15 +559,6 @@ func (c *checker) typeOf1(e lf.Expr) lf.Type {
 	}
 	c.throw(ETypeMismatch, Error{}, "unsupported expression %T", e)
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func sameFieldNames(es []lf.FieldExpr, fs []lf.Field) bool {
@@ -786,7 +777,7 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 			if fam != famVariant || p.ID != tcID {
 				mismatch()
 			}
-			f, ok := dt.Field(p.Con)
+			f, ok := c.field(dt, p.Con)
 			if !ok {
 				c.throw(EUnknownVariantCon, Error{Name: p.Con}, "unknown variant constructor: %s", p.Con)
 			}
@@ -804,7 +795,7 @@ func (c *checker) typeOfCase(e *lf.ECase) lf.Type {
 			if fam != famEnum || p.ID != tcID {
 				mismatch()
 			}
-			if !contains(dt.Constructors, p.Con) {
+			if c.constructor(dt, p.Con) < 0 {
 				c.throw(EUnknownEnumCon, Error{Name: p.Con}, "unknown enum constructor: %s", p.Con)
 			}
 		case *lf.PBuiltinCon:
@@ -895,9 +886,9 @@ func (c *checker) checkExhaustive(alts []lf.CaseAlt, fam patternFamily, dt *lf.D
 	for _, a := range alts {
 		switch p := a.Pattern.(type) {
 		case *lf.PVariant:
-			see(indexOfField(dt.Fields, p.Con))
+			see(c.fieldIndex(dt, p.Con))
 		case *lf.PEnum:
-			see(indexOf(dt.Constructors, p.Con))
+			see(c.constructor(dt, p.Con))
 		case *lf.PBuiltinCon:
 			if p.Con == lf.ConTrue {
 				see(0)
@@ -957,6 +948,69 @@ func expectedPatterns(fam patternFamily, dt *lf.DataType) int {
 		return 2
 	}
 	return 1
+}
+
+// linearNames is the number of fields or constructors up to which a
+// data type's are searched by a scan; the positions of larger ones are
+// kept in a map per checker (positions): a hostile package's variant of
+// many constructors, matched in many cases, made each lookup a scan not
+// counted in the checker's work.
+var linearNames = 32
+
+// namePositions are the positions of a large data type's fields and of
+// its constructors, by name (the first of a repeated name, as a scan
+// finds it).
+type namePositions struct{ fields, cons map[string]int }
+
+// positionsOf returns dt's name positions, built at its first lookup.
+func (c *checker) positionsOf(dt *lf.DataType) namePositions {
+	p, ok := c.positions[dt]
+	if !ok {
+		p = namePositions{fields: make(map[string]int, len(dt.Fields)), cons: make(map[string]int, len(dt.Constructors))}
+		for i, f := range dt.Fields {
+			if _, dup := p.fields[f.Name]; !dup {
+				p.fields[f.Name] = i
+			}
+		}
+		for i, k := range dt.Constructors {
+			if _, dup := p.cons[k]; !dup {
+				p.cons[k] = i
+			}
+		}
+		c.positions[dt] = p
+	}
+	return p
+}
+
+// fieldIndex is the position of dt's field (or variant constructor)
+// name, or -1.
+func (c *checker) fieldIndex(dt *lf.DataType, name string) int {
+	if len(dt.Fields) <= linearNames {
+		return indexOfField(dt.Fields, name)
+	}
+	if i, ok := c.positionsOf(dt).fields[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// field is dt.Field(name) through fieldIndex.
+func (c *checker) field(dt *lf.DataType, name string) (lf.Field, bool) {
+	if i := c.fieldIndex(dt, name); i >= 0 {
+		return dt.Fields[i], true
+	}
+	return lf.Field{}, false
+}
+
+// constructor is the position of dt's enum constructor name, or -1.
+func (c *checker) constructor(dt *lf.DataType, name string) int {
+	if len(dt.Constructors) <= linearNames {
+		return indexOf(dt.Constructors, name)
+	}
+	if i, ok := c.positionsOf(dt).cons[name]; ok {
+		return i
+	}
+	return -1
 }
 
 func indexOfField(fs []lf.Field, name string) int {
