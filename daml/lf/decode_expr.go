@@ -831,30 +831,9 @@ func (d *decoder) exprCase(m []byte, depth int) (Expr, error) {
 // in the slab.
 func (d *decoder) exprTyApp(m []byte, depth int) (Expr, error) {
 	var buf [4]Type
-	types := buf[:0]
-	var body []byte
-	if err := eachMessage(m, "Expr.TyApp", func(num protowire.Number, x []byte) error {
-		switch num {
-		case fTyAppExpr:
-			body = x
-		case fTyAppTypes:
-			t, err := d.typeRef(x)
-			if err != nil {
-				return err
-			}
-			types = append(types, t)
-		default:
-			return errorf("Message Expr.TyApp has unknown field %d", num)
-		}
-		return nil
-	}); err != nil {
+	types, body, err := listAndBody(d, m, "Expr.TyApp", "types", fTyAppTypes, fTyAppExpr, buf[:0], d.typeRef)
+	if err != nil {
 		return nil, err
-	}
-	if len(types) == 0 {
-		return nil, errorf("Unexpected empty Expr.TyApp.types")
-	}
-	if d.flat() && len(types) != 1 {
-		return nil, errorf("Expr.TyApp.types must have exactly one element in Daml-LF %s", d.lf)
 	}
 	node := d.a.tyApp1.put(eTyApp1{})
 	e := &node.ETyApp
@@ -864,7 +843,6 @@ func (d *decoder) exprTyApp(m []byte, depth int) (Expr, error) {
 	} else {
 		e.Types = d.a.types.clone(types)
 	}
-	var err error
 	if e.Expr, err = d.expr(body, depth); err != nil {
 		return nil, err
 	}
@@ -874,30 +852,9 @@ func (d *decoder) exprTyApp(m []byte, depth int) (Expr, error) {
 // exprAbs decodes an Expr.Abs, its parameters as exprTyApp its types.
 func (d *decoder) exprAbs(m []byte, depth int) (Expr, error) {
 	var buf [4]VarWithType
-	params := buf[:0]
-	var body []byte
-	if err := eachMessage(m, "Expr.Abs", func(num protowire.Number, x []byte) error {
-		switch num {
-		case fAbsParams:
-			v, err := d.varWithType(x)
-			if err != nil {
-				return err
-			}
-			params = append(params, v)
-		case fAbsBody:
-			body = x
-		default:
-			return errorf("Message Expr.Abs has unknown field %d", num)
-		}
-		return nil
-	}); err != nil {
+	params, body, err := listAndBody(d, m, "Expr.Abs", "param", fAbsParams, fAbsBody, buf[:0], d.varWithType)
+	if err != nil {
 		return nil, err
-	}
-	if len(params) == 0 {
-		return nil, errorf("Unexpected empty Expr.Abs.param")
-	}
-	if d.flat() && len(params) != 1 {
-		return nil, errorf("Expr.Abs.param must have exactly one element in Daml-LF %s", d.lf)
 	}
 	node := d.a.abs1.put(eAbs1{})
 	e := &node.EAbs
@@ -907,7 +864,6 @@ func (d *decoder) exprAbs(m []byte, depth int) (Expr, error) {
 	} else {
 		e.Params = d.a.vars.clone(params)
 	}
-	var err error
 	if e.Body, err = d.expr(body, depth); err != nil {
 		return nil, err
 	}
@@ -917,37 +873,50 @@ func (d *decoder) exprAbs(m []byte, depth int) (Expr, error) {
 // exprTyAbs decodes an Expr.TyAbs.
 func (d *decoder) exprTyAbs(m []byte, depth int) (Expr, error) {
 	var buf [4]TypeParam
-	params := buf[:0]
-	var body []byte
-	if err := eachMessage(m, "Expr.TyAbs", func(num protowire.Number, x []byte) error {
-		switch num {
-		case fAbsParams:
-			p, err := d.typeVarWithKind(x, 0)
-			if err != nil {
-				return err
-			}
-			params = append(params, p)
-		case fAbsBody:
-			body = x
-		default:
-			return errorf("Message Expr.TyAbs has unknown field %d", num)
-		}
-		return nil
-	}); err != nil {
+	params, body, err := listAndBody(d, m, "Expr.TyAbs", "param", fAbsParams, fAbsBody, buf[:0], func(x []byte) (TypeParam, error) {
+		return d.typeVarWithKind(x, 0)
+	})
+	if err != nil {
 		return nil, err
 	}
-	if len(params) == 0 {
-		return nil, errorf("Unexpected empty Expr.TyAbs.param")
-	}
-	if d.flat() && len(params) != 1 {
-		return nil, errorf("Expr.TyAbs.param must have exactly one element in Daml-LF %s", d.lf)
-	}
 	e := d.a.tyAbs.put(ETyAbs{Params: d.a.typeParams.clone(params)})
-	var err error
 	if e.Body, err = d.expr(body, depth); err != nil {
 		return nil, err
 	}
 	return e, nil
+}
+
+// listAndBody reads the message m (Expr.TyApp, Expr.Abs, Expr.TyAbs) of
+// a list, field listNum, each element decoded by elem and gathered in
+// buf, and a body, field bodyNum. The list must not be empty, and has
+// exactly one element in the LF versions of flat applications and
+// abstractions. name and list name the message and the list in errors.
+func listAndBody[T any](d *decoder, m []byte, name, list string, listNum, bodyNum protowire.Number, buf []T, elem func([]byte) (T, error)) ([]T, []byte, error) {
+	var body []byte
+	if err := eachMessage(m, name, func(num protowire.Number, x []byte) error {
+		switch num {
+		case listNum:
+			v, err := elem(x)
+			if err != nil {
+				return err
+			}
+			buf = append(buf, v)
+		case bodyNum:
+			body = x
+		default:
+			return errorf("Message %s has unknown field %d", name, num)
+		}
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	if len(buf) == 0 {
+		return nil, nil, errorf("Unexpected empty %s.%s", name, list)
+	}
+	if d.flat() && len(buf) != 1 {
+		return nil, nil, errorf("%s.%s must have exactly one element in Daml-LF %s", name, list, d.lf)
+	}
+	return buf, body, nil
 }
 
 // exprLocation checks an expression's Location. Locations are dropped,
