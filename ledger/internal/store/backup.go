@@ -35,6 +35,10 @@ func (s *Store) Backup(w io.Writer) error {
 	if s.ov != nil {
 		return s.backupOverlay(w)
 	}
+	if !s.beginRead() {
+		return ErrClosed
+	}
+	defer s.endRead()
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()

@@ -60,6 +60,11 @@ func (s *Store) DeleteBlob(prefix []byte) error {
 		return nil
 	}
 	var keys [][]byte
+	// The deletion's read and write batch are the database's until they end.
+	if !s.beginRead() {
+		return ErrClosed
+	}
+	defer s.endRead()
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 		defer it.Close()

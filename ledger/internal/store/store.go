@@ -116,6 +116,14 @@ type Store struct {
 	done chan struct{}
 	once sync.Once
 
+	// reads counts the reads of the database under way (beginRead), with
+	// readsClosed set by Close, which waits for readsDone (closed by the
+	// last read to end after it) before it closes the database: Badger
+	// panics in a read that outlives its database (a stream's page read
+	// while the node closed did).
+	reads     atomic.Int64
+	readsDone chan struct{}
+
 	end    atomic.Int64
 	mu     sync.Mutex
 	notify chan struct{}
@@ -179,6 +187,8 @@ func newStore(opts Options) *Store {
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
 		notify:   make(chan struct{}),
+
+		readsDone: make(chan struct{}),
 	}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -252,6 +262,9 @@ func (s *Store) Close() error {
 		if s.gcDone != nil {
 			<-s.gcDone
 		}
+		if s.reads.Or(readsClosed)&^readsClosed != 0 {
+			<-s.readsDone
+		}
 		if s.db != nil {
 			err = s.db.Close()
 		}
@@ -306,6 +319,31 @@ func (s *Store) submit(op Op) (any, error) {
 	return res.v, res.err
 }
 
+// readsClosed is the bit of Store.reads that Close sets.
+const readsClosed = 1 << 62
+
+// beginRead counts a read of the database; false once Close began, when
+// the read must not start. endRead ends it.
+func (s *Store) beginRead() bool {
+	for {
+		n := s.reads.Load()
+		if n&readsClosed != 0 {
+			return false
+		}
+		if s.reads.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// endRead ends a read of beginRead; the last to end after Close began
+// lets Close go on.
+func (s *Store) endRead() {
+	if s.reads.Add(-1) == readsClosed {
+		close(s.readsDone)
+	}
+}
+
 // View runs fn on a read-only snapshot of the store.
 func (s *Store) View(fn func(r *Reader) error) error {
 	if s.Closed() {
@@ -314,6 +352,10 @@ func (s *Store) View(fn func(r *Reader) error) error {
 	if s.ov != nil {
 		return fn(&Reader{ov: s.ov.cur.Load()})
 	}
+	if !s.beginRead() {
+		return ErrClosed
+	}
+	defer s.endRead()
 	err := s.db.View(func(txn *badger.Txn) error { return fn(&Reader{txn: txn, shared: s.shared}) })
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
