@@ -215,41 +215,20 @@ func (r *reader) next() (field, bool) {
 	return r.slow()
 }
 
-// slow is next for any other field.
+// slow is next for any other field: pbwire's reader, whose errors the
+// decoder's are.
 func (r *reader) slow() (field, bool) {
-	num, typ, n := protowire.ConsumeTag(r.b)
-	if n < 0 {
-		return r.fail(fmt.Sprint(protowire.ParseError(n)))
+	pr := pbwire.NewReader(r.b)
+	f, ok := pr.Next()
+	if !ok {
+		if err := pr.Err(); err != nil {
+			r.err = &parseError{msg: err.Error()}
+		}
+		r.b = nil
+		return field{}, false
 	}
-	b := r.b[n:]
-	f := field{num: num, typ: typ}
-	switch typ {
-	case protowire.VarintType:
-		f.u, n = protowire.ConsumeVarint(b)
-	case protowire.Fixed32Type:
-		var v uint32
-		v, n = protowire.ConsumeFixed32(b)
-		f.u = uint64(v)
-	case protowire.Fixed64Type:
-		f.u, n = protowire.ConsumeFixed64(b)
-	case protowire.BytesType:
-		f.b, n = protowire.ConsumeBytes(b)
-	default:
-		return r.fail(fmt.Sprintf("unexpected wire type %d for field %d", typ, num))
-	}
-	if n < 0 {
-		return r.fail(fmt.Sprintf("field %d: %v", num, protowire.ParseError(n)))
-	}
-	r.b = b[n:]
-	return f, true
-}
-
-// fail records the malformed input's error (pbwire's text) and ends the
-// read.
-func (r *reader) fail(msg string) (field, bool) {
-	r.err = &parseError{msg: (&pbwire.Error{Msg: msg}).Error()}
-	r.b = nil
-	return field{}, false
+	r.b = pr.Rest()
+	return field{num: f.Num, typ: f.Type, u: f.Uint, b: f.Bytes}, true
 }
 
 func newReader(b []byte) reader { return reader{b: b} }

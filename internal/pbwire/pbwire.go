@@ -124,6 +124,9 @@ func (r *Reader) Next() (Field, bool) {
 	return Field{}, false
 }
 
+// Rest returns the bytes Next has not read yet.
+func (r *Reader) Rest() []byte { return r.b }
+
 // Err returns the error that stopped Next, or nil.
 func (r *Reader) Err() error {
 	if r.err == nil {
