@@ -13,7 +13,7 @@
 // serving the JSON Ledger API at that URL (ledgerd, Canton), on its shared
 // state (scriptledger.Remote); the DAR must be on it.
 //
-// It prints one line per script, "PASS Module:value (12 ms)" or
+// It prints one line per script, "PASS Module:value (12.34 ms)" or
 // "FAIL Module:value: <reason>" (the reason as `daml test` reports it:
 // "Script execution failed on commit at Module:line:column: <the ledger's
 // error>" for a failed submission), then "N passed, M failed", and exits 1
@@ -40,6 +40,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -406,7 +407,7 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 		if res.cov != nil {
 			cov.merge(res.cov)
 		}
-		fmt.Fprintf(stdout, "PASS %s (%d ms)\n", script.Name(id), res.elapsed.Milliseconds())
+		fmt.Fprintf(stdout, "PASS %s (%s)\n", script.Name(id), millis(res.elapsed))
 	}
 	wg.Wait()
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
@@ -424,6 +425,12 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
 // maxReason bounds the reason printed for a failure (a rejected
 // transaction can name hundreds of contracts).
 const maxReason = 2000
+
+// millis formats a script's run time in milliseconds to two decimals:
+// most scripts of a suite take a few, many less than one.
+func millis(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64) + " ms"
+}
 
 // cut cuts a failure's text at maxReason bytes.
 func cut(s string) string {

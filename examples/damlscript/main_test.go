@@ -186,7 +186,7 @@ func askAt(b *scripttest.Builder, name string, payload lf.Expr, fn, module strin
 }
 
 var (
-	msTime  = regexp.MustCompile(`\(\d+ ms\)`)
+	msTime  = regexp.MustCompile(`\(\d+\.\d\d ms\)`)
 	partyID = regexp.MustCompile(`::1220[0-9a-f]{64}`)
 )
 
