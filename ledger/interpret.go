@@ -114,8 +114,15 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 	// (StoreBackedCommandInterpreter, InterpretationTimeExceeded): the
 	// deadline is that instant, read on the node's clock (static or not).
 	wall := time.Now().Add(let.Add(ledgerTimeRecordTimeTolerance).Sub(now))
-	ctx, cancel := context.WithDeadlineCause(ctx, wall, &interpretationDeadline{let: let, tolerance: ledgerTimeRecordTimeTolerance})
-	defer cancel()
+	// A caller's deadline before it (an HTTP request's, say) ends the
+	// interpretation first: context.WithDeadlineCause would only derive a
+	// cancelable child of ctx, which ends as ctx does, with its error and
+	// cause; ctx serves as it is, saving the child and its registration.
+	if d, ok := ctx.Deadline(); !ok || !d.Before(wall) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, wall, &interpretationDeadline{let: let, tolerance: ledgerTimeRecordTimeTolerance})
+		defer cancel()
+	}
 	var out *interpreted
 	err = n.st.View(func(r *store.Reader) (err error) {
 		t := store.ReadOnlyTx(r)
