@@ -1,8 +1,8 @@
 package ledger
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -111,9 +111,10 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 // returns the command with its arguments and the package id they were
 // decoded with.
 func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder) (Command, string, error) {
-	path := fmt.Sprintf("commands[%d]", i)
+	// fmt.Sprintf("commands[%d].%s", …) in one concatenation.
+	path := "commands[" + strconv.Itoa(i) + "]"
 	if variant := commandVariant(c); variant != "" {
-		path += "." + variant
+		path = "commands[" + strconv.Itoa(i) + "]." + variant
 	}
 	arg := func(field string, t lf.Type) (value.Value, error) {
 		x, err := d.DecodeArgument(i, field, t, v.lookup, path+"."+field)
