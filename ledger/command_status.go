@@ -144,46 +144,9 @@ type trackedCommand struct {
 // commandKey is Canton's key of a command: command id, user id, actAs
 // parties (as a set) and submission id.
 func commandKey(c *Commands) string {
-	actAs := c.ActAs
-	if !sortedUnique(actAs) { // else already the set, as usual: no copy
-		actAs = slices.Clone(actAs)
-		slices.Sort(actAs)
-		actAs = slices.Compact(actAs)
-	}
-	// strings.Join of the four parts (the parties joined by ","), in one
-	// allocation.
-	n := len(c.CommandID) + len(c.UserID) + len(c.SubmissionID) + 3
-	for i, p := range actAs {
-		n += len(p)
-		if i > 0 {
-			n++
-		}
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(c.CommandID)
-	b.WriteByte(0)
-	b.WriteString(c.UserID)
-	b.WriteByte(0)
-	for i, p := range actAs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(p)
-	}
-	b.WriteByte(0)
-	b.WriteString(c.SubmissionID)
-	return b.String()
-}
-
-// sortedUnique reports whether ps is sorted without duplicates.
-func sortedUnique(ps []string) bool {
-	for i := 1; i < len(ps); i++ {
-		if ps[i-1] >= ps[i] {
-			return false
-		}
-	}
-	return true
+	actAs := slices.Clone(c.ActAs)
+	slices.Sort(actAs)
+	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
 }
 
 // track registers a validated submission as pending (unless

@@ -2,8 +2,6 @@ package ledger
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -56,25 +54,5 @@ func TestCommandTrackerBounds(t *testing.T) {
 	}
 	if got := tr.find("", CommandStatePending, 10); len(got) != 0 {
 		t.Errorf("%d still pending", len(got))
-	}
-}
-
-// TestCommandKeyAsJoined checks commandKey against its definition:
-// strings.Join of the command id, user id, the actAs set joined by ","
-// and the submission id, by "\x00".
-func TestCommandKeyAsJoined(t *testing.T) {
-	for _, actAs := range [][]string{nil, {}, {"a"}, {"a", "b"}, {"b", "a"}, {"a", "a"}, {"c", "a", "b", "a"}, {"", "x"}, {"x", ""}} {
-		for _, sub := range []string{"", "s1"} {
-			c := &Commands{CommandID: "cmd", UserID: "u", ActAs: slices.Clone(actAs), SubmissionID: sub}
-			set := slices.Clone(actAs)
-			slices.Sort(set)
-			want := strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(set), ","), c.SubmissionID}, "\x00")
-			if got := commandKey(c); got != want {
-				t.Errorf("commandKey(%q, %q) = %q, want %q", actAs, sub, got, want)
-			}
-			if !slices.Equal(c.ActAs, actAs) {
-				t.Errorf("commandKey changed actAs %q to %q", actAs, c.ActAs)
-			}
-		}
 	}
 }
