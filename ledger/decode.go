@@ -22,7 +22,8 @@ import (
 // this on arbitrary input). Raw members (arguments, keys, results) are
 // validated as encoding/json validates them and copied.
 
-// decodeLogEntry decodes a stored log entry.
+// decodeLogEntry decodes a stored log entry, in the binary form
+// (binlog.go) or the JSON one, which the node wrote before.
 func decodeLogEntry(b []byte, e *logEntry) error {
 	return decodeLogEntryWith(b, e, nil)
 }
@@ -31,6 +32,9 @@ func decodeLogEntry(b []byte, e *logEntry) error {
 // between entries (parties, template ids, package names, synchronizer
 // ids) through names, the table of one scan (nil: none).
 func decodeLogEntryWith(b []byte, e *logEntry, names *internTable) error {
+	if len(b) > 0 && b[0] == binlogV1 {
+		return decodeBinaryLogEntry(b, e, names) // binlog.go
+	}
 	d := jsonDecoder{b: b, names: names}
 	if d.logEntry(e) && d.i == len(b) {
 		return nil

@@ -289,11 +289,12 @@ func appendReassignNode(dst []byte, r *reassignNode) []byte {
 	return o.end()
 }
 
-// encode returns the stored form of an entry, json.Marshal's encoding of
-// it; when its nodes were encoded ahead (nodesJSON, outside the
+// encodeJSON returns the JSON form of an entry, json.Marshal's encoding
+// of it; when its nodes were encoded ahead (nodesJSON, outside the
 // committer) they are spliced in as the last member, as they always were
-// stored.
-func (e *logEntry) encode() []byte {
+// stored. The stored form is encode's (binlog.go): this one for entries
+// with topology events, and entries written before the binary form.
+func (e *logEntry) encodeJSON() []byte {
 	size := 192 + len(e.UpdateID) + len(e.CommandID) + len(e.WorkflowID) + len(e.SynchronizerID) +
 		len(e.UserID) + len(e.SubmissionID) + len(e.nodesJSON)
 	for _, p := range e.ActAs {
@@ -313,7 +314,7 @@ func (e *logEntry) encode() []byte {
 	o.strOmit("e", e.EffectiveAt)
 	o.str("r", e.RecordTime)
 	o.str("s", e.SynchronizerID)
-	if e.nodesJSON == nil && len(e.Nodes) > 0 {
+	if e.nodesJSON == nil && (len(e.Nodes) > 0 || e.nodesAhead) {
 		o.key("n")
 		o.b = append(o.b, '[')
 		for i := range e.Nodes {

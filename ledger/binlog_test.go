@@ -1,0 +1,215 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"runtime"
+	"testing"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// binarySamples are entries of every shape the tests build: the encoders'
+// samples (odd strings, raw members that need compacting and escaping,
+// empty and nil lists, topology entries, an empty node list encoded
+// ahead), a Ping create as the engine path stores it, every member set.
+func binarySamples() []*logEntry {
+	out := append(sampleEntries(), pingEntry(), fullEntry())
+	deferred := pingEntry()
+	deferred.nodesJSON, deferred.nodesAhead = nil, true
+	none := &logEntry{Kind: "other", Nodes: []txNode{}, nodesAhead: true}
+	nilArg := &logEntry{Kind: kindTransaction, Nodes: []txNode{{ID: 1 << 30, LastDescendant: -1 << 31, Key: json.RawMessage(`null`)}}}
+	return append(out, deferred, none, nilArg, &logEntry{Nodes: []txNode{}})
+}
+
+// checkBinaryMatchesJSON checks that the binary form of e decodes to what
+// the JSON form decodes to (json.Unmarshal, and the JSON decoder), with
+// and without an intern table.
+func checkBinaryMatchesJSON(t *testing.T, name string, e *logEntry) {
+	t.Helper()
+	js, bin := e.encodeJSON(), e.encode()
+	var want, fast, got, interned logEntry
+	if err := json.Unmarshal(js, &want); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if err := decodeLogEntry(js, &fast); err != nil {
+		t.Fatalf("%s: decoding the JSON form: %v", name, err)
+	}
+	if diff := cmp.Diff(want, fast, cmpStored); diff != "" {
+		t.Fatalf("%s: the JSON decoder differs from json.Unmarshal (-want +got):\n%s", name, diff)
+	}
+	if len(e.Topology) == 0 && (len(bin) == 0 || bin[0] != binlogV1) {
+		t.Fatalf("%s: encode wrote %q, not the binary form", name, bin)
+	}
+	if err := decodeLogEntry(bin, &got); err != nil {
+		t.Fatalf("%s: decoding the binary form: %v", name, err)
+	}
+	if diff := cmp.Diff(want, got, cmpStored); diff != "" {
+		t.Fatalf("%s: the binary form decodes to (-JSON form's +binary form's):\n%s", name, diff)
+	}
+	if err := decodeLogEntryWith(bin, &interned, &internTable{}); err != nil {
+		t.Fatalf("%s: decoding the binary form through an intern table: %v", name, err)
+	}
+	if diff := cmp.Diff(want, interned, cmpStored); diff != "" {
+		t.Fatalf("%s: the binary form decodes through an intern table to (-JSON form's +binary form's):\n%s", name, diff)
+	}
+}
+
+// TestBinaryLogEntryMatchesJSON: every sample entry's binary form
+// decodes to the logEntry its JSON form decodes to.
+func TestBinaryLogEntryMatchesJSON(t *testing.T) {
+	for i, e := range binarySamples() {
+		checkBinaryMatchesJSON(t, "entry "+string(rune('A'+i)), e)
+	}
+}
+
+// TestBinaryLogEntryOwnsItsBytes: a decoded entry refers to none of the
+// value's bytes (a Badger value is only valid during its callback, and its
+// buffer is reused).
+func TestBinaryLogEntryOwnsItsBytes(t *testing.T) {
+	for i, e := range binarySamples() {
+		b := e.encode()
+		var want, got logEntry
+		if err := decodeLogEntry(bytes.Clone(b), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeLogEntryWith(b, &got, &internTable{}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range b {
+			b[j] = 'X'
+		}
+		if diff := cmp.Diff(want, got, cmpStored); diff != "" {
+			t.Errorf("entry %d changed with the bytes it was decoded from (-before +after):\n%s", i, diff)
+		}
+	}
+}
+
+// TestBinaryLogEntrySharesNames: entries decoded through one intern table
+// share one copy of the names they repeat.
+func TestBinaryLogEntrySharesNames(t *testing.T) {
+	names := &internTable{}
+	var got [2]logEntry
+	for i := range got {
+		if err := decodeLogEntryWith(fullEntry().encode(), &got[i], names); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(what, a, b string) {
+		t.Helper()
+		if unsafe.StringData(a) != unsafe.StringData(b) {
+			t.Errorf("%s: two copies of %q", what, a)
+		}
+	}
+	a, b := got[0].Nodes[1], got[1].Nodes[1]
+	same("signatory", a.Signatories[0], b.Signatories[0])
+	same("witness", a.Witnesses[2], b.Witnesses[2])
+	same("template id", a.TemplateID, b.TemplateID)
+	same("synchronizer id", got[0].SynchronizerID, got[1].SynchronizerID)
+	same("the reassignment's source", got[0].Reassign.Source, got[1].Reassign.Source)
+}
+
+// TestBinaryLogEntryDamaged: a binary entry cut short anywhere, or with a
+// byte appended, is refused; so are lengths and counts past the end of the
+// value, without allocating for them.
+func TestBinaryLogEntryDamaged(t *testing.T) {
+	for i, e := range binarySamples() {
+		b := e.encode()
+		if b[0] != binlogV1 {
+			continue
+		}
+		for n := 1; n < len(b); n++ {
+			var got logEntry
+			if err := decodeLogEntry(b[:n], &got); err == nil {
+				t.Errorf("entry %d cut to %d of %d bytes: no error", i, n, len(b))
+			}
+		}
+		var got logEntry
+		if err := decodeLogEntry(append(bytes.Clone(b), 0), &got); err == nil {
+			t.Errorf("entry %d with a byte appended: no error", i)
+		}
+	}
+	huge := []byte{binlogV1, 0x80, 0x80, 0x80, 0x80, 0x10} // 1<<32 bytes of raw members
+	lists := []byte{binlogV1, 0, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 0, 0, 0, 0, 0}
+	nodes := append([]byte{binlogV1, 0, 0, 1, entNodes, 0, 0, 0, 0}, 0xff, 0xff, 0xff, 0xff, 0x0f)
+	nodes = append(nodes, make([]byte, 64)...)
+	long := []byte{binlogV1, 0, 0, 1, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
+	overlong := []byte{binlogV1, 0, 0, 1, 0, 0x80, 0x00, 0, 0, 0}
+	for name, b := range map[string][]byte{"raws": huge, "lists": lists, "nodes": nodes, "string": long, "overlong varint": overlong,
+		"kind": {binlogV1, 0, 0, 9, 0, 0, 0, 0, 0}, "flags": {binlogV1, 0, 0, 1, 0x80, 0x02, 0, 0, 0, 0}} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var got logEntry
+		err := decodeLogEntry(b, &got)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<16 {
+			t.Errorf("%s: %d bytes allocated for a %d-byte value", name, n, len(b))
+		}
+	}
+}
+
+// FuzzDecodeBinaryLogEntry decodes arbitrary bytes as a binary entry: it
+// never panics nor allocates more than a bounded multiple of the input,
+// and what it accepts with valid strings and canonical raw members (as
+// the encoder writes them) encodes back to the same bytes: a damaged
+// value is refused, not read as another entry.
+func FuzzDecodeBinaryLogEntry(f *testing.F) {
+	for _, e := range binarySamples() {
+		if b := e.encode(); b[0] == binlogV1 {
+			f.Add(b[1:])
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		b = append([]byte{binlogV1}, b...)
+		var e logEntry
+		if err := decodeLogEntryWith(b, &e, &internTable{}); err != nil {
+			return
+		}
+		if !encodable(&e) {
+			return
+		}
+		if diff := cmp.Diff(b, e.encode()); diff != "" {
+			t.Fatalf("%q decodes to an entry that encodes to other bytes (-input +encoded):\n%s", b, diff)
+		}
+	})
+}
+
+// encodable reports whether the encoder writes the entry's strings and
+// raw members as they are (valid UTF-8, canonical JSON).
+func encodable(e *logEntry) bool {
+	ok := true
+	str := func(ss ...string) {
+		for _, s := range ss {
+			ok = ok && utf8.ValidString(s)
+		}
+	}
+	raw := func(rs ...json.RawMessage) {
+		for _, r := range rs {
+			ok = ok && (r == nil || json.Valid(r) && !rawNeedsRewrite(r))
+		}
+	}
+	node := func(n *txNode) {
+		str(n.ContractID, n.TemplateID, n.PackageName, n.CreatedAt, n.Choice, n.InterfaceID)
+		for _, l := range [][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
+			str(l...)
+		}
+		raw(n.Argument, n.Key, n.Result)
+	}
+	str(e.Kind, e.UpdateID, e.CommandID, e.WorkflowID, e.EffectiveAt, e.RecordTime, e.SynchronizerID, e.UserID, e.SubmissionID)
+	str(e.ActAs...)
+	for i := range e.Nodes {
+		node(&e.Nodes[i])
+	}
+	if e.Reassign != nil {
+		str(e.Reassign.ReassignmentID, e.Reassign.Source, e.Reassign.Target, e.Reassign.Submitter)
+		node(&e.Reassign.Contract)
+	}
+	// A present empty list of nodes is read (the submission path's
+	// entries store it), but only encoded again with nodesAhead.
+	return ok && (e.Nodes == nil || len(e.Nodes) > 0)
+}
