@@ -116,13 +116,9 @@ func (e *logEntry) storesNodes() bool {
 
 // binEncoder writes the binary form.
 type binEncoder struct {
-	b []byte
-	// raws are the raw members' stored forms, in head order (collected
-	// first: the value starts with their length).
-	raws   [][]byte
-	lists  int // strings in lists
-	size   int // an estimate of the head's size
-	rawLen int
+	b     []byte
+	lists int // strings in lists
+	size  int // an estimate of the head's size
 }
 
 // encode returns the stored form of an entry: the binary form, or the
@@ -133,23 +129,30 @@ func (e *logEntry) encode() []byte {
 	if len(e.Topology) > 0 {
 		return e.encodeJSON()
 	}
+	// The raw members' stored forms, in head order, are collected first:
+	// the value starts with them.
 	var rawsBuf [8][]byte
-	w := binEncoder{raws: rawsBuf[:0]}
+	raws := rawsBuf[:0]
+	var w binEncoder
 	w.size = 32 + len(e.UpdateID) + len(e.CommandID) + len(e.WorkflowID) + len(e.EffectiveAt) + len(e.RecordTime) +
 		len(e.SynchronizerID) + len(e.UserID) + len(e.SubmissionID) + len(e.Kind)
 	w.countList(e.ActAs)
 	for i := range e.Nodes {
-		w.countNode(&e.Nodes[i])
+		raws = w.countNode(raws, &e.Nodes[i])
 	}
 	if e.Reassign != nil {
 		w.size += 32 + len(e.Reassign.ReassignmentID) + len(e.Reassign.Source) + len(e.Reassign.Target) + len(e.Reassign.Submitter)
-		w.countNode(&e.Reassign.Contract)
+		raws = w.countNode(raws, &e.Reassign.Contract)
 	}
-	w.b = make([]byte, 0, 1+2*binaryMaxVarint+w.rawLen+w.size)
+	rawLen := 0
+	for _, r := range raws {
+		rawLen += len(r)
+	}
+	w.b = make([]byte, 0, 1+2*binaryMaxVarint+rawLen+w.size)
 	w.b = append(w.b, binlogV1)
-	w.uint(uint64(w.rawLen))
+	w.uint(uint64(rawLen))
 	w.uint(uint64(w.lists))
-	for _, r := range w.raws {
+	for _, r := range raws {
 		w.b = append(w.b, r...)
 	}
 
@@ -185,7 +188,7 @@ func (e *logEntry) encode() []byte {
 	if flags&entNodes != 0 {
 		w.uint(uint64(len(e.Nodes)))
 		for i := range e.Nodes {
-			w.node(&e.Nodes[i])
+			raws = w.node(&e.Nodes[i], raws)
 		}
 	}
 	if r := e.Reassign; r != nil {
@@ -199,7 +202,7 @@ func (e *logEntry) encode() []byte {
 		w.str(r.Target)
 		w.str(r.Submitter)
 		w.int(r.Counter)
-		w.node(&r.Contract)
+		w.node(&r.Contract, raws)
 	}
 	w.strIf(flags&entUserID != 0, e.UserID)
 	if flags&entActAs != 0 {
@@ -221,35 +224,35 @@ func (w *binEncoder) countList(l []string) {
 	w.size += 2
 }
 
-// countNode notes a node's raw members, lists and size, ahead of its
-// encoding.
-func (w *binEncoder) countNode(n *txNode) {
+// countNode notes a node's lists and size and appends its raw members'
+// stored forms to raws, ahead of its encoding.
+func (w *binEncoder) countNode(raws [][]byte, n *txNode) [][]byte {
 	w.size += 48 + len(n.ContractID) + len(n.TemplateID) + len(n.PackageName) + len(n.CreatedAt) + len(n.Choice) + len(n.InterfaceID)
-	w.addRaw(n.Argument, false)
-	w.addRaw(n.Key, true)
-	w.addRaw(n.Result, true)
+	raws = appendStoredRaw(raws, n.Argument, false)
+	raws = appendStoredRaw(raws, n.Key, true)
+	raws = appendStoredRaw(raws, n.Result, true)
 	for _, l := range [...][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
 		w.countList(l)
 	}
+	return raws
 }
 
-// addRaw notes a raw member's stored form, the bytes the JSON form holds:
-// compacted and HTML-escaped as json.Marshal writes it (appendRawJSON),
-// null for a nil one unless omitempty drops it.
-func (w *binEncoder) addRaw(raw []byte, omitEmpty bool) {
+// appendStoredRaw appends a raw member's stored form, the bytes the JSON
+// form holds: compacted and HTML-escaped as json.Marshal writes it
+// (appendRawJSON), null for a nil one unless omitempty drops it.
+func appendStoredRaw(raws [][]byte, raw []byte, omitEmpty bool) [][]byte {
 	if omitEmpty && len(raw) == 0 {
-		return
+		return raws
 	}
 	if raw == nil || rawNeedsRewrite(raw) {
 		raw = appendRawJSON(nil, raw)
 	}
-	w.raws = append(w.raws, raw)
-	w.rawLen += len(raw)
+	return append(raws, raw)
 }
 
-// node writes a node (its raw members' lengths, in the order countNode
-// noted them).
-func (w *binEncoder) node(n *txNode) {
+// node writes a node, its raw members' lengths those of raws, in the
+// order countNode noted them, and returns the raws of the nodes after.
+func (w *binEncoder) node(n *txNode, raws [][]byte) [][]byte {
 	var flags uint64
 	for _, f := range []struct {
 		on   bool
@@ -269,7 +272,8 @@ func (w *binEncoder) node(n *txNode) {
 	w.str(n.ContractID)
 	w.str(n.TemplateID)
 	w.str(n.PackageName)
-	w.rawLenOf()
+	w.uint(uint64(len(raws[0])))
+	raws = raws[1:]
 	w.listIf(flags&ndSignatories != 0, n.Signatories)
 	w.listIf(flags&ndObservers != 0, n.Observers)
 	w.strIf(flags&ndCreatedAt != 0, n.CreatedAt)
@@ -281,20 +285,17 @@ func (w *binEncoder) node(n *txNode) {
 		w.int(int64(n.LastDescendant))
 	}
 	if flags&ndKey != 0 {
-		w.rawLenOf()
+		w.uint(uint64(len(raws[0])))
+		raws = raws[1:]
 	}
 	w.listIf(flags&ndMaintainers != 0, n.Maintainers)
 	if flags&ndResult != 0 {
-		w.rawLenOf()
+		w.uint(uint64(len(raws[0])))
+		raws = raws[1:]
 	}
 	w.listIf(flags&ndChoiceObservers != 0, n.ChoiceObservers)
 	w.strIf(flags&ndInterfaceID != 0, n.InterfaceID)
-}
-
-// rawLenOf writes the length of the next raw member.
-func (w *binEncoder) rawLenOf() {
-	w.uint(uint64(len(w.raws[0])))
-	w.raws = w.raws[1:]
+	return raws
 }
 
 func (w *binEncoder) uint(v uint64) {
@@ -372,14 +373,17 @@ type binDecoder struct {
 	raws []byte
 	// lists is where the string lists are cut from.
 	lists []string
-	names *internTable
 }
 
 // decodeBinaryLogEntry decodes an entry in the binary form (b[0] is
 // binlogV1). b is not kept: the value of a Badger item is only valid
 // during its callback, so the entry's strings and raw members are cut
 // from copies (one of the raw members, one of the rest).
-func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
+//
+// Unlike the JSON decoder, it shares no names through an intern table:
+// its strings cost no allocation to share, and the table's lookups cost
+// 8 % of a page's instructions (BenchmarkUpdatesPage).
+func decodeBinaryLogEntry(b []byte, e *logEntry) error {
 	*e = logEntry{}
 	d := binDecoder{b: b, i: 1}
 	rawLen, ok1 := d.uint()
@@ -397,7 +401,7 @@ func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
 	if nLists > 0 {
 		d.lists = make([]string, nLists)
 	}
-	d.b, d.s, d.i, d.names = b[head:], string(b[head:]), 0, names
+	d.b, d.s, d.i = b[head:], string(b[head:]), 0
 	if !d.logEntry(e) || d.i != len(d.b) || len(d.raws) != 0 || len(d.lists) != 0 {
 		*e = logEntry{}
 		return fmt.Errorf("%w (at byte %d of %d)", errBadBinaryEntry, head+d.i, len(b))
@@ -453,7 +457,8 @@ func (d *binDecoder) span() (start, end int, ok bool) {
 	return start, d.i, true
 }
 
-// str reads a string, a substring of the head.
+// str reads a string, a substring of the head (one copy of the value's
+// bytes for all its strings).
 func (d *binDecoder) str(dst *string) bool {
 	start, end, ok := d.span()
 	*dst = d.s[start:end]
@@ -463,37 +468,8 @@ func (d *binDecoder) str(dst *string) bool {
 // ostr reads an optional string, present when not empty.
 func (d *binDecoder) ostr(dst *string) bool { return d.str(dst) && *dst != "" }
 
-// oistr is ostr through the intern table.
-func (d *binDecoder) oistr(dst *string) bool { return d.istr(dst) && *dst != "" }
-
-// istr is str through the intern table: a name repeated between the
-// entries of a scan is one string.
-func (d *binDecoder) istr(dst *string) bool {
-	start, end, ok := d.span()
-	if !ok {
-		return false
-	}
-	if d.names == nil {
-		*dst = d.s[start:end]
-		return true
-	}
-	if v, ok := d.names.m[string(d.b[start:end])]; ok {
-		*dst = v
-		return true
-	}
-	s := d.s[start:end]
-	if d.names.m == nil {
-		d.names.m = map[string]string{}
-	}
-	if len(d.names.m) < maxInterned {
-		d.names.m[s] = s
-	}
-	*dst = s
-	return true
-}
-
-// ilist reads a non-empty list of strings, interned, cut from d.lists.
-func (d *binDecoder) ilist(dst *[]string) bool {
+// list reads a non-empty list of strings, cut from d.lists.
+func (d *binDecoder) list(dst *[]string) bool {
 	n, ok := d.uint()
 	if !ok || n == 0 || n > uint64(len(d.lists)) {
 		return false
@@ -501,7 +477,7 @@ func (d *binDecoder) ilist(dst *[]string) bool {
 	out := d.lists[:n:n]
 	d.lists = d.lists[n:]
 	for i := range out {
-		if !d.istr(&out[i]) {
+		if !d.str(&out[i]) {
 			return false
 		}
 	}
@@ -538,7 +514,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 	d.i++
 	switch {
 	case code == 0:
-		if !d.istr(&e.Kind) || slices.Contains(kindCodes[:], e.Kind) && e.Kind != "" {
+		if !d.str(&e.Kind) || slices.Contains(kindCodes[:], e.Kind) && e.Kind != "" {
 			return false // a known kind is written as its code
 		}
 	case int(code) < len(kindCodes):
@@ -554,7 +530,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		flags&entCommandID != 0 && !d.ostr(&e.CommandID) ||
 		flags&entWorkflowID != 0 && !d.ostr(&e.WorkflowID) ||
 		flags&entEffectiveAt != 0 && !d.ostr(&e.EffectiveAt) ||
-		!d.str(&e.RecordTime) || !d.istr(&e.SynchronizerID) {
+		!d.str(&e.RecordTime) || !d.str(&e.SynchronizerID) {
 		return false
 	}
 	if flags&entNodes != 0 {
@@ -575,14 +551,14 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 			return false
 		}
 	}
-	return (flags&entUserID == 0 || d.oistr(&e.UserID)) &&
-		(flags&entActAs == 0 || d.ilist(&e.ActAs)) &&
+	return (flags&entUserID == 0 || d.ostr(&e.UserID)) &&
+		(flags&entActAs == 0 || d.list(&e.ActAs)) &&
 		(flags&entSubmissionID == 0 || d.ostr(&e.SubmissionID))
 }
 
 func (d *binDecoder) txNode(n *txNode) bool {
 	flags, ok := d.flags(ndAll)
-	if !ok || !d.int32(&n.ID) || !d.str(&n.ContractID) || !d.istr(&n.TemplateID) || !d.istr(&n.PackageName) || !d.raw(&n.Argument) {
+	if !ok || !d.int32(&n.ID) || !d.str(&n.ContractID) || !d.str(&n.TemplateID) || !d.str(&n.PackageName) || !d.raw(&n.Argument) {
 		return false
 	}
 	n.Exercise = flags&ndExercise != 0
@@ -590,19 +566,19 @@ func (d *binDecoder) txNode(n *txNode) bool {
 	n.Transient = flags&ndTransient != 0
 	n.Archives = flags&ndArchives != 0
 	n.Engine = flags&ndEngine != 0
-	return (flags&ndSignatories == 0 || d.ilist(&n.Signatories)) &&
-		(flags&ndObservers == 0 || d.ilist(&n.Observers)) &&
+	return (flags&ndSignatories == 0 || d.list(&n.Signatories)) &&
+		(flags&ndObservers == 0 || d.list(&n.Observers)) &&
 		(flags&ndCreatedAt == 0 || d.ostr(&n.CreatedAt)) &&
-		(flags&ndStakeholders == 0 || d.ilist(&n.Stakeholders)) &&
-		(flags&ndChoice == 0 || d.oistr(&n.Choice)) &&
-		(flags&ndActing == 0 || d.ilist(&n.Acting)) &&
-		(flags&ndWitnesses == 0 || d.ilist(&n.Witnesses)) &&
+		(flags&ndStakeholders == 0 || d.list(&n.Stakeholders)) &&
+		(flags&ndChoice == 0 || d.ostr(&n.Choice)) &&
+		(flags&ndActing == 0 || d.list(&n.Acting)) &&
+		(flags&ndWitnesses == 0 || d.list(&n.Witnesses)) &&
 		(flags&ndLastDescendant == 0 || d.int32(&n.LastDescendant) && n.LastDescendant != 0) &&
 		(flags&ndKey == 0 || d.raw(&n.Key)) &&
-		(flags&ndMaintainers == 0 || d.ilist(&n.Maintainers)) &&
+		(flags&ndMaintainers == 0 || d.list(&n.Maintainers)) &&
 		(flags&ndResult == 0 || d.raw(&n.Result)) &&
-		(flags&ndChoiceObservers == 0 || d.ilist(&n.ChoiceObservers)) &&
-		(flags&ndInterfaceID == 0 || d.oistr(&n.InterfaceID))
+		(flags&ndChoiceObservers == 0 || d.list(&n.ChoiceObservers)) &&
+		(flags&ndInterfaceID == 0 || d.ostr(&n.InterfaceID))
 }
 
 func (d *binDecoder) reassignNode(r *reassignNode) bool {
@@ -611,7 +587,7 @@ func (d *binDecoder) reassignNode(r *reassignNode) bool {
 		return false
 	}
 	r.Unassign = flags&raUnassign != 0
-	if !d.str(&r.ReassignmentID) || !d.istr(&r.Source) || !d.istr(&r.Target) || !d.istr(&r.Submitter) {
+	if !d.str(&r.ReassignmentID) || !d.str(&r.Source) || !d.str(&r.Target) || !d.str(&r.Submitter) {
 		return false
 	}
 	if r.Counter, ok = d.int(); !ok {

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"testing"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -85,30 +84,6 @@ func TestBinaryLogEntryOwnsItsBytes(t *testing.T) {
 			t.Errorf("entry %d changed with the bytes it was decoded from (-before +after):\n%s", i, diff)
 		}
 	}
-}
-
-// TestBinaryLogEntrySharesNames: entries decoded through one intern table
-// share one copy of the names they repeat.
-func TestBinaryLogEntrySharesNames(t *testing.T) {
-	names := &internTable{}
-	var got [2]logEntry
-	for i := range got {
-		if err := decodeLogEntryWith(fullEntry().encode(), &got[i], names); err != nil {
-			t.Fatal(err)
-		}
-	}
-	same := func(what, a, b string) {
-		t.Helper()
-		if unsafe.StringData(a) != unsafe.StringData(b) {
-			t.Errorf("%s: two copies of %q", what, a)
-		}
-	}
-	a, b := got[0].Nodes[1], got[1].Nodes[1]
-	same("signatory", a.Signatories[0], b.Signatories[0])
-	same("witness", a.Witnesses[2], b.Witnesses[2])
-	same("template id", a.TemplateID, b.TemplateID)
-	same("synchronizer id", got[0].SynchronizerID, got[1].SynchronizerID)
-	same("the reassignment's source", got[0].Reassign.Source, got[1].Reassign.Source)
 }
 
 // TestBinaryLogEntryDamaged: a binary entry cut short anywhere, or with a
