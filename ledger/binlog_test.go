@@ -188,3 +188,22 @@ func encodable(e *logEntry) bool {
 	// entries store it), but only encoded again with nodesAhead.
 	return ok && (e.Nodes == nil || len(e.Nodes) > 0)
 }
+
+// BenchmarkEncodeStoredEntry is the committer's encoding of a Ping
+// create's entry, its nodes encoded ahead as JSON (nodesJSON): in the
+// binary form, and in the JSON form, which spliced them.
+func BenchmarkEncodeStoredEntry(b *testing.B) {
+	e := pingEntry()
+	b.Run("binary", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			e.encode()
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			e.encodeJSON()
+		}
+	})
+}
