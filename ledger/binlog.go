@@ -13,18 +13,22 @@ import (
 // most of a page's decoding cost (a page of 1000 Ping creates: ~3 ms of
 // ~8.6 ms of CPU): member names, quotes and escapes to scan, a copy per
 // string. The binary form is length-prefixed fields and varints, which a
-// reader slices without scanning: the value's strings are substrings of
-// one copy of the value, its raw JSON members (arguments, keys, results)
-// slices of another, stored as they are in the JSON form (the reads pass
-// them through as stored values), without validating them again.
+// reader slices without scanning: the entry's strings are substrings of
+// one copy of the value's head, its raw JSON members (arguments, keys,
+// results) slices of one copy of the rest, stored as they are in the JSON
+// form (the reads pass them through as stored values), not validated
+// again (Badger checksums the bytes; damaged bytes are refused, never a
+// panic).
 //
 // No migration: a stored JSON entry always starts with '{' (json.Marshal
 // and encode.go write no leading whitespace), and binlogV1 can start no
-// JSON text, so decodeLogEntryWith tells the forms apart by the first
-// byte. Entries written before stay JSON and are read by the JSON
-// decoder, in a store or in a snapshot written before (snapshots restore
-// values as they are). Entries with topology events (party allocations,
-// rare) are still written as JSON.
+// JSON text (whitespace, '{', '[', '"', '-', a digit, t, f or n), so
+// decodeLogEntryWith tells the forms apart by the first byte. Entries
+// written before stay JSON and are read by the JSON decoder, in a store
+// or in a snapshot written before (snapshots restore values as they are;
+// TestJSONEntriesWrittenBefore). Entries with topology events (party
+// allocations, rare) are still written as JSON. (The other way does not
+// hold: a node built before this form cannot read a store written since.)
 //
 // The form of a value (v for a varint, zigzag-encoded when signed; s for a
 // string: its length as a varint, then its bytes):

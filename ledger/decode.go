@@ -7,7 +7,9 @@ import (
 )
 
 // Hand-written decoders of the records every read loads (log entries and
-// contract records), the inverse of encode.go. Reads decode a log entry
+// contract records), the inverse of encode.go. New log entries are stored
+// in the binary form of binlog.go; these read the JSON ones, those
+// written before and those of topology events. Reads decode a log entry
 // per update they visit, and encoding/json's reflection and its full
 // validation pass were most of the cost of a page or a stream (a profile
 // of GetUpdates over gRPC: 63 % of the server's time).
@@ -17,8 +19,9 @@ import (
 // without escapes in valid UTF-8, integers without fraction or exponent.
 // Anything else — a record written by an older encoder, an escaped string,
 // a topology event, damaged bytes — is decoded by json.Unmarshal, so the
-// result is always json.Unmarshal's: the same value, or an error where
-// it gives one (FuzzDecodeLogEntry and FuzzDecodeContractRecord check
+// result is always json.Unmarshal's (but for a value in the binary form,
+// whose first byte JSON refuses): the same value, or an error where it
+// gives one (FuzzDecodeLogEntry and FuzzDecodeContractRecord check
 // this on arbitrary input). Raw members (arguments, keys, results) are
 // validated as encoding/json validates them and copied.
 

@@ -9,7 +9,8 @@ import (
 )
 
 // Hand-written encoders of the records the submission path stores (log
-// entries, their nodes, contract and deduplication records). They write
+// entries in the JSON form, which binlog.go's binary form replaces but for
+// topology events, their nodes, contract and deduplication records). They write
 // exactly the bytes json.Marshal writes for the same values — HTML-safe
 // string escapes, RawMessage fields compacted and HTML-escaped, the
 // omitempty rules of the struct tags, fields in declaration order —
