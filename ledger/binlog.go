@@ -11,14 +11,16 @@ import (
 // The binary stored form of log entries. Every update read decodes the
 // entries it visits, and reading the canonical JSON of encode.go was
 // most of a page's decoding cost (a page of 1000 Ping creates: ~3 ms of
-// ~8.6 ms of CPU): member names, quotes and escapes to scan, a copy per
-// string. The binary form is length-prefixed fields and varints, which a
-// reader slices without scanning: the entry's strings are substrings of
-// one copy of the value's head, its raw JSON members (arguments, keys,
-// results) slices of one copy of the rest, stored as they are in the JSON
-// form (the reads pass them through as stored values), not validated
-// again (Badger checksums the bytes; damaged bytes are refused, never a
-// panic).
+// ~8.6 ms of CPU): member names, quotes and escapes to scan. The binary
+// form is length-prefixed fields and varints, which a reader copies
+// without scanning. Each decoded string and raw JSON member
+// (arguments, keys, results) is a copy of its own, or the scan's interned
+// name, as the JSON decoder's are, not a slice of one copy of the entry:
+// caches keep single strings and arguments of entries, and such a slice
+// would keep the whole entry alive (TestBinaryLogEntryRetention). Raw
+// members are stored as they are in the JSON form (the reads pass them
+// through as stored values), not validated again (Badger checksums the
+// bytes; damaged bytes are refused, never a panic).
 //
 // No migration: a stored JSON entry always starts with '{' (json.Marshal
 // and encode.go write no leading whitespace), and binlogV1 can start no
@@ -368,28 +370,28 @@ var errBadBinaryEntry = errors.New("damaged binary log entry")
 // is allocated for it.
 type binDecoder struct {
 	b []byte // the head
-	// s is the head as a string: the strings decoded are its substrings
-	// (one copy of the bytes for all, not one per string).
-	s string
 	i int
-	// raws is the entry's own copy of its raw members, which are slices
-	// of it.
+	// raws are the entry's raw members, which each get their own copy.
 	raws []byte
-	// lists is where the string lists are cut from.
-	lists []string
+	// lists is how many strings the lists have left.
+	lists uint64
+	// names, when set, shares the names that repeat between entries, as
+	// the JSON decoder's istr does.
+	names *internTable
 }
 
 // decodeBinaryLogEntry decodes an entry in the binary form (b[0] is
-// binlogV1). b is not kept: the value of a Badger item is only valid
-// during its callback, so the entry's strings and raw members are cut
-// from copies (one of the raw members, one of the rest).
+// binlogV1), sharing repeated names through names (nil: none).
 //
-// Unlike the JSON decoder, it shares no names through an intern table:
-// its strings cost no allocation to share, and the table's lookups cost
-// 8 % of a page's instructions (BenchmarkUpdatesPage).
-func decodeBinaryLogEntry(b []byte, e *logEntry) error {
+// b is not kept, and every string and raw member decoded has its own
+// memory (or is the intern table's), as the JSON decoder's outputs do:
+// caches keep single strings and arguments of entries (storedArgs keeps
+// a template id and the value decoded from an argument), and a substring
+// of one copy of the entry would keep all of the entry alive
+// (TestBinaryLogEntryRetention).
+func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
 	*e = logEntry{}
-	d := binDecoder{b: b, i: 1}
+	d := binDecoder{b: b, i: 1, names: names}
 	rawLen, ok1 := d.uint()
 	nLists, ok2 := d.uint()
 	if !ok1 || !ok2 || rawLen > uint64(len(b)-d.i) {
@@ -399,14 +401,9 @@ func decodeBinaryLogEntry(b []byte, e *logEntry) error {
 	if nLists > uint64(len(b)-head) { // each string takes a byte at least
 		return errBadBinaryEntry
 	}
-	if rawLen > 0 {
-		d.raws = append([]byte(nil), b[d.i:head]...)
-	}
-	if nLists > 0 {
-		d.lists = make([]string, nLists)
-	}
-	d.b, d.s, d.i = b[head:], string(b[head:]), 0
-	if !d.logEntry(e) || d.i != len(d.b) || len(d.raws) != 0 || len(d.lists) != 0 {
+	d.raws, d.lists = b[d.i:head], nLists
+	d.b, d.i = b[head:], 0
+	if !d.logEntry(e) || d.i != len(d.b) || len(d.raws) != 0 || d.lists != 0 {
 		*e = logEntry{}
 		return fmt.Errorf("%w (at byte %d of %d)", errBadBinaryEntry, head+d.i, len(b))
 	}
@@ -461,27 +458,59 @@ func (d *binDecoder) span() (start, end int, ok bool) {
 	return start, d.i, true
 }
 
-// str reads a string, a substring of the head (one copy of the value's
-// bytes for all its strings).
+// str reads a string, a copy of its own.
 func (d *binDecoder) str(dst *string) bool {
 	start, end, ok := d.span()
-	*dst = d.s[start:end]
-	return ok
+	if !ok {
+		return false
+	}
+	*dst = string(d.b[start:end])
+	return true
+}
+
+// istr is str through the intern table, for the names that repeat
+// between entries (as the JSON decoder's istr, and with its bound).
+func (d *binDecoder) istr(dst *string) bool {
+	if d.names == nil {
+		return d.str(dst)
+	}
+	start, end, ok := d.span()
+	if !ok {
+		return false
+	}
+	raw := d.b[start:end]
+	if v, ok := d.names.m[string(raw)]; ok {
+		*dst = v
+		return true
+	}
+	s := string(raw)
+	if d.names.m == nil {
+		d.names.m = map[string]string{}
+	}
+	if len(d.names.m) < maxInterned {
+		d.names.m[s] = s
+	}
+	*dst = s
+	return true
 }
 
 // ostr reads an optional string, present when not empty.
 func (d *binDecoder) ostr(dst *string) bool { return d.str(dst) && *dst != "" }
 
-// list reads a non-empty list of strings, cut from d.lists.
+// oistr is ostr through the intern table.
+func (d *binDecoder) oistr(dst *string) bool { return d.istr(dst) && *dst != "" }
+
+// list reads a non-empty list of names (through the intern table), in a
+// slice of its own.
 func (d *binDecoder) list(dst *[]string) bool {
 	n, ok := d.uint()
-	if !ok || n == 0 || n > uint64(len(d.lists)) {
+	if !ok || n == 0 || n > d.lists {
 		return false
 	}
-	out := d.lists[:n:n]
-	d.lists = d.lists[n:]
+	d.lists -= n
+	out := make([]string, n)
 	for i := range out {
-		if !d.str(&out[i]) {
+		if !d.istr(&out[i]) {
 			return false
 		}
 	}
@@ -489,13 +518,15 @@ func (d *binDecoder) list(dst *[]string) bool {
 	return true
 }
 
-// raw reads a raw member's length and cuts it from d.raws.
+// raw reads a raw member, copied to memory of its own.
 func (d *binDecoder) raw(dst *json.RawMessage) bool {
 	n, ok := d.uint()
 	if !ok || n == 0 || n > uint64(len(d.raws)) {
 		return false
 	}
-	*dst = d.raws[:n:n]
+	r := make(json.RawMessage, n)
+	copy(r, d.raws)
+	*dst = r
 	d.raws = d.raws[n:]
 	return true
 }
@@ -518,7 +549,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 	d.i++
 	switch {
 	case code == 0:
-		if !d.str(&e.Kind) || slices.Contains(kindCodes[:], e.Kind) && e.Kind != "" {
+		if !d.istr(&e.Kind) || slices.Contains(kindCodes[:], e.Kind) && e.Kind != "" {
 			return false // a known kind is written as its code
 		}
 	case int(code) < len(kindCodes):
@@ -534,7 +565,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		flags&entCommandID != 0 && !d.ostr(&e.CommandID) ||
 		flags&entWorkflowID != 0 && !d.ostr(&e.WorkflowID) ||
 		flags&entEffectiveAt != 0 && !d.ostr(&e.EffectiveAt) ||
-		!d.str(&e.RecordTime) || !d.str(&e.SynchronizerID) {
+		!d.str(&e.RecordTime) || !d.istr(&e.SynchronizerID) {
 		return false
 	}
 	if flags&entNodes != 0 {
@@ -555,14 +586,14 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 			return false
 		}
 	}
-	return (flags&entUserID == 0 || d.ostr(&e.UserID)) &&
+	return (flags&entUserID == 0 || d.oistr(&e.UserID)) &&
 		(flags&entActAs == 0 || d.list(&e.ActAs)) &&
 		(flags&entSubmissionID == 0 || d.ostr(&e.SubmissionID))
 }
 
 func (d *binDecoder) txNode(n *txNode) bool {
 	flags, ok := d.flags(ndAll)
-	if !ok || !d.int32(&n.ID) || !d.str(&n.ContractID) || !d.str(&n.TemplateID) || !d.str(&n.PackageName) || !d.raw(&n.Argument) {
+	if !ok || !d.int32(&n.ID) || !d.str(&n.ContractID) || !d.istr(&n.TemplateID) || !d.istr(&n.PackageName) || !d.raw(&n.Argument) {
 		return false
 	}
 	n.Exercise = flags&ndExercise != 0
@@ -574,7 +605,7 @@ func (d *binDecoder) txNode(n *txNode) bool {
 		(flags&ndObservers == 0 || d.list(&n.Observers)) &&
 		(flags&ndCreatedAt == 0 || d.ostr(&n.CreatedAt)) &&
 		(flags&ndStakeholders == 0 || d.list(&n.Stakeholders)) &&
-		(flags&ndChoice == 0 || d.ostr(&n.Choice)) &&
+		(flags&ndChoice == 0 || d.oistr(&n.Choice)) &&
 		(flags&ndActing == 0 || d.list(&n.Acting)) &&
 		(flags&ndWitnesses == 0 || d.list(&n.Witnesses)) &&
 		(flags&ndLastDescendant == 0 || d.int32(&n.LastDescendant) && n.LastDescendant != 0) &&
@@ -582,7 +613,7 @@ func (d *binDecoder) txNode(n *txNode) bool {
 		(flags&ndMaintainers == 0 || d.list(&n.Maintainers)) &&
 		(flags&ndResult == 0 || d.raw(&n.Result)) &&
 		(flags&ndChoiceObservers == 0 || d.list(&n.ChoiceObservers)) &&
-		(flags&ndInterfaceID == 0 || d.ostr(&n.InterfaceID))
+		(flags&ndInterfaceID == 0 || d.oistr(&n.InterfaceID))
 }
 
 func (d *binDecoder) reassignNode(r *reassignNode) bool {
@@ -591,7 +622,7 @@ func (d *binDecoder) reassignNode(r *reassignNode) bool {
 		return false
 	}
 	r.Unassign = flags&raUnassign != 0
-	if !d.str(&r.ReassignmentID) || !d.str(&r.Source) || !d.str(&r.Target) || !d.str(&r.Submitter) {
+	if !d.str(&r.ReassignmentID) || !d.istr(&r.Source) || !d.istr(&r.Target) || !d.istr(&r.Submitter) {
 		return false
 	}
 	if r.Counter, ok = d.int(); !ok {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -207,4 +208,47 @@ func BenchmarkEncodeStoredEntry(b *testing.B) {
 			e.encodeJSON()
 		}
 	})
+}
+
+// TestBinaryLogEntryRetention: a string or a raw member kept from a
+// decoded entry (as the argument cache keeps a template id and an
+// argument) does not keep the rest of the entry alive: the entry below
+// has an 8 MiB workflow id and an 8 MiB argument in its second node.
+func TestBinaryLogEntryRetention(t *testing.T) {
+	const big = 8 << 20
+	e := pingEntry()
+	e.nodesJSON = nil
+	e.WorkflowID = strings.Repeat("w", big)
+	second := e.Nodes[0]
+	second.ID++
+	second.Argument = json.RawMessage(`"` + strings.Repeat("a", big) + `"`)
+	e.Nodes = append(e.Nodes, second)
+	b := e.encode()
+	for _, names := range []*internTable{nil, {}} {
+		for _, keep := range []struct {
+			name string
+			keep func(*logEntry) any
+		}{
+			{"template id", func(e *logEntry) any { return e.Nodes[0].TemplateID }},
+			{"package name", func(e *logEntry) any { return e.Nodes[0].PackageName }},
+			{"update id", func(e *logEntry) any { return e.UpdateID }},
+			{"argument", func(e *logEntry) any { return e.Nodes[0].Argument }},
+		} {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			var got logEntry
+			if err := decodeLogEntryWith(b, &got, names); err != nil {
+				t.Fatal(err)
+			}
+			kept := keep.keep(&got)
+			got = logEntry{}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(kept)
+			if n := int64(after.HeapAlloc) - int64(before.HeapAlloc); n > 1<<20 {
+				t.Errorf("table %v: keeping the %s keeps %d bytes", names != nil, keep.name, n)
+			}
+		}
+	}
 }

@@ -36,7 +36,7 @@ func decodeLogEntry(b []byte, e *logEntry) error {
 // ids) through names, the table of one scan (nil: none).
 func decodeLogEntryWith(b []byte, e *logEntry, names *internTable) error {
 	if len(b) > 0 && b[0] == binlogV1 {
-		return decodeBinaryLogEntry(b, e) // binlog.go
+		return decodeBinaryLogEntry(b, e, names) // binlog.go
 	}
 	d := jsonDecoder{b: b, names: names}
 	if d.logEntry(e) && d.i == len(b) {
