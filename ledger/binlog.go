@@ -1,9 +1,11 @@
 package ledger
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"unicode/utf8"
 )
@@ -19,8 +21,13 @@ import (
 // caches keep single strings and arguments of entries, and such a slice
 // would keep the whole entry alive (TestBinaryLogEntryRetention). Raw
 // members are stored as they are in the JSON form (the reads pass them
-// through as stored values), not validated again (Badger checksums the
-// bytes; damaged bytes are refused, never a panic).
+// through as stored values).
+//
+// The raw members and strings are not validated when read: the encoder
+// wrote them valid (compacted JSON, valid UTF-8), and a CRC-32C of the
+// entry, its last 4 bytes, refuses any change since, checked before
+// anything else is decoded (Badger's value checksums are off, and an
+// in-memory store has none). Damaged bytes are refused, never a panic.
 //
 // No migration: a stored JSON entry always starts with '{' (json.Marshal
 // and encode.go write no leading whitespace), and binlogV1 can start no
@@ -35,8 +42,10 @@ import (
 // The form of a value (v for a varint, zigzag-encoded when signed; s for a
 // string: its length as a varint, then its bytes):
 //
-//	binlogV1 v(len(raws)) v(number of strings in lists) raws head
+//	binlogV1 v(len(raws)) v(number of strings in lists) raws head crc
 //
+// crc is the CRC-32C (Castagnoli) of all the bytes before it, little
+// endian.
 // raws are the raw JSON members, one after the other, in the order head
 // names their lengths; head is the entry:
 //
@@ -154,7 +163,7 @@ func (e *logEntry) encode() []byte {
 	for _, r := range raws {
 		rawLen += len(r)
 	}
-	w.b = make([]byte, 0, 1+2*binaryMaxVarint+rawLen+w.size)
+	w.b = make([]byte, 0, 1+2*binaryMaxVarint+rawLen+w.size+crcSize)
 	w.b = append(w.b, binlogV1)
 	w.uint(uint64(rawLen))
 	w.uint(uint64(w.lists))
@@ -215,8 +224,14 @@ func (e *logEntry) encode() []byte {
 		w.list(e.ActAs)
 	}
 	w.strIf(flags&entSubmissionID != 0, e.SubmissionID)
-	return w.b
+	return binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, castagnoli))
 }
+
+// castagnoli is the CRC-32C table (hardware-accelerated by hash/crc32).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// crcSize is the size of the binary form's checksum.
+const crcSize = 4
 
 // binaryMaxVarint is the longest varint.
 const binaryMaxVarint = 10
@@ -365,6 +380,10 @@ func validUTF8(s string) string {
 // errBadBinaryEntry is the error of a damaged binary entry.
 var errBadBinaryEntry = errors.New("damaged binary log entry")
 
+// errBinaryChecksum is the error of a binary entry whose bytes do not
+// match its checksum.
+var errBinaryChecksum = fmt.Errorf("%w: checksum mismatch", errBadBinaryEntry)
+
 // binDecoder reads the binary form. Its methods return false on damaged
 // input; every length is checked against the bytes left before anything
 // is allocated for it.
@@ -391,6 +410,13 @@ type binDecoder struct {
 // (TestBinaryLogEntryRetention).
 func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
 	*e = logEntry{}
+	if len(b) < 1+crcSize {
+		return errBadBinaryEntry
+	}
+	sum := binary.LittleEndian.Uint32(b[len(b)-crcSize:])
+	if b = b[:len(b)-crcSize]; crc32.Checksum(b, castagnoli) != sum {
+		return errBinaryChecksum
+	}
 	d := binDecoder{b: b, i: 1, names: names}
 	rawLen, ok1 := d.uint()
 	nLists, ok2 := d.uint()

@@ -2,8 +2,11 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"runtime"
 	"strings"
 	"testing"
@@ -88,23 +91,58 @@ func TestBinaryLogEntryOwnsItsBytes(t *testing.T) {
 	}
 }
 
+// withChecksum returns b (a binary entry without its checksum) with the
+// checksum the encoder appends: damaged structure that the checksum does
+// not refuse, for the structure decoder.
+func withChecksum(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(bytes.Clone(b), crc32.Checksum(b, castagnoli))
+}
+
+// TestBinaryLogEntryChecksum: changing any byte of a binary entry, or
+// cutting it short, is refused as a checksum mismatch.
+func TestBinaryLogEntryChecksum(t *testing.T) {
+	for i, e := range binarySamples() {
+		b := e.encode()
+		if b[0] != binlogV1 {
+			continue
+		}
+		for j := range b {
+			for _, x := range []byte{0x01, 0x80, 0xff} {
+				c := bytes.Clone(b)
+				c[j] ^= x
+				var got logEntry
+				if err := decodeLogEntry(c, &got); j > 0 && !errors.Is(err, errBinaryChecksum) || j == 0 && err == nil {
+					t.Errorf("entry %d, byte %d of %d xor %#x: %v", i, j, len(b), x, err)
+				}
+			}
+		}
+		for n := 1 + crcSize; n < len(b); n++ {
+			var got logEntry
+			if err := decodeLogEntry(b[:n], &got); !errors.Is(err, errBinaryChecksum) {
+				t.Errorf("entry %d cut to %d of %d bytes: %v", i, n, len(b), err)
+			}
+		}
+	}
+}
+
 // TestBinaryLogEntryDamaged: a binary entry cut short anywhere, or with a
-// byte appended, is refused; so are lengths and counts past the end of the
-// value, without allocating for them.
+// byte appended, with a matching checksum, is refused; so are lengths and
+// counts past the end of the value, without allocating for them.
 func TestBinaryLogEntryDamaged(t *testing.T) {
 	for i, e := range binarySamples() {
 		b := e.encode()
 		if b[0] != binlogV1 {
 			continue
 		}
-		for n := 1; n < len(b); n++ {
+		b = b[:len(b)-crcSize]
+		for n := 0; n < len(b); n++ {
 			var got logEntry
-			if err := decodeLogEntry(b[:n], &got); err == nil {
+			if err := decodeLogEntry(withChecksum(b[:n]), &got); err == nil {
 				t.Errorf("entry %d cut to %d of %d bytes: no error", i, n, len(b))
 			}
 		}
 		var got logEntry
-		if err := decodeLogEntry(append(bytes.Clone(b), 0), &got); err == nil {
+		if err := decodeLogEntry(withChecksum(append(bytes.Clone(b), 0)), &got); err == nil {
 			t.Errorf("entry %d with a byte appended: no error", i)
 		}
 	}
@@ -117,11 +155,12 @@ func TestBinaryLogEntryDamaged(t *testing.T) {
 	for name, b := range map[string][]byte{"raws": huge, "lists": lists, "nodes": nodes, "string": long, "overlong varint": overlong,
 		"kind": {binlogV1, 0, 0, 9, 0, 0, 0, 0, 0}, "flags": {binlogV1, 0, 0, 1, 0x80, 0x02, 0, 0, 0, 0}} {
 		var before, after runtime.MemStats
+		b = withChecksum(b)
 		runtime.ReadMemStats(&before)
 		var got logEntry
 		err := decodeLogEntry(b, &got)
 		runtime.ReadMemStats(&after)
-		if err == nil {
+		if err == nil || errors.Is(err, errBinaryChecksum) {
 			t.Errorf("%s: no error", name)
 		}
 		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<16 {
@@ -138,20 +177,24 @@ func TestBinaryLogEntryDamaged(t *testing.T) {
 func FuzzDecodeBinaryLogEntry(f *testing.F) {
 	for _, e := range binarySamples() {
 		if b := e.encode(); b[0] == binlogV1 {
-			f.Add(b[1:])
+			f.Add(b[1 : len(b)-crcSize])
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		b = append([]byte{binlogV1}, b...)
-		var e logEntry
-		if err := decodeLogEntryWith(b, &e, &internTable{}); err != nil {
-			return
-		}
-		if !encodable(&e) {
-			return
-		}
-		if diff := cmp.Diff(b, e.encode()); diff != "" {
-			t.Fatalf("%q decodes to an entry that encodes to other bytes (-input +encoded):\n%s", b, diff)
+		// The input as it is (its checksum mostly wrong), and with its
+		// checksum, for the structure decoder.
+		for _, b := range [][]byte{b, withChecksum(b)} {
+			var e logEntry
+			if err := decodeLogEntryWith(b, &e, &internTable{}); err != nil {
+				continue
+			}
+			if !encodable(&e) {
+				continue
+			}
+			if diff := cmp.Diff(b, e.encode()); diff != "" {
+				t.Fatalf("%q decodes to an entry that encodes to other bytes (-input +encoded):\n%s", b, diff)
+			}
 		}
 	})
 }
