@@ -567,6 +567,10 @@ func (d *binDecoder) flags(all uint64) (uint64, bool) {
 // strings, an argument's length).
 const minNodeSize = 6
 
+// nodesAhead is how many nodes an entry's decoding allocates before
+// reading them (most entries have fewer).
+const nodesAhead = 16
+
 func (d *binDecoder) logEntry(e *logEntry) bool {
 	if d.i >= len(d.b) {
 		return false
@@ -595,13 +599,19 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		return false
 	}
 	if flags&entNodes != 0 {
+		// Each node takes minNodeSize bytes of the head and a byte of the
+		// raw members (its argument) at least, but a txNode hundreds of
+		// bytes: a count that the bytes could hold still gets only
+		// nodesAhead nodes allocated ahead, the others as they decode
+		// (TestBinaryLogEntryNodesAllocation).
 		n, ok := d.uint()
-		if !ok || n > uint64(len(d.b)-d.i)/minNodeSize {
+		if !ok || n > uint64(len(d.b)-d.i)/minNodeSize || n > uint64(len(d.raws)) {
 			return false
 		}
-		e.Nodes = make([]txNode, n)
-		for i := range e.Nodes {
-			if !d.txNode(&e.Nodes[i]) {
+		e.Nodes = make([]txNode, 0, min(n, nodesAhead))
+		for range n {
+			e.Nodes = append(e.Nodes, txNode{})
+			if !d.txNode(&e.Nodes[len(e.Nodes)-1]) {
 				return false
 			}
 		}

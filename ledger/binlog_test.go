@@ -169,11 +169,39 @@ func TestBinaryLogEntryDamaged(t *testing.T) {
 	}
 }
 
-// FuzzDecodeBinaryLogEntry decodes arbitrary bytes as a binary entry: it
-// never panics nor allocates more than a bounded multiple of the input,
-// and what it accepts with valid strings and canonical raw members (as
-// the encoder writes them) encodes back to the same bytes: a damaged
-// value is refused, not read as another entry.
+// TestBinaryLogEntryNodesAllocation: a damaged 1 MiB entry claiming as
+// many nodes as its bytes could hold (a node takes 6 bytes of the head and
+// one of the raw members at least, a decoded one hundreds) allocates a
+// small multiple of its size before it is refused. (A list's strings are
+// allocated ahead: 16 bytes for each byte the count could claim.)
+func TestBinaryLogEntryNodesAllocation(t *testing.T) {
+	const size, raws = 1 << 20, 1 << 19
+	nodes := binary.AppendUvarint([]byte{binlogV1}, raws)
+	nodes = append(nodes, 0)
+	nodes = append(nodes, make([]byte, raws)...)
+	nodes = append(nodes, 1, entNodes, 0, 0, 0, 0)
+	nodes = binary.AppendUvarint(nodes, uint64(size-len(nodes)-binary.MaxVarintLen64)/minNodeSize)
+	b := withChecksum(append(nodes, make([]byte, size-len(nodes))...))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got logEntry
+	err := decodeLogEntry(b, &got)
+	runtime.ReadMemStats(&after)
+	if err == nil || errors.Is(err, errBinaryChecksum) {
+		t.Fatalf("damaged nodes: %v", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 8*uint64(len(b)) {
+		t.Errorf("%d bytes allocated for a %d-byte value", n, len(b))
+	}
+}
+
+// FuzzDecodeBinaryLogEntry decodes arbitrary bytes as a binary entry, as
+// they are and with their checksum appended (the structure decoder's
+// input): it never panics, and what it accepts with valid strings and
+// canonical raw members (as the encoder writes them) encodes back to the
+// same bytes: a damaged value is refused, not read as another entry. (It
+// does not measure allocation: TestBinaryLogEntryDamaged and
+// TestBinaryLogEntryNodesAllocation do.)
 func FuzzDecodeBinaryLogEntry(f *testing.F) {
 	for _, e := range binarySamples() {
 		if b := e.encode(); b[0] == binlogV1 {
