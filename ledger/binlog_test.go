@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -30,7 +31,8 @@ func binarySamples() []*logEntry {
 
 // checkBinaryMatchesJSON checks that the binary form of e decodes to what
 // the JSON form decodes to (json.Unmarshal, and the JSON decoder), with
-// and without an intern table.
+// and without an intern table: without one, each decoding copies its
+// names; with one, a second decoding shares the first's.
 func checkBinaryMatchesJSON(t *testing.T, name string, e *logEntry) {
 	t.Helper()
 	js, bin := e.encodeJSON(), e.encode()
@@ -53,11 +55,29 @@ func checkBinaryMatchesJSON(t *testing.T, name string, e *logEntry) {
 	if diff := cmp.Diff(want, got, cmpStored); diff != "" {
 		t.Fatalf("%s: the binary form decodes to (-JSON form's +binary form's):\n%s", name, diff)
 	}
-	if err := decodeLogEntryWith(bin, &interned, &internTable{}); err != nil {
-		t.Fatalf("%s: decoding the binary form through an intern table: %v", name, err)
+	var again logEntry
+	if err := decodeLogEntry(bin, &again); err != nil {
+		t.Fatalf("%s: decoding the binary form again: %v", name, err)
 	}
-	if diff := cmp.Diff(want, interned, cmpStored); diff != "" {
-		t.Fatalf("%s: the binary form decodes through an intern table to (-JSON form's +binary form's):\n%s", name, diff)
+	names := &internTable{}
+	var interned2 logEntry
+	for _, into := range []*logEntry{&interned, &interned2} {
+		if err := decodeLogEntryWith(bin, into, names); err != nil {
+			t.Fatalf("%s: decoding the binary form through an intern table: %v", name, err)
+		}
+		if diff := cmp.Diff(want, *into, cmpStored); diff != "" {
+			t.Fatalf("%s: the binary form decodes through an intern table to (-JSON form's +binary form's):\n%s", name, diff)
+		}
+	}
+	if len(e.Topology) > 0 || len(got.SynchronizerID) < 2 { // a one-byte string is static
+		return
+	}
+	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+	if same(got.SynchronizerID, again.SynchronizerID) {
+		t.Errorf("%s: two decodings without a table share the synchronizer id", name)
+	}
+	if !same(interned.SynchronizerID, interned2.SynchronizerID) {
+		t.Errorf("%s: two decodings through one table do not share the synchronizer id", name)
 	}
 }
 
