@@ -12,8 +12,8 @@ import (
 
 // The binary stored form of log entries. Every update read decodes the
 // entries it visits, and reading the canonical JSON of encode.go was
-// most of a page's decoding cost (a page of 1000 Ping creates: ~3 ms of
-// ~8.6 ms of CPU): member names, quotes and escapes to scan. The binary
+// about a third of a page's CPU (a page of 1000 Ping creates: ~3 ms of
+// ~8.6 ms): member names, quotes and escapes to scan. The binary
 // form is length-prefixed fields and varints, which a reader copies
 // without scanning. Each decoded string and raw JSON member
 // (arguments, keys, results) is a copy of its own, or the scan's interned
@@ -319,6 +319,8 @@ func (w *binEncoder) node(n *txNode, raws [][]byte) [][]byte {
 	return raws
 }
 
+// uint writes an unsigned varint (encoding/binary's form, which the
+// decoder reads only in its shortest form).
 func (w *binEncoder) uint(v uint64) {
 	for v >= 0x80 {
 		w.b = append(w.b, byte(v)|0x80)
@@ -341,12 +343,14 @@ func (w *binEncoder) str(s string) {
 	w.b = append(w.b, s...)
 }
 
+// strIf writes an optional string when its flag is set.
 func (w *binEncoder) strIf(on bool, s string) {
 	if on {
 		w.str(s)
 	}
 }
 
+// list writes a list of strings: its length, then its strings.
 func (w *binEncoder) list(l []string) {
 	w.uint(uint64(len(l)))
 	for _, s := range l {
@@ -354,6 +358,7 @@ func (w *binEncoder) list(l []string) {
 	}
 }
 
+// listIf writes an optional list when its flag is set.
 func (w *binEncoder) listIf(on bool, l []string) {
 	if on {
 		w.list(l)
@@ -571,6 +576,7 @@ const minNodeSize = 6
 // reading them (most entries have fewer).
 const nodesAhead = 16
 
+// logEntry reads the head (binlog.go's format comment) into e.
 func (d *binDecoder) logEntry(e *logEntry) bool {
 	if d.i >= len(d.b) {
 		return false
@@ -627,6 +633,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		(flags&entSubmissionID == 0 || d.ostr(&e.SubmissionID))
 }
 
+// txNode reads a node: its flags, then the members they say are present.
 func (d *binDecoder) txNode(n *txNode) bool {
 	flags, ok := d.flags(ndAll)
 	if !ok || !d.int32(&n.ID) || !d.str(&n.ContractID) || !d.istr(&n.TemplateID) || !d.istr(&n.PackageName) || !d.raw(&n.Argument) {
@@ -652,6 +659,7 @@ func (d *binDecoder) txNode(n *txNode) bool {
 		(flags&ndInterfaceID == 0 || d.oistr(&n.InterfaceID))
 }
 
+// reassignNode reads a reassignment and its contract's node.
 func (d *binDecoder) reassignNode(r *reassignNode) bool {
 	flags, ok := d.flags(raAll)
 	if !ok {

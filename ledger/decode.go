@@ -16,14 +16,15 @@ import (
 //
 // The fast path reads only the canonical form encode.go writes: no
 // whitespace between tokens, each known member at most once, strings
-// without escapes in valid UTF-8, integers without fraction or exponent.
-// Anything else — a record written by an older encoder, an escaped string,
-// a topology event, damaged bytes — is decoded by json.Unmarshal, so the
-// result is always json.Unmarshal's (but for a value in the binary form,
-// whose first byte JSON refuses): the same value, or an error where it
-// gives one (FuzzDecodeLogEntry and FuzzDecodeContractRecord check
-// this on arbitrary input). Raw members (arguments, keys, results) are
-// validated as encoding/json validates them and copied.
+// without escapes in valid UTF-8, integers without fraction or
+// exponent. Anything else — a record written by an older encoder, an
+// escaped string, a topology event, damaged bytes — is decoded by
+// json.Unmarshal, so the result is always json.Unmarshal's (but for a
+// value in the binary form, whose first byte JSON refuses): the same
+// value, or an error where it gives one (FuzzDecodeMatchesJSON checks
+// this on arbitrary input; FuzzDecodeBinaryLogEntry fuzzes the binary
+// form's decoder). Raw members (arguments, keys, results) are validated as
+// encoding/json validates them and copied.
 
 // decodeLogEntry decodes a stored log entry, in the binary form
 // (binlog.go) or the JSON one, which the node wrote before.

@@ -8,14 +8,15 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 )
 
-// Hand-written encoders of the records the submission path stores (log
-// entries in the JSON form, which binlog.go's binary form replaces but for
-// topology events, their nodes, contract and deduplication records). They write
-// exactly the bytes json.Marshal writes for the same values — HTML-safe
-// string escapes, RawMessage fields compacted and HTML-escaped, the
-// omitempty rules of the struct tags, fields in declaration order —
-// without encoding/json's reflection. encode_test.go pins them to
-// json.Marshal. Decoding stays encoding/json.
+// Hand-written encoders of the records the submission path stores: log
+// entries in the JSON form (now written only for entries with topology
+// events: the others are stored in binlog.go's binary form), their
+// nodes, contract and deduplication records. They write exactly the
+// bytes json.Marshal writes for the same values — HTML-safe string
+// escapes, RawMessage fields compacted and HTML-escaped, the omitempty
+// rules of the struct tags, fields in declaration order — without
+// encoding/json's reflection. encode_test.go pins them to json.Marshal.
+// Decoding stays encoding/json.
 //
 // A json.RawMessage field must hold valid JSON, as everything the node
 // stores does (values are rendered by value.AppendJSONAs or read back
