@@ -2,7 +2,6 @@ package ledger_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -161,8 +160,9 @@ func BenchmarkUpdatesPage(b *testing.B) {
 				defer it.Close()
 				for it.Seek(ledger.UpdateKeyForBench(1001)); it.ValidForPrefix([]byte("u/")) && count < 1000; it.Next() {
 					v, _ := it.Item().ValueCopy(nil)
-					var m map[string]json.RawMessage // decode, as any reader must
-					json.Unmarshal(v, &m)
+					if err := ledger.DecodeLogEntryForBench(v); err != nil { // decode, as any reader must
+						return err
+					}
 					count++
 				}
 				return nil

@@ -7,22 +7,27 @@ import (
 )
 
 // Hand-written decoders of the records every read loads (log entries and
-// contract records), the inverse of encode.go. Reads decode a log entry
+// contract records), the inverse of encode.go. New log entries are stored
+// in the binary form of binlog.go; these read the JSON ones, those
+// written before and those of topology events. Reads decode a log entry
 // per update they visit, and encoding/json's reflection and its full
 // validation pass were most of the cost of a page or a stream (a profile
 // of GetUpdates over gRPC: 63 % of the server's time).
 //
 // The fast path reads only the canonical form encode.go writes: no
 // whitespace between tokens, each known member at most once, strings
-// without escapes in valid UTF-8, integers without fraction or exponent.
-// Anything else — a record written by an older encoder, an escaped string,
-// a topology event, damaged bytes — is decoded by json.Unmarshal, so the
-// result is always json.Unmarshal's: the same value, or an error where
-// it gives one (FuzzDecodeLogEntry and FuzzDecodeContractRecord check
-// this on arbitrary input). Raw members (arguments, keys, results) are
-// validated as encoding/json validates them and copied.
+// without escapes in valid UTF-8, integers without fraction or
+// exponent. Anything else — a record written by an older encoder, an
+// escaped string, a topology event, damaged bytes — is decoded by
+// json.Unmarshal, so the result is always json.Unmarshal's (but for a
+// value in the binary form, whose first byte JSON refuses): the same
+// value, or an error where it gives one (FuzzDecodeMatchesJSON checks
+// this on arbitrary input; FuzzDecodeBinaryLogEntry fuzzes the binary
+// form's decoder). Raw members (arguments, keys, results) are validated as
+// encoding/json validates them and copied.
 
-// decodeLogEntry decodes a stored log entry.
+// decodeLogEntry decodes a stored log entry, in the binary form
+// (binlog.go) or the JSON one, which the node wrote before.
 func decodeLogEntry(b []byte, e *logEntry) error {
 	return decodeLogEntryWith(b, e, nil)
 }
@@ -31,6 +36,9 @@ func decodeLogEntry(b []byte, e *logEntry) error {
 // between entries (parties, template ids, package names, synchronizer
 // ids) through names, the table of one scan (nil: none).
 func decodeLogEntryWith(b []byte, e *logEntry, names *internTable) error {
+	if len(b) > 0 && b[0] == binlogV1 {
+		return decodeBinaryLogEntry(b, e, names) // binlog.go
+	}
 	d := jsonDecoder{b: b, names: names}
 	if d.logEntry(e) && d.i == len(b) {
 		return nil

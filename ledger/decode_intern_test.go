@@ -15,7 +15,7 @@ func TestDecodeLogEntryWithSharesNames(t *testing.T) {
 	names := &internTable{}
 	var got [2]logEntry
 	for i := range got {
-		b := fullEntry().encode()
+		b := fullEntry().encodeJSON()
 		var want logEntry
 		if err := json.Unmarshal(b, &want); err != nil {
 			t.Fatal(err)

@@ -26,7 +26,8 @@ import (
 // The record's bytes are those the eager path stores: the same
 // renderings (value.JSONAppender.AppendAs of the same values and types,
 // on the same package view, which never changes) encoded by the same
-// encoders (encodeNodes, logEntry.encode) — the tests check every
+// encoder (logEntry.encode, the nodes stored as the eager path's, which
+// encoded them ahead: nodesAhead) — the tests check every
 // deferred record against its eager encoding (verifyStoredRecords). No
 // error moves: AppendAs cannot fail (a value it cannot type is printed
 // untyped, at submission or at the read alike), and the engine's
@@ -66,8 +67,7 @@ func (d *deferredEvents) render(e *logEntry) []byte {
 	}
 	d.pkgs.putRenderer(r)
 	c := *e
-	c.Nodes, c.deferred = nodes, nil
-	c.nodesJSON, _ = encodeNodes(c.Nodes)
+	c.Nodes, c.deferred, c.nodesAhead = nodes, nil, true
 	return c.encode()
 }
 
@@ -81,8 +81,7 @@ func (d *deferredEvents) eager(e *logEntry) []byte {
 		panic(fmt.Sprintf("ledger: rendering the nodes of update %s again: %v", e.UpdateID, err))
 	}
 	c := *e
-	c.Nodes, c.deferred = nodes, nil
-	c.nodesJSON, _ = encodeNodes(c.Nodes)
+	c.Nodes, c.deferred, c.nodesAhead = nodes, nil, true
 	return c.encode()
 }
 

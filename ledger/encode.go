@@ -8,13 +8,15 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 )
 
-// Hand-written encoders of the records the submission path stores (log
-// entries, their nodes, contract and deduplication records). They write
-// exactly the bytes json.Marshal writes for the same values — HTML-safe
-// string escapes, RawMessage fields compacted and HTML-escaped, the
-// omitempty rules of the struct tags, fields in declaration order —
-// without encoding/json's reflection. encode_test.go pins them to
-// json.Marshal. Decoding stays encoding/json.
+// Hand-written encoders of the records the submission path stores: log
+// entries in the JSON form (now written only for entries with topology
+// events: the others are stored in binlog.go's binary form), their
+// nodes, contract and deduplication records. They write exactly the
+// bytes json.Marshal writes for the same values — HTML-safe string
+// escapes, RawMessage fields compacted and HTML-escaped, the omitempty
+// rules of the struct tags, fields in declaration order — without
+// encoding/json's reflection. encode_test.go pins them to json.Marshal.
+// Decoding stays encoding/json.
 //
 // A json.RawMessage field must hold valid JSON, as everything the node
 // stores does (values are rendered by value.AppendJSONAs or read back
@@ -289,11 +291,12 @@ func appendReassignNode(dst []byte, r *reassignNode) []byte {
 	return o.end()
 }
 
-// encode returns the stored form of an entry, json.Marshal's encoding of
-// it; when its nodes were encoded ahead (nodesJSON, outside the
+// encodeJSON returns the JSON form of an entry, json.Marshal's encoding
+// of it; when its nodes were encoded ahead (nodesJSON, outside the
 // committer) they are spliced in as the last member, as they always were
-// stored.
-func (e *logEntry) encode() []byte {
+// stored. The stored form is encode's (binlog.go): this one for entries
+// with topology events, and entries written before the binary form.
+func (e *logEntry) encodeJSON() []byte {
 	size := 192 + len(e.UpdateID) + len(e.CommandID) + len(e.WorkflowID) + len(e.SynchronizerID) +
 		len(e.UserID) + len(e.SubmissionID) + len(e.nodesJSON)
 	for _, p := range e.ActAs {
@@ -313,7 +316,7 @@ func (e *logEntry) encode() []byte {
 	o.strOmit("e", e.EffectiveAt)
 	o.str("r", e.RecordTime)
 	o.str("s", e.SynchronizerID)
-	if e.nodesJSON == nil && len(e.Nodes) > 0 {
+	if e.nodesJSON == nil && (len(e.Nodes) > 0 || e.nodesAhead) {
 		o.key("n")
 		o.b = append(o.b, '[')
 		for i := range e.Nodes {

@@ -17,7 +17,8 @@ import (
 // of a node — a create, a consuming exercise, a create archived by the
 // same transaction — with texts that JSON escapes, and checks every
 // record they store (entries, contract records, deduplication entries and
-// their keys) against the encoding/json code path the encoders replace.
+// their keys) against the encoding/json code path the encoders replace
+// (entries, stored in the binary form, through their JSON form).
 func TestStoredBytesUnchanged(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("../../shared/testdata/dars", "canton-builtin-admin-workflow-ping.dar"))
@@ -66,14 +67,32 @@ func TestStoredBytesUnchanged(t *testing.T) {
 	// the contract records it wrote with the old encodings.
 	checkEntry := func(name string, c Commands, off int64) {
 		t.Helper()
+		// The entry is stored in the binary form: it decodes to what
+		// json.Unmarshal gives for its JSON form, which encodeJSON writes
+		// as encoding/json does, and encodes back to the stored bytes.
 		raw := read(store.UpdateKey(off))
+		if raw[0] != binlogV1 {
+			t.Fatalf("%s: stored entry %q is not in the binary form", name, raw)
+		}
 		var e logEntry
-		if err := json.Unmarshal(raw, &e); err != nil {
+		if err := decodeLogEntry(raw, &e); err != nil {
 			t.Fatal(err)
 		}
-		e.nodesJSON = mustJSON(e.Nodes)
-		if diff := cmp.Diff(string(oldEncodeEntry(&e)), string(raw)); diff != "" {
-			t.Errorf("%s: stored entry (-encoding/json +stored):\n%s", name, diff)
+		// No nodesJSON: both sides encode the nodes themselves
+		// (encoding/json, and appendTxNode).
+		old := oldEncodeEntry(&e)
+		if diff := cmp.Diff(string(old), string(e.encodeJSON())); diff != "" {
+			t.Errorf("%s: JSON form of the stored entry (-encoding/json +encodeJSON):\n%s", name, diff)
+		}
+		var want logEntry
+		if err := json.Unmarshal(old, &want); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, e, cmpStored); diff != "" {
+			t.Errorf("%s: stored entry (-json.Unmarshal of its JSON form +decoded):\n%s", name, diff)
+		}
+		if diff := cmp.Diff(raw, e.encode()); diff != "" {
+			t.Errorf("%s: stored entry (-stored +encoded again):\n%s", name, diff)
 		}
 		dedup := read(store.DedupKey(oldChangeID(&c)))
 		var dr dedupRecord

@@ -31,7 +31,8 @@ func oldSpliceJSON(obj []byte, key string, raw []byte) []byte {
 	return append(out, '}')
 }
 
-// oldEncodeEntry is logEntry.encode as it was, through encoding/json.
+// oldEncodeEntry is logEntry.encodeJSON (the stored form before
+// binlog.go) as it was, through encoding/json.
 func oldEncodeEntry(e *logEntry) []byte {
 	if e.nodesJSON == nil {
 		return mustJSON(e)
@@ -259,7 +260,7 @@ func sampleEntries() []*logEntry {
 
 func TestLogEntryEncode(t *testing.T) {
 	for i, e := range sampleEntries() {
-		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encode())); diff != "" {
+		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encodeJSON())); diff != "" {
 			t.Errorf("entry %d: encode differs from encoding/json (-want +got):\n%s", i, diff)
 		}
 	}
@@ -410,16 +411,17 @@ func FuzzEncodeMatchesJSON(f *testing.F) {
 		if bit(3) {
 			e.Reassign = &reassignNode{Unassign: bit(4), ReassignmentID: a, Source: b, Target: a, Submitter: b, Counter: num, Contract: n}
 		}
-		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encode())); diff != "" {
+		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encodeJSON())); diff != "" {
 			t.Fatalf("entry (-encoding/json +encode):\n%s", diff)
 		}
 		if diff := cmp.Diff(oldParties(e), e.parties()); diff != "" {
 			t.Fatalf("entry parties (-old +new):\n%s", diff)
 		}
 		e.nodesJSON, _ = encodeNodes(e.Nodes)
-		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encode())); diff != "" {
+		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encodeJSON())); diff != "" {
 			t.Fatalf("entry with nodes encoded ahead (-encoding/json +encode):\n%s", diff)
 		}
+		checkBinaryMatchesJSON(t, "entry", e) // binlog_test.go
 		rid := ""
 		if bit(5) {
 			rid = b

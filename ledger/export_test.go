@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"encoding/json"
 	"slices"
 
 	"testing"
@@ -20,7 +19,7 @@ func TopologyOffsetsForTest(t testing.TB, n *Node) []int64 {
 	err := n.st.View(func(r *store.Reader) error {
 		return r.Scan([]byte(store.PrefixUpdate), nil, func(_, v []byte) (bool, error) {
 			var e logEntry
-			if err := json.Unmarshal(v, &e); err != nil {
+			if err := decodeLogEntry(v, &e); err != nil {
 				return false, err
 			}
 			out = append(out, e.Offset)
@@ -43,7 +42,7 @@ func UpdateAtForTest(t testing.TB, n *Node, off int64) update.Update {
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(raw, &e)
+		return decodeLogEntry(raw, &e)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +83,13 @@ func StoreDumpForTest(t testing.TB, n *Node) map[string]string {
 
 // DBForBench returns the node's Badger database.
 func DBForBench(n *Node) *badger.DB { return n.st.DB() }
+
+// DecodeLogEntryForBench decodes a stored log entry (binary or JSON),
+// as every reader of the log does.
+func DecodeLogEntryForBench(v []byte) error {
+	var e logEntry
+	return decodeLogEntry(v, &e)
+}
 
 // UpdateKeyForBench is the store key of the update at an offset.
 func UpdateKeyForBench(off int64) []byte { return store.UpdateKey(off) }

@@ -38,10 +38,14 @@ type logEntry struct {
 	ActAs        []string `json:"actAs,omitempty"`
 	SubmissionID string   `json:"sub,omitempty"`
 
-	// nodesJSON and readers, when set, are Nodes encoded and parties()
-	// computed ahead, outside the committer (not stored as such).
-	nodesJSON json.RawMessage
-	readers   []string
+	// nodesJSON and readers, when set, are Nodes encoded as JSON and
+	// parties() computed ahead, outside the committer (not stored as
+	// such: the contract records splice nodesJSON's elements). An entry
+	// with nodesJSON, or nodesAhead, stores its nodes even when there are
+	// none (storesNodes), as the submission path always stored them.
+	nodesJSON  json.RawMessage
+	nodesAhead bool
+	readers    []string
 	// recordTime is RecordTime as a time, set by the committer of a
 	// submission (not stored as such).
 	recordTime time.Time
