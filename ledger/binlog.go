@@ -509,19 +509,7 @@ func (d *binDecoder) istr(dst *string) bool {
 	if !ok {
 		return false
 	}
-	raw := d.b[start:end]
-	if v, ok := d.names.m[string(raw)]; ok {
-		*dst = v
-		return true
-	}
-	s := string(raw)
-	if d.names.m == nil {
-		d.names.m = map[string]string{}
-	}
-	if len(d.names.m) < maxInterned {
-		d.names.m[s] = s
-	}
-	*dst = s
+	*dst = d.names.intern(d.b[start:end])
 	return true
 }
 

@@ -85,19 +85,24 @@ func (d *jsonDecoder) istr(dst *string) bool {
 	if !ok {
 		return false
 	}
-	if v, ok := d.names.m[string(raw)]; ok {
-		*dst = v
-		return true
+	*dst = d.names.intern(raw)
+	return true
+}
+
+// intern returns the table's copy of raw, adding one while the table
+// holds fewer than maxInterned strings.
+func (t *internTable) intern(raw []byte) string {
+	if v, ok := t.m[string(raw)]; ok {
+		return v
 	}
 	s := string(raw)
-	if d.names.m == nil {
-		d.names.m = map[string]string{}
+	if t.m == nil {
+		t.m = map[string]string{}
 	}
-	if len(d.names.m) < maxInterned {
-		d.names.m[s] = s
+	if len(t.m) < maxInterned {
+		t.m[s] = s
 	}
-	*dst = s
-	return true
+	return s
 }
 
 // istrs is strs through the intern table.
