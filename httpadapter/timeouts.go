@@ -124,32 +124,22 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
-	_, parentDeadline := ctx.Deadline()
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	tw := &timeoutWriter{w: w, h: http.Header{}, deadline: deadline}
-	if parentDeadline {
-		stop := context.AfterFunc(ctx, func() {
-			if ctx.Err() == context.DeadlineExceeded {
-				tw.timeout()
-			}
-		})
-		next.ServeHTTP(tw, r.WithContext(ctx))
-		stop()
-	} else {
-		// Without a deadline of the parent's, ctx ends with
-		// DeadlineExceeded exactly when its own deadline passes, unless
-		// it was canceled before: a timer at the deadline answers as an
-		// AfterFunc of ctx would, without registering one more child in
-		// ctx (an allocation, a map and the context's lock per request).
-		timer := time.AfterFunc(time.Until(deadline), func() {
-			if ctx.Err() != context.Canceled {
-				tw.timeout()
-			}
-		})
-		next.ServeHTTP(tw, r.WithContext(ctx))
-		timer.Stop()
-	}
+	// ctx ends with DeadlineExceeded when its deadline (this one, or the
+	// parent's when that comes first) passes, unless it was canceled
+	// before: a timer at that deadline answers as an AfterFunc of ctx
+	// would, without registering one more child in ctx (an allocation, a
+	// map and the context's lock per request).
+	end, _ := ctx.Deadline()
+	timer := time.AfterFunc(time.Until(end), func() {
+		if ctx.Err() != context.Canceled {
+			tw.timeout()
+		}
+	})
+	next.ServeHTTP(tw, r.WithContext(ctx))
+	timer.Stop()
 	tw.finish()
 }
 

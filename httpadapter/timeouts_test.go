@@ -131,3 +131,45 @@ func TestWebSocketDuration(t *testing.T) {
 		t.Errorf("stream closed after %v (%v), want about %v", took, err, maxDuration)
 	}
 }
+
+// TestTimeoutsDeadline: the request timeout answers 503 when the request's
+// context ends by a deadline — the timeout's own, or the caller's when that
+// comes first — and leaves the answer to the handler when the caller
+// canceled it.
+func TestTimeoutsDeadline(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		request time.Duration
+		parent  func() (context.Context, context.CancelFunc)
+		want    int
+	}{
+		{"its own deadline", 50 * time.Millisecond, func() (context.Context, context.CancelFunc) {
+			return context.WithCancel(context.Background())
+		}, http.StatusServiceUnavailable},
+		{"the caller's earlier deadline", time.Minute, func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 50*time.Millisecond)
+		}, http.StatusServiceUnavailable},
+		{"the caller canceled", time.Minute, func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(50*time.Millisecond, cancel)
+			return ctx, cancel
+		}, http.StatusTeapot},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			parent, cancel := tc.parent()
+			defer cancel()
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(http.MethodPost, "/v2/commands/submit-and-wait", strings.NewReader("{}"))
+			timeouts{request: tc.request}.serve(rec, req, parent, func(w http.ResponseWriter, r *http.Request) {
+				<-r.Context().Done()
+				time.Sleep(20 * time.Millisecond) // the 503, when due, comes first
+				w.WriteHeader(http.StatusTeapot)
+			})
+			if rec.Code != tc.want {
+				t.Errorf("status %d, want %d", rec.Code, tc.want)
+			}
+		})
+	}
+}
