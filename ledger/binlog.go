@@ -126,7 +126,7 @@ const (
 // encoded ahead (the submission path's entries, "n":[] when there are
 // none).
 func (e *logEntry) storesNodes() bool {
-	return len(e.Nodes) > 0 || e.nodesJSON != nil || e.nodesAhead
+	return len(e.Nodes) > 0 || e.nodesAhead
 }
 
 // binEncoder writes the binary form.
@@ -138,8 +138,7 @@ type binEncoder struct {
 
 // encode returns the stored form of an entry: the binary form, or the
 // JSON one (encodeJSON) for an entry with topology events. The nodes are
-// encoded from e.Nodes (nodesJSON, the nodes' JSON encoded ahead, is not
-// stored any more: the contract records splice its elements).
+// encoded from e.Nodes.
 func (e *logEntry) encode() []byte {
 	if len(e.Topology) > 0 {
 		return e.encodeJSON()

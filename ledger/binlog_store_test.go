@@ -120,9 +120,7 @@ func TestJSONEntriesWrittenBefore(t *testing.T) {
 				if v[0] != binlogV1 || !every && e.Offset%2 == 0 {
 					return true, nil
 				}
-				if e.Nodes != nil {
-					e.nodesJSON, _ = encodeNodes(e.Nodes)
-				}
+				e.nodesAhead = e.Nodes != nil
 				tx.Set(k, e.encodeJSON())
 				return true, nil
 			})

@@ -22,11 +22,9 @@ import (
 // ahead), a Ping create as the engine path stores it, every member set.
 func binarySamples() []*logEntry {
 	out := append(sampleEntries(), pingEntry(), fullEntry())
-	deferred := pingEntry()
-	deferred.nodesJSON, deferred.nodesAhead = nil, true
 	none := &logEntry{Kind: "other", Nodes: []txNode{}, nodesAhead: true}
 	nilArg := &logEntry{Kind: kindTransaction, Nodes: []txNode{{ID: 1 << 30, LastDescendant: -1 << 31, Key: json.RawMessage(`null`)}}}
-	return append(out, deferred, none, nilArg, &logEntry{Nodes: []txNode{}})
+	return append(out, none, nilArg, &logEntry{Nodes: []txNode{}})
 }
 
 // checkBinaryMatchesJSON checks that the binary form of e decodes to what
@@ -283,8 +281,8 @@ func encodable(e *logEntry) bool {
 }
 
 // BenchmarkEncodeStoredEntry is the committer's encoding of a Ping
-// create's entry, its nodes encoded ahead as JSON (nodesJSON): in the
-// binary form, and in the JSON form, which spliced them.
+// create's entry, its nodes encoded ahead (nodesAhead): in the binary
+// form, and in the JSON form, which has them last.
 func BenchmarkEncodeStoredEntry(b *testing.B) {
 	e := pingEntry()
 	b.Run("binary", func(b *testing.B) {
@@ -308,7 +306,6 @@ func BenchmarkEncodeStoredEntry(b *testing.B) {
 func TestBinaryLogEntryRetention(t *testing.T) {
 	const big = 8 << 20
 	e := pingEntry()
-	e.nodesJSON = nil
 	e.WorkflowID = strings.Repeat("w", big)
 	second := e.Nodes[0]
 	second.ID++

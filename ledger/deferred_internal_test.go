@@ -190,6 +190,6 @@ func eagerRecord(t *testing.T, n *Node, res *Committed, raw []byte) ([]byte, []t
 		t.Fatal(err)
 	}
 	e.Nodes = nodes
-	e.nodesJSON, _ = encodeNodes(e.Nodes)
+	e.nodesAhead = true
 	return e.encode(), e.Nodes
 }

@@ -292,20 +292,18 @@ func appendReassignNode(dst []byte, r *reassignNode) []byte {
 }
 
 // encodeJSON returns the JSON form of an entry, json.Marshal's encoding
-// of it; when its nodes were encoded ahead (nodesJSON, outside the
-// committer) they are spliced in as the last member, as they always were
-// stored. The stored form is encode's (binlog.go): this one for entries
-// with topology events, and entries written before the binary form.
+// of it; when its nodes were encoded ahead (nodesAhead) they are the last
+// member, as the submission path stored them. The stored form is
+// encode's (binlog.go): this one for entries with topology events, and
+// entries written before the binary form.
 func (e *logEntry) encodeJSON() []byte {
 	size := 192 + len(e.UpdateID) + len(e.CommandID) + len(e.WorkflowID) + len(e.SynchronizerID) +
-		len(e.UserID) + len(e.SubmissionID) + len(e.nodesJSON)
+		len(e.UserID) + len(e.SubmissionID)
 	for _, p := range e.ActAs {
 		size += len(p) + 3
 	}
 	for i := range e.Nodes {
-		if e.nodesJSON == nil {
-			size += txNodeSize(&e.Nodes[i])
-		}
+		size += txNodeSize(&e.Nodes[i])
 	}
 	o := newJSONObject(make([]byte, 0, size))
 	o.str("k", e.Kind)
@@ -316,16 +314,8 @@ func (e *logEntry) encodeJSON() []byte {
 	o.strOmit("e", e.EffectiveAt)
 	o.str("r", e.RecordTime)
 	o.str("s", e.SynchronizerID)
-	if e.nodesJSON == nil && (len(e.Nodes) > 0 || e.nodesAhead) {
-		o.key("n")
-		o.b = append(o.b, '[')
-		for i := range e.Nodes {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendTxNode(o.b, &e.Nodes[i])
-		}
-		o.b = append(o.b, ']')
+	if len(e.Nodes) > 0 && !e.nodesAhead {
+		o.nodes(e.Nodes)
 	}
 	if e.Reassign != nil {
 		o.key("a")
@@ -339,10 +329,23 @@ func (e *logEntry) encodeJSON() []byte {
 	o.strOmit("user", e.UserID)
 	o.strsOmit("actAs", e.ActAs)
 	o.strOmit("sub", e.SubmissionID)
-	if e.nodesJSON != nil {
-		o.spliced("n", e.nodesJSON)
+	if e.nodesAhead {
+		o.nodes(e.Nodes)
 	}
 	return o.end()
+}
+
+// nodes appends an entry's nodes, the member "n".
+func (o *jsonObject) nodes(nodes []txNode) {
+	o.key("n")
+	o.b = append(o.b, '[')
+	for i := range nodes {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = appendTxNode(o.b, &nodes[i])
+	}
+	o.b = append(o.b, ']')
 }
 
 // appendContractRecordFields appends the members of a contract record

@@ -78,7 +78,7 @@ func TestStoredBytesUnchanged(t *testing.T) {
 		if err := decodeLogEntry(raw, &e); err != nil {
 			t.Fatal(err)
 		}
-		// No nodesJSON: both sides encode the nodes themselves
+		// Decoded, so not nodesAhead: both sides encode the nodes themselves
 		// (encoding/json, and appendTxNode).
 		old := oldEncodeEntry(&e)
 		if diff := cmp.Diff(string(old), string(e.encodeJSON())); diff != "" {

@@ -34,7 +34,7 @@ func oldSpliceJSON(obj []byte, key string, raw []byte) []byte {
 // oldEncodeEntry is logEntry.encodeJSON (the stored form before
 // binlog.go) as it was, through encoding/json.
 func oldEncodeEntry(e *logEntry) []byte {
-	if e.nodesJSON == nil {
+	if !e.nodesAhead {
 		return mustJSON(e)
 	}
 	type plain logEntry
@@ -42,7 +42,8 @@ func oldEncodeEntry(e *logEntry) []byte {
 		*plain
 		Nodes json.RawMessage `json:"n,omitempty"`
 	}{(*plain)(e), nil})
-	return oldSpliceJSON(head, "n", e.nodesJSON)
+	nodes, _ := encodeNodes(e.Nodes)
+	return oldSpliceJSON(head, "n", nodes)
 }
 
 // oldEncodeContractRecord is encodeContractRecord as it was.
@@ -237,7 +238,6 @@ func TestEncodeNodesDetaches(t *testing.T) {
 
 func sampleEntries() []*logEntry {
 	nodes := sampleNodes()
-	enc, _ := encodeNodes(nodes[:3])
 	auth := &wrapped[participantAuthorization]{Value: participantAuthorization{PartyID: "<p>&", ParticipantID: "pa", ParticipantPermission: update.PermissionSubmission}}
 	var out []*logEntry
 	for i, s := range odd {
@@ -245,7 +245,7 @@ func sampleEntries() []*logEntry {
 			&logEntry{Kind: kindTransaction, Offset: int64(i), UpdateID: s, CommandID: s, WorkflowID: s, EffectiveAt: s, RecordTime: s,
 				SynchronizerID: s, Nodes: nodes[i : i+2], UserID: s, ActAs: []string{s, "b"}, SubmissionID: s},
 			&logEntry{Kind: kindTransaction, Offset: -int64(i) << 40, UpdateID: s, RecordTime: s, SynchronizerID: s,
-				Nodes: nodes[:3], nodesJSON: enc, readers: []string{s}},
+				Nodes: nodes[:3], nodesAhead: true, readers: []string{s}},
 			&logEntry{Kind: kindReassignment, UpdateID: s, Reassign: &reassignNode{Unassign: i%2 == 0, ReassignmentID: s, Source: s,
 				Target: s, Submitter: s, Counter: int64(i), Contract: nodes[2*i]}},
 			&logEntry{Kind: kindTopology, UpdateID: s, ActAs: []string{}, Topology: []topologyEvent{
@@ -253,7 +253,7 @@ func sampleEntries() []*logEntry {
 				{Event: topologyEventKind{ParticipantAuthorizationRevoked: auth}}}},
 		)
 	}
-	return append(out, &logEntry{}, &logEntry{Nodes: []txNode{}, nodesJSON: json.RawMessage(`[]`)},
+	return append(out, &logEntry{}, &logEntry{Nodes: []txNode{}, nodesAhead: true},
 		// An exercise's signatories are not its parties: none here.
 		&logEntry{Nodes: []txNode{{Exercise: true, Signatories: []string{"s"}, Observers: []string{"o"}}}})
 }
@@ -417,7 +417,7 @@ func FuzzEncodeMatchesJSON(f *testing.F) {
 		if diff := cmp.Diff(oldParties(e), e.parties()); diff != "" {
 			t.Fatalf("entry parties (-old +new):\n%s", diff)
 		}
-		e.nodesJSON, _ = encodeNodes(e.Nodes)
+		e.nodesAhead = true
 		if diff := cmp.Diff(string(oldEncodeEntry(e)), string(e.encodeJSON())); diff != "" {
 			t.Fatalf("entry with nodes encoded ahead (-encoding/json +encode):\n%s", diff)
 		}
@@ -460,8 +460,7 @@ func pingEntry() *logEntry {
 		Signatories: []string{alice}, Observers: []string{bob}, CreatedAt: "2026-11-24T00:00:00.123456Z", Engine: true}
 	e := &logEntry{Kind: kindTransaction, Offset: 123456, UpdateID: "1220" + strings.Repeat("e4", 32), CommandID: "ping-12345",
 		EffectiveAt: n.CreatedAt, RecordTime: "2026-11-24T00:00:00.234567Z", SynchronizerID: "synchronizer::1220" + strings.Repeat("5f", 32),
-		Nodes: []txNode{n}, UserID: "u1", ActAs: []string{alice}}
-	e.nodesJSON, _ = encodeNodes(e.Nodes)
+		Nodes: []txNode{n}, UserID: "u1", ActAs: []string{alice}, nodesAhead: true}
 	return e
 }
 
@@ -470,12 +469,13 @@ func pingEntry() *logEntry {
 func BenchmarkEncodeEntry(b *testing.B) {
 	e := pingEntry()
 	rec := &contractRecord{SynchronizerID: e.SynchronizerID, State: contractActive, CreatedOffset: e.Offset}
+	nodes, _ := encodeNodes(e.Nodes)
 	b.Run("handwritten", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			encodeNodes(e.Nodes)
+			nodes, _ := encodeNodes(e.Nodes)
 			e.encode()
-			encodeContractRecord(rec, e.nodesJSON[1:len(e.nodesJSON)-1])
+			encodeContractRecord(rec, nodes[1:len(nodes)-1])
 		}
 	})
 	b.Run("encoding-json", func(b *testing.B) {
@@ -483,7 +483,7 @@ func BenchmarkEncodeEntry(b *testing.B) {
 		for b.Loop() {
 			mustJSON(&e.Nodes[0])
 			oldEncodeEntry(e)
-			oldEncodeContractRecord(rec, e.nodesJSON[1:len(e.nodesJSON)-1])
+			oldEncodeContractRecord(rec, nodes[1:len(nodes)-1])
 		}
 	})
 }

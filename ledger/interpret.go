@@ -528,14 +528,14 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 		return nil, err
 	}
 	e.Nodes = nodes
-	// What the committer writes is encoded here, on the submitter's
-	// goroutine: the entry's nodes (one JSON array, whose elements are
-	// the created contracts' create nodes too) and its readers. The
-	// nodes' values, rendered into r's buffer, then refer to the array's
-	// bytes (encodeNodes), so that r's buffer serves the next submission.
-	// With deferred, nothing is encoded: the nodes keep r's buffer, which
-	// r gives up, and the array, the exercises' values and the contract
-	// records wait for their readers (deferred.go).
+	// What the committer writes is prepared here, on the submitter's
+	// goroutine: the nodes' JSON (one array, whose elements are the
+	// created contracts' create nodes in their records) and the entry's
+	// readers. The nodes' values, rendered into r's buffer, then refer to
+	// the array's bytes (encodeNodes), so that r's buffer serves the next
+	// submission. With deferred, nothing is encoded: the nodes keep r's
+	// buffer, which r gives up, and the exercises' values and the
+	// contract records wait for their readers (deferred.go).
 	var nodesJSON json.RawMessage
 	var ends []int
 	if deferred != nil {
@@ -543,7 +543,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 		e.deferred = deferred
 	} else {
 		nodesJSON, ends = encodeNodes(e.Nodes)
-		e.nodesJSON = nodesJSON
+		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
 	e.readers = e.parties()

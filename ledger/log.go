@@ -38,12 +38,11 @@ type logEntry struct {
 	ActAs        []string `json:"actAs,omitempty"`
 	SubmissionID string   `json:"sub,omitempty"`
 
-	// nodesJSON and readers, when set, are Nodes encoded as JSON and
-	// parties() computed ahead, outside the committer (not stored as
-	// such: the contract records splice nodesJSON's elements). An entry
-	// with nodesJSON, or nodesAhead, stores its nodes even when there are
-	// none (storesNodes), as the submission path always stored them.
-	nodesJSON  json.RawMessage
+	// nodesAhead marks an entry whose nodes the submission path encoded
+	// ahead, outside the committer (for the contract records): it stores
+	// its nodes even when there are none (storesNodes), and its JSON form
+	// has them last, as the submission path always stored them. readers,
+	// when set, are parties() computed ahead.
 	nodesAhead bool
 	readers    []string
 	// recordTime is RecordTime as a time, set by the committer of a
@@ -51,7 +50,7 @@ type logEntry struct {
 	recordTime time.Time
 	// deferred, when set, renders the entry's stored form at its first
 	// read (deferred.go): its exercise nodes' Argument and Result are nil
-	// meanwhile, and nodesJSON too.
+	// meanwhile.
 	deferred *deferredEvents
 }
 
