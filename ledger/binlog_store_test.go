@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -24,29 +23,12 @@ import (
 func TestJSONEntriesWrittenBefore(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	open := func(opts Options) *Node {
-		t.Helper()
-		opts.InMemory, opts.Logger = true, slog.New(slog.DiscardHandler)
-		n, err := Open(opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Close() })
-		return n
-	}
-	n := open(Options{})
+	n := openTestNode(t, Options{})
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: dar}); err != nil {
 		t.Fatal(err)
 	}
-	var parties []string
-	for _, h := range []string{"alice", "bob"} {
-		d, err := n.AllocateParty(ctx, AllocatePartyRequest{PartyIDHint: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		parties = append(parties, d.Party)
-	}
+	parties := allocateParties(t, n, "alice", "bob")
 	alice, bob := parties[0], parties[1]
 	iouT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"}
 	transferT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Transfer"}
@@ -173,7 +155,7 @@ func TestJSONEntriesWrittenBefore(t *testing.T) {
 	if err := n.Snapshot(ctx, &snap); err != nil {
 		t.Fatal(err)
 	}
-	restored := open(Options{Restore: bytes.NewReader(snap.Bytes())})
+	restored := openTestNode(t, Options{Restore: bytes.NewReader(snap.Bytes())})
 	if _, bin := forms(restored); bin != 0 {
 		t.Fatalf("%d binary entries in the restored store", bin)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -28,16 +27,8 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 	iou, heavy := lftest.IouPackage("1.0.0"), lftest.HeavyPackage()
 	noted := lftest.TemplatePackage("deferred-noted", "1.0.0", nil,
 		lftest.Field{Name: "a", Type: lftest.B(lftest.Party)}, lftest.Field{Name: "note", Type: lftest.B(lftest.Text)})
-	opts := Options{InMemory: true, Logger: slog.New(slog.DiscardHandler)}
-	open := func(opts Options) *Node {
-		n, err := Open(opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Close() })
-		return n
-	}
-	base := open(opts)
+	var opts Options
+	base := openTestNode(t, opts)
 	var ids []string
 	for _, p := range []lftest.Package{iou, heavy, noted} {
 		dar, pids := lftest.DAR(p)
@@ -63,20 +54,13 @@ func TestDeferredRecordsAreTheEagerOnes(t *testing.T) {
 		name string
 		n    *Node
 		lazy bool
-	}{{"restored", open(restored), true}, {"own store", base, false}} {
+	}{{"restored", openTestNode(t, restored), true}, {"own store", base, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			n := c.n
 			if got := n.st.RendersLazily(); got != c.lazy {
 				t.Fatalf("RendersLazily = %v, want %v", got, c.lazy)
 			}
-			var parties []string
-			for _, h := range []string{"alice", "bob"} {
-				d, err := n.AllocateParty(ctx, AllocatePartyRequest{PartyIDHint: h})
-				if err != nil {
-					t.Fatal(err)
-				}
-				parties = append(parties, d.Party)
-			}
+			parties := allocateParties(t, n, "alice", "bob")
 			alice, bob := parties[0], parties[1]
 			record := func(id lf.TypeConID, fields ...any) value.Record {
 				r := value.Record{RecordID: &id}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -32,24 +31,8 @@ func TestEngineCacheKeepsPackagesApart(t *testing.T) {
 	pkg.Name = "engine-cache-iou"
 	d, ids := lftest.DAR(pkg)
 	iou := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"}
-	open := func(t *testing.T, opts Options) *Node {
-		t.Helper()
-		opts.InMemory, opts.Logger = true, slog.New(slog.DiscardHandler)
-		n, err := Open(opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Close() })
-		return n
-	}
-	party := func(t *testing.T, n *Node) string {
-		t.Helper()
-		resp, err := n.AllocateParty(ctx, AllocatePartyRequest{PartyIDHint: "alice"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.Party
-	}
+	open := openTestNode
+	party := func(t *testing.T, n *Node) string { return allocateParties(t, n, "alice")[0] }
 	create := func(n *Node, alice, id string) error {
 		_, err := n.submitCmds(ctx, Commands{
 			CommandID: id, ActAs: []string{alice}, UserID: "u",
