@@ -457,6 +457,11 @@ func (c *checker) sameVar(a, b string) bool {
 	return da == db
 }
 
+// alpha1 compares t1 and t2 below alpha's fast paths, form by form.
+// alphaSub1 mirrors its synonym and struct cases for a right side under a
+// substitution: a change to one must be made to the other (one function
+// with an optional substitution would test for it at every step of the
+// checker's most frequent comparison).
 func (c *checker) alpha1(t1, t2 lf.Type, same bool) bool {
 	s1, ok1 := t1.(*lf.TSyn)
 	s2, ok2 := t2.(*lf.TSyn)
