@@ -4,7 +4,10 @@
 // answers its encoder's with SetEscapeHTML(false), as Canton's are.
 package jsontext
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // AppendString appends s as a JSON string as encoding/json writes it: '"',
 // '\' and control characters escaped (\b, \f, \n, \r, \t, else \u00XX),
@@ -25,6 +28,10 @@ func AppendStringBody(dst []byte, s string, html bool) []byte {
 	}
 	start := 0
 	for i := 0; i < len(s); {
+		i = skipPlain(s, i, html)
+		if i >= len(s) {
+			break
+		}
 		b := s[i]
 		if b < utf8.RuneSelf {
 			if safe[b] {
@@ -69,6 +76,54 @@ func AppendStringBody(dst []byte, s string, html bool) []byte {
 	}
 	return append(dst, s[start:]...)
 }
+
+// skipPlain is the index of the first byte from i on that AppendStringBody
+// cannot copy as it is, or of the last seven or fewer bytes of s, found
+// eight bytes at a time: most of what the node writes (party and contract
+// ids, names, numbers) has no such byte.
+func skipPlain(s string, i int, html bool) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s[i : i+8])
+		m := escapeMask(w)
+		if html {
+			m |= htmlMask(w)
+		}
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	return i
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// escapeMask flags (in its bytes' high bits) the bytes of w, eight bytes
+// of a string loaded little-endian, that AppendStringBody cannot copy as
+// they are without html: control bytes, '"', '\\' and non-ASCII bytes
+// (left to the rune decoder). Only its lowest flag is exact (a borrow may
+// flag bytes above a flagged one), which is all the caller uses: where the
+// first such byte is.
+func escapeMask(w uint64) uint64 {
+	return (w | (w-0x20*ones)&^w | hasZero(w^'"'*ones) | hasZero(w^'\\'*ones)) & highs
+}
+
+// htmlMask flags as escapeMask does the bytes <, > and & of w.
+func htmlMask(w uint64) uint64 {
+	return hasZero(w^'<'*ones) | hasZero(w^'>'*ones) | hasZero(w^'&'*ones)
+}
+
+// load64 is s[:8] as a little-endian word (one load once compiled).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// hasZero flags the zero bytes of v (exactly the lowest one).
+func hasZero(v uint64) uint64 { return (v - ones) &^ v & highs }
 
 // plainSafe and htmlSafe mark the ASCII bytes encoding/json copies into a
 // string as they are, without and with HTML escaping.
