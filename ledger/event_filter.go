@@ -210,15 +210,18 @@ func (ef *eventFilter) implements(templateID, filter string) (lf.TypeConID, bool
 }
 
 // witnesses returns the parties among candidates whose filters select the
-// template, and what their filters ask for.
+// template, and what their filters ask for. When they are a run of the
+// candidates (most often all of them) they are that run of candidates,
+// its capacity capped, not a copy.
 func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string) ([]string, filterMatch) {
-	var out []string
+	var out []string // set once the witnesses are not a run of candidates
+	lo, hi := -1, -1 // the run candidates[lo:hi] selected so far
 	var all filterMatch
 	// The filters for any party select the same for every candidate:
 	// matched once per event, when a candidate needs them.
 	var anyMatch filterMatch
 	anyDone := false
-	for _, p := range candidates {
+	for i, p := range candidates {
 		fs, listed := ef.byParty[p]
 		var m filterMatch
 		if listed {
@@ -230,13 +233,24 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 			}
 			m = anyMatch
 		}
-		if m.ok {
-			if out == nil {
-				out = make([]string, 0, len(candidates))
-			}
-			out = append(out, p)
-			all.add(m)
+		if !m.ok {
+			continue
 		}
+		all.add(m)
+		switch {
+		case out != nil:
+			out = append(out, p)
+		case lo < 0:
+			lo, hi = i, i+1
+		case hi == i:
+			hi++
+		default:
+			out = append(make([]string, 0, hi-lo+len(candidates)-i), candidates[lo:hi]...)
+			out = append(out, p)
+		}
+	}
+	if out == nil && lo >= 0 {
+		out = candidates[lo:hi:hi]
 	}
 	return out, all
 }

@@ -34,6 +34,62 @@ type typedRenderer struct {
 	lastParsed time.Time
 	// stored keeps values as their stored JSON (rawjson.Value).
 	stored bool
+	// The events and transactions of a read are carved out of chunks,
+	// one allocation for many instead of one each; a chunk holds few
+	// enough that an event kept long after its read keeps little else
+	// alive, and the first ones fewer (a read of one update).
+	createdSlab slab[update.CreatedEvent]
+	txSlab      slab[update.Transaction]
+	eventSlab   slab[update.Event]
+}
+
+// slabChunk is how many elements a chunk of the renderer's slabs holds
+// at most (events: four times as many).
+const slabChunk = 32
+
+// slab hands out the elements of chunks that double from 2 to slabChunk.
+type slab[T any] struct {
+	free []T
+	last int // the size of the last chunk
+}
+
+// grow replaces the free elements with a new chunk of at least n.
+func (s *slab[T]) grow(n, most int) {
+	s.last = max(n, min(2*s.last, most), 2)
+	s.free = make([]T, s.last)
+}
+
+// new returns a new zero element.
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.grow(1, slabChunk)
+	}
+	e := &s.free[0]
+	s.free = s.free[1:]
+	return e
+}
+
+// eventsFor returns an empty slice with room for the events of n nodes,
+// out of the events' slab when n is small; keepEvents takes the events
+// used from the slab.
+func (r *typedRenderer) eventsFor(n int) []update.Event {
+	if n > slabChunk {
+		return make([]update.Event, 0, n)
+	}
+	if len(r.eventSlab.free) < n {
+		r.eventSlab.grow(n, 4*slabChunk)
+	}
+	return r.eventSlab.free[:0:n]
+}
+
+// keepEvents takes events (eventsFor(n)) out of the slab, their
+// capacity capped at their length: a caller appending to a
+// transaction's events does not write over the next one's.
+func (r *typedRenderer) keepEvents(events []update.Event, n int) []update.Event {
+	if n <= slabChunk {
+		r.eventSlab.free = r.eventSlab.free[len(events):]
+	}
+	return events[:len(events):len(events)]
 }
 
 // templateTypes is what rendering needs of one stored template id: the
@@ -138,7 +194,7 @@ func (r *typedRenderer) choice(t *templateTypes, iface *lf.TypeConID, name strin
 // transaction renders a transaction entry in a shape; nil when no event
 // is visible.
 func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*update.Transaction, error) {
-	events := make([]update.Event, 0, len(e.Nodes))
+	events := r.eventsFor(len(e.Nodes))
 	err := visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
 		var ev update.Event
 		var err error
@@ -159,8 +215,9 @@ func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) 
 	if err != nil || len(events) == 0 {
 		return nil, err
 	}
-	t := &update.Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
-		SynchronizerID: e.SynchronizerID, Events: events}
+	t := r.txSlab.new()
+	*t = update.Transaction{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		SynchronizerID: e.SynchronizerID, Events: r.keepEvents(events, len(e.Nodes))}
 	if t.EffectiveAt, err = r.time(e.EffectiveAt); err != nil {
 		return nil, err
 	}
@@ -177,7 +234,8 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 	if err != nil {
 		return nil, err
 	}
-	out := &update.CreatedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
+	out := r.createdSlab.new()
+	*out = update.CreatedEvent{Offset: offset, NodeID: n.ID, ContractID: value.ContractID(n.ContractID), TemplateID: t.id,
 		PackageName: n.PackageName, Signatories: n.Signatories, Observers: n.Observers, WitnessParties: w, ACSDelta: acs}
 	if out.CreatedAt, err = r.time(n.CreatedAt); err != nil {
 		return nil, err
