@@ -78,21 +78,45 @@ func AppendStringBody(dst []byte, s string, html bool) []byte {
 }
 
 // skipPlain is the index of the first byte from i on that AppendStringBody
-// cannot copy as it is, or of the last seven or fewer bytes of s, found
-// eight bytes at a time: most of what the node writes (party and contract
-// ids, names, numbers) has no such byte.
+// cannot copy as it is (len(s) when there is none), found eight bytes at
+// a time: most of what the node writes (party and contract ids, names,
+// numbers) has no such byte. The last bytes of a string of eight or more
+// are checked with the eight that end it.
 func skipPlain(s string, i int, html bool) int {
-	for ; i+8 <= len(s); i += 8 {
-		w := load64(s[i : i+8])
-		m := escapeMask(w)
-		if html {
-			m |= htmlMask(w)
+	if html {
+		for ; i+8 <= len(s); i += 8 {
+			w := load64(s[i : i+8])
+			if m := escapeMask(w) | htmlMask(w); m != 0 {
+				return i + bits.TrailingZeros64(m)>>3
+			}
 		}
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	} else {
+		for ; i+8 <= len(s); i += 8 {
+			if m := escapeMask(load64(s[i : i+8])); m != 0 {
+				return i + bits.TrailingZeros64(m)>>3
+			}
 		}
 	}
-	return i
+	if i == len(s) || len(s) < 8 {
+		return i
+	}
+	// The bytes before i, seen already, shift out. A borrow from one of
+	// them may flag a clean byte (escapeMask), never hide one to escape:
+	// the byte loop checks the byte it is given.
+	left := 8 * uint(8-(len(s)-i))
+	if m := mask(load64(s[len(s)-8:]), html) >> left; m != 0 {
+		return i + bits.TrailingZeros64(m)>>3
+	}
+	return len(s)
+}
+
+// mask is escapeMask, with htmlMask when html.
+func mask(w uint64, html bool) uint64 {
+	m := escapeMask(w)
+	if html {
+		m |= htmlMask(w)
+	}
+	return m
 }
 
 const (
@@ -107,7 +131,8 @@ const (
 // flag bytes above a flagged one), which is all the caller uses: where the
 // first such byte is.
 func escapeMask(w uint64) uint64 {
-	return (w | (w-0x20*ones)&^w | hasZero(w^'"'*ones) | hasZero(w^'\\'*ones)) & highs
+	q, b := w^'"'*ones, w^'\\'*ones
+	return (w | (w - 0x20*ones) | (q-ones)&^q | (b-ones)&^b) & highs
 }
 
 // htmlMask flags as escapeMask does the bytes <, > and & of w.
