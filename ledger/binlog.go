@@ -398,6 +398,9 @@ type binDecoder struct {
 	raws []byte
 	// lists is how many strings the lists have left.
 	lists uint64
+	// listBuf, when set, holds the strings of all the entry's lists, which
+	// the lists are carved out of (sharedLists).
+	listBuf []string
 	// names, when set, shares the names that repeat between entries, as
 	// the JSON decoder's istr does.
 	names *internTable
@@ -432,6 +435,9 @@ func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
 		return errBadBinaryEntry
 	}
 	d.raws, d.lists = b[d.i:head], nLists
+	if nLists > 1 && nLists <= sharedLists {
+		d.listBuf = make([]string, nLists)
+	}
 	d.b, d.i = b[head:], 0
 	if !d.logEntry(e) || d.i != len(d.b) || len(d.raws) != 0 || d.lists != 0 {
 		*e = logEntry{}
@@ -519,14 +525,20 @@ func (d *binDecoder) ostr(dst *string) bool { return d.str(dst) && *dst != "" }
 func (d *binDecoder) oistr(dst *string) bool { return d.istr(dst) && *dst != "" }
 
 // list reads a non-empty list of names (through the intern table), in a
-// slice of its own.
+// slice of its own or, for an entry with few list strings, carved
+// (capacity capped) out of the entry's one slice for them.
 func (d *binDecoder) list(dst *[]string) bool {
 	n, ok := d.uint()
 	if !ok || n == 0 || n > d.lists {
 		return false
 	}
 	d.lists -= n
-	out := make([]string, n)
+	var out []string
+	if d.listBuf != nil {
+		out, d.listBuf = d.listBuf[:n:n], d.listBuf[n:]
+	} else {
+		out = make([]string, n)
+	}
 	for i := range out {
 		if !d.istr(&out[i]) {
 			return false
@@ -535,6 +547,11 @@ func (d *binDecoder) list(dst *[]string) bool {
 	*dst = out
 	return true
 }
+
+// sharedLists is the most strings an entry's lists may have for them to
+// share one allocation (an entry with a few nodes: one list kept keeps
+// the others' few names alive, no more).
+const sharedLists = 32
 
 // raw reads a raw member, copied to memory of its own.
 func (d *binDecoder) raw(dst *json.RawMessage) bool {

@@ -110,3 +110,41 @@ func TestRendererSlabs(t *testing.T) {
 		t.Errorf("eventsFor(%d) has cap %d", 10*slabChunk, cap(big))
 	}
 }
+
+// TestBinaryListsShared: the lists of an entry with few list strings,
+// carved out of one slice, decode as they were written and end at their
+// length (appending to one leaves the next as it was); an entry with more
+// has lists of their own, decoded the same.
+func TestBinaryListsShared(t *testing.T) {
+	t.Parallel()
+	for _, nodes := range []int{1, 3, sharedLists} {
+		e := pingEntry()
+		for i := 1; i < nodes; i++ {
+			n := e.Nodes[0]
+			n.ID = int32(i)
+			e.Nodes = append(e.Nodes, n)
+		}
+		var got logEntry
+		if err := decodeLogEntryWith(e.encode(), &got, &internTable{}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got.Nodes {
+			n, want := &got.Nodes[i], &e.Nodes[i]
+			if !slices.Equal(n.Signatories, want.Signatories) || !slices.Equal(n.Observers, want.Observers) {
+				t.Fatalf("%d nodes: node %d has %v %v, want %v %v", nodes, i, n.Signatories, n.Observers, want.Signatories, want.Observers)
+			}
+			if cap(n.Signatories) != len(n.Signatories) || cap(n.Observers) != len(n.Observers) {
+				t.Errorf("%d nodes: node %d's lists have room to grow", nodes, i)
+			}
+			_ = append(n.Signatories, "x")
+		}
+		for i := range got.Nodes {
+			if !slices.Equal(got.Nodes[i].Observers, e.Nodes[i].Observers) {
+				t.Fatalf("%d nodes: appending to a node's signatories wrote over observers: %v", nodes, got.Nodes[i].Observers)
+			}
+		}
+		if !slices.Equal(got.ActAs, e.ActAs) {
+			t.Errorf("%d nodes: act as %v, want %v", nodes, got.ActAs, e.ActAs)
+		}
+	}
+}
