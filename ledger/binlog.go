@@ -404,6 +404,8 @@ type binDecoder struct {
 	// names, when set, shares the names that repeat between entries, as
 	// the JSON decoder's istr does.
 	names *internTable
+	// effectiveAt is the entry's, which its creates' times mostly are.
+	effectiveAt string
 }
 
 // decodeBinaryLogEntry decodes an entry in the binary form (b[0] is
@@ -518,6 +520,22 @@ func (d *binDecoder) istr(dst *string) bool {
 	return true
 }
 
+// createdAt is ostr for a node's time: the entry's effective time itself
+// when it is the same text (one string, as long as either is kept, not
+// two).
+func (d *binDecoder) createdAt(dst *string) bool {
+	start, end, ok := d.span()
+	if !ok || start == end {
+		return false
+	}
+	if string(d.b[start:end]) == d.effectiveAt {
+		*dst = d.effectiveAt
+	} else {
+		*dst = string(d.b[start:end])
+	}
+	return true
+}
+
 // ostr reads an optional string, present when not empty.
 func (d *binDecoder) ostr(dst *string) bool { return d.str(dst) && *dst != "" }
 
@@ -608,6 +626,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		!d.str(&e.RecordTime) || !d.istr(&e.SynchronizerID) {
 		return false
 	}
+	d.effectiveAt = e.EffectiveAt
 	if flags&entNodes != 0 {
 		// Each node takes minNodeSize bytes of the head and a byte of the
 		// raw members (its argument) at least, but a txNode hundreds of
@@ -650,7 +669,7 @@ func (d *binDecoder) txNode(n *txNode) bool {
 	n.Engine = flags&ndEngine != 0
 	return (flags&ndSignatories == 0 || d.list(&n.Signatories)) &&
 		(flags&ndObservers == 0 || d.list(&n.Observers)) &&
-		(flags&ndCreatedAt == 0 || d.ostr(&n.CreatedAt)) &&
+		(flags&ndCreatedAt == 0 || d.createdAt(&n.CreatedAt)) &&
 		(flags&ndStakeholders == 0 || d.list(&n.Stakeholders)) &&
 		(flags&ndChoice == 0 || d.oistr(&n.Choice)) &&
 		(flags&ndActing == 0 || d.list(&n.Acting)) &&

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ledgernode/ledgernode/ledger/update"
@@ -146,5 +147,25 @@ func TestBinaryListsShared(t *testing.T) {
 		if !slices.Equal(got.ActAs, e.ActAs) {
 			t.Errorf("%d nodes: act as %v, want %v", nodes, got.ActAs, e.ActAs)
 		}
+	}
+}
+
+// TestBinaryCreatedAtShared: a create's time that is its entry's
+// effective time decodes as that same string; another decodes as written.
+func TestBinaryCreatedAtShared(t *testing.T) {
+	t.Parallel()
+	e := pingEntry()
+	other := e.Nodes[0]
+	other.ID, other.CreatedAt = 1, "2026-11-24T00:00:01Z"
+	e.Nodes = append(e.Nodes, other)
+	var got logEntry
+	if err := decodeLogEntryWith(e.encode(), &got, &internTable{}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Nodes[0].CreatedAt != e.EffectiveAt || unsafe.StringData(got.Nodes[0].CreatedAt) != unsafe.StringData(got.EffectiveAt) {
+		t.Errorf("created at %q is not the effective time %q itself", got.Nodes[0].CreatedAt, got.EffectiveAt)
+	}
+	if got.Nodes[1].CreatedAt != other.CreatedAt {
+		t.Errorf("created at %q, want %q", got.Nodes[1].CreatedAt, other.CreatedAt)
 	}
 }
