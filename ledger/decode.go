@@ -70,7 +70,17 @@ type jsonDecoder struct {
 // internTable holds one copy of the strings a scan's entries repeat.
 type internTable struct {
 	m map[string]string
+	// recent holds strings of m by a cheap hash of their length and three
+	// of their bytes: a scan's entries repeat the same few names (the
+	// reading party, a template id, the synchronizer id) entry after
+	// entry, which a compare here finds without the map's hashing and
+	// probing.
+	recent [internRecent]string
 }
+
+// internRecent is the size of an intern table's cache of recent names (a
+// power of two).
+const internRecent = 64
 
 // maxInterned bounds an intern table (a scan of entries whose names do
 // not repeat stops sharing when it is full).
@@ -92,7 +102,17 @@ func (d *jsonDecoder) istr(dst *string) bool {
 // intern returns the table's copy of raw, adding one while the table
 // holds fewer than maxInterned strings.
 func (t *internTable) intern(raw []byte) string {
+	n := len(raw)
+	if n == 0 {
+		return ""
+	}
+	h := ((uint(n)*31+uint(raw[0]))*31+uint(raw[n/2]))*31 + uint(raw[n-1])
+	slot := &t.recent[h%internRecent]
+	if *slot == string(raw) {
+		return *slot
+	}
 	if v, ok := t.m[string(raw)]; ok {
+		*slot = v
 		return v
 	}
 	s := string(raw)
@@ -101,6 +121,7 @@ func (t *internTable) intern(raw []byte) string {
 	}
 	if len(t.m) < maxInterned {
 		t.m[s] = s
+		*slot = s
 	}
 	return s
 }
