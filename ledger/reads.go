@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -122,19 +123,25 @@ func (n *Node) pkgNameOf(id string) string {
 // scanEntries visits the log entries with offsets in (lo, hi], ascending or
 // descending, until fn returns false. With exactly one reading party and
 // no any-party filter it walks that party's index instead of the whole log.
+// The entry fn gets is only valid during the call (the next entry is
+// decoded into it): fn keeps what it needs of it, its fields' values,
+// never the entry itself.
 func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func(e *logEntry) (bool, error)) error {
 	if hi <= lo {
 		return nil
 	}
-	// The entries of a scan share their repeated strings.
+	// The entries of a scan share their repeated strings, one entry
+	// (the decoder writes each anew) and one key buffer.
 	names := &internTable{}
-	load := func(off int64) (*logEntry, error) {
-		raw, err := r.Get(store.UpdateKey(off))
-		if err != nil {
-			return nil, err
-		}
-		var e logEntry
-		return &e, decodeLogEntryWith(raw, &e, names)
+	e := new(logEntry)
+	var key []byte
+	updateKey := func(off int64) []byte {
+		key = binary.BigEndian.AppendUint64(append(key[:0], store.PrefixUpdate...), uint64(off))
+		return key
+	}
+	decode := func(v []byte) error {
+		*e = logEntry{}
+		return decodeLogEntryWith(v, e, names)
 	}
 	if party != "" {
 		prefix := append([]byte(store.PrefixPartyUpdate+party), '/')
@@ -144,7 +151,10 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 				if off <= lo || off > hi {
 					return false, nil // the scan starts inside the range: out of it is past its end
 				}
-				e, err := load(off)
+				raw, err := r.Get(updateKey(off))
+				if err == nil {
+					err = decode(raw)
+				}
 				if err != nil {
 					return false, err
 				}
@@ -161,22 +171,20 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 			if off > hi {
 				return false, nil
 			}
-			var e logEntry
-			if err := log.Visit(store.UpdateKey(off), func(v []byte) error { return decodeLogEntryWith(v, &e, names) }); err != nil {
+			if err := log.Visit(updateKey(off), decode); err != nil {
 				return false, err
 			}
-			return fn(&e)
+			return fn(e)
 		})
 	}
 	visit := func(_, v []byte) (bool, error) {
-		var e logEntry
-		if err := decodeLogEntryWith(v, &e, names); err != nil {
+		if err := decode(v); err != nil {
 			return false, err
 		}
 		if e.Offset <= lo || e.Offset > hi {
 			return false, nil
 		}
-		return fn(&e)
+		return fn(e)
 	}
 	if desc {
 		return r.ScanReverse([]byte(store.PrefixUpdate), store.UpdateKey(hi), visit)
