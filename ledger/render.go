@@ -41,6 +41,9 @@ type typedRenderer struct {
 	createdSlab slab[update.CreatedEvent]
 	txSlab      slab[update.Transaction]
 	eventSlab   slab[update.Event]
+	// valueSlab holds the stored values (a pointer in an interface is
+	// not boxed: one allocation for many values instead of one each).
+	valueSlab slab[rawjson.Value]
 }
 
 // slabChunk is how many elements a chunk of the renderer's slabs holds
@@ -115,12 +118,14 @@ func (n *Node) typedRendererFor(ctx context.Context) *typedRenderer {
 
 // storedValue is a stored value as a typed event holds it in a read of
 // stored values: nil for none (no bytes, or null where the typed read
-// has no value).
-func storedValue(raw []byte) value.Value {
+// has no value), else a *rawjson.Value out of the renderer's slab.
+func (r *typedRenderer) storedValue(raw []byte) value.Value {
 	if len(raw) == 0 {
 		return nil
 	}
-	return rawjson.Value{JSON: raw}
+	v := r.valueSlab.new()
+	v.JSON = raw
+	return v
 }
 
 // decodeErr reports a stored event that could not be decoded.
@@ -259,7 +264,7 @@ func (r *typedRenderer) created(offset int64, sync string, n *txNode, w []string
 			if v.err != nil {
 				iv = update.InterfaceView{InterfaceID: v.iface, Err: statusOf(v.err)}
 			} else if r.stored {
-				iv.Value = storedValue(v.value)
+				iv.Value = r.storedValue(v.value)
 			} else {
 				i := r.iface(v.iface)
 				if i == nil {
@@ -281,9 +286,9 @@ func (r *typedRenderer) createValues(t *templateTypes, n *txNode) (arg, key valu
 	noKey := len(n.Key) == 0 || string(n.Key) == "null"
 	if r.stored {
 		if !noKey {
-			key = storedValue(n.Key)
+			key = r.storedValue(n.Key)
 		}
-		return storedValue(n.Argument), key, nil
+		return r.storedValue(n.Argument), key, nil
 	}
 	if arg, err = value.FromJSON(n.Argument, t.arg, r.lookup); err != nil {
 		return nil, nil, fmt.Errorf("argument: %w", err)
@@ -328,7 +333,7 @@ func (r *typedRenderer) exercised(offset int64, n *txNode, w []string, m filterM
 		out.InterfaceID = &iid
 	}
 	if r.stored {
-		out.Argument, out.Result = storedValue(n.Argument), storedValue(n.Result)
+		out.Argument, out.Result = r.storedValue(n.Argument), r.storedValue(n.Result)
 		return out, nil
 	}
 	ch := r.choice(t, out.InterfaceID, n.Choice)

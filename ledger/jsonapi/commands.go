@@ -520,10 +520,16 @@ func escapedValue(v value.Value) value.Value {
 		return nil
 	}
 	raw, ok := v.(rawjson.Value)
+	if p, isPtr := v.(*rawjson.Value); isPtr && p != nil {
+		raw, ok = *p, true
+	}
 	if !ok {
 		raw = rawjson.Value{JSON: rawjson.AppendJSON(nil, v)}
 	}
 	if !needsEscape(raw.JSON) {
+		if ok {
+			return v // stored: as it is, unboxed again
+		}
 		return raw
 	}
 	var buf bytes.Buffer

@@ -70,9 +70,10 @@ func (c emitCoverage) update(u update.Update) {
 // value counts a Daml value of an event as stored (rawjson.Value, the
 // stored bytes) or decoded.
 func (c emitCoverage) value(v value.Value) {
-	if _, ok := v.(rawjson.Value); ok {
+	switch v.(type) {
+	case rawjson.Value, *rawjson.Value:
 		c["stored value"]++
-	} else {
+	default:
 		c["decoded value"]++
 	}
 }

@@ -25,7 +25,9 @@ import (
 // (compact, <, >, &, U+2028 and U+2029 escaped, as json.Marshal writes
 // it). It is a value.Value (through the embedded Unit, which carries
 // value.Value's method) so that it can stand in the typed events' value
-// fields; no function of package value knows it.
+// fields; no function of package value knows it. The typed reads hold
+// *Values (carved out of their renderer's chunks, no allocation each);
+// AppendJSON takes either.
 type Value struct {
 	value.Unit
 	// JSON is the stored encoding.
@@ -41,6 +43,11 @@ func AppendJSON(dst []byte, v value.Value) []byte {
 		return append(dst, "null"...)
 	case Value:
 		if len(x.JSON) == 0 {
+			return append(dst, "null"...)
+		}
+		return append(dst, x.JSON...)
+	case *Value:
+		if x == nil || len(x.JSON) == 0 {
 			return append(dst, "null"...)
 		}
 		return append(dst, x.JSON...)
@@ -63,4 +70,7 @@ func StoredValues(ctx context.Context) bool {
 	return b
 }
 
-var _ value.Value = Value{}
+var (
+	_ value.Value = Value{}
+	_ value.Value = (*Value)(nil)
+)

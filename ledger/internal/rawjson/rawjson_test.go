@@ -43,6 +43,9 @@ func TestAppendJSON(t *testing.T) {
 		{"nil", nil, "null"},
 		{"stored", rawjson.Value{JSON: []byte(`{"a":"\u003cb\u003e"}`)}, `{"a":"\u003cb\u003e"}`},
 		{"stored without bytes", rawjson.Value{}, "null"},
+		{"stored, by pointer", &rawjson.Value{JSON: []byte(`[1,"\u0026"]`)}, `[1,"\u0026"]`},
+		{"stored without bytes, by pointer", &rawjson.Value{}, "null"},
+		{"nil pointer", (*rawjson.Value)(nil), "null"},
 		{"decoded", value.Text("<b>"), `"<b>"`},
 		{"unit", value.Unit{}, "{}"},
 	} {
