@@ -241,6 +241,9 @@ func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 		return
 	case jsonapi.Body:
 		writeJSONBytes(w, http.StatusOK, append(t, '\n'))
+		// Written: w holds no reference to the bytes (net/http copies
+		// or sends them in Write), so a later page may reuse them.
+		t.Release()
 		return
 	case jsonapi.SubmitAndWaitResponse:
 		if body, ok := appendSubmitAndWait(make([]byte, 0, 128), t); ok {

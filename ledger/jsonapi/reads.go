@@ -83,7 +83,7 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 	if err != nil {
 		return nil, err
 	}
-	return AppendUpdatesPage(make([]byte, 0, 512*len(p.Updates)+128), p), nil
+	return AppendUpdatesPage(pageBuffer(512*len(p.Updates)+128), p), nil
 }
 
 // ActiveContractsPage returns one page of the active contracts at an
@@ -103,5 +103,5 @@ func (a *API) ActiveContractsPage(ctx context.Context, req GetActiveContractsPag
 	if err != nil {
 		return nil, err
 	}
-	return AppendContractPage(make([]byte, 0, 1024*len(p.Contracts)+128), p), nil
+	return AppendContractPage(pageBuffer(1024*len(p.Contracts)+128), p), nil
 }
