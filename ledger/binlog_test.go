@@ -334,9 +334,49 @@ func TestBinaryLogEntryRetention(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			runtime.KeepAlive(kept)
+			runtime.KeepAlive(b) // live in both counts, the last time round too
 			if n := int64(after.HeapAlloc) - int64(before.HeapAlloc); n > 1<<20 {
 				t.Errorf("table %v: keeping the %s keeps %d bytes", names != nil, keep.name, n)
 			}
 		}
+	}
+}
+
+// TestBinaryLogEntryManyNodesRetention is TestBinaryLogEntryRetention for
+// an entry of many short strings: keeping one contract id of an entry
+// with many nodes must not keep the ids of all its nodes alive (as it
+// would if the decoder put them in one shared allocation).
+func TestBinaryLogEntryManyNodesRetention(t *testing.T) {
+	b := func() []byte { // the entry itself is garbage before the first GC
+		e := pingEntry()
+		node := e.Nodes[0]
+		e.Nodes = nil
+		for i := range 20000 {
+			n := node
+			n.ID = int32(i)
+			n.ContractID = fmt.Sprintf("00%0136x", i)
+			e.Nodes = append(e.Nodes, n)
+		}
+		return e.encode()
+	}()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var got logEntry
+	if err := decodeLogEntryWith(b, &got, &internTable{}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Nodes[7].ContractID != fmt.Sprintf("00%0136x", 7) {
+		t.Fatalf("contract id %q", got.Nodes[7].ContractID)
+	}
+	kept := got.Nodes[7].ContractID
+	got = logEntry{}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	runtime.KeepAlive(b) // live in both counts
+	// 20 000 ids are 2.8 MB.
+	if n := int64(after.HeapAlloc) - int64(before.HeapAlloc); n > 1<<20 {
+		t.Errorf("keeping one contract id keeps %d bytes", n)
 	}
 }
