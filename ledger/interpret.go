@@ -432,6 +432,7 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 	}
 	ec.Arg = value.Clone(ec.Arg)
 	ec.Signatories = slices.Clone(ec.Signatories)
+	ec.Stakeholders = slices.Clone(ec.Stakeholders)
 	if ec.Key != nil {
 		ec.Key.Maintainers = slices.Clone(ec.Key.Maintainers)
 	}
@@ -439,9 +440,9 @@ func storedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contrac
 }
 
 // sharedContract is storedContract without the copies: the contract's
-// argument is the cache's and its signatories and key maintainers the
-// stored node's (shared, contract_cache.go), so the caller must not
-// change them; it is for callers that convert the contract at once, such
+// argument is the cache's and its signatories, stakeholders and key
+// maintainers the stored node's (shared, contract_cache.go), so the
+// caller must not change them; it is for callers that convert the contract at once, such
 // as the engine (whose fromLedgerValue copies the values into its own),
 // and spares them copying every argument they read.
 func sharedContract(lookup func(string) *lf.Package, c *txNode) (*engine.Contract, error) {

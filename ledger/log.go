@@ -123,12 +123,29 @@ func (n *txNode) lastDescendant() int32 {
 	return n.ID
 }
 
-// stakeholders of the node's contract.
+// stakeholders of the node's contract. A create's are the union of its
+// signatories and observers: without observers, its signatories
+// themselves (capacity capped) when they are sorted and distinct, as the
+// union would be, instead of a copy (most creates, on every read that
+// decides who sees them). Callers only read the list.
 func (n *txNode) stakeholders() []string {
 	if n.Exercise {
 		return n.Stakeholders
 	}
+	if s := n.Signatories; len(n.Observers) == 0 && len(s) > 0 && strictlySorted(s) {
+		return s[:len(s):len(s)]
+	}
 	return union(n.Signatories, n.Observers)
+}
+
+// strictlySorted reports whether s is sorted without duplicates.
+func strictlySorted(s []string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i-1] >= s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // reassignNode is the event of a reassignment update.

@@ -62,12 +62,12 @@ func TestCreateStakeholders(t *testing.T) {
 		{Signatories: []string{"b"}, Observers: []string{"a", "b"}},
 		{},
 	} {
-		got := createStakeholders(&n)
-		if want := n.stakeholders(); !slices.Equal(got, want) {
-			t.Errorf("createStakeholders(%v, %v) = %v, want %v", n.Signatories, n.Observers, got, want)
+		got := n.stakeholders()
+		if want := union(n.Signatories, n.Observers); !slices.Equal(got, want) {
+			t.Errorf("stakeholders(%v, %v) = %v, want %v", n.Signatories, n.Observers, got, want)
 		}
 		if len(got) > 0 && &got[0] == &n.Signatories[0] && cap(got) != len(got) {
-			t.Errorf("createStakeholders(%v) has room to grow (cap %d)", n.Signatories, cap(got))
+			t.Errorf("stakeholders(%v) has room to grow (cap %d)", n.Signatories, cap(got))
 		}
 	}
 }

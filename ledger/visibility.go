@@ -55,7 +55,7 @@ func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKi
 			}
 			// A create is seen by its stakeholders, and in ledger
 			// effects by the witnesses stored when they are more.
-			sh := createStakeholders(n)
+			sh := n.stakeholders()
 			seen := sh
 			if effects && n.Witnesses != nil {
 				seen = n.Witnesses
@@ -86,26 +86,6 @@ func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKi
 		}
 	}
 	return nil
-}
-
-// createStakeholders is a create node's stakeholders(): without
-// observers, its signatories themselves (capacity capped) when they are
-// sorted and distinct, as the union would be, instead of a copy.
-func createStakeholders(n *txNode) []string {
-	if s := n.Signatories; len(n.Observers) == 0 && len(s) > 0 && strictlySorted(s) {
-		return s[:len(s):len(s)]
-	}
-	return n.stakeholders()
-}
-
-// strictlySorted reports whether s is sorted without duplicates.
-func strictlySorted(s []string) bool {
-	for i := 1; i < len(s); i++ {
-		if s[i-1] >= s[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func transientContract(e *logEntry, cid string) bool {
