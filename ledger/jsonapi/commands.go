@@ -519,22 +519,19 @@ func escapedValue(v value.Value) value.Value {
 	if v == nil {
 		return nil
 	}
-	raw, ok := v.(rawjson.Value)
-	if p, isPtr := v.(*rawjson.Value); isPtr && p != nil {
-		raw, ok = *p, true
+	raw, stored := rawjson.Stored(v)
+	if !stored {
+		raw = rawjson.AppendJSON(nil, v)
 	}
-	if !ok {
-		raw = rawjson.Value{JSON: rawjson.AppendJSON(nil, v)}
-	}
-	if !needsEscape(raw.JSON) {
-		if ok {
-			return v // stored: as it is, unboxed again
+	if !needsEscape(raw) {
+		if stored {
+			return v // as it is
 		}
-		return raw
+		return &rawjson.Value{JSON: raw}
 	}
 	var buf bytes.Buffer
-	json.HTMLEscape(&buf, raw.JSON)
-	return rawjson.Value{JSON: buf.Bytes()}
+	json.HTMLEscape(&buf, raw)
+	return &rawjson.Value{JSON: buf.Bytes()}
 }
 
 // needsEscape reports whether JSON text holds a character json.HTMLEscape

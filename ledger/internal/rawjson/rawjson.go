@@ -34,23 +34,33 @@ type Value struct {
 	JSON []byte
 }
 
+// Stored returns v's stored bytes and true when v is a Value or a
+// *Value (a nil one has none), else false.
+func Stored(v value.Value) ([]byte, bool) {
+	switch x := v.(type) {
+	case Value:
+		return x.JSON, true
+	case *Value:
+		if x == nil {
+			return nil, true
+		}
+		return x.JSON, true
+	}
+	return nil, false
+}
+
 // AppendJSON appends v in the Daml-LF JSON encoding: a Value's stored
 // bytes as they are, any other value as value.AppendJSON prints it; nil
 // (and a Value without bytes) is null.
 func AppendJSON(dst []byte, v value.Value) []byte {
-	switch x := v.(type) {
-	case nil:
+	if v == nil {
 		return append(dst, "null"...)
-	case Value:
-		if len(x.JSON) == 0 {
+	}
+	if b, ok := Stored(v); ok {
+		if len(b) == 0 {
 			return append(dst, "null"...)
 		}
-		return append(dst, x.JSON...)
-	case *Value:
-		if x == nil || len(x.JSON) == 0 {
-			return append(dst, "null"...)
-		}
-		return append(dst, x.JSON...)
+		return append(dst, b...)
 	}
 	return value.AppendJSON(dst, v)
 }
