@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The binary stored form of log entries. Every update read decodes the
@@ -406,18 +407,40 @@ type binDecoder struct {
 	names *internTable
 	// effectiveAt is the entry's, which its creates' times mostly are.
 	effectiveAt string
+	// lent, when set, has the strings and raw members point into b
+	// instead of being copies, and the nodes and lists reuse its memory
+	// (a lent read: decodeBinaryLogEntry).
+	lent *lentEntries
 }
+
+// lentEntries is what a scan lending its entries reuses from one entry to
+// the next: the memory of the last entry's nodes and list strings, which
+// the next entry's decoding overwrites.
+type lentEntries struct {
+	nodes []txNode
+	lists []string
+}
+
+// lentString is b as a string without a copy: valid while b's bytes are.
+func lentString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // decodeBinaryLogEntry decodes an entry in the binary form (b[0] is
 // binlogV1), sharing repeated names through names (nil: none).
 //
-// b is not kept, and every string and raw member decoded has its own
-// memory (or is the intern table's), as the JSON decoder's outputs do:
-// caches keep single strings and arguments of entries (storedArgs keeps
-// a template id and the value decoded from an argument), and a substring
-// of one copy of the entry would keep all of the entry alive
-// (TestBinaryLogEntryRetention).
-func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
+// With lent nil, b is not kept, and every string and raw member decoded
+// has its own memory (or is the intern table's), as the JSON decoder's
+// outputs do: caches keep single strings and arguments of entries
+// (storedArgs keeps a template id and the value decoded from an
+// argument), and a substring of one copy of the entry would keep all of
+// the entry alive (TestBinaryLogEntryRetention).
+//
+// With lent set, the entry is lent: its strings (but the intern table's)
+// and raw members are b's bytes, and its nodes and list slices are lent's
+// memory, which the next entry decoded with lent reuses. Such an entry is
+// valid only while b is and until the next decoding: a read that uses
+// each entry at once and keeps nothing of it (a page written out as it is
+// read) skips copying it.
+func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable, lent *lentEntries) error {
 	*e = logEntry{}
 	if len(b) < 1+crcSize {
 		return errBadBinaryEntry
@@ -426,7 +449,7 @@ func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
 	if b = b[:len(b)-crcSize]; crc32.Checksum(b, castagnoli) != sum {
 		return errBinaryChecksum
 	}
-	d := binDecoder{b: b, i: 1, names: names}
+	d := binDecoder{b: b, i: 1, names: names, lent: lent}
 	rawLen, ok1 := d.uint()
 	nLists, ok2 := d.uint()
 	if !ok1 || !ok2 || rawLen > uint64(len(b)-d.i) {
@@ -437,7 +460,11 @@ func decodeBinaryLogEntry(b []byte, e *logEntry, names *internTable) error {
 		return errBadBinaryEntry
 	}
 	d.raws, d.lists = b[d.i:head], nLists
-	if nLists > 1 && nLists <= sharedLists {
+	switch {
+	case lent != nil:
+		lent.lists = slices.Grow(lent.lists[:0], int(nLists))[:nLists]
+		d.listBuf = lent.lists
+	case nLists > 1 && nLists <= sharedLists:
 		d.listBuf = make([]string, nLists)
 	}
 	d.b, d.i = b[head:], 0
@@ -502,7 +529,11 @@ func (d *binDecoder) str(dst *string) bool {
 	if !ok {
 		return false
 	}
-	*dst = string(d.b[start:end])
+	if d.lent != nil {
+		*dst = lentString(d.b[start:end])
+	} else {
+		*dst = string(d.b[start:end])
+	}
 	return true
 }
 
@@ -528,9 +559,12 @@ func (d *binDecoder) createdAt(dst *string) bool {
 	if !ok || start == end {
 		return false
 	}
-	if string(d.b[start:end]) == d.effectiveAt {
+	switch {
+	case string(d.b[start:end]) == d.effectiveAt:
 		*dst = d.effectiveAt
-	} else {
+	case d.lent != nil:
+		*dst = lentString(d.b[start:end])
+	default:
 		*dst = string(d.b[start:end])
 	}
 	return true
@@ -571,15 +605,20 @@ func (d *binDecoder) list(dst *[]string) bool {
 // the others' few names alive, no more).
 const sharedLists = 32
 
-// raw reads a raw member, copied to memory of its own.
+// raw reads a raw member, copied to memory of its own (lent: the
+// entry's bytes, capacity capped).
 func (d *binDecoder) raw(dst *json.RawMessage) bool {
 	n, ok := d.uint()
 	if !ok || n == 0 || n > uint64(len(d.raws)) {
 		return false
 	}
-	r := make(json.RawMessage, n)
-	copy(r, d.raws)
-	*dst = r
+	if d.lent != nil {
+		*dst = json.RawMessage(d.raws[:n:n])
+	} else {
+		r := make(json.RawMessage, n)
+		copy(r, d.raws)
+		*dst = r
+	}
 	d.raws = d.raws[n:]
 	return true
 }
@@ -637,12 +676,19 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		if !ok || n > uint64(len(d.b)-d.i)/minNodeSize || n > uint64(len(d.raws)) {
 			return false
 		}
-		e.Nodes = make([]txNode, 0, min(n, nodesAhead))
+		if d.lent != nil {
+			e.Nodes = d.lent.nodes[:0]
+		} else {
+			e.Nodes = make([]txNode, 0, min(n, nodesAhead))
+		}
 		for range n {
 			e.Nodes = append(e.Nodes, txNode{})
 			if !d.txNode(&e.Nodes[len(e.Nodes)-1]) {
 				return false
 			}
+		}
+		if d.lent != nil {
+			d.lent.nodes = e.Nodes
 		}
 	}
 	if flags&entReassign != 0 {

@@ -224,6 +224,10 @@ func FuzzDecodeBinaryLogEntry(f *testing.F) {
 	for _, e := range binarySamples() {
 		if b := e.encode(); b[0] == binlogV1 {
 			f.Add(b[1 : len(b)-crcSize])
+			var into logEntry
+			if err := decodeLogEntryLent(b, &into, &internTable{}, fuzzLent); err != nil {
+				f.Fatal(err)
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -231,9 +235,19 @@ func FuzzDecodeBinaryLogEntry(f *testing.F) {
 		// The input as it is (its checksum mostly wrong), and with its
 		// checksum, for the structure decoder.
 		for _, b := range [][]byte{b, withChecksum(b)} {
-			var e logEntry
-			if err := decodeLogEntryWith(b, &e, &internTable{}); err != nil {
+			var e, lentE logEntry
+			err := decodeLogEntryWith(b, &e, &internTable{})
+			// The lent decoding, over memory a sample entry used
+			// before, accepts and decodes the same.
+			lentErr := decodeLogEntryLent(b, &lentE, &internTable{}, fuzzLent)
+			if (err == nil) != (lentErr == nil) {
+				t.Fatalf("%q: decoded with error %v, lent with %v", b, err, lentErr)
+			}
+			if err != nil {
 				continue
+			}
+			if diff := cmp.Diff(e, lentE, cmpStored); diff != "" {
+				t.Fatalf("%q: the lent decoding differs (-owned +lent):\n%s", b, diff)
 			}
 			if !encodable(&e) {
 				continue
@@ -243,6 +257,51 @@ func FuzzDecodeBinaryLogEntry(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzLent is the lent decodings' memory in FuzzDecodeBinaryLogEntry,
+// reused from input to input as a scan reuses it from entry to entry.
+var fuzzLent = new(lentEntries)
+
+// TestBinaryLogEntryLent: a lent decoding (decodeBinaryLogEntry with
+// lent, as a lent scan does one entry after another with one intern
+// table and one lentEntries) decodes every sample entry to what the owned
+// decoding gives, its strings are the value's bytes and not copies, and
+// a transaction's decoding allocates nothing once the names are interned
+// and the memory grown.
+func TestBinaryLogEntryLent(t *testing.T) {
+	names, lent := &internTable{}, new(lentEntries)
+	var e logEntry
+	for i, s := range binarySamples() {
+		b := s.encode()
+		if b[0] != binlogV1 {
+			continue
+		}
+		var want logEntry
+		if err := decodeLogEntry(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeLogEntryLent(b, &e, names, lent); err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		if diff := cmp.Diff(want, e, cmpStored); diff != "" {
+			t.Fatalf("entry %d: the lent decoding differs (-owned +lent):\n%s", i, diff)
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(e.UpdateID))); len(e.UpdateID) > 1 &&
+			(p < uintptr(unsafe.Pointer(&b[0])) || p >= uintptr(unsafe.Pointer(&b[0]))+uintptr(len(b))) {
+			t.Errorf("entry %d: the lent update id is a copy, not the value's bytes", i)
+		}
+		if e.Reassign != nil {
+			continue
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			if err := decodeLogEntryLent(b, &e, names, lent); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("entry %d: a lent decoding allocates %v times, want 0", i, n)
+		}
+	}
 }
 
 // encodable reports whether the encoder writes the entry's strings and

@@ -36,8 +36,15 @@ func decodeLogEntry(b []byte, e *logEntry) error {
 // between entries (parties, template ids, package names, synchronizer
 // ids) through names, the table of one scan (nil: none).
 func decodeLogEntryWith(b []byte, e *logEntry, names *internTable) error {
+	return decodeLogEntryLent(b, e, names, nil)
+}
+
+// decodeLogEntryLent is decodeLogEntryWith lending the entry, when lent
+// is set and the entry is in the binary form (decodeBinaryLogEntry); an
+// entry in the JSON form has memory of its own.
+func decodeLogEntryLent(b []byte, e *logEntry, names *internTable, lent *lentEntries) error {
 	if len(b) > 0 && b[0] == binlogV1 {
-		return decodeBinaryLogEntry(b, e, names) // binlog.go
+		return decodeBinaryLogEntry(b, e, names, lent) // binlog.go
 	}
 	d := jsonDecoder{b: b, names: names}
 	if d.logEntry(e) && d.i == len(b) {

@@ -42,6 +42,9 @@ type pageQuery struct {
 	Format updateSpec
 	Desc   bool
 	token  string
+	// lend reads the entries lent (scanEntries): the page's visit uses
+	// each entry at once and keeps nothing of it.
+	lend bool
 }
 
 // fingerprint identifies the parameters a page token is bound to.
@@ -125,8 +128,10 @@ func (n *Node) pkgNameOf(id string) string {
 // no any-party filter it walks that party's index instead of the whole log.
 // The entry fn gets is only valid during the call (the next entry is
 // decoded into it): fn keeps what it needs of it, its fields' values,
-// never the entry itself.
-func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func(e *logEntry) (bool, error)) error {
+// never the entry itself. With lend, the entry is lent
+// (decodeBinaryLogEntry): fn keeps nothing of it at all, not even its
+// fields' values, and spares the copies.
+func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend bool, fn func(e *logEntry) (bool, error)) error {
 	if hi <= lo {
 		return nil
 	}
@@ -134,6 +139,10 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 	// (the decoder writes each anew) and one key buffer.
 	names := &internTable{}
 	e := new(logEntry)
+	var lent *lentEntries
+	if lend {
+		lent = new(lentEntries)
+	}
 	var key []byte
 	updateKey := func(off int64) []byte {
 		key = binary.BigEndian.AppendUint64(append(key[:0], store.PrefixUpdate...), uint64(off))
@@ -141,7 +150,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, fn func
 	}
 	decode := func(v []byte) error {
 		*e = logEntry{}
-		return decodeLogEntryWith(v, e, names)
+		return decodeLogEntryLent(v, e, names, lent)
 	}
 	if party != "" {
 		prefix := append([]byte(store.PrefixPartyUpdate+party), '/')
@@ -278,7 +287,7 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 		rd := newRenderer(q.Format, n)
 		last := int64(-1)
 		count := 0
-		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), func(e *logEntry) (bool, error) {
+		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), q.lend, func(e *logEntry) (bool, error) {
 			ok, err := visit(e, rd)
 			if err != nil {
 				return false, err
@@ -376,7 +385,7 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 			if desc {
 				lo = begin
 			}
-			return scanEntries(r, lo, hi, desc, party, func(e *logEntry) (bool, error) {
+			return scanEntries(r, lo, hi, desc, party, false, func(e *logEntry) (bool, error) {
 				if v, ok := render(e); ok {
 					out = append(out, v)
 					lastSeen = max(lastSeen, e.Offset)

@@ -29,8 +29,9 @@ type typedRenderer struct {
 	// templates caches what the renderer needs of a stored template id.
 	templates map[string]*templateTypes
 	// lastTime and lastParsed cache the last time parsed (the events of
-	// a transaction share theirs).
-	lastTime   string
+	// a transaction share theirs); lastTime is a copy, as the entry's
+	// string may be lent.
+	lastTime   []byte
 	lastParsed time.Time
 	// stored keeps values as their stored JSON (rawjson.Value).
 	stored bool
@@ -44,6 +45,11 @@ type typedRenderer struct {
 	// valueSlab holds the stored values (a pointer in an interface is
 	// not boxed: one allocation for many values instead of one each).
 	valueSlab slab[rawjson.Value]
+	// lend says each update rendered is lent to the read's caller, who
+	// is done with it before the next: the slabs hand out the same
+	// elements again for each update, and no chunk is allocated after
+	// the first updates.
+	lend bool
 }
 
 // slabChunk is how many elements a chunk of the renderer's slabs holds
@@ -52,14 +58,23 @@ const slabChunk = 32
 
 // slab hands out the elements of chunks that double from 2 to slabChunk.
 type slab[T any] struct {
-	free []T
-	last int // the size of the last chunk
+	chunk []T // the last chunk
+	free  []T // its elements not handed out
+	last  int // the size of the last chunk
 }
 
 // grow replaces the free elements with a new chunk of at least n.
 func (s *slab[T]) grow(n, most int) {
 	s.last = max(n, min(2*s.last, most), 2)
-	s.free = make([]T, s.last)
+	s.chunk = make([]T, s.last)
+	s.free = s.chunk
+}
+
+// reuse hands out the last chunk's elements again, zeroed: for a caller
+// done with every element handed out (a lent read's last update).
+func (s *slab[T]) reuse() {
+	clear(s.chunk[:len(s.chunk)-len(s.free)])
+	s.free = s.chunk
 }
 
 // new returns a new zero element.
@@ -154,14 +169,14 @@ func (r *typedRenderer) template(tid string) (*templateTypes, error) {
 }
 
 func (r *typedRenderer) time(s string) (time.Time, error) {
-	if s == r.lastTime && s != "" {
+	if s != "" && string(r.lastTime) == s {
 		return r.lastParsed, nil
 	}
 	t, err := parseTime(s)
 	if err != nil {
 		return t, err
 	}
-	r.lastTime, r.lastParsed = s, t
+	r.lastTime, r.lastParsed = append(r.lastTime[:0], s...), t
 	return t, nil
 }
 
@@ -422,6 +437,12 @@ func (r *typedRenderer) topology(e *logEntry, want []string) (*update.TopologyTr
 // update renders an entry for an update format (rd holds its filters);
 // nil when nothing of it is visible.
 func (r *typedRenderer) update(e *logEntry, rd *renderer) (update.Update, error) {
+	if r.lend {
+		r.createdSlab.reuse()
+		r.txSlab.reuse()
+		r.eventSlab.reuse()
+		r.valueSlab.reuse()
+	}
 	switch e.Kind {
 	case kindTransaction:
 		if rd.tx != nil {

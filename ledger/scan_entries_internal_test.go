@@ -37,7 +37,7 @@ func TestScanEntriesReusesEntry(t *testing.T) {
 			var seen []int64
 			var first *logEntry
 			err := n.st.View(func(r *store.Reader) error {
-				return scanEntries(r, 0, hi, desc, party, func(e *logEntry) (bool, error) {
+				return scanEntries(r, 0, hi, desc, party, false, func(e *logEntry) (bool, error) {
 					if first == nil {
 						first = e
 					} else if e != first {

@@ -230,15 +230,49 @@ func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token [
 // token is the NextToken of the previous page, nil for the first. With
 // r.Tail an ascending page always has a next token (to ask again later).
 func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
-	return n.typedPage(ctx, n.pageQuery(f, r, size, token), n.typedRendererFor(ctx))
+	q := n.pageQuery(f, r, size, token)
+	updates := make([]update.Update, 0, pageCap(q.Size))
+	p, err := n.typedPage(ctx, q, n.typedRendererFor(ctx), func(u update.Update) error {
+		updates = append(updates, u)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.Updates = updates
+	return p, nil
 }
 
-func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*UpdatePage, error) {
-	size := DefaultUpdatesPageSize
-	if q.Size != nil && *q.Size > 0 {
-		size = min(int(*q.Size), MaxUpdatesPageSize)
+// VisitUpdatesPage is UpdatesPage calling visit with each update of the
+// page, in order, as it is read, instead of collecting them: the page it
+// returns has the bounds and token, and no Updates. An error of visit
+// ends the read and is returned as it is.
+//
+// The update is lent to visit for the call only: it, and every string,
+// slice and value it holds, may point into the store's memory or be
+// reused for the next update once visit returns. visit copies what it
+// keeps; an encoder writing each update out keeps nothing, and the read
+// copies nothing out of the store for it.
+func (n *Node) VisitUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte, visit func(update.Update) error) (*UpdatePage, error) {
+	q := n.pageQuery(f, r, size, token)
+	q.lend = true
+	tr := n.typedRendererFor(ctx)
+	tr.lend = true
+	return n.typedPage(ctx, q, tr, visit)
+}
+
+// pageCap is the number of updates a page of size may hold.
+func pageCap(size *int32) int {
+	if size != nil && *size > 0 {
+		return min(int(*size), MaxUpdatesPageSize)
 	}
-	updates := make([]update.Update, 0, size)
+	return DefaultUpdatesPageSize
+}
+
+// typedPage reads a page with tr, calling visit with each update (a
+// visit error is returned as it is); the page returned has no updates.
+func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer, visit func(update.Update) error) (*UpdatePage, error) {
+	var visitErr error
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
 		u, err := tr.update(e, rd)
 		if err != nil {
@@ -247,13 +281,18 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer) (*
 		if u == nil {
 			return false, nil
 		}
-		updates = append(updates, u)
+		if visitErr = visit(u); visitErr != nil {
+			return false, visitErr
+		}
 		return true, nil
 	})
+	if visitErr != nil {
+		return nil, visitErr
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := &UpdatePage{Updates: updates, Lowest: resp.lowest, Highest: resp.highest}
+	out := &UpdatePage{Lowest: resp.lowest, Highest: resp.highest}
 	if resp.next != nil {
 		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.next); err != nil {
 			return nil, apierr.InternalError.Wrap(err, "decoding a page token")
@@ -296,12 +335,16 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 				return
 			}
 			changed := n.st.Changed()
-			page, err := n.typedPage(ctx, q, tr)
+			var updates []update.Update
+			page, err := n.typedPage(ctx, q, tr, func(u update.Update) error {
+				updates = append(updates, u)
+				return nil
+			})
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			for _, u := range page.Updates {
+			for _, u := range updates {
 				if !yield(u, nil) {
 					return
 				}
@@ -309,7 +352,7 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 			if page.NextToken == nil {
 				return
 			}
-			if len(page.Updates) == 0 {
+			if len(updates) == 0 {
 				// Caught up through page.Highest. With checkpoints, an idle
 				// wait at a ledger end not yet checkpointed ends with one.
 				var delay time.Duration

@@ -509,6 +509,12 @@ func AppendUpdatesPage(dst []byte, p *ledger.UpdatePage) []byte {
 			dst = growFor(dst, len(dst)-start, len(p.Updates)-1)
 		}
 	}
+	return appendUpdatesPageEnd(dst, p)
+}
+
+// appendUpdatesPageEnd appends what follows a page's updates: the end
+// of the list, the page's bounds and its token, and the closing brace.
+func appendUpdatesPageEnd(dst []byte, p *ledger.UpdatePage) []byte {
 	dst = append(dst, `],"lowestPageOffsetExclusive":`...)
 	dst = strconv.AppendInt(dst, p.Lowest, 10)
 	dst = append(dst, `,"highestPageOffsetInclusive":`...)

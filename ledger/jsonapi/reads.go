@@ -7,6 +7,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // The JSON reads of pages (JsUpdateService's get-updates-page,
@@ -79,11 +80,22 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 	} else {
 		r.Through = req.EndOffsetInclusive
 	}
-	p, err := a.Node.UpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken))
+	// The updates are written as they are read, lent by the node: each
+	// is written out, and nothing of it kept, before the next is read.
+	out := append(pageBuffer(minPageBuffer), `{"updates":[`...)
+	n := 0
+	p, err := a.Node.VisitUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken), func(u update.Update) error {
+		if n++; n > 1 {
+			out = append(out, ',')
+		}
+		out = AppendUpdateResponse(out, u)
+		return nil
+	})
 	if err != nil {
+		release(out)
 		return nil, err
 	}
-	return AppendUpdatesPage(pageBuffer(512*len(p.Updates)+128), p), nil
+	return appendUpdatesPageEnd(out, p), nil
 }
 
 // ActiveContractsPage returns one page of the active contracts at an
