@@ -195,6 +195,35 @@ func (e *logEntry) parties() []string {
 	return slices.Compact(out)
 }
 
+// involves reports whether p is among the parties of the entry's nodes
+// (signatories, observers, stakeholders, witnesses, acting parties), of
+// its reassigned contract or of its topology events: everyone parties()
+// lists, the entry's index, and everyone a reader sees it through
+// (visibility.go), without building the list.
+func (e *logEntry) involves(p string) bool {
+	in := func(n *txNode) bool {
+		return slices.Contains(n.Signatories, p) || slices.Contains(n.Observers, p) || slices.Contains(n.Stakeholders, p) ||
+			slices.Contains(n.Witnesses, p) || slices.Contains(n.Acting, p)
+	}
+	for i := range e.Nodes {
+		if in(&e.Nodes[i]) {
+			return true
+		}
+	}
+	if e.Reassign != nil && in(&e.Reassign.Contract) {
+		return true
+	}
+	for _, t := range e.Topology {
+		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
+			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
+			if v != nil && v.Value.PartyID == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // appendStakeholders appends the stakeholders of the node's contract
 // (unsorted, possibly repeated).
 func (n *txNode) appendStakeholders(out []string) []string {

@@ -131,7 +131,15 @@ func (n *Node) pkgNameOf(id string) string {
 // never the entry itself. With lend, the entry is lent
 // (decodeBinaryLogEntry): fn keeps nothing of it at all, not even its
 // fields' values, and spares the copies.
-func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend bool, fn func(e *logEntry) (bool, error)) error {
+//
+// With dense (a reader whose fn shows nothing of an entry that does not
+// involve the party, such as a page's), an ascending scan of a party's
+// index that finds denseRun consecutive offsets listed in it reads the
+// log itself from there, skipping the entries that do not involve the
+// party, and goes back to the index after sparseRun such entries in a
+// row: a party in most updates is read at the cost of the log alone, one
+// in few at the cost of its own updates (and sparseRun more per run).
+func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend, dense bool, fn func(e *logEntry) (bool, error)) error {
 	if hi <= lo {
 		return nil
 	}
@@ -175,16 +183,65 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend bo
 		// looking each entry up.
 		log := r.Cursor([]byte(store.PrefixUpdate))
 		defer log.Close()
-		return r.Scan(prefix, append(slices.Clone(prefix), store.OffsetBytes(lo+1)...), func(k, _ []byte) (bool, error) {
-			off := store.DecodeOffset(k[len(prefix):])
-			if off > hi {
-				return false, nil
+		from := lo // the offsets through from are read
+		done := false
+		for !done {
+			// The party's index, until it lists a run of denseRun
+			// consecutive offsets (with dense).
+			run, direct := 0, false
+			done = true
+			err := r.Scan(prefix, append(slices.Clone(prefix), store.OffsetBytes(from+1)...), func(k, _ []byte) (bool, error) {
+				off := store.DecodeOffset(k[len(prefix):])
+				if off > hi {
+					return false, nil
+				}
+				if err := log.Visit(updateKey(off), decode); err != nil {
+					return false, err
+				}
+				if off == from+1 {
+					run++
+				} else {
+					run = 0
+				}
+				from = off
+				more, err := fn(e)
+				if more && err == nil && dense && run >= denseRun {
+					direct, done = true, false
+					return false, nil
+				}
+				return more, err
+			})
+			if err != nil || !direct {
+				return err
 			}
-			if err := log.Visit(updateKey(off), decode); err != nil {
-				return false, err
+			// The log itself, until sparseRun entries in a row do not
+			// involve the party: every entry the index lists involves it
+			// (logEntry.involves), and fn sees nothing of the others.
+			misses := 0
+			done = true
+			err = r.Scan([]byte(store.PrefixUpdate), store.UpdateKey(from+1), func(_, v []byte) (bool, error) {
+				if err := decode(v); err != nil {
+					return false, err
+				}
+				if e.Offset > hi {
+					return false, nil
+				}
+				from = e.Offset
+				if !e.involves(party) {
+					if misses++; misses == sparseRun {
+						done = false // back to the index
+						return false, nil
+					}
+					return true, nil
+				}
+				misses = 0
+				return fn(e)
+			})
+			if err != nil {
+				return err
 			}
-			return fn(e)
-		})
+		}
+		return nil
 	}
 	visit := func(_, v []byte) (bool, error) {
 		if err := decode(v); err != nil {
@@ -200,6 +257,13 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend bo
 	}
 	return r.Scan([]byte(store.PrefixUpdate), store.UpdateKey(lo+1), visit)
 }
+
+// denseRun and sparseRun are the runs at which scanEntries goes from a
+// party's index to the log and back.
+const (
+	denseRun  = 16
+	sparseRun = 16
+)
 
 // indexParty returns the single party whose index can serve a format, or "".
 func indexParty(f *updateSpec) string {
@@ -287,7 +351,7 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 		rd := newRenderer(q.Format, n)
 		last := int64(-1)
 		count := 0
-		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), q.lend, func(e *logEntry) (bool, error) {
+		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), q.lend, true, func(e *logEntry) (bool, error) {
 			ok, err := visit(e, rd)
 			if err != nil {
 				return false, err
@@ -385,7 +449,7 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 			if desc {
 				lo = begin
 			}
-			return scanEntries(r, lo, hi, desc, party, false, func(e *logEntry) (bool, error) {
+			return scanEntries(r, lo, hi, desc, party, false, false, func(e *logEntry) (bool, error) {
 				if v, ok := render(e); ok {
 					out = append(out, v)
 					lastSeen = max(lastSeen, e.Offset)

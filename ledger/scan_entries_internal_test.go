@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,7 +38,7 @@ func TestScanEntriesReusesEntry(t *testing.T) {
 			var seen []int64
 			var first *logEntry
 			err := n.st.View(func(r *store.Reader) error {
-				return scanEntries(r, 0, hi, desc, party, false, func(e *logEntry) (bool, error) {
+				return scanEntries(r, 0, hi, desc, party, false, false, func(e *logEntry) (bool, error) {
 					if first == nil {
 						first = e
 					} else if e != first {
@@ -59,6 +60,70 @@ func TestScanEntriesReusesEntry(t *testing.T) {
 			}
 			if len(seen) < 4 {
 				t.Errorf("party %q, desc %v: %d entries seen, want 4 at least", party, desc, len(seen))
+			}
+		}
+	}
+}
+
+// TestScanEntriesDense: a dense scan of a party's updates (which reads
+// the log itself through runs of the party's updates) visits the
+// entries the index scan visits, in order, stopping where it stops, on
+// ledgers of random runs in and out of a party's updates and in random
+// ranges.
+func TestScanEntriesDense(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 5))
+	n := openTestNode(t, Options{})
+	var entries []*logEntry
+	in := rng.IntN(2) == 0
+	for len(entries) < 600 {
+		run := rng.IntN(3 * denseRun)
+		for range run {
+			sigs := []string{"b"}
+			if in {
+				sigs = []string{"a", "b"}
+			}
+			entries = append(entries, &logEntry{Kind: kindTransaction, UpdateID: fmt.Sprint("u", len(entries)), RecordTime: "2026-01-01T00:00:00Z",
+				SynchronizerID: "s", Nodes: []txNode{{ContractID: fmt.Sprintf("00%04x", len(entries)), TemplateID: "pkg:M:T", PackageName: "p",
+					Argument: []byte(`{}`), Signatories: sigs, CreatedAt: "2026-01-01T00:00:00Z"}}})
+		}
+		in = !in
+	}
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		for _, e := range entries {
+			e.Offset = tx.NextOffset()
+			appendEntry(tx, e)
+		}
+		return nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := n.st.LedgerEnd()
+	scan := func(lo, hi int64, party string, dense bool, stop int) []int64 {
+		var seen []int64
+		err := n.st.View(func(r *store.Reader) error {
+			return scanEntries(r, lo, hi, false, party, true, dense, func(e *logEntry) (bool, error) {
+				seen = append(seen, e.Offset)
+				return len(seen) < stop, nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen
+	}
+	for i := range 200 {
+		lo := rng.Int64N(end)
+		hi := lo + rng.Int64N(end-lo+1)
+		if i == 0 {
+			lo, hi = 0, end
+		}
+		for _, party := range []string{"a", "b"} {
+			stop := 1 + rng.IntN(int(end))
+			want, got := scan(lo, hi, party, false, stop), scan(lo, hi, party, true, stop)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("party %s in (%d, %d], stopping after %d: the dense scan differs (-index +dense):\n%s", party, lo, hi, stop, diff)
 			}
 		}
 	}
