@@ -1,5 +1,7 @@
 package jsonapi
 
+import "sync/atomic"
+
 // Page answers are large (a page of 1000 Ping creates is 1.5 MB) and a
 // new buffer of that size is cleared by the runtime before the emitters
 // write it, and collected after: 5–8 % of an update page's CPU
@@ -33,6 +35,26 @@ func pageBuffer(n int) []byte {
 	default:
 	}
 	return make([]byte, 0, n)
+}
+
+// updatesPageSize is the size of the last updates page written. An
+// updates page is written as it is read, its size unknown ahead: when
+// the free list has no buffer, its new one has room for as much as the
+// last (pages read one after another are mostly alike, and growing a
+// buffer step by step allocates and copies it about twice over).
+var updatesPageSize atomic.Int64
+
+// updatesPageBuffer returns an empty buffer for an updates page: a free
+// one, else a new one with room for the last page's size (within the
+// free list's bounds).
+func updatesPageBuffer() []byte {
+	select {
+	case b := <-freePages:
+		return b[:0]
+	default:
+	}
+	n := updatesPageSize.Load()
+	return make([]byte, 0, min(max(n+n/8, minPageBuffer), maxPageBuffer)) // an eighth more: pages grow
 }
 
 // release puts b on the free list when the list is not full and b's

@@ -60,3 +60,33 @@ func TestPageBufferReuse(t *testing.T) {
 		t.Fatalf("the free list holds %d buffers, want %d", n, pageBuffers)
 	}
 }
+
+// TestUpdatesPageBuffer: an updates page's buffer is a free one when
+// there is one, whatever its size (it grows as the page is written),
+// else a new one with room for the last updates page (and an eighth
+// more), within the free list's bounds.
+func TestUpdatesPageBuffer(t *testing.T) {
+	drainPages()
+	t.Cleanup(drainPages)
+	defer updatesPageSize.Store(updatesPageSize.Load())
+
+	free := make([]byte, 0, minPageBuffer)
+	Body(free).Release()
+	updatesPageSize.Store(4 * minPageBuffer)
+	if b := updatesPageBuffer(); cap(b) != minPageBuffer || unsafe.SliceData(b[:1]) != unsafe.SliceData(free[:1]) {
+		t.Errorf("with a free buffer: a buffer of %d bytes, not the free one", cap(b))
+	}
+	for _, tc := range []struct {
+		last     int64
+		min, max int
+	}{
+		{0, minPageBuffer, minPageBuffer},
+		{1 << 20, 1<<20 + 1<<17, 1<<20 + 1<<17},
+		{64 << 20, maxPageBuffer, maxPageBuffer},
+	} {
+		updatesPageSize.Store(tc.last)
+		if b := updatesPageBuffer(); cap(b) < tc.min || cap(b) > tc.max+tc.max/8 || len(b) != 0 {
+			t.Errorf("after a page of %d bytes: a new buffer of %d bytes (len %d), want %d to %d", tc.last, cap(b), len(b), tc.min, tc.max)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 	}
 	// The updates are written as they are read, lent by the node: each
 	// is written out, and nothing of it kept, before the next is read.
-	out := append(pageBuffer(minPageBuffer), `{"updates":[`...)
+	out := append(updatesPageBuffer(), `{"updates":[`...)
 	n := 0
 	p, err := a.Node.VisitUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken), func(u update.Update) error {
 		if n++; n > 1 {
@@ -95,7 +95,9 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 		release(out)
 		return nil, err
 	}
-	return appendUpdatesPageEnd(out, p), nil
+	out = appendUpdatesPageEnd(out, p)
+	updatesPageSize.Store(int64(len(out)))
+	return out, nil
 }
 
 // ActiveContractsPage returns one page of the active contracts at an
