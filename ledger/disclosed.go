@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -77,7 +78,8 @@ func encodeBlob(eng *engine.Engine, lookup func(string) *lf.Package, c *txNode) 
 func (n *Node) contractBlob(c *txNode) string {
 	b, err := encodeBlob(n.viewEngine(), n.cachedPackage, c)
 	if err != nil {
-		n.log.Warn("cannot encode a created-event blob", "contractId", c.ContractID, "err", err)
+		// A copy: c may be lent (VisitUpdatesPage), a handler may keep the record.
+		n.log.Warn("cannot encode a created-event blob", "contractId", strings.Clone(c.ContractID), "err", err.Error())
 		return ""
 	}
 	return base64.StdEncoding.EncodeToString(b)
