@@ -422,7 +422,12 @@ type lentEntries struct {
 }
 
 // lentString is b as a string without a copy: valid while b's bytes are.
-func lentString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+func lentString(b []byte) string {
+	if len(b) == 0 {
+		return "" // not a pointer past the end of b's array
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // decodeBinaryLogEntry decodes an entry in the binary form (b[0] is
 // binlogV1), sharing repeated names through names (nil: none).
@@ -523,7 +528,7 @@ func (d *binDecoder) span() (start, end int, ok bool) {
 	return start, d.i, true
 }
 
-// str reads a string, a copy of its own.
+// str reads a string, a copy of its own (lent: the entry's bytes).
 func (d *binDecoder) str(dst *string) bool {
 	start, end, ok := d.span()
 	if !ok {

@@ -128,18 +128,19 @@ func (n *Node) pkgNameOf(id string) string {
 // no any-party filter it walks that party's index instead of the whole log.
 // The entry fn gets is only valid during the call (the next entry is
 // decoded into it): fn keeps what it needs of it, its fields' values,
-// never the entry itself. With lend, the entry is lent
+// never the entry itself. With scanLend, the entry is lent
 // (decodeBinaryLogEntry): fn keeps nothing of it at all, not even its
 // fields' values, and spares the copies.
 //
-// With dense (a reader whose fn shows nothing of an entry that does not
-// involve the party, such as a page's), an ascending scan of a party's
-// index that finds denseRun consecutive offsets listed in it reads the
-// log itself from there, skipping the entries that do not involve the
-// party, and goes back to the index after sparseRun such entries in a
-// row: a party in most updates is read at the cost of the log alone, one
-// in few at the cost of its own updates (and sparseRun more per run).
-func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend, dense bool, fn func(e *logEntry) (bool, error)) error {
+// With scanDense (a reader whose fn shows nothing of an entry that does
+// not involve the party, such as a page's), an ascending scan of a
+// party's index that reads denseRun entries in a row at consecutive
+// offsets reads the log itself from there, skipping the entries that do
+// not involve the party, and goes back to the index after sparseRun such
+// entries in a row: a party in most updates is read at the cost of the
+// log alone, one in few at the cost of its own updates (and sparseRun
+// more per run).
+func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, how scanHow, fn func(e *logEntry) (bool, error)) error {
 	if hi <= lo {
 		return nil
 	}
@@ -148,7 +149,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend, d
 	names := &internTable{}
 	e := new(logEntry)
 	var lent *lentEntries
-	if lend {
+	if how&scanLend != 0 {
 		lent = new(lentEntries)
 	}
 	var key []byte
@@ -187,7 +188,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend, d
 		done := false
 		for !done {
 			// The party's index, until it lists a run of denseRun
-			// consecutive offsets (with dense).
+			// consecutive offsets (with scanDense).
 			run, direct := 0, false
 			done = true
 			err := r.Scan(prefix, append(slices.Clone(prefix), store.OffsetBytes(from+1)...), func(k, _ []byte) (bool, error) {
@@ -195,17 +196,23 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend, d
 				if off > hi {
 					return false, nil
 				}
-				if err := log.Visit(updateKey(off), decode); err != nil {
-					return false, err
-				}
 				if off == from+1 {
 					run++
 				} else {
 					run = 0
 				}
 				from = off
-				more, err := fn(e)
-				if more && err == nil && dense && run >= denseRun {
+				// fn sees the entry inside the value's callback: a lent
+				// entry is the value's bytes, valid during it only.
+				var more bool
+				err := log.Visit(updateKey(off), func(v []byte) error {
+					err := decode(v)
+					if err == nil {
+						more, err = fn(e)
+					}
+					return err
+				})
+				if more && err == nil && how&scanDense != 0 && run >= denseRun {
 					direct, done = true, false
 					return false, nil
 				}
@@ -257,6 +264,15 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, lend, d
 	}
 	return r.Scan([]byte(store.PrefixUpdate), store.UpdateKey(lo+1), visit)
 }
+
+// scanHow says how scanEntries reads: scanLend lends the entries,
+// scanDense reads the log itself through runs of a party's updates.
+type scanHow uint8
+
+const (
+	scanLend scanHow = 1 << iota
+	scanDense
+)
 
 // denseRun and sparseRun are the runs at which scanEntries goes from a
 // party's index to the log and back.
@@ -351,7 +367,11 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 		rd := newRenderer(q.Format, n)
 		last := int64(-1)
 		count := 0
-		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), q.lend, true, func(e *logEntry) (bool, error) {
+		how := scanDense
+		if q.lend {
+			how |= scanLend
+		}
+		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), how, func(e *logEntry) (bool, error) {
 			ok, err := visit(e, rd)
 			if err != nil {
 				return false, err
@@ -449,7 +469,7 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 			if desc {
 				lo = begin
 			}
-			return scanEntries(r, lo, hi, desc, party, false, false, func(e *logEntry) (bool, error) {
+			return scanEntries(r, lo, hi, desc, party, 0, func(e *logEntry) (bool, error) {
 				if v, ok := render(e); ok {
 					out = append(out, v)
 					lastSeen = max(lastSeen, e.Offset)

@@ -46,9 +46,10 @@ type typedRenderer struct {
 	// not boxed: one allocation for many values instead of one each).
 	valueSlab slab[rawjson.Value]
 	// lend says each update rendered is lent to the read's caller, who
-	// is done with it before the next: the slabs hand out the same
-	// elements again for each update, and no chunk is allocated after
-	// the first updates.
+	// is done with it before the next: the slabs hand out their last
+	// chunk's elements again for each update (an update of up to
+	// slabChunk events allocates none once the chunks have grown; a
+	// larger one still takes new chunks).
 	lend bool
 }
 

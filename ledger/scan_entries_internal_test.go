@@ -38,7 +38,7 @@ func TestScanEntriesReusesEntry(t *testing.T) {
 			var seen []int64
 			var first *logEntry
 			err := n.st.View(func(r *store.Reader) error {
-				return scanEntries(r, 0, hi, desc, party, false, false, func(e *logEntry) (bool, error) {
+				return scanEntries(r, 0, hi, desc, party, 0, func(e *logEntry) (bool, error) {
 					if first == nil {
 						first = e
 					} else if e != first {
@@ -103,7 +103,11 @@ func TestScanEntriesDense(t *testing.T) {
 	scan := func(lo, hi int64, party string, dense bool, stop int) []int64 {
 		var seen []int64
 		err := n.st.View(func(r *store.Reader) error {
-			return scanEntries(r, lo, hi, false, party, true, dense, func(e *logEntry) (bool, error) {
+			how := scanLend
+			if dense {
+				how |= scanDense
+			}
+			return scanEntries(r, lo, hi, false, party, how, func(e *logEntry) (bool, error) {
 				seen = append(seen, e.Offset)
 				return len(seen) < stop, nil
 			})
@@ -116,15 +120,101 @@ func TestScanEntriesDense(t *testing.T) {
 	for i := range 200 {
 		lo := rng.Int64N(end)
 		hi := lo + rng.Int64N(end-lo+1)
-		if i == 0 {
+		if i < 3*denseRun {
 			lo, hi = 0, end
 		}
 		for _, party := range []string{"a", "b"} {
 			stop := 1 + rng.IntN(int(end))
+			if i < 3*denseRun {
+				stop = 1 + i // at and around the first switch to the log
+			}
 			want, got := scan(lo, hi, party, false, stop), scan(lo, hi, party, true, stop)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("party %s in (%d, %d], stopping after %d: the dense scan differs (-index +dense):\n%s", party, lo, hi, stop, diff)
 			}
 		}
+	}
+}
+
+// TestScanEntriesDenseRoles: a dense scan visits the entries the index
+// scan visits when the party is in them in each role the index lists it
+// in (a create's signatory or observer, an archive's stakeholder, an
+// exercise's actor, an engine node's witness, a reassigned contract's
+// stakeholder, a topology event's party), in runs in and out of its
+// updates.
+func TestScanEntriesDenseRoles(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 9))
+	n := openTestNode(t, Options{})
+	entry := func(i int, in bool) *logEntry {
+		p := "b"
+		if in {
+			p = "a"
+		}
+		e := &logEntry{Kind: kindTransaction, UpdateID: fmt.Sprint("u", i), RecordTime: "2026-01-01T00:00:00Z", SynchronizerID: "s"}
+		node := txNode{ContractID: fmt.Sprintf("00%04x", i), TemplateID: "pkg:M:T", PackageName: "p", Argument: []byte(`{}`), CreatedAt: "2026-01-01T00:00:00Z"}
+		exercise := func(choice string, consuming, engine bool) {
+			node.Exercise, node.Consuming, node.Engine, node.Choice, node.CreatedAt = true, consuming, engine, choice, ""
+		}
+		switch rng.IntN(8) {
+		case 0:
+			node.Signatories = []string{"z", p}
+		case 1:
+			node.Signatories, node.Observers = []string{"z"}, []string{p}
+		case 2:
+			exercise("Archive", true, false)
+			node.Stakeholders, node.Acting = []string{"z", p}, []string{"z"}
+		case 3:
+			exercise("C", false, false)
+			node.Stakeholders, node.Acting = []string{"z"}, []string{p}
+		case 4:
+			exercise("C", false, true)
+			node.Stakeholders, node.Acting, node.Witnesses = []string{"z"}, []string{"z"}, []string{"z", p}
+		case 5:
+			node.Engine, node.Signatories, node.Witnesses = true, []string{"z"}, []string{"z", p}
+		case 6:
+			node.Signatories = []string{"z", p}
+			e.Kind, e.Reassign = kindReassignment, &reassignNode{ReassignmentID: "r", Source: "s1", Target: "s2", Submitter: "z", Counter: 1, Contract: node}
+			return e
+		default:
+			e.Kind, e.Topology = kindTopology, []topologyEvent{{Event: topologyEventKind{
+				ParticipantAuthorizationAdded: &wrapped[participantAuthorization]{Value: participantAuthorization{PartyID: p, ParticipantID: "pp"}}}}}
+			return e
+		}
+		e.Nodes = []txNode{node}
+		return e
+	}
+	var entries []*logEntry
+	for in := true; len(entries) < 800; in = !in {
+		for range rng.IntN(3 * denseRun) {
+			entries = append(entries, entry(len(entries), in))
+		}
+	}
+	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		for _, e := range entries {
+			e.Offset = tx.NextOffset()
+			appendEntry(tx, e)
+		}
+		return nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := n.st.LedgerEnd()
+	scan := func(how scanHow) []int64 {
+		var seen []int64
+		err := n.st.View(func(r *store.Reader) error {
+			return scanEntries(r, 0, end, false, "a", how, func(e *logEntry) (bool, error) {
+				seen = append(seen, e.Offset)
+				return true, nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen
+	}
+	if diff := cmp.Diff(scan(scanLend), scan(scanLend|scanDense)); diff != "" {
+		t.Fatalf("the dense scan differs (-index +dense):\n%s", diff)
 	}
 }

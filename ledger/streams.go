@@ -35,7 +35,7 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 			// A bounded range, read from one snapshot, newest first.
 			var out []T
 			err := n.st.View(func(r *store.Reader) error {
-				return scanEntries(r, begin, *end, true, party, false, false, func(e *logEntry) (bool, error) {
+				return scanEntries(r, begin, *end, true, party, 0, func(e *logEntry) (bool, error) {
 					if v, ok := render(e); ok {
 						out = append(out, v)
 					}
@@ -70,7 +70,7 @@ func follow[T any](n *Node, ctx context.Context, begin int64, end *int64, desc b
 				last := cursor
 				err := n.st.View(func(r *store.Reader) error {
 					count := 0
-					return scanEntries(r, cursor, hi, false, party, false, false, func(e *logEntry) (bool, error) {
+					return scanEntries(r, cursor, hi, false, party, 0, func(e *logEntry) (bool, error) {
 						if v, ok := render(e); ok {
 							batch = append(batch, v)
 						}

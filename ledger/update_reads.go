@@ -248,11 +248,22 @@ func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRang
 // returns has the bounds and token, and no Updates. An error of visit
 // ends the read and is returned as it is.
 //
-// The update is lent to visit for the call only: it, and every string,
-// slice and value it holds, may point into the store's memory or be
-// reused for the next update once visit returns. visit copies what it
-// keeps; an encoder writing each update out keeps nothing, and the read
-// copies nothing out of the store for it.
+// The update is lent to visit for the call only, which spares copying it
+// out of the store: an encoder writing each update out (the JSON API's
+// page does) keeps nothing of it. Rules for visit:
+//   - Keep nothing of the update after the call: not the update, nor any
+//     string, slice or value it holds. Its ids (update, command,
+//     workflow, contract and reassignment ids), its stored values and
+//     its lists are the store's bytes or memory reused for the next
+//     update; a string kept (a map key, say) would change under its
+//     holder. Copy what must be kept (strings.Clone, value.Clone).
+//   - Change nothing of it: its bytes may be a read-only mapping of a
+//     file or memory shared with other nodes (a Prepared snapshot).
+//   - Return soon, and do not call the node's Close: visit runs inside
+//     the page's read transaction, which pins the store's snapshot and
+//     which Close waits for.
+//
+// UpdatesPage returns copies, for callers that keep the updates.
 func (n *Node) VisitUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte, visit func(update.Update) error) (*UpdatePage, error) {
 	q := n.pageQuery(f, r, size, token)
 	q.lend = true
@@ -335,7 +346,7 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 				return
 			}
 			changed := n.st.Changed()
-			var updates []update.Update
+			updates := make([]update.Update, 0, typedWalkPage)
 			page, err := n.typedPage(ctx, q, tr, func(u update.Update) error {
 				updates = append(updates, u)
 				return nil

@@ -143,7 +143,15 @@ func (l *emitLedger) exercise(tmpl, cid, choice, arg string) jsonapi.JsCommand {
 // text, the one free-form value of the fixture).
 func newEmitLedger(t testing.TB, notes []string) *emitLedger {
 	t.Helper()
-	n, _ := ledgertest.OpenStatic(t, ledger.Options{Synchronizers: emitSyncs}, emitStart)
+	return newEmitLedgerWith(t, notes, ledger.Options{})
+}
+
+// newEmitLedgerWith is newEmitLedger on a node opened with opts (its
+// synchronizers set to the fixture's).
+func newEmitLedgerWith(t testing.TB, notes []string, opts ledger.Options) *emitLedger {
+	t.Helper()
+	opts.Synchronizers = emitSyncs
+	n, _ := ledgertest.OpenStatic(t, opts, emitStart)
 	dar, ids := lftest.DAR(emitPackage())
 	for _, s := range emitSyncs {
 		if err := n.UploadDAR(context.Background(), ledger.UploadDARRequest{DAR: dar, SynchronizerID: s}); err != nil {

@@ -37,12 +37,20 @@ func pageBuffer(n int) []byte {
 	return make([]byte, 0, n)
 }
 
-// updatesPageSize is the size of the last updates page written. An
-// updates page is written as it is read, its size unknown ahead: when
-// the free list has no buffer, its new one has room for as much as the
-// last (pages read one after another are mostly alike, and growing a
-// buffer step by step allocates and copies it about twice over).
+// updatesPageSize is about the size of the last updates pages written:
+// the size of a larger page at once, of a smaller one an eighth of the
+// way down (a tail of small pages lowers it slowly). An updates page is
+// written as it is read, its size unknown ahead: when the free list has
+// no buffer, its new one has room for as much as the last pages (pages
+// read one after another are mostly alike, and growing a buffer step by
+// step allocates and copies it about twice over).
 var updatesPageSize atomic.Int64
+
+// noteUpdatesPage records the size n of an updates page written.
+func noteUpdatesPage(n int) {
+	old := updatesPageSize.Load()
+	updatesPageSize.Store(max(int64(n), old-old/8))
+}
 
 // updatesPageBuffer returns an empty buffer for an updates page: a free
 // one, else a new one with room for the last page's size (within the

@@ -90,3 +90,21 @@ func TestUpdatesPageBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteUpdatesPage: a larger page sets the size at once, a smaller
+// one lowers it by an eighth.
+func TestNoteUpdatesPage(t *testing.T) {
+	defer updatesPageSize.Store(updatesPageSize.Load())
+	updatesPageSize.Store(0)
+	for _, tc := range []struct{ page, want int64 }{
+		{800, 800},
+		{100, 700},
+		{100, 613},
+		{2000, 2000},
+	} {
+		noteUpdatesPage(int(tc.page))
+		if got := updatesPageSize.Load(); got != tc.want {
+			t.Errorf("after a page of %d bytes: %d, want %d", tc.page, got, tc.want)
+		}
+	}
+}

@@ -96,7 +96,7 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 		return nil, err
 	}
 	out = appendUpdatesPageEnd(out, p)
-	updatesPageSize.Store(int64(len(out)))
+	noteUpdatesPage(len(out))
 	return out, nil
 }
 

@@ -17,11 +17,24 @@ import (
 // its visit are those of the owned read (Node.UpdatesPage), with the
 // same bounds and tokens, for every format and shape of the fixture,
 // with typed and stored values, in pages of every update (lent memory
-// reused from one update to the next) and of three. Each lent update is
-// compared during its visit, while it is valid.
+// reused from one update to the next) and of three, on a node in memory
+// and on disk (whose entries are in Badger's value log). Each lent
+// update is compared during its visit, while it is valid.
 func TestVisitUpdatesPageSameAsUpdatesPage(t *testing.T) {
 	t.Parallel()
-	l := newEmitLedger(t, emitNotes)
+	for _, disk := range []bool{false, true} {
+		t.Run(fmt.Sprintf("disk=%v", disk), func(t *testing.T) {
+			t.Parallel()
+			var opts ledger.Options
+			if disk {
+				opts.Dir = t.TempDir()
+			}
+			checkVisitUpdatesPage(t, newEmitLedgerWith(t, emitNotes, opts))
+		})
+	}
+}
+
+func checkVisitUpdatesPage(t *testing.T, l *emitLedger) {
 	end, err := l.n.LedgerEnd(l.ctx)
 	if err != nil {
 		t.Fatal(err)
