@@ -197,7 +197,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 	}
 	run := &engineRun{pkgs: pkgs, let: let, prep: let}
 	rand.Read(run.seed[:])
-	actAs, readers := union(c.ActAs), union(c.ActAs, c.ReadAs)
+	actAs, readers := s.actAs(), s.readers()
 	for attempt := 0; ; attempt++ {
 		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
 		started := time.Now()
@@ -308,15 +308,16 @@ type resolvedEntity struct {
 	iface *lf.Interface // nil for a template
 }
 
-// resolveIdentifier resolves a split template or interface reference: its
+// resolveIdentifier resolves a split template or interface reference (a
+// value: the callers keep it on their stack): its
 // parts must be valid; a package id must be known and vetted on the
 // synchronizer; a #package-name resolves to the preferred package of that
 // name, else to the newest vetted version.
 //
 // path names the reference in errors (built only for one).
-func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref map[string]string, interfaces bool) (resolvedEntity, error) {
 	if err := id.Validate(); err != nil {
-		return nil, pathErr(apierr.InvalidField, path(), "%v", err)
+		return resolvedEntity{}, pathErr(apierr.InvalidField, path(), "%v", err)
 	}
 	var pkg *lf.Package
 	if id.ByName() {
@@ -327,25 +328,25 @@ func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref m
 			pkg = v.byID[v.newestVetted()[id.PackageName]]
 		}
 		if pkg == nil {
-			return nil, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).
+			return resolvedEntity{}, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).
 				WithResource("PACKAGE_NAME", id.PackageName)
 		}
 	} else {
 		pkg = v.byID[id.PackageID]
 		if pkg == nil || !v.vetted[id.PackageID] {
-			return nil, apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(id.PackageID)).WithResource("PACKAGE", id.PackageID)
+			return resolvedEntity{}, apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(id.PackageID)).WithResource("PACKAGE", id.PackageID)
 		}
 	}
 	tc := lf.TypeConID{PackageID: pkg.ID, Module: id.Module, Name: id.Entity}
 	if t := pkg.Template(id.Module, id.Entity); t != nil {
-		return &resolvedEntity{pkg: pkg, id: tc, tmpl: t}, nil
+		return resolvedEntity{pkg: pkg, id: tc, tmpl: t}, nil
 	}
 	if interfaces {
 		if i := pkg.Interface(id.Module, id.Entity); i != nil {
-			return &resolvedEntity{pkg: pkg, id: tc, iface: i}, nil
+			return resolvedEntity{pkg: pkg, id: tc, iface: i}, nil
 		}
 	}
-	return nil, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(tc.String())).
+	return resolvedEntity{}, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(tc.String())).
 		WithResource("TEMPLATE_ID", tc.String())
 }
 
@@ -517,7 +518,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	}
 	n.tracker.interpreted(s, t) // command_status.go
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
-		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
+		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID}
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
 	if s.deferJSON {

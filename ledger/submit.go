@@ -332,7 +332,7 @@ func (c *Committed) Created() []*tx.Create {
 // Canton's codes; their field paths are those of the JSON Ledger API's
 // commands ("commands[0].CreateCommand.createArguments.owner").
 func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*Committed, error) {
-	s := newSubmission(&c, opts)
+	s := newSubmissionOf(c, opts)
 	if err := n.checkSubmission(ctx, s); err != nil {
 		return nil, err
 	}
@@ -363,6 +363,31 @@ type submission struct {
 	// tracked is the command tracker's entry of the submission (nil:
 	// not tracked), set by commandTracker.track.
 	tracked *trackedCommand
+	// actAsSet is actAs()'s.
+	actAsSet []string
+	// own holds c for newSubmissionOf; oneCommand and oneTypedAt hold
+	// the decoded commands and their typedAt for one command
+	// (decodeArguments): a submission allocates them with itself.
+	own        Commands
+	oneCommand [1]Command
+	oneTypedAt [1]string
+}
+
+// actAs is union(c.ActAs), made once: the engine, the contract store's
+// readers and the log entry share it (none changes it).
+func (s *submission) actAs() []string {
+	if s.actAsSet == nil {
+		s.actAsSet = union(s.c.ActAs)
+	}
+	return s.actAsSet
+}
+
+// readers is union(c.ActAs, c.ReadAs), actAs() itself without ReadAs.
+func (s *submission) readers() []string {
+	if len(s.c.ReadAs) == 0 {
+		return s.actAs()
+	}
+	return union(s.c.ActAs, s.c.ReadAs)
 }
 
 // decodeSubmission decodes a checked submission's arguments when it has
@@ -376,6 +401,17 @@ func (n *Node) decodeSubmission(s *submission) error {
 
 func newSubmission(c *Commands, opts []SubmitOption) *submission {
 	s := &submission{c: c, submitConfig: submitConfig{mode: nuckMode}}
+	for _, o := range opts {
+		o(&s.submitConfig)
+	}
+	return s
+}
+
+// newSubmissionOf is newSubmission of a copy of c, kept in the
+// submission itself.
+func newSubmissionOf(c Commands, opts []SubmitOption) *submission {
+	s := &submission{own: c, submitConfig: submitConfig{mode: nuckMode}}
+	s.c = &s.own
 	for _, o := range opts {
 		o(&s.submitConfig)
 	}
@@ -570,7 +606,7 @@ type argTyper struct {
 }
 
 // resolve resolves the command's template (or interface) reference.
-func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, error) {
+func (a *argTyper) resolve(r TemplateRef, interfaces bool) (resolvedEntity, error) {
 	return a.pkgs.resolveRef(r, func() string { return a.p.at("templateId") }, a.pref, interfaces)
 }
 
@@ -587,7 +623,7 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 	if v == nil {
 		// As the JSON API reads an absent argument: {} (a record without
 		// fields, or ()).
-		x, err := value.FromJSONAt([]byte("{}"), typ(), a.p.at(field), a.pkgs.lookup)
+		x, err := value.FromJSONAt([]byte("{}"), typ(), a.p.at(field), a.pkgs.lookupFunc())
 		if err != nil {
 			return nil, damlError(err)
 		}
@@ -627,7 +663,7 @@ func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, r.templateType, "createArguments")
+	arg, err := a.arg(&r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
@@ -643,7 +679,7 @@ func (a *argTyper) exercise(x ExerciseCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.choice(r, x.Choice, x.Argument)
+	arg, err := a.choice(&r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -658,11 +694,11 @@ func (a *argTyper) createAndExercise(x CreateAndExerciseCommand) (engine.Value, 
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, r.templateType, "createArguments")
+	arg, err := a.arg(&r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
-	ca, err := a.choice(r, x.Choice, x.Argument)
+	ca, err := a.choice(&r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -677,11 +713,11 @@ func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand) (engine.Value, error) {
 	if r.tmpl.Key == nil {
 		return nil, pathErr(apierr.CommandPreprocessingFailed, a.p.at("templateId"), "template %s has no contract key", r.id)
 	}
-	k, err := a.arg(r, x.Key, func() lf.Type { return r.tmpl.Key.Type }, "contractKey")
+	k, err := a.arg(&r, x.Key, func() lf.Type { return r.tmpl.Key.Type }, "contractKey")
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.choice(r, x.Choice, x.Argument)
+	arg, err := a.choice(&r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -740,24 +776,24 @@ func commandContractIDAt(s string, path func() string) (engine.ContractID, error
 // resolveRef resolves a command's template (or, when interfaces are
 // allowed, interface) reference (resolveIdentifier). A reference by the
 // name of a package id needs that package to be known.
-func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]string, interfaces bool) (resolvedEntity, error) {
 	id := lf.Identifier{PackageID: r.ID.PackageID, Module: r.ID.Module, Entity: r.ID.Name}
 	if r.ByPackageName && r.PackageName == "" && r.ID.PackageID == "" {
 		// "#:Module:Entity": no package at all.
-		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(r.String()))
+		return resolvedEntity{}, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(r.String()))
 	}
 	if r.ByPackageName {
 		id.PackageID, id.PackageName = "", r.PackageName
 		if id.PackageName == "" {
 			src := v.byID[r.ID.PackageID]
 			if src == nil {
-				return nil, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(r.ID.PackageID)).WithResource("PACKAGE", r.ID.PackageID)
+				return resolvedEntity{}, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(r.ID.PackageID)).WithResource("PACKAGE", r.ID.PackageID)
 			}
 			id.PackageName = src.Name
 		}
 	}
 	if id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
-		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
+		return resolvedEntity{}, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
 	}
 	return v.resolveIdentifier(id, path, pref, interfaces)
 }
@@ -771,7 +807,7 @@ func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]
 // (Canton validates the request's format before submitting it). A
 // transaction f shows nothing of comes back without events.
 func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadFormat, opts ...SubmitOption) (*update.Transaction, error) {
-	s := newSubmission(&c, opts)
+	s := newSubmissionOf(c, opts)
 	tf, err := n.submissionFormat(ctx, s, f)
 	if err != nil {
 		return nil, err
