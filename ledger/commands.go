@@ -131,7 +131,11 @@ func changeID(userID string, actAs []string, commandID string) string {
 	for _, p := range acts {
 		size += len(p) + 3
 	}
-	b := make([]byte, 0, size)
+	var stack [256]byte // most fit: b stays on the stack
+	b := stack[:0]
+	if size > len(stack) {
+		b = make([]byte, 0, size)
+	}
 	b = append(b, '[')
 	b = appendJSONString(b, userID)
 	b = append(b, ',')

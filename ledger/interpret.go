@@ -97,6 +97,12 @@ type interpreted struct {
 	// prefix (an executed prepared transaction, whose ids are fixed by its
 	// node seeds, must not commit twice).
 	fresh []string
+	// oneCreated, oneCreatedJSON and onePackage hold created,
+	// createdJSON and packages while they have one element (a create's),
+	// allocated with the interpreted (committable).
+	oneCreated     [1]*txNode
+	oneCreatedJSON [1]json.RawMessage
+	onePackage     [1]string
 }
 
 // interpretWith runs a submission's commands, as build makes them,
@@ -167,7 +173,7 @@ type engineRun struct {
 
 // buildCommands turns a submission's commands into the engine's update
 // values, for a package view and preference.
-type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
+type buildCommands func(s *submission, eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
 
 // runOnSnapshot interprets a submission on the read snapshot t: the
 // synchronizer's package view and the submission's package preference, the
@@ -176,26 +182,26 @@ type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]strin
 // ledger-time retries of Canton's LedgerTimeAwareCommandExecutor. The run
 // holds the engine's result, the ledger time of the transaction and the
 // preparation time its contract ids were derived with.
-func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, let time.Time, build buildCommands) (*engineRun, error) {
+func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, let time.Time, build buildCommands) (engineRun, error) {
 	c, sync := s.c, s.sync
 	pkgs, err := n.snapshotPkgView(t, sync)
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
 	pref, err := pkgs.preference(c.PackageIDSelectionPreference)
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
 	eng := pkgs.engine()
-	cmds, err := build(eng, pkgs, pref)
+	cmds, err := build(s, eng, pkgs, pref)
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
 	disclosed, err := s.disclosedSet("")
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
-	run := &engineRun{pkgs: pkgs, let: let, prep: let}
+	run := engineRun{pkgs: pkgs, let: let, prep: let}
 	rand.Read(run.seed[:])
 	actAs, readers := s.actAs(), s.readers()
 	for attempt := 0; ; attempt++ {
@@ -206,7 +212,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 			ParticipantID: n.participantID, ForbidEffectfulRollback: s.mode == nuckMode, Preference: pref}, cmds...)
 		n.met.observeInterpretation(time.Since(started))
 		if err != nil {
-			return nil, engineError(ctx, err)
+			return engineRun{}, engineError(ctx, err)
 		}
 		// An input contract created after the ledger time
 		// (LedgerTimeAwareCommandExecutor): a transaction that did not read the
@@ -215,7 +221,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 		if src.maxCreated.After(run.let) {
 			if res.TimeBounds.Constrained() {
 				if attempt+1 >= maxLedgerTimeRetries {
-					return nil, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
+					return engineRun{}, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
 				}
 				run.let, run.prep = src.maxCreated, src.maxCreated
 				continue
@@ -551,6 +557,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	e.readers = e.parties()
 	eff := t.Effects()
 	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
 		out.archived = make(map[string]bool, len(eff.Archived))
 	}
@@ -791,7 +798,9 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			}
 		}
 		off := t.NextOffset()
-		e := *it.entry
+		// The entry itself, not a copy: nothing reads it.entry after the
+		// commit.
+		e := it.entry
 		// A deferred entry's contract records are rendered at their first
 		// read too (deferred.go).
 		deferred := e.deferred != nil
@@ -827,13 +836,13 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
 			writeRecord(t, rec, deferred)
 		}
-		appendEntry(t, &e)
+		appendEntry(t, e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
 		if n.dedup != nil {
 			n.dedup.add(change) // before the record can be read (checkDuplicate)
 		}
 		t.SetOwned(store.DedupKey(change), dedup.encode())
-		return &e, nil
+		return e, nil
 	})
 	if err != nil {
 		return nil, storeErr(err)

@@ -371,6 +371,8 @@ type submission struct {
 	own        Commands
 	oneCommand [1]Command
 	oneTypedAt [1]string
+	// oneValue holds typedCommands' value of one command.
+	oneValue [1]engine.Value
 }
 
 // actAs is union(c.ActAs), made once: the engine, the contract store's
@@ -499,7 +501,7 @@ var errNegativeMinLedgerTimeRel = apierr.InvalidField.New("min_ledger_time_rel: 
 // the committed entry and the interpretation.
 func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, it *interpreted, err error) {
 	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
-	it, err = n.interpretWith(ctx, s, typedCommands(s))
+	it, err = n.interpretWith(ctx, s, typedCommands)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -537,43 +539,44 @@ func commandVariant(c Command) string {
 // is resolved (resolveRef), and each argument typed against the resolved
 // package's types (argTyper.arg), as Canton's CommandPreprocessor
 // translates the commands of a Ledger API submission.
-func typedCommands(s *submission) buildCommands {
-	return func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
-		out := make([]engine.Value, 0, len(s.c.Commands))
-		for i, c := range s.c.Commands {
-			a := argTyper{eng: eng, pkgs: pkgs, pref: pref, p: cmdPath{i: i, variant: commandVariant(c)}}
-			if i < len(s.typedAt) {
-				a.typedAt = s.typedAt[i]
-			}
-			var cmd engine.Value
-			var err error
-			switch x := c.(type) {
-			case CreateCommand:
-				cmd, err = a.create(x)
-			case *CreateCommand:
-				cmd, err = a.create(*x)
-			case ExerciseCommand:
-				cmd, err = a.exercise(x)
-			case *ExerciseCommand:
-				cmd, err = a.exercise(*x)
-			case CreateAndExerciseCommand:
-				cmd, err = a.createAndExercise(x)
-			case *CreateAndExerciseCommand:
-				cmd, err = a.createAndExercise(*x)
-			case ExerciseByKeyCommand:
-				cmd, err = a.exerciseByKey(x)
-			case *ExerciseByKeyCommand:
-				cmd, err = a.exerciseByKey(*x)
-			default:
-				return nil, pathErr(apierr.InvalidArgument, a.p.String(), "the command is empty")
-			}
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cmd)
-		}
-		return out, nil
+func typedCommands(s *submission, eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
+	out := s.oneValue[:0]
+	if len(s.c.Commands) > 1 {
+		out = make([]engine.Value, 0, len(s.c.Commands))
 	}
+	for i, c := range s.c.Commands {
+		a := argTyper{eng: eng, pkgs: pkgs, pref: pref, p: cmdPath{i: i, variant: commandVariant(c)}}
+		if i < len(s.typedAt) {
+			a.typedAt = s.typedAt[i]
+		}
+		var cmd engine.Value
+		var err error
+		switch x := c.(type) {
+		case CreateCommand:
+			cmd, err = a.create(x)
+		case *CreateCommand:
+			cmd, err = a.create(*x)
+		case ExerciseCommand:
+			cmd, err = a.exercise(x)
+		case *ExerciseCommand:
+			cmd, err = a.exercise(*x)
+		case CreateAndExerciseCommand:
+			cmd, err = a.createAndExercise(x)
+		case *CreateAndExerciseCommand:
+			cmd, err = a.createAndExercise(*x)
+		case ExerciseByKeyCommand:
+			cmd, err = a.exerciseByKey(x)
+		case *ExerciseByKeyCommand:
+			cmd, err = a.exerciseByKey(*x)
+		default:
+			return nil, pathErr(apierr.InvalidArgument, a.p.String(), "the command is empty")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cmd)
+	}
+	return out, nil
 }
 
 // cmdPath is the path of a command in errors, "commands[i].Variant" (the
