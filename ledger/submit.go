@@ -732,16 +732,6 @@ func (r *resolvedEntity) templateType() lf.Type {
 	return value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name)
 }
 
-// choiceOf returns the choice of a resolved template or interface; the
-// error names the command at path.
-func choiceOf(r *resolvedEntity, choice, path string) (*lf.Choice, error) {
-	ch := choiceIn(r, choice)
-	if ch == nil {
-		return nil, noChoice(r, choice, path)
-	}
-	return ch, nil
-}
-
 // choiceIn returns the choice of a resolved template or interface, or nil.
 func choiceIn(r *resolvedEntity, choice string) *lf.Choice {
 	if r.tmpl != nil {
@@ -756,14 +746,8 @@ func noChoice(r *resolvedEntity, choice, path string) error {
 	return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), r.id)
 }
 
-// commandContractID checks the contract id of a command: a V1 or V2 id,
-// suffixed (committed).
-func commandContractID(s, path string) (engine.ContractID, error) {
-	return commandContractIDAt(s, func() string { return path })
-}
-
-// commandContractIDAt is commandContractID with the path built only for
-// an error.
+// commandContractIDAt checks the contract id of a command (a V1 or V2
+// id, suffixed: committed), with the path built only for an error.
 func commandContractIDAt(s string, path func() string) (engine.ContractID, error) {
 	// Parsed once: isContractID and tx.IsLocalContractID each parse it.
 	c, err := lf.ParseContractID(s)
