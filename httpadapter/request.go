@@ -80,8 +80,11 @@ func (rq *request) values() url.Values {
 // net/http's Query drops it. A name or value that cannot be
 // percent-decoded (?identity-provider-id=%zz) is a decodeError naming the
 // parameter (400 text/plain, as for any query value tapir cannot decode).
+//
+// A query without a pair is nil (which reads as empty): most requests
+// have none, and need no map.
 func parseQuery(raw string) (url.Values, error) {
-	vs := url.Values{}
+	var vs url.Values
 	for pair := range strings.SplitSeq(raw, "&") {
 		if pair == "" || strings.Contains(pair, ";") {
 			continue
@@ -94,6 +97,9 @@ func parseQuery(raw string) (url.Values, error) {
 		value, err := url.QueryUnescape(rawValue)
 		if err != nil {
 			return nil, invalidQuery(name, err.Error())
+		}
+		if vs == nil {
+			vs = url.Values{}
 		}
 		vs[name] = append(vs[name], value)
 	}
@@ -241,11 +247,14 @@ func decodeJSON[T any](data []byte) (T, error) {
 	if c, ok := any(&v).(*jsonapi.JsCommands); ok && fastJsCommands(trimmed, c) {
 		return v, nil
 	}
-	if err := json.Unmarshal(trimmed, &v); err != nil {
+	// A value of its own for json.Unmarshal, which keeps v on the stack
+	// for the fast path above.
+	p := new(T)
+	if err := json.Unmarshal(trimmed, p); err != nil {
 		var zero T
 		return zero, invalidBody(describeJSONError(err))
 	}
-	return v, nil
+	return *p, nil
 }
 
 // describeJSONError turns an encoding/json error into a detail naming the

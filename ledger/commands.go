@@ -131,7 +131,11 @@ func changeID(userID string, actAs []string, commandID string) string {
 	for _, p := range acts {
 		size += len(p) + 3
 	}
-	b := make([]byte, 0, size)
+	var stack [256]byte // most fit: b stays on the stack
+	b := stack[:0]
+	if size > len(stack) {
+		b = make([]byte, 0, size)
+	}
 	b = append(b, '[')
 	b = appendJSONString(b, userID)
 	b = append(b, ',')
@@ -198,6 +202,9 @@ type pkgView struct {
 	// data types stay warm from one submission to the next, with their
 	// buffers.
 	renderers valueRenderers
+
+	// lookupFn is lookup as a func value, made once (lookupFunc).
+	lookupFn func(string) *lf.Package
 }
 
 // valueRenderer prints (and types) the values of one submission: a
@@ -244,6 +251,15 @@ func (v *pkgView) putRenderer(r *valueRenderer) {
 }
 
 func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }
+
+// lookupFunc is v.lookup, without allocating the method value at every
+// use (a submission's decoder gets it).
+func (v *pkgView) lookupFunc() func(string) *lf.Package {
+	if v.lookupFn != nil {
+		return v.lookupFn
+	}
+	return v.lookup
+}
 
 // viewCache keeps the package view of each synchronizer between commits.
 // Operations that change packages or vetting bump gen inside the committer
@@ -318,6 +334,7 @@ func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 		return nil, err
 	}
 	v := &pkgView{eng: n.eng, byID: make(map[string]*lf.Package, len(known)), vetted: vetted}
+	v.lookupFn = v.lookup
 	for _, p := range known {
 		v.byID[p.ID] = p
 	}

@@ -97,6 +97,12 @@ type interpreted struct {
 	// prefix (an executed prepared transaction, whose ids are fixed by its
 	// node seeds, must not commit twice).
 	fresh []string
+	// oneCreated, oneCreatedJSON and onePackage hold created,
+	// createdJSON and packages while they have one element (a create's),
+	// allocated with the interpreted (committable).
+	oneCreated     [1]*txNode
+	oneCreatedJSON [1]json.RawMessage
+	onePackage     [1]string
 }
 
 // interpretWith runs a submission's commands, as build makes them,
@@ -167,7 +173,7 @@ type engineRun struct {
 
 // buildCommands turns a submission's commands into the engine's update
 // values, for a package view and preference.
-type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
+type buildCommands func(s *submission, eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error)
 
 // runOnSnapshot interprets a submission on the read snapshot t: the
 // synchronizer's package view and the submission's package preference, the
@@ -176,28 +182,28 @@ type buildCommands func(eng *engine.Engine, pkgs *pkgView, pref map[string]strin
 // ledger-time retries of Canton's LedgerTimeAwareCommandExecutor. The run
 // holds the engine's result, the ledger time of the transaction and the
 // preparation time its contract ids were derived with.
-func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, let time.Time, build buildCommands) (*engineRun, error) {
+func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, let time.Time, build buildCommands) (engineRun, error) {
 	c, sync := s.c, s.sync
 	pkgs, err := n.snapshotPkgView(t, sync)
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
 	pref, err := pkgs.preference(c.PackageIDSelectionPreference)
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
 	eng := pkgs.engine()
-	cmds, err := build(eng, pkgs, pref)
+	cmds, err := build(s, eng, pkgs, pref)
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
 	disclosed, err := s.disclosedSet("")
 	if err != nil {
-		return nil, err
+		return engineRun{}, err
 	}
-	run := &engineRun{pkgs: pkgs, let: let, prep: let}
+	run := engineRun{pkgs: pkgs, let: let, prep: let}
 	rand.Read(run.seed[:])
-	actAs, readers := union(c.ActAs), union(c.ActAs, c.ReadAs)
+	actAs, readers := s.actAs(), s.readers()
 	for attempt := 0; ; attempt++ {
 		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
 		started := time.Now()
@@ -206,7 +212,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 			ParticipantID: n.participantID, ForbidEffectfulRollback: s.mode == nuckMode, Preference: pref}, cmds...)
 		n.met.observeInterpretation(time.Since(started))
 		if err != nil {
-			return nil, engineError(ctx, err)
+			return engineRun{}, engineError(ctx, err)
 		}
 		// An input contract created after the ledger time
 		// (LedgerTimeAwareCommandExecutor): a transaction that did not read the
@@ -215,7 +221,7 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 		if src.maxCreated.After(run.let) {
 			if res.TimeBounds.Constrained() {
 				if attempt+1 >= maxLedgerTimeRetries {
-					return nil, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
+					return engineRun{}, failedToDetermineLedgerTime.New("Could not find a suitable ledger time after %d attempts", maxLedgerTimeRetries)
 				}
 				run.let, run.prep = src.maxCreated, src.maxCreated
 				continue
@@ -308,15 +314,16 @@ type resolvedEntity struct {
 	iface *lf.Interface // nil for a template
 }
 
-// resolveIdentifier resolves a split template or interface reference: its
+// resolveIdentifier resolves a split template or interface reference (a
+// value: the callers keep it on their stack): its
 // parts must be valid; a package id must be known and vetted on the
 // synchronizer; a #package-name resolves to the preferred package of that
 // name, else to the newest vetted version.
 //
 // path names the reference in errors (built only for one).
-func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref map[string]string, interfaces bool) (resolvedEntity, error) {
 	if err := id.Validate(); err != nil {
-		return nil, pathErr(apierr.InvalidField, path(), "%v", err)
+		return resolvedEntity{}, pathErr(apierr.InvalidField, path(), "%v", err)
 	}
 	var pkg *lf.Package
 	if id.ByName() {
@@ -327,25 +334,25 @@ func (v *pkgView) resolveIdentifier(id lf.Identifier, path func() string, pref m
 			pkg = v.byID[v.newestVetted()[id.PackageName]]
 		}
 		if pkg == nil {
-			return nil, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).
+			return resolvedEntity{}, apierr.PackageNamesNotFound.New("The following package names do not match upgradable packages vetted on the synchronizer: %s", apierr.Quote(id.PackageName)).
 				WithResource("PACKAGE_NAME", id.PackageName)
 		}
 	} else {
 		pkg = v.byID[id.PackageID]
 		if pkg == nil || !v.vetted[id.PackageID] {
-			return nil, apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(id.PackageID)).WithResource("PACKAGE", id.PackageID)
+			return resolvedEntity{}, apierr.PackageNotFound.New("Package %s is not known or not vetted on the synchronizer", apierr.Quote(id.PackageID)).WithResource("PACKAGE", id.PackageID)
 		}
 	}
 	tc := lf.TypeConID{PackageID: pkg.ID, Module: id.Module, Name: id.Entity}
 	if t := pkg.Template(id.Module, id.Entity); t != nil {
-		return &resolvedEntity{pkg: pkg, id: tc, tmpl: t}, nil
+		return resolvedEntity{pkg: pkg, id: tc, tmpl: t}, nil
 	}
 	if interfaces {
 		if i := pkg.Interface(id.Module, id.Entity); i != nil {
-			return &resolvedEntity{pkg: pkg, id: tc, iface: i}, nil
+			return resolvedEntity{pkg: pkg, id: tc, iface: i}, nil
 		}
 	}
-	return nil, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(tc.String())).
+	return resolvedEntity{}, apierr.TemplatesOrInterfacesNotFound.New("The following templates or interfaces were not found: %s", apierr.Quote(tc.String())).
 		WithResource("TEMPLATE_ID", tc.String())
 }
 
@@ -517,7 +524,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	}
 	n.tracker.interpreted(s, t) // command_status.go
 	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
-		SynchronizerID: sync, UserID: c.UserID, ActAs: union(c.ActAs), SubmissionID: c.SubmissionID, UpdateID: updateID}
+		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID}
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
 	if s.deferJSON {
@@ -550,6 +557,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	e.readers = e.parties()
 	eff := t.Effects()
 	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
 		out.archived = make(map[string]bool, len(eff.Archived))
 	}
@@ -790,7 +798,9 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			}
 		}
 		off := t.NextOffset()
-		e := *it.entry
+		// The entry itself, not a copy: nothing reads it.entry after the
+		// commit.
+		e := it.entry
 		// A deferred entry's contract records are rendered at their first
 		// read too (deferred.go).
 		deferred := e.deferred != nil
@@ -826,13 +836,13 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
 			writeRecord(t, rec, deferred)
 		}
-		appendEntry(t, &e)
+		appendEntry(t, e)
 		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
 		if n.dedup != nil {
 			n.dedup.add(change) // before the record can be read (checkDuplicate)
 		}
 		t.SetOwned(store.DedupKey(change), dedup.encode())
-		return &e, nil
+		return e, nil
 	})
 	if err != nil {
 		return nil, storeErr(err)

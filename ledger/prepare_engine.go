@@ -49,7 +49,7 @@ func (n *Node) prepareOnEngine(ctx context.Context, s *submission, uuid string, 
 	var run preparedRun
 	err = n.st.View(func(r *store.Reader) error {
 		t := store.ReadOnlyTx(r)
-		er, err := n.runOnSnapshot(ctx, t, s, let, typedCommands(s))
+		er, err := n.runOnSnapshot(ctx, t, s, let, typedCommands)
 		if err != nil {
 			return err
 		}

@@ -332,7 +332,7 @@ func (c *Committed) Created() []*tx.Create {
 // Canton's codes; their field paths are those of the JSON Ledger API's
 // commands ("commands[0].CreateCommand.createArguments.owner").
 func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*Committed, error) {
-	s := newSubmission(&c, opts)
+	s := newSubmissionOf(c, opts)
 	if err := n.checkSubmission(ctx, s); err != nil {
 		return nil, err
 	}
@@ -363,6 +363,33 @@ type submission struct {
 	// tracked is the command tracker's entry of the submission (nil:
 	// not tracked), set by commandTracker.track.
 	tracked *trackedCommand
+	// actAsSet is actAs()'s.
+	actAsSet []string
+	// own holds c for newSubmissionOf; oneCommand and oneTypedAt hold
+	// the decoded commands and their typedAt for one command
+	// (decodeArguments): a submission allocates them with itself.
+	own        Commands
+	oneCommand [1]Command
+	oneTypedAt [1]string
+	// oneValue holds typedCommands' value of one command.
+	oneValue [1]engine.Value
+}
+
+// actAs is union(c.ActAs), made once: the engine, the contract store's
+// readers and the log entry share it (none changes it).
+func (s *submission) actAs() []string {
+	if s.actAsSet == nil {
+		s.actAsSet = union(s.c.ActAs)
+	}
+	return s.actAsSet
+}
+
+// readers is union(c.ActAs, c.ReadAs), actAs() itself without ReadAs.
+func (s *submission) readers() []string {
+	if len(s.c.ReadAs) == 0 {
+		return s.actAs()
+	}
+	return union(s.c.ActAs, s.c.ReadAs)
 }
 
 // decodeSubmission decodes a checked submission's arguments when it has
@@ -376,6 +403,17 @@ func (n *Node) decodeSubmission(s *submission) error {
 
 func newSubmission(c *Commands, opts []SubmitOption) *submission {
 	s := &submission{c: c, submitConfig: submitConfig{mode: nuckMode}}
+	for _, o := range opts {
+		o(&s.submitConfig)
+	}
+	return s
+}
+
+// newSubmissionOf is newSubmission of a copy of c, kept in the
+// submission itself.
+func newSubmissionOf(c Commands, opts []SubmitOption) *submission {
+	s := &submission{own: c, submitConfig: submitConfig{mode: nuckMode}}
+	s.c = &s.own
 	for _, o := range opts {
 		o(&s.submitConfig)
 	}
@@ -463,7 +501,7 @@ var errNegativeMinLedgerTimeRel = apierr.InvalidField.New("min_ledger_time_rel: 
 // the committed entry and the interpretation.
 func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, it *interpreted, err error) {
 	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
-	it, err = n.interpretWith(ctx, s, typedCommands(s))
+	it, err = n.interpretWith(ctx, s, typedCommands)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -501,43 +539,44 @@ func commandVariant(c Command) string {
 // is resolved (resolveRef), and each argument typed against the resolved
 // package's types (argTyper.arg), as Canton's CommandPreprocessor
 // translates the commands of a Ledger API submission.
-func typedCommands(s *submission) buildCommands {
-	return func(eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
-		out := make([]engine.Value, 0, len(s.c.Commands))
-		for i, c := range s.c.Commands {
-			a := argTyper{eng: eng, pkgs: pkgs, pref: pref, p: cmdPath{i: i, variant: commandVariant(c)}}
-			if i < len(s.typedAt) {
-				a.typedAt = s.typedAt[i]
-			}
-			var cmd engine.Value
-			var err error
-			switch x := c.(type) {
-			case CreateCommand:
-				cmd, err = a.create(x)
-			case *CreateCommand:
-				cmd, err = a.create(*x)
-			case ExerciseCommand:
-				cmd, err = a.exercise(x)
-			case *ExerciseCommand:
-				cmd, err = a.exercise(*x)
-			case CreateAndExerciseCommand:
-				cmd, err = a.createAndExercise(x)
-			case *CreateAndExerciseCommand:
-				cmd, err = a.createAndExercise(*x)
-			case ExerciseByKeyCommand:
-				cmd, err = a.exerciseByKey(x)
-			case *ExerciseByKeyCommand:
-				cmd, err = a.exerciseByKey(*x)
-			default:
-				return nil, pathErr(apierr.InvalidArgument, a.p.String(), "the command is empty")
-			}
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cmd)
-		}
-		return out, nil
+func typedCommands(s *submission, eng *engine.Engine, pkgs *pkgView, pref map[string]string) ([]engine.Value, error) {
+	out := s.oneValue[:0]
+	if len(s.c.Commands) > 1 {
+		out = make([]engine.Value, 0, len(s.c.Commands))
 	}
+	for i, c := range s.c.Commands {
+		a := argTyper{eng: eng, pkgs: pkgs, pref: pref, p: cmdPath{i: i, variant: commandVariant(c)}}
+		if i < len(s.typedAt) {
+			a.typedAt = s.typedAt[i]
+		}
+		var cmd engine.Value
+		var err error
+		switch x := c.(type) {
+		case CreateCommand:
+			cmd, err = a.create(x)
+		case *CreateCommand:
+			cmd, err = a.create(*x)
+		case ExerciseCommand:
+			cmd, err = a.exercise(x)
+		case *ExerciseCommand:
+			cmd, err = a.exercise(*x)
+		case CreateAndExerciseCommand:
+			cmd, err = a.createAndExercise(x)
+		case *CreateAndExerciseCommand:
+			cmd, err = a.createAndExercise(*x)
+		case ExerciseByKeyCommand:
+			cmd, err = a.exerciseByKey(x)
+		case *ExerciseByKeyCommand:
+			cmd, err = a.exerciseByKey(*x)
+		default:
+			return nil, pathErr(apierr.InvalidArgument, a.p.String(), "the command is empty")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cmd)
+	}
+	return out, nil
 }
 
 // cmdPath is the path of a command in errors, "commands[i].Variant" (the
@@ -570,7 +609,7 @@ type argTyper struct {
 }
 
 // resolve resolves the command's template (or interface) reference.
-func (a *argTyper) resolve(r TemplateRef, interfaces bool) (*resolvedEntity, error) {
+func (a *argTyper) resolve(r TemplateRef, interfaces bool) (resolvedEntity, error) {
 	return a.pkgs.resolveRef(r, func() string { return a.p.at("templateId") }, a.pref, interfaces)
 }
 
@@ -587,7 +626,7 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 	if v == nil {
 		// As the JSON API reads an absent argument: {} (a record without
 		// fields, or ()).
-		x, err := value.FromJSONAt([]byte("{}"), typ(), a.p.at(field), a.pkgs.lookup)
+		x, err := value.FromJSONAt([]byte("{}"), typ(), a.p.at(field), a.pkgs.lookupFunc())
 		if err != nil {
 			return nil, damlError(err)
 		}
@@ -627,7 +666,7 @@ func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, r.templateType, "createArguments")
+	arg, err := a.arg(&r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
@@ -643,7 +682,7 @@ func (a *argTyper) exercise(x ExerciseCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.choice(r, x.Choice, x.Argument)
+	arg, err := a.choice(&r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -658,11 +697,11 @@ func (a *argTyper) createAndExercise(x CreateAndExerciseCommand) (engine.Value, 
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(r, x.Arguments, r.templateType, "createArguments")
+	arg, err := a.arg(&r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
-	ca, err := a.choice(r, x.Choice, x.Argument)
+	ca, err := a.choice(&r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -677,11 +716,11 @@ func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand) (engine.Value, error) {
 	if r.tmpl.Key == nil {
 		return nil, pathErr(apierr.CommandPreprocessingFailed, a.p.at("templateId"), "template %s has no contract key", r.id)
 	}
-	k, err := a.arg(r, x.Key, func() lf.Type { return r.tmpl.Key.Type }, "contractKey")
+	k, err := a.arg(&r, x.Key, func() lf.Type { return r.tmpl.Key.Type }, "contractKey")
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.choice(r, x.Choice, x.Argument)
+	arg, err := a.choice(&r, x.Choice, x.Argument)
 	if err != nil {
 		return nil, err
 	}
@@ -691,16 +730,6 @@ func (a *argTyper) exerciseByKey(x ExerciseByKeyCommand) (engine.Value, error) {
 // templateType is the type of a resolved template's argument.
 func (r *resolvedEntity) templateType() lf.Type {
 	return value.TypeOf(r.id.PackageID, r.id.Module, r.id.Name)
-}
-
-// choiceOf returns the choice of a resolved template or interface; the
-// error names the command at path.
-func choiceOf(r *resolvedEntity, choice, path string) (*lf.Choice, error) {
-	ch := choiceIn(r, choice)
-	if ch == nil {
-		return nil, noChoice(r, choice, path)
-	}
-	return ch, nil
 }
 
 // choiceIn returns the choice of a resolved template or interface, or nil.
@@ -717,14 +746,8 @@ func noChoice(r *resolvedEntity, choice, path string) error {
 	return pathErr(apierr.CommandPreprocessingFailed, path+".choice", "Couldn't find requested choice %s for template %s", apierr.Quote(choice), r.id)
 }
 
-// commandContractID checks the contract id of a command: a V1 or V2 id,
-// suffixed (committed).
-func commandContractID(s, path string) (engine.ContractID, error) {
-	return commandContractIDAt(s, func() string { return path })
-}
-
-// commandContractIDAt is commandContractID with the path built only for
-// an error.
+// commandContractIDAt checks the contract id of a command (a V1 or V2
+// id, suffixed: committed), with the path built only for an error.
 func commandContractIDAt(s string, path func() string) (engine.ContractID, error) {
 	// Parsed once: isContractID and tx.IsLocalContractID each parse it.
 	c, err := lf.ParseContractID(s)
@@ -740,24 +763,24 @@ func commandContractIDAt(s string, path func() string) (engine.ContractID, error
 // resolveRef resolves a command's template (or, when interfaces are
 // allowed, interface) reference (resolveIdentifier). A reference by the
 // name of a package id needs that package to be known.
-func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]string, interfaces bool) (*resolvedEntity, error) {
+func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]string, interfaces bool) (resolvedEntity, error) {
 	id := lf.Identifier{PackageID: r.ID.PackageID, Module: r.ID.Module, Entity: r.ID.Name}
 	if r.ByPackageName && r.PackageName == "" && r.ID.PackageID == "" {
 		// "#:Module:Entity": no package at all.
-		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(r.String()))
+		return resolvedEntity{}, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(r.String()))
 	}
 	if r.ByPackageName {
 		id.PackageID, id.PackageName = "", r.PackageName
 		if id.PackageName == "" {
 			src := v.byID[r.ID.PackageID]
 			if src == nil {
-				return nil, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(r.ID.PackageID)).WithResource("PACKAGE", r.ID.PackageID)
+				return resolvedEntity{}, apierr.PackageNotFound.New("Package %s is not known", apierr.Quote(r.ID.PackageID)).WithResource("PACKAGE", r.ID.PackageID)
 			}
 			id.PackageName = src.Name
 		}
 	}
 	if id.PackageRef() == "" || id.Module == "" || id.Entity == "" {
-		return nil, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
+		return resolvedEntity{}, pathErr(apierr.InvalidArgument, path(), "Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>)", apierr.Quote(id.String()))
 	}
 	return v.resolveIdentifier(id, path, pref, interfaces)
 }
@@ -771,7 +794,7 @@ func (v *pkgView) resolveRef(r TemplateRef, path func() string, pref map[string]
 // (Canton validates the request's format before submitting it). A
 // transaction f shows nothing of comes back without events.
 func (n *Node) SubmitForTransaction(ctx context.Context, c Commands, f *ReadFormat, opts ...SubmitOption) (*update.Transaction, error) {
-	s := newSubmission(&c, opts)
+	s := newSubmissionOf(c, opts)
 	tf, err := n.submissionFormat(ctx, s, f)
 	if err != nil {
 		return nil, err

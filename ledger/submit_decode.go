@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -58,10 +57,15 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 			return err
 		}
 	}
-	s.typedAt = make([]string, len(s.c.Commands))
 	// The decoded commands replace the checked ones in a copy: the
 	// caller's slice stays as it was.
-	s.c.Commands = slices.Clone(s.c.Commands)
+	if len(s.c.Commands) == 1 {
+		s.typedAt = s.oneTypedAt[:]
+		s.c.Commands = append(s.oneCommand[:0], s.c.Commands...)
+	} else {
+		s.typedAt = make([]string, len(s.c.Commands))
+		s.c.Commands = slices.Clone(s.c.Commands)
+	}
 	convert := func(pkgs *pkgView) error {
 		pref, err := pkgs.preference(s.c.PackageIDSelectionPreference)
 		if err != nil {
@@ -111,26 +115,25 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 // returns the command with its arguments and the package id they were
 // decoded with.
 func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder) (Command, string, error) {
-	// fmt.Sprintf("commands[%d].%s", …) in one concatenation.
-	path := "commands[" + strconv.Itoa(i) + "]"
-	if variant := commandVariant(c); variant != "" {
-		path = "commands[" + strconv.Itoa(i) + "]." + variant
-	}
+	// The paths of errors are built only for one; the decoder's, one per
+	// argument, are mostly precomputed (argPath).
+	p := cmdPath{i: i, variant: commandVariant(c)}
+	lookup := v.lookupFunc()
 	arg := func(field string, t lf.Type) (value.Value, error) {
-		x, err := d.DecodeArgument(i, field, t, v.lookup, path+"."+field)
+		x, err := d.DecodeArgument(i, field, t, lookup, p.argPath(field))
 		if err != nil {
 			return nil, damlError(err)
 		}
 		return x, nil
 	}
-	resolve := func(ref TemplateRef, interfaces bool) (*resolvedEntity, error) {
-		return v.resolveRef(ref, func() string { return path + ".templateId" }, pref, interfaces)
+	resolve := func(ref TemplateRef, interfaces bool) (resolvedEntity, error) {
+		return v.resolveRef(ref, func() string { return p.at("templateId") }, pref, interfaces)
 	}
 	// chosen checks a choice of the entity and decodes its argument.
 	chosen := func(r *resolvedEntity, choice string) (value.Value, error) {
-		ch, err := choiceOf(r, choice, path)
-		if err != nil {
-			return nil, err
+		ch := choiceIn(r, choice)
+		if ch == nil {
+			return nil, noChoice(r, choice, p.String())
 		}
 		return arg("choiceArgument", ch.ArgType)
 	}
@@ -149,10 +152,10 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		if err != nil {
 			return nil, "", err
 		}
-		if _, err := commandContractID(string(x.ContractID), path+".contractId"); err != nil {
+		if _, err := commandContractIDAt(string(x.ContractID), func() string { return p.at("contractId") }); err != nil {
 			return nil, "", err
 		}
-		if x.Argument, err = chosen(r, x.Choice); err != nil {
+		if x.Argument, err = chosen(&r, x.Choice); err != nil {
 			return nil, "", err
 		}
 		return x, r.id.PackageID, nil
@@ -164,7 +167,7 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		if x.Arguments, err = arg("createArguments", r.templateType()); err != nil {
 			return nil, "", err
 		}
-		if x.Argument, err = chosen(r, x.Choice); err != nil {
+		if x.Argument, err = chosen(&r, x.Choice); err != nil {
 			return nil, "", err
 		}
 		return x, r.id.PackageID, nil
@@ -174,17 +177,43 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 			return nil, "", err
 		}
 		if r.tmpl.Key == nil {
-			return nil, "", pathErr(apierr.CommandPreprocessingFailed, path+".templateId", "template %s has no contract key", r.id)
+			return nil, "", pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
 		}
 		if x.Key, err = arg("contractKey", r.tmpl.Key.Type); err != nil {
 			return nil, "", err
 		}
-		if x.Argument, err = chosen(r, x.Choice); err != nil {
+		if x.Argument, err = chosen(&r, x.Choice); err != nil {
 			return nil, "", err
 		}
 		return x, r.id.PackageID, nil
 	}
-	return nil, "", pathErr(apierr.InvalidArgument, path, "the command is empty")
+	return nil, "", pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
+}
+
+// argPaths are cmdPath.at of the argument fields of the first commands
+// of each variant ("commands[0].CreateCommand.createArguments"), by
+// command and {variant, field}.
+var argPaths = func() (out [8]map[[2]string]string) {
+	for i := range out {
+		out[i] = map[[2]string]string{}
+		for _, variant := range []string{"CreateCommand", "ExerciseCommand", "CreateAndExerciseCommand", "ExerciseByKeyCommand"} {
+			for _, field := range []string{"createArguments", "choiceArgument", "contractKey"} {
+				out[i][[2]string{variant, field}] = cmdPath{i: i, variant: variant}.at(field)
+			}
+		}
+	}
+	return out
+}()
+
+// argPath is p.at(field) for an argument field, from argPaths when it
+// holds it.
+func (p cmdPath) argPath(field string) string {
+	if p.i >= 0 && p.i < len(argPaths) {
+		if s, ok := argPaths[p.i][[2]string{p.variant, field}]; ok {
+			return s
+		}
+	}
+	return p.at(field)
 }
 
 // derefCommand returns the command a pointer command points to.

@@ -156,6 +156,7 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	}{}
 	m := &st.m
 	*m = Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: st.konts[:0]}
+	f := e.takeFrames(m)
 	mode := tx.ModeNoKey
 	if sub.ForbidEffectfulRollback {
 		mode = tx.ModeNUCK
@@ -178,7 +179,9 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	}
 	st.n = nCommands{cmds: cmds, res: res}
 	m.ctrl = &st.n
-	if _, err := m.result(); err != nil {
+	_, err := m.result()
+	e.keepFrames(m, f)
+	if err != nil {
 		return nil, err
 	}
 	r, err := b.Finish()
@@ -190,6 +193,41 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	// context, the store, the runtime values).
 	st.m, st.lt, st.n = Machine{}, ledgerTx{}, nCommands{}
 	return res, nil
+}
+
+// machineFrames holds what a submission's machine reuses from the ones
+// before it: its frame free lists (cleared frames) and the rest of its
+// block of environments (values never handed out, all zero), which only
+// the machine refers to. A submission would otherwise allocate its first
+// frames of each kind, the lists that keep them and an environment block.
+type machineFrames struct {
+	seqFree   freeList[kSeq]
+	overFree  freeList[kOverApp]
+	matchFree freeList[kMatch]
+	letFree   freeList[kLet]
+	bufFree   freeList[valBuf]
+	envs      []Value
+}
+
+// takeFrames gives m, a new machine, the frames of a finished
+// submission's, if the engine kept one; it returns their holder, for
+// keepFrames.
+func (e *Engine) takeFrames(m *Machine) *machineFrames {
+	f, _ := e.frames.Get().(*machineFrames)
+	if f != nil {
+		m.seqFree, m.overFree, m.matchFree, m.letFree, m.bufFree, m.envs = f.seqFree, f.overFree, f.matchFree, f.letFree, f.bufFree, f.envs
+	}
+	return f
+}
+
+// keepFrames keeps the frames of m, whose submission is finished, in f
+// (nil: a new holder) for the next submission.
+func (e *Engine) keepFrames(m *Machine, f *machineFrames) {
+	if f == nil {
+		f = new(machineFrames)
+	}
+	*f = machineFrames{seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, bufFree: m.bufFree, envs: m.envs}
+	e.frames.Put(f)
 }
 
 type nCommands struct {

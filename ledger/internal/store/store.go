@@ -76,6 +76,31 @@ type result struct {
 type request struct {
 	op  Op
 	res chan result
+	// tx is the Tx op runs on; its writes' array serves the next
+	// request (requests).
+	tx Tx
+}
+
+// requests are Submit's requests, reused once answered: a submission
+// would otherwise allocate its request, the channel (two allocations),
+// its Tx and the array of its writes.
+var requests = sync.Pool{New: func() any { return &request{res: make(chan result, 1)} }}
+
+// maxPooledWrites bounds the writes' arrays a pooled request keeps (a
+// large transaction's goes with it).
+const maxPooledWrites = 64
+
+// release readies an answered request for the pool: the committer is
+// done with it and its Tx (it answers last), and nobody else saw them
+// (an Op must not keep its Tx).
+func (r *request) release() {
+	w := r.tx.writes
+	if cap(w) > maxPooledWrites {
+		w = nil
+	}
+	clear(w) // the keys and values are their writers'
+	r.op, r.tx = nil, Tx{writes: w[:0]}
+	requests.Put(r)
 }
 
 // Store is the Badger database with its committer goroutine.
@@ -112,9 +137,12 @@ type Store struct {
 	trimDone, gcDone chan struct{}
 
 	reqs chan *request
-	quit chan struct{}
-	done chan struct{}
-	once sync.Once
+	// pending is commitBatch's list of the applied operations, kept
+	// between batches (the committer's own).
+	pending []applied
+	quit    chan struct{}
+	done    chan struct{}
+	once    sync.Once
 
 	// reads counts the reads of the database under way (beginRead), with
 	// readsClosed set by Close, which waits for readsDone (closed by the
@@ -309,13 +337,16 @@ func (s *Store) submit(op Op) (any, error) {
 	if s.ov != nil {
 		return s.submitOverlay(op)
 	}
-	r := &request{op: op, res: make(chan result, 1)}
+	r := requests.Get().(*request)
+	r.op = op
 	select {
 	case s.reqs <- r:
 	case <-s.quit:
+		r.release()
 		return nil, ErrClosed
 	}
 	res := <-r.res
+	r.release()
 	return res.v, res.err
 }
 
@@ -404,9 +435,10 @@ type applied struct {
 func (s *Store) commitBatch(batch []*request) {
 	end := s.end.Load()
 	txn := s.db.NewTransaction(true)
-	var pending []applied
+	pending := s.pending[:0]
 	for _, r := range batch {
-		tx := &Tx{Reader: Reader{txn: txn, shared: s.shared}, base: end}
+		tx := &r.tx
+		*tx = Tx{Reader: Reader{txn: txn, shared: s.shared}, base: end, writes: tx.writes}
 		v, err := runOp(r.op, tx)
 		if err != nil {
 			r.res <- result{err: err}
@@ -472,6 +504,8 @@ func (s *Store) commitBatch(batch []*request) {
 		end = newEnd
 	}
 	s.finish(txn, pending)
+	clear(pending) // the answered requests go back to their pool
+	s.pending = pending[:0]
 }
 
 // finish commits txn, publishes the ledger end of the last applied operation
