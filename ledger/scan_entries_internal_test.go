@@ -89,33 +89,13 @@ func TestScanEntriesDense(t *testing.T) {
 		}
 		in = !in
 	}
-	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		for _, e := range entries {
-			e.Offset = tx.NextOffset()
-			appendEntry(tx, e)
-		}
-		return nil, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	end := n.st.LedgerEnd()
+	end := appendEntries(t, n, entries)
 	scan := func(lo, hi int64, party string, dense bool, stop int) []int64 {
-		var seen []int64
-		err := n.st.View(func(r *store.Reader) error {
-			how := scanLend
-			if dense {
-				how |= scanDense
-			}
-			return scanEntries(r, lo, hi, false, party, how, func(e *logEntry) (bool, error) {
-				seen = append(seen, e.Offset)
-				return len(seen) < stop, nil
-			})
-		})
-		if err != nil {
-			t.Fatal(err)
+		how := scanLend
+		if dense {
+			how |= scanDense
 		}
-		return seen
+		return scanOffsets(t, n, lo, hi, party, how, stop)
 	}
 	for i := range 200 {
 		lo := rng.Int64N(end)
@@ -190,6 +170,17 @@ func TestScanEntriesDenseRoles(t *testing.T) {
 			entries = append(entries, entry(len(entries), in))
 		}
 	}
+	end := appendEntries(t, n, entries)
+	index, dense := scanOffsets(t, n, 0, end, "a", scanLend, len(entries)), scanOffsets(t, n, 0, end, "a", scanLend|scanDense, len(entries))
+	if diff := cmp.Diff(index, dense); diff != "" {
+		t.Fatalf("the dense scan differs (-index +dense):\n%s", diff)
+	}
+}
+
+// appendEntries commits entries at the next offsets (set in them) and
+// returns the ledger end.
+func appendEntries(t *testing.T, n *Node, entries []*logEntry) int64 {
+	t.Helper()
 	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
 		for _, e := range entries {
 			e.Offset = tx.NextOffset()
@@ -200,21 +191,22 @@ func TestScanEntriesDenseRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := n.st.LedgerEnd()
-	scan := func(how scanHow) []int64 {
-		var seen []int64
-		err := n.st.View(func(r *store.Reader) error {
-			return scanEntries(r, 0, end, false, "a", how, func(e *logEntry) (bool, error) {
-				seen = append(seen, e.Offset)
-				return true, nil
-			})
+	return n.st.LedgerEnd()
+}
+
+// scanOffsets returns the offsets of the entries an ascending
+// scanEntries of (lo, hi] gives its fn, which stops after stop of them.
+func scanOffsets(t *testing.T, n *Node, lo, hi int64, party string, how scanHow, stop int) []int64 {
+	t.Helper()
+	var seen []int64
+	err := n.st.View(func(r *store.Reader) error {
+		return scanEntries(r, lo, hi, false, party, how, func(e *logEntry) (bool, error) {
+			seen = append(seen, e.Offset)
+			return len(seen) < stop, nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return seen
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if diff := cmp.Diff(scan(scanLend), scan(scanLend|scanDense)); diff != "" {
-		t.Fatalf("the dense scan differs (-index +dense):\n%s", diff)
-	}
+	return seen
 }

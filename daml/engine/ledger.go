@@ -195,18 +195,28 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	return res, nil
 }
 
-// machineFrames holds what a submission's machine reuses from the ones
-// before it: its frame free lists (cleared frames) and the rest of its
-// block of environments (values never handed out, all zero), which only
-// the machine refers to. A submission would otherwise allocate its first
+// machineFrames holds what a machine reuses from the ones before it:
+// its frame free lists (cleared frames) and the rest of its block of
+// environments (values never handed out, all zero), which only the
+// machine refers to. A submission would otherwise allocate its first
 // frames of each kind, the lists that keep them and an environment block.
 type machineFrames struct {
-	seqFree   freeList[kSeq]
-	overFree  freeList[kOverApp]
+	// seqFree are the frames of finished sequences kept for reuse
+	// (releasesVals).
+	seqFree freeList[kSeq]
+	// overFree are the frames of resumed over-applications kept for
+	// reuse (kOverApp).
+	overFree freeList[kOverApp]
+	// matchFree are the frames of resumed case expressions kept for
+	// reuse (kMatch).
 	matchFree freeList[kMatch]
-	letFree   freeList[kLet]
-	bufFree   freeList[valBuf]
-	envs      []Value
+	// letFree are the frames of resumed lets kept for reuse (kLet).
+	letFree freeList[kLet]
+	// bufFree are the value buffers kept for reuse (valBuf).
+	bufFree freeList[valBuf]
+	// envs is the rest of the block new environments are cut from
+	// (newEnv): values never handed out, all zero.
+	envs []Value
 }
 
 // takeFrames gives m, a new machine, the frames of a finished
@@ -215,7 +225,7 @@ type machineFrames struct {
 func (e *Engine) takeFrames(m *Machine) *machineFrames {
 	f, _ := e.frames.Get().(*machineFrames)
 	if f != nil {
-		m.seqFree, m.overFree, m.matchFree, m.letFree, m.bufFree, m.envs = f.seqFree, f.overFree, f.matchFree, f.letFree, f.bufFree, f.envs
+		m.machineFrames = *f
 	}
 	return f
 }
@@ -226,7 +236,7 @@ func (e *Engine) keepFrames(m *Machine, f *machineFrames) {
 	if f == nil {
 		f = new(machineFrames)
 	}
-	*f = machineFrames{seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, bufFree: m.bufFree, envs: m.envs}
+	*f = m.machineFrames
 	e.frames.Put(f)
 }
 

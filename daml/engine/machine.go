@@ -135,22 +135,9 @@ type Machine struct {
 	scratch scratch
 	// opScratch holds the arguments of a direct op (nOp.direct).
 	opScratch scratch
-	// seqFree are the frames of finished sequences kept for reuse
-	// (releasesVals).
-	seqFree freeList[kSeq]
-	// overFree are the frames of resumed over-applications kept for
-	// reuse (kOverApp).
-	overFree freeList[kOverApp]
-	// matchFree are the frames of resumed case expressions kept for
-	// reuse (kMatch).
-	matchFree freeList[kMatch]
-	// letFree are the frames of resumed lets kept for reuse (kLet).
-	letFree freeList[kLet]
-	// bufFree are the value buffers kept for reuse (valBuf).
-	bufFree freeList[valBuf]
-	// envs is the rest of the block new environments are cut from
-	// (newEnv): values never handed out, all zero.
-	envs []Value
+	// machineFrames are the frames and environments the machine reuses,
+	// which a finished machine hands on to the next (runOnce, Submit).
+	machineFrames
 	// prepend is the buffer of the last long text AppendText built, with
 	// room in front of it (textbuf.go).
 	prepend prependBuf
@@ -269,7 +256,7 @@ func (e *Engine) runOnce(m *Machine) (Value, error) {
 	v, err := m.result()
 	if k := m.konts; cap(k) <= maxIdleKonts {
 		clear(k[:cap(k)])
-		*m = Machine{e: e, konts: k[:0], seqFree: m.seqFree, overFree: m.overFree, matchFree: m.matchFree, letFree: m.letFree, bufFree: m.bufFree, envs: m.envs}
+		*m = Machine{e: e, konts: k[:0], machineFrames: m.machineFrames}
 		e.machines.Put(m)
 	}
 	return v, err
