@@ -412,11 +412,9 @@ func newSubmission(c *Commands, opts []SubmitOption) *submission {
 // newSubmissionOf is newSubmission of a copy of c, kept in the
 // submission itself.
 func newSubmissionOf(c Commands, opts []SubmitOption) *submission {
-	s := &submission{own: c, submitConfig: submitConfig{mode: nuckMode}}
+	s := newSubmission(nil, opts)
+	s.own = c
 	s.c = &s.own
-	for _, o := range opts {
-		o(&s.submitConfig)
-	}
 	return s
 }
 
