@@ -181,8 +181,7 @@ func (e *logEntry) parties() []string {
 		out = e.Reassign.Contract.appendStakeholders(out)
 	}
 	for _, t := range e.Topology {
-		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
-			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
+		for _, v := range t.Event.authorizations() {
 			if v != nil {
 				out = append(out, v.Value.PartyID)
 			}
@@ -214,8 +213,7 @@ func (e *logEntry) involves(p string) bool {
 		return true
 	}
 	for _, t := range e.Topology {
-		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
-			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
+		for _, v := range t.Event.authorizations() {
 			if v != nil && v.Value.PartyID == p {
 				return true
 			}

@@ -32,3 +32,8 @@ type topologyEventKind struct {
 	ParticipantAuthorizationChanged *wrapped[participantAuthorization] `json:"ParticipantAuthorizationChanged,omitempty"`
 	ParticipantAuthorizationRevoked *wrapped[participantAuthorization] `json:"ParticipantAuthorizationRevoked,omitempty"`
 }
+
+// authorizations are the event's three members, the one set among nils.
+func (k *topologyEventKind) authorizations() [3]*wrapped[participantAuthorization] {
+	return [3]*wrapped[participantAuthorization]{k.ParticipantAuthorizationAdded, k.ParticipantAuthorizationChanged, k.ParticipantAuthorizationRevoked}
+}

@@ -109,8 +109,7 @@ func visibleReassignment(e *logEntry, ef *eventFilter) ([]string, filterMatch) {
 func visibleTopology(e *logEntry, want []string) []topologyEvent {
 	var events []topologyEvent
 	for _, t := range e.Topology {
-		for _, v := range []*wrapped[participantAuthorization]{t.Event.ParticipantAuthorizationAdded,
-			t.Event.ParticipantAuthorizationChanged, t.Event.ParticipantAuthorizationRevoked} {
+		for _, v := range t.Event.authorizations() {
 			if v != nil && (len(want) == 0 || slices.Contains(want, v.Value.PartyID)) {
 				events = append(events, t)
 			}
