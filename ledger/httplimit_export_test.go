@@ -13,6 +13,14 @@ func InMemoryBadgerOptionsForTest() badger.Options {
 	return Options{InMemory: true}.withDefaults().badgerOptions()
 }
 
+// DiskBadgerOptionsForTest are the Badger options of a node on disk in dir.
+func DiskBadgerOptionsForTest(dir string) badger.Options {
+	return Options{Dir: dir}.withDefaults().badgerOptions()
+}
+
+// DiskSpillForTest is the spill configuration of a node on disk in dir.
+func DiskSpillForTest(dir string) store.Spill { return Options{Dir: dir}.withDefaults().spill() }
+
 // InMemorySpillForTest is the spill configuration of an in-memory node.
 func InMemorySpillForTest() store.Spill { return Options{InMemory: true}.withDefaults().spill() }
 

@@ -178,31 +178,6 @@ func (o Options) spill() store.Spill {
 	return store.Spill{Above: 64 << 10, Inline: 512 << 10}
 }
 
-// valueThreshold is the size from which an on-disk node keeps a value in
-// Badger's value log rather than in its LSM tree (Badger's
-// ValueThreshold; in the tree, a 12-byte pointer). A Ping create writes
-// about 1.9 kB of values of 512 bytes and more (its update, ~1 kB, and its
-// contract record, ~780 bytes) and 0.7 kB of keys and smaller values (the
-// indexes). In the tree, every value is rewritten by the compaction of
-// each level it passes through, and the deeper the tree the more: the
-// committing node's CPU per create grew by 1.7 times from the first to the
-// last tenth of 100 000 creates, and its rate fell to 0.5–0.6. In the value
-// log, a value is written once; the tree holds the keys and pointers, a
-// third of the bytes, and the CPU per create stays flat (BENCHMARKS.md,
-// issue 23). The value log is not compressed: the files take about twice
-// the disk.
-const valueThreshold = 512
-
-// blockSize is an on-disk node's Badger block size: 16 KiB rather than
-// Badger's 4 KiB. Each table's index holds every block's first key (with
-// the ledger's keys of 70–150 bytes, ~175 bytes a block) and its bloom
-// filter, and Badger reads every table's index through and checks its
-// checksum when it opens the store: 38 MiB at a million Ping creates with
-// 4 KiB blocks, the part of a restart that grew with the ledger. With 16
-// KiB blocks the offsets are a quarter; a point read decompresses a
-// larger block (BENCHMARKS.md, issue 23).
-const blockSize = 16 << 10
-
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test
 // must open in milliseconds and cost a few MB, so it gets small tables and
 // no caches; a durable node keeps moderate tables instead of Badger's
@@ -224,36 +199,7 @@ func (o Options) badgerOptions() badger.Options {
 			b = b.WithBaseTableSize(512 << 10)
 		}
 	} else {
-		b = badger.DefaultOptions(o.Dir).
-			WithMemTableSize(16 << 20).
-			// NumMemtables is how many full memtables may wait for
-			// their flush (besides the one being flushed and the one
-			// written) before writes stall. Each holds a 16 MiB arena
-			// and its write-ahead log's pages, mapped; they pile up
-			// only when the flushes wait for compactions (level 0
-			// full), late in a large ledger's run, when the memory
-			// peaked (BENCHMARKS.md, issue 23): 1, so that at most one
-			// waits; with 2, a million Ping creates peaked at 413 MiB.
-			WithNumMemtables(1).
-			WithBlockCacheSize(32 << 20).
-			WithIndexCacheSize(16 << 20).
-			WithBaseTableSize(4 << 20).
-			WithBlockSize(blockSize).
-			WithValueThreshold(valueThreshold).
-			// Value log files of 16 MiB: at Open, Badger reads the
-			// last one through (for its end), and its garbage
-			// collection rewrites a file at a time.
-			WithValueLogFileSize(16 << 20).
-			WithNumCompactors(2).
-			WithSyncWrites(o.SyncWrites)
-		// Every level's tables at BaseTableSize: with Badger's default
-		// multiplier (2 per level below the base level), the deep levels a
-		// growing ledger fills get tables of 8, 16 … 128 MiB, and each
-		// compaction's table builders (several at once, each starting at
-		// twice the table size) grew the heap with the ledger: 457 MB at
-		// 100 000 Ping creates, 942 MB at 300 000; 392 and 333 MB with
-		// this (BENCHMARKS.md, issue 23). More, smaller files instead.
-		b.TableSizeMultiplier = 1
+		b = store.DiskBadgerOptions(o.Dir, o.SyncWrites)
 	}
 	b = b.WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
 	if o.Badger != nil {

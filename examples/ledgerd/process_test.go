@@ -23,6 +23,9 @@ import (
 const envProcess = "LEDGERD_TEST_PROCESS"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envScaleLimit) == "1" {
+		os.Exit(serveScaleLimit())
+	}
 	if os.Getenv(envProcess) == "1" {
 		main()
 	}

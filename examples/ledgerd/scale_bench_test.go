@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -74,12 +73,7 @@ func BenchmarkScale(b *testing.B) {
 	if err != nil {
 		b.Skipf("../shared not found: skipping the scale benchmark (%v)", err)
 	}
-	n := 10_000
-	if s := os.Getenv(envScale); s != "" {
-		if n, err = strconv.Atoi(s); err != nil || n < 10*scaleNeedle {
-			b.Fatalf("%s=%q: want a number ≥ %d", envScale, s, 10*scaleNeedle)
-		}
-	}
+	n := scaleCount(b)
 	dir := os.Getenv(envScaleDir)
 	if dir == "" {
 		dir = b.TempDir()
@@ -109,44 +103,15 @@ func BenchmarkScale(b *testing.B) {
 
 	// Creates: the needle's every n/100-th, the crowd's the others; the
 	// rate of the first and the last tenth.
-	every := int64(n / scaleNeedle)
-	var seq atomic.Int64
-	var failed atomic.Bool
-	slice := int64(n / 10)
-	var sliceMu sync.Mutex
-	sliceEnd := make([]time.Time, 10)
-	done := make([]atomic.Int64, 10)
-	// The server's CPU time (user + system) at the start and at the end of
-	// each tenth: CPU per create does not depend on what else the machine
-	// runs, as the rate does.
-	sliceCPU := make([]time.Duration, 10)
 	pid := srv.cmd.Process.Pid
-	// Anonymous and file-backed resident memory are sampled every 50 ms:
-	// VmHWM has only their sum's peak.
-	var peakAnon, peakFile atomic.Int64
-	stopSampling := make(chan struct{})
-	var sampling sync.WaitGroup
-	sampling.Go(func() {
-		t := time.NewTicker(50 * time.Millisecond)
-		defer t.Stop()
-		for {
-			if _, _, anon, file := procMemory(b, pid); anon > 0 {
-				peakAnon.Store(max(peakAnon.Load(), anon))
-				peakFile.Store(max(peakFile.Load(), file))
-			}
-			select {
-			case <-stopSampling:
-				return
-			case <-t.C:
-			}
-		}
-	})
+	memory := sampleMemory(b, pid)
+	var profiles sync.WaitGroup
 	cpuProfile := func(name string) {
 		prefix := os.Getenv(envScaleCPU)
 		if prefix == "" {
 			return
 		}
-		sampling.Go(func() {
+		profiles.Go(func() {
 			resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/profile?seconds=5")
 			if err != nil {
 				b.Errorf("CPU profile: %v", err)
@@ -162,75 +127,13 @@ func BenchmarkScale(b *testing.B) {
 			}
 		})
 	}
-	var wg sync.WaitGroup
-	cpu0 := procCPU(b, pid)
-	start := time.Now()
 	cpuProfile("first")
-	for range scaleClients {
-		wg.Go(func() {
-			for !failed.Load() {
-				i := seq.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				p := crowd[(i-i/every)%scaleCrowd]
-				if i%every == every-1 {
-					p = needle
-				}
-				body := fmt.Appendf(nil, `{"commandId":"s%d","actAs":[%q],"userId":"participant_admin","commands":[{"CreateCommand":{"templateId":%q,"createArguments":{"id":"p%d","initiator":%q,"responder":%q}}}]}`,
-					i, p, pingT, i, p, p)
-				if send(b, client, srv.base+"/v2/commands/submit-and-wait", body) == nil {
-					failed.Store(true)
-					return
-				}
-				s := min(i/slice, 9)
-				want := slice
-				if s == 9 {
-					want = int64(n) - 9*slice
-				}
-				if done[s].Add(1) == want {
-					sliceMu.Lock()
-					sliceEnd[s] = time.Now()
-					sliceCPU[s] = procCPU(b, pid)
-					sliceMu.Unlock()
-					if s == 8 {
-						cpuProfile("last")
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	total := time.Since(start)
-	if failed.Load() {
-		b.FailNow()
-	}
-	// A slice's rate: its creates over the time from the end of the one
-	// before (the start for the first) to its own end.
-	rate := func(s int) float64 {
-		from := start
-		if s > 0 {
-			from = sliceEnd[s-1]
+	run := scaleCreates(b, client, srv.base, pid, n, scaleBodies(n, pingT, needle, crowd), func(tenth int) {
+		if tenth == 8 {
+			cpuProfile("last")
 		}
-		cnt := slice
-		if s == 9 {
-			cnt = int64(n) - 9*slice
-		}
-		return float64(cnt) / sliceEnd[s].Sub(from).Seconds()
-	}
-	// A slice's server CPU per create, in µs.
-	cpuPer := func(s int) float64 {
-		from := cpu0
-		if s > 0 {
-			from = sliceCPU[s-1]
-		}
-		cnt := slice
-		if s == 9 {
-			cnt = int64(n) - 9*slice
-		}
-		return float64((sliceCPU[s] - from).Microseconds()) / float64(cnt)
-	}
-	serverCPU := sliceCPU[9] - cpu0
+	})
+	every := int64(n / scaleNeedle)
 
 	crowd0 := 0 // crowd[0]'s contracts
 	for i := range int64(n) {
@@ -250,8 +153,8 @@ func BenchmarkScale(b *testing.B) {
 	idle := measure()
 
 	rss, peak, anon, file := procMemory(b, srv.cmd.Process.Pid)
-	close(stopSampling)
-	sampling.Wait()
+	peakAnon, peakFile := memory.stop()
+	profiles.Wait()
 	if path := os.Getenv(envScaleHeap); path != "" {
 		resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/heap?gc=1")
 		if err != nil {
@@ -270,9 +173,7 @@ func BenchmarkScale(b *testing.B) {
 	sst, vlog := diskSizes(b, dir)
 	_, restart := startScaleProcess(b, dir, "")
 
-	b.ReportMetric(float64(n)/total.Seconds(), "creates/s")
-	b.ReportMetric(rate(0), "creates/s-first10%")
-	b.ReportMetric(rate(9), "creates/s-last10%")
+	run.report(b)
 	b.ReportMetric(float64(busy.needleACS.Microseconds())/1000, "ms-needle-acs")
 	b.ReportMetric(float64(busy.crowdPage.Microseconds())/1000, "ms-crowd-acs-page")
 	b.ReportMetric(float64(busy.needleUpdates.Microseconds())/1000, "ms-needle-updates-page")
@@ -284,15 +185,26 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-rss")
 	b.ReportMetric(float64(anon)/(1<<20), "MiB-rss-anon")
 	b.ReportMetric(float64(file)/(1<<20), "MiB-rss-file")
-	b.ReportMetric(float64(peakAnon.Load())/(1<<20), "MiB-peak-rss-anon")
-	b.ReportMetric(float64(peakFile.Load())/(1<<20), "MiB-peak-rss-file")
+	b.ReportMetric(float64(peakAnon)/(1<<20), "MiB-peak-rss-anon")
+	b.ReportMetric(float64(peakFile)/(1<<20), "MiB-peak-rss-file")
 	b.ReportMetric(float64(sst)/(1<<20), "MiB-disk-sst")
 	b.ReportMetric(float64(vlog)/(1<<20), "MiB-disk-vlog")
-	b.ReportMetric(cpuPer(0), "cpu-us/create-first10%")
-	b.ReportMetric(cpuPer(9), "cpu-us/create-last10%")
 	b.ReportMetric(float64(restart.Microseconds())/1000, "ms-restart-livez")
 	b.Logf("%d contracts in %v (server CPU %v); server RSS %d MiB (peak %d MiB; anonymous %d MiB, peak %d; files %d MiB, peak %d); restart exec→/livez %v",
-		n, total.Round(time.Millisecond), serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon.Load()>>20, file>>20, peakFile.Load()>>20, restart)
+		n, run.total.Round(time.Millisecond), run.serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon>>20, file>>20, peakFile>>20, restart)
+}
+
+// scaleCount is the number of creates of a scale run: LEDGERD_SCALE,
+// 10 000 when unset.
+func scaleCount(b *testing.B) int {
+	n := 10_000
+	if s := os.Getenv(envScale); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil || n < 10*scaleNeedle {
+			b.Fatalf("%s=%q: want a number ≥ %d", envScale, s, 10*scaleNeedle)
+		}
+	}
+	return n
 }
 
 // scaleReads are the reads BenchmarkScale times: the needle's active
@@ -485,9 +397,9 @@ func get(b *testing.B, c *http.Client, url string) []byte {
 }
 
 // startScaleProcess starts ledgerd on dir (auth none) in a process of its
-// own and returns it once /livez answers 200, with the time from exec to
-// that answer.
-func startScaleProcess(b *testing.B, dir, pprofAddr string) (*process, time.Duration) {
+// own, with env added to its environment, and returns it once /livez
+// answers 200, with the time from exec to that answer.
+func startScaleProcess(b *testing.B, dir, pprofAddr string, env ...string) (*process, time.Duration) {
 	b.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -506,7 +418,7 @@ func startScaleProcess(b *testing.B, dir, pprofAddr string) (*process, time.Dura
 	// -log-level warn: no line per request (what the benchmark measures is
 	// the node, not its logging).
 	cmd := exec.Command(os.Args[0], "-addr", addr, "-grpc-addr", grpcAddr, "-data", dir, "-auth", "none", "-log-level", "warn")
-	cmd.Env = append(os.Environ(), envProcess+"=1")
+	cmd.Env = append(append(os.Environ(), envProcess+"=1"), env...)
 	if pprofAddr != "" {
 		cmd.Env = append(cmd.Env, envScalePprof+"="+pprofAddr)
 	}

@@ -29,6 +29,21 @@ func ServeLimit(tb testing.TB) *httptest.Server {
 	return serveLimit(tb, s, s)
 }
 
+// OpenDiskLimit opens, for benchmarks that serve it in a process of their
+// own (examples/ledgerd's BenchmarkScaleLimit), the physical limit of
+// HTTP + Badger for a Ping create on a durable node: ServeLimit's handler
+// over a store in dir with an on-disk node's options, committing per
+// request the keys and values an on-disk node stores for a Ping create.
+// As the store grows, Badger's compactions cost it what they cost the
+// node. close closes the store, after the handler's last request.
+func OpenDiskLimit(dir string, logger *slog.Logger) (h http.Handler, close func() error, err error) {
+	s, err := httplimit.OpenDir(httplimit.PingCreateOnDisk, dir, logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.Close, nil
+}
+
 // ServePageLimit serves, for benchmarks, the physical limit of HTTP +
 // Badger for an updates page, closed when tb ends: a store of the limit
 // holding the writes of creates Ping creates (each commit made from

@@ -25,8 +25,17 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// Write is one key and value a command stores: their sizes in bytes.
-type Write struct{ Key, Value int }
+// Write is one key and value a command stores: their sizes in bytes, and
+// whether its keys arrive in offset order.
+type Write struct {
+	Key, Value int
+	// Ordered keys are the write's prefix, the same filler and the offset
+	// last, so that each request's key follows the one before, as a
+	// party's update index entries (x/<party>/<offset>) do; the others
+	// are filled from the request's hash, at random places of the key
+	// space, as contract, update and command ids are.
+	Ordered bool
+}
 
 // Shape is what one command costs the store and the reply.
 type Shape struct {
@@ -49,7 +58,17 @@ type Shape struct {
 // entries (x/) and the deduplication record (q/); with the ledger end, 9
 // keys and 3 089 bytes.
 var PingCreate = Shape{Writes: []Write{
-	{140, 846}, {216, 133}, {214, 133}, {10, 946}, {70, 8}, {86, 0}, {84, 0}, {66, 117},
+	{Key: 140, Value: 846}, {Key: 216, Value: 133}, {Key: 214, Value: 133}, {Key: 10, Value: 946, Ordered: true},
+	{Key: 70, Value: 8}, {Key: 86, Ordered: true}, {Key: 84, Ordered: true}, {Key: 66, Value: 117},
+}, Update: 3}
+
+// PingCreateOnDisk is PingCreate on an on-disk node (measured as
+// PingCreate is): the same keys, but each stakeholder's active-contract
+// index entry (w/) also holds the contract's record, so that a party's
+// active contracts are read in one scan (store.ACSIndexRecordValue).
+var PingCreateOnDisk = Shape{Writes: []Write{
+	{Key: 140, Value: 846}, {Key: 216, Value: 980}, {Key: 214, Value: 980}, {Key: 10, Value: 946, Ordered: true},
+	{Key: 70, Value: 8}, {Key: 86, Ordered: true}, {Key: 84, Ordered: true}, {Key: 66, Value: 117},
 }, Update: 3}
 
 // Bytes returns the keys and values the shape writes, in bytes (the
@@ -74,7 +93,18 @@ func BadgerOptions() badger.Options {
 // Options.spill with InMemory).
 var Spill = store.Spill{Above: 64 << 10, Inline: 512 << 10}
 
-// Server is the limit's HTTP handler over its own in-memory store.
+// DiskBadgerOptions are the Badger options of an on-disk node's store in
+// dir (ledger's Options.badgerOptions with Dir).
+func DiskBadgerOptions(dir string) badger.Options {
+	return store.DiskBadgerOptions(dir, false).
+		WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
+}
+
+// DiskSpill is the spill configuration of an on-disk node's store
+// (ledger's Options.spill with Dir).
+var DiskSpill = store.Spill{Inline: 1 << 20}
+
+// Server is the limit's HTTP handler over its own store.
 type Server struct {
 	st    *store.Store
 	shape Shape
@@ -84,6 +114,19 @@ type Server struct {
 // server writing shape per request. Close closes the store.
 func Open(shape Shape, logger *slog.Logger) (*Server, error) {
 	st, err := store.Open(store.Options{Badger: BadgerOptions(), Spill: Spill, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return &Server{st: st, shape: shape}, nil
+}
+
+// OpenDir opens an on-disk store in dir with an on-disk node's options
+// (its Badger options, spill, bound on mapped memory and value log
+// garbage collection) and returns the server writing shape per request:
+// the limit of a durable node, whose cost grows with its store as
+// Badger's compactions do. Close closes the store.
+func OpenDir(shape Shape, dir string, logger *slog.Logger) (*Server, error) {
+	st, err := store.Open(store.Options{Badger: DiskBadgerOptions(dir), Spill: DiskSpill, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +180,11 @@ func (s *Server) commit(body []byte, sum [32]byte) (int64, error) {
 		ob := store.OffsetBytes(off)
 		for i, wr := range s.shape.Writes {
 			key := make([]byte, wr.Key)
-			fill(key, byte('a'+i), sum[:], ob)
+			if wr.Ordered {
+				fill(key, byte('a'+i), orderedFiller, ob)
+			} else {
+				fill(key, byte('a'+i), sum[:], ob)
+			}
 			val := make([]byte, wr.Value)
 			fill(val, 0, body, nil)
 			tx.SetOwned(key, val)
@@ -149,6 +196,10 @@ func (s *Server) commit(body []byte, sum [32]byte) (int64, error) {
 	}
 	return v.(int64), nil
 }
+
+// orderedFiller fills an ordered write's key between its prefix and the
+// offset: the same for every request, as a party's id is in its index.
+var orderedFiller = []byte("party")
 
 // fill fills b with prefix (when not 0) and "/", then tail at the end (as
 // much of it as fits after the prefix) and src repeated in between.

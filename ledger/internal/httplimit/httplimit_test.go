@@ -1,11 +1,13 @@
 package httplimit
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,11 +18,34 @@ import (
 // shape's writes (new keys of its sizes) and a submit-and-wait reply.
 func TestServerCommitsTheShapePerRequest(t *testing.T) {
 	t.Parallel()
-	s, err := Open(PingCreate, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name  string
+		shape Shape
+		open  func(t *testing.T, shape Shape) (*Server, error)
+	}{
+		{"in memory", PingCreate, func(_ *testing.T, shape Shape) (*Server, error) {
+			return Open(shape, slog.New(slog.DiscardHandler))
+		}},
+		{"on disk", PingCreateOnDisk, func(t *testing.T, shape Shape) (*Server, error) {
+			return OpenDir(shape, t.TempDir(), slog.New(slog.DiscardHandler))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := tc.open(t, tc.shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			checkCommits(t, s, tc.shape)
+		})
 	}
-	defer s.Close()
+}
+
+// checkCommits posts three requests to s and checks the replies and that
+// the store holds shape's keys and values for each, the ordered ones in
+// offset order and the others at other places for each request.
+func checkCommits(t *testing.T, s *Server, shape Shape) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	const n = 3
@@ -46,20 +71,40 @@ func TestServerCommitsTheShapePerRequest(t *testing.T) {
 		t.Errorf("LedgerEnd() = %d, want %d", got, n)
 	}
 	keys, total := 0, 0
-	err = s.st.View(func(r *store.Reader) error {
+	byWrite := map[byte][][]byte{} // each write's keys, in key order
+	err := s.st.View(func(r *store.Reader) error {
 		return r.Scan(nil, nil, func(k, v []byte) (bool, error) {
 			keys++
 			total += len(k) + len(v)
+			byWrite[k[0]] = append(byWrite[k[0]], slices.Clone(k))
 			return true, nil
 		})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantKeys := n*len(PingCreate.Writes) + 1 // and the ledger end
-	wantTotal := n*PingCreate.Bytes() + len(store.KeyLedgerEnd) + 8
+	wantKeys := n*len(shape.Writes) + 1 // and the ledger end
+	wantTotal := n*shape.Bytes() + len(store.KeyLedgerEnd) + 8
 	if keys != wantKeys || total != wantTotal {
 		t.Errorf("the store holds %d keys of %d bytes, want %d of %d", keys, total, wantKeys, wantTotal)
+	}
+	for i, wr := range shape.Writes {
+		ks := byWrite[byte('a'+i)]
+		if len(ks) != n {
+			t.Fatalf("write %d: %d keys, want %d", i, len(ks), n)
+		}
+		// In key order, an ordered write's keys are the requests' offsets
+		// in order; the others' share no more than the prefix.
+		for j := 1; j < n; j++ {
+			if wr.Ordered {
+				at := len(ks[j]) - 8
+				if got := store.DecodeOffset(ks[j][at:]); got != int64(j+1) || !bytes.Equal(ks[j][:at], ks[0][:at]) {
+					t.Errorf("write %d (ordered): key %d is %q (offset %d), want %q and offset %d", i, j, ks[j], got, ks[0][:at], j+1)
+				}
+			} else if bytes.Equal(ks[j][:min(len(ks[j]), 10)], ks[j-1][:min(len(ks[j-1]), 10)]) {
+				t.Errorf("write %d: keys %q and %q start alike", i, ks[j-1], ks[j])
+			}
+		}
 	}
 }
 
@@ -93,7 +138,7 @@ func TestFill(t *testing.T) {
 // records after its offset, in offset order, at most size of them.
 func TestPageReadsTheUpdatesAfterItsOffset(t *testing.T) {
 	t.Parallel()
-	shape := Shape{Writes: []Write{{20, 4}, {10, 6}}, Update: 1}
+	shape := Shape{Writes: []Write{{Key: 20, Value: 4}, {Key: 10, Value: 6, Ordered: true}}, Update: 1}
 	s, err := Open(shape, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
