@@ -39,12 +39,15 @@ func newPingBenchWith(b testing.TB, opts ledger.Options) *pingBench {
 }
 
 // create submits and waits for one Ping create of alice to bob.
-func (p *pingBench) create(b testing.TB) error {
+func (p *pingBench) create(b testing.TB) error { return p.createTo(b, p.bob) }
+
+// createTo submits and waits for one Ping create of alice to responder.
+func (p *pingBench) createTo(b testing.TB, responder string) error {
 	id := strconv.FormatInt(p.commandCount.Add(1), 10)
 	_, err := jsonapi.New(p.n).SubmitAndWait(b.Context(), jsonapi.JsCommands{
 		CommandID: "ping-" + id, ActAs: []string{p.alice}, UserID: "u1",
 		Commands: []jsonapi.JsCommand{{CreateCommand: &jsonapi.JsCreateCommand{TemplateID: p.pingID,
-			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, p.alice, p.bob))}}},
+			CreateArguments: json.RawMessage(fmt.Sprintf(`{"id": %q, "initiator": %q, "responder": %q}`, id, p.alice, responder))}}},
 	})
 	return err
 }

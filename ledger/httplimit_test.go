@@ -34,8 +34,9 @@ func TestHTTPLimitHasTheNodeStoreOptions(t *testing.T) {
 }
 
 // TestHTTPLimitWritesWhatAPingCreateStores: httplimit.PingCreate has the
-// keys a Ping create adds to an in-memory node's store, and
-// httplimit.PingCreateOnDisk to an on-disk node's (the ledger end aside,
+// keys a Ping create adds to an in-memory node's store,
+// httplimit.PingCreateOnDisk to an on-disk node's and
+// httplimit.SelfPingCreateOnDisk, a Ping to oneself, (the ledger end aside,
 // which it overwrites), each key and value of the same size, and the
 // shape's ordered keys are those whose keys end with the create's offset.
 func TestHTTPLimitWritesWhatAPingCreateStores(t *testing.T) {
@@ -44,20 +45,22 @@ func TestHTTPLimitWritesWhatAPingCreateStores(t *testing.T) {
 		name  string
 		opts  func(t *testing.T) ledger.Options
 		shape httplimit.Shape
+		self  bool // a Ping of alice to alice, not to bob
 	}{
-		{"in memory", func(*testing.T) ledger.Options { return ledger.Options{} }, httplimit.PingCreate},
-		{"on disk", func(t *testing.T) ledger.Options { return ledger.Options{Dir: t.TempDir()} }, httplimit.PingCreateOnDisk},
+		{"in memory", func(*testing.T) ledger.Options { return ledger.Options{} }, httplimit.PingCreate, false},
+		{"on disk", func(t *testing.T) ledger.Options { return ledger.Options{Dir: t.TempDir()} }, httplimit.PingCreateOnDisk, false},
+		{"on disk, to oneself", func(t *testing.T) ledger.Options { return ledger.Options{Dir: t.TempDir()} }, httplimit.SelfPingCreateOnDisk, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			checkLimitShape(t, tc.opts(t), tc.shape)
+			checkLimitShape(t, tc.opts(t), tc.shape, tc.self)
 		})
 	}
 }
 
-// checkLimitShape checks shape against the writes of a Ping create on a
-// node opened with opts.
-func checkLimitShape(t *testing.T, opts ledger.Options, shape httplimit.Shape) {
+// checkLimitShape checks shape against the writes of a Ping create (of
+// alice to herself when self, else to bob) on a node opened with opts.
+func checkLimitShape(t *testing.T, opts ledger.Options, shape httplimit.Shape, self bool) {
 	// Times print their fraction in groups of three digits, dropping zero
 	// groups (as Java's Instant.toString): with the wall clock, one time in
 	// a thousand has zero microseconds, prints three digits shorter, and
@@ -76,7 +79,11 @@ func checkLimitShape(t *testing.T, opts ledger.Options, shape httplimit.Shape) {
 		t.Fatal(err)
 	}
 	before := ledger.StoredSizesForTest(t, p.n)
-	if err := p.create(t); err != nil {
+	responder := p.bob
+	if self {
+		responder = p.alice
+	}
+	if err := p.createTo(t, responder); err != nil {
 		t.Fatal(err)
 	}
 	off, err := p.n.LedgerEnd(t.Context())

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -105,34 +104,8 @@ func BenchmarkScale(b *testing.B) {
 	// rate of the first and the last tenth.
 	pid := srv.cmd.Process.Pid
 	memory := sampleMemory(b, pid)
-	var profiles sync.WaitGroup
-	cpuProfile := func(name string) {
-		prefix := os.Getenv(envScaleCPU)
-		if prefix == "" {
-			return
-		}
-		profiles.Go(func() {
-			resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/profile?seconds=5")
-			if err != nil {
-				b.Errorf("CPU profile: %v", err)
-				return
-			}
-			defer resp.Body.Close()
-			prof, err := io.ReadAll(resp.Body)
-			if err == nil {
-				err = os.WriteFile(prefix+"-"+name+".pb.gz", prof, 0o644)
-			}
-			if err != nil {
-				b.Errorf("CPU profile: %v", err)
-			}
-		})
-	}
-	cpuProfile("first")
-	run := scaleCreates(b, client, srv.base, pid, n, scaleBodies(n, pingT, needle, crowd), func(tenth int) {
-		if tenth == 8 {
-			cpuProfile("last")
-		}
-	})
+	profiles := cpuProfiles(b, pprofAddr)
+	run := scaleCreates(b, client, srv.base, pid, n, scaleBodies(n, pingT, needle, crowd), profiles)
 	every := int64(n / scaleNeedle)
 
 	crowd0 := 0 // crowd[0]'s contracts
@@ -154,7 +127,7 @@ func BenchmarkScale(b *testing.B) {
 
 	rss, peak, anon, file := procMemory(b, srv.cmd.Process.Pid)
 	peakAnon, peakFile := memory.stop()
-	profiles.Wait()
+	profiles.wait()
 	if path := os.Getenv(envScaleHeap); path != "" {
 		resp, err := http.Get("http://" + pprofAddr + "/debug/pprof/heap?gc=1")
 		if err != nil {

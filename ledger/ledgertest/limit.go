@@ -33,11 +33,12 @@ func ServeLimit(tb testing.TB) *httptest.Server {
 // own (examples/ledgerd's BenchmarkScaleLimit), the physical limit of
 // HTTP + Badger for a Ping create on a durable node: ServeLimit's handler
 // over a store in dir with an on-disk node's options, committing per
-// request the keys and values an on-disk node stores for a Ping create.
+// request the keys and values an on-disk node stores for a Ping create
+// whose initiator is its responder (as BenchmarkScale's creates are).
 // As the store grows, Badger's compactions cost it what they cost the
 // node. close closes the store, after the handler's last request.
 func OpenDiskLimit(dir string, logger *slog.Logger) (h http.Handler, close func() error, err error) {
-	s, err := httplimit.OpenDir(httplimit.PingCreateOnDisk, dir, logger)
+	s, err := httplimit.OpenDir(httplimit.SelfPingCreateOnDisk, dir, logger)
 	if err != nil {
 		return nil, nil, err
 	}

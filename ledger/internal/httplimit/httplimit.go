@@ -71,6 +71,15 @@ var PingCreateOnDisk = Shape{Writes: []Write{
 	{Key: 70, Value: 8}, {Key: 86, Ordered: true}, {Key: 84, Ordered: true}, {Key: 66, Value: 117},
 }, Update: 3}
 
+// SelfPingCreateOnDisk is PingCreateOnDisk for a Ping whose initiator is
+// also its responder (examples/ledgerd's BenchmarkScale's creates): one
+// stakeholder, so one active-contract index entry (w/) and one update
+// index entry (x/).
+var SelfPingCreateOnDisk = Shape{Writes: []Write{
+	{Key: 140, Value: 764}, {Key: 216, Value: 898}, {Key: 10, Value: 873, Ordered: true},
+	{Key: 70, Value: 8}, {Key: 86, Ordered: true}, {Key: 66, Value: 117},
+}, Update: 2}
+
 // Bytes returns the keys and values the shape writes, in bytes (the
 // ledger end excluded).
 func (s Shape) Bytes() int {
