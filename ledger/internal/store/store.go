@@ -1098,15 +1098,17 @@ const blockSize = 16 << 10
 // commit wait for the disk.
 func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 	b := badger.DefaultOptions(dir).
-		WithMemTableSize(16 << 20).
+		// Memtables of 8 MiB: each is a skip list in an arena of its
+		// size (Go heap) and a write-ahead log of its size (mapped);
+		// a smaller list also costs each insert less.
+		WithMemTableSize(8 << 20).
 		// NumMemtables is how many full memtables may wait for
 		// their flush (besides the one being flushed and the one
-		// written) before writes stall. Each holds a 16 MiB arena
-		// and its write-ahead log's pages, mapped; they pile up
-		// only when the flushes wait for compactions (level 0
-		// full), late in a large ledger's run, when the memory
-		// peaked (BENCHMARKS.md, issue 23): 1, so that at most one
-		// waits; with 2, a million Ping creates peaked at 413 MiB.
+		// written) before writes stall. They pile up only when the
+		// flushes wait for compactions (level 0 full), late in a
+		// large ledger's run, when the memory peaked (BENCHMARKS.md,
+		// issue 23): 1, so that at most one waits; with 2 (of
+		// 16 MiB), a million Ping creates peaked at 413 MiB.
 		WithNumMemtables(1).
 		WithBlockCacheSize(32 << 20).
 		WithIndexCacheSize(16 << 20).
@@ -1118,6 +1120,24 @@ func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 		// collection rewrites a file at a time.
 		WithValueLogFileSize(16 << 20).
 		WithNumCompactors(2).
+		// Level 0 holds up to 24 memtable flushes (192 MiB of
+		// memtables) before they are merged into the level below,
+		// and writes stall at 48, rather than Badger's 5 and 15. The
+		// ledger's index keys are random (contract, update and
+		// command ids), so every flushed table overlaps the whole
+		// level below, and each merge rewrites all of it: merging
+		// more at once rewrites it less often. Tables are not
+		// compressed: random hex ids compress by ~15 % with Snappy,
+		// and compressing every compaction's tables and
+		// decompressing every block read cost more CPU than those
+		// bytes do. At a million Ping creates the last tenth's rate
+		// was 0.50–0.53 of the first's with Badger's defaults, 0.74
+		// to 1.1 with these; the tables take ~20 % more disk, and a
+		// merge of level 0 writes more new tables (mapped until it
+		// ends) at once (BENCHMARKS.md, issue 23).
+		WithNumLevelZeroTables(24).
+		WithNumLevelZeroTablesStall(48).
+		WithCompression(options.None).
 		WithSyncWrites(syncWrites)
 	// Every level's tables at BaseTableSize: with Badger's default
 	// multiplier (2 per level below the base level), the deep levels a
