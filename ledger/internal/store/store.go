@@ -1110,7 +1110,10 @@ func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 		// issue 23): 1, so that at most one waits; with 2 (of
 		// 16 MiB), a million Ping creates peaked at 413 MiB.
 		WithNumMemtables(1).
-		WithBlockCacheSize(32 << 20).
+		// No block cache: a table that is not compressed (below) is
+		// read in place from its mapping, so the cache would keep
+		// only blocks' headers, and its counters cost ~10 MiB of heap.
+		WithBlockCacheSize(0).
 		WithIndexCacheSize(16 << 20).
 		WithBaseTableSize(4 << 20).
 		WithBlockSize(blockSize).
@@ -1131,8 +1134,8 @@ func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 		// and compressing every compaction's tables and
 		// decompressing every block read cost more CPU than those
 		// bytes do. At a million Ping creates the last tenth's rate
-		// was 0.50–0.53 of the first's with Badger's defaults, 0.74
-		// to 1.1 with these; the tables take ~20 % more disk, and a
+		// was 0.50–0.53 of the first's with Badger's defaults,
+		// 0.83–1.1 with these; the tables take ~20 % more disk, and a
 		// merge of level 0 writes more new tables (mapped until it
 		// ends) at once (BENCHMARKS.md, issue 23).
 		WithNumLevelZeroTables(24).
