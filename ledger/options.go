@@ -163,19 +163,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// spill keeps large values out of an in-memory store's transactions (its
-// memtable holds every value: none above 1 MiB, no transaction above 15% of
-// the 8 MiB memtable), so that every value a client may send is storable
-// without a large, eagerly allocated memtable. A durable store keeps values
-// of valueThreshold bytes and more in its value log (they count as 12-byte
-// pointers against its transaction limit, 15% of the 16 MiB memtable), but
-// one value must fit a value log file (16 MiB): an operation's values
-// beyond 1 MiB in total are spilled, in chunks.
+// spill is the store's spill of the node's kind (store.InMemorySpill,
+// store.DiskSpill).
 func (o Options) spill() store.Spill {
 	if !o.InMemory {
-		return store.Spill{Inline: 1 << 20}
+		return store.DiskSpill
 	}
-	return store.Spill{Above: 64 << 10, Inline: 512 << 10}
+	return store.InMemorySpill
 }
 
 // badgerOptions sizes Badger for the node: an in-memory node for a unit test
@@ -201,7 +195,6 @@ func (o Options) badgerOptions() badger.Options {
 	} else {
 		b = store.DiskBadgerOptions(o.Dir, o.SyncWrites)
 	}
-	b = b.WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
 	if o.Badger != nil {
 		b = o.Badger(b)
 	}

@@ -36,8 +36,8 @@ func ServeLimit(tb testing.TB) *httptest.Server {
 // request the keys and values an on-disk node stores for a Ping create
 // whose initiator is its responder (as BenchmarkScale's creates are).
 // As the store grows, Badger's compactions cost it what they cost the
-// node. close closes the store, after the handler's last request.
-func OpenDiskLimit(dir string, logger *slog.Logger) (h http.Handler, close func() error, err error) {
+// node. closeStore closes the store, after the handler's last request.
+func OpenDiskLimit(dir string, logger *slog.Logger) (h http.Handler, closeStore func() error, err error) {
 	s, err := httplimit.OpenDir(httplimit.SelfPingCreateOnDisk, dir, logger)
 	if err != nil {
 		return nil, nil, err

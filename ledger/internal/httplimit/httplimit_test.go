@@ -26,7 +26,7 @@ func TestServerCommitsTheShapePerRequest(t *testing.T) {
 		{"in memory", PingCreate, func(_ *testing.T, shape Shape) (*Server, error) {
 			return Open(shape, slog.New(slog.DiscardHandler))
 		}},
-		{"on disk", PingCreateOnDisk, func(t *testing.T, shape Shape) (*Server, error) {
+		{"on disk", SelfPingCreateOnDisk, func(t *testing.T, shape Shape) (*Server, error) {
 			return OpenDir(shape, t.TempDir(), slog.New(slog.DiscardHandler))
 		}},
 	} {

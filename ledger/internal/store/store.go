@@ -1092,7 +1092,7 @@ const valueThreshold = 512
 const blockSize = 16 << 10
 
 // DiskBadgerOptions are the Badger options of an on-disk node's store in
-// dir (package ledger adds its logger): moderate memtables and tables
+// dir (nodeSettings included): moderate memtables and tables
 // rather than Badger's server-sized defaults, values of valueThreshold
 // bytes and more in the value log, larger blocks. syncWrites makes every
 // commit wait for the disk.
@@ -1150,15 +1150,36 @@ func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 	// 100 000 Ping creates, 942 MB at 300 000; 392 and 333 MB with
 	// this (BENCHMARKS.md, issue 23). More, smaller files instead.
 	b.TableSizeMultiplier = 1
-	return b
+	return nodeSettings(b)
 }
 
+// nodeSettings are what every node's Badger gets, in memory or on disk:
+// no Badger logger (the committer logs what matters), no expvar metrics,
+// and no conflict detection (one committer writes; it never conflicts).
+func nodeSettings(b badger.Options) badger.Options {
+	return b.WithLogger(nil).WithMetricsEnabled(false).WithDetectConflicts(false)
+}
+
+// InMemorySpill is an in-memory node's spill. Its memtable holds every
+// value, and Badger takes no value above 1 MiB and no transaction above
+// 15 % of the 8 MiB memtable: values above 64 KiB, and an operation's
+// largest values beyond 512 KiB in all, are spilled, so that every value
+// a client may send is storable without a large memtable.
+var InMemorySpill = Spill{Above: 64 << 10, Inline: 512 << 10}
+
+// DiskSpill is an on-disk node's spill. Values of valueThreshold bytes
+// and more go to the value log (12-byte pointers in the transaction,
+// whose limit is 15 % of the 8 MiB memtable), but one value must fit a
+// value log file (16 MiB): an operation's largest values beyond 1 MiB in
+// all are spilled, in chunks.
+var DiskSpill = Spill{Inline: 1 << 20}
+
 // InMemoryBadgerOptions are the Badger options of an in-memory node's
-// store (package ledger adds its logger and the settings of a prepared
-// snapshot's node): small memtables and tables, no compression and no
+// store (nodeSettings included; package ledger adds the settings of a
+// prepared snapshot's node): small memtables and tables, no compression and no
 // caches (the data is in memory already), every value in the tree.
 func InMemoryBadgerOptions() badger.Options {
-	return badger.DefaultOptions("").WithInMemory(true).
+	b := badger.DefaultOptions("").WithInMemory(true).
 		WithMemTableSize(8 << 20).
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(5).
@@ -1170,4 +1191,5 @@ func InMemoryBadgerOptions() badger.Options {
 		WithNumCompactors(2).
 		WithBaseTableSize(2 << 20).
 		WithValueThreshold(1 << 20)
+	return nodeSettings(b)
 }
