@@ -28,7 +28,7 @@ func pingTarget(b *testing.B) (base, pingT, alice, bob string, client *http.Clie
 		b.Skipf("../shared not found: skipping the Ping benchmark (%v)", err)
 	}
 	base = startServer(b, discardLogger(), "-in-memory", "-auth", "none").base
-	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+	client = loadClient()
 	post(b, client, base+"/v2/dars", dar)
 	party := func(hint string) string {
 		var alloc struct {
@@ -105,7 +105,7 @@ func BenchmarkHTTPPingCreateVsLimit(b *testing.B) {
 		}
 		pingT := ledgertest.MainPackageID(b, dar) + ":Canton.Internal.Ping:Ping"
 		alice, bob := "alice::1220"+strings.Repeat("a", 64), "bob::1220"+strings.Repeat("b", 64)
-		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+		client := loadClient()
 		limitRate, limitCPU = pingLoad(b, client, ledgertest.ServeLimit(b).URL+"/v2/commands/submit-and-wait", pingT, alice, bob)
 	})
 	b.Run("ping", func(b *testing.B) {

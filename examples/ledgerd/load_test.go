@@ -19,7 +19,7 @@ import (
 func loadTarget(b *testing.B) (base, pkg, party string, client *http.Client) {
 	b.Helper()
 	base = startServer(b, discardLogger(), "-in-memory", "-auth", "none").base
-	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+	client = loadClient()
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	post(b, client, base+"/v2/dars", dar)
 	var alloc struct {

@@ -72,17 +72,9 @@ func BenchmarkScale(b *testing.B) {
 	if err != nil {
 		b.Skipf("../shared not found: skipping the scale benchmark (%v)", err)
 	}
-	n := scaleCount(b)
-	dir := os.Getenv(envScaleDir)
-	if dir == "" {
-		dir = b.TempDir()
-	}
-	pprofAddr := ""
-	if os.Getenv(envScaleHeap) != "" || os.Getenv(envScaleCPU) != "" {
-		pprofAddr = "127.0.0.1:" + strconv.Itoa(20000+os.Getpid()%20000)
-	}
+	n, dir, pprofAddr := scaleSetup(b, os.Getenv(envScaleHeap) != "")
 	srv, _ := startScaleProcess(b, dir, pprofAddr)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+	client := loadClient()
 	post(b, client, srv.base+"/v2/dars", dar)
 	pingT := ledgertest.MainPackageID(b, dar) + ":Canton.Internal.Ping:Ping"
 	party := func(hint string) string {
@@ -106,11 +98,10 @@ func BenchmarkScale(b *testing.B) {
 	memory := sampleMemory(b, pid)
 	profiles := cpuProfiles(b, pprofAddr)
 	run := scaleCreates(b, client, srv.base, pid, n, scaleBodies(n, pingT, needle, crowd), profiles)
-	every := int64(n / scaleNeedle)
 
 	crowd0 := 0 // crowd[0]'s contracts
 	for i := range int64(n) {
-		if i%every != every-1 && (i-i/every)%scaleCrowd == 0 {
+		if scaleOwner(n, i) == 0 {
 			crowd0++
 		}
 	}
@@ -167,17 +158,32 @@ func BenchmarkScale(b *testing.B) {
 		n, run.total.Round(time.Millisecond), run.serverCPU.Round(time.Millisecond), rss>>20, peak>>20, anon>>20, peakAnon>>20, file>>20, peakFile>>20, restart)
 }
 
-// scaleCount is the number of creates of a scale run: LEDGERD_SCALE,
-// 10 000 when unset.
-func scaleCount(b *testing.B) int {
-	n := 10_000
+// scaleSetup returns a scale run's number of creates (LEDGERD_SCALE,
+// 10 000 when unset), its store's directory (LEDGERD_SCALE_DIR, a new
+// temporary one when unset) and the address its server serves pprof on,
+// "" unless LEDGERD_SCALE_CPU is set or profiles is.
+func scaleSetup(b *testing.B, profiles bool) (n int, dir, pprofAddr string) {
+	n = 10_000
 	if s := os.Getenv(envScale); s != "" {
 		var err error
 		if n, err = strconv.Atoi(s); err != nil || n < 10*scaleNeedle {
 			b.Fatalf("%s=%q: want a number ≥ %d", envScale, s, 10*scaleNeedle)
 		}
 	}
-	return n
+	if dir = os.Getenv(envScaleDir); dir == "" {
+		dir = b.TempDir()
+	}
+	if profiles || os.Getenv(envScaleCPU) != "" {
+		pprofAddr = "127.0.0.1:" + strconv.Itoa(20000+os.Getpid()%20000)
+	}
+	return n, dir, pprofAddr
+}
+
+// loadClient is the HTTP client the benchmarks' and load tests' many
+// concurrent clients share: up to 128 connections to the server, kept
+// alive, rather than net/http's 2 idle ones.
+func loadClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
 }
 
 // scaleReads are the reads BenchmarkScale times: the needle's active

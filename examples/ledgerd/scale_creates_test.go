@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,15 +49,24 @@ func (r scaleRun) report(b *testing.B) {
 	b.ReportMetric(r.cpuPer[9], "cpu-us/create-last10%")
 }
 
-// scaleBodies returns the body of BenchmarkScale's i-th create of n: a
-// Ping of the needle's for every n/100-th, of the crowd's (round-robin)
-// for the others.
-func scaleBodies(n int, pingT, needle string, crowd []string) func(i int64) []byte {
+// scaleOwner is whose BenchmarkScale's i-th create of n is: -1 for the
+// needle's (every n/100-th), else the index of the crowd party's
+// (round-robin over the others).
+func scaleOwner(n int, i int64) int {
 	every := int64(n / scaleNeedle)
+	if i%every == every-1 {
+		return -1
+	}
+	return int((i - i/every) % scaleCrowd)
+}
+
+// scaleBodies returns the body of BenchmarkScale's i-th create of n: a
+// Ping of its owner's (scaleOwner) to itself.
+func scaleBodies(n int, pingT, needle string, crowd []string) func(i int64) []byte {
 	return func(i int64) []byte {
-		p := crowd[(i-i/every)%scaleCrowd]
-		if i%every == every-1 {
-			p = needle
+		p := needle
+		if o := scaleOwner(n, i); o >= 0 {
+			p = crowd[o]
 		}
 		return fmt.Appendf(nil, `{"commandId":"s%d","actAs":[%q],"userId":"participant_admin","commands":[{"CreateCommand":{"templateId":%q,"createArguments":{"id":"p%d","initiator":%q,"responder":%q}}}]}`,
 			i, p, pingT, i, p, p)
@@ -230,18 +238,10 @@ func (m *memorySampler) stop() (peakAnon, peakFile int64) {
 //
 //	LEDGERD_SCALE=1000000 go test -run '^$' -bench ScaleLimit -benchtime 1x ./examples/ledgerd
 func BenchmarkScaleLimit(b *testing.B) {
-	n := scaleCount(b)
-	dir := os.Getenv(envScaleDir)
-	if dir == "" {
-		dir = b.TempDir()
-	}
-	pprofAddr := ""
-	if os.Getenv(envScaleCPU) != "" {
-		pprofAddr = "127.0.0.1:" + strconv.Itoa(20000+os.Getpid()%20000)
-	}
+	n, dir, pprofAddr := scaleSetup(b, false)
 	srv, _ := startScaleProcess(b, dir, pprofAddr, envScaleLimit+"=1")
 	profiles := cpuProfiles(b, pprofAddr)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
+	client := loadClient()
 	// Party ids of the node's length (a hint, "::1220" and 64 hex digits).
 	party := func(hint string) string { return hint + "::1220" + strings.Repeat("0a", 32) }
 	crowd := make([]string, scaleCrowd)
@@ -288,7 +288,7 @@ func serveScaleLimit() int {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/livez", func(http.ResponseWriter, *http.Request) {})
 	mux.Handle("/", limit)
-	srv := &http.Server{Addr: *addr, Handler: mux}
+	srv := &http.Server{Handler: mux}
 	httpadapter.ServerTimeouts(srv)
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
