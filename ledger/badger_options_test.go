@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/daml/value"
@@ -96,5 +98,64 @@ func TestStoreWrittenWithEarlierBadgerOptionsOpens(t *testing.T) {
 		if err := n.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestLargeTransactionOnDisk: an on-disk node commits one transaction of
+// 2 000 creates (its memtable of 8 MiB bounds one Badger transaction to
+// about 3 000 such creates; an in-memory node's to about 1 000), and
+// refuses one of 8 000 with REQUEST_ENTITY_TOO_LARGE, leaving no trace:
+// the ledger end and the party's contracts are as before, and the
+// command id is free for a smaller command.
+func TestLargeTransactionOnDisk(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	n, err := Open(Options{Dir: t.TempDir(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: dar}); err != nil {
+		t.Fatal(err)
+	}
+	alice := allocateParties(t, n, "alice")[0]
+	iouT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"}
+	creates := func(count int) []Command {
+		cmds := make([]Command, count)
+		for i := range cmds {
+			cmds[i] = CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: value.Record{RecordID: &iouT, Fields: []value.RecordField{
+				{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(int64(i))}}}}
+		}
+		return cmds
+	}
+	contracts := func() int {
+		t.Helper()
+		count := 0
+		for _, err := range n.ActiveContractEvents(ctx, ReadAs(alice), 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			count++
+		}
+		return count
+	}
+	if _, err := n.Submit(ctx, Commands{ActAs: []string{alice}, CommandID: "large", Commands: creates(2000)}); err != nil {
+		t.Fatalf("a transaction of 2 000 creates: %v", err)
+	}
+	end, _ := n.LedgerEnd(ctx)
+	_, err = n.Submit(ctx, Commands{ActAs: []string{alice}, CommandID: "too-large", Commands: creates(8000)})
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code != apierr.RequestTooLarge {
+		t.Fatalf("a transaction of 8 000 creates: %v, want %s", err, apierr.RequestTooLarge.Name)
+	}
+	if got, _ := n.LedgerEnd(ctx); got != end {
+		t.Errorf("ledger end after the refusal = %d, want %d", got, end)
+	}
+	if got := contracts(); got != 2000 {
+		t.Errorf("alice has %d contracts after the refusal, want 2000", got)
+	}
+	if _, err := n.Submit(ctx, Commands{ActAs: []string{alice}, CommandID: "too-large", Commands: creates(1)}); err != nil {
+		t.Errorf("the refused command's id, again with one create: %v", err)
 	}
 }
