@@ -47,10 +47,8 @@ func TestStoreWrittenWithEarlierBadgerOptionsOpens(t *testing.T) {
 		t.Helper()
 		for range count {
 			seq++
-			iou := value.Record{RecordID: &iouT, Fields: []value.RecordField{{Label: "owner", Value: value.Party(alice)},
-				{Label: "amount", Value: value.Int64(int64(seq))}}}
 			if _, err := n.Submit(ctx, Commands{ActAs: []string{alice}, CommandID: "c" + strconv.Itoa(seq),
-				Commands: []Command{CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: iou}}}); err != nil {
+				Commands: []Command{iouCreate(iouT, alice, seq)}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -124,8 +122,7 @@ func TestLargeTransactionOnDisk(t *testing.T) {
 	creates := func(count int) []Command {
 		cmds := make([]Command, count)
 		for i := range cmds {
-			cmds[i] = CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: value.Record{RecordID: &iouT, Fields: []value.RecordField{
-				{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(int64(i))}}}}
+			cmds[i] = iouCreate(iouT, alice, i)
 		}
 		return cmds
 	}
@@ -158,4 +155,11 @@ func TestLargeTransactionOnDisk(t *testing.T) {
 	if _, err := n.Submit(ctx, Commands{ActAs: []string{alice}, CommandID: "too-large", Commands: creates(1)}); err != nil {
 		t.Errorf("the refused command's id, again with one create: %v", err)
 	}
+}
+
+// iouCreate is the command creating an Iou (lftest.IouPackage's
+// template iouT) of owner for amount.
+func iouCreate(iouT lf.TypeConID, owner string, amount int) Command {
+	return CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: value.Record{RecordID: &iouT, Fields: []value.RecordField{
+		{Label: "owner", Value: value.Party(owner)}, {Label: "amount", Value: value.Int64(int64(amount))}}}}
 }
