@@ -9,6 +9,8 @@ import (
 	"slices"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 )
 
 // The binary stored form of log entries. Every update read decodes the
@@ -56,7 +58,9 @@ import (
 //	[v(number of nodes) node...] [reassignment]
 //	[s(user id)] [list(act as)] [s(submission id)]
 //
-// the members in brackets present when their flag is set. A list is
+// the members in brackets present when their flag is set (one flag,
+// entPlain, says instead that every string of the entry is plain JSON
+// text). A list is
 // v(length) then its strings, a node
 //
 //	v(node flags) v(id) s(contract id) s(template id) s(package name)
@@ -90,6 +94,12 @@ const (
 	entUserID
 	entActAs
 	entSubmissionID
+	// entPlain says every string of the entry (its raw members aside) is
+	// written in a JSON answer as it is (jsontext.Plain): the JSON page
+	// copies them without looking for bytes to escape (wire_page.go).
+	// Entries written before it have none, and are escaped as they are
+	// read.
+	entPlain
 	entAll = 1<<iota - 1
 )
 
@@ -135,6 +145,18 @@ type binEncoder struct {
 	b     []byte
 	lists int // strings in lists
 	size  int // an estimate of the head's size
+	// notPlain is set once a string that is not jsontext.Plain is noted.
+	notPlain bool
+}
+
+// note notes strings of the entry for its size and entPlain.
+func (w *binEncoder) note(ss ...string) {
+	for _, s := range ss {
+		w.size += len(s)
+		if !w.notPlain && !jsontext.Plain(s) {
+			w.notPlain = true
+		}
+	}
 }
 
 // encode returns the stored form of an entry: the binary form, or the
@@ -149,14 +171,15 @@ func (e *logEntry) encode() []byte {
 	var rawsBuf [8][]byte
 	raws := rawsBuf[:0]
 	var w binEncoder
-	w.size = 32 + len(e.UpdateID) + len(e.CommandID) + len(e.WorkflowID) + len(e.EffectiveAt) + len(e.RecordTime) +
-		len(e.SynchronizerID) + len(e.UserID) + len(e.SubmissionID) + len(e.Kind)
+	w.size = 32
+	w.note(e.UpdateID, e.CommandID, e.WorkflowID, e.EffectiveAt, e.RecordTime, e.SynchronizerID, e.UserID, e.SubmissionID, e.Kind)
 	w.countList(e.ActAs)
 	for i := range e.Nodes {
 		raws = w.countNode(raws, &e.Nodes[i])
 	}
 	if e.Reassign != nil {
-		w.size += 32 + len(e.Reassign.ReassignmentID) + len(e.Reassign.Source) + len(e.Reassign.Target) + len(e.Reassign.Submitter)
+		w.size += 32
+		w.note(e.Reassign.ReassignmentID, e.Reassign.Source, e.Reassign.Target, e.Reassign.Submitter)
 		raws = w.countNode(raws, &e.Reassign.Contract)
 	}
 	rawLen := 0
@@ -187,7 +210,7 @@ func (e *logEntry) encode() []byte {
 		flag uint64
 	}{{e.CommandID != "", entCommandID}, {e.WorkflowID != "", entWorkflowID}, {e.EffectiveAt != "", entEffectiveAt},
 		{e.storesNodes(), entNodes}, {e.Reassign != nil, entReassign}, {e.UserID != "", entUserID},
-		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}} {
+		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}, {!w.notPlain, entPlain}} {
 		if f.on {
 			flags |= f.flag
 		}
@@ -239,16 +262,15 @@ const binaryMaxVarint = 10
 // countList notes a list's strings (a present one: non-empty).
 func (w *binEncoder) countList(l []string) {
 	w.lists += len(l)
-	for _, s := range l {
-		w.size += len(s) + 2
-	}
-	w.size += 2
+	w.note(l...)
+	w.size += 2 + 2*len(l)
 }
 
 // countNode notes a node's lists and size and appends its raw members'
 // stored forms to raws, ahead of its encoding.
 func (w *binEncoder) countNode(raws [][]byte, n *txNode) [][]byte {
-	w.size += 48 + len(n.ContractID) + len(n.TemplateID) + len(n.PackageName) + len(n.CreatedAt) + len(n.Choice) + len(n.InterfaceID)
+	w.size += 48
+	w.note(n.ContractID, n.TemplateID, n.PackageName, n.CreatedAt, n.Choice, n.InterfaceID)
 	raws = appendStoredRaw(raws, n.Argument, false)
 	raws = appendStoredRaw(raws, n.Key, true)
 	raws = appendStoredRaw(raws, n.Result, true)
@@ -671,6 +693,7 @@ func (d *binDecoder) logEntry(e *logEntry) bool {
 		return false
 	}
 	d.effectiveAt = e.EffectiveAt
+	e.plain = flags&entPlain != 0
 	if flags&entNodes != 0 {
 		// Each node takes minNodeSize bytes of the head and a byte of the
 		// raw members (its argument) at least, but a txNode hundreds of

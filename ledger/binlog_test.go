@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -171,7 +173,7 @@ func TestBinaryLogEntryDamaged(t *testing.T) {
 	long := []byte{binlogV1, 0, 0, 1, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
 	overlong := []byte{binlogV1, 0, 0, 1, 0, 0x80, 0x00, 0, 0, 0}
 	for name, b := range map[string][]byte{"raws": huge, "lists": lists, "nodes": nodes, "string": long, "overlong varint": overlong,
-		"kind": {binlogV1, 0, 0, 9, 0, 0, 0, 0, 0}, "flags": {binlogV1, 0, 0, 1, 0x80, 0x02, 0, 0, 0, 0}} {
+		"kind": {binlogV1, 0, 0, 9, 0, 0, 0, 0, 0}, "flags": {binlogV1, 0, 0, 1, 0x80, 0x04, 0, 0, 0, 0}} {
 		var before, after runtime.MemStats
 		b = withChecksum(b)
 		runtime.ReadMemStats(&before)
@@ -449,5 +451,76 @@ func TestBinaryLogEntryManyNodesRetention(t *testing.T) {
 	// 20 000 ids are 2.8 MB.
 	if n := int64(after.HeapAlloc) - int64(before.HeapAlloc); n > 1<<20 {
 		t.Errorf("keeping one contract id keeps %d bytes", n)
+	}
+}
+
+// TestBinaryLogEntryPlain: the binary form says an entry is plain
+// (entPlain) exactly when every string of it is jsontext.Plain. Each
+// string of the sample entries is made not plain in turn (a quote, a
+// control byte, a non-ASCII letter), and the entry must then decode as
+// not plain; with every string plain it decodes as plain.
+func TestBinaryLogEntryPlain(t *testing.T) {
+	t.Parallel()
+	for i, e := range sampleEntries() {
+		if len(e.Topology) > 0 {
+			continue // written as JSON
+		}
+		makePlain := func(s *string) { *s = "p" + strconv.Itoa(len(*s)) }
+		eachString(reflect.ValueOf(e).Elem(), makePlain)
+		var got logEntry
+		if err := decodeLogEntry(e.encode(), &got); err != nil || !got.plain {
+			t.Fatalf("entry %d, all plain: plain %v, %v", i, got.plain, err)
+		}
+		n := 0
+		eachString(reflect.ValueOf(e).Elem(), func(*string) { n++ })
+		for k := range n {
+			for _, bad := range []string{`a"b`, "a\nb", "é", `a\b`} {
+				j := 0
+				var saved string
+				eachString(reflect.ValueOf(e).Elem(), func(s *string) {
+					if j == k {
+						saved, *s = *s, bad
+					}
+					j++
+				})
+				var got logEntry
+				if err := decodeLogEntry(e.encode(), &got); err != nil || got.plain {
+					t.Errorf("entry %d, string %d set to %q: plain %v, %v", i, k, bad, got.plain, err)
+				}
+				j = 0
+				eachString(reflect.ValueOf(e).Elem(), func(s *string) {
+					if j == k {
+						*s = saved
+					}
+					j++
+				})
+			}
+		}
+	}
+}
+
+// eachString calls fn with every string a stored entry holds (exported
+// fields, lists, nodes and the reassignment), in a fixed order.
+func eachString(v reflect.Value, fn func(*string)) {
+	switch v.Kind() {
+	case reflect.String:
+		fn(v.Addr().Interface().(*string))
+	case reflect.Pointer:
+		if !v.IsNil() {
+			eachString(v.Elem(), fn)
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return // raw JSON members
+		}
+		for i := range v.Len() {
+			eachString(v.Index(i), fn)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				eachString(v.Field(i), fn)
+			}
+		}
 	}
 }

@@ -14,9 +14,14 @@ import (
 
 // eventFilter is an eventSpec prepared for matching.
 type eventFilter struct {
-	byParty  map[string][]filterSpec
-	anyParty []filterSpec
-	hasAny   bool
+	byParty map[string][]filterSpec
+	// one is the party of byParty when it has one party, the most
+	// common read: compared with each candidate instead of hashed
+	// (oneFilters are its filters).
+	one        string
+	oneFilters []filterSpec
+	anyParty   []filterSpec
+	hasAny     bool
 	// impls memoizes the view implementations of this read (a filter is
 	// used by one goroutine), as Canton picks them once per stream.
 	impls map[implKey]implChoice
@@ -59,6 +64,9 @@ func newSpecFilter(f *eventSpec, pk readPackages) *eventFilter {
 	for p, fs := range f.ByParty {
 		ef.byParty[p] = fs
 		ef.splitIDs(fs)
+		if len(f.ByParty) == 1 {
+			ef.one, ef.oneFilters = p, fs
+		}
 	}
 	if ef.hasAny {
 		ef.splitIDs(ef.anyParty)
@@ -222,7 +230,13 @@ func (ef *eventFilter) witnesses(candidates []string, templateID, pkgName string
 	var anyMatch filterMatch
 	anyDone := false
 	for i, p := range candidates {
-		fs, listed := ef.byParty[p]
+		var fs []filterSpec
+		var listed bool
+		if len(ef.byParty) == 1 {
+			fs, listed = ef.oneFilters, p == ef.one
+		} else {
+			fs, listed = ef.byParty[p]
+		}
 		var m filterMatch
 		if listed {
 			m = ef.matches(fs, templateID, pkgName)

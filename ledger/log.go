@@ -45,6 +45,9 @@ type logEntry struct {
 	// when set, are parties() computed ahead.
 	nodesAhead bool
 	readers    []string
+	// plain says every string of the entry is plain JSON text (the
+	// binary form's entPlain, set by the encoder and read back).
+	plain bool
 	// recordTime is RecordTime as a time, set by the committer of a
 	// submission (not stored as such).
 	recordTime time.Time
@@ -136,6 +139,19 @@ func (n *txNode) stakeholders() []string {
 		return s[:len(s):len(s)]
 	}
 	return union(n.Signatories, n.Observers)
+}
+
+// stakeholdersIn is stakeholders, built in *scratch when it must be
+// built (valid until scratch is used again); nil scratch: allocated.
+func (n *txNode) stakeholdersIn(scratch *[]string) []string {
+	if scratch == nil || n.Exercise || len(n.Observers) == 0 {
+		return n.stakeholders()
+	}
+	s := append(append((*scratch)[:0], n.Signatories...), n.Observers...)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	*scratch = s
+	return s[:len(s):len(s)]
 }
 
 // strictlySorted reports whether s is sorted without duplicates.

@@ -216,7 +216,7 @@ func (r *typedRenderer) choice(t *templateTypes, iface *lf.TypeConID, name strin
 // is visible.
 func (r *typedRenderer) transaction(e *logEntry, effects bool, ef *eventFilter) (*update.Transaction, error) {
 	events := r.eventsFor(len(e.Nodes))
-	err := visibleEvents(e, effects, ef, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
+	err := visibleEvents(e, effects, ef, nil, func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error {
 		var ev update.Event
 		var err error
 		switch k {

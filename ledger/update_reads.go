@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"encoding/base64"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
 	"iter"
 	"time"
 
@@ -232,7 +233,7 @@ func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token [
 func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
 	q := n.pageQuery(f, r, size, token)
 	updates := make([]update.Update, 0, pageCap(q.Size))
-	p, err := n.typedPage(ctx, q, n.typedRendererFor(ctx), func(u update.Update) error {
+	p, err := n.typedPage(ctx, q, n.typedRendererFor(ctx), nil, func(u update.Update) error {
 		updates = append(updates, u)
 		return nil
 	})
@@ -264,12 +265,16 @@ func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRang
 //     which Close waits for.
 //
 // UpdatesPage returns copies, for callers that keep the updates.
+//
+// Under a context of ledger/internal/wirepage (ledger/jsonapi's JSON
+// page), the updates the page can write from their stored entries are
+// appended to it instead of visited.
 func (n *Node) VisitUpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte, visit func(update.Update) error) (*UpdatePage, error) {
 	q := n.pageQuery(f, r, size, token)
 	q.lend = true
 	tr := n.typedRendererFor(ctx)
 	tr.lend = true
-	return n.typedPage(ctx, q, tr, visit)
+	return n.typedPage(ctx, q, tr, wirepage.From(ctx), visit)
 }
 
 // pageCap is the number of updates a page of size may hold.
@@ -282,9 +287,18 @@ func pageCap(size *int32) int {
 
 // typedPage reads a page with tr, calling visit with each update (a
 // visit error is returned as it is); the page returned has no updates.
-func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer, visit func(update.Update) error) (*UpdatePage, error) {
+// With wp (a read of stored values), the transactions wirePage writes
+// are appended to wp instead.
+func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer, wp *wirepage.Page, visit func(update.Update) error) (*UpdatePage, error) {
 	var visitErr error
+	var wire *wirePage
+	if wp != nil && tr.stored {
+		wire = &wirePage{p: wp}
+	}
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
+		if wire != nil && e.Kind == kindTransaction && rd.tx != nil && wire.transaction(e, rd.format.Tx.effects(), rd.tx) {
+			return true, nil
+		}
 		u, err := tr.update(e, rd)
 		if err != nil {
 			return false, decodeErr(err)
@@ -347,7 +361,7 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 			}
 			changed := n.st.Changed()
 			updates := make([]update.Update, 0, typedWalkPage)
-			page, err := n.typedPage(ctx, q, tr, func(u update.Update) error {
+			page, err := n.typedPage(ctx, q, tr, nil, func(u update.Update) error {
 				updates = append(updates, u)
 				return nil
 			})

@@ -44,8 +44,11 @@ const (
 // transaction entry in a shape: it calls fn, in node order, for each
 // event the filter shows, with its witnesses, what their filters ask for
 // (blob, interface views) and its acsDelta. The typed renderer
-// (typedRenderer.transaction) emits what it selects.
-func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error) error {
+// (typedRenderer.transaction) emits what it selects. With scratch, a
+// create's stakeholders are built in it when they must be (the wire
+// page's, whose fn is done with w when it returns); without, each is
+// allocated, as the typed events keep their witnesses.
+func visibleEvents(e *logEntry, effects bool, ef *eventFilter, scratch *[]string, fn func(k eventKind, n *txNode, w []string, m filterMatch, acs bool) error) error {
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
 		switch {
@@ -55,7 +58,7 @@ func visibleEvents(e *logEntry, effects bool, ef *eventFilter, fn func(k eventKi
 			}
 			// A create is seen by its stakeholders, and in ledger
 			// effects by the witnesses stored when they are more.
-			sh := n.stakeholders()
+			sh := n.stakeholdersIn(scratch)
 			seen := sh
 			if effects && n.Witnesses != nil {
 				seen = n.Witnesses

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
 
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
@@ -82,15 +83,15 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 	}
 	// The updates are written as they are read, lent by the node: each
 	// is written out, and nothing of it kept, before the next is read.
-	out := append(updatesPageBuffer(), `{"updates":[`...)
-	n := 0
-	p, err := a.Node.VisitUpdatesPage(rawjson.WithStoredValues(ctx), f, r, req.MaxPageSize, pageToken(req.PageToken), func(u update.Update) error {
-		if n++; n > 1 {
-			out = append(out, ',')
-		}
-		out = AppendUpdateResponse(out, u)
+	// The node writes those it can from their stored entries itself
+	// (ledger/internal/wirepage), the others are visited.
+	wp := &wirepage.Page{Out: append(updatesPageBuffer(), `{"updates":[`...)}
+	p, err := a.Node.VisitUpdatesPage(wirepage.With(rawjson.WithStoredValues(ctx), wp), f, r, req.MaxPageSize, pageToken(req.PageToken), func(u update.Update) error {
+		wp.Sep()
+		wp.Out = AppendUpdateResponse(wp.Out, u)
 		return nil
 	})
+	out := wp.Out
 	if err != nil {
 		release(out)
 		return nil, err

@@ -56,9 +56,9 @@ type Shape struct {
 // (c/), the two stakeholders' active-contract index entries (w/), the
 // update (u/), the update-id index (i/), the two parties' update index
 // entries (x/) and the deduplication record (q/); with the ledger end, 9
-// keys and 3 089 bytes.
+// keys and 3 090 bytes.
 var PingCreate = Shape{Writes: []Write{
-	{Key: 140, Value: 846}, {Key: 216, Value: 133}, {Key: 214, Value: 133}, {Key: 10, Value: 946, Ordered: true},
+	{Key: 140, Value: 846}, {Key: 216, Value: 133}, {Key: 214, Value: 133}, {Key: 10, Value: 947, Ordered: true},
 	{Key: 70, Value: 8}, {Key: 86, Ordered: true}, {Key: 84, Ordered: true}, {Key: 66, Value: 117},
 }, Update: 3}
 
@@ -69,7 +69,7 @@ var PingCreate = Shape{Writes: []Write{
 // contract's record (store.ACSIndexRecordValue), and one update index
 // entry (x/).
 var SelfPingCreateOnDisk = Shape{Writes: []Write{
-	{Key: 140, Value: 764}, {Key: 216, Value: 898}, {Key: 10, Value: 873, Ordered: true},
+	{Key: 140, Value: 764}, {Key: 216, Value: 898}, {Key: 10, Value: 874, Ordered: true},
 	{Key: 70, Value: 8}, {Key: 86, Ordered: true}, {Key: 66, Value: 117},
 }, Update: 2}
 

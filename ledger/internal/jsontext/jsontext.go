@@ -77,6 +77,19 @@ func AppendStringBody(dst []byte, s string, html bool) []byte {
 	return append(dst, s[start:]...)
 }
 
+// Plain reports whether AppendString(dst, s, false) writes s as it is
+// between its quotes: every byte printable ASCII other than '"' and '\'.
+// (A string with other UTF-8 may also be written as it is; Plain says
+// false for it, as for any string it cannot tell at a glance.)
+func Plain(s string) bool {
+	for i := skipPlain(s, 0, false); i < len(s); i++ {
+		if b := s[i]; b >= utf8.RuneSelf || !plainSafe[b] {
+			return false
+		}
+	}
+	return true
+}
+
 // skipPlain is the index of the first byte from i on that AppendStringBody
 // cannot copy as it is (len(s) when there is none), found eight bytes at
 // a time: most of what the node writes (party and contract ids, names,

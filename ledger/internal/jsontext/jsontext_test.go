@@ -163,3 +163,31 @@ func BenchmarkByteLoopBody(b *testing.B) {
 		dst = byteLoopBody(dst[:0], s, false)
 	}
 }
+
+// TestPlain checks Plain against AppendString: a plain string is written
+// as it is between quotes, and every string that is not plain has a byte
+// Plain must refuse (a byte outside printable ASCII, '"' or '\').
+func TestPlain(t *testing.T) {
+	t.Parallel()
+	cases := []string{"", "a", "alice::1220abcd", strings.Repeat("0123456789abcdef", 9), "2026-11-28T23:10:17.5Z"}
+	for b := range 256 {
+		for _, at := range []int{0, 3, 7, 8, 15, 40} {
+			s := []byte(strings.Repeat("x", 41))
+			s[at] = byte(b)
+			cases = append(cases, string(s[:at+1]), string(s))
+		}
+	}
+	cases = append(cases, "\u2028", "é", "a\xffb")
+	for _, s := range cases {
+		asIs := string(AppendString(nil, s, false)) == `"`+s+`"`
+		printable := true
+		for i := range len(s) {
+			if s[i] < 0x20 || s[i] >= utf8.RuneSelf || s[i] == '"' || s[i] == '\\' {
+				printable = false
+			}
+		}
+		if got := Plain(s); got != printable || got && !asIs {
+			t.Errorf("Plain(%q) = %v, printable ASCII %v, written as it is %v", s, got, printable, asIs)
+		}
+	}
+}

@@ -89,3 +89,52 @@ func formatTimeLayout(t time.Time) string {
 		return t.Format("2006-01-02T15:04:05.000000000Z")
 	}
 }
+
+// Canonical reports whether s is a text Append prints for a time of the
+// years 1 to 9999: "YYYY-MM-DDTHH:MM:SSZ" with a valid date and time,
+// and a fraction, when there is one, of the fewest of 3, 6 or 9 digits
+// that hold it. Such a text is its time's wire form as it is, which a
+// reader can copy without parsing it (the node stores its times so).
+func Canonical(s string) bool {
+	n := len(s)
+	if n != 20 && n != 24 && n != 27 && n != 30 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+		s[13] != ':' || s[16] != ':' || s[n-1] != 'Z' {
+		return false
+	}
+	num := func(s string) int {
+		v := 0
+		for i := range len(s) {
+			c := s[i] - '0'
+			if c > 9 {
+				return -1
+			}
+			v = 10*v + int(c)
+		}
+		return v
+	}
+	year, month, day := num(s[0:4]), num(s[5:7]), num(s[8:10])
+	hour, minute, sec := num(s[11:13]), num(s[14:16]), num(s[17:19])
+	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return false
+	}
+	if n == 20 {
+		return true
+	}
+	frac := s[20 : n-1]
+	return s[19] == '.' && num(frac) >= 0 && frac[len(frac)-3:] != "000"
+}
+
+// daysIn is the number of days of a month of a year.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}

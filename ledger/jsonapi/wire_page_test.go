@@ -1,0 +1,111 @@
+package jsonapi_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/ledger"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
+	"github.com/ledgernode/ledgernode/ledger/jsonapi"
+	"github.com/ledgernode/ledgernode/ledger/update"
+)
+
+// TestWirePageSameAsTyped checks that the updates the node writes from
+// their stored entries into a JSON page (ledger/internal/wirepage) are the
+// bytes the emitters write for the typed updates of the same read, for
+// every format and shape of the fixture, ascending and descending, in
+// pages of every update and of three, on a node in memory and on disk.
+// The fixture has, besides its own transactions, creates at times of
+// every fraction precision (the stored wire form copied as it is). The
+// reference page is the typed read's, each update written with
+// jsonapi.AppendUpdateResponse; the test fails if the node wrote no update
+// itself, or all of them (the typed updates of the page — exercises,
+// archives, blobs, views, reassignments — must still be visited).
+func TestWirePageSameAsTyped(t *testing.T) {
+	t.Parallel()
+	for _, disk := range []bool{false, true} {
+		t.Run(fmt.Sprintf("disk=%v", disk), func(t *testing.T) {
+			t.Parallel()
+			var opts ledger.Options
+			if disk {
+				opts.Dir = t.TempDir()
+			}
+			l := newEmitLedgerWith(t, emitNotes, opts)
+			for i, d := range []time.Duration{500 * time.Millisecond, 123 * time.Microsecond, 7, time.Second} {
+				if err := l.n.AdvanceTime(l.ctx, d); err != nil {
+					t.Fatal(err)
+				}
+				l.submit(t, fmt.Sprintf("timed-%d", i), "wf-timed", []string{l.alice}, l.create("T", l.tArg(l.alice, l.bob, emitNotes[i%len(emitNotes)], 40+i)))
+			}
+			checkWirePage(t, l)
+		})
+	}
+}
+
+func checkWirePage(t *testing.T, l *emitLedger) {
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := rawjson.WithStoredValues(l.ctx)
+	direct, typed := 0, 0
+	for _, f := range emitFormats {
+		for _, shape := range []ledger.Shape{ledger.ACSDelta, ledger.LedgerEffects} {
+			tf, ef := l.typed(f, shape), l.typed(f, shape)
+			uf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &ef}
+			for _, desc := range []bool{false, true} {
+				for _, size := range []int32{ledger.MaxUpdatesPageSize, 3} {
+					r := ledger.OffsetRange{After: 0, Through: &end, Descending: desc}
+					var token []byte
+					for page := 0; ; page++ {
+						what := fmt.Sprintf("%s %v, descending %v, size %d, page %d", f.name, shape, desc, size, page)
+						var want []byte
+						n := 0
+						wantPage, werr := l.n.VisitUpdatesPage(ctx, uf, r, &size, token, func(u update.Update) error {
+							if n++; n > 1 {
+								want = append(want, ',')
+							}
+							want = jsonapi.AppendUpdateResponse(want, u)
+							return nil
+						})
+						wp := &wirepage.Page{}
+						gotPage, gerr := l.n.VisitUpdatesPage(wirepage.With(ctx, wp), uf, r, &size, token, func(u update.Update) error {
+							wp.Sep()
+							wp.Out = jsonapi.AppendUpdateResponse(wp.Out, u)
+							typed++
+							return nil
+						})
+						if werr != nil || gerr != nil {
+							t.Fatalf("%s: typed read: %v, wire read: %v", what, werr, gerr)
+						}
+						direct += wp.Direct
+						if !sameWire(t, what, want, wp.Out) || wp.N != n {
+							t.Fatalf("%s: %d updates written, the typed read has %d", what, wp.N, n)
+						}
+						if gotPage.Lowest != wantPage.Lowest || gotPage.Highest != wantPage.Highest || string(gotPage.NextToken) != string(wantPage.NextToken) {
+							t.Fatalf("%s: wire page (%d, %d] token %q, typed (%d, %d] token %q", what,
+								gotPage.Lowest, gotPage.Highest, gotPage.NextToken, wantPage.Lowest, wantPage.Highest, wantPage.NextToken)
+						}
+						if wantPage.NextToken == nil {
+							break
+						}
+						token = wantPage.NextToken
+					}
+				}
+			}
+		}
+	}
+	if direct < 200 || typed < 200 {
+		t.Errorf("the node wrote %d updates itself and visited %d: want both written", direct, typed)
+	}
+	// Without stored values (a typed read of a Go caller) the node
+	// writes nothing itself.
+	wp := &wirepage.Page{}
+	tf := l.typed(emitFormats[0], ledger.ACSDelta)
+	if _, err := l.n.VisitUpdatesPage(wirepage.With(l.ctx, wp), ledger.UpdateReadFormat{Transactions: &tf}, ledger.OffsetRange{Through: &end}, nil, nil,
+		func(update.Update) error { return nil }); err != nil || wp.Direct != 0 || len(wp.Out) != 0 {
+		t.Errorf("a read of decoded values: %v, %d written by the node", err, wp.Direct)
+	}
+}

@@ -1,0 +1,164 @@
+package ledger
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
+	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
+)
+
+// The JSON page's plain transactions, written from their stored entries
+// (ledger/internal/wirepage says why and when). This is the one place
+// package ledger writes the JSON Ledger API's text: the JSON of a
+// transaction and of its created events as ledger/jsonapi's emitters
+// (AppendUpdateResponse, AppendTransaction, AppendCreatedEvent) write the
+// typed transaction the typed renderer (render.go) makes of the same
+// entry, for the same events (visibleEvents). Those emitters are the
+// reference: TestWirePageSameAsTyped compares the two byte for byte for
+// every format and shape of the emit fixture.
+
+// wirePage writes the plain transactions of one page read.
+type wirePage struct {
+	p *wirepage.Page
+	// stakeholders is visibleEvents' scratch.
+	stakeholders []string
+}
+
+// transaction appends e to the page as it shows it, when every event the
+// format shows of it is a create with neither blob nor interface views
+// and each stored time is in its wire form: true when it did, false (the
+// page unchanged) when the typed renderer is to write it, or nothing of
+// it is visible.
+func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool {
+	p := wp.p
+	if !wireTime(e.EffectiveAt) || !wireTime(e.RecordTime) {
+		return false
+	}
+	start, n := len(p.Out), p.N
+	p.Sep()
+	out := append(p.Out, `{"update":{"Transaction":{"value":{"updateId":`...)
+	out = appendWireString(out, e.UpdateID, e.plain)
+	out = append(out, `,"commandId":`...)
+	out = appendWireString(out, e.CommandID, e.plain)
+	out = append(out, `,"workflowId":`...)
+	out = appendWireString(out, e.WorkflowID, e.plain)
+	out = append(out, `,"effectiveAt":"`...)
+	out = append(out, e.EffectiveAt...)
+	out = append(out, `","events":[`...)
+	events := 0
+	err := visibleEvents(e, effects, ef, &wp.stakeholders, func(k eventKind, nd *txNode, w []string, m filterMatch, acs bool) error {
+		if k != evCreated || m.blob || len(m.ifaces) > 0 || nd.CreatedAt != e.EffectiveAt && !wireTime(nd.CreatedAt) ||
+			!wireTemplateID(nd.TemplateID) {
+			return errNotWire
+		}
+		if events++; events > 1 {
+			out = append(out, ',')
+		}
+		out = appendWireCreated(out, e, nd, w, acs)
+		return nil
+	})
+	if err != nil || events == 0 {
+		p.Out, p.N = out[:start], n
+		return false
+	}
+	out = append(out, `],"offset":`...)
+	out = strconv.AppendInt(out, e.Offset, 10)
+	out = append(out, `,"synchronizerId":`...)
+	out = appendWireString(out, e.SynchronizerID, e.plain)
+	out = append(out, `,"traceContext":null,"recordTime":"`...)
+	out = append(out, e.RecordTime...)
+	p.Out = append(out, `","externalTransactionHash":null,"paidTrafficCost":null}}}}`...)
+	p.Direct++
+	return true
+}
+
+// errNotWire stops visibleEvents at an event wirePage.transaction leaves to
+// the typed renderer.
+var errNotWire = errors.New("an event the wire page does not write")
+
+// appendWireCreated appends a create node of e as the created event of
+// its witnesses w (AppendCreatedEvent's fields, with no blob and no
+// interface views; the stored argument and key as they are, as a read of
+// stored values has them).
+func appendWireCreated(out []byte, e *logEntry, nd *txNode, w []string, acs bool) []byte {
+	out = append(out, `{"CreatedEvent":{"offset":`...)
+	out = strconv.AppendInt(out, e.Offset, 10)
+	out = append(out, `,"nodeId":`...)
+	out = strconv.AppendInt(out, int64(nd.ID), 10)
+	out = append(out, `,"contractId":`...)
+	out = appendWireString(out, nd.ContractID, e.plain)
+	out = append(out, `,"templateId":`...)
+	out = appendWireString(out, nd.TemplateID, e.plain)
+	out = append(out, `,"contractKey":`...)
+	if len(nd.Key) == 0 || string(nd.Key) == "null" {
+		out = append(out, "null"...)
+	} else {
+		out = append(out, nd.Key...)
+	}
+	out = append(out, `,"contractKeyHash":"","createArgument":`...)
+	if len(nd.Argument) == 0 {
+		out = append(out, "null"...)
+	} else {
+		out = append(out, nd.Argument...)
+	}
+	out = append(out, `,"createdEventBlob":"","interfaceViews":[],"witnessParties":`...)
+	out = appendWireStrings(out, w, e.plain)
+	out = append(out, `,"signatories":`...)
+	out = appendWireStrings(out, nd.Signatories, e.plain)
+	out = append(out, `,"observers":`...)
+	out = appendWireStrings(out, nd.Observers, e.plain)
+	out = append(out, `,"createdAt":"`...)
+	out = append(out, nd.CreatedAt...)
+	out = append(out, `","packageName":`...)
+	out = appendWireString(out, nd.PackageName, e.plain)
+	// The representative package is the template's (AppendCreatedEvent).
+	pkg, _, _ := strings.Cut(nd.TemplateID, ":")
+	out = append(out, `,"representativePackageId":`...)
+	out = appendWireString(out, pkg, e.plain)
+	out = append(out, `,"acsDelta":`...)
+	out = strconv.AppendBool(out, acs)
+	return append(out, "}}"...)
+}
+
+// wireTime reports whether a stored time is written as it is: its wire
+// form (the node stores times so, formatTime), or none (written "", as
+// the typed renderer writes its zero time, whose wire form is therefore
+// not written as it is). Any other text is left to the typed renderer,
+// which parses it.
+func wireTime(s string) bool {
+	return s == "" || wiretime.Canonical(s) && s != "0001-01-01T00:00:00Z"
+}
+
+// wireTemplateID reports whether a stored template id is written as it
+// is: "<packageId>:<Module>:<Entity>" as appendTypeCon writes what
+// splitTypeCon reads of it (no package-name reference, no colon more or
+// at the end, which the typed renderer reads otherwise or refuses).
+func wireTemplateID(s string) bool {
+	return s != "" && s[0] != '#' && s[len(s)-1] != ':' && strings.Count(s, ":") == 2
+}
+
+// appendWireString appends s as a JSON string; plain says it needs no
+// escaping (the entry's entPlain).
+func appendWireString(out []byte, s string, plain bool) []byte {
+	if !plain {
+		return jsontext.AppendString(out, s, false)
+	}
+	out = append(out, '"')
+	out = append(out, s...)
+	return append(out, '"')
+}
+
+// appendWireStrings appends a list of strings ([] when empty).
+func appendWireStrings(out []byte, l []string, plain bool) []byte {
+	out = append(out, '[')
+	for i, s := range l {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendWireString(out, s, plain)
+	}
+	return append(out, ']')
+}
