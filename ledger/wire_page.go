@@ -13,12 +13,13 @@ import (
 // The JSON page's plain transactions, written from their stored entries
 // (ledger/internal/wirepage says why and when). This is the one place
 // package ledger writes the JSON Ledger API's text: the JSON of a
-// transaction and of its created events as ledger/jsonapi's emitters
-// (AppendUpdateResponse, AppendTransaction, AppendCreatedEvent) write the
-// typed transaction the typed renderer (render.go) makes of the same
-// entry, for the same events (visibleEvents). Those emitters are the
-// reference: TestWirePageSameAsTyped compares the two byte for byte for
-// every format and shape of the emit fixture.
+// transaction and of its events as ledger/jsonapi's emitters
+// (AppendUpdateResponse, AppendTransaction, AppendCreatedEvent,
+// AppendArchivedEvent, AppendExercisedEvent) write the typed transaction
+// the typed renderer (render.go) makes of the same entry, for the same
+// events (visibleEvents). Those emitters are the reference:
+// TestWirePageSameAsTyped compares the two byte for byte for every
+// format, shape and order of the emit fixture.
 
 // wirePage writes the plain transactions of one page read.
 type wirePage struct {
@@ -27,11 +28,12 @@ type wirePage struct {
 	stakeholders []string
 }
 
-// transaction appends e to the page as it shows it, when every event the
-// format shows of it is a create with neither blob nor interface views
-// and each stored time is in its wire form: true when it did, false (the
-// page unchanged) when the typed renderer is to write it, or nothing of
-// it is visible.
+// transaction appends e to the page as it shows it, when no event the
+// format shows of it has a blob or interface views (nor implements an
+// interface a filter names), each stored time is in its wire form and
+// each template and interface id in the form appendTypeCon writes: true
+// when it did, false (the page unchanged) when the typed renderer is to
+// write it, or nothing of it is visible.
 func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool {
 	p := wp.p
 	if !wireTime(e.EffectiveAt) || !wireTime(e.RecordTime) {
@@ -50,14 +52,25 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool
 	out = append(out, `","events":[`...)
 	events := 0
 	err := visibleEvents(e, effects, ef, &wp.stakeholders, func(k eventKind, nd *txNode, w []string, m filterMatch, acs bool) error {
-		if k != evCreated || m.blob || len(m.ifaces) > 0 || nd.CreatedAt != e.EffectiveAt && !wireTime(nd.CreatedAt) ||
-			!wireTemplateID(nd.TemplateID) {
+		if m.blob || len(m.ifaces) > 0 || !wireTemplateID(nd.TemplateID) {
 			return errNotWire
 		}
-		if events++; events > 1 {
-			out = append(out, ',')
+		sep := events > 0
+		switch k {
+		case evCreated:
+			if nd.CreatedAt != e.EffectiveAt && !wireTime(nd.CreatedAt) {
+				return errNotWire
+			}
+			out = appendWireCreated(appendSep(out, sep), e, nd, w, acs)
+		case evArchived:
+			out = appendWireArchived(appendSep(out, sep), e, nd, w)
+		default:
+			if nd.InterfaceID != "" && !wireTemplateID(nd.InterfaceID) {
+				return errNotWire
+			}
+			out = appendWireExercised(appendSep(out, sep), e, nd, w, acs)
 		}
-		out = appendWireCreated(out, e, nd, w, acs)
+		events++
 		return nil
 	})
 	if err != nil || events == 0 {
@@ -79,19 +92,87 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool
 // the typed renderer.
 var errNotWire = errors.New("an event the wire page does not write")
 
-// appendWireCreated appends a create node of e as the created event of
-// its witnesses w (AppendCreatedEvent's fields, with no blob and no
-// interface views; the stored argument and key as they are, as a read of
-// stored values has them).
-func appendWireCreated(out []byte, e *logEntry, nd *txNode, w []string, acs bool) []byte {
-	out = append(out, `{"CreatedEvent":{"offset":`...)
+// appendSep appends a comma when sep.
+func appendSep(out []byte, sep bool) []byte {
+	if sep {
+		return append(out, ',')
+	}
+	return out
+}
+
+// appendWireHead opens an event (appendEventHead): its offset, node id,
+// contract id and template id.
+func appendWireHead(out []byte, kind string, e *logEntry, nd *txNode) []byte {
+	out = append(out, kind...)
+	out = append(out, `{"offset":`...)
 	out = strconv.AppendInt(out, e.Offset, 10)
 	out = append(out, `,"nodeId":`...)
 	out = strconv.AppendInt(out, int64(nd.ID), 10)
 	out = append(out, `,"contractId":`...)
 	out = appendWireString(out, nd.ContractID, e.plain)
 	out = append(out, `,"templateId":`...)
-	out = appendWireString(out, nd.TemplateID, e.plain)
+	return appendWireString(out, nd.TemplateID, e.plain)
+}
+
+// appendWireArchived appends an exercise node that archives its contract
+// as the archived event of its witnesses w (AppendArchivedEvent; no
+// interface filter matched it: no implemented interfaces).
+func appendWireArchived(out []byte, e *logEntry, nd *txNode, w []string) []byte {
+	out = appendWireHead(out, `{"ArchivedEvent":`, e, nd)
+	out = append(out, `,"witnessParties":`...)
+	out = appendWireStrings(out, w, e.plain)
+	out = append(out, `,"packageName":`...)
+	out = appendWireString(out, nd.PackageName, e.plain)
+	return append(out, `,"implementedInterfaces":[]}}`...)
+}
+
+// appendWireExercised appends an exercise node as the exercised event of
+// its witnesses w (AppendExercisedEvent; the stored choice argument and
+// result as they are; no interface filter matched it).
+func appendWireExercised(out []byte, e *logEntry, nd *txNode, w []string, acs bool) []byte {
+	out = appendWireHead(out, `{"ExercisedEvent":`, e, nd)
+	out = append(out, `,"interfaceId":`...)
+	if nd.InterfaceID != "" {
+		out = appendWireString(out, nd.InterfaceID, e.plain)
+	} else {
+		out = append(out, "null"...)
+	}
+	out = append(out, `,"choice":`...)
+	out = appendWireString(out, nd.Choice, e.plain)
+	out = append(out, `,"choiceArgument":`...)
+	out = appendStoredValue(out, nd.Argument)
+	out = append(out, `,"actingParties":`...)
+	out = appendWireStrings(out, nd.Acting, e.plain)
+	out = append(out, `,"consuming":`...)
+	out = strconv.AppendBool(out, nd.Consuming)
+	out = append(out, `,"witnessParties":`...)
+	out = appendWireStrings(out, w, e.plain)
+	out = append(out, `,"lastDescendantNodeId":`...)
+	out = strconv.AppendInt(out, int64(nd.lastDescendant()), 10)
+	out = append(out, `,"exerciseResult":`...)
+	out = appendStoredValue(out, nd.Result)
+	out = append(out, `,"packageName":`...)
+	out = appendWireString(out, nd.PackageName, e.plain)
+	out = append(out, `,"implementedInterfaces":[],"acsDelta":`...)
+	out = strconv.AppendBool(out, acs)
+	return append(out, "}}"...)
+}
+
+// appendStoredValue appends a stored Daml value as a read of stored
+// values has it: its bytes, null for none.
+func appendStoredValue(out []byte, raw []byte) []byte {
+	if len(raw) == 0 {
+		return append(out, "null"...)
+	}
+	return append(out, raw...)
+}
+
+// appendWireCreated appends a create node of e as the created event of
+// its witnesses w (AppendCreatedEvent's fields, with no blob and no
+// interface views; the stored argument and key as they are, as a read of
+// stored values has them).
+func appendWireCreated(out []byte, e *logEntry, nd *txNode, w []string, acs bool) []byte {
+	out = appendWireHead(out, `{"CreatedEvent":`, e, nd)
 	out = append(out, `,"contractKey":`...)
 	if len(nd.Key) == 0 || string(nd.Key) == "null" {
 		out = append(out, "null"...)
@@ -99,11 +180,7 @@ func appendWireCreated(out []byte, e *logEntry, nd *txNode, w []string, acs bool
 		out = append(out, nd.Key...)
 	}
 	out = append(out, `,"contractKeyHash":"","createArgument":`...)
-	if len(nd.Argument) == 0 {
-		out = append(out, "null"...)
-	} else {
-		out = append(out, nd.Argument...)
-	}
+	out = appendStoredValue(out, nd.Argument)
 	out = append(out, `,"createdEventBlob":"","interfaceViews":[],"witnessParties":`...)
 	out = appendWireStrings(out, w, e.plain)
 	out = append(out, `,"signatories":`...)

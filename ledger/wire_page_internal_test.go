@@ -15,7 +15,7 @@ import (
 // that reads back to the strings themselves when they are not. An entry
 // with a stored time that is not its wire form, or a template id the
 // typed renderer reads otherwise, is left to the typed renderer, the page
-// unchanged.
+// unchanged, and so is a transaction with any such event.
 func TestWireTransactionUnflaggedEntries(t *testing.T) {
 	t.Parallel()
 	sig, obs := "alice::1220ab", "bob::1220cd"
@@ -73,8 +73,8 @@ func TestWireTransactionUnflaggedEntries(t *testing.T) {
 		"the zero time":                   func(e *logEntry) { e.Nodes[0].CreatedAt = "0001-01-01T00:00:00Z" },
 		"a package-name template id":      func(e *logEntry) { e.Nodes[0].TemplateID = "#p:M:T" },
 		"a template id's trailing colon":  func(e *logEntry) { e.Nodes[0].TemplateID = "pkg:M:T:" },
-		"an archive": func(e *logEntry) {
-			e.Nodes = append(e.Nodes, txNode{ID: 1, Exercise: true, Consuming: true, ContractID: "00bb", Stakeholders: []string{sig}})
+		"an archive of a package-name id": func(e *logEntry) {
+			e.Nodes = append(e.Nodes, txNode{ID: 1, Exercise: true, Consuming: true, ContractID: "00bb", TemplateID: "#p:M:T", Stakeholders: []string{sig}})
 		},
 		"nothing visible": func(e *logEntry) { e.Nodes[0].Signatories = []string{obs} },
 	} {
