@@ -59,8 +59,8 @@ import (
 //	[s(user id)] [list(act as)] [s(submission id)]
 //
 // the members in brackets present when their flag is set (one flag,
-// entPlain, says instead that every string of the entry is plain JSON
-// text). A list is
+// entPlain, says instead that the entry's strings are written in JSON
+// as they are). A list is
 // v(length) then its strings, a node
 //
 //	v(node flags) v(id) s(contract id) s(template id) s(package name)
@@ -94,11 +94,13 @@ const (
 	entUserID
 	entActAs
 	entSubmissionID
-	// entPlain says every string of the entry (its raw members aside) is
-	// written in a JSON answer as it is (jsontext.Plain): the JSON page
-	// copies them without looking for bytes to escape (wire_page.go).
-	// Entries written before it have none, and are escaped as they are
-	// read.
+	// entPlain says the entry is written in a JSON answer as it is
+	// stored: every string of it (its raw members aside) needs no
+	// escaping (jsontext.Plain), its times are their wire form and its
+	// template and interface ids "<packageId>:<Module>:<Entity>"
+	// (logEntry.wireForms). The JSON page copies such an entry's strings
+	// without looking at them (wire_page.go); an entry written before the
+	// flag has none, and is checked and escaped as it is read.
 	entPlain
 	entAll = 1<<iota - 1
 )
@@ -210,7 +212,7 @@ func (e *logEntry) encode() []byte {
 		flag uint64
 	}{{e.CommandID != "", entCommandID}, {e.WorkflowID != "", entWorkflowID}, {e.EffectiveAt != "", entEffectiveAt},
 		{e.storesNodes(), entNodes}, {e.Reassign != nil, entReassign}, {e.UserID != "", entUserID},
-		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}, {!w.notPlain, entPlain}} {
+		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}, {!w.notPlain && e.wireForms(), entPlain}} {
 		if f.on {
 			flags |= f.flag
 		}

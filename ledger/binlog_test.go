@@ -455,29 +455,54 @@ func TestBinaryLogEntryManyNodesRetention(t *testing.T) {
 }
 
 // TestBinaryLogEntryPlain: the binary form says an entry is plain
-// (entPlain) exactly when every string of it is jsontext.Plain. Each
-// string of the sample entries is made not plain in turn (a quote, a
-// control byte, a non-ASCII letter), and the entry must then decode as
-// not plain; with every string plain it decodes as plain.
+// (entPlain) exactly when every string of it is jsontext.Plain, its times
+// are their wire form and its template and interface ids
+// "<packageId>:<Module>:<Entity>". Each string of the sample entries is
+// made wrong in turn (a quote, a control byte, a non-ASCII letter; a time
+// not in its wire form; a package-name template id), and the entry must
+// then decode as not plain; with every string right it decodes as plain.
 func TestBinaryLogEntryPlain(t *testing.T) {
 	t.Parallel()
 	for i, e := range sampleEntries() {
 		if len(e.Topology) > 0 {
 			continue // written as JSON
 		}
-		makePlain := func(s *string) { *s = "p" + strconv.Itoa(len(*s)) }
-		eachString(reflect.ValueOf(e).Elem(), makePlain)
+		eachString(reflect.ValueOf(e).Elem(), "", func(field string, s *string) {
+			switch {
+			case field == "EffectiveAt" || field == "RecordTime" || field == "CreatedAt":
+				if *s != "" {
+					*s = "2026-11-28T23:10:17.500Z"
+				}
+			case field == "TemplateID" || field == "InterfaceID" && *s != "":
+				*s = "pkg:M.N:T"
+			case *s != "":
+				*s = "p" + strconv.Itoa(len(*s))
+			}
+		})
 		var got logEntry
 		if err := decodeLogEntry(e.encode(), &got); err != nil || !got.plain {
 			t.Fatalf("entry %d, all plain: plain %v, %v", i, got.plain, err)
 		}
 		n := 0
-		eachString(reflect.ValueOf(e).Elem(), func(*string) { n++ })
+		eachString(reflect.ValueOf(e).Elem(), "", func(string, *string) { n++ })
 		for k := range n {
-			for _, bad := range []string{`a"b`, "a\nb", "é", `a\b`} {
+			bads := []string{`a"b`, "a\nb", "é", `a\b`}
+			j := 0
+			eachString(reflect.ValueOf(e).Elem(), "", func(field string, s *string) {
+				if j++; j-1 != k {
+					return
+				}
+				switch field {
+				case "EffectiveAt", "RecordTime", "CreatedAt":
+					bads = append(bads, "2026-11-28T23:10:17.5Z", "0001-01-01T00:00:00Z")
+				case "TemplateID", "InterfaceID":
+					bads = append(bads, "#p:M:T", "p:M:T:", "p:M")
+				}
+			})
+			for _, bad := range bads {
 				j := 0
 				var saved string
-				eachString(reflect.ValueOf(e).Elem(), func(s *string) {
+				eachString(reflect.ValueOf(e).Elem(), "", func(_ string, s *string) {
 					if j == k {
 						saved, *s = *s, bad
 					}
@@ -488,7 +513,7 @@ func TestBinaryLogEntryPlain(t *testing.T) {
 					t.Errorf("entry %d, string %d set to %q: plain %v, %v", i, k, bad, got.plain, err)
 				}
 				j = 0
-				eachString(reflect.ValueOf(e).Elem(), func(s *string) {
+				eachString(reflect.ValueOf(e).Elem(), "", func(_ string, s *string) {
 					if j == k {
 						*s = saved
 					}
@@ -500,26 +525,27 @@ func TestBinaryLogEntryPlain(t *testing.T) {
 }
 
 // eachString calls fn with every string a stored entry holds (exported
-// fields, lists, nodes and the reassignment), in a fixed order.
-func eachString(v reflect.Value, fn func(*string)) {
+// fields, lists, nodes and the reassignment), in a fixed order, and the
+// name of the field that holds it.
+func eachString(v reflect.Value, field string, fn func(field string, s *string)) {
 	switch v.Kind() {
 	case reflect.String:
-		fn(v.Addr().Interface().(*string))
+		fn(field, v.Addr().Interface().(*string))
 	case reflect.Pointer:
 		if !v.IsNil() {
-			eachString(v.Elem(), fn)
+			eachString(v.Elem(), field, fn)
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return // raw JSON members
 		}
 		for i := range v.Len() {
-			eachString(v.Index(i), fn)
+			eachString(v.Index(i), field, fn)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				eachString(v.Field(i), fn)
+			if f := v.Type().Field(i); f.IsExported() {
+				eachString(v.Field(i), f.Name, fn)
 			}
 		}
 	}

@@ -45,8 +45,8 @@ type logEntry struct {
 	// when set, are parties() computed ahead.
 	nodesAhead bool
 	readers    []string
-	// plain says every string of the entry is plain JSON text (the
-	// binary form's entPlain, set by the encoder and read back).
+	// plain says the entry's strings are written in JSON as they are
+	// (the binary form's entPlain, set by the encoder and read back).
 	plain bool
 	// recordTime is RecordTime as a time, set by the committer of a
 	// submission (not stored as such).

@@ -36,7 +36,9 @@ type wirePage struct {
 // write it, or nothing of it is visible.
 func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool {
 	p := wp.p
-	if !wireTime(e.EffectiveAt) || !wireTime(e.RecordTime) {
+	// A plain entry's times and ids are in the forms copied (wireForms,
+	// checked when it was written); another's are checked here.
+	if !e.plain && (!wireTime(e.EffectiveAt) || !wireTime(e.RecordTime)) {
 		return false
 	}
 	start, n := len(p.Out), p.N
@@ -52,22 +54,16 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool
 	out = append(out, `","events":[`...)
 	events := 0
 	err := visibleEvents(e, effects, ef, &wp.stakeholders, func(k eventKind, nd *txNode, w []string, m filterMatch, acs bool) error {
-		if m.blob || len(m.ifaces) > 0 || !wireTemplateID(nd.TemplateID) {
+		if m.blob || len(m.ifaces) > 0 || !e.plain && !nd.wireForms() {
 			return errNotWire
 		}
 		sep := events > 0
 		switch k {
 		case evCreated:
-			if nd.CreatedAt != e.EffectiveAt && !wireTime(nd.CreatedAt) {
-				return errNotWire
-			}
 			out = appendWireCreated(appendSep(out, sep), e, nd, w, acs)
 		case evArchived:
 			out = appendWireArchived(appendSep(out, sep), e, nd, w)
 		default:
-			if nd.InterfaceID != "" && !wireTemplateID(nd.InterfaceID) {
-				return errNotWire
-			}
 			out = appendWireExercised(appendSep(out, sep), e, nd, w, acs)
 		}
 		events++
@@ -198,6 +194,26 @@ func appendWireCreated(out []byte, e *logEntry, nd *txNode, w []string, acs bool
 	out = append(out, `,"acsDelta":`...)
 	out = strconv.AppendBool(out, acs)
 	return append(out, "}}"...)
+}
+
+// wireForms reports whether the entry's times are in their wire form and
+// its nodes' template and interface ids in the form appendTypeCon writes
+// (the binary form's entPlain says so of an entry with plain strings).
+func (e *logEntry) wireForms() bool {
+	if !wireTime(e.EffectiveAt) || !wireTime(e.RecordTime) {
+		return false
+	}
+	for i := range e.Nodes {
+		if !e.Nodes[i].wireForms() {
+			return false
+		}
+	}
+	return e.Reassign == nil || e.Reassign.Contract.wireForms()
+}
+
+// wireForms is logEntry.wireForms for one node.
+func (n *txNode) wireForms() bool {
+	return wireTime(n.CreatedAt) && wireTemplateID(n.TemplateID) && (n.InterfaceID == "" || wireTemplateID(n.InterfaceID))
 }
 
 // wireTime reports whether a stored time is written as it is: its wire

@@ -14,8 +14,9 @@ import (
 // the bytes of the flagged entry when its strings are plain, and JSON
 // that reads back to the strings themselves when they are not. An entry
 // with a stored time that is not its wire form, or a template id the
-// typed renderer reads otherwise, is left to the typed renderer, the page
-// unchanged, and so is a transaction with any such event.
+// typed renderer reads otherwise (never flagged plain), is left to the
+// typed renderer, the page unchanged, and so is a transaction with any
+// such event.
 func TestWireTransactionUnflaggedEntries(t *testing.T) {
 	t.Parallel()
 	sig, obs := "alice::1220ab", "bob::1220cd"
@@ -79,10 +80,18 @@ func TestWireTransactionUnflaggedEntries(t *testing.T) {
 		"nothing visible": func(e *logEntry) { e.Nodes[0].Signatories = []string{obs} },
 	} {
 		e := entry()
-		e.plain = true
 		change(e)
-		if b, ok := write(e); ok {
+		// As the entry is stored (not plain: TestBinaryLogEntryPlain),
+		// and as an entry written before the flag.
+		var stored logEntry
+		if err := decodeLogEntry(e.encode(), &stored); err != nil || stored.plain != (name == "nothing visible") {
+			t.Fatalf("%s: decoded plain %v, %v", name, stored.plain, err)
+		}
+		if b, ok := write(&stored); ok {
 			t.Errorf("%s: written by the wire page: %s", name, b)
+		}
+		if b, ok := write(e); ok {
+			t.Errorf("%s, not stored: written by the wire page: %s", name, b)
 		}
 	}
 }

@@ -101,28 +101,26 @@ func Canonical(s string) bool {
 		s[13] != ':' || s[16] != ':' || s[n-1] != 'Z' {
 		return false
 	}
-	num := func(s string) int {
-		v := 0
-		for i := range len(s) {
-			c := s[i] - '0'
-			if c > 9 {
-				return -1
-			}
-			v = 10*v + int(c)
+	// Every byte but the separators is a digit (checked once for all).
+	var bad byte
+	for i := range n - 1 {
+		switch i {
+		case 4, 7, 10, 13, 16, 19:
+			continue
 		}
-		return v
+		if s[i]-'0' > 9 {
+			bad = 1
+		}
 	}
-	year, month, day := num(s[0:4]), num(s[5:7]), num(s[8:10])
-	hour, minute, sec := num(s[11:13]), num(s[14:16]), num(s[17:19])
-	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
-		hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+	if bad != 0 {
 		return false
 	}
-	if n == 20 {
-		return true
+	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
+	year, month, day := two(0)*100+two(2), two(5), two(8)
+	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || two(11) > 23 || two(14) > 59 || two(17) > 59 {
+		return false
 	}
-	frac := s[20 : n-1]
-	return s[19] == '.' && num(frac) >= 0 && frac[len(frac)-3:] != "000"
+	return n == 20 || s[19] == '.' && s[n-4:n-1] != "000"
 }
 
 // daysIn is the number of days of a month of a year.

@@ -115,3 +115,9 @@ func FuzzCanonical(f *testing.F) {
 	f.Add("2024-02-29T00:00:00.000000001Z")
 	f.Fuzz(checkCanonical)
 }
+
+func BenchmarkCanonical(b *testing.B) {
+	for b.Loop() {
+		Canonical("2026-11-28T23:10:17.500123Z")
+	}
+}
