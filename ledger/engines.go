@@ -4,6 +4,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
+	"strings"
 )
 
 // Each node runs Daml on an engine of its own whose packages are exactly
@@ -62,6 +63,9 @@ func (n *Node) cachedPackage(id string) *lf.Package {
 	if p != nil {
 		return p
 	}
+	// A miss may keep id (the package caches): a copy, as a lent read's
+	// ids are its store's bytes (scanRawNames).
+	id = strings.Clone(id)
 	_ = n.st.View(func(r *store.Reader) error {
 		ok, err := hasKey(r, store.PackageKey(id))
 		if err != nil || !ok {

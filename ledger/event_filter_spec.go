@@ -50,6 +50,23 @@ type txSpec struct {
 	Shape  string
 }
 
+// interfaces reports whether a filter of the spec names an interface.
+func (f *eventSpec) interfaces() bool {
+	for _, fs := range f.ByParty {
+		for _, x := range fs {
+			if x.Kind == specInterface {
+				return true
+			}
+		}
+	}
+	for _, x := range f.AnyParty {
+		if x.Kind == specInterface {
+			return true
+		}
+	}
+	return false
+}
+
 // effects reports whether transactions are read in the ledger-effects
 // shape.
 func (t *txSpec) effects() bool { return t.Shape == shapeLedgerEffects }

@@ -48,6 +48,9 @@ type logEntry struct {
 	// plain says the entry's strings are written in JSON as they are
 	// (the binary form's entPlain, set by the encoder and read back).
 	plain bool
+	// raw, when set, is the stored form the entry was decoded from, lent,
+	// with its names not interned (scanRawNames).
+	raw []byte
 	// recordTime is RecordTime as a time, set by the committer of a
 	// submission (not stored as such).
 	recordTime time.Time

@@ -45,6 +45,8 @@ type pageQuery struct {
 	// lend reads the entries lent (scanEntries): the page's visit uses
 	// each entry at once and keeps nothing of it.
 	lend bool
+	// rawNames reads them with scanRawNames.
+	rawNames bool
 }
 
 // fingerprint identifies the parameters a page token is bound to.
@@ -159,6 +161,11 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, how sca
 	}
 	decode := func(v []byte) error {
 		*e = logEntry{}
+		if how&scanRawNames != 0 && len(v) > 0 && v[0] == binlogV1 {
+			err := decodeLogEntryLent(v, e, nil, lent)
+			e.raw = v
+			return err
+		}
 		return decodeLogEntryLent(v, e, names, lent)
 	}
 	if party != "" {
@@ -266,12 +273,17 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, how sca
 }
 
 // scanHow says how scanEntries reads: scanLend lends the entries,
-// scanDense reads the log itself through runs of a party's updates.
+// scanDense reads the log itself through runs of a party's updates, and
+// scanRawNames (with scanLend) leaves a binary entry's names lent, not
+// interned, and sets its raw: for a reader that keeps none of them and
+// decodes raw again, with interned names, for a reader that does (the
+// wire page and its typed fallback).
 type scanHow uint8
 
 const (
 	scanLend scanHow = 1 << iota
 	scanDense
+	scanRawNames
 )
 
 // denseRun and sparseRun are the runs at which scanEntries goes from a
@@ -370,6 +382,9 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 		how := scanDense
 		if q.lend {
 			how |= scanLend
+			if q.rawNames {
+				how |= scanRawNames
+			}
 		}
 		err := scanEntries(r, lo, hi, q.Desc, indexParty(&q.Format), how, func(e *logEntry) (bool, error) {
 			ok, err := visit(e, rd)

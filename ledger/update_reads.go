@@ -292,12 +292,24 @@ func pageCap(size *int32) int {
 func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer, wp *wirepage.Page, visit func(update.Update) error) (*UpdatePage, error) {
 	var visitErr error
 	var wire *wirePage
-	if wp != nil && tr.stored {
+	// Not with interface filters: they show implementations and views,
+	// which the wire page does not write, and match the event's template
+	// against packages looked up (and cached) by its id.
+	if wp != nil && tr.stored && q.lend && q.Format.Tx != nil && !q.Format.Tx.Events.interfaces() {
 		wire = &wirePage{p: wp}
+		// The wire page keeps no name: the entries' names are interned
+		// only for those the typed renderer writes (interned).
+		q.rawNames = true
 	}
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
 		if wire != nil && e.Kind == kindTransaction && rd.tx != nil && wire.transaction(e, rd.format.Tx.effects(), rd.tx) {
 			return true, nil
+		}
+		if e.raw != nil {
+			var err error
+			if e, err = wire.interned(e.raw); err != nil {
+				return false, decodeErr(err)
+			}
 		}
 		u, err := tr.update(e, rd)
 		if err != nil {

@@ -26,6 +26,21 @@ type wirePage struct {
 	p *wirepage.Page
 	// stakeholders is visibleEvents' scratch.
 	stakeholders []string
+	// The page's entries are read with their names lent
+	// (scanRawNames); one the typed renderer is to write is decoded
+	// again into entry, its names interned in names (the renderer's
+	// caches keep them), its other strings lent.
+	entry logEntry
+	names internTable
+	lent  lentEntries
+}
+
+// interned decodes a stored entry again with interned names, for the
+// typed renderer; the entry is valid until the next call.
+func (wp *wirePage) interned(raw []byte) (*logEntry, error) {
+	wp.entry = logEntry{}
+	err := decodeLogEntryLent(raw, &wp.entry, &wp.names, &wp.lent)
+	return &wp.entry, err
 }
 
 // transaction appends e to the page as it shows it, when no event the
