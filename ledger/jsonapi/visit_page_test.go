@@ -35,61 +35,76 @@ func TestVisitUpdatesPageSameAsUpdatesPage(t *testing.T) {
 }
 
 func checkVisitUpdatesPage(t *testing.T, l *emitLedger) {
-	end, err := l.n.LedgerEnd(l.ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	compared := 0
 	for _, stored := range []bool{false, true} {
 		ctx := l.ctx
 		if stored {
 			ctx = rawjson.WithStoredValues(ctx)
 		}
-		for _, f := range emitFormats {
-			for _, shape := range []ledger.Shape{ledger.ACSDelta, ledger.LedgerEffects} {
-				tf, ef := l.typed(f, shape), l.typed(f, shape)
-				uf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &ef}
-				for _, desc := range []bool{false, true} {
-					for _, size := range []int32{ledger.MaxUpdatesPageSize, 3} {
-						r := ledger.OffsetRange{After: 0, Through: &end, Descending: desc}
-						var token []byte
-						for page := 0; ; page++ {
-							what := fmt.Sprintf("stored %v, %s %v, descending %v, size %d, page %d", stored, f.name, shape, desc, size, page)
-							want, werr := l.n.UpdatesPage(ctx, uf, r, &size, token)
-							i := 0
-							got, gerr := l.n.VisitUpdatesPage(ctx, uf, r, &size, token, func(u update.Update) error {
-								if i >= len(want.Updates) {
-									return fmt.Errorf("update %d: more than the owned read's %d", i, len(want.Updates))
-								}
-								if d := cmp.Diff(want.Updates[i], u); d != "" {
-									return fmt.Errorf("update %d (-owned +lent):\n%s", i, d)
-								}
-								i++
-								compared++
-								return nil
-							})
-							if werr != nil || gerr != nil {
-								t.Fatalf("%s: owned read: %v, lent read: %v", what, werr, gerr)
-							}
-							if i != len(want.Updates) || got.Updates != nil {
-								t.Fatalf("%s: lent read visited %d updates and returned %d, want %d and none", what, i, len(got.Updates), len(want.Updates))
-							}
-							if got.Lowest != want.Lowest || got.Highest != want.Highest || string(got.NextToken) != string(want.NextToken) {
-								t.Fatalf("%s: lent page (%d, %d] token %q, owned (%d, %d] token %q", what,
-									got.Lowest, got.Highest, got.NextToken, want.Lowest, want.Highest, want.NextToken)
-							}
-							if want.NextToken == nil {
-								break
-							}
-							token = want.NextToken
-						}
+		l.eachPage(t, func(what string, uf ledger.UpdateReadFormat, r ledger.OffsetRange, size int32, token []byte) []byte {
+			what = fmt.Sprintf("stored %v, %s", stored, what)
+			want, werr := l.n.UpdatesPage(ctx, uf, r, &size, token)
+			i := 0
+			got, gerr := l.n.VisitUpdatesPage(ctx, uf, r, &size, token, func(u update.Update) error {
+				if i >= len(want.Updates) {
+					return fmt.Errorf("update %d: more than the owned read's %d", i, len(want.Updates))
+				}
+				if d := cmp.Diff(want.Updates[i], u); d != "" {
+					return fmt.Errorf("update %d (-owned +lent):\n%s", i, d)
+				}
+				i++
+				compared++
+				return nil
+			})
+			if werr != nil || gerr != nil {
+				t.Fatalf("%s: owned read: %v, lent read: %v", what, werr, gerr)
+			}
+			if i != len(want.Updates) || got.Updates != nil {
+				t.Fatalf("%s: lent read visited %d updates and returned %d, want %d and none", what, i, len(got.Updates), len(want.Updates))
+			}
+			samePage(t, what, got, want)
+			return want.NextToken
+		})
+	}
+	if compared < 1000 {
+		t.Errorf("compared %d updates only", compared)
+	}
+}
+
+// eachPage calls page with every format and shape of the fixture,
+// ascending and descending, in pages of every update and of three, and
+// the token of each page of the read in turn (the token page returns,
+// nil after the last).
+func (l *emitLedger) eachPage(t *testing.T, page func(what string, uf ledger.UpdateReadFormat, r ledger.OffsetRange, size int32, token []byte) []byte) {
+	t.Helper()
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range emitFormats {
+		for _, shape := range []ledger.Shape{ledger.ACSDelta, ledger.LedgerEffects} {
+			tf, ef := l.typed(f, shape), l.typed(f, shape)
+			uf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &ef}
+			for _, desc := range []bool{false, true} {
+				for _, size := range []int32{ledger.MaxUpdatesPageSize, 3} {
+					r := ledger.OffsetRange{After: 0, Through: &end, Descending: desc}
+					var token []byte
+					for n := 0; n == 0 || token != nil; n++ {
+						token = page(fmt.Sprintf("%s %v, descending %v, size %d, page %d", f.name, shape, desc, size, n), uf, r, size, token)
 					}
 				}
 			}
 		}
 	}
-	if compared < 1000 {
-		t.Errorf("compared %d updates only", compared)
+}
+
+// samePage fails t when two pages of one read differ in their bounds or
+// next token.
+func samePage(t *testing.T, what string, got, want *ledger.UpdatePage) {
+	t.Helper()
+	if got.Lowest != want.Lowest || got.Highest != want.Highest || string(got.NextToken) != string(want.NextToken) {
+		t.Fatalf("%s: page (%d, %d] token %q, want (%d, %d] token %q", what,
+			got.Lowest, got.Highest, got.NextToken, want.Lowest, want.Highest, want.NextToken)
 	}
 }
 

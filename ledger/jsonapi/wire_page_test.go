@@ -45,63 +45,44 @@ func TestWirePageSameAsTyped(t *testing.T) {
 }
 
 func checkWirePage(t *testing.T, l *emitLedger) {
-	end, err := l.n.LedgerEnd(l.ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := rawjson.WithStoredValues(l.ctx)
 	direct, typed := 0, 0
-	for _, f := range emitFormats {
-		for _, shape := range []ledger.Shape{ledger.ACSDelta, ledger.LedgerEffects} {
-			tf, ef := l.typed(f, shape), l.typed(f, shape)
-			uf := ledger.UpdateReadFormat{Transactions: &tf, Reassignments: &ef}
-			for _, desc := range []bool{false, true} {
-				for _, size := range []int32{ledger.MaxUpdatesPageSize, 3} {
-					r := ledger.OffsetRange{After: 0, Through: &end, Descending: desc}
-					var token []byte
-					for page := 0; ; page++ {
-						what := fmt.Sprintf("%s %v, descending %v, size %d, page %d", f.name, shape, desc, size, page)
-						var want []byte
-						n := 0
-						wantPage, werr := l.n.VisitUpdatesPage(ctx, uf, r, &size, token, func(u update.Update) error {
-							if n++; n > 1 {
-								want = append(want, ',')
-							}
-							want = jsonapi.AppendUpdateResponse(want, u)
-							return nil
-						})
-						wp := &wirepage.Page{}
-						gotPage, gerr := l.n.VisitUpdatesPage(wirepage.With(ctx, wp), uf, r, &size, token, func(u update.Update) error {
-							wp.Sep()
-							wp.Out = jsonapi.AppendUpdateResponse(wp.Out, u)
-							typed++
-							return nil
-						})
-						if werr != nil || gerr != nil {
-							t.Fatalf("%s: typed read: %v, wire read: %v", what, werr, gerr)
-						}
-						direct += wp.Direct
-						if !sameWire(t, what, want, wp.Out) || wp.N != n {
-							t.Fatalf("%s: %d updates written, the typed read has %d", what, wp.N, n)
-						}
-						if gotPage.Lowest != wantPage.Lowest || gotPage.Highest != wantPage.Highest || string(gotPage.NextToken) != string(wantPage.NextToken) {
-							t.Fatalf("%s: wire page (%d, %d] token %q, typed (%d, %d] token %q", what,
-								gotPage.Lowest, gotPage.Highest, gotPage.NextToken, wantPage.Lowest, wantPage.Highest, wantPage.NextToken)
-						}
-						if wantPage.NextToken == nil {
-							break
-						}
-						token = wantPage.NextToken
-					}
-				}
+	l.eachPage(t, func(what string, uf ledger.UpdateReadFormat, r ledger.OffsetRange, size int32, token []byte) []byte {
+		var want []byte
+		n := 0
+		wantPage, werr := l.n.VisitUpdatesPage(ctx, uf, r, &size, token, func(u update.Update) error {
+			if n++; n > 1 {
+				want = append(want, ',')
 			}
+			want = jsonapi.AppendUpdateResponse(want, u)
+			return nil
+		})
+		wp := &wirepage.Page{}
+		gotPage, gerr := l.n.VisitUpdatesPage(wirepage.With(ctx, wp), uf, r, &size, token, func(u update.Update) error {
+			wp.Sep()
+			wp.Out = jsonapi.AppendUpdateResponse(wp.Out, u)
+			typed++
+			return nil
+		})
+		if werr != nil || gerr != nil {
+			t.Fatalf("%s: typed read: %v, wire read: %v", what, werr, gerr)
 		}
-	}
+		direct += wp.Direct
+		if !sameWire(t, what, want, wp.Out) || wp.N != n {
+			t.Fatalf("%s: %d updates written, the typed read has %d", what, wp.N, n)
+		}
+		samePage(t, what, gotPage, wantPage)
+		return wantPage.NextToken
+	})
 	if direct < 200 || typed < 200 {
 		t.Errorf("the node wrote %d updates itself and visited %d: want both written", direct, typed)
 	}
 	// Without stored values (a typed read of a Go caller) the node
 	// writes nothing itself.
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	wp := &wirepage.Page{}
 	tf := l.typed(emitFormats[0], ledger.ACSDelta)
 	if _, err := l.n.VisitUpdatesPage(wirepage.With(l.ctx, wp), ledger.UpdateReadFormat{Transactions: &tf}, ledger.OffsetRange{Through: &end}, nil, nil,

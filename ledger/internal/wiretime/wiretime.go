@@ -117,14 +117,15 @@ func Canonical(s string) bool {
 	}
 	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
 	year, month, day := two(0)*100+two(2), two(5), two(8)
-	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || two(11) > 23 || two(14) > 59 || two(17) > 59 {
+	if year < 1 || month < 1 || month > 12 || day < 1 || day > DaysIn(month, year) || two(11) > 23 || two(14) > 59 || two(17) > 59 {
 		return false
 	}
 	return n == 20 || s[19] == '.' && s[n-4:n-1] != "000"
 }
 
-// daysIn is the number of days of a month of a year.
-func daysIn(month, year int) int {
+// DaysIn is the number of days of a month (1 to 12) of a year of the
+// proleptic Gregorian calendar.
+func DaysIn(month, year int) int {
 	switch month {
 	case 2:
 		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {

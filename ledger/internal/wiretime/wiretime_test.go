@@ -23,20 +23,7 @@ func TestFormatIsTimeFormat(t *testing.T) {
 		time.Date(2026, 2, 28, 23, 0, 0, 1_000, zone),
 		time.Date(1969, 12, 31, 23, 59, 59, 1, time.UTC),
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		const span = 400 * 365 * 24 * 3600 // 1770 to 2170
-		at := time.Unix(r.Int64N(span)-span/2, r.Int64N(1e9))
-		switch r.IntN(4) { // every precision
-		case 0:
-			at = at.Truncate(time.Second)
-		case 1:
-			at = at.Truncate(time.Millisecond)
-		case 2:
-			at = at.Truncate(time.Microsecond)
-		}
-		times = append(times, at)
-	}
+	times = append(times, randomTimes(rand.New(rand.NewPCG(1, 2)), 20000)...)
 	for _, at := range times {
 		if got, want := Format(at), formatTimeLayout(at); got != want {
 			t.Fatalf("formatTime(%v) = %q, time.Format gives %q", at, got, want)
@@ -72,17 +59,7 @@ func TestCanonical(t *testing.T) {
 	texts := []string{"", "2026-02-29T00:00:00Z", "2024-02-29T00:00:00Z", "2026-11-28T24:00:00Z", "2026-11-28T23:60:00Z",
 		"2026-11-28T23:10:17.500Z", "2026-11-28T23:10:17.500000Z", "2026-11-28T23:10:17.000Z", "2026-11-28T23:10:17.5Z",
 		"0000-01-01T00:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-11-28T23:10:17.000001000Z"}
-	for range 20000 {
-		const span = 400 * 365 * 24 * 3600
-		at := time.Unix(r.Int64N(span)-span/2, r.Int64N(1e9))
-		switch r.IntN(4) {
-		case 0:
-			at = at.Truncate(time.Second)
-		case 1:
-			at = at.Truncate(time.Millisecond)
-		case 2:
-			at = at.Truncate(time.Microsecond)
-		}
+	for _, at := range randomTimes(r, 20000) {
 		s := Format(at)
 		if !Canonical(s) {
 			t.Fatalf("Canonical(%q) = false for Format's text", s)
@@ -120,4 +97,24 @@ func BenchmarkCanonical(b *testing.B) {
 	for b.Loop() {
 		Canonical("2026-11-28T23:10:17.500123Z")
 	}
+}
+
+// randomTimes returns n times from 1770 to 2170 of every fraction
+// precision (seconds, milliseconds, microseconds, nanoseconds).
+func randomTimes(r *rand.Rand, n int) []time.Time {
+	out := make([]time.Time, n)
+	for i := range out {
+		const span = 400 * 365 * 24 * 3600
+		at := time.Unix(r.Int64N(span)-span/2, r.Int64N(1e9))
+		switch r.IntN(4) {
+		case 0:
+			at = at.Truncate(time.Second)
+		case 1:
+			at = at.Truncate(time.Millisecond)
+		case 2:
+			at = at.Truncate(time.Microsecond)
+		}
+		out[i] = at
+	}
+	return out
 }
