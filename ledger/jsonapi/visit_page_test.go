@@ -22,6 +22,14 @@ import (
 // update is compared during its visit, while it is valid.
 func TestVisitUpdatesPageSameAsUpdatesPage(t *testing.T) {
 	t.Parallel()
+	inMemoryAndOnDisk(t, func(t *testing.T, opts ledger.Options) {
+		checkVisitUpdatesPage(t, newEmitLedgerWith(t, emitNotes, opts))
+	})
+}
+
+// inMemoryAndOnDisk runs check in parallel subtests with the options of
+// a node in memory and of one on disk (in a test directory).
+func inMemoryAndOnDisk(t *testing.T, check func(t *testing.T, opts ledger.Options)) {
 	for _, disk := range []bool{false, true} {
 		t.Run(fmt.Sprintf("disk=%v", disk), func(t *testing.T) {
 			t.Parallel()
@@ -29,7 +37,7 @@ func TestVisitUpdatesPageSameAsUpdatesPage(t *testing.T) {
 			if disk {
 				opts.Dir = t.TempDir()
 			}
-			checkVisitUpdatesPage(t, newEmitLedgerWith(t, emitNotes, opts))
+			check(t, opts)
 		})
 	}
 }

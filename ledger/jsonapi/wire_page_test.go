@@ -25,23 +25,16 @@ import (
 // archives, blobs, views, reassignments — must still be visited).
 func TestWirePageSameAsTyped(t *testing.T) {
 	t.Parallel()
-	for _, disk := range []bool{false, true} {
-		t.Run(fmt.Sprintf("disk=%v", disk), func(t *testing.T) {
-			t.Parallel()
-			var opts ledger.Options
-			if disk {
-				opts.Dir = t.TempDir()
+	inMemoryAndOnDisk(t, func(t *testing.T, opts ledger.Options) {
+		l := newEmitLedgerWith(t, emitNotes, opts)
+		for i, d := range []time.Duration{500 * time.Millisecond, 123 * time.Microsecond, 7, time.Second} {
+			if err := l.n.AdvanceTime(l.ctx, d); err != nil {
+				t.Fatal(err)
 			}
-			l := newEmitLedgerWith(t, emitNotes, opts)
-			for i, d := range []time.Duration{500 * time.Millisecond, 123 * time.Microsecond, 7, time.Second} {
-				if err := l.n.AdvanceTime(l.ctx, d); err != nil {
-					t.Fatal(err)
-				}
-				l.submit(t, fmt.Sprintf("timed-%d", i), "wf-timed", []string{l.alice}, l.create("T", l.tArg(l.alice, l.bob, emitNotes[i%len(emitNotes)], 40+i)))
-			}
-			checkWirePage(t, l)
-		})
-	}
+			l.submit(t, fmt.Sprintf("timed-%d", i), "wf-timed", []string{l.alice}, l.create("T", l.tArg(l.alice, l.bob, emitNotes[i%len(emitNotes)], 40+i)))
+		}
+		checkWirePage(t, l)
+	})
 }
 
 func checkWirePage(t *testing.T, l *emitLedger) {
