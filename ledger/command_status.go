@@ -144,17 +144,19 @@ type trackedCommand struct {
 // commandKey is Canton's key of a command: command id, user id, actAs
 // parties (as a set) and submission id.
 func commandKey(c *Commands) string {
+	if len(c.ActAs) == 1 { // the common case, without sorting a copy
+		return c.CommandID + "\x00" + c.UserID + "\x00" + c.ActAs[0] + "\x00" + c.SubmissionID
+	}
 	actAs := slices.Clone(c.ActAs)
 	slices.Sort(actAs)
 	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
 }
 
 // track registers a validated submission as pending (unless
-// trackMaxPending commands are) and returns the function that records its
-// outcome from the submission's results: the committed entry or the
-// error. Callers defer it: defer n.tracker.track(n.now, c)(&e, &err).
-// Times are the node's (now).
-func (t *commandTracker) track(now func() time.Time, s *submission) func(e **logEntry, err *error) {
+// trackMaxPending commands are), as s.tracked; done records its outcome.
+// Callers defer done right after: n.tracker.track(n.now, s); defer
+// n.tracker.done(n.now, s, &e, &err). Times are the node's (now).
+func (t *commandTracker) track(now func() time.Time, s *submission) {
 	c := s.c
 	// Built outside the lock, which every submission takes.
 	h := &trackedCommand{key: commandKey(c), status: CommandStatus{
@@ -164,14 +166,22 @@ func (t *commandTracker) track(now func() time.Time, s *submission) func(e **log
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.pending) >= trackMaxPending {
-		return func(**logEntry, *error) {}
+		return
 	}
 	if t.pending == nil {
 		t.pending = map[string]*trackedCommand{}
 	}
 	// The same command twice: the later one is tracked.
 	t.pending[h.key], s.tracked = h, h
-	return func(e **logEntry, err *error) { t.finish(h, now(), *e, *err) }
+}
+
+// done records the outcome of a submission track registered from its
+// results: the committed entry or the error (nothing when it was not
+// registered).
+func (t *commandTracker) done(now func() time.Time, s *submission, e **logEntry, err *error) {
+	if h := s.tracked; h != nil {
+		t.finish(h, now(), *e, *err)
+	}
 }
 
 // finish moves a pending command to the succeeded or failed ones.

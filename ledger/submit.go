@@ -498,7 +498,8 @@ var errNegativeMinLedgerTimeRel = apierr.InvalidField.New("min_ledger_time_rel: 
 // submitChecked interprets and commits a checked submission; it returns
 // the committed entry and the interpretation.
 func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, it *interpreted, err error) {
-	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
+	n.tracker.track(n.now, s) // command_status.go
+	defer n.tracker.done(n.now, s, &e, &err)
 	it, err = n.interpretWith(ctx, s, typedCommands)
 	if err != nil {
 		return nil, nil, err
