@@ -555,7 +555,11 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	}
 	pkgs.putRenderer(r)
 	e.readers = e.parties()
-	eff := t.Effects()
+	// The engine's effects, of the transaction before its ids were
+	// suffixed: its inputs and archived contracts are not created by it,
+	// so suffixing left them as they were (WithSuffixes maps only the
+	// created ids).
+	eff := &res.Effects
 	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
 	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
