@@ -660,8 +660,9 @@ func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt stri
 			if pkg == nil {
 				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
 			}
-			argType := value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)
-			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
+			tt := r.template(x.TemplateID)
+			argType := tt.argType
+			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: tt.idText,
 				PackageName: x.PackageName, Argument: render(x.Arg, argType),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
