@@ -139,6 +139,12 @@ type commandTracker struct {
 type trackedCommand struct {
 	key    string
 	status CommandStatus
+	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
+	// and Updates.Created while they have one element (a one-party
+	// create's), allocated with the entry.
+	oneActAs   [1]string
+	oneCommand [1]Command
+	oneCreated [1]CommandContract
 }
 
 // commandKey is Canton's key of a command: command id, user id, actAs
@@ -161,8 +167,10 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 	// Built outside the lock, which every submission takes.
 	h := &trackedCommand{key: commandKey(c), status: CommandStatus{
 		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
-		SubmissionID: c.SubmissionID, ActAs: slices.Clone(c.ActAs), Commands: slices.Clone(c.Commands),
+		SubmissionID: c.SubmissionID,
 	}}
+	h.status.ActAs = cloneInto(h.oneActAs[:0], c.ActAs)
+	h.status.Commands = cloneInto(h.oneCommand[:0], c.Commands)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.pending) >= trackMaxPending {
@@ -221,7 +229,7 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	if h == nil || txn == nil {
 		return
 	}
-	var u CommandUpdates
+	u := CommandUpdates{Created: h.oneCreated[:0]}
 	var walk func(ids []tx.NodeID)
 	walk = func(ids []tx.NodeID) {
 		for _, id := range ids {
@@ -242,9 +250,24 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 		}
 	}
 	walk(txn.Roots)
+	if len(u.Created) == 0 {
+		u.Created = nil
+	}
 	t.mu.Lock()
 	h.status.Updates = u
 	t.mu.Unlock()
+}
+
+// cloneInto is slices.Clone(src) in buf when it fits (nil for nil, as
+// slices.Clone).
+func cloneInto[T any](buf, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if len(src) > cap(buf) {
+		return slices.Clone(src)
+	}
+	return append(buf[:0:len(src)], src...)
 }
 
 func keyValue(k *tx.KeyWithMaintainers) value.Value {
