@@ -207,7 +207,10 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 	rand.Read(run.seed[:])
 	actAs, readers := s.actAs(), s.readers()
 	for attempt := 0; ; attempt++ {
-		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
+		// The submission's own (no allocation per run): nothing keeps it
+		// beyond the run, which the submission outlives.
+		src := &s.contracts
+		*src = snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
 		started := time.Now()
 		res, err := eng.Submit(ctx, engine.Submission{ActAs: actAs, LedgerTime: engine.Timestamp(run.let.UnixMicro()),
 			PreparationTime: engine.Timestamp(run.prep.UnixMicro()), Contracts: src, SubmissionSeed: run.seed,

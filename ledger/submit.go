@@ -373,6 +373,8 @@ type submission struct {
 	oneTypedAt [1]string
 	// oneValue holds typedCommands' value of one command.
 	oneValue [1]engine.Value
+	// contracts are the contracts of runOnSnapshot's engine run.
+	contracts snapshotContracts
 }
 
 // actAs is union(c.ActAs), made once: the engine, the contract store's
