@@ -160,17 +160,17 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 		path = "$"
 	}
 	c := &checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
+	c.paths = c.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
 	}
-	tp, serr := tokenize(v)
-	if serr != nil {
+	if serr := tokenizeInto(v, &c.tape, c.toksBuf[:0]); serr != nil {
 		return nil, nil, newError(KindInvalid, &c.root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
 	}
 	if t == nil {
 		return nil, nil, newError(KindType, &c.root, "no type to check the value against")
 	}
-	c.tp = tp
+	c.tp = &c.tape
 	return c, &c.root, nil
 }
 
@@ -226,15 +226,30 @@ type tokenizer struct {
 // tokenize checks src as one JSON value (surrounding whitespace allowed)
 // and returns its tape.
 func tokenize(src []byte) (*tape, *syntaxError) {
-	z := &tokenizer{src: src, toks: make([]tok, 0, maxTokens(src))}
+	tp := new(tape)
+	if err := tokenizeInto(src, tp, nil); err != nil {
+		return nil, err
+	}
+	return tp, nil
+}
+
+// tokenizeInto is tokenize into tp (a checker's own: no allocation), its
+// tokens in buf when they fit.
+func tokenizeInto(src []byte, tp *tape, buf []tok) *syntaxError {
+	toks := buf[:0]
+	if n := maxTokens(src); n > cap(buf) {
+		toks = make([]tok, 0, n)
+	}
+	z := &tokenizer{src: src, toks: toks}
 	if !z.value(0) {
-		return nil, z.err
+		return z.err
 	}
 	z.ws()
 	if z.pos != len(src) {
-		return nil, &syntaxError{z.pos, "unexpected data after the value"}
+		return &syntaxError{z.pos, "unexpected data after the value"}
 	}
-	return &tape{src: src, toks: z.toks}, nil
+	*tp = tape{src: src, toks: z.toks}
+	return nil
 }
 
 // maxTokens bounds the number of tokens of src, for sizing its tape:
@@ -876,6 +891,12 @@ type checker struct {
 	// hashing a pointer is much cheaper than hashing a TypeConID's three
 	// strings (and resolving them through lookup).
 	tcons map[*lf.TCon]dataTypeEntry
+	// tape and pathsBuf are tp and the first slab of paths of a checker
+	// newChecker made, allocated with it; toksBuf holds the tape's tokens
+	// of a small value.
+	tape     tape
+	pathsBuf [2]vpath
+	toksBuf  [16]tok
 }
 
 // dataTypeEntry is a resolved data type and its id, shared by the values
