@@ -132,8 +132,7 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 		defer cancel()
 	}
 	var out *interpreted
-	err = n.st.View(func(r *store.Reader) (err error) {
-		t := store.ReadOnlyTx(r)
+	err = n.st.ViewTx(func(t *store.Tx) (err error) {
 		// A duplicate is refused rather than whatever its interpretation
 		// says (the original may have archived the contracts it uses):
 		// checked here only when the interpretation fails, since the
