@@ -649,7 +649,8 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // and their values noted in deferred, which renders them at the first
 // read of the entry (deferredEvents.render).
 func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
-	evs := t.Events(nil, tx.LedgerEffects)
+	var evBuf [4]tx.Event // the events of a small transaction
+	evs := t.AppendEvents(evBuf[:0], nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into r's buffer, one after the
 	// other; as it grows, the values rendered before stay in the old
