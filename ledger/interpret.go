@@ -522,7 +522,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	c, sync := s.c, s.sync
 	at := formatTime(let)
 	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
-	t, _, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	t, err := res.Transaction.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
