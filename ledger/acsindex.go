@@ -61,8 +61,16 @@ const acsIndexBatch = 2000
 func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 	val := activeValue(created, c, record)
 	hs := c.stakeholders()
+	// The keys, built for this write, share one array.
+	size := 0
 	for _, p := range hs {
-		t.SetOwned(store.ActiveByPartyKey(p, c.ContractID), val) // keys built for this write
+		size += len(store.PrefixActiveByParty) + len(p) + 1 + len(c.ContractID)
+	}
+	keys := make([]byte, 0, size)
+	for _, p := range hs {
+		start := len(keys)
+		keys = store.AppendActiveByPartyKey(keys, p, c.ContractID)
+		t.SetOwned(keys[start:len(keys):len(keys)], val)
 	}
 	return len(hs)
 }

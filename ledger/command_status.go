@@ -139,39 +139,57 @@ type commandTracker struct {
 type trackedCommand struct {
 	key    string
 	status CommandStatus
+	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
+	// and Updates.Created while they have one element (a one-party
+	// create's), allocated with the entry.
+	oneActAs   [1]string
+	oneCommand [1]Command
+	oneCreated [1]CommandContract
 }
 
 // commandKey is Canton's key of a command: command id, user id, actAs
 // parties (as a set) and submission id.
 func commandKey(c *Commands) string {
+	if len(c.ActAs) == 1 { // the common case, without sorting a copy
+		return c.CommandID + "\x00" + c.UserID + "\x00" + c.ActAs[0] + "\x00" + c.SubmissionID
+	}
 	actAs := slices.Clone(c.ActAs)
 	slices.Sort(actAs)
 	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
 }
 
 // track registers a validated submission as pending (unless
-// trackMaxPending commands are) and returns the function that records its
-// outcome from the submission's results: the committed entry or the
-// error. Callers defer it: defer n.tracker.track(n.now, c)(&e, &err).
-// Times are the node's (now).
-func (t *commandTracker) track(now func() time.Time, s *submission) func(e **logEntry, err *error) {
+// trackMaxPending commands are), as s.tracked; done records its outcome.
+// Callers defer done right after: n.tracker.track(n.now, s); defer
+// n.tracker.done(n.now, s, &e, &err). Times are the node's (now).
+func (t *commandTracker) track(now func() time.Time, s *submission) {
 	c := s.c
 	// Built outside the lock, which every submission takes.
 	h := &trackedCommand{key: commandKey(c), status: CommandStatus{
 		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
-		SubmissionID: c.SubmissionID, ActAs: slices.Clone(c.ActAs), Commands: slices.Clone(c.Commands),
+		SubmissionID: c.SubmissionID,
 	}}
+	h.status.ActAs = cloneInto(h.oneActAs[:0], c.ActAs)
+	h.status.Commands = cloneInto(h.oneCommand[:0], c.Commands)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.pending) >= trackMaxPending {
-		return func(**logEntry, *error) {}
+		return
 	}
 	if t.pending == nil {
 		t.pending = map[string]*trackedCommand{}
 	}
 	// The same command twice: the later one is tracked.
 	t.pending[h.key], s.tracked = h, h
-	return func(e **logEntry, err *error) { t.finish(h, now(), *e, *err) }
+}
+
+// done records the outcome of a submission track registered from its
+// results: the committed entry or the error (nothing when it was not
+// registered).
+func (t *commandTracker) done(now func() time.Time, s *submission, e **logEntry, err *error) {
+	if h := s.tracked; h != nil {
+		t.finish(h, now(), *e, *err)
+	}
 }
 
 // finish moves a pending command to the succeeded or failed ones.
@@ -211,7 +229,7 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	if h == nil || txn == nil {
 		return
 	}
-	var u CommandUpdates
+	u := CommandUpdates{Created: h.oneCreated[:0]}
 	var walk func(ids []tx.NodeID)
 	walk = func(ids []tx.NodeID) {
 		for _, id := range ids {
@@ -232,9 +250,24 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 		}
 	}
 	walk(txn.Roots)
+	if len(u.Created) == 0 {
+		u.Created = nil
+	}
 	t.mu.Lock()
 	h.status.Updates = u
 	t.mu.Unlock()
+}
+
+// cloneInto is slices.Clone(src) in buf when it fits (nil for nil, as
+// slices.Clone).
+func cloneInto[T any](buf, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if len(src) > cap(buf) {
+		return slices.Clone(src)
+	}
+	return append(buf[:0:len(src)], src...)
 }
 
 func keyValue(k *tx.KeyWithMaintainers) value.Value {

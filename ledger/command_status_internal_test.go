@@ -16,8 +16,13 @@ func TestCommandTrackerBounds(t *testing.T) {
 	t.Parallel()
 	var tr commandTracker
 	clock := func() time.Time { return time.Unix(1, 0) }
+	// track registers s and returns what records its outcome.
+	track := func(s *submission) func(**logEntry, *error) {
+		tr.track(clock, s)
+		return func(e **logEntry, err *error) { tr.done(clock, s, e, err) }
+	}
 	c := &submission{c: &Commands{CommandID: "p1", UserID: "u", ActAs: []string{"a"}}}
-	done := tr.track(clock, c)
+	done := track(c)
 	if got := tr.find("", CommandStatePending, 10); len(got) != 1 || got[0].CommandID != "p1" || got[0].State != CommandStatePending {
 		t.Fatalf("pending %+v", got)
 	}
@@ -29,7 +34,7 @@ func TestCommandTrackerBounds(t *testing.T) {
 	}
 
 	for i := range trackMaxFailed + 5 {
-		done := tr.track(clock, &submission{c: &Commands{CommandID: fmt.Sprint("f", i), UserID: "u"}})
+		done := track(&submission{c: &Commands{CommandID: fmt.Sprint("f", i), UserID: "u"}})
 		done(&e, &err)
 	}
 	failed := tr.find("", CommandStateFailed, 1000)
@@ -39,7 +44,7 @@ func TestCommandTrackerBounds(t *testing.T) {
 
 	var finish []func(**logEntry, *error)
 	for i := range trackMaxPending + 3 {
-		finish = append(finish, tr.track(clock, &submission{c: &Commands{CommandID: fmt.Sprint("q", i), UserID: "u"}}))
+		finish = append(finish, track(&submission{c: &Commands{CommandID: fmt.Sprint("q", i), UserID: "u"}}))
 	}
 	if got := tr.find("", CommandStatePending, 5000); len(got) != trackMaxPending {
 		t.Errorf("%d pending commands tracked, want %d", len(got), trackMaxPending)

@@ -212,6 +212,25 @@ type pkgView struct {
 type valueRenderer struct {
 	js  *value.JSONAppender
 	buf []byte
+	// last is the template of the last created node it rendered
+	// (template), which the next submission most likely creates again.
+	last renderedTemplate
+}
+
+// renderedTemplate is a template's id as a string and the type of its
+// arguments (value.TypeOf), made once for the nodes that create it.
+type renderedTemplate struct {
+	id      lf.TypeConID
+	idText  string
+	argType lf.Type
+}
+
+// template returns id's renderedTemplate.
+func (r *valueRenderer) template(id lf.TypeConID) *renderedTemplate {
+	if r.last.idText == "" || r.last.id != id {
+		r.last = renderedTemplate{id: id, idText: id.String(), argType: value.TypeOf(id.PackageID, id.Module, id.Name)}
+	}
+	return &r.last
 }
 
 // valueRenderers is a free list of the valueRenderers of one package view

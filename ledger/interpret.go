@@ -103,6 +103,8 @@ type interpreted struct {
 	oneCreated     [1]*txNode
 	oneCreatedJSON [1]json.RawMessage
 	onePackage     [1]string
+	// oneEnd holds committable's node ends (encodeNodesInto) of one node.
+	oneEnd [1]int
 }
 
 // interpretWith runs a submission's commands, as build makes them,
@@ -130,8 +132,7 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 		defer cancel()
 	}
 	var out *interpreted
-	err = n.st.View(func(r *store.Reader) (err error) {
-		t := store.ReadOnlyTx(r)
+	err = n.st.ViewTx(func(t *store.Tx) (err error) {
 		// A duplicate is refused rather than whatever its interpretation
 		// says (the original may have archived the contracts it uses):
 		// checked here only when the interpretation fails, since the
@@ -205,7 +206,10 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 	rand.Read(run.seed[:])
 	actAs, readers := s.actAs(), s.readers()
 	for attempt := 0; ; attempt++ {
-		src := &snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
+		// The submission's own (no allocation per run): nothing keeps it
+		// beyond the run, which the submission outlives.
+		src := &s.contracts
+		*src = snapshotContracts{tx: t, pkgs: pkgs, sync: sync, readers: readers, disclosed: disclosed}
 		started := time.Now()
 		res, err := eng.Submit(ctx, engine.Submission{ActAs: actAs, LedgerTime: engine.Timestamp(run.let.UnixMicro()),
 			PreparationTime: engine.Timestamp(run.prep.UnixMicro()), Contracts: src, SubmissionSeed: run.seed,
@@ -518,7 +522,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	c, sync := s.c, s.sync
 	at := formatTime(let)
 	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
-	t, _, err := res.Transaction.WithSuffixes(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	t, err := res.Transaction.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
@@ -544,19 +548,27 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// submission. With deferred, nothing is encoded: the nodes keep r's
 	// buffer, which r gives up, and the exercises' values and the
 	// contract records wait for their readers (deferred.go).
+	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
 	var nodesJSON json.RawMessage
 	var ends []int
 	if deferred != nil {
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends = encodeNodes(e.Nodes)
+		ends = out.oneEnd[:]
+		if len(e.Nodes) != 1 {
+			ends = make([]int, len(e.Nodes))
+		}
+		nodesJSON = encodeNodesInto(e.Nodes, ends)
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
 	e.readers = e.parties()
-	eff := t.Effects()
-	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	// The engine's effects, of the transaction before its ids were
+	// suffixed: its inputs and archived contracts are not created by it,
+	// so suffixing left them as they were (WithSuffixes maps only the
+	// created ids).
+	eff := &res.Effects
 	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
 		out.archived = make(map[string]bool, len(eff.Archived))
@@ -637,7 +649,8 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // and their values noted in deferred, which renders them at the first
 // read of the entry (deferredEvents.render).
 func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
-	evs := t.Events(nil, tx.LedgerEffects)
+	var evBuf [4]tx.Event // the events of a small transaction
+	evs := t.AppendEvents(evBuf[:0], nil, tx.LedgerEffects)
 	out := make([]txNode, 0, len(evs))
 	// The nodes' values are rendered into r's buffer, one after the
 	// other; as it grows, the values rendered before stay in the old
@@ -656,8 +669,9 @@ func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt stri
 			if pkg == nil {
 				return nil, apierr.InternalError.New("package %s of a created contract is unknown", x.TemplateID.PackageID)
 			}
-			argType := value.TypeOf(x.TemplateID.PackageID, x.TemplateID.Module, x.TemplateID.Name)
-			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: x.TemplateID.String(),
+			tt := r.template(x.TemplateID)
+			argType := tt.argType
+			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: tt.idText,
 				PackageName: x.PackageName, Argument: render(x.Arg, argType),
 				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
 				Transient: !ev.AcsDelta, Engine: true}
@@ -859,13 +873,18 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 // holds them as they are, else to copies of their own: to no memory they
 // referred to before (eventNodes renders them into a reused buffer).
 func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
+	ends = make([]int, len(nodes))
+	return encodeNodesInto(nodes, ends), ends
+}
+
+// encodeNodesInto is encodeNodes with the ends set in ends (len(nodes)).
+func encodeNodesInto(nodes []txNode, ends []int) (out json.RawMessage) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
 	}
 	out = make([]byte, 0, size)
 	out = append(out, '[')
-	ends = make([]int, len(nodes))
 	refs := make([]rawRef, 0, 2*len(nodes)) // an argument and a key or result each
 	for i := range nodes {
 		if i > 0 {
@@ -878,5 +897,5 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 	for _, r := range refs {
 		*r.v = out[r.start:r.end:r.end]
 	}
-	return out, ends
+	return out
 }

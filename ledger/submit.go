@@ -373,6 +373,8 @@ type submission struct {
 	oneTypedAt [1]string
 	// oneValue holds typedCommands' value of one command.
 	oneValue [1]engine.Value
+	// contracts are the contracts of runOnSnapshot's engine run.
+	contracts snapshotContracts
 }
 
 // actAs is union(c.ActAs), made once: the engine, the contract store's
@@ -498,7 +500,8 @@ var errNegativeMinLedgerTimeRel = apierr.InvalidField.New("min_ledger_time_rel: 
 // submitChecked interprets and commits a checked submission; it returns
 // the committed entry and the interpretation.
 func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, it *interpreted, err error) {
-	defer n.tracker.track(n.now, s)(&e, &err) // command_status.go
+	n.tracker.track(n.now, s) // command_status.go
+	defer n.tracker.done(n.now, s, &e, &err)
 	it, err = n.interpretWith(ctx, s, typedCommands)
 	if err != nil {
 		return nil, nil, err

@@ -192,7 +192,30 @@ func UnicumOf(updateID string, node NodeID) Hash {
 // modified; the returned nodes are new, and the parts of their values
 // without a suffixed id are shared with the input's.
 func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*Transaction, map[value.ContractID]value.ContractID, error) {
-	m := map[value.ContractID]value.ContractID{}
+	s, err := t.suffixes(unicum, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := s.asMap()
+	return t.MapContractIDs(m), m, nil
+}
+
+// Suffixed is WithSuffixes without the mapping, which it keeps in a
+// list on its stack while the transaction creates a few contracts.
+func (t *Transaction) Suffixed(unicum func(node NodeID, c *Create) Hash) (*Transaction, error) {
+	var buf [8][2]value.ContractID
+	s, err := t.suffixes(unicum, buf[:0])
+	if err != nil {
+		return nil, err
+	}
+	return t.mapWith(&s), nil
+}
+
+// suffixes maps the ids of the contracts t creates to their committed
+// ids (WithSuffixes), in pairs appended to buf, indexed by a map when
+// they are more than buf holds.
+func (t *Transaction) suffixes(unicum func(node NodeID, c *Create) Hash, buf [][2]value.ContractID) (suffixer, error) {
+	s := suffixer{pairs: buf}
 	var err error
 	t.Walk(func(id NodeID, n Node, _ bool) bool {
 		if c, ok := n.(*Create); ok {
@@ -200,14 +223,14 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 			if g, err = SuffixContractID(c.ContractID, unicum(id, c)); err != nil {
 				return false
 			}
-			m[c.ContractID] = g
+			s.pairs = append(s.pairs, [2]value.ContractID{c.ContractID, g})
 		}
 		return true
 	})
-	if err != nil {
-		return nil, nil, err
+	if len(s.pairs) > cap(buf) {
+		s.m = s.asMap()
 	}
-	return t.MapContractIDs(m), m, nil
+	return s, err
 }
 
 // MapContractIDs returns the transaction with every contract id that m
@@ -216,7 +239,11 @@ func (t *Transaction) WithSuffixes(unicum func(node NodeID, c *Create) Hash) (*T
 // The input is not modified; the returned nodes are new, and the parts
 // of their values without a mapped id are shared with the input's.
 func (t *Transaction) MapContractIDs(m map[value.ContractID]value.ContractID) *Transaction {
-	s := suffixer(m)
+	return t.mapWith(&suffixer{m: m})
+}
+
+// mapWith is MapContractIDs with the mapping s.
+func (t *Transaction) mapWith(s *suffixer) *Transaction {
 	out := newTransaction(len(t.Nodes))
 	out.Roots, out.NodeSeeds = t.Roots, t.NodeSeeds
 	// The copies of the Create and Exercise nodes, one array each.
@@ -295,24 +322,48 @@ func newTransaction(n int) *Transaction {
 	return &Transaction{Nodes: make([]Node, n)}
 }
 
-// suffixer maps local contract ids to their committed ids.
-type suffixer map[value.ContractID]value.ContractID
+// suffixer maps local contract ids to their committed ids: with m, or
+// else with pairs (local, committed), a few searched in order.
+type suffixer struct {
+	m     map[value.ContractID]value.ContractID
+	pairs [][2]value.ContractID
+}
 
-func (s suffixer) cid(c value.ContractID) value.ContractID {
-	if g, ok := s[c]; ok {
-		return g
+func (s *suffixer) cid(c value.ContractID) value.ContractID {
+	if s.m != nil {
+		if g, ok := s.m[c]; ok {
+			return g
+		}
+		return c
+	}
+	for _, p := range s.pairs {
+		if p[0] == c {
+			return p[1]
+		}
 	}
 	return c
 }
 
-func (s suffixer) key(k *KeyWithMaintainers) *KeyWithMaintainers {
+// asMap returns the mapping as a map (s.m when it has one).
+func (s *suffixer) asMap() map[value.ContractID]value.ContractID {
+	if s.m != nil {
+		return s.m
+	}
+	m := make(map[value.ContractID]value.ContractID, len(s.pairs))
+	for _, p := range s.pairs {
+		m[p[0]] = p[1]
+	}
+	return m
+}
+
+func (s *suffixer) key(k *KeyWithMaintainers) *KeyWithMaintainers {
 	if k == nil {
 		return nil
 	}
 	return &KeyWithMaintainers{Key: s.value(k.Key), Maintainers: k.Maintainers}
 }
 
-func (s suffixer) value(v value.Value) value.Value {
+func (s *suffixer) value(v value.Value) value.Value {
 	return mapContractIDs(v, s.cid)
 }
 

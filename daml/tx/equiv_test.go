@@ -204,6 +204,9 @@ func TestViewsMatchReference(t *testing.T) {
 		if diff := cmp.Diff(wantMap, gotMap); diff != "" {
 			t.Fatalf("tx %d: WithSuffixes mapping (-want +got):\n%s", i, diff)
 		}
+		if s, err := tr.Suffixed(unicum); (err == nil) != (gotErr == nil) || cmp.Diff(got, s) != "" {
+			t.Fatalf("tx %d: Suffixed is not WithSuffixes's transaction (%v):\n%s", i, err, cmp.Diff(got, s))
+		}
 		if after := fmt.Sprintf("%#v", tr); after != before {
 			t.Fatalf("tx %d: WithSuffixes modified its input", i)
 		}

@@ -301,6 +301,12 @@ type Event struct {
 // wildcard: every party that may see it. The transaction should be
 // normalized (node ids are Canton's only then).
 func (t *Transaction) Events(parties []string, shape Shape) []Event {
+	return t.AppendEvents(nil, parties, shape)
+}
+
+// AppendEvents appends Events(parties, shape) to dst (a caller's buffer:
+// no allocation while the events fit).
+func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) []Event {
 	ps := sortedSet(parties)
 	// A create is transient when a consuming exercise outside Rollbacks
 	// consumes it; a consuming exercise outside Rollbacks archives a
@@ -319,7 +325,7 @@ func (t *Transaction) Events(parties []string, shape Shape) []Event {
 		}
 		return true
 	})
-	var out []Event
+	out := dst
 	t.walkWitnesses(shape == LedgerEffects, func(id NodeID, n Node, rb bool, w []string) {
 		if rb {
 			return
@@ -359,8 +365,8 @@ func (t *Transaction) Events(parties []string, shape Shape) []Event {
 			return
 		}
 		ev.NodeID, ev.LastDescendant, ev.Node = id, t.LastDescendant(id), n
-		if out == nil {
-			out = make([]Event, 0, len(t.Nodes))
+		if len(out) == cap(out) {
+			out = slices.Grow(out, len(t.Nodes)) // room for every node at once
 		}
 		out = append(out, ev)
 	})

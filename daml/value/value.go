@@ -160,17 +160,17 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 		path = "$"
 	}
 	c := &checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
+	c.paths = c.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
 	}
-	tp, serr := tokenize(v)
-	if serr != nil {
+	if serr := tokenizeInto(v, &c.tape, c.toksBuf[:0]); serr != nil {
 		return nil, nil, newError(KindInvalid, &c.root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
 	}
 	if t == nil {
 		return nil, nil, newError(KindType, &c.root, "no type to check the value against")
 	}
-	c.tp = tp
+	c.tp = &c.tape
 	return c, &c.root, nil
 }
 
@@ -226,15 +226,30 @@ type tokenizer struct {
 // tokenize checks src as one JSON value (surrounding whitespace allowed)
 // and returns its tape.
 func tokenize(src []byte) (*tape, *syntaxError) {
-	z := &tokenizer{src: src, toks: make([]tok, 0, maxTokens(src))}
+	tp := new(tape)
+	if err := tokenizeInto(src, tp, nil); err != nil {
+		return nil, err
+	}
+	return tp, nil
+}
+
+// tokenizeInto is tokenize into tp (a checker's own: no allocation), its
+// tokens in buf when they fit.
+func tokenizeInto(src []byte, tp *tape, buf []tok) *syntaxError {
+	toks := buf[:0]
+	if n := maxTokens(src); n > cap(buf) {
+		toks = make([]tok, 0, n)
+	}
+	z := &tokenizer{src: src, toks: toks}
 	if !z.value(0) {
-		return nil, z.err
+		return z.err
 	}
 	z.ws()
 	if z.pos != len(src) {
-		return nil, &syntaxError{z.pos, "unexpected data after the value"}
+		return &syntaxError{z.pos, "unexpected data after the value"}
 	}
-	return &tape{src: src, toks: z.toks}, nil
+	*tp = tape{src: src, toks: z.toks}
+	return nil
 }
 
 // maxTokens bounds the number of tokens of src, for sizing its tape:
@@ -419,6 +434,7 @@ func (z *tokenizer) array(depth int) bool {
 func (z *tokenizer) str() (esc, ok bool) {
 	z.pos++ // "
 	for {
+		z.pos += plainPrefix(z.src[min(z.pos, len(z.src)):])
 		if z.pos >= len(z.src) {
 			return esc, z.fail("unterminated string")
 		}
@@ -647,7 +663,7 @@ func appendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := plainPrefix(s); i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -675,6 +691,31 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plainPrefix returns the length of s's longest prefix of plain string
+// bytes: printable ASCII but '"' and '\\', which a JSON string holds and
+// appendJSONString writes as they are. Eight bytes are tested at a time.
+func plainPrefix[S string | []byte](s S) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte below 0x20, equal to '"' or '\\', or from 0x80 (the
+		// classic "has a byte less than n" and "has a zero byte" tests:
+		// nonzero exactly when one of the eight is).
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if ((w-ones*0x20)|(q-ones)|(bs-ones)|w)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
 }
 
 // jsonStringLen returns len(appendJSONString(nil, s)).
@@ -876,6 +917,12 @@ type checker struct {
 	// hashing a pointer is much cheaper than hashing a TypeConID's three
 	// strings (and resolving them through lookup).
 	tcons map[*lf.TCon]dataTypeEntry
+	// tape and pathsBuf are tp and the first slab of paths of a checker
+	// newChecker made, allocated with it; toksBuf holds the tape's tokens
+	// of a small value.
+	tape     tape
+	pathsBuf [2]vpath
+	toksBuf  [16]tok
 }
 
 // dataTypeEntry is a resolved data type and its id, shared by the values

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 )
 
@@ -45,13 +46,14 @@ func checkJsCommandsShape(c *JsCommands, prefix string) error {
 // checkCommandListShape checks each command of a list at prefix.
 func checkCommandListShape(cmds []JsCommand, prefix string) error {
 	for i, cmd := range cmds {
-		at := fmt.Sprintf("%scommands[%d]", prefix, i)
+		// The path is built only for an error.
+		at := func() string { return fmt.Sprintf("%scommands[%d]", prefix, i) }
 		switch n := shape.CountSet(cmd.CreateCommand != nil, cmd.ExerciseCommand != nil,
 			cmd.CreateAndExerciseCommand != nil, cmd.ExerciseByKeyCommand != nil); {
 		case n == 0:
-			return apierr.Malformed("expected one of %s at '%s'", strings.Join(commandVariants, ", "), at)
+			return apierr.Malformed("expected one of %s at '%s'", strings.Join(commandVariants, ", "), at())
 		case n > 1:
-			return apierr.Malformed("a one-of holds %d variants, expected one at '%s'", n, at)
+			return apierr.Malformed("a one-of holds %d variants, expected one at '%s'", n, at())
 		}
 		var variant, tid string
 		switch {
@@ -64,8 +66,8 @@ func checkCommandListShape(cmds []JsCommand, prefix string) error {
 		default:
 			variant, tid = "ExerciseByKeyCommand", cmd.ExerciseByKeyCommand.TemplateID
 		}
-		if err := shape.Identifier(tid, at+"."+variant+".templateId"); err != nil {
-			return err
+		if _, err := lf.SplitIdentifier(tid); err != nil {
+			return shape.Identifier(tid, at()+"."+variant+".templateId")
 		}
 	}
 	return nil

@@ -196,11 +196,15 @@ func ActiveByPartyPrefix(party string) []byte {
 
 // ActiveByPartyKey is the entry of a party's active contract.
 func ActiveByPartyKey(party, cid string) []byte {
-	k := make([]byte, 0, len(PrefixActiveByParty)+len(party)+1+len(cid))
-	k = append(k, PrefixActiveByParty...)
-	k = append(k, party...)
-	k = append(k, '/')
-	return append(k, cid...)
+	return AppendActiveByPartyKey(make([]byte, 0, len(PrefixActiveByParty)+len(party)+1+len(cid)), party, cid)
+}
+
+// AppendActiveByPartyKey appends ActiveByPartyKey(party, cid) to dst.
+func AppendActiveByPartyKey(dst []byte, party, cid string) []byte {
+	dst = append(dst, PrefixActiveByParty...)
+	dst = append(dst, party...)
+	dst = append(dst, '/')
+	return append(dst, cid...)
 }
 
 // ArchivedByPartyPrefix is the prefix of a party's archived-contract

@@ -974,6 +974,26 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 	return emitOwn(nil)
 }
 
+// ViewTx is View with the snapshot as ReadOnlyTx gives it, the Tx made
+// with its Reader (one allocation, not two).
+func (s *Store) ViewTx(fn func(t *Tx) error) error {
+	if s.Closed() {
+		return ErrClosed
+	}
+	if s.ov != nil {
+		return fn(&Tx{Reader: Reader{ov: s.ov.cur.Load()}})
+	}
+	if !s.beginRead() {
+		return ErrClosed
+	}
+	defer s.endRead()
+	err := s.db.View(func(txn *badger.Txn) error { return fn(&Tx{Reader: Reader{txn: txn, shared: s.shared}}) })
+	if errors.Is(err, badger.ErrDBClosed) {
+		return ErrClosed
+	}
+	return err
+}
+
 // ReadOnlyTx wraps a read snapshot as a Tx, so that an Op can run as a dry
 // run: its staged writes are simply dropped.
 func ReadOnlyTx(r *Reader) *Tx { return &Tx{Reader: *r} }
