@@ -1,12 +1,23 @@
 package ledger
 
 import (
+	"context"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
+	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
 // TestWireTransactionUnflaggedEntries: an entry stored before entPlain
@@ -94,4 +105,113 @@ func TestWireTransactionUnflaggedEntries(t *testing.T) {
 			t.Errorf("%s, not stored: written by the wire page: %s", name, b)
 		}
 	}
+}
+
+// TestWirePageEntriesWrittenBefore: a JSON page of a store whose entries
+// were written before entPlain (the binary form without the flag) or
+// before the binary form (JSON entries) is the page of the same entries
+// written today: the wire page checks and escapes what the flag would
+// have vouched for, and the updates it leaves to the typed renderer are
+// the same.
+func TestWirePageEntriesWrittenBefore(t *testing.T) {
+	t.Parallel()
+	ctx := rawjson.WithStoredValues(context.Background())
+	n := openTestNode(t, Options{})
+	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: dar}); err != nil {
+		t.Fatal(err)
+	}
+	parties := allocateParties(t, n, "alice", "bob")
+	alice, bob := parties[0], parties[1]
+	iouT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"}
+	iou := func(owner string, amount int64) value.Record {
+		return value.Record{RecordID: &iouT, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)},
+			{Label: "amount", Value: value.Int64(amount)}}}
+	}
+	transfer := value.Record{RecordID: &lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Transfer"},
+		Fields: []value.RecordField{{Label: "newOwner", Value: value.Party(bob)}}}
+	for i, c := range []Command{
+		CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: iou(alice, 3)},
+		CreateAndExerciseCommand{Template: TemplateRef{ID: iouT}, Arguments: iou(alice, 5), Choice: "Transfer", Argument: transfer},
+		CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: iou(alice, 4)},
+	} {
+		if _, err := n.Submit(ctx, Commands{ActAs: []string{alice}, CommandID: "c" + strconv.Itoa(i), WorkflowID: "w", Commands: []Command{c}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// page is what the JSON pages of alice and of any party, in both
+	// shapes, hold: the node's own writing, and each visited update
+	// marshalled.
+	page := func() (string, int) {
+		t.Helper()
+		var out []byte
+		direct := 0
+		for _, f := range []ReadFormat{ReadAs(alice), {AnyParty: []Filter{}}} {
+			for _, shape := range []Shape{ACSDelta, LedgerEffects} {
+				f.Shape = shape
+				wp := &wirepage.Page{}
+				_, err := n.VisitUpdatesPage(wirepage.With(ctx, wp), UpdateReadFormat{Transactions: &f}, OffsetRange{Tail: true}, nil, nil, func(u update.Update) error {
+					b, err := json.Marshal(u)
+					wp.Sep()
+					wp.Out = append(wp.Out, b...)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, direct = append(append(out, wp.Out...), '\n'), direct+wp.Direct
+			}
+		}
+		return string(out), direct
+	}
+	want, direct := page()
+	if direct < 10 {
+		t.Fatalf("the node wrote %d updates of the pages itself: %s", direct, want)
+	}
+	// rewrite stores every transaction entry again with write.
+	rewrite := func(write func(e *logEntry) []byte) {
+		t.Helper()
+		_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+			return nil, tx.Scan([]byte(store.PrefixUpdate), nil, func(k, v []byte) (bool, error) {
+				var e logEntry
+				if err := decodeLogEntry(v, &e); err != nil || e.Kind != kindTransaction {
+					return err == nil, err
+				}
+				tx.Set(k, write(&e))
+				return true, nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite(func(e *logEntry) []byte { return withoutPlain(t, e.encode()) })
+	if got, direct := page(); got != want || direct < 10 {
+		t.Errorf("entries without the plain flag: the node wrote %d updates; pages (-today +before):\n%s", direct, cmp.Diff(want, got))
+	}
+	rewrite(func(e *logEntry) []byte {
+		e.nodesAhead = e.Nodes != nil
+		return e.encodeJSON()
+	})
+	if got, direct := page(); got != want || direct < 10 {
+		t.Errorf("JSON entries: the node wrote %d updates; pages (-today +JSON):\n%s", direct, cmp.Diff(want, got))
+	}
+}
+
+// withoutPlain returns a binary entry without its entPlain flag, its
+// checksum made again: the entry as the node wrote it before the flag.
+func withoutPlain(t *testing.T, b []byte) []byte {
+	t.Helper()
+	d := binDecoder{b: b[:len(b)-crcSize], i: 1}
+	rawLen, _ := d.uint()
+	d.uint()
+	d.i += int(rawLen) + 1 // the raw members, the kind's code
+	at := d.i
+	flags, ok := d.uint()
+	if !ok || flags&entPlain == 0 || b[at-1] == 0 {
+		t.Fatalf("an entry with flags %#x, kind code %d", flags, b[at-1])
+	}
+	out := append(slices.Clone(b[:at]), binary.AppendUvarint(nil, flags&^entPlain)...)
+	out = append(out, b[d.i:len(b)-crcSize]...)
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
 }
