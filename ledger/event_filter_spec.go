@@ -50,21 +50,24 @@ type txSpec struct {
 	Shape  string
 }
 
-// interfaces reports whether a filter of the spec names an interface.
-func (f *eventSpec) interfaces() bool {
-	for _, fs := range f.ByParty {
+// plain reports whether no filter of the spec names an interface or
+// asks for blobs: the events it shows have neither blobs nor interface
+// views nor implemented interfaces (what the wire page writes).
+func (f *eventSpec) plain() bool {
+	plain := func(fs []filterSpec) bool {
 		for _, x := range fs {
-			if x.Kind == specInterface {
-				return true
+			if x.Kind == specInterface || x.Blobs {
+				return false
 			}
 		}
+		return true
 	}
-	for _, x := range f.AnyParty {
-		if x.Kind == specInterface {
-			return true
+	for _, fs := range f.ByParty {
+		if !plain(fs) {
+			return false
 		}
 	}
-	return false
+	return plain(f.AnyParty)
 }
 
 // effects reports whether transactions are read in the ledger-effects

@@ -292,10 +292,11 @@ func pageCap(size *int32) int {
 func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer, wp *wirepage.Page, visit func(update.Update) error) (*UpdatePage, error) {
 	var visitErr error
 	var wire *wirePage
-	// Not with interface filters: they show implementations and views,
-	// which the wire page does not write, and match the event's template
-	// against packages looked up (and cached) by its id.
-	if wp != nil && tr.stored && q.lend && q.Format.Tx != nil && !q.Format.Tx.Events.interfaces() {
+	// Only for filters without blobs or interfaces: the wire page would
+	// leave most of such a page's events to the typed renderer, each
+	// entry decoded twice (and interface filters match the event's
+	// template against packages looked up, and cached, by its id).
+	if wp != nil && tr.stored && q.lend && q.Format.Tx != nil && q.Format.Tx.Events.plain() {
 		wire = &wirePage{p: wp}
 		// The wire page keeps no name: the entries' names are interned
 		// only for those the typed renderer writes (interned).

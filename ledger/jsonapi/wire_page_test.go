@@ -21,8 +21,8 @@ import (
 // every fraction precision (the stored wire form copied as it is). The
 // reference page is the typed read's, each update written with
 // jsonapi.AppendUpdateResponse; the test fails if the node wrote no update
-// itself, or all of them (the typed updates of the page — exercises,
-// archives, blobs, views, reassignments — must still be visited).
+// itself, or all of them (the typed updates — pages with blobs or
+// interface filters, reassignments — must still be visited).
 func TestWirePageSameAsTyped(t *testing.T) {
 	t.Parallel()
 	inMemoryAndOnDisk(t, func(t *testing.T, opts ledger.Options) {

@@ -9,8 +9,8 @@
 // they are copied (the entry says when its strings need no escaping).
 // ledger/jsonapi asks for that with a context made by With, holding the
 // page it writes: Node.VisitUpdatesPage then appends to it, itself, each
-// update it can write so (a transaction whose visible events have
-// neither blobs nor interface views, read with stored values), and calls
+// update it can write so (a transaction, read with stored values, of a
+// page whose filters ask for no blob and name no interface), and calls
 // its visit function with the others, which jsonapi appends to the same
 // page. Both write an update as jsonapi.AppendUpdateResponse does, a
 // comma before each but the first (TestWirePageSameAsTyped in
