@@ -101,7 +101,7 @@ func TestWirePageKeepsNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.raw = buf
-			if wrote := wp.transaction(&e, false, rd.tx); wrote == blobs {
+			if wrote := wp.transaction(&e, false, rd.tx) == wireWritten; wrote == blobs {
 				t.Fatalf("blobs %v: written by the wire page: %v", blobs, wrote)
 			}
 			if blobs {

@@ -303,8 +303,13 @@ func (n *Node) typedPage(ctx context.Context, q pageQuery, tr *typedRenderer, wp
 		q.rawNames = true
 	}
 	resp, err := n.updatesPage(ctx, q, func(e *logEntry, rd *renderer) (bool, error) {
-		if wire != nil && e.Kind == kindTransaction && rd.tx != nil && wire.transaction(e, rd.format.Tx.effects(), rd.tx) {
-			return true, nil
+		if wire != nil && e.Kind == kindTransaction && rd.tx != nil {
+			switch wire.transaction(e, rd.format.Tx.effects(), rd.tx) {
+			case wireWritten:
+				return true, nil
+			case wireInvisible:
+				return false, nil
+			}
 		}
 		if e.raw != nil {
 			var err error

@@ -43,18 +43,29 @@ func (wp *wirePage) interned(raw []byte) (*logEntry, error) {
 	return &wp.entry, err
 }
 
+// wireDone is what wirePage.transaction did with an entry.
+type wireDone uint8
+
+const (
+	// wireTyped: left to the typed renderer, the page unchanged.
+	wireTyped wireDone = iota
+	// wireWritten: written to the page.
+	wireWritten
+	// wireInvisible: nothing of it is visible (the typed renderer would
+	// render nothing either), the page unchanged.
+	wireInvisible
+)
+
 // transaction appends e to the page as it shows it, when no event the
 // format shows of it has a blob or interface views (nor implements an
 // interface a filter names), each stored time is in its wire form and
-// each template and interface id in the form appendTypeCon writes: true
-// when it did, false (the page unchanged) when the typed renderer is to
-// write it, or nothing of it is visible.
-func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool {
+// each template and interface id in the form appendTypeCon writes.
+func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) wireDone {
 	p := wp.p
 	// A plain entry's times and ids are in the forms copied (wireForms,
 	// checked when it was written); another's are checked here.
 	if !e.plain && (!wireTime(e.EffectiveAt) || !wireTime(e.RecordTime)) {
-		return false
+		return wireTyped
 	}
 	start, n := len(p.Out), p.N
 	p.Sep()
@@ -86,7 +97,10 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool
 	})
 	if err != nil || events == 0 {
 		p.Out, p.N = out[:start], n
-		return false
+		if err == nil {
+			return wireInvisible
+		}
+		return wireTyped
 	}
 	out = append(out, `],"offset":`...)
 	out = strconv.AppendInt(out, e.Offset, 10)
@@ -96,7 +110,7 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) bool
 	out = append(out, e.RecordTime...)
 	p.Out = append(out, `","externalTransactionHash":null,"paidTrafficCost":null}}}}`...)
 	p.Direct++
-	return true
+	return wireWritten
 }
 
 // errNotWire stops visibleEvents at an event wirePage.transaction leaves to

@@ -40,7 +40,7 @@ func TestWireTransactionUnflaggedEntries(t *testing.T) {
 	ef := newSpecFilter(&eventSpec{ByParty: map[string][]filterSpec{sig: nil}}, nil)
 	write := func(e *logEntry) ([]byte, bool) {
 		p := wirepage.Page{Out: []byte("[")}
-		ok := (&wirePage{p: &p}).transaction(e, false, ef)
+		ok := (&wirePage{p: &p}).transaction(e, false, ef) == wireWritten
 		if !ok && (string(p.Out) != "[" || p.N != 0 || p.Direct != 0) {
 			t.Errorf("a refused entry left %q, %d updates", p.Out, p.N)
 		}
@@ -104,6 +104,12 @@ func TestWireTransactionUnflaggedEntries(t *testing.T) {
 		if b, ok := write(e); ok {
 			t.Errorf("%s, not stored: written by the wire page: %s", name, b)
 		}
+	}
+	// Nothing visible is told apart: the typed renderer is not asked.
+	e = entry()
+	e.Nodes[0].Signatories = []string{obs}
+	if got := (&wirePage{p: &wirepage.Page{}}).transaction(e, false, ef); got != wireInvisible {
+		t.Errorf("an entry with nothing visible: %d, want wireInvisible", got)
 	}
 }
 
