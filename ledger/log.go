@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"time"
@@ -277,17 +278,20 @@ func appendEntry(tx *store.Tx, e *logEntry) {
 // appendEntryIndexes writes the indexes of an entry: by update id, by
 // party.
 func appendEntryIndexes(tx *store.Tx, e *logEntry) {
-	tx.SetOwned(store.UpdateIDKey(e.UpdateID), store.OffsetBytes(e.Offset))
 	parties := e.readers
 	if parties == nil {
 		parties = e.parties()
 	}
-	// The index keys share one buffer, each slice capped at its end.
-	size := 0
+	// The index keys and the update id's value (its offset) share one
+	// buffer, each slice capped at its end: one allocation, not three.
+	size := len(store.PrefixUpdateID) + len(e.UpdateID) + 8
 	for _, p := range parties {
 		size += len(store.PrefixPartyUpdate) + len(p) + 9
 	}
-	buf := make([]byte, 0, size)
+	buf := append(append(make([]byte, 0, size), store.PrefixUpdateID...), e.UpdateID...)
+	idEnd := len(buf)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(e.Offset))
+	tx.SetOwned(buf[:idEnd:idEnd], buf[idEnd:len(buf):len(buf)])
 	for _, p := range parties {
 		start := len(buf)
 		buf = store.AppendPartyUpdateKey(buf, p, e.Offset)

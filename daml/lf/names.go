@@ -172,13 +172,51 @@ func checkChars(desc, s string, max int, cs *charSet) error {
 		return &SyntaxError{Syntax: desc, Input: s, Problem: SyntaxTooLong, Max: max,
 			msg: fmt.Sprintf("%s is too long (max: %d)", desc, max)}
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !cs.has(c) {
-			return &SyntaxError{Syntax: desc, Input: s, Problem: SyntaxBadChar, Char: c, Index: i,
-				msg: fmt.Sprintf(`non expected character 0x%x in %s "%s"`, c, desc, s)}
-		}
+	if i := badChar(s, cs); i >= 0 {
+		c := s[i]
+		return &SyntaxError{Syntax: desc, Input: s, Problem: SyntaxBadChar, Char: c, Index: i,
+			msg: fmt.Sprintf(`non expected character 0x%x in %s "%s"`, c, desc, s)}
 	}
 	return nil
+}
+
+// badChar returns the index of s's first byte not in cs, or -1. cs must
+// hold [0-9A-Za-z], as every set checkChars is given does, so eight bytes that are all letters and
+// digits pass at once; a word with any other byte (the ':' of a party id,
+// say) goes through the table byte by byte. Party ids and package ids are
+// mostly hex, so this is the common case on every command.
+func badChar(s string, cs *charSet) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8] // one bounds check, so the eight loads become one
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if w&highs == 0 {
+			// Every byte is ASCII, so adding at most 0x80 to one does not
+			// carry into the next: byte x of (w + ones*(0x80-lo)) has its
+			// high bit set iff x >= lo, and of (w + ones*(0x7f-hi)) iff
+			// x > hi. Setting 0x20 folds 'A'-'Z' onto 'a'-'z' and nothing
+			// else onto them.
+			l := w | ones*0x20
+			digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
+			letter := (l + ones*(0x80-'a')) &^ (l + ones*(0x7f-'z'))
+			if (digit|letter)&highs == highs {
+				continue
+			}
+		}
+		for j, c := range []byte(b) {
+			if !cs.has(c) {
+				return i + j
+			}
+		}
+	}
+	for ; i < len(s); i++ {
+		if !cs.has(s[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // CheckName checks a Daml-LF Name (a field, choice, variable or module
