@@ -8,9 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -23,20 +20,8 @@ import (
 func TestJSONEntriesWrittenBefore(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	n := openTestNode(t, Options{})
-	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: dar}); err != nil {
-		t.Fatal(err)
-	}
-	parties := allocateParties(t, n, "alice", "bob")
-	alice, bob := parties[0], parties[1]
-	iouT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"}
-	transferT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Transfer"}
-	iou := func(owner string, amount int64) value.Record {
-		return value.Record{RecordID: &iouT, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)},
-			{Label: "amount", Value: value.Int64(amount)}}}
-	}
-	transfer := value.Record{RecordID: &transferT, Fields: []value.RecordField{{Label: "newOwner", Value: value.Party(bob)}}}
+	in := openIouNode(t)
+	n, alice, bob, iouT, iou, transfer := in.Node, in.alice, in.bob, in.iouT, in.iou, in.transfer()
 	var updateIDs []string
 	for i, c := range []Command{
 		CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: iou(alice, 3)},

@@ -11,9 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/daml/lf"
-	"github.com/ledgernode/ledgernode/daml/lf/lftest"
-	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
@@ -122,20 +119,8 @@ func TestWireTransactionUnflaggedEntries(t *testing.T) {
 func TestWirePageEntriesWrittenBefore(t *testing.T) {
 	t.Parallel()
 	ctx := rawjson.WithStoredValues(context.Background())
-	n := openTestNode(t, Options{})
-	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
-	if err := n.UploadDAR(ctx, UploadDARRequest{DAR: dar}); err != nil {
-		t.Fatal(err)
-	}
-	parties := allocateParties(t, n, "alice", "bob")
-	alice, bob := parties[0], parties[1]
-	iouT := lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"}
-	iou := func(owner string, amount int64) value.Record {
-		return value.Record{RecordID: &iouT, Fields: []value.RecordField{{Label: "owner", Value: value.Party(owner)},
-			{Label: "amount", Value: value.Int64(amount)}}}
-	}
-	transfer := value.Record{RecordID: &lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Transfer"},
-		Fields: []value.RecordField{{Label: "newOwner", Value: value.Party(bob)}}}
+	in := openIouNode(t)
+	n, alice, iouT, iou, transfer := in.Node, in.alice, in.iouT, in.iou, in.transfer()
 	for i, c := range []Command{
 		CreateCommand{Template: TemplateRef{ID: iouT}, Arguments: iou(alice, 3)},
 		CreateAndExerciseCommand{Template: TemplateRef{ID: iouT}, Arguments: iou(alice, 5), Choice: "Transfer", Argument: transfer},
