@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 )
 
 // The binary stored form of log entries. Every update read decodes the

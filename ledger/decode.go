@@ -2,9 +2,10 @@ package ledger
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 )
 
 // Hand-written decoders of the records every read loads (log entries and
@@ -224,7 +225,7 @@ func (d *jsonDecoder) str(dst *string) bool {
 	}
 	s := d.b[d.i : d.i+end]
 	ascii := true
-	for _, c := range s[plainWords(s):] {
+	for _, c := range s[jsontext.PlainPrefix(s):] {
 		if c < 0x20 || c == '\\' {
 			return false
 		}
@@ -251,7 +252,7 @@ func (d *jsonDecoder) strBytes() ([]byte, bool) {
 	}
 	s := d.b[d.i : d.i+end]
 	ascii := true
-	for _, c := range s[plainWords(s):] {
+	for _, c := range s[jsontext.PlainPrefix(s):] {
 		if c < 0x20 || c == '\\' {
 			return nil, false
 		}
@@ -451,7 +452,7 @@ func (d *jsonDecoder) skipString() bool {
 		return false
 	}
 	for d.i < len(d.b) {
-		if d.i += plainWords(d.b[d.i:]); d.i >= len(d.b) {
+		if d.i += jsontext.PlainPrefix(d.b[d.i:]); d.i >= len(d.b) {
 			break
 		}
 		c := d.b[d.i]
@@ -482,25 +483,6 @@ func (d *jsonDecoder) skipString() bool {
 		}
 	}
 	return false
-}
-
-// plainWords returns the length of b's longest prefix of whole
-// eight-byte words of printable ASCII other than '"' and '\\', which the
-// string loops pass over without a look at each byte (party and contract
-// ids, names: most of what they read).
-func plainWords(b []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20, equal to '"' or '\\', or from 0x80 flags
-		// its word (daml/value's plainPrefix test).
-		q, bs := w^(ones*'"'), w^(ones*'\\')
-		if ((w-ones*0x20)|(q-ones)|(bs-ones)|w)&highs != 0 {
-			break
-		}
-	}
-	return i
 }
 
 func isHex(c byte) bool {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 )
 
 // Hand-written encoders of the records the submission path stores: log

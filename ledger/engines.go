@@ -1,10 +1,11 @@
 package ledger
 
 import (
+	"strings"
+
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
-	"strings"
 )
 
 // Each node runs Daml on an engine of its own whose packages are exactly

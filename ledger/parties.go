@@ -14,7 +14,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/interactive"
-	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/ledger/update"
 )

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 )
 
 // Limits that CheckValue applies to hostile input.
@@ -434,7 +435,7 @@ func (z *tokenizer) array(depth int) bool {
 func (z *tokenizer) str() (esc, ok bool) {
 	z.pos++ // "
 	for {
-		z.pos += plainPrefix(z.src[min(z.pos, len(z.src)):])
+		z.pos += jsontext.PlainPrefix(z.src[min(z.pos, len(z.src)):])
 		if z.pos >= len(z.src) {
 			return esc, z.fail("unterminated string")
 		}
@@ -663,7 +664,7 @@ func appendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
-	for i := plainPrefix(s); i < len(s); i++ {
+	for i := jsontext.PlainPrefix(s); i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -691,31 +692,6 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// plainPrefix returns the length of s's longest prefix of plain string
-// bytes: printable ASCII but '"' and '\\', which a JSON string holds and
-// appendJSONString writes as they are. Eight bytes are tested at a time.
-func plainPrefix[S string | []byte](s S) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// A byte below 0x20, equal to '"' or '\\', or from 0x80 (the
-		// classic "has a byte less than n" and "has a zero byte" tests:
-		// nonzero exactly when one of the eight is).
-		q, bs := w^(ones*'"'), w^(ones*'\\')
-		if ((w-ones*0x20)|(q-ones)|(bs-ones)|w)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			break
-		}
-	}
-	return i
 }
 
 // jsonStringLen returns len(appendJSONString(nil, s)).

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger"
-	"github.com/ledgernode/ledgernode/ledger/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 	"github.com/ledgernode/ledgernode/ledger/update"

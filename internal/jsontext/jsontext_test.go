@@ -191,3 +191,29 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPrefix compares PlainPrefix, which tests eight bytes at a
+// time, with a byte loop: every byte value at every position of strings
+// of length 0 to 40, as a string and as bytes.
+func TestPlainPrefix(t *testing.T) {
+	t.Parallel()
+	plain := func(c byte) bool { return c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf }
+	for n := range 41 {
+		for pos := range n {
+			for c := range 256 {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				want := n
+				if !plain(byte(c)) {
+					want = pos
+				}
+				if got := PlainPrefix(b); got != want {
+					t.Fatalf("PlainPrefix(%q) = %d, want %d", b, got, want)
+				}
+				if got := PlainPrefix(string(b)); got != want {
+					t.Fatalf("PlainPrefix(string %q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
