@@ -60,17 +60,10 @@ const acsIndexBatch = 2000
 // contract's stored record) when it is not nil (activeValue).
 func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 	val := activeValue(created, c, record)
-	// The stakeholders (c.stakeholders()), when they must be built, in an
-	// array on the stack: only the keys below outlive this call.
+	// The stakeholders, when they must be built, in an array on the
+	// stack: only the keys below outlive this call.
 	var arr [4]string
-	hs := arr[:0]
-	if c.Exercise || len(c.Observers) == 0 {
-		hs = c.stakeholders()
-	} else {
-		hs = append(append(hs, c.Signatories...), c.Observers...)
-		slices.Sort(hs)
-		hs = slices.Compact(hs)
-	}
+	hs := c.stakeholdersInto(arr[:0])
 	// The keys, built for this write, share one array.
 	size := 0
 	for _, p := range hs {

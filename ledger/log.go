@@ -145,17 +145,16 @@ func (n *txNode) stakeholders() []string {
 	return union(n.Signatories, n.Observers)
 }
 
-// stakeholdersIn is stakeholders, built in *scratch when it must be
-// built (valid until scratch is used again); nil scratch: allocated.
-func (n *txNode) stakeholdersIn(scratch *[]string) []string {
-	if scratch == nil || n.Exercise || len(n.Observers) == 0 {
+// stakeholdersInto is stakeholders, built in buf's array when it must be
+// built (a caller's scratch, or an array on its stack: only what the
+// caller keeps outlives it).
+func (n *txNode) stakeholdersInto(buf []string) []string {
+	if n.Exercise || len(n.Observers) == 0 {
 		return n.stakeholders()
 	}
-	s := append(append((*scratch)[:0], n.Signatories...), n.Observers...)
+	s := append(append(buf[:0], n.Signatories...), n.Observers...)
 	slices.Sort(s)
-	s = slices.Compact(s)
-	*scratch = s
-	return s[:len(s):len(s)]
+	return slices.Compact(s)
 }
 
 // strictlySorted reports whether s is sorted without duplicates.

@@ -58,7 +58,13 @@ func visibleEvents(e *logEntry, effects bool, ef *eventFilter, scratch *[]string
 			}
 			// A create is seen by its stakeholders, and in ledger
 			// effects by the witnesses stored when they are more.
-			sh := n.stakeholdersIn(scratch)
+			var sh []string
+			if scratch != nil {
+				*scratch = n.stakeholdersInto(*scratch)
+				sh = (*scratch)[:len(*scratch):len(*scratch)]
+			} else {
+				sh = n.stakeholders()
+			}
 			seen := sh
 			if effects && n.Witnesses != nil {
 				seen = n.Witnesses
