@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"time"
@@ -287,9 +286,9 @@ func appendEntryIndexes(tx *store.Tx, e *logEntry) {
 	for _, p := range parties {
 		size += len(store.PrefixPartyUpdate) + len(p) + 9
 	}
-	buf := append(append(make([]byte, 0, size), store.PrefixUpdateID...), e.UpdateID...)
+	buf := store.AppendUpdateIDKey(make([]byte, 0, size), e.UpdateID)
 	idEnd := len(buf)
-	buf = binary.BigEndian.AppendUint64(buf, uint64(e.Offset))
+	buf = store.AppendOffset(buf, e.Offset)
 	tx.SetOwned(buf[:idEnd:idEnd], buf[idEnd:len(buf):len(buf)])
 	for _, p := range parties {
 		start := len(buf)

@@ -39,11 +39,7 @@ func MetaKey(name string) []byte { return []byte(PrefixMeta + name) }
 var KeyLedgerEnd = MetaKey("ledger-end")
 
 // OffsetBytes encodes an offset big-endian.
-func OffsetBytes(off int64) []byte {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(off))
-	return b[:]
-}
+func OffsetBytes(off int64) []byte { return AppendOffset(make([]byte, 0, 8), off) }
 
 // DecodeOffset decodes 8 big-endian bytes (0 when b is shorter).
 func DecodeOffset(b []byte) int64 {
@@ -59,7 +55,19 @@ func UpdateKey(off int64) []byte {
 }
 
 // UpdateIDKey is the key of the update-id index entry.
-func UpdateIDKey(updateID string) []byte { return []byte(PrefixUpdateID + updateID) }
+func UpdateIDKey(updateID string) []byte {
+	return AppendUpdateIDKey(make([]byte, 0, len(PrefixUpdateID)+len(updateID)), updateID)
+}
+
+// AppendUpdateIDKey appends UpdateIDKey(updateID) to dst.
+func AppendUpdateIDKey(dst []byte, updateID string) []byte {
+	return append(append(dst, PrefixUpdateID...), updateID...)
+}
+
+// AppendOffset appends OffsetBytes(off) to dst.
+func AppendOffset(dst []byte, off int64) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(off))
+}
 
 // PartyUpdateKey is the key of a per-party index entry.
 func PartyUpdateKey(party string, off int64) []byte {
