@@ -36,19 +36,44 @@ const (
 // CantonHash returns Canton's multihash of data for a purpose:
 // 0x12 0x20 ‖ SHA-256(int32_be(purpose) ‖ data) (34 bytes).
 func CantonHash(purpose HashPurpose, data []byte) []byte {
+	sum := cantonSum(purpose, data)
+	return append([]byte{0x12, 0x20}, sum[:]...)
+}
+
+// CantonHashHex is CantonHash in hex ("1220" and 64 hex digits), the
+// form of Canton's ids and fingerprints, in one allocation: the string.
+func CantonHashHex(purpose HashPurpose, data []byte) string {
+	sum := cantonSum(purpose, data)
+	var out [4 + 2*sha256.Size]byte
+	copy(out[:], "1220")
+	hex.Encode(out[4:], sum[:])
+	return string(out[:])
+}
+
+// cantonSum is the SHA-256 of CantonHash: of a copy of the purpose and
+// data on the stack when they are small (most ids), which spares a
+// hasher's allocation.
+func cantonSum(purpose HashPurpose, data []byte) [sha256.Size]byte {
+	var small [512]byte
+	if 4+len(data) <= len(small) {
+		b := binary.BigEndian.AppendUint32(small[:0], uint32(purpose))
+		return sha256.Sum256(append(b, data...))
+	}
 	h := sha256.New()
 	var p [4]byte
 	binary.BigEndian.PutUint32(p[:], uint32(purpose))
 	h.Write(p[:])
 	h.Write(data)
-	return h.Sum([]byte{0x12, 0x20})
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // Fingerprint returns the hex fingerprint ("1220" + 64 hex) of a public key,
 // given the bytes Canton hashes for it: the raw 32 bytes of an Ed25519 key,
 // or the DER SubjectPublicKeyInfo of an EC key.
 func Fingerprint(keyBytes []byte) string {
-	return hex.EncodeToString(CantonHash(PurposePublicKeyFingerprint, keyBytes))
+	return CantonHashHex(PurposePublicKeyFingerprint, keyBytes)
 }
 
 // syntaxErr rewords a daml/lf syntax error of the string kind kind in this

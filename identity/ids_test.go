@@ -1,6 +1,9 @@
 package identity
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -41,5 +44,26 @@ func TestIDSyntaxTexts(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCantonHashForms: CantonHash and CantonHashHex are Canton's
+// multihash (0x12 0x20 and the SHA-256 of the purpose and the data,
+// written here with a streaming hasher), for data that fits the stack
+// copy and data that does not.
+func TestCantonHashForms(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 100, 508, 509, 4000} {
+		data := bytes.Repeat([]byte{byte(n)}, n)
+		h := sha256.New()
+		h.Write([]byte{0, 0, 0, 12})
+		h.Write(data)
+		want := h.Sum([]byte{0x12, 0x20})
+		if got := CantonHash(PurposePublicKeyFingerprint, data); !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: CantonHash %x, want %x", n, got, want)
+		}
+		if got := CantonHashHex(PurposePublicKeyFingerprint, data); got != hex.EncodeToString(want) {
+			t.Errorf("%d bytes: CantonHashHex %s, want %x", n, got, want)
+		}
 	}
 }

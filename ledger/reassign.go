@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -67,8 +66,8 @@ func (n *Node) unassign(tx *store.Tx, u UnassignContract, submitter string, e *l
 		return nil, apierr.ReassignmentMismatch.New("the package %s of contract %s is not vetted on the target synchronizer %s", pkgID, apierr.Quote(cid), apierr.Quote(u.Target))
 	}
 	counter := c.Counter + 1
-	rid := "00" + hex.EncodeToString(identity.CantonHash(purposeReassignmentID,
-		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, cid, counter})))
+	rid := "00" + identity.CantonHashHex(purposeReassignmentID,
+		mustJSON([]any{u.Source, u.Target, e.RecordTime, e.Offset, i, cid, counter}))
 	c.State, c.Counter, c.ReassignmentID, c.Target, c.UnassignedOffset, c.UnassignedBy = contractUnassigned, counter, rid, u.Target, e.Offset, submitter
 	// In transit, the contract stays in its stakeholders' active contracts:
 	// its entries of the active-contracts index (acsindex.go) keep their

@@ -1,8 +1,6 @@
 package ledger
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"strconv"
 	"time"
@@ -25,32 +23,15 @@ func formatTime(t time.Time) string {
 // newUpdateID derives a Canton-shaped update id ("1220" + 64 hex) from the
 // update's content: the hash of every part written as "<len>:<part>;".
 func newUpdateID(parts ...string) string {
-	size := 4
+	size := 0
 	for _, p := range parts {
 		size += len(p) + 8
 	}
-	b := updateIDStart(make([]byte, 0, size))
+	b := make([]byte, 0, size)
 	for _, p := range parts {
 		b = appendUpdateIDPart(b, p)
 	}
-	return updateIDOf(b)
-}
-
-// updateIDStart starts the hashed content of an update id in b:
-// purposeUpdateID's four bytes (updateIDOf).
-func updateIDStart(b []byte) []byte {
-	return binary.BigEndian.AppendUint32(b, uint32(purposeUpdateID))
-}
-
-// updateIDOf is hex(identity.CantonHash(purposeUpdateID, data)) in one
-// string, b being updateIDStart followed by data: "1220" and the hex
-// SHA-256 of b (CantonHash hashes the purpose, then the data).
-func updateIDOf(b []byte) string {
-	sum := sha256.Sum256(b)
-	var out [4 + 2*sha256.Size]byte
-	copy(out[:], "1220")
-	hex.Encode(out[4:], sum[:])
-	return string(out[:])
+	return identity.CantonHashHex(purposeUpdateID, b)
 }
 
 // hexString is hex.EncodeToString for hashes (up to 40 bytes: no
@@ -80,12 +61,12 @@ func txUpdateID(participant string, seed [32]byte, user, command, at string) str
 	hex.Encode(hexSeed[:], seed[:])
 	// On the stack when it fits (the usual ids and times).
 	var small [320]byte
-	b := updateIDStart(small[:0])
+	b := small[:0]
 	b = appendUpdateIDPart(b, "tx")
 	b = appendUpdateIDPart(b, participant)
 	b = appendUpdateIDPart(b, hexSeed[:])
 	b = appendUpdateIDPart(b, user)
 	b = appendUpdateIDPart(b, command)
 	b = appendUpdateIDPart(b, at)
-	return updateIDOf(b)
+	return identity.CantonHashHex(purposeUpdateID, b)
 }
