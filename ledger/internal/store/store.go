@@ -377,17 +377,22 @@ func (s *Store) endRead() {
 
 // View runs fn on a read-only snapshot of the store.
 func (s *Store) View(fn func(r *Reader) error) error {
+	return s.read(func(r Reader) error { return fn(&r) })
+}
+
+// read runs fn with a read snapshot: View's and ViewTx's body.
+func (s *Store) read(fn func(r Reader) error) error {
 	if s.Closed() {
 		return ErrClosed
 	}
 	if s.ov != nil {
-		return fn(&Reader{ov: s.ov.cur.Load()})
+		return fn(Reader{ov: s.ov.cur.Load()})
 	}
 	if !s.beginRead() {
 		return ErrClosed
 	}
 	defer s.endRead()
-	err := s.db.View(func(txn *badger.Txn) error { return fn(&Reader{txn: txn, shared: s.shared}) })
+	err := s.db.View(func(txn *badger.Txn) error { return fn(Reader{txn: txn, shared: s.shared}) })
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
 	}
@@ -977,21 +982,7 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 // ViewTx is View with the snapshot as ReadOnlyTx gives it, the Tx made
 // with its Reader (one allocation, not two).
 func (s *Store) ViewTx(fn func(t *Tx) error) error {
-	if s.Closed() {
-		return ErrClosed
-	}
-	if s.ov != nil {
-		return fn(&Tx{Reader: Reader{ov: s.ov.cur.Load()}})
-	}
-	if !s.beginRead() {
-		return ErrClosed
-	}
-	defer s.endRead()
-	err := s.db.View(func(txn *badger.Txn) error { return fn(&Tx{Reader: Reader{txn: txn, shared: s.shared}}) })
-	if errors.Is(err, badger.ErrDBClosed) {
-		return ErrClosed
-	}
-	return err
+	return s.read(func(r Reader) error { return fn(&Tx{Reader: r}) })
 }
 
 // ReadOnlyTx wraps a read snapshot as a Tx, so that an Op can run as a dry
