@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
-	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/shape"
 )
 
@@ -66,8 +65,8 @@ func checkCommandListShape(cmds []JsCommand, prefix string) error {
 		default:
 			variant, tid = "ExerciseByKeyCommand", cmd.ExerciseByKeyCommand.TemplateID
 		}
-		if _, err := lf.SplitIdentifier(tid); err != nil {
-			return shape.Identifier(tid, at()+"."+variant+".templateId")
+		if err := shape.Identifier(tid, func() string { return at() + "." + variant + ".templateId" }); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -124,11 +123,11 @@ func checkFiltersShape(fs Filters, at string) error {
 		}
 		switch {
 		case f.TemplateFilter != nil:
-			if err := shape.Identifier(f.TemplateFilter.Value.TemplateID, path+".TemplateFilter.value.templateId"); err != nil {
+			if err := shape.Identifier(f.TemplateFilter.Value.TemplateID, func() string { return path + ".TemplateFilter.value.templateId" }); err != nil {
 				return err
 			}
 		case f.InterfaceFilter != nil:
-			if err := shape.Identifier(f.InterfaceFilter.Value.InterfaceID, path+".InterfaceFilter.value.interfaceId"); err != nil {
+			if err := shape.Identifier(f.InterfaceFilter.Value.InterfaceID, func() string { return path + ".InterfaceFilter.value.interfaceId" }); err != nil {
 				return err
 			}
 		}

@@ -36,12 +36,14 @@ func CountSet(bs ...bool) int {
 }
 
 // Identifier checks the format of a template or interface identifier at
-// the JSON path at as Canton's codec does: Java's String.split(":")
+// the JSON path at() as Canton's codec does: Java's String.split(":")
 // (trailing empty parts dropped) must give exactly three parts. Package
 // names ("#name") pass; whether the parts name anything is checked later.
-func Identifier(id, at string) error {
+// The path is built only for the error (every command of a submission
+// is checked).
+func Identifier(id string, at func() string) error {
 	if _, err := lf.SplitIdentifier(id); err != nil {
-		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at)
+		return apierr.Malformed("Invalid identifier format (%s) not matching the expected format (<package>:<moduleName>:<entityName>) at '%s'", apierr.Quote(id), at())
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func TestIdentifier(t *testing.T) {
 		{"empty", "", false},
 	}
 	for _, tt := range tests {
-		err := Identifier(tt.id, "templateId")
+		err := Identifier(tt.id, func() string { return "templateId" })
 		if (err == nil) != tt.ok {
 			t.Errorf("%s: Identifier(%q) = %v, want ok %v", tt.name, tt.id, err, tt.ok)
 		}
