@@ -3,8 +3,6 @@ package ledger
 import (
 	"fmt"
 	"time"
-
-	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
 // parseTime reads a time the log stores as text (formatTime).
@@ -49,7 +47,7 @@ func parseStoredTime(s string) (time.Time, bool) {
 			nsec *= 10
 		}
 	}
-	if !ok || year < 1 || month < 1 || month > 12 || day < 1 || day > wiretime.DaysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+	if !ok || year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
 	secs := daysSinceEpoch(year, month, day)*86400 + int64(hour*3600+minute*60+sec)
@@ -67,6 +65,20 @@ func digits(s string) (int, bool) {
 		v = v*10 + int(c-'0')
 	}
 	return v, true
+}
+
+// daysIn is the number of days of a month (1 to 12) of a year.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // daysSinceEpoch is the number of days from 1970-01-01 to a date of the

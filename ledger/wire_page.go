@@ -80,7 +80,7 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) wire
 	out = append(out, `","events":[`...)
 	events := 0
 	err := visibleEvents(e, effects, ef, &wp.stakeholders, func(k eventKind, nd *txNode, w []string, m filterMatch, acs bool) error {
-		if m.blob || len(m.ifaces) > 0 || !e.plain && !nd.wireForms() {
+		if m.blob || len(m.ifaces) > 0 || !e.plain && !nd.wireForms(e.EffectiveAt) {
 			return errNotWire
 		}
 		sep := events > 0
@@ -233,25 +233,33 @@ func (e *logEntry) wireForms() bool {
 		return false
 	}
 	for i := range e.Nodes {
-		if !e.Nodes[i].wireForms() {
+		if !e.Nodes[i].wireForms(e.EffectiveAt) {
 			return false
 		}
 	}
-	return e.Reassign == nil || e.Reassign.Contract.wireForms()
+	return e.Reassign == nil || e.Reassign.Contract.wireForms(e.EffectiveAt)
 }
 
-// wireForms is logEntry.wireForms for one node.
-func (n *txNode) wireForms() bool {
-	return wireTime(n.CreatedAt) && wireTemplateID(n.TemplateID) && (n.InterfaceID == "" || wireTemplateID(n.InterfaceID))
+// wireForms is logEntry.wireForms for one node of an entry whose
+// effective time, checked already, is effectiveAt (a create's time most
+// often is).
+func (n *txNode) wireForms(effectiveAt string) bool {
+	return (n.CreatedAt == effectiveAt || wireTime(n.CreatedAt)) && wireTemplateID(n.TemplateID) &&
+		(n.InterfaceID == "" || wireTemplateID(n.InterfaceID))
 }
 
-// wireTime reports whether a stored time is written as it is: its wire
-// form (the node stores times so, formatTime), or none (written "", as
-// the typed renderer writes its zero time, whose wire form is therefore
-// not written as it is). Any other text is left to the typed renderer,
-// which parses it.
+// wireTime reports whether a stored time is written as it is: it is the
+// wire form (wiretime.Append) of the time the typed renderer reads it as
+// (parseStoredTime), as the node stores its times (formatTime), or none
+// (""). The zero time's wire form is not: the typed renderer writes "" for
+// it. Any other text is left to the typed renderer, which parses it.
 func wireTime(s string) bool {
-	return s == "" || wiretime.Canonical(s) && s != "0001-01-01T00:00:00Z"
+	if s == "" {
+		return true
+	}
+	t, ok := parseStoredTime(s)
+	var buf [32]byte
+	return ok && !t.IsZero() && string(wiretime.Append(buf[:0], t)) == s
 }
 
 // wireTemplateID reports whether a stored template id is written as it

@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -205,4 +207,30 @@ func withoutPlain(t *testing.T, b []byte) []byte {
 	out := append(slices.Clone(b[:at]), binary.AppendUvarint(nil, flags&^entPlain)...)
 	out = append(out, b[d.i:len(b)-crcSize]...)
 	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+}
+
+// TestWireTime: the wire page copies a stored time exactly when the typed
+// renderer would write that very text: every time formatTime writes
+// (random ones of every fraction precision), and none of the other texts
+// of the same time or of none.
+func TestWireTime(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		const span = 400 * 365 * 24 * 3600
+		at := time.Unix(r.Int64N(span)-span/2, r.Int64N(1e9)).Truncate([]time.Duration{time.Second, time.Millisecond, time.Microsecond, 1}[r.IntN(4)])
+		if s := formatTime(at); !wireTime(s) {
+			t.Fatalf("wireTime(%q) = false for formatTime's text", s)
+		}
+	}
+	for s, want := range map[string]bool{"": true, "2026-11-28T23:10:17.500Z": true, "2026-11-28T23:10:17.5Z": false,
+		"2026-11-28T23:10:17.500000Z": false, "2026-11-28T23:10:17.000Z": false, "2026-11-28T23:10:17+00:00": false,
+		"0001-01-01T00:00:00Z": false, "2026-02-29T00:00:00Z": false, "2024-02-29T00:00:00.000000001Z": true} {
+		if got := wireTime(s); got != want {
+			t.Errorf("wireTime(%q) = %v, want %v", s, got, want)
+		}
+		if tm, err := parseTime(s); want && (err != nil || tm.IsZero() && s != "" || !tm.IsZero() && formatTime(tm) != s) {
+			t.Errorf("%q is copied, but the typed renderer reads %v (%v)", s, tm, err)
+		}
+	}
 }

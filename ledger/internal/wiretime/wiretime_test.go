@@ -49,56 +49,6 @@ func BenchmarkFormatTimeLayout(b *testing.B) {
 	}
 }
 
-// TestCanonical: what Format prints (years 1 to 9999) is canonical, and a
-// canonical text is what Format prints for the time it parses to; texts
-// one edit away from canonical ones (another digit, a bad date, a longer
-// fraction) are checked both ways.
-func TestCanonical(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(3, 4))
-	texts := []string{"", "2026-02-29T00:00:00Z", "2024-02-29T00:00:00Z", "2026-11-28T24:00:00Z", "2026-11-28T23:60:00Z",
-		"2026-11-28T23:10:17.500Z", "2026-11-28T23:10:17.500000Z", "2026-11-28T23:10:17.000Z", "2026-11-28T23:10:17.5Z",
-		"0000-01-01T00:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-11-28T23:10:17.000001000Z"}
-	for _, at := range randomTimes(r, 20000) {
-		s := Format(at)
-		if !Canonical(s) {
-			t.Fatalf("Canonical(%q) = false for Format's text", s)
-		}
-		b := []byte(s)
-		b[r.IntN(len(b))] = "0123456789-:.TZx"[r.IntN(16)]
-		texts = append(texts, string(b), s[:len(s)-1]+"0Z")
-	}
-	for _, s := range texts {
-		checkCanonical(t, s)
-	}
-}
-
-// checkCanonical fails t when s is canonical but not Format's text of
-// the time it parses to.
-func checkCanonical(t *testing.T, s string) {
-	t.Helper()
-	if !Canonical(s) {
-		return
-	}
-	at, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil || Format(at) != s {
-		t.Errorf("Canonical(%q) = true; it parses to %v (%v), printed %q", s, at, err, Format(at))
-	}
-}
-
-// FuzzCanonical: a canonical text is Format's text of its time.
-func FuzzCanonical(f *testing.F) {
-	f.Add("2026-11-28T23:10:17.500Z")
-	f.Add("2024-02-29T00:00:00.000000001Z")
-	f.Fuzz(checkCanonical)
-}
-
-func BenchmarkCanonical(b *testing.B) {
-	for b.Loop() {
-		Canonical("2026-11-28T23:10:17.500123Z")
-	}
-}
-
 // randomTimes returns n times from 1770 to 2170 of every fraction
 // precision (seconds, milliseconds, microseconds, nanoseconds).
 func randomTimes(r *rand.Rand, n int) []time.Time {
