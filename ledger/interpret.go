@@ -103,8 +103,6 @@ type interpreted struct {
 	oneCreated     [1]*txNode
 	oneCreatedJSON [1]json.RawMessage
 	onePackage     [1]string
-	// oneEnd holds committable's node ends (encodeNodesInto) of one node.
-	oneEnd [1]int
 }
 
 // interpretWith runs a submission's commands, as build makes them,
@@ -548,18 +546,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// submission. With deferred, nothing is encoded: the nodes keep r's
 	// buffer, which r gives up, and the exercises' values and the
 	// contract records wait for their readers (deferred.go).
-	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
 	var nodesJSON json.RawMessage
 	var ends []int
 	if deferred != nil {
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		ends = out.oneEnd[:]
-		if len(e.Nodes) != 1 {
-			ends = make([]int, len(e.Nodes))
-		}
-		nodesJSON = encodeNodesInto(e.Nodes, ends)
+		nodesJSON, ends = encodeNodes(e.Nodes)
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -569,6 +562,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// so suffixing left them as they were (WithSuffixes maps only the
 	// created ids).
 	eff := &res.Effects
+	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
 	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
 		out.archived = make(map[string]bool, len(eff.Archived))
@@ -873,18 +867,13 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 // holds them as they are, else to copies of their own: to no memory they
 // referred to before (eventNodes renders them into a reused buffer).
 func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
-	ends = make([]int, len(nodes))
-	return encodeNodesInto(nodes, ends), ends
-}
-
-// encodeNodesInto is encodeNodes with the ends set in ends (len(nodes)).
-func encodeNodesInto(nodes []txNode, ends []int) (out json.RawMessage) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
 	}
 	out = make([]byte, 0, size)
 	out = append(out, '[')
+	ends = make([]int, len(nodes))
 	refs := make([]rawRef, 0, 2*len(nodes)) // an argument and a key or result each
 	for i := range nodes {
 		if i > 0 {
@@ -897,5 +886,5 @@ func encodeNodesInto(nodes []txNode, ends []int) (out json.RawMessage) {
 	for _, r := range refs {
 		*r.v = out[r.start:r.end:r.end]
 	}
-	return out
+	return out, ends
 }
