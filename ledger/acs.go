@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -101,10 +103,27 @@ func (n *Node) checkActiveAt(at int64) error {
 	return n.checkACSNotPruned(at) // prune.go
 }
 
+// acsPageToken is what a page token of active contracts holds: the
+// offset the pages read at, the contract id the next page starts after
+// and the fingerprint of the request the token belongs to.
 type acsPageToken struct {
 	At      int64  `json:"at"`
 	After   string `json:"after"`
 	Request string `json:"r"`
+}
+
+// appendJSON appends json.Marshal's encoding of t: by hand, since every
+// contract of a page carries a token (PagedContract.Token), and
+// reflection made a tenth of a page's cost (TestACSPageTokenJSON keeps
+// the two equal).
+func (t *acsPageToken) appendJSON(dst []byte) []byte {
+	dst = append(dst, `{"at":`...)
+	dst = strconv.AppendInt(dst, t.At, 10)
+	dst = append(dst, `,"after":`...)
+	dst = jsontext.AppendString(dst, t.After, true)
+	dst = append(dst, `,"r":`...)
+	dst = jsontext.AppendString(dst, t.Request, true)
+	return append(dst, '}')
 }
 
 // acsQuery is a compiled request of a page of active contracts: the
@@ -187,7 +206,8 @@ func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit f
 		return acsBounds{}, storeErr(err)
 	}
 	if more {
-		s := base64.StdEncoding.EncodeToString(mustJSON(acsPageToken{At: at, After: last, Request: fp}))
+		tok := acsPageToken{At: at, After: last, Request: fp}
+		s := base64.StdEncoding.EncodeToString(tok.appendJSON(nil))
 		resp.next = &s
 	}
 	return resp, nil

@@ -331,15 +331,14 @@ func activeEntries(r *store.Reader, party string, at int64, after string, keep f
 
 // loadRecord reads a contract record; nil, nil when there is none.
 func loadRecord(r *store.Reader, cid string) (*contractRecord, error) {
-	raw, err := r.Get(store.ContractKey(cid))
+	var c contractRecord
+	// Decoded from the store's bytes, not a copy of them: the record
+	// decoded keeps none of them (decodeContractRecord copies).
+	err := r.GetFunc(store.ContractKey(cid), func(raw []byte) error { return decodeContractRecord(raw, &c) })
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
-	}
-	var c contractRecord
-	if err := decodeContractRecord(raw, &c); err != nil {
 		return nil, err
 	}
 	return &c, nil

@@ -102,8 +102,16 @@ func (n *Node) contractPage(ctx context.Context, f ReadFormat, p PageRequest, tr
 		return nil, err
 	}
 	out := &ContractPage{At: resp.at, Contracts: contracts}
-	for i := range out.Contracts {
-		out.Contracts[i].Token = mustJSON(acsPageToken{At: resp.at, After: string(out.Contracts[i].Created.ContractID), Request: resp.request})
+	if len(out.Contracts) > 0 {
+		// The tokens share one array, each capped at its end.
+		tok := acsPageToken{At: resp.at, Request: resp.request}
+		buf := make([]byte, 0, len(out.Contracts)*(len(tok.appendJSON(nil))+len(out.Contracts[0].Created.ContractID)+8))
+		for i := range out.Contracts {
+			tok.After = string(out.Contracts[i].Created.ContractID)
+			start := len(buf)
+			buf = tok.appendJSON(buf)
+			out.Contracts[i].Token = buf[start:len(buf):len(buf)]
+		}
 	}
 	if resp.next != nil {
 		if out.NextToken, err = base64.StdEncoding.DecodeString(*resp.next); err != nil {

@@ -110,6 +110,7 @@ func (wp *wirePage) transaction(e *logEntry, effects bool, ef *eventFilter) wire
 	out = append(out, e.RecordTime...)
 	p.Out = append(out, `","externalTransactionHash":null,"paidTrafficCost":null}}}}`...)
 	p.Direct++
+	p.Done(e.Offset)
 	return wireWritten
 }
 

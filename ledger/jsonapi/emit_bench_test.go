@@ -18,7 +18,7 @@ import (
 
 // fillPage commits n creates by one party from 64 goroutines, each
 // argument made by arg(i).
-func fillPage(b *testing.B, node *ledger.Node, party, template string, n int, arg func(i int) string) {
+func fillPage(b testing.TB, node *ledger.Node, party, template string, n int, arg func(i int) string) {
 	b.Helper()
 	var wg sync.WaitGroup
 	var failed atomic.Value

@@ -9,6 +9,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
@@ -54,7 +55,9 @@ func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.List
 		return nil, err
 	}
 	limitL, take := a.listTake(opts)
-	l := list{emit: appendElement(kind), take: take, out: append(make([]byte, 0, 4096), '[')}
+	// A list is written as an updates page is, into a buffer of the
+	// free list or one with room for the last pages (pagebuf.go).
+	l := list{kind: kind, emit: appendElement(kind), take: take, out: append(updatesPageBuffer(), '[')}
 	read := rawjson.WithStoredValues(ctx)
 	switch {
 	case take == 0:
@@ -62,16 +65,17 @@ func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.List
 		if err := a.checkOnly(read, f, r); err != nil {
 			return nil, err
 		}
-	case !r.Tail || r.Descending:
-		// A bounded range (or the refusal of a descending one without
-		// an end), read without waiting.
-		for u, err := range a.Node.Updates(read, f, r) {
+	case r.Tail && r.Descending:
+		// The refusal of a descending list without an end.
+		for _, err := range a.Node.Updates(read, f, r) {
 			if err != nil {
 				return nil, err
 			}
-			if !l.add(u) {
-				break
-			}
+		}
+	case !r.Tail:
+		// A bounded range, read without waiting.
+		if _, _, err := a.pages(read, f, r, &l); err != nil {
+			return nil, err
 		}
 	default:
 		if err := a.tail(read, f, r, opts, &l); err != nil {
@@ -79,12 +83,15 @@ func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.List
 		}
 	}
 	if l.n > limitL {
+		release(l.out)
 		return nil, tooMany(l.n, limitL)
 	}
 	if l.cursor > l.lastSeen && l.n < min(take, limitL) {
 		l.add(a.Node.CheckpointAt(l.cursor))
 	}
-	return append(l.out, ']'), nil
+	out := append(l.out, ']')
+	noteUpdatesPage(len(out))
+	return out, nil
 }
 
 // listTake returns the node's list limit L and how many elements a list
@@ -108,10 +115,68 @@ func tooMany(n, limitL int64) error {
 // open-ended one the ledger end it has read through (cursor) and the
 // offset of its last update (lastSeen).
 type list struct {
+	kind             listKind
 	emit             func([]byte, update.Update) []byte
 	take, n          int64
 	out              []byte
 	cursor, lastSeen int64
+}
+
+// pages writes the updates of r into l, a page at a time, until the
+// range ends (for an open-ended range: the ledger end, a page that finds
+// no update), the list has all it takes or a read fails, and returns the
+// highest offset the complete pages read through (0 when none did) and
+// how many pages it read. The updates are written as they are read, lent
+// by the node (Node.VisitUpdatesPage), which writes those it can from
+// their stored entries itself (ledger/internal/wirepage), as the JSON
+// page (UpdatesPage) does; the trees' elements are all written here
+// (wirepage writes the other shape). The updates a failed page wrote stay
+// in l. ctx is the read's (its values as stored).
+func (a *API) pages(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange, l *list) (highest int64, pages int, err error) {
+	wp := &wirepage.Page{Out: l.out, N: int(l.n), Ends: make([]wirepage.End, 0, listPage)}
+	if l.kind != kindTrees {
+		ctx = wirepage.With(ctx, wp)
+	}
+	// One size for every page: a page token is bound to it. The last
+	// page is cut at the update the list takes last.
+	size := int32(min(listPage, l.take))
+	var token []byte
+	for l.n < l.take {
+		wp.Ends = wp.Ends[:0]
+		p, err := a.writePage(ctx, f, r, &size, token, l.emit, wp)
+		read := len(wp.Ends)
+		if over := int64(wp.N) - l.take; over > 0 {
+			wp.Out, wp.N = wp.Out[:wp.Ends[read-int(over)-1].At], int(l.take)
+			wp.Ends = wp.Ends[:read-int(over)]
+		}
+		l.out, l.n = wp.Out, int64(wp.N)
+		if len(wp.Ends) > 0 {
+			l.lastSeen = max(l.lastSeen, wp.Ends[len(wp.Ends)-1].Offset)
+		}
+		if err != nil {
+			return highest, pages, err
+		}
+		pages++
+		highest = max(highest, p.Highest)
+		if p.NextToken == nil || r.Tail && read == 0 {
+			break
+		}
+		token = p.NextToken
+	}
+	return highest, pages, nil
+}
+
+// writePage reads one page of r into wp, the updates lent by the node:
+// under wirepage.With(ctx, wp) it writes those it can itself, emit
+// writes the others; the end of each is recorded (wp.Done).
+func (a *API) writePage(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange, size *int32, token []byte,
+	emit func([]byte, update.Update) []byte, wp *wirepage.Page) (*ledger.UpdatePage, error) {
+	return a.Node.VisitUpdatesPage(ctx, f, r, size, token, func(u update.Update) error {
+		wp.Sep()
+		wp.Out = emit(wp.Out, u)
+		wp.Done(u.UpdateOffset())
+		return nil
+	})
 }
 
 // add writes an update; false once the list has all it takes.
@@ -146,26 +211,16 @@ func (a *API) checkOnly(ctx context.Context, f ledger.UpdateReadFormat, r ledger
 // as stored).
 func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange, opts ledger.ListOptions, l *list) error {
 	l.cursor, l.lastSeen = r.After, r.After
-	size := int32(listPage)
-	var token []byte
-	for {
-		p, err := a.Node.UpdatesPage(ctx, f, r, &size, token)
-		if err != nil && ctx.Err() != nil && token != nil {
+	highest, pages, err := a.pages(ctx, f, r, l)
+	l.cursor = max(l.cursor, highest)
+	if err != nil {
+		if ctx.Err() != nil && pages > 0 {
 			return nil // ctx ended: the list as it is, as when waiting
 		}
-		if err != nil {
-			return err
-		}
-		for _, u := range p.Updates {
-			if !l.add(u) {
-				return nil
-			}
-		}
-		l.cursor = max(l.cursor, p.Highest)
-		if len(p.Updates) == 0 || p.NextToken == nil {
-			break
-		}
-		token = p.NextToken
+		return err
+	}
+	if l.n >= l.take {
+		return nil
 	}
 	idle := ledger.DefaultListIdleTimeout
 	if opts.IdleTimeout != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
@@ -18,12 +19,14 @@ import (
 // 2000 of 3000 Iou creates) and of POST /v2/state/active-contracts-page
 // (a page of 1000 contracts) as httpadapter serves it:
 // API.UpdatesPage/ActiveContractsPage (the typed read with stored values,
-// written by the emitters). (Its baseline, the Node's JSON read encoded
+// written by the emitters), and of POST /v2/updates and the WebSocket
+// /v2/updates over the page's range (API.UpdatesList, API.StreamUpdates). (Its baseline, the Node's JSON read encoded
 // with encoding/json, went with that read; the goldens of
 // TestReadsPagesSameAsNode hold its bytes.) cpu-µs/page is the process's
 // CPU time per page.
 func BenchmarkReadsPages(b *testing.B) {
-	node := ledgertest.Open(b, ledger.Options{InMemory: true})
+	// A list limit that lets the list hold the page's 1000 updates.
+	node := ledgertest.Open(b, ledger.Options{InMemory: true, ListLimit: 1000})
 	alice := ledgertest.MustAllocate(b, node, "alice")
 	d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
 	ledgertest.MustUploadDAR(b, node, d)
@@ -35,20 +38,61 @@ func BenchmarkReadsPages(b *testing.B) {
 	ureq := jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
 		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: ef}}}
 	areq := jsonapi.GetActiveContractsPageRequest{EventFormat: ef, MaxPageSize: &size}
+	lreq := jsonapi.GetUpdatesRequest{BeginExclusive: 1000, EndInclusive: &end,
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: ef}}}
+	timed := false // the reads are being timed, not checked
 	reads := []struct {
 		name string
 		page func(b *testing.B) []byte
 	}{
 		{"updates", func(b *testing.B) []byte { p, err := a.UpdatesPage(ctx, ureq); return must(b, p, err) }},
 		{"acs", func(b *testing.B) []byte { p, err := a.ActiveContractsPage(ctx, areq); return must(b, p, err) }},
+		// POST /v2/updates over the same range, one list.
+		{"list", func(b *testing.B) []byte {
+			p, err := a.UpdatesList(ctx, lreq, ledger.ListOptions{})
+			return must(b, p, err)
+		}},
+		// The WebSocket /v2/updates over the same range: its messages
+		// (each released as httpadapter releases it once sent), joined
+		// as the list's elements (a list of their sizes when timed).
+		{"stream", func(b *testing.B) []byte {
+			out := []byte{'['}
+			for m, err := range a.StreamUpdates(ctx, lreq) {
+				if len(out) > 1 {
+					out = append(out, ',')
+				}
+				if !timed {
+					out = append(out, must(b, m, err)...)
+				} else {
+					out = strconv.AppendInt(out, int64(len(must(b, m, err))), 10)
+				}
+				m.Release()
+			}
+			return append(out, ']')
+		}},
 	}
 	for _, r := range reads {
 		var p struct {
 			Updates, ActiveContracts []json.RawMessage
 		}
-		if err := json.Unmarshal(r.page(b), &p); err != nil || len(p.Updates)+len(p.ActiveContracts) != 1000 {
-			b.Fatalf("%s: %d updates, %d contracts, %v", r.name, len(p.Updates), len(p.ActiveContracts), err)
+		var n int
+		timed = false
+		page := r.page(b)
+		if page[0] == '[' {
+			var l []json.RawMessage
+			err := json.Unmarshal(page, &l)
+			if n = len(l); err != nil {
+				b.Fatal(err)
+			}
+		} else if err := json.Unmarshal(page, &p); err != nil {
+			b.Fatal(err)
+		} else {
+			n = len(p.Updates) + len(p.ActiveContracts)
 		}
+		if n != 1000 {
+			b.Fatalf("%s: %d updates or contracts", r.name, n)
+		}
+		timed = true
 		b.Run(r.name+"/jsonapi", func(b *testing.B) {
 			b.ReportAllocs()
 			cpu0 := cputime.Process()

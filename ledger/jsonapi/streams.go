@@ -7,6 +7,7 @@ import (
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
@@ -132,7 +133,14 @@ func streamOf(a *API, ctx context.Context, req GetUpdatesRequest, kind listKind)
 		}
 		r.Checkpoints = true
 		emit := appendElement(kind)
-		for u, err := range a.Node.Updates(rawjson.WithStoredValues(ctx), f, r) {
+		read := rawjson.WithStoredValues(ctx)
+		if !r.Tail || !r.Descending { // else Node.Updates refuses it
+			var done bool
+			if r, done = a.streamPages(read, f, r, emit, kind, yield); done {
+				return
+			}
+		}
+		for u, err := range a.Node.Updates(read, f, r) {
 			if err != nil {
 				yield(nil, err)
 				return
@@ -141,5 +149,55 @@ func streamOf(a *API, ctx context.Context, req GetUpdatesRequest, kind listKind)
 				return
 			}
 		}
+	}
+}
+
+// streamPages yields, one by one, the elements of the updates of r up to
+// the ledger end (all of a bounded range), read a page at a time as a
+// list reads them (API.pages: lent by the node, which writes those it can
+// from their stored entries), each copied into its own message. It
+// returns done when the stream ended (the range, an error, or yield
+// asked to stop); else the range of the updates that follow (after the
+// ledger end the pages read through), which Node.Updates reads as they
+// commit.
+func (a *API) streamPages(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange, emit func([]byte, update.Update) []byte,
+	kind listKind, yield func(Body, error) bool) (rest ledger.OffsetRange, done bool) {
+	// The pages are written into one buffer, of the free list's
+	// (pagebuf.go), which the messages are copied out of.
+	wp := &wirepage.Page{Out: updatesPageBuffer(), Ends: make([]wirepage.End, 0, listPage)}
+	defer func() { release(wp.Out) }()
+	if kind != kindTrees {
+		ctx = wirepage.With(ctx, wp)
+	}
+	size := int32(listPage)
+	var token []byte
+	for {
+		wp.Out, wp.N, wp.Ends = wp.Out[:0], 0, wp.Ends[:0]
+		p, err := a.writePage(ctx, f, r, &size, token, emit, wp)
+		if err != nil {
+			yield(nil, err)
+			return r, true
+		}
+		start := 0
+		for _, e := range wp.Ends {
+			m := wp.Out[start:e.At]
+			if start > 0 {
+				m = m[1:] // the comma before it
+			}
+			start = e.At
+			if !yield(append(make([]byte, 0, len(m)), m...), nil) {
+				return r, true
+			}
+		}
+		if p.NextToken == nil {
+			return r, true
+		}
+		if len(wp.Ends) == 0 {
+			// Caught up with the ledger end (an open-ended range's pages
+			// always have a next token).
+			r.After = max(r.After, p.Highest)
+			return r, false
+		}
+		token = p.NextToken
 	}
 }

@@ -32,6 +32,24 @@ type Page struct {
 	// Direct is the number of updates package ledger wrote itself (for
 	// tests: the page's bytes are the same either way).
 	Direct int
+	// Ends holds, when not nil, for each update appended (by either
+	// writer, Done), where it ends in Out and its offset: a list cuts a
+	// page at the update it takes last. Its user resets it as it likes.
+	Ends []End
+}
+
+// End is where an update of a page ends in Out, and its offset.
+type End struct {
+	At     int
+	Offset int64
+}
+
+// Done records the end of the update just appended, at offset, when Ends
+// is not nil.
+func (p *Page) Done(offset int64) {
+	if p.Ends != nil {
+		p.Ends = append(p.Ends, End{At: len(p.Out), Offset: offset})
+	}
 }
 
 // Sep appends the comma that goes before every update but the first,
