@@ -48,14 +48,16 @@ func (n *Node) acsVisitAt(r *store.Reader, at int64, ef *eventFilter, after stri
 	if ef == nil || ef.hasAny {
 		return n.acsVisitScan(r, at, ef, after, fn)
 	}
+	// The contracts' names, decoded once for the read (interned copies).
+	names := &internTable{}
 	return indexedContracts(r, filterParties(ef), at, after, partyKeep(ef), func(cid string, record []byte) (bool, error) {
 		var c *contractRecord
 		var err error
 		if record != nil {
 			c = new(contractRecord)
-			err = decodeContractRecord(record, c)
+			err = decodeContractRecordWith(record, c, names)
 		} else {
-			c, err = loadRecord(r, cid)
+			c, err = loadRecord(r, cid, names)
 		}
 		if err != nil || c == nil {
 			return err == nil, err
@@ -70,9 +72,10 @@ func (n *Node) acsVisitScan(r *store.Reader, at int64, ef *eventFilter, after st
 	if after != "" {
 		start = append(store.ContractKey(after), 0)
 	}
+	names := &internTable{}
 	return r.Scan([]byte(store.PrefixContract), start, func(_, v []byte) (bool, error) {
 		var c contractRecord
-		if err := decodeContractRecord(v, &c); err != nil {
+		if err := decodeContractRecordWith(v, &c, names); err != nil {
 			return false, err
 		}
 		return acsEntry(&c, at, ef, fn), nil

@@ -329,12 +329,13 @@ func activeEntries(r *store.Reader, party string, at int64, after string, keep f
 	}
 }
 
-// loadRecord reads a contract record; nil, nil when there is none.
-func loadRecord(r *store.Reader, cid string) (*contractRecord, error) {
+// loadRecord reads a contract record, its names shared through names
+// when not nil (decodeContractRecordWith); nil, nil when there is none.
+func loadRecord(r *store.Reader, cid string, names *internTable) (*contractRecord, error) {
 	var c contractRecord
 	// Decoded from the store's bytes, not a copy of them: the record
-	// decoded keeps none of them (decodeContractRecord copies).
-	err := r.GetFunc(store.ContractKey(cid), func(raw []byte) error { return decodeContractRecord(raw, &c) })
+	// decoded keeps none of them (decodeContractRecordWith copies).
+	err := r.GetFunc(store.ContractKey(cid), func(raw []byte) error { return decodeContractRecordWith(raw, &c, names) })
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}

@@ -165,7 +165,7 @@ type historicContracts struct {
 // Contract returns the stored contract id, archived or not (nil when
 // there is none).
 func (s *historicContracts) Contract(_ context.Context, id engine.ContractID) (*engine.Contract, error) {
-	rec, err := loadRecord(&s.tx.Reader, string(id))
+	rec, err := loadRecord(&s.tx.Reader, string(id), nil)
 	if rec == nil || err != nil {
 		return nil, err
 	}

@@ -58,7 +58,14 @@ func decodeLogEntryLent(b []byte, e *logEntry, names *internTable, lent *lentEnt
 
 // decodeContractRecord decodes a stored contract record.
 func decodeContractRecord(b []byte, c *contractRecord) error {
-	d := jsonDecoder{b: b}
+	return decodeContractRecordWith(b, c, nil)
+}
+
+// decodeContractRecordWith is decodeContractRecord sharing the record's
+// names (template id, package name, parties) through names, when not nil:
+// a scan of many contracts repeats the same few.
+func decodeContractRecordWith(b []byte, c *contractRecord, names *internTable) error {
+	d := jsonDecoder{b: b, names: names}
 	if d.contractRecord(c) && d.i == len(b) {
 		return nil
 	}

@@ -222,7 +222,7 @@ func pruneArchived(tx *store.Tx, e *logEntry, upTo int64) (int, error) {
 		if nd.Exercise && !nd.Consuming {
 			continue
 		}
-		c, err := loadRecord(&tx.Reader, nd.ContractID)
+		c, err := loadRecord(&tx.Reader, nd.ContractID, nil)
 		if err != nil {
 			return deleted, fmt.Errorf("contract %s: %w", nd.ContractID, err)
 		}
