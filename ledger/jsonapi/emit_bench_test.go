@@ -16,6 +16,18 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
+// openIouNode opens a node with opts, allocates alice, uploads the Iou
+// package and commits n Iou creates of alice (fillPage).
+func openIouNode(tb testing.TB, opts ledger.Options, n int) (node *ledger.Node, alice string) {
+	tb.Helper()
+	node = ledgertest.Open(tb, opts)
+	alice = ledgertest.MustAllocate(tb, node, "alice")
+	d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
+	ledgertest.MustUploadDAR(tb, node, d)
+	fillPage(tb, node, alice, "#iou:Main:Iou", n, func(i int) string { return fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, alice, i) })
+	return node, alice
+}
+
 // fillPage commits n creates by one party from 64 goroutines, each
 // argument made by arg(i).
 func fillPage(b testing.TB, node *ledger.Node, party, template string, n int, arg func(i int) string) {

@@ -6,11 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/internal/rawjson"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
-	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // TestListsAndStreamsAcrossPages checks the lists and WebSocket streams
@@ -21,11 +19,7 @@ import (
 // within a page or at a page's end, ascending and descending.
 func TestListsAndStreamsAcrossPages(t *testing.T) {
 	t.Parallel()
-	node := ledgertest.Open(t, ledger.Options{InMemory: true, ListLimit: 5000})
-	alice := ledgertest.MustAllocate(t, node, "alice")
-	d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
-	ledgertest.MustUploadDAR(t, node, d)
-	fillPage(t, node, alice, "#iou:Main:Iou", 1234, func(i int) string { return fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, alice, i) })
+	node, alice := openIouNode(t, ledger.Options{InMemory: true, ListLimit: 5000}, 1234)
 	ctx := t.Context()
 	end, err := node.LedgerEnd(ctx)
 	if err != nil {

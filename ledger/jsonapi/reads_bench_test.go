@@ -3,15 +3,12 @@ package jsonapi_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/daml/lf/lftest"
 	"github.com/ledgernode/ledgernode/internal/cputime"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
-	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 )
 
 // BenchmarkReadsPages is the body of POST /v2/updates/get-updates-page
@@ -26,11 +23,7 @@ import (
 // CPU time per page.
 func BenchmarkReadsPages(b *testing.B) {
 	// A list limit that lets the list hold the page's 1000 updates.
-	node := ledgertest.Open(b, ledger.Options{InMemory: true, ListLimit: 1000})
-	alice := ledgertest.MustAllocate(b, node, "alice")
-	d, _ := lftest.DAR(lftest.IouPackage("1.0.0"))
-	ledgertest.MustUploadDAR(b, node, d)
-	fillPage(b, node, alice, "#iou:Main:Iou", 3000, func(i int) string { return fmt.Sprintf(`{"owner": %q, "amount": "%d"}`, alice, i) })
+	node, alice := openIouNode(b, ledger.Options{InMemory: true, ListLimit: 1000}, 3000)
 	ctx := context.Background()
 	a := jsonapi.New(node)
 	end, size := int64(2000), int32(1000)
