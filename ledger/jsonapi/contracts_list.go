@@ -39,7 +39,10 @@ func (a *API) ActiveContracts(ctx context.Context, req GetActiveContractsRequest
 	at := req.ActiveAtOffset
 	p := ledger.PageRequest{At: &at, Size: &size}
 	read := rawjson.WithStoredValues(ctx)
-	out := append(make([]byte, 0, 4096), '[')
+	// A buffer of the free list, or one with room for the last updates
+	// pages (pagebuf.go): growing one from a few KB to a list of 1000
+	// contracts (~1.5 MB) would allocate and copy it twice over.
+	out := append(updatesPageBuffer(), '[')
 	n := int64(0)
 	for {
 		page, err := a.Node.ActiveContractEventsPage(read, f, p)
