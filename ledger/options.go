@@ -63,6 +63,9 @@ type Options struct {
 	// stream before the node opens, as if the snapshotted node were
 	// reopened (same participant, parties, packages, contracts and ledger
 	// end). The store must be empty: an in-memory node or a new directory.
+	// A cut or altered snapshot is refused; a restore into a directory
+	// that fails, or whose node then fails to open (another participant
+	// id), leaves the directory as it was.
 	Restore io.Reader
 	// Logger receives the node's logs; nil means slog.Default().
 	Logger *slog.Logger
