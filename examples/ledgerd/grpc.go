@@ -30,16 +30,12 @@ func grpcFlags(fs *flag.FlagSet, c *config) {
 // for calls in flight (open streams included) before they are cut.
 const grpcShutdownGrace = 30 * time.Second
 
-// serveGRPC starts the gRPC Ledger API on -grpc-addr (nothing for "off")
-// and returns the address it listens on ("" for "off") and the function
+// serveGRPC starts the gRPC Ledger API on ln, the socket of -grpc-addr
+// (nil for "off": nothing), and returns its address ("" for "off") and the function
 // that stops it: a graceful stop, then a hard one after grpcShutdownGrace.
-func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger *slog.Logger) (addr string, stop func(), err error) {
-	if c.grpcAddr == "off" {
-		return "", func() {}, nil
-	}
-	ln, err := net.Listen("tcp", c.grpcAddr)
-	if err != nil {
-		return "", nil, err
+func (c config) serveGRPC(ln net.Listener, node *ledger.Node, verifier identity.Verifier, logger *slog.Logger) (addr string, stop func()) {
+	if ln == nil {
+		return "", func() {}
 	}
 	srv := grpcadapter.New(node, grpcadapter.Options{Verifier: verifier, Logger: logger, VerboseErrors: c.verboseErrors}).NewServer()
 	done := make(chan struct{})
@@ -61,7 +57,7 @@ func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger 
 			srv.Stop()
 		}
 		<-done
-	}, nil
+	}
 }
 
 // grpcBanner prints the gRPC Ledger API's address (nothing when it is off).

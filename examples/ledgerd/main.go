@@ -267,6 +267,15 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		}
 		instruments = &f
 	}
+	// The addresses are taken before the store is opened: a start that
+	// cannot serve (a port in use) must fail before it creates a store or
+	// commits the -dar and -init-script seeding, which a start that can
+	// would run again.
+	lns, err := c.listen()
+	if err != nil {
+		return err
+	}
+	defer lns.close()
 	closeRestore, err := c.applyFixtures(&opts)
 	if err != nil {
 		return err
@@ -311,22 +320,13 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
 
-	grpcAddr, stopGRPC, err := c.serveGRPC(node, verifier, logger)
-	if err != nil {
-		return err
-	}
+	grpcAddr, stopGRPC := c.serveGRPC(lns.grpc, node, verifier, logger)
 	defer stopGRPC()
 
-	served, stopMetrics, err := c.serveMetrics(node, handler, logger)
-	if err != nil {
-		return err
-	}
+	served, stopMetrics := c.serveMetrics(lns.metrics, node, handler, logger)
 	defer stopMetrics()
 
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
+	ln := lns.api
 	// No ReadTimeout or WriteTimeout: they would cut WebSocket streams; the
 	// adapter bounds every other request (-request-timeout).
 	srv := &http.Server{Handler: served, IdleTimeout: c.idleTimeout,
@@ -362,6 +362,44 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// listeners are the sockets of -addr, -grpc-addr and -metrics-addr (nil
+// when not served apart).
+type listeners struct {
+	api, grpc, metrics net.Listener
+}
+
+// listen takes every address ledgerd serves on, or none.
+func (c config) listen() (*listeners, error) {
+	l := &listeners{}
+	var err error
+	if l.api, err = net.Listen("tcp", c.addr); err != nil {
+		return nil, fmt.Errorf("-addr: %w", err)
+	}
+	if c.grpcAddr != "off" {
+		if l.grpc, err = net.Listen("tcp", c.grpcAddr); err != nil {
+			l.close()
+			return nil, fmt.Errorf("-grpc-addr: %w", err)
+		}
+	}
+	if c.metricsAddr != "" && c.metricsAddr != "off" {
+		if l.metrics, err = net.Listen("tcp", c.metricsAddr); err != nil {
+			l.close()
+			return nil, fmt.Errorf("-metrics-addr: %w", err)
+		}
+	}
+	return l, nil
+}
+
+// close closes the sockets (the servers' own Close and Shutdown have
+// closed those they served; closing again is harmless).
+func (l *listeners) close() {
+	for _, ln := range []net.Listener{l.api, l.grpc, l.metrics} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
 }
 
 // authSpec resolves -auth: without it, the HS256 secret kept in the data

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+)
+
+// runToExit runs ledgerd with args in a new process that must not serve
+// (it is expected to exit on its own) and returns its exit code and
+// output; one still running after 30 s is killed (-1).
+func runToExit(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), envProcess+"=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		return -1, out.String()
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), out.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String()
+}
+
+// TestFailedRestoreLeavesNoStore: a -restore into a new -data directory
+// that fails (the snapshot is cut, at a batch boundary too, or altered; it
+// belongs to another participant than -participant-id) exits 1 with an
+// error naming the cause and leaves no directory behind, so that the next
+// start neither serves a half-restored node under a new identity nor
+// refuses the restore as "not empty". The whole snapshot then restores,
+// and its node serves again after a restart in a new process. The
+// snapshot file is its owner's only: it holds the namespace key.
+func TestFailedRestoreLeavesNoStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	snap := filepath.Join(dir, "snap.bin")
+	p := startProcess(t, "-in-memory", "-auth", "none", "-grpc-addr", "off", "-snapshot", snap)
+	c := p.client(t, 0)
+	alice := c.party("alice")
+	p.stop(t)
+	if fi, err := os.Stat(snap); err != nil {
+		t.Fatal(err)
+	} else if fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("the snapshot's mode is %v: others may read the participant's key", fi.Mode().Perm())
+	}
+	whole, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(whole)
+	flipped[len(flipped)/2] ^= 0x01
+	for _, tc := range []struct {
+		name string
+		snap []byte
+		args []string
+		want string
+	}{
+		{"cut in half", whole[:len(whole)/2], nil, "truncated snapshot"},
+		{"its trailer cut off", whole[:len(whole)-16], nil, "truncated snapshot"},
+		{"a byte altered", flipped, nil, "corrupt snapshot"},
+		{"another participant", whole, []string{"-participant-id", "other"}, "belongs to participant"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "snap.bin")
+			if err := os.WriteFile(file, tc.snap, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			data := filepath.Join(t.TempDir(), "data")
+			args := append([]string{"-addr", "127.0.0.1:0", "-grpc-addr", "off", "-auth", "none", "-data", data, "-restore", file}, tc.args...)
+			code, out := runToExit(t, args...)
+			if code != 1 || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want 1 with %q:\n%s", code, tc.want, out)
+			}
+			if _, err := os.Stat(data); !os.IsNotExist(err) {
+				t.Errorf("the failed restore left %s (%v)", data, err)
+			}
+		})
+	}
+	data := filepath.Join(dir, "data")
+	p = startProcess(t, "-auth", "none", "-grpc-addr", "off", "-data", data, "-restore", snap)
+	p.stop(t)
+	p = startProcess(t, "-auth", "none", "-grpc-addr", "off", "-data", data)
+	var parties struct {
+		PartyDetails []struct {
+			Party string `json:"party"`
+		} `json:"partyDetails"`
+	}
+	p.client(t, 100).ok("GET", "/v2/parties", nil, &parties)
+	if len(parties.PartyDetails) != 1 || parties.PartyDetails[0].Party != alice {
+		t.Errorf("the restored node's parties after a restart: %+v, want %s", parties.PartyDetails, alice)
+	}
+	p.stop(t)
+}
+
+// TestPortInUseLeavesStoreAlone: a start whose address is taken exits 1
+// before it opens the store: a new -data directory is not created (with
+// an identity of its own), and an existing one gets none of the -dar
+// seeding, which the next start would run again.
+func TestPortInUseLeavesStoreAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	darFile := filepath.Join(t.TempDir(), "iou.dar")
+	if err := os.WriteFile(darFile, dar, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	for _, addr := range []string{"-addr", "-grpc-addr", "-metrics-addr"} {
+		args := []string{"-addr", "127.0.0.1:0", "-grpc-addr", "127.0.0.1:0", "-auth", "none", "-data", data, "-dar", darFile}
+		args = append(args, addr, taken.Addr().String())
+		code, out := runToExit(t, args...)
+		if code != 1 || !strings.Contains(out, addr+": listen") || !strings.Contains(out, "address already in use") {
+			t.Errorf("%s in use: exit %d, want 1 naming the flag:\n%s", addr, code, out)
+		}
+		if _, err := os.Stat(data); !os.IsNotExist(err) {
+			t.Errorf("%s in use: the failed start created %s (%v)", addr, data, err)
+		}
+	}
+	p := startProcess(t, "-auth", "none", "-grpc-addr", "off", "-data", data)
+	p.stop(t)
+	code, out := runToExit(t, "-addr", taken.Addr().String(), "-grpc-addr", "off", "-auth", "none", "-data", data, "-dar", darFile)
+	if code != 1 {
+		t.Errorf("-addr in use on an existing store: exit %d, want 1:\n%s", code, out)
+	}
+	p = startProcess(t, "-auth", "none", "-grpc-addr", "off", "-data", data)
+	var pkgs struct {
+		PackageIDs []string `json:"packageIds"`
+	}
+	p.client(t, 0).ok("GET", "/v2/packages", nil, &pkgs)
+	if strings.Contains(strings.Join(pkgs.PackageIDs, ","), ids[0]) {
+		t.Errorf("the start that could not serve uploaded its -dar: %v", pkgs.PackageIDs)
+	}
+	p.stop(t)
+}
