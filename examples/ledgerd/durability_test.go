@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net"
 	"os"
@@ -11,7 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	v2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
+	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
 )
 
 // runToExit runs ledgerd with args in a new process that must not serve
@@ -171,4 +179,62 @@ func TestPortInUseLeavesStoreAlone(t *testing.T) {
 		t.Errorf("the start that could not serve uploaded its -dar: %v", pkgs.PackageIDs)
 	}
 	p.stop(t)
+}
+
+// TestSIGTERMEndsGRPCStreams: SIGTERM with a gRPC client tailing the
+// ledger (GetUpdates without an end) stops ledgerd at once, the stream
+// ending with Canton's SERVER_IS_SHUTTING_DOWN (UNAVAILABLE), rather than
+// after the 30 s grace of a graceful stop that waits for a stream that
+// never ends.
+func TestSIGTERMEndsGRPCStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	p := startProcess(t, "-in-memory", "-auth", "none", "-grpc-addr", "127.0.0.1:0")
+	m := grpcLogAddr.FindStringSubmatch(p.log.String())
+	if m == nil {
+		t.Fatalf("no gRPC address in the log:\n%s", p.log)
+	}
+	conn, err := grpc.NewClient(m[1], grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	party, err := admin.NewPartyManagementServiceClient(conn).AllocateParty(context.Background(), &admin.AllocatePartyRequest{PartyIdHint: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := party.PartyDetails.Party
+	stream, err := v2.NewUpdateServiceClient(conn).GetUpdates(context.Background(), &v2.GetUpdatesRequest{
+		UpdateFormat: &v2.UpdateFormat{IncludeTransactions: &v2.TransactionFormat{
+			EventFormat:      &v2.EventFormat{FiltersByParty: map[string]*v2.Filters{alice: {}}},
+			TransactionShape: v2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := stream.Recv(); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond) // the stream is open on the server
+	start := time.Now()
+	p.stop(t)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("ledgerd took %v to stop with a stream open", d)
+	}
+	select {
+	case err := <-ended:
+		st := status.Convert(err)
+		if st.Code() != codes.Unavailable || !strings.Contains(st.Message(), "SERVER_IS_SHUTTING_DOWN") {
+			t.Errorf("the stream ended with %v, want UNAVAILABLE SERVER_IS_SHUTTING_DOWN", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the stream did not end")
+	}
 }
