@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,5 +238,58 @@ func TestSIGTERMEndsGRPCStreams(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("the stream did not end")
+	}
+}
+
+// TestSIGTERMEndsWaitingLists: SIGTERM while an HTTP list waits for new
+// updates or completions (stream_idle_timeout_ms, uncapped here) stops
+// ledgerd at once; each list answers 200 with what it has, as at its idle
+// timeout, instead of holding the shutdown for the whole idle timeout.
+func TestSIGTERMEndsWaitingLists(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	p := startProcess(t, "-in-memory", "-auth", "none", "-grpc-addr", "off", "-max-stream-idle-timeout", "-1s")
+	alice := p.client(t, 0).party("alice")
+	bodies := map[string]string{
+		"/v2/updates": `{"beginExclusive": 0, "updateFormat": {"includeTransactions": {"eventFormat": {"filtersByParty": {"` + alice +
+			`": {}}}, "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA"}}}`,
+		"/v2/commands/completions": `{"userId": "participant_admin", "parties": ["` + alice + `"], "beginExclusive": 0}`,
+	}
+	type answer struct {
+		path string
+		code int
+		body string
+		err  error
+	}
+	answers := make(chan answer, len(bodies))
+	for path, body := range bodies {
+		go func() {
+			resp, err := http.Post(p.base+path+"?stream_idle_timeout_ms=600000", "application/json", strings.NewReader(body))
+			if err != nil {
+				answers <- answer{path: path, err: err}
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			answers <- answer{path, resp.StatusCode, string(b), err}
+		}()
+	}
+	time.Sleep(500 * time.Millisecond) // the lists wait on the server
+	start := time.Now()
+	p.stop(t)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("ledgerd took %v to stop with lists waiting", d)
+	}
+	for range bodies {
+		select {
+		case a := <-answers:
+			if a.err != nil || a.code != 200 || !strings.HasPrefix(a.body, "[") {
+				t.Errorf("%s: %d %q %v, want 200 and a list", a.path, a.code, a.body, a.err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a list did not answer")
+		}
 	}
 }
