@@ -14,8 +14,8 @@
 // (-idle-timeout), headers 10 s; WebSocket streams are exempt from the
 // request timeout and closed after an hour
 // (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
-// in-flight requests finish, then the store closes (after writing
-// -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
+// in-flight requests finish (lists waiting for new elements and gRPC
+// streams end at once), then the store closes (after writing -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
 // fixtures.go; -dar and -init-script (upload DARs and run a Daml Script
 // against the node before serving) in scripts.go.
 package main
