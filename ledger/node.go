@@ -128,6 +128,10 @@ func Open(opts Options) (*Node, error) {
 		st.Discard()
 		return nil, err
 	}
+	if err := n.resumeStaticTime(); err != nil {
+		st.Close()
+		return nil, err
+	}
 	n.dedup = newDedupFilter(st)
 	return n, nil
 }

@@ -56,7 +56,9 @@ type Options struct {
 	// when told to (StaticClock.Set/Advance, Node.SetTime/AdvanceTime, or
 	// ledgernode's admin route /ledgernode/v1/time), and GET /v2/version
 	// reports static time as supported. Clock must then be nil. The time is
-	// not stored: a reopened node starts at its clock's time again.
+	// not stored as such: a reopened (or restored) node starts at the later
+	// of its clock's time and its last update's record time, so that
+	// record times never go back.
 	StaticTime *StaticClock
 
 	// Restore, when set, fills the new node's store from a Node.Snapshot

@@ -293,3 +293,51 @@ func TestSIGTERMEndsWaitingLists(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticTimeResumesAfterRestart: a node on -static-time that moved its
+// time and committed, restarted in a new process with the same flag (on
+// its directory, or from its snapshot), resumes at its last record time,
+// not at the flag's instant: record times do not go back, as Canton's
+// never do, and the static clock stays forward-only across restarts.
+func TestStaticTimeResumesAfterRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	const start, later = "2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z"
+	for _, tc := range []struct {
+		name          string
+		first, second func(dir string) []string
+	}{
+		{"data directory",
+			func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} },
+			func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} }},
+		{"in-memory snapshot and restore",
+			func(dir string) []string { return []string{"-in-memory", "-snapshot", filepath.Join(dir, "snap.bin")} },
+			func(dir string) []string { return []string{"-in-memory", "-restore", filepath.Join(dir, "snap.bin")} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := func(more []string) []string {
+				return append(more, "-auth", "none", "-grpc-addr", "off", "-static-time="+start)
+			}
+			var now struct {
+				CurrentTime string `json:"currentTime"`
+			}
+			p := startProcess(t, args(tc.first(dir))...)
+			c := p.client(t, 0)
+			c.ok("POST", "/ledgernode/v1/time", map[string]any{"advance": "24h"}, &now)
+			c.party("alice") // an update at the later time
+			p.stop(t)
+
+			p = startProcess(t, args(tc.second(dir))...)
+			c = p.client(t, 100)
+			c.ok("GET", "/ledgernode/v1/time", nil, &now)
+			if now.CurrentTime != later {
+				t.Errorf("static time after the restart: %s, want %s (the last record time), not the flag's %s", now.CurrentTime, later, start)
+			}
+			p.stop(t)
+		})
+	}
+}
