@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -339,5 +340,43 @@ func TestStaticTimeResumesAfterRestart(t *testing.T) {
 			}
 			p.stop(t)
 		})
+	}
+}
+
+// TestSnapshotNotWrittenFails: -snapshot is the only state an in-memory
+// node keeps. One that cannot be written is refused at start (exit 1,
+// nothing served), and one that fails at shutdown (its directory went
+// away meanwhile) makes ledgerd exit 1, not 0.
+func TestSnapshotNotWrittenFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "snap.bin")
+	code, out := runToExit(t, "-addr", "127.0.0.1:0", "-grpc-addr", "off", "-auth", "none", "-in-memory", "-snapshot", missing)
+	if code != 1 || !strings.Contains(out, "-snapshot:") || strings.Contains(out, "ledgerd serving") {
+		t.Errorf("-snapshot in a missing directory: exit %d, want 1 before serving:\n%s", code, out)
+	}
+
+	dir := filepath.Join(t.TempDir(), "snaps")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := startProcess(t, "-in-memory", "-auth", "none", "-grpc-addr", "off", "-snapshot", filepath.Join(dir, "snap.bin"))
+	p.client(t, 0).party("alice")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("a snapshot not written at shutdown: %v, want exit status 1:\n%s", err, p.log)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("ledgerd did not stop")
 	}
 }

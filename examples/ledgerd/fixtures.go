@@ -75,6 +75,22 @@ func (c config) applyFixtures(opts *ledger.Options) (func(), error) {
 	return func() { f.Close() }, nil
 }
 
+// checkSnapshotFile fails when -snapshot cannot be written (its directory
+// is missing or read-only): at start, rather than after a whole session
+// whose in-memory state the snapshot was to keep.
+func (c config) checkSnapshotFile() error {
+	if c.snapshot == "" {
+		return nil
+	}
+	tmp := c.snapshot + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("-snapshot: %w", err)
+	}
+	f.Close()
+	return os.Remove(tmp)
+}
+
 // writeSnapshot writes -snapshot (through a temporary file, synced before
 // it takes the snapshot's name, so that neither a failure nor a crash
 // leaves a truncated snapshot). The file is the owner's only (0600), as

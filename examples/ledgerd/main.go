@@ -241,7 +241,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 
 // run serves until ctx ends. ready, when set, is called with the bound
 // address once the server accepts connections.
-func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger, ready func(addr string)) error {
+func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger, ready func(addr string)) (err error) {
 	c, err := parseFlags(args, io.Discard)
 	if err != nil {
 		return err
@@ -276,6 +276,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		return err
 	}
 	defer lns.close()
+	if err := c.checkSnapshotFile(); err != nil {
+		return err
+	}
 	closeRestore, err := c.applyFixtures(&opts)
 	if err != nil {
 		return err
@@ -286,11 +289,16 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		return err
 	}
 	defer func() {
-		if err := c.writeSnapshot(node, logger); err != nil {
-			logger.Error("writing the snapshot", "err", err)
+		// A snapshot not written is the state of an in-memory node lost:
+		// ledgerd exits 1, not 0.
+		if serr := c.writeSnapshot(node, logger); serr != nil {
+			logger.Error("writing the snapshot", "err", serr)
+			if err == nil {
+				err = fmt.Errorf("-snapshot: %w", serr)
+			}
 		}
-		if err := node.Close(); err != nil {
-			logger.Error("closing the store", "err", err)
+		if cerr := node.Close(); cerr != nil {
+			logger.Error("closing the store", "err", cerr)
 		}
 	}()
 
