@@ -380,3 +380,20 @@ func TestSnapshotNotWrittenFails(t *testing.T) {
 		t.Fatal("ledgerd did not stop")
 	}
 }
+
+// TestEmptyDataDirRefused: -data "" (a script's unset variable) is a
+// command-line mistake (exit 2), not an in-memory node that loses
+// everything at exit while it reports store="".
+func TestEmptyDataDirRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ledgerd processes (-short)")
+	}
+	t.Parallel()
+	code, out := runToExit(t, "-addr", "127.0.0.1:0", "-grpc-addr", "off", "-auth", "none", "-data", "")
+	if code != 2 || !strings.Contains(out, "-data is empty") || strings.Contains(out, "ledgerd serving") {
+		t.Errorf("-data \"\": exit %d, want 2 before serving:\n%s", code, out)
+	}
+	if code, out := runToExit(t, "-addr", "127.0.0.1:0", "-grpc-addr", "off", "-auth", "none", "-data", "", "-in-memory", "-version"); code != 0 {
+		t.Errorf("-data \"\" -in-memory: exit %d, want 0:\n%s", code, out)
+	}
+}

@@ -236,6 +236,11 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.logFormat != "text" && c.logFormat != "json" {
 		return c, usageError{fs, fmt.Errorf("-log-format %q: want text or json", c.logFormat)}
 	}
+	if c.data == "" && !c.inMemory {
+		// ledger.Open takes no directory for in memory: -data "$DIR" with
+		// DIR unset would run a node that loses everything at exit.
+		return c, usageError{fs, errors.New("-data is empty: give a directory, or -in-memory")}
+	}
 	return c, nil
 }
 
