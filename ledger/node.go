@@ -129,7 +129,7 @@ func Open(opts Options) (*Node, error) {
 		return nil, err
 	}
 	if err := n.resumeStaticTime(); err != nil {
-		st.Close()
+		st.Discard()
 		return nil, err
 	}
 	n.dedup = newDedupFilter(st)
