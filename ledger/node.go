@@ -117,12 +117,19 @@ func Open(opts Options) (*Node, error) {
 	}
 	n.cachePackages(restored) // the packages of a PreparedSnapshot, which the store now holds
 	n.st = st
+	// A node that fails to open leaves a directory it restored into as it
+	// was (st.Discard): a half-made node must not start next time, and the
+	// restore must be possible again.
 	if err := n.bootstrap(); err != nil {
-		st.Close()
+		st.Discard()
 		return nil, err
 	}
 	if err := n.ensureACSIndex(); err != nil {
-		st.Close()
+		st.Discard()
+		return nil, err
+	}
+	if err := n.resumeStaticTime(); err != nil {
+		st.Discard()
 		return nil, err
 	}
 	n.dedup = newDedupFilter(st)

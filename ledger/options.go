@@ -56,13 +56,18 @@ type Options struct {
 	// when told to (StaticClock.Set/Advance, Node.SetTime/AdvanceTime, or
 	// ledgernode's admin route /ledgernode/v1/time), and GET /v2/version
 	// reports static time as supported. Clock must then be nil. The time is
-	// not stored: a reopened node starts at its clock's time again.
+	// not stored as such: a reopened (or restored) node starts at the later
+	// of its clock's time and its last update's record time, so that
+	// record times never go back.
 	StaticTime *StaticClock
 
 	// Restore, when set, fills the new node's store from a Node.Snapshot
 	// stream before the node opens, as if the snapshotted node were
 	// reopened (same participant, parties, packages, contracts and ledger
 	// end). The store must be empty: an in-memory node or a new directory.
+	// A cut or altered snapshot is refused; a restore into a directory
+	// that fails, or whose node then fails to open (another participant
+	// id), leaves the directory as it was.
 	Restore io.Reader
 	// Logger receives the node's logs; nil means slog.Default().
 	Logger *slog.Logger

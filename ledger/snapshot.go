@@ -15,8 +15,9 @@ import (
 // from it with Options.Restore: that is much faster than replaying the
 // uploads and allocations that built it, so a test suite can prepare a node
 // once and start each test from a copy (ledgertest.OpenFrom). It needs
-// ParticipantAdmin. The format is Badger's backup stream: read it with the
-// same ledgernode version.
+// ParticipantAdmin. The format is Badger's backup stream, its batches
+// checksummed and closed by a trailer (a cut or altered copy is refused):
+// read it with the same ledgernode version.
 func (n *Node) Snapshot(ctx context.Context, w io.Writer) error {
 	if err := n.public(ctx); err != nil {
 		return err

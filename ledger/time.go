@@ -2,10 +2,12 @@ package ledger
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
 // StaticClock is a clock that moves only when told to, forward only: the
@@ -83,6 +85,37 @@ func (c *StaticClock) Advance(d time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d).Truncate(time.Microsecond)
+	return nil
+}
+
+// resumeStaticTime moves the static clock of a node reopened on a ledger
+// forward to the record time of its last update, when that is later: the
+// clock starts at Options.StaticTime's instant in each process, and a
+// restart would otherwise put it behind the ledger, the next updates'
+// record times before the earlier ones' (Canton's record times never go
+// back: its sequencer orders them) and deduplication periods measured
+// from a past time.
+func (n *Node) resumeStaticTime() error {
+	if n.static == nil {
+		return nil
+	}
+	end := n.st.LedgerEnd()
+	var last time.Time
+	err := n.st.View(func(r *store.Reader) error {
+		return scanEntries(r, 0, end, true, "", 0, func(e *logEntry) (bool, error) {
+			if t, ok := parseStoredTime(e.RecordTime); ok {
+				last = t
+			}
+			return false, nil // the newest entry (pruning leaves it)
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("ledger: reading the last record time: %w", storeErr(err))
+	}
+	if now := n.static.Now(); last.After(now) {
+		n.log.Info("static time resumes at the ledger's last record time", "time", last.Format(time.RFC3339Nano), "start", now.Format(time.RFC3339Nano))
+		return n.static.Set(last)
+	}
 	return nil
 }
 

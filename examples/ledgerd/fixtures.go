@@ -75,14 +75,33 @@ func (c config) applyFixtures(opts *ledger.Options) (func(), error) {
 	return func() { f.Close() }, nil
 }
 
-// writeSnapshot writes -snapshot (through a temporary file, so that a
-// failure leaves no truncated snapshot).
+// checkSnapshotFile fails when -snapshot cannot be written (its directory
+// is missing or read-only): at start, rather than after a whole session
+// whose in-memory state the snapshot was to keep.
+func (c config) checkSnapshotFile() error {
+	if c.snapshot == "" {
+		return nil
+	}
+	tmp := c.snapshot + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("-snapshot: %w", err)
+	}
+	f.Close()
+	return os.Remove(tmp)
+}
+
+// writeSnapshot writes -snapshot (through a temporary file, synced before
+// it takes the snapshot's name, so that neither a failure nor a crash
+// leaves a truncated snapshot). The file is the owner's only (0600), as
+// the data directory is: it holds the participant's namespace key.
 func (c config) writeSnapshot(node *ledger.Node, logger *slog.Logger) error {
 	if c.snapshot == "" {
 		return nil
 	}
 	tmp := c.snapshot + ".tmp"
-	f, err := os.Create(tmp)
+	os.Remove(tmp) // a leftover keeps its mode through O_TRUNC
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
@@ -90,6 +109,9 @@ func (c config) writeSnapshot(node *ledger.Node, logger *slog.Logger) error {
 	err = node.Snapshot(context.Background(), w)
 	if err == nil {
 		err = w.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -106,11 +128,11 @@ func (c config) writeSnapshot(node *ledger.Node, logger *slog.Logger) error {
 }
 
 // serveMetrics instruments handler and serves /metrics: on the API's
-// address (returned handler) or on -metrics-addr. The returned function
+// address (returned handler) or on ln, the socket of -metrics-addr. The returned function
 // stops a separate metrics server.
-func (c config) serveMetrics(node *ledger.Node, api http.Handler, logger *slog.Logger) (http.Handler, func(), error) {
+func (c config) serveMetrics(ln net.Listener, node *ledger.Node, api http.Handler, logger *slog.Logger) (http.Handler, func()) {
 	if c.metricsAddr == "off" {
-		return api, func() {}, nil
+		return api, func() {}
 	}
 	m := httpadapter.NewMetrics(node)
 	api = m.Wrap(api)
@@ -123,11 +145,7 @@ func (c config) serveMetrics(node *ledger.Node, api http.Handler, logger *slog.L
 				return
 			}
 			api.ServeHTTP(w, r)
-		}), func() {}, nil
-	}
-	ln, err := net.Listen("tcp", c.metricsAddr)
-	if err != nil {
-		return nil, nil, fmt.Errorf("-metrics-addr: %w", err)
+		}), func() {}
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m.Handler())
@@ -138,5 +156,5 @@ func (c config) serveMetrics(node *ledger.Node, api http.Handler, logger *slog.L
 		}
 	}()
 	logger.Info("metrics served", "addr", ln.Addr().String())
-	return api, func() { srv.Close() }, nil
+	return api, func() { srv.Close() }
 }

@@ -14,8 +14,8 @@
 // (-idle-timeout), headers 10 s; WebSocket streams are exempt from the
 // request timeout and closed after an hour
 // (-max-websocket-duration). It shuts down cleanly on SIGINT/SIGTERM:
-// in-flight requests finish, then the store closes (after writing
-// -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
+// in-flight requests finish (lists waiting for new elements and gRPC
+// streams end at once), then the store closes (after writing -snapshot). -static-time, -snapshot/-restore and -metrics-addr are in
 // fixtures.go; -dar and -init-script (upload DARs and run a Daml Script
 // against the node before serving) in scripts.go.
 package main
@@ -236,12 +236,17 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.logFormat != "text" && c.logFormat != "json" {
 		return c, usageError{fs, fmt.Errorf("-log-format %q: want text or json", c.logFormat)}
 	}
+	if c.data == "" && !c.inMemory {
+		// ledger.Open takes no directory for in memory: -data "$DIR" with
+		// DIR unset would run a node that loses everything at exit.
+		return c, usageError{fs, errors.New("-data is empty: give a directory, or -in-memory")}
+	}
 	return c, nil
 }
 
 // run serves until ctx ends. ready, when set, is called with the bound
 // address once the server accepts connections.
-func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger, ready func(addr string)) error {
+func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logger, ready func(addr string)) (err error) {
 	c, err := parseFlags(args, io.Discard)
 	if err != nil {
 		return err
@@ -267,6 +272,18 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		}
 		instruments = &f
 	}
+	// The addresses are taken before the store is opened: a start that
+	// cannot serve (a port in use) must fail before it creates a store or
+	// commits the -dar and -init-script seeding, which a start that can
+	// would run again.
+	lns, err := c.listen()
+	if err != nil {
+		return err
+	}
+	defer lns.close()
+	if err := c.checkSnapshotFile(); err != nil {
+		return err
+	}
 	closeRestore, err := c.applyFixtures(&opts)
 	if err != nil {
 		return err
@@ -277,11 +294,16 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		return err
 	}
 	defer func() {
-		if err := c.writeSnapshot(node, logger); err != nil {
-			logger.Error("writing the snapshot", "err", err)
+		// A snapshot not written is the state of an in-memory node lost:
+		// ledgerd exits 1, not 0.
+		if serr := c.writeSnapshot(node, logger); serr != nil {
+			logger.Error("writing the snapshot", "err", serr)
+			if err == nil {
+				err = fmt.Errorf("-snapshot: %w", serr)
+			}
 		}
-		if err := node.Close(); err != nil {
-			logger.Error("closing the store", "err", err)
+		if cerr := node.Close(); cerr != nil {
+			logger.Error("closing the store", "err", cerr)
 		}
 	}()
 
@@ -311,25 +333,17 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		logger.Warn("ledgerd: -verbose-errors: security-sensitive errors reach clients unredacted; do not use in production")
 	}
 
-	grpcAddr, stopGRPC, err := c.serveGRPC(node, verifier, logger)
-	if err != nil {
-		return err
-	}
+	grpcAddr, stopGRPC := c.serveGRPC(lns.grpc, node, verifier, logger)
 	defer stopGRPC()
 
-	served, stopMetrics, err := c.serveMetrics(node, handler, logger)
-	if err != nil {
-		return err
-	}
+	served, stopMetrics := c.serveMetrics(lns.metrics, node, handler, logger)
 	defer stopMetrics()
 
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
+	ln := lns.api
 	// No ReadTimeout or WriteTimeout: they would cut WebSocket streams; the
 	// adapter bounds every other request (-request-timeout).
-	srv := &http.Server{Handler: served, IdleTimeout: c.idleTimeout,
+	lists := newListDrainer(served)
+	srv := &http.Server{Handler: lists, IdleTimeout: c.idleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	httpadapter.ServerTimeouts(srv)
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),
@@ -352,6 +366,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	logger.Info("ledgerd shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	lists.drain()
 	err = srv.Shutdown(shutdownCtx)
 	// WebSocket streams are hijacked connections: srv.Shutdown neither ends
 	// nor waits for them. They end with a close frame 1001 (going away).
@@ -362,6 +377,81 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// blockingLists are the routes of the list requests that wait for new
+// elements (stream_idle_timeout_ms) on an open-ended range.
+var blockingLists = map[string]bool{
+	"/v2/commands/completions": true, "/v2/commands/command-completions": true,
+	"/v2/updates": true, "/v2/updates/flats": true, "/v2/updates/trees": true,
+	"/v2/state/active-contracts": true,
+}
+
+// listDrainer ends, at shutdown, the list requests that wait for new
+// elements: they answer with what they have, as at their idle timeout,
+// rather than hold the shutdown for up to -max-stream-idle-timeout (or,
+// without one, until the shutdown's own deadline cuts them). Every other
+// request in flight (a submission) finishes as it would.
+type listDrainer struct {
+	next   http.Handler
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func newListDrainer(next http.Handler) *listDrainer {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &listDrainer{next: next, ctx: ctx, cancel: cancel}
+}
+
+func (d *listDrainer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && blockingLists[r.URL.Path] {
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(d.ctx, cancel)()
+		r = r.WithContext(ctx)
+	}
+	d.next.ServeHTTP(w, r)
+}
+
+// drain ends the waiting lists under way and those that come later.
+func (d *listDrainer) drain() { d.cancel() }
+
+// listeners are the sockets of -addr, -grpc-addr and -metrics-addr (nil
+// when not served apart).
+type listeners struct {
+	api, grpc, metrics net.Listener
+}
+
+// listen takes every address ledgerd serves on, or none.
+func (c config) listen() (*listeners, error) {
+	l := &listeners{}
+	var err error
+	if l.api, err = net.Listen("tcp", c.addr); err != nil {
+		return nil, fmt.Errorf("-addr: %w", err)
+	}
+	if c.grpcAddr != "off" {
+		if l.grpc, err = net.Listen("tcp", c.grpcAddr); err != nil {
+			l.close()
+			return nil, fmt.Errorf("-grpc-addr: %w", err)
+		}
+	}
+	if c.metricsAddr != "" && c.metricsAddr != "off" {
+		if l.metrics, err = net.Listen("tcp", c.metricsAddr); err != nil {
+			l.close()
+			return nil, fmt.Errorf("-metrics-addr: %w", err)
+		}
+	}
+	return l, nil
+}
+
+// close closes the sockets (the servers' own Close and Shutdown have
+// closed those they served; closing again is harmless).
+func (l *listeners) close() {
+	for _, ln := range []net.Listener{l.api, l.grpc, l.metrics} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
 }
 
 // authSpec resolves -auth: without it, the HS256 secret kept in the data

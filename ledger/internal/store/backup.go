@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -15,8 +14,10 @@ import (
 )
 
 // backupMagic starts every Backup stream, so that Load refuses anything
-// else before Badger reads it.
-const backupMagic = "ledgernode-store-backup/1\n"
+// else before Badger reads it. Version 2 checksums its batches and ends
+// with a trailer (frames.go): version 1 had neither, and a copy cut at a
+// batch boundary or with a flipped byte restored without a word.
+const backupMagic = "ledgernode-store-backup/2\n"
 
 // Backup writes a consistent copy of every key of the store (spilled
 // chunks and blobs included: they are ordinary keys) to w: a header, then
@@ -63,7 +64,7 @@ func (s *Store) Backup(w io.Writer) error {
 				return err
 			}
 		}
-		return out.flush()
+		return out.close()
 	})
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
@@ -78,8 +79,9 @@ const backupBatch = 1 << 20
 // backupBatch bytes each.
 type kvBatches struct {
 	w    io.Writer
-	list pb.KVList
-	size int // the keys' and values' bytes in list
+	list   pb.KVList
+	size   int    // the keys' and values' bytes in list
+	frames uint64 // the batches written
 }
 
 // add appends kv, writing the list when it is full.
@@ -98,23 +100,52 @@ func (b *kvBatches) flush() error {
 	}
 	err := writeKVList(b.w, &b.list)
 	b.list.Kv, b.size = b.list.Kv[:0], 0
+	if err == nil {
+		b.frames++
+	}
 	return err
 }
 
-// writeKVList writes one batch as DB.Load reads it: its size (uint64,
-// little-endian), then the KVList message.
-func writeKVList(w io.Writer, list *pb.KVList) error {
-	b, err := proto.Marshal(list)
+// close writes the last entries and the stream's trailer.
+func (b *kvBatches) close() error {
+	if err := b.flush(); err != nil {
+		return err
+	}
+	return writeTrailer(b.w, b.frames)
+}
+
+// restore fills the new database db from a Backup stream (load), which
+// must be empty; on a directory (target) the restore is marked under way
+// until it ends, and a failed one is undone. db is closed when it fails.
+func restore(db *badger.DB, r io.Reader, target *restoreTarget) (sharedValues, error) {
+	fail := func(err error) (sharedValues, error) {
+		db.Close()
+		if uerr := target.undo(); uerr != nil {
+			err = fmt.Errorf("%w (and removing what it wrote: %v)", err, uerr)
+		}
+		return nil, err
+	}
+	empty, err := isEmpty(db)
 	if err != nil {
-		return err
+		db.Close()
+		return nil, err
 	}
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-	if _, err := w.Write(n[:]); err != nil {
-		return err
+	if !empty {
+		// Not a new store: nothing of it is undone.
+		db.Close()
+		return nil, errors.New("store: restoring needs an empty store")
 	}
-	_, err = w.Write(b)
-	return err
+	if err := target.mark(); err != nil {
+		return fail(fmt.Errorf("store: restoring: %w", err))
+	}
+	shared, err := load(db, r)
+	if err != nil {
+		return fail(err)
+	}
+	if err := target.done(); err != nil {
+		return fail(fmt.Errorf("store: restoring: %w", err))
+	}
+	return shared, nil
 }
 
 // load fills a new, empty database from a Backup stream. It runs before the
@@ -123,34 +154,28 @@ func writeKVList(w io.Writer, list *pb.KVList) error {
 // restored into an in-memory database writes the prepared entries and
 // returns the values they refer to (the store's shared values).
 func load(db *badger.DB, r io.Reader) (shared sharedValues, err error) {
-	empty := true
-	err = db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{})
-		defer it.Close()
-		it.Rewind()
-		empty = !it.Valid()
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if !empty {
-		return nil, errors.New("store: restoring needs an empty store")
-	}
 	if pr, ok := r.(*preparedReader); ok && db.Opts().InMemory {
 		r, shared = &lazyStream{p: pr.p}, pr.p.shared
 	}
-	head := make([]byte, len(backupMagic))
-	if _, err := io.ReadFull(r, head); err != nil || string(head) != backupMagic {
-		return nil, errors.New("store: restoring: not a ledgernode snapshot")
+	if err := readMagic(r); err != nil {
+		return nil, fmt.Errorf("store: restoring: %w", err)
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("store: restoring: corrupt snapshot (%v)", p)
 		}
 	}()
-	if err := db.Load(r, 256); err != nil {
+	// DB.Load reads the batches checked, not the stream: it checks
+	// nothing, and takes the end of a cut stream for its end.
+	fr := &frameReader{r: r}
+	if err := db.Load(fr, 256); err != nil {
+		if fr.err != nil {
+			err = fr.err
+		}
 		return nil, fmt.Errorf("store: restoring: %w", err)
+	}
+	if fr.err != nil {
+		return nil, fmt.Errorf("store: restoring: %w", fr.err)
 	}
 	return shared, nil
 }
@@ -187,33 +212,18 @@ type Prepared struct {
 
 // Prepare reads a Backup stream (as written by Store.Backup) into a
 // Prepared snapshot, which keeps copies of its entries, not stream. It
-// checks the stream's header and framing; the entries themselves are
+// checks the stream's header, framing, checksums and trailer; the entries themselves are
 // checked when a store is restored from it.
 func Prepare(stream []byte) (*Prepared, error) {
 	p := &Prepared{}
-	br := bufio.NewReader(bytes.NewReader(stream))
-	head := make([]byte, len(backupMagic))
-	if _, err := io.ReadFull(br, head); err != nil || string(head) != backupMagic {
-		return nil, errors.New("store: preparing: not a ledgernode snapshot")
+	r := bytes.NewReader(stream)
+	if err := readMagic(r); err != nil {
+		return nil, fmt.Errorf("store: preparing: %w", err)
 	}
-	for {
-		var n [8]byte
-		if _, err := io.ReadFull(br, n[:]); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("store: preparing: %w", err)
-		}
-		size := binary.LittleEndian.Uint64(n[:])
-		if size > uint64(len(stream)) {
-			return nil, errors.New("store: preparing: corrupt snapshot")
-		}
-		b := make([]byte, size)
-		if _, err := io.ReadFull(br, b); err != nil {
-			return nil, fmt.Errorf("store: preparing: %w", err)
-		}
+	err := readFrames(r, func(b []byte) error {
 		var list pb.KVList
 		if err := proto.Unmarshal(b, &list); err != nil {
-			return nil, fmt.Errorf("store: preparing: %w", err)
+			return fmt.Errorf("corrupt snapshot: %w", err)
 		}
 		for _, kv := range list.Kv {
 			if bytes.HasPrefix(kv.Key, []byte(prefixBlob)) && len(kv.UserMeta) == 1 && kv.UserMeta[0] == 0 &&
@@ -224,6 +234,10 @@ func Prepare(stream []byte) (*Prepared, error) {
 			}
 			p.kvs = append(p.kvs, kv)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: preparing: %w", err)
 	}
 	return p, nil
 }
@@ -236,6 +250,7 @@ func (p *Prepared) stream(resolve bool) ([]byte, error) {
 	out.WriteString(backupMagic)
 	list := &pb.KVList{}
 	size := 0
+	var frames uint64
 	for i, kv := range p.kvs {
 		if resolve && len(kv.UserMeta) == 1 && kv.UserMeta[0] == metaShared {
 			v, err := p.shared.get(kv.Value)
@@ -249,8 +264,11 @@ func (p *Prepared) stream(resolve bool) ([]byte, error) {
 			if err := writeKVList(&out, list); err != nil {
 				return nil, err
 			}
-			list.Kv, size = list.Kv[:0], 0
+			list.Kv, size, frames = list.Kv[:0], 0, frames+1
 		}
+	}
+	if err := writeTrailer(&out, frames); err != nil {
+		return nil, err
 	}
 	return out.Bytes(), nil
 }

@@ -516,7 +516,7 @@ func (s *Store) backupOverlay(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return out.flush()
+	return out.close()
 }
 
 // putBlobOverlay and deleteBlobOverlay are PutBlob and DeleteBlob of an

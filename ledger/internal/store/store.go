@@ -119,6 +119,9 @@ type Store struct {
 	// ov, for an in-memory store restored from Prepared.OverlayReader, is
 	// its state, instead of db (nil then; overlay.go).
 	ov *overlay
+	// restored, for a store Open restored into a directory, is the
+	// directory as it was before, for Discard.
+	restored *restoreTarget
 
 	// inMemory, dir and valueDir are Badger's options, for Sizes and
 	// trimMapped (absolute).
@@ -162,8 +165,18 @@ func Open(opts Options) (*Store, error) {
 	if or, ok := opts.Restore.(*overlayReader); ok && opts.Badger.InMemory {
 		return openOverlayStore(opts, or.p)
 	}
+	if err := checkRestoreFinished(opts.Badger); err != nil {
+		return nil, err
+	}
 	if err := removeEmptyLogFiles(opts.Badger); err != nil {
 		return nil, err
+	}
+	var target *restoreTarget
+	if opts.Restore != nil {
+		var err error
+		if target, err = newRestoreTarget(opts.Badger); err != nil {
+			return nil, err
+		}
 	}
 	db, err := openBadger(opts.Badger)
 	if err != nil {
@@ -172,11 +185,11 @@ func Open(opts Options) (*Store, error) {
 	s := newStore(opts)
 	s.db = db
 	if opts.Restore != nil {
-		shared, err := load(db, opts.Restore)
+		shared, err := restore(db, opts.Restore, target)
 		if err != nil {
-			db.Close()
 			return nil, err
 		}
+		s.restored = target
 		s.shared = shared
 		// The copy may hold spilled values: keep releasing their chunks.
 		s.spilledAny.Store(true)
@@ -297,6 +310,19 @@ func (s *Store) Close() error {
 			err = s.db.Close()
 		}
 	})
+	return err
+}
+
+// Discard closes a store that Open restored from a snapshot into a
+// directory and removes what it wrote there, leaving the directory as it
+// was before Open: for a caller that finds the restored store unfit (it
+// belongs to another participant, say), so that the restore can be run
+// again. For any other store it is Close.
+func (s *Store) Discard() error {
+	err := s.Close()
+	if err == nil && s.restored != nil {
+		err = s.restored.undo()
+	}
 	return err
 }
 
