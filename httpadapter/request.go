@@ -270,6 +270,10 @@ func describeJSONError(err error) string {
 		if at == "" {
 			at = "."
 		}
+		if o, ok := oneOfOf(te.Type); ok && te.Value == "object" {
+			// An object naming none of the one-of's variants.
+			return fmt.Sprintf("expected one of %s at '%s'", strings.Join(o.Variants(), ", "), apierr.Quote(at))
+		}
 		return fmt.Sprintf("expected %s, got %s at '%s'", jsonTypeName(te.Type), apierr.Quote(te.Value), apierr.Quote(at))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "malformed JSON: unexpected end of input"
@@ -317,4 +321,13 @@ func jsonKind(c byte) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// oneOfOf returns the jsonapi.OneOf a decoded type is (t may be nil).
+func oneOfOf(t reflect.Type) (jsonapi.OneOf, bool) {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	o, ok := reflect.Zero(t).Interface().(jsonapi.OneOf)
+	return o, ok
 }
