@@ -46,6 +46,11 @@ func TestOneOfWithoutVariant(t *testing.T) {
 			"Invalid value for: body (expected one of Empty, InterfaceFilter, TemplateFilter, WildcardFilter at 'eventFormat.filtersByParty.cumulative.identifierFilter')"},
 		{"minimum ledger time with a typo", "/v2/interactive-submission/prepare", prepare(`{"MinLedgerTimeAbz":{"value":"2025-01-01T00:00:00Z"}}`),
 			"Invalid value for: body (expected one of Empty, MinLedgerTimeAbs, MinLedgerTimeRel at 'minLedgerTime.time')"},
+		{"vetting operation with a typo", "/v2/package-vetting/update", `{"changes":[{"operation":{"Unvett":{"value":{}}}}]}`,
+			"Invalid value for: body (expected one of Empty, Unvet, Vet at 'changes.operation')"},
+		{"reassignment command {}", "/v2/commands/async/submit-reassignment",
+			`{"reassignmentCommands":{"submitter":"x","commandId":"c","commands":[{"command":{}}]}}`,
+			"Invalid value for: body (expected one of AssignCommand, Empty, UnassignCommand at 'reassignmentCommands.commands.command')"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before, vetted := f.state(), f.post("/v2/package-vetting/list", "{}").Body.String()

@@ -87,3 +87,29 @@ func (k *MinLedgerTimeKind) UnmarshalJSON(b []byte) error {
 	}
 	return noVariant(b, shape.CountSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil), reflect.TypeFor[MinLedgerTimeKind]())
 }
+
+// Variants implements OneOf.
+func (VettingOperation) Variants() []string { return []string{"Empty", "Unvet", "Vet"} }
+
+// UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
+func (o *VettingOperation) UnmarshalJSON(b []byte) error {
+	type plain VettingOperation
+	if err := json.Unmarshal(b, (*plain)(o)); err != nil {
+		return err
+	}
+	return noVariant(b, shape.CountSet(o.Vet != nil, o.Unvet != nil, o.Empty != nil), reflect.TypeFor[VettingOperation]())
+}
+
+// Variants implements OneOf.
+func (ReassignmentCommandKind) Variants() []string {
+	return []string{"AssignCommand", "Empty", "UnassignCommand"}
+}
+
+// UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
+func (k *ReassignmentCommandKind) UnmarshalJSON(b []byte) error {
+	type plain ReassignmentCommandKind
+	if err := json.Unmarshal(b, (*plain)(k)); err != nil {
+		return err
+	}
+	return noVariant(b, shape.CountSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil), reflect.TypeFor[ReassignmentCommandKind]())
+}
