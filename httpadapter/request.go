@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -262,6 +263,7 @@ func decodeJSON[T any](data []byte) (T, error) {
 func describeJSONError(err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var ce base64.CorruptInputError
 	switch {
 	case errors.As(err, &se):
 		return fmt.Sprintf("malformed JSON: %s at offset %d", strings.TrimPrefix(se.Error(), "json: "), se.Offset)
@@ -275,6 +277,10 @@ func describeJSONError(err error) string {
 			return fmt.Sprintf("expected one of %s at '%s'", strings.Join(o.Variants(), ", "), apierr.Quote(at))
 		}
 		return fmt.Sprintf("expected %s, got %s at '%s'", jsonTypeName(te.Type), apierr.Quote(te.Value), apierr.Quote(at))
+	case errors.As(err, &ce):
+		// A bytes field (preparedTransaction, signature, …), in the words
+		// of Canton's bytes codec (JsSchema.BYTE_STRING_PARSE_ERROR_TEMPLATE).
+		return "The string is not a valid Base64: " + ce.Error()
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "malformed JSON: unexpected end of input"
 	}
