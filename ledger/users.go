@@ -19,6 +19,10 @@ func userNotFound(id string) *apierr.Error {
 }
 
 func validUserID(field, id string) error {
+	if id == "" {
+		// Canton's requireUserId: an absent id is missing, not invalid.
+		return apierr.MissingField.New("%s", field)
+	}
 	if err := identity.ValidateUserID(id); err != nil {
 		return apierr.InvalidField.New("%s: %v", field, err)
 	}

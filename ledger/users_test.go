@@ -159,6 +159,14 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 			_, err := n.CreateUser(ctx, identity.User{ID: "b o b"}, nil)
 			return err
 		}, apierr.InvalidField},
+		{"create without id", func() error {
+			_, err := n.CreateUser(ctx, identity.User{}, nil)
+			return err
+		}, apierr.MissingField},
+		{"update without id", func() error {
+			_, err := n.UpdateUser(ctx, identity.User{PrimaryParty: "p::1220ab"}, []string{"primary_party"})
+			return err
+		}, apierr.MissingField},
 		{"create in unknown idp", func() error {
 			_, err := n.CreateUser(ctx, identity.User{ID: "x", IdentityProviderID: "nope"}, nil)
 			return err
