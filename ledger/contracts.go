@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -17,6 +18,9 @@ func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*
 	}
 	if cid == "" {
 		return nil, nil, apierr.MissingField.New("contract_id")
+	}
+	if err := checkContractIDField(cid); err != nil {
+		return nil, nil, err
 	}
 	if err := authorizeRead(ctx, parties, len(parties) == 0); err != nil {
 		return nil, nil, err
@@ -44,4 +48,15 @@ func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*
 		return nil, nil, notFound
 	}
 	return &c, witnesses, nil
+}
+
+// checkContractIDField checks the contract id of a read as Canton's
+// requireContractId does (ContractId.fromString): an id that is no
+// contract id is INVALID_FIELD, not a contract that is not found.
+func checkContractIDField(cid string) error {
+	if !lf.IsContractID(cid) {
+		// Canton's words, the id bounded (apierr.Quote): it may be huge.
+		return apierr.InvalidField.New("contract_id: cannot parse ContractId \"%s\"", apierr.Quote(cid))
+	}
+	return nil
 }
