@@ -7,6 +7,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -16,14 +17,23 @@ func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*
 	if err := n.public(ctx); err != nil {
 		return nil, nil, err
 	}
+	// Canton's order: the authorization interceptor, then
+	// ApiContractService's requireContractId and requireParties.
+	if err := authorizeReadRights(ctx, parties, len(parties) == 0); err != nil {
+		return nil, nil, err
+	}
 	if cid == "" {
 		return nil, nil, apierr.MissingField.New("contract_id")
 	}
 	if err := checkContractIDField(cid); err != nil {
 		return nil, nil, err
 	}
-	if err := authorizeRead(ctx, parties, len(parties) == 0); err != nil {
-		return nil, nil, err
+	for _, p := range parties {
+		// requireParties: INVALID_ARGUMENT (the querying parties are no
+		// filters_by_party).
+		if err := identity.ValidatePartyString(p); err != nil {
+			return nil, nil, apierr.InvalidArgument.New("%v", err)
+		}
 	}
 	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", cid)
 	var c contractRecord
