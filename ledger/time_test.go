@@ -145,3 +145,35 @@ func TestSetTimeFromZeroTimes(t *testing.T) {
 		t.Errorf("SetTimeFrom forward: %v, time %v", err, clock.Now())
 	}
 }
+
+// TestStaticTimeStaysADamlTimestamp: the static time cannot be moved past
+// Daml's last timestamp (9999-12-31T23:59:59.999999Z), by any of the three
+// moves: a transaction committed at a later ledger time could not be read
+// back (its stored time is no Daml timestamp). The refusal is
+// INVALID_ARGUMENT and leaves the time unchanged; the last timestamp
+// itself is a time the clock may show.
+func TestStaticTimeStaysADamlTimestamp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
+	start := last.Add(-time.Hour)
+	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, start)
+	for _, tc := range []struct {
+		name string
+		move func() error
+	}{
+		{"advance", func() error { return node.AdvanceTime(ctx, 2*time.Hour) }},
+		{"set", func() error { return node.SetTime(ctx, last.Add(time.Microsecond)) }},
+		{"set from", func() error { return node.SetTimeFrom(ctx, start, last.Add(time.Second)) }},
+	} {
+		if err := tc.move(); !errors.Is(err, apierr.InvalidArgument) || !strings.Contains(err.Error(), "9999-12-31T23:59:59.999999Z") {
+			t.Errorf("%s past the last timestamp: %v, want INVALID_ARGUMENT naming it", tc.name, err)
+		}
+		if !clock.Now().Equal(start) {
+			t.Fatalf("%s: the time is %v after a refused move, want %v", tc.name, clock.Now(), start)
+		}
+	}
+	if err := node.AdvanceTime(ctx, time.Hour); err != nil || !clock.Now().Equal(last) {
+		t.Errorf("advance to the last timestamp: %v, the time is %v", err, clock.Now())
+	}
+}
