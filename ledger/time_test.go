@@ -4,12 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
@@ -175,5 +180,44 @@ func TestStaticTimeStaysADamlTimestamp(t *testing.T) {
 	}
 	if err := node.AdvanceTime(ctx, time.Hour); err != nil || !clock.Now().Equal(last) {
 		t.Errorf("advance to the last timestamp: %v, the time is %v", err, clock.Now())
+	}
+}
+
+// TestLedgerTimePastLastTimestamp: a submission whose ledger time (the
+// node's time raised by its minimum ledger time) is after Daml's last
+// timestamp is INVALID_ARGUMENT, as Canton's
+// CommandsValidator.validateLedgerTime has it, and commits nothing: it
+// committed a transaction that could not be read back.
+func TestLedgerTimePastLastTimestamp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
+	node, _ := ledgertest.OpenStatic(t, ledger.Options{}, last.Add(-time.Hour))
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	ledgertest.MustUploadDAR(t, node, d)
+	alice := ledgertest.MustAllocate(t, node, "alice")
+	iou := ledger.TemplateByID(lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"})
+	for i, edit := range []func(*ledger.Commands){
+		func(c *ledger.Commands) { c.MinLedgerTimeRel = 2 * time.Hour },
+		func(c *ledger.Commands) { c.MinLedgerTime = last.Add(time.Microsecond) },
+	} {
+		before := ledger.StoreDumpForTest(t, node)
+		c := ledger.Commands{ActAs: []string{alice}, CommandID: fmt.Sprint("late-", i), Commands: []ledger.Command{
+			ledger.CreateCommand{Template: iou, Arguments: value.Record{Fields: []value.RecordField{
+				{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(1)}}}}}}
+		edit(&c)
+		if _, err := node.Submit(ctx, c); !errors.Is(err, apierr.InvalidArgument) || !strings.Contains(err.Error(), "as a Daml timestamp") {
+			t.Errorf("%d: %v, want INVALID_ARGUMENT", i, err)
+		}
+		if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, node)); diff != "" {
+			t.Errorf("%d: the refused submission changed the store:\n%s", i, diff)
+		}
+	}
+	// At the last timestamp itself the submission commits.
+	c := ledger.Commands{ActAs: []string{alice}, CommandID: "at-last", MinLedgerTime: last, Commands: []ledger.Command{
+		ledger.CreateCommand{Template: iou, Arguments: value.Record{Fields: []value.RecordField{
+			{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(1)}}}}}}
+	if _, err := node.Submit(ctx, c); err != nil {
+		t.Errorf("at the last timestamp: %v", err)
 	}
 }
