@@ -469,7 +469,7 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 		{method: "POST", target: "/v2/commands/submit-and-wait-for-transaction-tree", body: create},
 		{method: "POST", target: "/v2/commands/async/submit", body: create},
 		{method: "POST", target: "/v2/commands/submit-and-wait-for-reassignment", body: js(t, jsonapi.SubmitAndWaitForReassignmentRequest{
-			ReassignmentCommands: jsonapi.ReassignmentCommands{CommandID: "u", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{}}}})},
+			ReassignmentCommands: jsonapi.ReassignmentCommands{CommandID: "u", Submitter: f.alice, Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{Empty: &struct{}{}}}}}})},
 	}
 	alice := partyFormat(f.alice)
 	updates := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}

@@ -53,7 +53,11 @@ func TestContractByID(t *testing.T) {
 		{"unknown contract", f.anyReader, jsonapi.GetContractRequest{ContractID: "00" + strings.Repeat("ab", 32)}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
 		{"no querying party is a stakeholder", f.bobReader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 404, "CONTRACT_PAYLOAD_NOT_FOUND"},
 		{"no contract id", f.anyReader, jsonapi.GetContractRequest{}, 400, "MISSING_FIELD"},
-		{"malformed party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 400, "INVALID_FIELD"},
+		// Canton authorizes first (the reader may not read as a!b), then
+		// requireParties refuses it with INVALID_ARGUMENT.
+		{"malformed party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 403, "NA"},
+		{"malformed party, any-party reader", f.anyReader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 400, "INVALID_ARGUMENT"},
+		{"malformed contract id", f.anyReader, jsonapi.GetContractRequest{ContractID: "00nope"}, 400, "INVALID_FIELD"},
 		{"any party without CanReadAsAnyParty", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID}, 403, "NA"},
 		{"another party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 403, "NA"},
 		{"no rights", f.none, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}}, 403, "NA"},

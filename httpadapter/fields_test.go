@@ -46,7 +46,7 @@ func TestBadFieldsAreRefused(t *testing.T) {
 		method string
 		target string
 		body   string
-		code   string // the JsCantonError code; "" for a 400 text/plain
+		code   string // the JsCantonError code; "" for a 400 text/plain, or its detail ("The …")
 	}{
 		{"submissionId of 256 characters", "POST", "/v2/commands/submit-and-wait", submit("submissionId", strings.Repeat("s", 256)), "INVALID_FIELD"},
 		{"submissionId of 1.5 MiB", "POST", "/v2/commands/submit-and-wait", submit("submissionId", strings.Repeat("s", 3<<19)), "INVALID_FIELD"},
@@ -74,13 +74,15 @@ func TestBadFieldsAreRefused(t *testing.T) {
 		{"package status id with NUL", "GET", "/v2/packages/ab%00cd/status", "", "INVALID_ARGUMENT"},
 		{"package id with NUL", "GET", "/v2/packages/ab%00cd", "", "INVALID_ARGUMENT"},
 		{"jwksUrl not UTF-8", "POST", "/v2/idps", idp("https://jwks.bad/\xff"), text},
+		{"preparedTransaction not base64", "POST", "/v2/interactive-submission/execute",
+			`{"preparedTransaction": "!!", "submissionId": "s"}`, "The string is not a valid Base64: illegal base64 data at input byte 0"},
 	}
 	before := f.end()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := serve(t, f.h, httpCall{method: tc.method, target: tc.target, body: tc.body, header: f.auth})
-			if tc.code == text {
-				wantText(t, rec, http.StatusBadRequest, "Invalid value for: body (")
+			if tc.code == text || strings.HasPrefix(tc.code, "The ") {
+				wantText(t, rec, http.StatusBadRequest, "Invalid value for: body ("+tc.code)
 				return
 			}
 			if rec.Code != http.StatusBadRequest {

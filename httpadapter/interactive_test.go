@@ -172,6 +172,22 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 	if f.end() != before {
 		t.Fatal("a rejected execute moved the ledger end")
 	}
+	// A one-of holding two variants is a decode failure, as for a submission.
+	for _, tc := range []struct{ field, want string }{
+		{"deduplicationPeriod", "Invalid value for: body (a one-of holds 2 variants, expected one at 'deduplicationPeriod')"},
+		{"minLedgerTime", "Invalid value for: body (a one-of holds 2 variants, expected one at 'minLedgerTime.time')"},
+	} {
+		two := execBody(p, "s0")
+		if tc.field == "deduplicationPeriod" {
+			two["deduplicationPeriod"] = map[string]any{"Empty": map[string]any{}, "DeduplicationOffset": map[string]any{"value": 0}}
+		} else {
+			two["minLedgerTime"] = map[string]any{"time": map[string]any{"Empty": map[string]any{}, "MinLedgerTimeRel": map[string]any{"value": map[string]any{"seconds": 0}}}}
+		}
+		wantText(t, f.post("/v2/interactive-submission/executeAndWait", two), http.StatusBadRequest, tc.want)
+		if f.end() != before {
+			t.Fatalf("an execute with two %s variants moved the ledger end", tc.field)
+		}
+	}
 	r := decodeAs[jsonapi.ExecuteSubmissionAndWaitResponse](t, f.post("/v2/interactive-submission/executeAndWait", execBody(p, "s1")))
 	if r.CompletionOffset != before+1 {
 		t.Fatalf("offset %d, want %d", r.CompletionOffset, before+1)

@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -262,6 +263,7 @@ func decodeJSON[T any](data []byte) (T, error) {
 func describeJSONError(err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var ce base64.CorruptInputError
 	switch {
 	case errors.As(err, &se):
 		return fmt.Sprintf("malformed JSON: %s at offset %d", strings.TrimPrefix(se.Error(), "json: "), se.Offset)
@@ -270,7 +272,15 @@ func describeJSONError(err error) string {
 		if at == "" {
 			at = "."
 		}
+		if o, ok := oneOfOf(te.Type); ok && te.Value == "object" {
+			// An object naming none of the one-of's variants.
+			return fmt.Sprintf("expected one of %s at '%s'", strings.Join(o.Variants(), ", "), apierr.Quote(at))
+		}
 		return fmt.Sprintf("expected %s, got %s at '%s'", jsonTypeName(te.Type), apierr.Quote(te.Value), apierr.Quote(at))
+	case errors.As(err, &ce):
+		// A bytes field (preparedTransaction, signature, …), in the words
+		// of Canton's bytes codec (JsSchema.BYTE_STRING_PARSE_ERROR_TEMPLATE).
+		return "The string is not a valid Base64: " + ce.Error()
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "malformed JSON: unexpected end of input"
 	}
@@ -317,4 +327,13 @@ func jsonKind(c byte) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// oneOfOf returns the jsonapi.OneOf a decoded type is (t may be nil).
+func oneOfOf(t reflect.Type) (jsonapi.OneOf, bool) {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	o, ok := reflect.Zero(t).Interface().(jsonapi.OneOf)
+	return o, ok
 }

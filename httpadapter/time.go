@@ -1,6 +1,8 @@
 package httpadapter
 
 import (
+	"fmt"
+	"math"
 	"time"
 
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
@@ -86,6 +88,12 @@ func postTime(a *adapter, rq *request) (any, error) {
 		}
 		err = a.node.AdvanceTime(rq.ctx, d)
 	default:
+		// Beyond this the nanoseconds wrap around a time.Duration (and
+		// -MaxInt64 µs would move the time forward).
+		const most = math.MaxInt64 / int64(time.Microsecond)
+		if m := *req.AdvanceMicros; m > most || m < -most {
+			return nil, invalidBody(fmt.Sprintf("advanceMicros is beyond ±%d µs (292 years); set currentTime instead", most))
+		}
 		err = a.node.AdvanceTime(rq.ctx, time.Duration(*req.AdvanceMicros)*time.Microsecond)
 	}
 	if err != nil {

@@ -229,6 +229,9 @@ func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) 
 	if cid == "" {
 		return fail(apierr.MissingField.New("contract_id"))
 	}
+	if err := checkContractIDField(cid); err != nil {
+		return fail(err)
+	}
 	if err := n.eventFormatAuth(ctx, f); err != nil {
 		return fail(err)
 	}

@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -93,6 +94,23 @@ func TestActiveContracts(t *testing.T) {
 	}
 	if _, err := f.n.ContractEvents(f.ctx, value.ContractID(cids[1]), ledger.ReadAs(f.bob)); !errors.Is(err, apierr.ContractEventsNotFound) {
 		t.Errorf("events invisible to bob: %v", err)
+	}
+	// An id that is no contract id is INVALID_FIELD, as Canton's
+	// requireContractId has it, not "not found".
+	for _, cid := range []string{"nope", "00nope", "00ab"} {
+		if _, err := f.n.ContractEvents(f.ctx, value.ContractID(cid), af); !errors.Is(err, apierr.InvalidField) {
+			t.Errorf("events of contract id %q: %v, want INVALID_FIELD", cid, err)
+		}
+		if _, err := f.n.Contract(f.ctx, value.ContractID(cid), []string{f.bob}); !errors.Is(err, apierr.InvalidField) {
+			t.Errorf("contract id %q: %v, want INVALID_FIELD", cid, err)
+		}
+	}
+	// A querying party that is no party is INVALID_ARGUMENT (Canton's
+	// requireParties), not an error of another request's filters_by_party.
+	var ae *apierr.Error
+	if _, err := f.n.Contract(f.ctx, value.ContractID(cids[0]), []string{"bad!"}); !errors.As(err, &ae) ||
+		ae.Code.Name != apierr.InvalidArgument.Name || strings.Contains(ae.Cause, "filters_by_party") {
+		t.Errorf("querying party bad!: %v, want INVALID_ARGUMENT", err)
 	}
 	// The participant's permission per synchronizer is the JSON/gRPC
 	// answer's (httpadapter TestConnectedSynchronizers, grpcadapter); the

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -15,11 +17,23 @@ func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*
 	if err := n.public(ctx); err != nil {
 		return nil, nil, err
 	}
+	// Canton's order: the authorization interceptor, then
+	// ApiContractService's requireContractId and requireParties.
+	if err := authorizeReadRights(ctx, parties, len(parties) == 0); err != nil {
+		return nil, nil, err
+	}
 	if cid == "" {
 		return nil, nil, apierr.MissingField.New("contract_id")
 	}
-	if err := authorizeRead(ctx, parties, len(parties) == 0); err != nil {
+	if err := checkContractIDField(cid); err != nil {
 		return nil, nil, err
+	}
+	for _, p := range parties {
+		// requireParties: INVALID_ARGUMENT (the querying parties are no
+		// filters_by_party).
+		if err := identity.ValidatePartyString(p); err != nil {
+			return nil, nil, apierr.InvalidArgument.New("%v", err)
+		}
 	}
 	notFound := apierr.ContractPayloadNotFound.New("Contract payload not found, or not visible.").WithResource("CONTRACT_ID", cid)
 	var c contractRecord
@@ -44,4 +58,15 @@ func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*
 		return nil, nil, notFound
 	}
 	return &c, witnesses, nil
+}
+
+// checkContractIDField checks the contract id of a read as Canton's
+// requireContractId does (ContractId.fromString): an id that is no
+// contract id is INVALID_FIELD, not a contract that is not found.
+func checkContractIDField(cid string) error {
+	if !lf.IsContractID(cid) {
+		// Canton's words, the id bounded (apierr.Quote): it may be huge.
+		return apierr.InvalidField.New("contract_id: cannot parse ContractId \"%s\"", apierr.Quote(cid))
+	}
+	return nil
 }

@@ -238,7 +238,8 @@ func (n *Node) runOnSnapshot(ctx context.Context, t *store.Tx, s *submission, le
 // ledgerTime is the ledger effective time of a submission (Canton's
 // CommandsValidator.validateLedgerTime): now, or max(now, MinLedgerTime),
 // or now + MinLedgerTimeRel (the two are exclusive: checkSubmission, or
-// prepare's one-of); Canton's times have microsecond precision.
+// prepare's one-of); Canton's times have microsecond precision. One after
+// Daml's last timestamp is INVALID_ARGUMENT, as there.
 func ledgerTime(c *Commands, now time.Time) (time.Time, error) {
 	let := now.Truncate(time.Microsecond)
 	switch {
@@ -250,6 +251,11 @@ func ledgerTime(c *Commands, now time.Time) (time.Time, error) {
 		return time.Time{}, errNegativeMinLedgerTimeRel
 	case c.MinLedgerTimeRel > 0:
 		let = let.Add(c.MinLedgerTimeRel).Truncate(time.Microsecond)
+	}
+	if let.After(lastTimestamp) {
+		// A ledger time that is no Daml timestamp: a transaction
+		// committed at it could not be read back.
+		return time.Time{}, apierr.InvalidArgument.New("Can not represent command ledger time %s as a Daml timestamp", formatTime(let))
 	}
 	return let, nil
 }

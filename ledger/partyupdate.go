@@ -41,6 +41,10 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, d identity.Party, paths [
 	if err := validPartyField("party_details.party", d.Party); err != nil {
 		return identity.Party{}, err
 	}
+	version, checkVersion, err := resourceVersion("party_details.local_metadata", d.LocalMetadata.ResourceVersion)
+	if err != nil {
+		return identity.Party{}, err
+	}
 	invalid := func(format string, args ...any) error {
 		return apierr.InvalidPartyDetailsUpdate.New("Update operation for party '%s' failed due to: "+format, append([]any{apierr.Quote(d.Party)}, args...)...)
 	}
@@ -78,7 +82,7 @@ func (n *Node) UpdatePartyDetails(ctx context.Context, d identity.Party, paths [
 		if rec.IdentityProviderID != idp {
 			return nil, partyNotFound(d.Party)
 		}
-		if rv := d.LocalMetadata.ResourceVersion; rv != "" && rv != rec.Metadata.ResourceVersion {
+		if staleVersion(version, checkVersion, rec.Metadata.ResourceVersion) {
 			return nil, apierr.ConcurrentPartyDetailsUpdate.New("Update operation for party '%s' failed due to a concurrent update to the same party", apierr.Quote(d.Party)).
 				WithResource("PARTY", d.Party)
 		}

@@ -357,8 +357,8 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, opts []SubmitOp
 	if err := identity.ValidateLedgerString(req.SubmissionID); err != nil {
 		return nil, nil, apierr.InvalidField.New("submission_id: %v", err)
 	}
-	if d, ok := req.Deduplication.(DeduplicationDuration); ok && d < 0 {
-		return nil, nil, apierr.InvalidField.New("deduplication_period: the duration must not be negative")
+	if err := checkDeduplication(req.Deduplication); err != nil {
+		return nil, nil, err
 	}
 	if err := cfg.conversionErrs[FieldHashingScheme]; err != nil {
 		return nil, nil, err

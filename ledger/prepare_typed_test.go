@@ -168,6 +168,7 @@ func TestPrepareExecuteRefusals(t *testing.T) {
 		{"execute with no signature", exec(func(r *ledger.ExecuteRequest) { r.PartySignatures = []interactive.PartySignatures{} }), apierr.FailedToExecuteTransaction},
 		{"execute a signature without a format", exec(func(r *ledger.ExecuteRequest) { r.PartySignatures[0].Signatures[0].Format = 0 }), apierr.InvalidField},
 		{"execute with a negative deduplication duration", exec(func(r *ledger.ExecuteRequest) { r.Deduplication = ledger.DeduplicationDuration(-time.Second) }), apierr.InvalidField},
+		{"execute with a negative deduplication offset", exec(func(r *ledger.ExecuteRequest) { r.Deduplication = ledger.DeduplicationOffset(-1) }), apierr.NegativeOffset},
 		{"execute with both minimum ledger times", exec(func(r *ledger.ExecuteRequest) { r.MinLedgerTime, r.MinLedgerTimeRel = time.Now(), -time.Second }), apierr.InvalidArgument},
 		{"execute with a minimum ledger time in the future", exec(func(r *ledger.ExecuteRequest) { r.MinLedgerTimeRel = time.Hour }), apierr.FailedToExecuteTransaction},
 	} {

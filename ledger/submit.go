@@ -206,6 +206,24 @@ type Deduplication interface {
 	isDeduplication()
 }
 
+// checkDeduplication refuses a negative period as Canton's
+// CommandsValidator.validateDeduplicationPeriod does, for submissions and
+// executions alike: a negative duration is INVALID_FIELD, a negative
+// offset NEGATIVE_OFFSET (nothing is deduplicated against it otherwise).
+func checkDeduplication(d Deduplication) error {
+	switch d := d.(type) {
+	case DeduplicationDuration:
+		if d < 0 {
+			return apierr.InvalidField.New("deduplication_period: the duration must not be negative")
+		}
+	case DeduplicationOffset:
+		if d < 0 {
+			return apierr.NegativeOffset.New("Offset %d in deduplication_period is a negative integer: the deduplication offset has to be a non-negative integer and not %d", d, d)
+		}
+	}
+	return nil
+}
+
 // DeduplicationDuration deduplicates the command against those accepted
 // within this duration before now (it must not be negative).
 type DeduplicationDuration time.Duration
@@ -475,8 +493,8 @@ func (n *Node) checkSubmission(ctx context.Context, s *submission) error {
 	if len(c.Commands) == 0 {
 		return apierr.MissingField.New("commands")
 	}
-	if d, ok := c.Deduplication.(DeduplicationDuration); ok && d < 0 {
-		return apierr.InvalidField.New("deduplication_period: the duration must not be negative")
+	if err := checkDeduplication(c.Deduplication); err != nil {
+		return err
 	}
 	if c.TapsMaxPasses != nil {
 		if err := checkTapsMaxPasses(int64(*c.TapsMaxPasses)); err != nil {

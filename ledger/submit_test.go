@@ -146,6 +146,8 @@ func TestSubmitRefusals(t *testing.T) {
 		{"a nil command", func(c *ledger.Commands) { c.Commands[0] = nil }, apierr.InvalidArgument, "the command is empty at 'commands[0]'"},
 		{"a negative deduplication duration", func(c *ledger.Commands) { c.Deduplication = ledger.DeduplicationDuration(-time.Second) },
 			apierr.InvalidField, "deduplication_period"},
+		{"a negative deduplication offset", func(c *ledger.Commands) { c.Deduplication = ledger.DeduplicationOffset(-1) },
+			apierr.NegativeOffset, "Offset -1 in deduplication_period is a negative integer"},
 		{"both minimum ledger times", func(c *ledger.Commands) { c.MinLedgerTime, c.MinLedgerTimeRel = time.Now(), time.Second },
 			apierr.InvalidArgument, "exclusive"},
 		{"a negative minLedgerTimeRel", func(c *ledger.Commands) { c.MinLedgerTimeRel = -time.Second }, apierr.InvalidField, "min_ledger_time_rel"},

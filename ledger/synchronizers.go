@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
@@ -31,6 +33,18 @@ type SynchronizerConnection struct {
 func (n *Node) ConnectedSynchronizers(ctx context.Context, party, participantID string) ([]SynchronizerConnection, error) {
 	if err := n.public(ctx); err != nil {
 		return nil, err
+	}
+	// Canton validates both filters before it reads (a party string, a
+	// participant's unique identifier); a malformed one names nothing.
+	if party != "" {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return nil, apierr.InvalidField.New("party: %v", err)
+		}
+	}
+	if participantID != "" {
+		if _, err := identity.ParseUID(participantID); err != nil {
+			return nil, apierr.InvalidField.New("participant_id: %v", err)
+		}
 	}
 	out := []SynchronizerConnection{}
 	if participantID != "" && participantID != n.participantID {

@@ -3,10 +3,12 @@ package ledger_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
 	"github.com/ledgernode/ledgernode/ledger/update"
@@ -38,6 +40,28 @@ func TestConnectedSynchronizers(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("ConnectedSynchronizers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestConnectedSynchronizersRefusals: a party or participant id that
+// cannot name one is INVALID_FIELD, as Canton's
+// ApiStateService.getConnectedSynchronizers validates them, not an empty
+// answer.
+func TestConnectedSynchronizersRefusals(t *testing.T) {
+	t.Parallel()
+	n := ledgertest.Open(t, ledger.Options{})
+	for _, tt := range []struct{ name, party, participant, cause string }{
+		{"a party that is not a party string", "not a party!", "", "party: non expected character 0x21"},
+		{"a participant id without namespace", "", "participant1", "participant_id: "},
+		{"a participant id that is not a party string", "", "p!::1220aa", "participant_id: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := n.ConnectedSynchronizers(context.Background(), tt.party, tt.participant)
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Code.Name != apierr.InvalidField.Name || !strings.Contains(ae.Cause, tt.cause) {
+				t.Errorf("ConnectedSynchronizers(%q, %q): %v, want INVALID_FIELD with %q", tt.party, tt.participant, err, tt.cause)
 			}
 		})
 	}

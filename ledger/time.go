@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -44,6 +45,9 @@ func (c *StaticClock) Set(t time.Time) error {
 	if t.Before(c.t) {
 		return errTimeBackwards(c.t, t)
 	}
+	if t.After(lastTimestamp) {
+		return errPastLastTimestamp(t)
+	}
 	c.t = t
 	return nil
 }
@@ -57,6 +61,9 @@ func (c *StaticClock) SetFrom(current, t time.Time) error {
 	current, t = current.UTC().Truncate(time.Microsecond), t.UTC().Truncate(time.Microsecond)
 	if t.Before(current) {
 		return errTimeBackwards(current, t)
+	}
+	if t.After(lastTimestamp) {
+		return errPastLastTimestamp(t)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -77,14 +84,18 @@ func errTimeBackwards(current, t time.Time) error {
 }
 
 // Advance moves the clock forward by d (truncated to microseconds); a
-// negative d is refused with INVALID_ARGUMENT.
+// negative d, or one past lastTimestamp, is refused with INVALID_ARGUMENT.
 func (c *StaticClock) Advance(d time.Duration) error {
 	if d < 0 {
 		return apierr.InvalidArgument.New("static time cannot go back: advance by %v is negative", d)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.t = c.t.Add(d).Truncate(time.Microsecond)
+	t := c.t.Add(d).Truncate(time.Microsecond)
+	if t.After(lastTimestamp) {
+		return errPastLastTimestamp(t)
+	}
+	c.t = t
 	return nil
 }
 
@@ -117,6 +128,17 @@ func (n *Node) resumeStaticTime() error {
 		return n.static.Set(last)
 	}
 	return nil
+}
+
+// lastTimestamp is Daml's last timestamp (value.MaxTimestamp). The static
+// time stays at or before it: a ledger time after it is no Daml
+// timestamp, and a transaction committed at it could not be read back.
+var lastTimestamp = time.UnixMicro(int64(value.MaxTimestamp)).UTC()
+
+// errPastLastTimestamp refuses to move the static time to t, after
+// lastTimestamp.
+func errPastLastTimestamp(t time.Time) error {
+	return apierr.InvalidArgument.New("new time [%s] is after the last Daml timestamp [%s]", formatTime(t), formatTime(lastTimestamp))
 }
 
 // StaticTime reports whether the node runs on static time

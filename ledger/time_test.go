@@ -4,12 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/lf/lftest"
+	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
@@ -143,5 +148,76 @@ func TestSetTimeFromZeroTimes(t *testing.T) {
 	}
 	if err := node.SetTimeFrom(context.Background(), start, start.Add(time.Minute)); err != nil || !clock.Now().Equal(start.Add(time.Minute)) {
 		t.Errorf("SetTimeFrom forward: %v, time %v", err, clock.Now())
+	}
+}
+
+// TestStaticTimeStaysADamlTimestamp: the static time cannot be moved past
+// Daml's last timestamp (9999-12-31T23:59:59.999999Z), by any of the three
+// moves: a transaction committed at a later ledger time could not be read
+// back (its stored time is no Daml timestamp). The refusal is
+// INVALID_ARGUMENT and leaves the time unchanged; the last timestamp
+// itself is a time the clock may show.
+func TestStaticTimeStaysADamlTimestamp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
+	start := last.Add(-time.Hour)
+	node, clock := ledgertest.OpenStatic(t, ledger.Options{}, start)
+	for _, tc := range []struct {
+		name string
+		move func() error
+	}{
+		{"advance", func() error { return node.AdvanceTime(ctx, 2*time.Hour) }},
+		{"set", func() error { return node.SetTime(ctx, last.Add(time.Microsecond)) }},
+		{"set from", func() error { return node.SetTimeFrom(ctx, start, last.Add(time.Second)) }},
+	} {
+		if err := tc.move(); !errors.Is(err, apierr.InvalidArgument) || !strings.Contains(err.Error(), "9999-12-31T23:59:59.999999Z") {
+			t.Errorf("%s past the last timestamp: %v, want INVALID_ARGUMENT naming it", tc.name, err)
+		}
+		if !clock.Now().Equal(start) {
+			t.Fatalf("%s: the time is %v after a refused move, want %v", tc.name, clock.Now(), start)
+		}
+	}
+	if err := node.AdvanceTime(ctx, time.Hour); err != nil || !clock.Now().Equal(last) {
+		t.Errorf("advance to the last timestamp: %v, the time is %v", err, clock.Now())
+	}
+}
+
+// TestLedgerTimePastLastTimestamp: a submission whose ledger time (the
+// node's time raised by its minimum ledger time) is after Daml's last
+// timestamp is INVALID_ARGUMENT, as Canton's
+// CommandsValidator.validateLedgerTime has it, and commits nothing: it
+// committed a transaction that could not be read back.
+func TestLedgerTimePastLastTimestamp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
+	node, _ := ledgertest.OpenStatic(t, ledger.Options{}, last.Add(-time.Hour))
+	d, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
+	ledgertest.MustUploadDAR(t, node, d)
+	alice := ledgertest.MustAllocate(t, node, "alice")
+	iou := ledger.TemplateByID(lf.TypeConID{PackageID: ids[0], Module: "Main", Name: "Iou"})
+	for i, edit := range []func(*ledger.Commands){
+		func(c *ledger.Commands) { c.MinLedgerTimeRel = 2 * time.Hour },
+		func(c *ledger.Commands) { c.MinLedgerTime = last.Add(time.Microsecond) },
+	} {
+		before := ledger.StoreDumpForTest(t, node)
+		c := ledger.Commands{ActAs: []string{alice}, CommandID: fmt.Sprint("late-", i), Commands: []ledger.Command{
+			ledger.CreateCommand{Template: iou, Arguments: value.Record{Fields: []value.RecordField{
+				{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(1)}}}}}}
+		edit(&c)
+		if _, err := node.Submit(ctx, c); !errors.Is(err, apierr.InvalidArgument) || !strings.Contains(err.Error(), "as a Daml timestamp") {
+			t.Errorf("%d: %v, want INVALID_ARGUMENT", i, err)
+		}
+		if diff := cmp.Diff(before, ledger.StoreDumpForTest(t, node)); diff != "" {
+			t.Errorf("%d: the refused submission changed the store:\n%s", i, diff)
+		}
+	}
+	// At the last timestamp itself the submission commits.
+	c := ledger.Commands{ActAs: []string{alice}, CommandID: "at-last", MinLedgerTime: last, Commands: []ledger.Command{
+		ledger.CreateCommand{Template: iou, Arguments: value.Record{Fields: []value.RecordField{
+			{Label: "owner", Value: value.Party(alice)}, {Label: "amount", Value: value.Int64(1)}}}}}}
+	if _, err := node.Submit(ctx, c); err != nil {
+		t.Errorf("at the last timestamp: %v", err)
 	}
 }

@@ -19,6 +19,10 @@ func userNotFound(id string) *apierr.Error {
 }
 
 func validUserID(field, id string) error {
+	if id == "" {
+		// Canton's requireUserId: an absent id is missing, not invalid.
+		return apierr.MissingField.New("%s", field)
+	}
 	if err := identity.ValidateUserID(id); err != nil {
 		return apierr.InvalidField.New("%s: %v", field, err)
 	}
@@ -69,6 +73,28 @@ func (u userRecord) view() identity.User {
 		out.Metadata.Annotations = map[string]string{}
 	}
 	return out
+}
+
+// resourceVersion reads the resource version an update expects, as
+// Canton's FieldValidator.requireResourceVersion does (a Java long, so
+// "007" is 7): set is false for "" (no check); one that is not a number
+// is INVALID_FIELD at field. A stored version is compared as a number.
+func resourceVersion(field, rv string) (v int64, set bool, err error) {
+	if rv == "" {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseInt(rv, 10, 64)
+	if err != nil {
+		return 0, false, apierr.InvalidField.New("%s: Invalid resource version number", field)
+	}
+	return v, true, nil
+}
+
+// staleVersion reports whether an expected resource version (resourceVersion)
+// differs from the stored one.
+func staleVersion(want int64, set bool, stored string) bool {
+	cur, _ := strconv.ParseInt(stored, 10, 64)
+	return set && want != cur
 }
 
 func nextVersion(v string) string {
@@ -297,6 +323,10 @@ func (n *Node) UpdateUser(ctx context.Context, u identity.User, paths []string) 
 	if err := validIDP("user.identity_provider_id", idp); err != nil {
 		return identity.User{}, err
 	}
+	version, checkVersion, err := resourceVersion("user.metadata.resource_version", u.Metadata.ResourceVersion)
+	if err != nil {
+		return identity.User{}, err
+	}
 	if len(paths) == 0 {
 		return identity.User{}, apierr.InvalidUserUpdate.New("Update operation for user id '%s' failed due to: The update mask contains no entries", apierr.Quote(u.ID))
 	}
@@ -328,7 +358,7 @@ func (n *Node) UpdateUser(ctx context.Context, u identity.User, paths []string) 
 		if err != nil {
 			return nil, err
 		}
-		if rv := u.Metadata.ResourceVersion; rv != "" && rv != cur.User.Metadata.ResourceVersion {
+		if staleVersion(version, checkVersion, cur.User.Metadata.ResourceVersion) {
 			return nil, apierr.ConcurrentUserUpdate.New("Update operation for user '%s' failed due a concurrent update to the same user", apierr.Quote(u.ID)).
 				WithResource("USER", u.ID)
 		}

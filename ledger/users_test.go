@@ -159,6 +159,14 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 			_, err := n.CreateUser(ctx, identity.User{ID: "b o b"}, nil)
 			return err
 		}, apierr.InvalidField},
+		{"create without id", func() error {
+			_, err := n.CreateUser(ctx, identity.User{}, nil)
+			return err
+		}, apierr.MissingField},
+		{"update without id", func() error {
+			_, err := n.UpdateUser(ctx, identity.User{PrimaryParty: "p::1220ab"}, []string{"primary_party"})
+			return err
+		}, apierr.MissingField},
 		{"create in unknown idp", func() error {
 			_, err := n.CreateUser(ctx, identity.User{ID: "x", IdentityProviderID: "nope"}, nil)
 			return err
@@ -227,6 +235,11 @@ func TestUserErrorsLeaveNoTrace(t *testing.T) {
 				Metadata: identity.ObjectMeta{ResourceVersion: "7"}}, []string{"primary_party"})
 			return err
 		}, apierr.ConcurrentUserUpdate},
+		{"update a version that is not a number", func() error {
+			_, err := n.UpdateUser(ctx, identity.User{ID: "bob", PrimaryParty: "p::1220ab",
+				Metadata: identity.ObjectMeta{ResourceVersion: "abc"}}, []string{"primary_party"})
+			return err
+		}, apierr.InvalidField},
 		{"update unknown", func() error {
 			_, err := n.UpdateUser(ctx, identity.User{ID: "ghost"}, []string{"primary_party"})
 			return err
@@ -493,6 +506,8 @@ func TestUpdatePartyDetails(t *testing.T) {
 	}{
 		{"stale version", identity.Party{Party: alice,
 			LocalMetadata: identity.ObjectMeta{ResourceVersion: "0", Annotations: map[string]string{"k": "w"}}}, []string{"local_metadata.annotations"}, apierr.ConcurrentPartyDetailsUpdate},
+		{"a version that is not a number", identity.Party{Party: alice,
+			LocalMetadata: identity.ObjectMeta{ResourceVersion: "v1", Annotations: map[string]string{"k": "w"}}}, []string{"local_metadata.annotations"}, apierr.InvalidField},
 		{"unknown party", identity.Party{Party: "ghost::1220ab"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
 		{"other provider", identity.Party{Party: alice, IdentityProviderID: "idp1"}, []string{"local_metadata.annotations"}, apierr.PartyNotFound},
 		{"empty mask", identity.Party{Party: alice}, nil, apierr.InvalidPartyDetailsUpdate},

@@ -193,6 +193,9 @@ func (a *API) PrepareSubmission(ctx context.Context, req JsPrepareSubmissionRequ
 // (POST /v2/interactive-submission/execute) through Node.Execute; it
 // returns after the commit.
 func (a *API) ExecuteSubmission(ctx context.Context, req ExecuteSubmissionRequest) (Empty, error) {
+	if err := checkExecuteShape(&req); err != nil {
+		return Empty{}, err
+	}
 	typed, opts := executeRequestOf(&req)
 	_, err := a.Node.Execute(ctx, typed, opts...)
 	return Empty{}, err
@@ -201,6 +204,9 @@ func (a *API) ExecuteSubmission(ctx context.Context, req ExecuteSubmissionReques
 // ExecuteSubmissionAndWait executes an externally signed prepared
 // transaction and returns its update id and offset.
 func (a *API) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissionRequest) (ExecuteSubmissionAndWaitResponse, error) {
+	if err := checkExecuteShape(&req); err != nil {
+		return ExecuteSubmissionAndWaitResponse{}, err
+	}
 	typed, opts := executeRequestOf(&req)
 	e, err := a.Node.Execute(ctx, typed, opts...)
 	if err != nil {
@@ -221,6 +227,9 @@ func (a *API) ExecuteSubmissionAndWait(ctx context.Context, req ExecuteSubmissio
 // emitters — the bytes of the JSON read of the same update in the same
 // format, without reading it back.
 func (a *API) ExecuteSubmissionAndWaitForTransaction(ctx context.Context, req ExecuteSubmissionAndWaitForTransactionRequest) (Body, error) {
+	if err := checkExecuteShape(&req.ExecuteSubmissionRequest); err != nil {
+		return nil, err
+	}
 	if err := checkTransactionFormatShape(req.TransactionFormat, "transactionFormat."); err != nil {
 		return nil, err
 	}
@@ -288,6 +297,25 @@ func executeRequestOf(req *ExecuteSubmissionRequest) (ledger.ExecuteRequest, []l
 // partySignaturesPath is the field path of a party's signatures.
 func partySignaturesPath(i int) string {
 	return "party_signatures.signatures[" + strconv.Itoa(i) + "].signatures"
+}
+
+// checkExecuteShape checks the one-ofs of an ExecuteSubmissionRequest as
+// checkJsCommandsShape checks a submission's: the deduplication
+// period and the minimum ledger time hold at most one variant (the node
+// would otherwise take one of them).
+func checkExecuteShape(req *ExecuteSubmissionRequest) error {
+	if d := req.DeduplicationPeriod; d != nil {
+		if n := shape.CountSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at 'deduplicationPeriod'", n)
+		}
+	}
+	if m := req.MinLedgerTime; m != nil {
+		k := m.Time
+		if n := shape.CountSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil); n > 1 {
+			return apierr.Malformed("a one-of holds %d variants, expected one at 'minLedgerTime.time'", n)
+		}
+	}
+	return nil
 }
 
 // checkPrepareShape checks a JsPrepareSubmissionRequest: the shape of its
