@@ -78,7 +78,7 @@ const backupBatch = 1 << 20
 // kvBatches writes the entries of a Backup stream in lists of about
 // backupBatch bytes each.
 type kvBatches struct {
-	w    io.Writer
+	w      io.Writer
 	list   pb.KVList
 	size   int    // the keys' and values' bytes in list
 	frames uint64 // the batches written
