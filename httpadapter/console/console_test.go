@@ -135,8 +135,13 @@ func TestPages(t *testing.T) {
 	if _, body := get(t, c, srv.URL+"/console/parties"); !strings.Contains(strings.ToLower(body), strings.ToLower(`href="/console/contracts?party=`+url.QueryEscape(w.alice)+`"`)) {
 		t.Errorf("the parties page does not link alice's contracts with her id encoded once")
 	}
-	if status, _ := get(t, c, srv.URL+"/console/contracts/00deadbeef"); status != http.StatusNotFound {
+	if status, _ := get(t, c, srv.URL+"/console/contracts/00"+strings.Repeat("de", 32)); status != http.StatusNotFound {
 		t.Errorf("unknown contract: %d, want 404", status)
+	}
+	// An id that is no contract id is refused (INVALID_FIELD), as Canton's
+	// contract reads refuse it.
+	if status, _ := get(t, c, srv.URL+"/console/contracts/00deadbeef"); status != http.StatusBadRequest {
+		t.Errorf("a contract id that does not parse: %d, want 400", status)
 	}
 	if status, body := get(t, c, srv.URL+"/console/packages/nope"); status == http.StatusOK {
 		t.Errorf("unknown package: 200\n%s", body)
