@@ -140,6 +140,9 @@ func (n *Node) Prepare(ctx context.Context, req PrepareRequest, opts ...SubmitOp
 			return nil, apierr.InvalidField.New("act_as/read_as: %v", err)
 		}
 	}
+	if err := requireOwnUserID(p, c.UserID); err != nil {
+		return nil, err
+	}
 	for _, party := range c.ActAs {
 		if !p.CanReadAs(party) && !canExecuteAs(p, party) {
 			return nil, denied("the caller may not prepare as %s", party)
@@ -338,6 +341,9 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, opts []SubmitOp
 	}
 	if userID == "" && p.Wildcard {
 		userID = identity.DefaultParticipantAdmin
+	}
+	if err := requireOwnUserID(p, userID); err != nil {
+		return nil, nil, err
 	}
 	if userID == "" {
 		return nil, nil, apierr.MissingField.New("user_id")

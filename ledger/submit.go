@@ -447,6 +447,9 @@ func (n *Node) checkSubmission(ctx context.Context, s *submission) error {
 	if len(c.ActAs) == 0 {
 		return apierr.MissingField.New("act_as")
 	}
+	if err := requireOwnUserID(p, c.UserID); err != nil {
+		return err
+	}
 	if err := authorizeSubmitters(p, c.ActAs, c.ReadAs); err != nil {
 		return err
 	}
