@@ -200,7 +200,8 @@ func (n *Node) ListUsers(ctx context.Context, pageSize int32, pageToken, identit
 	}
 	limit := int(pageSize)
 	if limit < 0 {
-		return nil, "", apierr.InvalidArgument.New("Page size must be non-negative")
+		// Canton's words here (the party list says "Page size").
+		return nil, "", apierr.InvalidArgument.New("Max page size must be non-negative")
 	}
 	if limit == 0 || limit > n.opts.MaxUsersPageSize {
 		limit = n.opts.MaxUsersPageSize

@@ -123,6 +123,13 @@ func TestUserLifecycle(t *testing.T) {
 	if len(page) != 1 || page[0].ID != identity.DefaultParticipantAdmin || next != "" {
 		t.Fatalf("second page = %+v, next %q", page, next)
 	}
+	// Canton's words for a negative page size (ApiUserManagementService),
+	// which differ from the party list's.
+	var e *apierr.Error
+	if _, _, err := n.ListUsers(ctx, -1, "", ""); !errors.As(err, &e) || !errors.Is(err, apierr.InvalidArgument) ||
+		!strings.HasSuffix(e.Cause, "Max page size must be non-negative") {
+		t.Errorf("a negative page size: %v", err)
+	}
 
 	if err := n.DeleteUser(ctx, "alice_user", ""); err != nil {
 		t.Fatal(err)
