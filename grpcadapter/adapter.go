@@ -78,6 +78,9 @@ type Adapter struct {
 	maxRecv     int
 	permitPings time.Duration
 	rightsCheck time.Duration
+	// closing is cancelled by Shutdown; open streams end with it.
+	closing  context.Context
+	shutdown context.CancelFunc
 }
 
 // New returns the adapter serving node.
@@ -95,6 +98,7 @@ func New(node *ledger.Node, opts Options) *Adapter {
 	if a.rightsCheck = opts.UserRightsCheckInterval; a.rightsCheck <= 0 {
 		a.rightsCheck = DefaultUserRightsCheckInterval
 	}
+	a.closing, a.shutdown = context.WithCancel(context.Background())
 	if a.verifier != nil {
 		a.verifier = node.TokenVerifier(a.verifier)
 	} else {
@@ -102,6 +106,13 @@ func New(node *ledger.Node, opts Options) *Adapter {
 	}
 	return a
 }
+
+// Shutdown ends every open stream, and every stream called later, with
+// SERVICE_NOT_RUNNING (UNAVAILABLE), as Canton's streams end when its
+// index service shuts down. Call it before grpc.Server.GracefulStop, which
+// otherwise waits for streams that follow the ledger, and never end by
+// themselves. Unary calls are left to finish.
+func (a *Adapter) Shutdown() { a.shutdown() }
 
 // ServerOptions returns the options a server for the adapter should be
 // built with: the inbound message size limit and Canton's keep-alive

@@ -70,7 +70,8 @@ var (
 )
 
 // authStream is a server stream whose context carries the caller's
-// Principal and which keeps authorizing the caller while it runs, as
+// Principal, which ends at the adapter's Shutdown, and which keeps
+// authorizing the caller while it runs, as
 // Canton's UserBasedOngoingAuthorization does: a message is not sent
 // once the token has expired (ACCESS_TOKEN_EXPIRED), and every
 // rightsCheck the user's rights are read again, the stream ending
@@ -90,15 +91,28 @@ type authStream struct {
 func (a *Adapter) newAuthStream(ss grpc.ServerStream, ctx context.Context, sess *session) (s *authStream, stop func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	s = &authStream{ServerStream: ss, ctx: ctx, cancel: cancel, a: a, sess: sess}
+	// The adapter's Shutdown ends the stream, as the stop of Canton's
+	// index service does.
+	unhook := context.AfterFunc(a.closing, func() { cancel(serviceStopping()) })
 	if sess == nil {
-		return s, func() { cancel(nil) }
+		return s, func() {
+			unhook()
+			cancel(nil)
+		}
 	}
 	done := make(chan struct{})
 	go s.watchRights(done)
 	return s, func() {
+		unhook()
 		close(done)
 		cancel(nil)
 	}
+}
+
+// serviceStopping is the error that ends streams at Shutdown (Canton's
+// CommonErrors.ServiceNotRunning of its index service).
+func serviceStopping() error {
+	return apierr.ServiceNotRunning.New("Index Service is not running.").WithContext("service_name", "Index Service")
 }
 
 // Context returns the context with the caller's Principal.

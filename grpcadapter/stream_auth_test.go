@@ -126,3 +126,27 @@ func TestStreamEndsWhenItsUserRightsChange(t *testing.T) {
 	}
 	wantCode(t, err, codes.Aborted, "STALE_STREAM_AUTHORIZATION")
 }
+
+// TestShutdownEndsStreams: Shutdown ends an open stream, and refuses one
+// opened later, with SERVICE_NOT_RUNNING (UNAVAILABLE); unary calls still
+// answer.
+func TestShutdownEndsStreams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, grpcadapter.Options{})
+	newReader(t, e)
+	ctx, cancel := context.WithTimeout(as(e.token(t, "reader")), 20*time.Second)
+	defer cancel()
+	s := topologyStream(t, e, ctx)
+	ledgertest.MustAllocate(t, e.node, "seen")
+	if _, err := nextTopology(s); err != nil {
+		t.Fatalf("an update before the shutdown: %v", err)
+	}
+	e.adapter.Shutdown()
+	_, err := nextTopology(s)
+	wantCode(t, err, codes.Unavailable, "SERVICE_NOT_RUNNING")
+	_, err = nextTopology(topologyStream(t, e, ctx))
+	wantCode(t, err, codes.Unavailable, "SERVICE_NOT_RUNNING")
+	if _, err := ledgerv2.NewStateServiceClient(e.conn).GetLedgerEnd(ctx, &ledgerv2.GetLedgerEndRequest{}); err != nil {
+		t.Errorf("a unary call after the shutdown: %v", err)
+	}
+}

@@ -32,7 +32,9 @@ const grpcShutdownGrace = 30 * time.Second
 
 // serveGRPC starts the gRPC Ledger API on -grpc-addr (nothing for "off")
 // and returns the address it listens on ("" for "off") and the function
-// that stops it: a graceful stop, then a hard one after grpcShutdownGrace.
+// that stops it: open streams end with SERVICE_NOT_RUNNING, then a
+// graceful stop lets unary calls finish, and a hard one follows after
+// grpcShutdownGrace.
 func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger *slog.Logger) (addr string, stop func(), err error) {
 	if c.grpcAddr == "off" {
 		return "", func() {}, nil
@@ -41,7 +43,8 @@ func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger 
 	if err != nil {
 		return "", nil, err
 	}
-	srv := grpcadapter.New(node, grpcadapter.Options{Verifier: verifier, Logger: logger, VerboseErrors: c.verboseErrors}).NewServer()
+	ad := grpcadapter.New(node, grpcadapter.Options{Verifier: verifier, Logger: logger, VerboseErrors: c.verboseErrors})
+	srv := ad.NewServer()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -51,6 +54,9 @@ func (c config) serveGRPC(node *ledger.Node, verifier identity.Verifier, logger 
 	}()
 	logger.Info("ledgerd serving gRPC", "addr", ln.Addr().String())
 	return ln.Addr().String(), func() {
+		// Open streams end first (SERVICE_NOT_RUNNING): one that follows
+		// the ledger would hold the graceful stop for the whole grace.
+		ad.Shutdown()
 		ctx, cancel := context.WithTimeout(context.Background(), grpcShutdownGrace)
 		defer cancel()
 		stopped := make(chan struct{})
