@@ -154,19 +154,30 @@ func dedupRights(rs []identity.Right) []identity.Right {
 	return out
 }
 
+// selfIfEmpty reads an empty user id of a user read (GetUser,
+// ListUserRights) as the caller's own, in the caller's provider, as
+// Canton's MatchUserIdForUserManagement claim does.
+func selfIfEmpty(ctx context.Context, id, idp string) (string, string, error) {
+	if id != "" {
+		return id, idp, nil
+	}
+	p := caller(ctx)
+	if p.Wildcard && p.UserID == "" {
+		return "", "", apierr.InvalidArgument.New("the caller is not an authenticated user")
+	}
+	return p.UserID, p.IdentityProviderID, nil
+}
+
 // GetUser returns the user id of identity provider idp ("" is the default
 // provider). An empty id means the caller's own user (GET
 // /v2/authenticated-user). A user may read itself; otherwise it needs
 // ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) GetUser(ctx context.Context, id, idp string) (identity.User, error) {
-	if id == "" {
-		p := caller(ctx)
-		if p.Wildcard && p.UserID == "" {
-			return identity.User{}, apierr.InvalidArgument.New("the caller is not an authenticated user")
-		}
-		id, idp = p.UserID, p.IdentityProviderID
+	id, idp, err := selfIfEmpty(ctx, id, idp)
+	if err != nil {
+		return identity.User{}, err
 	}
-	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
+	idp, err = requireSelfOrIDPAdmin(ctx, id, idp)
 	if err != nil {
 		return identity.User{}, err
 	}
@@ -383,11 +394,15 @@ func mergeAnnotations(cur, upd map[string]string, tooLarge apierr.Code) (map[str
 	return out, nil
 }
 
-// ListUserRights returns the rights of the user id of provider idp. A user
-// may read its own; otherwise it needs ParticipantAdmin or
-// IdentityProviderAdmin of the provider.
+// ListUserRights returns the rights of the user id of provider idp (an
+// empty id: the caller's own user). A user may read its own; otherwise it
+// needs ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) ListUserRights(ctx context.Context, id, idp string) ([]identity.Right, error) {
-	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
+	id, idp, err := selfIfEmpty(ctx, id, idp)
+	if err != nil {
+		return nil, err
+	}
+	idp, err = requireSelfOrIDPAdmin(ctx, id, idp)
 	if err != nil {
 		return nil, err
 	}

@@ -569,6 +569,17 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 	if _, err := n.ListUserRights(self, "gina", ""); err != nil {
 		t.Errorf("ListUserRights(own id, no provider) = %v", err)
 	}
+	// No user id is the caller's own, for its rights as for itself
+	// (Canton's MatchUserIdForUserManagement).
+	if u, err := n.GetUser(self, "", ""); err != nil || u.ID != "gina" {
+		t.Errorf("GetUser(no id) = %+v, %v", u, err)
+	}
+	if rs, err := n.ListUserRights(self, "", ""); err != nil || len(rs) != 0 {
+		t.Errorf("ListUserRights(no id) = %v, %v; want gina's none", rs, err)
+	}
+	if _, err := n.ListUserRights(ctx, "", ""); !errors.Is(err, apierr.InvalidArgument) {
+		t.Errorf("ListUserRights(no id) of an unauthenticated caller = %v, want INVALID_ARGUMENT", err)
+	}
 }
 
 // An empty identity_provider_id means the caller's own provider, and a
