@@ -84,6 +84,10 @@ type authStream struct {
 	cancel context.CancelCauseFunc
 	a      *Adapter
 	sess   *session // nil: no authentication (auth mode none)
+	// verifiedUntil is when a token found valid past its exp claim (in
+	// the verifier's leeway) is verified again: at most once a second,
+	// not once a message.
+	verifiedUntil time.Time
 }
 
 // newAuthStream wraps ss for a caller authenticated into ctx with sess,
@@ -148,10 +152,12 @@ func (s *authStream) checkExpiry() error {
 		return nil
 	}
 	exp := s.sess.claims.ExpiresAt
-	if exp.IsZero() || time.Now().Before(exp) {
+	now := time.Now()
+	if exp.IsZero() || now.Before(exp) || now.Before(s.verifiedUntil) {
 		return nil
 	}
 	if _, err := s.a.verifier.Verify(s.ctx, s.sess.token); err == nil {
+		s.verifiedUntil = now.Add(time.Second)
 		return nil
 	}
 	return accessTokenExpired.New("JWT token has expired")
