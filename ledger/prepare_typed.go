@@ -140,9 +140,6 @@ func (n *Node) Prepare(ctx context.Context, req PrepareRequest, opts ...SubmitOp
 			return nil, apierr.InvalidField.New("act_as/read_as: %v", err)
 		}
 	}
-	if err := requireOwnUserID(p, c.UserID); err != nil {
-		return nil, err
-	}
 	for _, party := range c.ActAs {
 		if !p.CanReadAs(party) && !canExecuteAs(p, party) {
 			return nil, denied("the caller may not prepare as %s", party)
@@ -152,6 +149,9 @@ func (n *Node) Prepare(ctx context.Context, req PrepareRequest, opts ...SubmitOp
 		if !p.CanReadAs(party) && !p.Wildcard {
 			return nil, denied("the caller may not read as %s", party)
 		}
+	}
+	if err := requireOwnUserID(p, c.UserID); err != nil {
+		return nil, err
 	}
 	if c.UserID == "" {
 		return nil, apierr.MissingField.New("user_id")

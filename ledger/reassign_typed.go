@@ -171,11 +171,11 @@ func (n *Node) reassign(ctx context.Context, rc ReassignCommands, ef *eventSpec)
 	if err := identity.ValidatePartyString(rc.Submitter); err != nil {
 		return nil, apierr.InvalidField.New("submitter: %v", err)
 	}
-	if err := requireOwnUserID(p, rc.UserID); err != nil {
-		return nil, err
-	}
 	if !p.Wildcard && !p.CanActAs(rc.Submitter) {
 		return nil, denied("the caller may not act as %s", rc.Submitter)
+	}
+	if err := requireOwnUserID(p, rc.UserID); err != nil {
+		return nil, err
 	}
 	if rc.CommandID == "" {
 		return nil, apierr.MissingField.New("command_id")

@@ -447,10 +447,12 @@ func (n *Node) checkSubmission(ctx context.Context, s *submission) error {
 	if len(c.ActAs) == 0 {
 		return apierr.MissingField.New("act_as")
 	}
-	if err := requireOwnUserID(p, c.UserID); err != nil {
+	if err := authorizeSubmitters(p, c.ActAs, c.ReadAs); err != nil {
 		return err
 	}
-	if err := authorizeSubmitters(p, c.ActAs, c.ReadAs); err != nil {
+	// After the parties' rights, whose refusal (the same redacted
+	// PERMISSION_DENIED) names what the caller lacks.
+	if err := requireOwnUserID(p, c.UserID); err != nil {
 		return err
 	}
 	if c.UserID == "" {
