@@ -29,6 +29,10 @@ var (
 	InternalError = Code{Name: "LEDGER_API_INTERNAL_ERROR", Category: SystemInternalAssumptionViolated}
 	// ServiceNotRunning: the node is closed or shutting down (503).
 	ServiceNotRunning = Code{Name: "SERVICE_NOT_RUNNING", Category: TransientServerFailure}
+	// ServerIsShuttingDown: a stream open when the server stops
+	// (Canton's CommonErrors.ServerIsShuttingDown, which its streaming
+	// services end their streams with at shutdown).
+	ServerIsShuttingDown = Code{Name: "SERVER_IS_SHUTTING_DOWN", Category: TransientServerFailure}
 	// RequestTimeOut: the request did not finish in time (504).
 	RequestTimeOut = Code{Name: "REQUEST_TIME_OUT", Category: DeadlineExceededRequestStateUnknown}
 	// Unimplemented: the operation is not supported by ledgernode (501, redacted).

@@ -2,9 +2,11 @@ package grpcadapter
 
 import (
 	"context"
+	"errors"
 
 	"google.golang.org/grpc"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/ledger"
@@ -21,7 +23,7 @@ import (
 // it, and a stream_continuation_token that resumes the stream after the
 // contract (a request with that token, the same offset and format). It
 // reads Node.ActiveContractEventsPage page by page (the JSON twin's
-// checks and errors; INVALID_ACS_PAGE_TOKEN for a token of another
+// checks and errors; INVALID_CONTINUATION_TOKEN for a token of another
 // request), one contract sent before the next (Send blocks under flow
 // control); the client's cancellation ends the walk.
 func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsRequest, stream grpc.ServerStreamingServer[ledgerv2.GetActiveContractsResponse]) error {
@@ -37,11 +39,18 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 		p.Token = req.StreamContinuationToken
 	}
 	var c protoConverter
-	for {
+	for first := true; ; first = false {
 		page, err := s.a.node.ActiveContractEventsPage(ctx, f, p)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if first && p.Token != nil && errors.Is(err, apierr.InvalidACSPageToken) {
+				// The client's token, which the stream calls a
+				// continuation token and Canton refuses with its own code.
+				return invalidContinuationToken.New("The submitted command contains an invalid continuation token. " +
+					"Tokens used in ACS requests must be taken from a valid GetActiveContractsResponse and used with the same " +
+					"EventFormat settings, with the same Canton participant running the same Canton version.")
 			}
 			return err
 		}
@@ -66,6 +75,11 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 		p.Token = page.NextToken
 	}
 }
+
+// invalidContinuationToken is Canton's INVALID_CONTINUATION_TOKEN
+// (RequestValidationErrors.InvalidContinuationToken): a
+// stream_continuation_token that is not one of this request's stream.
+var invalidContinuationToken = apierr.Code{Name: "INVALID_CONTINUATION_TOKEN", Category: apierr.InvalidIndependentOfSystemState}
 
 // acsStreamPage is the page size GetActiveContracts reads with.
 const acsStreamPage = 1000

@@ -41,6 +41,12 @@ type Options struct {
 	// VerboseErrors sends security-sensitive errors to the client as they
 	// are instead of Canton's redacted status. For development only.
 	VerboseErrors bool
+	// UserRightsCheckInterval is how often a stream reads its user's
+	// rights again, ending with STALE_STREAM_AUTHORIZATION when they
+	// changed (Canton's user-management
+	// cache-expiry-after-write-in-seconds). Zero or negative means
+	// DefaultUserRightsCheckInterval.
+	UserRightsCheckInterval time.Duration
 	// PermitKeepAliveTime is the shortest interval between a client's
 	// keep-alive pings that the server tolerates (ServerOptions); a client
 	// pinging more often gets a GOAWAY "too_many_pings". Zero means
@@ -59,6 +65,10 @@ const (
 	DefaultPermitKeepAliveTime = 10 * time.Second
 )
 
+// DefaultUserRightsCheckInterval is Options.UserRightsCheckInterval when
+// unset: Canton's default of 5 seconds.
+const DefaultUserRightsCheckInterval = 5 * time.Second
+
 // Adapter holds what every service needs. Build it with New.
 type Adapter struct {
 	node        *ledger.Node
@@ -67,6 +77,10 @@ type Adapter struct {
 	verbose     bool
 	maxRecv     int
 	permitPings time.Duration
+	rightsCheck time.Duration
+	// closing is cancelled by Shutdown; open streams end with it.
+	closing  context.Context
+	shutdown context.CancelFunc
 }
 
 // New returns the adapter serving node.
@@ -81,6 +95,10 @@ func New(node *ledger.Node, opts Options) *Adapter {
 	if a.permitPings = opts.PermitKeepAliveTime; a.permitPings <= 0 {
 		a.permitPings = DefaultPermitKeepAliveTime
 	}
+	if a.rightsCheck = opts.UserRightsCheckInterval; a.rightsCheck <= 0 {
+		a.rightsCheck = DefaultUserRightsCheckInterval
+	}
+	a.closing, a.shutdown = context.WithCancel(context.Background())
 	if a.verifier != nil {
 		a.verifier = node.TokenVerifier(a.verifier)
 	} else {
@@ -88,6 +106,13 @@ func New(node *ledger.Node, opts Options) *Adapter {
 	}
 	return a
 }
+
+// Shutdown ends every open stream, and every stream called later, with
+// SERVER_IS_SHUTTING_DOWN (UNAVAILABLE), as Canton's streaming services
+// end theirs when the server closes. Call it before grpc.Server.GracefulStop, which
+// otherwise waits for streams that follow the ledger, and never end by
+// themselves. Unary calls are left to finish.
+func (a *Adapter) Shutdown() { a.shutdown() }
 
 // ServerOptions returns the options a server for the adapter should be
 // built with: the inbound message size limit and Canton's keep-alive
@@ -152,11 +177,19 @@ func (a *Adapter) wrap(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 		h := st.Handler
 		st.Handler = func(srv any, ss grpc.ServerStream) (err error) {
 			defer a.recoverTo(ss.Context(), &err)
-			actx, err := a.authenticate(ss.Context())
+			actx, sess, err := a.authenticateSession(ss.Context())
 			if err != nil {
 				return a.status(ss.Context(), err)
 			}
-			if err := h(srv, &authStream{ServerStream: ss, ctx: actx}); err != nil {
+			as, stop := a.newAuthStream(ss, actx, sess)
+			defer stop()
+			err = h(srv, as)
+			if refused := as.refusal(); refused != nil {
+				// The handler saw its context end: the reason is the
+				// ongoing authorization's, not a cancellation.
+				err = refused
+			}
+			if err != nil {
 				return a.status(ss.Context(), err)
 			}
 			return nil
@@ -177,13 +210,3 @@ func (a *Adapter) recoverTo(ctx context.Context, err *error) {
 	a.log.Error("grpcadapter: handler panic", "method", methodFrom(ctx), "panic", r, "stack", string(debug.Stack()))
 	*err = a.status(ctx, apierr.InternalError.New("panic: %v", r))
 }
-
-// authStream is a server stream whose context carries the caller's
-// Principal.
-type authStream struct {
-	grpc.ServerStream
-	ctx context.Context
-}
-
-// Context returns the context with the caller's Principal.
-func (s *authStream) Context() context.Context { return s.ctx }

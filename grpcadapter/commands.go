@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/grpcadapter/internal/pbvalue"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
@@ -22,8 +23,9 @@ import (
 // fields (act_as, user_id, command_id, commands, ...) and their errors
 // are the Node's, the same as for a JSON submission. As in the JSON path,
 // the wire's own shape is checked first: a command with no variant, a
-// missing template id, arguments or choice argument (Canton's
-// CommandsValidator.validateInnerCommand: MISSING_FIELD), and values
+// missing template id, contract id, choice, arguments or choice argument
+// (Canton's CommandsValidator.validateInnerCommand: MISSING_FIELD), a
+// contract id or choice that does not parse (INVALID_FIELD), and values
 // that do not decode (ValueValidator).
 
 // commandsFromProto converts a submission's Commands; a nil c is Canton's
@@ -134,11 +136,19 @@ func commandFromProto(c *ledgerv2.Command) (ledger.Command, error) {
 		if err != nil {
 			return nil, err
 		}
+		cid, err := contractIDFromProto(e.GetContractId())
+		if err != nil {
+			return nil, err
+		}
+		choice, err := choiceFromProto(e.GetChoice())
+		if err != nil {
+			return nil, err
+		}
 		arg, err := valueFromProto(e.GetChoiceArgument(), "value")
 		if err != nil {
 			return nil, err
 		}
-		return ledger.ExerciseCommand{Template: ref, ContractID: value.ContractID(e.GetContractId()), Choice: e.GetChoice(), Argument: arg}, nil
+		return ledger.ExerciseCommand{Template: ref, ContractID: cid, Choice: choice, Argument: arg}, nil
 	case *ledgerv2.Command_ExerciseByKey:
 		e := x.ExerciseByKey
 		ref, err := templateRefFromProto(e.GetTemplateId())
@@ -149,22 +159,30 @@ func commandFromProto(c *ledgerv2.Command) (ledger.Command, error) {
 		if err != nil {
 			return nil, err
 		}
+		choice, err := choiceFromProto(e.GetChoice())
+		if err != nil {
+			return nil, err
+		}
 		arg, err := valueFromProto(e.GetChoiceArgument(), "value")
 		if err != nil {
 			return nil, err
 		}
-		return ledger.ExerciseByKeyCommand{Template: ref, Key: key, Choice: e.GetChoice(), Argument: arg}, nil
+		return ledger.ExerciseByKeyCommand{Template: ref, Key: key, Choice: choice, Argument: arg}, nil
 	case *ledgerv2.Command_CreateAndExercise:
 		e := x.CreateAndExercise
 		ref, args, err := createdFromProto(e.GetTemplateId(), e.GetCreateArguments())
 		if err != nil {
 			return nil, err
 		}
+		choice, err := choiceFromProto(e.GetChoice())
+		if err != nil {
+			return nil, err
+		}
 		arg, err := valueFromProto(e.GetChoiceArgument(), "value")
 		if err != nil {
 			return nil, err
 		}
-		return ledger.CreateAndExerciseCommand{Template: ref, Arguments: args, Choice: e.GetChoice(), Argument: arg}, nil
+		return ledger.CreateAndExerciseCommand{Template: ref, Arguments: args, Choice: choice, Argument: arg}, nil
 	}
 	return nil, missingField("command")
 }
@@ -197,6 +215,34 @@ func templateRefFromProto(id *ledgerv2.Identifier) (ledger.TemplateRef, error) {
 		return ledger.TemplateRef{}, apierr.InvalidField.New("template_id: %v", err)
 	}
 	return ref, nil
+}
+
+// contractIDFromProto reads a command's contract_id as Canton's
+// FieldValidator.requireContractId does: MISSING_FIELD when empty,
+// INVALID_FIELD when it is no contract id (a local one is the engine's
+// to refuse, as in Canton).
+func contractIDFromProto(s string) (value.ContractID, error) {
+	if s == "" {
+		return "", missingField("contract_id")
+	}
+	if _, err := lf.ParseContractID(s); err != nil {
+		// ContractId.fromString's words, whatever failed.
+		return "", apierr.InvalidField.New("Invalid field contract_id: cannot parse ContractId \"%s\"", apierr.Quote(s))
+	}
+	return value.ContractID(s), nil
+}
+
+// choiceFromProto reads a command's choice as Canton's
+// ValueValidator.requireName does: MISSING_FIELD when empty, INVALID_FIELD
+// when it is no Daml-LF Name.
+func choiceFromProto(s string) (string, error) {
+	if s == "" {
+		return "", missingField("choice")
+	}
+	if err := lf.CheckName(s); err != nil {
+		return "", apierr.InvalidField.New("Invalid field choice: %v", err)
+	}
+	return s, nil
 }
 
 // valueFromProto reads a value field (Canton's requirePresence then

@@ -22,6 +22,7 @@ import (
 // id and by "#name", labelled values, the one-ofs and well-known types.
 func TestCommandsFromProto(t *testing.T) {
 	pkg := "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	cid := "00" + strings.Repeat("ab", 32) + "ca12"
 	byID := &ledgerv2.Identifier{PackageId: pkg, ModuleName: "M", EntityName: "T"}
 	byName := &ledgerv2.Identifier{PackageId: "#my-pkg", ModuleName: "M", EntityName: "T"}
 	rec := &ledgerv2.Record{Fields: []*ledgerv2.RecordField{{Label: "owner", Value: &ledgerv2.Value{Sum: &ledgerv2.Value_Party{Party: "alice"}}}}}
@@ -35,7 +36,7 @@ func TestCommandsFromProto(t *testing.T) {
 		ActAs: []string{"alice"}, ReadAs: []string{"bob"}, PackageIdSelectionPreference: []string{pkg},
 		Commands: []*ledgerv2.Command{
 			{Command: &ledgerv2.Command_Create{Create: &ledgerv2.CreateCommand{TemplateId: byID, CreateArguments: rec}}},
-			{Command: &ledgerv2.Command_Exercise{Exercise: &ledgerv2.ExerciseCommand{TemplateId: byName, ContractId: "00ab", Choice: "Go", ChoiceArgument: unit}}},
+			{Command: &ledgerv2.Command_Exercise{Exercise: &ledgerv2.ExerciseCommand{TemplateId: byName, ContractId: cid, Choice: "Go", ChoiceArgument: unit}}},
 			{Command: &ledgerv2.Command_ExerciseByKey{ExerciseByKey: &ledgerv2.ExerciseByKeyCommand{TemplateId: byName, ContractKey: key, Choice: "Go", ChoiceArgument: unit}}},
 			{Command: &ledgerv2.Command_CreateAndExercise{CreateAndExercise: &ledgerv2.CreateAndExerciseCommand{TemplateId: byID, CreateArguments: rec, Choice: "Go", ChoiceArgument: unit}}},
 		},
@@ -53,7 +54,7 @@ func TestCommandsFromProto(t *testing.T) {
 		ActAs: []string{"alice"}, ReadAs: []string{"bob"}, PackageIDSelectionPreference: []string{pkg},
 		Commands: []ledger.Command{
 			ledger.CreateCommand{Template: ledger.TemplateByID(tid), Arguments: owner},
-			ledger.ExerciseCommand{Template: ledger.TemplateByName("my-pkg", "M", "T"), ContractID: "00ab", Choice: "Go", Argument: value.Unit{}},
+			ledger.ExerciseCommand{Template: ledger.TemplateByName("my-pkg", "M", "T"), ContractID: value.ContractID(cid), Choice: "Go", Argument: value.Unit{}},
 			ledger.ExerciseByKeyCommand{Template: ledger.TemplateByName("my-pkg", "M", "T"), Key: value.Text("k"), Choice: "Go", Argument: value.Unit{}},
 			ledger.CreateAndExerciseCommand{Template: ledger.TemplateByID(tid), Arguments: owner, Choice: "Go", Argument: value.Unit{}},
 		},
@@ -87,10 +88,13 @@ func TestCommandsFromProto(t *testing.T) {
 }
 
 // TestCommandsFromProtoRefusals: the wire's shape is checked as Canton's
-// CommandsValidator checks it: absent messages are MISSING_FIELD with
-// their proto field names, a Value without its sum MISSING_FIELD value.
+// CommandsValidator checks it: absent messages and empty contract ids
+// and choices are MISSING_FIELD with their proto field names, a Value
+// without its sum MISSING_FIELD value, a contract id or choice that does
+// not parse INVALID_FIELD, in Canton's order of the fields.
 func TestCommandsFromProtoRefusals(t *testing.T) {
 	id := &ledgerv2.Identifier{PackageId: "#p", ModuleName: "M", EntityName: "T"}
+	cid := "00" + strings.Repeat("ab", 32) + "ca12"
 	unit := &ledgerv2.Value{Sum: &ledgerv2.Value_Unit{}}
 	with := func(cmds ...*ledgerv2.Command) *ledgerv2.Commands {
 		return &ledgerv2.Commands{CommandId: "c", ActAs: []string{"alice"}, Commands: cmds}
@@ -111,9 +115,17 @@ func TestCommandsFromProtoRefusals(t *testing.T) {
 		{"a command without its variant", with(&ledgerv2.Command{}), apierr.MissingField, "command"},
 		{"a create without template_id", with(create(&ledgerv2.CreateCommand{CreateArguments: &ledgerv2.Record{}})), apierr.MissingField, "template_id"},
 		{"a create without create_arguments", with(create(&ledgerv2.CreateCommand{TemplateId: id})), apierr.MissingField, "create_arguments"},
-		{"an exercise without its argument", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: "00", Choice: "Go"})), apierr.MissingField, "value"},
-		{"an argument without its sum", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: "00", Choice: "Go", ChoiceArgument: &ledgerv2.Value{}})), apierr.MissingField, "value"},
-		{"a malformed template id", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: &ledgerv2.Identifier{PackageId: "#p"}, ContractId: "00", Choice: "Go", ChoiceArgument: unit})), apierr.InvalidField, "template_id"},
+		{"an exercise without its argument", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: cid, Choice: "Go"})), apierr.MissingField, "value"},
+		{"an argument without its sum", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: cid, Choice: "Go", ChoiceArgument: &ledgerv2.Value{}})), apierr.MissingField, "value"},
+		{"a malformed template id", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: &ledgerv2.Identifier{PackageId: "#p"}, ContractId: cid, Choice: "Go", ChoiceArgument: unit})), apierr.InvalidField, "template_id"},
+		{"an exercise without contract_id", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, Choice: "Go", ChoiceArgument: unit})), apierr.MissingField, "contract_id"},
+		{"a contract id that does not parse", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: "zz", ChoiceArgument: unit})), apierr.InvalidField, `Invalid field contract_id: cannot parse ContractId "zz"`},
+		{"an exercise without choice", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: cid})), apierr.MissingField, "choice"},
+		{"a choice that is no name", with(exercise(&ledgerv2.ExerciseCommand{TemplateId: id, ContractId: cid, Choice: "a b", ChoiceArgument: unit})), apierr.InvalidField, "Invalid field choice"},
+		{"an exercise by key without choice", with(&ledgerv2.Command{Command: &ledgerv2.Command_ExerciseByKey{ExerciseByKey: &ledgerv2.ExerciseByKeyCommand{TemplateId: id, ContractKey: unit, ChoiceArgument: unit}}}),
+			apierr.MissingField, "choice"},
+		{"a create and exercise without choice", with(&ledgerv2.Command{Command: &ledgerv2.Command_CreateAndExercise{CreateAndExercise: &ledgerv2.CreateAndExerciseCommand{TemplateId: id, CreateArguments: &ledgerv2.Record{}, ChoiceArgument: unit}}}),
+			apierr.MissingField, "choice"},
 		{"a prefetch limit of 0", &ledgerv2.Commands{CommandId: "c", PrefetchContractKeys: []*ledgerv2.PrefetchContractKey{{TemplateId: id, ContractKey: unit, Limit: new(uint32)}}},
 			apierr.InvalidArgument, "limit must be a positive integer"},
 		{"a prefetch key without its key", &ledgerv2.Commands{CommandId: "c", PrefetchContractKeys: []*ledgerv2.PrefetchContractKey{{TemplateId: id}}},

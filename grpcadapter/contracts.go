@@ -16,10 +16,16 @@ type contractService struct {
 // GetContract answers a contract's created event as the querying
 // parties see it (Node.Contract: the rules and errors of the JSON twin,
 // CONTRACT_PAYLOAD_NOT_FOUND for an unknown contract or one none of the
-// parties is a stakeholder of). Values are not verbose (no record ids or
+// parties is a stakeholder of; INVALID_FIELD for a contract id that does
+// not parse). Values are not verbose (no record ids or
 // labels): the request has no verbose flag, and Canton's
 // ApiContractService renders with verbose = false.
 func (s *contractService) GetContract(ctx context.Context, req *ledgerv2.GetContractRequest) (*ledgerv2.GetContractResponse, error) {
+	// Its syntax, which the Node leaves to the lookup, as Canton's
+	// ApiContractService (FieldValidator.requireContractId).
+	if _, err := contractIDFromProto(req.GetContractId()); err != nil {
+		return nil, err
+	}
 	ev, err := s.a.node.Contract(ctx, value.ContractID(req.GetContractId()), req.GetQueryingParties())
 	if err != nil {
 		return nil, err

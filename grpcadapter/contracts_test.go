@@ -394,6 +394,12 @@ func TestGetContractSameAsJSON(t *testing.T) {
 			sameHTTPRefusal(t, err, c.postAs(tc.token, "/v2/contracts/contract-by-id", body(tc.cid, tc.parties...)), tc.want, tc.code)
 		})
 	}
+	// A contract id that does not parse is INVALID_FIELD, as Canton's
+	// ApiContractService says before any lookup.
+	_, err := ledgerv2.NewContractServiceClient(c.conn).GetContract(as(c.adminTok), &ledgerv2.GetContractRequest{ContractId: "zz", QueryingParties: []string{c.alice}})
+	if wantCode(t, err, codes.InvalidArgument, "INVALID_FIELD"); !strings.Contains(status.Convert(err).Message(), `cannot parse ContractId "zz"`) {
+		t.Errorf("a contract id that does not parse: %v", err)
+	}
 	if c.end() != end {
 		t.Errorf("ledger end %d after the refusals, want %d", c.end(), end)
 	}
@@ -507,6 +513,19 @@ func TestEventsByContractIDSameAsJSON(t *testing.T) {
 			_, err := events.GetEventsByContractId(as(tc.token), req)
 			sameHTTPRefusal(t, err, c.postAs(tc.token, "/v2/events/events-by-contract-id", body), tc.want, tc.code)
 		})
+	}
+	// Canton checks the contract id, its presence and its syntax, before
+	// the event format (EventQueryServiceRequestValidator).
+	withFormat, _ := request("zz", false, c.alice)
+	for _, req := range []*ledgerv2.GetEventsByContractIdRequest{{}, {ContractId: "zz"}, withFormat} {
+		want := "INVALID_FIELD"
+		if req.ContractId == "" {
+			want = "MISSING_FIELD"
+		}
+		_, err := events.GetEventsByContractId(as(c.adminTok), req)
+		if info := wantCode(t, err, codes.InvalidArgument, want); !strings.Contains(status.Convert(err).Message(), "contract_id") {
+			t.Errorf("contract id %q: %v (%v), want the contract id's error", req.ContractId, err, info)
+		}
 	}
 	if c.end() != end {
 		t.Errorf("ledger end %d after the refusals, want %d", c.end(), end)

@@ -17,6 +17,12 @@
 // (the correlation id, else the trace id) and one ResourceInfo per
 // resource; security-sensitive categories are redacted.
 //
+// A server stream keeps authorizing its caller while it runs, as Canton's
+// UserBasedOngoingAuthorization does: it ends with ACCESS_TOKEN_EXPIRED
+// when it would send a message after its token expired, and with
+// STALE_STREAM_AUTHORIZATION when its user's rights change (read again
+// every Options.UserRightsCheckInterval).
+//
 // Register also adds the standard gRPC health service
 // (grpc.health.v1.Health) and server reflection (v1 and v1alpha), as
 // Canton's participant does; neither needs a token.

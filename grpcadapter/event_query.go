@@ -17,8 +17,14 @@ type eventQueryService struct {
 // as the event format shows them, in the ACS-delta shape
 // (Node.ContractEvents: the rules and errors of the JSON twin,
 // CONTRACT_EVENTS_NOT_FOUND for an unknown contract or one the format
-// shows nothing of).
+// shows nothing of); a missing or malformed contract id is refused before
+// the format is read.
 func (s *eventQueryService) GetEventsByContractId(ctx context.Context, req *ledgerv2.GetEventsByContractIdRequest) (*ledgerv2.GetEventsByContractIdResponse, error) {
+	// The contract id first, its syntax too (which the Node leaves to the
+	// lookup), as Canton's EventQueryServiceRequestValidator.
+	if _, err := contractIDFromProto(req.GetContractId()); err != nil {
+		return nil, err
+	}
 	f, verbose, err := readFormatFromProto(req.GetEventFormat(), "event_format")
 	if err != nil {
 		return nil, err

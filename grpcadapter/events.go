@@ -85,26 +85,30 @@ func filterRef(id *ledgerv2.Identifier, field string) (ledger.TemplateRef, error
 	return templateRefFromProto(id)
 }
 
-// transactionFormatFromProto converts a transaction format: its event
-// format and shape (Canton's FormatValidator: the shape must be set).
+// transactionFormatFromProto converts a transaction format: its shape,
+// then its event format, as Canton's FormatValidator reads them (an unset
+// shape is MISSING_FIELD transaction_shape, a value the enum does not
+// have INVALID_ARGUMENT).
 func transactionFormatFromProto(tf *ledgerv2.TransactionFormat, field string) (ledger.ReadFormat, bool, error) {
 	if tf == nil {
 		return ledger.ReadFormat{}, false, missingField(field)
+	}
+	var shape ledger.Shape
+	switch sh := tf.GetTransactionShape(); sh {
+	case ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA:
+		shape = ledger.ACSDelta
+	case ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS:
+		shape = ledger.LedgerEffects
+	case ledgerv2.TransactionShape_TRANSACTION_SHAPE_UNSPECIFIED:
+		return ledger.ReadFormat{}, false, missingField("transaction_shape")
+	default:
+		return ledger.ReadFormat{}, false, apierr.InvalidArgument.New("transaction_shape is defined with invalid value %d", int32(sh))
 	}
 	f, verbose, err := readFormatFromProto(tf.GetEventFormat(), "event_format")
 	if err != nil {
 		return f, false, err
 	}
-	switch tf.GetTransactionShape() {
-	case ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA:
-		f.Shape = ledger.ACSDelta
-	case ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS:
-		f.Shape = ledger.LedgerEffects
-	default:
-		// The Node's words for the JSON twin (ledger/reads.go).
-		return f, false, apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(tf.GetTransactionShape().String()),
-			ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA, ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS)
-	}
+	f.Shape = shape
 	return f, verbose, nil
 }
 

@@ -27,10 +27,11 @@ import (
 // env is a node served by the adapter over an in-memory listener, with
 // HS256 tokens.
 type env struct {
-	node   *ledger.Node
-	conn   *grpc.ClientConn
-	secret []byte
-	admin  string // a participant_admin token
+	node    *ledger.Node
+	adapter *grpcadapter.Adapter
+	conn    *grpc.ClientConn
+	secret  []byte
+	admin   string // a participant_admin token
 }
 
 // newEnv serves node (a fresh in-memory one when nil) with opts; a nil
@@ -53,7 +54,8 @@ func newEnv(t *testing.T, node *ledger.Node, opts grpcadapter.Options) *env {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	srv := grpcadapter.New(node, opts).NewServer()
+	ad := grpcadapter.New(node, opts)
+	srv := ad.NewServer()
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.Stop)
@@ -65,7 +67,7 @@ func newEnv(t *testing.T, node *ledger.Node, opts grpcadapter.Options) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	e := &env{node: node, conn: conn, secret: secret}
+	e := &env{node: node, adapter: ad, conn: conn, secret: secret}
 	e.admin = e.token(t, identity.DefaultParticipantAdmin)
 	return e
 }

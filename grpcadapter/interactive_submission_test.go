@@ -570,5 +570,9 @@ func TestInteractiveSubmissionOverGRPC(t *testing.T) {
 	_, err = svc.ExecuteSubmissionAndWait(p.grpcCtx, &interactivepb.ExecuteSubmissionAndWaitRequest{
 		PreparedTransaction: prep.PreparedTransaction, PartySignatures: ext.signatures(prep.PreparedTransactionHash),
 		SubmissionId: "flow-2", HashingSchemeVersion: prep.HashingSchemeVersion})
-	wantCode(t, err, codes.AlreadyExists, "DUPLICATE_COMMAND")
+	// A definite answer, as Canton's DuplicateCommandReject, which its
+	// conformance tests check (CommandDeduplicationIT).
+	if info := wantCode(t, err, codes.AlreadyExists, "DUPLICATE_COMMAND"); info.Metadata["definite_answer"] != "true" || info.Metadata["completion_offset"] == "" {
+		t.Errorf("DUPLICATE_COMMAND metadata %v, want definite_answer true and the completion offset", info.Metadata)
+	}
 }

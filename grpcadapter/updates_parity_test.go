@@ -576,4 +576,19 @@ func TestGetActiveContractsSameAsJSON(t *testing.T) {
 			t.Errorf("after element %d's token (-want +got):\n%s", i, d)
 		}
 	}
+	// A token that is not this stream's is Canton's
+	// INVALID_CONTINUATION_TOKEN: one of another format, and bytes that
+	// are no token.
+	for name, tok := range map[string][]byte{"another format's token": tokens[0], "no token": []byte("nope")} {
+		req := &ledgerv2.GetActiveContractsRequest{ActiveAtOffset: end, StreamContinuationToken: tok,
+			EventFormat: &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{e.alice: {}}}}
+		st, err := ledgerv2.NewStateServiceClient(e.conn).GetActiveContracts(as(e.admin), req)
+		if err == nil {
+			_, err = st.Recv()
+		}
+		if err == nil || err == io.EOF {
+			t.Fatalf("%s: %v, want INVALID_CONTINUATION_TOKEN", name, err)
+		}
+		wantCode(t, err, codes.InvalidArgument, "INVALID_CONTINUATION_TOKEN")
+	}
 }

@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
+	"github.com/ledgernode/ledgernode/grpcadapter"
 	ledgerv2 "github.com/ledgernode/ledgernode/grpcadapter/pb/v2"
 	"github.com/ledgernode/ledgernode/grpcadapter/pb/v2/admin"
+	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/ledger"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 	"github.com/ledgernode/ledgernode/ledger/ledgertest"
@@ -171,8 +175,8 @@ func TestUpdatesSameAsJSON(t *testing.T) {
 			name, path, body string
 			grpc             func() error
 		}{
-			{"unknown update id", "/v2/updates/update-by-id", fmt.Sprintf(`{"updateId":"nope","updateFormat":{"includeTransactions":%s}}`, j), func() error {
-				_, err := updates.GetUpdateById(p.grpcCtx, &ledgerv2.GetUpdateByIdRequest{UpdateId: "nope", UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
+			{"unknown update id", "/v2/updates/update-by-id", fmt.Sprintf(`{"updateId":%q,"updateFormat":{"includeTransactions":%s}}`, unknownUpdateID, j), func() error {
+				_, err := updates.GetUpdateById(p.grpcCtx, &ledgerv2.GetUpdateByIdRequest{UpdateId: unknownUpdateID, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: g}})
 				return err
 			}},
 			{"begin after the ledger end", "/v2/updates", fmt.Sprintf(`{"beginExclusive":%d,"endInclusive":%d,"updateFormat":{"includeTransactions":%s}}`, after, after, j), func() error {
@@ -182,10 +186,6 @@ func TestUpdatesSameAsJSON(t *testing.T) {
 			{"no parties", "/v2/updates", fmt.Sprintf(`{"beginExclusive":0,"endInclusive":%d,"updateFormat":{"includeTransactions":{"eventFormat":{"filtersByParty":{},"verbose":true},"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA"}}}`, end), func() error {
 				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{
 					EventFormat: &ledgerv2.EventFormat{Verbose: true}, TransactionShape: ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA}}})
-				return err
-			}},
-			{"unspecified shape", "/v2/updates", fmt.Sprintf(`{"beginExclusive":0,"endInclusive":%d,"updateFormat":{"includeTransactions":{"eventFormat":{"filtersByParty":{%q:{}},"verbose":true},"transactionShape":"TRANSACTION_SHAPE_UNSPECIFIED"}}}`, end, p.bob), func() error {
-				_, err := grpcUpdates(t, updates, p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{EventFormat: g.EventFormat}}})
 				return err
 			}},
 			{"an end of 0 with a malformed party", "/v2/updates", `{"beginExclusive":0,"endInclusive":0,"updateFormat":{"includeTransactions":{"eventFormat":{"filtersByParty":{"not a party!":{}}},"transactionShape":"TRANSACTION_SHAPE_ACS_DELTA"}}}`, func() error {
@@ -484,5 +484,72 @@ func TestGetUpdatesCheckpoints(t *testing.T) {
 		if s.UpdateID == "" {
 			t.Fatalf("bounded stream %v: an element that is not a transaction", got)
 		}
+	}
+}
+
+// unknownUpdateID is a well-formed update id (the hex of a SHA-256
+// multihash) of no update.
+var unknownUpdateID = "1220" + strings.Repeat("ab", 32)
+
+// TestUpdateRequestRefusals: the update id and the transaction format of
+// update reads are checked as Canton's UpdateServiceRequestValidator and
+// FormatValidator check them, in their order: an empty update id is
+// MISSING_FIELD update_id, one that is no SHA-256 multihash INVALID_ARGUMENT
+// (before the format is read); an unset transaction shape is
+// MISSING_FIELD transaction_shape (before the event format), a value the
+// enum does not have INVALID_ARGUMENT.
+func TestUpdateRequestRefusals(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, grpcadapter.Options{})
+	res, err := admin.NewPartyManagementServiceClient(e.conn).AllocateParty(as(e.admin), &admin.AllocatePartyRequest{PartyIdHint: "alice",
+		UserId: identity.DefaultParticipantAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := res.PartyDetails.Party
+	updates := ledgerv2.NewUpdateServiceClient(e.conn)
+	events := &ledgerv2.EventFormat{FiltersByParty: map[string]*ledgerv2.Filters{alice: {}}}
+	txs := func(shape ledgerv2.TransactionShape, ef *ledgerv2.EventFormat) *ledgerv2.UpdateFormat {
+		return &ledgerv2.UpdateFormat{IncludeTransactions: &ledgerv2.TransactionFormat{TransactionShape: shape, EventFormat: ef}}
+	}
+	good := txs(ledgerv2.TransactionShape_TRANSACTION_SHAPE_ACS_DELTA, events)
+	byID := func(id string, f *ledgerv2.UpdateFormat) func() error {
+		return func() error {
+			_, err := updates.GetUpdateById(as(e.admin), &ledgerv2.GetUpdateByIdRequest{UpdateId: id, UpdateFormat: f})
+			return err
+		}
+	}
+	byOffset := func(f *ledgerv2.UpdateFormat) func() error {
+		return func() error {
+			_, err := updates.GetUpdateByOffset(as(e.admin), &ledgerv2.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: f})
+			return err
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		call   func() error
+		code   codes.Code
+		reason string
+		cause  string
+	}{
+		{"no update id", byID("", nil), codes.InvalidArgument, "MISSING_FIELD", "update_id"},
+		{"an update id that is no hex", byID("nope", nil), codes.InvalidArgument, "INVALID_ARGUMENT", "Failed to parse hex string: nope"},
+		{"an update id in upper case", byID(strings.ToUpper(unknownUpdateID), good), codes.InvalidArgument, "INVALID_ARGUMENT", "Failed to parse hex string"},
+		{"an update id of another hash", byID("13"+unknownUpdateID[2:], good), codes.InvalidArgument, "INVALID_ARGUMENT", "Unknown hash algorithm for index: 19"},
+		{"an update id of another length", byID("1221"+unknownUpdateID[4:], good), codes.InvalidArgument, "INVALID_ARGUMENT", "Mismatch of lengths for SHA-256: given 33, expected 32"},
+		{"a short update id", byID("1220aa", good), codes.InvalidArgument, "INVALID_ARGUMENT", "Size of given hash 1 does not match expected size 32 for SHA-256"},
+		{"an unknown update id", byID(unknownUpdateID, good), codes.NotFound, "UPDATE_NOT_FOUND", ""},
+		{"an unset shape", byOffset(txs(ledgerv2.TransactionShape_TRANSACTION_SHAPE_UNSPECIFIED, events)), codes.InvalidArgument, "MISSING_FIELD", "transaction_shape"},
+		{"an unset shape and no event format", byOffset(txs(ledgerv2.TransactionShape_TRANSACTION_SHAPE_UNSPECIFIED, nil)), codes.InvalidArgument, "MISSING_FIELD", "transaction_shape"},
+		{"a shape the enum does not have", byOffset(txs(7, events)), codes.InvalidArgument, "INVALID_ARGUMENT", "transaction_shape is defined with invalid value 7"},
+		{"no event format", byOffset(txs(ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS, nil)), codes.InvalidArgument, "MISSING_FIELD", "event_format"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			wantCode(t, err, tc.code, tc.reason)
+			if msg := status.Convert(err).Message(); !strings.Contains(msg, tc.cause) {
+				t.Errorf("message %q, want it to say %q", msg, tc.cause)
+			}
+		})
 	}
 }

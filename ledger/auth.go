@@ -71,6 +71,18 @@ func caller(ctx context.Context) identity.Principal {
 	return identity.Principal{Wildcard: true}
 }
 
+// requireOwnUserID refuses a command submitted under a user id other than
+// the caller's own: Canton's MatchUserId claim (Claims.validForUser) lets
+// an authenticated user submit, prepare or execute only as itself, a
+// participant admin included; a wildcard caller (auth mode none, an
+// in-process caller), whose claims name no user in Canton, may name any.
+func requireOwnUserID(p identity.Principal, userID string) error {
+	if !p.Wildcard && p.UserID != "" && userID != p.UserID {
+		return denied("Claims are only valid for userId '%s', actual userId is '%s'", p.UserID, apierr.Quote(userID))
+	}
+	return nil
+}
+
 func denied(format string, args ...any) error {
 	return apierr.PermissionDenied.New(format, args...)
 }

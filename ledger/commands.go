@@ -181,9 +181,13 @@ func (n *Node) checkDuplicate(tx *store.Tx, s *submission, now time.Time) error 
 		dup = now.Sub(at) < period
 	}
 	if dup {
-		return apierr.DuplicateCommand.New("A command with the given command id has already been successfully processed").
-			WithResource("COMMAND_ID", s.c.CommandID).WithContext("existing_submission_id", "").
-			WithContext("completion_offset", strconv.FormatInt(d.Offset, 10))
+		// Canton's CommandDeduplicationError.DuplicateCommandReject (the
+		// participant's deduplication; the Ledger API's own
+		// ConsistencyErrors.DuplicateCommand.Reject is not raised): a
+		// definite answer, with the accepted command's completion offset.
+		return apierr.DuplicateCommand.New("Command submission already exists.").
+			WithResource("COMMAND_ID", s.c.CommandID).WithContext("accepted", "true").
+			WithContext("completion_offset", strconv.FormatInt(d.Offset, 10)).WithDefiniteAnswer(true)
 	}
 	return nil
 }

@@ -397,16 +397,25 @@ func TestConcurrentSubmittersAndReaders(t *testing.T) {
 
 // TestDuplicateOfAConsumingExercise: resubmitting an exercise that
 // archived its contract is DUPLICATE_COMMAND, not the CONTRACT_NOT_FOUND
-// its interpretation would give now.
+// its interpretation would give now, and as Canton's participant says it
+// (CommandDeduplicationError.DuplicateCommandReject): a definite answer
+// with the accepted command's completion offset.
 func TestDuplicateOfAConsumingExercise(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, ledger.Options{})
 	ev := f.create(t, "c1", f.alice)
-	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); err != nil {
+	first, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); !errors.Is(err, apierr.DuplicateCommand) {
-		t.Errorf("resubmitted exercise: %v, want DUPLICATE_COMMAND", err)
+	_, err = f.exercise("x1", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice))
+	var e *apierr.Error
+	if !errors.As(err, &e) || !errors.Is(err, apierr.DuplicateCommand) {
+		t.Fatalf("resubmitted exercise: %v, want DUPLICATE_COMMAND", err)
+	}
+	if e.DefiniteAnswer == nil || !*e.DefiniteAnswer || e.Cause != "Command submission already exists." ||
+		e.Context["completion_offset"] != fmt.Sprint(first.CompletionOffset) || e.Context["accepted"] != "true" {
+		t.Errorf("DUPLICATE_COMMAND %+v (definite answer %v), want Canton's DuplicateCommandReject", e, e.DefiniteAnswer)
 	}
 	if _, err := f.exercise("x2", f.alice, ev.ContractID, "Transfer", fmt.Sprintf(`{"newOwner": %q}`, f.alice)); !errors.Is(err, apierr.ContractNotFound) {
 		t.Errorf("a new exercise of the archived contract: %v, want CONTRACT_NOT_FOUND", err)

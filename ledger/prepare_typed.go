@@ -150,6 +150,9 @@ func (n *Node) Prepare(ctx context.Context, req PrepareRequest, opts ...SubmitOp
 			return nil, denied("the caller may not read as %s", party)
 		}
 	}
+	if err := requireOwnUserID(p, c.UserID); err != nil {
+		return nil, err
+	}
 	if c.UserID == "" {
 		return nil, apierr.MissingField.New("user_id")
 	}
@@ -338,6 +341,9 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, opts []SubmitOp
 	}
 	if userID == "" && p.Wildcard {
 		userID = identity.DefaultParticipantAdmin
+	}
+	if err := requireOwnUserID(p, userID); err != nil {
+		return nil, nil, err
 	}
 	if userID == "" {
 		return nil, nil, apierr.MissingField.New("user_id")

@@ -174,6 +174,9 @@ func (n *Node) reassign(ctx context.Context, rc ReassignCommands, ef *eventSpec)
 	if !p.Wildcard && !p.CanActAs(rc.Submitter) {
 		return nil, denied("the caller may not act as %s", rc.Submitter)
 	}
+	if err := requireOwnUserID(p, rc.UserID); err != nil {
+		return nil, err
+	}
 	if rc.CommandID == "" {
 		return nil, apierr.MissingField.New("command_id")
 	}

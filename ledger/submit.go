@@ -468,6 +468,11 @@ func (n *Node) checkSubmission(ctx context.Context, s *submission) error {
 	if err := authorizeSubmitters(p, c.ActAs, c.ReadAs); err != nil {
 		return err
 	}
+	// After the parties' rights, whose refusal (the same redacted
+	// PERMISSION_DENIED) names what the caller lacks.
+	if err := requireOwnUserID(p, c.UserID); err != nil {
+		return err
+	}
 	if c.UserID == "" {
 		return apierr.MissingField.New("user_id")
 	}

@@ -180,19 +180,30 @@ func dedupRights(rs []identity.Right) []identity.Right {
 	return out
 }
 
+// selfIfEmpty reads an empty user id of a user read (GetUser,
+// ListUserRights) as the caller's own, in the caller's provider, as
+// Canton's MatchUserIdForUserManagement claim does.
+func selfIfEmpty(ctx context.Context, id, idp string) (string, string, error) {
+	if id != "" {
+		return id, idp, nil
+	}
+	p := caller(ctx)
+	if p.Wildcard && p.UserID == "" {
+		return "", "", apierr.InvalidArgument.New("the caller is not an authenticated user")
+	}
+	return p.UserID, p.IdentityProviderID, nil
+}
+
 // GetUser returns the user id of identity provider idp ("" is the default
 // provider). An empty id means the caller's own user (GET
 // /v2/authenticated-user). A user may read itself; otherwise it needs
 // ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) GetUser(ctx context.Context, id, idp string) (identity.User, error) {
-	if id == "" {
-		p := caller(ctx)
-		if p.Wildcard && p.UserID == "" {
-			return identity.User{}, apierr.InvalidArgument.New("the caller is not an authenticated user")
-		}
-		id, idp = p.UserID, p.IdentityProviderID
+	id, idp, err := selfIfEmpty(ctx, id, idp)
+	if err != nil {
+		return identity.User{}, err
 	}
-	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
+	idp, err = requireSelfOrIDPAdmin(ctx, id, idp)
 	if err != nil {
 		return identity.User{}, err
 	}
@@ -226,7 +237,8 @@ func (n *Node) ListUsers(ctx context.Context, pageSize int32, pageToken, identit
 	}
 	limit := int(pageSize)
 	if limit < 0 {
-		return nil, "", apierr.InvalidArgument.New("Page size must be non-negative")
+		// Canton's words here (the party list says "Page size").
+		return nil, "", apierr.InvalidArgument.New("Max page size must be non-negative")
 	}
 	if limit == 0 || limit > n.opts.MaxUsersPageSize {
 		limit = n.opts.MaxUsersPageSize
@@ -412,11 +424,15 @@ func mergeAnnotations(cur, upd map[string]string, tooLarge apierr.Code) (map[str
 	return out, nil
 }
 
-// ListUserRights returns the rights of the user id of provider idp. A user
-// may read its own; otherwise it needs ParticipantAdmin or
-// IdentityProviderAdmin of the provider.
+// ListUserRights returns the rights of the user id of provider idp (an
+// empty id: the caller's own user). A user may read its own; otherwise it
+// needs ParticipantAdmin or IdentityProviderAdmin of the provider.
 func (n *Node) ListUserRights(ctx context.Context, id, idp string) ([]identity.Right, error) {
-	idp, err := requireSelfOrIDPAdmin(ctx, id, idp)
+	id, idp, err := selfIfEmpty(ctx, id, idp)
+	if err != nil {
+		return nil, err
+	}
+	idp, err = requireSelfOrIDPAdmin(ctx, id, idp)
 	if err != nil {
 		return nil, err
 	}

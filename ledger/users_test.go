@@ -123,6 +123,13 @@ func TestUserLifecycle(t *testing.T) {
 	if len(page) != 1 || page[0].ID != identity.DefaultParticipantAdmin || next != "" {
 		t.Fatalf("second page = %+v, next %q", page, next)
 	}
+	// Canton's words for a negative page size (ApiUserManagementService),
+	// which differ from the party list's.
+	var e *apierr.Error
+	if _, _, err := n.ListUsers(ctx, -1, "", ""); !errors.As(err, &e) || !errors.Is(err, apierr.InvalidArgument) ||
+		!strings.HasSuffix(e.Cause, "Max page size must be non-negative") {
+		t.Errorf("a negative page size: %v", err)
+	}
 
 	if err := n.DeleteUser(ctx, "alice_user", ""); err != nil {
 		t.Fatal(err)
@@ -576,6 +583,17 @@ func TestNonDefaultProviderUserReadsItself(t *testing.T) {
 	}
 	if _, err := n.ListUserRights(self, "gina", ""); err != nil {
 		t.Errorf("ListUserRights(own id, no provider) = %v", err)
+	}
+	// No user id is the caller's own, for its rights as for itself
+	// (Canton's MatchUserIdForUserManagement).
+	if u, err := n.GetUser(self, "", ""); err != nil || u.ID != "gina" {
+		t.Errorf("GetUser(no id) = %+v, %v", u, err)
+	}
+	if rs, err := n.ListUserRights(self, "", ""); err != nil || len(rs) != 0 {
+		t.Errorf("ListUserRights(no id) = %v, %v; want gina's none", rs, err)
+	}
+	if _, err := n.ListUserRights(ctx, "", ""); !errors.Is(err, apierr.InvalidArgument) {
+		t.Errorf("ListUserRights(no id) of an unauthenticated caller = %v, want INVALID_ARGUMENT", err)
 	}
 }
 

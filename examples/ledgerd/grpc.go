@@ -8,14 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"sync"
 	"time"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/ledgernode/ledgernode/grpcadapter"
 	"github.com/ledgernode/ledgernode/identity"
@@ -36,15 +31,17 @@ func grpcFlags(fs *flag.FlagSet, c *config) {
 const grpcShutdownGrace = 30 * time.Second
 
 // serveGRPC starts the gRPC Ledger API on ln, the socket of -grpc-addr
-// (nil for "off": nothing), and returns its address ("" for "off") and the function
-// that stops it: a graceful stop, then a hard one after grpcShutdownGrace.
+// (nil for "off": nothing), and returns its address ("" for "off") and
+// the function that stops it: open streams end with
+// SERVER_IS_SHUTTING_DOWN (grpcadapter.Adapter.Shutdown), then a graceful
+// stop lets unary calls finish, and a hard one follows after
+// grpcShutdownGrace.
 func (c config) serveGRPC(ln net.Listener, node *ledger.Node, verifier identity.Verifier, logger *slog.Logger) (addr string, stop func()) {
 	if ln == nil {
 		return "", func() {}
 	}
-	streams := &streamStopper{cancels: map[*int]context.CancelCauseFunc{}}
-	srv := grpcadapter.New(node, grpcadapter.Options{Verifier: verifier, Logger: logger, VerboseErrors: c.verboseErrors}).
-		NewServer(grpc.ChainStreamInterceptor(streams.intercept))
+	ad := grpcadapter.New(node, grpcadapter.Options{Verifier: verifier, Logger: logger, VerboseErrors: c.verboseErrors})
+	srv := ad.NewServer()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -54,13 +51,12 @@ func (c config) serveGRPC(ln net.Listener, node *ledger.Node, verifier identity.
 	}()
 	logger.Info("ledgerd serving gRPC", "addr", ln.Addr().String())
 	return ln.Addr().String(), func() {
+		// Open streams end first (SERVER_IS_SHUTTING_DOWN): one that follows
+		// the ledger would hold the graceful stop for the whole grace.
+		ad.Shutdown()
 		ctx, cancel := context.WithTimeout(context.Background(), grpcShutdownGrace)
 		defer cancel()
 		stopped := make(chan struct{})
-		// A tailing stream never ends by itself: GracefulStop would wait
-		// out the grace for it. Streams end first, as Canton's do at
-		// shutdown; unary calls (submissions) finish.
-		streams.stop()
 		go func() { srv.GracefulStop(); close(stopped) }()
 		select {
 		case <-stopped:
@@ -76,72 +72,4 @@ func grpcBanner(w io.Writer, addr string) {
 	if addr != "" {
 		fmt.Fprintf(w, "gRPC Ledger API: %s\n", addr)
 	}
-}
-
-// streamStopper ends the server streams under way (GetUpdates tailing the
-// ledger, completions, health watches) when the server stops, with
-// Canton's SERVER_IS_SHUTTING_DOWN (UNAVAILABLE: the client may retry
-// elsewhere or later), as Canton's StreamingServiceLifecycleManagement
-// does.
-type streamStopper struct {
-	mu       sync.Mutex
-	stopping bool
-	cancels  map[*int]context.CancelCauseFunc
-}
-
-// errShuttingDown is the cause of a stream's end at shutdown.
-var errShuttingDown = errors.New("server is shutting down")
-
-// intercept runs a stream under a context that stop cancels.
-func (s *streamStopper) intercept(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-	ctx, cancel := context.WithCancelCause(ss.Context())
-	defer cancel(nil)
-	key := new(int)
-	s.mu.Lock()
-	if s.stopping {
-		cancel(errShuttingDown)
-	} else {
-		s.cancels[key] = cancel
-	}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.cancels, key)
-		s.mu.Unlock()
-	}()
-	err := handler(srv, &stoppableStream{ServerStream: ss, ctx: ctx})
-	if errors.Is(context.Cause(ctx), errShuttingDown) && ss.Context().Err() == nil {
-		return shuttingDownStatus()
-	}
-	return err
-}
-
-// stop ends the streams under way and those that start later.
-func (s *streamStopper) stop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stopping = true
-	for _, cancel := range s.cancels {
-		cancel(errShuttingDown)
-	}
-}
-
-// stoppableStream is a server stream under the stopper's context.
-type stoppableStream struct {
-	grpc.ServerStream
-	ctx context.Context
-}
-
-func (s *stoppableStream) Context() context.Context { return s.ctx }
-
-// shuttingDownStatus is Canton's CommonErrors.ServerIsShuttingDown as its
-// gRPC status: UNAVAILABLE, category TransientServerFailure (1), retryable.
-func shuttingDownStatus() error {
-	st := status.New(codes.Unavailable, "SERVER_IS_SHUTTING_DOWN(1,0): Server is shutting down")
-	if d, err := st.WithDetails(
-		&errdetails.ErrorInfo{Reason: "SERVER_IS_SHUTTING_DOWN", Metadata: map[string]string{"category": "1", "definite_answer": "false"}},
-		&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Second)}); err == nil {
-		st = d
-	}
-	return st.Err()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
 )
 
 // TestWebSocketGoingAway: shutting ledgerd down ends an open WebSocket

@@ -94,6 +94,18 @@ func TestAuthRequired(t *testing.T) {
 	if status, body := get(t, reader, srv.URL+"/console/contracts?party="+url.QueryEscape(w.alice)); status != http.StatusForbidden || strings.Contains(body, w.ping) {
 		t.Errorf("bobreader, alice's contracts: %d, want 403 without them", status)
 	}
+	// Neither the participant page, where a user lands after logging in,
+	// nor the parties page is an error for a user who may not list
+	// parties and users: they show what it may read (its own user and
+	// rights) and say what it may not.
+	if status, body := get(t, reader, srv.URL+"/console/"); status != http.StatusOK || !strings.Contains(body, w.node.ParticipantIDString()) ||
+		strings.Count(body, "not visible to this user") != 2 {
+		t.Errorf("bobreader, the participant page: %d\n%s", status, body)
+	}
+	if status, body := get(t, reader, srv.URL+"/console/parties"); status != http.StatusOK || !strings.Contains(body, `id="parties-error"`) ||
+		!strings.Contains(body, `id="users-error"`) || !strings.Contains(body, "bobreader") || !strings.Contains(body, "CanReadAs "+w.bob) {
+		t.Errorf("bobreader, the parties page: %d\n%s", status, body)
+	}
 	// Logging out closes the pages again.
 	_, page := get(t, admin, srv.URL+"/console/")
 	post(t, admin, srv.URL+"/console/logout", url.Values{"csrf": {csrfOf(t, page)}})

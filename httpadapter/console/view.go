@@ -10,12 +10,14 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"errors"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
@@ -55,11 +57,18 @@ type overviewView struct {
 	LedgerEnd     int64
 	Static        bool
 	Time          string
-	Parties       int
-	Users         int
-	Packages      int
-	Principal     string
+	// Parties and Users are the numbers of parties and users, -1 when the
+	// caller may not list them (a user who is no admin).
+	Parties   int
+	Users     int
+	Packages  int
+	Principal string
 }
+
+// denied reports whether err is the node's refusal for the caller's lack
+// of rights, which a page shows as such and goes on without what it
+// could not read.
+func denied(err error) bool { return errors.Is(err, apierr.PermissionDenied) }
 
 func (s *source) overview(ctx context.Context) (overviewView, error) {
 	v := overviewView{ParticipantID: s.node.ParticipantIDString(), Static: s.node.StaticTime()}
@@ -78,13 +87,19 @@ func (s *source) overview(ctx context.Context) (overviewView, error) {
 		return v, err
 	}
 	v.Time = now.UTC().Format(time.RFC3339Nano)
-	parties, err := s.allParties(ctx)
-	if err != nil {
+	switch parties, err := s.allParties(ctx); {
+	case denied(err):
+		v.Parties = -1
+	case err != nil:
 		return v, err
+	default:
+		v.Parties = len(parties)
 	}
-	v.Parties = len(parties)
-	if users, _, err := s.node.ListUsers(ctx, 0, "", ""); err == nil {
-		v.Users = len(users)
+	v.Users = -1
+	if n, err := s.userCount(ctx); err == nil {
+		v.Users = n
+	} else if !denied(err) {
+		return v, err
 	}
 	pkgs, err := s.node.ListPackages(ctx)
 	if err != nil {
@@ -95,6 +110,22 @@ func (s *source) overview(ctx context.Context) (overviewView, error) {
 		v.Principal = p.UserID
 	}
 	return v, nil
+}
+
+// userCount counts the users of every page.
+func (s *source) userCount(ctx context.Context) (int, error) {
+	n, token := 0, ""
+	for {
+		users, next, err := s.node.ListUsers(ctx, 0, token, "")
+		if err != nil {
+			return 0, err
+		}
+		n += len(users)
+		if next == "" {
+			return n, nil
+		}
+		token = next
+	}
 }
 
 // partyRow is a party of the parties page.
@@ -117,9 +148,12 @@ type userRow struct {
 // partiesView is the parties page.
 type partiesView struct {
 	Parties []partyRow
-	Users   []userRow
-	// UsersError says why the users are not shown (a caller without the
-	// right to list them).
+	// PartiesError says why the parties are not shown (a caller without
+	// the right to list them).
+	PartiesError string
+	Users        []userRow
+	// UsersError says why the users are not all shown (a caller without
+	// the right to list them, who sees its own user only).
 	UsersError string
 }
 
@@ -156,7 +190,9 @@ func (s *source) partyIDs(ctx context.Context) []string {
 func (s *source) parties(ctx context.Context) (partiesView, error) {
 	var v partiesView
 	ps, err := s.allParties(ctx)
-	if err != nil {
+	if denied(err) {
+		v.PartiesError = errorText(err)
+	} else if err != nil {
 		return v, err
 	}
 	for _, p := range ps {
@@ -172,7 +208,12 @@ func (s *source) parties(ctx context.Context) (partiesView, error) {
 		users, next, err := s.node.ListUsers(ctx, 0, token, "")
 		if err != nil {
 			v.UsersError = errorText(err)
-			return v, nil
+			if denied(err) {
+				// The caller's own user, which any user may read.
+				if u, err := s.node.GetUser(ctx, "", ""); err == nil {
+					users, next = []identity.User{u}, ""
+				}
+			}
 		}
 		for _, u := range users {
 			row := userRow{ID: u.ID, PrimaryParty: u.PrimaryParty, IDP: u.IdentityProviderID, Deactivated: u.IsDeactivated}
