@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-
 )
 
 // TestWebSocketGoingAway: shutting ledgerd down ends an open WebSocket
