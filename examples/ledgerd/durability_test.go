@@ -306,17 +306,7 @@ func TestStaticTimeResumesAfterRestart(t *testing.T) {
 	}
 	t.Parallel()
 	const start, later = "2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z"
-	for _, tc := range []struct {
-		name          string
-		first, second func(dir string) []string
-	}{
-		{"data directory",
-			func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} },
-			func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} }},
-		{"in-memory snapshot and restore",
-			func(dir string) []string { return []string{"-in-memory", "-snapshot", filepath.Join(dir, "snap.bin")} },
-			func(dir string) []string { return []string{"-in-memory", "-restore", filepath.Join(dir, "snap.bin")} }},
-	} {
+	for _, tc := range restartModes {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()

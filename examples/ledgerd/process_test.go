@@ -109,6 +109,20 @@ func (p *process) client(t *testing.T, seq int) *apiClient {
 	return &apiClient{t: t, base: p.base, hc: &http.Client{}, seq: seq}
 }
 
+// restartModes are the two ways a ledgerd's state outlives its process:
+// the flags of its first and second start in dir.
+var restartModes = []struct {
+	name          string
+	first, second func(dir string) []string
+}{
+	{"data directory",
+		func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} },
+		func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} }},
+	{"in-memory snapshot and restore",
+		func(dir string) []string { return []string{"-in-memory", "-snapshot", filepath.Join(dir, "snap.bin")} },
+		func(dir string) []string { return []string{"-in-memory", "-restore", filepath.Join(dir, "snap.bin")} }},
+}
+
 // TestDamlAfterRestartInNewProcess is what a user of a durable ledgerd
 // does: upload a DAR, create, stop, start a new process on the same data
 // (a directory, or an in-memory node's snapshot), then create and
@@ -124,17 +138,7 @@ func TestDamlAfterRestartInNewProcess(t *testing.T) {
 	t.Parallel()
 	dar, ids := lftest.DAR(lftest.IouPackage("1.0.0"))
 	iou := ids[0] + ":Main:Iou"
-	for _, tc := range []struct {
-		name          string
-		first, second func(dir string) []string
-	}{
-		{"data directory",
-			func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} },
-			func(dir string) []string { return []string{"-data", filepath.Join(dir, "data")} }},
-		{"in-memory snapshot and restore",
-			func(dir string) []string { return []string{"-in-memory", "-snapshot", filepath.Join(dir, "snap.bin")} },
-			func(dir string) []string { return []string{"-in-memory", "-restore", filepath.Join(dir, "snap.bin")} }},
-	} {
+	for _, tc := range restartModes {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()

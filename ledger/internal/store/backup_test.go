@@ -25,13 +25,10 @@ func TestBackupLoad(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := src.Backup(&buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := backupOf(t, src)
 	o := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
 		WithCompression(options.None).WithBlockCacheSize(0).WithMemTableSize(8 << 20)
-	dst, err := Open(Options{Badger: o, Spill: Spill{Above: 64 << 10, Inline: 256 << 10}, Restore: &buf})
+	dst, err := Open(Options{Badger: o, Spill: Spill{Above: 64 << 10, Inline: 256 << 10}, Restore: buf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +94,7 @@ func TestPreparedRestore(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := src.Backup(&buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := backupOf(t, src)
 	p, err := Prepare(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
@@ -180,4 +174,14 @@ func TestPreparedRestore(t *testing.T) {
 	}
 	d.Close()
 	check("durable, reopened", open(disk, nil), blob)
+}
+
+// backupOf returns a Backup of s.
+func backupOf(t testing.TB, s *Store) *bytes.Buffer {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return &buf
 }

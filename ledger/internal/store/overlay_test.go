@@ -46,10 +46,7 @@ func overlayFixture(t *testing.T) (p *Prepared, ov, bg *Store) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := src.Backup(&buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := backupOf(t, src)
 	p, err := Prepare(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
@@ -293,10 +290,7 @@ func TestPreparedKeepsNoStream(t *testing.T) {
 	if _, err := src.Submit(func(tx *Tx) (any, error) { tx.NextOffset(); tx.Set([]byte("k/a"), []byte("A")); return nil, nil }); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := src.Backup(&buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := backupOf(t, src)
 	stream := buf.Bytes()
 	p, err := Prepare(stream)
 	if err != nil {

@@ -30,10 +30,7 @@ func backupOfBatches(t *testing.T) (stream []byte, batches []int, trailer int) {
 			t.Fatal(err)
 		}
 	}
-	var buf bytes.Buffer
-	if err := src.Backup(&buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := backupOf(t, src)
 	stream = buf.Bytes()
 	p := len(backupMagic)
 	for {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"testing"
@@ -42,10 +41,7 @@ func TestPrepareOverlay(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := src.Backup(&buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := backupOf(t, src)
 	want, err := Prepare(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
