@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-
-	"github.com/ledgernode/ledgernode/ledger/internal/shape"
+	"slices"
+	"strings"
 )
 
 // OneOf is a one-of of the wire whose decoding refuses an object that
@@ -25,10 +25,35 @@ type OneOf interface {
 	Variants() []string
 }
 
-// noVariant is UnmarshalJSON's check of a decoded one-of: set is the
-// number of variants b named; t the one-of's type.
-func noVariant(b []byte, set int, t reflect.Type) error {
-	if set > 0 || bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+// A one-of's variants are its fields, each a pointer, named by their json
+// tags: its Variants and its check are derived from them, so that a
+// variant added to the type is one the decoding knows.
+
+// variantsOf returns the json names of one-of type t's fields, sorted.
+func variantsOf(t reflect.Type) []string {
+	out := make([]string, 0, t.NumField())
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// decodeOneOf decodes b into v, a pointer to a one-of of type t
+// converted to a type without its UnmarshalJSON, and refuses an object
+// that sets none of its variants (OneOf); null sets none and is kept.
+func decodeOneOf(b []byte, v any, t reflect.Type) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return err
+	}
+	rv := reflect.ValueOf(v).Elem()
+	for i := range rv.NumField() {
+		if !rv.Field(i).IsNil() {
+			return nil
+		}
+	}
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 		return nil
 	}
 	return &json.UnmarshalTypeError{Value: "object", Type: t}
@@ -36,80 +61,58 @@ func noVariant(b []byte, set int, t reflect.Type) error {
 
 // Variants implements OneOf.
 func (DeduplicationPeriod) Variants() []string {
-	return []string{"DeduplicationDuration", "DeduplicationOffset", "Empty"}
+	return variantsOf(reflect.TypeFor[DeduplicationPeriod]())
 }
 
 // UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
 func (d *DeduplicationPeriod) UnmarshalJSON(b []byte) error {
 	type plain DeduplicationPeriod
-	if err := json.Unmarshal(b, (*plain)(d)); err != nil {
-		return err
-	}
-	return noVariant(b, shape.CountSet(d.DeduplicationDuration != nil, d.DeduplicationOffset != nil, d.Empty != nil), reflect.TypeFor[DeduplicationPeriod]())
+	return decodeOneOf(b, (*plain)(d), reflect.TypeFor[DeduplicationPeriod]())
 }
 
 // Variants implements OneOf.
-func (IdentifierFilter) Variants() []string {
-	return []string{"Empty", "InterfaceFilter", "TemplateFilter", "WildcardFilter"}
-}
+func (IdentifierFilter) Variants() []string { return variantsOf(reflect.TypeFor[IdentifierFilter]()) }
 
 // UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
 func (f *IdentifierFilter) UnmarshalJSON(b []byte) error {
 	type plain IdentifierFilter
-	if err := json.Unmarshal(b, (*plain)(f)); err != nil {
-		return err
-	}
-	return noVariant(b, shape.CountSet(f.WildcardFilter != nil, f.TemplateFilter != nil, f.InterfaceFilter != nil, f.Empty != nil), reflect.TypeFor[IdentifierFilter]())
+	return decodeOneOf(b, (*plain)(f), reflect.TypeFor[IdentifierFilter]())
 }
 
 // Variants implements OneOf.
-func (SerialKind) Variants() []string { return []string{"Empty", "NoPrior", "Prior"} }
+func (SerialKind) Variants() []string { return variantsOf(reflect.TypeFor[SerialKind]()) }
 
 // UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
 func (s *SerialKind) UnmarshalJSON(b []byte) error {
 	type plain SerialKind
-	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
-		return err
-	}
-	return noVariant(b, shape.CountSet(s.Prior != nil, s.NoPrior != nil, s.Empty != nil), reflect.TypeFor[SerialKind]())
+	return decodeOneOf(b, (*plain)(s), reflect.TypeFor[SerialKind]())
 }
 
 // Variants implements OneOf.
-func (MinLedgerTimeKind) Variants() []string {
-	return []string{"Empty", "MinLedgerTimeAbs", "MinLedgerTimeRel"}
-}
+func (MinLedgerTimeKind) Variants() []string { return variantsOf(reflect.TypeFor[MinLedgerTimeKind]()) }
 
 // UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
 func (k *MinLedgerTimeKind) UnmarshalJSON(b []byte) error {
 	type plain MinLedgerTimeKind
-	if err := json.Unmarshal(b, (*plain)(k)); err != nil {
-		return err
-	}
-	return noVariant(b, shape.CountSet(k.MinLedgerTimeAbs != nil, k.MinLedgerTimeRel != nil, k.Empty != nil), reflect.TypeFor[MinLedgerTimeKind]())
+	return decodeOneOf(b, (*plain)(k), reflect.TypeFor[MinLedgerTimeKind]())
 }
 
 // Variants implements OneOf.
-func (VettingOperation) Variants() []string { return []string{"Empty", "Unvet", "Vet"} }
+func (VettingOperation) Variants() []string { return variantsOf(reflect.TypeFor[VettingOperation]()) }
 
 // UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
 func (o *VettingOperation) UnmarshalJSON(b []byte) error {
 	type plain VettingOperation
-	if err := json.Unmarshal(b, (*plain)(o)); err != nil {
-		return err
-	}
-	return noVariant(b, shape.CountSet(o.Vet != nil, o.Unvet != nil, o.Empty != nil), reflect.TypeFor[VettingOperation]())
+	return decodeOneOf(b, (*plain)(o), reflect.TypeFor[VettingOperation]())
 }
 
 // Variants implements OneOf.
 func (ReassignmentCommandKind) Variants() []string {
-	return []string{"AssignCommand", "Empty", "UnassignCommand"}
+	return variantsOf(reflect.TypeFor[ReassignmentCommandKind]())
 }
 
 // UnmarshalJSON decodes the one-of, refusing one without a variant (OneOf).
 func (k *ReassignmentCommandKind) UnmarshalJSON(b []byte) error {
 	type plain ReassignmentCommandKind
-	if err := json.Unmarshal(b, (*plain)(k)); err != nil {
-		return err
-	}
-	return noVariant(b, shape.CountSet(k.AssignCommand != nil, k.UnassignCommand != nil, k.Empty != nil), reflect.TypeFor[ReassignmentCommandKind]())
+	return decodeOneOf(b, (*plain)(k), reflect.TypeFor[ReassignmentCommandKind]())
 }
