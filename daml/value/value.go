@@ -661,7 +661,6 @@ func (tp *tape) kindName(i int) string {
 // appendJSONString appends s as a JSON string, escaping only '"', '\' and
 // control characters (as Canton's JSON writer does).
 func appendJSONString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := jsontext.PlainPrefix(s); i < len(s); i++ {
@@ -669,25 +668,7 @@ func appendJSONString(b []byte, s string) []byte {
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
+		b = jsontext.AppendEscape(append(b, s[start:i]...), c)
 		start = i + 1
 	}
 	b = append(b, s[start:]...)

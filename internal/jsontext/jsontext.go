@@ -9,6 +9,9 @@ import (
 	"unicode/utf8"
 )
 
+// hex is the digits of a \u escape.
+const hex = "0123456789abcdef"
+
 // AppendString appends s as a JSON string as encoding/json writes it: '"',
 // '\' and control characters escaped (\b, \f, \n, \r, \t, else \u00XX),
 // U+2028 and U+2029 escaped, invalid UTF-8 replaced by \ufffd; with html
@@ -21,7 +24,6 @@ func AppendString(dst []byte, s string, html bool) []byte {
 
 // AppendStringBody is AppendString without the quotes.
 func AppendStringBody(dst []byte, s string, html bool) []byte {
-	const hex = "0123456789abcdef"
 	safe := &plainSafe
 	if html {
 		safe = &htmlSafe
@@ -38,23 +40,7 @@ func AppendStringBody(dst []byte, s string, html bool) []byte {
 				i++
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default: // other control bytes; with html, <, > and &
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
+			dst = AppendEscape(append(dst, s[start:i]...), b)
 			i++
 			start = i
 			continue
@@ -75,6 +61,27 @@ func AppendStringBody(dst []byte, s string, html bool) []byte {
 		start = i
 	}
 	return append(dst, s[start:]...)
+}
+
+// AppendEscape appends the escape of an ASCII byte a JSON string escapes
+// ('"', '\\' or a control byte, or an HTML character <, > or &) as
+// encoding/json writes it: \", \\, \b, \f, \n, \r, \t, else \u00XX.
+func AppendEscape(dst []byte, b byte) []byte {
+	switch b {
+	case '\\', '"':
+		return append(dst, '\\', b)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
 }
 
 // Plain reports whether AppendString(dst, s, false) writes s as it is
