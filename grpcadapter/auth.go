@@ -138,6 +138,13 @@ func (s *authStream) SendMsg(m any) error {
 // refusal returns the error that ended the stream's authorization, or
 // nil (also when the client cancelled).
 func (s *authStream) refusal() error {
+	// The stream's context ends with its refusal: while it runs, no cause
+	// is looked up (context.Cause walks the context chain) per message.
+	select {
+	case <-s.ctx.Done():
+	default:
+		return nil
+	}
 	var e *apierr.Error
 	if c := context.Cause(s.ctx); errors.As(c, &e) {
 		return c
