@@ -219,7 +219,9 @@ func TestBinaryLogEntryNodesAllocation(t *testing.T) {
 // they are and with their checksum appended (the structure decoder's
 // input): it never panics, and what it accepts with valid strings and
 // canonical raw members (as the encoder writes them) encodes back to the
-// same bytes: a damaged value is refused, not read as another entry. (It
+// same bytes (or, when its entPlain flag is not the one the encoder
+// derives, to the same entry with that flag): a damaged value is refused, not
+// read as another entry. (It
 // does not measure allocation: TestBinaryLogEntryDamaged and
 // TestBinaryLogEntryNodesAllocation do.)
 func FuzzDecodeBinaryLogEntry(f *testing.F) {
@@ -254,7 +256,23 @@ func FuzzDecodeBinaryLogEntry(f *testing.F) {
 			if !encodable(&e) {
 				continue
 			}
-			if diff := cmp.Diff(b, e.encode()); diff != "" {
+			enc := e.encode()
+			// entPlain is derived: the encoder sets it when the entry
+			// qualifies. An input without it (as the entries written
+			// before it) or with it where the entry does not qualify is
+			// read as it is; it encodes to the same entry, flagged as
+			// the encoder flags it.
+			var back logEntry
+			if err := decodeLogEntryWith(enc, &back, &internTable{}); err != nil {
+				t.Fatalf("%q: its encoding does not decode: %v", b, err)
+			}
+			if back.plain != e.plain {
+				if diff := cmp.Diff(e, back, cmpStored); diff != "" {
+					t.Fatalf("%q decodes to an entry that encodes to another (-input +encoded):\n%s", b, diff)
+				}
+				continue
+			}
+			if diff := cmp.Diff(b, enc); diff != "" {
 				t.Fatalf("%q decodes to an entry that encodes to other bytes (-input +encoded):\n%s", b, diff)
 			}
 		}
