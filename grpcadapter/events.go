@@ -114,16 +114,14 @@ func transactionFormatFromProto(tf *ledgerv2.TransactionFormat, field string) (l
 
 // updateFormatFromProto converts an update format: transactions,
 // reassignments and topology events, each in its own format (Canton's
-// FormatValidator: at least one). verbose is the flag of the transaction
+// FormatValidator: each optional; none selects nothing, and the reads
+// show nothing). verbose is the flag of the transaction
 // format's events, else of the reassignments'.
 func updateFormatFromProto(uf *ledgerv2.UpdateFormat) (ledger.UpdateReadFormat, updateVerbose, error) {
 	var out ledger.UpdateReadFormat
 	var v updateVerbose
 	if uf == nil {
 		return out, v, missingField("update_format")
-	}
-	if uf.IncludeTransactions == nil && uf.IncludeReassignments == nil && uf.IncludeTopologyEvents == nil {
-		return out, v, apierr.InvalidArgument.New("The update_format must specify at least one of include_transactions, include_reassignments or include_topology_events")
 	}
 	if uf.IncludeTransactions != nil {
 		f, verbose, err := transactionFormatFromProto(uf.IncludeTransactions, "include_transactions")

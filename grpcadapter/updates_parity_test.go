@@ -316,7 +316,7 @@ func (e *twoSyncEnv) jsonUpdates(t *testing.T, j jsonapi.UpdateFormat, desc bool
 	size := int32(ledger.MaxUpdatesPageSize)
 	var page jsonapi.GetUpdatesPageResponse
 	decodeOK(t, e.post(t, "/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size,
-		UpdateFormat: j, DescendingOrder: desc}), &page)
+		UpdateFormat: &j, DescendingOrder: desc}), &page)
 	var out []updSum
 	for _, u := range page.Updates {
 		out = append(out, sumOfJSON(t, u.Update))
@@ -407,15 +407,15 @@ func TestGetUpdatesSameAsJSON(t *testing.T) {
 			{"by offset 0", func() error {
 				_, err := updates.GetUpdateByOffset(ctx, &ledgerv2.GetUpdateByOffsetRequest{Offset: 0, UpdateFormat: g})
 				return err
-			}, "/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: 0, UpdateFormat: j}},
+			}, "/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: 0, UpdateFormat: &j}},
 			{"by an offset after the end", func() error {
 				_, err := updates.GetUpdateByOffset(ctx, &ledgerv2.GetUpdateByOffsetRequest{Offset: 1000, UpdateFormat: g})
 				return err
-			}, "/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: 1000, UpdateFormat: j}},
+			}, "/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: 1000, UpdateFormat: &j}},
 			{"a page with a token of another request", func() error {
 				_, err := updates.GetUpdatesPage(ctx, &ledgerv2.GetUpdatesPageRequest{UpdateFormat: g, PageToken: []byte(`{"c":1,"r":"x"}`)})
 				return err
-			}, "/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{UpdateFormat: j, PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`))}},
+			}, "/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{UpdateFormat: &j, PageToken: base64.StdEncoding.EncodeToString([]byte(`{"c":1,"r":"x"}`))}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				want := fromHTTP(t, e.post(t, tc.path, tc.body))
@@ -448,7 +448,7 @@ func TestGetUpdatesPageSameAsJSON(t *testing.T) {
 			end := e.endOffset(t)
 			size := int32(3)
 			greq := &ledgerv2.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: g, DescendingOrder: desc}
-			jreq := jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: j, DescendingOrder: desc}
+			jreq := jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: &j, DescendingOrder: desc}
 			pages := 0
 			for {
 				pages++

@@ -543,6 +543,10 @@ func TestUpdateRequestRefusals(t *testing.T) {
 		{"an unset shape and no event format", byOffset(txs(ledgerv2.TransactionShape_TRANSACTION_SHAPE_UNSPECIFIED, nil)), codes.InvalidArgument, "MISSING_FIELD", "transaction_shape"},
 		{"a shape the enum does not have", byOffset(txs(7, events)), codes.InvalidArgument, "INVALID_ARGUMENT", "transaction_shape is defined with invalid value 7"},
 		{"no event format", byOffset(txs(ledgerv2.TransactionShape_TRANSACTION_SHAPE_LEDGER_EFFECTS, nil)), codes.InvalidArgument, "MISSING_FIELD", "event_format"},
+		{"no update format", byOffset(nil), codes.InvalidArgument, "MISSING_FIELD", "update_format"},
+		// Canton's FormatValidator takes each part as optional: a format
+		// of none shows nothing of any update.
+		{"an update format of nothing", byOffset(&ledgerv2.UpdateFormat{}), codes.NotFound, "UPDATE_NOT_FOUND", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
@@ -551,5 +555,34 @@ func TestUpdateRequestRefusals(t *testing.T) {
 				t.Errorf("message %q, want it to say %q", msg, tc.cause)
 			}
 		})
+	}
+}
+
+// TestGetUpdatesOfNothing checks that an update format selecting no kind
+// of update is a valid request whose stream has no update (Canton's
+// FormatValidator takes each part of the format as optional).
+func TestGetUpdatesOfNothing(t *testing.T) {
+	t.Parallel()
+	p := newPingEnv(t)
+	p.pingLedger("c1")
+	end, err := p.node.LedgerEnd(p.grpcCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ledgerv2.NewUpdateServiceClient(p.conn).GetUpdates(p.grpcCtx, &ledgerv2.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &ledgerv2.UpdateFormat{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		r, err := st.Recv()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.GetOffsetCheckpoint() == nil {
+			t.Fatalf("an update format of nothing streamed %v", r)
+		}
 	}
 }

@@ -271,11 +271,11 @@ func TestCommandsOverHTTP(t *testing.T) {
 	// The transfer of c4 by id and by offset, as its submitter saw it.
 	acs := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
 	last := f.end() - 1 // the offset before the createAndExercise: transfer-acs
-	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: last, UpdateFormat: acs}))
+	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: last, UpdateFormat: &acs}))
 	if u.Update.Transaction == nil || u.Update.Transaction.Value.CommandID != "transfer-acs" {
 		t.Fatalf("update by offset %d: %+v", last, u)
 	}
-	rec = f.post("/v2/updates/update-by-id", jsonapi.GetUpdateByIDRequest{UpdateID: u.Update.Transaction.Value.UpdateID, UpdateFormat: acs})
+	rec = f.post("/v2/updates/update-by-id", jsonapi.GetUpdateByIDRequest{UpdateID: u.Update.Transaction.Value.UpdateID, UpdateFormat: &acs})
 	wantKeys(t, rec, []string{"value"}, "update", "Transaction")
 	if diff := cmp.Diff(u, decodeAs[jsonapi.GetUpdateResponse](t, rec)); diff != "" {
 		t.Errorf("update by id (-by offset +by id):\n%s", diff)
@@ -460,7 +460,7 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	f.auth = actor
 	c := f.create("c1", f.alice, 1)
 	tx := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}})).Update.Transaction.Value
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}})).Update.Transaction.Value
 
 	create := js(t, commands("c2", f.alice, createIou(f.iou(), f.alice, 2)))
 	submits := []httpCall{
@@ -475,12 +475,12 @@ func TestCommandAndReadAuthorization(t *testing.T) {
 	updates := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
 	end := tx.Offset
 	reads := []httpCall{
-		{method: "POST", target: "/v2/updates/get-updates-page", body: js(t, jsonapi.GetUpdatesPageRequest{UpdateFormat: updates})},
+		{method: "POST", target: "/v2/updates/get-updates-page", body: js(t, jsonapi.GetUpdatesPageRequest{UpdateFormat: &updates})},
 		{method: "POST", target: "/v2/updates", body: js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &updates})},
 		{method: "POST", target: "/v2/updates/flats", body: js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice})},
 		{method: "POST", target: "/v2/updates/trees", body: js(t, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice})},
-		{method: "POST", target: "/v2/updates/update-by-id", body: js(t, jsonapi.GetUpdateByIDRequest{UpdateID: tx.UpdateID, UpdateFormat: updates})},
-		{method: "POST", target: "/v2/updates/update-by-offset", body: js(t, jsonapi.GetUpdateByOffsetRequest{Offset: tx.Offset, UpdateFormat: updates})},
+		{method: "POST", target: "/v2/updates/update-by-id", body: js(t, jsonapi.GetUpdateByIDRequest{UpdateID: tx.UpdateID, UpdateFormat: &updates})},
+		{method: "POST", target: "/v2/updates/update-by-offset", body: js(t, jsonapi.GetUpdateByOffsetRequest{Offset: tx.Offset, UpdateFormat: &updates})},
 		{method: "GET", target: "/v2/updates/transaction-tree-by-id/" + tx.UpdateID + "?parties=" + url.QueryEscape(f.alice)},
 		{method: "GET", target: fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", tx.Offset, url.QueryEscape(f.alice))},
 		{method: "POST", target: "/v2/state/active-contracts", body: js(t, jsonapi.GetActiveContractsRequest{ActiveAtOffset: end, EventFormat: &alice})},

@@ -193,7 +193,7 @@ func TestInteractiveSubmissionOverHTTP(t *testing.T) {
 		t.Fatalf("offset %d, want %d", r.CompletionOffset, before+1)
 	}
 	u := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-id", jsonapi.GetUpdateByIDRequest{UpdateID: r.UpdateID,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(ext, jsonapi.ShapeACSDelta)}}))
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: txFormat(ext, jsonapi.ShapeACSDelta)}}))
 	if u.Update.Transaction == nil || len(u.Update.Transaction.Value.Events) != 1 || u.Update.Transaction.Value.Events[0].CreatedEvent == nil {
 		t.Fatalf("update: %+v", u)
 	}

@@ -40,8 +40,8 @@ func TestPagesReuseBuffers(t *testing.T) {
 	begin := f.end()
 	offs := f.createMany("big", 120)
 	alice := jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeACSDelta)}
-	whole := js(t, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &offs[len(offs)-1], UpdateFormat: alice})
-	half := js(t, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[59], EndOffsetInclusive: &offs[len(offs)-1], UpdateFormat: alice})
+	whole := js(t, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &offs[len(offs)-1], UpdateFormat: &alice})
+	half := js(t, jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[59], EndOffsetInclusive: &offs[len(offs)-1], UpdateFormat: &alice})
 
 	first := f.post("/v2/updates/get-updates-page", whole).Body.Bytes()
 	if len(first) < 64<<10 {

@@ -283,7 +283,7 @@ func TestReassignmentOverHTTP(t *testing.T) {
 		Commands: []jsonapi.ReassignmentCommand{{Command: jsonapi.ReassignmentCommandKind{
 			AssignCommand: &jsonapi.Wrapped[jsonapi.AssignCommand]{Value: jsonapi.AssignCommand{ReassignmentID: ue.ReassignmentID, Source: a, Target: b}}}}}}}
 	wantEmptyObject(t, f.post("/v2/commands/async/submit-reassignment", assign))
-	rec = f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: f.end(), UpdateFormat: jsonapi.UpdateFormat{IncludeReassignments: &alice}})
+	rec = f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: f.end(), UpdateFormat: &jsonapi.UpdateFormat{IncludeReassignments: &alice}})
 	wantKeys(t, rec, []string{"value"}, "update", "Reassignment")
 	wantKeys(t, rec, []string{"JsAssignmentEvent"}, "update", "Reassignment", "value", "events", 0)
 	wantKeys(t, rec, []string{"createdEvent", "reassignmentCounter", "reassignmentId", "source", "submitter", "target"},

@@ -72,7 +72,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 		return nil, nil
 	}
 
-	up, upPages := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice})
+	up, upPages := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: &alice})
 	if diff := cmp.Diff(offs, up); diff != "" {
 		t.Errorf("ascending offsets (-want +got):\n%s", diff)
 	}
@@ -81,7 +81,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 		t.Errorf("ascending pages: %+v", upPages)
 	}
 
-	down, _ := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice, DescendingOrder: true})
+	down, _ := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: &alice, DescendingOrder: true})
 	rev := slices.Clone(offs)
 	slices.Reverse(rev)
 	if diff := cmp.Diff(rev, down); diff != "" {
@@ -89,7 +89,7 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	}
 
 	// Without an end a descending walk pages down from the ledger end.
-	downOpen, _ := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, MaxPageSize: &size, UpdateFormat: alice, DescendingOrder: true})
+	downOpen, _ := walk(jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, MaxPageSize: &size, UpdateFormat: &alice, DescendingOrder: true})
 	if diff := cmp.Diff(rev, downOpen); diff != "" {
 		t.Errorf("descending offsets without an end (-want +got):\n%s", diff)
 	}
@@ -97,19 +97,19 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 	// Without an end the ascending page always has a token (tailing), and
 	// the token of an exhausted ledger gives an empty page that still has
 	// one.
-	open := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: alice}))
+	open := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: &alice}))
 	if diff := cmp.Diff(offs[4:], pageOffsets(open)); diff != "" || open.NextPageToken == nil {
 		t.Fatalf("open-ended page (-want +got):\n%s; token %v", diff, open.NextPageToken)
 	}
 	tail := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page",
-		jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: alice, PageToken: *open.NextPageToken}))
+		jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: offs[3], UpdateFormat: &alice, PageToken: *open.NextPageToken}))
 	if len(tail.Updates) != 0 || tail.NextPageToken == nil {
 		t.Errorf("tail page: %+v", tail)
 	}
 	// An unpadded token is the same bytes.
 	unpadded := strings.TrimRight(*upPages[0].NextPageToken, "=")
 	again := decodeAs[jsonapi.GetUpdatesPageResponse](t, f.post("/v2/updates/get-updates-page",
-		jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: alice, PageToken: unpadded}))
+		jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: &alice, PageToken: unpadded}))
 	if diff := cmp.Diff(upPages[1], again); diff != "" {
 		t.Errorf("page of an unpadded token (-padded +unpadded):\n%s", diff)
 	}
@@ -122,13 +122,13 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 		req  jsonapi.GetUpdatesPageRequest
 		code string
 	}{
-		{"token of another request", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, UpdateFormat: alice, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
+		{"token of another request", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, UpdateFormat: &alice, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
 		{"token in the other direction", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size,
-			UpdateFormat: alice, DescendingOrder: true, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
-		{"base64 of garbage", jsonapi.GetUpdatesPageRequest{UpdateFormat: alice, PageToken: base64.StdEncoding.EncodeToString([]byte("garbage"))}, "INVALID_UPDATES_PAGE_TOKEN"},
-		{"page size 0", jsonapi.GetUpdatesPageRequest{UpdateFormat: alice, MaxPageSize: new(int32)}, "INVALID_ARGUMENT"},
-		{"end after the ledger end", jsonapi.GetUpdatesPageRequest{UpdateFormat: alice, EndOffsetInclusive: new(end + 1)}, "OFFSET_AFTER_LEDGER_END"},
-		{"no format", jsonapi.GetUpdatesPageRequest{}, "INVALID_ARGUMENT"},
+			UpdateFormat: &alice, DescendingOrder: true, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
+		{"base64 of garbage", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, PageToken: base64.StdEncoding.EncodeToString([]byte("garbage"))}, "INVALID_UPDATES_PAGE_TOKEN"},
+		{"page size 0", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, MaxPageSize: new(int32)}, "INVALID_ARGUMENT"},
+		{"end after the ledger end", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, EndOffsetInclusive: new(end + 1)}, "OFFSET_AFTER_LEDGER_END"},
+		{"no format", jsonapi.GetUpdatesPageRequest{}, "MISSING_FIELD"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.post("/v2/updates/get-updates-page", tc.req), 400, tc.code)
@@ -156,10 +156,10 @@ func TestUpdateLookups(t *testing.T) {
 		status             int
 		code               string
 	}{
-		{"unknown update id", "/v2/updates/update-by-id", js(t, jsonapi.GetUpdateByIDRequest{UpdateID: "1220" + strings.Repeat("ab", 32), UpdateFormat: alice}), 404, "UPDATE_NOT_FOUND"},
-		{"invisible update", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset, UpdateFormat: bob}), 404, "UPDATE_NOT_FOUND"},
-		{"offset 0", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: alice}), 400, "NON_POSITIVE_OFFSET"},
-		{"offset after the end", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset + 100, UpdateFormat: alice}), 404, "UPDATE_NOT_FOUND"},
+		{"unknown update id", "/v2/updates/update-by-id", js(t, jsonapi.GetUpdateByIDRequest{UpdateID: "1220" + strings.Repeat("ab", 32), UpdateFormat: &alice}), 404, "UPDATE_NOT_FOUND"},
+		{"invisible update", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset, UpdateFormat: &bob}), 404, "UPDATE_NOT_FOUND"},
+		{"offset 0", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: &alice}), 400, "NON_POSITIVE_OFFSET"},
+		{"offset after the end", "/v2/updates/update-by-offset", js(t, jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset + 100, UpdateFormat: &alice}), 404, "UPDATE_NOT_FOUND"},
 		{"tree of an unknown id", "/v2/updates/transaction-tree-by-id/1220ab?parties=" + f.alice, "", 404, "UPDATE_NOT_FOUND"},
 		{"tree invisible to the party", fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d?parties=%s", c.Offset, f.bob), "", 404, "UPDATE_NOT_FOUND"},
 		{"tree without parties", fmt.Sprintf("/v2/updates/transaction-tree-by-offset/%d", c.Offset), "", 400, "MISSING_FIELD"},
@@ -403,7 +403,7 @@ func TestTransactionByIDAndOffset(t *testing.T) {
 	f := newAuthFixture(t)
 	c := f.create("c1", f.alice, 1)
 	want := decodeAs[jsonapi.GetUpdateResponse](t, f.post("/v2/updates/update-by-offset", jsonapi.GetUpdateByOffsetRequest{Offset: c.Offset,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeLedgerEffects)}})).Update.Transaction.Value
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: txFormat(f.alice, jsonapi.ShapeLedgerEffects)}})).Update.Transaction.Value
 	id := want.UpdateID
 
 	// The same transaction by id and by offset, with an explicit format or

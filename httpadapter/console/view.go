@@ -720,14 +720,14 @@ func partyEvents(party string) jsonapi.EventFormat {
 
 // updateFormat reads a party's view of every kind of update (every
 // party's with party empty), transactions in the ledger-effects shape.
-func updateFormat(party string) jsonapi.UpdateFormat {
+func updateFormat(party string) *jsonapi.UpdateFormat {
 	ef := partyEvents(party)
 	ef.Verbose = true
 	topo := &jsonapi.ParticipantAuthorizationTopologyFormat{}
 	if party != "" {
 		topo.Parties = []string{party}
 	}
-	return jsonapi.UpdateFormat{
+	return &jsonapi.UpdateFormat{
 		IncludeTransactions:   &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: jsonapi.ShapeLedgerEffects},
 		IncludeReassignments:  &ef,
 		IncludeTopologyEvents: &jsonapi.TopologyFormat{IncludeParticipantAuthorizationEvents: topo},

@@ -88,7 +88,7 @@ func BenchmarkEmitUpdatesPage(b *testing.B) {
 		ctx := context.Background()
 		end, size := int64(2000), int32(1000)
 		jreq := jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
-			UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta,
+			UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta,
 				EventFormat: jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{}, FiltersForAnyParty: &jsonapi.Filters{}}}}}
 		tf := ledger.UpdateReadFormat{Transactions: &ledger.ReadFormat{AnyParty: []ledger.Filter{}}}
 		r := ledger.OffsetRange{After: 1000, Through: new(end)}

@@ -68,13 +68,16 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
-	if err := checkUpdateFormat(&req.UpdateFormat); err != nil {
+	if req.UpdateFormat == nil {
+		return nil, missingUpdateFormat()
+	}
+	if err := checkUpdateFormat(req.UpdateFormat); err != nil {
 		return nil, err
 	}
-	f := updateReadFormat(&req.UpdateFormat)
+	f := updateReadFormat(req.UpdateFormat)
 	r := ledger.OffsetRange{After: req.BeginOffsetExclusive, Descending: req.DescendingOrder}
 	if req.EndOffsetInclusive == nil {
 		r.Tail = true

@@ -29,7 +29,7 @@ func BenchmarkReadsPages(b *testing.B) {
 	end, size := int64(2000), int32(1000)
 	ef := jsonapi.EventFormat{FiltersByParty: map[string]jsonapi.Filters{alice: {}}}
 	ureq := jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: 1000, EndOffsetInclusive: &end, MaxPageSize: &size,
-		UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: ef}}}
+		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: ef}}}
 	areq := jsonapi.GetActiveContractsPageRequest{EventFormat: ef, MaxPageSize: &size}
 	lreq := jsonapi.GetUpdatesRequest{BeginExclusive: 1000, EndInclusive: &end,
 		UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{TransactionShape: jsonapi.ShapeACSDelta, EventFormat: ef}}}

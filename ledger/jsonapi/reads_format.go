@@ -9,7 +9,7 @@ import (
 // the typed ones (ledger.ReadFormat, ledger.UpdateReadFormat): the wire's
 // shape rules first (what Canton's JSON codecs check while decoding a
 // body), then the format's own checks the typed reads make in the same
-// order (selects nothing, transaction shape), then the conversion.
+// order (transaction shape), then the conversion.
 
 // checkUpdateFormatShape checks an UpdateFormat at prefix.
 func checkUpdateFormatShape(f *UpdateFormat, prefix string) error {
@@ -25,13 +25,16 @@ func checkUpdateFormatShape(f *UpdateFormat, prefix string) error {
 	return checkEventFormatShape(f.IncludeReassignments, prefix+"includeReassignments.")
 }
 
+// missingUpdateFormat is the refusal of a request without its required
+// update format (Canton's requirePresence(req.updateFormat,
+// "update_format")).
+func missingUpdateFormat() error { return apierr.MissingField.New("update_format") }
+
 // checkUpdateFormat makes the checks of an update format the typed
-// format cannot carry, in the node's order: it selects something, and
-// its transaction shape is one of the two.
+// format cannot carry: its transaction shape is one of the two. A format
+// that selects nothing ({}) is valid, as in Canton: its reads show
+// nothing.
 func checkUpdateFormat(f *UpdateFormat) error {
-	if f.IncludeTransactions == nil && f.IncludeReassignments == nil && f.IncludeTopologyEvents == nil {
-		return apierr.InvalidArgument.New("the update format selects nothing: set includeTransactions, includeReassignments or includeTopologyEvents")
-	}
 	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
 		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.TransactionShape),
 			ShapeACSDelta, ShapeLedgerEffects)

@@ -56,7 +56,7 @@ func TestReadsPagesSameAsNode(t *testing.T) {
 			for _, desc := range []bool{false, true} {
 				for _, open := range []bool{false, true} {
 					size := int32(3)
-					req := jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: uf, DescendingOrder: desc}
+					req := jsonapi.GetUpdatesPageRequest{EndOffsetInclusive: &end, MaxPageSize: &size, UpdateFormat: &uf, DescendingOrder: desc}
 					if open {
 						req.EndOffsetInclusive = nil
 					}
@@ -115,8 +115,8 @@ func TestReadsPagesRefusals(t *testing.T) {
 	zero, over, size := int32(0), int32(5000), int32(1)
 	after, negative, none := end+5, int64(-1), int64(0)
 	alice := l.aliceFormat()
-	tx := func(ef jsonapi.EventFormat, shape string) jsonapi.UpdateFormat {
-		return jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
+	tx := func(ef jsonapi.EventFormat, shape string) *jsonapi.UpdateFormat {
+		return &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
 	}
 	tmpl := l.templateFormat
 	noVariant := l.noVariantFormat()
@@ -136,7 +136,8 @@ func TestReadsPagesRefusals(t *testing.T) {
 		ctx  context.Context
 		req  jsonapi.GetUpdatesPageRequest
 	}{
-		{"selects nothing", l.ctx, jsonapi.GetUpdatesPageRequest{}},
+		{"no format", l.ctx, jsonapi.GetUpdatesPageRequest{}},
+		{"empty format: an empty page", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: &jsonapi.UpdateFormat{}}},
 		{"unknown shape", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
 		{"unspecified shape", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "TRANSACTION_SHAPE_UNSPECIFIED")}},
 		{"no party", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(jsonapi.EventFormat{}, jsonapi.ShapeACSDelta)}},
@@ -147,7 +148,7 @@ func TestReadsPagesRefusals(t *testing.T) {
 		{"template by name", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl("#emit:Main:T"), jsonapi.ShapeLedgerEffects)}},
 		{"trailing colon", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(tmpl(l.pkg+":Main:Nope:"), jsonapi.ShapeACSDelta)}},
 		{"identifier filter without variant", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(noVariant, jsonapi.ShapeACSDelta)}},
-		{"topology without authorizations", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}},
+		{"topology without authorizations", l.ctx, jsonapi.GetUpdatesPageRequest{UpdateFormat: &jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}},
 		{"no right", bob, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"cancelled", cancelled, jsonapi.GetUpdatesPageRequest{UpdateFormat: tx(alice, "X")}},
 		{"size 0", l.ctx, jsonapi.GetUpdatesPageRequest{MaxPageSize: &zero, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},

@@ -16,7 +16,7 @@ import (
 // for the same reassignment in the same format.
 func reassignmentRead(t *testing.T, api *jsonapi.API, l *emitLedger, id string, ef jsonapi.EventFormat) []byte {
 	t.Helper()
-	b, err := api.UpdateByID(l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeReassignments: &ef}})
+	b, err := api.UpdateByID(l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &jsonapi.UpdateFormat{IncludeReassignments: &ef}})
 	if err != nil {
 		t.Fatalf("update-by-id %s: %v", id, err)
 	}

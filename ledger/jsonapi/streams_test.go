@@ -118,7 +118,7 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 		{"neither format nor filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end}},
 		{"both format and filter", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &alice, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"bad filter shape", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, Filter: &two, UpdateFormat: tx(two, "X")}},
-		{"selects nothing", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &jsonapi.UpdateFormat{}}},
+		{"empty format: nothing", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: &jsonapi.UpdateFormat{}}},
 		{"topology only", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: topoOnly}},
 		{"unknown shape", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(alice, "X")}},
 		{"no party", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &end, UpdateFormat: tx(jsonapi.EventFormat{}, jsonapi.ShapeACSDelta)}},

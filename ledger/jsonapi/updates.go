@@ -26,8 +26,12 @@ func notATransaction() error {
 // UpdateByID returns the update with that id as the format shows it
 // (POST /v2/updates/update-by-id): Node.UpdateByID.
 func (a *API) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (Body, error) {
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
+	}
+	if req.UpdateFormat == nil && req.UpdateID == "" {
+		// Canton's order (UpdateServiceRequestValidator): the id first.
+		return nil, apierr.MissingField.New("update_id")
 	}
 	return a.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
 }
@@ -35,7 +39,7 @@ func (a *API) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (Body, e
 // UpdateByOffset returns the update at an offset as the format shows it
 // (POST /v2/updates/update-by-offset): Node.UpdateByOffset.
 func (a *API) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) (Body, error) {
-	if err := checkUpdateFormatShape(&req.UpdateFormat, "updateFormat."); err != nil {
+	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
 	if req.Offset <= 0 {
@@ -44,14 +48,17 @@ func (a *API) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) 
 	return a.updateBy(ctx, "", req.Offset, req.UpdateFormat)
 }
 
-func (a *API) updateBy(ctx context.Context, id string, off int64, uf UpdateFormat) (Body, error) {
+func (a *API) updateBy(ctx context.Context, id string, off int64, uf *UpdateFormat) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
 	}
-	if err := checkUpdateFormat(&uf); err != nil {
+	if uf == nil {
+		return nil, missingUpdateFormat()
+	}
+	if err := checkUpdateFormat(uf); err != nil {
 		return nil, err
 	}
-	u, err := a.updateAt(ctx, id, off, updateReadFormat(&uf))
+	u, err := a.updateAt(ctx, id, off, updateReadFormat(uf))
 	if err != nil {
 		return nil, err
 	}

@@ -37,14 +37,14 @@ func TestReadsOneSameAsNode(t *testing.T) {
 				IncludeParticipantAuthorizationEvents: &jsonapi.ParticipantAuthorizationTopologyFormat{Parties: topo}}}
 			for off := int64(0); off <= end+1; off++ {
 				what := fmt.Sprintf("%s %s offset %d", f.name, shape, off)
-				got, gerr := a.UpdateByOffset(l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: uf})
+				got, gerr := a.UpdateByOffset(l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: off, UpdateFormat: &uf})
 				sameAnswer(t, what+" update", got, gerr)
 				got, gerr = a.TransactionByOffset(l.ctx, jsonapi.GetTransactionByOffsetRequest{Offset: off, TransactionFormat: &tf})
 				sameAnswer(t, what+" transaction", got, gerr)
 			}
 			for _, id := range append(slices.Clone(l.updates), "nope") {
 				what := fmt.Sprintf("%s %s update %s", f.name, shape, id)
-				got, gerr := a.UpdateByID(l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: uf})
+				got, gerr := a.UpdateByID(l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &uf})
 				sameAnswer(t, what, got, gerr)
 				got, gerr = a.TransactionByID(l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, TransactionFormat: &tf})
 				sameAnswer(t, what+" transaction", got, gerr)
@@ -118,16 +118,20 @@ func TestReadsOneRefusals(t *testing.T) {
 		return read{"contract " + name, func() (jsonapi.Body, error) { return a.ContractByID(ctx, req) }}
 	}
 	for _, r := range []read{
-		byID("selects nothing", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id}),
-		byID("unknown shape", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
-		byID("unrecognized shape", cancelled, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("UNRECOGNIZED")}}),
-		byID("no right", bob, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
-		byID("no variant", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{
+		byID("no format", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id}),
+		byID("no format, no id", l.ctx, jsonapi.GetUpdateByIDRequest{}),
+		byID("empty format: not found", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &jsonapi.UpdateFormat{}}),
+		byOffset("no format", l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: 1}),
+		byOffset("empty format: not found", l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: &jsonapi.UpdateFormat{}}),
+		byID("unknown shape", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
+		byID("unrecognized shape", cancelled, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: tf("UNRECOGNIZED")}}),
+		byID("no right", bob, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
+		byID("no variant", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateID: id, UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{
 			EventFormat: noVariant, TransactionShape: jsonapi.ShapeACSDelta}}}),
-		byID("empty id", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
-		byOffset("0", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
-		byOffset("0, bad shape", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
-		byOffset("topology without authorizations", l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}),
+		byID("empty id", l.ctx, jsonapi.GetUpdateByIDRequest{UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
+		byOffset("0", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: tf(jsonapi.ShapeACSDelta)}}),
+		byOffset("0, bad shape", l.ctx, jsonapi.GetUpdateByOffsetRequest{UpdateFormat: &jsonapi.UpdateFormat{IncludeTransactions: tf("X")}}),
+		byOffset("topology without authorizations", l.ctx, jsonapi.GetUpdateByOffsetRequest{Offset: 1, UpdateFormat: &jsonapi.UpdateFormat{IncludeTopologyEvents: &jsonapi.TopologyFormat{}}}),
 		txByID("neither", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id}),
 		txByID("both", l.ctx, jsonapi.GetTransactionByIDRequest{UpdateID: id, RequestingParties: []string{l.alice}, TransactionFormat: tf(jsonapi.ShapeACSDelta)}),
 		txByID("empty id", cancelled, jsonapi.GetTransactionByIDRequest{RequestingParties: []string{l.alice}}),

@@ -11,8 +11,9 @@ type GetUpdatesPageRequest struct {
 	EndOffsetInclusive *int64 `json:"endOffsetInclusive"`
 	// MaxPageSize is 1 to 2000; nil means 100.
 	MaxPageSize *int32 `json:"maxPageSize"`
-	// UpdateFormat selects what is read.
-	UpdateFormat UpdateFormat `json:"updateFormat"`
+	// UpdateFormat selects what is read; nil (absent) is MISSING_FIELD,
+	// and {} selects nothing: the page has no updates.
+	UpdateFormat *UpdateFormat `json:"updateFormat"`
 	// DescendingOrder reads from the end down.
 	DescendingOrder bool `json:"descendingOrder"`
 	// PageToken continues a previous page of the same request (base64).
@@ -58,14 +59,17 @@ type GetUpdateTreesResponse struct {
 
 // GetUpdateByIDRequest looks an update up by id.
 type GetUpdateByIDRequest struct {
-	UpdateID     string       `json:"updateId"`
-	UpdateFormat UpdateFormat `json:"updateFormat"`
+	UpdateID string `json:"updateId"`
+	// UpdateFormat is required (nil: MISSING_FIELD); {} shows nothing of
+	// any update (UPDATE_NOT_FOUND).
+	UpdateFormat *UpdateFormat `json:"updateFormat"`
 }
 
 // GetUpdateByOffsetRequest looks an update up by offset.
 type GetUpdateByOffsetRequest struct {
-	Offset       int64        `json:"offset"`
-	UpdateFormat UpdateFormat `json:"updateFormat"`
+	Offset int64 `json:"offset"`
+	// UpdateFormat is required, as GetUpdateByIDRequest's.
+	UpdateFormat *UpdateFormat `json:"updateFormat"`
 }
 
 // TransactionTreeResponse carries a transaction tree.
