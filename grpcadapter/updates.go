@@ -2,8 +2,6 @@ package grpcadapter
 
 import (
 	"context"
-	"encoding/hex"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -150,9 +148,10 @@ func checkpointToProto(c *update.OffsetCheckpoint) *ledgerv2.OffsetCheckpoint {
 
 // GetUpdateById returns the update with that update id as the format
 // shows it (UPDATE_NOT_FOUND when it is unknown or shows nothing); the
-// update id is checked first (checkUpdateID).
+// update id is checked first (ledger.CheckUpdateID), as Canton's
+// UpdateServiceRequestValidator.validateUpdateById does.
 func (s *updateService) GetUpdateById(ctx context.Context, req *ledgerv2.GetUpdateByIdRequest) (*ledgerv2.GetUpdateResponse, error) {
-	if err := checkUpdateID(req.GetUpdateId()); err != nil {
+	if err := ledger.CheckUpdateID(req.GetUpdateId()); err != nil {
 		return nil, err
 	}
 	f, verbose, err := updateFormatFromProto(req.GetUpdateFormat())
@@ -165,36 +164,6 @@ func (s *updateService) GetUpdateById(ctx context.Context, req *ledgerv2.GetUpda
 	}
 	var c protoConverter
 	return c.updateResponse(u, verbose)
-}
-
-// checkUpdateID checks the update_id of GetUpdateById as Canton's
-// UpdateServiceRequestValidator.validateUpdateById does, before the
-// format: MISSING_FIELD when empty, INVALID_ARGUMENT when it is not the
-// hex of a SHA-256 multihash (UpdateId.fromLedgerString: 0x12, 0x20 and
-// 32 bytes), with Canton's words for each case.
-func checkUpdateID(id string) error {
-	if id == "" {
-		return missingField("update_id")
-	}
-	invalid := func(format string, args ...any) error {
-		return apierr.InvalidArgument.New(format, args...)
-	}
-	// HexString: lower-case digits, two a byte.
-	if len(id)%2 != 0 || strings.IndexFunc(id, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) >= 0 {
-		return invalid("Failed to parse hex string: %s", apierr.Quote(id))
-	}
-	b, _ := hex.DecodeString(id)
-	switch {
-	case len(b) < 2:
-		return invalid("Failed to parse hex string: %s", apierr.Quote(id))
-	case b[0] != 0x12:
-		return invalid("Invalid hash algorithm: Unknown hash algorithm for index: %d", b[0])
-	case b[1] != 0x20:
-		return invalid("Invalid hash algorithm: Mismatch of lengths for SHA-256: given %d, expected 32", b[1])
-	case len(b) != 34:
-		return invalid("Size of given hash %d does not match expected size 32 for SHA-256", len(b)-2)
-	}
-	return nil
 }
 
 // GetUpdateByOffset returns the update at an offset as the format shows

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -107,7 +108,8 @@ func TestTransactionNodes(t *testing.T) {
 		code    apierr.Code
 	}{
 		{"a party that does not see it", ctx, merge.UpdateID, []string{dave}, apierr.UpdateNotFound},
-		{"an unknown update", ctx, "1220" + merge.UpdateID[4:10] + "00", nil, apierr.UpdateNotFound},
+		{"an unknown update", ctx, "1220" + strings.Repeat("00", 32), nil, apierr.UpdateNotFound},
+		{"a malformed update id", ctx, "1220" + merge.UpdateID[4:10], nil, apierr.InvalidArgument},
 		{"a user who may not read as bob", ledger.WithPrincipal(ctx, identity.Principal{UserID: "u", Rights: []identity.Right{{Kind: identity.RightCanReadAs, Party: dave}}}),
 			merge.UpdateID, []string{bob}, apierr.PermissionDenied},
 	}

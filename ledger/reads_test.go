@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -262,7 +263,7 @@ func TestUpdateByIDAndOffset(t *testing.T) {
 	if err != nil || !cmp.Equal(got, byOffset) {
 		t.Fatalf("by offset = %+v, %v; want %+v", byOffset, err, got)
 	}
-	if _, err := n.UpdateByID(ctx, "1220ff", topologyRead()); !errors.Is(err, apierr.UpdateNotFound) {
+	if _, err := n.UpdateByID(ctx, "1220"+strings.Repeat("ff", 32), topologyRead()); !errors.Is(err, apierr.UpdateNotFound) {
 		t.Errorf("unknown id: %v", err)
 	}
 	if _, err := n.UpdateByID(ctx, id, topologyRead("other::1220ab")); !errors.Is(err, apierr.UpdateNotFound) {

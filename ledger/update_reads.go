@@ -3,11 +3,13 @@ package ledger
 import (
 	"context"
 	"encoding/base64"
-	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
+	"encoding/hex"
 	"iter"
+	"strings"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/ledger/internal/wirepage"
 	"github.com/ledgernode/ledgernode/ledger/update"
 )
 
@@ -424,7 +426,42 @@ func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) i
 // visible, PERMISSION_DENIED without the right to read as the format's
 // parties).
 func (n *Node) UpdateByID(ctx context.Context, updateID string, f UpdateReadFormat) (update.Update, error) {
+	if err := CheckUpdateID(updateID); err != nil {
+		return nil, err
+	}
 	return n.typedUpdateBy(ctx, updateID, 0, f)
+}
+
+// CheckUpdateID checks an update id as Canton's update lookup does
+// (UpdateServiceRequestValidator.validateUpdateById, before the format):
+// MISSING_FIELD when empty, INVALID_ARGUMENT when it is not the
+// lower-case hex of a SHA-256 multihash (0x12, 0x20 and 32 bytes, as
+// UpdateId.fromLedgerString reads it), with Canton's words for each case.
+// UpdateByID checks its id so; an adapter that must check the id before
+// other fields calls it first.
+func CheckUpdateID(id string) error {
+	if id == "" {
+		return apierr.MissingField.New("update_id")
+	}
+	invalid := func(format string, args ...any) error {
+		return apierr.InvalidArgument.New(format, args...)
+	}
+	// HexString: lower-case digits, two a byte.
+	if len(id)%2 != 0 || strings.IndexFunc(id, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) >= 0 {
+		return invalid("Failed to parse hex string: %s", apierr.Quote(id))
+	}
+	b, _ := hex.DecodeString(id)
+	switch {
+	case len(b) < 2:
+		return invalid("Failed to parse hex string: %s", apierr.Quote(id))
+	case b[0] != 0x12:
+		return invalid("Invalid hash algorithm: Unknown hash algorithm for index: %d", b[0])
+	case b[1] != 0x20:
+		return invalid("Invalid hash algorithm: Mismatch of lengths for SHA-256: given %d, expected 32", b[1])
+	case len(b) != 34:
+		return invalid("Size of given hash %d does not match expected size 32 for SHA-256", len(b)-2)
+	}
+	return nil
 }
 
 // UpdateByOffset returns the update at an offset as the format shows

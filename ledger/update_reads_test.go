@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -204,7 +205,8 @@ func TestReadRefusals(t *testing.T) {
 		party  string
 		want   apierr.Code
 	}{
-		{"unknown update id", ctx, "1220" + "ab", f.alice, apierr.UpdateNotFound},
+		{"unknown update id", ctx, "1220" + strings.Repeat("ab", 32), f.alice, apierr.UpdateNotFound},
+		{"malformed update id", ctx, "1220" + "ab", f.alice, apierr.InvalidArgument},
 		{"invisible to the party", ctx, f.created, ledgertest.MustAllocate(t, f.node, "dave"), apierr.UpdateNotFound},
 		{"no right to read as the party", charlie, f.created, f.alice, apierr.PermissionDenied},
 	}

@@ -29,10 +29,6 @@ func (a *API) UpdateByID(ctx context.Context, req GetUpdateByIDRequest) (Body, e
 	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
-	if req.UpdateFormat == nil && req.UpdateID == "" {
-		// Canton's order (UpdateServiceRequestValidator): the id first.
-		return nil, apierr.MissingField.New("update_id")
-	}
 	return a.updateBy(ctx, req.UpdateID, 0, req.UpdateFormat)
 }
 
@@ -51,6 +47,13 @@ func (a *API) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) 
 func (a *API) updateBy(ctx context.Context, id string, off int64, uf *UpdateFormat) (Body, error) {
 	if err := a.public(ctx); err != nil {
 		return nil, err
+	}
+	if off == 0 {
+		// Canton's order (UpdateServiceRequestValidator): the id, then
+		// the format.
+		if err := ledger.CheckUpdateID(id); err != nil {
+			return nil, err
+		}
 	}
 	if uf == nil {
 		return nil, missingUpdateFormat()
