@@ -98,7 +98,7 @@ func acsEntry(c *contractRecord, at int64, ef *eventFilter, fn acsVisit) bool {
 
 func (n *Node) checkActiveAt(at int64) error {
 	if at < 0 {
-		return apierr.NegativeOffset.New("Offset %d in active_at_offset is a negative integer", at)
+		return negativeOffset("active_at_offset", at)
 	}
 	if end := n.st.LedgerEnd(); at > end {
 		return apierr.OffsetAfterLedgerEnd.New("Active-at offset (%d) is after ledger end (%d)", at, end)

@@ -41,7 +41,7 @@ func (n *Node) completionsOf(ctx context.Context, userID string, parties []strin
 	if !p.Wildcard && userID != p.UserID && !p.Has(identity.Right{Kind: identity.RightCanReadAsAnyParty}) {
 		return nil, denied("reading the completions of user %s", userID)
 	}
-	if err := checkOffsets(beginExclusive, nil, n.st.LedgerEnd()); err != nil {
+	if err := checkStreamRange(OffsetRange{After: beginExclusive, Tail: true}, n.st.LedgerEnd()); err != nil {
 		return nil, err
 	}
 	if err := n.checkCompletionsNotPruned(beginExclusive); err != nil { // prune.go

@@ -11,9 +11,9 @@ import (
 	"github.com/ledgernode/ledgernode/ledger"
 )
 
-// TestOffsetRangeThrough: a nil Through reads to the ledger end, an
-// explicit 0 is the empty range (0, 0] and refuses a later begin, with
-// INVALID_ARGUMENT (end before begin), as the JSON read of the same range.
+// TestOffsetRangeThrough: a nil Through reads to the ledger end; an
+// explicit 0 is refused, by a page and by a walk, with NON_POSITIVE_OFFSET
+// naming the field of Canton's request (endOffsetInclusive, end_inclusive).
 func TestOffsetRangeThrough(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
@@ -27,18 +27,20 @@ func TestOffsetRangeThrough(t *testing.T) {
 		want    int
 	}{
 		{"nil: the ledger end", 0, nil, 2},
-		{"zero: empty", 0, new(int64(0)), 0},
+		{"zero", 0, new(int64(0)), -1},
 		{"zero after a begin", 1, new(int64(0)), -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := f.node.UpdatesPage(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}, nil, nil)
 			if tc.want < 0 {
-				if codeOf(err) != apierr.InvalidArgument.Name || !strings.Contains(err.Error(), "end_inclusive (0) is before begin_exclusive (1)") {
-					t.Fatalf("page %+v, %v; want INVALID_ARGUMENT: end_inclusive (0) is before begin_exclusive (1)", p, err)
+				// Canton's GetUpdatesPage and GetUpdates: the end must be
+				// positive, whatever the begin.
+				if codeOf(err) != apierr.NonPositiveOffset.Name || !strings.Contains(err.Error(), "Offset 0 in endOffsetInclusive is not a positive integer") {
+					t.Fatalf("page %+v, %v; want NON_POSITIVE_OFFSET of endOffsetInclusive", p, err)
 				}
 				for _, err := range f.node.Updates(ctx, typed, ledger.OffsetRange{After: tc.after, Through: tc.through}) {
-					if codeOf(err) != apierr.InvalidArgument.Name {
-						t.Errorf("walk: %v; want INVALID_ARGUMENT", err)
+					if codeOf(err) != apierr.NonPositiveOffset.Name || !strings.Contains(err.Error(), "Offset 0 in end_inclusive is not a positive integer") {
+						t.Errorf("walk: %v; want NON_POSITIVE_OFFSET of end_inclusive", err)
 					}
 				}
 				return

@@ -47,6 +47,9 @@ type pageQuery struct {
 	lend bool
 	// rawNames reads them with scanRawNames.
 	rawNames bool
+	// endGiven is set when End is the request's (OffsetRange.Through),
+	// not the ledger end the query was made at.
+	endGiven bool
 }
 
 // fingerprint identifies the parameters a page token is bound to.
@@ -308,23 +311,93 @@ func indexParty(f *updateSpec) string {
 	return parties[0]
 }
 
-func checkOffsets(begin int64, end *int64, ledgerEnd int64) error {
-	if begin < 0 {
-		return apierr.NegativeOffset.New("Offset %d in begin_exclusive is a negative integer", begin)
+// negativeOffset is Canton's refusal of an offset field that must not be
+// negative (ParticipantOffsetValidator.validateNonNegative).
+func negativeOffset(field string, v int64) error {
+	return apierr.NegativeOffset.New("Offset %d in %s is a negative integer: the offset in %s field has to be a non-negative integer (>=0)", v, field, field)
+}
+
+// nonPositiveOffset is Canton's refusal of an offset field that must be
+// positive (validatePositive; with optional, validateOptionalPositive of
+// a field that may be left out).
+func nonPositiveOffset(field string, v int64, optional bool) error {
+	why := "the offset has to be a positive integer (>0)"
+	if optional {
+		why = "the offset has to be either a positive integer (>0) or not defined at all"
 	}
-	if begin > ledgerEnd {
-		return apierr.OffsetAfterLedgerEnd.New("Begin offset (%d) is after ledger end (%d)", begin, ledgerEnd)
+	return apierr.NonPositiveOffset.New("Offset %d in %s is not a positive integer: %s", v, field, why)
+}
+
+// afterLedgerEnd is Canton's refusal of an offset past the ledger end
+// (offsetIsBeforeEnd), what naming it as Canton does ("Begin", "End").
+func afterLedgerEnd(what string, v, ledgerEnd int64) error {
+	return apierr.OffsetAfterLedgerEnd.New("%s offset (%d) is after ledger end (%d)", what, v, ledgerEnd)
+}
+
+// checkStreamRange checks the range of an updates stream (or of a
+// completions stream: After only, Tail) as Canton's GetUpdates does, in
+// its order (UpdateServiceRequestValidator: begin_exclusive not
+// negative, an end when descending, end_inclusive positive, both at most
+// the ledger end; then the stream's between: the end not before the
+// begin).
+func checkStreamRange(r OffsetRange, ledgerEnd int64) error {
+	if r.After < 0 {
+		return negativeOffset("begin_exclusive", r.After)
 	}
-	if end != nil {
-		if *end < 0 {
-			return apierr.NegativeOffset.New("Offset %d in end_inclusive is a negative integer", *end)
-		}
-		if *end > ledgerEnd {
-			return apierr.OffsetAfterLedgerEnd.New("End offset (%d) is after ledger end (%d)", *end, ledgerEnd)
-		}
-		if *end < begin {
-			return apierr.InvalidArgument.New("end_inclusive (%d) is before begin_exclusive (%d)", *end, begin)
-		}
+	end := r.Through
+	if r.Tail {
+		end = nil
+	}
+	if r.Tail && r.Descending {
+		return apierr.DescendingOrderMissingEnd.New("end_inclusive is not provided when descending_order is true")
+	}
+	if end != nil && *end <= 0 {
+		return nonPositiveOffset("end_inclusive", *end, !r.Descending)
+	}
+	if r.After > ledgerEnd {
+		return afterLedgerEnd("Begin", r.After, ledgerEnd)
+	}
+	if end != nil && *end > ledgerEnd {
+		return afterLedgerEnd("End", *end, ledgerEnd)
+	}
+	if end != nil && *end < r.After {
+		return apierr.OffsetOutOfRange.New("End offset %d is before begin offset %d.", *end, r.After)
+	}
+	return nil
+}
+
+// CheckUpdatesRange makes the checks of an updates stream's range that
+// Updates makes before it reads (Canton's, for GetUpdates; see
+// checkStreamRange), for a stream read otherwise — the JSON API's lists
+// and WebSocket streams read theirs a page at a time (VisitUpdatesPage,
+// whose checks are those of a page request).
+func (n *Node) CheckUpdatesRange(ctx context.Context, r OffsetRange) error {
+	if err := n.public(ctx); err != nil {
+		return err
+	}
+	return checkStreamRange(r, n.st.LedgerEnd())
+}
+
+// checkPageRange checks the range of a page request as Canton's
+// GetUpdatesPage does (validateUpdatesPageRequest: endOffsetInclusive
+// positive, beginOffsetExclusive not negative, the end at most the
+// ledger end, the begin not after the end). A begin after the ledger end
+// with no end is refused as a stream's is.
+func checkPageRange(q *pageQuery, ledgerEnd int64) error {
+	if q.endGiven && *q.End <= 0 {
+		return nonPositiveOffset("endOffsetInclusive", *q.End, false)
+	}
+	if q.Begin < 0 {
+		return negativeOffset("beginOffsetExclusive", q.Begin)
+	}
+	if q.endGiven && *q.End > ledgerEnd {
+		return afterLedgerEnd("endOffsetInclusive", *q.End, ledgerEnd)
+	}
+	if !q.endGiven && q.Begin > ledgerEnd {
+		return afterLedgerEnd("Begin", q.Begin, ledgerEnd)
+	}
+	if q.End != nil && q.Begin > *q.End {
+		return apierr.InvalidArgument.New("beginOffsetExclusive is after endOffsetInclusive")
 	}
 	return nil
 }
@@ -356,7 +429,7 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 	var resp pageBounds
 	err := n.st.View(func(r *store.Reader) error {
 		ledgerEnd := n.st.LedgerEnd()
-		if err := checkOffsets(q.Begin, q.End, ledgerEnd); err != nil {
+		if err := checkPageRange(&q, ledgerEnd); err != nil {
 			return err
 		}
 		if err := n.checkUpdatesNotPruned(q.Begin, q.End); err != nil { // prune.go

@@ -162,9 +162,9 @@ type TopologyReadFormat struct {
 type OffsetRange struct {
 	// After starts the range (0: the ledger's beginning).
 	After int64
-	// Through ends it; nil is the ledger end at the time of the call
-	// (new(int64(0)) is the offset 0: the empty range from the
-	// beginning).
+	// Through ends it; nil is the ledger end at the time of the call.
+	// A given end must be positive, as Canton's (NON_POSITIVE_OFFSET),
+	// and not before After.
 	Through *int64
 	// Tail ignores Through and keeps reading as updates commit, until
 	// ctx ends. In descending order a walk refuses it
@@ -211,11 +211,11 @@ func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token [
 	if !r.Tail {
 		var end int64
 		if r.Through != nil {
-			end = *r.Through
+			end, q.endGiven = *r.Through, true
 		} else {
 			end = n.st.LedgerEnd()
 			if r.After > end {
-				end = r.After // checkOffsets refuses the begin
+				end = r.After // checkPageRange refuses the begin
 			}
 		}
 		q.End = &end
@@ -359,19 +359,11 @@ const typedWalkPage = 500
 func (n *Node) Updates(ctx context.Context, f UpdateReadFormat, r OffsetRange) iter.Seq2[update.Update, error] {
 	return func(yield func(update.Update, error) bool) {
 		size := int32(typedWalkPage)
-		q := n.pageQuery(f, r, &size, nil)
-		if r.Tail && r.Descending {
-			// The JSON stream's refusal, after the format's checks.
-			err := n.public(ctx)
-			if err == nil {
-				err = n.checkSpec(ctx, &q.Format)
-			}
-			if err == nil {
-				err = apierr.DescendingOrderMissingEnd.New("descending order needs end_inclusive")
-			}
+		if err := n.CheckUpdatesRange(ctx, r); err != nil {
 			yield(nil, err)
 			return
 		}
+		q := n.pageQuery(f, r, &size, nil)
 		tr := n.typedRendererFor(ctx)
 		checkpointed := int64(-1) // the offset of the last checkpoint yielded
 		for {
@@ -468,10 +460,19 @@ func CheckUpdateID(id string) error {
 // it (UpdateByOffset: NON_POSITIVE_OFFSET for an offset ≤ 0, else as
 // UpdateByID).
 func (n *Node) UpdateByOffset(ctx context.Context, offset int64, f UpdateReadFormat) (update.Update, error) {
-	if offset <= 0 {
-		return nil, apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
+	if err := CheckUpdateOffset(offset); err != nil {
+		return nil, err
 	}
 	return n.typedUpdateBy(ctx, "", offset, f)
+}
+
+// CheckUpdateOffset checks the offset of an update lookup as Canton's
+// validateUpdateByOffset does: NON_POSITIVE_OFFSET for an offset ≤ 0.
+func CheckUpdateOffset(offset int64) error {
+	if offset <= 0 {
+		return nonPositiveOffset("offset", offset, false)
+	}
+	return nil
 }
 
 func (n *Node) typedUpdateBy(ctx context.Context, id string, off int64, f UpdateReadFormat) (update.Update, error) {

@@ -54,6 +54,10 @@ func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.List
 	if err != nil {
 		return nil, err
 	}
+	// A stream's range checks (the pages it reads make a page's).
+	if err := a.Node.CheckUpdatesRange(ctx, r); err != nil {
+		return nil, err
+	}
 	limitL, take := a.listTake(opts)
 	// A list is written as an updates page is, into a buffer of the
 	// free list or one with room for the last pages (pagebuf.go).

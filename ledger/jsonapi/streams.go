@@ -131,6 +131,11 @@ func streamOf(a *API, ctx context.Context, req GetUpdatesRequest, kind listKind)
 			yield(nil, err)
 			return
 		}
+		// A stream's range checks (the pages it reads make a page's).
+		if err := a.Node.CheckUpdatesRange(ctx, r); err != nil {
+			yield(nil, err)
+			return
+		}
 		r.Checkpoints = true
 		emit := appendElement(kind)
 		read := rawjson.WithStoredValues(ctx)

@@ -103,7 +103,7 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, negative, none := end+5, int64(-1), int64(0)
+	after, negative, none, second := end+5, int64(-1), int64(0), int64(2)
 	alice := l.aliceFormat()
 	tx := func(ef jsonapi.EventFormat, shape string) *jsonapi.UpdateFormat {
 		return &jsonapi.UpdateFormat{IncludeTransactions: &jsonapi.TransactionFormat{EventFormat: ef, TransactionShape: shape}}
@@ -137,6 +137,7 @@ func updatesRefusals(t *testing.T, l *emitLedger) []updatesRefusal {
 		{"end after the ledger end", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &after, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"end before begin", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &none, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 		{"end 0", l.ctx, jsonapi.GetUpdatesRequest{EndInclusive: &none, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
+		{"end before begin, both positive", l.ctx, jsonapi.GetUpdatesRequest{BeginExclusive: 3, EndInclusive: &second, UpdateFormat: tx(alice, jsonapi.ShapeACSDelta)}},
 	}
 }
 

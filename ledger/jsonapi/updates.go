@@ -15,9 +15,8 @@ import (
 // (reads.go): the wire's checks in the Node's order, the typed read with
 // stored values, the emitters.
 
-func nonPositive(offset int64) error {
-	return apierr.NonPositiveOffset.New("Offset %d is not a positive integer", offset)
-}
+// nonPositive is the refusal of a lookup's offset ≤ 0 (the node's).
+func nonPositive(offset int64) error { return ledger.CheckUpdateOffset(offset) }
 
 func notATransaction() error {
 	return apierr.UpdateNotFound.New("Update not found, or not visible: %s", "the update is not a transaction")
