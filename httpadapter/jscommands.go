@@ -3,6 +3,7 @@ package httpadapter
 import (
 	bin "encoding/binary"
 	"encoding/json"
+	"unsafe"
 
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
@@ -17,10 +18,13 @@ import (
 // null, an escape, a duplicate key — it reports false and leaves c alone,
 // and json.Unmarshal decodes it (and words its errors). The cursor checks
 // the JSON grammar of what it reads itself, and the arguments with
-// json.Valid; they (json.RawMessage) share data's bytes, and the strings
-// one copy of data, as copies would hold them.
+// plainEnd or json.Valid; they (json.RawMessage) and the strings share
+// data's bytes, as copies would hold them.
 func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
-	p := jsonCursor{b: data, s: string(data)}
+	// The strings share data's bytes, as the arguments do: data is a
+	// request body of its own (readBody's), which no one writes after it
+	// was read, and the strings would otherwise hold a copy as large.
+	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
 	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
