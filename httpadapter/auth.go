@@ -69,7 +69,10 @@ func (a *adapter) authenticate(r *http.Request, mode authMode) (context.Context,
 // ignored). The bearer header wins when both are present. An Authorization
 // header that is not a non-empty Bearer token is a decode failure (400).
 func tokenFrom(h http.Header) (token string, present bool, err error) {
-	if vs := h.Values("Authorization"); len(vs) > 0 {
+	// The keys as net/http stores them (canonical): Values would
+	// canonicalize them again, and allocate "Sec-Websocket-Protocol" for
+	// every request.
+	if vs := h["Authorization"]; len(vs) > 0 {
 		scheme, tok, _ := strings.Cut(strings.TrimSpace(vs[0]), " ")
 		if !strings.EqualFold(scheme, "Bearer") {
 			return "", false, invalidHeader("Authorization", "expected the Bearer authentication scheme")
@@ -79,7 +82,7 @@ func tokenFrom(h http.Header) (token string, present bool, err error) {
 		}
 		return tok, true, nil
 	}
-	for _, v := range h.Values("Sec-WebSocket-Protocol") {
+	for _, v := range h["Sec-Websocket-Protocol"] {
 		for _, p := range strings.Split(v, ",") {
 			if t, ok := strings.CutPrefix(strings.TrimSpace(p), wsTokenPrefix); ok {
 				return t, t != "", nil

@@ -1,7 +1,9 @@
 package httpadapter
 
 import (
+	bin "encoding/binary"
 	"encoding/json"
+	"unsafe"
 
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
@@ -16,10 +18,13 @@ import (
 // null, an escape, a duplicate key — it reports false and leaves c alone,
 // and json.Unmarshal decodes it (and words its errors). The cursor checks
 // the JSON grammar of what it reads itself, and the arguments with
-// json.Valid; they (json.RawMessage) share data's bytes, and the strings
-// one copy of data, as copies would hold them.
+// plainEnd or json.Valid; they (json.RawMessage) and the strings share
+// data's bytes, as copies would hold them.
 func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
-	p := jsonCursor{b: data, s: string(data)}
+	// The strings share data's bytes, as the arguments do: data is a
+	// request body of its own (readBody's), which no one writes after it
+	// was read, and the strings would otherwise hold a copy as large.
+	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
 	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
@@ -103,20 +108,14 @@ func (p *jsonCursor) next(c byte) bool {
 // str reads a string without escapes (nor control characters, which JSON
 // does not allow in strings).
 func (p *jsonCursor) str() (string, bool) {
-	if !p.next('"') {
+	p.ws()
+	end, ok := plainString(p.b, p.i)
+	if !ok {
 		return "", false
 	}
-	start := p.i
-	for ; p.i < len(p.b); p.i++ {
-		switch c := p.b[p.i]; {
-		case c == '"':
-			p.i++
-			return p.s[start : p.i-1], true
-		case c == '\\' || c < 0x20:
-			return "", false
-		}
-	}
-	return "", false
+	s := p.s[p.i+1 : end-1]
+	p.i = end
+	return s, true
 }
 
 // strs reads an array of strings ([] is an empty, non-nil slice, as
@@ -175,6 +174,10 @@ func (p *jsonCursor) raw() (json.RawMessage, bool) {
 		return nil, false
 	}
 	start, depth := p.i, 0
+	if end, ok := plainEnd(p.b, start); ok {
+		p.i = end
+		return p.b[start:end:end], true
+	}
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case '{', '[':
@@ -285,4 +288,191 @@ func (p *jsonCursor) exercise(c *jsonapi.JsExerciseCommand) bool {
 		seen |= bit
 		return true
 	})
+}
+
+// plainEnd returns the end of the object or array starting at b[i] when
+// it is valid JSON made of what Daml JSON arguments are made of: strings
+// without escapes, numbers, true, false, null, nested at most 32 deep. It
+// reports false for anything else, valid or not, which raw then leaves to
+// json.Valid: one pass over the value, not a bracket scan and then
+// json.Valid's state machine, for the arguments of every submission.
+func plainEnd(b []byte, i int) (int, bool) {
+	var closers [32]byte // the closing bytes of the open containers
+	n := 0
+	for {
+		// At a value.
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return 0, false
+		}
+		ok := true
+		switch c := b[i]; c {
+		case '{', '[':
+			if n == len(closers) {
+				return 0, false
+			}
+			closer := byte(']')
+			if c == '{' {
+				closer = '}'
+			}
+			closers[n] = closer
+			n++
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == closer {
+				n--
+				i++
+				break
+			}
+			if c == '{' {
+				if i, ok = plainKey(b, i); !ok {
+					return 0, false
+				}
+			}
+			continue
+		case '"':
+			i, ok = plainString(b, i)
+		case 't':
+			i, ok = literal(b, i, "true")
+		case 'f':
+			i, ok = literal(b, i, "false")
+		case 'n':
+			i, ok = literal(b, i, "null")
+		default:
+			i, ok = number(b, i)
+		}
+		if !ok {
+			return 0, false
+		}
+		// After a value: the next one of its container, or the ends of
+		// containers.
+		for {
+			if n == 0 {
+				return i, true
+			}
+			i = skipWS(b, i)
+			if i >= len(b) {
+				return 0, false
+			}
+			if b[i] == closers[n-1] {
+				n--
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return 0, false
+			}
+			i++
+			if closers[n-1] == '}' {
+				if i, ok = plainKey(b, skipWS(b, i)); !ok {
+					return 0, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// skipWS skips JSON whitespace from b[i].
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// plainKey reads an object's key (a string without escapes) and its
+// colon from b[i], returning the index after the colon.
+func plainKey(b []byte, i int) (int, bool) {
+	i, ok := plainString(b, i)
+	if !ok {
+		return 0, false
+	}
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return 0, false
+	}
+	return i + 1, true
+}
+
+// plainString reads a string without escapes from b[i], returning the
+// index after its closing quote.
+func plainString(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	for i = plainRun(b, i+1); i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\' || c < 0x20:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// plainRun skips from b[i] the bytes a JSON string holds as they are
+// (ASCII from 0x20 on but '"' and '\\'), eight at a time; it may stop
+// early (a borrow), never late. Ids and names are made of such bytes.
+// (jsontext.PlainPrefix tests the same, but loads its words byte by byte.)
+func plainRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		w := bin.LittleEndian.Uint64(b[i:])
+		q, bs := w^'"'*ones, w^'\\'*ones
+		if (w|(w-0x20*ones)|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	return i
+}
+
+// literal reads the literal lit (true, false, null) at b[i].
+func literal(b []byte, i int, lit string) (int, bool) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return 0, false
+	}
+	return i + len(lit), true
+}
+
+// number reads a JSON number at b[i]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func number(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return 0, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return 0, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+// digits skips the decimal digits from b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
 }

@@ -2,6 +2,7 @@ package httpadapter
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -130,4 +131,86 @@ func BenchmarkDecodeJsCommands(b *testing.B) {
 			}
 		}
 	})
+}
+
+// FuzzPlainEnd: where plainEnd takes a value, json.Valid takes the same
+// bytes and the bracket scan of raw ends where plainEnd does.
+func FuzzPlainEnd(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"p1","initiator":"alice::1220ab","responder":"bob::1220cd"}`,
+		`{ "a" : [ 1 , -0.5e+3 , 2E7, true , false , null , { } , [ ] , "x\u00e9" ] }`,
+		`[[[[]]]]`, `{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":"\n"}`, `{"a":"b\"c"}`,
+		`{"a":tru}`, `{"a":1,}`, `[1 2]`, `{"a" 1}`, `{"a":1}}`, `[` + "\x7f" + `"]`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" || (s[0] != '{' && s[0] != '[') {
+			return // raw calls plainEnd at an object or array only
+		}
+		b := []byte(s)
+		end, ok := plainEnd(b, 0)
+		if !ok {
+			return
+		}
+		if !json.Valid(b[:end]) {
+			t.Fatalf("plainEnd took %q of %q, which json.Valid refuses", b[:end], s)
+		}
+		p := jsonCursor{b: b, s: s}
+		p.i = 0
+		if v, ok := bracketRaw(&p); !ok || len(v) != end {
+			t.Fatalf("plainEnd ends %q at %d, the bracket scan at %d (%v)", s, end, len(v), ok)
+		}
+	})
+}
+
+// bracketRaw is raw without plainEnd: the bracket scan and json.Valid.
+func bracketRaw(p *jsonCursor) (json.RawMessage, bool) {
+	start, depth := p.i, 0
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				p.i++
+				v := p.b[start:p.i:p.i]
+				return v, json.Valid(v)
+			}
+		case '"':
+			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
+				if p.b[p.i] == '\\' {
+					p.i++
+				}
+			}
+		}
+		p.i++
+	}
+	return nil, false
+}
+
+func TestPlainEnd(t *testing.T) {
+	for _, tc := range []struct {
+		s  string
+		ok bool
+	}{
+		{`{"id":"p1","initiator":"alice::1220ab","responder":"bob::1220cd"} tail`, true},
+		{`{ "a" : [ 1 , -0.5e+3 , 2E7, true , false , null , { } , [ ] , "xé" ] }`, true},
+		{`{"a":"b\"c"}`, false}, // an escape: json.Valid's
+		{`{"a":01}`, false},
+		{`{"a":1.}`, false},
+		{`{"a":1,}`, false},
+		{`[1 2]`, false},
+		{`{"a":"b"`, false},
+		{`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`, false}, // 33 deep
+	} {
+		end, ok := plainEnd([]byte(tc.s), 0)
+		if ok != tc.ok {
+			t.Errorf("plainEnd(%q) = %v, want %v", tc.s, ok, tc.ok)
+		}
+		if ok && tc.s[:end] != strings.TrimSuffix(tc.s, " tail") {
+			t.Errorf("plainEnd(%q) ends at %d", tc.s, end)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,33 @@ func TestTimeoutsDeadline(t *testing.T) {
 				t.Errorf("status %d, want %d", rec.Code, tc.want)
 			}
 		})
+	}
+}
+
+// TestTimeoutsHeadersFresh: a request's handler starts with no header,
+// whatever the handler of the request before set (the maps are reused),
+// and its headers reach the answer.
+func TestTimeoutsHeadersFresh(t *testing.T) {
+	to := timeouts{request: time.Minute}
+	for i := range 3 {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/livez", nil)
+		to.serve(rec, req, nil, func(w http.ResponseWriter, _ *http.Request) {
+			if len(w.Header()) != 0 {
+				t.Errorf("request %d: the handler starts with headers %v", i, w.Header())
+			}
+			w.Header().Set("X-Request", strconv.Itoa(i))
+			w.Header().Add("X-Seen", "a")
+			if i == 1 {
+				return // answers nothing: start hands the headers on in finish
+			}
+			w.WriteHeader(http.StatusTeapot)
+		})
+		if got := rec.Header().Get("X-Request"); got != strconv.Itoa(i) {
+			t.Errorf("request %d: X-Request %q", i, got)
+		}
+		if got := rec.Header().Values("X-Seen"); len(got) != 1 {
+			t.Errorf("request %d: X-Seen %q", i, got)
+		}
 	}
 }
