@@ -142,21 +142,18 @@ type Result struct {
 // an inactive contract, an effectful rollback …) is the Error's Cause, a
 // daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
-	// One allocation for the machine's state, the Builder and the Result
-	// with the first command's result (the transaction the caller keeps
-	// shares the Builder's memory anyway).
+	// One allocation for the Builder and the Result with the first
+	// command's result (the transaction the caller keeps shares the
+	// Builder's memory anyway); the machine's state is a finished
+	// submission's (takeRun).
 	st := &struct {
-		m     Machine
-		lt    ledgerTx
-		b     tx.Builder
-		n     nCommands
-		konts [16]kont
-		r     Result
-		buf   [1]Value
+		b   tx.Builder
+		r   Result
+		buf [1]Value
 	}{}
-	m := &st.m
-	*m = Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: st.konts[:0]}
-	f := e.takeFrames(m)
+	run := e.takeRun()
+	m := &run.m
+	m.e, m.ctx, m.maxSteps, m.konts = e, ctx, e.opts.maxSteps(), run.konts[:0]
 	mode := tx.ModeNoKey
 	if sub.ForbidEffectfulRollback {
 		mode = tx.ModeNUCK
@@ -171,16 +168,16 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,
 	})
-	st.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
-	m.tx = &st.lt
+	run.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
+	m.tx = &run.lt
 	res := &st.r
 	if len(cmds) > 0 {
 		res.Results = st.buf[:0:1]
 	}
-	st.n = nCommands{cmds: cmds, res: res}
-	m.ctrl = &st.n
+	run.n = nCommands{cmds: cmds, res: res}
+	m.ctrl = &run.n
 	_, err := m.result()
-	e.keepFrames(m, f)
+	e.keepRun(run)
 	if err != nil {
 		return nil, err
 	}
@@ -189,10 +186,41 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		return nil, txError(err)
 	}
 	res.Transaction, res.Effects, res.TimeBounds = r.Transaction, r.Effects, r.TimeBounds
-	// What the Result keeps alive need not hold the machine's state (the
-	// context, the store, the runtime values).
-	st.m, st.lt, st.n = Machine{}, ledgerTx{}, nCommands{}
 	return res, nil
+}
+
+// submitRun is the state of a submission's machine, which only the
+// machine refers to while it runs: nothing the caller gets (the Result,
+// its values and transaction, an error) points into it. Values never
+// point into the machine (environments, scratch arrays and frames are
+// its own; closures copy what they capture), errors are allocated on
+// their own, and the Builder, which the transaction shares, is not part
+// of it. A finished submission's is reset and kept for the next one
+// (keepRun), with the machine's frame free lists and environment block
+// (machineFrames): a submission would otherwise allocate it, and its
+// first frames of each kind.
+type submitRun struct {
+	m     Machine
+	lt    ledgerTx
+	n     nCommands
+	konts [16]kont
+}
+
+// takeRun returns a finished submission's state (keepRun), or a new one.
+func (e *Engine) takeRun() *submitRun {
+	if r, ok := e.frames.Get().(*submitRun); ok {
+		return r
+	}
+	return new(submitRun)
+}
+
+// keepRun resets r, whose submission is finished, to a zero state but for
+// the machine's frames, and keeps it for the next submission. Nothing
+// stays of the submission: its context, store, values and stacked
+// frames (a failed run leaves frames on the stack) are dropped.
+func (e *Engine) keepRun(r *submitRun) {
+	*r = submitRun{m: Machine{machineFrames: r.m.machineFrames}}
+	e.frames.Put(r)
 }
 
 // machineFrames holds what a machine reuses from the ones before it:
@@ -217,27 +245,6 @@ type machineFrames struct {
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
-}
-
-// takeFrames gives m, a new machine, the frames of a finished
-// submission's, if the engine kept one; it returns their holder, for
-// keepFrames.
-func (e *Engine) takeFrames(m *Machine) *machineFrames {
-	f, _ := e.frames.Get().(*machineFrames)
-	if f != nil {
-		m.machineFrames = *f
-	}
-	return f
-}
-
-// keepFrames keeps the frames of m, whose submission is finished, in f
-// (nil: a new holder) for the next submission.
-func (e *Engine) keepFrames(m *Machine, f *machineFrames) {
-	if f == nil {
-		f = new(machineFrames)
-	}
-	*f = m.machineFrames
-	e.frames.Put(f)
 }
 
 type nCommands struct {
