@@ -242,6 +242,9 @@ type machineFrames struct {
 	letFree freeList[kLet]
 	// bufFree are the value buffers kept for reuse (valBuf).
 	bufFree freeList[valBuf]
+	// createFree are the frames of finished creates kept for reuse
+	// (kCreate.useKey).
+	createFree freeList[kCreate]
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
@@ -294,10 +297,25 @@ type ledgerTx struct {
 	// contracts are the contracts the transaction has used.
 	contracts contractList
 	keyed     []ContractID // contracts created with a key, in order (keys.go)
+	// created are the first contracts the transaction creates (newCreated),
+	// in the submission's own memory (submitRun): the engine's copy of a
+	// contract is its own, referred to only while the submission runs.
+	created  [2]contractInfo
+	nCreated int
 }
 
 // put records c under its id.
 func (lt *ledgerTx) put(c *contractInfo) { lt.contracts.put(c) }
+
+// newCreated returns a zero contractInfo for a contract the transaction
+// creates.
+func (lt *ledgerTx) newCreated() *contractInfo {
+	if lt.nCreated < len(lt.created) {
+		lt.nCreated++
+		return &lt.created[lt.nCreated-1]
+	}
+	return new(contractInfo)
+}
 
 // contractList holds contracts by id: a list while there are few (most
 // transactions use a contract or two, which fit buf), then a map indexes
@@ -563,7 +581,8 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 		m.fail(m.noLedger("create"))
 		return
 	}
-	k := &kCreate{t: t, arg: arg, env: m.env, caps: m.caps}
+	k := m.createFree.get()
+	k.t, k.arg, k.env, k.caps = t, arg, m.env, m.caps
 	k.args[0] = arg
 	m.push(k)
 	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), k.args[:]...)
@@ -588,9 +607,15 @@ type kCreate struct {
 	partyBuf       [4]string
 }
 
-// useKey adds the Create node once the key is known.
+// useKey adds the Create node once the key is known. Then nothing
+// refers to k any more (its caller, resume or createKey's continuation,
+// returns; the Builder copied the parties, the contract and its node
+// hold none of k's memory, nor does an error), and it is given back
+// for the next create.
 func (k *kCreate) useKey(m *Machine, key *tx.KeyWithMaintainers) *Error {
-	return m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
+	err := m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
+	m.createFree.put(k)
+	return err
 }
 
 func (k *kCreate) resume(m *Machine, v Value) {
@@ -639,7 +664,9 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string, ke
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
-	m.tx.put(&contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true})
+	c := m.tx.newCreated()
+	*c = contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
+	m.tx.put(c)
 	if key != nil {
 		m.tx.keyed = append(m.tx.keyed, cid)
 	}
