@@ -142,12 +142,11 @@ type Result struct {
 // an inactive contract, an effectful rollback …) is the Error's Cause, a
 // daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
-	// One allocation for the Builder and the Result with the first
-	// command's result (the transaction the caller keeps shares the
-	// Builder's memory anyway); the machine's state is a finished
-	// submission's (takeRun).
+	// One allocation for the transaction and the Result with the first
+	// command's result; the machine's state and the Builder are a
+	// finished submission's (takeRun).
 	st := &struct {
-		b   tx.Builder
+		f   tx.Finished
 		r   Result
 		buf [1]Value
 	}{}
@@ -159,7 +158,7 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		mode = tx.ModeNUCK
 	}
 	prep := value.Timestamp(sub.prepTime())
-	b := &st.b
+	b := &run.b
 	b.Init(tx.Config{
 		ActAs:           sub.ActAs,
 		TransactionSeed: tx.TransactionSeed(sub.SubmissionSeed, sub.ParticipantID, prep),
@@ -177,30 +176,35 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	run.n = nCommands{cmds: cmds, res: res}
 	m.ctrl = &run.n
 	_, err := m.result()
+	var r tx.Result
+	if err == nil {
+		// The transaction is copied out of the Builder, which is kept.
+		if terr := b.FinishCopy(&r, &st.f); terr != nil {
+			err = txError(terr)
+		}
+	}
 	e.keepRun(run)
 	if err != nil {
 		return nil, err
-	}
-	r, err := b.Finish()
-	if err != nil {
-		return nil, txError(err)
 	}
 	res.Transaction, res.Effects, res.TimeBounds = r.Transaction, r.Effects, r.TimeBounds
 	return res, nil
 }
 
-// submitRun is the state of a submission's machine, which only the
-// machine refers to while it runs: nothing the caller gets (the Result,
-// its values and transaction, an error) points into it. Values never
-// point into the machine (environments, scratch arrays and frames are
-// its own; closures copy what they capture), errors are allocated on
-// their own, and the Builder, which the transaction shares, is not part
-// of it. A finished submission's is reset and kept for the next one
+// submitRun is the state of a submission's machine and its Builder,
+// which only the machine refers to while it runs: nothing the caller
+// gets (the Result, its values and transaction, an error) points into
+// it. Values never point into the machine (environments, scratch arrays
+// and frames are its own; closures copy what they capture), errors are
+// allocated on their own (the Builder's too, whose lists they copy or
+// which are allocated apart from it), and the transaction is copied out
+// of the Builder's buffers (FinishCopy). A finished submission's is reset and kept for the next one
 // (keepRun), with the machine's frame free lists and environment block
 // (machineFrames): a submission would otherwise allocate it, and its
 // first frames of each kind.
 type submitRun struct {
 	m     Machine
+	b     tx.Builder
 	lt    ledgerTx
 	n     nCommands
 	konts [16]kont
