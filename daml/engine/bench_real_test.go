@@ -7,6 +7,8 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/engine"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/daml/tx"
+	"github.com/ledgernode/ledgernode/daml/value"
 )
 
 // The benchmarks of the real DARs measure Submit (interpretation and the
@@ -27,6 +29,54 @@ func BenchmarkRealPingCreate(b *testing.B) {
 	for b.Loop() {
 		if _, err := e.Submit(ctx, sub, engine.CreateCommand(ping, arg)); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRealPingCreatePath is the Daml side of a Ping create as the
+// ledger's submit-and-wait runs it: the argument decoded from its JSON
+// (value.FromJSONAt) and converted (FromValue), the submission, its
+// contract ids suffixed, its events listed and the create argument
+// rendered as JSON.
+func BenchmarkRealPingCreatePath(b *testing.B) {
+	d := loadDAR(b, pingDARName)
+	e := engine.New(d, engine.Options{})
+	ping := typeID(b, d, pingPkgName, "Canton.Internal.Ping", "Ping")
+	byID := map[string]*lf.Package{}
+	for _, p := range d.Packages {
+		byID[p.ID] = p
+	}
+	lookup := func(id string) *lf.Package { return byID[id] }
+	typ := value.TypeOf(ping.PackageID, ping.Module, ping.Name)
+	js := value.NewJSONAppender(lookup)
+	raw := []byte(`{"id":"p12345","initiator":"alice::1220abcdef","responder":"bob::1220abcdef"}`)
+	ctx := context.Background()
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := value.FromJSONAt(raw, typ, "commands[0].CreateCommand.createArguments", lookup)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev, err := e.FromValue(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := e.Submit(ctx, engine.Submission{ActAs: []string{"alice::1220abcdef"}, LedgerTime: 1_700_000_000_000_000,
+			PreparationTime: 1_700_000_000_000_000, SubmissionSeed: tx.Hash{1, 2, 3}, ParticipantID: "participant1::1220abcd"},
+			engine.CreateCommand(ping, ev))
+		if err != nil {
+			b.Fatal(err)
+		}
+		t, err := res.Transaction.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf("1220updateid", node) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		var evBuf [4]tx.Event
+		for _, ev := range t.AppendEvents(evBuf[:0], nil, tx.LedgerEffects) {
+			if c, ok := ev.Node.(*tx.Create); ok {
+				buf = js.AppendAs(buf[:0], c.Arg, typ)
+			}
 		}
 	}
 }

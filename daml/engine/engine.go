@@ -90,9 +90,9 @@ type Engine struct {
 	// their frame free lists and continuation stack (newMachine): the
 	// Daml Script runner evaluates once per question.
 	machines sync.Pool
-	// frames are the frame free lists and environment blocks of
-	// finished submissions' machines (machineFrames), for the next
-	// submissions' (Submit).
+	// frames are the machines of finished submissions (submitRun), with
+	// their frame free lists and environment blocks, for the next
+	// submissions (Submit).
 	frames sync.Pool
 	// fmapMemo is the fmap method of the Functor dictionary the script
 	// jets last asked (fmapDict).

@@ -142,27 +142,23 @@ type Result struct {
 // an inactive contract, an effectful rollback …) is the Error's Cause, a
 // daml/tx error such as *tx.AuthorizationError, reachable with errors.As.
 func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Result, error) {
-	// One allocation for the machine's state, the Builder and the Result
-	// with the first command's result (the transaction the caller keeps
-	// shares the Builder's memory anyway).
+	// One allocation for the transaction and the Result with the first
+	// command's result; the machine's state and the Builder are a
+	// finished submission's (takeRun).
 	st := &struct {
-		m     Machine
-		lt    ledgerTx
-		b     tx.Builder
-		n     nCommands
-		konts [16]kont
-		r     Result
-		buf   [1]Value
+		f   tx.Finished
+		r   Result
+		buf [1]Value
 	}{}
-	m := &st.m
-	*m = Machine{e: e, ctx: ctx, maxSteps: e.opts.maxSteps(), konts: st.konts[:0]}
-	f := e.takeFrames(m)
+	run := e.takeRun()
+	m := &run.m
+	m.e, m.ctx, m.maxSteps, m.konts = e, ctx, e.opts.maxSteps(), run.konts[:0]
 	mode := tx.ModeNoKey
 	if sub.ForbidEffectfulRollback {
 		mode = tx.ModeNUCK
 	}
 	prep := value.Timestamp(sub.prepTime())
-	b := &st.b
+	b := &run.b
 	b.Init(tx.Config{
 		ActAs:           sub.ActAs,
 		TransactionSeed: tx.TransactionSeed(sub.SubmissionSeed, sub.ParticipantID, prep),
@@ -171,28 +167,64 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,
 	})
-	st.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
-	m.tx = &st.lt
+	run.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
+	m.tx = &run.lt
 	res := &st.r
 	if len(cmds) > 0 {
 		res.Results = st.buf[:0:1]
 	}
-	st.n = nCommands{cmds: cmds, res: res}
-	m.ctrl = &st.n
+	run.n = nCommands{cmds: cmds, res: res}
+	m.ctrl = &run.n
 	_, err := m.result()
-	e.keepFrames(m, f)
+	var r tx.Result
+	if err == nil {
+		// The transaction is copied out of the Builder, which is kept.
+		if terr := b.FinishCopy(&r, &st.f); terr != nil {
+			err = txError(terr)
+		}
+	}
+	e.keepRun(run)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.Finish()
-	if err != nil {
-		return nil, txError(err)
-	}
 	res.Transaction, res.Effects, res.TimeBounds = r.Transaction, r.Effects, r.TimeBounds
-	// What the Result keeps alive need not hold the machine's state (the
-	// context, the store, the runtime values).
-	st.m, st.lt, st.n = Machine{}, ledgerTx{}, nCommands{}
 	return res, nil
+}
+
+// submitRun is the state of a submission's machine and its Builder,
+// which only the machine refers to while it runs: nothing the caller
+// gets (the Result, its values and transaction, an error) points into
+// it. Values never point into the machine (environments, scratch arrays
+// and frames are its own; closures copy what they capture), errors are
+// allocated on their own (the Builder's too, whose lists they copy or
+// which are allocated apart from it), and the transaction is copied out
+// of the Builder's buffers (FinishCopy). A finished submission's is reset and kept for the next one
+// (keepRun), with the machine's frame free lists and environment block
+// (machineFrames): a submission would otherwise allocate it, and its
+// first frames of each kind.
+type submitRun struct {
+	m     Machine
+	b     tx.Builder
+	lt    ledgerTx
+	n     nCommands
+	konts [16]kont
+}
+
+// takeRun returns a finished submission's state (keepRun), or a new one.
+func (e *Engine) takeRun() *submitRun {
+	if r, ok := e.frames.Get().(*submitRun); ok {
+		return r
+	}
+	return new(submitRun)
+}
+
+// keepRun resets r, whose submission is finished, to a zero state but for
+// the machine's frames, and keeps it for the next submission. Nothing
+// stays of the submission: its context, store, values and stacked
+// frames (a failed run leaves frames on the stack) are dropped.
+func (e *Engine) keepRun(r *submitRun) {
+	*r = submitRun{m: Machine{machineFrames: r.m.machineFrames}}
+	e.frames.Put(r)
 }
 
 // machineFrames holds what a machine reuses from the ones before it:
@@ -214,30 +246,12 @@ type machineFrames struct {
 	letFree freeList[kLet]
 	// bufFree are the value buffers kept for reuse (valBuf).
 	bufFree freeList[valBuf]
+	// createFree are the frames of finished creates kept for reuse
+	// (kCreate.useKey).
+	createFree freeList[kCreate]
 	// envs is the rest of the block new environments are cut from
 	// (newEnv): values never handed out, all zero.
 	envs []Value
-}
-
-// takeFrames gives m, a new machine, the frames of a finished
-// submission's, if the engine kept one; it returns their holder, for
-// keepFrames.
-func (e *Engine) takeFrames(m *Machine) *machineFrames {
-	f, _ := e.frames.Get().(*machineFrames)
-	if f != nil {
-		m.machineFrames = *f
-	}
-	return f
-}
-
-// keepFrames keeps the frames of m, whose submission is finished, in f
-// (nil: a new holder) for the next submission.
-func (e *Engine) keepFrames(m *Machine, f *machineFrames) {
-	if f == nil {
-		f = new(machineFrames)
-	}
-	*f = m.machineFrames
-	e.frames.Put(f)
 }
 
 type nCommands struct {
@@ -287,10 +301,25 @@ type ledgerTx struct {
 	// contracts are the contracts the transaction has used.
 	contracts contractList
 	keyed     []ContractID // contracts created with a key, in order (keys.go)
+	// created are the first contracts the transaction creates (newCreated),
+	// in the submission's own memory (submitRun): the engine's copy of a
+	// contract is its own, referred to only while the submission runs.
+	created  [2]contractInfo
+	nCreated int
 }
 
 // put records c under its id.
 func (lt *ledgerTx) put(c *contractInfo) { lt.contracts.put(c) }
+
+// newCreated returns a zero contractInfo for a contract the transaction
+// creates.
+func (lt *ledgerTx) newCreated() *contractInfo {
+	if lt.nCreated < len(lt.created) {
+		lt.nCreated++
+		return &lt.created[lt.nCreated-1]
+	}
+	return new(contractInfo)
+}
 
 // contractList holds contracts by id: a list while there are few (most
 // transactions use a contract or two, which fit buf), then a map indexes
@@ -556,7 +585,8 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 		m.fail(m.noLedger("create"))
 		return
 	}
-	k := &kCreate{t: t, arg: arg, env: m.env, caps: m.caps}
+	k := m.createFree.get()
+	k.t, k.arg, k.env, k.caps = t, arg, m.env, m.caps
 	k.args[0] = arg
 	m.push(k)
 	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), k.args[:]...)
@@ -581,9 +611,15 @@ type kCreate struct {
 	partyBuf       [4]string
 }
 
-// useKey adds the Create node once the key is known.
+// useKey adds the Create node once the key is known. Then nothing
+// refers to k any more (its caller, resume or createKey's continuation,
+// returns; the Builder copied the parties, the contract and its node
+// hold none of k's memory, nor does an error), and it is given back
+// for the next create.
 func (k *kCreate) useKey(m *Machine, key *tx.KeyWithMaintainers) *Error {
-	return m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
+	err := m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
+	m.createFree.put(k)
+	return err
 }
 
 func (k *kCreate) resume(m *Machine, v Value) {
@@ -632,7 +668,9 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string, ke
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
-	m.tx.put(&contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true})
+	c := m.tx.newCreated()
+	*c = contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
+	m.tx.put(c)
 	if key != nil {
 		m.tx.keyed = append(m.tx.keyed, cid)
 	}

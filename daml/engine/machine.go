@@ -611,7 +611,7 @@ func releasesVals(f finisher) bool {
 }
 
 // maxFree bounds the frames a machine keeps for reuse, per free list
-// (seqFree, overFree, matchFree, letFree).
+// (seqFree, overFree, matchFree, letFree, createFree).
 const maxFree = 64
 
 // freeList holds a machine's frames of one kind given back for reuse,

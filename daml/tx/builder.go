@@ -682,6 +682,49 @@ func (b *Builder) Finish() (*Result, error) {
 	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
 }
 
+// Finished holds a finished transaction and, in arrays as long as the
+// Builder's own, its first nodes, seeds and roots (FinishCopy): a caller
+// keeps it in an allocation of its own.
+type Finished struct {
+	t     Transaction
+	nodes [len(builderBufs{}.nodes)]Node
+	seeds [len(builderBufs{}.seeds)]NodeSeed
+	roots [len(builderBufs{}.roots)]NodeID
+}
+
+// FinishCopy is Finish for a Builder that is reused afterwards (reset to
+// zero, then Init): the Result is set in r, and its transaction shares
+// none of the Builder's own memory. The transaction is f's; its node,
+// seed and root lists, which may be in the Builder's buffers, are
+// copied to f's arrays when they fit (a longer list outgrew the
+// Builder's buffer: its array is its own).
+func (b *Builder) FinishCopy(r *Result, f *Finished) error {
+	if b.ctx.kind != ctxRoot {
+		return &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
+	}
+	t := &f.t
+	if b.preOrder() {
+		b.asBuilt(t)
+		t.Nodes, t.NodeSeeds, t.Roots = detach(t.Nodes, f.nodes[:]), detach(t.NodeSeeds, f.seeds[:]), detach(t.Roots, f.roots[:])
+	} else {
+		// Normalize builds new lists.
+		raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
+		t = raw.Normalize()
+	}
+	*r = Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}
+	return nil
+}
+
+// detach returns s, a non-nil clipped list, copied to buf if it fits
+// (clipped, never nil), else s.
+func detach[T any](s, buf []T) []T {
+	if len(s) > len(buf) {
+		return s
+	}
+	n := copy(buf, s)
+	return buf[:n:n]
+}
+
 // preOrder reports whether the nodes built so far already are a
 // normalized transaction: with no try block (no reserved slot, no
 // Rollback), node ids are allocated in pre-order (an exercise before its

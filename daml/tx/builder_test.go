@@ -3,6 +3,7 @@ package tx
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -267,5 +268,43 @@ func TestTimeBounds(t *testing.T) {
 				t.Error("Constrained/Contains")
 			}
 		})
+	}
+}
+
+// TestFinishCopy checks that FinishCopy returns what Finish does and that
+// its transaction keeps nothing of the Builder: a Builder reset and used
+// again leaves it as it was.
+func TestFinishCopy(t *testing.T) {
+	build := func(b *Builder, party string, n int) {
+		b.Init(Config{ActAs: ps(party), TransactionSeed: Hash{1, 2, 3}, PreparationTime: 1_700_000_000_000_000})
+		for i := range n {
+			in := CreateInput{PackageName: "p", TemplateID: tpl("Ping"), Signatories: ps(party), Observers: ps("bob"),
+				Arg: value.Record{RecordID: new(tpl("Ping")), Fields: []value.RecordField{{Label: "id", Value: value.Int64(i)}}}}
+			if _, err := b.Create(in); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, n := range []int{0, 1, 2, 3, 5} {
+		var want, b Builder
+		build(&want, "alice", n)
+		wr, err := want.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		build(&b, "alice", n)
+		var r Result
+		var f Finished
+		if err := b.FinishCopy(&r, &f); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&r, wr) {
+			t.Fatalf("%d creates: FinishCopy gives %+v, Finish %+v", n, r, *wr)
+		}
+		b = Builder{}
+		build(&b, "carol", n)
+		if !reflect.DeepEqual(&r, wr) {
+			t.Fatalf("%d creates: the Builder's reuse changed the transaction", n)
+		}
 	}
 }

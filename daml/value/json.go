@@ -35,6 +35,7 @@ func FromJSONAt(raw []byte, t lf.Type, path string, lookup func(pkgID string) *l
 	}
 	c.build, c.count = true, true
 	v, err := c.value(0, t, nil, root, 0)
+	putChecker(c)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -160,7 +161,11 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	if path == "" {
 		path = "$"
 	}
-	c := &checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
+	c, _ := checkers.Get().(*checker)
+	if c == nil {
+		c = new(checker)
+	}
+	*c = checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
 	c.paths = c.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
@@ -173,6 +178,21 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	}
 	c.tp = &c.tape
 	return c, &c.root, nil
+}
+
+// checkers are the checkers of finished FromJSONAt calls (putChecker),
+// for newChecker.
+var checkers sync.Pool
+
+// putChecker keeps c, a checker of newChecker whose value has been
+// built, for the next newChecker, which resets it. Nothing keeps a
+// reference into c once its value is built: the values hold copies of
+// the JSON's strings and data types of their own (dataTypeID), the
+// errors hold their path as text (newError), and the tape's tokens and
+// the path slabs are only c's.
+func putChecker(c *checker) {
+	*c = checker{}
+	checkers.Put(c)
 }
 
 // ---------------------------------------------------------------------
