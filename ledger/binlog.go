@@ -164,7 +164,14 @@ func (w *binEncoder) note(ss ...string) {
 // encode returns the stored form of an entry: the binary form, or the
 // JSON one (encodeJSON) for an entry with topology events. The nodes are
 // encoded from e.Nodes.
-func (e *logEntry) encode() []byte {
+func (e *logEntry) encode() []byte { return e.encodeWith(newBuffer) }
+
+// newBuffer is make([]byte, 0, n).
+func newBuffer(n int) []byte { return make([]byte, 0, n) }
+
+// encodeWith is encode with the buffer of the binary form from alloc
+// (store.ValueBuffer: appendEntry).
+func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	if len(e.Topology) > 0 {
 		return e.encodeJSON()
 	}
@@ -188,7 +195,7 @@ func (e *logEntry) encode() []byte {
 	for _, r := range raws {
 		rawLen += len(r)
 	}
-	w.b = make([]byte, 0, 1+2*binaryMaxVarint+rawLen+w.size+crcSize)
+	w.b = alloc(1 + 2*binaryMaxVarint + rawLen + w.size + crcSize)
 	w.b = append(w.b, binlogV1)
 	w.uint(uint64(rawLen))
 	w.uint(uint64(w.lists))

@@ -210,6 +210,13 @@ func setContractRecord(t *store.Tx, rec *contractRecord, raw []byte) {
 	t.SetOwnedDecoded(store.ContractKey(rec.Create.ContractID), raw, rec)
 }
 
+// setPooledContractRecord is setContractRecord of raw, a buffer of
+// store.ValueBuffer that nothing else keeps (store.Tx.SetPooledDecoded).
+func setPooledContractRecord(t *store.Tx, rec *contractRecord, raw []byte) {
+	normalizeRecord(rec, raw)
+	t.SetPooledDecoded(store.ContractKey(rec.Create.ContractID), raw, rec)
+}
+
 // setContractRecordLazy is setContractRecord of the record encode(rec)
 // encodes, rendered at its first read where the store renders lazily
 // (store.Tx.SetOwnedLazyDecoded; deferred.go): encode must encode rec as

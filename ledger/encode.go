@@ -382,7 +382,12 @@ func encodeContractRecordJSON(rec *contractRecord) []byte {
 // encoded ahead: json.Marshal's encoding of the record without its create
 // node, the node spliced in as the last member (as it always was stored).
 func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
-	o := newJSONObject(make([]byte, 0, contractRecordSize(rec)+len(create)))
+	return encodeContractRecordWith(newBuffer, rec, create)
+}
+
+// encodeContractRecordWith is encodeContractRecord into a buffer of alloc.
+func encodeContractRecordWith(alloc func(n int) []byte, rec *contractRecord, create json.RawMessage) []byte {
+	o := newJSONObject(alloc(contractRecordSize(rec) + len(create)))
 	o.contractRecordFields(rec)
 	o.spliced("create", create)
 	return o.end()

@@ -825,7 +825,9 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
 			var raw []byte
 			if !deferred {
-				raw = encodeContractRecord(rec, it.createdJSON[i])
+				// Kept by the store alone (the active entries copy it):
+				// a pooled buffer.
+				raw = encodeContractRecordWith(store.ValueBuffer, rec, it.createdJSON[i])
 			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
@@ -835,7 +837,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			if deferred {
 				setContractRecordLazy(t, rec, encodeCreatedRecord)
 			} else {
-				setContractRecord(t, rec, raw)
+				setPooledContractRecord(t, rec, raw)
 			}
 		}
 		for _, nd := range it.transient {

@@ -269,7 +269,9 @@ func appendEntry(tx *store.Tx, e *logEntry) {
 		appendDeferredEntry(tx, e) // deferred.go
 		return
 	}
-	tx.SetOwned(store.UpdateKey(e.Offset), e.encode())
+	// Nothing keeps the stored form but the store: its buffer serves
+	// the next entries once committed.
+	tx.SetPooled(store.UpdateKey(e.Offset), e.encodeWith(store.ValueBuffer))
 	appendEntryIndexes(tx, e)
 }
 

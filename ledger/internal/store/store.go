@@ -143,6 +143,9 @@ type Store struct {
 	// pending is commitBatch's list of the applied operations, kept
 	// between batches (the committer's own).
 	pending []applied
+	// pooled are the buffers of the batch's SetPooled values, given back
+	// once the batch is committed (commitBatch).
+	pooled [][]byte
 	quit    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -533,10 +536,22 @@ func (s *Store) commitBatch(batch []*request) {
 		}
 		pending = append(pending, applied{r: r, v: v, writes: writes, end: newEnd, spills: spills})
 		end = newEnd
+		for _, w := range writes {
+			if w.pooled {
+				s.pooled = append(s.pooled, w.val)
+			}
+		}
 	}
 	s.finish(txn, pending)
 	clear(pending) // the answered requests go back to their pool
 	s.pending = pending[:0]
+	// Badger copied the committed values (into its memtable, its logs):
+	// their buffers serve the next values.
+	for _, b := range s.pooled {
+		putValueBuffer(b)
+	}
+	clear(s.pooled)
+	s.pooled = s.pooled[:0]
 }
 
 // finish commits txn, publishes the ledger end of the last applied operation
@@ -740,6 +755,7 @@ type write struct {
 	meta     byte // metaSpilled: val is a pointer to a spilled value
 	chunk    bool // the deletion of a spilled value's chunk
 	owned    bool // val is handed over for good (SetOwned)
+	pooled   bool // val goes back to ValueBuffer's pool once committed (SetPooled)
 	// decoded is val's decoded form (SetOwnedDecoded), kept by an
 	// overlay store only, or a *lazyValue (SetOwnedLazy, val nil).
 	decoded any
@@ -867,6 +883,19 @@ func (t *Tx) Set(key, val []byte) { t.stage(write{key: slices.Clone(key), val: v
 // UpdateKey and an encoder). Neither is copied, not even by an overlay
 // store's commit, which copies the values of Set.
 func (t *Tx) SetOwned(key, val []byte) { t.stage(write{key: key, val: val, owned: true}) }
+
+// SetPooled stages a write of val, a buffer of ValueBuffer, at key, as
+// SetOwned does; once the write is committed, the store gives the buffer
+// back to ValueBuffer for a later value, so the caller must keep nothing
+// of val (nor the key's bytes, if they share its buffer) past this call.
+// An overlay store, which keeps its values, keeps val as SetOwned's.
+func (t *Tx) SetPooled(key, val []byte) { t.SetPooledDecoded(key, val, nil) }
+
+// SetPooledDecoded is SetPooled with decoded, val's decoded form, as
+// SetOwnedDecoded hands it over (an overlay store keeps it).
+func (t *Tx) SetPooledDecoded(key, val []byte, decoded any) {
+	t.stage(write{key: key, val: val, owned: true, pooled: t.ov == nil, decoded: decoded})
+}
 
 // SetOwnedDecoded is SetOwned with decoded, the form the caller's
 // readers decode val to, which the caller hands over for good too (its
