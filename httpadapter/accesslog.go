@@ -65,17 +65,19 @@ func noteCorrelationID(r *http.Request, id string) {
 	}
 }
 
-// accessLog runs next and then logs one line at info level: method, route
-// pattern (the path when no route matched), status, duration, user and
-// the correlation id of an error answer. A WebSocket stream is logged
-// when it ends, with status 101.
+// accessLog runs next and then logs one line: method, route pattern (the
+// path when no route matched), status, duration, user and the correlation
+// id of an error answer, at the level Canton's JSON API logs the
+// response's kind (accessLevel): a request answered well at debug, a
+// client's error at info, a server error at error. A WebSocket stream is
+// logged when it ends, with status 101.
 //
 // next gets the context the request is to run under (the entry added;
 // nil when nothing is logged: r's own), and makes the request with it
 // itself: the timeout middleware adds its deadline first, so that a
 // request is copied once, not twice.
 func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request, context.Context)) {
-	if !a.log.Enabled(r.Context(), slog.LevelInfo) {
+	if !a.log.Enabled(r.Context(), slog.LevelError) {
 		next(w, r, nil)
 		return
 	}
@@ -93,6 +95,10 @@ func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next func(ht
 	if status == 0 {
 		status = http.StatusOK
 	}
+	level := accessLevel(status)
+	if !a.log.Enabled(r.Context(), level) {
+		return
+	}
 	end := time.Now() // the record's time and the duration's end: one clock read
 	// The record Logger.LogAttrs would make, with the source position of
 	// this call site found once: runtime.Callers for every request cost
@@ -104,7 +110,7 @@ func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next func(ht
 		pc = pcs[0]
 		accessLogPC.Store(pc)
 	}
-	rec := slog.NewRecord(end, slog.LevelInfo, "http request", pc)
+	rec := slog.NewRecord(end, level, "http request", pc)
 	rec.AddAttrs(
 		slog.String("method", r.Method),
 		slog.String("route", route),
@@ -118,6 +124,25 @@ func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next func(ht
 		rec.AddAttrs(slog.String("correlationId", e.correlationID))
 	}
 	_ = a.log.Handler().Handle(r.Context(), rec)
+}
+
+// accessLevel is the level of the access-log line of a response with
+// status, as Canton's JSON API decides a response's kind
+// (V2Routes.decideResponseKind) and its request logger logs it
+// (ApiRequestLogger.logResponseStatus): a server error at error, an
+// authentication or authorization refusal at debug (Canton's Security
+// kind), another client error at info, anything else at debug. A node
+// at the default info level logs what went wrong, not every request.
+func accessLevel(status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelError
+	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusProxyAuthRequired:
+		return slog.LevelDebug
+	case status >= 400:
+		return slog.LevelInfo
+	}
+	return slog.LevelDebug
 }
 
 // accessState is what accessLog allocates per request.

@@ -37,12 +37,13 @@ func TestVerboseErrorsFlag(t *testing.T) {
 	}
 }
 
-// TestLogs: an access-log line per request and the domain events at info,
-// nothing of them at -log-level warn, JSON with -log-format json.
+// TestLogs: an access-log line per request (at debug for a request
+// answered well, as Canton's request logger) and the domain events at
+// info, nothing of them at -log-level warn, JSON with -log-format json.
 func TestLogs(t *testing.T) {
 	t.Parallel()
 	var logs lockedBuffer
-	s := startServer(t, slog.New(slog.NewJSONHandler(&logs, nil)), "-in-memory", "-auth", "none")
+	s := startServer(t, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})), "-in-memory", "-auth", "none")
 	call(t, "POST", s.base+"/v2/parties", "", `{"partyIdHint":"alice"}`)
 	call(t, "GET", s.base+"/v2/parties/"+url.PathEscape("alice::1220ab"), "", "")
 	s.stop()
@@ -60,7 +61,8 @@ func TestLogs(t *testing.T) {
 		}
 	}
 	if len(access) != 2 || access[0]["route"] != "/v2/parties" || access[1]["route"] != "/v2/parties/:party" ||
-		access[0]["status"] != 200.0 || access[0]["method"] != "POST" || access[0]["user"] != "participant_admin" || access[0]["duration"] == nil {
+		access[0]["status"] != 200.0 || access[0]["method"] != "POST" || access[0]["user"] != "participant_admin" || access[0]["duration"] == nil ||
+		access[0]["level"] != "DEBUG" || access[1]["level"] != "DEBUG" {
 		t.Errorf("access lines %v", access)
 	}
 	if len(allocated) != 1 || !strings.HasPrefix(allocated[0]["party"].(string), "alice::") {
