@@ -146,9 +146,9 @@ type Store struct {
 	// pooled are the buffers of the batch's SetPooled values, given back
 	// once the batch is committed (commitBatch).
 	pooled [][]byte
-	quit    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	quit   chan struct{}
+	done   chan struct{}
+	once   sync.Once
 
 	// reads counts the reads of the database under way (beginRead), with
 	// readsClosed set by Close, which waits for readsDone (closed by the
