@@ -69,12 +69,15 @@ func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 	for _, p := range hs {
 		size += len(store.PrefixActiveByParty) + len(p) + 1 + len(c.ContractID)
 	}
-	keys := make([]byte, 0, size)
+	keys := store.ValueBuffer(size)
 	for _, p := range hs {
 		start := len(keys)
 		keys = store.AppendActiveByPartyKey(keys, p, c.ContractID)
 		t.SetOwned(keys[start:len(keys):len(keys)], val)
 	}
+	// Nothing keeps the keys but the store: their buffer serves the next
+	// writes once committed.
+	t.Pool(keys)
 	return len(hs)
 }
 

@@ -288,7 +288,7 @@ func appendEntryIndexes(tx *store.Tx, e *logEntry) {
 	for _, p := range parties {
 		size += len(store.PrefixPartyUpdate) + len(p) + 9
 	}
-	buf := store.AppendUpdateIDKey(make([]byte, 0, size), e.UpdateID)
+	buf := store.AppendUpdateIDKey(store.ValueBuffer(size), e.UpdateID)
 	idEnd := len(buf)
 	buf = store.AppendOffset(buf, e.Offset)
 	tx.SetOwned(buf[:idEnd:idEnd], buf[idEnd:len(buf):len(buf)])
@@ -297,6 +297,7 @@ func appendEntryIndexes(tx *store.Tx, e *logEntry) {
 		buf = store.AppendPartyUpdateKey(buf, p, e.Offset)
 		tx.SetOwned(buf[start:len(buf):len(buf)], nil)
 	}
+	tx.Pool(buf) // the store's alone: reused once committed
 }
 
 // union returns the sorted union of party lists, without duplicates.

@@ -99,7 +99,9 @@ func (r *request) release() {
 		w = nil
 	}
 	clear(w) // the keys and values are their writers'
-	r.op, r.tx = nil, Tx{writes: w[:0]}
+	p := r.tx.pooled
+	clear(p) // back in ValueBuffer's pools
+	r.op, r.tx = nil, Tx{writes: w[:0], pooled: p[:0]}
 	requests.Put(r)
 }
 
@@ -472,7 +474,7 @@ func (s *Store) commitBatch(batch []*request) {
 	pending := s.pending[:0]
 	for _, r := range batch {
 		tx := &r.tx
-		*tx = Tx{Reader: Reader{txn: txn, shared: s.shared}, base: end, writes: tx.writes}
+		*tx = Tx{Reader: Reader{txn: txn, shared: s.shared}, base: end, writes: tx.writes, pooled: tx.pooled[:0]}
 		v, err := runOp(r.op, tx)
 		if err != nil {
 			r.res <- result{err: err}
@@ -536,11 +538,7 @@ func (s *Store) commitBatch(batch []*request) {
 		}
 		pending = append(pending, applied{r: r, v: v, writes: writes, end: newEnd, spills: spills})
 		end = newEnd
-		for _, w := range writes {
-			if w.pooled {
-				s.pooled = append(s.pooled, w.val)
-			}
-		}
+		s.pooled = append(s.pooled, tx.pooled...)
 	}
 	s.finish(txn, pending)
 	clear(pending) // the answered requests go back to their pool
@@ -755,7 +753,6 @@ type write struct {
 	meta     byte // metaSpilled: val is a pointer to a spilled value
 	chunk    bool // the deletion of a spilled value's chunk
 	owned    bool // val is handed over for good (SetOwned)
-	pooled   bool // val goes back to ValueBuffer's pool once committed (SetPooled)
 	// decoded is val's decoded form (SetOwnedDecoded), kept by an
 	// overlay store only, or a *lazyValue (SetOwnedLazy, val nil).
 	decoded any
@@ -817,6 +814,9 @@ type Tx struct {
 	index  map[string]int // staged keys to writes, from indexFrom writes on
 	base   int64
 	next   int64
+	// pooled are the buffers handed to Pool, back to ValueBuffer once
+	// the operation is committed.
+	pooled [][]byte
 }
 
 // Get returns the value at key as this operation sees it.
@@ -894,7 +894,19 @@ func (t *Tx) SetPooled(key, val []byte) { t.SetPooledDecoded(key, val, nil) }
 // SetPooledDecoded is SetPooled with decoded, val's decoded form, as
 // SetOwnedDecoded hands it over (an overlay store keeps it).
 func (t *Tx) SetPooledDecoded(key, val []byte, decoded any) {
-	t.stage(write{key: key, val: val, owned: true, pooled: t.ov == nil, decoded: decoded})
+	t.SetOwnedDecoded(key, val, decoded)
+	t.Pool(val)
+}
+
+// Pool hands buf, a buffer of ValueBuffer that holds keys or values the
+// operation wrote with SetOwned (a party's index keys, say), back to
+// ValueBuffer once the operation is committed: the caller keeps nothing
+// of it past this call. An overlay store, which keeps what it is given,
+// keeps it.
+func (t *Tx) Pool(buf []byte) {
+	if t.ov == nil {
+		t.pooled = append(t.pooled, buf)
+	}
 }
 
 // SetOwnedDecoded is SetOwned with decoded, the form the caller's

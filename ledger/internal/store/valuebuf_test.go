@@ -54,21 +54,21 @@ func TestSetPooledValuesSurviveReuse(t *testing.T) {
 }
 
 // TestValueBufferReturnsCommittedBuffers checks that a committed
-// SetPooled value's buffer comes back from ValueBuffer, and that an
-// overlay store keeps its values' buffers.
+// SetPooled value's buffer comes back from ValueBuffer (in one of a few
+// tries: a sync.Pool may drop what it is given, as it does at random
+// under the race detector).
 func TestValueBufferReturnsCommittedBuffers(t *testing.T) {
 	s := openTest(t, 8<<20)
-	// Drain what the pool holds from other tests' commits.
-	seen := map[*byte]bool{}
-	val := append(ValueBuffer(1000), "v"...)
-	if _, err := s.Submit(func(tx *Tx) (any, error) { tx.SetPooled([]byte("k"), val); return nil, nil }); err != nil {
-		t.Fatal(err)
+	for try := range 20 {
+		val := append(ValueBuffer(1000), "v"...)
+		if _, err := s.Submit(func(tx *Tx) (any, error) { tx.SetPooled(fmt.Appendf(nil, "k%d", try), val); return nil, nil }); err != nil {
+			t.Fatal(err)
+		}
+		for range 100 {
+			if b := ValueBuffer(1000); &b[:1][0] == &val[0] {
+				return
+			}
+		}
 	}
-	for range 100 {
-		b := ValueBuffer(1000)
-		seen[&b[:1][0]] = true
-	}
-	if !seen[&val[0]] {
-		t.Error("the buffer of a committed value did not come back")
-	}
+	t.Error("the buffer of a committed value did not come back")
 }
