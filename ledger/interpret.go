@@ -821,23 +821,34 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
 		// Each record is written with its decoded form (setContractRecord),
 		// which the node's readers share.
+		// Only an overlay store keeps them (store.RendersLazily): on
+		// another, the record is its bytes alone.
+		decoded := n.st.RendersLazily()
 		for i, nd := range it.created {
-			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
+			fields := contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
 			var raw []byte
 			if !deferred {
 				// Kept by the store alone (the active entries copy it):
 				// a pooled buffer.
-				raw = encodeContractRecordWith(store.ValueBuffer, rec, it.createdJSON[i])
+				raw = encodeContractRecordWith(store.ValueBuffer, &fields, it.createdJSON[i])
 			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 			indexCreated(t, nd, off, n.entryRecord(raw))
-			rec.Create = *nd
-			if deferred {
+			switch {
+			case deferred:
+				rec := new(contractRecord)
+				*rec = fields
+				rec.Create = *nd
 				setContractRecordLazy(t, rec, encodeCreatedRecord)
-			} else {
+			case decoded || verifyStoredRecords:
+				rec := new(contractRecord)
+				*rec = fields
+				rec.Create = *nd
 				setPooledContractRecord(t, rec, raw)
+			default:
+				t.SetPooled(store.ContractKey(nd.ContractID), raw)
 			}
 		}
 		for _, nd := range it.transient {
