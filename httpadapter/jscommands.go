@@ -173,11 +173,19 @@ func (p *jsonCursor) raw() (json.RawMessage, bool) {
 	if p.i >= len(p.b) || (p.b[p.i] != '{' && p.b[p.i] != '[') {
 		return nil, false
 	}
-	start, depth := p.i, 0
-	if end, ok := plainEnd(p.b, start); ok {
+	if end, ok := plainEnd(p.b, p.i); ok {
+		start := p.i
 		p.i = end
 		return p.b[start:end:end], true
 	}
+	return bracketRaw(p)
+}
+
+// bracketRaw is raw's way for what plainEnd does not read (escapes, deep
+// nesting, malformed JSON): a scan to the matching bracket, then
+// json.Valid.
+func bracketRaw(p *jsonCursor) (json.RawMessage, bool) {
+	start, depth := p.i, 0
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case '{', '[':

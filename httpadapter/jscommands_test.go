@@ -164,32 +164,6 @@ func FuzzPlainEnd(f *testing.F) {
 	})
 }
 
-// bracketRaw is raw without plainEnd: the bracket scan and json.Valid.
-func bracketRaw(p *jsonCursor) (json.RawMessage, bool) {
-	start, depth := p.i, 0
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				p.i++
-				v := p.b[start:p.i:p.i]
-				return v, json.Valid(v)
-			}
-		case '"':
-			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
-				if p.b[p.i] == '\\' {
-					p.i++
-				}
-			}
-		}
-		p.i++
-	}
-	return nil, false
-}
-
 func TestPlainEnd(t *testing.T) {
 	for _, tc := range []struct {
 		s  string
