@@ -98,6 +98,10 @@ var (
 	NegativeOffset = Code{Name: "NEGATIVE_OFFSET", Category: InvalidIndependentOfSystemState}
 	// NonPositiveOffset: an offset that must be positive is not (400).
 	NonPositiveOffset = Code{Name: "NON_POSITIVE_OFFSET", Category: InvalidIndependentOfSystemState}
+	// SubmissionSynchronizerNotReady: a command names a synchronizer the
+	// participant is not connected to (404; Canton's
+	// TransactionRoutingError.ConfigurationErrors).
+	SubmissionSynchronizerNotReady = Code{Name: "SUBMISSION_SYNCHRONIZER_NOT_READY", Category: InvalidGivenCurrentSystemStateResourceMissing}
 	// UpdateNotFound: no visible update with that id or offset (404).
 	UpdateNotFound = Code{Name: "UPDATE_NOT_FOUND", Category: InvalidGivenCurrentSystemStateResourceMissing}
 )

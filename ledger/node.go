@@ -274,6 +274,26 @@ func (n *Node) synchronizerList(stored []string, fp string) ([]string, error) {
 	return out, nil
 }
 
+// submissionSynchronizer resolves a command's synchronizer_id ("" = the
+// default) as Canton's submission does: a malformed id is INVALID_FIELD
+// (CommandsValidator: requireSynchronizerId), one the participant is not
+// connected to SUBMISSION_SYNCHRONIZER_NOT_READY (the router's).
+func (n *Node) submissionSynchronizer(id string) (string, error) {
+	if id == "" {
+		return n.syncs[0], nil
+	}
+	if _, err := identity.ParseUID(id); err != nil {
+		return "", apierr.InvalidField.New("synchronizer_id: %v", err)
+	}
+	for _, s := range n.syncs {
+		if s == id {
+			return s, nil
+		}
+	}
+	return "", apierr.SubmissionSynchronizerNotReady.New("Trying to submit to a disconnected or not configured synchronizer.").
+		WithResource("SYNCHRONIZER_ID", id)
+}
+
 // synchronizer resolves a requested synchronizer id ("" = the default).
 func (n *Node) synchronizer(id string) (string, error) {
 	if id == "" {

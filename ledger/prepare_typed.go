@@ -198,7 +198,7 @@ func (n *Node) Prepare(ctx context.Context, req PrepareRequest, opts ...SubmitOp
 		us := uint64(t.UnixMicro())
 		maxRecordTime = &us
 	}
-	sync, err := n.synchronizer(c.SynchronizerID)
+	sync, err := n.submissionSynchronizer(c.SynchronizerID)
 	if err != nil {
 		return nil, err
 	}

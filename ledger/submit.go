@@ -506,7 +506,7 @@ func (n *Node) checkSubmission(ctx context.Context, s *submission) error {
 			return err
 		}
 	}
-	sync, err := n.synchronizer(c.SynchronizerID)
+	sync, err := n.submissionSynchronizer(c.SynchronizerID)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 	sync := s.sync
 	if sync == "" {
 		var err error
-		if sync, err = n.synchronizer(s.c.SynchronizerID); err != nil {
+		if sync, err = n.submissionSynchronizer(s.c.SynchronizerID); err != nil {
 			return err
 		}
 	}

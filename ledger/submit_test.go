@@ -151,6 +151,9 @@ func TestSubmitRefusals(t *testing.T) {
 		{"both minimum ledger times", func(c *ledger.Commands) { c.MinLedgerTime, c.MinLedgerTimeRel = time.Now(), time.Second },
 			apierr.InvalidArgument, "exclusive"},
 		{"a negative minLedgerTimeRel", func(c *ledger.Commands) { c.MinLedgerTimeRel = -time.Second }, apierr.InvalidField, "min_ledger_time_rel"},
+		{"a malformed synchronizer id", func(c *ledger.Commands) { c.SynchronizerID = "no namespace" }, apierr.InvalidField, "synchronizer_id"},
+		{"a synchronizer the participant is not connected to", func(c *ledger.Commands) { c.SynchronizerID = "other::1220" + strings.Repeat("ab", 32) },
+			apierr.SubmissionSynchronizerNotReady, "Trying to submit to a disconnected or not configured synchronizer."},
 		{"tapsMaxPasses 0", func(c *ledger.Commands) { c.TapsMaxPasses = &zero }, apierr.InvalidArgument, "taps_max_passes"},
 		{"tapsMaxPasses -1", func(c *ledger.Commands) { c.TapsMaxPasses = &negative }, apierr.InvalidArgument, "taps_max_passes"},
 		{"a template reference without module", func(c *ledger.Commands) {
