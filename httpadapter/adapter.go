@@ -37,7 +37,10 @@ type Options struct {
 	// 413 JsCantonError. Zero or negative means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// Logger receives the adapter's logs, among them the full details of
-	// every redacted error. Nil means slog.Default().
+	// every redacted error and an access-log line per request, at the
+	// level Canton logs the response's kind: debug for a request answered
+	// well or refused for authentication, info for a client's error,
+	// error for a server error. Nil means slog.Default().
 	Logger *slog.Logger
 
 	// RegistryRequireAuth makes the registry metadata routes
