@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -242,6 +243,20 @@ func (n *Node) checkReopen(rec *participantRecord) error {
 	syncs, err := n.synchronizerList(rec.Synchronizers, "")
 	if err != nil {
 		return err
+	}
+	// A changed list connects and disconnects synchronizers, as a
+	// participant's connections change: the contracts of one left out
+	// stay, unusable until it is listed again. Worth a warning, since a
+	// typo does it too.
+	var dropped []string
+	for _, s := range rec.Synchronizers {
+		if !slices.Contains(syncs, s) {
+			dropped = append(dropped, s)
+		}
+	}
+	if len(dropped) > 0 {
+		n.log.Warn("ledger: the store's synchronizers are no longer all connected: their contracts cannot be used until they are listed again",
+			"disconnected", dropped, "synchronizers", syncs)
 	}
 	rec.Synchronizers = syncs
 	return nil

@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -91,5 +92,44 @@ func TestLedgerEndOffset(t *testing.T) {
 	}
 	if _, err := n.ConnectedSynchronizers(gone, "", ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("ConnectedSynchronizers with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// TestReopenWithOtherSynchronizers: a store reopened with another
+// synchronizer list takes it (synchronizers connect and disconnect), and
+// warns about the ones left out, whose contracts become unusable; one
+// reopened without a list keeps the stored one, silently.
+func TestReopenWithOtherSynchronizers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := "a::1220aa", "b::1220bb"
+	n, err := ledger.Open(ledger.Options{Dir: dir, Synchronizers: []string{a, b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Close()
+	for _, tc := range []struct {
+		name  string
+		list  []string
+		want  []string
+		warns bool
+	}{
+		{"without a list", nil, []string{a, b}, false},
+		{"with one left out", []string{a}, []string{a}, true},
+		{"with it back", []string{a, b}, []string{a, b}, false},
+	} {
+		var logs strings.Builder
+		n, err := ledger.Open(ledger.Options{Dir: dir, Synchronizers: tc.list, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := n.Synchronizers()
+		n.Close()
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: synchronizers (-want +got):\n%s", tc.name, diff)
+		}
+		if warned := strings.Contains(logs.String(), "no longer all connected") && strings.Contains(logs.String(), b); warned != tc.warns {
+			t.Errorf("%s: warned %v, want %v; logs:\n%s", tc.name, warned, tc.warns, logs.String())
+		}
 	}
 }
