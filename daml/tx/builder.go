@@ -664,22 +664,32 @@ type Result struct {
 // NormalizeRollbacks), and its effects. Every exercise and try must be
 // closed.
 func (b *Builder) Finish() (*Result, error) {
+	// The Result and the Transaction in one allocation.
+	rt := &struct {
+		r Result
+		t Transaction
+	}{}
+	t, err := b.finish(&rt.t)
+	if err != nil {
+		return nil, err
+	}
+	rt.r = Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}
+	return &rt.r, nil
+}
+
+// finish is the transaction Finish returns: t set to the nodes as built
+// when they are normalized already (preOrder), else a new normalized
+// transaction.
+func (b *Builder) finish(t *Transaction) (*Transaction, error) {
 	if b.ctx.kind != ctxRoot {
 		return nil, &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
 	}
 	if b.preOrder() {
-		// The Result and the Transaction in one allocation.
-		rt := &struct {
-			r Result
-			t Transaction
-		}{}
-		b.asBuilt(&rt.t)
-		rt.r = Result{Transaction: &rt.t, Effects: rt.t.Effects(), TimeBounds: b.time}
-		return &rt.r, nil
+		b.asBuilt(t)
+		return t, nil
 	}
 	raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
-	t := raw.Normalize()
-	return &Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}, nil
+	return raw.Normalize(), nil
 }
 
 // Finished holds a finished transaction and, in arrays as long as the
@@ -699,17 +709,12 @@ type Finished struct {
 // copied to f's arrays when they fit (a longer list outgrew the
 // Builder's buffer: its array is its own).
 func (b *Builder) FinishCopy(r *Result, f *Finished) error {
-	if b.ctx.kind != ctxRoot {
-		return &BuilderStateError{Op: "Finish", Problem: "an exercise or a try is still open"}
+	t, err := b.finish(&f.t)
+	if err != nil {
+		return err
 	}
-	t := &f.t
-	if b.preOrder() {
-		b.asBuilt(t)
+	if t == &f.t { // as built: the lists may be the Builder's (Normalize builds new ones)
 		t.Nodes, t.NodeSeeds, t.Roots = detach(t.Nodes, f.nodes[:]), detach(t.NodeSeeds, f.seeds[:]), detach(t.Roots, f.roots[:])
-	} else {
-		// Normalize builds new lists.
-		raw := &Transaction{Nodes: b.nodes, Roots: b.ctx.children, NodeSeeds: b.seeds}
-		t = raw.Normalize()
 	}
 	*r = Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}
 	return nil
