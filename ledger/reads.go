@@ -68,13 +68,13 @@ func fingerprint(params any) string {
 	return hex.EncodeToString(h[:12])
 }
 
-// checkFormatSelects checks an update format's event formats and
+// checkUpdateSpec checks an update format's event formats and
 // authorizes reading it (the shape is typed, ledger.Shape): every
 // filtered party needs CanReadAs (or CanActAs), any-party filters
 // CanReadAsAnyParty. A format that selects no kind of update is valid,
 // as in Canton (FormatValidator takes each part as optional): its reads
 // show nothing.
-func checkFormatSelects(ctx context.Context, f *updateSpec) error {
+func checkUpdateSpec(ctx context.Context, f *updateSpec) error {
 	if t := f.Tx; t != nil {
 		if err := checkEventFormat(&t.Events, "include_transactions.event_format"); err != nil {
 			return err

@@ -178,10 +178,10 @@ func (n *Node) checkFilterIDs(formats ...*eventSpec) error {
 }
 
 // checkSpec checks and authorizes a compiled update format
-// (checkFormatSelects) and refuses filters naming unknown templates or
+// (checkUpdateSpec) and refuses filters naming unknown templates or
 // interfaces.
 func (n *Node) checkSpec(ctx context.Context, f *updateSpec) error {
-	if err := checkFormatSelects(ctx, f); err != nil {
+	if err := checkUpdateSpec(ctx, f); err != nil {
 		return err
 	}
 	var tf *eventSpec

@@ -71,9 +71,6 @@ func (a *API) UpdatesPage(ctx context.Context, req GetUpdatesPageRequest) (Body,
 	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
-	if req.UpdateFormat == nil {
-		return nil, missingUpdateFormat()
-	}
 	if err := checkUpdateFormat(req.UpdateFormat); err != nil {
 		return nil, err
 	}

@@ -25,16 +25,15 @@ func checkUpdateFormatShape(f *UpdateFormat, prefix string) error {
 	return checkEventFormatShape(f.IncludeReassignments, prefix+"includeReassignments.")
 }
 
-// missingUpdateFormat is the refusal of a request without its required
-// update format (Canton's requirePresence(req.updateFormat,
-// "update_format")).
-func missingUpdateFormat() error { return apierr.MissingField.New("update_format") }
-
 // checkUpdateFormat makes the checks of an update format the typed
-// format cannot carry: its transaction shape is one of the two. A format
-// that selects nothing ({}) is valid, as in Canton: its reads show
-// nothing.
+// format cannot carry: it is given (nil: MISSING_FIELD, Canton's
+// requirePresence(req.updateFormat, "update_format")), and its
+// transaction shape is one of the two. A format that selects nothing
+// ({}) is valid, as in Canton: its reads show nothing.
 func checkUpdateFormat(f *UpdateFormat) error {
+	if f == nil {
+		return apierr.MissingField.New("update_format")
+	}
 	if t := f.IncludeTransactions; t != nil && t.TransactionShape != ShapeACSDelta && t.TransactionShape != ShapeLedgerEffects {
 		return apierr.InvalidField.New("transaction_shape: %q is not %s or %s", apierr.Quote(t.TransactionShape),
 			ShapeACSDelta, ShapeLedgerEffects)

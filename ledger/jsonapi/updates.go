@@ -54,9 +54,6 @@ func (a *API) updateBy(ctx context.Context, id string, off int64, uf *UpdateForm
 			return nil, err
 		}
 	}
-	if uf == nil {
-		return nil, missingUpdateFormat()
-	}
 	if err := checkUpdateFormat(uf); err != nil {
 		return nil, err
 	}
