@@ -121,17 +121,10 @@ func Open(opts Options) (*Node, error) {
 	// A node that fails to open leaves a directory it restored into as it
 	// was (st.Discard): a half-made node must not start next time, and the
 	// restore must be possible again.
-	if err := n.bootstrap(); err != nil {
-		st.Discard()
-		return nil, err
-	}
-	if err := n.ensureACSIndex(); err != nil {
-		st.Discard()
-		return nil, err
-	}
-	if err := n.resumeStaticTime(); err != nil {
-		st.Discard()
-		return nil, err
+	for _, step := range []func() error{n.bootstrap, n.ensureACSIndex, n.resumeStaticTime} {
+		if err := step(); err != nil {
+			return nil, errors.Join(err, st.Discard())
+		}
 	}
 	n.dedup = newDedupFilter(st)
 	return n, nil

@@ -185,7 +185,8 @@ func Open(opts Options) (*Store, error) {
 	}
 	db, err := openBadger(opts.Badger)
 	if err != nil {
-		return nil, err
+		// What Badger made of the directory goes (a nil target: none).
+		return nil, errors.Join(err, target.undo())
 	}
 	s := newStore(opts)
 	s.db = db
@@ -210,8 +211,9 @@ func Open(opts Options) (*Store, error) {
 		return item.Value(func(v []byte) error { s.end.Store(DecodeOffset(v)); return nil })
 	})
 	if err != nil {
+		// A restored store must not stay, unmarked, for the next open.
 		db.Close()
-		return nil, err
+		return nil, errors.Join(err, target.undo())
 	}
 	go s.loop()
 	s.startBackground(opts)
@@ -325,8 +327,8 @@ func (s *Store) Close() error {
 // again. For any other store it is Close.
 func (s *Store) Discard() error {
 	err := s.Close()
-	if err == nil && s.restored != nil {
-		err = s.restored.undo()
+	if s.restored != nil {
+		err = errors.Join(err, s.restored.undo())
 	}
 	return err
 }
