@@ -69,13 +69,6 @@ func listOf(a *API, ctx context.Context, req GetUpdatesRequest, opts ledger.List
 		if err := a.checkOnly(read, f, r); err != nil {
 			return nil, err
 		}
-	case r.Tail && r.Descending:
-		// The refusal of a descending list without an end.
-		for _, err := range a.Node.Updates(read, f, r) {
-			if err != nil {
-				return nil, err
-			}
-		}
 	case !r.Tail:
 		// A bounded range, read without waiting.
 		if _, _, err := a.pages(read, f, r, &l); err != nil {
@@ -198,12 +191,6 @@ func (l *list) add(u update.Update) bool {
 
 // checkOnly makes the checks of a read of f over r without reading.
 func (a *API) checkOnly(ctx context.Context, f ledger.UpdateReadFormat, r ledger.OffsetRange) error {
-	if r.Tail && r.Descending {
-		for _, err := range a.Node.Updates(ctx, f, r) {
-			return err
-		}
-		return nil
-	}
 	one := int32(1)
 	_, err := a.Node.UpdatesPage(ctx, f, r, &one, nil)
 	return err

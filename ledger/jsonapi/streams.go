@@ -139,11 +139,9 @@ func streamOf(a *API, ctx context.Context, req GetUpdatesRequest, kind listKind)
 		r.Checkpoints = true
 		emit := appendElement(kind)
 		read := rawjson.WithStoredValues(ctx)
-		if !r.Tail || !r.Descending { // else Node.Updates refuses it
-			var done bool
-			if r, done = a.streamPages(read, f, r, emit, kind, yield); done {
-				return
-			}
+		var done bool
+		if r, done = a.streamPages(read, f, r, emit, kind, yield); done {
+			return
 		}
 		for u, err := range a.Node.Updates(read, f, r) {
 			if err != nil {
