@@ -442,16 +442,20 @@ func CheckUpdateID(id string) error {
 	if len(id)%2 != 0 || strings.IndexFunc(id, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) >= 0 {
 		return invalid("Failed to parse hex string: %s", apierr.Quote(id))
 	}
-	b, _ := hex.DecodeString(id)
-	switch {
-	case len(b) < 2:
+	// Lower-case hex: its length and the first two bytes tell the rest
+	// (no decoding of the whole id, which the node's lookups repeat).
+	if len(id) < 4 {
 		return invalid("Failed to parse hex string: %s", apierr.Quote(id))
-	case b[0] != 0x12:
-		return invalid("Invalid hash algorithm: Unknown hash algorithm for index: %d", b[0])
-	case b[1] != 0x20:
-		return invalid("Invalid hash algorithm: Mismatch of lengths for SHA-256: given %d, expected 32", b[1])
-	case len(b) != 34:
-		return invalid("Size of given hash %d does not match expected size 32 for SHA-256", len(b)-2)
+	}
+	var head [2]byte
+	_, _ = hex.Decode(head[:], []byte(id[:4]))
+	switch {
+	case head[0] != 0x12:
+		return invalid("Invalid hash algorithm: Unknown hash algorithm for index: %d", head[0])
+	case head[1] != 0x20:
+		return invalid("Invalid hash algorithm: Mismatch of lengths for SHA-256: given %d, expected 32", head[1])
+	case len(id) != 68:
+		return invalid("Size of given hash %d does not match expected size 32 for SHA-256", len(id)/2-2)
 	}
 	return nil
 }

@@ -15,9 +15,6 @@ import (
 // (reads.go): the wire's checks in the Node's order, the typed read with
 // stored values, the emitters.
 
-// nonPositive is the refusal of a lookup's offset ≤ 0 (the node's).
-func nonPositive(offset int64) error { return ledger.CheckUpdateOffset(offset) }
-
 func notATransaction() error {
 	return apierr.UpdateNotFound.New("Update not found, or not visible: %s", "the update is not a transaction")
 }
@@ -37,8 +34,8 @@ func (a *API) UpdateByOffset(ctx context.Context, req GetUpdateByOffsetRequest) 
 	if err := checkUpdateFormatShape(req.UpdateFormat, "updateFormat."); err != nil {
 		return nil, err
 	}
-	if req.Offset <= 0 {
-		return nil, nonPositive(req.Offset)
+	if err := ledger.CheckUpdateOffset(req.Offset); err != nil {
+		return nil, err
 	}
 	return a.updateBy(ctx, "", req.Offset, req.UpdateFormat)
 }
@@ -108,8 +105,8 @@ func (a *API) TransactionByOffset(ctx context.Context, req GetTransactionByOffse
 	if err != nil {
 		return nil, err
 	}
-	if req.Offset <= 0 {
-		return nil, nonPositive(req.Offset)
+	if err := ledger.CheckUpdateOffset(req.Offset); err != nil {
+		return nil, err
 	}
 	return a.transactionBy(ctx, "", req.Offset, tf)
 }
@@ -163,8 +160,8 @@ func (a *API) TransactionTreeByID(ctx context.Context, updateID string, parties 
 
 // TransactionTreeByOffset is TransactionTreeByID by offset.
 func (a *API) TransactionTreeByOffset(ctx context.Context, offset int64, parties []string) (Body, error) {
-	if offset <= 0 {
-		return nil, nonPositive(offset)
+	if err := ledger.CheckUpdateOffset(offset); err != nil {
+		return nil, err
 	}
 	return a.treeBy(ctx, "", offset, parties)
 }
