@@ -287,16 +287,11 @@ func (n *Node) synchronizerList(stored []string, fp string) ([]string, error) {
 // (CommandsValidator: requireSynchronizerId), one the participant is not
 // connected to SUBMISSION_SYNCHRONIZER_NOT_READY (the router's).
 func (n *Node) submissionSynchronizer(id string) (string, error) {
-	if id == "" {
-		return n.syncs[0], nil
+	if s, err := n.synchronizer(id); err == nil {
+		return s, nil // a connected one: valid (synchronizerList parsed it)
 	}
 	if _, err := identity.ParseUID(id); err != nil {
 		return "", apierr.InvalidField.New("synchronizer_id: %v", err)
-	}
-	for _, s := range n.syncs {
-		if s == id {
-			return s, nil
-		}
 	}
 	return "", apierr.SubmissionSynchronizerNotReady.New("Trying to submit to a disconnected or not configured synchronizer.").
 		WithResource("SYNCHRONIZER_ID", id)
