@@ -836,19 +836,17 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				return nil, err
 			}
 			indexCreated(t, nd, off, n.entryRecord(raw))
-			switch {
-			case deferred:
-				rec := new(contractRecord)
-				*rec = fields
-				rec.Create = *nd
-				setContractRecordLazy(t, rec, encodeCreatedRecord)
-			case decoded || verifyStoredRecords:
-				rec := new(contractRecord)
-				*rec = fields
-				rec.Create = *nd
-				setPooledContractRecord(t, rec, raw)
-			default:
+			if !deferred && !decoded && !verifyStoredRecords {
 				t.SetPooled(store.ContractKey(nd.ContractID), raw)
+				continue
+			}
+			rec := new(contractRecord)
+			*rec = fields
+			rec.Create = *nd
+			if deferred {
+				setContractRecordLazy(t, rec, encodeCreatedRecord)
+			} else {
+				setPooledContractRecord(t, rec, raw)
 			}
 		}
 		for _, nd := range it.transient {
