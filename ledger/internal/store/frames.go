@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4/pb"
 	"google.golang.org/protobuf/proto"
@@ -22,8 +23,8 @@ import (
 // endMark is the size field of the trailer.
 const endMark = math.MaxUint64
 
-// maxFrame bounds the size of one batch read back: a corrupt size field
-// must not make the reader allocate it. A batch is about backupBatch
+// maxFrame bounds the size of one batch read back (the reader allocates
+// as the bytes arrive: readGrowing). A batch is about backupBatch
 // bytes, plus one entry (a blob chunk or a small value) beyond it.
 const maxFrame = 1 << 30
 
@@ -76,10 +77,10 @@ func readMagic(r io.Reader) error {
 	return nil
 }
 
-// readFrame reads the next batch, checked, into a new slice; at the
-// trailer it returns io.EOF after checking the number of batches read
-// (frames).
-func readFrame(r io.Reader, frames uint64) ([]byte, error) {
+// readFrame reads the next batch, checked, into a new slice after
+// reserve zero bytes (room for the caller's prefix); at the trailer it
+// returns io.EOF after checking the number of batches read (frames).
+func readFrame(r io.Reader, frames uint64, reserve int) ([]byte, error) {
 	var n [8]byte
 	if _, err := io.ReadFull(r, n[:]); err != nil {
 		return nil, cutErr(err)
@@ -101,13 +102,33 @@ func readFrame(r io.Reader, frames uint64) ([]byte, error) {
 	if size > maxFrame {
 		return nil, fmt.Errorf("corrupt snapshot: a batch of %d bytes", size)
 	}
-	b := make([]byte, size+4)
-	if _, err := io.ReadFull(r, b); err != nil {
+	b, err := readGrowing(r, make([]byte, reserve), int(size)+4)
+	if err != nil {
 		return nil, cutErr(err)
 	}
-	b, sum := b[:size], b[size:]
-	if crc32.Checksum(b, castagnoli) != binary.LittleEndian.Uint32(sum) {
+	msg, sum := b[reserve:reserve+int(size)], b[reserve+int(size):]
+	if crc32.Checksum(msg, castagnoli) != binary.LittleEndian.Uint32(sum) {
 		return nil, errCorrupt
+	}
+	return b[:reserve+int(size)], nil
+}
+
+// readStep is how much readGrowing allocates ahead of the bytes read.
+const readStep = 4 << 20
+
+// readGrowing appends n bytes of r to b, allocating as they arrive, so
+// that a corrupt size field in a cut stream costs no more memory than
+// the stream holds.
+func readGrowing(r io.Reader, b []byte, n int) ([]byte, error) {
+	for n > 0 {
+		k := min(n, readStep)
+		b = slices.Grow(b, k)
+		m, err := io.ReadFull(r, b[len(b):len(b)+k])
+		b = b[:len(b)+m]
+		if err != nil {
+			return b, err
+		}
+		n -= k
 	}
 	return b, nil
 }
@@ -124,7 +145,7 @@ func cutErr(err error) error {
 // order, and checks its trailer.
 func readFrames(r io.Reader, fn func([]byte) error) error {
 	for frames := uint64(0); ; frames++ {
-		b, err := readFrame(r, frames)
+		b, err := readFrame(r, frames, 0)
 		if err == io.EOF {
 			return nil
 		}
@@ -157,7 +178,8 @@ func (f *frameReader) Read(p []byte) (int, error) {
 		case f.err != nil:
 			return 0, f.err
 		}
-		b, err := readFrame(f.r, f.frames)
+		// Read after room for DB.Load's size field: no copy.
+		b, err := readFrame(f.r, f.frames, 8)
 		if err == io.EOF {
 			f.done = true
 		} else if err != nil {
@@ -167,8 +189,8 @@ func (f *frameReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		f.frames++
-		f.buf = binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(b)), uint64(len(b)))
-		f.buf = append(f.buf, b...)
+		binary.LittleEndian.PutUint64(b, uint64(len(b)-8))
+		f.buf = b
 	}
 	n := copy(p, f.buf)
 	f.buf = f.buf[n:]
