@@ -33,7 +33,7 @@ func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 // BenchmarkHandlerPingCreate measures the adapter and the node without
 // the network: Ping creates posted to /v2/commands/submit-and-wait from
 // 16 goroutines straight into the handler, as ledgerd mounts it (its
-// metrics, an access log at info level formatted and discarded). It
+// metrics, an access log at info level, which writes nothing for a 200). It
 // reports the process's CPU µs per create: the node's side of
 // examples/ledgerd's BenchmarkHTTPPingCreateVsLimit, without the
 // clients and net/http.
