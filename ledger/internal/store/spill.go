@@ -215,7 +215,7 @@ func (r *Reader) value(item *badger.Item, fn func(v []byte) error) error {
 	}
 	out := make([]byte, 0, size)
 	for i := range chunks {
-		ci, err := r.txn.Get(chunkKey(id, i))
+		ci, err := r.badger().Get(chunkKey(id, i))
 		if err != nil {
 			return fmt.Errorf("store: chunk %d of a spilled value of %q: %w", i, item.Key(), err)
 		}

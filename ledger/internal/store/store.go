@@ -627,9 +627,19 @@ func applyWrites(txn *badger.Txn, writes []write) error {
 
 // Reader reads one consistent snapshot.
 type Reader struct {
-	txn    *badger.Txn
-	shared sharedValues // the store's
-	ov     *overlayView // instead of txn, in an overlay store
+	txn    *badger.Txn   // nil until a lazy snapshot opens (badger)
+	snap   *lazySnapshot // ViewTx's: opened by the first read (nil: txn is set)
+	shared sharedValues  // the store's
+	ov     *overlayView  // instead of txn, in an overlay store
+}
+
+// badger returns the reader's Badger transaction, opening its lazy
+// snapshot at the first read.
+func (r *Reader) badger() *badger.Txn {
+	if r.txn == nil {
+		r.txn = r.snap.open()
+	}
+	return r.txn
 }
 
 // Get returns a copy of the value at key, or ErrNotFound.
@@ -641,7 +651,7 @@ func (r *Reader) Get(key []byte) ([]byte, error) {
 		}
 		return slices.Clone(v), nil
 	}
-	item, err := r.txn.Get(key)
+	item, err := r.badger().Get(key)
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, ErrNotFound
 	}
@@ -673,7 +683,7 @@ func (r *Reader) GetFunc(key []byte, fn func(val []byte) error) error {
 		}
 		return fn(v)
 	}
-	item, err := r.txn.Get(key)
+	item, err := r.badger().Get(key)
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return ErrNotFound
 	}
@@ -739,7 +749,7 @@ func (r *Reader) Scan(prefix, start []byte, fn func(key, val []byte) (bool, erro
 	if r.ov != nil {
 		return r.ov.scan(prefix, seek, false, fn)
 	}
-	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+	it := r.badger().NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
 	defer it.Close()
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
 		if more, err := r.visit(it.Item(), fn); err != nil || !more {
@@ -1048,10 +1058,58 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 	return emitOwn(nil)
 }
 
-// ViewTx is View with the snapshot as ReadOnlyTx gives it, the Tx made
-// with its Reader (one allocation, not two).
+// ViewTx is View with the snapshot as ReadOnlyTx gives it, taken at the
+// Tx's first read rather than at once: a submission whose interpretation
+// reads nothing from the store (a create of known parties, on a cached
+// package view) then costs no Badger transaction, whose read mark Badger
+// tracks on a goroutine of its own. Every read of the Tx still sees the
+// one snapshot, of the store as it was at that first read. The Tx, and
+// any ReadOnlyTx copy of it, must be used by one goroutine at a time, and
+// not after fn returns.
 func (s *Store) ViewTx(fn func(t *Tx) error) error {
-	return s.read(func(r Reader) error { return fn(&Tx{Reader: r}) })
+	if s.Closed() {
+		return ErrClosed
+	}
+	if s.ov != nil {
+		return fn(&Tx{Reader: Reader{ov: s.ov.cur.Load()}})
+	}
+	if !s.beginRead() {
+		return ErrClosed
+	}
+	defer s.endRead()
+	// One allocation holds the Tx and its snapshot.
+	t := &struct {
+		Tx
+		snap lazySnapshot
+	}{}
+	t.snap.db = s.db
+	t.Reader = Reader{snap: &t.snap, shared: s.shared}
+	defer t.snap.discard()
+	err := fn(&t.Tx)
+	if errors.Is(err, badger.ErrDBClosed) {
+		return ErrClosed
+	}
+	return err
+}
+
+// lazySnapshot is ViewTx's read snapshot, a Badger transaction opened at
+// its first read (open) and discarded when ViewTx ends.
+type lazySnapshot struct {
+	db  *badger.DB
+	txn *badger.Txn
+}
+
+func (l *lazySnapshot) open() *badger.Txn {
+	if l.txn == nil {
+		l.txn = l.db.NewTransaction(false)
+	}
+	return l.txn
+}
+
+func (l *lazySnapshot) discard() {
+	if l.txn != nil {
+		l.txn.Discard()
+	}
 }
 
 // ReadOnlyTx wraps a read snapshot as a Tx, so that an Op can run as a dry
@@ -1069,7 +1127,7 @@ func (r *Reader) ScanReverse(prefix, start []byte, fn func(key, val []byte) (boo
 	if r.ov != nil {
 		return r.ov.scan(prefix, seek, true, fn)
 	}
-	it := r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, Reverse: true})
+	it := r.badger().NewIterator(badger.IteratorOptions{Prefix: prefix, Reverse: true})
 	defer it.Close()
 	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
 		if more, err := r.visit(it.Item(), fn); err != nil || !more {
@@ -1105,7 +1163,7 @@ type Cursor struct {
 func (r *Reader) Cursor(prefix []byte) *Cursor {
 	c := &Cursor{r: r, prefix: prefix}
 	if r.ov == nil {
-		c.it = r.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+		c.it = r.badger().NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
 	}
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -220,5 +221,72 @@ func TestBlob(t *testing.T) {
 	s.View(func(r *Reader) (err error) { got, err = r.GetBlob(BlobPrefix("pkg", "abcd")); return err })
 	if string(got) != "other" {
 		t.Fatalf("neighbouring blob = %q", got)
+	}
+}
+
+// TestViewTxSnapshotAtFirstRead: ViewTx's snapshot is the store as it was
+// at the Tx's first read (a commit before it is seen, one after it is
+// not), shared by every read of the Tx and of its ReadOnlyTx copies.
+func TestViewTxSnapshotAtFirstRead(t *testing.T) {
+	s := openTest(t, 8<<20)
+	set := func(v string) {
+		t.Helper()
+		if _, err := s.Submit(func(tx *Tx) (any, error) { tx.Set([]byte("k"), []byte(v)); return nil, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(r *Reader) string {
+		t.Helper()
+		v, err := r.Get([]byte("k"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(v)
+	}
+	set("1")
+	err := s.ViewTx(func(tx *Tx) error {
+		set("2") // before the first read: seen
+		copied := ReadOnlyTx(&tx.Reader)
+		if got := get(&copied.Reader); got != "2" {
+			t.Errorf("first read (of a copy) = %q, want 2", got)
+		}
+		set("3") // after it: not seen, by the Tx or its copies
+		if got := get(&tx.Reader); got != "2" {
+			t.Errorf("second read = %q, want 2", got)
+		}
+		var scanned []string
+		if err := tx.Scan([]byte("k"), nil, func(_, v []byte) (bool, error) {
+			scanned = append(scanned, string(v))
+			return true, nil
+		}); err != nil {
+			return err
+		}
+		if !slices.Equal(scanned, []string{"2"}) {
+			t.Errorf("scan = %q, want [2]", scanned)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A Tx that reads nothing opens no snapshot; the next reads and
+	// writes go on as before.
+	if err := s.ViewTx(func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	set("4")
+	if err := s.View(func(r *Reader) error {
+		if got := get(r); got != "4" {
+			t.Errorf("read after = %q, want 4", got)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ViewTx(func(*Tx) error { return nil }); !errors.Is(err, ErrClosed) {
+		t.Fatalf("ViewTx of a closed store = %v, want ErrClosed", err)
 	}
 }
