@@ -45,7 +45,7 @@ func (s *stateService) GetActiveContracts(req *ledgerv2.GetActiveContractsReques
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if first && p.Token != nil && errors.Is(err, apierr.InvalidACSPageToken) {
+			if first && p.Token != nil && (errors.Is(err, apierr.InvalidACSPageToken) || errors.Is(err, ledger.ErrMalformedPageToken)) {
 				// The client's token, which the stream calls a
 				// continuation token and Canton refuses with its own code.
 				return invalidContinuationToken.New("The submitted command contains an invalid continuation token. " +

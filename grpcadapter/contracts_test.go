@@ -300,7 +300,7 @@ func TestActiveContractsPageSameAsJSON(t *testing.T) {
 			code  string
 		}{
 			{"a page token that is no token", c.adminTok, &ledgerv2.GetActiveContractsPageRequest{EventFormat: ga, PageToken: []byte("garbage")},
-				fmt.Sprintf(`{"eventFormat":%s,"pageToken":%q}`, ja, base64.StdEncoding.EncodeToString([]byte("garbage"))), codes.InvalidArgument, "INVALID_ACS_PAGE_TOKEN"},
+				fmt.Sprintf(`{"eventFormat":%s,"pageToken":%q}`, ja, base64.StdEncoding.EncodeToString([]byte("garbage"))), codes.InvalidArgument, "INVALID_FIELD"},
 			{"another format's page token", c.adminTok, &ledgerv2.GetActiveContractsPageRequest{EventFormat: ga, MaxPageSize: &size, PageToken: res.NextPageToken},
 				fmt.Sprintf(`{"eventFormat":%s,"maxPageSize":%d,"pageToken":%q}`, ja, size, bobs), codes.InvalidArgument, "INVALID_ACS_PAGE_TOKEN"},
 			{"a page size of 0", c.adminTok, &ledgerv2.GetActiveContractsPageRequest{EventFormat: ga, MaxPageSize: &zero},

@@ -125,7 +125,9 @@ func TestUpdatesPageUpAndDown(t *testing.T) {
 		{"token of another request", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, UpdateFormat: &alice, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
 		{"token in the other direction", jsonapi.GetUpdatesPageRequest{BeginOffsetExclusive: begin, EndOffsetInclusive: &end, MaxPageSize: &size,
 			UpdateFormat: &alice, DescendingOrder: true, PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
-		{"base64 of garbage", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, PageToken: base64.StdEncoding.EncodeToString([]byte("garbage"))}, "INVALID_UPDATES_PAGE_TOKEN"},
+		{"base64 of garbage", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, PageToken: base64.StdEncoding.EncodeToString([]byte("garbage"))}, "INVALID_FIELD"},
+		// The token is read before the size is checked (Canton's order).
+		{"token of another request, page size 0", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, MaxPageSize: new(int32), PageToken: foreign}, "INVALID_UPDATES_PAGE_TOKEN"},
 		{"page size 0", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, MaxPageSize: new(int32)}, "INVALID_ARGUMENT"},
 		{"end after the ledger end", jsonapi.GetUpdatesPageRequest{UpdateFormat: &alice, EndOffsetInclusive: new(end + 1)}, "OFFSET_AFTER_LEDGER_END"},
 		{"no format", jsonapi.GetUpdatesPageRequest{}, "MISSING_FIELD"},

@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -178,12 +177,11 @@ func (n *Node) activeContractsPage(ctx context.Context, req acsQuery, newVisit f
 	after := ""
 	if req.token != "" {
 		var tok acsPageToken
-		raw, err := base64.StdEncoding.DecodeString(req.token)
-		if err == nil {
-			err = json.Unmarshal(raw, &tok)
+		if err := decodePageToken(req.token, &tok, "GetActiveContractsPageRequest"); err != nil {
+			return acsBounds{}, err
 		}
-		if err != nil || tok.Request != fp || (req.at != nil && tok.At != at) {
-			return acsBounds{}, apierr.InvalidACSPageToken.New("the page token does not belong to this request")
+		if tok.Request != fp || (req.at != nil && tok.At != at) {
+			return acsBounds{}, apierr.InvalidACSPageToken.New("The page token was prepared with different event_format or active_at_offset.")
 		}
 		at, after = tok.At, tok.After
 	}

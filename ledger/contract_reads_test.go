@@ -176,7 +176,7 @@ func TestActiveContractEventsPageRefusals(t *testing.T) {
 		req    ledger.PageRequest
 		want   apierr.Code
 	}{
-		{"a token that is no token", ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.PageRequest{Token: []byte("garbage")}, apierr.InvalidACSPageToken},
+		{"a token that is no token", ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.PageRequest{Token: []byte("garbage")}, apierr.InvalidField},
 		{"another format's token", ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.bob: nil}}, ledger.PageRequest{Size: &one, Token: first.NextToken}, apierr.InvalidACSPageToken},
 		{"a token of another offset", ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.PageRequest{At: &earlier, Size: &one, Token: first.NextToken}, apierr.InvalidACSPageToken},
 		{"a size of 0", ctx, ledger.ReadFormat{Parties: map[string][]ledger.Filter{f.alice: nil}}, ledger.PageRequest{Size: &zero}, apierr.InvalidArgument},

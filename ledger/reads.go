@@ -33,6 +33,27 @@ type pageToken struct {
 	Request string `json:"r"`
 }
 
+// ErrMalformedPageToken is the cause (errors.Is) of the refusal of a
+// page token that is no token the node wrote: Canton's refusal of a
+// token that does not parse, INVALID_FIELD page_token. A token of
+// another request is refused with INVALID_UPDATES_PAGE_TOKEN or
+// INVALID_ACS_PAGE_TOKEN instead.
+var ErrMalformedPageToken = errors.New("malformed page token")
+
+// decodePageToken decodes a page token (base64 of its JSON) into tok, or
+// refuses it as Canton refuses a token that does not parse, naming the
+// request (GetUpdatesPageRequest, GetActiveContractsPageRequest).
+func decodePageToken(token string, tok any, request string) error {
+	raw, err := base64.StdEncoding.DecodeString(token)
+	if err == nil {
+		err = json.Unmarshal(raw, tok)
+	}
+	if err != nil {
+		return apierr.InvalidField.Wrap(ErrMalformedPageToken, "Invalid field page_token: Invalid page token for %s", request)
+	}
+	return nil
+}
+
 // pageQuery is a compiled page request: the parameters its page token is
 // bound to (exported for the fingerprint) and the token (base64).
 type pageQuery struct {
@@ -414,6 +435,20 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 	if err := n.checkSpec(ctx, &q.Format); err != nil {
 		return pageBounds{}, err
 	}
+	fp := q.fingerprint()
+	// The token is read before the page size and the offsets are
+	// checked, as Canton's UpdateServiceRequestValidator does (after the
+	// authorization by the format's parties); where it continues is
+	// checked against the range in the snapshot below.
+	var tok pageToken
+	if q.token != "" {
+		if err := decodePageToken(q.token, &tok, "GetUpdatesPageRequest"); err != nil {
+			return pageBounds{}, err
+		}
+		if tok.Request != fp {
+			return pageBounds{}, apierr.InvalidUpdatesPageToken.New("Next page token was obtained with different request parameters")
+		}
+	}
 	size := DefaultUpdatesPageSize
 	if q.Size != nil {
 		switch s := int(*q.Size); {
@@ -425,7 +460,6 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 			size = s
 		}
 	}
-	fp := q.fingerprint()
 	var resp pageBounds
 	err := n.st.View(func(r *store.Reader) error {
 		ledgerEnd := n.st.LedgerEnd()
@@ -441,13 +475,10 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 		}
 		lo, hi := q.Begin, end
 		if q.token != "" {
-			var tok pageToken
-			raw, err := base64.StdEncoding.DecodeString(q.token)
-			if err == nil {
-				err = json.Unmarshal(raw, &tok)
-			}
-			if err != nil || tok.Request != fp || tok.Cursor < lo || tok.Cursor > hi {
-				return apierr.InvalidUpdatesPageToken.New("the page token does not belong to this request")
+			if tok.Cursor < lo || tok.Cursor > hi {
+				// Only a token made up (its request's parameters bound
+				// where it may continue) lands here.
+				return apierr.InvalidUpdatesPageToken.New("Next page token was obtained with different request parameters")
 			}
 			if q.Desc {
 				hi = tok.Cursor

@@ -106,7 +106,8 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 	if err != nil || page.NextToken == nil {
 		t.Fatalf("first page: %+v, %v", page, err)
 	}
-	if _, err := n.UpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(6), page.NextToken); !errors.Is(err, apierr.InvalidUpdatesPageToken) {
+	foreign := page.NextToken
+	if _, err := n.UpdatesPage(ctx, all, ledger.OffsetRange{Tail: true}, i32(6), foreign); !errors.Is(err, apierr.InvalidUpdatesPageToken) {
 		t.Errorf("token with another page size: %v", err)
 	}
 	// Without an end, an ascending read always gives a token (tailing).
@@ -152,10 +153,19 @@ func TestUpdatesPagingUpAndDown(t *testing.T) {
 		{"size 2001", all, ledger.OffsetRange{Tail: true}, i32(2001), nil, apierr.InvalidArgument},
 		{"negative begin", all, ledger.OffsetRange{After: -1, Tail: true}, nil, nil, apierr.NegativeOffset},
 		{"end after ledger end", all, ledger.OffsetRange{Through: i64(99)}, nil, nil, apierr.OffsetAfterLedgerEnd},
-		{"garbage token", all, ledger.OffsetRange{Tail: true}, nil, []byte("!!"), apierr.InvalidUpdatesPageToken},
+		// Canton reads the token before it checks the size and the
+		// offsets; one that does not parse is an invalid field.
+		{"garbage token", all, ledger.OffsetRange{Tail: true}, nil, []byte("!!"), apierr.InvalidField},
+		{"garbage token, size 0", all, ledger.OffsetRange{Tail: true}, i32(0), []byte("!!"), apierr.InvalidField},
+		{"another request's token, size 0", all, ledger.OffsetRange{Tail: true}, i32(0), foreign, apierr.InvalidUpdatesPageToken},
+		{"another request's token, negative begin", all, ledger.OffsetRange{After: -1, Tail: true}, nil, foreign, apierr.InvalidUpdatesPageToken},
 	} {
-		if _, err := n.UpdatesPage(ctx, tc.f, tc.r, tc.size, tc.token); !errors.Is(err, tc.code) {
+		_, err := n.UpdatesPage(ctx, tc.f, tc.r, tc.size, tc.token)
+		if !errors.Is(err, tc.code) {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code.Name)
+		}
+		if errors.Is(err, ledger.ErrMalformedPageToken) != (tc.code == apierr.InvalidField) {
+			t.Errorf("%s: %v is ErrMalformedPageToken: %v", tc.name, err, errors.Is(err, ledger.ErrMalformedPageToken))
 		}
 	}
 	// A format of nothing is valid, as in Canton (each part is
