@@ -71,7 +71,8 @@ type PagedContract struct {
 // paged). The format's Shape is not used. Refusals: PERMISSION_DENIED
 // without the right to read as the format's parties, INVALID_ARGUMENT for
 // a size out of range, INVALID_ACS_PAGE_TOKEN for a token that is not
-// one of this format's (or of another offset), NEGATIVE_OFFSET,
+// one of this format's (or of another offset), INVALID_FIELD for one that
+// is no token (ErrMalformedPageToken), NEGATIVE_OFFSET,
 // OFFSET_AFTER_LEDGER_END and the pruning errors for the offset.
 func (n *Node) ActiveContractEventsPage(ctx context.Context, f ReadFormat, p PageRequest) (*ContractPage, error) {
 	return n.contractPage(ctx, f, p, n.typedRendererFor(ctx))

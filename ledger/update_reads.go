@@ -229,8 +229,9 @@ func (n *Node) pageQuery(f UpdateReadFormat, r OffsetRange, size *int32, token [
 // UpdatesPage returns one page of the updates of a range as the
 // format shows them, with typed values (UpdatesPage: its checks, rights,
 // tokens and errors; INVALID_UPDATES_PAGE_TOKEN for a token of another
-// request). size is 1 to MaxUpdatesPageSize, nil DefaultUpdatesPageSize;
-// token is the NextToken of the previous page, nil for the first. With
+// request, INVALID_FIELD for one that is no token: ErrMalformedPageToken).
+// size is 1 to MaxUpdatesPageSize, nil DefaultUpdatesPageSize; token is
+// the NextToken of the previous page, nil for the first. With
 // r.Tail an ascending page always has a next token (to ask again later).
 func (n *Node) UpdatesPage(ctx context.Context, f UpdateReadFormat, r OffsetRange, size *int32, token []byte) (*UpdatePage, error) {
 	q := n.pageQuery(f, r, size, token)
