@@ -336,8 +336,10 @@ func TestActiveContractsPageSameAsJSON(t *testing.T) {
 
 // TestGetContractSameAsJSON: GetContract answers what the JSON API's
 // /v2/contracts/contract-by-id does, for an active and an archived
-// contract, and refuses alike: a non-stakeholder or an unknown contract
-// (CONTRACT_PAYLOAD_NOT_FOUND), a party the user may not read as.
+// contract, and refuses alike, leaving the ledger as it was: a
+// non-stakeholder or an unknown contract (CONTRACT_PAYLOAD_NOT_FOUND), a
+// party the user may not read as, a malformed contract id (INVALID_FIELD
+// once authorized, PERMISSION_DENIED before).
 func TestGetContractSameAsJSON(t *testing.T) {
 	t.Parallel()
 	c := newContractsEnv(t)
@@ -388,17 +390,22 @@ func TestGetContractSameAsJSON(t *testing.T) {
 		{"no contract id", c.adminTok, "", []string{c.alice}, codes.InvalidArgument, "MISSING_FIELD"},
 		{"a party the user may not read as", c.readerTok, active, []string{c.bob}, codes.PermissionDenied, ""},
 		{"any party, without the right", c.readerTok, active, nil, codes.PermissionDenied, ""},
+		// A contract id that does not parse: INVALID_FIELD for a caller
+		// who may read, but authorization comes first (Canton's
+		// ContractServiceAuthorization before requireContractId).
+		{"a malformed contract id", c.adminTok, "zz", []string{c.alice}, codes.InvalidArgument, "INVALID_FIELD"},
+		{"a malformed contract id, a party the user may not read as", c.readerTok, "zz", []string{c.bob}, codes.PermissionDenied, ""},
+		{"a malformed contract id, any party without the right", c.readerTok, "zz", nil, codes.PermissionDenied, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := contracts.GetContract(as(tc.token), &ledgerv2.GetContractRequest{ContractId: tc.cid, QueryingParties: tc.parties})
 			sameHTTPRefusal(t, err, c.postAs(tc.token, "/v2/contracts/contract-by-id", body(tc.cid, tc.parties...)), tc.want, tc.code)
 		})
 	}
-	// A contract id that does not parse is INVALID_FIELD, as Canton's
-	// ApiContractService says before any lookup.
-	_, err := ledgerv2.NewContractServiceClient(c.conn).GetContract(as(c.adminTok), &ledgerv2.GetContractRequest{ContractId: "zz", QueryingParties: []string{c.alice}})
-	if wantCode(t, err, codes.InvalidArgument, "INVALID_FIELD"); !strings.Contains(status.Convert(err).Message(), `cannot parse ContractId "zz"`) {
-		t.Errorf("a contract id that does not parse: %v", err)
+	// Canton's words for it (FieldValidator.requireContractId).
+	_, err := contracts.GetContract(as(c.adminTok), &ledgerv2.GetContractRequest{ContractId: "zz", QueryingParties: []string{c.alice}})
+	if want := `The submitted command has a field with invalid value: Invalid field contract_id: cannot parse ContractId "zz"`; fromGRPC(t, err).Cause != want {
+		t.Errorf("a contract id that does not parse: %v, want the cause %q", err, want)
 	}
 	if c.end() != end {
 		t.Errorf("ledger end %d after the refusals, want %d", c.end(), end)

@@ -58,6 +58,12 @@ func TestContractByID(t *testing.T) {
 		{"malformed party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 403, "NA"},
 		{"malformed party, any-party reader", f.anyReader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{"a!b"}}, 400, "INVALID_ARGUMENT"},
 		{"malformed contract id", f.anyReader, jsonapi.GetContractRequest{ContractID: "00nope"}, 400, "INVALID_FIELD"},
+		{"malformed contract id, querying party", f.reader, jsonapi.GetContractRequest{ContractID: "zz", QueryingParties: []string{f.alice}}, 400, "INVALID_FIELD"},
+		// Authorization before the id's syntax (Canton's
+		// ContractServiceAuthorization before requireContractId).
+		{"malformed contract id, another party", f.reader, jsonapi.GetContractRequest{ContractID: "zz", QueryingParties: []string{f.bob}}, 403, "NA"},
+		{"malformed contract id, any party without CanReadAsAnyParty", f.reader, jsonapi.GetContractRequest{ContractID: "zz"}, 403, "NA"},
+		{"malformed contract id, no rights", f.none, jsonapi.GetContractRequest{ContractID: "zz", QueryingParties: []string{f.alice}}, 403, "NA"},
 		{"any party without CanReadAsAnyParty", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID}, 403, "NA"},
 		{"another party", f.reader, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.bob}}, 403, "NA"},
 		{"no rights", f.none, jsonapi.GetContractRequest{ContractID: c.ContractID, QueryingParties: []string{f.alice}}, 403, "NA"},
@@ -65,6 +71,12 @@ func TestContractByID(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCantonError(t, f.postAs(tc.header, "/v2/contracts/contract-by-id", tc.body), tc.status, tc.code)
 		})
+	}
+	// Canton's words for a malformed id, the gRPC adapter's too
+	// (grpcadapter's TestGetContractSameAsJSON compares the two).
+	e := wantCantonError(t, f.postAs(f.reader, "/v2/contracts/contract-by-id", jsonapi.GetContractRequest{ContractID: "zz", QueryingParties: []string{f.alice}}), 400, "INVALID_FIELD")
+	if want := `The submitted command has a field with invalid value: Invalid field contract_id: cannot parse ContractId "zz"`; e.Cause != want {
+		t.Errorf("cause %q, want %q", e.Cause, want)
 	}
 	wantText(t, f.post("/v2/contracts/contract-by-id", `{"contractId":1}`), 400, "Invalid value for: body (expected a string, got number at 'contractId')")
 	if diff := cmp.Diff(before, f.state()); diff != "" {

@@ -1,10 +1,10 @@
 package httpadapter
 
 import (
-	bin "encoding/binary"
 	"encoding/json"
 	"unsafe"
 
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -83,16 +83,7 @@ type jsonCursor struct {
 }
 
 // ws skips JSON whitespace.
-func (p *jsonCursor) ws() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *jsonCursor) ws() { p.i = jsontext.SkipSpace(p.b, p.i) }
 
 // next skips whitespace and reports whether the next byte is c (and
 // consumes it then).
@@ -309,7 +300,7 @@ func plainEnd(b []byte, i int) (int, bool) {
 	n := 0
 	for {
 		// At a value.
-		i = skipWS(b, i)
+		i = jsontext.SkipSpace(b, i)
 		if i >= len(b) {
 			return 0, false
 		}
@@ -325,7 +316,7 @@ func plainEnd(b []byte, i int) (int, bool) {
 			}
 			closers[n] = closer
 			n++
-			i = skipWS(b, i+1)
+			i = jsontext.SkipSpace(b, i+1)
 			if i < len(b) && b[i] == closer {
 				n--
 				i++
@@ -340,13 +331,13 @@ func plainEnd(b []byte, i int) (int, bool) {
 		case '"':
 			i, ok = plainString(b, i)
 		case 't':
-			i, ok = literal(b, i, "true")
+			i, ok = jsontext.LiteralEnd(b, i, "true")
 		case 'f':
-			i, ok = literal(b, i, "false")
+			i, ok = jsontext.LiteralEnd(b, i, "false")
 		case 'n':
-			i, ok = literal(b, i, "null")
+			i, ok = jsontext.LiteralEnd(b, i, "null")
 		default:
-			i, ok = number(b, i)
+			i, ok = jsontext.NumberEnd(b, i)
 		}
 		if !ok {
 			return 0, false
@@ -357,7 +348,7 @@ func plainEnd(b []byte, i int) (int, bool) {
 			if n == 0 {
 				return i, true
 			}
-			i = skipWS(b, i)
+			i = jsontext.SkipSpace(b, i)
 			if i >= len(b) {
 				return 0, false
 			}
@@ -371,21 +362,13 @@ func plainEnd(b []byte, i int) (int, bool) {
 			}
 			i++
 			if closers[n-1] == '}' {
-				if i, ok = plainKey(b, skipWS(b, i)); !ok {
+				if i, ok = plainKey(b, jsontext.SkipSpace(b, i)); !ok {
 					return 0, false
 				}
 			}
 			break
 		}
 	}
-}
-
-// skipWS skips JSON whitespace from b[i].
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // plainKey reads an object's key (a string without escapes) and its
@@ -395,7 +378,7 @@ func plainKey(b []byte, i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	i = skipWS(b, i)
+	i = jsontext.SkipSpace(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return 0, false
 	}
@@ -408,7 +391,7 @@ func plainString(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	for i = plainRun(b, i+1); i < len(b); i++ {
+	for i += 1 + jsontext.PlainPrefix(b[i+1:]); i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, true
@@ -417,70 +400,4 @@ func plainString(b []byte, i int) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// plainRun skips from b[i] the bytes a JSON string holds as they are
-// (ASCII from 0x20 on but '"' and '\\'), eight at a time; it may stop
-// early (a borrow), never late. Ids and names are made of such bytes.
-// (jsontext.PlainPrefix tests the same, but loads its words byte by byte.)
-func plainRun(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(b); i += 8 {
-		w := bin.LittleEndian.Uint64(b[i:])
-		q, bs := w^'"'*ones, w^'\\'*ones
-		if (w|(w-0x20*ones)|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
-			break
-		}
-	}
-	return i
-}
-
-// literal reads the literal lit (true, false, null) at b[i].
-func literal(b []byte, i int, lit string) (int, bool) {
-	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
-		return 0, false
-	}
-	return i + len(lit), true
-}
-
-// number reads a JSON number at b[i]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
-func number(b []byte, i int) (int, bool) {
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i = digits(b, i)
-	default:
-		return 0, false
-	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return 0, false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(b, i)
-		if j == i {
-			return 0, false
-		}
-		i = j
-	}
-	return i, true
-}
-
-// digits skips the decimal digits from b[i].
-func digits(b []byte, i int) int {
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		i++
-	}
-	return i
 }

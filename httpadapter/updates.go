@@ -18,7 +18,10 @@ import (
 // callList adapts a blocking list ("asList") Node method: the list options
 // come from the query parameters limit and stream_idle_timeout_ms (decoded
 // first, as tapir does), the request from decode. The method runs under
-// the request context: a client that goes away ends the wait.
+// the request context, which Shutdown also ends: a client that goes away
+// ends the wait, and so does Shutdown, the list answering what it has (as
+// at its idle timeout) rather than holding http.Server.Shutdown for up to
+// its idle timeout.
 func callList[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi.API, context.Context, Req, ledger.ListOptions) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
 		opts, err := decodeListOptions(rq)
@@ -30,7 +33,12 @@ func callList[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi
 		if err != nil {
 			return nil, err
 		}
-		return m(a.api, rq.ctx, req, opts)
+		// Only the method's context: the answer is still written under
+		// the request's.
+		ctx, cancel := context.WithCancel(rq.ctx)
+		defer cancel()
+		defer context.AfterFunc(a.streams.down, cancel)()
+		return m(a.api, ctx, req, opts)
 	}
 }
 

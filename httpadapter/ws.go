@@ -82,7 +82,8 @@ type streams struct {
 	mu      sync.Mutex
 	closing bool
 	wg      sync.WaitGroup
-	// down ends when Shutdown is called.
+	// down ends when Shutdown is called; the streams and the list requests
+	// that wait for new elements (callList) end with it.
 	down context.Context
 	stop context.CancelFunc
 }
@@ -106,10 +107,14 @@ func (s *streams) open() bool {
 
 // Shutdown ends the WebSocket streams of h, a handler returned by New,
 // with a close frame 1001 (going away), refuses new ones the same way, and
-// waits until they have ended or ctx ends. WebSocket connections are
-// hijacked, so http.Server.Shutdown neither ends nor waits for them: call
-// Shutdown after it (or from http.Server.RegisterOnShutdown). For any
-// other handler it does nothing.
+// waits until they have ended or ctx ends. It also ends the list requests
+// that wait for new elements (the list routes with an open end and
+// stream_idle_timeout_ms), now and from then on: they answer what they
+// have, as at their idle timeout. WebSocket connections are hijacked, so
+// http.Server.Shutdown neither ends nor waits for them, while it waits for
+// the lists: call Shutdown beside it (from another goroutine, or from
+// http.Server.RegisterOnShutdown), not after it returns. For any other
+// handler it does nothing.
 func Shutdown(ctx context.Context, h http.Handler) error {
 	hd, ok := h.(*handler)
 	if !ok {

@@ -3,6 +3,8 @@ package httpadapter
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -156,6 +158,77 @@ func TestWebSocketGoingAwayOnShutdown(t *testing.T) {
 	defer rcancel()
 	if _, _, err := late.Read(rctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("stream opened after Shutdown ended with %v, want close status 1001", err)
+	}
+}
+
+// TestShutdownEndsWaitingLists: Shutdown, run beside http.Server.Shutdown,
+// ends a list request waiting for new updates (stream_idle_timeout_ms of
+// 10 minutes, uncapped): it answers 200 with what it has, as at its idle
+// timeout, and the server's Shutdown returns without waiting for the idle
+// timeout; a list request after Shutdown answers at once.
+func TestShutdownEndsWaitingLists(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{Verifier: fakeVerifier{"admin": {UserID: identity.DefaultParticipantAdmin}},
+		RequestTimeout: -1, MaxStreamIdleTimeout: -1})
+	srv := httptest.NewServer(h.h)
+	defer srv.Close()
+	if _, err := jsonapi.New(h.node).GrantUserRights(context.Background(), jsonapi.UserRightsRequest{UserID: identity.DefaultParticipantAdmin,
+		Rights: []identity.Right{{Kind: identity.RightCanReadAsAnyParty}}}); err != nil {
+		t.Fatal(err)
+	}
+	const target = "/v2/updates?stream_idle_timeout_ms=600000"
+	body := `{"beginExclusive": 0, "updateFormat": {"includeTopologyEvents": {"includeParticipantAuthorizationEvents": {}}}}`
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	answered := make(chan answer, 1)
+	// The client gives up after 8 s, so that a failing Shutdown fails the
+	// test rather than hold it (and srv.Close) for the idle timeout.
+	cctx, ccancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer ccancel()
+	go func() {
+		req, _ := http.NewRequestWithContext(cctx, http.MethodPost, srv.URL+target, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer admin")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		answered <- answer{resp.StatusCode, string(b), err}
+	}()
+	time.Sleep(100 * time.Millisecond) // the list waits for updates
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	down := make(chan error, 1)
+	go func() { down <- Shutdown(ctx, h.h) }()
+	if err := srv.Config.Shutdown(ctx); err != nil {
+		t.Fatalf("http.Server.Shutdown: %v", err)
+	}
+	if err := <-down; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the shutdown took %v with a list waiting", d)
+	}
+	select {
+	case a := <-answered:
+		if a.err != nil || a.code != http.StatusOK || !strings.HasPrefix(a.body, "[") {
+			t.Errorf("waiting list answered %d %q %v, want 200 and a list", a.code, a.body, a.err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiting list did not answer")
+	}
+	start = time.Now()
+	rec := serve(t, h.h, httpCall{method: http.MethodPost, target: target, body: body,
+		header: map[string]string{"Authorization": "Bearer admin", "Content-Type": "application/json"}})
+	if d := time.Since(start); rec.Code != http.StatusOK || !strings.HasPrefix(rec.Body.String(), "[") || d > 3*time.Second {
+		t.Errorf("list after Shutdown answered %d %q after %v, want 200 and a list at once", rec.Code, rec.Body, d)
 	}
 }
 

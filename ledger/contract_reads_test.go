@@ -268,7 +268,8 @@ func TestActiveContractEventsPageInTransit(t *testing.T) {
 // values (Canton's GetContract), for an active and an archived
 // contract, and refuses with its codes: a non-stakeholder or an unknown
 // contract (CONTRACT_PAYLOAD_NOT_FOUND), a party the caller may not read
-// as (PERMISSION_DENIED).
+// as (PERMISSION_DENIED, also for a malformed contract id), a malformed
+// contract id (INVALID_FIELD).
 func TestContract(t *testing.T) {
 	t.Parallel()
 	f := newTypedFixture(t)
@@ -320,6 +321,11 @@ func TestContract(t *testing.T) {
 		{"no contract id", ctx, "", []string{f.alice}, apierr.MissingField},
 		{"no right to read as the party", charlie, active, []string{f.bob}, apierr.PermissionDenied},
 		{"no right to read as any party", charlie, active, nil, apierr.PermissionDenied},
+		{"a malformed contract id", ctx, "zz", []string{f.alice}, apierr.InvalidField},
+		// Authorization first, as Canton's ContractServiceAuthorization
+		// runs before requireContractId.
+		{"a malformed contract id, no right to read as the party", charlie, "zz", []string{f.bob}, apierr.PermissionDenied},
+		{"a malformed contract id, no right to read as any party", charlie, "zz", nil, apierr.PermissionDenied},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := f.node.Contract(tt.ctx, tt.cid, tt.parties)

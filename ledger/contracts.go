@@ -62,11 +62,15 @@ func (n *Node) contractFor(ctx context.Context, cid string, parties []string) (*
 
 // checkContractIDField checks the contract id of a read as Canton's
 // requireContractId does (ContractId.fromString): an id that is no
-// contract id is INVALID_FIELD, not a contract that is not found.
+// contract id is INVALID_FIELD, not a contract that is not found. It is
+// the one check of a read's contract id: the gRPC and JSON adapters pass
+// the id through, so both answer these words, after authorization.
 func checkContractIDField(cid string) error {
 	if !lf.IsContractID(cid) {
-		// Canton's words, the id bounded (apierr.Quote): it may be huge.
-		return apierr.InvalidField.New("contract_id: cannot parse ContractId \"%s\"", apierr.Quote(cid))
+		// Canton's words (InvalidField.Reject's "Invalid field <name>: "
+		// and fromString's message), the id bounded (apierr.Quote): it
+		// may be huge.
+		return apierr.InvalidField.New("Invalid field contract_id: cannot parse ContractId \"%s\"", apierr.Quote(cid))
 	}
 	return nil
 }

@@ -354,11 +354,11 @@ func (d *jsonDecoder) bool(dst *bool) bool {
 
 // literal consumes a literal (true, false, null).
 func (d *jsonDecoder) literal(lit string) bool {
-	if len(d.b)-d.i >= len(lit) && string(d.b[d.i:d.i+len(lit)]) == lit {
-		d.i += len(lit)
-		return true
+	i, ok := jsontext.LiteralEnd(d.b, d.i, lit)
+	if ok {
+		d.i = i
 	}
-	return false
+	return ok
 }
 
 // raw reads any JSON value, validated as encoding/json's scanner
@@ -441,16 +441,7 @@ func (d *jsonDecoder) skipValue(depth int) bool {
 }
 
 // ws skips JSON whitespace (inside raw values only).
-func (d *jsonDecoder) ws() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *jsonDecoder) ws() { d.i = jsontext.SkipSpace(d.b, d.i) }
 
 // skipString consumes a string with valid escapes (encoding/json's
 // scanner accepts any other byte from 0x20 up, invalid UTF-8 included).
@@ -498,33 +489,11 @@ func isHex(c byte) bool {
 
 // skipNumber consumes a number of JSON's grammar.
 func (d *jsonDecoder) skipNumber() bool {
-	d.byte('-')
-	switch {
-	case d.byte('0'):
-	case d.digits() == 0:
-		return false
+	i, ok := jsontext.NumberEnd(d.b, d.i)
+	if ok {
+		d.i = i
 	}
-	if d.byte('.') && d.digits() == 0 {
-		return false
-	}
-	if d.byte('e') || d.byte('E') {
-		if !d.byte('+') {
-			d.byte('-')
-		}
-		if d.digits() == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// digits consumes decimal digits and returns how many.
-func (d *jsonDecoder) digits() int {
-	start := d.i
-	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
-		d.i++
-	}
-	return d.i - start
+	return ok
 }
 
 // once marks a member as read and reports whether it was the first time

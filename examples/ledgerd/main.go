@@ -342,8 +342,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	ln := lns.api
 	// No ReadTimeout or WriteTimeout: they would cut WebSocket streams; the
 	// adapter bounds every other request (-request-timeout).
-	lists := newListDrainer(served)
-	srv := &http.Server{Handler: lists, IdleTimeout: c.idleTimeout,
+	srv := &http.Server{Handler: served, IdleTimeout: c.idleTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	httpadapter.ServerTimeouts(srv)
 	logger.Info("ledgerd serving", "addr", ln.Addr().String(), "participantId", node.ParticipantIDString(),
@@ -366,11 +365,17 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	logger.Info("ledgerd shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	lists.drain()
+	// httpadapter.Shutdown ends the WebSocket streams (hijacked
+	// connections, which srv.Shutdown neither ends nor waits for) with a
+	// close frame 1001 (going away), and the list requests that wait for
+	// new elements, which answer what they have rather than hold
+	// srv.Shutdown for up to -max-stream-idle-timeout (or, without one,
+	// until shutdownCtx cuts them): so it runs beside srv.Shutdown. Every
+	// other request in flight (a submission) finishes as it would.
+	adapterDown := make(chan error, 1)
+	go func() { adapterDown <- httpadapter.Shutdown(shutdownCtx, handler) }()
 	err = srv.Shutdown(shutdownCtx)
-	// WebSocket streams are hijacked connections: srv.Shutdown neither ends
-	// nor waits for them. They end with a close frame 1001 (going away).
-	if serr := httpadapter.Shutdown(shutdownCtx, handler); err == nil {
+	if serr := <-adapterDown; err == nil {
 		err = serr
 	}
 	if err != nil {
@@ -378,43 +383,6 @@ func run(ctx context.Context, args []string, stdout io.Writer, logger *slog.Logg
 	}
 	return nil
 }
-
-// blockingLists are the routes of the list requests that wait for new
-// elements (stream_idle_timeout_ms) on an open-ended range.
-var blockingLists = map[string]bool{
-	"/v2/commands/completions": true, "/v2/commands/command-completions": true,
-	"/v2/updates": true, "/v2/updates/flats": true, "/v2/updates/trees": true,
-	"/v2/state/active-contracts": true,
-}
-
-// listDrainer ends, at shutdown, the list requests that wait for new
-// elements: they answer with what they have, as at their idle timeout,
-// rather than hold the shutdown for up to -max-stream-idle-timeout (or,
-// without one, until the shutdown's own deadline cuts them). Every other
-// request in flight (a submission) finishes as it would.
-type listDrainer struct {
-	next   http.Handler
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-func newListDrainer(next http.Handler) *listDrainer {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &listDrainer{next: next, ctx: ctx, cancel: cancel}
-}
-
-func (d *listDrainer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && blockingLists[r.URL.Path] {
-		ctx, cancel := context.WithCancel(r.Context())
-		defer cancel()
-		defer context.AfterFunc(d.ctx, cancel)()
-		r = r.WithContext(ctx)
-	}
-	d.next.ServeHTTP(w, r)
-}
-
-// drain ends the waiting lists under way and those that come later.
-func (d *listDrainer) drain() { d.cancel() }
 
 // listeners are the sockets of -addr, -grpc-addr and -metrics-addr (nil
 // when not served apart).

@@ -1,7 +1,9 @@
 // Package jsontext writes JSON strings byte for byte as encoding/json
 // does, with or without its HTML escaping, without reflection: the
 // node's stored forms are json.Marshal's (HTML-safe), the JSON API's
-// answers its encoder's with SetEscapeHTML(false), as Canton's are.
+// answers its encoder's with SetEscapeHTML(false), as Canton's are. It
+// also holds what the node's one-pass JSON readers share (scan.go): the
+// plain bytes of strings (PlainPrefix), whitespace, numbers, literals.
 package jsontext
 
 import (
