@@ -522,7 +522,15 @@ func TestEventsByContractIDSameAsJSON(t *testing.T) {
 		})
 	}
 	// Canton checks the contract id, its presence and its syntax, before
-	// the event format (EventQueryServiceRequestValidator).
+	// the event format (EventQueryServiceRequestValidator), after it
+	// authorized the format's parties (EventQueryServiceAuthorization):
+	// a reader who may not read as the format's party is refused so
+	// whatever the id.
+	for _, cid := range []string{"", "zz"} {
+		req, body := request(cid, false, c.bob)
+		_, err := events.GetEventsByContractId(as(c.readerTok), req)
+		sameHTTPRefusal(t, err, c.postAs(c.readerTok, "/v2/events/events-by-contract-id", body), codes.PermissionDenied, "")
+	}
 	withFormat, _ := request("zz", false, c.alice)
 	for _, req := range []*ledgerv2.GetEventsByContractIdRequest{{}, {ContractId: "zz"}, withFormat} {
 		want := "INVALID_FIELD"

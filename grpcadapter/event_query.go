@@ -17,13 +17,15 @@ type eventQueryService struct {
 // as the event format shows them, in the ACS-delta shape
 // (Node.ContractEvents: the rules and errors of the JSON twin,
 // CONTRACT_EVENTS_NOT_FOUND for an unknown contract or one the format
-// shows nothing of); a missing or malformed contract id is refused before
-// the format is read.
+// shows nothing of); the Node checks the contract id after it authorized
+// the format's parties, as Canton does.
 func (s *eventQueryService) GetEventsByContractId(ctx context.Context, req *ledgerv2.GetEventsByContractIdRequest) (*ledgerv2.GetEventsByContractIdResponse, error) {
-	// The contract id first, its syntax too (which the Node leaves to the
-	// lookup), as Canton's EventQueryServiceRequestValidator.
-	if _, err := contractIDFromProto(req.GetContractId()); err != nil {
-		return nil, err
+	if req.GetEventFormat() == nil {
+		// No format, no parties to authorize: Canton's validator checks
+		// the contract id before it asks for the format.
+		if _, err := contractIDFromProto(req.GetContractId()); err != nil {
+			return nil, err
+		}
 	}
 	f, verbose, err := readFormatFromProto(req.GetEventFormat(), "event_format")
 	if err != nil {

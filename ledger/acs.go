@@ -224,13 +224,23 @@ func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) 
 	if err := n.public(ctx); err != nil {
 		return fail(err)
 	}
+	// Canton's order: the format's parties authorized first
+	// (EventQueryServiceAuthorization), then the contract id and the
+	// format checked (EventQueryServiceRequestValidator).
+	parties, anyParty := (&updateSpec{Ra: f}).readingParties()
+	if err := authorizeRead(ctx, parties, anyParty); err != nil {
+		return fail(err)
+	}
 	if cid == "" {
 		return fail(apierr.MissingField.New("contract_id"))
 	}
 	if err := checkContractIDField(cid); err != nil {
 		return fail(err)
 	}
-	if err := n.eventFormatAuth(ctx, f); err != nil {
+	if err := checkEventFormat(f, "event_format"); err != nil {
+		return fail(err)
+	}
+	if err := n.checkFilterIDs(f); err != nil {
 		return fail(err)
 	}
 	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", cid)

@@ -142,8 +142,9 @@ func (r *typedRenderer) pagedContract(c *contractRecord, w []string, ef *eventFi
 // (Canton's ContractService.GetContract): its witnesses are the parties
 // that are stakeholders (every stakeholder when parties is empty); its
 // offset and node id are 0, it has no interface views, its blob is set.
-// Refusals: MISSING_FIELD for an empty id, PERMISSION_DENIED without the
-// right to read as each party (as any party when parties is empty),
+// Refusals, in Canton's order: PERMISSION_DENIED without the right to
+// read as each party (as any party when parties is empty), MISSING_FIELD
+// for an empty id, INVALID_FIELD for one that is no contract id,
 // CONTRACT_PAYLOAD_NOT_FOUND when the contract is unknown or no party is
 // a stakeholder.
 func (n *Node) Contract(ctx context.Context, cid value.ContractID, parties []string) (*update.CreatedEvent, error) {
@@ -172,10 +173,12 @@ type ContractEvents struct {
 // ContractEvents returns a contract's create event and, once archived,
 // its archive event, as the format shows them in the ACS-delta shape
 // (Canton's EventQueryService.GetEventsByContractId;
-// the format's Shape is not used). Refusals: PERMISSION_DENIED without
-// the right to read as the format's parties, the format's errors (no
-// party, unknown templates), CONTRACT_EVENTS_NOT_FOUND when the contract
-// is unknown (or pruned) or the format shows none of its events.
+// the format's Shape is not used). Refusals, in Canton's order:
+// PERMISSION_DENIED without the right to read as the format's parties,
+// MISSING_FIELD or INVALID_FIELD for a missing or malformed contract id,
+// the format's errors (no party, unknown templates),
+// CONTRACT_EVENTS_NOT_FOUND when the contract is unknown (or pruned) or
+// the format shows none of its events.
 func (n *Node) ContractEvents(ctx context.Context, cid value.ContractID, f ReadFormat) (*ContractEvents, error) {
 	spec := n.typedEventSpec(f)
 	c, ef, w, m, err := n.contractEventsFor(ctx, string(cid), &spec)
