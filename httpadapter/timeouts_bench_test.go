@@ -18,11 +18,17 @@ func (w *benchWriter) Write(b []byte) (int, error) { return len(b), nil }
 // BenchmarkTimeoutsServe measures the request timeout's machinery per
 // request: a handler that reads its context as the ledger does (a value,
 // the deadline, Err) and answers, under a parent context that can be
-// canceled, as net/http's request context.
+// canceled, as net/http's request context, or not, as
+// BenchmarkHandlerPingCreate's.
 func BenchmarkTimeoutsServe(b *testing.B) {
-	to := timeouts{request: DefaultRequestTimeout}
-	parent, cancel := context.WithCancel(context.Background())
+	canceled, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	b.Run("cancelable", func(b *testing.B) { benchTimeoutsServe(b, canceled) })
+	b.Run("background", func(b *testing.B) { benchTimeoutsServe(b, context.Background()) })
+}
+
+func benchTimeoutsServe(b *testing.B, parent context.Context) {
+	to := timeouts{request: DefaultRequestTimeout}
 	body := []byte("{}\n")
 	h := func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
