@@ -2,10 +2,12 @@ package httpadapter
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ledgernode/ledgernode/ledger"
@@ -124,29 +126,153 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
-	ctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	tw := &timeoutWriter{w: w, h: headers.Get().(http.Header), deadline: deadline}
-	// ctx ends with DeadlineExceeded when its deadline (this one, or the
-	// parent's when that comes first) passes, unless it was canceled
-	// before: a timer at that deadline answers as an AfterFunc of ctx
-	// would, without registering one more child in ctx (an allocation, a
-	// map and the context's lock per request).
-	end, _ := ctx.Deadline()
-	timer := time.AfterFunc(time.Until(end), func() {
-		if ctx.Err() != context.Canceled {
-			tw.timeout()
-		}
-	})
-	next.ServeHTTP(tw, r.WithContext(ctx))
+	c := &requestCtx{parent: ctx, end: deadline}
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		c.end = d
+	}
+	c.tw = timeoutWriter{w: w, h: headers.Get().(http.Header), deadline: deadline}
+	// One timer ends the context and answers 503 at its deadline (this
+	// one, or the parent's when that comes first).
+	timer := time.AfterFunc(time.Until(c.end), c.expire)
+	next.ServeHTTP(&c.tw, r.WithContext(c))
 	timer.Stop()
-	tw.finish()
+	c.tw.finish()
+	c.stop(context.Canceled, true) // as WithDeadline's cancel
 	// The handler has returned: nothing else uses tw.h (the timer's
 	// answer writes w's own map; start handed its values over, which
 	// clear leaves alone).
-	clear(tw.h)
-	headers.Put(tw.h)
+	clear(c.tw.h)
+	headers.Put(c.tw.h)
 }
+
+// requestCtx is the context of a request under the request timeout:
+// context.WithDeadline(parent, tw.deadline) without its cancelCtx, timer
+// and registration with the parent while the request only asks for its
+// values, deadline and Err. Done makes that context (inner), and the
+// requestCtx answers as it from then on: the request's children and
+// AfterFuncs then register with a cancelCtx, not a goroutine each.
+type requestCtx struct {
+	parent context.Context
+	end    time.Time     // tw.deadline, or the parent's when earlier
+	state  atomic.Uint32 // ctxLive, ctxEnded (err set) or ctxInner (inner set); changed under mu
+	mu     sync.Mutex
+	err    error // why it ended (ctxEnded)
+	own    bool  // err is its own (deadline, handler returned), not the parent's
+	inner  context.Context
+	cancel context.CancelFunc // inner's
+	tw     timeoutWriter      // the request's writer, in the same allocation
+}
+
+const (
+	ctxLive uint32 = iota
+	ctxEnded
+	ctxInner
+)
+
+func (c *requestCtx) Deadline() (time.Time, bool) { return c.end, true }
+
+func (c *requestCtx) Err() error {
+	switch c.state.Load() {
+	case ctxEnded:
+		return c.err
+	case ctxInner:
+		return c.inner.Err()
+	}
+	if err := c.parent.Err(); err != nil {
+		return c.stop(err, false)
+	}
+	return nil
+}
+
+func (c *requestCtx) Done() <-chan struct{} {
+	if c.state.Load() != ctxInner {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.state.Load() == ctxEnded {
+			return endedCtx.Done()
+		}
+		if c.inner == nil {
+			c.inner, c.cancel = context.WithDeadline(c.parent, c.tw.deadline)
+			c.state.Store(ctxInner)
+		}
+	}
+	return c.inner.Done()
+}
+
+// Value answers the parent's values, but for the cancelCtx that
+// context.Cause asks for: inner's, or none when the context ended by
+// itself (Cause is then Err).
+func (c *requestCtx) Value(key any) any {
+	if key == cancelCtxKey {
+		switch state := c.state.Load(); {
+		case state == ctxInner:
+			return c.inner.Value(key)
+		case state == ctxEnded && c.own:
+			return nil
+		}
+	}
+	return c.parent.Value(key)
+}
+
+// String names the context as context.WithDeadline's does, for debugging.
+func (c *requestCtx) String() string {
+	return fmt.Sprint(c.parent) + ".WithDeadline(" + c.tw.deadline.String() + ")"
+}
+
+// stop ends the context with err unless it has ended (inner: cancels it
+// for the handler's return) and returns the error it ended with.
+func (c *requestCtx) stop(err error, own bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch c.state.Load() {
+	case ctxLive:
+		c.err, c.own = err, own
+		c.state.Store(ctxEnded)
+	case ctxInner:
+		if err == context.Canceled && own {
+			c.cancel()
+		}
+		return c.inner.Err()
+	}
+	return c.err
+}
+
+// expire is the timer at c.end: it ends the context with the parent's
+// error, else DeadlineExceeded (inner ends by its own timer), and answers
+// 503 unless the request was canceled. At the parent's deadline, the
+// parent gives the cause (context.Cause).
+func (c *requestCtx) expire() {
+	err := c.parent.Err()
+	own := err == nil && !c.end.Before(c.tw.deadline)
+	if err == nil {
+		err = context.DeadlineExceeded
+	}
+	if c.stop(err, own) != context.Canceled {
+		c.tw.timeout()
+	}
+}
+
+// endedCtx gives the Done of a requestCtx that ended before it was asked.
+var endedCtx = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
+// cancelCtxKey is the key with which context.Cause asks a context's Value
+// for the cancelCtx that ended it, recorded by a keyProbe.
+var cancelCtxKey = func() any {
+	p := &keyProbe{Context: endedCtx}
+	_ = context.Cause(p)
+	return p.key
+}()
+
+type keyProbe struct {
+	context.Context
+	key any
+}
+
+func (p *keyProbe) Value(key any) any { p.key = key; return nil }
 
 // headers holds the empty header maps of finished requests: a map and
 // its first group are about 400 bytes a request.
