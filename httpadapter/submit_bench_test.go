@@ -20,15 +20,20 @@ import (
 )
 
 // discardWriter is a ResponseWriter that keeps the status and drops the
-// body, reusable across requests (a benchmark's client).
+// body, reusable across requests (a benchmark's client). It takes the
+// connection deadlines the timeout middleware sets, as net/http's writer
+// does: without them http.ResponseController builds an error per call
+// that a real server never pays.
 type discardWriter struct {
 	h      http.Header
 	status int
 }
 
-func (w *discardWriter) Header() http.Header         { return w.h }
-func (w *discardWriter) WriteHeader(code int)        { w.status = code }
-func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *discardWriter) Header() http.Header              { return w.h }
+func (w *discardWriter) WriteHeader(code int)             { w.status = code }
+func (w *discardWriter) Write(b []byte) (int, error)      { return len(b), nil }
+func (w *discardWriter) SetReadDeadline(time.Time) error  { return nil }
+func (w *discardWriter) SetWriteDeadline(time.Time) error { return nil }
 
 // BenchmarkHandlerPingCreate measures the adapter and the node without
 // the network: Ping creates posted to /v2/commands/submit-and-wait from
