@@ -284,10 +284,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// jsonContentType is the Content-Type of every JSON answer, one slice
+// for all: net/http copies a header's values when it writes them
+// (Header.Clone), and Set and Add replace or grow the slice rather than
+// write into it. It spares each answer Set's key canonicalization and
+// slice.
+var jsonContentType = []string{"application/json"}
 
 // writeBinary writes a binary result with status 200.
 func writeBinary(w http.ResponseWriter, b binary) {
