@@ -98,7 +98,18 @@ func (s *Submission) prepTime() Timestamp {
 
 // CreateCommand returns the update of a create command.
 func CreateCommand(t lf.TypeConID, arg Value) Value {
-	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0]) }, arg)
+	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0], nil) }, arg)
+}
+
+// CreateCommandOf is CreateCommand for an argument converted from the
+// ledger value lv (FromValue): when lv is exactly the normalized value the
+// transaction's create node would hold (IsLedgerValueOf), the node takes
+// lv, which saves converting arg back. lv must not change afterwards.
+func CreateCommandOf(t lf.TypeConID, arg Value, lv value.Value) Value {
+	if !IsLedgerValueOf(arg, lv) {
+		lv = nil
+	}
+	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0], lv) }, arg)
 }
 
 // ExerciseCommand returns the update of an exercise command.
@@ -580,13 +591,13 @@ func (m *Machine) ledgerTimeLT(t Value) {
 // create runs a create as Speedy does (Compiler.compileCreate, SBUCreate):
 // precondition, signatories, observers (all catchable), then the Create
 // node with its authorization.
-func (m *Machine) create(t lf.TypeConID, arg Value) {
+func (m *Machine) create(t lf.TypeConID, arg Value, lv value.Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("create"))
 		return
 	}
 	k := m.createFree.get()
-	k.t, k.arg, k.env, k.caps = t, arg, m.env, m.caps
+	k.t, k.arg, k.lv, k.env, k.caps = t, arg, lv, m.env, m.caps
 	k.args[0] = arg
 	m.push(k)
 	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), k.args[:]...)
@@ -596,8 +607,11 @@ func (m *Machine) create(t lf.TypeConID, arg Value) {
 // the signatories, then the observers (one frame for the three steps,
 // pushed again for each).
 type kCreate struct {
-	t     lf.TypeConID
-	arg   Value
+	t   lf.TypeConID
+	arg Value
+	// lv is arg's normalized ledger value when the command brought it
+	// (CreateCommandOf), else nil.
+	lv    value.Value
 	stage uint8
 	sigs  Value
 	env   []Value
@@ -617,7 +631,7 @@ type kCreate struct {
 // hold none of k's memory, nor does an error), and it is given back
 // for the next create.
 func (k *kCreate) useKey(m *Machine, key *tx.KeyWithMaintainers) *Error {
-	err := m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
+	err := m.finishCreate(k.t, k.arg, k.lv, k.sigSet, k.obsSet, key)
 	m.createFree.put(k)
 	return err
 }
@@ -654,12 +668,18 @@ func (k *kCreate) resume(m *Machine, v Value) {
 	}
 }
 
-// finishCreate normalizes the argument and has the Builder add the Create
-// node (seed, contract id, authorization).
-func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string, key *tx.KeyWithMaintainers) *Error {
-	lv, err := toLedgerValue(arg)
-	if err != nil {
-		return err
+// finishCreate normalizes the argument (unless its normalized value lv
+// came with the command) and has the Builder add the Create node (seed,
+// contract id, authorization).
+func (m *Machine) finishCreate(t lf.TypeConID, arg Value, lv value.Value, sigs, obs []string, key *tx.KeyWithMaintainers) *Error {
+	if verifyLedgerValues {
+		checkLedgerValue(arg, lv)
+	}
+	if lv == nil {
+		var err *Error
+		if lv, err = toLedgerValue(arg); err != nil {
+			return err
+		}
 	}
 	b := m.tx.b
 	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs, Key: key})
