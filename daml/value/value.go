@@ -187,9 +187,9 @@ var checkers sync.Pool
 // putChecker keeps c, a checker of newChecker whose value has been
 // built, for the next newChecker, which resets it. Nothing keeps a
 // reference into c once its value is built: the values hold copies of
-// the JSON's strings and data types of their own (dataTypeID), the
-// errors hold their path as text (newError), and the tape's tokens and
-// the path slabs are only c's.
+// the JSON's strings and type ids of their own or their TCon's, never
+// c's (dataTypeID), the errors hold their path as text (newError), and
+// the tape's tokens and the path slabs are only c's.
 func putChecker(c *checker) {
 	*c = checker{}
 	checkers.Put(c)
@@ -973,7 +973,8 @@ func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID,
 		return e.dt, e.id, nil
 	}
 	prevCon, prev := c.lastCon, c.last
-	dt, id, err := c.dataTypeID(h.ID, p)
+	// The values share h's own id: types are never changed once made.
+	dt, id, err := c.dataTypeID(h.ID, &h.ID, p)
 	if err == nil {
 		// The map is made for the second TCon: most values have one.
 		if c.tcons != nil {
@@ -994,13 +995,14 @@ func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID,
 
 // dataType resolves a data type through lookup, with a cache.
 func (c *checker) dataType(id lf.TypeConID, p *vpath) (*lf.DataType, error) {
-	dt, _, err := c.dataTypeID(id, p)
+	dt, _, err := c.dataTypeID(id, nil, p)
 	return dt, err
 }
 
-// dataTypeID is dataType that also returns a copy of id, the same for
-// every call of this checker.
-func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
+// dataTypeID is dataType that also returns a pointer to id, the same for
+// every call of this checker: idp if the data type was not resolved
+// before (a copy of id if idp is nil).
+func (c *checker) dataTypeID(id lf.TypeConID, idp *lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
 	if c.last.id != nil && *c.last.id == id {
 		return c.last.dt, c.last.id, nil
 	}
@@ -1019,8 +1021,11 @@ func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeC
 	if dt == nil {
 		return nil, nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
-	e := dataTypeEntry{dt: dt, id: new(lf.TypeConID)}
-	*e.id = id
+	if idp == nil {
+		idp = new(lf.TypeConID)
+		*idp = id
+	}
+	e := dataTypeEntry{dt: dt, id: idp}
 	// The map is made for the second data type: most values have one.
 	if c.last.id != nil {
 		if c.dts == nil {
