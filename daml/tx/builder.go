@@ -423,14 +423,20 @@ func nodeVersion(key bool) string {
 // the new node) and records the contract as active and local. It returns
 // the new contract id.
 func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
-	sigs, stk := sigsAndStakeholders(in.Signatories, in.Observers)
+	// The node and the parties of a small contract are one allocation.
+	x := &struct {
+		node    Create
+		parties [3]string
+	}{}
+	sigs, stk := sigsAndStakeholders(x.parties[:0], in.Signatories, in.Observers)
 	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
 	cid := LocalContractID(Discriminator(seed, b.cfg.PreparationTime, stk))
 	var key *KeyWithMaintainers
 	if in.Key != nil {
 		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
 	}
-	node := &Create{ContractID: cid, PackageName: in.PackageName, TemplateID: in.TemplateID, Arg: in.Arg,
+	node := &x.node
+	*node = Create{ContractID: cid, PackageName: in.PackageName, TemplateID: in.TemplateID, Arg: in.Arg,
 		Signatories: sigs, Stakeholders: stk, Key: key, Version: nodeVersion(key != nil)}
 	nid := NodeID(len(b.nodes))
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
