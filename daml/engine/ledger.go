@@ -97,8 +97,27 @@ func (s *Submission) prepTime() Timestamp {
 }
 
 // CreateCommand returns the update of a create command.
-func CreateCommand(t lf.TypeConID, arg Value) Value {
-	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0], nil) }, arg)
+func CreateCommand(t lf.TypeConID, arg Value) Value { return createPAP(t, arg, nil) }
+
+// createUpdate is the builtin of a create's update (create, which it
+// calls with the template t and lv): a callable of its own rather than a
+// closure, so that the update is one allocation.
+type createUpdate struct {
+	p    PAP
+	t    lf.TypeConID
+	lv   value.Value
+	args [1]Value
+}
+
+func (c *createUpdate) enter(m *Machine, a []Value) { m.create(c.t, a[0], c.lv) }
+
+// createPAP returns the update of a create of t with argument arg (and
+// its normalized value lv, or nil): a PAP of arity 2, arg applied, as
+// updatePAP makes.
+func createPAP(t lf.TypeConID, arg Value, lv value.Value) *PAP {
+	c := &createUpdate{t: t, lv: lv, args: [1]Value{arg}}
+	c.p = PAP{fn: c, args: c.args[:], arity: 2}
+	return &c.p
 }
 
 // CreateCommandOf is CreateCommand for an argument converted from the
@@ -109,7 +128,7 @@ func CreateCommandOf(t lf.TypeConID, arg Value, lv value.Value) Value {
 	if !IsLedgerValueOf(arg, lv) {
 		lv = nil
 	}
-	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0], lv) }, arg)
+	return createPAP(t, arg, lv)
 }
 
 // ExerciseCommand returns the update of an exercise command.
