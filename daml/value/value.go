@@ -698,7 +698,9 @@ func appendJSONString(b []byte, s string) []byte {
 // jsonStringLen returns len(appendJSONString(nil, s)).
 func jsonStringLen(s string) int {
 	n := len(s) + 2
-	for i := 0; i < len(s); i++ {
+	// Plain bytes are written as they are; PlainPrefix passes over them
+	// eight at a time.
+	for i := jsontext.PlainPrefix(s); i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '"', c == '\\', c == '\n', c == '\r', c == '\t', c == '\b', c == '\f':
 			n++
