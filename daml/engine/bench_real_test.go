@@ -64,7 +64,7 @@ func BenchmarkRealPingCreatePath(b *testing.B) {
 		}
 		res, err := e.Submit(ctx, engine.Submission{ActAs: []string{"alice::1220abcdef"}, LedgerTime: 1_700_000_000_000_000,
 			PreparationTime: 1_700_000_000_000_000, SubmissionSeed: tx.Hash{1, 2, 3}, ParticipantID: "participant1::1220abcd"},
-			engine.CreateCommand(ping, ev))
+			engine.CreateCommandOf(ping, ev, v))
 		if err != nil {
 			b.Fatal(err)
 		}

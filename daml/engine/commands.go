@@ -11,6 +11,6 @@ func CreateAndExerciseCommand(t lf.TypeConID, arg Value, choice string, choiceAr
 	return updatePAP("create_and_exercise", 3, func(m *Machine, a []Value) {
 		choiceArg := a[1]
 		m.then(func(m *Machine, cid Value) { m.exercise(t, choice, cid, choiceArg) })
-		m.create(t, a[0])
+		m.create(t, a[0], nil)
 	}, arg, choiceArg)
 }

@@ -86,6 +86,8 @@ type Engine struct {
 	// values are the top-level values the engine has looked up (as defs
 	// has them), for valueDef's lookups at run time.
 	values byName[*topDef]
+	// creates are what creates of a template look up (createDefs).
+	creates byName[*createDefs]
 	// machines are idle machines of finished evaluations, kept with
 	// their frame free lists and continuation stack (newMachine): the
 	// Daml Script runner evaluates once per question.

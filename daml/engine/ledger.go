@@ -97,8 +97,38 @@ func (s *Submission) prepTime() Timestamp {
 }
 
 // CreateCommand returns the update of a create command.
-func CreateCommand(t lf.TypeConID, arg Value) Value {
-	return updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0]) }, arg)
+func CreateCommand(t lf.TypeConID, arg Value) Value { return createPAP(t, arg, nil) }
+
+// createUpdate is the builtin of a create's update (create, which it
+// calls with the template t and lv): a callable of its own rather than a
+// closure, so that the update is one allocation.
+type createUpdate struct {
+	p    PAP
+	t    lf.TypeConID
+	lv   value.Value
+	args [1]Value
+}
+
+func (c *createUpdate) enter(m *Machine, a []Value) { m.create(c.t, a[0], c.lv) }
+
+// createPAP returns the update of a create of t with argument arg (and
+// its normalized value lv, or nil): a PAP of arity 2, arg applied, as
+// updatePAP makes.
+func createPAP(t lf.TypeConID, arg Value, lv value.Value) *PAP {
+	c := &createUpdate{t: t, lv: lv, args: [1]Value{arg}}
+	c.p = PAP{fn: c, args: c.args[:], arity: 2}
+	return &c.p
+}
+
+// CreateCommandOf is CreateCommand for an argument converted from the
+// ledger value lv (FromValue): when lv is exactly the normalized value the
+// transaction's create node would hold (IsLedgerValueOf), the node takes
+// lv, which saves converting arg back. lv must not change afterwards.
+func CreateCommandOf(t lf.TypeConID, arg Value, lv value.Value) Value {
+	if !IsLedgerValueOf(arg, lv) {
+		lv = nil
+	}
+	return createPAP(t, arg, lv)
 }
 
 // ExerciseCommand returns the update of an exercise command.
@@ -580,24 +610,71 @@ func (m *Machine) ledgerTimeLT(t Value) {
 // create runs a create as Speedy does (Compiler.compileCreate, SBUCreate):
 // precondition, signatories, observers (all catchable), then the Create
 // node with its authorization.
-func (m *Machine) create(t lf.TypeConID, arg Value) {
+func (m *Machine) create(t lf.TypeConID, arg Value, lv value.Value) {
 	if m.tx == nil {
 		m.fail(m.noLedger("create"))
 		return
 	}
 	k := m.createFree.get()
-	k.t, k.arg, k.env, k.caps = t, arg, m.env, m.caps
+	k.t, k.arg, k.lv, k.env, k.caps = t, arg, lv, m.env, m.caps
+	k.defs = m.e.creates.load(t)
 	k.args[0] = arg
 	m.push(k)
-	m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: t, a: "precond"}), k.args[:]...)
+	m.callDef(k.part(m.e, 0), k.args[:]...)
+}
+
+// createDefs are what a create of a template looks up: its precondition,
+// signatories and observers, its key (templateKey) and its package's
+// name. An engine keeps them once a create found them all
+// (keepCreateDefs), and later creates look them up once, by the
+// template's name, instead of each by its whole id.
+type createDefs struct {
+	parts   [3]*topDef // precond, signatories, observers
+	key     *lf.TemplateKey
+	pkgName string
+}
+
+// createParts are the template parts a create calls, in order.
+var createParts = [3]string{"precond", "signatories", "observers"}
+
+// part returns the template's function of the create's step i.
+func (k *kCreate) part(e *Engine, i int) *topDef {
+	if k.defs != nil {
+		return k.defs.parts[i]
+	}
+	return e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: createParts[i]})
+}
+
+// keepCreateDefs keeps t's createDefs after a create of t: the functions
+// are the ones the engine keeps (def, which never replaces one), and the
+// key and package name are its package's, which does not change. A
+// function the engine did not keep (its package was not visible) leaves
+// nothing kept.
+func (e *Engine) keepCreateDefs(t lf.TypeConID) {
+	key, err := e.templateKey(t)
+	if err != nil {
+		return
+	}
+	d := &createDefs{key: key, pkgName: e.packageName(t)}
+	for i, a := range createParts {
+		if d.parts[i] = e.cachedDef(defKey{kind: defTemplatePart, id: t, a: a}); d.parts[i] == nil {
+			return
+		}
+	}
+	e.creates.loadOrStore(t, d)
 }
 
 // kCreate is the frame of a create: it receives the precondition, then
 // the signatories, then the observers (one frame for the three steps,
 // pushed again for each).
 type kCreate struct {
-	t     lf.TypeConID
-	arg   Value
+	t   lf.TypeConID
+	arg Value
+	// lv is arg's normalized ledger value when the command brought it
+	// (CreateCommandOf), else nil.
+	lv value.Value
+	// defs are the engine's createDefs of t, nil until it keeps them.
+	defs  *createDefs
 	stage uint8
 	sigs  Value
 	env   []Value
@@ -617,7 +694,7 @@ type kCreate struct {
 // hold none of k's memory, nor does an error), and it is given back
 // for the next create.
 func (k *kCreate) useKey(m *Machine, key *tx.KeyWithMaintainers) *Error {
-	err := m.finishCreate(k.t, k.arg, k.sigSet, k.obsSet, key)
+	err := m.finishCreate(k.t, k.arg, k.lv, k.sigSet, k.obsSet, key, k.defs)
 	m.createFree.put(k)
 	return err
 }
@@ -632,11 +709,11 @@ func (k *kCreate) resume(m *Machine, v Value) {
 		}
 		k.stage = 1
 		m.push(k)
-		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "signatories"}), k.args[:]...)
+		m.callDef(k.part(m.e, 1), k.args[:]...)
 	case 1:
 		k.stage, k.sigs = 2, v
 		m.push(k)
-		m.callDef(m.e.templateFn(defKey{kind: defTemplatePart, id: k.t, a: "observers"}), k.args[:]...)
+		m.callDef(k.part(m.e, 2), k.args[:]...)
 	default:
 		sigs, err := appendPartySet(k.partyBuf[:0:len(k.partyBuf)/2], k.sigs)
 		if err == nil {
@@ -644,8 +721,13 @@ func (k *kCreate) resume(m *Machine, v Value) {
 			obs, err = appendPartySet(k.partyBuf[len(k.partyBuf)/2:], v)
 			if err == nil {
 				k.sigSet, k.obsSet = sigs, obs
-				m.createKey(k.t, k.arg, k)
-				return
+				if k.defs != nil && k.defs.key == nil {
+					// createKey without a key, its lookup spared.
+					err = k.useKey(m, nil)
+				} else {
+					m.createKey(k.t, k.arg, k)
+					return
+				}
 			}
 		}
 		if err != nil {
@@ -654,15 +736,29 @@ func (k *kCreate) resume(m *Machine, v Value) {
 	}
 }
 
-// finishCreate normalizes the argument and has the Builder add the Create
-// node (seed, contract id, authorization).
-func (m *Machine) finishCreate(t lf.TypeConID, arg Value, sigs, obs []string, key *tx.KeyWithMaintainers) *Error {
-	lv, err := toLedgerValue(arg)
-	if err != nil {
-		return err
+// finishCreate normalizes the argument (unless its normalized value lv
+// came with the command) and has the Builder add the Create node (seed,
+// contract id, authorization). defs are t's createDefs if the engine
+// keeps them; else it keeps them now.
+func (m *Machine) finishCreate(t lf.TypeConID, arg Value, lv value.Value, sigs, obs []string, key *tx.KeyWithMaintainers, defs *createDefs) *Error {
+	if verifyLedgerValues {
+		checkLedgerValue(arg, lv)
+	}
+	if lv == nil {
+		var err *Error
+		if lv, err = toLedgerValue(arg); err != nil {
+			return err
+		}
+	}
+	var pkgName string
+	if defs != nil {
+		pkgName = defs.pkgName
+	} else {
+		pkgName = m.e.packageName(t)
+		m.e.keepCreateDefs(t)
 	}
 	b := m.tx.b
-	lcid, terr := b.Create(tx.CreateInput{PackageName: m.e.packageName(t), TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs, Key: key})
+	lcid, terr := b.Create(tx.CreateInput{PackageName: pkgName, TemplateID: t, Arg: lv, Signatories: sigs, Observers: obs, Key: key})
 	if terr != nil {
 		return txError(terr)
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -142,6 +144,150 @@ func toLedger(v Value, depth int) (value.Value, *Error) {
 		return out, nil
 	}
 	return nil, crash("value of type %T is not serializable", v)
+}
+
+// IsLedgerValueOf reports whether lv is exactly what ToValue gives for v
+// (reflect.DeepEqual, nil and empty lists and maps told apart): it walks
+// both as toLedger walks v, without building anything, and is false where
+// toLedger would fail.
+func IsLedgerValueOf(v Value, lv value.Value) bool { return isLedger(v, lv, 0) }
+
+func isLedger(v Value, lv value.Value, depth int) bool {
+	if depth > MaxNesting {
+		return false
+	}
+	switch x := v.(type) {
+	case Unit:
+		_, ok := lv.(value.Unit)
+		return ok
+	case Bool:
+		y, ok := lv.(value.Bool)
+		return ok && y == value.Bool(x)
+	case Int64:
+		y, ok := lv.(value.Int64)
+		return ok && y == value.Int64(x)
+	case Numeric:
+		y, ok := lv.(value.Numeric)
+		return ok && string(y) == x.ScaledString()
+	case Text:
+		y, ok := lv.(value.Text)
+		return ok && string(y) == string(x) && checkText(string(x)) == nil
+	case Timestamp:
+		y, ok := lv.(value.Timestamp)
+		return ok && y == value.Timestamp(x)
+	case Date:
+		y, ok := lv.(value.Date)
+		return ok && y == value.Date(x)
+	case Party:
+		y, ok := lv.(value.Party)
+		return ok && y == value.Party(x)
+	case ContractID:
+		y, ok := lv.(value.ContractID)
+		return ok && y == value.ContractID(x)
+	case *Record:
+		y, ok := lv.(value.Record)
+		if !ok || y.RecordID == nil || *y.RecordID != x.Type.ID {
+			return false
+		}
+		n := len(x.Fields)
+		for n > 0 {
+			if o, ok := x.Fields[n-1].(Optional); !ok || o.Value != nil {
+				break
+			}
+			n--
+		}
+		// toLedger leaves the fields of a record without any nil.
+		if len(y.Fields) != n || (n == 0 && y.Fields != nil) {
+			return false
+		}
+		for i, f := range y.Fields {
+			if f.Label != x.Type.Fields[i] || !isLedger(x.Fields[i], f.Value, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *Variant:
+		y, ok := lv.(value.Variant)
+		return ok && y.VariantID != nil && *y.VariantID == x.ID && y.Constructor == x.Con && y.Rank == x.Rank && isLedger(x.Value, y.Value, depth+1)
+	case *Enum:
+		y, ok := lv.(value.Enum)
+		return ok && y.EnumID != nil && *y.EnumID == x.ID && y.Constructor == x.Con && y.Rank == x.Rank
+	case *List:
+		y, ok := lv.(value.List)
+		if !ok {
+			return false
+		}
+		// toLedger appends: an empty list is nil.
+		if x == nil {
+			return y == nil
+		}
+		i := 0
+		for ; x != nil; x = x.Tail {
+			if i == len(y) || !isLedger(x.Head, y[i], depth+1) {
+				return false
+			}
+			i++
+		}
+		return i == len(y)
+	case Optional:
+		y, ok := lv.(value.Optional)
+		if !ok || y.Nested {
+			return false
+		}
+		if x.Value == nil || y.Value == nil {
+			return x.Value == nil && y.Value == nil
+		}
+		return isLedger(x.Value, y.Value, depth+1)
+	case *Map:
+		// toLedger makes its maps: an empty map is not nil.
+		if x.Text {
+			y, ok := lv.(value.TextMap)
+			if !ok || y == nil || len(y) != len(x.Keys) {
+				return false
+			}
+			for i, k := range x.Keys {
+				kt, ok := k.(Text)
+				if !ok || y[i].Key != string(kt) || checkText(string(kt)) != nil || !isLedger(x.Values[i], y[i].Value, depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		y, ok := lv.(value.GenMap)
+		if !ok || y == nil || len(y) != len(x.Keys) {
+			return false
+		}
+		for i, k := range x.Keys {
+			if !isLedger(k, y[i].Key, depth+1) || !isLedger(x.Values[i], y[i].Value, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// verifyLedgerValues makes every create check the normalized argument it
+// came with (CreateCommandOf) against toLedgerValue, and IsLedgerValueOf
+// against the value toLedgerValue gives (set by the package's tests).
+var verifyLedgerValues bool
+
+// checkLedgerValue panics unless lv (nil: none came) is what
+// toLedgerValue gives for arg and IsLedgerValueOf accepts that value.
+func checkLedgerValue(arg Value, lv value.Value) {
+	want, err := toLedgerValue(arg)
+	if err != nil {
+		if lv != nil {
+			panic(fmt.Sprintf("engine: create argument %#v kept as %#v, which toLedgerValue refuses: %v", arg, lv, err))
+		}
+		return
+	}
+	if lv != nil && !reflect.DeepEqual(lv, want) {
+		panic(fmt.Sprintf("engine: create argument %#v kept as %#v, toLedgerValue gives %#v", arg, lv, want))
+	}
+	if !IsLedgerValueOf(arg, want) {
+		panic(fmt.Sprintf("engine: IsLedgerValueOf refuses the normalized value %#v of %#v", want, arg))
+	}
 }
 
 func checkText(s string) *Error {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -116,4 +117,161 @@ func TestFromLedgerValueErrors(t *testing.T) {
 	if en, ok := got.(*Enum); !ok || en.Rank != 1 {
 		t.Errorf("enum Green: got %s", show(got))
 	}
+}
+
+// TestIsLedgerValueOf checks IsLedgerValueOf(v, lv) against
+// reflect.DeepEqual(toLedgerValue(v), lv) for values of every kind and
+// for every single change of their normalized values (labels, trailing
+// Nones, ids, ranks, numerics' scale, nil and empty containers, nested
+// Optionals), both for v and for v read back from the changed value (as
+// FromValue gives a create's argument).
+func TestIsLedgerValueOf(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	rt, err := e.recordType(tid("R"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vID, cID := tid("V"), tid("C")
+	r := func(a, b Value) Value { return &Record{Type: rt, Fields: []Value{a, b}} }
+	ins := []Value{
+		ListOf(Unit{}, Bool(true), Int64(-3), Text("é"), Timestamp(5), Date(-1), Party("alice"), ContractID("00ab")),
+		Numeric{numeric.MustParse("1.50")},
+		r(Int64(1), Some(Int64(2))),
+		r(Int64(1), None),
+		r(None, None),
+		r(None, Some(None)),
+		r(r(Int64(1), None), Some(r(None, None))),
+		r(Numeric{numeric.MustParse("42.")}, ListOf(r(Text("a"), None))),
+		&Variant{ID: vID, Con: "Rt", Rank: 1, Value: r(Int64(7), None)},
+		&Enum{ID: cID, Con: "Blue", Rank: 2},
+		&Map{Text: true, Keys: []Value{Text("a"), Text("b")}, Values: []Value{Int64(1), None}},
+		&Map{Text: true},
+		&Map{Keys: []Value{Int64(1)}, Values: []Value{r(Text("x"), None)}},
+		&Map{},
+		(*List)(nil),
+		r(Text("\x00"), None),
+		&Map{Text: true, Keys: []Value{Text("\xff")}, Values: []Value{Unit{}}},
+	}
+	check := func(v Value, lv value.Value) {
+		t.Helper()
+		want, err := toLedgerValue(v)
+		eq := err == nil && reflect.DeepEqual(want, lv)
+		if got := IsLedgerValueOf(v, lv); got != eq {
+			t.Errorf("IsLedgerValueOf(%s, %#v) = %v, want %v", show(v), lv, got, eq)
+		}
+	}
+	for _, v := range ins {
+		lv, err := toLedgerValue(v)
+		if err != nil {
+			lv = value.Record{RecordID: &rt.ID, Fields: []value.RecordField{{Label: "a", Value: value.Text("\x00")}}}
+		}
+		for _, c := range append(ledgerValueChanges(lv), lv) {
+			check(v, c)
+			if back, err := e.fromLedgerValue(c); err == nil {
+				check(back, c)
+			}
+		}
+	}
+	deep := Value(Int64(0))
+	for range MaxNesting + 1 {
+		deep = Some(deep)
+	}
+	lv := value.Value(value.Int64(0))
+	for range MaxNesting + 1 {
+		lv = value.Optional{Value: lv}
+	}
+	check(deep, lv)
+	if IsLedgerValueOf(deep, lv) {
+		t.Error("IsLedgerValueOf accepts a value nested too deep")
+	}
+}
+
+// ledgerValueChanges returns lv changed in one place each, in every place.
+func ledgerValueChanges(lv value.Value) []value.Value {
+	other := tid("Other")
+	var out []value.Value
+	switch x := lv.(type) {
+	case value.Numeric:
+		out = append(out, x+"0")
+	case value.Text:
+		out = append(out, x+"x")
+	case value.Int64:
+		out = append(out, x+1)
+	case value.Optional:
+		out = append(out, value.Optional{Value: x.Value, Nested: true})
+		if x.Value != nil {
+			for _, c := range ledgerValueChanges(x.Value) {
+				out = append(out, value.Optional{Value: c})
+			}
+		}
+	case value.List:
+		if x == nil {
+			out = append(out, value.List{})
+		} else if len(x) == 0 {
+			out = append(out, value.List(nil))
+		}
+		for i, e := range x {
+			for _, c := range ledgerValueChanges(e) {
+				out = append(out, append(append(append(value.List{}, x[:i]...), c), x[i+1:]...))
+			}
+		}
+	case value.TextMap:
+		if len(x) == 0 {
+			out = append(out, value.TextMap(nil))
+		}
+		for i, e := range x {
+			for _, c := range ledgerValueChanges(e.Value) {
+				m := append(value.TextMap{}, x...)
+				m[i].Value = c
+				out = append(out, m)
+			}
+			m := append(value.TextMap{}, x...)
+			m[i].Key += "x"
+			out = append(out, m)
+		}
+	case value.GenMap:
+		if len(x) == 0 {
+			out = append(out, value.GenMap(nil))
+		}
+		for i, e := range x {
+			for _, c := range ledgerValueChanges(e.Value) {
+				m := append(value.GenMap{}, x...)
+				m[i].Value = c
+				out = append(out, m)
+			}
+			for _, c := range ledgerValueChanges(e.Key) {
+				m := append(value.GenMap{}, x...)
+				m[i].Key = c
+				out = append(out, m)
+			}
+		}
+	case value.Record:
+		out = append(out,
+			value.Record{Fields: x.Fields},
+			value.Record{RecordID: &other, Fields: x.Fields},
+			value.Record{RecordID: x.RecordID, Fields: append(append([]value.RecordField{}, x.Fields...), value.RecordField{Label: "b", Value: value.Optional{}})})
+		if x.Fields == nil {
+			out = append(out, value.Record{RecordID: x.RecordID, Fields: []value.RecordField{}})
+		}
+		for i, f := range x.Fields {
+			fs := append([]value.RecordField{}, x.Fields...)
+			fs[i].Label = ""
+			out = append(out, value.Record{RecordID: x.RecordID, Fields: fs})
+			for _, c := range ledgerValueChanges(f.Value) {
+				fs := append([]value.RecordField{}, x.Fields...)
+				fs[i].Value = c
+				out = append(out, value.Record{RecordID: x.RecordID, Fields: fs})
+			}
+		}
+	case value.Variant:
+		out = append(out, value.Variant{Constructor: x.Constructor, Rank: x.Rank, Value: x.Value},
+			value.Variant{VariantID: x.VariantID, Constructor: x.Constructor, Rank: x.Rank + 1, Value: x.Value})
+		for _, c := range ledgerValueChanges(x.Value) {
+			out = append(out, value.Variant{VariantID: x.VariantID, Constructor: x.Constructor, Rank: x.Rank, Value: c})
+		}
+	case value.Enum:
+		out = append(out, value.Enum{Constructor: x.Constructor, Rank: x.Rank},
+			value.Enum{EnumID: x.EnumID, Constructor: x.Constructor, Rank: x.Rank + 1})
+	}
+	return out
 }

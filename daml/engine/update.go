@@ -61,7 +61,7 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 	case *lf.UCreate:
 		t := u.Template
 		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
-			m.ret(updatePAP("create", 2, func(m *Machine, a []Value) { m.create(t, a[0]) }, v[0]))
+			m.ret(createPAP(t, v[0], nil))
 		})
 	case *lf.UCreateInterface:
 		return directOp([]node{c.expr(s, u.Expr)}, func(m *Machine, v []Value) {
@@ -72,7 +72,7 @@ func (c *compiler) update(s *scope, u lf.Update) node {
 					m.fail(crash("create_interface on %T", a[0]))
 					return
 				}
-				m.create(tc.ID, iv.Value)
+				m.create(tc.ID, iv.Value, nil)
 			}, v[0]))
 		})
 	case *lf.UExercise:

@@ -423,14 +423,20 @@ func nodeVersion(key bool) string {
 // the new node) and records the contract as active and local. It returns
 // the new contract id.
 func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
-	sigs, stk := sigsAndStakeholders(in.Signatories, in.Observers)
+	// The node and the parties of a small contract are one allocation.
+	x := &struct {
+		node    Create
+		parties [3]string
+	}{}
+	sigs, stk := sigsAndStakeholders(x.parties[:0], in.Signatories, in.Observers)
 	seed := b.childSeed(b.ctx, b.ctx.nextIdx)
 	cid := LocalContractID(Discriminator(seed, b.cfg.PreparationTime, stk))
 	var key *KeyWithMaintainers
 	if in.Key != nil {
 		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
 	}
-	node := &Create{ContractID: cid, PackageName: in.PackageName, TemplateID: in.TemplateID, Arg: in.Arg,
+	node := &x.node
+	*node = Create{ContractID: cid, PackageName: in.PackageName, TemplateID: in.TemplateID, Arg: in.Arg,
 		Signatories: sigs, Stakeholders: stk, Key: key, Version: nodeVersion(key != nil)}
 	nid := NodeID(len(b.nodes))
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
@@ -693,13 +699,15 @@ func (b *Builder) finish(t *Transaction) (*Transaction, error) {
 }
 
 // Finished holds a finished transaction and, in arrays as long as the
-// Builder's own, its first nodes, seeds and roots (FinishCopy): a caller
+// Builder's own, its first nodes, seeds and roots (FinishCopy), and the
+// contract ids of its Effects' lists while they fit in as many: a caller
 // keeps it in an allocation of its own.
 type Finished struct {
 	t     Transaction
 	nodes [len(builderBufs{}.nodes)]Node
 	seeds [len(builderBufs{}.seeds)]NodeSeed
 	roots [len(builderBufs{}.roots)]NodeID
+	cids  [len(builderBufs{}.nodes)]value.ContractID
 }
 
 // FinishCopy is Finish for a Builder that is reused afterwards (reset to
@@ -707,7 +715,7 @@ type Finished struct {
 // none of the Builder's own memory. The transaction is f's; its node,
 // seed and root lists, which may be in the Builder's buffers, are
 // copied to f's arrays when they fit (a longer list outgrew the
-// Builder's buffer: its array is its own).
+// Builder's buffer: its array is its own), as are the Effects' lists.
 func (b *Builder) FinishCopy(r *Result, f *Finished) error {
 	t, err := b.finish(&f.t)
 	if err != nil {
@@ -716,7 +724,7 @@ func (b *Builder) FinishCopy(r *Result, f *Finished) error {
 	if t == &f.t { // as built: the lists may be the Builder's (Normalize builds new ones)
 		t.Nodes, t.NodeSeeds, t.Roots = detach(t.Nodes, f.nodes[:]), detach(t.NodeSeeds, f.seeds[:]), detach(t.Roots, f.roots[:])
 	}
-	*r = Result{Transaction: t, Effects: t.Effects(), TimeBounds: b.time}
+	*r = Result{Transaction: t, Effects: t.effectsIn(f.cids[:]), TimeBounds: b.time}
 	return nil
 }
 

@@ -108,8 +108,28 @@ func Discriminator(nodeSeed Hash, preparationTime value.Timestamp, stakeholders 
 func LocalContractID(discriminator Hash) value.ContractID {
 	var b [2 + 2*len(discriminator)]byte
 	b[0], b[1] = '0', '0'
-	hex.Encode(b[2:], discriminator[:])
+	encodeHash(b[2:], &discriminator)
 	return value.ContractID(string(b[:]))
+}
+
+// hexPairs holds the two lowercase hex digits of every byte value.
+var hexPairs = func() (t [256][2]byte) {
+	const digits = "0123456789abcdef"
+	for i := range t {
+		t[i] = [2]byte{digits[i>>4], digits[i&15]}
+	}
+	return t
+}()
+
+// encodeHash writes h in lowercase hex to dst[:64], a pair of digits per
+// byte from a table (hex.Encode's per-digit work is the larger part of
+// LocalContractID and SuffixContractID).
+func encodeHash(dst []byte, h *Hash) {
+	dst = dst[:2*len(h)]
+	for i, v := range h {
+		p := hexPairs[v]
+		dst[2*i], dst[2*i+1] = p[0], p[1]
+	}
 }
 
 // suffixV1Prefix starts Canton's V1 suffix: the "ca12" version of an
@@ -137,7 +157,7 @@ func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, erro
 	var b [localV1Len + len(suffixV1PrefixHex) + 2*len(Hash{})]byte
 	n := copy(b[:], cid)
 	n += copy(b[n:], suffixV1PrefixHex)
-	hex.Encode(b[n:], unicum[:])
+	encodeHash(b[n:], &unicum)
 	return value.ContractID(string(b[:])), nil
 }
 
@@ -148,13 +168,21 @@ func isLocalV1(cid value.ContractID) bool {
 	if len(cid) != localV1Len || cid[0] != '0' || cid[1] != '0' {
 		return false
 	}
+	ok := byte(1)
 	for i := 2; i < len(cid); i++ {
-		if c := cid[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
+		ok &= isLowerHex[cid[i]]
 	}
-	return true
+	return ok == 1
 }
+
+// isLowerHex is 1 for the lowercase hex digits, else 0: isLocalV1 checks
+// a character with a load and an AND.
+var isLowerHex = func() (t [256]byte) {
+	for _, c := range "0123456789abcdef" {
+		t[c] = 1
+	}
+	return t
+}()
 
 // notLocalV1 returns the error of SuffixContractID on an id that is not
 // a local V1 id: lf.ParseContractID's when it is no contract id at all.

@@ -73,18 +73,21 @@ func TestSigsAndStakeholders(t *testing.T) {
 		{[]string{"b", "a", "b"}, []string{"d", "a", "c", "c"}},
 		{[]string{"a"}, []string{"a"}},
 	} {
-		sigs, stk := sigsAndStakeholders(tc.sigs, tc.obs)
-		wantSigs := sortedSet(tc.sigs)
-		wantStk := union(wantSigs, tc.obs)
-		if diff := cmp.Diff(wantSigs, sigs); diff != "" {
-			t.Errorf("%v %v: signatories (-want +got):\n%s", tc.sigs, tc.obs, diff)
-		}
-		if diff := cmp.Diff(wantStk, stk); diff != "" {
-			t.Errorf("%v %v: stakeholders (-want +got):\n%s", tc.sigs, tc.obs, diff)
-		}
-		_ = append(sigs, "zz", "zz", "zz")
-		if diff := cmp.Diff(wantStk, stk); diff != "" {
-			t.Errorf("appending to the signatories changed the stakeholders (-want +got):\n%s", diff)
+		// Without a buffer, with one too short and with one long enough.
+		for _, n := range []int{0, 2, 16} {
+			sigs, stk := sigsAndStakeholders(make([]string, 0, n), tc.sigs, tc.obs)
+			wantSigs := sortedSet(tc.sigs)
+			wantStk := union(wantSigs, tc.obs)
+			if diff := cmp.Diff(wantSigs, sigs); diff != "" {
+				t.Errorf("%v %v: signatories (-want +got):\n%s", tc.sigs, tc.obs, diff)
+			}
+			if diff := cmp.Diff(wantStk, stk); diff != "" {
+				t.Errorf("%v %v: stakeholders (-want +got):\n%s", tc.sigs, tc.obs, diff)
+			}
+			_ = append(sigs, "zz", "zz", "zz")
+			if diff := cmp.Diff(wantStk, stk); diff != "" {
+				t.Errorf("appending to the signatories changed the stakeholders (-want +got):\n%s", diff)
+			}
 		}
 	}
 }

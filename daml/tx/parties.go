@@ -32,14 +32,17 @@ func sortedSets2(a, b []string) ([]string, []string) {
 }
 
 // sigsAndStakeholders returns sortedSet(signatories) and
-// union(sortedSet(signatories), observers) in one allocation: two slices
-// of one array, each clipped to its own part.
-func sigsAndStakeholders(signatories, observers []string) (sigs, stk []string) {
+// union(sortedSet(signatories), observers) as two slices of one array,
+// each clipped to its own part: buf's when 2·len(signatories) +
+// len(observers) fit in its capacity, else one allocated.
+func sigsAndStakeholders(buf, signatories, observers []string) (sigs, stk []string) {
 	if len(signatories) == 0 {
 		return nil, union(observers)
 	}
-	buf := make([]string, len(signatories), 2*len(signatories)+len(observers))
-	copy(buf, signatories)
+	if n := 2*len(signatories) + len(observers); n > cap(buf) {
+		buf = make([]string, 0, n)
+	}
+	buf = append(buf[:0], signatories...)
 	slices.Sort(buf)
 	sigs = slices.Clip(slices.Compact(buf))
 	stk = append(append(buf[len(sigs):len(sigs)], sigs...), observers...)

@@ -166,7 +166,11 @@ type Effects struct {
 }
 
 // Effects returns the transaction's effects on the contract store.
-func (t *Transaction) Effects() Effects {
+func (t *Transaction) Effects() Effects { return t.effectsIn(nil) }
+
+// effectsIn is Effects with its lists in buf's array when they fit
+// (FinishCopy's Finished holds one), else in one array of their own.
+func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
 	// The sets and lists are built over arrays on the stack; the lists
 	// returned share one array.
@@ -209,7 +213,10 @@ func (t *Transaction) Effects() Effects {
 		}
 		return true
 	})
-	all := make([]value.ContractID, 0, len(inputs.list)+len(archived)+len(creates))
+	all := buf[:0]
+	if n := len(inputs.list) + len(archived) + len(creates); n > cap(buf) {
+		all = make([]value.ContractID, 0, n)
+	}
 	take := func(cs []value.ContractID) []value.ContractID {
 		if len(cs) == 0 {
 			return nil

@@ -187,9 +187,9 @@ var checkers sync.Pool
 // putChecker keeps c, a checker of newChecker whose value has been
 // built, for the next newChecker, which resets it. Nothing keeps a
 // reference into c once its value is built: the values hold copies of
-// the JSON's strings and data types of their own (dataTypeID), the
-// errors hold their path as text (newError), and the tape's tokens and
-// the path slabs are only c's.
+// the JSON's strings and type ids of their own or their TCon's, never
+// c's (dataTypeID), the errors hold their path as text (newError), and
+// the tape's tokens and the path slabs are only c's.
 func putChecker(c *checker) {
 	*c = checker{}
 	checkers.Put(c)
@@ -698,7 +698,9 @@ func appendJSONString(b []byte, s string) []byte {
 // jsonStringLen returns len(appendJSONString(nil, s)).
 func jsonStringLen(s string) int {
 	n := len(s) + 2
-	for i := 0; i < len(s); i++ {
+	// Plain bytes are written as they are; PlainPrefix passes over them
+	// eight at a time.
+	for i := jsontext.PlainPrefix(s); i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '"', c == '\\', c == '\n', c == '\r', c == '\t', c == '\b', c == '\f':
 			n++
@@ -973,7 +975,8 @@ func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID,
 		return e.dt, e.id, nil
 	}
 	prevCon, prev := c.lastCon, c.last
-	dt, id, err := c.dataTypeID(h.ID, p)
+	// The values share h's own id: types are never changed once made.
+	dt, id, err := c.dataTypeID(h.ID, &h.ID, p)
 	if err == nil {
 		// The map is made for the second TCon: most values have one.
 		if c.tcons != nil {
@@ -994,13 +997,14 @@ func (c *checker) dataTypeOf(h *lf.TCon, p *vpath) (*lf.DataType, *lf.TypeConID,
 
 // dataType resolves a data type through lookup, with a cache.
 func (c *checker) dataType(id lf.TypeConID, p *vpath) (*lf.DataType, error) {
-	dt, _, err := c.dataTypeID(id, p)
+	dt, _, err := c.dataTypeID(id, nil, p)
 	return dt, err
 }
 
-// dataTypeID is dataType that also returns a copy of id, the same for
-// every call of this checker.
-func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
+// dataTypeID is dataType that also returns a pointer to id, the same for
+// every call of this checker: idp if the data type was not resolved
+// before (a copy of id if idp is nil).
+func (c *checker) dataTypeID(id lf.TypeConID, idp *lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeConID, error) {
 	if c.last.id != nil && *c.last.id == id {
 		return c.last.dt, c.last.id, nil
 	}
@@ -1019,8 +1023,11 @@ func (c *checker) dataTypeID(id lf.TypeConID, p *vpath) (*lf.DataType, *lf.TypeC
 	if dt == nil {
 		return nil, nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
-	e := dataTypeEntry{dt: dt, id: new(lf.TypeConID)}
-	*e.id = id
+	if idp == nil {
+		idp = new(lf.TypeConID)
+		*idp = id
+	}
+	e := dataTypeEntry{dt: dt, id: idp}
 	// The map is made for the second data type: most values have one.
 	if c.last.id != nil {
 		if c.dts == nil {
