@@ -647,33 +647,48 @@ func (a *argTyper) resolve(r TemplateRef, interfaces bool) (resolvedEntity, erro
 //
 // typ gives t, asked for only when v is typed here.
 func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, field string) (engine.Value, error) {
+	rv, _, err := a.argOwned(r, v, typ, field)
+	return rv, err
+}
+
+// argOwned is arg, also returning the value it converted when that value
+// is the submission's own — decoded by its decoder (decodeArguments) or
+// read here — rather than one its caller may hold; nil otherwise.
+func (a *argTyper) argOwned(r *resolvedEntity, v value.Value, typ func() lf.Type, field string) (engine.Value, value.Value, error) {
+	owned := v == nil || (a.typedAt != "" && a.typedAt == r.id.PackageID)
 	if v == nil {
 		// As the JSON API reads an absent argument: {} (a record without
 		// fields, or ()).
 		x, err := value.FromJSONAt([]byte("{}"), typ(), a.p.at(field), a.pkgs.lookupFunc())
 		if err != nil {
-			return nil, damlError(err)
+			return nil, nil, damlError(err)
 		}
 		v = x
-	} else if a.typedAt == "" || a.typedAt != r.id.PackageID {
+	} else if !owned {
 		t := typ()
 		r := a.pkgs.valueRenderer()
 		tv, err := r.js.TypeAsAt(v, t, func() string { return a.p.at(field) })
 		a.pkgs.putRenderer(r)
 		if err != nil {
-			return nil, damlError(err)
+			return nil, nil, damlError(err)
 		}
 		// The JSON form writes some kinds alike (typevalue.go).
 		if p, got, want, ok := kindMismatch(v, tv); !ok {
-			return nil, apierr.CommandPreprocessingFailed.New("Mismatching type: the value is %s, its type wants %s at '%s%s'", got, want, a.p.at(field), p)
+			return nil, nil, apierr.CommandPreprocessingFailed.New("Mismatching type: the value is %s, its type wants %s at '%s%s'", got, want, a.p.at(field), p)
 		}
 		v = tv
 	}
 	rv, err := a.eng.FromValue(v)
 	if err != nil {
-		return nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), a.p.at(field))
+		return nil, nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), a.p.at(field))
 	}
-	return rv, nil
+	if checkCreateArg != nil {
+		checkCreateArg(rv, v)
+	}
+	if !owned {
+		v = nil
+	}
+	return rv, v, nil
 }
 
 // choice types a choice of r and its argument.
@@ -690,12 +705,22 @@ func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := a.arg(&r, x.Arguments, r.templateType, "createArguments")
+	arg, lv, err := a.argOwned(&r, x.Arguments, r.templateType, "createArguments")
 	if err != nil {
 		return nil, err
 	}
+	if lv != nil {
+		// The create node may take the decoded value as it is, which no
+		// one else holds (CreateCommandOf).
+		return engine.CreateCommandOf(r.id, arg, lv), nil
+	}
 	return engine.CreateCommand(r.id, arg), nil
 }
+
+// checkCreateArg, when set (by the package's tests), checks every
+// argument typed for a command: engine.IsLedgerValueOf must accept it
+// exactly when it is the normalized value the engine would write.
+var checkCreateArg func(rv engine.Value, v value.Value)
 
 func (a *argTyper) exercise(x ExerciseCommand) (engine.Value, error) {
 	r, err := a.resolve(x.Template, true)

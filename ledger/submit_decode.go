@@ -33,7 +33,8 @@ type ArgumentDecoder interface {
 // order of the command's fields — its contract id and choice are checked
 // and its arguments decoded by d with the resolved package's types. The
 // interpretation uses the decoded values as they are, without typing them
-// again. A failure refuses the submission, unless the command is a
+// again, and a create's transaction may hold its decoded argument: d must
+// not change a value once it returned it. A failure refuses the submission, unless the command is a
 // duplicate: DUPLICATE_COMMAND is reported instead, as for a failed
 // interpretation.
 func DecodeArguments(d ArgumentDecoder) SubmitOption {
