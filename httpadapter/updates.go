@@ -33,6 +33,14 @@ func callList[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi
 		if err != nil {
 			return nil, err
 		}
+		if a.streams.down.Err() != nil {
+			// After Shutdown: what there is, without a wait (ending the
+			// wait by a canceled context could end the list's first
+			// read, an error).
+			none := time.Duration(0)
+			opts.IdleTimeout = &none
+			return m(a.api, rq.ctx, req, opts)
+		}
 		// Only the method's context: the answer is still written under
 		// the request's.
 		ctx, cancel := context.WithCancel(rq.ctx)
