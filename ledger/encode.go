@@ -121,6 +121,8 @@ type jsonObject struct {
 	noteRefs bool
 	refs     [3]rawRef
 	nrefs    int
+	// copied counts the raw members noted as not written as they are.
+	copied int
 }
 
 // rawRef is a raw JSON member v written as it is at b[start:end].
@@ -191,14 +193,16 @@ func (o *jsonObject) rawRef(k string, v *json.RawMessage) {
 	o.key(k)
 	start := len(o.b)
 	o.b = appendRawJSON(o.b, *v)
-	if !o.noteRefs || *v == nil {
-		return
-	}
-	if bytes.Equal(o.b[start:], *v) {
+	switch {
+	case !o.noteRefs:
+	case *v == nil:
+		o.copied++ // written as null
+	case bytes.Equal(o.b[start:], *v):
 		o.refs[o.nrefs] = rawRef{v: v, start: start, end: len(o.b)}
 		o.nrefs++
-	} else {
+	default:
 		*v = bytes.Clone(*v)
+		o.copied++
 	}
 }
 
@@ -227,12 +231,12 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 
 // appendTxNodeRefs is appendTxNode noting the raw members it writes as
 // they are, appended to refs, and copying the others (jsonObject's
-// rawRef).
-func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) ([]byte, []rawRef) {
+// rawRef); asIs says it wrote every one as it is.
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) (out []byte, _ []rawRef, asIs bool) {
 	o := newJSONObject(dst)
 	o.noteRefs = true
 	o.txNode(n)
-	return o.end(), append(refs, o.refs[:o.nrefs]...)
+	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0
 }
 
 // txNode appends the members of a node.

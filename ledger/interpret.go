@@ -559,7 +559,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends = encodeNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored = encodeNodesInto(e.Nodes, endsBuf[:0])
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -820,6 +820,8 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		// read too (deferred.go).
 		deferred := e.deferred != nil
 		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
+		// EffectiveAt is formatTime(it.let) (committable).
+		e.wireTimes = wireInstant(it.let) && wireInstant(now)
 		// Each record is written with its decoded form (setContractRecord),
 		// which the node's readers share.
 		// Only an overlay store keeps them (store.RendersLazily): on
@@ -894,12 +896,14 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 // holds them as they are, else to copies of their own: to no memory they
 // referred to before (eventNodes renders them into a reused buffer).
 func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
-	return encodeNodesInto(nodes, nil)
+	out, ends, _ = encodeNodesInto(nodes, nil)
+	return out, ends
 }
 
 // encodeNodesInto is encodeNodes with ends in buf's array when it fits (a
-// caller's array on its stack: committable uses ends and drops them).
-func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int) {
+// caller's array on its stack: committable uses ends and drops them);
+// asIs says every raw member was written as it is (and refers to out).
+func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
@@ -918,16 +922,19 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 	if 2*len(nodes) > len(refsBuf) {
 		refs = make([]rawRef, 0, 2*len(nodes))
 	}
+	asIs = true
 	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out, refs = appendTxNodeRefs(out, &nodes[i], refs)
+		var nodeAsIs bool
+		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs)
+		asIs = asIs && nodeAsIs
 		ends[i] = len(out)
 	}
 	out = append(out, ']')
 	for _, r := range refs {
 		*r.v = out[r.start:r.end:r.end]
 	}
-	return out, ends
+	return out, ends, asIs
 }

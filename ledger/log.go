@@ -48,6 +48,11 @@ type logEntry struct {
 	// plain says the entry's strings are written in JSON as they are
 	// (the binary form's entPlain, set by the encoder and read back).
 	plain bool
+	// rawsStored says the nodes' raw members are their stored forms
+	// (encodeNodes wrote each as it is), wireTimes that EffectiveAt and
+	// RecordTime are formatTime's of times wireInstant accepts: set by
+	// the submission path, which the encoder then spares checking them.
+	rawsStored, wireTimes bool
 	// raw, when set, is the stored form the entry was decoded from, lent,
 	// with its names not interned (scanRawNames).
 	raw []byte
