@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -149,6 +150,9 @@ type binEncoder struct {
 	size  int // an estimate of the head's size
 	// notPlain is set once a string that is not jsontext.Plain is noted.
 	notPlain bool
+	// ascii says every string written is noted and plain: printable
+	// ASCII, valid UTF-8 (str need not check it again).
+	ascii bool
 }
 
 // note notes strings of the entry for its size and entPlain.
@@ -184,13 +188,14 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	w.note(e.UpdateID, e.CommandID, e.WorkflowID, e.EffectiveAt, e.RecordTime, e.SynchronizerID, e.UserID, e.SubmissionID, e.Kind)
 	w.countList(e.ActAs)
 	for i := range e.Nodes {
-		raws = w.countNode(raws, &e.Nodes[i])
+		raws = w.countNode(raws, &e.Nodes[i], e.rawsStored)
 	}
 	if e.Reassign != nil {
 		w.size += 32
 		w.note(e.Reassign.ReassignmentID, e.Reassign.Source, e.Reassign.Target, e.Reassign.Submitter)
-		raws = w.countNode(raws, &e.Reassign.Contract)
+		raws = w.countNode(raws, &e.Reassign.Contract, false)
 	}
+	w.ascii = !w.notPlain // every string str writes was noted above
 	rawLen := 0
 	for _, r := range raws {
 		rawLen += len(r)
@@ -219,7 +224,7 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 		flag uint64
 	}{{e.CommandID != "", entCommandID}, {e.WorkflowID != "", entWorkflowID}, {e.EffectiveAt != "", entEffectiveAt},
 		{e.storesNodes(), entNodes}, {e.Reassign != nil, entReassign}, {e.UserID != "", entUserID},
-		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}, {!w.notPlain && e.wireForms(), entPlain}} {
+		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}, {!w.notPlain && e.plainForms(), entPlain}} {
 		if f.on {
 			flags |= f.flag
 		}
@@ -259,6 +264,28 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	return binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, castagnoli))
 }
 
+// plainForms is wireForms, which the committer's entries spare parsing
+// their times again (wireTimes).
+func (e *logEntry) plainForms() bool {
+	if !e.wireTimes {
+		return e.wireForms()
+	}
+	for i := range e.Nodes {
+		if !e.Nodes[i].wireForms(e.EffectiveAt) {
+			return false
+		}
+	}
+	return e.Reassign == nil || e.Reassign.Contract.wireForms(e.EffectiveAt)
+}
+
+// wireInstant reports whether formatTime(t) is a time wireTime accepts:
+// it is when t is after the zero time and its year at most 9999
+// (wiretime.Append's form, which parseStoredTime reads back as t).
+func wireInstant(t time.Time) bool { return t.After(time.Time{}) && t.Before(wireEnd) }
+
+// wireEnd is the first instant of year 10000.
+var wireEnd = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // castagnoli is the CRC-32C table (hardware-accelerated by hash/crc32).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -276,13 +303,23 @@ func (w *binEncoder) countList(l []string) {
 }
 
 // countNode notes a node's lists and size and appends its raw members'
-// stored forms to raws, ahead of its encoding.
-func (w *binEncoder) countNode(raws [][]byte, n *txNode) [][]byte {
+// stored forms to raws, ahead of its encoding; stored says they are
+// (logEntry.rawsStored).
+func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored bool) [][]byte {
 	w.size += 48
 	w.note(n.ContractID, n.TemplateID, n.PackageName, n.CreatedAt, n.Choice, n.InterfaceID)
-	raws = appendStoredRaw(raws, n.Argument, false)
-	raws = appendStoredRaw(raws, n.Key, true)
-	raws = appendStoredRaw(raws, n.Result, true)
+	if stored {
+		raws = append(raws, n.Argument)
+		for _, r := range [...][]byte{n.Key, n.Result} {
+			if len(r) > 0 {
+				raws = append(raws, r)
+			}
+		}
+	} else {
+		raws = appendStoredRaw(raws, n.Argument, false)
+		raws = appendStoredRaw(raws, n.Key, true)
+		raws = appendStoredRaw(raws, n.Result, true)
+	}
 	for _, l := range [...][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
 		w.countList(l)
 	}
@@ -367,7 +404,7 @@ func (w *binEncoder) int(v int64) { w.uint(uint64(v<<1) ^ uint64(v>>63)) }
 // str writes a string as the JSON form's reader gets it back: invalid
 // UTF-8 replaced by U+FFFD, byte by byte, as json.Marshal writes it.
 func (w *binEncoder) str(s string) {
-	if !utf8.ValidString(s) {
+	if !w.ascii && !utf8.ValidString(s) {
 		s = validUTF8(s)
 	}
 	w.uint(uint64(len(s)))

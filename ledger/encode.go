@@ -114,10 +114,15 @@ var rawSpecial = []byte{' ', '<', '>', '&', '\t', '\n', '\r', 0xE2}
 type jsonObject struct {
 	b     []byte
 	first bool
-	// With noteRefs, refs collects where the raw members written as
-	// they are (rawRef) lie in b; the others are copied (encodeNodes).
+	// With noteRefs, refs[:nrefs] note where the raw members written as
+	// they are (rawRef) lie in b; the others are copied (encodeNodes). An
+	// array, not a slice: a node has three raw members, and a slice
+	// appended to through the object would take the heap.
 	noteRefs bool
-	refs     []rawRef
+	refs     [3]rawRef
+	nrefs    int
+	// copied counts the raw members noted as not written as they are.
+	copied int
 }
 
 // rawRef is a raw JSON member v written as it is at b[start:end].
@@ -188,13 +193,16 @@ func (o *jsonObject) rawRef(k string, v *json.RawMessage) {
 	o.key(k)
 	start := len(o.b)
 	o.b = appendRawJSON(o.b, *v)
-	if !o.noteRefs || *v == nil {
-		return
-	}
-	if bytes.Equal(o.b[start:], *v) {
-		o.refs = append(o.refs, rawRef{v: v, start: start, end: len(o.b)})
-	} else {
+	switch {
+	case !o.noteRefs:
+	case *v == nil:
+		o.copied++ // written as null
+	case bytes.Equal(o.b[start:], *v):
+		o.refs[o.nrefs] = rawRef{v: v, start: start, end: len(o.b)}
+		o.nrefs++
+	default:
 		*v = bytes.Clone(*v)
+		o.copied++
 	}
 }
 
@@ -223,12 +231,12 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 
 // appendTxNodeRefs is appendTxNode noting the raw members it writes as
 // they are, appended to refs, and copying the others (jsonObject's
-// rawRef).
-func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) ([]byte, []rawRef) {
+// rawRef); asIs says it wrote every one as it is.
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) (out []byte, _ []rawRef, asIs bool) {
 	o := newJSONObject(dst)
-	o.noteRefs, o.refs = true, refs
+	o.noteRefs = true
 	o.txNode(n)
-	return o.end(), o.refs
+	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0
 }
 
 // txNode appends the members of a node.
@@ -382,20 +390,26 @@ func encodeContractRecordJSON(rec *contractRecord) []byte {
 // encoded ahead: json.Marshal's encoding of the record without its create
 // node, the node spliced in as the last member (as it always was stored).
 func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
-	return encodeContractRecordWith(newBuffer, rec, create)
+	return appendContractRecord(make([]byte, 0, contractRecordSize(rec)+len(create)), rec, create)
 }
 
-// encodeContractRecordWith is encodeContractRecord into a buffer of alloc.
-func encodeContractRecordWith(alloc func(n int) []byte, rec *contractRecord, create json.RawMessage) []byte {
-	o := newJSONObject(alloc(contractRecordSize(rec) + len(create)))
+// appendContractRecord appends encodeContractRecord's encoding to dst.
+func appendContractRecord(dst []byte, rec *contractRecord, create json.RawMessage) []byte {
+	o := newJSONObject(dst)
 	o.contractRecordFields(rec)
 	o.spliced("create", create)
 	return o.end()
 }
 
 // encode is json.Marshal(d), hand-written.
-func (d *dedupRecord) encode() []byte {
-	o := newJSONObject(make([]byte, 0, 32+len(d.UpdateID)+len(d.At)))
+func (d *dedupRecord) encode() []byte { return d.appendTo(make([]byte, 0, d.size())) }
+
+// size estimates the size of d's encoding.
+func (d *dedupRecord) size() int { return 32 + len(d.UpdateID) + len(d.At) }
+
+// appendTo appends d's encoding (encode's) to dst.
+func (d *dedupRecord) appendTo(dst []byte) []byte {
+	o := newJSONObject(dst)
 	o.int("o", d.Offset)
 	o.str("u", d.UpdateID)
 	o.str("at", d.At)

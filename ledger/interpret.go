@@ -554,11 +554,12 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	// contract records wait for their readers (deferred.go).
 	var nodesJSON json.RawMessage
 	var ends []int
+	var endsBuf [4]int // ends are used below only
 	if deferred != nil {
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends = encodeNodes(e.Nodes)
+		nodesJSON, ends, e.rawsStored = encodeNodesInto(e.Nodes, endsBuf[:0])
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -819,6 +820,8 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		// read too (deferred.go).
 		deferred := e.deferred != nil
 		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
+		// EffectiveAt is formatTime(it.let) (committable).
+		e.wireTimes = wireInstant(it.let) && wireInstant(now)
 		// Each record is written with its decoded form (setContractRecord),
 		// which the node's readers share.
 		// Only an overlay store keeps them (store.RendersLazily): on
@@ -829,15 +832,20 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			var raw []byte
 			if !deferred {
 				// Kept by the store alone (the active entries copy it):
-				// a pooled buffer.
-				raw = encodeContractRecordWith(store.ValueBuffer, &fields, it.createdJSON[i])
+				// a pooled buffer, with room for the key after it.
+				create := it.createdJSON[i]
+				raw = appendContractRecord(store.ValueBuffer(contractRecordSize(&fields)+len(create)+len(store.PrefixContract)+len(nd.ContractID)), &fields, create)
 			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
 			}
 			indexCreated(t, nd, off, n.entryRecord(raw))
 			if !deferred && !decoded && !verifyStoredRecords {
-				t.SetPooled(store.ContractKey(nd.ContractID), raw)
+				// The key (store.ContractKey) after the record, in its
+				// buffer: SetPooled gives both back once committed.
+				end := len(raw)
+				b := append(append(raw, store.PrefixContract...), nd.ContractID...)
+				t.SetPooled(b[end:len(b):len(b)], b[:end])
 				continue
 			}
 			rec := new(contractRecord)
@@ -866,7 +874,11 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		if n.dedup != nil {
 			n.dedup.add(change) // before the record can be read (checkDuplicate)
 		}
-		t.SetOwned(store.DedupKey(change), dedup.encode())
+		// Its key (store.DedupKey) and value share one allocation.
+		b := append(append(make([]byte, 0, len(store.PrefixDedup)+len(change)+dedup.size()), store.PrefixDedup...), change...)
+		keyEnd := len(b)
+		b = dedup.appendTo(b)
+		t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
 		return e, nil
 	})
 	if err != nil {
@@ -884,24 +896,45 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 // holds them as they are, else to copies of their own: to no memory they
 // referred to before (eventNodes renders them into a reused buffer).
 func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
+	out, ends, _ = encodeNodesInto(nodes, nil)
+	return out, ends
+}
+
+// encodeNodesInto is encodeNodes with ends in buf's array when it fits (a
+// caller's array on its stack: committable uses ends and drops them);
+// asIs says every raw member was written as it is (and refers to out).
+func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
 	}
 	out = make([]byte, 0, size)
 	out = append(out, '[')
-	ends = make([]int, len(nodes))
-	refs := make([]rawRef, 0, 2*len(nodes)) // an argument and a key or result each
+	if len(nodes) <= cap(buf) {
+		ends = buf[:len(nodes)]
+	} else {
+		ends = make([]int, len(nodes))
+	}
+	// An argument and a key or result each; on the stack for a few
+	// nodes, as the refs are dropped on return.
+	var refsBuf [8]rawRef
+	refs := refsBuf[:0]
+	if 2*len(nodes) > len(refsBuf) {
+		refs = make([]rawRef, 0, 2*len(nodes))
+	}
+	asIs = true
 	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out, refs = appendTxNodeRefs(out, &nodes[i], refs)
+		var nodeAsIs bool
+		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs)
+		asIs = asIs && nodeAsIs
 		ends[i] = len(out)
 	}
 	out = append(out, ']')
 	for _, r := range refs {
 		*r.v = out[r.start:r.end:r.end]
 	}
-	return out, ends
+	return out, ends, asIs
 }

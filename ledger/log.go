@@ -48,6 +48,11 @@ type logEntry struct {
 	// plain says the entry's strings are written in JSON as they are
 	// (the binary form's entPlain, set by the encoder and read back).
 	plain bool
+	// rawsStored says the nodes' raw members are their stored forms
+	// (encodeNodes wrote each as it is), wireTimes that EffectiveAt and
+	// RecordTime are formatTime's of times wireInstant accepts: set by
+	// the submission path, which the encoder then spares checking them.
+	rawsStored, wireTimes bool
 	// raw, when set, is the stored form the entry was decoded from, lent,
 	// with its names not interned (scanRawNames).
 	raw []byte
@@ -271,27 +276,37 @@ func appendEntry(tx *store.Tx, e *logEntry) {
 	}
 	// Nothing keeps the stored form but the store: its buffer serves
 	// the next entries once committed.
-	tx.SetPooled(store.UpdateKey(e.Offset), e.encodeWith(store.ValueBuffer))
-	appendEntryIndexes(tx, e)
+	writeEntry(tx, e, e.encodeWith(store.ValueBuffer))
 }
 
 // appendEntryIndexes writes the indexes of an entry: by update id, by
 // party.
-func appendEntryIndexes(tx *store.Tx, e *logEntry) {
+func appendEntryIndexes(tx *store.Tx, e *logEntry) { writeEntry(tx, e, nil) }
+
+// writeEntry writes the indexes of an entry and, when val is not nil, its
+// stored form val (a buffer of store.ValueBuffer, SetPooled's) under its
+// update key first, the key built in the indexes' buffer.
+func writeEntry(tx *store.Tx, e *logEntry, val []byte) {
 	parties := e.readers
 	if parties == nil {
 		parties = e.parties()
 	}
-	// The index keys and the update id's value (its offset) share one
-	// buffer, each slice capped at its end: one allocation, not three.
-	size := len(store.PrefixUpdateID) + len(e.UpdateID) + 8
+	// The keys and the update id's value (its offset) share one
+	// buffer, each slice capped at its end: one allocation, not four.
+	size := len(store.PrefixUpdate) + 8 + len(store.PrefixUpdateID) + len(e.UpdateID) + 8
 	for _, p := range parties {
 		size += len(store.PrefixPartyUpdate) + len(p) + 9
 	}
-	buf := store.AppendUpdateIDKey(store.ValueBuffer(size), e.UpdateID)
+	buf := store.ValueBuffer(size)
+	if val != nil {
+		buf = store.AppendOffset(append(buf, store.PrefixUpdate...), e.Offset) // store.UpdateKey
+		tx.SetPooled(buf[:len(buf):len(buf)], val)
+	}
+	keyEnd := len(buf)
+	buf = store.AppendUpdateIDKey(buf, e.UpdateID)
 	idEnd := len(buf)
 	buf = store.AppendOffset(buf, e.Offset)
-	tx.SetOwned(buf[:idEnd:idEnd], buf[idEnd:len(buf):len(buf)])
+	tx.SetOwned(buf[keyEnd:idEnd:idEnd], buf[idEnd:len(buf):len(buf)])
 	for _, p := range parties {
 		start := len(buf)
 		buf = store.AppendPartyUpdateKey(buf, p, e.Offset)
