@@ -130,14 +130,14 @@ func (n *Node) CommandStatuses(ctx context.Context, commandIDPrefix string, stat
 // ready.
 type commandTracker struct {
 	mu        sync.Mutex
-	pending   map[commandKey]*trackedCommand
-	succeeded statusRing // the last trackMaxSucceeded
-	failed    statusRing // the last trackMaxFailed
+	pending   map[string]*trackedCommand // by commandKey
+	succeeded statusRing                 // the last trackMaxSucceeded
+	failed    statusRing                 // the last trackMaxFailed
 }
 
 // trackedCommand is a pending command.
 type trackedCommand struct {
-	key    commandKey
+	key    string
 	status CommandStatus
 	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
 	// and Updates.Created while they have one element (a one-party
@@ -148,24 +148,14 @@ type trackedCommand struct {
 }
 
 // commandKey is Canton's key of a command: command id, user id, actAs
-// parties (as a set: sorted, joined by commas) and submission id. A
-// struct of the strings, not their concatenation: no string is built for
-// the common single party.
-type commandKey struct {
-	commandID, userID, actAs, submissionID string
-}
-
-// keyOf returns the key of a command.
-func keyOf(c *Commands) commandKey {
-	k := commandKey{commandID: c.CommandID, userID: c.UserID, submissionID: c.SubmissionID}
+// parties (as a set) and submission id.
+func commandKey(c *Commands) string {
 	if len(c.ActAs) == 1 { // the common case, without sorting a copy
-		k.actAs = c.ActAs[0]
-	} else {
-		actAs := slices.Clone(c.ActAs)
-		slices.Sort(actAs)
-		k.actAs = strings.Join(slices.Compact(actAs), ",")
+		return c.CommandID + "\x00" + c.UserID + "\x00" + c.ActAs[0] + "\x00" + c.SubmissionID
 	}
-	return k
+	actAs := slices.Clone(c.ActAs)
+	slices.Sort(actAs)
+	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
 }
 
 // track registers a validated submission as pending (unless
@@ -175,7 +165,7 @@ func keyOf(c *Commands) commandKey {
 func (t *commandTracker) track(now func() time.Time, s *submission) {
 	c := s.c
 	// Built outside the lock, which every submission takes.
-	h := &trackedCommand{key: keyOf(c), status: CommandStatus{
+	h := &trackedCommand{key: commandKey(c), status: CommandStatus{
 		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
 		SubmissionID: c.SubmissionID,
 	}}
@@ -187,7 +177,7 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 		return
 	}
 	if t.pending == nil {
-		t.pending = map[commandKey]*trackedCommand{}
+		t.pending = map[string]*trackedCommand{}
 	}
 	// The same command twice: the later one is tracked.
 	t.pending[h.key], s.tracked = h, h
