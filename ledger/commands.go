@@ -250,14 +250,22 @@ type valueRenderers struct {
 func (v *pkgView) valueRenderer() *valueRenderer {
 	p := &v.renderers
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if n := len(p.free); n > 0 {
 		r := p.free[n-1]
 		p.free = p.free[:n-1]
+		p.mu.Unlock()
 		return r
 	}
+	p.mu.Unlock()
+	// Made outside the lock, which every submission takes: an allocation
+	// may stop to help the collector.
 	return &valueRenderer{js: value.NewJSONAppender(v.lookup)}
 }
+
+// maxFreeRenderers is how many given-back renderers a package view
+// keeps: enough for the submissions a busy node renders at once, so
+// that they seldom make one.
+const maxFreeRenderers = 32
 
 // putRenderer gives back a valueRenderer of v.valueRenderer(), nothing
 // referring to its buffer any more; a few are kept.
@@ -268,7 +276,7 @@ func (v *pkgView) putRenderer(r *valueRenderer) {
 	p := &v.renderers
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.free) < 8 {
+	if len(p.free) < maxFreeRenderers {
 		p.free = append(p.free, r)
 	}
 }
