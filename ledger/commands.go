@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -295,9 +297,18 @@ func (v *pkgView) lookupFunc() func(string) *lf.Package {
 // viewCache keeps the package view of each synchronizer between commits.
 // Operations that change packages or vetting bump gen inside the committer
 // (see packagesChanged), so that a later operation — even one of the same
-// group commit — reloads the view through its transaction.
+// group commit — reloads the view through its transaction. Every
+// submission reads it (twice) and the committer once per operation, so a
+// read takes no lock: it loads the current state, which writers replace
+// rather than change (under mu, which only they take).
 type viewCache struct {
-	mu    sync.Mutex
+	mu  sync.Mutex
+	cur atomic.Pointer[viewState]
+}
+
+// viewState is a viewCache's generation and views, never changed once
+// stored.
+type viewState struct {
 	gen   uint64
 	views map[string]cachedView
 }
@@ -307,12 +318,24 @@ type cachedView struct {
 	view *pkgView
 }
 
+// state returns the current state (noViews before any write).
+func (c *viewCache) state() *viewState {
+	if s := c.cur.Load(); s != nil {
+		return s
+	}
+	return &noViews
+}
+
+// noViews is the state of a viewCache nothing was written to.
+var noViews viewState
+
 // packagesChanged invalidates the cached package views. It must be called
 // from inside a committer operation that writes package or vetting records.
 func (n *Node) packagesChanged() {
-	n.views.mu.Lock()
-	n.views.gen++
-	n.views.mu.Unlock()
+	c := &n.views
+	c.mu.Lock()
+	c.cur.Store(&viewState{gen: c.state().gen + 1}) // the old views are stale
+	c.mu.Unlock()
 }
 
 // loadPkgView returns the package view of a synchronizer, from the cache
@@ -334,25 +357,26 @@ func (n *Node) loadPkgView(tx *store.Tx, sync string) (*pkgView, error) {
 // current returns the cached view of a synchronizer when it is of the
 // current generation (else nil), and that generation.
 func (c *viewCache) current(sync string) (*pkgView, uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cv, ok := c.views[sync]; ok && cv.gen == c.gen {
-		return cv.view, c.gen
+	s := c.state()
+	if cv, ok := s.views[sync]; ok && cv.gen == s.gen {
+		return cv.view, s.gen
 	}
-	return nil, c.gen
+	return nil, s.gen
 }
 
 // store caches a view read at generation gen, unless the generation
 // changed since.
 func (c *viewCache) store(sync string, gen uint64, v *pkgView) {
 	c.mu.Lock()
-	if c.views == nil {
-		c.views = map[string]cachedView{}
+	defer c.mu.Unlock()
+	s := c.state()
+	if s.gen != gen {
+		return
 	}
-	if c.gen == gen {
-		c.views[sync] = cachedView{gen: gen, view: v}
-	}
-	c.mu.Unlock()
+	views := make(map[string]cachedView, len(s.views)+1)
+	maps.Copy(views, s.views)
+	views[sync] = cachedView{gen: gen, view: v}
+	c.cur.Store(&viewState{gen: gen, views: views})
 }
 
 func (n *Node) readPkgView(tx *store.Tx, sync string) (*pkgView, error) {
