@@ -844,7 +844,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				// The key (store.ContractKey) after the record, in its
 				// buffer: SetPooled gives both back once committed.
 				end := len(raw)
-				b := append(append(raw, store.PrefixContract...), nd.ContractID...)
+				b := store.AppendContractKey(raw, nd.ContractID)
 				t.SetPooled(b[end:len(b):len(b)], b[:end])
 				continue
 			}
@@ -875,7 +875,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 			n.dedup.add(change) // before the record can be read (checkDuplicate)
 		}
 		// Its key (store.DedupKey) and value share one allocation.
-		b := append(append(make([]byte, 0, len(store.PrefixDedup)+len(change)+dedup.size()), store.PrefixDedup...), change...)
+		b := store.AppendDedupKey(make([]byte, 0, len(store.PrefixDedup)+len(change)+dedup.size()), change)
 		keyEnd := len(b)
 		b = dedup.appendTo(b)
 		t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])

@@ -299,7 +299,7 @@ func writeEntry(tx *store.Tx, e *logEntry, val []byte) {
 	}
 	buf := store.ValueBuffer(size)
 	if val != nil {
-		buf = store.AppendOffset(append(buf, store.PrefixUpdate...), e.Offset) // store.UpdateKey
+		buf = store.AppendUpdateKey(buf, e.Offset)
 		tx.SetPooled(buf[:len(buf):len(buf)], val)
 	}
 	keyEnd := len(buf)

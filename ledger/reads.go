@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -186,7 +185,7 @@ func scanEntries(r *store.Reader, lo, hi int64, desc bool, party string, how sca
 	}
 	var key []byte
 	updateKey := func(off int64) []byte {
-		key = binary.BigEndian.AppendUint64(append(key[:0], store.PrefixUpdate...), uint64(off))
+		key = store.AppendUpdateKey(key[:0], off)
 		return key
 	}
 	decode := func(v []byte) error {

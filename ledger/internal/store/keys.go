@@ -51,7 +51,12 @@ func DecodeOffset(b []byte) int64 {
 
 // UpdateKey is the key of the update at an offset.
 func UpdateKey(off int64) []byte {
-	return binary.BigEndian.AppendUint64(append(make([]byte, 0, len(PrefixUpdate)+8), PrefixUpdate...), uint64(off))
+	return AppendUpdateKey(make([]byte, 0, len(PrefixUpdate)+8), off)
+}
+
+// AppendUpdateKey appends UpdateKey(off) to dst.
+func AppendUpdateKey(dst []byte, off int64) []byte {
+	return AppendOffset(append(dst, PrefixUpdate...), off)
 }
 
 // UpdateIDKey is the key of the update-id index entry.
@@ -134,11 +139,21 @@ const PrefixContract = "c/"
 // ContractKey is the key of a contract record.
 func ContractKey(cid string) []byte { return []byte(PrefixContract + cid) }
 
+// AppendContractKey appends ContractKey(cid) to dst.
+func AppendContractKey(dst []byte, cid string) []byte {
+	return append(append(dst, PrefixContract...), cid...)
+}
+
 // PrefixDedup holds command deduplication entries: q/<change id hash>.
 const PrefixDedup = "q/"
 
 // DedupKey is the key of a deduplication entry.
 func DedupKey(changeID string) []byte { return []byte(PrefixDedup + changeID) }
+
+// AppendDedupKey appends DedupKey(changeID) to dst.
+func AppendDedupKey(dst []byte, changeID string) []byte {
+	return append(append(dst, PrefixDedup...), changeID...)
+}
 
 // PrefixReassignment holds open and completed unassignments: t/<id>.
 const PrefixReassignment = "t/"
