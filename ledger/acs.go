@@ -17,14 +17,27 @@ const (
 	MaxACSPageSize     = 10000
 )
 
-// eventFormatAuth checks an event format, authorizes reading as its
-// parties and refuses filters naming unknown templates or interfaces.
+// eventFormatAuth authorizes reading as an event format's parties, then
+// checks the format (checkEventSpec): Canton's order, its authorization
+// interceptor before its validators. (A format the check refuses names
+// no party, so its authorization cannot fail first.)
 func (n *Node) eventFormatAuth(ctx context.Context, f *eventSpec) error {
-	if err := checkEventFormat(f, "event_format"); err != nil {
+	if err := authorizeEventFormat(ctx, f); err != nil {
 		return err
 	}
+	return n.checkEventSpec(f)
+}
+
+// authorizeEventFormat authorizes reading as an event format's parties.
+func authorizeEventFormat(ctx context.Context, f *eventSpec) error {
 	parties, anyParty := (&updateSpec{Ra: f}).readingParties()
-	if err := authorizeRead(ctx, parties, anyParty); err != nil {
+	return authorizeRead(ctx, parties, anyParty)
+}
+
+// checkEventSpec refuses an event format that selects no party or whose
+// filters name unknown templates or interfaces.
+func (n *Node) checkEventSpec(f *eventSpec) error {
+	if err := checkEventFormat(f, "event_format"); err != nil {
 		return err
 	}
 	return n.checkFilterIDs(f)
@@ -227,8 +240,7 @@ func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) 
 	// Canton's order: the format's parties authorized first
 	// (EventQueryServiceAuthorization), then the contract id and the
 	// format checked (EventQueryServiceRequestValidator).
-	parties, anyParty := (&updateSpec{Ra: f}).readingParties()
-	if err := authorizeRead(ctx, parties, anyParty); err != nil {
+	if err := authorizeEventFormat(ctx, f); err != nil {
 		return fail(err)
 	}
 	if cid == "" {
@@ -237,10 +249,7 @@ func (n *Node) contractEventsFor(ctx context.Context, cid string, f *eventSpec) 
 	if err := checkContractIDField(cid); err != nil {
 		return fail(err)
 	}
-	if err := checkEventFormat(f, "event_format"); err != nil {
-		return fail(err)
-	}
-	if err := n.checkFilterIDs(f); err != nil {
+	if err := n.checkEventSpec(f); err != nil {
 		return fail(err)
 	}
 	notFound := apierr.ContractEventsNotFound.New("Contract events not found, or not visible").WithResource("CONTRACT_ID", cid)
