@@ -107,18 +107,14 @@ func (e *Engine) maintainersFn(t lf.TypeConID) *topDef {
 	})
 }
 
-// createKey runs the key steps of a create of t (Speedy's
-// speedy/compiler/Compiler.scala compileCreate, then SBUCreate): without a
-// key it calls k with nil; otherwise it evaluates the key and then the
-// maintainers (both catchable, like the precondition), checks them
-// (CreateEmptyContractKeyMaintainers, ContractIdInContractKey) and calls k
-// with the normalized key. An error k returns fails the machine.
-func (m *Machine) createKey(t lf.TypeConID, arg Value, k keyUser) {
-	tk, err := m.e.templateKey(t)
-	if err != nil {
-		m.fail(err)
-		return
-	}
+// createKey runs the key steps of a create of t, whose key is tk
+// (Speedy's speedy/compiler/Compiler.scala compileCreate, then
+// SBUCreate): without a key it calls k with nil; otherwise it evaluates
+// the key and then the maintainers (both catchable, like the
+// precondition), checks them (CreateEmptyContractKeyMaintainers,
+// ContractIdInContractKey) and calls k with the normalized key. An error
+// k returns fails the machine.
+func (m *Machine) createKey(t lf.TypeConID, tk *lf.TemplateKey, arg Value, k keyUser) {
 	if tk == nil {
 		if err := k.useKey(m, nil); err != nil {
 			m.fail(err)

@@ -721,11 +721,14 @@ func (k *kCreate) resume(m *Machine, v Value) {
 			obs, err = appendPartySet(k.partyBuf[len(k.partyBuf)/2:], v)
 			if err == nil {
 				k.sigSet, k.obsSet = sigs, obs
-				if k.defs != nil && k.defs.key == nil {
-					// createKey without a key, its lookup spared.
-					err = k.useKey(m, nil)
+				var tk *lf.TemplateKey
+				if k.defs != nil {
+					tk = k.defs.key // its lookup spared
 				} else {
-					m.createKey(k.t, k.arg, k)
+					tk, err = m.e.templateKey(k.t)
+				}
+				if err == nil {
+					m.createKey(k.t, tk, k.arg, k)
 					return
 				}
 			}
