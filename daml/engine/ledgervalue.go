@@ -157,15 +157,14 @@ func isLedger(v Value, lv value.Value, depth int) bool {
 		return false
 	}
 	switch x := v.(type) {
+	// A comparison with an interface value is false for another
+	// dynamic type (and compares no non-comparable value).
 	case Unit:
-		_, ok := lv.(value.Unit)
-		return ok
+		return lv == value.Unit{}
 	case Bool:
-		y, ok := lv.(value.Bool)
-		return ok && y == value.Bool(x)
+		return lv == value.Bool(x)
 	case Int64:
-		y, ok := lv.(value.Int64)
-		return ok && y == value.Int64(x)
+		return lv == value.Int64(x)
 	case Numeric:
 		y, ok := lv.(value.Numeric)
 		return ok && string(y) == x.ScaledString()
@@ -173,17 +172,13 @@ func isLedger(v Value, lv value.Value, depth int) bool {
 		y, ok := lv.(value.Text)
 		return ok && string(y) == string(x) && checkText(string(x)) == nil
 	case Timestamp:
-		y, ok := lv.(value.Timestamp)
-		return ok && y == value.Timestamp(x)
+		return lv == value.Timestamp(x)
 	case Date:
-		y, ok := lv.(value.Date)
-		return ok && y == value.Date(x)
+		return lv == value.Date(x)
 	case Party:
-		y, ok := lv.(value.Party)
-		return ok && y == value.Party(x)
+		return lv == value.Party(x)
 	case ContractID:
-		y, ok := lv.(value.ContractID)
-		return ok && y == value.ContractID(x)
+		return lv == value.ContractID(x)
 	case *Record:
 		y, ok := lv.(value.Record)
 		if !ok || y.RecordID == nil || *y.RecordID != x.Type.ID {

@@ -197,6 +197,18 @@ func ledgerValueChanges(lv value.Value) []value.Value {
 		out = append(out, x+"x")
 	case value.Int64:
 		out = append(out, x+1)
+	case value.Bool:
+		out = append(out, !x)
+	case value.Timestamp:
+		out = append(out, x+1)
+	case value.Date:
+		out = append(out, x+1)
+	case value.Party:
+		out = append(out, x+"x")
+	case value.ContractID:
+		out = append(out, x+"00")
+	case value.Unit:
+		out = append(out, value.Bool(false))
 	case value.Optional:
 		out = append(out, value.Optional{Value: x.Value, Nested: true})
 		if x.Value != nil {
