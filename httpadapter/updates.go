@@ -18,10 +18,10 @@ import (
 // callList adapts a blocking list ("asList") Node method: the list options
 // come from the query parameters limit and stream_idle_timeout_ms (decoded
 // first, as tapir does), the request from decode. The method runs under
-// the request context, which Shutdown also ends: a client that goes away
-// ends the wait, and so does Shutdown, the list answering what it has (as
-// at its idle timeout) rather than holding http.Server.Shutdown for up to
-// its idle timeout.
+// the request context, so a client that goes away ends it. Shutdown ends
+// only its wait for new elements (ListOptions.Stop): the list answers
+// what it has, as at its idle timeout, rather than holding
+// http.Server.Shutdown for up to its idle timeout.
 func callList[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi.API, context.Context, Req, ledger.ListOptions) (Resp, error)) handlerFunc {
 	return func(a *adapter, rq *request) (any, error) {
 		opts, err := decodeListOptions(rq)
@@ -33,20 +33,8 @@ func callList[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi
 		if err != nil {
 			return nil, err
 		}
-		if a.streams.down.Err() != nil {
-			// After Shutdown: what there is, without a wait (ending the
-			// wait by a canceled context could end the list's first
-			// read, an error).
-			none := time.Duration(0)
-			opts.IdleTimeout = &none
-			return m(a.api, rq.ctx, req, opts)
-		}
-		// Only the method's context: the answer is still written under
-		// the request's.
-		ctx, cancel := context.WithCancel(rq.ctx)
-		defer cancel()
-		defer context.AfterFunc(a.streams.down, cancel)()
-		return m(a.api, ctx, req, opts)
+		opts.Stop = a.streams.down
+		return m(a.api, rq.ctx, req, opts)
 	}
 }
 

@@ -82,8 +82,8 @@ type streams struct {
 	mu      sync.Mutex
 	closing bool
 	wg      sync.WaitGroup
-	// down ends when Shutdown is called; the streams and the list requests
-	// that wait for new elements (callList) end with it.
+	// down ends when Shutdown is called; the streams end with it, and so
+	// do the waits of the list requests (callList: ListOptions.Stop).
 	down context.Context
 	stop context.CancelFunc
 }

@@ -546,6 +546,10 @@ func (n *Node) updatesPage(ctx context.Context, q pageQuery, visit func(e *logEn
 type ListOptions struct {
 	Limit       *int64
 	IdleTimeout *time.Duration
+	// Stop, when it ends, ends the list's wait for new elements as the
+	// idle timeout does (a server shutting down); the reads before the
+	// wait go on. nil: never.
+	Stop context.Context
 }
 
 // collect gathers the rendered log entries of (begin, end] as one list
@@ -579,6 +583,10 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 			out = append(out, checkpoint(n.checkpoint(cursor)))
 		}
 		return out
+	}
+	var stopped <-chan struct{} // nil: never ready
+	if opts.Stop != nil {
+		stopped = opts.Stop.Done()
 	}
 	var timer *time.Timer
 	for {
@@ -622,6 +630,8 @@ func collect[T any](n *Node, ctx context.Context, begin int64, end *int64, desc 
 		select {
 		case <-changed:
 		case <-timer.C:
+			return finish(), nil
+		case <-stopped:
 			return finish(), nil
 		case <-ctx.Done():
 			return finish(), nil

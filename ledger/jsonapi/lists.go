@@ -219,6 +219,9 @@ func (a *API) tail(ctx context.Context, f ledger.UpdateReadFormat, r ledger.Offs
 	}
 	wait, stop := context.WithCancel(ctx)
 	defer stop()
+	if opts.Stop != nil {
+		defer context.AfterFunc(opts.Stop, stop)()
+	}
 	timer := time.AfterFunc(idle, stop)
 	defer timer.Stop()
 	next, done := iter.Pull2(a.Node.Updates(wait, f, ledger.OffsetRange{After: l.cursor, Tail: true}))

@@ -172,3 +172,37 @@ func TestListsWaitForCommits(t *testing.T) {
 		req.BeginExclusive++
 	}
 }
+
+// TestListsStop checks that ListOptions.Stop ends only a list's wait:
+// an open-ended list whose Stop has ended answers at once what there
+// is, as at its idle timeout (the reads before the wait go on, on the
+// request's live context), and a bounded list is unaffected.
+func TestListsStop(t *testing.T) {
+	t.Parallel()
+	l := newEmitLedger(t, emitNotes)
+	a := jsonapi.New(l.n)
+	end, err := l.n.LedgerEnd(l.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	ef := l.wire(emitFormats[0])
+	long, short := time.Minute, time.Millisecond
+	for _, k := range listKinds(a) {
+		for _, req := range []jsonapi.GetUpdatesRequest{{Filter: &ef}, {EndInclusive: &end, Filter: &ef}} {
+			want, werr := k.api(l.ctx, req, ledger.ListOptions{IdleTimeout: &short})
+			start := time.Now()
+			got, gerr := k.api(l.ctx, req, ledger.ListOptions{IdleTimeout: &long, Stop: stopped})
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("%s (end %v): a stopped list waited %v", k.name, req.EndInclusive != nil, d)
+			}
+			if gerr != nil || werr != nil {
+				t.Fatalf("%s (end %v): %v (without Stop: %v)", k.name, req.EndInclusive != nil, gerr, werr)
+			}
+			if diff := cmp.Diff(listElements(t, want), listElements(t, got)); diff != "" || len(listElements(t, got)) == 0 {
+				t.Errorf("%s (end %v): the stopped list differs from the list read without a wait (-without +stopped):\n%s", k.name, req.EndInclusive != nil, diff)
+			}
+		}
+	}
+}
