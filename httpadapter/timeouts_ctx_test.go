@@ -203,18 +203,28 @@ func TestRequestCtxChildren(t *testing.T) {
 }
 
 // TestRequestCtxRace: Err, Done and Value from several goroutines while
-// the deadline passes and the handler returns (run with -race).
+// the deadline passes and the handler returns (the race detector checks
+// the accesses): an ended context never comes back, and once the handler
+// returned it has ended, its Done closed.
 func TestRequestCtxRace(t *testing.T) {
 	t.Parallel()
 	for range 20 {
 		var wg sync.WaitGroup
+		var served context.Context
 		_, _ = serveCtx(2*time.Millisecond, context.Background(), func(ctx context.Context) {
+			served = ctx
 			for i := range 4 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
+					ended := false
 					for range 100 {
-						_, _ = ctx.Err(), ctx.Value(ctxTestKey{})
+						err, _ := ctx.Err(), ctx.Value(ctxTestKey{})
+						if ended && err == nil {
+							t.Error("the context's Err went back to nil")
+							return
+						}
+						ended = err != nil
 						_ = context.Cause(ctx)
 						if i%2 == 0 {
 							_ = ctx.Done()
@@ -225,5 +235,13 @@ func TestRequestCtxRace(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		})
 		wg.Wait()
+		if served.Err() == nil {
+			t.Fatal("the context lives on after the handler returned")
+		}
+		select {
+		case <-served.Done():
+		default:
+			t.Fatal("Done is open after the handler returned")
+		}
 	}
 }
