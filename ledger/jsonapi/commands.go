@@ -79,11 +79,32 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 	if err := checkJsCommandsShape(c, ""); err != nil {
 		return nil, err
 	}
+	if len(c.Commands) == 1 && c.Commands[0].CreateCommand != nil {
+		// One create, the common submission: its slice, command and
+		// decoder in one allocation (the Node reads the command as it
+		// reads a CreateCommand value).
+		cmds, err := commandsWithout(c, "")
+		if err != nil {
+			return nil, err
+		}
+		b := &oneCreate{create: ledger.CreateCommand{Template: templateRef(c.Commands[0].CreateCommand.TemplateID)}, args: c.Commands}
+		b.cmds[0] = &b.create
+		cmds.Commands = b.cmds[:]
+		return a.Node.Submit(ctx, cmds, ledger.DecodeArguments(&b.args))
+	}
 	cmds, err := commandsOf(c, "")
 	if err != nil {
 		return nil, err
 	}
 	return a.Node.Submit(ctx, cmds, ledger.DecodeArguments(jsonArgs(c.Commands)))
+}
+
+// oneCreate holds the converted commands of a submission of one create
+// and their decoder.
+type oneCreate struct {
+	cmds   [1]ledger.Command
+	create ledger.CreateCommand
+	args   jsonArgs
 }
 
 // SubmitAndWaitForTransaction serves POST
@@ -333,16 +354,27 @@ func filtersOf(fs Filters) (out []ledger.Filter, exact bool) {
 // the node does not need them (Commands.PrefetchContractKeys), and their
 // keys are not decoded on the wire either.
 func commandsOf(c *JsCommands, prefix string) (ledger.Commands, error) {
+	out, err := commandsWithout(c, prefix)
+	if err != nil {
+		return ledger.Commands{}, err
+	}
+	out.Commands = make([]ledger.Command, len(c.Commands))
+	for i, jc := range c.Commands {
+		out.Commands[i] = commandOf(jc)
+	}
+	return out, nil
+}
+
+// commandsWithout is commandsOf without the commands themselves, which
+// convert without an error (commandOf).
+func commandsWithout(c *JsCommands, prefix string) (ledger.Commands, error) {
 	dcs, err := disclosedOf(c.DisclosedContracts, prefix)
 	if err != nil {
 		return ledger.Commands{}, err
 	}
-	out := ledger.Commands{Commands: make([]ledger.Command, len(c.Commands)), ActAs: c.ActAs, ReadAs: c.ReadAs, UserID: c.UserID,
+	out := ledger.Commands{ActAs: c.ActAs, ReadAs: c.ReadAs, UserID: c.UserID,
 		CommandID: c.CommandID, WorkflowID: c.WorkflowID, SubmissionID: c.SubmissionID, SynchronizerID: c.SynchronizerID,
 		PackageIDSelectionPreference: c.PackageIDSelectionPreference, DisclosedContracts: dcs}
-	for i, jc := range c.Commands {
-		out.Commands[i] = commandOf(jc)
-	}
 	if c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != "" && c.MinLedgerTimeRel != nil {
 		return ledger.Commands{}, apierr.InvalidArgument.New("%sminLedgerTimeAbs and minLedgerTimeRel are exclusive: set one", prefix)
 	}
