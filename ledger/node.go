@@ -72,9 +72,10 @@ type Node struct {
 	// again. Unknown parties are never kept.
 	knownParties sync.Map
 
-	pruning pruneState     // prune.go
-	tracker commandTracker // command_status.go
-	dedup   *dedupFilter   // dedupfilter.go
+	pruning  pruneState     // prune.go
+	tracker  commandTracker // command_status.go
+	argTypes argTypeCache   // submit_decode.go
+	dedup    *dedupFilter   // dedupfilter.go
 
 	// hookInterpreted, set only by tests, runs between a submission's
 	// interpretation and its commit.

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
@@ -73,7 +74,7 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 			return err
 		}
 		for i, c := range s.c.Commands {
-			cmd, pid, err := pkgs.decodeCommand(c, i, pref, s.decoder)
+			cmd, pid, err := pkgs.decodeCommand(c, i, pref, s.decoder, &n.argTypes)
 			if err != nil {
 				return err
 			}
@@ -114,8 +115,8 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 
 // decodeCommand resolves command i and decodes its arguments with d; it
 // returns the command with its arguments and the package id they were
-// decoded with.
-func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder) (Command, string, error) {
+// decoded with. types gives the types of templates' arguments.
+func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder, types *argTypeCache) (Command, string, error) {
 	// The paths of errors are built only for one; the decoder's, one per
 	// argument, are mostly precomputed (argPath).
 	p := cmdPath{i: i, variant: commandVariant(c)}
@@ -144,7 +145,7 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		if err != nil {
 			return nil, "", err
 		}
-		if x.Arguments, err = arg("createArguments", r.templateType()); err != nil {
+		if x.Arguments, err = arg("createArguments", types.of(r.id)); err != nil {
 			return nil, "", err
 		}
 		return x, r.id.PackageID, nil
@@ -165,7 +166,7 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		if err != nil {
 			return nil, "", err
 		}
-		if x.Arguments, err = arg("createArguments", r.templateType()); err != nil {
+		if x.Arguments, err = arg("createArguments", types.of(r.id)); err != nil {
 			return nil, "", err
 		}
 		if x.Argument, err = chosen(&r, x.Choice); err != nil {
@@ -230,4 +231,23 @@ func derefCommand(c Command) Command {
 		return *x
 	}
 	return c
+}
+
+// argTypeCache keeps the type of the last template argument a
+// submission decoded, which the next one most likely decodes again: no
+// allocation then. Types are never changed once made, so submissions
+// share it.
+type argTypeCache struct {
+	last atomic.Pointer[lf.TCon]
+}
+
+// of returns the type of the template id's argument,
+// value.TypeOf(id.PackageID, id.Module, id.Name).
+func (c *argTypeCache) of(id lf.TypeConID) lf.Type {
+	if t := c.last.Load(); t != nil && t.ID == id {
+		return t
+	}
+	t := &lf.TCon{ID: id}
+	c.last.Store(t)
+	return t
 }
