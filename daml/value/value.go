@@ -230,6 +230,12 @@ type tok struct {
 type tape struct {
 	src  []byte
 	toks []tok
+	// strBytes counts the bytes of the strings that are values (object
+	// keys left out).
+	strBytes int
+	// shared is src as a string, made by the first keep of a tape mostly
+	// made of strings.
+	shared string
 }
 
 type syntaxError struct {
@@ -242,6 +248,8 @@ type tokenizer struct {
 	pos  int
 	toks []tok
 	err  *syntaxError
+	// strBytes is tape.strBytes.
+	strBytes int
 }
 
 // tokenize checks src as one JSON value (surrounding whitespace allowed)
@@ -269,7 +277,7 @@ func tokenizeInto(src []byte, tp *tape, buf []tok) *syntaxError {
 	if z.pos != len(src) {
 		return &syntaxError{z.pos, "unexpected data after the value"}
 	}
-	*tp = tape{src: src, toks: z.toks}
+	*tp = tape{src: src, toks: z.toks, strBytes: z.strBytes}
 	return nil
 }
 
@@ -339,6 +347,7 @@ func (z *tokenizer) value(depth int) bool {
 			return false
 		}
 		z.toks[idx].esc = esc
+		z.strBytes += z.pos - int(z.toks[idx].start)
 	case c == 't':
 		idx = z.push(tkTrue)
 		if !z.literal("true") {
@@ -601,6 +610,24 @@ func (tp *tape) str(i int) string {
 		return string(body)
 	}
 	return unescape(body)
+}
+
+// keep is str for a string the caller keeps (a built value's): a tape
+// whose string values make up half its text or more gives parts of one
+// copy of the text, made once for all of them, rather than a copy each
+// (which a kept part keeps alive at most twice over).
+func (tp *tape) keep(i int) string {
+	t := tp.toks[i]
+	if t.esc {
+		return tp.str(i)
+	}
+	if tp.shared == "" {
+		if 2*tp.strBytes < len(tp.src) {
+			return string(tp.src[t.start+1 : t.end-1])
+		}
+		tp.shared = string(tp.src)
+	}
+	return tp.shared[t.start+1 : t.end-1]
 }
 
 // unescape decodes the escapes of a string body checked by the tokenizer.
@@ -1339,6 +1366,15 @@ func (c *checker) emitString(i int, s string) {
 	c.emitQuoted(s)
 }
 
+// str is the contents of string token i, kept (tape.keep) when c builds
+// values.
+func (c *checker) str(i int) string {
+	if c.build {
+		return c.tp.keep(i)
+	}
+	return c.tp.str(i)
+}
+
 func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	switch b {
@@ -1418,7 +1454,9 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return nil, c.wrongKind(i, p, "a JSON string", "Text")
 		}
 		var s string
-		if _, plain := tp.plainStr(i); !plain || c.build {
+		if c.build {
+			s = tp.keep(i)
+		} else if _, plain := tp.plainStr(i); !plain {
 			s = tp.str(i)
 		}
 		c.emitString(i, s)
@@ -1431,7 +1469,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 		if tp.kind(i) != tkString {
 			return nil, c.wrongKind(i, p, "a JSON string", "Party")
 		}
-		s := tp.str(i)
+		s := c.str(i)
 		if msg := validParty(s); msg != "" {
 			return nil, c.invalid(p, "%s", msg)
 		}
@@ -1445,7 +1483,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 		if tp.kind(i) != tkString {
 			return nil, c.wrongKind(i, p, "a JSON string", "ContractId")
 		}
-		s := tp.str(i)
+		s := c.str(i)
 		if msg, pre := validContractID(s); msg != "" {
 			if pre {
 				return nil, c.preprocessing(p, "%s", msg)
@@ -1796,7 +1834,7 @@ func (c *checker) checkTextMap(i int, elem lf.Type, env *tenv, p *vpath, depth i
 	}
 	var entries []entry
 	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
-		entries = append(entries, entry{tp.str(k), k + 1})
+		entries = append(entries, entry{c.str(k), k + 1})
 	}
 	// Sorting first lets the values be written in their final order.
 	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
