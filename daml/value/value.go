@@ -1188,6 +1188,12 @@ func splitArgs(t lf.Type) (lf.Type, targs) {
 // the environment the arguments are read in.
 func (c *checker) whnf(t lf.Type, env *tenv, p *vpath) (lf.Type, targs, *tenv, error) {
 	var none targs
+	switch t.(type) {
+	case *lf.TBuiltin, *lf.TCon, *lf.TNat:
+		// A head without arguments (most fields' types): what the loop
+		// returns, without splitting t.
+		return t, none, env, nil
+	}
 	for range maxTypeSteps {
 		head, args := splitArgs(t)
 		switch h := head.(type) {
