@@ -1791,11 +1791,17 @@ func (c *checker) checkVariant(i int, id *lf.TypeConID, dt *lf.DataType, env *te
 	if tp.kind(tagI) != tkString {
 		return nil, c.wrongKind(tagI, &vpath{parent: p, kind: 'f', name: "tag"}, "a JSON string", "a variant tag")
 	}
-	tag := tp.str(tagI)
-	fi := c.fieldIndex(dt, tag)
-	if fi < 0 {
-		return nil, c.invalid(&vpath{parent: p, kind: 'f', name: "tag"}, "Unexpected variant tag: %s", nameList([]string{tag}))
+	fi := -1
+	if body, ok := tp.plainStr(tagI); ok {
+		fi = c.fieldIndexBytes(dt, body)
+	} else {
+		fi = c.fieldIndex(dt, tp.str(tagI))
 	}
+	if fi < 0 {
+		return nil, c.invalid(&vpath{parent: p, kind: 'f', name: "tag"}, "Unexpected variant tag: %s", nameList([]string{tp.str(tagI)}))
+	}
+	// The value keeps the type's constructor, the string the tag names.
+	tag := dt.Fields[fi].Name
 	c.emit(`{"tag":`)
 	c.emitQuoted(tag)
 	c.emit(`,"value":`)
@@ -1817,11 +1823,17 @@ func (c *checker) checkEnum(i int, id *lf.TypeConID, dt *lf.DataType, p *vpath) 
 	if tp.kind(i) != tkString {
 		return nil, c.wrongKind(i, p, "a JSON string naming a constructor", "enum "+id.Module+":"+id.Name)
 	}
-	s := tp.str(i)
-	rank := slices.Index(dt.Constructors, s)
-	if rank < 0 {
-		return nil, c.invalid(p, "Unexpected enum constructor %s of %s:%s: expected one of %s", quoteShort(s), id.Module, id.Name, nameList(dt.Constructors))
+	rank := -1
+	if body, ok := tp.plainStr(i); ok {
+		rank = slices.IndexFunc(dt.Constructors, func(con string) bool { return con == string(body) })
+	} else {
+		rank = slices.Index(dt.Constructors, tp.str(i))
 	}
+	if rank < 0 {
+		return nil, c.invalid(p, "Unexpected enum constructor %s of %s:%s: expected one of %s", quoteShort(tp.str(i)), id.Module, id.Name, nameList(dt.Constructors))
+	}
+	// The value keeps the type's constructor, the string it names.
+	s := dt.Constructors[rank]
 	c.emitQuoted(s)
 	if !c.build {
 		return nil, nil
