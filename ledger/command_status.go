@@ -131,8 +131,8 @@ func (n *Node) CommandStatuses(ctx context.Context, commandIDPrefix string, stat
 type commandTracker struct {
 	mu        sync.Mutex
 	pending   map[cmdKey]*trackedCommand
-	succeeded statusRing                 // the last trackMaxSucceeded
-	failed    statusRing                 // the last trackMaxFailed
+	succeeded statusRing // the last trackMaxSucceeded
+	failed    statusRing // the last trackMaxFailed
 }
 
 // trackedCommand is a pending command.
@@ -210,10 +210,8 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 		return // replaced by a later registration of the same command
 	}
 	delete(t.pending, h.key)
-	s := h.status
-	s.Completed = now
+	// The status is written in its slot of the ring, not copied there.
 	if err != nil || e == nil {
-		s.State = CommandStateFailed
 		if err == nil {
 			err = apierr.InternalError.New("the submission ended without a result")
 		}
@@ -221,13 +219,15 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 		if !errors.As(err, &ae) {
 			ae = apierr.InternalError.Wrap(err, "%v", err)
 		}
-		s.Error = ae
-		t.failed.push(s, trackMaxFailed)
+		s := t.failed.slot(trackMaxFailed)
+		*s = h.status
+		s.Completed, s.State, s.Error = now, CommandStateFailed, ae
 		return
 	}
-	s.State = CommandStateSucceeded
+	s := t.succeeded.slot(trackMaxSucceeded)
+	*s = h.status
+	s.Completed, s.State = now, CommandStateSucceeded
 	s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
-	t.succeeded.push(s, trackMaxSucceeded)
 }
 
 // interpreted records what the transaction of the submission s does
@@ -297,13 +297,18 @@ type statusRing struct {
 }
 
 // push adds s, dropping the oldest status when bound are kept.
-func (r *statusRing) push(s CommandStatus, bound int) {
+func (r *statusRing) push(s CommandStatus, bound int) { *r.slot(bound) = s }
+
+// slot returns the place of a new status for the caller to write,
+// dropping the oldest status when bound are kept.
+func (r *statusRing) slot(bound int) *CommandStatus {
 	if len(r.list) < bound {
-		r.list = append(r.list, s)
-		return
+		r.list = append(r.list, CommandStatus{})
+		return &r.list[len(r.list)-1]
 	}
-	r.list[r.next] = s
+	s := &r.list[r.next]
 	r.next = (r.next + 1) % len(r.list)
+	return s
 }
 
 // newestFirst yields the statuses kept, newest first.
