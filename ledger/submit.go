@@ -391,6 +391,14 @@ type submission struct {
 	oneTypedAt [1]string
 	// oneValue holds typedCommands' value of one command.
 	oneValue [1]engine.Value
+	// resolved are the templates (or interfaces) of the commands as
+	// decodeArguments resolved them in the package view resolvedIn (with
+	// the submission's preference there), which typedCommands takes
+	// rather than resolving them again in the same view; oneResolved
+	// holds them for one command.
+	resolvedIn  *pkgView
+	resolved    []resolvedEntity
+	oneResolved [1]resolvedEntity
 	// contracts are the contracts of runOnSnapshot's engine run.
 	contracts snapshotContracts
 }
@@ -573,6 +581,11 @@ func typedCommands(s *submission, eng *engine.Engine, pkgs *pkgView, pref map[st
 		if i < len(s.typedAt) {
 			a.typedAt = s.typedAt[i]
 		}
+		if pkgs == s.resolvedIn && i < len(s.resolved) {
+			// The same view and preference resolve the same reference
+			// to the same template.
+			a.known = &s.resolved[i]
+		}
 		var cmd engine.Value
 		var err error
 		switch x := c.(type) {
@@ -630,10 +643,16 @@ type argTyper struct {
 	// typedAt is the package the arguments were decoded for
 	// (decodeArguments).
 	typedAt string
+	// known, when set, is what the reference resolves to (decodeArguments
+	// resolved it in pkgs).
+	known *resolvedEntity
 }
 
 // resolve resolves the command's template (or interface) reference.
 func (a *argTyper) resolve(r TemplateRef, interfaces bool) (resolvedEntity, error) {
+	if a.known != nil {
+		return *a.known, nil
+	}
 	return a.pkgs.resolveRef(r, func() string { return a.p.at("templateId") }, a.pref, interfaces)
 }
 

@@ -61,12 +61,15 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 	}
 	// The decoded commands replace the checked ones in a copy: the
 	// caller's slice stays as it was.
+	var resolved []resolvedEntity
 	if len(s.c.Commands) == 1 {
 		s.typedAt = s.oneTypedAt[:]
 		s.c.Commands = append(s.oneCommand[:0], s.c.Commands...)
+		resolved = s.oneResolved[:]
 	} else {
 		s.typedAt = make([]string, len(s.c.Commands))
 		s.c.Commands = slices.Clone(s.c.Commands)
+		resolved = make([]resolvedEntity, len(s.c.Commands))
 	}
 	convert := func(pkgs *pkgView) error {
 		pref, err := pkgs.preference(s.c.PackageIDSelectionPreference)
@@ -74,12 +77,13 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 			return err
 		}
 		for i, c := range s.c.Commands {
-			cmd, pid, err := pkgs.decodeCommand(c, i, pref, s.decoder, &n.argTypes)
+			cmd, r, err := pkgs.decodeCommand(c, i, pref, s.decoder, &n.argTypes)
 			if err != nil {
 				return err
 			}
-			s.c.Commands[i], s.typedAt[i] = cmd, pid
+			s.c.Commands[i], s.typedAt[i], resolved[i] = cmd, r.id.PackageID, r
 		}
+		s.resolvedIn, s.resolved = pkgs, resolved
 		return nil
 	}
 	// The package view cached between commits is current: no snapshot is
@@ -114,9 +118,10 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 }
 
 // decodeCommand resolves command i and decodes its arguments with d; it
-// returns the command with its arguments and the package id they were
-// decoded with. types gives the types of templates' arguments.
-func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder, types *argTypeCache) (Command, string, error) {
+// returns the command with its arguments and the template (or
+// interface) it resolved to, whose package they were decoded with. types
+// gives the types of templates' arguments.
+func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder, types *argTypeCache) (Command, resolvedEntity, error) {
 	// The paths of errors are built only for one; the decoder's, one per
 	// argument, are mostly precomputed (argPath).
 	p := cmdPath{i: i, variant: commandVariant(c)}
@@ -143,53 +148,53 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 	case CreateCommand:
 		r, err := resolve(x.Template, false)
 		if err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if x.Arguments, err = arg("createArguments", types.of(r.id)); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
-		return x, r.id.PackageID, nil
+		return x, r, nil
 	case ExerciseCommand:
 		r, err := resolve(x.Template, true)
 		if err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if _, err := commandContractIDAt(string(x.ContractID), func() string { return p.at("contractId") }); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
-		return x, r.id.PackageID, nil
+		return x, r, nil
 	case CreateAndExerciseCommand:
 		r, err := resolve(x.Template, false)
 		if err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if x.Arguments, err = arg("createArguments", types.of(r.id)); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
-		return x, r.id.PackageID, nil
+		return x, r, nil
 	case ExerciseByKeyCommand:
 		r, err := resolve(x.Template, false)
 		if err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if r.tmpl.Key == nil {
-			return nil, "", pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
+			return nil, resolvedEntity{}, pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
 		}
 		if x.Key, err = arg("contractKey", r.tmpl.Key.Type); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
 		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, "", err
+			return nil, resolvedEntity{}, err
 		}
-		return x, r.id.PackageID, nil
+		return x, r, nil
 	}
-	return nil, "", pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
+	return nil, resolvedEntity{}, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
 }
 
 // argPaths are cmdPath.at of the argument fields of the first commands
