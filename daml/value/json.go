@@ -200,6 +200,13 @@ func (a *JSONAppender) AppendAs(dst []byte, v Value, t lf.Type) []byte {
 }
 
 func (c *checker) appendAs(dst []byte, v Value, t lf.Type, env *tenv, depth int) []byte {
+	switch v.(type) {
+	case Optional, List, TextMap, GenMap, Record, Variant:
+	default:
+		// Only these kinds print after their type: the others print as
+		// AppendJSON prints them whatever t is.
+		return AppendJSON(dst, v)
+	}
 	if depth > maxCheckDepth {
 		return AppendJSON(dst, v)
 	}
