@@ -74,7 +74,7 @@ type Node struct {
 
 	pruning  pruneState     // prune.go
 	tracker  commandTracker // command_status.go
-	argTypes argTypeCache   // submit_decode.go
+	decoding decodeCache    // submit_decode.go
 	dedup    *dedupFilter   // dedupfilter.go
 
 	// hookInterpreted, set only by tests, runs between a submission's

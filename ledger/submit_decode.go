@@ -76,8 +76,10 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 		if err != nil {
 			return err
 		}
+		// Without a preference list, pref is the view's own.
+		ownPref := len(s.c.PackageIDSelectionPreference) == 0
 		for i, c := range s.c.Commands {
-			cmd, r, err := pkgs.decodeCommand(c, i, pref, s.decoder, &n.argTypes)
+			cmd, r, err := pkgs.decodeCommand(c, i, pref, ownPref, s.decoder, &n.decoding)
 			if err != nil {
 				return err
 			}
@@ -119,9 +121,10 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 
 // decodeCommand resolves command i and decodes its arguments with d; it
 // returns the command with its arguments and the template (or
-// interface) it resolved to, whose package they were decoded with. types
-// gives the types of templates' arguments.
-func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d ArgumentDecoder, types *argTypeCache) (Command, resolvedEntity, error) {
+// interface) it resolved to, whose package they were decoded with.
+// ownPref tells that pref is the view's own preference (newestVetted);
+// cache keeps what the next command may need again.
+func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPref bool, d ArgumentDecoder, cache *decodeCache) (Command, resolvedEntity, error) {
 	// The paths of errors are built only for one; the decoder's, one per
 	// argument, are mostly precomputed (argPath).
 	p := cmdPath{i: i, variant: commandVariant(c)}
@@ -134,7 +137,11 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		return x, nil
 	}
 	resolve := func(ref TemplateRef, interfaces bool) (resolvedEntity, error) {
-		return v.resolveRef(ref, func() string { return p.at("templateId") }, pref, interfaces)
+		path := func() string { return p.at("templateId") }
+		if !ownPref {
+			return v.resolveRef(ref, path, pref, interfaces)
+		}
+		return cache.resolve(v, ref, path, pref, interfaces)
 	}
 	// chosen checks a choice of the entity and decodes its argument.
 	chosen := func(r *resolvedEntity, choice string) (value.Value, error) {
@@ -150,7 +157,7 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		if err != nil {
 			return nil, resolvedEntity{}, err
 		}
-		if x.Arguments, err = arg("createArguments", types.of(r.id)); err != nil {
+		if x.Arguments, err = arg("createArguments", cache.argType(r.id)); err != nil {
 			return nil, resolvedEntity{}, err
 		}
 		return x, r, nil
@@ -171,7 +178,7 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, d Argu
 		if err != nil {
 			return nil, resolvedEntity{}, err
 		}
-		if x.Arguments, err = arg("createArguments", types.of(r.id)); err != nil {
+		if x.Arguments, err = arg("createArguments", cache.argType(r.id)); err != nil {
 			return nil, resolvedEntity{}, err
 		}
 		if x.Argument, err = chosen(&r, x.Choice); err != nil {
@@ -238,21 +245,44 @@ func derefCommand(c Command) Command {
 	return c
 }
 
-// argTypeCache keeps the type of the last template argument a
-// submission decoded, which the next one most likely decodes again: no
-// allocation then. Types are never changed once made, so submissions
-// share it.
-type argTypeCache struct {
-	last atomic.Pointer[lf.TCon]
+// decodeCache keeps, from one submission to the next, what decoding its
+// commands made that the next one most likely needs again: the last
+// template reference resolved in a package view with the view's own
+// preference, and the type of the last template argument decoded. A view
+// never changes once made, nor do types, so submissions share them.
+type decodeCache struct {
+	ref  atomic.Pointer[resolvedRef]
+	argT atomic.Pointer[lf.TCon]
 }
 
-// of returns the type of the template id's argument,
+// resolvedRef is a template (or interface) reference resolved in view.
+type resolvedRef struct {
+	view       *pkgView
+	ref        TemplateRef
+	interfaces bool
+	r          resolvedEntity
+}
+
+// resolve is v.resolveRef(ref, path, pref, interfaces) for pref the
+// view's own preference, which resolves a reference alike every time.
+func (c *decodeCache) resolve(v *pkgView, ref TemplateRef, path func() string, pref map[string]string, interfaces bool) (resolvedEntity, error) {
+	if l := c.ref.Load(); l != nil && l.view == v && l.ref == ref && l.interfaces == interfaces {
+		return l.r, nil
+	}
+	r, err := v.resolveRef(ref, path, pref, interfaces)
+	if err == nil {
+		c.ref.Store(&resolvedRef{view: v, ref: ref, interfaces: interfaces, r: r})
+	}
+	return r, err
+}
+
+// argType returns the type of the template id's argument,
 // value.TypeOf(id.PackageID, id.Module, id.Name).
-func (c *argTypeCache) of(id lf.TypeConID) lf.Type {
-	if t := c.last.Load(); t != nil && t.ID == id {
+func (c *decodeCache) argType(id lf.TypeConID) lf.Type {
+	if t := c.argT.Load(); t != nil && t.ID == id {
 		return t
 	}
 	t := &lf.TCon{ID: id}
-	c.last.Store(t)
+	c.argT.Store(t)
 	return t
 }
