@@ -165,7 +165,8 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	if c == nil {
 		c = new(checker)
 	}
-	*c = checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}}
+	known := c.parties
+	*c = checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}, parties: known}
 	c.paths = c.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
@@ -189,9 +190,10 @@ var checkers sync.Pool
 // reference into c once its value is built: the values hold copies of
 // the JSON's strings and type ids of their own or their TCon's, never
 // c's (dataTypeID), the errors hold their path as text (newError), and
-// the tape's tokens and the path slabs are only c's.
+// the tape's tokens and the path slabs are only c's. The parties c
+// accepted stay for the next value.
 func putChecker(c *checker) {
-	*c = checker{}
+	*c = checker{parties: c.parties}
 	checkers.Put(c)
 }
 
@@ -929,6 +931,33 @@ type checker struct {
 	tape     tape
 	pathsBuf [2]vpath
 	toksBuf  [16]tok
+	// parties are the last parties validParty accepted (the values of a
+	// node name the same few parties again and again), kept from one
+	// value to the next by a pooled checker (putChecker).
+	parties knownParties
+}
+
+// knownParties are the last few valid parties met, not checked again.
+type knownParties struct {
+	p    [4]string
+	next uint8
+}
+
+// validParty is validParty(s), remembering the last valid parties.
+func (k *knownParties) validParty(s string) string {
+	if s != "" {
+		for _, p := range k.p {
+			if p == s {
+				return ""
+			}
+		}
+	}
+	msg := validParty(s)
+	if msg == "" {
+		k.p[k.next%uint8(len(k.p))] = s
+		k.next++
+	}
+	return msg
 }
 
 // dataTypeEntry is a resolved data type and its id, shared by the values
@@ -1476,7 +1505,7 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p
 			return nil, c.wrongKind(i, p, "a JSON string", "Party")
 		}
 		s := c.str(i)
-		if msg := validParty(s); msg != "" {
+		if msg := c.parties.validParty(s); msg != "" {
 			return nil, c.invalid(p, "%s", msg)
 		}
 		c.emitString(i, s)

@@ -1,0 +1,19 @@
+package value
+
+import "testing"
+
+// TestKnownPartiesCheckLikeValidParty: a knownParties answers as
+// validParty does, for parties it remembers, invalid ones and the empty
+// string after any number of valid ones (its ring wraps around).
+func TestKnownPartiesCheckLikeValidParty(t *testing.T) {
+	t.Parallel()
+	var k knownParties
+	parties := []string{"alice::1220ab", "bob::1220cd", "", "not a party", "carol", "dave", "erin", "frank", "alice::1220ab", "a:b", "x\x00y"}
+	for round := range 300 { // past the ring's uint8 counter
+		for _, s := range parties {
+			if got, want := k.validParty(s), validParty(s); got != want {
+				t.Fatalf("round %d: validParty(%q) = %q, want %q", round, s, got, want)
+			}
+		}
+	}
+}
