@@ -87,7 +87,7 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 		if err != nil {
 			return nil, err
 		}
-		b := &oneCreate{create: ledger.CreateCommand{Template: templateRef(c.Commands[0].CreateCommand.TemplateID)}, args: c.Commands}
+		b := &oneCreate{create: ledger.CreateCommand{Template: a.templateRef(c.Commands[0].CreateCommand.TemplateID)}, args: c.Commands}
 		b.cmds[0] = &b.create
 		cmds.Commands = b.cmds[:]
 		return a.Node.Submit(ctx, cmds, ledger.DecodeArguments(&b.args))
