@@ -165,8 +165,11 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	if c == nil {
 		c = new(checker)
 	}
+	// Cleared, then set: the parties stay (assigning a whole literal
+	// would build it aside and copy it).
 	known := c.parties
-	*c = checker{lookup: lookup, budget: 1<<20 + 64*len(v), root: vpath{name: path}, parties: known}
+	*c = checker{}
+	c.lookup, c.budget, c.root, c.parties = lookup, 1<<20+64*len(v), vpath{name: path}, known
 	c.paths = c.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
@@ -193,7 +196,9 @@ var checkers sync.Pool
 // the tape's tokens and the path slabs are only c's. The parties c
 // accepted stay for the next value.
 func putChecker(c *checker) {
-	*c = checker{parties: c.parties}
+	known := c.parties
+	*c = checker{}
+	c.parties = known
 	checkers.Put(c)
 }
 
