@@ -1332,9 +1332,16 @@ func (c *checker) value(i int, t lf.Type, env *tenv, p *vpath, depth int) (Value
 	if c.size() > maxCanonicalBytes {
 		return nil, c.invalid(p, "the canonical value exceeds %d bytes", maxCanonicalBytes)
 	}
-	head, args, aenv, err := c.whnf(t, env, p)
-	if err != nil {
-		return nil, err
+	// A head without arguments (most fields' types) is its own whnf.
+	head, aenv := t, env
+	var args targs
+	switch t.(type) {
+	case *lf.TBuiltin, *lf.TCon, *lf.TNat:
+	default:
+		var err error
+		if head, args, aenv, err = c.whnf(t, env, p); err != nil {
+			return nil, err
+		}
 	}
 	switch h := head.(type) {
 	case *lf.TBuiltin:
@@ -1343,7 +1350,7 @@ func (c *checker) value(i int, t lf.Type, env *tenv, p *vpath, depth int) (Value
 		} else if n != args.n {
 			return nil, c.internal(p, "type %s is applied to %d arguments instead of %d", h.Builtin, args.n, n)
 		}
-		return c.checkBuiltin(i, h.Builtin, args, aenv, p, depth)
+		return c.checkBuiltin(i, h.Builtin, &args, aenv, p, depth)
 	case *lf.TCon:
 		dt, id, err := c.dataTypeOf(h, p)
 		if err != nil {
@@ -1415,7 +1422,7 @@ func (c *checker) str(i int) string {
 	return c.tp.str(i)
 }
 
-func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args targs, env *tenv, p *vpath, depth int) (Value, error) {
+func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args *targs, env *tenv, p *vpath, depth int) (Value, error) {
 	tp := c.tp
 	switch b {
 	case lf.BuiltinUnit:
