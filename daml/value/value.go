@@ -1709,6 +1709,7 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 	}
 	var unexpected []string
 	var unknown map[string]bool
+	found := 0 // fields with a value
 	for k := i + 1; k < tp.next(i); k = tp.next(k + 1) {
 		v := k + 1
 		var key string
@@ -1724,6 +1725,7 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 				return nil, c.invalid(p, "duplicate field %s", nameList([]string{dt.Fields[fi].Name}))
 			}
 			vals[fi] = v
+			found++
 			continue
 		}
 		if key == "" {
@@ -1741,16 +1743,18 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 		}
 	}
 	var missing []string
-	for fi, f := range dt.Fields {
-		if vals[fi] >= 0 {
-			continue
-		}
-		opt, err := c.isOptional(f.Type, env, p)
-		if err != nil {
-			return nil, err
-		}
-		if !opt {
-			missing = append(missing, f.Name)
+	if found < len(dt.Fields) { // else every field has a value
+		for fi, f := range dt.Fields {
+			if vals[fi] >= 0 {
+				continue
+			}
+			opt, err := c.isOptional(f.Type, env, p)
+			if err != nil {
+				return nil, err
+			}
+			if !opt {
+				missing = append(missing, f.Name)
+			}
 		}
 	}
 	if len(missing) > 0 {
