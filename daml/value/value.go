@@ -161,20 +161,21 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	if path == "" {
 		path = "$"
 	}
-	c, _ := checkers.Get().(*checker)
-	if c == nil {
-		c = new(checker)
+	pc, _ := checkers.Get().(*pooledChecker)
+	if pc == nil {
+		pc = new(pooledChecker)
 	}
-	// Cleared, then set: the parties stay (assigning a whole literal
-	// would build it aside and copy it).
-	known := c.parties
+	// Cleared, then set (assigning a whole literal would build it aside
+	// and copy it); the buffers are not cleared, only written before
+	// they are read.
+	c := &pc.c
 	*c = checker{}
-	c.lookup, c.budget, c.root, c.parties = lookup, 1<<20+64*len(v), vpath{name: path}, known
-	c.paths = c.pathsBuf[:]
+	c.lookup, c.budget, c.root = lookup, 1<<20+64*len(v), vpath{name: path}
+	c.pooled, c.parties, c.paths = pc, &pc.parties, pc.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
 	}
-	if serr := tokenizeInto(v, &c.tape, c.toksBuf[:0]); serr != nil {
+	if serr := tokenizeInto(v, &c.tape, pc.toksBuf[:0]); serr != nil {
 		return nil, nil, newError(KindInvalid, &c.root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
 	}
 	if t == nil {
@@ -184,9 +185,19 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	return c, &c.root, nil
 }
 
-// checkers are the checkers of finished FromJSONAt calls (putChecker),
-// for newChecker.
+// checkers are the pooledCheckers of finished FromJSONAt calls
+// (putChecker), for newChecker.
 var checkers sync.Pool
+
+// pooledChecker is a checker newChecker made, with its first slab of
+// paths, room for the tokens of a small value, and the parties it found
+// valid, which stay for the next value.
+type pooledChecker struct {
+	c        checker
+	pathsBuf [2]vpath
+	toksBuf  [16]tok
+	parties  knownParties
+}
 
 // putChecker keeps c, a checker of newChecker whose value has been
 // built, for the next newChecker, which resets it. Nothing keeps a
@@ -196,10 +207,10 @@ var checkers sync.Pool
 // the tape's tokens and the path slabs are only c's. The parties c
 // accepted stay for the next value.
 func putChecker(c *checker) {
-	known := c.parties
+	pc := c.pooled
 	*c = checker{}
-	c.parties = known
-	checkers.Put(c)
+	pc.pathsBuf = [2]vpath{}
+	checkers.Put(pc)
 }
 
 // ---------------------------------------------------------------------
@@ -930,16 +941,14 @@ type checker struct {
 	// hashing a pointer is much cheaper than hashing a TypeConID's three
 	// strings (and resolving them through lookup).
 	tcons map[*lf.TCon]dataTypeEntry
-	// tape and pathsBuf are tp and the first slab of paths of a checker
-	// newChecker made, allocated with it; toksBuf holds the tape's tokens
-	// of a small value.
-	tape     tape
-	pathsBuf [2]vpath
-	toksBuf  [16]tok
-	// parties are the last parties validParty accepted (the values of a
-	// node name the same few parties again and again), kept from one
-	// value to the next by a pooled checker (putChecker).
-	parties knownParties
+	// tape is tp for a checker newChecker made, allocated with it.
+	tape tape
+	// pooled is the pooledChecker of a checker newChecker made (nil
+	// otherwise), whose parties are parties: the last parties validParty
+	// accepted (the values of a node name the same few parties again and
+	// again), kept from one value to the next (putChecker).
+	pooled  *pooledChecker
+	parties *knownParties
 }
 
 // knownParties are the last few valid parties met, not checked again.
@@ -948,8 +957,12 @@ type knownParties struct {
 	next uint8
 }
 
-// validParty is validParty(s), remembering the last valid parties.
+// validParty is validParty(s), remembering the last valid parties (k
+// nil: none).
 func (k *knownParties) validParty(s string) string {
+	if k == nil {
+		return validParty(s)
+	}
 	if s != "" {
 		for _, p := range k.p {
 			if p == s {
