@@ -130,14 +130,14 @@ func (n *Node) CommandStatuses(ctx context.Context, commandIDPrefix string, stat
 // ready.
 type commandTracker struct {
 	mu        sync.Mutex
-	pending   map[cmdKey]*trackedCommand
-	succeeded statusRing // the last trackMaxSucceeded
-	failed    statusRing // the last trackMaxFailed
+	pending   map[string]*trackedCommand // by commandKey
+	succeeded statusRing                 // the last trackMaxSucceeded
+	failed    statusRing                 // the last trackMaxFailed
 }
 
 // trackedCommand is a pending command.
 type trackedCommand struct {
-	key    cmdKey
+	key    string
 	status CommandStatus
 	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
 	// and Updates.Created while they have one element (a one-party
@@ -147,25 +147,15 @@ type trackedCommand struct {
 	oneCreated [1]CommandContract
 }
 
-// cmdKey is Canton's key of a command (commandKey).
-type cmdKey struct {
-	commandID, userID string
-	// actAs are the actAs parties as a set: sorted, without duplicates,
-	// joined by ",".
-	actAs        string
-	submissionID string
-}
-
 // commandKey is Canton's key of a command: command id, user id, actAs
-// parties (as a set) and submission id; the strings of the common
-// submission of one party, not a copy.
-func commandKey(c *Commands) cmdKey {
+// parties (as a set) and submission id.
+func commandKey(c *Commands) string {
 	if len(c.ActAs) == 1 { // the common case, without sorting a copy
-		return cmdKey{commandID: c.CommandID, userID: c.UserID, actAs: c.ActAs[0], submissionID: c.SubmissionID}
+		return c.CommandID + "\x00" + c.UserID + "\x00" + c.ActAs[0] + "\x00" + c.SubmissionID
 	}
 	actAs := slices.Clone(c.ActAs)
 	slices.Sort(actAs)
-	return cmdKey{commandID: c.CommandID, userID: c.UserID, actAs: strings.Join(slices.Compact(actAs), ","), submissionID: c.SubmissionID}
+	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
 }
 
 // track registers a validated submission as pending (unless
@@ -187,7 +177,7 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 		return
 	}
 	if t.pending == nil {
-		t.pending = map[cmdKey]*trackedCommand{}
+		t.pending = map[string]*trackedCommand{}
 	}
 	// The same command twice: the later one is tracked.
 	t.pending[h.key], s.tracked = h, h
