@@ -101,6 +101,10 @@ type adapter struct {
 type handler struct {
 	a      *adapter
 	router *httprouter.Router
+	// labeled: the router serves the route tables (routes, registryRoutes,
+	// wsRoutes), so that the route a request took is the one the metrics'
+	// label router names (Metrics.Wrap then learns it from the routing).
+	labeled bool
 }
 
 // New returns an http.Handler serving node as Canton's JSON Ledger API v2.
@@ -135,7 +139,7 @@ func New(node *ledger.Node, opts Options) http.Handler {
 	} else {
 		a.log.Warn("httpadapter: no token verifier configured (auth mode none): every request acts as a participant admin")
 	}
-	h := &handler{a: a, router: a.router(routes)}
+	h := &handler{a: a, router: a.router(routes), labeled: true}
 	a.mountConsole(h.router, opts)
 	return h
 }
@@ -157,10 +161,11 @@ func (a *adapter) router(table []route) *httprouter.Router {
 	register(r, table, withRoute(a.handle))
 	register(r, registryRoutes, withRoute(a.handleRegistry))
 	for _, rt := range wsRoutes {
-		r.Handle(http.MethodGet, rt.path, routed(rt.path, a.websocket(rt)))
+		r.Handle(http.MethodGet, rt.path, routed(rt.path, metricID(http.MethodGet, rt.path), a.websocket(rt)))
 	}
 	for _, rt := range registryRoutes {
-		r.Handle(http.MethodOptions, rt.path, routed(rt.path, a.registryPreflight))
+		// No metrics' labels: the metrics count a preflight as unmatched.
+		r.Handle(http.MethodOptions, rt.path, routed(rt.path, 0, a.registryPreflight))
 	}
 	return r
 }
@@ -171,7 +176,14 @@ func (a *adapter) router(table []route) *httprouter.Router {
 // The request runs under the timeouts (timeouts.go) and is logged when it
 // ends (accesslog.go).
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.a.accessLog(w, r, h.serve)
+	h.a.accessLog(w, r, nil, time.Time{}, h.serve)
+}
+
+// serveMetered is ServeHTTP for Metrics.Wrap: the request runs with st,
+// the metrics' state, which the access log (when it logs) shares; start
+// is when the request started.
+func (h *handler) serveMetered(st *accessState, r *http.Request, start time.Time) {
+	h.a.accessLog(nil, r, st, start, h.serve)
 }
 
 // serve runs the request under ctx and the timeouts.

@@ -284,7 +284,11 @@ func isWebSocket(r *http.Request) bool {
 	if r.Method != http.MethodGet || !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return false
 	}
-	p := r.URL.EscapedPath()
+	return isStreamPath(r.URL.EscapedPath())
+}
+
+// isStreamPath reports whether the escaped path p is a stream route's.
+func isStreamPath(p string) bool {
 	for _, rt := range wsRoutes {
 		if p == rt.path {
 			return true
