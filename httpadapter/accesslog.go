@@ -23,6 +23,11 @@ type accessEntry struct {
 	metric        int    // 1 + the index in metricRoutes of the route's labels (0: none, "unmatched")
 	user          string // the authenticated user
 	correlationID string // the correlation id of the error answered
+
+	// The request record of the route's handler (newRequest), in the
+	// same allocation.
+	rq      request
+	rqTaken bool
 }
 
 type accessKey struct{}

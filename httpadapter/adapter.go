@@ -217,7 +217,8 @@ func (a *adapter) handle(rt route) httprouter.Handle {
 			return
 		}
 		noteUser(r, ctx)
-		rq := &request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
+		rq := newRequest(entryOf(r))
+		*rq = request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
 		resp, err := rt.handler(a, rq)
 		if err != nil {
 			a.fail(w, r, err)
@@ -244,7 +245,7 @@ type binary struct {
 }
 
 // respond writes a handler's result: text for plainText, bytes for binary,
-// else JSON with status 200. A nil result or one that encodes as null
+// a jsonReply's bytes, else JSON with status 200. A nil result or one that encodes as null
 // becomes "{}": TypeScript clients reject a 2xx without a JSON body.
 func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 	switch t := resp.(type) {
@@ -253,6 +254,9 @@ func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 		return
 	case binary:
 		writeBinary(w, t)
+		return
+	case *jsonReply:
+		writeJSONBytes(w, http.StatusOK, t.body)
 		return
 	case jsonapi.Body:
 		writeJSONBytes(w, http.StatusOK, append(t, '\n'))

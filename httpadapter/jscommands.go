@@ -24,7 +24,7 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 	// The strings share data's bytes, as the arguments do: data is a
 	// request body of its own (readBody's), which no one writes after it
 	// was read, and the strings would otherwise hold a copy as large.
-	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
+	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), blk: new(commandsBlock)}
 	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
@@ -39,13 +39,13 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 			out.CommandID, ok = p.str()
 		case "actAs":
 			bit = 1 << 2
-			out.ActAs, ok = p.strs()
+			out.ActAs, ok = p.strs(p.blk.actAs[:0:1])
 		case "userId":
 			bit = 1 << 3
 			out.UserID, ok = p.str()
 		case "readAs":
 			bit = 1 << 4
-			out.ReadAs, ok = p.strs()
+			out.ReadAs, ok = p.strs(p.blk.readAs[:0:1])
 		case "workflowId":
 			bit = 1 << 5
 			out.WorkflowID, ok = p.str()
@@ -57,7 +57,7 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 			out.SynchronizerID, ok = p.str()
 		case "packageIdSelectionPreference":
 			bit = 1 << 8
-			out.PackageIDSelectionPreference, ok = p.strs()
+			out.PackageIDSelectionPreference, ok = p.strs([]string{})
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -77,9 +77,24 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 // method reports false for what is not JSON or what fastJsCommands leaves
 // to encoding/json.
 type jsonCursor struct {
-	b []byte
-	s string // b as a string, which the strings read share
-	i int
+	b   []byte
+	s   string // b as a string, which the strings read share
+	i   int
+	blk *commandsBlock
+}
+
+// commandsBlock holds the first of what fastJsCommands decodes, in one
+// allocation rather than one each: the command, its create or exercise,
+// the actAs party and the readAs party (a submission's usual single
+// ones). A slice that grows past its slot moves out, as from any array.
+type commandsBlock struct {
+	cmds     [1]jsonapi.JsCommand
+	create   jsonapi.JsCreateCommand
+	exercise jsonapi.JsExerciseCommand
+	actAs    [1]string
+	readAs   [1]string
+	// The slots handed out.
+	createUsed, exerciseUsed bool
 }
 
 // ws skips JSON whitespace.
@@ -109,13 +124,12 @@ func (p *jsonCursor) str() (string, bool) {
 	return s, true
 }
 
-// strs reads an array of strings ([] is an empty, non-nil slice, as
-// encoding/json makes it).
-func (p *jsonCursor) strs() ([]string, bool) {
+// strs reads an array of strings into out, an empty non-nil slice ([] is
+// one, as encoding/json makes it).
+func (p *jsonCursor) strs(out []string) ([]string, bool) {
 	if !p.next('[') {
 		return nil, false
 	}
-	out := []string{}
 	if p.next(']') {
 		return out, true
 	}
@@ -205,7 +219,7 @@ func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 	if !p.next('[') {
 		return nil, false
 	}
-	out := []jsonapi.JsCommand{}
+	out := p.blk.cmds[:0:1]
 	if p.next(']') {
 		return out, true
 	}
@@ -217,13 +231,13 @@ func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 				if c.CreateCommand != nil {
 					return false
 				}
-				c.CreateCommand = &jsonapi.JsCreateCommand{}
+				c.CreateCommand = p.newCreate()
 				return p.create(c.CreateCommand)
 			case "ExerciseCommand":
 				if c.ExerciseCommand != nil {
 					return false
 				}
-				c.ExerciseCommand = &jsonapi.JsExerciseCommand{}
+				c.ExerciseCommand = p.newExercise()
 				return p.exercise(c.ExerciseCommand)
 			}
 			return false
@@ -239,6 +253,24 @@ func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 			return nil, false
 		}
 	}
+}
+
+// newCreate returns an empty CreateCommand, the block's first.
+func (p *jsonCursor) newCreate() *jsonapi.JsCreateCommand {
+	if p.blk.createUsed {
+		return &jsonapi.JsCreateCommand{}
+	}
+	p.blk.createUsed = true
+	return &p.blk.create
+}
+
+// newExercise returns an empty ExerciseCommand, the block's first.
+func (p *jsonCursor) newExercise() *jsonapi.JsExerciseCommand {
+	if p.blk.exerciseUsed {
+		return &jsonapi.JsExerciseCommand{}
+	}
+	p.blk.exerciseUsed = true
+	return &p.blk.exercise
 }
 
 // create reads a CreateCommand.
