@@ -127,15 +127,26 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
 	c := &requestCtx{parent: ctx, end: deadline}
+	parentFirst := false
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		c.end = d
+		c.end, parentFirst = d, true
 	}
 	c.tw = timeoutWriter{w: w, h: headers.Get().(http.Header), deadline: deadline}
-	// One timer ends the context and answers 503 at its deadline (this
-	// one, or the parent's when that comes first).
-	timer := time.AfterFunc(time.Until(c.end), c.expire)
+	// At its deadline the context ends and the client gets the 503
+	// (expire): at this one by the deadline queue's timer, at the
+	// parent's, when that comes first, by a timer of its own.
+	var timer *time.Timer
+	if parentFirst {
+		timer = time.AfterFunc(time.Until(c.end), c.expire)
+	} else {
+		requestDeadlines.add(c)
+	}
 	next.ServeHTTP(&c.tw, r.WithContext(c))
-	timer.Stop()
+	if timer != nil {
+		timer.Stop()
+	} else {
+		requestDeadlines.remove(c)
+	}
 	c.tw.finish()
 	c.stop(context.Canceled, true) // as WithDeadline's cancel
 	// The handler has returned: nothing else uses tw.h (the timer's
@@ -161,6 +172,103 @@ type requestCtx struct {
 	inner  context.Context
 	cancel context.CancelFunc // inner's
 	tw     timeoutWriter      // the request's writer, in the same allocation
+
+	// Its place in requestDeadlines (under requestDeadlines.mu).
+	prev, next *requestCtx
+	queued     bool
+}
+
+// requestDeadlines holds the requests waiting for their own deadline (a
+// request timeout after they started), earliest first, and one timer
+// that runs their expire as each comes: the deadlines come about in the
+// order the requests start, so that a request joins at the tail and
+// leaves, when it ends first, without the runtime timer (and its two
+// allocations) a request of its own would cost.
+var requestDeadlines deadlineQueue
+
+type deadlineQueue struct {
+	mu         sync.Mutex
+	head, tail *requestCtx
+	timer      *time.Timer // runs fire; nil before the first request
+	armed      time.Time   // when timer fires (zero: stopped), at or before head's end
+}
+
+// add queues c for its end.
+func (q *deadlineQueue) add(c *requestCtx) {
+	q.mu.Lock()
+	at := q.tail // c goes after at, the last with an end not after c's
+	for at != nil && c.end.Before(at.end) {
+		at = at.prev
+	}
+	c.prev, c.queued = at, true
+	if at == nil {
+		c.next, q.head = q.head, c
+	} else {
+		c.next, at.next = at.next, c
+	}
+	if c.next == nil {
+		q.tail = c
+	} else {
+		c.next.prev = c
+	}
+	if q.armed.IsZero() || c.end.Before(q.armed) {
+		q.arm(c.end)
+	}
+	q.mu.Unlock()
+}
+
+// remove takes c out of the queue, unless its end has come (its expire
+// then runs or has run).
+func (q *deadlineQueue) remove(c *requestCtx) {
+	q.mu.Lock()
+	if c.queued {
+		q.unlink(c)
+	}
+	q.mu.Unlock()
+}
+
+// unlink takes c out (q.mu held).
+func (q *deadlineQueue) unlink(c *requestCtx) {
+	if c.prev == nil {
+		q.head = c.next
+	} else {
+		c.prev.next = c.next
+	}
+	if c.next == nil {
+		q.tail = c.prev
+	} else {
+		c.next.prev = c.prev
+	}
+	c.prev, c.next, c.queued = nil, nil, false
+}
+
+// arm sets the timer for at (q.mu held).
+func (q *deadlineQueue) arm(at time.Time) {
+	if q.timer == nil {
+		q.timer = time.AfterFunc(time.Until(at), q.fire)
+	} else {
+		q.timer.Reset(time.Until(at))
+	}
+	q.armed = at
+}
+
+// fire is the timer: it expires the requests whose end has come, each
+// in a goroutine of its own (as a timer of its own would), and sets the
+// timer for the next end. A request that ended before the timer (the
+// head the timer was set for) leaves the timer early: it is then set
+// again.
+func (q *deadlineQueue) fire() {
+	q.mu.Lock()
+	q.armed = time.Time{}
+	now := time.Now()
+	for c := q.head; c != nil && !now.Before(c.end); c = q.head {
+		q.unlink(c)
+		go c.expire()
+	}
+	if q.head != nil {
+		q.arm(q.head.end)
+	}
+	q.mu.Unlock()
 }
 
 const (
