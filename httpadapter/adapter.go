@@ -300,6 +300,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	if tw, ok := w.(*timeoutWriter); ok && len(tw.h) == 0 {
+		tw.writeJSON(status, body)
+		return
+	}
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	_, _ = w.Write(body)

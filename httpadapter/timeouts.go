@@ -450,6 +450,26 @@ func (tw *timeoutWriter) timeoutLocked() {
 	_ = http.NewResponseController(tw.w).Flush()
 }
 
+// writeJSON is writeJSONBytes for a handler that set no header: it
+// answers as Header()["Content-Type"] = jsonContentType, WriteHeader and
+// Write would, the header put in w's map itself when the answer starts
+// (start would copy it there, and only it).
+func (tw *timeoutWriter) writeJSON(status int, body []byte) {
+	tw.mu.Lock()
+	if tw.timedOut || tw.wrote || !time.Now().Before(tw.deadline) {
+		tw.mu.Unlock()
+		tw.h["Content-Type"] = jsonContentType
+		tw.WriteHeader(status)
+		_, _ = tw.Write(body)
+		return
+	}
+	tw.wrote = true
+	tw.w.Header()["Content-Type"] = jsonContentType
+	tw.w.WriteHeader(status)
+	tw.mu.Unlock()
+	_, _ = tw.Write(body)
+}
+
 // Header returns the handler's own header map (only the handler's
 // goroutine touches it), copied to the connection's when it answers.
 func (tw *timeoutWriter) Header() http.Header { return tw.h }
