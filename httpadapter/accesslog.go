@@ -178,6 +178,11 @@ func newAccessState(w http.ResponseWriter, r *http.Request) *accessState {
 type accessCtx struct {
 	context.Context
 	e accessEntry
+
+	// The context the timeout middleware derives from this one
+	// (newRequestCtx), in the same allocation.
+	rc      requestCtx
+	rcTaken bool
 }
 
 // Value returns the entry for accessKey, else the parent's value.

@@ -126,7 +126,8 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
-	c := &requestCtx{parent: ctx, end: deadline}
+	c := newRequestCtx(ctx)
+	c.parent, c.end = ctx, deadline
 	parentFirst := false
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		c.end, parentFirst = d, true
@@ -269,6 +270,16 @@ func (q *deadlineQueue) fire() {
 		q.arm(q.head.end)
 	}
 	q.mu.Unlock()
+}
+
+// newRequestCtx returns a new requestCtx, in the allocation of the
+// access log's context when that is parent (once).
+func newRequestCtx(parent context.Context) *requestCtx {
+	if ac, ok := parent.(*accessCtx); ok && !ac.rcTaken {
+		ac.rcTaken = true
+		return &ac.rc
+	}
+	return new(requestCtx)
 }
 
 const (
