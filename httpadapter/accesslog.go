@@ -57,8 +57,11 @@ func routed(pattern string, metric int, h httprouter.Handle) httprouter.Handle {
 }
 
 // noteUser records the authenticated user of ctx for the access log.
-func noteUser(r *http.Request, ctx context.Context) {
-	if e := entryOf(r); e != nil {
+func noteUser(r *http.Request, ctx context.Context) { entryOf(r).noteUser(ctx) }
+
+// noteUser records the authenticated user of ctx in e (nil: no entry).
+func (e *accessEntry) noteUser(ctx context.Context) {
+	if e != nil {
 		if p, ok := ledger.PrincipalFrom(ctx); ok {
 			e.user = p.UserID
 		}

@@ -158,7 +158,7 @@ func (a *adapter) router(table []route) *httprouter.Router {
 	r.NotFound = http.HandlerFunc(a.notFound)
 	r.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	r.PanicHandler = a.panicked
-	register(r, table, withRoute(a.handle))
+	register(r, table, a.handle)
 	register(r, registryRoutes, withRoute(a.handleRegistry))
 	for _, rt := range wsRoutes {
 		r.Handle(http.MethodGet, rt.path, routed(rt.path, metricID(http.MethodGet, rt.path), a.websocket(rt)))
@@ -207,17 +207,23 @@ func (h *handler) route(w http.ResponseWriter, r *http.Request) {
 	h.router.ServeHTTP(w, r)
 }
 
-// handle turns a route into an httprouter.Handle: authenticate, run the
-// route's handler, write its result or its error.
+// handle turns a route into an httprouter.Handle: record the route (as
+// routed does), authenticate, run the route's handler, write its result
+// or its error. The request's access-log entry is looked up once.
 func (a *adapter) handle(rt route) httprouter.Handle {
+	metric := metricID(rt.method, rt.path)
 	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		e := entryOf(r)
+		if e != nil {
+			e.route, e.metric = rt.path, metric
+		}
 		ctx, err := a.authenticate(r, rt.auth)
 		if err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		noteUser(r, ctx)
-		rq := newRequest(entryOf(r))
+		e.noteUser(ctx)
+		rq := newRequest(e)
 		*rq = request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
 		resp, err := rt.handler(a, rq)
 		if err != nil {

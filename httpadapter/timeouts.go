@@ -132,7 +132,7 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		c.end, parentFirst = d, true
 	}
-	c.tw = timeoutWriter{w: w, h: headers.Get().(http.Header), deadline: deadline}
+	c.tw = timeoutWriter{w: w, deadline: deadline}
 	// At its deadline the context ends and the client gets the 503
 	// (expire): at this one by the deadline queue's timer, at the
 	// parent's, when that comes first, by a timer of its own.
@@ -153,8 +153,10 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	// The handler has returned: nothing else uses tw.h (the timer's
 	// answer writes w's own map; start handed its values over, which
 	// clear leaves alone).
-	clear(c.tw.h)
-	headers.Put(c.tw.h)
+	if c.tw.h != nil {
+		clear(c.tw.h)
+		headers.Put(c.tw.h)
+	}
 }
 
 // requestCtx is the context of a request under the request timeout:
@@ -400,7 +402,12 @@ var headers = sync.Pool{New: func() any { return http.Header{} }}
 // isWebSocket reports whether r asks for a WebSocket stream on one of the
 // stream routes.
 func isWebSocket(r *http.Request) bool {
-	if r.Method != http.MethodGet || !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+	if r.Method != http.MethodGet {
+		return false
+	}
+	// Header.Get("Upgrade") without its canonicalization of the key:
+	// "Upgrade" is canonical.
+	if up := r.Header["Upgrade"]; len(up) == 0 || !strings.EqualFold(up[0], "websocket") {
 		return false
 	}
 	return isStreamPath(r.URL.EscapedPath())
@@ -421,7 +428,7 @@ func isStreamPath(p string) bool {
 // dropped.
 type timeoutWriter struct {
 	w        http.ResponseWriter
-	h        http.Header // the handler's headers, copied to w's when it answers
+	h        http.Header // the handler's headers (nil until Header), copied to w's when it answers
 	deadline time.Time
 	mu       sync.Mutex
 	wrote    bool // the handler started its answer
@@ -469,7 +476,7 @@ func (tw *timeoutWriter) writeJSON(status int, body []byte) {
 	tw.mu.Lock()
 	if tw.timedOut || tw.wrote || !time.Now().Before(tw.deadline) {
 		tw.mu.Unlock()
-		tw.h["Content-Type"] = jsonContentType
+		tw.Header()["Content-Type"] = jsonContentType
 		tw.WriteHeader(status)
 		_, _ = tw.Write(body)
 		return
@@ -482,8 +489,15 @@ func (tw *timeoutWriter) writeJSON(status int, body []byte) {
 }
 
 // Header returns the handler's own header map (only the handler's
-// goroutine touches it), copied to the connection's when it answers.
-func (tw *timeoutWriter) Header() http.Header { return tw.h }
+// goroutine touches it), copied to the connection's when it answers. It
+// is taken from headers when the handler first asks: a handler that
+// answers with writeJSONBytes alone needs none.
+func (tw *timeoutWriter) Header() http.Header {
+	if tw.h == nil {
+		tw.h = headers.Get().(http.Header)
+	}
+	return tw.h
+}
 
 func (tw *timeoutWriter) WriteHeader(code int) {
 	tw.mu.Lock()
