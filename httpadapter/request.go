@@ -105,6 +105,9 @@ func (rq *request) values() url.Values {
 // A query without a pair is nil (which reads as empty): most requests
 // have none, and need no map.
 func parseQuery(raw string) (url.Values, error) {
+	if raw == "" {
+		return nil, nil // most requests: no pair to look for
+	}
 	var vs url.Values
 	for pair := range strings.SplitSeq(raw, "&") {
 		if pair == "" || strings.Contains(pair, ";") {
