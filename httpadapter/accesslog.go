@@ -83,9 +83,9 @@ func noteCorrelationID(r *http.Request, id string) {
 // logged when it ends, with status 101.
 //
 // next gets the context the request is to run under (the entry added;
-// nil when nothing is logged: r's own), and makes the request with it
-// itself: the timeout middleware adds its deadline first, so that a
-// request is copied once, not twice.
+// nil when nothing is logged and st is nil: r's own), and makes the
+// request with it itself: the timeout middleware adds its deadline
+// first, so that a request is copied once, not twice.
 //
 // st, when not nil, is the state the request runs with (Metrics.Wrap's,
 // made when the request started at start), whether it is logged or not.

@@ -251,8 +251,9 @@ type binary struct {
 }
 
 // respond writes a handler's result: text for plainText, bytes for binary,
-// a jsonReply's bytes, else JSON with status 200. A nil result or one that encodes as null
-// becomes "{}": TypeScript clients reject a 2xx without a JSON body.
+// a jsonReply's bytes, else JSON with status 200. A nil result or one that
+// encodes as null becomes "{}": TypeScript clients reject a 2xx without a
+// JSON body.
 func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 	switch t := resp.(type) {
 	case plainText:

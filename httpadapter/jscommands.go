@@ -421,9 +421,9 @@ func plainKey(b []byte, i int) (int, bool) {
 // plainString reads a string without escapes from b[i], returning the
 // index after its closing quote: the first quote after b[i] ends it when
 // no backslash or control character comes before it. The quote is found
-// with bytes.IndexByte and the bytes before it are checked eight at a
-// time: the strings of a submission are mostly long party and template
-// ids.
+// with bytes.IndexByte and the bytes before it are checked sixteen at a
+// time (plainBytes): the strings of a submission are mostly long party
+// and template ids.
 func plainString(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
