@@ -3,20 +3,22 @@ package httpadapter
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
-// fastJsCommands decodes a submission's body (valid UTF-8, starting with
-// '{') into c exactly as json.Unmarshal does, without its reflection, for
+// fastJsCommands decodes a submission's body (starting with '{') into c
+// exactly as json.Unmarshal does, without its reflection, for
 // the bodies clients send: the fields commands (CreateCommand and
 // ExerciseCommand with object or array arguments), commandId, actAs,
 // userId, readAs, workflowId, submissionId, synchronizerId and
 // packageIdSelectionPreference, each at most once, with strings without
-// escapes. For any other body — invalid JSON, another field or spelling,
-// null, an escape, a duplicate key — it reports false and leaves c alone,
+// escapes. For any other body — invalid JSON or UTF-8, another field or
+// spelling, null, an escape, a duplicate key — it reports false and
+// leaves c alone,
 // and json.Unmarshal decodes it (and words its errors). The cursor checks
 // the JSON grammar of what it reads itself, and the arguments with
 // plainEnd or json.Valid; they (json.RawMessage) and the strings share
@@ -201,7 +203,7 @@ func bracketRaw(p *jsonCursor) (json.RawMessage, bool) {
 			if depth == 0 {
 				p.i++
 				v := p.b[start:p.i:p.i]
-				return v, json.Valid(v)
+				return v, json.Valid(v) && utf8.Valid(v) // json.Valid takes any bytes in strings
 			}
 		case '"':
 			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
@@ -420,28 +422,42 @@ func plainKey(b []byte, i int) (int, bool) {
 
 // plainString reads a string without escapes from b[i], returning the
 // index after its closing quote: the first quote after b[i] ends it when
-// no backslash or control character comes before it. The quote is found
-// with bytes.IndexByte and the bytes before it are checked sixteen at a
-// time (plainBytes): the strings of a submission are mostly long party
-// and template ids.
+// no backslash or control character comes before it, and the bytes
+// before it are valid UTF-8. The quote is found with bytes.IndexByte and
+// the bytes before it are checked sixteen at a time (plainASCII): the
+// strings of a submission are mostly long ASCII party and template ids.
 func plainString(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
 	n := bytes.IndexByte(b[i+1:], '"')
-	if n < 0 || !plainBytes(b[i+1:i+1+n]) {
+	if n < 0 {
+		return 0, false
+	}
+	if s := b[i+1 : i+1+n]; !plainASCII(s) && !plainUTF8(s) {
 		return 0, false
 	}
 	return i + 1 + n + 1, true
 }
 
-// plainBytes reports whether s holds no backslash and no control
-// character (below 0x20), looking at sixteen bytes at a time, and at the
+// plainUTF8 reports whether s is valid UTF-8 without a backslash or a
+// control character (below 0x20).
+func plainUTF8(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(s)
+}
+
+// plainASCII reports whether s holds only printable ASCII but the
+// backslash (and DEL), looking at sixteen bytes at a time, and at the
 // last eight of a string of eight or more.
-func plainBytes(s []byte) bool {
+func plainASCII(s []byte) bool {
 	if len(s) < 8 {
 		for _, c := range s {
-			if c == '\\' || c < 0x20 {
+			if c == '\\' || c < 0x20 || c >= 0x80 {
 				return false
 			}
 		}
@@ -451,14 +467,18 @@ func plainBytes(s []byte) bool {
 	i := 0
 	for ; i+16 <= len(s); i += 16 {
 		b := s[i : i+16 : i+16]
-		if (escapeOrControl(load8(b[:8]))|escapeOrControl(load8(b[8:])))&highs != 0 {
+		w, x := load8(b[:8]), load8(b[8:])
+		if (escapeOrControl(w)|escapeOrControl(x)|w|x)&highs != 0 {
 			return false
 		}
 	}
-	if i+8 <= len(s) && escapeOrControl(load8(s[i:i+8]))&highs != 0 {
-		return false
+	if i+8 <= len(s) {
+		if w := load8(s[i : i+8]); (escapeOrControl(w)|w)&highs != 0 {
+			return false
+		}
 	}
-	return escapeOrControl(load8(s[len(s)-8:]))&highs == 0
+	w := load8(s[len(s)-8:])
+	return (escapeOrControl(w)|w)&highs == 0
 }
 
 // load8 is b's first eight bytes, little-endian: one load.

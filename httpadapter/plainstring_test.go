@@ -3,18 +3,23 @@ package httpadapter
 import (
 	"math/rand/v2"
 	"testing"
+	"unicode/utf8"
 )
 
 // plainStringByByte is plainString as it was written first, a byte at a
-// time: the reference of TestPlainStringIsBytewise.
+// time, and then checked as UTF-8: the reference of
+// TestPlainStringIsBytewise.
 func plainStringByByte(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	for i++; i < len(b); i++ {
-		switch c := b[i]; {
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
 		case c == '"':
-			return i + 1, true
+			if !utf8.Valid(b[i+1 : j]) {
+				return 0, false
+			}
+			return j + 1, true
 		case c == '\\' || c < 0x20:
 			return 0, false
 		}
@@ -22,10 +27,11 @@ func plainStringByByte(b []byte, i int) (int, bool) {
 	return 0, false
 }
 
-// TestPlainStringIsBytewise: plainString, eight bytes at a time, reads
-// what a byte-at-a-time reader reads, for strings of every length up to
-// 40 with a byte of every kind (quote, backslash, control, DEL, high
-// bytes, plain) at every place, and for random ones.
+// TestPlainStringIsBytewise: plainString, sixteen bytes at a time,
+// reads what a byte-at-a-time reader (and a UTF-8 check) reads, for
+// strings of every length up to 40 with a byte of every kind (quote,
+// backslash, control, DEL, high bytes, plain) at every place, with UTF-8
+// sequences valid and not at every place, and for random ones.
 func TestPlainStringIsBytewise(t *testing.T) {
 	t.Parallel()
 	check := func(b []byte, i int) {
@@ -36,7 +42,7 @@ func TestPlainStringIsBytewise(t *testing.T) {
 			t.Fatalf("plainString(%q, %d) = %d, %v; want %d, %v", b, i, gotEnd, gotOK, wantEnd, wantOK)
 		}
 	}
-	special := []byte{'"', '\\', 0, 0x1f, 0x20, 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff, 'a', '\n'}
+	special := []byte{'"', '\\', 0, 0x1f, 0x20, 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff, 0xc3, 0xe2, 'a', '\n'}
 	for n := range 41 {
 		base := make([]byte, n+2)
 		base[0] = '"'
@@ -52,6 +58,21 @@ func TestPlainStringIsBytewise(t *testing.T) {
 				b[at] = c
 				check(b, 0)
 				check(b[:n+1], 0)
+			}
+		}
+	}
+	// UTF-8 sequences, valid and not, at every place.
+	for _, seq := range []string{"é", "€", "😀", "\u2028", "\xc3", "\xe2\x82", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80"} {
+		for n := range 30 {
+			for at := 0; at <= n; at++ {
+				body := make([]byte, n)
+				for k := range body {
+					body[k] = 'x'
+				}
+				b := append([]byte{'"'}, body[:at]...)
+				b = append(b, seq...)
+				b = append(b, body[at:]...)
+				check(append(b, '"'), 0)
 			}
 		}
 	}

@@ -308,6 +308,13 @@ func decodeJSON[T any](data []byte) (T, error) {
 	if len(trimmed) == 0 {
 		return v, invalidBody("the body is empty, expected a JSON value")
 	}
+	// A submission's fast path checks the UTF-8 of what it reads itself
+	// (a body it decodes is valid UTF-8, an object): the look at every
+	// byte below is for the bodies it leaves.
+	c, commands := any(&v).(*jsonapi.JsCommands)
+	if commands && trimmed[0] == '{' && fastJsCommands(trimmed, c) {
+		return v, nil
+	}
 	if !utf8.Valid(trimmed) {
 		return v, invalidBody("malformed JSON: the body is not valid UTF-8")
 	}
@@ -316,9 +323,6 @@ func decodeJSON[T any](data []byte) (T, error) {
 			return v, invalidBody(describeJSONError(err))
 		}
 		return v, invalidBody(fmt.Sprintf("expected a JSON object, got %s", jsonKind(trimmed[0])))
-	}
-	if c, ok := any(&v).(*jsonapi.JsCommands); ok && fastJsCommands(trimmed, c) {
-		return v, nil
 	}
 	// A value of its own for json.Unmarshal, which keeps v on the stack
 	// for the fast path above.
