@@ -45,6 +45,10 @@ type timeouts struct {
 	request   time.Duration // <= 0: none
 	maxIdle   time.Duration // <= 0: no cap
 	websocket time.Duration // <= 0: none
+	// queue holds the requests waiting for their deadline (nil:
+	// requestDeadlines): one of its own, whose deadlines, a request
+	// timeout after each start, come in order.
+	queue *deadlineQueue
 }
 
 func newTimeouts(o Options) timeouts {
@@ -58,6 +62,7 @@ func newTimeouts(o Options) timeouts {
 	if t.websocket == 0 {
 		t.websocket = DefaultMaxWebSocketDuration
 	}
+	t.queue = new(deadlineQueue)
 	return t
 }
 
@@ -137,16 +142,20 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	// (expire): at this one by the deadline queue's timer, at the
 	// parent's, when that comes first, by a timer of its own.
 	var timer *time.Timer
+	q := t.queue
+	if q == nil {
+		q = &requestDeadlines
+	}
 	if parentFirst {
 		timer = time.AfterFunc(time.Until(c.end), c.expire)
 	} else {
-		requestDeadlines.add(c)
+		q.add(c)
 	}
 	next.ServeHTTP(&c.tw, r.WithContext(c))
 	if timer != nil {
 		timer.Stop()
 	} else {
-		requestDeadlines.remove(c)
+		q.remove(c)
 	}
 	c.tw.finish()
 	c.stop(context.Canceled, true) // as WithDeadline's cancel
@@ -176,19 +185,21 @@ type requestCtx struct {
 	cancel context.CancelFunc // inner's
 	tw     timeoutWriter      // the request's writer, in the same allocation
 
-	// Its place in requestDeadlines (under requestDeadlines.mu).
+	// Its place in its deadline queue (under the queue's mu).
 	prev, next *requestCtx
 	queued     bool
 }
 
-// requestDeadlines holds the requests waiting for their own deadline (a
+// requestDeadlines is the deadline queue of timeouts without one of
+// their own (made otherwise than by newTimeouts).
+var requestDeadlines deadlineQueue
+
+// deadlineQueue holds the requests waiting for their own deadline (a
 // request timeout after they started), earliest first, and one timer
 // that runs their expire as each comes: the deadlines come about in the
 // order the requests start, so that a request joins at the tail and
 // leaves, when it ends first, without the runtime timer (and its two
 // allocations) a request of its own would cost.
-var requestDeadlines deadlineQueue
-
 type deadlineQueue struct {
 	mu         sync.Mutex
 	head, tail *requestCtx
