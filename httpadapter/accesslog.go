@@ -20,8 +20,14 @@ import (
 // access-log line; the middleware puts it in the request context.
 type accessEntry struct {
 	route         string // the matched route pattern ("" when none matched)
+	metric        int    // 1 + the index in metricRoutes of the route's labels (0: none, "unmatched")
 	user          string // the authenticated user
 	correlationID string // the correlation id of the error answered
+
+	// The request record of the route's handler (newRequest), in the
+	// same allocation.
+	rq      request
+	rqTaken bool
 }
 
 type accessKey struct{}
@@ -36,22 +42,26 @@ func entryOf(r *http.Request) *accessEntry {
 // withRoute wraps the handles a route table registers so that they record
 // the route's pattern for the access log.
 func withRoute(handle func(route) httprouter.Handle) func(route) httprouter.Handle {
-	return func(rt route) httprouter.Handle { return routed(rt.path, handle(rt)) }
+	return func(rt route) httprouter.Handle { return routed(rt.path, metricID(rt.method, rt.path), handle(rt)) }
 }
 
-// routed records pattern as the route of the request before calling h.
-func routed(pattern string, h httprouter.Handle) httprouter.Handle {
+// routed records pattern as the route of the request, and metric as its
+// metrics' labels (metricID), before calling h.
+func routed(pattern string, metric int, h httprouter.Handle) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		if e := entryOf(r); e != nil {
-			e.route = pattern
+			e.route, e.metric = pattern, metric
 		}
 		h(w, r, ps)
 	}
 }
 
 // noteUser records the authenticated user of ctx for the access log.
-func noteUser(r *http.Request, ctx context.Context) {
-	if e := entryOf(r); e != nil {
+func noteUser(r *http.Request, ctx context.Context) { entryOf(r).noteUser(ctx) }
+
+// noteUser records the authenticated user of ctx in e (nil: no entry).
+func (e *accessEntry) noteUser(ctx context.Context) {
+	if e != nil {
 		if p, ok := ledger.PrincipalFrom(ctx); ok {
 			e.user = p.UserID
 		}
@@ -73,25 +83,32 @@ func noteCorrelationID(r *http.Request, id string) {
 // logged when it ends, with status 101.
 //
 // next gets the context the request is to run under (the entry added;
-// nil when nothing is logged: r's own), and makes the request with it
-// itself: the timeout middleware adds its deadline first, so that a
-// request is copied once, not twice.
-func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request, context.Context)) {
+// nil when nothing is logged and st is nil: r's own), and makes the
+// request with it itself: the timeout middleware adds its deadline
+// first, so that a request is copied once, not twice.
+//
+// st, when not nil, is the state the request runs with (Metrics.Wrap's,
+// made when the request started at start), whether it is logged or not.
+func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, st *accessState, start time.Time, next func(http.ResponseWriter, *http.Request, context.Context)) {
 	if !a.log.Enabled(r.Context(), slog.LevelError) {
-		next(w, r, nil)
+		if st != nil {
+			next(&st.sw, r, &st.ctx)
+		} else {
+			next(w, r, nil)
+		}
 		return
 	}
-	start := time.Now()
-	// The entry, the writer and the context that carries the entry in
-	// one allocation (three before).
-	st := &accessState{sw: statusWriter{ResponseWriter: w}, ctx: accessCtx{Context: r.Context()}}
-	e, sw := &st.ctx.e, &st.sw
-	next(sw, r, &st.ctx)
+	if st == nil {
+		start = time.Now()
+		st = newAccessState(w, r)
+	}
+	next(&st.sw, r, &st.ctx)
+	e := &st.ctx.e
 	route := e.route
 	if route == "" {
 		route = r.URL.EscapedPath()
 	}
-	status := sw.status
+	status := st.sw.status
 	if status == 0 {
 		status = http.StatusOK
 	}
@@ -145,10 +162,17 @@ func accessLevel(status int) slog.Level {
 	return slog.LevelDebug
 }
 
-// accessState is what accessLog allocates per request.
+// accessState is what accessLog (or Metrics.Wrap, which shares it with
+// the access log) allocates per request: the entry, the writer and the
+// context that carries the entry in one allocation.
 type accessState struct {
 	sw  statusWriter
 	ctx accessCtx
+}
+
+// newAccessState returns the state of a request answered on w.
+func newAccessState(w http.ResponseWriter, r *http.Request) *accessState {
+	return &accessState{sw: statusWriter{ResponseWriter: w}, ctx: accessCtx{Context: r.Context()}}
 }
 
 // accessCtx is context.WithValue(parent, accessKey{}, &e) with the entry
@@ -157,6 +181,11 @@ type accessState struct {
 type accessCtx struct {
 	context.Context
 	e accessEntry
+
+	// The context the timeout middleware derives from this one
+	// (newRequestCtx), in the same allocation.
+	rc      requestCtx
+	rcTaken bool
 }
 
 // Value returns the entry for accessKey, else the parent's value.

@@ -101,6 +101,10 @@ type adapter struct {
 type handler struct {
 	a      *adapter
 	router *httprouter.Router
+	// labeled: the router serves the route tables (routes, registryRoutes,
+	// wsRoutes), so that the route a request took is the one the metrics'
+	// label router names (Metrics.Wrap then learns it from the routing).
+	labeled bool
 }
 
 // New returns an http.Handler serving node as Canton's JSON Ledger API v2.
@@ -135,7 +139,7 @@ func New(node *ledger.Node, opts Options) http.Handler {
 	} else {
 		a.log.Warn("httpadapter: no token verifier configured (auth mode none): every request acts as a participant admin")
 	}
-	h := &handler{a: a, router: a.router(routes)}
+	h := &handler{a: a, router: a.router(routes), labeled: true}
 	a.mountConsole(h.router, opts)
 	return h
 }
@@ -154,13 +158,14 @@ func (a *adapter) router(table []route) *httprouter.Router {
 	r.NotFound = http.HandlerFunc(a.notFound)
 	r.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	r.PanicHandler = a.panicked
-	register(r, table, withRoute(a.handle))
+	register(r, table, a.handle)
 	register(r, registryRoutes, withRoute(a.handleRegistry))
 	for _, rt := range wsRoutes {
-		r.Handle(http.MethodGet, rt.path, routed(rt.path, a.websocket(rt)))
+		r.Handle(http.MethodGet, rt.path, routed(rt.path, metricID(http.MethodGet, rt.path), a.websocket(rt)))
 	}
 	for _, rt := range registryRoutes {
-		r.Handle(http.MethodOptions, rt.path, routed(rt.path, a.registryPreflight))
+		// No metrics' labels: the metrics count a preflight as unmatched.
+		r.Handle(http.MethodOptions, rt.path, routed(rt.path, 0, a.registryPreflight))
 	}
 	return r
 }
@@ -171,7 +176,14 @@ func (a *adapter) router(table []route) *httprouter.Router {
 // The request runs under the timeouts (timeouts.go) and is logged when it
 // ends (accesslog.go).
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.a.accessLog(w, r, h.serve)
+	h.a.accessLog(w, r, nil, time.Time{}, h.serve)
+}
+
+// serveMetered is ServeHTTP for Metrics.Wrap: the request runs with st,
+// the metrics' state, which the access log (when it logs) shares; start
+// is when the request started.
+func (h *handler) serveMetered(st *accessState, r *http.Request, start time.Time) {
+	h.a.accessLog(nil, r, st, start, h.serve)
 }
 
 // serve runs the request under ctx and the timeouts.
@@ -195,17 +207,24 @@ func (h *handler) route(w http.ResponseWriter, r *http.Request) {
 	h.router.ServeHTTP(w, r)
 }
 
-// handle turns a route into an httprouter.Handle: authenticate, run the
-// route's handler, write its result or its error.
+// handle turns a route into an httprouter.Handle: record the route (as
+// routed does), authenticate, run the route's handler, write its result
+// or its error. The request's access-log entry is looked up once.
 func (a *adapter) handle(rt route) httprouter.Handle {
+	metric := metricID(rt.method, rt.path)
 	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		e := entryOf(r)
+		if e != nil {
+			e.route, e.metric = rt.path, metric
+		}
 		ctx, err := a.authenticate(r, rt.auth)
 		if err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		noteUser(r, ctx)
-		rq := &request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
+		e.noteUser(ctx)
+		rq := newRequest(e)
+		*rq = request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
 		resp, err := rt.handler(a, rq)
 		if err != nil {
 			a.fail(w, r, err)
@@ -232,8 +251,9 @@ type binary struct {
 }
 
 // respond writes a handler's result: text for plainText, bytes for binary,
-// else JSON with status 200. A nil result or one that encodes as null
-// becomes "{}": TypeScript clients reject a 2xx without a JSON body.
+// a jsonReply's bytes, else JSON with status 200. A nil result or one that
+// encodes as null becomes "{}": TypeScript clients reject a 2xx without a
+// JSON body.
 func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 	switch t := resp.(type) {
 	case plainText:
@@ -241,6 +261,9 @@ func (a *adapter) respond(w http.ResponseWriter, r *http.Request, resp any) {
 		return
 	case binary:
 		writeBinary(w, t)
+		return
+	case *jsonReply:
+		writeJSONBytes(w, http.StatusOK, t.body)
 		return
 	case jsonapi.Body:
 		writeJSONBytes(w, http.StatusOK, append(t, '\n'))
@@ -284,6 +307,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	if tw, ok := w.(*timeoutWriter); ok && len(tw.h) == 0 {
+		tw.writeJSON(status, body)
+		return
+	}
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	_, _ = w.Write(body)

@@ -1,21 +1,24 @@
 package httpadapter
 
 import (
+	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
-// fastJsCommands decodes a submission's body (valid UTF-8, starting with
-// '{') into c exactly as json.Unmarshal does, without its reflection, for
+// fastJsCommands decodes a submission's body (starting with '{') into c
+// exactly as json.Unmarshal does, without its reflection, for
 // the bodies clients send: the fields commands (CreateCommand and
 // ExerciseCommand with object or array arguments), commandId, actAs,
 // userId, readAs, workflowId, submissionId, synchronizerId and
 // packageIdSelectionPreference, each at most once, with strings without
-// escapes. For any other body — invalid JSON, another field or spelling,
-// null, an escape, a duplicate key — it reports false and leaves c alone,
+// escapes. For any other body — invalid JSON or UTF-8, another field or
+// spelling, null, an escape, a duplicate key — it reports false and
+// leaves c alone,
 // and json.Unmarshal decodes it (and words its errors). The cursor checks
 // the JSON grammar of what it reads itself, and the arguments with
 // plainEnd or json.Valid; they (json.RawMessage) and the strings share
@@ -24,7 +27,7 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 	// The strings share data's bytes, as the arguments do: data is a
 	// request body of its own (readBody's), which no one writes after it
 	// was read, and the strings would otherwise hold a copy as large.
-	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
+	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), blk: new(commandsBlock)}
 	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
@@ -39,13 +42,13 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 			out.CommandID, ok = p.str()
 		case "actAs":
 			bit = 1 << 2
-			out.ActAs, ok = p.strs()
+			out.ActAs, ok = p.strs(p.blk.actAs[:0:1])
 		case "userId":
 			bit = 1 << 3
 			out.UserID, ok = p.str()
 		case "readAs":
 			bit = 1 << 4
-			out.ReadAs, ok = p.strs()
+			out.ReadAs, ok = p.strs(p.blk.readAs[:0:1])
 		case "workflowId":
 			bit = 1 << 5
 			out.WorkflowID, ok = p.str()
@@ -57,7 +60,7 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 			out.SynchronizerID, ok = p.str()
 		case "packageIdSelectionPreference":
 			bit = 1 << 8
-			out.PackageIDSelectionPreference, ok = p.strs()
+			out.PackageIDSelectionPreference, ok = p.strs([]string{})
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -77,9 +80,24 @@ func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
 // method reports false for what is not JSON or what fastJsCommands leaves
 // to encoding/json.
 type jsonCursor struct {
-	b []byte
-	s string // b as a string, which the strings read share
-	i int
+	b   []byte
+	s   string // b as a string, which the strings read share
+	i   int
+	blk *commandsBlock
+}
+
+// commandsBlock holds the first of what fastJsCommands decodes, in one
+// allocation rather than one each: the command, its create or exercise,
+// the actAs party and the readAs party (a submission's usual single
+// ones). A slice that grows past its slot moves out, as from any array.
+type commandsBlock struct {
+	cmds     [1]jsonapi.JsCommand
+	create   jsonapi.JsCreateCommand
+	exercise jsonapi.JsExerciseCommand
+	actAs    [1]string
+	readAs   [1]string
+	// The slots handed out.
+	createUsed, exerciseUsed bool
 }
 
 // ws skips JSON whitespace.
@@ -109,13 +127,12 @@ func (p *jsonCursor) str() (string, bool) {
 	return s, true
 }
 
-// strs reads an array of strings ([] is an empty, non-nil slice, as
-// encoding/json makes it).
-func (p *jsonCursor) strs() ([]string, bool) {
+// strs reads an array of strings into out, an empty non-nil slice ([] is
+// one, as encoding/json makes it).
+func (p *jsonCursor) strs(out []string) ([]string, bool) {
 	if !p.next('[') {
 		return nil, false
 	}
-	out := []string{}
 	if p.next(']') {
 		return out, true
 	}
@@ -186,7 +203,7 @@ func bracketRaw(p *jsonCursor) (json.RawMessage, bool) {
 			if depth == 0 {
 				p.i++
 				v := p.b[start:p.i:p.i]
-				return v, json.Valid(v)
+				return v, json.Valid(v) && utf8.Valid(v) // json.Valid takes any bytes in strings
 			}
 		case '"':
 			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
@@ -205,7 +222,7 @@ func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 	if !p.next('[') {
 		return nil, false
 	}
-	out := []jsonapi.JsCommand{}
+	out := p.blk.cmds[:0:1]
 	if p.next(']') {
 		return out, true
 	}
@@ -217,13 +234,13 @@ func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 				if c.CreateCommand != nil {
 					return false
 				}
-				c.CreateCommand = &jsonapi.JsCreateCommand{}
+				c.CreateCommand = p.newCreate()
 				return p.create(c.CreateCommand)
 			case "ExerciseCommand":
 				if c.ExerciseCommand != nil {
 					return false
 				}
-				c.ExerciseCommand = &jsonapi.JsExerciseCommand{}
+				c.ExerciseCommand = p.newExercise()
 				return p.exercise(c.ExerciseCommand)
 			}
 			return false
@@ -239,6 +256,24 @@ func (p *jsonCursor) commands() ([]jsonapi.JsCommand, bool) {
 			return nil, false
 		}
 	}
+}
+
+// newCreate returns an empty CreateCommand, the block's first.
+func (p *jsonCursor) newCreate() *jsonapi.JsCreateCommand {
+	if p.blk.createUsed {
+		return &jsonapi.JsCreateCommand{}
+	}
+	p.blk.createUsed = true
+	return &p.blk.create
+}
+
+// newExercise returns an empty ExerciseCommand, the block's first.
+func (p *jsonCursor) newExercise() *jsonapi.JsExerciseCommand {
+	if p.blk.exerciseUsed {
+		return &jsonapi.JsExerciseCommand{}
+	}
+	p.blk.exerciseUsed = true
+	return &p.blk.exercise
 }
 
 // create reads a CreateCommand.
@@ -386,18 +421,78 @@ func plainKey(b []byte, i int) (int, bool) {
 }
 
 // plainString reads a string without escapes from b[i], returning the
-// index after its closing quote.
+// index after its closing quote: the first quote after b[i] ends it when
+// no backslash or control character comes before it, and the bytes
+// before it are valid UTF-8. The quote is found with bytes.IndexByte and
+// the bytes before it are checked sixteen at a time (plainASCII): the
+// strings of a submission are mostly long ASCII party and template ids.
 func plainString(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	for i += 1 + jsontext.PlainPrefix(b[i+1:]); i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, true
-		case c == '\\' || c < 0x20:
-			return 0, false
+	n := bytes.IndexByte(b[i+1:], '"')
+	if n < 0 {
+		return 0, false
+	}
+	if s := b[i+1 : i+1+n]; !plainASCII(s) && !plainUTF8(s) {
+		return 0, false
+	}
+	return i + 1 + n + 1, true
+}
+
+// plainUTF8 reports whether s is valid UTF-8 without a backslash or a
+// control character (below 0x20).
+func plainUTF8(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c < 0x20 {
+			return false
 		}
 	}
-	return 0, false
+	return utf8.Valid(s)
+}
+
+// plainASCII reports whether s holds only printable ASCII but the
+// backslash (and DEL), looking at sixteen bytes at a time, and at the
+// last eight of a string of eight or more.
+func plainASCII(s []byte) bool {
+	if len(s) < 8 {
+		for _, c := range s {
+			if c == '\\' || c < 0x20 || c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	const highs = 0x8080808080808080
+	i := 0
+	for ; i+16 <= len(s); i += 16 {
+		b := s[i : i+16 : i+16]
+		w, x := load8(b[:8]), load8(b[8:])
+		if (escapeOrControl(w)|escapeOrControl(x)|w|x)&highs != 0 {
+			return false
+		}
+	}
+	if i+8 <= len(s) {
+		if w := load8(s[i : i+8]); (escapeOrControl(w)|w)&highs != 0 {
+			return false
+		}
+	}
+	w := load8(s[len(s)-8:])
+	return (escapeOrControl(w)|w)&highs == 0
+}
+
+// load8 is b's first eight bytes, little-endian: one load.
+func load8(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// escapeOrControl has a high bit set (in some byte) exactly when one of
+// w's bytes is below 0x20 or a backslash (a zero byte of w^'\\'): that
+// there is one is exact, which byte it is may not be.
+func escapeOrControl(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	bs := w ^ ('\\' * ones)
+	return (w-0x20*ones)&^w | (bs-ones)&^bs
 }

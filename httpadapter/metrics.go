@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -42,6 +43,85 @@ type Metrics struct {
 	// never deleted), no more.
 	counters  sync.Map
 	observers sync.Map
+
+	// byRoute holds the children of the requests of the adapter's routes
+	// (by metricID - 1), found from the route a request took without a
+	// lookup by label values (see Wrap).
+	byRoute []routeMetrics
+}
+
+// metricRoute is the method and route label of the requests of a route.
+type metricRoute struct{ method, path string }
+
+// metricRoutes are the label values of the routes the label router
+// (routeLabels) names, the requests that are not "unmatched"; metricIDs
+// gives 1 + the index of a route's, by method and pattern.
+var metricRoutes, metricIDs = metricRouteTable()
+
+func metricRouteTable() ([]metricRoute, map[metricRoute]int) {
+	var rs []metricRoute
+	for _, t := range [][]route{routes, registryRoutes} {
+		for _, rt := range t {
+			rs = append(rs, metricRoute{rt.method, rt.path})
+		}
+	}
+	for _, rt := range wsRoutes {
+		rs = append(rs, metricRoute{http.MethodGet, rt.path})
+	}
+	ids := make(map[metricRoute]int, len(rs))
+	for i, l := range rs {
+		ids[l] = i + 1
+	}
+	return rs, ids
+}
+
+// metricID returns 1 + the index in metricRoutes of the route of method
+// and pattern, 0 for a route the metrics do not name.
+func metricID(method, pattern string) int { return metricIDs[metricRoute{method, pattern}] }
+
+// routeMetrics are the children of one route's requests, filled as
+// requests use them (a child made before a request would show in the
+// metrics as a series of zeros).
+type routeMetrics struct {
+	observer atomic.Pointer[observerRef]
+	// The counters of the first statuses answered; the rest are found
+	// by Metrics.counter.
+	counters [4]atomic.Pointer[statusCounter]
+}
+
+type observerRef struct{ o prometheus.Observer }
+
+type statusCounter struct {
+	status int
+	c      prometheus.Counter
+}
+
+// counter returns the requests counter of the route (labels l) and status.
+func (rm *routeMetrics) counter(m *Metrics, l metricRoute, status int) prometheus.Counter {
+	for i := range rm.counters {
+		sc := rm.counters[i].Load()
+		if sc == nil {
+			c := m.counter(l.method, l.path, status)
+			if rm.counters[i].CompareAndSwap(nil, &statusCounter{status, c}) {
+				return c
+			}
+			sc = rm.counters[i].Load() // another request's status
+		}
+		if sc.status == status {
+			return sc.c
+		}
+	}
+	return m.counter(l.method, l.path, status)
+}
+
+// observerOf returns the latency histogram of the route (labels l).
+func (rm *routeMetrics) observerOf(m *Metrics, l metricRoute) prometheus.Observer {
+	if o := rm.observer.Load(); o != nil {
+		return o.o
+	}
+	o := m.observer(l.method, l.path)
+	rm.observer.Store(&observerRef{o})
+	return o
 }
 
 // requestLabels are the label values of a child of Metrics.requests.
@@ -92,7 +172,8 @@ func NewMetrics(node *ledger.Node) *Metrics {
 			Name: "ledgernode_http_open_streams",
 			Help: "WebSocket streams open now.",
 		}),
-		labels: routeLabels(),
+		labels:  routeLabels(),
+		byRoute: make([]routeMetrics, len(metricRoutes)),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.streams, node.Collector(),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -112,6 +193,9 @@ func (m *Metrics) Handler() http.Handler {
 // Wrap returns h counting and timing every request (h is normally what New
 // returned).
 func (m *Metrics) Wrap(h http.Handler) http.Handler {
+	if ah, ok := h.(*handler); ok && ah.labeled {
+		return &metered{m: m, h: ah}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		route, stream := m.route(r)
 		if stream {
@@ -130,6 +214,46 @@ func (m *Metrics) Wrap(h http.Handler) http.Handler {
 		}()
 		h.ServeHTTP(sw, r)
 	})
+}
+
+// metered is Wrap's handler around the adapter: the adapter's routing
+// tells it the route a request took (accessEntry.metric), rather than a
+// second lookup in the label router, and the request's status is the
+// access log's writer's.
+type metered struct {
+	m *Metrics
+	h *handler
+}
+
+func (mh *metered) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m := mh.m
+	// The stream routes are static GET routes: the label router names
+	// one for its path only.
+	if r.Method == http.MethodGet && isStreamPath(r.URL.EscapedPath()) {
+		m.streams.Inc()
+		defer m.streams.Dec()
+	}
+	start := time.Now()
+	st := newAccessState(w, r)
+	defer m.observe(r.Method, st, start)
+	mh.h.serveMetered(st, r, start)
+}
+
+// observe counts and times a request that started at start and ran with
+// st.
+func (m *Metrics) observe(method string, st *accessState, start time.Time) {
+	status := st.sw.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if id := st.ctx.e.metric; id > 0 {
+		rm, l := &m.byRoute[id-1], metricRoutes[id-1]
+		rm.counter(m, l, status).Inc()
+		rm.observerOf(m, l).Observe(time.Since(start).Seconds())
+		return
+	}
+	m.counter(method, "unmatched", status).Inc()
+	m.observer(method, "unmatched").Observe(time.Since(start).Seconds())
 }
 
 // routeLabel is what a handle of the label router writes: the route

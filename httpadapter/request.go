@@ -1,7 +1,6 @@
 package httpadapter
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -29,6 +28,26 @@ type request struct {
 	params  httprouter.Params
 	maxBody int64
 	q       url.Values // parsed query, lazily
+	reply   jsonReply  // a handler's JSON answer, written in place (submitAndWait's)
+}
+
+// jsonReply is a JSON answer (and its newline) a handler wrote in its
+// request's own bytes: returned as a *jsonReply, respond writes body with
+// status 200. It spares a submit-and-wait answer an allocation for its
+// bytes and one for the interface holding its result.
+type jsonReply struct {
+	body []byte
+	buf  [128]byte // body's first bytes
+}
+
+// newRequest returns the record of a request to decode, in e's allocation
+// (once) when the request has an access-log entry.
+func newRequest(e *accessEntry) *request {
+	if e != nil && !e.rqTaken {
+		e.rqTaken = true
+		return &e.rq
+	}
+	return new(request)
 }
 
 // decodeError is a failure to decode a body, path, query or header value.
@@ -85,6 +104,9 @@ func (rq *request) values() url.Values {
 // A query without a pair is nil (which reads as empty): most requests
 // have none, and need no map.
 func parseQuery(raw string) (url.Values, error) {
+	if raw == "" {
+		return nil, nil // most requests: no pair to look for
+	}
 	var vs url.Values
 	for pair := range strings.SplitSeq(raw, "&") {
 		if pair == "" || strings.Contains(pair, ";") {
@@ -178,7 +200,16 @@ func (rq *request) readBody() ([]byte, error) {
 	if rq.r.ContentLength > rq.maxBody {
 		return nil, tooLarge()
 	}
-	data, err := readAll(http.MaxBytesReader(rq.w, rq.r.Body, rq.maxBody), rq.r.ContentLength)
+	var data []byte
+	var err error
+	if _, ok := rq.w.(*timeoutWriter); ok && sized(rq.r.ContentLength) {
+		// What http.MaxBytesReader reads, without its allocation: its
+		// requestTooLarge call is for net/http's own writer only.
+		l := bodyLimit{r: rq.r.Body, max: rq.maxBody, n: rq.maxBody}
+		data, err = readSized(l.read, rq.r.ContentLength)
+	} else {
+		data, err = readAll(http.MaxBytesReader(rq.w, rq.r.Body, rq.maxBody), rq.r.ContentLength)
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -193,12 +224,21 @@ func (rq *request) readBody() ([]byte, error) {
 // length (when known, -1 otherwise): the body and the read that finds its
 // end fit without growing it.
 func readAll(r io.Reader, length int64) ([]byte, error) {
-	if length < 0 || length >= 1<<20 {
+	if !sized(length) {
 		return io.ReadAll(r)
 	}
+	return readSized(r.Read, length)
+}
+
+// sized reports whether readSized reads a body of the announced length:
+// a known one under 1 MiB.
+func sized(length int64) bool { return length >= 0 && length < 1<<20 }
+
+// readSized is readAll for a sized length, reading with read.
+func readSized(read func([]byte) (int, error), length int64) ([]byte, error) {
 	b := make([]byte, 0, length+1)
 	for {
-		n, err := r.Read(b[len(b):cap(b)])
+		n, err := read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err != nil {
 			if err == io.EOF {
@@ -210,6 +250,38 @@ func readAll(r io.Reader, length int64) ([]byte, error) {
 			b = append(b, 0)[:len(b)] // a body longer than announced
 		}
 	}
+}
+
+// bodyLimit is http.MaxBytesReader's limit, for a writer without its
+// requestTooLarge (a value, not an allocation).
+type bodyLimit struct {
+	r      io.Reader
+	max, n int64 // the limit (positive), the bytes left
+	err    error // sticky
+}
+
+// read is the Read of http.MaxBytesReader.
+func (l *bodyLimit) read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	// Past the limit, one byte more tells that the body is too large.
+	if int64(len(p))-1 > l.n {
+		p = p[:l.n+1]
+	}
+	n, err := l.r.Read(p)
+	if int64(n) <= l.n {
+		l.n -= int64(n)
+		l.err = err
+		return n, err
+	}
+	n = int(l.n)
+	l.n = 0
+	l.err = &http.MaxBytesError{Limit: l.max}
+	return n, l.err
 }
 
 // decodeBody reads and decodes the JSON request body into a Req. Any
@@ -232,9 +304,16 @@ func decodeJSON[T any](data []byte) (T, error) {
 	var v T
 	// JSON's whitespace only (RFC 8259): bytes.TrimSpace would also drop
 	// \v, \f and Unicode spaces, which no JSON parser accepts.
-	trimmed := bytes.Trim(data, " \t\r\n")
+	trimmed := trimJSONSpace(data)
 	if len(trimmed) == 0 {
 		return v, invalidBody("the body is empty, expected a JSON value")
+	}
+	// A submission's fast path checks the UTF-8 of what it reads itself
+	// (a body it decodes is valid UTF-8, an object): the look at every
+	// byte below is for the bodies it leaves.
+	c, commands := any(&v).(*jsonapi.JsCommands)
+	if commands && trimmed[0] == '{' && fastJsCommands(trimmed, c) {
+		return v, nil
 	}
 	if !utf8.Valid(trimmed) {
 		return v, invalidBody("malformed JSON: the body is not valid UTF-8")
@@ -245,9 +324,6 @@ func decodeJSON[T any](data []byte) (T, error) {
 		}
 		return v, invalidBody(fmt.Sprintf("expected a JSON object, got %s", jsonKind(trimmed[0])))
 	}
-	if c, ok := any(&v).(*jsonapi.JsCommands); ok && fastJsCommands(trimmed, c) {
-		return v, nil
-	}
 	// A value of its own for json.Unmarshal, which keeps v on the stack
 	// for the fast path above.
 	p := new(T)
@@ -257,6 +333,21 @@ func decodeJSON[T any](data []byte) (T, error) {
 	}
 	return *p, nil
 }
+
+// trimJSONSpace is bytes.Trim(b, " \t\r\n") without its set of the
+// cut bytes made for every call (and empty rather than nil).
+func trimJSONSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && isJSONSpace(b[i]) {
+		i++
+	}
+	for j > i && isJSONSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // describeJSONError turns an encoding/json error into a detail naming the
 // JSON path, like Canton's "<problem> at '<path>'".

@@ -61,7 +61,7 @@ var routes = []route{
 	{http.MethodPatch, "/v2/idps/:idp-id", authRequired, callWith(decodeUpdateIDP, (*jsonapi.API).UpdateIdentityProviderConfig)},
 	{http.MethodDelete, "/v2/idps/:idp-id", authRequired, callWith(decodeIDPPath, (*jsonapi.API).DeleteIdentityProviderConfig)},
 
-	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, callBody((*jsonapi.API).SubmitAndWait)},
+	{http.MethodPost, "/v2/commands/submit-and-wait", authRequired, submitAndWait},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransaction)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-transaction-tree", authRequired, callBody((*jsonapi.API).SubmitAndWaitForTransactionTree)},
 	{http.MethodPost, "/v2/commands/submit-and-wait-for-reassignment", authRequired, callBody((*jsonapi.API).SubmitAndWaitForReassignment)},
@@ -140,6 +140,25 @@ func callWith[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi
 		}
 		return m(a.api, rq.ctx, req)
 	}
+}
+
+// submitAndWait is callBody((*jsonapi.API).SubmitAndWait), its answer
+// written in rq's reply (appendSubmitAndWait) when it can be: every Ping
+// create comes here.
+func submitAndWait(a *adapter, rq *request) (any, error) {
+	c, err := decodeBody[jsonapi.JsCommands](rq)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := a.api.SubmitAndWait(rq.ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if body, ok := appendSubmitAndWait(rq.reply.buf[:0], resp); ok {
+		rq.reply.body = body
+		return &rq.reply, nil
+	}
+	return resp, nil
 }
 
 // livez answers 200 with "{}" (Canton's body is empty, but clients reject

@@ -45,6 +45,10 @@ type timeouts struct {
 	request   time.Duration // <= 0: none
 	maxIdle   time.Duration // <= 0: no cap
 	websocket time.Duration // <= 0: none
+	// queue holds the requests waiting for their deadline (nil:
+	// requestDeadlines): one of its own, whose deadlines, a request
+	// timeout after each start, come in order.
+	queue *deadlineQueue
 }
 
 func newTimeouts(o Options) timeouts {
@@ -58,6 +62,7 @@ func newTimeouts(o Options) timeouts {
 	if t.websocket == 0 {
 		t.websocket = DefaultMaxWebSocketDuration
 	}
+	t.queue = new(deadlineQueue)
 	return t
 }
 
@@ -126,23 +131,41 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
-	c := &requestCtx{parent: ctx, end: deadline}
+	c := newRequestCtx(ctx)
+	c.parent, c.end = ctx, deadline
+	parentFirst := false
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		c.end = d
+		c.end, parentFirst = d, true
 	}
-	c.tw = timeoutWriter{w: w, h: headers.Get().(http.Header), deadline: deadline}
-	// One timer ends the context and answers 503 at its deadline (this
-	// one, or the parent's when that comes first).
-	timer := time.AfterFunc(time.Until(c.end), c.expire)
+	c.tw = timeoutWriter{w: w, deadline: deadline}
+	// At its deadline the context ends and the client gets the 503
+	// (expire): at this one by the deadline queue's timer, at the
+	// parent's, when that comes first, by a timer of its own.
+	var timer *time.Timer
+	q := t.queue
+	if q == nil {
+		q = &requestDeadlines
+	}
+	if parentFirst {
+		timer = time.AfterFunc(time.Until(c.end), c.expire)
+	} else {
+		q.add(c)
+	}
 	next.ServeHTTP(&c.tw, r.WithContext(c))
-	timer.Stop()
+	if timer != nil {
+		timer.Stop()
+	} else {
+		q.remove(c)
+	}
 	c.tw.finish()
 	c.stop(context.Canceled, true) // as WithDeadline's cancel
 	// The handler has returned: nothing else uses tw.h (the timer's
 	// answer writes w's own map; start handed its values over, which
 	// clear leaves alone).
-	clear(c.tw.h)
-	headers.Put(c.tw.h)
+	if c.tw.h != nil {
+		clear(c.tw.h)
+		headers.Put(c.tw.h)
+	}
 }
 
 // requestCtx is the context of a request under the request timeout:
@@ -161,6 +184,115 @@ type requestCtx struct {
 	inner  context.Context
 	cancel context.CancelFunc // inner's
 	tw     timeoutWriter      // the request's writer, in the same allocation
+
+	// Its place in its deadline queue (under the queue's mu).
+	prev, next *requestCtx
+	queued     bool
+}
+
+// requestDeadlines is the deadline queue of timeouts without one of
+// their own (made otherwise than by newTimeouts).
+var requestDeadlines deadlineQueue
+
+// deadlineQueue holds the requests waiting for their own deadline (a
+// request timeout after they started), earliest first, and one timer
+// that runs their expire as each comes: the deadlines come about in the
+// order the requests start, so that a request joins at the tail and
+// leaves, when it ends first, without the runtime timer (and its two
+// allocations) a request of its own would cost.
+type deadlineQueue struct {
+	mu         sync.Mutex
+	head, tail *requestCtx
+	timer      *time.Timer // runs fire; nil before the first request
+	armed      time.Time   // when timer fires (zero: stopped), at or before head's end
+}
+
+// add queues c for its end.
+func (q *deadlineQueue) add(c *requestCtx) {
+	q.mu.Lock()
+	at := q.tail // c goes after at, the last with an end not after c's
+	for at != nil && c.end.Before(at.end) {
+		at = at.prev
+	}
+	c.prev, c.queued = at, true
+	if at == nil {
+		c.next, q.head = q.head, c
+	} else {
+		c.next, at.next = at.next, c
+	}
+	if c.next == nil {
+		q.tail = c
+	} else {
+		c.next.prev = c
+	}
+	if q.armed.IsZero() || c.end.Before(q.armed) {
+		q.arm(c.end)
+	}
+	q.mu.Unlock()
+}
+
+// remove takes c out of the queue, unless its end has come (its expire
+// then runs or has run).
+func (q *deadlineQueue) remove(c *requestCtx) {
+	q.mu.Lock()
+	if c.queued {
+		q.unlink(c)
+	}
+	q.mu.Unlock()
+}
+
+// unlink takes c out (q.mu held).
+func (q *deadlineQueue) unlink(c *requestCtx) {
+	if c.prev == nil {
+		q.head = c.next
+	} else {
+		c.prev.next = c.next
+	}
+	if c.next == nil {
+		q.tail = c.prev
+	} else {
+		c.next.prev = c.prev
+	}
+	c.prev, c.next, c.queued = nil, nil, false
+}
+
+// arm sets the timer for at (q.mu held).
+func (q *deadlineQueue) arm(at time.Time) {
+	if q.timer == nil {
+		q.timer = time.AfterFunc(time.Until(at), q.fire)
+	} else {
+		q.timer.Reset(time.Until(at))
+	}
+	q.armed = at
+}
+
+// fire is the timer: it expires the requests whose end has come, each
+// in a goroutine of its own (as a timer of its own would), and sets the
+// timer for the next end. A request that ended before the timer (the
+// head the timer was set for) leaves the timer early: it is then set
+// again.
+func (q *deadlineQueue) fire() {
+	q.mu.Lock()
+	q.armed = time.Time{}
+	now := time.Now()
+	for c := q.head; c != nil && !now.Before(c.end); c = q.head {
+		q.unlink(c)
+		go c.expire()
+	}
+	if q.head != nil {
+		q.arm(q.head.end)
+	}
+	q.mu.Unlock()
+}
+
+// newRequestCtx returns a new requestCtx, in the allocation of the
+// access log's context when that is parent (once).
+func newRequestCtx(parent context.Context) *requestCtx {
+	if ac, ok := parent.(*accessCtx); ok && !ac.rcTaken {
+		ac.rcTaken = true
+		return &ac.rc
+	}
+	return new(requestCtx)
 }
 
 const (
@@ -281,10 +413,19 @@ var headers = sync.Pool{New: func() any { return http.Header{} }}
 // isWebSocket reports whether r asks for a WebSocket stream on one of the
 // stream routes.
 func isWebSocket(r *http.Request) bool {
-	if r.Method != http.MethodGet || !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+	if r.Method != http.MethodGet {
 		return false
 	}
-	p := r.URL.EscapedPath()
+	// Header.Get("Upgrade") without its canonicalization of the key:
+	// "Upgrade" is canonical.
+	if up := r.Header["Upgrade"]; len(up) == 0 || !strings.EqualFold(up[0], "websocket") {
+		return false
+	}
+	return isStreamPath(r.URL.EscapedPath())
+}
+
+// isStreamPath reports whether the escaped path p is a stream route's.
+func isStreamPath(p string) bool {
 	for _, rt := range wsRoutes {
 		if p == rt.path {
 			return true
@@ -298,7 +439,7 @@ func isWebSocket(r *http.Request) bool {
 // dropped.
 type timeoutWriter struct {
 	w        http.ResponseWriter
-	h        http.Header // the handler's headers, copied to w's when it answers
+	h        http.Header // the handler's headers (nil until Header), copied to w's when it answers
 	deadline time.Time
 	mu       sync.Mutex
 	wrote    bool // the handler started its answer
@@ -338,9 +479,36 @@ func (tw *timeoutWriter) timeoutLocked() {
 	_ = http.NewResponseController(tw.w).Flush()
 }
 
+// writeJSON is writeJSONBytes for a handler that set no header: it
+// answers as Header()["Content-Type"] = jsonContentType, WriteHeader and
+// Write would, the header put in w's map itself when the answer starts
+// (start would copy it there, and only it).
+func (tw *timeoutWriter) writeJSON(status int, body []byte) {
+	tw.mu.Lock()
+	if tw.timedOut || tw.wrote || !time.Now().Before(tw.deadline) {
+		tw.mu.Unlock()
+		tw.Header()["Content-Type"] = jsonContentType
+		tw.WriteHeader(status)
+		_, _ = tw.Write(body)
+		return
+	}
+	tw.wrote = true
+	tw.w.Header()["Content-Type"] = jsonContentType
+	tw.w.WriteHeader(status)
+	tw.mu.Unlock()
+	_, _ = tw.Write(body)
+}
+
 // Header returns the handler's own header map (only the handler's
-// goroutine touches it), copied to the connection's when it answers.
-func (tw *timeoutWriter) Header() http.Header { return tw.h }
+// goroutine touches it), copied to the connection's when it answers. It
+// is taken from headers when the handler first asks: a handler that
+// answers with writeJSONBytes alone needs none.
+func (tw *timeoutWriter) Header() http.Header {
+	if tw.h == nil {
+		tw.h = headers.Get().(http.Header)
+	}
+	return tw.h
+}
 
 func (tw *timeoutWriter) WriteHeader(code int) {
 	tw.mu.Lock()

@@ -1,0 +1,70 @@
+package httpadapter
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestDeadlineQueue: requests of several request timeouts at once, in
+// and out of their start order, each get their 503 at their own deadline
+// when they outlive it and none when they answer in time; the queue is
+// empty once they all returned.
+func TestDeadlineQueue(t *testing.T) {
+	type tc struct {
+		timeout, work time.Duration
+	}
+	cases := []tc{
+		{time.Minute, 0},
+		{40 * time.Millisecond, 120 * time.Millisecond},
+		{time.Minute, 10 * time.Millisecond},
+		{80 * time.Millisecond, 0},
+		{20 * time.Millisecond, 120 * time.Millisecond},
+		{200 * time.Millisecond, 20 * time.Millisecond},
+		{60 * time.Millisecond, 150 * time.Millisecond},
+	}
+	var wg sync.WaitGroup
+	for round := range 3 {
+		for i, c := range cases {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start := time.Now()
+				var timedOut time.Duration
+				ctx, code := serveCtx(c.timeout, context.Background(), func(ctx context.Context) {
+					// Polling Err, as the engine does: only the queue's
+					// timer ends the context (Done would make a timer of
+					// its own).
+					for time.Since(start) < c.work {
+						if ctx.Err() != nil {
+							timedOut = time.Since(start)
+							break
+						}
+						time.Sleep(time.Millisecond)
+					}
+				})
+				outlived := c.work > c.timeout
+				switch {
+				case outlived && code != http.StatusServiceUnavailable:
+					t.Errorf("round %d, request %d (%v for %v): status %d, want 503", round, i, c.work, c.timeout, code)
+				case outlived && (timedOut < c.timeout || timedOut > c.timeout+time.Second/2):
+					t.Errorf("round %d, request %d: ended after %v, want %v", round, i, timedOut, c.timeout)
+				case !outlived && code != http.StatusTeapot:
+					t.Errorf("round %d, request %d (%v for %v): status %d, want 418", round, i, c.work, c.timeout, code)
+				}
+				if ctx.Err() == nil {
+					t.Errorf("round %d, request %d: the context lives on", round, i)
+				}
+			}()
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	wg.Wait()
+	requestDeadlines.mu.Lock()
+	defer requestDeadlines.mu.Unlock()
+	if requestDeadlines.head != nil || requestDeadlines.tail != nil {
+		t.Errorf("requests queued after they all returned")
+	}
+}
