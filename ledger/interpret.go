@@ -151,7 +151,9 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 		if err := n.checkPartiesKnown(t, s.c.ActAs, run.res.Transaction); err != nil {
 			return err
 		}
-		out, err = n.committable(run.res, run.pkgs, s, run.let, run.seed)
+		// Nothing reads run.res afterwards: its transaction is suffixed
+		// in place.
+		out, err = n.committableOf(run.res, true, run.pkgs, s, run.let, run.seed)
 		return err
 	})
 	if err != nil {
@@ -523,10 +525,23 @@ func intersects(a, b []string) bool {
 // once in the form the readers need, and the effects on the contract
 // store.
 func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
+	return n.committableOf(res, false, pkgs, s, let, seed)
+}
+
+// committableOf is committable; with owned, the caller drops res once it
+// returns, so the transaction is suffixed in place rather than copied.
+func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
 	c, sync := s.c, s.sync
 	at := formatTime(let)
 	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
-	t, err := res.Transaction.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	unicum := func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) }
+	t := res.Transaction
+	var err error
+	if owned {
+		err = t.SuffixInPlace(unicum)
+	} else {
+		t, err = t.Suffixed(unicum)
+	}
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}

@@ -239,6 +239,44 @@ func (t *Transaction) Suffixed(unicum func(node NodeID, c *Create) Hash) (*Trans
 	return t.mapWith(&s), nil
 }
 
+// SuffixInPlace is Suffixed on t itself, for a transaction nothing else
+// refers to (the engine's Result's, say, which its caller owns): t's
+// nodes take their committed ids, and the values that hold one are
+// replaced (never changed in place), which saves Suffixed's copies of the
+// transaction and of its Create and Exercise nodes. On an error t is
+// left as it was.
+func (t *Transaction) SuffixInPlace(unicum func(node NodeID, c *Create) Hash) error {
+	var buf [8][2]value.ContractID
+	s, err := t.suffixes(unicum, buf[:0])
+	if err != nil {
+		return err
+	}
+	if t.Nodes == nil {
+		t.Nodes = []Node{} // as Suffixed's copy
+	}
+	for _, n := range t.Nodes {
+		switch x := n.(type) {
+		case *Create:
+			x.ContractID, x.Arg, x.Key = s.cid(x.ContractID), s.value(x.Arg), s.key(x.Key)
+		case *Fetch:
+			x.ContractID, x.Key = s.cid(x.ContractID), s.key(x.Key)
+		case *Exercise:
+			x.TargetID, x.ChosenValue, x.Key = s.cid(x.TargetID), s.value(x.ChosenValue), s.key(x.Key)
+			if x.Result != nil {
+				x.Result = s.value(x.Result)
+			}
+		case *QueryByKey:
+			x.Key = *s.key(&x.Key)
+			res := make([]value.ContractID, len(x.Result))
+			for j, c := range x.Result {
+				res[j] = s.cid(c)
+			}
+			x.Result = res
+		}
+	}
+	return nil
+}
+
 // suffixes maps the ids of the contracts t creates to their committed
 // ids (WithSuffixes), in pairs appended to buf, indexed by a map when
 // they are more than buf holds.
