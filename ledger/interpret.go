@@ -889,11 +889,13 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		if n.dedup != nil {
 			n.dedup.add(change) // before the record can be read (checkDuplicate)
 		}
-		// Its key (store.DedupKey) and value share one allocation.
-		b := store.AppendDedupKey(make([]byte, 0, len(store.PrefixDedup)+len(change)+dedup.size()), change)
+		// Its key (store.DedupKey) and value share a pooled buffer, which
+		// the store reuses once committed.
+		b := store.AppendDedupKey(store.ValueBuffer(len(store.PrefixDedup)+len(change)+dedup.size()), change)
 		keyEnd := len(b)
 		b = dedup.appendTo(b)
 		t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
+		t.Pool(b)
 		return e, nil
 	})
 	if err != nil {
