@@ -546,14 +546,27 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
 	n.tracker.interpreted(s, t) // command_status.go
-	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
+	// The entry and the node of a one-node transaction (a create
+	// command's) are one allocation.
+	var e *logEntry
+	var nodesBuf []txNode
+	if len(t.Nodes) == 1 {
+		x := &struct {
+			e     logEntry
+			nodes [1]txNode
+		}{}
+		e, nodesBuf = &x.e, x.nodes[:]
+	} else {
+		e = new(logEntry)
+	}
+	*e = logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
 		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID}
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
 	if s.deferJSON {
 		deferred = &deferredEvents{pkgs: pkgs, tx: t, createdAt: at}
 	}
-	nodes, err := pkgs.eventNodes(r, t, at, s.mode == ideMode, deferred)
+	nodes, err := pkgs.eventNodesInto(nodesBuf, r, t, at, s.mode == ideMode, deferred)
 	if err != nil {
 		pkgs.putRenderer(r)
 		return nil, err
@@ -578,7 +591,9 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
-	e.readers = e.parties()
+	if e.readers = e.createReaders(t); e.readers == nil {
+		e.readers = e.parties()
+	}
 	// The engine's effects, of the transaction before its ids were
 	// suffixed: its inputs and archived contracts are not created by it,
 	// so suffixing left them as they were (WithSuffixes maps only the
@@ -647,6 +662,49 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	return out, nil
 }
 
+// createReaders returns e.parties() without building it when e's only
+// node is the create of a contract whose witnesses are its stakeholders
+// (a create command's transaction, t): the stakeholders of t's Create
+// node, when they are the sorted set of the node's signatories and
+// observers that parties() would build. Else it returns nil.
+func (e *logEntry) createReaders(t *tx.Transaction) []string {
+	if len(e.Nodes) != 1 || e.Reassign != nil || len(e.Topology) != 0 {
+		return nil
+	}
+	n := &e.Nodes[0]
+	if n.Exercise || !n.Engine || n.Witnesses != nil || n.ID < 0 || int(n.ID) >= len(t.Nodes) {
+		return nil
+	}
+	c, ok := t.Nodes[n.ID].(*tx.Create)
+	if !ok || len(c.Stakeholders) == 0 || !strictlySorted(c.Stakeholders) {
+		return nil
+	}
+	// The stakeholders are the merge of the node's signatories and
+	// observers (sorted sets too), a party in both listed once: each is
+	// the next of either, and both are used up.
+	sigs, obs := n.Signatories, n.Observers
+	if !strictlySorted(sigs) || !strictlySorted(obs) {
+		return nil
+	}
+	i, j := 0, 0
+	for _, p := range c.Stakeholders {
+		next := false
+		if i < len(sigs) && sigs[i] == p {
+			i, next = i+1, true
+		}
+		if j < len(obs) && obs[j] == p {
+			j, next = j+1, true
+		}
+		if !next {
+			return nil
+		}
+	}
+	if i != len(sigs) || j != len(obs) {
+		return nil
+	}
+	return c.Stakeholders
+}
+
 // eventNodes renders the transaction's events (Create and Exercise nodes
 // outside Rollbacks, as Canton's
 // TransactionTraversalUtils.executionOrderTraversalForIngestion indexes
@@ -665,9 +723,18 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 // and their values noted in deferred, which renders them at the first
 // read of the entry (deferredEvents.render).
 func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
+	return v.eventNodesInto(nil, r, t, createdAt, seed, deferred)
+}
+
+// eventNodesInto is eventNodes with the nodes in dst's array when they
+// fit (a caller's, allocated with the entry).
+func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
 	var evBuf [4]tx.Event // the events of a small transaction
 	evs := t.AppendEvents(evBuf[:0], nil, tx.LedgerEffects)
-	out := make([]txNode, 0, len(evs))
+	out := dst[:0]
+	if cap(out) < len(evs) {
+		out = make([]txNode, 0, len(evs))
+	}
 	// The nodes' values are rendered into r's buffer, one after the
 	// other; as it grows, the values rendered before stay in the old
 	// one. They refer to r's buffers until encodeNodes.
