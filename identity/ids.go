@@ -3,12 +3,12 @@ package identity
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/internal/lowerhex"
 )
 
 // Limits of Canton's identifier kinds (UniqueIdentifier in Canton's
@@ -46,7 +46,7 @@ func CantonHashHex(purpose HashPurpose, data []byte) string {
 	sum := cantonSum(purpose, data)
 	var out [4 + 2*sha256.Size]byte
 	copy(out[:], "1220")
-	hex.Encode(out[4:], sum[:])
+	lowerhex.Encode32((*[64]byte)(out[4:]), &sum)
 	return string(out[:])
 }
 

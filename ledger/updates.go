@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/lowerhex"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
 )
 
@@ -35,9 +36,13 @@ func newUpdateID(parts ...string) string {
 }
 
 // hexString is hex.EncodeToString for hashes (up to 40 bytes: no
-// intermediate buffer).
+// intermediate buffer; a SHA-256 sum through lowerhex).
 func hexString(h []byte) string {
 	var buf [80]byte
+	if len(h) == 32 {
+		lowerhex.Encode32((*[64]byte)(buf[:64]), (*[32]byte)(h))
+		return string(buf[:64])
+	}
 	if len(h) > len(buf)/2 {
 		return hex.EncodeToString(h)
 	}
@@ -58,7 +63,7 @@ func appendUpdateIDPart[S string | []byte](b []byte, p S) []byte {
 // intermediate strings.
 func txUpdateID(participant string, seed [32]byte, user, command, at string) string {
 	var hexSeed [2 * len(seed)]byte
-	hex.Encode(hexSeed[:], seed[:])
+	lowerhex.Encode32(&hexSeed, &seed)
 	// On the stack when it fits (the usual ids and times).
 	var small [320]byte
 	b := small[:0]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/lowerhex"
 )
 
 // String returns the hash in lowercase hex.
@@ -112,25 +113,10 @@ func LocalContractID(discriminator Hash) value.ContractID {
 	return value.ContractID(string(b[:]))
 }
 
-// hexPairs holds the two lowercase hex digits of every byte value.
-var hexPairs = func() (t [256][2]byte) {
-	const digits = "0123456789abcdef"
-	for i := range t {
-		t[i] = [2]byte{digits[i>>4], digits[i&15]}
-	}
-	return t
-}()
-
-// encodeHash writes h in lowercase hex to dst[:64], a pair of digits per
-// byte from a table (hex.Encode's per-digit work is the larger part of
-// LocalContractID and SuffixContractID).
-func encodeHash(dst []byte, h *Hash) {
-	dst = dst[:2*len(h)]
-	for i, v := range h {
-		p := hexPairs[v]
-		dst[2*i], dst[2*i+1] = p[0], p[1]
-	}
-}
+// encodeHash writes h in lowercase hex to dst[:64] (lowerhex: hex.Encode's
+// per-digit work was the larger part of LocalContractID and
+// SuffixContractID).
+func encodeHash(dst []byte, h *Hash) { lowerhex.Encode32((*[64]byte)(dst), (*[32]byte)(h)) }
 
 // suffixV1Prefix starts Canton's V1 suffix: the "ca12" version of an
 // authenticated contract id, then the multihash header of a SHA-256
