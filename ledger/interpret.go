@@ -560,7 +560,8 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		e = new(logEntry)
 	}
 	*e = logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
-		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID}
+		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID,
+		ownIDs: true}
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
 	if s.deferJSON {
