@@ -253,7 +253,11 @@ func (e *Engine) takeRun() *submitRun {
 // stays of the submission: its context, store, values and stacked
 // frames (a failed run leaves frames on the stack) are dropped.
 func (e *Engine) keepRun(r *submitRun) {
-	*r = submitRun{m: Machine{machineFrames: r.m.machineFrames}}
+	// Cleared in place (a composite literal assigned to *r would be
+	// built whole, then copied).
+	mf := r.m.machineFrames
+	*r = submitRun{}
+	r.m.machineFrames = mf
 	e.frames.Put(r)
 }
 
