@@ -559,9 +559,11 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	} else {
 		e = new(logEntry)
 	}
-	*e = logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
-		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID,
-		ownIDs: true}
+	// e is new, all zero: its members are set one by one (a literal
+	// assigned to *e would be built whole, then copied).
+	e.Kind, e.CommandID, e.WorkflowID, e.EffectiveAt = kindTransaction, c.CommandID, c.WorkflowID, at
+	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
+	e.UpdateID, e.ownIDs = updateID, true
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
 	if s.deferJSON {
