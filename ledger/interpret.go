@@ -546,18 +546,22 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
 	n.tracker.interpreted(s, t) // command_status.go
-	// The entry and the node of a one-node transaction (a create
-	// command's) are one allocation.
+	// The interpreted, its entry and the node of a one-node transaction
+	// (a create command's) are one allocation: the submission drops them
+	// together (a deferred entry's render keeps the entry, and with it
+	// the rest, until its first read).
+	var out *interpreted
 	var e *logEntry
 	var nodesBuf []txNode
 	if len(t.Nodes) == 1 {
 		x := &struct {
+			it    interpreted
 			e     logEntry
 			nodes [1]txNode
 		}{}
-		e, nodesBuf = &x.e, x.nodes[:]
+		out, e, nodesBuf = &x.it, &x.e, x.nodes[:]
 	} else {
-		e = new(logEntry)
+		out, e = new(interpreted), new(logEntry)
 	}
 	// e is new, all zero: its members are set one by one (a literal
 	// assigned to *e would be built whole, then copied).
@@ -602,7 +606,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	// so suffixing left them as they were (WithSuffixes maps only the
 	// created ids).
 	eff := &res.Effects
-	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	out.entry, out.view, out.tx, out.let = e, pkgs, t, let // out is new, all zero
 	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
 		out.archived = make(map[string]bool, len(eff.Archived))
