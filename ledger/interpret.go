@@ -594,7 +594,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored = encodeNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -967,7 +967,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		// the store reuses once committed.
 		b := store.AppendDedupKey(store.ValueBuffer(len(store.PrefixDedup)+len(change)+dedup.size()), change)
 		keyEnd := len(b)
-		b = dedup.appendTo(b)
+		b = dedup.appendOwnTo(b)
 		t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
 		t.Pool(b)
 		return e, nil
@@ -995,6 +995,19 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
+	return encodeNodesWith(nodes, buf, false)
+}
+
+// encodeOwnNodesInto is encodeNodesInto for committable's nodes: the
+// created nodes' contract ids (SuffixContractID's, hex) and every
+// CreatedAt (formatTime's) need no escaping, and are written without a
+// look.
+func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
+	return encodeNodesWith(nodes, buf, true)
+}
+
+// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto.
+func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
@@ -1019,7 +1032,7 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 			out = append(out, ',')
 		}
 		var nodeAsIs bool
-		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs)
+		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs, own)
 		asIs = asIs && nodeAsIs
 		ends[i] = len(out)
 	}

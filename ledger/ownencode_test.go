@@ -1,0 +1,47 @@
+package ledger
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+// TestOwnEncodingsAreEscaped checks that writing the node's own strings
+// without a look (encodeOwnNodesInto, appendOwnTo) gives the escaping
+// encoder's bytes: formatTime's times, at the ends of its range too, and
+// "1220"+hex ids need no escaping.
+func TestOwnEncodingsAreEscaped(t *testing.T) {
+	times := []time.Time{time.Unix(0, 0), time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC), time.Now()}
+	var seed [32]byte
+	for i := range seed {
+		seed[i] = byte(i * 29)
+	}
+	uid := txUpdateID("participant::1220abcd", seed, "user", "cmd", formatTime(time.Now()))
+	for _, tm := range times {
+		at := formatTime(tm)
+		if got := appendJSONString(nil, at); string(got) != `"`+at+`"` {
+			t.Errorf("formatTime(%v) = %q needs escaping: %s", tm, at, got)
+		}
+		d := dedupRecord{Offset: 7, UpdateID: uid, At: at}
+		if got, want := d.appendOwnTo(nil), d.appendTo(nil); !bytes.Equal(got, want) {
+			t.Errorf("appendOwnTo = %s, want %s", got, want)
+		}
+		nodes := []txNode{
+			{ID: 0, ContractID: "00" + uid[4:] + "ca121220" + uid[4:], TemplateID: "p:M:T", PackageName: "pkg", Argument: []byte(`{"a":1}`),
+				Signatories: []string{"a"}, Observers: []string{"b"}, CreatedAt: at, Engine: true},
+			{ID: 1, Exercise: true, ContractID: "00<&>", TemplateID: "p:M:T", PackageName: "pkg", Argument: []byte(`{}`), Result: []byte(`{}`),
+				Stakeholders: []string{"a"}, Choice: "C", Acting: []string{"a"}, Engine: true},
+		}
+		own := func() []txNode {
+			c := make([]txNode, len(nodes))
+			copy(c, nodes)
+			return c
+		}
+		gotOut, gotEnds, gotAsIs := encodeOwnNodesInto(own(), nil)
+		wantOut, wantEnds, wantAsIs := encodeNodesInto(own(), nil)
+		if !bytes.Equal(gotOut, wantOut) || gotAsIs != wantAsIs || len(gotEnds) != len(wantEnds) {
+			t.Errorf("encodeOwnNodesInto = %s (%v), want %s (%v)", gotOut, gotAsIs, wantOut, wantAsIs)
+		}
+	}
+}
