@@ -43,6 +43,24 @@ func (t *Transaction) Witnesses() map[NodeID][]string {
 // witnesses are its parent's slice, and a root Create, whose are its
 // Stakeholders (withInformees).
 func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolledBack bool, w []string)) {
+	// Roots without children (a create command's) are visited without
+	// the stack, which the first root with children takes over.
+	for i, r := range t.Roots {
+		n := t.Node(r)
+		if len(Children(n)) > 0 {
+			t.walkWitnessesFrom(t.Roots[i:], withW, fn)
+			return
+		}
+		var w []string // a root Rollback's: none
+		if _, isRoll := n.(*Rollback); withW && !isRoll {
+			w = withInformees(nil, n)
+		}
+		fn(r, n, false, w)
+	}
+}
+
+// walkWitnessesFrom is walkWitnesses from the root list roots on.
+func (t *Transaction) walkWitnessesFrom(roots []NodeID, withW bool, fn func(id NodeID, n Node, rolledBack bool, w []string)) {
 	type item struct {
 		id     NodeID
 		rb     bool
@@ -50,8 +68,8 @@ func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolle
 	}
 	var buf [16]item // the stack of most transactions, not on the heap
 	stack := buf[:0]
-	for i := len(t.Roots) - 1; i >= 0; i-- {
-		stack = append(stack, item{id: t.Roots[i]})
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, item{id: roots[i]})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
