@@ -48,25 +48,28 @@ func (h hmacData) sum(key Hash) Hash {
 	} else {
 		buf = make([]byte, n)
 	}
-	hmacPad(buf[:block], key, 0x36)
+	hmacPad((*[block]byte)(buf), &key, 0x36)
 	copy(buf[block:], h)
 	inner := sha256.Sum256(buf)
 	var outer [block + sha256.Size]byte
-	hmacPad(outer[:block], key, 0x5c)
+	hmacPad((*[block]byte)(outer[:]), &key, 0x5c)
 	copy(outer[block:], inner[:])
 	return sha256.Sum256(outer[:])
 }
 
 // hmacPad sets the 64-byte block dst to the key, zero-padded, XOR pad in
-// every byte (HMAC's inner or outer key block), eight bytes at a time.
-func hmacPad(dst []byte, key Hash, pad byte) {
+// every byte (HMAC's inner or outer key block), eight bytes at a time, at
+// constant offsets into arrays (no bounds checks).
+func hmacPad(dst *[64]byte, key *Hash, pad byte) {
 	p := uint64(pad) * 0x0101010101010101
-	for i := 0; i < len(key); i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(key[i:])^p)
-	}
-	for i := len(key); i < len(dst); i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:], p)
-	}
+	binary.LittleEndian.PutUint64(dst[0:8], binary.LittleEndian.Uint64(key[0:8])^p)
+	binary.LittleEndian.PutUint64(dst[8:16], binary.LittleEndian.Uint64(key[8:16])^p)
+	binary.LittleEndian.PutUint64(dst[16:24], binary.LittleEndian.Uint64(key[16:24])^p)
+	binary.LittleEndian.PutUint64(dst[24:32], binary.LittleEndian.Uint64(key[24:32])^p)
+	binary.LittleEndian.PutUint64(dst[32:40], p)
+	binary.LittleEndian.PutUint64(dst[40:48], p)
+	binary.LittleEndian.PutUint64(dst[48:56], p)
+	binary.LittleEndian.PutUint64(dst[56:64], p)
 }
 
 // TransactionSeed derives the transaction seed from the participant's
