@@ -85,6 +85,20 @@ const binlogV1 = 0x01
 // index; 0 is any other kind, written as a string).
 var kindCodes = [...]string{1: kindTransaction, 2: kindReassignment, 3: kindTopology}
 
+// kindCode is the index of kind in kindCodes (0 when it has none), by a
+// switch rather than a search of the list.
+func kindCode(kind string) byte {
+	switch kind {
+	case kindTransaction:
+		return 1
+	case kindReassignment:
+		return 2
+	case kindTopology:
+		return 3
+	}
+	return 0
+}
+
 // Entry flags: which optional members are present.
 const (
 	entCommandID = 1 << iota
@@ -223,12 +237,7 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 		w.b = append(w.b, r...)
 	}
 
-	code := byte(0)
-	for c, k := range kindCodes {
-		if c > 0 && k == e.Kind {
-			code = byte(c)
-		}
-	}
+	code := kindCode(e.Kind)
 	w.b = append(w.b, code)
 	if code == 0 {
 		w.str(e.Kind)

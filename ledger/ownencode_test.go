@@ -45,3 +45,18 @@ func TestOwnEncodingsAreEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestKindCodeIsKindCodes pins kindCode to kindCodes, which the decoder
+// reads.
+func TestKindCodeIsKindCodes(t *testing.T) {
+	for c, k := range kindCodes {
+		if c > 0 && kindCode(k) != byte(c) {
+			t.Errorf("kindCode(%q) = %d, want %d", k, kindCode(k), c)
+		}
+	}
+	for _, k := range []string{"", "other", "txx"} {
+		if kindCode(k) != 0 {
+			t.Errorf("kindCode(%q) = %d, want 0", k, kindCode(k))
+		}
+	}
+}
