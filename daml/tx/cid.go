@@ -154,24 +154,8 @@ func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, erro
 // id: "00" and 64 lowercase hex digits (what lf.ParseContractID accepts
 // as a V1 id without a suffix).
 func isLocalV1(cid value.ContractID) bool {
-	if len(cid) != localV1Len || cid[0] != '0' || cid[1] != '0' {
-		return false
-	}
-	ok := byte(1)
-	for i := 2; i < len(cid); i++ {
-		ok &= isLowerHex[cid[i]]
-	}
-	return ok == 1
+	return len(cid) == localV1Len && cid[0] == '0' && cid[1] == '0' && lowerhex.Valid64(string(cid[2:]))
 }
-
-// isLowerHex is 1 for the lowercase hex digits, else 0: isLocalV1 checks
-// a character with a load and an AND.
-var isLowerHex = func() (t [256]byte) {
-	for _, c := range "0123456789abcdef" {
-		t[c] = 1
-	}
-	return t
-}()
 
 // notLocalV1 returns the error of SuffixContractID on an id that is not
 // a local V1 id: lf.ParseContractID's when it is no contract id at all.
