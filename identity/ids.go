@@ -50,6 +50,18 @@ func CantonHashHex(purpose HashPurpose, data []byte) string {
 	return string(out[:])
 }
 
+// AppendCantonHashHexOf appends CantonHashHex(purpose, msg[4:]) to dst,
+// for a msg whose first four bytes the caller left for the purpose, which
+// are overwritten: msg itself is hashed, not a copy of it.
+func AppendCantonHashHexOf(dst []byte, purpose HashPurpose, msg []byte) []byte {
+	binary.BigEndian.PutUint32(msg, uint32(purpose))
+	sum := sha256.Sum256(msg)
+	var h [2 * sha256.Size]byte
+	lowerhex.Encode32(&h, &sum)
+	dst = append(dst, "1220"...)
+	return append(dst, h[:]...)
+}
+
 // cantonSum is the SHA-256 of CantonHash: of a copy of the purpose and
 // data on the stack when they are small (most ids), which spares a
 // hasher's allocation.

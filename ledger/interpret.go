@@ -532,8 +532,7 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // returns, so the transaction is suffixed in place rather than copied.
 func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
 	c, sync := s.c, s.sync
-	at := formatTime(let)
-	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
+	at, updateID := n.committableIDs(s, let, seed)
 	unicum := func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) }
 	t := res.Transaction
 	var err error

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 )
@@ -57,6 +58,36 @@ func TestKindCodeIsKindCodes(t *testing.T) {
 	for _, k := range []string{"", "other", "txx"} {
 		if kindCode(k) != 0 {
 			t.Errorf("kindCode(%q) = %d, want 0", k, kindCode(k))
+		}
+	}
+}
+
+// TestCommittableIDs pins committableIDs, which builds its three strings
+// in one, to formatTime, txUpdateID and changeID, and checks that it
+// keeps a change key already set.
+func TestCommittableIDs(t *testing.T) {
+	n := &Node{participantID: "participant::1220" + strings.Repeat("ab", 32)}
+	var seed [32]byte
+	for i := range seed {
+		seed[i] = byte(3 * i)
+	}
+	for _, let := range []time.Time{time.Date(2026, 11, 29, 12, 0, 0, 123456000, time.UTC), time.Unix(0, 0),
+		time.Date(20000, 1, 1, 0, 0, 0, 1, time.UTC)} {
+		c := &Commands{UserID: "user", CommandID: "cmd-1", ActAs: []string{"bob", "alice"}}
+		s := newSubmission(c, nil)
+		at, id := n.committableIDs(s, let, seed)
+		if want := formatTime(let); at != want {
+			t.Errorf("at = %q, want %q", at, want)
+		}
+		if want := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, formatTime(let)); id != want {
+			t.Errorf("update id = %q, want %q", id, want)
+		}
+		if want := changeID(c.UserID, c.ActAs, c.CommandID); s.changeKey() != want {
+			t.Errorf("change key = %q, want %q", s.changeKey(), want)
+		}
+		s.change = "kept"
+		if n.committableIDs(s, let, seed); s.change != "kept" {
+			t.Errorf("committableIDs replaced the change key with %q", s.change)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"time"
@@ -62,16 +63,52 @@ func appendUpdateIDPart[S string | []byte](b []byte, p S) []byte {
 // at), the id of a transaction a submission commits, without the
 // intermediate strings.
 func txUpdateID(participant string, seed [32]byte, user, command, at string) string {
+	var out [updateIDLen]byte
+	return string(appendTxUpdateID(out[:0], participant, seed, user, command, at))
+}
+
+// updateIDLen is the length of an update id: "1220" and 64 hex digits.
+const updateIDLen = 4 + 64
+
+// appendTxUpdateID appends txUpdateID(participant, seed, user, command,
+// at) to dst, at given as text or bytes (committable's, on its stack).
+func appendTxUpdateID[S string | []byte](dst []byte, participant string, seed [32]byte, user, command string, at S) []byte {
 	var hexSeed [2 * len(seed)]byte
 	lowerhex.Encode32(&hexSeed, &seed)
-	// On the stack when it fits (the usual ids and times).
+	// On the stack when it fits (the usual ids and times), after room
+	// for the hash purpose (identity.AppendCantonHashHexOf).
 	var small [320]byte
-	b := small[:0]
+	b := append(small[:0], 0, 0, 0, 0)
 	b = appendUpdateIDPart(b, "tx")
 	b = appendUpdateIDPart(b, participant)
 	b = appendUpdateIDPart(b, hexSeed[:])
 	b = appendUpdateIDPart(b, user)
 	b = appendUpdateIDPart(b, command)
 	b = appendUpdateIDPart(b, at)
-	return identity.CantonHashHex(purposeUpdateID, b)
+	return identity.AppendCantonHashHexOf(dst, purposeUpdateID, b)
+}
+
+// committableIDs returns formatTime(let) and the update id
+// (txUpdateID) of the submission's transaction, and sets its change key
+// (changeKey) unless it has one: the three strings share one allocation,
+// which the entry keeps, whose time and id its readers keep too.
+func (n *Node) committableIDs(s *submission, let time.Time, seed [32]byte) (at, updateID string) {
+	var atBuf [40]byte // the usual times; time.Format's forms may outgrow it
+	atB := wiretime.Append(atBuf[:0], let)
+	var buf [updateIDLen + len(atBuf) + 2*sha256.Size]byte
+	b := appendTxUpdateID(buf[:0], n.participantID, seed, s.c.UserID, s.c.CommandID, atB)
+	b = append(b, atB...)
+	change := s.change == ""
+	if change {
+		sum := changeIDSum(s.c.UserID, s.c.ActAs, s.c.CommandID)
+		var h [2 * sha256.Size]byte
+		lowerhex.Encode32(&h, &sum)
+		b = append(b, h[:]...)
+	}
+	all := string(b)
+	updateID, at = all[:updateIDLen], all[updateIDLen:updateIDLen+len(atB)]
+	if change {
+		s.change = all[updateIDLen+len(atB):]
+	}
+	return at, updateID
 }
