@@ -532,14 +532,13 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // returns, so the transaction is suffixed in place rather than copied.
 func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
 	c, sync := s.c, s.sync
-	at, updateID := n.committableIDs(s, let, seed)
-	unicum := func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) }
 	t := res.Transaction
+	var at, updateID string
 	var err error
 	if owned {
-		err = t.SuffixInPlace(unicum)
-	} else {
-		t, err = t.Suffixed(unicum)
+		at, updateID, err = n.committableIDs(s, let, seed, t)
+	} else if at, updateID, err = n.committableIDs(s, let, seed, nil); err == nil {
+		t, err = t.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
 	}
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")

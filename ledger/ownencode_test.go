@@ -75,7 +75,7 @@ func TestCommittableIDs(t *testing.T) {
 		time.Date(20000, 1, 1, 0, 0, 0, 1, time.UTC)} {
 		c := &Commands{UserID: "user", CommandID: "cmd-1", ActAs: []string{"bob", "alice"}}
 		s := newSubmission(c, nil)
-		at, id := n.committableIDs(s, let, seed)
+		at, id, _ := n.committableIDs(s, let, seed, nil)
 		if want := formatTime(let); at != want {
 			t.Errorf("at = %q, want %q", at, want)
 		}
@@ -86,7 +86,7 @@ func TestCommittableIDs(t *testing.T) {
 			t.Errorf("change key = %q, want %q", s.changeKey(), want)
 		}
 		s.change = "kept"
-		if n.committableIDs(s, let, seed); s.change != "kept" {
+		if n.committableIDs(s, let, seed, nil); s.change != "kept" {
 			t.Errorf("committableIDs replaced the change key with %q", s.change)
 		}
 	}

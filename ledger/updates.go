@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/identity"
 	"github.com/ledgernode/ledgernode/internal/lowerhex"
 	"github.com/ledgernode/ledgernode/ledger/internal/wiretime"
@@ -90,13 +91,17 @@ func appendTxUpdateID[S string | []byte](dst []byte, participant string, seed [3
 
 // committableIDs returns formatTime(let) and the update id
 // (txUpdateID) of the submission's transaction, and sets its change key
-// (changeKey) unless it has one: the three strings share one allocation,
-// which the entry keeps, whose time and id its readers keep too.
-func (n *Node) committableIDs(s *submission, let time.Time, seed [32]byte) (at, updateID string) {
+// (changeKey) unless it has one; with t, it also suffixes t in place, as
+// committable does (SuffixInPlace with UnicumOf of the update id). The
+// strings, and t's committed contract ids, share one allocation, which
+// the entry keeps, whose time and ids its readers keep too.
+func (n *Node) committableIDs(s *submission, let time.Time, seed [32]byte, t *tx.Transaction) (at, updateID string, err error) {
 	var atBuf [40]byte // the usual times; time.Format's forms may outgrow it
 	atB := wiretime.Append(atBuf[:0], let)
-	var buf [updateIDLen + len(atBuf) + 2*sha256.Size]byte
+	// Room for a few contract ids after the strings (suffixedIDLen).
+	var buf [updateIDLen + len(atBuf) + 2*sha256.Size + 2*suffixedIDLen]byte
 	b := appendTxUpdateID(buf[:0], n.participantID, seed, s.c.UserID, s.c.CommandID, atB)
+	idB := b[:updateIDLen:updateIDLen]
 	b = append(b, atB...)
 	change := s.change == ""
 	if change {
@@ -105,10 +110,20 @@ func (n *Node) committableIDs(s *submission, let time.Time, seed [32]byte) (at, 
 		lowerhex.Encode32(&h, &sum)
 		b = append(b, h[:]...)
 	}
-	all := string(b)
+	end := len(b)
+	var all string
+	if t == nil {
+		all = string(b)
+	} else if all, err = t.SuffixInPlaceAfter(b, func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOfBytes(idB, node) }); err != nil {
+		return "", "", err
+	}
 	updateID, at = all[:updateIDLen], all[updateIDLen:updateIDLen+len(atB)]
 	if change {
-		s.change = all[updateIDLen+len(atB):]
+		s.change = all[updateIDLen+len(atB) : end]
 	}
-	return at, updateID
+	return at, updateID, nil
 }
+
+// suffixedIDLen is the length of a committed V1 contract id: "00", the
+// discriminator, "ca121220" and the unicum, in hex.
+const suffixedIDLen = 2 + 64 + 8 + 64

@@ -150,6 +150,18 @@ func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, erro
 	return value.ContractID(string(b[:])), nil
 }
 
+// appendSuffixContractID appends SuffixContractID(cid, unicum) to dst.
+func appendSuffixContractID(dst []byte, cid value.ContractID, unicum Hash) ([]byte, error) {
+	if !isLocalV1(cid) {
+		return dst, notLocalV1(cid)
+	}
+	var h [2 * len(Hash{})]byte
+	encodeHash(h[:], &unicum)
+	dst = append(dst, cid...)
+	dst = append(dst, suffixV1PrefixHex...)
+	return append(dst, h[:]...), nil
+}
+
 // isLocalV1 reports whether cid is the text form of a local V1 contract
 // id: "00" and 64 lowercase hex digits (what lf.ParseContractID accepts
 // as a V1 id without a suffix).
@@ -181,6 +193,14 @@ func IsLocalContractID(cid value.ContractID) bool {
 func UnicumOf(updateID string, node NodeID) Hash {
 	var buf [128]byte
 	return sha256.Sum256(newHMACData(buf[:]).str(updateID).int32(int32(node)))
+}
+
+// UnicumOfBytes is UnicumOf of an update id given as bytes.
+func UnicumOfBytes(updateID []byte, node NodeID) Hash {
+	var buf [128]byte
+	h := newHMACData(buf[:]).int32(int32(len(updateID))) // str's encoding
+	h = append(h, updateID...)
+	return sha256.Sum256(h.int32(int32(node)))
 }
 
 // WithSuffixes returns the transaction with every contract it creates
@@ -224,6 +244,50 @@ func (t *Transaction) SuffixInPlace(unicum func(node NodeID, c *Create) Hash) er
 	if err != nil {
 		return err
 	}
+	t.suffixInPlace(&s)
+	return nil
+}
+
+// SuffixInPlaceAfter is SuffixInPlace with the committed ids made in one
+// string after prefix's bytes, which it returns: its first len(prefix)
+// bytes are prefix's, for the caller's own strings to share the
+// allocation.
+func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID, c *Create) Hash) (string, error) {
+	// The committed ids' bytes first, then one string of them all.
+	var localBuf [8]value.ContractID
+	var endBuf [8]int
+	locals, ends := localBuf[:0], endBuf[:0]
+	b := prefix
+	var err error
+	t.Walk(func(id NodeID, n Node, _ bool) bool { // suffixes' order
+		if c, ok := n.(*Create); ok {
+			if b, err = appendSuffixContractID(b, c.ContractID, unicum(id, c)); err != nil {
+				return false
+			}
+			locals, ends = append(locals, c.ContractID), append(ends, len(b))
+		}
+		return true
+	})
+	if err != nil {
+		return "", err
+	}
+	all := string(b)
+	var pairBuf [8][2]value.ContractID
+	s := suffixer{pairs: pairBuf[:0]}
+	start := len(prefix)
+	for i, local := range locals {
+		s.pairs = append(s.pairs, [2]value.ContractID{local, value.ContractID(all[start:ends[i]])})
+		start = ends[i]
+	}
+	if len(s.pairs) > len(pairBuf) {
+		s.m = s.asMap()
+	}
+	t.suffixInPlace(&s)
+	return all, nil
+}
+
+// suffixInPlace gives t's nodes their committed ids, s's (SuffixInPlace).
+func (t *Transaction) suffixInPlace(s *suffixer) {
 	if t.Nodes == nil {
 		t.Nodes = []Node{} // as Suffixed's copy
 	}
@@ -247,7 +311,6 @@ func (t *Transaction) SuffixInPlace(unicum func(node NodeID, c *Create) Hash) er
 			x.Result = res
 		}
 	}
-	return nil
 }
 
 // suffixes maps the ids of the contracts t creates to their committed
