@@ -416,6 +416,26 @@ func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
 	return appendContractRecord(make([]byte, 0, contractRecordSize(rec)+len(create)), rec, create)
 }
 
+// appendActiveRecord is appendContractRecord of the record the committer
+// writes for a contract it creates, active from offset created, without
+// building the record: contractRecord{SynchronizerID: sync, State:
+// contractActive, CreatedOffset: created, WorkflowID: workflowID}.
+func appendActiveRecord(dst []byte, sync string, created int64, workflowID string, create json.RawMessage) []byte {
+	o := newJSONObject(dst)
+	o.str("sync", sync)
+	o.plainStr("state", contractActive)
+	o.int("counter", 0)
+	o.int("co", created)
+	o.strOmit("wf", workflowID)
+	o.spliced("create", create)
+	return o.end()
+}
+
+// activeRecordSize is contractRecordSize of appendActiveRecord's record.
+func activeRecordSize(sync, workflowID string) int {
+	return 128 + len(sync) + len(contractActive) + len(workflowID)
+}
+
 // appendContractRecord appends encodeContractRecord's encoding to dst.
 func appendContractRecord(dst []byte, rec *contractRecord, create json.RawMessage) []byte {
 	o := newJSONObject(dst)

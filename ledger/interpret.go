@@ -915,13 +915,14 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		// another, the record is its bytes alone.
 		decoded := n.st.RendersLazily()
 		for i, nd := range it.created {
-			fields := contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
 			var raw []byte
 			if !deferred {
 				// Kept by the store alone (the active entries copy it):
-				// a pooled buffer, with room for the key after it.
+				// a pooled buffer, with room for the key after it. The
+				// record's encoding, without building the record.
 				create := it.createdJSON[i]
-				raw = appendContractRecord(store.ValueBuffer(contractRecordSize(&fields)+len(create)+len(store.PrefixContract)+len(nd.ContractID)), &fields, create)
+				raw = appendActiveRecord(store.ValueBuffer(activeRecordSize(sync, e.WorkflowID)+len(create)+len(store.PrefixContract)+len(nd.ContractID)),
+					sync, off, e.WorkflowID, create)
 			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
@@ -935,9 +936,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				t.SetPooled(b[end:len(b):len(b)], b[:end])
 				continue
 			}
-			rec := new(contractRecord)
-			*rec = fields
-			rec.Create = *nd
+			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID, Create: *nd}
 			if deferred {
 				setContractRecordLazy(t, rec, encodeCreatedRecord)
 			} else {

@@ -91,3 +91,25 @@ func TestCommittableIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendActiveRecordIsContractRecord pins appendActiveRecord, which
+// writes the committer's record of a created contract without building
+// it, to appendContractRecord of that record, and activeRecordSize to
+// contractRecordSize.
+func TestAppendActiveRecordIsContractRecord(t *testing.T) {
+	create := []byte(`{"id":0,"cid":"00ab"}`)
+	for _, sync := range []string{"sync::1220ab", `we"ird<&>`} {
+		for _, wf := range []string{"", "wf-1", `w"f`} {
+			for _, off := range []int64{0, 1, 1 << 40} {
+				rec := contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: wf}
+				want := appendContractRecord([]byte("x"), &rec, create)
+				if got := appendActiveRecord([]byte("x"), sync, off, wf, create); !bytes.Equal(got, want) {
+					t.Errorf("appendActiveRecord = %s, want %s", got, want)
+				}
+				if got, want := activeRecordSize(sync, wf), contractRecordSize(&rec); got != want {
+					t.Errorf("activeRecordSize = %d, want %d", got, want)
+				}
+			}
+		}
+	}
+}
