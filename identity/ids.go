@@ -3,12 +3,12 @@ package identity
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"strings"
 
 	"github.com/ledgernode/ledgernode/apierr"
 	"github.com/ledgernode/ledgernode/daml/lf"
+	"github.com/ledgernode/ledgernode/internal/lowerhex"
 )
 
 // Limits of Canton's identifier kinds (UniqueIdentifier in Canton's
@@ -46,8 +46,20 @@ func CantonHashHex(purpose HashPurpose, data []byte) string {
 	sum := cantonSum(purpose, data)
 	var out [4 + 2*sha256.Size]byte
 	copy(out[:], "1220")
-	hex.Encode(out[4:], sum[:])
+	lowerhex.Encode32((*[64]byte)(out[4:]), &sum)
 	return string(out[:])
+}
+
+// AppendCantonHashHexOf appends CantonHashHex(purpose, msg[4:]) to dst,
+// for a msg whose first four bytes the caller left for the purpose, which
+// are overwritten: msg itself is hashed, not a copy of it.
+func AppendCantonHashHexOf(dst []byte, purpose HashPurpose, msg []byte) []byte {
+	binary.BigEndian.PutUint32(msg, uint32(purpose))
+	sum := sha256.Sum256(msg)
+	var h [2 * sha256.Size]byte
+	lowerhex.Encode32(&h, &sum)
+	dst = append(dst, "1220"...)
+	return append(dst, h[:]...)
 }
 
 // cantonSum is the SHA-256 of CantonHash: of a copy of the purpose and

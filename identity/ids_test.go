@@ -67,3 +67,17 @@ func TestCantonHashForms(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendCantonHashHexOf: AppendCantonHashHexOf appends CantonHashHex
+// of the message after its four bytes left for the purpose.
+func TestAppendCantonHashHexOf(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 100, 508, 509, 4000} {
+		data := bytes.Repeat([]byte{byte(n)}, n)
+		msg := append([]byte{9, 9, 9, 9}, data...)
+		want := "x" + CantonHashHex(PurposePublicKeyFingerprint, data)
+		if got := string(AppendCantonHashHexOf([]byte("x"), PurposePublicKeyFingerprint, msg)); got != want {
+			t.Errorf("%d bytes: AppendCantonHashHexOf %s, want %s", n, got, want)
+		}
+	}
+}

@@ -85,6 +85,20 @@ const binlogV1 = 0x01
 // index; 0 is any other kind, written as a string).
 var kindCodes = [...]string{1: kindTransaction, 2: kindReassignment, 3: kindTopology}
 
+// kindCode is the index of kind in kindCodes (0 when it has none), by a
+// switch rather than a search of the list.
+func kindCode(kind string) byte {
+	switch kind {
+	case kindTransaction:
+		return 1
+	case kindReassignment:
+		return 2
+	case kindTopology:
+		return 3
+	}
+	return 0
+}
+
 // Entry flags: which optional members are present.
 const (
 	entCommandID = 1 << iota
@@ -165,6 +179,15 @@ func (w *binEncoder) note(ss ...string) {
 	}
 }
 
+// notePlainIf notes s, known to be plain when plain: its size alone.
+func (w *binEncoder) notePlainIf(plain bool, s string) {
+	if plain {
+		w.size += len(s)
+		return
+	}
+	w.note(s)
+}
+
 // encode returns the stored form of an entry: the binary form, or the
 // JSON one (encodeJSON) for an entry with topology events. The nodes are
 // encoded from e.Nodes.
@@ -185,15 +208,21 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	raws := rawsBuf[:0]
 	var w binEncoder
 	w.size = 32
-	w.note(e.UpdateID, e.CommandID, e.WorkflowID, e.EffectiveAt, e.RecordTime, e.SynchronizerID, e.UserID, e.SubmissionID, e.Kind)
+	w.note(e.CommandID, e.WorkflowID, e.SynchronizerID, e.UserID, e.SubmissionID, e.Kind)
+	// The strings the submission path made (ownIDs, wireTimes) are
+	// plain: only their sizes are noted.
+	w.notePlainIf(e.ownIDs, e.UpdateID)
+	w.notePlainIf(e.wireTimes, e.EffectiveAt)
+	w.notePlainIf(e.wireTimes, e.RecordTime)
 	w.countList(e.ActAs)
 	for i := range e.Nodes {
-		raws = w.countNode(raws, &e.Nodes[i], e.rawsStored)
+		n := &e.Nodes[i]
+		raws = w.countNode(raws, n, e.rawsStored, e.ownIDs && !n.Exercise, e.wireTimes && n.CreatedAt == e.EffectiveAt)
 	}
 	if e.Reassign != nil {
 		w.size += 32
 		w.note(e.Reassign.ReassignmentID, e.Reassign.Source, e.Reassign.Target, e.Reassign.Submitter)
-		raws = w.countNode(raws, &e.Reassign.Contract, false)
+		raws = w.countNode(raws, &e.Reassign.Contract, false, false, false)
 	}
 	w.ascii = !w.notPlain // every string str writes was noted above
 	rawLen := 0
@@ -208,27 +237,16 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 		w.b = append(w.b, r...)
 	}
 
-	code := byte(0)
-	for c, k := range kindCodes {
-		if c > 0 && k == e.Kind {
-			code = byte(c)
-		}
-	}
+	code := kindCode(e.Kind)
 	w.b = append(w.b, code)
 	if code == 0 {
 		w.str(e.Kind)
 	}
-	var flags uint64
-	for _, f := range []struct {
-		on   bool
-		flag uint64
-	}{{e.CommandID != "", entCommandID}, {e.WorkflowID != "", entWorkflowID}, {e.EffectiveAt != "", entEffectiveAt},
-		{e.storesNodes(), entNodes}, {e.Reassign != nil, entReassign}, {e.UserID != "", entUserID},
-		{len(e.ActAs) > 0, entActAs}, {e.SubmissionID != "", entSubmissionID}, {!w.notPlain && e.plainForms(), entPlain}} {
-		if f.on {
-			flags |= f.flag
-		}
-	}
+	flags := flagIf(e.CommandID != "", entCommandID) | flagIf(e.WorkflowID != "", entWorkflowID) |
+		flagIf(e.EffectiveAt != "", entEffectiveAt) | flagIf(e.storesNodes(), entNodes) |
+		flagIf(e.Reassign != nil, entReassign) | flagIf(e.UserID != "", entUserID) |
+		flagIf(len(e.ActAs) > 0, entActAs) | flagIf(e.SubmissionID != "", entSubmissionID) |
+		flagIf(!w.notPlain && e.plainForms(), entPlain)
 	w.uint(flags)
 	w.int(e.Offset)
 	w.str(e.UpdateID)
@@ -304,10 +322,13 @@ func (w *binEncoder) countList(l []string) {
 
 // countNode notes a node's lists and size and appends its raw members'
 // stored forms to raws, ahead of its encoding; stored says they are
-// (logEntry.rawsStored).
-func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored bool) [][]byte {
+// (logEntry.rawsStored), plainCID and plainAt that its ContractID and
+// CreatedAt are plain (logEntry.ownIDs, wireTimes).
+func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plainCID, plainAt bool) [][]byte {
 	w.size += 48
-	w.note(n.ContractID, n.TemplateID, n.PackageName, n.CreatedAt, n.Choice, n.InterfaceID)
+	w.note(n.TemplateID, n.PackageName, n.Choice, n.InterfaceID)
+	w.notePlainIf(plainCID, n.ContractID)
+	w.notePlainIf(plainAt, n.CreatedAt)
 	if stored {
 		raws = append(raws, n.Argument)
 		for _, r := range [...][]byte{n.Key, n.Result} {
@@ -342,20 +363,14 @@ func appendStoredRaw(raws [][]byte, raw []byte, omitEmpty bool) [][]byte {
 // node writes a node, its raw members' lengths those of raws, in the
 // order countNode noted them, and returns the raws of the nodes after.
 func (w *binEncoder) node(n *txNode, raws [][]byte) [][]byte {
-	var flags uint64
-	for _, f := range []struct {
-		on   bool
-		flag uint64
-	}{{n.Exercise, ndExercise}, {n.Consuming, ndConsuming}, {n.Transient, ndTransient}, {n.Archives, ndArchives},
-		{n.Engine, ndEngine}, {len(n.Signatories) > 0, ndSignatories}, {len(n.Observers) > 0, ndObservers},
-		{n.CreatedAt != "", ndCreatedAt}, {len(n.Stakeholders) > 0, ndStakeholders}, {n.Choice != "", ndChoice},
-		{len(n.Acting) > 0, ndActing}, {len(n.Witnesses) > 0, ndWitnesses}, {n.LastDescendant != 0, ndLastDescendant},
-		{len(n.Key) > 0, ndKey}, {len(n.Maintainers) > 0, ndMaintainers}, {len(n.Result) > 0, ndResult},
-		{len(n.ChoiceObservers) > 0, ndChoiceObservers}, {n.InterfaceID != "", ndInterfaceID}} {
-		if f.on {
-			flags |= f.flag
-		}
-	}
+	flags := flagIf(n.Exercise, ndExercise) | flagIf(n.Consuming, ndConsuming) | flagIf(n.Transient, ndTransient) |
+		flagIf(n.Archives, ndArchives) | flagIf(n.Engine, ndEngine) | flagIf(len(n.Signatories) > 0, ndSignatories) |
+		flagIf(len(n.Observers) > 0, ndObservers) | flagIf(n.CreatedAt != "", ndCreatedAt) |
+		flagIf(len(n.Stakeholders) > 0, ndStakeholders) | flagIf(n.Choice != "", ndChoice) |
+		flagIf(len(n.Acting) > 0, ndActing) | flagIf(len(n.Witnesses) > 0, ndWitnesses) |
+		flagIf(n.LastDescendant != 0, ndLastDescendant) | flagIf(len(n.Key) > 0, ndKey) |
+		flagIf(len(n.Maintainers) > 0, ndMaintainers) | flagIf(len(n.Result) > 0, ndResult) |
+		flagIf(len(n.ChoiceObservers) > 0, ndChoiceObservers) | flagIf(n.InterfaceID != "", ndInterfaceID)
 	w.uint(flags)
 	w.int(int64(n.ID))
 	w.str(n.ContractID)
@@ -385,6 +400,14 @@ func (w *binEncoder) node(n *txNode, raws [][]byte) [][]byte {
 	w.listIf(flags&ndChoiceObservers != 0, n.ChoiceObservers)
 	w.strIf(flags&ndInterfaceID != 0, n.InterfaceID)
 	return raws
+}
+
+// flagIf is flag when on, else 0.
+func flagIf(on bool, flag uint64) uint64 {
+	if on {
+		return flag
+	}
+	return 0
 }
 
 // uint writes an unsigned varint (encoding/binary's form, which the

@@ -125,6 +125,12 @@ func (s *submission) changeKey() string {
 // id — the hex SHA-256 of the JSON array [user, sorted actAs, command id]
 // as json.Marshal writes it (the keys already stored depend on it).
 func changeID(userID string, actAs []string, commandID string) string {
+	h := changeIDSum(userID, actAs, commandID)
+	return hexString(h[:])
+}
+
+// changeIDSum is the SHA-256 sum changeID writes in hex.
+func changeIDSum(userID string, actAs []string, commandID string) [sha256.Size]byte {
 	acts := actAs
 	if !slices.IsSorted(acts) {
 		acts = slices.Sorted(slices.Values(acts))
@@ -145,8 +151,7 @@ func changeID(userID string, actAs []string, commandID string) string {
 	b = append(b, ',')
 	b = appendJSONString(b, commandID)
 	b = append(b, ']')
-	h := sha256.Sum256(b)
-	return hexString(h[:])
+	return sha256.Sum256(b)
 }
 
 // checkDuplicate fails with DUPLICATE_COMMAND when the command was accepted

@@ -123,6 +123,10 @@ type jsonObject struct {
 	nrefs    int
 	// copied counts the raw members noted as not written as they are.
 	copied int
+	// own says the nodes written are committable's
+	// (encodeOwnNodesInto): their strings known to need no escaping are
+	// written without a look.
+	own bool
 }
 
 // rawRef is a raw JSON member v written as it is at b[start:end].
@@ -149,6 +153,16 @@ func (o *jsonObject) key(k string) {
 func (o *jsonObject) str(k, v string) {
 	o.key(k)
 	o.b = appendJSONString(o.b, v)
+}
+
+// plainStr is str for a string known to need no escaping in JSON
+// (jsontext.AppendString would write it as it is): the node's own ids and
+// times (encodeOwnNodesInto, appendOwnTo).
+func (o *jsonObject) plainStr(k, v string) {
+	o.key(k)
+	o.b = append(o.b, '"')
+	o.b = append(o.b, v...)
+	o.b = append(o.b, '"')
 }
 
 // strOmit is a string member with omitempty.
@@ -232,9 +246,10 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 // appendTxNodeRefs is appendTxNode noting the raw members it writes as
 // they are, appended to refs, and copying the others (jsonObject's
 // rawRef); asIs says it wrote every one as it is.
-func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) (out []byte, _ []rawRef, asIs bool) {
+// With own, n is one of committable's nodes (encodeOwnNodesInto).
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef, own bool) (out []byte, _ []rawRef, asIs bool) {
 	o := newJSONObject(dst)
-	o.noteRefs = true
+	o.noteRefs, o.own = true, own
 	o.txNode(n)
 	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0
 }
@@ -243,13 +258,21 @@ func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef) (out []byte, _ []raw
 func (o *jsonObject) txNode(n *txNode) {
 	o.int("id", int64(n.ID))
 	o.trueOmit("x", n.Exercise)
-	o.str("cid", n.ContractID)
+	if o.own && !n.Exercise {
+		o.plainStr("cid", n.ContractID)
+	} else {
+		o.str("cid", n.ContractID)
+	}
 	o.str("tid", n.TemplateID)
 	o.str("pn", n.PackageName)
 	o.rawRef("arg", &n.Argument)
 	o.strsOmit("sig", n.Signatories)
 	o.strsOmit("obs", n.Observers)
-	o.strOmit("at", n.CreatedAt)
+	if o.own && n.CreatedAt != "" {
+		o.plainStr("at", n.CreatedAt)
+	} else {
+		o.strOmit("at", n.CreatedAt)
+	}
 	o.strsOmit("stk", n.Stakeholders)
 	o.strOmit("ch", n.Choice)
 	o.trueOmit("cons", n.Consuming)
@@ -393,6 +416,26 @@ func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
 	return appendContractRecord(make([]byte, 0, contractRecordSize(rec)+len(create)), rec, create)
 }
 
+// appendActiveRecord is appendContractRecord of the record the committer
+// writes for a contract it creates, active from offset created, without
+// building the record: contractRecord{SynchronizerID: sync, State:
+// contractActive, CreatedOffset: created, WorkflowID: workflowID}.
+func appendActiveRecord(dst []byte, sync string, created int64, workflowID string, create json.RawMessage) []byte {
+	o := newJSONObject(dst)
+	o.str("sync", sync)
+	o.plainStr("state", contractActive)
+	o.int("counter", 0)
+	o.int("co", created)
+	o.strOmit("wf", workflowID)
+	o.spliced("create", create)
+	return o.end()
+}
+
+// activeRecordSize is contractRecordSize of appendActiveRecord's record.
+func activeRecordSize(sync, workflowID string) int {
+	return 128 + len(sync) + len(contractActive) + len(workflowID)
+}
+
 // appendContractRecord appends encodeContractRecord's encoding to dst.
 func appendContractRecord(dst []byte, rec *contractRecord, create json.RawMessage) []byte {
 	o := newJSONObject(dst)
@@ -413,5 +456,15 @@ func (d *dedupRecord) appendTo(dst []byte) []byte {
 	o.int("o", d.Offset)
 	o.str("u", d.UpdateID)
 	o.str("at", d.At)
+	return o.end()
+}
+
+// appendOwnTo is appendTo for the committer's record, whose UpdateID
+// (txUpdateID's, "1220" and hex) and At (formatTime's) need no escaping.
+func (d *dedupRecord) appendOwnTo(dst []byte) []byte {
+	o := newJSONObject(dst)
+	o.int("o", d.Offset)
+	o.plainStr("u", d.UpdateID)
+	o.plainStr("at", d.At)
 	return o.end()
 }

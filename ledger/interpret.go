@@ -151,7 +151,9 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 		if err := n.checkPartiesKnown(t, s.c.ActAs, run.res.Transaction); err != nil {
 			return err
 		}
-		out, err = n.committable(run.res, run.pkgs, s, run.let, run.seed)
+		// Nothing reads run.res afterwards: its transaction is suffixed
+		// in place.
+		out, err = n.committableOf(run.res, true, run.pkgs, s, run.let, run.seed)
 		return err
 	})
 	if err != nil {
@@ -523,22 +525,53 @@ func intersects(a, b []string) bool {
 // once in the form the readers need, and the effects on the contract
 // store.
 func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
+	return n.committableOf(res, false, pkgs, s, let, seed)
+}
+
+// committableOf is committable; with owned, the caller drops res once it
+// returns, so the transaction is suffixed in place rather than copied.
+func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *submission, let time.Time, seed [32]byte) (*interpreted, error) {
 	c, sync := s.c, s.sync
-	at := formatTime(let)
-	updateID := txUpdateID(n.participantID, seed, c.UserID, c.CommandID, at)
-	t, err := res.Transaction.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	t := res.Transaction
+	var at, updateID string
+	var err error
+	if owned {
+		at, updateID, err = n.committableIDs(s, let, seed, t)
+	} else if at, updateID, err = n.committableIDs(s, let, seed, nil); err == nil {
+		t, err = t.Suffixed(func(node tx.NodeID, _ *tx.Create) tx.Hash { return tx.UnicumOf(updateID, node) })
+	}
 	if err != nil {
 		return nil, apierr.InternalError.Wrap(err, "suffixing the transaction's contract ids")
 	}
 	n.tracker.interpreted(s, t) // command_status.go
-	e := &logEntry{Kind: kindTransaction, CommandID: c.CommandID, WorkflowID: c.WorkflowID, EffectiveAt: at,
-		SynchronizerID: sync, UserID: c.UserID, ActAs: s.actAs(), SubmissionID: c.SubmissionID, UpdateID: updateID}
+	// The interpreted, its entry and the node of a one-node transaction
+	// (a create command's) are one allocation: the submission drops them
+	// together (a deferred entry's render keeps the entry, and with it
+	// the rest, until its first read).
+	var out *interpreted
+	var e *logEntry
+	var nodesBuf []txNode
+	if len(t.Nodes) == 1 {
+		x := &struct {
+			it    interpreted
+			e     logEntry
+			nodes [1]txNode
+		}{}
+		out, e, nodesBuf = &x.it, &x.e, x.nodes[:]
+	} else {
+		out, e = new(interpreted), new(logEntry)
+	}
+	// e is new, all zero: its members are set one by one (a literal
+	// assigned to *e would be built whole, then copied).
+	e.Kind, e.CommandID, e.WorkflowID, e.EffectiveAt = kindTransaction, c.CommandID, c.WorkflowID, at
+	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
+	e.UpdateID, e.ownIDs = updateID, true
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
 	if s.deferJSON {
 		deferred = &deferredEvents{pkgs: pkgs, tx: t, createdAt: at}
 	}
-	nodes, err := pkgs.eventNodes(r, t, at, s.mode == ideMode, deferred)
+	nodes, err := pkgs.eventNodesInto(nodesBuf, r, t, at, s.mode == ideMode, deferred)
 	if err != nil {
 		pkgs.putRenderer(r)
 		return nil, err
@@ -559,17 +592,19 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored = encodeNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
-	e.readers = e.parties()
+	if e.readers = e.createReaders(t); e.readers == nil {
+		e.readers = e.parties()
+	}
 	// The engine's effects, of the transaction before its ids were
 	// suffixed: its inputs and archived contracts are not created by it,
 	// so suffixing left them as they were (WithSuffixes maps only the
 	// created ids).
 	eff := &res.Effects
-	out := &interpreted{entry: e, view: pkgs, tx: t, let: let}
+	out.entry, out.view, out.tx, out.let = e, pkgs, t, let // out is new, all zero
 	out.created, out.createdJSON, out.packages = out.oneCreated[:0], out.oneCreatedJSON[:0], out.onePackage[:0]
 	if len(eff.Archived) > 0 {
 		out.archived = make(map[string]bool, len(eff.Archived))
@@ -632,6 +667,49 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 	return out, nil
 }
 
+// createReaders returns e.parties() without building it when e's only
+// node is the create of a contract whose witnesses are its stakeholders
+// (a create command's transaction, t): the stakeholders of t's Create
+// node, when they are the sorted set of the node's signatories and
+// observers that parties() would build. Else it returns nil.
+func (e *logEntry) createReaders(t *tx.Transaction) []string {
+	if len(e.Nodes) != 1 || e.Reassign != nil || len(e.Topology) != 0 {
+		return nil
+	}
+	n := &e.Nodes[0]
+	if n.Exercise || !n.Engine || n.Witnesses != nil || n.ID < 0 || int(n.ID) >= len(t.Nodes) {
+		return nil
+	}
+	c, ok := t.Nodes[n.ID].(*tx.Create)
+	if !ok || len(c.Stakeholders) == 0 || !strictlySorted(c.Stakeholders) {
+		return nil
+	}
+	// The stakeholders are the merge of the node's signatories and
+	// observers (sorted sets too), a party in both listed once: each is
+	// the next of either, and both are used up.
+	sigs, obs := n.Signatories, n.Observers
+	if !strictlySorted(sigs) || !strictlySorted(obs) {
+		return nil
+	}
+	i, j := 0, 0
+	for _, p := range c.Stakeholders {
+		next := false
+		if i < len(sigs) && sigs[i] == p {
+			i, next = i+1, true
+		}
+		if j < len(obs) && obs[j] == p {
+			j, next = j+1, true
+		}
+		if !next {
+			return nil
+		}
+	}
+	if i != len(sigs) || j != len(obs) {
+		return nil
+	}
+	return c.Stakeholders
+}
+
 // eventNodes renders the transaction's events (Create and Exercise nodes
 // outside Rollbacks, as Canton's
 // TransactionTraversalUtils.executionOrderTraversalForIngestion indexes
@@ -650,9 +728,18 @@ func (n *Node) committable(res *engine.Result, pkgs *pkgView, s *submission, let
 // and their values noted in deferred, which renders them at the first
 // read of the entry (deferredEvents.render).
 func (v *pkgView) eventNodes(r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
+	return v.eventNodesInto(nil, r, t, createdAt, seed, deferred)
+}
+
+// eventNodesInto is eventNodes with the nodes in dst's array when they
+// fit (a caller's, allocated with the entry).
+func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transaction, createdAt string, seed bool, deferred *deferredEvents) ([]txNode, error) {
 	var evBuf [4]tx.Event // the events of a small transaction
 	evs := t.AppendEvents(evBuf[:0], nil, tx.LedgerEffects)
-	out := make([]txNode, 0, len(evs))
+	out := dst[:0]
+	if cap(out) < len(evs) {
+		out = make([]txNode, 0, len(evs))
+	}
 	// The nodes' values are rendered into r's buffer, one after the
 	// other; as it grows, the values rendered before stay in the old
 	// one. They refer to r's buffers until encodeNodes.
@@ -828,13 +915,14 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		// another, the record is its bytes alone.
 		decoded := n.st.RendersLazily()
 		for i, nd := range it.created {
-			fields := contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID}
 			var raw []byte
 			if !deferred {
 				// Kept by the store alone (the active entries copy it):
-				// a pooled buffer, with room for the key after it.
+				// a pooled buffer, with room for the key after it. The
+				// record's encoding, without building the record.
 				create := it.createdJSON[i]
-				raw = appendContractRecord(store.ValueBuffer(contractRecordSize(&fields)+len(create)+len(store.PrefixContract)+len(nd.ContractID)), &fields, create)
+				raw = appendActiveRecord(store.ValueBuffer(activeRecordSize(sync, e.WorkflowID)+len(create)+len(store.PrefixContract)+len(nd.ContractID)),
+					sync, off, e.WorkflowID, create)
 			}
 			if err := cur.indexKey(t, nd, off, true); err != nil {
 				return nil, err
@@ -848,9 +936,7 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 				t.SetPooled(b[end:len(b):len(b)], b[:end])
 				continue
 			}
-			rec := new(contractRecord)
-			*rec = fields
-			rec.Create = *nd
+			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID, Create: *nd}
 			if deferred {
 				setContractRecordLazy(t, rec, encodeCreatedRecord)
 			} else {
@@ -874,11 +960,13 @@ func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, err
 		if n.dedup != nil {
 			n.dedup.add(change) // before the record can be read (checkDuplicate)
 		}
-		// Its key (store.DedupKey) and value share one allocation.
-		b := store.AppendDedupKey(make([]byte, 0, len(store.PrefixDedup)+len(change)+dedup.size()), change)
+		// Its key (store.DedupKey) and value share a pooled buffer, which
+		// the store reuses once committed.
+		b := store.AppendDedupKey(store.ValueBuffer(len(store.PrefixDedup)+len(change)+dedup.size()), change)
 		keyEnd := len(b)
-		b = dedup.appendTo(b)
+		b = dedup.appendOwnTo(b)
 		t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
+		t.Pool(b)
 		return e, nil
 	})
 	if err != nil {
@@ -904,6 +992,19 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
+	return encodeNodesWith(nodes, buf, false)
+}
+
+// encodeOwnNodesInto is encodeNodesInto for committable's nodes: the
+// created nodes' contract ids (SuffixContractID's, hex) and every
+// CreatedAt (formatTime's) need no escaping, and are written without a
+// look.
+func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
+	return encodeNodesWith(nodes, buf, true)
+}
+
+// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto.
+func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
@@ -928,7 +1029,7 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 			out = append(out, ',')
 		}
 		var nodeAsIs bool
-		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs)
+		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs, own)
 		asIs = asIs && nodeAsIs
 		ends[i] = len(out)
 	}

@@ -53,6 +53,10 @@ type logEntry struct {
 	// RecordTime are formatTime's of times wireInstant accepts: set by
 	// the submission path, which the encoder then spares checking them.
 	rawsStored, wireTimes bool
+	// ownIDs says UpdateID is txUpdateID's and the created nodes'
+	// ContractIDs SuffixContractID's, lowercase hex (set by the
+	// submission path, which the encoder then spares checking them).
+	ownIDs bool
 	// raw, when set, is the stored form the entry was decoded from, lent,
 	// with its names not interned (scanRawNames).
 	raw []byte

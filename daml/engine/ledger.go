@@ -253,7 +253,11 @@ func (e *Engine) takeRun() *submitRun {
 // stays of the submission: its context, store, values and stacked
 // frames (a failed run leaves frames on the stack) are dropped.
 func (e *Engine) keepRun(r *submitRun) {
-	*r = submitRun{m: Machine{machineFrames: r.m.machineFrames}}
+	// Cleared in place (a composite literal assigned to *r would be
+	// built whole, then copied).
+	mf := r.m.machineFrames
+	*r = submitRun{}
+	r.m.machineFrames = mf
 	e.frames.Put(r)
 }
 
@@ -767,8 +771,9 @@ func (m *Machine) finishCreate(t lf.TypeConID, arg Value, lv value.Value, sigs, 
 	}
 	node := b.Local(lcid)
 	cid := ContractID(lcid)
-	c := m.tx.newCreated()
-	*c = contractInfo{id: cid, templateID: t, arg: arg, signatories: node.Signatories, stakeholders: node.Stakeholders, local: true}
+	c := m.tx.newCreated() // all zero: set member by member
+	c.id, c.templateID, c.arg, c.local = cid, t, arg, true
+	c.signatories, c.stakeholders = node.Signatories, node.Stakeholders
 	m.tx.put(c)
 	if key != nil {
 		m.tx.keyed = append(m.tx.keyed, cid)

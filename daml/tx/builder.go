@@ -435,9 +435,9 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 	if in.Key != nil {
 		key = &KeyWithMaintainers{Key: in.Key.Key, Maintainers: sortedSet(in.Key.Maintainers)}
 	}
-	node := &x.node
-	*node = Create{ContractID: cid, PackageName: in.PackageName, TemplateID: in.TemplateID, Arg: in.Arg,
-		Signatories: sigs, Stakeholders: stk, Key: key, Version: nodeVersion(key != nil)}
+	node := &x.node // new, all zero: set member by member
+	node.ContractID, node.PackageName, node.TemplateID, node.Arg = cid, in.PackageName, in.TemplateID, in.Arg
+	node.Signatories, node.Stakeholders, node.Key, node.Version = sigs, stk, key, nodeVersion(key != nil)
 	nid := NodeID(len(b.nodes))
 	if err := authorizeCreate(nid, node, b.ctx.authorizers); err != nil {
 		return "", err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/lowerhex"
 )
 
 // String returns the hash in lowercase hex.
@@ -47,25 +48,28 @@ func (h hmacData) sum(key Hash) Hash {
 	} else {
 		buf = make([]byte, n)
 	}
-	hmacPad(buf[:block], key, 0x36)
+	hmacPad((*[block]byte)(buf), &key, 0x36)
 	copy(buf[block:], h)
 	inner := sha256.Sum256(buf)
 	var outer [block + sha256.Size]byte
-	hmacPad(outer[:block], key, 0x5c)
+	hmacPad((*[block]byte)(outer[:]), &key, 0x5c)
 	copy(outer[block:], inner[:])
 	return sha256.Sum256(outer[:])
 }
 
 // hmacPad sets the 64-byte block dst to the key, zero-padded, XOR pad in
-// every byte (HMAC's inner or outer key block), eight bytes at a time.
-func hmacPad(dst []byte, key Hash, pad byte) {
+// every byte (HMAC's inner or outer key block), eight bytes at a time, at
+// constant offsets into arrays (no bounds checks).
+func hmacPad(dst *[64]byte, key *Hash, pad byte) {
 	p := uint64(pad) * 0x0101010101010101
-	for i := 0; i < len(key); i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(key[i:])^p)
-	}
-	for i := len(key); i < len(dst); i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:], p)
-	}
+	binary.LittleEndian.PutUint64(dst[0:8], binary.LittleEndian.Uint64(key[0:8])^p)
+	binary.LittleEndian.PutUint64(dst[8:16], binary.LittleEndian.Uint64(key[8:16])^p)
+	binary.LittleEndian.PutUint64(dst[16:24], binary.LittleEndian.Uint64(key[16:24])^p)
+	binary.LittleEndian.PutUint64(dst[24:32], binary.LittleEndian.Uint64(key[24:32])^p)
+	binary.LittleEndian.PutUint64(dst[32:40], p)
+	binary.LittleEndian.PutUint64(dst[40:48], p)
+	binary.LittleEndian.PutUint64(dst[48:56], p)
+	binary.LittleEndian.PutUint64(dst[56:64], p)
 }
 
 // TransactionSeed derives the transaction seed from the participant's
@@ -112,25 +116,10 @@ func LocalContractID(discriminator Hash) value.ContractID {
 	return value.ContractID(string(b[:]))
 }
 
-// hexPairs holds the two lowercase hex digits of every byte value.
-var hexPairs = func() (t [256][2]byte) {
-	const digits = "0123456789abcdef"
-	for i := range t {
-		t[i] = [2]byte{digits[i>>4], digits[i&15]}
-	}
-	return t
-}()
-
-// encodeHash writes h in lowercase hex to dst[:64], a pair of digits per
-// byte from a table (hex.Encode's per-digit work is the larger part of
-// LocalContractID and SuffixContractID).
-func encodeHash(dst []byte, h *Hash) {
-	dst = dst[:2*len(h)]
-	for i, v := range h {
-		p := hexPairs[v]
-		dst[2*i], dst[2*i+1] = p[0], p[1]
-	}
-}
+// encodeHash writes h in lowercase hex to dst[:64] (lowerhex: hex.Encode's
+// per-digit work was the larger part of LocalContractID and
+// SuffixContractID).
+func encodeHash(dst []byte, h *Hash) { lowerhex.Encode32((*[64]byte)(dst), (*[32]byte)(h)) }
 
 // suffixV1Prefix starts Canton's V1 suffix: the "ca12" version of an
 // authenticated contract id, then the multihash header of a SHA-256
@@ -161,28 +150,24 @@ func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, erro
 	return value.ContractID(string(b[:])), nil
 }
 
+// appendSuffixContractID appends SuffixContractID(cid, unicum) to dst.
+func appendSuffixContractID(dst []byte, cid value.ContractID, unicum Hash) ([]byte, error) {
+	if !isLocalV1(cid) {
+		return dst, notLocalV1(cid)
+	}
+	var h [2 * len(Hash{})]byte
+	encodeHash(h[:], &unicum)
+	dst = append(dst, cid...)
+	dst = append(dst, suffixV1PrefixHex...)
+	return append(dst, h[:]...), nil
+}
+
 // isLocalV1 reports whether cid is the text form of a local V1 contract
 // id: "00" and 64 lowercase hex digits (what lf.ParseContractID accepts
 // as a V1 id without a suffix).
 func isLocalV1(cid value.ContractID) bool {
-	if len(cid) != localV1Len || cid[0] != '0' || cid[1] != '0' {
-		return false
-	}
-	ok := byte(1)
-	for i := 2; i < len(cid); i++ {
-		ok &= isLowerHex[cid[i]]
-	}
-	return ok == 1
+	return len(cid) == localV1Len && cid[0] == '0' && cid[1] == '0' && lowerhex.Valid64(string(cid[2:]))
 }
-
-// isLowerHex is 1 for the lowercase hex digits, else 0: isLocalV1 checks
-// a character with a load and an AND.
-var isLowerHex = func() (t [256]byte) {
-	for _, c := range "0123456789abcdef" {
-		t[c] = 1
-	}
-	return t
-}()
 
 // notLocalV1 returns the error of SuffixContractID on an id that is not
 // a local V1 id: lf.ParseContractID's when it is no contract id at all.
@@ -208,6 +193,14 @@ func IsLocalContractID(cid value.ContractID) bool {
 func UnicumOf(updateID string, node NodeID) Hash {
 	var buf [128]byte
 	return sha256.Sum256(newHMACData(buf[:]).str(updateID).int32(int32(node)))
+}
+
+// UnicumOfBytes is UnicumOf of an update id given as bytes.
+func UnicumOfBytes(updateID []byte, node NodeID) Hash {
+	var buf [128]byte
+	h := newHMACData(buf[:]).int32(int32(len(updateID))) // str's encoding
+	h = append(h, updateID...)
+	return sha256.Sum256(h.int32(int32(node)))
 }
 
 // WithSuffixes returns the transaction with every contract it creates
@@ -237,6 +230,87 @@ func (t *Transaction) Suffixed(unicum func(node NodeID, c *Create) Hash) (*Trans
 		return nil, err
 	}
 	return t.mapWith(&s), nil
+}
+
+// SuffixInPlace is Suffixed on t itself, for a transaction nothing else
+// refers to (the engine's Result's, say, which its caller owns): t's
+// nodes take their committed ids, and the values that hold one are
+// replaced (never changed in place), which saves Suffixed's copies of the
+// transaction and of its Create and Exercise nodes. On an error t is
+// left as it was.
+func (t *Transaction) SuffixInPlace(unicum func(node NodeID, c *Create) Hash) error {
+	var buf [8][2]value.ContractID
+	s, err := t.suffixes(unicum, buf[:0])
+	if err != nil {
+		return err
+	}
+	t.suffixInPlace(&s)
+	return nil
+}
+
+// SuffixInPlaceAfter is SuffixInPlace with the committed ids made in one
+// string after prefix's bytes, which it returns: its first len(prefix)
+// bytes are prefix's, for the caller's own strings to share the
+// allocation.
+func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID, c *Create) Hash) (string, error) {
+	// The committed ids' bytes first, then one string of them all.
+	var localBuf [8]value.ContractID
+	var endBuf [8]int
+	locals, ends := localBuf[:0], endBuf[:0]
+	b := prefix
+	var err error
+	t.Walk(func(id NodeID, n Node, _ bool) bool { // suffixes' order
+		if c, ok := n.(*Create); ok {
+			if b, err = appendSuffixContractID(b, c.ContractID, unicum(id, c)); err != nil {
+				return false
+			}
+			locals, ends = append(locals, c.ContractID), append(ends, len(b))
+		}
+		return true
+	})
+	if err != nil {
+		return "", err
+	}
+	all := string(b)
+	var pairBuf [8][2]value.ContractID
+	s := suffixer{pairs: pairBuf[:0]}
+	start := len(prefix)
+	for i, local := range locals {
+		s.pairs = append(s.pairs, [2]value.ContractID{local, value.ContractID(all[start:ends[i]])})
+		start = ends[i]
+	}
+	if len(s.pairs) > len(pairBuf) {
+		s.m = s.asMap()
+	}
+	t.suffixInPlace(&s)
+	return all, nil
+}
+
+// suffixInPlace gives t's nodes their committed ids, s's (SuffixInPlace).
+func (t *Transaction) suffixInPlace(s *suffixer) {
+	if t.Nodes == nil {
+		t.Nodes = []Node{} // as Suffixed's copy
+	}
+	for _, n := range t.Nodes {
+		switch x := n.(type) {
+		case *Create:
+			x.ContractID, x.Arg, x.Key = s.cid(x.ContractID), s.value(x.Arg), s.key(x.Key)
+		case *Fetch:
+			x.ContractID, x.Key = s.cid(x.ContractID), s.key(x.Key)
+		case *Exercise:
+			x.TargetID, x.ChosenValue, x.Key = s.cid(x.TargetID), s.value(x.ChosenValue), s.key(x.Key)
+			if x.Result != nil {
+				x.Result = s.value(x.Result)
+			}
+		case *QueryByKey:
+			x.Key = *s.key(&x.Key)
+			res := make([]value.ContractID, len(x.Result))
+			for j, c := range x.Result {
+				res[j] = s.cid(c)
+			}
+			x.Result = res
+		}
+	}
 }
 
 // suffixes maps the ids of the contracts t creates to their committed

@@ -98,15 +98,33 @@ func intersect(a, b []string) []string {
 	return out
 }
 
-// diff returns a − b of sorted sets, sorted.
+// diff returns a − b of sorted sets, sorted (nil when empty). When the
+// result is one run of a's elements (a create's observers, say, next to
+// its signatories among its stakeholders), it is that part of a, capped:
+// sets are never changed in place, and a create's Observers need no
+// allocation of their own.
 func diff(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if _, ok := slices.BinarySearch(b, x); !ok {
+	start, end := -1, -1 // a[start:end] while the result is one run
+	var out []string     // else the result, copied
+	for i, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			continue
+		}
+		switch {
+		case out != nil:
 			out = append(out, x)
+		case start < 0:
+			start, end = i, i+1
+		case end == i:
+			end++
+		default:
+			out = append(slices.Clone(a[start:end]), x)
 		}
 	}
-	return out
+	if out != nil || start < 0 {
+		return out
+	}
+	return a[start:end:end]
 }
 
 // scalaSet prints a party set as Scala prints a Set: "Set(a, b)".

@@ -300,14 +300,30 @@ func (t *Transaction) All() iter.Seq2[NodeID, Node] {
 // is not). Walk stops when fn returns false. It does not recurse in Go
 // per tree level beyond an explicit stack, so deep transactions are fine.
 func (t *Transaction) Walk(fn func(id NodeID, n Node, rolledBack bool) bool) {
+	// Roots without children (a create command's) are visited without
+	// the stack, which the first root with children takes over.
+	for i, r := range t.Roots {
+		n := t.Node(r)
+		if len(Children(n)) > 0 {
+			t.walkFrom(t.Roots[i:], fn)
+			return
+		}
+		if !fn(r, n, false) {
+			return
+		}
+	}
+}
+
+// walkFrom is Walk from the root list roots on.
+func (t *Transaction) walkFrom(roots []NodeID, fn func(id NodeID, n Node, rolledBack bool) bool) {
 	type item struct {
 		id NodeID
 		rb bool
 	}
 	var buf [16]item // the stack of most transactions, not on the heap
 	stack := buf[:0]
-	for i := len(t.Roots) - 1; i >= 0; i-- {
-		stack = append(stack, item{t.Roots[i], false})
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, item{roots[i], false})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]

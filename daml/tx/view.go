@@ -29,7 +29,8 @@ func Informees(n Node) []string {
 // (Canton's disclosure, BlindingTransaction): a node's informees ∪ the
 // witnesses of its parent action, so whoever sees an exercise sees its
 // whole subtree; a Rollback node's witnesses are its parent's (none at
-// the root). Nodes under a Rollback get witnesses too. Sets are sorted.
+// the root). Nodes under a Rollback get witnesses too. Sets are sorted;
+// a root Create's is its Stakeholders slice, which must not be changed.
 func (t *Transaction) Witnesses() map[NodeID][]string {
 	out := map[NodeID][]string{}
 	t.walkWitnesses(true, func(id NodeID, _ Node, _ bool, w []string) { out[id] = w })
@@ -39,8 +40,27 @@ func (t *Transaction) Witnesses() map[NodeID][]string {
 // walkWitnesses calls fn on the nodes reachable from the roots in
 // pre-order, as Walk does, with, when withW is set, the node's witnesses
 // (Witnesses): a new slice for every node but a Rollback, whose
-// witnesses are its parent's slice.
+// witnesses are its parent's slice, and a root Create, whose are its
+// Stakeholders (withInformees).
 func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolledBack bool, w []string)) {
+	// Roots without children (a create command's) are visited without
+	// the stack, which the first root with children takes over.
+	for i, r := range t.Roots {
+		n := t.Node(r)
+		if len(Children(n)) > 0 {
+			t.walkWitnessesFrom(t.Roots[i:], withW, fn)
+			return
+		}
+		var w []string // a root Rollback's: none
+		if _, isRoll := n.(*Rollback); withW && !isRoll {
+			w = withInformees(nil, n)
+		}
+		fn(r, n, false, w)
+	}
+}
+
+// walkWitnessesFrom is walkWitnesses from the root list roots on.
+func (t *Transaction) walkWitnessesFrom(roots []NodeID, withW bool, fn func(id NodeID, n Node, rolledBack bool, w []string)) {
 	type item struct {
 		id     NodeID
 		rb     bool
@@ -48,8 +68,8 @@ func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolle
 	}
 	var buf [16]item // the stack of most transactions, not on the heap
 	stack := buf[:0]
-	for i := len(t.Roots) - 1; i >= 0; i-- {
-		stack = append(stack, item{id: t.Roots[i]})
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, item{id: roots[i]})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
@@ -69,10 +89,16 @@ func (t *Transaction) walkWitnesses(withW bool, fn func(id NodeID, n Node, rolle
 }
 
 // withInformees returns parent ∪ Informees(n) in a new slice (nil when
-// empty) of sorted sets. It holds the informee rules (Informees).
+// empty) of sorted sets, but for a Create with no parent witnesses (a
+// root create's): its Stakeholders themselves when they are a sorted set
+// (the Builder's always are), which nothing changes. It holds the
+// informee rules (Informees).
 func withInformees(parent []string, n Node) []string {
 	switch n := n.(type) {
 	case *Create:
+		if len(parent) == 0 && len(n.Stakeholders) > 0 && isSortedSet(n.Stakeholders) {
+			return n.Stakeholders
+		}
 		return union(parent, n.Stakeholders)
 	case *Fetch:
 		return union(parent, n.Signatories, n.ActingParties)
@@ -288,7 +314,8 @@ type Event struct {
 	Node Node
 	// Witnesses are the requesting parties that see the event
 	// (witnessParties), sorted; with no requesting parties (a wildcard
-	// read), every party that sees it.
+	// read), every party that sees it. They must not be changed: they may
+	// be the node's Stakeholders slice.
 	Witnesses []string
 	// AcsDelta reports an event that is also a change of the active
 	// contract set: a Create of a contract that is not transient, a
@@ -364,7 +391,7 @@ func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) [
 		case shape != LedgerEffects:
 			ev.Witnesses = intersect(set, ps)
 		case parties == nil:
-			ev.Witnesses = w // the node's own slice (walkWitnesses)
+			ev.Witnesses = w // walkWitnesses's slice (a root Create's Stakeholders)
 		default:
 			ev.Witnesses = intersect(w, ps)
 		}
