@@ -951,31 +951,56 @@ type checker struct {
 	parties *knownParties
 }
 
-// knownParties are the last few valid parties met, not checked again.
+// knownParties are the last few valid parties met, not checked again,
+// with their values once built: a Party in an interface is an allocation
+// of its own, and the values of a node name the same few parties again
+// and again.
 type knownParties struct {
 	p    [4]string
+	v    [4]Value // Party(p[j]), or nil until a value needs it
 	next uint8
 }
 
 // validParty is validParty(s), remembering the last valid parties (k
 // nil: none).
 func (k *knownParties) validParty(s string) string {
+	msg, _ := k.validPartyAt(s)
+	return msg
+}
+
+// validPartyAt is validParty, also returning the index of s among k's
+// parties (-1: none).
+func (k *knownParties) validPartyAt(s string) (string, int) {
 	if k == nil {
-		return validParty(s)
+		return validParty(s), -1
 	}
 	if s != "" {
-		for _, p := range k.p {
-			if p == s {
-				return ""
+		for j := range k.p {
+			if k.p[j] == s {
+				return "", j
 			}
 		}
 	}
 	msg := validParty(s)
-	if msg == "" {
-		k.p[k.next%uint8(len(k.p))] = s
-		k.next++
+	if msg != "" {
+		return msg, -1
 	}
-	return msg
+	j := int(k.next % uint8(len(k.p)))
+	k.p[j], k.v[j] = s, nil
+	k.next++
+	return "", j
+}
+
+// value returns Party(s), where s is k's party j (validPartyAt), built
+// once (j -1: built anew).
+func (k *knownParties) value(s string, j int) Value {
+	if j < 0 {
+		return Party(s)
+	}
+	if k.v[j] == nil {
+		k.v[j] = Party(s)
+	}
+	return k.v[j]
 }
 
 // dataTypeEntry is a resolved data type and its id, shared by the values
@@ -1530,14 +1555,15 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args *targs, env *tenv, 
 			return nil, c.wrongKind(i, p, "a JSON string", "Party")
 		}
 		s := c.str(i)
-		if msg := c.parties.validParty(s); msg != "" {
+		msg, k := c.parties.validPartyAt(s)
+		if msg != "" {
 			return nil, c.invalid(p, "%s", msg)
 		}
 		c.emitString(i, s)
 		if !c.build {
 			return nil, nil
 		}
-		return Party(s), nil
+		return c.parties.value(s, k), nil
 
 	case lf.BuiltinContractID:
 		if tp.kind(i) != tkString {
