@@ -324,7 +324,7 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 	case value.Date:
 		return Date(x), nil
 	case value.Party:
-		return Party(x), nil
+		return e.party(string(x)), nil
 	case value.ContractID:
 		return ContractID(x), nil
 	case value.Record:
@@ -437,6 +437,22 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		return out, nil
 	}
 	return nil, crash("ledger value of type %T", v)
+}
+
+// party returns Party(s), the engine's value of s when it has one
+// (Engine.parties), else a new one, which it keeps in s's slot.
+func (e *Engine) party(s string) Value {
+	if s == "" {
+		return Party(s)
+	}
+	slot := &e.parties[(len(s)+int(s[0]))%len(e.parties)]
+	x := slot.Load()
+	if v, ok := x.(Party); ok && string(v) == s {
+		return x.(Value) // x's Party, not a new one
+	}
+	v := Value(Party(s))
+	slot.Store(v)
+	return v
 }
 
 // newRecord returns a record of type rt with its fields all nil: for a
