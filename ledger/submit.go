@@ -389,8 +389,10 @@ type submission struct {
 	own        Commands
 	oneCommand [1]Command
 	oneTypedAt [1]string
-	// oneValue holds typedCommands' value of one command.
-	oneValue [1]engine.Value
+	// oneValue holds typedCommands' value of one command; oneCreate the
+	// update of the first command when it is a create.
+	oneValue  [1]engine.Value
+	oneCreate engine.CreateRoom
 	// resolved are the templates (or interfaces) of the commands as
 	// decodeArguments resolved them in the package view resolvedIn (with
 	// the submission's preference there), which typedCommands takes
@@ -581,6 +583,9 @@ func typedCommands(s *submission, eng *engine.Engine, pkgs *pkgView, pref map[st
 		if i < len(s.typedAt) {
 			a.typedAt = s.typedAt[i]
 		}
+		if i == 0 {
+			a.room = &s.oneCreate
+		}
 		if pkgs == s.resolvedIn && i < len(s.resolved) {
 			// The same view and preference resolve the same reference
 			// to the same template.
@@ -646,6 +651,8 @@ type argTyper struct {
 	// known, when set, is what the reference resolves to (decodeArguments
 	// resolved it in pkgs).
 	known *resolvedEntity
+	// room, when set, holds the update of a create (CreateRoom).
+	room *engine.CreateRoom
 }
 
 // resolve resolves the command's template (or interface) reference.
@@ -728,12 +735,9 @@ func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lv != nil {
-		// The create node may take the decoded value as it is, which no
-		// one else holds (CreateCommandOf).
-		return engine.CreateCommandOf(r.id, arg, lv), nil
-	}
-	return engine.CreateCommand(r.id, arg), nil
+	// The create node may take a decoded value (lv) as it is, which no
+	// one else holds (CreateCommandOf).
+	return a.room.CreateCommandIn(r.id, arg, lv), nil
 }
 
 // checkCreateArg, when set (by the package's tests), checks every

@@ -131,6 +131,29 @@ func CreateCommandOf(t lf.TypeConID, arg Value, lv value.Value) Value {
 	return createPAP(t, arg, lv)
 }
 
+// CreateRoom is room for the update of one create command, which a
+// caller allocating a command's state may hold to save the update an
+// allocation of its own (CreateCommandIn). The zero value is empty.
+type CreateRoom struct {
+	c createUpdate
+}
+
+// CreateCommandIn is CreateCommandOf (lv nil: CreateCommand), building the
+// update in r when r is empty; the update is r's for good (a later call
+// on r allocates the update apart).
+func (r *CreateRoom) CreateCommandIn(t lf.TypeConID, arg Value, lv value.Value) Value {
+	if lv != nil && !IsLedgerValueOf(arg, lv) {
+		lv = nil
+	}
+	if r == nil || r.c.p.fn != nil {
+		return createPAP(t, arg, lv)
+	}
+	c := &r.c
+	c.t, c.lv, c.args[0] = t, lv, arg
+	c.p = PAP{fn: c, args: c.args[:], arity: 2}
+	return &c.p
+}
+
 // ExerciseCommand returns the update of an exercise command.
 func ExerciseCommand(t lf.TypeConID, choice string, cid ContractID, arg Value) Value {
 	return updatePAP("exercise", 3, func(m *Machine, a []Value) { m.exercise(t, choice, a[0], a[1]) }, cid, arg)
