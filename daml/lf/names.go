@@ -2,6 +2,7 @@ package lf
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,8 +128,9 @@ type SyntaxError struct {
 // Error returns Canton's text for the problem.
 func (e *SyntaxError) Error() string { return e.msg }
 
-// charSet is a set of ASCII characters.
-type charSet [128]bool
+// charSet is a set of ASCII characters, indexed by any byte (those of
+// 128 and up are never in it) so that has needs no range check.
+type charSet [256]bool
 
 func newCharSet(extra string) *charSet {
 	var s charSet
@@ -144,7 +146,7 @@ func newCharSet(extra string) *charSet {
 	return &s
 }
 
-func (cs *charSet) has(c byte) bool { return c < 128 && cs[c] }
+func (cs *charSet) has(c byte) bool { return cs[c] }
 
 var (
 	partyChars        = newCharSet(":-_ ")
@@ -182,9 +184,10 @@ func checkChars(desc, s string, max int, cs *charSet) error {
 
 // badChar returns the index of s's first byte not in cs, or -1. cs must
 // hold [0-9A-Za-z], as every set checkChars is given does, so eight bytes that are all letters and
-// digits pass at once; a word with any other byte (the ':' of a party id,
-// say) goes through the table byte by byte. Party ids and package ids are
-// mostly hex, so this is the common case on every command.
+// digits pass at once; of eight ASCII bytes with others (the ':' of a
+// party id, say), only those others are looked up in the table. Party ids
+// and package ids are mostly hex, so this is the common case on every
+// command.
 func badChar(s string, cs *charSet) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
@@ -201,9 +204,13 @@ func badChar(s string, cs *charSet) int {
 			l := w | ones*0x20
 			digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7f-'9'))
 			letter := (l + ones*(0x80-'a')) &^ (l + ones*(0x7f-'z'))
-			if (digit|letter)&highs == highs {
-				continue
+			// The high bits of the bytes that are neither, lowest first.
+			for other := ^(digit | letter) & highs; other != 0; other &= other - 1 {
+				if j := bits.TrailingZeros64(other) >> 3; !cs.has(b[j]) {
+					return i + j
+				}
 			}
+			continue
 		}
 		for j, c := range []byte(b) {
 			if !cs.has(c) {
@@ -233,11 +240,10 @@ func CheckName(s string) error {
 		return &SyntaxError{Syntax: desc, Input: s, Problem: SyntaxBadChar, Char: s[0],
 			msg: fmt.Sprintf(`non expected first character 0x%x in %s "%s"`, s[0], desc, s)}
 	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; !nameChars.has(c) {
-			return &SyntaxError{Syntax: desc, Input: s, Problem: SyntaxBadChar, Char: c, Index: i,
-				msg: fmt.Sprintf(`non expected non first character 0x%x in %s "%s"`, c, desc, s)}
-		}
+	if i := badChar(s[1:], nameChars) + 1; i > 0 {
+		c := s[i]
+		return &SyntaxError{Syntax: desc, Input: s, Problem: SyntaxBadChar, Char: c, Index: i,
+			msg: fmt.Sprintf(`non expected non first character 0x%x in %s "%s"`, c, desc, s)}
 	}
 	return nil
 }
@@ -309,11 +315,7 @@ func IsLedgerString(s string) bool { return CheckLedgerString(s) == nil }
 // CheckUserID checks a participant user id (Ref.UserId): 1 to 128
 // characters of [a-zA-Z0-9@^$.!`\-#+'~_|:()].
 func CheckUserID(s string) error {
-	ok := s != "" && len(s) <= MaxUserIDLength
-	for i := 0; ok && i < len(s); i++ {
-		ok = userIDChars.has(s[i])
-	}
-	if ok {
+	if s != "" && len(s) <= MaxUserIDLength && badChar(s, userIDChars) < 0 {
 		return nil
 	}
 	return &SyntaxError{Syntax: "User ID", Input: s, Problem: SyntaxBadForm,
