@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"weak"
@@ -415,40 +416,78 @@ func (e *Engine) recordType(id lf.TypeConID) (*RecordType, *Error) {
 }
 
 // byName is a map from type ids (of record types, of top-level values)
-// to V, for an engine's lookups that happen at run time: a plain map under
-// a read-write lock, which a lookup reads several times faster than a
-// sync.Map or a map keyed by the whole id (a type id's package id is 64
-// hex digits, a defKey holds two ids). It is keyed by the id's name
-// alone, which is short and cheap to hash; the few ids of one name in
-// other modules or packages (an upgraded package's) are chained, and
-// every lookup compares the whole id. The zero value is empty and ready
-// for use.
+// to V, for an engine's lookups that happen at run time. It is keyed by
+// the id's name alone, which is short and cheap to hash (a type id's
+// package id is 64 hex digits, a defKey holds two ids); the few ids of
+// one name in other modules or packages (an upgraded package's) are
+// chained, and every lookup compares the whole id. Lookups read a map
+// that never changes once published (read), without a lock: every
+// submission looks up its records and creates, from many goroutines at
+// once, and a read lock's count is written by each of them. New entries
+// go to a copy (dirty) under mu, published once lookups have missed read
+// as many times as dirty has names (as sync.Map does), so that the copies
+// cost no more than the misses. The zero value is empty and ready for
+// use.
 type byName[V comparable] struct {
-	mu sync.RWMutex
-	m  map[string]*byNameEntry[V]
+	read atomic.Pointer[map[string]*byNameEntry[V]]
+	mu   sync.Mutex
+	// dirty, when not nil, holds read's entries and those stored since
+	// read was published; misses counts the lookups that missed read
+	// since then.
+	dirty  map[string]*byNameEntry[V]
+	misses int
 }
 
 // byNameEntry is an entry of a byName, with the next one of the same
-// name. Entries are never changed once in the map (load walks a chain
-// after unlocking).
+// name. Entries are never changed once in a map (read and dirty share
+// them).
 type byNameEntry[V comparable] struct {
 	id   lf.TypeConID
 	v    V
 	next *byNameEntry[V]
 }
 
-// load returns the value of id, the zero V when there is none.
-func (r *byName[V]) load(id lf.TypeConID) V {
-	r.mu.RLock()
-	x := r.m[id.Name]
-	r.mu.RUnlock()
-	for ; x != nil; x = x.next {
+// find returns the value of id in m's chains, and whether there is one.
+func find[V comparable](m map[string]*byNameEntry[V], id lf.TypeConID) (V, bool) {
+	for x := m[id.Name]; x != nil; x = x.next {
 		if x.id == id {
-			return x.v
+			return x.v, true
 		}
 	}
 	var zero V
-	return zero
+	return zero, false
+}
+
+// load returns the value of id, the zero V when there is none.
+func (r *byName[V]) load(id lf.TypeConID) V {
+	if m := r.read.Load(); m != nil {
+		if v, ok := find(*m, id); ok {
+			return v
+		}
+	}
+	return r.loadDirty(id)
+}
+
+// loadDirty is load of an id not in read when load looked.
+func (r *byName[V]) loadDirty(id lf.TypeConID) V {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dirty == nil {
+		// read has every entry (and may be newer than load's).
+		var zero V
+		if m := r.read.Load(); m != nil {
+			v, _ := find(*m, id)
+			return v
+		}
+		return zero
+	}
+	v, _ := find(r.dirty, id)
+	if r.misses++; r.misses >= len(r.dirty) {
+		d := r.dirty
+		r.read.Store(&d)
+		r.dirty, r.misses = nil, 0
+	}
+	return v
 }
 
 // loadOrStore keeps v as the value of id unless there is one, and returns
@@ -456,16 +495,19 @@ func (r *byName[V]) load(id lf.TypeConID) V {
 func (r *byName[V]) loadOrStore(id lf.TypeConID, v V) V {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	first := r.m[id.Name]
+	if r.dirty == nil {
+		r.dirty = make(map[string]*byNameEntry[V])
+		if m := r.read.Load(); m != nil {
+			maps.Copy(r.dirty, *m)
+		}
+	}
+	first := r.dirty[id.Name]
 	for x := first; x != nil; x = x.next {
 		if x.id == id {
 			return x.v
 		}
 	}
-	if r.m == nil {
-		r.m = make(map[string]*byNameEntry[V])
-	}
-	r.m[id.Name] = &byNameEntry[V]{id: id, v: v, next: first}
+	r.dirty[id.Name] = &byNameEntry[V]{id: id, v: v, next: first}
 	return v
 }
 
