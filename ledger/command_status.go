@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -128,16 +129,38 @@ func (n *Node) CommandStatuses(ctx context.Context, commandIDPrefix string, stat
 
 // commandTracker is a Node's command progress tracker. Its zero value is
 // ready.
+//
+// Every submission registers, updates and finishes its command, from as
+// many goroutines as there are clients: the pending commands are spread
+// over shards by their key's hash (taken outside any lock), each under a
+// lock of its own, and mu guards only the finished ones. Finishing takes
+// the command's shard's lock, then mu; find takes every shard's lock, in
+// order, then mu, so that it sees each command in one place.
 type commandTracker struct {
+	shards [trackShards]pendingShard
+	// npending counts the pending commands of all shards (changed under
+	// a shard's lock).
+	npending  atomic.Int64
 	mu        sync.Mutex
-	pending   map[string]*trackedCommand // by commandKey
-	succeeded statusRing                 // the last trackMaxSucceeded
-	failed    statusRing                 // the last trackMaxFailed
+	succeeded statusRing // the last trackMaxSucceeded
+	failed    statusRing // the last trackMaxFailed
+}
+
+// trackShards is the number of shards of the pending commands.
+const trackShards = 16
+
+// pendingShard is a shard of the pending commands, on a cache line of its
+// own.
+type pendingShard struct {
+	mu      sync.Mutex
+	pending map[string]*trackedCommand // by commandKey
+	_       [64 - 16]byte
 }
 
 // trackedCommand is a pending command.
 type trackedCommand struct {
 	key    string
+	shard  *pendingShard
 	status CommandStatus
 	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
 	// and Updates.Created while they have one element (a one-party
@@ -171,16 +194,35 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 	}}
 	h.status.ActAs = cloneInto(h.oneActAs[:0], c.ActAs)
 	h.status.Commands = cloneInto(h.oneCommand[:0], c.Commands)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.pending) >= trackMaxPending {
+	sh := &t.shards[trackShard(c.CommandID)]
+	h.shard = sh
+	sh.mu.Lock()
+	if t.npending.Load() >= trackMaxPending {
+		sh.mu.Unlock()
 		return
 	}
-	if t.pending == nil {
-		t.pending = map[string]*trackedCommand{}
+	if sh.pending == nil {
+		sh.pending = map[string]*trackedCommand{}
 	}
 	// The same command twice: the later one is tracked.
-	t.pending[h.key], s.tracked = h, h
+	n := len(sh.pending)
+	sh.pending[h.key], s.tracked = h, h
+	if len(sh.pending) > n {
+		t.npending.Add(1)
+	}
+	sh.mu.Unlock()
+}
+
+// trackShard picks the shard of a command of id id (the same for every
+// registration of one command) from a few of its bytes, where ids differ
+// from one command to the next (a counter's last digits, a UUID's
+// anywhere).
+func trackShard(id string) int {
+	if id == "" {
+		return 0
+	}
+	n := len(id)
+	return (int(id[n-1]) + 7*int(id[n/2]) + 3*int(id[n/4]) + n) % trackShards
 }
 
 // done records the outcome of a submission track registered from its
@@ -194,30 +236,40 @@ func (t *commandTracker) done(now func() time.Time, s *submission, e **logEntry,
 
 // finish moves a pending command to the succeeded or failed ones.
 func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.pending[h.key] != h {
-		return // replaced by a later registration of the same command
-	}
-	delete(t.pending, h.key)
-	// The status is written in its slot of the ring, not copied there.
-	if err != nil || e == nil {
+	// A failure's error is made before locking (no lock is held should
+	// its text panic).
+	var ae *apierr.Error
+	failed := err != nil || e == nil
+	if failed {
 		if err == nil {
 			err = apierr.InternalError.New("the submission ended without a result")
 		}
-		var ae *apierr.Error
 		if !errors.As(err, &ae) {
 			ae = apierr.InternalError.Wrap(err, "%v", err)
 		}
+	}
+	sh := h.shard
+	sh.mu.Lock()
+	if sh.pending[h.key] != h {
+		sh.mu.Unlock()
+		return // replaced by a later registration of the same command
+	}
+	delete(sh.pending, h.key)
+	t.npending.Add(-1)
+	t.mu.Lock()
+	// The status is written in its slot of the ring, not copied there.
+	if failed {
 		s := t.failed.slot(trackMaxFailed)
 		*s = h.status
 		s.Completed, s.State, s.Error = now, CommandStateFailed, ae
-		return
+	} else {
+		s := t.succeeded.slot(trackMaxSucceeded)
+		*s = h.status
+		s.Completed, s.State = now, CommandStateSucceeded
+		s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
 	}
-	s := t.succeeded.slot(trackMaxSucceeded)
-	*s = h.status
-	s.Completed, s.State = now, CommandStateSucceeded
-	s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
+	t.mu.Unlock()
+	sh.mu.Unlock()
 }
 
 // interpreted records what the transaction of the submission s does
@@ -253,9 +305,9 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	if len(u.Created) == 0 {
 		u.Created = nil
 	}
-	t.mu.Lock()
+	h.shard.mu.Lock()
 	h.status.Updates = u
-	t.mu.Unlock()
+	h.shard.mu.Unlock()
 }
 
 // cloneInto is slices.Clone(src) in buf when it fits (nil for nil, as
@@ -314,6 +366,10 @@ func (r *statusRing) newestFirst(yield func(CommandStatus) bool) {
 // find returns the statuses matching prefix and state, at most limit
 // (findCommandStatus).
 func (t *commandTracker) find(prefix string, state CommandState, limit int) []CommandStatus {
+	for i := range t.shards {
+		t.shards[i].mu.Lock()
+		defer t.shards[i].mu.Unlock()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	pick := func(list iter.Seq[CommandStatus]) []CommandStatus {
@@ -329,9 +385,11 @@ func (t *commandTracker) find(prefix string, state CommandState, limit int) []Co
 		return out
 	}
 	pending := func() []CommandStatus {
-		list := make([]CommandStatus, 0, len(t.pending))
-		for _, h := range t.pending {
-			list = append(list, h.status)
+		list := make([]CommandStatus, 0, t.npending.Load())
+		for i := range t.shards {
+			for _, h := range t.shards[i].pending {
+				list = append(list, h.status)
+			}
 		}
 		slices.SortFunc(list, func(a, b CommandStatus) int { return b.Started.Compare(a.Started) })
 		return list

@@ -1,0 +1,54 @@
+package ledger
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestCommandTrackerConcurrent tracks and finishes commands from several
+// goroutines while others list them: every command ends succeeded once,
+// none stays pending, and a listing sees no command twice.
+func TestCommandTrackerConcurrent(t *testing.T) {
+	t.Parallel()
+	var tr commandTracker
+	clock := func() time.Time { return time.Unix(1, 0) }
+	const goroutines, each = 8, 40
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range each {
+				s := &submission{c: &Commands{CommandID: fmt.Sprint("c", g, "-", i), UserID: "u", ActAs: []string{"a"}}}
+				tr.track(clock, s)
+				tr.interpreted(s, nil)
+				e := &logEntry{Offset: int64(i)}
+				var err error
+				tr.done(clock, s, &e, &err)
+			}
+		})
+	}
+	for range 2 {
+		wg.Go(func() {
+			for range 50 {
+				seen := map[string]bool{}
+				for _, st := range tr.find("", CommandStateUnspecified, 5000) {
+					if seen[st.CommandID] {
+						t.Errorf("%s listed twice", st.CommandID)
+					}
+					seen[st.CommandID] = true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := tr.find("", CommandStatePending, 5000); len(got) != 0 {
+		t.Errorf("%d commands left pending", len(got))
+	}
+	if got := tr.npending.Load(); got != 0 {
+		t.Errorf("npending = %d", got)
+	}
+	if got := tr.find("", CommandStateSucceeded, 5000); len(got) != trackMaxSucceeded {
+		t.Errorf("%d succeeded kept, want %d", len(got), trackMaxSucceeded)
+	}
+}
