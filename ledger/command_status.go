@@ -238,15 +238,17 @@ func (t *commandTracker) done(now func() time.Time, s *submission, e **logEntry,
 func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, err error) {
 	// A failure's error is made before locking (no lock is held should
 	// its text panic).
-	var ae *apierr.Error
+	var failure *apierr.Error
 	failed := err != nil || e == nil
 	if failed {
 		if err == nil {
 			err = apierr.InternalError.New("the submission ended without a result")
 		}
+		var ae *apierr.Error // escapes (errors.As): declared only here
 		if !errors.As(err, &ae) {
 			ae = apierr.InternalError.Wrap(err, "%v", err)
 		}
+		failure = ae
 	}
 	sh := h.shard
 	sh.mu.Lock()
@@ -261,7 +263,7 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 	if failed {
 		s := t.failed.slot(trackMaxFailed)
 		*s = h.status
-		s.Completed, s.State, s.Error = now, CommandStateFailed, ae
+		s.Completed, s.State, s.Error = now, CommandStateFailed, failure
 	} else {
 		s := t.succeeded.slot(trackMaxSucceeded)
 		*s = h.status
