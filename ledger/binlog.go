@@ -217,12 +217,12 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	w.countList(e.ActAs)
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
-		raws = w.countNode(raws, n, e.rawsStored, e.ownIDs && !n.Exercise, e.wireTimes && n.CreatedAt == e.EffectiveAt)
+		raws = w.countNode(raws, n, e.rawsStored, e.nodesPlain, e.ownIDs && !n.Exercise, e.wireTimes && n.CreatedAt == e.EffectiveAt)
 	}
 	if e.Reassign != nil {
 		w.size += 32
 		w.note(e.Reassign.ReassignmentID, e.Reassign.Source, e.Reassign.Target, e.Reassign.Submitter)
-		raws = w.countNode(raws, &e.Reassign.Contract, false, false, false)
+		raws = w.countNode(raws, &e.Reassign.Contract, false, false, false, false)
 	}
 	w.ascii = !w.notPlain // every string str writes was noted above
 	rawLen := 0
@@ -322,11 +322,27 @@ func (w *binEncoder) countList(l []string) {
 
 // countNode notes a node's lists and size and appends its raw members'
 // stored forms to raws, ahead of its encoding; stored says they are
-// (logEntry.rawsStored), plainCID and plainAt that its ContractID and
-// CreatedAt are plain (logEntry.ownIDs, wireTimes).
-func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plainCID, plainAt bool) [][]byte {
+// (logEntry.rawsStored), plain that its other strings are plain
+// (logEntry.nodesPlain), plainCID and plainAt that its ContractID and
+// CreatedAt are (logEntry.ownIDs, wireTimes).
+func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plain, plainCID, plainAt bool) [][]byte {
 	w.size += 48
-	w.note(n.TemplateID, n.PackageName, n.Choice, n.InterfaceID)
+	lists := [...][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers}
+	if plain {
+		w.size += len(n.TemplateID) + len(n.PackageName) + len(n.Choice) + len(n.InterfaceID)
+		for _, l := range lists {
+			w.lists += len(l)
+			w.size += 2 + 2*len(l)
+			for _, s := range l {
+				w.size += len(s)
+			}
+		}
+	} else {
+		w.note(n.TemplateID, n.PackageName, n.Choice, n.InterfaceID)
+		for _, l := range lists {
+			w.countList(l)
+		}
+	}
 	w.notePlainIf(plainCID, n.ContractID)
 	w.notePlainIf(plainAt, n.CreatedAt)
 	if stored {
@@ -340,9 +356,6 @@ func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plainCID, plain
 		raws = appendStoredRaw(raws, n.Argument, false)
 		raws = appendStoredRaw(raws, n.Key, true)
 		raws = appendStoredRaw(raws, n.Result, true)
-	}
-	for _, l := range [...][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
-		w.countList(l)
 	}
 	return raws
 }

@@ -592,7 +592,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -992,19 +992,21 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
-	return encodeNodesWith(nodes, buf, false)
+	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false)
+	return out, ends, asIs
 }
 
 // encodeOwnNodesInto is encodeNodesInto for committable's nodes: the
 // created nodes' contract ids (SuffixContractID's, hex) and every
 // CreatedAt (formatTime's) need no escaping, and are written without a
-// look.
-func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
+// look; plain says the nodes' other strings (an exercise's ContractID
+// aside) are jsontext.HTMLPlain (logEntry.nodesPlain).
+func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
 	return encodeNodesWith(nodes, buf, true)
 }
 
 // encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto.
-func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs bool) {
+func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs, plain bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
@@ -1023,19 +1025,19 @@ func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, 
 	if 2*len(nodes) > len(refsBuf) {
 		refs = make([]rawRef, 0, 2*len(nodes))
 	}
-	asIs = true
+	asIs, plain = true, own
 	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		var nodeAsIs bool
-		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs, own)
-		asIs = asIs && nodeAsIs
+		var nodeAsIs, nodePlain bool
+		out, refs, nodeAsIs, nodePlain = appendTxNodeRefs(out, &nodes[i], refs, own)
+		asIs, plain = asIs && nodeAsIs, plain && nodePlain
 		ends[i] = len(out)
 	}
 	out = append(out, ']')
 	for _, r := range refs {
 		*r.v = out[r.start:r.end:r.end]
 	}
-	return out, ends, asIs
+	return out, ends, asIs, plain
 }

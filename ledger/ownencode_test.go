@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestOwnEncodingsAreEscaped(t *testing.T) {
 			copy(c, nodes)
 			return c
 		}
-		gotOut, gotEnds, gotAsIs := encodeOwnNodesInto(own(), nil)
+		gotOut, gotEnds, gotAsIs, _ := encodeOwnNodesInto(own(), nil)
 		wantOut, wantEnds, wantAsIs := encodeNodesInto(own(), nil)
 		if !bytes.Equal(gotOut, wantOut) || gotAsIs != wantAsIs || len(gotEnds) != len(wantEnds) {
 			t.Errorf("encodeOwnNodesInto = %s (%v), want %s (%v)", gotOut, gotAsIs, wantOut, wantAsIs)
@@ -109,6 +110,44 @@ func TestAppendActiveRecordIsContractRecord(t *testing.T) {
 				if got, want := activeRecordSize(sync, wf), contractRecordSize(&rec); got != want {
 					t.Errorf("activeRecordSize = %d, want %d", got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestOwnNodesPlain checks encodeOwnNodesInto's plain against the nodes'
+// strings, its bytes against encodeNodesInto's, and that the binary form
+// of an entry whose nodes are noted plain (nodesPlain) is the one noting
+// them.
+func TestOwnNodesPlain(t *testing.T) {
+	const alice, bob = "alice::1220abcdef0123456789", "bob::1220abcdef0123456789"
+	for _, bad := range []string{"", "a<b", "q\"", "é", "\u2028", "x\n"} {
+		node := func(s string) txNode {
+			return txNode{ID: 0, ContractID: "00ab", TemplateID: "p:M:T" + s, PackageName: "pkg", Argument: []byte(`{"a":1}`),
+				Signatories: []string{alice}, Observers: []string{bob, s + "c"}, Stakeholders: []string{alice, bob, s + "c"},
+				Witnesses: []string{bob, alice, s + "c"}, Choice: "C" + s, InterfaceID: "i" + s, CreatedAt: "2026-01-01T00:00:00Z"}
+		}
+		for i := range 4 {
+			nodes := []txNode{node(""), node("")}
+			switch i {
+			case 1:
+				nodes[1].TemplateID += bad
+			case 2:
+				nodes[0] = node(bad)
+			case 3:
+				nodes[1].Witnesses = append(nodes[1].Witnesses, bad)
+			}
+			wantPlain := bad == "" || i == 0
+			got, _, _, plain := encodeOwnNodesInto(slices.Clone(nodes), nil)
+			want, _, _ := encodeNodesInto(slices.Clone(nodes), nil)
+			if !bytes.Equal(got, want) || plain != wantPlain {
+				t.Errorf("%q %d: encodeOwnNodesInto = %s, plain %v, want %s, %v", bad, i, got, plain, want, wantPlain)
+			}
+			e := &logEntry{Kind: kindTransaction, UpdateID: "u", RecordTime: "2026-01-01T00:00:00Z", Nodes: slices.Clone(nodes)}
+			wantBin := e.encode()
+			e.nodesPlain = plain
+			if gotBin := e.encode(); !bytes.Equal(gotBin, wantBin) {
+				t.Errorf("%q %d: encode with nodesPlain = %x, want %x", bad, i, gotBin, wantBin)
 			}
 		}
 	}
