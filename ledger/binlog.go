@@ -214,7 +214,11 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	w.notePlainIf(e.ownIDs, e.UpdateID)
 	w.notePlainIf(e.wireTimes, e.EffectiveAt)
 	w.notePlainIf(e.wireTimes, e.RecordTime)
-	w.countList(e.ActAs)
+	var known *txNode
+	if e.nodesPlain && len(e.Nodes) > 0 {
+		known = &e.Nodes[0]
+	}
+	w.countActAs(e.ActAs, known)
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
 		raws = w.countNode(raws, n, e.rawsStored, e.nodesPlain, e.ownIDs && !n.Exercise, e.wireTimes && n.CreatedAt == e.EffectiveAt)
@@ -318,6 +322,22 @@ func (w *binEncoder) countList(l []string) {
 	w.lists += len(l)
 	w.note(l...)
 	w.size += 2 + 2*len(l)
+}
+
+// countActAs is countList of an entry's actAs parties, those among the
+// signatories or stakeholders of node known, whose strings are plain
+// (logEntry.nodesPlain; a create's submitters are its signatories),
+// noted by their sizes alone.
+func (w *binEncoder) countActAs(l []string, known *txNode) {
+	if known == nil {
+		w.countList(l)
+		return
+	}
+	w.lists += len(l)
+	w.size += 2 + 2*len(l)
+	for _, s := range l {
+		w.notePlainIf(slices.Contains(known.Signatories, s) || slices.Contains(known.Stakeholders, s), s)
+	}
 }
 
 // countNode notes a node's lists and size and appends its raw members'

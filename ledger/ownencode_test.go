@@ -125,13 +125,14 @@ func TestOwnNodesPlain(t *testing.T) {
 		node := func(s string) txNode {
 			return txNode{ID: 0, ContractID: "00ab", TemplateID: "p:M:T" + s, PackageName: "pkg", Argument: []byte(`{"a":1}`),
 				Signatories: []string{alice}, Observers: []string{bob, s + "c"}, Stakeholders: []string{alice, bob, s + "c"},
-				Witnesses: []string{bob, alice, s + "c"}, Choice: "C" + s, InterfaceID: "i" + s, CreatedAt: "2026-01-01T00:00:00Z"}
+				Witnesses: []string{bob, alice, s + "c"}, Choice: "C" + s, CreatedAt: "2026-01-01T00:00:00Z"}
 		}
 		for i := range 4 {
 			nodes := []txNode{node(""), node("")}
 			switch i {
 			case 1:
 				nodes[1].TemplateID += bad
+				nodes[1].InterfaceID = "p:M:I" + bad
 			case 2:
 				nodes[0] = node(bad)
 			case 3:
@@ -143,7 +144,8 @@ func TestOwnNodesPlain(t *testing.T) {
 			if !bytes.Equal(got, want) || plain != wantPlain {
 				t.Errorf("%q %d: encodeOwnNodesInto = %s, plain %v, want %s, %v", bad, i, got, plain, want, wantPlain)
 			}
-			e := &logEntry{Kind: kindTransaction, UpdateID: "u", RecordTime: "2026-01-01T00:00:00Z", Nodes: slices.Clone(nodes)}
+			e := &logEntry{Kind: kindTransaction, UpdateID: "u", RecordTime: "2026-01-01T00:00:00Z", Nodes: slices.Clone(nodes),
+				ActAs: []string{alice, bad + "x", bob}}
 			wantBin := e.encode()
 			e.nodesPlain = plain
 			if gotBin := e.encode(); !bytes.Equal(gotBin, wantBin) {
