@@ -208,9 +208,10 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	raws := rawsBuf[:0]
 	var w binEncoder
 	w.size = 32
-	w.note(e.CommandID, e.WorkflowID, e.SynchronizerID, e.UserID, e.SubmissionID, e.Kind)
-	// The strings the submission path made (ownIDs, wireTimes) are
-	// plain: only their sizes are noted.
+	w.note(e.CommandID, e.WorkflowID, e.UserID, e.SubmissionID, e.Kind)
+	w.notePlainIf(e.syncPlain, e.SynchronizerID)
+	// The strings the submission path made (ownIDs, wireTimes) or
+	// checked (syncPlain) are plain: only their sizes are noted.
 	w.notePlainIf(e.ownIDs, e.UpdateID)
 	w.notePlainIf(e.wireTimes, e.EffectiveAt)
 	w.notePlainIf(e.wireTimes, e.RecordTime)

@@ -520,10 +520,15 @@ func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
 // appendActiveRecord is appendContractRecord of the record the committer
 // writes for a contract it creates, active from offset created, without
 // building the record: contractRecord{SynchronizerID: sync, State:
-// contractActive, CreatedOffset: created, WorkflowID: workflowID}.
-func appendActiveRecord(dst []byte, sync string, created int64, workflowID string, create json.RawMessage) []byte {
+// contractActive, CreatedOffset: created, WorkflowID: workflowID};
+// syncPlain says sync is jsontext.HTMLPlain (logEntry.syncPlain).
+func appendActiveRecord(dst []byte, sync string, syncPlain bool, created int64, workflowID string, create json.RawMessage) []byte {
 	o := newJSONObject(dst)
-	o.str("sync", sync)
+	if syncPlain {
+		o.plainStr("sync", sync)
+	} else {
+		o.str("sync", sync)
+	}
 	o.plainStr("state", contractActive)
 	o.int("counter", 0)
 	o.int("co", created)

@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -567,6 +568,9 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	// assigned to *e would be built whole, then copied).
 	e.Kind, e.CommandID, e.WorkflowID, e.EffectiveAt = kindTransaction, c.CommandID, c.WorkflowID, at
 	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
+	// Looked at once here, off the committer's loop, for its two writes
+	// (the entry's and the created contracts' records).
+	e.syncPlain = jsontext.HTMLPlain(sync)
 	e.UpdateID, e.ownIDs = updateID, true
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
@@ -943,7 +947,7 @@ func (c *commitOp) Run(t *store.Tx) (any, error) {
 			// record's encoding, without building the record.
 			create := it.createdJSON[i]
 			raw = appendActiveRecord(store.ValueBuffer(activeRecordSize(sync, e.WorkflowID)+len(create)+len(store.PrefixContract)+len(nd.ContractID)),
-				sync, off, e.WorkflowID, create)
+				sync, e.syncPlain, off, e.WorkflowID, create)
 		}
 		if err := cur.indexKey(t, nd, off, true); err != nil {
 			return nil, err

@@ -61,6 +61,9 @@ type logEntry struct {
 	// aside, are jsontext.HTMLPlain, as encodeOwnNodesInto found them (set
 	// by the submission path, which the encoder then spares checking them).
 	nodesPlain bool
+	// syncPlain says SynchronizerID is jsontext.HTMLPlain (set by the
+	// submission path, which the encoders then spare checking it).
+	syncPlain bool
 	// raw, when set, is the stored form the entry was decoded from, lent,
 	// with its names not interned (scanRawNames).
 	raw []byte

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 )
 
 // TestOwnEncodingsAreEscaped checks that writing the node's own strings
@@ -104,7 +106,7 @@ func TestAppendActiveRecordIsContractRecord(t *testing.T) {
 			for _, off := range []int64{0, 1, 1 << 40} {
 				rec := contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: wf}
 				want := appendContractRecord([]byte("x"), &rec, create)
-				if got := appendActiveRecord([]byte("x"), sync, off, wf, create); !bytes.Equal(got, want) {
+				if got := appendActiveRecord([]byte("x"), sync, jsontext.HTMLPlain(sync), off, wf, create); !bytes.Equal(got, want) {
 					t.Errorf("appendActiveRecord = %s, want %s", got, want)
 				}
 				if got, want := activeRecordSize(sync, wf), contractRecordSize(&rec); got != want {
@@ -127,7 +129,7 @@ func TestOwnNodesPlain(t *testing.T) {
 				Signatories: []string{alice}, Observers: []string{bob, s + "c"}, Stakeholders: []string{alice, bob, s + "c"},
 				Witnesses: []string{bob, alice, s + "c"}, Choice: "C" + s, CreatedAt: "2026-01-01T00:00:00Z"}
 		}
-		for i := range 4 {
+		for i := range 5 {
 			nodes := []txNode{node(""), node("")}
 			switch i {
 			case 1:
@@ -138,18 +140,33 @@ func TestOwnNodesPlain(t *testing.T) {
 			case 3:
 				nodes[1].Witnesses = append(nodes[1].Witnesses, bad)
 			}
-			wantPlain := bad == "" || i == 0
+			wantPlain := bad == "" || i == 0 || i == 4
 			got, _, _, plain := encodeOwnNodesInto(slices.Clone(nodes), nil)
 			want, _, _ := encodeNodesInto(slices.Clone(nodes), nil)
 			if !bytes.Equal(got, want) || plain != wantPlain {
 				t.Errorf("%q %d: encodeOwnNodesInto = %s, plain %v, want %s, %v", bad, i, got, plain, want, wantPlain)
 			}
 			e := &logEntry{Kind: kindTransaction, UpdateID: "u", RecordTime: "2026-01-01T00:00:00Z", Nodes: slices.Clone(nodes),
-				ActAs: []string{alice, bad + "x", bob}}
+				ActAs: []string{alice, bob}, SynchronizerID: "sync::1220ab"}
+			switch i {
+			case 0:
+				e.SynchronizerID += bad
+			case 4:
+				e.ActAs = append(e.ActAs, bad+"x")
+			}
 			wantBin := e.encode()
-			e.nodesPlain = plain
-			if gotBin := e.encode(); !bytes.Equal(gotBin, wantBin) {
+			e.nodesPlain, e.syncPlain = plain, jsontext.HTMLPlain(e.SynchronizerID)
+			gotBin := e.encode()
+			if !bytes.Equal(gotBin, wantBin) {
 				t.Errorf("%q %d: encode with nodesPlain = %x, want %x", bad, i, gotBin, wantBin)
+			}
+			// Stored plain (entPlain) when every string is jsontext.Plain:
+			// bad is the only string that may not be.
+			var d logEntry
+			if err := decodeLogEntry(gotBin, &d); err != nil {
+				t.Fatal(err)
+			} else if want := jsontext.Plain(bad); d.plain != want {
+				t.Errorf("%q %d: stored plain %v, want %v", bad, i, d.plain, want)
 			}
 		}
 	}
