@@ -82,7 +82,7 @@ func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 }
 
 // appendActiveValue appends to dst the value of an active entry of a
-// contract created at offset created: store.ACSIndexValue's bytes, then,
+// contract created at offset created: store.AppendACSIndexValue's, then,
 // when record is not nil, a 0 byte and its stored record
 // (store.ACSIndexRecordValue's), built in the buffer of the entries' keys.
 // An on-disk node's entries carry the record
@@ -93,10 +93,7 @@ func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 // to the contract's: every write of the record of an active contract
 // writes its entries again (reindexActive).
 func appendActiveValue(dst []byte, created int64, c *txNode, record []byte) []byte {
-	dst = store.AppendOffset(dst, created)
-	dst = append(dst, c.TemplateID...)
-	dst = append(dst, 0)
-	dst = append(dst, c.PackageName...)
+	dst = store.AppendACSIndexValue(dst, created, c.TemplateID, c.PackageName)
 	if record != nil {
 		dst = append(dst, 0)
 		dst = append(dst, record...)

@@ -208,21 +208,26 @@ func (e *logEntry) encodeWith(alloc func(n int) []byte) []byte {
 	raws := rawsBuf[:0]
 	var w binEncoder
 	w.size = 32
-	w.note(e.CommandID, e.WorkflowID, e.SynchronizerID, e.UserID, e.SubmissionID, e.Kind)
-	// The strings the submission path made (ownIDs, wireTimes) are
-	// plain: only their sizes are noted.
+	w.note(e.CommandID, e.WorkflowID, e.UserID, e.SubmissionID, e.Kind)
+	w.notePlainIf(e.syncPlain, e.SynchronizerID)
+	// The strings the submission path made (ownIDs, wireTimes) or
+	// checked (syncPlain) are plain: only their sizes are noted.
 	w.notePlainIf(e.ownIDs, e.UpdateID)
 	w.notePlainIf(e.wireTimes, e.EffectiveAt)
 	w.notePlainIf(e.wireTimes, e.RecordTime)
-	w.countList(e.ActAs)
+	var known *txNode
+	if e.nodesPlain && len(e.Nodes) > 0 {
+		known = &e.Nodes[0]
+	}
+	w.countActAs(e.ActAs, known)
 	for i := range e.Nodes {
 		n := &e.Nodes[i]
-		raws = w.countNode(raws, n, e.rawsStored, e.ownIDs && !n.Exercise, e.wireTimes && n.CreatedAt == e.EffectiveAt)
+		raws = w.countNode(raws, n, e.rawsStored, e.nodesPlain, e.ownIDs && !n.Exercise, e.wireTimes && n.CreatedAt == e.EffectiveAt)
 	}
 	if e.Reassign != nil {
 		w.size += 32
 		w.note(e.Reassign.ReassignmentID, e.Reassign.Source, e.Reassign.Target, e.Reassign.Submitter)
-		raws = w.countNode(raws, &e.Reassign.Contract, false, false, false)
+		raws = w.countNode(raws, &e.Reassign.Contract, false, false, false, false)
 	}
 	w.ascii = !w.notPlain // every string str writes was noted above
 	rawLen := 0
@@ -320,13 +325,45 @@ func (w *binEncoder) countList(l []string) {
 	w.size += 2 + 2*len(l)
 }
 
+// countActAs is countList of an entry's actAs parties, those among the
+// signatories or stakeholders of node known, whose strings are plain
+// (logEntry.nodesPlain; a create's submitters are its signatories),
+// noted by their sizes alone.
+func (w *binEncoder) countActAs(l []string, known *txNode) {
+	if known == nil {
+		w.countList(l)
+		return
+	}
+	w.lists += len(l)
+	w.size += 2 + 2*len(l)
+	for _, s := range l {
+		w.notePlainIf(slices.Contains(known.Signatories, s) || slices.Contains(known.Stakeholders, s), s)
+	}
+}
+
 // countNode notes a node's lists and size and appends its raw members'
 // stored forms to raws, ahead of its encoding; stored says they are
-// (logEntry.rawsStored), plainCID and plainAt that its ContractID and
-// CreatedAt are plain (logEntry.ownIDs, wireTimes).
-func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plainCID, plainAt bool) [][]byte {
+// (logEntry.rawsStored), plain that its other strings are plain
+// (logEntry.nodesPlain), plainCID and plainAt that its ContractID and
+// CreatedAt are (logEntry.ownIDs, wireTimes).
+func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plain, plainCID, plainAt bool) [][]byte {
 	w.size += 48
-	w.note(n.TemplateID, n.PackageName, n.Choice, n.InterfaceID)
+	lists := [...][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers}
+	if plain {
+		w.size += len(n.TemplateID) + len(n.PackageName) + len(n.Choice) + len(n.InterfaceID)
+		for _, l := range lists {
+			w.lists += len(l)
+			w.size += 2 + 2*len(l)
+			for _, s := range l {
+				w.size += len(s)
+			}
+		}
+	} else {
+		w.note(n.TemplateID, n.PackageName, n.Choice, n.InterfaceID)
+		for _, l := range lists {
+			w.countList(l)
+		}
+	}
 	w.notePlainIf(plainCID, n.ContractID)
 	w.notePlainIf(plainAt, n.CreatedAt)
 	if stored {
@@ -340,9 +377,6 @@ func (w *binEncoder) countNode(raws [][]byte, n *txNode, stored, plainCID, plain
 		raws = appendStoredRaw(raws, n.Argument, false)
 		raws = appendStoredRaw(raws, n.Key, true)
 		raws = appendStoredRaw(raws, n.Result, true)
-	}
-	for _, l := range [...][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
-		w.countList(l)
 	}
 	return raws
 }

@@ -125,8 +125,14 @@ type jsonObject struct {
 	copied int
 	// own says the nodes written are committable's
 	// (encodeOwnNodesInto): their strings known to need no escaping are
-	// written without a look.
-	own bool
+	// written without a look, the others looked at once (ownStr): notPlain
+	// is set when one of them is not jsontext.HTMLPlain, and plains keeps
+	// the first party strings found plain, which the nodes repeat
+	// (signatories among stakeholders and witnesses).
+	own      bool
+	notPlain bool
+	plains   [4]string
+	nplains  int
 }
 
 // rawRef is a raw JSON member v written as it is at b[start:end].
@@ -163,6 +169,71 @@ func (o *jsonObject) plainStr(k, v string) {
 	o.b = append(o.b, '"')
 	o.b = append(o.b, v...)
 	o.b = append(o.b, '"')
+}
+
+// ownStr is str for a string of one of committable's nodes: written as
+// it is when jsontext.HTMLPlain (as str would write it), else as str
+// writes it, noted in notPlain.
+func (o *jsonObject) ownStr(k, v string) {
+	o.key(k)
+	o.b = o.appendOwn(o.b, v)
+}
+
+// appendOwn appends v as appendJSONString does, for ownStr and ownStrs.
+func (o *jsonObject) appendOwn(dst []byte, v string) []byte {
+	if !jsontext.HTMLPlain(v) {
+		o.notPlain = true
+		return appendJSONString(dst, v)
+	}
+	dst = append(dst, '"')
+	dst = append(dst, v...)
+	return append(dst, '"')
+}
+
+// ownStrsOmit is strsOmit for the parties of one of committable's
+// nodes: ownStr's for each, but a party found plain before is written
+// without a look.
+func (o *jsonObject) ownStrsOmit(k string, v []string) {
+	if len(v) == 0 {
+		return
+	}
+	o.key(k)
+	o.b = append(o.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		if o.seenPlain(s) {
+			o.b = append(o.b, '"')
+			o.b = append(o.b, s...)
+			o.b = append(o.b, '"')
+			continue
+		}
+		o.b = o.appendOwn(o.b, s)
+		if !o.notPlain && o.nplains < len(o.plains) {
+			o.plains[o.nplains] = s
+			o.nplains++
+		}
+	}
+	o.b = append(o.b, ']')
+}
+
+// seenPlain reports whether s is one of the party strings ownStrsOmit
+// found plain.
+func (o *jsonObject) seenPlain(s string) bool {
+	for _, p := range o.plains[:o.nplains] {
+		if p == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ownStrOmit is ownStr with omitempty.
+func (o *jsonObject) ownStrOmit(k, v string) {
+	if v != "" {
+		o.ownStr(k, v)
+	}
 }
 
 // strOmit is a string member with omitempty.
@@ -246,12 +317,14 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 // appendTxNodeRefs is appendTxNode noting the raw members it writes as
 // they are, appended to refs, and copying the others (jsonObject's
 // rawRef); asIs says it wrote every one as it is.
-// With own, n is one of committable's nodes (encodeOwnNodesInto).
-func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef, own bool) (out []byte, _ []rawRef, asIs bool) {
+// With own, n is one of committable's nodes (encodeOwnNodesInto), and
+// plain says its strings are jsontext.HTMLPlain (CreatedAt and an
+// exercise's ContractID aside).
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef, own bool) (out []byte, _ []rawRef, asIs, plain bool) {
 	o := newJSONObject(dst)
 	o.noteRefs, o.own = true, own
 	o.txNode(n)
-	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0
+	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0, own && !o.notPlain
 }
 
 // txNode appends the members of a node.
@@ -263,16 +336,16 @@ func (o *jsonObject) txNode(n *txNode) {
 	} else {
 		o.str("cid", n.ContractID)
 	}
+	if o.own {
+		o.ownTxNode(n)
+		return
+	}
 	o.str("tid", n.TemplateID)
 	o.str("pn", n.PackageName)
 	o.rawRef("arg", &n.Argument)
 	o.strsOmit("sig", n.Signatories)
 	o.strsOmit("obs", n.Observers)
-	if o.own && n.CreatedAt != "" {
-		o.plainStr("at", n.CreatedAt)
-	} else {
-		o.strOmit("at", n.CreatedAt)
-	}
+	o.strOmit("at", n.CreatedAt)
 	o.strsOmit("stk", n.Stakeholders)
 	o.strOmit("ch", n.Choice)
 	o.trueOmit("cons", n.Consuming)
@@ -285,6 +358,34 @@ func (o *jsonObject) txNode(n *txNode) {
 	o.rawRefOmit("res", &n.Result)
 	o.strsOmit("cobs", n.ChoiceObservers)
 	o.strOmit("iid", n.InterfaceID)
+	o.trueOmit("arc", n.Archives)
+	o.trueOmit("eng", n.Engine)
+}
+
+// ownTxNode is txNode's members after "cid" for one of committable's
+// nodes: the same bytes, its strings written by ownStr and ownStrsOmit
+// (CreatedAt, formatTime's, without a look).
+func (o *jsonObject) ownTxNode(n *txNode) {
+	o.ownStr("tid", n.TemplateID)
+	o.ownStr("pn", n.PackageName)
+	o.rawRef("arg", &n.Argument)
+	o.ownStrsOmit("sig", n.Signatories)
+	o.ownStrsOmit("obs", n.Observers)
+	if n.CreatedAt != "" {
+		o.plainStr("at", n.CreatedAt)
+	}
+	o.ownStrsOmit("stk", n.Stakeholders)
+	o.ownStrOmit("ch", n.Choice)
+	o.trueOmit("cons", n.Consuming)
+	o.ownStrsOmit("act", n.Acting)
+	o.trueOmit("tr", n.Transient)
+	o.ownStrsOmit("w", n.Witnesses)
+	o.intOmit("ld", int64(n.LastDescendant))
+	o.rawRefOmit("key", &n.Key)
+	o.ownStrsOmit("km", n.Maintainers)
+	o.rawRefOmit("res", &n.Result)
+	o.ownStrsOmit("cobs", n.ChoiceObservers)
+	o.ownStrOmit("iid", n.InterfaceID)
 	o.trueOmit("arc", n.Archives)
 	o.trueOmit("eng", n.Engine)
 }
@@ -419,10 +520,15 @@ func encodeContractRecord(rec *contractRecord, create json.RawMessage) []byte {
 // appendActiveRecord is appendContractRecord of the record the committer
 // writes for a contract it creates, active from offset created, without
 // building the record: contractRecord{SynchronizerID: sync, State:
-// contractActive, CreatedOffset: created, WorkflowID: workflowID}.
-func appendActiveRecord(dst []byte, sync string, created int64, workflowID string, create json.RawMessage) []byte {
+// contractActive, CreatedOffset: created, WorkflowID: workflowID};
+// syncPlain says sync is jsontext.HTMLPlain (logEntry.syncPlain).
+func appendActiveRecord(dst []byte, sync string, syncPlain bool, created int64, workflowID string, create json.RawMessage) []byte {
 	o := newJSONObject(dst)
-	o.str("sync", sync)
+	if syncPlain {
+		o.plainStr("sync", sync)
+	} else {
+		o.str("sync", sync)
+	}
 	o.plainStr("state", contractActive)
 	o.int("counter", 0)
 	o.int("co", created)

@@ -15,6 +15,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/tx"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -103,6 +104,8 @@ type interpreted struct {
 	oneCreated     [1]*txNode
 	oneCreatedJSON [1]json.RawMessage
 	onePackage     [1]string
+	// commit is commitInterpreted's operation while it commits.
+	commit commitOp
 }
 
 // interpretWith runs a submission's commands, as build makes them,
@@ -565,6 +568,9 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	// assigned to *e would be built whole, then copied).
 	e.Kind, e.CommandID, e.WorkflowID, e.EffectiveAt = kindTransaction, c.CommandID, c.WorkflowID, at
 	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
+	// Looked at once here, off the committer's loop, for its two writes
+	// (the entry's and the created contracts' records).
+	e.syncPlain = jsontext.HTMLPlain(sync)
 	e.UpdateID, e.ownIDs = updateID, true
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
@@ -592,7 +598,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -859,120 +865,134 @@ func writeRecord(t *store.Tx, rec *contractRecord, deferred bool) {
 // contracts it creates and archives with their entries of the key and
 // active-contracts indexes, and the deduplication entry.
 func (n *Node) commitInterpreted(s *submission, it *interpreted) (*logEntry, error) {
-	sync := s.sync
 	// The deduplication key, hashed here rather than in the committer.
-	change := s.changeKey()
-	v, err := n.st.Submit(func(t *store.Tx) (any, error) {
-		now := n.now().Truncate(time.Microsecond)
-		if err := n.checkDuplicate(t, s, now); err != nil {
-			return nil, err
-		}
-		cur, err := n.loadPkgView(t, sync)
-		if err != nil {
-			return nil, err
-		}
-		if cur != it.view {
-			for _, pid := range it.packages {
-				if !cur.vetted[pid] {
-					return nil, apierr.PackageNotFound.New("Package %s is no longer vetted on the synchronizer", apierr.Quote(pid)).WithResource("PACKAGE", pid)
-				}
-			}
-		}
-		for _, local := range it.fresh {
-			if used, err := discriminatorUsed(t, local); err != nil {
-				return nil, err
-			} else if used {
-				return nil, failedToExecute("contract id %s is already in use: the prepared transaction was executed before", local)
-			}
-		}
-		archived := make([]*contractRecord, 0, len(it.archived))
-		for _, cid := range it.inputs {
-			rec, err := loadContractCopy(t, cid) // its create node read only
-			if err != nil {
-				return nil, err
-			}
-			if rec.State != contractActive || rec.SynchronizerID != sync {
-				return nil, apierr.ContractNotActive.New("Contract %s is not active: it was archived or reassigned since the command was interpreted", apierr.Quote(cid)).
-					WithResource("CONTRACT_ID", cid)
-			}
-			if it.archived[cid] {
-				archived = append(archived, rec)
-			}
-		}
-		off := t.NextOffset()
-		// The entry itself, not a copy: nothing reads it.entry after the
-		// commit.
-		e := it.entry
-		// A deferred entry's contract records are rendered at their first
-		// read too (deferred.go).
-		deferred := e.deferred != nil
-		e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
-		// EffectiveAt is formatTime(it.let) (committable).
-		e.wireTimes = wireInstant(it.let) && wireInstant(now)
-		// Each record is written with its decoded form (setContractRecord),
-		// which the node's readers share.
-		// Only an overlay store keeps them (store.RendersLazily): on
-		// another, the record is its bytes alone.
-		decoded := n.st.RendersLazily()
-		for i, nd := range it.created {
-			var raw []byte
-			if !deferred {
-				// Kept by the store alone (the active entries copy it):
-				// a pooled buffer, with room for the key after it. The
-				// record's encoding, without building the record.
-				create := it.createdJSON[i]
-				raw = appendActiveRecord(store.ValueBuffer(activeRecordSize(sync, e.WorkflowID)+len(create)+len(store.PrefixContract)+len(nd.ContractID)),
-					sync, off, e.WorkflowID, create)
-			}
-			if err := cur.indexKey(t, nd, off, true); err != nil {
-				return nil, err
-			}
-			indexCreated(t, nd, off, n.entryRecord(raw))
-			if !deferred && !decoded && !verifyStoredRecords {
-				// The key (store.ContractKey) after the record, in its
-				// buffer: SetPooled gives both back once committed.
-				end := len(raw)
-				b := store.AppendContractKey(raw, nd.ContractID)
-				t.SetPooled(b[end:len(b):len(b)], b[:end])
-				continue
-			}
-			rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID, Create: *nd}
-			if deferred {
-				setContractRecordLazy(t, rec, encodeCreatedRecord)
-			} else {
-				setPooledContractRecord(t, rec, raw)
-			}
-		}
-		for _, nd := range it.transient {
-			rec := &contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived, CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}
-			writeRecord(t, rec, deferred)
-		}
-		for _, rec := range archived {
-			rec.State, rec.ArchivedOffset = contractArchived, off
-			if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
-				return nil, err
-			}
-			indexArchived(t, &rec.Create, rec.CreatedOffset, off)
-			writeRecord(t, rec, deferred)
-		}
-		appendEntry(t, e)
-		dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
-		if n.dedup != nil {
-			n.dedup.add(change) // before the record can be read (checkDuplicate)
-		}
-		// Its key (store.DedupKey) and value share a pooled buffer, which
-		// the store reuses once committed.
-		b := store.AppendDedupKey(store.ValueBuffer(len(store.PrefixDedup)+len(change)+dedup.size()), change)
-		keyEnd := len(b)
-		b = dedup.appendOwnTo(b)
-		t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
-		t.Pool(b)
-		return e, nil
-	})
+	it.commit = commitOp{n: n, s: s, it: it, change: s.changeKey()}
+	v, err := n.st.SubmitRunner(&it.commit)
+	it.commit = commitOp{}
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	return v.(*logEntry), nil
+}
+
+// commitOp is commitInterpreted's operation on the committer, held in
+// the interpreted it commits: a closure of the same state would be an
+// allocation of its own at every commit.
+type commitOp struct {
+	n      *Node
+	s      *submission
+	it     *interpreted
+	change string
+}
+
+// Run is commitInterpreted's operation.
+func (c *commitOp) Run(t *store.Tx) (any, error) {
+	n, s, it, change, sync := c.n, c.s, c.it, c.change, c.s.sync
+	now := n.now().Truncate(time.Microsecond)
+	if err := n.checkDuplicate(t, s, now); err != nil {
+		return nil, err
+	}
+	cur, err := n.loadPkgView(t, sync)
+	if err != nil {
+		return nil, err
+	}
+	if cur != it.view {
+		for _, pid := range it.packages {
+			if !cur.vetted[pid] {
+				return nil, apierr.PackageNotFound.New("Package %s is no longer vetted on the synchronizer", apierr.Quote(pid)).WithResource("PACKAGE", pid)
+			}
+		}
+	}
+	for _, local := range it.fresh {
+		if used, err := discriminatorUsed(t, local); err != nil {
+			return nil, err
+		} else if used {
+			return nil, failedToExecute("contract id %s is already in use: the prepared transaction was executed before", local)
+		}
+	}
+	archived := make([]*contractRecord, 0, len(it.archived))
+	for _, cid := range it.inputs {
+		rec, err := loadContractCopy(t, cid) // its create node read only
+		if err != nil {
+			return nil, err
+		}
+		if rec.State != contractActive || rec.SynchronizerID != sync {
+			return nil, apierr.ContractNotActive.New("Contract %s is not active: it was archived or reassigned since the command was interpreted", apierr.Quote(cid)).
+				WithResource("CONTRACT_ID", cid)
+		}
+		if it.archived[cid] {
+			archived = append(archived, rec)
+		}
+	}
+	off := t.NextOffset()
+	// The entry itself, not a copy: nothing reads it.entry after the
+	// commit.
+	e := it.entry
+	// A deferred entry's contract records are rendered at their first
+	// read too (deferred.go).
+	deferred := e.deferred != nil
+	e.Offset, e.RecordTime, e.recordTime = off, formatTime(now), now // the deduplication time too
+	// EffectiveAt is formatTime(it.let) (committable).
+	e.wireTimes = wireInstant(it.let) && wireInstant(now)
+	// Each record is written with its decoded form (setContractRecord),
+	// which the node's readers share.
+	// Only an overlay store keeps them (store.RendersLazily): on
+	// another, the record is its bytes alone.
+	decoded := n.st.RendersLazily()
+	for i, nd := range it.created {
+		var raw []byte
+		if !deferred {
+			// Kept by the store alone (the active entries copy it):
+			// a pooled buffer, with room for the key after it. The
+			// record's encoding, without building the record.
+			create := it.createdJSON[i]
+			raw = appendActiveRecord(store.ValueBuffer(activeRecordSize(sync, e.WorkflowID)+len(create)+len(store.PrefixContract)+len(nd.ContractID)),
+				sync, e.syncPlain, off, e.WorkflowID, create)
+		}
+		if err := cur.indexKey(t, nd, off, true); err != nil {
+			return nil, err
+		}
+		indexCreated(t, nd, off, n.entryRecord(raw))
+		if !deferred && !decoded && !verifyStoredRecords {
+			// The key (store.ContractKey) after the record, in its
+			// buffer: SetPooled gives both back once committed.
+			end := len(raw)
+			b := store.AppendContractKey(raw, nd.ContractID)
+			t.SetPooled(b[end:len(b):len(b)], b[:end])
+			continue
+		}
+		rec := &contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: e.WorkflowID, Create: *nd}
+		if deferred {
+			setContractRecordLazy(t, rec, encodeCreatedRecord)
+		} else {
+			setPooledContractRecord(t, rec, raw)
+		}
+	}
+	for _, nd := range it.transient {
+		rec := &contractRecord{Create: *nd, SynchronizerID: sync, State: contractArchived, CreatedOffset: off, ArchivedOffset: off, WorkflowID: e.WorkflowID}
+		writeRecord(t, rec, deferred)
+	}
+	for _, rec := range archived {
+		rec.State, rec.ArchivedOffset = contractArchived, off
+		if err := cur.indexKey(t, &rec.Create, rec.CreatedOffset, false); err != nil {
+			return nil, err
+		}
+		indexArchived(t, &rec.Create, rec.CreatedOffset, off)
+		writeRecord(t, rec, deferred)
+	}
+	appendEntry(t, e)
+	dedup := dedupRecord{Offset: off, UpdateID: e.UpdateID, At: e.RecordTime}
+	if n.dedup != nil {
+		n.dedup.add(change) // before the record can be read (checkDuplicate)
+	}
+	// Its key (store.DedupKey) and value share a pooled buffer, which
+	// the store reuses once committed.
+	b := store.AppendDedupKey(store.ValueBuffer(len(store.PrefixDedup)+len(change)+dedup.size()), change)
+	keyEnd := len(b)
+	b = dedup.appendOwnTo(b)
+	t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
+	t.Pool(b)
+	return e, nil
 }
 
 // encodeNodes encodes nodes as one JSON array, json.Marshal's encoding
@@ -992,19 +1012,21 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
-	return encodeNodesWith(nodes, buf, false)
+	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false)
+	return out, ends, asIs
 }
 
 // encodeOwnNodesInto is encodeNodesInto for committable's nodes: the
 // created nodes' contract ids (SuffixContractID's, hex) and every
 // CreatedAt (formatTime's) need no escaping, and are written without a
-// look.
-func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
+// look; plain says the nodes' other strings (an exercise's ContractID
+// aside) are jsontext.HTMLPlain (logEntry.nodesPlain).
+func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
 	return encodeNodesWith(nodes, buf, true)
 }
 
 // encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto.
-func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs bool) {
+func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs, plain bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
@@ -1023,19 +1045,19 @@ func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, 
 	if 2*len(nodes) > len(refsBuf) {
 		refs = make([]rawRef, 0, 2*len(nodes))
 	}
-	asIs = true
+	asIs, plain = true, own
 	for i := range nodes {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		var nodeAsIs bool
-		out, refs, nodeAsIs = appendTxNodeRefs(out, &nodes[i], refs, own)
-		asIs = asIs && nodeAsIs
+		var nodeAsIs, nodePlain bool
+		out, refs, nodeAsIs, nodePlain = appendTxNodeRefs(out, &nodes[i], refs, own)
+		asIs, plain = asIs && nodeAsIs, plain && nodePlain
 		ends[i] = len(out)
 	}
 	out = append(out, ']')
 	for _, r := range refs {
 		*r.v = out[r.start:r.end:r.end]
 	}
-	return out, ends, asIs
+	return out, ends, asIs, plain
 }

@@ -57,6 +57,13 @@ type logEntry struct {
 	// ContractIDs SuffixContractID's, lowercase hex (set by the
 	// submission path, which the encoder then spares checking them).
 	ownIDs bool
+	// nodesPlain says the nodes' strings, their ContractIDs and CreatedAt
+	// aside, are jsontext.HTMLPlain, as encodeOwnNodesInto found them (set
+	// by the submission path, which the encoder then spares checking them).
+	nodesPlain bool
+	// syncPlain says SynchronizerID is jsontext.HTMLPlain (set by the
+	// submission path, which the encoders then spare checking it).
+	syncPlain bool
 	// raw, when set, is the stored form the entry was decoded from, lent,
 	// with its names not interned (scanRawNames).
 	raw []byte

@@ -2,9 +2,12 @@ package ledger
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 )
 
 // TestOwnEncodingsAreEscaped checks that writing the node's own strings
@@ -39,7 +42,7 @@ func TestOwnEncodingsAreEscaped(t *testing.T) {
 			copy(c, nodes)
 			return c
 		}
-		gotOut, gotEnds, gotAsIs := encodeOwnNodesInto(own(), nil)
+		gotOut, gotEnds, gotAsIs, _ := encodeOwnNodesInto(own(), nil)
 		wantOut, wantEnds, wantAsIs := encodeNodesInto(own(), nil)
 		if !bytes.Equal(gotOut, wantOut) || gotAsIs != wantAsIs || len(gotEnds) != len(wantEnds) {
 			t.Errorf("encodeOwnNodesInto = %s (%v), want %s (%v)", gotOut, gotAsIs, wantOut, wantAsIs)
@@ -103,12 +106,67 @@ func TestAppendActiveRecordIsContractRecord(t *testing.T) {
 			for _, off := range []int64{0, 1, 1 << 40} {
 				rec := contractRecord{SynchronizerID: sync, State: contractActive, CreatedOffset: off, WorkflowID: wf}
 				want := appendContractRecord([]byte("x"), &rec, create)
-				if got := appendActiveRecord([]byte("x"), sync, off, wf, create); !bytes.Equal(got, want) {
+				if got := appendActiveRecord([]byte("x"), sync, jsontext.HTMLPlain(sync), off, wf, create); !bytes.Equal(got, want) {
 					t.Errorf("appendActiveRecord = %s, want %s", got, want)
 				}
 				if got, want := activeRecordSize(sync, wf), contractRecordSize(&rec); got != want {
 					t.Errorf("activeRecordSize = %d, want %d", got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestOwnNodesPlain checks encodeOwnNodesInto's plain against the nodes'
+// strings, its bytes against encodeNodesInto's, and that the binary form
+// of an entry whose nodes are noted plain (nodesPlain) is the one noting
+// them.
+func TestOwnNodesPlain(t *testing.T) {
+	const alice, bob = "alice::1220abcdef0123456789", "bob::1220abcdef0123456789"
+	for _, bad := range []string{"", "a<b", "q\"", "é", "\u2028", "x\n"} {
+		node := func(s string) txNode {
+			return txNode{ID: 0, ContractID: "00ab", TemplateID: "p:M:T" + s, PackageName: "pkg", Argument: []byte(`{"a":1}`),
+				Signatories: []string{alice}, Observers: []string{bob, s + "c"}, Stakeholders: []string{alice, bob, s + "c"},
+				Witnesses: []string{bob, alice, s + "c"}, Choice: "C" + s, CreatedAt: "2026-01-01T00:00:00Z"}
+		}
+		for i := range 5 {
+			nodes := []txNode{node(""), node("")}
+			switch i {
+			case 1:
+				nodes[1].TemplateID += bad
+				nodes[1].InterfaceID = "p:M:I" + bad
+			case 2:
+				nodes[0] = node(bad)
+			case 3:
+				nodes[1].Witnesses = append(nodes[1].Witnesses, bad)
+			}
+			wantPlain := bad == "" || i == 0 || i == 4
+			got, _, _, plain := encodeOwnNodesInto(slices.Clone(nodes), nil)
+			want, _, _ := encodeNodesInto(slices.Clone(nodes), nil)
+			if !bytes.Equal(got, want) || plain != wantPlain {
+				t.Errorf("%q %d: encodeOwnNodesInto = %s, plain %v, want %s, %v", bad, i, got, plain, want, wantPlain)
+			}
+			e := &logEntry{Kind: kindTransaction, UpdateID: "u", RecordTime: "2026-01-01T00:00:00Z", Nodes: slices.Clone(nodes),
+				ActAs: []string{alice, bob}, SynchronizerID: "sync::1220ab"}
+			switch i {
+			case 0:
+				e.SynchronizerID += bad
+			case 4:
+				e.ActAs = append(e.ActAs, bad+"x")
+			}
+			wantBin := e.encode()
+			e.nodesPlain, e.syncPlain = plain, jsontext.HTMLPlain(e.SynchronizerID)
+			gotBin := e.encode()
+			if !bytes.Equal(gotBin, wantBin) {
+				t.Errorf("%q %d: encode with nodesPlain = %x, want %x", bad, i, gotBin, wantBin)
+			}
+			// Stored plain (entPlain) when every string is jsontext.Plain:
+			// bad is the only string that may not be.
+			var d logEntry
+			if err := decodeLogEntry(gotBin, &d); err != nil {
+				t.Fatal(err)
+			} else if want := jsontext.Plain(bad); d.plain != want {
+				t.Errorf("%q %d: stored plain %v, want %v", bad, i, d.plain, want)
 			}
 		}
 	}

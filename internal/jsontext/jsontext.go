@@ -92,6 +92,32 @@ func AppendEscape(dst []byte, b byte) []byte {
 // false for it, as for any string it cannot tell at a glance.)
 func Plain(s string) bool { return PlainPrefix(s) == len(s) }
 
+// HTMLPlain reports whether s is Plain and holds none of <, > and &:
+// AppendString writes it as it is, with html or without. Eight bytes are
+// tested at a time.
+func HTMLPlain(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if htmlEscapeMask(load64(s[i:i+8])) != 0 {
+			return false
+		}
+	}
+	if i == len(s) {
+		return true
+	}
+	if len(s) >= 8 {
+		// The eight bytes that end s: those before i are plain, so a
+		// flag (exact at the lowest) is one of the last bytes'.
+		return htmlEscapeMask(load64(s[len(s)-8:])) == 0
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || !htmlSafe[c] {
+			return false
+		}
+	}
+	return true
+}
+
 // PlainPrefix returns the length of s's longest prefix of plain bytes:
 // printable ASCII other than '"' and '\', which a JSON string holds as
 // they are (a JSON reader or writer passes over them without a look at
@@ -124,8 +150,7 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 func skipPlain(s string, i int, html bool) int {
 	if html {
 		for ; i+8 <= len(s); i += 8 {
-			w := load64(s[i : i+8])
-			if m := escapeMask(w) | htmlMask(w); m != 0 {
+			if m := htmlEscapeMask(load64(s[i : i+8])); m != 0 {
 				return i + bits.TrailingZeros64(m)>>3
 			}
 		}
@@ -149,13 +174,12 @@ func skipPlain(s string, i int, html bool) int {
 	return len(s)
 }
 
-// mask is escapeMask, with htmlMask when html.
+// mask is htmlEscapeMask when html, else escapeMask.
 func mask(w uint64, html bool) uint64 {
-	m := escapeMask(w)
 	if html {
-		m |= htmlMask(w)
+		return htmlEscapeMask(w)
 	}
-	return m
+	return escapeMask(w)
 }
 
 const (
@@ -174,9 +198,12 @@ func escapeMask(w uint64) uint64 {
 	return (w | (w - 0x20*ones) | (q-ones)&^q | (b-ones)&^b) & highs
 }
 
-// htmlMask flags as escapeMask does the bytes <, > and & of w.
-func htmlMask(w uint64) uint64 {
-	return hasZero(w^'<'*ones) | hasZero(w^'>'*ones) | hasZero(w^'&'*ones)
+// htmlEscapeMask is escapeMask with html: it flags the bytes <, > and &
+// too. '"' (0x22) and '&' (0x26) differ in bit 2 alone, '<' (0x3c) and
+// '>' (0x3e) in bit 1: with that bit set, one test finds either.
+func htmlEscapeMask(w uint64) uint64 {
+	q, b, a := (w|0x04*ones)^'&'*ones, w^'\\'*ones, (w|0x02*ones)^'>'*ones
+	return (w | (w - 0x20*ones) | (q-ones)&^q | (b-ones)&^b | (a-ones)&^a) & highs
 }
 
 // load64 is s[:8] as a little-endian word (one load once compiled).
@@ -185,9 +212,6 @@ func load64(s string) uint64 {
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
-
-// hasZero flags the zero bytes of v (exactly the lowest one).
-func hasZero(v uint64) uint64 { return (v - ones) &^ v & highs }
 
 // plainSafe and htmlSafe mark the ASCII bytes encoding/json copies into a
 // string as they are, without and with HTML escaping.

@@ -158,3 +158,54 @@ func TestPlainPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLPlain compares HTMLPlain, which tests eight bytes at a time,
+// with Plain and a look for <, > and &: every byte value at every
+// position of strings of length 1 to 40, and two bytes to refuse.
+func TestHTMLPlain(t *testing.T) {
+	t.Parallel()
+	want := func(s string) bool { return Plain(s) && !strings.ContainsAny(s, "<>&") }
+	for n := 1; n <= 40; n++ {
+		for pos := range n {
+			for c := range 256 {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				if got := HTMLPlain(string(b)); got != want(string(b)) {
+					t.Fatalf("HTMLPlain(%q) = %v", b, got)
+				}
+				if got := HTMLPlain(string(b)); got && string(AppendString(nil, string(b), true)) != `"`+string(b)+`"` {
+					t.Fatalf("HTMLPlain(%q), not written as it is", b)
+				}
+				b[n-1-pos] = '&'
+				if HTMLPlain(string(b)) {
+					t.Fatalf("HTMLPlain(%q) = true", b)
+				}
+			}
+		}
+	}
+	if !HTMLPlain("") {
+		t.Error(`HTMLPlain("") = false`)
+	}
+}
+
+// TestAppendStringBodyEveryByte: every byte value at every position of
+// strings of length 1 to 17 and before a byte to escape, in both modes,
+// written as encoding/json writes it (the masks' lowest flags are exact).
+func TestAppendStringBodyEveryByte(t *testing.T) {
+	t.Parallel()
+	for n := 1; n <= 17; n++ {
+		for pos := range n {
+			for c := range 256 {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				for _, s := range []string{string(b), string(b) + "<\"&"} {
+					for _, html := range []bool{false, true} {
+						if got, want := AppendStringBody(nil, s, html), encodingJSONBody(t, s, html); !bytes.Equal(got, want) {
+							t.Fatalf("AppendStringBody(%q, html=%v) = %s, encoding/json %s", s, html, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

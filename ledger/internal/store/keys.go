@@ -253,7 +253,7 @@ func ArchivedByPartyKey(party string, off int64, cid string) []byte {
 // name, so that reads filter by offset and template before loading the
 // contract.
 func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
-	return appendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)), createdOffset, templateID, pkgName)
+	return AppendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)), createdOffset, templateID, pkgName)
 }
 
 // ACSIndexRecordValue is ACSIndexValue followed by a 0 byte and the
@@ -262,13 +262,14 @@ func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
 // contracts finds them in its scan of the entries rather than looking each
 // record up at a random place of the store.
 func ACSIndexRecordValue(createdOffset int64, templateID, pkgName string, record []byte) []byte {
-	v := appendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)+1+len(record)), createdOffset, templateID, pkgName)
+	v := AppendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)+1+len(record)), createdOffset, templateID, pkgName)
 	v = append(v, 0)
 	return append(v, record...)
 }
 
-// appendACSIndexValue appends ACSIndexValue's bytes to v.
-func appendACSIndexValue(v []byte, createdOffset int64, templateID, pkgName string) []byte {
+// AppendACSIndexValue appends ACSIndexValue's bytes to v (a buffer of
+// the caller's, with room for more after them).
+func AppendACSIndexValue(v []byte, createdOffset int64, templateID, pkgName string) []byte {
 	v = binary.BigEndian.AppendUint64(v, uint64(createdOffset))
 	v = append(v, templateID...)
 	v = append(v, 0)

@@ -483,7 +483,7 @@ func (o *overlay) write(writes []write) {
 // pays at every submission. What a caller sees is what the committer
 // gives it: the operation's result once its writes are visible to every
 // later read; ErrClosed once Close has been called.
-func (s *Store) submitOverlay(op Op) (any, error) {
+func (s *Store) submitOverlay(op Runner) (any, error) {
 	s.ov.mu.Lock()
 	defer s.ov.mu.Unlock()
 	if s.Closed() {

@@ -68,13 +68,23 @@ type Options struct {
 // block.
 type Op func(tx *Tx) (any, error)
 
+// Runner is an operation as a value of the caller's, whose Run is an Op
+// (SubmitRunner): a pointer to state the caller has allocated anyway
+// spares the closure an Op capturing that state would allocate.
+type Runner interface {
+	Run(tx *Tx) (any, error)
+}
+
+// Run runs op.
+func (op Op) Run(tx *Tx) (any, error) { return op(tx) }
+
 type result struct {
 	v   any
 	err error
 }
 
 type request struct {
-	op  Op
+	op  Runner
 	res chan result
 	// tx is the Tx op runs on; its writes' array serves the next
 	// request (requests).
@@ -356,7 +366,10 @@ func (s *Store) Changed() <-chan struct{} {
 
 // Submit hands op to the committer and waits until its writes are committed
 // (or it failed). It returns what op returned.
-func (s *Store) Submit(op Op) (any, error) {
+func (s *Store) Submit(op Op) (any, error) { return s.SubmitRunner(op) }
+
+// SubmitRunner is Submit of op.Run.
+func (s *Store) SubmitRunner(op Runner) (any, error) {
 	if s.onSubmit != nil {
 		start := time.Now()
 		v, err := s.submit(op)
@@ -366,7 +379,7 @@ func (s *Store) Submit(op Op) (any, error) {
 	return s.submit(op)
 }
 
-func (s *Store) submit(op Op) (any, error) {
+func (s *Store) submit(op Runner) (any, error) {
 	if s.ov != nil {
 		return s.submitOverlay(op)
 	}
@@ -598,13 +611,13 @@ func (s *Store) publishEnd(newEnd int64) {
 	s.mu.Unlock()
 }
 
-func runOp(op Op, tx *Tx) (v any, err error) {
+func runOp(op Runner, tx *Tx) (v any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("store: operation panicked: %v", p)
 		}
 	}()
-	return op(tx)
+	return op.Run(tx)
 }
 
 func applyWrites(txn *badger.Txn, writes []write) error {
