@@ -229,13 +229,6 @@ func (o *jsonObject) seenPlain(s string) bool {
 	return false
 }
 
-// ownStrOmit is ownStr with omitempty.
-func (o *jsonObject) ownStrOmit(k, v string) {
-	if v != "" {
-		o.ownStr(k, v)
-	}
-}
-
 // strOmit is a string member with omitempty.
 func (o *jsonObject) strOmit(k, v string) {
 	if v != "" {
@@ -327,7 +320,10 @@ func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef, own bool) (out []byt
 	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0, own && !o.notPlain
 }
 
-// txNode appends the members of a node.
+// txNode appends the members of a node. For one of committable's nodes
+// (o.own) its strings are written by ownStr and ownStrsOmit (the same
+// bytes, and CreatedAt, formatTime's, without a look); the members are
+// listed once for both.
 func (o *jsonObject) txNode(n *txNode) {
 	o.int("id", int64(n.ID))
 	o.trueOmit("x", n.Exercise)
@@ -336,58 +332,57 @@ func (o *jsonObject) txNode(n *txNode) {
 	} else {
 		o.str("cid", n.ContractID)
 	}
-	if o.own {
-		o.ownTxNode(n)
-		return
-	}
-	o.str("tid", n.TemplateID)
-	o.str("pn", n.PackageName)
+	o.nodeStr("tid", n.TemplateID)
+	o.nodeStr("pn", n.PackageName)
 	o.rawRef("arg", &n.Argument)
-	o.strsOmit("sig", n.Signatories)
-	o.strsOmit("obs", n.Observers)
-	o.strOmit("at", n.CreatedAt)
-	o.strsOmit("stk", n.Stakeholders)
-	o.strOmit("ch", n.Choice)
+	o.nodeStrsOmit("sig", n.Signatories)
+	o.nodeStrsOmit("obs", n.Observers)
+	if o.own && n.CreatedAt != "" {
+		o.plainStr("at", n.CreatedAt)
+	} else {
+		o.strOmit("at", n.CreatedAt)
+	}
+	o.nodeStrsOmit("stk", n.Stakeholders)
+	o.nodeStrOmit("ch", n.Choice)
 	o.trueOmit("cons", n.Consuming)
-	o.strsOmit("act", n.Acting)
+	o.nodeStrsOmit("act", n.Acting)
 	o.trueOmit("tr", n.Transient)
-	o.strsOmit("w", n.Witnesses)
+	o.nodeStrsOmit("w", n.Witnesses)
 	o.intOmit("ld", int64(n.LastDescendant))
 	o.rawRefOmit("key", &n.Key)
-	o.strsOmit("km", n.Maintainers)
+	o.nodeStrsOmit("km", n.Maintainers)
 	o.rawRefOmit("res", &n.Result)
-	o.strsOmit("cobs", n.ChoiceObservers)
-	o.strOmit("iid", n.InterfaceID)
+	o.nodeStrsOmit("cobs", n.ChoiceObservers)
+	o.nodeStrOmit("iid", n.InterfaceID)
 	o.trueOmit("arc", n.Archives)
 	o.trueOmit("eng", n.Engine)
 }
 
-// ownTxNode is txNode's members after "cid" for one of committable's
-// nodes: the same bytes, its strings written by ownStr and ownStrsOmit
-// (CreatedAt, formatTime's, without a look).
-func (o *jsonObject) ownTxNode(n *txNode) {
-	o.ownStr("tid", n.TemplateID)
-	o.ownStr("pn", n.PackageName)
-	o.rawRef("arg", &n.Argument)
-	o.ownStrsOmit("sig", n.Signatories)
-	o.ownStrsOmit("obs", n.Observers)
-	if n.CreatedAt != "" {
-		o.plainStr("at", n.CreatedAt)
+// nodeStr is a node's string member: ownStr for one of committable's
+// nodes, else str.
+func (o *jsonObject) nodeStr(k, v string) {
+	if o.own {
+		o.ownStr(k, v)
+	} else {
+		o.str(k, v)
 	}
-	o.ownStrsOmit("stk", n.Stakeholders)
-	o.ownStrOmit("ch", n.Choice)
-	o.trueOmit("cons", n.Consuming)
-	o.ownStrsOmit("act", n.Acting)
-	o.trueOmit("tr", n.Transient)
-	o.ownStrsOmit("w", n.Witnesses)
-	o.intOmit("ld", int64(n.LastDescendant))
-	o.rawRefOmit("key", &n.Key)
-	o.ownStrsOmit("km", n.Maintainers)
-	o.rawRefOmit("res", &n.Result)
-	o.ownStrsOmit("cobs", n.ChoiceObservers)
-	o.ownStrOmit("iid", n.InterfaceID)
-	o.trueOmit("arc", n.Archives)
-	o.trueOmit("eng", n.Engine)
+}
+
+// nodeStrOmit is nodeStr with omitempty.
+func (o *jsonObject) nodeStrOmit(k, v string) {
+	if v != "" {
+		o.nodeStr(k, v)
+	}
+}
+
+// nodeStrsOmit is a node's list of strings with omitempty: ownStrsOmit
+// for one of committable's nodes, else strsOmit.
+func (o *jsonObject) nodeStrsOmit(k string, v []string) {
+	if o.own {
+		o.ownStrsOmit(k, v)
+	} else {
+		o.strsOmit(k, v)
+	}
 }
 
 // encodeTxNode is json.Marshal(n), hand-written.
