@@ -163,7 +163,7 @@ func (o *jsonObject) str(k, v string) {
 
 // plainStr is str for a string known to need no escaping in JSON
 // (jsontext.AppendString would write it as it is): the node's own ids and
-// times (encodeOwnNodesInto, appendOwnTo).
+// times (encodeOwnNodesInto, dedupRecord.appendTo).
 func (o *jsonObject) plainStr(k, v string) {
 	o.key(k)
 	o.b = append(o.b, '"')
@@ -546,26 +546,24 @@ func appendContractRecord(dst []byte, rec *contractRecord, create json.RawMessag
 }
 
 // encode is json.Marshal(d), hand-written.
-func (d *dedupRecord) encode() []byte { return d.appendTo(make([]byte, 0, d.size())) }
+func (d *dedupRecord) encode() []byte { return d.appendTo(make([]byte, 0, d.size()), false) }
 
 // size estimates the size of d's encoding.
 func (d *dedupRecord) size() int { return 32 + len(d.UpdateID) + len(d.At) }
 
-// appendTo appends d's encoding (encode's) to dst.
-func (d *dedupRecord) appendTo(dst []byte) []byte {
+// appendTo appends d's encoding (encode's) to dst. own tells that d is
+// the committer's record, whose UpdateID (txUpdateID's, "1220" and hex)
+// and At (formatTime's) need no escaping: they are written without a
+// look.
+func (d *dedupRecord) appendTo(dst []byte, own bool) []byte {
 	o := newJSONObject(dst)
 	o.int("o", d.Offset)
-	o.str("u", d.UpdateID)
-	o.str("at", d.At)
-	return o.end()
-}
-
-// appendOwnTo is appendTo for the committer's record, whose UpdateID
-// (txUpdateID's, "1220" and hex) and At (formatTime's) need no escaping.
-func (d *dedupRecord) appendOwnTo(dst []byte) []byte {
-	o := newJSONObject(dst)
-	o.int("o", d.Offset)
-	o.plainStr("u", d.UpdateID)
-	o.plainStr("at", d.At)
+	if own {
+		o.plainStr("u", d.UpdateID)
+		o.plainStr("at", d.At)
+	} else {
+		o.str("u", d.UpdateID)
+		o.str("at", d.At)
+	}
 	return o.end()
 }

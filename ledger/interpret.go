@@ -989,7 +989,7 @@ func (c *commitOp) Run(t *store.Tx) (any, error) {
 	// the store reuses once committed.
 	b := store.AppendDedupKey(store.ValueBuffer(len(store.PrefixDedup)+len(change)+dedup.size()), change)
 	keyEnd := len(b)
-	b = dedup.appendOwnTo(b)
+	b = dedup.appendTo(b, true)
 	t.SetOwned(b[:keyEnd:keyEnd], b[keyEnd:len(b):len(b)])
 	t.Pool(b)
 	return e, nil

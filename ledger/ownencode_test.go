@@ -11,7 +11,7 @@ import (
 )
 
 // TestOwnEncodingsAreEscaped checks that writing the node's own strings
-// without a look (encodeOwnNodesInto, appendOwnTo) gives the escaping
+// without a look (encodeOwnNodesInto, dedupRecord.appendTo) gives the escaping
 // encoder's bytes: formatTime's times, at the ends of its range too, and
 // "1220"+hex ids need no escaping.
 func TestOwnEncodingsAreEscaped(t *testing.T) {
@@ -28,8 +28,8 @@ func TestOwnEncodingsAreEscaped(t *testing.T) {
 			t.Errorf("formatTime(%v) = %q needs escaping: %s", tm, at, got)
 		}
 		d := dedupRecord{Offset: 7, UpdateID: uid, At: at}
-		if got, want := d.appendOwnTo(nil), d.appendTo(nil); !bytes.Equal(got, want) {
-			t.Errorf("appendOwnTo = %s, want %s", got, want)
+		if got, want := d.appendTo(nil, true), d.appendTo(nil, false); !bytes.Equal(got, want) {
+			t.Errorf("appendTo(own) = %s, want %s", got, want)
 		}
 		nodes := []txNode{
 			{ID: 0, ContractID: "00" + uid[4:] + "ca121220" + uid[4:], TemplateID: "p:M:T", PackageName: "pkg", Argument: []byte(`{"a":1}`),
