@@ -92,7 +92,7 @@ func appendTxUpdateID[S string | []byte](dst []byte, participant string, seed [3
 // committableIDs returns formatTime(let) and the update id
 // (txUpdateID) of the submission's transaction, and sets its change key
 // (changeKey) unless it has one; with t, it also suffixes t in place, as
-// committable does (SuffixInPlace with UnicumOf of the update id). The
+// committable does (SuffixInPlaceAfter with UnicumOfBytes of the update id). The
 // strings, and t's committed contract ids, share one allocation, which
 // the entry keeps, whose time and ids its readers keep too.
 func (n *Node) committableIDs(s *submission, let time.Time, seed [32]byte, t *tx.Transaction) (at, updateID string, err error) {

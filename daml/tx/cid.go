@@ -232,26 +232,14 @@ func (t *Transaction) Suffixed(unicum func(node NodeID, c *Create) Hash) (*Trans
 	return t.mapWith(&s), nil
 }
 
-// SuffixInPlace is Suffixed on t itself, for a transaction nothing else
-// refers to (the engine's Result's, say, which its caller owns): t's
+// SuffixInPlaceAfter is Suffixed on t itself, for a transaction nothing
+// else refers to (the engine's Result's, say, which its caller owns): t's
 // nodes take their committed ids, and the values that hold one are
 // replaced (never changed in place), which saves Suffixed's copies of the
-// transaction and of its Create and Exercise nodes. On an error t is
-// left as it was.
-func (t *Transaction) SuffixInPlace(unicum func(node NodeID, c *Create) Hash) error {
-	var buf [8][2]value.ContractID
-	s, err := t.suffixes(unicum, buf[:0])
-	if err != nil {
-		return err
-	}
-	t.suffixInPlace(&s)
-	return nil
-}
-
-// SuffixInPlaceAfter is SuffixInPlace with the committed ids made in one
-// string after prefix's bytes, which it returns: its first len(prefix)
-// bytes are prefix's, for the caller's own strings to share the
-// allocation.
+// transaction and of its Create and Exercise nodes. On an error t is left
+// as it was. The committed ids are made in one string after prefix's
+// bytes, which it returns: its first len(prefix) bytes are prefix's, for
+// the caller's own strings to share the allocation.
 func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID, c *Create) Hash) (string, error) {
 	// The committed ids' bytes first, then one string of them all.
 	var localBuf [8]value.ContractID
@@ -286,7 +274,8 @@ func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID,
 	return all, nil
 }
 
-// suffixInPlace gives t's nodes their committed ids, s's (SuffixInPlace).
+// suffixInPlace gives t's nodes their committed ids, s's
+// (SuffixInPlaceAfter).
 func (t *Transaction) suffixInPlace(s *suffixer) {
 	if t.Nodes == nil {
 		t.Nodes = []Node{} // as Suffixed's copy

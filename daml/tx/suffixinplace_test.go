@@ -8,35 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestSuffixInPlaceIsSuffixed checks SuffixInPlace against Suffixed on
-// random transactions (each built twice, the same): the same transaction,
-// and on an error the input left as it was.
-func TestSuffixInPlaceIsSuffixed(t *testing.T) {
-	unicum := func(n NodeID, c *Create) Hash { return UnicumOf("upd-"+string(c.ContractID[:6]), n) }
-	txs := func(seed uint64) []*Transaction {
-		return []*Transaction{randTx(rand.New(rand.NewPCG(seed, 11))), pingCreateTx(t), pingRespondTx(t), proposeAccept(t), {}}
-	}
-	for seed := range uint64(300) {
-		for i, in := range txs(seed) {
-			want, wantErr := in.Suffixed(unicum)
-			before := fmt.Sprintf("%#v", in)
-			err := in.SuffixInPlace(unicum)
-			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
-				t.Fatalf("seed %d tx %d: SuffixInPlace error %v, Suffixed's %v", seed, i, err, wantErr)
-			}
-			if err != nil {
-				if after := fmt.Sprintf("%#v", in); after != before {
-					t.Fatalf("seed %d tx %d: a failed SuffixInPlace modified its input", seed, i)
-				}
-				continue
-			}
-			if d := cmp.Diff(want, in); d != "" {
-				t.Fatalf("seed %d tx %d: SuffixInPlace (-Suffixed +got):\n%s", seed, i, d)
-			}
-		}
-	}
-}
-
 // TestSuffixInPlaceAfterIsSuffixed checks SuffixInPlaceAfter against
 // Suffixed on random transactions, with UnicumOfBytes for UnicumOf: the
 // same transaction, the prefix at the start of the string it returns, and
