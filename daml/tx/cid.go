@@ -138,16 +138,12 @@ const localV1Len = 2 + 2*len(Hash{})
 // Canton's ContractIdSuffixer and CantonContractIdVersion). It fails unless
 // cid is a local V1 id.
 func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, error) {
-	if !isLocalV1(cid) {
-		return "", notLocalV1(cid)
-	}
-	// A local V1 id in lowercase hex is its own text form, so the
-	// committed id is the id, then the suffix in hex.
 	var b [localV1Len + len(suffixV1PrefixHex) + 2*len(Hash{})]byte
-	n := copy(b[:], cid)
-	n += copy(b[n:], suffixV1PrefixHex)
-	encodeHash(b[n:], &unicum)
-	return value.ContractID(string(b[:])), nil
+	out, err := appendSuffixContractID(b[:0], cid, unicum)
+	if err != nil {
+		return "", err
+	}
+	return value.ContractID(out), nil
 }
 
 // appendSuffixContractID appends SuffixContractID(cid, unicum) to dst.
@@ -155,6 +151,8 @@ func appendSuffixContractID(dst []byte, cid value.ContractID, unicum Hash) ([]by
 	if !isLocalV1(cid) {
 		return dst, notLocalV1(cid)
 	}
+	// A local V1 id in lowercase hex is its own text form, so the
+	// committed id is the id, then the suffix in hex.
 	var h [2 * len(Hash{})]byte
 	encodeHash(h[:], &unicum)
 	dst = append(dst, cid...)
