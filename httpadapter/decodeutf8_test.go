@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // FuzzDecodeJSONUTF8.
 func decodeJsCommandsByUnmarshal(data []byte) (jsonapi.JsCommands, error) {
 	var v jsonapi.JsCommands
-	trimmed := trimJSONSpace(data)
+	trimmed := bytes.Trim(data, " \t\r\n")
 	if len(trimmed) == 0 {
 		return v, invalidBody("the body is empty, expected a JSON value")
 	}

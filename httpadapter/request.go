@@ -17,6 +17,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"github.com/ledgernode/ledgernode/apierr"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -304,7 +305,7 @@ func decodeJSON[T any](data []byte) (T, error) {
 	var v T
 	// JSON's whitespace only (RFC 8259): bytes.TrimSpace would also drop
 	// \v, \f and Unicode spaces, which no JSON parser accepts.
-	trimmed := trimJSONSpace(data)
+	trimmed := jsontext.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return v, invalidBody("the body is empty, expected a JSON value")
 	}
@@ -333,21 +334,6 @@ func decodeJSON[T any](data []byte) (T, error) {
 	}
 	return *p, nil
 }
-
-// trimJSONSpace is bytes.Trim(b, " \t\r\n") without its set of the
-// cut bytes made for every call (and empty rather than nil).
-func trimJSONSpace(b []byte) []byte {
-	i, j := 0, len(b)
-	for i < j && isJSONSpace(b[i]) {
-		i++
-	}
-	for j > i && isJSONSpace(b[j-1]) {
-		j--
-	}
-	return b[i:j]
-}
-
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // describeJSONError turns an encoding/json error into a detail naming the
 // JSON path, like Canton's "<problem> at '<path>'".

@@ -10,11 +10,25 @@ package jsontext
 // JSON whitespace (space, tab, newline, carriage return), len(b) when
 // there is none.
 func SkipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
 }
+
+// TrimSpace returns b without its leading and trailing JSON whitespace
+// (bytes.TrimSpace would also drop \v, \f and Unicode spaces, which no
+// JSON parser accepts).
+func TrimSpace(b []byte) []byte {
+	i, j := SkipSpace(b, 0), len(b)
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+// isSpace reports whether c is JSON whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // NumberEnd returns the index after the JSON number at b[i] (RFC 8259:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), false when b[i] starts

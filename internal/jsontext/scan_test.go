@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -62,4 +63,15 @@ func FuzzNumberEnd(f *testing.F) {
 			t.Fatalf("NumberEnd(%q) = %d, %v; json.Valid takes all of it", s, end, ok)
 		}
 	})
+}
+
+// TestTrimSpace: TrimSpace drops JSON's four whitespace bytes at both
+// ends, as bytes.Trim with them does, and nothing else.
+func TestTrimSpace(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", " ", " \t\r\n", "{}", " {} ", "\n\t{\"a\": 1}\r\n", "\v{}\f", "\u00a0{}", " a b ", "x"} {
+		if got, want := string(TrimSpace([]byte(s))), string(bytes.Trim([]byte(s), " \t\r\n")); got != want {
+			t.Errorf("TrimSpace(%q) = %q, want %q", s, got, want)
+		}
+	}
 }
