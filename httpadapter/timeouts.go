@@ -45,9 +45,9 @@ type timeouts struct {
 	request   time.Duration // <= 0: none
 	maxIdle   time.Duration // <= 0: no cap
 	websocket time.Duration // <= 0: none
-	// queue holds the requests waiting for their deadline (nil:
-	// requestDeadlines): one of its own, whose deadlines, a request
-	// timeout after each start, come in order.
+	// queue holds the requests waiting for their deadline: one of its
+	// own (newTimeouts), whose deadlines, a request timeout after each
+	// start, come in order.
 	queue *deadlineQueue
 }
 
@@ -143,9 +143,6 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 	// parent's, when that comes first, by a timer of its own.
 	var timer *time.Timer
 	q := t.queue
-	if q == nil {
-		q = &requestDeadlines
-	}
 	if parentFirst {
 		timer = time.AfterFunc(time.Until(c.end), c.expire)
 	} else {
@@ -189,10 +186,6 @@ type requestCtx struct {
 	prev, next *requestCtx
 	queued     bool
 }
-
-// requestDeadlines is the deadline queue of timeouts without one of
-// their own (made otherwise than by newTimeouts).
-var requestDeadlines deadlineQueue
 
 // deadlineQueue holds the requests waiting for their own deadline (a
 // request timeout after they started), earliest first, and one timer

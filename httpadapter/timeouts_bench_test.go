@@ -26,7 +26,7 @@ func BenchmarkTimeoutsServe(b *testing.B) {
 }
 
 func benchTimeoutsServe(b *testing.B, cancelable bool) {
-	to := timeouts{request: DefaultRequestTimeout}
+	to := timeouts{request: DefaultRequestTimeout, queue: new(deadlineQueue)}
 	body := []byte("{}\n")
 	h := func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()

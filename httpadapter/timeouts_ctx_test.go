@@ -20,10 +20,15 @@ var errTestCause = errors.New("the test's cause")
 // handle as its handler's work, and returns the request's context (for a
 // look after the handler returned) and the status answered.
 func serveCtx(d time.Duration, parent context.Context, handle func(ctx context.Context)) (context.Context, int) {
+	return serveCtxIn(new(deadlineQueue), d, parent, handle)
+}
+
+// serveCtxIn is serveCtx with the request's deadline in q.
+func serveCtxIn(q *deadlineQueue, d time.Duration, parent context.Context, handle func(ctx context.Context)) (context.Context, int) {
 	var ctx context.Context
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/v2/commands/submit-and-wait", nil)
-	timeouts{request: d}.serve(rec, req, parent, func(w http.ResponseWriter, r *http.Request) {
+	timeouts{request: d, queue: q}.serve(rec, req, parent, func(w http.ResponseWriter, r *http.Request) {
 		ctx = r.Context()
 		handle(ctx)
 		w.WriteHeader(http.StatusTeapot)

@@ -26,7 +26,7 @@ func TestWriteJSONUnderTimeout(t *testing.T) {
 			serve := func(write func(w http.ResponseWriter)) *httptest.ResponseRecorder {
 				rec := httptest.NewRecorder()
 				req := httptest.NewRequest(http.MethodPost, "/v2/commands/submit-and-wait", nil)
-				timeouts{request: 20 * time.Millisecond}.serve(rec, req, nil, func(w http.ResponseWriter, _ *http.Request) {
+				timeouts{request: 20 * time.Millisecond, queue: new(deadlineQueue)}.serve(rec, req, nil, func(w http.ResponseWriter, _ *http.Request) {
 					before(w)
 					write(w)
 				})

@@ -25,6 +25,7 @@ func TestDeadlineQueue(t *testing.T) {
 		{200 * time.Millisecond, 20 * time.Millisecond},
 		{60 * time.Millisecond, 150 * time.Millisecond},
 	}
+	var q deadlineQueue // every request's, as an adapter's
 	var wg sync.WaitGroup
 	for round := range 3 {
 		for i, c := range cases {
@@ -33,7 +34,7 @@ func TestDeadlineQueue(t *testing.T) {
 				defer wg.Done()
 				start := time.Now()
 				var timedOut time.Duration
-				ctx, code := serveCtx(c.timeout, context.Background(), func(ctx context.Context) {
+				ctx, code := serveCtxIn(&q, c.timeout, context.Background(), func(ctx context.Context) {
 					// Polling Err, as the engine does: only the queue's
 					// timer ends the context (Done would make a timer of
 					// its own).
@@ -62,9 +63,9 @@ func TestDeadlineQueue(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	wg.Wait()
-	requestDeadlines.mu.Lock()
-	defer requestDeadlines.mu.Unlock()
-	if requestDeadlines.head != nil || requestDeadlines.tail != nil {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head != nil || q.tail != nil {
 		t.Errorf("requests queued after they all returned")
 	}
 }

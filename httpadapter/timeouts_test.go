@@ -163,7 +163,7 @@ func TestTimeoutsDeadline(t *testing.T) {
 			defer cancel()
 			rec := httptest.NewRecorder()
 			req := httptest.NewRequest(http.MethodPost, "/v2/commands/submit-and-wait", strings.NewReader("{}"))
-			timeouts{request: tc.request}.serve(rec, req, parent, func(w http.ResponseWriter, r *http.Request) {
+			timeouts{request: tc.request, queue: new(deadlineQueue)}.serve(rec, req, parent, func(w http.ResponseWriter, r *http.Request) {
 				<-r.Context().Done()
 				time.Sleep(20 * time.Millisecond) // the 503, when due, comes first
 				w.WriteHeader(http.StatusTeapot)
@@ -179,7 +179,7 @@ func TestTimeoutsDeadline(t *testing.T) {
 // whatever the handler of the request before set (the maps are reused),
 // and its headers reach the answer.
 func TestTimeoutsHeadersFresh(t *testing.T) {
-	to := timeouts{request: time.Minute}
+	to := timeouts{request: time.Minute, queue: new(deadlineQueue)}
 	for i := range 3 {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(http.MethodGet, "/livez", nil)
