@@ -25,7 +25,7 @@ package ledger
 // Reads take the contract record of every candidate the index yields
 // and apply the same checks as a scan of all contracts would (active at
 // the offset, visible to the filter). On disk, an active entry carries
-// the contract's record (appendActiveValue), which every write of the record
+// the contract's record (indexCreated), which every write of the record
 // writes again, so the read scans the party's entries and looks nothing
 // up; in memory, and for entries written before they carried records,
 // the read looks the record up under its contract id. An entry left by a
@@ -57,18 +57,33 @@ const acsIndexBatch = 2000
 
 // indexCreated writes the index entries of a contract created at offset
 // created: one active entry per stakeholder, carrying record (the
-// contract's stored record) when it is not nil (appendActiveValue).
+// contract's stored record, store.ACSIndexRecordValue) when it is not
+// nil. An on-disk node's entries carry the
+// record (indexRecords): a party's active contracts are then read in one
+// scan of its entries, in key order, rather than by a lookup of each
+// record under its random contract id, which on a large store misses
+// Badger's block cache for nearly every contract. The record in an entry
+// is kept equal to the contract's: every write of the record of an
+// active contract writes its entries again (reindexActive).
 func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 	// The stakeholders, when they must be built, in an array on the
 	// stack: only the keys below outlive this call.
 	var arr [4]string
 	hs := c.stakeholdersInto(arr[:0])
 	// The value and the keys, built for this write, share one array.
-	size := activeValueSize(c, record)
+	size := store.ACSIndexValueSize(c.TemplateID, c.PackageName)
+	if record != nil {
+		size += 1 + len(record)
+	}
 	for _, p := range hs {
 		size += len(store.PrefixActiveByParty) + len(p) + 1 + len(c.ContractID)
 	}
-	keys := appendActiveValue(store.ValueBuffer(size), created, c, record)
+	keys := store.ValueBuffer(size)
+	if record != nil {
+		keys = store.AppendACSIndexRecordValue(keys, created, c.TemplateID, c.PackageName, record)
+	} else {
+		keys = store.AppendACSIndexValue(keys, created, c.TemplateID, c.PackageName)
+	}
 	val := keys[:len(keys):len(keys)]
 	for _, p := range hs {
 		start := len(keys)
@@ -79,35 +94,6 @@ func indexCreated(t *store.Tx, c *txNode, created int64, record []byte) int {
 	// writes once committed.
 	t.Pool(keys)
 	return len(hs)
-}
-
-// appendActiveValue appends to dst the value of an active entry of a
-// contract created at offset created: store.AppendACSIndexValue's, then,
-// when record is not nil, a 0 byte and its stored record
-// (store.ACSIndexRecordValue's), built in the buffer of the entries' keys.
-// An on-disk node's entries carry the record
-// (indexRecords): a party's active contracts are then read in one scan of
-// its entries, in key order, rather than by a lookup of each record under
-// its random contract id, which on a large store misses Badger's block
-// cache for nearly every contract. The record in an entry is kept equal
-// to the contract's: every write of the record of an active contract
-// writes its entries again (reindexActive).
-func appendActiveValue(dst []byte, created int64, c *txNode, record []byte) []byte {
-	dst = store.AppendACSIndexValue(dst, created, c.TemplateID, c.PackageName)
-	if record != nil {
-		dst = append(dst, 0)
-		dst = append(dst, record...)
-	}
-	return dst
-}
-
-// activeValueSize is the length of appendActiveValue's value.
-func activeValueSize(c *txNode, record []byte) int {
-	n := 8 + len(c.TemplateID) + 1 + len(c.PackageName)
-	if record != nil {
-		n += 1 + len(record)
-	}
-	return n
 }
 
 // indexRecords tells whether the node's active entries carry the

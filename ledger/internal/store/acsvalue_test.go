@@ -28,6 +28,20 @@ func TestACSIndexValues(t *testing.T) {
 			t.Errorf("%s: its record = %q, want %q", tc.name, got, tc.record)
 		}
 	}
+	// The appending forms, after a caller's bytes, and the size.
+	for _, rec := range [][]byte{nil, record} {
+		want := ACSIndexValue(42, "pkg:Main:T", "acsidx")
+		got := AppendACSIndexValue([]byte("prefix"), 42, "pkg:Main:T", "acsidx")
+		size := ACSIndexValueSize("pkg:Main:T", "acsidx")
+		if rec != nil {
+			want = ACSIndexRecordValue(42, "pkg:Main:T", "acsidx", rec)
+			got = AppendACSIndexRecordValue([]byte("prefix"), 42, "pkg:Main:T", "acsidx", rec)
+			size += 1 + len(rec)
+		}
+		if !bytes.Equal(got, append([]byte("prefix"), want...)) || size != len(want) {
+			t.Errorf("record %q: appended %q, size %d; want %q, size %d", rec, got, size, want, len(want))
+		}
+	}
 	for _, v := range []string{"short", "12345678no zero byte"} {
 		if _, _, _, _, ok := DecodeACSIndexValue([]byte(v)); ok {
 			t.Errorf("DecodeACSIndexValue accepts %q", v)

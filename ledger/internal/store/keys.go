@@ -253,7 +253,7 @@ func ArchivedByPartyKey(party string, off int64, cid string) []byte {
 // name, so that reads filter by offset and template before loading the
 // contract.
 func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
-	return AppendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)), createdOffset, templateID, pkgName)
+	return AppendACSIndexValue(make([]byte, 0, ACSIndexValueSize(templateID, pkgName)), createdOffset, templateID, pkgName)
 }
 
 // ACSIndexRecordValue is ACSIndexValue followed by a 0 byte and the
@@ -262,9 +262,7 @@ func ACSIndexValue(createdOffset int64, templateID, pkgName string) []byte {
 // contracts finds them in its scan of the entries rather than looking each
 // record up at a random place of the store.
 func ACSIndexRecordValue(createdOffset int64, templateID, pkgName string, record []byte) []byte {
-	v := AppendACSIndexValue(make([]byte, 0, 8+len(templateID)+1+len(pkgName)+1+len(record)), createdOffset, templateID, pkgName)
-	v = append(v, 0)
-	return append(v, record...)
+	return AppendACSIndexRecordValue(make([]byte, 0, ACSIndexValueSize(templateID, pkgName)+1+len(record)), createdOffset, templateID, pkgName, record)
 }
 
 // AppendACSIndexValue appends ACSIndexValue's bytes to v (a buffer of
@@ -274,6 +272,19 @@ func AppendACSIndexValue(v []byte, createdOffset int64, templateID, pkgName stri
 	v = append(v, templateID...)
 	v = append(v, 0)
 	return append(v, pkgName...)
+}
+
+// AppendACSIndexRecordValue appends ACSIndexRecordValue's bytes to v.
+func AppendACSIndexRecordValue(v []byte, createdOffset int64, templateID, pkgName string, record []byte) []byte {
+	v = AppendACSIndexValue(v, createdOffset, templateID, pkgName)
+	v = append(v, 0)
+	return append(v, record...)
+}
+
+// ACSIndexValueSize is the length of ACSIndexValue's bytes (an
+// ACSIndexRecordValue has 1 + len(record) more).
+func ACSIndexValueSize(templateID, pkgName string) int {
+	return 8 + len(templateID) + 1 + len(pkgName)
 }
 
 // DecodeACSIndexValue splits an ACSIndexValue or an ACSIndexRecordValue;
