@@ -182,18 +182,58 @@ type requestCtx struct {
 	cancel context.CancelFunc // inner's
 	tw     timeoutWriter      // the request's writer, in the same allocation
 
-	// Its place in its deadline queue (under the queue's mu).
+	// Its place in its deadline queue: the lane (set by add), and under
+	// the lane's mu its neighbours.
+	lane       *deadlineLane
 	prev, next *requestCtx
 	queued     bool
 }
 
 // deadlineQueue holds the requests waiting for their own deadline (a
-// request timeout after they started), earliest first, and one timer
-// that runs their expire as each comes: the deadlines come about in the
-// order the requests start, so that a request joins at the tail and
-// leaves, when it ends first, without the runtime timer (and its two
-// allocations) a request of its own would cost.
+// request timeout after they started) in a few lanes, each with one
+// timer that runs its requests' expire as each comes: the deadlines come
+// about in the order the requests start, so that a request joins a
+// lane's tail and leaves, when it ends first, without the runtime timer
+// (and its two allocations) a request of its own would cost. Every
+// request joins and leaves: the lanes spread them over several locks, so
+// that requests on different cores seldom wait for one another.
 type deadlineQueue struct {
+	lanes [deadlineLanes]deadlineLane
+}
+
+// deadlineLanes is how many lanes a deadlineQueue has.
+const deadlineLanes = 8
+
+// add queues c for its end, in a lane picked from the low bits of its
+// end's nanoseconds: requests that start at the same time on different
+// cores differ in them.
+func (q *deadlineQueue) add(c *requestCtx) {
+	l := &q.lanes[uint(c.end.Nanosecond()>>6)%deadlineLanes]
+	c.lane = l
+	l.add(c)
+}
+
+// remove takes c out of the queue, unless its end has come (its expire
+// then runs or has run).
+func (q *deadlineQueue) remove(c *requestCtx) { c.lane.remove(c) }
+
+// empty reports whether no request is queued.
+func (q *deadlineQueue) empty() bool {
+	for i := range q.lanes {
+		l := &q.lanes[i]
+		l.mu.Lock()
+		none := l.head == nil && l.tail == nil
+		l.mu.Unlock()
+		if !none {
+			return false
+		}
+	}
+	return true
+}
+
+// deadlineLane is one lane of a deadlineQueue: its requests, earliest
+// end first, and its timer.
+type deadlineLane struct {
 	mu         sync.Mutex
 	head, tail *requestCtx
 	timer      *time.Timer // runs fire; nil before the first request
@@ -201,7 +241,7 @@ type deadlineQueue struct {
 }
 
 // add queues c for its end.
-func (q *deadlineQueue) add(c *requestCtx) {
+func (q *deadlineLane) add(c *requestCtx) {
 	q.mu.Lock()
 	at := q.tail // c goes after at, the last with an end not after c's
 	for at != nil && c.end.Before(at.end) {
@@ -224,9 +264,9 @@ func (q *deadlineQueue) add(c *requestCtx) {
 	q.mu.Unlock()
 }
 
-// remove takes c out of the queue, unless its end has come (its expire
+// remove takes c out of the lane, unless its end has come (its expire
 // then runs or has run).
-func (q *deadlineQueue) remove(c *requestCtx) {
+func (q *deadlineLane) remove(c *requestCtx) {
 	q.mu.Lock()
 	if c.queued {
 		q.unlink(c)
@@ -235,7 +275,7 @@ func (q *deadlineQueue) remove(c *requestCtx) {
 }
 
 // unlink takes c out (q.mu held).
-func (q *deadlineQueue) unlink(c *requestCtx) {
+func (q *deadlineLane) unlink(c *requestCtx) {
 	if c.prev == nil {
 		q.head = c.next
 	} else {
@@ -250,7 +290,7 @@ func (q *deadlineQueue) unlink(c *requestCtx) {
 }
 
 // arm sets the timer for at (q.mu held).
-func (q *deadlineQueue) arm(at time.Time) {
+func (q *deadlineLane) arm(at time.Time) {
 	if q.timer == nil {
 		q.timer = time.AfterFunc(time.Until(at), q.fire)
 	} else {
@@ -264,7 +304,7 @@ func (q *deadlineQueue) arm(at time.Time) {
 // timer for the next end. A request that ended before the timer (the
 // head the timer was set for) leaves the timer early: it is then set
 // again.
-func (q *deadlineQueue) fire() {
+func (q *deadlineLane) fire() {
 	q.mu.Lock()
 	q.armed = time.Time{}
 	now := time.Now()

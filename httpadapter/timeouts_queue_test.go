@@ -63,9 +63,7 @@ func TestDeadlineQueue(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	wg.Wait()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.head != nil || q.tail != nil {
+	if !q.empty() {
 		t.Errorf("requests queued after they all returned")
 	}
 }

@@ -244,48 +244,32 @@ func (r *valueRenderer) template(id lf.TypeConID) *renderedTemplate {
 	return &r.last
 }
 
-// valueRenderers is a free list of the valueRenderers of one package view
-// (unlike a sync.Pool's, not emptied by the collector: a script's node
-// makes garbage fast).
+// valueRenderers keeps the valueRenderers given back to one package
+// view. A sync.Pool: every submission takes one and gives it back, and a
+// lock of the view's own, taken twice per submission from every core,
+// makes the submitters queue behind one another. A renderer in use keeps
+// going round the pool's per-P caches; one idle through two collections
+// is dropped.
 type valueRenderers struct {
-	mu   sync.Mutex
-	free []*valueRenderer
+	pool sync.Pool
 }
 
 // valueRenderer returns a valueRenderer of v for the caller's use
 // alone, until it gives it back (putRenderer).
 func (v *pkgView) valueRenderer() *valueRenderer {
-	p := &v.renderers
-	p.mu.Lock()
-	if n := len(p.free); n > 0 {
-		r := p.free[n-1]
-		p.free = p.free[:n-1]
-		p.mu.Unlock()
+	if r, ok := v.renderers.pool.Get().(*valueRenderer); ok {
 		return r
 	}
-	p.mu.Unlock()
-	// Made outside the lock, which every submission takes: an allocation
-	// may stop to help the collector.
 	return &valueRenderer{js: value.NewJSONAppender(v.lookup)}
 }
 
-// maxFreeRenderers is how many given-back renderers a package view
-// keeps: enough for the submissions a busy node renders at once, so
-// that they seldom make one.
-const maxFreeRenderers = 32
-
 // putRenderer gives back a valueRenderer of v.valueRenderer(), nothing
-// referring to its buffer any more; a few are kept.
+// referring to its buffer any more.
 func (v *pkgView) putRenderer(r *valueRenderer) {
 	if cap(r.buf) > 1<<20 {
 		r.buf = nil // a rare big transaction's
 	}
-	p := &v.renderers
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.free) < maxFreeRenderers {
-		p.free = append(p.free, r)
-	}
+	v.renderers.pool.Put(r)
 }
 
 func (v *pkgView) lookup(id string) *lf.Package { return v.byID[id] }
