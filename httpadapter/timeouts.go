@@ -204,9 +204,9 @@ type deadlineQueue struct {
 // deadlineLanes is how many lanes a deadlineQueue has.
 const deadlineLanes = 8
 
-// add queues c for its end, in a lane picked from the low bits of its
-// end's nanoseconds: requests that start at the same time on different
-// cores differ in them.
+// add queues c for its end, in a lane picked from bits of its end's
+// nanoseconds, which vary from one request to the next: a spread that
+// needs no counter shared by every request (a contended cache line).
 func (q *deadlineQueue) add(c *requestCtx) {
 	l := &q.lanes[uint(c.end.Nanosecond()>>6)%deadlineLanes]
 	c.lane = l

@@ -67,3 +67,35 @@ func TestDeadlineQueue(t *testing.T) {
 		t.Errorf("requests queued after they all returned")
 	}
 }
+
+// TestDeadlineQueueLanes: requests starting at different instants spread
+// over the queue's lanes (so that requests on different cores seldom share
+// a lock), and each leaves the lane it joined.
+func TestDeadlineQueueLanes(t *testing.T) {
+	var q deadlineQueue
+	base := time.Now().Add(time.Hour)
+	cs := make([]*requestCtx, 4*deadlineLanes)
+	for i := range cs {
+		// Ends 64 ns apart: the lanes take the bits above the lowest six.
+		cs[i] = &requestCtx{end: base.Add(time.Duration(i) * 64)}
+		q.add(cs[i])
+	}
+	used := map[*deadlineLane]bool{}
+	for _, c := range cs {
+		used[c.lane] = true
+	}
+	if len(used) != deadlineLanes {
+		t.Errorf("requests in %d lanes, want %d", len(used), deadlineLanes)
+	}
+	for _, c := range cs {
+		q.remove(c)
+	}
+	if !q.empty() {
+		t.Errorf("requests queued after they all left")
+	}
+	for i := range q.lanes {
+		if tm := q.lanes[i].timer; tm != nil {
+			tm.Stop()
+		}
+	}
+}
