@@ -127,7 +127,16 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 		next.ServeHTTP(w, r)
 		return
 	}
-	deadline := time.Now().Add(t.request)
+	// The request's start, when the access log or the metrics read it
+	// (the same instant, one clock read).
+	var now time.Time
+	if ac, ok := ctx.(*accessCtx); ok {
+		now = ac.start
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
+	deadline := now.Add(t.request)
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
@@ -518,7 +527,7 @@ func (tw *timeoutWriter) timeoutLocked() {
 // (start would copy it there, and only it).
 func (tw *timeoutWriter) writeJSON(status int, body []byte) {
 	tw.mu.Lock()
-	if tw.timedOut || tw.wrote || !time.Now().Before(tw.deadline) {
+	if tw.timedOut || tw.wrote || tw.passed() {
 		tw.mu.Unlock()
 		tw.Header()["Content-Type"] = jsonContentType
 		tw.WriteHeader(status)
@@ -572,13 +581,18 @@ func (tw *timeoutWriter) Write(b []byte) (int, error) {
 // its body read or its context hit the deadline answers too late to be
 // heard, as with pekko-http).
 func (tw *timeoutWriter) late() bool {
-	if !tw.wrote && !time.Now().Before(tw.deadline) {
+	if !tw.wrote && tw.passed() {
 		tw.timeoutLocked()
 		return true
 	}
 	tw.start()
 	return false
 }
+
+// passed reports whether the deadline has passed: !time.Now().Before
+// (tw.deadline), which compares the monotonic clock readings, with a read
+// of the monotonic clock alone (time.Until).
+func (tw *timeoutWriter) passed() bool { return time.Until(tw.deadline) <= 0 }
 
 // start copies the handler's headers once, as it starts its answer.
 func (tw *timeoutWriter) start() {
