@@ -24,10 +24,13 @@ type accessEntry struct {
 	user          string // the authenticated user
 	correlationID string // the correlation id of the error answered
 
-	// The request record of the route's handler (newRequest), in the
-	// same allocation.
+	// The request record of the route's handler (newRequest) and the
+	// context of auth mode none's principal (withAdmin), in the same
+	// allocation.
 	rq      request
 	rqTaken bool
+	pc      principalCtx
+	pcTaken bool
 }
 
 type accessKey struct{}

@@ -217,7 +217,7 @@ func (a *adapter) handle(rt route) httprouter.Handle {
 		if e != nil {
 			e.route, e.metric = rt.path, metric
 		}
-		ctx, err := a.authenticate(r, rt.auth)
+		ctx, err := a.authenticate(r, rt.auth, e)
 		if err != nil {
 			a.fail(w, r, err)
 			return

@@ -25,10 +25,16 @@ import (
 // plainEnd or json.Valid; they (json.RawMessage) and the strings share
 // data's bytes, as copies would hold them.
 func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
+	return fastJsCommandsIn(data, c, new(commandsBlock))
+}
+
+// fastJsCommandsIn is fastJsCommands with the first of what it decodes
+// in blk (a request's own, request.block), which it uses once.
+func fastJsCommandsIn(data []byte, c *jsonapi.JsCommands, blk *commandsBlock) bool {
 	// The strings share data's bytes, as the arguments do: data is a
 	// request body of its own (readBody's), which no one writes after it
 	// was read, and the strings would otherwise hold a copy as large.
-	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), blk: new(commandsBlock)}
+	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), blk: blk}
 	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
