@@ -100,7 +100,13 @@ func ServerTimeouts(srv *http.Server) {
 // ctx is the context to run the request under, derived from r's (nil:
 // r's own); r is copied with it (and the timeouts' own) once.
 func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Context, next http.HandlerFunc) {
-	rc := http.NewResponseController(w)
+	// The deadlines are the connection's: a statusWriter (the access
+	// log's) would only pass them on (Unwrap).
+	cw := w
+	if sw, ok := w.(*statusWriter); ok {
+		cw = sw.ResponseWriter
+	}
+	rc := http.NewResponseController(cw)
 	own := ctx == nil
 	if own {
 		ctx = r.Context()
@@ -538,7 +544,9 @@ func (tw *timeoutWriter) writeJSON(status int, body []byte) {
 	tw.w.Header()["Content-Type"] = jsonContentType
 	tw.w.WriteHeader(status)
 	tw.mu.Unlock()
-	_, _ = tw.Write(body)
+	// The answer has started: no 503 can come (timeout and late look at
+	// wrote), and Write would only pass the body on, under mu.
+	_, _ = tw.w.Write(body)
 }
 
 // Header returns the handler's own header map (only the handler's
