@@ -441,7 +441,8 @@ func plainString(b []byte, i int) (int, bool) {
 	}
 	j := i + 1
 	for ; j+16 <= len(b); j += 16 {
-		m, n := stopAt(load8(b[j:j+8])), stopAt(load8(b[j+8:j+16]))
+		s := b[j : j+16 : j+16] // one bounds check for both words
+		m, n := stopAt(load8(s[:8])), stopAt(load8(s[8:]))
 		if m|n != 0 {
 			// The first byte flagged is one of them (stopAt).
 			k := j + bits.TrailingZeros64(m)>>3
@@ -455,7 +456,7 @@ func plainString(b []byte, i int) (int, bool) {
 		}
 	}
 	if j+8 <= len(b) {
-		if m := stopAt(load8(b[j : j+8])); m != 0 {
+		if m := stopAt(load8(b[j : j+8 : j+8])); m != 0 {
 			if k := j + bits.TrailingZeros64(m)>>3; b[k] == '"' {
 				return k + 1, true
 			}

@@ -498,6 +498,12 @@ type timeoutWriter struct {
 // finish marks the handler as returned (waiting for a timeout answer being
 // written) and hands on the headers of a handler that wrote nothing.
 func (tw *timeoutWriter) finish() {
+	// An answer that started is the handler's (timeout and late look at
+	// wrote, which only the handler's goroutine, this one, sets): nothing
+	// is left to hand on, and finished would change nothing.
+	if tw.wrote {
+		return
+	}
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	tw.finished = true
