@@ -24,10 +24,13 @@ type accessEntry struct {
 	user          string // the authenticated user
 	correlationID string // the correlation id of the error answered
 
-	// The request record of the route's handler (newRequest), in the
-	// same allocation.
+	// The request record of the route's handler (newRequest) and the
+	// context of auth mode none's principal (withAdmin), in the same
+	// allocation.
 	rq      request
 	rqTaken bool
+	pc      principalCtx
+	pcTaken bool
 }
 
 type accessKey struct{}
@@ -100,7 +103,7 @@ func (a *adapter) accessLog(w http.ResponseWriter, r *http.Request, st *accessSt
 	}
 	if st == nil {
 		start = time.Now()
-		st = newAccessState(w, r)
+		st = newAccessState(w, r, start)
 	}
 	next(&st.sw, r, &st.ctx)
 	e := &st.ctx.e
@@ -170,9 +173,10 @@ type accessState struct {
 	ctx accessCtx
 }
 
-// newAccessState returns the state of a request answered on w.
-func newAccessState(w http.ResponseWriter, r *http.Request) *accessState {
-	return &accessState{sw: statusWriter{ResponseWriter: w}, ctx: accessCtx{Context: r.Context()}}
+// newAccessState returns the state of a request answered on w, which
+// started at start.
+func newAccessState(w http.ResponseWriter, r *http.Request, start time.Time) *accessState {
+	return &accessState{sw: statusWriter{ResponseWriter: w}, ctx: accessCtx{Context: r.Context(), start: start}}
 }
 
 // accessCtx is context.WithValue(parent, accessKey{}, &e) with the entry
@@ -181,6 +185,11 @@ func newAccessState(w http.ResponseWriter, r *http.Request) *accessState {
 type accessCtx struct {
 	context.Context
 	e accessEntry
+
+	// When the request started (the metrics' and the access log's
+	// start): the timeout middleware's deadline counts from it, without
+	// a clock read of its own.
+	start time.Time
 
 	// The context the timeout middleware derives from this one
 	// (newRequestCtx), in the same allocation.

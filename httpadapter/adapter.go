@@ -217,14 +217,16 @@ func (a *adapter) handle(rt route) httprouter.Handle {
 		if e != nil {
 			e.route, e.metric = rt.path, metric
 		}
-		ctx, err := a.authenticate(r, rt.auth)
+		ctx, err := a.authenticate(r, rt.auth, e)
 		if err != nil {
 			a.fail(w, r, err)
 			return
 		}
 		e.noteUser(ctx)
+		// newRequest's record is zero: its fields are set one by one,
+		// not by the copy of a whole record (reply and blk are large).
 		rq := newRequest(e)
-		*rq = request{w: w, r: r, ctx: ctx, params: ps, maxBody: a.maxBody}
+		rq.w, rq.r, rq.ctx, rq.params, rq.maxBody = w, r, ctx, ps, a.maxBody
 		resp, err := rt.handler(a, rq)
 		if err != nil {
 			a.fail(w, r, err)

@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -27,8 +28,10 @@ const (
 const wsTokenPrefix = "jwt.token."
 
 // authenticate returns the request context for the handler, with the
-// caller's Principal attached on authRequired routes.
-func (a *adapter) authenticate(r *http.Request, mode authMode) (context.Context, error) {
+// caller's Principal attached on authRequired routes. e, when not nil, is
+// the request's access-log entry, whose allocation holds the context of
+// auth mode none's principal (withAdmin).
+func (a *adapter) authenticate(r *http.Request, mode authMode, e *accessEntry) (context.Context, error) {
 	ctx := r.Context()
 	token, present, err := tokenFrom(r.Header)
 	if err != nil {
@@ -38,10 +41,7 @@ func (a *adapter) authenticate(r *http.Request, mode authMode) (context.Context,
 		return ctx, nil
 	}
 	if a.verifier == nil {
-		return ledger.WithPrincipal(ctx, identity.Principal{
-			UserID:   identity.DefaultParticipantAdmin,
-			Wildcard: true,
-		}), nil
+		return withAdmin(ctx, e), nil
 	}
 	if !present {
 		return nil, apierr.Unauthenticated.New("The command is missing a (valid) JWT token")
@@ -61,6 +61,46 @@ func (a *adapter) authenticate(r *http.Request, mode authMode) (context.Context,
 		return nil, &tokenResolutionError{err}
 	}
 	return ledger.WithPrincipal(ctx, p), nil
+}
+
+// adminPrincipal is the principal of every request in auth mode none.
+var adminPrincipal = identity.Principal{UserID: identity.DefaultParticipantAdmin, Wildcard: true}
+
+// adminCtx is adminPrincipal attached to the background context, made
+// once: a principalCtx answers its value.
+var adminCtx = ledger.WithPrincipal(context.Background(), adminPrincipal)
+
+// withAdmin returns ledger.WithPrincipal(ctx, adminPrincipal): a
+// principalCtx in e's allocation (once) when there is an entry.
+func withAdmin(ctx context.Context, e *accessEntry) context.Context {
+	if e == nil || e.pcTaken {
+		return ledger.WithPrincipal(ctx, adminPrincipal)
+	}
+	e.pcTaken = true
+	e.pc = principalCtx{Context: ctx, p: adminCtx}
+	return &e.pc
+}
+
+// principalCtx is context.WithValue(parent, key, value) for the key and
+// value of p, a context.WithValue(context.Background(), key, value): p
+// answers its key (and the background context nothing else), the parent
+// every other key, as WithValue's context answers them.
+type principalCtx struct {
+	context.Context
+	p context.Context
+}
+
+// Value returns p's value for key, else the parent's.
+func (c *principalCtx) Value(key any) any {
+	if v := c.p.Value(key); v != nil {
+		return v
+	}
+	return c.Context.Value(key)
+}
+
+// String names the context as context.WithValue's does, for debugging.
+func (c *principalCtx) String() string {
+	return fmt.Sprint(c.Context) + strings.TrimPrefix(fmt.Sprint(c.p), "context.Background")
 }
 
 // tokenFrom extracts the access token: from "Authorization: Bearer <jwt>",

@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 
@@ -24,10 +25,16 @@ import (
 // plainEnd or json.Valid; they (json.RawMessage) and the strings share
 // data's bytes, as copies would hold them.
 func fastJsCommands(data []byte, c *jsonapi.JsCommands) bool {
+	return fastJsCommandsIn(data, c, new(commandsBlock))
+}
+
+// fastJsCommandsIn is fastJsCommands with the first of what it decodes
+// in blk (a request's own, request.block), which it uses once.
+func fastJsCommandsIn(data []byte, c *jsonapi.JsCommands, blk *commandsBlock) bool {
 	// The strings share data's bytes, as the arguments do: data is a
 	// request body of its own (readBody's), which no one writes after it
 	// was read, and the strings would otherwise hold a copy as large.
-	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), blk: new(commandsBlock)}
+	p := jsonCursor{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), blk: blk}
 	var out jsonapi.JsCommands
 	var seen uint16
 	ok := p.object(func(key string) bool {
@@ -423,13 +430,69 @@ func plainKey(b []byte, i int) (int, bool) {
 // plainString reads a string without escapes from b[i], returning the
 // index after its closing quote: the first quote after b[i] ends it when
 // no backslash or control character comes before it, and the bytes
-// before it are valid UTF-8. The quote is found with bytes.IndexByte and
-// the bytes before it are checked sixteen at a time (plainASCII): the
-// strings of a submission are mostly long ASCII party and template ids.
+// before it are valid UTF-8. It looks at sixteen bytes at a time (two
+// words) for the first that is a quote, a backslash, a control character
+// or not ASCII (stopAt), in one pass: the strings of a submission are mostly long
+// ASCII party and template ids, and short keys. A string with another
+// byte than a printable ASCII one is left to plainStringUTF8.
 func plainString(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
+	j := i + 1
+	for ; j+16 <= len(b); j += 16 {
+		s := b[j : j+16 : j+16] // one bounds check for both words
+		m, n := stopAt(load8(s[:8])), stopAt(load8(s[8:]))
+		if m|n != 0 {
+			// The first byte flagged is one of them (stopAt).
+			k := j + bits.TrailingZeros64(m)>>3
+			if m == 0 {
+				k = j + 8 + bits.TrailingZeros64(n)>>3
+			}
+			if b[k] == '"' {
+				return k + 1, true
+			}
+			return plainStringUTF8(b, i)
+		}
+	}
+	if j+8 <= len(b) {
+		if m := stopAt(load8(b[j : j+8 : j+8])); m != 0 {
+			if k := j + bits.TrailingZeros64(m)>>3; b[k] == '"' {
+				return k + 1, true
+			}
+			return plainStringUTF8(b, i)
+		}
+		j += 8
+	}
+	for ; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return plainStringUTF8(b, i)
+		}
+	}
+	return 0, false
+}
+
+// stopAt has the high bit of each of w's bytes set that is a quote, a
+// backslash, below 0x20 or above 0x7f, and maybe of bytes after the first
+// such (the borrows of its subtractions, which only a byte flagged
+// starts): the first byte flagged is one. For a byte below 0x80 the
+// subtractions of one from its xor with a quote or a backslash have the
+// high bit set only when the xor is zero, and of 0x20 from it only when
+// it is below 0x20; a byte above 0x7f has its own high bit.
+func stopAt(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, bs := w^('"'*ones), w^('\\'*ones)
+	return ((w - 0x20*ones) | w | (q - ones) | (bs - ones)) & highs
+}
+
+// plainStringUTF8 is plainString for a string that has bytes other than
+// printable ASCII ones: the quote is found with bytes.IndexByte and the
+// bytes before it are checked sixteen at a time (plainASCII), and then as
+// UTF-8 (plainUTF8).
+func plainStringUTF8(b []byte, i int) (int, bool) {
 	n := bytes.IndexByte(b[i+1:], '"')
 	if n < 0 {
 		return 0, false

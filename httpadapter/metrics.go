@@ -234,7 +234,7 @@ func (mh *metered) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer m.streams.Dec()
 	}
 	start := time.Now()
-	st := newAccessState(w, r)
+	st := newAccessState(w, r, start)
 	defer m.observe(r.Method, st, start)
 	mh.h.serveMetered(st, r, start)
 }

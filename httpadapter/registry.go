@@ -80,7 +80,7 @@ type registryError struct {
 func (a *adapter) handleRegistry(rt route) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		a.corsHeaders(w, r)
-		ctx, err := a.authenticate(r, a.registryAuth)
+		ctx, err := a.authenticate(r, a.registryAuth, nil)
 		if err != nil {
 			a.failRegistry(w, r, err)
 			return

@@ -30,6 +30,21 @@ type request struct {
 	maxBody int64
 	q       url.Values // parsed query, lazily
 	reply   jsonReply  // a handler's JSON answer, written in place (submitAndWait's)
+
+	// The block a submission's body is decoded into (block), in the
+	// request's allocation.
+	blk      commandsBlock
+	blkTaken bool
+}
+
+// block returns the block fastJsCommands decodes a submission into: rq's
+// own, once (a new one for a nil rq).
+func (rq *request) block() *commandsBlock {
+	if rq == nil || rq.blkTaken {
+		return new(commandsBlock)
+	}
+	rq.blkTaken = true
+	return &rq.blk
 }
 
 // jsonReply is a JSON answer (and its newline) a handler wrote in its
@@ -293,7 +308,7 @@ func decodeBody[Req any](rq *request) (Req, error) {
 		var zero Req
 		return zero, err
 	}
-	return decodeJSON[Req](data)
+	return decodeJSONFor[Req](data, rq)
 }
 
 // decodeJSON decodes one JSON value into a T. Failures are decodeErrors
@@ -301,7 +316,11 @@ func decodeBody[Req any](rq *request) (Req, error) {
 // for Canton's parser (encoding/json would silently turn invalid bytes
 // into U+FFFD). A struct target needs a JSON object, as Canton's decoders
 // do (null and other values are rejected); unknown fields are ignored.
-func decodeJSON[T any](data []byte) (T, error) {
+func decodeJSON[T any](data []byte) (T, error) { return decodeJSONFor[T](data, nil) }
+
+// decodeJSONFor is decodeJSON for the body of rq (nil: none), whose
+// allocation holds what a submission decodes into (request.block).
+func decodeJSONFor[T any](data []byte, rq *request) (T, error) {
 	var v T
 	// JSON's whitespace only (RFC 8259): bytes.TrimSpace would also drop
 	// \v, \f and Unicode spaces, which no JSON parser accepts.
@@ -313,7 +332,7 @@ func decodeJSON[T any](data []byte) (T, error) {
 	// (a body it decodes is valid UTF-8, an object): the look at every
 	// byte below is for the bodies it leaves.
 	c, commands := any(&v).(*jsonapi.JsCommands)
-	if commands && trimmed[0] == '{' && fastJsCommands(trimmed, c) {
+	if commands && trimmed[0] == '{' && fastJsCommandsIn(trimmed, c, rq.block()) {
 		return v, nil
 	}
 	if !utf8.Valid(trimmed) {

@@ -100,7 +100,13 @@ func ServerTimeouts(srv *http.Server) {
 // ctx is the context to run the request under, derived from r's (nil:
 // r's own); r is copied with it (and the timeouts' own) once.
 func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Context, next http.HandlerFunc) {
-	rc := http.NewResponseController(w)
+	// The deadlines are the connection's: a statusWriter (the access
+	// log's) would only pass them on (Unwrap).
+	cw := w
+	if sw, ok := w.(*statusWriter); ok {
+		cw = sw.ResponseWriter
+	}
+	rc := http.NewResponseController(cw)
 	own := ctx == nil
 	if own {
 		ctx = r.Context()
@@ -127,7 +133,16 @@ func (t timeouts) serve(w http.ResponseWriter, r *http.Request, ctx context.Cont
 		next.ServeHTTP(w, r)
 		return
 	}
-	deadline := time.Now().Add(t.request)
+	// The request's start, when the access log or the metrics read it
+	// (the same instant, one clock read).
+	var now time.Time
+	if ac, ok := ctx.(*accessCtx); ok {
+		now = ac.start
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
+	deadline := now.Add(t.request)
 	_ = rc.SetReadDeadline(deadline)
 	// Room to write the answer (or the 503) after the deadline.
 	_ = rc.SetWriteDeadline(deadline.Add(DefaultIdleTimeout))
@@ -483,6 +498,12 @@ type timeoutWriter struct {
 // finish marks the handler as returned (waiting for a timeout answer being
 // written) and hands on the headers of a handler that wrote nothing.
 func (tw *timeoutWriter) finish() {
+	// An answer that started is the handler's (timeout and late look at
+	// wrote, which only the handler's goroutine, this one, sets): nothing
+	// is left to hand on, and finished would change nothing.
+	if tw.wrote {
+		return
+	}
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	tw.finished = true
@@ -518,7 +539,7 @@ func (tw *timeoutWriter) timeoutLocked() {
 // (start would copy it there, and only it).
 func (tw *timeoutWriter) writeJSON(status int, body []byte) {
 	tw.mu.Lock()
-	if tw.timedOut || tw.wrote || !time.Now().Before(tw.deadline) {
+	if tw.timedOut || tw.wrote || tw.passed() {
 		tw.mu.Unlock()
 		tw.Header()["Content-Type"] = jsonContentType
 		tw.WriteHeader(status)
@@ -529,7 +550,9 @@ func (tw *timeoutWriter) writeJSON(status int, body []byte) {
 	tw.w.Header()["Content-Type"] = jsonContentType
 	tw.w.WriteHeader(status)
 	tw.mu.Unlock()
-	_, _ = tw.Write(body)
+	// The answer has started: no 503 can come (timeout and late look at
+	// wrote), and Write would only pass the body on, under mu.
+	_, _ = tw.w.Write(body)
 }
 
 // Header returns the handler's own header map (only the handler's
@@ -572,13 +595,18 @@ func (tw *timeoutWriter) Write(b []byte) (int, error) {
 // its body read or its context hit the deadline answers too late to be
 // heard, as with pekko-http).
 func (tw *timeoutWriter) late() bool {
-	if !tw.wrote && !time.Now().Before(tw.deadline) {
+	if !tw.wrote && tw.passed() {
 		tw.timeoutLocked()
 		return true
 	}
 	tw.start()
 	return false
 }
+
+// passed reports whether the deadline has passed: !time.Now().Before
+// (tw.deadline), which compares the monotonic clock readings, with a read
+// of the monotonic clock alone (time.Until).
+func (tw *timeoutWriter) passed() bool { return time.Until(tw.deadline) <= 0 }
 
 // start copies the handler's headers once, as it starts its answer.
 func (tw *timeoutWriter) start() {

@@ -145,7 +145,7 @@ func Shutdown(ctx context.Context, h http.Handler) error {
 // the stream ends with a close frame 1001 (going away).
 func (a *adapter) websocket(rt wsRoute) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-		ctx, authErr := a.authenticate(r, authRequired)
+		ctx, authErr := a.authenticate(r, authRequired, nil)
 		conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wsSubprotocol}, InsecureSkipVerify: true})
 		if err != nil {
 			return // Accept has answered the failed handshake
