@@ -204,15 +204,22 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPre
 	return nil, resolvedEntity{}, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
 }
 
+// argVariants and argFields are the command variants and argument
+// fields of argPaths, in its order.
+var (
+	argVariants = [...]string{"CreateCommand", "ExerciseCommand", "CreateAndExerciseCommand", "ExerciseByKeyCommand"}
+	argFields   = [...]string{"createArguments", "choiceArgument", "contractKey"}
+)
+
 // argPaths are cmdPath.at of the argument fields of the first commands
 // of each variant ("commands[0].CreateCommand.createArguments"), by
-// command and {variant, field}.
-var argPaths = func() (out [8]map[[2]string]string) {
+// command, variant and field (argVariants, argFields): indexed, not
+// hashed, as every argument of a decoded submission looks its path up.
+var argPaths = func() (out [8][len(argVariants)][len(argFields)]string) {
 	for i := range out {
-		out[i] = map[[2]string]string{}
-		for _, variant := range []string{"CreateCommand", "ExerciseCommand", "CreateAndExerciseCommand", "ExerciseByKeyCommand"} {
-			for _, field := range []string{"createArguments", "choiceArgument", "contractKey"} {
-				out[i][[2]string{variant, field}] = cmdPath{i: i, variant: variant}.at(field)
+		for v, variant := range argVariants {
+			for f, field := range argFields {
+				out[i][v][f] = cmdPath{i: i, variant: variant}.at(field)
 			}
 		}
 	}
@@ -223,8 +230,9 @@ var argPaths = func() (out [8]map[[2]string]string) {
 // holds it.
 func (p cmdPath) argPath(field string) string {
 	if p.i >= 0 && p.i < len(argPaths) {
-		if s, ok := argPaths[p.i][[2]string{p.variant, field}]; ok {
-			return s
+		v, f := slices.Index(argVariants[:], p.variant), slices.Index(argFields[:], field)
+		if v >= 0 && f >= 0 {
+			return argPaths[p.i][v][f]
 		}
 	}
 	return p.at(field)
