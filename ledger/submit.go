@@ -362,8 +362,15 @@ func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*C
 	if err != nil {
 		return nil, err
 	}
-	return &Committed{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
-		SynchronizerID: e.SynchronizerID, EffectiveAt: it.let, RecordTime: e.recordTime, Transaction: it.tx}, nil
+	var out *Committed
+	if h := s.tracked; h != nil {
+		out = &h.committed // allocated with it
+	} else {
+		out = new(Committed)
+	}
+	*out = Committed{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
+		SynchronizerID: e.SynchronizerID, EffectiveAt: it.let, RecordTime: e.recordTime, Transaction: it.tx}
+	return out, nil
 }
 
 // submission is a Commands on its way through the node: the synchronizer
