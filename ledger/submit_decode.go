@@ -204,21 +204,15 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPre
 	return nil, resolvedEntity{}, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
 }
 
-// argVariants and argFields are the command variants and argument
-// fields of argPaths, in its order.
-var (
-	argVariants = [...]string{"CreateCommand", "ExerciseCommand", "CreateAndExerciseCommand", "ExerciseByKeyCommand"}
-	argFields   = [...]string{"createArguments", "choiceArgument", "contractKey"}
-)
-
 // argPaths are cmdPath.at of the argument fields of the first commands
 // of each variant ("commands[0].CreateCommand.createArguments"), by
-// command, variant and field (argVariants, argFields): indexed, not
-// hashed, as every argument of a decoded submission looks its path up.
-var argPaths = func() (out [8][len(argVariants)][len(argFields)]string) {
+// command, variant and field (argIndex): indexed, not hashed, as every
+// argument of a decoded submission looks its path up.
+var argPaths = func() (out [8][4][3]string) {
 	for i := range out {
-		for v, variant := range argVariants {
-			for f, field := range argFields {
+		for _, variant := range []string{"CreateCommand", "ExerciseCommand", "CreateAndExerciseCommand", "ExerciseByKeyCommand"} {
+			for _, field := range []string{"createArguments", "choiceArgument", "contractKey"} {
+				v, f := argIndex(variant, field)
 				out[i][v][f] = cmdPath{i: i, variant: variant}.at(field)
 			}
 		}
@@ -226,12 +220,39 @@ var argPaths = func() (out [8][len(argVariants)][len(argFields)]string) {
 	return out
 }()
 
+// argIndex places a command variant and an argument field in argPaths
+// (-1: not there).
+func argIndex(variant, field string) (v, f int) {
+	switch variant {
+	case "CreateCommand":
+		v = 0
+	case "ExerciseCommand":
+		v = 1
+	case "CreateAndExerciseCommand":
+		v = 2
+	case "ExerciseByKeyCommand":
+		v = 3
+	default:
+		v = -1
+	}
+	switch field {
+	case "createArguments":
+		f = 0
+	case "choiceArgument":
+		f = 1
+	case "contractKey":
+		f = 2
+	default:
+		f = -1
+	}
+	return v, f
+}
+
 // argPath is p.at(field) for an argument field, from argPaths when it
 // holds it.
 func (p cmdPath) argPath(field string) string {
 	if p.i >= 0 && p.i < len(argPaths) {
-		v, f := slices.Index(argVariants[:], p.variant), slices.Index(argFields[:], field)
-		if v >= 0 && f >= 0 {
+		if v, f := argIndex(p.variant, field); v >= 0 && f >= 0 {
 			return argPaths[p.i][v][f]
 		}
 	}
