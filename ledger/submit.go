@@ -368,8 +368,10 @@ func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*C
 	} else {
 		out = new(Committed)
 	}
-	*out = Committed{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
-		SynchronizerID: e.SynchronizerID, EffectiveAt: it.let, RecordTime: e.recordTime, Transaction: it.tx}
+	// out is new, all zero: its members are set one by one (a literal
+	// assigned to *out would be built whole, then copied).
+	out.UpdateID, out.Offset, out.CommandID, out.WorkflowID = e.UpdateID, e.Offset, e.CommandID, e.WorkflowID
+	out.SynchronizerID, out.EffectiveAt, out.RecordTime, out.Transaction = e.SynchronizerID, it.let, e.recordTime, it.tx
 	return out, nil
 }
 
