@@ -79,11 +79,11 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 		// Without a preference list, pref is the view's own.
 		ownPref := len(s.c.PackageIDSelectionPreference) == 0
 		for i, c := range s.c.Commands {
-			cmd, r, err := pkgs.decodeCommand(c, i, pref, ownPref, s.decoder, &n.decoding)
+			cmd, err := pkgs.decodeCommand(c, i, pref, ownPref, s.decoder, &n.decoding, &resolved[i])
 			if err != nil {
 				return err
 			}
-			s.c.Commands[i], s.typedAt[i], resolved[i] = cmd, r.id.PackageID, r
+			s.c.Commands[i], s.typedAt[i] = cmd, resolved[i].id.PackageID
 		}
 		s.resolvedIn, s.resolved = pkgs, resolved
 		return nil
@@ -120,11 +120,11 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 }
 
 // decodeCommand resolves command i and decodes its arguments with d; it
-// returns the command with its arguments and the template (or
+// returns the command with its arguments, and sets r to the template (or
 // interface) it resolved to, whose package they were decoded with.
 // ownPref tells that pref is the view's own preference (newestVetted);
 // cache keeps what the next command may need again.
-func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPref bool, d ArgumentDecoder, cache *decodeCache) (Command, resolvedEntity, error) {
+func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPref bool, d ArgumentDecoder, cache *decodeCache, r *resolvedEntity) (Command, error) {
 	// The paths of errors are built only for one; the decoder's, one per
 	// argument, are mostly precomputed (argPath).
 	p := cmdPath{i: i, variant: commandVariant(c)}
@@ -153,55 +153,55 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPre
 	}
 	switch x := derefCommand(c).(type) {
 	case CreateCommand:
-		r, err := resolve(x.Template, false)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, false); err != nil {
+			return nil, err
 		}
 		if x.Arguments, err = arg("createArguments", cache.argType(r.id)); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	case ExerciseCommand:
-		r, err := resolve(x.Template, true)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, true); err != nil {
+			return nil, err
 		}
 		if _, err := commandContractIDAt(string(x.ContractID), func() string { return p.at("contractId") }); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, resolvedEntity{}, err
+		if x.Argument, err = chosen(r, x.Choice); err != nil {
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	case CreateAndExerciseCommand:
-		r, err := resolve(x.Template, false)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, false); err != nil {
+			return nil, err
 		}
 		if x.Arguments, err = arg("createArguments", cache.argType(r.id)); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, resolvedEntity{}, err
+		if x.Argument, err = chosen(r, x.Choice); err != nil {
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	case ExerciseByKeyCommand:
-		r, err := resolve(x.Template, false)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, false); err != nil {
+			return nil, err
 		}
 		if r.tmpl.Key == nil {
-			return nil, resolvedEntity{}, pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
+			return nil, pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
 		}
 		if x.Key, err = arg("contractKey", r.tmpl.Key.Type); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, resolvedEntity{}, err
+		if x.Argument, err = chosen(r, x.Choice); err != nil {
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	}
-	return nil, resolvedEntity{}, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
+	return nil, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
 }
 
 // argPaths are cmdPath.at of the argument fields of the first commands
