@@ -132,16 +132,16 @@ func (n *Node) CommandStatuses(ctx context.Context, commandIDPrefix string, stat
 //
 // Every submission registers, updates and finishes its command, from as
 // many goroutines as there are clients: the pending commands are spread
-// over shards by their key's hash (taken outside any lock), each under a
-// lock of its own, and mu guards only the finished ones. Finishing takes
-// the command's shard's lock, then mu; find takes every shard's lock, in
-// order, then mu, so that it sees each command in one place.
+// over shards by their command id (hashed outside any lock), each under a
+// lock of its own. Finishing takes the command's shard's lock only, and
+// pushes the command on a ring whose slot it claims atomically
+// (statusRing). find takes every shard's lock, in order: no command is
+// then finishing, so that it sees each command in one place.
 type commandTracker struct {
 	shards [trackShards]pendingShard
 	// npending counts the pending commands of all shards (changed under
 	// a shard's lock).
 	npending  atomic.Int64
-	mu        sync.Mutex
 	succeeded statusRing // the last trackMaxSucceeded
 	failed    statusRing // the last trackMaxFailed
 }
@@ -152,33 +152,66 @@ const trackShards = 16
 // pendingShard is a shard of the pending commands, on a cache line of its
 // own.
 type pendingShard struct {
-	mu      sync.Mutex
-	pending map[string]*trackedCommand // by commandKey
+	mu sync.Mutex
+	// pending are the shard's pending commands by command id, those of
+	// one id but different keys (sameKey) chained by next.
+	pending map[string]*trackedCommand
 	_       [64 - 16]byte
 }
 
-// trackedCommand is a pending command.
+// trackedCommand is a tracked command, pending, then finished: its
+// status does not change once it is in a ring.
 type trackedCommand struct {
-	key    string
-	shard  *pendingShard
+	shard *pendingShard
+	// next is the shard's next pending command of the same command id.
+	next   *trackedCommand
 	status CommandStatus
+	// updates, once set (interpreted), are the status's Updates: set
+	// without taking the shard's lock, which find holds.
+	updates atomic.Pointer[CommandUpdates]
+	// seq is the command's place in the pushes on its ring.
+	seq uint64
 	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
 	// and Updates.Created while they have one element (a one-party
-	// create's), allocated with the entry.
+	// create's), and oneUpdates the first updates: they are allocated
+	// with the entry.
 	oneActAs   [1]string
 	oneCommand [1]Command
 	oneCreated [1]CommandContract
+	oneUpdates CommandUpdates
+	// committed is Submit's result for the command, allocated with the
+	// entry: neither reads the other's fields.
+	committed Committed
 }
 
-// commandKey is Canton's key of a command: command id, user id, actAs
-// parties (as a set) and submission id.
-func commandKey(c *Commands) string {
-	if len(c.ActAs) == 1 { // the common case, without sorting a copy
-		return c.CommandID + "\x00" + c.UserID + "\x00" + c.ActAs[0] + "\x00" + c.SubmissionID
+// sameKey reports whether h and g, of the same command id, have the same
+// key, Canton's: command id, user id, actAs parties (as a set) and
+// submission id.
+func (h *trackedCommand) sameKey(g *trackedCommand) bool {
+	return h.status.UserID == g.status.UserID && h.status.SubmissionID == g.status.SubmissionID &&
+		sameParties(h.status.ActAs, g.status.ActAs)
+}
+
+// sameParties reports whether a and b are the same set of parties.
+func sameParties(a, b []string) bool {
+	if len(a) == 1 && len(b) == 1 { // the common case, without sorting copies
+		return a[0] == b[0]
 	}
-	actAs := slices.Clone(c.ActAs)
-	slices.Sort(actAs)
-	return strings.Join([]string{c.CommandID, c.UserID, strings.Join(slices.Compact(actAs), ","), c.SubmissionID}, "\x00")
+	set := func(parties []string) []string {
+		parties = slices.Clone(parties)
+		slices.Sort(parties)
+		return slices.Compact(parties)
+	}
+	return slices.Equal(set(a), set(b))
+}
+
+// snapshot returns the command's status.
+func (h *trackedCommand) snapshot() CommandStatus {
+	s := h.status
+	if u := h.updates.Load(); u != nil {
+		s.Updates = *u
+	}
+	return s
 }
 
 // track registers a validated submission as pending (unless
@@ -188,7 +221,7 @@ func commandKey(c *Commands) string {
 func (t *commandTracker) track(now func() time.Time, s *submission) {
 	c := s.c
 	// Built outside the lock, which every submission takes.
-	h := &trackedCommand{key: commandKey(c), status: CommandStatus{
+	h := &trackedCommand{status: CommandStatus{
 		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
 		SubmissionID: c.SubmissionID,
 	}}
@@ -204,12 +237,24 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 	if sh.pending == nil {
 		sh.pending = map[string]*trackedCommand{}
 	}
-	// The same command twice: the later one is tracked.
-	n := len(sh.pending)
-	sh.pending[h.key], s.tracked = h, h
-	if len(sh.pending) > n {
-		t.npending.Add(1)
+	head := sh.pending[c.CommandID]
+	var prev, g *trackedCommand
+	for g = head; g != nil && !g.sameKey(h); g = g.next {
+		prev = g
 	}
+	switch {
+	case g == nil: // a new command, at the head
+		h.next = head
+		sh.pending[c.CommandID] = h
+		t.npending.Add(1)
+	case prev == nil: // the same command twice: the later one is tracked
+		h.next = g.next
+		sh.pending[c.CommandID] = h
+	default:
+		h.next = g.next
+		prev.next = h
+	}
+	s.tracked = h
 	sh.mu.Unlock()
 }
 
@@ -250,27 +295,35 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 		}
 		failure = ae
 	}
-	sh := h.shard
+	sh, id := h.shard, h.status.CommandID
 	sh.mu.Lock()
-	if sh.pending[h.key] != h {
+	var prev, g *trackedCommand
+	for g = sh.pending[id]; g != nil && g != h; g = g.next {
+		prev = g
+	}
+	switch {
+	case g == nil:
 		sh.mu.Unlock()
 		return // replaced by a later registration of the same command
+	case prev != nil:
+		prev.next = h.next
+	case h.next != nil:
+		sh.pending[id] = h.next
+	default:
+		delete(sh.pending, id)
 	}
-	delete(sh.pending, h.key)
+	h.next = nil
 	t.npending.Add(-1)
-	t.mu.Lock()
-	// The status is written in its slot of the ring, not copied there.
+	s := &h.status
+	s.Completed = now
 	if failed {
-		s := t.failed.slot(trackMaxFailed)
-		*s = h.status
-		s.Completed, s.State, s.Error = now, CommandStateFailed, failure
+		s.State, s.Error = CommandStateFailed, failure
+		t.failed.pushCommand(h, trackMaxFailed)
 	} else {
-		s := t.succeeded.slot(trackMaxSucceeded)
-		*s = h.status
-		s.Completed, s.State = now, CommandStateSucceeded
+		s.State = CommandStateSucceeded
 		s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
+		t.succeeded.pushCommand(h, trackMaxSucceeded)
 	}
-	t.mu.Unlock()
 	sh.mu.Unlock()
 }
 
@@ -283,7 +336,14 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	if h == nil || txn == nil {
 		return
 	}
-	u := CommandUpdates{Created: h.oneCreated[:0]}
+	// The first updates are written in the entry before they are
+	// published; others (none so far) apart, as find may be reading the
+	// first.
+	u := &h.oneUpdates
+	if h.updates.Load() != nil {
+		u = new(CommandUpdates)
+	}
+	*u = CommandUpdates{Created: h.oneCreated[:0]}
 	var walk func(ids []tx.NodeID)
 	walk = func(ids []tx.NodeID) {
 		for _, id := range ids {
@@ -307,9 +367,7 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	if len(u.Created) == 0 {
 		u.Created = nil
 	}
-	h.shard.mu.Lock()
-	h.status.Updates = u
-	h.shard.mu.Unlock()
+	h.updates.Store(u)
 }
 
 // cloneInto is slices.Clone(src) in buf when it fits (nil for nil, as
@@ -331,35 +389,53 @@ func keyValue(k *tx.KeyWithMaintainers) value.Value {
 	return k.Key
 }
 
-// statusRing keeps the last statuses pushed, up to a bound, in place: once
-// full, a push overwrites the oldest (rather than moving the bound's
-// statuses down a slice on every finished command, under the tracker's
-// lock).
+// trackRingSize is the room of a statusRing, the larger bound.
+const trackRingSize = max(trackMaxSucceeded, trackMaxFailed)
+
+// statusRing keeps the last commands pushed, up to a bound (at most
+// trackRingSize), in place: once full, a push overwrites the oldest.
+// Pushes may run at once (under different shards' locks): each claims
+// its place in the order of pushes, and the slot it writes keeps the
+// latest of those that write it. Reading it (newestFirst) needs that
+// none is under way: the tracker pushes under a shard's lock, and find
+// holds them all.
 type statusRing struct {
-	list []CommandStatus // in push order from next (0 until full)
-	next int             // the oldest, overwritten by the next push once full
+	n     atomic.Uint64 // the pushes so far
+	slots [trackRingSize]atomic.Pointer[trackedCommand]
 }
 
-// push adds s, dropping the oldest status when bound are kept.
-func (r *statusRing) push(s CommandStatus, bound int) { *r.slot(bound) = s }
+// push adds a command of status s, dropping the oldest when bound are
+// kept.
+func (r *statusRing) push(s CommandStatus, bound int) {
+	r.pushCommand(&trackedCommand{status: s}, bound)
+}
 
-// slot returns the place of a new status for the caller to write,
-// dropping the oldest status when bound are kept.
-func (r *statusRing) slot(bound int) *CommandStatus {
-	if len(r.list) < bound {
-		r.list = append(r.list, CommandStatus{})
-		return &r.list[len(r.list)-1]
+// pushCommand adds h, dropping the oldest command when bound are kept.
+func (r *statusRing) pushCommand(h *trackedCommand, bound int) {
+	i := r.n.Add(1) - 1
+	h.seq = i
+	slot := &r.slots[i%uint64(bound)]
+	for {
+		old := slot.Load()
+		if old != nil && old.seq > i {
+			return // a later push already took h's place
+		}
+		if slot.CompareAndSwap(old, h) {
+			return
+		}
 	}
-	s := &r.list[r.next]
-	r.next = (r.next + 1) % len(r.list)
-	return s
 }
 
-// newestFirst yields the statuses kept, newest first.
+// newestFirst yields the statuses of the commands kept, newest first.
 func (r *statusRing) newestFirst(yield func(CommandStatus) bool) {
-	n := len(r.list)
-	for k := range n {
-		if !yield(r.list[(r.next-1-k+2*n)%n]) {
+	// The pushes fill the slots from the first, up to the bound: as many
+	// commands are kept as slots are filled.
+	n, kept := r.n.Load(), uint64(0)
+	for kept < trackRingSize && r.slots[kept].Load() != nil {
+		kept++
+	}
+	for k := range kept {
+		if !yield(r.slots[(n-1-k)%kept].Load().snapshot()) {
 			return
 		}
 	}
@@ -372,8 +448,6 @@ func (t *commandTracker) find(prefix string, state CommandState, limit int) []Co
 		t.shards[i].mu.Lock()
 		defer t.shards[i].mu.Unlock()
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	pick := func(list iter.Seq[CommandStatus]) []CommandStatus {
 		var out []CommandStatus
 		for s := range list {
@@ -390,7 +464,9 @@ func (t *commandTracker) find(prefix string, state CommandState, limit int) []Co
 		list := make([]CommandStatus, 0, t.npending.Load())
 		for i := range t.shards {
 			for _, h := range t.shards[i].pending {
-				list = append(list, h.status)
+				for ; h != nil; h = h.next {
+					list = append(list, h.snapshot())
+				}
 			}
 		}
 		slices.SortFunc(list, func(a, b CommandStatus) int { return b.Started.Compare(a.Started) })

@@ -68,11 +68,14 @@ func pathErr(code apierr.Code, path, format string, args ...any) error {
 // authorizeSubmitters validates the actAs and readAs party ids and checks
 // that p may act as every actAs party and read as every readAs party.
 func authorizeSubmitters(p identity.Principal, actAs, readAs []string) error {
-	for _, parties := range [2][]string{actAs, readAs} {
-		for _, party := range parties {
-			if err := identity.ValidatePartyString(party); err != nil {
-				return apierr.InvalidField.New("act_as/read_as: %v", err)
-			}
+	for _, party := range actAs {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return apierr.InvalidField.New("act_as/read_as: %v", err)
+		}
+	}
+	for _, party := range readAs {
+		if err := identity.ValidatePartyString(party); err != nil {
+			return apierr.InvalidField.New("act_as/read_as: %v", err)
 		}
 	}
 	for _, party := range actAs {

@@ -362,8 +362,17 @@ func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*C
 	if err != nil {
 		return nil, err
 	}
-	return &Committed{UpdateID: e.UpdateID, Offset: e.Offset, CommandID: e.CommandID, WorkflowID: e.WorkflowID,
-		SynchronizerID: e.SynchronizerID, EffectiveAt: it.let, RecordTime: e.recordTime, Transaction: it.tx}, nil
+	var out *Committed
+	if h := s.tracked; h != nil {
+		out = &h.committed // allocated with it
+	} else {
+		out = new(Committed)
+	}
+	// out is new, all zero: its members are set one by one (a literal
+	// assigned to *out would be built whole, then copied).
+	out.UpdateID, out.Offset, out.CommandID, out.WorkflowID = e.UpdateID, e.Offset, e.CommandID, e.WorkflowID
+	out.SynchronizerID, out.EffectiveAt, out.RecordTime, out.Transaction = e.SynchronizerID, it.let, e.recordTime, it.tx
+	return out, nil
 }
 
 // submission is a Commands on its way through the node: the synchronizer

@@ -79,11 +79,11 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 		// Without a preference list, pref is the view's own.
 		ownPref := len(s.c.PackageIDSelectionPreference) == 0
 		for i, c := range s.c.Commands {
-			cmd, r, err := pkgs.decodeCommand(c, i, pref, ownPref, s.decoder, &n.decoding)
+			cmd, err := pkgs.decodeCommand(c, i, pref, ownPref, s.decoder, &n.decoding, &resolved[i])
 			if err != nil {
 				return err
 			}
-			s.c.Commands[i], s.typedAt[i], resolved[i] = cmd, r.id.PackageID, r
+			s.c.Commands[i], s.typedAt[i] = cmd, resolved[i].id.PackageID
 		}
 		s.resolvedIn, s.resolved = pkgs, resolved
 		return nil
@@ -120,11 +120,11 @@ func (n *Node) decodeArguments(s *submission, submitting bool) error {
 }
 
 // decodeCommand resolves command i and decodes its arguments with d; it
-// returns the command with its arguments and the template (or
+// returns the command with its arguments, and sets r to the template (or
 // interface) it resolved to, whose package they were decoded with.
 // ownPref tells that pref is the view's own preference (newestVetted);
 // cache keeps what the next command may need again.
-func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPref bool, d ArgumentDecoder, cache *decodeCache) (Command, resolvedEntity, error) {
+func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPref bool, d ArgumentDecoder, cache *decodeCache, r *resolvedEntity) (Command, error) {
 	// The paths of errors are built only for one; the decoder's, one per
 	// argument, are mostly precomputed (argPath).
 	p := cmdPath{i: i, variant: commandVariant(c)}
@@ -153,78 +153,107 @@ func (v *pkgView) decodeCommand(c Command, i int, pref map[string]string, ownPre
 	}
 	switch x := derefCommand(c).(type) {
 	case CreateCommand:
-		r, err := resolve(x.Template, false)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, false); err != nil {
+			return nil, err
 		}
 		if x.Arguments, err = arg("createArguments", cache.argType(r.id)); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	case ExerciseCommand:
-		r, err := resolve(x.Template, true)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, true); err != nil {
+			return nil, err
 		}
 		if _, err := commandContractIDAt(string(x.ContractID), func() string { return p.at("contractId") }); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, resolvedEntity{}, err
+		if x.Argument, err = chosen(r, x.Choice); err != nil {
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	case CreateAndExerciseCommand:
-		r, err := resolve(x.Template, false)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, false); err != nil {
+			return nil, err
 		}
 		if x.Arguments, err = arg("createArguments", cache.argType(r.id)); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, resolvedEntity{}, err
+		if x.Argument, err = chosen(r, x.Choice); err != nil {
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	case ExerciseByKeyCommand:
-		r, err := resolve(x.Template, false)
-		if err != nil {
-			return nil, resolvedEntity{}, err
+		var err error
+		if *r, err = resolve(x.Template, false); err != nil {
+			return nil, err
 		}
 		if r.tmpl.Key == nil {
-			return nil, resolvedEntity{}, pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
+			return nil, pathErr(apierr.CommandPreprocessingFailed, p.at("templateId"), "template %s has no contract key", r.id)
 		}
 		if x.Key, err = arg("contractKey", r.tmpl.Key.Type); err != nil {
-			return nil, resolvedEntity{}, err
+			return nil, err
 		}
-		if x.Argument, err = chosen(&r, x.Choice); err != nil {
-			return nil, resolvedEntity{}, err
+		if x.Argument, err = chosen(r, x.Choice); err != nil {
+			return nil, err
 		}
-		return x, r, nil
+		return x, nil
 	}
-	return nil, resolvedEntity{}, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
+	return nil, pathErr(apierr.InvalidArgument, p.String(), "the command is empty")
 }
 
 // argPaths are cmdPath.at of the argument fields of the first commands
 // of each variant ("commands[0].CreateCommand.createArguments"), by
-// command and {variant, field}.
-var argPaths = func() (out [8]map[[2]string]string) {
+// command, variant and field (argIndex): indexed, not hashed, as every
+// argument of a decoded submission looks its path up.
+var argPaths = func() (out [8][4][3]string) {
 	for i := range out {
-		out[i] = map[[2]string]string{}
 		for _, variant := range []string{"CreateCommand", "ExerciseCommand", "CreateAndExerciseCommand", "ExerciseByKeyCommand"} {
 			for _, field := range []string{"createArguments", "choiceArgument", "contractKey"} {
-				out[i][[2]string{variant, field}] = cmdPath{i: i, variant: variant}.at(field)
+				v, f := argIndex(variant, field)
+				out[i][v][f] = cmdPath{i: i, variant: variant}.at(field)
 			}
 		}
 	}
 	return out
 }()
 
+// argIndex places a command variant and an argument field in argPaths
+// (-1: not there).
+func argIndex(variant, field string) (v, f int) {
+	switch variant {
+	case "CreateCommand":
+		v = 0
+	case "ExerciseCommand":
+		v = 1
+	case "CreateAndExerciseCommand":
+		v = 2
+	case "ExerciseByKeyCommand":
+		v = 3
+	default:
+		v = -1
+	}
+	switch field {
+	case "createArguments":
+		f = 0
+	case "choiceArgument":
+		f = 1
+	case "contractKey":
+		f = 2
+	default:
+		f = -1
+	}
+	return v, f
+}
+
 // argPath is p.at(field) for an argument field, from argPaths when it
 // holds it.
 func (p cmdPath) argPath(field string) string {
 	if p.i >= 0 && p.i < len(argPaths) {
-		if s, ok := argPaths[p.i][[2]string{p.variant, field}]; ok {
-			return s
+		if v, f := argIndex(p.variant, field); v >= 0 && f >= 0 {
+			return argPaths[p.i][v][f]
 		}
 	}
 	return p.at(field)
