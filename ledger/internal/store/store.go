@@ -89,6 +89,10 @@ type request struct {
 	// tx is the Tx op runs on; its writes' array serves the next
 	// request (requests).
 	tx Tx
+	// end holds the value of the ledger end the committer writes with
+	// op's writes, which Badger reads until the commit, before the
+	// request is answered.
+	end [8]byte
 }
 
 // requests are Submit's requests, reused once answered: a submission
@@ -158,9 +162,12 @@ type Store struct {
 	// pooled are the buffers of the batch's SetPooled values, given back
 	// once the batch is committed (commitBatch).
 	pooled [][]byte
-	quit   chan struct{}
-	done   chan struct{}
-	once   sync.Once
+	// entries are the Badger entries of the batch's writes (applyWrites),
+	// reused once it is committed.
+	entries entrySlab
+	quit    chan struct{}
+	done    chan struct{}
+	once    sync.Once
 
 	// reads counts the reads of the database under way (beginRead), with
 	// readsClosed set by Close, which waits for readsDone (closed by the
@@ -510,7 +517,9 @@ func (s *Store) commitBatch(batch []*request) {
 		}
 		newEnd := end + tx.next
 		if tx.next > 0 {
-			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+			// KeyLedgerEnd is never changed; r.end lives until r is
+			// answered, after the commit.
+			tx.SetOwned(KeyLedgerEnd, AppendOffset(r.end[:0], newEnd))
 		}
 		writes, err := s.releaseOld(txn, tx.writes)
 		if err != nil {
@@ -518,13 +527,13 @@ func (s *Store) commitBatch(batch []*request) {
 			r.res <- result{err: err}
 			continue
 		}
-		if err := applyWrites(txn, writes); err != nil {
+		if err := s.applyWrites(txn, writes); err != nil {
 			txn.Discard()
 			if len(pending) > 0 {
 				// Commit what fitted, then try this operation alone.
 				txn = s.db.NewTransaction(true)
 				for _, p := range pending {
-					if err := applyWrites(txn, p.writes); err != nil {
+					if err := s.applyWrites(txn, p.writes); err != nil {
 						s.log.Error("re-applying writes that fitted before failed", "err", err)
 					}
 				}
@@ -532,13 +541,13 @@ func (s *Store) commitBatch(batch []*request) {
 				pending = nil
 				newEnd = end + tx.next
 				if tx.next > 0 {
-					tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+					tx.SetOwned(KeyLedgerEnd, AppendOffset(r.end[:0], newEnd))
 				}
 			}
 			txn = s.db.NewTransaction(true)
 			writes, err = s.releaseOld(txn, tx.writes)
 			if err == nil {
-				err = applyWrites(txn, writes)
+				err = s.applyWrites(txn, writes)
 			}
 			if err != nil {
 				txn.Discard()
@@ -558,6 +567,9 @@ func (s *Store) commitBatch(batch []*request) {
 	s.finish(txn, pending)
 	clear(pending) // the answered requests go back to their pool
 	s.pending = pending[:0]
+	// The batch's transactions are committed or discarded: Badger keeps
+	// their entries no longer.
+	s.entries.reset()
 	// Badger copied the committed values (into its memtable, its logs):
 	// their buffers serve the next values.
 	for _, b := range s.pooled {
@@ -620,22 +632,66 @@ func runOp(op Runner, tx *Tx) (v any, err error) {
 	return op.Run(tx)
 }
 
-func applyWrites(txn *badger.Txn, writes []write) error {
+// applyWrites stages writes in txn, a transaction of the batch being
+// committed, their entries from s.entries.
+func (s *Store) applyWrites(txn *badger.Txn, writes []write) error {
 	for _, w := range writes {
 		var err error
-		switch {
-		case w.del:
+		if w.del {
 			err = txn.Delete(w.key)
-		case w.meta != 0:
-			err = txn.SetEntry(badger.NewEntry(w.key, w.val).WithMeta(w.meta))
-		default:
-			err = txn.Set(w.key, w.val)
+		} else {
+			// txn.Set's entry (badger.NewEntry), with w.meta as
+			// WithMeta sets it, every other field zero.
+			e := s.entries.next()
+			*e = badger.Entry{Key: w.key, Value: w.val, UserMeta: w.meta}
+			err = txn.SetEntry(e)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// entrySlab hands out the Badger entries of a batch's writes from arrays
+// that serve batch after batch: Badger keeps a transaction's entries
+// until the transaction is committed or discarded, no longer
+// (Txn.SetEntry), and an entry allocated for each write was the most
+// frequent allocation of a commit.
+type entrySlab struct {
+	chunks [][]badger.Entry // each of entryChunk entries
+	used   int              // entries handed out, chunk after chunk
+}
+
+// entryChunk is the size of an entrySlab's arrays (a batch of a few
+// creates fills a part of one).
+const entryChunk = 256
+
+// maxEntryChunks bounds the arrays an entrySlab keeps between batches
+// (a large batch's others go to the collector).
+const maxEntryChunks = 4
+
+// next returns an entry for a write, to be set whole.
+func (s *entrySlab) next() *badger.Entry {
+	c, i := s.used/entryChunk, s.used%entryChunk
+	if c == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]badger.Entry, entryChunk))
+	}
+	s.used++
+	return &s.chunks[c][i]
+}
+
+// reset takes every entry back, once the transactions that used them
+// are committed or discarded, dropping their keys and values.
+func (s *entrySlab) reset() {
+	for c := 0; c*entryChunk < s.used; c++ {
+		clear(s.chunks[c][:min(entryChunk, s.used-c*entryChunk)])
+	}
+	s.used = 0
+	if len(s.chunks) > maxEntryChunks {
+		clear(s.chunks[maxEntryChunks:])
+		s.chunks = s.chunks[:maxEntryChunks]
+	}
 }
 
 // Reader reads one consistent snapshot.
