@@ -68,7 +68,8 @@ func (sp Spill) toSpill(writes []write) []int {
 	var out []int
 	inline := 0
 	var candidates []int
-	for i, w := range writes {
+	for i := range writes {
+		w := &writes[i]
 		switch {
 		case w.del || w.meta != 0:
 		case sp.Above > 0 && len(w.val) > sp.Above:

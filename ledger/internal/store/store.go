@@ -458,6 +458,7 @@ func (s *Store) DB() *badger.DB { return s.db }
 
 func (s *Store) loop() {
 	defer close(s.done)
+	var batch []*request // the committer's, reused batch after batch
 	for {
 		var first *request
 		select {
@@ -465,7 +466,8 @@ func (s *Store) loop() {
 		case <-s.quit:
 			return
 		}
-		batch := []*request{first}
+		clear(batch) // the answered requests go back to their pool
+		batch = append(batch[:0], first)
 	drain:
 		for len(batch) < s.maxBatch {
 			select {
@@ -635,7 +637,8 @@ func runOp(op Runner, tx *Tx) (v any, err error) {
 // applyWrites stages writes in txn, a transaction of the batch being
 // committed, their entries from s.entries.
 func (s *Store) applyWrites(txn *badger.Txn, writes []write) error {
-	for _, w := range writes {
+	for i := range writes {
+		w := &writes[i]
 		var err error
 		if w.del {
 			err = txn.Delete(w.key)
@@ -893,8 +896,11 @@ type Tx struct {
 	Reader
 	writes []write
 	index  map[string]int // staged keys to writes, from indexFrom writes on
-	base   int64
-	next   int64
+	// keys has the bit (keyBit) of every staged key set: a key whose
+	// bit is clear is not staged, and its lookup compares no key.
+	keys uint64
+	base int64
+	next int64
 	// pooled are the buffers handed to Pool, back to ValueBuffer once
 	// the operation is committed.
 	pooled [][]byte
@@ -1035,8 +1041,26 @@ func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: tru
 // most operations stage a handful of writes.
 const indexFrom = 16
 
+// keyBit is the bit of key in Tx.keys: of its length, first and last
+// bytes (the keys an operation stages differ in one of them mostly).
+func keyBit(key []byte) uint64 {
+	n := len(key)
+	if n == 0 {
+		return 1
+	}
+	return 1 << ((uint(n) + 5*uint(key[n-1]) + 11*uint(key[0])) & 63)
+}
+
 // staged returns the position of the write staged at key, if any.
 func (t *Tx) staged(key []byte) (int, bool) {
+	if t.keys&keyBit(key) == 0 {
+		return 0, false
+	}
+	return t.find(key)
+}
+
+// find is staged of a key whose bit is set.
+func (t *Tx) find(key []byte) (int, bool) {
 	if t.index != nil {
 		i, ok := t.index[string(key)]
 		return i, ok
@@ -1050,13 +1074,17 @@ func (t *Tx) staged(key []byte) (int, bool) {
 }
 
 func (t *Tx) stage(w write) {
-	if i, ok := t.staged(w.key); ok {
-		t.writes[i] = w
-		return
+	bit := keyBit(w.key)
+	if t.keys&bit != 0 {
+		if i, ok := t.find(w.key); ok {
+			t.writes[i] = w
+			return
+		}
 	}
 	if t.writes == nil {
 		t.writes = make([]write, 0, 16) // a submission's handful of writes (a Ping create stages 9)
 	}
+	t.keys |= bit
 	t.writes = append(t.writes, w)
 	switch {
 	case t.index != nil:
