@@ -159,6 +159,8 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 		out, err = n.committableOf(run.res, true, run.pkgs, s, run.let, run.seed)
 		return err
 	})
+	// Its Tx serves a later ViewTx: the submission keeps nothing of it.
+	s.contracts = snapshotContracts{}
 	if err != nil {
 		return nil, storeErr(err)
 	}

@@ -1162,7 +1162,7 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 // tracks on a goroutine of its own. Every read of the Tx still sees the
 // one snapshot, of the store as it was at that first read. The Tx, and
 // any ReadOnlyTx copy of it, must be used by one goroutine at a time, and
-// not after fn returns.
+// not after fn returns: it serves a later ViewTx then.
 func (s *Store) ViewTx(fn func(t *Tx) error) error {
 	if s.Closed() {
 		return ErrClosed
@@ -1174,19 +1174,33 @@ func (s *Store) ViewTx(fn func(t *Tx) error) error {
 		return ErrClosed
 	}
 	defer s.endRead()
-	// One allocation holds the Tx and its snapshot.
-	t := &struct {
-		Tx
-		snap lazySnapshot
-	}{}
+	t := viewTxs.Get().(*viewTx)
 	t.snap.db = s.db
 	t.Reader = Reader{snap: &t.snap, shared: s.shared}
-	defer t.snap.discard()
+	defer t.release()
 	err := fn(&t.Tx)
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
 	}
 	return err
+}
+
+// viewTx is ViewTx's Tx with its snapshot, in one allocation, which
+// serves the next ViewTx once fn returned (viewTxs).
+type viewTx struct {
+	Tx
+	snap lazySnapshot
+}
+
+// viewTxs are the viewTx ViewTx reuses: a submission's interpretation
+// would otherwise allocate one.
+var viewTxs = sync.Pool{New: func() any { return new(viewTx) }}
+
+// release discards the snapshot and gives t back to viewTxs.
+func (t *viewTx) release() {
+	t.snap.discard()
+	*t = viewTx{}
+	viewTxs.Put(t)
 }
 
 // lazySnapshot is ViewTx's read snapshot, a Badger transaction opened at
