@@ -556,14 +556,29 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	var out *interpreted
 	var e *logEntry
 	var nodesBuf []txNode
-	if len(t.Nodes) == 1 {
+	var jsonBuf []byte // for the nodes' JSON (encodeOwnNodesIn)
+	switch {
+	case len(t.Nodes) == 1 && !s.deferJSON && s.mode != ideMode:
+		// With room for the node's JSON, when it fits: the entry
+		// holds it (its node's values refer to it) and nothing keeps
+		// it longer (the records and the index copy it; only an
+		// overlay store's decoded records, with deferJSON, and the
+		// seeded arguments of ideMode would).
+		x := &struct {
+			it    interpreted
+			e     logEntry
+			nodes [1]txNode
+			json  [oneNodeJSON]byte
+		}{}
+		out, e, nodesBuf, jsonBuf = &x.it, &x.e, x.nodes[:], x.json[:0]
+	case len(t.Nodes) == 1:
 		x := &struct {
 			it    interpreted
 			e     logEntry
 			nodes [1]txNode
 		}{}
 		out, e, nodesBuf = &x.it, &x.e, x.nodes[:]
-	} else {
+	default:
 		out, e = new(interpreted), new(logEntry)
 	}
 	// e is new, all zero: its members are set one by one (a literal
@@ -600,7 +615,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeNodesWith(e.Nodes, endsBuf[:0], true, jsonBuf)
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -1014,7 +1029,7 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
-	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false)
+	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false, nil)
 	return out, ends, asIs
 }
 
@@ -1024,16 +1039,26 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 // look; plain says the nodes' other strings (an exercise's ContractID
 // aside) are jsontext.HTMLPlain (logEntry.nodesPlain).
 func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
-	return encodeNodesWith(nodes, buf, true)
+	return encodeNodesWith(nodes, buf, true, nil)
 }
 
-// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto.
-func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs, plain bool) {
+// oneNodeJSON is the room for a one-node transaction's JSON that
+// committable allocates with its entry: a Ping create's takes some 800
+// bytes (txNodeSize), and the entry with it 2 KiB.
+const oneNodeJSON = 1024
+
+// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto,
+// the nodes' JSON in dst's array when it fits.
+func encodeNodesWith(nodes []txNode, buf []int, own bool, dst []byte) (out json.RawMessage, ends []int, asIs, plain bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
 	}
-	out = make([]byte, 0, size)
+	if cap(dst) >= size {
+		out = dst[:0]
+	} else {
+		out = make([]byte, 0, size)
+	}
 	out = append(out, '[')
 	if len(nodes) <= cap(buf) {
 		ends = buf[:len(nodes)]
