@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -587,7 +588,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
 	// Looked at once here, off the committer's loop, for its two writes
 	// (the entry's and the created contracts' records).
-	e.syncPlain = jsontext.HTMLPlain(sync)
+	e.syncPlain = syncIsPlain(sync)
 	e.UpdateID, e.ownIDs = updateID, true
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
@@ -688,6 +689,26 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		}
 	}
 	return out, nil
+}
+
+// plainSync is the last synchronizer id syncIsPlain found
+// jsontext.HTMLPlain: a node's submissions name one or a few, and a
+// comparison with it costs less than the look at each.
+var plainSync atomic.Pointer[string]
+
+// syncIsPlain is jsontext.HTMLPlain(sync), sync compared with plainSync
+// first.
+func syncIsPlain(sync string) bool {
+	if p := plainSync.Load(); p != nil && *p == sync {
+		return true
+	}
+	if !jsontext.HTMLPlain(sync) {
+		return false
+	}
+	p := new(string) // here only: &sync would take sync to the heap at every call
+	*p = sync
+	plainSync.Store(p)
+	return true
 }
 
 // createReaders returns e.parties() without building it when e's only
