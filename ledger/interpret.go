@@ -803,12 +803,15 @@ func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transacti
 			}
 			tt := r.template(x.TemplateID)
 			argType := tt.argType
-			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: tt.idText,
-				PackageName: x.PackageName, Argument: render(x.Arg, argType),
-				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
-				Transient: !ev.AcsDelta, Engine: true}
+			// Set in place in out's array: the node is large.
+			out = append(out, txNode{})
+			nd := &out[len(out)-1]
+			nd.ID, nd.ContractID, nd.TemplateID = int32(ev.NodeID), string(x.ContractID), tt.idText
+			nd.PackageName, nd.Argument = x.PackageName, render(x.Arg, argType)
+			nd.Signatories, nd.Observers, nd.CreatedAt = nonNil(x.Signatories), nonNil(x.Observers()), createdAt
+			nd.Transient, nd.Engine = !ev.AcsDelta, true
 			if seed && ev.AcsDelta {
-				v.seedArg(js, &nd, pkg, x.Arg, argType)
+				v.seedArg(js, nd, pkg, x.Arg, argType)
 			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
@@ -825,7 +828,6 @@ func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transacti
 					nd.keyHash = h
 				}
 			}
-			out = append(out, nd)
 		case *tx.Exercise:
 			ch := v.choice(x)
 			if ch == nil {
