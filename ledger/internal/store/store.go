@@ -505,7 +505,7 @@ func (s *Store) commitBatch(batch []*request) {
 			continue
 		}
 		var spills [][]byte
-		if idx := s.spill.toSpill(tx.writes); len(idx) > 0 {
+		if idx := s.spill.toSpill(tx.writes, tx.bytes); len(idx) > 0 {
 			// The chunks are written outside txn: commit the group so far,
 			// write them, and go on in a transaction that sees them.
 			end = s.finish(txn, pending)
@@ -899,8 +899,11 @@ type Tx struct {
 	// keys has the bit (keyBit) of every staged key set: a key whose
 	// bit is clear is not staged, and its lookup compares no key.
 	keys uint64
-	base int64
-	next int64
+	// bytes bounds the bytes of the staged keys and values from above
+	// (those of the writes replaced too), for toSpill.
+	bytes int
+	base  int64
+	next  int64
 	// pooled are the buffers handed to Pool, back to ValueBuffer once
 	// the operation is committed.
 	pooled [][]byte
@@ -1077,6 +1080,7 @@ func (t *Tx) stage(w write) {
 	bit := keyBit(w.key)
 	if t.keys&bit != 0 {
 		if i, ok := t.find(w.key); ok {
+			t.bytes += len(w.key) + len(w.val)
 			t.writes[i] = w
 			return
 		}
@@ -1085,6 +1089,7 @@ func (t *Tx) stage(w write) {
 		t.writes = make([]write, 0, 16) // a submission's handful of writes (a Ping create stages 9)
 	}
 	t.keys |= bit
+	t.bytes += len(w.key) + len(w.val)
 	t.writes = append(t.writes, w)
 	switch {
 	case t.index != nil:
