@@ -147,11 +147,12 @@ func newJSONObject(dst []byte) jsonObject {
 
 // key appends a member's name (a plain ASCII tag: no escaping needed).
 func (o *jsonObject) key(k string) {
-	if !o.first {
-		o.b = append(o.b, ',')
+	if o.first {
+		o.first = false
+		o.b = append(o.b, '"')
+	} else {
+		o.b = append(o.b, ',', '"')
 	}
-	o.first = false
-	o.b = append(o.b, '"')
 	o.b = append(o.b, k...)
 	o.b = append(o.b, '"', ':')
 }
