@@ -147,11 +147,12 @@ func newJSONObject(dst []byte) jsonObject {
 
 // key appends a member's name (a plain ASCII tag: no escaping needed).
 func (o *jsonObject) key(k string) {
-	if !o.first {
-		o.b = append(o.b, ',')
+	if o.first {
+		o.first = false
+		o.b = append(o.b, '"')
+	} else {
+		o.b = append(o.b, ',', '"')
 	}
-	o.first = false
-	o.b = append(o.b, '"')
 	o.b = append(o.b, k...)
 	o.b = append(o.b, '"', ':')
 }
@@ -395,10 +396,17 @@ func encodeTxNode(n *txNode) []byte {
 func txNodeSize(n *txNode) int {
 	size := 160 + len(n.ContractID) + len(n.TemplateID) + len(n.PackageName) + len(n.Argument) +
 		len(n.CreatedAt) + len(n.Choice) + len(n.Key) + len(n.Result) + len(n.InterfaceID)
-	for _, l := range [][]string{n.Signatories, n.Observers, n.Stakeholders, n.Acting, n.Witnesses, n.Maintainers, n.ChoiceObservers} {
-		for _, s := range l {
-			size += len(s) + 3
-		}
+	// The lists one by one: a slice of them would be built at each call.
+	return size + strsSize(n.Signatories) + strsSize(n.Observers) + strsSize(n.Stakeholders) + strsSize(n.Acting) +
+		strsSize(n.Witnesses) + strsSize(n.Maintainers) + strsSize(n.ChoiceObservers)
+}
+
+// strsSize is txNodeSize's room for a list of strings: each with its
+// quotes and comma.
+func strsSize(l []string) int {
+	size := 0
+	for _, s := range l {
+		size += len(s) + 3
 	}
 	return size
 }

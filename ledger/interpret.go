@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/ledgernode/ledgernode/apierr"
@@ -159,6 +160,8 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 		out, err = n.committableOf(run.res, true, run.pkgs, s, run.let, run.seed)
 		return err
 	})
+	// Its Tx serves a later ViewTx: the submission keeps nothing of it.
+	s.contracts = snapshotContracts{}
 	if err != nil {
 		return nil, storeErr(err)
 	}
@@ -554,14 +557,29 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	var out *interpreted
 	var e *logEntry
 	var nodesBuf []txNode
-	if len(t.Nodes) == 1 {
+	var jsonBuf []byte // for the nodes' JSON (encodeOwnNodesIn)
+	switch {
+	case len(t.Nodes) == 1 && !s.deferJSON && s.mode != ideMode:
+		// With room for the node's JSON, when it fits: the entry
+		// holds it (its node's values refer to it) and nothing keeps
+		// it longer (the records and the index copy it; only an
+		// overlay store's decoded records, with deferJSON, and the
+		// seeded arguments of ideMode would).
+		x := &struct {
+			it    interpreted
+			e     logEntry
+			nodes [1]txNode
+			json  [oneNodeJSON]byte
+		}{}
+		out, e, nodesBuf, jsonBuf = &x.it, &x.e, x.nodes[:], x.json[:0]
+	case len(t.Nodes) == 1:
 		x := &struct {
 			it    interpreted
 			e     logEntry
 			nodes [1]txNode
 		}{}
 		out, e, nodesBuf = &x.it, &x.e, x.nodes[:]
-	} else {
+	default:
 		out, e = new(interpreted), new(logEntry)
 	}
 	// e is new, all zero: its members are set one by one (a literal
@@ -570,7 +588,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
 	// Looked at once here, off the committer's loop, for its two writes
 	// (the entry's and the created contracts' records).
-	e.syncPlain = jsontext.HTMLPlain(sync)
+	e.syncPlain = syncIsPlain(sync)
 	e.UpdateID, e.ownIDs = updateID, true
 	r := pkgs.valueRenderer()
 	var deferred *deferredEvents
@@ -598,7 +616,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeOwnNodesInto(e.Nodes, endsBuf[:0])
+		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeNodesWith(e.Nodes, endsBuf[:0], true, jsonBuf)
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -671,6 +689,26 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		}
 	}
 	return out, nil
+}
+
+// plainSync is the last synchronizer id syncIsPlain found
+// jsontext.HTMLPlain: a node's submissions name one or a few, and a
+// comparison with it costs less than the look at each.
+var plainSync atomic.Pointer[string]
+
+// syncIsPlain is jsontext.HTMLPlain(sync), sync compared with plainSync
+// first.
+func syncIsPlain(sync string) bool {
+	if p := plainSync.Load(); p != nil && *p == sync {
+		return true
+	}
+	if !jsontext.HTMLPlain(sync) {
+		return false
+	}
+	p := new(string) // here only: &sync would take sync to the heap at every call
+	*p = sync
+	plainSync.Store(p)
+	return true
 }
 
 // createReaders returns e.parties() without building it when e's only
@@ -765,12 +803,15 @@ func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transacti
 			}
 			tt := r.template(x.TemplateID)
 			argType := tt.argType
-			nd := txNode{ID: int32(ev.NodeID), ContractID: string(x.ContractID), TemplateID: tt.idText,
-				PackageName: x.PackageName, Argument: render(x.Arg, argType),
-				Signatories: nonNil(x.Signatories), Observers: nonNil(x.Observers()), CreatedAt: createdAt,
-				Transient: !ev.AcsDelta, Engine: true}
+			// Set in place in out's array: the node is large.
+			out = append(out, txNode{})
+			nd := &out[len(out)-1]
+			nd.ID, nd.ContractID, nd.TemplateID = int32(ev.NodeID), string(x.ContractID), tt.idText
+			nd.PackageName, nd.Argument = x.PackageName, render(x.Arg, argType)
+			nd.Signatories, nd.Observers, nd.CreatedAt = nonNil(x.Signatories), nonNil(x.Observers()), createdAt
+			nd.Transient, nd.Engine = !ev.AcsDelta, true
 			if seed && ev.AcsDelta {
-				v.seedArg(js, &nd, pkg, x.Arg, argType)
+				v.seedArg(js, nd, pkg, x.Arg, argType)
 			}
 			if !slices.Equal(ev.Witnesses, x.Stakeholders) {
 				nd.Witnesses = ev.Witnesses
@@ -787,7 +828,6 @@ func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transacti
 					nd.keyHash = h
 				}
 			}
-			out = append(out, nd)
 		case *tx.Exercise:
 			ch := v.choice(x)
 			if ch == nil {
@@ -1012,7 +1052,7 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
-	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false)
+	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false, nil)
 	return out, ends, asIs
 }
 
@@ -1022,16 +1062,26 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 // look; plain says the nodes' other strings (an exercise's ContractID
 // aside) are jsontext.HTMLPlain (logEntry.nodesPlain).
 func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
-	return encodeNodesWith(nodes, buf, true)
+	return encodeNodesWith(nodes, buf, true, nil)
 }
 
-// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto.
-func encodeNodesWith(nodes []txNode, buf []int, own bool) (out json.RawMessage, ends []int, asIs, plain bool) {
+// oneNodeJSON is the room for a one-node transaction's JSON that
+// committable allocates with its entry: a Ping create's takes some 800
+// bytes (txNodeSize), and the entry with it 2 KiB.
+const oneNodeJSON = 1024
+
+// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto,
+// the nodes' JSON in dst's array when it fits.
+func encodeNodesWith(nodes []txNode, buf []int, own bool, dst []byte) (out json.RawMessage, ends []int, asIs, plain bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
 	}
-	out = make([]byte, 0, size)
+	if cap(dst) >= size {
+		out = dst[:0]
+	} else {
+		out = make([]byte, 0, size)
+	}
 	out = append(out, '[')
 	if len(nodes) <= cap(buf) {
 		ends = buf[:len(nodes)]

@@ -60,15 +60,17 @@ func parsePointer(p []byte) (id []byte, chunks int, size int, err error) {
 	return p[:spillIDLen], int(binary.BigEndian.Uint32(p[spillIDLen:])), int(binary.BigEndian.Uint64(p[spillIDLen+4:])), nil
 }
 
-// toSpill returns the indexes of the writes to spill, largest first.
-func (sp Spill) toSpill(writes []write) []int {
-	if !sp.enabled() {
-		return nil
+// toSpill returns the indexes of the writes to spill, largest first;
+// bytes bounds their keys' and values' bytes from above (Tx.bytes).
+func (sp Spill) toSpill(writes []write, bytes int) []int {
+	if !sp.enabled() || (sp.Inline == 0 || bytes <= sp.Inline) && (sp.Above == 0 || bytes <= sp.Above) {
+		return nil // none is larger than Above, and all fit in Inline
 	}
 	var out []int
 	inline := 0
 	var candidates []int
-	for i, w := range writes {
+	for i := range writes {
+		w := &writes[i]
 		switch {
 		case w.del || w.meta != 0:
 		case sp.Above > 0 && len(w.val) > sp.Above:

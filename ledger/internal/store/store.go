@@ -89,6 +89,10 @@ type request struct {
 	// tx is the Tx op runs on; its writes' array serves the next
 	// request (requests).
 	tx Tx
+	// end holds the value of the ledger end the committer writes with
+	// op's writes, which Badger reads until the commit, before the
+	// request is answered.
+	end [8]byte
 }
 
 // requests are Submit's requests, reused once answered: a submission
@@ -158,9 +162,12 @@ type Store struct {
 	// pooled are the buffers of the batch's SetPooled values, given back
 	// once the batch is committed (commitBatch).
 	pooled [][]byte
-	quit   chan struct{}
-	done   chan struct{}
-	once   sync.Once
+	// entries are the Badger entries of the batch's writes (applyWrites),
+	// reused once it is committed.
+	entries entrySlab
+	quit    chan struct{}
+	done    chan struct{}
+	once    sync.Once
 
 	// reads counts the reads of the database under way (beginRead), with
 	// readsClosed set by Close, which waits for readsDone (closed by the
@@ -451,6 +458,7 @@ func (s *Store) DB() *badger.DB { return s.db }
 
 func (s *Store) loop() {
 	defer close(s.done)
+	var batch []*request // the committer's, reused batch after batch
 	for {
 		var first *request
 		select {
@@ -458,7 +466,8 @@ func (s *Store) loop() {
 		case <-s.quit:
 			return
 		}
-		batch := []*request{first}
+		clear(batch) // the answered requests go back to their pool
+		batch = append(batch[:0], first)
 	drain:
 		for len(batch) < s.maxBatch {
 			select {
@@ -496,7 +505,7 @@ func (s *Store) commitBatch(batch []*request) {
 			continue
 		}
 		var spills [][]byte
-		if idx := s.spill.toSpill(tx.writes); len(idx) > 0 {
+		if idx := s.spill.toSpill(tx.writes, tx.bytes); len(idx) > 0 {
 			// The chunks are written outside txn: commit the group so far,
 			// write them, and go on in a transaction that sees them.
 			end = s.finish(txn, pending)
@@ -510,7 +519,9 @@ func (s *Store) commitBatch(batch []*request) {
 		}
 		newEnd := end + tx.next
 		if tx.next > 0 {
-			tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+			// KeyLedgerEnd is never changed; r.end lives until r is
+			// answered, after the commit.
+			tx.SetOwned(KeyLedgerEnd, AppendOffset(r.end[:0], newEnd))
 		}
 		writes, err := s.releaseOld(txn, tx.writes)
 		if err != nil {
@@ -518,13 +529,13 @@ func (s *Store) commitBatch(batch []*request) {
 			r.res <- result{err: err}
 			continue
 		}
-		if err := applyWrites(txn, writes); err != nil {
+		if err := s.applyWrites(txn, writes); err != nil {
 			txn.Discard()
 			if len(pending) > 0 {
 				// Commit what fitted, then try this operation alone.
 				txn = s.db.NewTransaction(true)
 				for _, p := range pending {
-					if err := applyWrites(txn, p.writes); err != nil {
+					if err := s.applyWrites(txn, p.writes); err != nil {
 						s.log.Error("re-applying writes that fitted before failed", "err", err)
 					}
 				}
@@ -532,13 +543,13 @@ func (s *Store) commitBatch(batch []*request) {
 				pending = nil
 				newEnd = end + tx.next
 				if tx.next > 0 {
-					tx.Set(KeyLedgerEnd, OffsetBytes(newEnd))
+					tx.SetOwned(KeyLedgerEnd, AppendOffset(r.end[:0], newEnd))
 				}
 			}
 			txn = s.db.NewTransaction(true)
 			writes, err = s.releaseOld(txn, tx.writes)
 			if err == nil {
-				err = applyWrites(txn, writes)
+				err = s.applyWrites(txn, writes)
 			}
 			if err != nil {
 				txn.Discard()
@@ -558,6 +569,9 @@ func (s *Store) commitBatch(batch []*request) {
 	s.finish(txn, pending)
 	clear(pending) // the answered requests go back to their pool
 	s.pending = pending[:0]
+	// The batch's transactions are committed or discarded: Badger keeps
+	// their entries no longer.
+	s.entries.reset()
 	// Badger copied the committed values (into its memtable, its logs):
 	// their buffers serve the next values.
 	for _, b := range s.pooled {
@@ -620,22 +634,67 @@ func runOp(op Runner, tx *Tx) (v any, err error) {
 	return op.Run(tx)
 }
 
-func applyWrites(txn *badger.Txn, writes []write) error {
-	for _, w := range writes {
+// applyWrites stages writes in txn, a transaction of the batch being
+// committed, their entries from s.entries.
+func (s *Store) applyWrites(txn *badger.Txn, writes []write) error {
+	for i := range writes {
+		w := &writes[i]
 		var err error
-		switch {
-		case w.del:
+		if w.del {
 			err = txn.Delete(w.key)
-		case w.meta != 0:
-			err = txn.SetEntry(badger.NewEntry(w.key, w.val).WithMeta(w.meta))
-		default:
-			err = txn.Set(w.key, w.val)
+		} else {
+			// txn.Set's entry (badger.NewEntry), with w.meta as
+			// WithMeta sets it, every other field zero.
+			e := s.entries.next()
+			*e = badger.Entry{Key: w.key, Value: w.val, UserMeta: w.meta}
+			err = txn.SetEntry(e)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// entrySlab hands out the Badger entries of a batch's writes from arrays
+// that serve batch after batch: Badger keeps a transaction's entries
+// until the transaction is committed or discarded, no longer
+// (Txn.SetEntry), and an entry allocated for each write was the most
+// frequent allocation of a commit.
+type entrySlab struct {
+	chunks [][]badger.Entry // each of entryChunk entries
+	used   int              // entries handed out, chunk after chunk
+}
+
+// entryChunk is the size of an entrySlab's arrays (a batch of a few
+// creates fills a part of one).
+const entryChunk = 256
+
+// maxEntryChunks bounds the arrays an entrySlab keeps between batches
+// (a large batch's others go to the collector).
+const maxEntryChunks = 4
+
+// next returns an entry for a write, to be set whole.
+func (s *entrySlab) next() *badger.Entry {
+	c, i := s.used/entryChunk, s.used%entryChunk
+	if c == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]badger.Entry, entryChunk))
+	}
+	s.used++
+	return &s.chunks[c][i]
+}
+
+// reset takes every entry back, once the transactions that used them
+// are committed or discarded, dropping their keys and values.
+func (s *entrySlab) reset() {
+	for c := 0; c*entryChunk < s.used; c++ {
+		clear(s.chunks[c][:min(entryChunk, s.used-c*entryChunk)])
+	}
+	s.used = 0
+	if len(s.chunks) > maxEntryChunks {
+		clear(s.chunks[maxEntryChunks:])
+		s.chunks = s.chunks[:maxEntryChunks]
+	}
 }
 
 // Reader reads one consistent snapshot.
@@ -837,8 +896,14 @@ type Tx struct {
 	Reader
 	writes []write
 	index  map[string]int // staged keys to writes, from indexFrom writes on
-	base   int64
-	next   int64
+	// keys has the bit (keyBit) of every staged key set: a key whose
+	// bit is clear is not staged, and its lookup compares no key.
+	keys uint64
+	// bytes bounds the bytes of the staged keys and values from above
+	// (those of the writes replaced too), for toSpill.
+	bytes int
+	base  int64
+	next  int64
 	// pooled are the buffers handed to Pool, back to ValueBuffer once
 	// the operation is committed.
 	pooled [][]byte
@@ -979,8 +1044,26 @@ func (t *Tx) Delete(key []byte) { t.stage(write{key: slices.Clone(key), del: tru
 // most operations stage a handful of writes.
 const indexFrom = 16
 
+// keyBit is the bit of key in Tx.keys: of its length, first and last
+// bytes (the keys an operation stages differ in one of them mostly).
+func keyBit(key []byte) uint64 {
+	n := len(key)
+	if n == 0 {
+		return 1
+	}
+	return 1 << ((uint(n) + 5*uint(key[n-1]) + 11*uint(key[0])) & 63)
+}
+
 // staged returns the position of the write staged at key, if any.
 func (t *Tx) staged(key []byte) (int, bool) {
+	if t.keys&keyBit(key) == 0 {
+		return 0, false
+	}
+	return t.find(key)
+}
+
+// find is staged of a key whose bit is set.
+func (t *Tx) find(key []byte) (int, bool) {
 	if t.index != nil {
 		i, ok := t.index[string(key)]
 		return i, ok
@@ -994,13 +1077,19 @@ func (t *Tx) staged(key []byte) (int, bool) {
 }
 
 func (t *Tx) stage(w write) {
-	if i, ok := t.staged(w.key); ok {
-		t.writes[i] = w
-		return
+	bit := keyBit(w.key)
+	if t.keys&bit != 0 {
+		if i, ok := t.find(w.key); ok {
+			t.bytes += len(w.key) + len(w.val)
+			t.writes[i] = w
+			return
+		}
 	}
 	if t.writes == nil {
 		t.writes = make([]write, 0, 16) // a submission's handful of writes (a Ping create stages 9)
 	}
+	t.keys |= bit
+	t.bytes += len(w.key) + len(w.val)
 	t.writes = append(t.writes, w)
 	switch {
 	case t.index != nil:
@@ -1078,7 +1167,7 @@ func (t *Tx) Scan(prefix, start []byte, fn func(key, val []byte) (bool, error)) 
 // tracks on a goroutine of its own. Every read of the Tx still sees the
 // one snapshot, of the store as it was at that first read. The Tx, and
 // any ReadOnlyTx copy of it, must be used by one goroutine at a time, and
-// not after fn returns.
+// not after fn returns: it serves a later ViewTx then.
 func (s *Store) ViewTx(fn func(t *Tx) error) error {
 	if s.Closed() {
 		return ErrClosed
@@ -1090,19 +1179,33 @@ func (s *Store) ViewTx(fn func(t *Tx) error) error {
 		return ErrClosed
 	}
 	defer s.endRead()
-	// One allocation holds the Tx and its snapshot.
-	t := &struct {
-		Tx
-		snap lazySnapshot
-	}{}
+	t := viewTxs.Get().(*viewTx)
 	t.snap.db = s.db
 	t.Reader = Reader{snap: &t.snap, shared: s.shared}
-	defer t.snap.discard()
+	defer t.release()
 	err := fn(&t.Tx)
 	if errors.Is(err, badger.ErrDBClosed) {
 		return ErrClosed
 	}
 	return err
+}
+
+// viewTx is ViewTx's Tx with its snapshot, in one allocation, which
+// serves the next ViewTx once fn returned (viewTxs).
+type viewTx struct {
+	Tx
+	snap lazySnapshot
+}
+
+// viewTxs are the viewTx ViewTx reuses: a submission's interpretation
+// would otherwise allocate one.
+var viewTxs = sync.Pool{New: func() any { return new(viewTx) }}
+
+// release discards the snapshot and gives t back to viewTxs.
+func (t *viewTx) release() {
+	t.snap.discard()
+	*t = viewTx{}
+	viewTxs.Put(t)
 }
 
 // lazySnapshot is ViewTx's read snapshot, a Badger transaction opened at
