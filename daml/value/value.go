@@ -339,7 +339,17 @@ func (z *tokenizer) fail(msg string) bool {
 	return false
 }
 
+// ws skips whitespace. Compact JSON has none: the test of the next byte
+// is inlined, the loop (skipWS) called only when that byte may be
+// whitespace.
 func (z *tokenizer) ws() {
+	if z.pos < len(z.src) && z.src[z.pos] > ' ' {
+		return
+	}
+	z.skipWS()
+}
+
+func (z *tokenizer) skipWS() {
 	for z.pos < len(z.src) {
 		switch z.src[z.pos] {
 		case ' ', '\t', '\n', '\r':
