@@ -198,6 +198,10 @@ func (t *Transaction) Effects() Effects { return t.effectsIn(nil) }
 // (FinishCopy's Finished holds one), else in one array of their own.
 func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
+	if cs, ok := t.rootCreates(buf); ok {
+		e.Created = cs
+		return e
+	}
 	// The sets and lists are built over arrays on the stack; the lists
 	// returned share one array.
 	var createdBuf, inputsBuf, createsBuf, archivedBuf [8]value.ContractID
@@ -272,6 +276,30 @@ func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 		e.Transient = all[start:len(all):len(all)]
 	}
 	return e
+}
+
+// rootCreates returns the contracts of a transaction whose roots are all
+// Create nodes (create commands'), in buf's array when they fit, and
+// true; what effectsIn's walks give such a transaction as Created
+// (nothing is used, consumed or rolled back), without them. It returns
+// false for any other transaction, or one without roots.
+func (t *Transaction) rootCreates(buf []value.ContractID) ([]value.ContractID, bool) {
+	if len(t.Roots) == 0 {
+		return nil, false
+	}
+	for _, r := range t.Roots {
+		if _, ok := t.Node(r).(*Create); !ok {
+			return nil, false
+		}
+	}
+	all := buf[:0]
+	if len(t.Roots) > cap(buf) {
+		all = make([]value.ContractID, 0, len(t.Roots))
+	}
+	for _, r := range t.Roots {
+		all = append(all, t.Nodes[r].(*Create).ContractID)
+	}
+	return all[:len(all):len(all)], true
 }
 
 // Shape is the event shape of a Ledger API transaction (the Ledger API's
