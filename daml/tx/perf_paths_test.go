@@ -1,8 +1,11 @@
 package tx
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -71,5 +74,31 @@ func TestRootCreatesEffects(t *testing.T) {
 		if _, ok := bad.rootCreates(nil); ok {
 			t.Errorf("rootCreates of %v: true", bad)
 		}
+	}
+}
+
+// TestDerivationsBeyondStackBuffers: the seed and discriminator
+// derivations over data longer than their stack buffers (newHMACInput's
+// data grown on the heap) are still the HMACs of the data.
+func TestDerivationsBeyondStackBuffers(t *testing.T) {
+	var seed Hash
+	for i := range seed {
+		seed[i] = byte(3 * i)
+	}
+	const time = value.Timestamp(1_700_000_000_000_000)
+	pid := strings.Repeat("participant::1220", 20)
+	enc := func(s string) []byte { return append(binary.BigEndian.AppendUint32(nil, uint32(len(s))), s...) }
+	if got, want := TransactionSeed(seed, pid, time), hmacRef(seed, enc(pid), binary.BigEndian.AppendUint64(nil, uint64(time))); got != want {
+		t.Errorf("TransactionSeed = %s, want %s", got, want)
+	}
+	var parties []string
+	data := [][]byte{binary.BigEndian.AppendUint64(nil, uint64(time)), binary.BigEndian.AppendUint32(nil, 12)}
+	for i := range 12 {
+		p := fmt.Sprintf("party%02d::1220%064x", i, i)
+		parties = append(parties, p)
+		data = append(data, enc(p))
+	}
+	if got, want := Discriminator(seed, time, parties), hmacRef(seed, data...); got != want {
+		t.Errorf("Discriminator = %s, want %s", got, want)
 	}
 }
