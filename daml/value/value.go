@@ -206,6 +206,12 @@ type pooledChecker struct {
 	toks    []tok
 	toksBuf [16]tok
 	parties knownParties
+	// lastDT is the data type the id lastID (a TCon's, never changed)
+	// named in lastPkg when a value resolved it (dataTypeID): the next
+	// values, of the same type, find it without the package's maps.
+	lastID  *lf.TypeConID
+	lastPkg *lf.Package
+	lastDT  *lf.DataType
 }
 
 // maxPooledTokens bounds the room for tokens a pooledChecker keeps.
@@ -1149,7 +1155,15 @@ func (c *checker) dataTypeID(id lf.TypeConID, idp *lf.TypeConID, p *vpath) (*lf.
 	if pkg == nil {
 		return nil, nil, c.internal(p, "package %s of data type %s:%s is not known", id.PackageID, id.Module, id.Name)
 	}
-	dt := pkg.DataType(id.Module, id.Name)
+	var dt *lf.DataType
+	if pc := c.pooled; pc != nil && idp != nil && pc.lastID == idp && pc.lastPkg == pkg {
+		dt = pc.lastDT // what the same id in the same package gave before
+	} else {
+		dt = pkg.DataType(id.Module, id.Name)
+		if pc != nil && idp != nil && dt != nil {
+			pc.lastID, pc.lastPkg, pc.lastDT = idp, pkg, dt
+		}
+	}
 	if dt == nil {
 		return nil, nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
