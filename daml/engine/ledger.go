@@ -220,7 +220,9 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 		LedgerTime:      value.Timestamp(sub.LedgerTime),
 		Mode:            mode,
 	})
-	run.lt = ledgerTx{b: b, store: sub.Contracts, pref: sub.Preference}
+	// run is zero but for the machine's frames (takeRun): its members
+	// are set one by one, not written anew.
+	run.lt.b, run.lt.store, run.lt.pref = b, sub.Contracts, sub.Preference
 	m.tx = &run.lt
 	res := &st.r
 	if len(cmds) > 0 {

@@ -286,6 +286,9 @@ func checkLedgerValue(arg Value, lv value.Value) {
 }
 
 func checkText(s string) *Error {
+	if asciiWithoutNUL(s) { // most texts: one pass, no error to tell
+		return nil
+	}
 	if strings.IndexByte(s, 0) >= 0 {
 		return errorf(ErrMalformedText, "Text is malformed: Text contains null character")
 	}
@@ -293,6 +296,28 @@ func checkText(s string) *Error {
 		return errorf(ErrMalformedText, "Text is malformed: invalid UTF-8")
 	}
 	return nil
+}
+
+// asciiWithoutNUL reports whether s is ASCII without a NUL byte, eight
+// bytes at a time: a byte of a word has its high bit set, or is zero
+// (subtracting one from each byte borrows into its high bit only then).
+func asciiWithoutNUL(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8] // one bounds check, so the eight loads become one
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if (w|(w-ones))&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // fromLedgerValue converts a ledger value, as toLedgerValue made it, back

@@ -1,22 +1,27 @@
 package tx
 
-import "github.com/ledgernode/ledgernode/daml/lf"
+import (
+	"slices"
+
+	"github.com/ledgernode/ledgernode/daml/lf"
+)
 
 // The ledger model's authorization rules as Speedy's
 // DefaultAuthorizationChecker applies them; each returns the first failure,
-// in Speedy's order, or nil. Party sets are sorted.
+// in Speedy's order, or nil. Party sets are sorted. An error holds a copy
+// of the authorizers, which may be in the Builder's own buffer (Init).
 
 // authorizeCreate checks signatories ⊆ authorizers, then signatories ≠
 // ∅, then maintainers ⊆ signatories.
 func authorizeCreate(nid NodeID, c *Create, auth []string) *AuthorizationError {
 	if !subset(c.Signatories, auth) {
-		return &AuthorizationError{Kind: CreateMissingAuthorization, NodeID: nid, TemplateID: c.TemplateID, Required: c.Signatories, Authorizers: auth}
+		return &AuthorizationError{Kind: CreateMissingAuthorization, NodeID: nid, TemplateID: c.TemplateID, Required: c.Signatories, Authorizers: slices.Clone(auth)}
 	}
 	if len(c.Signatories) == 0 {
-		return &AuthorizationError{Kind: NoSignatories, NodeID: nid, TemplateID: c.TemplateID, Authorizers: auth}
+		return &AuthorizationError{Kind: NoSignatories, NodeID: nid, TemplateID: c.TemplateID, Authorizers: slices.Clone(auth)}
 	}
 	if c.Key != nil && !subset(c.Key.Maintainers, c.Signatories) {
-		return &AuthorizationError{Kind: MaintainersNotSubsetOfSignatories, NodeID: nid, TemplateID: c.TemplateID, Authorizers: auth, Signatories: c.Signatories, Maintainers: c.Key.Maintainers}
+		return &AuthorizationError{Kind: MaintainersNotSubsetOfSignatories, NodeID: nid, TemplateID: c.TemplateID, Authorizers: slices.Clone(auth), Signatories: c.Signatories, Maintainers: c.Key.Maintainers}
 	}
 	return nil
 }
@@ -24,7 +29,7 @@ func authorizeCreate(nid NodeID, c *Create, auth []string) *AuthorizationError {
 // authorizeFetch checks stakeholders ∩ authorizers ≠ ∅.
 func authorizeFetch(nid NodeID, t lf.TypeConID, stakeholders, auth []string) *AuthorizationError {
 	if len(intersect(stakeholders, auth)) == 0 {
-		return &AuthorizationError{Kind: FetchMissingAuthorization, NodeID: nid, TemplateID: t, Stakeholders: stakeholders, Authorizers: auth}
+		return &AuthorizationError{Kind: FetchMissingAuthorization, NodeID: nid, TemplateID: t, Stakeholders: stakeholders, Authorizers: slices.Clone(auth)}
 	}
 	return nil
 }
@@ -33,13 +38,13 @@ func authorizeFetch(nid NodeID, t lf.TypeConID, stakeholders, auth []string) *Au
 // ∅ when given, then controllers ∪ explicit authorizers ⊆ authorizers.
 func authorizeExercise(nid NodeID, t lf.TypeConID, choice string, controllers []string, explicit bool, choiceAuthorizers, auth []string) *AuthorizationError {
 	if len(controllers) == 0 {
-		return &AuthorizationError{Kind: NoControllers, NodeID: nid, TemplateID: t, Choice: choice, Authorizers: auth}
+		return &AuthorizationError{Kind: NoControllers, NodeID: nid, TemplateID: t, Choice: choice, Authorizers: slices.Clone(auth)}
 	}
 	if explicit && len(choiceAuthorizers) == 0 {
-		return &AuthorizationError{Kind: NoAuthorizers, NodeID: nid, TemplateID: t, Choice: choice, Authorizers: auth}
+		return &AuthorizationError{Kind: NoAuthorizers, NodeID: nid, TemplateID: t, Choice: choice, Authorizers: slices.Clone(auth)}
 	}
 	if req := union(controllers, choiceAuthorizers); !subset(req, auth) {
-		return &AuthorizationError{Kind: ExerciseMissingAuthorization, NodeID: nid, TemplateID: t, Choice: choice, Required: req, Authorizers: auth}
+		return &AuthorizationError{Kind: ExerciseMissingAuthorization, NodeID: nid, TemplateID: t, Choice: choice, Required: req, Authorizers: slices.Clone(auth)}
 	}
 	return nil
 }
@@ -47,7 +52,7 @@ func authorizeExercise(nid NodeID, t lf.TypeConID, choice string, controllers []
 // authorizeLookup checks maintainers ⊆ authorizers.
 func authorizeLookup(nid NodeID, t lf.TypeConID, maintainers, auth []string) *AuthorizationError {
 	if !subset(maintainers, auth) {
-		return &AuthorizationError{Kind: LookupByKeyMissingAuthorization, NodeID: nid, TemplateID: t, Required: maintainers, Authorizers: auth}
+		return &AuthorizationError{Kind: LookupByKeyMissingAuthorization, NodeID: nid, TemplateID: t, Required: maintainers, Authorizers: slices.Clone(auth)}
 	}
 	return nil
 }

@@ -241,6 +241,7 @@ type builderBufs struct {
 	effects  [2]NodeID
 	local    [2]cidLogEntry[localContract]
 	consumed [1]cidLogEntry[NodeID]
+	actAs    [2]string
 }
 
 // NewBuilder returns a Builder for a submission.
@@ -258,8 +259,19 @@ func (b *Builder) Init(cfg Config) {
 	if b.ctx != nil {
 		panic("tx: Init of a Builder in use")
 	}
-	cfg.ActAs = sortedSet(cfg.ActAs)
-	*b = Builder{cfg: cfg, root: bctx{kind: ctxRoot, seed: cfg.TransactionSeed, authorizers: cfg.ActAs}, time: Unconstrained}
+	// The submitting parties as a set, in the Builder's own buffer when
+	// they fit (errors copy the authorizers they report).
+	if len(cfg.ActAs) <= len(b.bufs.actAs) && len(cfg.ActAs) > 0 {
+		as := b.bufs.actAs[:copy(b.bufs.actAs[:], cfg.ActAs)]
+		slices.Sort(as)
+		cfg.ActAs = slices.Clip(slices.Compact(as))
+	} else {
+		cfg.ActAs = sortedSet(cfg.ActAs)
+	}
+	// b is zero (a Builder in use has a context): only the fields that
+	// are not are set, rather than the whole Builder written anew.
+	b.cfg, b.time = cfg, Unconstrained
+	b.root.kind, b.root.seed, b.root.authorizers = ctxRoot, cfg.TransactionSeed, cfg.ActAs
 	b.ctx = &b.root
 	b.nodes, b.seeds, b.effects = b.bufs.nodes[:0], b.bufs.seeds[:0], b.bufs.effects[:0]
 	b.root.children = b.bufs.roots[:0]

@@ -35,25 +35,35 @@ func (h hmacData) str(s string) hmacData {
 	return append(h.int32(int32(len(s))), s...)
 }
 
+// hmacBlock is SHA-256's block size, the size of HMAC's key blocks.
+const hmacBlock = 64
+
+// newHMACInput returns empty data over buf after room for HMAC's inner
+// key block (buf must hold hmacBlock bytes), for sumInPlace: the data is
+// hashed where it is, rather than copied after the block.
+func newHMACInput(buf []byte) hmacData { return hmacData(buf[:hmacBlock]) }
+
 // sum returns HMAC-SHA256(key, data). The key (32 bytes) is shorter than
 // SHA-256's block, so the HMAC is two SHA-256 sums over stack buffers
 // (crypto/hmac allocates a hasher per call, and seeds and discriminators
 // are derived at every Create and Exercise).
 func (h hmacData) sum(key Hash) Hash {
-	const block = 64
-	var small [block + 192]byte
-	var buf []byte
-	if n := block + len(h); n <= len(small) {
-		buf = small[:n]
-	} else {
-		buf = make([]byte, n)
+	var small [hmacBlock + 192]byte
+	buf := small[:hmacBlock]
+	if n := hmacBlock + len(h); n > len(small) {
+		buf = make([]byte, hmacBlock, n)
 	}
-	hmacPad((*[block]byte)(buf), &key, 0x36)
-	copy(buf[block:], h)
-	inner := sha256.Sum256(buf)
-	var outer [block + sha256.Size]byte
-	hmacPad((*[block]byte)(outer[:]), &key, 0x5c)
-	copy(outer[block:], inner[:])
+	return hmacData(append(buf, h...)).sumInPlace(key)
+}
+
+// sumInPlace is sum of the data after h's first hmacBlock bytes (data
+// newHMACInput began), which it overwrites with the inner key block.
+func (h hmacData) sumInPlace(key Hash) Hash {
+	hmacPad((*[hmacBlock]byte)(h), &key, 0x36)
+	inner := sha256.Sum256(h)
+	var outer [hmacBlock + sha256.Size]byte
+	hmacPad((*[hmacBlock]byte)(outer[:]), &key, 0x5c)
+	copy(outer[hmacBlock:], inner[:])
 	return sha256.Sum256(outer[:])
 }
 
@@ -77,16 +87,16 @@ func hmacPad(dst *[64]byte, key *Hash, pad byte) {
 // since the epoch): HMAC(submissionSeed, str(participantID) ‖
 // int64(preparationTime)) (Hash.deriveTransactionSeed).
 func TransactionSeed(submissionSeed Hash, participantID string, preparationTime value.Timestamp) Hash {
-	var buf [128]byte
-	return newHMACData(buf[:]).str(participantID).int64(int64(preparationTime)).sum(submissionSeed)
+	var buf [hmacBlock + 128]byte
+	return newHMACInput(buf[:]).str(participantID).int64(int64(preparationTime)).sumInPlace(submissionSeed)
 }
 
 // DeriveNodeSeed derives the seed of the action child number i (from 0) of
 // a context with seed parent: HMAC(parent, int32(i)). The root context's
 // seed is the transaction seed (Hash.deriveNodeSeed).
 func DeriveNodeSeed(parent Hash, i int) Hash {
-	var buf [4]byte
-	return newHMACData(buf[:]).int32(int32(i)).sum(parent)
+	var buf [hmacBlock + 4]byte
+	return newHMACInput(buf[:]).int32(int32(i)).sumInPlace(parent)
 }
 
 // Discriminator derives the discriminator of a contract created by a node
@@ -98,12 +108,12 @@ func Discriminator(nodeSeed Hash, preparationTime value.Timestamp, stakeholders 
 	if !isSortedSet(ps) {
 		ps = sortedSet(ps)
 	}
-	var buf [192]byte
-	h := newHMACData(buf[:]).int64(int64(preparationTime)).int32(int32(len(ps)))
+	var buf [hmacBlock + 192]byte
+	h := newHMACInput(buf[:]).int64(int64(preparationTime)).int32(int32(len(ps)))
 	for _, p := range ps {
 		h = h.str(p)
 	}
-	return h.sum(nodeSeed)
+	return h.sumInPlace(nodeSeed)
 }
 
 // LocalContractID returns the V1 contract id of a discriminator before its

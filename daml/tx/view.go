@@ -198,6 +198,10 @@ func (t *Transaction) Effects() Effects { return t.effectsIn(nil) }
 // (FinishCopy's Finished holds one), else in one array of their own.
 func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
+	if cs, ok := t.rootCreates(buf); ok {
+		e.Created = cs
+		return e
+	}
 	// The sets and lists are built over arrays on the stack; the lists
 	// returned share one array.
 	var createdBuf, inputsBuf, createsBuf, archivedBuf [8]value.ContractID
@@ -274,6 +278,40 @@ func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 	return e
 }
 
+// onlyRootCreates reports whether t has roots and they are all Create
+// nodes: then they are its only nodes reachable from the roots (a Create
+// has no children), and there is no Exercise or Rollback among them.
+func (t *Transaction) onlyRootCreates() bool {
+	if len(t.Roots) == 0 {
+		return false
+	}
+	for _, r := range t.Roots {
+		if _, ok := t.Node(r).(*Create); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// rootCreates returns the contracts of a transaction whose roots are all
+// Create nodes (create commands'), in buf's array when they fit, and
+// true; what effectsIn's walks give such a transaction as Created
+// (nothing is used, consumed or rolled back), without them. It returns
+// false for any other transaction, or one without roots.
+func (t *Transaction) rootCreates(buf []value.ContractID) ([]value.ContractID, bool) {
+	if !t.onlyRootCreates() {
+		return nil, false
+	}
+	all := buf[:0]
+	if len(t.Roots) > cap(buf) {
+		all = make([]value.ContractID, 0, len(t.Roots))
+	}
+	for _, r := range t.Roots {
+		all = append(all, t.Nodes[r].(*Create).ContractID)
+	}
+	return all[:len(all):len(all)], true
+}
+
 // Shape is the event shape of a Ledger API transaction (the Ledger API's
 // TransactionShape).
 type Shape uint8
@@ -348,17 +386,21 @@ func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) [
 	// Transient and Archived of Effects).
 	var createdBuf, consumedBuf [8]value.ContractID
 	created, consumed := cidSet{list: createdBuf[:0]}, cidSet{list: consumedBuf[:0]}
-	t.Walk(func(_ NodeID, n Node, rb bool) bool {
-		switch n := n.(type) {
-		case *Create:
-			created = created.with(n.ContractID)
-		case *Exercise:
-			if n.Consuming && !rb {
-				consumed = consumed.with(n.TargetID)
+	// Without an Exercise (root creates only) nothing is consumed, and
+	// created is not asked.
+	if !t.onlyRootCreates() {
+		t.Walk(func(_ NodeID, n Node, rb bool) bool {
+			switch n := n.(type) {
+			case *Create:
+				created = created.with(n.ContractID)
+			case *Exercise:
+				if n.Consuming && !rb {
+					consumed = consumed.with(n.TargetID)
+				}
 			}
-		}
-		return true
-	})
+			return true
+		})
+	}
 	out := dst
 	t.walkWitnesses(shape == LedgerEffects, func(id NodeID, n Node, rb bool, w []string) {
 		if rb {

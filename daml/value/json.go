@@ -333,15 +333,22 @@ func (c *checker) appendRecordAs(dst []byte, r Record, dt *lf.DataType, env *ten
 		dst = appendJSONString(dst, label)
 		dst = append(dst, ':')
 		vs := len(dst)
-		fi := -1
-		if i < len(dt.Fields) && dt.Fields[i].Name == label {
-			fi = i // labelled in dt's order, as the engine's records are
-		} else {
-			fi = c.fieldIndex(dt, label)
-		}
-		if fi >= 0 {
-			dst = c.appendAs(dst, f.Value, dt.Fields[fi].Type, env, depth+1)
-		} else {
+		switch f.Value.(type) {
+		case Optional, List, TextMap, GenMap, Record, Variant:
+			fi := -1
+			if i < len(dt.Fields) && dt.Fields[i].Name == label {
+				fi = i // labelled in dt's order, as the engine's records are
+			} else {
+				fi = c.fieldIndex(dt, label)
+			}
+			if fi >= 0 {
+				dst = c.appendAs(dst, f.Value, dt.Fields[fi].Type, env, depth+1)
+			} else {
+				dst = AppendJSON(dst, f.Value)
+			}
+		default:
+			// The other kinds print as AppendJSON prints them whatever
+			// their type (appendAs), which is not looked up.
 			dst = AppendJSON(dst, f.Value)
 		}
 		if string(dst[vs:]) != "null" {

@@ -165,18 +165,24 @@ func newChecker(v []byte, t lf.Type, path string, lookup func(pkgID string) *lf.
 	if pc == nil {
 		pc = new(pooledChecker)
 	}
-	// Cleared, then set (assigning a whole literal would build it aside
+	// The checker is zero (new, or cleared by putChecker): its members
+	// are set one by one (assigning a whole literal would build it aside
 	// and copy it); the buffers are not cleared, only written before
 	// they are read.
 	c := &pc.c
-	*c = checker{}
 	c.lookup, c.budget, c.root = lookup, 1<<20+64*len(v), vpath{name: path}
 	c.pooled, c.parties, c.paths = pc, &pc.parties, pc.pathsBuf[:]
 	if len(v) > maxValueBytes {
 		return nil, nil, newError(KindInvalid, &c.root, "the JSON value has %d bytes, more than the limit of %d", len(v), maxValueBytes)
 	}
-	if serr := tokenizeInto(v, &c.tape, pc.toksBuf[:0]); serr != nil {
+	if pc.toks == nil {
+		pc.toks = pc.toksBuf[:0]
+	}
+	if serr := tokenizeInto(v, &c.tape, pc.toks); serr != nil {
 		return nil, nil, newError(KindInvalid, &c.root, "malformed JSON: %s (byte %d)", serr.msg, serr.off)
+	}
+	if n := cap(c.tape.toks); n > cap(pc.toks) && n <= maxPooledTokens {
+		pc.toks = c.tape.toks[:0] // grown for v: kept for the next values
 	}
 	if t == nil {
 		return nil, nil, newError(KindType, &c.root, "no type to check the value against")
@@ -195,12 +201,24 @@ var checkers sync.Pool
 type pooledChecker struct {
 	c        checker
 	pathsBuf [2]vpath
-	toksBuf  [16]tok
-	parties  knownParties
+	// toks is the room for a value's tokens: toksBuf's, or the larger
+	// array an earlier value grew it to (up to maxPooledTokens).
+	toks    []tok
+	toksBuf [16]tok
+	parties knownParties
+	// lastDT is the data type the id lastID (a TCon's, never changed)
+	// named in lastPkg when a value resolved it (dataTypeID): the next
+	// values, of the same type, find it without the package's maps.
+	lastID  *lf.TypeConID
+	lastPkg *lf.Package
+	lastDT  *lf.DataType
 }
 
+// maxPooledTokens bounds the room for tokens a pooledChecker keeps.
+const maxPooledTokens = 256
+
 // putChecker keeps c, a checker of newChecker whose value has been
-// built, for the next newChecker, which resets it. Nothing keeps a
+// built, cleared, for the next newChecker. Nothing keeps a
 // reference into c once its value is built: the values hold copies of
 // the JSON's strings and type ids of their own or their TCon's, never
 // c's (dataTypeID), the errors hold their path as text (newError), and
@@ -284,8 +302,13 @@ func tokenize(src []byte) (*tape, *syntaxError) {
 // tokens in buf when they fit.
 func tokenizeInto(src []byte, tp *tape, buf []tok) *syntaxError {
 	toks := buf[:0]
-	if n := maxTokens(src); n > cap(buf) {
-		toks = make([]tok, 0, n)
+	// Every token starts at a byte of its own, so a text no longer than
+	// buf's room fits in it; a short text outgrowing a given buf grows it
+	// as it is read rather than being counted first.
+	if len(src) > cap(buf) && (buf == nil || len(src) > maxGrownTokensText) {
+		if n := maxTokens(src); n > cap(buf) {
+			toks = make([]tok, 0, n)
+		}
 	}
 	z := &tokenizer{src: src, toks: toks}
 	if !z.value(0) {
@@ -298,6 +321,10 @@ func tokenizeInto(src []byte, tp *tape, buf []tok) *syntaxError {
 	*tp = tape{src: src, toks: z.toks, strBytes: z.strBytes}
 	return nil
 }
+
+// maxGrownTokensText is the longest text whose tokens tokenizeInto
+// appends to a given buffer without counting them first.
+const maxGrownTokensText = 4096
 
 // maxTokens bounds the number of tokens of src, for sizing its tape:
 // every value but the first follows a '[', '{', ',' or ':' (each key a
@@ -318,7 +345,17 @@ func (z *tokenizer) fail(msg string) bool {
 	return false
 }
 
+// ws skips whitespace. Compact JSON has none: the test of the next byte
+// is inlined, the loop (skipWS) called only when that byte may be
+// whitespace.
 func (z *tokenizer) ws() {
+	if z.pos < len(z.src) && z.src[z.pos] > ' ' {
+		return
+	}
+	z.skipWS()
+}
+
+func (z *tokenizer) skipWS() {
 	for z.pos < len(z.src) {
 		switch z.src[z.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -1118,7 +1155,15 @@ func (c *checker) dataTypeID(id lf.TypeConID, idp *lf.TypeConID, p *vpath) (*lf.
 	if pkg == nil {
 		return nil, nil, c.internal(p, "package %s of data type %s:%s is not known", id.PackageID, id.Module, id.Name)
 	}
-	dt := pkg.DataType(id.Module, id.Name)
+	var dt *lf.DataType
+	if pc := c.pooled; pc != nil && idp != nil && pc.lastID == idp && pc.lastPkg == pkg {
+		dt = pc.lastDT // what the same id in the same package gave before
+	} else {
+		dt = pkg.DataType(id.Module, id.Name)
+		if pc != nil && idp != nil && dt != nil {
+			pc.lastID, pc.lastPkg, pc.lastDT = idp, pkg, dt
+		}
+	}
 	if dt == nil {
 		return nil, nil, c.internal(p, "data type %s:%s is not defined in package %s", id.Module, id.Name, id.PackageID)
 	}
