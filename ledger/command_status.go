@@ -179,9 +179,6 @@ type trackedCommand struct {
 	oneCommand [1]Command
 	oneCreated [1]CommandContract
 	oneUpdates CommandUpdates
-	// committed is Submit's result for the command, allocated with the
-	// entry: neither reads the other's fields.
-	committed Committed
 }
 
 // sameKey reports whether h and g, of the same command id, have the same

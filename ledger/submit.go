@@ -362,12 +362,7 @@ func (n *Node) Submit(ctx context.Context, c Commands, opts ...SubmitOption) (*C
 	if err != nil {
 		return nil, err
 	}
-	var out *Committed
-	if h := s.tracked; h != nil {
-		out = &h.committed // allocated with it
-	} else {
-		out = new(Committed)
-	}
+	out := new(Committed)
 	// out is new, all zero: its members are set one by one (a literal
 	// assigned to *out would be built whole, then copied).
 	out.UpdateID, out.Offset, out.CommandID, out.WorkflowID = e.UpdateID, e.Offset, e.CommandID, e.WorkflowID
