@@ -333,14 +333,15 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	if h == nil || txn == nil {
 		return
 	}
-	// The first updates are written in the entry before they are
-	// published; others (none so far) apart, as find may be reading the
-	// first.
+	// The first updates are written in the entry, oneCreated included,
+	// before they are published; any later ones (a submission is
+	// interpreted once so far) in memory of their own, as find may be
+	// reading the first.
 	u := &h.oneUpdates
+	*u = CommandUpdates{Created: h.oneCreated[:0]}
 	if h.updates.Load() != nil {
 		u = new(CommandUpdates)
 	}
-	*u = CommandUpdates{Created: h.oneCreated[:0]}
 	var walk func(ids []tx.NodeID)
 	walk = func(ids []tx.NodeID) {
 		for _, id := range ids {

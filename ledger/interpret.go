@@ -559,12 +559,12 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	var nodesBuf []txNode
 	var jsonBuf []byte // for the nodes' JSON (encodeOwnNodesIn)
 	switch {
-	case len(t.Nodes) == 1 && !s.deferJSON && s.mode != ideMode:
+	case len(t.Nodes) == 1 && !n.st.RendersLazily() && s.mode != ideMode:
 		// With room for the node's JSON, when it fits: the entry
 		// holds it (its node's values refer to it) and nothing keeps
 		// it longer (the records and the index copy it; only an
-		// overlay store's decoded records, with deferJSON, and the
-		// seeded arguments of ideMode would).
+		// overlay store's decoded records, on every path that commits,
+		// and the seeded arguments of ideMode would).
 		x := &struct {
 			it    interpreted
 			e     logEntry

@@ -90,12 +90,7 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 		b := &oneCreate{create: ledger.CreateCommand{Template: a.templateRef(c.Commands[0].CreateCommand.TemplateID)}, args: c.Commands}
 		b.cmds[0] = &b.create
 		cmds.Commands = b.cmds[:]
-		res, err := a.Node.Submit(ctx, cmds, ledger.DecodeArguments(&b.args))
-		// The Node's tracker keeps the command (b) for its status, and
-		// is done with the arguments: b lets go of the caller's
-		// commands (an HTTP request's block, httpadapter's).
-		b.args = nil
-		return res, err
+		return a.Node.Submit(ctx, cmds, ledger.DecodeArguments(&b.args))
 	}
 	cmds, err := commandsOf(c, "")
 	if err != nil {

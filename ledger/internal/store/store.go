@@ -453,7 +453,9 @@ func (s *Store) read(fn func(r Reader) error) error {
 }
 
 // DB returns the underlying database (for tests and benchmarks that compare
-// with raw Badger writes).
+// with raw Badger writes). Nothing may Subscribe to it: the committer
+// reuses the entries and value buffers of a commit once Commit returns
+// (entrySlab, ValueBuffer), and Badger's publisher would read them after.
 func (s *Store) DB() *badger.DB { return s.db }
 
 func (s *Store) loop() {
@@ -659,8 +661,8 @@ func (s *Store) applyWrites(txn *badger.Txn, writes []write) error {
 // entrySlab hands out the Badger entries of a batch's writes from arrays
 // that serve batch after batch: Badger keeps a transaction's entries
 // until the transaction is committed or discarded, no longer
-// (Txn.SetEntry), and an entry allocated for each write was the most
-// frequent allocation of a commit.
+// (Txn.SetEntry; with no subscriber, see DB), and an entry allocated
+// for each write was the most frequent allocation of a commit.
 type entrySlab struct {
 	chunks [][]badger.Entry // each of entryChunk entries
 	used   int              // entries handed out, chunk after chunk
