@@ -683,7 +683,8 @@ func (a *argTyper) arg(r *resolvedEntity, v value.Value, typ func() lf.Type, fie
 
 // argOwned is arg, also returning the value it converted when that value
 // is the submission's own — decoded by its decoder (decodeArguments) or
-// read here — rather than one its caller may hold; nil otherwise.
+// read here — rather than one its caller may hold, and exactly the
+// normalized value of the result (engine.FromValueKept); nil otherwise.
 func (a *argTyper) argOwned(r *resolvedEntity, v value.Value, typ func() lf.Type, field string) (engine.Value, value.Value, error) {
 	owned := v == nil || (a.typedAt != "" && a.typedAt == r.id.PackageID)
 	if v == nil {
@@ -708,17 +709,25 @@ func (a *argTyper) argOwned(r *resolvedEntity, v value.Value, typ func() lf.Type
 		}
 		v = tv
 	}
-	rv, err := a.eng.FromValue(v)
+	var rv engine.Value
+	var kept value.Value
+	var err error
+	if owned {
+		// The conversion tells whether v is the normalized value of rv.
+		rv, kept, err = a.eng.FromValueKept(v)
+	} else {
+		rv, err = a.eng.FromValue(v)
+	}
 	if err != nil {
 		return nil, nil, apierr.CommandPreprocessingFailed.New("%s at '%s'", err.Error(), a.p.at(field))
 	}
 	if checkCreateArg != nil {
 		checkCreateArg(rv, v)
+		if owned {
+			checkKeptArg(rv, v, kept)
+		}
 	}
-	if !owned {
-		v = nil
-	}
-	return rv, v, nil
+	return rv, kept, nil
 }
 
 // choice types a choice of r and its argument.
@@ -740,14 +749,19 @@ func (a *argTyper) create(x CreateCommand) (engine.Value, error) {
 		return nil, err
 	}
 	// The create node may take a decoded value (lv) as it is, which no
-	// one else holds (CreateCommandOf).
-	return a.room.CreateCommandIn(r.id, arg, lv), nil
+	// one else holds and the conversion found normalized.
+	return a.room.CreateCommandKept(r.id, arg, lv), nil
 }
 
 // checkCreateArg, when set (by the package's tests), checks every
 // argument typed for a command: engine.IsLedgerValueOf must accept it
 // exactly when it is the normalized value the engine would write.
 var checkCreateArg func(rv engine.Value, v value.Value)
+
+// checkKeptArg, set with checkCreateArg, checks what
+// engine.FromValueKept kept of v (converted to rv): v exactly when
+// engine.IsLedgerValueOf accepts it.
+var checkKeptArg func(rv engine.Value, v, kept value.Value)
 
 func (a *argTyper) exercise(x ExerciseCommand) (engine.Value, error) {
 	r, err := a.resolve(x.Template, true)

@@ -145,6 +145,13 @@ func (r *CreateRoom) CreateCommandIn(t lf.TypeConID, arg Value, lv value.Value) 
 	if lv != nil && !IsLedgerValueOf(arg, lv) {
 		lv = nil
 	}
+	return r.CreateCommandKept(t, arg, lv)
+}
+
+// CreateCommandKept is CreateCommandIn of an lv known to be the
+// normalized value of arg, or nil: the value FromValueKept returned with
+// arg, which it has already checked.
+func (r *CreateRoom) CreateCommandKept(t lf.TypeConID, arg Value, lv value.Value) Value {
 	if r == nil || r.c.p.fn != nil {
 		return createPAP(t, arg, lv)
 	}

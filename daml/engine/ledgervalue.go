@@ -328,7 +328,16 @@ func asciiWithoutNUL(s string) bool {
 // present, must match the type's fields by position. Maps are taken in
 // the order given (the ledger keeps the engine's sorted order). A value
 // that does not fit its types is ErrInternal.
-func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
+func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) { return e.fromLedger(v, 0, nil) }
+
+// fromLedger is fromLedgerValue of v at nesting depth; when kept is not
+// nil, it also clears *kept unless v is exactly what toLedgerValue gives
+// for the result (IsLedgerValueOf): each case checks what isLedger would
+// check of the value it builds, in the same walk.
+func (e *Engine) fromLedger(v value.Value, depth int, kept *bool) (Value, *Error) {
+	if kept != nil && depth > MaxNesting {
+		*kept = false
+	}
 	switch x := v.(type) {
 	case value.Unit:
 		return Unit{}, nil
@@ -341,8 +350,14 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		if err != nil {
 			return nil, crash("numeric %q: %v", string(x), err)
 		}
+		if kept != nil && *kept && n.ScaledString() != string(x) {
+			*kept = false
+		}
 		return Numeric{n}, nil
 	case value.Text:
+		if kept != nil && *kept && checkText(string(x)) != nil {
+			*kept = false
+		}
 		return Text(x), nil
 	case value.Timestamp:
 		return Timestamp(x), nil
@@ -363,6 +378,9 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		if len(x.Fields) > len(rt.Fields) {
 			return nil, crash("record %s has %d fields, its type %d", rt.ID, len(x.Fields), len(rt.Fields))
 		}
+		if kept != nil && *kept && !keptFields(rt, x) {
+			*kept = false
+		}
 		r := newRecord(rt)
 		fields := r.Fields
 		for i := range fields {
@@ -374,7 +392,7 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 			if f.Label != "" && f.Label != rt.Fields[i] {
 				return nil, crash("field %d of record %s is %s, not %s", i, rt.ID, rt.Fields[i], f.Label)
 			}
-			rv, err := e.fromLedgerValue(f.Value)
+			rv, err := e.fromLedger(f.Value, depth+1, kept)
 			if err != nil {
 				return nil, err
 			}
@@ -396,7 +414,10 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		if rank < 0 {
 			return nil, crash("variant %s has no constructor %s", *x.VariantID, x.Constructor)
 		}
-		rv, err := e.fromLedgerValue(x.Value)
+		if kept != nil && x.Rank != rank {
+			*kept = false
+		}
+		rv, err := e.fromLedger(x.Value, depth+1, kept)
 		if err != nil {
 			return nil, err
 		}
@@ -416,11 +437,18 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		if rank < 0 {
 			return nil, crash("enum %s has no constructor %s", *x.EnumID, x.Constructor)
 		}
+		if kept != nil && x.Rank != rank {
+			*kept = false
+		}
 		return &Enum{ID: *x.EnumID, Con: x.Constructor, Rank: rank}, nil
 	case value.List:
+		// ToValue appends: an empty list is nil.
+		if kept != nil && len(x) == 0 && x != nil {
+			*kept = false
+		}
 		vs := make([]Value, len(x))
 		for i, el := range x {
-			rv, err := e.fromLedgerValue(el)
+			rv, err := e.fromLedger(el, depth+1, kept)
 			if err != nil {
 				return nil, err
 			}
@@ -428,18 +456,28 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		}
 		return ListOf(vs...), nil
 	case value.Optional:
+		if kept != nil && x.Nested {
+			*kept = false
+		}
 		if x.Value == nil {
 			return None, nil
 		}
-		rv, err := e.fromLedgerValue(x.Value)
+		rv, err := e.fromLedger(x.Value, depth+1, kept)
 		if err != nil {
 			return nil, err
 		}
 		return Some(rv), nil
 	case value.TextMap:
+		// ToValue makes its maps: an empty map is not nil.
+		if kept != nil && x == nil {
+			*kept = false
+		}
 		out := &Map{Text: true, Keys: make([]Value, len(x)), Values: make([]Value, len(x))}
 		for i, en := range x {
-			rv, err := e.fromLedgerValue(en.Value)
+			if kept != nil && *kept && checkText(en.Key) != nil {
+				*kept = false
+			}
+			rv, err := e.fromLedger(en.Value, depth+1, kept)
 			if err != nil {
 				return nil, err
 			}
@@ -447,13 +485,16 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		}
 		return out, nil
 	case value.GenMap:
+		if kept != nil && x == nil {
+			*kept = false
+		}
 		out := &Map{Keys: make([]Value, len(x)), Values: make([]Value, len(x))}
 		for i, en := range x {
-			rk, err := e.fromLedgerValue(en.Key)
+			rk, err := e.fromLedger(en.Key, depth+1, kept)
 			if err != nil {
 				return nil, err
 			}
-			rv, err := e.fromLedgerValue(en.Value)
+			rv, err := e.fromLedger(en.Value, depth+1, kept)
 			if err != nil {
 				return nil, err
 			}
@@ -462,6 +503,29 @@ func (e *Engine) fromLedgerValue(v value.Value) (Value, *Error) {
 		return out, nil
 	}
 	return nil, crash("ledger value of type %T", v)
+}
+
+// keptFields reports whether the record x of type rt has what isLedger
+// wants of the record fromLedger makes of it, its fields' values aside:
+// the type's id, every label, and no trailing None (which toLedger drops),
+// an empty record holding no field list.
+func keptFields(rt *RecordType, x value.Record) bool {
+	if rt.ID != *x.RecordID {
+		return false
+	}
+	n := len(x.Fields)
+	if n == 0 {
+		return x.Fields == nil
+	}
+	if o, ok := x.Fields[n-1].Value.(value.Optional); ok && o.Value == nil {
+		return false
+	}
+	for i, f := range x.Fields {
+		if f.Label != rt.Fields[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // party returns Party(s), the engine's value of s when it has one
@@ -541,6 +605,22 @@ func (e *Engine) FromValue(v value.Value) (Value, error) {
 		return nil, err
 	}
 	return rv, nil
+}
+
+// FromValueKept is FromValue, also returning v when it is exactly what
+// ToValue gives for the result (IsLedgerValueOf), else nil: a create
+// command may take it as its node's argument (CreateRoom.CreateCommandKept)
+// without a walk of its own to tell.
+func (e *Engine) FromValueKept(v value.Value) (Value, value.Value, error) {
+	kept := true
+	rv, err := e.fromLedger(v, 0, &kept)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !kept {
+		v = nil
+	}
+	return rv, v, nil
 }
 
 // ToValue converts a serializable runtime value (a command's result) into
