@@ -558,6 +558,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	var e *logEntry
 	var nodesBuf []txNode
 	var jsonBuf []byte // for the nodes' JSON (encodeOwnNodesIn)
+	var actAsBuf []string
 	switch {
 	case len(t.Nodes) == 1 && !n.st.RendersLazily() && s.mode != ideMode:
 		// With room for the node's JSON, when it fits: the entry
@@ -569,9 +570,10 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 			it    interpreted
 			e     logEntry
 			nodes [1]txNode
+			actAs [1]string
 			json  [oneNodeJSON]byte
 		}{}
-		out, e, nodesBuf, jsonBuf = &x.it, &x.e, x.nodes[:], x.json[:0]
+		out, e, nodesBuf, jsonBuf, actAsBuf = &x.it, &x.e, x.nodes[:], x.json[:0], x.actAs[:]
 	case len(t.Nodes) == 1:
 		x := &struct {
 			it    interpreted
@@ -585,7 +587,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	// e is new, all zero: its members are set one by one (a literal
 	// assigned to *e would be built whole, then copied).
 	e.Kind, e.CommandID, e.WorkflowID, e.EffectiveAt = kindTransaction, c.CommandID, c.WorkflowID, at
-	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.actAs(), c.SubmissionID
+	e.SynchronizerID, e.UserID, e.ActAs, e.SubmissionID = sync, c.UserID, s.entryActAs(actAsBuf), c.SubmissionID
 	// Looked at once here, off the committer's loop, for its two writes
 	// (the entry's and the created contracts' records).
 	e.syncPlain = syncIsPlain(sync)
@@ -1067,8 +1069,8 @@ func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []
 
 // oneNodeJSON is the room for a one-node transaction's JSON that
 // committable allocates with its entry: a Ping create's takes some 800
-// bytes (txNodeSize), and the entry with it 2 KiB.
-const oneNodeJSON = 1024
+// bytes (txNodeSize), and the entry with it (and its actAs party) 2 KiB.
+const oneNodeJSON = 1008
 
 // encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto,
 // the nodes' JSON in dst's array when it fits.

@@ -385,7 +385,7 @@ type submission struct {
 	// tracked is the command tracker's entry of the submission (nil:
 	// not tracked), set by commandTracker.track.
 	tracked *trackedCommand
-	// actAsSet is actAs()'s.
+	// actAsSet is actAs()'s for more than one party.
 	actAsSet []string
 	// own holds c for newSubmissionOf; oneCommand and oneTypedAt hold
 	// the decoded commands and their typedAt for one command
@@ -409,13 +409,33 @@ type submission struct {
 	contracts snapshotContracts
 }
 
-// actAs is union(c.ActAs), made once: the engine, the contract store's
-// readers and the log entry share it (none changes it).
+// actAs is union(c.ActAs), made once: the engine (whose Builder copies
+// it) and the contract store's readers share it while the submission
+// runs. One party is its own union: c.ActAs itself, which the caller does
+// not change while it submits. The log entry, which may outlive the
+// submission, takes entryActAs.
 func (s *submission) actAs() []string {
+	if len(s.c.ActAs) == 1 {
+		return s.c.ActAs
+	}
 	if s.actAsSet == nil {
 		s.actAsSet = union(s.c.ActAs)
 	}
 	return s.actAsSet
+}
+
+// entryActAs is actAs() for the log entry: one party is copied into one
+// (room of one element allocated with the entry; nil: none) rather than
+// shared with the caller's list.
+func (s *submission) entryActAs(one []string) []string {
+	if len(s.c.ActAs) != 1 {
+		return s.actAs()
+	}
+	if one == nil {
+		one = make([]string, 1)
+	}
+	one[0] = s.c.ActAs[0]
+	return one[:1:1]
 }
 
 // readers is union(c.ActAs, c.ReadAs), actAs() itself without ReadAs.
