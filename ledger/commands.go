@@ -18,6 +18,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/value"
 	"github.com/ledgernode/ledgernode/identity"
+	"github.com/ledgernode/ledgernode/internal/jsontext"
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
@@ -232,19 +233,38 @@ type valueRenderer struct {
 }
 
 // renderedTemplate is a template's id as a string and the type of its
-// arguments (value.TypeOf), made once for the nodes that create it.
+// arguments (value.TypeOf), made once for the nodes that create it, with
+// whether the id and the package name of its last node are
+// jsontext.HTMLPlain (plainIDs).
 type renderedTemplate struct {
 	id      lf.TypeConID
 	idText  string
 	argType lf.Type
+	idPlain bool
+	// pkgName is the package name plainIDs last looked at (pkgNameSet:
+	// it did), pkgNamePlain whether it is HTML-plain.
+	pkgName                  string
+	pkgNameSet, pkgNamePlain bool
 }
 
 // template returns id's renderedTemplate.
 func (r *valueRenderer) template(id lf.TypeConID) *renderedTemplate {
 	if r.last.idText == "" || r.last.id != id {
-		r.last = renderedTemplate{id: id, idText: id.String(), argType: value.TypeOf(id.PackageID, id.Module, id.Name)}
+		idText := id.String()
+		r.last = renderedTemplate{id: id, idText: idText, argType: value.TypeOf(id.PackageID, id.Module, id.Name), idPlain: jsontext.HTMLPlain(idText)}
 	}
 	return &r.last
+}
+
+// plainIDs reports whether the template's id and pkgName (a created
+// node's package name, the same for every node of the template) are
+// jsontext.HTMLPlain: the name is looked at only when it is not the
+// last one's.
+func (t *renderedTemplate) plainIDs(pkgName string) bool {
+	if !t.pkgNameSet || t.pkgName != pkgName {
+		t.pkgName, t.pkgNameSet, t.pkgNamePlain = pkgName, true, jsontext.HTMLPlain(pkgName)
+	}
+	return t.idPlain && t.pkgNamePlain
 }
 
 // valueRenderers keeps the valueRenderers given back to one package

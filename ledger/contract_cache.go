@@ -201,8 +201,8 @@ func sharedRecordAt(src decodedReader, cid string) (*contractRecord, error) {
 // readers (sharedRecordAt) then share rec rather than look its bytes up
 // in the record cache and decode them at the first read. rec is changed
 // to what decodeContractRecord gives for raw (its lists that are empty
-// become nil, as the encoding omits them; the create node's key digest,
-// which is not stored, is dropped; a raw JSON member the encoding
+// become nil, as the encoding omits them; the create node's key digest
+// and plainIDs, which are not stored, are dropped; a raw JSON member the encoding
 // rewrites, such as one holding '<', becomes its rewriting), and neither
 // the caller nor anyone else may change it afterwards.
 func setContractRecord(t *store.Tx, rec *contractRecord, raw []byte) {
@@ -249,7 +249,7 @@ func encodeCreatedRecord(rec *contractRecord) []byte {
 // verifyStoredRecords.
 func normalizeRecord(rec *contractRecord, raw []byte) {
 	c := &rec.Create
-	c.keyHash = nil
+	c.keyHash, c.plainIDs = nil, false
 	for _, l := range []*[]string{&c.Signatories, &c.Observers, &c.Stakeholders, &c.Acting, &c.Witnesses, &c.Maintainers, &c.ChoiceObservers} {
 		if len(*l) == 0 {
 			*l = nil

@@ -333,8 +333,13 @@ func (o *jsonObject) txNode(n *txNode) {
 	} else {
 		o.str("cid", n.ContractID)
 	}
-	o.nodeStr("tid", n.TemplateID)
-	o.nodeStr("pn", n.PackageName)
+	if o.own && n.plainIDs {
+		o.plainStr("tid", n.TemplateID)
+		o.plainStr("pn", n.PackageName)
+	} else {
+		o.nodeStr("tid", n.TemplateID)
+		o.nodeStr("pn", n.PackageName)
+	}
 	o.rawRef("arg", &n.Argument)
 	o.nodeStrsOmit("sig", n.Signatories)
 	o.nodeStrsOmit("obs", n.Observers)

@@ -810,6 +810,7 @@ func (v *pkgView) eventNodesInto(dst []txNode, r *valueRenderer, t *tx.Transacti
 			nd := &out[len(out)-1]
 			nd.ID, nd.ContractID, nd.TemplateID = int32(ev.NodeID), string(x.ContractID), tt.idText
 			nd.PackageName, nd.Argument = x.PackageName, render(x.Arg, argType)
+			nd.plainIDs = tt.plainIDs(x.PackageName)
 			nd.Signatories, nd.Observers, nd.CreatedAt = nonNil(x.Signatories), nonNil(x.Observers()), createdAt
 			nd.Transient, nd.Engine = !ev.AcsDelta, true
 			if seed && ev.AcsDelta {

@@ -78,8 +78,13 @@ type logEntry struct {
 
 // txNode is a create or an exercise node.
 type txNode struct {
-	ID          int32           `json:"id"`
-	Exercise    bool            `json:"x,omitempty"`
+	ID       int32 `json:"id"`
+	Exercise bool  `json:"x,omitempty"`
+	// plainIDs says TemplateID and PackageName are jsontext.HTMLPlain,
+	// as eventNodesInto found them once for the create's template
+	// (renderedTemplate), so that committable's encoding writes them
+	// without a look (not stored).
+	plainIDs    bool
 	ContractID  string          `json:"cid"`
 	TemplateID  string          `json:"tid"`
 	PackageName string          `json:"pn"`
