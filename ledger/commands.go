@@ -230,6 +230,9 @@ type valueRenderer struct {
 	// last is the template of the last created node it rendered
 	// (template), which the next submission most likely creates again.
 	last renderedTemplate
+	// plains are the parties committable's encodings found plain, which
+	// the next submissions most likely name again.
+	plains plainParties
 }
 
 // renderedTemplate is a template's id as a string and the type of its

@@ -126,13 +126,36 @@ type jsonObject struct {
 	// own says the nodes written are committable's
 	// (encodeOwnNodesInto): their strings known to need no escaping are
 	// written without a look, the others looked at once (ownStr): notPlain
-	// is set when one of them is not jsontext.HTMLPlain, and plains keeps
-	// the first party strings found plain, which the nodes repeat
-	// (signatories among stakeholders and witnesses).
+	// is set when one of them is not jsontext.HTMLPlain, and plains (not
+	// nil with own) keeps the last party strings found plain.
 	own      bool
 	notPlain bool
-	plains   [4]string
-	nplains  int
+	plains   *plainParties
+}
+
+// plainParties are the last party strings ownStrsOmit found
+// jsontext.HTMLPlain, which it then writes without a look: the nodes
+// repeat them (signatories among stakeholders and witnesses), and so do
+// the next submissions of a package view (valueRenderer.plains).
+type plainParties struct {
+	p    [4]string
+	next uint8
+}
+
+// has reports whether s is one of k's parties.
+func (k *plainParties) has(s string) bool {
+	for _, p := range k.p {
+		if p == s {
+			return true
+		}
+	}
+	return false
+}
+
+// add keeps s, found plain, in place of the oldest party.
+func (k *plainParties) add(s string) {
+	k.p[k.next%uint8(len(k.p))] = s
+	k.next++
 }
 
 // rawRef is a raw JSON member v written as it is at b[start:end].
@@ -192,8 +215,8 @@ func (o *jsonObject) appendOwn(dst []byte, v string) []byte {
 }
 
 // ownStrsOmit is strsOmit for the parties of one of committable's
-// nodes: ownStr's for each, but a party found plain before is written
-// without a look.
+// nodes: ownStr's for each, but a party found plain before (o.plains) is
+// written without a look.
 func (o *jsonObject) ownStrsOmit(k string, v []string) {
 	if len(v) == 0 {
 		return
@@ -204,30 +227,23 @@ func (o *jsonObject) ownStrsOmit(k string, v []string) {
 		if i > 0 {
 			o.b = append(o.b, ',')
 		}
-		if o.seenPlain(s) {
+		if o.plains.has(s) {
 			o.b = append(o.b, '"')
 			o.b = append(o.b, s...)
 			o.b = append(o.b, '"')
 			continue
 		}
-		o.b = o.appendOwn(o.b, s)
-		if !o.notPlain && o.nplains < len(o.plains) {
-			o.plains[o.nplains] = s
-			o.nplains++
+		if !jsontext.HTMLPlain(s) {
+			o.notPlain = true
+			o.b = appendJSONString(o.b, s)
+			continue
 		}
+		o.b = append(o.b, '"')
+		o.b = append(o.b, s...)
+		o.b = append(o.b, '"')
+		o.plains.add(s)
 	}
 	o.b = append(o.b, ']')
-}
-
-// seenPlain reports whether s is one of the party strings ownStrsOmit
-// found plain.
-func (o *jsonObject) seenPlain(s string) bool {
-	for _, p := range o.plains[:o.nplains] {
-		if p == s {
-			return true
-		}
-	}
-	return false
 }
 
 // strOmit is a string member with omitempty.
@@ -313,10 +329,11 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 // rawRef); asIs says it wrote every one as it is.
 // With own, n is one of committable's nodes (encodeOwnNodesInto), and
 // plain says its strings are jsontext.HTMLPlain (CreatedAt and an
-// exercise's ContractID aside).
-func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef, own bool) (out []byte, _ []rawRef, asIs, plain bool) {
+// exercise's ContractID aside); plains are the parties known plain, which
+// it keeps those it finds plain in.
+func appendTxNodeRefs(dst []byte, n *txNode, refs []rawRef, own bool, plains *plainParties) (out []byte, _ []rawRef, asIs, plain bool) {
 	o := newJSONObject(dst)
-	o.noteRefs, o.own = true, own
+	o.noteRefs, o.own, o.plains = true, own, plains
 	o.txNode(n)
 	return o.end(), append(refs, o.refs[:o.nrefs]...), o.copied == 0, own && !o.notPlain
 }

@@ -618,7 +618,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 		r.buf = nil
 		e.deferred = deferred
 	} else {
-		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeNodesWith(e.Nodes, endsBuf[:0], true, jsonBuf)
+		nodesJSON, ends, e.rawsStored, e.nodesPlain = encodeNodesWith(e.Nodes, endsBuf[:0], true, jsonBuf, &r.plains)
 		e.nodesAhead = true
 	}
 	pkgs.putRenderer(r)
@@ -1055,7 +1055,7 @@ func encodeNodes(nodes []txNode) (out json.RawMessage, ends []int) {
 // caller's array on its stack: committable uses ends and drops them);
 // asIs says every raw member was written as it is (and refers to out).
 func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs bool) {
-	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false, nil)
+	out, ends, asIs, _ = encodeNodesWith(nodes, buf, false, nil, nil)
 	return out, ends, asIs
 }
 
@@ -1065,7 +1065,7 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 // look; plain says the nodes' other strings (an exercise's ContractID
 // aside) are jsontext.HTMLPlain (logEntry.nodesPlain).
 func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
-	return encodeNodesWith(nodes, buf, true, nil)
+	return encodeNodesWith(nodes, buf, true, nil, new(plainParties))
 }
 
 // oneNodeJSON is the room for a one-node transaction's JSON that
@@ -1074,8 +1074,9 @@ func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []
 const oneNodeJSON = 1008
 
 // encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto,
-// the nodes' JSON in dst's array when it fits.
-func encodeNodesWith(nodes []txNode, buf []int, own bool, dst []byte) (out json.RawMessage, ends []int, asIs, plain bool) {
+// the nodes' JSON in dst's array when it fits; with own, plains are the
+// parties known plain (appendTxNodeRefs), not nil.
+func encodeNodesWith(nodes []txNode, buf []int, own bool, dst []byte, plains *plainParties) (out json.RawMessage, ends []int, asIs, plain bool) {
 	size := 2
 	for i := range nodes {
 		size += txNodeSize(&nodes[i]) + 1
@@ -1104,7 +1105,7 @@ func encodeNodesWith(nodes []txNode, buf []int, own bool, dst []byte) (out json.
 			out = append(out, ',')
 		}
 		var nodeAsIs, nodePlain bool
-		out, refs, nodeAsIs, nodePlain = appendTxNodeRefs(out, &nodes[i], refs, own)
+		out, refs, nodeAsIs, nodePlain = appendTxNodeRefs(out, &nodes[i], refs, own, plains)
 		asIs, plain = asIs && nodeAsIs, plain && nodePlain
 		ends[i] = len(out)
 	}

@@ -33,3 +33,29 @@ func TestRenderedTemplatePlainIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPartiesAcrossEncodings checks that committable's encodings
+// sharing the parties found plain (valueRenderer.plains) write the bytes
+// and plain of encodings of their own, whichever parties came before.
+func TestPlainPartiesAcrossEncodings(t *testing.T) {
+	parties := []string{"alice::1220ab", "bob::1220ab", "a<b", "c&d", "", "é", "carol::1", "dave::1", "eve::1", "alice::1220ab"}
+	var shared plainParties
+	for i := range parties {
+		for j := range parties {
+			sig, obs := parties[i], parties[(i+j)%len(parties)]
+			nodes := []txNode{{ContractID: "00ab", TemplateID: "p:M:T", PackageName: "pkg", Argument: []byte(`{}`),
+				Signatories: []string{sig}, Observers: []string{obs, parties[j]}, CreatedAt: "2026-01-01T00:00:00Z", Engine: true}}
+			got, _, _, gotPlain := encodeNodesWith(slices.Clone(nodes), nil, true, nil, &shared)
+			want, _, _, wantPlain := encodeNodesWith(slices.Clone(nodes), nil, true, nil, new(plainParties))
+			plain := jsontext.HTMLPlain(sig) && jsontext.HTMLPlain(obs) && jsontext.HTMLPlain(parties[j])
+			if !bytes.Equal(got, want) || gotPlain != wantPlain || gotPlain != plain {
+				t.Errorf("%q %q: shared encoding %s (%v), own %s (%v), plain %v", sig, obs, got, gotPlain, want, wantPlain, plain)
+			}
+			for _, p := range shared.p {
+				if !jsontext.HTMLPlain(p) {
+					t.Fatalf("kept %q as plain", p)
+				}
+			}
+		}
+	}
+}
