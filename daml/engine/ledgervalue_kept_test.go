@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ledgernode/ledgernode/daml/numeric"
 	"github.com/ledgernode/ledgernode/daml/value"
 )
 
@@ -15,29 +14,7 @@ import (
 // it for the conversion.
 func TestFromValueKept(t *testing.T) {
 	e := newTestEngine(nil, Options{})
-	rt, err := e.recordType(tid("R"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vID, cID := tid("V"), tid("C")
-	r := func(a, b Value) Value { return &Record{Type: rt, Fields: []Value{a, b}} }
-	ins := []Value{
-		ListOf(Unit{}, Bool(true), Int64(-3), Text("é"), Timestamp(5), Date(-1), Party("alice"), ContractID("00ab")),
-		Numeric{numeric.MustParse("1.50")},
-		r(Int64(1), Some(Int64(2))),
-		r(Int64(1), None),
-		r(None, None),
-		r(None, Some(None)),
-		r(r(Int64(1), None), Some(r(None, None))),
-		r(Numeric{numeric.MustParse("42.")}, ListOf(r(Text("a"), None))),
-		&Variant{ID: vID, Con: "Rt", Rank: 1, Value: r(Int64(7), None)},
-		&Enum{ID: cID, Con: "Blue", Rank: 2},
-		&Map{Text: true, Keys: []Value{Text("a"), Text("b")}, Values: []Value{Int64(1), None}},
-		&Map{Text: true},
-		&Map{Keys: []Value{Int64(1)}, Values: []Value{r(Text("x"), None)}},
-		&Map{},
-		(*List)(nil),
-	}
+	rt, ins := ledgerValueSamples(t, e)
 	check := func(lv value.Value) {
 		t.Helper()
 		want, wantErr := e.FromValue(lv)

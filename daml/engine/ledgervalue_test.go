@@ -119,21 +119,18 @@ func TestFromLedgerValueErrors(t *testing.T) {
 	}
 }
 
-// TestIsLedgerValueOf checks IsLedgerValueOf(v, lv) against
-// reflect.DeepEqual(toLedgerValue(v), lv) for values of every kind and
-// for every single change of their normalized values (labels, trailing
-// Nones, ids, ranks, numerics' scale, nil and empty containers, nested
-// Optionals), both for v and for v read back from the changed value (as
-// FromValue gives a create's argument).
-func TestIsLedgerValueOf(t *testing.T) {
-	e := newTestEngine(nil, Options{})
+// ledgerValueSamples returns record type R of e and values of every kind
+// (R's records, a variant, an enum, maps, lists, scalars), each with a
+// ledger value (toLedgerValue).
+func ledgerValueSamples(t *testing.T, e *Engine) (*RecordType, []Value) {
+	t.Helper()
 	rt, err := e.recordType(tid("R"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	vID, cID := tid("V"), tid("C")
 	r := func(a, b Value) Value { return &Record{Type: rt, Fields: []Value{a, b}} }
-	ins := []Value{
+	return rt, []Value{
 		ListOf(Unit{}, Bool(true), Int64(-3), Text("é"), Timestamp(5), Date(-1), Party("alice"), ContractID("00ab")),
 		Numeric{numeric.MustParse("1.50")},
 		r(Int64(1), Some(Int64(2))),
@@ -149,9 +146,22 @@ func TestIsLedgerValueOf(t *testing.T) {
 		&Map{Keys: []Value{Int64(1)}, Values: []Value{r(Text("x"), None)}},
 		&Map{},
 		(*List)(nil),
-		r(Text("\x00"), None),
-		&Map{Text: true, Keys: []Value{Text("\xff")}, Values: []Value{Unit{}}},
 	}
+}
+
+// TestIsLedgerValueOf checks IsLedgerValueOf(v, lv) against
+// reflect.DeepEqual(toLedgerValue(v), lv) for values of every kind and
+// for every single change of their normalized values (labels, trailing
+// Nones, ids, ranks, numerics' scale, nil and empty containers, nested
+// Optionals), both for v and for v read back from the changed value (as
+// FromValue gives a create's argument).
+func TestIsLedgerValueOf(t *testing.T) {
+	e := newTestEngine(nil, Options{})
+	rt, ins := ledgerValueSamples(t, e)
+	ins = append(ins,
+		&Record{Type: rt, Fields: []Value{Text("\x00"), None}},
+		&Map{Text: true, Keys: []Value{Text("\xff")}, Values: []Value{Unit{}}},
+	)
 	check := func(v Value, lv value.Value) {
 		t.Helper()
 		want, err := toLedgerValue(v)
