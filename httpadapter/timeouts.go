@@ -216,8 +216,10 @@ type deadlineQueue struct {
 	lanes [deadlineLanes]deadlineLane
 }
 
-// deadlineLanes is how many lanes a deadlineQueue has.
-const deadlineLanes = 8
+// deadlineLanes is how many lanes a deadlineQueue has: enough that the
+// requests of a busy node seldom take one lane's lock at once (a waiter
+// parks, and waits behind every runnable goroutine).
+const deadlineLanes = 32
 
 // add queues c for its end, in a lane picked from bits of its end's
 // nanoseconds, which vary from one request to the next: a spread that

@@ -146,8 +146,10 @@ type commandTracker struct {
 	failed    statusRing // the last trackMaxFailed
 }
 
-// trackShards is the number of shards of the pending commands.
-const trackShards = 16
+// trackShards is the number of shards of the pending commands: enough
+// that the submissions of a busy node seldom take one lock at once (a
+// waiter parks, and waits behind every runnable goroutine).
+const trackShards = 64
 
 // pendingShard is a shard of the pending commands, on a cache line of its
 // own.
@@ -257,14 +259,15 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 
 // trackShard picks the shard of a command of id id (the same for every
 // registration of one command) from a few of its bytes, where ids differ
-// from one command to the next (a counter's last digits, a UUID's
-// anywhere).
+// from one command to the next: a counter's last two digits (the last
+// alone would leave the commands in flight at once ten shards), a
+// UUID's anywhere.
 func trackShard(id string) int {
-	if id == "" {
-		return 0
-	}
 	n := len(id)
-	return (int(id[n-1]) + 7*int(id[n/2]) + 3*int(id[n/4]) + n) % trackShards
+	if n < 2 {
+		return n
+	}
+	return (int(id[n-1]) + 11*int(id[n-2]) + 7*int(id[n/2]) + 3*int(id[n/4]) + n) % trackShards
 }
 
 // done records the outcome of a submission track registered from its

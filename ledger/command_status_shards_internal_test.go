@@ -52,3 +52,24 @@ func TestCommandTrackerConcurrent(t *testing.T) {
 		t.Errorf("%d succeeded kept, want %d", len(got), trackMaxSucceeded)
 	}
 }
+
+// TestTrackShardSpread: the commands in flight at once on a busy node —
+// ids of a counter, or UUIDs — spread over the tracker's shards.
+func TestTrackShardSpread(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		id   func(i int) string
+	}{
+		{"counter", func(i int) string { return fmt.Sprint("c", 12300+i) }},
+		{"uuid", func(i int) string { return fmt.Sprintf("%08x-4e1d-8a2b-%012x", i*2654435761%(1<<32), i*40503) }},
+	} {
+		shards := map[int]bool{}
+		for i := range trackShards {
+			shards[trackShard(tc.id(i))] = true
+		}
+		if len(shards) < trackShards/2 {
+			t.Errorf("%s: %d ids in flight in %d shards, want at least %d", tc.name, trackShards, len(shards), trackShards/2)
+		}
+	}
+}
