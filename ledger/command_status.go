@@ -229,23 +229,32 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 	sh := &t.shards[trackShard(c.CommandID)]
 	h.shard = sh
 	sh.mu.Lock()
-	if t.npending.Load() >= trackMaxPending {
+	head := sh.pending[c.CommandID]
+	var prev, g *trackedCommand
+	for g = head; g != nil && !g.sameKey(h); g = g.next {
+		prev = g
+	}
+	// A new command takes its place within the bound before it is
+	// listed, so that commands registering on other shards at the same
+	// time cannot take it too; a command registered again keeps its
+	// place, and at the bound is not tracked again either.
+	if g == nil {
+		if t.npending.Add(1) > trackMaxPending {
+			t.npending.Add(-1)
+			sh.mu.Unlock()
+			return
+		}
+	} else if t.npending.Load() >= trackMaxPending {
 		sh.mu.Unlock()
 		return
 	}
 	if sh.pending == nil {
 		sh.pending = map[string]*trackedCommand{}
 	}
-	head := sh.pending[c.CommandID]
-	var prev, g *trackedCommand
-	for g = head; g != nil && !g.sameKey(h); g = g.next {
-		prev = g
-	}
 	switch {
 	case g == nil: // a new command, at the head
 		h.next = head
 		sh.pending[c.CommandID] = h
-		t.npending.Add(1)
 	case prev == nil: // the same command twice: the later one is tracked
 		h.next = g.next
 		sh.pending[c.CommandID] = h

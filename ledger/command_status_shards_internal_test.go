@@ -73,3 +73,30 @@ func TestTrackShardSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandTrackerPendingBoundConcurrent: commands registering at once
+// on every shard, near the bound, never leave more than trackMaxPending
+// pending, and fill it.
+func TestCommandTrackerPendingBoundConcurrent(t *testing.T) {
+	t.Parallel()
+	clock := func() time.Time { return time.Unix(1, 0) }
+	for round := range 5 {
+		var tr commandTracker
+		for i := range trackMaxPending - trackShards/2 {
+			tr.track(clock, &submission{c: &Commands{CommandID: fmt.Sprint("fill", i), UserID: "u"}})
+		}
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for g := range 4 * trackShards {
+			wg.Go(func() {
+				<-start
+				tr.track(clock, &submission{c: &Commands{CommandID: fmt.Sprint("r", round, "-", g), UserID: "u"}})
+			})
+		}
+		close(start)
+		wg.Wait()
+		if n, listed := tr.npending.Load(), len(tr.find("", CommandStatePending, 5000)); n != trackMaxPending || listed != trackMaxPending {
+			t.Fatalf("round %d: %d pending counted, %d listed, want %d", round, n, listed, trackMaxPending)
+		}
+	}
+}
