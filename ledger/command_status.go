@@ -327,11 +327,11 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 	s.Completed = now
 	if failed {
 		s.State, s.Error = CommandStateFailed, failure
-		t.failed.pushCommand(h, trackMaxFailed)
+		t.failed.push(h, trackMaxFailed)
 	} else {
 		s.State = CommandStateSucceeded
 		s.UpdateID, s.Offset, s.SynchronizerID, s.RecordTime = e.UpdateID, e.Offset, e.SynchronizerID, e.recordTime
-		t.succeeded.pushCommand(h, trackMaxSucceeded)
+		t.succeeded.push(h, trackMaxSucceeded)
 	}
 	sh.mu.Unlock()
 }
@@ -414,14 +414,8 @@ type statusRing struct {
 	slots [trackRingSize]atomic.Pointer[trackedCommand]
 }
 
-// push adds a command of status s, dropping the oldest when bound are
-// kept.
-func (r *statusRing) push(s CommandStatus, bound int) {
-	r.pushCommand(&trackedCommand{status: s}, bound)
-}
-
-// pushCommand adds h, dropping the oldest command when bound are kept.
-func (r *statusRing) pushCommand(h *trackedCommand, bound int) {
+// push adds h, dropping the oldest command when bound are kept.
+func (r *statusRing) push(h *trackedCommand, bound int) {
 	i := r.n.Add(1) - 1
 	h.seq = i
 	slot := &r.slots[i%uint64(bound)]

@@ -15,7 +15,7 @@ func TestStatusRingKeepsTheLastNewestFirst(t *testing.T) {
 	for _, pushed := range []int{0, 1, 4, 5, 6, 9, 10, 11, 23} {
 		var r statusRing
 		for i := range pushed {
-			r.push(CommandStatus{CommandID: strconv.Itoa(i)}, bound)
+			r.push(&trackedCommand{status: CommandStatus{CommandID: strconv.Itoa(i)}}, bound)
 		}
 		var got, want []string
 		for s := range r.newestFirst {
