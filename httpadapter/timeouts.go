@@ -234,20 +234,6 @@ func (q *deadlineQueue) add(c *requestCtx) {
 // then runs or has run).
 func (q *deadlineQueue) remove(c *requestCtx) { c.lane.remove(c) }
 
-// empty reports whether no request is queued.
-func (q *deadlineQueue) empty() bool {
-	for i := range q.lanes {
-		l := &q.lanes[i]
-		l.mu.Lock()
-		none := l.head == nil && l.tail == nil
-		l.mu.Unlock()
-		if !none {
-			return false
-		}
-	}
-	return true
-}
-
 // deadlineLane is one lane of a deadlineQueue: its requests, earliest
 // end first, and its timer.
 type deadlineLane struct {

@@ -99,3 +99,17 @@ func TestDeadlineQueueLanes(t *testing.T) {
 		}
 	}
 }
+
+// empty reports whether no request is queued.
+func (q *deadlineQueue) empty() bool {
+	for i := range q.lanes {
+		l := &q.lanes[i]
+		l.mu.Lock()
+		none := l.head == nil && l.tail == nil
+		l.mu.Unlock()
+		if !none {
+			return false
+		}
+	}
+	return true
+}
