@@ -133,24 +133,16 @@ func CreateCommandOf(t lf.TypeConID, arg Value, lv value.Value) Value {
 
 // CreateRoom is room for the update of one create command, which a
 // caller allocating a command's state may hold to save the update an
-// allocation of its own (CreateCommandIn). The zero value is empty.
+// allocation of its own (CreateCommandKept). The zero value is empty.
 type CreateRoom struct {
 	c createUpdate
 }
 
-// CreateCommandIn is CreateCommandOf (lv nil: CreateCommand), building the
-// update in r when r is empty; the update is r's for good (a later call
-// on r allocates the update apart).
-func (r *CreateRoom) CreateCommandIn(t lf.TypeConID, arg Value, lv value.Value) Value {
-	if lv != nil && !IsLedgerValueOf(arg, lv) {
-		lv = nil
-	}
-	return r.CreateCommandKept(t, arg, lv)
-}
-
-// CreateCommandKept is CreateCommandIn of an lv known to be the
-// normalized value of arg, or nil: the value FromValueKept returned with
-// arg, which it has already checked.
+// CreateCommandKept is CreateCommandOf of an lv known to be the
+// normalized value of arg, or nil (CreateCommand): the value
+// FromValueKept returned with arg, which it has already checked. It
+// builds the update in r when r is empty; the update is r's for good (a
+// later call on r allocates the update apart).
 func (r *CreateRoom) CreateCommandKept(t lf.TypeConID, arg Value, lv value.Value) Value {
 	if r == nil || r.c.p.fn != nil {
 		return createPAP(t, arg, lv)

@@ -29,8 +29,8 @@ func TestEngineParty(t *testing.T) {
 func TestCreateRoom(t *testing.T) {
 	var r CreateRoom
 	t1, t2 := tid("R"), tid("S")
-	u1 := r.CreateCommandIn(t1, Int64(1), nil).(*PAP)
-	u2 := r.CreateCommandIn(t2, Int64(2), nil).(*PAP)
+	u1 := r.CreateCommandKept(t1, Int64(1), nil).(*PAP)
+	u2 := r.CreateCommandKept(t2, Int64(2), nil).(*PAP)
 	if u1 != &r.c.p || u2 == u1 {
 		t.Fatalf("the first update is not the room's, or the second is too")
 	}
@@ -45,7 +45,7 @@ func TestCreateRoom(t *testing.T) {
 		}
 	}
 	var nilRoom *CreateRoom
-	if u := nilRoom.CreateCommandIn(t1, Int64(3), nil).(*PAP); u.args[0] != Int64(3) {
+	if u := nilRoom.CreateCommandKept(t1, Int64(3), nil).(*PAP); u.args[0] != Int64(3) {
 		t.Errorf("nil room's update %+v", u)
 	}
 }
