@@ -124,7 +124,7 @@ type jsonObject struct {
 	// copied counts the raw members noted as not written as they are.
 	copied int
 	// own says the nodes written are committable's
-	// (encodeOwnNodesInto): their strings known to need no escaping are
+	// (encodeNodesWith with own): their strings known to need no escaping are
 	// written without a look, the others looked at once (ownStr): notPlain
 	// is set when one of them is not jsontext.HTMLPlain, and plains (not
 	// nil with own) keeps the last party strings found plain.
@@ -187,7 +187,7 @@ func (o *jsonObject) str(k, v string) {
 
 // plainStr is str for a string known to need no escaping in JSON
 // (jsontext.AppendString would write it as it is): the node's own ids and
-// times (encodeOwnNodesInto, dedupRecord.appendTo).
+// times (encodeNodesWith with own, dedupRecord.appendTo).
 func (o *jsonObject) plainStr(k, v string) {
 	o.key(k)
 	o.b = append(o.b, '"')
@@ -327,7 +327,7 @@ func appendTxNode(dst []byte, n *txNode) []byte {
 // appendTxNodeRefs is appendTxNode noting the raw members it writes as
 // they are, appended to refs, and copying the others (jsonObject's
 // rawRef); asIs says it wrote every one as it is.
-// With own, n is one of committable's nodes (encodeOwnNodesInto), and
+// With own, n is one of committable's nodes (encodeNodesWith), and
 // plain says its strings are jsontext.HTMLPlain (CreatedAt and an
 // exercise's ContractID aside); plains are the parties known plain, which
 // it keeps those it finds plain in.

@@ -1059,22 +1059,17 @@ func encodeNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int
 	return out, ends, asIs
 }
 
-// encodeOwnNodesInto is encodeNodesInto for committable's nodes: the
-// created nodes' contract ids (SuffixContractID's, hex) and every
-// CreatedAt (formatTime's) need no escaping, and are written without a
-// look; plain says the nodes' other strings (an exercise's ContractID
-// aside) are jsontext.HTMLPlain (logEntry.nodesPlain).
-func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
-	return encodeNodesWith(nodes, buf, true, nil, new(plainParties))
-}
-
 // oneNodeJSON is the room for a one-node transaction's JSON that
 // committable allocates with its entry: a Ping create's takes some 800
 // bytes (txNodeSize), and the entry with it (and its actAs party) 2 KiB.
 const oneNodeJSON = 1008
 
-// encodeNodesWith is encodeNodesInto, or with own encodeOwnNodesInto,
-// the nodes' JSON in dst's array when it fits; with own, plains are the
+// encodeNodesWith is encodeNodesInto, the nodes' JSON in dst's array
+// when it fits. With own the nodes are committable's: the created nodes'
+// contract ids (SuffixContractID's, hex) and every CreatedAt
+// (formatTime's) need no escaping, and are written without a look;
+// plain says the nodes' other strings (an exercise's ContractID aside)
+// are jsontext.HTMLPlain (logEntry.nodesPlain), and plains are the
 // parties known plain (appendTxNodeRefs), not nil.
 func encodeNodesWith(nodes []txNode, buf []int, own bool, dst []byte, plains *plainParties) (out json.RawMessage, ends []int, asIs, plain bool) {
 	size := 2

@@ -58,8 +58,9 @@ type logEntry struct {
 	// submission path, which the encoder then spares checking them).
 	ownIDs bool
 	// nodesPlain says the nodes' strings, their ContractIDs and CreatedAt
-	// aside, are jsontext.HTMLPlain, as encodeOwnNodesInto found them (set
-	// by the submission path, which the encoder then spares checking them).
+	// aside, are jsontext.HTMLPlain, as committable's encoding
+	// (encodeNodesWith) found them (set by the submission path, which the
+	// encoder then spares checking them).
 	nodesPlain bool
 	// syncPlain says SynchronizerID is jsontext.HTMLPlain (set by the
 	// submission path, which the encoders then spare checking it).

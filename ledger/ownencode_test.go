@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 )
 
 // TestOwnEncodingsAreEscaped checks that writing the node's own strings
-// without a look (encodeOwnNodesInto, dedupRecord.appendTo) gives the escaping
+// without a look (encodeNodesWith with own, dedupRecord.appendTo) gives the escaping
 // encoder's bytes: formatTime's times, at the ends of its range too, and
 // "1220"+hex ids need no escaping.
 func TestOwnEncodingsAreEscaped(t *testing.T) {
@@ -170,4 +171,10 @@ func TestOwnNodesPlain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// encodeOwnNodesInto encodes nodes as committable does (encodeNodesWith
+// with own), with parties of no earlier encoding known plain.
+func encodeOwnNodesInto(nodes []txNode, buf []int) (out json.RawMessage, ends []int, asIs, plain bool) {
+	return encodeNodesWith(nodes, buf, true, nil, new(plainParties))
 }
