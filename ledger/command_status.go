@@ -196,12 +196,7 @@ func sameParties(a, b []string) bool {
 	if len(a) == 1 && len(b) == 1 { // the common case, without sorting copies
 		return a[0] == b[0]
 	}
-	set := func(parties []string) []string {
-		parties = slices.Clone(parties)
-		slices.Sort(parties)
-		return slices.Compact(parties)
-	}
-	return slices.Equal(set(a), set(b))
+	return slices.Equal(union(a), union(b))
 }
 
 // snapshot returns the command's status.
@@ -350,9 +345,10 @@ func (t *commandTracker) interpreted(s *submission, txn *tx.Transaction) {
 	// interpreted once so far) in memory of their own, as find may be
 	// reading the first.
 	u := &h.oneUpdates
-	*u = CommandUpdates{Created: h.oneCreated[:0]}
 	if h.updates.Load() != nil {
 		u = new(CommandUpdates)
+	} else {
+		u.Created = h.oneCreated[:0]
 	}
 	var walk func(ids []tx.NodeID)
 	walk = func(ids []tx.NodeID) {

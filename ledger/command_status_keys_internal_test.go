@@ -84,3 +84,25 @@ func TestCommandTrackerUpdatesWhilePending(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandTrackerInterpretedAgain: a submission's updates recorded a
+// second time replace the first for later listings, and leave the first,
+// which a listing may be reading, as they were.
+func TestCommandTrackerInterpretedAgain(t *testing.T) {
+	t.Parallel()
+	var tr commandTracker
+	clock := func() time.Time { return time.Unix(1, 0) }
+	s := &submission{c: &Commands{CommandID: "c", UserID: "u", ActAs: []string{"p"}}}
+	tr.track(clock, s)
+	tr.interpreted(s, &tx.Transaction{Roots: []tx.NodeID{0}, Nodes: []tx.Node{&tx.Create{ContractID: "c1"}}})
+	first := tr.find("", CommandStatePending, 10)[0].Updates
+	held := s.tracked.updates.Load()
+	tr.interpreted(s, &tx.Transaction{Roots: []tx.NodeID{0, 1}, Nodes: []tx.Node{&tx.Create{ContractID: "c2"}, &tx.Create{ContractID: "c3"}}})
+	if len(held.Created) != 1 || held.Created[0].ContractID != "c1" || len(first.Created) != 1 || first.Created[0].ContractID != "c1" {
+		t.Errorf("the first updates changed: %+v (listed %+v)", held, first)
+	}
+	got := tr.find("", CommandStatePending, 10)[0].Updates
+	if len(got.Created) != 2 || got.Created[0].ContractID != "c2" || got.Created[1].ContractID != "c3" {
+		t.Errorf("the second updates: %+v", got)
+	}
+}
