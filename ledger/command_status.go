@@ -164,7 +164,6 @@ type pendingShard struct {
 // trackedCommand is a tracked command, pending, then finished: its
 // status does not change once it is in a ring.
 type trackedCommand struct {
-	shard *pendingShard
 	// next is the shard's next pending command of the same command id.
 	next   *trackedCommand
 	status CommandStatus
@@ -222,7 +221,6 @@ func (t *commandTracker) track(now func() time.Time, s *submission) {
 	h.status.ActAs = cloneInto(h.oneActAs[:0], c.ActAs)
 	h.status.Commands = cloneInto(h.oneCommand[:0], c.Commands)
 	sh := &t.shards[trackShard(c.CommandID)]
-	h.shard = sh
 	sh.mu.Lock()
 	head := sh.pending[c.CommandID]
 	var prev, g *trackedCommand
@@ -299,7 +297,8 @@ func (t *commandTracker) finish(h *trackedCommand, now time.Time, e *logEntry, e
 		}
 		failure = ae
 	}
-	sh, id := h.shard, h.status.CommandID
+	id := h.status.CommandID
+	sh := &t.shards[trackShard(id)]
 	sh.mu.Lock()
 	var prev, g *trackedCommand
 	for g = sh.pending[id]; g != nil && g != h; g = g.next {

@@ -557,7 +557,7 @@ func (n *Node) committableOf(res *engine.Result, owned bool, pkgs *pkgView, s *s
 	var out *interpreted
 	var e *logEntry
 	var nodesBuf []txNode
-	var jsonBuf []byte // for the nodes' JSON (encodeOwnNodesIn)
+	var jsonBuf []byte // for the nodes' JSON (encodeNodesWith)
 	var actAsBuf []string
 	switch {
 	case len(t.Nodes) == 1 && !n.st.RendersLazily() && s.mode != ideMode:
