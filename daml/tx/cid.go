@@ -43,21 +43,12 @@ const hmacBlock = 64
 // hashed where it is, rather than copied after the block.
 func newHMACInput(buf []byte) hmacData { return hmacData(buf[:hmacBlock]) }
 
-// sum returns HMAC-SHA256(key, data). The key (32 bytes) is shorter than
-// SHA-256's block, so the HMAC is two SHA-256 sums over stack buffers
+// sumInPlace returns HMAC-SHA256(key, data), data being what follows h's
+// first hmacBlock bytes (newHMACInput's room), which it overwrites with
+// the inner key block: the key (32 bytes) is shorter than SHA-256's
+// block, so the HMAC is two SHA-256 sums over buffers of the caller's
 // (crypto/hmac allocates a hasher per call, and seeds and discriminators
 // are derived at every Create and Exercise).
-func (h hmacData) sum(key Hash) Hash {
-	var small [hmacBlock + 192]byte
-	buf := small[:hmacBlock]
-	if n := hmacBlock + len(h); n > len(small) {
-		buf = make([]byte, hmacBlock, n)
-	}
-	return hmacData(append(buf, h...)).sumInPlace(key)
-}
-
-// sumInPlace is sum of the data after h's first hmacBlock bytes (data
-// newHMACInput began), which it overwrites with the inner key block.
 func (h hmacData) sumInPlace(key Hash) Hash {
 	hmacPad((*[hmacBlock]byte)(h), &key, 0x36)
 	inner := sha256.Sum256(h)

@@ -998,15 +998,8 @@ type knownParties struct {
 	next uint8
 }
 
-// validParty is validParty(s), remembering the last valid parties (k
-// nil: none).
-func (k *knownParties) validParty(s string) string {
-	msg, _ := k.validPartyAt(s)
-	return msg
-}
-
-// validPartyAt is validParty, also returning the index of s among k's
-// parties (-1: none).
+// validPartyAt is validParty(s), remembering the last valid parties (k
+// nil: none), and returns the index of s among k's parties (-1: none).
 func (k *knownParties) validPartyAt(s string) (string, int) {
 	if k == nil {
 		return validParty(s), -1
