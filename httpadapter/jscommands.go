@@ -488,16 +488,13 @@ func stopAt(w uint64) uint64 {
 	return ((w - 0x20*ones) | w | (q - ones) | (bs - ones)) & highs
 }
 
-// plainStringUTF8 is plainString for a string that has bytes other than
-// printable ASCII ones: the quote is found with bytes.IndexByte and the
-// bytes before it are checked sixteen at a time (plainASCII), and then as
-// UTF-8 (plainUTF8).
+// plainStringUTF8 is plainString for a string with a byte other than a
+// printable ASCII one before its first quote (plainString's stopAt found
+// it): the quote is found with bytes.IndexByte, and the bytes before it
+// are checked as UTF-8 (plainUTF8).
 func plainStringUTF8(b []byte, i int) (int, bool) {
 	n := bytes.IndexByte(b[i+1:], '"')
-	if n < 0 {
-		return 0, false
-	}
-	if s := b[i+1 : i+1+n]; !plainASCII(s) && !plainUTF8(s) {
+	if n < 0 || !plainUTF8(b[i+1:i+1+n]) {
 		return 0, false
 	}
 	return i + 1 + n + 1, true
@@ -514,48 +511,9 @@ func plainUTF8(s []byte) bool {
 	return utf8.Valid(s)
 }
 
-// plainASCII reports whether s holds only printable ASCII but the
-// backslash (and DEL), looking at sixteen bytes at a time, and at the
-// last eight of a string of eight or more.
-func plainASCII(s []byte) bool {
-	if len(s) < 8 {
-		for _, c := range s {
-			if c == '\\' || c < 0x20 || c >= 0x80 {
-				return false
-			}
-		}
-		return true
-	}
-	const highs = 0x8080808080808080
-	i := 0
-	for ; i+16 <= len(s); i += 16 {
-		b := s[i : i+16 : i+16]
-		w, x := load8(b[:8]), load8(b[8:])
-		if (escapeOrControl(w)|escapeOrControl(x)|w|x)&highs != 0 {
-			return false
-		}
-	}
-	if i+8 <= len(s) {
-		if w := load8(s[i : i+8]); (escapeOrControl(w)|w)&highs != 0 {
-			return false
-		}
-	}
-	w := load8(s[len(s)-8:])
-	return (escapeOrControl(w)|w)&highs == 0
-}
-
 // load8 is b's first eight bytes, little-endian: one load.
 func load8(b []byte) uint64 {
 	_ = b[7]
 	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// escapeOrControl has a high bit set (in some byte) exactly when one of
-// w's bytes is below 0x20 or a backslash (a zero byte of w^'\\'): that
-// there is one is exact, which byte it is may not be.
-func escapeOrControl(w uint64) uint64 {
-	const ones = 0x0101010101010101
-	bs := w ^ ('\\' * ones)
-	return (w-0x20*ones)&^w | (bs-ones)&^bs
 }
