@@ -190,9 +190,7 @@ func (o *jsonObject) str(k, v string) {
 // times (encodeNodesWith with own, dedupRecord.appendTo).
 func (o *jsonObject) plainStr(k, v string) {
 	o.key(k)
-	o.b = append(o.b, '"')
-	o.b = append(o.b, v...)
-	o.b = append(o.b, '"')
+	o.b = appendQuoted(o.b, v)
 }
 
 // ownStr is str for a string of one of committable's nodes: written as
@@ -200,15 +198,22 @@ func (o *jsonObject) plainStr(k, v string) {
 // writes it, noted in notPlain.
 func (o *jsonObject) ownStr(k, v string) {
 	o.key(k)
-	o.b = o.appendOwn(o.b, v)
+	o.b, _ = o.appendOwn(o.b, v)
 }
 
-// appendOwn appends v as appendJSONString does, for ownStr and ownStrs.
-func (o *jsonObject) appendOwn(dst []byte, v string) []byte {
+// appendOwn appends v as appendJSONString does, for ownStr and
+// ownStrsOmit; plain says v is jsontext.HTMLPlain (else it notes
+// notPlain).
+func (o *jsonObject) appendOwn(dst []byte, v string) (_ []byte, plain bool) {
 	if !jsontext.HTMLPlain(v) {
 		o.notPlain = true
-		return appendJSONString(dst, v)
+		return appendJSONString(dst, v), false
 	}
+	return appendQuoted(dst, v), true
+}
+
+// appendQuoted appends v, which needs no escaping, in quotes.
+func appendQuoted(dst []byte, v string) []byte {
 	dst = append(dst, '"')
 	dst = append(dst, v...)
 	return append(dst, '"')
@@ -228,20 +233,13 @@ func (o *jsonObject) ownStrsOmit(k string, v []string) {
 			o.b = append(o.b, ',')
 		}
 		if o.plains.has(s) {
-			o.b = append(o.b, '"')
-			o.b = append(o.b, s...)
-			o.b = append(o.b, '"')
+			o.b = appendQuoted(o.b, s)
 			continue
 		}
-		if !jsontext.HTMLPlain(s) {
-			o.notPlain = true
-			o.b = appendJSONString(o.b, s)
-			continue
+		var plain bool
+		if o.b, plain = o.appendOwn(o.b, s); plain {
+			o.plains.add(s)
 		}
-		o.b = append(o.b, '"')
-		o.b = append(o.b, s...)
-		o.b = append(o.b, '"')
-		o.plains.add(s)
 	}
 	o.b = append(o.b, ']')
 }
