@@ -334,10 +334,10 @@ func (e *Engine) newValueDef(ref lf.TypeConID) *topDef {
 			return nil, err
 		}
 		v := m.Value(ref.Name)
-		if v == nil || v.Expr == nil {
+		if v == nil || v.Body() == nil {
 			return nil, errorf(ErrPackage, "unknown value %s", ref)
 		}
-		return v.Expr, nil
+		return v.Body(), nil
 	})
 }
 

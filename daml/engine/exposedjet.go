@@ -55,7 +55,7 @@ func makeGetExposedCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		return nil, false
 	}
 	x := &exposedCallStack{prefixes: prefixes}
-	lf.Inspect(def.Expr, func(n any) bool {
+	lf.Inspect(def.Body(), func(n any) bool {
 		if v, ok := n.(*lf.EVal); ok {
 			switch {
 			case v.Ref.Module == stackModule && v.Ref.Name == "callStack":

@@ -65,7 +65,7 @@ func testPackage(values map[string]lf.Expr) *lf.Package {
 			app(bi(lf.BuiltinAppendText), txt("E: "), &lf.ERecProj{Type: lf.TypeConApp{ID: tid("E")}, Field: "msg", Record: v("e")}), "e")}},
 	}
 	for n, x := range values {
-		mod.Values = append(mod.Values, &lf.DefValue{Name: n, Expr: x})
+		mod.Values = append(mod.Values, lf.NewDefValue(n, nil, x))
 	}
 	p := &lf.Package{ID: testPkg, Modules: []*lf.Module{mod}}
 	p.Index()

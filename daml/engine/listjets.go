@@ -147,7 +147,7 @@ func listJetFits(pkg func(id string) *lf.Package, ref lf.TypeConID, j listJet, d
 		return false
 	}
 	ok := true
-	lf.Inspect(def.Expr, func(n any) bool {
+	lf.Inspect(def.Body(), func(n any) bool {
 		v, isVal := n.(*lf.EVal)
 		if !isVal || !ok {
 			return ok

@@ -289,7 +289,7 @@ func TestListJetRefusals(t *testing.T) {
 				t.Fatal("no jet before the change")
 			}
 			def := cp.Value(c.changed[0], c.changed[1])
-			def.Expr = x.changedBody(c.changed[1], def.Expr)
+			def.SetBody(x.changedBody(c.changed[1], def.Body()))
 			if v, ok := engine.ListJet(d.Package, ref); ok {
 				t.Fatalf("a jet %v", v)
 			}

@@ -52,7 +52,7 @@ func makeQuery(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		"DA.Internal.Template.Functions:templateTypeRep":   &x.templateTypeRep.id,
 		"DA.Optional:fromSome":                             &x.fromSome.id,
 	}
-	lf.Inspect(def.Expr, func(n any) bool {
+	lf.Inspect(def.Body(), func(n any) bool {
 		switch n := n.(type) {
 		case *lf.EVal:
 			if r, ok := refs[n.Ref.Module+":"+n.Ref.Name]; ok {

@@ -142,7 +142,7 @@ func TestQueryJetRefusal(t *testing.T) {
 		t.Fatal("no jet before the change")
 	}
 	def := p.Value(ref.Module, ref.Name)
-	def.Expr = &lf.ETyApp{Expr: def.Expr, Types: []lf.Type{&lf.TBuiltin{Builtin: lf.BuiltinUnit}}}
+	def.SetBody(&lf.ETyApp{Expr: def.Body(), Types: []lf.Type{&lf.TBuiltin{Builtin: lf.BuiltinUnit}}})
 	if v, ok := engine.ScriptJet(p, ref); ok {
 		t.Errorf("a jet %v", v)
 	}

@@ -126,7 +126,7 @@ func makeDefaultMakeQuestion(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	}
 	x := &defaultMakeQuestion{question: &jetRecordType{id: lf.TypeConID{PackageID: p.ID, Module: lowLevelModule, Name: "Question"}}}
 	var push lf.TypeConID
-	lf.Inspect(def.Expr, func(n any) bool {
+	lf.Inspect(def.Body(), func(n any) bool {
 		if v, ok := n.(*lf.EVal); ok {
 			switch {
 			case v.Ref.Module == lowLevelModule && v.Ref.Name == "$$$$sc_$$dmmakeQuestion_1":
@@ -281,9 +281,9 @@ func makeLift(p *lf.Package, def *lf.DefValue) (Value, bool) {
 	if sdt == nil || sdt.Variety != lf.RecordVariety || len(sdt.Fields) != 1 {
 		return nil, false
 	}
-	pushLift, ok1 := refIn(def.Expr, lowLevelModule, "$$$$sc_lift_1")
-	pushMSF, ok2 := refIn(msf.Expr, lowLevelModule, "$$$$sc_makeScriptF_1")
-	cast, ok3 := refIn(msf.Expr, lowLevelModule, "castQuestion")
+	pushLift, ok1 := refIn(def.Body(), lowLevelModule, "$$$$sc_lift_1")
+	pushMSF, ok2 := refIn(msf.Body(), lowLevelModule, "$$$$sc_makeScriptF_1")
+	cast, ok3 := refIn(msf.Body(), lowLevelModule, "castQuestion")
 	if !ok1 || !ok2 || !ok3 {
 		return nil, false
 	}

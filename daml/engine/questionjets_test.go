@@ -264,7 +264,7 @@ func TestQuestionJetRefusals(t *testing.T) {
 			if _, ok := engine.ScriptJet(p, ref); !ok {
 				t.Fatal("no jet before the change")
 			}
-			p.Value(c.change[0], c.change[1]).Expr = p.Value(lowLevel, "$$dmversion").Expr
+			p.Value(c.change[0], c.change[1]).SetBody(p.Value(lowLevel, "$$dmversion").Body())
 			if v, ok := engine.ScriptJet(p, ref); ok {
 				t.Errorf("a jet %v", v)
 			}

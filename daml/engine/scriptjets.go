@@ -139,7 +139,7 @@ func ScriptJet(p *lf.Package, ref lf.TypeConID) (v Value, ok bool) {
 
 // jetFits reports whether def has the type and body j implements.
 func jetFits(def *lf.DefValue, j scriptJet) bool {
-	return def != nil && def.Type != nil && def.Expr != nil && scriptJetTypeText(def.Type) == j.typ && scriptJetBodyHash(def.Expr) == j.body
+	return def != nil && def.Type != nil && def.Body() != nil && scriptJetTypeText(def.Type) == j.typ && scriptJetBodyHash(def.Body()) == j.body
 }
 
 func jetPAP(name string, arity int, fn bf) *PAP {

@@ -229,8 +229,8 @@ func TestScriptJetRefusals(t *testing.T) {
 		{"no jet", p, free, "$$fActionFree", nil},
 		{"no jet", p, low, "$$fActionScript", nil},
 		// The Script monad's jets stand in for Free's definitions too.
-		{"other dependency", p, low, "$$cpure", func() { p.Value(free, "$$WPure").Expr = fmap.Expr }},
-		{"other body", p, free, "$$c$u003e$u003e$u003d", func() { bind.Expr = fmap.Expr }},
+		{"other dependency", p, low, "$$cpure", func() { p.Value(free, "$$WPure").SetBody(fmap.Body()) }},
+		{"other body", p, free, "$$c$u003e$u003e$u003d", func() { bind.SetBody(fmap.Body()) }},
 		{"other type", p, free, "$$cfmap", func() { fmap.Type = bind.Type }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -124,7 +124,7 @@ type scriptMonad struct {
 func newScriptMonad(p *lf.Package) (*scriptMonad, bool) {
 	for k, body := range scriptMonadDeps {
 		def := p.Value(k[0], k[1])
-		if def == nil || def.Expr == nil || scriptJetBodyHash(def.Expr) != body {
+		if def == nil || def.Body() == nil || scriptJetBodyHash(def.Body()) != body {
 			return nil, false
 		}
 	}

@@ -375,7 +375,7 @@ func internalPrefixes(p *lf.Package) (srcLocPrefixes, bool) {
 		if def == nil || def.Type == nil || def.Type.String() != "Text -> Bool" {
 			return prefixes, false
 		}
-		lit, ok := isPrefixOfLiteral(def.Expr)
+		lit, ok := isPrefixOfLiteral(def.Body())
 		if !ok {
 			return prefixes, false
 		}
@@ -477,7 +477,7 @@ func makeCallStack(p *lf.Package, def *lf.DefValue) (Value, bool) {
 		return nil, false
 	}
 	var pop lf.TypeConID
-	lf.Inspect(def.Expr, func(n any) bool {
+	lf.Inspect(def.Body(), func(n any) bool {
 		if v, ok := n.(*lf.EVal); ok && v.Ref.Module == stackTypes && v.Ref.Name == "popCallStack" {
 			pop = v.Ref
 		}

@@ -48,7 +48,33 @@ type decoder struct {
 	// SelfOrImportedPackageId (self excluded).
 	refs map[string]bool
 	exprState
+	// While a package is decoded, check decodes its values' bodies, to
+	// validate them, with its interned expressions decoded eagerly, and
+	// the values keep their bodies' bytes for src, the package's lazy
+	// decoder (bodySource); with keepBodies they keep what check decoded
+	// (tests compare the two).
+	check      *decoder
+	src        *bodySource
+	keepBodies bool
+	// pkg are the package's bytes, which the spans of a lazy decoder
+	// locate messages in.
+	pkg []byte
 }
+
+// A span locates a message in the package's bytes, pkg[start:end]: the
+// lazy decoder keeps spans rather than slices, which are pointers that
+// every garbage collection would visit, tens of thousands of them.
+type span struct{ start, end uint32 }
+
+// spanOf returns the span of msg, a slice of d.pkg (every message the
+// decoder reads is one: slicing keeps the capacity to the end of pkg).
+func (d *decoder) spanOf(msg []byte) span {
+	start := cap(d.pkg) - cap(msg)
+	return span{uint32(start), uint32(start + len(msg))}
+}
+
+// bytes returns the message at s.
+func (d *decoder) bytes(s span) []byte { return d.pkg[s.start:s.end] }
 
 func (d *decoder) flat() bool { return d.isFlat }
 
@@ -86,14 +112,16 @@ func newDecoder(id string, lf LFVersion) *decoder {
 
 // decodePackage decodes the daml_lf_2 bytes of the package id.
 func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
-	p, _, err := decodePackageWith(id, lf, b)
+	p, _, err := decodePackageWith(id, lf, b, false)
 	return p, err
 }
 
 // decodePackageWith is decodePackage that also returns its decoder, whose
-// tables tests reuse.
-func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, error) {
+// tables tests reuse; with keepBodies the values keep the bodies decoded
+// to validate them rather than decode them again on demand (tests).
+func decodePackageWith(id string, lf LFVersion, b []byte, keepBodies bool) (*Package, *decoder, error) {
 	d := newDecoder(id, lf)
+	d.keepBodies, d.pkg = keepBodies, b
 	// The tables are sized by a first pass over the fields (a malformed
 	// message is reported by the second): a package has thousands of
 	// interned strings, types and expressions.
@@ -289,8 +317,26 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	if len(exprs) > 0 && !d.flat() {
 		return nil, nil, errorf("interned expressions are not supported by Daml-LF %s", lf)
 	}
-	if err := d.internExprs(exprs); err != nil {
+	// check shares the tables decoded so far and decodes, in order, the
+	// interned expressions and the values' bodies, all of them, so that a
+	// malformed package fails here as it always did. Only what the
+	// package keeps (templates, interfaces, exceptions) is decoded by d,
+	// whose interned expressions are decoded on first reference: the
+	// rest of check's trees is garbage once the package is decoded.
+	check := *d
+	check.exprState = exprState{}
+	if err := check.internExprs(exprs); err != nil {
 		return nil, nil, err
+	}
+	d.lazy, d.heights, d.kept = true, check.heights, map[int]Expr{}
+	d.rawExprs = make([]span, len(exprs))
+	for i, x := range exprs {
+		d.rawExprs[i] = d.spanOf(x)
+	}
+	d.check = &check
+	if !keepBodies {
+		d.src = &bodySource{d: d}
+		p.bodies = d.src
 	}
 
 	for _, mb := range modules {
@@ -319,6 +365,11 @@ func decodePackageWith(id string, lf LFVersion, b []byte) (*Package, *decoder, e
 	}
 	delete(deps, id)
 	p.DirectDeps = sortedKeys(deps)
+	// The decoder lives on as the package's bodySource: what served the
+	// whole package's decoding goes (its memos fill again with what the
+	// bodies decoded later need).
+	d.check = nil
+	d.refs, d.tyCons, d.shortTyCons = map[string]bool{}, map[string]TypeConID{}, nil
 	return p, d, nil
 }
 
@@ -1364,14 +1415,30 @@ func (d *decoder) value(b []byte) (*DefValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := d.a.value.put(DefValue{Name: name})
+	v := &d.a.value.make(1)[0]
+	v.Name = name
 	if v.Type, err = d.typeRef(typ); err != nil {
 		return nil, errorf("value %s: type: %v", name, err)
 	}
-	if v.Expr, err = d.expr(body, 0); err != nil {
+	e, err := d.checkBody(body)
+	if err != nil {
 		return nil, errorf("value %s: %v", name, err)
 	}
+	if d.src == nil {
+		v.body.Store(&exprBox{e})
+	} else {
+		v.raw, v.src = d.spanOf(body), d.src
+	}
 	return v, nil
+}
+
+// checkBody decodes a value's body: with the package's check decoder
+// while the package is decoded, else (a decoder tests made) with d.
+func (d *decoder) checkBody(b []byte) (Expr, error) {
+	if d.check != nil {
+		return d.check.expr(b, 0)
+	}
+	return d.expr(b, 0)
 }
 
 func (d *decoder) template(b []byte) (*Template, error) {

@@ -69,6 +69,14 @@ type exprState struct {
 	// heights their depths counted through interned references.
 	exprs   []Expr
 	heights []int
+	// A lazy decoder (a package's, after it was decoded: bodySource)
+	// decodes interned expression i from its bytes (rawExprs[i]) when first
+	// referenced and keeps it in kept; exprs is then unused. Its
+	// entries were all decoded once, in order, by the package's
+	// decoding (heights comes from there), so that they are valid.
+	lazy     bool
+	rawExprs []span
+	kept     map[int]Expr
 	// height is the largest depth reached while decoding the current
 	// interned expression.
 	height int
@@ -156,6 +164,23 @@ func (d *decoder) internExprs(raw [][]byte) error {
 		d.heights = append(d.heights, d.height)
 	}
 	return nil
+}
+
+// internedExpr returns interned expression i of a lazy decoder, decoding
+// it on its first reference (the expressions it refers to come before it
+// in the table, so that the recursion ends).
+func (d *decoder) internedExpr(i int) (Expr, error) {
+	if e, ok := d.kept[i]; ok {
+		return e, nil
+	}
+	height := d.height // the referring expression's, which this decoding must not change
+	e, err := d.expr(d.bytes(d.rawExprs[i]), 0)
+	d.height = height
+	if err != nil {
+		return nil, errorf("interned expression %d: %v", i, err)
+	}
+	d.kept[i] = e
+	return e, nil
 }
 
 func exprCase(n protowire.Number) bool {
@@ -288,7 +313,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i >= len(d.exprs) {
+		if i >= len(d.heights) {
 			return nil, errorf("invalid internedExprs table index %d (Interned expression indexes not monotonic)", i)
 		}
 		h := depth - 1 + d.heights[i]
@@ -296,6 +321,9 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			return nil, errorf("expression nested too deeply through interned expressions (more than %d levels)", maxExprTreeDepth)
 		}
 		d.height = max(d.height, h)
+		if d.lazy {
+			return d.internedExpr(i)
+		}
 		return d.exprs[i], nil
 	}
 	// The case's name is built only for the error: concatenating it for

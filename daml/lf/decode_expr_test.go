@@ -305,7 +305,7 @@ func TestDecodeExprErrorPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := pkg.Module("Main").Value("v")
-	if v == nil || FormatExpr(v.Expr, 3) != "False" || v.Type.String() != "Int64" {
+	if v == nil || FormatExpr(v.Body(), 3) != "False" || v.Type.String() != "Int64" {
 		t.Errorf("value v = %+v", v)
 	}
 }

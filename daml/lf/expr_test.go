@@ -196,7 +196,7 @@ func TestRealPingExpressions(t *testing.T) {
 	if body == nil {
 		t.Fatal("no value $$$$sc_Ping_4")
 	}
-	e := body.Expr
+	e := body.Body()
 	for _, p := range []string{"self", "this", "arg"} {
 		abs, ok := e.(*EAbs)
 		if !ok || len(abs.Params) != 1 || abs.Params[0].Name != p {

@@ -133,7 +133,7 @@ func FuzzDecodeExpr(f *testing.F) {
 			f.Fatal(err)
 		}
 		pkg := rawPackage(dar.Main.Payload)
-		_, d, err := decodePackageWith(dar.Main.ID, dar.Main.LanguageVersion, pkg)
+		_, d, err := decodePackageWith(dar.Main.ID, dar.Main.LanguageVersion, pkg, false)
 		if err != nil {
 			f.Fatal(err)
 		}

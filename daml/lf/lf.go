@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // LFVersion is a Daml-LF language version such as 2.1 or 2.dev.
@@ -100,6 +101,9 @@ type Package struct {
 	Payload []byte
 
 	modules map[string]*Module
+	// bodies decodes the values' bodies on demand (nil for a package
+	// built in Go).
+	bodies *bodySource
 }
 
 // Module returns the module with the given dotted name, or nil.
@@ -232,15 +236,54 @@ func (m *Module) Value(name string) *DefValue { return m.values[name] }
 // Exception returns the exception with the given dotted name, or nil.
 func (m *Module) Exception(name string) *DefException { return m.exceptionDefs[name] }
 
-// DefValue is a top-level value definition.
+// DefValue is a top-level value definition. A decoded package's values
+// keep their bodies' bytes and decode a body when it is first asked for
+// (Body): most of a package's expressions are the bodies of library
+// functions that a ledger never calls, and the decoded trees, all
+// pointers, cost the garbage collector on every cycle for as long as the
+// package is loaded.
 type DefValue struct {
 	// Name is the value's dotted name within its module.
 	Name string
 	// Type is the value's type.
 	Type Type
-	// Expr is the value's body (evaluated lazily, at most once).
-	Expr Expr
+
+	// body is the decoded body, once decoded (or set: NewDefValue,
+	// SetBody); raw its bytes and src its package's decoder, for a
+	// decoded value.
+	body atomic.Pointer[exprBox]
+	raw  span
+	src  *bodySource
 }
+
+// exprBox holds an expression behind an atomic pointer.
+type exprBox struct{ e Expr }
+
+// NewDefValue returns a value definition with its body, for packages built
+// in Go (tests, tools).
+func NewDefValue(name string, t Type, body Expr) *DefValue {
+	v := &DefValue{Name: name, Type: t}
+	v.body.Store(&exprBox{body})
+	return v
+}
+
+// Body returns the value's body (evaluated lazily, at most once),
+// decoding it on the first call for a value of a decoded package. It is
+// safe for concurrent use. The package decoded the body once already, to
+// validate it: decoding it again cannot fail, and Body panics if it does.
+func (v *DefValue) Body() Expr {
+	if b := v.body.Load(); b != nil {
+		return b.e
+	}
+	if v.src == nil {
+		return nil
+	}
+	return v.src.keep(v)
+}
+
+// SetBody replaces the value's body: for building or changing packages in
+// tests and tools, before the package is shared.
+func (v *DefValue) SetBody(e Expr) { v.body.Store(&exprBox{e}) }
 
 // DefException is an exception definition: its payload is the record data
 // type of the same name.

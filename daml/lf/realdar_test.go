@@ -169,7 +169,21 @@ func TestRealStablePackages(t *testing.T) {
 	}
 }
 
-var ignoreIndexes = cmpopts.IgnoreUnexported(Package{}, Module{})
+var ignoreIndexes = cmp.Options{cmpopts.IgnoreUnexported(Package{}, Module{}),
+	// A value compares by its name, type and body, decoded or not.
+	cmp.Transformer("DefValue", func(v *DefValue) defValueView {
+		if v == nil {
+			return defValueView{}
+		}
+		return defValueView{v.Name, v.Type, v.Body()}
+	})}
+
+// defValueView is what a DefValue holds, for cmp.
+type defValueView struct {
+	Name string
+	Type Type
+	Body Expr
+}
 
 func TestRealPingTemplates(t *testing.T) {
 	dar, err := ReadDAR(realDAR(t, "canton-builtin-admin-workflow-ping.dar"), ReadOptions{})
@@ -319,7 +333,7 @@ func TestRealIllformedDecodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Package{ID: illformedID, LanguageVersion: LF21, Name: "encoder_binary", Version: "1.0.0",
-		Modules: []*Module{{Name: "Mod", Values: []*DefValue{{Name: "x", Type: tb(BuiltinBool), Expr: &EBuiltinCon{Con: ConUnit}}}}}}
+		Modules: []*Module{{Name: "Mod", Values: []*DefValue{NewDefValue("x", tb(BuiltinBool), &EBuiltinCon{Con: ConUnit})}}}}
 	if diff := cmp.Diff(want, dar.Main, ignoreIndexes, cmpopts.IgnoreFields(Package{}, "Payload"), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

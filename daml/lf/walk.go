@@ -159,7 +159,7 @@ func (p *Package) Exprs() []Expr {
 	}
 	for _, m := range p.Modules {
 		for _, v := range m.Values {
-			add(v.Expr)
+			add(v.Body())
 		}
 		for _, t := range m.Templates {
 			add(t.Precond, t.Signatories, t.Observers)

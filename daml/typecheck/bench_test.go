@@ -37,7 +37,7 @@ func BenchmarkCheckCasesOverLargeVariant(b *testing.B) {
 	scrut := &lf.EVariantCon{Type: tcapp("BigV"), Con: last, Arg: unitE}
 	for i := range cases {
 		e := ecase(scrut, alt(&lf.PVariant{ID: id("BigV"), Con: last, Binder: "x"}, unitE), alt(&lf.PDefault{}, unitE))
-		m.Values = append(m.Values, &lf.DefValue{Name: "v" + strconv.Itoa(i), Type: tyUnit, Expr: e})
+		m.Values = append(m.Values, lf.NewDefValue("v"+strconv.Itoa(i), tyUnit, e))
 	}
 	p := testPackage(m)
 	for _, bc := range []struct {

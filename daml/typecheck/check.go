@@ -98,14 +98,17 @@ func newChecker(pkg *lf.Package, lookup Lookup) *checker {
 	if len(pkg.Payload) > 0 {
 		budget = baseWork + workPerByte*len(pkg.Payload)
 	}
-	return &checker{pkg: pkg, lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
+	return &checker{pkg: pkg, bodies: pkg.NewBodyReader(), lookup: lookup, tvars: map[string]*lf.Kind{}, evars: map[string]lf.Type{},
 		kinds: map[lf.Type]*lf.Kind{}, tyApps: map[tyAppKey]lf.Type{}, tcons: map[*lf.DataType]*lf.TCon{}, positions: map[*lf.DataType]namePositions{}, expansions: map[*lf.TSyn]lf.Type{}, maxWork: budget,
 		referenced: map[string]bool{}}
 }
 
 // checker is the state of one package check.
 type checker struct {
-	pkg    *lf.Package
+	pkg *lf.Package
+	// bodies reads the package's value bodies: the check walks them all,
+	// and the package keeps only those its users decode (lf.BodyReader).
+	bodies *lf.BodyReader
 	lookup Lookup
 	ctx    Context
 

@@ -31,7 +31,7 @@ func (c *checker) checkModuleTypes(m *lf.Module) {
 	for _, v := range m.Values {
 		c.reset(Context{Sort: ContextValue, ID: c.id(m, v.Name)})
 		c.checkType(v.Type, kStar)
-		c.checkTopExpr(v.Expr, v.Type)
+		c.checkTopExpr(c.bodies.Body(v), v.Type)
 	}
 	for _, t := range m.Templates {
 		c.checkTemplate(m, t)

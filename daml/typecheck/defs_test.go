@@ -230,7 +230,7 @@ func TestSerializability(t *testing.T) {
 			EExpectedSerializableType, ContextException},
 		{"type errors of a module come before its serializability errors", func(m *lf.Module) {
 			dataType(m, "T").Serializable = false
-			m.Values = append(m.Values, &lf.DefValue{Name: "x", Type: tyBool, Expr: unitE})
+			m.Values = append(m.Values, lf.NewDefValue("x", tyBool, unitE))
 		}, ETypeMismatch, ContextValue},
 	})
 }
@@ -251,7 +251,7 @@ func TestSerializabilityMessage(t *testing.T) {
 // package dep.
 func withDepRef(m *lf.Module, dep string) *lf.Module {
 	d := &lf.TCon{ID: lf.TypeConID{PackageID: dep, Module: "M", Name: "D"}}
-	m.Values = append(m.Values, &lf.DefValue{Name: "d", Type: tfn(d, tyUnit), Expr: lam("x", d, unitE)})
+	m.Values = append(m.Values, lf.NewDefValue("d", tfn(d, tyUnit), lam("x", d, unitE)))
 	return m
 }
 
@@ -307,13 +307,13 @@ func TestPackageRules(t *testing.T) {
 		}, ECollision},
 		{"#34 import cycle", func() *lf.Package {
 			return testPackage(baseModule(),
-				otherModule("A", &lf.DefValue{Name: "a", Type: tyUnit, Expr: ref("B", "b")}),
-				otherModule("B", &lf.DefValue{Name: "b", Type: tyUnit, Expr: ref("A", "a")}))
+				otherModule("A", lf.NewDefValue("a", tyUnit, ref("B", "b"))),
+				otherModule("B", lf.NewDefValue("b", tyUnit, ref("A", "a"))))
 		}, EImportCycle},
 		{"modules referring one way", func() *lf.Package {
 			return testPackage(baseModule(),
-				otherModule("A", &lf.DefValue{Name: "a", Type: tyUnit, Expr: unitE}),
-				otherModule("B", &lf.DefValue{Name: "b", Type: tyUnit, Expr: ref("A", "a")}))
+				otherModule("A", lf.NewDefValue("a", tyUnit, unitE)),
+				otherModule("B", lf.NewDefValue("b", tyUnit, ref("A", "a"))))
 		}, 0},
 		{"#33 synonym referring to itself", func() *lf.Package {
 			m := baseModule()
@@ -339,8 +339,8 @@ func TestPackageRules(t *testing.T) {
 		}, 0},
 		{"dependency referenced only by a pattern", func() *lf.Package {
 			m := baseModule()
-			m.Values = append(m.Values, &lf.DefValue{Name: "p", Type: tyUnit, Expr: ecase(unitE,
-				alt(&lf.PEnum{ID: lf.TypeConID{PackageID: "dep22", Module: "M", Name: "D"}, Con: "C"}, unitE))})
+			m.Values = append(m.Values, lf.NewDefValue("p", tyUnit, ecase(unitE,
+				alt(&lf.PEnum{ID: lf.TypeConID{PackageID: "dep22", Module: "M", Name: "D"}, Con: "C"}, unitE))))
 			p := testPackage(m)
 			p.LanguageVersion = lf.LF21
 			p.DirectDeps = []string{"dep22"}

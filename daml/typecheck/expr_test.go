@@ -36,7 +36,7 @@ func runExprCases(t *testing.T, cases []exprCase) {
 			if tt.mod != nil {
 				tt.mod(m)
 			}
-			m.Values = append(m.Values, &lf.DefValue{Name: "test", Type: tt.typ, Expr: tt.expr})
+			m.Values = append(m.Values, lf.NewDefValue("test", tt.typ, tt.expr))
 			e := checkErr(t, testPackage(m))
 			if got := kindOfErr(e); got != tt.want {
 				t.Fatalf("kind %v, want %v (%v)", got, tt.want, e)

@@ -160,7 +160,7 @@ func testPackage(mods ...*lf.Module) *lf.Package {
 // withValue returns the base package plus the value "test : t = e".
 func withValue(t lf.Type, e lf.Expr) *lf.Package {
 	m := baseModule()
-	m.Values = append(m.Values, &lf.DefValue{Name: "test", Type: t, Expr: e})
+	m.Values = append(m.Values, lf.NewDefValue("test", t, e))
 	return testPackage(m)
 }
 

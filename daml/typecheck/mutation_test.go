@@ -21,7 +21,7 @@ func findExpr(p *lf.Package, match func(any) bool) (any, *lf.DefValue) {
 	for _, m := range p.Modules {
 		for _, v := range m.Values {
 			var found any
-			lf.Inspect(v.Expr, func(n any) bool {
+			lf.Inspect(v.Body(), func(n any) bool {
 				if found == nil && match(n) {
 					found = n
 				}
@@ -126,7 +126,7 @@ func TestMutationsOfARealPackage(t *testing.T) {
 			renamed := 0
 			for _, m := range p.Modules {
 				for _, v := range m.Values {
-					abs, ok := v.Expr.(*lf.EAbs)
+					abs, ok := v.Body().(*lf.EAbs)
 					if !ok || !usesVar(abs.Body, abs.Params[0].Name) {
 						continue
 					}
@@ -140,7 +140,7 @@ func TestMutationsOfARealPackage(t *testing.T) {
 					if consistent {
 						body = renameVar(body, old, fresh)
 					}
-					v.Expr = &lf.EAbs{Params: params, Body: body}
+					v.SetBody(&lf.EAbs{Params: params, Body: body})
 					renamed++
 				}
 			}

@@ -257,7 +257,7 @@ func (c *checker) moduleIdentifiers(m *lf.Module, add func(lf.TypeConID)) {
 	}
 	for _, v := range m.Values {
 		ty(v.Type)
-		ex(v.Expr)
+		ex(c.bodies.Body(v))
 	}
 	choice := func(ch *lf.Choice) {
 		ty(ch.ArgType)

@@ -78,7 +78,7 @@ func TestLargeDataTypePositions(t *testing.T) {
 	verdict := func(typ lf.Type, e lf.Expr) string {
 		m := baseModule()
 		m.DataTypes = append(m.DataTypes, bigTypes...)
-		m.Values = append(m.Values, &lf.DefValue{Name: "test", Type: typ, Expr: e})
+		m.Values = append(m.Values, lf.NewDefValue("test", typ, e))
 		if err := checkErr(t, testPackage(m)); err != nil {
 			return err.Error()
 		}

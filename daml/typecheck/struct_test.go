@@ -57,7 +57,7 @@ func TestStructAgainstSynonym(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := baseModule()
 			m.Synonyms = append(m.Synonyms, synDict)
-			m.Values = append(m.Values, &lf.DefValue{Name: "test", Type: tt.typ, Expr: tt.expr})
+			m.Values = append(m.Values, lf.NewDefValue("test", tt.typ, tt.expr))
 			e := checkErr(t, testPackage(m))
 			switch {
 			case tt.want == "" && e != nil:

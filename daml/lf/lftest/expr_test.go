@@ -167,7 +167,7 @@ func checkRoundTrip(t *testing.T, minor string, imports []string, exprs map[stri
 			t.Errorf("LF 2.%s: value %s not decoded", minor, name)
 			continue
 		}
-		if diff := cmp.Diff(want(name), v.Expr, selfEq(pkg.ID)); diff != "" {
+		if diff := cmp.Diff(want(name), v.Body(), selfEq(pkg.ID)); diff != "" {
 			t.Errorf("LF 2.%s %s (-want +got):\n%s", minor, name, diff)
 		}
 	}

@@ -167,9 +167,9 @@ func typeDangerousCast(p *lf.Package) {
 	v.Type = &lf.TForall{Param: lf.TypeParam{Name: "a", Kind: star},
 		Body: &lf.TForall{Param: lf.TypeParam{Name: "b", Kind: star}, Body: tFn(a, b)}}
 	fail := &lf.ETyApp{Expr: &lf.EBuiltinFun{Fun: lf.BuiltinError}, Types: []lf.Type{b}}
-	v.Expr = &lf.ETyAbs{Params: []lf.TypeParam{{Name: "a", Kind: star}, {Name: "b", Kind: star}},
+	v.SetBody(&lf.ETyAbs{Params: []lf.TypeParam{{Name: "a", Kind: star}, {Name: "b", Kind: star}},
 		Body: &lf.EAbs{Params: []lf.VarWithType{{Name: "x", Type: a}},
-			Body: &lf.EApp{Fun: fail, Args: []lf.Expr{Text("Non-replaced call to internal-only dangerousCast")}}}}
+			Body: &lf.EApp{Fun: fail, Args: []lf.Expr{Text("Non-replaced call to internal-only dangerousCast")}}}})
 }
 
 func decode(tb testing.TB, p lftest.Package) *lf.Package {
