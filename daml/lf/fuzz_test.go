@@ -66,6 +66,11 @@ func FuzzReadDAR(f *testing.F) {
 						_ = fl.Type.String()
 					}
 				}
+				// A body the package validated decodes again on demand
+				// (Body panics otherwise).
+				for _, v := range m.Values {
+					_ = v.Body()
+				}
 			}
 		}
 	})

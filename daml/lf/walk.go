@@ -142,7 +142,9 @@ func Inspect(root Expr, f func(node any) bool) {
 // Exprs returns the package's top-level expressions, each once: value
 // bodies, template preconditions, signatories, observers, keys, choice
 // expressions, interface instance methods and views, interface choices and
-// exception messages, in module order.
+// exception messages, in module order. It decodes every value body the
+// package has not decoded yet, and the package keeps them (Body): a walk
+// that need not keep them reads them through a BodyReader.
 func (p *Package) Exprs() []Expr {
 	var out []Expr
 	add := func(es ...Expr) {
