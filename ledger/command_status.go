@@ -170,8 +170,6 @@ type trackedCommand struct {
 	// updates, once set (interpreted), are the status's Updates: set
 	// without taking the shard's lock, which find holds.
 	updates atomic.Pointer[CommandUpdates]
-	// seq is the command's place in the pushes on its ring.
-	seq uint64
 	// oneActAs, oneCommand and oneCreated hold status's ActAs, Commands
 	// and Updates.Created while they have one element (a one-party
 	// create's), and oneUpdates the first updates: they are allocated
@@ -406,20 +404,41 @@ const trackRingSize = max(trackMaxSucceeded, trackMaxFailed)
 // holds them all.
 type statusRing struct {
 	n     atomic.Uint64 // the pushes so far
-	slots [trackRingSize]atomic.Pointer[trackedCommand]
+	slots [trackRingSize]ringSlot
+}
+
+// ringSlot is a place of a statusRing: the command it keeps and the
+// number (from 1) of the latest push that claimed it, side by side, so
+// that a push need not read the command it overwrites (pushed a bound
+// of pushes ago, its memory no longer in the cache) to know it is older.
+type ringSlot struct {
+	claim atomic.Uint64
+	h     atomic.Pointer[trackedCommand]
 }
 
 // push adds h, dropping the oldest command when bound are kept.
 func (r *statusRing) push(h *trackedCommand, bound int) {
-	i := r.n.Add(1) - 1
-	h.seq = i
-	slot := &r.slots[i%uint64(bound)]
+	i := r.n.Add(1)
+	slot := &r.slots[(i-1)%uint64(bound)]
+	// The claim first: once it is made, an earlier push to the slot
+	// sees it before it could write the slot, and a write it made
+	// before is overwritten below (its compare-and-swap changed what
+	// this push compares with).
 	for {
-		old := slot.Load()
-		if old != nil && old.seq > i {
+		c := slot.claim.Load()
+		if c > i {
 			return // a later push already took h's place
 		}
-		if slot.CompareAndSwap(old, h) {
+		if slot.claim.CompareAndSwap(c, i) {
+			break
+		}
+	}
+	for {
+		old := slot.h.Load()
+		if slot.claim.Load() > i {
+			return
+		}
+		if slot.h.CompareAndSwap(old, h) {
 			return
 		}
 	}
@@ -430,11 +449,11 @@ func (r *statusRing) newestFirst(yield func(CommandStatus) bool) {
 	// The pushes fill the slots from the first, up to the bound: as many
 	// commands are kept as slots are filled.
 	n, kept := r.n.Load(), uint64(0)
-	for kept < trackRingSize && r.slots[kept].Load() != nil {
+	for kept < trackRingSize && r.slots[kept].h.Load() != nil {
 		kept++
 	}
 	for k := range kept {
-		if !yield(r.slots[(n-1-k)%kept].Load().snapshot()) {
+		if !yield(r.slots[(n-1-k)%kept].h.Load().snapshot()) {
 			return
 		}
 	}
