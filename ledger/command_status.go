@@ -210,10 +210,15 @@ func (h *trackedCommand) snapshot() CommandStatus {
 // Callers defer done right after: n.tracker.track(n.now, s); defer
 // n.tracker.done(n.now, s, &e, &err). Times are the node's (now).
 func (t *commandTracker) track(now func() time.Time, s *submission) {
+	t.trackAt(now(), s)
+}
+
+// trackAt is track with the node's time read by the caller: started.
+func (t *commandTracker) trackAt(started time.Time, s *submission) {
 	c := s.c
 	// Built outside the lock, which every submission takes.
 	h := &trackedCommand{status: CommandStatus{
-		Started: now(), State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
+		Started: started, State: CommandStatePending, CommandID: c.CommandID, UserID: c.UserID,
 		SubmissionID: c.SubmissionID,
 	}}
 	h.status.ActAs = cloneInto(h.oneActAs[:0], c.ActAs)

@@ -97,8 +97,14 @@ func authorizeSubmitters(p identity.Principal, actAs, readAs []string) error {
 // that it reaches the synchronizer when record time equals ledger time
 // (minLedgerTimeAbs/Rel in the future, or an input contract created
 // later). On a static clock record time is the clock's, and nothing waits.
-func (n *Node) awaitLedgerTime(ctx context.Context, let time.Time) error {
-	if n.static != nil {
+//
+// read is a time the node's clock showed earlier in the submission: on
+// the system clock, which the node takes as not going back (its record
+// times follow it), a ledger time not after read is not ahead of the
+// clock now either, and the clock is not read again. A clock of
+// Options.Clock may go back: it is read.
+func (n *Node) awaitLedgerTime(ctx context.Context, let, read time.Time) error {
+	if n.static != nil || (n.sysClock && !let.After(read)) {
 		return nil
 	}
 	d := let.Sub(n.now())

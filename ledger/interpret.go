@@ -112,9 +112,9 @@ type interpreted struct {
 // interpretWith runs a submission's commands, as build makes them,
 // through the engine on a read snapshot (in the submission's
 // contract-state mode) and prepares what the committer writes. Nothing
-// is written.
-func (n *Node) interpretWith(ctx context.Context, s *submission, build buildCommands) (*interpreted, error) {
-	now := n.now()
+// is written. now is the node's time (n.now) and mono the system
+// clock's reading with it (nowMono).
+func (n *Node) interpretWith(ctx context.Context, s *submission, build buildCommands, now, mono time.Time) (*interpreted, error) {
 	let, err := ledgerTime(s.c, now)
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (n *Node) interpretWith(ctx context.Context, s *submission, build buildComm
 	// ledger-time tolerance on the participant's clock
 	// (StoreBackedCommandInterpreter, InterpretationTimeExceeded): the
 	// deadline is that instant, read on the node's clock (static or not).
-	wall := time.Now().Add(let.Add(ledgerTimeRecordTimeTolerance).Sub(now))
+	wall := mono.Add(let.Add(ledgerTimeRecordTimeTolerance).Sub(now))
 	// A caller's deadline before it (an HTTP request's, say) ends the
 	// interpretation first: context.WithDeadlineCause would only derive a
 	// cancelable child of ctx, which ends as ctx does, with its error and

@@ -53,8 +53,12 @@ type Node struct {
 	log    *slog.Logger
 	clock  func() time.Time
 	static *StaticClock // nil on wall-clock time
-	st     *store.Store
-	met    *nodeMetrics
+	// sysClock says clock is time.Now (neither Options.Clock nor
+	// StaticTime was set): its readings then carry the monotonic clock
+	// the deadlines need, and a submission reads it once (nowMono).
+	sysClock bool
+	st       *store.Store
+	met      *nodeMetrics
 
 	participantID string
 	namespace     string
@@ -108,8 +112,9 @@ func Open(opts Options) (*Node, error) {
 	if opts.StaticTime != nil && opts.Clock != nil {
 		return nil, errors.New("ledger: Options.Clock and Options.StaticTime are exclusive: set one")
 	}
+	sysClock := opts.Clock == nil && opts.StaticTime == nil
 	opts = opts.withDefaults()
-	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, static: opts.StaticTime, met: newNodeMetrics()}
+	n := &Node{opts: opts, log: opts.Logger, clock: opts.Clock, static: opts.StaticTime, sysClock: sysClock, met: newNodeMetrics()}
 	n.eng = newEngine(n)
 	restore, restored := opts.restoreSource()
 	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger,
@@ -155,6 +160,17 @@ func (n *Node) ParticipantIDString() string { return n.participantID }
 func (n *Node) Synchronizers() []string { return append([]string(nil), n.syncs...) }
 
 func (n *Node) now() time.Time { return n.clock().UTC() }
+
+// nowMono returns n.now() and a reading of the system clock with its
+// monotonic clock, for deadlines: on the system clock one reading serves
+// both.
+func (n *Node) nowMono() (now, mono time.Time) {
+	if n.sysClock {
+		mono = time.Now()
+		return mono.UTC(), mono
+	}
+	return n.now(), time.Now()
+}
 
 // bootstrap loads or creates the participant's identity in one commit.
 func (n *Node) bootstrap() error {

@@ -557,16 +557,19 @@ var errNegativeMinLedgerTimeRel = apierr.InvalidField.New("min_ledger_time_rel: 
 // submitChecked interprets and commits a checked submission; it returns
 // the committed entry and the interpretation.
 func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, it *interpreted, err error) {
-	n.tracker.track(n.now, s) // command_status.go
+	// One reading of the clock: when the node received the command, and
+	// the time its ledger time starts from.
+	now, mono := n.nowMono()
+	n.tracker.trackAt(now, s) // command_status.go
 	defer n.tracker.done(n.now, s, &e, &err)
-	it, err = n.interpretWith(ctx, s, typedCommands)
+	it, err = n.interpretWith(ctx, s, typedCommands, now, mono)
 	if err != nil {
 		return nil, nil, err
 	}
 	if h := n.hookInterpreted; h != nil {
 		h()
 	}
-	if err := n.awaitLedgerTime(ctx, it.let); err != nil {
+	if err := n.awaitLedgerTime(ctx, it.let, now); err != nil {
 		return nil, nil, err
 	}
 	e, err = n.commitInterpreted(s, it)
