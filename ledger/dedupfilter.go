@@ -23,17 +23,29 @@ import (
 // in the filter. A false "maybe" costs the read, as before.
 //
 // Its 2^23 bits (1 MiB) keep false positives near 3 % at a million
-// change ids; memory does not grow with the ledger beyond that. It is a
+// change ids; memory does not grow with the ledger beyond twice that
+// (the pages and the whole bitmap, below). It is a
 // blocked Bloom filter: an id's bits lie in one block of 512 bits (one
 // cache line), and the blocks are allocated in pages of 512 bytes when
 // first set, so a node that sees few commands — a Daml Script's, a
 // test's — allocates a page per command, not the whole megabyte (a
 // filter whose bits were spread over the bitmap allocated ~30 MB over
 // the Splice Amulet script suite's 50 nodes).
+//
+// A node that has allocated dedupFlatPages pages sees many commands: the
+// committer then copies the pages into one bitmap of the whole megabyte
+// (flat), which the filter uses from then on. An id's bits are then one
+// load away, not two: the pointer of a page among thousands, in the
+// cache no more than the page, is not read first.
 type dedupFilter struct {
 	seed  maphash.Seed
-	pages [dedupPages]atomic.Pointer[dedupPage]
 	ready atomic.Bool // the store's ids are all in
+	// flat, once set, is the whole bitmap, which alone is read and
+	// written: the pages are no longer written, but kept, as a check
+	// that read flat before it was set may still be reading them.
+	flat   atomic.Pointer[dedupBitmap]
+	npages atomic.Int32 // the pages allocated
+	pages  [dedupPages]atomic.Pointer[dedupPage]
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -52,6 +64,13 @@ const (
 )
 
 type dedupPage [dedupPageWords]atomic.Uint64
+
+// dedupBitmap is the whole bitmap of a dedupFilter.
+type dedupBitmap [dedupBits / 64]atomic.Uint64
+
+// dedupFlatPages is the number of pages at which the committer makes the
+// whole bitmap: an eighth of them (128 KiB), some 270 commands.
+const dedupFlatPages = dedupPages / 8
 
 // errDedupScanStopped ends the background scan of a closing node.
 var errDedupScanStopped = errors.New("ledger: the node closed during the deduplication filter's scan")
@@ -104,12 +123,25 @@ func (f *dedupFilter) mayHold(change string) bool {
 	return !f.ready.Load() || f.has(maphash.String(f.seed, change))
 }
 
-// add holds change from now on: called before its record is written.
-func (f *dedupFilter) add(change string) { f.set(maphash.String(f.seed, change)) }
+// add holds change from now on: called by the committer before its
+// record is written.
+func (f *dedupFilter) add(change string) {
+	f.set(maphash.String(f.seed, change))
+	f.flatten()
+}
 
 // has reports whether every bit of the hash h is set.
 func (f *dedupFilter) has(h uint64) bool {
 	block := h & (dedupBlocks - 1)
+	if b := f.flat.Load(); b != nil {
+		for i := range uint64(dedupHashes) {
+			bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+			if b[bit/64].Load()&(uint64(1)<<(bit%64)) == 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for i := range uint64(dedupHashes) {
 		bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
 		p := f.pages[bit/dedupPageBits].Load()
@@ -124,12 +156,23 @@ func (f *dedupFilter) has(h uint64) bool {
 func (f *dedupFilter) set(h uint64) {
 	// The low bits choose the block, the next 9-bit groups the bits in it.
 	block := h & (dedupBlocks - 1)
+	if b := f.flat.Load(); b != nil {
+		for i := range uint64(dedupHashes) {
+			bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+			if w, m := &b[bit/64], uint64(1)<<(bit%64); w.Load()&m == 0 {
+				w.Or(m)
+			}
+		}
+		return
+	}
 	for i := range uint64(dedupHashes) {
 		bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
 		p := f.pages[bit/dedupPageBits].Load()
 		if p == nil {
 			p = new(dedupPage)
-			if !f.pages[bit/dedupPageBits].CompareAndSwap(nil, p) {
+			if f.pages[bit/dedupPageBits].CompareAndSwap(nil, p) {
+				f.npages.Add(1)
+			} else {
 				p = f.pages[bit/dedupPageBits].Load()
 			}
 		}
@@ -137,4 +180,25 @@ func (f *dedupFilter) set(h uint64) {
 			w.Or(m)
 		}
 	}
+}
+
+// flatten makes the whole bitmap of the pages, once dedupFlatPages are
+// allocated. Only the committer calls it (add), after the scan: no
+// other set runs while it copies the pages, and a check on the
+// committer sees every id added. A check elsewhere that read no flat
+// reads the pages, which hold every id added before it read flat: those
+// of the records it may see (add runs before a record is written).
+func (f *dedupFilter) flatten() {
+	if f.flat.Load() != nil || !f.ready.Load() || f.npages.Load() < dedupFlatPages {
+		return
+	}
+	b := new(dedupBitmap)
+	for i := range f.pages {
+		if p := f.pages[i].Load(); p != nil {
+			for j := range p {
+				b[i*dedupPageWords+j].Store(p[j].Load())
+			}
+		}
+	}
+	f.flat.Store(b)
 }

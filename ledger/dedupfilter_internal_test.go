@@ -182,3 +182,50 @@ func TestDedupFilterRefusedLeaveNoTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupFilterFlat: once dedupFlatPages pages are allocated, the
+// filter copies them into the whole bitmap, which then answers: for the
+// ids added before and after, and no for most others; not before the
+// scan has read the store (the filter then answers "maybe" anyway).
+func TestDedupFilterFlat(t *testing.T) {
+	t.Parallel()
+	f := &dedupFilter{seed: maphash.MakeSeed()}
+	var added []string
+	for i := 0; f.npages.Load() < dedupFlatPages; i++ {
+		id := fmt.Sprint("before", i)
+		f.add(id)
+		added = append(added, id)
+	}
+	if f.flat.Load() != nil {
+		t.Fatal("a filter not ready made its bitmap")
+	}
+	f.ready.Store(true)
+	f.add("ready")
+	added = append(added, "ready")
+	if f.flat.Load() == nil {
+		t.Fatalf("no bitmap at %d pages", f.npages.Load())
+	}
+	pages := f.allocatedPages()
+	for i := range 1000 {
+		id := fmt.Sprint("after", i)
+		f.add(id)
+		added = append(added, id)
+	}
+	if n := f.allocatedPages(); n != pages {
+		t.Errorf("pages allocated after the bitmap: %d, then %d", pages, n)
+	}
+	for _, id := range added {
+		if !f.mayHold(id) {
+			t.Fatalf("%s: no after it was added", id)
+		}
+	}
+	falsePositives := 0
+	for i := range 10000 {
+		if f.mayHold(fmt.Sprint("new", i)) {
+			falsePositives++
+		}
+	}
+	if falsePositives > 10 {
+		t.Errorf("%d false positives in 10 000 new ids with %d held", falsePositives, len(added))
+	}
+}
