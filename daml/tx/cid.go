@@ -134,12 +134,16 @@ const suffixV1PrefixHex = "ca121220"
 // 32-byte discriminator in hex.
 const localV1Len = 2 + 2*len(Hash{})
 
+// suffixedLen is the length of a committed V1 contract id
+// (SuffixContractID's).
+const suffixedLen = localV1Len + len(suffixV1PrefixHex) + 2*len(Hash{})
+
 // SuffixContractID returns the committed form of a local V1 contract id:
 // the id followed by the suffix ca12 ‖ 1220 ‖ unicum (138 hex characters;
 // Canton's ContractIdSuffixer and CantonContractIdVersion). It fails unless
 // cid is a local V1 id.
 func SuffixContractID(cid value.ContractID, unicum Hash) (value.ContractID, error) {
-	var b [localV1Len + len(suffixV1PrefixHex) + 2*len(Hash{})]byte
+	var b [suffixedLen]byte
 	out, err := appendSuffixContractID(b[:0], cid, unicum)
 	if err != nil {
 		return "", err
@@ -240,10 +244,14 @@ func (t *Transaction) Suffixed(unicum func(node NodeID, c *Create) Hash) (*Trans
 // bytes, which it returns: its first len(prefix) bytes are prefix's, for
 // the caller's own strings to share the allocation.
 func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID, c *Create) Hash) (string, error) {
-	// The committed ids' bytes first, then one string of them all.
-	var localBuf [8]value.ContractID
-	var endBuf [8]int
-	locals, ends := localBuf[:0], endBuf[:0]
+	// The committed ids' bytes first, each suffixedLen long after the
+	// prefix, then one string of them all. The pairs are filled in place,
+	// word by word: a pair built on the stack and copied in is a 16-byte
+	// load of words just stored, which waits for the store queue to drain
+	// (the string's copy to new memory), and was most of this function's
+	// time.
+	var pairBuf [8][2]value.ContractID
+	s := suffixer{pairs: pairBuf[:0]}
 	b := prefix
 	var err error
 	t.Walk(func(id NodeID, n Node, _ bool) bool { // suffixes' order
@@ -251,7 +259,8 @@ func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID,
 			if b, err = appendSuffixContractID(b, c.ContractID, unicum(id, c)); err != nil {
 				return false
 			}
-			locals, ends = append(locals, c.ContractID), append(ends, len(b))
+			s.pairs = append(s.pairs, [2]value.ContractID{})
+			s.pairs[len(s.pairs)-1][0] = c.ContractID
 		}
 		return true
 	})
@@ -259,12 +268,8 @@ func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID,
 		return "", err
 	}
 	all := string(b)
-	var pairBuf [8][2]value.ContractID
-	s := suffixer{pairs: pairBuf[:0]}
-	start := len(prefix)
-	for i, local := range locals {
-		s.pairs = append(s.pairs, [2]value.ContractID{local, value.ContractID(all[start:ends[i]])})
-		start = ends[i]
+	for i, start := 0, len(prefix); i < len(s.pairs); i, start = i+1, start+suffixedLen {
+		s.pairs[i][1] = value.ContractID(all[start : start+suffixedLen])
 	}
 	if len(s.pairs) > len(pairBuf) {
 		s.m = s.asMap()
@@ -426,9 +431,12 @@ func (s *suffixer) cid(c value.ContractID) value.ContractID {
 		}
 		return c
 	}
-	for _, p := range s.pairs {
-		if p[0] == c {
-			return p[1]
+	// By index: a pair copied out is a 16-byte load of ids just stored
+	// word by word (SuffixInPlaceAfter), which waits for the store queue
+	// to drain.
+	for i := range s.pairs {
+		if s.pairs[i][0] == c {
+			return s.pairs[i][1]
 		}
 	}
 	return c
