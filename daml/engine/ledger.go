@@ -230,10 +230,11 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	run.n = nCommands{cmds: cmds, res: res}
 	m.ctrl = &run.n
 	_, err := m.result()
-	var r tx.Result
 	if err == nil {
-		// The transaction is copied out of the Builder, which is kept.
-		if terr := b.FinishCopy(&r, &st.f); terr != nil {
+		// The transaction is copied out of the Builder, which is kept;
+		// the effects are set in res, not copied there.
+		var terr error
+		if res.Transaction, res.TimeBounds, terr = b.FinishInto(&st.f, &res.Effects); terr != nil {
 			err = txError(terr)
 		}
 	}
@@ -241,7 +242,6 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 	if err != nil {
 		return nil, err
 	}
-	res.Transaction, res.Effects, res.TimeBounds = r.Transaction, r.Effects, r.TimeBounds
 	return res, nil
 }
 
@@ -644,7 +644,10 @@ func (m *Machine) create(t lf.TypeConID, arg Value, lv value.Value) {
 		return
 	}
 	k := m.createFree.get()
-	k.t, k.arg, k.lv, k.env, k.caps = t, arg, lv, m.env, m.caps
+	// Word by word: t and arg copied whole are 16-byte loads of the
+	// words t was spilled as, which wait for the store queue to drain.
+	k.t.PackageID, k.t.Module, k.t.Name = t.PackageID, t.Module, t.Name
+	k.arg, k.lv, k.env, k.caps = arg, lv, m.env, m.caps
 	k.defs = m.e.creates.load(t)
 	k.args[0] = arg
 	m.push(k)

@@ -458,7 +458,12 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
-	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
+	// The seed set in place: a NodeSeed built whole and copied in is a
+	// 16-byte load over nid's word just stored, which waits for the store
+	// queue (the new node's) to drain.
+	b.seeds = append(b.seeds, NodeSeed{})
+	ns := &b.seeds[len(b.seeds)-1]
+	ns.Node, ns.Seed = nid, seed
 	b.ctx.children = append(b.ctx.children, nid)
 	b.ctx.nextIdx++
 	b.local.add(cid, localContract{node: node, active: true})
@@ -729,15 +734,29 @@ type Finished struct {
 // copied to f's arrays when they fit (a longer list outgrew the
 // Builder's buffer: its array is its own), as are the Effects' lists.
 func (b *Builder) FinishCopy(r *Result, f *Finished) error {
-	t, err := b.finish(&f.t)
+	t, tb, err := b.FinishInto(f, &r.Effects)
 	if err != nil {
 		return err
+	}
+	r.Transaction, r.TimeBounds = t, tb
+	return nil
+}
+
+// FinishInto is FinishCopy setting the Effects in e, a caller's own (its
+// result's, say), and returning the transaction and its time bounds: the
+// Effects are written in place, not copied from a value just built (a
+// copy's 16-byte loads of words just stored wait for the store queue to
+// drain). On an error e is left as it was.
+func (b *Builder) FinishInto(f *Finished, e *Effects) (*Transaction, TimeBounds, error) {
+	t, err := b.finish(&f.t)
+	if err != nil {
+		return nil, TimeBounds{}, err
 	}
 	if t == &f.t { // as built: the lists may be the Builder's (Normalize builds new ones)
 		t.Nodes, t.NodeSeeds, t.Roots = detach(t.Nodes, f.nodes[:]), detach(t.NodeSeeds, f.seeds[:]), detach(t.Roots, f.roots[:])
 	}
-	*r = Result{Transaction: t, Effects: t.effectsIn(f.cids[:]), TimeBounds: b.time}
-	return nil
+	t.effectsInto(e, f.cids[:])
+	return t, b.time, nil
 }
 
 // detach returns s, a non-nil clipped list, copied to buf if it fits

@@ -197,10 +197,20 @@ func (t *Transaction) Effects() Effects { return t.effectsIn(nil) }
 // effectsIn is Effects with its lists in buf's array when they fit
 // (FinishCopy's Finished holds one), else in one array of their own.
 func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
-	e := Effects{ConsumedBy: map[value.ContractID]NodeID{}}
+	var e Effects
+	t.effectsInto(&e, buf)
+	return e
+}
+
+// effectsInto sets every field of *e to effectsIn(buf)'s, one by one: a
+// caller's Effects written in place, not copied from a value just built
+// (a copy's 16-byte loads of words just stored wait for the store queue
+// to drain, here the new map's).
+func (t *Transaction) effectsInto(e *Effects, buf []value.ContractID) {
+	e.ConsumedBy = map[value.ContractID]NodeID{}
 	if cs, ok := t.rootCreates(buf); ok {
-		e.Created = cs
-		return e
+		e.Inputs, e.Created, e.Archived, e.Transient = nil, cs, nil, nil
+		return
 	}
 	// The sets and lists are built over arrays on the stack; the lists
 	// returned share one array.
@@ -263,6 +273,7 @@ func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 			all = append(all, c)
 		}
 	}
+	e.Created = nil
 	if len(all) > start {
 		e.Created = all[start:len(all):len(all)]
 	}
@@ -272,10 +283,10 @@ func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 			all = append(all, c)
 		}
 	}
+	e.Transient = nil
 	if len(all) > start {
 		e.Transient = all[start:len(all):len(all)]
 	}
-	return e
 }
 
 // onlyRootCreates reports whether t has roots and they are all Create
