@@ -395,11 +395,13 @@ func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) [
 	// consumes it; a consuming exercise outside Rollbacks archives a
 	// contract that existed before when no Create node made it (the
 	// Transient and Archived of Effects).
-	var createdBuf, consumedBuf [8]value.ContractID
-	created, consumed := cidSet{list: createdBuf[:0]}, cidSet{list: consumedBuf[:0]}
+	var created, consumed cidSet
 	// Without an Exercise (root creates only) nothing is consumed, and
-	// created is not asked.
+	// created is not asked: the sets stay empty, and their arrays are not
+	// even zeroed (stores that wait behind a new allocation's cold lines).
 	if !t.onlyRootCreates() {
+		var createdBuf, consumedBuf [8]value.ContractID
+		created.list, consumed.list = createdBuf[:0], consumedBuf[:0]
 		t.Walk(func(_ NodeID, n Node, rb bool) bool {
 			switch n := n.(type) {
 			case *Create:
@@ -417,45 +419,51 @@ func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) [
 		if rb {
 			return
 		}
-		var ev Event
+		var kind EventKind
+		var acs bool
 		var set []string // the parties that may see the event
 		switch n := n.(type) {
 		case *Create:
-			ev = Event{Kind: Created, AcsDelta: !consumed.has(n.ContractID)}
-			if shape == AcsDelta && !ev.AcsDelta {
+			kind, acs = Created, !consumed.has(n.ContractID)
+			if shape == AcsDelta && !acs {
 				return
 			}
 			set = n.Stakeholders
 		case *Exercise:
-			ev = Event{Kind: Exercised, AcsDelta: n.Consuming && !created.has(n.TargetID)}
+			kind, acs = Exercised, n.Consuming && !created.has(n.TargetID)
 			if shape == AcsDelta {
-				if !ev.AcsDelta {
+				if !acs {
 					return
 				}
-				ev.Kind = Archived
+				kind = Archived
 			}
 			set = n.Stakeholders
 		default:
 			return
 		}
+		var ws []string
 		switch {
 		case shape != LedgerEffects && parties == nil:
-			ev.Witnesses = slices.Clone(set)
+			ws = slices.Clone(set)
 		case shape != LedgerEffects:
-			ev.Witnesses = intersect(set, ps)
+			ws = intersect(set, ps)
 		case parties == nil:
-			ev.Witnesses = w // walkWitnesses's slice (a root Create's Stakeholders)
+			ws = w // walkWitnesses's slice (a root Create's Stakeholders)
 		default:
-			ev.Witnesses = intersect(w, ps)
+			ws = intersect(w, ps)
 		}
-		if len(ev.Witnesses) == 0 {
+		if len(ws) == 0 {
 			return
 		}
-		ev.NodeID, ev.LastDescendant, ev.Node = id, t.LastDescendant(id), n
 		if len(out) == cap(out) {
 			out = slices.Grow(out, len(t.Nodes)) // room for every node at once
 		}
-		out = append(out, ev)
+		// Set in place: an Event built whole and copied in is 16-byte
+		// loads of words just stored, which wait for the store queue.
+		out = append(out, Event{})
+		ev := &out[len(out)-1]
+		ev.Kind, ev.AcsDelta, ev.Witnesses = kind, acs, ws
+		ev.NodeID, ev.LastDescendant, ev.Node = id, t.LastDescendant(id), n
 	})
 	return out
 }
