@@ -378,8 +378,13 @@ func (e *Engine) fromLedger(v value.Value, depth int, kept *bool) (Value, *Error
 		if len(x.Fields) > len(rt.Fields) {
 			return nil, crash("record %s has %d fields, its type %d", rt.ID, len(x.Fields), len(rt.Fields))
 		}
-		if kept != nil && *kept && !keptFields(rt, x) {
-			*kept = false
+		// labeled: keptFields found every field labeled as its type's,
+		// which spares the loop's comparisons.
+		labeled := false
+		if kept != nil && *kept {
+			if labeled = keptFields(rt, x); !labeled {
+				*kept = false
+			}
 		}
 		r := newRecord(rt)
 		fields := r.Fields
@@ -388,8 +393,8 @@ func (e *Engine) fromLedger(v value.Value, depth int, kept *bool) (Value, *Error
 				fields[i] = None
 				continue
 			}
-			f := x.Fields[i]
-			if f.Label != "" && f.Label != rt.Fields[i] {
+			f := &x.Fields[i]
+			if !labeled && f.Label != "" && f.Label != rt.Fields[i] {
 				return nil, crash("field %d of record %s is %s, not %s", i, rt.ID, rt.Fields[i], f.Label)
 			}
 			rv, err := e.fromLedger(f.Value, depth+1, kept)
