@@ -269,6 +269,10 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 				m.fail(crash("cons onto %T", v[len(v)-1]))
 				return
 			}
+			if p, ok := v[0].(Party); ok && len(v) == 2 && l == nil {
+				m.ret(partyList(v[0], p)) // [p], kept: no allocation
+				return
+			}
 			m.ret(listOnto(v[:len(v)-1], l)) // the new cells in one allocation
 		})
 	case *lf.EOptionalNone:

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"sync/atomic"
+
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
 )
@@ -188,6 +190,28 @@ func listOnto(vs []Value, tail *List) *List {
 		cells[i].Head = v
 	}
 	return &cells[0]
+}
+
+// partyLists are a few singleton lists of a party, [p]: what a
+// template's signatories and observers usually are (toParties of one
+// party field), built at every create. Values are immutable, so one list
+// serves every [p] of its party, on every engine; a slot holds the last
+// one made for the parties that fall in it.
+var partyLists [16]atomic.Pointer[List]
+
+// partyList returns [v] for v, a Party: a kept list (partyLists) when
+// its slot holds one of the same party, else a new one, which it keeps.
+func partyList(v Value, p Party) *List {
+	if p == "" {
+		return &List{Head: v}
+	}
+	slot := &partyLists[(len(p)+int(p[0])+int(p[len(p)-1]))%len(partyLists)]
+	if l := slot.Load(); l != nil && l.Head.(Party) == p {
+		return l
+	}
+	l := &List{Head: v}
+	slot.Store(l)
+	return l
 }
 
 // newCells returns n > 0 list cells in one allocation, each linked to the
