@@ -539,6 +539,9 @@ func appendPartySet(buf []string, v Value) ([]string, *Error) {
 	default:
 		return nil, crash("party list expected, got %T", v)
 	}
+	if len(out) < 2 { // a set already (a single party, say)
+		return out, nil
+	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
 }

@@ -43,11 +43,33 @@ func sigsAndStakeholders(buf, signatories, observers []string) (sigs, stk []stri
 		buf = make([]string, 0, n)
 	}
 	buf = append(buf[:0], signatories...)
-	slices.Sort(buf)
-	sigs = slices.Clip(slices.Compact(buf))
-	stk = append(append(buf[len(sigs):len(sigs)], sigs...), observers...)
-	slices.Sort(stk)
-	return sigs, slices.Compact(stk)
+	if !isSortedSet(buf) { // the engine's are sets already
+		slices.Sort(buf)
+		buf = slices.Compact(buf)
+	}
+	sigs = slices.Clip(buf)
+	stk = buf[len(sigs):len(sigs)]
+	if !isSortedSet(observers) {
+		stk = append(append(stk, sigs...), observers...)
+		slices.Sort(stk)
+		return sigs, slices.Compact(stk)
+	}
+	// Two sets: merged, rather than appended, sorted and compacted.
+	i, j := 0, 0
+	for i < len(sigs) && j < len(observers) {
+		switch a, b := sigs[i], observers[j]; {
+		case a < b:
+			stk = append(stk, a)
+			i++
+		case b < a:
+			stk = append(stk, b)
+			j++
+		default:
+			stk = append(stk, a)
+			i, j = i+1, j+1
+		}
+	}
+	return sigs, append(append(stk, sigs[i:]...), observers[j:]...)
 }
 
 // isSortedSet reports whether ps is sorted and without duplicates.
@@ -77,10 +99,26 @@ func union(sets ...[]string) []string {
 	return slices.Compact(all)
 }
 
+// has reports whether the sorted set b holds x: a few parties (a
+// create's) compared for equality, which tells most parties apart by
+// their lengths, more searched.
+func has(b []string, x string) bool {
+	if len(b) <= 4 {
+		for _, y := range b {
+			if y == x {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := slices.BinarySearch(b, x)
+	return ok
+}
+
 // subset reports a ⊆ b for sorted sets.
 func subset(a, b []string) bool {
 	for _, x := range a {
-		if _, ok := slices.BinarySearch(b, x); !ok {
+		if !has(b, x) {
 			return false
 		}
 	}
@@ -91,7 +129,7 @@ func subset(a, b []string) bool {
 func intersect(a, b []string) []string {
 	var out []string
 	for _, x := range a {
-		if _, ok := slices.BinarySearch(b, x); ok {
+		if has(b, x) {
 			out = append(out, x)
 		}
 	}
@@ -107,7 +145,7 @@ func diff(a, b []string) []string {
 	start, end := -1, -1 // a[start:end] while the result is one run
 	var out []string     // else the result, copied
 	for i, x := range a {
-		if _, ok := slices.BinarySearch(b, x); ok {
+		if has(b, x) {
 			continue
 		}
 		switch {
