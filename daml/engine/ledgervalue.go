@@ -540,14 +540,18 @@ func (e *Engine) party(s string) Value {
 		return Party(s)
 	}
 	slot := &e.parties[(len(s)+int(s[0]))%len(e.parties)]
-	x := slot.Load()
-	if v, ok := x.(Party); ok && string(v) == s {
-		return x.(Value) // x's Party, not a new one
+	if k, ok := slot.Load().(keptParty); ok && string(k.v.(Party)) == s {
+		return k.v // k's Party, not a new one
 	}
 	v := Value(Party(s))
-	slot.Store(v)
+	slot.Store(keptParty{v})
 	return v
 }
+
+// keptParty is what a slot of Engine.parties holds: a Party as a Value,
+// which party returns as it is (an interface held as an any would be
+// converted to a Value at every look-up).
+type keptParty struct{ v Value }
 
 // newRecord returns a record of type rt with its fields all nil: for a
 // few fields, the record and its fields are one allocation.

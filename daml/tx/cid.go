@@ -548,7 +548,8 @@ func mapCIDs(v value.Value, f func(value.ContractID) value.ContractID) (value.Va
 			return x, true
 		}
 		var fs []value.RecordField
-		for i, e := range x.Fields {
+		for i := range x.Fields {
+			e := &x.Fields[i] // not a copy of each field
 			if g, ok := mapCIDs(e.Value, f); ok || fs != nil {
 				if fs == nil {
 					fs = make([]value.RecordField, len(x.Fields))
