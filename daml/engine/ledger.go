@@ -647,10 +647,7 @@ func (m *Machine) create(t lf.TypeConID, arg Value, lv value.Value) {
 		return
 	}
 	k := m.createFree.get()
-	// Word by word: t and arg copied whole are 16-byte loads of the
-	// words t was spilled as, which wait for the store queue to drain.
-	k.t.PackageID, k.t.Module, k.t.Name = t.PackageID, t.Module, t.Name
-	k.arg, k.lv, k.env, k.caps = arg, lv, m.env, m.caps
+	k.t, k.arg, k.lv, k.env, k.caps = t, arg, lv, m.env, m.caps
 	k.defs = m.e.creates.load(t)
 	k.args[0] = arg
 	m.push(k)

@@ -458,12 +458,7 @@ func (b *Builder) Create(in CreateInput) (value.ContractID, error) {
 		return "", &DuplicateContractIDError{ContractID: cid}
 	}
 	b.alloc(node)
-	// The seed set in place: a NodeSeed built whole and copied in is a
-	// 16-byte load over nid's word just stored, which waits for the store
-	// queue (the new node's) to drain.
-	b.seeds = append(b.seeds, NodeSeed{})
-	ns := &b.seeds[len(b.seeds)-1]
-	ns.Node, ns.Seed = nid, seed
+	b.seeds = append(b.seeds, NodeSeed{Node: nid, Seed: seed})
 	b.ctx.children = append(b.ctx.children, nid)
 	b.ctx.nextIdx++
 	b.local.add(cid, localContract{node: node, active: true})
@@ -744,9 +739,8 @@ func (b *Builder) FinishCopy(r *Result, f *Finished) error {
 
 // FinishInto is FinishCopy setting the Effects in e, a caller's own (its
 // result's, say), and returning the transaction and its time bounds: the
-// Effects are written in place, not copied from a value just built (a
-// copy's 16-byte loads of words just stored wait for the store queue to
-// drain). On an error e is left as it was.
+// Effects are written in place, not built, returned and copied twice. On
+// an error e is left as it was.
 func (b *Builder) FinishInto(f *Finished, e *Effects) (*Transaction, TimeBounds, error) {
 	t, err := b.finish(&f.t)
 	if err != nil {

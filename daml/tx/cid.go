@@ -245,11 +245,10 @@ func (t *Transaction) Suffixed(unicum func(node NodeID, c *Create) Hash) (*Trans
 // the caller's own strings to share the allocation.
 func (t *Transaction) SuffixInPlaceAfter(prefix []byte, unicum func(node NodeID, c *Create) Hash) (string, error) {
 	// The committed ids' bytes first, each suffixedLen long after the
-	// prefix, then one string of them all. The pairs are filled in place,
-	// word by word: a pair built on the stack and copied in is a 16-byte
-	// load of words just stored, which waits for the store queue to drain
-	// (the string's copy to new memory), and was most of this function's
-	// time.
+	// prefix, then one string of them all. The pairs are filled in place:
+	// the local ids in the walk, the committed ids after it. (A pair built
+	// on the stack and copied in, 16-byte loads of words just stored,
+	// stalled on the string's copy to new memory in a profile.)
 	var pairBuf [8][2]value.ContractID
 	s := suffixer{pairs: pairBuf[:0]}
 	b := prefix
@@ -431,9 +430,8 @@ func (s *suffixer) cid(c value.ContractID) value.ContractID {
 		}
 		return c
 	}
-	// By index: a pair copied out is a 16-byte load of ids just stored
-	// word by word (SuffixInPlaceAfter), which waits for the store queue
-	// to drain.
+	// By index, not copying each pair out (SuffixInPlaceAfter's were just
+	// stored word by word).
 	for i := range s.pairs {
 		if s.pairs[i][0] == c {
 			return s.pairs[i][1]

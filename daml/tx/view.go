@@ -203,9 +203,7 @@ func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 }
 
 // effectsInto sets every field of *e to effectsIn(buf)'s, one by one: a
-// caller's Effects written in place, not copied from a value just built
-// (a copy's 16-byte loads of words just stored wait for the store queue
-// to drain, here the new map's).
+// caller's Effects written in place (FinishInto), not copied there.
 func (t *Transaction) effectsInto(e *Effects, buf []value.ContractID) {
 	e.ConsumedBy = map[value.ContractID]NodeID{}
 	if cs, ok := t.rootCreates(buf); ok {
@@ -398,7 +396,7 @@ func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) [
 	var created, consumed cidSet
 	// Without an Exercise (root creates only) nothing is consumed, and
 	// created is not asked: the sets stay empty, and their arrays are not
-	// even zeroed (stores that wait behind a new allocation's cold lines).
+	// even zeroed.
 	if !t.onlyRootCreates() {
 		var createdBuf, consumedBuf [8]value.ContractID
 		created.list, consumed.list = createdBuf[:0], consumedBuf[:0]
@@ -458,9 +456,7 @@ func (t *Transaction) AppendEvents(dst []Event, parties []string, shape Shape) [
 		if len(out) == cap(out) {
 			out = slices.Grow(out, len(t.Nodes)) // room for every node at once
 		}
-		// Set in place: an Event built whole and copied in is 16-byte
-		// loads of words just stored, which wait for the store queue.
-		out = append(out, Event{})
+		out = append(out, Event{}) // set in place, not built and copied
 		ev := &out[len(out)-1]
 		ev.Kind, ev.AcsDelta, ev.Witnesses = kind, acs, ws
 		ev.NodeID, ev.LastDescendant, ev.Node = id, t.LastDescendant(id), n
