@@ -112,13 +112,21 @@ func syntaxErr(kind string, err error) error {
 // ValidatePartyString checks a Daml-LF Party string (lf.CheckParty):
 // non-empty, at most 255 US-ASCII characters from letters, digits, ':',
 // '-', '_' and space.
-func ValidatePartyString(s string) error { return syntaxErr("Party", lf.CheckParty(s)) }
+func ValidatePartyString(s string) error {
+	if err := lf.CheckParty(s); err != nil { // syntaxErr is not called for none
+		return syntaxErr("Party", err)
+	}
+	return nil
+}
 
 // ValidateLedgerString checks a Daml-LF LedgerString (command, submission,
 // workflow, update, participant and identity-provider ids;
 // lf.CheckLedgerString).
 func ValidateLedgerString(s string) error {
-	return syntaxErr("LedgerString", lf.CheckLedgerString(s))
+	if err := lf.CheckLedgerString(s); err != nil {
+		return syntaxErr("LedgerString", err)
+	}
+	return nil
 }
 
 // ValidateUserID checks a participant user id (lf.CheckUserID): 1 to 128
