@@ -100,10 +100,11 @@ type Engine struct {
 	// fmapMemo is the fmap method of the Functor dictionary the script
 	// jets last asked (fmapDict).
 	fmapMemo atomic.Pointer[dictMemo]
-	// parties are Party values converted from ledger values
-	// (fromLedgerValue), each in the slot of its partySlot: a Party in an
-	// interface is an allocation of its own, and submissions name the
-	// same few parties again and again.
+	// parties hold Party values converted from ledger values
+	// (fromLedgerValue), each as a keptParty in the slot its length and
+	// first byte pick (party): a Party in an interface is an allocation
+	// of its own, and submissions name the same few parties again and
+	// again.
 	parties [8]atomic.Value
 	// self is a weak pointer to the engine, made once (New): the key of
 	// its validations in the contracts' memos (argmemo.go), looked up at
