@@ -3,7 +3,6 @@ package httpadapter
 import (
 	"bytes"
 	"encoding/json"
-	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 
@@ -430,66 +429,27 @@ func plainKey(b []byte, i int) (int, bool) {
 // plainString reads a string without escapes from b[i], returning the
 // index after its closing quote: the first quote after b[i] ends it when
 // no backslash or control character comes before it, and the bytes
-// before it are valid UTF-8. It looks at sixteen bytes at a time (two
-// words) for the first that is a quote, a backslash, a control character
-// or not ASCII (stopAt), in one pass: the strings of a submission are mostly long
-// ASCII party and template ids, and short keys. A string with another
-// byte than a printable ASCII one is left to plainStringUTF8.
+// before it are valid UTF-8. jsontext.PlainPrefix finds the first byte
+// that is a quote, a backslash, a control character or not ASCII, sixteen
+// bytes at a time: the strings of a submission are mostly long ASCII
+// party and template ids, and short keys. A string with another byte
+// than a printable ASCII one is left to plainStringUTF8.
 func plainString(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	j := i + 1
-	for ; j+16 <= len(b); j += 16 {
-		s := b[j : j+16 : j+16] // one bounds check for both words
-		m, n := stopAt(load8(s[:8])), stopAt(load8(s[8:]))
-		if m|n != 0 {
-			// The first byte flagged is one of them (stopAt).
-			k := j + bits.TrailingZeros64(m)>>3
-			if m == 0 {
-				k = j + 8 + bits.TrailingZeros64(n)>>3
-			}
-			if b[k] == '"' {
-				return k + 1, true
-			}
-			return plainStringUTF8(b, i)
-		}
+	k := i + 1 + jsontext.PlainPrefix(b[i+1:])
+	switch {
+	case k >= len(b):
+		return 0, false
+	case b[k] == '"':
+		return k + 1, true
 	}
-	if j+8 <= len(b) {
-		if m := stopAt(load8(b[j : j+8 : j+8])); m != 0 {
-			if k := j + bits.TrailingZeros64(m)>>3; b[k] == '"' {
-				return k + 1, true
-			}
-			return plainStringUTF8(b, i)
-		}
-		j += 8
-	}
-	for ; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1, true
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			return plainStringUTF8(b, i)
-		}
-	}
-	return 0, false
-}
-
-// stopAt has the high bit of each of w's bytes set that is a quote, a
-// backslash, below 0x20 or above 0x7f, and maybe of bytes after the first
-// such (the borrows of its subtractions, which only a byte flagged
-// starts): the first byte flagged is one. For a byte below 0x80 the
-// subtractions of one from its xor with a quote or a backslash have the
-// high bit set only when the xor is zero, and of 0x20 from it only when
-// it is below 0x20; a byte above 0x7f has its own high bit.
-func stopAt(w uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q, bs := w^('"'*ones), w^('\\'*ones)
-	return ((w - 0x20*ones) | w | (q - ones) | (bs - ones)) & highs
+	return plainStringUTF8(b, i)
 }
 
 // plainStringUTF8 is plainString for a string with a byte other than a
-// printable ASCII one before its first quote (plainString's stopAt found
+// printable ASCII one before its first quote (jsontext.PlainPrefix found
 // it): the quote is found with bytes.IndexByte, and the bytes before it
 // are checked as UTF-8 (plainUTF8).
 func plainStringUTF8(b []byte, i int) (int, bool) {
@@ -509,11 +469,4 @@ func plainUTF8(s []byte) bool {
 		}
 	}
 	return utf8.Valid(s)
-}
-
-// load8 is b's first eight bytes, little-endian: one load.
-func load8(b []byte) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }

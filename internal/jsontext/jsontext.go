@@ -119,27 +119,72 @@ func HTMLPlain(s string) bool {
 }
 
 // PlainPrefix returns the length of s's longest prefix of plain bytes:
-// printable ASCII other than '"' and '\', which a JSON string holds as
-// they are (a JSON reader or writer passes over them without a look at
-// each; the Daml values' readers and writers use it too). Eight bytes
-// are tested at a time.
+// printable ASCII (and DEL) other than '"' and '\', which a JSON string
+// holds as they are (a JSON reader or writer passes over them without a
+// look at each; the Daml values' readers and writers and the JSON API's
+// decoder of submissions use it too). Sixteen bytes are tested at a time
+// (two words, stopMask), the first byte to stop at found from the flags;
+// the last bytes of s, when it has eight or more, with the eight that end
+// it.
 func PlainPrefix[S ~string | ~[]byte](s S) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		// A slice of eight: its indexes need no bounds checks.
+	for ; i+16 <= len(s); i += 16 {
+		// A slice of sixteen: its indexes need no bounds checks.
+		b := s[i : i+16]
+		lo := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		hi := uint64(b[8]) | uint64(b[9])<<8 | uint64(b[10])<<16 | uint64(b[11])<<24 |
+			uint64(b[12])<<32 | uint64(b[13])<<40 | uint64(b[14])<<48 | uint64(b[15])<<56
+		if m, n := stopMask(lo), stopMask(hi); m|n != 0 {
+			if m != 0 {
+				return i + bits.TrailingZeros64(m)>>3
+			}
+			return i + 8 + bits.TrailingZeros64(n)>>3
+		}
+	}
+	if len(s) < 8 {
+		for ; i < len(s); i++ {
+			if c := s[i]; c >= utf8.RuneSelf || !plainSafe[c] {
+				break
+			}
+		}
+		return i
+	}
+	if i == len(s) {
+		return i
+	}
+	// The eight bytes that end s (at most fifteen are left: one or two
+	// words). The bytes before i, plain, shift out: a plain byte neither
+	// is flagged nor borrows from the next (stopMask).
+	for ; i+8 < len(s); i += 8 {
 		b := s[i : i+8]
 		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if escapeMask(w) != 0 {
-			break
+		if m := stopMask(w); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || !plainSafe[c] {
-			break
-		}
+	b := s[len(s)-8:]
+	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	if m := stopMask(w) >> (8 * uint(8-(len(s)-i))); m != 0 {
+		return i + bits.TrailingZeros64(m)>>3
 	}
-	return i
+	return len(s)
+}
+
+// stopMask flags (in its bytes' high bits) the bytes of w, eight bytes
+// loaded little-endian, that PlainPrefix stops at: '"', '\', a control
+// byte or a byte above 0x7f, and maybe bytes after the first such (the
+// borrows of its subtractions, which only a flagged byte starts): its
+// lowest flag is exact. A byte below 0x80 has the high bit of its xor with
+// a quote or a backslash, less one, set only when the xor is zero, and of
+// itself less 0x20 only when it is below 0x20; a byte above 0x7f has its
+// own. It is escapeMask without that mask's two and-nots, which the
+// byte's own high bit makes needless for the lowest flag.
+func stopMask(w uint64) uint64 {
+	q, b := w^'"'*ones, w^'\\'*ones
+	return (w | (w - 0x20*ones) | (q - ones) | (b - ones)) & highs
 }
 
 // skipPlain is the index of the first byte from i on that AppendStringBody

@@ -209,3 +209,35 @@ func TestAppendStringBodyEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// plainPrefixByByte is PlainPrefix's definition, a byte at a time: the
+// reference of FuzzPlainPrefix.
+func plainPrefixByByte(s []byte) int {
+	for i, c := range s {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// FuzzPlainPrefix: PlainPrefix, sixteen bytes at a time, agrees with the
+// byte loop for any bytes, as a string and as bytes, from every offset of
+// the input (so that every byte falls at every place of a word).
+func FuzzPlainPrefix(f *testing.F) {
+	for _, s := range []string{"", "a", `abc"`, "alice::1220abcdef0123456789abcdef0123456789", "x\x7f\x80", strings.Repeat("y", 31) + "\\", "é€😀\u2028"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for from := range min(len(b), 17) + 1 {
+			s := b[from:]
+			want := plainPrefixByByte(s)
+			if got := PlainPrefix(s); got != want {
+				t.Fatalf("PlainPrefix(%q) = %d, want %d", s, got, want)
+			}
+			if got := PlainPrefix(string(s)); got != want {
+				t.Fatalf("PlainPrefix(string %q) = %d, want %d", s, got, want)
+			}
+		}
+	})
+}
