@@ -270,8 +270,10 @@ type tape struct {
 	// keys left out).
 	strBytes int
 	// shared is src as a string, made by the first keep of a tape mostly
-	// made of strings.
+	// made of strings (but of a short string first, keptOne).
 	shared string
+	// keptOne says that keep has copied a string of its own.
+	keptOne bool
 }
 
 type syntaxError struct {
@@ -670,20 +672,29 @@ func (tp *tape) str(i int) string {
 // keep is str for a string the caller keeps (a built value's): a tape
 // whose string values make up half its text or more gives parts of one
 // copy of the text, made once for all of them, rather than a copy each
-// (which a kept part keeps alive at most twice over).
+// (which a kept part keeps alive at most twice over). The first string
+// kept, when short, is copied on its own all the same: the allocator packs
+// such a copy with others, and a value often keeps no other (a create's
+// parties are mostly known ones, knownParties, not kept).
 func (tp *tape) keep(i int) string {
 	t := tp.toks[i]
 	if t.esc {
 		return tp.str(i)
 	}
 	if tp.shared == "" {
-		if 2*tp.strBytes < len(tp.src) {
-			return string(tp.src[t.start+1 : t.end-1])
+		body := tp.src[t.start+1 : t.end-1]
+		if 2*tp.strBytes < len(tp.src) || !tp.keptOne && len(body) < maxTinyKeep {
+			tp.keptOne = true
+			return string(body)
 		}
 		tp.shared = string(tp.src)
 	}
 	return tp.shared[t.start+1 : t.end-1]
 }
+
+// maxTinyKeep bounds the strings the runtime's tiny allocator copies
+// (noscan, under 16 bytes), which keep copies on their own first.
+const maxTinyKeep = 16
 
 // unescape decodes the escapes of a string body checked by the tokenizer.
 func unescape(b []byte) string {
@@ -1019,6 +1030,20 @@ func (k *knownParties) validPartyAt(s string) (string, int) {
 	k.p[j], k.v[j] = s, nil
 	k.next++
 	return "", j
+}
+
+// known returns the index of the party b among k's parties (k nil: none),
+// -1 when it is not one of them; the empty string is none.
+func (k *knownParties) known(b []byte) int {
+	if k == nil || len(b) == 0 {
+		return -1
+	}
+	for j := range k.p {
+		if k.p[j] == string(b) {
+			return j
+		}
+	}
+	return -1
 }
 
 // value returns Party(s), where s is k's party j (validPartyAt), built
@@ -1591,6 +1616,17 @@ func (c *checker) checkBuiltin(i int, b lf.BuiltinType, args *targs, env *tenv, 
 	case lf.BuiltinParty:
 		if tp.kind(i) != tkString {
 			return nil, c.wrongKind(i, p, "a JSON string", "Party")
+		}
+		// A party met before is found by the token's bytes: its string
+		// is not made (kept) again.
+		if body, plain := tp.plainStr(i); plain {
+			if k := c.parties.known(body); k >= 0 {
+				c.emitString(i, "")
+				if !c.build {
+					return nil, nil
+				}
+				return c.parties.value(c.parties.p[k], k), nil
+			}
 		}
 		s := c.str(i)
 		msg, k := c.parties.validPartyAt(s)
