@@ -303,12 +303,20 @@ func (l *bodyLimit) read(p []byte) (int, error) {
 // decodeBody reads and decodes the JSON request body into a Req. Any
 // Content-Type (or none) is accepted; unknown fields are ignored.
 func decodeBody[Req any](rq *request) (Req, error) {
+	var v Req
+	err := decodeBodyInto(rq, &v)
+	return v, err
+}
+
+// decodeBodyInto is decodeBody into *v, set only when the body decodes: a
+// submission (a large record) is decoded where its handler keeps it, not
+// copied from result to result on the way.
+func decodeBodyInto[Req any](rq *request, v *Req) error {
 	data, err := rq.readBody()
 	if err != nil {
-		var zero Req
-		return zero, err
+		return err
 	}
-	return decodeJSONFor[Req](data, rq)
+	return decodeJSONInto(data, rq, v)
 }
 
 // decodeJSON decodes one JSON value into a T. Failures are decodeErrors
@@ -316,42 +324,46 @@ func decodeBody[Req any](rq *request) (Req, error) {
 // for Canton's parser (encoding/json would silently turn invalid bytes
 // into U+FFFD). A struct target needs a JSON object, as Canton's decoders
 // do (null and other values are rejected); unknown fields are ignored.
-func decodeJSON[T any](data []byte) (T, error) { return decodeJSONFor[T](data, nil) }
-
-// decodeJSONFor is decodeJSON for the body of rq (nil: none), whose
-// allocation holds what a submission decodes into (request.block).
-func decodeJSONFor[T any](data []byte, rq *request) (T, error) {
+func decodeJSON[T any](data []byte) (T, error) {
 	var v T
+	err := decodeJSONInto(data, nil, &v)
+	return v, err
+}
+
+// decodeJSONInto is decodeJSON into *v (set only when data decodes) for
+// the body of rq (nil: none), whose allocation holds what a submission
+// decodes into (request.block).
+func decodeJSONInto[T any](data []byte, rq *request, v *T) error {
 	// JSON's whitespace only (RFC 8259): bytes.TrimSpace would also drop
 	// \v, \f and Unicode spaces, which no JSON parser accepts.
 	trimmed := jsontext.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return v, invalidBody("the body is empty, expected a JSON value")
+		return invalidBody("the body is empty, expected a JSON value")
 	}
 	// A submission's fast path checks the UTF-8 of what it reads itself
 	// (a body it decodes is valid UTF-8, an object): the look at every
 	// byte below is for the bodies it leaves.
-	c, commands := any(&v).(*jsonapi.JsCommands)
+	c, commands := any(v).(*jsonapi.JsCommands)
 	if commands && trimmed[0] == '{' && fastJsCommandsIn(trimmed, c, rq.block()) {
-		return v, nil
+		return nil
 	}
 	if !utf8.Valid(trimmed) {
-		return v, invalidBody("malformed JSON: the body is not valid UTF-8")
+		return invalidBody("malformed JSON: the body is not valid UTF-8")
 	}
 	if reflect.TypeFor[T]().Kind() == reflect.Struct && trimmed[0] != '{' {
 		if err := json.Unmarshal(trimmed, new(any)); err != nil {
-			return v, invalidBody(describeJSONError(err))
+			return invalidBody(describeJSONError(err))
 		}
-		return v, invalidBody(fmt.Sprintf("expected a JSON object, got %s", jsonKind(trimmed[0])))
+		return invalidBody(fmt.Sprintf("expected a JSON object, got %s", jsonKind(trimmed[0])))
 	}
-	// A value of its own for json.Unmarshal, which keeps v on the stack
-	// for the fast path above.
+	// A value of its own for json.Unmarshal, which keeps *v as it was
+	// when the body does not decode, and v on the caller's stack.
 	p := new(T)
 	if err := json.Unmarshal(trimmed, p); err != nil {
-		var zero T
-		return zero, invalidBody(describeJSONError(err))
+		return invalidBody(describeJSONError(err))
 	}
-	return *p, nil
+	*v = *p
+	return nil
 }
 
 // describeJSONError turns an encoding/json error into a detail naming the

@@ -146,8 +146,8 @@ func callWith[Req, Resp any](decode func(*request) (Req, error), m func(*jsonapi
 // written in rq's reply (appendSubmitAndWait) when it can be: every Ping
 // create comes here.
 func submitAndWait(a *adapter, rq *request) (any, error) {
-	c, err := decodeBody[jsonapi.JsCommands](rq)
-	if err != nil {
+	var c jsonapi.JsCommands
+	if err := decodeBodyInto(rq, &c); err != nil {
 		return nil, err
 	}
 	resp, err := a.api.SubmitAndWait(rq.ctx, c)
