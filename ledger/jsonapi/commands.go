@@ -83,8 +83,8 @@ func (a *API) submit(ctx context.Context, c *JsCommands) (*ledger.Committed, err
 		// One create, the common submission: its slice, command and
 		// decoder in one allocation (the Node reads the command as it
 		// reads a CreateCommand value).
-		cmds, err := commandsWithout(c, "")
-		if err != nil {
+		var cmds ledger.Commands
+		if err := commandsWithout(c, "", &cmds); err != nil {
 			return nil, err
 		}
 		b := &oneCreate{create: ledger.CreateCommand{Template: a.templateRef(c.Commands[0].CreateCommand.TemplateID)}, args: c.Commands}
@@ -354,8 +354,8 @@ func filtersOf(fs Filters) (out []ledger.Filter, exact bool) {
 // the node does not need them (Commands.PrefetchContractKeys), and their
 // keys are not decoded on the wire either.
 func commandsOf(c *JsCommands, prefix string) (ledger.Commands, error) {
-	out, err := commandsWithout(c, prefix)
-	if err != nil {
+	var out ledger.Commands
+	if err := commandsWithout(c, prefix, &out); err != nil {
 		return ledger.Commands{}, err
 	}
 	out.Commands = make([]ledger.Command, len(c.Commands))
@@ -366,21 +366,22 @@ func commandsOf(c *JsCommands, prefix string) (ledger.Commands, error) {
 }
 
 // commandsWithout is commandsOf without the commands themselves, which
-// convert without an error (commandOf).
-func commandsWithout(c *JsCommands, prefix string) (ledger.Commands, error) {
+// convert without an error (commandOf), into *out (zero, and set in place:
+// a Commands is large).
+func commandsWithout(c *JsCommands, prefix string, out *ledger.Commands) error {
 	dcs, err := disclosedOf(c.DisclosedContracts, prefix)
 	if err != nil {
-		return ledger.Commands{}, err
+		return err
 	}
-	out := ledger.Commands{ActAs: c.ActAs, ReadAs: c.ReadAs, UserID: c.UserID,
-		CommandID: c.CommandID, WorkflowID: c.WorkflowID, SubmissionID: c.SubmissionID, SynchronizerID: c.SynchronizerID,
-		PackageIDSelectionPreference: c.PackageIDSelectionPreference, DisclosedContracts: dcs}
+	out.ActAs, out.ReadAs, out.UserID = c.ActAs, c.ReadAs, c.UserID
+	out.CommandID, out.WorkflowID, out.SubmissionID, out.SynchronizerID = c.CommandID, c.WorkflowID, c.SubmissionID, c.SynchronizerID
+	out.PackageIDSelectionPreference, out.DisclosedContracts = c.PackageIDSelectionPreference, dcs
 	if c.MinLedgerTimeAbs != nil && *c.MinLedgerTimeAbs != "" && c.MinLedgerTimeRel != nil {
-		return ledger.Commands{}, apierr.InvalidArgument.New("%sminLedgerTimeAbs and minLedgerTimeRel are exclusive: set one", prefix)
+		return apierr.InvalidArgument.New("%sminLedgerTimeAbs and minLedgerTimeRel are exclusive: set one", prefix)
 	}
 	if abs := c.MinLedgerTimeAbs; abs != nil && *abs != "" {
 		if out.MinLedgerTime, err = time.Parse(time.RFC3339Nano, *abs); err != nil {
-			return ledger.Commands{}, apierr.InvalidField.New("min_ledger_time_abs: invalid timestamp %s", apierr.Quote(*abs))
+			return apierr.InvalidField.New("min_ledger_time_abs: invalid timestamp %s", apierr.Quote(*abs))
 		}
 	}
 	if c.MinLedgerTimeRel != nil {
@@ -398,7 +399,7 @@ func commandsWithout(c *JsCommands, prefix string) (ledger.Commands, error) {
 		v := int(*c.TapsMaxPasses)
 		out.TapsMaxPasses = &v
 	}
-	return out, nil
+	return nil
 }
 
 // durationOf converts a protobuf Duration: a duration with a negative
