@@ -212,6 +212,9 @@ type pooledChecker struct {
 	lastID  *lf.TypeConID
 	lastPkg *lf.Package
 	lastDT  *lf.DataType
+	// lastNamesPlain says that lastDT's field names are jsontext.Plain: a
+	// record of it counts their JSON strings without a look at them.
+	lastNamesPlain bool
 }
 
 // maxPooledTokens bounds the room for tokens a pooledChecker keeps.
@@ -1179,7 +1182,7 @@ func (c *checker) dataTypeID(id lf.TypeConID, idp *lf.TypeConID, p *vpath) (*lf.
 	} else {
 		dt = pkg.DataType(id.Module, id.Name)
 		if pc != nil && idp != nil && dt != nil {
-			pc.lastID, pc.lastPkg, pc.lastDT = idp, pkg, dt
+			pc.lastID, pc.lastPkg, pc.lastDT, pc.lastNamesPlain = idp, pkg, dt, namesPlain(dt)
 		}
 	}
 	if dt == nil {
@@ -1199,6 +1202,17 @@ func (c *checker) dataTypeID(id lf.TypeConID, idp *lf.TypeConID, p *vpath) (*lf.
 	}
 	c.lastCon, c.last = nil, e
 	return e.dt, e.id, nil
+}
+
+// namesPlain reports whether the names of dt's fields are all
+// jsontext.Plain (Daml-LF's names are).
+func namesPlain(dt *lf.DataType) bool {
+	for _, f := range dt.Fields {
+		if !jsontext.Plain(f.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // synonym resolves a type synonym through lookup.
@@ -1885,11 +1899,19 @@ func (c *checker) checkRecord(i int, id *lf.TypeConID, dt *lf.DataType, env *ten
 	// the trailing fields printed as null are left out.
 	keep := c.size()
 	fp := c.path(vpath{parent: p, kind: 'f'})
+	// Counted, the names of the pooled checker's last data type are known
+	// plain (lastNamesPlain): a name's JSON string is its length and two
+	// quotes.
+	plainNames := c.count && c.pooled != nil && c.pooled.lastDT == dt && c.pooled.lastNamesPlain
 	for fi, f := range dt.Fields {
 		if fi > 0 {
 			c.emit(",")
 		}
-		c.emitQuoted(f.Name)
+		if plainNames {
+			c.n += len(f.Name) + 2
+		} else {
+			c.emitQuoted(f.Name)
+		}
 		c.emit(":")
 		vs := c.size()
 		fp.name = f.Name
