@@ -320,6 +320,9 @@ func (c *checker) appendOptionalAs(dst []byte, o Optional, elem lf.Type, env *te
 // with the type of dt's field of that name; trailing fields printed as
 // null are left out.
 func (c *checker) appendRecordAs(dst []byte, r Record, dt *lf.DataType, env *tenv, depth int) []byte {
+	if c.plainDT != dt {
+		c.plainDT, c.plainNames = dt, namesPlain(dt)
+	}
 	dst = append(dst, '{')
 	keep := len(dst)
 	for i, f := range r.Fields {
@@ -330,7 +333,14 @@ func (c *checker) appendRecordAs(dst []byte, r Record, dt *lf.DataType, env *ten
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, label)
+		if c.plainNames && i < len(dt.Fields) && label == dt.Fields[i].Name {
+			// A plain name is its JSON string's body.
+			dst = append(dst, '"')
+			dst = append(dst, label...)
+			dst = append(dst, '"')
+		} else {
+			dst = appendJSONString(dst, label)
+		}
 		dst = append(dst, ':')
 		vs := len(dst)
 		switch f.Value.(type) {

@@ -6,9 +6,10 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 )
 
-// TestCountedFieldNames: a record counts its fields' names as CheckValue
-// prints them, whether they are plain (counted by length, lastNamesPlain)
-// or not (a quote and a non-ASCII letter in a hand-built package's name).
+// TestCountedFieldNames: a record counts and prints its fields' names as
+// CheckValue prints them, whether they are plain (counted by length,
+// lastNamesPlain; printed as they are, plainNames) or not (a quote and a
+// non-ASCII letter in a hand-built package's names).
 func TestCountedFieldNames(t *testing.T) {
 	t.Parallel()
 	for _, names := range [][2]string{{"id", "initiator"}, {`q"x`, "é"}} {
@@ -39,6 +40,22 @@ func TestCountedFieldNames(t *testing.T) {
 				t.Errorf("%s: counted %d bytes, CheckValue prints %d (%s)", raw, c.n, len(want), want)
 			}
 			putChecker(c)
+		}
+		// Printed, by an appender that prints the type again (plainDT),
+		// the names as they are or escaped; unlabelled fields take them
+		// from the type.
+		v, err := FromJSON(raw, typ, PackageLookup(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewJSONAppender(PackageLookup(p))
+		unlabelled := Record{Fields: []RecordField{{Value: Text("a")}, {Value: Text("b")}}}
+		for range 2 {
+			for _, v := range []Value{v, unlabelled} {
+				if got := a.AppendAs(nil, v, typ); string(got) != string(want) {
+					t.Errorf("%s printed %s, want %s", raw, got, want)
+				}
+			}
 		}
 	}
 }

@@ -1000,6 +1000,12 @@ type checker struct {
 	// again), kept from one value to the next (putChecker).
 	pooled  *pooledChecker
 	parties *knownParties
+	// plainDT is the data type whose records appendRecordAs printed last,
+	// and plainNames says whether its field names are jsontext.Plain
+	// (namesPlain): a JSONAppender prints the records of one type again
+	// and again.
+	plainDT    *lf.DataType
+	plainNames bool
 }
 
 // knownParties are the last few valid parties met, not checked again,
