@@ -122,12 +122,28 @@ func HTMLPlain(s string) bool {
 // printable ASCII (and DEL) other than '"' and '\', which a JSON string
 // holds as they are (a JSON reader or writer passes over them without a
 // look at each; the Daml values' readers and writers and the JSON API's
-// decoder of submissions use it too). Sixteen bytes are tested at a time
-// (two words, stopMask), the first byte to stop at found from the flags;
-// the last bytes of s, when it has eight or more, with the eight that end
-// it.
+// decoder of submissions use it too). The first eight bytes are tested
+// alone, then sixteen at a time (two words, stopMask), the first byte to
+// stop at found from the flags; the last bytes of s, when it has eight or
+// more, with the eight that end it.
 func PlainPrefix[S ~string | ~[]byte](s S) int {
-	i := 0
+	if len(s) < 8 {
+		for i := range len(s) {
+			if c := s[i]; c >= utf8.RuneSelf || !plainSafe[c] {
+				return i
+			}
+		}
+		return len(s)
+	}
+	// The first eight bytes alone: most strings, keys and short values,
+	// end in them (a reader's s runs on past the string to its quote).
+	b := s[:8]
+	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	if m := stopMask(w); m != 0 {
+		return bits.TrailingZeros64(m) >> 3
+	}
+	i := 8
 	for ; i+16 <= len(s); i += 16 {
 		// A slice of sixteen: its indexes need no bounds checks.
 		b := s[i : i+16]
@@ -142,30 +158,23 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 			return i + 8 + bits.TrailingZeros64(n)>>3
 		}
 	}
-	if len(s) < 8 {
-		for ; i < len(s); i++ {
-			if c := s[i]; c >= utf8.RuneSelf || !plainSafe[c] {
-				break
-			}
-		}
-		return i
-	}
 	if i == len(s) {
 		return i
 	}
 	// The eight bytes that end s (at most fifteen are left: one or two
 	// words). The bytes before i, plain, shift out: a plain byte neither
 	// is flagged nor borrows from the next (stopMask).
-	for ; i+8 < len(s); i += 8 {
+	if i+8 < len(s) {
 		b := s[i : i+8]
 		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		if m := stopMask(w); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
+		i += 8
 	}
-	b := s[len(s)-8:]
-	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+	b = s[len(s)-8:]
+	w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 	if m := stopMask(w) >> (8 * uint(8-(len(s)-i))); m != 0 {
 		return i + bits.TrailingZeros64(m)>>3
