@@ -123,7 +123,7 @@ func HTMLPlain(s string) bool {
 // holds as they are (a JSON reader or writer passes over them without a
 // look at each; the Daml values' readers and writers and the JSON API's
 // decoder of submissions use it too). The first eight bytes are tested
-// alone, then sixteen at a time (two words, stopMask), the first byte to
+// alone, then sixteen at a time (two words, escapeMask), the first byte to
 // stop at found from the flags; the last bytes of s, when it has eight or
 // more, with the eight that end it.
 func PlainPrefix[S ~string | ~[]byte](s S) int {
@@ -140,7 +140,7 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 	b := s[:8]
 	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-	if m := stopMask(w); m != 0 {
+	if m := escapeMask(w); m != 0 {
 		return bits.TrailingZeros64(m) >> 3
 	}
 	i := 8
@@ -151,7 +151,7 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		hi := uint64(b[8]) | uint64(b[9])<<8 | uint64(b[10])<<16 | uint64(b[11])<<24 |
 			uint64(b[12])<<32 | uint64(b[13])<<40 | uint64(b[14])<<48 | uint64(b[15])<<56
-		if m, n := stopMask(lo), stopMask(hi); m|n != 0 {
+		if m, n := escapeMask(lo), escapeMask(hi); m|n != 0 {
 			if m != 0 {
 				return i + bits.TrailingZeros64(m)>>3
 			}
@@ -163,12 +163,12 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 	}
 	// The eight bytes that end s (at most fifteen are left: one or two
 	// words). The bytes before i, plain, shift out: a plain byte neither
-	// is flagged nor borrows from the next (stopMask).
+	// is flagged nor borrows from the next (escapeMask).
 	if i+8 < len(s) {
 		b := s[i : i+8]
 		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if m := stopMask(w); m != 0 {
+		if m := escapeMask(w); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
@@ -176,24 +176,10 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 	b = s[len(s)-8:]
 	w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-	if m := stopMask(w) >> (8 * uint(8-(len(s)-i))); m != 0 {
+	if m := escapeMask(w) >> (8 * uint(8-(len(s)-i))); m != 0 {
 		return i + bits.TrailingZeros64(m)>>3
 	}
 	return len(s)
-}
-
-// stopMask flags (in its bytes' high bits) the bytes of w, eight bytes
-// loaded little-endian, that PlainPrefix stops at: '"', '\', a control
-// byte or a byte above 0x7f, and maybe bytes after the first such (the
-// borrows of its subtractions, which only a flagged byte starts): its
-// lowest flag is exact. A byte below 0x80 has the high bit of its xor with
-// a quote or a backslash, less one, set only when the xor is zero, and of
-// itself less 0x20 only when it is below 0x20; a byte above 0x7f has its
-// own. It is escapeMask without that mask's two and-nots, which the
-// byte's own high bit makes needless for the lowest flag.
-func stopMask(w uint64) uint64 {
-	q, b := w^'"'*ones, w^'\\'*ones
-	return (w | (w - 0x20*ones) | (q - ones) | (b - ones)) & highs
 }
 
 // skipPlain is the index of the first byte from i on that AppendStringBody
@@ -243,21 +229,26 @@ const (
 
 // escapeMask flags (in its bytes' high bits) the bytes of w, eight bytes
 // of a string loaded little-endian, that AppendStringBody cannot copy as
-// they are without html: control bytes, '"', '\\' and non-ASCII bytes
-// (left to the rune decoder). Only its lowest flag is exact (a borrow may
-// flag bytes above a flagged one), which is all the caller uses: where the
-// first such byte is.
+// they are without html (nor PlainPrefix pass over): control bytes, '"',
+// '\\' and non-ASCII bytes (left to the rune decoder). It is zero when w
+// has none, and its lowest flag is exact (a borrow of its subtractions,
+// which only a flagged byte starts, may flag bytes above it), which is
+// all the callers use: where the first such byte is. A byte below 0x80
+// has the high bit of its xor with a quote or a backslash, less one, set
+// only when the xor is zero, and of itself less 0x20 only when it is below
+// 0x20; a byte above 0x7f has its own.
 func escapeMask(w uint64) uint64 {
 	q, b := w^'"'*ones, w^'\\'*ones
-	return (w | (w - 0x20*ones) | (q-ones)&^q | (b-ones)&^b) & highs
+	return (w | (w - 0x20*ones) | (q - ones) | (b - ones)) & highs
 }
 
 // htmlEscapeMask is escapeMask with html: it flags the bytes <, > and &
 // too. '"' (0x22) and '&' (0x26) differ in bit 2 alone, '<' (0x3c) and
-// '>' (0x3e) in bit 1: with that bit set, one test finds either.
+// '>' (0x3e) in bit 1: with that bit set, one test finds either (the xor
+// of a byte below 0x80 stays below 0x80).
 func htmlEscapeMask(w uint64) uint64 {
 	q, b, a := (w|0x04*ones)^'&'*ones, w^'\\'*ones, (w|0x02*ones)^'>'*ones
-	return (w | (w - 0x20*ones) | (q-ones)&^q | (b-ones)&^b | (a-ones)&^a) & highs
+	return (w | (w - 0x20*ones) | (q - ones) | (b - ones) | (a - ones)) & highs
 }
 
 // load64 is s[:8] as a little-endian word (one load once compiled).
