@@ -23,31 +23,62 @@ func appendSubmitAndWait(b []byte, r jsonapi.SubmitAndWaitResponse) ([]byte, boo
 }
 
 // alphanumeric reports whether s holds ASCII letters and digits only,
-// looking at eight bytes at a time (an update id has 68).
+// looking at sixteen bytes at a time (an update id has 68), the last
+// bytes with the eight that end s.
 func alphanumeric(s string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if w&highs != 0 {
-			return false // not ASCII
+	if len(s) < 8 {
+		for i := range len(s) {
+			if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+				return false
+			}
 		}
-		// For bytes below 0x80, x+(0x80-lo) has its high bit set when
-		// x >= lo, and x+(0x7f-hi) when x > hi, without a carry into the
-		// next byte. A letter is in 'a'..'z' with bit 0x20 set.
-		l := w | 0x20*ones
-		digit := (w + (0x80-'0')*ones) &^ (w + (0x7f-'9')*ones)
-		letter := (l + (0x80-'a')*ones) &^ (l + (0x7f-'z')*ones)
-		if (digit|letter)&highs != highs {
+		return true
+	}
+	i := 0
+	for ; i+16 <= len(s); i += 16 {
+		b := s[i : i+16]
+		lo := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		hi := uint64(b[8]) | uint64(b[9])<<8 | uint64(b[10])<<16 | uint64(b[11])<<24 |
+			uint64(b[12])<<32 | uint64(b[13])<<40 | uint64(b[14])<<48 | uint64(b[15])<<56
+		if alnumBytes(lo)&alnumBytes(hi) != alnumHighs {
 			return false
 		}
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+	if i+8 <= len(s) {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if alnumBytes(w) != alnumHighs {
+			return false
+		}
+		i += 8
+	}
+	if i < len(s) {
+		// The bytes before i, seen already, are seen again.
+		b := s[len(s)-8:]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if alnumBytes(w) != alnumHighs {
 			return false
 		}
 	}
 	return true
+}
+
+// alnumHighs has the high bit of every byte set.
+const alnumHighs = 0x8080808080808080
+
+// alnumBytes has the high bit set of each of w's bytes (eight bytes
+// loaded little-endian) that is an ASCII letter or digit. For bytes below
+// 0x80, x+(0x80-lo) has its high bit set when x >= lo, and x+(0x7f-hi)
+// when x > hi, without a carry into the next byte; a letter is in 'a'..'z'
+// with bit 0x20 set. A byte above 0x7f (whose sums may carry into the next
+// byte) has its own bit cleared: the word is refused all the same.
+func alnumBytes(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	l := w | 0x20*ones
+	digit := (w + (0x80-'0')*ones) &^ (w + (0x7f-'9')*ones)
+	letter := (l + (0x80-'a')*ones) &^ (l + (0x7f-'z')*ones)
+	return (digit | letter) &^ w & alnumHighs
 }

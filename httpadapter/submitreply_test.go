@@ -42,7 +42,7 @@ func TestAppendSubmitAndWaitIsTheEncoders(t *testing.T) {
 	}
 }
 
-// TestAlphanumeric: alphanumeric, eight bytes at a time, agrees with a
+// TestAlphanumeric: alphanumeric, sixteen bytes at a time, agrees with a
 // byte-at-a-time test for every byte at every place of strings of 1 to
 // 20 bytes, and for random ones.
 func TestAlphanumeric(t *testing.T) {
