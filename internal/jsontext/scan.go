@@ -8,9 +8,10 @@ package jsontext
 
 // SkipSpace returns the index of the first byte from b[i] on that is not
 // JSON whitespace (space, tab, newline, carriage return), len(b) when
-// there is none.
+// there is none. A byte above ' ' ends it at one test (compact JSON has
+// no whitespace).
 func SkipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) {
 		i++
 	}
 	return i
