@@ -204,9 +204,8 @@ func skipPlain(s string, i int, html bool) int {
 	if i == len(s) || len(s) < 8 {
 		return i
 	}
-	// The bytes before i, seen already, shift out. A borrow from one of
-	// them may flag a clean byte (escapeMask), never hide one to escape:
-	// the byte loop checks the byte it is given.
+	// The bytes before i, seen already and clean, shift out: a clean byte
+	// neither is flagged nor borrows from the next (escapeMask).
 	left := 8 * uint(8-(len(s)-i))
 	if m := mask(load64(s[len(s)-8:]), html) >> left; m != 0 {
 		return i + bits.TrailingZeros64(m)>>3
