@@ -383,55 +383,67 @@ func (z *tokenizer) done(idx int) {
 	z.toks[idx].next = uint32(len(z.toks))
 }
 
+// leaf appends the token of a value without children (a string, number
+// or literal, or an object key) that started at start and ends at the
+// current position: one append, once it is read.
+func (z *tokenizer) leaf(kind tokKind, start int, esc bool) {
+	z.toks = append(z.toks, tok{kind: kind, esc: esc, start: uint32(start), end: uint32(z.pos), next: uint32(len(z.toks) + 1)})
+}
+
 func (z *tokenizer) value(depth int) bool {
 	z.ws()
 	if z.pos >= len(z.src) {
 		return z.fail("unexpected end of input")
 	}
-	var idx int
+	start := z.pos
+	var kind tokKind
 	switch c := z.src[z.pos]; {
 	case c == '{':
-		idx = z.push(tkObject)
+		idx := z.push(tkObject)
 		if !z.object(depth + 1) {
 			return false
 		}
+		z.done(idx)
+		return true
 	case c == '[':
-		idx = z.push(tkArray)
+		idx := z.push(tkArray)
 		if !z.array(depth + 1) {
 			return false
 		}
+		z.done(idx)
+		return true
 	case c == '"':
-		idx = z.push(tkString)
 		esc, ok := z.str()
 		if !ok {
 			return false
 		}
-		z.toks[idx].esc = esc
-		z.strBytes += z.pos - int(z.toks[idx].start)
+		z.leaf(tkString, start, esc)
+		z.strBytes += z.pos - start
+		return true
 	case c == 't':
-		idx = z.push(tkTrue)
+		kind = tkTrue
 		if !z.literal("true") {
 			return false
 		}
 	case c == 'f':
-		idx = z.push(tkFalse)
+		kind = tkFalse
 		if !z.literal("false") {
 			return false
 		}
 	case c == 'n':
-		idx = z.push(tkNull)
+		kind = tkNull
 		if !z.literal("null") {
 			return false
 		}
 	case c == '-' || isDigit(c):
-		idx = z.push(tkNumber)
+		kind = tkNumber
 		if !z.number() {
 			return false
 		}
 	default:
 		return z.fail(fmt.Sprintf("invalid character %q looking for a value", rune(c)))
 	}
-	z.done(idx)
+	z.leaf(kind, start, false)
 	return true
 }
 
@@ -458,13 +470,12 @@ func (z *tokenizer) object(depth int) bool {
 		if z.pos >= len(z.src) || z.src[z.pos] != '"' {
 			return z.fail("expected a string object key")
 		}
-		idx := z.push(tkString)
+		start := z.pos
 		esc, ok := z.str()
 		if !ok {
 			return false
 		}
-		z.toks[idx].esc = esc
-		z.done(idx)
+		z.leaf(tkString, start, esc)
 		z.ws()
 		if z.pos >= len(z.src) || z.src[z.pos] != ':' {
 			return z.fail("expected ':' after an object key")
