@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"strconv"
 
+	"github.com/ledgernode/ledgernode/internal/word"
 	"github.com/ledgernode/ledgernode/ledger/jsonapi"
 )
 
@@ -37,18 +38,15 @@ func alphanumeric(s string) bool {
 	i := 0
 	for ; i+16 <= len(s); i += 16 {
 		b := s[i : i+16]
-		lo := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		hi := uint64(b[8]) | uint64(b[9])<<8 | uint64(b[10])<<16 | uint64(b[11])<<24 |
-			uint64(b[12])<<32 | uint64(b[13])<<40 | uint64(b[14])<<48 | uint64(b[15])<<56
+		lo := word.Load64(b)
+		hi := word.Load64(b[8:])
 		if alnumBytes(lo)&alnumBytes(hi) != alnumHighs {
 			return false
 		}
 	}
 	if i+8 <= len(s) {
 		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := word.Load64(b)
 		if alnumBytes(w) != alnumHighs {
 			return false
 		}
@@ -57,8 +55,7 @@ func alphanumeric(s string) bool {
 	if i < len(s) {
 		// The bytes before i, seen already, are seen again.
 		b := s[len(s)-8:]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := word.Load64(b)
 		if alnumBytes(w) != alnumHighs {
 			return false
 		}

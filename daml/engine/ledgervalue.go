@@ -10,6 +10,7 @@ import (
 	"github.com/ledgernode/ledgernode/daml/lf"
 	"github.com/ledgernode/ledgernode/daml/numeric"
 	"github.com/ledgernode/ledgernode/daml/value"
+	"github.com/ledgernode/ledgernode/internal/word"
 )
 
 // MaxNesting is the maximal nesting of a serializable value (Canton's
@@ -306,8 +307,7 @@ func asciiWithoutNUL(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		b := s[i : i+8] // one bounds check, so the eight loads become one
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := word.Load64(b)
 		if (w|(w-ones))&highs != 0 {
 			return false
 		}

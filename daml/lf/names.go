@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ledgernode/ledgernode/internal/word"
 )
 
 // validName reports whether s is a Daml-LF Name (IsName).
@@ -193,8 +195,7 @@ func badChar(s string, cs *charSet) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		b := s[i : i+8] // one bounds check, so the eight loads become one
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := word.Load64(b)
 		if w&highs == 0 {
 			// Every byte is ASCII, so adding at most 0x80 to one does not
 			// carry into the next: byte x of (w + ones*(0x80-lo)) has its

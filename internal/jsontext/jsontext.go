@@ -9,6 +9,8 @@ package jsontext
 import (
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/ledgernode/ledgernode/internal/word"
 )
 
 // hex is the digits of a \u escape.
@@ -98,7 +100,7 @@ func Plain(s string) bool { return PlainPrefix(s) == len(s) }
 func HTMLPlain(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if htmlEscapeMask(load64(s[i:i+8])) != 0 {
+		if htmlEscapeMask(word.Load64(s[i:i+8])) != 0 {
 			return false
 		}
 	}
@@ -108,7 +110,7 @@ func HTMLPlain(s string) bool {
 	if len(s) >= 8 {
 		// The eight bytes that end s: those before i are plain, so a
 		// flag (exact at the lowest) is one of the last bytes'.
-		return htmlEscapeMask(load64(s[len(s)-8:])) == 0
+		return htmlEscapeMask(word.Load64(s[len(s)-8:])) == 0
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c >= utf8.RuneSelf || !htmlSafe[c] {
@@ -138,8 +140,7 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 	// The first eight bytes alone: most strings, keys and short values,
 	// end in them (a reader's s runs on past the string to its quote).
 	b := s[:8]
-	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	w := word.Load64(b)
 	if m := escapeMask(w); m != 0 {
 		return bits.TrailingZeros64(m) >> 3
 	}
@@ -147,10 +148,8 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 	for ; i+16 <= len(s); i += 16 {
 		// A slice of sixteen: its indexes need no bounds checks.
 		b := s[i : i+16]
-		lo := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		hi := uint64(b[8]) | uint64(b[9])<<8 | uint64(b[10])<<16 | uint64(b[11])<<24 |
-			uint64(b[12])<<32 | uint64(b[13])<<40 | uint64(b[14])<<48 | uint64(b[15])<<56
+		lo := word.Load64(b)
+		hi := word.Load64(b[8:])
 		if m, n := escapeMask(lo), escapeMask(hi); m|n != 0 {
 			if m != 0 {
 				return i + bits.TrailingZeros64(m)>>3
@@ -166,16 +165,14 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 	// is flagged nor borrows from the next (escapeMask).
 	if i+8 < len(s) {
 		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := word.Load64(b)
 		if m := escapeMask(w); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
 	}
 	b = s[len(s)-8:]
-	w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	w = word.Load64(b)
 	if m := escapeMask(w) >> (8 * uint(8-(len(s)-i))); m != 0 {
 		return i + bits.TrailingZeros64(m)>>3
 	}
@@ -190,13 +187,13 @@ func PlainPrefix[S ~string | ~[]byte](s S) int {
 func skipPlain(s string, i int, html bool) int {
 	if html {
 		for ; i+8 <= len(s); i += 8 {
-			if m := htmlEscapeMask(load64(s[i : i+8])); m != 0 {
+			if m := htmlEscapeMask(word.Load64(s[i : i+8])); m != 0 {
 				return i + bits.TrailingZeros64(m)>>3
 			}
 		}
 	} else {
 		for ; i+8 <= len(s); i += 8 {
-			if m := escapeMask(load64(s[i : i+8])); m != 0 {
+			if m := escapeMask(word.Load64(s[i : i+8])); m != 0 {
 				return i + bits.TrailingZeros64(m)>>3
 			}
 		}
@@ -207,7 +204,7 @@ func skipPlain(s string, i int, html bool) int {
 	// The bytes before i, seen already and clean, shift out: a clean byte
 	// neither is flagged nor borrows from the next (escapeMask).
 	left := 8 * uint(8-(len(s)-i))
-	if m := mask(load64(s[len(s)-8:]), html) >> left; m != 0 {
+	if m := mask(word.Load64(s[len(s)-8:]), html) >> left; m != 0 {
 		return i + bits.TrailingZeros64(m)>>3
 	}
 	return len(s)
@@ -248,13 +245,6 @@ func escapeMask(w uint64) uint64 {
 func htmlEscapeMask(w uint64) uint64 {
 	q, b, a := (w|0x04*ones)^'&'*ones, w^'\\'*ones, (w|0x02*ones)^'>'*ones
 	return (w | (w - 0x20*ones) | (q - ones) | (b - ones) | (a - ones)) & highs
-}
-
-// load64 is s[:8] as a little-endian word (one load once compiled).
-func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // plainSafe and htmlSafe mark the ASCII bytes encoding/json copies into a

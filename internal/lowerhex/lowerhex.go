@@ -6,7 +6,11 @@
 // node's per-create work.
 package lowerhex
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/ledgernode/ledgernode/internal/word"
+)
 
 // digits are the lowercase hex digits.
 const digits = "0123456789abcdef"
@@ -42,8 +46,7 @@ func Valid64(s string) bool {
 	ok := uint64(tops)
 	for i := 0; i < 64; i += 8 {
 		b := s[i : i+8] // a slice of eight: one load, no bounds checks
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := word.Load64(b)
 		// The digits' and the letters' ranges, each as >= lo and not >=
 		// hi+1; a byte from 0x80 up fails on its own top bit.
 		digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x80-'9'-1))
