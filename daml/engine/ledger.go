@@ -252,7 +252,7 @@ func (e *Engine) Submit(ctx context.Context, sub Submission, cmds ...Value) (*Re
 // and frames are its own; closures copy what they capture), errors are
 // allocated on their own (the Builder's too, whose lists they copy or
 // which are allocated apart from it), and the transaction is copied out
-// of the Builder's buffers (FinishCopy). A finished submission's is
+// of the Builder's buffers (FinishInto). A finished submission's is
 // reset and kept for the next one (keepRun), with the machine's frame
 // free lists and environment block (machineFrames): a submission would
 // otherwise allocate it, and its first frames of each kind.

@@ -711,7 +711,7 @@ func (b *Builder) finish(t *Transaction) (*Transaction, error) {
 }
 
 // Finished holds a finished transaction and, in arrays as long as the
-// Builder's own, its first nodes, seeds and roots (FinishCopy), and the
+// Builder's own, its first nodes, seeds and roots (FinishInto), and the
 // contract ids of its Effects' lists while they fit in as many: a caller
 // keeps it in an allocation of its own.
 type Finished struct {
@@ -722,25 +722,14 @@ type Finished struct {
 	cids  [len(builderBufs{}.nodes)]value.ContractID
 }
 
-// FinishCopy is Finish for a Builder that is reused afterwards (reset to
-// zero, then Init): the Result is set in r, and its transaction shares
-// none of the Builder's own memory. The transaction is f's; its node,
-// seed and root lists, which may be in the Builder's buffers, are
-// copied to f's arrays when they fit (a longer list outgrew the
-// Builder's buffer: its array is its own), as are the Effects' lists.
-func (b *Builder) FinishCopy(r *Result, f *Finished) error {
-	t, tb, err := b.FinishInto(f, &r.Effects)
-	if err != nil {
-		return err
-	}
-	r.Transaction, r.TimeBounds = t, tb
-	return nil
-}
-
-// FinishInto is FinishCopy setting the Effects in e, a caller's own (its
-// result's, say), and returning the transaction and its time bounds: the
-// Effects are written in place, not built, returned and copied twice. On
-// an error e is left as it was.
+// FinishInto is Finish for a Builder that is reused afterwards (reset to
+// zero, then Init): it returns the transaction and its time bounds, and
+// sets the Effects in e, a caller's own (its result's, say), in place
+// rather than building, returning and copying them. The transaction shares
+// none of the Builder's own memory: it is f's, and its node, seed and root
+// lists, which may be in the Builder's buffers, are copied to f's arrays
+// when they fit (a longer list outgrew the Builder's buffer: its array is
+// its own), as are the Effects' lists. On an error e is left as it was.
 func (b *Builder) FinishInto(f *Finished, e *Effects) (*Transaction, TimeBounds, error) {
 	t, err := b.finish(&f.t)
 	if err != nil {

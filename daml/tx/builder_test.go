@@ -271,10 +271,10 @@ func TestTimeBounds(t *testing.T) {
 	}
 }
 
-// TestFinishCopy checks that FinishCopy returns what Finish does and that
-// its transaction keeps nothing of the Builder: a Builder reset and used
-// again leaves it as it was.
-func TestFinishCopy(t *testing.T) {
+// TestFinishIntoIsFinish checks that FinishInto returns what Finish does
+// and that its transaction keeps nothing of the Builder: a Builder reset
+// and used again leaves it as it was.
+func TestFinishIntoIsFinish(t *testing.T) {
 	build := func(b *Builder, party string, n int) {
 		b.Init(Config{ActAs: ps(party), TransactionSeed: Hash{1, 2, 3}, PreparationTime: 1_700_000_000_000_000})
 		for i := range n {
@@ -295,11 +295,11 @@ func TestFinishCopy(t *testing.T) {
 		build(&b, "alice", n)
 		var r Result
 		var f Finished
-		if err := b.FinishCopy(&r, &f); err != nil {
+		if r.Transaction, r.TimeBounds, err = b.FinishInto(&f, &r.Effects); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(&r, wr) {
-			t.Fatalf("%d creates: FinishCopy gives %+v, Finish %+v", n, r, *wr)
+			t.Fatalf("%d creates: FinishInto gives %+v, Finish %+v", n, r, *wr)
 		}
 		b = Builder{}
 		build(&b, "carol", n)

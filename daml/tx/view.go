@@ -195,7 +195,7 @@ type Effects struct {
 func (t *Transaction) Effects() Effects { return t.effectsIn(nil) }
 
 // effectsIn is Effects with its lists in buf's array when they fit
-// (FinishCopy's Finished holds one), else in one array of their own.
+// (FinishInto's Finished holds one), else in one array of their own.
 func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 	var e Effects
 	t.effectsInto(&e, buf)
