@@ -51,11 +51,10 @@ type decoder struct {
 	// While a package is decoded, check decodes its values' bodies, to
 	// validate them, with its interned expressions decoded eagerly, and
 	// the values keep their bodies' bytes for src, the package's lazy
-	// decoder (bodySource); with keepBodies they keep what check decoded
-	// (tests compare the two).
-	check      *decoder
-	src        *bodySource
-	keepBodies bool
+	// decoder (bodySource); without src (decodePackageWith's keepBodies)
+	// they keep what check decoded (tests compare the two).
+	check *decoder
+	src   *bodySource
 	// pkg are the package's bytes, which the spans of a lazy decoder
 	// locate messages in.
 	pkg []byte
@@ -121,7 +120,7 @@ func decodePackage(id string, lf LFVersion, b []byte) (*Package, error) {
 // to validate them rather than decode them again on demand (tests).
 func decodePackageWith(id string, lf LFVersion, b []byte, keepBodies bool) (*Package, *decoder, error) {
 	d := newDecoder(id, lf)
-	d.keepBodies, d.pkg = keepBodies, b
+	d.pkg = b
 	// The tables are sized by a first pass over the fields (a malformed
 	// message is reported by the second): a package has thousands of
 	// interned strings, types and expressions.
