@@ -82,7 +82,11 @@ type Options struct {
 	// that stay mapped in the process, so counted in its resident set:
 	// over it, the node unmaps them from the process (Linux; madvise
 	// MADV_DONTNEED), the oldest files first, and they stay in the page
-	// cache, for the kernel to keep or drop. 0 means 32 MiB; a negative
+	// cache, for the kernel to keep or drop. The pages of tables that
+	// Badger has written and not yet put in a level (a compaction's new
+	// tables) are reclaimed, out of the page cache too (MADV_PAGEOUT):
+	// only that advice is safe for a mapping Badger may drop meanwhile.
+	// It looks every 100 ms. 0 means 32 MiB; a negative
 	// value leaves them mapped (the resident set then grows with the
 	// ledger's files, until the kernel needs the memory).
 	MappedResident int64

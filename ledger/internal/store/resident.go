@@ -23,16 +23,16 @@ import (
 //
 // trimMapped bounds it: when the pages of the store's tables and value
 // log mapped in the process exceed Options.MappedResident, it unmaps
-// their pages from the process (madvise MADV_DONTNEED), the oldest files
-// first, until half the budget is left. The pages stay in the page cache
-// (a file's shared mapping loses nothing: a dirty page is the file's) and
-// the next read maps them again, without reading the disk unless the
-// kernel has since dropped them; the kernel, not the store, decides how
-// much of the files it caches.
+// their pages from the process (madvise MADV_DONTNEED, but see below),
+// the oldest files first, until half the budget is left. The pages stay
+// in the page cache (a file's shared mapping loses nothing: a dirty page
+// is the file's) and the next read maps them again, without reading the
+// disk unless the kernel has since dropped them; the kernel, not the
+// store, decides how much of the files it caches.
 //
 // MADV_DONTNEED on a range that is no longer the file's would zero what
-// took its place, so trimMapped advises only ranges Badger cannot unmap
-// meanwhile:
+// took its place, so trimMapped gives that advice only for ranges Badger
+// cannot unmap meanwhile:
 //
 //   - tables in Badger's levels both before and after trimMapped opened
 //     an iterator, which holds a reference to each of them (a table is
@@ -45,6 +45,18 @@ import (
 //     last iterator closes, and trimMapped's own iterator keeps it from
 //     starting while it runs, but not from finishing.
 //
+// The other tables are those a compaction or a memtable flush is writing,
+// or has written and not yet put in a level, and those that left the
+// levels and wait for their last reader. A compaction's new tables stay
+// mapped, every page written, until the whole compaction ends: a merge of
+// level 0 writes ~140 MiB of them at a million Ping creates, the largest
+// part of the resident set's peak (BENCHMARKS.md, issue 23). For those
+// trimMapped advises MADV_PAGEOUT, which never changes what a range
+// holds, whatever took it: it reclaims the clean pages of a file mapped
+// only here (out of the page cache as well, so the next read of them
+// reads the disk), skips dirty ones (a table not yet synced) and leaves
+// anonymous memory alone unless there is swap, which it would use.
+//
 // The memtables' logs (*.mem, at most NumMemtables × MemTableSize, which
 // Badger unmaps when it flushes them) are left alone and not counted.
 
@@ -56,15 +68,19 @@ const DefaultMappedResident = 32 << 20
 // the budget: one read of /proc/self/status (the process's file pages,
 // less those that were not the store's tables and value log at the last
 // look: its binary, the memtables' logs), the mappings themselves
-// (/proc/self/smaps, some milliseconds at a million contracts) only when
-// that is over it.
-const trimInterval = 250 * time.Millisecond
+// (/proc/self/smaps, ~3 ms at a million contracts) only when that is over
+// it. A merge of level 0, or a page of a thousand contracts' records read
+// from the value log, maps ~100 MiB in a quarter of a second; looking
+// every 100 ms keeps that near 40 MiB, for ~2 % of the node's CPU while
+// Badger merges (BENCHMARKS.md, issue 23).
+const trimInterval = 100 * time.Millisecond
 
 // mapping is one mapped range of a store file.
 type mapping struct {
 	start, end uintptr
 	path       string
 	rss        int64 // bytes resident
+	anon       int64 // of those, anonymous (a private mapping's written pages)
 }
 
 // fileOrder returns the files' order of trimming: value log files before
@@ -100,10 +116,31 @@ func storeResident(ms []mapping, dirs []string) int64 {
 	return n
 }
 
-// toTrim returns the mappings to unmap so that the store files' resident
+// advice is what trimMapped may do with a mapping's pages.
+type advice uint8
+
+const (
+	keepMapped   advice = iota // nothing: the pages stay
+	unmapPages                 // MADV_DONTNEED: out of the process, kept in the page cache
+	reclaimPages               // MADV_PAGEOUT: out of the process and the page cache
+)
+
+// otherResident returns the file-backed resident bytes among ms that are
+// not the store's tables and value log files in dirs.
+func otherResident(ms []mapping, dirs []string) int64 {
+	var n int64
+	for _, m := range ms {
+		if !storeFile(m.path, dirs) {
+			n += m.rss - m.anon
+		}
+	}
+	return n
+}
+
+// toTrim returns the mappings to trim so that the store files' resident
 // bytes fall to keep: of the store's *.sst and *.vlog files in dirs that
-// may be trimmed, oldest first.
-func toTrim(ms []mapping, dirs []string, keep int64, may func(mapping) bool) []mapping {
+// how does not keep, oldest first.
+func toTrim(ms []mapping, dirs []string, keep int64, how func(mapping) advice) []mapping {
 	var total int64
 	var files []mapping
 	for _, m := range ms {
@@ -111,7 +148,7 @@ func toTrim(ms []mapping, dirs []string, keep int64, may func(mapping) bool) []m
 			continue
 		}
 		total += m.rss
-		if m.rss > 0 && may(m) {
+		if m.rss > 0 && how(m) != keepMapped {
 			files = append(files, m)
 		}
 	}
@@ -139,8 +176,9 @@ func (s *Store) trimLoop() {
 	defer close(s.trimDone)
 	// other is the process's file pages that are not the store's tables
 	// and value log (its binary, the memtables' logs), as of the last
-	// look at the mappings.
-	other := fileRSS()
+	// look at the mappings; the first look also trims what opening the
+	// store mapped (every table's index).
+	_, other := s.trimMapped()
 	t := time.NewTicker(trimInterval)
 	defer t.Stop()
 	for {
@@ -149,8 +187,7 @@ func (s *Store) trimLoop() {
 			return
 		case <-t.C:
 			if fileRSS()-other > s.mappedResident {
-				_, left := s.trimMapped()
-				other = max(fileRSS()-left, 0)
+				_, other = s.trimMapped()
 			}
 		}
 	}
@@ -158,8 +195,9 @@ func (s *Store) trimLoop() {
 
 // trimMapped unmaps the store files' pages mapped in this process when
 // they exceed the budget, down to half of it. It returns the bytes it
-// unmapped and those left mapped.
-func (s *Store) trimMapped() (unmapped, left int64) {
+// unmapped (an upper bound: MADV_PAGEOUT leaves dirty pages) and the
+// process's file pages that are not the store's files, as it read them.
+func (s *Store) trimMapped() (unmapped, other int64) {
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
 	dirs := []string{filepath.Clean(s.dir)}
@@ -174,9 +212,9 @@ func (s *Store) trimMapped() (unmapped, left int64) {
 	tablesAfter := s.tableIDs()
 
 	ms := residentMappings()
-	left = storeResident(ms, dirs)
-	if left <= s.mappedResident {
-		return 0, left
+	other = otherResident(ms, dirs)
+	if storeResident(ms, dirs) <= s.mappedResident {
+		return 0, other
 	}
 	vlogs := s.vlogSizes()
 	s.settleGCPending(vlogs)
@@ -184,24 +222,35 @@ func (s *Store) trimMapped() (unmapped, left int64) {
 	for fid := range vlogs {
 		newest = max(newest, fid)
 	}
-	may := func(m mapping) bool {
+	how := func(m mapping) advice {
 		kind, num := fileOrder(m.path)
 		if kind == 1 {
-			return tablesBefore[uint64(num)] && tablesAfter[uint64(num)]
+			if tablesBefore[uint64(num)] && tablesAfter[uint64(num)] {
+				return unmapPages
+			}
+			return reclaimPages
 		}
-		_, onDisk := vlogs[num]
-		return onDisk && num != newest && !s.gcPending[num]
+		if _, onDisk := vlogs[num]; onDisk && num != newest && !s.gcPending[num] {
+			return unmapPages
+		}
+		return keepMapped
 	}
-	for _, m := range toTrim(ms, dirs, s.mappedResident/2, may) {
-		end := m.end
-		if kind, num := fileOrder(m.path); kind == 0 {
+	for _, m := range toTrim(ms, dirs, s.mappedResident/2, how) {
+		end, ok := m.end, false
+		switch kind, num := fileOrder(m.path); {
+		case kind == 0:
 			end = min(end, m.start+uintptr(pageAlign(vlogs[num])))
+			ok = end > m.start && dontNeed(m.start, end)
+		case how(m) == unmapPages:
+			ok = dontNeed(m.start, end)
+		default:
+			ok = pageOut(m.start, end)
 		}
-		if end > m.start && dontNeed(m.start, end) {
+		if ok {
 			unmapped += m.rss
 		}
 	}
-	return unmapped, left - unmapped
+	return unmapped, other
 }
 
 // pageAlign rounds n up to a multiple of the page size.

@@ -11,3 +11,5 @@ func fileRSS() int64 { return 0 }
 func residentMappings() []mapping { return nil }
 
 func dontNeed(start, end uintptr) bool { return false }
+
+func pageOut(start, end uintptr) bool { return false }

@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -127,8 +129,13 @@ func TestToTrimOrder(t *testing.T) {
 		{keep: 9 * mib, want: []string{"/d/000001.vlog", "/d/000002.vlog"}},
 		{keep: 0, want: []string{"/d/000001.vlog", "/d/000002.vlog", "/d/000001.sst", "/d/000003.sst"}},
 	} {
-		may := func(m mapping) bool { return m.path != "/d/000004.vlog" }
-		if diff := cmp.Diff(tc.want, paths(toTrim(ms, []string{"/d"}, tc.keep, may))); diff != "" {
+		how := func(m mapping) advice {
+			if m.path == "/d/000004.vlog" {
+				return keepMapped
+			}
+			return unmapPages
+		}
+		if diff := cmp.Diff(tc.want, paths(toTrim(ms, []string{"/d"}, tc.keep, how))); diff != "" {
 			t.Errorf("keep %d MiB (-want +got):\n%s", tc.keep/mib, diff)
 		}
 	}
@@ -222,5 +229,147 @@ func TestTrimMappedWhileBadgerWorks(t *testing.T) {
 				trims++
 			}
 		}
+	}
+}
+
+// TestResidentMappingsAndAdvice maps a file of its own (as Badger maps a
+// table), reads every page, and finds the mapping with its pages resident
+// in /proc/self/smaps; each advice trimMapped gives then takes the pages
+// out of the process, and the file's bytes read back the same.
+func TestResidentMappingsAndAdvice(t *testing.T) {
+	if !trimSupported {
+		t.Skip("no /proc/self/smaps or madvise here")
+	}
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		advise func(start, end uintptr) bool
+	}{
+		{"MADV_DONTNEED", dontNeed},
+		{"MADV_PAGEOUT", pageOut},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			const size = 1 << 20
+			path := filepath.Join(t.TempDir(), "000001.sst")
+			want := bytes.Repeat([]byte("ledgernode"), size/10)
+			if err := os.WriteFile(path, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			// Written back, as Badger syncs a table before it reads it:
+			// MADV_PAGEOUT leaves dirty pages.
+			if err := f.Sync(); err != nil {
+				t.Fatal(err)
+			}
+			data, err := syscall.Mmap(int(f.Fd()), 0, len(want), syscall.PROT_READ, syscall.MAP_SHARED)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer syscall.Munmap(data)
+			if !bytes.Equal(data, want) {
+				t.Fatal("the mapping does not hold the file")
+			}
+			find := func() mapping {
+				t.Helper()
+				for _, m := range residentMappings() {
+					if m.path == path {
+						return m
+					}
+				}
+				t.Fatalf("%s not among residentMappings", path)
+				return mapping{}
+			}
+			m := find()
+			if m.end-m.start < uintptr(len(want)) || m.rss < int64(len(want))/2 || m.anon != 0 {
+				t.Fatalf("mapping %#x-%#x, %d bytes resident (%d anonymous): want %d bytes mapped, most resident, none anonymous", m.start, m.end, m.rss, m.anon, len(want))
+			}
+			if !tc.advise(m.start, m.end) {
+				t.Skipf("the kernel refuses %s", tc.name)
+			}
+			if got := find().rss; got > int64(len(want))/8 {
+				t.Errorf("after %s, %d bytes resident; want almost none", tc.name, got)
+			}
+			if !bytes.Equal(data, want) {
+				t.Error("after the advice, the mapping no longer holds the file")
+			}
+		})
+	}
+}
+
+func TestOtherResident(t *testing.T) {
+	t.Parallel()
+	ms := []mapping{
+		{path: "/d/000001.sst", rss: 1 << 20},
+		{path: "/d/000002.vlog", rss: 2 << 20},
+		{path: "/d/00001.mem", rss: 4 << 20},
+		{path: "/usr/bin/ledgerd", rss: 8 << 20, anon: 1 << 20},
+		{path: "/other/000003.sst", rss: 16 << 20},
+	}
+	if got, want := otherResident(ms, []string{"/d"}), int64(27<<20); got != want {
+		t.Errorf("otherResident = %d MiB, want %d MiB", got>>20, want>>20)
+	}
+}
+
+// TestTrimMappedReclaimsTablesNotInALevel maps a table file that is in
+// no level of Badger's, as a compaction's new tables are until it ends
+// (they were the largest part of the resident set's peak at a million
+// contracts, and trimMapped once left them alone): trimMapped reclaims
+// its pages too, and the file still reads the same.
+func TestTrimMappedReclaimsTablesNotInALevel(t *testing.T) {
+	if !trimSupported {
+		t.Skip("no /proc/self/smaps or madvise here")
+	}
+	t.Parallel()
+	s := openDiskTest(t, t.TempDir(), false)
+	s.mappedResident = 1 << 20
+	path := filepath.Join(s.dir, "999999.sst")
+	want := bytes.Repeat([]byte("a compaction's new table "), (4<<20)/25)
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil { // as Badger syncs a table it built
+		t.Fatal(err)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, len(want), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(data)
+	if !bytes.Equal(data, want) {
+		t.Fatal("the mapping does not hold the file")
+	}
+	resident := func() int64 {
+		for _, m := range residentMappings() {
+			if m.path == path {
+				return m.rss
+			}
+		}
+		t.Fatalf("%s not among residentMappings", path)
+		return 0
+	}
+	if got := resident(); got < int64(len(want))/2 {
+		t.Fatalf("%d KiB of the table resident after reading it all; want most of its %d KiB", got>>10, len(want)>>10)
+	}
+	if s.tableIDs()[999999] {
+		t.Fatal("the table is in a level")
+	}
+	if got, _ := s.trimMapped(); got < int64(len(want))/2 {
+		t.Errorf("trimMapped trimmed %d KiB; want at least the table's", got>>10)
+	}
+	if got := resident(); got > int64(len(want))/8 {
+		t.Errorf("after trimMapped, %d KiB of the table resident; want almost none", got>>10)
+	}
+	if !bytes.Equal(data, want) {
+		t.Error("after trimMapped, the mapping no longer holds the file")
 	}
 }

@@ -1379,9 +1379,9 @@ func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 		// collection rewrites a file at a time.
 		WithValueLogFileSize(16 << 20).
 		WithNumCompactors(2).
-		// Level 0 holds up to 24 memtable flushes (192 MiB of
-		// memtables) before they are merged into the level below,
-		// and writes stall at 48, rather than Badger's 5 and 15. The
+		// Level 0 holds up to 48 memtable flushes (~300 MiB of
+		// tables) before they are merged into the level below, and
+		// writes stall at 96, rather than Badger's 5 and 15. The
 		// ledger's index keys are random (contract, update and
 		// command ids), so every flushed table overlaps the whole
 		// level below, and each merge rewrites all of it: merging
@@ -1391,11 +1391,14 @@ func DiskBadgerOptions(dir string, syncWrites bool) badger.Options {
 		// decompressing every block read cost more CPU than those
 		// bytes do. At a million Ping creates the last tenth's rate
 		// was 0.50–0.53 of the first's with Badger's defaults,
-		// 0.83–1.1 with these; the tables take ~20 % more disk, and a
-		// merge of level 0 writes more new tables (mapped until it
-		// ends) at once (BENCHMARKS.md, issue 23).
-		WithNumLevelZeroTables(24).
-		WithNumLevelZeroTablesStall(48).
+		// 0.87–1.03 with 24 and 48 as with 48 and 96, whose runs
+		// wrote 4 % faster and peaked lower in anonymous memory
+		// (fewer merges: fewer bursts of table builders). A merge's
+		// new tables stay mapped until it ends, but trimMapped
+		// reclaims their pages as they are written. The tables take
+		// ~20 % more disk (BENCHMARKS.md, issue 23).
+		WithNumLevelZeroTables(48).
+		WithNumLevelZeroTablesStall(96).
 		WithCompression(options.None).
 		WithSyncWrites(syncWrites)
 	// Every level's tables at BaseTableSize: with Badger's default
@@ -1438,8 +1441,8 @@ func InMemoryBadgerOptions() badger.Options {
 	b := badger.DefaultOptions("").WithInMemory(true).
 		WithMemTableSize(8 << 20).
 		WithNumMemtables(2).
-		WithNumLevelZeroTables(5).
-		WithNumLevelZeroTablesStall(15).
+		WithNumLevelZeroTables(24).
+		WithNumLevelZeroTablesStall(48).
 		WithBaseLevelSize(64 << 20).
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
