@@ -250,40 +250,10 @@ func TestResidentMappingsAndAdvice(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			const size = 1 << 20
 			path := filepath.Join(t.TempDir(), "000001.sst")
-			want := bytes.Repeat([]byte("ledgernode"), size/10)
-			if err := os.WriteFile(path, want, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			// Written back, as Badger syncs a table before it reads it:
-			// MADV_PAGEOUT leaves dirty pages.
-			if err := f.Sync(); err != nil {
-				t.Fatal(err)
-			}
-			data, err := syscall.Mmap(int(f.Fd()), 0, len(want), syscall.PROT_READ, syscall.MAP_SHARED)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer syscall.Munmap(data)
-			if !bytes.Equal(data, want) {
-				t.Fatal("the mapping does not hold the file")
-			}
-			find := func() mapping {
-				t.Helper()
-				for _, m := range residentMappings() {
-					if m.path == path {
-						return m
-					}
-				}
-				t.Fatalf("%s not among residentMappings", path)
-				return mapping{}
-			}
+			want := bytes.Repeat([]byte("ledgernode"), (1<<20)/10)
+			data := mapTable(t, path, want)
+			find := func() mapping { return mappingOf(t, path) }
 			m := find()
 			if m.end-m.start < uintptr(len(want)) || m.rss < int64(len(want))/2 || m.anon != 0 {
 				t.Fatalf("mapping %#x-%#x, %d bytes resident (%d anonymous): want %d bytes mapped, most resident, none anonymous", m.start, m.end, m.rss, m.anon, len(want))
@@ -329,34 +299,8 @@ func TestTrimMappedReclaimsTablesNotInALevel(t *testing.T) {
 	s.mappedResident = 1 << 20
 	path := filepath.Join(s.dir, "999999.sst")
 	want := bytes.Repeat([]byte("a compaction's new table "), (4<<20)/25)
-	if err := os.WriteFile(path, want, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil { // as Badger syncs a table it built
-		t.Fatal(err)
-	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, len(want), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Munmap(data)
-	if !bytes.Equal(data, want) {
-		t.Fatal("the mapping does not hold the file")
-	}
-	resident := func() int64 {
-		for _, m := range residentMappings() {
-			if m.path == path {
-				return m.rss
-			}
-		}
-		t.Fatalf("%s not among residentMappings", path)
-		return 0
-	}
+	data := mapTable(t, path, want)
+	resident := func() int64 { return mappingOf(t, path).rss }
 	if got := resident(); got < int64(len(want))/2 {
 		t.Fatalf("%d KiB of the table resident after reading it all; want most of its %d KiB", got>>10, len(want)>>10)
 	}
@@ -372,4 +316,44 @@ func TestTrimMappedReclaimsTablesNotInALevel(t *testing.T) {
 	if !bytes.Equal(data, want) {
 		t.Error("after trimMapped, the mapping no longer holds the file")
 	}
+}
+
+// mapTable writes want to path, syncs it (as Badger syncs a table it
+// built: MADV_PAGEOUT leaves dirty pages) and maps it shared, read-only,
+// as Badger maps a table, for the test's duration; it returns the
+// mapping, read through.
+func mapTable(t *testing.T, path string, want []byte) []byte {
+	t.Helper()
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, len(want), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Munmap(data) })
+	if !bytes.Equal(data, want) {
+		t.Fatal("the mapping does not hold the file")
+	}
+	return data
+}
+
+// mappingOf returns path's mapping among residentMappings.
+func mappingOf(t *testing.T, path string) mapping {
+	t.Helper()
+	for _, m := range residentMappings() {
+		if m.path == path {
+			return m
+		}
+	}
+	t.Fatalf("%s not among residentMappings", path)
+	return mapping{}
 }
