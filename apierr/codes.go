@@ -33,6 +33,11 @@ var (
 	// (Canton's CommonErrors.ServerIsShuttingDown, which its streaming
 	// services end their streams with at shutdown).
 	ServerIsShuttingDown = Code{Name: "SERVER_IS_SHUTTING_DOWN", Category: TransientServerFailure}
+	// IndexDBSQLTransientError: Canton's answer when its database fails a
+	// request transiently (IndexErrors.DatabaseErrors.SqlTransientError;
+	// 503, retryable); ledgernode's, when its store refuses a write
+	// because the disk is nearly full.
+	IndexDBSQLTransientError = Code{Name: "INDEX_DB_SQL_TRANSIENT_ERROR", Category: TransientServerFailure, prefix: "Processing the request failed due to a transient database error: "}
 	// RequestTimeOut: the request did not finish in time (504).
 	RequestTimeOut = Code{Name: "REQUEST_TIME_OUT", Category: DeadlineExceededRequestStateUnknown}
 	// Unimplemented: the operation is not supported by ledgernode (501, redacted).

@@ -118,7 +118,8 @@ func Open(opts Options) (*Node, error) {
 	n.eng = newEngine(n)
 	restore, restored := opts.restoreSource()
 	st, err := store.Open(store.Options{Badger: opts.badgerOptions(), Spill: opts.spill(), Logger: opts.Logger,
-		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: restore, MappedResident: opts.MappedResident})
+		OnCommitFailed: n.packagesChanged, OnSubmit: n.met.observeSubmit, Restore: restore, MappedResident: opts.MappedResident,
+		MinFreeDisk: opts.MinFreeDisk})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: opening the store: %w", err)
 	}
@@ -347,6 +348,9 @@ func storeErr(err error) error {
 	}
 	if errors.Is(err, store.ErrClosed) {
 		return apierr.ServiceNotRunning.New("the ledger store is closed")
+	}
+	if errors.Is(err, store.ErrDiskLow) {
+		return apierr.IndexDBSQLTransientError.New("%v", err)
 	}
 	if errors.Is(err, store.ErrTooLarge) {
 		return apierr.RequestTooLarge.New("The request's writes exceed what one ledger transaction can hold; split it into smaller requests")

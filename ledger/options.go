@@ -27,6 +27,10 @@ const (
 // node allocate gigabytes.
 const DefaultMaxDARUncompressedSize int64 = 128 << 20
 
+// DefaultMinFreeDisk is the free disk space an on-disk node keeps when
+// Options.MinFreeDisk is 0.
+const DefaultMinFreeDisk int64 = store.DefaultMinFreeDisk
+
 // Options configures a Node. The zero value is usable: with neither Dir nor
 // InMemory set, Open opens an in-memory node with Canton's default limits.
 type Options struct {
@@ -90,6 +94,16 @@ type Options struct {
 	// value leaves them mapped (the resident set then grows with the
 	// ledger's files, until the kernel needs the memory).
 	MappedResident int64
+	// MinFreeDisk is the free space an on-disk node keeps on its file
+	// system for Badger's own writes (memtable flushes, compactions):
+	// Badger writes through mmap, so a full disk would kill the process
+	// (SIGBUS) mid-write. Below it the node refuses writes (commands,
+	// uploads, party and user changes) with INDEX_DB_SQL_TRANSIENT_ERROR
+	// (retryable), stores nothing of them, and serves reads; writes
+	// resume once there is room. It looks every second. 0 means
+	// DefaultMinFreeDisk (512 MiB); a negative value never refuses (Unix
+	// only).
+	MinFreeDisk int64
 
 	// MaxPartiesPageSize caps GET /v2/parties pages (default 10000).
 	MaxPartiesPageSize int

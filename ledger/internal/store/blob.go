@@ -30,6 +30,9 @@ func (s *Store) PutBlob(prefix, data []byte) error {
 		s.putBlobOverlay(prefix, data)
 		return nil
 	}
+	if err := s.diskLow(); err != nil {
+		return err
+	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	for _, c := range blobWrites(prefix, data) {

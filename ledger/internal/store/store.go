@@ -58,6 +58,10 @@ type Options struct {
 	// overwritten and deleted values in Badger's value log (vlog.go): 0
 	// means DefaultValueLogGC, a negative value never.
 	ValueLogGC time.Duration
+	// MinFreeDisk is the free space an on-disk store keeps on its file
+	// system: below it, Submit and PutBlob answer ErrDiskLow (disk.go). 0
+	// means DefaultMinFreeDisk, a negative value none.
+	MinFreeDisk int64
 }
 
 // Op is one operation run by the committer. It reads the current state
@@ -151,9 +155,15 @@ type Store struct {
 	bgMu          sync.Mutex
 	gcPending     map[int64]bool
 	gcPendingLeft int
-	// trimDone and gcDone are closed when trimLoop and gcLoop return (nil
-	// when they do not run).
-	trimDone, gcDone chan struct{}
+	// trimDone, gcDone and diskDone are closed when trimLoop, gcLoop and
+	// diskLoop return (nil when they do not run).
+	trimDone, gcDone, diskDone chan struct{}
+	// minFreeDisk is the free space an on-disk store keeps (0: none);
+	// diskFree the free space at diskLoop's last look (-1: unknown), by
+	// freeSpace.
+	minFreeDisk int64
+	diskFree    atomic.Int64
+	freeSpace   func(dir string) (int64, error)
 
 	reqs chan *request
 	// pending is commitBatch's list of the applied operations, kept
@@ -255,6 +265,7 @@ func newStore(opts Options) *Store {
 
 		readsDone: make(chan struct{}),
 	}
+	s.diskFree.Store(-1)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -295,6 +306,17 @@ func (s *Store) startBackground(opts Options) {
 	if s.mappedResident = opts.MappedResident; s.mappedResident == 0 {
 		s.mappedResident = DefaultMappedResident
 	}
+	if s.minFreeDisk = opts.MinFreeDisk; s.minFreeDisk == 0 {
+		s.minFreeDisk = DefaultMinFreeDisk
+	}
+	if s.minFreeDisk > 0 {
+		if s.freeSpace == nil {
+			s.freeSpace = freeSpace
+		}
+		s.lookAtDisk()
+		s.diskDone = make(chan struct{})
+		go s.diskLoop()
+	}
 	if s.mappedResident > 0 && trimSupported {
 		s.trimDone = make(chan struct{})
 		go s.trimLoop()
@@ -326,6 +348,9 @@ func (s *Store) Close() error {
 		}
 		if s.gcDone != nil {
 			<-s.gcDone
+		}
+		if s.diskDone != nil {
+			<-s.diskDone
 		}
 		if s.reads.Or(readsClosed)&^readsClosed != 0 {
 			<-s.readsDone
@@ -389,6 +414,9 @@ func (s *Store) SubmitRunner(op Runner) (any, error) {
 func (s *Store) submit(op Runner) (any, error) {
 	if s.ov != nil {
 		return s.submitOverlay(op)
+	}
+	if err := s.diskLow(); err != nil {
+		return nil, err
 	}
 	r := requests.Get().(*request)
 	r.op = op

@@ -1,0 +1,83 @@
+package store
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestDiskLowRefusesWrites runs an on-disk store down to less free space
+// than it keeps: Submit and PutBlob answer ErrDiskLow with the figures,
+// store nothing, and reads go on; once the space is back, writes resume.
+func TestDiskLowRefusesWrites(t *testing.T) {
+	t.Parallel()
+	s := openDiskTest(t, t.TempDir(), false) // no diskLoop: the test looks itself
+	const keep = 100 << 20
+	free := int64(keep - 1)
+	s.minFreeDisk = keep
+	s.freeSpace = func(string) (int64, error) { return free, nil }
+	fill(t, s, 100, 10, 1)
+	end := s.end.Load()
+
+	s.lookAtDisk()
+	_, err := s.Submit(func(tx *Tx) (any, error) {
+		tx.Set([]byte("v/000000"), []byte("refused"))
+		return nil, nil
+	})
+	if !errors.Is(err, ErrDiskLow) || !strings.Contains(err.Error(), "99 MiB free") || !strings.Contains(err.Error(), "100 MiB") {
+		t.Fatalf("Submit on a nearly full disk: %v; want ErrDiskLow with the free and kept MiB", err)
+	}
+	if err := s.PutBlob([]byte("blob/"), []byte("refused")); !errors.Is(err, ErrDiskLow) {
+		t.Fatalf("PutBlob on a nearly full disk: %v; want ErrDiskLow", err)
+	}
+	// Nothing stored; reads go on.
+	if got := s.end.Load(); got != end {
+		t.Errorf("ledger end %d after the refusals, want %d", got, end)
+	}
+	readAll(t, s, 100, 10, 1)
+	err = s.View(func(r *Reader) error {
+		if _, err := r.GetBlob([]byte("blob/")); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the refused blob reads back: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// An unknown free space (statfs failing) refuses nothing.
+	s.freeSpace = func(string) (int64, error) { return 0, errors.New("no statfs") }
+	s.lookAtDisk()
+	if err := s.diskLow(); err != nil {
+		t.Errorf("with the free space unknown: %v; want no refusal", err)
+	}
+
+	free = keep
+	s.freeSpace = func(string) (int64, error) { return free, nil }
+	s.lookAtDisk()
+	fill(t, s, 100, 10, 2)
+	readAll(t, s, 100, 10, 2)
+	if err := s.PutBlob([]byte("blob/"), []byte("stored")); err != nil {
+		t.Errorf("PutBlob with the space back: %v", err)
+	}
+}
+
+// TestDiskLoopLooks opens an on-disk store that keeps more free space
+// than any disk has: its first look, at Open, already refuses writes.
+func TestDiskLoopLooks(t *testing.T) {
+	if _, err := freeSpace(t.TempDir()); err != nil {
+		t.Skipf("no free space here: %v", err)
+	}
+	t.Parallel()
+	s, err := Open(Options{Badger: DiskBadgerOptions(t.TempDir(), false), MinFreeDisk: 1 << 62})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.diskDone == nil {
+		t.Fatal("no diskLoop")
+	}
+	if _, err := s.Submit(func(tx *Tx) (any, error) { tx.Set([]byte("k"), []byte("v")); return nil, nil }); !errors.Is(err, ErrDiskLow) {
+		t.Errorf("Submit: %v; want ErrDiskLow", err)
+	}
+}
