@@ -58,17 +58,18 @@ func (s *Store) lookAtDisk() {
 	s.diskFree.Store(free)
 }
 
-// diskLoop runs lookAtDisk every diskInterval until the store closes.
-func (s *Store) diskLoop() {
-	defer close(s.diskDone)
-	t := time.NewTicker(diskInterval)
+// every runs f every d until the store closes, then closes done (a
+// background loop of an on-disk store).
+func (s *Store) every(d time.Duration, done chan struct{}, f func()) {
+	defer close(done)
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.quit:
 			return
 		case <-t.C:
-			s.lookAtDisk()
+			f()
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // store nothing, and reads go on; once the space is back, writes resume.
 func TestDiskLowRefusesWrites(t *testing.T) {
 	t.Parallel()
-	s := openDiskTest(t, t.TempDir(), false) // no diskLoop: the test looks itself
+	s := openDiskTest(t, t.TempDir(), false) // no look at the disk: the test looks itself
 	const keep = 100 << 20
 	free := int64(keep - 1)
 	s.minFreeDisk = keep
@@ -62,9 +62,9 @@ func TestDiskLowRefusesWrites(t *testing.T) {
 	}
 }
 
-// TestDiskLoopLooks opens an on-disk store that keeps more free space
+// TestDiskLooksAtOpen opens an on-disk store that keeps more free space
 // than any disk has: its first look, at Open, already refuses writes.
-func TestDiskLoopLooks(t *testing.T) {
+func TestDiskLooksAtOpen(t *testing.T) {
 	if _, err := freeSpace(t.TempDir()); err != nil {
 		t.Skipf("no free space here: %v", err)
 	}
@@ -75,7 +75,7 @@ func TestDiskLoopLooks(t *testing.T) {
 	}
 	defer s.Close()
 	if s.diskDone == nil {
-		t.Fatal("no diskLoop")
+		t.Fatal("no loop looks at the disk")
 	}
 	if _, err := s.Submit(func(tx *Tx) (any, error) { tx.Set([]byte("k"), []byte("v")); return nil, nil }); !errors.Is(err, ErrDiskLow) {
 		t.Errorf("Submit: %v; want ErrDiskLow", err)

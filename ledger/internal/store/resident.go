@@ -173,24 +173,16 @@ func toTrim(ms []mapping, dirs []string, keep int64, how func(mapping) advice) [
 
 // trimLoop runs trimMapped every trimInterval until the store closes.
 func (s *Store) trimLoop() {
-	defer close(s.trimDone)
 	// other is the process's file pages that are not the store's tables
 	// and value log (its binary, the memtables' logs), as of the last
 	// look at the mappings; the first look also trims what opening the
 	// store mapped (every table's index).
 	_, other := s.trimMapped()
-	t := time.NewTicker(trimInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.quit:
-			return
-		case <-t.C:
-			if fileRSS()-other > s.mappedResident {
-				_, other = s.trimMapped()
-			}
+	s.every(trimInterval, s.trimDone, func() {
+		if fileRSS()-other > s.mappedResident {
+			_, other = s.trimMapped()
 		}
-	}
+	})
 }
 
 // trimMapped unmaps the store files' pages mapped in this process when

@@ -156,10 +156,10 @@ type Store struct {
 	gcPending     map[int64]bool
 	gcPendingLeft int
 	// trimDone, gcDone and diskDone are closed when trimLoop, gcLoop and
-	// diskLoop return (nil when they do not run).
+	// the loop of lookAtDisk return (nil when they do not run).
 	trimDone, gcDone, diskDone chan struct{}
 	// minFreeDisk is the free space an on-disk store keeps (0: none);
-	// diskFree the free space at diskLoop's last look (-1: unknown), by
+	// diskFree the free space at lookAtDisk's last look (-1: unknown), by
 	// freeSpace.
 	minFreeDisk int64
 	diskFree    atomic.Int64
@@ -315,7 +315,7 @@ func (s *Store) startBackground(opts Options) {
 		}
 		s.lookAtDisk()
 		s.diskDone = make(chan struct{})
-		go s.diskLoop()
+		go s.every(diskInterval, s.diskDone, s.lookAtDisk)
 	}
 	if s.mappedResident > 0 && trimSupported {
 		s.trimDone = make(chan struct{})

@@ -26,19 +26,11 @@ const valueLogDiscardRatio = 0.5
 
 // gcLoop runs runValueLogGC every interval until the store closes.
 func (s *Store) gcLoop(interval time.Duration) {
-	defer close(s.gcDone)
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.quit:
-			return
-		case <-t.C:
-			if _, err := s.runValueLogGC(); err != nil {
-				s.log.Warn("store: value log garbage collection", "err", err)
-			}
+	s.every(interval, s.gcDone, func() {
+		if _, err := s.runValueLogGC(); err != nil {
+			s.log.Warn("store: value log garbage collection", "err", err)
 		}
-	}
+	})
 }
 
 // runValueLogGC rewrites value log files while Badger finds one worth it;
