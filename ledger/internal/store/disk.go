@@ -47,7 +47,8 @@ func (s *Store) diskLow() error {
 }
 
 // lookAtDisk records the free space of the file systems of the store's
-// directories (the least of them), or -1 when it is unknown.
+// directories (the least of them), or -1 when it is unknown, and logs
+// when writes stop or resume for it.
 func (s *Store) lookAtDisk() {
 	free := int64(-1)
 	for _, d := range []string{s.dir, s.valueDir} {
@@ -55,7 +56,14 @@ func (s *Store) lookAtDisk() {
 			free = n
 		}
 	}
+	wasLow := s.diskLow() != nil
 	s.diskFree.Store(free)
+	switch low := s.diskLow() != nil; {
+	case low && !wasLow:
+		s.log.Error("store: too little free disk space: writes are refused until there is more", "dir", s.dir, "free_mib", free>>20, "min_free_mib", s.minFreeDisk>>20)
+	case !low && wasLow:
+		s.log.Info("store: free disk space is back: writes resume", "dir", s.dir, "free_mib", free>>20)
+	}
 }
 
 // every runs f every d until the store closes, then closes done (a
