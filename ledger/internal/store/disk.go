@@ -61,6 +61,8 @@ func (s *Store) lookAtDisk() {
 	switch low := s.diskLow() != nil; {
 	case low && !wasLow:
 		s.log.Error("store: too little free disk space: writes are refused until there is more", "dir", s.dir, "free_mib", free>>20, "min_free_mib", s.minFreeDisk>>20)
+	case !low && wasLow && free < 0:
+		s.log.Warn("store: free disk space unknown: writes resume", "dir", s.dir)
 	case !low && wasLow:
 		s.log.Info("store: free disk space is back: writes resume", "dir", s.dir, "free_mib", free>>20)
 	}

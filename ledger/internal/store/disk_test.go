@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -16,10 +18,16 @@ func TestDiskLowRefusesWrites(t *testing.T) {
 	free := int64(keep - 1)
 	s.minFreeDisk = keep
 	s.freeSpace = func(string) (int64, error) { return free, nil }
+	var logs bytes.Buffer
+	s.log = slog.New(slog.NewTextHandler(&logs, nil))
 	fill(t, s, 100, 10, 1)
 	end := s.end.Load()
 
 	s.lookAtDisk()
+	s.lookAtDisk() // still low: logged once
+	if got := strings.Count(logs.String(), "writes are refused"); got != 1 {
+		t.Errorf("%d log lines say writes are refused, want 1:\n%s", got, logs.String())
+	}
 	_, err := s.Submit(func(tx *Tx) (any, error) {
 		tx.Set([]byte("v/000000"), []byte("refused"))
 		return nil, nil
@@ -55,6 +63,9 @@ func TestDiskLowRefusesWrites(t *testing.T) {
 	free = keep
 	s.freeSpace = func(string) (int64, error) { return free, nil }
 	s.lookAtDisk()
+	if !strings.Contains(logs.String(), "writes resume") {
+		t.Errorf("no log line says writes resume:\n%s", logs.String())
+	}
 	fill(t, s, 100, 10, 2)
 	readAll(t, s, 100, 10, 2)
 	if err := s.PutBlob([]byte("blob/"), []byte("stored")); err != nil {
