@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -11,11 +10,11 @@ import (
 	"github.com/ledgernode/ledgernode/ledger/internal/store"
 )
 
-// TestNearlyFullDisk: a node whose file system has less free space than
-// Options.MinFreeDisk does not open (its start writes its identity
-// record), says why, and leaves the directory as it was; a write the
-// store refuses for want of space reaches the API as Canton's
-// INDEX_DB_SQL_TRANSIENT_ERROR, 503, retryable.
+// TestNearlyFullDisk: an existing node whose file system has less free
+// space than Options.MinFreeDisk opens and serves reads, refuses writes
+// with Canton's INDEX_DB_SQL_TRANSIENT_ERROR (503, retryable, no path in
+// the cause) and stores nothing of them; a new node there does not open,
+// and says why.
 func TestNearlyFullDisk(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -39,29 +38,42 @@ func TestNearlyFullDisk(t *testing.T) {
 
 	full := opts
 	full.MinFreeDisk = 1 << 62 // more than any disk has
-	if n, err := Open(full); err == nil {
-		n.Close()
-		t.Fatal("a node opened with less free disk space than it keeps")
-	} else if !errors.Is(err, store.ErrDiskLow) || !strings.Contains(err.Error(), "writes resume when there is more") {
-		t.Fatalf("Open on a nearly full disk: %v; want ErrDiskLow, explained", err)
-	}
-
-	n, err = Open(opts)
+	n, err = Open(full)
 	if err != nil {
-		t.Fatalf("reopening after the refusal: %v", err)
+		t.Fatalf("opening an existing node on a nearly full disk: %v", err)
 	}
-	defer n.Close()
 	if got, err := n.LedgerEnd(ctx); err != nil || got != end {
-		t.Errorf("ledger end %v, %v after the refused open; want %v", got, err, end)
+		t.Errorf("ledger end %v, %v on a nearly full disk; want %v", got, err, end)
 	}
 	if ps, err := n.GetParties(ctx, []string{alice.Party}, ""); err != nil || len(ps) != 1 {
-		t.Errorf("GetParties(%s) = %v, %v after the refused open; want the party", alice.Party, ps, err)
+		t.Errorf("GetParties(%s) = %v, %v on a nearly full disk; want the party", alice.Party, ps, err)
+	}
+	_, err = n.AllocateParty(ctx, AllocatePartyRequest{PartyIDHint: "bob"})
+	var ae *apierr.Error
+	if !errors.As(err, &ae) || ae.Code != apierr.IndexDBSQLTransientError || ae.HTTPStatus() != 503 || ae.Code.Category.Retry() == 0 ||
+		!strings.HasPrefix(ae.Cause, "Processing the request failed due to a transient database error: the participant's disk is nearly full") ||
+		strings.Contains(ae.Cause, dir) {
+		t.Errorf("AllocateParty on a nearly full disk: %#v; want INDEX_DB_SQL_TRANSIENT_ERROR, 503, retryable, with Canton's cause and no path", err)
+	}
+	if got, err := n.LedgerEnd(ctx); err != nil || got != end {
+		t.Errorf("ledger end %v, %v after the refusal; want %v", got, err, end)
+	}
+	if err := n.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n, err = Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	if ps, _, err := n.ListParties(ctx, ListPartiesRequest{FilterParty: "bob::"}); err != nil || len(ps) != 0 {
+		t.Errorf("ListParties(bob::) = %v, %v after the refusal; want none", ps, err)
 	}
 
-	got := storeErr(fmt.Errorf("%w: 1 MiB free", store.ErrDiskLow))
-	var ae *apierr.Error
-	if !errors.As(got, &ae) || ae.Code != apierr.IndexDBSQLTransientError || ae.HTTPStatus() != 503 || ae.Code.Category.Retry() == 0 ||
-		!strings.HasPrefix(ae.Cause, "Processing the request failed due to a transient database error: store: too little free disk space") {
-		t.Errorf("storeErr(ErrDiskLow) = %#v; want INDEX_DB_SQL_TRANSIENT_ERROR, 503, retryable, with Canton's cause", got)
+	if n, err := Open(Options{Dir: t.TempDir(), Logger: opts.Logger, MinFreeDisk: 1 << 62}); err == nil {
+		n.Close()
+		t.Fatal("a new node opened with less free disk space than it keeps")
+	} else if !errors.Is(err, store.ErrDiskLow) || !strings.Contains(err.Error(), "writes resume when there is more") {
+		t.Fatalf("opening a new node on a nearly full disk: %v; want ErrDiskLow, explained", err)
 	}
 }

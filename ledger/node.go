@@ -26,6 +26,7 @@
 package ledger
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
@@ -173,15 +174,41 @@ func (n *Node) nowMono() (now, mono time.Time) {
 	return n.now(), time.Now()
 }
 
-// bootstrap loads or creates the participant's identity in one commit.
+// bootstrap loads or creates the participant's identity. A store whose
+// record this start leaves as it was is not written: a node on a nearly
+// full disk (store.ErrDiskLow refuses writes) still opens and serves
+// reads.
 func (n *Node) bootstrap() error {
-	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
-		raw, err := tx.Get(keyParticipant)
-		var rec participantRecord
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			rec, err = n.newParticipant()
-			if err != nil {
+	var raw []byte
+	err := n.st.View(func(r *store.Reader) (err error) {
+		raw, err = r.Get(keyParticipant)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	var rec participantRecord
+	if raw != nil {
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("ledger: corrupt participant record: %w", err)
+		}
+		if err := n.checkReopen(&rec); err != nil {
+			return fmt.Errorf("ledger: %w", err)
+		}
+		if bytes.Equal(mustJSON(rec), raw) {
+			n.participantID, n.namespace, n.syncs = rec.ParticipantID, rec.Namespace, rec.Synchronizers
+			return nil
+		}
+	}
+	// Open runs alone: nothing writes the record between the read above
+	// and this commit.
+	_, err = n.st.Submit(func(tx *store.Tx) (any, error) {
+		if raw == nil {
+			var err error
+			if rec, err = n.newParticipant(); err != nil {
 				return nil, err
 			}
 			admin := userRecord{User: identity.User{ID: identity.DefaultParticipantAdmin,
@@ -189,23 +216,14 @@ func (n *Node) bootstrap() error {
 				Rights: []identity.Right{{Kind: identity.RightParticipantAdmin}}}
 			setUserRecord(tx, admin)
 			tx.Set(store.IDPMemberKey("", "u", admin.User.ID), nil)
-		case err != nil:
-			return nil, err
-		default:
-			if err := json.Unmarshal(raw, &rec); err != nil {
-				return nil, fmt.Errorf("ledger: corrupt participant record: %w", err)
-			}
-			if err := n.checkReopen(&rec); err != nil {
-				return nil, err
-			}
 		}
 		tx.Set(keyParticipant, mustJSON(rec))
-		n.participantID, n.namespace, n.syncs = rec.ParticipantID, rec.Namespace, rec.Synchronizers
 		return nil, nil
 	})
 	if err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
+	n.participantID, n.namespace, n.syncs = rec.ParticipantID, rec.Namespace, rec.Synchronizers
 	return nil
 }
 
@@ -350,7 +368,9 @@ func storeErr(err error) error {
 		return apierr.ServiceNotRunning.New("the ledger store is closed")
 	}
 	if errors.Is(err, store.ErrDiskLow) {
-		return apierr.IndexDBSQLTransientError.New("%v", err)
+		// The figures and the directory stay in the node's log (the
+		// store logs them when writes stop): not for clients.
+		return apierr.IndexDBSQLTransientError.New("the participant's disk is nearly full; writes are refused until there is space again")
 	}
 	if errors.Is(err, store.ErrTooLarge) {
 		return apierr.RequestTooLarge.New("The request's writes exceed what one ledger transaction can hold; split it into smaller requests")

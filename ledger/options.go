@@ -28,7 +28,8 @@ const (
 const DefaultMaxDARUncompressedSize int64 = 128 << 20
 
 // DefaultMinFreeDisk is the free disk space an on-disk node keeps when
-// Options.MinFreeDisk is 0.
+// Options.MinFreeDisk is 0: room for the largest merge Badger may have
+// to finish with the node's options.
 const DefaultMinFreeDisk int64 = store.DefaultMinFreeDisk
 
 // Options configures a Node. The zero value is usable: with neither Dir nor
@@ -97,12 +98,13 @@ type Options struct {
 	// MinFreeDisk is the free space an on-disk node keeps on its file
 	// system for Badger's own writes (memtable flushes, compactions):
 	// Badger writes through mmap, so a full disk would kill the process
-	// (SIGBUS) mid-write. Below it the node refuses writes (commands,
-	// uploads, party and user changes) with INDEX_DB_SQL_TRANSIENT_ERROR
-	// (retryable), stores nothing of them, and serves reads; writes
-	// resume once there is room. It looks every second. 0 means
-	// DefaultMinFreeDisk (512 MiB); a negative value never refuses (Unix
-	// only).
+	// (SIGBUS) mid-write. Below it the node refuses every write but
+	// pruning (commands, uploads, party, user and vetting changes…) with
+	// INDEX_DB_SQL_TRANSIENT_ERROR (retryable), stores nothing of them,
+	// and serves reads; writes resume once there is room. It looks every
+	// second. A new node, and a restore, need that room to open. 0 means
+	// DefaultMinFreeDisk (1 GiB); a negative value never refuses. Linux
+	// and macOS.
 	MinFreeDisk int64
 
 	// MaxPartiesPageSize caps GET /v2/parties pages (default 10000).

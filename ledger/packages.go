@@ -553,7 +553,9 @@ func (n *Node) dropPayloads(ids []string) {
 	if len(ids) == 0 {
 		return
 	}
-	_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+	// SubmitFreeing: the upload may have been refused for want of disk
+	// space, and its payloads must not stay.
+	_, err := n.st.SubmitFreeing(func(tx *store.Tx) (any, error) {
 		for _, id := range ids {
 			ok, err := tx.Has(store.PackageKey(id))
 			if err != nil {

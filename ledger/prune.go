@@ -117,7 +117,9 @@ func (n *Node) prune(ctx context.Context, req PruneRequest, batch int) error {
 	}
 	upTo := max(prev, req.PruneUpTo)
 	if upTo > prev {
-		_, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		// SubmitFreeing: pruning is how a nearly full disk gets its space
+		// back, so the disk guard lets it through.
+		_, err := n.st.SubmitFreeing(func(tx *store.Tx) (any, error) {
 			tx.Set(keyPrunedUpTo, store.OffsetBytes(upTo))
 			return nil, nil
 		})
@@ -166,7 +168,7 @@ func (n *Node) pruneData(upTo int64, batch int) error {
 	from := n.pruning.done
 	n.pruning.mu.Unlock()
 	for from < upTo {
-		v, err := n.st.Submit(func(tx *store.Tx) (any, error) {
+		v, err := n.st.SubmitFreeing(func(tx *store.Tx) (any, error) {
 			return pruneBatchOf(tx, from, upTo, batch)
 		})
 		if err != nil {

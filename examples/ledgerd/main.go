@@ -216,7 +216,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.maxStreamIdle, "max-stream-idle-timeout", httpadapter.DefaultMaxStreamIdleTimeout, "cap of the stream_idle_timeout_ms of list requests (negative: none)")
 	fs.DurationVar(&c.maxWebSocket, "max-websocket-duration", httpadapter.DefaultMaxWebSocketDuration, "how long a WebSocket stream may stay open (negative: no limit)")
 	fs.Int64Var(&c.maxDARInflation, "max-dar-uncompressed-size", ledger.DefaultMaxDARUncompressedSize, "bytes a DAR may inflate to (ZIP_BOMB beyond)")
-	fs.Int64Var(&c.minFreeDisk, "min-free-disk", ledger.DefaultMinFreeDisk, "bytes of free disk space below which an on-disk node refuses writes (INDEX_DB_SQL_TRANSIENT_ERROR; negative: never)")
+	fs.Int64Var(&c.minFreeDisk, "min-free-disk", ledger.DefaultMinFreeDisk, "bytes of free disk space below which an on-disk node refuses writes but pruning (INDEX_DB_SQL_TRANSIENT_ERROR; 0: the default; negative: never)")
 	// Daily use (issue 15).
 	fs.BoolVar(&c.verboseErrors, "verbose-errors", false, "send security-sensitive errors (bad token, unknown user, missing right) to the client unredacted: code, cause, category (development only)")
 	fs.TextVar(&c.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (info logs one line per request and the DAR, party and user events)")

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 )
 
@@ -13,10 +14,10 @@ import (
 // store stops taking writes while its file system has less than
 // Options.MinFreeDisk free, and leaves that room to what Badger must
 // still write on its own: the memtable it flushes and the compaction
-// under way, whose new tables are on disk before the old ones go (a merge
-// of level 0: 48 tables of ~6.4 MiB at a million Ping creates, and the
-// part of the level below they overlap). Reads go on, and writes resume
-// once the space is there again.
+// under way, whose new tables are on disk before the old ones go
+// (DefaultMinFreeDisk). Reads go on, and so do pruning and the cleanup of
+// a refused upload (SubmitFreeing), which is how space comes back; other
+// writes resume once the space is there again.
 
 // ErrDiskLow is returned, wrapped with the figures, for a write an
 // on-disk store refuses because its file system has less free space than
@@ -24,8 +25,12 @@ import (
 var ErrDiskLow = errors.New("store: too little free disk space")
 
 // DefaultMinFreeDisk is the free space an on-disk store keeps when
-// Options.MinFreeDisk is 0.
-const DefaultMinFreeDisk = 512 << 20
+// Options.MinFreeDisk is 0: room for the largest merge of level 0 that
+// DiskBadgerOptions allow (writes stall at 96 memtable flushes of ~6.4
+// MiB, ~600 MiB, which the merge writes anew with the part of the level
+// below they overlap before it deletes them), the memtables and a value
+// log file.
+const DefaultMinFreeDisk = 1 << 30
 
 // diskInterval is how often an on-disk store reads its file system's free
 // space (statfs(2): microseconds). At a million Ping creates a node
@@ -43,7 +48,7 @@ func (s *Store) diskLow() error {
 	if free < 0 || free >= s.minFreeDisk {
 		return nil
 	}
-	return fmt.Errorf("%w: %d MiB free on the file system of %s, under the %d MiB the node keeps free for Badger's own writes; writes resume when there is more", ErrDiskLow, free>>20, s.dir, s.minFreeDisk>>20)
+	return fmt.Errorf("%w: %d MiB free on the file system of the store in %s, under the %d MiB the node keeps free for Badger's own writes; writes resume when there is more", ErrDiskLow, free>>20, s.dir, s.minFreeDisk>>20)
 }
 
 // lookAtDisk records the free space of the file systems of the store's
@@ -68,18 +73,35 @@ func (s *Store) lookAtDisk() {
 	}
 }
 
-// every runs f every d until the store closes, then closes done (a
-// background loop of an on-disk store).
-func (s *Store) every(d time.Duration, done chan struct{}, f func()) {
-	defer close(done)
-	t := time.NewTicker(d)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.quit:
-			return
-		case <-t.C:
-			f()
+// minFreeDisk is the free space an on-disk store of opts keeps (0: none).
+func minFreeDisk(opts Options) int64 {
+	if opts.Badger.InMemory || opts.Badger.ReadOnly || opts.MinFreeDisk < 0 {
+		return 0
+	}
+	if opts.MinFreeDisk == 0 {
+		return DefaultMinFreeDisk
+	}
+	return opts.MinFreeDisk
+}
+
+// restoreRoom returns ErrDiskLow, wrapped, when the file system of the
+// store a Restore fills (the directory, or the nearest existing parent of
+// a directory yet to be made) has less free space than the store keeps.
+func restoreRoom(opts Options) error {
+	keep := minFreeDisk(opts)
+	if keep == 0 {
+		return nil
+	}
+	for dir := filepath.Clean(opts.Badger.Dir); ; dir = filepath.Dir(dir) {
+		free, err := freeSpace(dir)
+		if err == nil {
+			if free >= keep {
+				return nil
+			}
+			return fmt.Errorf("%w: %d MiB free on the file system of %s, under the %d MiB the node keeps free: not restoring into it", ErrDiskLow, free>>20, opts.Badger.Dir, keep>>20)
+		}
+		if filepath.Dir(dir) == dir {
+			return nil // unknown: as lookAtDisk, refuse nothing
 		}
 	}
 }

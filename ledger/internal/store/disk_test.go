@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,23 +55,67 @@ func TestDiskLowRefusesWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// An unknown free space (statfs failing) refuses nothing.
-	s.freeSpace = func(string) (int64, error) { return 0, errors.New("no statfs") }
-	s.lookAtDisk()
-	if err := s.diskLow(); err != nil {
-		t.Errorf("with the free space unknown: %v; want no refusal", err)
-	}
-
 	free = keep
-	s.freeSpace = func(string) (int64, error) { return free, nil }
 	s.lookAtDisk()
-	if !strings.Contains(logs.String(), "writes resume") {
+	if !strings.Contains(logs.String(), "free disk space is back: writes resume") {
 		t.Errorf("no log line says writes resume:\n%s", logs.String())
 	}
 	fill(t, s, 100, 10, 2)
 	readAll(t, s, 100, 10, 2)
 	if err := s.PutBlob([]byte("blob/"), []byte("stored")); err != nil {
 		t.Errorf("PutBlob with the space back: %v", err)
+	}
+
+	// An unknown free space (statfs failing) refuses nothing, and says so.
+	free = 0
+	s.lookAtDisk()
+	s.freeSpace = func(string) (int64, error) { return 0, errors.New("no statfs") }
+	s.lookAtDisk()
+	if err := s.diskLow(); err != nil || !strings.Contains(logs.String(), "free disk space unknown: writes resume") {
+		t.Errorf("with the free space unknown: %v; want no refusal, and a log line:\n%s", err, logs.String())
+	}
+}
+
+// TestSubmitFreeingOnANearlyFullDisk: what frees space (pruning, the
+// cleanup of a refused upload) goes through the disk guard.
+func TestSubmitFreeingOnANearlyFullDisk(t *testing.T) {
+	t.Parallel()
+	s := openDiskTest(t, t.TempDir(), false)
+	fill(t, s, 10, 10, 1)
+	s.minFreeDisk = 100 << 20
+	s.freeSpace = func(string) (int64, error) { return 1 << 20, nil }
+	s.lookAtDisk()
+	if _, err := s.SubmitFreeing(func(tx *Tx) (any, error) {
+		tx.Delete([]byte("v/000000"))
+		return nil, nil
+	}); err != nil {
+		t.Fatalf("SubmitFreeing on a nearly full disk: %v", err)
+	}
+	err := s.View(func(r *Reader) error {
+		if _, err := r.Get([]byte("v/000000")); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the deleted value reads back: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRestoreNeedsRoom: a Restore into a file system with less free
+// space than the store keeps is refused before anything is written.
+func TestRestoreNeedsRoom(t *testing.T) {
+	if _, err := freeSpace(t.TempDir()); err != nil {
+		t.Skipf("no free space here: %v", err)
+	}
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "new", "store")
+	_, err := Open(Options{Badger: DiskBadgerOptions(dir, false), Restore: strings.NewReader("never read"), MinFreeDisk: 1 << 62})
+	if !errors.Is(err, ErrDiskLow) {
+		t.Fatalf("Open with a Restore on a nearly full disk: %v; want ErrDiskLow", err)
+	}
+	if _, err := os.Stat(filepath.Dir(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused restore left %s: %v", filepath.Dir(dir), err)
 	}
 }
 

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"bufio"
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,13 +52,15 @@ import (
 // or has written and not yet put in a level, and those that left the
 // levels and wait for their last reader. A compaction's new tables stay
 // mapped, every page written, until the whole compaction ends: a merge of
-// level 0 writes ~140 MiB of them at a million Ping creates, the largest
+// level 0 wrote ~125 MiB of them at a million Ping creates (with a level
+// 0 of 24 tables), the largest
 // part of the resident set's peak (BENCHMARKS.md, issue 23). For those
 // trimMapped advises MADV_PAGEOUT, which never changes what a range
-// holds, whatever took it: it reclaims the clean pages of a file mapped
-// only here (out of the page cache as well, so the next read of them
-// reads the disk), skips dirty ones (a table not yet synced) and leaves
-// anonymous memory alone unless there is swap, which it would use.
+// holds, whatever took it: it takes the pages of a file mapped only here
+// out of the process (clean ones out of the page cache as well, so the
+// next read of them reads the disk; the kernel may keep a page it is
+// writing back), and leaves anonymous memory alone unless there is swap,
+// which it would use.
 //
 // The memtables' logs (*.mem, at most NumMemtables × MemTableSize, which
 // Badger unmaps when it flushes them) are left alone and not counted.
@@ -125,6 +130,26 @@ const (
 	reclaimPages               // MADV_PAGEOUT: out of the process and the page cache
 )
 
+// adviceFor returns what trimMapped may do with m's pages, given the
+// tables in Badger's levels before and after it opened its iterator, the
+// value log files on disk, the newest of them, and those a garbage
+// collection rewrote and Badger has not deleted: MADV_DONTNEED only where
+// Badger cannot unmap the range meanwhile (see above), MADV_PAGEOUT for
+// the other tables, nothing for the other value log files.
+func adviceFor(m mapping, before, after map[uint64]bool, vlogs map[int64]int64, newest int64, gcPending map[int64]bool) advice {
+	kind, num := fileOrder(m.path)
+	if kind == 1 {
+		if before[uint64(num)] && after[uint64(num)] {
+			return unmapPages
+		}
+		return reclaimPages
+	}
+	if _, onDisk := vlogs[num]; onDisk && num != newest && !gcPending[num] {
+		return unmapPages
+	}
+	return keepMapped
+}
+
 // otherResident returns the file-backed resident bytes among ms that are
 // not the store's tables and value log files in dirs.
 func otherResident(ms []mapping, dirs []string) int64 {
@@ -187,7 +212,8 @@ func (s *Store) trimLoop() {
 
 // trimMapped unmaps the store files' pages mapped in this process when
 // they exceed the budget, down to half of it. It returns the bytes it
-// unmapped (an upper bound: MADV_PAGEOUT leaves dirty pages) and the
+// unmapped (an upper bound: the kernel may keep pages it is writing
+// back) and the
 // process's file pages that are not the store's files, as it read them.
 func (s *Store) trimMapped() (unmapped, other int64) {
 	s.bgMu.Lock()
@@ -204,6 +230,9 @@ func (s *Store) trimMapped() (unmapped, other int64) {
 	tablesAfter := s.tableIDs()
 
 	ms := residentMappings()
+	if ms == nil {
+		return 0, fileRSS() // no mappings to look at: nothing to trim
+	}
 	other = otherResident(ms, dirs)
 	if storeResident(ms, dirs) <= s.mappedResident {
 		return 0, other
@@ -214,19 +243,7 @@ func (s *Store) trimMapped() (unmapped, other int64) {
 	for fid := range vlogs {
 		newest = max(newest, fid)
 	}
-	how := func(m mapping) advice {
-		kind, num := fileOrder(m.path)
-		if kind == 1 {
-			if tablesBefore[uint64(num)] && tablesAfter[uint64(num)] {
-				return unmapPages
-			}
-			return reclaimPages
-		}
-		if _, onDisk := vlogs[num]; onDisk && num != newest && !s.gcPending[num] {
-			return unmapPages
-		}
-		return keepMapped
-	}
+	how := func(m mapping) advice { return adviceFor(m, tablesBefore, tablesAfter, vlogs, newest, s.gcPending) }
 	for _, m := range toTrim(ms, dirs, s.mappedResident/2, how) {
 		end, ok := m.end, false
 		switch kind, num := fileOrder(m.path); {
@@ -312,4 +329,66 @@ func (s *Store) settleGCPending(onDisk map[int64]int64) {
 	if gone >= s.gcPendingLeft {
 		s.gcPending, s.gcPendingLeft = nil, 0
 	}
+}
+
+// parseSmaps returns the file mappings of an smaps(5) text, with their
+// resident and anonymous bytes. It runs every trimInterval while Badger
+// merges, over hundreds of mappings at a million contracts: it parses
+// the lines it needs in place and converts no other.
+func parseSmaps(r io.Reader) []mapping {
+	var out []mapping
+	var cur *mapping
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Bytes()
+		// A mapping's header: "start-end perms offset dev inode path";
+		// its fields follow as "Name:   value kB".
+		if rest, ok := bytes.CutPrefix(line, []byte("Rss:")); ok {
+			if cur != nil {
+				cur.rss = kiloBytes(rest)
+			}
+			continue
+		}
+		if rest, ok := bytes.CutPrefix(line, []byte("Anonymous:")); ok {
+			if cur != nil {
+				cur.anon = kiloBytes(rest)
+			}
+			continue
+		}
+		lo, rest, ok := bytes.Cut(line, []byte("-"))
+		if !ok || len(lo) == 0 || !isHex(lo) {
+			continue // another field
+		}
+		cur = nil
+		hi, rest, _ := bytes.Cut(rest, []byte(" "))
+		slash := bytes.IndexByte(rest, '/')
+		if slash < 0 {
+			continue // anonymous, or [heap], [stack]…
+		}
+		start, err1 := strconv.ParseUint(string(lo), 16, 64)
+		end, err2 := strconv.ParseUint(string(hi), 16, 64)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		out = append(out, mapping{start: uintptr(start), end: uintptr(end), path: string(rest[slash:])})
+		cur = &out[len(out)-1]
+	}
+	return out
+}
+
+// kiloBytes returns the bytes of an smaps field's value ("   123 kB").
+func kiloBytes(field []byte) int64 {
+	f := bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(field), []byte("kB")))
+	kb, _ := strconv.ParseInt(string(f), 10, 64)
+	return kb << 10
+}
+
+// isHex reports whether b is lower-case hexadecimal digits.
+func isHex(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

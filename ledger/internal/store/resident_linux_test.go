@@ -83,9 +83,9 @@ func TestTrimMappedReclaimsTablesNotInALevel(t *testing.T) {
 }
 
 // mapTable writes want to path, syncs it (as Badger syncs a table it
-// built: MADV_PAGEOUT leaves dirty pages) and maps it shared, read-only,
-// as Badger maps a table, for the test's duration; it returns the
-// mapping, read through.
+// built, so that no page is being written back) and maps it shared,
+// read-only, as Badger maps a table, for the test's duration; it returns
+// the mapping, read through.
 func mapTable(t *testing.T, path string, want []byte) []byte {
 	t.Helper()
 	if err := os.WriteFile(path, want, 0o644); err != nil {

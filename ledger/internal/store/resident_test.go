@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	badger "github.com/dgraph-io/badger/v4"
@@ -242,5 +243,66 @@ func TestOtherResident(t *testing.T) {
 	}
 	if got, want := otherResident(ms, []string{"/d"}), int64(27<<20); got != want {
 		t.Errorf("otherResident = %d MiB, want %d MiB", got>>20, want>>20)
+	}
+}
+
+func TestAdviceFor(t *testing.T) {
+	t.Parallel()
+	before := map[uint64]bool{1: true, 2: true}
+	after := map[uint64]bool{1: true, 3: true}
+	vlogs := map[int64]int64{1: 10, 2: 10, 3: 10}
+	gcPending := map[int64]bool{2: true}
+	for _, tc := range []struct {
+		path string
+		want advice
+	}{
+		{"/d/000001.sst", unmapPages},   // in the levels throughout: pinned
+		{"/d/000002.sst", reclaimPages}, // left the levels meanwhile
+		{"/d/000003.sst", reclaimPages}, // a compaction's, put in a level meanwhile
+		{"/d/000004.sst", reclaimPages}, // in no level: a compaction's new table
+		{"/d/000001.vlog", unmapPages},  // on disk, not the newest
+		{"/d/000002.vlog", keepMapped},  // rewritten by a GC, not yet deleted
+		{"/d/000003.vlog", keepMapped},  // the newest (Badger shrinks it)
+		{"/d/000004.vlog", keepMapped},  // not on disk
+	} {
+		if got := adviceFor(mapping{path: tc.path}, before, after, vlogs, 3, gcPending); got != tc.want {
+			t.Errorf("adviceFor(%s) = %d, want %d", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestParseSmaps(t *testing.T) {
+	t.Parallel()
+	const smaps = `55d0c0a00000-55d0c0a40000 r-xp 00000000 fd:01 1234                       /usr/bin/ledgerd
+Size:                256 kB
+Rss:                 200 kB
+Anonymous:             0 kB
+VmFlags: rd ex mr mw me dw
+55d0c0c00000-55d0c0c10000 rw-p 00040000 fd:01 1234                       /usr/bin/ledgerd
+Rss:                  64 kB
+Anonymous:            16 kB
+THPeligible:    0
+7f0000000000-7f0000400000 rw-s 00000000 fd:01 99                         /data/my store/000007.sst
+Size:               4096 kB
+Rss:                1024 kB
+Anonymous:             0 kB
+7f0000400000-7f0000500000 rw-s 00000000 fd:01 98                         /data/000001.vlog (deleted)
+Rss:                   4 kB
+7f0000500000-7f0000600000 rw-p 00000000 00:00 0 
+Rss:                 512 kB
+Anonymous:           512 kB
+7f0000600000-7f0000601000 rw-p 00000000 00:00 0                          [anon:go heap]
+Rss:                   4 kB
+7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0                          [stack]
+Rss:                  12 kB
+`
+	want := []mapping{
+		{start: 0x55d0c0a00000, end: 0x55d0c0a40000, path: "/usr/bin/ledgerd", rss: 200 << 10},
+		{start: 0x55d0c0c00000, end: 0x55d0c0c10000, path: "/usr/bin/ledgerd", rss: 64 << 10, anon: 16 << 10},
+		{start: 0x7f0000000000, end: 0x7f0000400000, path: "/data/my store/000007.sst", rss: 1024 << 10},
+		{start: 0x7f0000400000, end: 0x7f0000500000, path: "/data/000001.vlog (deleted)", rss: 4 << 10},
+	}
+	if diff := cmp.Diff(want, parseSmaps(strings.NewReader(smaps)), cmp.AllowUnexported(mapping{})); diff != "" {
+		t.Errorf("parseSmaps (-want +got):\n%s", diff)
 	}
 }

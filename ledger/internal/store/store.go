@@ -59,8 +59,9 @@ type Options struct {
 	// means DefaultValueLogGC, a negative value never.
 	ValueLogGC time.Duration
 	// MinFreeDisk is the free space an on-disk store keeps on its file
-	// system: below it, Submit and PutBlob answer ErrDiskLow (disk.go). 0
-	// means DefaultMinFreeDisk, a negative value none.
+	// system: below it, Submit and PutBlob answer ErrDiskLow, and Open
+	// refuses a Restore (disk.go). 0 means DefaultMinFreeDisk, a negative
+	// value none. Linux and macOS.
 	MinFreeDisk int64
 }
 
@@ -205,6 +206,10 @@ func Open(opts Options) (*Store, error) {
 	}
 	var target *restoreTarget
 	if opts.Restore != nil {
+		// A restore writes through Badger's mappings too.
+		if err := restoreRoom(opts); err != nil {
+			return nil, err
+		}
 		var err error
 		if target, err = newRestoreTarget(opts.Badger); err != nil {
 			return nil, err
@@ -292,7 +297,24 @@ func openOverlayStore(opts Options, p *Prepared) (*Store, error) {
 	return s, nil
 }
 
-// startBackground starts an on-disk store's trimLoop and gcLoop.
+// every runs f every d until the store closes, then closes done (a
+// background loop of an on-disk store).
+func (s *Store) every(d time.Duration, done chan struct{}, f func()) {
+	defer close(done)
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-t.C:
+			f()
+		}
+	}
+}
+
+// startBackground starts an on-disk store's trimLoop and gcLoop, and its
+// looks at the free disk space.
 func (s *Store) startBackground(opts Options) {
 	if s.inMemory || opts.Badger.ReadOnly {
 		return
@@ -306,14 +328,13 @@ func (s *Store) startBackground(opts Options) {
 	if s.mappedResident = opts.MappedResident; s.mappedResident == 0 {
 		s.mappedResident = DefaultMappedResident
 	}
-	if s.minFreeDisk = opts.MinFreeDisk; s.minFreeDisk == 0 {
-		s.minFreeDisk = DefaultMinFreeDisk
-	}
-	if s.minFreeDisk > 0 {
+	if s.minFreeDisk = minFreeDisk(opts); s.minFreeDisk > 0 {
 		if s.freeSpace == nil {
 			s.freeSpace = freeSpace
 		}
-		s.lookAtDisk()
+		if s.lookAtDisk(); s.diskFree.Load() < 0 {
+			s.log.Warn("store: the free disk space is unknown here: no write is refused for want of it", "dir", s.dir)
+		}
 		s.diskDone = make(chan struct{})
 		go s.every(diskInterval, s.diskDone, s.lookAtDisk)
 	}
@@ -400,23 +421,36 @@ func (s *Store) Changed() <-chan struct{} {
 // (or it failed). It returns what op returned.
 func (s *Store) Submit(op Op) (any, error) { return s.SubmitRunner(op) }
 
+// SubmitFreeing is Submit for an operation that deletes and adds little
+// (pruning, the cleanup of a refused upload): the disk guard (disk.go)
+// lets it through on a nearly full disk, since it is how space comes
+// back.
+func (s *Store) SubmitFreeing(op Op) (any, error) { return s.timed(op, false) }
+
 // SubmitRunner is Submit of op.Run.
-func (s *Store) SubmitRunner(op Runner) (any, error) {
+func (s *Store) SubmitRunner(op Runner) (any, error) { return s.timed(op, true) }
+
+// timed is submit, reported to Options.OnSubmit.
+func (s *Store) timed(op Runner, guarded bool) (any, error) {
 	if s.onSubmit != nil {
 		start := time.Now()
-		v, err := s.submit(op)
+		v, err := s.submit(op, guarded)
 		s.onSubmit(time.Since(start), err != nil)
 		return v, err
 	}
-	return s.submit(op)
+	return s.submit(op, guarded)
 }
 
-func (s *Store) submit(op Runner) (any, error) {
+// submit runs op in the committer; guarded, it refuses on a nearly full
+// disk (diskLow).
+func (s *Store) submit(op Runner, guarded bool) (any, error) {
 	if s.ov != nil {
 		return s.submitOverlay(op)
 	}
-	if err := s.diskLow(); err != nil {
-		return nil, err
+	if guarded {
+		if err := s.diskLow(); err != nil {
+			return nil, err
+		}
 	}
 	r := requests.Get().(*request)
 	r.op = op
@@ -1469,8 +1503,8 @@ func InMemoryBadgerOptions() badger.Options {
 	b := badger.DefaultOptions("").WithInMemory(true).
 		WithMemTableSize(8 << 20).
 		WithNumMemtables(2).
-		WithNumLevelZeroTables(24).
-		WithNumLevelZeroTablesStall(48).
+		WithNumLevelZeroTables(5).
+		WithNumLevelZeroTablesStall(15).
 		WithBaseLevelSize(64 << 20).
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
