@@ -41,14 +41,17 @@ const diskInterval = time.Second
 // free space and its file system had less at the last look; nil
 // otherwise.
 func (s *Store) diskLow() error {
-	if s.minFreeDisk <= 0 {
-		return nil
-	}
 	free := s.diskFree.Load()
-	if free < 0 || free >= s.minFreeDisk {
+	if !s.lowAt(free) {
 		return nil
 	}
 	return fmt.Errorf("%w: %d MiB free on the file system of the store in %s, under the %d MiB the node keeps free for Badger's own writes; writes resume when there is more", ErrDiskLow, free>>20, s.dir, s.minFreeDisk>>20)
+}
+
+// lowAt reports whether the store refuses writes with free bytes free
+// (-1: unknown, never).
+func (s *Store) lowAt(free int64) bool {
+	return s.minFreeDisk > 0 && free >= 0 && free < s.minFreeDisk
 }
 
 // lookAtDisk records the free space of the file systems of the store's
@@ -61,9 +64,8 @@ func (s *Store) lookAtDisk() {
 			free = n
 		}
 	}
-	wasLow := s.diskLow() != nil
-	s.diskFree.Store(free)
-	switch low := s.diskLow() != nil; {
+	wasLow := s.lowAt(s.diskFree.Swap(free))
+	switch low := s.lowAt(free); {
 	case low && !wasLow:
 		s.log.Error("store: too little free disk space: writes are refused until there is more", "dir", s.dir, "free_mib", free>>20, "min_free_mib", s.minFreeDisk>>20)
 	case !low && wasLow && free < 0:

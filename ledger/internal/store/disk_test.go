@@ -126,7 +126,7 @@ func TestDiskLooksAtOpen(t *testing.T) {
 		t.Skipf("no free space here: %v", err)
 	}
 	t.Parallel()
-	s, err := Open(Options{Badger: DiskBadgerOptions(t.TempDir(), false), MinFreeDisk: 1 << 62})
+	s, err := Open(Options{Badger: DiskBadgerOptions(t.TempDir(), false), Logger: slog.New(slog.DiscardHandler), MinFreeDisk: 1 << 62})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,16 +109,18 @@ func storeFile(path string, dirs []string) bool {
 	return (ext == ".sst" || ext == ".vlog") && slices.Contains(dirs, filepath.Dir(path))
 }
 
-// storeResident returns the resident bytes of the store's tables and
-// value log files in dirs among ms.
-func storeResident(ms []mapping, dirs []string) int64 {
-	var n int64
+// residentOf returns the resident bytes of the store's tables and value
+// log files in dirs among ms, and the file-backed resident bytes of the
+// others (less a private mapping's written pages, which are anonymous).
+func residentOf(ms []mapping, dirs []string) (store, other int64) {
 	for _, m := range ms {
 		if storeFile(m.path, dirs) {
-			n += m.rss
+			store += m.rss
+		} else {
+			other += m.rss - m.anon
 		}
 	}
-	return n
+	return store, other
 }
 
 // advice is what trimMapped may do with a mapping's pages.
@@ -150,30 +152,13 @@ func adviceFor(m mapping, before, after map[uint64]bool, vlogs map[int64]int64, 
 	return keepMapped
 }
 
-// otherResident returns the file-backed resident bytes among ms that are
-// not the store's tables and value log files in dirs.
-func otherResident(ms []mapping, dirs []string) int64 {
-	var n int64
-	for _, m := range ms {
-		if !storeFile(m.path, dirs) {
-			n += m.rss - m.anon
-		}
-	}
-	return n
-}
-
 // toTrim returns the mappings to trim so that the store files' resident
-// bytes fall to keep: of the store's *.sst and *.vlog files in dirs that
-// how does not keep, oldest first.
-func toTrim(ms []mapping, dirs []string, keep int64, how func(mapping) advice) []mapping {
-	var total int64
+// bytes, total, fall to keep: of the store's *.sst and *.vlog files in
+// dirs that how does not keep, oldest first.
+func toTrim(ms []mapping, dirs []string, total, keep int64, how func(mapping) advice) []mapping {
 	var files []mapping
 	for _, m := range ms {
-		if !storeFile(m.path, dirs) {
-			continue
-		}
-		total += m.rss
-		if m.rss > 0 && how(m) != keepMapped {
+		if m.rss > 0 && storeFile(m.path, dirs) && how(m) != keepMapped {
 			files = append(files, m)
 		}
 	}
@@ -213,8 +198,8 @@ func (s *Store) trimLoop() {
 // trimMapped unmaps the store files' pages mapped in this process when
 // they exceed the budget, down to half of it. It returns the bytes it
 // unmapped (an upper bound: the kernel may keep pages it is writing
-// back) and the
-// process's file pages that are not the store's files, as it read them.
+// back) and the process's file pages that are not the store's files, as
+// it read them.
 func (s *Store) trimMapped() (unmapped, other int64) {
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
@@ -233,8 +218,8 @@ func (s *Store) trimMapped() (unmapped, other int64) {
 	if ms == nil {
 		return 0, fileRSS() // no mappings to look at: nothing to trim
 	}
-	other = otherResident(ms, dirs)
-	if storeResident(ms, dirs) <= s.mappedResident {
+	total, other := residentOf(ms, dirs)
+	if total <= s.mappedResident {
 		return 0, other
 	}
 	vlogs := s.vlogSizes()
@@ -244,7 +229,7 @@ func (s *Store) trimMapped() (unmapped, other int64) {
 		newest = max(newest, fid)
 	}
 	how := func(m mapping) advice { return adviceFor(m, tablesBefore, tablesAfter, vlogs, newest, s.gcPending) }
-	for _, m := range toTrim(ms, dirs, s.mappedResident/2, how) {
+	for _, m := range toTrim(ms, dirs, total, s.mappedResident/2, how) {
 		end, ok := m.end, false
 		switch kind, num := fileOrder(m.path); {
 		case kind == 0:

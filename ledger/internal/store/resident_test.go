@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func openDiskTest(t *testing.T, dir string, compactOnClose bool) *Store {
 	o := badger.DefaultOptions(dir).WithLogger(nil).WithValueThreshold(64).
 		WithValueLogFileSize(1 << 20).WithMemTableSize(4 << 20).WithBlockCacheSize(1 << 20).
 		WithCompactL0OnClose(compactOnClose)
-	s, err := Open(Options{Badger: o, MappedResident: -1, ValueLogGC: -1, MinFreeDisk: -1})
+	s, err := Open(Options{Badger: o, Logger: slog.New(slog.DiscardHandler), MappedResident: -1, ValueLogGC: -1, MinFreeDisk: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestTrimMappedBoundsResidentFiles(t *testing.T) {
 	fill(t, s, n, size, 1)
 	readAll(t, s, n, size, 1)
 	dirs := []string{s.dir}
-	before := storeResident(residentMappings(), dirs)
+	before, _ := residentOf(residentMappings(), dirs)
 	if before <= 4<<20 {
 		t.Fatalf("the store's files have %d KiB resident after writing and reading 8 MB: want more than 4 MiB to test trimming", before>>10)
 	}
@@ -91,7 +92,7 @@ func TestTrimMappedBoundsResidentFiles(t *testing.T) {
 			newest = max(newest, m.rss) // an upper bound of the newest file's
 		}
 	}
-	if after := storeResident(residentMappings(), dirs); after > s.mappedResident/2+newest {
+	if after, _ := residentOf(residentMappings(), dirs); after > s.mappedResident/2+newest {
 		t.Errorf("after trimMapped, %d KiB resident (%d KiB before); want at most %d KiB", after>>10, before>>10, (s.mappedResident/2+newest)>>10)
 	}
 	// Nothing is lost: every value reads back, and the store still writes.
@@ -120,6 +121,7 @@ func TestToTrimOrder(t *testing.T) {
 		}
 		return out
 	}
+	total, _ := residentOf(ms, []string{"/d"})
 	for _, tc := range []struct {
 		keep int64
 		want []string
@@ -135,7 +137,7 @@ func TestToTrimOrder(t *testing.T) {
 			}
 			return unmapPages
 		}
-		if diff := cmp.Diff(tc.want, paths(toTrim(ms, []string{"/d"}, tc.keep, how))); diff != "" {
+		if diff := cmp.Diff(tc.want, paths(toTrim(ms, []string{"/d"}, total, tc.keep, how))); diff != "" {
 			t.Errorf("keep %d MiB (-want +got):\n%s", tc.keep/mib, diff)
 		}
 	}
@@ -232,7 +234,7 @@ func TestTrimMappedWhileBadgerWorks(t *testing.T) {
 	}
 }
 
-func TestOtherResident(t *testing.T) {
+func TestResidentOf(t *testing.T) {
 	t.Parallel()
 	ms := []mapping{
 		{path: "/d/000001.sst", rss: 1 << 20},
@@ -241,8 +243,8 @@ func TestOtherResident(t *testing.T) {
 		{path: "/usr/bin/ledgerd", rss: 8 << 20, anon: 1 << 20},
 		{path: "/other/000003.sst", rss: 16 << 20},
 	}
-	if got, want := otherResident(ms, []string{"/d"}), int64(27<<20); got != want {
-		t.Errorf("otherResident = %d MiB, want %d MiB", got>>20, want>>20)
+	if store, other := residentOf(ms, []string{"/d"}); store != 3<<20 || other != 27<<20 {
+		t.Errorf("residentOf = %d MiB of the store's, %d MiB other; want 3 and 27", store>>20, other>>20)
 	}
 }
 
