@@ -263,15 +263,18 @@ func (c *compiler) expr(s *scope, x lf.Expr) node {
 		return &nConst{v: (*List)(nil)}
 	case *lf.ECons:
 		args := c.exprs(s, append(slices.Clone(x.Front), x.Tail))
+		one := len(x.Front) == 1 // [p] may be a kept list: known here
 		return directOp(args, func(m *Machine, v []Value) {
 			l, ok := v[len(v)-1].(*List)
 			if !ok {
 				m.fail(crash("cons onto %T", v[len(v)-1]))
 				return
 			}
-			if p, ok := v[0].(Party); ok && len(v) == 2 && l == nil {
-				m.ret(partyList(v[0], p)) // [p], kept: no allocation
-				return
+			if one && l == nil {
+				if p, ok := v[0].(Party); ok {
+					m.ret(partyList(v[0], p)) // [p], kept: no allocation
+					return
+				}
 			}
 			m.ret(listOnto(v[:len(v)-1], l)) // the new cells in one allocation
 		})

@@ -139,7 +139,12 @@ func ScriptJet(p *lf.Package, ref lf.TypeConID) (v Value, ok bool) {
 
 // jetFits reports whether def has the type and body j implements.
 func jetFits(def *lf.DefValue, j scriptJet) bool {
-	return def != nil && def.Type != nil && def.Body() != nil && scriptJetTypeText(def.Type) == j.typ && scriptJetBodyHash(def.Body()) == j.body
+	// The type first: Body decodes a body not decoded yet.
+	if def == nil || def.Type == nil || scriptJetTypeText(def.Type) != j.typ {
+		return false
+	}
+	b := def.Body()
+	return b != nil && scriptJetBodyHash(b) == j.body
 }
 
 func jetPAP(name string, arity int, fn bf) *PAP {

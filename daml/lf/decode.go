@@ -1419,7 +1419,9 @@ func (d *decoder) value(b []byte) (*DefValue, error) {
 	if v.Type, err = d.typeRef(typ); err != nil {
 		return nil, errorf("value %s: type: %v", name, err)
 	}
-	e, err := d.checkBody(body)
+	// Decoded by the package's check decoder (decodePackageWith sets it
+	// before any module): d keeps only the span.
+	e, err := d.check.expr(body, 0)
 	if err != nil {
 		return nil, errorf("value %s: %v", name, err)
 	}
@@ -1429,15 +1431,6 @@ func (d *decoder) value(b []byte) (*DefValue, error) {
 		v.raw, v.src = d.spanOf(body), d.src
 	}
 	return v, nil
-}
-
-// checkBody decodes a value's body: with the package's check decoder
-// while the package is decoded, else (a decoder tests made) with d.
-func (d *decoder) checkBody(b []byte) (Expr, error) {
-	if d.check != nil {
-		return d.check.expr(b, 0)
-	}
-	return d.expr(b, 0)
 }
 
 func (d *decoder) template(b []byte) (*Template, error) {

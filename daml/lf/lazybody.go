@@ -69,7 +69,7 @@ func (r *BodyReader) Body(v *DefValue) Expr {
 	if b := v.body.Load(); b != nil {
 		return b.e
 	}
-	if v.src == nil || v.src != r.src {
+	if v.src != r.src || r.src == nil {
 		return v.Body()
 	}
 	if e, ok := r.read[v]; ok {
