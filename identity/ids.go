@@ -88,12 +88,10 @@ func Fingerprint(keyBytes []byte) string {
 	return CantonHashHex(PurposePublicKeyFingerprint, keyBytes)
 }
 
-// syntaxErr rewords a daml/lf syntax error of the string kind kind in this
+// syntaxErr rewords a daml/lf syntax error (err, not nil: its callers
+// test that first, on their hot paths) of the string kind kind in this
 // package's words, as a KindInvalid *Error.
 func syntaxErr(kind string, err error) error {
-	if err == nil {
-		return nil
-	}
 	var se *lf.SyntaxError
 	if !errors.As(err, &se) {
 		return wrapError(KindInvalid, err, "%v", err)

@@ -206,15 +206,11 @@ func (h *trackedCommand) snapshot() CommandStatus {
 }
 
 // track registers a validated submission as pending (unless
-// trackMaxPending commands are), as s.tracked; done records its outcome.
-// Callers defer done right after: n.tracker.track(n.now, s); defer
-// n.tracker.done(n.now, s, &e, &err). Times are the node's (now).
-func (t *commandTracker) track(now func() time.Time, s *submission) {
-	t.trackAt(now(), s)
-}
-
-// trackAt is track with the node's time read by the caller: started.
-func (t *commandTracker) trackAt(started time.Time, s *submission) {
+// trackMaxPending commands are), as s.tracked, started at the node's
+// time started (read once by the caller); done records its outcome.
+// Callers defer done right after: n.tracker.track(now, s); defer
+// n.tracker.done(n.now, s, &e, &err).
+func (t *commandTracker) track(started time.Time, s *submission) {
 	c := s.c
 	// Built outside the lock, which every submission takes.
 	h := &trackedCommand{status: CommandStatus{

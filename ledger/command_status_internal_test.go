@@ -18,7 +18,7 @@ func TestCommandTrackerBounds(t *testing.T) {
 	clock := func() time.Time { return time.Unix(1, 0) }
 	// track registers s and returns what records its outcome.
 	track := func(s *submission) func(**logEntry, *error) {
-		tr.track(clock, s)
+		tr.track(clock(), s)
 		return func(e **logEntry, err *error) { tr.done(clock, s, e, err) }
 	}
 	c := &submission{c: &Commands{CommandID: "p1", UserID: "u", ActAs: []string{"a"}}}

@@ -26,13 +26,13 @@ func TestCommandTrackerSameCommandID(t *testing.T) {
 	d := sub("u", "", "p", "p")       // a's key
 	e := sub("u", "s", "q", "p", "q") // c's key
 	for _, s := range []*submission{a, b, c} {
-		tr.track(clock, s)
+		tr.track(clock(), s)
 	}
 	if got := tr.find("", CommandStatePending, 10); len(got) != 3 {
 		t.Fatalf("%d pending, want 3", len(got))
 	}
-	tr.track(clock, d)
-	tr.track(clock, e)
+	tr.track(clock(), d)
+	tr.track(clock(), e)
 	if got, n := tr.find("", CommandStatePending, 10), tr.npending.Load(); len(got) != 3 || n != 3 {
 		t.Fatalf("%d pending (npending %d), want 3", len(got), n)
 	}
@@ -67,7 +67,7 @@ func TestCommandTrackerUpdatesWhilePending(t *testing.T) {
 	var tr commandTracker
 	clock := func() time.Time { return time.Unix(1, 0) }
 	s := &submission{c: &Commands{CommandID: "c", UserID: "u", ActAs: []string{"p"}}}
-	tr.track(clock, s)
+	tr.track(clock(), s)
 	if got := tr.find("", CommandStatePending, 10); len(got) != 1 || got[0].Updates.Created != nil || got[0].Updates.Exercised != 0 {
 		t.Fatalf("before interpretation %+v", got)
 	}
@@ -93,7 +93,7 @@ func TestCommandTrackerInterpretedAgain(t *testing.T) {
 	var tr commandTracker
 	clock := func() time.Time { return time.Unix(1, 0) }
 	s := &submission{c: &Commands{CommandID: "c", UserID: "u", ActAs: []string{"p"}}}
-	tr.track(clock, s)
+	tr.track(clock(), s)
 	tr.interpreted(s, &tx.Transaction{Roots: []tx.NodeID{0}, Nodes: []tx.Node{&tx.Create{ContractID: "c1"}}})
 	first := tr.find("", CommandStatePending, 10)[0].Updates
 	held := s.tracked.updates.Load()

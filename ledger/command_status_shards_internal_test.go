@@ -20,7 +20,7 @@ func TestCommandTrackerConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range each {
 				s := &submission{c: &Commands{CommandID: fmt.Sprint("c", g, "-", i), UserID: "u", ActAs: []string{"a"}}}
-				tr.track(clock, s)
+				tr.track(clock(), s)
 				tr.interpreted(s, nil)
 				e := &logEntry{Offset: int64(i)}
 				var err error
@@ -83,14 +83,14 @@ func TestCommandTrackerPendingBoundConcurrent(t *testing.T) {
 	for round := range 5 {
 		var tr commandTracker
 		for i := range trackMaxPending - trackShards/2 {
-			tr.track(clock, &submission{c: &Commands{CommandID: fmt.Sprint("fill", i), UserID: "u"}})
+			tr.track(clock(), &submission{c: &Commands{CommandID: fmt.Sprint("fill", i), UserID: "u"}})
 		}
 		start := make(chan struct{})
 		var wg sync.WaitGroup
 		for g := range 4 * trackShards {
 			wg.Go(func() {
 				<-start
-				tr.track(clock, &submission{c: &Commands{CommandID: fmt.Sprint("r", round, "-", g), UserID: "u"}})
+				tr.track(clock(), &submission{c: &Commands{CommandID: fmt.Sprint("r", round, "-", g), UserID: "u"}})
 			})
 		}
 		close(start)

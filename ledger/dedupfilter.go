@@ -16,15 +16,16 @@ import (
 // may have a record: those of the store when the node opened (read by a
 // scan in the background, during which the filter answers "maybe" for
 // every id) and every id whose record the committer has written since
-// (add, before the write), so every record the store holds, or will
+// (add, before the write; an id whose commit the store then refused
+// stays, and costs a read), so every record the store holds, or will
 // commit, has its id in the filter before it is visible: an id the
 // filter does not hold has none, and checkDuplicate answers as the read
 // would. A check adds nothing, so that a refused command leaves no trace
 // in the filter. A false "maybe" costs the read, as before.
 //
 // Its 2^23 bits (1 MiB) keep false positives near 3 % at a million
-// change ids; memory does not grow with the ledger beyond twice that
-// (the pages and the whole bitmap, below). It is a
+// change ids; memory does not grow with the ledger beyond that (the
+// pages give way to the whole bitmap, below). It is a
 // blocked Bloom filter: an id's bits lie in one block of 512 bits (one
 // cache line), and the blocks are allocated in pages of 512 bytes when
 // first set, so a node that sees few commands — a Daml Script's, a
@@ -41,8 +42,8 @@ type dedupFilter struct {
 	seed  maphash.Seed
 	ready atomic.Bool // the store's ids are all in
 	// flat, once set, is the whole bitmap, which alone is read and
-	// written: the pages are no longer written, but kept, as a check
-	// that read flat before it was set may still be reading them.
+	// written; each page then points into it, for a check that read
+	// flat before it was set.
 	flat   atomic.Pointer[dedupBitmap]
 	npages atomic.Int32 // the pages allocated
 	pages  [dedupPages]atomic.Pointer[dedupPage]
@@ -135,7 +136,7 @@ func (f *dedupFilter) has(h uint64) bool {
 	block := h & (dedupBlocks - 1)
 	if b := f.flat.Load(); b != nil {
 		for i := range uint64(dedupHashes) {
-			bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+			bit := dedupBit(block, h, i)
 			if b[bit/64].Load()&(uint64(1)<<(bit%64)) == 0 {
 				return false
 			}
@@ -143,7 +144,7 @@ func (f *dedupFilter) has(h uint64) bool {
 		return true
 	}
 	for i := range uint64(dedupHashes) {
-		bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+		bit := dedupBit(block, h, i)
 		p := f.pages[bit/dedupPageBits].Load()
 		if p == nil || p[bit%dedupPageBits/64].Load()&(uint64(1)<<(bit%64)) == 0 {
 			return false
@@ -152,13 +153,18 @@ func (f *dedupFilter) has(h uint64) bool {
 	return true
 }
 
+// dedupBit is the i-th bit of the hash h, in its block: the low bits
+// choose the block, the next 9-bit groups the bits in it.
+func dedupBit(block, h, i uint64) uint64 {
+	return block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+}
+
 // set sets the bits of the hash h.
 func (f *dedupFilter) set(h uint64) {
-	// The low bits choose the block, the next 9-bit groups the bits in it.
 	block := h & (dedupBlocks - 1)
 	if b := f.flat.Load(); b != nil {
 		for i := range uint64(dedupHashes) {
-			bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+			bit := dedupBit(block, h, i)
 			if w, m := &b[bit/64], uint64(1)<<(bit%64); w.Load()&m == 0 {
 				w.Or(m)
 			}
@@ -166,7 +172,7 @@ func (f *dedupFilter) set(h uint64) {
 		return
 	}
 	for i := range uint64(dedupHashes) {
-		bit := block*dedupBlockBits + (h>>(dedupBlockShift+9*i))&(dedupBlockBits-1)
+		bit := dedupBit(block, h, i)
 		p := f.pages[bit/dedupPageBits].Load()
 		if p == nil {
 			p = new(dedupPage)
@@ -187,7 +193,9 @@ func (f *dedupFilter) set(h uint64) {
 // other set runs while it copies the pages, and a check on the
 // committer sees every id added. A check elsewhere that read no flat
 // reads the pages, which hold every id added before it read flat: those
-// of the records it may see (add runs before a record is written).
+// of the records it may see (add runs before a record is written). The
+// pages then point into the bitmap (a superset of what they held), and
+// the old ones are garbage.
 func (f *dedupFilter) flatten() {
 	if f.flat.Load() != nil || !f.ready.Load() || f.npages.Load() < dedupFlatPages {
 		return
@@ -201,4 +209,7 @@ func (f *dedupFilter) flatten() {
 		}
 	}
 	f.flat.Store(b)
+	for i := range f.pages {
+		f.pages[i].Store((*dedupPage)(b[i*dedupPageWords : (i+1)*dedupPageWords]))
+	}
 }

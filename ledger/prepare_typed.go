@@ -433,7 +433,7 @@ func (n *Node) execute(ctx context.Context, req *ExecuteRequest, opts []SubmitOp
 	s := newSubmission(&Commands{UserID: userID, ActAs: actAs, CommandID: md.SubmitterInfo.CommandID,
 		Deduplication: req.Deduplication, SubmissionID: req.SubmissionID}, nil)
 	s.sync = sync
-	n.tracker.track(n.now, s) // command_status.go
+	n.tracker.track(n.now(), s) // command_status.go
 	defer n.tracker.done(n.now, s, &e, &err)
 	it, err = n.reinterpretPrepared(ctx, pt, s, now.Truncate(time.Microsecond))
 	if err != nil {

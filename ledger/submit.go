@@ -560,7 +560,7 @@ func (n *Node) submitChecked(ctx context.Context, s *submission) (e *logEntry, i
 	// One reading of the clock: when the node received the command, and
 	// the time its ledger time starts from.
 	now, mono := n.nowMono()
-	n.tracker.trackAt(now, s) // command_status.go
+	n.tracker.track(now, s) // command_status.go
 	defer n.tracker.done(n.now, s, &e, &err)
 	it, err = n.interpretWith(ctx, s, typedCommands, now, mono)
 	if err != nil {

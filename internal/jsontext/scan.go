@@ -11,7 +11,7 @@ package jsontext
 // there is none. A byte above ' ' ends it at one test (compact JSON has
 // no whitespace).
 func SkipSpace(b []byte, i int) int {
-	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
@@ -28,8 +28,9 @@ func TrimSpace(b []byte) []byte {
 	return b[i:j]
 }
 
-// isSpace reports whether c is JSON whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isSpace reports whether c is JSON whitespace; a byte above ' ' fails
+// at the first test.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 // NumberEnd returns the index after the JSON number at b[i] (RFC 8259:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), false when b[i] starts
