@@ -327,7 +327,7 @@ func decodePackageWith(id string, lf LFVersion, b []byte, keepBodies bool) (*Pac
 	if err := check.internExprs(exprs); err != nil {
 		return nil, nil, err
 	}
-	d.lazy, d.heights, d.kept = true, check.heights, map[int]Expr{}
+	d.heights, d.kept = check.heights, map[int]Expr{}
 	d.rawExprs = make([]span, len(exprs))
 	for i, x := range exprs {
 		d.rawExprs[i] = d.spanOf(x)

@@ -69,12 +69,12 @@ type exprState struct {
 	// heights their depths counted through interned references.
 	exprs   []Expr
 	heights []int
-	// A lazy decoder (a package's, after it was decoded: bodySource)
-	// decodes interned expression i from its bytes (rawExprs[i]) when first
-	// referenced and keeps it in kept; exprs is then unused. Its
-	// entries were all decoded once, in order, by the package's
-	// decoding (heights comes from there), so that they are valid.
-	lazy     bool
+	// A lazy decoder (a package's, after it was decoded: bodySource),
+	// whose kept is not nil, decodes interned expression i from its
+	// bytes (rawExprs[i]) when first referenced and keeps it in kept;
+	// exprs is then unused. Its entries were all decoded once, in order,
+	// by the package's decoding (heights comes from there), so that
+	// they are valid.
 	rawExprs []span
 	kept     map[int]Expr
 	// height is the largest depth reached while decoding the current
@@ -321,7 +321,7 @@ func (d *decoder) expr(b []byte, depth int) (Expr, error) {
 			return nil, errorf("expression nested too deeply through interned expressions (more than %d levels)", maxExprTreeDepth)
 		}
 		d.height = max(d.height, h)
-		if d.lazy {
+		if d.kept != nil {
 			return d.internedExpr(i)
 		}
 		return d.exprs[i], nil

@@ -32,7 +32,7 @@ func (s *bodySource) fork() *decoder {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := *s.d
-	f.exprState = exprState{lazy: true, rawExprs: s.d.rawExprs, heights: s.d.heights, kept: map[int]Expr{}}
+	f.exprState = exprState{rawExprs: s.d.rawExprs, heights: s.d.heights, kept: map[int]Expr{}}
 	f.refs, f.tyCons, f.shortTyCons = map[string]bool{}, map[string]TypeConID{}, nil
 	return &f
 }

@@ -202,12 +202,13 @@ func (t *Transaction) effectsIn(buf []value.ContractID) Effects {
 	return e
 }
 
-// effectsInto sets every field of *e to effectsIn(buf)'s, one by one: a
-// caller's Effects written in place (FinishInto), not copied there.
+// effectsInto sets *e to effectsIn(buf): a caller's Effects written in
+// place (FinishInto), not copied there. It clears every field first, so
+// that nothing of a reused Effects stays.
 func (t *Transaction) effectsInto(e *Effects, buf []value.ContractID) {
-	e.ConsumedBy = map[value.ContractID]NodeID{}
+	*e = Effects{ConsumedBy: map[value.ContractID]NodeID{}}
 	if cs, ok := t.rootCreates(buf); ok {
-		e.Inputs, e.Created, e.Archived, e.Transient = nil, cs, nil, nil
+		e.Created = cs
 		return
 	}
 	// The sets and lists are built over arrays on the stack; the lists
@@ -271,7 +272,6 @@ func (t *Transaction) effectsInto(e *Effects, buf []value.ContractID) {
 			all = append(all, c)
 		}
 	}
-	e.Created = nil
 	if len(all) > start {
 		e.Created = all[start:len(all):len(all)]
 	}
@@ -281,7 +281,6 @@ func (t *Transaction) effectsInto(e *Effects, buf []value.ContractID) {
 			all = append(all, c)
 		}
 	}
-	e.Transient = nil
 	if len(all) > start {
 		e.Transient = all[start:len(all):len(all)]
 	}
